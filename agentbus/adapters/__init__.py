@@ -1,0 +1,1 @@
+"""Bindings to agent loops, one module each; frameworks are imported lazily."""

@@ -1,0 +1,472 @@
+"""The Bus: runs hook points, the tool-call pipeline, and observers.
+
+A bus owns a :class:`~agentbus.registry.Registry` (its own, or a shared one)
+and a cache of compiled stacks. Adapters call four verbs:
+
+- :meth:`Bus.process_message` runs message.before,
+- :meth:`Bus.resolve_params` runs params.before,
+- :meth:`Bus.call_tool` runs tool.before -> tool.call -> tool.after,
+- :meth:`Bus.notify` runs a lifecycle point.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from inspect import isawaitable
+from types import CoroutineType
+from typing import Any, TypeVar
+
+from .events import LIFECYCLE_POINTS, Lifecycle, Message, Params, ToolCall, ToolResult
+from .records import INFO, Observers, Record, Subscription, level_number
+from .registry import Kind, Matcher, OnError, Registry
+from .stack import Chain, compile_stack
+from .tools import blocked_result, error_result, normalize_tool_name
+
+__all__ = ["Approver", "Bus", "ToolFunction"]
+
+ToolFunction = Callable[[dict[str, Any]], Any]
+"""A tool as the bus calls it: takes the args dict, returns the result (sync or async)."""
+
+Approver = Callable[[ToolCall], Awaitable[bool]]
+"""Decides a tool.before "ask": return True to let the call run."""
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_perf = time.perf_counter
+_MISSING: Any = object()
+_CACHE_LIMIT = 4096
+
+
+class _ToolPlan:
+    """The three compiled stacks of one (tool, agent): one cache look-up per call."""
+
+    __slots__ = ("after", "before", "call", "empty")
+
+    def __init__(self, before: Chain | None, call: Chain | None, after: Chain | None) -> None:
+        self.before = before
+        self.call = call
+        self.after = after
+        self.empty = before is None and call is None and after is None
+
+
+async def _execute(call: ToolCall) -> Any:
+    """The tool.call terminal: the real tool."""
+    try:
+        result = call.execute(call.args)
+        if type(result) is CoroutineType or isawaitable(result):
+            result = await result
+    except Exception as exc:
+        call.tool_error = exc  # lets tool.call middleware pass it through untouched
+        raise
+    return result
+
+
+async def _identity(event: Any) -> Any:
+    return event
+
+
+class Bus:
+    """An event bus for one agent runtime (or several sharing a registry).
+
+    ``log_level`` is the lowest record level sent to structlog (the logger
+    named ``agentbus``); None keeps structlog out of it. ``dispatch_timeout``
+    bounds each dispatch of message.before, params.before, tool.after and the
+    lifecycle points that holds async layers (seed 003's 30 s); tool.before has
+    none, since a gate may wait for a person. ``approver`` decides tool calls
+    that a layer marked "ask"; without one they are denied.
+    """
+
+    def __init__(
+        self,
+        registry: Registry | None = None,
+        *,
+        log_level: int | str | None = INFO,
+        dispatch_timeout: float | None = 30.0,
+        approver: Approver | None = None,
+    ) -> None:
+        self.registry = registry if registry is not None else Registry()
+        self.observers = Observers()
+        self.dispatch_timeout = dispatch_timeout
+        self.approver = approver
+        self._plans: dict[tuple[str, str | None], _ToolPlan] = {}
+        self._stacks: dict[tuple[str, str | None], Chain | None] = {}
+        self._version = -1
+        self._generation = -1
+        self._call_ids = itertools.count(1)
+        if log_level is not None:
+            from .logging import StructlogSink
+
+            self.observers.add(StructlogSink(), level_number(log_level))
+
+    # -- registration -------------------------------------------------------------
+
+    def intercept(
+        self,
+        point: str,
+        handler: F | None = None,
+        *,
+        id: str | None = None,
+        priority: int = 0,
+        tool: Matcher = None,
+        agent: Matcher = None,
+        on_error: OnError | None = None,
+        timeout: float | None = None,
+        shadow: bool = False,
+    ) -> Any:
+        """Register a simple handler (sync or async): it mutates the event, returns nothing.
+
+        Use as a decorator, ``@bus.intercept("tool.before", tool="exec")``, or
+        call it with the handler. Options are those of :meth:`Registry.add`.
+        """
+        return self._register(
+            "handler", point, handler, id=id, priority=priority, tool=tool, agent=agent,
+            on_error=on_error, timeout=timeout, shadow=shadow,
+        )  # fmt: skip
+
+    def middleware(
+        self,
+        point: str,
+        handler: F | None = None,
+        *,
+        id: str | None = None,
+        priority: int = 0,
+        tool: Matcher = None,
+        agent: Matcher = None,
+        on_error: OnError | None = None,
+        timeout: float | None = None,
+        shadow: bool = False,
+    ) -> Any:
+        """Register ASGI-style middleware: ``async def mw(event, call_next)``.
+
+        It acts before and after the inner layers (``result = await
+        call_next(event)``) and short-circuits by not calling ``call_next``.
+        """
+        return self._register(
+            "middleware", point, handler, id=id, priority=priority, tool=tool, agent=agent,
+            on_error=on_error, timeout=timeout, shadow=shadow,
+        )  # fmt: skip
+
+    def _register(self, kind: Kind, point: str, handler: F | None, **options: Any) -> Any:
+        def register(fn: F) -> F:
+            self.registry.add(point, fn, kind=kind, **options)
+            return fn
+
+        return register if handler is None else register(handler)
+
+    def remove(self, id: str) -> bool:
+        """Remove a registration by id."""
+        return self.registry.remove(id)
+
+    # -- observation ----------------------------------------------------------------
+
+    def subscribe(self, *, max_buffer: int = 1024, level: int | str = "debug") -> Subscription:
+        """An async stream of records: ``async with bus.subscribe() as records``.
+
+        A subscriber that falls behind loses records (counted in ``dropped``);
+        it never slows the bus down.
+        """
+        return Subscription(self.observers, max_buffer=max_buffer, level=level_number(level))
+
+    def on_event(
+        self, callback: Callable[[Record], None], *, level: int | str = "debug"
+    ) -> Callable[[], None]:
+        """Call ``callback(record)`` for every record (seed's ``setOnEvent``); returns an undo function.
+
+        The callback runs inline, so keep it quick; an exception in it is
+        counted in ``bus.observers.failures`` and otherwise ignored.
+        """
+        return self.observers.add(callback, level_number(level))
+
+    # -- compiled stacks ------------------------------------------------------------
+
+    def _refresh(self) -> None:
+        if len(self._stacks) + len(self._plans) > _CACHE_LIMIT:
+            self._version = -1
+        if self._version != self.registry.version or self._generation != self.observers.generation:
+            self._stacks = {}
+            self._plans = {}
+            self._version = self.registry.version
+            self._generation = self.observers.generation
+
+    def _compile(self, point: str, tool: str | None, agent: str | None, terminal: Chain) -> Chain | None:
+        registrations = [r for r in self.registry.stack(point) if r.matches(tool, agent)]
+        if not registrations:
+            return None
+        bounded = point not in ("tool.before", "tool.call")
+        return compile_stack(
+            point,
+            registrations,
+            terminal,
+            emit=self.observers.emit if self.observers else None,
+            observe_level=self.observers.level,
+            dispatch_timeout=self.dispatch_timeout if bounded else None,
+        )
+
+    def _stack(self, point: str, agent: str | None) -> Chain | None:
+        self._refresh()
+        key = (point, agent)
+        stack = self._stacks.get(key, _MISSING)
+        if stack is _MISSING:
+            stack = self._stacks[key] = self._compile(point, None, agent, _identity)
+        return stack  # type: ignore[no-any-return]
+
+    def _plan(self, tool: str, agent: str | None) -> _ToolPlan:
+        self._refresh()
+        key = (tool, agent)
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plans[key] = _ToolPlan(
+                self._compile("tool.before", tool, agent, _identity),
+                self._compile("tool.call", tool, agent, _execute),
+                self._compile("tool.after", tool, agent, _identity),
+            )
+        return plan
+
+    # -- the verbs ------------------------------------------------------------------
+
+    async def process_message(
+        self,
+        message: str,
+        *,
+        agent_id: str = "main",
+        session_key: str | None = None,
+        provider: str = "",
+        model: str = "",
+        metadata: dict[str, Any] | None = None,
+    ) -> Message:
+        """Run message.before; return the event with the final message and metadata."""
+        event = Message(
+            message=message, metadata=dict(metadata) if metadata else {}, agent_id=agent_id,
+            session_key=session_key, provider=provider, model=model,
+        )  # fmt: skip
+        stack = self._stack("message.before", agent_id)
+        if stack is not None:
+            await stack(event)
+        return event
+
+    async def resolve_params(
+        self,
+        message: Message,
+        *,
+        think_level: str | None = None,
+        reasoning_level: str | None = None,
+        temperature: float | None = None,
+    ) -> Params:
+        """Run params.before for a processed message; return the effective parameters."""
+        event = Params(
+            message=message.message, metadata=message.metadata, agent_id=message.agent_id,
+            session_key=message.session_key, provider=message.provider, model=message.model,
+        )  # fmt: skip
+        # Through the setters, so that bad defaults fail here with a clear message.
+        event.think_level = think_level
+        event.reasoning_level = reasoning_level
+        event.temperature = temperature
+        stack = self._stack("params.before", message.agent_id)
+        if stack is not None:
+            await stack(event)
+        return event
+
+    async def prepare(
+        self,
+        message: str,
+        *,
+        agent_id: str = "main",
+        session_key: str | None = None,
+        provider: str = "",
+        model: str = "",
+        metadata: dict[str, Any] | None = None,
+        think_level: str | None = None,
+        reasoning_level: str | None = None,
+        temperature: float | None = None,
+    ) -> tuple[Message, Params]:
+        """message.before then params.before: everything before a model call."""
+        processed = await self.process_message(
+            message, agent_id=agent_id, session_key=session_key, provider=provider,
+            model=model, metadata=metadata,
+        )  # fmt: skip
+        params = await self.resolve_params(
+            processed, think_level=think_level, reasoning_level=reasoning_level,
+            temperature=temperature,
+        )  # fmt: skip
+        return processed, params
+
+    async def notify(
+        self,
+        point: str,
+        *,
+        agent_id: str | None = None,
+        session_key: str | None = None,
+        reason: str | None = None,
+        **data: Any,
+    ) -> Lifecycle:
+        """Run a lifecycle point (agent.start, turn.end, session ...); return the event.
+
+        For ``session`` events with a ``before_*`` reason, check ``cancelled``.
+        """
+        if point not in LIFECYCLE_POINTS:
+            raise ValueError(
+                f"{point!r} is not a lifecycle point; use one of {', '.join(sorted(LIFECYCLE_POINTS))}"
+            )
+        event = Lifecycle(point=point, agent_id=agent_id, session_key=session_key, reason=reason, data=data)
+        stack = self._stack(point, agent_id)
+        if stack is not None:
+            await stack(event)
+        return event
+
+    async def call_tool(
+        self,
+        tool: str,
+        args: Mapping[str, Any],
+        execute: ToolFunction,
+        *,
+        call_id: str | None = None,
+        agent_id: str | None = None,
+        session_key: str | None = None,
+    ) -> Any:
+        """Run one tool call through the pipeline; return what the agent should see.
+
+        ``execute(args)`` is the real tool, sync or async. A blocked call returns
+        ``{"status": "blocked", "tool": ..., "reason": ...}`` without running it;
+        a tool that raises returns ``{"status": "error", "tool": ..., "error": ...}``.
+        Either way tool.after runs and the agent gets a result.
+        """
+        name = normalize_tool_name(tool)
+        plan = self._plan(name, agent_id)
+        if plan.empty:
+            # Nothing intercepts this tool: a call and a try, nothing more.
+            try:
+                result = execute(args if type(args) is dict else dict(args))
+                if type(result) is CoroutineType or isawaitable(result):
+                    result = await result
+            except Exception as exc:
+                return error_result(name, exc)
+            return result
+        event = await self._run_plan(plan, name, args, execute, call_id, agent_id, session_key)
+        return event.result
+
+    async def run_tool(
+        self,
+        tool: str,
+        args: Mapping[str, Any],
+        execute: ToolFunction,
+        *,
+        call_id: str | None = None,
+        agent_id: str | None = None,
+        session_key: str | None = None,
+    ) -> ToolResult:
+        """Like :meth:`call_tool`, but return the final tool.after event (result, error,
+        blocked, block_reason, duration, args as executed)."""
+        name = normalize_tool_name(tool)
+        return await self._run_plan(
+            self._plan(name, agent_id), name, args, execute, call_id, agent_id, session_key
+        )
+
+    async def decide_tool(
+        self,
+        tool: str,
+        args: Mapping[str, Any],
+        *,
+        call_id: str | None = None,
+        agent_id: str | None = None,
+        session_key: str | None = None,
+    ) -> ToolCall:
+        """Run only tool.before and return its decision; nothing is executed.
+
+        For adapters whose runtime executes the tool itself (Claude Code hooks)
+        and for ``agentbus eval``.
+        """
+        name = normalize_tool_name(tool)
+        call = ToolCall(
+            tool=name, args=dict(args), call_id=call_id or f"call-{next(self._call_ids)}",
+            agent_id=agent_id, session_key=session_key,
+        )  # fmt: skip
+        before = self._plan(name, agent_id).before
+        if before is not None:
+            await before(call)
+        return call
+
+    async def finish_tool(
+        self,
+        tool: str,
+        args: Mapping[str, Any],
+        result: Any,
+        *,
+        error: BaseException | None = None,
+        blocked: bool = False,
+        block_reason: str | None = None,
+        duration: float = 0.0,
+        call_id: str | None = None,
+        agent_id: str | None = None,
+        session_key: str | None = None,
+    ) -> ToolResult:
+        """Run only tool.after on a result produced elsewhere; return the final event."""
+        name = normalize_tool_name(tool)
+        event = ToolResult(
+            tool=name, args=dict(args), result=result, call_id=call_id or f"call-{next(self._call_ids)}",
+            agent_id=agent_id, session_key=session_key, error=error, blocked=blocked,
+            block_reason=block_reason, duration=duration,
+        )  # fmt: skip
+        after = self._plan(name, agent_id).after
+        if after is not None:
+            await after(event)
+        return event
+
+    async def _run_plan(
+        self,
+        plan: _ToolPlan,
+        name: str,
+        args: Mapping[str, Any],
+        execute: ToolFunction,
+        call_id: str | None,
+        agent_id: str | None,
+        session_key: str | None,
+    ) -> ToolResult:
+        call = ToolCall(
+            tool=name, args=dict(args), call_id=call_id or f"call-{next(self._call_ids)}",
+            agent_id=agent_id, session_key=session_key,
+        )  # fmt: skip
+        if plan.before is not None:
+            await plan.before(call)
+        decision = call.decision
+        if decision == "ask":
+            decision = await self._ask(call)
+        error: BaseException | None = None
+        duration = 0.0
+        if decision is not None:
+            result: Any = blocked_result(name, call.block_reason or "blocked")
+        else:
+            call.execute = execute
+            started = _perf()
+            try:
+                result = await (plan.call(call) if plan.call is not None else _execute(call))
+            except Exception as exc:
+                error = exc
+                result = error_result(name, exc)
+            duration = _perf() - started
+        event = ToolResult(
+            tool=name, args=call.args, result=result, call_id=call.call_id, agent_id=agent_id,
+            session_key=session_key, error=error, blocked=decision is not None,
+            block_reason=call.block_reason if decision is not None else None, duration=duration,
+        )  # fmt: skip
+        if plan.after is not None:
+            await plan.after(event)
+        return event
+
+    async def _ask(self, call: ToolCall) -> str | None:
+        """Route an "ask" to the approver; return the final decision (None: run it)."""
+        if self.approver is None:
+            call.block(f"approval required and no approver is configured: {call.block_reason}")
+            return "block"
+        try:
+            approved = await self.approver(call)
+        except Exception as exc:
+            approved = False
+            reason = f"the approver failed ({type(exc).__name__}: {exc}); denied to be safe"
+        else:
+            reason = f"denied by the approver: {call.block_reason}"
+        if approved is True:
+            return None
+        call.block(reason)
+        return "block"

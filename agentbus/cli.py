@@ -1,0 +1,59 @@
+"""The ``agentbus`` command.
+
+It runs once per tool call when it serves as a Claude Code hook, so it imports
+only the module of the command it runs: each command lives in its own module
+with ``add_arguments(parser)`` and ``run(args) -> int``, listed in COMMANDS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+__all__ = ["COMMANDS", "main"]
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    # name: (module, one-line help)
+}
+
+
+def _usage() -> str:
+    width = max((len(name) for name in COMMANDS), default=0)
+    lines = ["usage: agentbus COMMAND [options]", "", "commands:"]
+    lines += [f"  {name.ljust(width)}  {help_}" for name, (_, help_) in sorted(COMMANDS.items())]
+    lines += ["", "Run 'agentbus COMMAND --help' for a command's options and examples."]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script; returns the exit status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help"):
+        print(_usage())
+        return 0 if args else 2
+    if args[0] == "--version":
+        from . import __version__
+
+        print(f"agentbus {__version__}")
+        return 0
+    name = args[0]
+    if name not in COMMANDS:
+        print(f"agentbus: unknown command {name!r}\n\n{_usage()}", file=sys.stderr)
+        return 2
+    module_name, help_ = COMMANDS[name]
+    module = importlib.import_module(module_name)
+    parser = argparse.ArgumentParser(
+        prog=f"agentbus {name}",
+        description=(module.__doc__ or help_).strip(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=getattr(module, "EXAMPLES", None),
+    )
+    module.add_arguments(parser)
+    status: int = module.run(parser.parse_args(args[1:]))
+    return status
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

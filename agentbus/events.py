@@ -1,0 +1,387 @@
+"""Hook points and the events that flow through them.
+
+One slotted attrs class per kind of event. Context a layer may read but not
+change (agent id, session key, provider, model, tool name, call id) is exposed
+through read-only properties, so ``event.tool = "x"`` raises
+``AttributeError``. What a layer may change (message, metadata, think level,
+args, block, result) is a plain attribute; assignments are type-checked, since
+a wrong type would otherwise surface far away, inside the agent.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from operator import attrgetter
+from typing import Any, ClassVar, Final, Literal
+
+import attrs
+
+__all__ = [
+    "HOOK_POINTS",
+    "LIFECYCLE_POINTS",
+    "REASONING_LEVELS",
+    "THINK_LEVELS",
+    "TOOL_POINTS",
+    "Event",
+    "HookPoint",
+    "Lifecycle",
+    "Message",
+    "Params",
+    "ToolCall",
+    "ToolResult",
+]
+
+HookPoint = Literal[
+    "message.before",
+    "params.before",
+    "tool.before",
+    "tool.call",
+    "tool.after",
+    "agent.start",
+    "agent.end",
+    "turn.start",
+    "turn.end",
+    "session",
+]
+"""The names of the hook points, as used in registrations."""
+
+TOOL_POINTS: Final = frozenset({"tool.before", "tool.call", "tool.after"})
+LIFECYCLE_POINTS: Final = frozenset({"agent.start", "agent.end", "turn.start", "turn.end", "session"})
+HOOK_POINTS: Final = frozenset({"message.before", "params.before"}) | TOOL_POINTS | LIFECYCLE_POINTS
+
+THINK_LEVELS: Final = ("off", "minimal", "low", "medium", "high")
+REASONING_LEVELS: Final = ("off", "on")
+
+
+def _readonly(name: str, doc: str) -> Any:
+    # attrgetter is implemented in C: reading context costs about as much as a slot.
+    return property(attrgetter(name), doc=doc)
+
+
+def _checked_str(value: object, what: str) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{what} must be a str, got {type(value).__name__}")
+    return value
+
+
+def _checked_dict(value: object, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise TypeError(f"{what} must be a dict, got {type(value).__name__}")
+    return value
+
+
+def _checked_choice(value: object, choices: tuple[str, ...], what: str) -> str | None:
+    if value is not None and value not in choices:
+        raise ValueError(f"{what} must be one of {', '.join(choices)} or None, got {value!r}")
+    return value  # type: ignore[return-value,unused-ignore]
+
+
+def _dict_diff(prefix: str, old: dict[str, Any], new: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
+    if old == new:
+        return {}
+    missing = object()
+    changes = {}
+    for key in old.keys() | new.keys():
+        was, now = old.get(key, missing), new.get(key, missing)
+        if was is missing or now is missing or was != now:
+            changes[f"{prefix}.{key}"] = (
+                None if was is missing else was,
+                None if now is missing else now,
+            )
+    return changes
+
+
+def _field_diff(
+    fields: tuple[str, ...], before: tuple[Any, ...], after: tuple[Any, ...]
+) -> dict[str, tuple[Any, Any]]:
+    return {f: (b, a) for f, b, a in zip(fields, before, after, strict=True) if b != a}
+
+
+class Event:
+    """Base of every event. ``point`` names the hook point it runs through."""
+
+    # The registration running when a dispatch-wide timeout fires (set by the stack).
+    __slots__ = ("_running",)
+    point: ClassVar[str]
+
+    def snapshot(self) -> tuple[Any, ...]:
+        """The values of the mutable fields, cheap to take and to compare."""
+        return ()
+
+    def diff(self, before: tuple[Any, ...], after: tuple[Any, ...]) -> dict[str, tuple[Any, Any]]:
+        """What changed between two snapshots: ``{"args.command": (old, new)}``."""
+        return {}
+
+    def shadow_copy(self) -> Event:
+        """A deep copy for shadow-mode layers: whatever they do is not applied."""
+        return copy.deepcopy(self)
+
+
+@attrs.define(eq=False, slots=True)
+class Message(Event):
+    """message.before: the user's message, before the agent sees it."""
+
+    point: ClassVar[str] = "message.before"
+    FIELDS: ClassVar[tuple[str, ...]] = ("message", "metadata")
+
+    _message: str = attrs.field(alias="message")
+    _metadata: dict[str, Any] = attrs.field(factory=dict, alias="metadata")
+    _agent_id: str = attrs.field(default="main", alias="agent_id")
+    _session_key: str | None = attrs.field(default=None, alias="session_key")
+    _provider: str = attrs.field(default="", alias="provider")
+    _model: str = attrs.field(default="", alias="model")
+
+    agent_id = _readonly("_agent_id", "The resolved agent id.")
+    session_key = _readonly("_session_key", "The session key, if the runtime has one.")
+    provider = _readonly("_provider", "The model provider, e.g. 'anthropic'.")
+    model = _readonly("_model", "The model name.")
+
+    @property
+    def message(self) -> str:
+        """The message text; assign to change what the agent sees."""
+        return self._message
+
+    @message.setter
+    def message(self, value: str) -> None:
+        self._message = _checked_str(value, "message")
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """A bag of tags for params.before (and the agent loop) to read."""
+        return self._metadata
+
+    @metadata.setter
+    def metadata(self, value: dict[str, Any]) -> None:
+        self._metadata = _checked_dict(value, "metadata")
+
+    def snapshot(self) -> tuple[Any, ...]:
+        return (self._message, dict(self._metadata))
+
+    def diff(self, before: tuple[Any, ...], after: tuple[Any, ...]) -> dict[str, tuple[Any, Any]]:
+        changes = _dict_diff("metadata", before[1], after[1])
+        if before[0] != after[0]:
+            changes["message"] = (before[0], after[0])
+        return changes
+
+
+@attrs.define(eq=False, slots=True)
+class Params(Event):
+    """params.before: the model parameters for this run, after message.before."""
+
+    point: ClassVar[str] = "params.before"
+    FIELDS: ClassVar[tuple[str, ...]] = ("think_level", "reasoning_level", "temperature")
+
+    _message: str = attrs.field(alias="message")
+    _metadata: dict[str, Any] = attrs.field(factory=dict, alias="metadata")
+    _agent_id: str = attrs.field(default="main", alias="agent_id")
+    _session_key: str | None = attrs.field(default=None, alias="session_key")
+    _provider: str = attrs.field(default="", alias="provider")
+    _model: str = attrs.field(default="", alias="model")
+    _think_level: str | None = attrs.field(default=None, alias="think_level")
+    _reasoning_level: str | None = attrs.field(default=None, alias="reasoning_level")
+    _temperature: float | None = attrs.field(default=None, alias="temperature")
+
+    agent_id = _readonly("_agent_id", "The resolved agent id.")
+    session_key = _readonly("_session_key", "The session key, if the runtime has one.")
+    message = _readonly("_message", "The message text, as message.before left it.")
+    metadata = _readonly("_metadata", "The metadata that message.before layers set.")
+    provider = _readonly("_provider", "The model provider (read-only context).")
+    model = _readonly("_model", "The model name (read-only context).")
+
+    @property
+    def think_level(self) -> str | None:
+        """Thinking level: one of THINK_LEVELS, or None for the runtime's default."""
+        return self._think_level
+
+    @think_level.setter
+    def think_level(self, value: str | None) -> None:
+        self._think_level = _checked_choice(value, THINK_LEVELS, "think_level")
+
+    @property
+    def reasoning_level(self) -> str | None:
+        """Reasoning level: "off", "on", or None for the runtime's default."""
+        return self._reasoning_level
+
+    @reasoning_level.setter
+    def reasoning_level(self, value: str | None) -> None:
+        self._reasoning_level = _checked_choice(value, REASONING_LEVELS, "reasoning_level")
+
+    @property
+    def temperature(self) -> float | None:
+        """Sampling temperature, a finite number >= 0, or None for the default."""
+        return self._temperature
+
+    @temperature.setter
+    def temperature(self, value: float | None) -> None:
+        if value is not None:
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise TypeError(f"temperature must be a number, got {type(value).__name__}")
+            if not math.isfinite(value) or value < 0:
+                raise ValueError(f"temperature must be a finite number >= 0, got {value!r}")
+            value = float(value)
+        self._temperature = value
+
+    def snapshot(self) -> tuple[Any, ...]:
+        return (self._think_level, self._reasoning_level, self._temperature)
+
+    def diff(self, before: tuple[Any, ...], after: tuple[Any, ...]) -> dict[str, tuple[Any, Any]]:
+        return _field_diff(self.FIELDS, before, after)
+
+
+@attrs.define(eq=False, slots=True)
+class ToolCall(Event):
+    """tool.before and tool.call: a tool call about to run.
+
+    Layers mutate ``args`` or call :meth:`block`. A block cannot be lifted by a
+    later layer, and the first reason wins (seed 004's veto contract).
+    """
+
+    point: ClassVar[str] = "tool.before"
+    FIELDS: ClassVar[tuple[str, ...]] = ("args", "blocked")
+
+    _tool: str = attrs.field(alias="tool")
+    _args: dict[str, Any] = attrs.field(alias="args")
+    _call_id: str = attrs.field(default="", alias="call_id")
+    _agent_id: str | None = attrs.field(default=None, alias="agent_id")
+    _session_key: str | None = attrs.field(default=None, alias="session_key")
+    _block_reason: str | None = attrs.field(default=None, init=False)
+    _decision: str | None = attrs.field(default=None, init=False)
+    blocked_by: str | None = attrs.field(default=None, init=False)
+    """The id of the registration that blocked the call (set by the bus)."""
+    notes: list[str] = attrs.field(factory=list, init=False)
+    """Advisory text for the agent (Claude Code's additionalContext)."""
+    tool_error: BaseException | None = attrs.field(default=None, init=False)
+    """The exception the tool itself raised (set by the tool.call terminal)."""
+    execute: Any = attrs.field(default=None, init=False, repr=False)
+    """The tool's callable (set by the bus for the tool.call terminal)."""
+
+    tool = _readonly("_tool", "The normalised tool name, e.g. 'exec'.")
+    call_id = _readonly("_call_id", "The id of this tool call.")
+    agent_id = _readonly("_agent_id", "The agent making the call, if known.")
+    session_key = _readonly("_session_key", "The session key, if known.")
+    block_reason = _readonly("_block_reason", "Why the call was blocked (the first reason given).")
+    decision = _readonly("_decision", 'None (allow), "block", or "ask" (a person must approve).')
+
+    @property
+    def args(self) -> dict[str, Any]:
+        """The tool's arguments: mutate in place or assign a new dict."""
+        return self._args
+
+    @args.setter
+    def args(self, value: dict[str, Any]) -> None:
+        self._args = _checked_dict(value, "args")
+
+    @property
+    def blocked(self) -> bool:
+        """True once any layer has blocked the call."""
+        return self._decision == "block"
+
+    def block(self, reason: str) -> None:
+        """Block the call; the agent receives a blocked result with this reason."""
+        reason = _checked_str(reason, "a block reason") or "blocked"
+        if self._decision != "block":
+            self._decision = "block"
+            self._block_reason = reason
+
+    def ask(self, reason: str) -> None:
+        """Ask a person to approve the call; an adapter without an approver denies."""
+        reason = _checked_str(reason, "an ask reason") or "approval required"
+        if self._decision is None:
+            self._decision = "ask"
+            self._block_reason = reason
+
+    def snapshot(self) -> tuple[Any, ...]:
+        return (dict(self._args), self._decision)
+
+    def diff(self, before: tuple[Any, ...], after: tuple[Any, ...]) -> dict[str, tuple[Any, Any]]:
+        changes = _dict_diff("args", before[0], after[0])
+        if before[1] != after[1]:
+            changes["decision"] = (before[1], after[1])
+        return changes
+
+
+@attrs.define(eq=False, slots=True)
+class ToolResult(Event):
+    """tool.after: a finished tool call. Fires for success, error and blocked calls."""
+
+    point: ClassVar[str] = "tool.after"
+    FIELDS: ClassVar[tuple[str, ...]] = ("result",)
+
+    _tool: str = attrs.field(alias="tool")
+    _args: dict[str, Any] = attrs.field(alias="args")
+    result: Any = None
+    """What the agent will receive: replace it or mutate it."""
+    _call_id: str = attrs.field(default="", alias="call_id")
+    _agent_id: str | None = attrs.field(default=None, alias="agent_id")
+    _session_key: str | None = attrs.field(default=None, alias="session_key")
+    _error: BaseException | None = attrs.field(default=None, alias="error")
+    _blocked: bool = attrs.field(default=False, alias="blocked")
+    _block_reason: str | None = attrs.field(default=None, alias="block_reason")
+    _duration: float = attrs.field(default=0.0, alias="duration")
+
+    tool = _readonly("_tool", "The normalised tool name.")
+    args = _readonly("_args", "The arguments as executed (after tool.before).")
+    call_id = _readonly("_call_id", "The id of this tool call.")
+    agent_id = _readonly("_agent_id", "The agent that made the call, if known.")
+    session_key = _readonly("_session_key", "The session key, if known.")
+    error = _readonly("_error", "The exception the tool raised, or None.")
+    blocked = _readonly("_blocked", "True if a tool.before layer blocked the call.")
+    block_reason = _readonly("_block_reason", "Why the call was blocked.")
+    duration = _readonly("_duration", "Seconds spent in the tool.call stack (0 when blocked).")
+
+    @property
+    def is_error(self) -> bool:
+        """True if the tool raised or was blocked: the result is not a tool output."""
+        return self._error is not None or self._blocked
+
+    def snapshot(self) -> tuple[Any, ...]:
+        result = self.result
+        return (result, copy.copy(result) if isinstance(result, (dict, list)) else None)
+
+    def diff(self, before: tuple[Any, ...], after: tuple[Any, ...]) -> dict[str, tuple[Any, Any]]:
+        was, copied = before
+        now = after[0]
+        if copied is not None:  # a dict or list: it may have been mutated in place
+            changed = now is not was or now != copied
+            was = copied
+        else:
+            changed = now is not was and now != was
+        return {"result": (was, now)} if changed else {}
+
+
+@attrs.define(eq=False, slots=True)
+class Lifecycle(Event):
+    """A lifecycle notification: agent.start/end, turn.start/end, session.
+
+    Layers observe it; on a ``session`` event whose reason starts with
+    ``before_`` they may also :meth:`cancel` the action (seed 003).
+    """
+
+    FIELDS: ClassVar[tuple[str, ...]] = ("cancelled",)
+
+    _point: str = attrs.field(alias="point")
+    _agent_id: str | None = attrs.field(default=None, alias="agent_id")
+    _session_key: str | None = attrs.field(default=None, alias="session_key")
+    _reason: str | None = attrs.field(default=None, alias="reason")
+    _data: dict[str, Any] = attrs.field(factory=dict, alias="data")
+    _cancelled: bool = attrs.field(default=False, init=False)
+
+    point = _readonly("_point", "The lifecycle hook point.")
+    agent_id = _readonly("_agent_id", "The agent, if known.")
+    session_key = _readonly("_session_key", "The session key, if known.")
+    reason = _readonly("_reason", "For session events: start, before_clear, clear, shutdown ...")
+    data = _readonly("_data", "Whatever else the runtime reports (turn index, messages ...).")
+    cancelled = _readonly("_cancelled", "True if a layer cancelled a before_* session action.")
+
+    def cancel(self) -> None:
+        """Cancel the action this before_* session event announces."""
+        if not (self._point == "session" and (self._reason or "").startswith("before_")):
+            raise ValueError("only session events with a before_* reason can be cancelled")
+        self._cancelled = True
+
+    def snapshot(self) -> tuple[Any, ...]:
+        return (self._cancelled,)
+
+    def diff(self, before: tuple[Any, ...], after: tuple[Any, ...]) -> dict[str, tuple[Any, Any]]:
+        return _field_diff(self.FIELDS, before, after)

@@ -1,0 +1,1 @@
+"""Built-in middleware, one module each. Import the module you need."""

@@ -1,0 +1,204 @@
+"""Interception records and the observers that receive them.
+
+Every time a layer runs while somebody observes, the bus produces a
+:class:`Record`: which hook point, which registration, for which tool or agent,
+what changed, what it decided, what failed, how long it took. Records go to
+observers; when there are none the bus does not build them at all.
+
+Levels follow :mod:`logging`: a layer that changed nothing is DEBUG, a change is
+INFO, a block (or an ask) is WARNING, a failure is ERROR. An observer states the
+lowest level it wants, so the bus only computes diffs when somebody listens at
+INFO or below.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import AsyncIterator, Callable
+from types import TracebackType
+from typing import Any
+
+import anyio
+import attrs
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+
+__all__ = [
+    "DEBUG",
+    "ERROR",
+    "INFO",
+    "WARNING",
+    "Observers",
+    "Record",
+    "Subscription",
+    "level_number",
+]
+
+DEBUG, INFO, WARNING, ERROR = logging.DEBUG, logging.INFO, logging.WARNING, logging.ERROR
+
+_LEVEL_NAMES = {"debug": DEBUG, "info": INFO, "warning": WARNING, "error": ERROR}
+
+
+def level_number(level: int | str) -> int:
+    """``"info"`` -> 20; numbers pass through."""
+    if isinstance(level, int) and not isinstance(level, bool):
+        return level
+    if isinstance(level, str) and level.lower() in _LEVEL_NAMES:
+        return _LEVEL_NAMES[level.lower()]
+    raise ValueError(f"unknown level {level!r}; use one of {', '.join(_LEVEL_NAMES)} or a number")
+
+
+@attrs.frozen(slots=True)
+class Record:
+    """What one layer did to one event."""
+
+    point: str
+    """The hook point (``tool.before`` ...)."""
+    id: str
+    """The registration id."""
+    level: int
+    tool: str | None = None
+    agent_id: str | None = None
+    session_key: str | None = None
+    call_id: str | None = None
+    changes: dict[str, tuple[Any, Any]] = attrs.field(factory=dict)
+    """Field -> (old, new), e.g. ``{"args.command": ("ls", "ls --color=never")}``."""
+    decision: str | None = None
+    """``"block"`` or ``"ask"`` if this layer took that decision."""
+    reason: str | None = None
+    error: str | None = None
+    """``"TypeName: message"`` if the layer failed (or timed out)."""
+    duration: float = 0.0
+    """Seconds spent in the layer (for middleware: including the inner layers)."""
+    shadow: bool = False
+    """True if the layer ran in shadow mode: its decision was not applied."""
+    time: float = attrs.field(factory=time.time)
+
+    @property
+    def level_name(self) -> str:
+        return logging.getLevelName(self.level).lower()
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-serialisable form (the audit log's line)."""
+        return {
+            "time": self.time,
+            "level": self.level_name,
+            "point": self.point,
+            "id": self.id,
+            "tool": self.tool,
+            "agent_id": self.agent_id,
+            "session_key": self.session_key,
+            "call_id": self.call_id,
+            "changes": {k: [_jsonable(a), _jsonable(b)] for k, (a, b) in self.changes.items()},
+            "decision": self.decision,
+            "reason": self.reason,
+            "error": self.error,
+            "duration": self.duration,
+            "shadow": self.shadow,
+        }
+
+
+def _jsonable(value: Any) -> Any:
+    if value is None or isinstance(value, (str, bool, int)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else repr(value)
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return repr(value)
+
+
+class Subscription:
+    """An async stream of records with a bounded buffer.
+
+    Use it as ``async with bus.subscribe() as records: async for r in records``.
+    A subscriber that falls behind never slows the bus: records that do not fit
+    in the buffer are dropped and counted in :attr:`dropped`.
+    """
+
+    def __init__(self, observers: Observers, *, max_buffer: int, level: int) -> None:
+        self._observers = observers
+        self.level = level
+        self.dropped = 0
+        self._send: MemoryObjectSendStream[Record]
+        self._receive: MemoryObjectReceiveStream[Record]
+        self._send, self._receive = anyio.create_memory_object_stream[Record](max_buffer)
+        observers.add(self._deliver, level)
+
+    def _deliver(self, record: Record) -> None:
+        try:
+            self._send.send_nowait(record)
+        except anyio.WouldBlock:
+            self.dropped += 1
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+            self.close()
+
+    def close(self) -> None:
+        """Stop receiving records; iteration ends once the buffer is drained."""
+        self._observers.discard(self._deliver)
+        self._send.close()
+
+    async def receive(self) -> Record:
+        return await self._receive.receive()
+
+    def receive_nowait(self) -> Record:
+        return self._receive.receive_nowait()
+
+    def __aiter__(self) -> AsyncIterator[Record]:
+        return self._receive.__aiter__()
+
+    async def __aenter__(self) -> Subscription:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+        self._receive.close()
+
+
+class Observers:
+    """The set of record consumers, with the lowest level any of them wants.
+
+    ``level`` is None while nobody listens: the bus then skips records entirely.
+    ``generation`` changes whenever the set changes, so compiled stacks that
+    baked in "observed or not" know to rebuild.
+    """
+
+    def __init__(self) -> None:
+        self._callbacks: dict[Callable[[Record], None], int] = {}
+        self.level: int | None = None
+        self.generation = 0
+        self.failures = 0
+
+    def add(self, callback: Callable[[Record], None], level: int = DEBUG) -> Callable[[], None]:
+        """Add a consumer; return a function that removes it again."""
+        self._callbacks[callback] = level
+        self._changed()
+        return lambda: self.discard(callback)
+
+    def discard(self, callback: Callable[[Record], None]) -> None:
+        if self._callbacks.pop(callback, None) is not None:
+            self._changed()
+
+    def _changed(self) -> None:
+        self.level = min(self._callbacks.values(), default=None)
+        self.generation += 1
+
+    def emit(self, record: Record) -> None:
+        """Hand a record to every consumer that wants its level. Never raises."""
+        for callback, level in tuple(self._callbacks.items()):
+            if record.level >= level:
+                try:
+                    callback(record)
+                except Exception:  # observation never breaks interception
+                    self.failures += 1
+
+    def __bool__(self) -> bool:
+        return bool(self._callbacks)

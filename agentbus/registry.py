@@ -1,0 +1,440 @@
+"""Registrations, matchers, validation and ordering.
+
+A :class:`Registry` is an ordered collection of :class:`Registration` objects.
+Everything that can be wrong with a registration is checked in :meth:`Registry.add`,
+so a typo fails at start-up with a message that says what to do, not silently at
+run time. Per hook point the registrations are kept sorted (priority descending,
+ties in registration order) in an immutable tuple that is replaced on every change:
+a dispatch already under way keeps the snapshot it started with.
+"""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+import re
+import threading
+from collections.abc import Callable, Iterable
+from typing import Any, Literal, Union
+
+import attrs
+
+from .errors import RegistrationError
+from .events import HOOK_POINTS, TOOL_POINTS
+from .tools import KNOWN_TOOL_NAMES, TOOL_GROUPS, normalize_tool_name
+
+__all__ = [
+    "Kind",
+    "Matcher",
+    "OnError",
+    "Registration",
+    "Registry",
+    "get_registry",
+    "init_registry",
+    "reset_registry",
+]
+
+Kind = Literal["handler", "middleware"]
+OnError = Literal["block", "continue", "raise"]
+Matcher = Union[str, "re.Pattern[str]", Iterable[str], None]
+"""A tool or agent matcher: a regex (searched, as in the seed), a compiled
+pattern, a group name such as ``"group:fs"``, or an iterable of exact names."""
+
+ON_ERROR_CHOICES = ("block", "continue", "raise")
+
+_sequence = itertools.count()
+
+
+def _is_async_callable(fn: Callable[..., Any]) -> bool:
+    if inspect.iscoroutinefunction(fn):
+        return True
+    call = getattr(fn, "__call__", None)  # noqa: B004 - a class instance with async __call__
+    return call is not None and inspect.iscoroutinefunction(call)
+
+
+def _positional_arity(fn: Callable[..., Any]) -> int | None:
+    """How many positional arguments ``fn`` takes (None: any number)."""
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):  # builtins without a signature: assume one
+        return None
+    count = 0
+    for parameter in signature.parameters.values():
+        if parameter.kind is parameter.VAR_POSITIONAL:
+            return None
+        positional = parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD)
+        if positional and parameter.default is parameter.empty:
+            count += 1
+    return count
+
+
+@attrs.frozen(slots=True)
+class NameMatcher:
+    """A compiled matcher: an exact set of names or a regex (searched)."""
+
+    source: str
+    names: frozenset[str] | None = None
+    pattern: re.Pattern[str] | None = None
+
+    def __call__(self, value: str | None) -> bool:
+        if value is None:
+            return False
+        if self.names is not None:
+            return value in self.names
+        assert self.pattern is not None
+        return self.pattern.search(value) is not None
+
+
+def _compile_tool_matcher(matcher: Matcher, known: frozenset[str]) -> NameMatcher | None:
+    if matcher is None:
+        return None
+    if isinstance(matcher, str) and matcher.startswith("group:"):
+        group = TOOL_GROUPS.get(matcher)
+        if group is None:
+            raise RegistrationError(
+                f"unknown tool group {matcher!r}; valid groups: {', '.join(sorted(TOOL_GROUPS))}"
+            )
+        return NameMatcher(source=matcher, names=group)
+    if isinstance(matcher, (str, re.Pattern)):
+        pattern = _compile_regex(matcher, "tool")
+        if not any(pattern.search(name) for name in known) and pattern.search("") is None:
+            raise RegistrationError(
+                f"tool matcher {pattern.pattern!r} cannot match any known tool name. "
+                f"Valid names: {', '.join(sorted(known))}. For a plugin tool, declare it "
+                f"with registry.declare_tools(...), use a catch-all matcher, or omit the matcher."
+            )
+        return NameMatcher(source=pattern.pattern, pattern=pattern)
+    names: set[str] = set()
+    for name in matcher:
+        if not isinstance(name, str):
+            raise RegistrationError(f"tool names must be strings, got {name!r}")
+        if name.startswith("group:"):
+            group = TOOL_GROUPS.get(name)
+            if group is None:
+                raise RegistrationError(
+                    f"unknown tool group {name!r}; valid groups: {', '.join(sorted(TOOL_GROUPS))}"
+                )
+            names |= group
+            continue
+        canonical = normalize_tool_name(name)
+        if canonical not in known:
+            raise RegistrationError(
+                f"unknown tool name {name!r}. Valid names: {', '.join(sorted(known))}. "
+                f"For a plugin tool, declare it with registry.declare_tools({name!r})."
+            )
+        names.add(canonical)
+    if not names:
+        raise RegistrationError("an empty list of tool names matches nothing; omit the matcher instead")
+    return NameMatcher(source=",".join(sorted(names)), names=frozenset(names))
+
+
+def _compile_agent_matcher(matcher: Matcher) -> NameMatcher | None:
+    if matcher is None:
+        return None
+    if isinstance(matcher, (str, re.Pattern)):
+        pattern = _compile_regex(matcher, "agent")
+        return NameMatcher(source=pattern.pattern, pattern=pattern)
+    names = frozenset(matcher)
+    if not names or not all(isinstance(name, str) for name in names):
+        raise RegistrationError("an agent matcher list must hold at least one agent id (strings)")
+    return NameMatcher(source=",".join(sorted(names)), names=names)
+
+
+def _compile_regex(matcher: str | re.Pattern[str], what: str) -> re.Pattern[str]:
+    if isinstance(matcher, re.Pattern):
+        return matcher
+    try:
+        return re.compile(matcher)
+    except re.error as exc:
+        raise RegistrationError(f"{what} matcher {matcher!r} is not a valid regex: {exc}") from None
+
+
+@attrs.frozen(slots=True)
+class Registration:
+    """One layer on one hook point. Build them with :meth:`Registry.add`."""
+
+    id: str
+    point: str
+    handler: Callable[..., Any]
+    kind: Kind = "handler"
+    priority: int = 0
+    tool: NameMatcher | None = None
+    agent: NameMatcher | None = None
+    on_error: OnError = "continue"
+    timeout: float | None = None
+    shadow: bool = False
+    is_async: bool = False
+    pair: bool = False
+    """True for the seed's ``handler(input, output)`` form."""
+    sequence: int = 0
+
+    def matches(self, tool: str | None, agent: str | None) -> bool:
+        """Whether this registration applies to a tool name / agent id."""
+        if self.tool is not None and not self.tool(tool):
+            return False
+        return self.agent is None or self.agent(agent)
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        return (-self.priority, self.sequence)
+
+
+def _default_on_error(point: str) -> OnError:
+    # A gate that fails must not let the call through (seed 003's fail-safe).
+    return "block" if point == "tool.before" else "continue"
+
+
+class Registry:
+    """An ordered set of registrations, validated as they are added.
+
+    ``version`` changes on every modification; a :class:`~agentbus.Bus` compares
+    it on each dispatch to know when its compiled stacks are stale.
+    """
+
+    def __init__(self) -> None:
+        self._by_id: dict[str, Registration] = {}
+        self._by_point: dict[str, tuple[Registration, ...]] = {}
+        self._known_tools: frozenset[str] = KNOWN_TOOL_NAMES
+        self._lock = threading.Lock()
+        self.version = 0
+
+    @property
+    def known_tools(self) -> frozenset[str]:
+        """Tool names that matchers are validated against."""
+        return self._known_tools
+
+    def declare_tools(self, *names: str) -> None:
+        """Declare plugin tool names, so that matchers naming them validate."""
+        self._known_tools = self._known_tools | {normalize_tool_name(n) for n in names}
+
+    def add(
+        self,
+        point: str,
+        handler: Callable[..., Any],
+        *,
+        id: str | None = None,
+        kind: Kind = "handler",
+        priority: int = 0,
+        tool: Matcher = None,
+        agent: Matcher = None,
+        on_error: OnError | None = None,
+        timeout: float | None = None,
+        shadow: bool = False,
+    ) -> Registration:
+        """Validate and add a registration; return it.
+
+        ``handler`` is a simple handler (``kind="handler"``: sync or async,
+        takes the event or the seed's ``(input, output)`` pair, mutates it,
+        returns nothing) or ASGI-style middleware (``kind="middleware"``:
+        ``async def mw(event, call_next)``). Raises :class:`RegistrationError`
+        with a message that says what to change.
+        """
+        registration = self._build(
+            point, handler, id=id, kind=kind, priority=priority, tool=tool, agent=agent,
+            on_error=on_error, timeout=timeout, shadow=shadow,
+        )  # fmt: skip
+        with self._lock:
+            if registration.id in self._by_id:
+                raise RegistrationError(
+                    f"a registration with id {registration.id!r} exists already; "
+                    f"remove it first or choose another id"
+                )
+            self._by_id[registration.id] = registration
+            current = self._by_point.get(point, ())
+            self._by_point[point] = tuple(sorted((*current, registration), key=_sort_key))
+            self.version += 1
+        return registration
+
+    def _build(
+        self,
+        point: str,
+        handler: Callable[..., Any],
+        *,
+        id: str | None,
+        kind: Kind,
+        priority: int,
+        tool: Matcher,
+        agent: Matcher,
+        on_error: OnError | None,
+        timeout: float | None,
+        shadow: bool,
+    ) -> Registration:
+        if point not in HOOK_POINTS:
+            raise RegistrationError(
+                f"unknown hook point {point!r}; valid points: {', '.join(sorted(HOOK_POINTS))}"
+            )
+        if not callable(handler):
+            raise RegistrationError(f"the handler for {point} must be callable, got {handler!r}")
+        if kind not in ("handler", "middleware"):
+            raise RegistrationError(f"kind must be 'handler' or 'middleware', got {kind!r}")
+        if isinstance(priority, bool) or not isinstance(priority, int):
+            raise RegistrationError(f"priority must be an int, got {priority!r}")
+        if tool is not None and point not in TOOL_POINTS:
+            raise RegistrationError(
+                f"a tool matcher only applies to tool points ({', '.join(sorted(TOOL_POINTS))}), "
+                f"not to {point}; use agent= to select agents"
+            )
+        resolved_on_error = on_error if on_error is not None else _default_on_error(point)
+        if resolved_on_error not in ON_ERROR_CHOICES:
+            raise RegistrationError(
+                f"on_error must be one of {', '.join(ON_ERROR_CHOICES)}, got {on_error!r}"
+            )
+        if resolved_on_error == "block" and point != "tool.before":
+            raise RegistrationError(
+                f"on_error='block' only applies to tool.before, not to {point}; use 'continue' or 'raise'"
+            )
+        if timeout is not None and (
+            isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0
+        ):
+            raise RegistrationError(f"timeout must be a number of seconds > 0, got {timeout!r}")
+        is_async = _is_async_callable(handler)
+        arity = _positional_arity(handler)
+        pair = False
+        if kind == "middleware":
+            if not is_async:
+                raise RegistrationError(
+                    "middleware must be an async callable taking (event, call_next); "
+                    f"{handler!r} is not async"
+                )
+            if arity is not None and arity != 2:
+                raise RegistrationError(
+                    f"middleware takes (event, call_next), but {handler!r} takes {arity} positional arguments"
+                )
+            if shadow and point == "tool.call":
+                raise RegistrationError(
+                    "shadow mode is not available for tool.call middleware: it would have to run the tool"
+                )
+        else:
+            if point == "tool.call":
+                raise RegistrationError(
+                    "tool.call layers wrap the execution and must be middleware: "
+                    "register with kind='middleware' (bus.middleware(...))"
+                )
+            if arity not in (None, 1, 2):
+                raise RegistrationError(
+                    f"a handler takes (event) or (input, output), but {handler!r} takes {arity} "
+                    f"positional arguments"
+                )
+            pair = arity == 2
+            if timeout is not None and not is_async:
+                raise RegistrationError(
+                    "a timeout needs an async handler: a sync handler cannot be interrupted"
+                )
+        if id is None:
+            module = getattr(handler, "__module__", None) or "handler"
+            id = f"{module}:{getattr(handler, '__qualname__', repr(handler))}"
+        elif not isinstance(id, str) or not id:
+            raise RegistrationError(f"id must be a non-empty string, got {id!r}")
+        return Registration(
+            id=id,
+            point=point,
+            handler=handler,
+            kind=kind,
+            priority=priority,
+            tool=_compile_tool_matcher(tool, self._known_tools),
+            agent=_compile_agent_matcher(agent),
+            on_error=resolved_on_error,
+            timeout=float(timeout) if timeout is not None else None,
+            shadow=shadow,
+            is_async=is_async,
+            pair=pair,
+            sequence=next(_sequence),
+        )
+
+    def remove(self, id: str) -> bool:
+        """Remove a registration by id; return whether it was there."""
+        with self._lock:
+            registration = self._by_id.pop(id, None)
+            if registration is None:
+                return False
+            remaining = tuple(r for r in self._by_point[registration.point] if r.id != id)
+            if remaining:
+                self._by_point[registration.point] = remaining
+            else:
+                del self._by_point[registration.point]
+            self.version += 1
+        return True
+
+    def get(self, point: str, match: str | None = None, *, agent: str | None = None) -> list[Registration]:
+        """The registrations that apply, sorted (priority descending, then registration order).
+
+        ``match`` is the tool name on tool points and the agent id elsewhere, as
+        in the seed; pass ``agent=`` as well to select by agent on tool points.
+        """
+        if point in TOOL_POINTS:
+            tool = normalize_tool_name(match) if match is not None else None
+        else:
+            tool, agent = None, match if match is not None else agent
+        return [
+            r
+            for r in self._by_point.get(point, ())
+            if (tool is None or r.tool is None or r.tool(tool))
+            and (agent is None or r.agent is None or r.agent(agent))
+        ]
+
+    def stack(self, point: str) -> tuple[Registration, ...]:
+        """Every registration on a hook point, in order (an immutable snapshot)."""
+        return self._by_point.get(point, ())
+
+    def list(self) -> list[Registration]:
+        """Every registration, grouped by hook point, each group in order."""
+        return [r for point in sorted(self._by_point) for r in self._by_point[point]]
+
+    def clear(self) -> None:
+        """Remove every registration."""
+        with self._lock:
+            self._by_id.clear()
+            self._by_point.clear()
+            self.version += 1
+
+    def __contains__(self, id: object) -> bool:
+        return id in self._by_id
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+    def __getitem__(self, id: str) -> Registration:
+        return self._by_id[id]
+
+
+def _sort_key(registration: Registration) -> tuple[int, int]:
+    return (-registration.priority, registration.sequence)
+
+
+# -- the process-wide default registry ------------------------------------------------
+
+_default: Registry | None = None
+_default_lock = threading.Lock()
+_builtin_installers: list[Callable[[Registry], None]] = []
+
+
+def add_builtin_installer(installer: Callable[[Registry], None]) -> None:
+    """Have :func:`init_registry` call ``installer(registry)`` (built-in guards use this)."""
+    if installer not in _builtin_installers:
+        _builtin_installers.append(installer)
+
+
+def init_registry() -> Registry:
+    """Create the process-wide registry with the built-in guards; idempotent."""
+    global _default
+    with _default_lock:
+        if _default is None:
+            registry = Registry()
+            from .middleware import builtin  # noqa: F401 - registers its installer on import
+
+            for install in _builtin_installers:
+                install(registry)
+            _default = registry
+        return _default
+
+
+def get_registry() -> Registry | None:
+    """The process-wide registry, or None before :func:`init_registry`."""
+    return _default
+
+
+def reset_registry() -> None:
+    """Forget the process-wide registry (for tests)."""
+    global _default
+    with _default_lock:
+        _default = None
