@@ -15,6 +15,7 @@ from collections.abc import Sequence
 __all__ = ["COMMANDS", "main"]
 
 COMMANDS: dict[str, tuple[str, str]] = {
+    "demo": ("agentbus.demo", "watch agentbus intercept a scripted agent (no network, no key)"),
     # name: (module, one-line help)
 }
 
