@@ -117,7 +117,6 @@ def install_demo_middleware(registry: agentbus.Registry) -> list[str]:
         text = message.message.lower()
         hard = any(word in text for word in ("debug", "fix", "failing", "why"))
         message.metadata["complexity"] = "high" if hard else "low"
-        message.metadata["source"] = "webhook" if text.startswith("ci webhook") else "user"
 
     def think_from_complexity(params: agentbus.Params) -> None:
         if params.metadata.get("complexity") == "high":
@@ -228,7 +227,7 @@ class Console:
             self.line(f"{head} → error after {_ms(result.duration)}, passed on to the model")
         else:
             self.line(f"{head} → ok in {_ms(result.duration)}")
-        self.line(f"   ↳ {_short(result.result)}")
+        self.line(f"   ↳ {_short(result.result, 120)}")
 
     def render(self, record: agentbus.Record) -> str | None:
         if self.verbose == "off":

@@ -167,11 +167,9 @@ class Agent:
                 wrapped = wrap_tool(fn, bus, name, agent_id=agent_id, session_key=session_key)
             self.tools[normalize_tool_name(wrapped.tool_name)] = wrapped
         self._call_ids = itertools.count(1)
-        self._inbox_send: MemoryObjectSendStream[tuple[str, dict[str, Any] | None]]
-        self._inbox: MemoryObjectReceiveStream[tuple[str, dict[str, Any] | None]]
-        self._inbox_send, self._inbox = anyio.create_memory_object_stream[tuple[str, dict[str, Any] | None]](
-            float("inf")
-        )
+        # The inbox is made on first use: an agent driven only by prompt() holds no streams.
+        self._inbox_send: MemoryObjectSendStream[tuple[str, dict[str, Any] | None]] | None = None
+        self._inbox: MemoryObjectReceiveStream[tuple[str, dict[str, Any] | None]] | None = None
         self._busy = False
         self.runs: list[Run] = []
         """Every finished prompt, in order."""
@@ -189,21 +187,38 @@ class Agent:
         Call it from any task; :meth:`run` must be serving for it to be
         processed. From a thread, use ``anyio.from_thread.run_sync(agent.send, text)``.
         """
+        send, _ = self._streams()
         try:
-            self._inbox_send.send_nowait((text, metadata))
-        except anyio.ClosedResourceError:
+            send.send_nowait((text, metadata))
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
             raise RuntimeError("this agent was closed; it takes no more messages") from None
 
     def close(self) -> None:
         """Take no more messages: :meth:`run` returns once the queued ones are done."""
-        self._inbox_send.close()
+        self._streams()[0].close()
+
+    def _streams(
+        self,
+    ) -> tuple[
+        MemoryObjectSendStream[tuple[str, dict[str, Any] | None]],
+        MemoryObjectReceiveStream[tuple[str, dict[str, Any] | None]],
+    ]:
+        if self._inbox_send is None or self._inbox is None:
+            self._inbox_send, self._inbox = anyio.create_memory_object_stream[
+                tuple[str, dict[str, Any] | None]
+            ](float("inf"))
+        return self._inbox_send, self._inbox
 
     async def run(self) -> None:
-        """Serve the inbox until :meth:`close`: one prompt per message, in order."""
+        """Serve the inbox until :meth:`close`: one prompt per message, in order.
+
+        When it returns (or is cancelled) the agent takes no more messages.
+        """
+        send, inbox = self._streams()
         await self.bus.notify("session", agent_id=self.agent_id, session_key=self.session_key, reason="start")
         try:
-            async with self._inbox:
-                async for text, metadata in self._inbox:
+            with send, inbox:
+                async for text, metadata in inbox:
                     await self.prompt(text, metadata=metadata)
         finally:
             with anyio.CancelScope(shield=True):
