@@ -23,7 +23,7 @@ from typing import IO, Any
 import anyio
 
 import agentbus
-from agentbus.adapters.loop import Agent, Entry, Reply, ScriptedModel, ToolRequest
+from agentbus.adapters.loop import Agent, Entry, Reply, ScriptedModel, ToolOutcome, ToolRequest
 from agentbus.approvals import Deny, default_approver
 from agentbus.typing import CallNext
 
@@ -219,7 +219,9 @@ class Console:
         if text is not None:
             self.line(f"   {text}")
 
-    def tool_line(self, result: agentbus.ToolResult) -> None:
+    def tool_line(self, outcome: ToolOutcome) -> None:
+        """One tool call: the args as executed, the outcome, the duration, what the model gets."""
+        result = outcome.event
         head = f"🔨 {result.tool} {_short(result.args, 70)}"
         if result.blocked:
             self.line(f"{head} → blocked, never ran")
@@ -227,6 +229,13 @@ class Console:
             self.line(f"{head} → error after {_ms(result.duration)}, passed on to the model")
         else:
             self.line(f"{head} → ok in {_ms(result.duration)}")
+        asked = outcome.request.args
+        added = [key for key in result.args if key not in asked]
+        changed = [key for key in asked if key in result.args and result.args[key] != asked[key]]
+        if added or changed:
+            notes = [f"{', '.join(added)} injected"] if added else []
+            notes += [f"{', '.join(changed)} rewritten"] if changed else []
+            self.line(f"   ↳ args: {'; '.join(notes)} by tool.before (the model sent {_short(asked, 60)})")
         self.line(f"   ↳ {_short(result.result, 120)}")
 
     def render(self, record: agentbus.Record) -> str | None:
@@ -319,7 +328,7 @@ def _install_console(registry: agentbus.Registry, console: Console) -> list[str]
     def on_turn_end(event: agentbus.Lifecycle) -> None:
         # Printed here, not from a tool.after layer, so that printing is not counted as overhead.
         for outcome in event.data["tool_results"]:
-            console.tool_line(outcome.event)
+            console.tool_line(outcome)
 
     layers: list[tuple[str, str, Callable[..., Any]]] = [
         ("session", "demo:console:session", on_session),
