@@ -16,6 +16,7 @@ import argparse
 import json
 import os
 import re
+import statistics
 import sys
 from collections.abc import Callable, Sequence
 from typing import IO, Any
@@ -350,7 +351,8 @@ def _summary(console: Console, agent: Agent, elapsed: float) -> None:
     errors = sum(1 for o in outcomes if o.event.error is not None)
     mutated = sum(1 for r in console.records if r.changes and r.decision is None)
     executed = [o for o in outcomes if not o.event.blocked]
-    overhead = sum(o.elapsed - o.event.duration for o in executed) / len(executed) if executed else 0.0
+    # The median: a call that waited for a person's approval is not interception overhead.
+    overhead = statistics.median(o.elapsed - o.event.duration for o in executed) if executed else 0.0
     console.line("")
     console.line(
         f"summary: {_count(len(agent.runs), 'prompt')}, {_count(sum(r.turns for r in agent.runs), 'turn')}, "
@@ -358,7 +360,7 @@ def _summary(console: Console, agent: Agent, elapsed: float) -> None:
         f"{_count(errors, 'error')}"
     )
     console.line(
-        f"overhead per executed call: {overhead * 1e6:.0f} µs (tool.before + tool.after, "
+        f"overhead per executed call (median): {overhead * 1e6:.0f} µs (tool.before + tool.after, "
         f"the tool itself excluded) · {_ms(elapsed)} in all"
     )
 

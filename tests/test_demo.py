@@ -47,7 +47,7 @@ def test_demo_shows_every_interception_the_readme_promises() -> None:
         "👤 user: CI webhook: build #813 on main passed.",
         "🛡️ demo:ask-before-push · asks approval for exec",  # approval: denied, unattended
         "summary: 2 prompts, 6 turns, 5 tool calls, 2 blocked,",
-        "overhead per executed call:",
+        "overhead per executed call (median):",
     ]
     for line in expected:
         assert line in out, f"missing {line!r} in:\n{out}"
