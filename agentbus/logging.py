@@ -17,7 +17,7 @@ from .records import Record
 try:  # structlog's global configuration object, watched to know when to rebind
     from structlog._config import _CONFIG
 except ImportError:  # pragma: no cover - a future structlog without it
-    _CONFIG = None
+    _CONFIG = None  # type: ignore[assignment]
 
 __all__ = ["PARAM_LABELS", "StructlogSink", "format_record"]
 
