@@ -241,7 +241,14 @@ def _call_handler(registration: Registration, event: Any) -> Any:
 
 async def _run_special(ctx: _Context, registration: Registration, event: Any) -> None:
     """One handler with a timeout, in shadow mode, or observed: the slow path."""
-    target = event.shadow_copy() if registration.shadow else event
+    if registration.shadow:
+        try:
+            target = event.shadow_copy()
+        except Exception as exc:  # e.g. a result that cannot be copied: skip, and say so
+            ctx.record(registration, event, error=exc, shadow=True)
+            return
+    else:
+        target = event
     before = target.snapshot() if ctx.diffs else None
     decision_before = getattr(target, "decision", None)
     started = _perf()
