@@ -429,15 +429,15 @@ def _middleware_layer(ctx: _Context, registration: Registration, inner: Chain) -
     if registration.shadow:
 
         async def shadow_layer(event: Any) -> Any:
-            copy = event.shadow_copy()
-            before = copy.snapshot() if ctx.diffs else None
-            decision_before = getattr(copy, "decision", None)
             started = _perf()
 
             async def stop(inner_event: Any) -> Any:
                 return inner_event
 
             try:
+                copy = event.shadow_copy()
+                before = copy.snapshot() if ctx.diffs else None
+                decision_before = getattr(copy, "decision", None)
                 await call(copy, stop)
             except Exception as exc:
                 ctx.record(registration, event, error=exc, duration=_perf() - started, shadow=True)
