@@ -17,6 +17,7 @@ __all__ = ["COMMANDS", "main"]
 COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("agentbus.demo", "watch agentbus intercept a scripted agent (no network, no key)"),
     # name: (module, one-line help)
+    "bench": ("agentbus.bench", "measure interception overhead against baselines in the same run"),
 }
 
 
