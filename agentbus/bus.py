@@ -447,7 +447,12 @@ class Bus:
             call.execute = execute
             started = _perf()
             try:
-                result = await (plan.call(call) if plan.call is not None else _execute(call))
+                if plan.call is not None:
+                    result = await plan.call(call)
+                else:  # no tool.call layers: run the tool here, one coroutine fewer
+                    result = execute(call.args)
+                    if type(result) is CoroutineType or isawaitable(result):
+                        result = await result
             except Exception as exc:
                 error = exc
                 result = error_result(name, exc)
