@@ -16,6 +16,7 @@ __all__ = ["COMMANDS", "main"]
 
 COMMANDS: dict[str, tuple[str, str]] = {
     # name: (module, one-line help)
+    "eval": ("agentbus.evaluate", "run tool calls (JSON lines) through the stack without executing them"),
 }
 
 

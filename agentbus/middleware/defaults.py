@@ -135,23 +135,33 @@ def install(
     registry: Registry,
     *,
     tools: Mapping[str, Mapping[str, Any]] | None = None,
+    tool: str | None = None,
+    args: Mapping[str, Any] | None = None,
     no_color: bool = False,
     priority: int = 10,
 ) -> None:
     """Add default arguments per tool, and optionally ``--color=never`` for exec.
 
     ``tools`` maps a tool name to its defaults: ``{"web_search": {"count":
-    5}}``. Each tool gets its own registration, ``defaults:TOOL``; plugin
-    tool names are declared on the registry so that they validate.
-    Priority 10, the seed's band for argument transformation.
+    5}}``; ``tool="web_search", args={"count": 5}`` is the same for one tool
+    (the form seed 002's per-tool config passes). Each tool gets its own
+    registration, ``defaults:TOOL``; plugin tool names are declared on the
+    registry so that they validate. Priority 10, the seed's band for argument
+    transformation.
     """
-    for tool, defaults in (tools or {}).items():
-        name = normalize_tool_name(tool)
-        if name not in registry.known_tools:
-            registry.declare_tools(name)
+    per_tool = dict(tools or {})
+    if args is not None:
+        if tool is None:
+            raise ValueError("defaults.install: args= needs tool= (or use tools={name: {...}})")
+        per_tool[tool] = args
+    for name, defaults in per_tool.items():
+        canonical = normalize_tool_name(name)
+        if canonical not in registry.known_tools:
+            registry.declare_tools(canonical)
         registry.add(
-            "tool.before", DefaultArgs(defaults), id=f"defaults:{name}", priority=priority, tool=[name]
-        )
+            "tool.before", DefaultArgs(defaults), id=f"defaults:{canonical}", priority=priority,
+            tool=[canonical],
+        )  # fmt: skip
     if no_color:
         registry.add(
             "tool.before", CommandFlag("--color=never", COLOR_PROGRAMS), id="defaults:no-color",

@@ -90,15 +90,17 @@ def install(
     *,
     patterns: Iterable[str] = DEFAULT_EXCLUDED,
     filter_results: bool = False,
-    tools: Iterable[str] = ("glob",),
+    tool: str | Iterable[str] = "glob",
     priority: int = 10,
 ) -> None:
     """Advise (and optionally filter) glob calls: ``glob-exclude:advise`` / ``glob-exclude:filter``.
 
-    ``tools`` are the tool names to cover (Claude Code's ``Glob`` is ``glob``
-    once normalised); they are declared on the registry as plugin tools.
+    ``tool`` names the tools to cover (Claude Code's ``Glob`` is ``glob`` once
+    normalised); they are declared on the registry as plugin tools. This is
+    seed 002's ``exclude_directories`` transformer (the entry-point name), so
+    its YAML configures it as it stands.
     """
-    names = [normalize_tool_name(tool) for tool in tools]
+    names = [normalize_tool_name(name) for name in ([tool] if isinstance(tool, str) else tool)]
     registry.declare_tools(*names)
     layer = GlobExclude(patterns, filter_results=filter_results)
     registry.add("tool.before", layer.advise, id="glob-exclude:advise", priority=priority, tool=names)

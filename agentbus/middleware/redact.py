@@ -8,8 +8,8 @@ string inside dicts and lists (MCP's ``{"content": [{"type": "text", "text":
 ...}]}``, a shell's ``{"stdout": ...}``).
 
 What it redacted is reported by kind and count (``{"openai_api_key": 1}``),
-never the secret itself: through ``on_redact`` and the ``agentbus.redact``
-structlog logger.
+never the secret itself: per result to ``on_redact(event, counts)``, and in
+total in ``Redactor.counts``.
 
 The patterns recognise the shape of well-known credentials (API keys with a
 vendor prefix, JWTs, PEM private keys) and the generic ``password=...``
@@ -26,7 +26,6 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Union
 
 import attrs
-import structlog
 
 from ..events import ToolResult
 from ..registry import Matcher, Registry
@@ -144,7 +143,8 @@ class Redactor:
         self.patterns = base + _compile(_items(extra_patterns))
         self.replacement = replacement
         self.on_redact = on_redact
-        self._logger: Any = structlog.get_logger("agentbus.redact")
+        self.counts: Counter[str] = Counter()
+        """How many secrets of each kind this redactor has replaced in tool results."""
 
     def redact_text(self, text: str, found: Counter[str] | None = None) -> str:
         """``text`` with every recognised secret replaced."""
@@ -170,7 +170,7 @@ class Redactor:
         if not found:
             return
         event.result = redacted
-        self._logger.info("redacted", tool=event.tool, call_id=event.call_id, kinds=found)
+        self.counts.update(found)
         if self.on_redact is not None:
             self.on_redact(event, found)
 
@@ -201,11 +201,12 @@ def install(
     patterns: Iterable[PatternSpec] | Mapping[str, str] | None = None,
     extra_patterns: Iterable[PatternSpec] | Mapping[str, str] = (),
     replacement: str = "[REDACTED:{kind}]",
+    on_redact: Callable[[ToolResult, dict[str, int]], None] | None = None,
 ) -> None:
     """Redact secrets in every tool result (or those of ``tool``).
 
     Priority -5: after layers that transform results (they might reveal a
     secret), before an auditor at -10.
     """
-    handler = Redactor(patterns, extra_patterns=extra_patterns, replacement=replacement)
+    handler = Redactor(patterns, extra_patterns=extra_patterns, replacement=replacement, on_redact=on_redact)
     registry.add("tool.after", handler, id=id, priority=priority, tool=tool)
