@@ -194,3 +194,15 @@ def test_as_a_subprocess_reading_stdin(policy_module: Path) -> None:
     assert (blocked["blocked"], blocked["by"]) == (True, "policy:no-rm")
     assert bad == {"line": 2, "error": "not valid UTF-8 (byte 0xff at offset 0)"}
     assert surrogate["args"] == {"s": "\ud800"}
+
+
+def test_verbose_prints_the_interception_lines_to_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    import anyio
+
+    bus = build_bus(None, [f"{POLICY}:install"], verbose=True)
+    out: list[str] = []
+    anyio.run(
+        evaluate_stream, bus, io.BytesIO(b'{"tool": "exec", "args": {"command": "rm -rf /"}}'), out.append
+    )
+    assert '🛡️ policy:no-rm · blocked exec — "rm -rf is not allowed"' in capsys.readouterr().err
+    assert json.loads(out[0])["blocked"] is True

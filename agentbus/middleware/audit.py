@@ -39,8 +39,12 @@ AuditSink = Callable[[dict[str, Any]], None]
 
 
 def jsonl_file(path: str | os.PathLike[str]) -> AuditSink:
-    """A sink that appends each entry to ``path`` as one JSON line."""
-    target = Path(path)
+    """A sink that appends each entry to ``path`` (``~`` expanded) as one JSON line.
+
+    The file's directory is created now if it is missing.
+    """
+    target = Path(path).expanduser()
+    target.parent.mkdir(parents=True, exist_ok=True)
 
     def write(entry: dict[str, Any]) -> None:
         line = json.dumps(entry, ensure_ascii=False, default=repr) + "\n"

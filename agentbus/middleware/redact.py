@@ -16,6 +16,13 @@ vendor prefix, JWTs, PEM private keys) and the generic ``password=...``
 assignment. They are a safety net, not a guarantee: a random 32-character
 secret without a prefix or a name next to it looks like any other string.
 Add your own with ``patterns`` (see :class:`SecretPattern`).
+
+The observation plane needs the same care: an interception record of a layer
+that changed a result holds the old value (``changes["result"]``), secret
+included, and a bus logs INFO records by default. Clean records with
+:meth:`Redactor.redact_record` (for ``bus.on_event`` and ``bus.subscribe``
+consumers) or add :meth:`Redactor.structlog_processor` to your structlog
+processors.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from typing import Any, Union
 import attrs
 
 from ..events import ToolResult
+from ..records import Record
 from ..registry import Matcher, Registry
 from ._walk import map_strings
 
@@ -161,6 +169,20 @@ class Redactor:
         found: Counter[str] = Counter()
         redacted = map_strings(value, lambda text: self.redact_text(text, found))
         return redacted, dict(found)
+
+    def redact_record(self, record: Record) -> Record:
+        """``record`` with secrets redacted from its changes, reason and error."""
+        changes, found = self.redact(record.changes)
+        reason, in_reason = self.redact(record.reason)
+        error, in_error = self.redact(record.error)
+        if not (found or in_reason or in_error):
+            return record
+        return attrs.evolve(record, changes=changes, reason=reason, error=error)
+
+    def structlog_processor(self, logger: Any, method_name: str, event_dict: Any) -> Any:
+        """A structlog processor: redact every string in the event dict (the bus's records too)."""
+        redacted, _ = self.redact(event_dict)
+        return redacted
 
     def __call__(self, event: ToolResult) -> None:
         result = event.result

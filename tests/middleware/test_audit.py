@@ -76,8 +76,8 @@ async def test_secrets_in_args_are_redacted_and_long_strings_cut() -> None:
     assert args["body"] == "x" * 50 + "… [30 more characters]"
 
 
-async def test_a_json_lines_file_gets_one_line_per_hook_point(tmp_path: Path) -> None:
-    log = tmp_path / "audit.jsonl"
+async def test_a_json_lines_file_in_a_new_directory_gets_one_line_per_hook_point(tmp_path: Path) -> None:
+    log = tmp_path / "logs" / "audit.jsonl"
     bus = agentbus.Bus(log_level=None)
     audit.install(bus.registry, path=log)
     await bus.call_tool("read", {"path": "README.md"}, ok)

@@ -119,3 +119,22 @@ async def test_blocked_and_error_results_pass_through_untouched() -> None:
 def test_an_invalid_pattern_is_refused_with_its_kind() -> None:
     with pytest.raises(ValueError, match="'broken'"):
         Redactor(extra_patterns=[("broken", "(unclosed")])
+
+
+async def test_records_of_the_redaction_can_be_cleaned_before_they_are_stored() -> None:
+    """A record's changes hold the old result; redact_record removes the secret from it."""
+    layer = Redactor()
+    bus = agentbus.Bus(log_level=None)
+    bus.intercept("tool.after", layer, id="redact")
+    records: list[agentbus.Record] = []
+    bus.on_event(lambda record: records.append(layer.redact_record(record)), level="info")
+    await run(bus, f"key {SECRETS['openai_api_key']}")
+    (record,) = records
+    assert SECRETS["openai_api_key"] not in repr(record.to_dict())
+    assert record.changes["result"] == ("key [REDACTED:openai_api_key]", "key [REDACTED:openai_api_key]")
+
+
+def test_the_structlog_processor_redacts_every_field() -> None:
+    event_dict = {"event": "interception", "changes": {"result": [f"t {SECRETS['jwt']}", "t"]}}
+    cleaned = Redactor().structlog_processor(None, "info", event_dict)
+    assert cleaned == {"event": "interception", "changes": {"result": ["t [REDACTED:jwt]", "t"]}}
