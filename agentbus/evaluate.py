@@ -226,13 +226,7 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"agentbus eval: {exc}", file=sys.stderr)
         return 2
-    out = sys.stdout
-
-    def write(line: str) -> None:
-        # Lone surrogates from "\ud800" escapes become \ud800 again: the line stays valid JSON.
-        out.write(line.encode("utf-8", "backslashreplace").decode("utf-8") + "\n")
-        out.flush()
-
+    write = _stdout_writer()
     try:
         stream = sys.stdin.buffer if args.input == "-" else open(args.input, "rb")  # noqa: SIM115
     except OSError as exc:
@@ -240,8 +234,12 @@ def run(args: argparse.Namespace) -> int:
         return 1
     try:
         anyio.run(_evaluate, bus, stream, write, args.max_line_bytes)
-    except BrokenPipeError:  # the reader went away (| head): not an error of ours
-        _silence_stdout()
+    except _OutputError as exc:
+        if isinstance(exc.__cause__, BrokenPipeError):  # the reader went away (| head): fine
+            _silence_stdout()
+            return 0
+        print(f"agentbus eval: cannot write the output: {exc.__cause__}", file=sys.stderr)
+        return 1
     except OSError as exc:
         print(f"agentbus eval: cannot read {args.input}: {exc.strerror or exc}", file=sys.stderr)
         return 1
@@ -249,6 +247,31 @@ def run(args: argparse.Namespace) -> int:
         if stream is not sys.stdin.buffer:
             stream.close()
     return 0
+
+
+class _OutputError(Exception):
+    """Writing to stdout failed (kept apart from errors reading the input)."""
+
+
+def _stdout_writer() -> Callable[[str], None]:
+    """Write JSON lines to stdout as UTF-8, whatever the locale's encoding."""
+    out = sys.stdout
+    buffer = getattr(out, "buffer", None)
+
+    def write(line: str) -> None:
+        # Lone surrogates (from "\ud800" escapes) are written as \ud800: the line stays valid JSON.
+        data = line.encode("utf-8", "backslashreplace") + b"\n"
+        try:
+            if buffer is not None:
+                buffer.write(data)
+                buffer.flush()
+            else:
+                out.write(data.decode("utf-8"))
+                out.flush()
+        except OSError as exc:
+            raise _OutputError from exc
+
+    return write
 
 
 def _silence_stdout() -> None:

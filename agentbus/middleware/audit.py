@@ -58,7 +58,7 @@ class AuditLog:
     """Builds audit entries and hands them to ``sink``.
 
     ``redactor`` (default: the standard patterns; None to log args verbatim)
-    cleans the args; strings longer than ``max_chars`` are cut, with a note of
+    cleans the args, reasons and errors; strings longer than ``max_chars`` are cut, with a note of
     how much was cut. ``clock`` returns the wall-clock time of an entry.
     """
 
@@ -76,10 +76,11 @@ class AuditLog:
         self.max_chars = max_chars
         self.clock = clock
 
-    def _clean(self, args: dict[str, Any]) -> Any:
-        cleaned: Any = args
+    def _clean(self, value: Any) -> Any:
+        """``value`` with secrets redacted and long strings cut, never the live object."""
+        cleaned: Any = value
         if self.redactor is not None:
-            cleaned, _ = self.redactor.redact(args)
+            cleaned, _ = self.redactor.redact(value)
         limit = self.max_chars
 
         def truncate(text: str) -> str:
@@ -89,7 +90,7 @@ class AuditLog:
 
         cleaned = map_strings(cleaned, truncate)
         # The entry must not share the live args: the tool may mutate them later.
-        return copy.deepcopy(cleaned) if cleaned is args else cleaned
+        return copy.deepcopy(cleaned) if cleaned is value else cleaned
 
     def before(self, call: ToolCall) -> None:
         """tool.before: the call with its final args and any decision."""
@@ -103,7 +104,7 @@ class AuditLog:
                 "session_key": call.session_key,
                 "args": self._clean(call.args),
                 "decision": call.decision,
-                "reason": call.block_reason,
+                "reason": self._clean(call.block_reason),
                 "by": call.blocked_by,
             }
         )
@@ -126,8 +127,8 @@ class AuditLog:
                 "agent_id": event.agent_id,
                 "session_key": event.session_key,
                 "outcome": outcome,
-                "reason": event.block_reason,
-                "error": f"{type(error).__name__}: {error}" if error is not None else None,
+                "reason": self._clean(event.block_reason),
+                "error": self._clean(f"{type(error).__name__}: {error}") if error is not None else None,
                 "duration": event.duration,
             }
         )

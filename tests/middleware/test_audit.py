@@ -53,7 +53,7 @@ async def test_blocked_and_failed_calls_are_recorded_with_their_outcome() -> Non
             call.block("no")
 
     async def boom(args: dict[str, Any]) -> str:
-        raise OSError("disk on fire")
+        raise OSError(f"disk on fire, key {KEY}")
 
     await bus.call_tool("exec", {"command": "rm -rf /"}, ok)
     await bus.call_tool("exec", {"command": "ls"}, boom)
@@ -64,7 +64,10 @@ async def test_blocked_and_failed_calls_are_recorded_with_their_outcome() -> Non
         "guard",
     )
     assert (blocked_after["outcome"], blocked_after["reason"]) == ("blocked", "no")
-    assert (failed_after["outcome"], failed_after["error"]) == ("error", "OSError: disk on fire")
+    assert (failed_after["outcome"], failed_after["error"]) == (
+        "error",
+        "OSError: disk on fire, key [REDACTED:openai_api_key]",
+    )
 
 
 async def test_secrets_in_args_are_redacted_and_long_strings_cut() -> None:
