@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import agentbus
-from agentbus import cli
+from agentbus import Bus, cli
 from agentbus.evaluate import build_bus, evaluate_stream, read_lines
 
 POLICY = "tests_eval_policy"
@@ -51,10 +51,10 @@ def policy_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
     agentbus.reset_registry()
 
 
-def evaluate(lines: bytes, *middleware: str) -> list[dict[str, Any]]:
+def evaluate(lines: bytes, bus: Bus | None = None) -> list[dict[str, Any]]:
     import anyio
 
-    bus = build_bus(None, list(middleware) or [f"{POLICY}:install"])
+    bus = bus or build_bus(None, [f"{POLICY}:install"])
     out: list[str] = []
     anyio.run(evaluate_stream, bus, io.BytesIO(lines), out.append)
     return [json.loads(line) for line in out]
@@ -109,19 +109,6 @@ def test_a_line_over_the_limit_is_reported_without_being_read_whole() -> None:
     ]
 
 
-@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
-@given(st.lists(st.binary(max_size=200), max_size=8))
-def test_random_bytes_never_crash_and_each_nonblank_line_gets_one_answer(chunks: list[bytes]) -> None:
-    data = b"\n".join(chunks)
-    results = evaluate(data)
-    nonblank = [
-        line for line in data.split(b"\n") if line.decode("utf-8", "replace").strip().lstrip("\ufeff")
-    ]
-    assert len(results) == len(nonblank)
-    for result in results:
-        assert "error" in result or isinstance(result["blocked"], bool)
-
-
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
     lambda children: (
@@ -131,14 +118,39 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
-@given(st.dictionaries(st.sampled_from(["tool", "args", "agent", "session", "x"]), json_values, max_size=5))
-def test_random_json_objects_get_a_decision_or_a_clear_error(call: dict[str, Any]) -> None:
-    (result,) = evaluate(json.dumps(call).encode() + b"\n")
-    if "error" in result:
-        assert result["error"].startswith(('"tool"', '"args"', '"agent"', '"session"'))
-    else:
-        assert result["tool"] == agentbus.normalize_tool_name(call["tool"])
+def test_random_bytes_never_crash_and_each_nonblank_line_gets_one_answer() -> None:
+    bus = build_bus(None, [f"{POLICY}:install"])
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.lists(st.binary(max_size=200), max_size=8))
+    def check(chunks: list[bytes]) -> None:
+        data = b"\n".join(chunks)
+        results = evaluate(data, bus=bus)
+        nonblank = [
+            line for line in data.split(b"\n") if line.decode("utf-8", "replace").strip().lstrip("\ufeff")
+        ]
+        assert len(results) == len(nonblank)
+        for result in results:
+            assert "error" in result or isinstance(result["blocked"], bool)
+
+    check()
+
+
+def test_random_json_objects_get_a_decision_or_a_clear_error() -> None:
+    bus = build_bus(None, [f"{POLICY}:install"])
+
+    @settings(max_examples=150, deadline=None)
+    @given(
+        st.dictionaries(st.sampled_from(["tool", "args", "agent", "session", "x"]), json_values, max_size=5)
+    )
+    def check(call: dict[str, Any]) -> None:
+        (result,) = evaluate(json.dumps(call).encode() + b"\n", bus=bus)
+        if "error" in result:
+            assert result["error"].startswith(('"tool"', '"args"', '"agent"', '"session"'))
+        else:
+            assert result["tool"] == agentbus.normalize_tool_name(call["tool"])
+
+    check()
 
 
 def test_in_process_through_the_cli_with_a_file(
