@@ -58,7 +58,7 @@ class SecretPattern:
     """One kind of secret: a name for reports and a regex that finds it.
 
     If the regex has a group named ``secret``, only that group is replaced,
-    so ``password=hunter2`` becomes ``password=[REDACTED:password]`` and the
+    so ``password=hunter2`` becomes ``password=[REDACTED:secret]`` and the
     reader still sees which setting it was.
     """
 
@@ -103,10 +103,15 @@ DEFAULT_PATTERNS: tuple[SecretPattern, ...] = (
     SecretPattern("github_token", r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b"),
     SecretPattern("slack_token", r"\bxox[abposre]-[A-Za-z0-9-]{10,}"),
     SecretPattern("google_api_key", r"\bAIza[0-9A-Za-z_-]{35}"),
+    SecretPattern("stripe_key", r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"),
+    SecretPattern("huggingface_token", r"\bhf_[A-Za-z0-9]{30,}"),
+    SecretPattern("npm_token", r"\bnpm_[A-Za-z0-9]{36}\b"),
     SecretPattern("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
     SecretPattern("bearer_token", r"(?i)\bbearer\s+(?P<secret>[A-Za-z0-9._~+/-]{16,}=*)"),
+    # user:password@ in a URL (database and broker connection strings).
+    SecretPattern("url_password", r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]+:(?P<secret>[^\s:/@]+)@"),
     SecretPattern(
-        "password",
+        "secret",
         # name = value, name: value, "name": "value". Kept: values that are clearly not
         # secrets (None, true ...), placeholders (***, <key>, [REDACTED...]) and $VARIABLES.
         rf"(?i)(?<![A-Za-z0-9])(?:{_SECRET_NAMES})[\"']?\s*[:=]\s*[\"']?"

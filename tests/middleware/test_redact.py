@@ -19,6 +19,8 @@ SECRETS = {
     "github_token": "ghp_" + "A1b2C3d4E5" * 4,
     "slack_token": "xoxb-123456789012-123456789012-abcdefABCDEF",
     "google_api_key": "AIza" + "SyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q",
+    "stripe_key": "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc",
+    "huggingface_token": "hf_" + "aBcDeFgHiJkLmNoPqRsTuVwXyZ012345",
     "jwt": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
 }
 
@@ -64,7 +66,12 @@ async def test_pem_private_key_blocks_are_redacted_whole_even_when_truncated() -
 
 async def test_assignments_keep_the_name_and_lose_the_value() -> None:
     result = await run(bus_with(), 'DB_PASSWORD=hunter2\n"api_key": "abc123def"\npassword=None')
-    assert result == 'DB_PASSWORD=[REDACTED:password]\n"api_key": "[REDACTED:password]"\npassword=None'
+    assert result == 'DB_PASSWORD=[REDACTED:secret]\n"api_key": "[REDACTED:secret]"\npassword=None'
+
+
+async def test_passwords_in_connection_urls_are_redacted() -> None:
+    result = await run(bus_with(), "DATABASE_URL=postgres://app:s3cr3t-pw@db:5432/app")
+    assert result == "DATABASE_URL=postgres://app:[REDACTED:url_password]@db:5432/app"
 
 
 async def test_bearer_tokens_are_redacted_but_the_header_stays_readable() -> None:
