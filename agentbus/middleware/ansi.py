@@ -6,7 +6,8 @@ regex removes only colour (SGR) sequences; this one follows ECMA-48 and removes
 every control sequence a terminal program emits: CSI (colour, cursor, erase),
 OSC (window titles, hyperlinks; ended by BEL or ST), DCS/PM/APC strings, and
 the two-byte escapes (``ESC 7``, ``ESC (B``). The visible text is kept,
-including the text of a hyperlink.
+including the text of a hyperlink; no ESC survives, even of a sequence cut
+short by truncated output.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ ANSI_PATTERN = re.compile(
     | \x1b[P^_X][^\x1b]*(?:\x1b\\)?          # DCS, PM, APC, SOS ... ST
     | (?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]       # CSI: parameters, intermediates, final byte
     | \x1b[ -/]*[0-~]                        # two-byte and nF escapes: ESC 7, ESC ( B, ESC =
+    | [\x1b\x9b]                              # a sequence cut short: never leave a bare ESC
     """,
     re.VERBOSE,
 )

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import agentbus
 from agentbus.middleware import ansi
@@ -50,3 +52,19 @@ def test_sequences_beyond_sgr_are_removed(raw: str, clean: str) -> None:
 async def test_results_without_escapes_are_kept_as_the_same_object() -> None:
     output = {"stdout": "plain [1m text with brackets [0m"}
     assert await run(output) is output
+
+
+@given(
+    st.lists(
+        st.sampled_from(["text", " ", "\n", "\x1b", "[", "31", ";", "m", "]", "\x07", "\\", "P", "\x9b"])
+    )
+)
+def test_no_escape_character_survives_any_input(parts: list[str]) -> None:
+    cleaned = strip_ansi("".join(parts))
+    assert "\x1b" not in cleaned
+    assert "\x9b" not in cleaned
+
+
+@given(st.text(alphabet=st.characters(blacklist_characters="\x1b\x9b")))
+def test_text_without_escapes_is_unchanged(text: str) -> None:
+    assert strip_ansi(text) == text

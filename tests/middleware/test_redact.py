@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import agentbus
 from agentbus.middleware import redact
@@ -145,3 +147,27 @@ def test_the_structlog_processor_redacts_every_field() -> None:
     event_dict = {"event": "interception", "changes": {"result": [f"t {SECRETS['jwt']}", "t"]}}
     cleaned = Redactor().structlog_processor(None, "info", event_dict)
     assert cleaned == {"event": "interception", "changes": {"result": ["t [REDACTED:jwt]", "t"]}}
+
+
+secret_values = st.sampled_from(sorted(SECRETS.values()))
+filler = st.text(alphabet=st.sampled_from(" \n\t:=,;\"'()[]{}abcXYZ019-_./"), max_size=30)
+
+
+@given(st.lists(st.tuples(filler, secret_values), min_size=1, max_size=4), filler)
+def test_no_known_secret_survives_between_separators(parts: list[tuple[str, str]], tail: str) -> None:
+    text = "".join(f"{before} {secret} " for before, secret in parts) + tail
+    redacted, found = Redactor().redact(text)
+    assert not any(secret in redacted for _, secret in parts)
+    assert sum(found.values()) >= len(parts)
+
+
+@given(
+    st.text(max_size=200)
+    | st.lists(st.sampled_from(sorted(SECRETS.values())) | st.text(max_size=40)).map(" ".join)
+)
+def test_redaction_is_idempotent(text: str) -> None:
+    layer = Redactor()
+    once, _ = layer.redact(text)
+    twice, found = layer.redact(once)
+    assert twice == once
+    assert found == {}
