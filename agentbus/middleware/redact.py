@@ -110,12 +110,23 @@ DEFAULT_PATTERNS: tuple[SecretPattern, ...] = (
     SecretPattern("bearer_token", r"(?i)\bbearer\s+(?P<secret>[A-Za-z0-9._~+/-]{16,}=*)"),
     # user:password@ in a URL (database and broker connection strings).
     SecretPattern("url_password", r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]+:(?P<secret>[^\s:/@]+)@"),
+    # name = value, name: value, "name": "value" (env files, YAML, JSON, INI, flags, code).
+    # Kept: empty values, placeholders (***, <key>, [REDACTED...]) and ${VARIABLES}.
     SecretPattern(
         "secret",
-        # name = value, name: value, "name": "value". Kept: values that are clearly not
-        # secrets (None, true ...), placeholders (***, <key>, [REDACTED...]) and $VARIABLES.
-        rf"(?i)(?<![A-Za-z0-9])(?:{_SECRET_NAMES})[\"']?\s*[:=]\s*[\"']?"
-        r"(?!(?:none|null|nil|true|false|str|string)\b)(?![*<\[${])(?P<secret>[^\s\"'`,;&)}\]]+)",
+        rf"(?i)(?<![A-Za-z0-9])(?:{_SECRET_NAMES})[\"']?\s*[:=]\s*"
+        r"(?P<quote>[\"'])(?![*<\[${])(?P<secret>(?:(?!(?P=quote))[^\n]){1,512})(?P=quote)",
+    ),
+    # Unquoted, the value must not look like code, so that source an agent reads (and may
+    # write back) stays intact: not None/true/str, not a call or subscript (get_password(),
+    # os.environ["PW"]), not an attribute chain (self.password). The value is matched
+    # atomically (lookahead + backreference), so that a call cannot match in part.
+    SecretPattern(
+        "secret",
+        rf"(?i)(?<![A-Za-z0-9])(?:{_SECRET_NAMES})[\"']?\s*[:=]\s*"
+        r"(?![\"'*<\[${])(?!(?:none|null|nil|true|false|str|string|bytes|int|optional)\b)"
+        r"(?![A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?![^\s\"'`,;&(){}\[\]<>]))"
+        r"(?=(?P<secret>[^\s\"'`,;&(){}\[\]<>]+))(?P=secret)(?![(\[])",
     ),
 )
 """The patterns used unless you pass ``patterns``; extend with ``extra_patterns``."""

@@ -71,6 +71,25 @@ async def test_assignments_keep_the_name_and_lose_the_value() -> None:
     assert result == 'DB_PASSWORD=[REDACTED:secret]\n"api_key": "[REDACTED:secret]"\npassword=None'
 
 
+@pytest.mark.parametrize(
+    "code",
+    [
+        "password = get_password()",
+        'conn = connect(user=user, password=os.environ["PW"])',
+        "self.password = self._password",
+        "def login(password: Optional[str] = None) -> None:",
+        'password = ""',
+        'export PASSWORD="${DB_PASSWORD}"',
+    ],
+)
+async def test_source_code_the_agent_reads_is_not_mangled(code: str) -> None:
+    assert await run(bus_with(), code) == code
+
+
+async def test_a_quoted_value_is_redacted_whole() -> None:
+    assert await run(bus_with(), 'passwd: "correct horse battery"') == 'passwd: "[REDACTED:secret]"'
+
+
 async def test_passwords_in_connection_urls_are_redacted() -> None:
     result = await run(bus_with(), "DATABASE_URL=postgres://app:s3cr3t-pw@db:5432/app")
     assert result == "DATABASE_URL=postgres://app:[REDACTED:url_password]@db:5432/app"
