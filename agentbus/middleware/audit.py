@@ -1,6 +1,6 @@
 """An audit trail of every tool call (seed 000: "Log or audit every tool invocation").
 
-Two handlers at priority -10, the seed's band for observers, so they see the
+Two layers at priority -10, the seed's band for observers, so they see the
 final state that every other layer left:
 
 - on tool.before, the call as it will run: final args, and a block or an ask
@@ -29,6 +29,7 @@ from typing import Any
 
 from ..events import ToolCall, ToolResult
 from ..registry import Matcher, Registry
+from ..typing import CallNext
 from ._walk import map_strings
 from .redact import Redactor
 
@@ -92,8 +93,15 @@ class AuditLog:
         # The entry must not share the live args: the tool may mutate them later.
         return copy.deepcopy(cleaned) if cleaned is value else cleaned
 
-    def before(self, call: ToolCall) -> None:
-        """tool.before: the call with its final args and any decision."""
+    async def before(self, call: ToolCall, call_next: CallNext) -> Any:
+        """tool.before middleware: record the call with its final args and any decision.
+
+        Middleware rather than a handler, and recording after ``call_next``:
+        the bus names the layer that blocked (``blocked_by``) once a run of
+        handlers has finished, so a handler in that run would not see it yet;
+        and whatever layers run after this one have had their say as well.
+        """
+        result = await call_next(call)
         self.sink(
             {
                 "time": self.clock(),
@@ -108,6 +116,7 @@ class AuditLog:
                 "by": call.blocked_by,
             }
         )
+        return result
 
     def after(self, event: ToolResult) -> None:
         """tool.after: the outcome and the duration."""
@@ -157,7 +166,7 @@ def install(
     sink = callback if callback is not None else jsonl_file(path)  # type: ignore[arg-type]
     log = AuditLog(sink, redact=redact, max_chars=max_chars)
     registry.add(
-        "tool.before", log.before, id=f"{id}:tool.before", priority=priority, tool=tool,
+        "tool.before", log.before, kind="middleware", id=f"{id}:tool.before", priority=priority, tool=tool,
         on_error="block" if fail_closed else "continue",
     )  # fmt: skip
     registry.add("tool.after", log.after, id=f"{id}:tool.after", priority=priority, tool=tool)

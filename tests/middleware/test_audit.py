@@ -47,6 +47,10 @@ async def test_the_final_args_after_every_mutation_are_recorded() -> None:
 async def test_blocked_and_failed_calls_are_recorded_with_their_outcome() -> None:
     bus, entries = audited()
 
+    @bus.intercept("tool.before", priority=-20)
+    def late_rewrite(call: agentbus.ToolCall) -> None:
+        call.args["seen_by_late_layer"] = True
+
     @bus.intercept("tool.before", id="guard", priority=100)
     def guard(call: agentbus.ToolCall) -> None:
         if call.args.get("command") == "rm -rf /":
