@@ -3,14 +3,15 @@
 Two kinds of default:
 
 - :class:`DefaultArgs` fills in arguments the agent left out (``{"count": 5}``
-  for ``web_search``); an argument the agent gave explicitly is never
-  overwritten.
+  for ``web_search``); an argument the agent gave is never overwritten. A
+  null counts as left out, since OpenAI's strict function calling sends null
+  for every optional argument it does not use (``fill_none=False`` keeps it).
 - :class:`CommandFlag` adds a flag to the programs of a shell command, the
   seed's ``--color=never`` for ``exec``. The seed appends the flag to the whole
   command line, which breaks ``cd src && ls`` (``cd`` gets the flag) and
   ``grep x -- file`` (the flag becomes a file name). This one puts it right
-  after each named program in the command, outside quotes, and only where the
-  program's words do not mention the flag already.
+  after each named program in the command, outside quotes, and leaves a
+  command that mentions the flag's name (``--color``) alone.
 """
 
 from __future__ import annotations
@@ -36,13 +37,14 @@ class DefaultArgs:
     Values are copied per call, so a mutable default (a list) is never shared.
     """
 
-    def __init__(self, defaults: Mapping[str, Any]) -> None:
+    def __init__(self, defaults: Mapping[str, Any], *, fill_none: bool = True) -> None:
         self.defaults = dict(defaults)
+        self.fill_none = fill_none
 
     def __call__(self, call: ToolCall) -> None:
         args = call.args
         for name, value in self.defaults.items():
-            if name not in args:
+            if name not in args or (self.fill_none and args[name] is None):
                 args[name] = copy.deepcopy(value)
 
 
@@ -138,6 +140,7 @@ def install(
     tool: str | None = None,
     args: Mapping[str, Any] | None = None,
     no_color: bool = False,
+    fill_none: bool = True,
     priority: int = 10,
 ) -> None:
     """Add default arguments per tool, and optionally ``--color=never`` for exec.
@@ -159,7 +162,8 @@ def install(
         if canonical not in registry.known_tools:
             registry.declare_tools(canonical)
         registry.add(
-            "tool.before", DefaultArgs(defaults), id=f"defaults:{canonical}", priority=priority,
+            "tool.before", DefaultArgs(defaults, fill_none=fill_none), id=f"defaults:{canonical}",
+            priority=priority,
             tool=[canonical],
         )  # fmt: skip
     if no_color:

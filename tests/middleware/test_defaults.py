@@ -27,6 +27,15 @@ async def test_missing_arguments_get_their_defaults_and_explicit_ones_are_kept()
     }
 
 
+async def test_a_null_argument_counts_as_left_out_unless_fill_none_is_off() -> None:
+    bus = agentbus.Bus(log_level=None)
+    defaults.install(bus.registry, tools={"web_search": {"count": 5}})
+    assert await bus.call_tool("web_search", {"count": None}, echo) == {"count": 5}
+    strict = agentbus.Bus(log_level=None)
+    defaults.install(strict.registry, tools={"web_search": {"count": 5}}, fill_none=False)
+    assert await strict.call_tool("web_search", {"count": None}, echo) == {"count": None}
+
+
 async def test_a_mutable_default_is_not_shared_between_calls() -> None:
     bus = agentbus.Bus(log_level=None)
     bus.intercept("tool.before", default_args(tags=[]), tool="web_fetch")
