@@ -116,6 +116,7 @@ class Bus:
         on_error: OnError | None = None,
         timeout: float | None = None,
         shadow: bool = False,
+        record_values: bool = True,
     ) -> Any:
         """Register a simple handler (sync or async): it mutates the event, returns nothing.
 
@@ -124,7 +125,7 @@ class Bus:
         """
         return self._register(
             "handler", point, handler, id=id, priority=priority, tool=tool, agent=agent,
-            on_error=on_error, timeout=timeout, shadow=shadow,
+            on_error=on_error, timeout=timeout, shadow=shadow, record_values=record_values,
         )  # fmt: skip
 
     def middleware(
@@ -139,6 +140,7 @@ class Bus:
         on_error: OnError | None = None,
         timeout: float | None = None,
         shadow: bool = False,
+        record_values: bool = True,
     ) -> Any:
         """Register ASGI-style middleware: ``async def mw(event, call_next)``.
 
@@ -147,7 +149,7 @@ class Bus:
         """
         return self._register(
             "middleware", point, handler, id=id, priority=priority, tool=tool, agent=agent,
-            on_error=on_error, timeout=timeout, shadow=shadow,
+            on_error=on_error, timeout=timeout, shadow=shadow, record_values=record_values,
         )  # fmt: skip
 
     def _register(self, kind: Kind, point: str, handler: F | None, **options: Any) -> Any:
@@ -447,7 +449,12 @@ class Bus:
             call.execute = execute
             started = _perf()
             try:
-                result = await (plan.call(call) if plan.call is not None else _execute(call))
+                if plan.call is not None:
+                    result = await plan.call(call)
+                else:  # no tool.call layers: run the tool here, one coroutine fewer
+                    result = execute(call.args)
+                    if type(result) is CoroutineType or isawaitable(result):
+                        result = await result
             except Exception as exc:
                 error = exc
                 result = error_result(name, exc)

@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("agentbus.demo", "watch agentbus intercept a scripted agent (no network, no key)"),
     # name: (module, one-line help)
     "bench": ("agentbus.bench", "measure interception overhead against baselines in the same run"),
+    "eval": ("agentbus.evaluate", "run tool calls (JSON lines) through the stack without executing them"),
 }
 
 
