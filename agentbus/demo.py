@@ -26,7 +26,7 @@ import anyio
 import agentbus
 from agentbus.adapters.loop import Agent, Entry, Reply, ScriptedModel, ToolOutcome, ToolRequest
 from agentbus.approvals import Deny, default_approver
-from agentbus.typing import CallNext
+from agentbus.middleware import classify, defaults, redact, timeout
 
 __all__ = ["EXAMPLES", "add_arguments", "run", "run_demo"]
 
@@ -106,62 +106,32 @@ def _script() -> list[Reply | Callable[[Sequence[Entry], agentbus.Params], Reply
     ]
 
 
-# -- everyday middleware, demo-local until the middleware library lands -------------
-
-_SECRET = re.compile(r"\b(?:ghp_[A-Za-z0-9]{36}|sk-[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16})\b")
+# -- the middleware: the everyday library, plus one policy of the demo's own ------------
 
 
 def install_demo_middleware(registry: agentbus.Registry) -> list[str]:
-    """The demo's everyday middleware (the installer convention); returns their ids."""
-
-    def classify(message: agentbus.Message) -> None:
-        text = message.message.lower()
-        hard = any(word in text for word in ("debug", "fix", "failing", "why"))
-        message.metadata["complexity"] = "high" if hard else "low"
-
-    def think_from_complexity(params: agentbus.Params) -> None:
-        if params.metadata.get("complexity") == "high":
-            params.think_level = "high"
-
-    def exec_defaults(call: agentbus.ToolCall) -> None:
-        call.args.setdefault("timeout", 120)
+    """Install the demo's middleware (through their installers); return the ids added."""
+    before = {registration.id for registration in registry.list()}
+    classify.install(registry)  # complexity: high for "debug" -> think level high
+    defaults.install(registry, tools={"exec": {"timeout": 120}})
+    timeout.install(registry, seconds=30, per_tool={"exec": 120})
+    # Registered here rather than by redact.install, which does not yet pass record_values=False:
+    # a redactor's record would otherwise carry the secret as the "old" value.
+    registry.add("tool.after", redact.redact_secrets(), id="redact:secrets", priority=-5, record_values=False)
 
     def ask_before_push(call: agentbus.ToolCall) -> None:
         if re.search(r"\bgit\s+push\b", call.args.get("command", "")):
             call.ask("pushing changes the shared repository")
 
-    async def enforce_timeout(call: agentbus.ToolCall, call_next: CallNext) -> Any:
-        with anyio.fail_after(call.args.get("timeout") or 60):
-            return await call_next(call)
-
-    def redact(result: agentbus.ToolResult) -> None:
-        if isinstance(result.result, str):
-            result.result = _SECRET.sub("[REDACTED]", result.result)
-
-    layers: list[tuple[str, Callable[..., Any], dict[str, Any]]] = [
-        ("demo:classify", classify, {"point": "message.before"}),
-        ("demo:think-from-complexity", think_from_complexity, {"point": "params.before"}),
-        ("demo:exec-defaults", exec_defaults, {"point": "tool.before", "tool": "^exec$", "priority": 50}),
-        ("demo:ask-before-push", ask_before_push, {"point": "tool.before", "tool": "^exec$", "priority": 40}),
-        ("demo:timeout", enforce_timeout, {"point": "tool.call", "kind": "middleware"}),
-        ("demo:redact", redact, {"point": "tool.after", "priority": 10}),
-    ]
+    registry.add("tool.before", ask_before_push, id="demo:ask-before-push", tool="^exec$", priority=40)
     if "builtin:command-safety-guard" not in registry:
         # Stand-in until the built-in guards land on main.
         def no_rm_rf(call: agentbus.ToolCall) -> None:
             if re.search(r"\brm\s+-\w*[rR]\w*\s+/(\s|$)", call.args.get("command", "")):
                 call.block("filesystem destruction: rm -rf / deletes everything")
 
-        layers.append(
-            (
-                "builtin:command-safety-guard",
-                no_rm_rf,
-                {"point": "tool.before", "tool": "^exec$", "priority": 100},
-            )
-        )
-    for id, handler, options in layers:
-        registry.add(options.pop("point"), handler, id=id, **options)
-    return [id for id, _, _ in layers]
+        registry.add("tool.before", no_rm_rf, id="builtin:command-safety-guard", tool="^exec$", priority=100)
+    return [registration.id for registration in registry.list() if registration.id not in before]
 
 
 # -- the console ------------------------------------------------------------------

@@ -36,11 +36,11 @@ def test_demo_shows_every_interception_the_readme_promises() -> None:
         "📨 message.before · metadata: complexity",  # classified and tagged
         "⚙️ params.before · thinkLevel → high",  # think level raised from the tag
         "🤖 assistant [thinkLevel high]:",  # ... and the model received it
-        "🔧 demo:exec-defaults · exec args: timeout → 120",  # arguments injected
+        "🔧 defaults:exec · exec args: timeout → 120",  # arguments injected
         '🛡️ builtin:command-safety-guard · blocked exec — "',  # rm -rf / blocked
         '🔨 exec {"command": "rm -rf /", "timeout": 120} → blocked, never ran',
-        "✂️ demo:redact · web_fetch result changed",  # a secret redacted
-        "x-access-token:[REDACTED]@github.com",
+        "✂️ redact:secrets · web_fetch result changed",  # a secret redacted
+        "x-access-token:[REDACTED:github_token]@github.com",
         "→ error after",  # an error passed on
         '"error": "ConnectionError: artifacts.ci.example.com',
         "(agent busy: queued until this prompt ends)",  # send() while a turn runs
@@ -59,7 +59,8 @@ def test_demo_shows_every_interception_the_readme_promises() -> None:
 def test_demo_output_is_plain_text_when_stdout_is_not_a_terminal() -> None:
     out = demo("--verbose", "full").stdout
     assert "\x1b[" not in out
-    assert "· tool.after demo:redact exec · unchanged" in out  # full shows unchanged layers too
+    assert "ghp_" not in out  # not even in the redactor's own diff
+    assert "· tool.after redact:secrets exec · unchanged" in out  # full shows unchanged layers too
     assert "args.timeout: null → 120" in out  # full shows each change, old and new
 
 
