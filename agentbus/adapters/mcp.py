@@ -227,6 +227,8 @@ def to_tool_result(
             return ToolResult(content=value, structured_content={"result": value}, meta=meta)
         if isinstance(value, dict):
             return ToolResult(content=value, structured_content=value, meta=meta)
+    if isinstance(value, list) and value and all(isinstance(item, str) for item in value):
+        value = [mcp_types.TextContent(type="text", text=item) for item in value]  # one block each, as seen
     return ToolResult(content=value, meta=None if is_error else meta, is_error=is_error)
 
 

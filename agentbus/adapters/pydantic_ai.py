@@ -22,6 +22,9 @@ turn.start / turn.end           a ``ModelRequestNode`` starts / the
 The agent id is the agent's name (pydantic-ai infers it from the variable
 name), the session key is the run's ``conversation_id``; both can be given.
 
+Layers see the arguments as pydantic-ai validated them; their changes go to
+the tool as they are, without a second validation.
+
 Outcomes the model sees: a blocked call returns the blocked result and the
 tool never runs; a tool that raises returns the error result (pydantic-ai
 would otherwise end the run). pydantic-ai's control-flow exceptions
@@ -104,6 +107,7 @@ class AgentbusCapability(AbstractCapability[Any]):
     _message: Message | None = dataclasses.field(default=None, init=False, repr=False)
     _overrides: ModelSettings | None = dataclasses.field(default=None, init=False, repr=False)
     _turn: int = dataclasses.field(default=0, init=False, repr=False)
+    _turn_open: bool = dataclasses.field(default=False, init=False, repr=False)
 
     async def for_run(self, ctx: RunContext[Any]) -> AgentbusCapability:
         return dataclasses.replace(self)
@@ -131,6 +135,7 @@ class AgentbusCapability(AbstractCapability[Any]):
         )
 
     async def after_run(self, ctx: RunContext[Any], *, result: AgentRunResult[Any]) -> AgentRunResult[Any]:
+        await self._end_turn(ctx)
         await self.bus.notify(
             "agent.end", agent_id=self._agent_id(ctx), session_key=self._session_key(ctx), run_id=ctx.run_id,
             status="completed", turns=self._turn,
@@ -139,6 +144,7 @@ class AgentbusCapability(AbstractCapability[Any]):
 
     async def on_run_error(self, ctx: RunContext[Any], *, error: BaseException) -> AgentRunResult[Any]:
         if isinstance(error, Exception):  # a cancellation is not reported: awaiting now would not finish
+            await self._end_turn(ctx)
             await self.bus.notify(
                 "agent.end", agent_id=self._agent_id(ctx), session_key=self._session_key(ctx),
                 run_id=ctx.run_id, status="failed", error=f"{type(error).__name__}: {error}",
@@ -150,7 +156,9 @@ class AgentbusCapability(AbstractCapability[Any]):
         if isinstance(node, UserPromptNode):
             await self._process_prompt(ctx, node)
         elif isinstance(node, ModelRequestNode):
+            await self._end_turn(ctx)  # a request retried without running tools
             self._turn += 1
+            self._turn_open = True
             await self.bus.notify(
                 "turn.start",
                 agent_id=self._agent_id(ctx),
@@ -163,10 +171,16 @@ class AgentbusCapability(AbstractCapability[Any]):
         self, ctx: RunContext[Any], *, node: AgentNode[Any], result: NodeResult[Any]
     ) -> NodeResult[Any]:
         if isinstance(node, CallToolsNode):
+            await self._end_turn(ctx)
+        return result
+
+    async def _end_turn(self, ctx: RunContext[Any]) -> None:
+        """turn.end once per turn: after its tools ran, or when the run ends first (run_stream)."""
+        if self._turn_open:
+            self._turn_open = False
             await self.bus.notify(
                 "turn.end", agent_id=self._agent_id(ctx), session_key=self._session_key(ctx), turn=self._turn
             )
-        return result
 
     # -- message.before and params.before ------------------------------------------
 

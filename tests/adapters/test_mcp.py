@@ -238,4 +238,8 @@ def test_result_value_unwraps_what_fastmcp_wrapped() -> None:
     assert result_value([text], {"result": 3}, {"fastmcp": {"wrap_result": True}}) == 3
     assert result_value([text], {"n": 3}, None) == {"n": 3}
     assert result_value([text, text], None, None) == ["hi", "hi"]
-    assert to_tool_result(None).content[0] == mcp_types.TextContent(type="text", text="")
+    assert to_tool_result(None).content == [mcp_types.TextContent(type="text", text="")]
+    assert to_tool_result(["a", "b"]).content == [
+        mcp_types.TextContent(type="text", text="a"),
+        mcp_types.TextContent(type="text", text="b"),
+    ]

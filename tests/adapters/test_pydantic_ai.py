@@ -297,3 +297,49 @@ def test_thinking_settings_map_onto_think_and_reasoning_levels() -> None:
     assert think_levels(False) == ("off", "off")
     assert think_levels("low") == ("low", "on")
     assert think_levels("max") == ("high", "on")
+
+
+@pytest.mark.parametrize("drive", ["run", "iter", "run_stream"])
+async def test_every_way_of_driving_a_run_closes_its_turns(drive: str) -> None:
+    """run_stream hands the result back mid-turn; the last turn.end still comes before agent.end."""
+    bus = agentbus.Bus(log_level=None)
+    seen: list[str] = []
+    for point in ("agent.start", "message.before", "turn.start", "tool.before", "turn.end", "agent.end"):
+        bus.intercept(point, lambda event: seen.append(event.point), id=f"note-{point}")
+    agent: Agent[Any, str] = Agent(TestModel(), capabilities=[AgentbusCapability(bus)])
+
+    @agent.tool_plain
+    def ping() -> str:
+        return "pong"
+
+    if drive == "run":
+        await agent.run("go")
+    elif drive == "iter":
+        async with agent.iter("go") as run:
+            async for _ in run:
+                pass
+    else:
+        async with agent.run_stream("go") as streamed:
+            await streamed.get_output()
+
+    assert seen == [
+        "agent.start", "message.before", "turn.start", "tool.before", "turn.end", "turn.start", "turn.end",
+        "agent.end",
+    ]  # fmt: skip
+
+
+async def test_a_failed_run_still_ends_with_agent_end() -> None:
+    bus = agentbus.Bus(log_level=None)
+    ends: list[agentbus.Lifecycle] = []
+    bus.intercept("agent.end", ends.append, id="note-end")
+
+    def broken(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        raise ConnectionError("provider down")
+
+    agent: Agent[Any, str] = Agent(FunctionModel(broken), capabilities=[AgentbusCapability(bus)])
+    with pytest.raises(ConnectionError):
+        await agent.run("go")
+
+    assert [(e.data["status"], e.data["error"]) for e in ends] == [
+        ("failed", "ConnectionError: provider down")
+    ]
