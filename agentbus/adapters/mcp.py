@@ -22,7 +22,9 @@ result (``isError``) whose text is ``"<tool> blocked: <reason>"`` and whose
 refusal. A failing tool is seen by tool.after as an error; unless a layer
 replaces the result, the original exception goes on to FastMCP, which reports
 it as it always does (an ``isError`` result, with its ``mask_error_details``
-policy; a protocol error for an unknown tool or invalid arguments).
+policy; a protocol error for an unknown tool or invalid arguments). A failure
+that FastMCP did not raise (a tool.call layer's, under ``on_error="raise"``)
+is an ``isError`` result ``"<tool> failed: <error>"``.
 
 Identity. The agent id is the client's name (``clientInfo.name``), the session
 key FastMCP's ``session_id``. On 2026-07-28 protocol connections (the FastMCP
@@ -86,10 +88,15 @@ class AgentbusMiddleware(Middleware):
         params = context.message
         ctx = context.fastmcp_context
         answered: list[ToolResult] = []
+        raised: list[BaseException] = []
 
         async def execute(args: dict[str, Any]) -> Any:
             forwarded = context.copy(message=params.model_copy(update={"arguments": args}))
-            result = await call_next(forwarded)
+            try:
+                result = await call_next(forwarded)
+            except Exception as exc:
+                raised.append(exc)
+                raise
             answered.append(result)
             return result_value(result.content, result.structured_content, result.meta)
 
@@ -100,9 +107,9 @@ class AgentbusMiddleware(Middleware):
         if event.blocked:
             return _refusal(params.name, event)
         if event.error is not None:
-            if event.result == error_result(event.tool, event.error):
-                raise event.error  # FastMCP reports it its own way
-            return to_tool_result(event.result, is_error=True)
+            if _passes_through(event, event.error, raised):
+                raise event.error  # FastMCP reports its own errors its own way
+            return _failure(params.name, event, event.error)
         if answered:
             template = answered[-1]
             if event.result == result_value(template.content, template.structured_content, template.meta):
@@ -161,15 +168,22 @@ class AgentbusClient(Client[Any]):
     ) -> CallToolResult:
         call_remote = super().call_tool
         answered: list[CallToolResult] = []
+        raised: list[BaseException] = []
 
         async def execute(args: dict[str, Any]) -> Any:
-            result = await call_remote(
-                name, args, version=version, timeout=timeout, progress_handler=progress_handler,
-                raise_on_error=False, meta=meta,
-            )  # fmt: skip
+            try:
+                result = await call_remote(
+                    name, args, version=version, timeout=timeout, progress_handler=progress_handler,
+                    raise_on_error=False, meta=meta,
+                )  # fmt: skip
+            except Exception as exc:
+                raised.append(exc)
+                raise
             answered.append(result)
             if result.is_error:  # tool.after sees a failed call as an error, not as a value
-                raise ToolError(_error_text(name, result.content))
+                error = ToolError(_error_text(name, result.content))
+                raised.append(error)
+                raise error
             return _client_value(result)
 
         event = await self.bus.run_tool(
@@ -182,13 +196,11 @@ class AgentbusClient(Client[Any]):
                 raise ToolError(_error_text(name, refusal.content)) from ToolBlockedError(name, reason)
             return _client_result(refusal, data=None)
         if event.error is not None:
-            if event.result == error_result(event.tool, event.error):
+            if _passes_through(event, event.error, raised):
                 if answered and answered[-1].is_error:  # the server's own error result
                     return _client_error(name, answered[-1], raise_on_error)
-                raise event.error
-            return _client_error(
-                name, _client_result(to_tool_result(event.result, is_error=True)), raise_on_error
-            )
+                raise event.error  # the client's own errors: a timeout, a lost connection
+            return _client_error(name, _client_result(_failure(name, event, event.error)), raise_on_error)
         if answered and event.result == _client_value(answered[-1]):
             return answered[-1]
         template = answered[-1] if answered else None
@@ -240,6 +252,20 @@ def _refusal(tool: str, event: ToolResultEvent) -> ToolResult:
         return to_tool_result(event.result, is_error=True)
     text = mcp_types.TextContent(type="text", text=f"{tool} blocked: {reason}")
     return ToolResult(content=[text], meta={"agentbus": blocked}, is_error=True)
+
+
+def _failure(tool: str, event: ToolResultEvent, error: BaseException) -> ToolResult:
+    """The tool error result for a failure FastMCP does not report itself (a layer's, or a rewritten one)."""
+    failed = error_result(event.tool, error)
+    if event.result != failed:
+        return to_tool_result(event.result, is_error=True)
+    text = mcp_types.TextContent(type="text", text=f"{tool} failed: {failed['error']}")
+    return ToolResult(content=[text], meta={"agentbus": failed}, is_error=True)
+
+
+def _passes_through(event: ToolResultEvent, error: BaseException, raised: list[BaseException]) -> bool:
+    """True if FastMCP raised the error and no layer replaced its result: FastMCP reports it."""
+    return any(error is own for own in raised) and event.result == error_result(event.tool, error)
 
 
 def _wraps_result(meta: dict[str, Any] | None) -> bool:

@@ -155,6 +155,28 @@ async def test_server_error_result_can_be_replaced_by_a_layer() -> None:
     assert text_of(result) == "the disk is busy, try later"
 
 
+async def test_a_failing_tool_call_layer_becomes_a_tool_error_result_not_a_protocol_error() -> None:
+    bus = agentbus.Bus(log_level=None)
+
+    @bus.middleware("tool.call", id="budget", on_error="raise")  # raise: the call fails, not the layer
+    async def budget(call: agentbus.ToolCall, call_next: Any) -> Any:
+        raise TimeoutError("tool budget spent")
+
+    ran: list[str] = []
+    async with Client(make_server(ran, AgentbusMiddleware(bus))) as client:
+        on_server = await client.call_tool("bash", {"command": "ls"}, raise_on_error=False)
+    async with AgentbusClient(make_server(ran), bus=bus) as client:
+        on_client = await client.call_tool("bash", {"command": "ls"}, raise_on_error=False)
+        with pytest.raises(ToolError, match="tool budget spent"):
+            await client.call_tool("bash", {"command": "ls"})
+
+    assert ran == []
+    for result in (on_server, on_client):
+        assert result.is_error
+        assert text_of(result).startswith("bash failed: InterceptionError: budget failed on tool.call")
+        assert "tool budget spent" in text_of(result)
+
+
 async def test_server_session_key_and_agent_id_can_be_given() -> None:
     bus = agentbus.Bus(log_level=None)
     calls: list[agentbus.ToolCall] = []
