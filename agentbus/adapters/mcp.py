@@ -60,7 +60,7 @@ from ..errors import ToolBlockedError
 from ..events import ToolResult as ToolResultEvent
 from ..tools import blocked_result, error_result
 
-__all__ = ["AgentbusClient", "AgentbusMiddleware", "result_value"]
+__all__ = ["AgentbusClient", "AgentbusMiddleware", "result_value", "to_tool_result"]
 
 ServerSessionKey = str | Callable[[Context], str | None] | None
 """A fixed session key, or a function of the FastMCP request ``Context``."""

@@ -191,8 +191,9 @@ class AgentbusCapability(AbstractCapability[Any]):
         if prompt is None or text is None:  # resuming from history, or a prompt without text
             return
         self._message = await self.bus.process_message(
-            text, agent_id=self._agent_id(ctx), session_key=self._session_key(ctx), model=_model_name(ctx)
-        )
+            text, agent_id=self._agent_id(ctx), session_key=self._session_key(ctx),
+            provider=_provider(ctx), model=_model_name(ctx),
+        )  # fmt: skip
         if self._message.message != text:
             node.user_prompt = with_text(prompt, self._message.message)
 
@@ -212,6 +213,7 @@ class AgentbusCapability(AbstractCapability[Any]):
             message="",
             agent_id=self._agent_id(ctx),
             session_key=self._session_key(ctx),
+            provider=_provider(ctx),
             model=_model_name(ctx),
         )
         think_level, reasoning_level = think_levels(settings.get("thinking"))
@@ -247,6 +249,10 @@ class AgentbusCapability(AbstractCapability[Any]):
 
 def _model_name(ctx: RunContext[Any]) -> str:
     return getattr(ctx.model, "model_name", "") or ""
+
+
+def _provider(ctx: RunContext[Any]) -> str:
+    return getattr(ctx.model, "system", "") or ""  # pydantic-ai's name for the provider: "openai" ...
 
 
 def prompt_text(prompt: str | Sequence[UserContent]) -> str | None:

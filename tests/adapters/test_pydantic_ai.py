@@ -193,14 +193,18 @@ async def test_model_retry_still_reaches_the_model_as_a_retry_prompt() -> None:
 async def test_message_before_rewrites_the_prompt_and_params_before_sets_model_settings() -> None:
     bus = agentbus.Bus(log_level=None)
 
+    messages: list[agentbus.Message] = []
+    starting_temperatures: list[float | None] = []
+
     @bus.intercept("message.before", id="classify")
     def classify(message: agentbus.Message) -> None:
+        messages.append(message)
         message.metadata["complexity"] = "high" if "debug" in message.message else "low"
         message.message = message.message + " (be brief)"
 
     @bus.intercept("params.before", id="think")
     def think(input: agentbus.Params, output: agentbus.Params) -> None:
-        assert input.temperature == 0.7  # the run's own setting is the starting point
+        starting_temperatures.append(input.temperature)
         if input.metadata["complexity"] == "high":
             output.think_level = "high"
             output.temperature = 0.2
@@ -217,6 +221,10 @@ async def test_message_before_rewrites_the_prompt_and_params_before_sets_model_s
         assert info.model_settings is not None
         assert info.model_settings["temperature"] == 0.2
         assert info.model_request_parameters.thinking == "high"
+    assert [(m.provider, m.model, m.agent_id) for m in messages] == [
+        ("function", "function:respond:", "coder")
+    ]
+    assert starting_temperatures == [0.7]  # once per run, starting from the run's own setting
 
 
 async def test_lifecycle_points_fire_in_order_with_agent_name_and_conversation_id() -> None:
