@@ -265,3 +265,40 @@ def test_result_value_unwraps_what_fastmcp_wrapped() -> None:
         mcp_types.TextContent(type="text", text="a"),
         mcp_types.TextContent(type="text", text="b"),
     ]
+
+
+def leaky_server(key: str, *middleware: Any) -> FastMCP:
+    server = FastMCP("leaky", middleware=list(middleware))
+
+    @server.tool
+    def env() -> str:
+        return f"OPENAI_API_KEY={key}"
+
+    @server.tool
+    def config() -> dict[str, str]:
+        return {"api_key": key}
+
+    return server
+
+
+async def test_the_shipped_redact_middleware_cleans_mcp_results_on_both_sides() -> None:
+    """One middleware, both bindings: text and structured results reach the caller redacted."""
+    from agentbus.middleware import redact
+
+    key = "sk-proj-" + "a" * 32
+    bus = agentbus.Bus(log_level=None)
+    redact.install(bus.registry)
+
+    async with Client(leaky_server(key, AgentbusMiddleware(bus))) as client:
+        server_text = await client.call_tool("env", {})
+        server_structured = await client.call_tool("config", {})
+    async with AgentbusClient(leaky_server(key), bus=bus) as client:
+        client_text = await client.call_tool("env", {})
+        client_structured = await client.call_tool("config", {})
+
+    for text in (server_text, client_text):
+        assert text.data == "OPENAI_API_KEY=[REDACTED:openai_api_key]"
+        assert key not in text_of(text)
+    for structured in (server_structured, client_structured):
+        assert structured.data == {"api_key": "[REDACTED:openai_api_key]"}
+        assert key not in text_of(structured)

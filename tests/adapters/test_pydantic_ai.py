@@ -351,3 +351,21 @@ async def test_a_failed_run_still_ends_with_agent_end() -> None:
     assert [(e.data["status"], e.data["error"]) for e in ends] == [
         ("failed", "ConnectionError: provider down")
     ]
+
+
+async def test_the_shipped_redact_middleware_cleans_what_the_model_sees() -> None:
+    from agentbus.middleware import redact
+
+    key = "sk-proj-" + "a" * 32
+    bus = agentbus.Bus(log_level=None)
+    redact.install(bus.registry)
+    script = ScriptedModel(("env", {}))
+    agent: Agent[Any, str] = Agent(script.model, capabilities=[AgentbusCapability(bus)])
+
+    @agent.tool_plain
+    def env() -> str:
+        return f"OPENAI_API_KEY={key}"
+
+    await agent.run("show the environment")
+
+    assert [part.content for part in script.seen_returns()] == ["OPENAI_API_KEY=[REDACTED:openai_api_key]"]
