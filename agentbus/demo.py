@@ -115,9 +115,7 @@ def install_demo_middleware(registry: agentbus.Registry) -> list[str]:
     classify.install(registry)  # complexity: high for "debug" -> think level high
     defaults.install(registry, tools={"exec": {"timeout": 120}})
     timeout.install(registry, seconds=30, per_tool={"exec": 120})
-    # Registered here rather than by redact.install, which does not yet pass record_values=False:
-    # a redactor's record would otherwise carry the secret as the "old" value.
-    registry.add("tool.after", redact.redact_secrets(), id="redact:secrets", priority=-5, record_values=False)
+    redact.install(registry)  # its records name the change but never hold the secret
 
     def ask_before_push(call: agentbus.ToolCall) -> None:
         if re.search(r"\bgit\s+push\b", call.args.get("command", "")):

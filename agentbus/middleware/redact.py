@@ -17,10 +17,11 @@ assignment. They are a safety net, not a guarantee: a random 32-character
 secret without a prefix or a name next to it looks like any other string.
 Add your own with ``patterns`` (see :class:`SecretPattern`).
 
-The observation plane needs the same care: an interception record of a layer
-that changed a result holds the old value (``changes["result"]``), secret
-included, and a bus logs INFO records by default. Clean records with
-:meth:`Redactor.redact_record` (for ``bus.on_event`` and ``bus.subscribe``
+The observation plane needs the same care. :func:`install` registers the
+redactor with ``record_values=False``, so its own records name the field it
+changed and never carry the old value (the secret). Records of *other* layers
+that changed a result before the redactor ran may still hold one: clean them
+with :meth:`Redactor.redact_record` (for ``bus.on_event`` and ``bus.subscribe``
 consumers) or add :meth:`Redactor.structlog_processor` to your structlog
 processors.
 """
@@ -247,4 +248,4 @@ def install(
     secret), before an auditor at -10.
     """
     handler = Redactor(patterns, extra_patterns=extra_patterns, replacement=replacement, on_redact=on_redact)
-    registry.add("tool.after", handler, id=id, priority=priority, tool=tool)
+    registry.add("tool.after", handler, id=id, priority=priority, tool=tool, record_values=False)

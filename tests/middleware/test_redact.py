@@ -162,6 +162,18 @@ async def test_records_of_the_redaction_can_be_cleaned_before_they_are_stored() 
     assert record.changes["result"] == ("key [REDACTED:openai_api_key]", "key [REDACTED:openai_api_key]")
 
 
+async def test_installed_redactor_records_carry_no_values_even_at_the_default_log_level() -> None:
+    """install() registers with record_values=False: the secret never reaches a record."""
+    bus = agentbus.Bus(log_level=None)
+    redact.install(bus.registry)
+    records: list[agentbus.Record] = []
+    bus.on_event(records.append, level="debug")
+    await run(bus, f"key {SECRETS['openai_api_key']}")
+    (record,) = records
+    assert set(record.changes) == {"result"}
+    assert SECRETS["openai_api_key"] not in repr(record.to_dict())
+
+
 def test_the_structlog_processor_redacts_every_field() -> None:
     event_dict = {"event": "interception", "changes": {"result": [f"t {SECRETS['jwt']}", "t"]}}
     cleaned = Redactor().structlog_processor(None, "info", event_dict)
