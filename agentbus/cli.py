@@ -16,6 +16,7 @@ __all__ = ["COMMANDS", "main"]
 
 COMMANDS: dict[str, tuple[str, str]] = {
     # name: (module, one-line help)
+    "tail": ("agentbus.tail", "follow a JSON-lines audit log, rendered like the verbose stream"),
 }
 
 
