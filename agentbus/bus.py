@@ -491,7 +491,7 @@ class Bus:
         session_key: str | None,
     ) -> ToolResult:
         dispatches = self.observers.wants_dispatches
-        started = _perf() if dispatches else 0.0
+        dispatch_started = _perf() if dispatches else 0.0
         call = ToolCall(
             tool=name, args=dict(args), call_id=call_id or f"call-{next(self._call_ids)}",
             agent_id=agent_id, session_key=session_key,
@@ -522,7 +522,7 @@ class Bus:
         if plan.after is not None:
             await plan.after(event)
         if dispatches:
-            self._dispatched("tool.call", event, started, decision, event.block_reason, error)
+            self._dispatched("tool.call", event, dispatch_started, decision, event.block_reason, error)
         return event
 
     async def _ask(self, call: ToolCall) -> str | None:

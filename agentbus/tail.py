@@ -137,9 +137,14 @@ def _warn(message: str) -> None:
 
 
 async def _tail(args: argparse.Namespace, view: _View) -> int:
+
+    with LogFollower(args.path, from_start=bool(args.from_start or args.lines is not None)) as follower:
+        return await _follow(args, view, follower)
+
+
+async def _follow(args: argparse.Namespace, view: _View, follower: LogFollower) -> int:
     import anyio
 
-    follower = LogFollower(args.path, from_start=bool(args.from_start or args.lines is not None))
     if not follower.open():
         if args.no_follow:
             print(f"agentbus tail: {args.path}: no such file", file=sys.stderr)
@@ -261,3 +266,9 @@ class LogFollower:
         if self._file is not None:
             self._file.close()
             self._file = None
+
+    def __enter__(self) -> LogFollower:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
