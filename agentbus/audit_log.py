@@ -45,7 +45,7 @@ class AuditLog:
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = Path(path)
+        self.path = Path(path).expanduser()
         self.errors = 0
         """Records that could not be written."""
         self.last_error: OSError | None = None
