@@ -36,6 +36,8 @@ examples:
 """
 
 _CHUNK = 1 << 20
+_MAX_LINE = 16 << 20
+"""A "line" longer than this without a newline is not a record: drop it rather than grow."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -257,6 +259,9 @@ class LogFollower:
                 data = data[newline + 1 :]
                 self._skip_partial = False
             *lines, self._buffer = data.split(b"\n")
+            if len(self._buffer) > _MAX_LINE:
+                self._buffer = b""
+                self._skip_partial = True  # and whatever follows it up to the next newline
             for raw in lines:
                 text = raw.decode("utf-8", "replace").strip()
                 if text:

@@ -181,6 +181,22 @@ async def test_concurrent_calls_keep_their_own_events(
     assert all(len(s.events) == 1 for s in spans)
 
 
+async def test_lifecycle_interceptions_are_events_on_the_current_span(
+    provider: TracerProvider, exporter: InMemorySpanExporter
+) -> None:
+    bus = agentbus.Bus(log_level=None)
+
+    @bus.intercept("turn.start", id="count-turns")
+    def count(event: agentbus.Lifecycle) -> None:
+        pass
+
+    export_to_otel(bus, tracer_provider=provider)
+    with provider.get_tracer("agent").start_as_current_span("invoke_agent main"):
+        await bus.notify("turn.start", agent_id="main")
+    (agent_span,) = exporter.get_finished_spans()
+    assert [(e.attributes or {})["agentbus.id"] for e in agent_span.events] == ["count-turns"]
+
+
 async def test_undo_stops_the_export(provider: TracerProvider, exporter: InMemorySpanExporter) -> None:
     bus = agentbus.Bus(log_level=None)
     undo = export_to_otel(bus, tracer_provider=provider)

@@ -16,6 +16,7 @@ from typing import IO, Any
 import pytest
 
 import agentbus
+from agentbus import tail
 from agentbus.cli import main
 from agentbus.records import DEBUG, DISPATCH, INFO, WARNING, Record
 from agentbus.tail import LogFollower
@@ -90,6 +91,20 @@ def test_follower_drains_a_rotated_log_then_follows_the_new_one(tmp_path: Path) 
         assert list(follower.poll()) == ["b"]  # the new file does not exist yet: keep the old one
         write(path, "c\n")
         assert texts(list(follower.poll())) == [f"NOTICE {path} was rotated; following the new file", "c"]
+
+
+def test_follower_drops_an_endless_line_instead_of_growing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tail, "_MAX_LINE", 10)
+    path = tmp_path / "audit.jsonl"
+    write(path, "")
+    with LogFollower(path) as follower:
+        assert follower.open()
+        write(path, "x" * 50)
+        assert list(follower.poll()) == []
+        write(path, "still the same line\nnext\n")
+        assert list(follower.poll()) == ["next"]
 
 
 def test_follower_waits_for_a_missing_log_and_reads_all_of_it(tmp_path: Path) -> None:
@@ -196,11 +211,11 @@ def test_live_tail_survives_partial_garbage_truncation_and_rotation(tmp_path: Pa
     path = tmp_path / "audit.jsonl"
     write(path, BLOCK_RM + "\n")  # history: not shown without --from-start
     env = {**os.environ, "PYTHONPATH": str(Path(agentbus.__file__).parent.parent), "NO_COLOR": "1"}
-    tail = subprocess.Popen(
+    proc = subprocess.Popen(
         [sys.executable, "-m", "agentbus.cli", "tail", str(path), "--interval", "0.02"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8", env=env,
     )  # fmt: skip
-    out, err = Reader(tail.stdout), Reader(tail.stderr)  # type: ignore[arg-type]
+    out, err = Reader(proc.stdout), Reader(proc.stderr)  # type: ignore[arg-type]
     try:
         # Appends until the first one shows: tail may still be starting (it starts at the end).
         marker = line(id="marker", decision="block", reason="ready")
@@ -225,14 +240,14 @@ def test_live_tail_survives_partial_garbage_truncation_and_rotation(tmp_path: Pa
         write(path, BLOCK_RM + "\n")
         assert "rotated" in err.wait_for(lambda t: "rotated" in t)
         assert out.wait_for(lambda t: True) == RM_TEXT
-        assert tail.poll() is None  # still following
+        assert proc.poll() is None  # still following
     finally:
-        tail.send_signal(signal.SIGINT)
-        status = tail.wait(timeout=30)
+        proc.send_signal(signal.SIGINT)
+        status = proc.wait(timeout=30)
     out.thread.join(timeout=30)  # the pipes end with the process
     err.thread.join(timeout=30)
-    tail.stdout.close()  # type: ignore[union-attr]
-    tail.stderr.close()  # type: ignore[union-attr]
+    proc.stdout.close()  # type: ignore[union-attr]
+    proc.stderr.close()  # type: ignore[union-attr]
     assert status == 130
     while not err.lines.empty():
         err.seen.append(err.lines.get())
