@@ -171,7 +171,7 @@ def _render_full(record: Record, color: bool) -> str:
             line += f" — {diff}"
     else:
         subject = " ".join(part for part in (record.point, record.tool) if part)
-        icon = _ICONS.get(record.point, "🔄")
+        icon = ("👻 shadow " if record.shadow else "") + _ICONS.get(record.point, "🔄")
         if diff:
             line = f"{icon} {paint(_BOLD, record.id)} · {subject} — {diff}"
         elif record.level < INFO:

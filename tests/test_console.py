@@ -148,6 +148,14 @@ def rec(**fields: Any) -> Record:
             rec(point="params.before", tool=None, level=INFO, changes={"think_level": (None, "high")}),
             "⚙️ params.before · thinkLevel → high · guard (0 µs)",
         ),
+        (
+            rec(level=INFO, shadow=True, changes={"args.a": (1, 2)}),
+            "👻 shadow 🔧 guard · tool.before exec — args.a: 1 → 2 (0 µs)",
+        ),
+        (
+            rec(point="message.before", tool=None, level=INFO, shadow=True, changes={"message": ("a", "b")}),
+            '👻 shadow 📨 message.before · message mutated · guard — message: "a" → "b" (0 µs)',
+        ),
         (rec(point="tool.call", id=DISPATCH, duration=1.5), "✅ exec · done in 1.50 s"),
         (
             rec(point="tool.call", id=DISPATCH, level=WARNING, decision="block", reason="no"),
@@ -267,3 +275,17 @@ def test_record_from_dict_round_trips_to_dict() -> None:
 def test_record_from_dict_names_what_is_wrong(data: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         record_from_dict(data)
+
+
+async def test_a_shadow_layers_change_is_marked_as_not_applied() -> None:
+    bus = agentbus.Bus(log_level=None)
+
+    @bus.intercept("message.before", id="rewrite", shadow=True)
+    def rewrite(message: agentbus.Message) -> None:
+        message.message = "rewritten"
+
+    out = io.StringIO()
+    bus.stream_to_console("on", file=out)
+    processed = await bus.process_message("original")
+    assert processed.message == "original"
+    assert out.getvalue() == "👻 shadow 📨 message.before · message mutated\n"
