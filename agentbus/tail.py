@@ -72,6 +72,9 @@ def run(args: argparse.Namespace) -> int:
     if args.lines is not None and args.lines < 0:
         print("agentbus tail: -n needs a number >= 0", file=sys.stderr)
         return 2
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):  # a terminal that cannot show emoji gets escapes, not a crash
+            stream.reconfigure(errors="backslashreplace")
     try:
         view = _View(args, sys.stdout)
     except re.error as exc:
