@@ -150,7 +150,12 @@ async def _tail(args: argparse.Namespace, view: _View) -> int:
 async def _follow(args: argparse.Namespace, view: _View, follower: LogFollower) -> int:
     import anyio
 
-    if not follower.open():
+    try:
+        opened = follower.open()
+    except OSError as exc:  # a directory, no permission: nothing to wait for
+        print(f"agentbus tail: cannot read {args.path}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    if not opened:
         if args.no_follow:
             print(f"agentbus tail: {args.path}: no such file", file=sys.stderr)
             return 1
@@ -226,12 +231,17 @@ class LogFollower:
 
     def poll(self) -> Iterator[str | _Notice]:
         """Everything new since the last poll."""
-        if self._file is None and not self.open():
-            return
+        if self._file is None:
+            try:
+                if not self.open():
+                    return
+            except OSError as exc:  # e.g. recreated without read permission: say so, keep trying
+                yield _Notice(f"cannot read {self.path}: {exc.strerror or exc}")
+                return
         yield from self._drain()
         try:
             stat = os.stat(self.path)
-        except FileNotFoundError:
+        except OSError:
             return  # moved away and not recreated yet: keep the old file until a new one appears
         if (stat.st_dev, stat.st_ino) != self._ident:
             yield from self._drain()  # what the writer added to the old file before it moved

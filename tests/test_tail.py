@@ -165,6 +165,13 @@ def test_missing_log_without_follow_is_an_error(tmp_path: Path, capsys: pytest.C
     assert "no such file" in capsys.readouterr().err
 
 
+def test_an_unreadable_log_is_an_error_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["tail", str(tmp_path)]) == 1  # a directory
+    assert "cannot read" in capsys.readouterr().err
+
+
 def test_bad_regex_is_a_usage_error(log: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tail", str(log), "--tool", "("]) == 2
     assert "bad regular expression" in capsys.readouterr().err
