@@ -289,3 +289,20 @@ async def test_a_shadow_layers_change_is_marked_as_not_applied() -> None:
     processed = await bus.process_message("original")
     assert processed.message == "original"
     assert out.getvalue() == "👻 shadow 📨 message.before · message mutated\n"
+
+
+def test_importing_agentbus_does_not_import_the_console_audit_log_or_otel() -> None:
+    """A Claude Code hook pays for imports on every tool call: these load only when used."""
+    import subprocess
+    import sys
+
+    code = "import sys, agentbus; print(sorted(sys.modules))"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    for module in (
+        "agentbus.console",
+        "agentbus.audit_log",
+        "agentbus.otel",
+        "agentbus.tail",
+        "opentelemetry",
+    ):
+        assert f"'{module}" not in loaded
