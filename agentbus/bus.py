@@ -121,6 +121,7 @@ class Bus:
         on_error: OnError | None = None,
         timeout: float | None = None,
         shadow: bool = False,
+        record_values: bool = True,
     ) -> Any:
         """Register a simple handler (sync or async): it mutates the event, returns nothing.
 
@@ -129,7 +130,7 @@ class Bus:
         """
         return self._register(
             "handler", point, handler, id=id, priority=priority, tool=tool, agent=agent,
-            on_error=on_error, timeout=timeout, shadow=shadow,
+            on_error=on_error, timeout=timeout, shadow=shadow, record_values=record_values,
         )  # fmt: skip
 
     def middleware(
@@ -144,6 +145,7 @@ class Bus:
         on_error: OnError | None = None,
         timeout: float | None = None,
         shadow: bool = False,
+        record_values: bool = True,
     ) -> Any:
         """Register ASGI-style middleware: ``async def mw(event, call_next)``.
 
@@ -152,7 +154,7 @@ class Bus:
         """
         return self._register(
             "middleware", point, handler, id=id, priority=priority, tool=tool, agent=agent,
-            on_error=on_error, timeout=timeout, shadow=shadow,
+            on_error=on_error, timeout=timeout, shadow=shadow, record_values=record_values,
         )  # fmt: skip
 
     def _register(self, kind: Kind, point: str, handler: F | None, **options: Any) -> Any:
