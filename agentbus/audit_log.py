@@ -1,4 +1,10 @@
-"""The JSON-lines audit log: one ``record.to_dict()`` per line, appended.
+"""The JSON-lines record log: one ``record.to_dict()`` per line, appended.
+
+This is the observation plane's log (what every layer did, one line per
+finished call), the one ``agentbus tail`` follows and ``bus.log_to(path)``
+writes. The ``audit`` middleware (:mod:`agentbus.middleware.audit`) is the
+other kind: one entry per tool call with its (redacted) arguments, written from
+inside the stack; ``agentbus tail`` reads its files too.
 
 It is written by processes that may run side by side (the Claude Code hook
 runs one process per tool call; ``agentbus serve`` runs for days), so every
@@ -9,7 +15,7 @@ the page cache) when the observer returns, so ``agentbus tail`` sees it at once.
 
 An audit log must never break the agent it audits: a directory that does not
 exist yet is created, and a write that fails (disk full, permissions) is
-counted in :attr:`AuditLog.errors` and reported once on stderr, never raised.
+counted in :attr:`RecordLog.errors` and reported once on stderr, never raised.
 When the file is rotated away (renamed or deleted, as logrotate does), the
 next write after a second reopens the path, like
 :class:`logging.handlers.WatchedFileHandler`.
@@ -30,13 +36,13 @@ from .records import Record, level_number
 if TYPE_CHECKING:
     from .bus import Bus
 
-__all__ = ["AuditLog", "log_to"]
+__all__ = ["RecordLog", "log_to"]
 
 _REOPEN_CHECK = 1.0
 """Seconds between checks that the path still names the open file."""
 
 
-class AuditLog:
+class RecordLog:
     """An observer that appends each record to ``path`` as one JSON line.
 
     The file is created with mode 0o600: records can hold tool arguments and
@@ -120,7 +126,7 @@ def log_to(bus: Bus, path: str | os.PathLike[str], *, level: int | str = "info")
     """Append ``bus``'s records at ``level`` and up, and one line per finished
     dispatch, to ``path``; return an undo function that also closes the file.
     """
-    log = AuditLog(path)
+    log = RecordLog(path)
     remove = bus.on_event(log, level=level_number(level), dispatches=True)
 
     def undo() -> None:

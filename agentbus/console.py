@@ -178,6 +178,8 @@ def _render_full(record: Record, color: bool) -> str:
             line = paint(_DIM, f"· {record.id} · {subject} unchanged")
         else:
             line = f"{icon} {paint(_BOLD, record.id)} · {subject}"
+    if not record.duration:  # exactly 0: not measured (a line of the audit middleware's log)
+        return line
     return f"{line} {paint(_DIM, f'({format_duration(record.duration)})')}"
 
 
@@ -186,15 +188,16 @@ _ICONS = {"tool.before": "🔧", "tool.call": "⏱️", "tool.after": "📤", "m
 
 def _render_dispatch(record: Record, paint: Callable[[str, str], str]) -> str:
     subject = record.tool or record.point
-    took = format_duration(record.duration)
+    # A duration of exactly 0 means none was measured (an entry of the audit middleware).
+    took = f" in {format_duration(record.duration)}" if record.duration else ""
     if record.error is not None:
-        return paint(_RED, f"❌ {subject} · failed in {took} — {record.error}")
+        return paint(_RED, f"❌ {subject} · failed{took} — {record.error}")
     if record.decision == "ask":
-        return paint(_YELLOW, f'❓ {subject} · needs approval ({took}) — "{record.reason}"')
+        return paint(_YELLOW, f'❓ {subject} · needs approval — "{record.reason}"')
     if record.decision is not None:
-        return paint(_RED, f'⛔ {subject} · blocked in {took} — "{record.reason}"')
+        return paint(_RED, f'⛔ {subject} · blocked{took} — "{record.reason}"')
     verb = {"tool.before": "allowed", "tool.after": "finished"}.get(record.point, "done")
-    return paint(_DIM, f"✅ {subject} · {verb} in {took}")
+    return paint(_DIM, f"✅ {subject} · {verb}{took}")
 
 
 def _painter(color: bool) -> Callable[[str, str], str]:

@@ -17,7 +17,10 @@ import os
 import re
 import sys
 from collections.abc import Iterator
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .records import Record  # imported when used: the CLI starts once per hook call
 
 __all__ = ["EXAMPLES", "LogFollower", "add_arguments", "run"]
 
@@ -120,7 +123,10 @@ class _View:
         data = json.loads(text)
         if not isinstance(data, dict):
             raise ValueError(f"a JSON {type(data).__name__}, not an object")
-        record = record_from_dict(data)
+        if "point" not in data and data.get("event") in ("tool.before", "tool.after"):
+            record = _record_from_audit_entry(data)
+        else:
+            record = record_from_dict(data)
         if self.blocked and record.decision is None:
             return None
         if self.tool is not None and not (record.tool and self.tool.search(record.tool)):
@@ -135,6 +141,45 @@ class _View:
     def show(self, line: str) -> None:
         self.out.write(line + "\n")
         self.out.flush()
+
+
+def _record_from_audit_entry(entry: dict[str, Any]) -> Record:
+    """The audit middleware's entry (agentbus.middleware.audit) as the record it stands for.
+
+    A tool.before entry with a decision is that layer's block or ask (the seed's
+    line); any other entry marks a call allowed or finished, like the bus's
+    dispatch records.
+    """
+    from .records import DEBUG, DISPATCH, ERROR, WARNING, Record
+
+    def text(key: str) -> str | None:
+        value = entry.get(key)
+        return None if value is None else str(value)
+
+    context: dict[str, Any] = {
+        "tool": text("tool"), "agent_id": text("agent_id"), "session_key": text("session_key"),
+        "call_id": text("call_id"), "reason": text("reason"),
+    }  # fmt: skip
+    try:
+        time = float(entry.get("time") or 0.0)
+        duration = float(entry.get("duration") or 0.0)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"not an audit entry: {exc}") from None
+    if entry["event"] == "tool.before":
+        decision = text("decision")
+        if decision is not None:
+            return Record(
+                point="tool.before", id=text("by") or "audit", level=WARNING, decision=decision,
+                time=time, **context,
+            )  # fmt: skip
+        return Record(point="tool.before", id=DISPATCH, level=DEBUG, time=time, **context)
+    outcome = entry.get("outcome")
+    error = text("error")
+    blocked = outcome == "blocked"
+    return Record(
+        point="tool.after", id=DISPATCH, level=ERROR if error else WARNING if blocked else DEBUG,
+        decision="block" if blocked else None, error=error, duration=duration, time=time, **context,
+    )  # fmt: skip
 
 
 def _warn(message: str) -> None:

@@ -15,7 +15,7 @@ import pytest
 
 import agentbus
 from agentbus import audit_log
-from agentbus.audit_log import AuditLog
+from agentbus.audit_log import RecordLog
 from agentbus.records import DISPATCH, WARNING, Record
 
 pytestmark = pytest.mark.anyio
@@ -66,7 +66,7 @@ async def test_log_to_at_debug_keeps_every_layer(tmp_path: Path) -> None:
 
 
 def test_lines_are_record_dicts(tmp_path: Path) -> None:
-    log = AuditLog(tmp_path / "a.jsonl")
+    log = RecordLog(tmp_path / "a.jsonl")
     record = Record(point="tool.before", id="g", level=WARNING, tool="exec", decision="block", reason="é")
     log(record)
     log.close()
@@ -81,7 +81,7 @@ async def test_write_errors_are_counted_and_reported_once_never_raised(
     path.mkdir()
     bus = guarded_bus()
     bus.log_to(path)
-    log = next(cb for cb in bus.observers._callbacks if isinstance(cb, AuditLog))
+    log = next(cb for cb in bus.observers._callbacks if isinstance(cb, RecordLog))
     for _ in range(3):
         assert await bus.call_tool("exec", {"command": "rm x"}, ok) == {
             "status": "blocked", "tool": "exec", "reason": "no rm",
@@ -94,7 +94,7 @@ async def test_write_errors_are_counted_and_reported_once_never_raised(
 def test_a_rotated_log_is_reopened_at_its_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(audit_log, "_REOPEN_CHECK", 0.0)
     path = tmp_path / "audit.jsonl"
-    log = AuditLog(path)
+    log = RecordLog(path)
     record = Record(point="tool.before", id="g", level=WARNING)
     log(record)
     path.rename(tmp_path / "audit.jsonl.1")
@@ -107,9 +107,9 @@ def test_a_rotated_log_is_reopened_at_its_path(tmp_path: Path, monkeypatch: pyte
 WRITER = textwrap.dedent(
     """
     import sys
-    from agentbus.audit_log import AuditLog
+    from agentbus.audit_log import RecordLog
     from agentbus.records import Record, WARNING
-    log = AuditLog(sys.argv[1])
+    log = RecordLog(sys.argv[1])
     for i in range(300):
         log(Record(point="tool.before", id=f"{sys.argv[2]}-{i}", level=WARNING, reason="x" * 200))
     """

@@ -141,8 +141,8 @@ def test_from_start_renders_the_seed_lines_and_warns_about_garbage(
 def test_full_level_and_filters(log: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tail", str(log), "--from-start", "--no-follow", "--level", "full", "--color", "never"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[1] == "· guard · tool.before exec unchanged (0 µs)"
-    assert out[2] == '📤 redact · tool.after exec — result: "sk-1" → "[REDACTED]" (0 µs)'
+    assert out[1] == "· guard · tool.before exec unchanged"
+    assert out[2] == '📤 redact · tool.after exec — result: "sk-1" → "[REDACTED]"'
     assert out[4] == "✅ exec · done in 500.0 ms"
     assert main(["tail", str(log), "--from-start", "--no-follow", "--blocked", "--tool", "^read$"]) == 0
     assert capsys.readouterr().out.splitlines() == [SSH_TEXT]
@@ -259,3 +259,37 @@ def test_live_tail_survives_partial_garbage_truncation_and_rotation(tmp_path: Pa
     while not err.lines.empty():
         err.seen.append(err.lines.get())
     assert not any("Traceback" in text for text in err.seen)
+
+
+def test_tail_reads_the_audit_middlewares_log_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The audit middleware writes one entry per call; tail shows them like the bus's records."""
+    import anyio
+
+    from agentbus.middleware import audit
+
+    path = tmp_path / "calls.jsonl"
+    bus = agentbus.Bus(log_level=None)
+
+    @bus.intercept("tool.before", tool=r"^exec$", priority=100, id="no-rm")
+    def no_rm(call: agentbus.ToolCall) -> None:
+        if "rm -rf" in call.args["command"]:
+            call.block("rm -rf is not allowed")
+
+    def boom(args: dict[str, Any]) -> str:
+        raise ValueError("disk full")
+
+    async def agent() -> None:
+        await bus.call_tool("exec", {"command": "rm -rf /"}, boom)
+        await bus.call_tool("exec", {"command": "ls"}, boom)
+
+    audit.install(bus.registry, path=path)
+    anyio.run(agent)
+    assert main(["tail", str(path), "--from-start", "--no-follow"]) == 0
+    assert capsys.readouterr().out.splitlines() == ['🛡️ no-rm · blocked exec — "rm -rf is not allowed"']
+    assert main(["tail", str(path), "--from-start", "--no-follow", "--level", "full"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == '🛡️ no-rm · blocked exec — "rm -rf is not allowed"'
+    assert lines[1] == '⛔ exec · blocked — "rm -rf is not allowed"'
+    assert lines[2] == "✅ exec · allowed"
+    assert lines[3].startswith("❌ exec · failed in ")
+    assert lines[3].endswith(" — ValueError: disk full")
