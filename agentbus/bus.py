@@ -18,6 +18,7 @@ from inspect import isawaitable
 from types import CoroutineType
 from typing import Any, TypeVar
 
+from .errors import describe_error
 from .events import LIFECYCLE_POINTS, Lifecycle, Message, Params, ToolCall, ToolResult
 from .records import DEBUG, DISPATCH, ERROR, INFO, WARNING, Observers, Record, Subscription, level_number
 from .registry import Kind, Matcher, OnError, Registry
@@ -66,11 +67,6 @@ async def _execute(call: ToolCall) -> Any:
 
 async def _identity(event: Any) -> Any:
     return event
-
-
-def _describe(error: BaseException) -> str:
-    text = str(error)
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 class Bus:
@@ -284,7 +280,7 @@ class Bus:
             point=point, id=DISPATCH, level=level, tool=getattr(event, "tool", None),
             agent_id=event.agent_id, session_key=event.session_key,
             call_id=getattr(event, "call_id", None), decision=decision, reason=reason,
-            error=_describe(error) if error is not None else None, duration=_perf() - started,
+            error=describe_error(error) if error is not None else None, duration=_perf() - started,
         )  # fmt: skip
         self.observers.emit_dispatch(record)
 
@@ -548,7 +544,7 @@ class Bus:
             approved = await self.approver(call)
         except Exception as exc:
             approved = False
-            reason = f"the approver failed ({type(exc).__name__}: {exc}); denied to be safe"
+            reason = f"the approver failed ({describe_error(exc)}); denied to be safe"
         else:
             reason = f"denied by the approver: {call.block_reason}"
         if approved is True:
