@@ -90,8 +90,13 @@ def format_record(record: Record) -> str | None:
         keys = [k.split(".", 1)[1] for k in record.changes if k.startswith("metadata.")]
         if keys:
             parts.append(f"metadata: {', '.join(keys)}")
-        return f"📨 message.before · {', '.join(parts)}"
+        return f"{_shadow(record)}📨 message.before · {', '.join(parts)}"
     if record.point == "params.before" and record.changes:
         parts = [f"{PARAM_LABELS.get(field, field)} → {new}" for field, (_old, new) in record.changes.items()]
-        return f"⚙️ params.before · {', '.join(parts)}"
+        return f"{_shadow(record)}⚙️ params.before · {', '.join(parts)}"
     return None
+
+
+def _shadow(record: Record) -> str:
+    # A shadow layer's change was recorded, not applied: the line must not read as if it were.
+    return "👻 shadow " if record.shadow else ""

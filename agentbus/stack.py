@@ -23,7 +23,7 @@ from typing import Any
 
 import anyio
 
-from .errors import InterceptionError
+from .errors import InterceptionError, describe_error
 from .events import ToolCall
 from .records import DEBUG, ERROR, INFO, WARNING, Record
 from .registry import Registration
@@ -209,7 +209,7 @@ class _Context:
                 changes=changes or {},
                 decision=decision,
                 reason=reason,
-                error=_describe(error) if error is not None else None,
+                error=describe_error(error) if error is not None else None,
                 duration=duration,
                 shadow=shadow,
             )
@@ -225,20 +225,15 @@ class _Context:
         policy = registration.on_error
         if policy == "raise":
             raise InterceptionError(
-                f"{registration.id} failed on {self.point}: {_describe(error)}",
+                f"{registration.id} failed on {self.point}: {describe_error(error)}",
                 registration_id=registration.id,
                 point=self.point,
             ) from error
         if policy == "block" and isinstance(event, ToolCall):
             # Fail closed: a gate that cannot decide does not let the call through.
-            event.block(f"{registration.id} failed ({_describe(error)}); blocked to be safe")
+            event.block(f"{registration.id} failed ({describe_error(error)}); blocked to be safe")
             if event.blocked_by is None:
                 event.blocked_by = registration.id
-
-
-def _describe(error: BaseException) -> str:
-    text = str(error)
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 def _call_handler(registration: Registration, event: Any) -> Any:
