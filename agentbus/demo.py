@@ -19,13 +19,14 @@ import re
 import statistics
 import sys
 from collections.abc import Callable, Sequence
-from typing import IO, Any
+from typing import IO, Any, cast
 
 import anyio
 
 import agentbus
 from agentbus.adapters.loop import Agent, Entry, Reply, ScriptedModel, ToolOutcome, ToolRequest
 from agentbus.approvals import Deny, default_approver
+from agentbus.console import VERBOSE_LEVELS
 from agentbus.middleware import classify, defaults, redact, timeout
 
 __all__ = ["EXAMPLES", "add_arguments", "run", "run_demo"]
@@ -39,7 +40,6 @@ examples:
   agentbus demo | cat                plain text, as CI sees it
 """
 
-VERBOSE_LEVELS = ("off", "on", "full")
 
 USER_PROMPT = "The CI build on main is failing since this morning. Debug it and fix it."
 WEBHOOK_MESSAGE = "CI webhook: build #813 on main passed."
@@ -141,17 +141,6 @@ def _short(value: Any, limit: int = 90) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _change(old: Any, new: Any) -> str:
-    """``old → new``, for long strings around where they first differ."""
-    if isinstance(old, str) and isinstance(new, str) and max(len(old), len(new)) > 40:
-        same = next(
-            (i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), min(len(old), len(new))
-        )
-        start = max(0, same - 12)
-        old, new = ("…" if start else "") + old[start:], ("…" if start else "") + new[start:]
-    return f"{_short(old, 40)} → {_short(new, 40)}"
-
-
 def _count(n: int, what: str) -> str:
     return f"{n} {what}" if n == 1 else f"{n} {what}s"
 
@@ -180,13 +169,22 @@ class Console:
         except BrokenPipeError:  # `agentbus demo | head`: the reader has seen enough
             self.closed = True
 
-    def on_record(self, record: agentbus.Record) -> None:
-        self.records.append(record)
-        if record.id.startswith("demo:console"):
-            return
-        text = self.render(record)
-        if text is not None:
-            self.line(f"   {text}")
+    def write(self, text: str) -> int:
+        """The verbose stream writes here: its lines, indented under the conversation."""
+        for line in text.splitlines():
+            if "demo:console:" not in line:  # the demo's own printing layers are not news
+                self.line(f"   {line}")
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        """Colour follows the real stdout (and NO_COLOR / FORCE_COLOR)."""
+        try:
+            return self.out.isatty()
+        except (OSError, ValueError):
+            return False
 
     def tool_line(self, outcome: ToolOutcome) -> None:
         """One tool call: the args as executed, the outcome, the duration, what the model gets."""
@@ -198,37 +196,22 @@ class Console:
             self.line(f"{head} → error after {_ms(result.duration)}, passed on to the model")
         else:
             self.line(f"{head} → ok in {_ms(result.duration)}")
+        changed_by: dict[str, list[str]] = {"tool.before": [], "tool.after": []}
+        for record in self.records:
+            mine = record.call_id == result.call_id and record.point in changed_by
+            if mine and record.changes and record.decision is None:
+                changed_by[record.point].append(record.id)
         asked = outcome.request.args
         added = [key for key in result.args if key not in asked]
-        changed = [key for key in asked if key in result.args and result.args[key] != asked[key]]
-        if added or changed:
+        rewritten = [key for key in asked if key in result.args and result.args[key] != asked[key]]
+        if added or rewritten:
             notes = [f"{', '.join(added)} injected"] if added else []
-            notes += [f"{', '.join(changed)} rewritten"] if changed else []
-            self.line(f"   ↳ args: {'; '.join(notes)} by tool.before (the model sent {_short(asked, 60)})")
+            notes += [f"{', '.join(rewritten)} rewritten"] if rewritten else []
+            by = ", ".join(changed_by["tool.before"]) or "tool.before"
+            self.line(f"   ↳ args: {'; '.join(notes)} by {by} (the model sent {_short(asked, 60)})")
+        if changed_by["tool.after"]:
+            self.line(f"   ↳ result changed by {', '.join(changed_by['tool.after'])}")
         self.line(f"   ↳ {_short(result.result, 120)}")
-
-    def render(self, record: agentbus.Record) -> str | None:
-        if self.verbose == "off":
-            return None
-        text = agentbus.format_record(record)
-        if text is None and record.changes and record.point in ("tool.before", "tool.after"):
-            if record.point == "tool.before":
-                parts = [
-                    f"{field.split('.', 1)[1]} → {_short(new, 40)}"
-                    for field, (_old, new) in record.changes.items()
-                ]
-                text = f"🔧 {record.id} · {record.tool} args: {', '.join(parts)}"
-            else:
-                text = f"✂️ {record.id} · {record.tool} result changed"
-        if self.verbose == "full":
-            detail = [f"{field}: {_change(old, new)}" for field, (old, new) in record.changes.items()]
-            if text is None:
-                subject = f" {record.tool}" if record.tool else ""
-                text = f"· {record.point} {record.id}{subject} · unchanged"
-            text += f"  [{_ms(record.duration)}]"
-            if detail:
-                text += "\n" + "\n".join(f"       {d}" for d in detail)
-        return text
 
 
 async def run_demo(out: IO[str], *, verbose: str = "on", interactive: bool = False) -> int:
@@ -240,7 +223,8 @@ async def run_demo(out: IO[str], *, verbose: str = "on", interactive: bool = Fal
     else:
         approver = Deny("the demo runs unattended (try --interactive)")
     bus = agentbus.Bus(registry, log_level=None, approver=approver)
-    bus.on_event(console.on_record, level="debug" if verbose == "full" else "info")
+    bus.on_event(console.records.append, level="info")  # for the summary
+    bus.stream_to_console(level=verbose, file=cast("IO[str]", console))
     ids = install_demo_middleware(registry)
     ids += _install_console(registry, console)
     model = ScriptedModel(_script())

@@ -14,9 +14,11 @@ import agentbus
 from agentbus.demo import run_demo
 
 
-def demo(*options: str) -> subprocess.CompletedProcess[str]:
+def demo(*options: str, **environ: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     env.pop("FORCE_COLOR", None)
+    env.pop("NO_COLOR", None)
+    env.update(environ)
     return subprocess.run(
         [sys.executable, "-m", "agentbus.cli", "demo", *options],
         capture_output=True,
@@ -36,10 +38,10 @@ def test_demo_shows_every_interception_the_readme_promises() -> None:
         "📨 message.before · metadata: complexity",  # classified and tagged
         "⚙️ params.before · thinkLevel → high",  # think level raised from the tag
         "🤖 assistant [thinkLevel high]:",  # ... and the model received it
-        "🔧 defaults:exec · exec args: timeout → 120",  # arguments injected
+        "↳ args: timeout injected by defaults:exec",  # arguments injected
         '🛡️ builtin:command-safety-guard · blocked exec — "',  # rm -rf / blocked
         '🔨 exec {"command": "rm -rf /", "timeout": 120} → blocked, never ran',
-        "✂️ redact:secrets · web_fetch result changed",  # a secret redacted
+        "↳ result changed by redact:secrets",  # a secret redacted
         "x-access-token:[REDACTED:github_token]@github.com",
         "→ error after",  # an error passed on
         '"error": "ConnectionError: artifacts.ci.example.com',
@@ -60,8 +62,13 @@ def test_demo_output_is_plain_text_when_stdout_is_not_a_terminal() -> None:
     out = demo("--verbose", "full").stdout
     assert "\x1b[" not in out
     assert "ghp_" not in out  # not even in the redactor's own diff
-    assert "· tool.after redact:secrets exec · unchanged" in out  # full shows unchanged layers too
-    assert "args.timeout: null → 120" in out  # full shows each change, old and new
+    assert "· redact:secrets · tool.after exec unchanged" in out  # full shows unchanged layers too
+    assert "args.timeout: ∅ → 120" in out  # ... and each change, old and new
+
+
+def test_demo_colours_only_when_asked_and_no_color_wins() -> None:
+    assert "\x1b[" in demo(FORCE_COLOR="1").stdout
+    assert "\x1b[" not in demo(FORCE_COLOR="1", NO_COLOR="1").stdout
 
 
 def test_demo_verbose_off_keeps_only_the_conversation_and_the_summary() -> None:
