@@ -14,7 +14,7 @@ Three pieces, usable together through :func:`run` or one by one:
 - :class:`BusRunHooks`: the SDK's :class:`agents.RunHooks` turned into
   lifecycle notifications (agent.start/end, turn.start/end around each model
   call), delegating to the caller's own hooks.
-- :func:`run`: ``Runner.run`` with message.before on the user's input and
+- :func:`run` / :func:`run_streamed`: ``Runner.run`` with message.before on the user's input and
   params.before onto the run's :class:`agents.ModelSettings` (think level ->
   ``reasoning.effort``, reasoning level -> ``reasoning.summary``, temperature).
 
@@ -52,7 +52,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         "agentbus.adapters.openai_agents needs the OpenAI Agents SDK: pip install 'agentbus[openai-agents]'"
     ) from exc
 
-__all__ = ["BusRunHooks", "run", "wrap_agent", "wrap_tool"]
+__all__ = ["BusRunHooks", "run", "run_streamed", "wrap_agent", "wrap_tool"]
 
 # The session key of the run under way: run() sets it, and the asyncio tasks the
 # SDK spawns for tools and hooks inherit it with their context.
@@ -277,25 +277,11 @@ def _param_changes(settings: Any, params: Any, initial: tuple[Any, ...]) -> dict
     return changes
 
 
-async def run(
-    bus: Bus,
-    agent: Any,
-    input: Any,
-    *,
-    session_key: str | None = None,
-    metadata: dict[str, Any] | None = None,
-    **options: Any,
-) -> Any:
-    """``Runner.run(agent, input, **options)`` with every hook point bound.
-
-    message.before runs on the user's text (a string input, or the last user
-    message of an input list); params.before then starts from the run's
-    effective model settings and its changes are applied to
-    ``RunConfig.model_settings``. The agent is wrapped with :func:`wrap_agent`
-    and the hooks with :class:`BusRunHooks` (yours still run). The session key
-    is ``session_key``, else the ``session``'s id, else ``conversation_id``,
-    else ``RunConfig.group_id``.
-    """
+async def _prepare(
+    bus: Bus, agent: Any, input: Any, session_key: str | None, metadata: dict[str, Any] | None, options: Any
+) -> tuple[Any, Any, dict[str, Any], str | None]:
+    """message.before and params.before for a run: (agent, input, runner options, session key)."""
+    options = dict(options)
     run_config = options.pop("run_config", None)
     if run_config is None:
         run_config = RunConfig()
@@ -310,21 +296,21 @@ async def run(
     if run_config.model_settings is not None:
         settings = settings.resolve(run_config.model_settings)
     model = run_config.model or agent.model
-    model_name = model if isinstance(model, str) else getattr(model, "model", "") or ""
+    model_name = str(model if isinstance(model, str) else getattr(model, "model", "") or "")
 
     found = _find_user_text(input)
     if found is not None:
         text, index, part = found
         message = await bus.process_message(
             text, agent_id=agent.name, session_key=session_key, metadata=metadata,
-            provider="openai", model=str(model_name),
+            provider="openai", model=model_name,
         )  # fmt: skip
         if message.message != text:
             input = _replace_user_text(input, message.message, index, part)
     else:
         message = Message(
             message="", metadata=dict(metadata or {}), agent_id=agent.name, session_key=session_key,
-            provider="openai", model=str(model_name),
+            provider="openai", model=model_name,
         )  # fmt: skip
     effort = settings.reasoning.effort if settings.reasoning is not None else None
     summary = settings.reasoning.summary if settings.reasoning is not None else None
@@ -340,10 +326,57 @@ async def run(
     if changes:
         overrides = dataclasses.replace(run_config.model_settings or ModelSettings(), **changes)
         run_config = dataclasses.replace(run_config, model_settings=overrides)
+    options["run_config"] = run_config
+    options["hooks"] = BusRunHooks(bus, options.get("hooks"))
+    return wrap_agent(bus, agent), input, options, session_key
 
-    hooks = BusRunHooks(bus, options.pop("hooks", None))
+
+async def run(
+    bus: Bus,
+    agent: Any,
+    input: Any,
+    *,
+    session_key: str | None = None,
+    metadata: dict[str, Any] | None = None,
+    **options: Any,
+) -> Any:
+    """``Runner.run(agent, input, **options)`` with every hook point bound.
+
+    message.before runs on the user's text (a string input, or the last user
+    message of an input list), with ``metadata`` as its starting metadata;
+    params.before then starts from the run's effective model settings, and
+    what it changes is applied to ``RunConfig.model_settings``. The agent is
+    wrapped with :func:`wrap_agent` and the hooks with :class:`BusRunHooks`
+    (yours still run). The session key is ``session_key``, else the
+    ``session``'s id, else ``conversation_id``, else ``RunConfig.group_id``.
+    """
+    agent, input, options, session_key = await _prepare(bus, agent, input, session_key, metadata, options)
     token = _session_key.set(session_key)
     try:
-        return await Runner.run(wrap_agent(bus, agent), input, run_config=run_config, hooks=hooks, **options)
+        return await Runner.run(agent, input, **options)
+    finally:
+        _session_key.reset(token)
+
+
+async def run_streamed(
+    bus: Bus,
+    agent: Any,
+    input: Any,
+    *,
+    session_key: str | None = None,
+    metadata: dict[str, Any] | None = None,
+    **options: Any,
+) -> Any:
+    """``Runner.run_streamed(...)`` with every hook point bound, as in :func:`run`.
+
+    A coroutine, unlike ``Runner.run_streamed``: message.before and
+    params.before run before the stream starts. Iterate the returned
+    ``RunResultStreaming.stream_events()`` as usual.
+    """
+    agent, input, options, session_key = await _prepare(bus, agent, input, session_key, metadata, options)
+    token = _session_key.set(session_key)
+    try:
+        # The SDK starts the run's task here; the task keeps a copy of this context.
+        return Runner.run_streamed(agent, input, **options)
     finally:
         _session_key.reset(token)

@@ -324,3 +324,31 @@ def test_a_missing_sdk_names_the_extra_to_install(monkeypatch: pytest.MonkeyPatc
     monkeypatch.delitem(sys.modules, "agentbus.adapters.openai_agents")
     with pytest.raises(ImportError, match=r"pip install 'agentbus\[openai-agents\]'"):
         importlib.import_module("agentbus.adapters.openai_agents")
+
+
+async def test_streamed_runs_are_bound_too() -> None:
+    """With the SDK's own ScriptedModel, which streams its scripted turns."""
+    from agents.testing import ScriptedModel, assistant_message, function_call
+
+    bus, _ = make_bus()
+    seen: list[tuple[str, str | None]] = []
+    bus.intercept("tool.before", lambda c: c.block("frozen"), tool="exec", id="freeze")
+    bus.intercept("agent.end", lambda e: seen.append((e.point, e.session_key)), id="end")
+    ran: list[tuple[str, dict[str, Any]]] = []
+    model = ScriptedModel(
+        [[function_call("bash", {"command": "reboot"}, call_id="c1")], [assistant_message("ok")]]
+    )
+    agent = Agent(name="ops", model=model, tools=make_tools(ran))
+
+    result = await openai_agents.run_streamed(
+        bus, agent, "reboot it", session_key="s-1", run_config=RunConfig(tracing_disabled=True)
+    )
+    async for _ in result.stream_events():
+        pass
+
+    assert result.final_output == "ok"
+    assert ran == []
+    last_input = model.calls[-1].input
+    outputs = [item["output"] for item in last_input if item.get("type") == "function_call_output"]
+    assert json.loads(outputs[0])["reason"] == "frozen"
+    assert seen == [("agent.end", "s-1")]
