@@ -288,3 +288,11 @@ def test_a_missing_langchain_names_the_extra_to_install(monkeypatch: pytest.Monk
     monkeypatch.delitem(sys.modules, "agentbus.adapters.langchain")
     with pytest.raises(ImportError, match=r"pip install 'agentbus\[langchain\]'"):
         importlib.import_module("agentbus.adapters.langchain")
+
+
+async def test_the_sync_hooks_refuse_to_block_a_running_event_loop() -> None:
+    """A sync call from async code would deadlock; it fails with what to do instead."""
+    middleware = AgentbusMiddleware(agentbus.Bus(log_level=None))
+
+    with pytest.raises(RuntimeError, match=r"use agent\.ainvoke\(\)"):
+        middleware.before_model({"messages": []}, None)
