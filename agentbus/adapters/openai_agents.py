@@ -115,12 +115,8 @@ def wrap_tool(bus: Bus, tool: Any) -> Any:
         args = parsed if isinstance(parsed, dict) else {}
 
         async def execute(final_args: dict[str, Any]) -> Any:
-            if final_args == args:
-                return await invoke(context, arguments)
-            # Arguments prepared for an approval check describe the old JSON; drop them.
-            if getattr(context, "_function_tool_arguments", None) is not None:
-                context._function_tool_arguments = None
-            return await invoke(context, json.dumps(final_args))
+            # Unchanged arguments go through as the model wrote them, byte for byte.
+            return await invoke(context, arguments if final_args == args else json.dumps(final_args))
 
         event = await bus.run_tool(
             original.name, args, execute, call_id=getattr(context, "tool_call_id", None),

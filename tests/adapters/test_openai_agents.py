@@ -352,3 +352,27 @@ async def test_streamed_runs_are_bound_too() -> None:
     outputs = [item["output"] for item in last_input if item.get("type") == "function_call_output"]
     assert json.loads(outputs[0])["reason"] == "frozen"
     assert seen == [("agent.end", "s-1")]
+
+
+async def test_mutated_args_reach_a_tool_whose_approval_policy_prepared_the_old_ones() -> None:
+    """A callable needs_approval makes the SDK prepare the arguments before the tool runs."""
+    bus, _ = make_bus()
+    bus.intercept("tool.before", lambda c: c.args.update(path="/safe"), tool="read", id="jail")
+    ran: list[str] = []
+
+    async def never(context: Any, params: dict[str, Any], call_id: str) -> bool:
+        return False
+
+    @function_tool(name_override="read", needs_approval=never)
+    def read(path: str) -> str:
+        """Read a file."""
+        ran.append(path)
+        return f"contents of {path}"
+
+    model = ScriptModel([tool_call("read", {"path": "/etc/shadow"}, "c1")], [final("ok")])
+    agent = Agent(name="reader", model=model, tools=[read])
+
+    await openai_agents.run(bus, agent, "read", run_config=RunConfig(tracing_disabled=True))
+
+    assert ran == ["/safe"]
+    assert outputs_seen(model)["c1"] == "contents of /safe"
