@@ -376,3 +376,23 @@ async def test_mutated_args_reach_a_tool_whose_approval_policy_prepared_the_old_
 
     assert ran == ["/safe"]
     assert outputs_seen(model)["c1"] == "contents of /safe"
+
+
+async def test_an_agent_used_as_a_tool_is_intercepted_like_any_tool() -> None:
+    bus, _ = make_bus()
+    bus.registry.declare_tools("ask_helper")
+    bus.intercept("tool.before", lambda c: c.args.update(input="rephrased"), tool="ask_helper", id="rephrase")
+    bus.intercept(
+        "tool.after", lambda r: setattr(r, "result", f"helper: {r.result}"), tool="ask_helper", id="tag"
+    )
+    helper_model = ScriptModel([final("42")])
+    helper = Agent(name="helper", model=helper_model)
+    model = ScriptModel([tool_call("ask_helper", {"input": "question"}, "c1")], [final("done")])
+    agent = Agent(
+        name="outer", model=model, tools=[helper.as_tool(tool_name="ask_helper", tool_description="Ask.")]
+    )
+
+    await openai_agents.run(bus, agent, "go", run_config=RunConfig(tracing_disabled=True))
+
+    assert helper_model.inputs[0] == [{"content": "rephrased", "role": "user"}]
+    assert outputs_seen(model)["c1"] == "helper: 42"
