@@ -106,10 +106,9 @@ def direct() -> Once:
     return lambda: _tool(ARGS)
 
 
-def closure(layers: int) -> Once:
-    """A hand-written chain of N async closures, each ``return await call_next(event)``:
-    the practical floor for an ASGI-style chain."""
-
+def _closure_chain(
+    tool: Callable[[dict[str, Any]], Awaitable[Any]], layers: int
+) -> Callable[[dict[str, Any]], Awaitable[Any]]:
     def wrap(inner: Callable[[dict[str, Any]], Awaitable[Any]]) -> Callable[[dict[str, Any]], Awaitable[Any]]:
         async def layer(event: dict[str, Any]) -> Any:
             event["n"] = 1
@@ -117,9 +116,16 @@ def closure(layers: int) -> Once:
 
         return layer
 
-    chain: Callable[[dict[str, Any]], Awaitable[Any]] = _tool
+    chain = tool
     for _ in range(layers):
         chain = wrap(chain)
+    return chain
+
+
+def closure(layers: int) -> Once:
+    """A hand-written chain of N async closures, each ``return await call_next(event)``:
+    the practical floor for an ASGI-style chain."""
+    chain = _closure_chain(_tool, layers)
     return lambda: chain(dict(ARGS))
 
 
@@ -248,17 +254,7 @@ async def _yielding_tool(args: dict[str, Any]) -> str:
 
 def concurrent_closure() -> Once:
     """10,000 calls in flight at once through 5 closure layers (ns per call)."""
-
-    def wrap(inner: Callable[[dict[str, Any]], Awaitable[Any]]) -> Callable[[dict[str, Any]], Awaitable[Any]]:
-        async def layer(event: dict[str, Any]) -> Any:
-            event["n"] = 1
-            return await inner(event)
-
-        return layer
-
-    chain: Callable[[dict[str, Any]], Awaitable[Any]] = _yielding_tool
-    for _ in range(CONCURRENT_LAYERS):
-        chain = wrap(chain)
+    chain = _closure_chain(_yielding_tool, CONCURRENT_LAYERS)
 
     async def call() -> Any:
         return await chain(dict(ARGS))

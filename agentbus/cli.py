@@ -12,7 +12,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-__all__ = ["COMMANDS", "main"]
+__all__ = ["COMMANDS", "main", "silence_stdout"]
 
 COMMANDS: dict[str, tuple[str, str]] = {
     # name: (module, one-line help)
@@ -20,6 +20,18 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "eval": ("agentbus.evaluate", "run tool calls (JSON lines) through the stack without executing them"),
     "tail": ("agentbus.tail", "follow a JSON-lines audit log, rendered like the verbose stream"),
 }
+
+
+def silence_stdout() -> None:
+    """Point stdout at devnull after its reader went away (``| head``), so that the
+    interpreter's final flush does not fail with a second BrokenPipeError."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def _usage() -> str:
