@@ -519,11 +519,33 @@ def format_table(document: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def format_markdown(document: dict[str, Any]) -> str:
+    """The results as the README shows them: medians per backend, then the targets."""
+    backends = [b for b in document["slopes"]]
+    rows: dict[tuple[str, int], dict[str, float]] = {}
+    for s in document["scenarios"]:
+        rows.setdefault((s["name"], s["layers"]), {})[s["backend"]] = s["ns_per_call"]
+    header = "| scenario | layers | " + " | ".join(f"{b} ns/call" for b in backends) + " |"
+    lines = [header, "|---|---:|" + "---:|" * len(backends)]
+    for (name, layers), values in rows.items():
+        if "process" in values:
+            cells = [f"{values['process']:,.0f} (whole process)"] + [""] * (len(backends) - 1)
+        else:
+            cells = [f"{values[b]:,.0f}" if b in values else "" for b in backends]
+        lines.append(f"| {name} | {layers} | " + " | ".join(cells) + " |")
+    lines += ["", "| target | backend | ratio | limit | met |", "|---|---|---:|---:|---|"]
+    for t in document["targets"]:
+        met = "yes" if t["met"] else "no"
+        lines.append(f"| {t['target']} | {t['backend']} | {t['ratio']:.2f} | {t['limit']} | {met} |")
+    return "\n".join(lines)
+
+
 # -- the command ----------------------------------------------------------------------
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", metavar="PATH", help="write the results as JSON to PATH")
+    parser.add_argument("--markdown", metavar="PATH", help="write the results as Markdown tables to PATH")
     parser.add_argument(
         "--middleware",
         metavar="MODULE:ATTR",
@@ -562,6 +584,9 @@ def run(args: argparse.Namespace) -> int:
         user=user,
     )
     print(format_table(document))
+    if args.markdown:
+        with open(args.markdown, "w", encoding="utf-8") as file:
+            file.write(format_markdown(document) + "\n")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as file:
             json.dump(document, file, indent=2)
