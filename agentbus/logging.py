@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import structlog
-
 from .records import Record
 
 __all__ = ["PARAM_LABELS", "StructlogSink", "format_record"]
@@ -32,6 +30,8 @@ class StructlogSink:
     """
 
     def __init__(self, name: str = "agentbus") -> None:
+        import structlog  # here, not at the top: `import agentbus` stays cheap for per-call hooks
+
         self._logger: Any = structlog.get_logger(name)
 
     def __call__(self, record: Record) -> None:
