@@ -141,8 +141,9 @@ class HookServer:
     # -- HTTP -------------------------------------------------------------------------
 
     async def serve(self, listener: anyio.abc.Listener[anyio.abc.ByteStream]) -> None:
-        """Serve connections from ``listener`` until cancelled."""
-        await listener.serve(self.handle_connection)
+        """Serve connections from ``listener`` until cancelled; then close it."""
+        async with listener:
+            await listener.serve(self.handle_connection)
 
     async def handle_connection(self, stream: anyio.abc.ByteStream) -> None:
         """Serve one connection; never lets an exception out (the server goes on)."""

@@ -184,6 +184,13 @@ def test_config_is_discovered_in_claude_project_dir(tmp_path: Path) -> None:
     assert decision(result)["permissionDecision"] == "deny"
 
 
+def test_async_layers_run_under_an_event_loop(tmp_path: Path) -> None:
+    config = tmp_path / "agentbus.toml"
+    config.write_text(f'builtins = false\n[[middleware]]\nuse = "{MIDDLEWARE}"\nasync_layer = true\n')
+    specific = decision(hook(pre("WebSearch", {"query": "anyio"}), "--config", str(config)))
+    assert specific["additionalContext"].startswith("searching for 'anyio'")
+
+
 # -- PostToolUse ---------------------------------------------------------------------
 
 

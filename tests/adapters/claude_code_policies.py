@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import anyio.lowlevel
+
 from agentbus import Message, Registry, ToolCall, ToolResult
 from agentbus.adapters.claude_code import BLOCK_PROMPT
 
@@ -44,6 +46,11 @@ def glob_advice(call: ToolCall) -> None:
     call.notes.append("Glob does not respect .gitignore: ignore .venv/ and node_modules/ in the results")
 
 
+async def search_advice(call: ToolCall) -> None:
+    await anyio.lowlevel.checkpoint()  # needs a running event loop
+    call.notes.append(f"searching for {call.args.get('query')!r}")
+
+
 def web_rewrite(call: ToolCall) -> None:
     if "url" in call.args:
         call.args["url"] = call.args["url"].replace("http://", "https://")
@@ -71,13 +78,15 @@ def tag_prompt(event: Message) -> None:
 
 
 def install(registry: Registry, **options: Any) -> None:
-    """Install every test rule."""
+    """Install every test rule (``async_layer=True``: one async layer too)."""
     registry.add("tool.before", no_rm_rf, id="test:no-rm-rf", tool="exec", priority=100)
     registry.add("tool.before", ask_before_push, id="test:ask-push", tool="exec", priority=90)
     registry.add("tool.before", no_color, id="test:no-color", tool="exec")
     registry.add("tool.before", guard_secrets, id="test:secrets", tool="group:fs", priority=99)
     registry.add("tool.before", crashing_guard, id="test:crashing", tool="write")
     registry.add("tool.before", glob_advice, id="test:glob-advice", tool="glob")
+    if options.get("async_layer"):
+        registry.add("tool.before", search_advice, id="test:search-advice", tool="web_search")
     registry.add("tool.before", web_rewrite, id="test:https", tool="web_fetch")
     registry.add("tool.after", redact_result, id="test:redact")
     registry.add("message.before", tag_prompt, id="test:tag-prompt")
