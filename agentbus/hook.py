@@ -16,6 +16,7 @@ any reason, is denied.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -211,19 +212,24 @@ def run(args: argparse.Namespace) -> int:
     event = payload["hook_event_name"]
     if event not in protocol.HANDLED_EVENTS:
         return 0  # every other event passes through untouched
-    try:
-        registry, configured_log = build_registry(args.config, args.middleware)
-    except Exception as exc:  # a broken configuration must not let calls through unchecked
-        message = f"agentbus could not load its middleware ({type(exc).__name__}: {exc})"
-        if event == "PreToolUse":
-            return _write(protocol.deny(f"{message}; denied to be safe. Fix the configuration."))
-        return _write(protocol.HookReply(exit_code=1, stderr=message))
-    return _answer(args, registry, configured_log, payload)
+    # stdout is the protocol: whatever middleware prints goes to stderr instead.
+    with contextlib.redirect_stdout(sys.stderr):
+        try:
+            registry, configured_log = build_registry(args.config, args.middleware)
+        except Exception as exc:  # a broken configuration must not let calls through unchecked
+            message = f"agentbus could not load its middleware ({type(exc).__name__}: {exc})"
+            if event == "PreToolUse":
+                reply = protocol.deny(f"{message}; denied to be safe. Fix the configuration.")
+            else:
+                reply = protocol.HookReply(exit_code=1, stderr=message)
+        else:
+            reply = _answer(args, registry, configured_log, payload)
+    return _write(reply)
 
 
 def _answer(
     args: argparse.Namespace, registry: Registry, configured_log: str | None, payload: dict[str, Any]
-) -> int:
+) -> HookReply:
     from .adapters import claude_code as protocol
     from .bus import Bus
 
@@ -239,4 +245,4 @@ def _answer(
     reply = _run(answer, registry)
     if audit is not None:
         audit.flush()
-    return _write(reply)
+    return reply

@@ -88,6 +88,13 @@ def test_bash_rewrite_becomes_updated_input_with_allow() -> None:
     assert specific["updatedInput"] == {"command": "ls --color=never", "timeout": 5}
 
 
+def test_middleware_output_on_stdout_goes_to_stderr() -> None:
+    """stdout is the protocol: a layer's print() must not corrupt the decision."""
+    result = hook(pre("Bash", {"command": "ls"}), "--middleware", MIDDLEWARE)
+    assert decision(result)["updatedInput"] == {"command": "ls --color=never"}
+    assert "a chatty layer writes to stdout" in result.stderr
+
+
 def test_rewrite_decision_ask_makes_a_person_confirm() -> None:
     specific = decision(
         hook(pre("Bash", {"command": "ls"}), "--middleware", MIDDLEWARE, "--rewrite-decision", "ask")

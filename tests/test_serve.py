@@ -14,7 +14,7 @@ from anyio.abc import SocketAttribute
 
 import agentbus
 from agentbus.hook import AuditLog
-from agentbus.serve import HOOK_PATH, HookServer, SessionLimit, console_printer
+from agentbus.serve import HOOK_PATH, TOKEN_ENV, HookServer, SessionLimit, console_printer
 
 pytestmark = pytest.mark.anyio
 
@@ -270,3 +270,38 @@ def test_console_printer_shows_blocks_and_in_full_mode_every_layer(
     console_printer("full")(quiet)
     lines = capsys.readouterr().out.splitlines()
     assert lines == ['🛡️ g · blocked exec — "no"', "· q · tool.before exec · unchanged"]
+
+
+def test_the_serve_command_streams_interceptions_to_its_console(tmp_path: Path) -> None:
+    """`agentbus serve` as a process: config, console lines and audit log wired up."""
+    import os
+    import subprocess
+    import sys
+
+    audit = tmp_path / "audit.jsonl"
+    environment = {**os.environ, "PYTHONPATH": str(Path(__file__).parent / "adapters")}
+    environment.pop(TOKEN_ENV, None)
+    command = [sys.executable, "-c", "import sys; from agentbus.cli import main; sys.exit(main())", "serve"]
+    options = ["--port", "0", "--middleware", "claude_code_policies:install", "--audit-log", str(audit)]
+    process = subprocess.Popen(
+        [*command, *options],
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+    )
+    try:
+        assert process.stderr is not None
+        banner = process.stderr.readline()
+        assert banner.startswith("agentbus serve: http://127.0.0.1:"), banner
+        port = int(banner.rsplit(":", 1)[1].split("/", 1)[0])
+        status, body = post(port, pre("rm -rf /"), token=None)
+        assert status == 200
+        assert json.loads(body)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    finally:
+        process.terminate()
+        out, err = process.communicate(timeout=30)
+    assert '🛡️ test:no-rm-rf · blocked exec — "rm -rf is not allowed"' in out
+    assert "Traceback" not in err
+    assert '"decision": "block"' in audit.read_text()

@@ -25,6 +25,7 @@ def ask_before_push(call: ToolCall) -> None:
 
 def no_color(call: ToolCall) -> None:
     command = call.args.get("command", "")
+    print("a chatty layer writes to stdout")  # must not reach Claude Code
     if command.startswith("ls") and "--color=never" not in command:
         call.args["command"] = f"{command} --color=never"
 
