@@ -182,8 +182,8 @@ def _run(main: Callable[[], Coroutine[Any, Any, T]], registry: Registry) -> T:
 
     Sync handlers never suspend and touch no anyio primitive (timeouts apply to
     async layers only), so a coroutine over them finishes on its first step;
-    that spares each hook process importing and starting asyncio (a third of
-    its run time). With any async layer it runs under ``anyio.run``, and a
+    that spares each hook process importing and starting asyncio (a quarter to
+    a third of its run time). With any async layer it runs under ``anyio.run``, and a
     coroutine that suspends after all is closed and run again there.
     """
     if not any(registration.is_async for registration in registry.list()):
