@@ -162,6 +162,8 @@ class HookServer:
                     return
         except (anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
             return  # the client went away
+        except Exception as exc:  # a bug here must cost one connection, not the server
+            print(f"agentbus serve: connection failed: {type(exc).__name__}: {exc}", file=sys.stderr)
 
     async def _one_request(self, connection: h11.Connection, stream: anyio.abc.ByteStream) -> bool:
         """Read and answer one request; return False when the connection must close."""
@@ -194,9 +196,14 @@ class HookServer:
                         return False
                 elif isinstance(event, h11.EndOfMessage):
                     break
-            status, content_type, payload = await self.respond(
-                request.method.decode("latin-1"), request.target.decode("latin-1"), headers, bytes(body)
-            )
+            try:
+                status, content_type, payload = await self.respond(
+                    request.method.decode("latin-1"), request.target.decode("latin-1"), headers, bytes(body)
+                )
+            except Exception as exc:
+                status, content_type = 500, "text/plain; charset=utf-8"
+                payload = f"agentbus serve failed: {type(exc).__name__}: {exc}".encode()
+                print(payload.decode(), file=sys.stderr)
             await self._send(connection, stream, status, payload, content_type=content_type)
             return True
         except h11.RemoteProtocolError as exc:

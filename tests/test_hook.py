@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 POLICIES = Path(__file__).parent / "adapters"
+NO_BUILTINS = POLICIES / "no_builtins.toml"
 MIDDLEWARE = "claude_code_policies:install"
 AGENTBUS = (sys.executable, "-c", "import sys; from agentbus.cli import main; sys.exit(main())")
 BASE = {
@@ -33,7 +34,11 @@ def hook(
     if isinstance(stdin, dict):
         stdin = json.dumps({**BASE, **stdin})
     data = stdin.encode() if isinstance(stdin, str) else stdin
-    options = [*args]
+    options = (
+        [*args]
+        if "--config" in args or "CLAUDE_PROJECT_DIR" in (env or {})
+        else ["--config", str(NO_BUILTINS), *args]
+    )
     options += ["--audit-log", str(audit)] if audit is not None else ["--no-audit-log"]
     environment = {**os.environ, "PYTHONPATH": str(POLICIES), **(env or {})}
     environment.pop("AGENTBUS_CONFIG", None)
@@ -342,6 +347,23 @@ def test_audit_log_path_from_the_environment(tmp_path: Path) -> None:
         timeout=60,
     )
     assert '"decision": "block"' in audit.read_text()
+
+
+def test_default_audit_log_is_in_the_home_directory(tmp_path: Path) -> None:
+    event = json.dumps({**BASE, **pre("Bash", {"command": "rm -rf /"})})
+    environment = {**os.environ, "PYTHONPATH": str(POLICIES), "HOME": str(tmp_path)}
+    environment.pop("AGENTBUS_AUDIT_LOG", None)
+    environment.pop("AGENTBUS_CONFIG", None)
+    subprocess.run(
+        [*AGENTBUS, "hook", "claude-code", "--middleware", MIDDLEWARE],
+        input=event.encode(),
+        env=environment,
+        capture_output=True,
+        check=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    assert '"decision": "block"' in (tmp_path / ".agentbus" / "audit.jsonl").read_text()
 
 
 def test_no_audit_log_writes_nothing(tmp_path: Path) -> None:

@@ -202,6 +202,22 @@ async def test_a_client_that_hangs_up_mid_request_does_not_crash_the_server(
     assert await apost(port, pre("ls")) == (200, b"")
 
 
+async def test_a_failing_request_is_a_500_and_the_server_goes_on(
+    served: tuple[HookServer, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server, port = served
+
+    async def broken(payload: dict[str, Any]) -> Any:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(server, "answer", broken)
+    status, body = await apost(port, pre("ls"))
+    assert status == 500
+    assert b"RuntimeError: a bug" in body
+    monkeypatch.undo()
+    assert await apost(port, pre("ls")) == (200, b"")
+
+
 async def test_wrong_path_and_method(served: tuple[HookServer, int]) -> None:
     _, port = served
     assert (await apost(port, pre("ls"), path="/nope"))[0] == 404
@@ -282,7 +298,8 @@ def test_the_serve_command_streams_interceptions_to_its_console(tmp_path: Path) 
     environment = {**os.environ, "PYTHONPATH": str(Path(__file__).parent / "adapters")}
     environment.pop(TOKEN_ENV, None)
     command = [sys.executable, "-c", "import sys; from agentbus.cli import main; sys.exit(main())", "serve"]
-    options = ["--port", "0", "--middleware", "claude_code_policies:install", "--audit-log", str(audit)]
+    options = ["--port", "0", "--config", str(Path(__file__).parent / "adapters" / "no_builtins.toml")]
+    options += ["--middleware", "claude_code_policies:install", "--audit-log", str(audit)]
     process = subprocess.Popen(
         [*command, *options],
         env=environment,

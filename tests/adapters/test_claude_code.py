@@ -22,7 +22,8 @@ def deny_everything(call: agentbus.ToolCall) -> None:
 
 
 def deny_all_bus() -> agentbus.Bus:
-    registry, _ = build_registry(None, [])
+    registry = agentbus.Registry()
+    registry.declare_tools(*protocol.CLAUDE_CODE_TOOLS.values())
     registry.add("tool.before", deny_everything, id="test:deny-all")
     return agentbus.Bus(registry, log_level=None)
 
@@ -72,8 +73,13 @@ def test_built_in_guards_come_from_the_default_installer(monkeypatch: pytest.Mon
     assert audit_log is None
 
 
-async def test_glob_and_grep_matchers_are_accepted_on_the_hook_registry() -> None:
+async def test_glob_and_grep_matchers_are_accepted_on_the_hook_registry(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Claude Code's tool names are declared, so policies may match them."""
+    monkeypatch.delenv("AGENTBUS_CONFIG", raising=False)
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    monkeypatch.chdir("/")
     registry, _ = build_registry(None, [])
     registry.add("tool.before", deny_everything, id="test:glob", tool="^glob$")
     bus = agentbus.Bus(registry, log_level=None)
