@@ -372,3 +372,24 @@ def test_no_audit_log_writes_nothing(tmp_path: Path) -> None:
     )
     assert decision(result)["permissionDecision"] == "deny"
     assert not (tmp_path / ".agentbus").exists()
+
+
+def test_a_sync_stack_is_answered_without_importing_asyncio() -> None:
+    """The per-call cost: sync layers never need an event loop, so none is started."""
+    code = (
+        "import sys; from agentbus.cli import main; status = main(sys.argv[1:]);"
+        "print('asyncio imported' if 'asyncio' in sys.modules else 'no asyncio', file=sys.stderr);"
+        "sys.exit(status)"
+    )
+    event = json.dumps({**BASE, **pre("Bash", {"command": "rm -rf /"})}).encode()
+    options = ["--config", str(NO_BUILTINS), "--middleware", MIDDLEWARE, "--no-audit-log"]
+    completed = subprocess.run(
+        [sys.executable, "-c", code, "hook", "claude-code", *options],
+        input=event,
+        env={**os.environ, "PYTHONPATH": str(POLICIES)},
+        capture_output=True,
+        check=True,
+        timeout=60,
+    )
+    assert b'"deny"' in completed.stdout
+    assert completed.stderr.decode().strip().endswith("no asyncio")
