@@ -153,13 +153,12 @@ class HookServer:
         connection = h11.Connection(h11.SERVER, max_incomplete_event_size=64 * 1024)
         try:
             async with stream:
-                while True:
-                    with anyio.move_on_after(self.idle_timeout):
-                        keep_open = await self._one_request(connection, stream)
-                        if keep_open and connection.our_state is h11.DONE:
-                            connection.start_next_cycle()
-                            continue
-                    return
+                while await self._one_request(connection, stream):
+                    if connection.our_state is not h11.DONE:
+                        return
+                    connection.start_next_cycle()
+        except TimeoutError:
+            return  # a client that sends nothing for idle_timeout seconds loses its connection
         except (anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
             return  # the client went away
         except Exception as exc:  # a bug here must cost one connection, not the server
@@ -225,7 +224,9 @@ class HookServer:
             event = connection.next_event()
             if event is h11.NEED_DATA:
                 try:
-                    data = await stream.receive(65536)
+                    # Only waiting for the client is bounded: a layer may take its time.
+                    with anyio.fail_after(self.idle_timeout):
+                        data = await stream.receive(65536)
                 except anyio.EndOfStream:
                     data = b""
                 connection.receive_data(data)

@@ -218,6 +218,17 @@ async def test_a_failing_request_is_a_500_and_the_server_goes_on(
     assert await apost(port, pre("ls")) == (200, b"")
 
 
+async def test_an_idle_client_is_disconnected() -> None:
+    server = HookServer(agentbus.Bus(log_level=None), idle_timeout=1.0)
+    listener = await anyio.create_tcp_listener(local_host="127.0.0.1", local_port=0)
+    port = listener.extra(SocketAttribute.local_port)
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(server.serve, listener)
+        assert await raw(port, b"POST /claude-code HTTP/1.1\r\n") == b""
+        assert await apost(port, pre("ls"), token=None) == (200, b"")
+        tg.cancel_scope.cancel()
+
+
 async def test_wrong_path_and_method(served: tuple[HookServer, int]) -> None:
     _, port = served
     assert (await apost(port, pre("ls"), path="/nope"))[0] == 404
