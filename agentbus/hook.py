@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from .adapters.claude_code import HookReply
+    from .bus import Bus
     from .records import Record
     from .registry import Registry
 
@@ -144,7 +145,12 @@ class AuditLog:
     def __call__(self, record: Record) -> None:
         self._lines.append(json.dumps(record.to_dict(), ensure_ascii=False, default=repr) + "\n")
 
+    def discard(self) -> None:
+        """Forget the records not yet written."""
+        self._lines.clear()
+
     def flush(self) -> None:
+        """Append the records so far to the file."""
         if not self._lines:
             return
         text, self._lines = "".join(self._lines), []
@@ -177,22 +183,43 @@ def _write(reply: HookReply) -> int:
     return reply.exit_code
 
 
-def _run(main: Callable[[], Coroutine[Any, Any, T]], registry: Registry) -> T:
-    """Run ``main()`` to completion, without an event loop when nothing can suspend.
+_NO_EVENT_LOOP = ("NoEventLoopError", "AsyncLibraryNotFoundError", "no running event loop")
+"""How a layer's failure reads when it needed a running event loop (anyio >= 4.10, older, asyncio)."""
 
-    Sync handlers never suspend and touch no anyio primitive (timeouts apply to
-    async layers only), so a coroutine over them finishes on its first step;
-    that spares each hook process importing and starting asyncio (a quarter to
-    a third of its run time). With any async layer it runs under ``anyio.run``, and a
-    coroutine that suspends after all is closed and run again there.
+
+def _run(main: Callable[[], Coroutine[Any, Any, T]], bus: Bus, audit: AuditLog | None) -> T:
+    """Run ``main()`` to completion, without an event loop when nothing needs one.
+
+    Sync handlers never suspend (timeouts apply to async layers only), so a
+    coroutine over them finishes on its first step; that spares each hook
+    process importing and starting asyncio (a quarter to a third of its run
+    time). With an async layer it runs under ``anyio.run`` from the start;
+    when a sync layer turns out to need a loop after all (it failed with
+    anyio's NoEventLoopError, say, or the coroutine suspended), the attempt is
+    thrown away, its records too, and the whole event is run again under
+    ``anyio.run``.
     """
-    if not any(registration.is_async for registration in registry.list()):
-        coroutine = main()
+    if not any(registration.is_async for registration in bus.registry.list()):
+        needed_a_loop: list[Record] = []
+
+        def watch(record: Record) -> None:
+            if record.error is not None and any(sign in record.error for sign in _NO_EVENT_LOOP):
+                needed_a_loop.append(record)
+
+        undo = bus.on_event(watch, level="error")
         try:
-            coroutine.send(None)
-        except StopIteration as finished:
-            return finished.value  # type: ignore[no-any-return]
-        coroutine.close()
+            coroutine = main()
+            try:
+                coroutine.send(None)
+            except StopIteration as finished:
+                if not needed_a_loop:
+                    return finished.value  # type: ignore[no-any-return]
+            else:
+                coroutine.close()
+        finally:
+            undo()
+        if audit is not None:
+            audit.discard()
     import anyio
 
     return anyio.run(main)
@@ -242,7 +269,7 @@ def _answer(
     async def answer() -> HookReply:
         return await protocol.handle(bus, payload, rewrite_decision=args.rewrite_decision)
 
-    reply = _run(answer, registry)
+    reply = _run(answer, bus, audit)
     if audit is not None:
         audit.flush()
     return reply

@@ -203,6 +203,16 @@ def test_async_layers_run_under_an_event_loop(tmp_path: Path) -> None:
     assert specific["additionalContext"].startswith("searching for 'anyio'")
 
 
+def test_a_sync_layer_that_needs_an_event_loop_gets_one(tmp_path: Path) -> None:
+    """The loop-free fast path falls back to anyio.run, and the audit log shows one clean run."""
+    audit = tmp_path / "audit.jsonl"
+    specific = decision(hook(pre("LS", {"path": "/"}), "--middleware", MIDDLEWARE, audit=audit))
+    assert specific["additionalContext"].startswith("listed at loop time")
+    records = [json.loads(line) for line in audit.read_text().splitlines()]
+    assert [r["id"] for r in records if r["id"] == "test:clocked"] == ["test:clocked"]
+    assert all(r["error"] is None for r in records)
+
+
 # -- PostToolUse ---------------------------------------------------------------------
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import anyio
 import anyio.lowlevel
 
 from agentbus import Message, Registry, ToolCall, ToolResult
@@ -52,6 +53,11 @@ async def search_advice(call: ToolCall) -> None:
     call.notes.append(f"searching for {call.args.get('query')!r}")
 
 
+def clocked(call: ToolCall) -> None:
+    """A sync layer that needs a running event loop: anyio's clock."""
+    call.notes.append(f"listed at loop time {anyio.current_time():.0f}")
+
+
 def web_rewrite(call: ToolCall) -> None:
     if "url" in call.args:
         call.args["url"] = call.args["url"].replace("http://", "https://")
@@ -88,6 +94,7 @@ def install(registry: Registry, **options: Any) -> None:
     registry.add("tool.before", glob_advice, id="test:glob-advice", tool="glob")
     if options.get("async_layer"):
         registry.add("tool.before", search_advice, id="test:search-advice", tool="web_search")
+    registry.add("tool.before", clocked, id="test:clocked", tool="ls")
     registry.add("tool.before", web_rewrite, id="test:https", tool="web_fetch")
     registry.add("tool.after", redact_result, id="test:redact")
     registry.add("message.before", tag_prompt, id="test:tag-prompt")
