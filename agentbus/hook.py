@@ -97,7 +97,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="largest hook event accepted (default 64 MiB); a larger PreToolUse event is denied",
+        help="largest hook event accepted (default 16 MiB); a larger PreToolUse event is denied",
     )
 
 

@@ -67,7 +67,7 @@ __all__ = [
     "user_prompt_submit",
 ]
 
-MAX_PAYLOAD_BYTES: Final = 64 * 1024 * 1024
+MAX_PAYLOAD_BYTES: Final = 16 * 1024 * 1024
 """The default limit on one hook event: Claude Code truncates tool output long before this."""
 
 BLOCK_PROMPT: Final = "agentbus.block_prompt"
