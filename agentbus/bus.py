@@ -116,6 +116,7 @@ class Bus:
         on_error: OnError | None = None,
         timeout: float | None = None,
         shadow: bool = False,
+        record_values: bool = True,
     ) -> Any:
         """Register a simple handler (sync or async): it mutates the event, returns nothing.
 
@@ -124,7 +125,7 @@ class Bus:
         """
         return self._register(
             "handler", point, handler, id=id, priority=priority, tool=tool, agent=agent,
-            on_error=on_error, timeout=timeout, shadow=shadow,
+            on_error=on_error, timeout=timeout, shadow=shadow, record_values=record_values,
         )  # fmt: skip
 
     def middleware(
@@ -139,6 +140,7 @@ class Bus:
         on_error: OnError | None = None,
         timeout: float | None = None,
         shadow: bool = False,
+        record_values: bool = True,
     ) -> Any:
         """Register ASGI-style middleware: ``async def mw(event, call_next)``.
 
@@ -147,7 +149,7 @@ class Bus:
         """
         return self._register(
             "middleware", point, handler, id=id, priority=priority, tool=tool, agent=agent,
-            on_error=on_error, timeout=timeout, shadow=shadow,
+            on_error=on_error, timeout=timeout, shadow=shadow, record_values=record_values,
         )  # fmt: skip
 
     def _register(self, kind: Kind, point: str, handler: F | None, **options: Any) -> Any:

@@ -17,6 +17,7 @@ __all__ = ["COMMANDS", "main"]
 COMMANDS: dict[str, tuple[str, str]] = {
     # name: (module, one-line help)
     "bench": ("agentbus.bench", "measure interception overhead against baselines in the same run"),
+    "eval": ("agentbus.evaluate", "run tool calls (JSON lines) through the stack without executing them"),
     "hook": ("agentbus.hook", "answer one Claude Code hook event (JSON on stdin, decision on stdout)"),
     "serve": ("agentbus.serve", "serve Claude Code's HTTP hooks on 127.0.0.1, with live interceptions"),
 }

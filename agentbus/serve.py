@@ -32,9 +32,9 @@ if TYPE_CHECKING:
 
     from .adapters.claude_code import HookReply, RewriteDecision
     from .bus import Bus
-    from .events import ToolCall
     from .hook import AuditLog
     from .records import Record
+    from .registry import Registry
 
 __all__ = ["EXAMPLES", "HOOK_PATH", "TOKEN_ENV", "HookServer", "add_arguments", "run"]
 
@@ -48,9 +48,9 @@ _MEMORY_LIMIT = 10_000
 
 EXAMPLES = f"""\
 examples:
-  agentbus serve                                   # http://127.0.0.1:{DEFAULT_PORT}{HOOK_PATH}
+  agentbus serve                                # http://127.0.0.1:{DEFAULT_PORT}{HOOK_PATH}
   agentbus serve --verbose full --max-tool-calls 200
-  {TOKEN_ENV}=s3cret agentbus serve --port 9000     # clients send Authorization: Bearer s3cret
+  {TOKEN_ENV}=s3cret agentbus serve --port 9000  # clients send: Authorization: Bearer s3cret
 """
 
 
@@ -90,20 +90,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_bus_arguments(parser)
 
 
-class SessionLimit:
-    """tool.before: deny tool calls beyond ``limit`` per session (state across hook calls)."""
+def add_tool_call_limit(registry: Registry, max_calls: int) -> None:
+    """Deny tool calls past ``max_calls`` per Claude Code session: state across hook calls.
 
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.counts: OrderedDict[str | None, int] = OrderedDict()
+    :class:`agentbus.middleware.limits.ToolCallLimit` at priority 90, after the
+    guards, so calls they blocked do not count.
+    """
+    from .middleware.limits import ToolCallLimit
 
-    def __call__(self, call: ToolCall) -> None:
-        count = self.counts.pop(call.session_key, 0) + 1
-        self.counts[call.session_key] = count
-        if len(self.counts) > _MEMORY_LIMIT:
-            self.counts.popitem(last=False)
-        if count > self.limit:
-            call.block(f"this session has used its {self.limit} tool calls")
+    registry.add("tool.before", ToolCallLimit(max_calls), id="serve:max-tool-calls", priority=90)
 
 
 class HookServer:
@@ -379,9 +374,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"agentbus serve: cannot load the middleware: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
     if args.max_tool_calls is not None:
-        registry.add(
-            "tool.before", SessionLimit(args.max_tool_calls), id="serve:max-tool-calls", priority=1000
-        )
+        add_tool_call_limit(registry, args.max_tool_calls)
     bus = Bus(registry, log_level=None)
     log_path = audit_log_path(args, configured_log)
     audit = AuditLog(log_path) if log_path is not None else None

@@ -35,6 +35,9 @@ Emit = Callable[[Record], None]
 
 _perf = time.perf_counter
 
+REDACTED = "<not recorded>"
+"""What a record holds instead of values for a layer registered with record_values=False."""
+
 
 def compile_stack(
     point: str,
@@ -131,11 +134,13 @@ class _Context:
             and _code_of(registration.handler) is not None
         )
 
-    def decided_by(self, event: ToolCall, candidates: Sequence[Registration]) -> Registration | None:
-        """The registration among ``candidates`` whose code called block()/ask()."""
+    def decided_by(
+        self, event: ToolCall, candidates: Sequence[Registration] | None = None
+    ) -> Registration | None:
+        """The registration (among ``candidates``, if given) whose code called block()/ask()."""
         for code in event._decided_in:
             registration = self.by_code.get(code)
-            if registration is not None and registration in candidates:
+            if registration is not None and (candidates is None or registration in candidates):
                 return registration
         return None
 
@@ -190,6 +195,8 @@ class _Context:
         assert self.observe_level is not None
         if level < self.observe_level:
             return
+        if changes and not registration.record_values:
+            changes = dict.fromkeys(changes, (REDACTED, REDACTED))
         emit(
             Record(
                 point=self.point,
@@ -308,6 +315,7 @@ def _handler_group(
     lines = ["async def group(event):"]
     if ctx.tracks_decisions:
         lines.append("    decided = event._decision")
+        lines.append("    event._attribution = ctx")  # so blocked_by is right even mid-group
     for index, registration in enumerate(registrations):
         r, h = f"r{index}", f"h{index}"
         namespace[r], namespace[h] = registration, registration.handler
@@ -361,7 +369,10 @@ def _middleware_run(ctx: _Context, registrations: Sequence[Registration], inner:
     tracks_decisions = ctx.tracks_decisions
 
     async def guard(event: Any) -> Any:
-        decided = event._decision if tracks_decisions else None
+        decided = None
+        if tracks_decisions:
+            decided = event._decision
+            event._attribution = ctx
         try:
             result = await outermost(event)
         except Exception as exc:

@@ -14,7 +14,7 @@ from anyio.abc import SocketAttribute
 
 import agentbus
 from agentbus.hook import AuditLog
-from agentbus.serve import HOOK_PATH, TOKEN_ENV, HookServer, SessionLimit, console_printer
+from agentbus.serve import HOOK_PATH, TOKEN_ENV, HookServer, add_tool_call_limit, console_printer
 
 pytestmark = pytest.mark.anyio
 
@@ -129,12 +129,15 @@ async def test_approval_is_remembered_for_the_session(served: tuple[HookServer, 
 
 async def test_session_tool_call_limit_keeps_state_across_requests(served: tuple[HookServer, int]) -> None:
     server, port = served
-    server.bus.registry.add("tool.before", SessionLimit(2), id="serve:max-tool-calls", priority=1000)
+    add_tool_call_limit(server.bus.registry, 2)
     assert await apost(port, pre("ls", session="a")) == (200, b"")
     assert await apost(port, pre("ls", session="a")) == (200, b"")
     assert await apost(port, pre("ls", session="b")) == (200, b"")
     _, body = await apost(port, pre("ls", session="a"))
-    assert "used its 2 tool calls" in json.loads(body)["hookSpecificOutput"]["permissionDecisionReason"]
+    assert (
+        "tool-call limit reached: 2 calls"
+        in json.loads(body)["hookSpecificOutput"]["permissionDecisionReason"]
+    )
 
 
 @pytest.mark.parametrize("token", [None, "wrong"])
