@@ -336,3 +336,44 @@ def test_the_serve_command_streams_interceptions_to_its_console(tmp_path: Path) 
     assert '🛡️ test:no-rm-rf · blocked exec — "rm -rf is not allowed"' in out
     assert "Traceback" not in err
     assert '"decision": "block"' in audit.read_text()
+
+
+SAME_EVENTS = [
+    pre("rm -rf /"),
+    pre("git push"),
+    pre("ls"),
+    pre("git status"),
+    {"hook_event_name": "PreToolUse", "tool_name": "Read", "tool_input": {"file_path": "~/a"}},
+    {"hook_event_name": "PreToolUse", "tool_name": "Glob", "tool_input": {"pattern": "**"}},
+    {"hook_event_name": "PostToolUse", "tool_name": "mcp__a__b", "tool_input": {}, "tool_response": "secret"},
+    {"hook_event_name": "PostToolUse", "tool_name": "WebFetch", "tool_input": {}, "tool_response": {"x": 1}},
+    {"hook_event_name": "UserPromptSubmit", "prompt": "a hard one"},
+    {"hook_event_name": "UserPromptSubmit", "prompt": "my password"},
+    {"hook_event_name": "SessionStart", "source": "startup"},
+]
+
+
+async def test_serve_answers_with_the_same_decisions_as_the_hook(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every event: the HTTP body is exactly the command hook's stdout."""
+    from agentbus.adapters import claude_code as protocol
+
+    monkeypatch.syspath_prepend(str(Path(__file__).parent / "adapters"))
+    from claude_code_policies import install
+
+    def bus() -> agentbus.Bus:
+        registry = agentbus.Registry()
+        registry.declare_tools(*protocol.CLAUDE_CODE_TOOLS.values())
+        install(registry)
+        return agentbus.Bus(registry, log_level=None)
+
+    server = HookServer(bus())
+    listener = await anyio.create_tcp_listener(local_host="127.0.0.1", local_port=0)
+    port = listener.extra(SocketAttribute.local_port)
+    hook_bus = bus()
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(server.serve, listener)
+        for event in SAME_EVENTS:
+            status, body = await apost(port, event, token=None)
+            reply = await protocol.handle(hook_bus, event)
+            assert (status, body.decode()) == (200, reply.stdout()), event
+        tg.cancel_scope.cancel()
