@@ -19,6 +19,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("agentbus.bench", "measure interception overhead against baselines in the same run"),
     "eval": ("agentbus.evaluate", "run tool calls (JSON lines) through the stack without executing them"),
     "tail": ("agentbus.tail", "follow a JSON-lines audit log, rendered like the verbose stream"),
+    "hook": ("agentbus.hook", "answer one Claude Code hook event (JSON on stdin, decision on stdout)"),
+    "serve": ("agentbus.serve", "serve Claude Code's HTTP hooks on 127.0.0.1, with live interceptions"),
 }
 
 
