@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import statistics
 import sys
@@ -26,6 +25,7 @@ import anyio
 import agentbus
 from agentbus.adapters.loop import Agent, Entry, Reply, ScriptedModel, ToolOutcome, ToolRequest
 from agentbus.approvals import Deny, default_approver
+from agentbus.cli import silence_stdout
 from agentbus.console import VERBOSE_LEVELS
 from agentbus.middleware import classify, defaults, redact, timeout
 
@@ -341,6 +341,5 @@ def run(args: argparse.Namespace) -> int:
     try:
         sys.stdout.flush()
     except BrokenPipeError:
-        # Python would report the pipe again at exit; point stdout at nothing instead.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        silence_stdout()
     return status
