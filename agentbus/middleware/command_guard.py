@@ -565,13 +565,16 @@ def _substituted_download(invocation: Invocation) -> Invocation | None:
 
 
 def _decoded(stages: list[Invocation]) -> str | None:
-    """``echo BASE64 | base64 -d`` (or ``rev``) worked out without running it."""
-    if len(stages) < 2 or stages[0].name not in ("echo", "printf"):
+    """What ``echo TEXT | base64 -d | rev ...`` writes, worked out without running it."""
+    if not stages or stages[0].name not in ("echo", "printf"):
         return None
-    values = [v for v in _values(stages[0]) if v not in ("-n", "-e", "-E", "-ne", "-en")]
+    values = _values(stages[0])
     if len(values) != len(stages[0].args):
-        values = [v for v in values]
-    text = " ".join(values)
+        return None  # a computed argument
+    if stages[0].name == "printf":
+        text = "".join(values[1:]) if values and "%" in values[0] else "".join(values)
+    else:
+        text = " ".join(v for v in values if v not in ("-n", "-e", "-E", "-ne", "-en"))
     for stage in stages[1:]:
         if stage.name in ("base64", "openssl") and {"-d", "--decode", "-D"} & set(stage.args):
             try:
@@ -613,13 +616,13 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
         listener = next((s for s in upstream if s.name in _NETWORK_TOOLS), None)
         if listener is not None:
             return Verdict(BACKDOOR, piece, f"runs what arrives from {listener.name} in {stage.name}")
-        if any(_is_decoder(s) for s in upstream):
-            decoded = _decoded(upstream)
-            if decoded is None:
-                return Verdict(OBFUSCATED, piece, f"pipes decoded data into {stage.name}")
+        decoded = _decoded(upstream)
+        if decoded is None and any(_is_decoder(s) for s in upstream):
+            return Verdict(OBFUSCATED, piece, f"pipes decoded data into {stage.name}")
+        if decoded is not None:
             verdict = check_command(decoded, home=home)
             if verdict is not None:
-                return Verdict(verdict.category, piece, f"{verdict.why}; hidden as {decoded.strip()!r}")
+                return Verdict(verdict.category, piece, f"{verdict.why}; piped in as {decoded.strip()!r}")
     shells = [s for s in stages if s.name in SHELLS and _interactive(s)]
     network = [s for s in stages if s.name in _NETWORK_TOOLS]
     if shells and network and len(stages) > 1:
@@ -635,6 +638,7 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
 
 
 def _check_redirects(invocation: Invocation, home: str) -> Verdict | None:
+    """Where a command's output goes: a block device, a system file, a network socket."""
     command = invocation.command
     for redirect in command.redirects:
         target = command.static(redirect.target)
@@ -673,6 +677,8 @@ def _nested_code(invocation: Invocation) -> list[str]:
 
 def _check_invocation(invocation: Invocation, home: str) -> Verdict | None:
     name = invocation.name
+    if not name and not invocation.dynamic:
+        return None  # only redirections: _check_redirects judges them
     if invocation.dynamic:
         download = _substituted_download(invocation)
         if download is not None:
@@ -724,15 +730,27 @@ _LOOKS_DANGEROUS = (
 
 
 def _check_malformed(command: str, home: str) -> Verdict | None:
-    """A command bash would refuse: judge it as if closed, else by its look."""
-    for closing in ("'", '"', ")", "`", "}", "\"'", "'\"", ")'", ')"', "`'", '`"'):
+    """A command bash would refuse: judge the ways it could be meant, else its look.
+
+    Repairs are closing the open quote or parenthesis, or dropping a stray
+    quote; if any repair parses and is dangerous, the command is blocked.
+    """
+    repairs = [command + closing for closing in ("'", '"', ")", "`", "\"'", "'\"", ")'", ')"')]
+    for quote in ("'", '"', "`"):
+        index = command.rfind(quote)
+        if index >= 0:
+            repairs.append(command[:index] + command[index + 1 :])
+    parsed = False
+    for repaired in repairs:
         try:
-            script = parse(command + closing)
+            script = parse(repaired)
         except ShellSyntaxError:
             continue
+        parsed = True
         verdict = _check_script(script, home)
         if verdict is not None:
             return Verdict(verdict.category, verdict.piece, f"{verdict.why}; the command is malformed")
+    if parsed:
         return None
     for pattern, category in _LOOKS_DANGEROUS:
         match = pattern.search(command)

@@ -36,10 +36,10 @@ def _rule(pattern: str, label: str) -> tuple[re.Pattern[str], str]:
 # Checked in order, most specific first; matched against "/" + the normalised path.
 _RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     _rule(r"/id_(?:rsa|dsa|ecdsa|ed25519|ecdsa_sk|ed25519_sk)$", "SSH private key"),
-    _rule(r"/\.ssh$", "SSH directory (private keys live here)"),
+    _rule(r"/\.ssh$", "SSH directory, where private keys live"),
     _rule(
         r"/\.ssh/(?!known_hosts(?:\.old)?$|config$|authorized_keys2?$)[^/]+(?<!\.pub)$",
-        "file in the SSH directory (private keys live here)",
+        "file in the SSH directory, where private keys live",
     ),
     _rule(r"/\.aws(?:/|$)", "AWS credentials"),
     _rule(r"/\.boto$", "Boto cloud credentials"),
@@ -68,21 +68,21 @@ _RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     _rule(r"/\.(?:netrc|git-credentials|pypirc)$|/_netrc$", "stored credentials"),
     _rule(
         r"/\.env(?:\.(?!(?:example|sample|template|dist|defaults?|schema)$)[^/]+)?$",
-        "environment file (secrets)",
+        "environment file with secrets",
     ),
     _rule(r"\.(?:pem|key|p12|pfx|ppk|jks|keystore)$", "certificate or private key file"),
     _rule(
         r"/\.(?:profile|bashrc|zshrc|zprofile|bash_profile|bash_login|zshenv)$|/\.config/fish/config\.fish$",
-        "shell profile (may export API keys)",
+        "shell profile, may export API keys",
     ),
     _rule(
         r"/\.(?:bash|zsh|sh)_history$|/\.config/fish/fish_history$",
-        "shell history (may hold secrets typed on the command line)",
+        "shell history, may hold secrets typed on the command line",
     ),
 )
 
 _WRITE_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
-    _rule(r"/\.ssh/authorized_keys2?$", "SSH authorized keys (writing one grants a login)"),
+    _rule(r"/\.ssh/authorized_keys2?$", "SSH authorized keys: writing one grants a login"),
 )
 
 _ALLOWED = re.compile(r"/node_modules/|\.test\.|/tests?/|/fixtures/|/package-lock\.json$")

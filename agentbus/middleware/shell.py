@@ -479,7 +479,10 @@ class _Scanner:
             elif c == "\n" and self.heredocs:
                 out.append(c)
                 i = self.heredoc_bodies(i + 1)
-            elif c == "<" and text.startswith("<<", i) and not text.startswith("<<<", i):
+            elif c == "<" and text.startswith("<<<", i):
+                out.append("<<<")
+                i += 3
+            elif c == "<" and text.startswith("<<", i):
                 i = self.heredoc(i)
             elif c in "<>" and text.startswith("(", i + 1):
                 end = _closing_paren(text, i + 1)
@@ -578,7 +581,8 @@ class _Builder:
             return
         self.pending = None
         self.end_command()
-        if op not in _PIPES:
+        # A subshell's parentheses end a command, not a pipeline: (curl x) | sh.
+        if op not in _PIPES and op not in ("(", ")"):
             self.end_pipeline()
 
     def end_command(self) -> None:
@@ -793,6 +797,9 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
             continue
         break
     if i >= len(words):
+        if command.redirects and not words:
+            # "> /dev/sda" alone: no program, but the redirection still happens.
+            return Invocation("", (), command, tuple(wrappers), tuple(env)), nested
         return None, nested
     head = words[i]
     static = command.static(head)
