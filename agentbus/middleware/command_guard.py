@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import re
+import shlex
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -93,7 +95,7 @@ _INTERPRETERS = re.compile(
 )
 _CODE_FLAGS = ("-c", "-e", "-E", "-m", "-r", "-p", "--eval", "--print", "--command", "-Command", "-f")
 _VALUE_FLAGS = frozenset({"-W", "-X", "-I", "--require", "-M"})
-_SHELL_RUNNERS = SHELLS | {"eval", "source", ".", "exec"}
+_SHELL_RUNNERS = SHELLS | {"eval", "source", ".", "exec", "iex", "invoke-expression"}
 _WORLD_WRITABLE = re.compile(r"^(?:[0-7]?[0-7][0-7][2367]|0*0{3})$")
 _SYMBOLIC_OPEN = re.compile(r"(?:^|,)[ugoa]*[oa][ugoa]*[+=][rwxXst]*w|(?:^|,)[+=]rwx")
 _SETUID = re.compile(r"^[2467][0-7]{3}$|(?:^|,)[ugoa]*[+=][rwxX]*s")
@@ -784,7 +786,12 @@ def check_command(command: str, *, home: str | None = None) -> Verdict | None:
     """
     if not isinstance(command, str) or not command.strip():
         return None
-    home = home or normalize_path("~")
+    return _check_cached(command, home or normalize_path("~"))
+
+
+@functools.lru_cache(maxsize=1024)
+def _check_cached(command: str, home: str) -> Verdict | None:
+    # Agents repeat themselves (the same test command, the same build): parse once.
     try:
         script = parse(command)
     except ShellSyntaxError:
@@ -799,8 +806,6 @@ def command_text(args: Mapping[str, Any]) -> str | None:
         if isinstance(value, str):
             return value
         if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
-            import shlex
-
             return shlex.join(value)
     return None
 
@@ -819,11 +824,11 @@ GUARD = Guard(id=GUARD_ID, handler=command_safety_guard, tool=r"^exec$", priorit
 """The registration spec of the command safety guard."""
 
 
-def install(
-    registry: Registry, *, shadow: bool = False, priority: int | None = None, enabled: bool = True
-) -> None:
-    """Installer (the middleware plug-in convention): add the command safety guard."""
-    install_guards(
-        registry, [GUARD], shadow=shadow, disable=() if enabled else [GUARD_ID],
-        priorities={GUARD_ID: priority} if priority is not None else None,
-    )  # fmt: skip
+def install(registry: Registry, *, shadow: bool = False, priority: int | None = None) -> None:
+    """Installer (the middleware plug-in convention): add the command safety guard.
+
+    ``shadow=True`` records its blocks without applying them; ``priority``
+    overrides the default 100.
+    """
+    priorities = {GUARD_ID: priority} if priority is not None else None
+    install_guards(registry, [GUARD], shadow=shadow, priorities=priorities)

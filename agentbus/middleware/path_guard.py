@@ -23,8 +23,10 @@ The pure functions :func:`check_path`, :func:`check_glob` and
 
 from __future__ import annotations
 
+import functools
+import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from ..events import ToolCall
@@ -237,6 +239,12 @@ def check_shell_files(command: str, *, cwd: str | None = None) -> Verdict | None
     """
     if not isinstance(command, str) or not command.strip():
         return None
+    return _check_shell_files(command, cwd, os.environ.get("HOME", ""))
+
+
+@functools.lru_cache(maxsize=1024)
+def _check_shell_files(command: str, cwd: str | None, home: str) -> Verdict | None:
+    # home is part of the key: the verdict depends on what ~ means.
     try:
         script = parse(command)
     except ShellSyntaxError:
@@ -307,8 +315,8 @@ GUARDS = (SECURITY_AUDIT, SHELL_FILE_GUARD, SEARCH_PATH_GUARD)
 def install(
     registry: Registry,
     *,
-    shadow: bool | list[str] = False,
-    disable: tuple[str, ...] | list[str] = (),
+    shadow: bool | Iterable[str] = False,
+    disable: Iterable[str] = (),
     priorities: Mapping[str, int] | None = None,
 ) -> None:
     """Installer (the middleware plug-in convention): add the three path guards.

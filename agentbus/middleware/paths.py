@@ -24,7 +24,7 @@ from .guard import Verdict
 
 __all__ = ["check_glob", "check_path", "display_path", "normalize_path"]
 
-_HOME_VARIABLE = re.compile(r"^(?:\$HOME|\$\{HOME\})(?=/|$)")
+_HOME_VARIABLE = re.compile(r"^(?:\$HOME|\$\{HOME(?::?[-=?+][^}]*)?\})(?=/|$)")
 _TILDE_USER = re.compile(r"^~([A-Za-z0-9_.][A-Za-z0-9_.-]*)(?=/|$)")
 _GLOB_CHARS = frozenset("*?[")
 

@@ -25,8 +25,10 @@ def load(name: str) -> list[dict[str, Any]]:
         return [json.loads(line) for line in lines if line.strip()]
 
 
-DANGEROUS = load("dangerous_commands.jsonl")
-BENIGN = load("benign_commands.jsonl")
+HOLDOUT = load("holdout_commands.jsonl")
+"""Written after the guard and run once before any fix: 47/50 caught, 0/47 false positives."""
+DANGEROUS = load("dangerous_commands.jsonl") + [e for e in HOLDOUT if e["category"]]
+BENIGN = load("benign_commands.jsonl") + [e for e in HOLDOUT if not e["category"]]
 
 
 def test_the_corpus_is_as_large_as_issue_3_asks() -> None:
