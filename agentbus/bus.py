@@ -42,9 +42,10 @@ _CACHE_LIMIT = 4096
 class _ToolPlan:
     """The three compiled stacks of one (tool, agent): one cache look-up per call."""
 
-    __slots__ = ("after", "before", "call", "empty")
+    __slots__ = ("after", "before", "call", "empty", "name")
 
-    def __init__(self, before: Chain | None, call: Chain | None, after: Chain | None) -> None:
+    def __init__(self, name: str, before: Chain | None, call: Chain | None, after: Chain | None) -> None:
+        self.name = name
         self.before = before
         self.call = call
         self.after = after
@@ -87,14 +88,15 @@ class Bus:
         approver: Approver | None = None,
     ) -> None:
         self.registry = registry if registry is not None else Registry()
-        self.observers = Observers()
+        self.observers = Observers(on_change=self.invalidate)
         self.dispatch_timeout = dispatch_timeout
         self.approver = approver
-        self._plans: dict[tuple[str, str | None], _ToolPlan] = {}
+        # Compiled stacks, keyed by the tool name as the caller spells it (so one
+        # look-up also normalises it) or by (name, agent id) when there is an agent.
+        self._plans: dict[Any, _ToolPlan] = {}
         self._stacks: dict[tuple[str, str | None], Chain | None] = {}
-        self._version = -1
-        self._generation = -1
         self._call_ids = itertools.count(1)
+        self.registry.watch(self)
         if log_level is not None:
             from .logging import StructlogSink
 
@@ -181,14 +183,13 @@ class Bus:
 
     # -- compiled stacks ------------------------------------------------------------
 
-    def _refresh(self) -> None:
-        if len(self._stacks) + len(self._plans) > _CACHE_LIMIT:
-            self._version = -1
-        if self._version != self.registry.version or self._generation != self.observers.generation:
-            self._stacks = {}
-            self._plans = {}
-            self._version = self.registry.version
-            self._generation = self.observers.generation
+    def invalidate(self) -> None:
+        """Drop every compiled stack; called when the registry or the observers change.
+
+        Dispatches under way keep the stacks they started with (copy-on-write).
+        """
+        self._plans = {}
+        self._stacks = {}
 
     def _compile(self, point: str, tool: str | None, agent: str | None, terminal: Chain) -> Chain | None:
         registrations = [r for r in self.registry.stack(point) if r.matches(tool, agent)]
@@ -205,23 +206,31 @@ class Bus:
         )
 
     def _stack(self, point: str, agent: str | None) -> Chain | None:
-        self._refresh()
         key = (point, agent)
         stack = self._stacks.get(key, _MISSING)
         if stack is _MISSING:
+            if len(self._stacks) >= _CACHE_LIMIT:
+                self._stacks = {}
             stack = self._stacks[key] = self._compile(point, None, agent, _identity)
         return stack  # type: ignore[no-any-return]
 
     def _plan(self, tool: str, agent: str | None) -> _ToolPlan:
-        self._refresh()
-        key = (tool, agent)
-        plan = self._plans.get(key)
+        plan = self._plans.get(tool if agent is None else (tool, agent))
         if plan is None:
-            plan = self._plans[key] = _ToolPlan(
-                self._compile("tool.before", tool, agent, _identity),
-                self._compile("tool.call", tool, agent, _execute),
-                self._compile("tool.after", tool, agent, _identity),
-            )
+            plan = self._new_plan(tool, agent)
+        return plan
+
+    def _new_plan(self, tool: str, agent: str | None) -> _ToolPlan:
+        name = normalize_tool_name(tool)
+        plan = _ToolPlan(
+            name,
+            self._compile("tool.before", name, agent, _identity),
+            self._compile("tool.call", name, agent, _execute),
+            self._compile("tool.after", name, agent, _identity),
+        )
+        if len(self._plans) >= _CACHE_LIMIT:  # many distinct tools or agents: start afresh
+            self._plans = {}
+        self._plans[tool if agent is None else (tool, agent)] = plan
         return plan
 
     # -- the verbs ------------------------------------------------------------------
@@ -332,8 +341,9 @@ class Bus:
         a tool that raises returns ``{"status": "error", "tool": ..., "error": ...}``.
         Either way tool.after runs and the agent gets a result.
         """
-        name = normalize_tool_name(tool)
-        plan = self._plan(name, agent_id)
+        plan = self._plans.get(tool if agent_id is None else (tool, agent_id))
+        if plan is None:
+            plan = self._new_plan(tool, agent_id)
         if plan.empty:
             # Nothing intercepts this tool: a call and a try, nothing more.
             try:
@@ -341,9 +351,9 @@ class Bus:
                 if type(result) is CoroutineType or isawaitable(result):
                     result = await result
             except Exception as exc:
-                return error_result(name, exc)
+                return error_result(plan.name, exc)
             return result
-        event = await self._run_plan(plan, name, args, execute, call_id, agent_id, session_key)
+        event = await self._run_plan(plan, args, execute, call_id, agent_id, session_key)
         return event.result
 
     async def run_tool(
@@ -358,10 +368,7 @@ class Bus:
     ) -> ToolResult:
         """Like :meth:`call_tool`, but return the final tool.after event (result, error,
         blocked, block_reason, duration, args as executed)."""
-        name = normalize_tool_name(tool)
-        return await self._run_plan(
-            self._plan(name, agent_id), name, args, execute, call_id, agent_id, session_key
-        )
+        return await self._run_plan(self._plan(tool, agent_id), args, execute, call_id, agent_id, session_key)
 
     async def decide_tool(
         self,
@@ -377,12 +384,12 @@ class Bus:
         For adapters whose runtime executes the tool itself (Claude Code hooks)
         and for ``agentbus eval``.
         """
-        name = normalize_tool_name(tool)
+        plan = self._plan(tool, agent_id)
         call = ToolCall(
-            tool=name, args=dict(args), call_id=call_id or f"call-{next(self._call_ids)}",
+            tool=plan.name, args=dict(args), call_id=call_id or f"call-{next(self._call_ids)}",
             agent_id=agent_id, session_key=session_key,
         )  # fmt: skip
-        before = self._plan(name, agent_id).before
+        before = plan.before
         if before is not None:
             await before(call)
         return call
@@ -402,13 +409,13 @@ class Bus:
         session_key: str | None = None,
     ) -> ToolResult:
         """Run only tool.after on a result produced elsewhere; return the final event."""
-        name = normalize_tool_name(tool)
+        plan = self._plan(tool, agent_id)
         event = ToolResult(
-            tool=name, args=dict(args), result=result, call_id=call_id or f"call-{next(self._call_ids)}",
+            tool=plan.name, args=dict(args), result=result, call_id=call_id or f"call-{next(self._call_ids)}",
             agent_id=agent_id, session_key=session_key, error=error, blocked=blocked,
             block_reason=block_reason, duration=duration,
         )  # fmt: skip
-        after = self._plan(name, agent_id).after
+        after = plan.after
         if after is not None:
             await after(event)
         return event
@@ -416,13 +423,13 @@ class Bus:
     async def _run_plan(
         self,
         plan: _ToolPlan,
-        name: str,
         args: Mapping[str, Any],
         execute: ToolFunction,
         call_id: str | None,
         agent_id: str | None,
         session_key: str | None,
     ) -> ToolResult:
+        name = plan.name
         call = ToolCall(
             tool=name, args=dict(args), call_id=call_id or f"call-{next(self._call_ids)}",
             agent_id=agent_id, session_key=session_key,
@@ -440,7 +447,12 @@ class Bus:
             call.execute = execute
             started = _perf()
             try:
-                result = await (plan.call(call) if plan.call is not None else _execute(call))
+                if plan.call is not None:
+                    result = await plan.call(call)
+                else:  # no tool.call layers: run the tool here, one coroutine fewer
+                    result = execute(call.args)
+                    if type(result) is CoroutineType or isawaitable(result):
+                        result = await result
             except Exception as exc:
                 error = exc
                 result = error_result(name, exc)

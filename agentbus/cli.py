@@ -16,6 +16,7 @@ __all__ = ["COMMANDS", "main"]
 
 COMMANDS: dict[str, tuple[str, str]] = {
     # name: (module, one-line help)
+    "bench": ("agentbus.bench", "measure interception overhead against baselines in the same run"),
 }
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import math
+import sys
 from operator import attrgetter
 from typing import Any, ClassVar, Final, Literal
 
@@ -96,6 +97,16 @@ def _field_diff(
     fields: tuple[str, ...], before: tuple[Any, ...], after: tuple[Any, ...]
 ) -> dict[str, tuple[Any, Any]]:
     return {f: (b, a) for f, b, a in zip(fields, before, after, strict=True) if b != a}
+
+
+def _caller_codes(depth: int = 8) -> tuple[Any, ...]:
+    """The code objects of the callers of our caller, innermost first."""
+    codes: list[Any] = []
+    frame = sys._getframe(2)
+    while frame is not None and len(codes) < depth:
+        codes.append(frame.f_code)
+        frame = frame.f_back  # type: ignore[assignment]
+    return tuple(codes)
 
 
 class Event:
@@ -247,6 +258,9 @@ class ToolCall(Event):
     _session_key: str | None = attrs.field(default=None, alias="session_key")
     _block_reason: str | None = attrs.field(default=None, init=False)
     _decision: str | None = attrs.field(default=None, init=False)
+    # The code objects of the frames that called block()/ask(): the stack maps them
+    # to the registration that decided, so layers need no per-call bookkeeping.
+    _decided_in: tuple[Any, ...] = attrs.field(default=(), init=False, repr=False)
     blocked_by: str | None = attrs.field(default=None, init=False)
     """The id of the registration that blocked the call (set by the bus)."""
     notes: list[str] = attrs.field(factory=list, init=False)
@@ -263,14 +277,13 @@ class ToolCall(Event):
     block_reason = _readonly("_block_reason", "Why the call was blocked (the first reason given).")
     decision = _readonly("_decision", 'None (allow), "block", or "ask" (a person must approve).')
 
-    @property
-    def args(self) -> dict[str, Any]:
-        """The tool's arguments: mutate in place or assign a new dict."""
-        return self._args
-
-    @args.setter
-    def args(self, value: dict[str, Any]) -> None:
+    def _set_args(self, value: dict[str, Any]) -> None:
         self._args = _checked_dict(value, "args")
+
+    # The getter is attrgetter (C): handlers read args on every call.
+    args = property(
+        attrgetter("_args"), _set_args, doc="The tool's arguments: mutate in place or assign a new dict."
+    )
 
     @property
     def blocked(self) -> bool:
@@ -283,6 +296,7 @@ class ToolCall(Event):
         if self._decision != "block":
             self._decision = "block"
             self._block_reason = reason
+            self._decided_in = _caller_codes()
 
     def ask(self, reason: str) -> None:
         """Ask a person to approve the call; an adapter without an approver denies."""
@@ -290,6 +304,7 @@ class ToolCall(Event):
         if self._decision is None:
             self._decision = "ask"
             self._block_reason = reason
+            self._decided_in = _caller_codes()
 
     def snapshot(self) -> tuple[Any, ...]:
         return (dict(self._args), self._decision)

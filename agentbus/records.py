@@ -49,9 +49,14 @@ def level_number(level: int | str) -> int:
     raise ValueError(f"unknown level {level!r}; use one of {', '.join(_LEVEL_NAMES)} or a number")
 
 
-@attrs.frozen(slots=True)
+@attrs.define(slots=True)
 class Record:
-    """What one layer did to one event."""
+    """What one layer did to one event.
+
+    Every observer receives the same object: treat it as read-only. (It is not
+    frozen because a frozen attrs class costs twice as much to build, and the
+    bus builds one per interception while anybody listens.)
+    """
 
     point: str
     """The hook point (``tool.before`` ...)."""
@@ -79,6 +84,10 @@ class Record:
     def level_name(self) -> str:
         return logging.getLevelName(self.level).lower()
 
+    def jsonable_changes(self) -> dict[str, list[Any]]:
+        """``changes`` with values made JSON-serialisable (``repr`` for other objects)."""
+        return {key: [_jsonable(old), _jsonable(new)] for key, (old, new) in self.changes.items()}
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-serialisable form (the audit log's line)."""
         return {
@@ -90,7 +99,7 @@ class Record:
             "agent_id": self.agent_id,
             "session_key": self.session_key,
             "call_id": self.call_id,
-            "changes": {k: [_jsonable(a), _jsonable(b)] for k, (a, b) in self.changes.items()},
+            "changes": self.jsonable_changes(),
             "decision": self.decision,
             "reason": self.reason,
             "error": self.error,
@@ -100,6 +109,12 @@ class Record:
 
 
 def _jsonable(value: Any) -> Any:
+    if value is None or type(value) in (str, bool, int):
+        return value
+    return _jsonable_slow(value)
+
+
+def _jsonable_slow(value: Any) -> Any:
     if value is None or isinstance(value, (str, bool, int)):
         return value
     if isinstance(value, float):
@@ -171,8 +186,10 @@ class Observers:
     baked in "observed or not" know to rebuild.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, on_change: Callable[[], None] | None = None) -> None:
         self._callbacks: dict[Callable[[Record], None], int] = {}
+        self._snapshot: tuple[tuple[Callable[[Record], None], int], ...] = ()
+        self._on_change = on_change
         self.level: int | None = None
         self.generation = 0
         self.failures = 0
@@ -189,11 +206,14 @@ class Observers:
 
     def _changed(self) -> None:
         self.level = min(self._callbacks.values(), default=None)
+        self._snapshot = tuple(self._callbacks.items())
         self.generation += 1
+        if self._on_change is not None:
+            self._on_change()
 
     def emit(self, record: Record) -> None:
         """Hand a record to every consumer that wants its level. Never raises."""
-        for callback, level in tuple(self._callbacks.items()):
+        for callback, level in self._snapshot:
             if record.level >= level:
                 try:
                     callback(record)

@@ -14,6 +14,7 @@ import inspect
 import itertools
 import re
 import threading
+import weakref
 from collections.abc import Callable, Iterable
 from typing import Any, Literal, Union
 
@@ -187,8 +188,9 @@ def _default_on_error(point: str) -> OnError:
 class Registry:
     """An ordered set of registrations, validated as they are added.
 
-    ``version`` changes on every modification; a :class:`~agentbus.Bus` compares
-    it on each dispatch to know when its compiled stacks are stale.
+    ``version`` changes on every modification, and every watcher (a
+    :class:`~agentbus.Bus`) is told at once, so that it drops its compiled stacks:
+    dispatches pay nothing to find out whether their cache is fresh.
     """
 
     def __init__(self) -> None:
@@ -196,7 +198,17 @@ class Registry:
         self._by_point: dict[str, tuple[Registration, ...]] = {}
         self._known_tools: frozenset[str] = KNOWN_TOOL_NAMES
         self._lock = threading.Lock()
+        self._watchers: weakref.WeakSet[Any] = weakref.WeakSet()
         self.version = 0
+
+    def watch(self, watcher: Any) -> None:
+        """Call ``watcher.invalidate()`` after every change (held weakly)."""
+        self._watchers.add(watcher)
+
+    def _changed(self) -> None:
+        self.version += 1
+        for watcher in tuple(self._watchers):
+            watcher.invalidate()
 
     @property
     def known_tools(self) -> frozenset[str]:
@@ -242,7 +254,7 @@ class Registry:
             self._by_id[registration.id] = registration
             current = self._by_point.get(point, ())
             self._by_point[point] = tuple(sorted((*current, registration), key=_sort_key))
-            self.version += 1
+            self._changed()
         return registration
 
     def _build(
@@ -352,7 +364,7 @@ class Registry:
                 self._by_point[registration.point] = remaining
             else:
                 del self._by_point[registration.point]
-            self.version += 1
+            self._changed()
         return True
 
     def get(self, point: str, match: str | None = None, *, agent: str | None = None) -> list[Registration]:
@@ -385,7 +397,7 @@ class Registry:
         with self._lock:
             self._by_id.clear()
             self._by_point.clear()
-            self.version += 1
+            self._changed()
 
     def __contains__(self, id: object) -> bool:
         return id in self._by_id
