@@ -107,6 +107,12 @@ _FORK_CODE = re.compile(
     r"fork\s*(?:while|until)\s*fork|while\s*\(?\s*(?:1|true|True)\s*\)?\s*[:{]?\s*(?:os\.)?fork\s*\(|"
     r"for\s*\(\s*;\s*;\s*\)\s*\{?\s*fork\s*\("
 )
+# Shell commands and deletions inside interpreter code: os.system("..."), subprocess.run([...]).
+_SHELL_CALL = re.compile(
+    r"(?:system|popen|exec[lv]?p?e?|run|call|check_call|check_output|Popen|spawn|execSync|spawnSync|"
+    r"shell_exec|passthru)\s*\(\s*(?:[rbf]?(([\"'])(.*?)(?<!\\)\2)|\[([^\]]*)\])"
+)
+_RMTREE = re.compile(r"(?:rmtree|rmdir|rm_rf|rmSync|remove_dir_all)\s*\(\s*[rbf]?([\"'])(.*?)\1")
 _FUNCTION = re.compile(
     r"(?:function\s+)?([^\s(){};|&<>]+)\s*\(\s*\)\s*\{([^}]*)\}|function\s+([^\s(){};|&<>]+)\s*\{([^}]*)\}"
 )
@@ -482,6 +488,17 @@ def _interpreter(invocation: Invocation, home: str) -> Verdict | None:
         return _verdict(FORK_BOMB, invocation, "forks processes without end")
     if _REVERSE_SHELL_CODE.search(code):
         return _verdict(BACKDOOR, invocation, "connects a shell to a network socket")
+    for match in _RMTREE.finditer(code):
+        what = _critical(match.group(2), home)
+        if what and "working directory" not in what:
+            return _verdict(FILESYSTEM, invocation, f"deletes {what} from {invocation.name}")
+    for match in _SHELL_CALL.finditer(code):
+        inner = match.group(3) or " ".join(re.findall(r"[\"']([^\"']*)[\"']", match.group(4) or ""))
+        verdict = check_command(inner, home=home)
+        if verdict is not None:
+            return Verdict(
+                verdict.category, _piece(invocation.text), f"{verdict.why}, run from {invocation.name}"
+            )
     return None
 
 
@@ -606,6 +623,27 @@ def _interactive(invocation: Invocation) -> bool:
     return mode.interactive or mode.reads_stdin
 
 
+def _computed_code(invocation: Invocation, home: str) -> Verdict | None:
+    """Code a shell gets from a substitution that can be worked out: ``bash -c "$(echo … | base64 -d)"``."""
+    if not (invocation.name in _SHELL_RUNNERS or invocation.dynamic):
+        return None
+    command = invocation.command
+    for word in command.words:
+        for sub in command.substitutions_in(word):
+            for stages in walk(sub.script):
+                decoded = _decoded(stages)
+                if decoded is not None:
+                    verdict = check_command(decoded, home=home)
+                    if verdict is not None:
+                        why = f"{verdict.why}; computed as {decoded.strip()!r}"
+                        return Verdict(verdict.category, _piece(invocation.text), why)
+                elif any(_is_decoder(s) for s in stages):
+                    return _verdict(
+                        OBFUSCATED, invocation, f"runs decoded data in {invocation.name or 'a shell'}"
+                    )
+    return None
+
+
 def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
     piece = _piece(" | ".join(stage.text for stage in stages))
     for index, stage in enumerate(stages[1:], start=1):
@@ -629,6 +667,15 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
     network = [s for s in stages if s.name in _NETWORK_TOOLS]
     if shells and network and len(stages) > 1:
         return Verdict(BACKDOOR, piece, f"connects {shells[0].name} to the network through {network[0].name}")
+    for index, stage in enumerate(stages[1:], start=1):
+        # echo / | xargs rm -rf: the arguments xargs adds can be worked out.
+        check = _CHECKS.get(stage.name)
+        added = _decoded(stages[:index]) if "xargs" in stage.wrappers and check is not None else None
+        if added is not None and check is not None:
+            extended = Invocation(stage.name, (*stage.args, *added.split()), stage.command, stage.wrappers)
+            verdict = check(extended, home)
+            if verdict is not None:
+                return Verdict(verdict.category, piece, f"{verdict.why}; the arguments come from the pipe")
     for stage in stages:
         if "xargs" in stage.wrappers and stage.name in ("docker", "podman"):
             values = _values(stage)
@@ -704,6 +751,9 @@ def _check_invocation(invocation: Invocation, home: str) -> Verdict | None:
     download = _substituted_download(invocation)
     if download is not None:
         return _verdict(REMOTE_CODE, invocation, f"runs code downloaded by {download.name} in {name}")
+    verdict = _computed_code(invocation, home)
+    if verdict is not None:
+        return verdict
     for code in _nested_code(invocation):
         try:
             nested = parse(code)

@@ -206,6 +206,8 @@ def _quote(word: str) -> str:
         return word
     if word and " " not in word and "'" not in word and '"' not in word and "\\" not in word:
         return word
+    if "'" in word and not any(c in word for c in '"$`\\'):
+        return f'"{word}"'
     return shlex.quote(word)
 
 
