@@ -29,7 +29,7 @@ import binascii
 import functools
 import re
 import shlex
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from ..events import ToolCall
@@ -113,9 +113,11 @@ _SHELL_CALL = re.compile(
     r"shell_exec|passthru)\s*\(\s*(?:[rbf]?(([\"'])(.*?)(?<!\\)\2)|\[([^\]]*)\])"
 )
 _RMTREE = re.compile(r"(?:rmtree|rmdir|rm_rf|rmSync|remove_dir_all)\s*\(\s*[rbf]?([\"'])(.*?)\1")
-_FUNCTION = re.compile(
-    r"(?:function\s+)?([^\s(){};|&<>]+)\s*\(\s*\)\s*\{([^}]*)\}|function\s+([^\s(){};|&<>]+)\s*\{([^}]*)\}"
-)
+# Function definitions: "NAME() { BODY }" (the name is found looking back from "()",
+# which keeps the search linear) and "function NAME { BODY }".
+_FUNCTION_BODY = re.compile(r"\(\s*\)\s*\{([^}]{0,4000})\}")
+_FUNCTION_NAME = re.compile(r"(?:^|[\s;&|(){}])([^\s(){};|&<>]{1,64})\s*$")
+_FUNCTION_KEYWORD = re.compile(r"\bfunction\s+([^\s(){};|&<>]+)\s*(?:\(\s*\)\s*)?\{([^}]{0,4000})\}")
 _HOOK_SKIP_ENV = re.compile(r"^(?:HUSKY=0|HUSKY_SKIP_HOOKS=|SKIP_HOOKS=|GIT_HOOKS_SKIP=)")
 _PIECE_LIMIT = 200
 
@@ -168,10 +170,12 @@ def _critical(word: str, home: str) -> str | None:
     if re.fullmatch(r"\.\.(?:/\.\.)*/?(?:\*)?", word):
         return "a parent of the working directory"
     path = normalize_path(word, home=home) if word else word
+    if path in ("*", ".*"):
+        return "every file in the working directory"
     everything = False
-    while path.endswith(("/*", "/.*")) or path in ("*",):
+    while path.endswith(("/*", "/.*")):
         everything = True
-        path = path.rsplit("/", 1)[0] or "/"
+        path = path[: path.rindex("/")] or "/"
     prefix = "every file in " if everything else ""
     home = home.rstrip("/")
     if path == "/":
@@ -706,13 +710,22 @@ def _check_redirects(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
-def _fork_bomb(skeleton: str) -> bool:
-    for match in _FUNCTION.finditer(skeleton):
-        name = match.group(1) or match.group(3)
-        body = match.group(2) if match.group(1) else match.group(4)
-        if re.search(rf"(?:^|[\s;&|{{(]){re.escape(name)}\s*[|&]", body or ""):
-            return True
-    return False
+def _functions(skeleton: str) -> Iterator[tuple[str, str, str]]:
+    """(name, body, definition) of each shell function defined in ``skeleton``."""
+    for match in _FUNCTION_BODY.finditer(skeleton):
+        head = _FUNCTION_NAME.search(skeleton[max(0, match.start() - 65) : match.start()])
+        if head is not None:
+            yield head.group(1), match.group(1), head.group(1) + match.group(0)
+    for match in _FUNCTION_KEYWORD.finditer(skeleton):
+        yield match.group(1), match.group(2), match.group(0)
+
+
+def _fork_bomb(skeleton: str) -> str | None:
+    """The definition of a function that runs itself in the background or a pipe, if any."""
+    for name, body, definition in _functions(skeleton):
+        if re.search(rf"(?:^|[\s;&|{{(]){re.escape(name)}\s*[|&]", body):
+            return definition
+    return None
 
 
 def _nested_code(invocation: Invocation) -> list[str]:
@@ -812,11 +825,9 @@ def _check_malformed(command: str, home: str) -> Verdict | None:
 
 
 def _check_script(script: Script, home: str) -> Verdict | None:
-    if _fork_bomb(script.skeleton):
-        bomb = _FUNCTION.search(script.skeleton)
-        piece = bomb.group(0) if bomb else "function"
-        return Verdict(FORK_BOMB, _piece(piece.translate({0xE000 + i: c for i, c in enumerate("();<>|&\n")})),
-                       "a function that spawns copies of itself without end")  # fmt: skip
+    bomb = _fork_bomb(script.skeleton)
+    if bomb is not None:
+        return Verdict(FORK_BOMB, _piece(bomb), "a function that spawns copies of itself without end")
     for stages in walk(script):
         for invocation in stages:
             verdict = _check_invocation(invocation, home) or _check_redirects(invocation, home)

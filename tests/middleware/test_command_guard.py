@@ -308,3 +308,18 @@ def test_init_registry_installs_every_builtin_guard() -> None:
         assert registry["builtin:security-audit"].priority == 99
     finally:
         agentbus.reset_registry()
+
+
+SHELL_PIECES = st.sampled_from(
+    [*"abrmf-/ ~*.$(){}[]`'\"\\|&;<>\n\t#=!?:,@%019", "rm", "-rf", "bash", "-c", "$(", "<<", "EOF", "sudo",
+     "curl", "| sh", "${IFS}", "$'", "find", "-exec", "\\;", "xargs", "env", "-S", "eval", "git", "commit",
+     "-n", "dd", "of=", "/dev/sda", "<(", "$((", "${", "}", "base64 -d", "echo", "f(){", "function"]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(SHELL_PIECES, max_size=40).map("".join))
+def test_any_text_is_judged_without_an_exception(text: str) -> None:
+    """Garbage in, a verdict or None out: a guard that raises would block every call."""
+    verdict = check_command(text, home=HOME)
+    assert verdict is None or verdict.category in CATEGORIES
