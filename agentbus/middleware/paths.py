@@ -27,6 +27,7 @@ __all__ = ["check_glob", "check_path", "display_path", "normalize_path"]
 _HOME_VARIABLE = re.compile(r"^(?:\$HOME|\$\{HOME(?::?[-=?+][^}]*)?\})(?=/|$)")
 _TILDE_USER = re.compile(r"^~([A-Za-z0-9_.][A-Za-z0-9_.-]*)(?=/|$)")
 _GLOB_CHARS = frozenset("*?[")
+_WINDOWS_DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
 
 
 def _rule(pattern: str, label: str) -> tuple[re.Pattern[str], str]:
@@ -114,6 +115,9 @@ def normalize_path(path: str, *, cwd: str | None = None, home: str | None = None
     text = path.strip()
     if text.startswith("file://"):
         text = text[len("file://") :]
+    if _WINDOWS_DRIVE.match(text):
+        # C:\Users\me\.ssh\id_rsa: judged by its components, like a POSIX path.
+        text = text[2:].replace("\\", "/")
     if text == "~" or text.startswith("~/"):
         text = home + text[1:]
     else:

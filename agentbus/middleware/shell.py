@@ -96,6 +96,8 @@ class Redirect:
 
     op: str
     target: str
+    fd: str = ""
+    """The file descriptor written before the operator (``2`` in ``2>&1``), if any."""
 
 
 @attrs.frozen
@@ -154,7 +156,7 @@ class SimpleCommand:
     def text(self) -> str:
         """The command as shell text (for messages)."""
         words = [self._shown(w) for w in self.words]
-        words += [f"{r.op} {self._shown(r.target)}" for r in self.redirects if r.op != "<<"]
+        words += [f"{r.fd}{r.op}{self._shown(r.target)}" for r in self.redirects if r.op != "<<"]
         words += ["<< EOF" for r in self.redirects if r.op == "<<"]
         return " ".join(words)
 
@@ -566,14 +568,17 @@ class _Builder:
         self.words: list[str] = []
         self.redirects: list[Redirect] = []
         self.pending: str | None = None
+        self.fd = ""
         self.variables: dict[str, str] = {}
 
     def word(self, word: str) -> None:
         if word.startswith(_FD):
+            self.fd = word[len(_FD) :]
             return
         if self.pending is not None:
-            self.redirects.append(Redirect(self.pending, word))
+            self.redirects.append(Redirect(self.pending, word, self.fd))
             self.pending = None
+            self.fd = ""
         else:
             self.words.append(word)
 
