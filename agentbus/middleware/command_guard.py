@@ -122,6 +122,7 @@ _HOOK_SKIP_ENV = re.compile(r"^(?:HUSKY=0|HUSKY_SKIP_HOOKS=|SKIP_HOOKS=|GIT_HOOK
 _PIECE_LIMIT = 200
 
 _Check = Callable[[Invocation, str], "Verdict | None"]
+"""A check for one program: (invocation, home directory) -> verdict or None."""
 
 
 def _piece(text: str) -> str:
@@ -448,8 +449,8 @@ def _docker(invocation: Invocation, home: str) -> Verdict | None:
 
 def _is_volume_listing(invocation: Invocation) -> bool:
     values = _values(invocation)
-    return invocation.name in ("docker", "podman") and "volume" in values and ("ls" in values or
-                                                                               "list" in values)  # fmt: skip
+    listing = "ls" in values or "list" in values
+    return invocation.name in ("docker", "podman") and "volume" in values and listing
 
 
 def _netcat(invocation: Invocation, home: str) -> Verdict | None:
@@ -506,7 +507,7 @@ def _interpreter(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
-_CHECKS: dict[str, Callable[[Invocation, str], Verdict | None]] = {
+_CHECKS: dict[str, _Check] = {
     "rm": _rm,
     "unlink": _rm,
     "find": _find,

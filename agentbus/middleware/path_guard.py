@@ -157,36 +157,68 @@ def _judge(word: str, *, cwd: str | None, write: bool = False) -> Verdict | None
     return check_path(word, cwd=cwd, write=write)
 
 
+_PATTERN_OPTIONS = frozenset({"--exclude", "--exclude-dir", "--include", "--filter", "--glob", "--ignore",
+                              "--iglob", "--type", "--max-count", "--context", "--after-context",
+                              "--before-context", "--regexp", "--expression"})  # fmt: skip
+"""Long options whose value is a pattern or a number, not a file that is read."""
+_FILE_OPTION = re.compile(r"^--(?:[a-z-]*-)?(?:file|files-from|input|in|from)$")
+_VALUE_SHORT = {
+    "grep": "ABCDdefm", "egrep": "ABCDdefm", "fgrep": "ABCDdefm", "rg": "ABCefgjMmTt", "ag": "ABCGgm",
+    "ack": "ABCm", "awk": "Ffv", "gawk": "Ffv", "mawk": "Ffv", "sed": "efl",
+}  # fmt: skip
+"""Short options that take a value, for programs whose first operand is a pattern or program."""
+
+
 def _operands(invocation: Invocation) -> list[str]:
-    """The file operands of a reader, with its pattern/program argument left out."""
-    values = [invocation.command.static(w) for w in invocation.args]
-    known = [v for v in values if v is not None]
+    """The files a reader reads: its operands and file options, not its pattern or program."""
+    values = [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
     name = invocation.name
-    operands: list[str] = []
+    value_short = _VALUE_SHORT.get(name, "")
+    positionals: list[str] = []
+    files: list[str] = []
     pattern_given = False
-    skip_next = False
-    for index, value in enumerate(known):
-        if skip_next:
-            skip_next = False
-            if name in _PATTERN_FIRST and known[index - 1] in ("-f", "--file"):
-                operands.append(value)  # a pattern file is read
-            continue
-        if value.startswith("--") and "=" in value:
-            operands.append(value.partition("=")[2])
-            continue
-        if value in ("-e", "--regexp", "-f", "--file", "--expression") and name in _PATTERN_FIRST:
-            pattern_given = True
-            skip_next = True
-            continue
+    i = 0
+    while i < len(values):
+        value = values[i]
+        i += 1
         if name == "dd":
             if value.startswith(("if=", "of=")):
-                operands.append(value[3:])
+                files.append(value[3:])
             continue
-        if not value.startswith("-") or value == "-":
-            operands.append(value)
-    if name in _PATTERN_FIRST and not pattern_given and operands:
-        operands = operands[1:]
-    return operands
+        if value == "--":
+            positionals += values[i:]
+            break
+        if value.startswith("--"):
+            key, equals, option_value = value.partition("=")
+            if key in ("--regexp", "--expression", "--file"):
+                pattern_given = True
+            if _FILE_OPTION.match(key):
+                if equals:
+                    files.append(option_value)
+                elif i < len(values):
+                    files.append(values[i])
+                    i += 1
+            elif key in _PATTERN_OPTIONS and not equals:
+                i += 1
+            continue
+        if name == "zip" and value in ("-x", "-i"):
+            break  # the rest are patterns to leave out or take in
+        if value.startswith("-") and value != "-":
+            for index, char in enumerate(value[1:], start=1):
+                if char in value_short:
+                    pattern_given = pattern_given or char in "ef"
+                    option_value = value[index + 1 :]
+                    if not option_value and i < len(values):
+                        option_value = values[i]
+                        i += 1
+                    if char == "f":
+                        files.append(option_value)  # a pattern or program file is read
+                    break
+            continue
+        positionals.append(value)
+    if value_short and not pattern_given and positionals:
+        positionals = positionals[1:]
+    return positionals + files
 
 
 def _curl_files(invocation: Invocation) -> list[str]:

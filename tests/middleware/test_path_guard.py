@@ -162,6 +162,12 @@ def test_check_glob_blocks_globs_aimed_at_secrets(pattern: str, blocked: bool) -
         "cp pub.key ~/.ssh/authorized_keys",
         "dd if=/home/me/.ssh/id_rsa of=/tmp/k",
         "openssl rsa -in server.key -text",
+        "awk -f prog.awk ~/.aws/credentials",
+        "sed -n p .env",
+        "rg password ~/.ssh",
+        "cat -- ~/.ssh/id_rsa",
+        "openssl enc -in .env -out x",
+        "tar -cf out.tar -T list.txt ~/.ssh",
     ],
 )
 def test_shell_commands_that_read_or_copy_secrets_are_blocked(command: str) -> None:
@@ -186,6 +192,16 @@ def test_shell_commands_that_read_or_copy_secrets_are_blocked(command: str) -> N
         "ls -la ~/.ssh",
         "sed -n 1,5p config.yaml",
         "awk '/.env/ {print}' notes.txt",
+        "rsync -av --exclude .env ./ host:/app",
+        "tar --exclude=.env -czf app.tgz .",
+        "zip -r app.zip . -x .env '*.pem'",
+        "grep --color=auto id_rsa README.md",
+        "grep -A 3 id_rsa README.md",
+        "grep -rn API_KEY --include=*.env .",
+        "awk -F : '/id_rsa/' notes.txt",
+        "rg -g '*.py' secret src",
+        "grep -e id_rsa -f patterns.txt src",
+        "cp config/*.json dist/",
     ],
 )
 def test_everyday_shell_file_commands_pass(command: str) -> None:
