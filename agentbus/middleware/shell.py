@@ -741,6 +741,17 @@ def shell_mode(invocation: Invocation) -> ShellMode:
 
 def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
     """The program a simple command runs, and shell code it hands on (``eval``, ``-c`` ...)."""
+    lead = 0
+    while lead < len(command.words):
+        if command.words[lead] in _RESERVED:
+            lead += 1
+        elif command.words[lead] == "function":  # function NAME { BODY }: the body follows
+            lead += 2
+        else:
+            break
+    if lead:
+        # "then rm -rf /", "{ rm -rf ~": the keywords are not part of the command.
+        command = SimpleCommand(command.words[lead:], command.redirects, command.substitutions)
     words = list(command.words)
     wrappers: list[str] = []
     env: list[str] = []

@@ -86,6 +86,9 @@ def test_reason_names_the_offending_simple_command_not_the_whole_line() -> None:
     assert verdict is not None
     assert verdict.piece == "sudo rm -fr ~"
     assert "home directory" in verdict.why
+    verdict = check_command("if true; then sudo rm -rf /; fi", home=HOME)
+    assert verdict is not None
+    assert verdict.piece == "sudo rm -rf /"
 
 
 @pytest.mark.parametrize(
