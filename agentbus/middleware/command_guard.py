@@ -818,8 +818,10 @@ def _check_malformed(command: str, home: str) -> Verdict | None:
             return Verdict(verdict.category, verdict.piece, f"{verdict.why}; the command is malformed")
     if parsed:
         return None
+    # Quoted text is a message or a pattern more often than code: leave it out of the look.
+    unquoted = re.sub(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"", " ", command)
     for pattern, category in _LOOKS_DANGEROUS:
-        match = pattern.search(command)
+        match = pattern.search(unquoted)
         if match:
             return Verdict(category, _piece(command), "the command does not parse, and looks dangerous")
     return None

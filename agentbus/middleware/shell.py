@@ -245,15 +245,67 @@ def _static_output(sub: Substitution) -> str | None:
 # -- scanning: substitutions, quoting, here-documents -----------------------------------
 
 
+def _heredoc_delimiter(text: str, i: int) -> tuple[str, bool, bool, int]:
+    """At a ``<<``: (delimiter, strip tabs, quoted, index after the delimiter word)."""
+    i += 2
+    strip_tabs = text.startswith("-", i)
+    if strip_tabs:
+        i += 1
+    while i < len(text) and text[i] in " \t":
+        i += 1
+    start = i
+    while i < len(text) and text[i] not in _WORD_START:
+        if text[i] in "'\"":
+            close = text.find(text[i], i + 1)
+            i = close + 1 if close > 0 else len(text)
+        else:
+            i += 1
+    raw = text[start:i]
+    quoted = any(c in raw for c in "'\"\\")
+    return raw.replace("'", "").replace('"', "").replace("\\", ""), strip_tabs, quoted, i
+
+
+def _heredoc_body(text: str, i: int, delimiter: str, strip_tabs: bool) -> tuple[str, int]:
+    """The body of a here-document starting at ``i``, and the index after its last line."""
+    lines: list[str] = []
+    while i < len(text):
+        end = text.find("\n", i)
+        line = text[i:] if end < 0 else text[i:end]
+        i = len(text) if end < 0 else end + 1
+        if (line.lstrip("\t") if strip_tabs else line) == delimiter:
+            break
+        lines.append(line)
+    return "\n".join(lines), i
+
+
 def _closing_paren(text: str, open_index: int) -> int:
-    """The index of the ``)`` matching the ``(`` at ``open_index`` (quotes respected)."""
+    """The index of the ``)`` matching the ``(`` at ``open_index``.
+
+    Quotes and here-documents are skipped: Claude Code writes commit messages as
+    ``git commit -m "$(cat <<'EOF' ... EOF\n)"``, and an apostrophe in the
+    message is not a quote.
+    """
     depth = 0
     i = open_index
     n = len(text)
+    heredocs: list[tuple[str, bool]] = []
     while i < n:
         c = text[i]
         if c == "\\":
             i += 2
+            continue
+        if c == "<" and text.startswith("<<", i) and not text.startswith("<<<", i):
+            delimiter, strip_tabs, _, i = _heredoc_delimiter(text, i)
+            heredocs.append((delimiter, strip_tabs))
+            continue
+        if c == "<" and text.startswith("<<<", i):
+            i += 3
+            continue
+        if c == "\n" and heredocs:
+            i += 1
+            for delimiter, strip_tabs in heredocs:
+                _, i = _heredoc_body(text, i, delimiter, strip_tabs)
+            heredocs = []
             continue
         if c == "'":
             end = text.find("'", i + 1)
@@ -375,23 +427,7 @@ class _Scanner:
 
     def heredoc(self, i: int) -> int:
         """A ``<<`` at ``i``: read the delimiter now, the body at the next newline."""
-        text = self.text
-        i += 2
-        strip_tabs = text.startswith("-", i)
-        if strip_tabs:
-            i += 1
-        while i < len(text) and text[i] in " \t":
-            i += 1
-        start = i
-        while i < len(text) and text[i] not in _WORD_START:
-            if text[i] in "'\"":
-                close = text.find(text[i], i + 1)
-                i = close + 1 if close > 0 else len(text)
-            else:
-                i += 1
-        raw = text[start:i]
-        quoted = any(c in raw for c in "'\"\\")
-        delimiter = raw.replace("'", "").replace('"', "").replace("\\", "")
+        delimiter, strip_tabs, quoted, i = _heredoc_delimiter(self.text, i)
         self.subs.append(None)
         index = len(self.subs) - 1
         self.heredocs.append((index, delimiter, strip_tabs, quoted))
@@ -400,17 +436,8 @@ class _Scanner:
 
     def heredoc_bodies(self, i: int) -> int:
         """Read the bodies of pending here-documents from ``i`` (after a newline)."""
-        text = self.text
         for index, delimiter, strip_tabs, quoted in self.heredocs:
-            lines: list[str] = []
-            while i < len(text):
-                end = text.find("\n", i)
-                line = text[i:] if end < 0 else text[i:end]
-                i = len(text) if end < 0 else end + 1
-                if (line.lstrip("\t") if strip_tabs else line) == delimiter:
-                    break
-                lines.append(line)
-            body = "\n".join(lines)
+            body, i = _heredoc_body(self.text, i, delimiter, strip_tabs)
             expansions: list[Substitution] = []
             if not quoted:
                 expansions = _body_substitutions(body, self.depth)
