@@ -112,11 +112,18 @@ def _file_paths(args: Mapping[str, Any]) -> Iterator[str]:
     yield from _strings(args.get("paths"))
     for key in _PATCH_KEYS:
         patch = args.get(key)
-        if isinstance(patch, str) and ("*** " in patch or "+++ " in patch):
-            for match in _PATCH_FILE.finditer(patch):
-                path = next(group for group in match.groups() if group)
-                if path != "/dev/null":
-                    yield path
+        if isinstance(patch, str):
+            yield from _patch_paths(patch)
+
+
+def _patch_paths(patch: str) -> Iterator[str]:
+    """The files a patch touches (apply_patch's ``*** Update File:`` or unified diff headers)."""
+    if "*** " not in patch and "+++ " not in patch:
+        return
+    for match in _PATCH_FILE.finditer(patch):
+        path = next(group for group in match.groups() if group)
+        if path != "/dev/null":
+            yield path
 
 
 # -- the file tools ----------------------------------------------------------------------
@@ -247,6 +254,18 @@ def _check_invocation(invocation: Invocation, cwd: str | None) -> Verdict | None
             verdict = _judge(operand, cwd=cwd, write=write)
             if verdict is not None:
                 return verdict
+    elif name in ("apply_patch", "applypatch"):
+        # Codex runs patches through the shell: apply_patch <<'EOF' *** Update File: ... EOF
+        command = invocation.command
+        texts = [command.static(w) or "" for w in invocation.args]
+        texts += [
+            sub.text for r in command.redirects if r.op == "<<" for sub in command.substitutions_in(r.target)
+        ]
+        for text in texts:
+            for path in _patch_paths(text):
+                verdict = _judge(path, cwd=cwd, write=True)
+                if verdict is not None:
+                    return verdict
     elif name in ("curl", "wget", "http", "xh"):
         for path in _curl_files(invocation):
             verdict = _judge(path, cwd=cwd)

@@ -168,6 +168,9 @@ def test_check_glob_blocks_globs_aimed_at_secrets(pattern: str, blocked: bool) -
         "cat -- ~/.ssh/id_rsa",
         "openssl enc -in .env -out x",
         "tar -cf out.tar -T list.txt ~/.ssh",
+        "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: .env\n@@\n-A=1\n+A=2\n*** End Patch\nEOF",
+        "bash -lc \"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: ~/.ssh/authorized_keys\n"
+        '+ssh-ed25519 AAA\n*** End Patch\nEOF"',
     ],
 )
 def test_shell_commands_that_read_or_copy_secrets_are_blocked(command: str) -> None:
@@ -202,6 +205,8 @@ def test_shell_commands_that_read_or_copy_secrets_are_blocked(command: str) -> N
         "rg -g '*.py' secret src",
         "grep -e id_rsa -f patterns.txt src",
         "cp config/*.json dist/",
+        "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: src/app.py\n@@\n-x = 1\n+x = 2\n"
+        "*** End Patch\nEOF",
     ],
 )
 def test_everyday_shell_file_commands_pass(command: str) -> None:
