@@ -18,8 +18,9 @@ from inspect import isawaitable
 from types import CoroutineType
 from typing import Any, TypeVar
 
+from .errors import describe_error
 from .events import LIFECYCLE_POINTS, Lifecycle, Message, Params, ToolCall, ToolResult
-from .records import INFO, Observers, Record, Subscription, level_number
+from .records import DEBUG, DISPATCH, ERROR, INFO, WARNING, Observers, Record, Subscription, level_number
 from .registry import Kind, Matcher, OnError, Registry
 from .stack import Chain, compile_stack
 from .tools import blocked_result, error_result, normalize_tool_name
@@ -116,6 +117,7 @@ class Bus:
         on_error: OnError | None = None,
         timeout: float | None = None,
         shadow: bool = False,
+        record_values: bool = True,
     ) -> Any:
         """Register a simple handler (sync or async): it mutates the event, returns nothing.
 
@@ -124,7 +126,7 @@ class Bus:
         """
         return self._register(
             "handler", point, handler, id=id, priority=priority, tool=tool, agent=agent,
-            on_error=on_error, timeout=timeout, shadow=shadow,
+            on_error=on_error, timeout=timeout, shadow=shadow, record_values=record_values,
         )  # fmt: skip
 
     def middleware(
@@ -139,6 +141,7 @@ class Bus:
         on_error: OnError | None = None,
         timeout: float | None = None,
         shadow: bool = False,
+        record_values: bool = True,
     ) -> Any:
         """Register ASGI-style middleware: ``async def mw(event, call_next)``.
 
@@ -147,7 +150,7 @@ class Bus:
         """
         return self._register(
             "middleware", point, handler, id=id, priority=priority, tool=tool, agent=agent,
-            on_error=on_error, timeout=timeout, shadow=shadow,
+            on_error=on_error, timeout=timeout, shadow=shadow, record_values=record_values,
         )  # fmt: skip
 
     def _register(self, kind: Kind, point: str, handler: F | None, **options: Any) -> Any:
@@ -172,14 +175,41 @@ class Bus:
         return Subscription(self.observers, max_buffer=max_buffer, level=level_number(level))
 
     def on_event(
-        self, callback: Callable[[Record], None], *, level: int | str = "debug"
+        self, callback: Callable[[Record], None], *, level: int | str = "debug", dispatches: bool = False
     ) -> Callable[[], None]:
         """Call ``callback(record)`` for every record (seed's ``setOnEvent``); returns an undo function.
 
         The callback runs inline, so keep it quick; an exception in it is
-        counted in ``bus.observers.failures`` and otherwise ignored.
+        counted in ``bus.observers.failures`` and otherwise ignored. With
+        ``dispatches=True`` it also gets one :data:`~agentbus.records.DISPATCH`
+        record when each dispatch ends (how a span exporter knows a call ended).
         """
-        return self.observers.add(callback, level_number(level))
+        return self.observers.add(callback, level_number(level), dispatches=dispatches)
+
+    def stream_to_console(
+        self, level: str = "on", *, file: Any = None, json: bool = False, color: bool | None = None
+    ) -> Callable[[], None]:
+        """Print interceptions as the seed's verbose lines; returns an undo function.
+
+        ``level`` is the seed's verboseLevel: ``"on"`` (blocks, changes,
+        failures) or ``"full"`` (every layer, diffs, durations, one line per
+        finished call); ``"off"`` prints nothing. ``file`` defaults to stderr;
+        ``json=True`` writes one JSON record per line. See :mod:`agentbus.console`.
+        """
+        from .console import stream_to_console
+
+        return stream_to_console(self, level, file=file, json=json, color=color)
+
+    def log_to(self, path: Any, *, level: int | str = "info") -> Callable[[], None]:
+        """Append records to a JSON-lines audit log at ``path``; returns an undo function.
+
+        Besides the records at ``level`` and above, every finished dispatch
+        leaves one line. Write errors are counted, never raised. See
+        :mod:`agentbus.audit_log`.
+        """
+        from .audit_log import log_to
+
+        return log_to(self, path, level=level)
 
     # -- compiled stacks ------------------------------------------------------------
 
@@ -228,10 +258,31 @@ class Bus:
             self._compile("tool.call", name, agent, _execute),
             self._compile("tool.after", name, agent, _identity),
         )
+        if self.observers.wants_dispatches:
+            plan.empty = False  # every call must end with its dispatch record
         if len(self._plans) >= _CACHE_LIMIT:  # many distinct tools or agents: start afresh
             self._plans = {}
         self._plans[tool if agent is None else (tool, agent)] = plan
         return plan
+
+    def _dispatched(
+        self,
+        point: str,
+        event: Any,
+        started: float,
+        decision: str | None = None,
+        reason: str | None = None,
+        error: BaseException | None = None,
+    ) -> None:
+        """Tell the observers that asked for them that a dispatch ended."""
+        level = ERROR if error is not None else WARNING if decision is not None else DEBUG
+        record = Record(
+            point=point, id=DISPATCH, level=level, tool=getattr(event, "tool", None),
+            agent_id=event.agent_id, session_key=event.session_key,
+            call_id=getattr(event, "call_id", None), decision=decision, reason=reason,
+            error=describe_error(error) if error is not None else None, duration=_perf() - started,
+        )  # fmt: skip
+        self.observers.emit_dispatch(record)
 
     # -- the verbs ------------------------------------------------------------------
 
@@ -250,9 +301,13 @@ class Bus:
             message=message, metadata=dict(metadata) if metadata else {}, agent_id=agent_id,
             session_key=session_key, provider=provider, model=model,
         )  # fmt: skip
+        dispatches = self.observers.wants_dispatches
+        started = _perf() if dispatches else 0.0
         stack = self._stack("message.before", agent_id)
         if stack is not None:
             await stack(event)
+        if dispatches:
+            self._dispatched("message.before", event, started)
         return event
 
     async def resolve_params(
@@ -272,9 +327,13 @@ class Bus:
         event.think_level = think_level
         event.reasoning_level = reasoning_level
         event.temperature = temperature
+        dispatches = self.observers.wants_dispatches
+        started = _perf() if dispatches else 0.0
         stack = self._stack("params.before", message.agent_id)
         if stack is not None:
             await stack(event)
+        if dispatches:
+            self._dispatched("params.before", event, started)
         return event
 
     async def prepare(
@@ -384,6 +443,7 @@ class Bus:
         For adapters whose runtime executes the tool itself (Claude Code hooks)
         and for ``agentbus eval``.
         """
+        started = _perf() if self.observers.wants_dispatches else 0.0
         plan = self._plan(tool, agent_id)
         call = ToolCall(
             tool=plan.name, args=dict(args), call_id=call_id or f"call-{next(self._call_ids)}",
@@ -392,6 +452,8 @@ class Bus:
         before = plan.before
         if before is not None:
             await before(call)
+        if self.observers.wants_dispatches:
+            self._dispatched("tool.before", call, started, call.decision, call.block_reason)
         return call
 
     async def finish_tool(
@@ -409,6 +471,7 @@ class Bus:
         session_key: str | None = None,
     ) -> ToolResult:
         """Run only tool.after on a result produced elsewhere; return the final event."""
+        started = _perf() if self.observers.wants_dispatches else 0.0
         plan = self._plan(tool, agent_id)
         event = ToolResult(
             tool=plan.name, args=dict(args), result=result, call_id=call_id or f"call-{next(self._call_ids)}",
@@ -418,6 +481,8 @@ class Bus:
         after = plan.after
         if after is not None:
             await after(event)
+        if self.observers.wants_dispatches:
+            self._dispatched("tool.after", event, started, "block" if blocked else None, block_reason, error)
         return event
 
     async def _run_plan(
@@ -429,6 +494,8 @@ class Bus:
         agent_id: str | None,
         session_key: str | None,
     ) -> ToolResult:
+        dispatches = self.observers.wants_dispatches
+        dispatch_started = _perf() if dispatches else 0.0
         name = plan.name
         call = ToolCall(
             tool=name, args=dict(args), call_id=call_id or f"call-{next(self._call_ids)}",
@@ -464,6 +531,8 @@ class Bus:
         )  # fmt: skip
         if plan.after is not None:
             await plan.after(event)
+        if dispatches:
+            self._dispatched("tool.call", event, dispatch_started, decision, event.block_reason, error)
         return event
 
     async def _ask(self, call: ToolCall) -> str | None:
@@ -475,7 +544,7 @@ class Bus:
             approved = await self.approver(call)
         except Exception as exc:
             approved = False
-            reason = f"the approver failed ({type(exc).__name__}: {exc}); denied to be safe"
+            reason = f"the approver failed ({describe_error(exc)}); denied to be safe"
         else:
             reason = f"denied by the approver: {call.block_reason}"
         if approved is True:

@@ -13,6 +13,12 @@ behaves like, so callers can catch it the natural way::
 from __future__ import annotations
 
 
+def describe_error(error: BaseException) -> str:
+    """``"TypeName: message"``, or just the type name when the message is empty."""
+    text = str(error)
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
 class AgentbusError(Exception):
     """Root of every error agentbus raises."""
 

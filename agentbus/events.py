@@ -124,9 +124,18 @@ class Event:
         """What changed between two snapshots: ``{"args.command": (old, new)}``."""
         return {}
 
+    # The attributes a layer may change in place: deep-copied for shadow layers.
+    _MUTABLE: ClassVar[tuple[str, ...]] = ()
+
     def shadow_copy(self) -> Event:
-        """A deep copy for shadow-mode layers: whatever they do is not applied."""
-        return copy.deepcopy(self)
+        """A copy for shadow-mode layers: whatever they do to it is not applied.
+
+        The fields a layer may change are deep-copied; the rest is shared.
+        """
+        twin = copy.copy(self)
+        for name in self._MUTABLE:
+            object.__setattr__(twin, name, copy.deepcopy(getattr(self, name)))
+        return twin
 
 
 @attrs.define(eq=False, slots=True)
@@ -135,6 +144,7 @@ class Message(Event):
 
     point: ClassVar[str] = "message.before"
     FIELDS: ClassVar[tuple[str, ...]] = ("message", "metadata")
+    _MUTABLE: ClassVar[tuple[str, ...]] = ("_metadata",)
 
     _message: str = attrs.field(alias="message")
     _metadata: dict[str, Any] = attrs.field(factory=dict, alias="metadata")
@@ -250,6 +260,7 @@ class ToolCall(Event):
 
     point: ClassVar[str] = "tool.before"
     FIELDS: ClassVar[tuple[str, ...]] = ("args", "blocked")
+    _MUTABLE: ClassVar[tuple[str, ...]] = ("_args", "notes")
 
     _tool: str = attrs.field(alias="tool")
     _args: dict[str, Any] = attrs.field(alias="args")
@@ -261,8 +272,9 @@ class ToolCall(Event):
     # The code objects of the frames that called block()/ask(): the stack maps them
     # to the registration that decided, so layers need no per-call bookkeeping.
     _decided_in: tuple[Any, ...] = attrs.field(default=(), init=False, repr=False)
-    blocked_by: str | None = attrs.field(default=None, init=False)
-    """The id of the registration that blocked the call (set by the bus)."""
+    _blocked_by: str | None = attrs.field(default=None, init=False)
+    # The stack running this event: it can tell, from _decided_in, who decided.
+    _attribution: Any = attrs.field(default=None, init=False, repr=False)
     notes: list[str] = attrs.field(factory=list, init=False)
     """Advisory text for the agent (Claude Code's additionalContext)."""
     tool_error: BaseException | None = attrs.field(default=None, init=False)
@@ -289,6 +301,19 @@ class ToolCall(Event):
     def blocked(self) -> bool:
         """True once any layer has blocked the call."""
         return self._decision == "block"
+
+    @property
+    def blocked_by(self) -> str | None:
+        """The id of the registration that blocked (or asked about) the call."""
+        if self._blocked_by is None and self._decision is not None and self._attribution is not None:
+            registration = self._attribution.decided_by(self)
+            if registration is not None:
+                self._blocked_by = registration.id
+        return self._blocked_by
+
+    @blocked_by.setter
+    def blocked_by(self, value: str | None) -> None:
+        self._blocked_by = value
 
     def block(self, reason: str) -> None:
         """Block the call; the agent receives a blocked result with this reason."""
@@ -322,6 +347,7 @@ class ToolResult(Event):
 
     point: ClassVar[str] = "tool.after"
     FIELDS: ClassVar[tuple[str, ...]] = ("result",)
+    _MUTABLE: ClassVar[tuple[str, ...]] = ("result",)
 
     _tool: str = attrs.field(alias="tool")
     _args: dict[str, Any] = attrs.field(alias="args")

@@ -26,6 +26,7 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 
 __all__ = [
     "DEBUG",
+    "DISPATCH",
     "ERROR",
     "INFO",
     "WARNING",
@@ -36,6 +37,16 @@ __all__ = [
 ]
 
 DEBUG, INFO, WARNING, ERROR = logging.DEBUG, logging.INFO, logging.WARNING, logging.ERROR
+
+DISPATCH = "agentbus:dispatch"
+"""The ``id`` of the record the bus emits when a whole dispatch ends.
+
+Its ``point`` is the hook point the verb ran (``tool.call`` for a whole tool
+call, ``tool.before`` for ``decide_tool``, ``tool.after`` for ``finish_tool``),
+its ``duration`` the whole dispatch, its ``decision``/``reason``/``error`` the
+outcome. Only observers added with ``dispatches=True`` receive these records:
+they tell a span exporter or a ``full`` console when a tool call ended.
+"""
 
 _LEVEL_NAMES = {"debug": DEBUG, "info": INFO, "warning": WARNING, "error": ERROR}
 
@@ -183,33 +194,54 @@ class Observers:
 
     ``level`` is None while nobody listens: the bus then skips records entirely.
     ``generation`` changes whenever the set changes, so compiled stacks that
-    baked in "observed or not" know to rebuild.
+    baked in "observed or not" know to rebuild. ``wants_dispatches`` is True
+    while a consumer asked for :data:`DISPATCH` records.
     """
 
     def __init__(self, on_change: Callable[[], None] | None = None) -> None:
         self._callbacks: dict[Callable[[Record], None], int] = {}
+        self._dispatch_callbacks: dict[Callable[[Record], None], None] = {}
         self._snapshot: tuple[tuple[Callable[[Record], None], int], ...] = ()
         self._on_change = on_change
         self.level: int | None = None
+        self.wants_dispatches = False
         self.generation = 0
         self.failures = 0
 
-    def add(self, callback: Callable[[Record], None], level: int = DEBUG) -> Callable[[], None]:
-        """Add a consumer; return a function that removes it again."""
+    def add(
+        self, callback: Callable[[Record], None], level: int = DEBUG, *, dispatches: bool = False
+    ) -> Callable[[], None]:
+        """Add a consumer; return a function that removes it again.
+
+        With ``dispatches=True`` it also receives one :data:`DISPATCH` record per
+        dispatch, whatever its level.
+        """
         self._callbacks[callback] = level
+        if dispatches:
+            self._dispatch_callbacks[callback] = None
         self._changed()
         return lambda: self.discard(callback)
 
     def discard(self, callback: Callable[[Record], None]) -> None:
+        self._dispatch_callbacks.pop(callback, None)
         if self._callbacks.pop(callback, None) is not None:
             self._changed()
 
     def _changed(self) -> None:
         self.level = min(self._callbacks.values(), default=None)
+        self.wants_dispatches = bool(self._dispatch_callbacks)
         self._snapshot = tuple(self._callbacks.items())
         self.generation += 1
         if self._on_change is not None:
             self._on_change()
+
+    def emit_dispatch(self, record: Record) -> None:
+        """Hand a :data:`DISPATCH` record to the consumers that asked for them. Never raises."""
+        for callback in tuple(self._dispatch_callbacks):
+            try:
+                callback(record)
+            except Exception:  # observation never breaks interception
+                self.failures += 1
 
     def emit(self, record: Record) -> None:
         """Hand a record to every consumer that wants its level. Never raises."""

@@ -164,6 +164,9 @@ class Registration:
     on_error: OnError = "continue"
     timeout: float | None = None
     shadow: bool = False
+    record_values: bool = True
+    """False for layers that handle secrets: their records name the fields they
+    changed but carry no values (a redactor's "old" value is the secret)."""
     is_async: bool = False
     pair: bool = False
     """True for the seed's ``handler(input, output)`` form."""
@@ -232,6 +235,7 @@ class Registry:
         on_error: OnError | None = None,
         timeout: float | None = None,
         shadow: bool = False,
+        record_values: bool = True,
     ) -> Registration:
         """Validate and add a registration; return it.
 
@@ -243,7 +247,7 @@ class Registry:
         """
         registration = self._build(
             point, handler, id=id, kind=kind, priority=priority, tool=tool, agent=agent,
-            on_error=on_error, timeout=timeout, shadow=shadow,
+            on_error=on_error, timeout=timeout, shadow=shadow, record_values=record_values,
         )  # fmt: skip
         with self._lock:
             if registration.id in self._by_id:
@@ -270,6 +274,7 @@ class Registry:
         on_error: OnError | None,
         timeout: float | None,
         shadow: bool,
+        record_values: bool,
     ) -> Registration:
         if point not in HOOK_POINTS:
             raise RegistrationError(
@@ -348,6 +353,7 @@ class Registry:
             on_error=resolved_on_error,
             timeout=float(timeout) if timeout is not None else None,
             shadow=shadow,
+            record_values=bool(record_values),
             is_async=is_async,
             pair=pair,
             sequence=next(_sequence),

@@ -23,7 +23,7 @@ from typing import Any
 
 import anyio
 
-from .errors import InterceptionError
+from .errors import InterceptionError, describe_error
 from .events import ToolCall
 from .records import DEBUG, ERROR, INFO, WARNING, Record
 from .registry import Registration
@@ -34,6 +34,9 @@ Chain = Callable[[Any], Awaitable[Any]]
 Emit = Callable[[Record], None]
 
 _perf = time.perf_counter
+
+REDACTED = "<not recorded>"
+"""What a record holds instead of values for a layer registered with record_values=False."""
 
 
 def compile_stack(
@@ -131,11 +134,13 @@ class _Context:
             and _code_of(registration.handler) is not None
         )
 
-    def decided_by(self, event: ToolCall, candidates: Sequence[Registration]) -> Registration | None:
-        """The registration among ``candidates`` whose code called block()/ask()."""
+    def decided_by(
+        self, event: ToolCall, candidates: Sequence[Registration] | None = None
+    ) -> Registration | None:
+        """The registration (among ``candidates``, if given) whose code called block()/ask()."""
         for code in event._decided_in:
             registration = self.by_code.get(code)
-            if registration is not None and registration in candidates:
+            if registration is not None and (candidates is None or registration in candidates):
                 return registration
         return None
 
@@ -190,6 +195,8 @@ class _Context:
         assert self.observe_level is not None
         if level < self.observe_level:
             return
+        if changes and not registration.record_values:
+            changes = dict.fromkeys(changes, (REDACTED, REDACTED))
         emit(
             Record(
                 point=self.point,
@@ -202,7 +209,7 @@ class _Context:
                 changes=changes or {},
                 decision=decision,
                 reason=reason,
-                error=_describe(error) if error is not None else None,
+                error=describe_error(error) if error is not None else None,
                 duration=duration,
                 shadow=shadow,
             )
@@ -218,20 +225,15 @@ class _Context:
         policy = registration.on_error
         if policy == "raise":
             raise InterceptionError(
-                f"{registration.id} failed on {self.point}: {_describe(error)}",
+                f"{registration.id} failed on {self.point}: {describe_error(error)}",
                 registration_id=registration.id,
                 point=self.point,
             ) from error
         if policy == "block" and isinstance(event, ToolCall):
             # Fail closed: a gate that cannot decide does not let the call through.
-            event.block(f"{registration.id} failed ({_describe(error)}); blocked to be safe")
+            event.block(f"{registration.id} failed ({describe_error(error)}); blocked to be safe")
             if event.blocked_by is None:
                 event.blocked_by = registration.id
-
-
-def _describe(error: BaseException) -> str:
-    text = str(error)
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 def _call_handler(registration: Registration, event: Any) -> Any:
@@ -308,6 +310,7 @@ def _handler_group(
     lines = ["async def group(event):"]
     if ctx.tracks_decisions:
         lines.append("    decided = event._decision")
+        lines.append("    event._attribution = ctx")  # so blocked_by is right even mid-group
     for index, registration in enumerate(registrations):
         r, h = f"r{index}", f"h{index}"
         namespace[r], namespace[h] = registration, registration.handler
@@ -361,7 +364,10 @@ def _middleware_run(ctx: _Context, registrations: Sequence[Registration], inner:
     tracks_decisions = ctx.tracks_decisions
 
     async def guard(event: Any) -> Any:
-        decided = event._decision if tracks_decisions else None
+        decided = None
+        if tracks_decisions:
+            decided = event._decision
+            event._attribution = ctx
         try:
             result = await outermost(event)
         except Exception as exc:
