@@ -32,6 +32,8 @@ import shlex
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
+import attrs
+
 from ..events import ToolCall
 from ..registry import Registry
 from .guard import Guard, Verdict, install_guards
@@ -164,13 +166,13 @@ def _split_flags(args: Iterable[str]) -> tuple[set[str], list[str]]:
 # -- what a path means to a destructive command ------------------------------------------
 
 
-def _critical(word: str, home: str) -> str | None:
+def _critical(word: str, home: str, cwd: str | None = None) -> str | None:
     """Describe ``word`` if deleting (or opening up) it would wreck the machine."""
     if word in ("*", "./*", ".*", "./.*", "*.*"):
         return "every file in the working directory"
     if re.fullmatch(r"\.\.(?:/\.\.)*/?(?:\*)?", word):
         return "a parent of the working directory"
-    path = normalize_path(word, home=home) if word else word
+    path = normalize_path(word, home=home, cwd=cwd) if word else word
     if path in ("*", ".*"):
         return "every file in the working directory"
     everything = False
@@ -191,8 +193,8 @@ def _critical(word: str, home: str) -> str | None:
     return None
 
 
-def _system_file(word: str, home: str) -> str | None:
-    path = normalize_path(word, home=home)
+def _system_file(word: str, home: str, cwd: str | None = None) -> str | None:
+    path = normalize_path(word, home=home, cwd=cwd)
     return path if _SYSTEM_FILE.match(path) else None
 
 
@@ -208,10 +210,10 @@ def _rm(invocation: Invocation, home: str) -> Verdict | None:
     recursive = bool(flags & {"r", "R", "--recursive"})
     force = bool(flags & {"f", "--force"})
     for target in targets:
-        system_file = _system_file(target, home)
+        system_file = _system_file(target, home, invocation.cwd)
         if system_file:
             return _verdict(SYSTEM_FILES, invocation, f"deletes {system_file}")
-        what = _critical(target, home)
+        what = _critical(target, home, invocation.cwd)
         if what is None or not (recursive or what.startswith("every file in the working")):
             continue
         kind = ("recursive " if recursive else "") + ("force " if force else "")
@@ -234,7 +236,7 @@ def _find(invocation: Invocation, home: str) -> Verdict | None:
     if not deletes:
         return None
     for start in starts:
-        what = _critical(start, home)
+        what = _critical(start, home, invocation.cwd)
         if what and "working directory" not in what:
             return _verdict(FILESYSTEM, invocation, f"deletes every file under {what}")
     return None
@@ -243,10 +245,10 @@ def _find(invocation: Invocation, home: str) -> Verdict | None:
 def _mv(invocation: Invocation, home: str) -> Verdict | None:
     _, paths = _split_flags(_values(invocation))
     for path in paths[:-1]:
-        system_file = _system_file(path, home)
+        system_file = _system_file(path, home, invocation.cwd)
         if system_file:
             return _verdict(SYSTEM_FILES, invocation, f"moves away {system_file}")
-        what = _critical(path, home)
+        what = _critical(path, home, invocation.cwd)
         if what and "working directory" not in what:
             return _verdict(FILESYSTEM, invocation, f"moves away {what}")
     return _copy_target(invocation, home)
@@ -271,7 +273,7 @@ def _copy_target(invocation: Invocation, home: str) -> Verdict | None:
         return _verdict(DISK, invocation, f"writes straight to the block device {target}")
     candidates = [target] + [f"{target.rstrip('/')}/{s.rstrip('/').rsplit('/', 1)[-1]}" for s in sources]
     for candidate in candidates:
-        system_file = _system_file(candidate, home)
+        system_file = _system_file(candidate, home, invocation.cwd)
         if system_file:
             return _verdict(SYSTEM_FILES, invocation, f"overwrites {system_file}")
     return None
@@ -296,7 +298,7 @@ def _writes_files(invocation: Invocation, home: str) -> Verdict | None:
     for target in targets:
         if _block_device(target):
             return _verdict(DISK, invocation, f"writes straight to the block device {target}")
-        system_file = _system_file(target, home)
+        system_file = _system_file(target, home, invocation.cwd)
         if system_file:
             return _verdict(SYSTEM_FILES, invocation, f"overwrites {system_file}")
     return None
@@ -308,7 +310,7 @@ def _dd(invocation: Invocation, home: str) -> Verdict | None:
             target = value[3:]
             if _block_device(target):
                 return _verdict(DISK, invocation, f"writes raw data to the block device {target}")
-            system_file = _system_file(target, home)
+            system_file = _system_file(target, home, invocation.cwd)
             if system_file:
                 return _verdict(SYSTEM_FILES, invocation, f"overwrites {system_file}")
     return None
@@ -353,11 +355,11 @@ def _chmod(invocation: Invocation, home: str) -> Verdict | None:
     # chmod -w file: a mode that starts with "-" went into flags; it is never world-opening.
     opening = bool(_WORLD_WRITABLE.match(mode) or _SYMBOLIC_OPEN.search(mode)) or mode.lstrip("0") == ""
     for target in targets:
-        what = _critical(target, home)
+        what = _critical(target, home, invocation.cwd)
         if what and (recursive or opening) and "working directory" not in what:
             how = "recursive " if recursive else ""
             return _verdict(PERMISSIONS, invocation, f"{how}chmod {mode or 'by reference'} of {what}")
-        system_file = _system_file(target, home)
+        system_file = _system_file(target, home, invocation.cwd)
         if system_file and (opening or re.search(r"[0-7][0-7][4-7]$|o[+=]r|a[+=]r", mode)):
             return _verdict(PERMISSIONS, invocation, f"exposes {system_file} to every user")
         base = target.rsplit("/", 1)[-1]
@@ -371,7 +373,7 @@ def _chown(invocation: Invocation, home: str) -> Verdict | None:
     if not flags & {"R", "--recursive"} or len(positionals) < 2:
         return None
     for target in positionals[1:]:
-        what = _critical(target, home)
+        what = _critical(target, home, invocation.cwd)
         if what and "working directory" not in what:
             return _verdict(PERMISSIONS, invocation, f"recursive {invocation.name} of {what}")
     return None
@@ -494,7 +496,7 @@ def _interpreter(invocation: Invocation, home: str) -> Verdict | None:
     if _REVERSE_SHELL_CODE.search(code):
         return _verdict(BACKDOOR, invocation, "connects a shell to a network socket")
     for match in _RMTREE.finditer(code):
-        what = _critical(match.group(2), home)
+        what = _critical(match.group(2), home, invocation.cwd)
         if what and "working directory" not in what:
             return _verdict(FILESYSTEM, invocation, f"deletes {what} from {invocation.name}")
     for match in _SHELL_CALL.finditer(code):
@@ -677,7 +679,7 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
         check = _CHECKS.get(stage.name)
         added = _decoded(stages[:index]) if "xargs" in stage.wrappers and check is not None else None
         if added is not None and check is not None:
-            extended = Invocation(stage.name, (*stage.args, *added.split()), stage.command, stage.wrappers)
+            extended = attrs.evolve(stage, args=(*stage.args, *added.split()))
             verdict = check(extended, home)
             if verdict is not None:
                 return Verdict(verdict.category, piece, f"{verdict.why}; the arguments come from the pipe")
@@ -704,7 +706,7 @@ def _check_redirects(invocation: Invocation, home: str) -> Verdict | None:
             continue
         if _block_device(target):
             return _verdict(DISK, invocation, f"writes straight to the block device {target}")
-        system_file = _system_file(target, home)
+        system_file = _system_file(target, home, invocation.cwd)
         if system_file:
             how = "appends to" if redirect.op in (">>", "&>>") else "overwrites"
             return _verdict(SYSTEM_FILES, invocation, f"{how} {system_file}")
@@ -779,7 +781,7 @@ def _check_invocation(invocation: Invocation, home: str) -> Verdict | None:
 
 
 def _renamed(invocation: Invocation, name: str) -> Invocation:
-    return Invocation(name, invocation.args, invocation.command, invocation.wrappers, invocation.env)
+    return attrs.evolve(invocation, name=name, dynamic=False)
 
 
 # -- the public check ----------------------------------------------------------------------

@@ -32,7 +32,7 @@ from typing import Any
 from ..events import ToolCall
 from ..registry import Registry
 from .guard import Guard, Verdict, install_guards
-from .paths import check_glob, check_path, normalize_path
+from .paths import check_glob, check_path
 from .shell import Invocation, ShellSyntaxError, parse, walk
 
 __all__ = [
@@ -300,14 +300,9 @@ def _check_shell_files(command: str, cwd: str | None, home: str) -> Verdict | No
         script = parse(command)
     except ShellSyntaxError:
         return None  # the command guard judges malformed commands
-    for stages in walk(script):
+    for stages in walk(script, cwd=cwd):
         for invocation in stages:
-            if invocation.name in ("cd", "pushd") and len(invocation.args) == 1:
-                target = invocation.command.static(invocation.args[0])
-                if target is not None and target != "-":
-                    cwd = normalize_path(target, cwd=cwd)
-                continue
-            verdict = _check_invocation(invocation, cwd)
+            verdict = _check_invocation(invocation, invocation.cwd)
             if verdict is not None:
                 return verdict
     return None

@@ -186,6 +186,8 @@ class Invocation:
     wrappers: tuple[str, ...] = ()
     env: tuple[str, ...] = ()
     dynamic: bool = False
+    cwd: str | None = None
+    """The working directory it runs in, as far as ``cd`` earlier in the line tells (None: unknown)."""
 
     @property
     def text(self) -> str:
@@ -887,14 +889,32 @@ def _find_exec(invocation: Invocation) -> list[SimpleCommand]:
     return found
 
 
-def walk(script: Script, *, _depth: int = 0) -> Iterator[list[Invocation]]:
+def _changed_directory(stages: list[Invocation], cwd: str | None) -> str | None:
+    """The working directory after a pipeline: ``cd DIR`` alone changes it."""
+    if len(stages) != 1 or stages[0].name not in ("cd", "pushd"):
+        return cwd
+    cd = stages[0]
+    targets = [cd.command.static(a) for a in cd.args if not a.startswith("-") or a == "-"]
+    if not targets:
+        return "~"
+    target = targets[0]
+    if target is None or target == "-":
+        return None
+    if target.startswith(("/", "~", "$HOME", "${HOME")):
+        return target
+    return f"{cwd.rstrip('/')}/{target}" if cwd else None
+
+
+def walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator[list[Invocation]]:
     """Every pipeline that running ``script`` may run, as lists of invocations.
 
     Nested code is visited too: substitutions, here-documents fed to a shell,
     ``bash -c``/``sh -c``/``eval``/``su -c``/``env -S``/``watch``/``ssh host``
     strings, ``find -exec``. Strings that do not parse are skipped here; the
-    guard decides what an unparseable command means.
+    guard decides what an unparseable command means. ``cwd`` is the directory
+    the line starts in; ``cd`` moves it for the commands after it.
     """
+    start = cwd
     for pipeline in script.pipelines:
         stages: list[Invocation] = []
         nested: list[str] = []
@@ -902,13 +922,14 @@ def walk(script: Script, *, _depth: int = 0) -> Iterator[list[Invocation]]:
             invocation, handed_on = _resolve(command)
             nested.extend(handed_on)
             if invocation is not None:
+                invocation = attrs.evolve(invocation, cwd=cwd)
                 stages.append(invocation)
                 if invocation.name == "find":
                     for exec_command in _find_exec(invocation):
                         exec_invocation, exec_code = _resolve(exec_command)
                         nested.extend(exec_code)
                         if exec_invocation is not None:
-                            yield [exec_invocation]
+                            yield [attrs.evolve(exec_invocation, cwd=cwd)]
         if stages:
             yield stages
         if _depth < MAX_DEPTH:
@@ -917,6 +938,7 @@ def walk(script: Script, *, _depth: int = 0) -> Iterator[list[Invocation]]:
                     inner = parse(code, _depth=_depth + 1)
                 except ShellSyntaxError:
                     continue
-                yield from walk(inner, _depth=_depth + 1)
+                yield from walk(inner, cwd=cwd, _depth=_depth + 1)
+        cwd = _changed_directory(stages, cwd)
     for sub in script.substitutions:
-        yield from walk(sub.script, _depth=_depth + 1)
+        yield from walk(sub.script, cwd=start, _depth=_depth + 1)
