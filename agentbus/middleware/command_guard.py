@@ -5,10 +5,10 @@ The command line is parsed like bash would parse it (:mod:`.shell`): split
 into simple commands at ``;``, ``&&``, ``||``, ``|``, ``&`` and newlines, with
 wrappers (``sudo``, ``env``, ``nohup``, ``timeout`` ...) resolved and nested
 code (``bash -c``, ``eval``, ``$(...)``, backticks, ``<(...)``, ``find -exec``)
-visited. Each simple command is then judged by what its program does with its
-arguments, so ``rm -r -f /``, ``/bin/rm --recursive --force $HOME`` and
-``sudo env rm -fr ~`` are caught, while ``echo "rm -rf /"`` (an argument, not
-a command) and ``rm -rf ./build`` pass.
+visited, and ``cd DIR`` followed for the commands after it. Each simple command
+is then judged by what its program does with its arguments, so ``rm -r -f /``,
+``/bin/rm --recursive --force $HOME`` and ``sudo env rm -fr ~`` are caught, while
+``echo "rm -rf /"`` (an argument, not a command) and ``rm -rf ./build`` pass.
 
 Categories (seed 000, plus one): filesystem destruction, direct disk
 operation, permission disaster, system file corruption, remote code execution,
