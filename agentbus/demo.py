@@ -122,13 +122,6 @@ def install_demo_middleware(registry: agentbus.Registry) -> list[str]:
             call.ask("pushing changes the shared repository")
 
     registry.add("tool.before", ask_before_push, id="demo:ask-before-push", tool="^exec$", priority=40)
-    if "builtin:command-safety-guard" not in registry:
-        # Stand-in until the built-in guards land on main.
-        def no_rm_rf(call: agentbus.ToolCall) -> None:
-            if re.search(r"\brm\s+-\w*[rR]\w*\s+/(\s|$)", call.args.get("command", "")):
-                call.block("filesystem destruction: rm -rf / deletes everything")
-
-        registry.add("tool.before", no_rm_rf, id="builtin:command-safety-guard", tool="^exec$", priority=100)
     return [registration.id for registration in registry.list() if registration.id not in before]
 
 
