@@ -14,7 +14,8 @@ lets code outside the loop (a file watcher, a webhook handler, another task)
 inject a message. It is queued while a prompt is running and starts one at once
 when the agent is idle; either way it goes through message.before like any
 other message. ``run`` also announces the session (``session`` with reason
-``start``, then ``shutdown``).
+``start``, then ``shutdown``), and :meth:`Agent.clear` asks ``before_clear``,
+which a layer may cancel.
 """
 
 from __future__ import annotations
@@ -225,6 +226,21 @@ class Agent:
                 await self.bus.notify(
                     "session", agent_id=self.agent_id, session_key=self.session_key, reason="shutdown"
                 )
+
+    async def clear(self) -> bool:
+        """Forget the conversation (seed 003's ``/clear``); return whether it was cleared.
+
+        ``session`` with reason ``before_clear`` runs first and a layer may
+        ``cancel()`` it; ``clear`` follows once the conversation is gone.
+        """
+        if self._busy:
+            raise RuntimeError("a prompt is running; clear the conversation between prompts")
+        who = {"agent_id": self.agent_id, "session_key": self.session_key}
+        if (await self.bus.notify("session", **who, reason="before_clear")).cancelled:
+            return False
+        self.conversation.clear()
+        await self.bus.notify("session", **who, reason="clear")
+        return True
 
     # -- one prompt -----------------------------------------------------------------
 

@@ -218,3 +218,24 @@ async def test_wrapped_tools_are_used_as_they_are() -> None:
     run = await Agent(bus, model, [wrapped]).prompt("go")
     assert run.tool_calls[0].event.result == "ran ls"
     assert names == ["exec"]
+
+
+async def test_clear_asks_before_clear_and_a_layer_can_cancel_it() -> None:
+    bus = agentbus.Bus(log_level=None)
+    reasons: list[str | None] = []
+    keep = [True]
+
+    @bus.intercept("session")
+    def guard(event: agentbus.Lifecycle) -> None:
+        reasons.append(event.reason)
+        if event.reason == "before_clear" and keep[0]:
+            event.cancel()
+
+    agent = Agent(bus, ScriptedModel([Reply("hi")]))
+    await agent.prompt("hello")
+    assert not await agent.clear()
+    assert len(agent.conversation) == 2
+    keep[0] = False
+    assert await agent.clear()
+    assert agent.conversation == []
+    assert reasons == ["before_clear", "before_clear", "clear"]
