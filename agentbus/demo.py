@@ -143,11 +143,10 @@ def _ms(seconds: float) -> str:
 
 
 class Console:
-    """Renders the run: the conversation, the interceptions, the summary."""
+    """The demo's output: the conversation, and the file the verbose stream writes to."""
 
-    def __init__(self, out: IO[str], verbose: str) -> None:
+    def __init__(self, out: IO[str]) -> None:
         self.out = out
-        self.verbose = verbose
         self.records: list[agentbus.Record] = []
         self.closed = False
         self.first_turn = anyio.Event()
@@ -209,7 +208,7 @@ class Console:
 
 async def run_demo(out: IO[str], *, verbose: str = "on", interactive: bool = False) -> int:
     """Run the demo, writing to ``out``; return the exit status."""
-    console = Console(out, verbose)
+    console = Console(out)
     registry = agentbus.init_registry()
     if interactive:
         approver: agentbus.Approver = default_approver(timeout=30)
