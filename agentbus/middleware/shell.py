@@ -33,6 +33,7 @@ import codecs
 import posixpath
 import re
 import shlex
+import warnings
 from collections.abc import Iterator, Sequence
 
 import attrs
@@ -366,10 +367,13 @@ def _closing_backtick(text: str, open_index: int) -> int:
 
 
 def _ansi_c(body: str) -> str:
-    try:
-        return codecs.decode(body.encode("latin-1", "backslashreplace"), "unicode_escape")
-    except UnicodeDecodeError:
-        return body
+    # Python warns about escapes bash accepts (``\;``): they mean themselves here too.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        try:
+            return codecs.decode(body.encode("latin-1", "backslashreplace"), "unicode_escape")
+        except UnicodeDecodeError:
+            return body
 
 
 class _Scanner:

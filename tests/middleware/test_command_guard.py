@@ -326,3 +326,9 @@ def test_any_text_is_judged_without_an_exception(text: str) -> None:
     """Garbage in, a verdict or None out: a guard that raises would block every call."""
     verdict = check_command(text, home=HOME)
     assert verdict is None or verdict.category in CATEGORIES
+
+
+def test_an_ansi_c_string_with_an_escape_python_warns_about_is_judged() -> None:
+    """``$'\\;`` is valid bash; Python's unicode_escape warns about it (an error under pytest)."""
+    assert check_command("echo $'\\;'", home=HOME) is None
+    assert check_command("$'\\", home=HOME) is None
