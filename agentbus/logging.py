@@ -61,10 +61,20 @@ class StructlogSink:
 
     def __call__(self, record: Record) -> None:
         fields: dict[str, Any] = {"point": record.point, "id": record.id}
-        for name in ("tool", "agent_id", "session_key", "call_id", "decision", "reason", "error"):
-            value = getattr(record, name)
-            if value is not None:
-                fields[name] = value
+        # Spelled out rather than looped over: this runs once per interception.
+        if record.tool is not None:
+            fields["tool"] = record.tool
+        if record.agent_id is not None:
+            fields["agent_id"] = record.agent_id
+        if record.session_key is not None:
+            fields["session_key"] = record.session_key
+        if record.call_id is not None:
+            fields["call_id"] = record.call_id
+        if record.decision is not None:
+            fields["decision"] = record.decision
+            fields["reason"] = record.reason
+        if record.error is not None:
+            fields["error"] = record.error
         if record.changes:
             fields["changes"] = record.jsonable_changes()
         if record.shadow:

@@ -24,7 +24,7 @@ from typing import Any
 import anyio
 
 from .errors import InterceptionError, describe_error
-from .events import ToolCall
+from .events import TOOL_POINTS, ToolCall
 from .records import DEBUG, ERROR, INFO, WARNING, Record
 from .registry import Registration
 
@@ -92,10 +92,27 @@ def _code_of(handler: Callable[..., Any]) -> Any:
     return code
 
 
+def _tool_context(event: Any) -> tuple[Any, Any, Any, Any]:
+    return event._tool, event._agent_id, event._session_key, event._call_id
+
+
+def _agent_context(event: Any) -> tuple[Any, Any, Any, Any]:
+    return None, event._agent_id, event._session_key, None
+
+
 class _Context:
     """What every layer of one stack needs to report and fail correctly."""
 
-    __slots__ = ("bounded", "by_code", "diffs", "emit", "observe_level", "point", "tracks_decisions")
+    __slots__ = (
+        "bounded",
+        "by_code",
+        "context_of",
+        "diffs",
+        "emit",
+        "observe_level",
+        "point",
+        "tracks_decisions",
+    )
 
     def __init__(
         self,
@@ -111,6 +128,7 @@ class _Context:
         self.observe_level = observe_level
         self.diffs = observe_level is not None and observe_level <= INFO
         self.tracks_decisions = point == "tool.before"
+        self.context_of = _tool_context if point in TOOL_POINTS else _agent_context
         self.by_code: dict[Any, Registration] = {}
         for registration in registrations:
             code = _code_of(registration.handler)
@@ -168,7 +186,6 @@ class _Context:
         self,
         registration: Registration,
         event: Any,
-        *,
         changes: dict[str, tuple[Any, Any]] | None = None,
         decided: bool = False,
         error: BaseException | None = None,
@@ -197,21 +214,23 @@ class _Context:
             return
         if changes and not registration.record_values:
             changes = dict.fromkeys(changes, (REDACTED, REDACTED))
+        tool, agent_id, session_key, call_id = self.context_of(event)
+        # Positional: half the cost of keywords, and this runs once per observed layer.
         emit(
             Record(
-                point=self.point,
-                id=registration.id,
-                level=level,
-                tool=getattr(event, "tool", None),
-                agent_id=getattr(event, "agent_id", None),
-                session_key=getattr(event, "session_key", None),
-                call_id=getattr(event, "call_id", None),
-                changes=changes or {},
-                decision=decision,
-                reason=reason,
-                error=describe_error(error) if error is not None else None,
-                duration=duration,
-                shadow=shadow,
+                self.point,
+                registration.id,
+                level,
+                tool,
+                agent_id,
+                session_key,
+                call_id,
+                changes or {},
+                decision,
+                reason,
+                describe_error(error) if error is not None else None,
+                duration,
+                shadow,
             )
         )
 
@@ -282,6 +301,52 @@ async def _run_special(ctx: _Context, registration: Registration, event: Any) ->
         )  # fmt: skip
 
 
+def _observe_sync(ctx: _Context, registration: Registration, event: Any) -> Any:
+    """One sync handler while somebody observes at INFO or below: diff it, record it.
+
+    A plain function, not a coroutine: observing a sync handler adds no await.
+    Returns an awaitable only if the handler itself returned one (then the
+    record is made once it has been awaited).
+    """
+    before = event.snapshot()
+    decision_before = event._decision if ctx.tracks_decisions else None
+    started = _perf()
+    try:
+        handler = registration.handler
+        result = handler(event, event) if registration.pair else handler(event)
+    except Exception as exc:
+        ctx.fail(registration, event, exc, _perf() - started)
+        return None
+    if result is not None and isawaitable(result):
+        return _finish_observed(ctx, registration, event, result, before, decision_before, started)
+    duration = _perf() - started
+    decided = ctx.tracks_decisions and event._decision is not decision_before
+    if decided:
+        event.blocked_by = registration.id
+    ctx.record(registration, event, event.diff(before, event.snapshot()), decided, None, duration)
+    return None
+
+
+async def _finish_observed(
+    ctx: _Context,
+    registration: Registration,
+    event: Any,
+    result: Any,
+    before: Any,
+    decision: Any,
+    started: float,
+) -> None:
+    try:
+        await result
+    except Exception as exc:
+        ctx.fail(registration, event, exc, _perf() - started)
+        return
+    decided = ctx.tracks_decisions and event._decision is not decision
+    if decided:
+        event.blocked_by = registration.id
+    ctx.record(registration, event, event.diff(before, event.snapshot()), decided, None, _perf() - started)
+
+
 def _handler_group(
     ctx: _Context, registrations: Sequence[Registration], inner: Chain, is_terminal: bool
 ) -> Chain:
@@ -303,6 +368,7 @@ def _handler_group(
         "ctx": ctx,
         "fail": ctx.fail,
         "special": _run_special,
+        "observe": _observe_sync,
         "isawaitable": isawaitable,
         "inner": inner,
         "group_registrations": tuple(registrations),
@@ -316,6 +382,14 @@ def _handler_group(
         namespace[r], namespace[h] = registration, registration.handler
         if ctx.bounded:
             lines.append(f"    event._running = {r}")
+        if ctx.diffs and not registration.is_async and not registration.shadow:
+            # Observed sync handler: diffed and recorded without an await.
+            lines.append(f"    result = observe(ctx, {r}, event)")
+            lines.append("    if result is not None:")
+            lines.append("        await result")
+            if ctx.tracks_decisions:
+                lines.append("    decided = event._decision")
+            continue
         if registration.shadow or registration.timeout is not None or ctx.diffs:
             # Diffs, shadow copies and cancel scopes: the slow path, for these layers only.
             lines.append(f"    await special(ctx, {r}, event)")
