@@ -18,6 +18,7 @@ from inspect import isawaitable
 from types import CoroutineType
 from typing import Any, TypeVar
 
+from .errors import InterceptionError
 from .events import LIFECYCLE_POINTS, Lifecycle, Message, Params, ToolCall, ToolResult
 from .records import INFO, Observers, Record, Subscription, level_number
 from .registry import Kind, Matcher, OnError, Registry
@@ -442,6 +443,8 @@ class Bus:
             try:
                 result = await (plan.call(call) if plan.call is not None else _execute(call))
             except Exception as exc:
+                if isinstance(exc, InterceptionError) and exc is not call.tool_error:
+                    raise  # a tool.call layer under on_error="raise" failed: not a tool error
                 error = exc
                 result = error_result(name, exc)
             duration = _perf() - started
