@@ -12,6 +12,8 @@ behaves like, so callers can catch it the natural way::
 
 from __future__ import annotations
 
+__all__ = ["AgentbusError", "InterceptionError", "RegistrationError", "ToolBlockedError"]
+
 
 class AgentbusError(Exception):
     """Root of every error agentbus raises."""

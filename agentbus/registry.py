@@ -26,9 +26,11 @@ from .tools import KNOWN_TOOL_NAMES, TOOL_GROUPS, normalize_tool_name
 __all__ = [
     "Kind",
     "Matcher",
+    "NameMatcher",
     "OnError",
     "Registration",
     "Registry",
+    "add_builtin_installer",
     "get_registry",
     "init_registry",
     "reset_registry",

@@ -15,6 +15,7 @@ __all__ = [
     "TOOL_GROUPS",
     "blocked_result",
     "error_result",
+    "expand_tool_names",
     "normalize_tool_name",
 ]
 
