@@ -325,6 +325,11 @@ def _middleware_layer(ctx: _Context, registration: Registration, inner: Chain) -
                 return state[2]
             if not state:  # it failed before calling them: run them as if it were not there
                 return await inner(event)
+            if passes_tool_errors:
+                # It failed while the tool ran (its own timeout, say): there is no result
+                # to go on with, so the call fails as a tool error, recorded once, here.
+                event.tool_error = exc
+                raise
             return event
         duration = _perf() - started
         decided = tracks_decisions and event.decision != decision_before and event.blocked_by is None

@@ -463,3 +463,51 @@ async def test_outside_cancellation_propagates_from_a_hanging_layer(point: str) 
         pytest.fail("the dispatch swallowed the cancellation")
     assert scope.cancelled_caught
     assert [r for r in records if r.error] == []
+
+
+@pytest.mark.parametrize("observed", [False, True])
+async def test_tool_call_middleware_timeout_gives_the_agent_an_error_result(observed: bool) -> None:
+    """A tool.call layer that fails while the tool runs leaves no result: the call is a tool error."""
+    bus = Bus(log_level=None)
+    records: list[Record] = []
+    if observed:
+        bus.on_event(records.append, level="error")
+    seen: list[ToolResult] = []
+    bus.intercept("tool.after", seen.append, id="audit")
+
+    @bus.middleware("tool.call", id="outer", priority=10)
+    async def outer(call: ToolCall, call_next: Any) -> Any:
+        return await call_next(call)
+
+    @bus.middleware("tool.call", id="limit", timeout=0.01)
+    async def limit(call: ToolCall, call_next: Any) -> Any:
+        return await call_next(call)
+
+    async def hang(args: dict[str, Any]) -> Any:
+        await anyio.sleep_forever()
+
+    result = await bus.call_tool("exec", {}, hang)
+    assert result["status"] == "error"
+    assert result["error"].startswith("TimeoutError")
+    (event,) = seen
+    assert event.is_error
+    assert isinstance(event.error, TimeoutError)
+    if observed:  # recorded once, against the layer that failed, not against "outer"
+        assert [(r.id, r.error is not None) for r in records] == [("limit", True)]
+
+
+async def test_tool_call_middleware_raising_while_handling_a_tool_error_is_an_error_result() -> None:
+    bus = Bus(log_level=None)
+
+    @bus.middleware("tool.call", id="translate")
+    async def translate(call: ToolCall, call_next: Any) -> Any:
+        try:
+            return await call_next(call)
+        except OSError as exc:
+            raise RuntimeError("tool unavailable") from exc
+
+    async def failing(args: dict[str, Any]) -> Any:
+        raise OSError("disk")
+
+    result = await bus.call_tool("exec", {}, failing)
+    assert result == {"status": "error", "tool": "exec", "error": "RuntimeError: tool unavailable"}
