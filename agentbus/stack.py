@@ -243,8 +243,10 @@ def _middleware_layer(ctx: _Context, registration: Registration, inner: Chain) -
     if timeout is not None:
 
         async def call(event: Any, call_next: Chain) -> Any:
-            with anyio.fail_after(timeout):
+            with anyio.move_on_after(timeout):
                 return await middleware(event, call_next)
+            # Only reached when this scope cancelled it: name the limit, not a bare TimeoutError.
+            raise TimeoutError(f"{registration.id} did not finish within {timeout:g} s")
 
     elif ctx.bounded:
 
