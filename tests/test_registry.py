@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import agentbus
 from agentbus import RegistrationError, Registry
 from agentbus.events import HOOK_POINTS, TOOL_POINTS
+from agentbus.tools import MAX_NAME_LENGTH, normalize_tool_name
 
 
 def handler(event: Any) -> None:
@@ -400,3 +402,154 @@ def test_init_runs_builtin_installers_once_per_registry(monkeypatch: pytest.Monk
     registry = agentbus.init_registry()
     agentbus.init_registry()
     assert calls == [registry]
+
+
+# -- hostile input ----------------------------------------------------------------------
+#
+# Matchers are regexes written by people and run on names an agent's model made up. The
+# documented behaviour: a bad pattern is a RegistrationError that says why; patterns that
+# can backtrack catastrophically (a repeat inside a repeat, a repeated alternation, more
+# than MAX_REPEATS variable-length repeats) are refused at registration; names longer
+# than MAX_NAME_LENGTH are refused with ValueError before any matcher sees them.
+
+ADVERSARIAL_NAMES = [
+    "a" * MAX_NAME_LENGTH,
+    "a" * (MAX_NAME_LENGTH - 1) + "!",
+    "ab" * (MAX_NAME_LENGTH // 2),
+    "_" * (MAX_NAME_LENGTH - 1) + "\udcff",
+    "exec" * (MAX_NAME_LENGTH // 4),
+]
+
+_atoms = st.sampled_from(["a", "b", "x", ".", r"\w", "[ab]", "exec", "_"])
+_quantifiers = st.sampled_from(["", "", "*", "+", "?", "{1,3}", "{2}", "*?", "+?"])
+
+
+def _regexes() -> st.SearchStrategy[str]:
+    def extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+        group = st.tuples(inner, inner, st.booleans(), _quantifiers).map(
+            lambda t: f"(?:{t[0]}|{t[1]}){t[3]}" if t[2] else f"({t[0]}{t[1]}){t[3]}"
+        )
+        sequence = st.lists(inner, min_size=2, max_size=4).map("".join)
+        return group | sequence
+
+    pieces = st.tuples(_atoms, _quantifiers).map("".join)
+    return st.recursive(pieces, extend, max_leaves=8)
+
+
+@settings(deadline=None, max_examples=300)
+@given(_regexes())
+def test_accepted_matchers_finish_on_adversarial_names_and_refusals_say_why(pattern: str) -> None:
+    registry = Registry()
+    registry.declare_tools(*(name for name in ADVERSARIAL_NAMES if name.isascii() and "!" not in name))
+    try:
+        registration = registry.add("tool.before", handler, id="m", tool=pattern)
+    except RegistrationError as exc:
+        refusal = str(exc)
+    else:
+        refusal = ""
+    if refusal:
+        assert repr(pattern) in refusal  # the message names the pattern it refuses
+        return
+    assert registration.tool is not None
+    for name in ADVERSARIAL_NAMES:
+        registration.tool(name)  # returns: the pattern cannot run away on a bounded name
+
+
+@given(st.text(max_size=40))
+def test_any_text_as_a_tool_matcher_is_accepted_or_a_registration_error(pattern: str) -> None:
+    try:
+        Registry().add("tool.before", handler, tool=pattern)
+    except RegistrationError:
+        pass
+
+
+@given(st.text(max_size=40))
+def test_any_text_as_an_agent_matcher_is_accepted_or_a_registration_error(pattern: str) -> None:
+    try:
+        registration = Registry().add("message.before", handler, agent=pattern)
+    except RegistrationError:
+        return
+    assert registration.agent is not None
+    registration.agent("main")
+
+
+@given(st.text(max_size=MAX_NAME_LENGTH + 20))
+def test_any_tool_name_is_normalised_or_refused_for_its_length(name: str) -> None:
+    registry = Registry()
+    registry.add("tool.before", handler, id="exec", tool=r"^exec$")
+    registry.add("tool.before", handler, id="any", tool=r".*")
+    if len(name) > MAX_NAME_LENGTH:
+        with pytest.raises(ValueError, match=f"at most {MAX_NAME_LENGTH} characters"):
+            registry.get("tool.before", name)
+        return
+    selected = ids(registry.get("tool.before", name))
+    assert selected == (["exec", "any"] if normalize_tool_name(name) == "exec" else ["any"])
+
+
+@pytest.mark.parametrize(
+    ("pattern", "reason"),
+    [
+        ("(a+)+exec", "nests a repeat inside a repeat"),
+        (r"(\w*)*$", "nests a repeat inside a repeat"),
+        ("(.*x)*exec", "nests a repeat inside a repeat"),
+        ("(?=(e+)+)exec", "nests a repeat inside a repeat"),
+        ("(?:exec|ex)+", "repeats an alternation"),
+        ("(ab|a)*exec", "repeats an alternation"),
+        (".*.*.*exec", "holds 3 variable-length repeats (at most 2)"),
+        (r"^\w+_\w+_\w+$", "holds 3 variable-length repeats (at most 2)"),
+    ],
+)
+def test_catastrophic_backtracking_patterns_are_refused_with_the_reason(pattern: str, reason: str) -> None:
+    for options in ({"point": "tool.before", "tool": pattern}, {"point": "message.before", "agent": pattern}):
+        point = options.pop("point")
+        with pytest.raises(RegistrationError, match=re.escape(reason)) as info:
+            Registry().add(point, handler, **options)
+        assert "possessive" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "pattern", ["^exec$", "(e|x)*ec", "^.*exec.*$", "x{2,3}|exec", r"[0-9]{4}|read", "^(?:read|write)$"]
+)
+def test_ordinary_patterns_are_accepted(pattern: str) -> None:
+    Registry().add("tool.before", handler, tool=pattern)
+
+
+@pytest.mark.skipif(
+    sys.version_info < (3, 11), reason="possessive repeats and atomic groups need Python 3.11"
+)
+@pytest.mark.parametrize("pattern", ["(e++)+xec", "(?>e+)+xec", "^e++x*+e*+c$"])
+def test_possessive_and_atomic_repeats_never_backtrack_and_are_accepted(pattern: str) -> None:
+    registration = Registry().add("tool.before", handler, tool=pattern)
+    assert registration.tool is not None
+    assert registration.tool("exec")
+
+
+@pytest.mark.parametrize(
+    ("matcher", "message"),
+    [
+        (5, "a tool matcher is a regex, a group name or a list of names, got int"),
+        (b"exec", "got bytes"),
+        ({"exec": True}, "got dict"),
+        (["exec", None], "tool names must be strings"),
+        (re.compile(b"exec"), "is a bytes pattern"),
+    ],
+)
+def test_wrong_types_of_tool_matcher_are_registration_errors(matcher: Any, message: str) -> None:
+    with pytest.raises(RegistrationError, match=re.escape(message)):
+        Registry().add("tool.before", handler, tool=matcher)
+
+
+@pytest.mark.parametrize(("matcher", "message"), [(5, "got int"), ([1, 2], "agent id (strings)")])
+def test_wrong_types_of_agent_matcher_are_registration_errors(matcher: Any, message: str) -> None:
+    with pytest.raises(RegistrationError, match=re.escape(message)):
+        Registry().add("message.before", handler, agent=matcher)
+
+
+def test_an_over_long_agent_id_is_refused_by_regex_matchers_only() -> None:
+    registry = Registry()
+    registry.add("message.before", handler, id="regex", agent="^ops")
+    registry.add("message.before", handler, id="list", agent=["ops"])
+    long_id = "ops" * MAX_NAME_LENGTH
+    with pytest.raises(ValueError, match="regex matchers only run on names up to"):
+        registry.get("message.before", long_id)
+    assert not registry["list"].matches(None, long_id)
