@@ -18,9 +18,9 @@ from inspect import isawaitable
 from types import CoroutineType
 from typing import Any, TypeVar
 
-from .errors import InterceptionError
+from .errors import describe_error
 from .events import LIFECYCLE_POINTS, Lifecycle, Message, Params, ToolCall, ToolResult
-from .records import INFO, Observers, Record, Subscription, level_number
+from .records import DEBUG, DISPATCH, ERROR, INFO, WARNING, Observers, Record, Subscription, level_number
 from .registry import Kind, Matcher, OnError, Registry
 from .stack import Chain, compile_stack
 from .tools import blocked_result, error_result, normalize_tool_name
@@ -43,9 +43,10 @@ _CACHE_LIMIT = 4096
 class _ToolPlan:
     """The three compiled stacks of one (tool, agent): one cache look-up per call."""
 
-    __slots__ = ("after", "before", "call", "empty")
+    __slots__ = ("after", "before", "call", "empty", "name")
 
-    def __init__(self, before: Chain | None, call: Chain | None, after: Chain | None) -> None:
+    def __init__(self, name: str, before: Chain | None, call: Chain | None, after: Chain | None) -> None:
+        self.name = name
         self.before = before
         self.call = call
         self.after = after
@@ -88,14 +89,15 @@ class Bus:
         approver: Approver | None = None,
     ) -> None:
         self.registry = registry if registry is not None else Registry()
-        self.observers = Observers()
+        self.observers = Observers(on_change=self.invalidate)
         self.dispatch_timeout = dispatch_timeout
         self.approver = approver
-        self._plans: dict[tuple[str, str | None], _ToolPlan] = {}
+        # Compiled stacks, keyed by the tool name as the caller spells it (so one
+        # look-up also normalises it) or by (name, agent id) when there is an agent.
+        self._plans: dict[Any, _ToolPlan] = {}
         self._stacks: dict[tuple[str, str | None], Chain | None] = {}
-        self._version = -1
-        self._generation = -1
         self._call_ids = itertools.count(1)
+        self.registry.watch(self)
         if log_level is not None:
             from .logging import StructlogSink
 
@@ -115,6 +117,7 @@ class Bus:
         on_error: OnError | None = None,
         timeout: float | None = None,
         shadow: bool = False,
+        record_values: bool = True,
     ) -> Any:
         """Register a simple handler (sync or async): it mutates the event, returns nothing.
 
@@ -123,7 +126,7 @@ class Bus:
         """
         return self._register(
             "handler", point, handler, id=id, priority=priority, tool=tool, agent=agent,
-            on_error=on_error, timeout=timeout, shadow=shadow,
+            on_error=on_error, timeout=timeout, shadow=shadow, record_values=record_values,
         )  # fmt: skip
 
     def middleware(
@@ -138,6 +141,7 @@ class Bus:
         on_error: OnError | None = None,
         timeout: float | None = None,
         shadow: bool = False,
+        record_values: bool = True,
     ) -> Any:
         """Register ASGI-style middleware: ``async def mw(event, call_next)``.
 
@@ -146,7 +150,7 @@ class Bus:
         """
         return self._register(
             "middleware", point, handler, id=id, priority=priority, tool=tool, agent=agent,
-            on_error=on_error, timeout=timeout, shadow=shadow,
+            on_error=on_error, timeout=timeout, shadow=shadow, record_values=record_values,
         )  # fmt: skip
 
     def _register(self, kind: Kind, point: str, handler: F | None, **options: Any) -> Any:
@@ -171,25 +175,51 @@ class Bus:
         return Subscription(self.observers, max_buffer=max_buffer, level=level_number(level))
 
     def on_event(
-        self, callback: Callable[[Record], None], *, level: int | str = "debug"
+        self, callback: Callable[[Record], None], *, level: int | str = "debug", dispatches: bool = False
     ) -> Callable[[], None]:
         """Call ``callback(record)`` for every record (seed's ``setOnEvent``); returns an undo function.
 
         The callback runs inline, so keep it quick; an exception in it is
-        counted in ``bus.observers.failures`` and otherwise ignored.
+        counted in ``bus.observers.failures`` and otherwise ignored. With
+        ``dispatches=True`` it also gets one :data:`~agentbus.records.DISPATCH`
+        record when each dispatch ends (how a span exporter knows a call ended).
         """
-        return self.observers.add(callback, level_number(level))
+        return self.observers.add(callback, level_number(level), dispatches=dispatches)
+
+    def stream_to_console(
+        self, level: str = "on", *, file: Any = None, json: bool = False, color: bool | None = None
+    ) -> Callable[[], None]:
+        """Print interceptions as the seed's verbose lines; returns an undo function.
+
+        ``level`` is the seed's verboseLevel: ``"on"`` (blocks, changes,
+        failures) or ``"full"`` (every layer, diffs, durations, one line per
+        finished call); ``"off"`` prints nothing. ``file`` defaults to stderr;
+        ``json=True`` writes one JSON record per line. See :mod:`agentbus.console`.
+        """
+        from .console import stream_to_console
+
+        return stream_to_console(self, level, file=file, json=json, color=color)
+
+    def log_to(self, path: Any, *, level: int | str = "info") -> Callable[[], None]:
+        """Append records to a JSON-lines audit log at ``path``; returns an undo function.
+
+        Besides the records at ``level`` and above, every finished dispatch
+        leaves one line. Write errors are counted, never raised. See
+        :mod:`agentbus.audit_log`.
+        """
+        from .audit_log import log_to
+
+        return log_to(self, path, level=level)
 
     # -- compiled stacks ------------------------------------------------------------
 
-    def _refresh(self) -> None:
-        if len(self._stacks) + len(self._plans) > _CACHE_LIMIT:
-            self._version = -1
-        if self._version != self.registry.version or self._generation != self.observers.generation:
-            self._stacks = {}
-            self._plans = {}
-            self._version = self.registry.version
-            self._generation = self.observers.generation
+    def invalidate(self) -> None:
+        """Drop every compiled stack; called when the registry or the observers change.
+
+        Dispatches under way keep the stacks they started with (copy-on-write).
+        """
+        self._plans = {}
+        self._stacks = {}
 
     def _compile(self, point: str, tool: str | None, agent: str | None, terminal: Chain) -> Chain | None:
         registrations = [r for r in self.registry.stack(point) if r.matches(tool, agent)]
@@ -206,24 +236,53 @@ class Bus:
         )
 
     def _stack(self, point: str, agent: str | None) -> Chain | None:
-        self._refresh()
         key = (point, agent)
         stack = self._stacks.get(key, _MISSING)
         if stack is _MISSING:
+            if len(self._stacks) >= _CACHE_LIMIT:
+                self._stacks = {}
             stack = self._stacks[key] = self._compile(point, None, agent, _identity)
         return stack  # type: ignore[no-any-return]
 
     def _plan(self, tool: str, agent: str | None) -> _ToolPlan:
-        self._refresh()
-        key = (tool, agent)
-        plan = self._plans.get(key)
+        plan = self._plans.get(tool if agent is None else (tool, agent))
         if plan is None:
-            plan = self._plans[key] = _ToolPlan(
-                self._compile("tool.before", tool, agent, _identity),
-                self._compile("tool.call", tool, agent, _execute),
-                self._compile("tool.after", tool, agent, _identity),
-            )
+            plan = self._new_plan(tool, agent)
         return plan
+
+    def _new_plan(self, tool: str, agent: str | None) -> _ToolPlan:
+        name = normalize_tool_name(tool)
+        plan = _ToolPlan(
+            name,
+            self._compile("tool.before", name, agent, _identity),
+            self._compile("tool.call", name, agent, _execute),
+            self._compile("tool.after", name, agent, _identity),
+        )
+        if self.observers.wants_dispatches:
+            plan.empty = False  # every call must end with its dispatch record
+        if len(self._plans) >= _CACHE_LIMIT:  # many distinct tools or agents: start afresh
+            self._plans = {}
+        self._plans[tool if agent is None else (tool, agent)] = plan
+        return plan
+
+    def _dispatched(
+        self,
+        point: str,
+        event: Any,
+        started: float,
+        decision: str | None = None,
+        reason: str | None = None,
+        error: BaseException | None = None,
+    ) -> None:
+        """Tell the observers that asked for them that a dispatch ended."""
+        level = ERROR if error is not None else WARNING if decision is not None else DEBUG
+        record = Record(
+            point=point, id=DISPATCH, level=level, tool=getattr(event, "tool", None),
+            agent_id=event.agent_id, session_key=event.session_key,
+            call_id=getattr(event, "call_id", None), decision=decision, reason=reason,
+            error=describe_error(error) if error is not None else None, duration=_perf() - started,
+        )  # fmt: skip
+        self.observers.emit_dispatch(record)
 
     # -- the verbs ------------------------------------------------------------------
 
@@ -242,9 +301,13 @@ class Bus:
             message=message, metadata=dict(metadata) if metadata else {}, agent_id=agent_id,
             session_key=session_key, provider=provider, model=model,
         )  # fmt: skip
+        dispatches = self.observers.wants_dispatches
+        started = _perf() if dispatches else 0.0
         stack = self._stack("message.before", agent_id)
         if stack is not None:
             await stack(event)
+        if dispatches:
+            self._dispatched("message.before", event, started)
         return event
 
     async def resolve_params(
@@ -264,9 +327,13 @@ class Bus:
         event.think_level = think_level
         event.reasoning_level = reasoning_level
         event.temperature = temperature
+        dispatches = self.observers.wants_dispatches
+        started = _perf() if dispatches else 0.0
         stack = self._stack("params.before", message.agent_id)
         if stack is not None:
             await stack(event)
+        if dispatches:
+            self._dispatched("params.before", event, started)
         return event
 
     async def prepare(
@@ -333,8 +400,9 @@ class Bus:
         a tool that raises returns ``{"status": "error", "tool": ..., "error": ...}``.
         Either way tool.after runs and the agent gets a result.
         """
-        name = normalize_tool_name(tool)
-        plan = self._plan(name, agent_id)
+        plan = self._plans.get(tool if agent_id is None else (tool, agent_id))
+        if plan is None:
+            plan = self._new_plan(tool, agent_id)
         if plan.empty:
             # Nothing intercepts this tool: a call and a try, nothing more.
             try:
@@ -342,9 +410,9 @@ class Bus:
                 if type(result) is CoroutineType or isawaitable(result):
                     result = await result
             except Exception as exc:
-                return error_result(name, exc)
+                return error_result(plan.name, exc)
             return result
-        event = await self._run_plan(plan, name, args, execute, call_id, agent_id, session_key)
+        event = await self._run_plan(plan, args, execute, call_id, agent_id, session_key)
         return event.result
 
     async def run_tool(
@@ -359,10 +427,7 @@ class Bus:
     ) -> ToolResult:
         """Like :meth:`call_tool`, but return the final tool.after event (result, error,
         blocked, block_reason, duration, args as executed)."""
-        name = normalize_tool_name(tool)
-        return await self._run_plan(
-            self._plan(name, agent_id), name, args, execute, call_id, agent_id, session_key
-        )
+        return await self._run_plan(self._plan(tool, agent_id), args, execute, call_id, agent_id, session_key)
 
     async def decide_tool(
         self,
@@ -378,14 +443,17 @@ class Bus:
         For adapters whose runtime executes the tool itself (Claude Code hooks)
         and for ``agentbus eval``.
         """
-        name = normalize_tool_name(tool)
+        started = _perf() if self.observers.wants_dispatches else 0.0
+        plan = self._plan(tool, agent_id)
         call = ToolCall(
-            tool=name, args=dict(args), call_id=call_id or f"call-{next(self._call_ids)}",
+            tool=plan.name, args=dict(args), call_id=call_id or f"call-{next(self._call_ids)}",
             agent_id=agent_id, session_key=session_key,
         )  # fmt: skip
-        before = self._plan(name, agent_id).before
+        before = plan.before
         if before is not None:
             await before(call)
+        if self.observers.wants_dispatches:
+            self._dispatched("tool.before", call, started, call.decision, call.block_reason)
         return call
 
     async def finish_tool(
@@ -403,27 +471,32 @@ class Bus:
         session_key: str | None = None,
     ) -> ToolResult:
         """Run only tool.after on a result produced elsewhere; return the final event."""
-        name = normalize_tool_name(tool)
+        started = _perf() if self.observers.wants_dispatches else 0.0
+        plan = self._plan(tool, agent_id)
         event = ToolResult(
-            tool=name, args=dict(args), result=result, call_id=call_id or f"call-{next(self._call_ids)}",
+            tool=plan.name, args=dict(args), result=result, call_id=call_id or f"call-{next(self._call_ids)}",
             agent_id=agent_id, session_key=session_key, error=error, blocked=blocked,
             block_reason=block_reason, duration=duration,
         )  # fmt: skip
-        after = self._plan(name, agent_id).after
+        after = plan.after
         if after is not None:
             await after(event)
+        if self.observers.wants_dispatches:
+            self._dispatched("tool.after", event, started, "block" if blocked else None, block_reason, error)
         return event
 
     async def _run_plan(
         self,
         plan: _ToolPlan,
-        name: str,
         args: Mapping[str, Any],
         execute: ToolFunction,
         call_id: str | None,
         agent_id: str | None,
         session_key: str | None,
     ) -> ToolResult:
+        dispatches = self.observers.wants_dispatches
+        dispatch_started = _perf() if dispatches else 0.0
+        name = plan.name
         call = ToolCall(
             tool=name, args=dict(args), call_id=call_id or f"call-{next(self._call_ids)}",
             agent_id=agent_id, session_key=session_key,
@@ -441,10 +514,15 @@ class Bus:
             call.execute = execute
             started = _perf()
             try:
-                result = await (plan.call(call) if plan.call is not None else _execute(call))
+                if plan.call is not None:
+                    result = await plan.call(call)
+                else:  # no tool.call layers: run the tool here, one coroutine fewer
+                    result = execute(call.args)
+                    if type(result) is CoroutineType or isawaitable(result):
+                        result = await result
             except Exception as exc:
-                if isinstance(exc, InterceptionError) and exc is not call.tool_error:
-                    raise  # a tool.call layer under on_error="raise" failed: not a tool error
+                # The tool's error, or a tool.call layer's under on_error="raise": either
+                # way the call failed, and the agent gets an error result.
                 error = exc
                 result = error_result(name, exc)
             duration = _perf() - started
@@ -455,6 +533,8 @@ class Bus:
         )  # fmt: skip
         if plan.after is not None:
             await plan.after(event)
+        if dispatches:
+            self._dispatched("tool.call", event, dispatch_started, decision, event.block_reason, error)
         return event
 
     async def _ask(self, call: ToolCall) -> str | None:
@@ -466,7 +546,7 @@ class Bus:
             approved = await self.approver(call)
         except Exception as exc:
             approved = False
-            reason = f"the approver failed ({type(exc).__name__}: {exc}); denied to be safe"
+            reason = f"the approver failed ({describe_error(exc)}); denied to be safe"
         else:
             reason = f"denied by the approver: {call.block_reason}"
         if approved is True:

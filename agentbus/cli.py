@@ -16,6 +16,9 @@ __all__ = ["COMMANDS", "main"]
 
 COMMANDS: dict[str, tuple[str, str]] = {
     # name: (module, one-line help)
+    "bench": ("agentbus.bench", "measure interception overhead against baselines in the same run"),
+    "eval": ("agentbus.evaluate", "run tool calls (JSON lines) through the stack without executing them"),
+    "tail": ("agentbus.tail", "follow a JSON-lines audit log, rendered like the verbose stream"),
 }
 
 

@@ -12,7 +12,13 @@ behaves like, so callers can catch it the natural way::
 
 from __future__ import annotations
 
-__all__ = ["AgentbusError", "InterceptionError", "RegistrationError", "ToolBlockedError"]
+__all__ = ["AgentbusError", "InterceptionError", "RegistrationError", "ToolBlockedError", "describe_error"]
+
+
+def describe_error(error: BaseException) -> str:
+    """``"TypeName: message"``, or just the type name when the message is empty."""
+    text = str(error)
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 class AgentbusError(Exception):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import math
+import sys
 from operator import attrgetter
 from typing import Any, ClassVar, Final, Literal
 
@@ -98,6 +99,16 @@ def _field_diff(
     return {f: (b, a) for f, b, a in zip(fields, before, after, strict=True) if b != a}
 
 
+def _caller_codes(depth: int = 8) -> tuple[Any, ...]:
+    """The code objects of the callers of our caller, innermost first."""
+    codes: list[Any] = []
+    frame = sys._getframe(2)
+    while frame is not None and len(codes) < depth:
+        codes.append(frame.f_code)
+        frame = frame.f_back  # type: ignore[assignment]
+    return tuple(codes)
+
+
 class Event:
     """Base of every event. ``point`` names the hook point it runs through."""
 
@@ -113,9 +124,18 @@ class Event:
         """What changed between two snapshots: ``{"args.command": (old, new)}``."""
         return {}
 
+    # The attributes a layer may change in place: deep-copied for shadow layers.
+    _MUTABLE: ClassVar[tuple[str, ...]] = ()
+
     def shadow_copy(self) -> Event:
-        """A deep copy for shadow-mode layers: whatever they do is not applied."""
-        return copy.deepcopy(self)
+        """A copy for shadow-mode layers: whatever they do to it is not applied.
+
+        The fields a layer may change are deep-copied; the rest is shared.
+        """
+        twin = copy.copy(self)
+        for name in self._MUTABLE:
+            object.__setattr__(twin, name, copy.deepcopy(getattr(self, name)))
+        return twin
 
 
 @attrs.define(eq=False, slots=True)
@@ -124,6 +144,7 @@ class Message(Event):
 
     point: ClassVar[str] = "message.before"
     FIELDS: ClassVar[tuple[str, ...]] = ("message", "metadata")
+    _MUTABLE: ClassVar[tuple[str, ...]] = ("_metadata",)
 
     _message: str = attrs.field(alias="message")
     _metadata: dict[str, Any] = attrs.field(factory=dict, alias="metadata")
@@ -239,6 +260,7 @@ class ToolCall(Event):
 
     point: ClassVar[str] = "tool.before"
     FIELDS: ClassVar[tuple[str, ...]] = ("args", "blocked")
+    _MUTABLE: ClassVar[tuple[str, ...]] = ("_args", "notes")
 
     _tool: str = attrs.field(alias="tool")
     _args: dict[str, Any] = attrs.field(alias="args")
@@ -247,8 +269,12 @@ class ToolCall(Event):
     _session_key: str | None = attrs.field(default=None, alias="session_key")
     _block_reason: str | None = attrs.field(default=None, init=False)
     _decision: str | None = attrs.field(default=None, init=False)
-    blocked_by: str | None = attrs.field(default=None, init=False)
-    """The id of the registration that blocked the call (set by the bus)."""
+    # The code objects of the frames that called block()/ask(): the stack maps them
+    # to the registration that decided, so layers need no per-call bookkeeping.
+    _decided_in: tuple[Any, ...] = attrs.field(default=(), init=False, repr=False)
+    _blocked_by: str | None = attrs.field(default=None, init=False)
+    # The stack running this event: it can tell, from _decided_in, who decided.
+    _attribution: Any = attrs.field(default=None, init=False, repr=False)
     notes: list[str] = attrs.field(factory=list, init=False)
     """Advisory text for the agent (Claude Code's additionalContext)."""
     tool_error: BaseException | None = attrs.field(default=None, init=False)
@@ -263,19 +289,31 @@ class ToolCall(Event):
     block_reason = _readonly("_block_reason", "Why the call was blocked (the first reason given).")
     decision = _readonly("_decision", 'None (allow), "block", or "ask" (a person must approve).')
 
-    @property
-    def args(self) -> dict[str, Any]:
-        """The tool's arguments: mutate in place or assign a new dict."""
-        return self._args
-
-    @args.setter
-    def args(self, value: dict[str, Any]) -> None:
+    def _set_args(self, value: dict[str, Any]) -> None:
         self._args = _checked_dict(value, "args")
+
+    # The getter is attrgetter (C): handlers read args on every call.
+    args = property(
+        attrgetter("_args"), _set_args, doc="The tool's arguments: mutate in place or assign a new dict."
+    )
 
     @property
     def blocked(self) -> bool:
         """True once any layer has blocked the call."""
         return self._decision == "block"
+
+    @property
+    def blocked_by(self) -> str | None:
+        """The id of the registration that blocked (or asked about) the call."""
+        if self._blocked_by is None and self._decision is not None and self._attribution is not None:
+            registration = self._attribution.decided_by(self)
+            if registration is not None:
+                self._blocked_by = registration.id
+        return self._blocked_by
+
+    @blocked_by.setter
+    def blocked_by(self, value: str | None) -> None:
+        self._blocked_by = value
 
     def block(self, reason: str) -> None:
         """Block the call; the agent receives a blocked result with this reason."""
@@ -283,6 +321,7 @@ class ToolCall(Event):
         if self._decision != "block":
             self._decision = "block"
             self._block_reason = reason
+            self._decided_in = _caller_codes()
 
     def ask(self, reason: str) -> None:
         """Ask a person to approve the call; an adapter without an approver denies."""
@@ -290,6 +329,7 @@ class ToolCall(Event):
         if self._decision is None:
             self._decision = "ask"
             self._block_reason = reason
+            self._decided_in = _caller_codes()
 
     def snapshot(self) -> tuple[Any, ...]:
         return (dict(self._args), self._decision)
@@ -307,6 +347,7 @@ class ToolResult(Event):
 
     point: ClassVar[str] = "tool.after"
     FIELDS: ClassVar[tuple[str, ...]] = ("result",)
+    _MUTABLE: ClassVar[tuple[str, ...]] = ("result",)
 
     _tool: str = attrs.field(alias="tool")
     _args: dict[str, Any] = attrs.field(alias="args")

@@ -14,6 +14,11 @@ import structlog
 
 from .records import Record
 
+try:  # structlog's global configuration object, watched to know when to rebind
+    from structlog._config import _CONFIG
+except ImportError:  # pragma: no cover - a future structlog without it
+    _CONFIG = None  # type: ignore[assignment]
+
 __all__ = ["PARAM_LABELS", "StructlogSink", "format_record"]
 
 PARAM_LABELS = {
@@ -27,17 +32,42 @@ PARAM_LABELS = {
 class StructlogSink:
     """An observer that logs each record through structlog (logger ``agentbus``).
 
-    The logger is looked up per record, so ``structlog.configure()`` and
-    ``structlog.testing.capture_logs()`` take effect whenever they are called.
+    structlog is configured by the application, possibly after this sink was
+    made (``structlog.configure()``, ``structlog.testing.capture_logs()``). The
+    bound logger is therefore cached only while structlog's configuration stays
+    the same object; any reconfiguration is picked up on the next record.
+    Fields that are empty are left out of the line: the JSON audit log
+    (``Record.to_dict``) is where every field is kept.
     """
 
     def __init__(self, name: str = "agentbus") -> None:
-        self._logger: Any = structlog.get_logger(name)
+        self._name = name
+        self._proxy: Any = structlog.get_logger(name)
+        self._bound: Any = None
+        self._config_key: tuple[Any, ...] = ()
+
+    def _logger(self) -> Any:
+        if _CONFIG is None:  # a structlog without the attribute we watch: no caching
+            return self._proxy
+        key = (_CONFIG.default_processors, _CONFIG.default_wrapper_class, _CONFIG.logger_factory)
+        cached = self._config_key
+        if not cached or key[0] is not cached[0] or key[1] is not cached[1] or key[2] is not cached[2]:
+            self._bound = self._proxy.bind()
+            self._config_key = key
+        return self._bound
 
     def __call__(self, record: Record) -> None:
-        fields = record.to_dict()
-        del fields["time"], fields["level"]
-        self._logger.log(record.level, "interception", **fields)
+        fields: dict[str, Any] = {"point": record.point, "id": record.id}
+        for name in ("tool", "agent_id", "session_key", "call_id", "decision", "reason", "error"):
+            value = getattr(record, name)
+            if value is not None:
+                fields[name] = value
+        if record.changes:
+            fields["changes"] = record.jsonable_changes()
+        if record.shadow:
+            fields["shadow"] = True
+        fields["duration"] = record.duration
+        self._logger().log(record.level, "interception", **fields)
 
 
 def format_record(record: Record) -> str | None:
@@ -60,8 +90,13 @@ def format_record(record: Record) -> str | None:
         keys = [k.split(".", 1)[1] for k in record.changes if k.startswith("metadata.")]
         if keys:
             parts.append(f"metadata: {', '.join(keys)}")
-        return f"📨 message.before · {', '.join(parts)}"
+        return f"{_shadow(record)}📨 message.before · {', '.join(parts)}"
     if record.point == "params.before" and record.changes:
         parts = [f"{PARAM_LABELS.get(field, field)} → {new}" for field, (_old, new) in record.changes.items()]
-        return f"⚙️ params.before · {', '.join(parts)}"
+        return f"{_shadow(record)}⚙️ params.before · {', '.join(parts)}"
     return None
+
+
+def _shadow(record: Record) -> str:
+    # A shadow layer's change was recorded, not applied: the line must not read as if it were.
+    return "👻 shadow " if record.shadow else ""

@@ -26,6 +26,7 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 
 __all__ = [
     "DEBUG",
+    "DISPATCH",
     "ERROR",
     "INFO",
     "WARNING",
@@ -36,6 +37,16 @@ __all__ = [
 ]
 
 DEBUG, INFO, WARNING, ERROR = logging.DEBUG, logging.INFO, logging.WARNING, logging.ERROR
+
+DISPATCH = "agentbus:dispatch"
+"""The ``id`` of the record the bus emits when a whole dispatch ends.
+
+Its ``point`` is the hook point the verb ran (``tool.call`` for a whole tool
+call, ``tool.before`` for ``decide_tool``, ``tool.after`` for ``finish_tool``),
+its ``duration`` the whole dispatch, its ``decision``/``reason``/``error`` the
+outcome. Only observers added with ``dispatches=True`` receive these records:
+they tell a span exporter or a ``full`` console when a tool call ended.
+"""
 
 _LEVEL_NAMES = {"debug": DEBUG, "info": INFO, "warning": WARNING, "error": ERROR}
 
@@ -49,9 +60,14 @@ def level_number(level: int | str) -> int:
     raise ValueError(f"unknown level {level!r}; use one of {', '.join(_LEVEL_NAMES)} or a number")
 
 
-@attrs.frozen(slots=True)
+@attrs.define(slots=True)
 class Record:
-    """What one layer did to one event."""
+    """What one layer did to one event.
+
+    Every observer receives the same object: treat it as read-only. (It is not
+    frozen because a frozen attrs class costs twice as much to build, and the
+    bus builds one per interception while anybody listens.)
+    """
 
     point: str
     """The hook point (``tool.before`` ...)."""
@@ -79,6 +95,10 @@ class Record:
     def level_name(self) -> str:
         return logging.getLevelName(self.level).lower()
 
+    def jsonable_changes(self) -> dict[str, list[Any]]:
+        """``changes`` with values made JSON-serialisable (``repr`` for other objects)."""
+        return {key: [_jsonable(old), _jsonable(new)] for key, (old, new) in self.changes.items()}
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-serialisable form (the audit log's line)."""
         return {
@@ -90,7 +110,7 @@ class Record:
             "agent_id": self.agent_id,
             "session_key": self.session_key,
             "call_id": self.call_id,
-            "changes": {k: [_jsonable(a), _jsonable(b)] for k, (a, b) in self.changes.items()},
+            "changes": self.jsonable_changes(),
             "decision": self.decision,
             "reason": self.reason,
             "error": self.error,
@@ -100,6 +120,12 @@ class Record:
 
 
 def _jsonable(value: Any) -> Any:
+    if value is None or type(value) in (str, bool, int):
+        return value
+    return _jsonable_slow(value)
+
+
+def _jsonable_slow(value: Any) -> Any:
     if value is None or isinstance(value, (str, bool, int)):
         return value
     if isinstance(value, float):
@@ -168,32 +194,58 @@ class Observers:
 
     ``level`` is None while nobody listens: the bus then skips records entirely.
     ``generation`` changes whenever the set changes, so compiled stacks that
-    baked in "observed or not" know to rebuild.
+    baked in "observed or not" know to rebuild. ``wants_dispatches`` is True
+    while a consumer asked for :data:`DISPATCH` records.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, on_change: Callable[[], None] | None = None) -> None:
         self._callbacks: dict[Callable[[Record], None], int] = {}
+        self._dispatch_callbacks: dict[Callable[[Record], None], None] = {}
+        self._snapshot: tuple[tuple[Callable[[Record], None], int], ...] = ()
+        self._on_change = on_change
         self.level: int | None = None
+        self.wants_dispatches = False
         self.generation = 0
         self.failures = 0
 
-    def add(self, callback: Callable[[Record], None], level: int = DEBUG) -> Callable[[], None]:
-        """Add a consumer; return a function that removes it again."""
+    def add(
+        self, callback: Callable[[Record], None], level: int = DEBUG, *, dispatches: bool = False
+    ) -> Callable[[], None]:
+        """Add a consumer; return a function that removes it again.
+
+        With ``dispatches=True`` it also receives one :data:`DISPATCH` record per
+        dispatch, whatever its level.
+        """
         self._callbacks[callback] = level
+        if dispatches:
+            self._dispatch_callbacks[callback] = None
         self._changed()
         return lambda: self.discard(callback)
 
     def discard(self, callback: Callable[[Record], None]) -> None:
+        self._dispatch_callbacks.pop(callback, None)
         if self._callbacks.pop(callback, None) is not None:
             self._changed()
 
     def _changed(self) -> None:
         self.level = min(self._callbacks.values(), default=None)
+        self.wants_dispatches = bool(self._dispatch_callbacks)
+        self._snapshot = tuple(self._callbacks.items())
         self.generation += 1
+        if self._on_change is not None:
+            self._on_change()
+
+    def emit_dispatch(self, record: Record) -> None:
+        """Hand a :data:`DISPATCH` record to the consumers that asked for them. Never raises."""
+        for callback in tuple(self._dispatch_callbacks):
+            try:
+                callback(record)
+            except Exception:  # observation never breaks interception
+                self.failures += 1
 
     def emit(self, record: Record) -> None:
         """Hand a record to every consumer that wants its level. Never raises."""
-        for callback, level in tuple(self._callbacks.items()):
+        for callback, level in self._snapshot:
             if record.level >= level:
                 try:
                     callback(record)

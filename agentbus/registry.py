@@ -15,6 +15,7 @@ import inspect
 import itertools
 import re
 import threading
+import weakref
 from collections.abc import Callable, Iterable
 from typing import Any, Literal, Union
 
@@ -264,6 +265,9 @@ class Registration:
     on_error: OnError = "continue"
     timeout: float | None = None
     shadow: bool = False
+    record_values: bool = True
+    """False for layers that handle secrets: their records name the fields they
+    changed but carry no values (a redactor's "old" value is the secret)."""
     is_async: bool = False
     pair: bool = False
     """True for the seed's ``handler(input, output)`` form."""
@@ -288,8 +292,9 @@ def _default_on_error(point: str) -> OnError:
 class Registry:
     """An ordered set of registrations, validated as they are added.
 
-    ``version`` changes on every modification; a :class:`~agentbus.Bus` compares
-    it on each dispatch to know when its compiled stacks are stale.
+    ``version`` changes on every modification, and every watcher (a
+    :class:`~agentbus.Bus`) is told at once, so that it drops its compiled stacks:
+    dispatches pay nothing to find out whether their cache is fresh.
     """
 
     def __init__(self) -> None:
@@ -297,7 +302,17 @@ class Registry:
         self._by_point: dict[str, tuple[Registration, ...]] = {}
         self._known_tools: frozenset[str] = KNOWN_TOOL_NAMES
         self._lock = threading.Lock()
+        self._watchers: weakref.WeakSet[Any] = weakref.WeakSet()
         self.version = 0
+
+    def watch(self, watcher: Any) -> None:
+        """Call ``watcher.invalidate()`` after every change (held weakly)."""
+        self._watchers.add(watcher)
+
+    def _changed(self) -> None:
+        self.version += 1
+        for watcher in tuple(self._watchers):
+            watcher.invalidate()
 
     @property
     def known_tools(self) -> frozenset[str]:
@@ -321,6 +336,7 @@ class Registry:
         on_error: OnError | None = None,
         timeout: float | None = None,
         shadow: bool = False,
+        record_values: bool = True,
     ) -> Registration:
         """Validate and add a registration; return it.
 
@@ -332,7 +348,7 @@ class Registry:
         """
         registration = self._build(
             point, handler, id=id, kind=kind, priority=priority, tool=tool, agent=agent,
-            on_error=on_error, timeout=timeout, shadow=shadow,
+            on_error=on_error, timeout=timeout, shadow=shadow, record_values=record_values,
         )  # fmt: skip
         with self._lock:
             if registration.id in self._by_id:
@@ -343,7 +359,7 @@ class Registry:
             self._by_id[registration.id] = registration
             current = self._by_point.get(point, ())
             self._by_point[point] = tuple(sorted((*current, registration), key=_sort_key))
-            self.version += 1
+            self._changed()
         return registration
 
     def _build(
@@ -359,6 +375,7 @@ class Registry:
         on_error: OnError | None,
         timeout: float | None,
         shadow: bool,
+        record_values: bool,
     ) -> Registration:
         if point not in HOOK_POINTS:
             raise RegistrationError(
@@ -437,6 +454,7 @@ class Registry:
             on_error=resolved_on_error,
             timeout=float(timeout) if timeout is not None else None,
             shadow=shadow,
+            record_values=bool(record_values),
             is_async=is_async,
             pair=pair,
             sequence=next(_sequence),
@@ -453,7 +471,7 @@ class Registry:
                 self._by_point[registration.point] = remaining
             else:
                 del self._by_point[registration.point]
-            self.version += 1
+            self._changed()
         return True
 
     def get(self, point: str, match: str | None = None, *, agent: str | None = None) -> list[Registration]:
@@ -486,7 +504,7 @@ class Registry:
         with self._lock:
             self._by_id.clear()
             self._by_point.clear()
-            self.version += 1
+            self._changed()
 
     def __contains__(self, id: object) -> bool:
         return id in self._by_id

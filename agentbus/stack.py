@@ -14,14 +14,16 @@ features nobody uses.
 
 from __future__ import annotations
 
+import inspect
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from inspect import isawaitable
+from types import FunctionType
 from typing import Any
 
 import anyio
 
-from .errors import InterceptionError
+from .errors import InterceptionError, describe_error
 from .events import ToolCall
 from .records import DEBUG, ERROR, INFO, WARNING, Record
 from .registry import Registration
@@ -32,6 +34,9 @@ Chain = Callable[[Any], Awaitable[Any]]
 Emit = Callable[[Record], None]
 
 _perf = time.perf_counter
+
+REDACTED = "<not recorded>"
+"""What a record holds instead of values for a layer registered with record_values=False."""
 
 
 def compile_stack(
@@ -51,38 +56,113 @@ def compile_stack(
     timeout): one cancel scope per dispatch, never one per layer.
     """
     bounded = dispatch_timeout is not None and any(r.is_async and r.timeout is None for r in registrations)
-    ctx = _Context(point, emit, observe_level, bounded)
+    ctx = _Context(point, emit, observe_level, bounded, registrations)
     chain: Chain = terminal
     is_terminal = True
-    index = len(registrations)
-    while index > 0:
-        # Collect the run of handlers that ends at ``index``; a middleware stands alone.
-        start = index - 1
-        if registrations[start].kind == "middleware":
-            chain = _middleware_layer(ctx, registrations[start], chain)
-        else:
+    end = len(registrations)
+    while end > 0:
+        # Take the run of same-shaped layers that ends at ``end``: simple handlers
+        # become one generated function; plain gates fold with no wrapper at all.
+        start = end - 1
+        last = registrations[start]
+        if last.kind == "handler":
             while start > 0 and registrations[start - 1].kind == "handler":
                 start -= 1
-            chain = _handler_group(ctx, registrations[start:index], chain, is_terminal)
+            chain = _handler_group(ctx, registrations[start:end], chain, is_terminal)
+        elif ctx.is_plain_middleware(last):
+            while start > 0 and ctx.is_plain_middleware(registrations[start - 1]):
+                start -= 1
+            chain = _middleware_run(ctx, registrations[start:end], chain)
+        else:
+            chain = _middleware_layer(ctx, last, chain)
         is_terminal = False
-        index = start
+        end = start
     if bounded:
         assert dispatch_timeout is not None
         chain = _bounded(ctx, chain, dispatch_timeout)
     return chain
 
 
+def _code_of(handler: Callable[..., Any]) -> Any:
+    """The code object that runs when ``handler`` is called, if there is one."""
+    function = getattr(handler, "__func__", handler)  # bound methods
+    code = getattr(function, "__code__", None)
+    if code is None:
+        code = getattr(getattr(type(handler), "__call__", None), "__code__", None)  # noqa: B004
+    return code
+
+
 class _Context:
     """What every layer of one stack needs to report and fail correctly."""
 
-    __slots__ = ("bounded", "diffs", "emit", "observe_level", "point")
+    __slots__ = ("bounded", "by_code", "diffs", "emit", "observe_level", "point", "tracks_decisions")
 
-    def __init__(self, point: str, emit: Emit | None, observe_level: int | None, bounded: bool) -> None:
+    def __init__(
+        self,
+        point: str,
+        emit: Emit | None,
+        observe_level: int | None,
+        bounded: bool,
+        registrations: Sequence[Registration],
+    ) -> None:
         self.point = point
         self.bounded = bounded
         self.emit = emit if observe_level is not None else None
         self.observe_level = observe_level
         self.diffs = observe_level is not None and observe_level <= INFO
+        self.tracks_decisions = point == "tool.before"
+        self.by_code: dict[Any, Registration] = {}
+        for registration in registrations:
+            code = _code_of(registration.handler)
+            if code is not None:
+                self.by_code.setdefault(code, registration)
+
+    def is_plain_middleware(self, registration: Registration) -> bool:
+        """Whether a middleware can run with no wrapper of its own.
+
+        True for gates whose failure policy is "block" or "raise" and that need
+        no timeout, shadow copy or diff: an exception is then handled once, by
+        the guard of their run, which finds the layer that raised in the traceback.
+        """
+        return (
+            registration.kind == "middleware"
+            and registration.on_error != "continue"
+            and registration.timeout is None
+            and not registration.shadow
+            and not self.diffs
+            and not self.bounded
+            and _code_of(registration.handler) is not None
+        )
+
+    def decided_by(
+        self, event: ToolCall, candidates: Sequence[Registration] | None = None
+    ) -> Registration | None:
+        """The registration (among ``candidates``, if given) whose code called block()/ask()."""
+        for code in event._decided_in:
+            registration = self.by_code.get(code)
+            if registration is not None and (candidates is None or registration in candidates):
+                return registration
+        return None
+
+    def raised_by(self, error: BaseException, candidates: Sequence[Registration]) -> Registration | None:
+        """The innermost registration among ``candidates`` in the error's traceback."""
+        found = None
+        traceback = error.__traceback__
+        while traceback is not None:
+            registration = self.by_code.get(traceback.tb_frame.f_code)
+            if registration is not None and registration in candidates:
+                found = registration
+            traceback = traceback.tb_next
+        return found
+
+    def claim(self, event: ToolCall, candidates: Sequence[Registration]) -> object:
+        """A layer among ``candidates`` decided: remember which one, and report it."""
+        registration = self.decided_by(event, candidates)
+        if registration is not None:
+            event.blocked_by = registration.id
+            if self.emit is not None:
+                self.record(registration, event, decided=True)
+        return event._decision
 
     def record(
         self,
@@ -115,6 +195,8 @@ class _Context:
         assert self.observe_level is not None
         if level < self.observe_level:
             return
+        if changes and not registration.record_values:
+            changes = dict.fromkeys(changes, (REDACTED, REDACTED))
         emit(
             Record(
                 point=self.point,
@@ -127,7 +209,7 @@ class _Context:
                 changes=changes or {},
                 decision=decision,
                 reason=reason,
-                error=_describe(error) if error is not None else None,
+                error=describe_error(error) if error is not None else None,
                 duration=duration,
                 shadow=shadow,
             )
@@ -143,20 +225,15 @@ class _Context:
         policy = registration.on_error
         if policy == "raise":
             raise InterceptionError(
-                f"{registration.id} failed on {self.point}: {_describe(error)}",
+                f"{registration.id} failed on {self.point}: {describe_error(error)}",
                 registration_id=registration.id,
                 point=self.point,
             ) from error
         if policy == "block" and isinstance(event, ToolCall):
             # Fail closed: a gate that cannot decide does not let the call through.
-            event.block(f"{registration.id} failed ({_describe(error)}); blocked to be safe")
+            event.block(f"{registration.id} failed ({describe_error(error)}); blocked to be safe")
             if event.blocked_by is None:
                 event.blocked_by = registration.id
-
-
-def _describe(error: BaseException) -> str:
-    text = str(error)
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 def _call_handler(registration: Registration, event: Any) -> Any:
@@ -166,7 +243,14 @@ def _call_handler(registration: Registration, event: Any) -> Any:
 
 async def _run_special(ctx: _Context, registration: Registration, event: Any) -> None:
     """One handler with a timeout, in shadow mode, or observed: the slow path."""
-    target = event.shadow_copy() if registration.shadow else event
+    if registration.shadow:
+        try:
+            target = event.shadow_copy()
+        except Exception as exc:  # e.g. a result that cannot be copied: skip, and say so
+            ctx.record(registration, event, error=exc, shadow=True)
+            return
+    else:
+        target = event
     before = target.snapshot() if ctx.diffs else None
     decision_before = getattr(target, "decision", None)
     started = _perf()
@@ -201,36 +285,132 @@ async def _run_special(ctx: _Context, registration: Registration, event: Any) ->
 def _handler_group(
     ctx: _Context, registrations: Sequence[Registration], inner: Chain, is_terminal: bool
 ) -> Chain:
-    """A run of simple handlers as one flat loop."""
-    entries = tuple(
-        (r, r.handler, r.is_async, r.pair, bool(r.shadow or r.timeout is not None or ctx.emit))
-        for r in registrations
-    )
-    tracks_decisions = ctx.point == "tool.before"
-    bounded = ctx.bounded
+    """A run of simple handlers as one flat function.
 
-    async def group(event: Any) -> Any:
-        decided = event.decision if tracks_decisions else None
-        for registration, handler, is_async, pair, special in entries:
-            if bounded:
-                event._running = registration
-            if special:
-                await _run_special(ctx, registration, event)
-                continue
-            try:
-                result = handler(event, event) if pair else handler(event)
-                if is_async or (result is not None and isawaitable(result)):
-                    await result
-            except Exception as exc:
-                ctx.fail(registration, event, exc)
-            if tracks_decisions and event.decision != decided:
-                decided = event.decision
-                event.blocked_by = registration.id
-        if is_terminal:
-            return event
-        return await inner(event)
-
+    The function is generated (as attrs generates ``__init__``): one ``try``
+    block per handler, unrolled, with only the checks this stack needs. A sync
+    handler then costs a call and nothing else: no loop, no tuple unpacking, no
+    await, and no branch for features that no layer here uses.
+    """
+    if len(registrations) > _UNROLL_LIMIT:
+        half = len(registrations) // 2
+        tail = _handler_group(ctx, registrations[half:], inner, is_terminal)
+        return _handler_group(ctx, registrations[:half], tail, False)
+    # Who blocked is found from block()'s caller once per group, when every
+    # handler has a code object to recognise it by; otherwise after each handler.
+    per_handler_claims = any(_code_of(r.handler) is None for r in registrations)
+    namespace: dict[str, Any] = {
+        "ctx": ctx,
+        "fail": ctx.fail,
+        "special": _run_special,
+        "isawaitable": isawaitable,
+        "inner": inner,
+        "group_registrations": tuple(registrations),
+    }
+    lines = ["async def group(event):"]
+    if ctx.tracks_decisions:
+        lines.append("    decided = event._decision")
+        lines.append("    event._attribution = ctx")  # so blocked_by is right even mid-group
+    for index, registration in enumerate(registrations):
+        r, h = f"r{index}", f"h{index}"
+        namespace[r], namespace[h] = registration, registration.handler
+        if ctx.bounded:
+            lines.append(f"    event._running = {r}")
+        if registration.shadow or registration.timeout is not None or ctx.diffs:
+            # Diffs, shadow copies and cancel scopes: the slow path, for these layers only.
+            lines.append(f"    await special(ctx, {r}, event)")
+            if ctx.tracks_decisions:
+                lines.append("    decided = event._decision")
+            continue
+        call = f"{h}(event, event)" if registration.pair else f"{h}(event)"
+        lines.append("    try:")
+        if registration.is_async:
+            lines.append(f"        await {call}")
+        else:
+            lines.append(f"        result = {call}")
+            lines.append("        if result is not None and isawaitable(result):")
+            lines.append("            await result")
+        lines.append("    except Exception as exc:")
+        lines.append(f"        fail({r}, event, exc)")
+        if ctx.tracks_decisions and per_handler_claims:
+            lines.append("    if event._decision is not decided:")
+            lines.append(f"        decided = ctx.claim(event, ({r},))")
+    if ctx.tracks_decisions and not per_handler_claims:
+        lines.append("    if event._decision is not decided:")
+        lines.append("        ctx.claim(event, group_registrations)")
+    lines.append("    return event" if is_terminal else "    return await inner(event)")
+    exec(compile("\n".join(lines), f"<agentbus {ctx.point} handlers>", "exec"), namespace)
+    group: Chain = namespace["group"]
     return group
+
+
+_UNROLL_LIMIT = 64
+
+
+def _middleware_run(ctx: _Context, registrations: Sequence[Registration], inner: Chain) -> Chain:
+    """Plain gates folded with no wrapper each: one guard for the whole run.
+
+    Each middleware's ``call_next`` is bound to the next one by :func:`_bind`
+    (no frame of ours in between), so a layer costs about what a hand-written
+    closure costs. An exception propagates outwards, as in ASGI, to the guard, which
+    applies the policy of the layer that raised it.
+    """
+    chain = inner
+    for registration in reversed(registrations):
+        chain = _bind(registration.handler, chain)
+    outermost = chain
+    candidates = tuple(registrations)
+    passes_tool_errors = ctx.point == "tool.call"
+    tracks_decisions = ctx.tracks_decisions
+
+    async def guard(event: Any) -> Any:
+        decided = None
+        if tracks_decisions:
+            decided = event._decision
+            event._attribution = ctx
+        try:
+            result = await outermost(event)
+        except Exception as exc:
+            if isinstance(exc, InterceptionError) or (passes_tool_errors and exc is event.tool_error):
+                raise
+            ctx.fail(ctx.raised_by(exc, candidates) or candidates[0], event, exc)
+            return event
+        if tracks_decisions and event._decision is not decided and event.blocked_by is None:
+            ctx.claim(event, candidates)
+        return result
+
+    return guard
+
+
+def _bind(middleware: Callable[..., Awaitable[Any]], call_next: Chain) -> Chain:
+    """``middleware`` with its ``call_next`` bound, as a callable taking the event.
+
+    For a plain ``async def mw(event, call_next)`` this is a copy of the
+    function whose ``call_next`` parameter defaults to the next layer: calling it
+    runs the user's code directly, with no frame of ours in between (the same
+    code object, so tracebacks and attribution are unchanged). Anything else
+    gets a one-line closure.
+    """
+    code = getattr(middleware, "__code__", None)
+    if (
+        isinstance(middleware, FunctionType)
+        and code is not None
+        and code.co_argcount == 2
+        and not code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS)
+        and not middleware.__defaults__
+    ):
+        bound = FunctionType(
+            code, middleware.__globals__, middleware.__name__, (call_next,), middleware.__closure__
+        )
+        bound.__kwdefaults__ = middleware.__kwdefaults__
+        bound.__qualname__ = middleware.__qualname__
+        bound.__module__ = middleware.__module__
+        return bound
+
+    def bound_call(event: Any) -> Awaitable[Any]:
+        return middleware(event, call_next)
+
+    return bound_call
 
 
 def _middleware_layer(ctx: _Context, registration: Registration, inner: Chain) -> Chain:
@@ -257,15 +437,15 @@ def _middleware_layer(ctx: _Context, registration: Registration, inner: Chain) -
     if registration.shadow:
 
         async def shadow_layer(event: Any) -> Any:
-            copy = event.shadow_copy()
-            before = copy.snapshot() if ctx.diffs else None
-            decision_before = getattr(copy, "decision", None)
             started = _perf()
 
             async def stop(inner_event: Any) -> Any:
                 return inner_event
 
             try:
+                copy = event.shadow_copy()
+                before = copy.snapshot() if ctx.diffs else None
+                decision_before = getattr(copy, "decision", None)
                 await call(copy, stop)
             except Exception as exc:
                 ctx.record(registration, event, error=exc, duration=_perf() - started, shadow=True)

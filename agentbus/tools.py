@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from .errors import describe_error
+
 __all__ = [
     "KNOWN_TOOL_NAMES",
     "MAX_NAME_LENGTH",
@@ -103,8 +105,5 @@ def blocked_result(tool: str, reason: str) -> dict[str, str]:
 
 def error_result(tool: str, error: BaseException | str) -> dict[str, str]:
     """The result an agent receives when the tool raised (seed 004)."""
-    if isinstance(error, BaseException):
-        message = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
-    else:
-        message = error
+    message = describe_error(error) if isinstance(error, BaseException) else error
     return {"status": "error", "tool": tool, "error": message}

@@ -6,7 +6,8 @@ point, and asserts the documented outcome:
 
 - a fail-closed gate never lets the tool run;
 - the agent always gets a result (a tool result, a blocked result or an error
-  result), except under on_error="raise", which propagates InterceptionError;
+  result), except under on_error="raise", which propagates InterceptionError
+  (on tool.call it fails the call: an error result carrying the InterceptionError);
 - a layer failure is recorded once, at ERROR, with the registration id;
 - cancellation from outside propagates and nothing is recorded as a failure;
 - no task is left behind.
@@ -243,7 +244,16 @@ async def test_fault_matrix(point: str, fault: str, policy: str) -> None:
 
 
 async def check_layer_failure(turn: Turn) -> None:
-    if turn.effective == "raise":
+    if turn.effective == "raise" and turn.point == "tool.call":
+        # On tool.call, "raise" fails the call: the agent gets an error result naming the layer.
+        result = await turn.run()
+        assert result["status"] == "error"
+        assert result["error"].startswith("InterceptionError: faulty failed on tool.call")
+        assert turn.tool_runs == 0
+        (after,) = turn.after
+        assert isinstance(after.error, InterceptionError)
+        assert after.error.registration_id == "faulty"
+    elif turn.effective == "raise":
         with pytest.raises(InterceptionError) as info:
             await turn.run()
         assert (info.value.registration_id, info.value.point) == ("faulty", turn.point)

@@ -49,3 +49,38 @@ async def test_metadata_flows_from_message_before_to_params_before() -> None:
     assert params.think_level == "high"
     _, params = await bus.prepare("hello")
     assert params.think_level is None
+
+
+async def test_a_layer_that_handles_secrets_records_field_names_not_values() -> None:
+    bus = agentbus.Bus(log_level=None)
+    records: list[agentbus.Record] = []
+    bus.on_event(records.append, level="info")
+
+    @bus.intercept("tool.after", id="redact", record_values=False)
+    def redact(event: agentbus.ToolResult) -> None:
+        event.result = str(event.result).replace("hunter2", "***")
+
+    async def tool(args: dict[str, Any]) -> str:
+        return "password=hunter2"
+
+    assert await bus.call_tool("read", {"path": "x"}, tool) == "password=***"
+    (record,) = records
+    assert set(record.changes) == {"result"}
+    assert "hunter2" not in repr(record.to_dict())
+
+
+async def test_a_low_priority_handler_in_the_same_group_sees_who_blocked() -> None:
+    bus = agentbus.Bus(log_level=None)
+    seen: list[str | None] = []
+
+    @bus.intercept("tool.before", priority=100, id="gate")
+    def gate(call: agentbus.ToolCall) -> None:
+        call.block("no")
+
+    @bus.intercept("tool.before", priority=-10, id="auditor")
+    def auditor(call: agentbus.ToolCall) -> None:
+        seen.append(call.blocked_by)
+
+    event = await bus.run_tool("exec", {"command": "x"}, shell)
+    assert event.blocked
+    assert seen == ["gate"]

@@ -287,15 +287,31 @@ async def test_middleware_failing_after_call_next_keeps_the_inner_result() -> No
     assert ran == [True]
 
 
-async def test_raise_policy_on_tool_call_propagates_instead_of_becoming_a_tool_error() -> None:
+async def test_raise_policy_on_tool_call_fails_the_call_with_the_interception_error() -> None:
+    """On tool.call, "raise" goes through the outer tool.call layers and fails the call itself."""
     bus = Bus(log_level=None)
+    seen: list[ToolResult] = []
+    bus.intercept("tool.after", seen.append, id="audit")
+    ran: list[bool] = []
 
     @bus.middleware("tool.call", id="strict", on_error="raise")
     async def strict(call: ToolCall, call_next: Any) -> Any:
         raise ValueError("broken")
 
-    with pytest.raises(InterceptionError, match=re.escape("strict failed on tool.call")):
-        await bus.call_tool("exec", {}, ok_tool)
+    async def tool(args: dict[str, Any]) -> str:
+        ran.append(True)
+        return "ok"
+
+    result = await bus.call_tool("exec", {}, tool)
+    assert result == {
+        "status": "error",
+        "tool": "exec",
+        "error": "InterceptionError: strict failed on tool.call: ValueError: broken",
+    }
+    assert ran == []
+    (event,) = seen
+    assert isinstance(event.error, InterceptionError)
+    assert event.error.registration_id == "strict"
 
 
 async def test_a_tool_that_raises_interception_error_is_still_a_tool_error() -> None:
@@ -363,8 +379,19 @@ async def test_explicit_middleware_timeout_follows_on_error() -> None:
     async def slow_mw(call: ToolCall, call_next: Any) -> Any:
         await anyio.sleep_forever()
 
-    with pytest.raises(InterceptionError, match=re.escape("slow-mw failed on tool.call: TimeoutError")):
-        await bus.call_tool("exec", {}, ok_tool)
+    result = await bus.call_tool("exec", {}, ok_tool)
+    assert result["error"] == (
+        "InterceptionError: slow-mw failed on tool.call: TimeoutError: slow-mw did not finish within 0.01 s"
+    )
+
+    @bus.middleware("message.before", id="slow-message", timeout=0.01, on_error="raise")
+    async def slow_message(message: Any, call_next: Any) -> Any:
+        await anyio.sleep_forever()
+
+    with pytest.raises(
+        InterceptionError, match=re.escape("slow-message failed on message.before: TimeoutError")
+    ):
+        await bus.process_message("x")
 
 
 @pytest.mark.parametrize("point", ["message.before", "params.before", "tool.after", "session"])

@@ -6,13 +6,25 @@ themselves here; ``install`` is called once, when the default registry is made.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+
 from ..registry import Registry, add_builtin_installer
 
 __all__ = ["install"]
 
 
-def install(registry: Registry) -> None:
-    """Add the built-in registrations to ``registry``."""
+def install(
+    registry: Registry,
+    *,
+    shadow: bool = False,
+    disable: Iterable[str] = (),
+    priorities: Mapping[str, int] | None = None,
+) -> None:
+    """Add the built-in registrations to ``registry``.
+
+    ``shadow`` runs them in shadow mode, ``disable`` leaves out the ids named,
+    ``priorities`` overrides priorities by id.
+    """
     # The guards issue adds builtin:command-safety-guard and builtin:security-audit here.
 
 

@@ -1,0 +1,308 @@
+"""Bind the bus to LangChain v1 agents (``pip install agentbus[langchain]``).
+
+:class:`AgentbusMiddleware` is an ``AgentMiddleware`` for ``create_agent``::
+
+    agent = create_agent(model, tools, middleware=[AgentbusMiddleware(bus)])
+
+Each of LangChain's hooks feeds one of the bus's hook points:
+
+- ``before_agent``: message.before on the user's message (the last
+  ``HumanMessage``; a changed text replaces it in the state, by id), then
+  agent.start. The message's metadata is kept in the agent's private state.
+- ``wrap_model_call``: params.before before every model call; what the layers
+  changed goes into the request's ``model_settings`` (the model's bind
+  arguments) through a mapper, :func:`openai_style_settings` by default.
+- ``before_model`` / ``after_model``: turn.start / turn.end.
+- ``wrap_tool_call``: tool.before -> tool.call -> tool.after around the tool.
+  A blocked call never reaches the tool and answers with LangChain's refusal
+  idiom, a ``ToolMessage`` with ``status="error"`` whose content is the blocked
+  result (as JSON). A tool that raises becomes such an error message too,
+  after tool.after has seen the exception; an error message the tool node
+  made itself (bad arguments, ``handle_tool_error``) reaches tool.after as an
+  error and the model as LangChain wrote it, unless a layer replaced it.
+- ``after_agent``: agent.end.
+
+The agent id is ``create_agent(name=...)`` (else ``agent_id``); the session
+key is the LangGraph ``thread_id``. Both the async (``ainvoke``/``astream``)
+and the sync (``invoke``/``stream``) paths are bound; the sync path runs the
+bus with ``anyio.run`` and so cannot be used inside a running event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from inspect import isawaitable
+from typing import Annotated, Any, cast
+
+import anyio
+from typing_extensions import NotRequired
+
+from ..bus import Bus
+from ..events import Message, Params
+from ..tools import error_result
+
+try:
+    from langchain.agents.middleware import AgentMiddleware, AgentState, ModelRequest, ToolCallRequest
+    from langchain.agents.middleware.types import PrivateStateAttr
+    from langchain_core.messages import HumanMessage, ToolMessage
+    from langgraph.config import get_config
+    from langgraph.errors import GraphBubbleUp
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise ImportError(
+        "agentbus.adapters.langchain needs LangChain v1: pip install 'agentbus[langchain]'"
+    ) from exc
+
+__all__ = ["AgentbusMiddleware", "AgentbusState", "ToolMessageError", "openai_style_settings"]
+
+SettingsMapper = Callable[[Params, frozenset[str]], dict[str, Any]]
+"""Turns params.before's changes (the event and the names of the changed fields)
+into model settings, the keyword arguments the chat model is bound with."""
+
+_REASONING_EFFORT = {"off": "none", "minimal": "minimal", "low": "low", "medium": "medium", "high": "high"}
+
+
+def openai_style_settings(params: Params, changed: frozenset[str]) -> dict[str, Any]:
+    """The default mapper: ``temperature`` and ``reasoning_effort`` (think level).
+
+    ``reasoning_effort`` is what ``ChatOpenAI`` and compatible models accept;
+    for other providers pass your own mapper (Anthropic, for one, wants
+    ``thinking={"type": "enabled", "budget_tokens": ...}``). The reasoning
+    level has no common model setting and is not mapped.
+    """
+    settings: dict[str, Any] = {}
+    if "temperature" in changed and params.temperature is not None:
+        settings["temperature"] = params.temperature
+    if "think_level" in changed and params.think_level is not None:
+        settings["reasoning_effort"] = _REASONING_EFFORT[params.think_level]
+    return settings
+
+
+class AgentbusState(AgentState[Any]):
+    """The agent state with the user's message as message.before left it (private)."""
+
+    agentbus_message: NotRequired[Annotated[str, PrivateStateAttr]]
+    agentbus_metadata: NotRequired[Annotated[dict[str, Any], PrivateStateAttr]]
+
+
+class ToolMessageError(Exception):
+    """The tool node answered with an error ``ToolMessage`` (it handled the exception itself)."""
+
+    def __init__(self, message: Any) -> None:
+        super().__init__(message.text)
+        self.message = message
+
+
+def _blocking(function: Callable[..., Any], *args: Any) -> Any:
+    """Run an async hook from LangChain's sync path."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return anyio.run(function, *args)
+    raise RuntimeError(
+        "AgentbusMiddleware cannot run a sync agent call inside a running event loop; "
+        "use agent.ainvoke() / agent.astream() there"
+    )
+
+
+def _content(value: Any) -> Any:
+    """A result as ToolMessage content: text or content blocks, anything else as JSON."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(item, (str, dict)) for item in value):
+        return value
+    return json.dumps(value, default=str)
+
+
+def _model_identity(model: Any) -> tuple[str, str]:
+    """(provider, model name) as the model reports them to LangSmith, if it does."""
+    try:
+        params = model._get_ls_params()
+    except Exception:
+        return "", ""
+    return str(params.get("ls_provider") or ""), str(params.get("ls_model_name") or "")
+
+
+def _initial_temperature(request: Any) -> float | None:
+    value = request.model_settings.get("temperature", getattr(request.model, "temperature", None))
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
+        return float(value)
+    return None
+
+
+class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
+    """Run the bus's hook points inside a LangChain ``create_agent`` loop.
+
+    ``agent_id`` is used when the agent has no ``name``; ``model_settings``
+    maps params.before's changes to the model's bind arguments.
+    """
+
+    state_schema = AgentbusState
+
+    def __init__(
+        self, bus: Bus, *, agent_id: str = "main", model_settings: SettingsMapper = openai_style_settings
+    ) -> None:
+        super().__init__()
+        self.bus = bus
+        self.agent_id = agent_id
+        self.model_settings = model_settings
+
+    # -- who is running ---------------------------------------------------------------
+
+    def _identity(self, runtime: Any) -> tuple[str, str | None]:
+        """(agent id, session key) from the run's config and LangGraph's execution info."""
+        config = getattr(runtime, "config", None)  # a ToolRuntime carries its config
+        if config is None:
+            try:
+                config = get_config()
+            except RuntimeError:  # outside a runnable, or async on Python 3.10
+                config = {}
+        agent_id = (config.get("metadata") or {}).get("lc_agent_name") or self.agent_id
+        thread = getattr(getattr(runtime, "execution_info", None), "thread_id", None)
+        if thread is None:
+            thread = (config.get("configurable") or {}).get("thread_id")
+        return str(agent_id), None if thread is None else str(thread)
+
+    # -- agent: message.before and agent.start / agent.end -------------------------
+
+    async def abefore_agent(self, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
+        agent_id, session_key = self._identity(runtime)
+        update: dict[str, Any] | None = None
+        messages = state.get("messages") or []
+        last = messages[-1] if messages else None
+        if isinstance(last, HumanMessage):
+            update = await self._process_message(last, agent_id, session_key)
+        await self.bus.notify("agent.start", agent_id=agent_id, session_key=session_key)
+        return update
+
+    def before_agent(self, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
+        return _blocking(self.abefore_agent, state, runtime)  # type: ignore[no-any-return]
+
+    async def _process_message(
+        self, human: HumanMessage, agent_id: str, session_key: str | None
+    ) -> dict[str, Any]:
+        content = human.content
+        if isinstance(content, str):
+            text, part = content, None
+        else:
+            blocks = [i for i, b in enumerate(content) if isinstance(b, dict) and b.get("type") == "text"]
+            if not blocks:
+                return {}
+            part = blocks[-1]
+            text = str(content[part].get("text", ""))  # type: ignore[union-attr]
+        event = await self.bus.process_message(text, agent_id=agent_id, session_key=session_key)
+        update: dict[str, Any] = {"agentbus_message": event.message, "agentbus_metadata": event.metadata}
+        if event.message != text:
+            if part is None:
+                new_content: Any = event.message
+            else:
+                new_content = list(content)
+                new_content[part] = {**new_content[part], "text": event.message}
+            # Same id: LangGraph's add_messages reducer replaces the message in place.
+            update["messages"] = [human.model_copy(update={"content": new_content})]
+        return update
+
+    async def aafter_agent(self, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
+        agent_id, session_key = self._identity(runtime)
+        await self.bus.notify("agent.end", agent_id=agent_id, session_key=session_key)
+        return None
+
+    def after_agent(self, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
+        return _blocking(self.aafter_agent, state, runtime)  # type: ignore[no-any-return]
+
+    # -- model: turn.start / turn.end and params.before ----------------------------------
+
+    async def abefore_model(self, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
+        agent_id, session_key = self._identity(runtime)
+        await self.bus.notify("turn.start", agent_id=agent_id, session_key=session_key)
+        return None
+
+    def before_model(self, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
+        return _blocking(self.abefore_model, state, runtime)  # type: ignore[no-any-return]
+
+    async def aafter_model(self, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
+        agent_id, session_key = self._identity(runtime)
+        await self.bus.notify("turn.end", agent_id=agent_id, session_key=session_key)
+        return None
+
+    def after_model(self, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
+        return _blocking(self.aafter_model, state, runtime)  # type: ignore[no-any-return]
+
+    async def _resolve_request(self, request: ModelRequest[Any]) -> ModelRequest[Any]:
+        """params.before for one model call; the request with the changed settings."""
+        agent_id, session_key = self._identity(request.runtime)
+        provider, model = _model_identity(request.model)
+        state = cast("dict[str, Any]", request.state)
+        message = Message(
+            message=state.get("agentbus_message", ""), metadata=dict(state.get("agentbus_metadata") or {}),
+            agent_id=agent_id, session_key=session_key, provider=provider, model=model,
+        )  # fmt: skip
+        temperature = _initial_temperature(request)
+        params = await self.bus.resolve_params(message, temperature=temperature)
+        changed = frozenset(
+            name
+            for name, before in (
+                ("think_level", None),
+                ("reasoning_level", None),
+                ("temperature", temperature),
+            )
+            if getattr(params, name) != before
+        )
+        settings = self.model_settings(params, changed) if changed else {}
+        if not settings:
+            return request
+        return request.override(model_settings={**request.model_settings, **settings})
+
+    async def awrap_model_call(self, request: ModelRequest[Any], handler: Callable[..., Any]) -> Any:
+        return await handler(await self._resolve_request(request))
+
+    def wrap_model_call(self, request: ModelRequest[Any], handler: Callable[..., Any]) -> Any:
+        return handler(_blocking(self._resolve_request, request))
+
+    # -- tools: tool.before -> tool.call -> tool.after ---------------------------------------
+
+    async def _call_tool(self, request: ToolCallRequest, handler: Callable[..., Any]) -> Any:
+        call = request.tool_call
+        name, call_id = call["name"], call.get("id") or ""
+        agent_id, session_key = self._identity(request.runtime)
+        responses: list[Any] = []
+        interrupts: list[GraphBubbleUp] = []
+
+        async def execute(args: dict[str, Any]) -> Any:
+            try:
+                response = handler(request.override(tool_call={**call, "args": args}))
+                if isawaitable(response):
+                    response = await response
+            except GraphBubbleUp as exc:  # an interrupt is control flow, not a tool error
+                interrupts.append(exc)
+                raise
+            responses.append(response)
+            if not isinstance(response, ToolMessage):
+                return response  # a Command: the layers may look, the graph applies it
+            if response.status == "error":
+                raise ToolMessageError(response)
+            return response.content
+
+        event = await self.bus.run_tool(
+            name, call["args"], execute, call_id=call_id, agent_id=agent_id, session_key=session_key
+        )
+        if interrupts:
+            raise interrupts[-1]
+        response = responses[-1] if responses else None
+        result = event.result
+        if response is not None and (result is response or result is getattr(response, "content", None)):
+            return response
+        error = event.error
+        if isinstance(error, ToolMessageError) and result == error_result(event.tool, error):
+            return error.message
+        return ToolMessage(
+            content=_content(result), name=name, tool_call_id=call_id,
+            status="error" if event.is_error else "success",
+        )  # fmt: skip
+
+    async def awrap_tool_call(self, request: ToolCallRequest, handler: Callable[..., Any]) -> Any:
+        return await self._call_tool(request, handler)
+
+    def wrap_tool_call(self, request: ToolCallRequest, handler: Callable[..., Any]) -> Any:
+        return _blocking(self._call_tool, request, handler)

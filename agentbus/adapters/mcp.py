@@ -1,0 +1,322 @@
+"""Bind a bus to MCP, with FastMCP: on the server and in the client.
+
+Two sides of one protocol, one binding each:
+
+- :class:`AgentbusMiddleware`, a FastMCP server middleware: every ``tools/call``
+  a client makes runs through tool.before, tool.call (around the tool) and
+  tool.after. Add it with ``FastMCP("name", middleware=[AgentbusMiddleware(bus)])``.
+- :class:`AgentbusClient`, a ``fastmcp.Client`` for agents that call MCP
+  servers: its ``call_tool`` runs the same pipeline around the remote call.
+
+What layers see. ``args`` are the call's arguments. ``result`` is the tool's
+own value, not MCP's envelope: the returned value of a tool that FastMCP
+wrapped (``{"result": ...}``), the structured content of a structured tool,
+else the text (a string; a list of strings for several text blocks), else the
+content blocks. A layer that changes it changes what the client receives (the
+text content and the structured content are rebuilt from the new value; a
+``fastmcp.tools.ToolResult`` is taken as it is).
+
+Outcomes. A blocked call never reaches the tool; the client gets a tool error
+result (``isError``) whose text is ``"<tool> blocked: <reason>"`` and whose
+``_meta["agentbus"]`` holds the blocked result, the way MCP clients expect a
+refusal. A failing tool is seen by tool.after as an error; unless a layer
+replaces the result, the original exception goes on to FastMCP, which reports
+it as it always does (an ``isError`` result, with its ``mask_error_details``
+policy; a protocol error for an unknown tool or invalid arguments). A failure
+that FastMCP did not raise (a tool.call layer's, under ``on_error="raise"``)
+is an ``isError`` result ``"<tool> failed: <error>"``.
+
+Identity. The agent id is the client's name (``clientInfo.name``), the session
+key FastMCP's ``session_id``. On 2026-07-28 protocol connections (the FastMCP
+client's default) every request is its own connection and so has a new id;
+pass ``session_key=`` (a string or a function of the FastMCP ``Context``) to
+key calls on something that lasts, such as the authenticated user.
+
+MCP has no user message, model settings or agent loop of its own, so
+message.before, params.before and the lifecycle points do not bind here; bind
+them in the agent framework that drives the client.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+try:
+    import mcp_types
+    from fastmcp import Client
+    from fastmcp.client.client import CallToolResult
+    from fastmcp.client.progress import ProgressHandler
+    from fastmcp.exceptions import ToolError
+    from fastmcp.server.context import Context
+    from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
+    from fastmcp.tools import ToolResult
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise ImportError("agentbus.adapters.mcp needs FastMCP: pip install 'agentbus[mcp]'") from exc
+
+from ..bus import Bus
+from ..errors import ToolBlockedError
+from ..events import ToolResult as ToolResultEvent
+from ..tools import blocked_result, error_result
+
+__all__ = ["AgentbusClient", "AgentbusMiddleware", "result_value", "to_tool_result"]
+
+ServerSessionKey = str | Callable[[Context], str | None] | None
+"""A fixed session key, or a function of the FastMCP request ``Context``."""
+
+
+class AgentbusMiddleware(Middleware):
+    """Run every tool call a client makes through ``bus`` (tool.before, tool.call, tool.after).
+
+    ``agent_id`` overrides the client's name; ``session_key`` (a string or a
+    function of the FastMCP ``Context``) overrides the MCP session id.
+    """
+
+    def __init__(
+        self, bus: Bus, *, agent_id: str | None = None, session_key: ServerSessionKey = None
+    ) -> None:
+        self.bus = bus
+        self.agent_id = agent_id
+        self.session_key = session_key
+
+    async def on_call_tool(
+        self,
+        context: MiddlewareContext[mcp_types.CallToolRequestParams],
+        call_next: CallNext[mcp_types.CallToolRequestParams, ToolResult],
+    ) -> ToolResult:
+        params = context.message
+        ctx = context.fastmcp_context
+        answered: list[ToolResult] = []
+        raised: list[BaseException] = []
+
+        async def execute(args: dict[str, Any]) -> Any:
+            forwarded = context.copy(message=params.model_copy(update={"arguments": args}))
+            try:
+                result = await call_next(forwarded)
+            except Exception as exc:
+                raised.append(exc)
+                raise
+            answered.append(result)
+            return result_value(result.content, result.structured_content, result.meta)
+
+        event = await self.bus.run_tool(
+            params.name, params.arguments or {}, execute, call_id=_request_id(ctx),
+            agent_id=self.agent_id or _client_name(ctx), session_key=self._session_key(ctx),
+        )  # fmt: skip
+        if event.blocked:
+            return _refusal(params.name, event)
+        if event.error is not None:
+            if _passes_through(event, event.error, raised):
+                raise event.error  # FastMCP reports its own errors its own way
+            return _failure(params.name, event, event.error)
+        if answered:
+            template = answered[-1]
+            if event.result == result_value(template.content, template.structured_content, template.meta):
+                return template  # unchanged: exactly what the tool answered
+            return to_tool_result(event.result, structured=template.structured_content, meta=template.meta)
+        return to_tool_result(event.result)  # a tool.call layer answered without the tool
+
+    def _session_key(self, ctx: Context | None) -> str | None:
+        if isinstance(self.session_key, str):
+            return self.session_key
+        if ctx is None:
+            return None
+        if self.session_key is not None:
+            return self.session_key(ctx)
+        try:
+            return ctx.session_id
+        except RuntimeError:  # no session: a call from inside the server process
+            return None
+
+
+class AgentbusClient(Client[Any]):
+    """A ``fastmcp.Client`` whose ``call_tool`` runs through ``bus``.
+
+    ``AgentbusClient(server_or_url, bus=bus, agent_id="researcher")``; every
+    other argument is ``fastmcp.Client``'s. Results and errors keep the
+    client's contract: ``raise_on_error=True`` (the default) raises
+    ``fastmcp.exceptions.ToolError`` for a failed or blocked call (a block is
+    chained from ``agentbus.ToolBlockedError``), ``False`` returns the error
+    result.
+    """
+
+    def __init__(
+        self,
+        transport: Any,
+        *args: Any,
+        bus: Bus,
+        agent_id: str | None = None,
+        session_key: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(transport, *args, **kwargs)
+        self.bus = bus
+        self.agent_id = agent_id
+        self.session_key = session_key
+
+    async def call_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        *,
+        version: str | None = None,
+        timeout: timedelta | float | int | None = None,
+        progress_handler: ProgressHandler | None = None,
+        raise_on_error: bool = True,
+        meta: dict[str, Any] | None = None,
+    ) -> CallToolResult:
+        call_remote = super().call_tool
+        answered: list[CallToolResult] = []
+        raised: list[BaseException] = []
+
+        async def execute(args: dict[str, Any]) -> Any:
+            try:
+                result = await call_remote(
+                    name, args, version=version, timeout=timeout, progress_handler=progress_handler,
+                    raise_on_error=False, meta=meta,
+                )  # fmt: skip
+            except Exception as exc:
+                raised.append(exc)
+                raise
+            answered.append(result)
+            if result.is_error:  # tool.after sees a failed call as an error, not as a value
+                error = ToolError(_error_text(name, result.content))
+                raised.append(error)
+                raise error
+            return _client_value(result)
+
+        event = await self.bus.run_tool(
+            name, arguments or {}, execute, agent_id=self.agent_id, session_key=self.session_key
+        )
+        if event.blocked:
+            refusal = _refusal(name, event)
+            if raise_on_error:
+                reason = event.block_reason or "blocked"
+                raise ToolError(_error_text(name, refusal.content)) from ToolBlockedError(name, reason)
+            return _client_result(refusal, data=None)
+        if event.error is not None:
+            if _passes_through(event, event.error, raised):
+                if answered and answered[-1].is_error:  # the server's own error result
+                    return _client_error(name, answered[-1], raise_on_error)
+                raise event.error  # the client's own errors: a timeout, a lost connection
+            return _client_error(name, _client_result(_failure(name, event, event.error)), raise_on_error)
+        if answered and event.result == _client_value(answered[-1]):
+            return answered[-1]
+        template = answered[-1] if answered else None
+        rewritten = to_tool_result(
+            event.result,
+            structured=template.structured_content if template else None,
+            meta=template.meta if template else None,
+        )
+        return _client_result(rewritten, data=event.result)
+
+
+def result_value(content: list[Any], structured: dict[str, Any] | None, meta: dict[str, Any] | None) -> Any:
+    """The value layers see for a tool result (see the module docstring)."""
+    if structured is not None:
+        return structured.get("result") if _wraps_result(meta) else structured
+    if content and all(isinstance(block, mcp_types.TextContent) for block in content):
+        texts = [block.text for block in content]
+        return texts[0] if len(texts) == 1 else texts
+    return list(content)
+
+
+def to_tool_result(
+    value: Any,
+    *,
+    structured: dict[str, Any] | None = None,
+    meta: dict[str, Any] | None = None,
+    is_error: bool = False,
+) -> ToolResult:
+    """A FastMCP ToolResult for a value a layer chose, shaped like the original (``structured``, ``meta``)."""
+    if isinstance(value, ToolResult):
+        return value
+    if value is None:
+        value = ""  # MCP needs content; an empty text block says "nothing" without inventing a value
+    if not is_error and structured is not None:
+        if _wraps_result(meta):
+            return ToolResult(content=value, structured_content={"result": value}, meta=meta)
+        if isinstance(value, dict):
+            return ToolResult(content=value, structured_content=value, meta=meta)
+    if isinstance(value, list) and value and all(isinstance(item, str) for item in value):
+        value = [mcp_types.TextContent(type="text", text=item) for item in value]  # one block each, as seen
+    return ToolResult(content=value, meta=None if is_error else meta, is_error=is_error)
+
+
+def _refusal(tool: str, event: ToolResultEvent) -> ToolResult:
+    """The tool error result for a blocked call; a tool.after layer may have replaced the result."""
+    reason = event.block_reason or "blocked"
+    blocked = blocked_result(event.tool, reason)
+    if event.result != blocked:
+        return to_tool_result(event.result, is_error=True)
+    text = mcp_types.TextContent(type="text", text=f"{tool} blocked: {reason}")
+    return ToolResult(content=[text], meta={"agentbus": blocked}, is_error=True)
+
+
+def _failure(tool: str, event: ToolResultEvent, error: BaseException) -> ToolResult:
+    """The tool error result for a failure FastMCP does not report itself (a layer's, or a rewritten one)."""
+    failed = error_result(event.tool, error)
+    if event.result != failed:
+        return to_tool_result(event.result, is_error=True)
+    text = mcp_types.TextContent(type="text", text=f"{tool} failed: {failed['error']}")
+    return ToolResult(content=[text], meta={"agentbus": failed}, is_error=True)
+
+
+def _passes_through(event: ToolResultEvent, error: BaseException, raised: list[BaseException]) -> bool:
+    """True if FastMCP raised the error and no layer replaced its result: FastMCP reports it."""
+    return any(error is own for own in raised) and event.result == error_result(event.tool, error)
+
+
+def _wraps_result(meta: dict[str, Any] | None) -> bool:
+    fastmcp_meta = (meta or {}).get("fastmcp")
+    return isinstance(fastmcp_meta, dict) and fastmcp_meta.get("wrap_result") is True
+
+
+def _error_text(tool: str, content: list[Any]) -> str:
+    """What fastmcp.Client puts in a ToolError: the first text block."""
+    if content and isinstance(content[0], mcp_types.TextContent):
+        return content[0].text
+    return f"Tool {tool!r} returned an error"
+
+
+def _client_value(result: CallToolResult) -> Any:
+    # The client has already parsed structured content into ``data`` (unwrapped, schema-typed).
+    if result.structured_content is not None and result.data is not None:
+        return result.data
+    return result_value(result.content, None, None)
+
+
+def _client_result(result: ToolResult, *, data: Any = None) -> CallToolResult:
+    return CallToolResult(
+        content=result.content, structured_content=result.structured_content, meta=result.meta,
+        data=None if result.is_error else data, is_error=result.is_error,
+    )  # fmt: skip
+
+
+def _client_error(tool: str, result: CallToolResult, raise_on_error: bool) -> CallToolResult:
+    if raise_on_error:
+        raise ToolError(_error_text(tool, result.content))
+    return result
+
+
+def _request_id(ctx: Context | None) -> str | None:
+    if ctx is None:
+        return None
+    try:
+        return ctx.request_id
+    except RuntimeError:
+        return None
+
+
+def _client_name(ctx: Context | None) -> str | None:
+    """The name the MCP client gave in its clientInfo, if the session has one."""
+    if ctx is None:
+        return None
+    try:
+        params = ctx.session.client_params
+    except (RuntimeError, AttributeError):
+        return None
+    info = getattr(params, "client_info", None)
+    name = getattr(info, "name", None)
+    return name if isinstance(name, str) else None

@@ -1,0 +1,378 @@
+"""Bind the bus to the OpenAI Agents SDK (``pip install agentbus[openai-agents]``).
+
+Three pieces, usable together through :func:`run` or one by one:
+
+- :func:`wrap_tool` / :func:`wrap_agent`: every :class:`agents.FunctionTool` of an
+  agent (and of the agents it hands off to) runs through tool.before ->
+  tool.call -> tool.after. The SDK calls a tool's ``on_invoke_tool(context,
+  arguments_json)``; the wrapper parses the arguments, lets the bus mutate or
+  block them, runs the original invoker with the final arguments, and returns
+  what tool.after left, so the model sees the rewritten result. A tool that
+  raises reaches tool.after as an error; the model then gets the tool's own
+  ``failure_error_function`` message, exactly as without agentbus (a tool
+  whose failure function is None fails the run, as in the SDK).
+- :class:`BusRunHooks`: the SDK's :class:`agents.RunHooks` turned into
+  lifecycle notifications (agent.start/end, turn.start/end around each model
+  call), delegating to the caller's own hooks.
+- :func:`run` / :func:`run_streamed`: ``Runner.run`` with message.before on the user's input and
+  params.before onto the run's :class:`agents.ModelSettings` (think level ->
+  ``reasoning.effort``, reasoning level -> ``reasoning.summary``, temperature).
+
+The agent id is the SDK agent's ``name``; the session key is the ``session``'s
+``session_id`` (or ``conversation_id``, or ``RunConfig.group_id``).
+
+Not bound: hosted tools (web/file search, code interpreter: they run at
+OpenAI), tools fetched from ``mcp_servers`` at run time, computer/shell/
+apply_patch tools, and the tools inside an agent used as a tool (its
+``as_tool()`` call itself is intercepted). The SDK is asyncio-only.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+from collections.abc import Mapping
+from contextvars import ContextVar
+from typing import Any
+
+from ..bus import Bus
+from ..events import Message
+from ..tools import error_result
+
+try:
+    from agents import Agent, FunctionTool, ModelSettings, RunConfig, RunHooks, Runner
+    from agents.tool import (
+        maybe_invoke_function_tool_failure_error_function,
+        set_function_tool_failure_error_function,
+    )
+    from openai.types.shared import Reasoning
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise ImportError(
+        "agentbus.adapters.openai_agents needs the OpenAI Agents SDK: pip install 'agentbus[openai-agents]'"
+    ) from exc
+
+__all__ = ["BusRunHooks", "run", "run_streamed", "wrap_agent", "wrap_tool"]
+
+# The session key of the run under way: run() sets it, and the asyncio tasks the
+# SDK spawns for tools and hooks inherit it with their context.
+_session_key: ContextVar[str | None] = ContextVar("agentbus_openai_agents_session_key", default=None)
+
+_WRAPPED = "__agentbus_wrapped__"
+
+# ModelSettings.reasoning.effort <-> the bus's think levels. Efforts above "high"
+# read as "high"; they are only written back when a layer changed the level.
+_EFFORT_BY_THINK_LEVEL = {
+    "off": "none",
+    "minimal": "minimal",
+    "low": "low",
+    "medium": "medium",
+    "high": "high",
+}
+_THINK_LEVEL_BY_EFFORT = {"none": "off", "xhigh": "high", "max": "high"} | {
+    level: level for level in ("minimal", "low", "medium", "high")
+}
+
+
+def _current_session_key(context: Any) -> str | None:
+    key = _session_key.get()
+    if key is None:
+        run_config = getattr(context, "run_config", None)
+        key = getattr(run_config, "group_id", None)
+    return key
+
+
+def _agent_name(context: Any) -> str | None:
+    agent = getattr(context, "agent", None)
+    return getattr(agent, "name", None)
+
+
+def _model_output(value: Any) -> Any:
+    """The SDK str()s what it does not know; give the model JSON for the bus's dicts."""
+    return json.dumps(value, default=str) if isinstance(value, dict) else value
+
+
+def wrap_tool(bus: Bus, tool: Any) -> Any:
+    """Return a copy of ``tool`` whose calls run through the bus's tool pipeline.
+
+    Tools that are not :class:`agents.FunctionTool` (hosted tools, computer,
+    shell ...) are returned unchanged, and so is a tool that is already wrapped.
+    """
+    if not isinstance(tool, FunctionTool) or getattr(tool.on_invoke_tool, _WRAPPED, False):
+        return tool
+    original = tool
+    wrapped = copy.copy(tool)  # FunctionTool.__copy__ rebinds the invoker to the copy
+    invoke = wrapped.on_invoke_tool
+    # Let the tool's exceptions reach the bus; the original tool's failure policy
+    # formats them below, after tool.after has seen the error.
+    set_function_tool_failure_error_function(wrapped, None)
+
+    async def on_invoke_tool(context: Any, arguments: str) -> Any:
+        try:
+            parsed = json.loads(arguments) if arguments else {}
+        except ValueError:
+            parsed = None  # the SDK reports malformed JSON itself, through the tool's invoker
+        args = parsed if isinstance(parsed, dict) else {}
+
+        async def execute(final_args: dict[str, Any]) -> Any:
+            # Unchanged arguments go through as the model wrote them, byte for byte.
+            return await invoke(context, arguments if final_args == args else json.dumps(final_args))
+
+        event = await bus.run_tool(
+            original.name, args, execute, call_id=getattr(context, "tool_call_id", None),
+            agent_id=_agent_name(context), session_key=_current_session_key(context),
+        )  # fmt: skip
+        error = event.error
+        if (
+            error is not None
+            and isinstance(error, Exception)
+            and event.result == error_result(event.tool, error)
+        ):
+            message = await maybe_invoke_function_tool_failure_error_function(
+                function_tool=original, context=context, error=error
+            )
+            if message is None:
+                raise error
+            return message
+        return _model_output(event.result) if event.blocked else event.result
+
+    setattr(on_invoke_tool, _WRAPPED, True)
+    wrapped.on_invoke_tool = on_invoke_tool
+    return wrapped
+
+
+def wrap_agent(bus: Bus, agent: Any, *, _clones: dict[int, Any] | None = None) -> Any:
+    """Return a clone of ``agent`` whose function tools run through the bus.
+
+    Agents reachable through ``handoffs`` are cloned and wrapped too (cycles
+    included); :class:`agents.Handoff` objects are kept as they are, since
+    they hide their agent inside a callback.
+    """
+    clones = {} if _clones is None else _clones
+    if id(agent) in clones:
+        return clones[id(agent)]
+    clone = agent.clone(tools=[wrap_tool(bus, tool) for tool in agent.tools])
+    clones[id(agent)] = clone
+    clone.handoffs = [
+        wrap_agent(bus, target, _clones=clones) if isinstance(target, Agent) else target
+        for target in agent.handoffs
+    ]
+    return clone
+
+
+class BusRunHooks(RunHooks[Any]):
+    """The SDK's run hooks as lifecycle notifications, then the caller's own hooks.
+
+    ``on_agent_start``/``on_agent_end`` -> agent.start/agent.end (each time the
+    current agent changes), ``on_llm_start``/``on_llm_end`` -> turn.start/
+    turn.end. Pass it as ``Runner.run(..., hooks=BusRunHooks(bus))``.
+    """
+
+    def __init__(self, bus: Bus, hooks: RunHooks[Any] | None = None) -> None:
+        self.bus = bus
+        self.hooks = hooks
+
+    async def on_agent_start(self, context: Any, agent: Any) -> None:
+        await self.bus.notify("agent.start", agent_id=agent.name, session_key=_current_session_key(context))
+        if self.hooks is not None:
+            await self.hooks.on_agent_start(context, agent)
+
+    async def on_agent_end(self, context: Any, agent: Any, output: Any) -> None:
+        await self.bus.notify(
+            "agent.end", agent_id=agent.name, session_key=_current_session_key(context), output=output
+        )
+        if self.hooks is not None:
+            await self.hooks.on_agent_end(context, agent, output)
+
+    async def on_llm_start(
+        self, context: Any, agent: Any, system_prompt: str | None, input_items: list[Any]
+    ) -> None:
+        await self.bus.notify("turn.start", agent_id=agent.name, session_key=_current_session_key(context))
+        if self.hooks is not None:
+            await self.hooks.on_llm_start(context, agent, system_prompt, input_items)
+
+    async def on_llm_end(self, context: Any, agent: Any, response: Any) -> None:
+        await self.bus.notify(
+            "turn.end", agent_id=agent.name, session_key=_current_session_key(context), response=response
+        )
+        if self.hooks is not None:
+            await self.hooks.on_llm_end(context, agent, response)
+
+    async def on_handoff(self, context: Any, from_agent: Any, to_agent: Any) -> None:
+        if self.hooks is not None:
+            await self.hooks.on_handoff(context, from_agent, to_agent)
+
+    async def on_tool_start(self, context: Any, agent: Any, tool: Any) -> None:
+        if self.hooks is not None:
+            await self.hooks.on_tool_start(context, agent, tool)
+
+    async def on_tool_end(self, context: Any, agent: Any, tool: Any, result: object) -> None:
+        if self.hooks is not None:
+            await self.hooks.on_tool_end(context, agent, tool, result)
+
+
+def _find_user_text(input: Any) -> tuple[str, int, int | None] | None:
+    """Where the user's text is in a run's input: (text, item index, content part index).
+
+    A string input is item -1; an input list is searched for its last user
+    message, whose content is a string or a list with an ``input_text`` part.
+    A resumed RunState has none: its message went through the bus already.
+    """
+    if isinstance(input, str):
+        return input, -1, None
+    if not isinstance(input, list):
+        return None
+    for index in range(len(input) - 1, -1, -1):
+        item = input[index]
+        if not isinstance(item, Mapping) or item.get("role") != "user":
+            continue
+        content = item.get("content")
+        if isinstance(content, str):
+            return content, index, None
+        if isinstance(content, list):
+            for part in range(len(content) - 1, -1, -1):
+                block = content[part]
+                if isinstance(block, Mapping) and block.get("type") == "input_text":
+                    return str(block.get("text", "")), index, part
+        return None
+    return None
+
+
+def _replace_user_text(input: Any, text: str, index: int, part: int | None) -> Any:
+    """A copy of the input with the user's text replaced; the caller's list is left alone."""
+    if index == -1:
+        return text
+    item = input[index]
+    if part is None:
+        new_item = {**item, "content": text}
+    else:
+        content = item["content"]
+        new_item = {
+            **item,
+            "content": [*content[:part], {**content[part], "text": text}, *content[part + 1 :]],
+        }
+    return [*input[:index], new_item, *input[index + 1 :]]
+
+
+def _param_changes(settings: Any, params: Any, initial: tuple[Any, ...]) -> dict[str, Any]:
+    """The ModelSettings fields that params.before changed, built on the effective ``settings``."""
+    think_level, reasoning_level, temperature = initial
+    changes: dict[str, Any] = {}
+    if params.temperature != temperature:
+        changes["temperature"] = params.temperature
+    reasoning: dict[str, Any] = {}
+    if params.think_level != think_level:
+        reasoning["effort"] = (
+            None if params.think_level is None else _EFFORT_BY_THINK_LEVEL[params.think_level]
+        )
+    if params.reasoning_level != reasoning_level:
+        reasoning["summary"] = "auto" if params.reasoning_level == "on" else None
+    if reasoning:
+        base = settings.reasoning or Reasoning()
+        changes["reasoning"] = base.model_copy(update=reasoning)
+    return changes
+
+
+async def _prepare(
+    bus: Bus, agent: Any, input: Any, session_key: str | None, metadata: dict[str, Any] | None, options: Any
+) -> tuple[Any, Any, dict[str, Any], str | None]:
+    """message.before and params.before for a run: (agent, input, runner options, session key)."""
+    options = dict(options)
+    run_config = options.pop("run_config", None)
+    if run_config is None:
+        run_config = RunConfig()
+    elif isinstance(run_config, Mapping):
+        run_config = RunConfig(**run_config)
+    session = options.get("session")
+    if session_key is None:
+        session_key = (
+            getattr(session, "session_id", None) or options.get("conversation_id") or run_config.group_id
+        )
+    settings = agent.model_settings
+    if run_config.model_settings is not None:
+        settings = settings.resolve(run_config.model_settings)
+    model = run_config.model or agent.model
+    model_name = str(model if isinstance(model, str) else getattr(model, "model", "") or "")
+
+    found = _find_user_text(input)
+    if found is not None:
+        text, index, part = found
+        message = await bus.process_message(
+            text, agent_id=agent.name, session_key=session_key, metadata=metadata,
+            provider="openai", model=model_name,
+        )  # fmt: skip
+        if message.message != text:
+            input = _replace_user_text(input, message.message, index, part)
+    else:
+        message = Message(
+            message="", metadata=dict(metadata or {}), agent_id=agent.name, session_key=session_key,
+            provider="openai", model=model_name,
+        )  # fmt: skip
+    effort = settings.reasoning.effort if settings.reasoning is not None else None
+    summary = settings.reasoning.summary if settings.reasoning is not None else None
+    initial = (
+        _THINK_LEVEL_BY_EFFORT.get(effort) if effort else None,
+        "on" if summary else None,
+        settings.temperature,
+    )
+    params = await bus.resolve_params(
+        message, think_level=initial[0], reasoning_level=initial[1], temperature=initial[2]
+    )
+    changes = _param_changes(settings, params, initial)
+    if changes:
+        overrides = dataclasses.replace(run_config.model_settings or ModelSettings(), **changes)
+        run_config = dataclasses.replace(run_config, model_settings=overrides)
+    options["run_config"] = run_config
+    options["hooks"] = BusRunHooks(bus, options.get("hooks"))
+    return wrap_agent(bus, agent), input, options, session_key
+
+
+async def run(
+    bus: Bus,
+    agent: Any,
+    input: Any,
+    *,
+    session_key: str | None = None,
+    metadata: dict[str, Any] | None = None,
+    **options: Any,
+) -> Any:
+    """``Runner.run(agent, input, **options)`` with every hook point bound.
+
+    message.before runs on the user's text (a string input, or the last user
+    message of an input list), with ``metadata`` as its starting metadata;
+    params.before then starts from the run's effective model settings, and
+    what it changes is applied to ``RunConfig.model_settings``. The agent is
+    wrapped with :func:`wrap_agent` and the hooks with :class:`BusRunHooks`
+    (yours still run). The session key is ``session_key``, else the
+    ``session``'s id, else ``conversation_id``, else ``RunConfig.group_id``.
+    """
+    agent, input, options, session_key = await _prepare(bus, agent, input, session_key, metadata, options)
+    token = _session_key.set(session_key)
+    try:
+        return await Runner.run(agent, input, **options)
+    finally:
+        _session_key.reset(token)
+
+
+async def run_streamed(
+    bus: Bus,
+    agent: Any,
+    input: Any,
+    *,
+    session_key: str | None = None,
+    metadata: dict[str, Any] | None = None,
+    **options: Any,
+) -> Any:
+    """``Runner.run_streamed(...)`` with every hook point bound, as in :func:`run`.
+
+    A coroutine, unlike ``Runner.run_streamed``: message.before and
+    params.before run before the stream starts. Iterate the returned
+    ``RunResultStreaming.stream_events()`` as usual.
+    """
+    agent, input, options, session_key = await _prepare(bus, agent, input, session_key, metadata, options)
+    token = _session_key.set(session_key)
+    try:
+        # The SDK starts the run's task here; the task keeps a copy of this context.
+        return Runner.run_streamed(agent, input, **options)
+    finally:
+        _session_key.reset(token)

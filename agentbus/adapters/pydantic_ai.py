@@ -1,0 +1,310 @@
+"""Bind a bus to pydantic-ai agents, through one capability.
+
+Capabilities are pydantic-ai's own interception API (a hook for every stage of
+a run, composable, and active however the run is driven: ``run``,
+``run_sync``, ``run_stream``, ``iter``). :class:`AgentbusCapability` binds the
+hook points like this:
+
+==============================  ==============================================
+agentbus                        pydantic-ai
+==============================  ==============================================
+tool.before/tool.call/after     ``wrap_tool_execute``: the validated args in,
+                                the value the model receives out
+message.before                  ``before_node_run`` of the ``UserPromptNode``:
+                                the user prompt (its text parts)
+params.before                   ``before_model_request``: ``temperature`` and
+                                ``thinking`` in the request's ModelSettings
+agent.start / agent.end         ``before_run``, ``after_run``, ``on_run_error``
+turn.start / turn.end           a ``ModelRequestNode`` starts / the
+                                ``CallToolsNode`` after it ends
+==============================  ==============================================
+
+The agent id is the agent's name (pydantic-ai infers it from the variable
+name), the session key is the run's ``conversation_id``; both can be given.
+
+Layers see the arguments as pydantic-ai validated them; their changes go to
+the tool as they are, without a second validation.
+
+Outcomes the model sees: a blocked call returns the blocked result and the
+tool never runs; a tool that raises returns the error result (pydantic-ai
+would otherwise end the run). pydantic-ai's control-flow exceptions
+(``ModelRetry``, ``ToolFailed``, ``CallDeferred``, ``ApprovalRequired`` ...)
+are not failures but the framework's protocol with the model: tool.after sees
+them as an error, and unless a layer replaces the result, they are re-raised
+so pydantic-ai sends its retry prompt (counting against the tool's retries)
+or defers the call, exactly as without the bus.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from typing import Any, Final
+
+try:
+    from pydantic_ai import CallToolsNode, ModelRequestNode, UserPromptNode
+    from pydantic_ai.capabilities import (
+        AbstractCapability,
+        AgentNode,
+        NodeResult,
+        ValidatedToolArgs,
+        WrapToolExecuteHandler,
+    )
+    from pydantic_ai.exceptions import (
+        ApprovalRequired,
+        CallDeferred,
+        ModelRetry,
+        SkipToolExecution,
+        ToolFailed,
+        ToolFailedError,
+        ToolRetryError,
+    )
+    from pydantic_ai.messages import ToolCallPart, UserContent
+    from pydantic_ai.models import ModelRequestContext
+    from pydantic_ai.run import AgentRunResult
+    from pydantic_ai.settings import ModelSettings
+    from pydantic_ai.tools import RunContext, ToolDefinition
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise ImportError(
+        "agentbus.adapters.pydantic_ai needs pydantic-ai: pip install 'agentbus[pydantic-ai]'"
+    ) from exc
+
+from ..bus import Bus
+from ..events import THINK_LEVELS, Message, Params
+from ..tools import error_result
+
+__all__ = ["AgentbusCapability"]
+
+SessionKey = str | Callable[[RunContext[Any]], str | None] | None
+"""A fixed session key, or a function of the run context (to read it from ``ctx.deps``)."""
+
+CONTROL_FLOW: Final = (
+    ModelRetry,
+    ToolRetryError,
+    ToolFailed,
+    ToolFailedError,
+    CallDeferred,
+    ApprovalRequired,
+    SkipToolExecution,
+)
+"""pydantic-ai's signals from a tool to the run: handed back to pydantic-ai, not turned into results."""
+
+
+@dataclasses.dataclass
+class AgentbusCapability(AbstractCapability[Any]):
+    """Run every tool call, the user prompt, the model settings and the run's lifecycle through ``bus``.
+
+    ``Agent(model, capabilities=[AgentbusCapability(bus)])``. ``agent_id``
+    overrides the agent's name; ``session_key`` (a string, or a function of the
+    ``RunContext``, e.g. ``lambda ctx: ctx.deps.user_id``) overrides the run's
+    ``conversation_id``.
+    """
+
+    bus: Bus
+    agent_id: str | None = None
+    session_key: SessionKey = None
+    # Per-run state: for_run() hands every run a fresh copy, so concurrent runs never share it.
+    _message: Message | None = dataclasses.field(default=None, init=False, repr=False)
+    _overrides: ModelSettings | None = dataclasses.field(default=None, init=False, repr=False)
+    _turn: int = dataclasses.field(default=0, init=False, repr=False)
+    _turn_open: bool = dataclasses.field(default=False, init=False, repr=False)
+
+    async def for_run(self, ctx: RunContext[Any]) -> AgentbusCapability:
+        return dataclasses.replace(self)
+
+    # -- identity -------------------------------------------------------------------
+
+    def _agent_id(self, ctx: RunContext[Any]) -> str:
+        if self.agent_id is not None:
+            return self.agent_id
+        name = ctx.agent.name if ctx.agent is not None else None
+        return name or "main"
+
+    def _session_key(self, ctx: RunContext[Any]) -> str | None:
+        if self.session_key is None:
+            return ctx.conversation_id
+        if isinstance(self.session_key, str):
+            return self.session_key
+        return self.session_key(ctx)
+
+    # -- lifecycle ------------------------------------------------------------------
+
+    async def before_run(self, ctx: RunContext[Any]) -> None:
+        await self.bus.notify(
+            "agent.start", agent_id=self._agent_id(ctx), session_key=self._session_key(ctx), run_id=ctx.run_id
+        )
+
+    async def after_run(self, ctx: RunContext[Any], *, result: AgentRunResult[Any]) -> AgentRunResult[Any]:
+        await self._end_turn(ctx)
+        await self.bus.notify(
+            "agent.end", agent_id=self._agent_id(ctx), session_key=self._session_key(ctx), run_id=ctx.run_id,
+            status="completed", turns=self._turn,
+        )  # fmt: skip
+        return result
+
+    async def on_run_error(self, ctx: RunContext[Any], *, error: BaseException) -> AgentRunResult[Any]:
+        if isinstance(error, Exception):  # a cancellation is not reported: awaiting now would not finish
+            await self._end_turn(ctx)
+            await self.bus.notify(
+                "agent.end", agent_id=self._agent_id(ctx), session_key=self._session_key(ctx),
+                run_id=ctx.run_id, status="failed", error=f"{type(error).__name__}: {error}",
+                turns=self._turn,
+            )  # fmt: skip
+        raise error
+
+    async def before_node_run(self, ctx: RunContext[Any], *, node: AgentNode[Any]) -> AgentNode[Any]:
+        if isinstance(node, UserPromptNode):
+            await self._process_prompt(ctx, node)
+        elif isinstance(node, ModelRequestNode):
+            await self._end_turn(ctx)  # a request retried without running tools
+            self._turn += 1
+            self._turn_open = True
+            await self.bus.notify(
+                "turn.start",
+                agent_id=self._agent_id(ctx),
+                session_key=self._session_key(ctx),
+                turn=self._turn,
+            )
+        return node
+
+    async def after_node_run(
+        self, ctx: RunContext[Any], *, node: AgentNode[Any], result: NodeResult[Any]
+    ) -> NodeResult[Any]:
+        if isinstance(node, CallToolsNode):
+            await self._end_turn(ctx)
+        return result
+
+    async def _end_turn(self, ctx: RunContext[Any]) -> None:
+        """turn.end once per turn: after its tools ran, or when the run ends first (run_stream)."""
+        if self._turn_open:
+            self._turn_open = False
+            await self.bus.notify(
+                "turn.end", agent_id=self._agent_id(ctx), session_key=self._session_key(ctx), turn=self._turn
+            )
+
+    # -- message.before and params.before ------------------------------------------
+
+    async def _process_prompt(self, ctx: RunContext[Any], node: UserPromptNode[Any, Any]) -> None:
+        """message.before on the new user prompt; a rewrite replaces what the model receives."""
+        prompt = node.user_prompt
+        text = prompt_text(prompt) if prompt is not None else None
+        if prompt is None or text is None:  # resuming from history, or a prompt without text
+            return
+        self._message = await self.bus.process_message(
+            text, agent_id=self._agent_id(ctx), session_key=self._session_key(ctx),
+            provider=_provider(ctx), model=_model_name(ctx),
+        )  # fmt: skip
+        if self._message.message != text:
+            node.user_prompt = with_text(prompt, self._message.message)
+
+    async def before_model_request(
+        self, ctx: RunContext[Any], request_context: ModelRequestContext
+    ) -> ModelRequestContext:
+        """params.before once per run, on the first request; its overrides go into every request."""
+        settings: ModelSettings = request_context.model_settings or {}
+        if self._overrides is None:
+            self._overrides = await self._resolve_params(ctx, settings)
+        if not self._overrides:
+            return request_context
+        return dataclasses.replace(request_context, model_settings={**settings, **self._overrides})
+
+    async def _resolve_params(self, ctx: RunContext[Any], settings: ModelSettings) -> ModelSettings:
+        message = self._message or Message(
+            message="",
+            agent_id=self._agent_id(ctx),
+            session_key=self._session_key(ctx),
+            provider=_provider(ctx),
+            model=_model_name(ctx),
+        )
+        think_level, reasoning_level = think_levels(settings.get("thinking"))
+        temperature = settings.get("temperature")
+        params = await self.bus.resolve_params(
+            message, think_level=think_level, reasoning_level=reasoning_level, temperature=temperature
+        )
+        return settings_overrides(params, think_level, reasoning_level, temperature)
+
+    # -- tool.before, tool.call, tool.after -------------------------------------------
+
+    async def wrap_tool_execute(
+        self,
+        ctx: RunContext[Any],
+        *,
+        call: ToolCallPart,
+        tool_def: ToolDefinition,
+        args: ValidatedToolArgs,
+        handler: WrapToolExecuteHandler,
+    ) -> Any:
+        async def execute(arguments: dict[str, Any]) -> Any:
+            return await handler(arguments)
+
+        event = await self.bus.run_tool(
+            call.tool_name, args, execute, call_id=call.tool_call_id, agent_id=self._agent_id(ctx),
+            session_key=self._session_key(ctx),
+        )  # fmt: skip
+        error = event.error
+        if isinstance(error, CONTROL_FLOW) and event.result == error_result(event.tool, error):
+            raise error
+        return event.result
+
+
+def _model_name(ctx: RunContext[Any]) -> str:
+    return getattr(ctx.model, "model_name", "") or ""
+
+
+def _provider(ctx: RunContext[Any]) -> str:
+    return getattr(ctx.model, "system", "") or ""  # pydantic-ai's name for the provider: "openai" ...
+
+
+def prompt_text(prompt: str | Sequence[UserContent]) -> str | None:
+    """The text of a user prompt: the string, or the text parts of a multimodal prompt."""
+    if isinstance(prompt, str):
+        return prompt
+    texts = [part for part in prompt if isinstance(part, str)]
+    return "\n\n".join(texts) if texts else None
+
+
+def with_text(prompt: str | Sequence[UserContent], text: str) -> str | list[UserContent]:
+    """The prompt with its text replaced; the other parts (images, files) stay where they were."""
+    if isinstance(prompt, str):
+        return text
+    rewritten: list[UserContent] = []
+    placed = False
+    for part in prompt:
+        if not isinstance(part, str):
+            rewritten.append(part)
+        elif not placed:
+            rewritten.append(text)
+            placed = True
+    return rewritten
+
+
+def think_levels(thinking: object) -> tuple[str | None, str | None]:
+    """pydantic-ai's ``thinking`` setting as agentbus's (think_level, reasoning_level).
+
+    ``True`` is reasoning "on" at the provider's default effort, ``False`` is
+    "off"; an effort beyond agentbus's levels ("xhigh", "max") reads as "high".
+    """
+    if thinking is None:
+        return None, None
+    if thinking is True:
+        return None, "on"
+    if thinking is False:
+        return "off", "off"
+    if thinking in THINK_LEVELS:
+        return str(thinking), "on"
+    return "high", "on"
+
+
+def settings_overrides(
+    params: Params, think_level: str | None, reasoning_level: str | None, temperature: float | None
+) -> ModelSettings:
+    """The ModelSettings that params.before changed; a field left alone is not written back."""
+    overrides: ModelSettings = {}
+    if params.temperature != temperature and params.temperature is not None:
+        overrides["temperature"] = params.temperature
+    if params.think_level != think_level and params.think_level is not None:
+        level = params.think_level
+        overrides["thinking"] = False if level == "off" else level  # type: ignore[typeddict-item]
+    elif params.reasoning_level != reasoning_level and params.reasoning_level is not None:
+        overrides["thinking"] = params.reasoning_level == "on"
+    return overrides

@@ -1,0 +1,298 @@
+"""The LangChain v1 adapter, against a real ``create_agent`` loop with a fake chat model.
+
+The model is LangChain's own ``FakeMessagesListChatModel`` (scripted AI messages
+with tool calls), given the ``bind_tools`` that real chat models have and a
+memory of every call: the messages it was sent and the settings it was bound with.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+pytest.importorskip("langchain.agents", reason="the langchain extra is not installed")
+
+from langchain.agents import create_agent
+from langchain_core.language_models.fake_chat_models import FakeMessagesListChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.outputs import ChatResult
+from langchain_core.tools import tool
+from langgraph.checkpoint.memory import InMemorySaver
+from pydantic import Field
+
+import agentbus
+from agentbus.adapters.langchain import AgentbusMiddleware
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    """LangGraph runs on asyncio only."""
+    return "asyncio"
+
+
+@pytest.fixture(autouse=True)
+def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No LangSmith tracing: nothing may leave the machine."""
+    for name in ("LANGSMITH_TRACING", "LANGCHAIN_TRACING_V2", "LANGSMITH_API_KEY", "LANGCHAIN_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+
+
+class ScriptModel(FakeMessagesListChatModel):
+    """LangChain's fake chat model, with tools bound and every call remembered."""
+
+    sent: list[list[BaseMessage]] = Field(default_factory=list)
+    settings: list[dict[str, Any]] = Field(default_factory=list)
+
+    def bind_tools(self, tools: Any, *, tool_choice: Any = None, **kwargs: Any) -> Any:
+        return self.bind(**kwargs)
+
+    def _generate(
+        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
+    ) -> ChatResult:
+        self.sent.append(list(messages))
+        self.settings.append(kwargs)
+        return super()._generate(messages, stop, run_manager, **kwargs)
+
+
+def script(*responses: AIMessage) -> ScriptModel:
+    return ScriptModel(responses=list(responses))
+
+
+def calls(*tool_calls: tuple[str, dict[str, Any], str]) -> AIMessage:
+    return AIMessage(content="", tool_calls=[{"name": n, "args": a, "id": i} for n, a, i in tool_calls])
+
+
+def tool_results_seen(model: ScriptModel) -> dict[str, ToolMessage]:
+    """The ToolMessages in the model's last input, by tool call id."""
+    return {m.tool_call_id: m for m in model.sent[-1] if isinstance(m, ToolMessage)}
+
+
+def make_tools(ran: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+    @tool("bash")
+    def bash(command: str) -> str:
+        """Run a shell command."""
+        ran.append(("bash", {"command": command}))
+        return f"ran {command}"
+
+    @tool("read")
+    async def read(path: str) -> str:
+        """Read a file."""
+        ran.append(("read", {"path": path}))
+        if path == "/missing":
+            raise FileNotFoundError(path)
+        return f"contents of {path}"
+
+    return [bash, read]
+
+
+def make_bus() -> tuple[agentbus.Bus, list[agentbus.Record]]:
+    bus = agentbus.Bus(log_level=None)
+    records: list[agentbus.Record] = []
+    bus.on_event(records.append)
+    return bus, records
+
+
+async def test_blocked_call_never_executes_and_the_model_gets_an_error_tool_message() -> None:
+    bus, records = make_bus()
+
+    @bus.intercept("tool.before", tool="exec", id="no-rm-rf")
+    def no_rm_rf(call: agentbus.ToolCall) -> None:
+        if "rm -rf" in call.args["command"]:
+            call.block("rm -rf is not allowed")
+
+    ran: list[tuple[str, dict[str, Any]]] = []
+    model = script(calls(("bash", {"command": "rm -rf /"}, "c1")), AIMessage(content="done"))
+    agent = create_agent(model, make_tools(ran), middleware=[AgentbusMiddleware(bus)], name="ops")
+
+    result = await agent.ainvoke({"messages": [HumanMessage("clean up")]})
+
+    assert result["messages"][-1].content == "done"
+    assert ran == []
+    refusal = tool_results_seen(model)["c1"]
+    assert refusal.status == "error"
+    assert json.loads(refusal.text) == {
+        "status": "blocked",
+        "tool": "exec",
+        "reason": "rm -rf is not allowed",
+    }
+    block = next(r for r in records if r.id == "no-rm-rf")
+    assert (block.decision, block.reason, block.agent_id) == ("block", "rm -rf is not allowed", "ops")
+
+
+async def test_mutated_args_reach_the_tool_and_results_are_rewritten_before_the_model_sees_them() -> None:
+    bus, records = make_bus()
+
+    @bus.intercept("tool.before", tool="read", id="jail")
+    def jail(call: agentbus.ToolCall) -> None:
+        call.args["path"] = "/sandbox" + call.args["path"]
+
+    @bus.intercept("tool.after", tool="read", id="redact")
+    def redact(result: agentbus.ToolResult) -> None:
+        result.result = result.result.replace("contents", "[redacted]")
+
+    ran: list[tuple[str, dict[str, Any]]] = []
+    model = script(calls(("read", {"path": "/etc/passwd"}, "c1")), AIMessage(content="ok"))
+    agent = create_agent(model, make_tools(ran), middleware=[AgentbusMiddleware(bus)])
+
+    await agent.ainvoke({"messages": [HumanMessage("read it")]})
+
+    assert ran == [("read", {"path": "/sandbox/etc/passwd"})]
+    seen = tool_results_seen(model)["c1"]
+    assert (seen.text, seen.status) == ("[redacted] of /sandbox/etc/passwd", "success")
+    changes = {r.id: r.changes for r in records if r.changes}
+    assert changes["jail"] == {"args.path": ("/etc/passwd", "/sandbox/etc/passwd")}
+    assert changes["redact"]["result"][1] == "[redacted] of /sandbox/etc/passwd"
+
+
+async def test_a_tool_that_raises_becomes_an_error_tool_message_after_tool_after_saw_it() -> None:
+    bus, _ = make_bus()
+    seen: list[agentbus.ToolResult] = []
+    bus.intercept("tool.after", seen.append, id="audit")
+    model = script(calls(("read", {"path": "/missing"}, "c1")), AIMessage(content="sorry"))
+    agent = create_agent(model, make_tools([]), middleware=[AgentbusMiddleware(bus)])
+
+    result = await agent.ainvoke({"messages": [HumanMessage("read")]})
+
+    assert result["messages"][-1].content == "sorry"
+    assert isinstance(seen[0].error, FileNotFoundError)
+    error = tool_results_seen(model)["c1"]
+    assert error.status == "error"
+    assert json.loads(error.text) == {
+        "status": "error",
+        "tool": "read",
+        "error": "FileNotFoundError: /missing",
+    }
+
+
+async def test_an_error_message_from_the_tool_node_reaches_tool_after_as_an_error() -> None:
+    """Bad arguments: LangChain writes the error message itself; the bus sees an error."""
+    bus, _ = make_bus()
+    seen: list[agentbus.ToolResult] = []
+    bus.intercept("tool.after", seen.append, id="audit")
+    model = script(calls(("read", {"wrong": 1}, "c1")), AIMessage(content="oops"))
+    agent = create_agent(model, make_tools([]), middleware=[AgentbusMiddleware(bus)])
+
+    await agent.ainvoke({"messages": [HumanMessage("read")]})
+
+    assert seen[0].is_error
+    error = tool_results_seen(model)["c1"]
+    assert error.status == "error"
+    assert "path" in error.text  # LangChain's own validation message, untouched
+
+
+async def test_message_and_params_reach_the_model_with_agent_and_thread_from_the_run() -> None:
+    bus, records = make_bus()
+    seen: list[Any] = []
+
+    @bus.intercept("message.before", id="classify")
+    def classify(message: agentbus.Message) -> None:
+        seen.append(message)
+        message.message = message.message.upper()
+        message.metadata["complexity"] = "high"
+
+    @bus.intercept("params.before", id="think")
+    def think(params: agentbus.Params) -> None:
+        seen.append(params)
+        if params.metadata.get("complexity") == "high":
+            params.think_level = "high"
+            params.temperature = 0.2
+
+    model = script(AIMessage(content="planned"))
+    agent = create_agent(
+        model,
+        make_tools([]),
+        middleware=[AgentbusMiddleware(bus)],
+        name="planner",
+        checkpointer=InMemorySaver(),
+    )
+
+    result = await agent.ainvoke(
+        {"messages": [HumanMessage("plan the release")]}, {"configurable": {"thread_id": "thread-7"}}
+    )
+
+    assert [m.text for m in model.sent[0]] == ["PLAN THE RELEASE"]
+    assert result["messages"][0].text == "PLAN THE RELEASE"  # replaced in the state, not appended
+    assert len(result["messages"]) == 2
+    assert model.settings[0]["temperature"] == 0.2
+    assert model.settings[0]["reasoning_effort"] == "high"
+    message, params = seen
+    assert (message.agent_id, message.session_key) == ("planner", "thread-7")
+    assert (params.message, params.metadata) == ("PLAN THE RELEASE", {"complexity": "high"})
+    assert {r.id for r in records} >= {"classify", "think"}
+
+
+async def test_a_custom_settings_mapper_decides_what_the_model_is_bound_with() -> None:
+    bus, _ = make_bus()
+    bus.intercept("params.before", lambda p: setattr(p, "think_level", "medium"), id="think")
+
+    def anthropic_style(params: agentbus.Params, changed: frozenset[str]) -> dict[str, Any]:
+        return {"thinking": {"type": "enabled", "budget_tokens": 4096}} if "think_level" in changed else {}
+
+    model = script(AIMessage(content="ok"))
+    agent = create_agent(model, [], middleware=[AgentbusMiddleware(bus, model_settings=anthropic_style)])
+
+    await agent.ainvoke({"messages": [HumanMessage("hi")]})
+
+    assert model.settings[0]["thinking"] == {"type": "enabled", "budget_tokens": 4096}
+    assert "reasoning_effort" not in model.settings[0]
+
+
+async def test_lifecycle_notifications_come_from_the_agent_and_model_hooks() -> None:
+    bus, _ = make_bus()
+    events: list[tuple[str, str | None, str | None]] = []
+    for point in ("agent.start", "turn.start", "turn.end", "agent.end"):
+        bus.intercept(point, lambda e: events.append((e.point, e.agent_id, e.session_key)), id=point)
+    model = script(calls(("bash", {"command": "ls"}, "c1")), AIMessage(content="listed"))
+    agent = create_agent(
+        model, make_tools([]), middleware=[AgentbusMiddleware(bus, agent_id="fallback")],
+        checkpointer=InMemorySaver(),
+    )  # fmt: skip
+
+    await agent.ainvoke({"messages": [HumanMessage("list")]}, {"configurable": {"thread_id": "t1"}})
+
+    assert events == [
+        ("agent.start", "fallback", "t1"),
+        ("turn.start", "fallback", "t1"),
+        ("turn.end", "fallback", "t1"),
+        ("turn.start", "fallback", "t1"),
+        ("turn.end", "fallback", "t1"),
+        ("agent.end", "fallback", "t1"),
+    ]
+
+
+def test_the_sync_path_is_bound_too() -> None:
+    """agent.invoke(): the middleware runs the bus in its own event loop."""
+    bus, _ = make_bus()
+    bus.intercept("tool.before", lambda c: c.block("read-only day"), tool="exec", id="freeze")
+    bus.intercept("message.before", lambda m: setattr(m, "message", m.message + "!"), id="shout")
+    ran: list[tuple[str, dict[str, Any]]] = []
+    model = script(calls(("bash", {"command": "touch x"}, "c1")), AIMessage(content="ok"))
+    agent = create_agent(model, make_tools(ran), middleware=[AgentbusMiddleware(bus)])
+
+    agent.invoke({"messages": [HumanMessage("go")]})
+
+    assert ran == []
+    assert model.sent[0][0].text == "go!"
+    assert json.loads(tool_results_seen(model)["c1"].text)["reason"] == "read-only day"
+
+
+def test_a_missing_langchain_names_the_extra_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+    import sys
+
+    monkeypatch.setitem(sys.modules, "langchain.agents.middleware", None)
+    monkeypatch.delitem(sys.modules, "agentbus.adapters.langchain")
+    with pytest.raises(ImportError, match=r"pip install 'agentbus\[langchain\]'"):
+        importlib.import_module("agentbus.adapters.langchain")
+
+
+async def test_the_sync_hooks_refuse_to_block_a_running_event_loop() -> None:
+    """A sync call from async code would deadlock; it fails with what to do instead."""
+    middleware = AgentbusMiddleware(agentbus.Bus(log_level=None))
+
+    with pytest.raises(RuntimeError, match=r"use agent\.ainvoke\(\)"):
+        middleware.before_model({"messages": []}, None)

@@ -1,0 +1,398 @@
+"""The OpenAI Agents SDK adapter, against a real ``Runner.run`` with a scripted model.
+
+The model is a small implementation of the SDK's ``Model`` interface: it returns
+the scripted tool calls, then a final message, and keeps every input and model
+settings it was given, so the tests see exactly what the model saw.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+pytest.importorskip("agents", reason="the openai-agents extra is not installed")
+
+from agents import (
+    Agent,
+    FunctionTool,
+    ModelResponse,
+    ModelSettings,
+    RunConfig,
+    SQLiteSession,
+    Usage,
+    function_tool,
+    set_tracing_disabled,
+)
+from agents.models.interface import Model
+from openai.types.responses import (
+    ResponseFunctionToolCall,
+    ResponseOutputMessage,
+    ResponseOutputText,
+)
+from openai.types.shared import Reasoning
+
+import agentbus
+from agentbus.adapters import openai_agents
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    """The Agents SDK runs on asyncio only (it creates asyncio tasks for tools)."""
+    return "asyncio"
+
+
+@pytest.fixture(autouse=True)
+def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No key, no tracing export: nothing may leave the machine."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-used")
+    monkeypatch.setenv("OPENAI_AGENTS_DISABLE_TRACING", "1")
+    set_tracing_disabled(True)
+
+
+def tool_call(name: str, args: dict[str, Any], call_id: str) -> ResponseFunctionToolCall:
+    return ResponseFunctionToolCall(
+        type="function_call", id=f"fc_{call_id}", call_id=call_id, name=name, arguments=json.dumps(args)
+    )
+
+
+def final(text: str) -> ResponseOutputMessage:
+    return ResponseOutputMessage(
+        id="msg_final", type="message", role="assistant", status="completed",
+        content=[ResponseOutputText(type="output_text", text=text, annotations=[])],
+    )  # fmt: skip
+
+
+class ScriptModel(Model):
+    """Returns one scripted turn per call and remembers what it was sent."""
+
+    def __init__(self, *turns: list[Any]) -> None:
+        self.turns = list(turns)
+        self.inputs: list[Any] = []
+        self.settings: list[ModelSettings] = []
+
+    async def get_response(
+        self, system_instructions: Any, input: Any, model_settings: Any, *args: Any, **kwargs: Any
+    ) -> ModelResponse:
+        self.inputs.append(input)
+        self.settings.append(model_settings)
+        return ModelResponse(output=self.turns.pop(0), usage=Usage(), response_id=None)
+
+    def stream_response(self, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError("these tests do not stream")
+
+
+def outputs_seen(model: ScriptModel) -> dict[str, Any]:
+    """The function_call_output items of the model's last input, by call id."""
+    return {
+        item["call_id"]: item["output"]
+        for item in model.inputs[-1]
+        if isinstance(item, dict) and item.get("type") == "function_call_output"
+    }
+
+
+def make_tools(ran: list[tuple[str, dict[str, Any]]]) -> list[FunctionTool]:
+    @function_tool(name_override="bash")
+    async def bash(command: str) -> str:
+        """Run a shell command."""
+        ran.append(("bash", {"command": command}))
+        return f"ran {command}"
+
+    @function_tool(name_override="read")
+    def read(path: str) -> str:
+        """Read a file."""
+        ran.append(("read", {"path": path}))
+        if path == "/missing":
+            raise FileNotFoundError(path)
+        return f"contents of {path}"
+
+    return [bash, read]
+
+
+def make_bus() -> tuple[agentbus.Bus, list[agentbus.Record]]:
+    bus = agentbus.Bus(log_level=None)
+    records: list[agentbus.Record] = []
+    bus.on_event(records.append)
+    return bus, records
+
+
+async def test_blocked_call_never_executes_and_the_model_sees_the_blocked_result() -> None:
+    bus, records = make_bus()
+
+    @bus.intercept("tool.before", tool="exec", id="no-rm-rf")
+    def no_rm_rf(call: agentbus.ToolCall) -> None:
+        if "rm -rf" in call.args["command"]:
+            call.block("rm -rf is not allowed")
+
+    ran: list[tuple[str, dict[str, Any]]] = []
+    model = ScriptModel([tool_call("bash", {"command": "rm -rf /"}, "c1")], [final("done")])
+    agent = Agent(name="ops", model=model, tools=make_tools(ran))
+
+    result = await openai_agents.run(bus, agent, "clean up", run_config=RunConfig(tracing_disabled=True))
+
+    assert result.final_output == "done"
+    assert ran == []
+    assert json.loads(outputs_seen(model)["c1"]) == {
+        "status": "blocked", "tool": "exec", "reason": "rm -rf is not allowed",
+    }  # fmt: skip
+    block = next(r for r in records if r.id == "no-rm-rf")
+    assert (block.decision, block.reason, block.agent_id) == ("block", "rm -rf is not allowed", "ops")
+
+
+async def test_mutated_args_reach_the_tool_and_results_are_rewritten_before_the_model_sees_them() -> None:
+    bus, records = make_bus()
+
+    @bus.intercept("tool.before", tool="read", id="jail")
+    def jail(call: agentbus.ToolCall) -> None:
+        call.args["path"] = "/sandbox" + call.args["path"]
+
+    @bus.intercept("tool.after", tool="read", id="redact")
+    def redact(result: agentbus.ToolResult) -> None:
+        result.result = result.result.replace("contents", "[redacted]")
+
+    ran: list[tuple[str, dict[str, Any]]] = []
+    model = ScriptModel([tool_call("read", {"path": "/etc/passwd"}, "c1")], [final("ok")])
+    agent = Agent(name="reader", model=model, tools=make_tools(ran))
+
+    await openai_agents.run(bus, agent, "read it", run_config=RunConfig(tracing_disabled=True))
+
+    assert ran == [("read", {"path": "/sandbox/etc/passwd"})]
+    assert outputs_seen(model)["c1"] == "[redacted] of /sandbox/etc/passwd"
+    changes = {r.id: r.changes for r in records if r.changes}
+    assert changes["jail"] == {"args.path": ("/etc/passwd", "/sandbox/etc/passwd")}
+    assert changes["redact"]["result"][1] == "[redacted] of /sandbox/etc/passwd"
+
+
+async def test_a_tool_error_reaches_tool_after_and_the_model_gets_the_sdk_error_message() -> None:
+    bus, _ = make_bus()
+    seen: list[agentbus.ToolResult] = []
+    bus.intercept("tool.after", seen.append, id="audit")
+    ran: list[tuple[str, dict[str, Any]]] = []
+    model = ScriptModel([tool_call("read", {"path": "/missing"}, "c1")], [final("sorry")])
+    agent = Agent(name="reader", model=model, tools=make_tools(ran))
+
+    result = await openai_agents.run(bus, agent, "read", run_config=RunConfig(tracing_disabled=True))
+
+    assert result.final_output == "sorry"
+    assert seen[0].is_error
+    assert isinstance(seen[0].error, FileNotFoundError)
+    assert outputs_seen(model)["c1"].startswith("An error occurred while running the tool.")
+
+
+async def test_a_tool_after_layer_can_replace_an_error_result() -> None:
+    bus, _ = make_bus()
+
+    @bus.intercept("tool.after", tool="read", id="explain")
+    def explain(result: agentbus.ToolResult) -> None:
+        if result.error is not None:
+            result.result = f"no such file: {result.args['path']}"
+
+    model = ScriptModel([tool_call("read", {"path": "/missing"}, "c1")], [final("ok")])
+    agent = Agent(name="reader", model=model, tools=make_tools([]))
+
+    await openai_agents.run(bus, agent, "read", run_config=RunConfig(tracing_disabled=True))
+
+    assert outputs_seen(model)["c1"] == "no such file: /missing"
+
+
+async def test_message_and_params_reach_the_model_with_agent_and_session_from_the_run() -> None:
+    bus, records = make_bus()
+    seen: list[agentbus.Message | agentbus.Params] = []
+
+    @bus.intercept("message.before", id="classify")
+    def classify(message: agentbus.Message) -> None:
+        seen.append(message)
+        message.message = message.message.upper()
+        message.metadata["complexity"] = "high"
+
+    @bus.intercept("params.before", id="think")
+    def think(params: agentbus.Params) -> None:
+        seen.append(params)
+        if params.metadata.get("complexity") == "high":
+            params.think_level = "high"
+            params.temperature = 0.2
+
+    model = ScriptModel([final("hi")])
+    agent = Agent(
+        name="planner", model=model,
+        model_settings=ModelSettings(reasoning=Reasoning(effort="low", summary="concise"), top_p=0.5),
+    )  # fmt: skip
+
+    await openai_agents.run(
+        bus, agent, "plan the release", session=SQLiteSession("user-42"),
+        run_config=RunConfig(tracing_disabled=True),
+    )  # fmt: skip
+
+    first_input = model.inputs[0]
+    assert first_input[-1]["content"] == "PLAN THE RELEASE"
+    settings = model.settings[0]
+    assert settings.temperature == 0.2
+    assert settings.reasoning is not None
+    assert (settings.reasoning.effort, settings.reasoning.summary) == ("high", "concise")
+    assert settings.top_p == 0.5  # what no layer touched stays as the agent had it
+    message, params = seen
+    assert (message.agent_id, message.session_key) == ("planner", "user-42")
+    assert params.think_level == "high"
+    assert {r.id for r in records} >= {"classify", "think"}
+
+
+async def test_user_message_inside_an_input_list_is_intercepted() -> None:
+    bus, _ = make_bus()
+    bus.intercept("message.before", lambda m: setattr(m, "message", m.message + "!"), id="shout")
+    model = ScriptModel([final("ok")])
+    agent = Agent(name="a", model=model)
+    history = [
+        {"role": "user", "content": "first"},
+        {"role": "assistant", "content": "noted"},
+        {"role": "user", "content": [{"type": "input_text", "text": "second"}]},
+    ]
+
+    await openai_agents.run(bus, agent, history, run_config=RunConfig(tracing_disabled=True))
+
+    sent = model.inputs[0]
+    assert sent[0]["content"] == "first"
+    assert sent[-1]["content"][0]["text"] == "second!"
+    assert history[-1]["content"][0]["text"] == "second"  # the caller's list is not mutated
+
+
+async def test_lifecycle_notifications_come_from_the_run_hooks() -> None:
+    bus, _ = make_bus()
+    events: list[tuple[str, str | None, str | None]] = []
+    for point in ("agent.start", "turn.start", "turn.end", "agent.end"):
+        bus.intercept(point, lambda e: events.append((e.point, e.agent_id, e.session_key)), id=point)
+
+    class UserHooks(openai_agents.RunHooks[Any]):
+        def __init__(self) -> None:
+            self.ended: list[str] = []
+
+        async def on_agent_end(self, context: Any, agent: Any, output: Any) -> None:
+            self.ended.append(output)
+
+    user_hooks = UserHooks()
+    model = ScriptModel([tool_call("bash", {"command": "ls"}, "c1")], [final("listed")])
+    agent = Agent(name="ops", model=model, tools=make_tools([]))
+
+    await openai_agents.run(
+        bus, agent, "list", hooks=user_hooks, run_config=RunConfig(tracing_disabled=True, group_id="thread-7")
+    )
+
+    assert events == [
+        ("agent.start", "ops", "thread-7"),
+        ("turn.start", "ops", "thread-7"),
+        ("turn.end", "ops", "thread-7"),
+        ("turn.start", "ops", "thread-7"),
+        ("turn.end", "ops", "thread-7"),
+        ("agent.end", "ops", "thread-7"),
+    ]
+    assert user_hooks.ended == ["listed"]  # the caller's hooks still run
+
+
+async def test_wrapped_agents_work_with_the_plain_runner_and_handoff_targets_are_wrapped() -> None:
+    bus, _ = make_bus()
+    calls: list[tuple[str, str | None]] = []
+    bus.intercept("tool.before", lambda c: calls.append((c.tool, c.agent_id)), id="audit")
+    ran: list[tuple[str, dict[str, Any]]] = []
+    specialist = Agent(name="specialist", tools=make_tools(ran))
+    triage = Agent(name="triage", handoffs=[specialist])
+    specialist.handoffs = [triage]  # a cycle: wrapping must terminate
+    model = ScriptModel(
+        [tool_call("transfer_to_specialist", {}, "h1")],
+        [tool_call("bash", {"command": "uptime"}, "c1")],
+        [final("fine")],
+    )
+
+    wrapped = openai_agents.wrap_agent(bus, triage)
+    result = await openai_agents.Runner.run(
+        wrapped, "check", run_config=RunConfig(model=model, tracing_disabled=True)
+    )
+
+    assert result.final_output == "fine"
+    assert calls == [("exec", "specialist")]
+    assert ran == [("bash", {"command": "uptime"})]
+    assert wrapped.handoffs[0].handoffs[0] is wrapped
+    assert triage.handoffs[0] is specialist  # the originals are left alone
+
+
+def test_a_missing_sdk_names_the_extra_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+    import sys
+
+    monkeypatch.setitem(sys.modules, "agents", None)
+    monkeypatch.delitem(sys.modules, "agentbus.adapters.openai_agents")
+    with pytest.raises(ImportError, match=r"pip install 'agentbus\[openai-agents\]'"):
+        importlib.import_module("agentbus.adapters.openai_agents")
+
+
+async def test_streamed_runs_are_bound_too() -> None:
+    """With the SDK's own ScriptedModel, which streams its scripted turns."""
+    from agents.testing import ScriptedModel, assistant_message, function_call
+
+    bus, _ = make_bus()
+    seen: list[tuple[str, str | None]] = []
+    bus.intercept("tool.before", lambda c: c.block("frozen"), tool="exec", id="freeze")
+    bus.intercept("agent.end", lambda e: seen.append((e.point, e.session_key)), id="end")
+    ran: list[tuple[str, dict[str, Any]]] = []
+    model = ScriptedModel(
+        [[function_call("bash", {"command": "reboot"}, call_id="c1")], [assistant_message("ok")]]
+    )
+    agent = Agent(name="ops", model=model, tools=make_tools(ran))
+
+    result = await openai_agents.run_streamed(
+        bus, agent, "reboot it", session_key="s-1", run_config=RunConfig(tracing_disabled=True)
+    )
+    async for _ in result.stream_events():
+        pass
+
+    assert result.final_output == "ok"
+    assert ran == []
+    last_input = model.calls[-1].input
+    outputs = [item["output"] for item in last_input if item.get("type") == "function_call_output"]
+    assert json.loads(outputs[0])["reason"] == "frozen"
+    assert seen == [("agent.end", "s-1")]
+
+
+async def test_mutated_args_reach_a_tool_whose_approval_policy_prepared_the_old_ones() -> None:
+    """A callable needs_approval makes the SDK prepare the arguments before the tool runs."""
+    bus, _ = make_bus()
+    bus.intercept("tool.before", lambda c: c.args.update(path="/safe"), tool="read", id="jail")
+    ran: list[str] = []
+
+    async def never(context: Any, params: dict[str, Any], call_id: str) -> bool:
+        return False
+
+    @function_tool(name_override="read", needs_approval=never)
+    def read(path: str) -> str:
+        """Read a file."""
+        ran.append(path)
+        return f"contents of {path}"
+
+    model = ScriptModel([tool_call("read", {"path": "/etc/shadow"}, "c1")], [final("ok")])
+    agent = Agent(name="reader", model=model, tools=[read])
+
+    await openai_agents.run(bus, agent, "read", run_config=RunConfig(tracing_disabled=True))
+
+    assert ran == ["/safe"]
+    assert outputs_seen(model)["c1"] == "contents of /safe"
+
+
+async def test_an_agent_used_as_a_tool_is_intercepted_like_any_tool() -> None:
+    bus, _ = make_bus()
+    bus.registry.declare_tools("ask_helper")
+    bus.intercept("tool.before", lambda c: c.args.update(input="rephrased"), tool="ask_helper", id="rephrase")
+    bus.intercept(
+        "tool.after", lambda r: setattr(r, "result", f"helper: {r.result}"), tool="ask_helper", id="tag"
+    )
+    helper_model = ScriptModel([final("42")])
+    helper = Agent(name="helper", model=helper_model)
+    model = ScriptModel([tool_call("ask_helper", {"input": "question"}, "c1")], [final("done")])
+    agent = Agent(
+        name="outer", model=model, tools=[helper.as_tool(tool_name="ask_helper", tool_description="Ask.")]
+    )
+
+    await openai_agents.run(bus, agent, "go", run_config=RunConfig(tracing_disabled=True))
+
+    assert helper_model.inputs[0] == [{"content": "rephrased", "role": "user"}]
+    assert outputs_seen(model)["c1"] == "helper: 42"
