@@ -189,6 +189,7 @@ try:
 except ImportError:  # pragma: no cover - Python 3.10
     _sre = importlib.import_module("sre_parse")
 _REPEATS = (_sre.MAX_REPEAT, _sre.MIN_REPEAT)
+_GROUP_REFERENCES = (_sre.GROUPREF, _sre.GROUPREF_IGNORE, _sre.GROUPREF_EXISTS)
 _NEVER_BACKTRACK = tuple(
     getattr(_sre, name) for name in ("POSSESSIVE_REPEAT", "ATOMIC_GROUP") if hasattr(_sre, name)
 )
@@ -201,12 +202,13 @@ MAX_REPEATS = 2
 def _backtracking_risk(pattern: re.Pattern[str]) -> str | None:
     """Why ``pattern`` can take too long on a name, or None.
 
-    A repeat inside a repeat (``(a+)+``, ``(.*x)*``) or a repeated alternation
-    (``(ab|a)*``) takes exponential time: the engine tries every way to split
-    the input between them. Each further repeat in sequence multiplies the
+    A repeat inside a repeat (``(a+)+``, ``(.*x)*``, ``(b?.)+``: an optional
+    part counts), a repeated alternation (``(ab|a)*``) or a repeated group
+    reference takes exponential time: the engine tries every way to split the
+    input between them. Each further repeat in sequence multiplies the
     work by the name's length (``.*.*.*.*x`` needs seconds on 256 characters).
-    So a matcher may hold at most MAX_REPEATS variable-length repeats, none
-    nested and none over an alternation; possessive repeats (``a++``) and atomic
+    So a matcher may hold at most MAX_REPEATS variable-length repeats
+    (``?`` included), none nested and none over an alternation; possessive repeats (``a++``) and atomic
     groups (``(?>...)``) never backtrack and are not counted. Names are at most
     MAX_NAME_LENGTH characters, and a matcher runs once per name (stacks are
     cached), never per call.
@@ -225,11 +227,13 @@ def _backtracking_risk(pattern: re.Pattern[str]) -> str | None:
                 continue
             if op in _REPEATS:
                 low, high, body = argument
-                varies = high > 1 and low != high
+                varies = low != high  # ``?`` too: ``(b?.)+`` splits a name in exponentially many ways
                 if varies and repeated:
                     return "nests a repeat inside a repeat"
                 repeats += varies
                 found = walk(body, repeated or high > 1)
+            elif op in _GROUP_REFERENCES and repeated:
+                return "repeats a group reference"
             elif op is _sre.BRANCH:
                 if repeated:
                     return "repeats an alternation"
@@ -239,7 +243,7 @@ def _backtracking_risk(pattern: re.Pattern[str]) -> str | None:
                 found = walk(argument[-1], repeated)
             elif op in (_sre.ASSERT, _sre.ASSERT_NOT):
                 found = walk(argument[1], repeated)
-            elif op is _sre.GROUPREF_EXISTS:
+            elif op is _sre.GROUPREF_EXISTS:  # (?(1)yes|no), outside any repeat
                 found = walk(argument[1], repeated) or (walk(argument[2], repeated) if argument[2] else None)
             if found:
                 return found

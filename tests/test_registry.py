@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import agentbus
@@ -438,6 +438,7 @@ def _regexes() -> st.SearchStrategy[str]:
 
 @settings(deadline=None, max_examples=300)
 @given(_regexes())
+@example("(b?.)+?x")  # an optional part inside a repeat: exponential on "abab..."
 def test_accepted_matchers_finish_on_adversarial_names_and_refusals_say_why(pattern: str) -> None:
     registry = Registry()
     registry.declare_tools(*(name for name in ADVERSARIAL_NAMES if name.isascii() and "!" not in name))
@@ -493,6 +494,8 @@ def test_any_tool_name_is_normalised_or_refused_for_its_length(name: str) -> Non
         (r"(\w*)*$", "nests a repeat inside a repeat"),
         ("(.*x)*exec", "nests a repeat inside a repeat"),
         ("(?=(e+)+)exec", "nests a repeat inside a repeat"),
+        ("(b?.)+?exec", "nests a repeat inside a repeat"),  # found by the property test below
+        (r"(e)\1+xec", "repeats a group reference"),
         ("(?:exec|ex)+", "repeats an alternation"),
         ("(ab|a)*exec", "repeats an alternation"),
         (".*.*.*exec", "holds 3 variable-length repeats (at most 2)"),
