@@ -106,10 +106,9 @@ def direct() -> Once:
     return lambda: _tool(ARGS)
 
 
-def closure(layers: int) -> Once:
-    """A hand-written chain of N async closures, each ``return await call_next(event)``:
-    the practical floor for an ASGI-style chain."""
-
+def _closure_chain(
+    tool: Callable[[dict[str, Any]], Awaitable[Any]], layers: int
+) -> Callable[[dict[str, Any]], Awaitable[Any]]:
     def wrap(inner: Callable[[dict[str, Any]], Awaitable[Any]]) -> Callable[[dict[str, Any]], Awaitable[Any]]:
         async def layer(event: dict[str, Any]) -> Any:
             event["n"] = 1
@@ -117,9 +116,16 @@ def closure(layers: int) -> Once:
 
         return layer
 
-    chain: Callable[[dict[str, Any]], Awaitable[Any]] = _tool
+    chain = tool
     for _ in range(layers):
         chain = wrap(chain)
+    return chain
+
+
+def closure(layers: int) -> Once:
+    """A hand-written chain of N async closures, each ``return await call_next(event)``:
+    the practical floor for an ASGI-style chain."""
+    chain = _closure_chain(_tool, layers)
     return lambda: chain(dict(ARGS))
 
 
@@ -248,17 +254,7 @@ async def _yielding_tool(args: dict[str, Any]) -> str:
 
 def concurrent_closure() -> Once:
     """10,000 calls in flight at once through 5 closure layers (ns per call)."""
-
-    def wrap(inner: Callable[[dict[str, Any]], Awaitable[Any]]) -> Callable[[dict[str, Any]], Awaitable[Any]]:
-        async def layer(event: dict[str, Any]) -> Any:
-            event["n"] = 1
-            return await inner(event)
-
-        return layer
-
-    chain: Callable[[dict[str, Any]], Awaitable[Any]] = _yielding_tool
-    for _ in range(CONCURRENT_LAYERS):
-        chain = wrap(chain)
+    chain = _closure_chain(_yielding_tool, CONCURRENT_LAYERS)
 
     async def call() -> Any:
         return await chain(dict(ARGS))
@@ -523,11 +519,33 @@ def format_table(document: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def format_markdown(document: dict[str, Any]) -> str:
+    """The results as the README shows them: medians per backend, then the targets."""
+    backends = [b for b in document["slopes"]]
+    rows: dict[tuple[str, int], dict[str, float]] = {}
+    for s in document["scenarios"]:
+        rows.setdefault((s["name"], s["layers"]), {})[s["backend"]] = s["ns_per_call"]
+    header = "| scenario | layers | " + " | ".join(f"{b} ns/call" for b in backends) + " |"
+    lines = [header, "|---|---:|" + "---:|" * len(backends)]
+    for (name, layers), values in rows.items():
+        if "process" in values:
+            cells = [f"{values['process']:,.0f} (whole process)"] + [""] * (len(backends) - 1)
+        else:
+            cells = [f"{values[b]:,.0f}" if b in values else "" for b in backends]
+        lines.append(f"| {name} | {layers} | " + " | ".join(cells) + " |")
+    lines += ["", "| target | backend | ratio | limit | met |", "|---|---|---:|---:|---|"]
+    for t in document["targets"]:
+        met = "yes" if t["met"] else "no"
+        lines.append(f"| {t['target']} | {t['backend']} | {t['ratio']:.2f} | {t['limit']} | {met} |")
+    return "\n".join(lines)
+
+
 # -- the command ----------------------------------------------------------------------
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", metavar="PATH", help="write the results as JSON to PATH")
+    parser.add_argument("--markdown", metavar="PATH", help="write the results as Markdown tables to PATH")
     parser.add_argument(
         "--middleware",
         metavar="MODULE:ATTR",
@@ -566,6 +584,9 @@ def run(args: argparse.Namespace) -> int:
         user=user,
     )
     print(format_table(document))
+    if args.markdown:
+        with open(args.markdown, "w", encoding="utf-8") as file:
+            file.write(format_markdown(document) + "\n")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as file:
             json.dump(document, file, indent=2)

@@ -12,14 +12,29 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-__all__ = ["COMMANDS", "main"]
+__all__ = ["COMMANDS", "main", "silence_stdout"]
 
 COMMANDS: dict[str, tuple[str, str]] = {
+    "demo": ("agentbus.demo", "watch agentbus intercept a scripted agent (no network, no key)"),
     # name: (module, one-line help)
     "bench": ("agentbus.bench", "measure interception overhead against baselines in the same run"),
     "eval": ("agentbus.evaluate", "run tool calls (JSON lines) through the stack without executing them"),
     "tail": ("agentbus.tail", "follow a JSON-lines audit log, rendered like the verbose stream"),
+    "hook": ("agentbus.hook", "answer one Claude Code hook event (JSON on stdin, decision on stdout)"),
+    "serve": ("agentbus.serve", "serve Claude Code's HTTP hooks on 127.0.0.1, with live interceptions"),
 }
+
+
+def silence_stdout() -> None:
+    """Point stdout at devnull after its reader went away (``| head``), so that the
+    interpreter's final flush does not fail with a second BrokenPipeError."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def _usage() -> str:

@@ -27,6 +27,8 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
+from .cli import silence_stdout
+
 if TYPE_CHECKING:
     from .bus import Bus
 
@@ -236,7 +238,7 @@ def run(args: argparse.Namespace) -> int:
         anyio.run(_evaluate, bus, stream, write, args.max_line_bytes)
     except _OutputError as exc:
         if isinstance(exc.__cause__, BrokenPipeError):  # the reader went away (| head): fine
-            _silence_stdout()
+            silence_stdout()
             return 0
         print(f"agentbus eval: cannot write the output: {exc.__cause__}", file=sys.stderr)
         return 1
@@ -272,17 +274,6 @@ def _stdout_writer() -> Callable[[str], None]:
             raise _OutputError from exc
 
     return write
-
-
-def _silence_stdout() -> None:
-    """Point stdout at devnull, so that the interpreter's final flush does not fail again."""
-    import os
-
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
 
 
 async def _evaluate(bus: Bus, stream: IO[bytes], write: Callable[[str], None], max_bytes: int) -> None:

@@ -83,7 +83,7 @@ def _dict_diff(prefix: str, old: dict[str, Any], new: dict[str, Any]) -> dict[st
         return {}
     missing = object()
     changes = {}
-    for key in old.keys() | new.keys():
+    for key in [*old, *(key for key in new if key not in old)]:  # in a stable order
         was, now = old.get(key, missing), new.get(key, missing)
         if was is missing or now is missing or was != now:
             changes[f"{prefix}.{key}"] = (

@@ -10,14 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import structlog
-
 from .records import Record
-
-try:  # structlog's global configuration object, watched to know when to rebind
-    from structlog._config import _CONFIG
-except ImportError:  # pragma: no cover - a future structlog without it
-    _CONFIG = None  # type: ignore[assignment]
 
 __all__ = ["PARAM_LABELS", "StructlogSink", "format_record"]
 
@@ -41,15 +34,25 @@ class StructlogSink:
     """
 
     def __init__(self, name: str = "agentbus") -> None:
+        # Imported here, not at the top: `import agentbus` stays cheap for a hook
+        # process that runs once per tool call and never logs through structlog.
+        import structlog
+
+        try:  # structlog's global configuration object, watched to know when to rebind
+            from structlog._config import _CONFIG
+        except ImportError:  # pragma: no cover - a future structlog without it
+            _CONFIG = None  # type: ignore[assignment]
+        self._config: Any = _CONFIG
         self._name = name
         self._proxy: Any = structlog.get_logger(name)
         self._bound: Any = None
         self._config_key: tuple[Any, ...] = ()
 
     def _logger(self) -> Any:
-        if _CONFIG is None:  # a structlog without the attribute we watch: no caching
+        config = self._config
+        if config is None:  # a structlog without the attribute we watch: no caching
             return self._proxy
-        key = (_CONFIG.default_processors, _CONFIG.default_wrapper_class, _CONFIG.logger_factory)
+        key = (config.default_processors, config.default_wrapper_class, config.logger_factory)
         cached = self._config_key
         if not cached or key[0] is not cached[0] or key[1] is not cached[1] or key[2] is not cached[2]:
             self._bound = self._proxy.bind()

@@ -19,6 +19,8 @@ import sys
 from collections.abc import Iterator
 from typing import IO, TYPE_CHECKING, Any
 
+from .cli import silence_stdout
+
 if TYPE_CHECKING:
     from .records import Record  # imported when used: the CLI starts once per hook call
 
@@ -88,17 +90,9 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # the reader went away (| head): that is how such a pipe ends
-        _silence_stdout()
+        silence_stdout()
         return 0
     return status
-
-
-def _silence_stdout() -> None:
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
 
 
 class _View:

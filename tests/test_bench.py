@@ -60,10 +60,13 @@ def test_bench_command_measures_a_user_stack_and_writes_json(tmp_path: Path) -> 
     status = main(
         [
             "bench", "--rounds", "1", "--budget-ms", "0.05", "--backend", "trio", "--no-processes",
-            "--json", str(out),
+            "--json", str(out), "--markdown", str(tmp_path / "results.md"),
             "--middleware", "agentbus.middleware.builtin:install",
         ]
     )  # fmt: skip
     assert status == 0
     document = json.loads(out.read_text())
     assert any(s["name"] == "user-stack" and s["backend"] == "trio" for s in document["scenarios"])
+    markdown = (tmp_path / "results.md").read_text()
+    assert "| agentbus-empty | 0 |" in markdown
+    assert "| agentbus-sync slope / closure slope | trio |" in markdown

@@ -62,7 +62,7 @@ def evaluate(lines: bytes, bus: Bus | None = None) -> list[dict[str, Any]]:
 
 def test_each_call_gets_its_decision_and_final_args_in_order() -> None:
     lines = (
-        b'{"tool": "Bash", "args": {"command": "rm -rf /"}}\n'
+        b'{"tool": "Bash", "args": {"command": "rm -rf build"}}\n'
         b'{"tool": "bash", "args": {"command": "ls"}, "agent": "coder", "session": "s1"}\n'
         b'{"tool": "exec", "args": {"command": "git push"}}\n'
         b'{"tool_name": "Read", "tool_input": {"file_path": "README.md"}}\n'
@@ -70,7 +70,7 @@ def test_each_call_gets_its_decision_and_final_args_in_order() -> None:
     blocked, allowed, asked, read = evaluate(lines)
     assert blocked == {
         "line": 1, "tool": "exec", "blocked": True, "reason": "rm -rf is not allowed", "by": "policy:no-rm",
-        "decision": "block", "args": {"command": "rm -rf / --color=never"}, "notes": [],
+        "decision": "block", "args": {"command": "rm -rf build --color=never"}, "notes": [],
     }  # fmt: skip
     assert (allowed["blocked"], allowed["reason"], allowed["by"]) == (False, None, None)
     assert allowed["args"] == {"command": "ls --color=never"}
@@ -157,7 +157,7 @@ def test_in_process_through_the_cli_with_a_file(
     capsys: pytest.CaptureFixture[str], policy_module: Path
 ) -> None:
     calls = policy_module / "calls.jsonl"
-    calls.write_text('{"tool": "exec", "args": {"command": "rm -rf ~"}}\n{"tool": 1}\n')
+    calls.write_text('{"tool": "exec", "args": {"command": "rm -rf build"}}\n{"tool": 1}\n')
     assert cli.main(["eval", str(calls), "--middleware", f"{POLICY}:install"]) == 0
     first, second = (json.loads(line) for line in capsys.readouterr().out.splitlines())
     assert first["by"] == "policy:no-rm"
@@ -191,7 +191,7 @@ def test_as_a_subprocess_reading_stdin(policy_module: Path) -> None:
     completed = subprocess.run(
         [sys.executable, "-m", "agentbus.cli", "eval", "--middleware", f"{POLICY}:install"],
         input=(
-            b'{"tool": "bash", "args": {"command": "rm -rf /"}}\n'
+            b'{"tool": "bash", "args": {"command": "rm -rf build"}}\n'
             b"\xff\n"
             b'{"tool": "read", "args": {"s": "\\ud800"}}\n'
         ),
@@ -214,7 +214,7 @@ def test_verbose_prints_the_interception_lines_to_stderr(capsys: pytest.CaptureF
     bus = build_bus(None, [f"{POLICY}:install"], verbose=True)
     out: list[str] = []
     anyio.run(
-        evaluate_stream, bus, io.BytesIO(b'{"tool": "exec", "args": {"command": "rm -rf /"}}'), out.append
+        evaluate_stream, bus, io.BytesIO(b'{"tool": "exec", "args": {"command": "rm -rf build"}}'), out.append
     )
     assert '🛡️ policy:no-rm · blocked exec — "rm -rf is not allowed"' in capsys.readouterr().err
     assert json.loads(out[0])["blocked"] is True

@@ -1,7 +1,21 @@
 """What :func:`agentbus.init_registry` installs into the process-wide registry.
 
-The built-in guards of seed 000 (command safety, security audit) register
-themselves here; ``install`` is called once, when the default registry is made.
+Seed 000 registers its two guards when the global registry is initialised;
+agentbus installs four, each with its own id:
+
+======================================  ===========  =====================================
+id                                      priority     judges
+======================================  ===========  =====================================
+``builtin:command-safety-guard``        100          ``exec`` commands (seed 000)
+``builtin:security-audit``              99           paths of the file tools (seed 000)
+``builtin:shell-file-guard``            99           file arguments of ``exec`` commands
+``builtin:search-path-guard``           99           paths and globs of search tools
+======================================  ===========  =====================================
+
+Call :func:`install` again to change how they run: it replaces the guards'
+registrations, so ``install(agentbus.init_registry(), shadow=True)`` puts every
+guard in shadow mode and ``install(registry, disable=["builtin:shell-file-guard"])``
+removes one.
 """
 
 from __future__ import annotations
@@ -9,23 +23,31 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from ..registry import Registry, add_builtin_installer
+from . import command_guard, path_guard
+from .guard import Guard, install_guards
 
-__all__ = ["install"]
+__all__ = ["GUARDS", "GUARD_IDS", "install"]
+
+GUARDS: tuple[Guard, ...] = (command_guard.GUARD, *path_guard.GUARDS)
+"""Every built-in guard, in installation order."""
+GUARD_IDS: tuple[str, ...] = tuple(guard.id for guard in GUARDS)
 
 
 def install(
     registry: Registry,
     *,
-    shadow: bool = False,
+    shadow: bool | Iterable[str] = False,
     disable: Iterable[str] = (),
     priorities: Mapping[str, int] | None = None,
 ) -> None:
-    """Add the built-in registrations to ``registry``.
+    """Add the built-in guards to ``registry`` (replacing earlier registrations of them).
 
-    ``shadow`` runs them in shadow mode, ``disable`` leaves out the ids named,
-    ``priorities`` overrides priorities by id.
+    ``shadow``: True runs every guard in shadow mode (its decision is recorded,
+    not applied), or pass the ids to shadow. ``disable``: ids to leave out.
+    ``priorities``: ``{id: priority}`` overrides. Unknown ids raise ValueError
+    with the list of valid ones.
     """
-    # The guards issue adds builtin:command-safety-guard and builtin:security-audit here.
+    install_guards(registry, GUARDS, shadow=shadow, disable=disable, priorities=priorities)
 
 
 add_builtin_installer(install)

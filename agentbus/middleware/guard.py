@@ -1,0 +1,96 @@
+"""What the built-in guards share: a verdict, and a guard as a registration spec.
+
+A guard is a tool.before handler with a fixed id, so users can find it in the
+records, disable it, re-prioritise it, or run it in shadow mode by that id.
+The judging itself lives in pure functions (``check_command``,
+``check_path`` ...) that return a :class:`Verdict`, so that other code (the
+``eval`` command, the Claude Code hook) can ask the same question without a bus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import attrs
+
+from ..registry import Registry
+
+__all__ = ["Guard", "Verdict", "install_guards"]
+
+
+@attrs.frozen
+class Verdict:
+    """Why something is blocked: a category, the offending piece, and why it is dangerous.
+
+    ``reason`` is the text the agent receives, e.g. ``filesystem destruction:
+    rm -rf / (recursive force delete of the root directory)``.
+    """
+
+    category: str
+    piece: str
+    why: str
+    reason: str = attrs.field()
+
+    @reason.default
+    def _reason(self) -> str:
+        return f"{self.category}: {self.piece} ({self.why})"
+
+
+@attrs.frozen
+class Guard:
+    """A guard as a registration: id, handler, tool matcher, default priority."""
+
+    id: str
+    handler: Callable[..., Any]
+    tool: Any
+    priority: int
+    declare: tuple[str, ...] = ()
+    """Tool names outside agentbus.tools that the matcher names (declared on install)."""
+
+    def add_to(self, registry: Registry, *, priority: int | None = None, shadow: bool = False) -> None:
+        """Register this guard, replacing an earlier registration with its id."""
+        if self.declare:
+            registry.declare_tools(*self.declare)
+        registry.remove(self.id)
+        registry.add(
+            "tool.before",
+            self.handler,
+            id=self.id,
+            priority=self.priority if priority is None else priority,
+            tool=self.tool,
+            shadow=shadow,
+        )
+
+
+def install_guards(
+    registry: Registry,
+    guards: Iterable[Guard],
+    *,
+    shadow: bool | Iterable[str] = False,
+    disable: Iterable[str] = (),
+    priorities: Mapping[str, int] | None = None,
+) -> None:
+    """Add ``guards`` to ``registry``; options name guards by id.
+
+    ``shadow`` is True (every guard records but does not block) or the ids to
+    run in shadow mode; ``disable`` the ids to leave out (removed if present);
+    ``priorities`` maps ids to new priorities. An id that names no guard is an
+    error, so a typo does not silently leave a guard on.
+    """
+    guards = list(guards)
+    known = {guard.id for guard in guards}
+    shadowed = known if shadow is True else set() if shadow is False else set(shadow)
+    disabled = set(disable)
+    priorities = dict(priorities or {})
+    for what, ids in (("shadow", shadowed), ("disable", disabled), ("priorities", set(priorities))):
+        unknown = ids - known
+        if unknown:
+            raise ValueError(
+                f"{what} names unknown guard ids {sorted(unknown)}; valid ids: {', '.join(sorted(known))}"
+            )
+    for guard in guards:
+        if guard.id in disabled:
+            registry.remove(guard.id)
+            continue
+        guard.add_to(registry, priority=priorities.get(guard.id), shadow=guard.id in shadowed)

@@ -1,0 +1,417 @@
+"""Serve Claude Code's HTTP hooks: the same decisions as `agentbus hook`, in one long-lived process.
+
+Point Claude Code's "type": "http" hooks for PreToolUse, PostToolUse and
+UserPromptSubmit at http://127.0.0.1:PORT/claude-code (see the README). Each
+event is answered in about a millisecond instead of a Python start-up, state
+is kept across calls (a per-session tool-call limit; calls a person approved
+are not asked about again in that session), and every interception is shown
+live on this console and appended to the audit log.
+
+Trade-off: Claude Code treats a hook server that is down, slow or failing as a
+non-blocking error and lets the call through. Use the command hook
+(`agentbus hook claude-code`) where a guard must hold even when agentbus is
+not running.
+
+HTTP is spoken by h11 (pip install "agentbus[serve]") over anyio streams.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hmac
+import json
+import os
+import sys
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import anyio.abc
+    import h11
+
+    from .adapters.claude_code import HookReply, RewriteDecision
+    from .bus import Bus
+    from .hook import AuditLog
+    from .records import Record
+    from .registry import Registry
+
+__all__ = ["EXAMPLES", "HOOK_PATH", "TOKEN_ENV", "HookServer", "add_arguments", "run"]
+
+HOOK_PATH = "/claude-code"
+HEALTH_PATH = "/health"
+TOKEN_ENV = "AGENTBUS_SERVE_TOKEN"
+DEFAULT_PORT = 8787
+DEFAULT_MAX_BYTES = 16 * 1024 * 1024
+_LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
+_MEMORY_LIMIT = 10_000
+
+EXAMPLES = f"""\
+examples:
+  agentbus serve                                # http://127.0.0.1:{DEFAULT_PORT}{HOOK_PATH}
+  agentbus serve --verbose full --max-tool-calls 200
+  {TOKEN_ENV}=s3cret agentbus serve --port 9000  # clients send: Authorization: Bearer s3cret
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from .hook import add_bus_arguments
+
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback only)")
+    parser.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any)"
+    )
+    parser.add_argument(
+        "--token",
+        default=None,
+        help=f"require 'Authorization: Bearer TOKEN' (default: ${TOKEN_ENV}; unset: no token)",
+    )
+    parser.add_argument(
+        "--max-bytes", type=int, default=DEFAULT_MAX_BYTES, metavar="N", help="largest request body"
+    )
+    parser.add_argument(
+        "--max-tool-calls",
+        type=int,
+        default=None,
+        metavar="N",
+        help="deny tool calls beyond N per Claude Code session",
+    )
+    parser.add_argument(
+        "--always-ask",
+        action="store_true",
+        help="ask again for a call a person already approved in the same session",
+    )
+    parser.add_argument(
+        "--verbose",
+        choices=("off", "on", "full"),
+        default="on",
+        help="console: on shows blocks, asks, rewrites and failures; full shows every layer that ran",
+    )
+    add_bus_arguments(parser)
+
+
+def add_tool_call_limit(registry: Registry, max_calls: int) -> None:
+    """Deny tool calls past ``max_calls`` per Claude Code session: state across hook calls.
+
+    :class:`agentbus.middleware.limits.ToolCallLimit` at priority 90, after the
+    guards, so calls they blocked do not count.
+    """
+    from .middleware.limits import ToolCallLimit
+
+    registry.add("tool.before", ToolCallLimit(max_calls), id="serve:max-tool-calls", priority=90)
+
+
+class HookServer:
+    """Answers Claude Code hook events POSTed to :data:`HOOK_PATH`.
+
+    One HTTP/1.1 connection per task, requests on a connection in turn; a
+    request that is not well-formed HTTP, too large, unauthorised or not a
+    hook event gets a 4xx with a message, and the server goes on.
+    """
+
+    def __init__(
+        self,
+        bus: Bus,
+        *,
+        token: str | None = None,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        rewrite_decision: RewriteDecision = "allow",
+        remember_approvals: bool = True,
+        audit: AuditLog | None = None,
+        idle_timeout: float = 60.0,
+        console: Callable[[str], None] | None = None,
+    ) -> None:
+        self.bus = bus
+        self.token = token
+        self.max_bytes = max_bytes
+        self.rewrite_decision = rewrite_decision
+        self.remember_approvals = remember_approvals
+        self.audit = audit
+        self.idle_timeout = idle_timeout
+        self.console = console
+        self.requests = 0
+        self._asked: OrderedDict[str, tuple[str, ...]] = OrderedDict()
+        self._approved: OrderedDict[tuple[str, ...], None] = OrderedDict()
+
+    # -- HTTP -------------------------------------------------------------------------
+
+    async def serve(self, listener: anyio.abc.Listener[anyio.abc.ByteStream]) -> None:
+        """Serve connections from ``listener`` until cancelled; then close it."""
+        async with listener:
+            await listener.serve(self.handle_connection)
+
+    async def handle_connection(self, stream: anyio.abc.ByteStream) -> None:
+        """Serve one connection; never lets an exception out (the server goes on)."""
+        import anyio
+        import h11
+
+        connection = h11.Connection(h11.SERVER, max_incomplete_event_size=64 * 1024)
+        try:
+            async with stream:
+                while await self._one_request(connection, stream):
+                    if connection.our_state is not h11.DONE:
+                        return
+                    connection.start_next_cycle()
+        except TimeoutError:
+            return  # a client that sends nothing for idle_timeout seconds loses its connection
+        except (anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+            return  # the client went away
+        except Exception as exc:  # a bug here must cost one connection, not the server
+            print(f"agentbus serve: connection failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+
+    async def _one_request(self, connection: h11.Connection, stream: anyio.abc.ByteStream) -> bool:
+        """Read and answer one request; return False when the connection must close."""
+        import h11
+
+        try:
+            request = await self._next(connection, stream)
+            if request is None:
+                return False
+            if not isinstance(request, h11.Request):
+                raise h11.RemoteProtocolError("expected a request", error_status_hint=400)
+            headers = {name.decode("latin-1").lower(): value for name, value in request.headers}
+            length = headers.get("content-length")
+            if length is not None and int(length) > self.max_bytes:
+                await self._send(
+                    connection, stream, 413, f"body larger than {self.max_bytes} bytes", close=True
+                )
+                return False
+            body = bytearray()
+            while True:
+                event = await self._next(connection, stream)
+                if event is None:
+                    return False
+                if isinstance(event, h11.Data):
+                    body += event.data
+                    if len(body) > self.max_bytes:
+                        await self._send(
+                            connection, stream, 413, f"body larger than {self.max_bytes} bytes", close=True
+                        )
+                        return False
+                elif isinstance(event, h11.EndOfMessage):
+                    break
+            try:
+                status, content_type, payload = await self.respond(
+                    request.method.decode("latin-1"), request.target.decode("latin-1"), headers, bytes(body)
+                )
+            except Exception as exc:
+                status, content_type = 500, "text/plain; charset=utf-8"
+                payload = f"agentbus serve failed: {type(exc).__name__}: {exc}".encode()
+                print(payload.decode(), file=sys.stderr)
+            await self._send(connection, stream, status, payload, content_type=content_type)
+            return True
+        except h11.RemoteProtocolError as exc:
+            if connection.our_state in (h11.IDLE, h11.SEND_RESPONSE):
+                await self._send(
+                    connection, stream, exc.error_status_hint, f"malformed HTTP request: {exc}", close=True
+                )
+            return False
+        except ValueError as exc:  # a Content-Length that is not a number
+            if connection.our_state in (h11.IDLE, h11.SEND_RESPONSE):
+                await self._send(connection, stream, 400, f"malformed HTTP request: {exc}", close=True)
+            return False
+
+    async def _next(self, connection: h11.Connection, stream: anyio.abc.ByteStream) -> Any:
+        import anyio
+        import h11
+
+        while True:
+            event = connection.next_event()
+            if event is h11.NEED_DATA:
+                try:
+                    # Only waiting for the client is bounded: a layer may take its time.
+                    with anyio.fail_after(self.idle_timeout):
+                        data = await stream.receive(65536)
+                except anyio.EndOfStream:
+                    data = b""
+                connection.receive_data(data)
+                continue
+            if event is h11.PAUSED or isinstance(event, h11.ConnectionClosed):
+                return None
+            return event
+
+    async def _send(
+        self,
+        connection: h11.Connection,
+        stream: anyio.abc.ByteStream,
+        status: int,
+        body: str | bytes,
+        *,
+        content_type: str = "text/plain; charset=utf-8",
+        close: bool = False,
+    ) -> None:
+        import h11
+
+        data = body.encode() if isinstance(body, str) else body
+        headers = [("content-type", content_type), ("content-length", str(len(data)))]
+        if close:
+            headers.append(("connection", "close"))
+        chunks = [
+            connection.send(h11.Response(status_code=status, headers=headers)),
+            connection.send(h11.Data(data=data)) if data else b"",
+            connection.send(h11.EndOfMessage()),
+        ]
+        await stream.send(b"".join(chunk or b"" for chunk in chunks))
+
+    # -- the application --------------------------------------------------------------
+
+    async def respond(
+        self, method: str, target: str, headers: dict[str, bytes], body: bytes
+    ) -> tuple[int, str, bytes]:
+        """Answer one request: (status, content type, body)."""
+        text = "text/plain; charset=utf-8"
+        path = target.split("?", 1)[0]
+        if path == HEALTH_PATH and method in ("GET", "HEAD"):
+            return 200, "application/json", b'{"status": "ok"}'
+        if path != HOOK_PATH:
+            return 404, text, f"no such endpoint; Claude Code's hooks POST to {HOOK_PATH}".encode()
+        if method != "POST":
+            return 405, text, f"{HOOK_PATH} takes POST requests".encode()
+        if self.token is not None and not self._authorised(headers.get("authorization")):
+            return 401, text, b"missing or wrong bearer token (Authorization: Bearer ...)"
+        from .adapters import claude_code as protocol
+
+        self.requests += 1
+        try:
+            payload = protocol.parse_payload(body)
+        except protocol.HookInputError as exc:
+            return 400, text, f"agentbus: {exc}".encode()
+        reply = await self.answer(payload)
+        if self.audit is not None:
+            self.audit.flush()
+        if reply.exit_code != 0:
+            return 400, text, (reply.stderr or "agentbus: bad request").encode()
+        return 200, "application/json", reply.stdout().encode()
+
+    def _authorised(self, header: bytes | None) -> bool:
+        assert self.token is not None
+        expected = b"Bearer " + self.token.encode()
+        return header is not None and hmac.compare_digest(header, expected)
+
+    async def answer(self, payload: dict[str, Any]) -> HookReply:
+        """The hook reply for one event, with the server's memory of approvals."""
+        from .adapters import claude_code as protocol
+
+        event = payload.get("hook_event_name")
+        if event == "PreToolUse" and self.remember_approvals:
+            return await self._pre_tool_use(payload)
+        if event == "PostToolUse":
+            self._note_approval(payload)
+        return await protocol.handle(self.bus, payload, rewrite_decision=self.rewrite_decision)
+
+    async def _pre_tool_use(self, payload: dict[str, Any]) -> HookReply:
+        from .adapters import claude_code as protocol
+
+        try:
+            call = await protocol.decide(self.bus, payload)
+        except protocol.HookInputError as exc:
+            return protocol.HookReply(exit_code=1, stderr=f"agentbus: {exc}")
+        except Exception as exc:
+            return protocol.deny(f"agentbus failed while checking this call ({exc!r}); denied to be safe")
+        key = _approval_key(payload)
+        approved = call.decision == "ask" and key in self._approved
+        if approved and self.console is not None:
+            self.console(f"✅ {call.tool} · approved earlier in this session, not asked again")
+        if call.decision == "ask" and not approved and isinstance(payload.get("tool_use_id"), str):
+            _remember(self._asked, payload["tool_use_id"], key)
+        return protocol.pre_tool_use_reply(
+            call,
+            payload["tool_name"],
+            payload["tool_input"],
+            rewrite_decision=self.rewrite_decision,
+            approved=approved,
+        )
+
+    def _note_approval(self, payload: dict[str, Any]) -> None:
+        """A PostToolUse for a call we asked about: a person approved it."""
+        key = self._asked.pop(str(payload.get("tool_use_id")), None)
+        if key is not None:
+            _remember(self._approved, key, None)
+            if self.console is not None:
+                self.console(f"✅ {payload.get('tool_name')} · approved by the user")
+
+
+def _approval_key(payload: dict[str, Any]) -> tuple[str, ...]:
+    arguments = json.dumps(payload.get("tool_input"), sort_keys=True, default=repr)
+    return (str(payload.get("session_id")), str(payload.get("tool_name")), arguments)
+
+
+def _remember(memory: OrderedDict[Any, Any], key: Any, value: Any) -> None:
+    memory[key] = value
+    if len(memory) > _MEMORY_LIMIT:
+        memory.popitem(last=False)
+
+
+def console_printer(verbose: str) -> Callable[[Record], None]:
+    """An observer that prints interceptions: the seed's lines, or (full) every layer."""
+    from .logging import format_record
+
+    def show(record: Record) -> None:
+        line = format_record(record)
+        if line is None and verbose == "full":
+            changed = ", ".join(record.changes) or "unchanged"
+            line = f"· {record.id} · {record.point} {record.tool or record.agent_id or ''} · {changed}"
+        if line is not None:
+            print(line, flush=True)
+
+    return show
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        import h11  # noqa: F401
+    except ImportError:
+        print('agentbus serve needs h11: pip install "agentbus[serve]"', file=sys.stderr)
+        return 2
+    import anyio
+
+    from .bus import Bus
+    from .hook import AuditLog, audit_log_path, build_registry
+
+    try:
+        registry, configured_log = build_registry(args.config, args.middleware)
+    except Exception as exc:
+        print(f"agentbus serve: cannot load the middleware: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+    if args.max_tool_calls is not None:
+        add_tool_call_limit(registry, args.max_tool_calls)
+    bus = Bus(registry, log_level=None)
+    log_path = audit_log_path(args, configured_log)
+    audit = AuditLog(log_path) if log_path is not None else None
+    if audit is not None:
+        bus.on_event(audit, level=args.audit_level)
+    if args.verbose != "off":
+        bus.on_event(console_printer(args.verbose), level="debug" if args.verbose == "full" else "info")
+    token = args.token if args.token is not None else os.environ.get(TOKEN_ENV) or None
+    server = HookServer(
+        bus,
+        token=token,
+        max_bytes=args.max_bytes,
+        rewrite_decision=args.rewrite_decision,
+        remember_approvals=not args.always_ask,
+        audit=audit,
+        console=(lambda line: print(line, flush=True)) if args.verbose != "off" else None,
+    )
+    if args.host not in _LOOPBACK and token is None:
+        print(
+            f"agentbus serve: WARNING: listening on {args.host} without a token; "
+            f"anyone who can reach it can read your tool calls. Set ${TOKEN_ENV}.",
+            file=sys.stderr,
+        )
+
+    async def main() -> None:
+        from anyio.abc import SocketAttribute
+
+        listener = await anyio.create_tcp_listener(local_host=args.host, local_port=args.port)
+        port = listener.extra(SocketAttribute.local_port)
+        print(f"agentbus serve: http://{args.host}:{port}{HOOK_PATH}", file=sys.stderr, flush=True)
+        await server.serve(listener)
+
+    try:
+        anyio.run(main)
+    except KeyboardInterrupt:
+        return 0
+    except OSError as exc:
+        print(f"agentbus serve: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
+        return 2
+    return 0
