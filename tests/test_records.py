@@ -209,9 +209,8 @@ async def test_subscription_delivers_every_record_to_a_keeping_up_subscriber() -
 async def test_a_slow_subscriber_gets_a_drop_count_and_never_blocks() -> None:
     bus = full_bus(log_level=None)
     async with bus.subscribe(max_buffer=3) as records:
-        with anyio.fail_after(5):
-            for _ in range(10):
-                await bus.call_tool("exec", {}, ok_tool)
+        for _ in range(10):  # nobody reads: a bus that waited for the reader would never get past this
+            await bus.call_tool("exec", {}, ok_tool)
         assert records.dropped == 10 * 4 - 3
         assert [records.receive_nowait().id for _ in range(3)] == ["noop", "rewrite", "timing"]
 
