@@ -521,6 +521,8 @@ class Bus:
                     if type(result) is CoroutineType or isawaitable(result):
                         result = await result
             except Exception as exc:
+                # The tool's error, or a tool.call layer's under on_error="raise": either
+                # way the call failed, and the agent gets an error result.
                 error = exc
                 result = error_result(name, exc)
             duration = _perf() - started

@@ -12,6 +12,8 @@ behaves like, so callers can catch it the natural way::
 
 from __future__ import annotations
 
+__all__ = ["AgentbusError", "InterceptionError", "RegistrationError", "ToolBlockedError", "describe_error"]
+
 
 def describe_error(error: BaseException) -> str:
     """``"TypeName: message"``, or just the type name when the message is empty."""

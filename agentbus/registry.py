@@ -10,6 +10,7 @@ a dispatch already under way keeps the snapshot it started with.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import itertools
 import re
@@ -22,14 +23,17 @@ import attrs
 
 from .errors import RegistrationError
 from .events import HOOK_POINTS, TOOL_POINTS
-from .tools import KNOWN_TOOL_NAMES, TOOL_GROUPS, normalize_tool_name
+from .tools import KNOWN_TOOL_NAMES, MAX_NAME_LENGTH, TOOL_GROUPS, normalize_tool_name
 
 __all__ = [
+    "MAX_REPEATS",
     "Kind",
     "Matcher",
+    "NameMatcher",
     "OnError",
     "Registration",
     "Registry",
+    "add_builtin_installer",
     "get_registry",
     "init_registry",
     "reset_registry",
@@ -83,7 +87,16 @@ class NameMatcher:
         if self.names is not None:
             return value in self.names
         assert self.pattern is not None
+        if len(value) > MAX_NAME_LENGTH:
+            raise ValueError(
+                f"{value[:40]!r}... is longer than {MAX_NAME_LENGTH} characters; "
+                f"regex matchers only run on names up to that length"
+            )
         return self.pattern.search(value) is not None
+
+
+def _is_iterable(value: object) -> bool:
+    return isinstance(value, Iterable) and not isinstance(value, (bytes, bytearray, dict))
 
 
 def _compile_tool_matcher(matcher: Matcher, known: frozenset[str]) -> NameMatcher | None:
@@ -105,6 +118,10 @@ def _compile_tool_matcher(matcher: Matcher, known: frozenset[str]) -> NameMatche
                 f"with registry.declare_tools(...), use a catch-all matcher, or omit the matcher."
             )
         return NameMatcher(source=pattern.pattern, pattern=pattern)
+    if not _is_iterable(matcher):
+        raise RegistrationError(
+            f"a tool matcher is a regex, a group name or a list of names, got {type(matcher).__name__}"
+        )
     names: set[str] = set()
     for name in matcher:
         if not isinstance(name, str):
@@ -135,6 +152,10 @@ def _compile_agent_matcher(matcher: Matcher) -> NameMatcher | None:
     if isinstance(matcher, (str, re.Pattern)):
         pattern = _compile_regex(matcher, "agent")
         return NameMatcher(source=pattern.pattern, pattern=pattern)
+    if not _is_iterable(matcher):
+        raise RegistrationError(
+            f"an agent matcher is a regex or a list of agent ids, got {type(matcher).__name__}"
+        )
     names = frozenset(matcher)
     if not names or not all(isinstance(name, str) for name in names):
         raise RegistrationError("an agent matcher list must hold at least one agent id (strings)")
@@ -143,11 +164,95 @@ def _compile_agent_matcher(matcher: Matcher) -> NameMatcher | None:
 
 def _compile_regex(matcher: str | re.Pattern[str], what: str) -> re.Pattern[str]:
     if isinstance(matcher, re.Pattern):
-        return matcher
+        pattern = matcher
+        if not isinstance(pattern.pattern, str):
+            raise RegistrationError(f"{what} matcher {pattern!r} is a bytes pattern; names are str")
+    else:
+        try:
+            pattern = re.compile(matcher)
+        except (re.error, RecursionError, OverflowError) as exc:
+            raise RegistrationError(f"{what} matcher {matcher!r} is not a valid regex: {exc}") from None
+    risk = _backtracking_risk(pattern)
+    if risk is not None:
+        raise RegistrationError(
+            f"{what} matcher {pattern.pattern!r} {risk}, which can make matching take "
+            f"seconds or hours. Use a list of names, a simpler regex, or make a repeat "
+            f"possessive (a++) or atomic ((?>...))."
+        )
+    return pattern
+
+
+# Python's own regex parser: the only way to see a pattern's structure (re._parser on
+# 3.11+, sre_parse before; importing sre_parse on 3.11+ would warn).
+try:
+    _sre: Any = importlib.import_module("re._parser")
+except ImportError:  # pragma: no cover - Python 3.10
+    _sre = importlib.import_module("sre_parse")
+_REPEATS = (_sre.MAX_REPEAT, _sre.MIN_REPEAT)
+_GROUP_REFERENCES = (_sre.GROUPREF, _sre.GROUPREF_IGNORE, _sre.GROUPREF_EXISTS)
+_NEVER_BACKTRACK = tuple(
+    getattr(_sre, name) for name in ("POSSESSIVE_REPEAT", "ATOMIC_GROUP") if hasattr(_sre, name)
+)
+
+
+MAX_REPEATS = 2
+"""How many variable-length repeats (``*``, ``+``, ``{1,9}`` ...) one matcher may hold."""
+
+
+def _backtracking_risk(pattern: re.Pattern[str]) -> str | None:
+    """Why ``pattern`` can take too long on a name, or None.
+
+    A repeat inside a repeat (``(a+)+``, ``(.*x)*``, ``(b?.)+``: an optional
+    part counts), a repeated alternation (``(ab|a)*``) or a repeated group
+    reference takes exponential time: the engine tries every way to split the
+    input between them. Each further repeat in sequence multiplies the
+    work by the name's length (``.*.*.*.*x`` needs seconds on 256 characters).
+    So a matcher may hold at most MAX_REPEATS variable-length repeats
+    (``?`` included), none nested and none over an alternation; possessive repeats (``a++``) and atomic
+    groups (``(?>...)``) never backtrack and are not counted. Names are at most
+    MAX_NAME_LENGTH characters, and a matcher runs once per name (stacks are
+    cached), never per call.
+    """
     try:
-        return re.compile(matcher)
-    except re.error as exc:
-        raise RegistrationError(f"{what} matcher {matcher!r} is not a valid regex: {exc}") from None
+        parsed = _sre.parse(pattern.pattern, pattern.flags)
+    except Exception:  # pragma: no cover - it compiled already; an unknown parser shape
+        return None
+    repeats = 0
+
+    def walk(items: Any, repeated: bool) -> str | None:
+        nonlocal repeats
+        for op, argument in items:
+            found: str | None = None
+            if op in _NEVER_BACKTRACK:
+                continue
+            if op in _REPEATS:
+                low, high, body = argument
+                varies = low != high  # ``?`` too: ``(b?.)+`` splits a name in exponentially many ways
+                if varies and repeated:
+                    return "nests a repeat inside a repeat"
+                repeats += varies
+                found = walk(body, repeated or high > 1)
+            elif op in _GROUP_REFERENCES and repeated:
+                return "repeats a group reference"
+            elif op is _sre.BRANCH:
+                if repeated:
+                    return "repeats an alternation"
+                for branch in argument[1]:
+                    found = found or walk(branch, repeated)
+            elif op is _sre.SUBPATTERN:
+                found = walk(argument[-1], repeated)
+            elif op in (_sre.ASSERT, _sre.ASSERT_NOT):
+                found = walk(argument[1], repeated)
+            elif op is _sre.GROUPREF_EXISTS:  # (?(1)yes|no), outside any repeat
+                found = walk(argument[1], repeated) or (walk(argument[2], repeated) if argument[2] else None)
+            if found:
+                return found
+        return None
+
+    found = walk(parsed, False)
+    if found is None and repeats > MAX_REPEATS:
+        found = f"holds {repeats} variable-length repeats (at most {MAX_REPEATS})"
+    return found
 
 
 @attrs.frozen(slots=True)

@@ -497,8 +497,10 @@ def _middleware_layer(ctx: _Context, registration: Registration, inner: Chain) -
     if timeout is not None:
 
         async def call(event: Any, call_next: Chain) -> Any:
-            with anyio.fail_after(timeout):
+            with anyio.move_on_after(timeout):
                 return await middleware(event, call_next)
+            # Only reached when this scope cancelled it: name the limit, not a bare TimeoutError.
+            raise TimeoutError(f"{registration.id} did not finish within {timeout:g} s")
 
     elif ctx.bounded:
 
@@ -579,6 +581,11 @@ def _middleware_layer(ctx: _Context, registration: Registration, inner: Chain) -
                 return state[2]
             if not state:  # it failed before calling them: run them as if it were not there
                 return await inner(event)
+            if passes_tool_errors:
+                # It failed while the tool ran (its own timeout, say): there is no result
+                # to go on with, so the call fails as a tool error, recorded once, here.
+                event.tool_error = exc
+                raise
             return event
         duration = _perf() - started
         decided = tracks_decisions and event.decision != decision_before and event.blocked_by is None

@@ -13,10 +13,12 @@ from .errors import describe_error
 
 __all__ = [
     "KNOWN_TOOL_NAMES",
+    "MAX_NAME_LENGTH",
     "TOOL_ALIASES",
     "TOOL_GROUPS",
     "blocked_result",
     "error_result",
+    "expand_tool_names",
     "normalize_tool_name",
 ]
 
@@ -45,6 +47,12 @@ TOOL_ALIASES: Mapping[str, str] = {
 }
 """Spellings that name a canonical tool (after lower-casing)."""
 
+MAX_NAME_LENGTH = 256
+"""The longest tool name (and agent id matched by a regex) agentbus accepts.
+
+Model APIs allow 64 or 128 characters; the bound keeps matchers fast on names a
+model made up, and keeps the normalisation cache small."""
+
 _normalized: dict[str, str] = {}
 _NORMALIZED_CACHE_LIMIT = 4096
 
@@ -55,7 +63,9 @@ def normalize_tool_name(name: str) -> str:
     Names are stripped and lower-cased, and known aliases are resolved; any
     other name (a plugin tool, ``mcp__server__tool``) is kept as it is,
     lower-cased. The result is cached, since the same few names recur on
-    every call.
+    every call. A name longer than MAX_NAME_LENGTH is refused (ValueError):
+    no tool has such a name, and matchers only promise to be fast on names
+    up to that length.
     """
     try:
         return _normalized[name]
@@ -63,6 +73,10 @@ def normalize_tool_name(name: str) -> str:
         pass
     if not isinstance(name, str):
         raise TypeError(f"a tool name must be a string, got {type(name).__name__}")
+    if len(name) > MAX_NAME_LENGTH:
+        raise ValueError(
+            f"a tool name is at most {MAX_NAME_LENGTH} characters, got {len(name)}: {name[:40]!r}..."
+        )
     lowered = name.strip().lower()
     canonical = TOOL_ALIASES.get(lowered, lowered)
     if len(_normalized) < _NORMALIZED_CACHE_LIMIT:

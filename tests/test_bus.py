@@ -1,0 +1,423 @@
+"""The Bus: the four verbs, the tool-call pipeline, veto contract, ask, shadow, snapshots."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+import anyio.lowlevel
+import pytest
+
+import agentbus
+from agentbus import Bus, Lifecycle, Message, Params, ToolCall, ToolResult
+
+pytestmark = pytest.mark.anyio
+
+
+def make_tool(ran: list[dict[str, Any]] | None = None, result: Any = "ok") -> Any:
+    async def tool(args: dict[str, Any]) -> Any:
+        if ran is not None:
+            ran.append(dict(args))
+        return result
+
+    return tool
+
+
+async def test_call_tool_with_no_layers_returns_the_tool_result() -> None:
+    bus = Bus(log_level=None)
+    assert await bus.call_tool("bash", {"command": "ls"}, make_tool(result="files")) == "files"
+
+
+async def test_sync_tools_work_too() -> None:
+    bus = Bus(log_level=None)
+    bus.intercept("tool.before", lambda call: None, id="noop")
+    assert await bus.call_tool("read", {"path": "x"}, lambda args: f"read {args['path']}") == "read x"
+
+
+async def test_tool_name_is_normalised_for_matchers_and_events() -> None:
+    bus = Bus(log_level=None)
+    seen: list[str] = []
+    bus.intercept("tool.before", lambda call: seen.append(call.tool), tool=r"^exec$", id="a")
+    bus.intercept("tool.after", lambda event: seen.append(event.tool), tool=["apply_patch"], id="b")
+    await bus.call_tool("Bash", {}, make_tool())
+    await bus.call_tool("apply-patch", {}, make_tool())
+    assert seen == ["exec", "apply_patch"]
+
+
+async def test_blocked_call_skips_the_tool_and_tool_after_sees_it() -> None:
+    bus = Bus(log_level=None)
+    ran: list[dict[str, Any]] = []
+    seen: list[ToolResult] = []
+
+    @bus.intercept("tool.before", id="rewrite", priority=10)
+    def rewrite(call: ToolCall) -> None:
+        call.args["command"] = call.args["command"].upper()
+
+    @bus.intercept("tool.before", id="guard")
+    def guard(call: ToolCall) -> None:
+        call.block("not allowed")
+
+    bus.intercept("tool.after", seen.append, id="audit")
+    result = await bus.call_tool("exec", {"command": "rm"}, make_tool(ran))
+    assert result == {"status": "blocked", "tool": "exec", "reason": "not allowed"}
+    assert ran == []
+    (event,) = seen
+    assert event.blocked
+    assert event.is_error
+    assert event.block_reason == "not allowed"
+    assert event.error is None
+    assert event.duration == 0.0
+    assert event.args == {"command": "RM"}
+
+
+async def test_tool_error_becomes_an_error_result_and_tool_after_sees_it() -> None:
+    bus = Bus(log_level=None)
+    seen: list[ToolResult] = []
+    bus.intercept("tool.after", seen.append, id="audit")
+    bus.intercept("tool.before", lambda call: call.args.update(path="/etc/x"), id="rewrite")
+
+    async def failing(args: dict[str, Any]) -> Any:
+        await anyio.lowlevel.checkpoint()
+        raise FileNotFoundError(args["path"])
+
+    result = await bus.call_tool("read", {"path": "x"}, failing)
+    assert result == {"status": "error", "tool": "read", "error": "FileNotFoundError: /etc/x"}
+    (event,) = seen
+    assert event.is_error
+    assert not event.blocked
+    assert isinstance(event.error, FileNotFoundError)
+    assert event.block_reason is None
+    assert event.duration > 0
+    assert event.args == {"path": "/etc/x"}
+
+
+async def test_tool_error_without_layers_is_still_an_error_result() -> None:
+    def failing(args: dict[str, Any]) -> Any:
+        raise ValueError("bad")
+
+    result = await Bus(log_level=None).call_tool("exec", {}, failing)
+    assert result == {"status": "error", "tool": "exec", "error": "ValueError: bad"}
+
+
+async def test_tool_after_can_replace_or_mutate_the_result() -> None:
+    bus = Bus(log_level=None)
+
+    @bus.intercept("tool.after", tool="read", id="redact")
+    def redact(event: ToolResult) -> None:
+        event.result["text"] = event.result["text"].replace("secret", "***")
+
+    @bus.intercept("tool.after", tool="exec", id="replace")
+    async def replace(event: ToolResult) -> None:
+        event.result = f"[{event.result}]"
+
+    assert await bus.call_tool("read", {}, make_tool(result={"text": "a secret"})) == {"text": "a ***"}
+    assert await bus.call_tool("exec", {}, make_tool(result="out")) == "[out]"
+
+
+async def test_run_tool_returns_the_final_tool_after_event() -> None:
+    bus = Bus(log_level=None)
+    event = await bus.run_tool(
+        "bash", {"command": "ls"}, make_tool(result="files"), call_id="c7", agent_id="a"
+    )
+    assert (event.tool, event.result, event.call_id, event.agent_id) == ("exec", "files", "c7", "a")
+    assert not event.is_error
+
+
+async def test_decide_tool_runs_only_tool_before_and_never_executes() -> None:
+    bus = Bus(log_level=None)
+    points: list[str] = []
+    bus.intercept("tool.before", lambda call: call.block("no"), id="guard")
+    bus.intercept("tool.after", lambda event: points.append("after"), id="after")
+    call = await bus.decide_tool("bash", {"command": "rm"})
+    assert (call.decision, call.block_reason, call.blocked_by) == ("block", "no", "guard")
+    assert points == []
+
+
+async def test_finish_tool_runs_only_tool_after_on_a_given_result() -> None:
+    bus = Bus(log_level=None)
+    bus.intercept("tool.before", lambda call: call.block("no"), id="guard")
+    bus.intercept("tool.after", lambda event: setattr(event, "result", event.result + "!"), id="bang")
+    event = await bus.finish_tool("exec", {"command": "ls"}, "out", duration=0.5)
+    assert (event.result, event.duration, event.blocked) == ("out!", 0.5, False)
+
+
+async def test_veto_contract_any_block_blocks_first_reason_wins_args_accumulate() -> None:
+    """Seed 004: several handlers act on one call."""
+    bus = Bus(log_level=None)
+    seen: list[ToolResult] = []
+
+    @bus.intercept("tool.before", priority=30, id="a")
+    def add_flag(call: ToolCall) -> None:
+        call.args["a"] = 1
+
+    @bus.intercept("tool.before", priority=20, id="first-veto")
+    def first(call: ToolCall) -> None:
+        call.block("first reason")
+
+    @bus.intercept("tool.before", priority=10, id="second")
+    def second(call: ToolCall) -> None:
+        call.args["b"] = 2
+        call.block("second reason")
+
+    @bus.middleware("tool.before", priority=5, id="would-unblock")
+    async def cannot_unblock(call: ToolCall, call_next: Any) -> Any:
+        call.ask("let me ask instead")  # cannot weaken a block
+        return await call_next(call)
+
+    bus.intercept("tool.after", seen.append, id="audit")
+    ran: list[dict[str, Any]] = []
+    result = await bus.call_tool("exec", {"command": "x"}, make_tool(ran))
+    assert result == {"status": "blocked", "tool": "exec", "reason": "first reason"}
+    assert ran == []
+    assert seen[0].args == {"command": "x", "a": 1, "b": 2}
+    call = await bus.decide_tool("exec", {"command": "x"})
+    assert call.blocked_by == "first-veto"
+
+
+async def test_ask_without_an_approver_is_denied() -> None:
+    bus = Bus(log_level=None)
+    bus.intercept("tool.before", lambda call: call.ask("confirm deletion"), id="asker")
+    ran: list[dict[str, Any]] = []
+    result = await bus.call_tool("exec", {}, make_tool(ran))
+    assert result["status"] == "blocked"
+    assert "no approver is configured: confirm deletion" in result["reason"]
+    assert ran == []
+
+
+@pytest.mark.parametrize(("answer", "runs"), [(True, True), (False, False)])
+async def test_ask_with_an_approver_follows_its_answer(answer: bool, runs: bool) -> None:
+    asked: list[tuple[str | None, str | None]] = []
+
+    async def approver(call: ToolCall) -> bool:
+        asked.append((call.decision, call.block_reason))
+        return answer
+
+    bus = Bus(log_level=None, approver=approver)
+    bus.intercept("tool.before", lambda call: call.ask("confirm"), id="asker")
+    ran: list[dict[str, Any]] = []
+    result = await bus.call_tool("exec", {"command": "x"}, make_tool(ran, result="done"))
+    assert asked == [("ask", "confirm")]
+    if runs:
+        assert result == "done"
+        assert ran == [{"command": "x"}]
+    else:
+        assert result == {"status": "blocked", "tool": "exec", "reason": "denied by the approver: confirm"}
+        assert ran == []
+
+
+async def test_an_approver_that_fails_denies() -> None:
+    async def approver(call: ToolCall) -> bool:
+        raise RuntimeError("ui gone")
+
+    bus = Bus(log_level=None, approver=approver)
+    bus.intercept("tool.before", lambda call: call.ask("confirm"), id="asker")
+    result = await bus.call_tool("exec", {}, make_tool())
+    assert result["status"] == "blocked"
+    assert "the approver failed (RuntimeError: ui gone)" in result["reason"]
+
+
+async def test_an_approver_answer_that_is_not_true_denies() -> None:
+    async def approver(call: ToolCall) -> Any:
+        return "yes"
+
+    bus = Bus(log_level=None, approver=approver)
+    bus.intercept("tool.before", lambda call: call.ask("confirm"), id="asker")
+    assert (await bus.call_tool("exec", {}, make_tool()))["status"] == "blocked"
+
+
+async def test_block_after_ask_is_not_sent_to_the_approver() -> None:
+    asked: list[ToolCall] = []
+
+    async def approver(call: ToolCall) -> bool:
+        asked.append(call)
+        return True
+
+    bus = Bus(log_level=None, approver=approver)
+    bus.intercept("tool.before", lambda call: call.ask("confirm"), id="asker", priority=1)
+    bus.intercept("tool.before", lambda call: call.block("never"), id="guard")
+    result = await bus.call_tool("exec", {}, make_tool())
+    assert result == {"status": "blocked", "tool": "exec", "reason": "never"}
+    assert asked == []
+
+
+async def test_shadow_layers_are_recorded_but_not_applied() -> None:
+    bus = Bus(log_level=None)
+    records: list[agentbus.Record] = []
+    bus.on_event(records.append)
+
+    @bus.intercept("tool.before", shadow=True, id="new-policy")
+    def new_policy(call: ToolCall) -> None:
+        call.args["command"] = "changed"
+        call.block("would block")
+
+    @bus.middleware("message.before", shadow=True, id="shadow-mw")
+    async def shadow_mw(message: Message, call_next: Any) -> Any:
+        message.message = "rewritten"
+        return await call_next(message)
+
+    ran: list[dict[str, Any]] = []
+    assert await bus.call_tool("exec", {"command": "ls"}, make_tool(ran, result="out")) == "out"
+    assert ran == [{"command": "ls"}]
+    assert (await bus.process_message("hello")).message == "hello"
+    (gate,) = [r for r in records if r.id == "new-policy"]
+    assert gate.shadow
+    assert gate.decision == "block"
+    assert gate.reason == "would block"
+    assert gate.changes["args.command"] == ("ls", "changed")
+    assert agentbus.format_record(gate) == '👻 shadow new-policy · blocked exec — "would block"'
+    (message_record,) = [r for r in records if r.id == "shadow-mw"]
+    assert message_record.shadow
+    assert message_record.changes == {"message": ("hello", "rewritten")}
+
+
+async def test_metadata_flows_from_message_before_to_params_before() -> None:
+    bus = Bus(log_level=None)
+    seen: list[tuple[str, dict[str, Any]]] = []
+
+    @bus.intercept("message.before", id="tagger")
+    def tag(message: Message) -> None:
+        message.message = message.message.strip()
+        message.metadata["complexity"] = "high"
+
+    @bus.intercept("params.before", id="thinker")
+    async def think(input: Params, output: Params) -> None:
+        seen.append((input.message, dict(input.metadata)))
+        if input.metadata.get("complexity") == "high":
+            output.think_level = "high"
+            output.temperature = 0.2
+
+    message, params = await bus.prepare("  debug this  ", metadata={"source": "cli"}, provider="p", model="m")
+    assert message.message == "debug this"
+    assert seen == [("debug this", {"source": "cli", "complexity": "high"})]
+    assert (params.think_level, params.temperature, params.provider, params.model) == ("high", 0.2, "p", "m")
+
+
+async def test_params_defaults_are_validated_by_the_setters() -> None:
+    bus = Bus(log_level=None)
+    message = await bus.process_message("x")
+    with pytest.raises(ValueError, match="think_level"):
+        await bus.resolve_params(message, think_level="extreme")
+
+
+async def test_params_before_cannot_change_provider_or_model() -> None:
+    bus = Bus(log_level=None)
+    failures: list[agentbus.Record] = []
+    bus.on_event(failures.append, level="error")
+
+    @bus.intercept("params.before", id="sneaky")
+    def sneaky(params: Params) -> None:
+        params.model = "other"  # type: ignore[misc]
+
+    _, params = await bus.prepare("x", model="m")
+    assert params.model == "m"
+    assert failures[0].id == "sneaky"
+    assert failures[0].error is not None
+    assert failures[0].error.startswith("AttributeError")
+
+
+async def test_agent_matcher_selects_layers_per_agent() -> None:
+    bus = Bus(log_level=None)
+    bus.intercept("message.before", lambda m: setattr(m, "message", "ops!"), agent="^ops$", id="ops")
+    assert (await bus.process_message("x", agent_id="ops")).message == "ops!"
+    assert (await bus.process_message("x", agent_id="main")).message == "x"
+
+
+async def test_lifecycle_notifications_reach_observers_and_can_cancel() -> None:
+    bus = Bus(log_level=None)
+    seen: list[tuple[str, Any, Any]] = []
+
+    @bus.intercept("turn.start", id="turns")
+    def turns(event: Lifecycle) -> None:
+        seen.append((event.point, event.agent_id, event.data["index"]))
+
+    @bus.intercept("session", id="keep")
+    async def keep(event: Lifecycle) -> None:
+        if event.reason == "before_clear":
+            event.cancel()
+
+    await bus.notify("turn.start", agent_id="main", index=3)
+    assert seen == [("turn.start", "main", 3)]
+    assert (await bus.notify("session", reason="before_clear")).cancelled
+    assert not (await bus.notify("session", reason="start")).cancelled
+    assert not (await bus.notify("agent.end")).cancelled
+
+
+async def test_notify_refuses_non_lifecycle_points() -> None:
+    with pytest.raises(ValueError, match="not a lifecycle point"):
+        await Bus(log_level=None).notify("tool.before")
+
+
+async def test_registry_changed_during_a_dispatch_keeps_the_snapshot_for_that_dispatch() -> None:
+    bus = Bus(log_level=None)
+    order: list[str] = []
+
+    @bus.intercept("tool.before", id="first", priority=10)
+    async def first(call: ToolCall) -> None:
+        order.append("first")
+        bus.remove("second")
+        bus.intercept("tool.before", lambda call: order.append("late"), id="late", priority=-10)
+
+    bus.intercept("tool.before", lambda call: order.append("second"), id="second")
+    await bus.call_tool("exec", {}, make_tool())
+    assert order == ["first", "second"]
+    order.clear()
+    bus.remove("first")
+    await bus.call_tool("exec", {}, make_tool())
+    assert order == ["late"]
+
+
+async def test_registrations_added_after_a_call_apply_to_the_next_call() -> None:
+    bus = Bus(log_level=None)
+    assert await bus.call_tool("exec", {}, make_tool(result="a")) == "a"
+    bus.intercept("tool.before", lambda call: call.block("now blocked"), id="guard")
+    assert (await bus.call_tool("exec", {}, make_tool()))["reason"] == "now blocked"
+    bus.remove("guard")
+    assert await bus.call_tool("exec", {}, make_tool(result="b")) == "b"
+
+
+async def test_a_shared_registry_serves_several_buses() -> None:
+    registry = agentbus.Registry()
+    registry.add("tool.before", lambda call: call.block("shared"), id="guard")
+    for bus in (Bus(registry, log_level=None), Bus(registry, log_level=None)):
+        assert (await bus.call_tool("exec", {}, make_tool()))["reason"] == "shared"
+
+
+async def test_outside_cancellation_propagates_through_a_call() -> None:
+    bus = Bus(log_level=None)
+    reached: list[str] = []
+
+    @bus.intercept("tool.after", id="after")
+    def after(event: ToolResult) -> None:
+        reached.append("after")
+
+    async def slow(args: dict[str, Any]) -> Any:
+        await anyio.sleep_forever()
+
+    with anyio.move_on_after(0.05) as scope:
+        await bus.call_tool("exec", {}, slow)
+        reached.append("returned")
+    assert scope.cancelled_caught
+    assert reached == []
+
+
+async def test_concurrent_calls_each_get_their_own_result() -> None:
+    bus = Bus(log_level=None)
+
+    @bus.intercept("tool.before", id="tag")
+    async def tag(call: ToolCall) -> None:
+        await anyio.lowlevel.checkpoint()
+        call.args["seen"] = call.call_id
+
+    results: dict[int, Any] = {}
+
+    async def one(index: int) -> None:
+        async def echo(args: dict[str, Any]) -> Any:
+            await anyio.lowlevel.checkpoint()
+            return (args["i"], args["seen"])
+
+        results[index] = await bus.call_tool("exec", {"i": index}, echo, call_id=f"c{index}")
+
+    async with anyio.create_task_group() as tg:
+        for index in range(50):
+            tg.start_soon(one, index)
+    assert results == {i: (i, f"c{i}") for i in range(50)}
