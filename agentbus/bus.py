@@ -69,6 +69,11 @@ async def _identity(event: Any) -> Any:
     return event
 
 
+def _shorten(tool: object) -> str:
+    text = tool if isinstance(tool, str) else repr(tool)
+    return text if len(text) <= 64 else text[:63] + "…"
+
+
 class Bus:
     """An event bus for one agent runtime (or several sharing a registry).
 
@@ -402,7 +407,10 @@ class Bus:
         """
         plan = self._plans.get(tool if agent_id is None else (tool, agent_id))
         if plan is None:
-            plan = self._new_plan(tool, agent_id)
+            try:
+                plan = self._new_plan(tool, agent_id)
+            except (TypeError, ValueError) as exc:  # a name no matcher can judge: never run it
+                return error_result(_shorten(tool), exc)
         if plan.empty:
             # Nothing intercepts this tool: a call and a try, nothing more.
             try:
@@ -427,7 +435,12 @@ class Bus:
     ) -> ToolResult:
         """Like :meth:`call_tool`, but return the final tool.after event (result, error,
         blocked, block_reason, duration, args as executed)."""
-        return await self._run_plan(self._plan(tool, agent_id), args, execute, call_id, agent_id, session_key)
+        try:
+            plan = self._plan(tool, agent_id)
+        except (TypeError, ValueError) as exc:  # a name no matcher can judge: never run it
+            name = _shorten(tool)
+            return ToolResult(tool=name, args=dict(args), result=error_result(name, exc), error=exc)
+        return await self._run_plan(plan, args, execute, call_id, agent_id, session_key)
 
     async def decide_tool(
         self,

@@ -421,3 +421,22 @@ async def test_concurrent_calls_each_get_their_own_result() -> None:
         for index in range(50):
             tg.start_soon(one, index)
     assert results == {i: (i, f"c{i}") for i in range(50)}
+
+
+async def test_a_tool_name_no_matcher_can_judge_gets_an_error_result_and_never_runs() -> None:
+    """An over-long name is refused before any layer; the agent still gets a result."""
+    bus = agentbus.Bus(log_level=None)
+    ran: list[object] = []
+
+    async def tool(args: dict[str, Any]) -> str:
+        ran.append(args)
+        return "ran"
+
+    result = await bus.call_tool("x" * 300, {}, tool)
+    assert result["status"] == "error"
+    assert "at most 256 characters" in result["error"]
+    assert len(result["tool"]) <= 64
+    event = await bus.run_tool("x" * 300, {"a": 1}, tool)
+    assert event.is_error
+    assert event.result["status"] == "error"
+    assert ran == []
