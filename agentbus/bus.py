@@ -510,10 +510,8 @@ class Bus:
         dispatches = self.observers.wants_dispatches
         dispatch_started = _perf() if dispatches else 0.0
         name = plan.name
-        call = ToolCall(
-            tool=name, args=dict(args), call_id=call_id or f"call-{next(self._call_ids)}",
-            agent_id=agent_id, session_key=session_key,
-        )  # fmt: skip
+        # Events are built positionally on this path: keywords cost twice as much.
+        call = ToolCall(name, dict(args), call_id or f"call-{next(self._call_ids)}", agent_id, session_key)
         if plan.before is not None:
             await plan.before(call)
         decision = call.decision
@@ -539,10 +537,10 @@ class Bus:
                 error = exc
                 result = error_result(name, exc)
             duration = _perf() - started
+        blocked = decision is not None
         event = ToolResult(
-            tool=name, args=call.args, result=result, call_id=call.call_id, agent_id=agent_id,
-            session_key=session_key, error=error, blocked=decision is not None,
-            block_reason=call.block_reason if decision is not None else None, duration=duration,
+            name, call.args, result, call.call_id, agent_id, session_key, error, blocked,
+            call.block_reason if blocked else None, duration,
         )  # fmt: skip
         if plan.after is not None:
             await plan.after(event)

@@ -255,7 +255,8 @@ class ToolCall(Event):
     """tool.before and tool.call: a tool call about to run.
 
     Layers mutate ``args`` or call :meth:`block`. A block cannot be lifted by a
-    later layer, and the first reason wins (seed 004's veto contract).
+    later layer, and the first reason wins (seed 004's veto contract). (The bus
+    builds it positionally on its hot path: keep the order of the fields.)
     """
 
     point: ClassVar[str] = "tool.before"
@@ -343,7 +344,10 @@ class ToolCall(Event):
 
 @attrs.define(eq=False, slots=True)
 class ToolResult(Event):
-    """tool.after: a finished tool call. Fires for success, error and blocked calls."""
+    """tool.after: a finished tool call. Fires for success, error and blocked calls.
+
+    (The bus builds it positionally on its hot path: keep the order of the fields.)
+    """
 
     point: ClassVar[str] = "tool.after"
     FIELDS: ClassVar[tuple[str, ...]] = ("result",)
