@@ -138,8 +138,23 @@ class Event:
         return twin
 
 
-@attrs.define(eq=False, slots=True)
-class Message(Event):
+@attrs.define(eq=False, slots=True, kw_only=True)
+class _ModelContext(Event):
+    """What message.before and params.before both know: who asks, and which model."""
+
+    _agent_id: str = attrs.field(default="main", alias="agent_id")
+    _session_key: str | None = attrs.field(default=None, alias="session_key")
+    _provider: str = attrs.field(default="", alias="provider")
+    _model: str = attrs.field(default="", alias="model")
+
+    agent_id = _readonly("_agent_id", "The resolved agent id.")
+    session_key = _readonly("_session_key", "The session key, if the runtime has one.")
+    provider = _readonly("_provider", "The model provider, e.g. 'anthropic' (read-only context).")
+    model = _readonly("_model", "The model name (read-only context).")
+
+
+@attrs.define(eq=False, slots=True, kw_only=True)
+class Message(_ModelContext):
     """message.before: the user's message, before the agent sees it."""
 
     point: ClassVar[str] = "message.before"
@@ -148,15 +163,6 @@ class Message(Event):
 
     _message: str = attrs.field(alias="message")
     _metadata: dict[str, Any] = attrs.field(factory=dict, alias="metadata")
-    _agent_id: str = attrs.field(default="main", alias="agent_id")
-    _session_key: str | None = attrs.field(default=None, alias="session_key")
-    _provider: str = attrs.field(default="", alias="provider")
-    _model: str = attrs.field(default="", alias="model")
-
-    agent_id = _readonly("_agent_id", "The resolved agent id.")
-    session_key = _readonly("_session_key", "The session key, if the runtime has one.")
-    provider = _readonly("_provider", "The model provider, e.g. 'anthropic'.")
-    model = _readonly("_model", "The model name.")
 
     @property
     def message(self) -> str:
@@ -186,8 +192,8 @@ class Message(Event):
         return changes
 
 
-@attrs.define(eq=False, slots=True)
-class Params(Event):
+@attrs.define(eq=False, slots=True, kw_only=True)
+class Params(_ModelContext):
     """params.before: the model parameters for this run, after message.before."""
 
     point: ClassVar[str] = "params.before"
@@ -195,20 +201,12 @@ class Params(Event):
 
     _message: str = attrs.field(alias="message")
     _metadata: dict[str, Any] = attrs.field(factory=dict, alias="metadata")
-    _agent_id: str = attrs.field(default="main", alias="agent_id")
-    _session_key: str | None = attrs.field(default=None, alias="session_key")
-    _provider: str = attrs.field(default="", alias="provider")
-    _model: str = attrs.field(default="", alias="model")
     _think_level: str | None = attrs.field(default=None, alias="think_level")
     _reasoning_level: str | None = attrs.field(default=None, alias="reasoning_level")
     _temperature: float | None = attrs.field(default=None, alias="temperature")
 
-    agent_id = _readonly("_agent_id", "The resolved agent id.")
-    session_key = _readonly("_session_key", "The session key, if the runtime has one.")
     message = _readonly("_message", "The message text, as message.before left it.")
     metadata = _readonly("_metadata", "The metadata that message.before layers set.")
-    provider = _readonly("_provider", "The model provider (read-only context).")
-    model = _readonly("_model", "The model name (read-only context).")
 
     @property
     def think_level(self) -> str | None:
