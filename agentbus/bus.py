@@ -54,9 +54,9 @@ class _ToolPlan:
 
 
 async def _execute(call: ToolCall) -> Any:
-    """The tool.call terminal: the real tool."""
+    """The tool.call terminal: the real tool, with the args tool.before approved."""
     try:
-        result = call.execute(call.args)
+        result = call.execute(call._approved_args)
         if type(result) is CoroutineType or isawaitable(result):
             result = await result
     except Exception as exc:
@@ -526,7 +526,16 @@ class Bus:
             started = _perf()
             try:
                 if plan.call is not None:
+                    approved = call.approve_args()
                     result = await plan.call(call)
+                    if isawaitable(result):  # a layer wrote `return call_next(call)`
+                        if type(result) is CoroutineType:
+                            result.close()
+                        raise TypeError(
+                            "a tool.call middleware returned an un-awaited awaitable: "
+                            "write `return await call_next(call)`"
+                        )
+                    call._args = approved  # tool.after sees the args as executed, as a dict
                 else:  # no tool.call layers: run the tool here, one coroutine fewer
                     result = execute(call.args)
                     if type(result) is CoroutineType or isawaitable(result):

@@ -14,6 +14,7 @@ import copy
 import math
 import sys
 from operator import attrgetter
+from types import MappingProxyType
 from typing import Any, ClassVar, Final, Literal
 
 import attrs
@@ -280,6 +281,8 @@ class ToolCall(Event):
     """The exception the tool itself raised (set by the tool.call terminal)."""
     execute: Any = attrs.field(default=None, init=False, repr=False)
     """The tool's callable (set by the bus for the tool.call terminal)."""
+    # The args tool.before approved, once tool.call layers run: they see a read-only view.
+    _approved_args: dict[str, Any] | None = attrs.field(default=None, init=False, repr=False)
 
     tool = _readonly("_tool", "The normalised tool name, e.g. 'exec'.")
     call_id = _readonly("_call_id", "The id of this tool call.")
@@ -289,11 +292,26 @@ class ToolCall(Event):
     decision = _readonly("_decision", 'None (allow), "block", or "ask" (a person must approve).')
 
     def _set_args(self, value: dict[str, Any]) -> None:
+        if self._approved_args is not None:
+            raise AttributeError(
+                "args are read-only in tool.call: tool.before approved them; change them in a "
+                "tool.before layer, where the guards see the change"
+            )
         self._args = _checked_dict(value, "args")
+
+    def approve_args(self) -> dict[str, Any]:
+        """Freeze the args for tool.call layers (they get a read-only view); return them."""
+        approved = self._args
+        self._approved_args = approved
+        self._args = MappingProxyType(approved)  # type: ignore[assignment]
+        return approved
 
     # The getter is attrgetter (C): handlers read args on every call.
     args = property(
-        attrgetter("_args"), _set_args, doc="The tool's arguments: mutate in place or assign a new dict."
+        attrgetter("_args"),
+        _set_args,
+        doc="The tool's arguments: mutate in place or assign a new dict (in tool.before; "
+        "tool.call layers see them read-only).",
     )
 
     @property
