@@ -16,9 +16,9 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from inspect import isawaitable
 from types import CoroutineType
-from typing import Any, TypeVar
+from typing import Any, TypeVar, Union
 
-from .errors import describe_error
+from .errors import RegistrationError, describe_error
 from .events import LIFECYCLE_POINTS, Lifecycle, Message, Params, ToolCall, ToolResult
 from .records import DEBUG, DISPATCH, ERROR, INFO, WARNING, Observers, Record, Subscription, level_number
 from .registry import Kind, Matcher, OnError, Registry
@@ -30,8 +30,8 @@ __all__ = ["Approver", "Bus", "ToolFunction"]
 ToolFunction = Callable[[dict[str, Any]], Any]
 """A tool as the bus calls it: takes the args dict, returns the result (sync or async)."""
 
-Approver = Callable[[ToolCall], Awaitable[bool]]
-"""Decides a tool.before "ask": return True to let the call run."""
+Approver = Callable[[ToolCall], Union[Awaitable[bool], bool]]
+"""Decides a tool.before "ask" (sync or async): return True to let the call run."""
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -69,6 +69,13 @@ async def _identity(event: Any) -> Any:
     return event
 
 
+def _as_args(args: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of the tool's args as a dict, or a TypeError that says what was expected."""
+    if not isinstance(args, Mapping):
+        raise TypeError(f"tool args must be a mapping of argument names to values, got {type(args).__name__}")
+    return dict(args)
+
+
 def _shorten(tool: object) -> str:
     text = tool if isinstance(tool, str) else repr(tool)
     return text if len(text) <= 64 else text[:63] + "…"
@@ -93,6 +100,18 @@ class Bus:
         dispatch_timeout: float | None = 30.0,
         approver: Approver | None = None,
     ) -> None:
+        if registry is not None and not isinstance(registry, Registry):
+            raise TypeError(f"registry must be an agentbus.Registry, got {type(registry).__name__}")
+        if dispatch_timeout is not None and not (
+            isinstance(dispatch_timeout, (int, float))
+            and not isinstance(dispatch_timeout, bool)
+            and dispatch_timeout > 0
+        ):
+            raise ValueError(
+                f"dispatch_timeout must be a number of seconds > 0 or None, got {dispatch_timeout!r}"
+            )
+        if approver is not None and not callable(approver):
+            raise TypeError(f"approver must be a callable taking the ToolCall, got {approver!r}")
         self.registry = registry if registry is not None else Registry()
         self.observers = Observers(on_change=self.invalidate)
         self.dispatch_timeout = dispatch_timeout
@@ -159,6 +178,13 @@ class Bus:
         )  # fmt: skip
 
     def _register(self, kind: Kind, point: str, handler: F | None, **options: Any) -> Any:
+        if not isinstance(point, str):  # @bus.intercept without arguments
+            verb = "intercept" if kind == "handler" else "middleware"
+            raise RegistrationError(
+                f'bus.{verb}() takes the hook point first: write @bus.{verb}("tool.before", ...), '
+                f"not @bus.{verb}"
+            )
+
         def register(fn: F) -> F:
             self.registry.add(point, fn, kind=kind, **options)
             return fn
@@ -302,6 +328,8 @@ class Bus:
         metadata: dict[str, Any] | None = None,
     ) -> Message:
         """Run message.before; return the event with the final message and metadata."""
+        if not isinstance(message, str):
+            raise TypeError(f"message must be a str, got {type(message).__name__}")
         event = Message(
             message=message, metadata=dict(metadata) if metadata else {}, agent_id=agent_id,
             session_key=session_key, provider=provider, model=model,
@@ -324,6 +352,11 @@ class Bus:
         temperature: float | None = None,
     ) -> Params:
         """Run params.before for a processed message; return the effective parameters."""
+        if not isinstance(message, Message):
+            raise TypeError(
+                "resolve_params takes the Message that process_message returned, "
+                f"got {type(message).__name__}; bus.prepare(text) runs both"
+            )
         event = Params(
             message=message.message, metadata=message.metadata, agent_id=message.agent_id,
             session_key=message.session_key, provider=message.provider, model=message.model,
@@ -414,7 +447,7 @@ class Bus:
         if plan.empty:
             # Nothing intercepts this tool: a call and a try, nothing more.
             try:
-                result = execute(args if type(args) is dict else dict(args))
+                result = execute(args if type(args) is dict else _as_args(args))
                 if type(result) is CoroutineType or isawaitable(result):
                     result = await result
             except Exception as exc:
@@ -439,7 +472,7 @@ class Bus:
             plan = self._plan(tool, agent_id)
         except (TypeError, ValueError) as exc:  # a name no matcher can judge: never run it
             name = _shorten(tool)
-            return ToolResult(tool=name, args=dict(args), result=error_result(name, exc), error=exc)
+            return ToolResult(tool=name, args=_as_args(args), result=error_result(name, exc), error=exc)
         return await self._run_plan(plan, args, execute, call_id, agent_id, session_key)
 
     async def decide_tool(
@@ -454,12 +487,14 @@ class Bus:
         """Run only tool.before and return its decision; nothing is executed.
 
         For adapters whose runtime executes the tool itself (Claude Code hooks)
-        and for ``agentbus eval``.
+        and for ``agentbus eval``. Run the tool only if ``call.decision is None``:
+        an "ask" (``decision == "ask"``, ``blocked`` False) is not an approval;
+        route it to your approver or your runtime's own permission prompt.
         """
         started = _perf() if self.observers.wants_dispatches else 0.0
         plan = self._plan(tool, agent_id)
         call = ToolCall(
-            tool=plan.name, args=dict(args), call_id=call_id or f"call-{next(self._call_ids)}",
+            tool=plan.name, args=_as_args(args), call_id=call_id or f"call-{next(self._call_ids)}",
             agent_id=agent_id, session_key=session_key,
         )  # fmt: skip
         before = plan.before
@@ -487,9 +522,10 @@ class Bus:
         started = _perf() if self.observers.wants_dispatches else 0.0
         plan = self._plan(tool, agent_id)
         event = ToolResult(
-            tool=plan.name, args=dict(args), result=result, call_id=call_id or f"call-{next(self._call_ids)}",
-            agent_id=agent_id, session_key=session_key, error=error, blocked=blocked,
-            block_reason=block_reason, duration=duration,
+            tool=plan.name, args=_as_args(args), result=result,
+            call_id=call_id or f"call-{next(self._call_ids)}", agent_id=agent_id,
+            session_key=session_key, error=error, blocked=blocked, block_reason=block_reason,
+            duration=duration,
         )  # fmt: skip
         after = plan.after
         if after is not None:
@@ -511,7 +547,9 @@ class Bus:
         dispatch_started = _perf() if dispatches else 0.0
         name = plan.name
         # Events are built positionally on this path: keywords cost twice as much.
-        call = ToolCall(name, dict(args), call_id or f"call-{next(self._call_ids)}", agent_id, session_key)
+        call = ToolCall(
+            name, _as_args(args), call_id or f"call-{next(self._call_ids)}", agent_id, session_key
+        )
         if plan.before is not None:
             await plan.before(call)
         decision = call.decision
@@ -563,7 +601,9 @@ class Bus:
             call.block(f"approval required and no approver is configured: {call.block_reason}")
             return "block"
         try:
-            approved = await self.approver(call)
+            approved = self.approver(call)
+            if isawaitable(approved):  # async approvers (the usual kind) and sync ones alike
+                approved = await approved
         except Exception as exc:
             approved = False
             reason = f"the approver failed ({describe_error(exc)}); denied to be safe"

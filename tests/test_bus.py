@@ -478,3 +478,61 @@ async def test_a_tool_call_middleware_that_forgets_await_gives_an_error_result()
     result = await bus.call_tool("exec", {"command": "ls"}, tool)
     assert result["status"] == "error"
     assert "return await call_next(call)" in result["error"]
+
+
+def test_a_decorator_without_its_hook_point_is_refused_with_the_fix() -> None:
+    bus = agentbus.Bus(log_level=None)
+    with pytest.raises(agentbus.RegistrationError, match=r'@bus.intercept\("tool.before"'):
+
+        @bus.intercept  # type: ignore[arg-type]
+        def guard(call: agentbus.ToolCall) -> None: ...
+
+    with pytest.raises(agentbus.RegistrationError, match=r"@bus.middleware\("):
+        bus.middleware(lambda event, call_next: None)  # type: ignore[arg-type]
+    assert len(bus.registry) == 0
+
+
+@pytest.mark.parametrize("args", ["ls", None, ["ls"], 3])
+async def test_tool_args_that_are_not_a_mapping_are_refused_clearly(args: Any) -> None:
+    bus = agentbus.Bus(log_level=None)
+    bus.intercept("tool.before", lambda call: None, id="any")
+
+    async def tool(a: dict[str, Any]) -> str:
+        return "ran"
+
+    with pytest.raises(TypeError, match="tool args must be a mapping"):
+        await bus.call_tool("exec", args, tool)
+    with pytest.raises(TypeError, match="tool args must be a mapping"):
+        await bus.decide_tool("exec", args)
+
+
+async def test_a_sync_approver_is_honoured() -> None:
+    bus = agentbus.Bus(log_level=None, approver=lambda call: call.args.get("ok") is True)
+    bus.intercept("tool.before", lambda call: call.ask("sure?"), id="asker")
+
+    async def tool(a: dict[str, Any]) -> str:
+        return "ran"
+
+    assert await bus.call_tool("exec", {"ok": True}, tool) == "ran"
+    assert (await bus.call_tool("exec", {"ok": False}, tool))["status"] == "blocked"
+
+
+@pytest.mark.parametrize(
+    ("options", "error"),
+    [
+        ({"registry": "x"}, TypeError),
+        ({"dispatch_timeout": -1}, ValueError),
+        ({"approver": 42}, TypeError),
+    ],
+)
+def test_bus_options_are_checked_when_the_bus_is_made(options: dict[str, Any], error: type) -> None:
+    with pytest.raises(error):
+        agentbus.Bus(**options)
+
+
+async def test_process_message_and_resolve_params_check_their_input() -> None:
+    bus = agentbus.Bus(log_level=None)
+    with pytest.raises(TypeError, match="message must be a str"):
+        await bus.process_message(42)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"bus\.prepare"):
+        await bus.resolve_params("hi")  # type: ignore[arg-type]
