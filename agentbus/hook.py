@@ -235,7 +235,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         payload = protocol.parse_payload(data)
     except protocol.HookInputError as exc:
-        return _write(protocol.HookReply(exit_code=1, stderr=f"agentbus: {exc}"))
+        return _write(protocol.unreadable(data, exc))
     event = payload["hook_event_name"]
     if event not in protocol.HANDLED_EVENTS:
         return 0  # every other event passes through untouched

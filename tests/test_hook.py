@@ -300,11 +300,8 @@ def test_other_events_pass_through_untouched(event: str) -> None:
         (b"{not json", "not valid JSON"),
         (b"[1, 2]", "expected a JSON object"),
         (b'{"tool_name": "Bash"}', "hook_event_name"),
-        (b'{"hook_event_name": "PreToolUse", "tool_input": {}}', "without a tool name"),
-        (b'{"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": "ls"}', "arguments"),
         (b'{"hook_event_name": "UserPromptSubmit"}', "prompt"),
         (b'{"hook_event_name": "PostToolUse", "tool_name": "Bash"}', "tool_response"),
-        (b'{"hook_event_name": "PreToolUse", "tool_name": "\xff\xfe"}', "UTF-8"),
     ],
 )
 def test_bad_input_is_a_clear_non_blocking_error(stdin: bytes, message: str) -> None:
@@ -313,6 +310,24 @@ def test_bad_input_is_a_clear_non_blocking_error(stdin: bytes, message: str) -> 
     assert result.stdout == ""
     assert message in result.stderr
     assert result.stderr.startswith("agentbus")
+
+
+@pytest.mark.parametrize(
+    ("stdin", "message"),
+    [
+        (b'{"hook_event_name": "PreToolUse", "tool_input": {}}', "without a tool name"),
+        (b'{"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": "rm -rf /"}', "arguments"),
+        (b'{"hook_event_name": "PreToolUse", "tool_name": "\xff\xfe"}', "UTF-8"),
+        (b'{"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"', "JSON"),
+    ],
+)
+def test_a_pre_tool_use_that_cannot_be_read_is_denied(stdin: bytes, message: str) -> None:
+    """Claude Code runs the tool after a non-blocking error: an unreadable PreToolUse is denied."""
+    result = hook(stdin, "--middleware", MIDDLEWARE)
+    assert result.returncode == 0
+    output = json.loads(result.stdout)["hookSpecificOutput"]
+    assert output["permissionDecision"] == "deny"
+    assert message in output["permissionDecisionReason"]
 
 
 def test_oversized_pre_tool_use_is_denied() -> None:

@@ -192,6 +192,17 @@ def payload_too_large(head: bytes, size: int, limit: int) -> HookReply:
     return HookReply(exit_code=1, stderr=f"agentbus: {message}; raise it with --max-bytes")
 
 
+def unreadable(data: bytes, error: HookInputError) -> HookReply:
+    """The reply to input that cannot be read as a hook event.
+
+    If it looks like a PreToolUse event, the call is denied (nothing could
+    check it); anything else is a non-blocking error on stderr.
+    """
+    if _PRE_TOOL_USE_PREFIX.search(data[:65536]):
+        return deny(f"agentbus could not check this call: {error}")
+    return HookReply(exit_code=1, stderr=f"agentbus: {error}")
+
+
 def deny(reason: str) -> HookReply:
     """A PreToolUse reply that denies the call; Claude sees the reason."""
     return HookReply(
@@ -246,6 +257,8 @@ async def handle(
             return await user_prompt_submit(bus, payload)
         return PASS
     except HookInputError as exc:
+        if event == "PreToolUse":  # a call nothing could check is not let through
+            return deny(f"agentbus could not check this call: {exc}")
         return HookReply(exit_code=1, stderr=f"agentbus: {exc}")
     except Exception as exc:
         failure = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
