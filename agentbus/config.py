@@ -133,7 +133,11 @@ class Config:
         if self.builtins:
             from .middleware import builtin
 
-            builtin.install(registry, **self.builtin_options)
+            try:
+                builtin.install(registry, **self.builtin_options)
+            except (TypeError, ValueError) as exc:
+                where = f"{self.path}: builtins" if self.path is not None else "builtins"
+                raise ConfigError(f"{where}: {exc}") from exc
         for spec in self.middleware:
             spec.install(registry)
         return registry

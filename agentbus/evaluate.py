@@ -228,6 +228,9 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"agentbus eval: {exc}", file=sys.stderr)
         return 2
+    except Exception as exc:  # a broken installer: say so in one line, as documented (exit 2)
+        print(f"agentbus eval: the stack cannot be built: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
     write = _stdout_writer()
     try:
         stream = sys.stdin.buffer if args.input == "-" else open(args.input, "rb")  # noqa: SIM115

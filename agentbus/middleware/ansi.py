@@ -64,4 +64,6 @@ def install(
     tool: Matcher = None,
 ) -> None:
     """Strip ANSI escape sequences from every tool result (or those of ``tool``)."""
-    registry.add("tool.after", AnsiStripper(), id=id, priority=priority, tool=tool)
+    # record_values=False: this layer runs before redaction, so the old result it would
+    # record may still hold a secret; its records name the field, not the values.
+    registry.add("tool.after", AnsiStripper(), id=id, priority=priority, tool=tool, record_values=False)

@@ -80,9 +80,14 @@ def install_guards(
     """
     guards = list(guards)
     known = {guard.id for guard in guards}
-    shadowed = known if shadow is True else set() if shadow is False else set(shadow)
-    disabled = set(disable)
+    shadowed = known if shadow is True else set() if shadow is False else _ids(shadow, "shadow")
+    disabled = _ids(disable, "disable")
+    if priorities is not None and not isinstance(priorities, Mapping):
+        raise TypeError(f"priorities must map guard ids to priorities, got {type(priorities).__name__}")
     priorities = dict(priorities or {})
+    for guard_id, priority in priorities.items():
+        if isinstance(priority, bool) or not isinstance(priority, int):
+            raise TypeError(f"priorities[{guard_id!r}] must be an int, got {priority!r}")
     for what, ids in (("shadow", shadowed), ("disable", disabled), ("priorities", set(priorities))):
         unknown = ids - known
         if unknown:
@@ -94,3 +99,12 @@ def install_guards(
             registry.remove(guard.id)
             continue
         guard.add_to(registry, priority=priorities.get(guard.id), shadow=guard.id in shadowed)
+
+
+def _ids(value: object, what: str) -> set[str]:
+    """Guard ids from one id or an iterable of them (a string is one id, not its letters)."""
+    if isinstance(value, str):
+        return {value}
+    if not isinstance(value, Iterable) or not all(isinstance(item, str) for item in value):
+        raise TypeError(f"{what} takes a guard id or a list of guard ids, got {value!r}")
+    return set(value)

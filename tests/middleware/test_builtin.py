@@ -92,3 +92,19 @@ def test_agentbus_eval_runs_calls_through_the_guards_by_default(
         "Access denied: ~/.ssh/id_rsa (SSH private key)",
     )
     assert (build["blocked"], build["by"]) == (False, None)
+
+
+def test_one_guard_id_may_be_given_as_a_string_not_split_into_letters() -> None:
+    registry = agentbus.Registry()
+    builtin.install(registry, disable="builtin:search-path-guard", shadow="builtin:shell-file-guard")
+    assert "builtin:search-path-guard" not in registry
+    assert registry["builtin:shell-file-guard"].shadow
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"priorities": ["x"]}, {"priorities": {"builtin:security-audit": "high"}}, {"disable": 3}],
+)
+def test_guard_options_of_the_wrong_type_are_refused_clearly(options: dict[str, object]) -> None:
+    with pytest.raises(TypeError):
+        builtin.install(agentbus.Registry(), **options)  # type: ignore[arg-type]
