@@ -565,7 +565,10 @@ class Bus:
             try:
                 if plan.call is not None:
                     approved = call.approve_args()
-                    result = await plan.call(call)
+                    try:
+                        result = await plan.call(call)
+                    finally:
+                        call._args = approved  # tool.after sees the args as executed, as a dict
                     if isawaitable(result):  # a layer wrote `return call_next(call)`
                         if type(result) is CoroutineType:
                             result.close()
@@ -573,7 +576,6 @@ class Bus:
                             "a tool.call middleware returned an un-awaited awaitable: "
                             "write `return await call_next(call)`"
                         )
-                    call._args = approved  # tool.after sees the args as executed, as a dict
                 else:  # no tool.call layers: run the tool here, one coroutine fewer
                     result = execute(call.args)
                     if type(result) is CoroutineType or isawaitable(result):

@@ -536,3 +536,19 @@ async def test_process_message_and_resolve_params_check_their_input() -> None:
         await bus.process_message(42)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"bus\.prepare"):
         await bus.resolve_params("hi")  # type: ignore[arg-type]
+
+
+async def test_tool_after_gets_the_args_as_a_dict_when_the_tool_failed_inside_tool_call_layers() -> None:
+    bus = agentbus.Bus(log_level=None)
+
+    @bus.middleware("tool.call", id="around")
+    async def around(call: agentbus.ToolCall, call_next: Any) -> Any:
+        return await call_next(call)
+
+    async def tool(args: dict[str, Any]) -> str:
+        raise ConnectionError("refused")
+
+    event = await bus.run_tool("web_fetch", {"url": "u"}, tool)
+    assert event.result["status"] == "error"
+    assert type(event.args) is dict
+    assert event.args == {"url": "u"}
