@@ -470,7 +470,7 @@ def targets(results: list[Result], slopes: dict[str, dict[str, float]]) -> list[
                 "target": what,
                 "ratio": round(value, 3),
                 "limit": limit,
-                "met": value <= limit,
+                "met": round(value, 3) <= limit,  # judged at the precision it is shown with
             }
         )
 
