@@ -519,6 +519,10 @@ class Bus:
         session_key: str | None = None,
     ) -> ToolResult:
         """Run only tool.after on a result produced elsewhere; return the final event."""
+        if error is not None and not isinstance(error, BaseException):
+            raise TypeError(
+                f"error must be the exception the tool raised, or None; got {type(error).__name__}"
+            )
         started = _perf() if self.observers.wants_dispatches else 0.0
         plan = self._plan(tool, agent_id)
         event = ToolResult(

@@ -484,6 +484,8 @@ class Registry:
         ``match`` is the tool name on tool points and the agent id elsewhere, as
         in the seed; pass ``agent=`` as well to select by agent on tool points.
         """
+        if point not in HOOK_POINTS:
+            raise ValueError(f"unknown hook point {point!r}; valid points: {', '.join(sorted(HOOK_POINTS))}")
         if point in TOOL_POINTS:
             tool = normalize_tool_name(match) if match is not None else None
         else:

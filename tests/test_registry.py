@@ -556,3 +556,8 @@ def test_an_over_long_agent_id_is_refused_by_regex_matchers_only() -> None:
     with pytest.raises(ValueError, match="regex matchers only run on names up to"):
         registry.get("message.before", long_id)
     assert not registry["list"].matches(None, long_id)
+
+
+def test_get_refuses_an_unknown_hook_point() -> None:
+    with pytest.raises(ValueError, match="unknown hook point 'nope'"):
+        Registry().get("nope", "exec")
