@@ -68,3 +68,19 @@ def test_no_escape_character_survives_any_input(parts: list[str]) -> None:
 @given(st.text(alphabet=st.characters(blacklist_characters="\x1b\x9b")))
 def test_text_without_escapes_is_unchanged(text: str) -> None:
     assert strip_ansi(text) == text
+
+
+async def test_installed_stripper_records_name_the_field_but_carry_no_values() -> None:
+    """It runs before redaction: the old result it would record may hold a secret."""
+    bus = agentbus.Bus(log_level=None)
+    ansi.install(bus.registry)
+    records: list[agentbus.Record] = []
+    bus.on_event(records.append, level="info")
+
+    async def tool(args: dict[str, Any]) -> str:
+        return "\x1b[31mOPENAI=sk-proj-secret\x1b[0m"
+
+    assert await bus.call_tool("exec", {"command": "env"}, tool) == "OPENAI=sk-proj-secret"
+    (record,) = records
+    assert set(record.changes) == {"result"}
+    assert "sk-proj-secret" not in repr(record.to_dict())
