@@ -12,7 +12,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-__all__ = ["COMMANDS", "main", "silence_stdout"]
+__all__ = ["COMMANDS", "interrupted", "main", "silence_stdout"]
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("agentbus.demo", "watch agentbus intercept a scripted agent (no network, no key)"),
@@ -35,6 +35,16 @@ def silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError):
         pass
+
+
+def interrupted() -> tuple[type[BaseException], ...]:
+    """What Ctrl-C raises out of ``anyio.run``: KeyboardInterrupt, and on Python 3.10
+    also the asyncio backend's CancelledError (its runner turns the signal into one)."""
+    if sys.version_info >= (3, 11):
+        return (KeyboardInterrupt,)
+    import asyncio
+
+    return (KeyboardInterrupt, asyncio.CancelledError)
 
 
 def _usage() -> str:

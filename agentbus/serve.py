@@ -26,6 +26,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from .cli import interrupted
+
 if TYPE_CHECKING:
     import anyio.abc
     import h11
@@ -409,7 +411,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         anyio.run(main)
-    except KeyboardInterrupt:
+    except interrupted():
         return 0
     except OSError as exc:
         print(f"agentbus serve: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Iterator
 from typing import IO, TYPE_CHECKING, Any
 
-from .cli import silence_stdout
+from .cli import interrupted, silence_stdout
 
 if TYPE_CHECKING:
     from .records import Record  # imported when used: the CLI starts once per hook call
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         status: int = anyio.run(_tail, args, view)
-    except KeyboardInterrupt:
+    except interrupted():
         return 130
     except BrokenPipeError:  # the reader went away (| head): that is how such a pipe ends
         silence_stdout()
