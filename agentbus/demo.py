@@ -212,6 +212,11 @@ async def run_demo(out: IO[str], *, verbose: str = "on", interactive: bool = Fal
     registry = agentbus.init_registry()
     if interactive:
         approver: agentbus.Approver = default_approver(timeout=30)
+        if isinstance(approver, Deny):
+            print(
+                "agentbus demo: --interactive needs a terminal on stdin; approvals are denied",
+                file=sys.stderr,
+            )
     else:
         approver = Deny("the demo runs unattended (try --interactive)")
     bus = agentbus.Bus(registry, log_level=None, approver=approver)
