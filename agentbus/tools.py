@@ -44,6 +44,9 @@ TOOL_ALIASES: Mapping[str, str] = {
     "bash": "exec",
     "shell": "exec",
     "apply-patch": "apply_patch",
+    # Claude Code's multi-edit tools edit files: the same guards apply to them.
+    "multiedit": "edit",
+    "notebookedit": "edit",
 }
 """Spellings that name a canonical tool (after lower-casing)."""
 
@@ -78,6 +81,8 @@ def normalize_tool_name(name: str) -> str:
             f"a tool name is at most {MAX_NAME_LENGTH} characters, got {len(name)}: {name[:40]!r}..."
         )
     lowered = name.strip().lower()
+    if not lowered:
+        raise ValueError("a tool name must not be empty")
     canonical = TOOL_ALIASES.get(lowered, lowered)
     if len(_normalized) < _NORMALIZED_CACHE_LIMIT:
         _normalized[name] = canonical

@@ -483,6 +483,10 @@ def test_any_tool_name_is_normalised_or_refused_for_its_length(name: str) -> Non
         with pytest.raises(ValueError, match=f"at most {MAX_NAME_LENGTH} characters"):
             registry.get("tool.before", name)
         return
+    if not name.strip():
+        with pytest.raises(ValueError, match="must not be empty"):
+            registry.get("tool.before", name)
+        return
     selected = ids(registry.get("tool.before", name))
     assert selected == (["exec", "any"] if normalize_tool_name(name) == "exec" else ["any"])
 

@@ -73,3 +73,14 @@ def test_error_result_names_the_exception() -> None:
     }
     assert error_result("read", TimeoutError())["error"] == "TimeoutError"
     assert error_result("read", "plain text")["error"] == "plain text"
+
+
+def test_claude_codes_multi_edit_tools_are_edits() -> None:
+    assert normalize_tool_name("MultiEdit") == "edit"
+    assert normalize_tool_name("NotebookEdit") == "edit"
+
+
+@pytest.mark.parametrize("name", ["", "   "])
+def test_an_empty_tool_name_is_refused(name: str) -> None:
+    with pytest.raises(ValueError, match="must not be empty"):
+        normalize_tool_name(name)
