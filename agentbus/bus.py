@@ -547,13 +547,33 @@ class Bus:
         agent_id: str | None,
         session_key: str | None,
     ) -> ToolResult:
-        dispatches = self.observers.wants_dispatches
-        dispatch_started = _perf() if dispatches else 0.0
+        call_id = call_id or f"call-{next(self._call_ids)}"
+        if not self.observers.wants_dispatches:
+            return await self._pipeline(plan, args, execute, call_id, agent_id, session_key)
+        started = _perf()
+        try:
+            event = await self._pipeline(plan, args, execute, call_id, agent_id, session_key)
+        except BaseException as exc:  # cancelled, or on_error="raise": the call ended all the same
+            ended = ToolCall(plan.name, {}, call_id, agent_id, session_key)
+            self._dispatched("tool.call", ended, started, error=exc)
+            raise
+        decision = "block" if event.blocked else None
+        self._dispatched("tool.call", event, started, decision, event.block_reason, event.error)
+        return event
+
+    async def _pipeline(
+        self,
+        plan: _ToolPlan,
+        args: Mapping[str, Any],
+        execute: ToolFunction,
+        call_id: str,
+        agent_id: str | None,
+        session_key: str | None,
+    ) -> ToolResult:
+        """tool.before, then (unless blocked) tool.call around the tool, then tool.after."""
         name = plan.name
         # Events are built positionally on this path: keywords cost twice as much.
-        call = ToolCall(
-            name, _as_args(args), call_id or f"call-{next(self._call_ids)}", agent_id, session_key
-        )
+        call = ToolCall(name, _as_args(args), call_id, agent_id, session_key)
         if plan.before is not None:
             await plan.before(call)
         decision = call.decision
@@ -597,8 +617,6 @@ class Bus:
         )  # fmt: skip
         if plan.after is not None:
             await plan.after(event)
-        if dispatches:
-            self._dispatched("tool.call", event, dispatch_started, decision, event.block_reason, error)
         return event
 
     async def _ask(self, call: ToolCall) -> str | None:

@@ -67,3 +67,25 @@ async def test_observers_that_do_not_ask_never_see_dispatch_records() -> None:
     assert plain == []
     undo()
     assert not bus.observers.wants_dispatches
+
+
+async def test_a_call_cancelled_from_outside_still_ends_with_a_dispatch_record() -> None:
+    """So that span exporters and the full console see it end; the cancellation propagates."""
+    import anyio
+
+    bus = agentbus.Bus(log_level=None)
+    seen: list[Record] = []
+    bus.on_event(seen.append, level="debug", dispatches=True)
+
+    async def hangs(args: dict[str, Any]) -> str:
+        await anyio.sleep_forever()
+        return "never"
+
+    with anyio.move_on_after(0.05) as scope:
+        await bus.call_tool("exec", {"command": "sleep"}, hangs, call_id="c-9")
+    assert scope.cancelled_caught
+    (record,) = [r for r in seen if r.id == DISPATCH]
+    assert record.call_id == "c-9"
+    assert record.tool == "exec"
+    assert record.level == ERROR
+    assert record.error is not None
