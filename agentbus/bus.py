@@ -71,6 +71,8 @@ async def _identity(event: Any) -> Any:
 
 def _as_args(args: Mapping[str, Any]) -> dict[str, Any]:
     """A copy of the tool's args as a dict, or a TypeError that says what was expected."""
+    if type(args) is dict:  # the usual case, without the ABC check
+        return args.copy()
     if not isinstance(args, Mapping):
         raise TypeError(f"tool args must be a mapping of argument names to values, got {type(args).__name__}")
     return dict(args)
@@ -453,7 +455,11 @@ class Bus:
             except Exception as exc:
                 return error_result(plan.name, exc)
             return result
-        event = await self._run_plan(plan, args, execute, call_id, agent_id, session_key)
+        call_id = call_id or f"call-{next(self._call_ids)}"
+        if self.observers.wants_dispatches:
+            event = await self._run_dispatched(plan, args, execute, call_id, agent_id, session_key)
+        else:
+            event = await self._pipeline(plan, args, execute, call_id, agent_id, session_key)
         return event.result
 
     async def run_tool(
@@ -473,7 +479,10 @@ class Bus:
         except (TypeError, ValueError) as exc:  # a name no matcher can judge: never run it
             name = _shorten(tool)
             return ToolResult(tool=name, args=_as_args(args), result=error_result(name, exc), error=exc)
-        return await self._run_plan(plan, args, execute, call_id, agent_id, session_key)
+        call_id = call_id or f"call-{next(self._call_ids)}"
+        if self.observers.wants_dispatches:
+            return await self._run_dispatched(plan, args, execute, call_id, agent_id, session_key)
+        return await self._pipeline(plan, args, execute, call_id, agent_id, session_key)
 
     async def decide_tool(
         self,
@@ -538,18 +547,16 @@ class Bus:
             self._dispatched("tool.after", event, started, "block" if blocked else None, block_reason, error)
         return event
 
-    async def _run_plan(
+    async def _run_dispatched(
         self,
         plan: _ToolPlan,
         args: Mapping[str, Any],
         execute: ToolFunction,
-        call_id: str | None,
+        call_id: str,
         agent_id: str | None,
         session_key: str | None,
     ) -> ToolResult:
-        call_id = call_id or f"call-{next(self._call_ids)}"
-        if not self.observers.wants_dispatches:
-            return await self._pipeline(plan, args, execute, call_id, agent_id, session_key)
+        """The pipeline, and one dispatch record when it ends, however it ends."""
         started = _perf()
         try:
             event = await self._pipeline(plan, args, execute, call_id, agent_id, session_key)
