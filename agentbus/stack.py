@@ -2,13 +2,17 @@
 
 A stack is built once per (hook point, tool, agent) and cached by the bus. The
 fold is Starlette's: start from the terminal, wrap it in each layer from the
-innermost out. Runs of simple handlers are not wrapped one by one: they become a
-single *flat group* that calls each handler in a loop, so a handler costs a
-function call, not an await and a frame per layer (pluggy's ``_multicall``).
+innermost out. Two kinds of run are not wrapped layer by layer:
+
+- a run of simple handlers becomes one generated function with a ``try`` per
+  handler (pluggy's flat ``_multicall``, unrolled), so a sync handler costs a
+  function call, not an await and a frame;
+- a run of plain gate middleware is chained with no frame of ours in between,
+  and one guard at its top applies the failure policy of whichever layer raised.
 
 Everything that depends on settings is decided here, at build time: whether
 somebody observes (records, diffs), which failure policy applies, whether a
-layer needs a cancel scope. The loops that run per call carry no branches for
+layer needs a cancel scope. The code that runs per call carries no branches for
 features nobody uses.
 """
 
