@@ -15,6 +15,7 @@ import inspect
 import itertools
 import re
 import threading
+import warnings
 import weakref
 from collections.abc import Callable, Iterable
 from typing import Any, Literal, Union
@@ -169,9 +170,16 @@ def _compile_regex(matcher: str | re.Pattern[str], what: str) -> re.Pattern[str]
             raise RegistrationError(f"{what} matcher {pattern!r} is a bytes pattern; names are str")
     else:
         try:
-            pattern = re.compile(matcher)
+            with warnings.catch_warnings():
+                # e.g. "Possible nested set": a regex whose meaning a future Python changes.
+                warnings.simplefilter("error", FutureWarning)
+                pattern = re.compile(matcher)
         except (re.error, RecursionError, OverflowError) as exc:
             raise RegistrationError(f"{what} matcher {matcher!r} is not a valid regex: {exc}") from None
+        except FutureWarning as exc:
+            raise RegistrationError(
+                f"{what} matcher {matcher!r} is ambiguous ({exc}); escape the character"
+            ) from None
     risk = _backtracking_risk(pattern)
     if risk is not None:
         raise RegistrationError(

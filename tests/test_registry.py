@@ -565,3 +565,12 @@ def test_an_over_long_agent_id_is_refused_by_regex_matchers_only() -> None:
 def test_get_refuses_an_unknown_hook_point() -> None:
     with pytest.raises(ValueError, match="unknown hook point 'nope'"):
         Registry().get("nope", "exec")
+
+
+@pytest.mark.parametrize("pattern", ["[[", "[a-z&&b]", "x||y"])
+def test_a_regex_python_warns_about_is_refused_or_accepted_never_a_warning(pattern: str) -> None:
+    """'[[' warns FutureWarning ("possible nested set"): a RegistrationError, not an escape."""
+    try:
+        Registry().add("message.before", handler, agent=pattern)
+    except RegistrationError as exc:
+        assert pattern in str(exc)
