@@ -567,10 +567,8 @@ def test_get_refuses_an_unknown_hook_point() -> None:
         Registry().get("nope", "exec")
 
 
-@pytest.mark.parametrize("pattern", ["[[", "[a-z&&b]", "x||y"])
-def test_a_regex_python_warns_about_is_refused_or_accepted_never_a_warning(pattern: str) -> None:
+@pytest.mark.parametrize("pattern", ["[[", "[a-z&&b]", "[a||b]"])
+def test_a_regex_python_warns_is_ambiguous_is_refused_not_raised_as_a_warning(pattern: str) -> None:
     """'[[' warns FutureWarning ("possible nested set"): a RegistrationError, not an escape."""
-    try:
+    with pytest.raises(RegistrationError, match="is ambiguous"):
         Registry().add("message.before", handler, agent=pattern)
-    except RegistrationError as exc:
-        assert pattern in str(exc)
