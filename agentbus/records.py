@@ -193,8 +193,8 @@ class Observers:
     """The set of record consumers, with the lowest level any of them wants.
 
     ``level`` is None while nobody listens: the bus then skips records entirely.
-    ``generation`` changes whenever the set changes, so compiled stacks that
-    baked in "observed or not" know to rebuild. ``wants_dispatches`` is True
+    ``on_change`` is called whenever the set changes, so compiled stacks that
+    baked in "observed or not" are dropped. ``wants_dispatches`` is True
     while a consumer asked for :data:`DISPATCH` records.
     """
 
@@ -205,7 +205,6 @@ class Observers:
         self._on_change = on_change
         self.level: int | None = None
         self.wants_dispatches = False
-        self.generation = 0
         self.failures = 0
 
     def add(
@@ -231,7 +230,6 @@ class Observers:
         self.level = min(self._callbacks.values(), default=None)
         self.wants_dispatches = bool(self._dispatch_callbacks)
         self._snapshot = tuple(self._callbacks.items())
-        self.generation += 1
         if self._on_change is not None:
             self._on_change()
 
