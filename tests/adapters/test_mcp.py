@@ -72,7 +72,10 @@ def text_of(result: Any) -> str:
 async def test_server_blocked_call_never_runs_and_the_client_gets_a_tool_error() -> None:
     bus, records = guarded_bus()
     ran: list[str] = []
-    async with Client(make_server(ran, AgentbusMiddleware(bus))) as client:
+    # The agent id is the name the client introduces itself with: set here, so that the
+    # test does not depend on what name a FastMCP release gives its client by default.
+    client_info = mcp_types.Implementation(name="research-agent", version="1.0")
+    async with Client(make_server(ran, AgentbusMiddleware(bus)), client_info=client_info) as client:
         result = await client.call_tool("bash", {"command": "rm -rf /"}, raise_on_error=False)
         with pytest.raises(ToolError, match="bash blocked: rm -rf is not allowed"):
             await client.call_tool("bash", {"command": "rm -rf ~"})
@@ -83,7 +86,7 @@ async def test_server_blocked_call_never_runs_and_the_client_gets_a_tool_error()
     assert result.meta is not None
     assert result.meta["agentbus"] == {"status": "blocked", "tool": "exec", "reason": "rm -rf is not allowed"}
     blocks = [r for r in records if r.decision == "block"]
-    assert [(b.id, b.tool, b.agent_id) for b in blocks] == [("no-rm", "exec", "mcp")] * 2
+    assert [(b.id, b.tool, b.agent_id) for b in blocks] == [("no-rm", "exec", "research-agent")] * 2
     assert all(b.session_key for b in blocks)  # the MCP session id
 
 
