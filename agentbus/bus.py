@@ -19,10 +19,19 @@ from types import CoroutineType
 from typing import Any, TypeVar, Union
 
 from .errors import RegistrationError, describe_error
-from .events import LIFECYCLE_POINTS, Lifecycle, Message, Params, ToolCall, ToolResult
+from .events import (
+    _DECIDING,
+    LIFECYCLE_POINTS,
+    Lifecycle,
+    Message,
+    Params,
+    ToolCall,
+    ToolResult,
+    copy_args,
+)
 from .records import DEBUG, DISPATCH, ERROR, INFO, WARNING, Observers, Record, Subscription, level_number
-from .registry import Kind, Matcher, OnError, Registry
-from .stack import Chain, compile_stack
+from .registry import Kind, Matcher, OnError, Registration, Registry
+from .stack import Chain, approve_terminal, compile_stack
 from .tools import blocked_result, error_result, normalize_tool_name
 
 __all__ = ["Approver", "Bus", "ToolFunction"]
@@ -62,11 +71,73 @@ async def _execute(call: ToolCall) -> Any:
     except Exception as exc:
         call.tool_error = exc  # lets tool.call middleware pass it through untouched
         raise
+    call._tool_result = result  # to tell a layer that dropped the result from a tool that returned None
     return result
 
 
 async def _identity(event: Any) -> Any:
     return event
+
+
+def _changed(now: Any, approved: Any) -> bool:
+    """Whether ``now`` differs from the deep copy ``approved`` in its JSON-shaped parts.
+
+    Objects that were deep-copied another way may not compare equal to their
+    copy; they are not judged here.
+    """
+    kind = type(now)
+    if kind is not type(approved):
+        return True
+    if kind is dict:
+        return now.keys() != approved.keys() or any(_changed(now[key], approved[key]) for key in now)
+    if kind is list or kind is tuple:
+        return len(now) != len(approved) or any(_changed(a, b) for a, b in zip(now, approved))
+    if kind in (str, int, float, bool):
+        return now is not approved and bool(now != approved)
+    return False
+
+
+PIPELINE = "agentbus:pipeline"
+"""The ``id`` of records the pipeline itself leaves (a call it denied, a call cancelled after the tool ran)."""
+
+
+def _approved_args(call: ToolCall, returned: Any) -> dict[str, Any] | None:
+    """The args the tool may receive once tool.before has run, or None: the call does not run.
+
+    The decision is the call's (every block or ask on it or on a copy of it);
+    beyond it, a call that no layer blocked is denied when the stack did not
+    reach its end (a layer returned without calling ``call_next``, or returned
+    it un-awaited: the layers inside it never judged the call), when its args
+    cannot be copied, or when a layer changed them after the layers inside it
+    had approved them.
+    """
+    if isawaitable(returned):  # `return call_next(call)`: the layers inside it never ran
+        if type(returned) is CoroutineType:
+            returned.close()
+        call.block(
+            "a tool.before middleware returned call_next(...) without awaiting it, so the layers "
+            "inside it never judged the call (write `return await call_next(call)`); blocked to be safe"
+        )
+    if call._decision == "block":
+        return None
+    approval = call._approval
+    if approval is None:
+        call.block(
+            "a tool.before layer returned without calling call_next and without blocking, so the "
+            "layers inside it never judged the call; blocked to be safe"
+        )
+        return None
+    reached, approved = approval
+    if isinstance(approved, BaseException):
+        call.block(f"the tool's args cannot be copied ({describe_error(approved)}); blocked to be safe")
+        return None
+    if reached._args != approved and _changed(reached._args, approved):
+        call.block(
+            "a tool.before layer changed the args after the layers inside it had approved them "
+            "(change them before call_next); blocked to be safe"
+        )
+        return None
+    return approved  # type: ignore[no-any-return]
 
 
 def _as_args(args: Mapping[str, Any]) -> dict[str, Any]:
@@ -144,15 +215,19 @@ class Bus:
         timeout: float | None = None,
         shadow: bool = False,
         record_values: bool = True,
+        thread: bool = False,
     ) -> Any:
         """Register a simple handler (sync or async): it mutates the event, returns nothing.
 
         Use as a decorator, ``@bus.intercept("tool.before", tool="exec")``, or
-        call it with the handler. Options are those of :meth:`Registry.add`.
+        call it with the handler. Options are those of :meth:`Registry.add`;
+        ``thread=True`` runs a sync handler in a worker thread, so that a
+        timeout holds even if it blocks (``time.sleep``, a slow read).
         """
         return self._register(
             "handler", point, handler, id=id, priority=priority, tool=tool, agent=agent,
             on_error=on_error, timeout=timeout, shadow=shadow, record_values=record_values,
+            thread=thread,
         )  # fmt: skip
 
     def middleware(
@@ -266,6 +341,7 @@ class Bus:
             emit=self.observers.emit if self.observers else None,
             observe_level=self.observers.level,
             dispatch_timeout=self.dispatch_timeout if bounded else None,
+            redactors=self._redactors() if self.observers else (),
         )
 
     def _stack(self, point: str, agent: str | None) -> Chain | None:
@@ -287,7 +363,7 @@ class Bus:
         name = normalize_tool_name(tool)
         plan = _ToolPlan(
             name,
-            self._compile("tool.before", name, agent, _identity),
+            self._compile("tool.before", name, agent, approve_terminal),
             self._compile("tool.call", name, agent, _execute),
             self._compile("tool.after", name, agent, _identity),
         )
@@ -502,13 +578,32 @@ class Bus:
         """
         started = _perf() if self.observers.wants_dispatches else 0.0
         plan = self._plan(tool, agent_id)
+        if not isinstance(args, Mapping):
+            _as_args(args)  # raises the TypeError that says what was expected
+        try:
+            # A deep copy: the caller compares its args with call.args to see what changed.
+            own_args = copy_args(dict(args))
+        except Exception as exc:
+            own_args = {}
+            failure: Exception | None = exc
+        else:
+            failure = None
         call = ToolCall(
-            tool=plan.name, args=_as_args(args), call_id=call_id or f"call-{next(self._call_ids)}",
+            tool=plan.name, args=own_args, call_id=call_id or f"call-{next(self._call_ids)}",
             agent_id=agent_id, session_key=session_key,
         )  # fmt: skip
+        if failure is not None:
+            call.block(f"the tool's args cannot be copied ({describe_error(failure)}); blocked to be safe")
         before = plan.before
-        if before is not None:
-            await before(call)
+        if before is not None and failure is None:
+            deciding = _DECIDING.set(call)
+            try:
+                returned = await before(call)
+            finally:
+                _DECIDING.reset(deciding)
+            approved = self._approve(call, returned)
+            if approved is not None:
+                call._args = approved  # what every layer approved, even if it reached the end as a copy
         if self.observers.wants_dispatches:
             self._dispatched("tool.before", call, started, call.decision, call.block_reason)
         return call
@@ -581,34 +676,40 @@ class Bus:
         name = plan.name
         # Events are built positionally on this path: keywords cost twice as much.
         call = ToolCall(name, _as_args(args), call_id, agent_id, session_key)
+        approved: dict[str, Any] | None
         if plan.before is not None:
-            await plan.before(call)
-        decision = call.decision
+            deciding = _DECIDING.set(call)
+            try:
+                returned = await plan.before(call)
+            finally:
+                _DECIDING.reset(deciding)
+            approved = self._approve(call, returned)
+        else:  # nothing judges the call: the tool gets the args as the caller gave them
+            approved = call._args
+        decision = call._decision
         if decision == "ask":
             decision = await self._ask(call)
         error: BaseException | None = None
         duration = 0.0
-        if decision is not None:
+        ran = False
+        if decision is not None or approved is None:
+            decision = decision or "block"
             result: Any = blocked_result(name, call.block_reason or "blocked")
+            approved = call._args
         else:
             call.execute = execute
             started = _perf()
+            ran = True
             try:
                 if plan.call is not None:
-                    approved = call.approve_args()
+                    call.approve_args(approved)
                     try:
                         result = await plan.call(call)
                     finally:
                         call._args = approved  # tool.after sees the args as executed, as a dict
-                    if isawaitable(result):  # a layer wrote `return call_next(call)`
-                        if type(result) is CoroutineType:
-                            result.close()
-                        raise TypeError(
-                            "a tool.call middleware returned an un-awaited awaitable: "
-                            "write `return await call_next(call)`"
-                        )
+                    result = self._checked_call_result(call, plan, result)
                 else:  # no tool.call layers: run the tool here, one coroutine fewer
-                    result = execute(call.args)
+                    result = execute(approved)
                     if type(result) is CoroutineType or isawaitable(result):
                         result = await result
             except Exception as exc:
@@ -616,15 +717,98 @@ class Bus:
                 # way the call failed, and the agent gets an error result.
                 error = exc
                 result = error_result(name, exc)
+            except BaseException as exc:  # cancelled (or worse) while the tool ran: say so
+                self._interrupted(call, "tool.call", exc, started, "while the tool ran")
+                raise
             duration = _perf() - started
         blocked = decision is not None
         event = ToolResult(
-            name, call.args, result, call.call_id, agent_id, session_key, error, blocked,
+            name, approved, result, call.call_id, agent_id, session_key, error, blocked,
             call.block_reason if blocked else None, duration,
         )  # fmt: skip
         if plan.after is not None:
-            await plan.after(event)
+            after_started = _perf()
+            try:
+                await plan.after(event)
+            except Exception:  # on_error="raise": that layer's own record says what failed
+                raise
+            except BaseException as exc:
+                if ran:  # the tool ran: whatever stops tool.after, the records must say so
+                    outcome = "failed" if error is not None else "finished"
+                    self._interrupted(
+                        call, "tool.after", exc, after_started, f"during tool.after; the tool had {outcome}"
+                    )
+                raise
         return event
+
+    def _checked_call_result(self, call: ToolCall, plan: _ToolPlan, result: Any) -> Any:
+        """What tool.call's stack returned, made safe for the agent.
+
+        An un-awaited awaitable is an error. None when the tool returned a value
+        means a middleware forgot ``return`` before ``await call_next(call)``:
+        the agent gets the tool's own result, and an ERROR record says which fix to make.
+        """
+        if isawaitable(result):  # a layer wrote `return call_next(call)`
+            if type(result) is CoroutineType:
+                result.close()
+            raise TypeError(
+                "a tool.call middleware returned an un-awaited awaitable: write `return await call_next(call)`"
+            )
+        if result is None and call._tool_result is not None:
+            if self.observers:
+                ids = ", ".join(r.id for r in self.registry.stack("tool.call") if r.matches(call.tool, call.agent_id))
+                self._emit(
+                    call, "tool.call", ERROR,
+                    "a tool.call middleware returned None although the tool returned a result: "
+                    f"write `return await call_next(call)` (layers: {ids}); the agent got the tool's result",
+                )  # fmt: skip
+            return call._tool_result
+        return result
+
+    def _approve(self, call: ToolCall, returned: Any) -> dict[str, Any] | None:
+        """:func:`_approved_args`, and a record when the pipeline itself denies the call."""
+        decided = call._decision
+        approved = _approved_args(call, returned)
+        if approved is None and decided != "block" and self.observers:
+            self._emit(call, "tool.before", WARNING, None, decision="block", reason=call.block_reason)
+        return approved
+
+    def _redactors(self) -> list[Any]:
+        """Installed layers that redact (a ``redact_record`` method): every record goes through them."""
+        return [
+            r.handler
+            for point in self.registry.points()
+            for r in self.registry.stack(point)
+            if callable(getattr(type(r.handler), "redact_record", None))
+        ]
+
+    def _emit(
+        self,
+        call: ToolCall,
+        point: str,
+        level: int,
+        error: str | None,
+        duration: float = 0.0,
+        *,
+        decision: str | None = None,
+        reason: str | None = None,
+    ) -> None:
+        """A record of the pipeline itself (id :data:`PIPELINE`)."""
+        record = Record(
+            point, PIPELINE, level, call.tool, call.agent_id, call.session_key, call.call_id,
+            {}, decision, reason, error, duration,
+        )  # fmt: skip
+        for redactor in self._redactors():
+            record = redactor.redact_record(record)
+        self.observers.emit(record)
+
+    def _interrupted(self, call: ToolCall, point: str, exc: BaseException, started: float, when: str) -> None:
+        if self.observers:
+            self._emit(
+                call, point, ERROR,
+                f"{describe_error(exc)}: the call was interrupted {when}; the remaining layers did not run",
+                _perf() - started,
+            )  # fmt: skip
 
     async def _ask(self, call: ToolCall) -> str | None:
         """Route an "ask" to the approver; return the final decision (None: run it)."""
