@@ -30,7 +30,7 @@ from .events import (
     copy_args,
 )
 from .records import DEBUG, DISPATCH, ERROR, INFO, WARNING, Observers, Record, Subscription, level_number
-from .registry import Kind, Matcher, OnError, Registration, Registry
+from .registry import Kind, Matcher, OnError, Registry
 from .stack import Chain, approve_terminal, compile_stack
 from .tools import blocked_result, error_result, normalize_tool_name
 
@@ -91,14 +91,14 @@ def _changed(now: Any, approved: Any) -> bool:
     if kind is dict:
         return now.keys() != approved.keys() or any(_changed(now[key], approved[key]) for key in now)
     if kind is list or kind is tuple:
-        return len(now) != len(approved) or any(_changed(a, b) for a, b in zip(now, approved))
+        return len(now) != len(approved) or any(_changed(a, b) for a, b in zip(now, approved, strict=True))
     if kind in (str, int, float, bool):
         return now is not approved and bool(now != approved)
     return False
 
 
 PIPELINE = "agentbus:pipeline"
-"""The ``id`` of records the pipeline itself leaves (a call it denied, a call cancelled after the tool ran)."""
+"""The ``id`` of the pipeline's own records: a call it denied, a call interrupted after the tool started."""
 
 
 def _approved_args(call: ToolCall, returned: Any) -> dict[str, Any] | None:
@@ -195,10 +195,12 @@ class Bus:
         self._stacks: dict[tuple[str, str | None], Chain | None] = {}
         self._call_ids = itertools.count(1)
         self.registry.watch(self)
+        self._structlog: Any = None
         if log_level is not None:
             from .logging import StructlogSink
 
-            self.observers.add(StructlogSink(), level_number(log_level))
+            self._structlog = StructlogSink()
+            self.observers.add(self._structlog, level_number(log_level))
 
     # -- registration -------------------------------------------------------------
 
@@ -306,7 +308,21 @@ class Bus:
         """
         from .console import stream_to_console
 
-        return stream_to_console(self, level, file=file, json=json, color=color)
+        undo = stream_to_console(self, level, file=file, json=json, color=color)
+        sink = self._structlog
+        if sink is None or level == "off":
+            return undo
+        sink.console_streams += 1  # printed once: structlog's default would print it again
+        undone = False
+
+        def undo_both() -> None:
+            nonlocal undone
+            if not undone:
+                undone = True
+                sink.console_streams -= 1
+                undo()
+
+        return undo_both
 
     def log_to(self, path: Any, *, level: int | str = "info") -> Callable[[], None]:
         """Append records to a JSON-lines audit log at ``path``; returns an undo function.
@@ -752,11 +768,13 @@ class Bus:
             if type(result) is CoroutineType:
                 result.close()
             raise TypeError(
-                "a tool.call middleware returned an un-awaited awaitable: write `return await call_next(call)`"
+                "a tool.call middleware returned an un-awaited awaitable: "
+                "write `return await call_next(call)`"
             )
         if result is None and call._tool_result is not None:
             if self.observers:
-                ids = ", ".join(r.id for r in self.registry.stack("tool.call") if r.matches(call.tool, call.agent_id))
+                layers = self.registry.stack("tool.call")
+                ids = ", ".join(r.id for r in layers if r.matches(call.tool, call.agent_id))
                 self._emit(
                     call, "tool.call", ERROR,
                     "a tool.call middleware returned None although the tool returned a result: "

@@ -101,9 +101,7 @@ def compile_stack(
     """
     if dispatch_timeout is not None:
         registrations = [
-            attrs.evolve(r, timeout=dispatch_timeout)
-            if (r.is_async or r.thread) and r.timeout is None
-            else r
+            attrs.evolve(r, timeout=dispatch_timeout) if (r.is_async or r.thread) and r.timeout is None else r
             for r in registrations
         ]
     ctx = _Context(point, emit, observe_level, registrations, redactors)
