@@ -30,7 +30,7 @@ from .events import (
     copy_args,
 )
 from .records import DEBUG, DISPATCH, ERROR, INFO, WARNING, Observers, Record, Subscription, level_number
-from .registry import Kind, Matcher, OnError, Registry
+from .registry import Kind, Matcher, OnError, Registration, Registry
 from .stack import Chain, approve_terminal, compile_stack
 from .tools import blocked_result, error_result, normalize_tool_name
 
@@ -46,7 +46,38 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 _perf = time.perf_counter
 _MISSING: Any = object()
-_CACHE_LIMIT = 4096
+_CACHE_LIMIT = 16_384
+"""Entries per generation of a cache: at most twice this many are held."""
+
+
+class _Generations:
+    """A bounded cache that keeps what is in use (an approximate LRU at a dict's cost).
+
+    Entries go into a young generation; when it is full it becomes the old one
+    (the previous old one is dropped), and an entry found in the old one moves
+    back to the young one. Memory stays at most two generations, and there is
+    no cliff where every entry is recompiled at once.
+    """
+
+    __slots__ = ("old", "young")
+
+    def __init__(self) -> None:
+        self.young: dict[Any, Any] = {}
+        self.old: dict[Any, Any] = {}
+
+    def get(self, key: Any, default: Any) -> Any:
+        value = self.young.get(key, _MISSING)
+        if value is _MISSING:
+            value = self.old.pop(key, _MISSING)
+            if value is _MISSING:
+                return default
+            self.put(key, value)
+        return value
+
+    def put(self, key: Any, value: Any) -> None:
+        if len(self.young) >= _CACHE_LIMIT:
+            self.old, self.young = self.young, {}
+        self.young[key] = value
 
 
 class _ToolPlan:
@@ -111,7 +142,8 @@ def _approved_args(call: ToolCall, returned: Any) -> dict[str, Any] | None:
     cannot be copied, or when a layer changed them after the layers inside it
     had approved them.
     """
-    if isawaitable(returned):  # `return call_next(call)`: the layers inside it never ran
+    if returned is not call and returned is not None and isawaitable(returned):
+        # `return call_next(call)`: the layers inside it never ran
         if type(returned) is CoroutineType:
             returned.close()
         call.block(
@@ -192,7 +224,10 @@ class Bus:
         # Compiled stacks, keyed by the tool name as the caller spells it (so one
         # look-up also normalises it) or by (name, agent id) when there is an agent.
         self._plans: dict[Any, _ToolPlan] = {}
-        self._stacks: dict[tuple[str, str | None], Chain | None] = {}
+        self._old_plans: dict[Any, _ToolPlan] = {}
+        # Compiled stacks by the registrations they hold: many names share one.
+        self._compiled = _Generations()
+        self._stacks = _Generations()
         self._call_ids = itertools.count(1)
         self.registry.watch(self)
         self._structlog: Any = None
@@ -343,10 +378,13 @@ class Bus:
         Dispatches under way keep the stacks they started with (copy-on-write).
         """
         self._plans = {}
-        self._stacks = {}
+        self._old_plans = {}
+        self._stacks = _Generations()
+        self._compiled = _Generations()
 
-    def _compile(self, point: str, tool: str | None, agent: str | None, terminal: Chain) -> Chain | None:
-        registrations = [r for r in self.registry.stack(point) if r.matches(tool, agent)]
+    def _compile(
+        self, point: str, registrations: tuple[Registration, ...], terminal: Chain
+    ) -> Chain | None:
         if not registrations:
             return None
         bounded = point not in ("tool.before", "tool.call")
@@ -360,13 +398,20 @@ class Bus:
             redactors=self._redactors() if self.observers else (),
         )
 
+    def _matching(self, point: str, tool: str | None, agent: str | None) -> tuple[Registration, ...]:
+        return tuple(r for r in self.registry.stack(point) if r.matches(tool, agent))
+
     def _stack(self, point: str, agent: str | None) -> Chain | None:
         key = (point, agent)
         stack = self._stacks.get(key, _MISSING)
         if stack is _MISSING:
-            if len(self._stacks) >= _CACHE_LIMIT:
-                self._stacks = {}
-            stack = self._stacks[key] = self._compile(point, None, agent, _identity)
+            matching = self._matching(point, None, agent)
+            signature = (point, *(r.sequence for r in matching))
+            stack = self._compiled.get(signature, _MISSING)
+            if stack is _MISSING:
+                stack = self._compile(point, matching, _identity)
+                self._compiled.put(signature, stack)
+            self._stacks.put(key, stack)
         return stack  # type: ignore[no-any-return]
 
     def _plan(self, tool: str, agent: str | None) -> _ToolPlan:
@@ -376,18 +421,41 @@ class Bus:
         return plan
 
     def _new_plan(self, tool: str, agent: str | None) -> _ToolPlan:
-        name = normalize_tool_name(tool)
-        plan = _ToolPlan(
-            name,
-            self._compile("tool.before", name, agent, approve_terminal),
-            self._compile("tool.call", name, agent, _execute),
-            self._compile("tool.after", name, agent, _identity),
-        )
-        if self.observers.wants_dispatches:
-            plan.empty = False  # every call must end with its dispatch record
-        if len(self._plans) >= _CACHE_LIMIT:  # many distinct tools or agents: start afresh
+        """The plan of a name the young generation does not hold: promoted, or built.
+
+        Plans live in two generations (``_plans``, the young one the hot path
+        reads, and ``_old_plans``): when the young one is full it becomes the
+        old one, and a name found there moves back. Names in use stay; memory
+        holds at most two generations; no call pays for a cache emptied at once.
+        Building a plan compiles nothing when another name matched the same
+        registrations: stacks are cached by the registrations they hold.
+        """
+        key = tool if agent is None else (tool, agent)
+        plan = self._old_plans.pop(key, None)
+        if plan is None:
+            name = normalize_tool_name(tool)
+            matching = (
+                self._matching("tool.before", name, agent),
+                self._matching("tool.call", name, agent),
+                self._matching("tool.after", name, agent),
+            )
+            # Registrations are known by their sequence number: unique, and always hashable.
+            signature = tuple(tuple(r.sequence for r in stack) for stack in matching)
+            stacks = self._compiled.get(signature, None)
+            if stacks is None:
+                stacks = (
+                    self._compile("tool.before", matching[0], approve_terminal),
+                    self._compile("tool.call", matching[1], _execute),
+                    self._compile("tool.after", matching[2], _identity),
+                )
+                self._compiled.put(signature, stacks)
+            plan = _ToolPlan(name, *stacks)
+            if self.observers.wants_dispatches:
+                plan.empty = False  # every call must end with its dispatch record
+        if len(self._plans) >= _CACHE_LIMIT:
+            self._old_plans = self._plans
             self._plans = {}
-        self._plans[tool if agent is None else (tool, agent)] = plan
+        self._plans[key] = plan
         return plan
 
     def _dispatched(
