@@ -160,6 +160,8 @@ def _approved_args(call: ToolCall, returned: Any) -> dict[str, Any] | None:
         )
         return None
     reached, approved = approval
+    if reached is None:
+        reached = call
     if isinstance(approved, BaseException):
         call.block(f"the tool's args cannot be copied ({describe_error(approved)}); blocked to be safe")
         return None
@@ -382,9 +384,7 @@ class Bus:
         self._stacks = _Generations()
         self._compiled = _Generations()
 
-    def _compile(
-        self, point: str, registrations: tuple[Registration, ...], terminal: Chain
-    ) -> Chain | None:
+    def _compile(self, point: str, registrations: tuple[Registration, ...], terminal: Chain) -> Chain | None:
         if not registrations:
             return None
         bounded = point not in ("tool.before", "tool.call")
@@ -767,7 +767,17 @@ class Bus:
                 returned = await plan.before(call)
             finally:
                 _DECIDING.reset(deciding)
-            approved = self._approve(call, returned)
+            approval = call._approval
+            if (
+                approval is not None  # the common case, decided inline: the call itself got to
+                and approval[0] is None  # the end, undecided, with the args it had there
+                and call._decision is None
+                and returned is call
+                and call._args == approval[1]
+            ):
+                approved = approval[1]
+            else:
+                approved = self._approve(call, returned)
         else:  # nothing judges the call: the tool gets the args as the caller gave them
             approved = call._args
         decision = call._decision

@@ -72,7 +72,9 @@ def approve(event: Any) -> Any:
         approved: Any = copy_args(event._args)
     except Exception as exc:  # RecursionError (too deep), TypeError (cannot be copied)
         approved = exc
-    call._approval = (event, approved)
+    # The event itself only when it is another object: a call that held itself would be a
+    # reference cycle, left for the garbage collector on every call.
+    call._approval = (None if event is call else event, approved)
     return event
 
 
@@ -471,9 +473,18 @@ def _handler_group(
     if ctx.tracks_decisions and not per_handler_claims:
         lines.append("    if event._decision is not decided:")
         lines.append("        ctx.claim(event, group_registrations)")
-    if is_terminal:
-        namespace["approve"] = approve
-        lines.append("    return approve(event)" if ctx.tracks_decisions else "    return event")
+    if is_terminal and ctx.tracks_decisions:
+        # approve(), inline for the usual case: the call being decided got here itself.
+        namespace.update(approve=approve, deciding=_DECIDING.get, copy_args=copy_args)
+        lines.append("    if deciding() is not event:")
+        lines.append("        return approve(event)")
+        lines.append("    try:")
+        lines.append("        event._approval = (None, copy_args(event._args))")
+        lines.append("    except Exception:")
+        lines.append("        return approve(event)")
+        lines.append("    return event")
+    elif is_terminal:
+        lines.append("    return event")
     else:
         lines.append("    return await inner(event)")
     exec(compile("\n".join(lines), f"<agentbus {ctx.point} handlers>", "exec"), namespace)
