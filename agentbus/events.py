@@ -184,9 +184,14 @@ class Event:
 
         The fields a layer may change are deep-copied; the rest is shared.
         """
+        return self.__deepcopy__({})
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Event:
+        # What a layer may change is copied; the context and the bus's own machinery
+        # (the stack that attributes decisions, the tool) are shared, as they cannot be copied.
         twin = copy.copy(self)
         for name in self._MUTABLE:
-            object.__setattr__(twin, name, copy.deepcopy(getattr(self, name)))
+            object.__setattr__(twin, name, copy.deepcopy(getattr(self, name), memo))
         return twin
 
 

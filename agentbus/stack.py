@@ -612,7 +612,10 @@ def _middleware_layer(ctx: _Context, registration: Registration, inner: Chain) -
     if not observed and on_error != "continue":
         # The common case (gates on tool.before): no per-call allocation at all.
         async def layer(event: Any) -> Any:
-            decided = event.decision if tracks_decisions else None
+            decided = None
+            if tracks_decisions:
+                decided = event.decision
+                event._attribution = ctx  # a block on a copy is then credited to its layer
             try:
                 result = await call(event, inner)
             except Exception as exc:
@@ -633,6 +636,8 @@ def _middleware_layer(ctx: _Context, registration: Registration, inner: Chain) -
         snapshot = event.snapshot if (observed and ctx.diffs) else None
         entry = snapshot() if snapshot else None
         decision_before = getattr(event, "decision", None)
+        if tracks_decisions:
+            event._attribution = ctx  # a block on a copy is then credited to its layer
 
         async def call_next(inner_event: Any) -> Any:
             state.append(snapshot() if snapshot else None)

@@ -79,6 +79,7 @@ async def test_a_block_on_a_copy_of_the_call_blocks_the_call(make_copy: str, obs
     assert result["reason"] == "no rm"
     decided = await bus.decide_tool("exec", {"command": "rm -rf /"})
     assert decided.blocked
+    assert decided.blocked_by == "guard"  # credited to the layer that blocked, not to the copier
 
 
 async def test_a_block_inside_a_task_counts() -> None:
