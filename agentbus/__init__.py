@@ -18,14 +18,14 @@ from .events import Message as Message
 from .events import Params as Params
 from .events import ToolCall as ToolCall
 from .events import ToolResult as ToolResult
+from .global_registry import get_registry as get_registry
+from .global_registry import init_registry as init_registry
+from .global_registry import reset_registry as reset_registry
 from .logging import format_record as format_record
 from .records import Record as Record
 from .records import Subscription as Subscription
 from .registry import Registration as Registration
 from .registry import Registry as Registry
-from .registry import get_registry as get_registry
-from .registry import init_registry as init_registry
-from .registry import reset_registry as reset_registry
 from .tools import KNOWN_TOOL_NAMES as KNOWN_TOOL_NAMES
 from .tools import TOOL_GROUPS as TOOL_GROUPS
 from .tools import normalize_tool_name as normalize_tool_name

@@ -35,9 +35,6 @@ __all__ = [
     "Registration",
     "Registry",
     "add_builtin_installer",
-    "get_registry",
-    "init_registry",
-    "reset_registry",
 ]
 
 Kind = Literal["handler", "middleware"]
@@ -553,40 +550,12 @@ def _sort_key(registration: Registration) -> tuple[int, int]:
     return (-registration.priority, registration.sequence)
 
 
-# -- the process-wide default registry ------------------------------------------------
+# -- what the process-wide registry installs (see agentbus.global_registry) ------------
 
-_default: Registry | None = None
-_default_lock = threading.Lock()
 _builtin_installers: list[Callable[[Registry], None]] = []
 
 
 def add_builtin_installer(installer: Callable[[Registry], None]) -> None:
-    """Have :func:`init_registry` call ``installer(registry)`` (built-in guards use this)."""
+    """Have :func:`~agentbus.init_registry` call ``installer(registry)`` (built-in guards use this)."""
     if installer not in _builtin_installers:
         _builtin_installers.append(installer)
-
-
-def init_registry() -> Registry:
-    """Create the process-wide registry with the built-in guards; idempotent."""
-    global _default
-    with _default_lock:
-        if _default is None:
-            registry = Registry()
-            from .middleware import builtin  # noqa: F401 - registers its installer on import
-
-            for install in _builtin_installers:
-                install(registry)
-            _default = registry
-        return _default
-
-
-def get_registry() -> Registry | None:
-    """The process-wide registry, or None before :func:`init_registry`."""
-    return _default
-
-
-def reset_registry() -> None:
-    """Forget the process-wide registry (for tests)."""
-    global _default
-    with _default_lock:
-        _default = None
