@@ -28,7 +28,6 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +38,8 @@ CORPUS = Path(__file__).parent / "corpus"
 HOME = "/home/dev"
 CWD = "/home/dev/project"
 
-ISSUE_12 = ("secret-read", "option-file", "system-file-write", "disk", "interpreter", "parser-gap", "permissions")
+ISSUE_12 = ("secret-read", "option-file", "system-file-write", "disk", "interpreter", "parser-gap",
+            "permissions")  # fmt: skip
 TACTICS = ("persistence", "privilege-escalation", "defense-impairment", "credential-access", "impact",
            "exfiltration")  # fmt: skip
 ORDINARY = ("developer", "discovery")
@@ -167,7 +167,7 @@ def _path_group(technique: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def tallies() -> Iterator[dict[str, Tally]]:
+def tallies() -> dict[str, Tally]:
     """Every entry judged once, tallied per category (and per kind of path)."""
     result: dict[str, Tally] = {}
     with pytest.MonkeyPatch.context() as patch:
@@ -181,7 +181,7 @@ def tallies() -> Iterator[dict[str, Tally]]:
             decision = judge_path(entry["path"], cwd=cwd, write=entry["access"] == "write")
             for key in ("path", _path_group(entry["technique"])):
                 result.setdefault(key, Tally()).count(entry["path"], entry["label"], decision, None)
-    yield result
+    return result
 
 
 def _ratio(part: int, whole: int) -> str:
@@ -197,9 +197,8 @@ def table(tallies: dict[str, Tally]) -> str:
         if t is None:
             continue
         exact = _ratio(t.exact, t.expected) if key in TACTICS else ""
-        lines.append(
-            f"{key:24} {_ratio(t.held, t.dangerous):>22} {_ratio(t.false_positives, t.benign):>22} {exact:>20}"
-        )
+        held, flagged = _ratio(t.held, t.dangerous), _ratio(t.false_positives, t.benign)
+        lines.append(f"{key:24} {held:>22} {flagged:>22} {exact:>20}")
     dangerous = [tallies[k] for k in (*ISSUE_12, *TACTICS)]
     benign = [tallies[k] for k in (*ISSUE_12, *TACTICS, *ORDINARY)]
     held = sum(t.held for t in dangerous)
@@ -234,8 +233,10 @@ def test_the_corpus_is_as_large_and_as_organised_as_the_issues_ask() -> None:
 
 def test_every_entry_is_well_formed_and_unique() -> None:
     for entry in COMMANDS:
-        assert isinstance(entry["command"], str) and entry["command"].strip(), entry
-        assert isinstance(entry["technique"], str) and entry["technique"], entry
+        assert isinstance(entry["command"], str), entry
+        assert entry["command"].strip(), entry
+        assert isinstance(entry["technique"], str), entry
+        assert entry["technique"], entry
         if entry["category"] in (*TACTICS, *ORDINARY):
             assert entry["verdict"] in VERDICTS, entry
             assert (entry["verdict"] == "allow") == (entry["label"] == "benign"), entry
@@ -286,4 +287,3 @@ def test_the_known_false_positives_are_in_the_corpus() -> None:
     """A stale entry in the list would hide a new false positive of the same text."""
     texts = {entry["command"] for entry in COMMANDS} | {entry["path"] for entry in PATHS}
     assert texts >= KNOWN_FALSE_POSITIVES
-
