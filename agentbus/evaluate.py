@@ -282,7 +282,7 @@ def _run_diff(args: argparse.Namespace, bus: Bus, write: Callable[[str], None]) 
 
     import anyio
 
-    from .replay import Replay, refusal, replay, summary
+    from .replay import Replay, drop_audit_layers, refusal, replay, summary
 
     name = "stdin" if args.input == "-" else args.input
     try:
@@ -290,7 +290,8 @@ def _run_diff(args: argparse.Namespace, bus: Bus, write: Callable[[str], None]) 
     except OSError as exc:
         print(f"agentbus eval --diff: cannot read {name}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    # Only what the file holds now: a stack that audits into this very file must not feed itself.
+    drop_audit_layers(bus.registry)  # nothing runs: the audit log keeps the calls that did
+    # Only what the file holds now: a layer that writes into this very file must not feed itself.
     limit = None if stream is sys.stdin.buffer else os.fstat(stream.fileno()).st_size
     result = Replay()
 

@@ -29,7 +29,9 @@ decided but not the tool's arguments, so it cannot be replayed; a log with only
 such records is refused with a message that says what to record instead.
 
 The audit middleware redacts secrets and cuts long strings before writing them:
-such a call is replayed as logged, and its output line carries a note.
+such a call is replayed as logged, and its output line carries a note. The
+stack's own audit layers are left out of the replay: a replayed call does not
+run, and an audit log is the record of calls that did.
 """
 
 from __future__ import annotations
@@ -43,11 +45,13 @@ import attrs
 
 if TYPE_CHECKING:
     from .bus import Bus
+    from .registry import Registry
 
 __all__ = [
     "NotACall",
     "Recorded",
     "Replay",
+    "drop_audit_layers",
     "parse_recorded",
     "recorded_calls",
     "refusal",
@@ -73,6 +77,7 @@ class Recorded:
     agent: str | None = None
     session: str | None = None
     call_id: str | None = None
+    """Claude Code's tool_use_id: its two payloads of one call are replayed once."""
     assumed: bool = False
     """The log did not say what was decided; ``allow`` is assumed."""
 
@@ -128,7 +133,6 @@ def parse_recorded(number: int, data: Any) -> Recorded:
         return Recorded(
             number, _tool(data, "tool"), args, _decision(data.get("decision")), _text(data.get("by")),
             _text(data.get("reason")), _text(data.get("agent_id")), _text(data.get("session_key")),
-            _text(data.get("call_id")),
         )  # fmt: skip
     if "point" in data and "level" in data:  # a record of bus.log_to: no args
         raise NotACall(argless=True)
@@ -198,12 +202,22 @@ def recorded_calls(
             what = "not valid JSON" if isinstance(exc, json.JSONDecodeError) else "not a tool call"
             result.errors.append(f"line {number}: {what}: {exc}")
             continue
-        if call.call_id is not None:
+        if call.call_id is not None:  # Claude Code sends PreToolUse and PostToolUse for one call
             key = (call.session, call.call_id)
             if key in seen:
                 continue
             seen.add(key)
         yield call
+
+
+def drop_audit_layers(registry: Registry) -> list[str]:
+    """Remove the audit middleware's registrations from ``registry``; return their ids."""
+    from .middleware.audit import AuditLog
+
+    dropped = [r.id for r in registry.list() if isinstance(getattr(r.handler, "__self__", None), AuditLog)]
+    for id in dropped:
+        registry.remove(id)
+    return dropped
 
 
 def _truncated(value: Any) -> bool:

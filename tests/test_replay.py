@@ -46,6 +46,12 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
         "def install_audit(registry):\n"
         "    from agentbus.middleware import audit\n"
         "    audit.install(registry, path='session.jsonl')\n"
+        "def echo(call):\n"
+        "    import json\n"
+        "    with open('session.jsonl', 'a') as log:\n"
+        "        log.write(json.dumps({'tool': call.tool, 'args': call.args}) + '\\n')\n"
+        "def install_echo(registry):\n"
+        "    registry.add('tool.before', echo, id='policy:echo')\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.chdir(tmp_path)
@@ -246,15 +252,27 @@ async def test_a_call_whose_argument_the_audit_log_cut_says_so(
 
 
 @pytest.mark.anyio
-async def test_a_stack_that_audits_into_the_log_it_replays_stops_at_its_end(
-    project: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+async def test_the_replay_leaves_no_audit_entries(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Nothing runs in a replay: the stack's audit layers are left out, even one auditing into the log."""
     log = project / "session.jsonl"  # where install_audit writes
     await record(log, SESSION, guards=False)
-    before = log.read_text().count("\n")
+    before = log.read_text()
     status, changes, _ = await diff_async(capsys, str(log), "--middleware", f"{POLICY}:install_audit")
     assert (status, len(changes)) == (1, 2)
-    assert log.read_text().count("\n") == before + len(SESSION)  # one tool.before entry per replayed call
+    assert log.read_text() == before
+
+
+@pytest.mark.anyio
+async def test_a_layer_that_writes_into_the_log_it_replays_cannot_feed_it(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = project / "session.jsonl"  # where install_echo appends every call it sees
+    await record(log, SESSION, guards=False)
+    before = log.read_text().count("\n")
+    status, changes, err = await diff_async(capsys, str(log), "--middleware", f"{POLICY}:install_echo")
+    assert (status, len(changes)) == (1, 2)
+    assert "2 of 5 recorded calls" in err  # the lines appended during the replay were not read
+    assert log.read_text().count("\n") == before + len(SESSION)
 
 
 # -- what cannot be replayed --------------------------------------------------------------
