@@ -403,3 +403,18 @@ def test_recorded_calls_skip_what_is_not_a_call() -> None:
     calls = list(recorded_calls(io.BytesIO(lines), result, max_bytes=1 << 20))
     assert [(c.line, c.decision, c.assumed) for c in calls] == [(5, "ask", False)]
     assert (result.argless, result.errors) == (1, [])
+
+
+@pytest.mark.anyio
+async def test_every_process_that_appended_to_the_log_is_replayed(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two buses (a hook runs one per call) number their calls alike: call-1 is two calls here."""
+    log = project / "audit.jsonl"
+    await record(log, SESSION, guards=False)
+    await record(log, SESSION, guards=False)
+    assert log.read_text().count('"call_id": "call-1"') == 4
+    status, changes, err = await diff_async(capsys, str(log))
+    assert status == 1
+    assert [c["line"] for c in changes] == [3, 5, 13, 15]
+    assert "4 of 10 recorded calls" in err
