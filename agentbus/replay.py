@@ -139,11 +139,8 @@ def parse_recorded(number: int, data: Any) -> Recorded:
     if "error" in data and "tool" not in data:  # an error line of agentbus eval
         raise NotACall
     tool = _tool(data, "tool" if "tool" in data else "tool_name")
-    args = (
-        _object(data, "args" if "args" in data else "tool_input")
-        if ("args" in data or "tool_input" in data)
-        else {}
-    )
+    key = "args" if "args" in data else "tool_input"
+    args = _object(data, key) if key in data else {}
     return Recorded(
         number, tool, args, _decision(data.get("decision")), _text(data.get("by")), _text(data.get("reason")),
         _text(data.get("agent")), _text(data.get("session")), assumed="decision" not in data,
@@ -187,7 +184,11 @@ def recorded_calls(
         if raw is None:
             result.errors.append(f"line {number}: longer than {max_bytes} bytes")
             continue
-        text = raw.decode("utf-8", "replace").strip().lstrip("\ufeff")
+        try:
+            text = raw.decode("utf-8").strip().lstrip("\ufeff")
+        except UnicodeDecodeError as exc:
+            result.errors.append(f"line {number}: not valid UTF-8 (byte 0x{raw[exc.start]:02x})")
+            continue
         if not text:
             continue
         try:

@@ -321,7 +321,8 @@ async def test_an_unreadable_line_makes_the_check_incomplete(
         ('{"event": "tool.before", "tool": "exec", "args": "ls"}\n', 'line 1: not a tool call: "args"'),
         ("[1, 2]\n", "line 1: not a tool call: not a JSON object"),
         ('{"tool": ""}\n', 'line 1: not a tool call: "tool" must be a non-empty string'),
-        ("\xff\n", "line 1: not valid JSON"),
+        ("\xff\n", "line 1: not valid UTF-8 (byte 0xff)"),
+        ("{\n", "line 1: not valid JSON"),
     ],
 )
 def test_unreadable_input_exits_2_with_a_message(
