@@ -174,8 +174,9 @@ def tallies() -> dict[str, Tally]:
         patch.setenv("HOME", HOME)  # check_shell_files resolves ~ from the environment
         for entry in COMMANDS:
             decision = judge_command(entry["command"])
-            tally = result.setdefault(entry["category"], Tally())
-            tally.count(entry["command"], entry["label"], decision, entry.get("verdict"))
+            for key in (entry["category"], f"{entry['category']}/{entry['technique']}"):
+                tally = result.setdefault(key, Tally())
+                tally.count(entry["command"], entry["label"], decision, entry.get("verdict"))
         for entry in PATHS:
             cwd = entry.get("cwd", CWD)
             decision = judge_path(entry["path"], cwd=cwd, write=entry["access"] == "write")
@@ -207,6 +208,14 @@ def table(tallies: dict[str, Tally]) -> str:
         f"{'all commands':24} {_ratio(held, sum(t.dangerous for t in dangerous)):>22} "
         f"{_ratio(flagged, sum(t.benign for t in benign)):>22}"
     )
+    return "\n".join(lines)
+
+
+def technique_table(tallies: dict[str, Tally]) -> str:
+    """Recall per technique, the misses first: where the guards have the most to learn."""
+    rows = [(t.held / t.dangerous, key, t) for key, t in tallies.items() if "/" in key and t.dangerous]
+    lines = [f"{'category/technique':48} {'held back':>18}"]
+    lines += [f"{key:48} {_ratio(t.held, t.dangerous):>18}" for _, key, t in sorted(rows)]
     return "\n".join(lines)
 
 
@@ -255,7 +264,7 @@ def test_every_entry_is_well_formed_and_unique() -> None:
 def test_print_the_table(tallies: dict[str, Tally], capsys: pytest.CaptureFixture[str]) -> None:
     """Prints the numbers the docs quote; run with -s."""
     with capsys.disabled():
-        print("\n" + table(tallies))
+        print("\n" + table(tallies) + "\n\n" + technique_table(tallies))
 
 
 @pytest.mark.parametrize("category", sorted(FLOORS))
