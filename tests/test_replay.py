@@ -419,3 +419,33 @@ async def test_every_process_that_appended_to_the_log_is_replayed(
     assert status == 1
     assert [c["line"] for c in changes] == [3, 5, 13, 15]
     assert "4 of 10 recorded calls" in err
+
+
+@pytest.mark.anyio
+async def test_a_session_audited_through_the_claude_code_adapter(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The hook adapter's calls reach the audit log with canonical names and args, and replay."""
+    from agentbus.adapters import claude_code
+
+    log = project / "audit.jsonl"
+    registry = Registry()
+    audit.install(registry, path=log)
+    registry.add("tool.before", ask_push, id="policy:ask-push", tool="exec")
+    bus = Bus(registry, log_level=None)
+    for number, (tool, tool_input) in enumerate(
+        [("Bash", {"command": "git push"}), ("Read", {"file_path": "/home/me/.ssh/id_ed25519"})]
+    ):
+        payload = {"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": tool,
+                   "tool_input": tool_input, "tool_use_id": f"toolu_{number}"}  # fmt: skip
+        await claude_code.handle(bus, payload)
+    status, changes, _ = await diff_async(capsys, str(log))
+    assert status == 1
+    assert [
+        (c["tool"], c["old"]["decision"], c["new"]["decision"], c["new"]["by"] or c["old"]["by"])
+        for c in changes
+    ] == [
+        ("exec", "ask", "allow", "policy:ask-push"),
+        ("read", "allow", "block", "builtin:security-audit"),
+    ]
+    assert changes[1]["args"] == {"path": "/home/me/.ssh/id_ed25519"}
