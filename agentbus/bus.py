@@ -43,10 +43,18 @@ _CACHE_LIMIT = 4096
 class _ToolPlan:
     """The three compiled stacks of one (tool, agent): one cache look-up per call."""
 
-    __slots__ = ("after", "before", "call", "empty", "name")
+    __slots__ = ("after", "before", "call", "empty", "kind", "name")
 
-    def __init__(self, name: str, before: Chain | None, call: Chain | None, after: Chain | None) -> None:
+    def __init__(
+        self,
+        name: str,
+        before: Chain | None,
+        call: Chain | None,
+        after: Chain | None,
+        kind: str | None = None,
+    ) -> None:
         self.name = name
+        self.kind = kind
         self.before = before
         self.call = call
         self.after = after
@@ -254,8 +262,10 @@ class Bus:
         self._plans = {}
         self._stacks = {}
 
-    def _compile(self, point: str, tool: str | None, agent: str | None, terminal: Chain) -> Chain | None:
-        registrations = [r for r in self.registry.stack(point) if r.matches(tool, agent)]
+    def _compile(
+        self, point: str, tool: str | None, agent: str | None, terminal: Chain, kind: str | None = None
+    ) -> Chain | None:
+        registrations = [r for r in self.registry.stack(point) if r.matches(tool, agent, kind)]
         if not registrations:
             return None
         bounded = point not in ("tool.before", "tool.call")
@@ -285,11 +295,13 @@ class Bus:
 
     def _new_plan(self, tool: str, agent: str | None) -> _ToolPlan:
         name = normalize_tool_name(tool)
+        kind = self.registry.kind_of(name)  # layers match the tool's name or its kind
         plan = _ToolPlan(
             name,
-            self._compile("tool.before", name, agent, _identity),
-            self._compile("tool.call", name, agent, _execute),
-            self._compile("tool.after", name, agent, _identity),
+            self._compile("tool.before", name, agent, _identity, kind),
+            self._compile("tool.call", name, agent, _execute, kind),
+            self._compile("tool.after", name, agent, _identity, kind),
+            kind,
         )
         if self.observers.wants_dispatches:
             plan.empty = False  # every call must end with its dispatch record
@@ -504,7 +516,7 @@ class Bus:
         plan = self._plan(tool, agent_id)
         call = ToolCall(
             tool=plan.name, args=_as_args(args), call_id=call_id or f"call-{next(self._call_ids)}",
-            agent_id=agent_id, session_key=session_key,
+            agent_id=agent_id, session_key=session_key, kind=plan.kind,
         )  # fmt: skip
         before = plan.before
         if before is not None:
@@ -538,7 +550,7 @@ class Bus:
             tool=plan.name, args=_as_args(args), result=result,
             call_id=call_id or f"call-{next(self._call_ids)}", agent_id=agent_id,
             session_key=session_key, error=error, blocked=blocked, block_reason=block_reason,
-            duration=duration,
+            duration=duration, kind=plan.kind,
         )  # fmt: skip
         after = plan.after
         if after is not None:
@@ -580,7 +592,7 @@ class Bus:
         """tool.before, then (unless blocked) tool.call around the tool, then tool.after."""
         name = plan.name
         # Events are built positionally on this path: keywords cost twice as much.
-        call = ToolCall(name, _as_args(args), call_id, agent_id, session_key)
+        call = ToolCall(name, _as_args(args), call_id, agent_id, session_key, plan.kind)
         if plan.before is not None:
             await plan.before(call)
         decision = call.decision
@@ -620,7 +632,7 @@ class Bus:
         blocked = decision is not None
         event = ToolResult(
             name, call.args, result, call.call_id, agent_id, session_key, error, blocked,
-            call.block_reason if blocked else None, duration,
+            call.block_reason if blocked else None, duration, plan.kind,
         )  # fmt: skip
         if plan.after is not None:
             await plan.after(event)

@@ -129,7 +129,8 @@ class Agent:
 
     ``tools`` are plain callables (wrapped with :func:`~agentbus.adapters.tools.wrap_tool`,
     named by ``__name__``) or tools wrapped already; a mapping gives them other
-    names. The model gets at most ``max_turns`` turns per prompt.
+    names. ``tool_kinds`` gives tools their kind (``{"run_shell": "exec"}``:
+    see :mod:`agentbus.kinds`). The model gets at most ``max_turns`` turns per prompt.
     """
 
     def __init__(
@@ -146,6 +147,7 @@ class Agent:
         reasoning_level: str | None = None,
         temperature: float | None = None,
         max_turns: int = 10,
+        tool_kinds: Mapping[str, str] | None = None,
     ) -> None:
         self.bus = bus
         self.model = model
@@ -161,12 +163,23 @@ class Agent:
         self.conversation: list[Entry] = []
         self.tools: dict[str, WrappedTool[...]] = {}
         named = tools.items() if isinstance(tools, Mapping) else ((None, fn) for fn in tools)
+        kinds = dict(tool_kinds or {})
         for name, fn in named:
             if name is None and hasattr(fn, "run") and hasattr(fn, "tool_name"):
                 wrapped = cast("WrappedTool[...]", fn)  # wrapped already
+                if wrapped.tool_name in kinds:
+                    bus.registry.declare_tools({wrapped.tool_name: kinds.pop(wrapped.tool_name)})
             else:
-                wrapped = wrap_tool(fn, bus, name, agent_id=agent_id, session_key=session_key)
+                tool_name = name or getattr(fn, "__name__", None) or ""
+                wrapped = wrap_tool(
+                    fn, bus, name, kind=kinds.pop(tool_name, None), agent_id=agent_id, session_key=session_key
+                )
             self.tools[normalize_tool_name(wrapped.tool_name)] = wrapped
+        if kinds:
+            raise ValueError(
+                f"tool_kinds names {', '.join(map(repr, sorted(kinds)))}, which this agent does not have; "
+                f"its tools: {', '.join(sorted(self.tools)) or 'none'}"
+            )
         self._call_ids = itertools.count(1)
         # The inbox is made on first use: an agent driven only by prompt() holds no streams.
         self._inbox_send: MemoryObjectSendStream[tuple[str, dict[str, Any] | None]] | None = None
