@@ -218,9 +218,7 @@ async def test_interrupt_pauses_the_call_and_the_resume_is_judged_once_and_ends_
         return f"deployed {target}: {answer}"
 
     model = script(calls(("deploy", {"target": "prod"}, "c1")), AIMessage(content="done"))
-    agent = create_agent(
-        model, [deploy], middleware=[AgentbusMiddleware(bus)], checkpointer=InMemorySaver()
-    )
+    agent = create_agent(model, [deploy], middleware=[AgentbusMiddleware(bus)], checkpointer=InMemorySaver())
     config: Any = {"configurable": {"thread_id": "t1"}}
 
     paused = await agent.ainvoke({"messages": [HumanMessage("ship it")]}, config)
@@ -253,9 +251,7 @@ async def test_the_resume_runs_the_args_tool_before_approved() -> None:
         return target
 
     model = script(calls(("deploy", {"target": "prod"}, "c1")), AIMessage(content="done"))
-    agent = create_agent(
-        model, [deploy], middleware=[AgentbusMiddleware(bus)], checkpointer=InMemorySaver()
-    )
+    agent = create_agent(model, [deploy], middleware=[AgentbusMiddleware(bus)], checkpointer=InMemorySaver())
     config: Any = {"configurable": {"thread_id": "t2"}}
     await agent.ainvoke({"messages": [HumanMessage("ship it")]}, config)
     await agent.ainvoke(Command(resume="yes"), config)
@@ -263,7 +259,7 @@ async def test_the_resume_runs_the_args_tool_before_approved() -> None:
     assert ran == ["staging"]
 
 
-async def test_a_renamed_shell_tool_meets_the_exec_guards() -> None:
+async def test_a_renamed_shell_tool_and_a_declared_file_tool_meet_the_guards() -> None:
     registry = agentbus.Registry()
     builtin.install(registry)
     bus = agentbus.Bus(registry, log_level=None)
@@ -275,18 +271,18 @@ async def test_a_renamed_shell_tool_meets_the_exec_guards() -> None:
         ran.append(command)
         return "ok"
 
-    @tool("terminal")
-    def terminal(command: str) -> str:
-        """Run a command too."""
-        ran.append(command)
+    @tool("stat_file")
+    def stat_file(path: str) -> str:
+        """Nothing in its name or arguments tells its kind: it is declared."""
+        ran.append(path)
         return "ok"
 
     model = script(
-        calls(("run_shell", {"command": "rm -rf /"}, "c1"), ("terminal", {"command": "rm -rf ~"}, "c2")),
+        calls(("run_shell", {"command": "rm -rf /"}, "c1"), ("stat_file", {"path": "~/.ssh/id_rsa"}, "c2")),
         AIMessage(content="done"),
     )
-    middleware = AgentbusMiddleware(bus, tool_kinds={"terminal": "exec"})
-    agent = create_agent(model, [run_shell, terminal], middleware=[middleware])
+    middleware = AgentbusMiddleware(bus, tool_kinds={"stat_file": "read"})
+    agent = create_agent(model, [run_shell, stat_file], middleware=[middleware])
 
     await agent.ainvoke({"messages": [HumanMessage("clean up")]})
 
@@ -294,7 +290,7 @@ async def test_a_renamed_shell_tool_meets_the_exec_guards() -> None:
     seen = tool_results_seen(model)
     assert json.loads(seen["c1"].text)["status"] == "blocked"
     assert json.loads(seen["c2"].text)["status"] == "blocked"
-    assert (registry.kind_of("run_shell"), registry.kind_of("terminal")) == ("exec", "exec")
+    assert (registry.kind_of("run_shell"), registry.kind_of("stat_file")) == ("exec", "read")
 
 
 async def test_a_shell_tool_whose_kind_cannot_be_told_warns_once_when_bound() -> None:
