@@ -30,6 +30,7 @@ import attrs
 
 __all__ = [
     "COMMAND_KEYS",
+    "GROUP_KINDS",
     "NAME_KINDS",
     "PATH_KEYS",
     "TOOL_KINDS",
@@ -67,6 +68,13 @@ NAME_KINDS: Mapping[str, str] = {
     "web_fetch": "fetch",
 }
 """The kind of a canonical tool name (after :func:`agentbus.tools.normalize_tool_name`)."""
+
+GROUP_KINDS: Mapping[str, frozenset[str]] = {
+    "group:fs": frozenset({"read", "write", "edit"}),
+    "group:runtime": frozenset({"exec"}),
+    "group:web": frozenset({"fetch"}),
+}
+"""The kinds each tool group matches besides its names: ``group:web`` matches a ``fetch`` tool."""
 
 COMMAND_KEYS = ("command", "cmd")
 """Arguments that carry a shell command (the command guard reads these, and ``script``)."""

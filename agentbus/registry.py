@@ -25,7 +25,7 @@ import attrs
 
 from .errors import RegistrationError
 from .events import HOOK_POINTS, TOOL_POINTS
-from .kinds import NAME_KINDS, TOOL_KINDS, ToolKindWarning, infer_kind
+from .kinds import GROUP_KINDS, NAME_KINDS, TOOL_KINDS, ToolKindWarning, infer_kind
 from .tools import KNOWN_TOOL_NAMES, MAX_NAME_LENGTH, TOOL_ALIASES, TOOL_GROUPS, normalize_tool_name
 
 __all__ = [
@@ -145,7 +145,7 @@ def _group(name: str) -> frozenset[str]:
         raise RegistrationError(
             f"unknown tool group {name!r}; valid groups: {', '.join(sorted(TOOL_GROUPS))}"
         )
-    return group
+    return group | GROUP_KINDS.get(name, frozenset())
 
 
 _REGEX_WORD = re.compile(r"[a-z][a-z0-9_-]*")

@@ -26,7 +26,7 @@ TOOL_GROUPS: Mapping[str, frozenset[str]] = {
     "group:fs": frozenset({"read", "write", "edit", "apply_patch"}),
     "group:runtime": frozenset({"exec", "process"}),
     "group:memory": frozenset({"memory_search", "memory_get"}),
-    "group:web": frozenset({"web_search", "web_fetch", "fetch"}),
+    "group:web": frozenset({"web_search", "web_fetch"}),
     "group:sessions": frozenset(
         {"sessions_list", "sessions_history", "sessions_send", "sessions_spawn", "session_status"}
     ),
@@ -35,10 +35,7 @@ TOOL_GROUPS: Mapping[str, frozenset[str]] = {
     "group:messaging": frozenset({"message"}),
     "group:nodes": frozenset({"nodes"}),
 }
-"""Named groups of canonical tool names, usable as matchers (``tool="group:fs"``).
-
-A group matches a tool by its name or its kind (agentbus.kinds): ``group:fs`` holds
-the kinds read, write and edit, ``group:runtime`` exec, ``group:web`` fetch."""
+"""Named groups of canonical tool names, usable as matchers (``tool="group:fs"``)."""
 
 KNOWN_TOOL_NAMES: frozenset[str] = frozenset().union(*TOOL_GROUPS.values(), {"agents_list", "image", "tts"})
 """The canonical tool names of seed 000. Matchers are validated against them."""
