@@ -419,11 +419,12 @@ class Registry:
             if kind is None:
                 kind = inference.kind
             if kind is None and inference.suspect is not None:
+                example = "exec" if "shell" in inference.suspect else "read"
                 self._warn_once(
                     canonical,
                     f"{source} binds {name!r}, which looks like {inference.suspect} ({inference.reason}), "
                     f"but its kind is unknown, so the built-in guards do not judge it. Declare its kind: "
-                    f"registry.declare_tools({{{name!r}: 'exec'}}) or the adapter's "
+                    f"registry.declare_tools({{{name!r}: {example!r}}}) or the adapter's "
                     f"tool_kinds={{{name!r}: ...}} (kinds: {', '.join(TOOL_KINDS)}).",
                 )
             elif kind == "exec" and schema is not None and not _command_readable(schema):

@@ -363,7 +363,7 @@ def test_declared_kinds_make_layers_for_the_kind_apply_to_the_tool() -> None:
 
 
 def test_an_unknown_kind_is_refused_with_the_valid_kinds() -> None:
-    with pytest.raises(RegistrationError, match="unknown kind 'shell' for tool 'run_shell'.*exec"):
+    with pytest.raises(RegistrationError, match=r"unknown kind 'shell' for tool 'run_shell'.*exec"):
         Registry().declare_tools({"run_shell": "shell"})
     with pytest.raises(RegistrationError, match="tool names or a mapping"):
         Registry().declare_tools(3)  # type: ignore[arg-type]

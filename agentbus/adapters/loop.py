@@ -162,24 +162,27 @@ class Agent:
         self.max_turns = max_turns
         self.conversation: list[Entry] = []
         self.tools: dict[str, WrappedTool[...]] = {}
-        named = tools.items() if isinstance(tools, Mapping) else ((None, fn) for fn in tools)
+        named = list(tools.items() if isinstance(tools, Mapping) else ((None, fn) for fn in tools))
+        names: list[str] = [
+            str(name or getattr(fn, "tool_name", None) or getattr(fn, "__name__", "")) for name, fn in named
+        ]
         kinds = dict(tool_kinds or {})
-        for name, fn in named:
+        unknown = sorted(set(kinds) - set(names))
+        if unknown:
+            raise ValueError(
+                f"tool_kinds names {', '.join(map(repr, unknown))}, which this agent does not have; "
+                f"its tools: {', '.join(sorted(names)) or 'none'}"
+            )
+        for tool_name, (name, fn) in zip(names, named, strict=True):
             if name is None and hasattr(fn, "run") and hasattr(fn, "tool_name"):
                 wrapped = cast("WrappedTool[...]", fn)  # wrapped already
-                if wrapped.tool_name in kinds:
-                    bus.registry.declare_tools({wrapped.tool_name: kinds.pop(wrapped.tool_name)})
+                if tool_name in kinds:
+                    bus.registry.declare_tools({tool_name: kinds[tool_name]})
             else:
-                tool_name = name or getattr(fn, "__name__", None) or ""
                 wrapped = wrap_tool(
-                    fn, bus, name, kind=kinds.pop(tool_name, None), agent_id=agent_id, session_key=session_key
+                    fn, bus, name, kind=kinds.get(tool_name), agent_id=agent_id, session_key=session_key
                 )
             self.tools[normalize_tool_name(wrapped.tool_name)] = wrapped
-        if kinds:
-            raise ValueError(
-                f"tool_kinds names {', '.join(map(repr, sorted(kinds)))}, which this agent does not have; "
-                f"its tools: {', '.join(sorted(self.tools)) or 'none'}"
-            )
         self._call_ids = itertools.count(1)
         # The inbox is made on first use: an agent driven only by prompt() holds no streams.
         self._inbox_send: MemoryObjectSendStream[tuple[str, dict[str, Any] | None]] | None = None
