@@ -19,7 +19,9 @@ from agentbus.middleware import builtin
 pytestmark = [
     pytest.mark.anyio,
     # The fixture server's ``stats(path)`` is a file tool of no kind: the adapter says so, rightly.
-    pytest.mark.filterwarnings("ignore:.*'stats', which looks like a file tool:agentbus.kinds.ToolKindWarning"),
+    pytest.mark.filterwarnings(
+        "ignore:.*'stats', which looks like a file tool:agentbus.kinds.ToolKindWarning"
+    ),
 ]
 
 
