@@ -96,7 +96,7 @@ _FILE_WORDS = frozenset({"file", "files", "fs", "path", "dir", "directory", "fol
 _SEARCH_WORDS = frozenset({"grep", "glob", "search", "find", "ls", "list", "ripgrep", "rg"})
 _FETCH_WORDS = frozenset({"fetch", "download", "http", "curl", "wget", "browse", "url", "request", "scrape"})
 
-_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 
 
 class ToolKindWarning(UserWarning):
@@ -159,6 +159,8 @@ def infer_kind(name: str, schema: Mapping[str, Any] | None = None) -> Inference:
     'write'
     """
     words = name_words(name)
+    if schema is None:
+        return _infer_from_name(name, words)
     properties = _properties(schema)
     command = next(
         (key for key in COMMAND_KEYS if key in properties and _is_free_text(properties[key])), None
@@ -209,3 +211,22 @@ def infer_kind(name: str, schema: Mapping[str, Any] | None = None) -> Inference:
     if url is not None and words & _FETCH_WORDS:
         return Inference("fetch", f"its {url!r} argument under the name {name!r}")
     return Inference(None, "nothing in its name or arguments says shell, files or the web")
+
+
+def _infer_from_name(name: str, words: frozenset[str]) -> Inference:
+    """Without a schema (an adapter that cannot see the arguments, a list of names), the name decides."""
+    because = f"its name {name!r} (no schema)"
+    if words & _EXEC_WORDS:
+        return Inference("exec", because)
+    if words & _FILE_WORDS:
+        for kind, verbs in (("edit", _EDIT_WORDS), ("write", _WRITE_WORDS), ("read", _READ_WORDS)):
+            if words & verbs:
+                return Inference(kind, because)
+        if words & _SEARCH_WORDS:
+            return Inference("search", because)
+        return Inference(
+            None, f"{because} says files, but not whether it reads or writes", suspect="a file tool"
+        )
+    if words & _FETCH_WORDS:
+        return Inference("fetch", because)
+    return Inference(None, "nothing in its name says shell, files or the web")
