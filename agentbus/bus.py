@@ -559,6 +559,33 @@ class Bus:
             self._dispatched("tool.after", event, started, "block" if blocked else None, block_reason, error)
         return event
 
+    async def resume_tool(
+        self,
+        tool: str,
+        approved_args: Mapping[str, Any],
+        execute: ToolFunction,
+        *,
+        call_id: str,
+        agent_id: str | None = None,
+        session_key: str | None = None,
+    ) -> ToolResult:
+        """Finish a call that paused inside the tool after tool.before approved it.
+
+        For a framework that stops a run inside a tool and later runs the tool
+        again (LangGraph's ``interrupt()``): tool.call around the tool with the
+        args tool.before approved the first time, then tool.after, so the call
+        is judged once and ends once. Never for a new call: tool.before does
+        not run.
+        """
+        plan = self._plan(tool, agent_id)
+        if self.observers.wants_dispatches:
+            return await self._run_dispatched(
+                plan, approved_args, execute, call_id, agent_id, session_key, resumed=True
+            )
+        return await self._pipeline(
+            plan, approved_args, execute, call_id, agent_id, session_key, resumed=True
+        )
+
     async def _run_dispatched(
         self,
         plan: _ToolPlan,
@@ -567,11 +594,12 @@ class Bus:
         call_id: str,
         agent_id: str | None,
         session_key: str | None,
+        resumed: bool = False,
     ) -> ToolResult:
         """The pipeline, and one dispatch record when it ends, however it ends."""
         started = _perf()
         try:
-            event = await self._pipeline(plan, args, execute, call_id, agent_id, session_key)
+            event = await self._pipeline(plan, args, execute, call_id, agent_id, session_key, resumed)
         except BaseException as exc:  # cancelled, or on_error="raise": the call ended all the same
             ended = ToolCall(plan.name, {}, call_id, agent_id, session_key)
             self._dispatched("tool.call", ended, started, error=exc)
@@ -588,12 +616,14 @@ class Bus:
         call_id: str,
         agent_id: str | None,
         session_key: str | None,
+        resumed: bool = False,
     ) -> ToolResult:
-        """tool.before, then (unless blocked) tool.call around the tool, then tool.after."""
+        """tool.before (unless ``resumed``: it approved these args already), then
+        (unless blocked) tool.call around the tool, then tool.after."""
         name = plan.name
         # Events are built positionally on this path: keywords cost twice as much.
         call = ToolCall(name, _as_args(args), call_id, agent_id, session_key, plan.kind)
-        if plan.before is not None:
+        if plan.before is not None and not resumed:
             await plan.before(call)
         decision = call.decision
         if decision == "ask":

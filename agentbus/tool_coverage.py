@@ -49,7 +49,7 @@ class ToolCoverage:
     """The canonical name the bus sees."""
     kind: str | None
     source: str
-    """``"declared"``, ``"name"`` (a canonical name's), ``"inferred"`` (from the name and schema) or ``"none"``."""
+    """``"declared"``, ``"name"`` (a canonical name's kind), ``"inferred"`` or ``"none"``."""
     reason: str
     suspect: str | None
     """Set when the tool looks like a shell or file tool but has no kind: nothing built in judges it."""

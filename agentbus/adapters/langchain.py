@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections.abc import Callable, Mapping
 from inspect import isawaitable
 from typing import Annotated, Any, cast
@@ -45,8 +44,8 @@ import anyio
 from typing_extensions import NotRequired
 
 from ..bus import Bus
-from ..events import Message, Params, ToolResult
-from ..tools import error_result, normalize_tool_name
+from ..events import Message, Params
+from ..tools import error_result
 
 try:
     from langchain.agents.middleware import AgentMiddleware, AgentState, ModelRequest, ToolCallRequest
@@ -324,8 +323,10 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
         try:
             if paused is not None and paused[0] == call["args"]:
                 # Resuming after interrupt(): tool.before approved these args already. The tool
-                # runs again (LangGraph replays it) and only tool.after sees how it ended.
-                event = await self._resume(name, paused[1], execute, call_id, agent_id, session_key)
+                # runs again (LangGraph replays it) inside the tool.call layers, then tool.after.
+                event = await self.bus.resume_tool(
+                    name, paused[1], execute, call_id=call_id, agent_id=agent_id, session_key=session_key
+                )
             else:
                 event = await self.bus.run_tool(
                     name, call["args"], execute, call_id=call_id, agent_id=agent_id, session_key=session_key
@@ -348,26 +349,6 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
         return ToolMessage(
             content=_content(result), name=name, tool_call_id=call_id,
             status="error" if event.is_error else "success",
-        )  # fmt: skip
-
-    async def _resume(
-        self,
-        name: str,
-        args: dict[str, Any],
-        execute: Callable[[dict[str, Any]], Any],
-        call_id: str,
-        agent_id: str,
-        session_key: str | None,
-    ) -> ToolResult:
-        started = time.perf_counter()
-        error: Exception | None = None
-        try:
-            result = await execute(dict(args))
-        except Exception as exc:
-            error, result = exc, error_result(normalize_tool_name(name), exc)
-        return await self.bus.finish_tool(
-            name, args, result, error=error, duration=time.perf_counter() - started,
-            call_id=call_id, agent_id=agent_id, session_key=session_key,
         )  # fmt: skip
 
     async def awrap_tool_call(self, request: ToolCallRequest, handler: Callable[..., Any]) -> Any:

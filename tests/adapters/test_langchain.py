@@ -208,8 +208,14 @@ async def test_interrupt_pauses_the_call_and_the_resume_is_judged_once_and_ends_
     bus, _ = make_bus()
     before: list[dict[str, Any]] = []
     after: list[agentbus.ToolResult] = []
+    wrapped: list[str] = []
     bus.intercept("tool.before", lambda call: before.append(dict(call.args)), id="gate")
     bus.intercept("tool.after", after.append, id="audit")
+
+    @bus.middleware("tool.call", id="around")
+    async def around(call: agentbus.ToolCall, call_next: Any) -> Any:
+        wrapped.append(call.args["target"])
+        return await call_next(call)
 
     @tool("deploy")
     def deploy(target: str) -> str:
@@ -231,6 +237,7 @@ async def test_interrupt_pauses_the_call_and_the_resume_is_judged_once_and_ends_
     assert tool_results_seen(model)["c1"].text == "deployed prod: yes"
     assert before == [{"target": "prod"}]  # not judged a second time on resume
     assert [(r.result, r.error) for r in after] == [("deployed prod: yes", None)]
+    assert wrapped == ["prod", "prod"]  # the tool.call layers wrap the resumed run too
 
 
 async def test_the_resume_runs_the_args_tool_before_approved() -> None:
