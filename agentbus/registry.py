@@ -341,7 +341,8 @@ class Registry:
         self._by_id: dict[str, Registration] = {}
         self._by_point: dict[str, tuple[Registration, ...]] = {}
         self._known_tools: frozenset[str] = KNOWN_TOOL_NAMES | TOOL_KINDS.keys()
-        self._kinds: dict[str, str] = {}
+        self._kinds: dict[str, str] = {}  # declared or inferred, by canonical name
+        self._declared: dict[str, str] = {}  # the kinds the user declared (never overridden)
         self._warned: set[str] = set()
         self._lock = threading.Lock()
         self._watchers: weakref.WeakSet[Any] = weakref.WeakSet()
@@ -382,11 +383,28 @@ class Registry:
             for name, kind in item.items():
                 canonical = normalize_tool_name(name)
                 names.add(canonical)
-                kinds[canonical] = _checked_kind(name, kind)
+                kinds[canonical] = self._declarable(name, kind)
         with self._lock:
             self._known_tools = self._known_tools | names
             self._kinds.update(kinds)
+            self._declared.update(kinds)
             self._changed()
+
+    def _declarable(self, name: str, kind: object) -> str:
+        """``kind``, checked: a known kind, and not another than the one declared for ``name`` before.
+
+        One tool name has one kind per registry; a kind inferred from a schema
+        gives way to a declared one (the user knows the tool better).
+        """
+        checked = _checked_kind(name, kind)
+        canonical = normalize_tool_name(name)
+        earlier = self._declared.get(canonical) or NAME_KINDS.get(canonical)
+        if earlier is not None and earlier != checked:
+            raise RegistrationError(
+                f"tool {name!r} has the kind {earlier!r} already, not {checked!r}: a tool name has one "
+                f"kind per registry; give tools that do different things different names"
+            )
+        return checked
 
     def bind_tools(
         self,
@@ -411,10 +429,15 @@ class Registry:
                     f"its tools: {', '.join(sorted(tools)) or 'none'}"
                 )
         bound: dict[str, str | None] = {}
-        declared: dict[str, str] = {}
+        found: dict[str, str] = {}  # kinds the registry did not hold yet
+        explicit: dict[str, str] = {}  # the adapter's tool_kinds, checked
         for name, schema in tools.items():
             canonical = normalize_tool_name(name)
-            kind = _checked_kind(name, kinds[name]) if name in kinds else self.kind_of(canonical)
+            kind: str | None
+            if name in kinds:
+                kind = explicit[canonical] = self._declarable(name, kinds[name])
+            else:
+                kind = self.kind_of(canonical)
             inference = infer_kind(name, schema)
             if kind is None:
                 kind = inference.kind
@@ -435,17 +458,14 @@ class Registry:
                     f"rename the argument so the guard can judge it.",
                 )
             bound[name] = kind
-            if (
-                kind is not None
-                and self._kinds.get(canonical) != kind
-                and (name in kinds or canonical not in self._kinds)
-            ):
-                declared[canonical] = kind
+            if kind is not None and self._kinds.get(canonical) != kind:
+                found[canonical] = kind
         with self._lock:
             new_names = {normalize_tool_name(name) for name in tools} - self._known_tools
-            if new_names or declared:
+            if new_names or found or explicit:
                 self._known_tools = self._known_tools | new_names
-                self._kinds.update(declared)
+                self._kinds.update(found)
+                self._declared.update(explicit)
                 self._changed()
         return bound
 

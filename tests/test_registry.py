@@ -628,3 +628,19 @@ def test_a_regex_python_warns_is_ambiguous_is_refused_not_raised_as_a_warning(pa
     """'[[' warns FutureWarning ("possible nested set"): a RegistrationError, not an escape."""
     with pytest.raises(RegistrationError, match="is ambiguous"):
         Registry().add("message.before", handler, agent=pattern)
+
+
+def test_a_tool_name_has_one_declared_kind_and_a_declaration_beats_an_inference() -> None:
+    registry = Registry()
+    registry.bind_tools({"write_to_file": {"properties": {"path": {}, "content": {}}}})
+    assert registry.kind_of("write_to_file") == "write"
+    registry.declare_tools({"write_to_file": "edit"})  # the user knows better than the schema
+    assert registry.kind_of("write_to_file") == "edit"
+    registry.bind_tools({"write_to_file": {"properties": {"path": {}, "content": {}}}})
+    assert registry.kind_of("write_to_file") == "edit"  # a later inference does not undo it
+    with pytest.raises(RegistrationError, match="'write_to_file' has the kind 'edit' already, not 'read'"):
+        registry.declare_tools({"write_to_file": "read"})
+    with pytest.raises(RegistrationError, match="'exec' has the kind 'exec' already"):
+        registry.bind_tools({"exec": None}, kinds={"exec": "read"})
+    with pytest.raises(RegistrationError, match="tool_kinds names 'sh', which an adapter does not bind"):
+        registry.bind_tools({"exec": None}, kinds={"sh": "exec"})
