@@ -441,6 +441,13 @@ class Registry:
             inference = infer_kind(name, schema)
             if kind is None:
                 kind = inference.kind
+            elif inference.kind not in (None, kind) and canonical not in self._declared:
+                self._warn_once(
+                    canonical,
+                    f"{source} binds {name!r}, whose schema says {inference.kind!r}, but a tool of that "
+                    f"name was bound as {kind!r} before; one name has one kind per registry. Rename one "
+                    f"of them, or declare the kind: registry.declare_tools({{{name!r}: ...}}).",
+                )
             if kind is None and inference.suspect is not None:
                 example = "exec" if "shell" in inference.suspect else "read"
                 self._warn_once(

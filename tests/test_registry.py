@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import agentbus
 from agentbus import RegistrationError, Registry
 from agentbus.events import HOOK_POINTS, TOOL_POINTS
+from agentbus.kinds import ToolKindWarning
 from agentbus.tools import MAX_NAME_LENGTH, normalize_tool_name
 
 
@@ -644,3 +645,12 @@ def test_a_tool_name_has_one_declared_kind_and_a_declaration_beats_an_inference(
         registry.bind_tools({"exec": None}, kinds={"exec": "read"})
     with pytest.raises(RegistrationError, match="tool_kinds names 'sh', which an adapter does not bind"):
         registry.bind_tools({"exec": None}, kinds={"sh": "exec"})
+
+
+def test_two_tools_of_one_name_with_different_kinds_warn() -> None:
+    registry = Registry()
+    registry.bind_tools({"run": {"properties": {"path": {}, "content": {}}}})
+    with pytest.warns(
+        ToolKindWarning, match="'run', whose schema says 'exec', but a tool of that name was bound"
+    ):
+        registry.bind_tools({"run": {"properties": {"command": {"type": "string"}}}})
