@@ -33,9 +33,11 @@ __all__ = [
     "GROUP_KINDS",
     "NAME_KINDS",
     "PATH_KEYS",
+    "READABLE_KEYS",
     "TOOL_KINDS",
     "Inference",
     "ToolKindWarning",
+    "guard_readable",
     "infer_kind",
     "name_words",
 ]
@@ -78,8 +80,15 @@ GROUP_KINDS: Mapping[str, frozenset[str]] = {
 
 COMMAND_KEYS = ("command", "cmd")
 """Arguments that carry a shell command (the command guard reads these, and ``script``)."""
-PATH_KEYS = ("path", "file_path", "filepath", "notebook_path", "target_file", "filename")
-"""Arguments that carry a file path (lower-cased; the path guards read these)."""
+PATH_KEYS = ("path", "file_path", "filePath", "notebook_path", "target_file", "filename")
+"""Arguments that carry a file path (the path guards read these, spelled so)."""
+READABLE_KEYS: Mapping[str, tuple[str, ...]] = {
+    "exec": (*COMMAND_KEYS, "script"),
+    "read": (*PATH_KEYS, "paths"),
+    "write": (*PATH_KEYS, "paths", "source", "destination", "patch", "input", "diff"),
+    "edit": (*PATH_KEYS, "paths", "patch", "input", "diff"),
+}
+"""Per kind, the arguments a built-in guard reads: a tool of that kind needs one of them to be judged."""
 _CONTENT_KEYS = ("content", "contents", "file_text", "text", "data", "new_content")
 _EDIT_KEYS = (("old_str", "new_str"), ("old_string", "new_string"), ("old_text", "new_text"))
 _URL_KEYS = ("url", "uri", "href")
@@ -123,13 +132,25 @@ def name_words(name: str) -> frozenset[str]:
 
 
 def _properties(schema: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The top-level properties of a JSON schema, by lower-cased name."""
+    """The top-level properties of a JSON schema (names as spelled: the guards read them so)."""
     if not isinstance(schema, Mapping):
         return {}
     properties = schema.get("properties")
     if not isinstance(properties, Mapping):
         return {}
-    return {str(key).lower(): value for key, value in properties.items()}
+    return {str(key): value for key, value in properties.items()}
+
+
+def guard_readable(kind: str, schema: Mapping[str, Any] | None) -> bool:
+    """Whether a built-in guard of ``kind`` finds what it judges among the schema's arguments.
+
+    True when there is nothing to check: no schema, or a kind no built-in guard reads.
+    """
+    keys = READABLE_KEYS.get(kind)
+    if keys is None or schema is None:
+        return True
+    properties = _properties(schema)
+    return any(key in properties for key in keys)
 
 
 def _is_free_text(spec: Any) -> bool:

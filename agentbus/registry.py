@@ -25,7 +25,15 @@ import attrs
 
 from .errors import RegistrationError
 from .events import HOOK_POINTS, TOOL_POINTS
-from .kinds import GROUP_KINDS, NAME_KINDS, TOOL_KINDS, ToolKindWarning, infer_kind
+from .kinds import (
+    GROUP_KINDS,
+    NAME_KINDS,
+    READABLE_KEYS,
+    TOOL_KINDS,
+    ToolKindWarning,
+    guard_readable,
+    infer_kind,
+)
 from .tools import KNOWN_TOOL_NAMES, MAX_NAME_LENGTH, TOOL_ALIASES, TOOL_GROUPS, normalize_tool_name
 
 __all__ = [
@@ -457,12 +465,12 @@ class Registry:
                     f"registry.declare_tools({{{name!r}: {example!r}}}) or the adapter's "
                     f"tool_kinds={{{name!r}: ...}} (kinds: {', '.join(TOOL_KINDS)}).",
                 )
-            elif kind == "exec" and schema is not None and not _command_readable(schema):
+            elif kind is not None and not guard_readable(kind, schema):
                 self._warn_once(
                     canonical,
-                    f"{source} binds {name!r} as a shell tool, but none of its arguments is "
-                    f"'command', 'cmd' or 'script', where the command guard reads the command: "
-                    f"rename the argument so the guard can judge it.",
+                    f"{source} binds {name!r} as {kind!r}, but the built-in guards for {kind!r} read "
+                    f"{', '.join(map(repr, READABLE_KEYS[kind]))} and it has none of these arguments: "
+                    f"rename the argument so the guards can judge its calls.",
                 )
             bound[name] = kind
             if kind is not None and self._kinds.get(canonical) != kind:
@@ -691,11 +699,6 @@ def _checked_kind(name: str, kind: object) -> str:
             + ", ".join(f"{k} ({what})" for k, what in TOOL_KINDS.items())
         )
     return str(kind)
-
-
-def _command_readable(schema: Mapping[str, Any]) -> bool:
-    properties = schema.get("properties")
-    return isinstance(properties, Mapping) and any(k in properties for k in ("command", "cmd", "script"))
 
 
 def _sort_key(registration: Registration) -> tuple[int, int]:

@@ -252,3 +252,13 @@ async def test_a_file_tool_whose_kind_cannot_be_told_warns_once_with_what_to_do(
 async def test_an_unknown_kind_is_refused_at_wrap_time() -> None:
     with pytest.raises(agentbus.RegistrationError, match="unknown kind 'shell'"):
         wrap_tool(read_file, make_bus(), kind="shell")
+
+
+async def test_a_declared_kind_whose_arguments_the_guards_cannot_read_warns() -> None:
+    bus = make_bus()
+
+    def sandbox(code: str) -> str:
+        return code
+
+    with pytest.warns(ToolKindWarning, match=r"'sandbox' as 'exec'.*'command', 'cmd', 'script'.*rename"):
+        wrap_tool(sandbox, bus, kind="exec")
