@@ -654,3 +654,23 @@ def test_two_tools_of_one_name_with_different_kinds_warn() -> None:
         ToolKindWarning, match="'run', whose schema says 'exec', but a tool of that name was bound"
     ):
         registry.bind_tools({"run": {"properties": {"command": {"type": "string"}}}})
+
+
+_LONG_KNOWN = sorted(name for name in agentbus.KNOWN_TOOL_NAMES if len(name) >= 4)
+
+
+@given(name=st.sampled_from(_LONG_KNOWN), data=st.data())
+def test_a_one_letter_typo_of_a_known_name_is_refused_and_the_name_itself_accepted(
+    name: str, data: st.DataObject
+) -> None:
+    registry = Registry()
+    registry.add("tool.before", handler, id="exact", tool=[name])
+    index = data.draw(st.integers(0, len(name) - 1))
+    letter = data.draw(st.sampled_from("abcdefghijklmnopqrstuvwxyz").filter(lambda c: c != name[index]))
+    typo = name[:index] + letter + name[index + 1 :]
+    if typo in registry.known_tools or normalize_tool_name(typo) in registry.known_tools:
+        return
+    with pytest.raises(RegistrationError, match="did you mean"):
+        registry.add("tool.before", handler, tool=[typo])
+    with pytest.raises(RegistrationError, match="did you mean"):
+        registry.add("tool.before", handler, tool=f"^{typo}$")
