@@ -109,7 +109,12 @@ _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 
 
 class ToolKindWarning(UserWarning):
-    """A bound tool looks like a shell or file tool, but its kind cannot be told."""
+    """A bound tool may escape the guards meant for it.
+
+    It looks like a shell or file tool but its kind cannot be told; or it has a
+    kind but none of the arguments that kind's guards read; or two tools of one
+    name have different kinds.
+    """
 
 
 @attrs.frozen
@@ -159,16 +164,16 @@ def _is_free_text(spec: Any) -> bool:
         return True  # an untyped argument can carry anything
     if "enum" in spec or "const" in spec:
         return False
-    kind = spec.get("type")
-    if kind is None:
+    declared = spec.get("type")
+    if declared is None:
         options = spec.get("anyOf") or spec.get("oneOf")
         if isinstance(options, list):
             return any(_is_free_text(option) for option in options if option != {"type": "null"})
         return True
-    kinds = kind if isinstance(kind, list) else [kind]
-    if "string" in kinds:
+    types = declared if isinstance(declared, list) else [declared]
+    if "string" in types:
         return True
-    return "array" in kinds and _is_free_text(spec.get("items"))
+    return "array" in types and _is_free_text(spec.get("items"))
 
 
 def infer_kind(name: str, schema: Mapping[str, Any] | None = None) -> Inference:
@@ -188,9 +193,7 @@ def infer_kind(name: str, schema: Mapping[str, Any] | None = None) -> Inference:
     )
     path = next((key for key in PATH_KEYS if key in properties), None)
     exec_name = bool(words & _EXEC_WORDS)
-    file_name = bool(words & (_FILE_WORDS | _READ_WORDS | _WRITE_WORDS | _EDIT_WORDS)) and bool(
-        words & _FILE_WORDS or path
-    )
+    file_name = bool(words & _FILE_WORDS)
     file_kinds: list[str] = []
     if path is not None:
         if any(old in properties and new in properties for old, new in _EDIT_KEYS):
