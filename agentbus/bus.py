@@ -18,7 +18,7 @@ from inspect import isawaitable
 from types import CoroutineType
 from typing import Any, TypeVar, Union
 
-from .errors import RegistrationError, describe_error
+from .errors import RegistrationError, ToolPaused, describe_error
 from .events import LIFECYCLE_POINTS, Lifecycle, Message, Params, ToolCall, ToolResult
 from .records import DEBUG, DISPATCH, ERROR, INFO, WARNING, Observers, Record, Subscription, level_number
 from .registry import Kind, Matcher, OnError, Registry
@@ -600,6 +600,10 @@ class Bus:
         started = _perf()
         try:
             event = await self._pipeline(plan, args, execute, call_id, agent_id, session_key, resumed)
+        except ToolPaused as paused:  # not an end: resume_tool() ends it later
+            ended = ToolCall(plan.name, {}, call_id, agent_id, session_key)
+            self._dispatched("tool.call", ended, started, "paused", str(paused))
+            raise
         except BaseException as exc:  # cancelled, or on_error="raise": the call ended all the same
             ended = ToolCall(plan.name, {}, call_id, agent_id, session_key)
             self._dispatched("tool.call", ended, started, error=exc)

@@ -44,6 +44,7 @@ import anyio
 from typing_extensions import NotRequired
 
 from ..bus import Bus
+from ..errors import ToolPaused
 from ..events import Message, Params
 from ..tools import error_result
 
@@ -311,7 +312,7 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
                 if isawaitable(response):
                     response = await response
             except GraphBubbleUp as exc:  # an interrupt pauses the call: it has not failed, nor ended
-                raise _Paused(exc, args) from None
+                raise ToolPaused(exc, args) from None
             responses.append(response)
             if not isinstance(response, ToolMessage):
                 return response  # a Command: the layers may look, the graph applies it
@@ -331,11 +332,11 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
                 event = await self.bus.run_tool(
                     name, call["args"], execute, call_id=call_id, agent_id=agent_id, session_key=session_key
                 )
-        except _Paused as pause:
+        except ToolPaused as pause:
             if len(self._paused) >= _PAUSED_LIMIT:  # interrupts never resumed: forget the oldest
                 del self._paused[next(iter(self._paused))]
             self._paused[key] = (call["args"], pause.approved)
-            raise pause.interrupt from None
+            raise pause.signal from None
         response = responses[-1] if responses else None
         result = event.result
         if response is not None and (result is response or result is getattr(response, "content", None)):
@@ -360,16 +361,3 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
 
 _PAUSED_LIMIT = 1024
 """How many interrupted tool calls an adapter remembers for their resume."""
-
-
-class _Paused(BaseException):
-    """A LangGraph interrupt inside a tool, carried past the bus's layers.
-
-    A BaseException, so that no layer and not the bus take it for the tool's
-    error: the call is paused, tool.after runs when it ends, after the resume.
-    """
-
-    def __init__(self, interrupt: GraphBubbleUp, args: dict[str, Any]) -> None:
-        super().__init__("the tool called interrupt(); the run pauses until it is resumed")
-        self.interrupt = interrupt
-        self.approved = args

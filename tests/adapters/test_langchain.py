@@ -209,6 +209,8 @@ async def test_interrupt_pauses_the_call_and_the_resume_is_judged_once_and_ends_
     before: list[dict[str, Any]] = []
     after: list[agentbus.ToolResult] = []
     wrapped: list[str] = []
+    dispatches: list[agentbus.Record] = []
+    bus.on_event(dispatches.append, dispatches=True)
     bus.intercept("tool.before", lambda call: before.append(dict(call.args)), id="gate")
     bus.intercept("tool.after", after.append, id="audit")
 
@@ -238,6 +240,8 @@ async def test_interrupt_pauses_the_call_and_the_resume_is_judged_once_and_ends_
     assert before == [{"target": "prod"}]  # not judged a second time on resume
     assert [(r.result, r.error) for r in after] == [("deployed prod: yes", None)]
     assert wrapped == ["prod", "prod"]  # the tool.call layers wrap the resumed run too
+    calls_ended = [(r.decision, r.error) for r in dispatches if r.point == "tool.call"]
+    assert calls_ended == [("paused", None), (None, None)]  # the audit sees a pause, not an error
 
 
 async def test_the_resume_runs_the_args_tool_before_approved() -> None:
