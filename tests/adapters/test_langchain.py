@@ -25,6 +25,7 @@ from pydantic import Field
 import agentbus
 from agentbus.adapters.langchain import AgentbusMiddleware
 from agentbus.kinds import ToolKindWarning
+from agentbus.records import DISPATCH
 from agentbus.middleware import builtin
 
 pytestmark = pytest.mark.anyio
@@ -240,7 +241,7 @@ async def test_interrupt_pauses_the_call_and_the_resume_is_judged_once_and_ends_
     assert before == [{"target": "prod"}]  # not judged a second time on resume
     assert [(r.result, r.error) for r in after] == [("deployed prod: yes", None)]
     assert wrapped == ["prod", "prod"]  # the tool.call layers wrap the resumed run too
-    calls_ended = [(r.decision, r.error) for r in dispatches if r.point == "tool.call"]
+    calls_ended = [(r.decision, r.error) for r in dispatches if (r.point, r.id) == ("tool.call", DISPATCH)]
     assert calls_ended == [("paused", None), (None, None)]  # the audit sees a pause, not an error
 
 
