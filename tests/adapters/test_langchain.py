@@ -25,8 +25,8 @@ from pydantic import Field
 import agentbus
 from agentbus.adapters.langchain import AgentbusMiddleware
 from agentbus.kinds import ToolKindWarning
-from agentbus.records import DISPATCH
 from agentbus.middleware import builtin
+from agentbus.records import DISPATCH
 
 pytestmark = pytest.mark.anyio
 
