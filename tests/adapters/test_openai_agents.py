@@ -454,3 +454,26 @@ def test_a_shell_tool_without_a_readable_command_warns_when_wrapped() -> None:
     agent = Agent(name="ops", model=ScriptModel(), tools=[execute_bash])
     with pytest.warns(ToolKindWarning, match="'execute_bash', which looks like a shell tool"):
         openai_agents.wrap_agent(bus, agent)
+
+
+async def test_a_tool_without_a_failure_function_fails_the_run_as_without_agentbus() -> None:
+    from agents import Runner
+    from agents.exceptions import UserError
+
+    def make_agent() -> Agent[Any]:
+        @function_tool(failure_error_function=None)
+        def explode() -> str:
+            """Always fails."""
+            raise OSError("disk on fire")
+
+        model = ScriptModel([tool_call("explode", {}, "c1")], [final("never")])
+        return Agent(name="ops", model=model, tools=[explode])
+
+    with pytest.raises(UserError, match="disk on fire") as native:  # the SDK wraps the error
+        await Runner.run(make_agent(), "go")
+    bus, _ = make_bus()
+    after: list[agentbus.ToolResult] = []
+    bus.intercept("tool.after", after.append, id="audit")
+    with pytest.raises(type(native.value), match="disk on fire"):
+        await openai_agents.run(bus, make_agent(), "go")
+    assert isinstance(after[0].error, OSError)
