@@ -70,20 +70,21 @@ class ToolCoverage:
 
 
 def coverage(
-    tools: Mapping[str, Mapping[str, Any] | None] | Iterable[str], registry: Registry | None = None
+    tools: Mapping[str, Mapping[str, Any] | None] | Iterable[Any], registry: Registry | None = None
 ) -> list[ToolCoverage]:
     """The coverage of each tool by ``registry`` (default: the process-wide one, with the built-in guards).
 
     ``tools`` maps tool names to their JSON schemas (None where unknown), or is
-    a list of names. Nothing is declared or bound: this only looks.
+    a list of names or of the frameworks' tool objects (an OpenAI Agents
+    ``FunctionTool``, a LangChain tool, a FastMCP or MCP ``Tool``, a pydantic-ai
+    ``ToolDefinition``): ``agentbus.coverage(agent.tools)``. Nothing is declared
+    or bound: this only looks.
     """
     if registry is None:
         from .registry import init_registry
 
         registry = init_registry()
-    schemas: Mapping[str, Mapping[str, Any] | None] = (
-        tools if isinstance(tools, Mapping) else dict.fromkeys(tools)
-    )
+    schemas = tools if isinstance(tools, Mapping) else dict(map(_name_and_schema, tools))
     rows = []
     for name, schema in schemas.items():
         canonical = normalize_tool_name(name)
@@ -102,6 +103,27 @@ def coverage(
         }
         rows.append(ToolCoverage(name, canonical, kind, source, reason, suspect, layers))
     return rows
+
+
+def _name_and_schema(tool: Any) -> tuple[str, Mapping[str, Any] | None]:
+    """A tool's name and JSON schema, from a name or a framework's tool object."""
+    if isinstance(tool, str):
+        return tool, None
+    name = getattr(tool, "name", None)
+    if not isinstance(name, str):
+        raise TypeError(f"a tool is a name or an object with a .name, got {tool!r}")
+    for attribute in (
+        "params_json_schema",
+        "parameters_json_schema",
+        "parameters",
+        "input_schema",
+        "inputSchema",
+    ):
+        schema = getattr(tool, attribute, None)
+        if isinstance(schema, Mapping):
+            return name, schema
+    args = getattr(tool, "args", None)  # LangChain: the schema's properties
+    return name, {"properties": args} if isinstance(args, Mapping) else None
 
 
 def format_coverage(rows: Iterable[ToolCoverage]) -> str:

@@ -448,3 +448,20 @@ async def test_the_sync_hooks_refuse_to_block_a_running_event_loop() -> None:
 
     with pytest.raises(RuntimeError, match=r"use agent\.ainvoke\(\)"):
         middleware.before_model({"messages": []}, None)
+
+
+def test_coverage_reads_langchain_tools() -> None:
+    @tool("write_to_file")
+    def write_to_file(path: str, content: str) -> str:
+        """Write a file."""
+        return path
+
+    registry = agentbus.Registry()
+    builtin.install(registry)
+    rows = agentbus.coverage([write_to_file, *make_tools([])], registry)
+    assert [(row.name, row.kind) for row in rows] == [
+        ("write_to_file", "write"),
+        ("bash", "exec"),
+        ("read", "read"),
+    ]
+    assert rows[0].guards == ("builtin:security-audit",)

@@ -477,3 +477,20 @@ async def test_a_tool_without_a_failure_function_fails_the_run_as_without_agentb
     with pytest.raises(type(native.value), match="disk on fire"):
         await openai_agents.run(bus, make_agent(), "go")
     assert isinstance(after[0].error, OSError)
+
+
+def test_coverage_reads_the_agents_function_tools() -> None:
+    @function_tool
+    def run_shell(command: str) -> str:
+        """Run a shell command."""
+        return command
+
+    registry = agentbus.Registry()
+    builtin.install(registry)
+    rows = agentbus.coverage([run_shell, *make_tools([])], registry)
+    assert [(row.name, row.kind) for row in rows] == [
+        ("run_shell", "exec"),
+        ("bash", "exec"),
+        ("read", "read"),
+    ]
+    assert "builtin:command-safety-guard" in rows[0].guards
