@@ -21,6 +21,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "eval": ("agentbus.evaluate", "run tool calls through the stack, none executed; --diff replays a log"),
     "tail": ("agentbus.tail", "follow a JSON-lines audit log, rendered like the verbose stream"),
     "hook": ("agentbus.hook", "answer one Claude Code hook event (JSON on stdin, decision on stdout)"),
+    "tools": (
+        "agentbus.tool_coverage",
+        "list an agent's tools with their kind and the guards that judge them",
+    ),
     "serve": ("agentbus.serve", "serve Claude Code's HTTP hooks on 127.0.0.1, with live interceptions"),
 }
 
