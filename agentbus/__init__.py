@@ -21,11 +21,14 @@ from .events import ToolResult as ToolResult
 from .global_registry import get_registry as get_registry
 from .global_registry import init_registry as init_registry
 from .global_registry import reset_registry as reset_registry
+from .kinds import TOOL_KINDS as TOOL_KINDS
+from .kinds import ToolKindWarning as ToolKindWarning
 from .logging import format_record as format_record
 from .records import Record as Record
 from .records import Subscription as Subscription
 from .registry import Registration as Registration
 from .registry import Registry as Registry
+from .tool_coverage import coverage as coverage
 from .tools import KNOWN_TOOL_NAMES as KNOWN_TOOL_NAMES
 from .tools import TOOL_GROUPS as TOOL_GROUPS
 from .tools import normalize_tool_name as normalize_tool_name
@@ -36,6 +39,7 @@ __all__ = [
     "HOOK_POINTS",
     "KNOWN_TOOL_NAMES",
     "TOOL_GROUPS",
+    "TOOL_KINDS",
     "AgentbusError",
     "Approver",
     "Bus",
@@ -53,7 +57,9 @@ __all__ = [
     "ToolBlockedError",
     "ToolCall",
     "ToolFunction",
+    "ToolKindWarning",
     "ToolResult",
+    "coverage",
     "format_record",
     "get_registry",
     "init_registry",

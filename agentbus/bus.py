@@ -18,7 +18,7 @@ from inspect import isawaitable
 from types import CoroutineType
 from typing import Any, TypeVar, Union
 
-from .errors import RegistrationError, describe_error
+from .errors import RegistrationError, ToolPaused, describe_error
 from .events import (
     _DECIDING,
     LIFECYCLE_POINTS,
@@ -83,10 +83,18 @@ class _Generations:
 class _ToolPlan:
     """The three compiled stacks of one (tool, agent): one cache look-up per call."""
 
-    __slots__ = ("after", "before", "call", "empty", "name")
+    __slots__ = ("after", "before", "call", "empty", "kind", "name")
 
-    def __init__(self, name: str, before: Chain | None, call: Chain | None, after: Chain | None) -> None:
+    def __init__(
+        self,
+        name: str,
+        before: Chain | None,
+        call: Chain | None,
+        after: Chain | None,
+        kind: str | None = None,
+    ) -> None:
         self.name = name
+        self.kind = kind
         self.before = before
         self.call = call
         self.after = after
@@ -398,8 +406,10 @@ class Bus:
             redactors=self._redactors() if self.observers else (),
         )
 
-    def _matching(self, point: str, tool: str | None, agent: str | None) -> tuple[Registration, ...]:
-        return tuple(r for r in self.registry.stack(point) if r.matches(tool, agent))
+    def _matching(
+        self, point: str, tool: str | None, agent: str | None, kind: str | None = None
+    ) -> tuple[Registration, ...]:
+        return tuple(r for r in self.registry.stack(point) if r.matches(tool, agent, kind))
 
     def _stack(self, point: str, agent: str | None) -> Chain | None:
         key = (point, agent)
@@ -434,10 +444,11 @@ class Bus:
         plan = self._old_plans.pop(key, None)
         if plan is None:
             name = normalize_tool_name(tool)
+            kind = self.registry.kind_of(name)  # layers match the tool's name or its kind
             matching = (
-                self._matching("tool.before", name, agent),
-                self._matching("tool.call", name, agent),
-                self._matching("tool.after", name, agent),
+                self._matching("tool.before", name, agent, kind),
+                self._matching("tool.call", name, agent, kind),
+                self._matching("tool.after", name, agent, kind),
             )
             # Registrations are known by their sequence number: unique, and always hashable.
             signature = tuple(tuple(r.sequence for r in stack) for stack in matching)
@@ -449,7 +460,7 @@ class Bus:
                     self._compile("tool.after", matching[2], _identity),
                 )
                 self._compiled.put(signature, stacks)
-            plan = _ToolPlan(name, *stacks)
+            plan = _ToolPlan(name, stacks[0], stacks[1], stacks[2], kind)
             if self.observers.wants_dispatches:
                 plan.empty = False  # every call must end with its dispatch record
         if len(self._plans) >= _CACHE_LIMIT:
@@ -674,7 +685,7 @@ class Bus:
             failure = None
         call = ToolCall(
             tool=plan.name, args=own_args, call_id=call_id or f"call-{next(self._call_ids)}",
-            agent_id=agent_id, session_key=session_key,
+            agent_id=agent_id, session_key=session_key, kind=plan.kind,
         )  # fmt: skip
         if failure is not None:
             call.block(f"the tool's args cannot be copied ({describe_error(failure)}); blocked to be safe")
@@ -717,7 +728,7 @@ class Bus:
             tool=plan.name, args=_as_args(args), result=result,
             call_id=call_id or f"call-{next(self._call_ids)}", agent_id=agent_id,
             session_key=session_key, error=error, blocked=blocked, block_reason=block_reason,
-            duration=duration,
+            duration=duration, kind=plan.kind,
         )  # fmt: skip
         after = plan.after
         if after is not None:
@@ -725,6 +736,33 @@ class Bus:
         if self.observers.wants_dispatches:
             self._dispatched("tool.after", event, started, "block" if blocked else None, block_reason, error)
         return event
+
+    async def resume_tool(
+        self,
+        tool: str,
+        approved_args: Mapping[str, Any],
+        execute: ToolFunction,
+        *,
+        call_id: str,
+        agent_id: str | None = None,
+        session_key: str | None = None,
+    ) -> ToolResult:
+        """Finish a call that paused inside the tool after tool.before approved it.
+
+        For a framework that stops a run inside a tool and later runs the tool
+        again (LangGraph's ``interrupt()``): tool.call around the tool with the
+        args tool.before approved the first time, then tool.after, so the call
+        is judged once and ends once. Never for a new call: tool.before does
+        not run.
+        """
+        plan = self._plan(tool, agent_id)
+        if self.observers.wants_dispatches:
+            return await self._run_dispatched(
+                plan, approved_args, execute, call_id, agent_id, session_key, resumed=True
+            )
+        return await self._pipeline(
+            plan, approved_args, execute, call_id, agent_id, session_key, resumed=True
+        )
 
     async def _run_dispatched(
         self,
@@ -734,11 +772,16 @@ class Bus:
         call_id: str,
         agent_id: str | None,
         session_key: str | None,
+        resumed: bool = False,
     ) -> ToolResult:
         """The pipeline, and one dispatch record when it ends, however it ends."""
         started = _perf()
         try:
-            event = await self._pipeline(plan, args, execute, call_id, agent_id, session_key)
+            event = await self._pipeline(plan, args, execute, call_id, agent_id, session_key, resumed)
+        except ToolPaused as paused:  # not an end: resume_tool() ends it later
+            ended = ToolCall(plan.name, {}, call_id, agent_id, session_key)
+            self._dispatched("tool.call", ended, started, "paused", str(paused))
+            raise
         except BaseException as exc:  # cancelled, or on_error="raise": the call ended all the same
             ended = ToolCall(plan.name, {}, call_id, agent_id, session_key)
             self._dispatched("tool.call", ended, started, error=exc)
@@ -755,13 +798,15 @@ class Bus:
         call_id: str,
         agent_id: str | None,
         session_key: str | None,
+        resumed: bool = False,
     ) -> ToolResult:
-        """tool.before, then (unless blocked) tool.call around the tool, then tool.after."""
+        """tool.before (unless ``resumed``: it approved these args already), then
+        (unless blocked) tool.call around the tool, then tool.after."""
         name = plan.name
         # Events are built positionally on this path: keywords cost twice as much.
-        call = ToolCall(name, _as_args(args), call_id, agent_id, session_key)
+        call = ToolCall(name, _as_args(args), call_id, agent_id, session_key, plan.kind)
         approved: dict[str, Any] | None
-        if plan.before is not None:
+        if plan.before is not None and not resumed:
             deciding = _DECIDING.set(call)
             try:
                 returned = await plan.before(call)
@@ -778,7 +823,7 @@ class Bus:
                 approved = approval[1]
             else:
                 approved = self._approve(call, returned)
-        else:  # nothing judges the call: the tool gets the args as the caller gave them
+        else:  # nothing judges the call, or it was judged before it paused: the args as given
             approved = call._args
         decision = call._decision
         if decision == "ask":
@@ -811,6 +856,8 @@ class Bus:
                 # way the call failed, and the agent gets an error result.
                 error = exc
                 result = error_result(name, exc)
+            except ToolPaused:  # not an end: resume_tool() finishes the call
+                raise
             except BaseException as exc:  # cancelled (or worse) while the tool ran: say so
                 self._interrupted(call, "tool.call", exc, started, "while the tool ran")
                 raise
@@ -818,7 +865,7 @@ class Bus:
         blocked = decision is not None
         event = ToolResult(
             name, approved, result, call.call_id, agent_id, session_key, error, blocked,
-            call.block_reason if blocked else None, duration,
+            call.block_reason if blocked else None, duration, plan.kind,
         )  # fmt: skip
         if plan.after is not None:
             after_started = _perf()
