@@ -201,10 +201,12 @@ class Bus:
 
     ``log_level`` is the lowest record level sent to structlog (the logger
     named ``agentbus``); None keeps structlog out of it. ``dispatch_timeout``
-    bounds each dispatch of message.before, params.before, tool.after and the
-    lifecycle points that holds async layers (seed 003's 30 s); tool.before has
-    none, since a gate may wait for a person. ``approver`` decides tool calls
-    that a layer marked "ask"; without one they are denied.
+    is the timeout of each async layer (and ``thread=True`` handler) without one
+    of its own on message.before, params.before, tool.after and the lifecycle
+    points (seed 003's 30 s): a slow layer fails alone, the layers after it
+    still run. tool.before has none, since a gate may wait for a person.
+    ``approver`` decides tool calls that a layer marked "ask"; without one they
+    are denied.
     """
 
     def __init__(
