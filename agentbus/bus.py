@@ -240,6 +240,7 @@ class Bus:
         # Compiled stacks by the registrations they hold: many names share one.
         self._compiled = _Generations()
         self._stacks = _Generations()
+        self._redactor_cache: list[Any] | None = None
         self._call_ids = itertools.count(1)
         self.registry.watch(self)
         self._structlog: Any = None
@@ -393,6 +394,7 @@ class Bus:
         self._old_plans = {}
         self._stacks = _Generations()
         self._compiled = _Generations()
+        self._redactor_cache = None
 
     def _compile(self, point: str, registrations: tuple[Registration, ...], terminal: Chain) -> Chain | None:
         if not registrations:
@@ -488,6 +490,8 @@ class Bus:
             call_id=getattr(event, "call_id", None), decision=decision, reason=reason,
             error=describe_error(error) if error is not None else None, duration=_perf() - started,
         )  # fmt: skip
+        for redactor in self._redactors():
+            record = redactor.redact_record(record)
         self.observers.emit_dispatch(record)
 
     # -- the verbs ------------------------------------------------------------------
@@ -920,12 +924,15 @@ class Bus:
 
     def _redactors(self) -> list[Any]:
         """Installed layers that redact (a ``redact_record`` method): every record goes through them."""
-        return [
-            r.handler
-            for point in self.registry.points()
-            for r in self.registry.stack(point)
-            if callable(getattr(type(r.handler), "redact_record", None))
-        ]
+        redactors = self._redactor_cache
+        if redactors is None:
+            redactors = self._redactor_cache = [
+                r.handler
+                for point in self.registry.points()
+                for r in self.registry.stack(point)
+                if callable(getattr(type(r.handler), "redact_record", None))
+            ]
+        return redactors
 
     def _emit(
         self,

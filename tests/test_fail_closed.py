@@ -534,3 +534,20 @@ async def test_a_users_own_redaction_layer_leaks_nothing_into_records() -> None:
     assert SECRET not in console.getvalue()
     assert all(SECRET not in str(record.to_dict()) for record in records)
     assert "[REDACTED" in console.getvalue()
+
+
+async def test_a_block_reason_that_quotes_a_secret_is_redacted_in_every_record() -> None:
+    """The dispatch lines at full verbosity go through the redactor too."""
+    bus = Bus(log_level=None)
+    console = io.StringIO()
+    bus.stream_to_console("full", file=console)
+
+    @bus.intercept("tool.before", id="quotes")
+    def quotes(call: ToolCall) -> None:
+        call.block(f"the command holds a key: {call.args['command']}")
+
+    bus.intercept("tool.after", redact_secrets(), id="my-redactor")
+    result = await bus.call_tool("exec", {"command": f"curl -H 'x: {SECRET}'"}, Tool())
+    assert result["status"] == "blocked"
+    assert "⛔" in console.getvalue()  # the dispatch line is there
+    assert SECRET not in console.getvalue()
