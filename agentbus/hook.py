@@ -82,10 +82,11 @@ def add_bus_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--rewrite-decision",
-        choices=("allow", "ask"),
-        default="allow",
-        help="decision sent with rewritten arguments: allow (Claude Code's deny/ask rules still apply) "
-        "or ask (a person confirms each rewritten call)",
+        choices=("passthrough", "allow", "ask"),
+        default="passthrough",
+        help="what goes with rewritten arguments: passthrough (no decision: Claude Code's own permission "
+        "checks judge the rewritten call; default), allow (approve it: skips Claude Code's checks, not its "
+        "deny rules) or ask (a person confirms each rewritten call)",
     )
 
 

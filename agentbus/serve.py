@@ -117,7 +117,7 @@ class HookServer:
         *,
         token: str | None = None,
         max_bytes: int = DEFAULT_MAX_BYTES,
-        rewrite_decision: RewriteDecision = "allow",
+        rewrite_decision: RewriteDecision = "passthrough",
         remember_approvals: bool = True,
         audit: AuditLog | None = None,
         idle_timeout: float = 60.0,
