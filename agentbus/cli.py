@@ -22,8 +22,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tail": ("agentbus.tail", "follow a JSON-lines audit log, rendered like the verbose stream"),
     "hook": ("agentbus.hook", "answer one Claude Code hook event (JSON on stdin, decision on stdout)"),
     "serve": ("agentbus.serve", "serve Claude Code's HTTP hooks on 127.0.0.1, with live interceptions"),
-    "install": ("agentbus.install", "install (or --uninstall) agentbus's hooks in Claude Code's settings.json"),
-    "doctor": ("agentbus.doctor", "check the installed Claude Code hooks: entries, CLI version, a live answer"),
+    "install": ("agentbus.install", "install (or --uninstall) agentbus's hooks in Claude Code's settings"),
+    "doctor": ("agentbus.doctor", "check the installed Claude Code hooks: entries, CLI, a live answer"),
 }
 
 

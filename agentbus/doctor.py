@@ -21,7 +21,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -79,7 +78,9 @@ def check_answer(stdout: str, exit_code: int, *, must_deny: bool) -> str | None:
     if not isinstance(answer, dict):
         return f"printed JSON that is not an object: {text[:200]!r}"
     specific = answer.get("hookSpecificOutput")
-    if specific is not None and (not isinstance(specific, dict) or specific.get("hookEventName") != "PreToolUse"):
+    if specific is not None and (
+        not isinstance(specific, dict) or specific.get("hookEventName") != "PreToolUse"
+    ):
         return f"answered with a hookSpecificOutput that is not PreToolUse's: {text[:200]!r}"
     decision = (specific or {}).get("permissionDecision")
     if decision not in (None, "allow", "deny", "ask"):
@@ -171,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
             report.problem(str(exc))
             continue
         hooks = settings.get("hooks")
-        for event, groups in (hooks.items() if isinstance(hooks, dict) else ()):
+        for event, groups in hooks.items() if isinstance(hooks, dict) else ():
             for group in groups if isinstance(groups, list) else ():
                 for hook in group.get("hooks", []) if isinstance(group, dict) else ():
                     if is_agentbus_hook(hook):
@@ -193,7 +194,9 @@ def run(args: argparse.Namespace) -> int:
                 if not held
             ]
             if missing:
-                report.problem(f"{event} in {path}: without {' and '.join(missing)}: a failing hook lets it through")
+                report.problem(
+                    f"{event} in {path}: without {' and '.join(missing)}: a failing hook lets it through"
+                )
     entries = found.get("PreToolUse", [])
     if entries:
         path, hook = entries[0]
@@ -231,7 +234,7 @@ def _check_cli(report: _Report, explicit: str | None) -> None:
     if version < FAIL_CLOSED_VERSION:
         wanted = ".".join(map(str, FAIL_CLOSED_VERSION))
         report.problem(
-            f"Claude Code {shown} is older than {wanted}: it ignores \"onFailure\": \"block\", so a hook "
+            f'Claude Code {shown} is older than {wanted}: it ignores "onFailure": "block", so a hook '
             "that crashes, cannot start or times out lets the tool call run (PreToolUse) and the prompt "
             "through (UserPromptSubmit), and an unchecked output reaches the model (PostToolUse). "
             f"Update Claude Code to {wanted} or later"

@@ -70,7 +70,9 @@ examples:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("runtime", choices=("claude-code",), help="the agent runtime to install hooks for")
     add_scope_arguments(parser)
-    parser.add_argument("--http", action="store_true", help="HTTP hooks for `agentbus serve` instead of commands")
+    parser.add_argument(
+        "--http", action="store_true", help="HTTP hooks for `agentbus serve` instead of commands"
+    )
     parser.add_argument("--url", default=DEFAULT_URL, help=f"the HTTP hooks' URL (default {DEFAULT_URL})")
     parser.add_argument(
         "--timeout",
@@ -91,7 +93,9 @@ def add_scope_arguments(parser: argparse.ArgumentParser) -> None:
     """--user / --project / --local / --settings: which settings file (shared with doctor)."""
     scope = parser.add_mutually_exclusive_group()
     scope.add_argument("--user", action="store_const", const="user", dest="scope", help="~/.claude (default)")
-    scope.add_argument("--project", action="store_const", const="project", dest="scope", help=".claude/settings.json")
+    scope.add_argument(
+        "--project", action="store_const", const="project", dest="scope", help=".claude/settings.json"
+    )
     scope.add_argument(
         "--local", action="store_const", const="local", dest="scope", help=".claude/settings.local.json"
     )

@@ -260,7 +260,9 @@ def test_post_tool_use_replacement_keeps_the_shape_of_the_tools_output() -> None
 
 
 def test_post_tool_use_blocked_result_becomes_block_and_hides_the_output() -> None:
-    result = hook(post("Bash", {"stdout": "INJECTION", "stderr": "", "interrupted": False}), "--middleware", MIDDLEWARE)
+    result = hook(
+        post("Bash", {"stdout": "INJECTION", "stderr": "", "interrupted": False}), "--middleware", MIDDLEWARE
+    )
     assert result.returncode == 0
     output = json.loads(result.stdout)
     assert (output["decision"], output["reason"]) == ("block", "the output holds a prompt injection")

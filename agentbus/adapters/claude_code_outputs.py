@@ -42,7 +42,9 @@ def withheld(original: Any, message: str) -> Any:
         return [] if isinstance(original, list) and not original else message
     if "stdout" in original:  # Bash, BashOutput
         return {"stdout": message, "stderr": "", "interrupted": False, "isImage": False}
-    if original.get("type") in ("text", "image", "notebook", "pdf") and isinstance(original.get("file"), Mapping):
+    if original.get("type") in ("text", "image", "notebook", "pdf") and isinstance(
+        original.get("file"), Mapping
+    ):
         lines = message.count("\n") + 1
         path = str(original["file"].get("filePath", ""))
         file = {"filePath": path, "content": message, "numLines": lines, "startLine": 1, "totalLines": lines}

@@ -162,7 +162,16 @@ def served_claude(claude_cli: Path, tmp_path: Path) -> Iterator[Claude]:
     """Scenarios through the HTTP hook, `agentbus serve` running on a free port."""
     log = tmp_path / "serve-audit.jsonl"
     process = subprocess.Popen(
-        [str(AGENTBUS), "serve", "--port", "0", "--middleware", "e2e_policies:install", "--audit-log", str(log)],
+        [
+            str(AGENTBUS),
+            "serve",
+            "--port",
+            "0",
+            "--middleware",
+            "e2e_policies:install",
+            "--audit-log",
+            str(log),
+        ],
         env={**os.environ, "PYTHONPATH": str(HERE)},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

@@ -28,7 +28,11 @@ def stamp(call: ToolCall) -> None:
 
 def withhold_injections(event: ToolResult) -> None:
     if INJECTION in str(event.result):
-        event.result = {"status": "blocked", "tool": event.tool, "reason": "the output holds a prompt injection"}
+        event.result = {
+            "status": "blocked",
+            "tool": event.tool,
+            "reason": "the output holds a prompt injection",
+        }
 
 
 def report_failures(event: ToolResult) -> None:

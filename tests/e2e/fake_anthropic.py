@@ -171,7 +171,9 @@ def _sse(body: dict[str, Any], blocks: list[Block]) -> Iterator[bytes]:
         else:
             opening = {"type": "text", "text": ""}
             delta = {"type": "text_delta", "text": block["text"]}
-        yield _event("content_block_start", {"type": "content_block_start", "index": index, "content_block": opening})
+        yield _event(
+            "content_block_start", {"type": "content_block_start", "index": index, "content_block": opening}
+        )
         yield _event("content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta})
         yield _event("content_block_stop", {"type": "content_block_stop", "index": index})
     yield _event(
@@ -190,5 +192,7 @@ def flatten(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "\n".join(flatten(item.get("text", "")) if isinstance(item, dict) else str(item) for item in content)
+        return "\n".join(
+            flatten(item.get("text", "")) if isinstance(item, dict) else str(item) for item in content
+        )
     return "" if content is None else str(content)

@@ -117,7 +117,9 @@ def test_a_blocked_result_is_hidden_from_the_model(hooked: Claude) -> None:
     ran(run)
     assert INJECTION not in run.fake.seen()
     for block in (cat, read):
-        assert "agentbus withheld this output: the output holds a prompt injection" in run.fake.result_text(block)
+        assert "agentbus withheld this output: the output holds a prompt injection" in run.fake.result_text(
+            block
+        )
 
 
 def test_glob_results_are_filtered_and_the_advice_reaches_the_model(hooked: Claude) -> None:
@@ -126,8 +128,10 @@ def test_glob_results_are_filtered_and_the_advice_reaches_the_model(hooked: Clau
     run = hooked.run([[glob]], files=files)
     ran(run)
     listed = run.fake.result_text(glob)
-    assert "a.txt" in listed and "src/b.txt" in listed
-    assert "node_modules" not in listed and ".venv" not in listed
+    assert "a.txt" in listed
+    assert "src/b.txt" in listed
+    assert "node_modules" not in listed
+    assert ".venv" not in listed
     assert "glob: ignore results under .venv, node_modules" in run.fake.seen(), "additionalContext"
 
 
@@ -151,7 +155,9 @@ def test_failures_sub_agents_and_the_session_reach_the_audit_log(claude: Claude)
     sub_agents = {r["agent_id"] for r in records if str(r["agent_id"]).startswith("general-purpose:")}
     assert len(sub_agents) == 1, "the sub-agent's calls carry its id"
     sub_agent = sub_agents.pop()
-    assert any(r["point"] == "tool.before" and r["agent_id"] == sub_agent and r["tool"] == "exec" for r in records)
+    assert any(
+        r["point"] == "tool.before" and r["agent_id"] == sub_agent and r["tool"] == "exec" for r in records
+    )
     assert {(r["point"], r["agent_id"]) for r in records if r["point"].startswith("agent.")} >= {
         ("agent.start", sub_agent),
         ("agent.end", sub_agent),

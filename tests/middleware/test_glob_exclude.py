@@ -49,7 +49,13 @@ async def test_claude_codes_glob_object_is_filtered_and_its_counts_kept_in_step(
     """Claude Code's Glob answers an object with ``filenames``, not a list."""
 
     async def claude_glob(args: dict[str, Any]) -> dict[str, Any]:
-        return {"filenames": list(PATHS), "durationMs": 3, "numFiles": 5, "truncated": False, "totalMatches": 5}
+        return {
+            "filenames": list(PATHS),
+            "durationMs": 3,
+            "numFiles": 5,
+            "truncated": False,
+            "totalMatches": 5,
+        }
 
     bus = agentbus.Bus(log_level=None)
     glob_exclude.install(bus.registry, filter_results=True)
