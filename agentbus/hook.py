@@ -174,9 +174,43 @@ def _read_stdin(limit: int) -> tuple[bytes, int]:
     return data, size
 
 
+_answer_fd: int | None = None
+"""A copy of the original stdout, where only the answer goes (see :func:`_claim_stdout`)."""
+
+
+def _claim_stdout() -> None:
+    """Keep stdout for the answer alone: Claude Code reads it as one JSON object.
+
+    File descriptor 1 is pointed at stderr, so that nothing a layer writes, by
+    ``print``, ``os.write(1, ...)`` or a child process it starts, lands among
+    the answer; the answer goes to a copy of the original descriptor.
+    """
+    global _answer_fd
+    if _answer_fd is not None:
+        return
+    try:
+        sys.stdout.flush()
+        _answer_fd = os.dup(1)
+        os.dup2(2, 1)
+    except (OSError, ValueError):  # no usable stdout or stderr: nothing to protect
+        _answer_fd = None
+
+
 def _write(reply: HookReply) -> int:
+    """Write the answer (the only thing on stdout) and give stdout back."""
+    global _answer_fd
     text = reply.stdout()
-    if text:
+    if _answer_fd is not None:
+        answer_fd, _answer_fd = _answer_fd, None
+        try:
+            sys.stdout.flush()  # what a layer printed goes to stderr, before the answer
+            data = (text + "\n").encode() if text else b""
+            while data:
+                data = data[os.write(answer_fd, data) :]
+            os.dup2(answer_fd, 1)
+        finally:
+            os.close(answer_fd)
+    elif text:
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
     if reply.stderr:
@@ -229,6 +263,7 @@ def _run(main: Callable[[], Coroutine[Any, Any, T]], bus: Bus, audit: AuditLog |
 def run(args: argparse.Namespace) -> int:
     from .adapters import claude_code as protocol
 
+    _claim_stdout()
     limit = args.max_bytes if args.max_bytes is not None else protocol.MAX_PAYLOAD_BYTES
     data, size = _read_stdin(max(limit, 0))
     if size > limit:

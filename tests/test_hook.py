@@ -441,3 +441,40 @@ def test_a_sync_stack_is_answered_without_importing_asyncio() -> None:
     )
     assert b'"deny"' in completed.stdout
     assert completed.stderr.decode().strip().endswith("no asyncio")
+
+
+# -- fault injection: stdout holds one JSON answer, whatever a layer does ----------------
+
+
+@pytest.mark.parametrize("fault", ["print", "fd", "child", "dunder"])
+def test_whatever_a_layer_writes_stdout_holds_only_the_answer(fault: str) -> None:
+    """print(), os.write(1, ...), a child process, sys.__stdout__: all land on stderr."""
+    command = f"echo fault:{fault}"
+    result = hook(pre("Bash", {"command": command}), "--middleware", "hook_faults:install")
+    assert result.stdout.count("\n") == 1, result.stdout
+    specific = decision(result)
+    assert specific["permissionDecision"] == "deny"
+    assert specific["permissionDecisionReason"].startswith(f"decided despite {command}")
+    assert "by a" in result.stderr
+
+
+@pytest.mark.parametrize("fault", ["raise", "exit"])
+def test_a_layer_that_raises_or_exits_denies_the_call(fault: str) -> None:
+    result = hook(pre("Bash", {"command": f"echo fault:{fault}"}), "--middleware", "hook_faults:install")
+    specific = decision(result)
+    assert specific["permissionDecision"] == "deny"
+    assert "to be safe" in specific["permissionDecisionReason"]
+
+
+@pytest.mark.parametrize("fault", ["raise", "exit", "print", "fd", "child"])
+def test_post_tool_use_faults_never_put_anything_but_json_on_stdout(fault: str) -> None:
+    event = post("Bash", {"stdout": "ok", "stderr": "", "interrupted": False})
+    event["tool_input"] = {"command": f"echo fault:{fault}"}
+    result = hook(event, "--middleware", "hook_faults:install")
+    if result.stdout:
+        json.loads(result.stdout)
+    if fault == "exit":  # a failure Claude Code sees (and blocks on, with onFailure)
+        assert result.returncode == 1
+        assert "agentbus: PostToolUse failed" in result.stderr
+    else:  # a raising tool.after layer is skipped (on_error="continue"): the output is unchanged
+        assert (result.returncode, result.stdout) == (0, "")

@@ -318,7 +318,7 @@ async def handle(
         if event == "PreToolUse":  # a call nothing could check is not let through
             return deny(f"agentbus could not check this call: {exc}")
         return HookReply(exit_code=1, stderr=f"agentbus: {exc}")
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # a layer calling sys.exit() must not end the hook silently
         failure = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         if event == "PreToolUse":
             return deny(f"agentbus failed while checking this call ({failure}); denied to be safe")
