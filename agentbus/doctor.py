@@ -69,8 +69,9 @@ def check_answer(stdout: str, exit_code: int, *, must_deny: bool) -> str | None:
     if exit_code != 0:
         return f"exited with {exit_code} (Claude Code reads that as a failure)"
     text = stdout.strip()
+    not_denied = "did not deny `rm -rf /` (are the built-in guards turned off?)"
     if not text:
-        return "said nothing where it must deny" if must_deny else None
+        return not_denied if must_deny else None
     try:
         answer = json.loads(text)
     except json.JSONDecodeError:
@@ -86,7 +87,7 @@ def check_answer(stdout: str, exit_code: int, *, must_deny: bool) -> str | None:
     if decision not in (None, "allow", "deny", "ask"):
         return f"answered permissionDecision {decision!r}, which Claude Code does not know"
     if must_deny and decision != "deny":
-        return "did not deny `rm -rf /` (are the built-in guards turned off?)"
+        return not_denied
     return None
 
 

@@ -154,7 +154,8 @@ def _entry(args: argparse.Namespace, hook_args: Sequence[str]) -> dict[str, Any]
 def update_settings(settings: dict[str, Any], entry: dict[str, Any] | None) -> dict[str, Any]:
     """``settings`` without agentbus's hook entries, plus ``entry`` for each event (None: remove).
 
-    Other hooks, matchers and settings are kept as they are, in their order.
+    Other hooks, matchers and settings are kept as they are, in their order
+    (an event left with an empty list is dropped).
     """
     updated = dict(settings)
     hooks = updated.get("hooks")
