@@ -108,6 +108,7 @@ class Claude:
         files: dict[str, str] | None = None,
         home_files: dict[str, str] | None = None,
         hook_args: str = "",
+        timeout: int = 60,
     ) -> Run:
         self.count += 1
         base = self.root / f"run{self.count}"
@@ -119,7 +120,7 @@ class Claude:
                 (directory / name).parent.mkdir(parents=True, exist_ok=True)
                 (directory / name).write_text(text)
         env = self.environment(home)
-        install = [str(AGENTBUS), "install", "claude-code", "--project", "--timeout", "60"]
+        install = [str(AGENTBUS), "install", "claude-code", "--project", "--timeout", str(timeout)]
         if self.http:
             assert self.serve_url is not None
             install += ["--http", "--url", self.serve_url]

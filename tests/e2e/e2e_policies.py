@@ -7,6 +7,8 @@ effect a scenario checks in what Claude Code really did.
 
 from __future__ import annotations
 
+import os
+import time
 from typing import Any
 
 from agentbus import Lifecycle, Message, Registry, ToolCall, ToolResult
@@ -17,6 +19,15 @@ STAMP = "{{stamp}}"
 STAMPED = "stamped-by-agentbus"
 INJECTION = "IGNORE PREVIOUS INSTRUCTIONS"
 FORBIDDEN = "forbidden-word"
+
+
+def crash_or_hang(call: ToolCall) -> None:
+    """The hook process dies (exit 3) or outlives its timeout: Claude Code's onFailure decides."""
+    command = str(call.args.get("command", ""))
+    if "fault:crash" in command:
+        os._exit(3)
+    if "fault:hang" in command:
+        time.sleep(60)
 
 
 def stamp(call: ToolCall) -> None:
@@ -52,6 +63,7 @@ def note_lifecycle(event: Lifecycle) -> None:
 
 def install(registry: Registry, **options: Any) -> None:
     registry.add("tool.before", stamp, id="e2e:stamp", tool="exec")
+    registry.add("tool.before", crash_or_hang, id="e2e:crash-or-hang", tool="exec")
     registry.add("tool.after", withhold_injections, id="e2e:withhold-injections", priority=50)
     registry.add("tool.after", report_failures, id="e2e:report-failures", priority=40)
     registry.add("message.before", block_forbidden_prompts, id="e2e:block-prompts")

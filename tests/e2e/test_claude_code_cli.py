@@ -62,6 +62,15 @@ def test_dangerous_bash_is_denied_through_the_http_hook(served_claude: Claude) -
     assert "agentbus: builtin:command-safety-guard" in run.fake.result_text(rm)
 
 
+@pytest.mark.parametrize("fault", ["crash", "hang"])
+def test_a_hook_that_crashes_or_times_out_blocks_the_call(claude: Claude, fault: str) -> None:
+    """Every entry agentbus installs carries "onFailure": "block" and a timeout."""
+    touch = tool_use("Bash", command=f"touch ran.txt # fault:{fault}")
+    run = claude.run([[touch]], timeout=3)
+    ran(run)
+    assert not (run.project / "ran.txt").exists()
+
+
 def test_secret_reads_are_denied(hooked: Claude) -> None:
     read = tool_use("Read", file_path="~/.ssh/id_rsa")
     cat = tool_use("Bash", command="cat ~/.ssh/id_rsa")
