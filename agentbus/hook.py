@@ -1,7 +1,8 @@
 """Answer one Claude Code hook event: JSON on stdin, the decision on stdout.
 
-Install it in .claude/settings.json for PreToolUse, PostToolUse and
-UserPromptSubmit (see the README). The middleware comes from the agentbus
+`agentbus install claude-code` writes it into Claude Code's settings.json for
+every event it answers, each entry with ``"onFailure": "block"`` and a
+timeout; `agentbus doctor` checks the result. The middleware comes from the agentbus
 configuration file (agentbus.toml, [tool.agentbus] in pyproject.toml, or
 --config) and from --middleware installers; the built-in guards are on unless
 the configuration turns them off. Each call appends its interception records
@@ -9,8 +10,9 @@ to a JSON-lines audit log, which `agentbus tail` follows.
 
 Exit codes follow Claude Code's documentation: 0 with a JSON decision (or
 nothing) on stdout; 1 with a message on stderr for input that is not a hook
-event (a non-blocking error). A PreToolUse call that cannot be checked, for
-any reason, is denied.
+event (a failure, which ``onFailure: block`` turns into a block). A PreToolUse
+call that cannot be checked, for any reason, is denied. stdout carries the
+answer alone: while layers run, file descriptor 1 points at stderr.
 """
 
 from __future__ import annotations
