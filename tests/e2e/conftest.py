@@ -109,6 +109,7 @@ class Claude:
         home_files: dict[str, str] | None = None,
         hook_args: str = "",
         timeout: int = 60,
+        cli_args: Sequence[str] = (),
     ) -> Run:
         self.count += 1
         base = self.root / f"run{self.count}"
@@ -133,7 +134,7 @@ class Claude:
             env["ANTHROPIC_BASE_URL"] = fake.url
             completed = subprocess.run(
                 [str(self.cli), "-p", prompt, "--permission-mode", mode, "--output-format", "json",
-                 "--debug-file", str(debug_log), "--allowedTools", "Glob,Grep"],
+                 "--debug-file", str(debug_log), "--allowedTools", "Glob,Grep", *cli_args],
                 cwd=project, env=env, capture_output=True, text=True, timeout=180,
                 stdin=subprocess.DEVNULL, check=False,
             )  # fmt: skip

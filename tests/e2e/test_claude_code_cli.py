@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -129,6 +130,20 @@ def test_a_blocked_result_is_hidden_from_the_model(hooked: Claude) -> None:
         assert "agentbus withheld this output: the output holds a prompt injection" in run.fake.result_text(
             block
         )
+
+
+def test_mcp_tool_output_is_redacted_and_a_blocked_one_hidden(hooked: Claude) -> None:
+    config = hooked.root / "mcp.json"
+    server = {"command": sys.executable, "args": [str(Path(__file__).parent / "mcp_server.py")]}
+    config.write_text(json.dumps({"mcpServers": {"e2e": server}}))
+    read = tool_use("mcp__e2e__read_config")
+    fetch = tool_use("mcp__e2e__fetch_note")
+    run = hooked.run([[read], [fetch]], cli_args=["--mcp-config", str(config), "--strict-mcp-config"])
+    ran(run)
+    assert AWS_KEY not in run.fake.seen()
+    assert INJECTION not in run.fake.seen()
+    assert "[REDACTED:aws_access_key_id]" in run.fake.result_text(read)
+    assert "agentbus withheld this output" in run.fake.result_text(fetch)
 
 
 def test_glob_results_are_filtered_and_the_advice_reaches_the_model(hooked: Claude) -> None:
