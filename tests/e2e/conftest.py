@@ -111,24 +111,8 @@ class Claude:
         timeout: int = 60,
         cli_args: Sequence[str] = (),
     ) -> Run:
-        self.count += 1
-        base = self.root / f"run{self.count}"
-        home, project = base / "home", base / "project"
-        audit_log = base / "audit.jsonl" if not self.http else self.root / "serve-audit.jsonl"
-        for directory, contents in ((home, home_files), (project, files)):
-            directory.mkdir(parents=True)
-            for name, text in (contents or {}).items():
-                (directory / name).parent.mkdir(parents=True, exist_ok=True)
-                (directory / name).write_text(text)
+        base, home, project, audit_log = self.workspace(files, home_files, hook_args, timeout)
         env = self.environment(home)
-        install = [str(AGENTBUS), "install", "claude-code", "--project", "--timeout", str(timeout)]
-        if self.http:
-            assert self.serve_url is not None
-            install += ["--http", "--url", self.serve_url]
-        else:
-            arguments = f"--middleware e2e_policies:install --audit-log {audit_log} {hook_args}"
-            install.append(f"--hook-args={arguments}")
-        subprocess.run(install, cwd=project, env=env, check=True, capture_output=True, timeout=60)
         debug_log = base / "debug.log"
         with FakeAnthropic(turns) as fake:
             env["ANTHROPIC_BASE_URL"] = fake.url
@@ -139,6 +123,34 @@ class Claude:
                 stdin=subprocess.DEVNULL, check=False,
             )  # fmt: skip
         return Run(completed, fake, home, project, audit_log, debug_log)
+
+    def workspace(
+        self,
+        files: dict[str, str] | None = None,
+        home_files: dict[str, str] | None = None,
+        hook_args: str = "",
+        timeout: int = 60,
+    ) -> tuple[Path, Path, Path, Path]:
+        """A fresh HOME and project with agentbus's hooks installed: (base, home, project, audit log)."""
+        self.count += 1
+        base = self.root / f"run{self.count}"
+        home, project = base / "home", base / "project"
+        audit_log = base / "audit.jsonl" if not self.http else self.root / "serve-audit.jsonl"
+        for directory, contents in ((home, home_files), (project, files)):
+            directory.mkdir(parents=True)
+            for name, text in (contents or {}).items():
+                (directory / name).parent.mkdir(parents=True, exist_ok=True)
+                (directory / name).write_text(text)
+        install = [str(AGENTBUS), "install", "claude-code", "--project", "--timeout", str(timeout)]
+        if self.http:
+            assert self.serve_url is not None
+            install += ["--http", "--url", self.serve_url]
+        else:
+            arguments = f"--middleware e2e_policies:install --audit-log {audit_log} {hook_args}"
+            install.append(f"--hook-args={arguments}")
+        env = self.environment(home)
+        subprocess.run(install, cwd=project, env=env, check=True, capture_output=True, timeout=60)
+        return base, home, project, audit_log
 
     def environment(self, home: Path) -> dict[str, str]:
         return {

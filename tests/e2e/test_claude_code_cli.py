@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import AGENTBUS, Claude, Run
+from .conftest import AGENTBUS, CLI_VERSION, Claude, Run
 from .e2e_policies import FORBIDDEN, INJECTION, STAMPED
 from .fake_anthropic import text, tool_use
 
@@ -53,14 +53,6 @@ def test_dangerous_bash_is_denied_in_every_permission_mode(claude: Claude, mode:
     assert (run.home / "canary.txt").read_text() == "still here"
     assert "agentbus: builtin:command-safety-guard" in run.fake.result_text(rm)
     assert any(record["tool"] == "exec" for record in blocks(run))
-
-
-def test_dangerous_bash_is_denied_through_the_http_hook(served_claude: Claude) -> None:
-    rm = tool_use("Bash", command="rm -rf $HOME")
-    run = served_claude.run([[rm]], home_files={"canary.txt": "still here"})
-    ran(run)
-    assert (run.home / "canary.txt").read_text() == "still here"
-    assert "agentbus: builtin:command-safety-guard" in run.fake.result_text(rm)
 
 
 @pytest.mark.parametrize("fault", ["crash", "hang"])
@@ -199,22 +191,25 @@ def test_failures_sub_agents_and_the_session_reach_the_audit_log(claude: Claude)
 
 def test_the_audit_log_and_tail_show_each_block(hooked: Claude) -> None:
     rm = tool_use("Bash", command="rm -rf $HOME")
-    run = hooked.run([[rm]])
+    run = hooked.run([[rm]], home_files={"canary.txt": "still here"})
     ran(run)
+    assert (run.home / "canary.txt").read_text() == "still here"
+    assert "agentbus: builtin:command-safety-guard" in run.fake.result_text(rm)
     tail = subprocess.run(
         [str(AGENTBUS), "tail", str(run.audit_log), "--no-follow", "--from-start", "--color", "never"],
         capture_output=True, text=True, timeout=60, check=True,
     )  # fmt: skip
     assert "builtin:command-safety-guard" in tail.stdout
-    assert "rm -rf" in tail.stdout or "blocked" in tail.stdout.lower()
+    assert "rm -rf" in tail.stdout
 
 
 def test_doctor_checks_the_installed_hook(claude: Claude, claude_cli: Path) -> None:
-    run = claude.run([[text("hi")]])
+    _, home, project, _ = claude.workspace()
     doctor = subprocess.run(
         [str(AGENTBUS), "doctor", "--project", "--claude", str(claude_cli)],
-        cwd=run.project, env=claude.environment(run.home), capture_output=True, text=True, timeout=120,
+        cwd=project, env=claude.environment(home), capture_output=True, text=True, timeout=120,
         check=False,
     )  # fmt: skip
     assert doctor.returncode == 0, doctor.stdout + doctor.stderr
+    assert f"Claude Code {CLI_VERSION}" in doctor.stdout
     assert "answered `rm -rf /` as Claude Code expects" in doctor.stdout
