@@ -71,11 +71,11 @@ __all__ = [
     "LIFECYCLE_EVENTS",
     "MAIN_AGENT",
     "MAX_PAYLOAD_BYTES",
-    "REWRITE_DECISIONS",
     "ClaudeCodeToolError",
     "HookInputError",
     "HookReply",
     "RewriteDecision",
+    "agent_of",
     "canonical_args",
     "canonical_tool",
     "claude_args",
@@ -115,7 +115,6 @@ MAIN_AGENT: Final = "main"
 """The agent id of Claude Code's main loop; a sub-agent's calls carry its own id."""
 
 RewriteDecision = Literal["passthrough", "allow", "ask"]
-REWRITE_DECISIONS: Final = ("passthrough", "allow", "ask")
 
 CLAUDE_CODE_TOOLS: Mapping[str, str] = {
     "Bash": "exec",
