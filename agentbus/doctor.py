@@ -185,6 +185,9 @@ def run(args: argparse.Namespace) -> int:
         entries = found.get(event, [])
         if not entries:
             report.problem(f"{event}: no agentbus hook (run `agentbus install claude-code` again)")
+        if len({path for path, _ in entries}) > 1:
+            places = ", ".join(str(path) for path, _ in entries)
+            report.note(f"{event}: agentbus is installed in {places}; Claude Code runs each")
         for path, hook in entries:
             missing = [
                 what

@@ -232,3 +232,16 @@ def test_doctor_without_any_hook_says_how_to_install(tmp_path: Path) -> None:
     result = agentbus("doctor", "--claude", str(fake_claude(tmp_path, "2.1.332")), home=tmp_path)
     assert result.returncode == 1
     assert "run `agentbus install claude-code`" in result.stdout
+
+
+def test_doctor_notes_hooks_installed_in_two_places(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    for scope in ("--user", "--project"):
+        installed = agentbus(
+            "install", "claude-code", scope, "--hook-args=--no-audit-log", home=tmp_path, cwd=project
+        )
+        assert installed.returncode == 0, installed.stderr
+    result = agentbus("doctor", "--claude", str(fake_claude(tmp_path, "2.1.332")), home=tmp_path, cwd=project)
+    assert result.returncode == 0, result.stdout
+    assert "! PreToolUse: agentbus is installed in" in result.stdout
