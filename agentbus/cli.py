@@ -22,6 +22,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tail": ("agentbus.tail", "follow a JSON-lines audit log, rendered like the verbose stream"),
     "hook": ("agentbus.hook", "answer one Claude Code hook event (JSON on stdin, decision on stdout)"),
     "serve": ("agentbus.serve", "serve Claude Code's HTTP hooks on 127.0.0.1, with live interceptions"),
+    "sandbox": (
+        "agentbus.guards.sandbox",
+        "run a command confined: writes in the project, no secrets, no network",
+    ),
 }
 
 
