@@ -420,6 +420,7 @@ OPTIONS: tuple[tuple[str, str, str], ...] = (
     ("--network", "value", "off (default), loopback (a private one), ports (TCP to --allow-port) or on"),
     ("--allow-port", "list", "a TCP port it may connect to, with --network ports"),
     ("--unix-sockets", "flag", "allow creating unix sockets (docker, systemd and ssh-agent listen on them)"),
+    ("--mechanism", "value", "refuse to run unless this is the mechanism (landlock, seatbelt)"),
     ("--best-effort", "flag", "where nothing can confine, run unconfined with a warning instead of refusing"),
     ("--probe", "flag", "print what this machine can confine with, as JSON"),
     ("--dry-run", "flag", "print the policy and the confinement as JSON; run nothing"),
@@ -536,10 +537,22 @@ def run(args: Any) -> int:
     try:
         parts = plan(policy, capabilities)
     except SandboxUnavailable as exc:
-        if args.best_effort and not args.dry_run and capabilities.mechanism() is None:
+        if (
+            args.best_effort
+            and args.mechanism is None
+            and not args.dry_run
+            and capabilities.mechanism() is None
+        ):
             print(f"agentbus sandbox: WARNING: running UNCONFINED (--best-effort): {exc}", file=sys.stderr)
             return _exec(command)
         print(f"agentbus sandbox: refusing to run unconfined: {exc}", file=sys.stderr)
+        return REFUSED
+    if args.mechanism is not None and args.mechanism != capabilities.mechanism():
+        print(
+            f"agentbus sandbox: refusing to run: the mechanism here is {capabilities.mechanism()}, "
+            f"not {args.mechanism} as required",
+            file=sys.stderr,
+        )
         return REFUSED
     if args.dry_run:
         import json
