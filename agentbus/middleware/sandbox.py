@@ -188,8 +188,9 @@ class Sandbox:
             policy.network, f"TCP to ports {', '.join(map(str, policy.ports))}"
         )
         call.notes.append(
-            f"agentbus sandbox: this command runs confined ({' + '.join(parts)}): it may write only in "
-            f"{', '.join(policy.writable)}, cannot read {len(policy.deny_read)} sensitive paths, and has {network}."
+            f"agentbus sandbox: this command runs confined ({' + '.join(parts)}): it may write only "
+            f"in {', '.join(policy.writable)}, cannot read {len(policy.deny_read)} sensitive paths, "
+            f"and has {network}."
         )
 
 

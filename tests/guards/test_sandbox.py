@@ -306,7 +306,16 @@ def test_building_and_testing_a_small_project_works(box: Box) -> None:
 set -e
 mkdir -p src tests
 printf 'def add(a, b):\\n    return a + b\\n' > src/calc.py
-printf 'import sys, unittest\\nsys.path.insert(0, "src")\\nfrom calc import add\\n\\n\\nclass T(unittest.TestCase):\\n    def test_add(self):\\n        self.assertEqual(add(2, 3), 5)\\n' > tests/test_calc.py
+cat > tests/test_calc.py <<'EOF'
+import sys, unittest
+sys.path.insert(0, "src")
+from calc import add
+
+
+class T(unittest.TestCase):
+    def test_add(self):
+        self.assertEqual(add(2, 3), 5)
+EOF
 python3 -m unittest discover -s tests -q
 python3 -c 'import tempfile; f = tempfile.NamedTemporaryFile(); f.write(b"x"); print("tmp ok")'
 git init -q .
@@ -377,7 +386,8 @@ def test_read_grants_cover_everything_but_the_denied_paths(tmp_path: Path) -> No
     assert str(tmp_path / "b") in grants
     assert not any(grant.startswith(str(tmp_path / "a" / "secret")) for grant in grants)
     assert str(tmp_path / "a" / "key.pem") not in grants
-    assert str(tmp_path / "a") not in grants and str(tmp_path) not in grants
+    assert str(tmp_path / "a") not in grants
+    assert str(tmp_path) not in grants
 
 
 def test_options_parse_like_the_help_says() -> None:
