@@ -195,11 +195,17 @@ def _homes() -> list[str]:
     return list(dict.fromkeys(home for home in homes if home and os.path.isdir(home)))
 
 
-def _entries(directory: str) -> list[str]:
+def _entries(directory: str) -> list[os.DirEntry[str]]:
     try:
-        return [entry.path for entry in os.scandir(directory)]
+        return list(os.scandir(directory))
     except OSError:
         return []
+
+
+# Whether the classifier flags a path (path, home): names recur on every call, the
+# regular expressions are the cost. Bounded, since home directories come and go.
+_flagged: dict[tuple[str, str], bool] = {}
+_FLAGGED_LIMIT = 100_000
 
 
 def sensitive_paths(homes: Iterable[str] | None = None) -> tuple[str, ...]:
@@ -218,21 +224,27 @@ def sensitive_paths(homes: Iterable[str] | None = None) -> tuple[str, ...]:
             "or pass --no-scan and the paths with --deny-read"
         ) from None
 
+    def flagged(path: str, home: str) -> bool:
+        key = (path, home)
+        verdict = _flagged.get(key)
+        if verdict is None:
+            if len(_flagged) >= _FLAGGED_LIMIT:
+                _flagged.clear()
+            verdict = _flagged[key] = path not in _READABLE_ANYWAY and check_path(path, home=home) is not None
+        return verdict
+
     found: set[str] = set()
     for home in _homes() if homes is None else homes:
         candidates = _entries(home)
-        for path in list(candidates):
-            if os.path.basename(path).startswith(".") and os.path.isdir(path):
-                candidates += _entries(path)
-        for path in _entries(os.path.join(home, ".config")):
-            if os.path.isdir(path):
-                candidates += _entries(path)
-        found.update(os.path.realpath(path) for path in candidates if check_path(path, home=home))
-    found.update(
-        os.path.realpath(path)
-        for path in _entries("/etc")
-        if path not in _READABLE_ANYWAY and check_path(path)
-    )
+        for entry in list(candidates):
+            if entry.name.startswith(".") and entry.is_dir():
+                candidates += _entries(entry.path)
+        for entry in _entries(os.path.join(home, ".config")):
+            if entry.is_dir():
+                candidates += _entries(entry.path)
+        found.update(os.path.realpath(entry.path) for entry in candidates if flagged(entry.path, home))
+    home = os.environ.get("HOME", "/")
+    found.update(os.path.realpath(entry.path) for entry in _entries("/etc") if flagged(entry.path, home))
     return tuple(sorted(found - _READABLE_ANYWAY))
 
 
