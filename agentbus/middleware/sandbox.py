@@ -20,6 +20,7 @@ itself is wrapped again: sandboxes nest, and the inner one can only narrow.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shlex
@@ -40,28 +41,48 @@ from ..guards.sandbox import (
     SandboxUnavailable,
     default_writable,
     plan,
+    probe,
     sensitive_paths,
 )
 from ..registry import Registry
 
-__all__ = ["LAYER_ID", "Sandbox", "install", "probe_launcher"]
+__all__ = ["LAYER_ID", "Sandbox", "capabilities_for", "install", "probe_launcher"]
 
 LAYER_ID = "sandbox"
 _COMMAND_KEYS = ("command", "cmd", "script")
 _probed: dict[tuple[str, ...], Capabilities | str] = {}
 
 
+def capabilities_for(python: str, *, namespaces: bool) -> Capabilities | str:
+    """What the launcher run by ``python`` can confine with here; a string says why nothing.
+
+    Landlock's ABI and the machine are asked in process (one system call, no side
+    effects). Namespaces can only be tried in a new process: that is asked of the
+    launcher itself (``--probe``), once per process, and only where the policy needs
+    them (a private loopback). Elsewhere the launcher uses them where permitted, and
+    the records do not count on them.
+    """
+    if not os.access(python, os.X_OK):
+        return f"the sandbox launcher cannot run: no Python at {python}"
+    if not os.path.isfile(LAUNCHER):
+        return f"the sandbox launcher is missing: {LAUNCHER}"
+    if namespaces:
+        return probe_launcher(python)
+    found = probe(try_namespaces=False)
+    return Capabilities(
+        found.platform,
+        landlock_abi=found.landlock_abi,
+        seccomp=found.seccomp,
+        sandbox_exec=found.sandbox_exec,
+    )
+
+
 def probe_launcher(python: str = sys.executable) -> Capabilities | str:
-    """What the launcher can confine with on this machine, asked once per process by
-    running it (``--probe``); a string says why it could not be asked."""
-    argv = _probe_argv(python)
+    """What the launcher finds when it probes (forking to try namespaces), once per process."""
+    argv = (python, "-I", "-S", LAUNCHER, "--probe")
     if argv not in _probed:
         _probed[argv] = _probe(argv)
     return _probed[argv]
-
-
-def _probe_argv(python: str) -> tuple[str, ...]:
-    return (python, "-I", "-S", LAUNCHER, "--probe")
 
 
 def _probe(argv: tuple[str, ...]) -> Capabilities | str:
@@ -72,8 +93,8 @@ def _probe(argv: tuple[str, ...]) -> Capabilities | str:
     try:
         found = json.loads(done.stdout)
         found.pop("mechanism", None)
-        return Capabilities(**found)
-    except (ValueError, TypeError, AttributeError):
+        return Capabilities(found.pop("platform"), **found)
+    except (ValueError, TypeError, AttributeError, KeyError):
         return f"the sandbox launcher failed (exit {done.returncode}): {done.stderr.strip()[-300:]}"
 
 
@@ -163,9 +184,13 @@ class Sandbox:
         ):
             call.block(f"sandbox: the exec call's {key!r} is neither a command line nor a list of words")
             return
-        capabilities = _probed.get(_probe_argv(self.python))
-        if capabilities is None:
-            capabilities = await anyio.to_thread.run_sync(probe_launcher, self.python)
+        loopback = self.network == "loopback"
+        if loopback and (self.python, "-I", "-S", LAUNCHER, "--probe") not in _probed:
+            capabilities = await anyio.to_thread.run_sync(
+                functools.partial(capabilities_for, self.python, namespaces=True)
+            )
+        else:
+            capabilities = capabilities_for(self.python, namespaces=loopback)
         try:
             if isinstance(capabilities, str):
                 raise SandboxUnavailable(capabilities)

@@ -214,3 +214,18 @@ def test_the_layer_runs_after_the_guards() -> None:
     order = [registration.id for registration in registry.get("tool.before", "exec")]
     assert order[-1] == "sandbox"
     assert os.path.basename(LAUNCHER) == "_launch.py"
+
+
+@needs_landlock
+async def test_a_private_loopback_through_the_bus(box: Project) -> None:
+    capabilities = sandbox.probe_launcher()
+    if isinstance(capabilities, str) or not capabilities.namespaces:
+        pytest.skip("unprivileged user and network namespaces are disabled here")
+    bus, _ = confined_bus(box, network="loopback")
+    script = (
+        "import socket; server = socket.create_server(('127.0.0.1', 0)); "
+        "socket.create_connection(server.getsockname(), timeout=5); print('connected')"
+    )
+    result = await bus.call_tool("exec", {"command": f'python3 -c "{script}"'}, shell_tool(box.project))
+    assert result["stdout"] == "connected\n", result["stderr"]
+    assert "--network loopback" in result["command"]
