@@ -41,14 +41,18 @@ __all__ = [
     "EXAMPLES",
     "LAUNCHER",
     "NETWORK_MODES",
+    "OPTIONS",
     "REFUSED",
     "Capabilities",
     "Policy",
     "SandboxUnavailable",
+    "UsageError",
     "add_arguments",
     "default_writable",
     "main",
+    "parse",
     "plan",
+    "policy_from_options",
     "probe",
     "read_grants",
     "run",
@@ -550,7 +554,8 @@ def parse(argv: Sequence[str]) -> _Arguments:
     return _Arguments(**values)
 
 
-def _policy(args: Any) -> Policy:
+def policy_from_options(args: Any) -> Policy:
+    """The policy the options describe (what :func:`parse` or argparse returned)."""
     project = os.path.realpath(args.project or os.getcwd())
     if not os.path.isdir(project):
         raise UsageError(f"the project directory {project} does not exist")
@@ -595,7 +600,7 @@ def run(args: Any) -> int:
         return REFUSED
     capabilities = probe(try_namespaces=args.dry_run)
     try:
-        policy = _policy(args)
+        policy = policy_from_options(args)
     except UsageError as exc:
         print(f"agentbus sandbox: {exc}", file=sys.stderr)
         return REFUSED

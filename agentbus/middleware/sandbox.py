@@ -27,7 +27,7 @@ import shlex
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import anyio
@@ -50,6 +50,7 @@ __all__ = ["LAYER_ID", "Sandbox", "capabilities_for", "install", "probe_launcher
 
 LAYER_ID = "sandbox"
 _COMMAND_KEYS = ("command", "cmd", "script")
+_ENV_KEYS = ("env", "environment", "env_vars")
 _probed: dict[tuple[str, ...], Capabilities | str] = {}
 
 
@@ -96,6 +97,17 @@ def _probe(argv: tuple[str, ...]) -> Capabilities | str:
         return Capabilities(found.pop("platform"), **found)
     except (ValueError, TypeError, AttributeError, KeyError):
         return f"the sandbox launcher failed (exit {done.returncode}): {done.stderr.strip()[-300:]}"
+
+
+def _loader_variables(args: Mapping[str, Any]) -> list[str]:
+    """Environment variables in the call's arguments that load code into the launcher
+    itself (``LD_PRELOAD``, ``DYLD_INSERT_LIBRARIES`` ...), before it confines anything."""
+    found: list[str] = []
+    for key in _ENV_KEYS:
+        env = args.get(key)
+        if isinstance(env, Mapping):
+            found += [str(name) for name in env if str(name).startswith(("LD_", "DYLD_"))]
+    return sorted(found)
 
 
 class Sandbox:
@@ -177,6 +189,17 @@ class Sandbox:
     async def __call__(self, call: ToolCall) -> None:
         key = next((key for key in _COMMAND_KEYS if key in call.args), None)
         if key is None:
+            call.block(
+                "sandbox: no command in this exec call's arguments (command, cmd or script), so it "
+                "cannot be confined and did not run"
+            )
+            return
+        loader = _loader_variables(call.args)
+        if loader:
+            call.block(
+                f"sandbox: the call sets {', '.join(loader)} for the process that starts the sandbox, "
+                "which would run code before it confines anything; it did not run"
+            )
             return
         command = call.args[key]
         if not isinstance(command, str) and not (

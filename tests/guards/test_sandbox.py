@@ -9,6 +9,7 @@ bypasses file permissions, Landlock and the namespaces confine it anyway.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -31,13 +32,15 @@ from agentbus.guards.sandbox import (
     SandboxUnavailable,
     parse,
     plan,
-    probe,
     read_grants,
     sensitive_paths,
 )
+from agentbus.middleware.sandbox import probe_launcher
 
 ABI = _landlock.abi_version()
-CAPABILITIES = probe() if ABI else None
+# Asked of the launcher in a new process: probing forks, which a threaded process should not.
+_PROBED = probe_launcher()
+CAPABILITIES = _PROBED if isinstance(_PROBED, Capabilities) else None
 needs_landlock = pytest.mark.skipif(
     ABI == 0, reason="this kernel has no Landlock (Linux 5.13+ with landlock in the lsm= boot list)"
 )
@@ -438,3 +441,22 @@ def test_options_parse_like_the_help_says() -> None:
         "p", ["/w", "/v"], "ports", ["443"], ["ls", "-la"]
     )  # fmt: skip
     assert parse(["make", "--network", "on"]).command == ["make", "--network", "on"]
+
+
+def test_the_command_line_prints_the_probe_and_the_plan(tmp_path: Path) -> None:
+    agentbus = [sys.executable, "-c", "import sys; from agentbus.cli import main; sys.exit(main())"]
+    probed = subprocess.run([*agentbus, "sandbox", "--probe"], capture_output=True, text=True, check=True)
+    found = json.loads(probed.stdout)
+    assert found["platform"] == ("linux" if sys.platform.startswith("linux") else found["platform"])
+    assert found["landlock_abi"] == ABI
+    options = ["--dry-run", "--no-scan", "--project", str(tmp_path), "--deny-read", "/nonexistent/key.pem"]
+    dry = subprocess.run([*agentbus, "sandbox", *options], capture_output=True, text=True, check=False)
+    if found["mechanism"] is None:
+        assert dry.returncode == REFUSED
+        return
+    shown = json.loads(dry.stdout)
+    assert shown["policy"]["project"] == os.path.realpath(tmp_path)
+    assert shown["policy"]["deny_read"] == ["/nonexistent/key.pem"]
+    assert shown["confined_by"][-1] == "no_new_privs"
+    helped = subprocess.run([*agentbus, "sandbox", "--help"], capture_output=True, text=True, check=True)
+    assert "--network" in helped.stdout

@@ -14,13 +14,13 @@ from typing import Any
 
 import anyio
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import agentbus
 from agentbus.config import load_installer
 from agentbus.guards import _landlock
-from agentbus.guards.sandbox import LAUNCHER
+from agentbus.guards.sandbox import LAUNCHER, parse, policy_from_options
 from agentbus.middleware import builtin, sandbox
 from agentbus.middleware.sandbox import Sandbox
 from agentbus.records import Record
@@ -229,3 +229,45 @@ async def test_a_private_loopback_through_the_bus(box: Project) -> None:
     result = await bus.call_tool("exec", {"command": f'python3 -c "{script}"'}, shell_tool(box.project))
     assert result["stdout"] == "connected\n", result["stderr"]
     assert "--network loopback" in result["command"]
+
+
+async def test_an_exec_call_without_a_command_or_with_loader_variables_is_blocked(box: Project) -> None:
+    bus, _ = confined_bus(box)
+    ran: list[dict[str, Any]] = []
+
+    async def tool(args: dict[str, Any]) -> str:
+        ran.append(args)
+        return "ran"
+
+    unknown = await bus.call_tool("exec", {"commandline": "touch x"}, tool)
+    assert unknown["status"] == "blocked"
+    assert "no command" in unknown["reason"]
+    preload = await bus.call_tool("exec", {"command": "ls", "env": {"LD_PRELOAD": "/tmp/x.so"}}, tool)
+    assert preload["status"] == "blocked"
+    assert "LD_PRELOAD" in preload["reason"]
+    assert ran == []
+
+
+@settings(max_examples=50)
+@given(
+    deny=st.lists(
+        st.text(st.characters(exclude_characters="\x00", exclude_categories=["Cs"]), min_size=1), max_size=5
+    ),
+    network=st.sampled_from(["off", "loopback", "ports", "on"]),
+    ports=st.lists(st.integers(1, 65535), max_size=3),
+    unix=st.booleans(),
+)
+def test_the_launcher_reads_back_exactly_the_policy_the_bus_wrote(
+    deny: list[str], network: str, ports: list[int], unix: bool
+) -> None:
+    layer = Sandbox(
+        project="/", tmp=False, write=["/srv/a b"], deny_read=[f"/x/{path}" for path in deny],
+        network=network, allow_ports=ports if network == "ports" else (), unix_sockets=unix,
+    )  # fmt: skip
+    policy = layer.policy()
+    argv = layer.launcher_argv(policy, "landlock")
+    assert argv[:4] == [sys.executable, "-I", "-S", LAUNCHER]
+    args = parse([*argv[4:], "true"])
+    assert args.command == ["true"]
+    assert (args.mechanism, args.no_scan, args.no_tmp) == ("landlock", True, True)
+    assert policy_from_options(args).summary() == policy.summary()
