@@ -18,6 +18,7 @@ import resource
 import shlex
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -28,7 +29,7 @@ import agentbus
 from agentbus.guards import _landlock
 from agentbus.middleware.sandbox import Sandbox
 
-COMMANDS = ("true", "python3 -c pass", "git --version")
+COMMANDS = ("true", f"{shlex.quote(sys.executable)} -I -c pass", "git --version")
 
 
 def cpu_of_children() -> float:
@@ -85,6 +86,11 @@ def layer_cost(layer: Sandbox, runs: int) -> float:
     return anyio.run(measure)
 
 
+def _short(command: str) -> str:
+    program, *rest = command.split()
+    return " ".join([program.rsplit("/", 1)[-1], *rest])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").strip().splitlines()[0])
     parser.add_argument("--runs", type=int, default=40)
@@ -94,14 +100,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as root:
         project = str(Path(root) / "project")
         Path(project).mkdir()
-        print(f"{'command':<18} {'network':<9} {'plain ms':>9} {'confined ms':>12} {'added ms':>9} "
+        print(f"{'command':<18.18} {'network':<9} {'plain ms':>9} {'confined ms':>12} {'added ms':>9} "
               f"{'ratio':>6} {'added CPU ms':>13}")  # fmt: skip
         for network in ("off", "loopback"):
             layer = Sandbox(project=project, network=network)
             for command in COMMANDS:
                 row = compare(command, layer, project, args.runs)
                 print(
-                    f"{command:<18} {network:<9} {row['plain_ms']:9.2f} {row['confined_ms']:12.2f} "
+                    f"{_short(command):<18.18} {network:<9} {row['plain_ms']:9.2f} {row['confined_ms']:12.2f} "
                     f"{row['added_ms']:9.2f} {row['ratio']:6.2f} {row['added_cpu_ms']:13.2f}"
                 )
         print(

@@ -15,6 +15,10 @@ How, by platform (the launcher picks the strongest mechanism and says which):
   (``--network loopback``), a seccomp filter (no setuid bits, no file
   capabilities, no terminal injection, no io_uring, only the socket families the
   network mode allows), no_new_privs. Nothing to install.
+- Linux without Landlock, with bubblewrap installed (Debian's ``bubblewrap``):
+  ``bwrap`` with the file system read-only but for the writable directories,
+  the sensitive paths hidden, namespaces, the same seccomp filter. No single
+  TCP ports.
 - macOS: ``sandbox-exec`` with a generated profile (Seatbelt).
 - Anything else: nothing confines; the launcher refuses to run the command
   (exit 125) unless ``--best-effort`` says running unconfined is acceptable,

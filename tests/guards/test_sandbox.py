@@ -191,6 +191,8 @@ def test_reading_the_ssh_key_fails_directly_through_a_link_or_by_copying(box: Bo
         "ln ~/.ssh/id_rsa hard && cat hard",
         "cp -r ~/.ssh stolen && cat stolen/id_rsa",
         "cat ~/.aws/credentials",
+        "cat /proc/self/root$HOME/.ssh/id_rsa",
+        "cd ~/.ssh/.. && cat ./.ssh/../.ssh/id_rsa",
         "grep -r canary ~ 2>/dev/null",
     ]
     for command in attempts:
