@@ -107,8 +107,9 @@ def main() -> None:
             for command in COMMANDS:
                 row = compare(command, layer, project, args.runs)
                 print(
-                    f"{_short(command):<18.18} {network:<9} {row['plain_ms']:9.2f} {row['confined_ms']:12.2f} "
-                    f"{row['added_ms']:9.2f} {row['ratio']:6.2f} {row['added_cpu_ms']:13.2f}"
+                    f"{_short(command):<18.18} {network:<9} {row['plain_ms']:9.2f} "
+                    f"{row['confined_ms']:12.2f} {row['added_ms']:9.2f} {row['ratio']:6.2f} "
+                    f"{row['added_cpu_ms']:13.2f}"
                 )
         print(
             f"the layer's work in the bus per exec call: {layer_cost(Sandbox(project=project), 200):.3f} ms"
