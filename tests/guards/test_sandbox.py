@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from agentbus.guards import _bubblewrap, _landlock, _seccomp
+from agentbus.guards._seatbelt import profile
 from agentbus.guards.sandbox import (
     LAUNCHER,
     REFUSED,
@@ -462,3 +463,22 @@ def test_the_command_line_prints_the_probe_and_the_plan(tmp_path: Path) -> None:
     assert shown["confined_by"][-1] == "no_new_privs"
     helped = subprocess.run([*agentbus, "sandbox", "--help"], capture_output=True, text=True, check=True)
     assert "--network" in helped.stdout
+
+
+def test_the_macos_profile_says_the_policy() -> None:
+    writable = ["/Users/me/app", "/private/tmp"]
+    policy = Policy(
+        writable[0], writable, ["/Users/me/.ssh", '/Users/me/we"ird'], network="ports", ports=[443]
+    )
+    text = profile(policy)
+    lines = text.splitlines()
+    assert lines[:3] == ["(version 1)", "(allow default)", "(deny file-write*)"]
+    assert '(subpath "/Users/me/app") (subpath "/private/tmp")' in lines[3]
+    assert lines[3].startswith("(allow file-write* ")
+    assert (
+        lines[4] == '(deny file-read* file-write* (subpath "/Users/me/.ssh") (subpath "/Users/me/we\\"ird"))'
+    )
+    assert "(deny file-write-setugid)" in lines
+    assert lines.index("(deny network*)") < lines.index('(allow network-outbound (remote tcp "*:443"))')
+    assert "(deny network*)" in profile(Policy("/p", ["/p"], [], network="off")).splitlines()
+    assert "(deny network*)" not in profile(Policy("/p", ["/p"], [], network="on"))
