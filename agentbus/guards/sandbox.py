@@ -512,7 +512,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             parser.add_argument(flag, action="append", default=[], help=help_)
         else:
             parser.add_argument(flag, default=None, help=help_)
-    parser.add_argument("command", nargs="*", help="-- CMD [ARGS...]")
+    parser.add_argument("command", nargs="...", help="-- CMD [ARGS...]")  # argparse.REMAINDER
 
 
 class _Arguments:
