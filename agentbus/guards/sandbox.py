@@ -329,9 +329,12 @@ def probe(*, try_namespaces: bool = True) -> Capabilities:
     )
 
 
-def plan(policy: Policy, capabilities: Capabilities, mechanism: str | None = None) -> list[str]:
+def plan(
+    policy: Policy, capabilities: Capabilities, mechanism: str | None = None, *, python: str | None = None
+) -> list[str]:
     """The parts that will confine the command with ``mechanism`` (default: the strongest
-    here), or SandboxUnavailable saying why they cannot."""
+    here), or SandboxUnavailable saying why they cannot. ``python`` is the interpreter
+    that runs the launcher (default: this one)."""
     if mechanism is None:
         mechanism = capabilities.mechanism()
     if mechanism is None:
@@ -373,7 +376,24 @@ def plan(policy: Policy, capabilities: Capabilities, mechanism: str | None = Non
                     f"{writable} would be writable and holds the home directory {home}, "
                     "where a command could plant a shell profile: choose a project directory inside it"
                 )
+    _check_launcher_outside(policy, python or sys.executable)
     return capabilities.describe(policy, mechanism)
+
+
+def _check_launcher_outside(policy: Policy, python: str) -> None:
+    """The launcher and the Python that runs it must be out of the command's reach: a
+    command that rewrote them (a virtual environment in the project) would run its
+    code before the next command is confined."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    environment = os.path.dirname(os.path.dirname(os.path.abspath(python)))  # .venv for .venv/bin/python
+    for what, path in (("agentbus", package), ("the Python that runs the sandbox", environment)):
+        for writable in policy.writable:
+            if _inside(path, writable) or _inside(os.path.realpath(path), writable):
+                raise SandboxUnavailable(
+                    f"{what} ({path}) is inside {writable}, which a confined command may write: it "
+                    "could rewrite it and escape the next sandbox. Install agentbus outside the "
+                    "project and the temporary directories (pipx, or a virtual environment elsewhere)"
+                )
 
 
 def _bubblewrap_argv(policy: Policy, capabilities: Capabilities, command: list[str]) -> list[str]:

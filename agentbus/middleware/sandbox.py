@@ -218,7 +218,7 @@ class Sandbox:
             if isinstance(capabilities, str):
                 raise SandboxUnavailable(capabilities)
             policy = self.policy()
-            parts = plan(policy, capabilities)
+            parts = plan(policy, capabilities, python=self.python)
             mechanism = capabilities.mechanism()
             assert mechanism is not None  # plan() raised otherwise
         except SandboxUnavailable as exc:

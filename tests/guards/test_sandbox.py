@@ -452,7 +452,15 @@ def test_the_command_line_prints_the_probe_and_the_plan(tmp_path: Path) -> None:
     found = json.loads(probed.stdout)
     assert found["platform"] == ("linux" if sys.platform.startswith("linux") else found["platform"])
     assert found["landlock_abi"] == ABI
-    options = ["--dry-run", "--no-scan", "--project", str(tmp_path), "--deny-read", "/nonexistent/key.pem"]
+    options = [
+        "--dry-run",
+        "--no-scan",
+        "--no-tmp",
+        "--project",
+        str(tmp_path),
+        "--deny-read",
+        "/nonexistent/key.pem",
+    ]
     dry = subprocess.run([*agentbus, "sandbox", *options], capture_output=True, text=True, check=False)
     if found["mechanism"] is None:
         assert dry.returncode == REFUSED

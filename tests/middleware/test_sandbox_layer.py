@@ -271,3 +271,20 @@ def test_the_launcher_reads_back_exactly_the_policy_the_bus_wrote(
     assert args.command == ["true"]
     assert (args.mechanism, args.no_scan, args.no_tmp) == ("landlock", True, True)
     assert policy_from_options(args).summary() == policy.summary()
+
+
+@needs_landlock
+async def test_a_launcher_or_python_the_command_could_rewrite_is_refused(box: Project) -> None:
+    venv_python = box.project / ".venv" / "bin" / "python"
+    venv_python.parent.mkdir(parents=True)
+    venv_python.symlink_to(sys.executable)
+    bus, _ = confined_bus(box, python=str(venv_python))
+    result = await bus.call_tool("exec", {"command": "touch ran"}, shell_tool(box.project))
+    assert result["status"] == "blocked"
+    assert "Install agentbus outside the project" in result["reason"]
+    checkout = agentbus.Bus(log_level=None)
+    sandbox.install(checkout.registry, project=str(Path(LAUNCHER).parents[2]), tmp=False)
+    result = await checkout.call_tool("exec", {"command": "touch ran"}, shell_tool(box.project))
+    assert result["status"] == "blocked"
+    assert "agentbus (" in result["reason"]
+    assert not (box.project / "ran").exists()
