@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import agentbus
-from agentbus.config import load_installer
+from agentbus.config import load_config, load_installer
 from agentbus.guards import _landlock
 from agentbus.guards.sandbox import LAUNCHER, parse, policy_from_options
 from agentbus.middleware import builtin, sandbox
@@ -288,3 +288,20 @@ async def test_a_launcher_or_python_the_command_could_rewrite_is_refused(box: Pr
     assert result["status"] == "blocked"
     assert "agentbus (" in result["reason"]
     assert not (box.project / "ran").exists()
+
+
+@needs_landlock
+async def test_a_config_file_turns_the_sandbox_on(box: Project) -> None:
+    config = box.tmp / "agentbus.toml"
+    config.write_text(
+        f'[[middleware]]\nuse = "sandbox"\nproject = "{box.project}"\ntmp = false\nwrite = ["{box.tmp}"]\n'
+        'network = "off"\n'
+    )
+    bus = agentbus.Bus(load_config(config).build_registry(), log_level=None)
+    encoded = base64.b64encode(PAYLOAD.encode()).decode()
+    attack = f'python3 -c "$(echo {encoded} | base64 -d)"; echo ok > ok.txt'
+    result = await bus.call_tool("Bash", {"command": attack}, shell_tool(box.project))
+    assert (box.home / ".bashrc").read_text() == BASHRC
+    assert SECRET not in result["stdout"]
+    assert (box.project / "ok.txt").read_text() == "ok\n"
+    assert "--network off" in result["command"]
