@@ -227,6 +227,23 @@ def _entries(directory: str) -> list[os.DirEntry[str]]:
         return []
 
 
+def _classifier() -> Any:
+    """The guards' ``check_path`` (one list of secrets for judging and confining), from
+    wherever the guards keep it (``agentbus.guards.paths``, formerly in ``agentbus.middleware``)."""
+    import importlib
+
+    problems = []
+    for name in ("agentbus.guards.paths", "agentbus.middleware.paths"):
+        try:
+            return importlib.import_module(name).check_path
+        except ImportError as exc:  # python -S: no site-packages, or not there
+            problems.append(str(exc))
+    raise UsageError(
+        f"cannot load the guards' list of sensitive paths ({'; '.join(problems)}): run with "
+        "site-packages, or pass --no-scan and the paths with --deny-read"
+    )
+
+
 # Whether the classifier flags a path (path, home): names recur on every call, the
 # regular expressions are the cost. Bounded, since home directories come and go.
 _flagged: dict[tuple[str, str], bool] = {}
@@ -241,13 +258,7 @@ def sensitive_paths(homes: Iterable[str] | None = None) -> tuple[str, ...]:
     Imports the classifier, so it costs what importing the guards costs: the bus
     calls it in process and passes the result to the launcher.
     """
-    try:
-        from ..middleware.paths import check_path  # the guards' list of secrets: one list
-    except ImportError as exc:  # python -S: no site-packages
-        raise UsageError(
-            f"cannot load the guards' list of sensitive paths ({exc}): run with site-packages, "
-            "or pass --no-scan and the paths with --deny-read"
-        ) from None
+    check_path = _classifier()
 
     def flagged(path: str, home: str) -> bool:
         key = (path, home)
