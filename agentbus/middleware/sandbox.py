@@ -44,12 +44,13 @@ from ..guards.sandbox import (
     probe,
     sensitive_paths,
 )
+from ..kinds import READABLE_KEYS
 from ..registry import Registry
 
 __all__ = ["LAYER_ID", "Sandbox", "capabilities_for", "install", "probe_launcher"]
 
 LAYER_ID = "sandbox"
-_COMMAND_KEYS = ("command", "cmd", "script")
+_COMMAND_KEYS = READABLE_KEYS["exec"]  # where an exec call's command is, as the guards read it
 _ENV_KEYS = ("env", "environment", "env_vars")
 _probed: dict[tuple[str, ...], Capabilities | str] = {}
 
@@ -190,8 +191,8 @@ class Sandbox:
         key = next((key for key in _COMMAND_KEYS if key in call.args), None)
         if key is None:
             call.block(
-                "sandbox: no command in this exec call's arguments (command, cmd or script), so it "
-                "cannot be confined and did not run"
+                f"sandbox: no command in this exec call's arguments ({', '.join(_COMMAND_KEYS)}), so "
+                "it cannot be confined and did not run"
             )
             return
         loader = _loader_variables(call.args)

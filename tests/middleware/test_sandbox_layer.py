@@ -305,3 +305,16 @@ async def test_a_config_file_turns_the_sandbox_on(box: Project) -> None:
     assert SECRET not in result["stdout"]
     assert (box.project / "ok.txt").read_text() == "ok\n"
     assert "--network off" in result["command"]
+
+
+@needs_landlock
+async def test_a_shell_tool_of_another_name_declared_as_exec_runs_confined(box: Project) -> None:
+    bus, _ = confined_bus(box)
+    bus.registry.declare_tools({"run_shell": "exec"})
+    encoded = base64.b64encode(PAYLOAD.encode()).decode()
+    result = await bus.call_tool(
+        "run_shell", {"command": f'python3 -c "$(echo {encoded} | base64 -d)"'}, shell_tool(box.project)
+    )
+    assert result["command"].startswith(shlex.join([sys.executable, "-I", "-S", LAUNCHER]))
+    assert SECRET not in result["stdout"]
+    assert (box.home / ".bashrc").read_text() == BASHRC
