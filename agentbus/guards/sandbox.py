@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = [
+    "CONFINED_BY",
     "EXAMPLES",
     "LAUNCHER",
     "NETWORK_MODES",
@@ -65,6 +66,10 @@ __all__ = [
 
 LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_launch.py")
 """The launcher as a file: ``python -I LAUNCHER [options] -- CMD`` skips the package's imports."""
+
+CONFINED_BY = "AGENTBUS_SANDBOX"
+"""The environment variable a confined command finds what confines it in (informative:
+a command can set it too, so nothing should trust it)."""
 
 NETWORK_MODES = ("off", "loopback", "ports", "on")
 """``off``: no sockets but unix ones (if allowed); ``loopback``: a private loopback only
@@ -661,14 +666,17 @@ def run(args: Any) -> int:
     if mechanism == "seatbelt":
         from ._seatbelt import profile
 
+        os.environ[CONFINED_BY] = " + ".join(parts)
         return _exec([_SANDBOX_EXEC, "-p", profile(policy), *command])
     if mechanism == "bubblewrap":
+        os.environ[CONFINED_BY] = " + ".join(parts)
         return _exec(_bubblewrap_argv(policy, capabilities, command), pass_fds=True)
     try:
-        _confine_linux(policy, capabilities)
+        applied = _confine_linux(policy, capabilities)
     except OSError as exc:
         print(f"agentbus sandbox: refusing to run unconfined: confinement failed: {exc}", file=sys.stderr)
         return REFUSED
+    os.environ[CONFINED_BY] = " + ".join(applied)
     return _exec(command)
 
 

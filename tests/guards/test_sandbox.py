@@ -375,6 +375,30 @@ echo done > build.log
     assert (box.project / "build.log").read_text() == "done\n"
 
 
+def test_the_command_learns_what_confines_it(box: Box) -> None:
+    parts = box.run('echo "$AGENTBUS_SANDBOX"').stdout.strip().split(" + ")
+    assert parts[0] == (f"landlock ABI {ABI}" if box.mechanism == "landlock" else "bubblewrap")
+    assert parts[-1] == "no_new_privs"
+
+
+def test_no_capabilities_and_no_signals_outside(box: Box) -> None:
+    box.works()
+    capabilities = box.run("grep ^CapEff /proc/self/status").stdout.split()
+    assert capabilities == ["CapEff:", "0" * 16]
+    outside = subprocess.Popen(["sleep", "60"])
+    try:
+        killer = box.run(f"kill -TERM {outside.pid}")
+        if box.mechanism == "landlock" and ABI < 6 and box.user == "self":
+            pytest.skip(f"signals are scoped to the sandbox from Landlock ABI 6; this kernel has {ABI}")
+        assert killer.returncode != 0
+        assert outside.poll() is None  # still running
+        if box.user == "self":  # unconfined, the same user can signal it: the check above can fail
+            assert box.run(f"kill -0 {outside.pid}", confined=False).returncode == 0
+    finally:
+        outside.kill()
+        outside.wait()
+
+
 def test_the_command_exit_status_and_output_pass_through(box: Box) -> None:
     done = box.run("echo out; echo err >&2; exit 7")
     assert (done.returncode, done.stdout, done.stderr) == (7, "out\n", "err\n")
