@@ -41,6 +41,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
     from typing import Any
 
+    from ._seccomp import Filter
+
 __all__ = [
     "CONFINED_BY",
     "EXAMPLES",
@@ -426,7 +428,8 @@ def _bubblewrap_argv(policy: Policy, capabilities: Capabilities, command: list[s
     return [*_bubblewrap.command(policy, capabilities.bubblewrap, seccomp_fd=fd), *command]
 
 
-def _seccomp_rules(policy: Policy, *, private_network: bool) -> Any:
+def _seccomp_rules(policy: Policy, *, private_network: bool) -> Filter:
+    """The filter for a policy: setuid bits, file capabilities, TIOCSTI, io_uring, socket families."""
     from . import _seccomp
 
     rules = _seccomp.Filter()
