@@ -136,8 +136,9 @@ class AgentbusPlugin(BasePlugin):
             return None
         text = "\n\n".join(texts)
         message = await self.bus.process_message(
-            text, agent_id=invocation_context.agent.name, session_key=_session_key(invocation_context),
-            provider="google", model=str(getattr(invocation_context.agent, "model", "") or ""),
+            text, agent_id=str(getattr(invocation_context.agent, "name", "") or "main"),
+            session_key=_session_key(invocation_context), provider="google",
+            model=str(getattr(invocation_context.agent, "model", "") or ""),
         )  # fmt: skip
         self._messages[invocation_context.invocation_id] = message
         if message.message == text:

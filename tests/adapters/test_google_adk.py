@@ -40,8 +40,8 @@ class ScriptModel(BaseLlm):
     """Yields one scripted turn per call and remembers every request."""
 
     model: str = "script"
-    turns: list[types.Content] = []
-    requests: list[LlmRequest] = []
+    turns: list[types.Content] = []  # noqa: RUF012 - pydantic copies field defaults
+    requests: list[LlmRequest] = []  # noqa: RUF012
 
     async def generate_content_async(
         self, llm_request: LlmRequest, stream: bool = False
