@@ -27,7 +27,11 @@ import agentbus
 from agentbus.adapters.google_adk import AgentbusPlugin
 from agentbus.middleware import builtin
 
-pytestmark = pytest.mark.anyio
+pytestmark = [
+    pytest.mark.anyio,
+    # google-adk 2.0 announces a feature of its own once per process, with or without agentbus.
+    pytest.mark.filterwarnings(r"ignore:\[EXPERIMENTAL\] feature:UserWarning"),
+]
 
 
 @pytest.fixture

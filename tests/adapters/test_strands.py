@@ -220,11 +220,20 @@ async def test_an_agent_used_as_a_tool_is_intercepted_and_its_calls_attributed()
     hooks = AgentbusHooks(bus)
     ran: list[tuple[str, str]] = []
     helper_model = ScriptModel([use("bash", {"command": "reboot"}, "h1")], "could not")
-    helper = agent(helper_model, make_tools(ran), [hooks], name="helper")
-    helper.description = "Runs commands."
+    helper_agent = agent(helper_model, make_tools(ran), [hooks], name="helper")
+
+    @tool
+    async def helper(input: str) -> str:
+        """Strands' agents-as-tools pattern: a tool that runs another agent.
+
+        Args:
+            input: the request
+        """
+        return str(await helper_agent.invoke_async(input))
+
     root_model = ScriptModel([use("helper", {"input": "reboot"}, "a1")], "done")
 
-    await agent(root_model, [helper.as_tool()], [hooks], name="root").invoke_async("go")
+    await agent(root_model, [helper], [hooks], name="root").invoke_async("go")
 
     assert calls == [("helper", "root"), ("exec", "helper")]
     assert ran == []
