@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("google.adk", reason="the google-adk extra is not installed")
+pytest.importorskip("google.adk", reason="Google ADK is tested in its own environment: bash .ci/isolated")
 
 from google.adk.agents import LlmAgent
 from google.adk.apps import App
