@@ -152,7 +152,13 @@ class MiddlewareSpec:
         module_name = self.use.partition(":")[0] if ":" in self.use else None
         if module_name is not None and self.project is not None:
             origin = _module_location(module_name.partition(".")[0])
-            if origin is not None and _is_project_code(origin, self.project):
+            if origin is None:
+                return (
+                    f"{self.source}: refused use = {self.use!r}: no installed module "
+                    f"{module_name.partition('.')[0]!r}, and a project's configuration may only use "
+                    f"installed packages (the project directory is not on the import path)"
+                )
+            if _is_project_code(origin, self.project):
                 return (
                     f"{self.source}: refused use = {self.use!r}: its code is in the project "
                     f"({origin}), and a project's configuration may only use installed packages"
