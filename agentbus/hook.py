@@ -1,7 +1,8 @@
 """Answer one Claude Code hook event: JSON on stdin, the decision on stdout.
 
-Install it in .claude/settings.json for PreToolUse, PostToolUse and
-UserPromptSubmit (see the README). The middleware comes from the agentbus
+`agentbus install claude-code` writes it into Claude Code's settings.json for
+every event it answers, each entry with ``"onFailure": "block"`` and a
+timeout; `agentbus doctor` checks the result. The middleware comes from the agentbus
 configuration file (agentbus.toml, [tool.agentbus] in pyproject.toml, or
 --config) and from --middleware installers; the built-in guards are on unless
 the configuration turns them off. Each call appends its interception records
@@ -9,13 +10,13 @@ to a JSON-lines audit log, which `agentbus tail` follows.
 
 Exit codes follow Claude Code's documentation: 0 with a JSON decision (or
 nothing) on stdout; 1 with a message on stderr for input that is not a hook
-event (a non-blocking error). A PreToolUse call that cannot be checked, for
-any reason, is denied: a layer that raises anything (SystemExit and
-KeyboardInterrupt included), input that cannot be read but names PreToolUse
-in any spelling JSON allows, a configuration that cannot be loaded. Layers
-cannot garble the answer: while they run, file descriptor 1 points at stderr,
-and the answer goes to the real stdout at the end. Any string JSON can carry
-(lone surrogates too) reaches the guards, the audit log and the answer.
+event (a failure, which ``onFailure: block`` turns into a block). A PreToolUse
+call that cannot be checked, for any reason, is denied: a layer that raises
+anything (SystemExit and KeyboardInterrupt included), input that cannot be
+read but names PreToolUse in any spelling JSON allows, a configuration that
+cannot be loaded. stdout carries the answer alone: while layers run, file
+descriptor 1 points at stderr. Any string JSON can carry (lone surrogates
+too) reaches the guards, the audit log and the answer.
 
 A configuration found in the project is limited until the user trusts it
 (see :mod:`agentbus.config`); what it was refused is printed on stderr and
@@ -92,10 +93,11 @@ def add_bus_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--rewrite-decision",
-        choices=("allow", "ask"),
-        default="allow",
-        help="decision sent with rewritten arguments: allow (Claude Code's deny/ask rules still apply) "
-        "or ask (a person confirms each rewritten call)",
+        choices=("passthrough", "allow", "ask"),
+        default="passthrough",
+        help="what goes with rewritten arguments: passthrough (no decision: Claude Code's own permission "
+        "checks judge the rewritten call; default), allow (approve it: skips Claude Code's checks, not its "
+        "deny rules) or ask (a person confirms each rewritten call)",
     )
 
 
@@ -250,36 +252,53 @@ def _read_stdin(limit: int) -> tuple[bytes, int, bool]:
     return data, size, named
 
 
-def _claim_stdout() -> int | None:
-    """Keep the real stdout for the answer; point file descriptor 1 at stderr meanwhile.
+_answer_fd: int | None = None
+"""A copy of the original stdout, where only the answer goes (see :func:`_claim_stdout`)."""
 
-    Then nothing a layer writes (``print``, ``os.write(1, ...)``, a child
-    process) can corrupt the one JSON answer Claude Code reads.
+
+def _claim_stdout() -> None:
+    """Keep stdout for the answer alone: Claude Code reads it as one JSON object.
+
+    File descriptor 1 is pointed at stderr, so that nothing a layer writes, by
+    ``print``, ``os.write(1, ...)`` or a child process it starts, lands among
+    the answer; the answer goes to a copy of the original descriptor.
     """
+    global _answer_fd
+    if _answer_fd is not None:
+        return
     try:
         sys.stdout.flush()
-        saved = os.dup(1)
+        _answer_fd = os.dup(1)
         os.dup2(2, 1)
-    except (OSError, ValueError, AttributeError):
-        return None
-    return saved
+    except (OSError, ValueError):  # no usable stdout or stderr: nothing to protect
+        _answer_fd = None
 
 
-def _write(reply: HookReply, fd: int | None) -> int:
+def _write(reply: HookReply) -> int:
+    """Write the answer (the only thing on stdout) and give stdout back.
+
+    The JSON is UTF-8 whatever its strings hold (see :func:`agentbus.audit_log.json_bytes`).
+    """
     from .audit_log import json_bytes
 
-    if reply.output is not None:
-        data = json_bytes(reply.output) + b"\n"
-        try:
-            if fd is None:
-                sys.stdout.buffer.write(data)
-                sys.stdout.flush()
-            else:
-                written = os.write(fd, data)
-                while written < len(data):
-                    written += os.write(fd, data[written:])
-        except (OSError, ValueError):
-            pass  # nobody reads the answer any more
+    global _answer_fd
+    data = json_bytes(reply.output) + b"\n" if reply.output is not None else b""
+    try:
+        if _answer_fd is not None:
+            answer_fd, _answer_fd = _answer_fd, None
+            try:
+                sys.stdout.flush()  # what a layer printed goes to stderr, before the answer
+                while data:
+                    data = data[os.write(answer_fd, data) :]
+                os.dup2(answer_fd, 1)
+            finally:
+                os.close(answer_fd)
+        elif data:
+            sys.stdout.flush()
+            sys.stdout.buffer.write(data)
+            sys.stdout.flush()
+    except (OSError, ValueError):
+        pass  # nobody reads the answer any more
     if reply.stderr:
         try:
             print(reply.stderr, file=sys.stderr)
@@ -332,13 +351,13 @@ def _run(main: Callable[[], Coroutine[Any, Any, T]], bus: Bus, audit: AuditLog |
 
 def run(args: argparse.Namespace) -> int:
     drop_working_directory()
-    stdout = _claim_stdout()
+    _claim_stdout()
     context: dict[str, Any] = {"pre_tool_use": True}  # until the event says otherwise
     try:
         reply = _decide(args, context)
     except BaseException as exc:  # SystemExit, KeyboardInterrupt ... from a layer: deny
         reply = _failed(exc, pre_tool_use=context["pre_tool_use"])
-    return _write(reply, stdout)
+    return _write(reply)
 
 
 def _failed(exc: BaseException, *, pre_tool_use: bool) -> HookReply:
