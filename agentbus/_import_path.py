@@ -4,13 +4,13 @@
 Claude Code hook runs in the project directory, which the agent writes: a
 ``structlog.py`` there would be imported, in the hook, in place of the real
 one. So when agentbus is started with ``-m``, the interpreter's entry for the
-working directory is removed before anything else is imported, and the hook
-and the server remove any entry naming the working or project directory
-(:func:`drop_working_directory`). The console script (``agentbus``) never had
-it. Only a file named ``agentbus.py`` (or an ``agentbus/`` package) in the
-working directory is out of reach: Python imports it for ``-m agentbus``
-before any code of ours runs; ``python -P -m agentbus`` (3.11+) or the
-console script avoid that.
+working directory is removed before anything else is imported (entries the
+user set in ``PYTHONPATH`` stay), and the hook and the server remove every
+entry naming the working or project directory (:func:`drop_working_directory`).
+The console script (``agentbus``) never had it. Only a file named
+``agentbus.py`` (or an ``agentbus/`` package) in the working directory is out
+of reach: Python imports it for ``-m agentbus`` before any code of ours runs;
+``python -P -m agentbus`` (3.11+) or the console script avoid that.
 """
 
 from __future__ import annotations
@@ -43,5 +43,15 @@ def drop_working_directory(*directories: str | os.PathLike[str]) -> None:
     sys.path[:] = [entry for entry in sys.path if not names_one(entry)]
 
 
+def _drop_interpreters_entry() -> None:
+    """Remove the entry ``python -m`` put first: the working directory (never one the user set)."""
+    if sys.path and not getattr(sys.flags, "safe_path", False):
+        try:
+            if sys.path[0] in ("", ".") or os.path.realpath(sys.path[0]) == os.path.realpath(os.getcwd()):
+                del sys.path[0]
+        except (OSError, ValueError):
+            pass
+
+
 if sys.argv[:1] == ["-m"]:  # running as `python -m agentbus...`, and the module is being located
-    drop_working_directory()
+    _drop_interpreters_entry()

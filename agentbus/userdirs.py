@@ -83,6 +83,8 @@ def open_private(path: Path, flags: int = os.O_WRONLY | os.O_APPEND | os.O_CREAT
 
 def _narrow(path: Path, mode: int, *, fd: int | None = None) -> None:
     """Take away group and other permissions from ``path`` if it has any."""
+    if sys.platform == "win32":  # pragma: no cover - no POSIX modes; the profile's ACLs apply
+        return
     try:
         current = stat.S_IMODE(os.fstat(fd).st_mode if fd is not None else os.stat(path).st_mode)
     except OSError:
