@@ -58,10 +58,12 @@ from .userdirs import config_dir, data_dir
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "FILE_OPTIONS_ATTRIBUTE",
     "Config",
     "ConfigError",
     "Installer",
     "MiddlewareSpec",
+    "RefusedSetting",
     "load_config",
     "load_installer",
     "load_reference",

@@ -343,3 +343,19 @@ def test_the_trust_command_without_a_configuration_says_so(home: Path, project: 
     completed = run_trust(str(project))
     assert completed.returncode == 1
     assert "no agentbus configuration" in completed.stderr
+
+
+def test_the_server_and_the_hook_share_the_refusals(
+    home: Path, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`agentbus serve` builds its registry like the hook: the refusals come back to be printed."""
+    from agentbus.hook import build_registry, refusal_record
+
+    write(project / "agentbus.toml", "builtins = false\n")
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    refused: list[str] = []
+    registry, _ = build_registry(None, [], refused)
+    assert "builtin:command-safety-guard" in registry
+    assert len(refused) == 1
+    record = refusal_record(refused[0])
+    assert (record.id, record.decision, record.point) == ("agentbus:trust", "refuse", "config")
