@@ -73,9 +73,13 @@ def test_guards_alone_import_no_event_loop_nor_logging(tmp_path: Path) -> None:
 
 
 def test_an_async_layer_brings_anyio_in(tmp_path: Path) -> None:
-    (tmp_path / "async_policy.py").write_text(ASYNC_POLICY)
+    installed = tmp_path / "site"  # outside the project: the hook imports nothing from there
+    installed.mkdir()
+    (installed / "async_policy.py").write_text(ASYNC_POLICY)
+    project = tmp_path / "project"
+    project.mkdir()
     answer, modules = run_hook(
-        tmp_path, "rm -rf /", "--middleware", "async_policy:install", env={"PYTHONPATH": str(tmp_path)}
+        project, "rm -rf /", "--middleware", "async_policy:install", env={"PYTHONPATH": str(installed)}
     )
     assert answer["hookSpecificOutput"]["permissionDecision"] == "deny", answer
     assert "could not load" not in answer["hookSpecificOutput"]["permissionDecisionReason"]
