@@ -19,7 +19,7 @@ from types import CoroutineType
 from typing import Any, TypeVar, Union
 
 from .errors import RegistrationError, ToolPaused, describe_error
-from .events import LIFECYCLE_POINTS, Lifecycle, Message, Params, ToolCall, ToolResult
+from .events import LIFECYCLE_POINTS, Lifecycle, Message, Params, ToolCall, ToolList, ToolResult
 from .records import DEBUG, DISPATCH, ERROR, INFO, WARNING, Observers, Record, Subscription, level_number
 from .registry import Kind, Matcher, OnError, Registry
 from .stack import Chain, compile_stack
@@ -434,6 +434,34 @@ class Bus:
         if stack is not None:
             await stack(event)
         return event
+
+    async def list_tools(
+        self,
+        tools: Mapping[str, str],
+        *,
+        agent_id: str | None = None,
+        session_key: str | None = None,
+        turn: int | None = None,
+    ) -> dict[str, str]:
+        """Run tool.list on the tools about to be offered (name -> description).
+
+        Returns what the layers left: the tools to offer and their
+        descriptions, in the order given. A name that was not offered is
+        refused (ValueError): a layer can hide or describe tools, not add them.
+        """
+        offered = dict(tools)
+        stack = self._stack("tool.list", agent_id)
+        if stack is None:
+            return offered
+        event = ToolList(tools=dict(offered), agent_id=agent_id, session_key=session_key, turn=turn)
+        await stack(event)
+        added = [name for name in event.tools if name not in offered]
+        if added:
+            raise ValueError(
+                f"a tool.list layer added {', '.join(map(repr, added))}, which the agent does not have; "
+                "tool.list can hide and describe tools, not add them"
+            )
+        return {name: event.tools[name] for name in offered if name in event.tools}
 
     async def call_tool(
         self,
