@@ -63,7 +63,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     raise ImportError("agentbus.adapters.mcp needs FastMCP: pip install 'agentbus[mcp]'") from exc
 
 from ..bus import Bus
-from ..errors import ToolBlockedError, describe_error
+from ..errors import RunEnded, ToolBlockedError, describe_error
 from ..events import ToolResult as ToolResultEvent
 from ..lineage import running
 from ..tools import blocked_result, error_result
@@ -112,7 +112,20 @@ class AgentbusMiddleware(Middleware):
     ) -> Sequence[Tool]:
         tools = await call_next(context)
         self._bind({tool.name: tool.parameters for tool in tools})
-        return tools
+        ctx = context.fastmcp_context
+        offered = {tool.name: tool.description or "" for tool in tools}
+        shown = await self.bus.list_tools(
+            offered, agent_id=self.agent_id or _client_name(ctx), session_key=self._session_key(ctx)
+        )
+        if shown == offered:
+            return tools
+        return [
+            tool
+            if shown[tool.name] == offered[tool.name]
+            else tool.model_copy(update={"description": shown[tool.name]})
+            for tool in tools
+            if tool.name in shown
+        ]
 
     async def on_call_tool(
         self,
@@ -152,10 +165,15 @@ class AgentbusMiddleware(Middleware):
 
         agent_id = self.agent_id or _client_name(ctx)
 
-        event = await self.bus.run_tool(
-            params.name, params.arguments or {}, execute, call_id=_request_id(ctx),
-            agent_id=agent_id, session_key=self._session_key(ctx),
-        )  # fmt: skip
+        try:
+            event = await self.bus.run_tool(
+                params.name, params.arguments or {}, execute, call_id=_request_id(ctx),
+                agent_id=agent_id, session_key=self._session_key(ctx),
+            )  # fmt: skip
+        except RunEnded as ended:  # MCP has no run to end: the call ends, and says why
+            text = mcp_types.TextContent(type="text", text=f"{params.name} ended the run: {ended.reason}")
+            meta = {"agentbus": {"status": "ended", "tool": params.name, "reason": ended.reason}}
+            return ToolResult(content=[text], meta=meta, is_error=True)
         if event.blocked:
             return _refusal(params.name, event)
         if event.error is not None:

@@ -200,3 +200,46 @@ async def test_the_client_intercepts_on_either_backend_and_blocks() -> None:
     assert allowed.data.size == 4
     assert ran == ["stat /tmp"]
     assert seen == [("stat", "researcher")] * 2
+
+
+# -- tool.list and end_run on the server ---------------------------------------------
+
+
+async def test_tool_list_layers_hide_and_describe_the_servers_tools_per_client() -> None:
+    bus = agentbus.Bus(log_level=None)
+    seen: list[tuple[str | None, list[str]]] = []
+
+    @bus.intercept("tool.list", id="per-agent")
+    def per_agent(listing: agentbus.ToolList) -> None:
+        seen.append((listing.agent_id, sorted(listing.tools)))
+        if listing.agent_id == "intern":
+            listing.hide("flaky")
+            listing.tools["stat"] = "Read a file's size (interns: /tmp only)."
+
+    server = typed_server(bus, [])
+    async with client(server, client_info=mcp_types.Implementation(name="intern", version="1")) as intern:
+        intern_tools = {tool.name: tool.description for tool in await intern.list_tools()}
+    async with client(server, client_info=mcp_types.Implementation(name="lead", version="1")) as lead:
+        lead_tools = {tool.name: tool.description for tool in await lead.list_tools()}
+
+    assert intern_tools == {"stat": "Read a file's size (interns: /tmp only).", "count": lead_tools["count"]}
+    assert set(lead_tools) == {"stat", "count", "flaky"}
+    assert lead_tools["stat"] == "A structured result (an object schema)."
+    assert seen == [("intern", ["count", "flaky", "stat"]), ("lead", ["count", "flaky", "stat"])]
+
+
+async def test_a_layer_that_ends_the_run_ends_the_call_with_its_reason() -> None:
+    bus = agentbus.Bus(log_level=None)
+
+    @bus.intercept("tool.before", id="budget")
+    def budget(call: agentbus.ToolCall) -> None:
+        call.end_run("the budget is spent")
+
+    ran: list[str] = []
+    async with client(typed_server(bus, ran)) as session:
+        result = await session.call_tool("count", {"word": "abc"}, raise_on_error=False)
+
+    assert ran == []
+    assert result.is_error
+    assert text_of(result) == "count ended the run: the budget is spent"
+    assert result.meta["agentbus"] == {"status": "ended", "tool": "count", "reason": "the budget is spent"}
