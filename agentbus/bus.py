@@ -364,8 +364,13 @@ class Bus:
         think_level: str | None = None,
         reasoning_level: str | None = None,
         temperature: float | None = None,
+        system_prompt: str | None = None,
     ) -> Params:
-        """Run params.before for a processed message; return the effective parameters."""
+        """Run params.before for a processed message; return the effective parameters.
+
+        ``system_prompt`` is the prompt the adapter can read (None where it cannot);
+        a layer that assigns one asks the adapter to use it instead.
+        """
         if not isinstance(message, Message):
             raise TypeError(
                 "resolve_params takes the Message that process_message returned, "
@@ -379,6 +384,7 @@ class Bus:
         event.think_level = think_level
         event.reasoning_level = reasoning_level
         event.temperature = temperature
+        event.system_prompt = system_prompt
         dispatches = self.observers.wants_dispatches
         started = _perf() if dispatches else 0.0
         stack = self._stack("params.before", message.agent_id)
