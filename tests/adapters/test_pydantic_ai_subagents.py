@@ -1,4 +1,4 @@
-"""pydantic-ai: an agent run inside a tool, tool.list, the system prompt and end_run, in real runs (FunctionModel)."""
+"""pydantic-ai: an agent run inside a tool, tool.list, the system prompt and end_run (FunctionModel runs)."""
 
 from __future__ import annotations
 
