@@ -21,10 +21,16 @@ Three pieces, usable together through :func:`run` or one by one:
 The agent id is the SDK agent's ``name``; the session key is the ``session``'s
 ``session_id`` (or ``conversation_id``, or ``RunConfig.group_id``).
 
+Sub-agents: the tools of an agent used as a tool (``as_tool()``), of handoff
+targets (agents and ``handoff()`` objects) and of ``mcp_servers`` are
+intercepted too; an ``as_tool()`` agent's events carry the calling agent as
+``parent_agent_id``. tool.list runs every turn on the tools the agent offers;
+params.before reads and writes a string ``instructions`` as the system prompt.
+A layer's ``end_run()`` reaches the caller of :func:`run` as
+:class:`agentbus.RunEnded` (the SDK has no clean stop from outside the model).
+
 Not bound: hosted tools (web/file search, code interpreter: they run at
-OpenAI), tools fetched from ``mcp_servers`` at run time, computer/shell/
-apply_patch tools, and the tools inside an agent used as a tool (its
-``as_tool()`` call itself is intercepted). The SDK is asyncio-only.
+OpenAI) and computer/shell/apply_patch tools. The SDK is asyncio-only.
 """
 
 from __future__ import annotations
@@ -163,10 +169,12 @@ def wrap_agent(
 ) -> Any:
     """Return a clone of ``agent`` whose function tools run through the bus.
 
-    Agents reachable through ``handoffs`` are cloned and wrapped too (cycles
-    included); :class:`agents.Handoff` objects are kept as they are, since
-    they hide their agent inside a callback. ``tool_kinds`` gives tools their
-    kind by name (``{"run_shell": "exec"}``); a name no agent has is an error.
+    Agents reachable through ``handoffs`` (agents, and the agents behind
+    :class:`agents.Handoff` objects) and inside ``as_tool()`` tools are cloned
+    and wrapped too (cycles included); the tools of ``mcp_servers`` are wrapped
+    as the SDK lists them, each turn, when tool.list runs. ``tool_kinds`` gives
+    tools their kind by name (``{"run_shell": "exec"}``); a name no agent has
+    is an error.
     """
     top = _clones is None
     clones: dict[int, Any] = {} if _clones is None else _clones
