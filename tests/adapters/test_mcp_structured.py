@@ -243,3 +243,23 @@ async def test_a_layer_that_ends_the_run_ends_the_call_with_its_reason() -> None
     assert result.is_error
     assert text_of(result) == "count ended the run: the budget is spent"
     assert result.meta["agentbus"] == {"status": "ended", "tool": "count", "reason": "the budget is spent"}
+
+
+async def test_an_agent_run_inside_a_server_tool_has_the_client_as_its_parent() -> None:
+    bus = agentbus.Bus(log_level=None)
+    starts: list[tuple[str | None, str | None]] = []
+    bus.intercept("agent.start", lambda event: starts.append((event.agent_id, event.parent_agent_id)), id="w")
+    server = FastMCP("delegating", middleware=[AgentbusMiddleware(bus)])
+
+    @server.tool
+    async def delegate(task: str) -> str:
+        """Runs a helper agent (here, just its start) inside the tool."""
+        await bus.notify("agent.start", agent_id="helper")
+        return f"delegated {task}"
+
+    info = mcp_types.Implementation(name="lead", version="1")
+    async with client(server, client_info=info) as session:
+        result = await session.call_tool("delegate", {"task": "sum"})
+
+    assert result.data == "delegated sum"
+    assert starts == [("helper", "lead")]
