@@ -21,6 +21,7 @@ from typing import Any, ClassVar, Final, Literal
 import attrs
 
 from .errors import RunEnded
+from .lineage import _chain as _lineage_chain
 from .lineage import parent_of
 
 __all__ = [
@@ -213,7 +214,8 @@ class Event:
 
 
 def _parent(event: Any) -> str | None:
-    return parent_of(event._agent_id)
+    # The common case, no agent's tool running around this event, costs one ContextVar read.
+    return parent_of(event._agent_id) if _lineage_chain.get() else None
 
 
 def _parent_field() -> Any:
