@@ -193,8 +193,9 @@ def wrap_agent(
         else _wrap_handoff(bus, target, kinds, clones)
         for target in agent.handoffs
     ]
-    _offer_tools_through(bus, clone)
-    if top and kinds:
+    _offer_tools_through(bus, clone, kinds)
+    # MCP servers list their tools at run time: a kind may name one of theirs.
+    if top and kinds and not any(getattr(a, "mcp_servers", None) for a in clones.values()):
         names = {getattr(t, "name", None) for a in clones.values() for t in a.tools}
         unknown = sorted(set(kinds) - names)
         if unknown:
@@ -263,13 +264,16 @@ def _wrap_handoff(bus: Bus, handoff: Any, kinds: Mapping[str, str], clones: dict
     return wrapped
 
 
-def _offer_tools_through(bus: Bus, clone: Any) -> None:
+def _offer_tools_through(bus: Bus, clone: Any, kinds: Mapping[str, str] | None = None) -> None:
     """Each turn, the agent's tools (its MCP servers' included) pass through tool.list, and
     every function tool among them (MCP tools are made anew each turn) runs through the bus."""
     get_all_tools = clone.get_all_tools
 
     async def offered_tools(run_context: Any) -> list[Any]:
-        tools = [wrap_tool(bus, tool) for tool in await get_all_tools(run_context)]
+        tools = [
+            wrap_tool(bus, tool, kind=(kinds or {}).get(getattr(tool, "name", "")))
+            for tool in await get_all_tools(run_context)
+        ]
         named = {tool.name: getattr(tool, "description", "") or "" for tool in tools if hasattr(tool, "name")}
         shown = await bus.list_tools(
             named, agent_id=clone.name, session_key=_current_session_key(run_context)
@@ -477,7 +481,7 @@ async def _prepare(
     wrapped = wrap_agent(bus, agent, tool_kinds=tool_kinds)
     if params.system_prompt != instructions and params.system_prompt is not None:
         wrapped = wrapped.clone(instructions=params.system_prompt)  # this run's starting agent only
-        _offer_tools_through(bus, wrapped)
+        _offer_tools_through(bus, wrapped, tool_kinds)
     return wrapped, input, options, session_key
 
 

@@ -224,9 +224,11 @@ class InProcessServer(MCPServer):
         raise NotImplementedError
 
 
-async def test_tools_of_an_agents_mcp_servers_are_intercepted() -> None:
+@pytest.mark.parametrize("declared_by", ["registry", "tool_kinds"])
+async def test_tools_of_an_agents_mcp_servers_are_intercepted(declared_by: str) -> None:
     bus, seen = watching_bus()
-    bus.registry.declare_tools({"run_command": "exec"})
+    if declared_by == "registry":
+        bus.registry.declare_tools({"run_command": "exec"})
     ran: list[str] = []
     model = Script(
         [call("run_command", {"command": "rm -rf /"}, "m1"), call("run_command", {"command": "ls"}, "m2")],
@@ -234,9 +236,13 @@ async def test_tools_of_an_agents_mcp_servers_are_intercepted() -> None:
     )
     agent = Agent(name="ops", model=model, mcp_servers=[InProcessServer(ran)])
 
-    await openai_agents.run(bus, agent, "go")
+    kinds_seen: list[str | None] = []
+    bus.intercept("tool.before", lambda tool_call: kinds_seen.append(tool_call.kind), id="kinds")
+    kinds = {"run_command": "exec"} if declared_by == "tool_kinds" else None
+    await openai_agents.run(bus, agent, "go", tool_kinds=kinds)
 
-    assert ran == ["ls"]
+    assert kinds_seen == ["exec", "exec"]
+    assert ran == ["ls"]  # the guard judged the renamed shell tool: rm -rf never reached the server
     assert [s for s in seen if s[0].startswith("tool")] == [("tool.before run_command", "ops", None)] * 2
 
 
