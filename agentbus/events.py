@@ -413,6 +413,7 @@ class ToolCall(Event):
         self._attribution = self.tool_error = self.execute = None
         self._approved_args = self._approval = self._tool_result = None
         self.notes = []
+        self._parent_agent_id = _parent(self)
 
     tool = _readonly("_tool", "The normalised tool name, e.g. 'exec'.")
     parent_agent_id = _readonly("_parent_agent_id", _PARENT_DOC)

@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 UNNEEDED = ("anyio", "sniffio", "structlog", "logging", "asyncio", "trio")
 
@@ -37,7 +38,7 @@ def install(registry):
 
 def run_hook(
     tmp_path: Path, command: str, *args: str, env: dict[str, str] | None = None
-) -> tuple[dict, set[str]]:
+) -> tuple[dict[str, Any], set[str]]:
     """One hook process, as Claude Code starts it; its answer and the modules it imported."""
     modules = tmp_path / "modules.txt"
     payload = {

@@ -84,6 +84,8 @@ def test_tool_call_init_sets_every_declared_field() -> None:
         value = getattr(call, field.name)  # an unset slot raises AttributeError
         if field.alias in ("tool", "args"):
             continue
-        default = field.default.factory() if isinstance(field.default, attrs.Factory) else field.default  # type: ignore[arg-type]
+        default: Any = field.default
+        if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
+            default = default.factory(call) if default.takes_self else default.factory()
         assert value == default, field.name
     assert call.notes is not ToolCall("exec", {}).notes  # a list of its own
