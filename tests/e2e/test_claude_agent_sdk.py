@@ -12,7 +12,6 @@ and skip only where ``AGENTBUS_SKIP_CLAUDE_CLI`` says why (the Python 3.10 run o
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -100,7 +99,9 @@ async def run(
     home_files: dict[str, str] | None = None,
     **options: Any,
 ) -> Session:
-    bind_options = {key: options.pop(key) for key in ("rewrite_decision", "timeout", "tool_kinds") if key in options}
+    bind_options = {
+        key: options.pop(key) for key in ("rewrite_decision", "timeout", "tool_kinds") if key in options
+    }
     home, project = tmp_path / "home", tmp_path / "project"
     for directory, contents in ((home, home_files), (project, files)):
         directory.mkdir(parents=True)
@@ -218,7 +219,9 @@ async def test_claude_codes_own_prompts_go_to_the_users_can_use_tool(tmp_path: P
 
 
 @pytest.mark.parametrize("fault", ["raise", "hang"])
-async def test_a_layer_that_raises_or_outlives_the_timeout_blocks_the_call(tmp_path: Path, fault: str) -> None:
+async def test_a_layer_that_raises_or_outlives_the_timeout_blocks_the_call(
+    tmp_path: Path, fault: str
+) -> None:
     """A raising layer: the bus denies. A hanging one: the CLI's timeout and on_failure="block"."""
     touch = tool_use("Bash", command=f"touch ran.txt # fault:{fault}")
     session = await run(tmp_path, policies(), [[touch]], timeout=3)
@@ -228,7 +231,9 @@ async def test_a_layer_that_raises_or_outlives_the_timeout_blocks_the_call(tmp_p
 async def test_a_failing_tool_reaches_tool_after(tmp_path: Path) -> None:
     fail = tool_use("Bash", command="exit 3")
     session = await run(tmp_path, policies(), [[fail]])
-    assert "tool.after saw: Exit code 3" in session.fake.seen(), "PostToolUseFailure: tool.after saw the error"
+    assert "tool.after saw: Exit code 3" in session.fake.seen(), (
+        "PostToolUseFailure: tool.after saw the error"
+    )
 
 
 async def test_a_sub_agents_calls_are_its_own(tmp_path: Path) -> None:
@@ -263,8 +268,8 @@ async def test_an_in_process_shell_tool_meets_the_guards_by_its_kind(tmp_path: P
     async def run_shell(args: dict[str, Any]) -> dict[str, Any]:
         if args["command"] == "explode":
             raise RuntimeError("the shell tool broke")
-        completed = subprocess.run(args["command"], shell=True, capture_output=True, text=True, check=False)
-        return {"content": [{"type": "text", "text": completed.stdout}]}
+        completed = await anyio.run_process(args["command"], check=False)
+        return {"content": [{"type": "text", "text": completed.stdout.decode()}]}
 
     server = create_sdk_mcp_server("tools", tools=[run_shell])
     rm = tool_use("mcp__tools__run_shell", command="rm -rf $HOME")
