@@ -27,7 +27,7 @@ if os.environ.get(SKIP_ENV):
 
 from claude_agent_sdk import ClaudeAgentOptions, HookMatcher, create_sdk_mcp_server, query, tool
 
-from agentbus import Bus, Record, Registry, ToolCall
+from agentbus import Bus, Message, Record, Registry, ToolCall
 from agentbus.adapters.claude_agent_sdk import bind
 from agentbus.approvals import Callback
 from agentbus.middleware import builtin
@@ -69,7 +69,8 @@ def policies(**approver: Any) -> Bus:
     e2e_policies.install(registry)
     registry.add("tool.before", ask_when_told, id="test:ask", tool="exec")
     registry.add("tool.before", raise_when_told, id="test:raise", tool="exec")
-    registry.add("tool.before", hang_when_told, id="test:hang", tool="exec")
+    registry.add("tool.before", stall_when_told, id="test:stall", tool="exec")
+    registry.add("message.before", exit_when_told, id="test:exit")
     return Bus(registry, log_level=None, **approver)
 
 
@@ -78,13 +79,19 @@ def ask_when_told(call: ToolCall) -> None:
         call.ask("the test asks a person")
 
 
+def exit_when_told(event: Message) -> None:
+    """A layer that ends the process: the hook cannot answer, which is a failure."""
+    if "fault:exit" in event.message:
+        raise SystemExit(3)
+
+
 def raise_when_told(call: ToolCall) -> None:
     if "fault:raise" in str(call.args.get("command")):
         raise RuntimeError("a layer broke")
 
 
-async def hang_when_told(call: ToolCall) -> None:
-    if "fault:hang" in str(call.args.get("command")):
+async def stall_when_told(call: ToolCall) -> None:
+    if "fault:stall" in str(call.args.get("command")):
         await anyio.sleep(30)
 
 
@@ -177,7 +184,7 @@ async def test_secrets_are_redacted_and_a_blocked_output_withheld(tmp_path: Path
     assert "agentbus withheld this output" in session.fake.result_text(notes)
 
 
-@pytest.mark.parametrize("mode", ["default", "bypassPermissions"])
+@pytest.mark.parametrize("mode", MODES)
 async def test_an_ask_goes_to_the_buss_approver(tmp_path: Path, mode: str) -> None:
     """The hook answers "ask", the CLI asks can_use_tool, the approver decides: the call it saw."""
     seen: list[str] = []
@@ -218,14 +225,23 @@ async def test_claude_codes_own_prompts_go_to_the_users_can_use_tool(tmp_path: P
     assert (session.project / "made.txt").read_text() == "by the model"
 
 
-@pytest.mark.parametrize("fault", ["raise", "hang"])
+@pytest.mark.parametrize("fault", ["raise", "stall"])
 async def test_a_layer_that_raises_or_outlives_the_timeout_blocks_the_call(
     tmp_path: Path, fault: str
 ) -> None:
-    """A raising layer: the bus denies. A hanging one: the CLI's timeout and on_failure="block"."""
+    """A raising layer: the bus denies. A stalled one: past the matcher's timeout the CLI does not
+    run the call (for an SDK callback, whatever on_failure says)."""
     touch = tool_use("Bash", command=f"touch ran.txt # fault:{fault}")
     session = await run(tmp_path, policies(), [[touch]], timeout=3)
     assert not (session.project / "ran.txt").exists()
+
+
+async def test_a_hook_that_fails_blocks_what_it_was_about(tmp_path: Path) -> None:
+    """on_failure="block": a prompt whose hook failed never reaches the model."""
+    touch = tool_use("Bash", command="touch prompt-ran.txt")
+    session = await run(tmp_path, policies(), [[touch]], prompt="do it fault:exit")
+    assert "fault:exit" not in str(session.fake.requests)
+    assert not (session.project / "prompt-ran.txt").exists()
 
 
 async def test_a_failing_tool_reaches_tool_after(tmp_path: Path) -> None:
