@@ -55,6 +55,7 @@ SHELL_TIMEOUT = 120
 OPTIONAL = {"pydantic_ai", "agents", "langchain", "langchain_core", "langgraph", "fastmcp", "mcp"}
 OPTIONAL |= {"claude_agent_sdk"}
 OPTIONAL |= {"opentelemetry", "yaml", "h11", "trio", "pluggy"}
+OPTIONAL |= {"google", "strands"}  # tested in their own environment (.ci/isolated)
 
 
 def run_python(example: Example) -> None:
