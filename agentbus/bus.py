@@ -1032,6 +1032,15 @@ class Bus:
                 _perf() - started,
             )  # fmt: skip
 
+    async def approve(self, call: ToolCall) -> bool:
+        """Hand a call that tool.before marked "ask" (:meth:`decide_tool`) to the approver.
+
+        For adapters whose runtime asks its own way (the Claude Agent SDK's
+        ``can_use_tool``). True: run it. False: denied, and ``call.block_reason``
+        says who denied it and why; no approver, or one that fails, denies.
+        """
+        return await self._ask(call) is None
+
     async def _ask(self, call: ToolCall) -> str | None:
         """Route an "ask" to the approver; return the final decision (None: run it)."""
         if self.approver is None:
