@@ -20,7 +20,7 @@ import os
 import posixpath
 import re
 
-from .guard import Verdict
+from .verdict import Verdict
 
 __all__ = ["check_glob", "check_path", "display_path", "normalize_path"]
 
