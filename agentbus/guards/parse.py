@@ -145,6 +145,8 @@ class SimpleCommand:
         return "".join(parts)
 
     def _shown(self, word: str) -> str:
+        if len(word) > _SHOWN_LIMIT:  # messages show a piece; quoting 10 MB would cost seconds
+            word = word[:_SHOWN_LIMIT] + "…"
         return self.render(word) if _SUB_OPEN in word else _quote(word)
 
     @property
@@ -176,8 +178,12 @@ class Script:
     """tree-sitter found a syntax error; what did parse is still here."""
 
 
+_SHOWN_LIMIT = 200
+_PLAIN_WORD = re.compile(r"[\w@%+=:,./~$*{}\[\]!?#^`-]+")
+
+
 def _quote(word: str) -> str:
-    if word and all(c.isalnum() or c in "@%+=:,./-_~$*{}[]!?#^`" for c in word):
+    if _PLAIN_WORD.fullmatch(word):
         return word
     if word and " " not in word and "'" not in word and '"' not in word and "\\" not in word:
         return word
@@ -378,18 +384,28 @@ class _Builder:
             self.statements(node)
 
     def error(self, node: object, background: bool) -> None:
-        """What tree-sitter could not fit into the grammar: loose words are read as a command."""
-        words: list[str] = []
-        for child in node.children:  # type: ignore[attr-defined]
-            if child.type in _STATEMENTS:
+        """What tree-sitter could not fit into the grammar: loose unquoted words are read as a command.
+
+        The words are the span's text split at blanks (tree-sitter's pieces of a
+        broken word, such as ``{rm,-rf,/}``, are not words); a span that starts
+        inside a quote is text, not a command.
+        """
+        span: list[object] = []
+        for child in [*node.children, None]:  # type: ignore[attr-defined]
+            if child is not None and child.type not in _STATEMENTS and child.type not in ("comment", "heredoc_body"):
+                span.append(child)
+                continue
+            if span and span[0].type not in ("string_content", "string", "raw_string", '"', "'"):  # type: ignore[attr-defined]
+                text = self.source[span[0].start_byte : span[-1].end_byte].decode("utf-8", "surrogatepass")  # type: ignore[attr-defined]
+                words = [part for token in _unescape(text).split() for part in expand_braces(token)]
                 if words:
                     self.pipelines.append((SimpleCommand(tuple(words), (), self.subs, background),))
-                    words = []
+            for part in span:
+                if part.type in ("command_substitution", "process_substitution"):  # type: ignore[attr-defined]
+                    self.word(part)
+            span = []
+            if child is not None:
                 self.statement(child, background=background)
-            elif child.is_named and child.type not in ("comment", "heredoc_body"):
-                words.extend(self.words(child))
-        if words:
-            self.pipelines.append((SimpleCommand(tuple(words), (), self.subs, background),))
 
     def nested_statement(self, node: object, background: bool) -> list[tuple[SimpleCommand, ...]]:
         start = len(self.pipelines)
