@@ -79,7 +79,8 @@ _RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     _rule(r"\.(?:pem|key|p12|pfx|ppk|jks|keystore)$", "certificate or private key file"),
     _rule(
         r"/\.(?:profile|bashrc|zshrc|zprofile|bash_profile|bash_login|bash_logout|zshenv|zlogin|zlogout|"
-        r"bash_aliases|kshrc|cshrc|tcshrc|mkshrc)(?:[.-][^/]*|\.d(?:/.*)?)?$|/\.config/fish/(?:config\.fish|conf\.d(?:/|$))",
+        r"bash_aliases|kshrc|cshrc|tcshrc|mkshrc)"
+        r"(?:\.(?:local|bak|old|orig|save|backup|swp|pre-[^/]*|d(?:/.*)?)|-[^/]*|~)?$|/\.config/fish/(?:config\.fish|conf\.d(?:/|$))",
         "shell profile, may export API keys",
     ),
     _rule(
