@@ -52,6 +52,7 @@ MAX_LOOP_VALUES = 256
 
 _SUB_OPEN, _SUB_CLOSE = "\ue020", "\ue021"
 _IFS = "\ue023"
+_OURS = str.maketrans({c: "\ufffd" for c in (_SUB_OPEN, _SUB_CLOSE, _IFS)})
 _PLACEHOLDER = re.compile(f"{_SUB_OPEN}(\\d+){_SUB_CLOSE}")
 _VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _STATEMENTS = frozenset({
@@ -330,7 +331,7 @@ class _Builder:
                 for redirect in self.redirect(child)
             )
             if body is None:
-                self.pipelines.append((SimpleCommand((), own, (), background),))
+                self.pipelines.append((SimpleCommand((), own, self.subs, background),))
             else:
                 self.statement(body, background=background, redirects=own + redirects)
         elif kind == "list":
@@ -436,9 +437,9 @@ class _Builder:
                 words.extend(self.words(child))
         if node.type == "declaration_command" or redirects:  # type: ignore[attr-defined]
             # export F=x, local x=$(...): a command that runs, with substitutions that run.
-            self.pipelines.append((SimpleCommand(tuple(words), redirects, (), background),))
+            self.pipelines.append((SimpleCommand(tuple(words), redirects, self.subs, background),))
         elif any(_SUB_OPEN in word for word in words):
-            self.pipelines.append((SimpleCommand(tuple(words), (), (), background),))
+            self.pipelines.append((SimpleCommand(tuple(words), (), self.subs, background),))
 
     def command(self, node: object, redirects: tuple[Redirect, ...], background: bool) -> SimpleCommand:
         words: list[str] = []
@@ -621,7 +622,8 @@ def parse(text: str, *, strict: bool = False) -> Script:
     otherwise what parsed is returned with ``malformed=True``, since bash runs
     the commands before an error in a script, and the rules judge them.
     """
-    source = text.encode("utf-8", "surrogatepass")
+    # The placeholders are private-use characters: the same characters in the input are not ours.
+    source = text.translate(_OURS).encode("utf-8", "surrogatepass")
     tree = _parser().parse(source)  # type: ignore[attr-defined]
     root = tree.root_node
     if root.has_error and strict:
