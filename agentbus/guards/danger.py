@@ -38,6 +38,7 @@ from ..events import ToolCall
 from ..registry import Registry
 from .verdict import Guard, Verdict, install_guards
 from .paths import normalize_path
+from .budget import decide, spend
 from .parse import Script, parse, parsed
 from .programs import SHELLS, Invocation, parse_nested, shell_mode, walk
 
@@ -829,6 +830,7 @@ def _check_script(script: Script, home: str) -> Verdict | None:
         return Verdict(FORK_BOMB, _piece(bomb), "a function that spawns copies of itself without end")
     for stages in walk(script):
         for invocation in stages:
+            spend()
             verdict = _check_invocation(invocation, home) or _check_redirects(invocation, home)
             if verdict is not None:
                 return verdict
@@ -842,16 +844,29 @@ def check_command(command: str, *, home: str | None = None) -> Verdict | None:
     """A :class:`Verdict` if running ``command`` in a shell would be dangerous, else None.
 
     ``home`` is the home directory that ``~`` and ``$HOME`` mean (default:
-    ``$HOME``). Pure: nothing is run, nothing is read from disk.
+    ``$HOME``). Pure: nothing is run, nothing is read from disk. Linear in the
+    length of the command, within the decision budget (:mod:`.budget`): past
+    it, or if the command cannot be judged at all, the verdict is a deny.
     """
     if not isinstance(command, str) or not command.strip():
         return None
-    return _check_cached(command, home or normalize_path("~"))
+    home = home or normalize_path("~")
+    if len(command) > _CACHED_LENGTH:
+        return decide(command, lambda: _judge_command(command, home))
+    return decide(command, lambda: _check_cached(command, home))
+
+
+_CACHED_LENGTH = 1 << 16
+"""Longer commands are judged afresh: a cache of 10 MB strings would hold gigabytes."""
 
 
 @functools.lru_cache(maxsize=1024)
 def _check_cached(command: str, home: str) -> Verdict | None:
-    # Agents repeat themselves (the same test command, the same build): parse once.
+    # Agents repeat themselves (the same test command, the same build): judge once.
+    return _judge_command(command, home)
+
+
+def _judge_command(command: str, home: str) -> Verdict | None:
     script = parsed(command)
     verdict = _check_script(script, home)
     if verdict is None and script.malformed:

@@ -33,6 +33,7 @@ from ..events import ToolCall
 from ..registry import Registry
 from .verdict import Guard, Verdict, install_guards
 from .paths import check_glob, check_path
+from .budget import decide, spend
 from .parse import parsed
 from .programs import Invocation, walk
 
@@ -287,18 +288,30 @@ def check_shell_files(command: str, *, cwd: str | None = None) -> Verdict | None
     """A :class:`Verdict` if a shell command reads, copies or sends a sensitive file.
 
     ``cd`` and ``pushd`` in the command line move the directory that relative
-    paths are resolved against, as they would in the shell.
+    paths are resolved against, as they would in the shell. Linear in the
+    command, within the decision budget; past it the verdict is a deny.
     """
     if not isinstance(command, str) or not command.strip():
         return None
-    return _check_shell_files(command, cwd, os.environ.get("HOME", ""))
+    home = os.environ.get("HOME", "")
+    if len(command) > _CACHED_LENGTH:
+        return decide(command, lambda: _judge_shell_files(command, cwd, home))
+    return decide(command, lambda: _check_shell_files(command, cwd, home))
+
+
+_CACHED_LENGTH = 1 << 16
 
 
 @functools.lru_cache(maxsize=1024)
 def _check_shell_files(command: str, cwd: str | None, home: str) -> Verdict | None:
     # home is part of the key: the verdict depends on what ~ means.
+    return _judge_shell_files(command, cwd, home)
+
+
+def _judge_shell_files(command: str, cwd: str | None, home: str) -> Verdict | None:
     for stages in walk(parsed(command), cwd=cwd):
         for invocation in stages:
+            spend()
             verdict = _check_invocation(invocation, invocation.cwd)
             if verdict is not None:
                 return verdict

@@ -32,6 +32,8 @@ from collections.abc import Iterator, Sequence
 
 import attrs
 
+from .budget import spend
+
 __all__ = [
     "MAX_DEPTH",
     "Function",
@@ -307,6 +309,7 @@ class _Builder:
 
     def statement(self, node: object, *, background: bool = False, redirects: tuple[Redirect, ...] = ()) -> None:
         kind = node.type  # type: ignore[attr-defined]
+        spend()
         if self.depth >= MAX_DEPTH:
             raise ShellSyntaxError(f"the command nests more than {MAX_DEPTH} levels deep")
         if kind == "command":
@@ -569,6 +572,7 @@ class _Builder:
         return "".join(parts)
 
     def substitution(self, node: object) -> str:
+        spend()
         text = self.text(node)
         if node.type == "process_substitution":  # type: ignore[attr-defined]
             kind, inner_text = text[:2], text[2:-1]
@@ -615,6 +619,22 @@ def parsed(text: str) -> Script:
     return parse(text)
 
 
+_CHUNK = 1 << 20
+
+
+def _parse_within_budget(source: bytes) -> object:
+    """tree-sitter reads the text a megabyte at a time, so the budget is checked as it goes."""
+    if len(source) <= _CHUNK:
+        spend()
+        return _parser().parse(source)  # type: ignore[attr-defined]
+
+    def read(offset: int, _point: object) -> bytes:
+        spend()
+        return source[offset : offset + _CHUNK]
+
+    return _parser().parse(read)  # type: ignore[attr-defined]
+
+
 def parse(text: str, *, strict: bool = False) -> Script:
     """Parse a command line once: linear in its length.
 
@@ -624,7 +644,7 @@ def parse(text: str, *, strict: bool = False) -> Script:
     """
     # The placeholders are private-use characters: the same characters in the input are not ours.
     source = text.translate(_OURS).encode("utf-8", "surrogatepass")
-    tree = _parser().parse(source)  # type: ignore[attr-defined]
+    tree = _parse_within_budget(source)
     root = tree.root_node
     if root.has_error and strict:
         raise ShellSyntaxError("the command is not valid shell syntax")

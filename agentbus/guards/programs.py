@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 
 import attrs
 
+from .budget import spend
 from .parse import Script, ShellSyntaxError, SimpleCommand, parse
 
 __all__ = ["SHELLS", "Invocation", "ShellMode", "shell_mode", "walk"]
@@ -318,6 +319,7 @@ def walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator
     """
     start = cwd
     for pipeline in script.pipelines:
+        spend()
         stages: list[Invocation] = []
         nested: list[str] = []
         for command in pipeline:

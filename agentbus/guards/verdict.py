@@ -16,7 +16,10 @@ import attrs
 
 from ..registry import Registry
 
-__all__ = ["Guard", "Verdict", "install_guards"]
+__all__ = ["UNDECIDED", "Guard", "Verdict", "install_guards", "undecided"]
+
+UNDECIDED = "undecided"
+"""The category of a deny given because the guard could not decide (budget, bad input)."""
 
 
 @attrs.frozen
@@ -35,6 +38,12 @@ class Verdict:
     @reason.default
     def _reason(self) -> str:
         return f"{self.category}: {self.piece} ({self.why})"
+
+
+def undecided(piece: str, why: str) -> Verdict:
+    """A deny for a call the guard could not judge: agentbus denies what it cannot decide."""
+    piece = piece if len(piece) <= 80 else piece[:79] + "…"
+    return Verdict(UNDECIDED, piece, f"{why}; denied, since it could not be judged")
 
 
 @attrs.frozen
