@@ -36,9 +36,26 @@ import attrs
 
 from ..events import ToolCall
 from ..registry import Registry
-from .verdict import Guard, Verdict, install_guards
+from .targets import check_targets
+from .verdict import (
+    BACKDOOR,
+    CATEGORIES,
+    DISK,
+    DOCKER,
+    FILESYSTEM,
+    FORK_BOMB,
+    GIT_HOOKS,
+    OBFUSCATED,
+    PERMISSIONS,
+    REMOTE_CODE,
+    SYSTEM_FILES,
+    Guard,
+    Verdict,
+    install_guards,
+)
 from .paths import normalize_path
 from .budget import decide, spend
+from .operands import block_device, system_file
 from .parse import Script, parse, parsed
 from .programs import SHELLS, Invocation, parse_nested, shell_mode, walk
 
@@ -54,19 +71,7 @@ __all__ = [
 
 GUARD_ID = "builtin:command-safety-guard"
 
-FILESYSTEM = "filesystem destruction"
-DISK = "direct disk operation"
-PERMISSIONS = "permission disaster"
-SYSTEM_FILES = "system file corruption"
-REMOTE_CODE = "remote code execution"
-BACKDOOR = "network backdoor"
-FORK_BOMB = "fork bomb"
-GIT_HOOKS = "git hook bypass"
-DOCKER = "docker data wipe"
-OBFUSCATED = "obfuscated code execution"
-CATEGORIES = (FILESYSTEM, DISK, PERMISSIONS, SYSTEM_FILES, REMOTE_CODE, BACKDOOR, FORK_BOMB, GIT_HOOKS,
-              DOCKER, OBFUSCATED)  # fmt: skip
-"""Every category a block reason can start with."""
+
 
 _SYSTEM_DIRS = frozenset({
     "/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/proc", "/root",
@@ -75,11 +80,6 @@ _SYSTEM_DIRS = frozenset({
     "/usr/local", "/usr/share", "/usr/include", "/usr/libexec", "/var/lib", "/etc/ssh", "/etc/pam.d",
 })  # fmt: skip
 _CREDENTIAL_DIRS = (".ssh", ".gnupg", ".aws")
-_SYSTEM_FILE = re.compile(r"^/etc/(?:passwd|shadow|gshadow|group|sudoers|master\.passwd)$|^/etc/sudoers\.d/")
-_BLOCK_DEVICE = re.compile(
-    r"^/dev/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|dm-\d|mapper/|sr\d|"
-    r"block/|mem$|kmem$|port$|root$)"
-)
 _NET_DEVICE = re.compile(r"^/dev/(?:tcp|udp)/")
 _DOWNLOADERS = frozenset({"curl", "wget", "fetch", "http", "https", "xh", "lwp-request", "lwp-download",
                           "GET", "aria2c", "iwr", "irm", "invoke-webrequest"})  # fmt: skip
@@ -185,12 +185,11 @@ def _critical(word: str, home: str, cwd: str | None = None) -> str | None:
 
 
 def _system_file(word: str, home: str, cwd: str | None = None) -> str | None:
-    path = normalize_path(word, home=home, cwd=cwd)
-    return path if _SYSTEM_FILE.match(path) else None
+    return system_file(word, home=home, cwd=cwd)
 
 
 def _block_device(word: str) -> bool:
-    return bool(_BLOCK_DEVICE.match(word))
+    return block_device(word) is not None
 
 
 # -- one check per program ---------------------------------------------------------------
@@ -738,7 +737,7 @@ def _check_invocation(invocation: Invocation, home: str) -> Verdict | None:
             if verdict is not None:
                 why = f"{verdict.why}, if the computed command is {guess}"
                 return Verdict(verdict.category, verdict.piece, why)
-        return None
+        return check_targets(invocation, home)
     check = _CHECKS.get(name)
     if check is None:
         if name.startswith("mkfs"):
@@ -746,6 +745,9 @@ def _check_invocation(invocation: Invocation, home: str) -> Verdict | None:
         elif _INTERPRETERS.match(name):
             check = _interpreter
     verdict = check(invocation, home) if check is not None else None
+    if verdict is not None:
+        return verdict
+    verdict = check_targets(invocation, home)
     if verdict is not None:
         return verdict
     download = _substituted_download(invocation)
@@ -802,7 +804,10 @@ def _check_malformed(command: str, home: str) -> Verdict | None:
     parenthesis, or dropping a stray quote; if any repair is dangerous, the
     command is blocked. If none parses, a dangerous look blocks it.
     """
-    repairs = [command + closing for closing in ("'", '"', ")", "`", "\"'", "'\"", ")'", ')"')]
+    present = {char for char in "'\"`(" if char in command}
+    closings = ("'", '"', ")", "`", "\"'", "'\"", ")'", ')"')
+    # Only a character the command has can be left open (each repair is a parse).
+    repairs = [command + c for c in closings if all((x if x != ")" else "(") in present for x in c)]
     for quote in ("'", '"', "`"):
         index = command.rfind(quote)
         if index >= 0:

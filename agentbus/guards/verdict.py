@@ -16,7 +16,21 @@ import attrs
 
 from ..registry import Registry
 
-__all__ = ["UNDECIDED", "Guard", "Verdict", "install_guards", "undecided"]
+__all__ = ["CATEGORIES", "UNDECIDED", "Guard", "Verdict", "install_guards", "undecided"]
+
+FILESYSTEM = "filesystem destruction"
+DISK = "direct disk operation"
+PERMISSIONS = "permission disaster"
+SYSTEM_FILES = "system file corruption"
+REMOTE_CODE = "remote code execution"
+BACKDOOR = "network backdoor"
+FORK_BOMB = "fork bomb"
+GIT_HOOKS = "git hook bypass"
+DOCKER = "docker data wipe"
+OBFUSCATED = "obfuscated code execution"
+CATEGORIES = (FILESYSTEM, DISK, PERMISSIONS, SYSTEM_FILES, REMOTE_CODE, BACKDOOR, FORK_BOMB, GIT_HOOKS,
+              DOCKER, OBFUSCATED)  # fmt: skip
+"""Every category a command guard's block reason can start with (seed 000, plus one)."""
 
 UNDECIDED = "undecided"
 """The category of a deny given because the guard could not decide (budget, bad input)."""
