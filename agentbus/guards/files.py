@@ -34,6 +34,7 @@ from ..registry import Registry
 from .verdict import Guard, Verdict, install_guards
 from .paths import check_glob, check_path
 from .budget import decide, spend
+from .operands import PATTERN_OPTIONS, option_values
 from .parse import parsed
 from .programs import Invocation, walk
 
@@ -161,6 +162,8 @@ _GLOB = re.compile(r"[*?\[]")
 def _judge(word: str, *, cwd: str | None, write: bool = False) -> Verdict | None:
     if not word or word == "-" or word.startswith("-"):
         return None
+    if "://" in word and not word[:7].lower() == "file://":
+        return None  # a URL names a remote resource, not a local file
     if _GLOB.search(word):
         return check_glob(word, cwd=cwd)
     return check_path(word, cwd=cwd, write=write)
@@ -246,17 +249,55 @@ def _curl_files(invocation: Invocation) -> list[str]:
     return files
 
 
+_METADATA_ONLY = frozenset({
+    "ls", "ll", "stat", "test", "[", "file", "du", "touch", "mkdir", "chown", "chgrp", "realpath", "readlink",
+    "basename", "dirname", "echo", "printf", "which", "type", "command", "cd", "pushd", "popd", "export",
+    "unset", "ssh-keygen", "lsattr", "getfacl", "setfacl", "namei", "exa", "eza", "tree", "true", ":",
+})  # fmt: skip
+"""Programs known not to read or write their operands' contents: a secret's name is safe with them."""
+_IDENTITY_USERS = frozenset({"ssh", "scp", "sftp", "autossh", "mosh"})
+"""``-i KEY`` gives them a key to log in with, which is not shown or sent."""
+_GIT_METADATA = frozenset({"rm", "check-ignore", "ls-files", "status", "mv", "check-attr"})
+_PRIVATE_MODE = re.compile(r"^0?[0-7]?[0-7]00$|^(?:[ugoa]*-[rwxXst]+|u[+=][rwxXst]*|[+=]?x|-[rwx]+)(?:,|$)")
+
+
+def _metadata_only(invocation: Invocation) -> bool:
+    name = invocation.name
+    values = [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
+    if name == "chmod":
+        mode = next((v for v in values if not v.startswith("-") or re.fullmatch(r"-[rwxXst]+", v)), "")
+        return bool(_PRIVATE_MODE.match(mode))  # chmod 600 ~/.ssh/id_rsa; chmod 644 exposes it
+    if name == "git":
+        subcommand = next((v for v in values if not v.startswith("-")), "")
+        return subcommand in _GIT_METADATA
+    return name in _METADATA_ONLY
+
+
+def _generic_operands(invocation: Invocation) -> list[str]:
+    """The file operands of any program: every argument but option names and pattern values."""
+    values = [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
+    found: list[str] = []
+    skip_next = False
+    identity = invocation.name in _IDENTITY_USERS
+    for value in values:
+        if skip_next:
+            skip_next = False
+            continue
+        if value in PATTERN_OPTIONS or (identity and value == "-i"):
+            skip_next = True  # --exclude .env: a pattern; ssh -i KEY: a key used, not read out
+            continue
+        if invocation.name == "zip" and value in ("-x", "-i"):
+            break
+        if identity and value.startswith("-i") and len(value) > 2:
+            continue
+        if not value.startswith("-") or value == "-":
+            found.append(value)
+    return found
+
+
 def _check_invocation(invocation: Invocation, cwd: str | None) -> Verdict | None:
     name = invocation.name
-    if name in _READERS or name in _PATTERN_FIRST:
-        operands = _operands(invocation)
-        last = len(operands) - 1
-        for index, operand in enumerate(operands):
-            write = name == "tee" or (name in _WRITE_TARGET and index == last and last > 0)
-            verdict = _judge(operand, cwd=cwd, write=write)
-            if verdict is not None:
-                return verdict
-    elif name in ("apply_patch", "applypatch"):
+    if name in ("apply_patch", "applypatch"):
         # Codex runs patches through the shell: apply_patch <<'EOF' *** Update File: ... EOF
         command = invocation.command
         texts = [command.static(w) or "" for w in invocation.args]
@@ -268,8 +309,22 @@ def _check_invocation(invocation: Invocation, cwd: str | None) -> Verdict | None
                 verdict = _judge(path, cwd=cwd, write=True)
                 if verdict is not None:
                     return verdict
-    elif name in ("curl", "wget", "http", "xh"):
-        for path in _curl_files(invocation):
+    elif (name or invocation.dynamic) and not _metadata_only(invocation):
+        # Any program not known to leave contents alone reads what it is given (nawk, expand,
+        # git diff --no-index, date -f, gcc @file, curl file://, socat FILE:...).
+        if name in _READERS or name in _PATTERN_FIRST:
+            plain = _operands(invocation)
+        else:
+            plain = _generic_operands(invocation)
+        last = len(plain) - 1
+        for index, operand in enumerate(plain):
+            write = name == "tee" or (name in _WRITE_TARGET and index == last and last > 0)
+            verdict = _judge(operand, cwd=cwd, write=write)
+            if verdict is not None:
+                return verdict
+        attached = [o.value for w in invocation.args if (v := invocation.command.static(w)) for o in option_values(v)
+                    if o.role != "pattern" and not (name in _IDENTITY_USERS and o.option == "-i")]  # fmt: skip
+        for path in [*attached, *(_curl_files(invocation) if name in ("curl", "wget", "http", "xh") else [])]:
             verdict = _judge(path, cwd=cwd)
             if verdict is not None:
                 return verdict
