@@ -57,7 +57,7 @@ from .paths import normalize_path
 from .budget import decide, spend
 from .operands import block_device, system_file
 from .parse import Script, parse, parsed
-from .programs import SHELLS, Invocation, parse_nested, shell_mode, walk
+from .programs import SHELLS, Invocation, find_narrowed, parse_nested, shell_mode, walk
 
 __all__ = [
     "CATEGORIES",
@@ -225,6 +225,8 @@ def _find(invocation: Invocation, home: str) -> Verdict | None:
     )  # fmt: skip
     if not deletes:
         return None
+    if find_narrowed(values) is not None:
+        return None  # find ~ -name .DS_Store -delete: only the files it names
     for start in starts:
         what = _critical(start, home, invocation.cwd)
         if what and "working directory" not in what:
@@ -261,6 +263,10 @@ def _copy_target(invocation: Invocation, home: str) -> Verdict | None:
         return None
     if _block_device(target):
         return _verdict(DISK, invocation, f"writes straight to the block device {target}")
+    if invocation.name == "rsync" and any(v.startswith(("--delete", "--del", "--remove-source")) for v in values):
+        what = _critical(target, home, invocation.cwd)
+        if what and "working directory" not in what:
+            return _verdict(FILESYSTEM, invocation, f"rsync --delete makes {what} a copy of the source, deleting the rest")
     candidates = [target] + [f"{target.rstrip('/')}/{s.rstrip('/').rsplit('/', 1)[-1]}" for s in sources]
     for candidate in candidates:
         system_file = _system_file(candidate, home, invocation.cwd)
@@ -352,10 +358,25 @@ def _chmod(invocation: Invocation, home: str) -> Verdict | None:
         system_file = _system_file(target, home, invocation.cwd)
         if system_file and (opening or re.search(r"[0-7][0-7][4-7]$|o[+=]r|a[+=]r", mode)):
             return _verdict(PERMISSIONS, invocation, f"exposes {system_file} to every user")
+        if opening and mode and _outside_project(target, home):
+            # chmod 777 /var/www: every local user (and every compromised service) may now write there.
+            return _verdict(PERMISSIONS, invocation, f"chmod {mode} makes {target} writable by every user")
         base = target.rsplit("/", 1)[-1]
         if _SETUID.search(mode) and (base in SHELLS or _INTERPRETERS.match(base)):
             return _verdict(PERMISSIONS, invocation, f"makes {target} a setuid shell (a root backdoor)")
     return None
+
+
+_SCRATCH = ("/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/", "/private/var/folders/", "/var/folders/")
+
+
+def _outside_project(target: str, home: str) -> bool:
+    """An absolute path outside the home directory and the scratch directories."""
+    if not target.startswith(("/", "~/", "$HOME")) or target.startswith("/dev/"):
+        return False
+    path = normalize_path(target, home=home)
+    home = home.rstrip("/")
+    return not (path == home or path.startswith(home + "/") or path.startswith(_SCRATCH) or path == "/tmp")
 
 
 def _chown(invocation: Invocation, home: str) -> Verdict | None:
@@ -401,8 +422,10 @@ def _git(invocation: Invocation, home: str) -> Verdict | None:
         j += 1
         if arg == "--":
             break
-        if arg == "--no-verify" or arg.startswith("--no-verify="):
-            return _verdict(GIT_HOOKS, invocation, f"--no-verify skips the hooks of git {subcommand}")
+        key = arg.partition("=")[0]
+        if len(key) >= 7 and "--no-verify".startswith(key):
+            # git takes any unambiguous prefix of a long option: --no-veri is --no-verify.
+            return _verdict(GIT_HOOKS, invocation, f"{arg} (--no-verify) skips the hooks of git {subcommand}")
         if subcommand != "commit":
             continue
         if arg.startswith("--"):
@@ -426,7 +449,8 @@ def _docker(invocation: Invocation, home: str) -> Verdict | None:
     while i < len(values) and values[i].startswith("-"):
         i += 2 if values[i] in ("-H", "--host", "-c", "--context", "--config", "-l", "--log-level") else 1
     words = values[i:]
-    if words[:2] == ["system", "prune"] and "--volumes" in words:
+    volumes = any(w == "--volumes" or (w.startswith("--volumes=") and w[10:].lower() not in ("false", "0")) for w in words)
+    if words[:2] == ["system", "prune"] and volumes:
         return _verdict(DOCKER, invocation, "deletes every unused volume, and the data in it")
     if words[:2] == ["volume", "prune"]:
         return _verdict(DOCKER, invocation, "deletes every unused volume, and the data in it")

@@ -20,7 +20,7 @@ import attrs
 from .budget import spend
 from .parse import Script, ShellSyntaxError, SimpleCommand, parse
 
-__all__ = ["SHELLS", "Invocation", "ShellMode", "shell_mode", "walk"]
+__all__ = ["SHELLS", "Invocation", "ShellMode", "find_narrowed", "shell_mode", "walk"]
 
 SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "rbash",
                     "busybox-sh", "pwsh-sh"})  # fmt: skip
@@ -49,6 +49,8 @@ class Invocation:
     env: tuple[str, ...] = ()
     dynamic: bool = False
     cwd: str | None = None
+    wrapper_args: tuple[str, ...] = ()
+    """What the wrappers were given besides the command (``strace -o FILE``): operands too."""
     """The working directory it runs in, as far as ``cd`` earlier in the line tells (None: unknown)."""
 
     @property
@@ -180,6 +182,7 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
     """The program a simple command runs, and shell code it hands on (``eval``, ``-c`` ...)."""
     words = list(command.words)
     wrappers: list[str] = []
+    wrapper_args: list[str] = []
     env: list[str] = []
     nested: list[str] = []
     i = 0
@@ -234,7 +237,9 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
         spec = _WRAPPERS.get(name)
         if spec is not None and i + 1 < len(words):
             wrappers.append(name)
-            i = _skip_options(words, i + 1, spec)
+            end = _skip_options(words, i + 1, spec)
+            wrapper_args.extend(words[i + 1 : end])
+            i = end
             continue
         break
     if i >= len(words):
@@ -251,7 +256,9 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
         # $(echo rm -rf) /: the substitution's words are split into several.
         parts = static.split()
         name, args = _basename(parts[0]), (*parts[1:], *args)
-    invocation = Invocation(name, args, command, tuple(wrappers), tuple(env), dynamic=static is None)
+    invocation = Invocation(
+        name, args, command, tuple(wrappers), tuple(env), dynamic=static is None, wrapper_args=tuple(wrapper_args)
+    )
     if name == "eval" and args:
         nested.append(" ".join(command.render(w) for w in args))
     elif name == "trap" and args and not args[0].startswith("-"):
@@ -268,17 +275,42 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
     return invocation, nested
 
 
+_NAME_TESTS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex",
+                         "-iregex", "-lname", "-ilname", "-samefile", "-inum", "-newer"})  # fmt: skip
+_MATCHES_ALL = re.compile(r"^[*?]*(?:\.[*?]*)?$|^\.?\*.*\*$")
+
+
+def find_narrowed(args: Sequence[str]) -> str | None:
+    """The name find's tests pick files by, when not every file has it (``-name '*.pyc'``)."""
+    for index, value in enumerate(args[:-1]):
+        if value in _NAME_TESTS and not _MATCHES_ALL.match(args[index + 1]):
+            return args[index + 1]
+    return None
+
+
 def _find_exec(invocation: Invocation) -> list[SimpleCommand]:
     """The commands ``find ... -exec CMD {} ;`` runs."""
     found: list[SimpleCommand] = []
     args = invocation.args
+    starts: list[str] = []
+    for arg in args:
+        if arg.startswith(("-", "(", "!", ")")):
+            break
+        starts.append(arg)
     i = 0
     while i < len(args):
         if args[i] in ("-exec", "-execdir", "-ok", "-okdir"):
             end = i + 1
             while end < len(args) and args[end] not in (";", "+"):
                 end += 1
-            words = args[i + 1 : end]
+            # {} stands for each file found: the starting points (find / -exec chmod 777 {}), or,
+            # when a name test narrows the search, a file of that name under them.
+            found_files = starts or ["."]
+            name = find_narrowed(args)
+            if name is not None:
+                leaf = name if not any(c in name for c in "*?[") else "x"
+                found_files = [f"{start.rstrip('/')}/{leaf}" for start in found_files]
+            words = tuple(w for word in args[i + 1 : end] for w in (found_files if word == "{}" else [word]))
             if words:
                 found.append(SimpleCommand(tuple(words), (), invocation.command.substitutions))
             i = end

@@ -13,7 +13,7 @@ the options that make an otherwise read-only program write (``sed -i``,
 
 from __future__ import annotations
 
-from .operands import Operand, block_device, operands, system_file
+from .operands import Operand, block_device, operands, option_values, system_file
 from .programs import Invocation
 from .verdict import DISK, SYSTEM_FILES, Verdict
 
@@ -120,6 +120,13 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
     if not name and not invocation.dynamic:
         return None  # redirections alone: judged with the redirections
     piece = invocation.text
+    for word in invocation.wrapper_args:  # strace -o /etc/passwd ls, time -o /dev/sda ...
+        for value in (word, *(o.value for o in option_values(word))):
+            found = block_device(value) or system_file(value, home=home, cwd=invocation.cwd)
+            if found is not None:
+                category = DISK if block_device(value) else SYSTEM_FILES
+                wrapper = invocation.wrappers[-1] if invocation.wrappers else "a wrapper"
+                return Verdict(category, _short(piece), f"{wrapper} is given {found}, and may write it")
     for operand in operands(invocation):
         if operand.role in ("pattern", "input"):
             continue
