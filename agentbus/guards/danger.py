@@ -55,6 +55,7 @@ from .verdict import (
 )
 from .paths import normalize_path
 from .budget import decide, spend
+from .interpreters import AWKS, INTERPRETERS, fed_code, inline_code, judge_code
 from .operands import block_device, system_file
 from .parse import Script, parse, parsed
 from .programs import SHELLS, Invocation, find_narrowed, parse_nested, shell_mode, walk
@@ -81,34 +82,19 @@ _SYSTEM_DIRS = frozenset({
 })  # fmt: skip
 _CREDENTIAL_DIRS = (".ssh", ".gnupg", ".aws")
 _NET_DEVICE = re.compile(r"^/dev/(?:tcp|udp)/")
+_LOCAL_PROBE = re.compile(r"^/dev/(?:tcp|udp)/(?:localhost|127\.\d+\.\d+\.\d+|::1|0\.0\.0\.0)/\d+$")
+"""``: > /dev/tcp/localhost/5432``: a health probe of a local port, not a shell sent away."""
 _DOWNLOADERS = frozenset({"curl", "wget", "fetch", "http", "https", "xh", "lwp-request", "lwp-download",
                           "GET", "aria2c", "iwr", "irm", "invoke-webrequest"})  # fmt: skip
 _NETWORK_TOOLS = frozenset({"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "socat", "telnet",
                             "cryptcat", "pwncat"})  # fmt: skip
-_INTERPRETERS = re.compile(
-    r"^(?:python[\d.]*|pypy[\d.]*|perl[\d.]*|ruby[\d.]*|node|nodejs|bun|deno|php[\d.]*|lua[\d.]*|luajit|"
-    r"pwsh|powershell|tclsh|irb|Rscript|osascript)$"
-)
+_INTERPRETERS = INTERPRETERS
 _CODE_FLAGS = ("-c", "-e", "-E", "-m", "-r", "-p", "--eval", "--print", "--command", "-Command", "-f")
 _VALUE_FLAGS = frozenset({"-W", "-X", "-I", "--require", "-M"})
 _SHELL_RUNNERS = SHELLS | {"eval", "source", ".", "exec", "iex", "invoke-expression"}
 _WORLD_WRITABLE = re.compile(r"^(?:[0-7]?[0-7][0-7][2367]|0*0{3})$")
 _SYMBOLIC_OPEN = re.compile(r"(?:^|,)[ugoa]*[oa][ugoa]*[+=][rwxXst]*w|(?:^|,)[+=]rwx")
 _SETUID = re.compile(r"^[2467][0-7]{3}$|(?:^|,)[ugoa]*[+=][rwxX]*s")
-_REVERSE_SHELL_CODE = re.compile(
-    r"(?is)(?:socket|TCPSocket|fsockopen|Socket::INET|net\.Socket|/dev/tcp/).*"
-    r"(?:subprocess|pty\.spawn|dup2|exec|proc_open|popen|spawn|/bin/(?:ba)?sh|cmd\.exe)"
-)
-_FORK_CODE = re.compile(
-    r"fork\s*(?:while|until)\s*fork|while\s*\(?\s*(?:1|true|True)\s*\)?\s*[:{]?\s*(?:os\.)?fork\s*\(|"
-    r"for\s*\(\s*;\s*;\s*\)\s*\{?\s*fork\s*\("
-)
-# Shell commands and deletions inside interpreter code: os.system("..."), subprocess.run([...]).
-_SHELL_CALL = re.compile(
-    r"(?:system|popen|exec[lv]?p?e?|run|call|check_call|check_output|Popen|spawn|execSync|spawnSync|"
-    r"shell_exec|passthru)\s*\(\s*(?:[rbf]?(([\"'])(.*?)(?<!\\)\2)|\[([^\]]*)\])"
-)
-_RMTREE = re.compile(r"(?:rmtree|rmdir|rm_rf|rmSync|remove_dir_all)\s*\(\s*[rbf]?([\"'])(.*?)\1")
 # Function definitions: "NAME() { BODY }" (the name is found looking back from "()",
 # which keeps the search linear) and "function NAME { BODY }".
 _HOOK_SKIP_ENV = re.compile(r"^(?:HUSKY=0|HUSKY_SKIP_HOOKS=|SKIP_HOOKS=|GIT_HOOKS_SKIP=)")
@@ -487,13 +473,13 @@ def _socat(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
-def _interpreter_code(invocation: Invocation) -> str | None:
-    values = _values(invocation)
-    for index, value in enumerate(values):
-        if value in ("-c", "-e", "-E", "-r", "--eval", "-Command", "--command") and index + 1 < len(values):
-            return values[index + 1]
-        if re.fullmatch(r"-[a-zA-Z]*[ce]", value) and index + 1 < len(values) and value != "-m":
-            return values[index + 1]
+def _interpreter(invocation: Invocation, home: str) -> Verdict | None:
+    """Code given inline, in a here-string or a here-document: judged like a shell command."""
+    codes = [code for code in (inline_code(invocation), *fed_code(invocation)) if code]
+    for code in codes:
+        verdict = _judge_code(code, invocation, home, how=f"run from {invocation.name}")
+        if verdict is not None:
+            return verdict
     return None
 
 
@@ -501,26 +487,16 @@ def _perl(invocation: Invocation, home: str) -> Verdict | None:
     return _writes_files(invocation, home) or _interpreter(invocation, home)
 
 
-def _interpreter(invocation: Invocation, home: str) -> Verdict | None:
-    code = _interpreter_code(invocation)
-    if not code:
+def _judge_code(code: str, invocation: Invocation, home: str, *, how: str, piece: str = "") -> Verdict | None:
+    danger = judge_code(
+        code,
+        awk=invocation.name in AWKS,
+        is_critical=lambda path: _critical(path, home, invocation.cwd),
+        judge_shell=lambda command: check_command(command, home=home),
+    )
+    if danger is None:
         return None
-    if _FORK_CODE.search(code):
-        return _verdict(FORK_BOMB, invocation, "forks processes without end")
-    if _REVERSE_SHELL_CODE.search(code):
-        return _verdict(BACKDOOR, invocation, "connects a shell to a network socket")
-    for match in _RMTREE.finditer(code):
-        what = _critical(match.group(2), home, invocation.cwd)
-        if what and "working directory" not in what:
-            return _verdict(FILESYSTEM, invocation, f"deletes {what} from {invocation.name}")
-    for match in _SHELL_CALL.finditer(code):
-        inner = match.group(3) or " ".join(re.findall(r"[\"']([^\"']*)[\"']", match.group(4) or ""))
-        verdict = check_command(inner, home=home)
-        if verdict is not None:
-            return Verdict(
-                verdict.category, _piece(invocation.text), f"{verdict.why}, run from {invocation.name}"
-            )
-    return None
+    return Verdict(danger.category, piece or _piece(invocation.text), f"{danger.why}, {how}")
 
 
 _CHECKS: dict[str, _Check] = {
@@ -561,7 +537,11 @@ def _runs_stdin(invocation: Invocation) -> bool:
     name = invocation.name
     if name in SHELLS:
         return shell_mode(invocation).reads_stdin
-    if not _INTERPRETERS.match(name):
+    if name in ("source", "."):
+        # curl URL | source /dev/stdin: the shell itself runs what arrives.
+        values = _values(invocation)
+        return not values or values[0] in ("/dev/stdin", "-", "/proc/self/fd/0", "/dev/fd/0")
+    if name in AWKS or not _INTERPRETERS.match(name):
         return False
     values = _values(invocation)
     skip = False
@@ -680,18 +660,22 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
         decoded = _decoded(upstream)
         if decoded is None and any(_is_decoder(s) for s in upstream):
             return Verdict(OBFUSCATED, piece, f"pipes decoded data into {stage.name}")
-        if decoded is not None:
+        if decoded is not None and stage.name not in SHELLS and _INTERPRETERS.match(stage.name):
+            verdict = _judge_code(decoded, stage, home, how=f"piped into {stage.name}", piece=piece)
+            if verdict is not None:
+                return verdict
+        elif decoded is not None:
             verdict = check_command(decoded, home=home)
             if verdict is not None:
-                return Verdict(verdict.category, piece, f"{verdict.why}; piped in as {decoded.strip()!r}")
+                return Verdict(verdict.category, piece, f"{verdict.why}; piped in as {_piece(decoded.strip())!r}")
     shells = [s for s in stages if s.name in SHELLS and _interactive(s)]
-    network = [s for s in stages if s.name in _NETWORK_TOOLS]
+    network = [s for s in stages if s.name in _NETWORK_TOOLS or _tls_client(s)]
     if shells and network and len(stages) > 1:
         return Verdict(BACKDOOR, piece, f"connects {shells[0].name} to the network through {network[0].name}")
     for index, stage in enumerate(stages[1:], start=1):
         # echo / | xargs rm -rf: the arguments xargs adds can be worked out.
         check = _CHECKS.get(stage.name)
-        added = _decoded(stages[:index]) if "xargs" in stage.wrappers and check is not None else None
+        added = _xargs_input(stages[:index]) if "xargs" in stage.wrappers and check is not None else None
         if added is not None and check is not None:
             extended = attrs.evolve(stage, args=(*stage.args, *added.split()))
             verdict = check(extended, home)
@@ -707,6 +691,23 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
     return None
 
 
+def _tls_client(invocation: Invocation) -> bool:
+    """``openssl s_client``/``s_server``: a network pipe, as good as netcat for a shell."""
+    return invocation.name == "openssl" and bool({"s_client", "s_server"} & set(_values(invocation)))
+
+
+def _xargs_input(upstream: list[Invocation]) -> str | None:
+    """What xargs is fed, when it can be worked out: echo's words, or the paths find starts from."""
+    decoded = _decoded(upstream)
+    if decoded is not None:
+        return decoded
+    finder = upstream[0] if upstream and upstream[0].name in ("find", "fd", "ls", "locate") else None
+    if finder is None or find_narrowed(_values(finder)) is not None:
+        return None
+    starts = [v for v in _values(finder) if not v.startswith("-")][:1] if finder.name == "find" else []
+    return " ".join(starts or ["."]) if finder.name == "find" else None
+
+
 def _check_redirects(invocation: Invocation, home: str) -> Verdict | None:
     """Where a command's output goes: a block device, a system file, a network socket."""
     command = invocation.command
@@ -714,7 +715,9 @@ def _check_redirects(invocation: Invocation, home: str) -> Verdict | None:
         target = command.static(redirect.target)
         if target is None:
             continue
-        if _NET_DEVICE.match(target) and (invocation.name in SHELLS or invocation.name in ("exec", "")):
+        if _NET_DEVICE.match(target) and (invocation.name in SHELLS or invocation.name in ("exec", "")) and not (
+            _LOCAL_PROBE.match(target) and not (invocation.name in SHELLS and _interactive(invocation))
+        ):
             return _verdict(BACKDOOR, invocation, f"connects a shell to the network through {target}")
         if redirect.op in ("<", "<<", "<<<", "<&"):
             continue
@@ -809,7 +812,7 @@ def _looks_dangerous(command: str) -> str | None:
         return DISK
     if words & _LOOK_DOWNLOADERS and words & _LOOK_SHELLS and "|" in words:
         return REMOTE_CODE
-    if "/dev/tcp/" in unquoted or "/dev/udp/" in unquoted:
+    if _REMOTE_SOCKET.search(unquoted):
         return BACKDOOR
     if "--no-verify" in unquoted:
         return GIT_HOOKS
@@ -818,6 +821,7 @@ def _looks_dangerous(command: str) -> str | None:
     return None
 
 
+_REMOTE_SOCKET = re.compile(r"/dev/(?:tcp|udp)/(?!localhost/|127\.|::1/)")
 _QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
 
 
