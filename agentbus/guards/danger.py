@@ -773,19 +773,21 @@ def _check_invocation(invocation: Invocation, home: str) -> Verdict | None:
             check = _interpreter
     verdict = check(invocation, home) if check is not None else None
     if verdict is not None:
-        return verdict
+        return verdict.by(f"{check.__name__.strip('_')} rule, for {name}" if check is not None else "")
     verdict = check_targets(invocation, home)
     if verdict is not None:
-        return verdict
+        return verdict.by("operand rule (system files and block devices, whatever the program)")
     download = _substituted_download(invocation)
     if download is not None:
-        return _verdict(REMOTE_CODE, invocation, f"runs code downloaded by {download.name} in {name}")
+        why = f"runs code downloaded by {download.name} in {name}"
+        return _verdict(REMOTE_CODE, invocation, why).by("substituted download rule")
     verdict = _computed_code(invocation, home)
     if verdict is not None:
-        return verdict
+        return verdict.by("computed code rule")
     for code in _nested_code(invocation):
         if _fork_bomb(parse_nested(code)):
-            return _verdict(FORK_BOMB, invocation, "a function that spawns copies of itself without end")
+            why = "a function that spawns copies of itself without end"
+            return _verdict(FORK_BOMB, invocation, why).by("fork bomb rule")
     return None
 
 
@@ -848,28 +850,34 @@ def _check_malformed(command: str, home: str) -> Verdict | None:
         parsed = True
         verdict = _check_script(script, home)
         if verdict is not None:
-            return Verdict(verdict.category, verdict.piece, f"{verdict.why}; the command is malformed")
+            why = f"{verdict.why}; the command is malformed"
+            return Verdict(verdict.category, verdict.piece, why, rule=f"{verdict.rule}, on a repaired command")
     if parsed:
         return None
     category = _looks_dangerous(command)
     if category is not None:
-        return Verdict(category, _piece(command), "the command does not parse, and looks dangerous")
+        why = "the command does not parse, and looks dangerous"
+        return Verdict(category, _piece(command), why, rule="malformed command rule")
     return None
 
 
 def _check_script(script: Script, home: str) -> Verdict | None:
     bomb = _fork_bomb(script)
     if bomb is not None:
-        return Verdict(FORK_BOMB, _piece(bomb), "a function that spawns copies of itself without end")
+        why = "a function that spawns copies of itself without end"
+        return Verdict(FORK_BOMB, _piece(bomb), why, rule="fork bomb rule")
     for stages in walk(script):
         for invocation in stages:
             spend()
-            verdict = _check_invocation(invocation, home) or _check_redirects(invocation, home)
+            verdict = _check_invocation(invocation, home)
             if verdict is not None:
-                return verdict
+                return verdict.by(f"rule for {invocation.name or 'a computed command'}")
+            verdict = _check_redirects(invocation, home)
+            if verdict is not None:
+                return verdict.by("redirect rule")
         verdict = _check_pipeline(stages, home)
         if verdict is not None:
-            return verdict
+            return verdict.by("pipeline rule (what flows into a shell or interpreter)")
     return None
 
 

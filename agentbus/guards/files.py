@@ -369,7 +369,7 @@ def _judge_shell_files(command: str, cwd: str | None, home: str) -> Verdict | No
             spend()
             verdict = _check_invocation(invocation, invocation.cwd)
             if verdict is not None:
-                return verdict
+                return verdict.by(f"secret operand rule, for {invocation.name or 'a computed command'}")
     return None
 
 

@@ -49,15 +49,22 @@ class Verdict:
     why: str
     reason: str = attrs.field()
 
+    rule: str = attrs.field(default="", eq=False, kw_only=True)
+    """Which rule decided (``agentbus explain`` shows it): ``rm rule``, ``operand rule`` ..."""
+
     @reason.default
     def _reason(self) -> str:
         return f"{self.category}: {self.piece} ({self.why})"
+
+    def by(self, rule: str) -> Verdict:
+        """This verdict, naming the rule that gave it (kept if one is named already)."""
+        return self if self.rule else attrs.evolve(self, rule=rule)
 
 
 def undecided(piece: str, why: str) -> Verdict:
     """A deny for a call the guard could not judge: agentbus denies what it cannot decide."""
     piece = piece if len(piece) <= 80 else piece[:79] + "…"
-    return Verdict(UNDECIDED, piece, f"{why}; denied, since it could not be judged")
+    return Verdict(UNDECIDED, piece, f"{why}; denied, since it could not be judged", rule="decision budget")
 
 
 @attrs.frozen
