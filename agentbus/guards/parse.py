@@ -620,10 +620,15 @@ def parsed(text: str) -> Script:
 
 
 _CHUNK = 1 << 20
+_ASCII = bytes(b if b < 0x80 else 0x61 for b in range(256))
+"""Every non-ASCII byte read as ``a``: tree-sitter-bash's scanner crashes the process now and
+then on non-ASCII input (a segfault, reproduced with 0.23-0.26), and no byte above 0x7f is
+shell syntax, so the tree is the same; the words are read from the original bytes."""
 
 
 def _parse_within_budget(source: bytes) -> object:
     """tree-sitter reads the text a megabyte at a time, so the budget is checked as it goes."""
+    source = source.translate(_ASCII)
     if len(source) <= _CHUNK:
         spend()
         return _parser().parse(source)  # type: ignore[attr-defined]
