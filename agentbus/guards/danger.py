@@ -907,8 +907,8 @@ def _check_cached(command: str, home: str) -> Verdict | None:
     return _judge_command(command, home)
 
 
-def _judge_command(command: str, home: str) -> Verdict | None:
-    script = parsed(command)
+def _judge_command(command: str, home: str, script: Script | None = None) -> Verdict | None:
+    script = parsed(command) if script is None else script
     verdict = _check_script(script, home)
     if verdict is None and script.malformed:
         return _check_malformed(command, home)

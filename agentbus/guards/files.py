@@ -35,7 +35,7 @@ from .verdict import Guard, Verdict, install_guards
 from .paths import check_glob, check_path
 from .budget import decide, spend
 from .operands import PATTERN_OPTIONS, option_values
-from .parse import parsed
+from .parse import Script, parsed
 from .programs import Invocation, walk
 
 __all__ = [
@@ -363,8 +363,8 @@ def _check_shell_files(command: str, cwd: str | None, home: str) -> Verdict | No
     return _judge_shell_files(command, cwd, home)
 
 
-def _judge_shell_files(command: str, cwd: str | None, home: str) -> Verdict | None:
-    for stages in walk(parsed(command), cwd=cwd):
+def _judge_shell_files(command: str, cwd: str | None, home: str, script: Script | None = None) -> Verdict | None:
+    for stages in walk(parsed(command) if script is None else script, cwd=cwd):
         for invocation in stages:
             spend()
             verdict = _check_invocation(invocation, invocation.cwd)
