@@ -22,7 +22,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tail": ("agentbus.tail", "follow a JSON-lines audit log, rendered like the verbose stream"),
     "hook": ("agentbus.hook", "answer one Claude Code hook event (JSON on stdin, decision on stdout)"),
     "serve": ("agentbus.serve", "serve Claude Code's HTTP hooks on 127.0.0.1, with live interceptions"),
-    "explain": ("agentbus.guards.explain", "show how the guards parse and judge a shell command, and which rule decided"),
+    "explain": (
+        "agentbus.guards.explain",
+        "show how the guards parse and judge a shell command, and which rule decided",
+    ),
 }
 
 

@@ -44,7 +44,9 @@ class BudgetExceeded(Exception):
 def configure(seconds: float | None) -> None:
     """Set the decision budget in seconds (None: back to the default or the environment)."""
     global _configured
-    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds <= 0):
+    if seconds is not None and (
+        isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds <= 0
+    ):
         raise ValueError(f"the decision budget must be a positive number of seconds, got {seconds!r}")
     _configured = None if seconds is None else float(seconds)
 
@@ -94,5 +96,5 @@ def decide(piece: str, judge: Callable[[], Verdict | None], seconds: float | Non
             return judge()
     except BudgetExceeded as exc:
         return undecided(piece, str(exc))
-    except Exception as exc:  # noqa: BLE001 - any failure to judge is a deny, with its name
+    except Exception as exc:
         return undecided(piece, f"the guard failed to judge it ({type(exc).__name__})")

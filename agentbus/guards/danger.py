@@ -29,13 +29,19 @@ import binascii
 import functools
 import re
 import shlex
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import attrs
 
 from ..events import ToolCall
 from ..registry import Registry
+from .budget import decide, spend
+from .interpreters import AWKS, INTERPRETERS, fed_code, inline_code, judge_code
+from .operands import block_device, system_file
+from .parse import Script, parse, parsed
+from .paths import normalize_path
+from .programs import SHELLS, Invocation, find_narrowed, parse_nested, shell_mode, walk
 from .targets import check_targets
 from .verdict import (
     BACKDOOR,
@@ -53,12 +59,6 @@ from .verdict import (
     Verdict,
     install_guards,
 )
-from .paths import normalize_path
-from .budget import decide, spend
-from .interpreters import AWKS, INTERPRETERS, fed_code, inline_code, judge_code
-from .operands import block_device, system_file
-from .parse import Script, parse, parsed
-from .programs import SHELLS, Invocation, find_narrowed, parse_nested, shell_mode, walk
 
 __all__ = [
     "CATEGORIES",
@@ -71,7 +71,6 @@ __all__ = [
 ]
 
 GUARD_ID = "builtin:command-safety-guard"
-
 
 
 _SYSTEM_DIRS = frozenset({
@@ -249,10 +248,14 @@ def _copy_target(invocation: Invocation, home: str) -> Verdict | None:
         return None
     if _block_device(target):
         return _verdict(DISK, invocation, f"writes straight to the block device {target}")
-    if invocation.name == "rsync" and any(v.startswith(("--delete", "--del", "--remove-source")) for v in values):
+    if invocation.name == "rsync" and any(
+        v.startswith(("--delete", "--del", "--remove-source")) for v in values
+    ):
         what = _critical(target, home, invocation.cwd)
         if what and "working directory" not in what:
-            return _verdict(FILESYSTEM, invocation, f"rsync --delete makes {what} a copy of the source, deleting the rest")
+            return _verdict(
+                FILESYSTEM, invocation, f"rsync --delete makes {what} a copy of the source, deleting the rest"
+            )
     candidates = [target] + [f"{target.rstrip('/')}/{s.rstrip('/').rsplit('/', 1)[-1]}" for s in sources]
     for candidate in candidates:
         system_file = _system_file(candidate, home, invocation.cwd)
@@ -435,7 +438,10 @@ def _docker(invocation: Invocation, home: str) -> Verdict | None:
     while i < len(values) and values[i].startswith("-"):
         i += 2 if values[i] in ("-H", "--host", "-c", "--context", "--config", "-l", "--log-level") else 1
     words = values[i:]
-    volumes = any(w == "--volumes" or (w.startswith("--volumes=") and w[10:].lower() not in ("false", "0")) for w in words)
+    volumes = any(
+        w == "--volumes" or (w.startswith("--volumes=") and w[10:].lower() not in ("false", "0"))
+        for w in words
+    )
     if words[:2] == ["system", "prune"] and volumes:
         return _verdict(DOCKER, invocation, "deletes every unused volume, and the data in it")
     if words[:2] == ["volume", "prune"]:
@@ -667,7 +673,9 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
         elif decoded is not None:
             verdict = check_command(decoded, home=home)
             if verdict is not None:
-                return Verdict(verdict.category, piece, f"{verdict.why}; piped in as {_piece(decoded.strip())!r}")
+                return Verdict(
+                    verdict.category, piece, f"{verdict.why}; piped in as {_piece(decoded.strip())!r}"
+                )
     shells = [s for s in stages if s.name in SHELLS and _interactive(s)]
     network = [s for s in stages if s.name in _NETWORK_TOOLS or _tls_client(s)]
     if shells and network and len(stages) > 1:
@@ -715,8 +723,12 @@ def _check_redirects(invocation: Invocation, home: str) -> Verdict | None:
         target = command.static(redirect.target)
         if target is None:
             continue
-        if _NET_DEVICE.match(target) and (invocation.name in SHELLS or invocation.name in ("exec", "")) and not (
-            _LOCAL_PROBE.match(target) and not (invocation.name in SHELLS and _interactive(invocation))
+        if (
+            _NET_DEVICE.match(target)
+            and (invocation.name in SHELLS or invocation.name in ("exec", ""))
+            and not (
+                _LOCAL_PROBE.match(target) and not (invocation.name in SHELLS and _interactive(invocation))
+            )
         ):
             return _verdict(BACKDOOR, invocation, f"connects a shell to the network through {target}")
         if redirect.op in ("<", "<<", "<<<", "<&"):
@@ -806,7 +818,9 @@ def _looks_dangerous(command: str) -> str | None:
     # Quoted text is a message or a pattern more often than code: leave it out of the look.
     unquoted = _QUOTED.sub(" ", command)
     words = set(unquoted.replace("|", " | ").replace(";", " ; ").split())
-    if "rm" in words and any(w.startswith("-") and not w.startswith("--") and ("r" in w or "R" in w) for w in words):
+    if "rm" in words and any(
+        w.startswith("-") and not w.startswith("--") and ("r" in w or "R" in w) for w in words
+    ):
         return FILESYSTEM
     if any(w.startswith(("mkfs", "fdisk", "wipefs")) for w in words) or (
         "dd" in words and any(w.startswith("of=/dev/") for w in words)
@@ -851,7 +865,9 @@ def _check_malformed(command: str, home: str) -> Verdict | None:
         verdict = _check_script(script, home)
         if verdict is not None:
             why = f"{verdict.why}; the command is malformed"
-            return Verdict(verdict.category, verdict.piece, why, rule=f"{verdict.rule}, on a repaired command")
+            return Verdict(
+                verdict.category, verdict.piece, why, rule=f"{verdict.rule}, on a repaired command"
+            )
     if parsed:
         return None
     category = _looks_dangerous(command)

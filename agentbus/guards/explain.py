@@ -43,9 +43,13 @@ def explain(command: str, *, home: str | None = None, cwd: str | None = None) ->
                 extra.append("via " + " ".join(stage.wrappers))
             if stage.cwd:
                 extra.append(f"in {stage.cwd}")
-            lines.append(f"{number:>2}. {program}: {_short(stage.text, 90)}" + (f"  [{', '.join(extra)}]" if extra else ""))
+            lines.append(
+                f"{number:>2}. {program}: {_short(stage.text, 90)}"
+                + (f"  [{', '.join(extra)}]" if extra else "")
+            )
             for operand in operands(stage)[:8]:
-                lines.append(f"      {operand.role:<12} {_short(operand.value, 50):<50} {_names(operand.value, home, stage.cwd)}")
+                shown = _short(operand.value, 50)
+                lines.append(f"      {operand.role:<12} {shown:<50} {_names(operand.value, home, stage.cwd)}")
         if len(lines) > _MAX_LINES:
             lines.append("    …")
             break
@@ -86,7 +90,9 @@ def _short(text: str, limit: int) -> str:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``agentbus explain``."""
     parser.add_argument(
-        "command", nargs=argparse.REMAINDER, help="the shell command to explain (quote it, or pass its words last)"
+        "command",
+        nargs=argparse.REMAINDER,
+        help="the shell command to explain (quote it, or pass its words last)",
     )
     parser.add_argument("--cwd", help="the directory the command runs in (default: unknown)")
     parser.add_argument("--home", help="the home directory ~ means (default: $HOME)")

@@ -31,12 +31,12 @@ from typing import Any
 
 from ..events import ToolCall
 from ..registry import Registry
-from .verdict import Guard, Verdict, install_guards
-from .paths import check_glob, check_path
 from .budget import decide, spend
 from .operands import PATTERN_OPTIONS, option_values
 from .parse import Script, parsed
+from .paths import check_glob, check_path
 from .programs import Invocation, walk
+from .verdict import Guard, Verdict, install_guards
 
 __all__ = [
     "GUARDS",
@@ -162,7 +162,7 @@ _GLOB = re.compile(r"[*?\[]")
 def _judge(word: str, *, cwd: str | None, write: bool = False) -> Verdict | None:
     if not word or word == "-" or word.startswith("-"):
         return None
-    if "://" in word and not word[:7].lower() == "file://":
+    if "://" in word and word[:7].lower() != "file://":
         return None  # a URL names a remote resource, not a local file
     if _GLOB.search(word):
         return check_glob(word, cwd=cwd)
@@ -322,9 +322,15 @@ def _check_invocation(invocation: Invocation, cwd: str | None) -> Verdict | None
             verdict = _judge(operand, cwd=cwd, write=write)
             if verdict is not None:
                 return verdict
-        attached = [o.value for w in invocation.args if (v := invocation.command.static(w)) for o in option_values(v)
-                    if o.role != "pattern" and not (name in _IDENTITY_USERS and o.option == "-i")]  # fmt: skip
-        for path in [*attached, *(_curl_files(invocation) if name in ("curl", "wget", "http", "xh") else [])]:
+        attached = [
+            operand.value
+            for value in (invocation.command.static(w) for w in invocation.args)
+            if value
+            for operand in option_values(value)
+            if operand.role != "pattern" and not (name in _IDENTITY_USERS and operand.option == "-i")
+        ]
+        uploads = _curl_files(invocation) if name in ("curl", "wget", "http", "xh") else []
+        for path in [*attached, *uploads]:
             verdict = _judge(path, cwd=cwd)
             if verdict is not None:
                 return verdict
@@ -363,7 +369,9 @@ def _check_shell_files(command: str, cwd: str | None, home: str) -> Verdict | No
     return _judge_shell_files(command, cwd, home)
 
 
-def _judge_shell_files(command: str, cwd: str | None, home: str, script: Script | None = None) -> Verdict | None:
+def _judge_shell_files(
+    command: str, cwd: str | None, home: str, script: Script | None = None
+) -> Verdict | None:
     for stages in walk(parsed(command) if script is None else script, cwd=cwd):
         for invocation in stages:
             spend()

@@ -57,7 +57,9 @@ _SHELL_CALL = re.compile(
 )
 _BACKTICKS = re.compile(r"`([^`]{1,4000})`")
 _AWK_PIPE = re.compile(r"\|&?\s*\"([^\"]{1,4000})\"|\"([^\"]{1,4000})\"\s*\|&?\s*getline")
-_RMTREE = re.compile(r"(?:rmtree|rmdir|rm_rf|rmSync|remove_dir_all|rm_r|deleteRecursively|rimraf)\s*\(\s*[rbf]?([\"'])(.{0,4000}?)\1")
+_RMTREE = re.compile(
+    r"(?:rmtree|rmdir|rm_rf|rmSync|remove_dir_all|rm_r|deleteRecursively|rimraf)\s*\(\s*[rbf]?([\"'])(.{0,4000}?)\1"
+)
 _SYSTEM_PATH = re.compile(
     r"/etc/(?:passwd|shadow|gshadow|group|sudoers(?:\.d/[^\"'\s]*)?|ld\.so\.preload|crontab|cron\.d/[^\"'\s]*)"
     r"|/dev/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|disk/by-)[^\"'\s]*"
@@ -164,7 +166,11 @@ def judge_code(
 
 def _shell_commands(code: str, *, awk: bool) -> Iterator[str]:
     for match in _SHELL_CALL.finditer(code):
-        inner = match.group(3) or match.group(5) or " ".join(re.findall(r"[\"']([^\"']*)[\"']", match.group(4) or ""))
+        inner = (
+            match.group(3)
+            or match.group(5)
+            or " ".join(re.findall(r"[\"']([^\"']*)[\"']", match.group(4) or ""))
+        )
         if inner:
             yield inner
     for match in _BACKTICKS.finditer(code):

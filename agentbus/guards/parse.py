@@ -29,10 +29,14 @@ import re
 import shlex
 import warnings
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 import attrs
 
 from .budget import spend
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Parser, Point, Tree
 
 __all__ = [
     "MAX_DEPTH",
@@ -261,7 +265,7 @@ def expand_braces(word: str) -> list[str]:
 
 
 @functools.cache
-def _parser() -> object:
+def _parser() -> Parser:
     import tree_sitter
     import tree_sitter_bash
 
@@ -280,8 +284,8 @@ class _Builder:
         self.variables: dict[str, list[str]] = variables if variables is not None else {}
         self.background = False
 
-    def text(self, node: object) -> str:
-        return self.source[node.start_byte : node.end_byte].decode("utf-8", "surrogatepass")  # type: ignore[attr-defined]
+    def text(self, node: Node) -> str:
+        return self.source[node.start_byte : node.end_byte].decode("utf-8", "surrogatepass")
 
     def script(self) -> Script:
         return Script(tuple(self.pipelines), tuple(self.subs), tuple(self.functions))
@@ -293,9 +297,9 @@ class _Builder:
 
     # statements
 
-    def statements(self, node: object) -> None:
+    def statements(self, node: Node) -> None:
         """Every statement among ``node``'s children, in order."""
-        children = node.children  # type: ignore[attr-defined]
+        children = node.children
         for index, child in enumerate(children):
             if child.type in _STATEMENTS:
                 following = children[index + 1] if index + 1 < len(children) else None
@@ -307,8 +311,10 @@ class _Builder:
                 # A word-like node where a statement was expected (inside ERROR): its substitutions run.
                 self.word(child)
 
-    def statement(self, node: object, *, background: bool = False, redirects: tuple[Redirect, ...] = ()) -> None:
-        kind = node.type  # type: ignore[attr-defined]
+    def statement(
+        self, node: Node, *, background: bool = False, redirects: tuple[Redirect, ...] = ()
+    ) -> None:
+        kind = node.type
         spend()
         if self.depth >= MAX_DEPTH:
             raise ShellSyntaxError(f"the command nests more than {MAX_DEPTH} levels deep")
@@ -316,7 +322,7 @@ class _Builder:
             self.pipelines.append((self.command(node, redirects, background),))
         elif kind == "pipeline":
             stages: list[SimpleCommand] = []
-            for child in node.children:  # type: ignore[attr-defined]
+            for child in node.children:
                 if child.type in _STATEMENTS:
                     inner = self.nested_statement(child, background)
                     stages.extend(command for pipeline in inner for command in pipeline)
@@ -326,10 +332,10 @@ class _Builder:
             if stages:
                 self.pipelines.append(tuple(stages))
         elif kind == "redirected_statement":
-            body = node.child_by_field_name("body")  # type: ignore[attr-defined]
+            body = node.child_by_field_name("body")
             own = tuple(
                 redirect
-                for child in node.children  # type: ignore[attr-defined]
+                for child in node.children
                 if child.type in ("file_redirect", "heredoc_redirect", "herestring_redirect")
                 for redirect in self.redirect(child)
             )
@@ -338,34 +344,38 @@ class _Builder:
             else:
                 self.statement(body, background=background, redirects=own + redirects)
         elif kind == "list":
-            children = [c for c in node.children if c.type in _STATEMENTS]  # type: ignore[attr-defined]
+            children = [c for c in node.children if c.type in _STATEMENTS]
             for index, child in enumerate(children):
                 # a && b > file: tree-sitter puts the redirect on the list; bash on its last command.
-                self.statement(child, background=background, redirects=redirects if index == len(children) - 1 else ())
+                self.statement(
+                    child, background=background, redirects=redirects if index == len(children) - 1 else ()
+                )
         elif kind == "function_definition":
-            name_node = node.child_by_field_name("name")  # type: ignore[attr-defined]
-            body = node.child_by_field_name("body")  # type: ignore[attr-defined]
-            inner = self.nested()
+            name_node = node.child_by_field_name("name")
+            body = node.child_by_field_name("body")
+            definition = self.nested()
             if body is not None:
-                inner.statement(body)
-            script = inner.script()
-            self.subs.extend(inner.subs)
-            self.functions.append(Function(self.text(name_node) if name_node else "", script, self.text(node)))
-            self.functions.extend(inner.functions)
+                definition.statement(body)
+            script = definition.script()
+            self.subs.extend(definition.subs)
+            self.functions.append(
+                Function(self.text(name_node) if name_node else "", script, self.text(node))
+            )
+            self.functions.extend(definition.functions)
             # The body runs when the function is called: judge its commands as if they ran.
             self.pipelines.extend(script.pipelines)
         elif kind in ("variable_assignment", "variable_assignments", "declaration_command"):
             self.assignments(node, redirects, background)
         elif kind == "for_statement":
-            variable = node.child_by_field_name("variable")  # type: ignore[attr-defined]
+            variable = node.child_by_field_name("variable")
             values = [
                 expanded
-                for child in node.children_by_field_name("value")  # type: ignore[attr-defined]
+                for child in node.children_by_field_name("value")
                 for expanded in self.words(child)
             ]
             if variable is not None:
                 self.variables[self.text(variable)] = values[:MAX_LOOP_VALUES] or [""]
-            body = node.child_by_field_name("body")  # type: ignore[attr-defined]
+            body = node.child_by_field_name("body")
             if body is not None:
                 self.statement(body, background=background, redirects=redirects)
         elif kind == "ERROR":
@@ -376,52 +386,56 @@ class _Builder:
                 start = len(self.pipelines)
                 self.statements(node)
                 if len(self.pipelines) > start:
-                    last = self.pipelines[-1]
-                    tail = attrs.evolve(last[-1], redirects=last[-1].redirects + redirects)
-                    self.pipelines[-1] = (*last[:-1], tail)
+                    final = self.pipelines[-1]
+                    tail = attrs.evolve(final[-1], redirects=final[-1].redirects + redirects)
+                    self.pipelines[-1] = (*final[:-1], tail)
                     # `while read x; do ...; done < <(find /)`: the loop body reads it too.
                     for index in range(start, len(self.pipelines) - 1):
-                        stages = self.pipelines[index]
-                        first = attrs.evolve(stages[0], redirects=stages[0].redirects + redirects)
-                        self.pipelines[index] = (first, *stages[1:])
+                        earlier = self.pipelines[index]
+                        first = attrs.evolve(earlier[0], redirects=earlier[0].redirects + redirects)
+                        self.pipelines[index] = (first, *earlier[1:])
                 return
             self.statements(node)
 
-    def error(self, node: object, background: bool) -> None:
+    def error(self, node: Node, background: bool) -> None:
         """What tree-sitter could not fit into the grammar: loose unquoted words are read as a command.
 
         The words are the span's text split at blanks (tree-sitter's pieces of a
         broken word, such as ``{rm,-rf,/}``, are not words); a span that starts
         inside a quote is text, not a command.
         """
-        span: list[object] = []
-        for child in [*node.children, None]:  # type: ignore[attr-defined]
-            if child is not None and child.type not in _STATEMENTS and child.type not in ("comment", "heredoc_body"):
+        span: list[Node] = []
+        for child in [*node.children, None]:
+            if (
+                child is not None
+                and child.type not in _STATEMENTS
+                and child.type not in ("comment", "heredoc_body")
+            ):
                 span.append(child)
                 continue
-            if span and span[0].type not in ("string_content", "string", "raw_string", '"', "'"):  # type: ignore[attr-defined]
-                text = self.source[span[0].start_byte : span[-1].end_byte].decode("utf-8", "surrogatepass")  # type: ignore[attr-defined]
+            if span and span[0].type not in ("string_content", "string", "raw_string", '"', "'"):
+                text = self.source[span[0].start_byte : span[-1].end_byte].decode("utf-8", "surrogatepass")
                 words = [part for token in _unescape(text).split() for part in expand_braces(token)]
                 if words:
                     self.pipelines.append((SimpleCommand(tuple(words), (), self.subs, background),))
             for part in span:
-                if part.type in ("command_substitution", "process_substitution"):  # type: ignore[attr-defined]
+                if part.type in ("command_substitution", "process_substitution"):
                     self.word(part)
             span = []
             if child is not None:
                 self.statement(child, background=background)
 
-    def nested_statement(self, node: object, background: bool) -> list[tuple[SimpleCommand, ...]]:
+    def nested_statement(self, node: Node, background: bool) -> list[tuple[SimpleCommand, ...]]:
         start = len(self.pipelines)
         self.statement(node, background=background)
         added = self.pipelines[start:]
         del self.pipelines[start:]
         return added
 
-    def assignments(self, node: object, redirects: tuple[Redirect, ...], background: bool) -> None:
+    def assignments(self, node: Node, redirects: tuple[Redirect, ...], background: bool) -> None:
         """``NAME=value`` alone sets a shell variable: remember it for later words."""
         words: list[str] = []
-        children = [node] if node.type == "variable_assignment" else node.children  # type: ignore[attr-defined]
+        children = [node] if node.type == "variable_assignment" else node.children
         for child in children:
             if child.type == "variable_assignment":
                 name_node = child.child_by_field_name("name")
@@ -438,16 +452,16 @@ class _Builder:
                 words.append(child.type)
             elif child.is_named:
                 words.extend(self.words(child))
-        if node.type == "declaration_command" or redirects:  # type: ignore[attr-defined]
+        if node.type == "declaration_command" or redirects:
             # export F=x, local x=$(...): a command that runs, with substitutions that run.
             self.pipelines.append((SimpleCommand(tuple(words), redirects, self.subs, background),))
         elif any(_SUB_OPEN in word for word in words):
             self.pipelines.append((SimpleCommand(tuple(words), (), self.subs, background),))
 
-    def command(self, node: object, redirects: tuple[Redirect, ...], background: bool) -> SimpleCommand:
+    def command(self, node: Node, redirects: tuple[Redirect, ...], background: bool) -> SimpleCommand:
         words: list[str] = []
         own: list[Redirect] = []
-        for child in node.children:  # type: ignore[attr-defined]
+        for child in node.children:
             kind = child.type
             if kind == "variable_assignment":
                 name_node = child.child_by_field_name("name")
@@ -456,19 +470,17 @@ class _Builder:
                 words.append(f"{self.text(name_node) if name_node else ''}={value}")
             elif kind in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
                 own.extend(self.redirect(child))
-            elif kind == "command_name":
-                words.extend(self.words(child))
-            elif child.is_named and kind != "comment":
+            elif kind == "command_name" or (child.is_named and kind != "comment"):
                 words.extend(self.words(child))
         # The list of substitutions is the script's: it grows while the walk goes on.
         return SimpleCommand(tuple(words), tuple(own) + redirects, self.subs, background)
 
-    def redirect(self, node: object) -> list[Redirect]:
-        kind = node.type  # type: ignore[attr-defined]
+    def redirect(self, node: Node) -> list[Redirect]:
+        kind = node.type
         fd = ""
         op = ""
         target = ""
-        for child in node.children:  # type: ignore[attr-defined]
+        for child in node.children:
             if child.type == "file_descriptor":
                 fd = self.text(child)
             elif not child.is_named:
@@ -496,14 +508,11 @@ class _Builder:
 
     # words
 
-    def words(self, node: object) -> list[str]:
+    def words(self, node: Node) -> list[str]:
         """The words a word node expands to: usually one; several for ``{a,b}`` and ``${IFS}``."""
         value = self.word(node)
-        if _IFS in value:
-            parts = [part for part in value.split(_IFS) if part]
-        else:
-            parts = [value]
-        if node.type in ("concatenation", "word", "command_name") and "{" in value:  # type: ignore[attr-defined]
+        parts = [part for part in value.split(_IFS) if part] if _IFS in value else [value]
+        if node.type in ("concatenation", "word", "command_name") and "{" in value:
             parts = [expanded for part in parts for expanded in expand_braces(part)]
         return [expanded for part in parts for expanded in self.expand(part)]
 
@@ -524,9 +533,9 @@ class _Builder:
             last = match.end()
         return [r + word[last:] for r in results]
 
-    def word(self, node: object) -> str:
+    def word(self, node: Node) -> str:
         """The value of one word node after quote removal; substitutions become placeholders."""
-        kind = node.type  # type: ignore[attr-defined]
+        kind = node.type
         if kind == "word" or kind == "number":
             return _unescape(self.text(node))
         if kind == "raw_string":
@@ -539,7 +548,7 @@ class _Builder:
             text = self.text(node)
             if text in ("$IFS", "${IFS}") or text.startswith("${IFS"):
                 return _IFS
-            parts = [self.word(c) for c in node.children if c.type in ("command_substitution",)]  # type: ignore[attr-defined]
+            parts = [self.word(c) for c in node.children if c.type in ("command_substitution",)]
             return text + "".join(parts)
         if kind in ("string", "translated_string"):
             return self.join(node, quoted=True)
@@ -547,15 +556,15 @@ class _Builder:
             return _unescape_double(self.text(node))
         if kind in ("concatenation", "array", "arithmetic_expansion", "brace_expression", "ERROR"):
             return self.join(node, quoted=False)
-        if node.children:  # type: ignore[attr-defined]
+        if node.children:
             return self.join(node, quoted=False)
         return self.text(node)
 
-    def join(self, node: object, *, quoted: bool) -> str:
+    def join(self, node: Node, *, quoted: bool) -> str:
         """The children's values, with the text between them, in order."""
         parts: list[str] = []
-        position = node.start_byte  # type: ignore[attr-defined]
-        children = node.children  # type: ignore[attr-defined]
+        position = node.start_byte
+        children = node.children
         for child in children:
             gap = self.source[position : child.start_byte].decode("utf-8", "surrogatepass")
             if gap:
@@ -566,15 +575,15 @@ class _Builder:
             elif not (quoted and child.type in ('"', '$"')):
                 parts.append(self.text(child))
             position = child.end_byte
-        tail = self.source[position : node.end_byte].decode("utf-8", "surrogatepass")  # type: ignore[attr-defined]
+        tail = self.source[position : node.end_byte].decode("utf-8", "surrogatepass")
         if tail:
             parts.append(_unescape_double(tail) if quoted else tail)
         return "".join(parts)
 
-    def substitution(self, node: object) -> str:
+    def substitution(self, node: Node) -> str:
         spend()
         text = self.text(node)
-        if node.type == "process_substitution":  # type: ignore[attr-defined]
+        if node.type == "process_substitution":
             kind, inner_text = text[:2], text[2:-1]
         elif text.startswith("`"):
             kind, inner_text = "`", text[1:-1]
@@ -605,11 +614,11 @@ def _unescape_double(text: str) -> str:
     return _ESCAPED_IN_DOUBLE.sub(lambda m: "" if m.group(1) == "\n" else m.group(1), text)
 
 
-def _errors(node: object) -> Iterator[object]:
-    if node.type == "ERROR" or node.is_missing:  # type: ignore[attr-defined]
+def _errors(node: Node) -> Iterator[object]:
+    if node.type == "ERROR" or node.is_missing:
         yield node
-    elif node.has_error:  # type: ignore[attr-defined]
-        for child in node.children:  # type: ignore[attr-defined]
+    elif node.has_error:
+        for child in node.children:
             yield from _errors(child)
 
 
@@ -626,18 +635,18 @@ then on non-ASCII input (a segfault, reproduced with 0.23-0.26), and no byte abo
 shell syntax, so the tree is the same; the words are read from the original bytes."""
 
 
-def _parse_within_budget(source: bytes) -> object:
+def _parse_within_budget(source: bytes) -> Tree:
     """tree-sitter reads the text a megabyte at a time, so the budget is checked as it goes."""
     source = source.translate(_ASCII)
     if len(source) <= _CHUNK:
         spend()
-        return _parser().parse(source)  # type: ignore[attr-defined]
+        return _parser().parse(source)
 
-    def read(offset: int, _point: object) -> bytes:
+    def read(offset: int, _point: Point) -> bytes:
         spend()
         return source[offset : offset + _CHUNK]
 
-    return _parser().parse(read)  # type: ignore[attr-defined]
+    return _parser().parse(read)
 
 
 def parse(text: str, *, strict: bool = False) -> Script:

@@ -257,7 +257,13 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
         parts = static.split()
         name, args = _basename(parts[0]), (*parts[1:], *args)
     invocation = Invocation(
-        name, args, command, tuple(wrappers), tuple(env), dynamic=static is None, wrapper_args=tuple(wrapper_args)
+        name,
+        args,
+        command,
+        tuple(wrappers),
+        tuple(env),
+        dynamic=static is None,
+        wrapper_args=tuple(wrapper_args),
     )
     if name == "eval" and args:
         nested.append(" ".join(command.render(w) for w in args))

@@ -23,11 +23,12 @@ _READ_ONLY = frozenset({
     "cat", "tac", "less", "more", "most", "head", "tail", "nl", "wc", "grep", "egrep", "fgrep", "rg", "ag",
     "ack", "zgrep", "diff", "cmp", "comm", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum",
     "sha512sum", "b2sum", "cksum", "sum", "md5", "shasum", "stat", "ls", "ll", "file", "test", "[", "getent",
-    "cut", "strings", "od", "xxd", "hexdump", "hd", "column", "fold", "fmt", "pr", "rev", "jq", "bat", "batcat",
+    "cut", "strings", "od", "xxd", "hexdump", "hd", "column", "fold", "fmt", "pr", "rev", "jq", "bat",
+    "batcat",
     "view", "readlink", "realpath", "namei", "lsattr", "getfacl", "basename", "dirname", "echo", "printf",
     "du", "lsof", "fuser", "id", "cd", "pushd", "source", ".", "awk", "gawk", "mawk", "nawk", "sed", "sort",
     "uniq", "yq", "find", "tar", "visudo", "pwck", "grpck", "tree", "exa", "eza", "type", "which", "whereis",
-    "command", "locate", "sudoedit-check", "git", "base64", "base32", "wc", "expand", "unexpand", "paste",
+    "command", "locate", "git", "base64", "base32", "expand", "unexpand", "paste",
     "join", "look", "tr", "iconv", "zcat", "zless", "bzcat", "xzcat",
 })  # fmt: skip
 """Programs that read their operands and write nothing but their standard output (with exceptions below)."""
@@ -37,7 +38,7 @@ _DEVICE_READERS = frozenset({
     "smartctl", "df", "du", "findmnt", "dumpe2fs", "hexdump", "xxd", "od", "strings", "head", "tail", "cat",
     "less", "cmp", "md5sum", "sha1sum", "sha256sum", "sha512sum", "b2sum", "pv", "pvs", "vgs", "lvs",
     "pvdisplay", "vgdisplay", "lvdisplay", "swapon", "swapoff", "losetup", "readlink", "realpath", "echo",
-    "printf", "fsck.ext4-n", "isosize", "lsscsi", "sginfo", "iostat", "ioping", "mountpoint", "grep",
+    "printf", "isosize", "lsscsi", "sginfo", "iostat", "ioping", "mountpoint", "grep",
     "dd", "fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted", "wipefs", "shred", "blkdiscard", "mkswap",
     "mke2fs", "mkdosfs", "mkntfs",
 })  # fmt: skip
@@ -62,9 +63,11 @@ _DEVICE_SUBCOMMANDS: dict[str, frozenset[str]] = {
 }  # fmt: skip
 """Programs that read or destroy a device depending on the subcommand: the ones that only read."""
 
-_PRECISE = frozenset({"cp", "mv", "install", "ln", "rsync", "scp", "dd", "tee", "chmod", "rm", "unlink", "curl",
-                      "wget", "truncate"})  # fmt: skip
+_PRECISE = frozenset({"cp", "mv", "install", "ln", "rsync", "scp", "dd", "tee", "chmod", "rm", "unlink",
+                      "curl", "wget", "truncate"})  # fmt: skip
 """Programs with a rule of their own for system files (the destination of a copy, ``of=``)."""
+
+
 def _writes_anyway(invocation: Invocation, values: list[str]) -> bool:
     """A read-only program with the option that makes it write (``sed -i``, ``sort -o`` ...)."""
     name = invocation.name
@@ -75,7 +78,9 @@ def _writes_anyway(invocation: Invocation, values: list[str]) -> bool:
     if name == "sort":
         return any(v in ("-o", "--output") or v.startswith(("--output=", "-o")) for v in values)
     if name == "find":
-        return any(v in ("-fprint", "-fprint0", "-fprintf", "-fls", "-delete", "-exec", "-execdir") for v in values)
+        return any(
+            v in ("-fprint", "-fprint0", "-fprintf", "-fls", "-delete", "-exec", "-execdir") for v in values
+        )
     if name == "tar":
         first = values[0] if values else ""
         return "--extract" in values or "-x" in values or ("x" in first and not first.startswith("--"))
@@ -139,7 +144,9 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
         found = system_file(operand.value, home=home, cwd=invocation.cwd)
         if found is not None and not reads_only(invocation):
             what = name or "a computed command"
-            return Verdict(SYSTEM_FILES, _short(piece), f"{what} may write {found}, and is not known only to read")
+            return Verdict(
+                SYSTEM_FILES, _short(piece), f"{what} may write {found}, and is not known only to read"
+            )
     return None
 
 

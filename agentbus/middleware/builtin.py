@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from ..registry import Registry, add_builtin_installer
 from ..guards import danger as command_guard
 from ..guards import files as path_guard
 from ..guards.verdict import Guard, install_guards
+from ..registry import Registry, add_builtin_installer
 
 __all__ = ["GUARDS", "GUARD_IDS", "install"]
 

@@ -92,7 +92,8 @@ def test_past_the_budget_the_call_is_denied_and_the_reason_says_so() -> None:
     assert "longer than the 1e-09 s budget" in verdict.reason
     assert "denied" in verdict.reason
     verdict = check_shell_files("cat " + "b" * 100_000 + " y", cwd=HOME)
-    assert verdict is not None and verdict.category == UNDECIDED
+    assert verdict is not None
+    assert verdict.category == UNDECIDED
 
 
 def test_the_budget_comes_from_the_users_environment(monkeypatch: pytest.MonkeyPatch) -> None:

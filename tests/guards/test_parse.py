@@ -27,7 +27,7 @@ def commands(text: str) -> list[list[str]]:
         ("rm${IFS}-rf${IFS}/", [["rm", "-rf", "/"]]),
         ("echo {rm,-rf,/}", [["echo", "rm", "-rf", "/"]]),
         ("F=/etc/passwd; cat $F", [["cat", "/etc/passwd"]]),
-        ("for f in a b; do cat \"$f\"; done", [["cat", "a", "b"]]),
+        ('for f in a b; do cat "$f"; done', [["cat", "a", "b"]]),
         ("echo \"a \\\"b\\\" $'x'\" $'\\x41'", [["echo", "a \"b\" $'x'", "A"]]),
         ("if true; then rm -rf /; fi", [["true"], ["rm", "-rf", "/"]]),
         ("a && b || c", [["a"], ["b"], ["c"]]),
@@ -72,7 +72,9 @@ def test_brace_expansion_is_linear_in_the_word() -> None:
 
 
 _ANY_TEXT = st.text(st.characters(codec=None, exclude_categories=()), max_size=200)
-_SHELLISH = st.text(alphabet=st.sampled_from(list("abrm -f/~$(){}[]<>|&;'\"`\\\n\t*?=.#!\ud800\udfff")), max_size=200)
+_SHELLISH = st.text(
+    alphabet=st.sampled_from(list("abrm -f/~$(){}[]<>|&;'\"`\\\n\t*?=.#!\ud800\udfff")), max_size=200
+)
 
 
 @settings(max_examples=300)
@@ -94,7 +96,9 @@ def test_non_ascii_text_cannot_crash_the_parser() -> None:
     Non-ASCII bytes are never shell syntax, so the parser reads them as ``a``;
     the words keep their real characters.
     """
-    lines = (Path(__file__).parent / "data" / "segfault_sequence.txt").read_text(encoding="utf-8").splitlines()
+    lines = (
+        (Path(__file__).parent / "data" / "segfault_sequence.txt").read_text(encoding="utf-8").splitlines()
+    )
     texts = [ast.literal_eval(line) for line in lines if line.strip()]
     for _ in range(10):
         for text in texts:
