@@ -18,6 +18,8 @@ from .events import Message as Message
 from .events import Params as Params
 from .events import ToolCall as ToolCall
 from .events import ToolResult as ToolResult
+from .kinds import TOOL_KINDS as TOOL_KINDS
+from .kinds import ToolKindWarning as ToolKindWarning
 from .logging import format_record as format_record
 from .records import Record as Record
 from .records import Subscription as Subscription
@@ -26,6 +28,7 @@ from .registry import Registry as Registry
 from .registry import get_registry as get_registry
 from .registry import init_registry as init_registry
 from .registry import reset_registry as reset_registry
+from .tool_coverage import coverage as coverage
 from .tools import KNOWN_TOOL_NAMES as KNOWN_TOOL_NAMES
 from .tools import TOOL_GROUPS as TOOL_GROUPS
 from .tools import normalize_tool_name as normalize_tool_name
@@ -36,6 +39,7 @@ __all__ = [
     "HOOK_POINTS",
     "KNOWN_TOOL_NAMES",
     "TOOL_GROUPS",
+    "TOOL_KINDS",
     "AgentbusError",
     "Approver",
     "Bus",
@@ -53,7 +57,9 @@ __all__ = [
     "ToolBlockedError",
     "ToolCall",
     "ToolFunction",
+    "ToolKindWarning",
     "ToolResult",
+    "coverage",
     "format_record",
     "get_registry",
     "init_registry",

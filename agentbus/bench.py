@@ -3,8 +3,13 @@
 Every scenario is measured in one process, on each backend, in alternating
 rounds (so machine drift hits all of them alike), and reported as the median
 nanoseconds per call. Per-layer costs are least-squares slopes over the layer
-counts. Targets are ratios between scenarios of the same run, never absolute
-times: the machine is shared and noisy, ratios are not.
+counts, fitted per round; targets are ratios between scenarios of the same
+round, and what is reported is the median over rounds: one burst of contention
+spoils one round, not the result. Never absolute times: the machine is shared
+and noisy, ratios are not.
+
+It runs on whatever is installed: a backend or a baseline that is missing (trio,
+pluggy) is skipped with one line saying how to add it. Progress goes to stderr.
 """
 
 from __future__ import annotations
@@ -39,8 +44,13 @@ examples:
 """
 
 LAYER_COUNTS = (1, 5, 10, 20)
+QUICK_LAYER_COUNTS = (1, 10)
 CONCURRENT_CALLS = 10_000
+QUICK_CONCURRENT_CALLS = 1_000
 CONCURRENT_LAYERS = 5
+GUARD_SIZES = (1_000, 100_000, 10_000_000)
+"""Command sizes (bytes) at which the built-in guards' cost per KB is measured."""
+QUICK_GUARD_SIZES = (1_000, 100_000)
 
 Once = Callable[[], Awaitable[Any]]
 
@@ -236,8 +246,7 @@ def agentbus_filtered(layers: int) -> Once:
     return agentbus_layers("sync", layers, log_level="error")
 
 
-def _concurrent(call: Callable[[], Coroutine[Any, Any, Any]]) -> Once:
-    calls = CONCURRENT_CALLS
+def _concurrent(call: Callable[[], Coroutine[Any, Any, Any]], calls: int) -> Once:
 
     async def once() -> None:
         async with anyio.create_task_group() as tg:
@@ -252,22 +261,22 @@ async def _yielding_tool(args: dict[str, Any]) -> str:
     return "ok"
 
 
-def concurrent_closure() -> Once:
+def concurrent_closure(calls: int) -> Once:
     """10,000 calls in flight at once through 5 closure layers (ns per call)."""
     chain = _closure_chain(_yielding_tool, CONCURRENT_LAYERS)
 
     async def call() -> Any:
         return await chain(dict(ARGS))
 
-    return _concurrent(call)
+    return _concurrent(call, calls)
 
 
-def concurrent_agentbus() -> Once:
+def concurrent_agentbus(calls: int) -> Once:
     """10,000 calls in flight at once through 5 agentbus sync layers (ns per call)."""
     bus = _bus()
     for index in range(CONCURRENT_LAYERS):
         bus.intercept("tool.before", _sync_handler, id=f"sync-{index}")
-    return _concurrent(lambda: bus.call_tool("exec", ARGS, _yielding_tool))
+    return _concurrent(lambda: bus.call_tool("exec", ARGS, _yielding_tool), calls)
 
 
 def user_stack(references: list[str], tool: str, args: dict[str, Any]) -> Once:
@@ -282,14 +291,21 @@ def user_stack(references: list[str], tool: str, args: dict[str, Any]) -> Once:
     return lambda: bus.call_tool(tool, args, _tool)
 
 
-def grid(*, with_pluggy: bool, user: Callable[[], Once] | None = None) -> list[Scenario]:
-    """Every in-process scenario, with its layer counts."""
+def grid(
+    *,
+    with_pluggy: bool,
+    user: Callable[[], Once] | None = None,
+    layer_counts: tuple[int, ...] | None = None,
+    concurrent_calls: int | None = None,
+) -> list[Scenario]:
+    """Every in-process scenario, with its layer counts (default :data:`LAYER_COUNTS`)."""
+    calls = concurrent_calls or CONCURRENT_CALLS
     scenarios = [
         Scenario("direct", 0, direct, direct.__doc__ or ""),
         Scenario("agentbus-empty", 0, agentbus_empty, agentbus_empty.__doc__ or ""),
         Scenario("structlog-json", 0, structlog_json, structlog_json.__doc__ or ""),
     ]
-    for n in LAYER_COUNTS:
+    for n in layer_counts or LAYER_COUNTS:
         scenarios += [
             Scenario("closure", n, partial(closure, n), closure.__doc__ or ""),
             Scenario("agentbus-sync", n, partial(agentbus_layers, "sync", n), "sync handlers"),
@@ -304,21 +320,51 @@ def grid(*, with_pluggy: bool, user: Callable[[], Once] | None = None) -> list[S
         Scenario(
             "concurrent-closure",
             CONCURRENT_LAYERS,
-            concurrent_closure,
+            partial(concurrent_closure, calls),
             concurrent_closure.__doc__ or "",
-            CONCURRENT_CALLS,
+            calls,
         ),
         Scenario(
             "concurrent-agentbus",
             CONCURRENT_LAYERS,
-            concurrent_agentbus,
+            partial(concurrent_agentbus, calls),
             concurrent_agentbus.__doc__ or "",
-            CONCURRENT_CALLS,
+            calls,
         ),
     ]
     if user is not None:
         scenarios.append(Scenario("user-stack", 0, user, "your --middleware stack"))
     return scenarios
+
+
+# -- progress -------------------------------------------------------------------------
+
+
+class Progress:
+    """What the bench is doing, on stderr: one line per step, rewritten in place on a
+    terminal, so a run of half a minute is never half a minute of silence."""
+
+    def __init__(self, file: Any = None, *, enabled: bool = True) -> None:
+        self.file = file if file is not None else sys.stderr
+        self.enabled = enabled
+        self.inline = enabled and bool(getattr(self.file, "isatty", lambda: False)())
+        self.width = 0
+
+    def __call__(self, text: str) -> None:
+        if not self.enabled:
+            return
+        if self.inline:
+            self.file.write("\r" + text.ljust(self.width))
+            self.width = len(text)
+        else:
+            self.file.write(text + "\n")
+        self.file.flush()
+
+    def done(self) -> None:
+        if self.inline and self.width:
+            self.file.write("\r" + " " * self.width + "\r")
+            self.file.flush()
+            self.width = 0
 
 
 # -- measuring ------------------------------------------------------------------------
@@ -332,7 +378,7 @@ async def _time(once: Once, iterations: int) -> float:
 
 
 async def _measure_backend(
-    scenarios: list[Scenario], rounds: int, budget_ns: float
+    scenarios: list[Scenario], rounds: int, budget_ns: float, backend: str, progress: Progress
 ) -> dict[int, list[float]]:
     import structlog
 
@@ -340,13 +386,15 @@ async def _measure_backend(
     samples: dict[int, list[float]] = {i: [] for i in range(len(scenarios))}
     try:
         built = []
-        for scenario in scenarios:
+        for index, scenario in enumerate(scenarios):
+            progress(f"bench: {backend}: setting up {index + 1}/{len(scenarios)} ({scenario.name})")
             once = scenario.setup()
             await _time(once, 3)  # warm up: compile stacks, fill caches
             first = await _time(once, 10)
             iterations = max(1, min(20_000, int(budget_ns / max(first, 1.0))))
             built.append((scenario, once, iterations))
-        for _ in range(rounds):
+        for round_number in range(rounds):
+            progress(f"bench: {backend}: round {round_number + 1}/{rounds}")
             for index, (scenario, once, iterations) in enumerate(built):
                 if scenario.name in ("structlog-json", "agentbus-json", "agentbus-filtered"):
                     _configure_structlog_json()
@@ -357,16 +405,8 @@ async def _measure_backend(
     return samples
 
 
-def _import_floor_ns() -> float:
-    return _process_ns([sys.executable, "-c", "import anyio, attrs, structlog"])
-
-
-def _hook_process_ns() -> float | None:
-    from .cli import COMMANDS
-
-    if "hook" not in COMMANDS:
-        return None
-    payload = json.dumps(
+def _hook_payload() -> str:
+    return json.dumps(
         {
             "session_id": "bench",
             "transcript_path": "/dev/null",
@@ -376,18 +416,99 @@ def _hook_process_ns() -> float | None:
             "tool_input": {"command": "ls -la"},
         }
     )
-    return _process_ns(
-        [sys.executable, "-m", "agentbus", "hook", "claude-code", "--no-audit-log"], stdin=payload
-    )
 
 
-def _process_ns(argv: list[str], stdin: str = "", repeats: int = 7) -> float:
-    times = []
-    for _ in range(repeats):
+def process_timings(repeats: int, progress: Progress) -> list[Result]:
+    """Whole processes, Claude Code's view of the hook: ``python -c "import anyio, attrs,
+    structlog"`` (the floor) and one ``agentbus hook claude-code`` call, run in
+    alternation so that each pair shares the machine's state."""
+    floor_argv = [sys.executable, "-c", "import anyio, attrs, structlog"]
+    hook_argv = [sys.executable, "-m", "agentbus", "hook", "claude-code", "--no-audit-log"]
+    payload = _hook_payload()
+    floors: list[float] = []
+    hooks: list[float] = []
+    for repeat in range(repeats):
+        progress(f"bench: processes: {repeat + 1}/{repeats}")
+        floors.append(_process_ns(floor_argv))
+        hooks.append(_process_ns(hook_argv, stdin=payload))
+    return [
+        Result("import-floor", "process", 0, statistics.median(floors), tuple(floors)),
+        Result("hook-process", "process", 0, statistics.median(hooks), tuple(hooks)),
+    ]
+
+
+def _process_ns(argv: list[str], stdin: str = "") -> float:
+    started = time.perf_counter_ns()
+    subprocess.run(argv, input=stdin, capture_output=True, text=True, check=False)
+    return time.perf_counter_ns() - started
+
+
+GUARD_SHAPES: dict[str, Callable[[int, int], str]] = {
+    "benign": lambda size, n: f"echo {n} " + "a" * size,
+    "dangerous": lambda size, n: f"rm -rf ~; echo {n} " + "a" * size,
+}
+"""Commands of a given size: a benign ``echo aaa…`` and the same after ``rm -rf ~``."""
+
+GUARD_SLOW_NS = 5e9
+"""A size is skipped when the size before it, scaled linearly, says its decision would
+take longer than this (guards that are not linear would take minutes); the skipped sizes
+are reported."""
+
+
+def guard_costs(sizes: tuple[int, ...], repeats: int, progress: Progress) -> dict[str, Any]:
+    """The built-in guards deciding a command of each size through the whole tool.before
+    stack, as the hook and the adapters run them: time per decision and per KB. Every call
+    gets a distinct command, so no cache answers for the guards."""
+    from .middleware import builtin
+    from .registry import Registry
+
+    registry = Registry()
+    builtin.install(registry)
+    bus = _bus(registry=registry)
+    rows: list[dict[str, Any]] = []
+    skipped: list[str] = []
+    counter = iter(range(1 << 30))
+
+    async def decide(command: str) -> tuple[float, str]:
         started = time.perf_counter_ns()
-        subprocess.run(argv, input=stdin, capture_output=True, text=True, check=False)
-        times.append(time.perf_counter_ns() - started)
-    return statistics.median(times)
+        result = await bus.call_tool("exec", {"command": command}, _tool)
+        blocked = isinstance(result, dict) and result.get("status") == "blocked"
+        return time.perf_counter_ns() - started, "blocked" if blocked else "allowed"
+
+    for shape, make in GUARD_SHAPES.items():
+        previous: dict[str, Any] | None = None
+        for size in sizes:
+            if previous is not None:
+                estimate_ns = previous["ns_per_kb"] * size / 1000
+                if estimate_ns > GUARD_SLOW_NS:
+                    skipped.append(
+                        f"{shape} command of {_size_label(size)} (at {_size_label(previous['bytes'])}'s "
+                        f"cost per KB it would take {estimate_ns / 1e9:,.0f} s)"
+                    )
+                    break
+            progress(f"bench: guards: {shape} command of {_size_label(size)}")
+            times: list[float] = []
+            decision = ""
+            for _ in range(repeats if size < 1_000_000 else 1):
+                ns, decision = anyio.run(decide, make(size, next(counter)))
+                times.append(ns)
+            median = statistics.median(times)
+            previous = {
+                "shape": shape,
+                "bytes": size,
+                "ms_per_decision": round(median / 1e6, 3),
+                "ns_per_kb": round(median / (size / 1000), 1),
+                "decision": decision,
+            }
+            rows.append(previous)
+    return {"rows": rows, "skipped": skipped}
+
+
+def _size_label(size: int) -> str:
+    return f"{size // 1_000_000} MB" if size >= 1_000_000 else f"{size // 1000} KB"
+
+
+# -- results --------------------------------------------------------------------------
 
 
 def slope(points: list[tuple[int, float]]) -> float:
@@ -401,6 +522,39 @@ def slope(points: list[tuple[int, float]]) -> float:
     return sum((x - mean_x) * (y - mean_y) for x, y in points) / sxx
 
 
+def _median(values: list[float]) -> float:
+    finite = [v for v in values if v == v]
+    return statistics.median(finite) if finite else float("nan")
+
+
+class Rounds:
+    """Per-round figures of one run: a scenario's samples, a slope fitted per round, and
+    ratios paired by round, each reported as the median over rounds."""
+
+    def __init__(self, results: list[Result]) -> None:
+        self.results = results
+
+    def samples(self, name: str, backend: str, layers: int | None = None) -> list[float]:
+        for r in self.results:
+            if r.name == name and r.backend == backend and (layers is None or r.layers == layers):
+                return list(r.samples)
+        return []
+
+    def slopes(self, name: str, backend: str) -> list[float]:
+        by_layers = {r.layers: r.samples for r in self.results if (r.name, r.backend) == (name, backend)}
+        if len(by_layers) < 2:
+            return []
+        rounds = min(len(samples) for samples in by_layers.values())
+        points = sorted(by_layers.items())
+        return [slope([(n, samples[i]) for n, samples in points]) for i in range(rounds)]
+
+    @staticmethod
+    def ratio(numerators: list[float], denominators: list[float]) -> float:
+        """The median of the per-round ratios (NaN when either side is missing)."""
+        pairs = [a / b for a, b in zip(numerators, denominators, strict=False) if b]
+        return _median(pairs)
+
+
 def run_benchmarks(
     *,
     backends: tuple[str, ...] = ("asyncio", "trio"),
@@ -408,36 +562,60 @@ def run_benchmarks(
     budget_ms: float = 4.0,
     processes: bool = True,
     user: Callable[[], Once] | None = None,
+    quick: bool = False,
+    guards: bool = True,
+    progress: Progress | None = None,
 ) -> dict[str, Any]:
-    """Run the grid; return the JSON document (``scenarios``, ``slopes``, ``targets``)."""
-    with_pluggy = importlib.util.find_spec("pluggy") is not None
-    scenarios = grid(with_pluggy=with_pluggy, user=user)
-    results: list[Result] = []
+    """Run the grid; return the JSON document (``scenarios``, ``slopes``, ``targets``,
+    ``guards``, ``skipped``). Backends and baselines that are not installed are skipped
+    and named in ``skipped``."""
+    progress = progress or Progress(enabled=False)
+    skipped: list[str] = []
+    runnable = []
     for backend in backends:
-        samples = anyio.run(_measure_backend, scenarios, rounds, budget_ms * 1e6, backend=backend)
+        if backend == "trio" and importlib.util.find_spec("trio") is None:
+            skipped.append("the trio backend (pip install 'agentbus[trio]')")
+        else:
+            runnable.append(backend)
+    with_pluggy = importlib.util.find_spec("pluggy") is not None
+    if not with_pluggy:
+        skipped.append("the pluggy baseline (pip install pluggy)")
+    scenarios = grid(
+        with_pluggy=with_pluggy,
+        user=user,
+        layer_counts=QUICK_LAYER_COUNTS if quick else None,
+        concurrent_calls=QUICK_CONCURRENT_CALLS if quick else None,
+    )
+    results: list[Result] = []
+    for backend in runnable:
+        samples = anyio.run(
+            _measure_backend, scenarios, rounds, budget_ms * 1e6, backend, progress, backend=backend
+        )
         for index, scenario in enumerate(scenarios):
             values = samples[index]
             results.append(
                 Result(scenario.name, backend, scenario.layers, statistics.median(values), tuple(values))
             )
     if processes:
-        floor = _import_floor_ns()
-        results.append(Result("import-floor", "process", 0, floor, ()))
-        hook = _hook_process_ns()
-        if hook is not None:
-            results.append(Result("hook-process", "process", 0, hook, ()))
+        results += process_timings(3 if quick else 7, progress)
+    guard_document = None
+    if guards:
+        guard_document = guard_costs(QUICK_GUARD_SIZES if quick else GUARD_SIZES, 1 if quick else 3, progress)
+    if guard_document:
+        skipped += [f"guards: {s}" for s in guard_document["skipped"]]
+    progress.done()
+    per_round = Rounds(results)
     sloped: tuple[str, ...] = ("closure", "pluggy", "agentbus-sync", "agentbus-async", "agentbus-asgi")
     sloped += ("agentbus-json", "agentbus-filtered")
     slopes = {
         backend: {
-            name: slope(
-                [(r.layers, r.ns_per_call) for r in results if (r.name, r.backend) == (name, backend)]
-            )
+            name: _median(per_round.slopes(name, backend))
             for name in sloped
+            if name != "pluggy" or with_pluggy
         }
-        for backend in backends
+        for backend in runnable
     }
-    document = {
+    document: dict[str, Any] = {
         "machine": {
             "python": platform.python_version(),
             "implementation": platform.python_implementation(),
@@ -447,23 +625,26 @@ def run_benchmarks(
         },
         "scenarios": [r.to_dict() for r in results],
         "slopes": {b: {k: round(v, 1) for k, v in s.items()} for b, s in slopes.items()},
+        "skipped": skipped,
     }
-    document["targets"] = targets(results, slopes)
+    if guard_document is not None:
+        document["guards"] = guard_document["rows"]
+    document["targets"] = targets(per_round, runnable, with_pluggy, guard_document)
     return document
 
 
-def _value(results: list[Result], name: str, backend: str, layers: int | None = None) -> float:
-    for r in results:
-        if r.name == name and r.backend == backend and (layers is None or r.layers == layers):
-            return r.ns_per_call
-    return float("nan")
-
-
-def targets(results: list[Result], slopes: dict[str, dict[str, float]]) -> list[dict[str, Any]]:
-    """Issue 6's targets as ratios within this run, per backend."""
+def targets(
+    per_round: Rounds,
+    backends: list[str],
+    with_pluggy: bool,
+    guard_document: dict[str, Any] | None = None,
+) -> list[dict[str, Any]]:
+    """The targets, each a ratio within this run (paired by round, median over rounds)."""
     checks: list[dict[str, Any]] = []
 
     def check(backend: str, what: str, value: float, limit: float) -> None:
+        if value != value:  # NaN: a side of it was not measured (skipped, too few layer counts)
+            return
         checks.append(
             {
                 "backend": backend,
@@ -474,69 +655,191 @@ def targets(results: list[Result], slopes: dict[str, dict[str, float]]) -> list[
             }
         )
 
-    for backend, s in slopes.items():
-        structlog_line = _value(results, "structlog-json", backend)
-        check(backend, "agentbus-empty / direct", _value(results, "agentbus-empty", backend)
-              / _value(results, "direct", backend), 3.0)  # fmt: skip
-        check(backend, "agentbus-sync slope / closure slope", s["agentbus-sync"] / s["closure"], 0.8)
-        check(backend, "agentbus-async slope / closure slope", s["agentbus-async"] / s["closure"], 1.3)
-        check(backend, "agentbus-asgi slope / closure slope", s["agentbus-asgi"] / s["closure"], 1.5)
-        if s.get("pluggy") == s.get("pluggy"):  # not NaN: pluggy is installed
+    ratio = Rounds.ratio
+    slope_names = ["closure", "pluggy", "agentbus-sync", "agentbus-async", "agentbus-asgi"]
+    slope_names += ["agentbus-json", "agentbus-filtered"]
+    for backend in backends:
+        slopes = {name: per_round.slopes(name, backend) for name in slope_names}
+
+        def samples(name: str, backend: str = backend) -> list[float]:
+            return per_round.samples(name, backend)
+
+        def slope_ratio(
+            name: str,
+            baseline: str,
+            limit: float,
+            backend: str = backend,
+            slopes: dict[str, list[float]] = slopes,
+        ) -> None:
+            check(backend, f"{name} slope / {baseline} slope", ratio(slopes[name], slopes[baseline]), limit)
+
+        check(backend, "agentbus-empty / direct", ratio(samples("agentbus-empty"), samples("direct")), 2.5)
+        slope_ratio("agentbus-sync", "closure", 0.8)
+        slope_ratio("agentbus-async", "closure", 1.3)
+        slope_ratio("agentbus-asgi", "closure", 1.5)
+        if with_pluggy:
             for name in ("agentbus-sync", "agentbus-async", "agentbus-asgi"):
-                check(backend, f"{name} slope / pluggy slope", s[name] / s["pluggy"], 1.0)
-        check(backend, "agentbus-json slope / structlog-json", s["agentbus-json"] / structlog_line, 1.2)
-        check(backend, "agentbus-filtered slope / agentbus-sync slope",
-              s["agentbus-filtered"] / s["agentbus-sync"], 1.1)  # fmt: skip
-        check(backend, "concurrent-agentbus / concurrent-closure",
-              _value(results, "concurrent-agentbus", backend)
-              / _value(results, "concurrent-closure", backend), 1.2)  # fmt: skip
-    floor = _value(results, "import-floor", "process")
-    hook = _value(results, "hook-process", "process")
-    if hook == hook and floor == floor:
-        check("process", "hook-process / import-floor", hook / floor, 1.25)
+                slope_ratio(name, "pluggy", 1.0)
+        structlog_line = samples("structlog-json")
+        check(
+            backend,
+            "agentbus-json slope / structlog-json",
+            ratio(slopes["agentbus-json"], structlog_line),
+            1.2,
+        )
+        slope_ratio("agentbus-filtered", "agentbus-sync", 1.1)
+        concurrent = ratio(samples("concurrent-agentbus"), samples("concurrent-closure"))
+        check(backend, "concurrent-agentbus / concurrent-closure", concurrent, 1.2)
+    hook = ratio(per_round.samples("hook-process", "process"), per_round.samples("import-floor", "process"))
+    check("process", "hook-process / import-floor", hook, 1.25)
+    for shape in GUARD_SHAPES if guard_document is not None else ():
+        rows = [r for r in guard_document["rows"] if r["shape"] == shape] if guard_document else []
+        if len(rows) >= 2:
+            largest, smallest = _size_label(rows[-1]["bytes"]), _size_label(rows[0]["bytes"])
+            growth = rows[-1]["ns_per_kb"] / rows[0]["ns_per_kb"]
+            check("guards", f"{shape}: ns per KB at {largest} / at {smallest} (linear: ~1)", growth, 3.0)
+        for row in rows:
+            if row["bytes"] >= 10_000_000:
+                seconds = row["ms_per_decision"] / 1000
+                check("guards", f"{shape}: seconds to decide {_size_label(row['bytes'])}", seconds, 1.0)
     return checks
 
 
-def format_table(document: dict[str, Any]) -> str:
-    """The console table: every scenario, then the slopes, then the targets."""
-    lines = [f"{'scenario':<22}{'backend':<10}{'layers':>7}{'ns/call':>14}"]
+# -- reporting ------------------------------------------------------------------------
+
+LABELS = {
+    "direct": "`direct`: `await tool(args)`",
+    "agentbus-empty": "`agentbus-empty`: the whole pipeline, no layers",
+    "structlog-json": "`structlog-json`: one bare structlog JSON line",
+    "concurrent-closure": "`concurrent-closure`: calls in flight, 5 layers, per call",
+    "concurrent-agentbus": "`concurrent-agentbus`: the same through agentbus",
+    "user-stack": "`user-stack`: your --middleware stack, one call",
+    "import-floor": '`import-floor`: `python -c "import anyio, attrs, structlog"`',
+    "hook-process": "`hook-process`: one `agentbus hook claude-code` call, guards on",
+}
+SLOPE_LABELS = {
+    "closure": "per layer: `closure`, a hand-written chain (the floor)",
+    "agentbus-sync": "per layer: `agentbus-sync`, simple sync handlers",
+    "agentbus-async": "per layer: `agentbus-async`, simple async handlers",
+    "agentbus-asgi": "per layer: `agentbus-asgi`, ASGI middleware",
+    "pluggy": "per layer: `pluggy`, one hook implementation",
+    "agentbus-filtered": "per layer: `agentbus-filtered`, records filtered out",
+    "agentbus-json": "per layer: `agentbus-json`, each layer a structlog JSON line",
+}
+
+
+def _rows(document: dict[str, Any]) -> tuple[list[str], list[tuple[str, dict[str, str]]]]:
+    """The README's layout: one row per figure, one column per backend."""
+    backends = list(document["slopes"])
+    rows: list[tuple[str, dict[str, str]]] = []
     for s in document["scenarios"]:
-        lines.append(f"{s['name']:<22}{s['backend']:<10}{s['layers']:>7}{s['ns_per_call']:>14,.0f}")
-    lines.append("")
-    lines.append("per-layer slopes (ns per layer):")
-    for backend, slopes in document["slopes"].items():
-        lines.append("  " + backend + ": " + ", ".join(f"{k} {v:,.0f}" for k, v in slopes.items()))
-    lines.append("")
-    lines.append("targets (ratios within this run):")
+        if s["name"] in LABELS and s["backend"] in backends:
+            label = LABELS[s["name"]]
+            existing = next((cells for name, cells in rows if name == label), None)
+            if existing is None:
+                rows.append((label, existing := {}))
+            existing[s["backend"]] = f"{s['ns_per_call']:,.0f} ns"
+    for s in document["scenarios"]:
+        if s["name"] == "agentbus-sync" and s["layers"] == 1 and s["backend"] in backends:
+            label = "the pipeline with one sync handler (fixed cost + 1 layer)"
+            cells = next((c for name, c in rows if name == label), None)
+            if cells is None:
+                rows.insert(2, (label, cells := {}))
+            cells[s["backend"]] = f"{s['ns_per_call']:,.0f} ns"
+    for name, label in SLOPE_LABELS.items():
+        cells = {
+            b: f"{document['slopes'][b][name]:,.0f} ns" for b in backends if name in document["slopes"][b]
+        }
+        if cells:
+            rows.append((label, cells))
+    first = backends[0] if backends else "process"
+    for s in document["scenarios"]:
+        if s["backend"] == "process":
+            rows.append((LABELS[s["name"]], {first: f"{s['ns_per_call'] / 1e6:,.0f} ms"}))
+    return backends, rows
+
+
+def _guard_rows(document: dict[str, Any]) -> list[list[str]]:
+    header = ["the built-in guards, one decision", "size", "decision", "ms", "ns per KB"]
+    rows = [
+        [
+            f"{g['shape']} command",
+            _size_label(g["bytes"]),
+            g["decision"],
+            f"{g['ms_per_decision']:,.2f}",
+            f"{g['ns_per_kb']:,.0f}",
+        ]
+        for g in document.get("guards", [])
+    ]
+    return [header, *rows] if rows else []
+
+
+def _target_rows(document: dict[str, Any]) -> list[tuple[str, float, dict[str, str]]]:
+    rows: list[tuple[str, float, dict[str, str]]] = []
     for t in document["targets"]:
-        mark = "ok  " if t["met"] else "MISS"
-        lines.append(f"  {mark} {t['backend']:<8} {t['target']:<48} {t['ratio']:>8.3f} <= {t['limit']}")
+        cells = next((c for name, _, c in rows if name == t["target"]), None)
+        if cells is None:
+            rows.append((t["target"], t["limit"], cells := {}))
+        cells[t["backend"]] = f"{t['ratio']:.2f} {'✓' if t['met'] else '✗'}"
+    return rows
+
+
+def format_table(document: dict[str, Any]) -> str:
+    """The console table, laid out as the docs show it: the figures, then the targets."""
+    backends, rows = _rows(document)
+    columns = backends or ["process"]
+    width = max([len(label) for label, _ in rows] + [20])
+    lines = [f"{'':<{width}}" + "".join(f"{b:>18}" for b in columns)]
+    lines += [
+        f"{label:<{width}}" + "".join(f"{cells.get(b, ''):>18}" for b in columns) for label, cells in rows
+    ]
+    guard_rows = _guard_rows(document)
+    if guard_rows:
+        widths = [max(len(row[i]) for row in guard_rows) + 2 for i in range(len(guard_rows[0]))]
+        lines.append("")
+        for row in guard_rows:
+            lines.append(
+                row[0].ljust(widths[0])
+                + "".join(cell.rjust(w) for cell, w in zip(row[1:], widths[1:], strict=True))
+            )
+    target_rows = _target_rows(document)
+    if target_rows:
+        extra = sorted({b for _, _, cells in target_rows for b in cells} - set(columns))
+        target_columns = columns + extra
+        twidth = max(len(name) for name, _, _ in target_rows)
+        lines += ["", f"{'target (a ratio within the run)':<{twidth}}{'limit':>8}"
+                  + "".join(f"{b:>12}" for b in target_columns)]  # fmt: skip
+        for name, limit, cells in target_rows:
+            lines.append(
+                f"{name:<{twidth}}{limit:>8}" + "".join(f"{cells.get(b, ''):>12}" for b in target_columns)
+            )
     machine = document["machine"]
-    lines.append("")
-    lines.append(
-        f"Python {machine['python']} on {machine['platform']}, {machine['cpus']} CPUs, {machine['date']}"
-    )
+    lines += [
+        "",
+        f"Python {machine['python']} on {machine['platform']}, {machine['cpus']} CPUs, {machine['date']}",
+    ]
     return "\n".join(lines)
 
 
 def format_markdown(document: dict[str, Any]) -> str:
-    """The results as the README shows them: medians per backend, then the targets."""
-    backends = [b for b in document["slopes"]]
-    rows: dict[tuple[str, int], dict[str, float]] = {}
-    for s in document["scenarios"]:
-        rows.setdefault((s["name"], s["layers"]), {})[s["backend"]] = s["ns_per_call"]
-    header = "| scenario | layers | " + " | ".join(f"{b} ns/call" for b in backends) + " |"
-    lines = [header, "|---|---:|" + "---:|" * len(backends)]
-    for (name, layers), values in rows.items():
-        if "process" in values:
-            cells = [f"{values['process']:,.0f} (whole process)"] + [""] * (len(backends) - 1)
-        else:
-            cells = [f"{values[b]:,.0f}" if b in values else "" for b in backends]
-        lines.append(f"| {name} | {layers} | " + " | ".join(cells) + " |")
-    lines += ["", "| target | backend | ratio | limit | met |", "|---|---|---:|---:|---|"]
-    for t in document["targets"]:
-        met = "yes" if t["met"] else "no"
-        lines.append(f"| {t['target']} | {t['backend']} | {t['ratio']:.2f} | {t['limit']} | {met} |")
+    """The same two tables in Markdown, as published in benchmarks/results.md and the docs."""
+    backends, rows = _rows(document)
+    columns = backends or ["process"]
+    lines = ["| | " + " | ".join(columns) + " |", "|---|" + "---:|" * len(columns)]
+    lines += [
+        "| " + label + " | " + " | ".join(cells.get(b, "") for b in columns) + " |" for label, cells in rows
+    ]
+    guard_rows = _guard_rows(document)
+    if guard_rows:
+        lines += ["", "| " + " | ".join(guard_rows[0]) + " |", "|---|---:|---|---:|---:|"]
+        lines += ["| " + " | ".join(row) + " |" for row in guard_rows[1:]]
+    target_rows = _target_rows(document)
+    extra = sorted({b for _, _, cells in target_rows for b in cells} - set(columns))
+    target_columns = columns + extra
+    lines += ["", "| target (a ratio within the run) | limit | " + " | ".join(target_columns) + " |",
+              "|---|---:|" + "---:|" * len(target_columns)]  # fmt: skip
+    for name, limit, cells in target_rows:
+        lines.append(f"| {name} | {limit} | " + " | ".join(cells.get(b, "") for b in target_columns) + " |")
     return "\n".join(lines)
 
 
@@ -556,14 +859,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tool", default="exec", help="the tool name your stack sees (default: exec)")
     parser.add_argument("--args", default='{"command": "ls"}', help="the tool args as JSON")
     parser.add_argument(
-        "--backend", choices=("asyncio", "trio", "both"), default="both", help="which backend(s)"
+        "--backend",
+        choices=("asyncio", "trio", "both"),
+        default="both",
+        help="which backend(s); 'both' skips trio when it is not installed",
     )
-    parser.add_argument("--quick", action="store_true", help="fewer rounds and a smaller budget")
+    parser.add_argument(
+        "--quick", action="store_true", help="a few seconds: fewer rounds, layer counts and sizes"
+    )
     parser.add_argument("--rounds", type=int, help="alternating rounds per scenario (default 7, quick 3)")
     parser.add_argument(
-        "--budget-ms", type=float, help="time per scenario per round, in ms (default 4, quick 1)"
+        "--budget-ms", type=float, help="time per scenario per round, in ms (default 4, quick 0.5)"
     )
     parser.add_argument("--no-processes", action="store_true", help="skip the whole-process timings")
+    parser.add_argument("--no-guards", action="store_true", help="skip the guards' cost per KB")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -575,14 +885,24 @@ def run(args: argparse.Namespace) -> int:
         def user() -> Once:
             return user_stack(references, args.tool, tool_args)
 
+    if args.backend == "trio" and importlib.util.find_spec("trio") is None:
+        print(
+            "agentbus bench: the trio backend is not installed: pip install 'agentbus[trio]'", file=sys.stderr
+        )
+        return 2
     backends = ("asyncio", "trio") if args.backend == "both" else (args.backend,)
     document = run_benchmarks(
         backends=backends,
         rounds=args.rounds or (3 if args.quick else 7),
-        budget_ms=args.budget_ms or (1.0 if args.quick else 4.0),
+        budget_ms=args.budget_ms or (0.5 if args.quick else 4.0),
         processes=not args.no_processes,
         user=user,
+        quick=args.quick,
+        guards=not args.no_guards,
+        progress=Progress(enabled=not args.quiet),
     )
+    if document["skipped"]:
+        print("agentbus bench: skipped " + "; ".join(document["skipped"]), file=sys.stderr)
     print(format_table(document))
     if args.markdown:
         with open(args.markdown, "w", encoding="utf-8") as file:

@@ -18,7 +18,7 @@ from inspect import isawaitable
 from types import CoroutineType
 from typing import Any, TypeVar, Union
 
-from .errors import RegistrationError, describe_error
+from .errors import RegistrationError, ToolPaused, describe_error
 from .events import LIFECYCLE_POINTS, Lifecycle, Message, Params, ToolCall, ToolResult
 from .records import DEBUG, DISPATCH, ERROR, INFO, WARNING, Observers, Record, Subscription, level_number
 from .registry import Kind, Matcher, OnError, Registry
@@ -43,10 +43,18 @@ _CACHE_LIMIT = 4096
 class _ToolPlan:
     """The three compiled stacks of one (tool, agent): one cache look-up per call."""
 
-    __slots__ = ("after", "before", "call", "empty", "name")
+    __slots__ = ("after", "before", "call", "empty", "kind", "name")
 
-    def __init__(self, name: str, before: Chain | None, call: Chain | None, after: Chain | None) -> None:
+    def __init__(
+        self,
+        name: str,
+        before: Chain | None,
+        call: Chain | None,
+        after: Chain | None,
+        kind: str | None = None,
+    ) -> None:
         self.name = name
+        self.kind = kind
         self.before = before
         self.call = call
         self.after = after
@@ -254,8 +262,10 @@ class Bus:
         self._plans = {}
         self._stacks = {}
 
-    def _compile(self, point: str, tool: str | None, agent: str | None, terminal: Chain) -> Chain | None:
-        registrations = [r for r in self.registry.stack(point) if r.matches(tool, agent)]
+    def _compile(
+        self, point: str, tool: str | None, agent: str | None, terminal: Chain, kind: str | None = None
+    ) -> Chain | None:
+        registrations = [r for r in self.registry.stack(point) if r.matches(tool, agent, kind)]
         if not registrations:
             return None
         bounded = point not in ("tool.before", "tool.call")
@@ -285,11 +295,13 @@ class Bus:
 
     def _new_plan(self, tool: str, agent: str | None) -> _ToolPlan:
         name = normalize_tool_name(tool)
+        kind = self.registry.kind_of(name)  # layers match the tool's name or its kind
         plan = _ToolPlan(
             name,
-            self._compile("tool.before", name, agent, _identity),
-            self._compile("tool.call", name, agent, _execute),
-            self._compile("tool.after", name, agent, _identity),
+            self._compile("tool.before", name, agent, _identity, kind),
+            self._compile("tool.call", name, agent, _execute, kind),
+            self._compile("tool.after", name, agent, _identity, kind),
+            kind,
         )
         if self.observers.wants_dispatches:
             plan.empty = False  # every call must end with its dispatch record
@@ -504,7 +516,7 @@ class Bus:
         plan = self._plan(tool, agent_id)
         call = ToolCall(
             tool=plan.name, args=_as_args(args), call_id=call_id or f"call-{next(self._call_ids)}",
-            agent_id=agent_id, session_key=session_key,
+            agent_id=agent_id, session_key=session_key, kind=plan.kind,
         )  # fmt: skip
         before = plan.before
         if before is not None:
@@ -538,7 +550,7 @@ class Bus:
             tool=plan.name, args=_as_args(args), result=result,
             call_id=call_id or f"call-{next(self._call_ids)}", agent_id=agent_id,
             session_key=session_key, error=error, blocked=blocked, block_reason=block_reason,
-            duration=duration,
+            duration=duration, kind=plan.kind,
         )  # fmt: skip
         after = plan.after
         if after is not None:
@@ -546,6 +558,33 @@ class Bus:
         if self.observers.wants_dispatches:
             self._dispatched("tool.after", event, started, "block" if blocked else None, block_reason, error)
         return event
+
+    async def resume_tool(
+        self,
+        tool: str,
+        approved_args: Mapping[str, Any],
+        execute: ToolFunction,
+        *,
+        call_id: str,
+        agent_id: str | None = None,
+        session_key: str | None = None,
+    ) -> ToolResult:
+        """Finish a call that paused inside the tool after tool.before approved it.
+
+        For a framework that stops a run inside a tool and later runs the tool
+        again (LangGraph's ``interrupt()``): tool.call around the tool with the
+        args tool.before approved the first time, then tool.after, so the call
+        is judged once and ends once. Never for a new call: tool.before does
+        not run.
+        """
+        plan = self._plan(tool, agent_id)
+        if self.observers.wants_dispatches:
+            return await self._run_dispatched(
+                plan, approved_args, execute, call_id, agent_id, session_key, resumed=True
+            )
+        return await self._pipeline(
+            plan, approved_args, execute, call_id, agent_id, session_key, resumed=True
+        )
 
     async def _run_dispatched(
         self,
@@ -555,11 +594,16 @@ class Bus:
         call_id: str,
         agent_id: str | None,
         session_key: str | None,
+        resumed: bool = False,
     ) -> ToolResult:
         """The pipeline, and one dispatch record when it ends, however it ends."""
         started = _perf()
         try:
-            event = await self._pipeline(plan, args, execute, call_id, agent_id, session_key)
+            event = await self._pipeline(plan, args, execute, call_id, agent_id, session_key, resumed)
+        except ToolPaused as paused:  # not an end: resume_tool() ends it later
+            ended = ToolCall(plan.name, {}, call_id, agent_id, session_key)
+            self._dispatched("tool.call", ended, started, "paused", str(paused))
+            raise
         except BaseException as exc:  # cancelled, or on_error="raise": the call ended all the same
             ended = ToolCall(plan.name, {}, call_id, agent_id, session_key)
             self._dispatched("tool.call", ended, started, error=exc)
@@ -576,12 +620,14 @@ class Bus:
         call_id: str,
         agent_id: str | None,
         session_key: str | None,
+        resumed: bool = False,
     ) -> ToolResult:
-        """tool.before, then (unless blocked) tool.call around the tool, then tool.after."""
+        """tool.before (unless ``resumed``: it approved these args already), then
+        (unless blocked) tool.call around the tool, then tool.after."""
         name = plan.name
         # Events are built positionally on this path: keywords cost twice as much.
-        call = ToolCall(name, _as_args(args), call_id, agent_id, session_key)
-        if plan.before is not None:
+        call = ToolCall(name, _as_args(args), call_id, agent_id, session_key, plan.kind)
+        if plan.before is not None and not resumed:
             await plan.before(call)
         decision = call.decision
         if decision == "ask":
@@ -620,7 +666,7 @@ class Bus:
         blocked = decision is not None
         event = ToolResult(
             name, call.args, result, call.call_id, agent_id, session_key, error, blocked,
-            call.block_reason if blocked else None, duration,
+            call.block_reason if blocked else None, duration, plan.kind,
         )  # fmt: skip
         if plan.after is not None:
             await plan.after(event)

@@ -18,9 +18,13 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("agentbus.demo", "watch agentbus intercept a scripted agent (no network, no key)"),
     # name: (module, one-line help)
     "bench": ("agentbus.bench", "measure interception overhead against baselines in the same run"),
-    "eval": ("agentbus.evaluate", "run tool calls (JSON lines) through the stack without executing them"),
+    "eval": ("agentbus.evaluate", "run tool calls through the stack, none executed; --diff replays a log"),
     "tail": ("agentbus.tail", "follow a JSON-lines audit log, rendered like the verbose stream"),
     "hook": ("agentbus.hook", "answer one Claude Code hook event (JSON on stdin, decision on stdout)"),
+    "tools": (
+        "agentbus.tool_coverage",
+        "list an agent's tools with their kind and the guards that judge them",
+    ),
     "serve": ("agentbus.serve", "serve Claude Code's HTTP hooks on 127.0.0.1, with live interceptions"),
     "explain": (
         "agentbus.guards.explain",

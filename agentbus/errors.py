@@ -8,11 +8,23 @@ behaves like, so callers can catch it the natural way::
      ├── InterceptionError (RuntimeError) a handler failed under on_error="raise"
      └── ToolBlockedError (PermissionError) raised by wrapped tools that are blocked
                                             when the caller asked for exceptions
+
+    ToolPaused (BaseException)            not an error: a tool paused its call (an adapter
+                                          raises it past the layers, see its docstring)
 """
 
 from __future__ import annotations
 
-__all__ = ["AgentbusError", "InterceptionError", "RegistrationError", "ToolBlockedError", "describe_error"]
+from typing import Any
+
+__all__ = [
+    "AgentbusError",
+    "InterceptionError",
+    "RegistrationError",
+    "ToolBlockedError",
+    "ToolPaused",
+    "describe_error",
+]
 
 
 def describe_error(error: BaseException) -> str:
@@ -50,3 +62,19 @@ class ToolBlockedError(AgentbusError, PermissionError):
         self.tool = tool
         self.reason = reason
         self.by = by
+
+
+class ToolPaused(BaseException):
+    """A tool paused its call, to be resumed later (LangGraph's ``interrupt()``).
+
+    An adapter raises it from the tool function it hands the bus, carrying the
+    framework's own signal in ``signal`` and the args tool.before approved in
+    ``approved``. A BaseException, so that no layer and not the bus take it for
+    the tool's error: tool.after does not run now, the dispatch record says
+    "paused", and :meth:`agentbus.Bus.resume_tool` finishes the call later.
+    """
+
+    def __init__(self, signal: BaseException, approved: dict[str, Any]) -> None:
+        super().__init__(f"the call paused ({type(signal).__name__}); it ends when it is resumed")
+        self.signal = signal
+        self.approved = approved

@@ -17,6 +17,11 @@ agentbus.toml / agentbus.yaml / [tool.agentbus] found in the working
 directory; none means the built-in guards), plus each --middleware installer.
 Exit status 0, also when lines had errors; 1 if the input cannot be read; 2 if
 the stack cannot be built.
+
+With --diff, the input is a recorded session (an audit log, the output of an
+earlier eval, or Claude Code hook payloads) and only the calls whose decision
+would change are printed; see :mod:`agentbus.replay` for the formats and the
+exit status (1 when a decision changed, 2 when the log cannot be read).
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ examples:
   agentbus eval calls.jsonl --config agentbus.toml
   agentbus eval calls.jsonl --middleware mypolicy:install | jq 'select(.blocked)'
   agentbus eval calls.jsonl --middleware agentbus.middleware.defaults:install --verbose
+  agentbus eval --diff session.jsonl --config new-policy.toml   # what would the change change?
 """
 
 MAX_LINE_BYTES = 1 << 20
@@ -66,6 +72,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--verbose", action="store_true", help="print the interception lines of each call to stderr"
     )
     parser.add_argument(
+        "--diff",
+        action="store_true",
+        help="FILE is a recorded session (audit log, eval output, hook payloads): print the calls "
+        "whose decision would change; exit 1 if any would, 2 if the log cannot be read",
+    )
+    parser.add_argument(
         "--max-line-bytes",
         type=int,
         default=MAX_LINE_BYTES,
@@ -74,22 +86,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def read_lines(stream: IO[bytes], max_bytes: int = MAX_LINE_BYTES) -> Iterator[tuple[int, bytes | None]]:
+def read_lines(
+    stream: IO[bytes], max_bytes: int = MAX_LINE_BYTES, *, limit: int | None = None
+) -> Iterator[tuple[int, bytes | None]]:
     """Yield (line number, bytes) per line; bytes is None for a line longer than ``max_bytes``.
 
     A long line is skipped in chunks, so memory stays bounded whatever the input.
+    ``limit``: read no more than this many bytes (what a growing file held at the start).
     """
     number = 0
-    while True:
-        line = stream.readline(max_bytes + 1)
+    left = limit
+    while left is None or left > 0:
+        line = stream.readline(max_bytes + 1 if left is None else min(max_bytes + 1, left))
         if not line:
             return
         number += 1
+        if left is not None:
+            left -= len(line)
         if len(line) > max_bytes and not line.endswith(b"\n"):
-            while not line.endswith(b"\n"):
-                line = stream.readline(_CHUNK)
+            while not line.endswith(b"\n") and (left is None or left > 0):
+                line = stream.readline(_CHUNK if left is None else min(_CHUNK, left))
                 if not line:
                     break
+                if left is not None:
+                    left -= len(line)
             yield number, None
             continue
         yield number, line
@@ -232,6 +252,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"agentbus eval: the stack cannot be built: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
     write = _stdout_writer()
+    if args.diff:
+        return _run_diff(args, bus, write)
     try:
         stream = sys.stdin.buffer if args.input == "-" else open(args.input, "rb")  # noqa: SIM115
     except OSError as exc:
@@ -252,6 +274,51 @@ def run(args: argparse.Namespace) -> int:
         if stream is not sys.stdin.buffer:
             stream.close()
     return 0
+
+
+def _run_diff(args: argparse.Namespace, bus: Bus, write: Callable[[str], None]) -> int:
+    """``eval --diff``: 1 if a recorded decision would change, 0 if none, 2 if the log is unreadable."""
+    import os
+
+    import anyio
+
+    from .replay import Replay, drop_audit_layers, refusal, replay, summary
+
+    name = "stdin" if args.input == "-" else args.input
+    try:
+        stream = sys.stdin.buffer if args.input == "-" else open(args.input, "rb")  # noqa: SIM115
+    except OSError as exc:
+        print(f"agentbus eval --diff: cannot read {name}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    drop_audit_layers(bus.registry)  # nothing runs: the audit log keeps the calls that did
+    # Only what the file holds now: a layer that writes into this very file must not feed itself.
+    limit = None if stream is sys.stdin.buffer else os.fstat(stream.fileno()).st_size
+    result = Replay()
+
+    async def run_replay() -> None:
+        nonlocal result
+        result = await replay(bus, stream, write, max_bytes=args.max_line_bytes, limit=limit)
+
+    try:
+        anyio.run(run_replay)
+    except _OutputError as exc:
+        if isinstance(exc.__cause__, BrokenPipeError):
+            silence_stdout()
+            return 1  # the reader saw at least one change, or it would not have gone away
+        print(f"agentbus eval --diff: cannot write the output: {exc.__cause__}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"agentbus eval --diff: cannot read {name}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
+    problem = refusal(result, name)
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 2
+    print(summary(result, name), file=sys.stderr)
+    return 1 if result.changed else 0
 
 
 class _OutputError(Exception):

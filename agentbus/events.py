@@ -267,6 +267,7 @@ class ToolCall(Event):
     _call_id: str = attrs.field(default="", alias="call_id")
     _agent_id: str | None = attrs.field(default=None, alias="agent_id")
     _session_key: str | None = attrs.field(default=None, alias="session_key")
+    _kind: str | None = attrs.field(default=None, alias="kind")
     _block_reason: str | None = attrs.field(default=None, init=False)
     _decision: str | None = attrs.field(default=None, init=False)
     # The code objects of the frames that called block()/ask(): the stack maps them
@@ -285,6 +286,7 @@ class ToolCall(Event):
     _approved_args: dict[str, Any] | None = attrs.field(default=None, init=False, repr=False)
 
     tool = _readonly("_tool", "The normalised tool name, e.g. 'exec'.")
+    kind = _readonly("_kind", "What the tool does (exec, read, write ...; agentbus.kinds), or None.")
     call_id = _readonly("_call_id", "The id of this tool call.")
     agent_id = _readonly("_agent_id", "The agent making the call, if known.")
     session_key = _readonly("_session_key", "The session key, if known.")
@@ -380,8 +382,10 @@ class ToolResult(Event):
     _blocked: bool = attrs.field(default=False, alias="blocked")
     _block_reason: str | None = attrs.field(default=None, alias="block_reason")
     _duration: float = attrs.field(default=0.0, alias="duration")
+    _kind: str | None = attrs.field(default=None, alias="kind")
 
     tool = _readonly("_tool", "The normalised tool name.")
+    kind = _readonly("_kind", "What the tool does (exec, read, write ...; agentbus.kinds), or None.")
     args = _readonly("_args", "The arguments as executed (after tool.before).")
     call_id = _readonly("_call_id", "The id of this tool call.")
     agent_id = _readonly("_agent_id", "The agent that made the call, if known.")

@@ -10,6 +10,7 @@ a dispatch already under way keeps the snapshot it started with.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import inspect
 import itertools
@@ -17,14 +18,23 @@ import re
 import threading
 import warnings
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal, Union
 
 import attrs
 
 from .errors import RegistrationError
 from .events import HOOK_POINTS, TOOL_POINTS
-from .tools import KNOWN_TOOL_NAMES, MAX_NAME_LENGTH, TOOL_GROUPS, normalize_tool_name
+from .kinds import (
+    GROUP_KINDS,
+    NAME_KINDS,
+    READABLE_KEYS,
+    TOOL_KINDS,
+    ToolKindWarning,
+    guard_readable,
+    infer_kind,
+)
+from .tools import KNOWN_TOOL_NAMES, MAX_NAME_LENGTH, TOOL_ALIASES, TOOL_GROUPS, normalize_tool_name
 
 __all__ = [
     "MAX_REPEATS",
@@ -101,23 +111,21 @@ def _is_iterable(value: object) -> bool:
 
 
 def _compile_tool_matcher(matcher: Matcher, known: frozenset[str]) -> NameMatcher | None:
+    """Compile a tool matcher; refuse one that cannot be what the user meant.
+
+    A matcher naming a tool nobody has bound yet is the user's own tool and is
+    accepted; one that matches no known name but is a near miss of one
+    (``"exce"``, ``^bsh$``) is a typo and is refused with the name it was
+    probably meant to be.
+    """
     if matcher is None:
         return None
     if isinstance(matcher, str) and matcher.startswith("group:"):
-        group = TOOL_GROUPS.get(matcher)
-        if group is None:
-            raise RegistrationError(
-                f"unknown tool group {matcher!r}; valid groups: {', '.join(sorted(TOOL_GROUPS))}"
-            )
-        return NameMatcher(source=matcher, names=group)
+        return NameMatcher(source=matcher, names=_group(matcher))
     if isinstance(matcher, (str, re.Pattern)):
         pattern = _compile_regex(matcher, "tool")
         if not any(pattern.search(name) for name in known) and pattern.search("") is None:
-            raise RegistrationError(
-                f"tool matcher {pattern.pattern!r} cannot match any known tool name. "
-                f"Valid names: {', '.join(sorted(known))}. For a plugin tool, declare it "
-                f"with registry.declare_tools(...), use a catch-all matcher, or omit the matcher."
-            )
+            _refuse_near_miss(f"tool matcher {pattern.pattern!r}", _regex_words(pattern.pattern), known)
         return NameMatcher(source=pattern.pattern, pattern=pattern)
     if not _is_iterable(matcher):
         raise RegistrationError(
@@ -128,23 +136,51 @@ def _compile_tool_matcher(matcher: Matcher, known: frozenset[str]) -> NameMatche
         if not isinstance(name, str):
             raise RegistrationError(f"tool names must be strings, got {name!r}")
         if name.startswith("group:"):
-            group = TOOL_GROUPS.get(name)
-            if group is None:
-                raise RegistrationError(
-                    f"unknown tool group {name!r}; valid groups: {', '.join(sorted(TOOL_GROUPS))}"
-                )
-            names |= group
+            names |= _group(name)
             continue
         canonical = normalize_tool_name(name)
         if canonical not in known:
-            raise RegistrationError(
-                f"unknown tool name {name!r}. Valid names: {', '.join(sorted(known))}. "
-                f"For a plugin tool, declare it with registry.declare_tools({name!r})."
-            )
+            _refuse_near_miss(f"tool name {name!r}", [canonical], known)
         names.add(canonical)
     if not names:
         raise RegistrationError("an empty list of tool names matches nothing; omit the matcher instead")
     return NameMatcher(source=",".join(sorted(names)), names=frozenset(names))
+
+
+def _group(name: str) -> frozenset[str]:
+    group = TOOL_GROUPS.get(name)
+    if group is None:
+        raise RegistrationError(
+            f"unknown tool group {name!r}; valid groups: {', '.join(sorted(TOOL_GROUPS))}"
+        )
+    return group | GROUP_KINDS.get(name, frozenset())
+
+
+_REGEX_WORD = re.compile(r"[a-z][a-z0-9_-]*")
+_REGEX_ESCAPE = re.compile(r"\\(?:[0-7]{1,3}|x[0-9a-fA-F]{2}|[pPN]\{[^}]*\}|.)")
+_NEAR_MISS = 0.75
+"""How alike a name and a known name must be to call it a typo (difflib's ratio)."""
+
+
+def _regex_words(pattern: str) -> list[str]:
+    """The literal words of a regex (``^(?:exce|bsh)$`` -> ``exce``, ``bsh``), escapes left out."""
+    return _REGEX_WORD.findall(_REGEX_ESCAPE.sub(" ", pattern).lower())
+
+
+def _refuse_near_miss(what: str, words: Iterable[str], known: frozenset[str]) -> None:
+    """Raise if a word is a near miss of a known tool name or kind; else accept it as the user's tool."""
+    vocabulary = sorted(known | TOOL_ALIASES.keys() | TOOL_KINDS.keys())
+    for word in words:
+        if word in vocabulary:
+            continue
+        close = difflib.get_close_matches(word, vocabulary, n=3, cutoff=_NEAR_MISS)
+        if close:
+            raise RegistrationError(
+                f"{what} matches no known tool: did you mean {' or '.join(map(repr, close))}? "
+                f"If {word!r} is a tool of your own, declare it first: "
+                f"registry.declare_tools({word!r}) (or {{{word!r}: kind}} with its kind, one of "
+                f"{', '.join(TOOL_KINDS)}); adapters declare the tools they bind."
+            )
 
 
 def _compile_agent_matcher(matcher: Matcher) -> NameMatcher | None:
@@ -285,9 +321,9 @@ class Registration:
     """True for the seed's ``handler(input, output)`` form."""
     sequence: int = 0
 
-    def matches(self, tool: str | None, agent: str | None) -> bool:
-        """Whether this registration applies to a tool name / agent id."""
-        if self.tool is not None and not self.tool(tool):
+    def matches(self, tool: str | None, agent: str | None, kind: str | None = None) -> bool:
+        """Whether this registration applies to a tool (by its name or its kind) / agent id."""
+        if self.tool is not None and not (self.tool(tool) or (kind is not None and self.tool(kind))):
             return False
         return self.agent is None or self.agent(agent)
 
@@ -312,7 +348,10 @@ class Registry:
     def __init__(self) -> None:
         self._by_id: dict[str, Registration] = {}
         self._by_point: dict[str, tuple[Registration, ...]] = {}
-        self._known_tools: frozenset[str] = KNOWN_TOOL_NAMES
+        self._known_tools: frozenset[str] = KNOWN_TOOL_NAMES | TOOL_KINDS.keys()
+        self._kinds: dict[str, str] = {}  # declared or inferred, by canonical name
+        self._declared: dict[str, str] = {}  # the kinds the user declared (never overridden)
+        self._warned: set[str] = set()
         self._lock = threading.Lock()
         self._watchers: weakref.WeakSet[Any] = weakref.WeakSet()
         self.version = 0
@@ -328,12 +367,133 @@ class Registry:
 
     @property
     def known_tools(self) -> frozenset[str]:
-        """Tool names that matchers are validated against."""
+        """Tool names (and kinds) that matchers are validated against."""
         return self._known_tools
 
-    def declare_tools(self, *names: str) -> None:
-        """Declare plugin tool names, so that matchers naming them validate."""
-        self._known_tools = self._known_tools | {normalize_tool_name(n) for n in names}
+    def declare_tools(self, *tools: str | Mapping[str, str]) -> None:
+        """Declare tool names, with their kinds where given, so that matchers apply to them.
+
+        ``declare_tools("deploy")`` makes a name known; ``declare_tools({"run_shell":
+        "exec"})`` also gives it a kind, so that every layer matching ``exec``
+        (the command guard, ``group:runtime``) applies to ``run_shell`` as well.
+        A kind outside :data:`agentbus.kinds.TOOL_KINDS` raises RegistrationError.
+        """
+        names: set[str] = set()
+        kinds: dict[str, str] = {}
+        for item in tools:
+            if isinstance(item, str):
+                names.add(normalize_tool_name(item))
+                continue
+            if not isinstance(item, Mapping):
+                raise RegistrationError(
+                    f"declare_tools takes tool names or a mapping of names to kinds, got {item!r}"
+                )
+            for name, kind in item.items():
+                canonical = normalize_tool_name(name)
+                names.add(canonical)
+                kinds[canonical] = self._declarable(name, kind)
+        with self._lock:
+            self._known_tools = self._known_tools | names
+            self._kinds.update(kinds)
+            self._declared.update(kinds)
+            self._changed()
+
+    def _declarable(self, name: str, kind: object) -> str:
+        """``kind``, checked: a known kind, and not another than the one declared for ``name`` before.
+
+        One tool name has one kind per registry; a kind inferred from a schema
+        gives way to a declared one (the user knows the tool better).
+        """
+        checked = _checked_kind(name, kind)
+        canonical = normalize_tool_name(name)
+        earlier = self._declared.get(canonical) or NAME_KINDS.get(canonical)
+        if earlier is not None and earlier != checked:
+            raise RegistrationError(
+                f"tool {name!r} has the kind {earlier!r} already, not {checked!r}: a tool name has one "
+                f"kind per registry; give tools that do different things different names"
+            )
+        return checked
+
+    def bind_tools(
+        self,
+        tools: Mapping[str, Mapping[str, Any] | None],
+        *,
+        kinds: Mapping[str, str] | None = None,
+        source: str = "an adapter",
+    ) -> dict[str, str | None]:
+        """Declare the tools an adapter binds (name -> JSON schema); return each one's kind.
+
+        A tool's kind is, strongest first, the one in ``kinds`` (the adapter's
+        option), the one declared earlier, its canonical name's, or what its
+        schema tells unambiguously (:func:`agentbus.kinds.infer_kind`). A tool
+        that looks like a shell or file tool but gets no kind, and a shell tool
+        whose command the guards cannot read, give one :class:`ToolKindWarning`.
+        """
+        kinds = kinds or {}
+        for name in kinds:
+            if name not in tools:
+                raise RegistrationError(
+                    f"tool_kinds names {name!r}, which {source} does not bind; "
+                    f"its tools: {', '.join(sorted(tools)) or 'none'}"
+                )
+        bound: dict[str, str | None] = {}
+        found: dict[str, str] = {}  # kinds the registry did not hold yet
+        explicit: dict[str, str] = {}  # the adapter's tool_kinds, checked
+        for name, schema in tools.items():
+            canonical = normalize_tool_name(name)
+            kind: str | None
+            if name in kinds:
+                kind = explicit[canonical] = self._declarable(name, kinds[name])
+            else:
+                kind = self.kind_of(canonical)
+            inference = infer_kind(name, schema)
+            if kind is None:
+                kind = inference.kind
+            elif inference.kind not in (None, kind) and canonical not in self._declared:
+                self._warn_once(
+                    canonical,
+                    f"{source} binds {name!r}, whose schema says {inference.kind!r}, but a tool of that "
+                    f"name was bound as {kind!r} before; one name has one kind per registry. Rename one "
+                    f"of them, or declare the kind: registry.declare_tools({{{name!r}: ...}}).",
+                )
+            if kind is None and inference.suspect is not None:
+                example = "exec" if "shell" in inference.suspect else "read"
+                self._warn_once(
+                    canonical,
+                    f"{source} binds {name!r}, which looks like {inference.suspect} ({inference.reason}), "
+                    f"but its kind is unknown, so the built-in guards do not judge it. Declare its kind: "
+                    f"registry.declare_tools({{{name!r}: {example!r}}}) or the adapter's "
+                    f"tool_kinds={{{name!r}: ...}} (kinds: {', '.join(TOOL_KINDS)}).",
+                )
+            elif kind is not None and not guard_readable(kind, schema):
+                self._warn_once(
+                    canonical,
+                    f"{source} binds {name!r} as {kind!r}, but the built-in guards for {kind!r} read "
+                    f"{', '.join(map(repr, READABLE_KEYS[kind]))} and it has none of these arguments: "
+                    f"rename the argument so the guards can judge its calls.",
+                )
+            bound[name] = kind
+            if kind is not None and self._kinds.get(canonical) != kind:
+                found[canonical] = kind
+        with self._lock:
+            new_names = {normalize_tool_name(name) for name in tools} - self._known_tools
+            if new_names or found or explicit:
+                self._known_tools = self._known_tools | new_names
+                self._kinds.update(found)
+                self._declared.update(explicit)
+                self._changed()
+        return bound
+
+    def kind_of(self, tool: str) -> str | None:
+        """The kind of a tool (declared, bound or by its canonical name), or None."""
+        canonical = normalize_tool_name(tool)
+        return self._kinds.get(canonical) or NAME_KINDS.get(canonical)
+
+    def _warn_once(self, tool: str, message: str) -> None:
+        if tool in self._warned:
+            return
+        self._warned.add(tool)
+        warnings.warn(message, ToolKindWarning, stacklevel=4)
 
     def add(
         self,
@@ -494,14 +654,16 @@ class Registry:
         """
         if point not in HOOK_POINTS:
             raise ValueError(f"unknown hook point {point!r}; valid points: {', '.join(sorted(HOOK_POINTS))}")
+        kind = None
         if point in TOOL_POINTS:
             tool = normalize_tool_name(match) if match is not None else None
+            kind = self.kind_of(tool) if tool is not None else None
         else:
             tool, agent = None, match if match is not None else agent
         return [
             r
             for r in self._by_point.get(point, ())
-            if (tool is None or r.tool is None or r.tool(tool))
+            if (tool is None or r.tool is None or r.tool(tool) or (kind is not None and r.tool(kind)))
             and (agent is None or r.agent is None or r.agent(agent))
         ]
 
@@ -528,6 +690,15 @@ class Registry:
 
     def __getitem__(self, id: str) -> Registration:
         return self._by_id[id]
+
+
+def _checked_kind(name: str, kind: object) -> str:
+    if kind not in TOOL_KINDS:
+        raise RegistrationError(
+            f"unknown kind {kind!r} for tool {name!r}; valid kinds: "
+            + ", ".join(f"{k} ({what})" for k, what in TOOL_KINDS.items())
+        )
+    return str(kind)
 
 
 def _sort_key(registration: Registration) -> tuple[int, int]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import statistics
 from pathlib import Path
 
 import pytest
@@ -31,6 +32,9 @@ REQUIRED = {
 def _small(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bench, "CONCURRENT_CALLS", 100)
     monkeypatch.setattr(bench, "LAYER_COUNTS", (1, 5))
+    monkeypatch.setattr(bench, "QUICK_CONCURRENT_CALLS", 100)
+    monkeypatch.setattr(bench, "GUARD_SIZES", (1_000, 2_000))
+    monkeypatch.setattr(bench, "QUICK_GUARD_SIZES", (1_000,))
 
 
 def test_every_scenario_is_measured_on_the_backend_asked_for() -> None:
@@ -68,5 +72,124 @@ def test_bench_command_measures_a_user_stack_and_writes_json(tmp_path: Path) -> 
     document = json.loads(out.read_text())
     assert any(s["name"] == "user-stack" and s["backend"] == "trio" for s in document["scenarios"])
     markdown = (tmp_path / "results.md").read_text()
-    assert "| agentbus-empty | 0 |" in markdown
-    assert "| agentbus-sync slope / closure slope | trio |" in markdown
+    assert "| `agentbus-empty`: the whole pipeline, no layers | " in markdown
+    assert "| agentbus-sync slope / closure slope | 0.8 | " in markdown
+
+
+def _without(monkeypatch: pytest.MonkeyPatch, *missing: str) -> None:
+    """Make the bench see ``missing`` packages as not installed (as on the base install)."""
+    real = bench.importlib.util.find_spec
+
+    def find_spec(name: str, *args: object) -> object:
+        return None if name in missing else real(name, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bench.importlib.util, "find_spec", find_spec)
+
+
+def test_base_install_without_trio_or_pluggy_runs_and_says_what_it_skipped(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _without(monkeypatch, "trio", "pluggy")
+    status = main(["bench", "--rounds", "1", "--budget-ms", "0.05", "--no-processes", "--no-guards"])
+    out, err = capsys.readouterr()
+    assert status == 0
+    skipped = [line for line in err.splitlines() if line.startswith("agentbus bench: skipped")]
+    assert skipped == [
+        "agentbus bench: skipped the trio backend (pip install 'agentbus[trio]'); "
+        "the pluggy baseline (pip install pluggy)"
+    ]
+    assert "trio" not in out.splitlines()[0]
+    assert "pluggy" not in out
+    assert "nan" not in out.lower()
+    assert "Traceback" not in err
+
+
+def test_asking_for_a_backend_that_is_not_installed_is_one_clear_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _without(monkeypatch, "trio")
+    assert main(["bench", "--backend", "trio", "--quick"]) == 2
+    assert capsys.readouterr().err == (
+        "agentbus bench: the trio backend is not installed: pip install 'agentbus[trio]'\n"
+    )
+
+
+def test_progress_goes_to_stderr_and_the_table_to_stdout(capsys: pytest.CaptureFixture[str]) -> None:
+    main(
+        [
+            "bench",
+            "--rounds",
+            "2",
+            "--budget-ms",
+            "0.05",
+            "--backend",
+            "asyncio",
+            "--no-processes",
+            "--no-guards",
+        ]
+    )
+    out, err = capsys.readouterr()
+    assert "bench: asyncio: round 1/2" in err
+    assert "bench: asyncio: round 2/2" in err
+    assert "round" not in out
+    assert out.splitlines()[0].split() == ["asyncio"]
+    assert "target (a ratio within the run)" in out
+
+
+def test_quick_measures_fewer_layer_counts_and_smaller_guard_inputs(monkeypatch: pytest.MonkeyPatch) -> None:
+    sizes: list[tuple[int, ...]] = []
+    monkeypatch.setattr(bench, "guard_costs", lambda s, r, p: sizes.append(s) or {"rows": [], "skipped": []})
+    document = bench.run_benchmarks(
+        backends=("asyncio",), rounds=1, budget_ms=0.05, processes=False, quick=True
+    )
+    layered = {s["layers"] for s in document["scenarios"] if s["name"] == "agentbus-sync"}
+    assert layered == set(bench.QUICK_LAYER_COUNTS)
+    assert sizes == [bench.QUICK_GUARD_SIZES]
+
+
+def _results(name: str, per_layers: dict[int, list[float]]) -> list[bench.Result]:
+    return [bench.Result(name, "asyncio", n, 0.0, tuple(samples)) for n, samples in per_layers.items()]
+
+
+def test_slopes_are_fitted_per_round_so_one_burst_spoils_one_round_not_the_result() -> None:
+    # Round 2 had a burst of contention while the 1-layer scenario ran: fitted over the
+    # per-layer medians of 3 rounds it would still be fine, but with the burst landing on
+    # the 1-layer point in two rounds of five a single fit over medians turns negative.
+    clean = {1: 100.0, 5: 500.0, 10: 1000.0}
+    rounds = [dict(clean) for _ in range(5)]
+    rounds[1][1] = 50_000.0
+    rounds[3][1] = 50_000.0
+    per_layers = {n: [r[n] for r in rounds] for n in clean}
+    per_round = bench.Rounds(_results("closure", per_layers))
+    slopes = per_round.slopes("closure", "asyncio")
+    assert len(slopes) == 5
+    assert statistics.median(slopes) == pytest.approx(100.0)
+
+
+def test_ratios_are_paired_by_round_and_the_median_is_reported() -> None:
+    # The machine was twice as slow in round 2 for both scenarios: the paired ratio holds.
+    numerators = [200.0, 400.0, 200.0]
+    denominators = [100.0, 200.0, 100.0]
+    assert bench.Rounds.ratio(numerators, denominators) == pytest.approx(2.0)
+    assert math.isnan(bench.Rounds.ratio([], [1.0]))
+
+
+def test_guard_costs_are_per_kb_with_the_decision(monkeypatch: pytest.MonkeyPatch) -> None:
+    document = bench.guard_costs((1_000, 4_000), 1, bench.Progress(enabled=False))
+    rows = {(r["shape"], r["bytes"]): r for r in document["rows"]}
+    assert rows[("benign", 1_000)]["decision"] == "allowed"
+    assert rows[("dangerous", 4_000)]["decision"] == "blocked"
+    for row in rows.values():
+        assert row["ns_per_kb"] == pytest.approx(
+            row["ms_per_decision"] * 1e6 / (row["bytes"] / 1000), rel=0.01
+        )
+    assert document["skipped"] == []
+
+
+def test_a_size_that_would_take_too_long_at_the_measured_rate_is_skipped_and_named(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(bench, "GUARD_SLOW_NS", 0)
+    document = bench.guard_costs((1_000, 4_000), 1, bench.Progress(enabled=False))
+    assert [(r["shape"], r["bytes"]) for r in document["rows"]] == [("benign", 1_000), ("dangerous", 1_000)]
+    assert document["skipped"][0].startswith("benign command of 4 KB (at 1 KB's cost per KB it would take ")

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import agentbus
 from agentbus import RegistrationError, Registry
 from agentbus.events import HOOK_POINTS, TOOL_POINTS
+from agentbus.kinds import ToolKindWarning
 from agentbus.tools import MAX_NAME_LENGTH, normalize_tool_name
 
 
@@ -266,23 +267,44 @@ def test_list_matcher_normalises_names_and_expands_groups() -> None:
     registry = Registry()
     registration = registry.add("tool.before", handler, id="l", tool=["Bash", "apply-patch", "group:web"])
     assert registration.tool is not None
-    assert registration.tool.names == {"exec", "apply_patch", "web_search", "web_fetch"}
+    assert registration.tool.names == {"exec", "apply_patch", "web_search", "web_fetch", "fetch"}
     assert ids(registry.get("tool.before", "bash")) == ["l"]
     assert ids(registry.get("tool.before", "read")) == []
 
 
-def test_regex_matching_no_known_tool_is_refused_with_the_valid_names() -> None:
-    with pytest.raises(RegistrationError, match="cannot match any known tool name") as info:
-        Registry().add("tool.before", handler, tool=r"^bsh$")
-    for name in agentbus.KNOWN_TOOL_NAMES:
-        assert name in str(info.value)
+@pytest.mark.parametrize(
+    ("pattern", "meant"), [(r"^bsh$", "bash"), (r"^(?:exce|reed)$", "exec"), (r"\bcanva\b", "canvas")]
+)
+def test_a_regex_that_is_a_near_miss_of_a_known_name_is_refused_with_the_name_meant(
+    pattern: str, meant: str
+) -> None:
+    with pytest.raises(RegistrationError, match="matches no known tool: did you mean") as info:
+        Registry().add("tool.before", handler, tool=pattern)
+    assert repr(meant) in str(info.value)
     assert "declare_tools" in str(info.value)
 
 
-def test_unknown_name_in_a_list_is_refused_with_the_valid_names() -> None:
-    with pytest.raises(RegistrationError, match="unknown tool name 'exce'") as info:
+def test_a_near_miss_in_a_list_is_refused_with_the_name_meant() -> None:
+    with pytest.raises(
+        RegistrationError, match="tool name 'exce' matches no known tool: did you mean 'exec'"
+    ):
         Registry().add("tool.before", handler, tool=["exec", "exce"])
-    assert "apply_patch" in str(info.value)
+
+
+@pytest.mark.parametrize("matcher", [r"^delete_file$", ["delete_file"], r"^mcp__github__create_issue$"])
+def test_a_matcher_for_the_users_own_tool_is_accepted_before_any_adapter_binds_it(matcher: Any) -> None:
+    """Issue 17: a guard for the user's own tool must not be refused with another agent's names."""
+    registry = Registry()
+    registry.add("tool.before", handler, id="own", tool=matcher)
+    assert ids(registry.get("tool.before", "delete_file")) == (["own"] if "delete" in str(matcher) else [])
+
+
+def test_a_near_miss_of_a_bound_tool_is_refused_and_the_bound_name_accepted() -> None:
+    registry = Registry()
+    registry.bind_tools({"delete_file": {"properties": {"path": {"type": "string"}}}})
+    registry.add("tool.before", handler, id="own", tool=r"^delete_file$")
+    with pytest.raises(RegistrationError, match="did you mean 'delete_file'"):
+        registry.add("tool.before", handler, tool=["delet_file"])
 
 
 @pytest.mark.parametrize("matcher", ["group:nope", ["read", "group:nope"]])
@@ -312,18 +334,53 @@ def test_catch_all_regex_is_accepted_and_covers_plugin_tools(pattern: str) -> No
     assert ids(registry.get("tool.before", "mcp__github__create_issue")) == ["any"]
 
 
-def test_declare_tools_makes_plugin_names_valid() -> None:
+def test_declare_tools_makes_plugin_names_known_and_near_misses_of_them_refused() -> None:
     registry = Registry()
-    with pytest.raises(RegistrationError):
-        registry.add("tool.before", handler, tool=r"^deploy$")
     registry.declare_tools("Deploy")
     assert "deploy" in registry.known_tools
     registry.add("tool.before", handler, id="regex", tool=r"^deploy$")
     registry.add("tool.before", handler, id="list", tool=["deploy"])
     assert ids(registry.get("tool.before", "deploy")) == ["regex", "list"]
-    # Declaring is per registry: another registry still refuses the name.
-    with pytest.raises(RegistrationError):
-        Registry().add("tool.before", handler, tool=["deploy"])
+    with pytest.raises(RegistrationError, match="did you mean 'deploy'"):
+        registry.add("tool.before", handler, tool=["deplyo"])
+    # Declaring is per registry: another registry takes the near miss for a tool of the user's.
+    Registry().add("tool.before", handler, tool=["deplyo"])
+
+
+def test_declared_kinds_make_layers_for_the_kind_apply_to_the_tool() -> None:
+    registry = Registry()
+    registry.add("tool.before", handler, id="exec", tool="exec")
+    registry.add("tool.before", handler, id="runtime", tool="group:runtime")
+    registry.add("tool.before", handler, id="fs", tool=["group:fs"])
+    registry.add("tool.before", handler, id="web", tool="group:web")
+    registry.add("tool.before", handler, id="by-name", tool=r"^run_shell$")
+    registry.declare_tools({"run_shell": "exec", "Write_To_File": "write", "grab": "fetch"})
+    assert ids(registry.get("tool.before", "run_shell")) == ["exec", "runtime", "by-name"]
+    assert ids(registry.get("tool.before", "write_to_file")) == ["fs"]
+    assert ids(registry.get("tool.before", "grab")) == ["web"]
+    assert registry.kind_of("RUN_SHELL") == "exec"
+    assert registry.kind_of("exec") == "exec"  # a canonical name is its own kind
+    assert registry.kind_of("deploy") is None
+
+
+def test_an_unknown_kind_is_refused_with_the_valid_kinds() -> None:
+    with pytest.raises(RegistrationError, match=r"unknown kind 'shell' for tool 'run_shell'.*exec"):
+        Registry().declare_tools({"run_shell": "shell"})
+    with pytest.raises(RegistrationError, match="tool names or a mapping"):
+        Registry().declare_tools(3)  # type: ignore[arg-type]
+
+
+@pytest.mark.anyio
+async def test_declaring_a_kind_changes_the_plan_of_a_bus_that_cached_one() -> None:
+    registry = Registry()
+    registry.add("tool.before", lambda call: call.block("no shell"), id="no-exec", tool="exec")
+    seen: list[str | None] = []
+    registry.add("tool.after", lambda result: seen.append(result.kind), id="kind")
+    bus = agentbus.Bus(registry, log_level=None)
+    assert await bus.call_tool("run_shell", {}, lambda args: "ran") == "ran"
+    registry.declare_tools({"run_shell": "exec"})
+    assert (await bus.call_tool("run_shell", {}, lambda args: "ran"))["status"] == "blocked"
+    assert seen == [None, "exec"]  # the events carry the kind
 
 
 @pytest.mark.parametrize("point", sorted(HOOK_POINTS - TOOL_POINTS))
@@ -572,3 +629,48 @@ def test_a_regex_python_warns_is_ambiguous_is_refused_not_raised_as_a_warning(pa
     """'[[' warns FutureWarning ("possible nested set"): a RegistrationError, not an escape."""
     with pytest.raises(RegistrationError, match="is ambiguous"):
         Registry().add("message.before", handler, agent=pattern)
+
+
+def test_a_tool_name_has_one_declared_kind_and_a_declaration_beats_an_inference() -> None:
+    registry = Registry()
+    registry.bind_tools({"write_to_file": {"properties": {"path": {}, "content": {}}}})
+    assert registry.kind_of("write_to_file") == "write"
+    registry.declare_tools({"write_to_file": "edit"})  # the user knows better than the schema
+    assert registry.kind_of("write_to_file") == "edit"
+    registry.bind_tools({"write_to_file": {"properties": {"path": {}, "content": {}}}})
+    assert registry.kind_of("write_to_file") == "edit"  # a later inference does not undo it
+    with pytest.raises(RegistrationError, match="'write_to_file' has the kind 'edit' already, not 'read'"):
+        registry.declare_tools({"write_to_file": "read"})
+    with pytest.raises(RegistrationError, match="'exec' has the kind 'exec' already"):
+        registry.bind_tools({"exec": None}, kinds={"exec": "read"})
+    with pytest.raises(RegistrationError, match="tool_kinds names 'sh', which an adapter does not bind"):
+        registry.bind_tools({"exec": None}, kinds={"sh": "exec"})
+
+
+def test_two_tools_of_one_name_with_different_kinds_warn() -> None:
+    registry = Registry()
+    registry.bind_tools({"run": {"properties": {"path": {}, "content": {}}}})
+    with pytest.warns(
+        ToolKindWarning, match="'run', whose schema says 'exec', but a tool of that name was bound"
+    ):
+        registry.bind_tools({"run": {"properties": {"command": {"type": "string"}}}})
+
+
+_LONG_KNOWN = sorted(name for name in agentbus.KNOWN_TOOL_NAMES if len(name) >= 4)
+
+
+@given(name=st.sampled_from(_LONG_KNOWN), data=st.data())
+def test_a_one_letter_typo_of_a_known_name_is_refused_and_the_name_itself_accepted(
+    name: str, data: st.DataObject
+) -> None:
+    registry = Registry()
+    registry.add("tool.before", handler, id="exact", tool=[name])
+    index = data.draw(st.integers(0, len(name) - 1))
+    letter = data.draw(st.sampled_from("abcdefghijklmnopqrstuvwxyz").filter(lambda c: c != name[index]))
+    typo = name[:index] + letter + name[index + 1 :]
+    if typo in registry.known_tools or normalize_tool_name(typo) in registry.known_tools:
+        return
+    with pytest.raises(RegistrationError, match="did you mean"):
+        registry.add("tool.before", handler, tool=[typo])
+    with pytest.raises(RegistrationError, match="did you mean"):
+        registry.add("tool.before", handler, tool=f"^{typo}$")

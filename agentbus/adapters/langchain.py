@@ -16,10 +16,14 @@ Each of LangChain's hooks feeds one of the bus's hook points:
 - ``wrap_tool_call``: tool.before -> tool.call -> tool.after around the tool.
   A blocked call never reaches the tool and answers with LangChain's refusal
   idiom, a ``ToolMessage`` with ``status="error"`` whose content is the blocked
-  result (as JSON). A tool that raises becomes such an error message too,
-  after tool.after has seen the exception; an error message the tool node
+  result (as JSON). A tool that raises fails the run as it does without
+  agentbus, after tool.after has seen the exception (``errors_as_results=True``
+  makes it such an error message instead); an error message the tool node
   made itself (bad arguments, ``handle_tool_error``) reaches tool.after as an
-  error and the model as LangChain wrote it, unless a layer replaced it.
+  error and the model as LangChain wrote it, unless a layer replaced it. A
+  tool that calls LangGraph's ``interrupt()`` pauses: tool.after runs once,
+  when the resumed call ends, and tool.before does not run again on resume
+  (the approved args are kept in memory, per thread and call id).
 - ``after_agent``: agent.end.
 
 The agent id is ``create_agent(name=...)`` (else ``agent_id``); the session
@@ -32,7 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from inspect import isawaitable
 from typing import Annotated, Any, cast
 
@@ -40,6 +44,7 @@ import anyio
 from typing_extensions import NotRequired
 
 from ..bus import Bus
+from ..errors import ToolPaused
 from ..events import Message, Params
 from ..tools import error_result
 
@@ -135,18 +140,33 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
     """Run the bus's hook points inside a LangChain ``create_agent`` loop.
 
     ``agent_id`` is used when the agent has no ``name``; ``model_settings``
-    maps params.before's changes to the model's bind arguments.
+    maps params.before's changes to the model's bind arguments; ``tool_kinds``
+    gives tools their kind by name (``{"run_shell": "exec"}``: see
+    :mod:`agentbus.kinds`). A tool that raises fails the run, as without
+    agentbus, after tool.after has seen the error; ``errors_as_results=True``
+    gives the model the error result instead, and the run goes on.
     """
 
     state_schema = AgentbusState
 
     def __init__(
-        self, bus: Bus, *, agent_id: str = "main", model_settings: SettingsMapper = openai_style_settings
+        self,
+        bus: Bus,
+        *,
+        agent_id: str = "main",
+        model_settings: SettingsMapper = openai_style_settings,
+        tool_kinds: Mapping[str, str] | None = None,
+        errors_as_results: bool = False,
     ) -> None:
         super().__init__()
         self.bus = bus
         self.agent_id = agent_id
         self.model_settings = model_settings
+        self.tool_kinds = dict(tool_kinds or {})
+        self.errors_as_results = errors_as_results
+        self._bound: set[str] = set()
+        # Calls paused by interrupt(), by (thread, call id): (args as the model sent them, args approved).
+        self._paused: dict[tuple[str | None, str], tuple[Any, dict[str, Any]]] = {}
 
     # -- who is running ---------------------------------------------------------------
 
@@ -255,28 +275,44 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
         return request.override(model_settings={**request.model_settings, **settings})
 
     async def awrap_model_call(self, request: ModelRequest[Any], handler: Callable[..., Any]) -> Any:
+        self._bind(request.tools)
         return await handler(await self._resolve_request(request))
 
     def wrap_model_call(self, request: ModelRequest[Any], handler: Callable[..., Any]) -> Any:
+        self._bind(request.tools)
         return handler(_blocking(self._resolve_request, request))
 
     # -- tools: tool.before -> tool.call -> tool.after ---------------------------------------
+
+    def _bind(self, tools: Any) -> None:
+        """Tell the registry the agent's tools (name -> schema), once each, so their kinds are known."""
+        schemas: dict[str, Any] = {}
+        for tool in tools or ():
+            name = getattr(tool, "name", None)
+            if isinstance(name, str) and name not in self._bound:
+                args = getattr(tool, "args", None)
+                schemas[name] = {"properties": args} if isinstance(args, dict) else None
+        if schemas:
+            kinds = {name: kind for name, kind in self.tool_kinds.items() if name in schemas}
+            self.bus.registry.bind_tools(schemas, kinds=kinds, source="the LangChain adapter")
+            self._bound.update(schemas)
 
     async def _call_tool(self, request: ToolCallRequest, handler: Callable[..., Any]) -> Any:
         call = request.tool_call
         name, call_id = call["name"], call.get("id") or ""
         agent_id, session_key = self._identity(request.runtime)
+        if request.tool is not None:
+            self._bind([request.tool])
         responses: list[Any] = []
-        interrupts: list[GraphBubbleUp] = []
+        key = (session_key, call_id)
 
         async def execute(args: dict[str, Any]) -> Any:
             try:
                 response = handler(request.override(tool_call={**call, "args": args}))
                 if isawaitable(response):
                     response = await response
-            except GraphBubbleUp as exc:  # an interrupt is control flow, not a tool error
-                interrupts.append(exc)
-                raise
+            except GraphBubbleUp as exc:  # an interrupt pauses the call: it has not failed, nor ended
+                raise ToolPaused(exc, args) from None
             responses.append(response)
             if not isinstance(response, ToolMessage):
                 return response  # a Command: the layers may look, the graph applies it
@@ -284,18 +320,33 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
                 raise ToolMessageError(response)
             return response.content
 
-        event = await self.bus.run_tool(
-            name, call["args"], execute, call_id=call_id, agent_id=agent_id, session_key=session_key
-        )
-        if interrupts:
-            raise interrupts[-1]
+        paused = self._paused.pop(key, None)
+        try:
+            if paused is not None and paused[0] == call["args"]:
+                # Resuming after interrupt(): tool.before approved these args already. The tool
+                # runs again (LangGraph replays it) inside the tool.call layers, then tool.after.
+                event = await self.bus.resume_tool(
+                    name, paused[1], execute, call_id=call_id, agent_id=agent_id, session_key=session_key
+                )
+            else:
+                event = await self.bus.run_tool(
+                    name, call["args"], execute, call_id=call_id, agent_id=agent_id, session_key=session_key
+                )
+        except ToolPaused as pause:
+            if len(self._paused) >= _PAUSED_LIMIT:  # interrupts never resumed: forget the oldest
+                del self._paused[next(iter(self._paused))]
+            self._paused[key] = (call["args"], pause.approved)
+            raise pause.signal from None
         response = responses[-1] if responses else None
         result = event.result
         if response is not None and (result is response or result is getattr(response, "content", None)):
             return response
         error = event.error
-        if isinstance(error, ToolMessageError) and result == error_result(event.tool, error):
+        unchanged = error is not None and result == error_result(event.tool, error)
+        if isinstance(error, ToolMessageError) and unchanged:
             return error.message
+        if unchanged and not self.errors_as_results:
+            raise cast("BaseException", error)  # as without agentbus: the tool's error fails the run
         return ToolMessage(
             content=_content(result), name=name, tool_call_id=call_id,
             status="error" if event.is_error else "success",
@@ -306,3 +357,7 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
 
     def wrap_tool_call(self, request: ToolCallRequest, handler: Callable[..., Any]) -> Any:
         return _blocking(self._call_tool, request, handler)
+
+
+_PAUSED_LIMIT = 1024
+"""How many interrupted tool calls an adapter remembers for their resume."""

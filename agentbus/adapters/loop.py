@@ -129,7 +129,8 @@ class Agent:
 
     ``tools`` are plain callables (wrapped with :func:`~agentbus.adapters.tools.wrap_tool`,
     named by ``__name__``) or tools wrapped already; a mapping gives them other
-    names. The model gets at most ``max_turns`` turns per prompt.
+    names. ``tool_kinds`` gives tools their kind (``{"run_shell": "exec"}``:
+    see :mod:`agentbus.kinds`). The model gets at most ``max_turns`` turns per prompt.
     """
 
     def __init__(
@@ -146,6 +147,7 @@ class Agent:
         reasoning_level: str | None = None,
         temperature: float | None = None,
         max_turns: int = 10,
+        tool_kinds: Mapping[str, str] | None = None,
     ) -> None:
         self.bus = bus
         self.model = model
@@ -160,12 +162,26 @@ class Agent:
         self.max_turns = max_turns
         self.conversation: list[Entry] = []
         self.tools: dict[str, WrappedTool[...]] = {}
-        named = tools.items() if isinstance(tools, Mapping) else ((None, fn) for fn in tools)
-        for name, fn in named:
+        named = list(tools.items() if isinstance(tools, Mapping) else ((None, fn) for fn in tools))
+        names: list[str] = [
+            str(name or getattr(fn, "tool_name", None) or getattr(fn, "__name__", "")) for name, fn in named
+        ]
+        kinds = dict(tool_kinds or {})
+        unknown = sorted(set(kinds) - set(names))
+        if unknown:
+            raise ValueError(
+                f"tool_kinds names {', '.join(map(repr, unknown))}, which this agent does not have; "
+                f"its tools: {', '.join(sorted(names)) or 'none'}"
+            )
+        for tool_name, (name, fn) in zip(names, named, strict=True):
             if name is None and hasattr(fn, "run") and hasattr(fn, "tool_name"):
                 wrapped = cast("WrappedTool[...]", fn)  # wrapped already
+                if tool_name in kinds:
+                    bus.registry.declare_tools({tool_name: kinds[tool_name]})
             else:
-                wrapped = wrap_tool(fn, bus, name, agent_id=agent_id, session_key=session_key)
+                wrapped = wrap_tool(
+                    fn, bus, name, kind=kinds.get(tool_name), agent_id=agent_id, session_key=session_key
+                )
             self.tools[normalize_tool_name(wrapped.tool_name)] = wrapped
         self._call_ids = itertools.count(1)
         # The inbox is made on first use: an agent driven only by prompt() holds no streams.

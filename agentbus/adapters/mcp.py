@@ -39,7 +39,7 @@ them in the agent framework that drives the client.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -51,7 +51,7 @@ try:
     from fastmcp.exceptions import ToolError
     from fastmcp.server.context import Context
     from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
-    from fastmcp.tools import ToolResult
+    from fastmcp.tools import Tool, ToolResult
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError("agentbus.adapters.mcp needs FastMCP: pip install 'agentbus[mcp]'") from exc
 
@@ -70,15 +70,41 @@ class AgentbusMiddleware(Middleware):
     """Run every tool call a client makes through ``bus`` (tool.before, tool.call, tool.after).
 
     ``agent_id`` overrides the client's name; ``session_key`` (a string or a
-    function of the FastMCP ``Context``) overrides the MCP session id.
+    function of the FastMCP ``Context``) overrides the MCP session id;
+    ``tool_kinds`` gives the server's tools their kind by name (``{"run":
+    "exec"}``: see :mod:`agentbus.kinds`), the others are told from their
+    input schemas.
     """
 
     def __init__(
-        self, bus: Bus, *, agent_id: str | None = None, session_key: ServerSessionKey = None
+        self,
+        bus: Bus,
+        *,
+        agent_id: str | None = None,
+        session_key: ServerSessionKey = None,
+        tool_kinds: Mapping[str, str] | None = None,
     ) -> None:
         self.bus = bus
         self.agent_id = agent_id
         self.session_key = session_key
+        self.tool_kinds = dict(tool_kinds or {})
+        self._bound: set[str] = set()
+
+    def _bind(self, schemas: Mapping[str, Any]) -> None:
+        new = {name: schema for name, schema in schemas.items() if name not in self._bound}
+        if new:
+            kinds = {name: kind for name, kind in self.tool_kinds.items() if name in new}
+            self.bus.registry.bind_tools(new, kinds=kinds, source="the MCP server adapter")
+            self._bound.update(new)
+
+    async def on_list_tools(
+        self,
+        context: MiddlewareContext[mcp_types.ListToolsRequest],
+        call_next: CallNext[mcp_types.ListToolsRequest, Sequence[Tool]],
+    ) -> Sequence[Tool]:
+        tools = await call_next(context)
+        self._bind({tool.name: tool.parameters for tool in tools})
+        return tools
 
     async def on_call_tool(
         self,
@@ -87,6 +113,10 @@ class AgentbusMiddleware(Middleware):
     ) -> ToolResult:
         params = context.message
         ctx = context.fastmcp_context
+        if params.name not in self._bound and ctx is not None:
+            tool = await ctx.fastmcp.get_tool(params.name)  # its kind is known before the call
+            if tool is not None:
+                self._bind({tool.name: tool.parameters})
         answered: list[ToolResult] = []
         raised: list[BaseException] = []
 
@@ -138,7 +168,9 @@ class AgentbusClient(Client[Any]):
     client's contract: ``raise_on_error=True`` (the default) raises
     ``fastmcp.exceptions.ToolError`` for a failed or blocked call (a block is
     chained from ``agentbus.ToolBlockedError``), ``False`` returns the error
-    result.
+    result. ``tool_kinds`` gives the server's tools their kind by name; the
+    others are told from the input schemas the server lists (listed once,
+    before the first call of a tool the client has not seen listed).
     """
 
     def __init__(
@@ -148,12 +180,26 @@ class AgentbusClient(Client[Any]):
         bus: Bus,
         agent_id: str | None = None,
         session_key: str | None = None,
+        tool_kinds: Mapping[str, str] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(transport, *args, **kwargs)
         self.bus = bus
         self.agent_id = agent_id
         self.session_key = session_key
+        self.tool_kinds = dict(tool_kinds or {})
+        self._bound: set[str] = set()
+        self._listed = False
+
+    async def list_tools(self, *args: Any, **kwargs: Any) -> list[mcp_types.Tool]:
+        tools = await super().list_tools(*args, **kwargs)
+        self._listed = True
+        new = {tool.name: tool.input_schema for tool in tools if tool.name not in self._bound}
+        if new:
+            kinds = {name: kind for name, kind in self.tool_kinds.items() if name in new}
+            self.bus.registry.bind_tools(new, kinds=kinds, source="the MCP client adapter")
+            self._bound.update(new)
+        return tools
 
     async def call_tool(
         self,
@@ -166,6 +212,8 @@ class AgentbusClient(Client[Any]):
         raise_on_error: bool = True,
         meta: dict[str, Any] | None = None,
     ) -> CallToolResult:
+        if name not in self._bound and not self._listed:
+            await self.list_tools()  # the server's tools and their kinds, before the first call
         call_remote = super().call_tool
         answered: list[CallToolResult] = []
         raised: list[BaseException] = []

@@ -92,14 +92,22 @@ def _model_output(value: Any) -> Any:
     return json.dumps(value, default=str) if isinstance(value, dict) else value
 
 
-def wrap_tool(bus: Bus, tool: Any) -> Any:
+def wrap_tool(bus: Bus, tool: Any, *, kind: str | None = None) -> Any:
     """Return a copy of ``tool`` whose calls run through the bus's tool pipeline.
 
     Tools that are not :class:`agents.FunctionTool` (hosted tools, computer,
     shell ...) are returned unchanged, and so is a tool that is already wrapped.
+    ``kind`` says what the tool does (``"exec"``, ``"read"`` ...: see
+    :mod:`agentbus.kinds`); without it the kind is told from the tool's
+    parameter schema where that is unambiguous.
     """
     if not isinstance(tool, FunctionTool) or getattr(tool.on_invoke_tool, _WRAPPED, False):
         return tool
+    bus.registry.bind_tools(
+        {tool.name: tool.params_json_schema},
+        kinds={tool.name: kind} if kind is not None else None,
+        source="the OpenAI Agents adapter",
+    )
     original = tool
     wrapped = copy.copy(tool)  # FunctionTool.__copy__ rebinds the invoker to the copy
     invoke = wrapped.on_invoke_tool
@@ -141,22 +149,39 @@ def wrap_tool(bus: Bus, tool: Any) -> Any:
     return wrapped
 
 
-def wrap_agent(bus: Bus, agent: Any, *, _clones: dict[int, Any] | None = None) -> Any:
+def wrap_agent(
+    bus: Bus,
+    agent: Any,
+    *,
+    tool_kinds: Mapping[str, str] | None = None,
+    _clones: dict[int, Any] | None = None,
+) -> Any:
     """Return a clone of ``agent`` whose function tools run through the bus.
 
     Agents reachable through ``handoffs`` are cloned and wrapped too (cycles
     included); :class:`agents.Handoff` objects are kept as they are, since
-    they hide their agent inside a callback.
+    they hide their agent inside a callback. ``tool_kinds`` gives tools their
+    kind by name (``{"run_shell": "exec"}``); a name no agent has is an error.
     """
-    clones = {} if _clones is None else _clones
+    top = _clones is None
+    clones: dict[int, Any] = {} if _clones is None else _clones
     if id(agent) in clones:
         return clones[id(agent)]
-    clone = agent.clone(tools=[wrap_tool(bus, tool) for tool in agent.tools])
+    kinds = tool_kinds or {}
+    clone = agent.clone(tools=[wrap_tool(bus, tool, kind=kinds.get(tool.name)) for tool in agent.tools])
     clones[id(agent)] = clone
     clone.handoffs = [
-        wrap_agent(bus, target, _clones=clones) if isinstance(target, Agent) else target
+        wrap_agent(bus, target, tool_kinds=kinds, _clones=clones) if isinstance(target, Agent) else target
         for target in agent.handoffs
     ]
+    if top and kinds:
+        names = {getattr(t, "name", None) for a in clones.values() for t in a.tools}
+        unknown = sorted(set(kinds) - names)
+        if unknown:
+            raise ValueError(
+                f"tool_kinds names {', '.join(map(repr, unknown))}, which no agent here has; "
+                f"their tools: {', '.join(sorted(n for n in names if n)) or 'none'}"
+            )
     return clone
 
 
@@ -274,7 +299,13 @@ def _param_changes(settings: Any, params: Any, initial: tuple[Any, ...]) -> dict
 
 
 async def _prepare(
-    bus: Bus, agent: Any, input: Any, session_key: str | None, metadata: dict[str, Any] | None, options: Any
+    bus: Bus,
+    agent: Any,
+    input: Any,
+    session_key: str | None,
+    metadata: dict[str, Any] | None,
+    options: Any,
+    tool_kinds: Mapping[str, str] | None = None,
 ) -> tuple[Any, Any, dict[str, Any], str | None]:
     """message.before and params.before for a run: (agent, input, runner options, session key)."""
     options = dict(options)
@@ -324,7 +355,7 @@ async def _prepare(
         run_config = dataclasses.replace(run_config, model_settings=overrides)
     options["run_config"] = run_config
     options["hooks"] = BusRunHooks(bus, options.get("hooks"))
-    return wrap_agent(bus, agent), input, options, session_key
+    return wrap_agent(bus, agent, tool_kinds=tool_kinds), input, options, session_key
 
 
 async def run(
@@ -334,6 +365,7 @@ async def run(
     *,
     session_key: str | None = None,
     metadata: dict[str, Any] | None = None,
+    tool_kinds: Mapping[str, str] | None = None,
     **options: Any,
 ) -> Any:
     """``Runner.run(agent, input, **options)`` with every hook point bound.
@@ -343,10 +375,12 @@ async def run(
     params.before then starts from the run's effective model settings, and
     what it changes is applied to ``RunConfig.model_settings``. The agent is
     wrapped with :func:`wrap_agent` and the hooks with :class:`BusRunHooks`
-    (yours still run). The session key is ``session_key``, else the
+    (yours still run); ``tool_kinds`` goes to :func:`wrap_agent`. The session key is ``session_key``, else the
     ``session``'s id, else ``conversation_id``, else ``RunConfig.group_id``.
     """
-    agent, input, options, session_key = await _prepare(bus, agent, input, session_key, metadata, options)
+    agent, input, options, session_key = await _prepare(
+        bus, agent, input, session_key, metadata, options, tool_kinds
+    )
     token = _session_key.set(session_key)
     try:
         return await Runner.run(agent, input, **options)
@@ -361,6 +395,7 @@ async def run_streamed(
     *,
     session_key: str | None = None,
     metadata: dict[str, Any] | None = None,
+    tool_kinds: Mapping[str, str] | None = None,
     **options: Any,
 ) -> Any:
     """``Runner.run_streamed(...)`` with every hook point bound, as in :func:`run`.
@@ -369,7 +404,9 @@ async def run_streamed(
     params.before run before the stream starts. Iterate the returned
     ``RunResultStreaming.stream_events()`` as usual.
     """
-    agent, input, options, session_key = await _prepare(bus, agent, input, session_key, metadata, options)
+    agent, input, options, session_key = await _prepare(
+        bus, agent, input, session_key, metadata, options, tool_kinds
+    )
     token = _session_key.set(session_key)
     try:
         # The SDK starts the run's task here; the task keeps a copy of this context.

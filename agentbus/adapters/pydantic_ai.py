@@ -26,8 +26,9 @@ Layers see the arguments as pydantic-ai validated them; their changes go to
 the tool as they are, without a second validation.
 
 Outcomes the model sees: a blocked call returns the blocked result and the
-tool never runs; a tool that raises returns the error result (pydantic-ai
-would otherwise end the run). pydantic-ai's control-flow exceptions
+tool never runs; a tool that raises ends the run as it does without agentbus,
+after tool.after has seen the error (``errors_as_results=True`` returns the
+error result to the model instead). pydantic-ai's control-flow exceptions
 (``ModelRetry``, ``ToolFailed``, ``CallDeferred``, ``ApprovalRequired`` ...)
 are not failures but the framework's protocol with the model: tool.after sees
 them as an error, and unless a layer replaces the result, they are re-raised
@@ -38,8 +39,8 @@ or defers the call, exactly as without the bus.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
-from typing import Any, Final
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final, cast
 
 try:
     from pydantic_ai import CallToolsNode, ModelRequestNode, UserPromptNode
@@ -97,12 +98,20 @@ class AgentbusCapability(AbstractCapability[Any]):
     ``Agent(model, capabilities=[AgentbusCapability(bus)])``. ``agent_id``
     overrides the agent's name; ``session_key`` (a string, or a function of the
     ``RunContext``, e.g. ``lambda ctx: ctx.deps.user_id``) overrides the run's
-    ``conversation_id``.
+    ``conversation_id``. ``tool_kinds`` gives tools their kind by name
+    (``{"run_shell": "exec"}``: see :mod:`agentbus.kinds`); the others are
+    told from their schemas when the agent prepares its tools.
+    ``errors_as_results=True`` turns a tool's exception into the error result
+    the model sees, where pydantic-ai would end the run.
     """
 
     bus: Bus
     agent_id: str | None = None
     session_key: SessionKey = None
+    tool_kinds: Mapping[str, str] | None = None
+    errors_as_results: bool = False
+    # Tools told to the registry already (shared by the copies for_run() makes).
+    _bound: set[str] = dataclasses.field(default_factory=set, init=False, repr=False)
     # Per-run state: for_run() hands every run a fresh copy, so concurrent runs never share it.
     _message: Message | None = dataclasses.field(default=None, init=False, repr=False)
     _overrides: ModelSettings | None = dataclasses.field(default=None, init=False, repr=False)
@@ -225,6 +234,20 @@ class AgentbusCapability(AbstractCapability[Any]):
 
     # -- tool.before, tool.call, tool.after -------------------------------------------
 
+    async def prepare_tools(
+        self, ctx: RunContext[Any], tool_defs: list[ToolDefinition]
+    ) -> list[ToolDefinition]:
+        """Tell the registry the run's tools, so that their kinds are known before any call."""
+        self._bind(tool_defs)
+        return tool_defs
+
+    def _bind(self, tool_defs: Sequence[ToolDefinition]) -> None:
+        schemas = {d.name: d.parameters_json_schema for d in tool_defs if d.name not in self._bound}
+        if schemas:
+            kinds = {name: kind for name, kind in (self.tool_kinds or {}).items() if name in schemas}
+            self.bus.registry.bind_tools(schemas, kinds=kinds, source="the pydantic-ai adapter")
+            self._bound.update(schemas)
+
     async def wrap_tool_execute(
         self,
         ctx: RunContext[Any],
@@ -234,6 +257,9 @@ class AgentbusCapability(AbstractCapability[Any]):
         args: ValidatedToolArgs,
         handler: WrapToolExecuteHandler,
     ) -> Any:
+        if tool_def.name not in self._bound:
+            self._bind([tool_def])
+
         async def execute(arguments: dict[str, Any]) -> Any:
             return await handler(arguments)
 
@@ -242,8 +268,10 @@ class AgentbusCapability(AbstractCapability[Any]):
             session_key=self._session_key(ctx),
         )  # fmt: skip
         error = event.error
-        if isinstance(error, CONTROL_FLOW) and event.result == error_result(event.tool, error):
-            raise error
+        unchanged = error is not None and event.result == error_result(event.tool, error)
+        # No layer replaced the error: pydantic-ai decides what it means, as without agentbus.
+        if unchanged and (isinstance(error, CONTROL_FLOW) or not self.errors_as_results):
+            raise cast("BaseException", error)
         return event.result
 
 

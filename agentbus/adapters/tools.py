@@ -29,7 +29,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Generic, ParamSpec, Protocol, TypeVar, cast
+from typing import Any, Generic, Literal, ParamSpec, Protocol, TypeVar, cast, get_args, get_origin
 
 import anyio.to_thread
 
@@ -37,7 +37,7 @@ from ..bus import Bus
 from ..errors import ToolBlockedError
 from ..events import Message, Params, ToolResult
 
-__all__ = ["WrappedModel", "WrappedTool", "tool", "wrap_model", "wrap_tool"]
+__all__ = ["WrappedModel", "WrappedTool", "signature_schema", "tool", "wrap_model", "wrap_tool"]
 
 P = ParamSpec("P")
 P_co = ParamSpec("P_co")
@@ -109,11 +109,37 @@ def _to_args(
     return arguments
 
 
+def signature_schema(signature: inspect.Signature | None) -> dict[str, Any] | None:
+    """A JSON schema of a function's parameters, as much as kind inference needs.
+
+    Strings and ``Literal`` choices are told apart (a ``command: str`` is free
+    text, a ``command: Literal["view", "edit"]`` is not); other annotations are
+    left open. None when the function has no inspectable signature.
+    """
+    if signature is None:
+        return None
+    properties: dict[str, Any] = {}
+    for parameter in signature.parameters.values():
+        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            continue
+        annotation = parameter.annotation
+        spec: dict[str, Any] = {}
+        if annotation is str or annotation in ("str", "'str'"):
+            spec = {"type": "string"}
+        elif get_origin(annotation) is Literal:
+            spec = {"enum": list(get_args(annotation))}
+        elif isinstance(annotation, str) and annotation.startswith(("Literal[", "typing.Literal[")):
+            spec = {"enum": []}
+        properties[parameter.name] = spec
+    return {"type": "object", "properties": properties}
+
+
 def wrap_tool(
     fn: Callable[P, Any],
     bus: Bus,
     name: str | None = None,
     *,
+    kind: str | None = None,
     raise_blocked: bool = False,
     in_thread: bool = True,
     agent_id: str | None = None,
@@ -131,6 +157,12 @@ def wrap_tool(
 
     The bus sees the arguments as a dict keyed by parameter name; after
     tool.before the (possibly mutated) dict is applied as ``fn(**args)``.
+
+    ``kind`` says what the tool does (``"exec"``, ``"read"`` ...: see
+    :mod:`agentbus.kinds`), so that the guards written for that kind judge it
+    whatever its name; without it the kind is told from the name and the
+    parameters where that is unambiguous, and a tool that looks like a shell
+    or file tool but cannot be told warns (:class:`agentbus.kinds.ToolKindWarning`).
     """
     tool_name = name or getattr(fn, "__name__", None)
     if not tool_name:
@@ -139,6 +171,11 @@ def wrap_tool(
         signature: inspect.Signature | None = inspect.signature(fn)
     except (TypeError, ValueError):  # some builtins have none: accept keywords only
         signature = None
+    bus.registry.bind_tools(
+        {tool_name: signature_schema(signature)},
+        kinds={tool_name: kind} if kind is not None else None,
+        source="wrap_tool",
+    )
     caller = _caller(fn, signature)
     if inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(getattr(fn, "__call__", None)):  # noqa: B004
         execute: Callable[[dict[str, Any]], Any] = caller
@@ -173,16 +210,17 @@ def tool(
     bus: Bus,
     name: str | None = None,
     *,
+    kind: str | None = None,
     raise_blocked: bool = False,
     in_thread: bool = True,
     agent_id: str | None = None,
     session_key: str | None = None,
 ) -> Callable[[Callable[P, Any]], WrappedTool[P]]:
-    """The decorator form of :func:`wrap_tool`: ``@tool(bus)`` above a function."""
+    """The decorator form of :func:`wrap_tool`: ``@tool(bus)`` or ``@tool(bus, kind="exec")``."""
 
     def decorate(fn: Callable[P, Any]) -> WrappedTool[P]:
         return wrap_tool(
-            fn, bus, name, raise_blocked=raise_blocked, in_thread=in_thread,
+            fn, bus, name, kind=kind, raise_blocked=raise_blocked, in_thread=in_thread,
             agent_id=agent_id, session_key=session_key,
         )  # fmt: skip
 

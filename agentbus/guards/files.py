@@ -74,7 +74,7 @@ _WRITING = re.compile(
 SEARCH_TOOL_NAMES = ("grep", "glob", "find", "ls", "list_dir", "list_files", "search_files", "file_search")
 """Search tool names outside agentbus.tools; the guard declares them on install."""
 SEARCH_TOOLS = re.compile(
-    rf"^(?:{'|'.join(SEARCH_TOOL_NAMES)})$"
+    rf"^(?:search|{'|'.join(SEARCH_TOOL_NAMES)})$"
     r"|^mcp__.+__(?:search_files|list_directory(?:_with_sizes)?|directory_tree|get_file_info|grep|glob|find)$"
 )
 _CONTENT_SEARCH = re.compile(r"(?:^|__)(?:grep|search)$")  # their "pattern" is a regex over contents
@@ -135,7 +135,7 @@ def _patch_paths(patch: str) -> Iterator[str]:
 def security_audit(call: ToolCall) -> None:
     """tool.before handler: block file-tool access to sensitive paths."""
     cwd = _cwd(call.args)
-    write = bool(_WRITING.search(call.tool))
+    write = bool(_WRITING.search(call.tool) or (call.kind is not None and _WRITING.search(call.kind)))
     for path in _file_paths(call.args):
         verdict = check_path(path, cwd=cwd, write=write)
         if verdict is not None:

@@ -24,6 +24,9 @@ from pydantic import Field
 
 import agentbus
 from agentbus.adapters.langchain import AgentbusMiddleware
+from agentbus.kinds import ToolKindWarning
+from agentbus.middleware import builtin
+from agentbus.records import DISPATCH
 
 pytestmark = pytest.mark.anyio
 
@@ -148,12 +151,28 @@ async def test_mutated_args_reach_the_tool_and_results_are_rewritten_before_the_
     assert changes["redact"]["result"][1] == "[redacted] of /sandbox/etc/passwd"
 
 
-async def test_a_tool_that_raises_becomes_an_error_tool_message_after_tool_after_saw_it() -> None:
+async def test_a_tool_that_raises_fails_the_run_as_without_agentbus_after_tool_after_saw_it() -> None:
+    native = create_agent(script(calls(("read", {"path": "/missing"}, "c1"))), make_tools([]))
+    with pytest.raises(FileNotFoundError):
+        await native.ainvoke({"messages": [HumanMessage("read")]})
+
     bus, _ = make_bus()
     seen: list[agentbus.ToolResult] = []
     bus.intercept("tool.after", seen.append, id="audit")
     model = script(calls(("read", {"path": "/missing"}, "c1")), AIMessage(content="sorry"))
     agent = create_agent(model, make_tools([]), middleware=[AgentbusMiddleware(bus)])
+
+    with pytest.raises(FileNotFoundError, match="/missing"):
+        await agent.ainvoke({"messages": [HumanMessage("read")]})
+    assert isinstance(seen[0].error, FileNotFoundError)
+
+
+async def test_errors_as_results_gives_the_model_an_error_tool_message_after_tool_after_saw_it() -> None:
+    bus, _ = make_bus()
+    seen: list[agentbus.ToolResult] = []
+    bus.intercept("tool.after", seen.append, id="audit")
+    model = script(calls(("read", {"path": "/missing"}, "c1")), AIMessage(content="sorry"))
+    agent = create_agent(model, make_tools([]), middleware=[AgentbusMiddleware(bus, errors_as_results=True)])
 
     result = await agent.ainvoke({"messages": [HumanMessage("read")]})
 
@@ -166,6 +185,139 @@ async def test_a_tool_that_raises_becomes_an_error_tool_message_after_tool_after
         "tool": "read",
         "error": "FileNotFoundError: /missing",
     }
+
+
+async def test_a_layer_that_replaces_the_error_result_is_what_the_model_sees() -> None:
+    bus, _ = make_bus()
+
+    @bus.intercept("tool.after", id="fallback")
+    def fallback(result: agentbus.ToolResult) -> None:
+        if result.error is not None:
+            result.result = "no such file; try another path"
+
+    model = script(calls(("read", {"path": "/missing"}, "c1")), AIMessage(content="ok"))
+    agent = create_agent(model, make_tools([]), middleware=[AgentbusMiddleware(bus)])
+
+    await agent.ainvoke({"messages": [HumanMessage("read")]})
+
+    assert tool_results_seen(model)["c1"].text == "no such file; try another path"
+
+
+async def test_interrupt_pauses_the_call_and_the_resume_is_judged_once_and_ends_once() -> None:
+    from langgraph.types import Command, interrupt
+
+    bus, _ = make_bus()
+    before: list[dict[str, Any]] = []
+    after: list[agentbus.ToolResult] = []
+    wrapped: list[str] = []
+    dispatches: list[agentbus.Record] = []
+    bus.on_event(dispatches.append, dispatches=True)
+    bus.intercept("tool.before", lambda call: before.append(dict(call.args)), id="gate")
+    bus.intercept("tool.after", after.append, id="audit")
+
+    @bus.middleware("tool.call", id="around")
+    async def around(call: agentbus.ToolCall, call_next: Any) -> Any:
+        wrapped.append(call.args["target"])
+        return await call_next(call)
+
+    @tool("deploy")
+    def deploy(target: str) -> str:
+        """Deploy after a person approves."""
+        answer = interrupt(f"deploy {target}?")
+        return f"deployed {target}: {answer}"
+
+    model = script(calls(("deploy", {"target": "prod"}, "c1")), AIMessage(content="done"))
+    agent = create_agent(model, [deploy], middleware=[AgentbusMiddleware(bus)], checkpointer=InMemorySaver())
+    config: Any = {"configurable": {"thread_id": "t1"}}
+
+    paused = await agent.ainvoke({"messages": [HumanMessage("ship it")]}, config)
+    assert paused["__interrupt__"][0].value == "deploy prod?"
+    assert (before, after) == ([{"target": "prod"}], [])  # paused: not an error, not ended
+
+    result = await agent.ainvoke(Command(resume="yes"), config)
+
+    assert result["messages"][-1].content == "done"
+    assert tool_results_seen(model)["c1"].text == "deployed prod: yes"
+    assert before == [{"target": "prod"}]  # not judged a second time on resume
+    assert [(r.result, r.error) for r in after] == [("deployed prod: yes", None)]
+    assert wrapped == ["prod", "prod"]  # the tool.call layers wrap the resumed run too
+    calls_ended = [(r.decision, r.error) for r in dispatches if (r.point, r.id) == ("tool.call", DISPATCH)]
+    assert calls_ended == [("paused", None), (None, None)]  # the audit sees a pause, not an error
+
+
+async def test_the_resume_runs_the_args_tool_before_approved() -> None:
+    from langgraph.types import Command, interrupt
+
+    bus, _ = make_bus()
+    ran: list[str] = []
+
+    @bus.intercept("tool.before", id="jail")
+    def jail(call: agentbus.ToolCall) -> None:
+        call.args["target"] = "staging"
+
+    @tool("deploy")
+    def deploy(target: str) -> str:
+        """Deploy after a person approves."""
+        interrupt("ok?")
+        ran.append(target)
+        return target
+
+    model = script(calls(("deploy", {"target": "prod"}, "c1")), AIMessage(content="done"))
+    agent = create_agent(model, [deploy], middleware=[AgentbusMiddleware(bus)], checkpointer=InMemorySaver())
+    config: Any = {"configurable": {"thread_id": "t2"}}
+    await agent.ainvoke({"messages": [HumanMessage("ship it")]}, config)
+    await agent.ainvoke(Command(resume="yes"), config)
+
+    assert ran == ["staging"]
+
+
+async def test_a_renamed_shell_tool_and_a_declared_file_tool_meet_the_guards() -> None:
+    registry = agentbus.Registry()
+    builtin.install(registry)
+    bus = agentbus.Bus(registry, log_level=None)
+    ran: list[str] = []
+
+    @tool("run_shell")
+    def run_shell(command: str) -> str:
+        """Run a command."""
+        ran.append(command)
+        return "ok"
+
+    @tool("stat_file")
+    def stat_file(path: str) -> str:
+        """Nothing in its name or arguments tells its kind: it is declared."""
+        ran.append(path)
+        return "ok"
+
+    model = script(
+        calls(("run_shell", {"command": "rm -rf /"}, "c1"), ("stat_file", {"path": "~/.ssh/id_rsa"}, "c2")),
+        AIMessage(content="done"),
+    )
+    middleware = AgentbusMiddleware(bus, tool_kinds={"stat_file": "read"})
+    agent = create_agent(model, [run_shell, stat_file], middleware=[middleware])
+
+    await agent.ainvoke({"messages": [HumanMessage("clean up")]})
+
+    assert ran == []
+    seen = tool_results_seen(model)
+    assert json.loads(seen["c1"].text)["status"] == "blocked"
+    assert json.loads(seen["c2"].text)["status"] == "blocked"
+    assert (registry.kind_of("run_shell"), registry.kind_of("stat_file")) == ("exec", "read")
+
+
+async def test_a_shell_tool_whose_kind_cannot_be_told_warns_once_when_bound() -> None:
+    bus, _ = make_bus()
+
+    @tool("terminal")
+    def terminal(script_text: str) -> str:
+        """Run a shell script."""
+        return "ok"
+
+    model = script(AIMessage(content="hi"), AIMessage(content="again"))
+    agent = create_agent(model, [terminal], middleware=[AgentbusMiddleware(bus)])
+    with pytest.warns(ToolKindWarning, match="'terminal'.*shell"):
+        await agent.ainvoke({"messages": [HumanMessage("hi")]})
+    await agent.ainvoke({"messages": [HumanMessage("again")]})  # once: no second warning
 
 
 async def test_an_error_message_from_the_tool_node_reaches_tool_after_as_an_error() -> None:
@@ -296,3 +448,20 @@ async def test_the_sync_hooks_refuse_to_block_a_running_event_loop() -> None:
 
     with pytest.raises(RuntimeError, match=r"use agent\.ainvoke\(\)"):
         middleware.before_model({"messages": []}, None)
+
+
+def test_coverage_reads_langchain_tools() -> None:
+    @tool("write_to_file")
+    def write_to_file(path: str, content: str) -> str:
+        """Write a file."""
+        return path
+
+    registry = agentbus.Registry()
+    builtin.install(registry)
+    rows = agentbus.coverage([write_to_file, *make_tools([])], registry)
+    assert [(row.name, row.kind) for row in rows] == [
+        ("write_to_file", "write"),
+        ("bash", "exec"),
+        ("read", "read"),
+    ]
+    assert rows[0].guards == ("builtin:security-audit",)

@@ -10,6 +10,7 @@ import pytest
 
 import agentbus
 from agentbus.adapters.loop import Agent, Entry, Reply, ScriptedModel, ToolRequest
+from agentbus.middleware import builtin
 from agentbus.typing import CallNext
 
 pytestmark = pytest.mark.anyio
@@ -239,3 +240,31 @@ async def test_clear_asks_before_clear_and_a_layer_can_cancel_it() -> None:
     assert await agent.clear()
     assert agent.conversation == []
     assert reasons == ["before_clear", "before_clear", "clear"]
+
+
+async def test_tool_kinds_give_the_agents_tools_their_kind() -> None:
+    registry = agentbus.Registry()
+    builtin.install(registry)
+    bus = agentbus.Bus(registry, log_level=None)
+    ran: list[str] = []
+
+    def stat_file(path: str) -> str:
+        ran.append(path)
+        return "ok"
+
+    model = ScriptedModel(
+        [Reply(tool_calls=(ToolRequest("stat_file", {"path": "~/.ssh/id_rsa"}),)), Reply(text="done")]
+    )
+    agent = Agent(bus, model, [stat_file], tool_kinds={"stat_file": "read"})
+    run = await agent.prompt("look")
+
+    assert ran == []
+    assert run.tool_calls[0].event.result["status"] == "blocked"
+
+
+def test_tool_kinds_naming_a_tool_the_agent_lacks_is_refused() -> None:
+    def stat_file(path: str) -> str:
+        return "ok"
+
+    with pytest.raises(ValueError, match="'stat_fil', which this agent does not have; its tools: stat_file"):
+        Agent(agentbus.Bus(log_level=None), ScriptedModel([]), [stat_file], tool_kinds={"stat_fil": "read"})

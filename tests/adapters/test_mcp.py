@@ -14,8 +14,15 @@ from fastmcp.exceptions import ToolError
 
 import agentbus
 from agentbus.adapters.mcp import AgentbusClient, AgentbusMiddleware, result_value, to_tool_result
+from agentbus.middleware import builtin
 
-pytestmark = pytest.mark.anyio
+pytestmark = [
+    pytest.mark.anyio,
+    # The fixture server's ``stats(path)`` is a file tool of no kind: the adapter says so, rightly.
+    pytest.mark.filterwarnings(
+        "ignore:.*'stats', which looks like a file tool:agentbus.kinds.ToolKindWarning"
+    ),
+]
 
 
 @pytest.fixture
@@ -305,3 +312,51 @@ async def test_the_shipped_redact_middleware_cleans_mcp_results_on_both_sides() 
     for structured in (server_structured, client_structured):
         assert structured.data == {"api_key": "[REDACTED:openai_api_key]"}
         assert key not in text_of(structured)
+
+
+def shell_server(ran: list[str], *middleware: Any) -> FastMCP:
+    server = FastMCP("ops", middleware=list(middleware))
+
+    @server.tool
+    def run_shell(command: str) -> str:
+        """Run a shell command."""
+        ran.append(command)
+        return "ok"
+
+    @server.tool
+    def stat_file(path: str) -> str:
+        """Nothing in its name or arguments tells its kind: it is declared."""
+        ran.append(path)
+        return "ok"
+
+    return server
+
+
+def builtin_bus() -> agentbus.Bus:
+    registry = agentbus.Registry()
+    builtin.install(registry)
+    return agentbus.Bus(registry, log_level=None)
+
+
+async def test_server_renamed_shell_and_declared_file_tools_meet_the_built_in_guards() -> None:
+    bus = builtin_bus()
+    ran: list[str] = []
+    middleware = AgentbusMiddleware(bus, tool_kinds={"stat_file": "read"})
+    async with Client(shell_server(ran, middleware)) as client:
+        shell = await client.call_tool("run_shell", {"command": "rm -rf /"}, raise_on_error=False)
+        secret = await client.call_tool("stat_file", {"path": "~/.ssh/id_rsa"}, raise_on_error=False)
+    assert (shell.is_error, secret.is_error) == (True, True)
+    assert ran == []
+
+
+async def test_client_renamed_shell_and_declared_file_tools_meet_the_built_in_guards() -> None:
+    bus = builtin_bus()
+    ran: list[str] = []
+    client = AgentbusClient(shell_server(ran), bus=bus, tool_kinds={"stat_file": "read"})
+    async with client:
+        shell = await client.call_tool("run_shell", {"command": "rm -rf /"}, raise_on_error=False)
+        secret = await client.call_tool("stat_file", {"path": "~/.ssh/id_rsa"}, raise_on_error=False)
+        allowed = await client.call_tool("run_shell", {"command": "ls"})
+    assert (shell.is_error, secret.is_error, allowed.is_error) == (True, True, False)
+    assert ran == ["ls"]
+    assert bus.registry.kind_of("run_shell") == "exec"

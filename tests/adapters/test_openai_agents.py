@@ -35,6 +35,8 @@ from openai.types.shared import Reasoning
 
 import agentbus
 from agentbus.adapters import openai_agents
+from agentbus.kinds import ToolKindWarning
+from agentbus.middleware import builtin
 
 pytestmark = pytest.mark.anyio
 
@@ -396,3 +398,99 @@ async def test_an_agent_used_as_a_tool_is_intercepted_like_any_tool() -> None:
 
     assert helper_model.inputs[0] == [{"content": "rephrased", "role": "user"}]
     assert outputs_seen(model)["c1"] == "helper: 42"
+
+
+async def test_renamed_shell_and_file_tools_meet_the_built_in_guards() -> None:
+    """Issue 14: a ``function_tool`` named ``run_shell`` ran ``rm -rf /``."""
+    registry = agentbus.Registry()
+    builtin.install(registry)
+    bus = agentbus.Bus(registry, log_level=None)
+    ran: list[str] = []
+
+    @function_tool
+    async def run_shell(command: str) -> str:
+        """Run a shell command."""
+        ran.append(command)
+        return "ok"
+
+    @function_tool
+    async def stat_file(path: str) -> str:
+        """Nothing in its name or arguments tells its kind: it is declared."""
+        ran.append(path)
+        return "ok"
+
+    model = ScriptModel(
+        [
+            tool_call("run_shell", {"command": "rm -rf /"}, "c1"),
+            tool_call("stat_file", {"path": "~/.ssh/id_rsa"}, "c2"),
+        ],
+        [final("done")],
+    )
+    agent = Agent(name="ops", model=model, tools=[run_shell, stat_file])
+
+    await openai_agents.run(bus, agent, "clean up", tool_kinds={"stat_file": "read"})
+
+    assert ran == []
+    outputs = outputs_seen(model)
+    assert json.loads(outputs["c1"])["status"] == "blocked"
+    assert json.loads(outputs["c2"])["status"] == "blocked"
+
+
+def test_tool_kinds_naming_a_tool_no_agent_has_is_refused() -> None:
+    bus = agentbus.Bus(log_level=None)
+    agent = Agent(name="ops", model=ScriptModel(), tools=make_tools([]))
+    with pytest.raises(ValueError, match="'run_shel', which no agent here has; their tools: bash, read"):
+        openai_agents.wrap_agent(bus, agent, tool_kinds={"run_shel": "exec"})
+
+
+def test_a_shell_tool_without_a_readable_command_warns_when_wrapped() -> None:
+    bus = agentbus.Bus(log_level=None)
+
+    @function_tool
+    async def execute_bash(script_body: str) -> str:
+        """Run a script."""
+        return "ok"
+
+    agent = Agent(name="ops", model=ScriptModel(), tools=[execute_bash])
+    with pytest.warns(ToolKindWarning, match="'execute_bash', which looks like a shell tool"):
+        openai_agents.wrap_agent(bus, agent)
+
+
+async def test_a_tool_without_a_failure_function_fails_the_run_as_without_agentbus() -> None:
+    from agents import Runner
+    from agents.exceptions import UserError
+
+    def make_agent() -> Agent[Any]:
+        @function_tool(failure_error_function=None)
+        def explode() -> str:
+            """Always fails."""
+            raise OSError("disk on fire")
+
+        model = ScriptModel([tool_call("explode", {}, "c1")], [final("never")])
+        return Agent(name="ops", model=model, tools=[explode])
+
+    with pytest.raises(UserError, match="disk on fire") as native:  # the SDK wraps the error
+        await Runner.run(make_agent(), "go")
+    bus, _ = make_bus()
+    after: list[agentbus.ToolResult] = []
+    bus.intercept("tool.after", after.append, id="audit")
+    with pytest.raises(type(native.value), match="disk on fire"):
+        await openai_agents.run(bus, make_agent(), "go")
+    assert isinstance(after[0].error, OSError)
+
+
+def test_coverage_reads_the_agents_function_tools() -> None:
+    @function_tool
+    def run_shell(command: str) -> str:
+        """Run a shell command."""
+        return command
+
+    registry = agentbus.Registry()
+    builtin.install(registry)
+    rows = agentbus.coverage([run_shell, *make_tools([])], registry)
+    assert [(row.name, row.kind) for row in rows] == [
+        ("run_shell", "exec"),
+        ("bash", "exec"),
+        ("read", "read"),
+    ]
+    assert "builtin:command-safety-guard" in rows[0].guards

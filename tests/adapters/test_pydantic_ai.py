@@ -26,6 +26,8 @@ from pydantic_ai.profiles import ModelProfile
 
 import agentbus
 from agentbus.adapters.pydantic_ai import AgentbusCapability, prompt_text, think_levels, with_text
+from agentbus.kinds import ToolKindWarning
+from agentbus.middleware import builtin
 
 pytestmark = pytest.mark.anyio
 
@@ -137,25 +139,96 @@ async def test_result_is_rewritten_before_the_model_sees_it() -> None:
     assert [part.content for part in script.seen_returns()] == ["ran cat [redacted]"]
 
 
-async def test_a_tool_that_raises_returns_the_error_result_and_the_run_goes_on() -> None:
-    bus = agentbus.Bus(log_level=None)
-    after: list[agentbus.ToolResult] = []
-    bus.intercept("tool.after", after.append, id="watch")
-    script = ScriptedModel(("explode", {}))
-    agent: Agent[Any, str] = Agent(script.model, capabilities=[AgentbusCapability(bus)])
+def exploding_agent(script: ScriptedModel, bus: agentbus.Bus | None, **options: Any) -> Agent[Any, str]:
+    capabilities = [AgentbusCapability(bus, **options)] if bus is not None else []
+    agent: Agent[Any, str] = Agent(script.model, capabilities=capabilities)
 
     @agent.tool_plain
     def explode() -> str:
         raise OSError("disk on fire")
 
-    result = await agent.run("go")
+    return agent
+
+
+async def test_a_tool_that_raises_ends_the_run_as_without_agentbus_after_tool_after_saw_it() -> None:
+    with pytest.raises(OSError, match="disk on fire"):
+        await exploding_agent(ScriptedModel(("explode", {})), None).run("go")
+
+    bus = agentbus.Bus(log_level=None)
+    after: list[agentbus.ToolResult] = []
+    bus.intercept("tool.after", after.append, id="watch")
+
+    with pytest.raises(OSError, match="disk on fire"):
+        await exploding_agent(ScriptedModel(("explode", {})), bus).run("go")
+    assert after[0].is_error
+    assert isinstance(after[0].error, OSError)
+
+
+async def test_errors_as_results_returns_the_error_result_and_the_run_goes_on() -> None:
+    bus = agentbus.Bus(log_level=None)
+    after: list[agentbus.ToolResult] = []
+    bus.intercept("tool.after", after.append, id="watch")
+    script = ScriptedModel(("explode", {}))
+
+    result = await exploding_agent(script, bus, errors_as_results=True).run("go")
 
     assert [part.content for part in script.seen_returns()] == [
         {"status": "error", "tool": "explode", "error": "OSError: disk on fire"}
     ]
-    assert after[0].is_error
     assert isinstance(after[0].error, OSError)
     assert "disk on fire" in result.output
+
+
+async def test_a_layer_that_replaces_the_error_result_keeps_the_run_going() -> None:
+    bus = agentbus.Bus(log_level=None)
+
+    @bus.intercept("tool.after", id="fallback")
+    def fallback(result: agentbus.ToolResult) -> None:
+        if result.error is not None:
+            result.result = "the disk is busy; try later"
+
+    script = ScriptedModel(("explode", {}))
+    await exploding_agent(script, bus).run("go")
+
+    assert [part.content for part in script.seen_returns()] == ["the disk is busy; try later"]
+
+
+async def test_a_renamed_shell_tool_and_a_declared_file_tool_meet_the_guards() -> None:
+    registry = agentbus.Registry()
+    builtin.install(registry)
+    bus = agentbus.Bus(registry, log_level=None)
+    ran: list[str] = []
+    script = ScriptedModel(("run_shell", {"command": "rm -rf /"}), ("stat_file", {"path": "~/.ssh/id_rsa"}))
+    agent: Agent[Any, str] = Agent(
+        script.model, capabilities=[AgentbusCapability(bus, tool_kinds={"stat_file": "read"})]
+    )
+
+    @agent.tool_plain
+    def run_shell(command: str) -> str:
+        ran.append(command)
+        return "ok"
+
+    @agent.tool_plain
+    def stat_file(path: str) -> str:  # nothing tells its kind: declared
+        ran.append(path)
+        return "ok"
+
+    await agent.run("clean up")
+
+    assert ran == []
+    assert [part.content["status"] for part in script.seen_returns()] == ["blocked", "blocked"]
+
+
+async def test_a_file_tool_whose_kind_cannot_be_told_warns_when_the_agent_prepares_its_tools() -> None:
+    bus = agentbus.Bus(log_level=None)
+    agent: Agent[Any, str] = Agent(TestModel(call_tools=[]), capabilities=[AgentbusCapability(bus)])
+
+    @agent.tool_plain
+    def stat_file(path: str) -> str:
+        return path
+
+    with pytest.warns(ToolKindWarning, match="'stat_file'.*file tool"):
+        await agent.run("go")
 
 
 async def test_model_retry_still_reaches_the_model_as_a_retry_prompt() -> None:

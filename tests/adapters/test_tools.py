@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import inspect
 import threading
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
 import agentbus
 from agentbus.adapters.tools import tool, wrap_model, wrap_tool
+from agentbus.kinds import ToolKindWarning
+from agentbus.middleware import builtin
 
 pytestmark = pytest.mark.anyio
 
@@ -185,3 +187,78 @@ async def test_wrap_model_awaits_async_model_calls() -> None:
         return f"{message.message}:{params.think_level}"
 
     assert await wrap_model(call_llm, make_bus(), think_level="low")("hi") == "hi:low"
+
+
+def guarded_bus() -> agentbus.Bus:
+    registry = agentbus.Registry()
+    builtin.install(registry)
+    return agentbus.Bus(registry, log_level=None)
+
+
+async def test_a_renamed_shell_tool_meets_the_command_guard() -> None:
+    bus = guarded_bus()
+    ran: list[str] = []
+
+    @tool(bus)
+    def run_command(command: str) -> str:
+        ran.append(command)
+        return "ok"
+
+    result = await run_command("rm -rf /")
+
+    assert result["status"] == "blocked"
+    assert ran == []
+    assert await run_command("ls") == "ok"
+
+
+async def test_the_kind_argument_declares_what_a_tool_does() -> None:
+    bus = guarded_bus()
+    seen: list[str | None] = []
+    bus.intercept("tool.after", lambda result: seen.append(result.kind), id="kinds")
+
+    @tool(bus, kind="read")
+    def stat_file(path: str) -> str:
+        return "ok"
+
+    assert (await stat_file("~/.ssh/id_rsa"))["status"] == "blocked"
+    assert await stat_file("notes.txt") == "ok"
+    assert seen == ["read", "read"]
+
+
+async def test_a_choice_named_command_is_not_a_shell_command() -> None:
+    bus = guarded_bus()
+
+    @tool(bus)
+    def media(command: Literal["play", "pause"]) -> str:
+        return command
+
+    assert bus.registry.kind_of("media") is None
+    assert await media("play") == "play"
+
+
+async def test_a_file_tool_whose_kind_cannot_be_told_warns_once_with_what_to_do() -> None:
+    bus = make_bus()
+
+    def touch_file(path: str) -> None:
+        return None
+
+    with pytest.warns(ToolKindWarning, match=r"declare_tools\(\{'touch_file': .*tool_kinds"):
+        wrap_tool(touch_file, bus)
+    wrap_tool(touch_file, bus)  # the same tool again: no second warning
+    wrap_tool(touch_file, bus, kind="write")  # declared: no warning
+    assert bus.registry.kind_of("touch_file") == "write"
+
+
+async def test_an_unknown_kind_is_refused_at_wrap_time() -> None:
+    with pytest.raises(agentbus.RegistrationError, match="unknown kind 'shell'"):
+        wrap_tool(read_file, make_bus(), kind="shell")
+
+
+async def test_a_declared_kind_whose_arguments_the_guards_cannot_read_warns() -> None:
+    bus = make_bus()
+
+    def sandbox(code: str) -> str:
+        return code
+
+    with pytest.warns(ToolKindWarning, match=r"'sandbox' as 'exec'.*'command', 'cmd', 'script'.*rename"):
+        wrap_tool(sandbox, bus, kind="exec")
