@@ -210,13 +210,17 @@ def _find(invocation: Invocation, home: str) -> Verdict | None:
     )  # fmt: skip
     if not deletes:
         return None
-    if find_narrowed(values) is not None:
-        return None  # find ~ -name .DS_Store -delete: only the files it names
+    name = find_narrowed(values)
+    if name is not None and (not any(c in name for c in "*?[") or _JUNK.search(name)):
+        return None  # find ~ -name .DS_Store -delete: only the litter it names, not every document
     for start in starts:
         what = _critical(start, home, invocation.cwd)
         if what and "working directory" not in what:
             return _verdict(FILESYSTEM, invocation, f"deletes every file under {what}")
     return None
+
+
+_JUNK = re.compile(r"\.(?:pyc|pyo|tmp|temp|log|swp|swo|orig|rej|bak|class|o|DS_Store)$|~$|__pycache__$")
 
 
 def _mv(invocation: Invocation, home: str) -> Verdict | None:

@@ -34,7 +34,7 @@ from ..registry import Registry
 from .budget import decide, spend
 from .operands import PATTERN_OPTIONS, option_values
 from .parse import Script, parsed
-from .paths import check_glob, check_path
+from .paths import check_glob, check_path, normalize_path
 from .programs import Invocation, walk
 from .verdict import Guard, Verdict, install_guards
 
@@ -166,7 +166,12 @@ def _judge(word: str, *, cwd: str | None, write: bool = False) -> Verdict | None
         return None  # a URL names a remote resource, not a local file
     if _GLOB.search(word):
         return check_glob(word, cwd=cwd)
+    if not write and normalize_path(word, cwd=cwd) in _WORLD_READABLE:
+        return None  # every local user reads /etc/passwd; writing it is the command guard's business
     return check_path(word, cwd=cwd, write=write)
+
+
+_WORLD_READABLE = frozenset({"/etc/passwd", "/etc/group"})
 
 
 _PATTERN_OPTIONS = frozenset({"--exclude", "--exclude-dir", "--include", "--filter", "--glob", "--ignore",
@@ -257,7 +262,7 @@ _METADATA_ONLY = frozenset({
 """Programs known not to read or write their operands' contents: a secret's name is safe with them."""
 _IDENTITY_USERS = frozenset({"ssh", "scp", "sftp", "autossh", "mosh"})
 """``-i KEY`` gives them a key to log in with, which is not shown or sent."""
-_GIT_METADATA = frozenset({"rm", "check-ignore", "ls-files", "status", "mv", "check-attr"})
+_GIT_METADATA = frozenset({"rm", "check-ignore", "ls-files", "status", "mv", "check-attr", "config"})
 _PRIVATE_MODE = re.compile(r"^0?[0-7]?[0-7]00$|^(?:[ugoa]*-[rwxXst]+|u[+=][rwxXst]*|[+=]?x|-[rwx]+)(?:,|$)")
 
 
@@ -295,6 +300,28 @@ def _generic_operands(invocation: Invocation) -> list[str]:
     return found
 
 
+_FIND_NAMES = frozenset({"-name", "-iname"})
+_FIND_PATHS = frozenset({"-path", "-ipath", "-wholename", "-iwholename"})
+
+
+def _find_operands(invocation: Invocation) -> list[str]:
+    """What find names: its starting points, and each name it looks for, under ``-path``'s directory.
+
+    ``find / -name id_rsa`` hunts for keys; ``find . -name '*.pem' -path './tests/fixtures/*'``
+    looks at test data, which the allow-list exempts.
+    """
+    values = [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
+    starts: list[str] = []
+    for value in values:
+        if value.startswith(("-", "(", "!", ")")):
+            break
+        starts.append(value)
+    names = [values[i + 1] for i in range(len(values) - 1) if values[i] in _FIND_NAMES]
+    paths = [values[i + 1] for i in range(len(values) - 1) if values[i] in _FIND_PATHS]
+    bases = [p.rsplit("/", 1)[0] for p in paths if "/" in p] or [s.rstrip("/") or "/" for s in starts or ["."]]
+    return [*starts, *(f"{base}/{leaf}" for base in bases for leaf in names)]
+
+
 def _check_invocation(invocation: Invocation, cwd: str | None) -> Verdict | None:
     name = invocation.name
     if name in ("apply_patch", "applypatch"):
@@ -314,6 +341,8 @@ def _check_invocation(invocation: Invocation, cwd: str | None) -> Verdict | None
         # git diff --no-index, date -f, gcc @file, curl file://, socat FILE:...).
         if name in _READERS or name in _PATTERN_FIRST:
             plain = _operands(invocation)
+        elif name == "find":
+            plain = _find_operands(invocation)
         else:
             plain = _generic_operands(invocation)
         last = len(plain) - 1
