@@ -32,6 +32,7 @@ from typing import Any
 from ..events import ToolCall
 from ..registry import Registry
 from .budget import decide, spend
+from .interpreters import INTERPRETERS, fed_code, inline_code
 from .operands import PATTERN_OPTIONS, option_values
 from .parse import Script, parsed
 from .paths import check_glob, check_path, normalize_path
@@ -282,15 +283,22 @@ def _generic_operands(invocation: Invocation) -> list[str]:
     """The file operands of any program: every argument but option names and pattern values."""
     values = [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
     found: list[str] = []
-    skip_next = False
+    skip_next = identity_file = False
     identity = invocation.name in _IDENTITY_USERS
     for value in values:
         if skip_next:
             skip_next = False
             continue
-        if value in PATTERN_OPTIONS or (identity and value == "-i"):
-            skip_next = True  # --exclude .env: a pattern; ssh -i KEY: a key used, not read out
+        if value in PATTERN_OPTIONS:
+            skip_next = True  # --exclude .env: a pattern, not a file
             continue
+        if identity and value == "-i":
+            identity_file = True  # ssh -i KEY: a key used to log in, not read out (if it is a key)
+            continue
+        if identity_file:
+            identity_file = False
+            if _is_key(value):
+                continue
         if invocation.name == "zip" and value in ("-x", "-i"):
             break
         if identity and value.startswith("-i") and len(value) > 2:
@@ -318,8 +326,32 @@ def _find_operands(invocation: Invocation) -> list[str]:
         starts.append(value)
     names = [values[i + 1] for i in range(len(values) - 1) if values[i] in _FIND_NAMES]
     paths = [values[i + 1] for i in range(len(values) - 1) if values[i] in _FIND_PATHS]
-    bases = [p.rsplit("/", 1)[0] for p in paths if "/" in p] or [s.rstrip("/") or "/" for s in starts or ["."]]
+    bases = [p.rsplit("/", 1)[0] for p in paths if "/" in p] or [
+        s.rstrip("/") or "/" for s in starts or ["."]
+    ]
     return [*starts, *(f"{base}/{leaf}" for base in bases for leaf in names)]
+
+
+_KEY_FILE = re.compile(r"(?:^|/)(?:id_[a-z0-9_]+|[^/]*\.(?:pem|key|ppk))$|/\.ssh/[^/]+$", re.IGNORECASE)
+_STRING_LITERAL = re.compile(r"[\"']([^\"'\n]{1,400})[\"']")
+
+
+def _is_key(value: str) -> bool:
+    """An SSH identity: ``ssh -i`` of it logs in; ``ssh -i ~/.aws/credentials`` reads a secret."""
+    return bool(_KEY_FILE.search(value))
+
+
+def _code_paths(invocation: Invocation) -> list[str]:
+    """File paths quoted in interpreter code (``open("/home/me/.netrc")``, ``File.read(".env")``)."""
+    if not INTERPRETERS.match(invocation.name):
+        return []
+    codes = [code for code in (inline_code(invocation), *fed_code(invocation)) if code]
+    return [
+        match.group(1)
+        for code in codes
+        for match in _STRING_LITERAL.finditer(code)
+        if "/" in match.group(1) or match.group(1).startswith((".", "~"))
+    ]
 
 
 def _check_invocation(invocation: Invocation, cwd: str | None) -> Verdict | None:
@@ -351,18 +383,21 @@ def _check_invocation(invocation: Invocation, cwd: str | None) -> Verdict | None
             verdict = _judge(operand, cwd=cwd, write=write)
             if verdict is not None:
                 return verdict
-        attached = [
-            operand.value
-            for value in (invocation.command.static(w) for w in invocation.args)
-            if value
-            for operand in option_values(value)
-            if operand.role != "pattern" and not (name in _IDENTITY_USERS and operand.option == "-i")
-        ]
         uploads = _curl_files(invocation) if name in ("curl", "wget", "http", "xh") else []
-        for path in [*attached, *uploads]:
+        for path in [*uploads, *_code_paths(invocation)]:
             verdict = _judge(path, cwd=cwd)
             if verdict is not None:
                 return verdict
+    if name or invocation.dynamic:
+        # --files0-from=FILE, -F~/.ssh/config, @FILE: an option that loads a file reads it,
+        # whatever the program (du is metadata-only, its --files0-from is not).
+        for value in (invocation.command.static(w) for w in invocation.args):
+            for operand in option_values(value) if value else ():
+                if operand.role == "pattern" or (name in _IDENTITY_USERS and operand.option == "-i"):
+                    continue
+                verdict = _judge(operand.value, cwd=cwd)
+                if verdict is not None:
+                    return verdict
     command = invocation.command
     for redirect in command.redirects:
         target = command.static(redirect.target)

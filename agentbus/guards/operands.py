@@ -26,6 +26,7 @@ from .paths import normalize_path
 from .programs import Invocation
 
 __all__ = [
+    "CORE_SYSTEM_FILE",
     "DEVICE",
     "PATTERN_OPTIONS",
     "Operand",
@@ -59,8 +60,20 @@ _SYSTEM_FILE = re.compile(
     r"(?:[-~]|\.(?:bak|old|orig|tmp|lock|new))?$"
     r"|^/etc/(?:sudoers\.d|cron\.d|cron\.(?:hourly|daily|weekly|monthly)|pam\.d|profile\.d|"
     r"ssh/sshd_config\.d|systemd/system|init\.d|rc\d\.d)(?:/|$)|^/var/spool/cron(?:/|$)"
+    # Any other configuration of the machine (/etc/hosts, /etc/fstab, /etc/resolv.conf ...), but not
+    # the certificates and release notes that programs are pointed at to read.
+    r"|^/etc/(?!ssl/|pki/|ca-certificates|os-release$|lsb-release$|issue$|timezone$|localtime$|machine-id$)"
+    r"[^\s:]+$|^/etc/?$"
 )
-"""Files whose change hands over the machine: accounts, sudo, PAM, preloads, cron, boot scripts."""
+"""Files whose change hands over the machine: accounts, sudo, PAM, preloads, cron, boot scripts;
+and the rest of /etc, which :data:`CORE_SYSTEM_FILE` tells apart."""
+CORE_SYSTEM_FILE = re.compile(
+    r"^/etc/(?:passwd|shadow|gshadow|group|sudoers|master\.passwd|ld\.so\.preload|security/opasswd|doas\.conf)"
+    r"(?:[-~]|\.(?:bak|old|orig|tmp|lock|new))?$|^/etc/(?:sudoers\.d|pam\.d)(?:/|$)"
+)
+"""Accounts, sudo, PAM, preloads: any program given one of these is taken to write it.
+Other files in /etc count when a program is told to write them (an output option, a
+redirection, a copy's destination), since editors and viewers are pointed at /etc/hosts."""
 
 
 @attrs.frozen
@@ -108,13 +121,26 @@ def operands(invocation: Invocation) -> list[Operand]:
     """Every operand of a command whose value is known without running anything."""
     command = invocation.command
     found: list[Operand] = []
+    previous = ""
     for word in invocation.args:
         value = command.static(word)
         if value is None or not value:
+            previous = ""
             continue
         if not value.startswith("-") or value == "-":
-            found.append(Operand(value, "argument"))
+            # -o FILE, -d DIR: an argument right after an option is probably its value.
+            after_option = (
+                "=" not in previous
+                and (len(previous) == 2 or previous.startswith("--"))
+                and previous[:1] == "-"
+            )
+            found.append(
+                Operand(
+                    value, "after option" if after_option else "argument", previous if after_option else ""
+                )
+            )
         found.extend(option_values(value))
+        previous = value
     found.extend(redirect_operands(invocation))
     return found
 

@@ -307,6 +307,9 @@ class _Builder:
                 self.statement(child, background=background)
             elif child.type == "heredoc_body":
                 continue  # read by its redirect
+            elif child.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
+                # $(< FILE): a redirection with no command reads the file.
+                self.pipelines.append((SimpleCommand((), tuple(self.redirect(child)), self.subs),))
             elif child.is_named and child.type not in ("comment", "word") and self.depth < MAX_DEPTH:
                 # A word-like node where a statement was expected (inside ERROR): its substitutions run.
                 self.word(child)
@@ -369,9 +372,7 @@ class _Builder:
         elif kind == "for_statement":
             variable = node.child_by_field_name("variable")
             values = [
-                expanded
-                for child in node.children_by_field_name("value")
-                for expanded in self.words(child)
+                expanded for child in node.children_by_field_name("value") for expanded in self.words(child)
             ]
             if variable is not None:
                 self.variables[self.text(variable)] = values[:MAX_LOOP_VALUES] or [""]

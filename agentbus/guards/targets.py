@@ -13,7 +13,7 @@ the options that make an otherwise read-only program write (``sed -i``,
 
 from __future__ import annotations
 
-from .operands import Operand, block_device, operands, option_values, system_file
+from .operands import CORE_SYSTEM_FILE, Operand, block_device, operands, option_values, system_file
 from .programs import Invocation
 from .verdict import DISK, SYSTEM_FILES, Verdict
 
@@ -29,7 +29,9 @@ _READ_ONLY = frozenset({
     "du", "lsof", "fuser", "id", "cd", "pushd", "source", ".", "awk", "gawk", "mawk", "nawk", "sed", "sort",
     "uniq", "yq", "find", "tar", "visudo", "pwck", "grpck", "tree", "exa", "eza", "type", "which", "whereis",
     "command", "locate", "git", "base64", "base32", "expand", "unexpand", "paste",
-    "join", "look", "tr", "iconv", "zcat", "zless", "bzcat", "xzcat",
+    "join", "look", "tr", "iconv", "zcat", "zless", "bzcat", "xzcat", "ldd", "objdump", "readelf", "nm",
+    "nginx", "apachectl", "apache2ctl", "httpd", "haproxy", "sshd", "named-checkconf", "promtool", "man",
+    "vdir", "dir", "openssl", "logrotate",
 })  # fmt: skip
 """Programs that read their operands and write nothing but their standard output (with exceptions below)."""
 
@@ -87,9 +89,17 @@ def _writes_anyway(invocation: Invocation, values: list[str]) -> bool:
     if name == "git":
         return not any(v in ("diff", "log", "show", "status", "grep", "blame", "ls-files", "check-ignore")
                        for v in values)  # fmt: skip
+    if name == "openssl":
+        return any(v in ("-out", "-keyout") or v.startswith(("-out=", "-keyout=")) for v in values)
+    if name == "uniq":
+        return len([v for v in values if not v.startswith("-")]) > 1  # uniq IN OUT writes OUT
     if name == "visudo":
         return not any(v in ("-c", "--check") for v in values)
     return False
+
+
+def _values(invocation: Invocation) -> list[str]:
+    return [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
 
 
 def reads_only(invocation: Invocation) -> bool:
@@ -141,7 +151,12 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
             return Verdict(DISK, _short(piece), f"{what} writes to or erases the block device {device}")
         if name in _PRECISE or operand.role == "output":
             continue  # their own rules, and the redirection rule, know which operand is written
-        found = system_file(operand.value, home=home, cwd=invocation.cwd)
+        found = system_file(operand.value.partition("=")[2] or operand.value, home=home, cwd=invocation.cwd)
+        told_to_write = operand.role in ("option value", "after option") or _writes_anyway(
+            invocation, _values(invocation)
+        )
+        if found is not None and not CORE_SYSTEM_FILE.match(found) and not told_to_write:
+            continue  # vim /etc/hosts: pointed at it, not told to write it
         if found is not None and not reads_only(invocation):
             what = name or "a computed command"
             return Verdict(
