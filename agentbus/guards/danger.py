@@ -96,7 +96,9 @@ _SYMBOLIC_OPEN = re.compile(r"(?:^|,)[ugoa]*[oa][ugoa]*[+=][rwxXst]*w|(?:^|,)[+=
 _SETUID = re.compile(r"^[2467][0-7]{3}$|(?:^|,)[ugoa]*[+=][rwxX]*s")
 # Function definitions: "NAME() { BODY }" (the name is found looking back from "()",
 # which keeps the search linear) and "function NAME { BODY }".
-_HOOK_SKIP_ENV = re.compile(r"^(?:HUSKY=0|HUSKY_SKIP_HOOKS=|SKIP_HOOKS=|GIT_HOOKS_SKIP=)")
+_HOOK_SKIP_ENV = re.compile(
+    r"^(?:HUSKY=0|HUSKY_SKIP_HOOKS=|SKIP_HOOKS=|GIT_HOOKS_SKIP=|SKIP=|PRE_COMMIT_ALLOW_NO_CONFIG=|LEFTHOOK=0)"
+)
 _PIECE_LIMIT = 200
 
 _Check = Callable[[Invocation, str], "Verdict | None"]
@@ -182,6 +184,14 @@ def _block_device(word: str) -> bool:
 
 def _rm(invocation: Invocation, home: str) -> Verdict | None:
     flags, targets = _split_flags(_values(invocation))
+    # rm takes any unambiguous prefix of a long option: --recur is --recursive, --forc --force.
+    flags |= {
+        full
+        for flag in flags
+        if len(flag) > 3
+        for full in ("--recursive", "--force")
+        if full.startswith(flag)
+    }
     recursive = bool(flags & {"r", "R", "--recursive"})
     force = bool(flags & {"f", "--force"})
     for target in targets:
@@ -189,7 +199,7 @@ def _rm(invocation: Invocation, home: str) -> Verdict | None:
         if system_file:
             return _verdict(SYSTEM_FILES, invocation, f"deletes {system_file}")
         what = _critical(target, home, invocation.cwd)
-        if what is None or not (recursive or what.startswith("every file in the working")):
+        if what is None or not (recursive or what.startswith("every file in")):
             continue
         kind = ("recursive " if recursive else "") + ("force " if force else "")
         return _verdict(FILESYSTEM, invocation, f"{kind}delete of {what}")
@@ -402,6 +412,11 @@ def _git(invocation: Invocation, home: str) -> Verdict | None:
     if i >= len(values):
         return None
     subcommand, args = values[i], values[i + 1 :]
+    hooks_at = next((args[i + 1] for i, a in enumerate(args[:-1]) if a.lower() == "core.hookspath"), "")
+    reading = {"--get", "--list", "-l", "--unset", "--get-all"} & set(args)
+    if subcommand == "config" and hooks_at.startswith(("/", "~", "$")) and not reading:
+        # core.hooksPath /dev/null: no hook runs again (.githooks in the project is husky's way).
+        return _verdict(GIT_HOOKS, invocation, f"core.hooksPath {hooks_at} takes git's hooks away")
     if subcommand not in ("commit", "push", "merge", "am", "rebase", "cherry-pick", "revert", "pull"):
         return None
     if hooks_path is not None:
@@ -416,7 +431,7 @@ def _git(invocation: Invocation, home: str) -> Verdict | None:
         if arg == "--":
             break
         key = arg.partition("=")[0]
-        if len(key) >= 7 and "--no-verify".startswith(key):
+        if len(key) >= 6 and "--no-verify".startswith(key):
             # git takes any unambiguous prefix of a long option: --no-veri is --no-verify.
             return _verdict(GIT_HOOKS, invocation, f"{arg} (--no-verify) skips the hooks of git {subcommand}")
         if subcommand != "commit":
@@ -689,7 +704,12 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
         check = _CHECKS.get(stage.name)
         added = _xargs_input(stages[:index]) if "xargs" in stage.wrappers and check is not None else None
         if added is not None and check is not None:
-            extended = attrs.evolve(stage, args=(*stage.args, *added.split()))
+            replace = _xargs_replace(stage.wrapper_args)
+            if replace:  # xargs -I% dd of=%: the input goes where % is
+                args = tuple(a.replace(replace, added.split()[0]) if replace in a else a for a in stage.args)
+            else:
+                args = (*stage.args, *added.split())
+            extended = attrs.evolve(stage, args=args)
             verdict = check(extended, home)
             if verdict is not None:
                 return Verdict(verdict.category, piece, f"{verdict.why}; the arguments come from the pipe")
@@ -703,6 +723,20 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
     return None
 
 
+def _xargs_replace(words: tuple[str, ...]) -> str | None:
+    """The placeholder of ``xargs -I %`` (or ``-I%``, ``--replace=%``, ``-i``: ``{}``), if any."""
+    for index, word in enumerate(words):
+        if word == "-I" and index + 1 < len(words):
+            return words[index + 1]
+        if word.startswith("-I") and len(word) > 2:
+            return word[2:]
+        if word.startswith("--replace"):
+            return word.partition("=")[2] or "{}"
+        if word == "-i":
+            return "{}"
+    return None
+
+
 def _tls_client(invocation: Invocation) -> bool:
     """``openssl s_client``/``s_server``: a network pipe, as good as netcat for a shell."""
     return invocation.name == "openssl" and bool({"s_client", "s_server"} & set(_values(invocation)))
@@ -713,11 +747,18 @@ def _xargs_input(upstream: list[Invocation]) -> str | None:
     decoded = _decoded(upstream)
     if decoded is not None:
         return decoded
-    finder = upstream[0] if upstream and upstream[0].name in ("find", "fd", "ls", "locate") else None
+    finder = upstream[0] if upstream and upstream[0].name in ("find", "ls") else None
     if finder is None or find_narrowed(_values(finder)) is not None:
         return None
-    starts = [v for v in _values(finder) if not v.startswith("-")][:1] if finder.name == "find" else []
-    return " ".join(starts or ["."]) if finder.name == "find" else None
+    if finder.name == "ls":
+        return " ".join(v for v in _values(finder) if not v.startswith("-")) or None
+    starts = []
+    for value in _values(finder):
+        if value.startswith(("-", "(", "!")):
+            break
+        starts.append(value)
+    # find ~ -type f | xargs rm -f: every file under the start.
+    return " ".join(f"{start.rstrip('/')}/*" for start in starts or ["."])
 
 
 def _check_redirects(invocation: Invocation, home: str) -> Verdict | None:

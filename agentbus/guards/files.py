@@ -392,10 +392,10 @@ def _check_invocation(invocation: Invocation, cwd: str | None) -> Verdict | None
         # --files0-from=FILE, -F~/.ssh/config, @FILE: an option that loads a file reads it,
         # whatever the program (du is metadata-only, its --files0-from is not).
         for value in (invocation.command.static(w) for w in invocation.args):
-            for operand in option_values(value) if value else ():
-                if operand.role == "pattern" or (name in _IDENTITY_USERS and operand.option == "-i"):
+            for loaded in option_values(value) if value else ():
+                if loaded.role == "pattern" or (name in _IDENTITY_USERS and loaded.option == "-i"):
                     continue
-                verdict = _judge(operand.value, cwd=cwd)
+                verdict = _judge(loaded.value, cwd=cwd)
                 if verdict is not None:
                     return verdict
     command = invocation.command

@@ -15,6 +15,8 @@ that could backtrack into each other.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from collections.abc import Callable, Iterator
 
@@ -37,7 +39,8 @@ _CODE_FLAGS = frozenset({"-c", "-e", "-E", "-r", "--eval", "-Command", "--comman
 
 _SOCKET = re.compile(
     r"socket|TCPSocket|fsockopen|Socket::INET|net\.Socket|net\.connect|/dev/tcp/|/inet/tcp/|/inet/udp/|"
-    r"new Socket\(|connect\(\s*[\"']?\d|java\.net|s_client|ServerSocket|listen\(",
+    r"new Socket\(|connect\(\s*[\"']?\d|java\.net|s_client|ServerSocket|listen\(|require\([\"']net[\"']\)|"
+    r"Net::|IO::Socket|socat|TCPServer|UDPSocket|\bconnect\([^)]{0,200}\d+\.\d+\.\d+\.\d+",
     re.IGNORECASE,
 )
 _PROCESS = re.compile(
@@ -56,18 +59,28 @@ _SHELL_CALL = re.compile(
     r"(?:[rbf]?(([\"'`])(.{0,4000}?)(?<!\\)\2)|\[([^\]]{0,4000})\]|\(([^)]{0,4000})\))"
 )
 _BACKTICKS = re.compile(r"`([^`]{1,4000})`")
+_QX = re.compile(r"(?:\bqx|%x)\s*(?:\(([^)]{1,4000})\)|\{([^}]{1,4000})\}|\[([^\]]{1,4000})\])")
+_DASH_C = re.compile(r"[\"']-c[\"']\s*,\s*([\"'])(.{1,4000}?)\1")
+_BASE64_LITERAL = re.compile(
+    r"(?:b64decode|decode64|atob|base64_decode|from_base64)\s*\(\s*b?[\"']([A-Za-z0-9+/=]{4,8000})[\"']"
+)
+_HOME_EXPRESSION = re.compile(
+    r"os\.path\.expanduser\(\s*[\"']~[\"']\s*\)|Path\.home\(\)|os\.environ\[\s*[\"']HOME[\"']\s*\]|"
+    r"os\.getenv\(\s*[\"']HOME[\"']\s*\)|\$ENV\{\s*[\"']?HOME[\"']?\s*\}|process\.env\.HOME|Dir\.home|"
+    r"ENV\[\s*[\"']HOME[\"']\s*\]|os\.homedir\(\)"
+)
 _AWK_PIPE = re.compile(r"\|&?\s*\"([^\"]{1,4000})\"|\"([^\"]{1,4000})\"\s*\|&?\s*getline")
 _RMTREE = re.compile(
     r"(?:rmtree|rmdir|rm_rf|rmSync|remove_dir_all|rm_r|deleteRecursively|rimraf)\s*\(\s*[rbf]?([\"'])(.{0,4000}?)\1"
 )
 _SYSTEM_PATH = re.compile(
-    r"/etc/(?:passwd|shadow|gshadow|group|sudoers(?:\.d/[^\"'\s]*)?|ld\.so\.preload|crontab|cron\.d/[^\"'\s]*)"
+    r"/etc/(?!ssl/|os-release|lsb-release)[^\"'\s]*"
     r"|/dev/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|disk/by-)[^\"'\s]*"
 )
 _WRITES = re.compile(
     r"[\"'](?:a|w|r\+|a\+|w\+|wb|ab|rb\+)[\"']|>>|\bwrite|append|O_WRONLY|O_RDWR|O_APPEND|writeFile|appendFile|"
     r"File\.open|print\s+[A-Z]+\s|open\s*\(\s*[A-Z]+\s*,\s*[\"']?>|\bputs\b|shutil\.copy|copyfile|truncate|"
-    r"unlink|remove\(|>\s*[\"']?/",
+    r"unlink|remove\(|>\s*[\"']?/|chmod|chown|rename|symlink|os\.replace",
     re.IGNORECASE,
 )
 
@@ -144,11 +157,11 @@ def judge_code(
 
     if _FORK_CODE.search(code):
         return CodeDanger(FORK_BOMB, "forks processes without end")
-    socket = _SOCKET.search(code)
-    if socket is not None and _PROCESS.search(code, socket.start()) is not None:
+    if _SOCKET.search(code) is not None and _PROCESS.search(code) is not None:
         return CodeDanger(BACKDOOR, "connects a shell to a network socket")
     if awk and ("/inet/tcp/" in code or "/inet/udp/" in code):
         return CodeDanger(BACKDOOR, "opens a network connection from awk (/inet/tcp)")
+    code = _HOME_EXPRESSION.sub('"~"', code)  # shutil.rmtree(os.path.expanduser("~")) is rmtree("~")
     for match in _RMTREE.finditer(code):
         what = is_critical(match.group(2))
         if what and "working directory" not in what:
@@ -175,6 +188,16 @@ def _shell_commands(code: str, *, awk: bool) -> Iterator[str]:
             yield inner
     for match in _BACKTICKS.finditer(code):
         yield match.group(1)  # Perl, Ruby, PHP, Julia: `command` runs it
+    for match in _QX.finditer(code):
+        yield match.group(1) or match.group(2) or match.group(3)  # Perl qx(...), Ruby %x(...)
+    for match in _DASH_C.finditer(code):
+        yield match.group(2)  # execvp('sh', ['sh', '-c', 'rm -rf /'])
+    for match in _BASE64_LITERAL.finditer(code):
+        try:
+            decoded = base64.b64decode(match.group(1) + "==").decode("utf-8", "replace")
+        except (binascii.Error, ValueError):
+            continue
+        yield decoded  # os.system(base64.b64decode('cm0gLXJmIH4=').decode())
     if awk:
         for match in _AWK_PIPE.finditer(code):
             yield match.group(1) or match.group(2)

@@ -60,10 +60,14 @@ _SYSTEM_FILE = re.compile(
     r"(?:[-~]|\.(?:bak|old|orig|tmp|lock|new))?$"
     r"|^/etc/(?:sudoers\.d|cron\.d|cron\.(?:hourly|daily|weekly|monthly)|pam\.d|profile\.d|"
     r"ssh/sshd_config\.d|systemd/system|init\.d|rc\d\.d)(?:/|$)|^/var/spool/cron(?:/|$)"
-    # Any other configuration of the machine (/etc/hosts, /etc/fstab, /etc/resolv.conf ...), but not
-    # the certificates and release notes that programs are pointed at to read.
-    r"|^/etc/(?!ssl/|pki/|ca-certificates|os-release$|lsb-release$|issue$|timezone$|localtime$|machine-id$)"
-    r"[^\s:]+$|^/etc/?$"
+    # The machine's name service, mounts, kernel, network and login configuration; not the
+    # package sources or daemon settings a developer edits (/etc/apt/sources.list.d, daemon.json).
+    r"|^/etc/(?:hosts|hosts\.allow|hosts\.deny|fstab|resolv\.conf|hostname|nsswitch\.conf|login\.defs|shells|"
+    r"exports|rc\.local|sysctl\.conf|securetty|inittab|ld\.so\.conf|modules|crypttab|mtab|anacrontab|"
+    r"bashrc|zprofile|zlogin|csh\.cshrc|inputrc)(?:[-~]|\.(?:bak|old|orig|tmp|new))?$"
+    r"|^/etc/(?:security|ssh|systemd|sysctl\.d|modprobe\.d|ld\.so\.conf\.d|udev/rules\.d|polkit-1|"
+    r"network|netplan|NetworkManager/system-connections|xdg/autostart|update-motd\.d|logrotate\.d|"
+    r"apparmor\.d|selinux)(?:/|$)"
 )
 """Files whose change hands over the machine: accounts, sudo, PAM, preloads, cron, boot scripts;
 and the rest of /etc, which :data:`CORE_SYSTEM_FILE` tells apart."""

@@ -103,6 +103,16 @@ _WRAPPERS: dict[str, _Wrapper] = {
     "caffeinate": _Wrapper("tw"),
     "strace": _Wrapper("abeEoOpPsSUuX"),
     "ltrace": _Wrapper("aenoOpsuX"),
+    "chrt": _Wrapper("T", frozenset({"--sched-runtime", "--sched-period", "--sched-deadline"}),
+                     positionals=1),
+    "taskset": _Wrapper("", positionals=1),
+    "numactl": _Wrapper("CNmpi", frozenset({"--cpunodebind", "--membind", "--physcpubind", "--preferred",
+                                            "--interleave"})),
+    "unshare": _Wrapper("S", frozenset({"--setuid", "--setgid", "--root", "--wd"})),
+    "nsenter": _Wrapper("tSGwr", frozenset({"--target", "--setuid", "--setgid", "--wd", "--root"})),
+    "prlimit": _Wrapper(""),
+    "cgexec": _Wrapper("g"),
+    "sg": _Wrapper("", positionals=1),
     "flock": _Wrapper("wEc", frozenset({"--timeout", "--conflict-exit-code", "--command"}), positionals=1),
     "chroot": _Wrapper("", frozenset({"--userspec", "--groups"}), positionals=1),
     "busybox": _Wrapper(),
@@ -225,6 +235,29 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
             if index + 1 < len(after):
                 nested.append(command.render(after[index + 1]))
             return Invocation(name, tuple(after), command, tuple(wrappers), tuple(env)), nested
+        if name == "script" and any(
+            w in ("-c", "--command") or w.startswith(("-qc", "-c")) for w in words[i + 1 :]
+        ):
+            after = words[i + 1 :]
+            for index, word in enumerate(after):  # script -qc 'CMD' /dev/null: CMD runs
+                if (
+                    word in ("-c", "--command") or (word.startswith("-") and word.endswith("c"))
+                ) and index + 1 < len(after):
+                    nested.append(command.render(after[index + 1]))
+                    break
+            return Invocation(name, tuple(after), command, tuple(wrappers), tuple(env)), nested
+        if name in ("at", "batch"):
+            # at now <<< 'CMD': at runs what it reads, later.
+            for redirect in command.redirects:
+                if redirect.op == "<<<":
+                    nested.append(command.render(redirect.target))
+                elif redirect.op == "<<":
+                    nested.extend(sub.text for sub in command.substitutions_in(redirect.target))
+        if name == "alias":
+            for word in words[i + 1 :]:
+                if "=" in word:
+                    nested.append(command.render(word.partition("=")[2]))  # alias ll='rm -rf ~'; ll
+            return Invocation(name, tuple(words[i + 1 :]), command, tuple(wrappers), tuple(env)), nested
         if name == "watch":
             start = _skip_options(words, i + 1, _Wrapper("nq", frozenset({"--interval"})))
             nested.append(" ".join(command.render(w) for w in words[start:]))

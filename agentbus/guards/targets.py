@@ -155,6 +155,8 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
         told_to_write = operand.role in ("option value", "after option") or _writes_anyway(
             invocation, _values(invocation)
         )
+        if found is None and told_to_write and operand.value.rstrip("/") in ("/etc", "/boot"):
+            found = operand.value  # unzip -d /etc, tar -C /etc: files land in the machine's configuration
         if found is not None and not CORE_SYSTEM_FILE.match(found) and not told_to_write:
             continue  # vim /etc/hosts: pointed at it, not told to write it
         if found is not None and not reads_only(invocation):

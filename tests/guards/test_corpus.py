@@ -47,16 +47,16 @@ VERDICTS = ("block", "ask", "allow")
 
 FLOORS = {
     # category: dangerous entries held back today (raise when the guards improve)
-    "secret-read": 354,
-    "option-file": 128,
-    "system-file-write": 154,
+    "secret-read": 363,
+    "option-file": 137,
+    "system-file-write": 190,
     "disk": 109,
-    "interpreter": 103,
-    "parser-gap": 134,
+    "interpreter": 118,
+    "parser-gap": 149,
     "permissions": 38,
-    "persistence": 34,
+    "persistence": 40,
     "privilege-escalation": 17,
-    "defense-impairment": 14,
+    "defense-impairment": 16,
     "credential-access": 13,
     "impact": 4,
     "exfiltration": 12,
