@@ -30,6 +30,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "agentbus.guards.explain",
         "show how the guards parse and judge a shell command, and which rule decided",
     ),
+    "install": ("agentbus.install", "install (or --uninstall) agentbus's hooks in Claude Code's settings"),
+    "doctor": ("agentbus.doctor", "check the installed Claude Code hooks: entries, CLI, a live answer"),
+    "sandbox": (
+        "agentbus.guards.sandbox",
+        "run a command confined: writes in the project, no secrets, no network",
+    ),
 }
 
 
