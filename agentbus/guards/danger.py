@@ -672,18 +672,26 @@ def _computed_code(invocation: Invocation, home: str) -> Verdict | None:
 
 def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
     piece = _piece(" | ".join(stage.text for stage in stages))
-    for index, stage in enumerate(stages[1:], start=1):
-        if not _runs_stdin(stage):
+    # One pass: what flowed in so far is remembered, not searched again at each stage (linear).
+    source = listener = None
+    decoder = first_runner = False
+    for index, stage in enumerate(stages):
+        runs = index > 0 and _runs_stdin(stage)
+        if not runs:
+            source = source or (stage if stage.name in _DOWNLOADERS else None)
+            listener = listener or (stage if stage.name in _NETWORK_TOOLS else None)
+            decoder = decoder or _is_decoder(stage)
             continue
-        upstream = stages[:index]
-        source = next((s for s in upstream if s.name in _DOWNLOADERS), None)
         if source is not None:
             return Verdict(REMOTE_CODE, piece, f"pipes a download from {source.name} into {stage.name}")
-        listener = next((s for s in upstream if s.name in _NETWORK_TOOLS), None)
         if listener is not None:
             return Verdict(BACKDOOR, piece, f"runs what arrives from {listener.name} in {stage.name}")
+        if first_runner:
+            continue  # a later runner reads the output of code, not what was decoded
+        first_runner = True
+        upstream = stages[:index]
         decoded = _decoded(upstream)
-        if decoded is None and any(_is_decoder(s) for s in upstream):
+        if decoded is None and decoder:
             return Verdict(OBFUSCATED, piece, f"pipes decoded data into {stage.name}")
         if decoded is not None and stage.name not in SHELLS and _INTERPRETERS.match(stage.name):
             verdict = _judge_code(decoded, stage, home, how=f"piped into {stage.name}", piece=piece)

@@ -33,7 +33,7 @@ from ..events import ToolCall
 from ..registry import Registry
 from .budget import decide, spend
 from .interpreters import INTERPRETERS, fed_code, inline_code
-from .operands import PATTERN_OPTIONS, option_values
+from .operands import PATH_MAX, PATTERN_OPTIONS, option_values
 from .parse import Script, parsed
 from .paths import check_glob, check_path, normalize_path
 from .programs import Invocation, walk
@@ -161,7 +161,7 @@ _GLOB = re.compile(r"[*?\[]")
 
 
 def _judge(word: str, *, cwd: str | None, write: bool = False) -> Verdict | None:
-    if not word or word == "-" or word.startswith("-"):
+    if not word or word == "-" or word.startswith("-") or len(word) > PATH_MAX:
         return None
     if "://" in word and word[:7].lower() != "file://":
         return None  # a URL names a remote resource, not a local file

@@ -49,6 +49,9 @@ _SOCAT_ADDRESS = re.compile(r"^(?:file|open|create|gopen):([^,]+)", re.IGNORECAS
 _FORM_FILE = re.compile(r"^[^=@<]*=[@<]([^;]+)")
 _KEY_PATH = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*=(.+)$")
 
+PATH_MAX = 4096
+"""The longest path Linux opens; a longer word is not a file name (macOS: 1024)."""
+
 DEVICE = re.compile(
     r"^/dev/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|md/|dm-\d|mapper/|sr\d|"
     r"block/|disk/by-[a-z-]+/|mem$|kmem$|port$|root$|nbd\d|loop\d|zd\d|zvol/|bcache\d|pmem\d|ubi|mtd)"
@@ -128,8 +131,8 @@ def operands(invocation: Invocation) -> list[Operand]:
     previous = ""
     for word in invocation.args:
         value = command.static(word)
-        if value is None or not value:
-            previous = ""
+        if value is None or not value or len(value) > PATH_MAX:
+            previous = ""  # longer than any path the kernel opens: text, not a file (and linear to skip)
             continue
         if not value.startswith("-") or value == "-":
             # -o FILE, -d DIR: an argument right after an option is probably its value.
