@@ -59,10 +59,10 @@ def test_each_guard_is_linear_in_the_command(shape: str) -> None:
     def judge(text: str) -> None:
         judge_command(text, home=HOME, cwd=HOME)
 
-    small, large = make(20_000), make(200_000)
+    small, large = make(10_000), make(100_000)
     judge(small)  # warm up: imports, caches of the parser
     ratio = _cost(judge, large) / max(_cost(judge, small), 1e-6)
-    assert ratio < 35, f"{shape}: 10x the input cost {ratio:.0f}x"
+    assert ratio < 50, f"{shape}: 10x the input cost {ratio:.0f}x"  # linear ~10, quadratic ~100
 
 
 def test_a_glob_is_linear_in_its_pattern() -> None:
@@ -70,7 +70,7 @@ def test_a_glob_is_linear_in_its_pattern() -> None:
     small, large = "[" * 2_000, "[" * 20_000
     check_glob(small)
     ratio = _cost(check_glob, large) / max(_cost(check_glob, small), 1e-6)
-    assert ratio < 35
+    assert ratio < 50
     assert check_glob("[" * 20_000, home=HOME) is None
 
 
