@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "agentbus.guards.sandbox",
         "run a command confined: writes in the project, no secrets, no network",
     ),
+    "trust": ("agentbus.trust", "trust a project's agentbus configuration (or --list, --revoke)"),
 }
 
 

@@ -44,16 +44,25 @@ import anyio
 from typing_extensions import NotRequired
 
 from ..bus import Bus
-from ..errors import ToolPaused
+from ..errors import RunEnded, ToolPaused
 from ..events import Message, Params
+from ..lineage import running
 from ..tools import error_result
 
 try:
-    from langchain.agents.middleware import AgentMiddleware, AgentState, ModelRequest, ToolCallRequest
+    from langchain.agents.middleware import (
+        AgentMiddleware,
+        AgentState,
+        ModelRequest,
+        ToolCallRequest,
+        hook_config,
+    )
     from langchain.agents.middleware.types import PrivateStateAttr
-    from langchain_core.messages import HumanMessage, ToolMessage
+    from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+    from langchain_core.tools import BaseTool
     from langgraph.config import get_config
     from langgraph.errors import GraphBubbleUp
+    from langgraph.types import Command
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError(
         "agentbus.adapters.langchain needs LangChain v1: pip install 'agentbus[langchain]'"
@@ -89,6 +98,8 @@ class AgentbusState(AgentState[Any]):
 
     agentbus_message: NotRequired[Annotated[str, PrivateStateAttr]]
     agentbus_metadata: NotRequired[Annotated[dict[str, Any], PrivateStateAttr]]
+    agentbus_ended: NotRequired[str]
+    """Why a layer ended the run (``event.end_run(reason)``), in the run's result."""
 
 
 class ToolMessageError(Exception):
@@ -186,16 +197,21 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
 
     # -- agent: message.before and agent.start / agent.end -------------------------
 
+    @hook_config(can_jump_to=["end"])
     async def abefore_agent(self, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
         agent_id, session_key = self._identity(runtime)
         update: dict[str, Any] | None = None
         messages = state.get("messages") or []
         last = messages[-1] if messages else None
-        if isinstance(last, HumanMessage):
-            update = await self._process_message(last, agent_id, session_key)
-        await self.bus.notify("agent.start", agent_id=agent_id, session_key=session_key)
+        try:
+            if isinstance(last, HumanMessage):
+                update = await self._process_message(last, agent_id, session_key)
+            await self.bus.notify("agent.start", agent_id=agent_id, session_key=session_key)
+        except RunEnded as ended:
+            return {"agentbus_ended": ended.reason, "jump_to": "end"}
         return update
 
+    @hook_config(can_jump_to=["end"])
     def before_agent(self, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
         return _blocking(self.abefore_agent, state, runtime)  # type: ignore[no-any-return]
 
@@ -233,11 +249,18 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
 
     # -- model: turn.start / turn.end and params.before ----------------------------------
 
+    @hook_config(can_jump_to=["end"])
     async def abefore_model(self, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
+        if state.get("agentbus_ended") is not None:  # a tool call's layer ended the run
+            return {"jump_to": "end"}
         agent_id, session_key = self._identity(runtime)
-        await self.bus.notify("turn.start", agent_id=agent_id, session_key=session_key)
+        try:
+            await self.bus.notify("turn.start", agent_id=agent_id, session_key=session_key)
+        except RunEnded as ended:
+            return {"agentbus_ended": ended.reason, "jump_to": "end"}
         return None
 
+    @hook_config(can_jump_to=["end"])
     def before_model(self, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
         return _blocking(self.abefore_model, state, runtime)  # type: ignore[no-any-return]
 
@@ -259,7 +282,8 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
             agent_id=agent_id, session_key=session_key, provider=provider, model=model,
         )  # fmt: skip
         temperature = _initial_temperature(request)
-        params = await self.bus.resolve_params(message, temperature=temperature)
+        system_prompt = request.system_prompt
+        params = await self.bus.resolve_params(message, temperature=temperature, system_prompt=system_prompt)
         changed = frozenset(
             name
             for name, before in (
@@ -270,17 +294,44 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
             if getattr(params, name) != before
         )
         settings = self.model_settings(params, changed) if changed else {}
-        if not settings:
+        if settings:
+            request = request.override(model_settings={**request.model_settings, **settings})
+        if params.system_prompt != system_prompt and params.system_prompt is not None:
+            request = request.override(system_message=SystemMessage(content=params.system_prompt))
+        return await self._offer_tools(request, agent_id, session_key)
+
+    async def _offer_tools(
+        self, request: ModelRequest[Any], agent_id: str, session_key: str | None
+    ) -> ModelRequest[Any]:
+        """tool.list on the tools this model call offers: hidden ones are left out, descriptions replaced."""
+        named = {tool.name: tool.description or "" for tool in request.tools if isinstance(tool, BaseTool)}
+        shown = await self.bus.list_tools(named, agent_id=agent_id, session_key=session_key)
+        if shown == named:
             return request
-        return request.override(model_settings={**request.model_settings, **settings})
+        tools: list[Any] = []
+        for tool in request.tools:
+            if not isinstance(tool, BaseTool):
+                tools.append(tool)  # a provider's tool as a dict: kept as it is
+            elif tool.name in shown:
+                same = shown[tool.name] == named[tool.name]
+                tools.append(tool if same else tool.model_copy(update={"description": shown[tool.name]}))
+        return request.override(tools=tools)
 
     async def awrap_model_call(self, request: ModelRequest[Any], handler: Callable[..., Any]) -> Any:
         self._bind(request.tools)
-        return await handler(await self._resolve_request(request))
+        try:
+            request = await self._resolve_request(request)
+        except RunEnded as ended:
+            return _ended_answer(ended)
+        return await handler(request)
 
     def wrap_model_call(self, request: ModelRequest[Any], handler: Callable[..., Any]) -> Any:
         self._bind(request.tools)
-        return handler(_blocking(self._resolve_request, request))
+        try:
+            request = _blocking(self._resolve_request, request)
+        except RunEnded as ended:
+            return _ended_answer(ended)
+        return handler(request)
 
     # -- tools: tool.before -> tool.call -> tool.after ---------------------------------------
 
@@ -308,9 +359,10 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
 
         async def execute(args: dict[str, Any]) -> Any:
             try:
-                response = handler(request.override(tool_call={**call, "args": args}))
-                if isawaitable(response):
-                    response = await response
+                with running(agent_id):  # an agent invoked inside the tool is this agent's sub-agent
+                    response = handler(request.override(tool_call={**call, "args": args}))
+                    if isawaitable(response):
+                        response = await response
             except GraphBubbleUp as exc:  # an interrupt pauses the call: it has not failed, nor ended
                 raise ToolPaused(exc, args) from None
             responses.append(response)
@@ -332,6 +384,11 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
                 event = await self.bus.run_tool(
                     name, call["args"], execute, call_id=call_id, agent_id=agent_id, session_key=session_key
                 )
+        except RunEnded as ended:  # the model gets the reason; before_model then ends the run
+            message = ToolMessage(
+                content=f"The run was ended: {ended.reason}", name=name, tool_call_id=call_id, status="error"
+            )
+            return Command(update={"messages": [message], "agentbus_ended": ended.reason})
         except ToolPaused as pause:
             if len(self._paused) >= _PAUSED_LIMIT:  # interrupts never resumed: forget the oldest
                 del self._paused[next(iter(self._paused))]
@@ -357,6 +414,11 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
 
     def wrap_tool_call(self, request: ToolCallRequest, handler: Callable[..., Any]) -> Any:
         return _blocking(self._call_tool, request, handler)
+
+
+def _ended_answer(ended: RunEnded) -> AIMessage:
+    """An answer without tool calls: LangChain's agent loop ends on it, as on any final answer."""
+    return AIMessage(content=f"The run was ended: {ended.reason}")
 
 
 _PAUSED_LIMIT = 1024

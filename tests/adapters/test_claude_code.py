@@ -110,6 +110,37 @@ async def test_ask_with_rewritten_args_sends_both() -> None:
     }
 
 
+async def test_on_ask_decides_whether_an_ask_reaches_claude_code() -> None:
+    """on_ask sees only asked calls: True lets the call go on, a block denies it, False asks."""
+    bus = agentbus.Bus(log_level=None)
+
+    @bus.intercept("tool.before", tool="exec")
+    def ask_for_deploys(call: agentbus.ToolCall) -> None:
+        if "deploy" in call.args["command"]:
+            call.ask("deploys need a person")
+
+    seen: list[str] = []
+
+    async def on_ask(call: agentbus.ToolCall, payload: Any) -> bool:
+        seen.append(call.args["command"])
+        if "prod" in call.args["command"]:
+            call.block("not to prod")
+        return "staging" in call.args["command"]
+
+    def event(command: str) -> dict[str, Any]:
+        return {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": command}}
+
+    assert await protocol.handle(bus, event("ls"), on_ask=on_ask) == protocol.PASS
+    assert await protocol.handle(bus, event("deploy staging"), on_ask=on_ask) == protocol.PASS
+    asked = await protocol.handle(bus, event("deploy dev"), on_ask=on_ask)
+    assert asked.output is not None
+    assert asked.output["hookSpecificOutput"]["permissionDecision"] == "ask"
+    denied = await protocol.handle(bus, event("deploy prod"), on_ask=on_ask)
+    assert denied.output is not None
+    assert denied.output["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert seen == ["deploy staging", "deploy dev", "deploy prod"]
+
+
 def test_reply_stdout_is_one_json_object_or_nothing() -> None:
     assert protocol.HookReply().stdout() == ""
     assert json.loads(protocol.deny("no").stdout())["hookSpecificOutput"]["permissionDecision"] == "deny"
@@ -407,3 +438,28 @@ async def test_a_cancelled_compaction_is_blocked() -> None:
 
     reply = await protocol.handle(bus, {"hook_event_name": "PreCompact", "trigger": "manual"})
     assert reply.output == {"decision": "block", "reason": "agentbus: a layer cancelled the compaction"}
+
+
+@pytest.mark.parametrize(
+    ("point", "payload"),
+    [
+        (
+            "tool.before",
+            {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}},
+        ),
+        ("message.before", {"hook_event_name": "UserPromptSubmit", "prompt": "go"}),
+    ],
+)
+async def test_a_layer_that_ends_the_run_stops_claude_code_with_its_reason(
+    point: str, payload: dict[str, Any]
+) -> None:
+    bus = agentbus.Bus(log_level=None)
+    bus.intercept(point, lambda event: event.end_run("the budget is spent"), id="budget")
+
+    reply = await protocol.handle(bus, payload)
+
+    assert reply.exit_code == 0
+    assert reply.output is not None
+    assert (reply.output["continue"], reply.output["stopReason"]) == (False, "the budget is spent")
+    if point == "tool.before":  # the pending call is denied as well
+        assert reply.output["hookSpecificOutput"]["permissionDecision"] == "deny"
