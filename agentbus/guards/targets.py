@@ -142,6 +142,7 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
                 category = DISK if block_device(value) else SYSTEM_FILES
                 wrapper = invocation.wrappers[-1] if invocation.wrappers else "a wrapper"
                 return Verdict(category, _short(piece), f"{wrapper} is given {found}, and may write it")
+    writes_anyway = _writes_anyway(invocation, _values(invocation))  # once: linear in the words
     for operand in operands(invocation):
         if operand.role in ("pattern", "input"):
             continue
@@ -152,9 +153,7 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
         if name in _PRECISE or operand.role == "output":
             continue  # their own rules, and the redirection rule, know which operand is written
         found = system_file(operand.value.partition("=")[2] or operand.value, home=home, cwd=invocation.cwd)
-        told_to_write = operand.role in ("option value", "after option") or _writes_anyway(
-            invocation, _values(invocation)
-        )
+        told_to_write = operand.role in ("option value", "after option") or writes_anyway
         if found is None and told_to_write and operand.value.rstrip("/") in ("/etc", "/boot"):
             found = operand.value  # unzip -d /etc, tar -C /etc: files land in the machine's configuration
         if found is not None and not CORE_SYSTEM_FILE.match(found) and not told_to_write:
