@@ -26,6 +26,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "list an agent's tools with their kind and the guards that judge them",
     ),
     "serve": ("agentbus.serve", "serve Claude Code's HTTP hooks on 127.0.0.1, with live interceptions"),
+    "explain": (
+        "agentbus.guards.explain",
+        "show how the guards parse and judge a shell command, and which rule decided",
+    ),
     "install": ("agentbus.install", "install (or --uninstall) agentbus's hooks in Claude Code's settings"),
     "doctor": ("agentbus.doctor", "check the installed Claude Code hooks: entries, CLI, a live answer"),
     "sandbox": (

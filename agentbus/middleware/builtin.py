@@ -22,9 +22,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from ..guards import danger as command_guard
+from ..guards import files as path_guard
+from ..guards.verdict import Guard, install_guards
 from ..registry import Registry, add_builtin_installer
-from . import command_guard, path_guard
-from .guard import Guard, install_guards
 
 __all__ = ["GUARDS", "GUARD_IDS", "install"]
 

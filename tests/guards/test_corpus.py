@@ -47,29 +47,25 @@ VERDICTS = ("block", "ask", "allow")
 
 FLOORS = {
     # category: dangerous entries held back today (raise when the guards improve)
-    "secret-read": 219,
-    "option-file": 66,
-    "system-file-write": 46,
-    "disk": 54,
-    "interpreter": 82,
-    "parser-gap": 99,
-    "permissions": 25,
-    "persistence": 16,
-    "privilege-escalation": 12,
-    "defense-impairment": 5,
-    "credential-access": 6,
+    "secret-read": 363,
+    "option-file": 137,
+    "system-file-write": 190,
+    "disk": 109,
+    "interpreter": 118,
+    "parser-gap": 149,
+    "permissions": 38,
+    "persistence": 40,
+    "privilege-escalation": 17,
+    "defense-impairment": 16,
+    "credential-access": 13,
     "impact": 4,
-    "exfiltration": 11,
-    "path": 117,
+    "exfiltration": 12,
+    "path": 140,
 }
 CEILINGS = {
     # category: harmless entries held back today (each one listed in KNOWN_FALSE_POSITIVES)
     "option-file": 1,
-    "system-file-write": 1,
-    "interpreter": 1,
-    "parser-gap": 1,
-    "privilege-escalation": 2,
-    "discovery": 1,
+    "privilege-escalation": 1,
     "path": 3,
 }
 KNOWN_FALSE_POSITIVES = {

@@ -11,8 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import agentbus
-from agentbus.middleware import builtin
-from agentbus.middleware.path_guard import (
+from agentbus.guards.files import (
     SEARCH_PATH_GUARD_ID,
     SECURITY_AUDIT_ID,
     SHELL_FILE_GUARD_ID,
@@ -20,11 +19,12 @@ from agentbus.middleware.path_guard import (
     check_path,
     check_shell_files,
 )
-from agentbus.middleware.paths import display_path, normalize_path
+from agentbus.guards.paths import display_path, normalize_path
+from agentbus.middleware import builtin
 
 HOME = "/home/me"
 CWD = "/home/me/proj"
-CORPUS = Path(__file__).parent / "corpus"
+CORPUS = Path(__file__).parent / "corpus_v1"
 
 
 def load(name: str) -> list[dict[str, Any]]:

@@ -12,12 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import agentbus
+from agentbus.guards.danger import CATEGORIES, GUARD_ID, check_command, command_text
+from agentbus.guards.parse import ShellSyntaxError, parse
+from agentbus.guards.programs import walk
 from agentbus.middleware import builtin
-from agentbus.middleware.command_guard import CATEGORIES, GUARD_ID, check_command, command_text
-from agentbus.middleware.shell import ShellSyntaxError, parse, walk
 
 HOME = "/home/me"
-CORPUS = Path(__file__).parent / "corpus"
+CORPUS = Path(__file__).parent / "corpus_v1"
 
 
 def load(name: str) -> list[dict[str, Any]]:
@@ -153,9 +154,16 @@ def test_parser_keeps_quoted_operators_as_arguments() -> None:
     ]
 
 
-def test_parser_refuses_an_unclosed_substitution() -> None:
+def test_parser_refuses_an_unclosed_substitution_when_strict() -> None:
     with pytest.raises(ShellSyntaxError):
-        parse("echo $(rm -rf /")
+        parse("echo $(rm -rf /", strict=True)
+    assert parse("echo $(rm -rf /").malformed
+
+
+def test_an_unclosed_substitution_is_still_judged() -> None:
+    verdict = check_command("echo $(rm -rf /", home=HOME)
+    assert verdict is not None
+    assert verdict.category == "filesystem destruction"
 
 
 def test_here_document_body_runs_only_when_a_shell_reads_it() -> None:

@@ -16,7 +16,24 @@ import attrs
 
 from ..registry import Registry
 
-__all__ = ["Guard", "Verdict", "install_guards"]
+__all__ = ["CATEGORIES", "UNDECIDED", "Guard", "Verdict", "install_guards", "undecided"]
+
+FILESYSTEM = "filesystem destruction"
+DISK = "direct disk operation"
+PERMISSIONS = "permission disaster"
+SYSTEM_FILES = "system file corruption"
+REMOTE_CODE = "remote code execution"
+BACKDOOR = "network backdoor"
+FORK_BOMB = "fork bomb"
+GIT_HOOKS = "git hook bypass"
+DOCKER = "docker data wipe"
+OBFUSCATED = "obfuscated code execution"
+CATEGORIES = (FILESYSTEM, DISK, PERMISSIONS, SYSTEM_FILES, REMOTE_CODE, BACKDOOR, FORK_BOMB, GIT_HOOKS,
+              DOCKER, OBFUSCATED)  # fmt: skip
+"""Every category a command guard's block reason can start with (seed 000, plus one)."""
+
+UNDECIDED = "undecided"
+"""The category of a deny given because the guard could not decide (budget, bad input)."""
 
 
 @attrs.frozen
@@ -32,9 +49,22 @@ class Verdict:
     why: str
     reason: str = attrs.field()
 
+    rule: str = attrs.field(default="", eq=False, kw_only=True)
+    """Which rule decided (``agentbus explain`` shows it): ``rm rule``, ``operand rule`` ..."""
+
     @reason.default
     def _reason(self) -> str:
         return f"{self.category}: {self.piece} ({self.why})"
+
+    def by(self, rule: str) -> Verdict:
+        """This verdict, naming the rule that gave it (kept if one is named already)."""
+        return self if self.rule else attrs.evolve(self, rule=rule)
+
+
+def undecided(piece: str, why: str) -> Verdict:
+    """A deny for a call the guard could not judge: agentbus denies what it cannot decide."""
+    piece = piece if len(piece) <= 80 else piece[:79] + "…"
+    return Verdict(UNDECIDED, piece, f"{why}; denied, since it could not be judged", rule="decision budget")
 
 
 @attrs.frozen

@@ -1,0 +1,1019 @@
+"""``builtin:command-safety-guard``: blocks shell commands that destroy a machine.
+
+Seed 000's command safety guard, on tool.before for ``exec`` at priority 100.
+The command line is parsed like bash would parse it (:mod:`.shell`): split
+into simple commands at ``;``, ``&&``, ``||``, ``|``, ``&`` and newlines, with
+wrappers (``sudo``, ``env``, ``nohup``, ``timeout`` ...) resolved and nested
+code (``bash -c``, ``eval``, ``$(...)``, backticks, ``<(...)``, ``find -exec``)
+visited, and ``cd DIR`` followed for the commands after it. Each simple command
+is then judged by what its program does with its arguments, so ``rm -r -f /``,
+``/bin/rm --recursive --force $HOME`` and ``sudo env rm -fr ~`` are caught, while
+``echo "rm -rf /"`` (an argument, not a command) and ``rm -rf ./build`` pass.
+
+Categories (seed 000, plus one): filesystem destruction, direct disk
+operation, permission disaster, system file corruption, remote code execution,
+network backdoor, fork bomb, git hook bypass, docker data wipe, and obfuscated
+code execution (decoded data piped into a shell). The block reason names the
+category and the offending piece: ``filesystem destruction: rm -rf /
+(recursive force delete of the root directory)``.
+
+A guard is a seat belt, not a sandbox: it stops the accidents and the obvious
+attacks an agent is talked into, not a determined adversary who can write a
+script to disk and run it.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import functools
+import re
+import shlex
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import attrs
+
+from ..events import ToolCall
+from ..registry import Registry
+from .budget import decide, spend
+from .interpreters import AWKS, INTERPRETERS, fed_code, inline_code, judge_code
+from .operands import block_device, system_file
+from .parse import Script, parse, parsed
+from .paths import normalize_path
+from .programs import SHELLS, Invocation, find_narrowed, parse_nested, shell_mode, walk
+from .targets import check_targets
+from .verdict import (
+    BACKDOOR,
+    CATEGORIES,
+    DISK,
+    DOCKER,
+    FILESYSTEM,
+    FORK_BOMB,
+    GIT_HOOKS,
+    OBFUSCATED,
+    PERMISSIONS,
+    REMOTE_CODE,
+    SYSTEM_FILES,
+    Guard,
+    Verdict,
+    install_guards,
+)
+
+__all__ = [
+    "CATEGORIES",
+    "GUARD",
+    "GUARD_ID",
+    "check_command",
+    "command_safety_guard",
+    "command_text",
+    "install",
+]
+
+GUARD_ID = "builtin:command-safety-guard"
+
+
+_SYSTEM_DIRS = frozenset({
+    "/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/proc", "/root",
+    "/sbin", "/srv", "/sys", "/usr", "/var", "/home", "/Users", "/System", "/Library", "/Applications",
+    "/private", "/snap", "/mnt", "/media", "/run", "/usr/bin", "/usr/sbin", "/usr/lib", "/usr/lib64",
+    "/usr/local", "/usr/share", "/usr/include", "/usr/libexec", "/var/lib", "/etc/ssh", "/etc/pam.d",
+})  # fmt: skip
+_CREDENTIAL_DIRS = (".ssh", ".gnupg", ".aws")
+_NET_DEVICE = re.compile(r"^/dev/(?:tcp|udp)/")
+_LOCAL_PROBE = re.compile(r"^/dev/(?:tcp|udp)/(?:localhost|127\.\d+\.\d+\.\d+|::1|0\.0\.0\.0)/\d+$")
+"""``: > /dev/tcp/localhost/5432``: a health probe of a local port, not a shell sent away."""
+_DOWNLOADERS = frozenset({"curl", "wget", "fetch", "http", "https", "xh", "lwp-request", "lwp-download",
+                          "GET", "aria2c", "iwr", "irm", "invoke-webrequest"})  # fmt: skip
+_NETWORK_TOOLS = frozenset({"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "socat", "telnet",
+                            "cryptcat", "pwncat"})  # fmt: skip
+_INTERPRETERS = INTERPRETERS
+_CODE_FLAGS = ("-c", "-e", "-E", "-m", "-r", "-p", "--eval", "--print", "--command", "-Command", "-f")
+_VALUE_FLAGS = frozenset({"-W", "-X", "-I", "--require", "-M"})
+_SHELL_RUNNERS = SHELLS | {"eval", "source", ".", "exec", "iex", "invoke-expression"}
+_WORLD_WRITABLE = re.compile(r"^(?:[0-7]?[0-7][0-7][2367]|0*0{3})$")
+_SYMBOLIC_OPEN = re.compile(r"(?:^|,)[ugoa]*[oa][ugoa]*[+=][rwxXst]*w|(?:^|,)[+=]rwx")
+_SETUID = re.compile(r"^[2467][0-7]{3}$|(?:^|,)[ugoa]*[+=][rwxX]*s")
+# Function definitions: "NAME() { BODY }" (the name is found looking back from "()",
+# which keeps the search linear) and "function NAME { BODY }".
+_HOOK_SKIP_ENV = re.compile(
+    r"^(?:HUSKY=0|HUSKY_SKIP_HOOKS=|SKIP_HOOKS=|GIT_HOOKS_SKIP=|SKIP=|PRE_COMMIT_ALLOW_NO_CONFIG=|LEFTHOOK=0)"
+)
+_PIECE_LIMIT = 200
+
+_Check = Callable[[Invocation, str], "Verdict | None"]
+"""A check for one program: (invocation, home directory) -> verdict or None."""
+
+
+def _piece(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= _PIECE_LIMIT else text[: _PIECE_LIMIT - 1] + "…"
+
+
+def _verdict(category: str, invocation: Invocation, why: str) -> Verdict:
+    return Verdict(category, _piece(invocation.text), why)
+
+
+def _values(invocation: Invocation) -> list[str]:
+    """The arguments whose values are known without running anything."""
+    values = []
+    for word in invocation.args:
+        value = invocation.command.static(word)
+        if value is not None:
+            values.append(value)
+    return values
+
+
+def _split_flags(args: Iterable[str]) -> tuple[set[str], list[str]]:
+    """Short flags (``-rf`` -> r, f), long flags, and the other arguments."""
+    flags: set[str] = set()
+    positionals: list[str] = []
+    done = False
+    for arg in args:
+        if done or arg == "-" or not arg.startswith("-"):
+            positionals.append(arg)
+        elif arg == "--":
+            done = True
+        elif arg.startswith("--"):
+            flags.add(arg.split("=", 1)[0])
+        else:
+            flags.update(arg[1:])
+    return flags, positionals
+
+
+# -- what a path means to a destructive command ------------------------------------------
+
+
+def _critical(word: str, home: str, cwd: str | None = None) -> str | None:
+    """Describe ``word`` if deleting (or opening up) it would wreck the machine."""
+    if word in ("*", "./*", ".*", "./.*", "*.*"):
+        return "every file in the working directory"
+    if re.fullmatch(r"\.\.(?:/\.\.)*/?(?:\*)?", word):
+        return "a parent of the working directory"
+    path = normalize_path(word, home=home, cwd=cwd) if word else word
+    if path in ("*", ".*"):
+        return "every file in the working directory"
+    everything = False
+    while path.endswith(("/*", "/.*")):
+        everything = True
+        path = path[: path.rindex("/")] or "/"
+    prefix = "every file in " if everything else ""
+    home = home.rstrip("/")
+    if path == "/":
+        return f"{prefix}the root directory"
+    if path == home or re.fullmatch(r"/(?:home|Users)/[^/]+|/root", path):
+        return f"{prefix}the home directory"
+    if path in _SYSTEM_DIRS:
+        return f"{prefix}a system directory ({path})"
+    for name in _CREDENTIAL_DIRS:
+        if path == f"{home}/{name}":
+            return f"{prefix}the credential directory ~/{name}"
+    return None
+
+
+def _system_file(word: str, home: str, cwd: str | None = None) -> str | None:
+    return system_file(word, home=home, cwd=cwd)
+
+
+def _block_device(word: str) -> bool:
+    return block_device(word) is not None
+
+
+# -- one check per program ---------------------------------------------------------------
+
+
+def _rm(invocation: Invocation, home: str) -> Verdict | None:
+    flags, targets = _split_flags(_values(invocation))
+    # rm takes any unambiguous prefix of a long option: --recur is --recursive, --forc --force.
+    flags |= {
+        full
+        for flag in flags
+        if len(flag) > 3
+        for full in ("--recursive", "--force")
+        if full.startswith(flag)
+    }
+    recursive = bool(flags & {"r", "R", "--recursive"})
+    force = bool(flags & {"f", "--force"})
+    for target in targets:
+        system_file = _system_file(target, home, invocation.cwd)
+        if system_file:
+            return _verdict(SYSTEM_FILES, invocation, f"deletes {system_file}")
+        what = _critical(target, home, invocation.cwd)
+        if what is None or not (recursive or what.startswith("every file in")):
+            continue
+        kind = ("recursive " if recursive else "") + ("force " if force else "")
+        return _verdict(FILESYSTEM, invocation, f"{kind}delete of {what}")
+    return None
+
+
+def _find(invocation: Invocation, home: str) -> Verdict | None:
+    values = _values(invocation)
+    starts = []
+    for value in values:
+        if value.startswith(("-", "(", "!", ")")):
+            break
+        starts.append(value)
+    deletes = "-delete" in values or any(
+        flag in values and values.index(flag) + 1 < len(values)
+        and values[values.index(flag) + 1].rsplit("/", 1)[-1] in ("rm", "shred", "unlink")
+        for flag in ("-exec", "-execdir", "-ok", "-okdir")
+    )  # fmt: skip
+    if not deletes:
+        return None
+    name = find_narrowed(values)
+    if name is not None and (not any(c in name for c in "*?[") or _JUNK.search(name)):
+        return None  # find ~ -name .DS_Store -delete: only the litter it names, not every document
+    for start in starts:
+        what = _critical(start, home, invocation.cwd)
+        if what and "working directory" not in what:
+            return _verdict(FILESYSTEM, invocation, f"deletes every file under {what}")
+    return None
+
+
+_JUNK = re.compile(r"\.(?:pyc|pyo|tmp|temp|log|swp|swo|orig|rej|bak|class|o|DS_Store)$|~$|__pycache__$")
+
+
+def _mv(invocation: Invocation, home: str) -> Verdict | None:
+    _, paths = _split_flags(_values(invocation))
+    for path in paths[:-1]:
+        system_file = _system_file(path, home, invocation.cwd)
+        if system_file:
+            return _verdict(SYSTEM_FILES, invocation, f"moves away {system_file}")
+        what = _critical(path, home, invocation.cwd)
+        if what and "working directory" not in what:
+            return _verdict(FILESYSTEM, invocation, f"moves away {what}")
+    return _copy_target(invocation, home)
+
+
+def _copy_target(invocation: Invocation, home: str) -> Verdict | None:
+    """cp/mv/install/ln onto a system file, or onto a block device."""
+    values = _values(invocation)
+    target = None
+    for index, value in enumerate(values):
+        if value in ("-t", "--target-directory") and index + 1 < len(values):
+            target = values[index + 1]
+        elif value.startswith("--target-directory="):
+            target = value.partition("=")[2]
+    _, positionals = _split_flags(values)
+    sources = positionals
+    if target is None and len(positionals) >= 2:
+        target, sources = positionals[-1], positionals[:-1]
+    if target is None:
+        return None
+    if _block_device(target):
+        return _verdict(DISK, invocation, f"writes straight to the block device {target}")
+    if invocation.name == "rsync" and any(
+        v.startswith(("--delete", "--del", "--remove-source")) for v in values
+    ):
+        what = _critical(target, home, invocation.cwd)
+        if what and "working directory" not in what:
+            return _verdict(
+                FILESYSTEM, invocation, f"rsync --delete makes {what} a copy of the source, deleting the rest"
+            )
+    candidates = [target] + [f"{target.rstrip('/')}/{s.rstrip('/').rsplit('/', 1)[-1]}" for s in sources]
+    for candidate in candidates:
+        system_file = _system_file(candidate, home, invocation.cwd)
+        if system_file:
+            return _verdict(SYSTEM_FILES, invocation, f"overwrites {system_file}")
+    return None
+
+
+def _writes_files(invocation: Invocation, home: str) -> Verdict | None:
+    """tee, truncate, shred, sed -i, perl -i, curl -o, wget -O, sort -o onto a system file."""
+    name = invocation.name
+    values = _values(invocation)
+    flags, positionals = _split_flags(values)
+    targets: list[str] = []
+    in_place = "i" in flags or any(v.startswith(("-i", "--in-place")) for v in values)
+    if name in ("tee", "truncate", "shred") or (name in ("sed", "perl") and in_place):
+        targets = positionals
+    elif name in ("curl", "wget", "sort"):
+        option = {"curl": ("-o", "--output"), "wget": ("-O", "--output-document"), "sort": ("-o", "--output")}
+        for index, value in enumerate(values):
+            if value in option[name] and index + 1 < len(values):
+                targets.append(values[index + 1])
+            elif value.startswith(tuple(f"{o}=" for o in option[name] if o.startswith("--"))):
+                targets.append(value.partition("=")[2])
+    for target in targets:
+        if _block_device(target):
+            return _verdict(DISK, invocation, f"writes straight to the block device {target}")
+        system_file = _system_file(target, home, invocation.cwd)
+        if system_file:
+            return _verdict(SYSTEM_FILES, invocation, f"overwrites {system_file}")
+    return None
+
+
+def _dd(invocation: Invocation, home: str) -> Verdict | None:
+    for value in _values(invocation):
+        if value.startswith("of="):
+            target = value[3:]
+            if _block_device(target):
+                return _verdict(DISK, invocation, f"writes raw data to the block device {target}")
+            system_file = _system_file(target, home, invocation.cwd)
+            if system_file:
+                return _verdict(SYSTEM_FILES, invocation, f"overwrites {system_file}")
+    return None
+
+
+def _disk_tool(invocation: Invocation, home: str) -> Verdict | None:
+    name = invocation.name
+    values = _values(invocation)
+    devices = [v for v in values if v.startswith("/dev/")]
+    if not devices:
+        return None
+    device = devices[0]
+    flags, positionals = _split_flags(values)
+    if name.startswith(("mkfs", "mke2fs", "mkswap", "mkdosfs", "mkntfs", "mkexfatfs")):
+        return _verdict(DISK, invocation, f"formats {device}")
+    if name in ("fdisk", "gdisk", "cfdisk") and flags & {"l", "--list", "s", "--getsz"}:
+        return None
+    if name == "sfdisk" and flags & {"l", "d", "s", "J", "--list", "--dump", "--show-size", "--json", "V",
+                                     "--verify"}:  # fmt: skip
+        return None
+    if name == "sgdisk" and flags and flags <= {"p", "--print", "v", "--verify", "i", "--info"}:
+        return None
+    if name == "parted" and not {"mklabel", "mktable", "mkpart", "rm", "resizepart", "rescue", "name",
+                                 "set", "toggle", "mkfs"} & set(positionals):  # fmt: skip
+        return None
+    if name == "wipefs" and not flags & {"a", "--all", "o", "--offset"}:
+        return None
+    if name == "shred" and not _block_device(device):
+        return None
+    return _verdict(DISK, invocation, f"rewrites the partitions or data of {device}")
+
+
+def _chmod(invocation: Invocation, home: str) -> Verdict | None:
+    values = _values(invocation)
+    flags, positionals = _split_flags(v for v in values if not re.fullmatch(r"-[rwxXst]+", v))
+    recursive = bool(flags & {"R", "--recursive"})
+    if not positionals:
+        return None
+    mode, targets = positionals[0], positionals[1:]
+    if "--reference" in flags:
+        mode, targets = "", positionals
+    # chmod -w file: a mode that starts with "-" went into flags; it is never world-opening.
+    opening = bool(_WORLD_WRITABLE.match(mode) or _SYMBOLIC_OPEN.search(mode)) or mode.lstrip("0") == ""
+    for target in targets:
+        what = _critical(target, home, invocation.cwd)
+        if what and (recursive or opening) and "working directory" not in what:
+            how = "recursive " if recursive else ""
+            return _verdict(PERMISSIONS, invocation, f"{how}chmod {mode or 'by reference'} of {what}")
+        system_file = _system_file(target, home, invocation.cwd)
+        if system_file and (opening or re.search(r"[0-7][0-7][4-7]$|o[+=]r|a[+=]r", mode)):
+            return _verdict(PERMISSIONS, invocation, f"exposes {system_file} to every user")
+        if opening and mode and _outside_project(target, home):
+            # chmod 777 /var/www: every local user (and every compromised service) may now write there.
+            return _verdict(PERMISSIONS, invocation, f"chmod {mode} makes {target} writable by every user")
+        base = target.rsplit("/", 1)[-1]
+        if _SETUID.search(mode) and (base in SHELLS or _INTERPRETERS.match(base)):
+            return _verdict(PERMISSIONS, invocation, f"makes {target} a setuid shell (a root backdoor)")
+    return None
+
+
+_SCRATCH = ("/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/", "/private/var/folders/", "/var/folders/")
+
+
+def _outside_project(target: str, home: str) -> bool:
+    """An absolute path outside the home directory and the scratch directories."""
+    if not target.startswith(("/", "~/", "$HOME")) or target.startswith("/dev/"):
+        return False
+    path = normalize_path(target, home=home)
+    home = home.rstrip("/")
+    return not (path == home or path.startswith(home + "/") or path.startswith(_SCRATCH) or path == "/tmp")
+
+
+def _chown(invocation: Invocation, home: str) -> Verdict | None:
+    flags, positionals = _split_flags(_values(invocation))
+    if not flags & {"R", "--recursive"} or len(positionals) < 2:
+        return None
+    for target in positionals[1:]:
+        what = _critical(target, home, invocation.cwd)
+        if what and "working directory" not in what:
+            return _verdict(PERMISSIONS, invocation, f"recursive {invocation.name} of {what}")
+    return None
+
+
+_COMMIT_VALUE_SHORT = "mFCctSu"
+_COMMIT_VALUE_LONG = frozenset({"--message", "--file", "--author", "--date", "--template", "--reuse-message",
+                                "--reedit-message", "--fixup", "--squash", "--cleanup", "--trailer",
+                                "--pathspec-from-file"})  # fmt: skip
+_GIT_GLOBAL_VALUES = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path",
+                                "--config-env"})  # fmt: skip
+
+
+def _git(invocation: Invocation, home: str) -> Verdict | None:
+    values = _values(invocation)
+    i = 0
+    hooks_path = None
+    while i < len(values) and values[i].startswith("-"):
+        if values[i] == "-c" and i + 1 < len(values) and values[i + 1].lower().startswith("core.hookspath"):
+            hooks_path = values[i + 1]
+        i += 2 if values[i] in _GIT_GLOBAL_VALUES else 1
+    if i >= len(values):
+        return None
+    subcommand, args = values[i], values[i + 1 :]
+    hooks_at = next((args[i + 1] for i, a in enumerate(args[:-1]) if a.lower() == "core.hookspath"), "")
+    reading = {"--get", "--list", "-l", "--unset", "--get-all"} & set(args)
+    if subcommand == "config" and hooks_at.startswith(("/", "~", "$")) and not reading:
+        # core.hooksPath /dev/null: no hook runs again (.githooks in the project is husky's way).
+        return _verdict(GIT_HOOKS, invocation, f"core.hooksPath {hooks_at} takes git's hooks away")
+    if subcommand not in ("commit", "push", "merge", "am", "rebase", "cherry-pick", "revert", "pull"):
+        return None
+    if hooks_path is not None:
+        return _verdict(GIT_HOOKS, invocation, f"-c {hooks_path} runs {subcommand} without the hooks")
+    skip_env = next((e for e in invocation.env if _HOOK_SKIP_ENV.match(e)), None)
+    if skip_env:
+        return _verdict(GIT_HOOKS, invocation, f"{skip_env} skips the hooks of git {subcommand}")
+    j = 0
+    while j < len(args):
+        arg = args[j]
+        j += 1
+        if arg == "--":
+            break
+        key = arg.partition("=")[0]
+        if len(key) >= 6 and "--no-verify".startswith(key):
+            # git takes any unambiguous prefix of a long option: --no-veri is --no-verify.
+            return _verdict(GIT_HOOKS, invocation, f"{arg} (--no-verify) skips the hooks of git {subcommand}")
+        if subcommand != "commit":
+            continue
+        if arg.startswith("--"):
+            if arg in _COMMIT_VALUE_LONG:
+                j += 1
+            continue
+        if arg.startswith("-") and len(arg) > 1:
+            for index, char in enumerate(arg[1:], start=1):
+                if char == "n":
+                    return _verdict(GIT_HOOKS, invocation, "-n (--no-verify) skips the commit hooks")
+                if char in _COMMIT_VALUE_SHORT:
+                    if index == len(arg) - 1:
+                        j += 1
+                    break
+    return None
+
+
+def _docker(invocation: Invocation, home: str) -> Verdict | None:
+    values = _values(invocation)
+    i = 0
+    while i < len(values) and values[i].startswith("-"):
+        i += 2 if values[i] in ("-H", "--host", "-c", "--context", "--config", "-l", "--log-level") else 1
+    words = values[i:]
+    volumes = any(
+        w == "--volumes" or (w.startswith("--volumes=") and w[10:].lower() not in ("false", "0"))
+        for w in words
+    )
+    if words[:2] == ["system", "prune"] and volumes:
+        return _verdict(DOCKER, invocation, "deletes every unused volume, and the data in it")
+    if words[:2] == ["volume", "prune"]:
+        return _verdict(DOCKER, invocation, "deletes every unused volume, and the data in it")
+    if words[:2] == ["volume", "rm"] or words[:2] == ["volume", "remove"]:
+        for word in invocation.args:
+            for sub in invocation.command.substitutions_in(word):
+                for stages in walk(sub.script):
+                    if any(_is_volume_listing(s) for s in stages):
+                        return _verdict(DOCKER, invocation, "deletes every volume, and the data in it")
+    return None
+
+
+def _is_volume_listing(invocation: Invocation) -> bool:
+    values = _values(invocation)
+    listing = "ls" in values or "list" in values
+    return invocation.name in ("docker", "podman") and "volume" in values and listing
+
+
+def _netcat(invocation: Invocation, home: str) -> Verdict | None:
+    for value in _values(invocation):
+        if value in ("--exec", "--sh-exec", "--lua-exec") or value.startswith(("--exec=", "--sh-exec=")):
+            return _verdict(BACKDOOR, invocation, "serves a program over the network")
+        if value.startswith("-") and not value.startswith("--") and set(value[1:]) & {"e", "c"}:
+            return _verdict(BACKDOOR, invocation, "serves a shell over the network")
+    return None
+
+
+def _socat(invocation: Invocation, home: str) -> Verdict | None:
+    values = [v.lower() for v in _values(invocation)]
+    runs = any(v.startswith(("exec:", "system:")) or ",exec:" in v for v in values)
+    network = any(re.match(r"^(?:tcp|udp|ssl|openssl|sctp|socks)", v) for v in values)
+    if runs and network:
+        return _verdict(BACKDOOR, invocation, "connects a shell to the network")
+    return None
+
+
+def _interpreter(invocation: Invocation, home: str) -> Verdict | None:
+    """Code given inline, in a here-string or a here-document: judged like a shell command."""
+    codes = [code for code in (inline_code(invocation), *fed_code(invocation)) if code]
+    for code in codes:
+        verdict = _judge_code(code, invocation, home, how=f"run from {invocation.name}")
+        if verdict is not None:
+            return verdict
+    return None
+
+
+def _perl(invocation: Invocation, home: str) -> Verdict | None:
+    return _writes_files(invocation, home) or _interpreter(invocation, home)
+
+
+def _judge_code(code: str, invocation: Invocation, home: str, *, how: str, piece: str = "") -> Verdict | None:
+    danger = judge_code(
+        code,
+        awk=invocation.name in AWKS,
+        is_critical=lambda path: _critical(path, home, invocation.cwd),
+        judge_shell=lambda command: check_command(command, home=home),
+    )
+    if danger is None:
+        return None
+    return Verdict(danger.category, piece or _piece(invocation.text), f"{danger.why}, {how}")
+
+
+_CHECKS: dict[str, _Check] = {
+    "rm": _rm,
+    "unlink": _rm,
+    "find": _find,
+    "mv": _mv,
+    "cp": _copy_target,
+    "install": _copy_target,
+    "ln": _copy_target,
+    "rsync": _copy_target,
+    "tee": _writes_files,
+    "truncate": _writes_files,
+    "sed": _writes_files,
+    "perl": _perl,
+    "curl": _writes_files,
+    "wget": _writes_files,
+    "sort": _writes_files,
+    "dd": _dd,
+    "chmod": _chmod,
+    "chown": _chown,
+    "chgrp": _chown,
+    "git": _git,
+    "docker": _docker,
+    "podman": _docker,
+    "socat": _socat,
+    **{name: _disk_tool for name in ("fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted", "wipefs",
+                                     "blkdiscard", "mke2fs", "mkswap", "mkdosfs", "mkntfs", "shred")},
+    **{name: _netcat for name in _NETWORK_TOOLS - {"socat", "telnet"}},
+}  # fmt: skip
+
+
+# -- code that reaches a shell -------------------------------------------------------------
+
+
+def _runs_stdin(invocation: Invocation) -> bool:
+    """Whether the program runs, as code, what arrives on its standard input."""
+    name = invocation.name
+    if name in SHELLS:
+        return shell_mode(invocation).reads_stdin
+    if name in ("source", "."):
+        # curl URL | source /dev/stdin: the shell itself runs what arrives.
+        values = _values(invocation)
+        return not values or values[0] in ("/dev/stdin", "-", "/proc/self/fd/0", "/dev/fd/0")
+    if name in AWKS or not _INTERPRETERS.match(name):
+        return False
+    values = _values(invocation)
+    skip = False
+    for value in values:
+        if skip:
+            skip = False
+            continue
+        if value == "-":
+            return True
+        if value in _VALUE_FLAGS:
+            skip = True
+            continue
+        if value.startswith("-"):
+            if value in _CODE_FLAGS or re.fullmatch(r"-[a-zA-Z]*[cem]", value):
+                return False
+            continue
+        return False  # a script file
+    return True
+
+
+def _downloads(script: Script) -> Invocation | None:
+    for stages in walk(script):
+        for invocation in stages:
+            if invocation.name in _DOWNLOADERS:
+                return invocation
+    return None
+
+
+def _substituted_download(invocation: Invocation) -> Invocation | None:
+    """A download whose output this shell, interpreter or eval runs (``bash <(curl URL)``)."""
+    if not (invocation.name in _SHELL_RUNNERS or _INTERPRETERS.match(invocation.name) or invocation.dynamic):
+        return None
+    command = invocation.command
+    words = list(command.words) + [r.target for r in command.redirects if r.op in ("<", "<<<")]
+    for word in words:
+        for sub in command.substitutions_in(word):
+            found = _downloads(sub.script)
+            if found is not None:
+                return found
+    return None
+
+
+def _decoded(stages: list[Invocation]) -> str | None:
+    """What ``echo TEXT | base64 -d | rev ...`` writes, worked out without running it."""
+    if not stages or stages[0].name not in ("echo", "printf"):
+        return None
+    values = _values(stages[0])
+    if len(values) != len(stages[0].args):
+        return None  # a computed argument
+    if stages[0].name == "printf":
+        text = "".join(values[1:]) if values and "%" in values[0] else "".join(values)
+    else:
+        text = " ".join(v for v in values if v not in ("-n", "-e", "-E", "-ne", "-en"))
+    for stage in stages[1:]:
+        if stage.name in ("base64", "openssl") and {"-d", "--decode", "-D"} & set(stage.args):
+            try:
+                text = base64.b64decode(text.strip() + "==", validate=False).decode("utf-8", "replace")
+            except (binascii.Error, ValueError):
+                return None
+        elif stage.name == "rev":
+            text = "\n".join(line[::-1] for line in text.split("\n"))
+        else:
+            return None
+    return text
+
+
+def _is_decoder(invocation: Invocation) -> bool:
+    args = set(invocation.args)
+    name = invocation.name
+    return (
+        (name in ("base64", "base32", "basenc") and bool(args & {"-d", "--decode", "-D"}))
+        or (name == "xxd" and "-r" in args)
+        or (name == "openssl" and bool(args & {"-d", "base64"}))
+        or name in ("rev", "gunzip", "zcat", "uudecode", "bunzip2", "xzcat")
+    )
+
+
+def _interactive(invocation: Invocation) -> bool:
+    mode = shell_mode(invocation)
+    return mode.interactive or mode.reads_stdin
+
+
+def _computed_code(invocation: Invocation, home: str) -> Verdict | None:
+    """Code a shell gets from a substitution that can be worked out: ``bash -c "$(echo … | base64 -d)"``."""
+    if not (invocation.name in _SHELL_RUNNERS or invocation.dynamic):
+        return None
+    command = invocation.command
+    for word in command.words:
+        for sub in command.substitutions_in(word):
+            for stages in walk(sub.script):
+                decoded = _decoded(stages)
+                if decoded is not None:
+                    verdict = check_command(decoded, home=home)
+                    if verdict is not None:
+                        why = f"{verdict.why}; computed as {decoded.strip()!r}"
+                        return Verdict(verdict.category, _piece(invocation.text), why)
+                elif any(_is_decoder(s) for s in stages):
+                    return _verdict(
+                        OBFUSCATED, invocation, f"runs decoded data in {invocation.name or 'a shell'}"
+                    )
+    return None
+
+
+def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
+    piece = _piece(" | ".join(stage.text for stage in stages))
+    # One pass: what flowed in so far is remembered, not searched again at each stage (linear).
+    source = listener = None
+    decoder = first_runner = False
+    for index, stage in enumerate(stages):
+        runs = index > 0 and _runs_stdin(stage)
+        if not runs:
+            source = source or (stage if stage.name in _DOWNLOADERS else None)
+            listener = listener or (stage if stage.name in _NETWORK_TOOLS else None)
+            decoder = decoder or _is_decoder(stage)
+            continue
+        if source is not None:
+            return Verdict(REMOTE_CODE, piece, f"pipes a download from {source.name} into {stage.name}")
+        if listener is not None:
+            return Verdict(BACKDOOR, piece, f"runs what arrives from {listener.name} in {stage.name}")
+        if first_runner:
+            continue  # a later runner reads the output of code, not what was decoded
+        first_runner = True
+        upstream = stages[:index]
+        decoded = _decoded(upstream)
+        if decoded is None and decoder:
+            return Verdict(OBFUSCATED, piece, f"pipes decoded data into {stage.name}")
+        if decoded is not None and stage.name not in SHELLS and _INTERPRETERS.match(stage.name):
+            verdict = _judge_code(decoded, stage, home, how=f"piped into {stage.name}", piece=piece)
+            if verdict is not None:
+                return verdict
+        elif decoded is not None:
+            verdict = check_command(decoded, home=home)
+            if verdict is not None:
+                return Verdict(
+                    verdict.category, piece, f"{verdict.why}; piped in as {_piece(decoded.strip())!r}"
+                )
+    shells = [s for s in stages if s.name in SHELLS and _interactive(s)]
+    network = [s for s in stages if s.name in _NETWORK_TOOLS or _tls_client(s)]
+    if shells and network and len(stages) > 1:
+        return Verdict(BACKDOOR, piece, f"connects {shells[0].name} to the network through {network[0].name}")
+    for index, stage in enumerate(stages[1:], start=1):
+        # echo / | xargs rm -rf: the arguments xargs adds can be worked out.
+        check = _CHECKS.get(stage.name)
+        added = _xargs_input(stages[:index]) if "xargs" in stage.wrappers and check is not None else None
+        if added is not None and check is not None:
+            replace = _xargs_replace(stage.wrapper_args)
+            if replace:  # xargs -I% dd of=%: the input goes where % is
+                args = tuple(a.replace(replace, added.split()[0]) if replace in a else a for a in stage.args)
+            else:
+                args = (*stage.args, *added.split())
+            extended = attrs.evolve(stage, args=args)
+            verdict = check(extended, home)
+            if verdict is not None:
+                return Verdict(verdict.category, piece, f"{verdict.why}; the arguments come from the pipe")
+    for stage in stages:
+        if "xargs" in stage.wrappers and stage.name in ("docker", "podman"):
+            values = _values(stage)
+            if values[:2] in (["volume", "rm"], ["volume", "remove"]) and any(
+                _is_volume_listing(s) for s in stages
+            ):
+                return Verdict(DOCKER, piece, "deletes every volume, and the data in it")
+    return None
+
+
+def _xargs_replace(words: tuple[str, ...]) -> str | None:
+    """The placeholder of ``xargs -I %`` (or ``-I%``, ``--replace=%``, ``-i``: ``{}``), if any."""
+    for index, word in enumerate(words):
+        if word == "-I" and index + 1 < len(words):
+            return words[index + 1]
+        if word.startswith("-I") and len(word) > 2:
+            return word[2:]
+        if word.startswith("--replace"):
+            return word.partition("=")[2] or "{}"
+        if word == "-i":
+            return "{}"
+    return None
+
+
+def _tls_client(invocation: Invocation) -> bool:
+    """``openssl s_client``/``s_server``: a network pipe, as good as netcat for a shell."""
+    return invocation.name == "openssl" and bool({"s_client", "s_server"} & set(_values(invocation)))
+
+
+def _xargs_input(upstream: list[Invocation]) -> str | None:
+    """What xargs is fed, when it can be worked out: echo's words, or the paths find starts from."""
+    decoded = _decoded(upstream)
+    if decoded is not None:
+        return decoded
+    finder = upstream[0] if upstream and upstream[0].name in ("find", "ls") else None
+    if finder is None or find_narrowed(_values(finder)) is not None:
+        return None
+    if finder.name == "ls":
+        return " ".join(v for v in _values(finder) if not v.startswith("-")) or None
+    starts = []
+    for value in _values(finder):
+        if value.startswith(("-", "(", "!")):
+            break
+        starts.append(value)
+    # find ~ -type f | xargs rm -f: every file under the start.
+    return " ".join(f"{start.rstrip('/')}/*" for start in starts or ["."])
+
+
+def _check_redirects(invocation: Invocation, home: str) -> Verdict | None:
+    """Where a command's output goes: a block device, a system file, a network socket."""
+    command = invocation.command
+    for redirect in command.redirects:
+        target = command.static(redirect.target)
+        if target is None:
+            continue
+        if (
+            _NET_DEVICE.match(target)
+            and (invocation.name in SHELLS or invocation.name in ("exec", ""))
+            and not (
+                _LOCAL_PROBE.match(target) and not (invocation.name in SHELLS and _interactive(invocation))
+            )
+        ):
+            return _verdict(BACKDOOR, invocation, f"connects a shell to the network through {target}")
+        if redirect.op in ("<", "<<", "<<<", "<&"):
+            continue
+        if _block_device(target):
+            return _verdict(DISK, invocation, f"writes straight to the block device {target}")
+        system_file = _system_file(target, home, invocation.cwd)
+        if system_file:
+            how = "appends to" if redirect.op in (">>", "&>>") else "overwrites"
+            return _verdict(SYSTEM_FILES, invocation, f"{how} {system_file}")
+    return None
+
+
+def _fork_bomb(script: Script) -> str | None:
+    """The definition of a function that runs itself in the background or a pipe, if any."""
+    for function in script.functions:
+        for pipeline in function.body.pipelines:
+            for command in pipeline:
+                calls_itself = bool(command.words) and command.words[0] == function.name
+                if calls_itself and (len(pipeline) > 1 or command.background):
+                    return function.text
+    return None
+
+
+def _nested_code(invocation: Invocation) -> list[str]:
+    if invocation.name in SHELLS:
+        script = shell_mode(invocation).script
+        return [script] if script else []
+    if invocation.name == "eval":
+        return [" ".join(invocation.command.render(w) for w in invocation.args)]
+    return []
+
+
+def _check_invocation(invocation: Invocation, home: str) -> Verdict | None:
+    name = invocation.name
+    if not name and not invocation.dynamic:
+        return None  # only redirections: _check_redirects judges them
+    if invocation.dynamic:
+        download = _substituted_download(invocation)
+        if download is not None:
+            return _verdict(REMOTE_CODE, invocation, f"runs the output of {download.name} as a command")
+        # A computed command name: judge it as the destructive programs it could be.
+        for guess in ("rm", "chmod", "chown", "dd"):
+            verdict = _CHECKS[guess](_renamed(invocation, guess), home)
+            if verdict is not None:
+                why = f"{verdict.why}, if the computed command is {guess}"
+                return Verdict(verdict.category, verdict.piece, why)
+        return check_targets(invocation, home)
+    check = _CHECKS.get(name)
+    if check is None:
+        if name.startswith("mkfs"):
+            check = _disk_tool
+        elif _INTERPRETERS.match(name):
+            check = _interpreter
+    verdict = check(invocation, home) if check is not None else None
+    if verdict is not None:
+        return verdict.by(f"{check.__name__.strip('_')} rule, for {name}" if check is not None else "")
+    verdict = check_targets(invocation, home)
+    if verdict is not None:
+        return verdict.by("operand rule (system files and block devices, whatever the program)")
+    download = _substituted_download(invocation)
+    if download is not None:
+        why = f"runs code downloaded by {download.name} in {name}"
+        return _verdict(REMOTE_CODE, invocation, why).by("substituted download rule")
+    verdict = _computed_code(invocation, home)
+    if verdict is not None:
+        return verdict.by("computed code rule")
+    for code in _nested_code(invocation):
+        if _fork_bomb(parse_nested(code)):
+            why = "a function that spawns copies of itself without end"
+            return _verdict(FORK_BOMB, invocation, why).by("fork bomb rule")
+    return None
+
+
+def _renamed(invocation: Invocation, name: str) -> Invocation:
+    return attrs.evolve(invocation, name=name, dynamic=False)
+
+
+# -- the public check ----------------------------------------------------------------------
+
+_LOOK_DOWNLOADERS = frozenset({"curl", "wget"})
+_LOOK_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh"})
+
+
+def _looks_dangerous(command: str) -> str | None:
+    """The category a command that does not parse looks like, by its unquoted words (linear)."""
+    # Quoted text is a message or a pattern more often than code: leave it out of the look.
+    unquoted = _QUOTED.sub(" ", command)
+    words = set(unquoted.replace("|", " | ").replace(";", " ; ").split())
+    if "rm" in words and any(
+        w.startswith("-") and not w.startswith("--") and ("r" in w or "R" in w) for w in words
+    ):
+        return FILESYSTEM
+    if any(w.startswith(("mkfs", "fdisk", "wipefs")) for w in words) or (
+        "dd" in words and any(w.startswith("of=/dev/") for w in words)
+    ):
+        return DISK
+    if words & _LOOK_DOWNLOADERS and words & _LOOK_SHELLS and "|" in words:
+        return REMOTE_CODE
+    if _REMOTE_SOCKET.search(unquoted):
+        return BACKDOOR
+    if "--no-verify" in unquoted:
+        return GIT_HOOKS
+    if any(f"/etc/{name}" in unquoted for name in ("passwd", "shadow", "sudoers")):
+        return SYSTEM_FILES
+    return None
+
+
+_REMOTE_SOCKET = re.compile(r"/dev/(?:tcp|udp)/(?!localhost/|127\.|::1/)")
+_QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
+
+
+def _check_malformed(command: str, home: str) -> Verdict | None:
+    """A command bash would refuse: judge the ways it could be meant, else its look.
+
+    What parsed was judged already. Repairs are closing the open quote or
+    parenthesis, or dropping a stray quote; if any repair is dangerous, the
+    command is blocked. If none parses, a dangerous look blocks it.
+    """
+    present = {char for char in "'\"`(" if char in command}
+    closings = ("'", '"', ")", "`", "\"'", "'\"", ")'", ')"')
+    # Only a character the command has can be left open (each repair is a parse).
+    repairs = [command + c for c in closings if all((x if x != ")" else "(") in present for x in c)]
+    for quote in ("'", '"', "`"):
+        index = command.rfind(quote)
+        if index >= 0:
+            repairs.append(command[:index] + command[index + 1 :])
+    parsed = False
+    for repaired in repairs:
+        script = parse(repaired)
+        if script.malformed:
+            continue
+        parsed = True
+        verdict = _check_script(script, home)
+        if verdict is not None:
+            why = f"{verdict.why}; the command is malformed"
+            return Verdict(
+                verdict.category, verdict.piece, why, rule=f"{verdict.rule}, on a repaired command"
+            )
+    if parsed:
+        return None
+    category = _looks_dangerous(command)
+    if category is not None:
+        why = "the command does not parse, and looks dangerous"
+        return Verdict(category, _piece(command), why, rule="malformed command rule")
+    return None
+
+
+def _check_script(script: Script, home: str) -> Verdict | None:
+    bomb = _fork_bomb(script)
+    if bomb is not None:
+        why = "a function that spawns copies of itself without end"
+        return Verdict(FORK_BOMB, _piece(bomb), why, rule="fork bomb rule")
+    for stages in walk(script):
+        for invocation in stages:
+            spend()
+            verdict = _check_invocation(invocation, home)
+            if verdict is not None:
+                return verdict.by(f"rule for {invocation.name or 'a computed command'}")
+            verdict = _check_redirects(invocation, home)
+            if verdict is not None:
+                return verdict.by("redirect rule")
+        verdict = _check_pipeline(stages, home)
+        if verdict is not None:
+            return verdict.by("pipeline rule (what flows into a shell or interpreter)")
+    return None
+
+
+def check_command(command: str, *, home: str | None = None) -> Verdict | None:
+    """A :class:`Verdict` if running ``command`` in a shell would be dangerous, else None.
+
+    ``home`` is the home directory that ``~`` and ``$HOME`` mean (default:
+    ``$HOME``). Pure: nothing is run, nothing is read from disk. Linear in the
+    length of the command, within the decision budget (:mod:`.budget`): past
+    it, or if the command cannot be judged at all, the verdict is a deny.
+    """
+    if not isinstance(command, str) or not command.strip():
+        return None
+    home = home or normalize_path("~")
+    if len(command) > _CACHED_LENGTH:
+        return decide(command, lambda: _judge_command(command, home))
+    return decide(command, lambda: _check_cached(command, home))
+
+
+_CACHED_LENGTH = 1 << 16
+"""Longer commands are judged afresh: a cache of 10 MB strings would hold gigabytes."""
+
+
+@functools.lru_cache(maxsize=1024)
+def _check_cached(command: str, home: str) -> Verdict | None:
+    # Agents repeat themselves (the same test command, the same build): judge once.
+    return _judge_command(command, home)
+
+
+def _judge_command(command: str, home: str, script: Script | None = None) -> Verdict | None:
+    script = parsed(command) if script is None else script
+    verdict = _check_script(script, home)
+    if verdict is None and script.malformed:
+        return _check_malformed(command, home)
+    return verdict
+
+
+def command_text(args: Mapping[str, Any]) -> str | None:
+    """The command line of an exec call: ``command`` (a string or an argv list) or ``cmd``."""
+    for key in ("command", "cmd", "script"):
+        value = args.get(key)
+        if isinstance(value, str):
+            return value
+        if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+            return shlex.join(value)
+    return None
+
+
+def command_safety_guard(call: ToolCall) -> None:
+    """tool.before handler: block an exec call whose command is dangerous."""
+    command = command_text(call.args)
+    if command is None:
+        return
+    verdict = check_command(command)
+    if verdict is not None:
+        call.block(verdict.reason)
+
+
+GUARD = Guard(id=GUARD_ID, handler=command_safety_guard, tool=r"^exec$", priority=100)
+"""The registration spec of the command safety guard."""
+
+
+def install(registry: Registry, *, shadow: bool = False, priority: int | None = None) -> None:
+    """Installer (the middleware plug-in convention): add the command safety guard.
+
+    ``shadow=True`` records its blocks without applying them; ``priority``
+    overrides the default 100.
+    """
+    priorities = {GUARD_ID: priority} if priority is not None else None
+    install_guards(registry, [GUARD], shadow=shadow, priorities=priorities)

@@ -1,0 +1,110 @@
+"""``agentbus explain COMMAND``: why the guards block a command, or let it run, in one screen.
+
+It shows the commands bash would run (wrappers resolved, nested code found),
+each operand as the guards resolved it (``~``, ``$HOME``, variables, ``cd``)
+with what it names, and the verdict of each guard with the rule that gave it.
+Nothing is run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from .danger import GUARD_ID, check_command
+from .files import SHELL_FILE_GUARD_ID, check_shell_files
+from .operands import block_device, operands, system_file
+from .parse import parsed
+from .paths import check_path, display_path, normalize_path
+from .programs import walk
+
+__all__ = ["EXAMPLES", "add_arguments", "explain", "run"]
+
+EXAMPLES = """examples:
+  agentbus explain 'sudo env rm -rf ~'
+  agentbus explain 'F=/etc/passwd; echo x >> $F'
+  agentbus explain --cwd ~/project 'cd .. && cat .env'
+"""
+_MAX_LINES = 40
+
+
+def explain(command: str, *, home: str | None = None, cwd: str | None = None) -> str:
+    """The parsed commands, their resolved operands and each guard's verdict, as text."""
+    home = home or normalize_path("~")
+    script = parsed(command)
+    lines = [f"command: {_short(command, 100)}"]
+    if script.malformed:
+        lines.append("  (bash would refuse part of it: what parsed is judged, and repairs of it)")
+    for number, stages in enumerate(walk(script, cwd=cwd), start=1):
+        for stage in stages:
+            program = stage.name or ("(computed)" if stage.dynamic else "(redirections only)")
+            extra = []
+            if stage.wrappers:
+                extra.append("via " + " ".join(stage.wrappers))
+            if stage.cwd:
+                extra.append(f"in {stage.cwd}")
+            lines.append(
+                f"{number:>2}. {program}: {_short(stage.text, 90)}"
+                + (f"  [{', '.join(extra)}]" if extra else "")
+            )
+            for operand in operands(stage)[:8]:
+                shown = _short(operand.value, 50)
+                lines.append(f"      {operand.role:<12} {shown:<50} {_names(operand.value, home, stage.cwd)}")
+        if len(lines) > _MAX_LINES:
+            lines.append("    …")
+            break
+    lines.append("verdicts:")
+    for guard_id, verdict in (
+        (GUARD_ID, check_command(command, home=home)),
+        (SHELL_FILE_GUARD_ID, check_shell_files(command, cwd=cwd)),
+    ):
+        if verdict is None:
+            lines.append(f"  {guard_id}: allow")
+        else:
+            lines.append(f"  {guard_id}: BLOCK {verdict.reason}")
+            lines.append(f"      decided by the {verdict.rule or 'guard'}")
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _names(value: str, home: str, cwd: str | None) -> str:
+    """What an operand names, as the rules see it."""
+    device = block_device(value)
+    if device:
+        return f"-> block device {device}"
+    found = system_file(value, home=home, cwd=cwd)
+    if found:
+        return f"-> system file {found}"
+    verdict = check_path(value, cwd=cwd, home=home)
+    if verdict is not None:
+        return f"-> {verdict.why}"
+    if value.startswith(("/", "~", "$HOME", "${HOME", "..", "./")):
+        return f"-> {display_path(normalize_path(value, home=home, cwd=cwd), home=home)}"
+    return ""
+
+
+def _short(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``agentbus explain``."""
+    parser.add_argument(
+        "command",
+        nargs=argparse.REMAINDER,
+        help="the shell command to explain (quote it, or pass its words last)",
+    )
+    parser.add_argument("--cwd", help="the directory the command runs in (default: unknown)")
+    parser.add_argument("--home", help="the home directory ~ means (default: $HOME)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the explanation; exit status 1 when a guard blocks the command."""
+    command = " ".join(args.command)
+    if not command.strip():
+        print("agentbus explain: give the command to explain, e.g. agentbus explain 'rm -rf ~'")
+        return 2
+    home = args.home or os.environ.get("HOME") or None
+    text = explain(command, home=home, cwd=args.cwd)
+    print(text)
+    return 1 if "BLOCK " in text.split("verdicts:", 1)[1] else 0

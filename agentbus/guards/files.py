@@ -1,0 +1,509 @@
+"""The sensitive-path guards: ``builtin:security-audit`` and its two extensions.
+
+- ``builtin:security-audit`` (seed 000): tool.before on the file tools
+  (``read``, ``write``, ``edit``, plus ``apply_patch``, Claude Code's
+  ``MultiEdit``/``NotebookEdit`` and the MCP filesystem server's file tools),
+  priority 99. It reads the path from ``path``, ``file_path``, ``paths``,
+  ``notebook_path`` (and the file headers of a patch), normalises it against
+  ``cwd`` when the call has one, and blocks with ``Access denied: ~/.ssh/id_rsa
+  (SSH private key)``.
+- ``builtin:shell-file-guard``: tool.before on ``exec``, priority 99. The same
+  classifier applied to the file arguments of shell commands that read, copy,
+  archive, encode or upload files (``cat ~/.ssh/id_rsa``, ``cp ~/.aws/credentials
+  /tmp``, ``base64 .env``, ``tar czf x.tgz ~/.ssh``, ``curl -d @.env``,
+  ``< .env``), and to redirections that write a protected file.
+- ``builtin:search-path-guard``: tool.before on search tools (``grep``,
+  ``glob``, ``find``, ``ls`` and MCP search/list tools), priority 99: their
+  paths and glob patterns (``**/.env``, ``~/.ssh/*``, ``*.pem``).
+
+Each has its own id, so a user who finds one too strict turns that one off.
+The pure functions :func:`check_path`, :func:`check_glob` and
+:func:`check_shell_files` answer the same question without a bus.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from ..events import ToolCall
+from ..registry import Registry
+from .budget import decide, spend
+from .interpreters import INTERPRETERS, fed_code, inline_code
+from .operands import PATH_MAX, PATTERN_OPTIONS, option_values
+from .parse import Script, parsed
+from .paths import check_glob, check_path, normalize_path
+from .programs import Invocation, walk
+from .verdict import Guard, Verdict, install_guards
+
+__all__ = [
+    "GUARDS",
+    "SEARCH_PATH_GUARD",
+    "SEARCH_PATH_GUARD_ID",
+    "SECURITY_AUDIT",
+    "SECURITY_AUDIT_ID",
+    "SHELL_FILE_GUARD",
+    "SHELL_FILE_GUARD_ID",
+    "check_glob",
+    "check_path",
+    "check_shell_files",
+    "install",
+    "search_path_guard",
+    "security_audit",
+    "shell_file_guard",
+]
+
+SECURITY_AUDIT_ID = "builtin:security-audit"
+SHELL_FILE_GUARD_ID = "builtin:shell-file-guard"
+SEARCH_PATH_GUARD_ID = "builtin:search-path-guard"
+
+_MCP_FILE_TOOLS = (
+    "read_file|read_text_file|read_media_file|read_multiple_files|write_file|edit_file|move_file|"
+    "create_directory"
+)
+FILE_TOOLS = re.compile(
+    rf"^(?:read|write|edit|apply_patch|multiedit|notebookedit|notebookread)$|^mcp__.+__(?:{_MCP_FILE_TOOLS})$"
+)
+"""The tools the security audit judges (normalised names; MCP tools by suffix)."""
+_WRITING = re.compile(
+    r"^(?:write|edit|apply_patch|multiedit|notebookedit)$|(?:write_file|edit_file|move_file)$"
+)
+
+SEARCH_TOOL_NAMES = ("grep", "glob", "find", "ls", "list_dir", "list_files", "search_files", "file_search")
+"""Search tool names outside agentbus.tools; the guard declares them on install."""
+SEARCH_TOOLS = re.compile(
+    rf"^(?:search|{'|'.join(SEARCH_TOOL_NAMES)})$"
+    r"|^mcp__.+__(?:search_files|list_directory(?:_with_sizes)?|directory_tree|get_file_info|grep|glob|find)$"
+)
+_CONTENT_SEARCH = re.compile(r"(?:^|__)(?:grep|search)$")  # their "pattern" is a regex over contents
+
+_PATH_KEYS = ("path", "file_path", "filePath", "notebook_path", "target_file", "filename", "source",
+              "destination")  # fmt: skip
+_SEARCH_PATH_KEYS = ("path", "paths", "directory", "dir", "root", "target_directory", "cwd_path")
+_GLOB_KEYS = ("glob", "include", "includes", "file_pattern")
+_CWD_KEYS = ("cwd", "workdir", "working_directory")
+_PATCH_KEYS = ("patch", "input", "diff")
+_PATCH_FILE = re.compile(
+    r"^\*\*\* (?:Add|Update|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$"
+    r"|^(?:\+\+\+|---) (?:[ab]/)?(\S+)",
+    re.MULTILINE,
+)
+
+
+def _cwd(args: Mapping[str, Any]) -> str | None:
+    for key in _CWD_KEYS:
+        value = args.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            if isinstance(item, str):
+                yield item
+
+
+def _file_paths(args: Mapping[str, Any]) -> Iterator[str]:
+    for key in _PATH_KEYS:
+        yield from _strings(args.get(key))
+    yield from _strings(args.get("paths"))
+    for key in _PATCH_KEYS:
+        patch = args.get(key)
+        if isinstance(patch, str):
+            yield from _patch_paths(patch)
+
+
+def _patch_paths(patch: str) -> Iterator[str]:
+    """The files a patch touches (apply_patch's ``*** Update File:`` or unified diff headers)."""
+    if "*** " not in patch and "+++ " not in patch:
+        return
+    for match in _PATCH_FILE.finditer(patch):
+        path = next(group for group in match.groups() if group)
+        if path != "/dev/null":
+            yield path
+
+
+# -- the file tools ----------------------------------------------------------------------
+
+
+def security_audit(call: ToolCall) -> None:
+    """tool.before handler: block file-tool access to sensitive paths."""
+    cwd = _cwd(call.args)
+    write = bool(_WRITING.search(call.tool) or (call.kind is not None and _WRITING.search(call.kind)))
+    for path in _file_paths(call.args):
+        verdict = check_path(path, cwd=cwd, write=write)
+        if verdict is not None:
+            call.block(verdict.reason)
+            return
+
+
+# -- file arguments of shell commands -----------------------------------------------------
+
+_READERS = frozenset({
+    "cat", "tac", "less", "more", "most", "head", "tail", "nl", "od", "xxd", "hexdump", "hd", "strings",
+    "base64", "base32", "basenc", "uuencode", "cp", "mv", "scp", "rsync", "sftp", "tar", "zip", "7z", "7za",
+    "gzip", "bzip2", "xz", "zstd", "lz4", "source", ".", "diff", "cmp", "sort", "uniq", "cut", "paste",
+    "jq", "yq", "column", "fold", "fmt", "pr", "rev", "tr", "iconv", "openssl", "gpg", "install", "tee",
+    "bat", "batcat", "view", "xclip", "xsel", "pbcopy", "wl-copy", "split", "dd", "envsubst", "ssh-add",
+})  # fmt: skip
+"""Programs whose file arguments are read (and shown, copied, sent or sourced)."""
+_PATTERN_FIRST = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "awk", "gawk", "mawk", "sed"})
+_WRITE_TARGET = frozenset({"cp", "mv", "install", "rsync", "scp", "tee"})
+_CURL_DATA = frozenset({"-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--json"})
+_GLOB = re.compile(r"[*?\[]")
+
+
+def _judge(word: str, *, cwd: str | None, write: bool = False) -> Verdict | None:
+    if not word or word == "-" or word.startswith("-") or len(word) > PATH_MAX:
+        return None
+    if "://" in word and word[:7].lower() != "file://":
+        return None  # a URL names a remote resource, not a local file
+    if _GLOB.search(word):
+        return check_glob(word, cwd=cwd)
+    if not write and normalize_path(word, cwd=cwd) in _WORLD_READABLE:
+        return None  # every local user reads /etc/passwd; writing it is the command guard's business
+    return check_path(word, cwd=cwd, write=write)
+
+
+_WORLD_READABLE = frozenset({"/etc/passwd", "/etc/group"})
+
+
+_PATTERN_OPTIONS = frozenset({"--exclude", "--exclude-dir", "--include", "--filter", "--glob", "--ignore",
+                              "--iglob", "--type", "--max-count", "--context", "--after-context",
+                              "--before-context", "--regexp", "--expression"})  # fmt: skip
+"""Long options whose value is a pattern or a number, not a file that is read."""
+_FILE_OPTION = re.compile(r"^--(?:[a-z-]*-)?(?:file|files-from|input|in|from)$")
+_VALUE_SHORT = {
+    "grep": "ABCDdefm", "egrep": "ABCDdefm", "fgrep": "ABCDdefm", "rg": "ABCefgjMmTt", "ag": "ABCGgm",
+    "ack": "ABCm", "awk": "Ffv", "gawk": "Ffv", "mawk": "Ffv", "sed": "efl",
+}  # fmt: skip
+"""Short options that take a value, for programs whose first operand is a pattern or program."""
+
+
+def _operands(invocation: Invocation) -> list[str]:
+    """The files a reader reads: its operands and file options, not its pattern or program."""
+    values = [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
+    name = invocation.name
+    value_short = _VALUE_SHORT.get(name, "")
+    positionals: list[str] = []
+    files: list[str] = []
+    pattern_given = False
+    i = 0
+    while i < len(values):
+        value = values[i]
+        i += 1
+        if name == "dd":
+            if value.startswith(("if=", "of=")):
+                files.append(value[3:])
+            continue
+        if value == "--":
+            positionals += values[i:]
+            break
+        if value.startswith("--"):
+            key, equals, option_value = value.partition("=")
+            if key in ("--regexp", "--expression", "--file"):
+                pattern_given = True
+            if _FILE_OPTION.match(key):
+                if equals:
+                    files.append(option_value)
+                elif i < len(values):
+                    files.append(values[i])
+                    i += 1
+            elif key in _PATTERN_OPTIONS and not equals:
+                i += 1
+            continue
+        if name == "zip" and value in ("-x", "-i"):
+            break  # the rest are patterns to leave out or take in
+        if value.startswith("-") and value != "-":
+            for index, char in enumerate(value[1:], start=1):
+                if char in value_short:
+                    pattern_given = pattern_given or char in "ef"
+                    option_value = value[index + 1 :]
+                    if not option_value and i < len(values):
+                        option_value = values[i]
+                        i += 1
+                    if char == "f":
+                        files.append(option_value)  # a pattern or program file is read
+                    break
+            continue
+        positionals.append(value)
+    if value_short and not pattern_given and positionals:
+        positionals = positionals[1:]
+    return positionals + files
+
+
+def _curl_files(invocation: Invocation) -> list[str]:
+    values = [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
+    files: list[str] = []
+    for index, value in enumerate(values):
+        following = values[index + 1] if index + 1 < len(values) else ""
+        if value in _CURL_DATA and following.startswith("@"):
+            files.append(following[1:])
+        elif value in ("-F", "--form") and re.search(r"=[@<]", following):
+            files.append(re.split(r"=[@<]", following, maxsplit=1)[1].split(";")[0])
+        elif value in ("-T", "--upload-file"):
+            files.append(following)
+        elif value.startswith(tuple(f"{flag}=@" for flag in _CURL_DATA if flag.startswith("--"))):
+            files.append(value.partition("=@")[2])
+    return files
+
+
+_METADATA_ONLY = frozenset({
+    "ls", "ll", "stat", "test", "[", "file", "du", "touch", "mkdir", "chown", "chgrp", "realpath", "readlink",
+    "basename", "dirname", "echo", "printf", "which", "type", "command", "cd", "pushd", "popd", "export",
+    "unset", "ssh-keygen", "lsattr", "getfacl", "setfacl", "namei", "exa", "eza", "tree", "true", ":",
+})  # fmt: skip
+"""Programs known not to read or write their operands' contents: a secret's name is safe with them."""
+_IDENTITY_USERS = frozenset({"ssh", "scp", "sftp", "autossh", "mosh"})
+"""``-i KEY`` gives them a key to log in with, which is not shown or sent."""
+_GIT_METADATA = frozenset({"rm", "check-ignore", "ls-files", "status", "mv", "check-attr", "config"})
+_PRIVATE_MODE = re.compile(r"^0?[0-7]?[0-7]00$|^(?:[ugoa]*-[rwxXst]+|u[+=][rwxXst]*|[+=]?x|-[rwx]+)(?:,|$)")
+
+
+def _metadata_only(invocation: Invocation) -> bool:
+    name = invocation.name
+    values = [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
+    if name == "chmod":
+        mode = next((v for v in values if not v.startswith("-") or re.fullmatch(r"-[rwxXst]+", v)), "")
+        return bool(_PRIVATE_MODE.match(mode))  # chmod 600 ~/.ssh/id_rsa; chmod 644 exposes it
+    if name == "git":
+        subcommand = next((v for v in values if not v.startswith("-")), "")
+        return subcommand in _GIT_METADATA
+    return name in _METADATA_ONLY
+
+
+def _generic_operands(invocation: Invocation) -> list[str]:
+    """The file operands of any program: every argument but option names and pattern values."""
+    values = [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
+    found: list[str] = []
+    skip_next = identity_file = False
+    identity = invocation.name in _IDENTITY_USERS
+    for value in values:
+        if skip_next:
+            skip_next = False
+            continue
+        if value in PATTERN_OPTIONS:
+            skip_next = True  # --exclude .env: a pattern, not a file
+            continue
+        if identity and value == "-i":
+            identity_file = True  # ssh -i KEY: a key used to log in, not read out (if it is a key)
+            continue
+        if identity_file:
+            identity_file = False
+            if _is_key(value):
+                continue
+        if invocation.name == "zip" and value in ("-x", "-i"):
+            break
+        if identity and value.startswith("-i") and len(value) > 2:
+            continue
+        if not value.startswith("-") or value == "-":
+            found.append(value)
+    return found
+
+
+_FIND_NAMES = frozenset({"-name", "-iname"})
+_FIND_PATHS = frozenset({"-path", "-ipath", "-wholename", "-iwholename"})
+
+
+def _find_operands(invocation: Invocation) -> list[str]:
+    """What find names: its starting points, and each name it looks for, under ``-path``'s directory.
+
+    ``find / -name id_rsa`` hunts for keys; ``find . -name '*.pem' -path './tests/fixtures/*'``
+    looks at test data, which the allow-list exempts.
+    """
+    values = [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
+    starts: list[str] = []
+    for value in values:
+        if value.startswith(("-", "(", "!", ")")):
+            break
+        starts.append(value)
+    names = [values[i + 1] for i in range(len(values) - 1) if values[i] in _FIND_NAMES]
+    paths = [values[i + 1] for i in range(len(values) - 1) if values[i] in _FIND_PATHS]
+    bases = [p.rsplit("/", 1)[0] for p in paths if "/" in p] or [
+        s.rstrip("/") or "/" for s in starts or ["."]
+    ]
+    return [*starts, *(f"{base}/{leaf}" for base in bases for leaf in names)]
+
+
+_KEY_FILE = re.compile(r"(?:^|/)(?:id_[a-z0-9_]+|[^/]*\.(?:pem|key|ppk))$|/\.ssh/[^/]+$", re.IGNORECASE)
+_STRING_LITERAL = re.compile(r"[\"']([^\"'\n]{1,400})[\"']")
+
+
+def _is_key(value: str) -> bool:
+    """An SSH identity: ``ssh -i`` of it logs in; ``ssh -i ~/.aws/credentials`` reads a secret."""
+    return bool(_KEY_FILE.search(value))
+
+
+def _code_paths(invocation: Invocation) -> list[str]:
+    """File paths quoted in interpreter code (``open("/home/me/.netrc")``, ``File.read(".env")``)."""
+    if not INTERPRETERS.match(invocation.name):
+        return []
+    codes = [code for code in (inline_code(invocation), *fed_code(invocation)) if code]
+    return [
+        match.group(1)
+        for code in codes
+        for match in _STRING_LITERAL.finditer(code)
+        if "/" in match.group(1) or match.group(1).startswith((".", "~"))
+    ]
+
+
+def _check_invocation(invocation: Invocation, cwd: str | None) -> Verdict | None:
+    name = invocation.name
+    if name in ("apply_patch", "applypatch"):
+        # Codex runs patches through the shell: apply_patch <<'EOF' *** Update File: ... EOF
+        command = invocation.command
+        texts = [command.static(w) or "" for w in invocation.args]
+        texts += [
+            sub.text for r in command.redirects if r.op == "<<" for sub in command.substitutions_in(r.target)
+        ]
+        for text in texts:
+            for path in _patch_paths(text):
+                verdict = _judge(path, cwd=cwd, write=True)
+                if verdict is not None:
+                    return verdict
+    elif (name or invocation.dynamic) and not _metadata_only(invocation):
+        # Any program not known to leave contents alone reads what it is given (nawk, expand,
+        # git diff --no-index, date -f, gcc @file, curl file://, socat FILE:...).
+        if name in _READERS or name in _PATTERN_FIRST:
+            plain = _operands(invocation)
+        elif name == "find":
+            plain = _find_operands(invocation)
+        else:
+            plain = _generic_operands(invocation)
+        last = len(plain) - 1
+        for index, operand in enumerate(plain):
+            write = name == "tee" or (name in _WRITE_TARGET and index == last and last > 0)
+            verdict = _judge(operand, cwd=cwd, write=write)
+            if verdict is not None:
+                return verdict
+        uploads = _curl_files(invocation) if name in ("curl", "wget", "http", "xh") else []
+        for path in [*uploads, *_code_paths(invocation)]:
+            verdict = _judge(path, cwd=cwd)
+            if verdict is not None:
+                return verdict
+    if name or invocation.dynamic:
+        # --files0-from=FILE, -F~/.ssh/config, @FILE: an option that loads a file reads it,
+        # whatever the program (du is metadata-only, its --files0-from is not).
+        for value in (invocation.command.static(w) for w in invocation.args):
+            for loaded in option_values(value) if value else ():
+                if loaded.role == "pattern" or (name in _IDENTITY_USERS and loaded.option == "-i"):
+                    continue
+                verdict = _judge(loaded.value, cwd=cwd)
+                if verdict is not None:
+                    return verdict
+    command = invocation.command
+    for redirect in command.redirects:
+        target = command.static(redirect.target)
+        if target is None or redirect.op in ("<<", "<<<", ">&", "<&") or target.isdigit():
+            continue
+        verdict = _judge(target, cwd=cwd, write=redirect.op != "<")
+        if verdict is not None:
+            return verdict
+    return None
+
+
+def check_shell_files(command: str, *, cwd: str | None = None) -> Verdict | None:
+    """A :class:`Verdict` if a shell command reads, copies or sends a sensitive file.
+
+    ``cd`` and ``pushd`` in the command line move the directory that relative
+    paths are resolved against, as they would in the shell. Linear in the
+    command, within the decision budget; past it the verdict is a deny.
+    """
+    if not isinstance(command, str) or not command.strip():
+        return None
+    home = os.environ.get("HOME", "")
+    if len(command) > _CACHED_LENGTH:
+        return decide(command, lambda: _judge_shell_files(command, cwd, home))
+    return decide(command, lambda: _check_shell_files(command, cwd, home))
+
+
+_CACHED_LENGTH = 1 << 16
+
+
+@functools.lru_cache(maxsize=1024)
+def _check_shell_files(command: str, cwd: str | None, home: str) -> Verdict | None:
+    # home is part of the key: the verdict depends on what ~ means.
+    return _judge_shell_files(command, cwd, home)
+
+
+def _judge_shell_files(
+    command: str, cwd: str | None, home: str, script: Script | None = None
+) -> Verdict | None:
+    for stages in walk(parsed(command) if script is None else script, cwd=cwd):
+        for invocation in stages:
+            spend()
+            verdict = _check_invocation(invocation, invocation.cwd)
+            if verdict is not None:
+                return verdict.by(f"secret operand rule, for {invocation.name or 'a computed command'}")
+    return None
+
+
+def shell_file_guard(call: ToolCall) -> None:
+    """tool.before handler: block exec calls that read or copy sensitive files."""
+    from .danger import command_text
+
+    command = command_text(call.args)
+    if command is None:
+        return
+    verdict = check_shell_files(command, cwd=_cwd(call.args))
+    if verdict is not None:
+        call.block(verdict.reason)
+
+
+# -- search tools --------------------------------------------------------------------------
+
+
+def search_path_guard(call: ToolCall) -> None:
+    """tool.before handler: block searches aimed at sensitive paths or names."""
+    args = call.args
+    cwd = _cwd(args)
+    for key in _SEARCH_PATH_KEYS:
+        for path in _strings(args.get(key)):
+            verdict = _judge(path, cwd=cwd)
+            if verdict is not None:
+                call.block(verdict.reason)
+                return
+    keys = _GLOB_KEYS if _CONTENT_SEARCH.search(call.tool) else (*_GLOB_KEYS, "pattern", "name")
+    base = next((p for k in ("path", "directory", "dir", "root") for p in _strings(args.get(k))), None)
+    for key in keys:
+        for pattern in _strings(args.get(key)):
+            relative = not pattern.startswith(("/", "~", "$"))
+            full = f"{base.rstrip('/')}/{pattern}" if base and relative else pattern
+            verdict = check_glob(full, cwd=cwd)
+            if verdict is not None:
+                call.block(verdict.reason)
+                return
+
+
+SECURITY_AUDIT = Guard(id=SECURITY_AUDIT_ID, handler=security_audit, tool=FILE_TOOLS, priority=99)
+SHELL_FILE_GUARD = Guard(id=SHELL_FILE_GUARD_ID, handler=shell_file_guard, tool=r"^exec$", priority=99)
+SEARCH_PATH_GUARD = Guard(
+    id=SEARCH_PATH_GUARD_ID,
+    handler=search_path_guard,
+    tool=SEARCH_TOOLS,
+    priority=99,
+    declare=SEARCH_TOOL_NAMES,
+)
+GUARDS = (SECURITY_AUDIT, SHELL_FILE_GUARD, SEARCH_PATH_GUARD)
+"""The three path guards, in the order they are installed."""
+
+
+def install(
+    registry: Registry,
+    *,
+    shadow: bool | Iterable[str] = False,
+    disable: Iterable[str] = (),
+    priorities: Mapping[str, int] | None = None,
+) -> None:
+    """Installer (the middleware plug-in convention): add the three path guards.
+
+    Options name guards by id, as in :func:`agentbus.middleware.builtin.install`.
+    """
+    install_guards(registry, GUARDS, shadow=shadow, disable=disable, priorities=priorities)

@@ -1,0 +1,672 @@
+"""Parse a command line into the simple commands that bash would run.
+
+The guards judge what a command line *does*, not how it is spelled, so they
+need what bash itself would see: ``rm -r -f /``, ``sudo env X=1 /bin/rm -fr ~``
+and ``bash -c 'rm -rf /'`` are one command, ``echo "rm -rf /"`` is not.
+
+The lexing and the grammar are tree-sitter-bash's (a maintained C grammar: it
+parses in time linear in the input, about 20 ns a byte, and knows every
+construct bash has: here-documents, process substitutions, ``$'...'``, case,
+loops, functions). What remains here is turning its syntax tree into the small
+model the rules judge, once per command line:
+
+- a :class:`Script` is a list of pipelines of :class:`SimpleCommand`;
+- a word is its value after quote removal; substitutions (``$(...)``,
+  backticks, ``<(...)``, ``>(...)``, here-documents) are cut out as
+  placeholders and kept, already parsed, in :class:`Substitution`;
+- variables assigned earlier in the line (``F=/etc/passwd; echo x >> $F``) and
+  loop variables (``for f in a b``) are expanded; ``${IFS}`` splits words;
+  brace expansion (``{rm,-rf,/}``) is done, in linear time;
+- compound commands (if, while, for, case, ``{ }``, ``( )``, functions) are
+  flattened into their commands: the rules ask what could run.
+"""
+
+from __future__ import annotations
+
+import codecs
+import functools
+import re
+import shlex
+import warnings
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
+
+import attrs
+
+from .budget import spend
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Parser, Point, Tree
+
+__all__ = [
+    "MAX_DEPTH",
+    "Function",
+    "Redirect",
+    "Script",
+    "ShellSyntaxError",
+    "SimpleCommand",
+    "Substitution",
+    "expand_braces",
+    "parse",
+    "parsed",
+]
+
+MAX_DEPTH = 32
+"""How deep substitutions and compound commands may nest before parsing gives up."""
+MAX_LOOP_VALUES = 256
+"""How many values of a ``for`` loop variable are kept (the first ones)."""
+
+_SUB_OPEN, _SUB_CLOSE = "\ue020", "\ue021"
+_IFS = "\ue023"
+_OURS = str.maketrans({c: "\ufffd" for c in (_SUB_OPEN, _SUB_CLOSE, _IFS)})
+_PLACEHOLDER = re.compile(f"{_SUB_OPEN}(\\d+){_SUB_CLOSE}")
+_VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+_STATEMENTS = frozenset({
+    "command", "pipeline", "list", "redirected_statement", "subshell", "compound_statement",
+    "if_statement", "while_statement", "for_statement", "c_style_for_statement", "case_statement",
+    "function_definition", "negated_command", "variable_assignment", "variable_assignments",
+    "declaration_command", "unset_command", "test_command", "do_group", "elif_clause", "else_clause",
+    "case_item", "ERROR",
+})  # fmt: skip
+"""Node types that hold commands (the rest are words, operators and comments)."""
+
+
+class ShellSyntaxError(ValueError):
+    """The command line is not valid shell syntax (an unclosed quote or substitution)."""
+
+
+@attrs.frozen
+class Substitution:
+    """Code that runs while the command line is expanded: ``$(...)``, backticks,
+    ``<(...)``, ``>(...)``; or a here-document (``kind="<<"``), whose ``text`` is
+    the body and whose ``script`` holds only the substitutions it expands."""
+
+    kind: str
+    text: str
+    script: Script
+
+
+@attrs.frozen
+class Redirect:
+    """One redirection: ``op`` is ``>``, ``>>``, ``<``, ``<<`` ...; ``target`` the word after it."""
+
+    op: str
+    target: str
+    fd: str = ""
+    """The file descriptor written before the operator (``2`` in ``2>&1``), if any."""
+
+
+@attrs.frozen
+class SimpleCommand:
+    """Words and redirections of one command, as bash would run them.
+
+    Words are unquoted; a word may hold placeholders for substitutions, which
+    :meth:`render` turns back into shell text.
+    """
+
+    words: tuple[str, ...]
+    redirects: tuple[Redirect, ...]
+    substitutions: Sequence[Substitution] = attrs.field(repr=False, eq=False)
+    background: bool = False
+    """Run with ``&`` (or as a stage of a pipeline that is)."""
+
+    def substitutions_in(self, word: str) -> list[Substitution]:
+        """The substitutions a word holds."""
+        if _SUB_OPEN not in word:
+            return []
+        return [self.substitutions[int(m.group(1))] for m in _PLACEHOLDER.finditer(word)]
+
+    def render(self, word: str) -> str:
+        """A word as shell text again: placeholders become ``$(...)`` etc."""
+        if _SUB_OPEN not in word:
+            return word
+
+        def original(match: re.Match[str]) -> str:
+            sub = self.substitutions[int(match.group(1))]
+            if sub.kind == "`":
+                return f"`{sub.text}`"
+            if sub.kind == "<<":
+                return "EOF"
+            return f"{sub.kind}{sub.text})"
+
+        return _PLACEHOLDER.sub(original, word)
+
+    def static(self, word: str) -> str | None:
+        """The value of a word if it can be known without running anything.
+
+        A substitution that is a lone ``echo``/``printf`` of plain words is
+        evaluated (``$(echo rm)`` is ``rm``); any other makes the word dynamic.
+        """
+        if _SUB_OPEN not in word:
+            return word
+        parts: list[str] = []
+        last = 0
+        for match in _PLACEHOLDER.finditer(word):
+            parts.append(word[last : match.start()])
+            value = _static_output(self.substitutions[int(match.group(1))])
+            if value is None:
+                return None
+            parts.append(value)
+            last = match.end()
+        parts.append(word[last:])
+        return "".join(parts)
+
+    def _shown(self, word: str) -> str:
+        if len(word) > _SHOWN_LIMIT:  # messages show a piece; quoting 10 MB would cost seconds
+            word = word[:_SHOWN_LIMIT] + "…"
+        return self.render(word) if _SUB_OPEN in word else _quote(word)
+
+    @property
+    def text(self) -> str:
+        """The command as shell text (for messages)."""
+        words = [self._shown(w) for w in self.words]
+        words += [f"{r.fd}{r.op}{self._shown(r.target)}" for r in self.redirects if r.op != "<<"]
+        words += ["<< EOF" for r in self.redirects if r.op == "<<"]
+        return " ".join(words)
+
+
+@attrs.frozen
+class Function:
+    """A shell function definition: its name, its body, and its text (for messages)."""
+
+    name: str
+    body: Script
+    text: str
+
+
+@attrs.frozen
+class Script:
+    """A parsed command line: pipelines of simple commands, plus every substitution."""
+
+    pipelines: tuple[tuple[SimpleCommand, ...], ...]
+    substitutions: tuple[Substitution, ...]
+    functions: tuple[Function, ...] = ()
+    malformed: bool = False
+    """tree-sitter found a syntax error; what did parse is still here."""
+
+
+_SHOWN_LIMIT = 200
+_PLAIN_WORD = re.compile(r"[\w@%+=:,./~$*{}\[\]!?#^`-]+")
+
+
+def _quote(word: str) -> str:
+    if _PLAIN_WORD.fullmatch(word):
+        return word
+    if word and " " not in word and "'" not in word and '"' not in word and "\\" not in word:
+        return word
+    if "'" in word and not any(c in word for c in '"$`\\'):
+        return f'"{word}"'
+    return shlex.quote(word)
+
+
+def _static_output(sub: Substitution) -> str | None:
+    """What ``$(echo WORDS)`` or ``$(printf TEXT)`` prints, when that is all it does."""
+    if sub.kind not in ("$(", "`") or len(sub.script.pipelines) != 1:
+        return None
+    pipeline = sub.script.pipelines[0]
+    if len(pipeline) != 1:
+        return None
+    command = pipeline[0]
+    words = [command.static(w) for w in command.words]
+    if not words or any(w is None for w in words) or command.redirects:
+        return None
+    name, *args = words
+    if name == "echo":
+        while args and args[0] in ("-n", "-e", "-E", "-ne", "-en"):
+            args = args[1:]
+        return " ".join(a for a in args if a is not None)
+    if name == "printf" and args:
+        template = args[0] or ""
+        if "%" in template:
+            if template.replace("%s", "") in ("", "\\n"):
+                return "".join(a for a in args[1:] if a is not None)
+            return None
+        return _ansi_c(template)
+    return None
+
+
+def _ansi_c(body: str) -> str:
+    """The value of a ``$'...'`` string (``\\x41`` is ``A``)."""
+    # Python warns about escapes bash accepts (``\;``): they mean themselves here too.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        try:
+            return codecs.decode(body.encode("utf-8", "surrogatepass"), "unicode_escape")
+        except UnicodeDecodeError:
+            return body
+
+
+def expand_braces(word: str) -> list[str]:
+    """Brace expansion of the first ``{a,b}`` group, as bash does it (``{rm,-rf,/}``).
+
+    One left-to-right scan: the group is the first ``{`` whose ``}`` follows
+    with no space or brace between and a comma inside. Linear in the word.
+    """
+    start = -1
+    comma = False
+    for index, char in enumerate(word):
+        if char == "{":
+            start, comma = index, False
+        elif start < 0:
+            continue
+        elif char == ",":
+            comma = True
+        elif char == "}":
+            if comma:
+                head, body, tail = word[:start], word[start + 1 : index], word[index + 1 :]
+                return [head + part + tail for part in body.split(",")]
+            start = -1
+        elif char.isspace():
+            start = -1
+    return [word]
+
+
+# -- the tree -> the model ---------------------------------------------------------------
+
+
+@functools.cache
+def _parser() -> Parser:
+    import tree_sitter
+    import tree_sitter_bash
+
+    return tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+
+
+class _Builder:
+    """Walks a tree-sitter syntax tree once, collecting pipelines, substitutions, functions."""
+
+    def __init__(self, source: bytes, variables: dict[str, list[str]] | None = None, depth: int = 0) -> None:
+        self.source = source
+        self.depth = depth
+        self.pipelines: list[tuple[SimpleCommand, ...]] = []
+        self.subs: list[Substitution] = []
+        self.functions: list[Function] = []
+        self.variables: dict[str, list[str]] = variables if variables is not None else {}
+        self.background = False
+
+    def text(self, node: Node) -> str:
+        return self.source[node.start_byte : node.end_byte].decode("utf-8", "surrogatepass")
+
+    def script(self) -> Script:
+        return Script(tuple(self.pipelines), tuple(self.subs), tuple(self.functions))
+
+    def nested(self) -> _Builder:
+        if self.depth >= MAX_DEPTH:
+            raise ShellSyntaxError(f"the command nests more than {MAX_DEPTH} levels deep")
+        return _Builder(self.source, self.variables, self.depth + 1)
+
+    # statements
+
+    def statements(self, node: Node) -> None:
+        """Every statement among ``node``'s children, in order."""
+        children = node.children
+        for index, child in enumerate(children):
+            if child.type in _STATEMENTS:
+                following = children[index + 1] if index + 1 < len(children) else None
+                background = following is not None and following.type == "&"
+                self.statement(child, background=background)
+            elif child.type == "heredoc_body":
+                continue  # read by its redirect
+            elif child.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
+                # $(< FILE): a redirection with no command reads the file.
+                self.pipelines.append((SimpleCommand((), tuple(self.redirect(child)), self.subs),))
+            elif child.is_named and child.type not in ("comment", "word") and self.depth < MAX_DEPTH:
+                # A word-like node where a statement was expected (inside ERROR): its substitutions run.
+                self.word(child)
+
+    def statement(
+        self, node: Node, *, background: bool = False, redirects: tuple[Redirect, ...] = ()
+    ) -> None:
+        kind = node.type
+        spend()
+        if self.depth >= MAX_DEPTH:
+            raise ShellSyntaxError(f"the command nests more than {MAX_DEPTH} levels deep")
+        if kind == "command":
+            self.pipelines.append((self.command(node, redirects, background),))
+        elif kind == "pipeline":
+            stages: list[SimpleCommand] = []
+            for child in node.children:
+                if child.type in _STATEMENTS:
+                    inner = self.nested_statement(child, background)
+                    stages.extend(command for pipeline in inner for command in pipeline)
+            if redirects and stages:
+                last = stages[-1]
+                stages[-1] = attrs.evolve(last, redirects=last.redirects + redirects)
+            if stages:
+                self.pipelines.append(tuple(stages))
+        elif kind == "redirected_statement":
+            body = node.child_by_field_name("body")
+            own = tuple(
+                redirect
+                for child in node.children
+                if child.type in ("file_redirect", "heredoc_redirect", "herestring_redirect")
+                for redirect in self.redirect(child)
+            )
+            if body is None:
+                self.pipelines.append((SimpleCommand((), own, self.subs, background),))
+            else:
+                self.statement(body, background=background, redirects=own + redirects)
+        elif kind == "list":
+            children = [c for c in node.children if c.type in _STATEMENTS]
+            for index, child in enumerate(children):
+                # a && b > file: tree-sitter puts the redirect on the list; bash on its last command.
+                self.statement(
+                    child, background=background, redirects=redirects if index == len(children) - 1 else ()
+                )
+        elif kind == "function_definition":
+            name_node = node.child_by_field_name("name")
+            body = node.child_by_field_name("body")
+            definition = self.nested()
+            if body is not None:
+                definition.statement(body)
+            script = definition.script()
+            self.subs.extend(definition.subs)
+            self.functions.append(
+                Function(self.text(name_node) if name_node else "", script, self.text(node))
+            )
+            self.functions.extend(definition.functions)
+            # The body runs when the function is called: judge its commands as if they ran.
+            self.pipelines.extend(script.pipelines)
+        elif kind in ("variable_assignment", "variable_assignments", "declaration_command"):
+            self.assignments(node, redirects, background)
+        elif kind == "for_statement":
+            variable = node.child_by_field_name("variable")
+            values = [
+                expanded for child in node.children_by_field_name("value") for expanded in self.words(child)
+            ]
+            if variable is not None:
+                self.variables[self.text(variable)] = values[:MAX_LOOP_VALUES] or [""]
+            body = node.child_by_field_name("body")
+            if body is not None:
+                self.statement(body, background=background, redirects=redirects)
+        elif kind == "ERROR":
+            self.error(node, background)
+        else:
+            # if, while, case, { }, ( ), !, [[ ]]: every command inside may run.
+            if redirects and kind in ("while_statement", "compound_statement", "subshell", "if_statement"):
+                start = len(self.pipelines)
+                self.statements(node)
+                if len(self.pipelines) > start:
+                    final = self.pipelines[-1]
+                    tail = attrs.evolve(final[-1], redirects=final[-1].redirects + redirects)
+                    self.pipelines[-1] = (*final[:-1], tail)
+                    # `while read x; do ...; done < <(find /)`: the loop body reads it too.
+                    for index in range(start, len(self.pipelines) - 1):
+                        earlier = self.pipelines[index]
+                        first = attrs.evolve(earlier[0], redirects=earlier[0].redirects + redirects)
+                        self.pipelines[index] = (first, *earlier[1:])
+                return
+            self.statements(node)
+
+    def error(self, node: Node, background: bool) -> None:
+        """What tree-sitter could not fit into the grammar: loose unquoted words are read as a command.
+
+        The words are the span's text split at blanks (tree-sitter's pieces of a
+        broken word, such as ``{rm,-rf,/}``, are not words); a span that starts
+        inside a quote is text, not a command.
+        """
+        span: list[Node] = []
+        for child in [*node.children, None]:
+            if (
+                child is not None
+                and child.type not in _STATEMENTS
+                and child.type not in ("comment", "heredoc_body")
+            ):
+                span.append(child)
+                continue
+            if span and span[0].type not in ("string_content", "string", "raw_string", '"', "'"):
+                text = self.source[span[0].start_byte : span[-1].end_byte].decode("utf-8", "surrogatepass")
+                words = [part for token in _unescape(text).split() for part in expand_braces(token)]
+                if words:
+                    self.pipelines.append((SimpleCommand(tuple(words), (), self.subs, background),))
+            for part in span:
+                if part.type in ("command_substitution", "process_substitution"):
+                    self.word(part)
+            span = []
+            if child is not None:
+                self.statement(child, background=background)
+
+    def nested_statement(self, node: Node, background: bool) -> list[tuple[SimpleCommand, ...]]:
+        start = len(self.pipelines)
+        self.statement(node, background=background)
+        added = self.pipelines[start:]
+        del self.pipelines[start:]
+        return added
+
+    def assignments(self, node: Node, redirects: tuple[Redirect, ...], background: bool) -> None:
+        """``NAME=value`` alone sets a shell variable: remember it for later words."""
+        words: list[str] = []
+        children = [node] if node.type == "variable_assignment" else node.children
+        for child in children:
+            if child.type == "variable_assignment":
+                name_node = child.child_by_field_name("name")
+                value_node = child.child_by_field_name("value")
+                values = self.words(value_node) if value_node is not None else [""]
+                if name_node is not None:
+                    name = self.text(name_node)
+                    static = [v for v in values if _SUB_OPEN not in v]
+                    self.variables[name] = static[:MAX_LOOP_VALUES] if static else [f"${name}"]
+                    words.append(f"{name}={values[0] if values else ''}")
+            elif child.type == "variable_assignments":
+                self.assignments(child, (), background)
+            elif child.type in ("export", "local", "declare", "readonly", "typeset"):
+                words.append(child.type)
+            elif child.is_named:
+                words.extend(self.words(child))
+        if node.type == "declaration_command" or redirects:
+            # export F=x, local x=$(...): a command that runs, with substitutions that run.
+            self.pipelines.append((SimpleCommand(tuple(words), redirects, self.subs, background),))
+        elif any(_SUB_OPEN in word for word in words):
+            self.pipelines.append((SimpleCommand(tuple(words), (), self.subs, background),))
+
+    def command(self, node: Node, redirects: tuple[Redirect, ...], background: bool) -> SimpleCommand:
+        words: list[str] = []
+        own: list[Redirect] = []
+        for child in node.children:
+            kind = child.type
+            if kind == "variable_assignment":
+                name_node = child.child_by_field_name("name")
+                value_node = child.child_by_field_name("value")
+                value = self.words(value_node)[0] if value_node is not None else ""
+                words.append(f"{self.text(name_node) if name_node else ''}={value}")
+            elif kind in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
+                own.extend(self.redirect(child))
+            elif kind == "command_name" or (child.is_named and kind != "comment"):
+                words.extend(self.words(child))
+        # The list of substitutions is the script's: it grows while the walk goes on.
+        return SimpleCommand(tuple(words), tuple(own) + redirects, self.subs, background)
+
+    def redirect(self, node: Node) -> list[Redirect]:
+        kind = node.type
+        fd = ""
+        op = ""
+        target = ""
+        for child in node.children:
+            if child.type == "file_descriptor":
+                fd = self.text(child)
+            elif not child.is_named:
+                op = op or child.type
+            elif child.type in ("heredoc_start", "heredoc_end"):
+                continue
+            elif child.type == "heredoc_body":
+                inner = self.nested()
+                for part in child.children:
+                    if part.type in ("command_substitution", "expansion", "simple_expansion"):
+                        inner.word(part)
+                self.subs.append(Substitution("<<", self.text(child), inner.script()))
+                target = f"{_SUB_OPEN}{len(self.subs) - 1}{_SUB_CLOSE}"
+            elif child.type != "ERROR" and not target:
+                values = self.words(child)
+                target = values[0] if values else ""
+        if kind == "heredoc_redirect":
+            op = "<<"
+            if not target:
+                self.subs.append(Substitution("<<", "", Script((), ())))
+                target = f"{_SUB_OPEN}{len(self.subs) - 1}{_SUB_CLOSE}"
+        elif kind == "herestring_redirect":
+            op = "<<<"
+        return [Redirect(op or ">", target, fd)]
+
+    # words
+
+    def words(self, node: Node) -> list[str]:
+        """The words a word node expands to: usually one; several for ``{a,b}`` and ``${IFS}``."""
+        value = self.word(node)
+        parts = [part for part in value.split(_IFS) if part] if _IFS in value else [value]
+        if node.type in ("concatenation", "word", "command_name") and "{" in value:
+            parts = [expanded for part in parts for expanded in expand_braces(part)]
+        return [expanded for part in parts for expanded in self.expand(part)]
+
+    def expand(self, word: str) -> list[str]:
+        """Variables set earlier in the line; a variable with several values gives several words."""
+        if "$" not in word or not self.variables:
+            return [word]
+        match = _VARIABLE.search(word)
+        if match is None:
+            return [word]
+        results = [""]
+        last = 0
+        for match in _VARIABLE.finditer(word):
+            name = match.group(1) or match.group(2)
+            values = self.variables.get(name, [match.group(0)])
+            prefix = word[last : match.start()]
+            results = [r + prefix + v for r in results for v in values][:MAX_LOOP_VALUES]
+            last = match.end()
+        return [r + word[last:] for r in results]
+
+    def word(self, node: Node) -> str:
+        """The value of one word node after quote removal; substitutions become placeholders."""
+        kind = node.type
+        if kind == "word" or kind == "number":
+            return _unescape(self.text(node))
+        if kind == "raw_string":
+            return self.text(node)[1:-1]
+        if kind == "ansi_c_string":
+            return _ansi_c(self.text(node)[2:-1])
+        if kind in ("command_substitution", "process_substitution"):
+            return self.substitution(node)
+        if kind == "simple_expansion" or kind == "expansion":
+            text = self.text(node)
+            if text in ("$IFS", "${IFS}") or text.startswith("${IFS"):
+                return _IFS
+            parts = [self.word(c) for c in node.children if c.type in ("command_substitution",)]
+            return text + "".join(parts)
+        if kind in ("string", "translated_string"):
+            return self.join(node, quoted=True)
+        if kind == "string_content":
+            return _unescape_double(self.text(node))
+        if kind in ("concatenation", "array", "arithmetic_expansion", "brace_expression", "ERROR"):
+            return self.join(node, quoted=False)
+        if node.children:
+            return self.join(node, quoted=False)
+        return self.text(node)
+
+    def join(self, node: Node, *, quoted: bool) -> str:
+        """The children's values, with the text between them, in order."""
+        parts: list[str] = []
+        position = node.start_byte
+        children = node.children
+        for child in children:
+            gap = self.source[position : child.start_byte].decode("utf-8", "surrogatepass")
+            if gap:
+                parts.append(_unescape_double(gap) if quoted else gap)
+            if child.is_named:
+                value = self.word(child)
+                parts.append(_IFS.join(value.split(_IFS)) if not quoted else value.replace(_IFS, "$IFS"))
+            elif not (quoted and child.type in ('"', '$"')):
+                parts.append(self.text(child))
+            position = child.end_byte
+        tail = self.source[position : node.end_byte].decode("utf-8", "surrogatepass")
+        if tail:
+            parts.append(_unescape_double(tail) if quoted else tail)
+        return "".join(parts)
+
+    def substitution(self, node: Node) -> str:
+        spend()
+        text = self.text(node)
+        if node.type == "process_substitution":
+            kind, inner_text = text[:2], text[2:-1]
+        elif text.startswith("`"):
+            kind, inner_text = "`", text[1:-1]
+        else:
+            kind, inner_text = "$(", text[2:-1]
+        inner = self.nested()
+        inner.statements(node)
+        self.subs.append(Substitution(kind, inner_text, inner.script()))
+        self.functions.extend(inner.functions)
+        return f"{_SUB_OPEN}{len(self.subs) - 1}{_SUB_CLOSE}"
+
+
+_ESCAPED = re.compile(r"\\(.)", re.DOTALL)
+_ESCAPED_IN_DOUBLE = re.compile(r"\\([$`\"\\\n])")
+
+
+def _unescape(text: str) -> str:
+    """Quote removal for an unquoted word: ``a\\ b`` is ``a b``, ``\\<newline>`` vanishes."""
+    if "\\" not in text:
+        return text
+    return _ESCAPED.sub(lambda m: "" if m.group(1) == "\n" else m.group(1), text)
+
+
+def _unescape_double(text: str) -> str:
+    """Inside double quotes only ``\\$ \\` \\" \\\\`` and a line continuation are escapes."""
+    if "\\" not in text:
+        return text
+    return _ESCAPED_IN_DOUBLE.sub(lambda m: "" if m.group(1) == "\n" else m.group(1), text)
+
+
+def _errors(node: Node) -> Iterator[object]:
+    if node.type == "ERROR" or node.is_missing:
+        yield node
+    elif node.has_error:
+        for child in node.children:
+            yield from _errors(child)
+
+
+@functools.lru_cache(maxsize=16)
+def parsed(text: str) -> Script:
+    """The parse of a command line, shared by every guard that judges it (parsed once)."""
+    return parse(text)
+
+
+_CHUNK = 1 << 20
+_ASCII = bytes(b if b < 0x80 else 0x61 for b in range(256))
+"""Every non-ASCII byte read as ``a``: tree-sitter-bash's scanner crashes the process now and
+then on non-ASCII input (a segfault, reproduced with 0.23-0.26), and no byte above 0x7f is
+shell syntax, so the tree is the same; the words are read from the original bytes."""
+
+
+def _parse_within_budget(source: bytes) -> Tree:
+    """tree-sitter reads the text a megabyte at a time, so the budget is checked as it goes."""
+    source = source.translate(_ASCII)
+    if len(source) <= _CHUNK:
+        spend()
+        return _parser().parse(source)
+
+    def read(offset: int, _point: Point) -> bytes:
+        spend()
+        return source[offset : offset + _CHUNK]
+
+    return _parser().parse(read)
+
+
+def parse(text: str, *, strict: bool = False) -> Script:
+    """Parse a command line once: linear in its length.
+
+    With ``strict=True`` a syntax error raises :class:`ShellSyntaxError`;
+    otherwise what parsed is returned with ``malformed=True``, since bash runs
+    the commands before an error in a script, and the rules judge them.
+    """
+    # The placeholders are private-use characters: the same characters in the input are not ours.
+    source = text.translate(_OURS).encode("utf-8", "surrogatepass")
+    tree = _parse_within_budget(source)
+    root = tree.root_node
+    if root.has_error and strict:
+        raise ShellSyntaxError("the command is not valid shell syntax")
+    builder = _Builder(source)
+    try:
+        builder.statements(root)
+    except RecursionError:
+        raise ShellSyntaxError(f"the command nests more than {MAX_DEPTH} levels deep") from None
+    script = builder.script()
+    return attrs.evolve(script, malformed=root.has_error) if root.has_error else script

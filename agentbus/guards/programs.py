@@ -1,0 +1,419 @@
+"""Which programs a parsed command line runs: wrappers resolved, nested code found.
+
+:func:`walk` yields the pipelines of a :class:`~.parse.Script` as lists of
+:class:`Invocation`, with wrappers (``sudo``, ``env``, ``nohup``, ``timeout``,
+``xargs`` ...) resolved and nested scripts (``bash -c``, ``eval``, ``trap``,
+substitutions, ``find -exec``, ``ssh host cmd``) visited as well, and ``cd DIR``
+followed for the commands after it.
+"""
+
+from __future__ import annotations
+
+import functools
+import posixpath
+import re
+import shlex
+from collections.abc import Iterator, Sequence
+
+import attrs
+
+from .budget import spend
+from .parse import Script, ShellSyntaxError, SimpleCommand, parse
+
+__all__ = ["SHELLS", "Invocation", "ShellMode", "find_narrowed", "shell_mode", "walk"]
+
+SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "rbash",
+                    "busybox-sh", "pwsh-sh"})  # fmt: skip
+"""Programs that run shell code."""
+_SHELL_VARIABLES = {"$SHELL": "sh", "${SHELL}": "sh", "$BASH": "bash", "${BASH}": "bash", "$0": "sh"}
+"""Variables that name a shell: ``curl x | $SHELL`` runs a shell."""
+
+MAX_NESTED = 8
+"""How deep code handed to shells as strings (``bash -c "eval '...'"``) is followed."""
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\+?=")
+
+
+@attrs.frozen
+class Invocation:
+    """One program run: wrappers (``sudo``, ``env`` ...) resolved.
+
+    ``name`` is the program's base name (``/bin/rm`` -> ``rm``), or ``""`` when
+    it is computed at run time; ``args`` its arguments; ``wrappers`` the
+    programs that ran it; ``env`` the assignments before it.
+    """
+
+    name: str
+    args: tuple[str, ...]
+    command: SimpleCommand
+    wrappers: tuple[str, ...] = ()
+    env: tuple[str, ...] = ()
+    dynamic: bool = False
+    cwd: str | None = None
+    wrapper_args: tuple[str, ...] = ()
+    """What the wrappers were given besides the command (``strace -o FILE``): operands too."""
+    """The working directory it runs in, as far as ``cd`` earlier in the line tells (None: unknown)."""
+
+    @property
+    def text(self) -> str:
+        """The simple command as written (for messages)."""
+        return self.command.text
+
+
+@attrs.frozen
+class ShellMode:
+    """How a shell invocation gets its code: a ``-c`` string, a script file, or stdin."""
+
+    script: str | None
+    file: str | None
+    reads_stdin: bool
+    interactive: bool
+
+
+# -- resolving wrappers and nested scripts ----------------------------------------------
+
+
+@attrs.frozen
+class _Wrapper:
+    short_values: str = ""
+    long_values: frozenset[str] = frozenset()
+    positionals: int = 0
+
+
+_WRAPPERS: dict[str, _Wrapper] = {
+    "sudo": _Wrapper("ugCDhprtTU", frozenset({"--user", "--group", "--close-from", "--chdir", "--host",
+                                              "--prompt", "--role", "--type", "--command-timeout",
+                                              "--other-user"})),
+    "doas": _Wrapper("uC"),
+    "env": _Wrapper("uCP", frozenset({"--unset", "--chdir"})),
+    "nohup": _Wrapper(),
+    "nice": _Wrapper("n", frozenset({"--adjustment"})),
+    "ionice": _Wrapper("cnpPuU", frozenset({"--class", "--classdata"})),
+    "time": _Wrapper("fo", frozenset({"--format", "--output"})),
+    "command": _Wrapper(),
+    "builtin": _Wrapper(),
+    "exec": _Wrapper("a"),
+    "timeout": _Wrapper("sk", frozenset({"--signal", "--kill-after"}), positionals=1),
+    "xargs": _Wrapper("IdEaLnPs", frozenset({"--delimiter", "--eof", "--arg-file", "--max-lines",
+                                            "--max-args", "--max-procs", "--max-chars",
+                                            "--replace"})),
+    "stdbuf": _Wrapper("ioe", frozenset({"--input", "--output", "--error"})),
+    "setsid": _Wrapper(),
+    "chronic": _Wrapper(),
+    "unbuffer": _Wrapper(),
+    "caffeinate": _Wrapper("tw"),
+    "strace": _Wrapper("abeEoOpPsSUuX"),
+    "ltrace": _Wrapper("aenoOpsuX"),
+    "chrt": _Wrapper("T", frozenset({"--sched-runtime", "--sched-period", "--sched-deadline"}),
+                     positionals=1),
+    "taskset": _Wrapper("", positionals=1),
+    "numactl": _Wrapper("CNmpi", frozenset({"--cpunodebind", "--membind", "--physcpubind", "--preferred",
+                                            "--interleave"})),
+    "unshare": _Wrapper("S", frozenset({"--setuid", "--setgid", "--root", "--wd"})),
+    "nsenter": _Wrapper("tSGwr", frozenset({"--target", "--setuid", "--setgid", "--wd", "--root"})),
+    "prlimit": _Wrapper(""),
+    "cgexec": _Wrapper("g"),
+    "sg": _Wrapper("", positionals=1),
+    "flock": _Wrapper("wEc", frozenset({"--timeout", "--conflict-exit-code", "--command"}), positionals=1),
+    "chroot": _Wrapper("", frozenset({"--userspec", "--groups"}), positionals=1),
+    "busybox": _Wrapper(),
+    "proxychains": _Wrapper("f"),
+    "proxychains4": _Wrapper("f"),
+    "torsocks": _Wrapper("uap"),
+    "runuser": _Wrapper("ugG", frozenset({"--user", "--group", "--supp-group"})),
+    "fakeroot": _Wrapper("ls"),
+    "firejail": _Wrapper(),
+    "systemd-run": _Wrapper("pEuM", frozenset({"--property", "--setenv", "--unit", "--uid"})),
+}  # fmt: skip
+"""Programs that run the rest of their arguments as a command, with the options
+that take a value (so that the value is not mistaken for the command)."""
+
+_SSH_VALUES = "BbcDEeFIiJLlmOopQRSWw"
+
+
+def _skip_options(words: Sequence[str], i: int, spec: _Wrapper) -> int:
+    """Index of the first word after the options (and fixed positionals) of a wrapper."""
+    n = len(words)
+    while i < n:
+        word = words[i]
+        if word == "--":
+            i += 1
+            break
+        if word.startswith("--"):
+            i += 2 if word in spec.long_values else 1
+            continue
+        if word.startswith("-") and len(word) > 1:
+            i += 1
+            for index, char in enumerate(word[1:], start=1):
+                if char in spec.short_values:
+                    if index == len(word) - 1:
+                        i += 1  # the value is the next word
+                    break
+            continue
+        break
+    return min(i + spec.positionals, n)
+
+
+def _basename(word: str) -> str:
+    return posixpath.basename(word.rstrip("/")) if "/" in word else word
+
+
+def shell_mode(invocation: Invocation) -> ShellMode:
+    """How a shell (``bash``, ``sh`` ...) invocation gets the code it runs."""
+    args = invocation.args
+    command = invocation.command
+    has_c = reads_stdin = interactive = False
+    i = 0
+    while i < len(args):
+        word = args[i]
+        if word in ("--", "-"):
+            i += 1 if word == "--" else 0
+            break
+        if word.startswith("--"):
+            i += 2 if word in ("--rcfile", "--init-file") else 1
+            continue
+        if word[:1] in "-+" and len(word) > 1:
+            flags = word[1:]
+            has_c = has_c or "c" in flags
+            reads_stdin = reads_stdin or "s" in flags
+            interactive = interactive or "i" in flags
+            i += 2 if flags[-1] in "oO" else 1
+            continue
+        break
+    rest = args[i:]
+    if has_c:
+        return ShellMode(command.render(rest[0]) if rest else "", None, False, interactive)
+    if rest and not reads_stdin:
+        file = rest[0]
+        return ShellMode(None, file, file in ("-", "/dev/stdin"), interactive)
+    return ShellMode(None, None, True, interactive)
+
+
+def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
+    """The program a simple command runs, and shell code it hands on (``eval``, ``-c`` ...)."""
+    words = list(command.words)
+    wrappers: list[str] = []
+    wrapper_args: list[str] = []
+    env: list[str] = []
+    nested: list[str] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if _ASSIGNMENT.match(word):
+            env.append(word)
+            i += 1
+            continue
+        static = command.static(word)
+        name = _basename(static) if static is not None else ""
+        if name == "env":
+            i += 1
+            while i < len(words):
+                arg = words[i]
+                if arg in ("-S", "--split-string") or arg.startswith(("-S", "--split-string=")):
+                    split = arg.partition("=")[2] if arg.startswith("--") else arg[2:]
+                    if not split:
+                        i += 1
+                        split = words[i] if i < len(words) else ""
+                    rest = " ".join(shlex.quote(command.render(w)) for w in words[i + 1 :])
+                    nested.append(f"{command.render(split)} {rest}")
+                    return None, nested
+                if _ASSIGNMENT.match(arg):
+                    env.append(arg)
+                    i += 1
+                elif arg == "-":  # the same as -i
+                    i += 1
+                elif arg.startswith("-"):
+                    i = _skip_options(words, i, _WRAPPERS["env"])
+                else:
+                    break
+            wrappers.append("env")
+            continue
+        if name == "command" and i + 1 < len(words) and words[i + 1] in ("-v", "-V"):
+            return None, nested  # a lookup, not a run
+        if name in ("su", "runuser") and ("-c" in words[i + 1 :] or "--command" in words[i + 1 :]):
+            after = words[i + 1 :]
+            index = after.index("-c" if "-c" in after else "--command")
+            if index + 1 < len(after):
+                nested.append(command.render(after[index + 1]))
+            return Invocation(name, tuple(after), command, tuple(wrappers), tuple(env)), nested
+        if name == "script" and any(
+            w in ("-c", "--command") or w.startswith(("-qc", "-c")) for w in words[i + 1 :]
+        ):
+            after = words[i + 1 :]
+            for index, word in enumerate(after):  # script -qc 'CMD' /dev/null: CMD runs
+                if (
+                    word in ("-c", "--command") or (word.startswith("-") and word.endswith("c"))
+                ) and index + 1 < len(after):
+                    nested.append(command.render(after[index + 1]))
+                    break
+            return Invocation(name, tuple(after), command, tuple(wrappers), tuple(env)), nested
+        if name in ("at", "batch"):
+            # at now <<< 'CMD': at runs what it reads, later.
+            for redirect in command.redirects:
+                if redirect.op == "<<<":
+                    nested.append(command.render(redirect.target))
+                elif redirect.op == "<<":
+                    nested.extend(sub.text for sub in command.substitutions_in(redirect.target))
+        if name == "alias":
+            for word in words[i + 1 :]:
+                if "=" in word:
+                    nested.append(command.render(word.partition("=")[2]))  # alias ll='rm -rf ~'; ll
+            return Invocation(name, tuple(words[i + 1 :]), command, tuple(wrappers), tuple(env)), nested
+        if name == "watch":
+            start = _skip_options(words, i + 1, _Wrapper("nq", frozenset({"--interval"})))
+            nested.append(" ".join(command.render(w) for w in words[start:]))
+            return None, nested
+        if name == "ssh":
+            start = _skip_options(words, i + 1, _Wrapper(_SSH_VALUES, positionals=1))
+            if start < len(words):
+                nested.append(" ".join(command.render(w) for w in words[start:]))
+            return Invocation(name, tuple(words[i + 1 :]), command, tuple(wrappers), tuple(env)), nested
+        spec = _WRAPPERS.get(name)
+        if spec is not None and i + 1 < len(words):
+            wrappers.append(name)
+            end = _skip_options(words, i + 1, spec)
+            wrapper_args.extend(words[i + 1 : end])
+            i = end
+            continue
+        break
+    if i >= len(words):
+        if command.redirects and not words:
+            # "> /dev/sda" alone: no program, but the redirection still happens.
+            return Invocation("", (), command, tuple(wrappers), tuple(env)), nested
+        return None, nested
+    head = words[i]
+    static = command.static(head)
+    name = _basename(static) if static is not None else ""
+    name = _SHELL_VARIABLES.get(name, name)
+    args = tuple(words[i + 1 :])
+    if static is not None and " " in static.strip():
+        # $(echo rm -rf) /: the substitution's words are split into several.
+        parts = static.split()
+        name, args = _basename(parts[0]), (*parts[1:], *args)
+    invocation = Invocation(
+        name,
+        args,
+        command,
+        tuple(wrappers),
+        tuple(env),
+        dynamic=static is None,
+        wrapper_args=tuple(wrapper_args),
+    )
+    if name == "eval" and args:
+        nested.append(" ".join(command.render(w) for w in args))
+    elif name == "trap" and args and not args[0].startswith("-"):
+        nested.append(command.render(args[0]))  # trap 'CODE' EXIT: the code runs later
+    elif name in SHELLS:
+        mode = shell_mode(invocation)
+        if mode.script:
+            nested.append(mode.script)
+        for redirect in command.redirects:
+            if redirect.op == "<<<":
+                nested.append(command.render(redirect.target))
+            elif redirect.op == "<<":
+                nested.extend(sub.text for sub in command.substitutions_in(redirect.target))
+    return invocation, nested
+
+
+_NAME_TESTS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex",
+                         "-iregex", "-lname", "-ilname", "-samefile", "-inum", "-newer"})  # fmt: skip
+_MATCHES_ALL = re.compile(r"^[*?]*(?:\.[*?]*)?$|^\.?\*.*\*$")
+
+
+def find_narrowed(args: Sequence[str]) -> str | None:
+    """The name find's tests pick files by, when not every file has it (``-name '*.pyc'``)."""
+    for index, value in enumerate(args[:-1]):
+        if value in _NAME_TESTS and not _MATCHES_ALL.match(args[index + 1]):
+            return args[index + 1]
+    return None
+
+
+def _find_exec(invocation: Invocation) -> list[SimpleCommand]:
+    """The commands ``find ... -exec CMD {} ;`` runs."""
+    found: list[SimpleCommand] = []
+    args = invocation.args
+    starts: list[str] = []
+    for arg in args:
+        if arg.startswith(("-", "(", "!", ")")):
+            break
+        starts.append(arg)
+    i = 0
+    while i < len(args):
+        if args[i] in ("-exec", "-execdir", "-ok", "-okdir"):
+            end = i + 1
+            while end < len(args) and args[end] not in (";", "+"):
+                end += 1
+            # {} stands for each file found: the starting points (find / -exec chmod 777 {}), or,
+            # when a name test narrows the search, a file of that name under them.
+            found_files = starts or ["."]
+            name = find_narrowed(args)
+            if name is not None:
+                leaf = name if not any(c in name for c in "*?[") else "x"
+                found_files = [f"{start.rstrip('/')}/{leaf}" for start in found_files]
+            words = tuple(w for word in args[i + 1 : end] for w in (found_files if word == "{}" else [word]))
+            if words:
+                found.append(SimpleCommand(tuple(words), (), invocation.command.substitutions))
+            i = end
+        i += 1
+    return found
+
+
+def _changed_directory(stages: list[Invocation], cwd: str | None) -> str | None:
+    """The working directory after a pipeline: ``cd DIR`` alone changes it."""
+    if len(stages) != 1 or stages[0].name not in ("cd", "pushd"):
+        return cwd
+    cd = stages[0]
+    targets = [cd.command.static(a) for a in cd.args if not a.startswith("-") or a == "-"]
+    if not targets:
+        return "~"
+    target = targets[0]
+    if target is None or target == "-":
+        return None
+    if target.startswith(("/", "~", "$HOME", "${HOME")):
+        return target
+    return f"{cwd.rstrip('/')}/{target}" if cwd else None
+
+
+@functools.lru_cache(maxsize=256)
+def parse_nested(code: str) -> Script:
+    """Parse code handed to a shell (``bash -c``, ``eval``): cached, since several rules walk it."""
+    return parse(code)
+
+
+def walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator[list[Invocation]]:
+    """Every pipeline that running ``script`` may run, as lists of invocations.
+
+    Nested code is visited too: substitutions, here-documents fed to a shell,
+    ``bash -c``/``sh -c``/``eval``/``su -c``/``env -S``/``watch``/``ssh host``
+    strings, ``find -exec``. Strings that do not parse are skipped here; the
+    guard decides what an unparseable command means. ``cwd`` is the directory
+    the line starts in; ``cd`` moves it for the commands after it.
+    """
+    start = cwd
+    for pipeline in script.pipelines:
+        spend()
+        stages: list[Invocation] = []
+        nested: list[str] = []
+        for command in pipeline:
+            invocation, handed_on = _resolve(command)
+            nested.extend(handed_on)
+            if invocation is not None:
+                invocation = attrs.evolve(invocation, cwd=cwd)
+                stages.append(invocation)
+                if invocation.name == "find":
+                    for exec_command in _find_exec(invocation):
+                        exec_invocation, exec_code = _resolve(exec_command)
+                        nested.extend(exec_code)
+                        if exec_invocation is not None:
+                            yield [attrs.evolve(exec_invocation, cwd=cwd)]
+        if stages:
+            yield stages
+        if _depth < MAX_NESTED:
+            for code in nested:
+                try:
+                    inner = parse_nested(code)
+                except ShellSyntaxError:
+                    continue
+                yield from walk(inner, cwd=cwd, _depth=_depth + 1)
+        cwd = _changed_directory(stages, cwd)
+    for sub in script.substitutions:
+        yield from walk(sub.script, cwd=start, _depth=_depth)

@@ -1,0 +1,171 @@
+"""System files and block devices, whatever the program: the operand decides.
+
+Writes to ``/etc/sudoers`` used to be recognised for redirection, ``tee``,
+``cp``, ``sed -i`` and a few output options, and disk destruction for a list of
+tools; ``aria2c -o /etc/sudoers``, ``strace -o /etc/passwd``, ``nvme format
+/dev/nvme0n1`` or ``cryptsetup luksFormat /dev/disk/by-id/...`` passed. Here any
+program with a system file (:data:`~.operands.SYSTEM_FILE`) or a block device
+(:data:`~.operands.DEVICE`) among its operands or option values is taken to
+write or destroy it, unless it is known only to read: a short allow-list, with
+the options that make an otherwise read-only program write (``sed -i``,
+``sort -o``, ``find -fprintf``, ``tar -x``).
+"""
+
+from __future__ import annotations
+
+from .operands import CORE_SYSTEM_FILE, Operand, block_device, operands, option_values, system_file
+from .programs import Invocation
+from .verdict import DISK, SYSTEM_FILES, Verdict
+
+__all__ = ["check_targets", "reads_only"]
+
+_READ_ONLY = frozenset({
+    "cat", "tac", "less", "more", "most", "head", "tail", "nl", "wc", "grep", "egrep", "fgrep", "rg", "ag",
+    "ack", "zgrep", "diff", "cmp", "comm", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum",
+    "sha512sum", "b2sum", "cksum", "sum", "md5", "shasum", "stat", "ls", "ll", "file", "test", "[", "getent",
+    "cut", "strings", "od", "xxd", "hexdump", "hd", "column", "fold", "fmt", "pr", "rev", "jq", "bat",
+    "batcat",
+    "view", "readlink", "realpath", "namei", "lsattr", "getfacl", "basename", "dirname", "echo", "printf",
+    "du", "lsof", "fuser", "id", "cd", "pushd", "source", ".", "awk", "gawk", "mawk", "nawk", "sed", "sort",
+    "uniq", "yq", "find", "tar", "visudo", "pwck", "grpck", "tree", "exa", "eza", "type", "which", "whereis",
+    "command", "locate", "git", "base64", "base32", "expand", "unexpand", "paste",
+    "join", "look", "tr", "iconv", "zcat", "zless", "bzcat", "xzcat", "ldd", "objdump", "readelf", "nm",
+    "nginx", "apachectl", "apache2ctl", "httpd", "haproxy", "sshd", "named-checkconf", "promtool", "man",
+    "vdir", "dir", "openssl", "logrotate",
+})  # fmt: skip
+"""Programs that read their operands and write nothing but their standard output (with exceptions below)."""
+
+_DEVICE_READERS = frozenset({
+    "lsblk", "blkid", "file", "stat", "ls", "test", "[", "udevadm", "mount", "umount", "eject", "partprobe",
+    "smartctl", "df", "du", "findmnt", "dumpe2fs", "hexdump", "xxd", "od", "strings", "head", "tail", "cat",
+    "less", "cmp", "md5sum", "sha1sum", "sha256sum", "sha512sum", "b2sum", "pv", "pvs", "vgs", "lvs",
+    "pvdisplay", "vgdisplay", "lvdisplay", "swapon", "swapoff", "losetup", "readlink", "realpath", "echo",
+    "printf", "isosize", "lsscsi", "sginfo", "iostat", "ioping", "mountpoint", "grep",
+    "dd", "fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted", "wipefs", "shred", "blkdiscard", "mkswap",
+    "mke2fs", "mkdosfs", "mkntfs",
+})  # fmt: skip
+"""Programs that only read a device (the disk tools are judged by their own rule, with their flags)."""
+
+_DEVICE_SUBCOMMANDS: dict[str, frozenset[str]] = {
+    "cryptsetup": frozenset({"luksDump", "status", "isLuks", "open", "luksOpen", "close", "luksClose",
+                             "luksUUID", "tcryptDump", "bitlkDump", "benchmark"}),
+    "nvme": frozenset({"list", "id-ctrl", "id-ns", "smart-log", "error-log", "list-ns", "list-ctrl",
+                       "fw-log", "get-log", "show-regs", "get-feature", "id-ns-desc", "list-subsys"}),
+    "diskutil": frozenset({"list", "info", "activity", "listFilesystems", "mount", "unmount",
+                           "unmountDisk", "mountDisk", "eject", "verifyVolume", "verifyDisk"}),
+    "mdadm": frozenset({"--detail", "-D", "--examine", "-E", "--query", "-Q", "--misc"}),
+    "zpool": frozenset({"status", "list", "import", "iostat", "get", "history"}),
+    "tune2fs": frozenset({"-l"}),
+    "hdparm": frozenset({"-I", "-i", "-t", "-T", "-g", "-C", "-tT", "-Tt", "-B", "-W"}),
+    "blockdev": frozenset({"--report", "--getsize64", "--getsize", "--getss", "--getbsz", "--getro",
+                           "--getpbsz", "--getra", "--getsz", "--getiomin", "--getioopt"}),
+    "e2fsck": frozenset({"-n"}),
+    "fsck": frozenset({"-n", "-N"}),
+    "badblocks": frozenset({"-s", "-v", "-sv", "-vs", "-b", "-c"}),
+}  # fmt: skip
+"""Programs that read or destroy a device depending on the subcommand: the ones that only read."""
+
+_PRECISE = frozenset({"cp", "mv", "install", "ln", "rsync", "scp", "dd", "tee", "chmod", "rm", "unlink",
+                      "curl", "wget", "truncate"})  # fmt: skip
+"""Programs with a rule of their own for system files (the destination of a copy, ``of=``)."""
+
+
+def _writes_anyway(invocation: Invocation, values: list[str]) -> bool:
+    """A read-only program with the option that makes it write (``sed -i``, ``sort -o`` ...)."""
+    name = invocation.name
+    if name in ("sed", "perl", "yq", "ruby"):
+        return any(v == "-i" or v.startswith(("-i", "--in-place")) for v in values)
+    if name in ("awk", "gawk"):
+        return "inplace" in values or any(v.endswith("inplace") for v in values)
+    if name == "sort":
+        return any(v in ("-o", "--output") or v.startswith(("--output=", "-o")) for v in values)
+    if name == "find":
+        return any(
+            v in ("-fprint", "-fprint0", "-fprintf", "-fls", "-delete", "-exec", "-execdir") for v in values
+        )
+    if name == "tar":
+        first = values[0] if values else ""
+        return "--extract" in values or "-x" in values or ("x" in first and not first.startswith("--"))
+    if name == "git":
+        return not any(v in ("diff", "log", "show", "status", "grep", "blame", "ls-files", "check-ignore")
+                       for v in values)  # fmt: skip
+    if name == "openssl":
+        return any(v in ("-out", "-keyout") or v.startswith(("-out=", "-keyout=")) for v in values)
+    if name == "uniq":
+        return len([v for v in values if not v.startswith("-")]) > 1  # uniq IN OUT writes OUT
+    if name == "visudo":
+        return not any(v in ("-c", "--check") for v in values)
+    return False
+
+
+def _values(invocation: Invocation) -> list[str]:
+    return [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
+
+
+def reads_only(invocation: Invocation) -> bool:
+    """Whether the program only reads its operands (and writes its standard output)."""
+    if invocation.dynamic or invocation.name not in _READ_ONLY:
+        return False
+    values = [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
+    return not _writes_anyway(invocation, values)
+
+
+def _reads_device_only(invocation: Invocation, operand: Operand) -> bool:
+    name = invocation.name
+    if operand.role == "input":
+        return True
+    if operand.role == "output":
+        return False
+    if name == "dd":
+        return operand.option == "if"
+    if name in _DEVICE_READERS:
+        return True
+    safe = _DEVICE_SUBCOMMANDS.get(name)
+    if safe is None:
+        return False
+    values = [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
+    if name == "badblocks":
+        return not any(v.startswith("-") and ("w" in v or "n" in v) for v in values)
+    return any(v in safe for v in values)
+
+
+def check_targets(invocation: Invocation, home: str) -> Verdict | None:
+    """A verdict if the command writes a system file or destroys a block device through an operand."""
+    name = invocation.name
+    if not name and not invocation.dynamic:
+        return None  # redirections alone: judged with the redirections
+    piece = invocation.text
+    for word in invocation.wrapper_args:  # strace -o /etc/passwd ls, time -o /dev/sda ...
+        for value in (word, *(o.value for o in option_values(word))):
+            found = block_device(value) or system_file(value, home=home, cwd=invocation.cwd)
+            if found is not None:
+                category = DISK if block_device(value) else SYSTEM_FILES
+                wrapper = invocation.wrappers[-1] if invocation.wrappers else "a wrapper"
+                return Verdict(category, _short(piece), f"{wrapper} is given {found}, and may write it")
+    writes_anyway = _writes_anyway(invocation, _values(invocation))  # once: linear in the words
+    for operand in operands(invocation):
+        if operand.role in ("pattern", "input"):
+            continue
+        device = block_device(operand.value)
+        if device is not None and not _reads_device_only(invocation, operand):
+            what = name or "a computed command"
+            return Verdict(DISK, _short(piece), f"{what} writes to or erases the block device {device}")
+        if name in _PRECISE or operand.role == "output":
+            continue  # their own rules, and the redirection rule, know which operand is written
+        found = system_file(operand.value.partition("=")[2] or operand.value, home=home, cwd=invocation.cwd)
+        told_to_write = operand.role in ("option value", "after option") or writes_anyway
+        if found is None and told_to_write and operand.value.rstrip("/") in ("/etc", "/boot"):
+            found = operand.value  # unzip -d /etc, tar -C /etc: files land in the machine's configuration
+        if found is not None and not CORE_SYSTEM_FILE.match(found) and not told_to_write:
+            continue  # vim /etc/hosts: pointed at it, not told to write it
+        if found is not None and not reads_only(invocation):
+            what = name or "a computed command"
+            return Verdict(
+                SYSTEM_FILES, _short(piece), f"{what} may write {found}, and is not known only to read"
+            )
+    return None
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= 200 else text[:199] + "…"

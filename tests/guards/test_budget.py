@@ -1,0 +1,131 @@
+"""Issue 11.1: deciding is linear in the input and has a hard budget; past it, or on a failure, deny."""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from agentbus.guards import budget
+from agentbus.guards.danger import check_command
+from agentbus.guards.files import check_shell_files
+from agentbus.guards.judge import judge_command
+from agentbus.guards.paths import check_glob
+from agentbus.guards.verdict import UNDECIDED
+
+HOME = "/home/me"
+
+
+@pytest.fixture(autouse=True)
+def _default_budget() -> Iterator[None]:
+    yield
+    budget.configure(None)
+
+
+def _cost(judge: Callable[[str], object], text: str) -> float:
+    """The best of five runs, without the garbage collector: the least disturbed by other work."""
+    best = float("inf")
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(5):
+            started = time.perf_counter()
+            judge(text)
+            best = min(best, time.perf_counter() - started)
+    finally:
+        gc.enable()
+    return best
+
+
+PATHOLOGICAL: dict[str, Callable[[int], str]] = {
+    "echo aaa…": lambda n: "echo " + "a" * n,
+    "base64 pipeline": lambda n: "echo " + "QUJD" * (n // 4) + " | base64 -d | sh",
+    "rm -rf ~; echo {,,,…": lambda n: "rm -rf ~; echo {" + "," * n + "}",
+    "backticks": lambda n: "`" * n,
+    "nested substitutions": lambda n: "echo " + "$(echo " * (n // 7),
+    "quotes": lambda n: "echo " + "'a' \"b\" " * (n // 8),
+    "pipes": lambda n: "cat x" + " | cat" * (n // 6),
+}
+
+
+@pytest.mark.parametrize("shape", PATHOLOGICAL, ids=list(PATHOLOGICAL))
+def test_each_guard_is_linear_in_the_command(shape: str) -> None:
+    """Ten times the input costs about ten times as much (a quadratic step would cost a hundred)."""
+    budget.configure(600)  # this test measures the work, not the deadline
+    make = PATHOLOGICAL[shape]
+
+    def judge(text: str) -> None:
+        judge_command(text, home=HOME, cwd=HOME)
+
+    small, large = make(10_000), make(100_000)
+    judge(small)  # warm up: imports, caches of the parser
+    ratio = _cost(judge, large) / max(_cost(judge, small), 1e-6)
+    assert ratio < 50, f"{shape}: 10x the input cost {ratio:.0f}x"  # linear ~10, quadratic ~100
+
+
+def test_a_glob_is_linear_in_its_pattern() -> None:
+    budget.configure(600)
+    small, large = "[" * 2_000, "[" * 20_000
+    check_glob(small)
+    ratio = _cost(check_glob, large) / max(_cost(check_glob, small), 1e-6)
+    assert ratio < 50
+    assert check_glob("[" * 20_000, home=HOME) is None
+
+
+@pytest.mark.parametrize(
+    ("command", "category"),
+    [
+        ("echo " + "a" * 10_000_000, None),
+        ("echo " + "QUJD" * 250_000 + " | base64 -d | sh", None),
+        ("rm -rf ~; echo {" + "," * 60_000 + "}", "filesystem destruction"),
+        ("`" * 100_000, None),
+    ],
+    ids=["10 MB echo", "1 MB base64 pipeline", "60 KB braces after rm -rf ~", "100 KB of backticks"],
+)
+def test_the_issues_pathological_commands_are_decided(command: str, category: str | None) -> None:
+    budget.configure(600)
+    verdict = check_command(command, home=HOME)
+    assert (verdict.category if verdict else None) == category
+
+
+def test_past_the_budget_the_call_is_denied_and_the_reason_says_so() -> None:
+    budget.configure(1e-9)
+    verdict = check_command("echo " + "a" * 100_000 + " x", home=HOME)
+    assert verdict is not None
+    assert verdict.category == UNDECIDED
+    assert "longer than the 1e-09 s budget" in verdict.reason
+    assert "denied" in verdict.reason
+    verdict = check_shell_files("cat " + "b" * 100_000 + " y", cwd=HOME)
+    assert verdict is not None
+    assert verdict.category == UNDECIDED
+
+
+def test_the_budget_comes_from_the_users_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AGENTBUS_DECISION_BUDGET", "2.5")
+    assert budget.current() == 2.5
+    monkeypatch.setenv("AGENTBUS_DECISION_BUDGET", "nonsense")
+    assert budget.current() == budget.DEFAULT_BUDGET
+    budget.configure(3)
+    assert budget.current() == 3
+
+
+@pytest.mark.parametrize("bad", [0, -1, True, "1"])
+def test_a_budget_that_is_not_a_positive_number_is_refused(bad: object) -> None:
+    with pytest.raises(ValueError, match="positive number of seconds"):
+        budget.configure(bad)  # type: ignore[arg-type]
+
+
+def test_a_guard_that_fails_denies_with_the_failure_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentbus.guards import danger
+
+    def broken(command: str, home: str) -> None:
+        raise RecursionError("too deep")
+
+    monkeypatch.setattr(danger, "_judge_command", broken)
+    danger._check_cached.cache_clear()
+    verdict = check_command("ls -la /tmp/some/new/dir", home=HOME)
+    assert verdict is not None
+    assert verdict.category == UNDECIDED
+    assert "RecursionError" in verdict.reason

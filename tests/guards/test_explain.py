@@ -1,0 +1,41 @@
+"""``agentbus explain``: the parsed commands, the operands as resolved, and the rule that decided."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentbus.cli import main
+from agentbus.guards.explain import explain
+
+HOME = "/home/me"
+
+
+@pytest.fixture(autouse=True)
+def _home(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", HOME)
+
+
+def test_explain_shows_the_commands_the_resolved_operands_and_the_deciding_rule() -> None:
+    text = explain("F=/etc/passwd; cd ~/p && sudo tee -a $F < x", home=HOME)
+    assert "cd: cd ~/p" in text
+    assert "tee: sudo tee -a /etc/passwd" in text  # the variable resolved, sudo unwrapped
+    assert "via sudo, in ~/p" in text
+    assert "-> system file /etc/passwd" in text
+    assert "builtin:command-safety-guard: BLOCK system file corruption" in text
+    assert "decided by the writes_files rule, for tee" in text
+    assert len(text.splitlines()) < 25
+
+
+def test_explain_says_allow_for_an_ordinary_command() -> None:
+    text = explain("ls -la src | wc -l", home=HOME)
+    assert text.endswith("builtin:command-safety-guard: allow\n  builtin:shell-file-guard: allow")
+
+
+def test_the_explain_command_exits_1_when_a_guard_blocks(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", "--home", HOME, "cat", "~/.ssh/id_rsa"]) == 1
+    out = capsys.readouterr().out
+    assert "argument     ~/.ssh/id_rsa" in out
+    assert "-> SSH private key" in out
+    assert "decided by the secret operand rule, for cat" in out
+    assert main(["explain", "ls", "-la"]) == 0
+    assert main(["explain"]) == 2
