@@ -36,16 +36,17 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable, Mapping
+import warnings
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from inspect import isawaitable
-from typing import Annotated, Any, cast
+from typing import Annotated, Any, Final, cast
 
 import anyio
 from typing_extensions import NotRequired
 
 from ..bus import Bus
 from ..errors import ToolPaused
-from ..events import Message, Params
+from ..events import HOOK_POINTS, TOOL_POINTS, Message, Params
 from ..tools import error_result
 
 try:
@@ -59,7 +60,13 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         "agentbus.adapters.langchain needs LangChain v1: pip install 'agentbus[langchain]'"
     ) from exc
 
-__all__ = ["AgentbusMiddleware", "AgentbusState", "ToolMessageError", "openai_style_settings"]
+__all__ = [
+    "AgentbusMiddleware",
+    "AgentbusState",
+    "ToolMessageError",
+    "UnboundPointWarning",
+    "openai_style_settings",
+]
 
 SettingsMapper = Callable[[Params, frozenset[str]], dict[str, Any]]
 """Turns params.before's changes (the event and the names of the changed fields)
@@ -136,7 +143,46 @@ def _initial_temperature(request: Any) -> float | None:
     return None
 
 
-class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
+class UnboundPointWarning(UserWarning):
+    """Layers were registered on a hook point that an agent's graph has no hook for."""
+
+
+_HOOKS: dict[str, frozenset[str]] = {
+    "before_agent": frozenset({"message.before", "agent.start"}),
+    "after_agent": frozenset({"agent.end"}),
+    "before_model": frozenset({"turn.start"}),
+    "after_model": frozenset({"turn.end"}),
+    "wrap_model_call": frozenset({"params.before"}),
+}
+"""LangChain's hooks (each with its ``a``-prefixed async twin) and the points they run.
+
+The tool points are always bound (``wrap_tool_call``). The others are bound only
+when one of their points has layers when the middleware is made, since each
+costs the agent on every turn: a ``before_*``/``after_*`` hook is a node of the
+graph, a ``wrap_model_call`` a traced wrapper around every model call.
+"""
+
+LOOP_POINTS: Final = frozenset().union(*_HOOKS.values())
+"""The hook points bound by a hook other than ``wrap_tool_call``."""
+
+_CLASSES: dict[frozenset[str], type[Any]] = {}
+
+
+def _hook_class(hooks: frozenset[str]) -> type[Any]:
+    """AgentbusMiddleware with these loop hooks (LangChain reads them off the class)."""
+    cls = _CLASSES.get(hooks)
+    if cls is None:
+        namespace: dict[str, Any] = {"__module__": __name__, "__doc__": AgentbusMiddleware.__doc__}
+        for hook in hooks:
+            for name in (hook, "a" + hook):
+                namespace[name] = _LoopHooks.__dict__[name]
+        if "before_agent" in hooks:
+            namespace["state_schema"] = AgentbusState
+        cls = _CLASSES[hooks] = type("AgentbusMiddleware", (AgentbusMiddleware,), namespace)
+    return cls
+
+
+class AgentbusMiddleware(AgentMiddleware[Any, Any, Any]):
     """Run the bus's hook points inside a LangChain ``create_agent`` loop.
 
     ``agent_id`` is used when the agent has no ``name``; ``model_settings``
@@ -145,9 +191,23 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
     :mod:`agentbus.kinds`). A tool that raises fails the run, as without
     agentbus, after tool.after has seen the error; ``errors_as_results=True``
     gives the model the error result instead, and the run goes on.
+
+    Only what is used is bound: the tool points always, every other point
+    only if it has layers when the middleware is made (or observers that want
+    dispatch records, for message.before and params.before), because LangChain
+    compiles the agent's graph once and each hook costs every turn. ``points``
+    binds more: an iterable of hook point names that may get layers later, or
+    ``"all"``. A layer registered later on a point that is not bound does not
+    run in this agent: the adapter warns (:class:`UnboundPointWarning`) at the
+    agent's next tool call; make the agent again (``create_agent``) to bind it.
     """
 
-    state_schema = AgentbusState
+    def __new__(cls, bus: Bus, *args: Any, points: Iterable[str] | str | None = None, **kwargs: Any) -> Any:
+        if cls is not AgentbusMiddleware:
+            return super().__new__(cls)
+        bound = _bound_points(bus, points)
+        hooks = frozenset(hook for hook, served in _HOOKS.items() if served & bound)
+        return super().__new__(_hook_class(hooks))
 
     def __init__(
         self,
@@ -157,6 +217,7 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
         model_settings: SettingsMapper = openai_style_settings,
         tool_kinds: Mapping[str, str] | None = None,
         errors_as_results: bool = False,
+        points: Iterable[str] | str | None = None,
     ) -> None:
         super().__init__()
         self.bus = bus
@@ -164,9 +225,32 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
         self.model_settings = model_settings
         self.tool_kinds = dict(tool_kinds or {})
         self.errors_as_results = errors_as_results
+        hooks = [hook for hook in _HOOKS if hook in type(self).__dict__]
+        self.points: frozenset[str] = TOOL_POINTS.union(*(_HOOKS[hook] for hook in hooks))
+        """The hook points this middleware runs (the others have no hook in the graph)."""
+        self._version = bus.registry.version
+        self._warned: set[str] = set()
         self._bound: set[str] = set()
         # Calls paused by interrupt(), by (thread, call id): (args as the model sent them, args approved).
         self._paused: dict[tuple[str | None, str], tuple[Any, dict[str, Any]]] = {}
+
+    @property
+    def name(self) -> str:
+        return "AgentbusMiddleware"
+
+    def _check_unbound(self) -> None:
+        """Warn, once per point, about layers that were registered where this agent has no hook."""
+        self._version = self.bus.registry.version
+        for point in sorted(LOOP_POINTS - self.points - self._warned):
+            if self.bus.registry.stack(point):
+                self._warned.add(point)
+                warnings.warn(
+                    f"{point} has layers now, but this LangChain agent was built when it had none, "
+                    f"so they do not run in it; call create_agent again to bind them (or make "
+                    f"AgentbusMiddleware with points=[{point!r}] or points='all' to bind it up front)",
+                    UnboundPointWarning,
+                    stacklevel=2,
+                )
 
     # -- who is running ---------------------------------------------------------------
 
@@ -183,21 +267,6 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
         if thread is None:
             thread = (config.get("configurable") or {}).get("thread_id")
         return str(agent_id), None if thread is None else str(thread)
-
-    # -- agent: message.before and agent.start / agent.end -------------------------
-
-    async def abefore_agent(self, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
-        agent_id, session_key = self._identity(runtime)
-        update: dict[str, Any] | None = None
-        messages = state.get("messages") or []
-        last = messages[-1] if messages else None
-        if isinstance(last, HumanMessage):
-            update = await self._process_message(last, agent_id, session_key)
-        await self.bus.notify("agent.start", agent_id=agent_id, session_key=session_key)
-        return update
-
-    def before_agent(self, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
-        return _blocking(self.abefore_agent, state, runtime)  # type: ignore[no-any-return]
 
     async def _process_message(
         self, human: HumanMessage, agent_id: str, session_key: str | None
@@ -223,39 +292,16 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
             update["messages"] = [human.model_copy(update={"content": new_content})]
         return update
 
-    async def aafter_agent(self, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
-        agent_id, session_key = self._identity(runtime)
-        await self.bus.notify("agent.end", agent_id=agent_id, session_key=session_key)
-        return None
-
-    def after_agent(self, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
-        return _blocking(self.aafter_agent, state, runtime)  # type: ignore[no-any-return]
-
-    # -- model: turn.start / turn.end and params.before ----------------------------------
-
-    async def abefore_model(self, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
-        agent_id, session_key = self._identity(runtime)
-        await self.bus.notify("turn.start", agent_id=agent_id, session_key=session_key)
-        return None
-
-    def before_model(self, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
-        return _blocking(self.abefore_model, state, runtime)  # type: ignore[no-any-return]
-
-    async def aafter_model(self, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
-        agent_id, session_key = self._identity(runtime)
-        await self.bus.notify("turn.end", agent_id=agent_id, session_key=session_key)
-        return None
-
-    def after_model(self, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
-        return _blocking(self.aafter_model, state, runtime)  # type: ignore[no-any-return]
-
     async def _resolve_request(self, request: ModelRequest[Any]) -> ModelRequest[Any]:
         """params.before for one model call; the request with the changed settings."""
         agent_id, session_key = self._identity(request.runtime)
         provider, model = _model_identity(request.model)
         state = cast("dict[str, Any]", request.state)
+        text = state.get("agentbus_message")
+        if text is None:  # message.before is not bound: the user's message as it is
+            text = _last_human_text(state.get("messages") or [])
         message = Message(
-            message=state.get("agentbus_message", ""), metadata=dict(state.get("agentbus_metadata") or {}),
+            message=text, metadata=dict(state.get("agentbus_metadata") or {}),
             agent_id=agent_id, session_key=session_key, provider=provider, model=model,
         )  # fmt: skip
         temperature = _initial_temperature(request)
@@ -273,14 +319,6 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
         if not settings:
             return request
         return request.override(model_settings={**request.model_settings, **settings})
-
-    async def awrap_model_call(self, request: ModelRequest[Any], handler: Callable[..., Any]) -> Any:
-        self._bind(request.tools)
-        return await handler(await self._resolve_request(request))
-
-    def wrap_model_call(self, request: ModelRequest[Any], handler: Callable[..., Any]) -> Any:
-        self._bind(request.tools)
-        return handler(_blocking(self._resolve_request, request))
 
     # -- tools: tool.before -> tool.call -> tool.after ---------------------------------------
 
@@ -301,14 +339,18 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
         call = request.tool_call
         name, call_id = call["name"], call.get("id") or ""
         agent_id, session_key = self._identity(request.runtime)
-        if request.tool is not None:
+        if self._version != self.bus.registry.version:
+            self._check_unbound()
+        if request.tool is not None and name not in self._bound:
             self._bind([request.tool])
         responses: list[Any] = []
         key = (session_key, call_id)
 
         async def execute(args: dict[str, Any]) -> Any:
+            # The tool gets the approved args (a copy); unchanged ones, the request as it came.
+            forwarded = request if args == call["args"] else request.override(tool_call={**call, "args": args})
             try:
-                response = handler(request.override(tool_call={**call, "args": args}))
+                response = handler(forwarded)
                 if isawaitable(response):
                     response = await response
             except GraphBubbleUp as exc:  # an interrupt pauses the call: it has not failed, nor ended
@@ -352,8 +394,20 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
             status="error" if event.is_error else "success",
         )  # fmt: skip
 
-    async def awrap_tool_call(self, request: ToolCallRequest, handler: Callable[..., Any]) -> Any:
-        return await self._call_tool(request, handler)
+    def awrap_tool_call(  # type: ignore[override]
+        self, request: ToolCallRequest, handler: Callable[..., Any]
+    ) -> Coroutine[Any, Any, Any]:
+        """The tool pipeline, as a coroutine.
+
+        Not a coroutine function on purpose: ``create_agent`` wraps every
+        ``awrap_tool_call`` in LangSmith's ``traceable``, whose async wrapper hops
+        to a worker thread twice per call, even with tracing off (most of what a
+        tool hook costs a LangChain agent). Its sync wrapper does not, and the
+        coroutine returned here is awaited by the tool node all the same. The
+        price: with LangSmith tracing on, this hook's span ends when the call
+        starts, and the tool's span is a child of the tool node's.
+        """
+        return self._call_tool(request, handler)
 
     def wrap_tool_call(self, request: ToolCallRequest, handler: Callable[..., Any]) -> Any:
         return _blocking(self._call_tool, request, handler)
@@ -361,3 +415,85 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
 
 _PAUSED_LIMIT = 1024
 """How many interrupted tool calls an adapter remembers for their resume."""
+
+
+def _bound_points(bus: Bus, points: Iterable[str] | str | None) -> frozenset[str]:
+    """The points a new middleware binds: those with layers, those asked for, the tool points."""
+    if points == "all":
+        return HOOK_POINTS
+    asked = frozenset([points] if isinstance(points, str) else points or ())
+    unknown = asked - HOOK_POINTS
+    if unknown:
+        raise ValueError(
+            f"points names {', '.join(sorted(unknown))}, which are not hook points; "
+            f"use 'all' or some of: {', '.join(sorted(HOOK_POINTS))}"
+        )
+    registered = frozenset(point for point in LOOP_POINTS if bus.registry.stack(point))
+    if bus.observers.wants_dispatches:  # they expect a record of every message.before and params.before
+        registered |= {"message.before", "params.before"}
+    return asked | registered | TOOL_POINTS
+
+
+def _last_human_text(messages: Any) -> str:
+    for message in reversed(messages):
+        if isinstance(message, HumanMessage):
+            content = message.content
+            if isinstance(content, str):
+                return content
+            texts = [b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text"]
+            return str(texts[-1]) if texts else ""
+    return ""
+
+
+class _LoopHooks:
+    """The hooks of the points other than the tools', picked onto the middleware's class by
+    :func:`_hook_class` when their points are bound (``self`` is an AgentbusMiddleware)."""
+
+    # -- agent: message.before and agent.start / agent.end -------------------------
+
+    async def abefore_agent(self: Any, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
+        agent_id, session_key = self._identity(runtime)
+        update: dict[str, Any] | None = None
+        messages = state.get("messages") or []
+        last = messages[-1] if messages else None
+        if isinstance(last, HumanMessage):
+            update = await self._process_message(last, agent_id, session_key)
+        await self.bus.notify("agent.start", agent_id=agent_id, session_key=session_key)
+        return update
+
+    def before_agent(self: Any, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
+        return _blocking(self.abefore_agent, state, runtime)  # type: ignore[no-any-return]
+
+    async def aafter_agent(self: Any, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
+        agent_id, session_key = self._identity(runtime)
+        await self.bus.notify("agent.end", agent_id=agent_id, session_key=session_key)
+        return None
+
+    def after_agent(self: Any, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
+        return _blocking(self.aafter_agent, state, runtime)  # type: ignore[no-any-return]
+
+    # -- model: turn.start / turn.end and params.before ----------------------------------
+
+    async def abefore_model(self: Any, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
+        agent_id, session_key = self._identity(runtime)
+        await self.bus.notify("turn.start", agent_id=agent_id, session_key=session_key)
+        return None
+
+    def before_model(self: Any, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
+        return _blocking(self.abefore_model, state, runtime)  # type: ignore[no-any-return]
+
+    async def aafter_model(self: Any, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
+        agent_id, session_key = self._identity(runtime)
+        await self.bus.notify("turn.end", agent_id=agent_id, session_key=session_key)
+        return None
+
+    def after_model(self: Any, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
+        return _blocking(self.aafter_model, state, runtime)  # type: ignore[no-any-return]
+
+    async def awrap_model_call(self: Any, request: ModelRequest[Any], handler: Callable[..., Any]) -> Any:
+        self._bind(request.tools)
+        return await handler(await self._resolve_request(request))
+
+    def wrap_model_call(self: Any, request: ModelRequest[Any], handler: Callable[..., Any]) -> Any:
+        self._bind(request.tools)
+        return handler(_blocking(self._resolve_request, request))
