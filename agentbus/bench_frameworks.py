@@ -123,7 +123,8 @@ def _langchain(side: str, layers: int) -> Setup:
 
                     async def awrap_tool_call(self, request: Any, handler: Any) -> Any:
                         if _check(request.tool_call["args"]["command"]):
-                            return ToolMessage("blocked", tool_call_id=request.tool_call["id"], status="error")
+                            call_id = request.tool_call["id"]
+                            return ToolMessage("blocked", tool_call_id=call_id, status="error")
                         return await handler(request)
 
                 middleware.append(Check(index))
@@ -132,7 +133,7 @@ def _langchain(side: str, layers: int) -> Setup:
 
             middleware.append(AgentbusMiddleware(_bus_with_layers(layers)))
         agent = create_agent(model, [bash], middleware=middleware)
-        state = {"messages": [HumanMessage("list the files")]}
+        state: Any = {"messages": [HumanMessage("list the files")]}
         return lambda: agent.ainvoke(state)
 
     return setup
@@ -165,7 +166,7 @@ def _openai_agents(side: str, layers: int) -> Setup:
 
             async def get_response(self, *args: Any, **kwargs: Any) -> ModelResponse:
                 self.turn += 1
-                output = [call] if self.turn % 2 else [answer]
+                output: list[Any] = [call] if self.turn % 2 else [answer]
                 return ModelResponse(output=output, usage=Usage(), response_id=None)
 
             def stream_response(self, *args: Any, **kwargs: Any) -> Any:
@@ -225,7 +226,7 @@ def _pydantic_ai(side: str, layers: int) -> Setup:
 
             capability = AgentbusCapability(_bus_with_layers(layers))
         agent: Agent[Any, str] = Agent(FunctionModel(respond), name="bench", capabilities=[capability])
-        agent.tool_plain(_shell, name="bash")
+        agent.tool_plain(name="bash")(_shell)
         return lambda: agent.run("list the files")
 
     return setup
@@ -400,7 +401,7 @@ def format_table(document: dict[str, Any]) -> str:
         )
     versions = ", ".join(f"{name} {v}" for name, v in document["versions"].items())
     if versions:
-        lines.append(f"(one run per call: one tool call and the answer, the framework's test model; {versions})")
+        lines.append(f"(a call is one agent run: a tool call, then the answer, on a test model; {versions})")
     return "\n".join(lines)
 
 

@@ -348,7 +348,8 @@ class AgentbusMiddleware(AgentMiddleware[Any, Any, Any]):
 
         async def execute(args: dict[str, Any]) -> Any:
             # The tool gets the approved args (a copy); unchanged ones, the request as it came.
-            forwarded = request if args == call["args"] else request.override(tool_call={**call, "args": args})
+            unchanged = args == call["args"]
+            forwarded = request if unchanged else request.override(tool_call={**call, "args": args})
             try:
                 response = handler(forwarded)
                 if isawaitable(response):
@@ -394,7 +395,7 @@ class AgentbusMiddleware(AgentMiddleware[Any, Any, Any]):
             status="error" if event.is_error else "success",
         )  # fmt: skip
 
-    def awrap_tool_call(  # type: ignore[override]
+    def awrap_tool_call(
         self, request: ToolCallRequest, handler: Callable[..., Any]
     ) -> Coroutine[Any, Any, Any]:
         """The tool pipeline, as a coroutine.
@@ -425,7 +426,7 @@ def _bound_points(bus: Bus, points: Iterable[str] | str | None) -> frozenset[str
     unknown = asked - HOOK_POINTS
     if unknown:
         raise ValueError(
-            f"points names {', '.join(sorted(unknown))}, which are not hook points; "
+            f"points names {', '.join(map(repr, sorted(unknown)))}, which are not hook points; "
             f"use 'all' or some of: {', '.join(sorted(HOOK_POINTS))}"
         )
     registered = frozenset(point for point in LOOP_POINTS if bus.registry.stack(point))
