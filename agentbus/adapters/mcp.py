@@ -120,8 +120,15 @@ class AgentbusMiddleware(Middleware):
         answered: list[ToolResult] = []
         raised: list[BaseException] = []
 
+        arguments = params.arguments or {}
+
         async def execute(args: dict[str, Any]) -> Any:
-            forwarded = context.copy(message=params.model_copy(update={"arguments": args}))
+            # Changed args go in a copy of the request; unchanged ones as the client sent them
+            # (the layers saw a copy, so nothing they kept can change them now).
+            if args == arguments:
+                forwarded = context
+            else:
+                forwarded = context.copy(message=params.model_copy(update={"arguments": args}))
             try:
                 result = await call_next(forwarded)
             except Exception as exc:
@@ -131,7 +138,7 @@ class AgentbusMiddleware(Middleware):
             return result_value(result.content, result.structured_content, result.meta)
 
         event = await self.bus.run_tool(
-            params.name, params.arguments or {}, execute, call_id=_request_id(ctx),
+            params.name, arguments, execute, call_id=_request_id(ctx),
             agent_id=self.agent_id or _client_name(ctx), session_key=self._session_key(ctx),
         )  # fmt: skip
         if event.blocked:
