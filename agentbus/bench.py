@@ -608,10 +608,12 @@ def run_benchmarks(
         skipped += [f"guards: {s}" for s in guard_document["skipped"]]
     framework_document = None
     if frameworks:
-        from .bench_frameworks import run_frameworks
+        from . import bench_frameworks
 
-        framework_document = run_frameworks(
-            rounds=3 if quick else rounds, budget_ms=20.0 if quick else 60.0, progress=progress
+        framework_document = bench_frameworks.run_frameworks(
+            rounds=3 if quick else rounds,
+            budget_ms=bench_frameworks.QUICK_BUDGET_MS if quick else None,
+            progress=progress,
         )
         skipped += framework_document["skipped"]
     progress.done()

@@ -30,6 +30,9 @@ from .bench import Progress, Result, Rounds, _time
 __all__ = ["FRAMEWORKS", "TARGETS", "FrameworkScenario", "run_frameworks"]
 
 LAYER_COUNTS = (0, 1, 10)
+BUDGET_MS = 60.0
+"""Time per scenario per round (a few agent runs); ``--quick`` uses QUICK_BUDGET_MS."""
+QUICK_BUDGET_MS = 20.0
 COMMAND = "ls -la"
 
 Once = Callable[[], Awaitable[Any]]
@@ -321,15 +324,17 @@ def _versions(framework: str) -> str:
 def run_frameworks(
     *,
     rounds: int = 7,
-    budget_ms: float = 60.0,
+    budget_ms: float | None = None,
     frameworks: tuple[str, ...] | None = None,
-    layer_counts: tuple[int, ...] = LAYER_COUNTS,
+    layer_counts: tuple[int, ...] | None = None,
     progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Every installed framework, native and through agentbus; the ``frameworks`` part
     of the bench's JSON document (``scenarios``, ``ratios``, ``targets``, ``versions``,
     ``skipped``)."""
     progress = progress or Progress(enabled=False)
+    budget_ms = budget_ms or BUDGET_MS
+    layer_counts = layer_counts or LAYER_COUNTS
     skipped: list[str] = []
     results: list[Result] = []
     versions: dict[str, str] = {}
