@@ -18,6 +18,9 @@ from .events import Message as Message
 from .events import Params as Params
 from .events import ToolCall as ToolCall
 from .events import ToolResult as ToolResult
+from .global_registry import get_registry as get_registry
+from .global_registry import init_registry as init_registry
+from .global_registry import reset_registry as reset_registry
 from .kinds import TOOL_KINDS as TOOL_KINDS
 from .kinds import ToolKindWarning as ToolKindWarning
 from .logging import format_record as format_record
@@ -25,9 +28,6 @@ from .records import Record as Record
 from .records import Subscription as Subscription
 from .registry import Registration as Registration
 from .registry import Registry as Registry
-from .registry import get_registry as get_registry
-from .registry import init_registry as init_registry
-from .registry import reset_registry as reset_registry
 from .tool_coverage import coverage as coverage
 from .tools import KNOWN_TOOL_NAMES as KNOWN_TOOL_NAMES
 from .tools import TOOL_GROUPS as TOOL_GROUPS

@@ -29,12 +29,8 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from .records import Record, level_number
-
-if TYPE_CHECKING:
-    from .bus import Bus
+from .records import Record, RecordSource, level_number
 
 __all__ = ["RecordLog", "log_to"]
 
@@ -122,7 +118,9 @@ class RecordLog:
                 pass
 
 
-def log_to(bus: Bus, path: str | os.PathLike[str], *, level: int | str = "info") -> Callable[[], None]:
+def log_to(
+    bus: RecordSource, path: str | os.PathLike[str], *, level: int | str = "info"
+) -> Callable[[], None]:
     """Append ``bus``'s records at ``level`` and up, and one line per finished
     dispatch, to ``path``; return an undo function that also closes the file.
     """

@@ -19,10 +19,19 @@ from types import CoroutineType
 from typing import Any, TypeVar, Union
 
 from .errors import RegistrationError, ToolPaused, describe_error
-from .events import LIFECYCLE_POINTS, Lifecycle, Message, Params, ToolCall, ToolResult
+from .events import (
+    _DECIDING,
+    LIFECYCLE_POINTS,
+    Lifecycle,
+    Message,
+    Params,
+    ToolCall,
+    ToolResult,
+    copy_args,
+)
 from .records import DEBUG, DISPATCH, ERROR, INFO, WARNING, Observers, Record, Subscription, level_number
-from .registry import Kind, Matcher, OnError, Registry
-from .stack import Chain, compile_stack
+from .registry import Kind, Matcher, OnError, Registration, Registry
+from .stack import Chain, approve_terminal, compile_stack
 from .tools import blocked_result, error_result, normalize_tool_name
 
 __all__ = ["Approver", "Bus", "ToolFunction"]
@@ -37,7 +46,38 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 _perf = time.perf_counter
 _MISSING: Any = object()
-_CACHE_LIMIT = 4096
+_CACHE_LIMIT = 16_384
+"""Entries per generation of a cache: at most twice this many are held."""
+
+
+class _Generations:
+    """A bounded cache that keeps what is in use (an approximate LRU at a dict's cost).
+
+    Entries go into a young generation; when it is full it becomes the old one
+    (the previous old one is dropped), and an entry found in the old one moves
+    back to the young one. Memory stays at most two generations, and there is
+    no cliff where every entry is recompiled at once.
+    """
+
+    __slots__ = ("old", "young")
+
+    def __init__(self) -> None:
+        self.young: dict[Any, Any] = {}
+        self.old: dict[Any, Any] = {}
+
+    def get(self, key: Any, default: Any) -> Any:
+        value = self.young.get(key, _MISSING)
+        if value is _MISSING:
+            value = self.old.pop(key, _MISSING)
+            if value is _MISSING:
+                return default
+            self.put(key, value)
+        return value
+
+    def put(self, key: Any, value: Any) -> None:
+        if len(self.young) >= _CACHE_LIMIT:
+            self.old, self.young = self.young, {}
+        self.young[key] = value
 
 
 class _ToolPlan:
@@ -70,11 +110,76 @@ async def _execute(call: ToolCall) -> Any:
     except Exception as exc:
         call.tool_error = exc  # lets tool.call middleware pass it through untouched
         raise
+    call._tool_result = result  # to tell a layer that dropped the result from a tool that returned None
     return result
 
 
 async def _identity(event: Any) -> Any:
     return event
+
+
+def _changed(now: Any, approved: Any) -> bool:
+    """Whether ``now`` differs from the deep copy ``approved`` in its JSON-shaped parts.
+
+    Objects that were deep-copied another way may not compare equal to their
+    copy; they are not judged here.
+    """
+    kind = type(now)
+    if kind is not type(approved):
+        return True
+    if kind is dict:
+        return now.keys() != approved.keys() or any(_changed(now[key], approved[key]) for key in now)
+    if kind is list or kind is tuple:
+        return len(now) != len(approved) or any(_changed(a, b) for a, b in zip(now, approved, strict=True))
+    if kind in (str, int, float, bool):
+        return now is not approved and bool(now != approved)
+    return False
+
+
+PIPELINE = "agentbus:pipeline"
+"""The ``id`` of the pipeline's own records: a call it denied, a call interrupted after the tool started."""
+
+
+def _approved_args(call: ToolCall, returned: Any) -> dict[str, Any] | None:
+    """The args the tool may receive once tool.before has run, or None: the call does not run.
+
+    The decision is the call's (every block or ask on it or on a copy of it);
+    beyond it, a call that no layer blocked is denied when the stack did not
+    reach its end (a layer returned without calling ``call_next``, or returned
+    it un-awaited: the layers inside it never judged the call), when its args
+    cannot be copied, or when a layer changed them after the layers inside it
+    had approved them.
+    """
+    if returned is not call and returned is not None and isawaitable(returned):
+        # `return call_next(call)`: the layers inside it never ran
+        if type(returned) is CoroutineType:
+            returned.close()
+        call.block(
+            "a tool.before middleware returned call_next(...) without awaiting it, so the layers "
+            "inside it never judged the call (write `return await call_next(call)`); blocked to be safe"
+        )
+    if call._decision == "block":
+        return None
+    approval = call._approval
+    if approval is None:
+        call.block(
+            "a tool.before layer returned without calling call_next and without blocking, so the "
+            "layers inside it never judged the call; blocked to be safe"
+        )
+        return None
+    reached, approved = approval
+    if reached is None:
+        reached = call
+    if isinstance(approved, BaseException):
+        call.block(f"the tool's args cannot be copied ({describe_error(approved)}); blocked to be safe")
+        return None
+    if reached._args != approved and _changed(reached._args, approved):
+        call.block(
+            "a tool.before layer changed the args after the layers inside it had approved them "
+            "(change them before call_next); blocked to be safe"
+        )
+        return None
+    return approved  # type: ignore[no-any-return]
 
 
 def _as_args(args: Mapping[str, Any]) -> dict[str, Any]:
@@ -96,10 +201,12 @@ class Bus:
 
     ``log_level`` is the lowest record level sent to structlog (the logger
     named ``agentbus``); None keeps structlog out of it. ``dispatch_timeout``
-    bounds each dispatch of message.before, params.before, tool.after and the
-    lifecycle points that holds async layers (seed 003's 30 s); tool.before has
-    none, since a gate may wait for a person. ``approver`` decides tool calls
-    that a layer marked "ask"; without one they are denied.
+    is the timeout of each async layer (and ``thread=True`` handler) without one
+    of its own on message.before, params.before, tool.after and the lifecycle
+    points (seed 003's 30 s): a slow layer fails alone, the layers after it
+    still run. tool.before has none, since a gate may wait for a person.
+    ``approver`` decides tool calls that a layer marked "ask"; without one they
+    are denied.
     """
 
     def __init__(
@@ -129,13 +236,19 @@ class Bus:
         # Compiled stacks, keyed by the tool name as the caller spells it (so one
         # look-up also normalises it) or by (name, agent id) when there is an agent.
         self._plans: dict[Any, _ToolPlan] = {}
-        self._stacks: dict[tuple[str, str | None], Chain | None] = {}
+        self._old_plans: dict[Any, _ToolPlan] = {}
+        # Compiled stacks by the registrations they hold: many names share one.
+        self._compiled = _Generations()
+        self._stacks = _Generations()
+        self._redactor_cache: list[Any] | None = None
         self._call_ids = itertools.count(1)
         self.registry.watch(self)
+        self._structlog: Any = None
         if log_level is not None:
             from .logging import StructlogSink
 
-            self.observers.add(StructlogSink(), level_number(log_level))
+            self._structlog = StructlogSink()
+            self.observers.add(self._structlog, level_number(log_level))
 
     # -- registration -------------------------------------------------------------
 
@@ -152,15 +265,19 @@ class Bus:
         timeout: float | None = None,
         shadow: bool = False,
         record_values: bool = True,
+        thread: bool = False,
     ) -> Any:
         """Register a simple handler (sync or async): it mutates the event, returns nothing.
 
         Use as a decorator, ``@bus.intercept("tool.before", tool="exec")``, or
-        call it with the handler. Options are those of :meth:`Registry.add`.
+        call it with the handler. Options are those of :meth:`Registry.add`;
+        ``thread=True`` runs a sync handler in a worker thread, so that a
+        timeout holds even if it blocks (``time.sleep``, a slow read).
         """
         return self._register(
             "handler", point, handler, id=id, priority=priority, tool=tool, agent=agent,
             on_error=on_error, timeout=timeout, shadow=shadow, record_values=record_values,
+            thread=thread,
         )  # fmt: skip
 
     def middleware(
@@ -239,7 +356,21 @@ class Bus:
         """
         from .console import stream_to_console
 
-        return stream_to_console(self, level, file=file, json=json, color=color)
+        undo = stream_to_console(self, level, file=file, json=json, color=color)
+        sink = self._structlog
+        if sink is None or level == "off":
+            return undo
+        sink.console_streams += 1  # printed once: structlog's default would print it again
+        undone = False
+
+        def undo_both() -> None:
+            nonlocal undone
+            if not undone:
+                undone = True
+                sink.console_streams -= 1
+                undo()
+
+        return undo_both
 
     def log_to(self, path: Any, *, level: int | str = "info") -> Callable[[], None]:
         """Append records to a JSON-lines audit log at ``path``; returns an undo function.
@@ -260,12 +391,12 @@ class Bus:
         Dispatches under way keep the stacks they started with (copy-on-write).
         """
         self._plans = {}
-        self._stacks = {}
+        self._old_plans = {}
+        self._stacks = _Generations()
+        self._compiled = _Generations()
+        self._redactor_cache = None
 
-    def _compile(
-        self, point: str, tool: str | None, agent: str | None, terminal: Chain, kind: str | None = None
-    ) -> Chain | None:
-        registrations = [r for r in self.registry.stack(point) if r.matches(tool, agent, kind)]
+    def _compile(self, point: str, registrations: tuple[Registration, ...], terminal: Chain) -> Chain | None:
         if not registrations:
             return None
         bounded = point not in ("tool.before", "tool.call")
@@ -276,15 +407,25 @@ class Bus:
             emit=self.observers.emit if self.observers else None,
             observe_level=self.observers.level,
             dispatch_timeout=self.dispatch_timeout if bounded else None,
+            redactors=self._redactors() if self.observers else (),
         )
+
+    def _matching(
+        self, point: str, tool: str | None, agent: str | None, kind: str | None = None
+    ) -> tuple[Registration, ...]:
+        return tuple(r for r in self.registry.stack(point) if r.matches(tool, agent, kind))
 
     def _stack(self, point: str, agent: str | None) -> Chain | None:
         key = (point, agent)
         stack = self._stacks.get(key, _MISSING)
         if stack is _MISSING:
-            if len(self._stacks) >= _CACHE_LIMIT:
-                self._stacks = {}
-            stack = self._stacks[key] = self._compile(point, None, agent, _identity)
+            matching = self._matching(point, None, agent)
+            signature = (point, *(r.sequence for r in matching))
+            stack = self._compiled.get(signature, _MISSING)
+            if stack is _MISSING:
+                stack = self._compile(point, matching, _identity)
+                self._compiled.put(signature, stack)
+            self._stacks.put(key, stack)
         return stack  # type: ignore[no-any-return]
 
     def _plan(self, tool: str, agent: str | None) -> _ToolPlan:
@@ -294,20 +435,42 @@ class Bus:
         return plan
 
     def _new_plan(self, tool: str, agent: str | None) -> _ToolPlan:
-        name = normalize_tool_name(tool)
-        kind = self.registry.kind_of(name)  # layers match the tool's name or its kind
-        plan = _ToolPlan(
-            name,
-            self._compile("tool.before", name, agent, _identity, kind),
-            self._compile("tool.call", name, agent, _execute, kind),
-            self._compile("tool.after", name, agent, _identity, kind),
-            kind,
-        )
-        if self.observers.wants_dispatches:
-            plan.empty = False  # every call must end with its dispatch record
-        if len(self._plans) >= _CACHE_LIMIT:  # many distinct tools or agents: start afresh
+        """The plan of a name the young generation does not hold: promoted, or built.
+
+        Plans live in two generations (``_plans``, the young one the hot path
+        reads, and ``_old_plans``): when the young one is full it becomes the
+        old one, and a name found there moves back. Names in use stay; memory
+        holds at most two generations; no call pays for a cache emptied at once.
+        Building a plan compiles nothing when another name matched the same
+        registrations: stacks are cached by the registrations they hold.
+        """
+        key = tool if agent is None else (tool, agent)
+        plan = self._old_plans.pop(key, None)
+        if plan is None:
+            name = normalize_tool_name(tool)
+            kind = self.registry.kind_of(name)  # layers match the tool's name or its kind
+            matching = (
+                self._matching("tool.before", name, agent, kind),
+                self._matching("tool.call", name, agent, kind),
+                self._matching("tool.after", name, agent, kind),
+            )
+            # Registrations are known by their sequence number: unique, and always hashable.
+            signature = tuple(tuple(r.sequence for r in stack) for stack in matching)
+            stacks = self._compiled.get(signature, None)
+            if stacks is None:
+                stacks = (
+                    self._compile("tool.before", matching[0], approve_terminal),
+                    self._compile("tool.call", matching[1], _execute),
+                    self._compile("tool.after", matching[2], _identity),
+                )
+                self._compiled.put(signature, stacks)
+            plan = _ToolPlan(name, stacks[0], stacks[1], stacks[2], kind)
+            if self.observers.wants_dispatches:
+                plan.empty = False  # every call must end with its dispatch record
+        if len(self._plans) >= _CACHE_LIMIT:
+            self._old_plans = self._plans
             self._plans = {}
-        self._plans[tool if agent is None else (tool, agent)] = plan
+        self._plans[key] = plan
         return plan
 
     def _dispatched(
@@ -327,6 +490,8 @@ class Bus:
             call_id=getattr(event, "call_id", None), decision=decision, reason=reason,
             error=describe_error(error) if error is not None else None, duration=_perf() - started,
         )  # fmt: skip
+        for redactor in self._redactors():
+            record = redactor.redact_record(record)
         self.observers.emit_dispatch(record)
 
     # -- the verbs ------------------------------------------------------------------
@@ -514,13 +679,32 @@ class Bus:
         """
         started = _perf() if self.observers.wants_dispatches else 0.0
         plan = self._plan(tool, agent_id)
+        if not isinstance(args, Mapping):
+            _as_args(args)  # raises the TypeError that says what was expected
+        try:
+            # A deep copy: the caller compares its args with call.args to see what changed.
+            own_args = copy_args(dict(args))
+        except Exception as exc:
+            own_args = {}
+            failure: Exception | None = exc
+        else:
+            failure = None
         call = ToolCall(
-            tool=plan.name, args=_as_args(args), call_id=call_id or f"call-{next(self._call_ids)}",
+            tool=plan.name, args=own_args, call_id=call_id or f"call-{next(self._call_ids)}",
             agent_id=agent_id, session_key=session_key, kind=plan.kind,
         )  # fmt: skip
+        if failure is not None:
+            call.block(f"the tool's args cannot be copied ({describe_error(failure)}); blocked to be safe")
         before = plan.before
-        if before is not None:
-            await before(call)
+        if before is not None and failure is None:
+            deciding = _DECIDING.set(call)
+            try:
+                returned = await before(call)
+            finally:
+                _DECIDING.reset(deciding)
+            approved = self._approve(call, returned)
+            if approved is not None:
+                call._args = approved  # what every layer approved, even if it reached the end as a copy
         if self.observers.wants_dispatches:
             self._dispatched("tool.before", call, started, call.decision, call.block_reason)
         return call
@@ -627,34 +811,50 @@ class Bus:
         name = plan.name
         # Events are built positionally on this path: keywords cost twice as much.
         call = ToolCall(name, _as_args(args), call_id, agent_id, session_key, plan.kind)
+        approved: dict[str, Any] | None
         if plan.before is not None and not resumed:
-            await plan.before(call)
-        decision = call.decision
+            deciding = _DECIDING.set(call)
+            try:
+                returned = await plan.before(call)
+            finally:
+                _DECIDING.reset(deciding)
+            approval = call._approval
+            if (
+                approval is not None  # the common case, decided inline: the call itself got to
+                and approval[0] is None  # the end, undecided, with the args it had there
+                and call._decision is None
+                and returned is call
+                and call._args == approval[1]
+            ):
+                approved = approval[1]
+            else:
+                approved = self._approve(call, returned)
+        else:  # nothing judges the call, or it was judged before it paused: the args as given
+            approved = call._args
+        decision = call._decision
         if decision == "ask":
             decision = await self._ask(call)
         error: BaseException | None = None
         duration = 0.0
-        if decision is not None:
+        ran = False
+        if decision is not None or approved is None:
+            decision = decision or "block"
             result: Any = blocked_result(name, call.block_reason or "blocked")
+            approved = call._args
         else:
             call.execute = execute
             started = _perf()
+            ran = True
             try:
                 if plan.call is not None:
-                    approved = call.approve_args()
+                    call.approve_args(approved)
                     try:
                         result = await plan.call(call)
                     finally:
                         call._args = approved  # tool.after sees the args as executed, as a dict
-                    if isawaitable(result):  # a layer wrote `return call_next(call)`
-                        if type(result) is CoroutineType:
-                            result.close()
-                        raise TypeError(
-                            "a tool.call middleware returned an un-awaited awaitable: "
-                            "write `return await call_next(call)`"
-                        )
+                    result = self._checked_call_result(call, plan, result)
                 else:  # no tool.call layers: run the tool here, one coroutine fewer
-                    result = execute(call.args)
+                    result = execute(approved)
                     if type(result) is CoroutineType or isawaitable(result):
                         result = await result
             except Exception as exc:
@@ -662,15 +862,105 @@ class Bus:
                 # way the call failed, and the agent gets an error result.
                 error = exc
                 result = error_result(name, exc)
+            except ToolPaused:  # not an end: resume_tool() finishes the call
+                raise
+            except BaseException as exc:  # cancelled (or worse) while the tool ran: say so
+                self._interrupted(call, "tool.call", exc, started, "while the tool ran")
+                raise
             duration = _perf() - started
         blocked = decision is not None
         event = ToolResult(
-            name, call.args, result, call.call_id, agent_id, session_key, error, blocked,
+            name, approved, result, call.call_id, agent_id, session_key, error, blocked,
             call.block_reason if blocked else None, duration, plan.kind,
         )  # fmt: skip
         if plan.after is not None:
-            await plan.after(event)
+            after_started = _perf()
+            try:
+                await plan.after(event)
+            except Exception:  # on_error="raise": that layer's own record says what failed
+                raise
+            except BaseException as exc:
+                if ran:  # the tool ran: whatever stops tool.after, the records must say so
+                    outcome = "failed" if error is not None else "finished"
+                    self._interrupted(
+                        call, "tool.after", exc, after_started, f"during tool.after; the tool had {outcome}"
+                    )
+                raise
         return event
+
+    def _checked_call_result(self, call: ToolCall, plan: _ToolPlan, result: Any) -> Any:
+        """What tool.call's stack returned, made safe for the agent.
+
+        An un-awaited awaitable is an error. None when the tool returned a value
+        means a middleware forgot ``return`` before ``await call_next(call)``:
+        the agent gets the tool's own result, and an ERROR record says which fix to make.
+        """
+        if isawaitable(result):  # a layer wrote `return call_next(call)`
+            if type(result) is CoroutineType:
+                result.close()
+            raise TypeError(
+                "a tool.call middleware returned an un-awaited awaitable: "
+                "write `return await call_next(call)`"
+            )
+        if result is None and call._tool_result is not None:
+            if self.observers:
+                layers = self.registry.stack("tool.call")
+                ids = ", ".join(r.id for r in layers if r.matches(call.tool, call.agent_id))
+                self._emit(
+                    call, "tool.call", ERROR,
+                    "a tool.call middleware returned None although the tool returned a result: "
+                    f"write `return await call_next(call)` (layers: {ids}); the agent got the tool's result",
+                )  # fmt: skip
+            return call._tool_result
+        return result
+
+    def _approve(self, call: ToolCall, returned: Any) -> dict[str, Any] | None:
+        """:func:`_approved_args`, and a record when the pipeline itself denies the call."""
+        decided = call._decision
+        approved = _approved_args(call, returned)
+        if approved is None and decided != "block" and self.observers:
+            self._emit(call, "tool.before", WARNING, None, decision="block", reason=call.block_reason)
+        return approved
+
+    def _redactors(self) -> list[Any]:
+        """Installed layers that redact (a ``redact_record`` method): every record goes through them."""
+        redactors = self._redactor_cache
+        if redactors is None:
+            redactors = self._redactor_cache = [
+                r.handler
+                for point in self.registry.points()
+                for r in self.registry.stack(point)
+                if callable(getattr(type(r.handler), "redact_record", None))
+            ]
+        return redactors
+
+    def _emit(
+        self,
+        call: ToolCall,
+        point: str,
+        level: int,
+        error: str | None,
+        duration: float = 0.0,
+        *,
+        decision: str | None = None,
+        reason: str | None = None,
+    ) -> None:
+        """A record of the pipeline itself (id :data:`PIPELINE`)."""
+        record = Record(
+            point, PIPELINE, level, call.tool, call.agent_id, call.session_key, call.call_id,
+            {}, decision, reason, error, duration,
+        )  # fmt: skip
+        for redactor in self._redactors():
+            record = redactor.redact_record(record)
+        self.observers.emit(record)
+
+    def _interrupted(self, call: ToolCall, point: str, exc: BaseException, started: float, when: str) -> None:
+        if self.observers:
+            self._emit(
+                call, point, ERROR,
+                f"{describe_error(exc)}: the call was interrupted {when}; the remaining layers did not run",
+                _perf() - started,
+            )  # fmt: skip
 
     async def _ask(self, call: ToolCall) -> str | None:
         """Route an "ask" to the approver; return the final decision (None: run it)."""

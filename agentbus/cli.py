@@ -26,6 +26,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "list an agent's tools with their kind and the guards that judge them",
     ),
     "serve": ("agentbus.serve", "serve Claude Code's HTTP hooks on 127.0.0.1, with live interceptions"),
+    "install": ("agentbus.install", "install (or --uninstall) agentbus's hooks in Claude Code's settings"),
+    "doctor": ("agentbus.doctor", "check the installed Claude Code hooks: entries, CLI, a live answer"),
 }
 
 

@@ -27,13 +27,10 @@ import json as jsonlib
 import os
 import sys
 from collections.abc import Callable, Mapping
-from typing import IO, TYPE_CHECKING, Any, Literal
+from typing import IO, Any, Literal
 
 from .logging import PARAM_LABELS, format_record
-from .records import DEBUG, DISPATCH, ERROR, INFO, WARNING, Record, level_number
-
-if TYPE_CHECKING:
-    from .bus import Bus
+from .records import DEBUG, DISPATCH, ERROR, INFO, WARNING, Record, RecordSource, level_number
 
 __all__ = [
     "VERBOSE_LEVELS",
@@ -317,7 +314,7 @@ class ConsoleStream:
 
 
 def stream_to_console(
-    bus: Bus,
+    bus: RecordSource,
     level: str = "on",
     *,
     file: IO[str] | None = None,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import math
 import sys
+from contextvars import ContextVar
 from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, ClassVar, Final, Literal
@@ -32,6 +33,7 @@ __all__ = [
     "Params",
     "ToolCall",
     "ToolResult",
+    "copy_args",
 ]
 
 HookPoint = Literal[
@@ -100,6 +102,56 @@ def _field_diff(
     return {f: (b, a) for f, b, a in zip(fields, before, after, strict=True) if b != a}
 
 
+_ATOMS: Final = frozenset({str, int, float, bool, type(None)})
+
+
+def copy_args(value: Any) -> Any:
+    """A deep copy of a tool's args: what the tool receives can change only through the bus.
+
+    JSON-shaped data (dicts, lists, strings, numbers) is copied here, about ten
+    times faster than :func:`copy.deepcopy`; a dict of plain values costs one
+    ``dict.copy``. Anything else goes through :func:`copy.deepcopy`. Raises
+    RecursionError for data nested too deep (or cyclic), TypeError for objects
+    that cannot be copied: the bus then denies the call.
+    """
+    kind = type(value)
+    if kind is dict:
+        for item in value.values():
+            if type(item) not in _ATOMS:
+                return {key: copy_args(item) for key, item in value.items()}
+        return value.copy()
+    if kind in _ATOMS:
+        return value
+    if kind is list:
+        return [copy_args(item) for item in value]
+    if kind is tuple:
+        return tuple(copy_args(item) for item in value)
+    if kind is MappingProxyType:  # tool.call's read-only view of the args
+        return {key: copy_args(item) for key, item in value.items()}
+    return copy.deepcopy(value)
+
+
+_DECIDING: ContextVar[ToolCall | None] = ContextVar("agentbus_deciding", default=None)
+"""The call whose tool.before stack runs in this context (set by the bus).
+
+A block or an ask on *any* ToolCall while it runs (a copy a layer made, a new
+one it built) is also taken by this call: a decision belongs to the call, not
+to whichever object reached the end of the stack. Shadow layers run with it
+unset, so their decisions stay theirs.
+"""
+
+
+def _copy_for_diff(value: Any) -> Any:
+    """A deep copy to diff against later; a value that cannot be copied is compared as it is."""
+    try:
+        return copy_args(value)
+    except Exception:
+        try:
+            return copy.copy(value)
+        except Exception:
+            return value
+
+
 def _caller_codes(depth: int = 8) -> tuple[Any, ...]:
     """The code objects of the callers of our caller, innermost first."""
     codes: list[Any] = []
@@ -113,8 +165,7 @@ def _caller_codes(depth: int = 8) -> tuple[Any, ...]:
 class Event:
     """Base of every event. ``point`` names the hook point it runs through."""
 
-    # The registration running when a dispatch-wide timeout fires (set by the stack).
-    __slots__ = ("_running",)
+    __slots__ = ()
     point: ClassVar[str]
 
     def snapshot(self) -> tuple[Any, ...]:
@@ -133,9 +184,14 @@ class Event:
 
         The fields a layer may change are deep-copied; the rest is shared.
         """
+        return self.__deepcopy__({})
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Event:
+        # What a layer may change is copied; the context and the bus's own machinery
+        # (the stack that attributes decisions, the tool) are shared, as they cannot be copied.
         twin = copy.copy(self)
         for name in self._MUTABLE:
-            object.__setattr__(twin, name, copy.deepcopy(getattr(self, name)))
+            object.__setattr__(twin, name, copy.deepcopy(getattr(self, name), memo))
         return twin
 
 
@@ -184,7 +240,7 @@ class Message(_ModelContext):
         self._metadata = _checked_dict(value, "metadata")
 
     def snapshot(self) -> tuple[Any, ...]:
-        return (self._message, dict(self._metadata))
+        return (self._message, _copy_for_diff(self._metadata))
 
     def diff(self, before: tuple[Any, ...], after: tuple[Any, ...]) -> dict[str, tuple[Any, Any]]:
         changes = _dict_diff("metadata", before[1], after[1])
@@ -199,6 +255,7 @@ class Params(_ModelContext):
 
     point: ClassVar[str] = "params.before"
     FIELDS: ClassVar[tuple[str, ...]] = ("think_level", "reasoning_level", "temperature")
+    _MUTABLE: ClassVar[tuple[str, ...]] = ("_metadata",)  # read-only, but a dict: shadow copies it
 
     _message: str = attrs.field(alias="message")
     _metadata: dict[str, Any] = attrs.field(factory=dict, alias="metadata")
@@ -284,6 +341,10 @@ class ToolCall(Event):
     """The tool's callable (set by the bus for the tool.call terminal)."""
     # The args tool.before approved, once tool.call layers run: they see a read-only view.
     _approved_args: dict[str, Any] | None = attrs.field(default=None, init=False, repr=False)
+    # (the event that reached the end of tool.before, a deep copy of its args): set by the stack.
+    _approval: tuple[Any, Any] | None = attrs.field(default=None, init=False, repr=False)
+    # What the tool returned (set by the tool.call terminal).
+    _tool_result: Any = attrs.field(default=None, init=False, repr=False)
 
     tool = _readonly("_tool", "The normalised tool name, e.g. 'exec'.")
     kind = _readonly("_kind", "What the tool does (exec, read, write ...; agentbus.kinds), or None.")
@@ -301,12 +362,14 @@ class ToolCall(Event):
             )
         self._args = _checked_dict(value, "args")
 
-    def approve_args(self) -> dict[str, Any]:
-        """Freeze the args for tool.call layers (they get a read-only view); return them."""
-        approved = self._args
+    def approve_args(self, approved: dict[str, Any]) -> None:
+        """Hand tool.call layers a read-only view of a copy of ``approved``.
+
+        ``approved`` itself, private to the bus, is what the tool receives: a
+        layer that changes something nested in its view changes nothing the tool sees.
+        """
         self._approved_args = approved
-        self._args = MappingProxyType(approved)  # type: ignore[assignment]
-        return approved
+        self._args = MappingProxyType(copy_args(approved))  # type: ignore[assignment]
 
     # The getter is attrgetter (C): handlers read args on every call.
     args = property(
@@ -337,21 +400,32 @@ class ToolCall(Event):
     def block(self, reason: str) -> None:
         """Block the call; the agent receives a blocked result with this reason."""
         reason = _checked_str(reason, "a block reason") or "blocked"
-        if self._decision != "block":
-            self._decision = "block"
-            self._block_reason = reason
-            self._decided_in = _caller_codes()
+        codes = _caller_codes()
+        self._take("block", reason, codes)
+        deciding = _DECIDING.get()
+        if deciding is not None and deciding is not self:  # a copy: the call takes it too
+            deciding._take("block", reason, codes)
 
     def ask(self, reason: str) -> None:
         """Ask a person to approve the call; an adapter without an approver denies."""
         reason = _checked_str(reason, "an ask reason") or "approval required"
-        if self._decision is None:
-            self._decision = "ask"
-            self._block_reason = reason
-            self._decided_in = _caller_codes()
+        codes = _caller_codes()
+        self._take("ask", reason, codes)
+        deciding = _DECIDING.get()
+        if deciding is not None and deciding is not self:
+            deciding._take("ask", reason, codes)
+
+    def _take(self, decision: str, reason: str, codes: tuple[Any, ...]) -> None:
+        # A block beats an ask, and the first reason of the strongest decision wins.
+        if self._decision == "block" or (decision == "ask" and self._decision == "ask"):
+            return
+        self._decision = decision
+        self._block_reason = reason
+        self._decided_in = codes
+        self._blocked_by = None  # found again from the frames of the deciding layer
 
     def snapshot(self) -> tuple[Any, ...]:
-        return (dict(self._args), self._decision)
+        return (_copy_for_diff(self._args), self._decision)
 
     def diff(self, before: tuple[Any, ...], after: tuple[Any, ...]) -> dict[str, tuple[Any, Any]]:
         changes = _dict_diff("args", before[0], after[0])
@@ -369,7 +443,7 @@ class ToolResult(Event):
 
     point: ClassVar[str] = "tool.after"
     FIELDS: ClassVar[tuple[str, ...]] = ("result",)
-    _MUTABLE: ClassVar[tuple[str, ...]] = ("result",)
+    _MUTABLE: ClassVar[tuple[str, ...]] = ("result", "_args")
 
     _tool: str = attrs.field(alias="tool")
     _args: dict[str, Any] = attrs.field(alias="args")
@@ -402,7 +476,7 @@ class ToolResult(Event):
 
     def snapshot(self) -> tuple[Any, ...]:
         result = self.result
-        return (result, copy.copy(result) if isinstance(result, (dict, list)) else None)
+        return (result, _copy_for_diff(result) if isinstance(result, (dict, list)) else None)
 
     def diff(self, before: tuple[Any, ...], after: tuple[Any, ...]) -> dict[str, tuple[Any, Any]]:
         was, copied = before
@@ -424,6 +498,7 @@ class Lifecycle(Event):
     """
 
     FIELDS: ClassVar[tuple[str, ...]] = ("cancelled",)
+    _MUTABLE: ClassVar[tuple[str, ...]] = ("_data",)
 
     _point: str = attrs.field(alias="point")
     _agent_id: str | None = attrs.field(default=None, alias="agent_id")

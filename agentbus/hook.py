@@ -1,7 +1,8 @@
 """Answer one Claude Code hook event: JSON on stdin, the decision on stdout.
 
-Install it in .claude/settings.json for PreToolUse, PostToolUse and
-UserPromptSubmit (see the README). The middleware comes from the agentbus
+`agentbus install claude-code` writes it into Claude Code's settings.json for
+every event it answers, each entry with ``"onFailure": "block"`` and a
+timeout; `agentbus doctor` checks the result. The middleware comes from the agentbus
 configuration file (agentbus.toml, [tool.agentbus] in pyproject.toml, or
 --config) and from --middleware installers; the built-in guards are on unless
 the configuration turns them off. Each call appends its interception records
@@ -9,8 +10,9 @@ to a JSON-lines audit log, which `agentbus tail` follows.
 
 Exit codes follow Claude Code's documentation: 0 with a JSON decision (or
 nothing) on stdout; 1 with a message on stderr for input that is not a hook
-event (a non-blocking error). A PreToolUse call that cannot be checked, for
-any reason, is denied.
+event (a failure, which ``onFailure: block`` turns into a block). A PreToolUse
+call that cannot be checked, for any reason, is denied. stdout carries the
+answer alone: while layers run, file descriptor 1 points at stderr.
 """
 
 from __future__ import annotations
@@ -82,10 +84,11 @@ def add_bus_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--rewrite-decision",
-        choices=("allow", "ask"),
-        default="allow",
-        help="decision sent with rewritten arguments: allow (Claude Code's deny/ask rules still apply) "
-        "or ask (a person confirms each rewritten call)",
+        choices=("passthrough", "allow", "ask"),
+        default="passthrough",
+        help="what goes with rewritten arguments: passthrough (no decision: Claude Code's own permission "
+        "checks judge the rewritten call; default), allow (approve it: skips Claude Code's checks, not its "
+        "deny rules) or ask (a person confirms each rewritten call)",
     )
 
 
@@ -173,9 +176,43 @@ def _read_stdin(limit: int) -> tuple[bytes, int]:
     return data, size
 
 
+_answer_fd: int | None = None
+"""A copy of the original stdout, where only the answer goes (see :func:`_claim_stdout`)."""
+
+
+def _claim_stdout() -> None:
+    """Keep stdout for the answer alone: Claude Code reads it as one JSON object.
+
+    File descriptor 1 is pointed at stderr, so that nothing a layer writes, by
+    ``print``, ``os.write(1, ...)`` or a child process it starts, lands among
+    the answer; the answer goes to a copy of the original descriptor.
+    """
+    global _answer_fd
+    if _answer_fd is not None:
+        return
+    try:
+        sys.stdout.flush()
+        _answer_fd = os.dup(1)
+        os.dup2(2, 1)
+    except (OSError, ValueError):  # no usable stdout or stderr: nothing to protect
+        _answer_fd = None
+
+
 def _write(reply: HookReply) -> int:
+    """Write the answer (the only thing on stdout) and give stdout back."""
+    global _answer_fd
     text = reply.stdout()
-    if text:
+    if _answer_fd is not None:
+        answer_fd, _answer_fd = _answer_fd, None
+        try:
+            sys.stdout.flush()  # what a layer printed goes to stderr, before the answer
+            data = (text + "\n").encode() if text else b""
+            while data:
+                data = data[os.write(answer_fd, data) :]
+            os.dup2(answer_fd, 1)
+        finally:
+            os.close(answer_fd)
+    elif text:
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
     if reply.stderr:
@@ -228,6 +265,7 @@ def _run(main: Callable[[], Coroutine[Any, Any, T]], bus: Bus, audit: AuditLog |
 def run(args: argparse.Namespace) -> int:
     from .adapters import claude_code as protocol
 
+    _claim_stdout()
     limit = args.max_bytes if args.max_bytes is not None else protocol.MAX_PAYLOAD_BYTES
     data, size = _read_stdin(max(limit, 0))
     if size > limit:

@@ -31,6 +31,10 @@ class StructlogSink:
     the same object; any reconfiguration is picked up on the next record.
     Fields that are empty are left out of the line: the JSON audit log
     (``Record.to_dict``) is where every field is kept.
+
+    While ``console_streams`` is above zero (``bus.stream_to_console()`` is on)
+    and the application has not configured structlog, the sink stays quiet:
+    structlog's default would print each record a second time, on stdout.
     """
 
     def __init__(self, name: str = "agentbus") -> None:
@@ -47,6 +51,8 @@ class StructlogSink:
         self._proxy: Any = structlog.get_logger(name)
         self._bound: Any = None
         self._config_key: tuple[Any, ...] = ()
+        self._is_configured: Any = structlog.is_configured
+        self.console_streams = 0
 
     def _logger(self) -> Any:
         config = self._config
@@ -60,6 +66,8 @@ class StructlogSink:
         return self._bound
 
     def __call__(self, record: Record) -> None:
+        if self.console_streams and not self._is_configured():
+            return  # the console prints it; structlog's default would print it again
         fields: dict[str, Any] = {"point": record.point, "id": record.id}
         # Spelled out rather than looped over: this runs once per interception.
         if record.tool is not None:

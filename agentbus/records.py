@@ -18,7 +18,7 @@ import math
 import time
 from collections.abc import AsyncIterator, Callable
 from types import TracebackType
-from typing import Any
+from typing import Any, Protocol
 
 import anyio
 import attrs
@@ -32,6 +32,7 @@ __all__ = [
     "WARNING",
     "Observers",
     "Record",
+    "RecordSource",
     "Subscription",
     "level_number",
 ]
@@ -135,6 +136,17 @@ def _jsonable_slow(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_jsonable(v) for v in value]
     return repr(value)
+
+
+class RecordSource(Protocol):
+    """What records can be watched on (a :class:`~agentbus.Bus`).
+
+    The console and the audit log take one, so that they need not import the bus.
+    """
+
+    def on_event(
+        self, callback: Callable[[Record], None], *, level: int | str = ..., dispatches: bool = ...
+    ) -> Callable[[], None]: ...
 
 
 class Subscription:

@@ -45,9 +45,6 @@ __all__ = [
     "Registration",
     "Registry",
     "add_builtin_installer",
-    "get_registry",
-    "init_registry",
-    "reset_registry",
 ]
 
 Kind = Literal["handler", "middleware"]
@@ -316,6 +313,8 @@ class Registration:
     record_values: bool = True
     """False for layers that handle secrets: their records name the fields they
     changed but carry no values (a redactor's "old" value is the secret)."""
+    thread: bool = False
+    """True: a sync handler that runs in a worker thread, so that its timeout holds."""
     is_async: bool = False
     pair: bool = False
     """True for the seed's ``handler(input, output)`` form."""
@@ -509,18 +508,22 @@ class Registry:
         timeout: float | None = None,
         shadow: bool = False,
         record_values: bool = True,
+        thread: bool = False,
     ) -> Registration:
         """Validate and add a registration; return it.
 
         ``handler`` is a simple handler (``kind="handler"``: sync or async,
         takes the event or the seed's ``(input, output)`` pair, mutates it,
         returns nothing) or ASGI-style middleware (``kind="middleware"``:
-        ``async def mw(event, call_next)``). Raises :class:`RegistrationError`
-        with a message that says what to change.
+        ``async def mw(event, call_next)``). ``thread=True`` runs a sync handler
+        in a worker thread, so that its ``timeout`` (and the bus's
+        ``dispatch_timeout``) holds even if it blocks. Raises
+        :class:`RegistrationError` with a message that says what to change.
         """
         registration = self._build(
             point, handler, id=id, kind=kind, priority=priority, tool=tool, agent=agent,
             on_error=on_error, timeout=timeout, shadow=shadow, record_values=record_values,
+            thread=thread,
         )  # fmt: skip
         with self._lock:
             if registration.id in self._by_id:
@@ -548,6 +551,7 @@ class Registry:
         timeout: float | None,
         shadow: bool,
         record_values: bool,
+        thread: bool = False,
     ) -> Registration:
         if point not in HOOK_POINTS:
             raise RegistrationError(
@@ -581,6 +585,8 @@ class Registry:
         arity = _positional_arity(handler)
         pair = False
         if kind == "middleware":
+            if thread:
+                raise RegistrationError("thread=True applies to sync handlers; middleware is async")
             if not is_async:
                 raise RegistrationError(
                     "middleware must be an async callable taking (event, call_next); "
@@ -606,9 +612,14 @@ class Registry:
                     f"positional arguments"
                 )
             pair = arity == 2
-            if timeout is not None and not is_async:
+            if thread and is_async:
                 raise RegistrationError(
-                    "a timeout needs an async handler: a sync handler cannot be interrupted"
+                    f"thread=True runs a sync handler in a worker thread; {handler!r} is async already"
+                )
+            if timeout is not None and not is_async and not thread:
+                raise RegistrationError(
+                    "a timeout needs an async handler: a sync handler cannot be interrupted; "
+                    "pass thread=True to run it in a worker thread, where its timeout holds"
                 )
         if id is None:
             module = getattr(handler, "__module__", None) or "handler"
@@ -627,6 +638,7 @@ class Registry:
             timeout=float(timeout) if timeout is not None else None,
             shadow=shadow,
             record_values=bool(record_values),
+            thread=bool(thread),
             is_async=is_async,
             pair=pair,
             sequence=next(_sequence),
@@ -671,6 +683,10 @@ class Registry:
         """Every registration on a hook point, in order (an immutable snapshot)."""
         return self._by_point.get(point, ())
 
+    def points(self) -> tuple[str, ...]:
+        """The hook points that hold at least one registration."""
+        return tuple(self._by_point)
+
     def list(self) -> list[Registration]:
         """Every registration, grouped by hook point, each group in order."""
         return [r for point in sorted(self._by_point) for r in self._by_point[point]]
@@ -705,40 +721,12 @@ def _sort_key(registration: Registration) -> tuple[int, int]:
     return (-registration.priority, registration.sequence)
 
 
-# -- the process-wide default registry ------------------------------------------------
+# -- what the process-wide registry installs (see agentbus.global_registry) ------------
 
-_default: Registry | None = None
-_default_lock = threading.Lock()
 _builtin_installers: list[Callable[[Registry], None]] = []
 
 
 def add_builtin_installer(installer: Callable[[Registry], None]) -> None:
-    """Have :func:`init_registry` call ``installer(registry)`` (built-in guards use this)."""
+    """Have :func:`~agentbus.init_registry` call ``installer(registry)`` (built-in guards use this)."""
     if installer not in _builtin_installers:
         _builtin_installers.append(installer)
-
-
-def init_registry() -> Registry:
-    """Create the process-wide registry with the built-in guards; idempotent."""
-    global _default
-    with _default_lock:
-        if _default is None:
-            registry = Registry()
-            from .middleware import builtin  # noqa: F401 - registers its installer on import
-
-            for install in _builtin_installers:
-                install(registry)
-            _default = registry
-        return _default
-
-
-def get_registry() -> Registry | None:
-    """The process-wide registry, or None before :func:`init_registry`."""
-    return _default
-
-
-def reset_registry() -> None:
-    """Forget the process-wide registry (for tests)."""
-    global _default
-    with _default_lock:
-        _default = None

@@ -1,16 +1,15 @@
 """Serve Claude Code's HTTP hooks: the same decisions as `agentbus hook`, in one long-lived process.
 
-Point Claude Code's "type": "http" hooks for PreToolUse, PostToolUse and
-UserPromptSubmit at http://127.0.0.1:PORT/claude-code (see the README). Each
+Point Claude Code's "type": "http" hooks at http://127.0.0.1:PORT/claude-code
+(`agentbus install claude-code --http` writes them). Each
 event is answered in about a millisecond instead of a Python start-up, state
 is kept across calls (a per-session tool-call limit; calls a person approved
 are not asked about again in that session), and every interception is shown
 live on this console and appended to the audit log.
 
-Trade-off: Claude Code treats a hook server that is down, slow or failing as a
-non-blocking error and lets the call through. Use the command hook
-(`agentbus hook claude-code`) where a guard must hold even when agentbus is
-not running.
+A hook server that is down, slow or failing: with the ``"onFailure": "block"``
+that `agentbus install` writes, Claude Code 2.1.295 and later block the tool
+call; older versions let it through (`agentbus doctor` says which you have).
 
 HTTP is spoken by h11 (pip install "agentbus[serve]") over anyio streams.
 """
@@ -117,7 +116,7 @@ class HookServer:
         *,
         token: str | None = None,
         max_bytes: int = DEFAULT_MAX_BYTES,
-        rewrite_decision: RewriteDecision = "allow",
+        rewrite_decision: RewriteDecision = "passthrough",
         remember_approvals: bool = True,
         audit: AuditLog | None = None,
         idle_timeout: float = 60.0,

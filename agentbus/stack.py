@@ -10,6 +10,17 @@ innermost out. Two kinds of run are not wrapped layer by layer:
 - a run of plain gate middleware is chained with no frame of ours in between,
   and one guard at its top applies the failure policy of whichever layer raised.
 
+On tool.before the decision belongs to the call, not to the object that
+reaches the end: a block on any copy of the call counts (see
+:data:`agentbus.events._DECIDING`), and the stack's end, :func:`approve`, keeps
+a deep copy of the args the layers let through. A call that never reached the
+end without a decision was not judged by every layer, and the bus denies it.
+
+Every async layer is bounded by its own timeout (its registration's, or the
+bus's ``dispatch_timeout`` off tool.before and tool.call): a slow layer is
+recorded as failed and the layers after it still run, so a slow tool.after
+layer cannot skip the redaction below it.
+
 Everything that depends on settings is decided here, at build time: whether
 somebody observes (records, diffs), which failure policy applies, whether a
 layer needs a cancel scope. The code that runs per call carries no branches for
@@ -18,6 +29,7 @@ features nobody uses.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -26,13 +38,15 @@ from types import FunctionType
 from typing import Any
 
 import anyio
+import anyio.to_thread
+import attrs
 
 from .errors import InterceptionError, describe_error
-from .events import TOOL_POINTS, ToolCall
+from .events import _DECIDING, TOOL_POINTS, ToolCall, copy_args
 from .records import DEBUG, ERROR, INFO, WARNING, Record
 from .registry import Registration
 
-__all__ = ["Chain", "Emit", "compile_stack"]
+__all__ = ["Chain", "Emit", "approve", "approve_terminal", "compile_stack"]
 
 Chain = Callable[[Any], Awaitable[Any]]
 Emit = Callable[[Record], None]
@@ -43,6 +57,32 @@ REDACTED = "<not recorded>"
 """What a record holds instead of values for a layer registered with record_values=False."""
 
 
+def approve(event: Any) -> Any:
+    """The end of a tool.before stack: every layer let the call through.
+
+    Keeps, on the call being decided, the event that got here and a deep copy
+    of its args: exactly what the tool will receive, whatever a layer does to
+    the event afterwards. Args that cannot be copied are kept as the error, and
+    the bus denies the call.
+    """
+    call = _DECIDING.get()
+    if call is None:  # a stack run outside the bus's pipeline
+        call = event
+    try:
+        approved: Any = copy_args(event._args)
+    except Exception as exc:  # RecursionError (too deep), TypeError (cannot be copied)
+        approved = exc
+    # The event itself only when it is another object: a call that held itself would be a
+    # reference cycle, left for the garbage collector on every call.
+    call._approval = (None if event is call else event, approved)
+    return event
+
+
+async def approve_terminal(event: Any) -> Any:
+    """:func:`approve` as the terminal of a stack whose innermost layer is middleware."""
+    return approve(event)
+
+
 def compile_stack(
     point: str,
     registrations: Sequence[Registration],
@@ -51,16 +91,22 @@ def compile_stack(
     emit: Emit | None,
     observe_level: int | None,
     dispatch_timeout: float | None,
+    redactors: Sequence[Any] = (),
 ) -> Chain:
     """Fold ``registrations`` (outermost first) around ``terminal``.
 
     ``emit`` receives records at ``observe_level`` and above (None: nobody
-    observes). ``dispatch_timeout`` bounds the whole dispatch when the stack
-    holds async layers without a timeout of their own (seed 003's per-emit
-    timeout): one cancel scope per dispatch, never one per layer.
+    observes). ``dispatch_timeout`` is the timeout of each async layer that has
+    none of its own (seed 003's per-emit timeout), so a slow layer fails alone
+    and the layers after it still run. ``redactors`` (objects with a
+    ``redact_record`` method) clean every record before it is emitted.
     """
-    bounded = dispatch_timeout is not None and any(r.is_async and r.timeout is None for r in registrations)
-    ctx = _Context(point, emit, observe_level, bounded, registrations)
+    if dispatch_timeout is not None:
+        registrations = [
+            attrs.evolve(r, timeout=dispatch_timeout) if (r.is_async or r.thread) and r.timeout is None else r
+            for r in registrations
+        ]
+    ctx = _Context(point, emit, observe_level, registrations, redactors)
     chain: Chain = terminal
     is_terminal = True
     end = len(registrations)
@@ -81,9 +127,6 @@ def compile_stack(
             chain = _middleware_layer(ctx, last, chain)
         is_terminal = False
         end = start
-    if bounded:
-        assert dispatch_timeout is not None
-        chain = _bounded(ctx, chain, dispatch_timeout)
     return chain
 
 
@@ -108,13 +151,13 @@ class _Context:
     """What every layer of one stack needs to report and fail correctly."""
 
     __slots__ = (
-        "bounded",
         "by_code",
         "context_of",
         "diffs",
         "emit",
         "observe_level",
         "point",
+        "redactors",
         "tracks_decisions",
     )
 
@@ -123,11 +166,11 @@ class _Context:
         point: str,
         emit: Emit | None,
         observe_level: int | None,
-        bounded: bool,
         registrations: Sequence[Registration],
+        redactors: Sequence[Any] = (),
     ) -> None:
         self.point = point
-        self.bounded = bounded
+        self.redactors = tuple(redactors)
         self.emit = emit if observe_level is not None else None
         self.observe_level = observe_level
         self.diffs = observe_level is not None and observe_level <= INFO
@@ -152,7 +195,6 @@ class _Context:
             and registration.timeout is None
             and not registration.shadow
             and not self.diffs
-            and not self.bounded
             and _code_of(registration.handler) is not None
         )
 
@@ -220,23 +262,24 @@ class _Context:
             changes = dict.fromkeys(changes, (REDACTED, REDACTED))
         tool, agent_id, session_key, call_id = self.context_of(event)
         # Positional: half the cost of keywords, and this runs once per observed layer.
-        emit(
-            Record(
-                self.point,
-                registration.id,
-                level,
-                tool,
-                agent_id,
-                session_key,
-                call_id,
-                changes or {},
-                decision,
-                reason,
-                describe_error(error) if error is not None else None,
-                duration,
-                shadow,
-            )
+        record = Record(
+            self.point,
+            registration.id,
+            level,
+            tool,
+            agent_id,
+            session_key,
+            call_id,
+            changes or {},
+            decision,
+            reason,
+            describe_error(error) if error is not None else None,
+            duration,
+            shadow,
         )
+        for redactor in self.redactors:  # no record carries what a redactor would remove
+            record = redactor.redact_record(record)
+        emit(record)
 
     def fail(
         self, registration: Registration, event: Any, error: BaseException, duration: float = 0.0
@@ -276,13 +319,26 @@ async def _run_special(ctx: _Context, registration: Registration, event: Any) ->
         target = event
     before = target.snapshot() if ctx.diffs else None
     decision_before = getattr(target, "decision", None)
+    # A shadow layer's block or ask stays on its copy: the call being decided never takes it.
+    deciding = _DECIDING.set(None) if registration.shadow else None
     started = _perf()
     try:
-        if registration.timeout is not None:
+        if registration.thread:
+            # A sync handler in a worker thread: its timeout holds, since the wait is
+            # cancellable (the thread itself runs on, abandoned, and its result is ignored).
+            run = functools.partial(_call_handler, registration, target)
+            if registration.timeout is not None:
+                with anyio.move_on_after(registration.timeout) as scope:
+                    await anyio.to_thread.run_sync(run, abandon_on_cancel=True)
+                if scope.cancelled_caught:
+                    raise TimeoutError(f"{registration.id} did not finish within {registration.timeout:g} s")
+            else:
+                await anyio.to_thread.run_sync(run)
+        elif registration.timeout is not None:
             with anyio.move_on_after(registration.timeout) as scope:
                 await _call_handler(registration, target)
             if scope.cancelled_caught:
-                raise TimeoutError(f"handler did not finish within {registration.timeout:g} s")
+                raise TimeoutError(f"{registration.id} did not finish within {registration.timeout:g} s")
         else:
             result = _call_handler(registration, target)
             if registration.is_async or (result is not None and isawaitable(result)):
@@ -293,6 +349,9 @@ async def _run_special(ctx: _Context, registration: Registration, event: Any) ->
             return
         ctx.fail(registration, event, exc, _perf() - started)
         return
+    finally:
+        if deciding is not None:
+            _DECIDING.reset(deciding)
     duration = _perf() - started
     decided = getattr(target, "decision", None) != decision_before
     if decided and not registration.shadow:
@@ -384,9 +443,7 @@ def _handler_group(
     for index, registration in enumerate(registrations):
         r, h = f"r{index}", f"h{index}"
         namespace[r], namespace[h] = registration, registration.handler
-        if ctx.bounded:
-            lines.append(f"    event._running = {r}")
-        if ctx.diffs and not registration.is_async and not registration.shadow:
+        if ctx.diffs and not registration.is_async and not registration.shadow and not registration.thread:
             # Observed sync handler: diffed and recorded without an await.
             lines.append(f"    result = observe(ctx, {r}, event)")
             lines.append("    if result is not None:")
@@ -394,7 +451,7 @@ def _handler_group(
             if ctx.tracks_decisions:
                 lines.append("    decided = event._decision")
             continue
-        if registration.shadow or registration.timeout is not None or ctx.diffs:
+        if registration.shadow or registration.timeout is not None or registration.thread or ctx.diffs:
             # Diffs, shadow copies and cancel scopes: the slow path, for these layers only.
             lines.append(f"    await special(ctx, {r}, event)")
             if ctx.tracks_decisions:
@@ -416,7 +473,20 @@ def _handler_group(
     if ctx.tracks_decisions and not per_handler_claims:
         lines.append("    if event._decision is not decided:")
         lines.append("        ctx.claim(event, group_registrations)")
-    lines.append("    return event" if is_terminal else "    return await inner(event)")
+    if is_terminal and ctx.tracks_decisions:
+        # approve(), inline for the usual case: the call being decided got here itself.
+        namespace.update(approve=approve, deciding=_DECIDING.get, copy_args=copy_args)
+        lines.append("    if deciding() is not event:")
+        lines.append("        return approve(event)")
+        lines.append("    try:")
+        lines.append("        event._approval = (None, copy_args(event._args))")
+        lines.append("    except Exception:")
+        lines.append("        return approve(event)")
+        lines.append("    return event")
+    elif is_terminal:
+        lines.append("    return event")
+    else:
+        lines.append("    return await inner(event)")
     exec(compile("\n".join(lines), f"<agentbus {ctx.point} handlers>", "exec"), namespace)
     group: Chain = namespace["group"]
     return group
@@ -506,12 +576,6 @@ def _middleware_layer(ctx: _Context, registration: Registration, inner: Chain) -
             # Only reached when this scope cancelled it: name the limit, not a bare TimeoutError.
             raise TimeoutError(f"{registration.id} did not finish within {timeout:g} s")
 
-    elif ctx.bounded:
-
-        async def call(event: Any, call_next: Chain) -> Any:
-            event._running = registration
-            return await middleware(event, call_next)
-
     if registration.shadow:
 
         async def shadow_layer(event: Any) -> Any:
@@ -520,6 +584,7 @@ def _middleware_layer(ctx: _Context, registration: Registration, inner: Chain) -
             async def stop(inner_event: Any) -> Any:
                 return inner_event
 
+            deciding = _DECIDING.set(None)  # its decisions stay on its copy
             try:
                 copy = event.shadow_copy()
                 before = copy.snapshot() if ctx.diffs else None
@@ -534,6 +599,8 @@ def _middleware_layer(ctx: _Context, registration: Registration, inner: Chain) -
                     decided=getattr(copy, "decision", None) != decision_before,
                     duration=_perf() - started, shadow=True, shadow_event=copy,
                 )  # fmt: skip
+            finally:
+                _DECIDING.reset(deciding)
             return await inner(event)
 
         return shadow_layer
@@ -545,7 +612,10 @@ def _middleware_layer(ctx: _Context, registration: Registration, inner: Chain) -
     if not observed and on_error != "continue":
         # The common case (gates on tool.before): no per-call allocation at all.
         async def layer(event: Any) -> Any:
-            decided = event.decision if tracks_decisions else None
+            decided = None
+            if tracks_decisions:
+                decided = event.decision
+                event._attribution = ctx  # a block on a copy is then credited to its layer
             try:
                 result = await call(event, inner)
             except Exception as exc:
@@ -566,6 +636,8 @@ def _middleware_layer(ctx: _Context, registration: Registration, inner: Chain) -
         snapshot = event.snapshot if (observed and ctx.diffs) else None
         entry = snapshot() if snapshot else None
         decision_before = getattr(event, "decision", None)
+        if tracks_decisions:
+            event._attribution = ctx  # a block on a copy is then credited to its layer
 
         async def call_next(inner_event: Any) -> Any:
             state.append(snapshot() if snapshot else None)
@@ -607,22 +679,3 @@ def _middleware_layer(ctx: _Context, registration: Registration, inner: Chain) -
         return result
 
     return guarded_layer
-
-
-def _bounded(ctx: _Context, chain: Chain, timeout: float) -> Chain:
-    """One cancel scope around a whole dispatch (seed 003: emit() has a timeout)."""
-
-    async def bounded(event: Any) -> Any:
-        with anyio.move_on_after(timeout) as scope:
-            return await chain(event)
-        if scope.cancelled_caught:
-            running: Registration | None = getattr(event, "_running", None)
-            if running is not None:
-                error = TimeoutError(
-                    f"{ctx.point} did not finish within {timeout:g} s while {running.id} ran; "
-                    f"the remaining layers were skipped"
-                )
-                ctx.fail(running, event, error, timeout)
-        return event
-
-    return bounded

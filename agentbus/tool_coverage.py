@@ -81,7 +81,7 @@ def coverage(
     or bound: this only looks.
     """
     if registry is None:
-        from .registry import init_registry
+        from .global_registry import init_registry
 
         registry = init_registry()
     schemas = tools if isinstance(tools, Mapping) else dict(map(_name_and_schema, tools))

@@ -552,3 +552,57 @@ async def test_tool_after_gets_the_args_as_a_dict_when_the_tool_failed_inside_to
     assert event.result["status"] == "error"
     assert type(event.args) is dict
     assert event.args == {"url": "u"}
+
+
+# -- the plan cache (issue 15, item 3) -------------------------------------------------------
+
+
+async def test_names_that_match_the_same_registrations_share_their_compiled_stacks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """10,000 plugin tool names under one catch-all layer compile its stacks once, not per name."""
+    compiled: list[str] = []
+    real = agentbus.bus.compile_stack
+
+    def counting(point: str, *args: Any, **kwargs: Any) -> Any:
+        compiled.append(point)
+        return real(point, *args, **kwargs)
+
+    monkeypatch.setattr(agentbus.bus, "compile_stack", counting)
+    bus = Bus(log_level=None)
+    bus.intercept("tool.before", lambda call: None, id="all")
+    bus.intercept("tool.after", lambda event: None, id="exec-only", tool="exec")
+
+    async def tool(args: dict[str, Any]) -> str:
+        return "ok"
+
+    for index in range(10_000):
+        assert await bus.call_tool(f"plugin_{index}", {}, tool) == "ok"
+    assert compiled == ["tool.before"]
+    await bus.call_tool("exec", {}, tool)  # another set of registrations: its own stacks
+    assert compiled == ["tool.before", "tool.before", "tool.after"]
+
+
+async def test_the_plan_cache_keeps_names_in_use_and_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No cliff: a full cache drops the names not used lately, never everything at once."""
+    monkeypatch.setattr(agentbus.bus, "_CACHE_LIMIT", 4)
+    built: list[str] = []
+    real = agentbus.bus._ToolPlan
+
+    def counting(name: str, *stacks: Any) -> Any:
+        built.append(name)
+        return real(name, *stacks)
+
+    monkeypatch.setattr(agentbus.bus, "_ToolPlan", counting)
+    bus = Bus(log_level=None)
+    bus.intercept("tool.before", lambda call: None, id="all")
+
+    async def tool(args: dict[str, Any]) -> str:
+        return "ok"
+
+    for index in range(200):
+        await bus.call_tool("hot", {}, tool)  # used all the time: built once
+        await bus.call_tool(f"cold_{index}", {}, tool)
+        assert len(bus._plans) + len(bus._old_plans) <= 2 * 4
+    assert built.count("hot") == 1
+    assert len(built) == 201

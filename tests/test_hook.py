@@ -87,10 +87,19 @@ def test_bash_ask_becomes_ask() -> None:
     assert specific["permissionDecisionReason"] == "pushing needs a person's approval"
 
 
-def test_bash_rewrite_becomes_updated_input_with_allow() -> None:
+def test_bash_rewrite_becomes_updated_input_without_a_decision() -> None:
+    """By default a rewrite leaves the permission decision to Claude Code's own checks."""
     specific = decision(hook(pre("Bash", {"command": "ls", "timeout": 5}), "--middleware", MIDDLEWARE))
-    assert specific["permissionDecision"] == "allow"
+    assert "permissionDecision" not in specific
     assert specific["updatedInput"] == {"command": "ls --color=never", "timeout": 5}
+
+
+def test_rewrite_decision_allow_approves_the_rewritten_call() -> None:
+    specific = decision(
+        hook(pre("Bash", {"command": "ls"}), "--middleware", MIDDLEWARE, "--rewrite-decision", "allow")
+    )
+    assert specific["permissionDecision"] == "allow"
+    assert specific["updatedInput"] == {"command": "ls --color=never"}
 
 
 def test_middleware_output_on_stdout_goes_to_stderr() -> None:
@@ -231,20 +240,36 @@ def test_post_tool_use_replacement_for_mcp_tool_sets_both_fields() -> None:
     specific = json.loads(result.stdout)["hookSpecificOutput"]
     assert specific["hookEventName"] == "PostToolUse"
     assert specific["updatedMCPToolOutput"] == {"content": "[redacted]"}
-    assert json.loads(specific["updatedToolOutput"]) == {"content": "[redacted]"}
+    assert specific["updatedToolOutput"] == {"content": "[redacted]"}
 
 
-def test_post_tool_use_replacement_for_builtin_tool_uses_updated_tool_output() -> None:
-    result = hook(post("Read", {"type": "text", "file": {"content": "secret"}}), "--middleware", MIDDLEWARE)
+READ_OUTPUT = {
+    "type": "text",
+    "file": {"filePath": "a.txt", "content": "secret", "numLines": 1, "startLine": 1, "totalLines": 1},
+}
+
+
+def test_post_tool_use_replacement_keeps_the_shape_of_the_tools_output() -> None:
+    """Claude Code ignores an updatedToolOutput that is not of the tool's output shape."""
+    result = hook(post("Read", READ_OUTPUT), "--middleware", MIDDLEWARE)
     specific = json.loads(result.stdout)["hookSpecificOutput"]
     assert "updatedMCPToolOutput" not in specific
-    assert json.loads(specific["updatedToolOutput"]) == {"content": "[redacted]"}
+    assert specific["updatedToolOutput"]["type"] == "text"
+    assert specific["updatedToolOutput"]["file"]["filePath"] == "a.txt"
+    assert specific["updatedToolOutput"]["file"]["content"] == '{"content": "[redacted]"}'
 
 
-def test_post_tool_use_blocked_result_becomes_block_decision_with_reason() -> None:
-    result = hook(post("WebFetch", {"result": "INJECTION"}), "--middleware", MIDDLEWARE)
+def test_post_tool_use_blocked_result_becomes_block_and_hides_the_output() -> None:
+    result = hook(
+        post("Bash", {"stdout": "INJECTION", "stderr": "", "interrupted": False}), "--middleware", MIDDLEWARE
+    )
     assert result.returncode == 0
-    assert json.loads(result.stdout) == {"decision": "block", "reason": "the output holds a prompt injection"}
+    output = json.loads(result.stdout)
+    assert (output["decision"], output["reason"]) == ("block", "the output holds a prompt injection")
+    replaced = output["hookSpecificOutput"]["updatedToolOutput"]
+    assert "INJECTION" not in json.dumps(replaced)
+    assert replaced["stdout"] == "[agentbus withheld this output: the output holds a prompt injection]"
+    assert (replaced["stderr"], replaced["interrupted"]) == ("", False)
 
 
 def test_post_tool_use_unchanged_prints_nothing() -> None:
@@ -285,9 +310,7 @@ def test_plain_prompt_prints_nothing() -> None:
 # -- other events and bad input --------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "event", ["Stop", "SessionStart", "Notification", "PreCompact", "SubagentStop", "PostToolUseFailure"]
-)
+@pytest.mark.parametrize("event", ["Notification", "PermissionRequest", "TeammateIdle"])
 def test_other_events_pass_through_untouched(event: str) -> None:
     result = hook({"hook_event_name": event, "message": "rm -rf /"}, "--middleware", MIDDLEWARE)
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
@@ -418,3 +441,40 @@ def test_a_sync_stack_is_answered_without_importing_asyncio() -> None:
     )
     assert b'"deny"' in completed.stdout
     assert completed.stderr.decode().strip().endswith("no asyncio")
+
+
+# -- fault injection: stdout holds one JSON answer, whatever a layer does ----------------
+
+
+@pytest.mark.parametrize("fault", ["print", "fd", "child", "dunder"])
+def test_whatever_a_layer_writes_stdout_holds_only_the_answer(fault: str) -> None:
+    """print(), os.write(1, ...), a child process, sys.__stdout__: all land on stderr."""
+    command = f"echo fault:{fault}"
+    result = hook(pre("Bash", {"command": command}), "--middleware", "hook_faults:install")
+    assert result.stdout.count("\n") == 1, result.stdout
+    specific = decision(result)
+    assert specific["permissionDecision"] == "deny"
+    assert specific["permissionDecisionReason"].startswith(f"decided despite {command}")
+    assert "by a" in result.stderr
+
+
+@pytest.mark.parametrize("fault", ["raise", "exit"])
+def test_a_layer_that_raises_or_exits_denies_the_call(fault: str) -> None:
+    result = hook(pre("Bash", {"command": f"echo fault:{fault}"}), "--middleware", "hook_faults:install")
+    specific = decision(result)
+    assert specific["permissionDecision"] == "deny"
+    assert "to be safe" in specific["permissionDecisionReason"]
+
+
+@pytest.mark.parametrize("fault", ["raise", "exit", "print", "fd", "child"])
+def test_post_tool_use_faults_never_put_anything_but_json_on_stdout(fault: str) -> None:
+    event = post("Bash", {"stdout": "ok", "stderr": "", "interrupted": False})
+    event["tool_input"] = {"command": f"echo fault:{fault}"}
+    result = hook(event, "--middleware", "hook_faults:install")
+    if result.stdout:
+        json.loads(result.stdout)
+    if fault == "exit":  # a failure Claude Code sees (and blocks on, with onFailure)
+        assert result.returncode == 1
+        assert "agentbus: PostToolUse failed" in result.stderr
+    else:  # a raising tool.after layer is skipped (on_error="continue"): the output is unchanged
+        assert (result.returncode, result.stdout) == (0, "")

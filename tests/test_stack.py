@@ -408,11 +408,11 @@ async def test_dispatch_timeout_bounds_async_layers_without_their_own(point: str
     bus.intercept(point, hang, id="hang", priority=10)
     bus.intercept(point, lambda event: trace.append("skipped"), id="skipped")
     await dispatch(bus, point)
-    assert trace == ["hang"]
+    assert trace == ["hang", "skipped"]  # the timeout bounds the slow layer, not the rest of the stack
     (record,) = records
     assert record.id == "hang"
     assert record.error is not None
-    assert "did not finish within 0.02 s while hang ran" in record.error
+    assert "hang did not finish within 0.02 s" in record.error
 
 
 async def test_dispatch_timeout_result_is_kept_on_tool_after() -> None:
@@ -489,7 +489,9 @@ async def test_outside_cancellation_propagates_from_a_hanging_layer(point: str) 
             await bus.call_tool("exec", {}, ok_tool)
         pytest.fail("the dispatch swallowed the cancellation")
     assert scope.cancelled_caught
-    assert [r for r in records if r.error] == []
+    # No layer is recorded as failed; once the tool has started, the pipeline says it was interrupted.
+    failed = [(r.id, r.point) for r in records if r.error]
+    assert failed == ([("agentbus:pipeline", point)] if point in ("tool.call", "tool.after") else [])
 
 
 @pytest.mark.parametrize("observed", [False, True])

@@ -3,26 +3,43 @@
 Claude Code runs a hook for each event and hands it one JSON object (on stdin
 for a command hook, as the POST body for an HTTP hook). This module turns
 that object into a bus call and the bus's answer into the reply Claude Code
-documents (code.claude.com/docs/en/hooks), for three events:
+documents (code.claude.com/docs/en/hooks); each answer form below was checked
+against the real CLI (2.1.332, tests/e2e):
 
 - **PreToolUse** runs tool.before (:meth:`Bus.decide_tool`). A block becomes
   ``permissionDecision: "deny"`` with the reason (shown to Claude), an ask
   becomes ``"ask"`` (the reason is shown to the user), changed arguments
   become ``updatedInput`` in Claude Code's own field names (``file_path``, not
-  ``path``) with ``"allow"``, since Claude Code applies ``updatedInput`` only
-  together with a decision; ``call.notes`` become ``additionalContext``.
+  ``path``). By default (``rewrite_decision="passthrough"``) ``updatedInput``
+  goes without a decision: Claude Code runs the rewritten call through its own
+  permission checks, as if the model had written it. ``"allow"`` approves the
+  rewritten call (skipping those checks), ``"ask"`` has a person confirm it.
+  ``call.notes`` become ``additionalContext``.
 - **PostToolUse** runs tool.after (:meth:`Bus.finish_tool`) on
   ``tool_response``. The tool has already run, so nothing can be undone. A
-  layer that replaces the result sets ``updatedToolOutput`` (Claude Code
-  2.1.121 and later, every tool) and, for MCP tools, ``updatedMCPToolOutput``
-  (older versions honour only that one); a result replaced by a blocked
-  result (``{"status": "blocked", "reason": ...}``) becomes ``decision:
-  "block"``, which feeds the reason back to Claude.
+  layer that replaces the result sets ``updatedToolOutput`` in the shape of
+  the tool's own output (an object for Bash, Read, Glob, Grep ...: see
+  :mod:`.claude_code_outputs`) and, for MCP tools, ``updatedMCPToolOutput``; a
+  result replaced by a blocked result (``{"status": "blocked", "reason":
+  ...}``) becomes ``decision: "block"`` with the reason *and* an output that
+  holds only the reason, so the model never reads the original.
+- **PostToolUseFailure** runs tool.after on the error (``event.error`` is a
+  :class:`ClaudeCodeToolError`, the result agentbus's error result), so that
+  it is audited; a blocked result becomes ``additionalContext``.
 - **UserPromptSubmit** runs message.before (:meth:`Bus.process_message`).
   Claude Code cannot replace the prompt: a rewritten prompt and new metadata
   tags reach Claude as ``additionalContext``; a layer that sets
   ``metadata[BLOCK_PROMPT]`` to a reason blocks the prompt (Claude Code erases
   it and shows the reason to the user).
+- **Lifecycle**: SessionStart and SessionEnd are ``session`` (reason "start",
+  "end"), Stop is ``agent.end`` of "main", SubagentStart and SubagentStop are
+  ``agent.start`` and ``agent.end`` of the sub-agent (``parent="main"``), and
+  PreCompact is ``session`` with reason "before_compact": a layer that cancels
+  it blocks the compaction.
+
+Tool calls a sub-agent makes (Claude Code's Agent/Task tool) carry the
+sub-agent's id as ``agent_id`` (``"<agent_type>:<id>"``, so an agent matcher
+can select a type of sub-agent); the main loop's calls are ``"main"``.
 
 Every other event passes through: no output, exit code 0. Nothing to say is
 also no output and exit code 0 (seed 002's pass-through). Input that is not a
@@ -44,25 +61,32 @@ import attrs
 from ..bus import Bus
 from ..errors import AgentbusError
 from ..events import ToolCall
-from ..tools import normalize_tool_name
+from ..tools import error_result, normalize_tool_name
+from . import claude_code_outputs as outputs
 
 __all__ = [
     "BLOCK_PROMPT",
     "CLAUDE_CODE_TOOLS",
     "HANDLED_EVENTS",
+    "LIFECYCLE_EVENTS",
+    "MAIN_AGENT",
     "MAX_PAYLOAD_BYTES",
+    "ClaudeCodeToolError",
     "HookInputError",
     "HookReply",
     "RewriteDecision",
+    "agent_of",
     "canonical_args",
     "canonical_tool",
     "claude_args",
     "decide",
     "deny",
     "handle",
+    "lifecycle",
     "parse_payload",
     "payload_too_large",
     "post_tool_use",
+    "post_tool_use_failure",
     "pre_tool_use_reply",
     "user_prompt_submit",
 ]
@@ -73,9 +97,24 @@ MAX_PAYLOAD_BYTES: Final = 16 * 1024 * 1024
 BLOCK_PROMPT: Final = "agentbus.block_prompt"
 """A message.before layer sets ``metadata[BLOCK_PROMPT] = "reason"`` to block a prompt."""
 
-HANDLED_EVENTS: Final = frozenset({"PreToolUse", "PostToolUse", "UserPromptSubmit"})
+LIFECYCLE_EVENTS: Final[Mapping[str, tuple[str, str | None]]] = {
+    "SessionStart": ("session", "start"),
+    "SessionEnd": ("session", "end"),
+    "Stop": ("agent.end", None),
+    "SubagentStart": ("agent.start", None),
+    "SubagentStop": ("agent.end", None),
+    "PreCompact": ("session", "before_compact"),
+}
+"""Claude Code's lifecycle events -> (agentbus lifecycle point, session reason)."""
 
-RewriteDecision = Literal["allow", "ask"]
+HANDLED_EVENTS: Final = frozenset(
+    {"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", *LIFECYCLE_EVENTS}
+)
+
+MAIN_AGENT: Final = "main"
+"""The agent id of Claude Code's main loop; a sub-agent's calls carry its own id."""
+
+RewriteDecision = Literal["passthrough", "allow", "ask"]
 
 CLAUDE_CODE_TOOLS: Mapping[str, str] = {
     "Bash": "exec",
@@ -115,6 +154,10 @@ _PRE_TOOL_USE_PREFIX = re.compile(rb'"hook_event_name"\s*:\s*"PreToolUse"')
 
 class HookInputError(AgentbusError, ValueError):
     """The input is not a Claude Code hook event; the message says what is wrong."""
+
+
+class ClaudeCodeToolError(Exception):
+    """A tool call that failed in Claude Code (PostToolUseFailure): ``event.error`` in tool.after."""
 
 
 @attrs.frozen
@@ -229,6 +272,15 @@ def _optional_str(payload: Mapping[str, Any], key: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def agent_of(payload: Mapping[str, Any]) -> str:
+    """Who made the call: ``"main"``, or a sub-agent as ``"<agent_type>:<agent_id>"``."""
+    agent_id = _optional_str(payload, "agent_id")
+    if not agent_id:
+        return MAIN_AGENT
+    agent_type = _optional_str(payload, "agent_type")
+    return f"{agent_type}:{agent_id}" if agent_type else agent_id
+
+
 # -- the events -------------------------------------------------------------------------
 
 
@@ -236,13 +288,14 @@ async def handle(
     bus: Bus,
     payload: Mapping[str, Any],
     *,
-    rewrite_decision: RewriteDecision = "allow",
+    rewrite_decision: RewriteDecision = "passthrough",
 ) -> HookReply:
     """Answer one parsed hook event. Never raises (except cancellation).
 
-    ``rewrite_decision`` is the permission decision sent with ``updatedInput``:
-    "allow" (seed 002; Claude Code's deny and ask rules still apply) or "ask"
-    (a person confirms every rewritten call).
+    ``rewrite_decision`` is what goes with ``updatedInput``: "passthrough" (no
+    decision: Claude Code's own permission checks judge the rewritten call),
+    "allow" (approve it, skipping Claude Code's checks but not its deny rules)
+    or "ask" (a person confirms every rewritten call).
     """
     event = payload.get("hook_event_name")
     try:
@@ -253,14 +306,18 @@ async def handle(
             )
         if event == "PostToolUse":
             return await post_tool_use(bus, payload)
+        if event == "PostToolUseFailure":
+            return await post_tool_use_failure(bus, payload)
         if event == "UserPromptSubmit":
             return await user_prompt_submit(bus, payload)
+        if event in LIFECYCLE_EVENTS:
+            return await lifecycle(bus, payload)
         return PASS
     except HookInputError as exc:
         if event == "PreToolUse":  # a call nothing could check is not let through
             return deny(f"agentbus could not check this call: {exc}")
         return HookReply(exit_code=1, stderr=f"agentbus: {exc}")
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # a layer calling sys.exit() must not end the hook silently
         failure = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         if event == "PreToolUse":
             return deny(f"agentbus failed while checking this call ({failure}); denied to be safe")
@@ -275,7 +332,7 @@ async def decide(bus: Bus, payload: Mapping[str, Any]) -> ToolCall:
         canonical_tool(tool_name),
         canonical_args(tool_name, tool_input),
         call_id=_optional_str(payload, "tool_use_id"),
-        agent_id=_optional_str(payload, "agent_id"),
+        agent_id=agent_of(payload),
         session_key=_optional_str(payload, "session_id"),
     )
 
@@ -285,7 +342,7 @@ def pre_tool_use_reply(
     tool_name: str,
     tool_input: Mapping[str, Any],
     *,
-    rewrite_decision: RewriteDecision = "allow",
+    rewrite_decision: RewriteDecision = "passthrough",
     approved: bool = False,
 ) -> HookReply:
     """The PreToolUse reply for a decided call.
@@ -305,7 +362,7 @@ def pre_tool_use_reply(
         if decision == "ask":
             output["permissionDecision"] = "ask"
             output["permissionDecisionReason"] = call.block_reason or "agentbus asks for approval"
-        elif updated != tool_input:
+        elif updated != tool_input and rewrite_decision != "passthrough":
             output["permissionDecision"] = rewrite_decision
             output["permissionDecisionReason"] = "agentbus rewrote the tool's arguments"
         if updated != tool_input:
@@ -318,35 +375,86 @@ def pre_tool_use_reply(
 
 
 async def post_tool_use(bus: Bus, payload: Mapping[str, Any]) -> HookReply:
-    """Run tool.after on ``tool_response``; report what Claude Code lets a hook report."""
+    """Run tool.after on ``tool_response``; replace what the model reads if a layer changed it."""
     tool_name = _require(payload, "tool_name", str, "a tool name")
-    tool_input = payload.get("tool_input")
-    tool_input = tool_input if isinstance(tool_input, dict) else {}
     if "tool_response" not in payload:
         raise HookInputError("PostToolUse event without 'tool_response'")
     response = payload["tool_response"]
     original = copy.deepcopy(response)
-    finished = await bus.finish_tool(
-        canonical_tool(tool_name),
-        canonical_args(tool_name, tool_input),
-        response,
-        call_id=_optional_str(payload, "tool_use_id"),
-        agent_id=_optional_str(payload, "agent_id"),
-        session_key=_optional_str(payload, "session_id"),
-    )
+    finished = await _finish(bus, payload, tool_name, response)
     result = finished.result
     if result == original:
         return PASS
-    if isinstance(result, dict) and result.get("status") == "blocked":
-        reason = result.get("reason")
-        return HookReply(output={"decision": "block", "reason": str(reason or "blocked by agentbus")})
-    specific: dict[str, Any] = {
-        "hookEventName": "PostToolUse",
-        "updatedToolOutput": result if isinstance(result, str) else json.dumps(result, default=repr),
-    }
-    if tool_name.startswith("mcp__"):
-        specific["updatedMCPToolOutput"] = result
+    specific: dict[str, Any] = {"hookEventName": "PostToolUse"}
+    output: dict[str, Any] = {"hookSpecificOutput": specific}
+    blocked = _blocked_reason(result)
+    if blocked is not None:
+        output["decision"] = "block"
+        output["reason"] = blocked
+        shown = f"[agentbus withheld this output: {blocked}]"
+        specific["updatedToolOutput"] = outputs.withheld(original, shown)
+        mcp_output: Any = shown
+    else:
+        specific["updatedToolOutput"] = outputs.replacement(original, result)
+        mcp_output = result
+    if tool_name.startswith("mcp__"):  # an MCP tool's output may be any JSON
+        specific["updatedToolOutput"] = specific["updatedMCPToolOutput"] = mcp_output
+    return HookReply(output=output)
+
+
+async def post_tool_use_failure(bus: Bus, payload: Mapping[str, Any]) -> HookReply:
+    """Run tool.after on a failed call, so that it is audited; a block becomes context."""
+    tool_name = _require(payload, "tool_name", str, "a tool name")
+    message = payload.get("error")
+    message = message if isinstance(message, str) else "the tool failed"
+    error = ClaudeCodeToolError(message)
+    finished = await _finish(bus, payload, tool_name, error_result(canonical_tool(tool_name), message), error)
+    blocked = _blocked_reason(finished.result)
+    if blocked is None:
+        return PASS
+    specific = {"hookEventName": "PostToolUseFailure", "additionalContext": f"agentbus: {blocked}"}
     return HookReply(output={"hookSpecificOutput": specific})
+
+
+async def _finish(
+    bus: Bus, payload: Mapping[str, Any], tool_name: str, result: Any, error: BaseException | None = None
+) -> Any:
+    tool_input = payload.get("tool_input")
+    return await bus.finish_tool(
+        canonical_tool(tool_name),
+        canonical_args(tool_name, tool_input if isinstance(tool_input, dict) else {}),
+        result,
+        error=error,
+        call_id=_optional_str(payload, "tool_use_id"),
+        agent_id=agent_of(payload),
+        session_key=_optional_str(payload, "session_id"),
+    )
+
+
+def _blocked_reason(result: Any) -> str | None:
+    if isinstance(result, dict) and result.get("status") == "blocked":
+        return str(result.get("reason") or "blocked by agentbus")
+    return None
+
+
+async def lifecycle(bus: Bus, payload: Mapping[str, Any]) -> HookReply:
+    """Run the lifecycle point of a session, stop or sub-agent event (see LIFECYCLE_EVENTS)."""
+    event = payload["hook_event_name"]
+    point, reason = LIFECYCLE_EVENTS[event]
+    data: dict[str, Any] = {"claude_code_event": event}
+    for key in ("source", "reason", "trigger", "agent_type"):
+        value = _optional_str(payload, key)
+        if value is not None:
+            data["end_reason" if key == "reason" else key] = value
+    agent = agent_of(payload)
+    if event.startswith("Subagent"):
+        data["parent"] = MAIN_AGENT
+    notified = await bus.notify(
+        point, agent_id=agent, session_key=_optional_str(payload, "session_id"), reason=reason, **data
+    )
+    if notified.cancelled:
+        return HookReply(output={"decision": "block", "reason": "agentbus: a layer cancelled the compaction"})
+    return PASS
 
 
 async def user_prompt_submit(bus: Bus, payload: Mapping[str, Any]) -> HookReply:
@@ -354,7 +462,7 @@ async def user_prompt_submit(bus: Bus, payload: Mapping[str, Any]) -> HookReply:
     prompt = _require(payload, "prompt", str, "the prompt text")
     message = await bus.process_message(
         prompt,
-        agent_id=_optional_str(payload, "agent_id") or "main",
+        agent_id=agent_of(payload),
         session_key=_optional_str(payload, "session_id"),
         provider="anthropic",
     )

@@ -7,7 +7,8 @@ recommends *advisory context*: tell the agent which directories are noise.
 :class:`GlobExclude` does that on tool.before (a note in ``call.notes``, which
 adapters pass on as Claude Code's ``additionalContext``), and, where the
 runtime lets tool.after change the result, it can also drop the excluded
-paths from a result that is a list of paths.
+paths from the result: a list of paths, or an object with a ``filenames``
+list (Claude Code's Glob and Grep results), whose counts are kept in step.
 
 A call that targets an excluded directory on purpose (``path=".venv/lib"``,
 ``pattern="node_modules/**/*.d.ts"``) gets neither: the agent asked for it.
@@ -72,17 +73,33 @@ class GlobExclude:
         )
 
     def filter(self, event: ToolResult) -> None:
-        """tool.after: drop excluded paths from a result that is a list of paths."""
+        """tool.after: drop excluded paths from a list of paths or a ``filenames`` list."""
         result = event.result
-        if not self.filter_results or event.is_error or not isinstance(result, list) or not self.patterns:
+        if not self.filter_results or event.is_error or not self.patterns:
             return
-        if not all(isinstance(item, str) for item in result):
+        paths = result.get("filenames") if isinstance(result, dict) else result
+        if not isinstance(paths, list) or not all(isinstance(item, str) for item in paths):
             return
         if self.targeted(event.args):
             return
-        kept: list[Any] = [path for path in result if not self.excluded(path)]
-        if len(kept) != len(result):
+        kept: list[Any] = [path for path in paths if not self.excluded(path)]
+        if len(kept) == len(paths):
+            return
+        if isinstance(result, dict):
+            event.result = _with_filenames(result, kept, dropped=len(paths) - len(kept))
+        else:
             event.result = kept
+
+
+def _with_filenames(result: dict[str, Any], kept: list[Any], *, dropped: int) -> dict[str, Any]:
+    """A copy of a Glob/Grep result object with only ``kept`` and its counts adjusted."""
+    filtered = {**result, "filenames": kept}
+    if isinstance(result.get("numFiles"), int):
+        filtered["numFiles"] = len(kept)
+    total = result.get("totalMatches")
+    if isinstance(total, int):
+        filtered["totalMatches"] = max(total - dropped, len(kept))
+    return filtered
 
 
 def install(

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import agentbus
 from agentbus.adapters import claude_code as protocol
+from agentbus.adapters import claude_code_outputs as outputs
 from agentbus.hook import build_registry
 
 pytestmark = pytest.mark.anyio
@@ -119,9 +120,22 @@ json_values = st.recursive(
     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(), children, max_size=4),
     max_leaves=20,
 )
-events = st.sampled_from(["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "", "x"])
+events = st.sampled_from(
+    [
+        "PreToolUse",
+        "PostToolUse",
+        "PostToolUseFailure",
+        "UserPromptSubmit",
+        "Stop",
+        "SubagentStop",
+        "PreCompact",
+        "x",
+    ]
+)
 payloads = st.dictionaries(
-    st.sampled_from(["hook_event_name", "tool_name", "tool_input", "tool_response", "prompt", "session_id"])
+    st.sampled_from(
+        ["hook_event_name", "tool_name", "tool_input", "tool_response", "prompt", "session_id", "error"]
+    )
     | st.text(max_size=5),
     json_values,
 ) | st.fixed_dictionaries(
@@ -134,6 +148,9 @@ payloads = st.dictionaries(
         "prompt": st.text() | json_values,
         "session_id": json_values,
         "tool_use_id": json_values,
+        "error": json_values,
+        "agent_id": json_values,
+        "agent_type": json_values,
     },
 )
 
@@ -176,3 +193,217 @@ def test_random_bytes_are_parsed_or_refused_with_a_message(data: bytes) -> None:
 def test_deeply_nested_input_is_refused_not_crashed() -> None:
     with pytest.raises(protocol.HookInputError):
         protocol.parse_payload(b"[" * 100_000 + b"]" * 100_000)
+
+
+# -- rewrites, outputs, failures, lifecycle and sub-agents ----------------------------------
+
+
+def stamping_bus() -> agentbus.Bus:
+    bus = agentbus.Bus(log_level=None)
+
+    @bus.intercept("tool.before", tool="exec")
+    def stamp(call: agentbus.ToolCall) -> None:
+        call.args["command"] += " --stamped"
+
+    return bus
+
+
+@pytest.mark.parametrize(
+    ("rewrite_decision", "decision"), [("passthrough", None), ("allow", "allow"), ("ask", "ask")]
+)
+async def test_each_rewrite_decision_is_answered_as_documented(
+    rewrite_decision: protocol.RewriteDecision, decision: str | None
+) -> None:
+    """passthrough: updatedInput alone, so Claude Code's own permission checks judge it."""
+    payload = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}}
+    reply = await protocol.handle(stamping_bus(), payload, rewrite_decision=rewrite_decision)
+    assert reply.output is not None
+    specific = reply.output["hookSpecificOutput"]
+    assert specific["updatedInput"] == {"command": "ls --stamped"}
+    assert specific.get("permissionDecision") == decision
+
+
+BASH = {"stdout": "out", "stderr": "err", "interrupted": False, "isImage": False, "noOutputExpected": False}
+READ = {
+    "type": "text",
+    "file": {"filePath": "a.txt", "content": "x", "numLines": 1, "startLine": 1, "totalLines": 1},
+}
+GLOB = {"filenames": ["a", "b"], "durationMs": 2, "numFiles": 2, "truncated": False}
+GREP = {"mode": "content", "numFiles": 0, "filenames": [], "content": "a:1:x", "numLines": 1}
+WEB_FETCH = {"bytes": 3, "code": 200, "codeText": "OK", "result": "page", "durationMs": 5, "url": "https://x"}
+
+
+@pytest.mark.parametrize(
+    ("tool", "response", "field"),
+    [
+        ("Bash", BASH, ("stdout",)),
+        ("Read", READ, ("file", "content")),
+        ("Grep", GREP, ("content",)),
+        ("WebFetch", WEB_FETCH, ("result",)),
+    ],
+)
+async def test_a_blocked_result_replaces_the_output_in_the_tools_shape(
+    tool: str, response: dict[str, Any], field: tuple[str, ...]
+) -> None:
+    bus = agentbus.Bus(log_level=None)
+
+    @bus.intercept("tool.after")
+    def withhold(event: agentbus.ToolResult) -> None:
+        event.result = {"status": "blocked", "tool": event.tool, "reason": "poisoned"}
+
+    payload = {
+        "hook_event_name": "PostToolUse",
+        "tool_name": tool,
+        "tool_input": {},
+        "tool_response": response,
+    }
+    reply = await protocol.handle(bus, payload)
+    assert reply.output is not None
+    assert (reply.output["decision"], reply.output["reason"]) == ("block", "poisoned")
+    replaced = reply.output["hookSpecificOutput"]["updatedToolOutput"]
+    shown = replaced
+    for key in field:
+        shown = shown[key]
+    assert shown == "[agentbus withheld this output: poisoned]"
+    assert type(replaced) is dict
+    assert {"page", "out", "err", "a:1:x"}.isdisjoint(json.dumps(replaced).split('"'))
+
+
+def test_a_blocked_glob_result_lists_no_file() -> None:
+    assert outputs.withheld(GLOB, "no") == {
+        "filenames": [],
+        "numFiles": 0,
+        "durationMs": 2,
+        "truncated": False,
+    }
+
+
+shapes = st.sampled_from([BASH, READ, GLOB, GREP, WEB_FETCH]) | json_values
+KEPT_FIELDS = {"type", "mode", "status", "url", "filePath"}
+"""Fields of an original output a withheld one keeps: they name the shape, not the content."""
+
+
+@settings(max_examples=200, deadline=None)
+@given(original=shapes, message=st.text(min_size=1))
+def test_a_withheld_output_holds_no_text_of_the_original(original: Any, message: str) -> None:
+    withheld = outputs.withheld(original, message)
+    if isinstance(original, dict):
+        assert isinstance(withheld, dict)
+    leaked = {text for key, text in _texts(withheld) if text not in ("", message) and key not in KEPT_FIELDS}
+    assert not leaked
+
+
+def _texts(value: Any, key: str | None = None) -> list[tuple[str | None, str]]:
+    if isinstance(value, str):
+        return [(key, value)]
+    if isinstance(value, dict):
+        return [found for name, item in value.items() for found in _texts(item, name)]
+    if isinstance(value, list):
+        return [found for item in value for found in _texts(item, key)]
+    return []
+
+
+async def test_a_redacted_output_keeps_its_shape() -> None:
+    bus = agentbus.Bus(log_level=None)
+
+    @bus.intercept("tool.after")
+    def redact(event: agentbus.ToolResult) -> None:
+        event.result = {**event.result, "stdout": "[REDACTED]"}
+
+    payload = {"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": {}, "tool_response": BASH}
+    reply = await protocol.handle(bus, payload)
+    assert reply.output == {
+        "hookSpecificOutput": {
+            "hookEventName": "PostToolUse",
+            "updatedToolOutput": {**BASH, "stdout": "[REDACTED]"},
+        }
+    }
+
+
+async def test_a_failed_call_runs_tool_after_with_the_error() -> None:
+    bus = agentbus.Bus(log_level=None)
+    seen: list[agentbus.ToolResult] = []
+
+    @bus.intercept("tool.after", tool="exec")
+    def watch(event: agentbus.ToolResult) -> None:
+        seen.append(event)
+        event.result = {"status": "blocked", "tool": event.tool, "reason": f"saw {event.error}"}
+
+    payload = {
+        "hook_event_name": "PostToolUseFailure",
+        "tool_name": "Bash",
+        "tool_input": {"command": "exit 3"},
+        "tool_use_id": "toolu_1",
+        "error": "Exit code 3",
+    }
+    reply = await protocol.handle(bus, payload)
+    assert isinstance(seen[0].error, protocol.ClaudeCodeToolError)
+    assert seen[0].is_error
+    assert seen[0].args == {"command": "exit 3"}
+    assert reply.output == {
+        "hookSpecificOutput": {
+            "hookEventName": "PostToolUseFailure",
+            "additionalContext": "agentbus: saw Exit code 3",
+        }
+    }
+
+
+async def test_a_sub_agents_calls_carry_its_id() -> None:
+    bus = agentbus.Bus(log_level=None)
+    agents: list[str | None] = []
+
+    @bus.intercept("tool.before")
+    def who(call: agentbus.ToolCall) -> None:
+        agents.append(call.agent_id)
+
+    pre = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}}
+    await protocol.handle(bus, pre)
+    await protocol.handle(bus, {**pre, "agent_id": "a65", "agent_type": "general-purpose"})
+    assert agents == ["main", "general-purpose:a65"]
+
+
+@pytest.mark.parametrize(
+    ("event", "point", "reason", "agent"),
+    [
+        ({"hook_event_name": "SessionStart", "source": "startup"}, "session", "start", "main"),
+        ({"hook_event_name": "SessionEnd", "reason": "other"}, "session", "end", "main"),
+        ({"hook_event_name": "Stop"}, "agent.end", None, "main"),
+        (
+            {"hook_event_name": "SubagentStart", "agent_id": "a1", "agent_type": "Explore"},
+            "agent.start",
+            None,
+            "Explore:a1",
+        ),
+        (
+            {"hook_event_name": "SubagentStop", "agent_id": "a1", "agent_type": "Explore"},
+            "agent.end",
+            None,
+            "Explore:a1",
+        ),
+        ({"hook_event_name": "PreCompact", "trigger": "auto"}, "session", "before_compact", "main"),
+    ],
+)
+async def test_lifecycle_events_reach_their_points(
+    event: dict[str, Any], point: str, reason: str | None, agent: str
+) -> None:
+    bus = agentbus.Bus(log_level=None)
+    seen: list[agentbus.Lifecycle] = []
+    for name in ("session", "agent.start", "agent.end"):
+        bus.intercept(name, id=f"test:{name}")(seen.append)
+    reply = await protocol.handle(bus, {**event, "session_id": "s1"})
+    assert reply == protocol.HookReply()
+    assert [(e.point, e.reason, e.agent_id, e.session_key) for e in seen] == [(point, reason, agent, "s1")]
+    if event["hook_event_name"].startswith("Subagent"):
+        assert seen[0].data["parent"] == "main"
+
+
+async def test_a_cancelled_compaction_is_blocked() -> None:
+    bus = agentbus.Bus(log_level=None)
+
+    @bus.intercept("session")
+    def keep_context(event: agentbus.Lifecycle) -> None:
+        if event.reason == "before_compact":
+            event.cancel()
+
+    reply = await protocol.handle(bus, {"hook_event_name": "PreCompact", "trigger": "manual"})
+    assert reply.output == {"decision": "block", "reason": "agentbus: a layer cancelled the compaction"}

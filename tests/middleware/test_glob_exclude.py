@@ -45,6 +45,29 @@ async def test_results_are_filtered_only_when_asked() -> None:
     assert await filtering.call_tool("glob", {"pattern": "**/*"}, listing) == ["src/app.py", "tests/t.py"]
 
 
+async def test_claude_codes_glob_object_is_filtered_and_its_counts_kept_in_step() -> None:
+    """Claude Code's Glob answers an object with ``filenames``, not a list."""
+
+    async def claude_glob(args: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "filenames": list(PATHS),
+            "durationMs": 3,
+            "numFiles": 5,
+            "truncated": False,
+            "totalMatches": 5,
+        }
+
+    bus = agentbus.Bus(log_level=None)
+    glob_exclude.install(bus.registry, filter_results=True)
+    assert await bus.call_tool("glob", {"pattern": "**/*"}, claude_glob) == {
+        "filenames": ["src/app.py", "tests/t.py"],
+        "durationMs": 3,
+        "numFiles": 2,
+        "truncated": False,
+        "totalMatches": 2,
+    }
+
+
 async def test_a_call_that_targets_an_excluded_directory_is_left_alone() -> None:
     bus = agentbus.Bus(log_level=None)
     glob_exclude.install(bus.registry, filter_results=True)

@@ -1,0 +1,247 @@
+"""Check agentbus's Claude Code hooks as installed: the entries, the CLI, one live answer.
+
+Reads the settings files Claude Code reads (the user's, the project's and the
+project's local one), checks that each event agentbus answers has an agentbus
+entry with ``"onFailure": "block"`` and a timeout, runs the installed
+PreToolUse hook on two scripted events (a harmless ``ls`` and ``rm -rf /``,
+which the built-in guards deny) exactly as Claude Code would, and checks that
+it answered in a form Claude Code accepts. It also says when the installed
+``claude`` is older than 2.1.295, which ignores ``onFailure``: a hook that
+crashes or times out then lets the tool call through.
+
+Exit status 0 when everything holds, 1 when something does not (each problem
+says what to do).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+__all__ = ["FAIL_CLOSED_VERSION", "add_arguments", "check_answer", "claude_version", "run"]
+
+FAIL_CLOSED_VERSION = (2, 1, 295)
+"""The first Claude Code that honours a hook entry's ``"onFailure": "block"``."""
+
+EXAMPLES = """\
+examples:
+  agentbus doctor
+  agentbus doctor --project --claude ./node_modules/.bin/claude
+"""
+
+_SCOPES = ("user", "project", "local")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from .install import add_scope_arguments
+
+    add_scope_arguments(parser)
+    parser.set_defaults(scope=None)
+    parser.add_argument("--claude", metavar="PATH", help="the Claude Code CLI (default: `claude` on PATH)")
+
+
+def claude_version(executable: str) -> tuple[int, ...] | None:
+    """``claude --version`` as numbers, or None when it cannot be run or read."""
+    try:
+        completed = subprocess.run(
+            [executable, "--version"], capture_output=True, text=True, timeout=30, check=False
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    found = re.search(r"(\d+)\.(\d+)\.(\d+)", completed.stdout)
+    return tuple(int(part) for part in found.groups()) if found else None
+
+
+def check_answer(stdout: str, exit_code: int, *, must_deny: bool) -> str | None:
+    """What is wrong with a PreToolUse hook's answer, or None if Claude Code accepts it.
+
+    Claude Code reads exit code 0 with nothing (no opinion) or one JSON object
+    whose ``hookSpecificOutput`` names PreToolUse and a known decision.
+    """
+    if exit_code != 0:
+        return f"exited with {exit_code} (Claude Code reads that as a failure)"
+    text = stdout.strip()
+    not_denied = "did not deny `rm -rf /` (are the built-in guards turned off?)"
+    if not text:
+        return not_denied if must_deny else None
+    try:
+        answer = json.loads(text)
+    except json.JSONDecodeError:
+        return f"printed something that is not one JSON object: {text[:200]!r}"
+    if not isinstance(answer, dict):
+        return f"printed JSON that is not an object: {text[:200]!r}"
+    specific = answer.get("hookSpecificOutput")
+    if specific is not None and (
+        not isinstance(specific, dict) or specific.get("hookEventName") != "PreToolUse"
+    ):
+        return f"answered with a hookSpecificOutput that is not PreToolUse's: {text[:200]!r}"
+    decision = (specific or {}).get("permissionDecision")
+    if decision not in (None, "allow", "deny", "ask"):
+        return f"answered permissionDecision {decision!r}, which Claude Code does not know"
+    if must_deny and decision != "deny":
+        return not_denied
+    return None
+
+
+def _event(command: str, cwd: str) -> dict[str, Any]:
+    return {
+        "session_id": "agentbus-doctor",
+        "transcript_path": os.devnull,
+        "cwd": cwd,
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+        "tool_use_id": "toolu_agentbus_doctor",
+    }
+
+
+def _run_command_hook(hook: dict[str, Any], event: dict[str, Any], cwd: str) -> tuple[str, int]:
+    env = {**os.environ, "CLAUDE_PROJECT_DIR": cwd}
+    completed = subprocess.run(
+        ["bash", "-c", str(hook["command"])],
+        input=json.dumps(event),
+        capture_output=True,
+        text=True,
+        timeout=float(hook.get("timeout") or 60),
+        cwd=cwd,
+        env=env,
+        check=False,
+    )
+    return completed.stdout, completed.returncode
+
+
+def _run_http_hook(hook: dict[str, Any], event: dict[str, Any]) -> tuple[str, int]:
+    allowed = set(hook.get("allowedEnvVars") or [])
+
+    def interpolate(value: str) -> str:
+        def variable(match: re.Match[str]) -> str:
+            name = match.group(1) or match.group(2)
+            return os.environ.get(name, "") if name in allowed else ""
+
+        return re.sub(r"\$\{(\w+)\}|\$(\w+)", variable, value)
+
+    headers = {str(k): interpolate(str(v)) for k, v in (hook.get("headers") or {}).items()}
+    headers["Content-Type"] = "application/json"
+    request = urllib.request.Request(
+        str(hook["url"]), data=json.dumps(event).encode(), headers=headers, method="POST"
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=float(hook.get("timeout") or 30)) as response:
+            return response.read().decode("utf-8", "replace"), 0
+    except urllib.error.HTTPError as exc:
+        return exc.read().decode("utf-8", "replace"), exc.code
+    except OSError as exc:
+        return f"cannot reach {hook['url']}: {exc}", 1
+
+
+class _Report:
+    def __init__(self) -> None:
+        self.problems = 0
+
+    def ok(self, line: str) -> None:
+        print(f"✓ {line}")
+
+    def problem(self, line: str) -> None:
+        self.problems += 1
+        print(f"✗ {line}")
+
+    def note(self, line: str) -> None:
+        print(f"! {line}")
+
+
+def run(args: argparse.Namespace) -> int:
+    from .install import EVENTS, is_agentbus_hook, read_settings, settings_path
+
+    report = _Report()
+    _check_cli(report, args.claude)
+    scopes = [args.scope] if args.scope is not None or args.settings else list(_SCOPES)
+    found: dict[str, list[tuple[Path, dict[str, Any]]]] = {}
+    for scope in scopes:
+        path = settings_path(scope or "user", args.settings)
+        try:
+            settings = read_settings(path)
+        except ValueError as exc:
+            report.problem(str(exc))
+            continue
+        hooks = settings.get("hooks")
+        for event, groups in hooks.items() if isinstance(hooks, dict) else ():
+            for group in groups if isinstance(groups, list) else ():
+                for hook in group.get("hooks", []) if isinstance(group, dict) else ():
+                    if is_agentbus_hook(hook):
+                        found.setdefault(event, []).append((path, hook))
+    if not found:
+        report.problem("no agentbus hook is installed: run `agentbus install claude-code`")
+        return 1
+    for event in EVENTS:
+        entries = found.get(event, [])
+        if not entries:
+            report.problem(f"{event}: no agentbus hook (run `agentbus install claude-code` again)")
+        if len({path for path, _ in entries}) > 1:
+            places = ", ".join(str(path) for path, _ in entries)
+            report.note(f"{event}: agentbus is installed in {places}; Claude Code runs each")
+        for path, hook in entries:
+            missing = [
+                what
+                for what, held in (
+                    ('"onFailure": "block"', hook.get("onFailure") == "block"),
+                    ("a timeout", isinstance(hook.get("timeout"), (int, float))),
+                )
+                if not held
+            ]
+            if missing:
+                report.problem(
+                    f"{event} in {path}: without {' and '.join(missing)}: a failing hook lets it through"
+                )
+    entries = found.get("PreToolUse", [])
+    if entries:
+        path, hook = entries[0]
+        cwd = os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
+        for command, must_deny in (("ls", False), ("rm -rf /", True)):
+            try:
+                if hook.get("type") == "http":
+                    stdout, code = _run_http_hook(hook, _event(command, cwd))
+                else:
+                    stdout, code = _run_command_hook(hook, _event(command, cwd), cwd)
+            except subprocess.TimeoutExpired:
+                report.problem(f"PreToolUse hook ({path}) did not answer `{command}` within its timeout")
+                continue
+            except OSError as exc:
+                report.problem(f"PreToolUse hook ({path}) could not run: {exc}")
+                continue
+            wrong = check_answer(stdout, code, must_deny=must_deny)
+            if wrong is None:
+                report.ok(f"PreToolUse hook ({path}) answered `{command}` as Claude Code expects")
+            else:
+                report.problem(f"PreToolUse hook ({path}), `{command}`: {wrong}")
+    return 1 if report.problems else 0
+
+
+def _check_cli(report: _Report, explicit: str | None) -> None:
+    executable = explicit or shutil.which("claude")
+    if executable is None:
+        report.note("no `claude` on PATH: cannot check its version (pass --claude PATH)")
+        return
+    version = claude_version(executable)
+    if version is None:
+        report.note(f"cannot read the version of {executable}")
+        return
+    shown = ".".join(map(str, version))
+    if version < FAIL_CLOSED_VERSION:
+        wanted = ".".join(map(str, FAIL_CLOSED_VERSION))
+        report.problem(
+            f'Claude Code {shown} is older than {wanted}: it ignores "onFailure": "block", so a hook '
+            "that crashes, cannot start or times out lets the tool call run (PreToolUse) and the prompt "
+            "through (UserPromptSubmit), and an unchecked output reaches the model (PostToolUse). "
+            f"Update Claude Code to {wanted} or later"
+        )
+    else:
+        report.ok(f"Claude Code {shown}: a failing hook blocks the call (onFailure)")

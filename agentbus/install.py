@@ -1,0 +1,255 @@
+"""Install agentbus's Claude Code hooks in a settings.json, or remove them.
+
+Writes one hook entry per event agentbus answers (tool calls, prompts, the
+session's lifecycle) into Claude Code's settings file: the user's
+(~/.claude/settings.json, every project), the project's (.claude/settings.json)
+or the project's local one (.claude/settings.local.json). Running it again
+changes nothing; the user's other hooks and settings are kept; --uninstall
+removes only agentbus's entries.
+
+Every entry carries ``"onFailure": "block"`` and a ``timeout``: since Claude
+Code 2.1.295 a hook that crashes, cannot start or outlives its timeout then
+blocks the tool call (or the prompt) instead of letting it through. Older
+versions ignore the switch (`agentbus doctor` says which version you have).
+
+``--hook-args`` are passed to `agentbus hook claude-code` (a configuration,
+middleware, the audit log), for the command hook only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "EVENTS",
+    "EXAMPLES",
+    "TOOL_EVENTS",
+    "add_arguments",
+    "hook_command",
+    "is_agentbus_hook",
+    "run",
+    "settings_path",
+    "update_settings",
+]
+
+TOOL_EVENTS = ("PreToolUse", "PostToolUse", "PostToolUseFailure")
+"""Events whose entries take a tool ``matcher`` ("*": every tool, MCP tools too)."""
+
+EVENTS = (
+    *TOOL_EVENTS,
+    "UserPromptSubmit",
+    "SessionStart",
+    "SessionEnd",
+    "Stop",
+    "SubagentStart",
+    "SubagentStop",
+    "PreCompact",
+)
+"""The events agentbus answers (agentbus.adapters.claude_code.HANDLED_EVENTS)."""
+
+DEFAULT_TIMEOUT = 30
+DEFAULT_URL = "http://127.0.0.1:8787/claude-code"
+TOKEN_ENV = "AGENTBUS_SERVE_TOKEN"
+
+EXAMPLES = """\
+examples:
+  agentbus install claude-code                      # ~/.claude/settings.json, command hook
+  agentbus install claude-code --project --hook-args="--config ~/agentbus.toml"
+  agentbus install claude-code --http               # for `agentbus serve`
+  agentbus install claude-code --uninstall
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("runtime", choices=("claude-code",), help="the agent runtime to install hooks for")
+    add_scope_arguments(parser)
+    parser.add_argument(
+        "--http", action="store_true", help="HTTP hooks for `agentbus serve` instead of commands"
+    )
+    parser.add_argument("--url", default=DEFAULT_URL, help=f"the HTTP hooks' URL (default {DEFAULT_URL})")
+    parser.add_argument(
+        "--timeout",
+        type=int,
+        default=DEFAULT_TIMEOUT,
+        help=f"seconds Claude Code waits for each hook before it blocks the call (default {DEFAULT_TIMEOUT})",
+    )
+    parser.add_argument("--uninstall", action="store_true", help="remove agentbus's entries, keep the rest")
+    parser.add_argument(
+        "--hook-args",
+        default="",
+        metavar="ARGS",
+        help='arguments for `agentbus hook claude-code`, as one string: --hook-args="--config agentbus.toml"',
+    )
+
+
+def add_scope_arguments(parser: argparse.ArgumentParser) -> None:
+    """--user / --project / --local / --settings: which settings file (shared with doctor)."""
+    scope = parser.add_mutually_exclusive_group()
+    scope.add_argument("--user", action="store_const", const="user", dest="scope", help="~/.claude (default)")
+    scope.add_argument(
+        "--project", action="store_const", const="project", dest="scope", help=".claude/settings.json"
+    )
+    scope.add_argument(
+        "--local", action="store_const", const="local", dest="scope", help=".claude/settings.local.json"
+    )
+    scope.add_argument("--settings", metavar="PATH", help="this settings file")
+    parser.set_defaults(scope="user")
+
+
+def settings_path(scope: str, explicit: str | None = None) -> Path:
+    """The settings file of a scope; the project is $CLAUDE_PROJECT_DIR or the working directory."""
+    if explicit:
+        return Path(explicit).expanduser()
+    if scope == "user":
+        return Path("~/.claude/settings.json").expanduser()
+    project = Path(os.environ.get("CLAUDE_PROJECT_DIR") or Path.cwd())
+    return project / ".claude" / ("settings.local.json" if scope == "local" else "settings.json")
+
+
+def hook_command(hook_args: Sequence[str] = ()) -> str:
+    """The shell command that runs this installation's ``agentbus hook claude-code``.
+
+    An absolute path, so that the hook does not depend on Claude Code's PATH.
+    """
+    script = Path(sys.executable).parent / "agentbus"
+    runner = [str(script)] if script.is_file() else [sys.executable, "-m", "agentbus"]
+    return shlex.join([*runner, "hook", "claude-code", *hook_args])
+
+
+def is_agentbus_hook(hook: Any) -> bool:
+    """Whether a settings.json hook entry is one agentbus wrote."""
+    if not isinstance(hook, dict):
+        return False
+    if hook.get("type") == "command":
+        command = str(hook.get("command", ""))
+        return "agentbus" in command and "hook claude-code" in command
+    if hook.get("type") == "http":
+        return str(hook.get("url", "")).split("?", 1)[0].rstrip("/").endswith("/claude-code")
+    return False
+
+
+def _entry(args: argparse.Namespace, hook_args: Sequence[str]) -> dict[str, Any]:
+    entry: dict[str, Any]
+    if args.http:
+        entry = {
+            "type": "http",
+            "url": args.url,
+            "headers": {"Authorization": f"Bearer ${TOKEN_ENV}"},
+            "allowedEnvVars": [TOKEN_ENV],
+        }
+    else:
+        entry = {"type": "command", "command": hook_command(hook_args)}
+    entry["timeout"] = args.timeout
+    entry["onFailure"] = "block"
+    return entry
+
+
+def update_settings(settings: dict[str, Any], entry: dict[str, Any] | None) -> dict[str, Any]:
+    """``settings`` without agentbus's hook entries, plus ``entry`` for each event (None: remove).
+
+    Other hooks, matchers and settings are kept as they are, in their order
+    (an event left with an empty list is dropped).
+    """
+    updated = dict(settings)
+    hooks = updated.get("hooks")
+    if hooks is not None and not isinstance(hooks, dict):
+        raise ValueError(f"'hooks' is a {type(hooks).__name__}, not an object: fix the settings file first")
+    hooks = {event: _without_agentbus(groups) for event, groups in (hooks or {}).items()}
+    if entry is not None:
+        for event in EVENTS:
+            group: dict[str, Any] = {"matcher": "*"} if event in TOOL_EVENTS else {}
+            group["hooks"] = [dict(entry)]
+            hooks[event] = [*hooks.get(event, []), group]
+    hooks = {event: groups for event, groups in hooks.items() if groups != []}
+    if hooks:
+        updated["hooks"] = hooks
+    else:
+        updated.pop("hooks", None)
+    return updated
+
+
+def _without_agentbus(groups: Any) -> Any:
+    if not isinstance(groups, list):
+        return groups
+    kept = []
+    for group in groups:
+        if isinstance(group, dict) and isinstance(group.get("hooks"), list):
+            others = [hook for hook in group["hooks"] if not is_agentbus_hook(hook)]
+            if not others and group["hooks"]:
+                continue  # the group held only agentbus's hooks
+            group = {**group, "hooks": others}
+        kept.append(group)
+    return kept
+
+
+def read_settings(path: Path) -> dict[str, Any]:
+    """A settings file's object ({} if there is none); ValueError saying what is wrong."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    if not text.strip():
+        return {}
+    try:
+        settings = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path} is not valid JSON ({exc}); fix it first, nothing was changed") from None
+    if not isinstance(settings, dict):
+        raise ValueError(f"{path} holds a {type(settings).__name__}, not an object; nothing was changed")
+    return settings
+
+
+def write_settings(path: Path, settings: dict[str, Any]) -> None:
+    """Replace the file in one step (a crash leaves the old file or the new one)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.agentbus-{os.getpid()}")
+    temporary.write_text(json.dumps(settings, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def run(args: argparse.Namespace) -> int:
+    path = settings_path(args.scope, args.settings)
+    try:
+        hook_args = shlex.split(args.hook_args)
+    except ValueError as exc:
+        print(f"agentbus install: --hook-args: {exc}", file=sys.stderr)
+        return 2
+    if args.uninstall and (args.http or hook_args):
+        print("agentbus install: --uninstall takes no --http or hook arguments", file=sys.stderr)
+        return 2
+    if args.http and hook_args:
+        print("agentbus install: hook arguments are for the command hook; pass them to `agentbus serve`",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    if args.timeout <= 0:
+        print("agentbus install: --timeout must be a positive number of seconds", file=sys.stderr)
+        return 2
+    try:
+        settings = read_settings(path)
+        updated = update_settings(settings, None if args.uninstall else _entry(args, hook_args))
+    except ValueError as exc:
+        print(f"agentbus install: {exc}", file=sys.stderr)
+        return 1
+    if updated == settings:
+        print(f"agentbus: {path} already {'has no agentbus hooks' if args.uninstall else 'up to date'}")
+        return 0
+    try:
+        write_settings(path, updated)
+    except OSError as exc:
+        print(f"agentbus install: cannot write {path}: {exc}", file=sys.stderr)
+        return 1
+    if args.uninstall:
+        print(f"agentbus: removed agentbus's hooks from {path}")
+    else:
+        kind = f"HTTP hooks ({args.url})" if args.http else "command hooks"
+        print(f"agentbus: installed {kind} for {', '.join(EVENTS)} in {path}")
+        where = f" --settings {shlex.quote(str(path))}" if args.settings else f" --{args.scope}"
+        print(f"Check them with: agentbus doctor{'' if where == ' --user' else where}")
+    return 0

@@ -1,0 +1,204 @@
+"""The real Claude Code CLI, run offline against a scripted Messages API.
+
+The CLI comes from npm (``@anthropic-ai/claude-code``), installed by .ci/run
+into a cache; ``AGENTBUS_CLAUDE_CLI`` names it. When it cannot be found the
+tests fail and say how to install it: they skip only when
+``AGENTBUS_SKIP_CLAUDE_CLI`` says why the CLI is absent on purpose.
+
+Each scenario gets a throwaway HOME and project directory, agentbus's hooks
+installed by ``agentbus install claude-code --project`` (the command hook, or
+``--http`` with ``agentbus serve`` running), and one ``claude -p`` run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+
+from .fake_anthropic import Block, FakeAnthropic
+
+CLI_VERSION = "2.1.332"
+CLI_ENV = "AGENTBUS_CLAUDE_CLI"
+SKIP_ENV = "AGENTBUS_SKIP_CLAUDE_CLI"
+HERE = Path(__file__).parent
+AGENTBUS = Path(sys.executable).parent / "agentbus"
+CACHED_CLI = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / (
+    f"agentbus/claude-code-{CLI_VERSION}/node_modules"
+)
+INSTALL_HINT = (
+    f"install it as .ci/run does: npm install --prefix {CACHED_CLI.parent} --no-save "
+    f"@anthropic-ai/claude-code@{CLI_VERSION}, or set {CLI_ENV}=/path/to/claude; "
+    f"set {SKIP_ENV}=<why> only where the CLI is absent on purpose"
+)
+
+
+def _candidates() -> Iterator[Path]:
+    if os.environ.get(CLI_ENV):
+        yield Path(os.environ[CLI_ENV])
+    yield CACHED_CLI / ".bin" / "claude"
+    # The native binary itself, should npm have skipped the package's install script.
+    yield from sorted(CACHED_CLI.glob("@anthropic-ai/claude-code-*/claude"))
+
+
+@pytest.fixture(scope="session")
+def claude_cli() -> Path:
+    """The Claude Code CLI; a failure saying how to install it when there is none."""
+    if os.environ.get(SKIP_ENV):
+        pytest.skip(f"the Claude Code CLI is absent on purpose ({SKIP_ENV}: {os.environ[SKIP_ENV]})")
+    tried = []
+    for candidate in _candidates():
+        try:
+            completed = subprocess.run(
+                [str(candidate), "--version"], capture_output=True, text=True, timeout=60, check=False
+            )
+        except OSError as exc:
+            tried.append(f"{candidate}: {exc.strerror or exc}")
+            continue
+        if completed.returncode == 0 and re.match(r"\d+\.\d+\.\d+", completed.stdout):
+            return candidate
+        tried.append(f"{candidate}: --version said {(completed.stdout + completed.stderr).strip()[:200]!r}")
+    pytest.fail(f"the Claude Code CLI is not installed ({'; '.join(tried)}); {INSTALL_HINT}", pytrace=False)
+
+
+@attrs.frozen
+class Run:
+    """One ``claude -p`` session and everything a scenario checks."""
+
+    completed: subprocess.CompletedProcess[str]
+    fake: FakeAnthropic
+    home: Path
+    project: Path
+    audit_log: Path
+    debug_log: Path
+
+    def records(self) -> list[dict[str, Any]]:
+        if not self.audit_log.exists():
+            return []
+        return [json.loads(line) for line in self.audit_log.read_text().splitlines() if line.strip()]
+
+    def debug(self) -> str:
+        return self.debug_log.read_text(errors="replace") if self.debug_log.exists() else ""
+
+
+@attrs.define
+class Claude:
+    """Runs scenarios: the CLI, the hook kind, and a fresh HOME and project per run."""
+
+    cli: Path
+    root: Path
+    http: bool = False
+    serve_url: str | None = None
+    count: int = 0
+
+    def run(
+        self,
+        turns: Sequence[Sequence[Block]],
+        *,
+        mode: str = "bypassPermissions",
+        prompt: str = "go",
+        files: dict[str, str] | None = None,
+        home_files: dict[str, str] | None = None,
+        hook_args: str = "",
+        timeout: int = 60,
+        cli_args: Sequence[str] = (),
+    ) -> Run:
+        base, home, project, audit_log = self.workspace(files, home_files, hook_args, timeout)
+        env = self.environment(home)
+        debug_log = base / "debug.log"
+        with FakeAnthropic(turns) as fake:
+            env["ANTHROPIC_BASE_URL"] = fake.url
+            completed = subprocess.run(
+                [str(self.cli), "-p", prompt, "--permission-mode", mode, "--output-format", "json",
+                 "--debug-file", str(debug_log), "--allowedTools", "Glob,Grep", *cli_args],
+                cwd=project, env=env, capture_output=True, text=True, timeout=180,
+                stdin=subprocess.DEVNULL, check=False,
+            )  # fmt: skip
+        return Run(completed, fake, home, project, audit_log, debug_log)
+
+    def workspace(
+        self,
+        files: dict[str, str] | None = None,
+        home_files: dict[str, str] | None = None,
+        hook_args: str = "",
+        timeout: int = 60,
+    ) -> tuple[Path, Path, Path, Path]:
+        """A fresh HOME and project with agentbus's hooks installed: (base, home, project, audit log)."""
+        self.count += 1
+        base = self.root / f"run{self.count}"
+        home, project = base / "home", base / "project"
+        audit_log = base / "audit.jsonl" if not self.http else self.root / "serve-audit.jsonl"
+        for directory, contents in ((home, home_files), (project, files)):
+            directory.mkdir(parents=True)
+            for name, text in (contents or {}).items():
+                (directory / name).parent.mkdir(parents=True, exist_ok=True)
+                (directory / name).write_text(text)
+        install = [str(AGENTBUS), "install", "claude-code", "--project", "--timeout", str(timeout)]
+        if self.http:
+            assert self.serve_url is not None
+            install += ["--http", "--url", self.serve_url]
+        else:
+            arguments = f"--middleware e2e_policies:install --audit-log {audit_log} {hook_args}"
+            install.append(f"--hook-args={arguments}")
+        env = self.environment(home)
+        subprocess.run(install, cwd=project, env=env, check=True, capture_output=True, timeout=60)
+        return base, home, project, audit_log
+
+    def environment(self, home: Path) -> dict[str, str]:
+        return {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": str(home),
+            "PYTHONPATH": str(HERE),
+            "ANTHROPIC_API_KEY": "sk-ant-fake-key-for-the-scripted-api",
+            "IS_SANDBOX": "1",  # bypassPermissions as root
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            "DISABLE_AUTOUPDATER": "1",
+            "NO_COLOR": "1",
+        }
+
+
+@pytest.fixture
+def claude(claude_cli: Path, tmp_path: Path) -> Claude:
+    """Scenarios through the command hook (`agentbus hook claude-code`)."""
+    return Claude(claude_cli, tmp_path)
+
+
+@pytest.fixture
+def served_claude(claude_cli: Path, tmp_path: Path) -> Iterator[Claude]:
+    """Scenarios through the HTTP hook, `agentbus serve` running on a free port."""
+    log = tmp_path / "serve-audit.jsonl"
+    process = subprocess.Popen(
+        [
+            str(AGENTBUS),
+            "serve",
+            "--port",
+            "0",
+            "--middleware",
+            "e2e_policies:install",
+            "--audit-log",
+            str(log),
+        ],
+        env={**os.environ, "PYTHONPATH": str(HERE)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stderr is not None
+        line = process.stderr.readline()
+        found = re.search(r"(http://\S+/claude-code)", line)
+        assert found, f"agentbus serve did not start: {line}"
+        yield Claude(claude_cli, tmp_path, http=True, serve_url=found.group(1))
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        if process.stderr is not None:
+            process.stderr.close()

@@ -1,0 +1,247 @@
+"""`agentbus install claude-code` and `agentbus doctor`, on settings files in a throwaway HOME."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agentbus import doctor, install
+
+AGENTBUS = (sys.executable, "-c", "import sys; from agentbus.cli import main; sys.exit(main())")
+POLICIES = Path(__file__).parent / "adapters"
+
+
+def agentbus(*args: str, home: Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "HOME": str(home), "PYTHONPATH": str(POLICIES)}
+    env.pop("CLAUDE_PROJECT_DIR", None)
+    return subprocess.run(
+        [*AGENTBUS, *args], capture_output=True, text=True, env=env, cwd=cwd or home, timeout=120, check=False
+    )
+
+
+MINE = {"type": "command", "command": "my-own-hook"}
+ENTRY = {
+    "type": "command",
+    "command": "/venv/bin/agentbus hook claude-code",
+    "timeout": 30,
+    "onFailure": "block",
+}
+
+
+def test_install_adds_one_entry_per_event_with_on_failure_and_a_timeout() -> None:
+    updated = install.update_settings({}, ENTRY)
+    assert list(updated["hooks"]) == list(install.EVENTS)
+    for event, groups in updated["hooks"].items():
+        assert groups == [
+            {"matcher": "*", "hooks": [ENTRY]} if event in install.TOOL_EVENTS else {"hooks": [ENTRY]}
+        ]
+
+
+def test_install_keeps_the_users_hooks_and_settings_and_is_idempotent() -> None:
+    settings = {
+        "model": "opus",
+        "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [MINE]}], "Notification": []},
+    }
+    once = install.update_settings(settings, ENTRY)
+    assert once["model"] == "opus"
+    assert once["hooks"]["PreToolUse"][0] == {"matcher": "Bash", "hooks": [MINE]}
+    assert install.update_settings(once, ENTRY) == once
+    assert install.update_settings(once, None) == {
+        "model": "opus",
+        "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [MINE]}]},
+    }
+
+
+def test_an_entry_shared_with_the_users_hook_keeps_the_users_hook() -> None:
+    settings = {"hooks": {"Stop": [{"hooks": [MINE, ENTRY]}]}}
+    assert install.update_settings(settings, None) == {"hooks": {"Stop": [{"hooks": [MINE]}]}}
+
+
+def test_an_http_entry_is_recognised_as_agentbus() -> None:
+    assert install.is_agentbus_hook({"type": "http", "url": "http://127.0.0.1:8787/claude-code"})
+    assert not install.is_agentbus_hook({"type": "http", "url": "http://example.com/other"})
+    assert not install.is_agentbus_hook(MINE)
+
+
+hooks = st.lists(
+    st.sampled_from([MINE, ENTRY, {"type": "http", "url": "http://x/claude-code"}, {"type": "prompt"}])
+)
+groups = st.lists(
+    st.fixed_dictionaries({"hooks": hooks}, optional={"matcher": st.sampled_from(["*", "Bash"])})
+)
+settings_files = st.fixed_dictionaries(
+    {},
+    optional={
+        "hooks": st.dictionaries(st.sampled_from([*install.EVENTS, "Notification"]), groups),
+        "x": st.integers(),
+    },
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(original=settings_files)
+def test_install_then_uninstall_leaves_only_what_was_not_agentbus(original: dict[str, Any]) -> None:
+    installed = install.update_settings(original, ENTRY)
+    assert install.update_settings(installed, ENTRY) == installed
+    removed = install.update_settings(installed, None)
+    assert removed == install.update_settings(original, None)
+    assert "agentbus" not in json.dumps(removed)
+    theirs = [hook for hook in _hooks(original) if not install.is_agentbus_hook(hook)]
+    assert sorted(map(json.dumps, _hooks(removed))) == sorted(map(json.dumps, theirs))
+
+
+def _hooks(settings: dict[str, Any]) -> list[Any]:
+    return [
+        hook for groups in settings.get("hooks", {}).values() for group in groups for hook in group["hooks"]
+    ]
+
+
+def test_the_command_installs_the_project_settings_and_uninstalls_them(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    path = project / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [MINE]}]}}))
+    result = agentbus(
+        "install", "claude-code", "--project", "--hook-args=--no-audit-log", home=tmp_path, cwd=project
+    )
+    assert result.returncode == 0, result.stderr
+    written = json.loads(path.read_text())
+    ours = written["hooks"]["PreToolUse"][1]["hooks"][0]
+    assert ours["command"].endswith("hook claude-code --no-audit-log")
+    assert (ours["timeout"], ours["onFailure"]) == (30, "block")
+    again = agentbus(
+        "install", "claude-code", "--project", "--hook-args=--no-audit-log", home=tmp_path, cwd=project
+    )
+    assert "already up to date" in again.stdout
+    assert (
+        agentbus("install", "claude-code", "--project", "--uninstall", home=tmp_path, cwd=project).returncode
+        == 0
+    )
+    assert json.loads(path.read_text()) == {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [MINE]}]}}
+    assert not (tmp_path / ".claude").exists(), "the user's settings were not touched"
+
+
+def test_http_entries_carry_the_token_header(tmp_path: Path) -> None:
+    result = agentbus("install", "claude-code", "--http", "--timeout", "5", home=tmp_path)
+    assert result.returncode == 0, result.stderr
+    written = json.loads((tmp_path / ".claude" / "settings.json").read_text())
+    entry = written["hooks"]["UserPromptSubmit"][0]["hooks"][0]
+    assert entry == {
+        "type": "http",
+        "url": install.DEFAULT_URL,
+        "headers": {"Authorization": "Bearer $AGENTBUS_SERVE_TOKEN"},
+        "allowedEnvVars": ["AGENTBUS_SERVE_TOKEN"],
+        "timeout": 5,
+        "onFailure": "block",
+    }
+
+
+@pytest.mark.parametrize("content", ["{not json", "[1, 2]", '{"hooks": []}'])
+def test_a_settings_file_it_cannot_read_is_left_alone(tmp_path: Path, content: str) -> None:
+    path = tmp_path / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(content)
+    result = agentbus("install", "claude-code", home=tmp_path)
+    assert result.returncode == 1
+    assert "agentbus install:" in result.stderr
+    assert path.read_text() == content
+
+
+# -- doctor ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("stdout", "code", "must_deny", "problem"),
+    [
+        ("", 0, False, None),
+        (
+            '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}}',
+            0,
+            True,
+            None,
+        ),
+        ("", 0, True, "did not deny"),
+        ("hello\n{}", 0, False, "not one JSON object"),
+        ('{"hookSpecificOutput": {"hookEventName": "PostToolUse"}}', 0, False, "not PreToolUse"),
+        (
+            '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "yes"}}',
+            0,
+            False,
+            "does not know",
+        ),
+        ("", 1, False, "exited with 1"),
+    ],
+)
+def test_doctor_judges_an_answer_as_claude_code_reads_it(
+    stdout: str, code: int, must_deny: bool, problem: str | None
+) -> None:
+    found = doctor.check_answer(stdout, code, must_deny=must_deny)
+    assert found is None if problem is None else problem in (found or "")
+
+
+def fake_claude(tmp_path: Path, version: str) -> Path:
+    script = tmp_path / "claude"
+    script.write_text(f"#!/bin/sh\necho '{version} (Claude Code)'\n")
+    script.chmod(0o755)
+    return script
+
+
+def test_doctor_runs_the_installed_hook(tmp_path: Path) -> None:
+    assert agentbus("install", "claude-code", "--hook-args=--no-audit-log", home=tmp_path).returncode == 0
+    result = agentbus("doctor", "--user", "--claude", str(fake_claude(tmp_path, "2.1.332")), home=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "✓ Claude Code 2.1.332" in result.stdout
+    assert "answered `rm -rf /` as Claude Code expects" in result.stdout
+
+
+def test_doctor_says_what_fails_open_on_an_old_claude_code(tmp_path: Path) -> None:
+    assert agentbus("install", "claude-code", "--hook-args=--no-audit-log", home=tmp_path).returncode == 0
+    result = agentbus("doctor", "--claude", str(fake_claude(tmp_path, "2.1.200")), home=tmp_path)
+    assert result.returncode == 1
+    assert "Claude Code 2.1.200 is older than 2.1.295" in result.stdout
+    assert "lets the tool call run" in result.stdout
+
+
+def test_doctor_finds_a_hook_that_does_not_deny_and_entries_without_on_failure(tmp_path: Path) -> None:
+    settings = install.update_settings(
+        {}, {**ENTRY, "command": f"{install.hook_command()} --config /dev/null"}
+    )
+    del settings["hooks"]["Stop"][0]["hooks"][0]["onFailure"]
+    settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"] = install.hook_command(
+        ["--no-audit-log", "--config", str(POLICIES / "no_builtins.toml")]
+    )
+    path = tmp_path / ".claude" / "settings.json"
+    install.write_settings(path, settings)
+    result = agentbus("doctor", "--claude", str(fake_claude(tmp_path, "2.1.332")), home=tmp_path)
+    assert result.returncode == 1
+    assert "Stop in" in result.stdout
+    assert 'without "onFailure": "block"' in result.stdout
+    assert "did not deny `rm -rf /`" in result.stdout
+
+
+def test_doctor_without_any_hook_says_how_to_install(tmp_path: Path) -> None:
+    result = agentbus("doctor", "--claude", str(fake_claude(tmp_path, "2.1.332")), home=tmp_path)
+    assert result.returncode == 1
+    assert "run `agentbus install claude-code`" in result.stdout
+
+
+def test_doctor_notes_hooks_installed_in_two_places(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    for scope in ("--user", "--project"):
+        installed = agentbus(
+            "install", "claude-code", scope, "--hook-args=--no-audit-log", home=tmp_path, cwd=project
+        )
+        assert installed.returncode == 0, installed.stderr
+    result = agentbus("doctor", "--claude", str(fake_claude(tmp_path, "2.1.332")), home=tmp_path, cwd=project)
+    assert result.returncode == 0, result.stdout
+    assert "! PreToolUse: agentbus is installed in" in result.stdout
