@@ -165,21 +165,30 @@ graph, a ``wrap_model_call`` a traced wrapper around every model call.
 LOOP_POINTS: Final = frozenset().union(*_HOOKS.values())
 """The hook points bound by a hook other than ``wrap_tool_call``."""
 
-_CLASSES: dict[frozenset[str], type[Any]] = {}
+_CLASSES: dict[tuple[type[Any], frozenset[str]], type[Any]] = {}
 
 
-def _hook_class(hooks: frozenset[str]) -> type[Any]:
-    """AgentbusMiddleware with these loop hooks (LangChain reads them off the class)."""
-    cls = _CLASSES.get(hooks)
+def _hook_class(base: type[Any], hooks: frozenset[str]) -> type[Any]:
+    """``base`` (AgentbusMiddleware or a subclass) with these loop hooks, where ``base`` does
+    not define them itself: LangChain reads the hooks off the class."""
+    hooks = frozenset(hook for hook in hooks if not _overrides(base, hook))
+    if not hooks:
+        return base
+    cls = _CLASSES.get((base, hooks))
     if cls is None:
-        namespace: dict[str, Any] = {"__module__": __name__, "__doc__": AgentbusMiddleware.__doc__}
+        namespace: dict[str, Any] = {"__module__": base.__module__, "__doc__": base.__doc__}
         for hook in hooks:
             for name in (hook, "a" + hook):
                 namespace[name] = _LoopHooks.__dict__[name]
         if "before_agent" in hooks:
             namespace["state_schema"] = AgentbusState
-        cls = _CLASSES[hooks] = type("AgentbusMiddleware", (AgentbusMiddleware,), namespace)
+        cls = _CLASSES[(base, hooks)] = type(base.__name__, (base,), namespace)
     return cls
+
+
+def _overrides(cls: type[Any], hook: str) -> bool:
+    """Whether ``cls`` has the hook as LangChain tells it: not AgentMiddleware's own."""
+    return any(getattr(cls, name) is not getattr(AgentMiddleware, name) for name in (hook, "a" + hook))
 
 
 class AgentbusMiddleware(AgentMiddleware[Any, Any, Any]):
@@ -203,11 +212,9 @@ class AgentbusMiddleware(AgentMiddleware[Any, Any, Any]):
     """
 
     def __new__(cls, bus: Bus, *args: Any, points: Iterable[str] | str | None = None, **kwargs: Any) -> Any:
-        if cls is not AgentbusMiddleware:
-            return super().__new__(cls)
         bound = _bound_points(bus, points)
         hooks = frozenset(hook for hook, served in _HOOKS.items() if served & bound)
-        return super().__new__(_hook_class(hooks))
+        return super().__new__(_hook_class(cls, hooks))
 
     def __init__(
         self,
@@ -225,7 +232,7 @@ class AgentbusMiddleware(AgentMiddleware[Any, Any, Any]):
         self.model_settings = model_settings
         self.tool_kinds = dict(tool_kinds or {})
         self.errors_as_results = errors_as_results
-        hooks = [hook for hook in _HOOKS if hook in type(self).__dict__]
+        hooks = [hook for hook in _HOOKS if _overrides(type(self), hook)]
         self.points: frozenset[str] = TOOL_POINTS.union(*(_HOOKS[hook] for hook in hooks))
         """The hook points this middleware runs (the others have no hook in the graph)."""
         self._version = bus.registry.version
@@ -233,10 +240,6 @@ class AgentbusMiddleware(AgentMiddleware[Any, Any, Any]):
         self._bound: set[str] = set()
         # Calls paused by interrupt(), by (thread, call id): (args as the model sent them, args approved).
         self._paused: dict[tuple[str | None, str], tuple[Any, dict[str, Any]]] = {}
-
-    @property
-    def name(self) -> str:
-        return "AgentbusMiddleware"
 
     def _check_unbound(self) -> None:
         """Warn, once per point, about layers that were registered where this agent has no hook."""

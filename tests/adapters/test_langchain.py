@@ -574,3 +574,25 @@ async def test_params_before_alone_sees_the_users_message_without_a_message_hook
 
     await agent.ainvoke({"messages": [HumanMessage("what is up")]})
     assert seen == ["what is up"]
+
+
+async def test_a_subclass_keeps_its_name_and_its_own_hooks_and_gets_the_bound_ones() -> None:
+    bus, _ = make_bus()
+    seen: list[str] = []
+
+    class Audited(AgentbusMiddleware):
+        async def aafter_agent(self, state: Any, runtime: Any) -> None:
+            seen.append("after")
+
+    bus.intercept("turn.start", lambda event: seen.append("turn"), id="turns")
+    middleware = Audited(bus)
+    agent = create_agent(script(AIMessage(content="hi")), [], middleware=[middleware])
+
+    assert isinstance(middleware, Audited)
+    assert agentbus_nodes(agent) == set()
+    assert {name for name in agent.nodes if name.startswith("Audited")} == {
+        "Audited.before_model",
+        "Audited.after_agent",
+    }
+    await agent.ainvoke({"messages": [HumanMessage("hi")]})
+    assert seen == ["turn", "after"]
