@@ -309,16 +309,15 @@ async def _measure(
     return samples
 
 
-def _versions(framework: str) -> str:
+def _version(framework: str) -> str:
+    """The framework's package and version, as pinned: ``langchain==1.5.2``."""
     from importlib.metadata import PackageNotFoundError, version
 
-    package = {"langchain": "langchain", "openai-agents": "openai-agents"}.get(framework, framework)
-    if framework == "pydantic-ai":
-        package = "pydantic-ai-slim"
+    package = {"pydantic-ai": "pydantic-ai-slim"}.get(framework, framework)
     try:
-        return version(package)
+        return f"{package}=={version(package)}"
     except PackageNotFoundError:
-        return "?"
+        return f"{package} (version unknown)"
 
 
 def run_frameworks(
@@ -343,7 +342,7 @@ def run_frameworks(
         if not _installed(module):
             skipped.append(f"the {framework} scenarios ({install})")
             continue
-        versions[framework] = _versions(framework)
+        versions[framework] = _version(framework)
         scenarios = [
             FrameworkScenario(framework, side, n, make(side, n))
             for n in layer_counts
@@ -404,7 +403,7 @@ def format_table(document: dict[str, Any]) -> str:
             f"{r['framework']:<16}{r['layers']:>7}{r['native_us']:>10,.0f}µs{r['agentbus_us']:>10,.0f}µs"
             f"{r['ratio']:>8.2f}{limit:>8}{mark}"
         )
-    versions = ", ".join(f"{name} {v}" for name, v in document["versions"].items())
+    versions = ", ".join(document["versions"].values())
     if versions:
         lines.append(f"(a call is one agent run: a tool call, then the answer, on a test model; {versions})")
     return "\n".join(lines)
@@ -418,7 +417,7 @@ def format_markdown(document: dict[str, Any]) -> str:
     for r in document["ratios"]:
         limit = "" if "limit" not in r else f"{r['limit']} {'✓' if r['met'] else '✗'}"
         lines.append(
-            f"| {r['framework']} {document['versions'].get(r['framework'], '')} | {r['layers']} | "
+            f"| {r['framework']} | {r['layers']} | "
             f"{r['native_us']:,.0f} µs | {r['agentbus_us']:,.0f} µs | {r['ratio']:.2f} | {limit} |"
         )
     return "\n".join(lines)

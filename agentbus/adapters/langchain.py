@@ -4,7 +4,8 @@
 
     agent = create_agent(model, tools, middleware=[AgentbusMiddleware(bus)])
 
-Each of LangChain's hooks feeds one of the bus's hook points:
+Each of LangChain's hooks feeds one of the bus's hook points (the tool hook is
+always bound, the others only for points with layers: see :class:`AgentbusMiddleware`):
 
 - ``before_agent``: message.before on the user's message (the last
   ``HumanMessage``; a changed text replaces it in the state, by id), then
