@@ -3,6 +3,7 @@
 The public API; everything else lives in the modules named in the docs.
 """
 
+from . import _import_path  # noqa: F401  (first: before any other module is imported)
 from .bus import Approver as Approver
 from .bus import Bus as Bus
 from .bus import ToolFunction as ToolFunction

@@ -13,6 +13,11 @@ moves to the end and writes in one step, and lines shorter than ``PIPE_BUF``
 (4 KiB) never interleave. There is no buffer to flush: a record is on disk (in
 the page cache) when the observer returns, so ``agentbus tail`` sees it at once.
 
+Any string JSON can carry is written, lone surrogates (``"\\ud800"``) too:
+they are written as JSON escapes, so every line is valid UTF-8 and parses back
+to the same value. The file is private (0600 in a 0700 directory, see
+:func:`agentbus.userdirs.open_private`).
+
 An audit log must never break the agent it audits: a directory that does not
 exist yet is created, and a write that fails (disk full, permissions) is
 counted in :attr:`RecordLog.errors` and reported once on stderr, never raised.
@@ -31,18 +36,35 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .records import Record, RecordSource, level_number
+from .userdirs import open_private
 
-__all__ = ["RecordLog", "log_to"]
+__all__ = ["RecordLog", "json_bytes", "log_to"]
 
 _REOPEN_CHECK = 1.0
 """Seconds between checks that the path still names the open file."""
 
 
+def json_bytes(value: object, *, compact: bool = False) -> bytes:
+    """``value`` as UTF-8 JSON, whatever its strings hold.
+
+    Text stays readable (``ensure_ascii=False``) unless a string holds a lone
+    surrogate, which UTF-8 cannot encode: then the whole value is written with
+    ASCII escapes (``"\\ud800"``), which any JSON reader turns back into the
+    same string. ``repr`` stands in for objects JSON has no form for.
+    """
+    separators = (",", ":") if compact else None
+    text = json.dumps(value, ensure_ascii=False, separators=separators, default=repr)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(value, ensure_ascii=True, separators=separators, default=repr).encode("ascii")
+
+
 class RecordLog:
     """An observer that appends each record to ``path`` as one JSON line.
 
-    The file is created with mode 0o600: records can hold tool arguments and
-    results. Call :meth:`close` (or the undo function of :func:`log_to`) when
+    The file is private, 0600 in a 0700 directory: records can hold tool
+    arguments and results. Call :meth:`close` (or the undo function of :func:`log_to`) when
     done; the file is opened lazily, on the first record.
     """
 
@@ -57,12 +79,18 @@ class RecordLog:
         self._checked = 0.0
 
     def __call__(self, record: Record) -> None:
-        line = json.dumps(record.to_dict(), ensure_ascii=False, separators=(",", ":"), default=repr)
-        self.write_line(line)
+        self.write_bytes(json_bytes(record.to_dict(), compact=True))
 
     def write_line(self, line: str) -> bool:
-        """Append one line (without its newline); return False if it failed."""
-        data = (line + "\n").encode("utf-8", "surrogateescape")
+        """Append one line (without its newline); return False if it failed.
+
+        A lone surrogate in ``line`` is written as ``\\ud800`` (backslashreplace).
+        """
+        return self.write_bytes(line.encode("utf-8", "backslashreplace"))
+
+    def write_bytes(self, line: bytes) -> bool:
+        """Append one line of UTF-8 (without its newline); return False if it failed."""
+        data = line + b"\n"
         try:
             fd = self._file()
             written = os.write(fd, data)
@@ -88,8 +116,7 @@ class RecordLog:
                 self.close()
                 fd = None
         if fd is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            fd = open_private(self.path)
             stat = os.fstat(fd)
             self._fd, self._inode, self._checked = fd, (stat.st_dev, stat.st_ino), now
         return fd

@@ -28,6 +28,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("agentbus.serve", "serve Claude Code's HTTP hooks on 127.0.0.1, with live interceptions"),
     "install": ("agentbus.install", "install (or --uninstall) agentbus's hooks in Claude Code's settings"),
     "doctor": ("agentbus.doctor", "check the installed Claude Code hooks: entries, CLI, a live answer"),
+    "sandbox": (
+        "agentbus.guards.sandbox",
+        "run a command confined: writes in the project, no secrets, no network",
+    ),
+    "trust": ("agentbus.trust", "trust a project's agentbus configuration (or --list, --revoke)"),
 }
 
 

@@ -1,9 +1,25 @@
 """Declarative configuration: which middleware a bus gets, and with what settings.
 
-A configuration is read from one file: an explicit path, else ``$AGENTBUS_CONFIG``,
-else ``agentbus.toml``, ``agentbus.yaml`` or ``[tool.agentbus]`` in
-``pyproject.toml`` in the working directory. No file means the defaults: the
-built-in guards and nothing else. The schema, in TOML::
+Where it comes from, and how far each source is trusted:
+
+- an explicit path (``--config``), else ``$AGENTBUS_CONFIG``: the user's
+  choice, trusted, and the only file read;
+- otherwise two layers: the user's own file (``config.toml`` or
+  ``config.yaml`` in :func:`agentbus.userdirs.config_dir`), trusted; then
+  the project's file, ``agentbus.toml``, ``agentbus.yaml`` or
+  ``[tool.agentbus]`` in ``pyproject.toml`` in the project directory.
+
+A project's file is written by whoever writes the project, the agent
+included, so until the user trusts it (``agentbus trust``, see
+:mod:`agentbus.trust`) it can add restrictions and middleware from installed
+packages, and nothing more. Refused, each with a message in
+:attr:`Config.refused` (the hook prints them and records them): turning the
+built-in guards off, shadowing or disabling one, ``enabled = false``, an audit
+log outside agentbus's data directory, and middleware whose code lives in the
+project directory. The hook still decides with everything else.
+
+No file means the defaults: the built-in guards and nothing else. The schema,
+in TOML::
 
     enabled = true                  # master switch (seed 002): false installs nothing
     builtins = true                 # the built-in guards; or a table of their options:
@@ -27,6 +43,7 @@ entry-point group, so ``use = "name"`` finds them.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import sys
 from collections.abc import Callable, Mapping
@@ -37,27 +54,43 @@ import attrs
 
 from .errors import AgentbusError
 from .registry import Registry
+from .userdirs import config_dir, data_dir
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "FILE_OPTIONS_ATTRIBUTE",
     "Config",
     "ConfigError",
     "Installer",
     "MiddlewareSpec",
+    "RefusedSetting",
     "load_config",
     "load_installer",
     "load_reference",
+    "project_settings",
+    "user_config_file",
 ]
 
 ENTRY_POINT_GROUP = "agentbus.middleware"
 Installer = Callable[..., None]
 """``install(registry, **options)``: adds registrations to a registry."""
 
+FILE_OPTIONS_ATTRIBUTE = "agentbus_file_options"
+"""An installer names the options that are files it writes: ``install.agentbus_file_options =
+("path",)``. From an untrusted project, those must lie in agentbus's data directory."""
+
+_PROJECT_FILES = ("agentbus.toml", "agentbus.yaml", "agentbus.yml")
+_USER_FILES = ("config.toml", "config.yaml", "config.yml")
+
 _TOP_LEVEL_KEYS = frozenset({"version", "enabled", "builtins", "audit_log", "middleware", "tools"})
 
 
 class ConfigError(AgentbusError, ValueError):
     """A configuration file or reference is wrong; the message names file, key and fix."""
+
+
+class RefusedSetting(ConfigError):
+    """An untrusted project asked for something only the user may configure."""
 
 
 def load_reference(reference: str) -> Any:
@@ -104,9 +137,48 @@ class MiddlewareSpec:
     use: str
     options: Mapping[str, Any] = attrs.field(factory=dict)
     source: str = "<code>"
+    project: Path | None = None
+    """The project directory this came from, if any: its code is not installed code."""
+    trusted: bool = True
+    """False: from a project the user has not trusted (see :func:`refusal`)."""
+
+    def refusal(self) -> str | None:
+        """Why an untrusted project may not install this, or None if it may.
+
+        Checked before anything is imported: the module must be importable
+        from outside the project directory, and the files it writes must lie
+        in agentbus's data directory.
+        """
+        if self.trusted:
+            return None
+        module_name = self.use.partition(":")[0] if ":" in self.use else None
+        if module_name is not None and self.project is not None:
+            origin = _module_location(module_name.partition(".")[0])
+            if origin is None:
+                return (
+                    f"{self.source}: refused use = {self.use!r}: no installed module "
+                    f"{module_name.partition('.')[0]!r}, and a project's configuration may only use "
+                    f"installed packages (the project directory is not on the import path)"
+                )
+            if _is_project_code(origin, self.project):
+                return (
+                    f"{self.source}: refused use = {self.use!r}: its code is in the project "
+                    f"({origin}), and a project's configuration may only use installed packages"
+                )
+        return None
 
     def install(self, registry: Registry) -> None:
+        if self.project is not None and self.trusted and ":" in self.use:
+            _importable_from(self.project)
         installer = load_installer(self.use)
+        if not self.trusted:
+            for option in getattr(installer, FILE_OPTIONS_ATTRIBUTE, ()):
+                value = self.options.get(option)
+                if value is not None and not _in_data_dir(value):
+                    raise RefusedSetting(
+                        f"{self.source}: refused {option} = {value!r}: a project's configuration "
+                        f"may only write files in agentbus's data directory ({data_dir()})"
+                    )
         try:
             installer(registry, **self.options)
         except ConfigError:
@@ -125,9 +197,23 @@ class Config:
     builtin_options: Mapping[str, Any] = attrs.field(factory=dict)
     middleware: tuple[MiddlewareSpec, ...] = ()
     audit_log: str | None = None
+    refused: tuple[str, ...] = ()
+    """What an untrusted project asked for and did not get, one message each; :meth:`install`
+    adds to :attr:`refusals` what it refuses while installing."""
+    sources: tuple[Path, ...] = ()
+    """Every file read, the user's first."""
+    refusals: list[str] = attrs.field(factory=list, eq=False, repr=False)
+    """:attr:`refused`, and after :meth:`install` the middleware it refused to install."""
+
+    def __attrs_post_init__(self) -> None:
+        self.refusals.extend(self.refused)
 
     def install(self, registry: Registry) -> Registry:
-        """Add everything this configuration names to ``registry``; return it."""
+        """Add everything this configuration names to ``registry``; return it.
+
+        Middleware an untrusted project may not install is skipped, and the
+        reason appended to :attr:`refusals`.
+        """
         if not self.enabled:
             return registry
         if self.builtins:
@@ -139,7 +225,14 @@ class Config:
                 where = f"{self.path}: builtins" if self.path is not None else "builtins"
                 raise ConfigError(f"{where}: {exc}") from exc
         for spec in self.middleware:
-            spec.install(registry)
+            refused = spec.refusal()
+            if refused is None:
+                try:
+                    spec.install(registry)
+                except RefusedSetting as exc:
+                    refused = str(exc)
+            if refused is not None:
+                self.refusals.append(refused)
         return registry
 
     def build_registry(self) -> Registry:
@@ -150,31 +243,82 @@ class Config:
 def load_config(
     path: str | os.PathLike[str] | None = None, *, cwd: str | os.PathLike[str] | None = None
 ) -> Config:
-    """Read the configuration from ``path`` or discover it; no file gives ``Config()``."""
+    """Read the configuration: ``path`` (or ``$AGENTBUS_CONFIG``) alone, trusted; else
+    the user's file and the project's (in ``cwd``, default the working directory),
+    the project's with the limits of an untrusted project unless the user trusted it.
+    No file gives ``Config()``.
+    """
     if path is None:
-        path = os.environ.get("AGENTBUS_CONFIG") or _discover(Path(cwd) if cwd is not None else Path.cwd())
-        if path is None:
-            return Config()
-    file = Path(path).expanduser()
-    if not file.is_file():
-        raise ConfigError(f"{file}: no such configuration file")
-    data = _read(file)
-    if file.name == "pyproject.toml":
-        data = data.get("tool", {}).get("agentbus", {})
-        where = f"{file} [tool.agentbus]"
-    else:
-        where = str(file)
-    return _parse(data, file, where)
+        path = os.environ.get("AGENTBUS_CONFIG") or None
+    if path is not None:
+        file = Path(path).expanduser()
+        if not file.is_file():
+            raise ConfigError(f"{file}: no such configuration file")
+        return _parse(*_settings(file), trusted=True)
+    user = user_config_file()
+    base = _parse(*_settings(user), trusted=True) if user is not None else Config()
+    directory = Path(cwd) if cwd is not None else Path.cwd()
+    found = project_settings(directory)
+    if found is None:
+        return base
+    from . import trust
+
+    file, settings = found
+    trusted = trust.is_trusted(directory, file, trust.digest(settings))
+    return _layer(base, _parse(file, settings, _where(file), trusted=trusted, project=directory))
 
 
-def _discover(directory: Path) -> Path | None:
-    for name in ("agentbus.toml", "agentbus.yaml", "agentbus.yml"):
+def user_config_file() -> Path | None:
+    """The user's own configuration file, if there is one."""
+    directory = config_dir()
+    for name in _USER_FILES:
         if (directory / name).is_file():
             return directory / name
+    return None
+
+
+def project_settings(directory: Path) -> tuple[Path, dict[str, Any]] | None:
+    """The project's configuration file in ``directory`` and its agentbus settings, if any."""
+    for name in _PROJECT_FILES:
+        if (directory / name).is_file():
+            file = directory / name
+            return file, _settings(file)[1]
     pyproject = directory / "pyproject.toml"
     if pyproject.is_file() and "agentbus" in _read(pyproject).get("tool", {}):
-        return pyproject
+        return pyproject, _settings(pyproject)[1]
     return None
+
+
+def _where(file: Path) -> str:
+    return f"{file} [tool.agentbus]" if file.name == "pyproject.toml" else str(file)
+
+
+def _settings(file: Path) -> tuple[Path, dict[str, Any], str]:
+    data = _read(file)
+    if file.name == "pyproject.toml":
+        tool = data.get("tool", {})
+        data = tool.get("agentbus", {}) if isinstance(tool, dict) else {}
+        if not isinstance(data, dict):
+            raise ConfigError(f"{_where(file)}: expected a table of settings")
+    return file, data, _where(file)
+
+
+def _layer(user: Config, project: Config) -> Config:
+    """The user's configuration, then the project's on top.
+
+    Off switches hold from either side (an untrusted project's were refused
+    already); the project's audit log replaces the user's; middleware adds up.
+    """
+    return Config(
+        path=project.path,
+        enabled=user.enabled and project.enabled,
+        builtins=user.builtins and project.builtins,
+        builtin_options={**user.builtin_options, **project.builtin_options},
+        middleware=user.middleware + project.middleware,
+        audit_log=project.audit_log or user.audit_log,
+        refused=user.refused + project.refused,
+        sources=user.sources + project.sources,
+    )
 
 
 def _read(file: Path) -> dict[str, Any]:
@@ -217,7 +361,9 @@ def _expect(value: Any, kind: type | tuple[type, ...], where: str, key: str, exp
     return value
 
 
-def _parse(data: Mapping[str, Any], file: Path, where: str) -> Config:
+def _parse(
+    file: Path, data: Mapping[str, Any], where: str, *, trusted: bool, project: Path | None = None
+) -> Config:
     unknown = set(data) - _TOP_LEVEL_KEYS
     if unknown:
         raise ConfigError(
@@ -238,6 +384,11 @@ def _parse(data: Mapping[str, Any], file: Path, where: str) -> Config:
     audit_log = data.get("audit_log")
     if audit_log is not None:
         _expect(audit_log, str, where, "audit_log", "a file path")
+    refused: list[str] = []
+    if not trusted:
+        enabled, builtins, builtin_options, audit_log = _restrict(
+            where, project or file.parent, refused, enabled, builtins, builtin_options, audit_log
+        )
     specs: list[MiddlewareSpec] = []
     for index, entry in enumerate(_expect(data.get("middleware", []), list, where, "middleware", "a list")):
         key = f"middleware[{index}]"
@@ -245,7 +396,11 @@ def _parse(data: Mapping[str, Any], file: Path, where: str) -> Config:
         options = dict(entry)
         use = options.pop("use", None)
         _expect(use, str, where, f"{key}.use", "'package.module:install' or an entry-point name")
-        specs.append(MiddlewareSpec(use=use, options=options, source=f"{where} {key}"))
+        specs.append(
+            MiddlewareSpec(
+                use=use, options=options, source=f"{where} {key}", project=project, trusted=trusted
+            )
+        )
     tools = _expect(data.get("tools", {}), dict, where, "tools", "a table of tool names")
     for tool_name, tool_settings in tools.items():
         key = f"tools.{tool_name}"
@@ -263,7 +418,13 @@ def _parse(data: Mapping[str, Any], file: Path, where: str) -> Config:
             if not transformer.get("enabled", True):
                 continue
             specs.append(
-                MiddlewareSpec(use=name, options={"tool": tool_name, **settings}, source=f"{where} {tkey}")
+                MiddlewareSpec(
+                    use=name,
+                    options={"tool": tool_name, **settings},
+                    source=f"{where} {tkey}",
+                    project=project,
+                    trusted=trusted,
+                )
             )
     return Config(
         path=file,
@@ -272,4 +433,82 @@ def _parse(data: Mapping[str, Any], file: Path, where: str) -> Config:
         builtin_options=builtin_options,
         middleware=tuple(specs),
         audit_log=audit_log,
+        refused=tuple(refused),
+        sources=(file,),
     )
+
+
+def _restrict(
+    where: str,
+    project: Path,
+    refused: list[str],
+    enabled: bool,
+    builtins: bool,
+    builtin_options: dict[str, Any],
+    audit_log: str | None,
+) -> tuple[bool, bool, dict[str, Any], str | None]:
+    """An untrusted project's settings, without what would weaken the user's protection."""
+    how = f"; if you wrote it, run: agentbus trust {project}"
+    if not enabled:
+        refused.append(f"{where}: refused enabled = false: a project cannot turn agentbus off{how}")
+        enabled = True
+    if not builtins:
+        refused.append(f"{where}: refused builtins = false: a project cannot remove the built-in guards{how}")
+        builtins = True
+    weakening = {key: value for key, value in builtin_options.items() if value not in (False, [], {}, None)}
+    if weakening:
+        shown = ", ".join(f"{key} = {value!r}" for key, value in weakening.items())
+        refused.append(
+            f"{where}: refused builtins {{ {shown} }}: a project cannot shadow, disable or "
+            f"reorder the built-in guards{how}"
+        )
+        builtin_options = {}
+    if audit_log is not None and not _in_data_dir(audit_log):
+        refused.append(
+            f"{where}: refused audit_log = {audit_log!r}: a project's audit log must be in "
+            f"agentbus's data directory ({data_dir()}){how}"
+        )
+        audit_log = None
+    return enabled, builtins, builtin_options, audit_log
+
+
+def _in_data_dir(value: Any) -> bool:
+    """Whether ``value`` names a file inside agentbus's data directory (links resolved)."""
+    if not isinstance(value, (str, os.PathLike)):
+        return False
+    try:
+        target = os.path.realpath(Path(value).expanduser())
+        home = os.path.realpath(data_dir())
+    except (OSError, ValueError):
+        return False
+    return os.path.commonpath([target, home]) == home and target != home
+
+
+def _module_location(name: str) -> Path | None:
+    """Where the top-level module ``name`` would be imported from, without running it."""
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    if spec is None:
+        return None
+    if spec.origin and spec.origin not in ("built-in", "frozen"):
+        return Path(spec.origin)
+    locations = list(spec.submodule_search_locations or ())
+    return Path(locations[0]) if locations else None
+
+
+def _is_project_code(location: Path, project: Path) -> bool:
+    """Code in the project directory, except what a virtual environment in it installed."""
+    real, root = os.path.realpath(location), os.path.realpath(project)
+    if os.path.commonpath([real, root]) != root:
+        return False
+    return not any(part in ("site-packages", "dist-packages") for part in Path(real).parts)
+
+
+def _importable_from(project: Path) -> None:
+    """A trusted project may use its own modules: its directory goes last on the import
+    path, so it can add modules but never shadow an installed one."""
+    entry = os.path.realpath(project)
+    if entry not in sys.path:
+        sys.path.append(entry)

@@ -212,7 +212,10 @@ def build_bus(config_path: str | None, middleware: list[str], *, verbose: bool =
     from . import Bus, format_record
     from .config import ConfigError, load_config, load_installer
 
-    registry = load_config(config_path).build_registry()
+    config = load_config(config_path)
+    registry = config.build_registry()
+    for message in config.refusals:  # what an untrusted project's configuration may not do
+        print(f"agentbus eval: {message}", file=sys.stderr)
     for reference in middleware:
         installer = load_installer(reference)
         try:

@@ -11,16 +11,24 @@ to a JSON-lines audit log, which `agentbus tail` follows.
 Exit codes follow Claude Code's documentation: 0 with a JSON decision (or
 nothing) on stdout; 1 with a message on stderr for input that is not a hook
 event (a failure, which ``onFailure: block`` turns into a block). A PreToolUse
-call that cannot be checked, for any reason, is denied. stdout carries the
-answer alone: while layers run, file descriptor 1 points at stderr.
+call that cannot be checked, for any reason, is denied: a layer that raises
+anything (SystemExit and KeyboardInterrupt included), input that cannot be
+read but names PreToolUse in any spelling JSON allows, a configuration that
+cannot be loaded. stdout carries the answer alone: while layers run, file
+descriptor 1 points at stderr. Any string JSON can carry (lone surrogates
+too) reaches the guards, the audit log and the answer.
+
+A configuration found in the project is limited until the user trusts it
+(see :mod:`agentbus.config`); what it was refused is printed on stderr and
+recorded in the audit log, and the hook decides with the rest.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
+import re
 import sys
 from collections.abc import Callable, Coroutine, Iterable
 from pathlib import Path
@@ -47,6 +55,7 @@ T = TypeVar("T")
 
 AUDIT_LOG_ENV = "AGENTBUS_AUDIT_LOG"
 DEFAULT_AUDIT_LOG = "~/.agentbus/audit.jsonl"
+"""The default audit log: ``audit.jsonl`` in the data directory (``$AGENTBUS_HOME``, else ``~/.agentbus``)."""
 
 EXAMPLES = """\
 examples:
@@ -104,12 +113,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def build_registry(config_path: str | None, middleware: Iterable[str]) -> tuple[Registry, str | None]:
+def build_registry(
+    config_path: str | None, middleware: Iterable[str], refused: list[str] | None = None
+) -> tuple[Registry, str | None]:
     """The registry for Claude Code's hooks, and the configuration's audit log path.
 
     Claude Code's tool names (glob, grep, task ...) are declared first, so that
     matchers written for them are accepted. The configuration is discovered in
-    ``$CLAUDE_PROJECT_DIR`` (set by Claude Code) or else the working directory.
+    ``$CLAUDE_PROJECT_DIR`` (set by Claude Code) or else the working directory;
+    what an untrusted project was refused is appended to ``refused``.
     """
     from .adapters.claude_code import CLAUDE_CODE_TOOLS
     from .config import load_config, load_installer
@@ -119,6 +131,8 @@ def build_registry(config_path: str | None, middleware: Iterable[str]) -> tuple[
     registry.declare_tools(*CLAUDE_CODE_TOOLS.values())
     config = load_config(config_path, cwd=os.environ.get("CLAUDE_PROJECT_DIR") or None)
     config.install(registry)
+    if refused is not None:
+        refused.extend(config.refusals)
     for reference in middleware:
         load_installer(reference)(registry)
     return registry, config.audit_log
@@ -128,25 +142,46 @@ def audit_log_path(args: argparse.Namespace, configured: str | None) -> Path | N
     """Where records go: --audit-log, the configuration, $AGENTBUS_AUDIT_LOG, the default."""
     if args.no_audit_log:
         return None
-    chosen = args.audit_log or configured or os.environ.get(AUDIT_LOG_ENV) or DEFAULT_AUDIT_LOG
+    chosen = args.audit_log or configured or os.environ.get(AUDIT_LOG_ENV)
+    if not chosen:
+        from .userdirs import data_dir
+
+        return data_dir() / "audit.jsonl"
     return Path(chosen).expanduser()
+
+
+def refusal_record(message: str) -> Record:
+    """The record of a setting the configuration was refused (see :mod:`agentbus.config`)."""
+    from .records import WARNING, Record
+
+    return Record(point="config", id="agentbus:trust", level=WARNING, decision="refuse", reason=message)
+
+
+def drop_working_directory() -> None:
+    """The working and project directories are never on a hook's import path."""
+    from ._import_path import drop_working_directory
+
+    project = os.environ.get("CLAUDE_PROJECT_DIR")
+    drop_working_directory(*([project] if project else []))
 
 
 class AuditLog:
     """An observer that appends each record as one JSON line (``record.to_dict()``).
 
     Records are buffered and written with one ``write`` on :meth:`flush`, to a
-    file opened for appending: lines from concurrent hook processes do not
-    interleave. A log that cannot be written costs a warning on stderr, never a
-    decision.
+    private file (0600 in a 0700 directory) opened for appending: lines from
+    concurrent hook processes do not interleave. A log that cannot be written
+    costs a warning on stderr, never a decision.
     """
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._lines: list[str] = []
+        self._lines: list[bytes] = []
 
     def __call__(self, record: Record) -> None:
-        self._lines.append(json.dumps(record.to_dict(), ensure_ascii=False, default=repr) + "\n")
+        from .audit_log import json_bytes
+
+        self._lines.append(json_bytes(record.to_dict()) + b"\n")
 
     def discard(self) -> None:
         """Forget the records not yet written."""
@@ -156,24 +191,65 @@ class AuditLog:
         """Append the records so far to the file."""
         if not self._lines:
             return
-        text, self._lines = "".join(self._lines), []
+        from .userdirs import open_private
+
+        data, self._lines = b"".join(self._lines), []
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with open(self.path, "a", encoding="utf-8") as file:
-                file.write(text)
+            fd = open_private(self.path)
+            try:
+                written = os.write(fd, data)
+                while written < len(data):
+                    written += os.write(fd, data[written:])
+            finally:
+                os.close(fd)
         except OSError as exc:
             print(f"agentbus: cannot write the audit log {self.path}: {exc}", file=sys.stderr)
 
 
-def _read_stdin(limit: int) -> tuple[bytes, int]:
-    """Read at most ``limit + 1`` bytes; return them and how many were read in all."""
+def _spelled(word: str) -> bytes:
+    """A regex for ``word`` in a JSON string: each character as itself or as a ``\\uXXXX`` escape."""
+    return b"".join(
+        b"(?:%s|\\\\u%s)" % (re.escape(c).encode(), _hex_either_case(f"{ord(c):04x}")) for c in word
+    )
+
+
+def _hex_either_case(digits: str) -> bytes:
+    return b"".join(
+        b"[%s%s]" % (d.encode(), d.upper().encode()) if d.isalpha() else d.encode() for d in digits
+    )
+
+
+_PRE_TOOL_USE = re.compile(b'"' + _spelled("PreToolUse") + b'"')
+"""``"PreToolUse"`` as a JSON string, however it is escaped (``"PreTool\\u0055se"``)."""
+_OVERLAP = 64 * 8
+"""Bytes kept between chunks when scanning: longer than the longest spelling of the pattern."""
+
+
+def might_be_pre_tool_use(data: bytes) -> bool:
+    """Whether input that could not be read may be a PreToolUse event (then it is denied).
+
+    Any JSON string spelling ``PreToolUse``, anywhere in the input, counts:
+    a reader that looked only at the first bytes, or only for the plain
+    spelling, would let an escaped or padded event through unchecked.
+    """
+    return _PRE_TOOL_USE.search(data) is not None
+
+
+def _read_stdin(limit: int) -> tuple[bytes, int, bool]:
+    """Read at most ``limit + 1`` bytes; return them, how many were read in all, and
+    whether the part past the limit (read and dropped) names PreToolUse."""
     stream = sys.stdin.buffer
     data = stream.read(limit + 1)
     size = len(data)
+    named = False
     if size > limit:
+        tail = data[-_OVERLAP:]
         while chunk := stream.read(1 << 20):  # drain, so that Claude Code's write does not fail
             size += len(chunk)
-    return data, size
+            window = tail + chunk
+            named = named or might_be_pre_tool_use(window)
+            tail = window[-_OVERLAP:]
+    return data, size, named
 
 
 _answer_fd: int | None = None
@@ -199,24 +275,35 @@ def _claim_stdout() -> None:
 
 
 def _write(reply: HookReply) -> int:
-    """Write the answer (the only thing on stdout) and give stdout back."""
+    """Write the answer (the only thing on stdout) and give stdout back.
+
+    The JSON is UTF-8 whatever its strings hold (see :func:`agentbus.audit_log.json_bytes`).
+    """
+    from .audit_log import json_bytes
+
     global _answer_fd
-    text = reply.stdout()
-    if _answer_fd is not None:
-        answer_fd, _answer_fd = _answer_fd, None
-        try:
-            sys.stdout.flush()  # what a layer printed goes to stderr, before the answer
-            data = (text + "\n").encode() if text else b""
-            while data:
-                data = data[os.write(answer_fd, data) :]
-            os.dup2(answer_fd, 1)
-        finally:
-            os.close(answer_fd)
-    elif text:
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
+    data = json_bytes(reply.output) + b"\n" if reply.output is not None else b""
+    try:
+        if _answer_fd is not None:
+            answer_fd, _answer_fd = _answer_fd, None
+            try:
+                sys.stdout.flush()  # what a layer printed goes to stderr, before the answer
+                while data:
+                    data = data[os.write(answer_fd, data) :]
+                os.dup2(answer_fd, 1)
+            finally:
+                os.close(answer_fd)
+        elif data:
+            sys.stdout.flush()
+            sys.stdout.buffer.write(data)
+            sys.stdout.flush()
+    except (OSError, ValueError):
+        pass  # nobody reads the answer any more
     if reply.stderr:
-        print(reply.stderr, file=sys.stderr)
+        try:
+            print(reply.stderr, file=sys.stderr)
+        except (OSError, ValueError):
+            pass
     return reply.exit_code
 
 
@@ -263,37 +350,69 @@ def _run(main: Callable[[], Coroutine[Any, Any, T]], bus: Bus, audit: AuditLog |
 
 
 def run(args: argparse.Namespace) -> int:
-    from .adapters import claude_code as protocol
-
+    drop_working_directory()
     _claim_stdout()
-    limit = args.max_bytes if args.max_bytes is not None else protocol.MAX_PAYLOAD_BYTES
-    data, size = _read_stdin(max(limit, 0))
-    if size > limit:
-        return _write(protocol.payload_too_large(data, size, limit))
+    context: dict[str, Any] = {"pre_tool_use": True}  # until the event says otherwise
     try:
-        payload = protocol.parse_payload(data)
-    except protocol.HookInputError as exc:
-        return _write(protocol.unreadable(data, exc))
-    event = payload["hook_event_name"]
-    if event not in protocol.HANDLED_EVENTS:
-        return 0  # every other event passes through untouched
-    # stdout is the protocol: whatever middleware prints goes to stderr instead.
-    with contextlib.redirect_stdout(sys.stderr):
-        try:
-            registry, configured_log = build_registry(args.config, args.middleware)
-        except Exception as exc:  # a broken configuration must not let calls through unchecked
-            message = f"agentbus could not load its middleware ({type(exc).__name__}: {exc})"
-            if event == "PreToolUse":
-                reply = protocol.deny(f"{message}; denied to be safe. Fix the configuration.")
-            else:
-                reply = protocol.HookReply(exit_code=1, stderr=message)
-        else:
-            reply = _answer(args, registry, configured_log, payload)
+        reply = _decide(args, context)
+    except BaseException as exc:  # SystemExit, KeyboardInterrupt ... from a layer: deny
+        reply = _failed(exc, pre_tool_use=context["pre_tool_use"])
     return _write(reply)
 
 
+def _failed(exc: BaseException, *, pre_tool_use: bool) -> HookReply:
+    """The answer when deciding raised: a deny for a call that may be a PreToolUse."""
+    from .adapters import claude_code as protocol
+
+    failure = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    if pre_tool_use:
+        return protocol.deny(f"agentbus failed while checking this call ({failure}); denied to be safe")
+    return protocol.HookReply(exit_code=1, stderr=f"agentbus failed: {failure}")
+
+
+def _decide(args: argparse.Namespace, context: dict[str, Any]) -> HookReply:
+    from .adapters import claude_code as protocol
+
+    limit = args.max_bytes if args.max_bytes is not None else protocol.MAX_PAYLOAD_BYTES
+    data, size, later_named = _read_stdin(max(limit, 0))
+    if size > limit:
+        context["pre_tool_use"] = later_named or might_be_pre_tool_use(data)
+        message = f"the hook event is larger than the limit of {limit} bytes ({size} bytes read)"
+        if context["pre_tool_use"]:
+            return protocol.deny(f"agentbus could not check this call: {message}")
+        return protocol.HookReply(exit_code=1, stderr=f"agentbus: {message}; raise it with --max-bytes")
+    try:
+        payload = protocol.parse_payload(data)
+    except protocol.HookInputError as exc:
+        context["pre_tool_use"] = might_be_pre_tool_use(data)
+        if context["pre_tool_use"]:
+            return protocol.deny(f"agentbus could not check this call: {exc}")
+        return protocol.HookReply(exit_code=1, stderr=f"agentbus: {exc}")
+    event = payload["hook_event_name"]
+    context["pre_tool_use"] = event == "PreToolUse"
+    if event not in protocol.HANDLED_EVENTS:
+        return protocol.PASS  # every other event passes through untouched
+    # stdout is the protocol: whatever middleware prints goes to stderr instead.
+    with contextlib.redirect_stdout(sys.stderr):
+        refused: list[str] = []
+        try:
+            registry, configured_log = build_registry(args.config, args.middleware, refused)
+        except Exception as exc:  # a broken configuration must not let calls through unchecked
+            message = f"agentbus could not load its middleware ({type(exc).__name__}: {exc})"
+            if event == "PreToolUse":
+                return protocol.deny(f"{message}; denied to be safe. Fix the configuration.")
+            return protocol.HookReply(exit_code=1, stderr=message)
+        for message in refused:
+            print(f"agentbus: {message}", file=sys.stderr)
+        return _answer(args, registry, configured_log, payload, refused)
+
+
 def _answer(
-    args: argparse.Namespace, registry: Registry, configured_log: str | None, payload: dict[str, Any]
+    args: argparse.Namespace,
+    registry: Registry,
+    configured_log: str | None,
+    payload: dict[str, Any],
+    refused: Iterable[str] = (),
 ) -> HookReply:
     from .adapters import claude_code as protocol
     from .bus import Bus
@@ -307,7 +426,10 @@ def _answer(
     async def answer() -> HookReply:
         return await protocol.handle(bus, payload, rewrite_decision=args.rewrite_decision)
 
-    reply = _run(answer, bus, audit)
-    if audit is not None:
-        audit.flush()
-    return reply
+    try:
+        return _run(answer, bus, audit)
+    finally:  # the records of a layer that raised are kept too
+        if audit is not None:
+            for message in refused:
+                audit(refusal_record(message))
+            audit.flush()

@@ -164,6 +164,23 @@ def _regex_words(pattern: str) -> list[str]:
     return _REGEX_WORD.findall(_REGEX_ESCAPE.sub(" ", pattern).lower())
 
 
+def _one_edit_apart(word: str, name: str) -> bool:
+    """True if one letter substituted, inserted, deleted or two swapped turn ``word`` into ``name``."""
+    if word == name or abs(len(word) - len(name)) > 1:
+        return False
+    start = 0
+    while start < min(len(word), len(name)) and word[start] == name[start]:
+        start += 1
+    if len(word) == len(name):
+        swapped = (
+            word[start + 2 :] == name[start + 2 :]
+            and word[start : start + 2] == name[start : start + 2][::-1]
+        )
+        return word[start + 1 :] == name[start + 1 :] or swapped
+    longer, shorter = (word, name) if len(word) > len(name) else (name, word)
+    return longer[start + 1 :] == shorter[start:]
+
+
 def _refuse_near_miss(what: str, words: Iterable[str], known: frozenset[str]) -> None:
     """Raise if a word is a near miss of a known tool name or kind; else accept it as the user's tool."""
     vocabulary = sorted(known | TOOL_ALIASES.keys() | TOOL_KINDS.keys())
@@ -171,6 +188,8 @@ def _refuse_near_miss(what: str, words: Iterable[str], known: frozenset[str]) ->
         if word in vocabulary:
             continue
         close = difflib.get_close_matches(word, vocabulary, n=3, cutoff=_NEAR_MISS)
+        if not close and len(word) >= 4:  # difflib's ratio misses some one-letter typos ("ecec")
+            close = [name for name in vocabulary if _one_edit_apart(word, name)][:3]
         if close:
             raise RegistrationError(
                 f"{what} matches no known tool: did you mean {' or '.join(map(repr, close))}? "

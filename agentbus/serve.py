@@ -17,15 +17,19 @@ HTTP is spoken by h11 (pip install "agentbus[serve]") over anyio streams.
 from __future__ import annotations
 
 import argparse
+import errno
 import hmac
 import json
 import os
 import sys
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from .audit_log import RecordLog, json_bytes
 from .cli import interrupted
+from .hook import AuditLog
 
 if TYPE_CHECKING:
     import anyio.abc
@@ -33,7 +37,6 @@ if TYPE_CHECKING:
 
     from .adapters.claude_code import HookReply, RewriteDecision
     from .bus import Bus
-    from .hook import AuditLog
     from .records import Record
     from .registry import Registry
 
@@ -45,7 +48,10 @@ TOKEN_ENV = "AGENTBUS_SERVE_TOKEN"
 DEFAULT_PORT = 8787
 DEFAULT_MAX_BYTES = 16 * 1024 * 1024
 _LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
+DEFAULT_MAX_CONNECTIONS = 256
+DEFAULT_WORKER_THREADS = 8
 _MEMORY_LIMIT = 10_000
+_OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 
 EXAMPLES = f"""\
 examples:
@@ -69,6 +75,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--max-bytes", type=int, default=DEFAULT_MAX_BYTES, metavar="N", help="largest request body"
+    )
+    parser.add_argument(
+        "--max-connections",
+        type=int,
+        default=DEFAULT_MAX_CONNECTIONS,
+        metavar="N",
+        help=f"open connections at most (default {DEFAULT_MAX_CONNECTIONS}); past it, idle ones are closed",
     )
     parser.add_argument(
         "--max-tool-calls",
@@ -106,8 +119,20 @@ class HookServer:
     """Answers Claude Code hook events POSTed to :data:`HOOK_PATH`.
 
     One HTTP/1.1 connection per task, requests on a connection in turn; a
-    request that is not well-formed HTTP, too large, unauthorised or not a
-    hook event gets a 4xx with a message, and the server goes on.
+    request that is not well-formed HTTP, unauthorised or not a hook event gets
+    a 4xx with a message, and the server goes on. What could be a PreToolUse
+    is never answered with an error, since Claude Code runs the tool after
+    one: a body too large to read (alone, or for the memory that all bodies
+    being read share, ``max_total_bytes``), unreadable, or whose deciding
+    raised anything (SystemExit included) is answered 200 with a deny.
+
+    The server holds under load: at most ``max_connections`` connections;
+    past that, or when the process runs out of file descriptors, the
+    connections that are waiting for a request are closed, oldest first, to
+    make room. Each decision runs in a worker thread with its own event loop
+    (``decide_in_thread``, default), so a command that takes long to judge
+    does not stall the other clients; layers must then not share event-loop
+    objects (an ``anyio.Event`` made elsewhere) across calls.
     """
 
     def __init__(
@@ -116,32 +141,115 @@ class HookServer:
         *,
         token: str | None = None,
         max_bytes: int = DEFAULT_MAX_BYTES,
+        max_total_bytes: int | None = None,
+        max_connections: int = DEFAULT_MAX_CONNECTIONS,
         rewrite_decision: RewriteDecision = "passthrough",
         remember_approvals: bool = True,
-        audit: AuditLog | None = None,
+        audit: AuditLog | RecordLog | None = None,
         idle_timeout: float = 60.0,
         console: Callable[[str], None] | None = None,
+        decide_in_thread: bool = True,
+        worker_threads: int = DEFAULT_WORKER_THREADS,
     ) -> None:
         self.bus = bus
         self.token = token
         self.max_bytes = max_bytes
+        self.max_total_bytes = max_total_bytes if max_total_bytes is not None else 4 * max_bytes
+        self.max_connections = max_connections
         self.rewrite_decision = rewrite_decision
         self.remember_approvals = remember_approvals
         self.audit = audit
         self.idle_timeout = idle_timeout
         self.console = console
+        self.decide_in_thread = decide_in_thread
+        self.worker_threads = worker_threads
         self.requests = 0
+        self.buffered = 0
+        """Bytes of request bodies held right now, across all connections."""
+        self.peak_buffered = 0
+        self.connections = 0
+        self.shed = 0
+        """Idle connections closed to make room."""
+        self._idle: dict[int, anyio.CancelScope] = {}
+        self._lock = threading.Lock()  # guards the approval memory: decisions run in threads
         self._asked: OrderedDict[str, tuple[str, ...]] = OrderedDict()
         self._approved: OrderedDict[tuple[str, ...], None] = OrderedDict()
 
-    # -- HTTP -------------------------------------------------------------------------
+    # -- connections ------------------------------------------------------------------
 
     async def serve(self, listener: anyio.abc.Listener[anyio.abc.ByteStream]) -> None:
         """Serve connections from ``listener`` until cancelled; then close it."""
-        async with listener:
-            await listener.serve(self.handle_connection)
+        import anyio
 
-    async def handle_connection(self, stream: anyio.abc.ByteStream) -> None:
+        self._backend = _current_backend()
+        self._limiter = anyio.CapacityLimiter(self.worker_threads)
+        listeners = list(getattr(listener, "listeners", [listener]))
+        async with listener, anyio.create_task_group() as tg:
+            for one in listeners:
+                if hasattr(one, "accept"):
+                    tg.start_soon(self._accept_loop, one, tg)
+                else:  # not a socket listener: it has only serve()
+                    tg.start_soon(one.serve, self._tracked)
+
+    async def _accept_loop(self, listener: Any, tg: anyio.abc.TaskGroup) -> None:
+        """Accept connections for ever; out of file descriptors, close idle ones and go on."""
+        import anyio
+
+        warned = False
+        while True:
+            try:
+                stream = await listener.accept()
+            except OSError as exc:
+                if exc.errno not in _OUT_OF_RESOURCES:
+                    raise
+                if not warned:
+                    warned = True
+                    print(
+                        f"agentbus serve: cannot accept a connection ({exc}); "
+                        f"closing idle connections to make room",
+                        file=sys.stderr,
+                    )
+                # A closed connection frees its descriptor once its task has run: give it time.
+                await anyio.sleep(0.01 if self._shed_idle() else 0.05)
+                continue
+            if self.connections >= self.max_connections and not self._shed_idle():
+                tg.start_soon(self._refuse, stream)
+                continue
+            self.connections += 1
+            tg.start_soon(self._tracked, stream)
+
+    def _shed_idle(self) -> bool:
+        """Close the oldest connection that is waiting for a request; False if none is."""
+        for key, scope in self._idle.items():
+            del self._idle[key]
+            scope.cancel()
+            self.shed += 1
+            return True
+        return False
+
+    async def _refuse(self, stream: anyio.abc.ByteStream) -> None:
+        """Every connection is busy deciding: say so and close."""
+        body = b"agentbus serve: too many connections, try again"
+        response = b"HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\ncontent-length: %d\r\n\r\n%s"
+        try:
+            async with stream:
+                await stream.send(response % (len(body), body))
+        except Exception:
+            pass
+
+    async def _tracked(self, stream: anyio.abc.ByteStream) -> None:
+        import anyio
+
+        try:
+            with anyio.CancelScope() as scope:
+                await self.handle_connection(stream, scope)
+        finally:
+            self.connections -= 1 if self.connections > 0 else 0
+            self._idle.pop(id(scope), None)
+
+    async def handle_connection(
+        self, stream: anyio.abc.ByteStream, scope: anyio.CancelScope | None = None
+    ) -> None:
         """Serve one connection; never lets an exception out (the server goes on)."""
         import anyio
         import h11
@@ -149,7 +257,7 @@ class HookServer:
         connection = h11.Connection(h11.SERVER, max_incomplete_event_size=64 * 1024)
         try:
             async with stream:
-                while await self._one_request(connection, stream):
+                while await self._one_request(connection, stream, scope):
                     if connection.our_state is not h11.DONE:
                         return
                     connection.start_next_cycle()
@@ -160,10 +268,17 @@ class HookServer:
         except Exception as exc:  # a bug here must cost one connection, not the server
             print(f"agentbus serve: connection failed: {type(exc).__name__}: {exc}", file=sys.stderr)
 
-    async def _one_request(self, connection: h11.Connection, stream: anyio.abc.ByteStream) -> bool:
+    # -- one request ------------------------------------------------------------------
+
+    async def _one_request(
+        self, connection: h11.Connection, stream: anyio.abc.ByteStream, scope: anyio.CancelScope | None = None
+    ) -> bool:
         """Read and answer one request; return False when the connection must close."""
         import h11
 
+        if scope is not None:
+            self._idle[id(scope)] = scope  # waiting for a request: may be closed to make room
+        held = 0
         try:
             request = await self._next(connection, stream)
             if request is None:
@@ -171,11 +286,14 @@ class HookServer:
             if not isinstance(request, h11.Request):
                 raise h11.RemoteProtocolError("expected a request", error_status_hint=400)
             headers = {name.decode("latin-1").lower(): value for name, value in request.headers}
+            method, target = request.method.decode("latin-1"), request.target.decode("latin-1")
+            refused = self.check(method, target, headers)
+            if refused is not None:
+                await self._send(connection, stream, *refused, close=True)
+                return False
             length = headers.get("content-length")
             if length is not None and int(length) > self.max_bytes:
-                await self._send(
-                    connection, stream, 413, f"body larger than {self.max_bytes} bytes", close=True
-                )
+                await self._send_too_large(connection, stream, f"body larger than {self.max_bytes} bytes")
                 return False
             body = bytearray()
             while True:
@@ -183,22 +301,34 @@ class HookServer:
                 if event is None:
                     return False
                 if isinstance(event, h11.Data):
-                    body += event.data
-                    if len(body) > self.max_bytes:
-                        await self._send(
-                            connection, stream, 413, f"body larger than {self.max_bytes} bytes", close=True
+                    size = len(event.data)
+                    if held + size > self.max_bytes:
+                        await self._send_too_large(
+                            connection, stream, f"body larger than {self.max_bytes} bytes"
                         )
                         return False
+                    if self.buffered + size > self.max_total_bytes:
+                        await self._send_too_large(
+                            connection, stream, "the server holds too many request bodies at once"
+                        )
+                        return False
+                    body += event.data
+                    held += size
+                    self.buffered += size
+                    self.peak_buffered = max(self.peak_buffered, self.buffered)
                 elif isinstance(event, h11.EndOfMessage):
                     break
+            if scope is not None:
+                self._idle.pop(id(scope), None)  # deciding: not to be closed
             try:
-                status, content_type, payload = await self.respond(
-                    request.method.decode("latin-1"), request.target.decode("latin-1"), headers, bytes(body)
-                )
+                status, content_type, payload = await self.respond(method, target, headers, bytes(body))
             except Exception as exc:
                 status, content_type = 500, "text/plain; charset=utf-8"
-                payload = f"agentbus serve failed: {type(exc).__name__}: {exc}".encode()
+                payload = f"agentbus serve failed: {type(exc).__name__}: {exc}".encode("utf-8", "replace")
                 print(payload.decode(), file=sys.stderr)
+            del body
+            self.buffered -= held
+            held = 0
             await self._send(connection, stream, status, payload, content_type=content_type)
             return True
         except h11.RemoteProtocolError as exc:
@@ -211,6 +341,19 @@ class HookServer:
             if connection.our_state in (h11.IDLE, h11.SEND_RESPONSE):
                 await self._send(connection, stream, 400, f"malformed HTTP request: {exc}", close=True)
             return False
+        finally:
+            self.buffered -= held
+
+    async def _send_too_large(
+        self, connection: h11.Connection, stream: anyio.abc.ByteStream, why: str
+    ) -> None:
+        """A body the server will not read might be a PreToolUse: deny it (200), then close."""
+        from .adapters import claude_code as protocol
+
+        reply = protocol.deny(f"agentbus could not check this call: {why}")
+        await self._send(
+            connection, stream, 200, json_bytes(reply.output), content_type="application/json", close=True
+        )
 
     async def _next(self, connection: h11.Connection, stream: anyio.abc.ByteStream) -> Any:
         import anyio
@@ -243,7 +386,7 @@ class HookServer:
     ) -> None:
         import h11
 
-        data = body.encode() if isinstance(body, str) else body
+        data = body.encode("utf-8", "backslashreplace") if isinstance(body, str) else body
         headers = [("content-type", content_type), ("content-length", str(len(data)))]
         if close:
             headers.append(("connection", "close"))
@@ -256,33 +399,87 @@ class HookServer:
 
     # -- the application --------------------------------------------------------------
 
+    def check(self, method: str, target: str, headers: dict[str, bytes]) -> tuple[int, str] | None:
+        """Refuse a request by its head alone (path, method, token), before reading its body."""
+        path = target.split("?", 1)[0]
+        if path == HEALTH_PATH and method in ("GET", "HEAD"):
+            return None
+        if path != HOOK_PATH:
+            return 404, f"no such endpoint; Claude Code's hooks POST to {HOOK_PATH}"
+        if method != "POST":
+            return 405, f"{HOOK_PATH} takes POST requests"
+        if self.token is not None and not self._authorised(headers.get("authorization")):
+            return 401, "missing or wrong bearer token (Authorization: Bearer ...)"
+        return None
+
     async def respond(
         self, method: str, target: str, headers: dict[str, bytes], body: bytes
     ) -> tuple[int, str, bytes]:
         """Answer one request: (status, content type, body)."""
+        import anyio
+
         text = "text/plain; charset=utf-8"
-        path = target.split("?", 1)[0]
-        if path == HEALTH_PATH and method in ("GET", "HEAD"):
+        refused = self.check(method, target, headers)
+        if refused is not None:
+            return refused[0], text, refused[1].encode()
+        if target.split("?", 1)[0] == HEALTH_PATH:
             return 200, "application/json", b'{"status": "ok"}'
-        if path != HOOK_PATH:
-            return 404, text, f"no such endpoint; Claude Code's hooks POST to {HOOK_PATH}".encode()
-        if method != "POST":
-            return 405, text, f"{HOOK_PATH} takes POST requests".encode()
-        if self.token is not None and not self._authorised(headers.get("authorization")):
-            return 401, text, b"missing or wrong bearer token (Authorization: Bearer ...)"
         from .adapters import claude_code as protocol
+        from .hook import might_be_pre_tool_use
 
         self.requests += 1
         try:
             payload = protocol.parse_payload(body)
         except protocol.HookInputError as exc:
-            return 400, text, f"agentbus: {exc}".encode()
-        reply = await self.answer(payload)
-        if self.audit is not None:
+            if might_be_pre_tool_use(body):  # Claude Code would run an unchecked call after a 400
+                return _json(protocol.deny(f"agentbus could not check this call: {exc}"))
+            return 400, text, f"agentbus: {exc}".encode("utf-8", "backslashreplace")
+        if self.decide_in_thread:
+            limiter = getattr(self, "_limiter", None)
+            reply = await anyio.to_thread.run_sync(self._answer_in_thread, payload, limiter=limiter)
+        else:
+            reply = await self._answer_safely(payload)
+        if isinstance(self.audit, AuditLog):
             self.audit.flush()
+        if payload.get("hook_event_name") == "PreToolUse" and reply.output is None and reply.exit_code != 0:
+            reply = protocol.deny(f"agentbus could not check this call: {reply.stderr}")
         if reply.exit_code != 0:
-            return 400, text, (reply.stderr or "agentbus: bad request").encode()
-        return 200, "application/json", reply.stdout().encode()
+            return 400, text, (reply.stderr or "agentbus: bad request").encode("utf-8", "backslashreplace")
+        return _json(reply)
+
+    def _answer_in_thread(self, payload: dict[str, Any]) -> HookReply:
+        """Decide in this worker thread; never raises.
+
+        A stack of sync layers (the built-in guards) never suspends, so its
+        coroutine finishes on its first step, without an event loop (none to
+        create per call, no file descriptors: it works even when the process
+        has run out of them). A stack with async layers, or one that suspends
+        after all, is decided on an event loop of this thread's own.
+        """
+        import anyio
+
+        try:
+            if not any(registration.is_async for registration in self.bus.registry.list()):
+                coroutine = self.answer(payload)
+                try:
+                    coroutine.send(None)
+                except StopIteration as finished:
+                    return finished.value  # type: ignore[no-any-return]
+                coroutine.close()  # it needed an event loop after all: decide again on one
+            return anyio.run(self.answer, payload, backend=getattr(self, "_backend", "asyncio"))
+        except BaseException as exc:  # in a worker thread, everything came from a layer
+            return _failed(payload, exc)
+
+    async def _answer_safely(self, payload: dict[str, Any]) -> HookReply:
+        """Decide on the server's event loop; anything but cancellation becomes the failure reply."""
+        import anyio
+
+        try:
+            return await self.answer(payload)
+        except anyio.get_cancelled_exc_class():
+            raise
+        except BaseException as exc:  # SystemExit, KeyboardInterrupt, GeneratorExit from a layer
+            return _failed(payload, exc)
 
     def _authorised(self, header: bytes | None) -> bool:
         assert self.token is not None
@@ -306,15 +503,16 @@ class HookServer:
         try:
             call = await protocol.decide(self.bus, payload)
         except protocol.HookInputError as exc:
-            return protocol.HookReply(exit_code=1, stderr=f"agentbus: {exc}")
+            return protocol.deny(f"agentbus could not check this call: {exc}")
         except Exception as exc:
             return protocol.deny(f"agentbus failed while checking this call ({exc!r}); denied to be safe")
         key = _approval_key(payload)
-        approved = call.decision == "ask" and key in self._approved
+        with self._lock:
+            approved = call.decision == "ask" and key in self._approved
+            if call.decision == "ask" and not approved and isinstance(payload.get("tool_use_id"), str):
+                _remember(self._asked, payload["tool_use_id"], key)
         if approved and self.console is not None:
             self.console(f"✅ {call.tool} · approved earlier in this session, not asked again")
-        if call.decision == "ask" and not approved and isinstance(payload.get("tool_use_id"), str):
-            _remember(self._asked, payload["tool_use_id"], key)
         return protocol.pre_tool_use_reply(
             call,
             payload["tool_name"],
@@ -325,11 +523,40 @@ class HookServer:
 
     def _note_approval(self, payload: dict[str, Any]) -> None:
         """A PostToolUse for a call we asked about: a person approved it."""
-        key = self._asked.pop(str(payload.get("tool_use_id")), None)
-        if key is not None:
-            _remember(self._approved, key, None)
-            if self.console is not None:
-                self.console(f"✅ {payload.get('tool_name')} · approved by the user")
+        with self._lock:
+            key = self._asked.pop(str(payload.get("tool_use_id")), None)
+            if key is not None:
+                _remember(self._approved, key, None)
+        if key is not None and self.console is not None:
+            self.console(f"✅ {payload.get('tool_name')} · approved by the user")
+
+
+def _json(reply: HookReply) -> tuple[int, str, bytes]:
+    """A 200 with the reply's JSON (any string, lone surrogates too, is sent), or an empty 200."""
+    return 200, "application/json", json_bytes(reply.output) if reply.output is not None else b""
+
+
+def _failed(payload: dict[str, Any], exc: BaseException) -> HookReply:
+    """The reply when deciding raised: a PreToolUse is denied, anything else is an error."""
+    from .adapters import claude_code as protocol
+
+    failure = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    print(f"agentbus serve: a layer raised {failure}; the server goes on", file=sys.stderr)
+    if payload.get("hook_event_name") == "PreToolUse":
+        return protocol.deny(f"agentbus failed while checking this call ({failure}); denied to be safe")
+    return protocol.HookReply(
+        exit_code=1, stderr=f"agentbus: {payload.get('hook_event_name')} failed: {failure}"
+    )
+
+
+def _current_backend() -> str:
+    """The async library running now, for the worker threads' event loops."""
+    try:
+        import sniffio
+
+        return str(sniffio.current_async_library())
+    except Exception:
+        return "asyncio"
 
 
 def _approval_key(payload: dict[str, Any]) -> tuple[str, ...]:
@@ -367,20 +594,27 @@ def run(args: argparse.Namespace) -> int:
     import anyio
 
     from .bus import Bus
-    from .hook import AuditLog, audit_log_path, build_registry
+    from .hook import audit_log_path, build_registry, drop_working_directory, refusal_record
 
+    drop_working_directory()
+    refused: list[str] = []
     try:
-        registry, configured_log = build_registry(args.config, args.middleware)
+        registry, configured_log = build_registry(args.config, args.middleware, refused)
     except Exception as exc:
         print(f"agentbus serve: cannot load the middleware: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
+    for message in refused:
+        print(f"agentbus serve: {message}", file=sys.stderr)
     if args.max_tool_calls is not None:
         add_tool_call_limit(registry, args.max_tool_calls)
     bus = Bus(registry, log_level=None)
     log_path = audit_log_path(args, configured_log)
-    audit = AuditLog(log_path) if log_path is not None else None
+    # One line per record, written at once: decisions run in several threads.
+    audit = RecordLog(log_path) if log_path is not None else None
     if audit is not None:
         bus.on_event(audit, level=args.audit_level)
+        for message in refused:
+            audit(refusal_record(message))
     if args.verbose != "off":
         bus.on_event(console_printer(args.verbose), level="debug" if args.verbose == "full" else "info")
     token = args.token if args.token is not None else os.environ.get(TOKEN_ENV) or None
@@ -388,6 +622,7 @@ def run(args: argparse.Namespace) -> int:
         bus,
         token=token,
         max_bytes=args.max_bytes,
+        max_connections=args.max_connections,
         rewrite_decision=args.rewrite_decision,
         remember_approvals=not args.always_ask,
         audit=audit,

@@ -55,6 +55,50 @@ async def test_log_to_appends_records_and_one_line_per_call(tmp_path: Path) -> N
         (DISPATCH, "c2", None),  # the unchanged layer is DEBUG, below the default "info"
     ]
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert stat.S_IMODE(path.parent.parent.stat().st_mode) == 0o700  # every directory it created
+
+
+async def test_an_existing_log_readable_by_others_is_narrowed_to_0600(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 11.6: a log created 0644 by an older version (or by hand) becomes private, and we say so."""
+    path = tmp_path / "audit.jsonl"
+    path.write_text("")
+    path.chmod(0o644)
+    bus = guarded_bus()
+    undo = bus.log_to(path)
+    await bus.call_tool("exec", {"command": "rm x"}, ok)
+    undo()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert "narrowed the permissions" in capsys.readouterr().err
+    assert read(path)
+
+
+def test_the_data_directory_is_narrowed_to_0700(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """agentbus's own data directory is ours to fix; any other existing directory is left alone."""
+    home = tmp_path / "data"
+    home.mkdir(mode=0o755)
+    home.chmod(0o755)
+    other = tmp_path / "other"
+    other.mkdir()
+    other.chmod(0o755)
+    monkeypatch.setenv("AGENTBUS_HOME", str(home))
+    RecordLog(home / "audit.jsonl").write_line("{}")
+    RecordLog(other / "audit.jsonl").write_line("{}")
+    assert stat.S_IMODE(home.stat().st_mode) == 0o700
+    assert stat.S_IMODE(other.stat().st_mode) == 0o755
+    assert stat.S_IMODE((other / "audit.jsonl").stat().st_mode) == 0o600
+
+
+def test_a_lone_surrogate_is_written_as_an_escape_not_an_error(tmp_path: Path) -> None:
+    log = RecordLog(tmp_path / "audit.jsonl")
+    log(Record(point="tool.before", id="g", level=WARNING, tool="exec", reason="rm \ud800 \udcff"))
+    assert log.write_line('{"raw": "\ud800"}')
+    assert log.errors == 0
+    first, second = (tmp_path / "audit.jsonl").read_bytes().splitlines()
+    assert json.loads(first.decode("utf-8"))["reason"] == "rm \ud800 \udcff"
+    assert second.decode("utf-8") == '{"raw": "\\ud800"}'
 
 
 async def test_log_to_at_debug_keeps_every_layer(tmp_path: Path) -> None:

@@ -27,9 +27,13 @@ def write(path: Path, text: str) -> Path:
 
 
 @pytest.fixture(autouse=True)
-def _clean(monkeypatch: pytest.MonkeyPatch) -> None:
+def _clean(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """No configuration of the machine's user leaks in: a fresh data and config directory."""
     INSTALLED.clear()
     monkeypatch.delenv("AGENTBUS_CONFIG", raising=False)
+    user = tmp_path_factory.mktemp("user")
+    monkeypatch.setenv("AGENTBUS_HOME", str(user / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(user / "config"))
 
 
 def test_no_file_is_the_default_config(tmp_path: Path) -> None:
@@ -47,7 +51,8 @@ def test_agentbus_toml_is_discovered_and_installs_middleware_with_options(tmp_pa
         """,
     )
     config = load_config(cwd=tmp_path)
-    assert config.audit_log == "audit.jsonl"
+    assert config.audit_log is None  # an untrusted project's log stays in agentbus's data directory
+    assert "refused audit_log = 'audit.jsonl'" in config.refused[0]
     registry = config.build_registry()
     assert INSTALLED == [{"limit": 3}]
     assert "test:1" in registry
@@ -58,7 +63,8 @@ def test_pyproject_table_is_used_only_when_present(tmp_path: Path) -> None:
     assert load_config(cwd=tmp_path) == Config()
     write(tmp_path / "pyproject.toml", "[tool.agentbus]\nbuiltins = false\n")
     config = load_config(cwd=tmp_path)
-    assert config.builtins is False
+    assert config.builtins is True  # refused: the project is not trusted (tests/test_trust.py)
+    assert config.refused
     assert config.path == tmp_path / "pyproject.toml"
 
 

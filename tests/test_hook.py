@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -411,7 +412,20 @@ def test_default_audit_log_is_in_the_home_directory(tmp_path: Path) -> None:
         timeout=60,
         cwd=tmp_path,
     )
-    assert '"decision": "block"' in (tmp_path / ".agentbus" / "audit.jsonl").read_text()
+    audit = tmp_path / ".agentbus" / "audit.jsonl"
+    assert '"decision": "block"' in audit.read_text()
+    assert (stat.S_IMODE(audit.stat().st_mode), stat.S_IMODE(audit.parent.stat().st_mode)) == (0o600, 0o700)
+
+
+def test_the_audit_log_is_private(tmp_path: Path) -> None:
+    """Issue 11.6: 0600 in a 0700 directory; an existing wider file is narrowed, with a note."""
+    audit = tmp_path / "logs" / "audit.jsonl"
+    hook(pre("Bash", {"command": "rm -rf /"}), "--middleware", MIDDLEWARE, audit=audit)
+    assert (stat.S_IMODE(audit.stat().st_mode), stat.S_IMODE(audit.parent.stat().st_mode)) == (0o600, 0o700)
+    audit.chmod(0o644)
+    result = hook(pre("Bash", {"command": "rm -rf /"}), "--middleware", MIDDLEWARE, audit=audit)
+    assert stat.S_IMODE(audit.stat().st_mode) == 0o600
+    assert "narrowed the permissions" in result.stderr
 
 
 def test_no_audit_log_writes_nothing(tmp_path: Path) -> None:

@@ -674,3 +674,10 @@ def test_a_one_letter_typo_of_a_known_name_is_refused_and_the_name_itself_accept
         registry.add("tool.before", handler, tool=[typo])
     with pytest.raises(RegistrationError, match="did you mean"):
         registry.add("tool.before", handler, tool=f"^{typo}$")
+
+
+@pytest.mark.parametrize("typo", ["ecec", "exce", "exe", "execc", "wirte"])
+def test_one_letter_typos_difflib_rates_low_are_still_refused(typo: str) -> None:
+    """difflib's ratio rates 'ecec' below its cutoff for 'exec': the edit distance still catches it."""
+    with pytest.raises(RegistrationError, match="did you mean"):
+        Registry().add("tool.before", handler, id="typo", tool=[typo])

@@ -147,8 +147,9 @@ async def test_a_relaxed_policy_shows_the_calls_it_would_let_through(
 ) -> None:
     log = project / "audit.jsonl"
     await record(log, SESSION, guards=True, ask=True)
-    (project / "agentbus.toml").write_text("builtins = false\n")
-    status, changes, _ = await diff_async(capsys, str(log))
+    relaxed = project / "relaxed.toml"  # the user's own file, named explicitly: trusted
+    relaxed.write_text("builtins = false\n")
+    status, changes, _ = await diff_async(capsys, str(log), "--config", str(relaxed))
     assert status == 1
     found = [
         (c["args"]["command"], c["old"]["decision"], c["old"]["by"], c["new"]["decision"]) for c in changes

@@ -25,16 +25,29 @@ else:  # pragma: no cover - Python 3.10
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 # The adapters' frameworks, and the packages of theirs whose version matters to an adapter.
-EXTRAS = ("openai-agents", "langchain", "pydantic-ai", "mcp")
+EXTRAS = ("openai-agents", "langchain", "pydantic-ai", "mcp", "google-adk", "strands")
 RELATED = ("langchain-core", "langgraph", "mcp")
 
 
-def pins() -> dict[str, str]:
+# Frameworks tested in an environment of their own (.ci/isolated), with its own pinned set.
+ISOLATED = ("google-adk", "strands-agents")
+
+
+def _read_pins(path: Path) -> dict[str, str]:
     found = {}
-    for line in (ROOT / "constraints.txt").read_text(encoding="utf-8").splitlines():
+    for line in path.read_text(encoding="utf-8").splitlines():
         if line and not line.startswith("#"):
             name, _, version = line.partition("==")
             found[canonicalize_name(name)] = version.strip()
+    return found
+
+
+def pins() -> dict[str, str]:
+    """The version CI tests each package with: constraints.txt, and for the frameworks tested
+    apart, constraints-isolated.txt."""
+    found = _read_pins(ROOT / "constraints.txt")
+    isolated = _read_pins(ROOT / "constraints-isolated.txt")
+    found.update({name: isolated[name] for name in ISOLATED if name in isolated})
     return found
 
 
@@ -107,7 +120,7 @@ def test_no_framework_version_is_stated_in_prose() -> None:
 
 
 # The package each extra installs (the pydantic-ai extra installs pydantic-ai-slim).
-PACKAGES = ("openai-agents", "langchain", "pydantic-ai-slim", "fastmcp")
+PACKAGES = ("openai-agents", "langchain", "pydantic-ai-slim", "fastmcp", *ISOLATED)
 
 
 @pytest.mark.parametrize("name", PACKAGES)

@@ -8,10 +8,10 @@ final state that every other layer left:
 - on tool.after, the outcome (``ok``, ``error`` or ``blocked``), the error,
   and how long the tool took.
 
-Each entry is a JSON-serialisable dict, written as one JSON line to a file
-(opened in append mode per entry, so log rotation and several processes
-appending to one file work; a Claude Code hook is a new process per call) or
-given to a callback. Secrets in the args are redacted with
+Each entry is a JSON-serialisable dict, written as one JSON line to a private
+file (0600 in a 0700 directory; appended with one ``write`` per entry, so log
+rotation and several processes appending to one file work; a Claude Code hook
+is a new process per call) or given to a callback. Secrets in the args are redacted with
 :class:`~agentbus.middleware.redact.Redactor` before they are written, and long
 strings are truncated: an audit log is read by more people than the agent's
 output is.
@@ -20,16 +20,16 @@ output is.
 from __future__ import annotations
 
 import copy
-import json
 import os
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
+from ..audit_log import RecordLog, json_bytes
 from ..events import ToolCall, ToolResult
 from ..registry import Matcher, Registry
 from ..typing import CallNext
+from ..userdirs import make_private_dir
 from ._walk import map_strings
 from .redact import Redactor
 
@@ -42,15 +42,18 @@ AuditSink = Callable[[dict[str, Any]], None]
 def jsonl_file(path: str | os.PathLike[str]) -> AuditSink:
     """A sink that appends each entry to ``path`` (``~`` expanded) as one JSON line.
 
-    The file's directory is created now if it is missing.
+    The file is private: created 0600 in a directory created 0700 (now, if it
+    is missing), and narrowed to 0600 if it exists with wider permissions.
+    Each entry is one ``write`` with ``O_APPEND`` (see
+    :class:`agentbus.audit_log.RecordLog`); an entry that cannot be written
+    raises, so that ``fail_closed=True`` can block the call.
     """
-    target = Path(path).expanduser()
-    target.parent.mkdir(parents=True, exist_ok=True)
+    log = RecordLog(path)
+    make_private_dir(log.path.parent)
 
     def write(entry: dict[str, Any]) -> None:
-        line = json.dumps(entry, ensure_ascii=False, default=repr) + "\n"
-        with target.open("a", encoding="utf-8", errors="backslashreplace") as file:
-            file.write(line)
+        if not log.write_bytes(json_bytes(entry)):
+            raise log.last_error or OSError(f"cannot write the audit log {log.path}")
 
     return write
 
@@ -170,3 +173,8 @@ def install(
         on_error="block" if fail_closed else "continue",
     )  # fmt: skip
     registry.add("tool.after", log.after, id=f"{id}:tool.after", priority=priority, tool=tool)
+
+
+install.agentbus_file_options = ("path",)  # type: ignore[attr-defined]
+"""``path`` is a file this installer writes: an untrusted project may only name one in
+agentbus's data directory (see :data:`agentbus.config.FILE_OPTIONS_ATTRIBUTE`)."""

@@ -26,17 +26,18 @@ import pytest
 
 from .fake_anthropic import Block, FakeAnthropic
 
-CLI_VERSION = "2.1.332"
+HERE = Path(__file__).parent
+# The version .ci/claude-cli installs (the README's test command and CI run it): one place.
+CLI_VERSION = re.search(r"^version=(\S+)", (HERE.parent.parent / ".ci/claude-cli").read_text(), re.M)[1]  # type: ignore[index]
 CLI_ENV = "AGENTBUS_CLAUDE_CLI"
 SKIP_ENV = "AGENTBUS_SKIP_CLAUDE_CLI"
-HERE = Path(__file__).parent
 AGENTBUS = Path(sys.executable).parent / "agentbus"
 CACHED_CLI = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / (
     f"agentbus/claude-code-{CLI_VERSION}/node_modules"
 )
 INSTALL_HINT = (
-    f"install it as .ci/run does: npm install --prefix {CACHED_CLI.parent} --no-save "
-    f"@anthropic-ai/claude-code@{CLI_VERSION}, or set {CLI_ENV}=/path/to/claude; "
+    f"install it with `bash .ci/claude-cli` (npm install --prefix {CACHED_CLI.parent} "
+    f"@anthropic-ai/claude-code@{CLI_VERSION}), or set {CLI_ENV}=/path/to/claude; "
     f"set {SKIP_ENV}=<why> only where the CLI is absent on purpose"
 )
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +97,19 @@ async def test_a_json_lines_file_in_a_new_directory_gets_one_line_per_hook_point
         ("tool.before", "setup.py"),
         ("tool.after", None),
     ]
+    assert stat.S_IMODE(log.stat().st_mode) == 0o600
+    assert stat.S_IMODE(log.parent.stat().st_mode) == 0o700
+
+
+async def test_an_existing_audit_file_readable_by_others_is_narrowed(tmp_path: Path) -> None:
+    log = tmp_path / "audit.jsonl"
+    log.write_text("")
+    log.chmod(0o644)
+    bus = agentbus.Bus(log_level=None)
+    audit.install(bus.registry, path=log)
+    await bus.call_tool("read", {"path": "a\ud800"}, ok)  # a lone surrogate is written too
+    assert stat.S_IMODE(log.stat().st_mode) == 0o600
+    assert json.loads(log.read_bytes().splitlines()[0].decode("utf-8"))["args"] == {"path": "a\ud800"}
 
 
 async def test_a_failing_sink_does_not_block_calls_unless_fail_closed() -> None:

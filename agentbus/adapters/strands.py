@@ -1,0 +1,230 @@
+"""Bind a bus to Strands Agents through one hook provider (``pip install agentbus[strands]``).
+
+Hook providers are Strands' own interception API. :class:`AgentbusHooks` binds
+the hook points like this:
+
+==============================  ==============================================
+agentbus                        Strands hook event
+==============================  ==============================================
+tool.before                     ``BeforeToolCallEvent``: a block or a denied
+                                "ask" sets ``cancel_tool`` (the tool never
+                                runs; the model gets an error tool result with
+                                the blocked result); changed args replace the
+                                tool use's ``input``
+tool.after                      ``AfterToolCallEvent``: what a layer leaves
+                                replaces the tool result's content
+message.before                  ``BeforeInvocationEvent``: the new user
+                                message's text
+agent.start / agent.end         ``BeforeInvocationEvent`` / ``AfterInvocationEvent``
+turn.start / turn.end           ``BeforeModelCallEvent`` / ``AfterModelCallEvent``
+==============================  ==============================================
+
+Strands runs the tool itself, between the events: tool.before and tool.after run
+as they do everywhere (the built-in guards by kind, fail-closed tool.before, the
+records), but tool.call layers do not wrap the tool here. Not bound:
+params.before (Strands keeps model settings on the shared model object, not per
+call). tool.after sees the result's text when it is one text block, else its
+content list. A tool that raises behaves as without agentbus: Strands turns the
+error into an error tool result, and tool.after sees the exception.
+
+Hooks belong to an agent in Strands: give the same provider to every agent,
+sub-agents and agents used as tools included; each call is attributed to the
+agent that makes it (its ``name``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping
+from typing import Any
+
+try:
+    from strands.hooks import (
+        AfterInvocationEvent,
+        AfterModelCallEvent,
+        AfterToolCallEvent,
+        BeforeInvocationEvent,
+        BeforeModelCallEvent,
+        BeforeToolCallEvent,
+        HookProvider,
+        HookRegistry,
+    )
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise ImportError(
+        "agentbus.adapters.strands needs Strands Agents: pip install 'agentbus[strands]'"
+    ) from exc
+
+from ..bus import Bus
+from ..events import ToolCall
+from ..tools import blocked_result, error_result
+
+__all__ = ["AgentbusHooks"]
+
+
+def _agent_id(event: Any) -> str | None:
+    return getattr(event.agent, "name", None)
+
+
+def result_value(content: list[Any]) -> Any:
+    """What tool.after sees of a Strands tool result: its text when that is all, else the blocks."""
+    if len(content) == 1 and isinstance(content[0], Mapping) and set(content[0]) == {"text"}:
+        return content[0]["text"]
+    return content
+
+
+def result_content(value: Any) -> list[Any]:
+    """A tool.after result as Strands content blocks."""
+    if isinstance(value, str):
+        return [{"text": value}]
+    if isinstance(value, list) and all(isinstance(block, Mapping) for block in value):
+        return value
+    if isinstance(value, Mapping):
+        return [{"json": dict(value)}]
+    return [{"text": json.dumps(value, default=str)}]
+
+
+class _Pending:
+    """A call tool.before judged, until Strands reports how it ended."""
+
+    __slots__ = ("call", "started")
+
+    def __init__(self, call: ToolCall) -> None:
+        self.call = call
+        self.started = time.perf_counter()
+
+
+class AgentbusHooks(HookProvider):
+    """Run every tool call, the user message and the lifecycle of an agent through ``bus``.
+
+    ``Agent(..., hooks=[AgentbusHooks(bus)])``. ``session_key`` names the
+    conversation in the records; ``tool_kinds`` gives tools their kind by name
+    (``{"run_shell": "exec"}``: see :mod:`agentbus.kinds`); the others are told
+    from their schemas when an agent starts.
+    """
+
+    def __init__(
+        self, bus: Bus, *, session_key: str | None = None, tool_kinds: Mapping[str, str] | None = None
+    ) -> None:
+        if not isinstance(bus, Bus):
+            raise TypeError(f"AgentbusHooks needs an agentbus.Bus, got {type(bus).__name__}")
+        self.bus = bus
+        self.session_key = session_key
+        self.tool_kinds = dict(tool_kinds or {})
+        self._bound: set[str] = set()
+        self._pending: dict[str, _Pending] = {}
+
+    def register_hooks(self, registry: HookRegistry, **kwargs: Any) -> None:
+        registry.add_callback(BeforeInvocationEvent, self.before_invocation)
+        registry.add_callback(AfterInvocationEvent, self.after_invocation)
+        registry.add_callback(BeforeModelCallEvent, self.before_model_call)
+        registry.add_callback(AfterModelCallEvent, self.after_model_call)
+        registry.add_callback(BeforeToolCallEvent, self.before_tool_call)
+        registry.add_callback(AfterToolCallEvent, self.after_tool_call)
+
+    def _bind(self, agent: Any) -> None:
+        registry = getattr(agent, "tool_registry", None)
+        specs: list[Any] = registry.get_all_tool_specs() if registry is not None else []
+        schemas = {
+            spec["name"]: spec.get("inputSchema", {}).get("json")
+            for spec in specs
+            if spec["name"] not in self._bound
+        }
+        if schemas:
+            kinds = {name: kind for name, kind in self.tool_kinds.items() if name in schemas}
+            self.bus.registry.bind_tools(schemas, kinds=kinds, source="the Strands adapter")
+            self._bound.update(schemas)
+
+    # -- message.before, agent.start / agent.end --------------------------------------
+
+    async def before_invocation(self, event: BeforeInvocationEvent) -> None:
+        self._bind(event.agent)
+        agent_id = _agent_id(event)
+        await self.bus.notify("agent.start", agent_id=agent_id, session_key=self.session_key)
+        messages = event.messages
+        if not messages or messages[-1].get("role") != "user":
+            return
+        content = messages[-1].get("content") or []
+        texts = [block["text"] for block in content if "text" in block]
+        if not texts:
+            return
+        text = "\n\n".join(texts)
+        model = getattr(event.agent, "model", None)
+        config = model.get_config() if model is not None else {}
+        message = await self.bus.process_message(
+            text, agent_id=agent_id or "main", session_key=self.session_key, provider=type(model).__name__,
+            model=str(config.get("model_id", "") if isinstance(config, Mapping) else ""),
+        )  # fmt: skip
+        if message.message != text:
+            rewritten: list[Any] = []
+            for block in content:  # the text blocks become one, where the first was
+                if "text" not in block:
+                    rewritten.append(block)
+                elif not any("text" in b for b in rewritten):
+                    rewritten.append({"text": message.message})
+            event.messages = [*messages[:-1], {**messages[-1], "content": rewritten}]
+
+    async def after_invocation(self, event: AfterInvocationEvent) -> None:
+        result = event.result
+        await self.bus.notify(
+            "agent.end", agent_id=_agent_id(event), session_key=self.session_key,
+            stop_reason=getattr(result, "stop_reason", None),
+        )  # fmt: skip
+
+    # -- turns ---------------------------------------------------------------------------
+
+    async def before_model_call(self, event: BeforeModelCallEvent) -> None:
+        await self.bus.notify("turn.start", agent_id=_agent_id(event), session_key=self.session_key)
+
+    async def after_model_call(self, event: AfterModelCallEvent) -> None:
+        await self.bus.notify("turn.end", agent_id=_agent_id(event), session_key=self.session_key)
+
+    # -- tool.before and tool.after --------------------------------------------------------
+
+    async def before_tool_call(self, event: BeforeToolCallEvent) -> None:
+        tool_use = event.tool_use
+        name = tool_use["name"]
+        if name not in self._bound:
+            self._bind(event.agent)
+        args = tool_use.get("input")
+        try:
+            call = await self.bus.decide_tool(
+                name, args if isinstance(args, Mapping) else {}, call_id=tool_use["toolUseId"],
+                agent_id=_agent_id(event), session_key=self.session_key,
+            )  # fmt: skip
+        except (TypeError, ValueError) as exc:  # a name or args no matcher can judge: never run it
+            event.cancel_tool = json.dumps(
+                blocked_result(name, f"agentbus could not judge this call ({exc})")
+            )
+            return
+        decision = call.decision
+        if decision == "ask":
+            decision = await self.bus._ask(call)
+        self._pending[tool_use["toolUseId"]] = _Pending(call)
+        if decision is not None:
+            event.cancel_tool = json.dumps(blocked_result(call.tool, call.block_reason or "blocked"))
+        elif call.args != args:
+            event.tool_use = {**tool_use, "input": call.args}
+
+    async def after_tool_call(self, event: AfterToolCallEvent) -> None:
+        pending = self._pending.pop(event.tool_use["toolUseId"], None)
+        if pending is None:
+            return
+        call = pending.call
+        result = event.result
+        blocked = call.blocked
+        error = event.exception
+        if blocked:
+            value: Any = blocked_result(call.tool, call.block_reason or "blocked")
+        elif error is not None:
+            value = error_result(call.tool, error)
+        else:
+            value = result_value(result.get("content", []))
+        finished = await self.bus.finish_tool(
+            call.tool, event.tool_use.get("input") or call.args, value, error=error, blocked=blocked,
+            block_reason=call.block_reason if blocked else None,
+            duration=time.perf_counter() - pending.started, call_id=call.call_id, agent_id=call.agent_id,
+            session_key=call.session_key,
+        )  # fmt: skip
+        if finished.result is not value and finished.result != value:
+            event.result = {**result, "content": result_content(finished.result)}

@@ -1,0 +1,50 @@
+"""The macOS sandbox profile (Seatbelt, run by ``sandbox-exec -p``) for a policy.
+
+Seatbelt applies the last rule that matches an operation, so the profile reads
+from the general to the particular: allow everything, deny writing, allow
+writing the writable directories, deny reading the sensitive paths, deny setting
+setuid bits, then the network. macOS has no private loopback: ``loopback`` is
+refused before a profile is made.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .sandbox import Policy
+
+__all__ = ["profile"]
+
+_DEVICES = ("/dev/null", "/dev/zero", "/dev/tty", "/dev/dtracehelper")
+
+
+def _string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def profile(policy: Policy) -> str:
+    """The SBPL profile text."""
+    lines = ["(version 1)", "(allow default)", "(deny file-write*)"]
+    writable = [f"(subpath {_string(path)})" for path in policy.writable]
+    writable += [f"(literal {_string(device)})" for device in _DEVICES]
+    writable.append('(regex #"^/dev/ttys[0-9]+$")')
+    lines.append(f"(allow file-write* {' '.join(writable)})")
+    if policy.deny_read:
+        denied = " ".join(f"(subpath {_string(path)})" for path in policy.deny_read)
+        lines.append(f"(deny file-read* file-write* {denied})")
+    lines.append("(deny file-write-setugid)")
+    if policy.network == "off":
+        lines.append("(deny network*)")
+        if policy.unix_sockets:
+            lines.append("(allow network* (remote unix-socket) (local unix-socket))")
+    elif policy.network == "ports":
+        lines.append("(deny network*)")
+        ports = " ".join(f'(remote tcp "*:{port}")' for port in policy.ports)
+        if ports:
+            lines.append(f"(allow network-outbound {ports})")
+        lines.append('(allow network-outbound (remote udp "*:53"))')
+        if policy.unix_sockets:
+            lines.append("(allow network* (remote unix-socket) (local unix-socket))")
+    elif not policy.unix_sockets:
+        lines.append("(deny network-outbound (remote unix-socket))")
+    return "\n".join(lines) + "\n"
