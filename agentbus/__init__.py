@@ -10,6 +10,7 @@ from .bus import ToolFunction as ToolFunction
 from .errors import AgentbusError as AgentbusError
 from .errors import InterceptionError as InterceptionError
 from .errors import RegistrationError as RegistrationError
+from .errors import RunEnded as RunEnded
 from .errors import ToolBlockedError as ToolBlockedError
 from .events import HOOK_POINTS as HOOK_POINTS
 from .events import Event as Event
@@ -18,6 +19,7 @@ from .events import Lifecycle as Lifecycle
 from .events import Message as Message
 from .events import Params as Params
 from .events import ToolCall as ToolCall
+from .events import ToolList as ToolList
 from .events import ToolResult as ToolResult
 from .global_registry import get_registry as get_registry
 from .global_registry import init_registry as init_registry
@@ -54,11 +56,13 @@ __all__ = [
     "Registration",
     "RegistrationError",
     "Registry",
+    "RunEnded",
     "Subscription",
     "ToolBlockedError",
     "ToolCall",
     "ToolFunction",
     "ToolKindWarning",
+    "ToolList",
     "ToolResult",
     "coverage",
     "format_record",

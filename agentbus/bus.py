@@ -26,6 +26,7 @@ from .events import (
     Message,
     Params,
     ToolCall,
+    ToolList,
     ToolResult,
     copy_args,
 )
@@ -529,8 +530,13 @@ class Bus:
         think_level: str | None = None,
         reasoning_level: str | None = None,
         temperature: float | None = None,
+        system_prompt: str | None = None,
     ) -> Params:
-        """Run params.before for a processed message; return the effective parameters."""
+        """Run params.before for a processed message; return the effective parameters.
+
+        ``system_prompt`` is the prompt the adapter can read (None where it cannot);
+        a layer that assigns one asks the adapter to use it instead.
+        """
         if not isinstance(message, Message):
             raise TypeError(
                 "resolve_params takes the Message that process_message returned, "
@@ -544,6 +550,7 @@ class Bus:
         event.think_level = think_level
         event.reasoning_level = reasoning_level
         event.temperature = temperature
+        event.system_prompt = system_prompt
         dispatches = self.observers.wants_dispatches
         started = _perf() if dispatches else 0.0
         stack = self._stack("params.before", message.agent_id)
@@ -599,6 +606,34 @@ class Bus:
         if stack is not None:
             await stack(event)
         return event
+
+    async def list_tools(
+        self,
+        tools: Mapping[str, str],
+        *,
+        agent_id: str | None = None,
+        session_key: str | None = None,
+        turn: int | None = None,
+    ) -> dict[str, str]:
+        """Run tool.list on the tools about to be offered (name -> description).
+
+        Returns what the layers left: the tools to offer and their
+        descriptions, in the order given. A name that was not offered is
+        refused (ValueError): a layer can hide or describe tools, not add them.
+        """
+        offered = dict(tools)
+        stack = self._stack("tool.list", agent_id)
+        if stack is None:
+            return offered
+        event = ToolList(tools=dict(offered), agent_id=agent_id, session_key=session_key, turn=turn)
+        await stack(event)
+        added = [name for name in event.tools if name not in offered]
+        if added:
+            raise ValueError(
+                f"a tool.list layer added {', '.join(map(repr, added))}, which the agent does not have; "
+                "tool.list can hide and describe tools, not add them"
+            )
+        return {name: event.tools[name] for name in offered if name in event.tools}
 
     async def call_tool(
         self,

@@ -11,6 +11,8 @@ behaves like, so callers can catch it the natural way::
 
     ToolPaused (BaseException)            not an error: a tool paused its call (an adapter
                                           raises it past the layers, see its docstring)
+    RunEnded (BaseException)              not an error: a layer ended the run with a reason
+                                          (event.end_run(); adapters stop the run cleanly)
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ __all__ = [
     "AgentbusError",
     "InterceptionError",
     "RegistrationError",
+    "RunEnded",
     "ToolBlockedError",
     "ToolPaused",
     "describe_error",
@@ -78,3 +81,20 @@ class ToolPaused(BaseException):
         super().__init__(f"the call paused ({type(signal).__name__}); it ends when it is resumed")
         self.signal = signal
         self.approved = approved
+
+
+class RunEnded(BaseException):
+    """A layer ended the agent's run on purpose: ``event.end_run(reason)``.
+
+    A BaseException, like :class:`ToolPaused`, so that no layer's failure
+    policy and not the bus take it for an error: it goes straight out to the
+    adapter, which stops the run the framework's own clean way (see each
+    adapter's page) and leaves ``reason`` where the caller can read it. Where
+    an adapter has no clean stop, it reaches the caller as this exception.
+    """
+
+    def __init__(self, reason: str, *, point: str = "", agent_id: str | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.point = point
+        self.agent_id = agent_id

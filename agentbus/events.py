@@ -20,6 +20,10 @@ from typing import Any, ClassVar, Final, Literal
 
 import attrs
 
+from .errors import RunEnded
+from .lineage import _chain as _lineage_chain
+from .lineage import parent_of
+
 __all__ = [
     "HOOK_POINTS",
     "LIFECYCLE_POINTS",
@@ -32,6 +36,7 @@ __all__ = [
     "Message",
     "Params",
     "ToolCall",
+    "ToolList",
     "ToolResult",
     "copy_args",
 ]
@@ -47,12 +52,15 @@ HookPoint = Literal[
     "turn.start",
     "turn.end",
     "session",
+    "tool.list",
 ]
 """The names of the hook points, as used in registrations."""
 
 TOOL_POINTS: Final = frozenset({"tool.before", "tool.call", "tool.after"})
 LIFECYCLE_POINTS: Final = frozenset({"agent.start", "agent.end", "turn.start", "turn.end", "session"})
-HOOK_POINTS: Final = frozenset({"message.before", "params.before"}) | TOOL_POINTS | LIFECYCLE_POINTS
+HOOK_POINTS: Final = (
+    frozenset({"message.before", "params.before", "tool.list"}) | TOOL_POINTS | LIFECYCLE_POINTS
+)
 
 THINK_LEVELS: Final = ("off", "minimal", "low", "medium", "high")
 REASONING_LEVELS: Final = ("off", "on")
@@ -194,6 +202,29 @@ class Event:
             object.__setattr__(twin, name, copy.deepcopy(getattr(self, name), memo))
         return twin
 
+    def end_run(self, reason: str) -> None:
+        """End the agent's run cleanly, with ``reason``: nothing after this layer runs.
+
+        Raises :class:`~agentbus.errors.RunEnded`, which passes every layer's
+        failure policy and the bus; the adapter stops the run the framework's
+        own clean way (see the adapter's page for what the caller gets).
+        """
+        reason = _checked_str(reason, "an end_run reason") or "ended by a layer"
+        raise RunEnded(reason, point=self.point, agent_id=getattr(self, "_agent_id", None))
+
+
+def _parent(event: Any) -> str | None:
+    # The common case, no agent's tool running around this event, costs one ContextVar read.
+    return parent_of(event._agent_id) if _lineage_chain.get() else None
+
+
+def _parent_field() -> Any:
+    # Taken when the event is built, from the agents whose tools run around it (agentbus.lineage).
+    return attrs.field(default=attrs.Factory(_parent, takes_self=True), init=False, repr=False)
+
+
+_PARENT_DOC = "The agent whose tool call started this (sub-)agent, or None at the top level."
+
 
 @attrs.define(eq=False, slots=True, kw_only=True)
 class _ModelContext(Event):
@@ -203,8 +234,10 @@ class _ModelContext(Event):
     _session_key: str | None = attrs.field(default=None, alias="session_key")
     _provider: str = attrs.field(default="", alias="provider")
     _model: str = attrs.field(default="", alias="model")
+    _parent_agent_id: str | None = _parent_field()
 
     agent_id = _readonly("_agent_id", "The resolved agent id.")
+    parent_agent_id = _readonly("_parent_agent_id", _PARENT_DOC)
     session_key = _readonly("_session_key", "The session key, if the runtime has one.")
     provider = _readonly("_provider", "The model provider, e.g. 'anthropic' (read-only context).")
     model = _readonly("_model", "The model name (read-only context).")
@@ -254,7 +287,7 @@ class Params(_ModelContext):
     """params.before: the model parameters for this run, after message.before."""
 
     point: ClassVar[str] = "params.before"
-    FIELDS: ClassVar[tuple[str, ...]] = ("think_level", "reasoning_level", "temperature")
+    FIELDS: ClassVar[tuple[str, ...]] = ("think_level", "reasoning_level", "temperature", "system_prompt")
     _MUTABLE: ClassVar[tuple[str, ...]] = ("_metadata",)  # read-only, but a dict: shadow copies it
 
     _message: str = attrs.field(alias="message")
@@ -262,6 +295,7 @@ class Params(_ModelContext):
     _think_level: str | None = attrs.field(default=None, alias="think_level")
     _reasoning_level: str | None = attrs.field(default=None, alias="reasoning_level")
     _temperature: float | None = attrs.field(default=None, alias="temperature")
+    _system_prompt: str | None = attrs.field(default=None, alias="system_prompt")
 
     message = _readonly("_message", "The message text, as message.before left it.")
     metadata = _readonly("_metadata", "The metadata that message.before layers set.")
@@ -299,8 +333,18 @@ class Params(_ModelContext):
             value = float(value)
         self._temperature = value
 
+    @property
+    def system_prompt(self) -> str | None:
+        """The system prompt (instructions) the model gets, where the adapter can read it;
+        assign a str to replace it where the adapter can write it (see its page)."""
+        return self._system_prompt
+
+    @system_prompt.setter
+    def system_prompt(self, value: str | None) -> None:
+        self._system_prompt = None if value is None else _checked_str(value, "system_prompt")
+
     def snapshot(self) -> tuple[Any, ...]:
-        return (self._think_level, self._reasoning_level, self._temperature)
+        return (self._think_level, self._reasoning_level, self._temperature, self._system_prompt)
 
     def diff(self, before: tuple[Any, ...], after: tuple[Any, ...]) -> dict[str, tuple[Any, Any]]:
         return _field_diff(self.FIELDS, before, after)
@@ -345,8 +389,10 @@ class ToolCall(Event):
     _approval: tuple[Any, Any] | None = attrs.field(default=None, init=False, repr=False)
     # What the tool returned (set by the tool.call terminal).
     _tool_result: Any = attrs.field(default=None, init=False, repr=False)
+    _parent_agent_id: str | None = _parent_field()
 
     tool = _readonly("_tool", "The normalised tool name, e.g. 'exec'.")
+    parent_agent_id = _readonly("_parent_agent_id", _PARENT_DOC)
     kind = _readonly("_kind", "What the tool does (exec, read, write ...; agentbus.kinds), or None.")
     call_id = _readonly("_call_id", "The id of this tool call.")
     agent_id = _readonly("_agent_id", "The agent making the call, if known.")
@@ -457,8 +503,10 @@ class ToolResult(Event):
     _block_reason: str | None = attrs.field(default=None, alias="block_reason")
     _duration: float = attrs.field(default=0.0, alias="duration")
     _kind: str | None = attrs.field(default=None, alias="kind")
+    _parent_agent_id: str | None = _parent_field()
 
     tool = _readonly("_tool", "The normalised tool name.")
+    parent_agent_id = _readonly("_parent_agent_id", _PARENT_DOC)
     kind = _readonly("_kind", "What the tool does (exec, read, write ...; agentbus.kinds), or None.")
     args = _readonly("_args", "The arguments as executed (after tool.before).")
     call_id = _readonly("_call_id", "The id of this tool call.")
@@ -506,8 +554,10 @@ class Lifecycle(Event):
     _reason: str | None = attrs.field(default=None, alias="reason")
     _data: dict[str, Any] = attrs.field(factory=dict, alias="data")
     _cancelled: bool = attrs.field(default=False, init=False)
+    _parent_agent_id: str | None = _parent_field()
 
     point = _readonly("_point", "The lifecycle hook point.")
+    parent_agent_id = _readonly("_parent_agent_id", _PARENT_DOC)
     agent_id = _readonly("_agent_id", "The agent, if known.")
     session_key = _readonly("_session_key", "The session key, if known.")
     reason = _readonly("_reason", "For session events: start, before_clear, clear, shutdown ...")
@@ -525,3 +575,56 @@ class Lifecycle(Event):
 
     def diff(self, before: tuple[Any, ...], after: tuple[Any, ...]) -> dict[str, tuple[Any, Any]]:
         return _field_diff(self.FIELDS, before, after)
+
+
+@attrs.define(eq=False, slots=True, kw_only=True)
+class ToolList(Event):
+    """tool.list: the tools the model is about to be offered, per agent and per turn.
+
+    ``tools`` maps each tool's name to its description: delete an entry to
+    hide the tool from the model this turn (:meth:`hide`), assign a new
+    string to describe it differently. Adding a name the agent does not have
+    is an error (a layer cannot invent a tool). Hiding shapes what the model
+    is offered; it does not forbid a call: block the tool in tool.before for
+    that, since a prompt-injected model (or an MCP client) may name a tool it
+    was not shown.
+    """
+
+    point: ClassVar[str] = "tool.list"
+    FIELDS: ClassVar[tuple[str, ...]] = ("tools",)
+    _MUTABLE: ClassVar[tuple[str, ...]] = ("_tools",)
+
+    _tools: dict[str, str] = attrs.field(alias="tools")
+    _agent_id: str | None = attrs.field(default=None, alias="agent_id")
+    _session_key: str | None = attrs.field(default=None, alias="session_key")
+    _turn: int | None = attrs.field(default=None, alias="turn")
+    _parent_agent_id: str | None = _parent_field()
+
+    agent_id = _readonly("_agent_id", "The agent the tools are offered to, if known.")
+    session_key = _readonly("_session_key", "The session key, if known.")
+    turn = _readonly("_turn", "The turn (model call) number, where the adapter counts them.")
+    parent_agent_id = _readonly("_parent_agent_id", _PARENT_DOC)
+
+    @property
+    def tools(self) -> dict[str, str]:
+        """Tool name -> description: delete to hide, assign to describe."""
+        return self._tools
+
+    @tools.setter
+    def tools(self, value: dict[str, str]) -> None:
+        value = _checked_dict(value, "tools")
+        for name, description in value.items():
+            _checked_str(name, "a tool name")
+            _checked_str(description, f"the description of {name!r}")
+        self._tools = value
+
+    def hide(self, *names: str) -> None:
+        """Hide these tools from the model this turn (names it does not have are ignored)."""
+        for name in names:
+            self._tools.pop(name, None)
+
+    def snapshot(self) -> tuple[Any, ...]:
+        return (dict(self._tools),)
+
+    def diff(self, before: tuple[Any, ...], after: tuple[Any, ...]) -> dict[str, tuple[Any, Any]]:
+        return _dict_diff("tools", before[0], after[0])

@@ -54,6 +54,7 @@ SHELL_TIMEOUT = 120
 # The extras' packages: a block that imports one is skipped where it is not installed.
 OPTIONAL = {"pydantic_ai", "agents", "langchain", "langchain_core", "langgraph", "fastmcp", "mcp"}
 OPTIONAL |= {"opentelemetry", "yaml", "h11", "trio", "pluggy"}
+OPTIONAL |= {"google", "strands"}  # tested in their own environment (.ci/isolated)
 
 
 def run_python(example: Example) -> None:

@@ -59,7 +59,7 @@ from typing import Any, Final, Literal
 import attrs
 
 from ..bus import Bus
-from ..errors import AgentbusError
+from ..errors import AgentbusError, RunEnded
 from ..events import ToolCall
 from ..tools import error_result, normalize_tool_name
 from . import claude_code_outputs as outputs
@@ -313,6 +313,11 @@ async def handle(
         if event in LIFECYCLE_EVENTS:
             return await lifecycle(bus, payload)
         return PASS
+    except RunEnded as ended:  # a layer ended the run: Claude Code stops, and a pending call is denied
+        output: dict[str, Any] = {"continue": False, "stopReason": ended.reason}
+        if event == "PreToolUse":
+            output["hookSpecificOutput"] = deny(ended.reason).output["hookSpecificOutput"]  # type: ignore[index]
+        return HookReply(output=output)
     except HookInputError as exc:
         if event == "PreToolUse":  # a call nothing could check is not let through
             return deny(f"agentbus could not check this call: {exc}")

@@ -46,16 +46,25 @@ import anyio
 from typing_extensions import NotRequired
 
 from ..bus import Bus
-from ..errors import ToolPaused
+from ..errors import RunEnded, ToolPaused
 from ..events import HOOK_POINTS, TOOL_POINTS, Message, Params
+from ..lineage import running
 from ..tools import error_result
 
 try:
-    from langchain.agents.middleware import AgentMiddleware, AgentState, ModelRequest, ToolCallRequest
+    from langchain.agents.middleware import (
+        AgentMiddleware,
+        AgentState,
+        ModelRequest,
+        ToolCallRequest,
+        hook_config,
+    )
     from langchain.agents.middleware.types import PrivateStateAttr
-    from langchain_core.messages import HumanMessage, ToolMessage
+    from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+    from langchain_core.tools import BaseTool
     from langgraph.config import get_config
     from langgraph.errors import GraphBubbleUp
+    from langgraph.types import Command
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError(
         "agentbus.adapters.langchain needs LangChain v1: pip install 'agentbus[langchain]'"
@@ -97,6 +106,8 @@ class AgentbusState(AgentState[Any]):
 
     agentbus_message: NotRequired[Annotated[str, PrivateStateAttr]]
     agentbus_metadata: NotRequired[Annotated[dict[str, Any], PrivateStateAttr]]
+    agentbus_ended: NotRequired[str]
+    """Why a layer ended the run (``event.end_run(reason)``), in the run's result."""
 
 
 class ToolMessageError(Exception):
@@ -153,7 +164,7 @@ _HOOKS: dict[str, frozenset[str]] = {
     "after_agent": frozenset({"agent.end"}),
     "before_model": frozenset({"turn.start"}),
     "after_model": frozenset({"turn.end"}),
-    "wrap_model_call": frozenset({"params.before"}),
+    "wrap_model_call": frozenset({"params.before", "tool.list"}),
 }
 """LangChain's hooks (each with its ``a``-prefixed async twin) and the points they run.
 
@@ -162,6 +173,10 @@ when one of their points has layers when the middleware is made, since each
 costs the agent on every turn: a ``before_*``/``after_*`` hook is a node of the
 graph, a ``wrap_model_call`` a traced wrapper around every model call.
 """
+
+_ALWAYS = frozenset({"before_model"})
+"""Bound whatever has layers: a tool call's layer may end the run (``RunEnded``), and
+``before_model`` is where the graph then goes to its end (one node per turn)."""
 
 LOOP_POINTS: Final = frozenset().union(*_HOOKS.values())
 """The hook points bound by a hook other than ``wrap_tool_call``."""
@@ -181,8 +196,6 @@ def _hook_class(base: type[Any], hooks: frozenset[str]) -> type[Any]:
         for hook in hooks:
             for name in (hook, "a" + hook):
                 namespace[name] = _LoopHooks.__dict__[name]
-        if "before_agent" in hooks:
-            namespace["state_schema"] = AgentbusState
         cls = _CLASSES[(base, hooks)] = type(base.__name__, (base,), namespace)
     return cls
 
@@ -192,7 +205,7 @@ def _overrides(cls: type[Any], hook: str) -> bool:
     return any(getattr(cls, name) is not getattr(AgentMiddleware, name) for name in (hook, "a" + hook))
 
 
-class AgentbusMiddleware(AgentMiddleware[Any, Any, Any]):
+class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
     """Run the bus's hook points inside a LangChain ``create_agent`` loop.
 
     ``agent_id`` is used when the agent has no ``name``; ``model_settings``
@@ -212,9 +225,11 @@ class AgentbusMiddleware(AgentMiddleware[Any, Any, Any]):
     agent's next tool call; make the agent again (``create_agent``) to bind it.
     """
 
+    state_schema = AgentbusState
+
     def __new__(cls, bus: Bus, *args: Any, points: Iterable[str] | str | None = None, **kwargs: Any) -> Any:
         bound = _bound_points(bus, points)
-        hooks = frozenset(hook for hook, served in _HOOKS.items() if served & bound)
+        hooks = frozenset(hook for hook, served in _HOOKS.items() if served & bound) | _ALWAYS
         return super().__new__(_hook_class(cls, hooks))
 
     def __init__(
@@ -234,7 +249,8 @@ class AgentbusMiddleware(AgentMiddleware[Any, Any, Any]):
         self.tool_kinds = dict(tool_kinds or {})
         self.errors_as_results = errors_as_results
         hooks = [hook for hook in _HOOKS if _overrides(type(self), hook)]
-        self.points: frozenset[str] = TOOL_POINTS.union(*(_HOOKS[hook] for hook in hooks))
+        served = frozenset().union(*(_HOOKS[hook] for hook in hooks))
+        self.points: frozenset[str] = TOOL_POINTS | (served & _bound_points(bus, points))
         """The hook points this middleware runs (the others have no hook in the graph)."""
         self._version = bus.registry.version
         self._warned: set[str] = set()
@@ -309,7 +325,8 @@ class AgentbusMiddleware(AgentMiddleware[Any, Any, Any]):
             agent_id=agent_id, session_key=session_key, provider=provider, model=model,
         )  # fmt: skip
         temperature = _initial_temperature(request)
-        params = await self.bus.resolve_params(message, temperature=temperature)
+        system_prompt = request.system_prompt
+        params = await self.bus.resolve_params(message, temperature=temperature, system_prompt=system_prompt)
         changed = frozenset(
             name
             for name, before in (
@@ -320,9 +337,28 @@ class AgentbusMiddleware(AgentMiddleware[Any, Any, Any]):
             if getattr(params, name) != before
         )
         settings = self.model_settings(params, changed) if changed else {}
-        if not settings:
+        if settings:
+            request = request.override(model_settings={**request.model_settings, **settings})
+        if params.system_prompt != system_prompt and params.system_prompt is not None:
+            request = request.override(system_message=SystemMessage(content=params.system_prompt))
+        return await self._offer_tools(request, agent_id, session_key)
+
+    async def _offer_tools(
+        self, request: ModelRequest[Any], agent_id: str, session_key: str | None
+    ) -> ModelRequest[Any]:
+        """tool.list on the tools this model call offers: hidden ones are left out, descriptions replaced."""
+        named = {tool.name: tool.description or "" for tool in request.tools if isinstance(tool, BaseTool)}
+        shown = await self.bus.list_tools(named, agent_id=agent_id, session_key=session_key)
+        if shown == named:
             return request
-        return request.override(model_settings={**request.model_settings, **settings})
+        tools: list[Any] = []
+        for tool in request.tools:
+            if not isinstance(tool, BaseTool):
+                tools.append(tool)  # a provider's tool as a dict: kept as it is
+            elif tool.name in shown:
+                same = shown[tool.name] == named[tool.name]
+                tools.append(tool if same else tool.model_copy(update={"description": shown[tool.name]}))
+        return request.override(tools=tools)
 
     # -- tools: tool.before -> tool.call -> tool.after ---------------------------------------
 
@@ -355,9 +391,10 @@ class AgentbusMiddleware(AgentMiddleware[Any, Any, Any]):
             unchanged = args == call["args"]
             forwarded = request if unchanged else request.override(tool_call={**call, "args": args})
             try:
-                response = handler(forwarded)
-                if isawaitable(response):
-                    response = await response
+                with running(agent_id):  # an agent invoked inside the tool is this agent's sub-agent
+                    response = handler(forwarded)
+                    if isawaitable(response):
+                        response = await response
             except GraphBubbleUp as exc:  # an interrupt pauses the call: it has not failed, nor ended
                 raise ToolPaused(exc, args) from None
             responses.append(response)
@@ -379,6 +416,11 @@ class AgentbusMiddleware(AgentMiddleware[Any, Any, Any]):
                 event = await self.bus.run_tool(
                     name, call["args"], execute, call_id=call_id, agent_id=agent_id, session_key=session_key
                 )
+        except RunEnded as ended:  # the model gets the reason; before_model then ends the run
+            message = ToolMessage(
+                content=f"The run was ended: {ended.reason}", name=name, tool_call_id=call_id, status="error"
+            )
+            return Command(update={"messages": [message], "agentbus_ended": ended.reason})
         except ToolPaused as pause:
             if len(self._paused) >= _PAUSED_LIMIT:  # interrupts never resumed: forget the oldest
                 del self._paused[next(iter(self._paused))]
@@ -416,6 +458,11 @@ class AgentbusMiddleware(AgentMiddleware[Any, Any, Any]):
 
     def wrap_tool_call(self, request: ToolCallRequest, handler: Callable[..., Any]) -> Any:
         return _blocking(self._call_tool, request, handler)
+
+
+def _ended_answer(ended: RunEnded) -> AIMessage:
+    """An answer without tool calls: LangChain's agent loop ends on it, as on any final answer."""
+    return AIMessage(content=f"The run was ended: {ended.reason}")
 
 
 _PAUSED_LIMIT = 1024
@@ -456,16 +503,21 @@ class _LoopHooks:
 
     # -- agent: message.before and agent.start / agent.end -------------------------
 
+    @hook_config(can_jump_to=["end"])
     async def abefore_agent(self: Any, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
         agent_id, session_key = self._identity(runtime)
         update: dict[str, Any] | None = None
         messages = state.get("messages") or []
         last = messages[-1] if messages else None
-        if isinstance(last, HumanMessage):
-            update = await self._process_message(last, agent_id, session_key)
-        await self.bus.notify("agent.start", agent_id=agent_id, session_key=session_key)
+        try:
+            if isinstance(last, HumanMessage):
+                update = await self._process_message(last, agent_id, session_key)
+            await self.bus.notify("agent.start", agent_id=agent_id, session_key=session_key)
+        except RunEnded as ended:
+            return {"agentbus_ended": ended.reason, "jump_to": "end"}
         return update
 
+    @hook_config(can_jump_to=["end"])
     def before_agent(self: Any, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
         return _blocking(self.abefore_agent, state, runtime)  # type: ignore[no-any-return]
 
@@ -477,13 +529,22 @@ class _LoopHooks:
     def after_agent(self: Any, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
         return _blocking(self.aafter_agent, state, runtime)  # type: ignore[no-any-return]
 
-    # -- model: turn.start / turn.end and params.before ----------------------------------
+    # -- model: turn.start / turn.end, params.before and tool.list --------------------------
 
+    @hook_config(can_jump_to=["end"])
     async def abefore_model(self: Any, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
+        if state.get("agentbus_ended") is not None:  # a tool call's layer ended the run
+            return {"jump_to": "end"}
+        if "turn.start" not in self.points:
+            return None
         agent_id, session_key = self._identity(runtime)
-        await self.bus.notify("turn.start", agent_id=agent_id, session_key=session_key)
+        try:
+            await self.bus.notify("turn.start", agent_id=agent_id, session_key=session_key)
+        except RunEnded as ended:
+            return {"agentbus_ended": ended.reason, "jump_to": "end"}
         return None
 
+    @hook_config(can_jump_to=["end"])
     def before_model(self: Any, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
         return _blocking(self.abefore_model, state, runtime)  # type: ignore[no-any-return]
 
@@ -497,8 +558,16 @@ class _LoopHooks:
 
     async def awrap_model_call(self: Any, request: ModelRequest[Any], handler: Callable[..., Any]) -> Any:
         self._bind(request.tools)
-        return await handler(await self._resolve_request(request))
+        try:
+            request = await self._resolve_request(request)
+        except RunEnded as ended:
+            return _ended_answer(ended)
+        return await handler(request)
 
     def wrap_model_call(self: Any, request: ModelRequest[Any], handler: Callable[..., Any]) -> Any:
         self._bind(request.tools)
-        return handler(_blocking(self._resolve_request, request))
+        try:
+            request = _blocking(self._resolve_request, request)
+        except RunEnded as ended:
+            return _ended_answer(ended)
+        return handler(request)

@@ -39,11 +39,18 @@ them in the agent framework that drives the client.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
+import anyio
+import anyio.from_thread
+import anyio.to_thread
+import sniffio
+
 try:
+    import jsonschema  # type: ignore[import-untyped]  # installed with mcp, which validates with it
     import mcp_types
     from fastmcp import Client
     from fastmcp.client.client import CallToolResult
@@ -56,8 +63,9 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     raise ImportError("agentbus.adapters.mcp needs FastMCP: pip install 'agentbus[mcp]'") from exc
 
 from ..bus import Bus
-from ..errors import ToolBlockedError
+from ..errors import RunEnded, ToolBlockedError, describe_error
 from ..events import ToolResult as ToolResultEvent
+from ..lineage import running
 from ..tools import blocked_result, error_result
 
 __all__ = ["AgentbusClient", "AgentbusMiddleware", "result_value", "to_tool_result"]
@@ -104,7 +112,20 @@ class AgentbusMiddleware(Middleware):
     ) -> Sequence[Tool]:
         tools = await call_next(context)
         self._bind({tool.name: tool.parameters for tool in tools})
-        return tools
+        ctx = context.fastmcp_context
+        offered = {tool.name: tool.description or "" for tool in tools}
+        shown = await self.bus.list_tools(
+            offered, agent_id=self.agent_id or _client_name(ctx), session_key=self._session_key(ctx)
+        )
+        if shown == offered:
+            return tools
+        return [
+            tool
+            if shown[tool.name] == offered[tool.name]
+            else tool.model_copy(update={"description": shown[tool.name]})
+            for tool in tools
+            if tool.name in shown
+        ]
 
     async def on_call_tool(
         self,
@@ -119,6 +140,9 @@ class AgentbusMiddleware(Middleware):
                 self._bind({tool.name: tool.parameters})
         answered: list[ToolResult] = []
         raised: list[BaseException] = []
+        # FastMCP wraps a tool's exception in a ToolError: layers (the retry) see the tool's own
+        # exception, and FastMCP gets its ToolError back to report as it always does.
+        wrappers: dict[int, ToolError] = {}
 
         arguments = params.arguments or {}
 
@@ -130,27 +154,51 @@ class AgentbusMiddleware(Middleware):
             else:
                 forwarded = context.copy(message=params.model_copy(update={"arguments": args}))
             try:
-                result = await call_next(forwarded)
+                with running(agent_id):
+                    result = await call_next(forwarded)
+            except ToolError as exc:
+                own = exc.__cause__
+                if isinstance(own, Exception) and not isinstance(own, ToolError):
+                    wrappers[id(own)] = exc
+                    raised.append(own)
+                    raise own from None
+                raised.append(exc)
+                raise
             except Exception as exc:
                 raised.append(exc)
                 raise
             answered.append(result)
             return result_value(result.content, result.structured_content, result.meta)
 
-        event = await self.bus.run_tool(
-            params.name, arguments, execute, call_id=_request_id(ctx),
-            agent_id=self.agent_id or _client_name(ctx), session_key=self._session_key(ctx),
-        )  # fmt: skip
+        agent_id = self.agent_id or _client_name(ctx)
+
+        try:
+            event = await self.bus.run_tool(
+                params.name, arguments, execute, call_id=_request_id(ctx),
+                agent_id=agent_id, session_key=self._session_key(ctx),
+            )  # fmt: skip
+        except RunEnded as ended:  # MCP has no run to end: the call ends, and says why
+            text = mcp_types.TextContent(type="text", text=f"{params.name} ended the run: {ended.reason}")
+            meta = {"agentbus": {"status": "ended", "tool": params.name, "reason": ended.reason}}
+            return ToolResult(content=[text], meta=meta, is_error=True)
         if event.blocked:
             return _refusal(params.name, event)
         if event.error is not None:
             if _passes_through(event, event.error, raised):
-                raise event.error  # FastMCP reports its own errors its own way
+                error = wrappers.get(id(event.error), event.error)
+                raise error  # FastMCP reports its own errors its own way
             return _failure(params.name, event, event.error)
-        if answered:
-            template = answered[-1]
-            if event.result == result_value(template.content, template.structured_content, template.meta):
-                return template  # unchanged: exactly what the tool answered
+        template = answered[-1] if answered else None
+        if template is not None and event.result == result_value(
+            template.content, template.structured_content, template.meta
+        ):
+            return template  # unchanged: exactly what the tool answered
+        tool = await ctx.fastmcp.get_tool(params.name) if ctx is not None else None
+        schema = getattr(tool, "output_schema", None)
+        if tool is not None and schema is not None:
+            # The client validates structured content against the listed output schema.
+            return _typed_result(tool, schema, event.result)
+        if template is not None:
             return to_tool_result(event.result, structured=template.structured_content, meta=template.meta)
         return to_tool_result(event.result)  # a tool.call layer answered without the tool
 
@@ -178,6 +226,12 @@ class AgentbusClient(Client[Any]):
     result. ``tool_kinds`` gives the server's tools their kind by name; the
     others are told from the input schemas the server lists (listed once,
     before the first call of a tool the client has not seen listed).
+
+    On trio (``fastmcp.Client`` runs its session on asyncio tasks), the
+    session runs on an asyncio event loop in a worker thread, started by
+    ``async with`` and stopped when it exits: ``call_tool`` and ``list_tools``
+    work as on asyncio, the layers run on trio, in the caller's task. The
+    client's other methods (resources, prompts) need asyncio.
     """
 
     def __init__(
@@ -197,9 +251,51 @@ class AgentbusClient(Client[Any]):
         self.tool_kinds = dict(tool_kinds or {})
         self._bound: set[str] = set()
         self._listed = False
+        self._portal: Any = None  # on trio: the asyncio loop in a thread that runs the session
+        self._portal_context: Any = None
+
+    async def _remote(self, function: Callable[..., Awaitable[Any]], *args: Any, **kwargs: Any) -> Any:
+        """Await a fastmcp.Client coroutine, on this loop or, on trio, on the session's asyncio loop."""
+        if self._portal is None:
+            return await function(*args, **kwargs)
+        call = partial(function, *args, **kwargs)
+        return await anyio.to_thread.run_sync(_call_in_portal, self._portal, call)
+
+    async def __aenter__(self) -> AgentbusClient:
+        if sniffio.current_async_library() == "asyncio":
+            await super().__aenter__()  # type: ignore[no-untyped-call]
+            return self
+        if self._portal is None:
+            self._portal_context = anyio.from_thread.start_blocking_portal("asyncio")
+            self._portal = await anyio.to_thread.run_sync(self._portal_context.__enter__)
+        try:
+            await self._remote(self._enter_on_asyncio)
+        except BaseException:
+            await self._stop_portal()
+            raise
+        return self
+
+    async def _enter_on_asyncio(self) -> None:
+        # The session's locks and events were made on trio (in __init__): make them anew here.
+        self._session_state = type(self._session_state)()
+        await super().__aenter__()  # type: ignore[no-untyped-call]
+
+    async def __aexit__(self, *exc_info: Any) -> None:
+        if self._portal is None:
+            await super().__aexit__(*exc_info)  # type: ignore[no-untyped-call]
+            return
+        try:
+            await self._remote(super().__aexit__, *exc_info)
+        finally:
+            await self._stop_portal()
+
+    async def _stop_portal(self) -> None:
+        context, self._portal, self._portal_context = self._portal_context, None, None
+        if context is not None:
+            await anyio.to_thread.run_sync(context.__exit__, None, None, None)
 
     async def list_tools(self, *args: Any, **kwargs: Any) -> list[mcp_types.Tool]:
-        tools = await super().list_tools(*args, **kwargs)
+        tools: list[mcp_types.Tool] = await self._remote(super().list_tools, *args, **kwargs)
         self._listed = True
         new = {tool.name: tool.input_schema for tool in tools if tool.name not in self._bound}
         if new:
@@ -214,7 +310,7 @@ class AgentbusClient(Client[Any]):
         arguments: dict[str, Any] | None = None,
         *,
         version: str | None = None,
-        timeout: timedelta | float | int | None = None,
+        timeout: timedelta | float | int | None = None,  # noqa: ASYNC109 - fastmcp.Client's signature
         progress_handler: ProgressHandler | None = None,
         raise_on_error: bool = True,
         meta: dict[str, Any] | None = None,
@@ -227,10 +323,11 @@ class AgentbusClient(Client[Any]):
 
         async def execute(args: dict[str, Any]) -> Any:
             try:
-                result = await call_remote(
-                    name, args, version=version, timeout=timeout, progress_handler=progress_handler,
-                    raise_on_error=False, meta=meta,
-                )  # fmt: skip
+                with running(self.agent_id):
+                    result = await self._remote(
+                        call_remote, name, args, version=version, timeout=timeout,
+                        progress_handler=progress_handler, raise_on_error=False, meta=meta,
+                    )  # fmt: skip
             except Exception as exc:
                 raised.append(exc)
                 raise
@@ -267,6 +364,13 @@ class AgentbusClient(Client[Any]):
         return _client_result(rewritten, data=event.result)
 
 
+def _call_in_portal(portal: Any, function: Callable[[], Awaitable[Any]]) -> Any:
+    # The worker thread inherits the trio task's context, which tells sniffio "trio";
+    # the portal's asyncio loop must not think it runs on trio.
+    sniffio.current_async_library_cvar.set(None)
+    return portal.call(function)
+
+
 def result_value(content: list[Any], structured: dict[str, Any] | None, meta: dict[str, Any] | None) -> Any:
     """The value layers see for a tool result (see the module docstring)."""
     if structured is not None:
@@ -297,6 +401,49 @@ def to_tool_result(
     if isinstance(value, list) and value and all(isinstance(item, str) for item in value):
         value = [mcp_types.TextContent(type="text", text=item) for item in value]  # one block each, as seen
     return ToolResult(content=value, meta=None if is_error else meta, is_error=is_error)
+
+
+def _typed_result(tool: Tool, schema: dict[str, Any], value: Any) -> ToolResult:
+    """A layer's value as the typed tool's result: structured content that fits its output schema.
+
+    FastMCP converts the value as it converts the tool's own return value; a
+    value that does not fit the schema becomes an ``isError`` result that
+    says so, since the client would reject it (and the model could not use it).
+    """
+    if isinstance(value, ToolResult):
+        result = value
+    elif value is None or isinstance(value, (dict, list, str, int, float, bool)):
+        # Already JSON (what layers usually return, e.g. a cached result): shaped as FastMCP
+        # shapes the tool's own value, without re-serialising it as the return type.
+        wrap = schema.get("x-fastmcp-wrap-result") is True
+        result = ToolResult(
+            content="" if value is None else value,
+            structured_content={"result": value} if wrap else value if isinstance(value, dict) else None,
+            meta={"fastmcp": {"wrap_result": True}} if wrap else None,
+        )
+    else:  # a model or a dataclass, as the tool returns them
+        try:
+            result = tool.convert_result(value)
+        except Exception as exc:
+            return _misfit(tool.name, describe_error(exc))
+    if result.is_error:
+        return result
+    structured = result.structured_content
+    if structured is None:
+        return _misfit(tool.name, "it has no structured content")
+    validator_class = jsonschema.validators.validator_for(schema)
+    error = jsonschema.exceptions.best_match(validator_class(schema).iter_errors(structured))
+    if error is not None:
+        return _misfit(tool.name, error.message)
+    return result
+
+
+def _misfit(tool: str, why: str) -> ToolResult:
+    message = f"{tool} failed: a layer's result does not fit the tool's output schema ({why})"
+    text = mcp_types.TextContent(type="text", text=message)
+    return ToolResult(
+        content=[text], meta={"agentbus": {"status": "error", "tool": tool, "error": message}}, is_error=True
+    )
 
 
 def _refusal(tool: str, event: ToolResultEvent) -> ToolResult:

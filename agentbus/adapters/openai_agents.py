@@ -21,10 +21,16 @@ Three pieces, usable together through :func:`run` or one by one:
 The agent id is the SDK agent's ``name``; the session key is the ``session``'s
 ``session_id`` (or ``conversation_id``, or ``RunConfig.group_id``).
 
+Sub-agents: the tools of an agent used as a tool (``as_tool()``), of handoff
+targets (agents and ``handoff()`` objects) and of ``mcp_servers`` are
+intercepted too; an ``as_tool()`` agent's events carry the calling agent as
+``parent_agent_id``. tool.list runs every turn on the tools the agent offers;
+params.before reads and writes a string ``instructions`` as the system prompt.
+A layer's ``end_run()`` reaches the caller of :func:`run` as
+:class:`agentbus.RunEnded` (the SDK has no clean stop from outside the model).
+
 Not bound: hosted tools (web/file search, code interpreter: they run at
-OpenAI), tools fetched from ``mcp_servers`` at run time, computer/shell/
-apply_patch tools, and the tools inside an agent used as a tool (its
-``as_tool()`` call itself is intercepted). The SDK is asyncio-only.
+OpenAI) and computer/shell/apply_patch tools. The SDK is asyncio-only.
 """
 
 from __future__ import annotations
@@ -32,16 +38,18 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import types
 from collections.abc import Mapping
 from contextvars import ContextVar
 from typing import Any
 
 from ..bus import Bus
 from ..events import Message
+from ..lineage import running
 from ..tools import error_result
 
 try:
-    from agents import Agent, FunctionTool, ModelSettings, RunConfig, RunHooks, Runner
+    from agents import Agent, FunctionTool, Handoff, ModelSettings, RunConfig, RunHooks, Runner
     from agents.tool import (
         maybe_invoke_function_tool_failure_error_function,
         set_function_tool_failure_error_function,
@@ -122,13 +130,16 @@ def wrap_tool(bus: Bus, tool: Any, *, kind: str | None = None) -> Any:
             parsed = None  # the SDK reports malformed JSON itself, through the tool's invoker
         args = parsed if isinstance(parsed, dict) else {}
 
+        agent_id = _agent_name(context)
+
         async def execute(final_args: dict[str, Any]) -> Any:
             # Unchanged arguments go through as the model wrote them, byte for byte.
-            return await invoke(context, arguments if final_args == args else json.dumps(final_args))
+            with running(agent_id):  # an agent started inside the tool is this agent's sub-agent
+                return await invoke(context, arguments if final_args == args else json.dumps(final_args))
 
         event = await bus.run_tool(
             original.name, args, execute, call_id=getattr(context, "tool_call_id", None),
-            agent_id=_agent_name(context), session_key=_current_session_key(context),
+            agent_id=agent_id, session_key=_current_session_key(context),
         )  # fmt: skip
         error = event.error
         if (
@@ -158,23 +169,33 @@ def wrap_agent(
 ) -> Any:
     """Return a clone of ``agent`` whose function tools run through the bus.
 
-    Agents reachable through ``handoffs`` are cloned and wrapped too (cycles
-    included); :class:`agents.Handoff` objects are kept as they are, since
-    they hide their agent inside a callback. ``tool_kinds`` gives tools their
-    kind by name (``{"run_shell": "exec"}``); a name no agent has is an error.
+    Agents reachable through ``handoffs`` (agents, and the agents behind
+    :class:`agents.Handoff` objects) and inside ``as_tool()`` tools are cloned
+    and wrapped too (cycles included); the tools of ``mcp_servers`` are wrapped
+    as the SDK lists them, each turn, when tool.list runs. ``tool_kinds`` gives
+    tools their kind by name (``{"run_shell": "exec"}``); a name no agent has
+    is an error.
     """
     top = _clones is None
     clones: dict[int, Any] = {} if _clones is None else _clones
     if id(agent) in clones:
         return clones[id(agent)]
     kinds = tool_kinds or {}
-    clone = agent.clone(tools=[wrap_tool(bus, tool, kind=kinds.get(tool.name)) for tool in agent.tools])
+    clone = agent.clone()
     clones[id(agent)] = clone
+    clone.tools = [
+        wrap_tool(bus, _with_wrapped_inner_agent(bus, tool, kinds, clones), kind=kinds.get(tool.name))
+        for tool in agent.tools
+    ]
     clone.handoffs = [
-        wrap_agent(bus, target, tool_kinds=kinds, _clones=clones) if isinstance(target, Agent) else target
+        wrap_agent(bus, target, tool_kinds=kinds, _clones=clones)
+        if isinstance(target, Agent)
+        else _wrap_handoff(bus, target, kinds, clones)
         for target in agent.handoffs
     ]
-    if top and kinds:
+    _offer_tools_through(bus, clone, kinds)
+    # MCP servers list their tools at run time: a kind may name one of theirs.
+    if top and kinds and not any(getattr(a, "mcp_servers", None) for a in clones.values()):
         names = {getattr(t, "name", None) for a in clones.values() for t in a.tools}
         unknown = sorted(set(kinds) - names)
         if unknown:
@@ -183,6 +204,95 @@ def wrap_agent(
                 f"their tools: {', '.join(sorted(n for n in names if n)) or 'none'}"
             )
     return clone
+
+
+def _with_wrapped_inner_agent(bus: Bus, tool: Any, kinds: Mapping[str, str], clones: dict[int, Any]) -> Any:
+    """An ``agent.as_tool()`` tool whose inner run uses the wrapped inner agent and the bus's hooks.
+
+    The SDK keeps the inner agent and the run's hooks in the closure of the
+    tool's invoker; that invoker is rebuilt with the wrapped clone and
+    :class:`BusRunHooks` in their place, so everything else ``as_tool()`` was
+    given (output extractor, streaming, approvals) stays as it was.
+    """
+    inner = getattr(tool, "_agent_instance", None)
+    invoker = getattr(tool, "on_invoke_tool", None)
+    impl = getattr(invoker, "_invoke_tool_impl", None)
+    if not (getattr(tool, "_is_agent_tool", False) and isinstance(inner, Agent)):
+        return tool
+    code = getattr(impl, "__code__", None)
+    if code is None or "self" not in code.co_freevars or "hooks" not in code.co_freevars:
+        raise TypeError(
+            f"agentbus cannot reach the agent inside the tool {tool.name!r} (agent.as_tool() changed in "
+            "this version of the SDK); its tool calls would not be intercepted"
+        )
+    wrapped_inner = wrap_agent(bus, inner, tool_kinds=kinds, _clones=clones)
+    cells = dict(zip(code.co_freevars, impl.__closure__, strict=True))  # type: ignore[union-attr]
+    replaced = {
+        "self": wrapped_inner,
+        "hooks": BusRunHooks(bus, cells["hooks"].cell_contents),
+    }
+    closure = tuple(
+        types.CellType(replaced[name]) if name in replaced else cells[name] for name in code.co_freevars
+    )
+    new_impl = types.FunctionType(code, impl.__globals__, impl.__name__, impl.__defaults__, closure)  # type: ignore[union-attr]
+    new_impl.__kwdefaults__ = impl.__kwdefaults__  # type: ignore[union-attr]
+    copied = copy.copy(tool)
+    new_invoker = copy.copy(invoker)
+    new_invoker._invoke_tool_impl = new_impl  # type: ignore[union-attr]
+    new_invoker._function_tool = copied  # type: ignore[union-attr]
+    copied.on_invoke_tool = new_invoker
+    copied._agent_instance = wrapped_inner
+    return copied
+
+
+def _wrap_handoff(bus: Bus, handoff: Any, kinds: Mapping[str, str], clones: dict[int, Any]) -> Any:
+    """A ``handoff()`` object that hands off to the wrapped clone of its agent."""
+    if not isinstance(handoff, Handoff) or getattr(handoff.on_invoke_handoff, _WRAPPED, False):
+        return handoff
+    target = handoff._agent_ref() if handoff._agent_ref is not None else None
+    if isinstance(target, Agent):  # wrapped now, so that tool_kinds are checked against its tools
+        wrap_agent(bus, target, tool_kinds=kinds, _clones=clones)
+    invoke = handoff.on_invoke_handoff
+
+    async def on_invoke_handoff(context: Any, input_json: str) -> Any:
+        agent = await invoke(context, input_json)
+        return wrap_agent(bus, agent, tool_kinds=kinds, _clones=clones) if isinstance(agent, Agent) else agent
+
+    setattr(on_invoke_handoff, _WRAPPED, True)
+    wrapped = copy.copy(handoff)
+    wrapped.on_invoke_handoff = on_invoke_handoff
+    return wrapped
+
+
+def _offer_tools_through(bus: Bus, clone: Any, kinds: Mapping[str, str] | None = None) -> None:
+    """Each turn, the agent's tools (its MCP servers' included) pass through tool.list, and
+    every function tool among them (MCP tools are made anew each turn) runs through the bus."""
+    get_all_tools = clone.get_all_tools
+
+    async def offered_tools(run_context: Any) -> list[Any]:
+        tools = [
+            wrap_tool(bus, tool, kind=(kinds or {}).get(getattr(tool, "name", "")))
+            for tool in await get_all_tools(run_context)
+        ]
+        named = {tool.name: getattr(tool, "description", "") or "" for tool in tools if hasattr(tool, "name")}
+        shown = await bus.list_tools(
+            named, agent_id=clone.name, session_key=_current_session_key(run_context)
+        )
+        if shown == named:
+            return tools
+        offered = []
+        for tool in tools:
+            name = getattr(tool, "name", None)
+            if name not in named:
+                offered.append(tool)  # nothing to call it by (a hosted tool without a name): kept
+            elif name in shown:
+                if shown[name] != named[name]:
+                    tool = copy.copy(tool)
+                    tool.description = shown[name]
+                offered.append(tool)
+        return offered
+
+    clone.get_all_tools = offered_tools
 
 
 class BusRunHooks(RunHooks[Any]):
@@ -196,9 +306,14 @@ class BusRunHooks(RunHooks[Any]):
     def __init__(self, bus: Bus, hooks: RunHooks[Any] | None = None) -> None:
         self.bus = bus
         self.hooks = hooks
+        self._handed_off_from: str | None = None
 
     async def on_agent_start(self, context: Any, agent: Any) -> None:
-        await self.bus.notify("agent.start", agent_id=agent.name, session_key=_current_session_key(context))
+        data = {"handed_off_from": self._handed_off_from} if self._handed_off_from is not None else {}
+        self._handed_off_from = None
+        await self.bus.notify(
+            "agent.start", agent_id=agent.name, session_key=_current_session_key(context), **data
+        )
         if self.hooks is not None:
             await self.hooks.on_agent_start(context, agent)
 
@@ -224,6 +339,12 @@ class BusRunHooks(RunHooks[Any]):
             await self.hooks.on_llm_end(context, agent, response)
 
     async def on_handoff(self, context: Any, from_agent: Any, to_agent: Any) -> None:
+        # The SDK ends only the last agent of a run: the agent that hands off ends here.
+        self._handed_off_from = from_agent.name
+        await self.bus.notify(
+            "agent.end", agent_id=from_agent.name, session_key=_current_session_key(context),
+            status="handoff", handed_off_to=to_agent.name,
+        )  # fmt: skip
         if self.hooks is not None:
             await self.hooks.on_handoff(context, from_agent, to_agent)
 
@@ -346,9 +467,11 @@ async def _prepare(
         "on" if summary else None,
         settings.temperature,
     )
+    instructions = agent.instructions if isinstance(agent.instructions, str) else None
     params = await bus.resolve_params(
-        message, think_level=initial[0], reasoning_level=initial[1], temperature=initial[2]
-    )
+        message, think_level=initial[0], reasoning_level=initial[1], temperature=initial[2],
+        system_prompt=instructions,
+    )  # fmt: skip
     changes = _param_changes(settings, params, initial)
     if changes:
         overrides = dataclasses.replace(run_config.model_settings or ModelSettings(), **changes)
@@ -356,7 +479,11 @@ async def _prepare(
     options["run_config"] = run_config
     if any(bus.registry.stack(point) for point in _RUN_HOOK_POINTS):
         options["hooks"] = BusRunHooks(bus, options.get("hooks"))
-    return _wrapped_agent(bus, agent, tool_kinds), input, options, session_key
+    wrapped = _wrapped_agent(bus, agent, tool_kinds)
+    if params.system_prompt != instructions and params.system_prompt is not None:
+        wrapped = wrapped.clone(instructions=params.system_prompt)  # this run's starting agent only
+        _offer_tools_through(bus, wrapped, tool_kinds)
+    return wrapped, input, options, session_key
 
 
 _RUN_HOOK_POINTS = ("agent.start", "agent.end", "turn.start", "turn.end")

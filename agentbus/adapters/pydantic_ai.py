@@ -60,7 +60,7 @@ try:
         ToolFailedError,
         ToolRetryError,
     )
-    from pydantic_ai.messages import ToolCallPart, UserContent
+    from pydantic_ai.messages import InstructionPart, ToolCallPart, UserContent
     from pydantic_ai.models import ModelRequestContext
     from pydantic_ai.run import AgentRunResult
     from pydantic_ai.settings import ModelSettings
@@ -71,7 +71,9 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     ) from exc
 
 from ..bus import Bus
+from ..errors import RunEnded
 from ..events import THINK_LEVELS, Message, Params
+from ..lineage import running
 from ..tools import error_result
 
 __all__ = ["AgentbusCapability"]
@@ -121,6 +123,7 @@ class AgentbusCapability(AbstractCapability[Any]):
     # Per-run state: for_run() hands every run a fresh copy, so concurrent runs never share it.
     _message: Message | None = dataclasses.field(default=None, init=False, repr=False)
     _overrides: ModelSettings | None = dataclasses.field(default=None, init=False, repr=False)
+    _instructions: str | None = dataclasses.field(default=None, init=False, repr=False)
     _turn: int = dataclasses.field(default=0, init=False, repr=False)
     _turn_open: bool = dataclasses.field(default=False, init=False, repr=False)
     _points: frozenset[str] = dataclasses.field(default=frozenset(), init=False, repr=False)
@@ -170,13 +173,17 @@ class AgentbusCapability(AbstractCapability[Any]):
         return result
 
     async def on_run_error(self, ctx: RunContext[Any], *, error: BaseException) -> AgentRunResult[Any]:
-        if isinstance(error, Exception):  # a cancellation is not reported: awaiting now would not finish
+        # A cancellation is not reported: awaiting now would not finish.
+        reported = isinstance(error, (Exception, RunEnded))
+        ended = isinstance(error, RunEnded)
+        if reported:
             await self._end_turn(ctx)
-        if isinstance(error, Exception) and "agent.end" in self._points:
+        if reported and "agent.end" in self._points:
             await self.bus.notify(
                 "agent.end", agent_id=self._agent_id(ctx), session_key=self._session_key(ctx),
-                run_id=ctx.run_id, status="failed", error=f"{type(error).__name__}: {error}",
-                turns=self._turn,
+                run_id=ctx.run_id, status="ended" if ended else "failed",
+                error=None if ended else f"{type(error).__name__}: {error}",
+                reason=error.reason if isinstance(error, RunEnded) else None, turns=self._turn,
             )  # fmt: skip
         raise error
 
@@ -238,12 +245,21 @@ class AgentbusCapability(AbstractCapability[Any]):
             return request_context
         settings: ModelSettings = request_context.model_settings or {}
         if self._overrides is None:
-            self._overrides = await self._resolve_params(ctx, settings)
+            self._overrides = await self._resolve_params(ctx, settings, request_context)
+        if self._instructions is not None:
+            # The model gets the request parameters' instruction parts: the prompt a layer set, every request.
+            parameters = dataclasses.replace(
+                request_context.model_request_parameters,
+                instruction_parts=[InstructionPart(content=self._instructions)],
+            )
+            request_context = dataclasses.replace(request_context, model_request_parameters=parameters)
         if not self._overrides:
             return request_context
         return dataclasses.replace(request_context, model_settings={**settings, **self._overrides})
 
-    async def _resolve_params(self, ctx: RunContext[Any], settings: ModelSettings) -> ModelSettings:
+    async def _resolve_params(
+        self, ctx: RunContext[Any], settings: ModelSettings, request_context: ModelRequestContext
+    ) -> ModelSettings:
         message = self._message or Message(
             message="",
             agent_id=self._agent_id(ctx),
@@ -253,9 +269,14 @@ class AgentbusCapability(AbstractCapability[Any]):
         )
         think_level, reasoning_level = think_levels(settings.get("thinking"))
         temperature = settings.get("temperature")
+        parts = request_context.model_request_parameters.instruction_parts
+        instructions = InstructionPart.join(parts) if parts else None
         params = await self.bus.resolve_params(
-            message, think_level=think_level, reasoning_level=reasoning_level, temperature=temperature
-        )
+            message, think_level=think_level, reasoning_level=reasoning_level, temperature=temperature,
+            system_prompt=instructions,
+        )  # fmt: skip
+        if params.system_prompt != instructions and params.system_prompt is not None:
+            self._instructions = params.system_prompt
         return settings_overrides(params, think_level, reasoning_level, temperature)
 
     # -- tool.before, tool.call, tool.after -------------------------------------------
@@ -263,9 +284,19 @@ class AgentbusCapability(AbstractCapability[Any]):
     async def prepare_tools(
         self, ctx: RunContext[Any], tool_defs: list[ToolDefinition]
     ) -> list[ToolDefinition]:
-        """Tell the registry the run's tools, so that their kinds are known before any call."""
+        """Tell the registry the run's tools (their kinds are known before any call), then tool.list."""
         self._bind(tool_defs)
-        return tool_defs
+        offered = {d.name: d.description or "" for d in tool_defs}
+        shown = await self.bus.list_tools(
+            offered, agent_id=self._agent_id(ctx), session_key=self._session_key(ctx), turn=self._turn or None
+        )
+        if shown == offered:
+            return tool_defs
+        return [
+            d if shown[d.name] == offered[d.name] else dataclasses.replace(d, description=shown[d.name])
+            for d in tool_defs
+            if d.name in shown
+        ]
 
     def _bind(self, tool_defs: Sequence[ToolDefinition]) -> None:
         schemas = {d.name: d.parameters_json_schema for d in tool_defs if d.name not in self._bound}
@@ -286,11 +317,14 @@ class AgentbusCapability(AbstractCapability[Any]):
         if tool_def.name not in self._bound:
             self._bind([tool_def])
 
+        agent_id = self._agent_id(ctx)
+
         async def execute(arguments: dict[str, Any]) -> Any:
-            return await handler(arguments)
+            with running(agent_id):  # an agent run inside the tool is this agent's sub-agent
+                return await handler(arguments)
 
         event = await self.bus.run_tool(
-            call.tool_name, args, execute, call_id=call.tool_call_id, agent_id=self._agent_id(ctx),
+            call.tool_name, args, execute, call_id=call.tool_call_id, agent_id=agent_id,
             session_key=self._session_key(ctx),
         )  # fmt: skip
         error = event.error

@@ -407,3 +407,28 @@ async def test_a_cancelled_compaction_is_blocked() -> None:
 
     reply = await protocol.handle(bus, {"hook_event_name": "PreCompact", "trigger": "manual"})
     assert reply.output == {"decision": "block", "reason": "agentbus: a layer cancelled the compaction"}
+
+
+@pytest.mark.parametrize(
+    ("point", "payload"),
+    [
+        (
+            "tool.before",
+            {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}},
+        ),
+        ("message.before", {"hook_event_name": "UserPromptSubmit", "prompt": "go"}),
+    ],
+)
+async def test_a_layer_that_ends_the_run_stops_claude_code_with_its_reason(
+    point: str, payload: dict[str, Any]
+) -> None:
+    bus = agentbus.Bus(log_level=None)
+    bus.intercept(point, lambda event: event.end_run("the budget is spent"), id="budget")
+
+    reply = await protocol.handle(bus, payload)
+
+    assert reply.exit_code == 0
+    assert reply.output is not None
+    assert (reply.output["continue"], reply.output["stopReason"]) == (False, "the budget is spent")
+    if point == "tool.before":  # the pending call is denied as well
+        assert reply.output["hookSpecificOutput"]["permissionDecision"] == "deny"
