@@ -4,8 +4,9 @@
 
     agent = create_agent(model, tools, middleware=[AgentbusMiddleware(bus)])
 
-Each of LangChain's hooks feeds one of the bus's hook points (the tool hook is
-always bound, the others only for points with layers: see :class:`AgentbusMiddleware`):
+Each of LangChain's hooks feeds one of the bus's hook points (the tool and
+model-call hooks are always bound, the others only for points with layers: see
+:class:`AgentbusMiddleware`):
 
 - ``before_agent``: message.before on the user's message (the last
   ``HumanMessage``; a changed text replaces it in the state, by id), then
@@ -174,9 +175,9 @@ costs the agent on every turn: a ``before_*``/``after_*`` hook is a node of the
 graph, a ``wrap_model_call`` a traced wrapper around every model call.
 """
 
-_ALWAYS = frozenset({"before_model"})
-"""Bound whatever has layers: a tool call's layer may end the run (``RunEnded``), and
-``before_model`` is where the graph then goes to its end (one node per turn)."""
+_ALWAYS = frozenset({"wrap_model_call"})
+"""Bound whatever has layers: a tool call's layer may end the run (``RunEnded``), and the
+model call after it is where the run then ends (a wrapper, not a node of the graph)."""
 
 LOOP_POINTS: Final = frozenset().union(*_HOOKS.values())
 """The hook points bound by a hook other than ``wrap_tool_call``."""
@@ -196,6 +197,8 @@ def _hook_class(base: type[Any], hooks: frozenset[str]) -> type[Any]:
         for hook in hooks:
             for name in (hook, "a" + hook):
                 namespace[name] = _LoopHooks.__dict__[name]
+        if "wrap_model_call" in hooks:
+            namespace["_model_call"] = _LoopHooks.__dict__["_model_call"]
         cls = _CLASSES[(base, hooks)] = type(base.__name__, (base,), namespace)
     return cls
 
@@ -215,10 +218,12 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
     agentbus, after tool.after has seen the error; ``errors_as_results=True``
     gives the model the error result instead, and the run goes on.
 
-    Only what is used is bound: the tool points always, every other point
-    only if it has layers when the middleware is made (or observers that want
-    dispatch records, for message.before and params.before), because LangChain
-    compiles the agent's graph once and each hook costs every turn. ``points``
+    Only what is used is bound: the tool points, params.before and tool.list
+    always (through the tool and model-call wrappers, which look the layers up
+    per call), the graph's nodes (message.before, agent and turn points) only if
+    they have layers when the middleware is made (or observers that want
+    dispatch records, for message.before), because LangChain compiles the
+    agent's graph once and each node costs every turn. ``points``
     binds more: an iterable of hook point names that may get layers later, or
     ``"all"``. A layer registered later on a point that is not bound does not
     run in this agent: the adapter warns (:class:`UnboundPointWarning`) at the
@@ -250,7 +255,8 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
         self.errors_as_results = errors_as_results
         hooks = [hook for hook in _HOOKS if _overrides(type(self), hook)]
         served = frozenset().union(*(_HOOKS[hook] for hook in hooks))
-        self.points: frozenset[str] = TOOL_POINTS | (served & _bound_points(bus, points))
+        always = frozenset().union(*(_HOOKS[hook] for hook in _ALWAYS if hook in hooks))
+        self.points: frozenset[str] = TOOL_POINTS | always | (served & _bound_points(bus, points))
         """The hook points this middleware runs (the others have no hook in the graph)."""
         self._version = bus.registry.version
         self._warned: set[str] = set()
@@ -486,6 +492,15 @@ def _bound_points(bus: Bus, points: Iterable[str] | str | None) -> frozenset[str
     return asked | registered | TOOL_POINTS
 
 
+def _model_call_points(bus: Bus) -> bool:
+    """Whether a model call has params.before or tool.list to run (looked up per call: the
+    model-call wrapper is always bound, so these points bind as soon as they get layers)."""
+    registry = bus.registry
+    return bool(
+        registry.stack("params.before") or registry.stack("tool.list") or bus.observers.wants_dispatches
+    )
+
+
 def _last_human_text(messages: Any) -> str:
     for message in reversed(messages):
         if isinstance(message, HumanMessage):
@@ -535,8 +550,6 @@ class _LoopHooks:
     async def abefore_model(self: Any, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
         if state.get("agentbus_ended") is not None:  # a tool call's layer ended the run
             return {"jump_to": "end"}
-        if "turn.start" not in self.points:
-            return None
         agent_id, session_key = self._identity(runtime)
         try:
             await self.bus.notify("turn.start", agent_id=agent_id, session_key=session_key)
@@ -556,8 +569,19 @@ class _LoopHooks:
     def after_model(self: Any, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
         return _blocking(self.aafter_model, state, runtime)  # type: ignore[no-any-return]
 
-    async def awrap_model_call(self: Any, request: ModelRequest[Any], handler: Callable[..., Any]) -> Any:
+    def awrap_model_call(
+        self: Any, request: ModelRequest[Any], handler: Callable[..., Any]
+    ) -> Coroutine[Any, Any, Any]:
+        """A plain function returning the coroutine, for the reason told at ``awrap_tool_call``."""
+        return cast("Coroutine[Any, Any, Any]", self._model_call(request, handler))
+
+    async def _model_call(self: Any, request: ModelRequest[Any], handler: Callable[..., Any]) -> Any:
         self._bind(request.tools)
+        reason = cast("dict[str, Any]", request.state).get("agentbus_ended")
+        if reason is not None:  # a tool call's layer ended the run: no more model calls
+            return _ended_answer(RunEnded(reason))
+        if not _model_call_points(self.bus):
+            return await handler(request)
         try:
             request = await self._resolve_request(request)
         except RunEnded as ended:
@@ -566,6 +590,11 @@ class _LoopHooks:
 
     def wrap_model_call(self: Any, request: ModelRequest[Any], handler: Callable[..., Any]) -> Any:
         self._bind(request.tools)
+        reason = cast("dict[str, Any]", request.state).get("agentbus_ended")
+        if reason is not None:
+            return _ended_answer(RunEnded(reason))
+        if not _model_call_points(self.bus):
+            return handler(request)
         try:
             request = _blocking(self._resolve_request, request)
         except RunEnded as ended:

@@ -498,8 +498,8 @@ async def test_without_layers_no_graph_node_is_added_yet_a_guard_registered_late
     model = script(calls(("bash", {"command": "rm -rf /"}, "c1")), AIMessage(content="done"))
     middleware = AgentbusMiddleware(bus)
     agent = create_agent(model, make_tools(ran), middleware=[middleware])
-    assert agentbus_nodes(agent) == {"AgentbusMiddleware.before_model"}
-    assert middleware.points == {"tool.before", "tool.call", "tool.after"}
+    assert agentbus_nodes(agent) == set()
+    assert middleware.points == {"tool.before", "tool.call", "tool.after", "params.before", "tool.list"}
 
     @bus.intercept("tool.before", tool="exec", id="no-rm-rf")
     def no_rm_rf(call: agentbus.ToolCall) -> None:
@@ -541,7 +541,7 @@ async def test_points_binds_a_point_up_front_so_a_layer_added_later_runs() -> No
     bus, _ = make_bus()
     model = script(AIMessage(content="done"))
     agent = create_agent(model, [], middleware=[AgentbusMiddleware(bus, points=["message.before"])])
-    assert agentbus_nodes(agent) == {"AgentbusMiddleware.before_agent", "AgentbusMiddleware.before_model"}
+    assert agentbus_nodes(agent) == {"AgentbusMiddleware.before_agent"}
 
     @bus.intercept("message.before", id="rewrite")
     def rewrite(message: agentbus.Message) -> None:
@@ -570,7 +570,7 @@ async def test_params_before_alone_sees_the_users_message_without_a_message_hook
     seen: list[str] = []
     bus.intercept("params.before", lambda params: seen.append(params.message), id="look")
     agent = create_agent(script(AIMessage(content="hi")), [], middleware=[AgentbusMiddleware(bus)])
-    assert agentbus_nodes(agent) == {"AgentbusMiddleware.before_model"}  # no node for params.before
+    assert agentbus_nodes(agent) == set()  # params.before: a model-call wrapper, not a node
 
     await agent.ainvoke({"messages": [HumanMessage("what is up")]})
     assert seen == ["what is up"]
@@ -595,3 +595,15 @@ async def test_a_subclass_keeps_its_name_and_its_own_hooks_and_gets_the_bound_on
     }
     await agent.ainvoke({"messages": [HumanMessage("hi")]})
     assert seen == ["turn", "after"]
+
+
+async def test_params_before_registered_after_the_agent_is_built_runs_at_the_next_model_call() -> None:
+    bus, _ = make_bus()
+    model = script(AIMessage(content="hi"))
+    agent = create_agent(model, [], middleware=[AgentbusMiddleware(bus)])
+    seen: list[str] = []
+    bus.intercept("params.before", lambda params: seen.append(params.message), id="look")
+
+    await agent.ainvoke({"messages": [HumanMessage("late")]})
+
+    assert seen == ["late"]
