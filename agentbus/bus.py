@@ -16,7 +16,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from inspect import isawaitable
 from types import CoroutineType
-from typing import Any, TypeVar, Union
+from typing import Any, Literal, TypeVar, Union, overload
 
 from .errors import RegistrationError, ToolPaused, describe_error
 from .events import (
@@ -670,9 +670,8 @@ class Bus:
         call_id = call_id or f"call-{next(self._call_ids)}"
         if self.observers.wants_dispatches:
             event = await self._run_dispatched(plan, args, execute, call_id, agent_id, session_key)
-        else:
-            event = await self._pipeline(plan, args, execute, call_id, agent_id, session_key)
-        return event.result
+            return event.result
+        return await self._pipeline(plan, args, execute, call_id, agent_id, session_key, bare=True)
 
     async def run_tool(
         self,
@@ -831,6 +830,7 @@ class Bus:
         self._dispatched("tool.call", event, started, decision, event.block_reason, event.error)
         return event
 
+    @overload
     async def _pipeline(
         self,
         plan: _ToolPlan,
@@ -840,9 +840,42 @@ class Bus:
         agent_id: str | None,
         session_key: str | None,
         resumed: bool = False,
-    ) -> ToolResult:
+        *,
+        bare: Literal[False] = False,
+    ) -> ToolResult: ...
+
+    @overload
+    async def _pipeline(
+        self,
+        plan: _ToolPlan,
+        args: Mapping[str, Any],
+        execute: ToolFunction,
+        call_id: str,
+        agent_id: str | None,
+        session_key: str | None,
+        resumed: bool = False,
+        *,
+        bare: Literal[True],
+    ) -> Any: ...
+
+    async def _pipeline(
+        self,
+        plan: _ToolPlan,
+        args: Mapping[str, Any],
+        execute: ToolFunction,
+        call_id: str,
+        agent_id: str | None,
+        session_key: str | None,
+        resumed: bool = False,
+        *,
+        bare: bool = False,
+    ) -> Any:
         """tool.before (unless ``resumed``: it approved these args already), then
-        (unless blocked) tool.call around the tool, then tool.after."""
+        (unless blocked) tool.call around the tool, then tool.after.
+
+        Returns the final ToolResult; with ``bare``, the result alone (what the agent
+        gets), and without tool.after layers no ToolResult is built at all.
+        """
         name = plan.name
         # Events are built positionally on this path: keywords cost twice as much.
         call = ToolCall(name, _as_args(args), call_id, agent_id, session_key, plan.kind)
@@ -903,6 +936,8 @@ class Bus:
                 self._interrupted(call, "tool.call", exc, started, "while the tool ran")
                 raise
             duration = _perf() - started
+        if bare and plan.after is None:
+            return result  # nothing reads a ToolResult: none is built
         blocked = decision is not None
         event = ToolResult(
             name, approved, result, call.call_id, agent_id, session_key, error, blocked,
@@ -921,7 +956,7 @@ class Bus:
                         call, "tool.after", exc, after_started, f"during tool.after; the tool had {outcome}"
                     )
                 raise
-        return event
+        return event.result if bare else event
 
     def _checked_call_result(self, call: ToolCall, plan: _ToolPlan, result: Any) -> Any:
         """What tool.call's stack returned, made safe for the agent.
@@ -996,6 +1031,15 @@ class Bus:
                 f"{describe_error(exc)}: the call was interrupted {when}; the remaining layers did not run",
                 _perf() - started,
             )  # fmt: skip
+
+    async def approve(self, call: ToolCall) -> bool:
+        """Hand a call that tool.before marked "ask" (:meth:`decide_tool`) to the approver.
+
+        For adapters whose runtime asks its own way (the Claude Agent SDK's
+        ``can_use_tool``). True: run it. False: denied, and ``call.block_reason``
+        says who denied it and why; no approver, or one that fails, denies.
+        """
+        return await self._ask(call) is None
 
     async def _ask(self, call: ToolCall) -> str | None:
         """Route an "ask" to the approver; return the final decision (None: run it)."""

@@ -350,7 +350,7 @@ class Params(_ModelContext):
         return _field_diff(self.FIELDS, before, after)
 
 
-@attrs.define(eq=False, slots=True)
+@attrs.define(eq=False, slots=True, init=False)
 class ToolCall(Event):
     """tool.before and tool.call: a tool call about to run.
 
@@ -390,6 +390,30 @@ class ToolCall(Event):
     # What the tool returned (set by the tool.call terminal).
     _tool_result: Any = attrs.field(default=None, init=False, repr=False)
     _parent_agent_id: str | None = _parent_field()
+
+    def __init__(
+        self,
+        tool: str,
+        args: dict[str, Any],
+        call_id: str = "",
+        agent_id: str | None = None,
+        session_key: str | None = None,
+        kind: str | None = None,
+    ) -> None:
+        # Written by hand: attrs' generated __init__ looks each default up per call, and
+        # every intercepted tool call builds one of these (the fields above stay the spec).
+        self._tool = tool
+        self._args = args
+        self._call_id = call_id
+        self._agent_id = agent_id
+        self._session_key = session_key
+        self._kind = kind
+        self._block_reason = self._decision = self._blocked_by = None
+        self._decided_in = ()
+        self._attribution = self.tool_error = self.execute = None
+        self._approved_args = self._approval = self._tool_result = None
+        self.notes = []
+        self._parent_agent_id = _parent(self)
 
     tool = _readonly("_tool", "The normalised tool name, e.g. 'exec'.")
     parent_agent_id = _readonly("_parent_agent_id", _PARENT_DOC)

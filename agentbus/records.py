@@ -13,16 +13,16 @@ INFO or below.
 
 from __future__ import annotations
 
-import logging
 import math
 import time
 from collections.abc import AsyncIterator, Callable
 from types import TracebackType
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-import anyio
 import attrs
-from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+
+if TYPE_CHECKING:  # anyio is imported only by a subscription: the hook process never needs it
+    from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 __all__ = [
     "DEBUG",
@@ -37,7 +37,8 @@ __all__ = [
     "level_number",
 ]
 
-DEBUG, INFO, WARNING, ERROR = logging.DEBUG, logging.INFO, logging.WARNING, logging.ERROR
+DEBUG, INFO, WARNING, ERROR = 10, 20, 30, 40
+"""The standard library's logging levels (not imported: the hook process never needs it)."""
 
 DISPATCH = "agentbus:dispatch"
 """The ``id`` of the record the bus emits when a whole dispatch ends.
@@ -50,6 +51,7 @@ they tell a span exporter or a ``full`` console when a tool call ended.
 """
 
 _LEVEL_NAMES = {"debug": DEBUG, "info": INFO, "warning": WARNING, "error": ERROR}
+_LEVEL_BY_NUMBER = {number: name for name, number in _LEVEL_NAMES.items()} | {0: "notset", 50: "critical"}
 
 
 def level_number(level: int | str) -> int:
@@ -94,7 +96,7 @@ class Record:
 
     @property
     def level_name(self) -> str:
-        return logging.getLevelName(self.level).lower()
+        return _LEVEL_BY_NUMBER.get(self.level) or f"level {self.level}"
 
     def jsonable_changes(self) -> dict[str, list[Any]]:
         """``changes`` with values made JSON-serialisable (``repr`` for other objects)."""
@@ -161,17 +163,21 @@ class Subscription:
         self._observers = observers
         self.level = level
         self.dropped = 0
+        import anyio
+
         self._send: MemoryObjectSendStream[Record]
         self._receive: MemoryObjectReceiveStream[Record]
         self._send, self._receive = anyio.create_memory_object_stream[Record](max_buffer)
+        self._full = anyio.WouldBlock
+        self._gone = (anyio.BrokenResourceError, anyio.ClosedResourceError)
         observers.add(self._deliver, level)
 
     def _deliver(self, record: Record) -> None:
         try:
             self._send.send_nowait(record)
-        except anyio.WouldBlock:
+        except self._full:
             self.dropped += 1
-        except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+        except self._gone:
             self.close()
 
     def close(self) -> None:

@@ -24,7 +24,7 @@ import os
 import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .audit_log import RecordLog, json_bytes
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
     from .adapters.claude_code import HookReply, RewriteDecision
     from .bus import Bus
+    from .events import ToolCall
     from .records import Record
     from .registry import Registry
 
@@ -490,36 +491,21 @@ class HookServer:
         """The hook reply for one event, with the server's memory of approvals."""
         from .adapters import claude_code as protocol
 
-        event = payload.get("hook_event_name")
-        if event == "PreToolUse" and self.remember_approvals:
-            return await self._pre_tool_use(payload)
-        if event == "PostToolUse":
+        if payload.get("hook_event_name") == "PostToolUse":
             self._note_approval(payload)
-        return await protocol.handle(self.bus, payload, rewrite_decision=self.rewrite_decision)
+        on_ask = self._asked_before if self.remember_approvals else None
+        return await protocol.handle(self.bus, payload, rewrite_decision=self.rewrite_decision, on_ask=on_ask)
 
-    async def _pre_tool_use(self, payload: dict[str, Any]) -> HookReply:
-        from .adapters import claude_code as protocol
-
-        try:
-            call = await protocol.decide(self.bus, payload)
-        except protocol.HookInputError as exc:
-            return protocol.deny(f"agentbus could not check this call: {exc}")
-        except Exception as exc:
-            return protocol.deny(f"agentbus failed while checking this call ({exc!r}); denied to be safe")
+    async def _asked_before(self, call: ToolCall, payload: Mapping[str, Any]) -> bool:
+        """Whether a person approved this call earlier in the session; if not, remember the ask."""
         key = _approval_key(payload)
         with self._lock:
-            approved = call.decision == "ask" and key in self._approved
-            if call.decision == "ask" and not approved and isinstance(payload.get("tool_use_id"), str):
+            approved = key in self._approved
+            if not approved and isinstance(payload.get("tool_use_id"), str):
                 _remember(self._asked, payload["tool_use_id"], key)
         if approved and self.console is not None:
             self.console(f"✅ {call.tool} · approved earlier in this session, not asked again")
-        return protocol.pre_tool_use_reply(
-            call,
-            payload["tool_name"],
-            payload["tool_input"],
-            rewrite_decision=self.rewrite_decision,
-            approved=approved,
-        )
+        return approved
 
     def _note_approval(self, payload: dict[str, Any]) -> None:
         """A PostToolUse for a call we asked about: a person approved it."""
@@ -559,7 +545,7 @@ def _current_backend() -> str:
         return "asyncio"
 
 
-def _approval_key(payload: dict[str, Any]) -> tuple[str, ...]:
+def _approval_key(payload: Mapping[str, Any]) -> tuple[str, ...]:
     arguments = json.dumps(payload.get("tool_input"), sort_keys=True, default=repr)
     return (str(payload.get("session_id")), str(payload.get("tool_name")), arguments)
 

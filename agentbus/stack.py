@@ -37,8 +37,6 @@ from inspect import isawaitable
 from types import FunctionType
 from typing import Any
 
-import anyio
-import anyio.to_thread
 import attrs
 
 from .errors import InterceptionError, describe_error
@@ -324,6 +322,8 @@ async def _run_special(ctx: _Context, registration: Registration, event: Any) ->
     started = _perf()
     try:
         if registration.thread:
+            import anyio.to_thread  # here, not at the top: the hook process runs without anyio
+
             # A sync handler in a worker thread: its timeout holds, since the wait is
             # cancellable (the thread itself runs on, abandoned, and its result is ignored).
             run = functools.partial(_call_handler, registration, target)
@@ -335,6 +335,8 @@ async def _run_special(ctx: _Context, registration: Registration, event: Any) ->
             else:
                 await anyio.to_thread.run_sync(run)
         elif registration.timeout is not None:
+            import anyio
+
             with anyio.move_on_after(registration.timeout) as scope:
                 await _call_handler(registration, target)
             if scope.cancelled_caught:
@@ -569,6 +571,7 @@ def _middleware_layer(ctx: _Context, registration: Registration, inner: Chain) -
 
     call: Callable[[Any, Chain], Awaitable[Any]] = middleware
     if timeout is not None:
+        import anyio
 
         async def call(event: Any, call_next: Chain) -> Any:
             with anyio.move_on_after(timeout):

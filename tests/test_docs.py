@@ -53,6 +53,7 @@ FENCE = re.compile(r"^(?P<indent> *)(?P<fence>```+|~~~+)(?P<info>[^`\n]*)$", re.
 SHELL_TIMEOUT = 120
 # The extras' packages: a block that imports one is skipped where it is not installed.
 OPTIONAL = {"pydantic_ai", "agents", "langchain", "langchain_core", "langgraph", "fastmcp", "mcp"}
+OPTIONAL |= {"claude_agent_sdk"}
 OPTIONAL |= {"opentelemetry", "yaml", "h11", "trio", "pluggy"}
 OPTIONAL |= {"google", "strands"}  # tested in their own environment (.ci/isolated)
 

@@ -25,7 +25,7 @@ else:  # pragma: no cover - Python 3.10
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 # The adapters' frameworks, and the packages of theirs whose version matters to an adapter.
-EXTRAS = ("openai-agents", "langchain", "pydantic-ai", "mcp", "google-adk", "strands")
+EXTRAS = ("openai-agents", "langchain", "pydantic-ai", "mcp", "google-adk", "strands", "claude-agent-sdk")
 RELATED = ("langchain-core", "langgraph", "mcp")
 
 
@@ -120,7 +120,7 @@ def test_no_framework_version_is_stated_in_prose() -> None:
 
 
 # The package each extra installs (the pydantic-ai extra installs pydantic-ai-slim).
-PACKAGES = ("openai-agents", "langchain", "pydantic-ai-slim", "fastmcp", *ISOLATED)
+PACKAGES = ("openai-agents", "langchain", "pydantic-ai-slim", "fastmcp", "claude-agent-sdk", *ISOLATED)
 
 
 @pytest.mark.parametrize("name", PACKAGES)

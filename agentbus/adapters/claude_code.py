@@ -37,6 +37,12 @@ against the real CLI (2.1.332, tests/e2e):
   PreCompact is ``session`` with reason "before_compact": a layer that cancels
   it blocks the compaction.
 
+Every caller answers with :func:`handle`, one function per event: the
+command hook (`agentbus hook claude-code`), the HTTP hook (`agentbus serve`)
+and the Claude Agent SDK's in-process hooks
+(:mod:`agentbus.adapters.claude_agent_sdk`). What differs between them is
+only who may already hold a person's approval for an "ask" (``on_ask``).
+
 Tool calls a sub-agent makes (Claude Code's Agent/Task tool) carry the
 sub-agent's id as ``agent_id`` (``"<agent_type>:<id>"``, so an agent matcher
 can select a type of sub-agent); the main loop's calls are ``"main"``.
@@ -53,7 +59,7 @@ from __future__ import annotations
 import copy
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Final, Literal
 
 import attrs
@@ -71,6 +77,7 @@ __all__ = [
     "LIFECYCLE_EVENTS",
     "MAIN_AGENT",
     "MAX_PAYLOAD_BYTES",
+    "AskHandler",
     "ClaudeCodeToolError",
     "HookInputError",
     "HookReply",
@@ -87,6 +94,7 @@ __all__ = [
     "payload_too_large",
     "post_tool_use",
     "post_tool_use_failure",
+    "pre_tool_use",
     "pre_tool_use_reply",
     "user_prompt_submit",
 ]
@@ -115,6 +123,11 @@ MAIN_AGENT: Final = "main"
 """The agent id of Claude Code's main loop; a sub-agent's calls carry its own id."""
 
 RewriteDecision = Literal["passthrough", "allow", "ask"]
+
+AskHandler = Callable[[ToolCall, Mapping[str, Any]], Awaitable[bool]]
+"""Called with a call tool.before marked "ask" and its PreToolUse event: True when a person
+already approved it (the call goes on as if nobody had asked), False to hand the ask to
+Claude Code (which asks the user). It may also ``call.block(reason)`` to deny it."""
 
 CLAUDE_CODE_TOOLS: Mapping[str, str] = {
     "Bash": "exec",
@@ -289,21 +302,20 @@ async def handle(
     payload: Mapping[str, Any],
     *,
     rewrite_decision: RewriteDecision = "passthrough",
+    on_ask: AskHandler | None = None,
 ) -> HookReply:
     """Answer one parsed hook event. Never raises (except cancellation).
 
     ``rewrite_decision`` is what goes with ``updatedInput``: "passthrough" (no
     decision: Claude Code's own permission checks judge the rewritten call),
     "allow" (approve it, skipping Claude Code's checks but not its deny rules)
-    or "ask" (a person confirms every rewritten call).
+    or "ask" (a person confirms every rewritten call). ``on_ask`` sees each
+    call a layer wants a person to approve (see :data:`AskHandler`).
     """
     event = payload.get("hook_event_name")
     try:
         if event == "PreToolUse":
-            call = await decide(bus, payload)
-            return pre_tool_use_reply(
-                call, payload["tool_name"], payload["tool_input"], rewrite_decision=rewrite_decision
-            )
+            return await pre_tool_use(bus, payload, rewrite_decision=rewrite_decision, on_ask=on_ask)
         if event == "PostToolUse":
             return await post_tool_use(bus, payload)
         if event == "PostToolUseFailure":
@@ -327,6 +339,27 @@ async def handle(
         if event == "PreToolUse":
             return deny(f"agentbus failed while checking this call ({failure}); denied to be safe")
         return HookReply(exit_code=1, stderr=f"agentbus: {event} failed: {failure}")
+
+
+async def pre_tool_use(
+    bus: Bus,
+    payload: Mapping[str, Any],
+    *,
+    rewrite_decision: RewriteDecision = "passthrough",
+    on_ask: AskHandler | None = None,
+) -> HookReply:
+    """Run tool.before for a PreToolUse event and answer it (:func:`pre_tool_use_reply`)."""
+    call = await decide(bus, payload)
+    approved = False
+    if call.decision == "ask" and on_ask is not None:
+        approved = await on_ask(call, payload)
+    return pre_tool_use_reply(
+        call,
+        payload["tool_name"],
+        payload["tool_input"],
+        rewrite_decision=rewrite_decision,
+        approved=approved,
+    )
 
 
 async def decide(bus: Bus, payload: Mapping[str, Any]) -> ToolCall:

@@ -110,6 +110,37 @@ async def test_ask_with_rewritten_args_sends_both() -> None:
     }
 
 
+async def test_on_ask_decides_whether_an_ask_reaches_claude_code() -> None:
+    """on_ask sees only asked calls: True lets the call go on, a block denies it, False asks."""
+    bus = agentbus.Bus(log_level=None)
+
+    @bus.intercept("tool.before", tool="exec")
+    def ask_for_deploys(call: agentbus.ToolCall) -> None:
+        if "deploy" in call.args["command"]:
+            call.ask("deploys need a person")
+
+    seen: list[str] = []
+
+    async def on_ask(call: agentbus.ToolCall, payload: Any) -> bool:
+        seen.append(call.args["command"])
+        if "prod" in call.args["command"]:
+            call.block("not to prod")
+        return "staging" in call.args["command"]
+
+    def event(command: str) -> dict[str, Any]:
+        return {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": command}}
+
+    assert await protocol.handle(bus, event("ls"), on_ask=on_ask) == protocol.PASS
+    assert await protocol.handle(bus, event("deploy staging"), on_ask=on_ask) == protocol.PASS
+    asked = await protocol.handle(bus, event("deploy dev"), on_ask=on_ask)
+    assert asked.output is not None
+    assert asked.output["hookSpecificOutput"]["permissionDecision"] == "ask"
+    denied = await protocol.handle(bus, event("deploy prod"), on_ask=on_ask)
+    assert denied.output is not None
+    assert denied.output["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert seen == ["deploy staging", "deploy dev", "deploy prod"]
+
+
 def test_reply_stdout_is_one_json_object_or_nothing() -> None:
     assert protocol.HookReply().stdout() == ""
     assert json.loads(protocol.deny("no").stdout())["hookSpecificOutput"]["permissionDecision"] == "deny"

@@ -1,0 +1,87 @@
+"""The hook process imports only what answering one event needs.
+
+Claude Code starts `agentbus hook claude-code` for every tool call, so each
+module it imports is paid for on every call. With sync layers only (the
+built-in guards) the event is answered without an event loop: anyio, the
+asyncio/trio machinery, structlog and the standard library's logging stay out.
+An async layer brings anyio in, as it must.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+UNNEEDED = ("anyio", "sniffio", "structlog", "logging", "asyncio", "trio")
+
+SCRIPT = """
+import sys
+from agentbus.cli import main
+status = main(["hook", "claude-code", "--no-audit-log", *sys.argv[2:]])
+with open(sys.argv[1], "w") as out:
+    out.write("\\n".join(sorted(sys.modules)))
+sys.exit(status)
+"""
+
+ASYNC_POLICY = """
+async def look(call):
+    pass
+
+def install(registry):
+    registry.add("tool.before", look, tool="bash")
+"""
+
+
+def run_hook(
+    tmp_path: Path, command: str, *args: str, env: dict[str, str] | None = None
+) -> tuple[dict[str, Any], set[str]]:
+    """One hook process, as Claude Code starts it; its answer and the modules it imported."""
+    modules = tmp_path / "modules.txt"
+    payload = {
+        "session_id": "s",
+        "transcript_path": "/dev/null",
+        "cwd": str(tmp_path),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT, str(modules), *args],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        env={**os.environ, "CLAUDE_PROJECT_DIR": str(tmp_path), **(env or {})},
+        cwd=tmp_path,
+        check=True,
+    )
+    answer = json.loads(done.stdout) if done.stdout.strip() else {}
+    return answer, set(modules.read_text().split())
+
+
+def top_level(modules: set[str]) -> set[str]:
+    return {name.partition(".")[0] for name in modules}
+
+
+def test_guards_alone_import_no_event_loop_nor_logging(tmp_path: Path) -> None:
+    answer, modules = run_hook(tmp_path, "rm -rf /")
+    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"  # the guards did run
+    assert "agentbus.middleware.command_guard" in modules
+    assert top_level(modules).isdisjoint(UNNEEDED), sorted(top_level(modules) & set(UNNEEDED))
+
+
+def test_an_async_layer_brings_anyio_in(tmp_path: Path) -> None:
+    installed = tmp_path / "site"  # outside the project: the hook imports nothing from there
+    installed.mkdir()
+    (installed / "async_policy.py").write_text(ASYNC_POLICY)
+    project = tmp_path / "project"
+    project.mkdir()
+    answer, modules = run_hook(
+        project, "rm -rf /", "--middleware", "async_policy:install", env={"PYTHONPATH": str(installed)}
+    )
+    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny", answer
+    assert "could not load" not in answer["hookSpecificOutput"]["permissionDecisionReason"]
+    assert "anyio" in modules
