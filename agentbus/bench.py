@@ -41,6 +41,8 @@ examples:
   agentbus bench --middleware mypkg.policy:install --tool exec --args '{"command": "ls"}'
                                                  your own stack against the same baselines
   agentbus bench --quick --backend asyncio       fewer rounds, one backend
+  agentbus bench --frameworks                    also LangChain, OpenAI Agents, pydantic-ai and FastMCP,
+                                                 natively and through agentbus (those installed)
 """
 
 LAYER_COUNTS = (1, 5, 10, 20)
@@ -565,6 +567,7 @@ def run_benchmarks(
     quick: bool = False,
     guards: bool = True,
     progress: Progress | None = None,
+    frameworks: bool = False,
 ) -> dict[str, Any]:
     """Run the grid; return the JSON document (``scenarios``, ``slopes``, ``targets``,
     ``guards``, ``skipped``). Backends and baselines that are not installed are skipped
@@ -603,6 +606,16 @@ def run_benchmarks(
         guard_document = guard_costs(QUICK_GUARD_SIZES if quick else GUARD_SIZES, 1 if quick else 3, progress)
     if guard_document:
         skipped += [f"guards: {s}" for s in guard_document["skipped"]]
+    framework_document = None
+    if frameworks:
+        from . import bench_frameworks
+
+        framework_document = bench_frameworks.run_frameworks(
+            rounds=3 if quick else rounds,
+            budget_ms=bench_frameworks.QUICK_BUDGET_MS if quick else None,
+            progress=progress,
+        )
+        skipped += framework_document["skipped"]
     progress.done()
     per_round = Rounds(results)
     sloped: tuple[str, ...] = ("closure", "pluggy", "agentbus-sync", "agentbus-async", "agentbus-asgi")
@@ -630,6 +643,8 @@ def run_benchmarks(
     if guard_document is not None:
         document["guards"] = guard_document["rows"]
     document["targets"] = targets(per_round, runnable, with_pluggy, guard_document)
+    if framework_document is not None:
+        document["frameworks"] = framework_document
     return document
 
 
@@ -813,6 +828,10 @@ def format_table(document: dict[str, Any]) -> str:
             lines.append(
                 f"{name:<{twidth}}{limit:>8}" + "".join(f"{cells.get(b, ''):>12}" for b in target_columns)
             )
+    if "frameworks" in document:
+        from .bench_frameworks import format_table as framework_table
+
+        lines += ["", framework_table(document["frameworks"])]
     machine = document["machine"]
     lines += [
         "",
@@ -840,6 +859,10 @@ def format_markdown(document: dict[str, Any]) -> str:
               "|---|---:|" + "---:|" * len(target_columns)]  # fmt: skip
     for name, limit, cells in target_rows:
         lines.append(f"| {name} | {limit} | " + " | ".join(cells.get(b, "") for b in target_columns) + " |")
+    if "frameworks" in document:
+        from .bench_frameworks import format_markdown as framework_markdown
+
+        lines += ["", framework_markdown(document["frameworks"])]
     return "\n".join(lines)
 
 
@@ -874,6 +897,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-processes", action="store_true", help="skip the whole-process timings")
     parser.add_argument("--no-guards", action="store_true", help="skip the guards' cost per KB")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    parser.add_argument(
+        "--frameworks",
+        action="store_true",
+        help="also each installed framework natively and through its adapter (slow: about 10 s each)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -900,6 +928,7 @@ def run(args: argparse.Namespace) -> int:
         quick=args.quick,
         guards=not args.no_guards,
         progress=Progress(enabled=not args.quiet),
+        frameworks=args.frameworks,
     )
     if document["skipped"]:
         print("agentbus bench: skipped " + "; ".join(document["skipped"]), file=sys.stderr)

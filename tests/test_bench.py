@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agentbus import bench
+from agentbus import bench, bench_frameworks
 from agentbus.cli import main
 
 REQUIRED = {
@@ -193,3 +193,63 @@ def test_a_size_that_would_take_too_long_at_the_measured_rate_is_skipped_and_nam
     document = bench.guard_costs((1_000, 4_000), 1, bench.Progress(enabled=False))
     assert [(r["shape"], r["bytes"]) for r in document["rows"]] == [("benign", 1_000), ("dangerous", 1_000)]
     assert document["skipped"][0].startswith("benign command of 4 KB (at 1 KB's cost per KB it would take ")
+
+
+# -- --frameworks ---------------------------------------------------------------------------
+
+
+def _installed(framework: str) -> bool:
+    return bench_frameworks._installed(bench_frameworks.FRAMEWORKS[framework][0])
+
+
+def test_each_installed_framework_runs_natively_and_through_agentbus_at_each_layer_count() -> None:
+    document = bench_frameworks.run_frameworks(rounds=2, budget_ms=0.01, layer_counts=(0, 1))
+    installed = [name for name in bench_frameworks.FRAMEWORKS if _installed(name)]
+    assert list(document["versions"]) == installed
+    measured = {(s["name"], s["layers"]) for s in document["scenarios"]}
+    for framework in installed:
+        for side in ("native", "agentbus"):
+            assert {(f"{framework}-{side}", 0), (f"{framework}-{side}", 1)} <= measured
+    for row in document["ratios"]:
+        assert set(row) >= {"framework", "layers", "native_us", "agentbus_us", "ratio"}
+        assert row["ratio"] > 0
+        limit = bench_frameworks.TARGETS[row["framework"]].get(row["layers"])
+        assert row.get("limit") == limit
+    targets = {(t["backend"], t["target"]) for t in document["targets"]}
+    for framework in installed:
+        for layers in set(bench_frameworks.TARGETS[framework]) & {0, 1}:
+            assert (framework, f"{framework} agentbus / native, {layers} layers") in targets
+
+
+def test_frameworks_are_off_by_default() -> None:
+    document = bench.run_benchmarks(
+        backends=("asyncio",), rounds=1, budget_ms=0.05, processes=False, guards=False
+    )
+    assert "frameworks" not in document
+
+
+def test_bench_frameworks_prints_and_writes_them_and_names_the_missing_ones(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.setattr(bench_frameworks, "QUICK_BUDGET_MS", 0.01)
+    monkeypatch.setattr(bench_frameworks, "LAYER_COUNTS", (1,))
+    _without(monkeypatch, "fastmcp", "agents")
+    out = tmp_path / "results.json"
+    status = main(
+        [
+            "bench", "--frameworks", "--quick", "--backend", "asyncio", "--no-processes", "--no-guards",
+            "--quiet", "--json", str(out), "--markdown", str(tmp_path / "results.md"),
+        ]
+    )  # fmt: skip
+    stdout, err = capsys.readouterr()
+    assert status == 0
+    assert "the openai-agents scenarios (pip install 'agentbus[openai-agents]')" in err
+    assert "the fastmcp scenarios (pip install 'agentbus[mcp]')" in err
+    document = json.loads(out.read_text())["frameworks"]
+    assert "fastmcp" not in document["versions"]
+    assert "openai-agents" not in document["versions"]
+    markdown = (tmp_path / "results.md").read_text()
+    for framework in document["versions"]:
+        assert f"\n{framework:<16}{1:>7}" in stdout
+        assert f"| {framework} | 1 | " in markdown
+        assert document["versions"][framework].count("==") == 1

@@ -4,7 +4,9 @@
 
     agent = create_agent(model, tools, middleware=[AgentbusMiddleware(bus)])
 
-Each of LangChain's hooks feeds one of the bus's hook points:
+Each of LangChain's hooks feeds one of the bus's hook points (the tool and
+model-call hooks are always bound, the others only for points with layers: see
+:class:`AgentbusMiddleware`):
 
 - ``before_agent``: message.before on the user's message (the last
   ``HumanMessage``; a changed text replaces it in the state, by id), then
@@ -36,16 +38,17 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable, Mapping
+import warnings
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from inspect import isawaitable
-from typing import Annotated, Any, cast
+from typing import Annotated, Any, Final, cast
 
 import anyio
 from typing_extensions import NotRequired
 
 from ..bus import Bus
 from ..errors import RunEnded, ToolPaused
-from ..events import Message, Params
+from ..events import HOOK_POINTS, TOOL_POINTS, Message, Params
 from ..lineage import running
 from ..tools import error_result
 
@@ -68,7 +71,13 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         "agentbus.adapters.langchain needs LangChain v1: pip install 'agentbus[langchain]'"
     ) from exc
 
-__all__ = ["AgentbusMiddleware", "AgentbusState", "ToolMessageError", "openai_style_settings"]
+__all__ = [
+    "AgentbusMiddleware",
+    "AgentbusState",
+    "ToolMessageError",
+    "UnboundPointWarning",
+    "openai_style_settings",
+]
 
 SettingsMapper = Callable[[Params, frozenset[str]], dict[str, Any]]
 """Turns params.before's changes (the event and the names of the changed fields)
@@ -147,6 +156,58 @@ def _initial_temperature(request: Any) -> float | None:
     return None
 
 
+class UnboundPointWarning(UserWarning):
+    """Layers were registered on a hook point that an agent's graph has no hook for."""
+
+
+_HOOKS: dict[str, frozenset[str]] = {
+    "before_agent": frozenset({"message.before", "agent.start"}),
+    "after_agent": frozenset({"agent.end"}),
+    "before_model": frozenset({"turn.start"}),
+    "after_model": frozenset({"turn.end"}),
+    "wrap_model_call": frozenset({"params.before", "tool.list"}),
+}
+"""LangChain's hooks (each with its ``a``-prefixed async twin) and the points they run.
+
+The tool points are always bound (``wrap_tool_call``). The others are bound only
+when one of their points has layers when the middleware is made, since each
+costs the agent on every turn: a ``before_*``/``after_*`` hook is a node of the
+graph, a ``wrap_model_call`` a traced wrapper around every model call.
+"""
+
+_ALWAYS = frozenset({"wrap_model_call"})
+"""Bound whatever has layers: a tool call's layer may end the run (``RunEnded``), and the
+model call after it is where the run then ends (a wrapper, not a node of the graph)."""
+
+LOOP_POINTS: Final = frozenset().union(*_HOOKS.values())
+"""The hook points bound by a hook other than ``wrap_tool_call``."""
+
+_CLASSES: dict[tuple[type[Any], frozenset[str]], type[Any]] = {}
+
+
+def _hook_class(base: type[Any], hooks: frozenset[str]) -> type[Any]:
+    """``base`` (AgentbusMiddleware or a subclass) with these loop hooks, where ``base`` does
+    not define them itself: LangChain reads the hooks off the class."""
+    hooks = frozenset(hook for hook in hooks if not _overrides(base, hook))
+    if not hooks:
+        return base
+    cls = _CLASSES.get((base, hooks))
+    if cls is None:
+        namespace: dict[str, Any] = {"__module__": base.__module__, "__doc__": base.__doc__}
+        for hook in hooks:
+            for name in (hook, "a" + hook):
+                namespace[name] = _LoopHooks.__dict__[name]
+        if "wrap_model_call" in hooks:
+            namespace["_model_call"] = _LoopHooks.__dict__["_model_call"]
+        cls = _CLASSES[(base, hooks)] = type(base.__name__, (base,), namespace)
+    return cls
+
+
+def _overrides(cls: type[Any], hook: str) -> bool:
+    """Whether ``cls`` has the hook as LangChain tells it: not AgentMiddleware's own."""
+    return any(getattr(cls, name) is not getattr(AgentMiddleware, name) for name in (hook, "a" + hook))
+
+
 class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
     """Run the bus's hook points inside a LangChain ``create_agent`` loop.
 
@@ -156,9 +217,25 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
     :mod:`agentbus.kinds`). A tool that raises fails the run, as without
     agentbus, after tool.after has seen the error; ``errors_as_results=True``
     gives the model the error result instead, and the run goes on.
+
+    Only what is used is bound: the tool points, params.before and tool.list
+    always (through the tool and model-call wrappers, which look the layers up
+    per call), the graph's nodes (message.before, agent and turn points) only if
+    they have layers when the middleware is made (or observers that want
+    dispatch records, for message.before), because LangChain compiles the
+    agent's graph once and each node costs every turn. ``points``
+    binds more: an iterable of hook point names that may get layers later, or
+    ``"all"``. A layer registered later on a point that is not bound does not
+    run in this agent: the adapter warns (:class:`UnboundPointWarning`) at the
+    agent's next tool call; make the agent again (``create_agent``) to bind it.
     """
 
     state_schema = AgentbusState
+
+    def __new__(cls, bus: Bus, *args: Any, points: Iterable[str] | str | None = None, **kwargs: Any) -> Any:
+        bound = _bound_points(bus, points)
+        hooks = frozenset(hook for hook, served in _HOOKS.items() if served & bound) | _ALWAYS
+        return super().__new__(_hook_class(cls, hooks))
 
     def __init__(
         self,
@@ -168,6 +245,7 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
         model_settings: SettingsMapper = openai_style_settings,
         tool_kinds: Mapping[str, str] | None = None,
         errors_as_results: bool = False,
+        points: Iterable[str] | str | None = None,
     ) -> None:
         super().__init__()
         self.bus = bus
@@ -175,9 +253,30 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
         self.model_settings = model_settings
         self.tool_kinds = dict(tool_kinds or {})
         self.errors_as_results = errors_as_results
+        hooks = [hook for hook in _HOOKS if _overrides(type(self), hook)]
+        served = frozenset().union(*(_HOOKS[hook] for hook in hooks))
+        always = frozenset().union(*(_HOOKS[hook] for hook in _ALWAYS if hook in hooks))
+        self.points: frozenset[str] = TOOL_POINTS | always | (served & _bound_points(bus, points))
+        """The hook points this middleware runs (the others have no hook in the graph)."""
+        self._version = bus.registry.version
+        self._warned: set[str] = set()
         self._bound: set[str] = set()
         # Calls paused by interrupt(), by (thread, call id): (args as the model sent them, args approved).
         self._paused: dict[tuple[str | None, str], tuple[Any, dict[str, Any]]] = {}
+
+    def _check_unbound(self) -> None:
+        """Warn, once per point, about layers that were registered where this agent has no hook."""
+        self._version = self.bus.registry.version
+        for point in sorted(LOOP_POINTS - self.points - self._warned):
+            if self.bus.registry.stack(point):
+                self._warned.add(point)
+                warnings.warn(
+                    f"{point} has layers now, but this LangChain agent was built when it had none, "
+                    f"so they do not run in it; call create_agent again to bind them (or make "
+                    f"AgentbusMiddleware with points=[{point!r}] or points='all' to bind it up front)",
+                    UnboundPointWarning,
+                    stacklevel=2,
+                )
 
     # -- who is running ---------------------------------------------------------------
 
@@ -194,26 +293,6 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
         if thread is None:
             thread = (config.get("configurable") or {}).get("thread_id")
         return str(agent_id), None if thread is None else str(thread)
-
-    # -- agent: message.before and agent.start / agent.end -------------------------
-
-    @hook_config(can_jump_to=["end"])
-    async def abefore_agent(self, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
-        agent_id, session_key = self._identity(runtime)
-        update: dict[str, Any] | None = None
-        messages = state.get("messages") or []
-        last = messages[-1] if messages else None
-        try:
-            if isinstance(last, HumanMessage):
-                update = await self._process_message(last, agent_id, session_key)
-            await self.bus.notify("agent.start", agent_id=agent_id, session_key=session_key)
-        except RunEnded as ended:
-            return {"agentbus_ended": ended.reason, "jump_to": "end"}
-        return update
-
-    @hook_config(can_jump_to=["end"])
-    def before_agent(self, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
-        return _blocking(self.abefore_agent, state, runtime)  # type: ignore[no-any-return]
 
     async def _process_message(
         self, human: HumanMessage, agent_id: str, session_key: str | None
@@ -239,46 +318,16 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
             update["messages"] = [human.model_copy(update={"content": new_content})]
         return update
 
-    async def aafter_agent(self, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
-        agent_id, session_key = self._identity(runtime)
-        await self.bus.notify("agent.end", agent_id=agent_id, session_key=session_key)
-        return None
-
-    def after_agent(self, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
-        return _blocking(self.aafter_agent, state, runtime)  # type: ignore[no-any-return]
-
-    # -- model: turn.start / turn.end and params.before ----------------------------------
-
-    @hook_config(can_jump_to=["end"])
-    async def abefore_model(self, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
-        if state.get("agentbus_ended") is not None:  # a tool call's layer ended the run
-            return {"jump_to": "end"}
-        agent_id, session_key = self._identity(runtime)
-        try:
-            await self.bus.notify("turn.start", agent_id=agent_id, session_key=session_key)
-        except RunEnded as ended:
-            return {"agentbus_ended": ended.reason, "jump_to": "end"}
-        return None
-
-    @hook_config(can_jump_to=["end"])
-    def before_model(self, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
-        return _blocking(self.abefore_model, state, runtime)  # type: ignore[no-any-return]
-
-    async def aafter_model(self, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
-        agent_id, session_key = self._identity(runtime)
-        await self.bus.notify("turn.end", agent_id=agent_id, session_key=session_key)
-        return None
-
-    def after_model(self, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
-        return _blocking(self.aafter_model, state, runtime)  # type: ignore[no-any-return]
-
     async def _resolve_request(self, request: ModelRequest[Any]) -> ModelRequest[Any]:
         """params.before for one model call; the request with the changed settings."""
         agent_id, session_key = self._identity(request.runtime)
         provider, model = _model_identity(request.model)
         state = cast("dict[str, Any]", request.state)
+        text = state.get("agentbus_message")
+        if text is None:  # message.before is not bound: the user's message as it is
+            text = _last_human_text(state.get("messages") or [])
         message = Message(
-            message=state.get("agentbus_message", ""), metadata=dict(state.get("agentbus_metadata") or {}),
+            message=text, metadata=dict(state.get("agentbus_metadata") or {}),
             agent_id=agent_id, session_key=session_key, provider=provider, model=model,
         )  # fmt: skip
         temperature = _initial_temperature(request)
@@ -317,22 +366,6 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
                 tools.append(tool if same else tool.model_copy(update={"description": shown[tool.name]}))
         return request.override(tools=tools)
 
-    async def awrap_model_call(self, request: ModelRequest[Any], handler: Callable[..., Any]) -> Any:
-        self._bind(request.tools)
-        try:
-            request = await self._resolve_request(request)
-        except RunEnded as ended:
-            return _ended_answer(ended)
-        return await handler(request)
-
-    def wrap_model_call(self, request: ModelRequest[Any], handler: Callable[..., Any]) -> Any:
-        self._bind(request.tools)
-        try:
-            request = _blocking(self._resolve_request, request)
-        except RunEnded as ended:
-            return _ended_answer(ended)
-        return handler(request)
-
     # -- tools: tool.before -> tool.call -> tool.after ---------------------------------------
 
     def _bind(self, tools: Any) -> None:
@@ -352,15 +385,20 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
         call = request.tool_call
         name, call_id = call["name"], call.get("id") or ""
         agent_id, session_key = self._identity(request.runtime)
-        if request.tool is not None:
+        if self._version != self.bus.registry.version:
+            self._check_unbound()
+        if request.tool is not None and name not in self._bound:
             self._bind([request.tool])
         responses: list[Any] = []
         key = (session_key, call_id)
 
         async def execute(args: dict[str, Any]) -> Any:
+            # The tool gets the approved args (a copy); unchanged ones, the request as it came.
+            unchanged = args == call["args"]
+            forwarded = request if unchanged else request.override(tool_call={**call, "args": args})
             try:
                 with running(agent_id):  # an agent invoked inside the tool is this agent's sub-agent
-                    response = handler(request.override(tool_call={**call, "args": args}))
+                    response = handler(forwarded)
                     if isawaitable(response):
                         response = await response
             except GraphBubbleUp as exc:  # an interrupt pauses the call: it has not failed, nor ended
@@ -409,8 +447,20 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
             status="error" if event.is_error else "success",
         )  # fmt: skip
 
-    async def awrap_tool_call(self, request: ToolCallRequest, handler: Callable[..., Any]) -> Any:
-        return await self._call_tool(request, handler)
+    def awrap_tool_call(
+        self, request: ToolCallRequest, handler: Callable[..., Any]
+    ) -> Coroutine[Any, Any, Any]:
+        """The tool pipeline, as a coroutine.
+
+        Not a coroutine function on purpose: ``create_agent`` wraps every
+        ``awrap_tool_call`` in LangSmith's ``traceable``, whose async wrapper hops
+        to a worker thread twice per call, even with tracing off (most of what a
+        tool hook costs a LangChain agent). Its sync wrapper does not, and the
+        coroutine returned here is awaited by the tool node all the same. The
+        price: with LangSmith tracing on, this hook's span ends when the call
+        starts, and the tool's span is a child of the tool node's.
+        """
+        return self._call_tool(request, handler)
 
     def wrap_tool_call(self, request: ToolCallRequest, handler: Callable[..., Any]) -> Any:
         return _blocking(self._call_tool, request, handler)
@@ -423,3 +473,130 @@ def _ended_answer(ended: RunEnded) -> AIMessage:
 
 _PAUSED_LIMIT = 1024
 """How many interrupted tool calls an adapter remembers for their resume."""
+
+
+def _bound_points(bus: Bus, points: Iterable[str] | str | None) -> frozenset[str]:
+    """The points a new middleware binds: those with layers, those asked for, the tool points."""
+    if points == "all":
+        return HOOK_POINTS
+    asked = frozenset([points] if isinstance(points, str) else points or ())
+    unknown = asked - HOOK_POINTS
+    if unknown:
+        raise ValueError(
+            f"points names {', '.join(map(repr, sorted(unknown)))}, which are not hook points; "
+            f"use 'all' or some of: {', '.join(sorted(HOOK_POINTS))}"
+        )
+    registered = frozenset(point for point in LOOP_POINTS if bus.registry.stack(point))
+    if bus.observers.wants_dispatches:  # they expect a record of every message.before and params.before
+        registered |= {"message.before", "params.before"}
+    return asked | registered | TOOL_POINTS
+
+
+def _model_call_points(bus: Bus) -> bool:
+    """Whether a model call has params.before or tool.list to run (looked up per call: the
+    model-call wrapper is always bound, so these points bind as soon as they get layers)."""
+    registry = bus.registry
+    return bool(
+        registry.stack("params.before") or registry.stack("tool.list") or bus.observers.wants_dispatches
+    )
+
+
+def _last_human_text(messages: Any) -> str:
+    for message in reversed(messages):
+        if isinstance(message, HumanMessage):
+            content = message.content
+            if isinstance(content, str):
+                return content
+            texts = [b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text"]
+            return str(texts[-1]) if texts else ""
+    return ""
+
+
+class _LoopHooks:
+    """The hooks of the points other than the tools', picked onto the middleware's class by
+    :func:`_hook_class` when their points are bound (``self`` is an AgentbusMiddleware)."""
+
+    # -- agent: message.before and agent.start / agent.end -------------------------
+
+    @hook_config(can_jump_to=["end"])
+    async def abefore_agent(self: Any, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
+        agent_id, session_key = self._identity(runtime)
+        update: dict[str, Any] | None = None
+        messages = state.get("messages") or []
+        last = messages[-1] if messages else None
+        try:
+            if isinstance(last, HumanMessage):
+                update = await self._process_message(last, agent_id, session_key)
+            await self.bus.notify("agent.start", agent_id=agent_id, session_key=session_key)
+        except RunEnded as ended:
+            return {"agentbus_ended": ended.reason, "jump_to": "end"}
+        return update
+
+    @hook_config(can_jump_to=["end"])
+    def before_agent(self: Any, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
+        return _blocking(self.abefore_agent, state, runtime)  # type: ignore[no-any-return]
+
+    async def aafter_agent(self: Any, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
+        agent_id, session_key = self._identity(runtime)
+        await self.bus.notify("agent.end", agent_id=agent_id, session_key=session_key)
+        return None
+
+    def after_agent(self: Any, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
+        return _blocking(self.aafter_agent, state, runtime)  # type: ignore[no-any-return]
+
+    # -- model: turn.start / turn.end, params.before and tool.list --------------------------
+
+    @hook_config(can_jump_to=["end"])
+    async def abefore_model(self: Any, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
+        if state.get("agentbus_ended") is not None:  # a tool call's layer ended the run
+            return {"jump_to": "end"}
+        agent_id, session_key = self._identity(runtime)
+        try:
+            await self.bus.notify("turn.start", agent_id=agent_id, session_key=session_key)
+        except RunEnded as ended:
+            return {"agentbus_ended": ended.reason, "jump_to": "end"}
+        return None
+
+    @hook_config(can_jump_to=["end"])
+    def before_model(self: Any, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
+        return _blocking(self.abefore_model, state, runtime)  # type: ignore[no-any-return]
+
+    async def aafter_model(self: Any, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
+        agent_id, session_key = self._identity(runtime)
+        await self.bus.notify("turn.end", agent_id=agent_id, session_key=session_key)
+        return None
+
+    def after_model(self: Any, state: AgentbusState, runtime: Any) -> dict[str, Any] | None:
+        return _blocking(self.aafter_model, state, runtime)  # type: ignore[no-any-return]
+
+    def awrap_model_call(
+        self: Any, request: ModelRequest[Any], handler: Callable[..., Any]
+    ) -> Coroutine[Any, Any, Any]:
+        """A plain function returning the coroutine, for the reason told at ``awrap_tool_call``."""
+        return cast("Coroutine[Any, Any, Any]", self._model_call(request, handler))
+
+    async def _model_call(self: Any, request: ModelRequest[Any], handler: Callable[..., Any]) -> Any:
+        self._bind(request.tools)
+        reason = cast("dict[str, Any]", request.state).get("agentbus_ended")
+        if reason is not None:  # a tool call's layer ended the run: no more model calls
+            return _ended_answer(RunEnded(reason))
+        if not _model_call_points(self.bus):
+            return await handler(request)
+        try:
+            request = await self._resolve_request(request)
+        except RunEnded as ended:
+            return _ended_answer(ended)
+        return await handler(request)
+
+    def wrap_model_call(self: Any, request: ModelRequest[Any], handler: Callable[..., Any]) -> Any:
+        self._bind(request.tools)
+        reason = cast("dict[str, Any]", request.state).get("agentbus_ended")
+        if reason is not None:
+            return _ended_answer(RunEnded(reason))
+        if not _model_call_points(self.bus):
+            return handler(request)
+        try:
+            request = _blocking(self._resolve_request, request)
+        except RunEnded as ended:
+            return _ended_answer(ended)
+        return handler(request)

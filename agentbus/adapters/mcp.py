@@ -144,8 +144,15 @@ class AgentbusMiddleware(Middleware):
         # exception, and FastMCP gets its ToolError back to report as it always does.
         wrappers: dict[int, ToolError] = {}
 
+        arguments = params.arguments or {}
+
         async def execute(args: dict[str, Any]) -> Any:
-            forwarded = context.copy(message=params.model_copy(update={"arguments": args}))
+            # Changed args go in a copy of the request; unchanged ones as the client sent them
+            # (the layers saw a copy, so nothing they kept can change them now).
+            if args == arguments:
+                forwarded = context
+            else:
+                forwarded = context.copy(message=params.model_copy(update={"arguments": args}))
             try:
                 with running(agent_id):
                     result = await call_next(forwarded)
@@ -167,7 +174,7 @@ class AgentbusMiddleware(Middleware):
 
         try:
             event = await self.bus.run_tool(
-                params.name, params.arguments or {}, execute, call_id=_request_id(ctx),
+                params.name, arguments, execute, call_id=_request_id(ctx),
                 agent_id=agent_id, session_key=self._session_key(ctx),
             )  # fmt: skip
         except RunEnded as ended:  # MCP has no run to end: the call ends, and says why

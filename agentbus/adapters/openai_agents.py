@@ -477,12 +477,66 @@ async def _prepare(
         overrides = dataclasses.replace(run_config.model_settings or ModelSettings(), **changes)
         run_config = dataclasses.replace(run_config, model_settings=overrides)
     options["run_config"] = run_config
-    options["hooks"] = BusRunHooks(bus, options.get("hooks"))
-    wrapped = wrap_agent(bus, agent, tool_kinds=tool_kinds)
+    if any(bus.registry.stack(point) for point in _RUN_HOOK_POINTS):
+        options["hooks"] = BusRunHooks(bus, options.get("hooks"))
+    wrapped = _wrapped_agent(bus, agent, tool_kinds)
     if params.system_prompt != instructions and params.system_prompt is not None:
         wrapped = wrapped.clone(instructions=params.system_prompt)  # this run's starting agent only
         _offer_tools_through(bus, wrapped, tool_kinds)
     return wrapped, input, options, session_key
+
+
+_RUN_HOOK_POINTS = ("agent.start", "agent.end", "turn.start", "turn.end")
+"""The points :class:`BusRunHooks` runs: it is installed for a run only if one has layers."""
+
+_SEPARATOR = object()
+
+# The clones run() made, by (bus, agent) ids: (bus, agent, what the clone copied, kinds, clone).
+# The entry holds the bus and the agent, so their ids are not reused while it lives.
+_clones: dict[tuple[int, int], tuple[Bus, Any, list[Any], dict[str, str], Any]] = {}
+
+
+def _copied(agent: Any) -> list[Any]:
+    """What a clone of ``agent`` copied, to compare by identity: each reachable agent, its
+    fields, its tools and its handoffs (the two lists a clone does not share)."""
+    copied: list[Any] = []
+    pending, seen = [agent], set()
+    while pending:
+        current = pending.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        copied += [current, *vars(current).values(), _SEPARATOR, *current.tools, _SEPARATOR]
+        copied += [*current.handoffs, _SEPARATOR]
+        pending += [target for target in current.handoffs if isinstance(target, Agent)]
+    return copied
+
+
+def _wrapped_agent(bus: Bus, agent: Any, tool_kinds: Mapping[str, str] | None) -> Any:
+    """:func:`wrap_agent`, cached across runs: cloning an agent costs a run more than the
+    bus does. A clone is reused while the agent and the agents it hands off to are the same
+    objects with the same fields, tools and handoffs; any change makes a new one."""
+    key = (id(bus), id(agent))
+    copied = _copied(agent)
+    kinds = dict(tool_kinds or {})
+    cached = _clones.get(key)
+    if (
+        cached is not None
+        and cached[3] == kinds
+        and len(cached[2]) == len(copied)
+        and all(a is b for a, b in zip(cached[2], copied, strict=True))
+    ):
+        return cached[4]
+    clone = wrap_agent(bus, agent, tool_kinds=tool_kinds)
+    _clones.pop(key, None)
+    if len(_clones) >= _CLONE_LIMIT:  # many agents or buses made on the fly: forget the oldest
+        del _clones[next(iter(_clones))]
+    _clones[key] = (bus, agent, copied, kinds, clone)
+    return clone
+
+
+_CLONE_LIMIT = 64
+"""How many (bus, agent) clones run() keeps."""
 
 
 async def run(
@@ -501,8 +555,12 @@ async def run(
     message of an input list), with ``metadata`` as its starting metadata;
     params.before then starts from the run's effective model settings, and
     what it changes is applied to ``RunConfig.model_settings``. The agent is
-    wrapped with :func:`wrap_agent` and the hooks with :class:`BusRunHooks`
-    (yours still run); ``tool_kinds`` goes to :func:`wrap_agent`. The session key is ``session_key``, else the
+    wrapped with :func:`wrap_agent` (once: the clone is reused by the next runs
+    of the same agent on the same bus until the agent, its tools or its handoffs
+    change) and, when a lifecycle point has layers, the hooks with
+    :class:`BusRunHooks` (yours still run); each run decides anew, so layers
+    registered between runs apply to the next one. ``tool_kinds`` goes to
+    :func:`wrap_agent`. The session key is ``session_key``, else the
     ``session``'s id, else ``conversation_id``, else ``RunConfig.group_id``.
     """
     agent, input, options, session_key = await _prepare(

@@ -105,6 +105,12 @@ class AgentbusCapability(AbstractCapability[Any]):
     told from their schemas when the agent prepares its tools.
     ``errors_as_results=True`` turns a tool's exception into the error result
     the model sees, where pydantic-ai would end the run.
+
+    Each run binds what it needs when it starts: the tool points always, the
+    others only if they have layers then (message.before and params.before
+    also while observers want their dispatch records), so that a point without
+    layers costs a run nothing; layers registered during a run apply from the
+    next run on, except on the tool points, which every call consults.
     """
 
     bus: Bus
@@ -120,9 +126,17 @@ class AgentbusCapability(AbstractCapability[Any]):
     _instructions: str | None = dataclasses.field(default=None, init=False, repr=False)
     _turn: int = dataclasses.field(default=0, init=False, repr=False)
     _turn_open: bool = dataclasses.field(default=False, init=False, repr=False)
+    _points: frozenset[str] = dataclasses.field(default=frozenset(), init=False, repr=False)
 
     async def for_run(self, ctx: RunContext[Any]) -> AgentbusCapability:
-        return dataclasses.replace(self)
+        run = dataclasses.replace(self)
+        run._bound = self._bound  # replace() gives init=False fields their defaults: share it again
+        registry = self.bus.registry
+        points = {point for point in _RUN_POINTS if registry.stack(point)}
+        if "params.before" in points or self.bus.observers.wants_dispatches:
+            points |= {"message.before", "params.before"}  # params.before reads the processed prompt
+        run._points = frozenset(points)
+        return run
 
     # -- identity -------------------------------------------------------------------
 
@@ -142,12 +156,16 @@ class AgentbusCapability(AbstractCapability[Any]):
     # -- lifecycle ------------------------------------------------------------------
 
     async def before_run(self, ctx: RunContext[Any]) -> None:
+        if "agent.start" not in self._points:
+            return
         await self.bus.notify(
             "agent.start", agent_id=self._agent_id(ctx), session_key=self._session_key(ctx), run_id=ctx.run_id
         )
 
     async def after_run(self, ctx: RunContext[Any], *, result: AgentRunResult[Any]) -> AgentRunResult[Any]:
         await self._end_turn(ctx)
+        if "agent.end" not in self._points:
+            return result
         await self.bus.notify(
             "agent.end", agent_id=self._agent_id(ctx), session_key=self._session_key(ctx), run_id=ctx.run_id,
             status="completed", turns=self._turn,
@@ -156,9 +174,11 @@ class AgentbusCapability(AbstractCapability[Any]):
 
     async def on_run_error(self, ctx: RunContext[Any], *, error: BaseException) -> AgentRunResult[Any]:
         # A cancellation is not reported: awaiting now would not finish.
-        if isinstance(error, (Exception, RunEnded)):
-            ended = isinstance(error, RunEnded)
+        reported = isinstance(error, (Exception, RunEnded))
+        ended = isinstance(error, RunEnded)
+        if reported:
             await self._end_turn(ctx)
+        if reported and "agent.end" in self._points:
             await self.bus.notify(
                 "agent.end", agent_id=self._agent_id(ctx), session_key=self._session_key(ctx),
                 run_id=ctx.run_id, status="ended" if ended else "failed",
@@ -169,11 +189,14 @@ class AgentbusCapability(AbstractCapability[Any]):
 
     async def before_node_run(self, ctx: RunContext[Any], *, node: AgentNode[Any]) -> AgentNode[Any]:
         if isinstance(node, UserPromptNode):
-            await self._process_prompt(ctx, node)
+            if "message.before" in self._points:
+                await self._process_prompt(ctx, node)
         elif isinstance(node, ModelRequestNode):
             await self._end_turn(ctx)  # a request retried without running tools
             self._turn += 1
             self._turn_open = True
+            if "turn.start" not in self._points:
+                return node
             await self.bus.notify(
                 "turn.start",
                 agent_id=self._agent_id(ctx),
@@ -193,6 +216,8 @@ class AgentbusCapability(AbstractCapability[Any]):
         """turn.end once per turn: after its tools ran, or when the run ends first (run_stream)."""
         if self._turn_open:
             self._turn_open = False
+            if "turn.end" not in self._points:
+                return
             await self.bus.notify(
                 "turn.end", agent_id=self._agent_id(ctx), session_key=self._session_key(ctx), turn=self._turn
             )
@@ -216,6 +241,8 @@ class AgentbusCapability(AbstractCapability[Any]):
         self, ctx: RunContext[Any], request_context: ModelRequestContext
     ) -> ModelRequestContext:
         """params.before once per run, on the first request; its overrides go into every request."""
+        if "params.before" not in self._points:
+            return request_context
         settings: ModelSettings = request_context.model_settings or {}
         if self._overrides is None:
             self._overrides = await self._resolve_params(ctx, settings, request_context)
@@ -306,6 +333,12 @@ class AgentbusCapability(AbstractCapability[Any]):
         if unchanged and (isinstance(error, CONTROL_FLOW) or not self.errors_as_results):
             raise cast("BaseException", error)
         return event.result
+
+
+_RUN_POINTS: Final = (
+    "message.before", "params.before", "agent.start", "agent.end", "turn.start", "turn.end",
+)  # fmt: skip
+"""The points a run binds only when they have layers (the tool points are always bound)."""
 
 
 def _model_name(ctx: RunContext[Any]) -> str:

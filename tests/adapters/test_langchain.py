@@ -23,7 +23,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from pydantic import Field
 
 import agentbus
-from agentbus.adapters.langchain import AgentbusMiddleware
+from agentbus.adapters.langchain import AgentbusMiddleware, UnboundPointWarning
 from agentbus.kinds import ToolKindWarning
 from agentbus.middleware import builtin
 from agentbus.records import DISPATCH
@@ -306,6 +306,7 @@ async def test_a_renamed_shell_tool_and_a_declared_file_tool_meet_the_guards() -
 
 
 async def test_a_shell_tool_whose_kind_cannot_be_told_warns_once_when_bound() -> None:
+    """Without params.before layers there is no model hook: a tool is bound at its first call."""
     bus, _ = make_bus()
 
     @tool("terminal")
@@ -313,11 +314,28 @@ async def test_a_shell_tool_whose_kind_cannot_be_told_warns_once_when_bound() ->
         """Run a shell script."""
         return "ok"
 
-    model = script(AIMessage(content="hi"), AIMessage(content="again"))
+    model = script(
+        calls(("terminal", {"script_text": "ls"}, "c1")), AIMessage(content="hi"),
+        calls(("terminal", {"script_text": "ls"}, "c2")), AIMessage(content="again"),
+    )  # fmt: skip
     agent = create_agent(model, [terminal], middleware=[AgentbusMiddleware(bus)])
     with pytest.warns(ToolKindWarning, match="'terminal'.*shell"):
         await agent.ainvoke({"messages": [HumanMessage("hi")]})
     await agent.ainvoke({"messages": [HumanMessage("again")]})  # once: no second warning
+
+
+async def test_with_params_before_bound_the_tools_are_bound_at_the_first_model_call() -> None:
+    bus, _ = make_bus()
+
+    @tool("terminal")
+    def terminal(script_text: str) -> str:
+        """Run a shell script."""
+        return "ok"
+
+    model = script(AIMessage(content="hi"))
+    agent = create_agent(model, [terminal], middleware=[AgentbusMiddleware(bus, points=["params.before"])])
+    with pytest.warns(ToolKindWarning, match="'terminal'.*shell"):
+        await agent.ainvoke({"messages": [HumanMessage("hi")]})
 
 
 async def test_an_error_message_from_the_tool_node_reaches_tool_after_as_an_error() -> None:
@@ -444,7 +462,7 @@ def test_a_missing_langchain_names_the_extra_to_install(monkeypatch: pytest.Monk
 
 async def test_the_sync_hooks_refuse_to_block_a_running_event_loop() -> None:
     """A sync call from async code would deadlock; it fails with what to do instead."""
-    middleware = AgentbusMiddleware(agentbus.Bus(log_level=None))
+    middleware = AgentbusMiddleware(agentbus.Bus(log_level=None), points="all")
 
     with pytest.raises(RuntimeError, match=r"use agent\.ainvoke\(\)"):
         middleware.before_model({"messages": []}, None)
@@ -465,3 +483,127 @@ def test_coverage_reads_langchain_tools() -> None:
         ("read", "read"),
     ]
     assert rows[0].guards == ("builtin:security-audit",)
+
+
+# -- binding only what is registered ------------------------------------------------------
+
+
+def agentbus_nodes(agent: Any) -> set[str]:
+    return {name for name in agent.nodes if name.startswith("AgentbusMiddleware")}
+
+
+async def test_without_layers_no_graph_node_is_added_yet_a_guard_registered_later_applies() -> None:
+    bus, _ = make_bus()
+    ran: list[tuple[str, dict[str, Any]]] = []
+    model = script(calls(("bash", {"command": "rm -rf /"}, "c1")), AIMessage(content="done"))
+    middleware = AgentbusMiddleware(bus)
+    agent = create_agent(model, make_tools(ran), middleware=[middleware])
+    assert agentbus_nodes(agent) == set()
+    assert middleware.points == {"tool.before", "tool.call", "tool.after", "params.before", "tool.list"}
+
+    @bus.intercept("tool.before", tool="exec", id="no-rm-rf")
+    def no_rm_rf(call: agentbus.ToolCall) -> None:
+        if "rm -rf" in call.args["command"]:
+            call.block("rm -rf is not allowed")
+
+    await agent.ainvoke({"messages": [HumanMessage("clean up")]})
+
+    assert ran == []
+    assert json.loads(tool_results_seen(model)["c1"].text)["status"] == "blocked"
+
+
+async def test_a_point_with_layers_gets_its_hook_and_only_that_one() -> None:
+    bus, _ = make_bus()
+    turns: list[str] = []
+    bus.intercept("turn.start", lambda event: turns.append(event.point), id="turns")
+    agent = create_agent(script(AIMessage(content="hi")), [], middleware=[AgentbusMiddleware(bus)])
+
+    assert agentbus_nodes(agent) == {"AgentbusMiddleware.before_model"}
+    await agent.ainvoke({"messages": [HumanMessage("hi")]})
+    assert turns == ["turn.start"]
+
+
+async def test_a_layer_registered_after_the_agent_on_an_unbound_point_warns_at_the_next_tool_call() -> None:
+    bus, _ = make_bus()
+    model = script(
+        calls(("bash", {"command": "ls"}, "c1")), AIMessage(content="done"),
+        calls(("bash", {"command": "ls"}, "c2")), AIMessage(content="done"),
+    )  # fmt: skip
+    agent = create_agent(model, make_tools([]), middleware=[AgentbusMiddleware(bus)])
+    bus.intercept("message.before", lambda m: None, id="tagger")
+
+    with pytest.warns(UnboundPointWarning, match=r"message\.before has layers now.*create_agent again"):
+        await agent.ainvoke({"messages": [HumanMessage("hi")]})
+    await agent.ainvoke({"messages": [HumanMessage("again")]})  # once per point: no second warning
+
+
+async def test_points_binds_a_point_up_front_so_a_layer_added_later_runs() -> None:
+    bus, _ = make_bus()
+    model = script(AIMessage(content="done"))
+    agent = create_agent(model, [], middleware=[AgentbusMiddleware(bus, points=["message.before"])])
+    assert agentbus_nodes(agent) == {"AgentbusMiddleware.before_agent"}
+
+    @bus.intercept("message.before", id="rewrite")
+    def rewrite(message: agentbus.Message) -> None:
+        message.message = "rewritten"
+
+    await agent.ainvoke({"messages": [HumanMessage("original")]})
+    assert [m.text for m in model.sent[-1] if isinstance(m, HumanMessage)] == ["rewritten"]
+
+
+async def test_points_all_binds_every_hook_and_a_bad_point_is_refused() -> None:
+    bus, _ = make_bus()
+    middleware = AgentbusMiddleware(bus, points="all")
+    agent = create_agent(script(AIMessage(content="hi")), [], middleware=[middleware])
+    assert agentbus_nodes(agent) == {
+        "AgentbusMiddleware.before_agent",
+        "AgentbusMiddleware.after_agent",
+        "AgentbusMiddleware.before_model",
+        "AgentbusMiddleware.after_model",
+    }
+    with pytest.raises(ValueError, match=r"'tool\.befor'.*not hook points"):
+        AgentbusMiddleware(bus, points=["tool.befor"])
+
+
+async def test_params_before_alone_sees_the_users_message_without_a_message_hook() -> None:
+    bus, _ = make_bus()
+    seen: list[str] = []
+    bus.intercept("params.before", lambda params: seen.append(params.message), id="look")
+    agent = create_agent(script(AIMessage(content="hi")), [], middleware=[AgentbusMiddleware(bus)])
+    assert agentbus_nodes(agent) == set()  # params.before: a model-call wrapper, not a node
+
+    await agent.ainvoke({"messages": [HumanMessage("what is up")]})
+    assert seen == ["what is up"]
+
+
+async def test_a_subclass_keeps_its_name_and_its_own_hooks_and_gets_the_bound_ones() -> None:
+    bus, _ = make_bus()
+    seen: list[str] = []
+
+    class Audited(AgentbusMiddleware):
+        async def aafter_agent(self, state: Any, runtime: Any) -> None:
+            seen.append("after")
+
+    bus.intercept("turn.start", lambda event: seen.append("turn"), id="turns")
+    middleware = Audited(bus)
+    agent = create_agent(script(AIMessage(content="hi")), [], middleware=[middleware])
+
+    assert isinstance(middleware, Audited)
+    assert {name for name in agent.nodes if name.startswith("Audited")} == {
+        "Audited.before_model",
+        "Audited.after_agent",
+    }
+    await agent.ainvoke({"messages": [HumanMessage("hi")]})
+    assert seen == ["turn", "after"]
+
+
+async def test_params_before_registered_after_the_agent_is_built_runs_at_the_next_model_call() -> None:
+    bus, _ = make_bus()
+    model = script(AIMessage(content="hi"))
+    agent = create_agent(model, [], middleware=[AgentbusMiddleware(bus)])
+    seen: list[str] = []
+    bus.intercept("params.before", lambda params: seen.append(params.message), id="look")
+
+    await agent.ainvoke({"messages": [HumanMessage("late")]})
+
+    assert seen == ["late"]

@@ -181,7 +181,11 @@ async def test_a_layer_ends_the_run_cleanly_with_its_reason(point: str) -> None:
     else:
         assert result["agentbus_ended"] == "the budget is spent"
     if point == "tool.before":
-        assert isinstance(last, ToolMessage)
+        # The tool's answer says why; the model call after it is skipped, its answer says why too.
+        refusal = result["messages"][-2]
+        assert isinstance(refusal, ToolMessage)
+        assert refusal.content == "The run was ended: the budget is spent"
+        assert isinstance(last, AIMessage)
         assert last.content == "The run was ended: the budget is spent"
         assert len(model.sent) == 1  # the model was not called again
 

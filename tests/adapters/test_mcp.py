@@ -360,3 +360,20 @@ async def test_client_renamed_shell_and_declared_file_tools_meet_the_built_in_gu
     assert (shell.is_error, secret.is_error, allowed.is_error) == (True, True, False)
     assert ran == ["ls"]
     assert bus.registry.kind_of("run_shell") == "exec"
+
+
+async def test_server_a_guard_registered_while_the_server_runs_applies_to_the_next_call() -> None:
+    bus = agentbus.Bus(log_level=None)
+    ran: list[str] = []
+    async with Client(make_server(ran, AgentbusMiddleware(bus))) as client:
+        await client.call_tool("bash", {"command": "rm -rf /"})  # no layers yet: it runs
+
+        @bus.intercept("tool.before", tool=r"^exec$", id="no-rm")
+        def no_rm(call: agentbus.ToolCall) -> None:
+            if "rm -rf" in call.args["command"]:
+                call.block("rm -rf is not allowed")
+
+        result = await client.call_tool("bash", {"command": "rm -rf ~"}, raise_on_error=False)
+
+    assert ran == ["rm -rf /"]
+    assert text_of(result) == "bash blocked: rm -rf is not allowed"

@@ -494,3 +494,79 @@ def test_coverage_reads_the_agents_function_tools() -> None:
         ("read", "read"),
     ]
     assert "builtin:command-safety-guard" in rows[0].guards
+
+
+# -- the wrapped agent, cached across runs ---------------------------------------------------
+
+
+async def test_runs_reuse_the_wrapped_agent_and_a_guard_registered_later_still_applies(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    bus, _ = make_bus()
+    wrapped: list[Any] = []
+    wrap_agent = openai_agents.wrap_agent
+    monkeypatch.setattr(
+        openai_agents, "wrap_agent", lambda *a, **k: wrapped.append(a[1]) or wrap_agent(*a, **k)
+    )
+    ran: list[tuple[str, dict[str, Any]]] = []
+    model = ScriptModel(
+        [tool_call("bash", {"command": "rm -rf /"}, "c1")], [final("ran")],
+        [tool_call("bash", {"command": "rm -rf /"}, "c2")], [final("refused")],
+    )  # fmt: skip
+    agent = Agent(name="ops", model=model, tools=make_tools(ran))
+    config = RunConfig(tracing_disabled=True)
+
+    await openai_agents.run(bus, agent, "clean up", run_config=config)
+    assert ran == [("bash", {"command": "rm -rf /"})]
+
+    @bus.intercept("tool.before", tool="exec", id="no-rm-rf")
+    def no_rm_rf(call: agentbus.ToolCall) -> None:
+        if "rm -rf" in call.args["command"]:
+            call.block("rm -rf is not allowed")
+
+    await openai_agents.run(bus, agent, "clean up", run_config=config)
+
+    assert wrapped == [agent]  # one clone for both runs
+    assert len(ran) == 1  # the second call was blocked
+    assert json.loads(outputs_seen(model)["c2"])["status"] == "blocked"
+
+
+async def test_a_changed_agent_gets_a_new_clone_whose_new_tool_runs_through_the_bus() -> None:
+    bus, _ = make_bus()
+
+    @bus.intercept("tool.before", tool="write", id="no-writes")
+    def no_writes(call: agentbus.ToolCall) -> None:
+        call.block("read-only session")
+
+    ran: list[tuple[str, dict[str, Any]]] = []
+    model = ScriptModel(
+        [final("hello")],
+        [tool_call("write_file", {"path": "/etc/passwd", "content": "x"}, "c1")], [final("done")],
+    )  # fmt: skip
+    agent = Agent(name="ops", model=model, tools=make_tools(ran), instructions="be brief")
+    config = RunConfig(tracing_disabled=True)
+    await openai_agents.run(bus, agent, "hi", run_config=config)
+
+    @function_tool(name_override="write_file")
+    def write_file(path: str, content: str) -> str:
+        """Write a file."""
+        ran.append(("write_file", {"path": path}))
+        return "written"
+
+    agent.tools.append(write_file)  # changed in place: the cached clone would not have it
+    await openai_agents.run(bus, agent, "write", run_config=config, tool_kinds={"write_file": "write"})
+
+    assert ran == []
+    assert json.loads(outputs_seen(model)["c1"])["status"] == "blocked"
+
+
+async def test_run_hooks_are_installed_only_for_runs_with_lifecycle_layers() -> None:
+    bus, _ = make_bus()
+    model = ScriptModel([final("one")], [final("two")])
+    agent = Agent(name="ops", model=model)
+    _, _, options, _ = await openai_agents._prepare(bus, agent, "hi", None, None, {})
+    assert "hooks" not in options
+
+    bus.intercept("turn.start", lambda event: None, id="turns")
+    _, _, options, _ = await openai_agents._prepare(bus, agent, "hi", None, None, {})
+    assert isinstance(options["hooks"], openai_agents.BusRunHooks)

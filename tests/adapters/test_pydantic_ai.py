@@ -442,3 +442,58 @@ async def test_the_shipped_redact_middleware_cleans_what_the_model_sees() -> Non
     await agent.run("show the environment")
 
     assert [part.content for part in script.seen_returns()] == ["OPENAI_API_KEY=[REDACTED:openai_api_key]"]
+
+
+# -- binding only what is registered --------------------------------------------------------
+
+
+async def test_a_run_binds_only_the_points_with_layers_and_a_guard_added_between_runs_applies(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    bus = agentbus.Bus(log_level=None)
+    notified: list[str] = []
+    notify = bus.notify
+    monkeypatch.setattr(bus, "notify", lambda point, **kw: notified.append(point) or notify(point, **kw))
+    ran: list[str] = []
+    script = ScriptedModel(("bash", {"command": "rm -rf /"}))
+    agent = make_agent(script, bus, ran)
+
+    await agent.run("clean up")
+    assert notified == []  # no lifecycle layers: nothing notified
+    assert ran == ["rm -rf /"]
+
+    @bus.intercept("tool.before", tool=r"^exec$", id="no-rm")
+    def no_rm(call: agentbus.ToolCall) -> None:
+        if "rm -rf" in call.args["command"]:
+            call.block("rm -rf is not allowed")
+
+    bus.intercept("turn.start", lambda event: None, id="turns")
+    await agent.run("clean up")
+
+    assert ran == ["rm -rf /"]  # the second call was blocked
+    assert notified == ["turn.start", "turn.start"]  # bound from this run on
+
+
+async def test_the_tools_are_told_to_the_registry_once_across_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    bus = agentbus.Bus(log_level=None)
+    told: list[set[str]] = []
+    bind_tools = bus.registry.bind_tools
+    monkeypatch.setattr(
+        bus.registry, "bind_tools", lambda tools, **kw: told.append(set(tools)) or bind_tools(tools, **kw)
+    )
+    agent = make_agent(ScriptedModel(("bash", {"command": "ls"})), bus, [])
+
+    await agent.run("one")
+    await agent.run("two")
+
+    assert told == [{"bash"}]
+
+
+async def test_params_before_alone_sees_the_users_prompt() -> None:
+    bus = agentbus.Bus(log_level=None)
+    seen: list[str] = []
+    bus.intercept("params.before", lambda params: seen.append(params.message), id="look")
+
+    await make_agent(ScriptedModel(("bash", {"command": "ls"})), bus, []).run("what is up")
+
+    assert seen == ["what is up"]
