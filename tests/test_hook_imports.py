@@ -69,7 +69,7 @@ def top_level(modules: set[str]) -> set[str]:
 def test_guards_alone_import_no_event_loop_nor_logging(tmp_path: Path) -> None:
     answer, modules = run_hook(tmp_path, "rm -rf /")
     assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"  # the guards did run
-    assert "agentbus.middleware.command_guard" in modules
+    assert "agentbus.guards.danger" in modules
     assert top_level(modules).isdisjoint(UNNEEDED), sorted(top_level(modules) & set(UNNEEDED))
 
 
