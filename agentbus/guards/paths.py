@@ -90,8 +90,20 @@ _RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
 )
 
+_RULES += (
+    # agentbus's own trust anchors: a model that rewrote them could switch the guards off.
+    _rule(
+        r"/\.agentbus(?:/|$)|/\.config/agentbus(?:/|$)",
+        "agentbus's own configuration, trust store and audit log",
+    ),
+)
+
 _WRITE_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     _rule(r"/\.ssh/authorized_keys2?$", "SSH authorized keys: writing one grants a login"),
+    _rule(
+        r"/\.claude/settings(?:\.local)?\.json$|/\.claude/managed-settings\.json$",
+        "Claude Code settings: writing them can remove the hooks that guard it",
+    ),
 )
 
 _ALLOWED = re.compile(r"/node_modules/|\.test\.|/tests?/|/fixtures/|/package-lock\.json$")

@@ -333,3 +333,25 @@ async def test_path_guards_run_in_shadow_mode_and_can_be_disabled(monkeypatch: p
     ]
     assert SEARCH_PATH_GUARD_ID not in registry
     assert "grep" not in registry.known_tools  # a disabled guard declares nothing
+
+
+@pytest.mark.parametrize(
+    ("path", "write"),
+    [
+        ("~/.agentbus/trusted.json", True),
+        ("~/.config/agentbus/config.toml", True),
+        ("~/.agentbus/audit.jsonl", False),
+        (".claude/settings.json", True),
+        (".claude/settings.local.json", True),
+        ("~/.claude/settings.json", True),
+    ],
+)
+def test_agentbus_and_claude_code_trust_anchors_are_protected(path: str, write: bool) -> None:
+    """A prompt-injected model must not rewrite the config, trust store or hooks that guard it."""
+    assert check_path(path, write=write) is not None
+    target = f"echo '{{}}' > {path}" if write else f"cat {path}"
+    assert check_shell_files(target) is not None
+
+
+def test_reading_a_projects_claude_code_settings_is_allowed() -> None:
+    assert check_path(".claude/settings.json") is None
