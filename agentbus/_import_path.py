@@ -53,5 +53,17 @@ def _drop_interpreters_entry() -> None:
             pass
 
 
-if sys.argv[:1] == ["-m"]:  # running as `python -m agentbus...`, and the module is being located
+def _started_as_agentbus() -> bool:
+    """True for ``python -m agentbus ...``: not for another ``-m`` module that imports agentbus,
+    whose own imports from the working directory must keep working."""
+    argv: list[str] = list(getattr(sys, "orig_argv", ()))
+    for index, arg in enumerate(argv[1:], 1):
+        if arg == "-m":
+            return index + 1 < len(argv) and argv[index + 1].split(".")[0] == "agentbus"
+        if arg.startswith("-m"):
+            return arg[2:].split(".")[0] == "agentbus"
+    return False
+
+
+if sys.argv[:1] == ["-m"] and _started_as_agentbus():  # `python -m agentbus...`, being located
     _drop_interpreters_entry()

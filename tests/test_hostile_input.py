@@ -567,3 +567,19 @@ def test_serve_survives_running_out_of_file_descriptors(tmp_path: Path) -> None:
         _, err = process.communicate(timeout=30)
     assert b"Traceback" not in err, err.decode(errors="replace")
     assert b"closing idle connections" in err
+
+
+def test_another_module_run_with_dash_m_keeps_its_working_directory_on_the_path(tmp_path: Path) -> None:
+    """Only ``python -m agentbus`` drops the working directory: an application started with
+    ``python -m app`` that imports agentbus still imports its own modules from there."""
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "__init__.py").write_text("import agentbus\n")
+    (tmp_path / "app" / "__main__.py").write_text("import helper\nprint(helper.VALUE)\n")
+    (tmp_path / "helper.py").write_text("VALUE = 'found'\n")
+    environment = {**os.environ}
+    environment.pop("PYTHONPATH", None)
+    completed = subprocess.run(
+        [sys.executable, "-m", "app"], capture_output=True, text=True, cwd=tmp_path, env=environment,
+        timeout=60, check=False,
+    )  # fmt: skip
+    assert completed.stdout.strip() == "found", completed.stderr
