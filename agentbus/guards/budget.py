@@ -21,7 +21,16 @@ from collections.abc import Callable, Iterator
 
 from .verdict import Verdict, undecided
 
-__all__ = ["DEFAULT_BUDGET", "BudgetExceeded", "configure", "current", "deadline", "decide", "spend"]
+__all__ = [
+    "DEFAULT_BUDGET",
+    "BudgetExceeded",
+    "TooComplex",
+    "configure",
+    "current",
+    "deadline",
+    "decide",
+    "spend",
+]
 
 DEFAULT_BUDGET = 1.0
 """Seconds a decision may take before the call is denied."""
@@ -39,6 +48,15 @@ class BudgetExceeded(Exception):
     def __init__(self, budget: float) -> None:
         super().__init__(f"deciding took longer than the {budget:g} s budget")
         self.budget = budget
+
+
+class TooComplex(BudgetExceeded):
+    """The input has a shape the parser cannot judge within any budget (its time would grow
+    with the square of it): denied at once, with a reason that says which shape."""
+
+    def __init__(self, why: str) -> None:
+        Exception.__init__(self, why)
+        self.budget = current()
 
 
 def configure(seconds: float | None) -> None:

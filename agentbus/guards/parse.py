@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from .budget import spend
+from .budget import TooComplex, spend
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser, Point, Tree
@@ -650,6 +650,67 @@ def _parse_within_budget(source: bytes) -> Tree:
     return _parser().parse(read)
 
 
+MAX_PIPELINE_STAGES = 2_000
+"""More ``|`` operators than this in one command are denied before parsing: tree-sitter-bash
+takes time that grows with the square of a pipeline's stages (2,000 stages: about 0.1 s;
+8,000: over a second; a megabyte of them: minutes). No real command comes near it."""
+
+_HEREDOC = re.compile(r"<<-?[ \t]*(?:'([^'\n]+)'|\"([^\"\n]+)\"|\\?([A-Za-z0-9_.-]+))")
+
+
+_SPECIAL = re.compile(r"""['"\\|<\n]""")
+_DOUBLE_QUOTED_SPECIAL = re.compile(r'["\\]')
+
+
+def pipeline_operators(text: str, *, stop_after: int | None = None) -> int:
+    """How many ``|`` operators a command has outside quotes and here-document bodies: one
+    linear pass that jumps from one special character to the next (a pre-check of the input's
+    shape, not a parse; ``||`` does not count). Stops counting past ``stop_after``."""
+    count = 0
+    index = 0
+    length = len(text)
+    pending: list[str] = []  # here-document delimiters whose bodies start at the next line
+    while index < length and (stop_after is None or count <= stop_after):
+        found = _SPECIAL.search(text, index)
+        if found is None:
+            break
+        index = found.start()
+        char = text[index]
+        if char == "'":
+            close = text.find("'", index + 1)
+            index = length if close < 0 else close + 1
+            continue
+        if char == '"':
+            index += 1
+            while (inner := _DOUBLE_QUOTED_SPECIAL.search(text, index)) and inner.group() == "\\":
+                index = inner.end() + 1
+            index = inner.end() if inner else length
+            continue
+        if char == "\\":
+            index += 2
+            continue
+        if char == "|":
+            if text.startswith("||", index):
+                index += 2
+                continue
+            count += 1
+        elif char == "<":
+            match = _HEREDOC.match(text, index) if not text.startswith("<<<", index) else None
+            if match:
+                pending.append(next(group for group in match.groups() if group))
+                index = match.end()
+                continue
+        elif pending:  # a newline: the here-document bodies start here
+            index += 1
+            for delimiter in pending:  # skip each body, up to its delimiter line
+                end = re.compile(rf"^\t*{re.escape(delimiter)}$", re.MULTILINE).search(text, index)
+                index = end.end() if end else length
+            pending.clear()
+            continue
+        index += 1
+    return count
+
+
 def parse(text: str, *, strict: bool = False) -> Script:
     """Parse a command line once: linear in its length.
 
@@ -657,6 +718,11 @@ def parse(text: str, *, strict: bool = False) -> Script:
     otherwise what parsed is returned with ``malformed=True``, since bash runs
     the commands before an error in a script, and the rules judge them.
     """
+    stages = MAX_PIPELINE_STAGES
+    if text.count("|") > stages and pipeline_operators(text, stop_after=stages) > stages:
+        raise TooComplex(
+            f"a pipeline of more than {MAX_PIPELINE_STAGES:,} stages is more than the guards judge"
+        )
     # The placeholders are private-use characters: the same characters in the input are not ours.
     source = text.translate(_OURS).encode("utf-8", "surrogatepass")
     tree = _parse_within_budget(source)

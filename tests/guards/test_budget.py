@@ -7,6 +7,8 @@ import time
 from collections.abc import Callable, Iterator
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from agentbus.guards import budget
 from agentbus.guards.danger import check_command
@@ -129,3 +131,31 @@ def test_a_guard_that_fails_denies_with_the_failure_named(monkeypatch: pytest.Mo
     assert verdict is not None
     assert verdict.category == UNDECIDED
     assert "RecursionError" in verdict.reason
+
+
+def test_a_pipeline_of_too_many_stages_is_denied_at_once_with_the_reason() -> None:
+    """tree-sitter-bash is quadratic in a pipeline's stages (20,000 stages: about 10 s): such a
+    command is denied before it is parsed, saying why, instead of after the budget ran out."""
+    from agentbus.middleware.command_guard import check_command
+
+    verdict = check_command("cat x | grep -v y " * 20_000)
+    assert verdict is not None
+    assert "pipeline of more than 2,000 stages" in verdict.reason
+
+
+def test_pipes_in_quotes_and_here_documents_are_not_stages() -> None:
+    from agentbus.guards.parse import pipeline_operators
+    from agentbus.middleware.command_guard import check_command
+
+    table = "cat <<'EOF' > table.md\n" + "| name | value |\n" * 3_000 + "EOF\n"
+    assert pipeline_operators(table) == 0
+    assert check_command(table) is None
+    assert pipeline_operators("echo 'a|b' \"c|d\" e\\|f | wc -l || true") == 1
+    assert pipeline_operators("cat <<-END | sort\n\t| x |\n\tEND\necho | y") == 2
+
+
+@given(st.text(alphabet="ab |'\"\\<-\nE", max_size=200))
+def test_counting_pipeline_stages_never_fails_and_never_overcounts(text: str) -> None:
+    from agentbus.guards.parse import pipeline_operators
+
+    assert 0 <= pipeline_operators(text) <= text.count("|")
