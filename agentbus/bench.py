@@ -53,6 +53,16 @@ CONCURRENT_LAYERS = 5
 GUARD_SIZES = (1_000, 100_000, 10_000_000)
 """Command sizes (bytes) at which the built-in guards' cost per KB is measured."""
 QUICK_GUARD_SIZES = (1_000, 100_000)
+SLOPED = (
+    "closure",
+    "pluggy",
+    "agentbus-sync",
+    "agentbus-async",
+    "agentbus-asgi",
+    "agentbus-json",
+    "agentbus-filtered",
+)
+"""The scenarios measured at several layer counts, whose per-layer cost is a slope."""
 
 Once = Callable[[], Awaitable[Any]]
 
@@ -618,12 +628,10 @@ def run_benchmarks(
         skipped += framework_document["skipped"]
     progress.done()
     per_round = Rounds(results)
-    sloped: tuple[str, ...] = ("closure", "pluggy", "agentbus-sync", "agentbus-async", "agentbus-asgi")
-    sloped += ("agentbus-json", "agentbus-filtered")
     slopes = {
         backend: {
             name: _median(per_round.slopes(name, backend))
-            for name in sloped
+            for name in SLOPED
             if name != "pluggy" or with_pluggy
         }
         for backend in runnable
@@ -671,10 +679,8 @@ def targets(
         )
 
     ratio = Rounds.ratio
-    slope_names = ["closure", "pluggy", "agentbus-sync", "agentbus-async", "agentbus-asgi"]
-    slope_names += ["agentbus-json", "agentbus-filtered"]
     for backend in backends:
-        slopes = {name: per_round.slopes(name, backend) for name in slope_names}
+        slopes = {name: per_round.slopes(name, backend) for name in SLOPED}
 
         def samples(name: str, backend: str = backend) -> list[float]:
             return per_round.samples(name, backend)
