@@ -16,7 +16,17 @@ import attrs
 
 from ..registry import Registry
 
-__all__ = ["CATEGORIES", "UNDECIDED", "Guard", "Verdict", "install_guards", "undecided"]
+__all__ = [
+    "CATEGORIES",
+    "DEFAULT_VERDICTS",
+    "TACTICS",
+    "UNDECIDED",
+    "VERDICTS",
+    "Guard",
+    "Verdict",
+    "install_guards",
+    "undecided",
+]
 
 FILESYSTEM = "filesystem destruction"
 DISK = "direct disk operation"
@@ -30,7 +40,59 @@ DOCKER = "docker data wipe"
 OBFUSCATED = "obfuscated code execution"
 CATEGORIES = (FILESYSTEM, DISK, PERMISSIONS, SYSTEM_FILES, REMOTE_CODE, BACKDOOR, FORK_BOMB, GIT_HOOKS,
               DOCKER, OBFUSCATED)  # fmt: skip
-"""Every category a command guard's block reason can start with (seed 000, plus one)."""
+"""Seed 000's categories (plus one): what no coding task needs, blocked by default."""
+
+# The attacker's tactics beyond seed 000 (MITRE ATT&CK's names where one fits). The
+# first group is blocked by default: no coding task needs it. The second is dual-use:
+# a developer does it now and then, so by default a person is asked.
+EVIDENCE = "evidence destruction"
+"""Deleting, truncating or nulling logs and shell history."""
+IMPAIR = "defense impairment"
+"""Firewall flushes, ``setenforce 0``, stopping audit/syslog/security agents, Gatekeeper, a new root CA."""
+PRIVILEGE = "privilege escalation"
+"""setuid/setgid bits, file capabilities, sudoers and PAM edits, container escapes."""
+CREDENTIALS = "credential hunting"
+"""Searching disks for keys and passwords, process memory, cloud metadata credentials, browser stores."""
+SHUTDOWN = "system shutdown"
+"""shutdown, reboot, halt, sysrq, killing every process."""
+DATA_DESTRUCTION = "data destruction"
+"""Mass deletion, overwriting or encryption of the user's own data (ransomware's tactic)."""
+DOWNLOAD_RUN = "download and run"
+"""A payload downloaded, then made executable or run in a later statement."""
+EXFILTRATION = "exfiltration"
+"""Archives of home, keys or ``/etc`` sent to a file drop, a chat webhook or a remote host."""
+STEALTH_PERSISTENCE = "hidden persistence"
+"""Code that runs on its own later and is hard to see: ``ld.so.preload``, kernel modules,
+Python ``usercustomize``/``.pth`` start-up code, ``authorized_keys``, git hooks outside the project."""
+SCHEDULED = "scheduled task"
+"""cron, ``at``, systemd timers, launchd agents: code that runs later on its own."""
+SERVICE = "service change"
+"""Creating, enabling, starting or stopping system services and rc/init scripts."""
+ACCOUNT = "account change"
+"""Creating, changing or deleting user accounts and groups, setting passwords."""
+PROFILE = "shell profile"
+"""Writing a shell start-up file (``~/.bashrc``, ``~/.zshrc``, ``/etc/profile.d/`` ...)."""
+SUDO_INSTALL = "privileged install"
+"""Installing packages as root (``sudo apt install``, ``sudo pip install``)."""
+
+TACTICS = (EVIDENCE, IMPAIR, PRIVILEGE, CREDENTIALS, SHUTDOWN, DATA_DESTRUCTION, DOWNLOAD_RUN, EXFILTRATION,
+           STEALTH_PERSISTENCE, SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL)  # fmt: skip
+"""The tactic categories, each with a default verdict in :data:`DEFAULT_VERDICTS`."""
+
+SECRETS = "secret access"
+"""Reading, copying or sending a sensitive file (keys, tokens, ``.env``); the path guards' category."""
+
+BLOCK, ASK, ALLOW = "block", "ask", "allow"
+VERDICTS = (BLOCK, ASK, ALLOW)
+"""What a category can be set to: block the call, ask a person, or let it run."""
+
+_BLOCKED_TACTICS = (EVIDENCE, IMPAIR, PRIVILEGE, CREDENTIALS, SHUTDOWN, DATA_DESTRUCTION, DOWNLOAD_RUN,
+                    EXFILTRATION, STEALTH_PERSISTENCE)  # fmt: skip
+DEFAULT_VERDICTS: dict[str, str] = {
+    **dict.fromkeys((*CATEGORIES, SECRETS, *_BLOCKED_TACTICS), BLOCK),
+    **dict.fromkeys((SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL), ASK),
+}
+"""Every category a guard can judge, and what it does by default."""
 
 UNDECIDED = "undecided"
 """The category of a deny given because the guard could not decide (budget, bad input)."""
