@@ -15,6 +15,7 @@ import pytest
 pytest.importorskip("langchain.agents", reason="the langchain extra is not installed")
 
 from langchain.agents import create_agent
+from langchain.agents.middleware import AgentMiddleware
 from langchain_core.language_models.fake_chat_models import FakeMessagesListChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.outputs import ChatResult
@@ -306,8 +307,9 @@ async def test_a_renamed_shell_tool_and_a_declared_file_tool_meet_the_guards() -
 
 
 async def test_a_shell_tool_whose_kind_cannot_be_told_warns_once_when_bound() -> None:
-    """Without params.before layers there is no model hook: a tool is bound at its first call."""
+    """A tool is bound (its kind told) once a layer may judge it."""
     bus, _ = make_bus()
+    bus.intercept("tool.after", lambda result: None, id="audit")
 
     @tool("terminal")
     def terminal(script_text: str) -> str:
@@ -492,6 +494,11 @@ def agentbus_nodes(agent: Any) -> set[str]:
     return {name for name in agent.nodes if name.startswith("AgentbusMiddleware")}
 
 
+def wraps_model_calls(middleware: AgentbusMiddleware) -> bool:
+    """Whether LangChain will put the middleware around every model call (it reads the class)."""
+    return type(middleware).awrap_model_call is not AgentMiddleware.awrap_model_call
+
+
 async def test_without_layers_no_graph_node_is_added_yet_a_guard_registered_later_applies() -> None:
     bus, _ = make_bus()
     ran: list[tuple[str, dict[str, Any]]] = []
@@ -499,7 +506,8 @@ async def test_without_layers_no_graph_node_is_added_yet_a_guard_registered_late
     middleware = AgentbusMiddleware(bus)
     agent = create_agent(model, make_tools(ran), middleware=[middleware])
     assert agentbus_nodes(agent) == set()
-    assert middleware.points == {"tool.before", "tool.call", "tool.after", "params.before", "tool.list"}
+    assert not wraps_model_calls(middleware)  # nor a wrapper around the model call
+    assert middleware.points == {"tool.before", "tool.call", "tool.after"}
 
     @bus.intercept("tool.before", tool="exec", id="no-rm-rf")
     def no_rm_rf(call: agentbus.ToolCall) -> None:
@@ -597,13 +605,20 @@ async def test_a_subclass_keeps_its_name_and_its_own_hooks_and_gets_the_bound_on
     assert seen == ["turn", "after"]
 
 
-async def test_params_before_registered_after_the_agent_is_built_runs_at_the_next_model_call() -> None:
+async def test_params_before_registered_after_the_agent_is_built_warns_unless_bound_up_front() -> None:
     bus, _ = make_bus()
-    model = script(AIMessage(content="hi"))
-    agent = create_agent(model, [], middleware=[AgentbusMiddleware(bus)])
+    model = script(calls(("bash", {"command": "ls"}, "c1")), AIMessage(content="hi"))
+    agent = create_agent(model, make_tools([]), middleware=[AgentbusMiddleware(bus)])
     seen: list[str] = []
     bus.intercept("params.before", lambda params: seen.append(params.message), id="look")
 
-    await agent.ainvoke({"messages": [HumanMessage("late")]})
+    with pytest.warns(UnboundPointWarning, match=r"params\.before has layers now"):
+        await agent.ainvoke({"messages": [HumanMessage("late")]})
+    assert seen == []  # no model-call wrapper was bound: the agent had no such layer when made
 
-    assert seen == ["late"]
+    middleware = AgentbusMiddleware(bus, points=["params.before"])
+    bus.remove("look")
+    agent = create_agent(script(AIMessage(content="hi")), [], middleware=[middleware])
+    bus.intercept("params.before", lambda params: seen.append(params.message), id="look")
+    await agent.ainvoke({"messages": [HumanMessage("bound")]})
+    assert seen == ["bound"]

@@ -190,6 +190,24 @@ async def test_a_layer_ends_the_run_cleanly_with_its_reason(point: str) -> None:
         assert len(model.sent) == 1  # the model was not called again
 
 
+async def test_a_tool_layer_registered_after_the_agent_ends_the_run_by_raising_run_ended() -> None:
+    """No tool layer when the agent was made: no model hook to end the loop on, so the
+    reason reaches the caller as RunEnded (the tool does not run, the model is not called again)."""
+    bus = agentbus.Bus(log_level=None)
+    ran: list[str] = []
+    model = ScriptModel(responses=[calls("bash", {"command": "ls"}, "b1"), AIMessage("never")])
+    agent = create_agent(model, [make_bash(ran)], middleware=[AgentbusMiddleware(bus)])
+
+    @bus.intercept("tool.before", id="budget")
+    def budget(call: agentbus.ToolCall) -> None:
+        call.end_run("the budget is spent")
+
+    with pytest.raises(agentbus.RunEnded, match="the budget is spent"):
+        await agent.ainvoke({"messages": [HumanMessage("go")]})
+    assert ran == []
+    assert len(model.sent) == 1
+
+
 def test_a_layer_ends_a_sync_run_too() -> None:
     bus = agentbus.Bus(log_level=None)
 
