@@ -749,7 +749,8 @@ class Bus:
         return call
 
     def intercepts(self, point: str, *, tool: str | None = None, agent_id: str | None = None) -> bool:
-        """Whether any layer runs at ``point`` (for ``tool`` and ``agent_id``, where they match).
+        """Whether any layer runs at ``point`` for ``tool`` and ``agent_id`` (without them:
+        whether any layer is registered there).
 
         For adapters that bind only what is registered: a framework hook or
         wrapper costs every call, so it is bound only when this is true (one
@@ -763,7 +764,19 @@ class Bus:
                 return bool(self.registry.stack(point))
             plan = self._plan(tool, agent_id)
             return (plan.before, plan.call, plan.after)[_TOOL_STACKS[point]] is not None
+        if agent_id is None:
+            return bool(self.registry.stack(point))
         return self._stack(point, agent_id) is not None
+
+    def intercepts_tool(self, tool: str, *, agent_id: str | None = None) -> bool:
+        """Whether a call of ``tool`` has anything to run: a layer on a tool point that
+        matches it (by name or kind), or an observer that wants a record of every dispatch.
+
+        False means an adapter may let the framework run the call as it would without
+        agentbus. Bind the tool's kind first (``registry.bind_tools``): layers that match
+        by kind match only once it is known.
+        """
+        return not self._plan(tool, agent_id).empty
 
     async def execute_tool(self, call: ToolCall, execute: ToolFunction) -> Any:
         """Run tool.call around ``execute`` for a call :meth:`decide_tool` let through.

@@ -199,6 +199,7 @@ async def test_intercepts_says_which_points_have_layers_for_a_tool_and_follows_t
     assert not bus.intercepts("tool.before", tool="read")
     assert bus.intercepts("turn.start", agent_id="main")
     assert not bus.intercepts("turn.start", agent_id="helper")
+    assert bus.intercepts("turn.start")  # for some agent
     bus.remove("around-read")
     assert not bus.intercepts("tool.call", tool="read")
     with pytest.raises(ValueError, match="not a hook point"):

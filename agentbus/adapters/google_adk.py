@@ -142,11 +142,19 @@ class AgentbusPlugin(BasePlugin):
             self.bus.registry.bind_tools(schemas, kinds=kinds, source="the Google ADK adapter")
             self._bound.update(schemas)
 
+    def _runs(self, *points: str, dispatched: bool = False) -> bool:
+        """Whether any of ``points`` has layers (or, if ``dispatched``, an observer wants
+        every dispatch's record): a callback whose points have none does nothing."""
+        stack = self.bus.registry.stack
+        return any(stack(point) for point in points) or (dispatched and self.bus.observers.wants_dispatches)
+
     # -- message.before ------------------------------------------------------------
 
     async def on_user_message_callback(
         self, *, invocation_context: InvocationContext, user_message: types.Content
     ) -> types.Content | None:
+        if not self._runs("message.before", "params.before", dispatched=True):
+            return None  # params.before reads the message it left: it runs for either
         parts = user_message.parts or []
         texts = [part.text for part in parts if part.text is not None]
         if not texts:
@@ -177,6 +185,8 @@ class AgentbusPlugin(BasePlugin):
     async def before_agent_callback(
         self, *, agent: BaseAgent, callback_context: CallbackContext
     ) -> types.Content | None:
+        if not self._runs("agent.start"):
+            return None
         parent = agent.parent_agent.name if agent.parent_agent is not None else None
         await self.bus.notify(
             "agent.start", agent_id=agent.name, session_key=_session_key(callback_context), parent=parent,
@@ -187,6 +197,8 @@ class AgentbusPlugin(BasePlugin):
     async def after_agent_callback(
         self, *, agent: BaseAgent, callback_context: CallbackContext
     ) -> types.Content | None:
+        if not self._runs("agent.end"):
+            return None
         await self.bus.notify(
             "agent.end", agent_id=agent.name, session_key=_session_key(callback_context),
             invocation_id=callback_context.invocation_id,
@@ -201,7 +213,10 @@ class AgentbusPlugin(BasePlugin):
         agent_id = callback_context.agent_name
         session_key = _session_key(callback_context)
         self._bind(llm_request.tools_dict)
-        await self.bus.notify("turn.start", agent_id=agent_id, session_key=session_key)
+        if self._runs("turn.start"):
+            await self.bus.notify("turn.start", agent_id=agent_id, session_key=session_key)
+        if not self._runs("params.before", dispatched=True):
+            return None
         message = self._messages.get(callback_context.invocation_id) or Message(
             message="", agent_id=agent_id, session_key=session_key, provider="google",
             model=llm_request.model or "",
@@ -218,7 +233,7 @@ class AgentbusPlugin(BasePlugin):
     async def after_model_callback(
         self, *, callback_context: CallbackContext, llm_response: LlmResponse
     ) -> LlmResponse | None:
-        if not llm_response.partial:  # a streamed response ends once, with its final chunk
+        if not llm_response.partial and self._runs("turn.end"):  # a streamed response ends once
             await self.bus.notify(
                 "turn.end", agent_id=callback_context.agent_name, session_key=_session_key(callback_context)
             )
@@ -238,6 +253,8 @@ class AgentbusPlugin(BasePlugin):
         agent_id = tool_context.agent_name
         session_key = _session_key(tool_context)
         try:
+            if not self.bus.intercepts_tool(tool.name, agent_id=agent_id):
+                return None  # nothing judges, wraps or reads this call: ADK runs it as it would
             call = await self.bus.decide_tool(
                 tool.name, tool_args, call_id=tool_context.function_call_id, agent_id=agent_id,
                 session_key=session_key,

@@ -141,7 +141,9 @@ class AgentbusHooks(HookProvider):
 
     def _bind(self, agent: Any) -> None:
         registry = getattr(agent, "tool_registry", None)
-        specs: list[Any] = registry.get_all_tool_specs() if registry is not None else []
+        if registry is None or self._bound.issuperset(registry.registry):
+            return  # every tool bound already (building the specs is the expensive part)
+        specs: list[Any] = registry.get_all_tool_specs()
         schemas = {
             spec["name"]: spec.get("inputSchema", {}).get("json")
             for spec in specs
@@ -154,10 +156,19 @@ class AgentbusHooks(HookProvider):
 
     # -- message.before, agent.start / agent.end --------------------------------------
 
+    def _runs(self, *points: str, dispatched: bool = False) -> bool:
+        """Whether any of ``points`` has layers (or, if ``dispatched``, an observer wants
+        every dispatch's record): a callback whose points have none does nothing."""
+        stack = self.bus.registry.stack
+        return any(stack(point) for point in points) or (dispatched and self.bus.observers.wants_dispatches)
+
     async def before_invocation(self, event: BeforeInvocationEvent) -> None:
         self._bind(event.agent)
         agent_id = _agent_id(event)
-        await self.bus.notify("agent.start", agent_id=agent_id, session_key=self.session_key)
+        if self._runs("agent.start"):
+            await self.bus.notify("agent.start", agent_id=agent_id, session_key=self.session_key)
+        if not self._runs("message.before", dispatched=True):
+            return
         messages = event.messages
         if not messages or messages[-1].get("role") != "user":
             return
@@ -182,6 +193,8 @@ class AgentbusHooks(HookProvider):
             event.messages = [*messages[:-1], {**messages[-1], "content": rewritten}]
 
     async def after_invocation(self, event: AfterInvocationEvent) -> None:
+        if not self._runs("agent.end"):
+            return
         result = event.result
         await self.bus.notify(
             "agent.end", agent_id=_agent_id(event), session_key=self.session_key,
@@ -191,10 +204,12 @@ class AgentbusHooks(HookProvider):
     # -- turns ---------------------------------------------------------------------------
 
     async def before_model_call(self, event: BeforeModelCallEvent) -> None:
-        await self.bus.notify("turn.start", agent_id=_agent_id(event), session_key=self.session_key)
+        if self._runs("turn.start"):
+            await self.bus.notify("turn.start", agent_id=_agent_id(event), session_key=self.session_key)
 
     async def after_model_call(self, event: AfterModelCallEvent) -> None:
-        await self.bus.notify("turn.end", agent_id=_agent_id(event), session_key=self.session_key)
+        if self._runs("turn.end"):
+            await self.bus.notify("turn.end", agent_id=_agent_id(event), session_key=self.session_key)
 
     # -- tool.before and tool.after --------------------------------------------------------
 
@@ -202,9 +217,11 @@ class AgentbusHooks(HookProvider):
         tool_use = event.tool_use
         name = tool_use["name"]
         if name not in self._bound:
-            self._bind(event.agent)
+            self._bind(event.agent)  # first: layers that match by kind match once it is known
         args = tool_use.get("input")
         try:
+            if not self.bus.intercepts_tool(name, agent_id=_agent_id(event)):
+                return  # nothing judges, wraps or reads this call: Strands runs it as it would
             call = await self.bus.decide_tool(
                 name, args if isinstance(args, Mapping) else {}, call_id=tool_use["toolUseId"],
                 agent_id=_agent_id(event), session_key=self.session_key,
