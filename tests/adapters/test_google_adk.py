@@ -341,6 +341,28 @@ async def test_a_tool_is_wrapped_only_once_a_tool_call_layer_matches_it() -> Non
     assert ran == [("read", "/a"), ("read", "/b"), ("read", "/c")]
 
 
+async def test_with_no_layer_a_call_runs_untouched_and_a_guard_registered_later_applies() -> None:
+    bus, records = make_bus()
+    plugin = AgentbusPlugin(bus)
+    ran: list[tuple[str, str]] = []
+    tools = make_tools(ran)
+    await run(
+        LlmAgent(
+            name="ops", model=ScriptModel(turns=[call("bash", {"command": "ls"}), answer("ok")]), tools=tools
+        ),
+        plugin,
+    )
+    assert ran == [("bash", "ls")]
+    assert records == []  # nothing ran: no layer, no record
+
+    bus.intercept("tool.before", lambda c: c.block("frozen"), tool="exec", id="freeze")
+    model = ScriptModel(turns=[call("bash", {"command": "ls"}, "c2"), answer("ok")])
+    await run(LlmAgent(name="ops", model=model, tools=tools), plugin)
+
+    assert ran == [("bash", "ls")]
+    assert responses_seen(model)["c2"]["reason"] == "frozen"
+
+
 async def test_another_runner_without_the_plugin_calls_a_wrapped_tool_as_it_is() -> None:
     bus, _ = make_bus()
     calls: list[str] = []

@@ -324,6 +324,23 @@ async def test_a_tool_call_layer_can_answer_without_the_tool() -> None:
     assert results_seen(model)["c1"]["content"] == [{"json": {"hits": 3}}]
 
 
+async def test_with_no_layer_a_call_runs_untouched_and_a_guard_registered_later_applies() -> None:
+    bus, records = make_bus()
+    hooks = AgentbusHooks(bus)
+    ran: list[tuple[str, str]] = []
+    tools = make_tools(ran)
+    await agent(ScriptModel([use("bash", {"command": "ls"})], "ok"), tools, [hooks]).invoke_async("go")
+    assert ran == [("bash", "ls")]
+    assert records == []  # nothing ran: no layer, no record
+
+    bus.intercept("tool.before", lambda c: c.block("frozen"), tool="exec", id="freeze")
+    model = ScriptModel([use("bash", {"command": "ls"}, "c2")], "ok")
+    await agent(model, tools, [hooks]).invoke_async("go")
+
+    assert ran == [("bash", "ls")]
+    assert "frozen" in results_seen(model)["c2"]["content"][0]["text"]
+
+
 def ours(strands_agent: Agent, hooks: AgentbusHooks) -> int:
     """How many of the agent's ExecuteToolStage handlers are the hooks' (no public listing)."""
     handlers = strands_agent._middleware_registry._handlers.get(ExecuteToolStage, [])
