@@ -272,3 +272,20 @@ def test_the_hook_answers_ask_for_a_category_set_to_ask(tmp_path: Path) -> None:
     specific = json.loads(completed.stdout)["hookSpecificOutput"]
     assert specific["permissionDecision"] == "ask"
     assert "filesystem destruction: rm -rf /" in specific["permissionDecisionReason"]
+
+
+def test_explain_shows_the_configured_verdict(tmp_path: Path) -> None:
+    config = tmp_path / "agentbus.toml"
+    write(config, '[builtins]\nverdicts = { "filesystem destruction" = "ask" }\n')
+    env = {key: value for key, value in os.environ.items() if key != "AGENTBUS_CONFIG"}
+    completed = subprocess.run(
+        [sys.executable, "-m", "agentbus", "explain", "--config", str(config), "rm -rf /"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert completed.returncode == 1  # held back
+    assert "command-safety-guard: ASK filesystem destruction: rm -rf /" in completed.stdout
+    assert "category 'filesystem destruction' is set to" in completed.stdout
