@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator
 from typing import Any
 
-import anyio
 import pytest
 
 pytest.importorskip("google.adk", reason="Google ADK is tested in its own environment: bash .ci/isolated")
@@ -28,6 +27,10 @@ from google.genai import types
 import agentbus
 from agentbus.adapters.google_adk import AgentbusPlugin
 from agentbus.middleware import builtin
+
+from .recording import make_bus
+from .tool_call_layers import cache_by, deadline, retry_once_on
+from .tool_call_layers import slow as slow_down
 
 pytestmark = [
     pytest.mark.anyio,
@@ -89,13 +92,6 @@ def make_tools(ran: list[tuple[str, str]]) -> list[Any]:
         return f"contents of {path}"
 
     return [bash, read]
-
-
-def make_bus(**options: Any) -> tuple[agentbus.Bus, list[agentbus.Record]]:
-    bus = agentbus.Bus(log_level=None, **options)
-    records: list[agentbus.Record] = []
-    bus.on_event(records.append)
-    return bus, records
 
 
 async def run(agent: LlmAgent, plugin: AgentbusPlugin | None, text: str = "go") -> list[Any]:
@@ -227,12 +223,7 @@ async def test_a_tool_call_layer_retries_the_real_tool_and_the_model_sees_the_re
             raise ConnectionError("dropped")
         return f"sunny in {city}"
 
-    @bus.middleware("tool.call", tool="flaky", id="retry")
-    async def retry(call: agentbus.ToolCall, call_next: Any) -> Any:
-        try:
-            return await call_next(call)
-        except ConnectionError:
-            return await call_next(call)
+    bus.middleware("tool.call", retry_once_on(ConnectionError), tool="flaky", id="retry")
 
     after: list[agentbus.ToolResult] = []
     bus.intercept("tool.after", after.append, id="audit")
@@ -251,15 +242,11 @@ async def test_a_tool_call_layer_times_the_real_tool_out_and_adk_handles_it_as_a
 
     async def slow(query: str) -> str:
         """Waits far longer than the layer allows (bounded, so that a broken layer fails the test)."""
-        with anyio.move_on_after(5):
-            await anyio.Event().wait()
+        await slow_down()
         finished.append(query)
         return "never"
 
-    @bus.middleware("tool.call", tool="slow", id="deadline")
-    async def deadline(call: agentbus.ToolCall, call_next: Any) -> Any:
-        with anyio.fail_after(0.01):
-            return await call_next(call)
+    bus.middleware("tool.call", deadline(0.01), tool="slow", id="deadline")
 
     @bus.intercept("tool.after", tool="slow", id="explain")
     def explain(result: agentbus.ToolResult) -> None:
@@ -279,16 +266,8 @@ async def test_a_tool_call_layer_caches_the_real_tool_with_the_approved_args() -
     bus.intercept(
         "tool.before", lambda c: c.args.update(path="/sandbox" + c.args["path"]), tool="read", id="jail"
     )
-    cache: dict[str, Any] = {}
     seen_args: list[dict[str, Any]] = []
-
-    @bus.middleware("tool.call", tool="read", id="cache")
-    async def cached(call: agentbus.ToolCall, call_next: Any) -> Any:
-        seen_args.append(dict(call.args))
-        key = call.args["path"]
-        if key not in cache:
-            cache[key] = await call_next(call)
-        return cache[key]
+    bus.middleware("tool.call", cache_by("path", {}, seen_args), tool="read", id="cache")
 
     ran: list[tuple[str, str]] = []
     model = ScriptModel(

@@ -1,8 +1,7 @@
 """The LangChain v1 adapter, against a real ``create_agent`` loop with a fake chat model.
 
-The model is LangChain's own ``FakeMessagesListChatModel`` (scripted AI messages
-with tool calls), given the ``bind_tools`` that real chat models have and a
-memory of every call: the messages it was sent and the settings it was bound with.
+The model is LangChain's own ``FakeMessagesListChatModel`` with a memory of every
+call (langchain_script.py).
 """
 
 from __future__ import annotations
@@ -16,18 +15,18 @@ pytest.importorskip("langchain.agents", reason="the langchain extra is not insta
 
 from langchain.agents import create_agent
 from langchain.agents.middleware import AgentMiddleware
-from langchain_core.language_models.fake_chat_models import FakeMessagesListChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
-from langchain_core.outputs import ChatResult
+from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
-from pydantic import Field
 
 import agentbus
 from agentbus.adapters.langchain import AgentbusMiddleware, UnboundPointWarning
 from agentbus.kinds import ToolKindWarning
 from agentbus.middleware import builtin
 from agentbus.records import DISPATCH
+
+from .langchain_script import calls, script, tool_results_seen
+from .recording import make_bus
 
 pytestmark = pytest.mark.anyio
 
@@ -36,43 +35,6 @@ pytestmark = pytest.mark.anyio
 def anyio_backend() -> str:
     """LangGraph runs on asyncio only."""
     return "asyncio"
-
-
-@pytest.fixture(autouse=True)
-def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No LangSmith tracing: nothing may leave the machine."""
-    for name in ("LANGSMITH_TRACING", "LANGCHAIN_TRACING_V2", "LANGSMITH_API_KEY", "LANGCHAIN_API_KEY"):
-        monkeypatch.delenv(name, raising=False)
-
-
-class ScriptModel(FakeMessagesListChatModel):
-    """LangChain's fake chat model, with tools bound and every call remembered."""
-
-    sent: list[list[BaseMessage]] = Field(default_factory=list)
-    settings: list[dict[str, Any]] = Field(default_factory=list)
-
-    def bind_tools(self, tools: Any, *, tool_choice: Any = None, **kwargs: Any) -> Any:
-        return self.bind(**kwargs)
-
-    def _generate(
-        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
-    ) -> ChatResult:
-        self.sent.append(list(messages))
-        self.settings.append(kwargs)
-        return super()._generate(messages, stop, run_manager, **kwargs)
-
-
-def script(*responses: AIMessage) -> ScriptModel:
-    return ScriptModel(responses=list(responses))
-
-
-def calls(*tool_calls: tuple[str, dict[str, Any], str]) -> AIMessage:
-    return AIMessage(content="", tool_calls=[{"name": n, "args": a, "id": i} for n, a, i in tool_calls])
-
-
-def tool_results_seen(model: ScriptModel) -> dict[str, ToolMessage]:
-    """The ToolMessages in the model's last input, by tool call id."""
-    return {m.tool_call_id: m for m in model.sent[-1] if isinstance(m, ToolMessage)}
 
 
 def make_tools(ran: list[tuple[str, dict[str, Any]]]) -> list[Any]:
@@ -91,13 +53,6 @@ def make_tools(ran: list[tuple[str, dict[str, Any]]]) -> list[Any]:
         return f"contents of {path}"
 
     return [bash, read]
-
-
-def make_bus() -> tuple[agentbus.Bus, list[agentbus.Record]]:
-    bus = agentbus.Bus(log_level=None)
-    records: list[agentbus.Record] = []
-    bus.on_event(records.append)
-    return bus, records
 
 
 async def test_blocked_call_never_executes_and_the_model_gets_an_error_tool_message() -> None:
