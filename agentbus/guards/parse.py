@@ -267,9 +267,35 @@ def expand_braces(word: str) -> list[str]:
 @functools.cache
 def _parser() -> Parser:
     import tree_sitter
-    import tree_sitter_bash
 
-    return tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+    return tree_sitter.Parser(tree_sitter.Language(_bash_language()))
+
+
+def _bash_language() -> object:
+    """tree-sitter-bash's grammar, from its compiled binding alone when it can be found.
+
+    The package's ``__init__`` imports importlib.resources (with tempfile and
+    shutil) for a query file the guards never read: a few milliseconds of every
+    hook process. The binding is found on the same import path and registered
+    under its own name, so a later ``import tree_sitter_bash`` reuses it.
+    """
+    import sys
+    from importlib.machinery import PathFinder
+    from importlib.util import find_spec, module_from_spec
+
+    name = "tree_sitter_bash._binding"
+    if name not in sys.modules:
+        package = find_spec("tree_sitter_bash")  # locates the package without running it
+        locations = package.submodule_search_locations if package is not None else None
+        spec = PathFinder.find_spec(name, list(locations)) if locations else None
+        if spec is None or spec.loader is None:
+            import tree_sitter_bash
+
+            return tree_sitter_bash.language()
+        binding = module_from_spec(spec)
+        spec.loader.exec_module(binding)
+        sys.modules[name] = binding
+    return sys.modules[name].language()
 
 
 class _Builder:
