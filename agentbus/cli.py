@@ -73,7 +73,8 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
     def __init__(
         self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None
     ) -> None:
-        super().__init__(prog, indent_increment, max_help_position, terminal_width() - 2 if width is None else width)
+        width = terminal_width() - 2 if width is None else width
+        super().__init__(prog, indent_increment, max_help_position, width)
 
 
 def terminal_width() -> int:

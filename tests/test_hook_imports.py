@@ -4,7 +4,9 @@ Claude Code starts `agentbus hook claude-code` for every tool call, so each
 module it imports is paid for on every call. With sync layers only (the
 built-in guards) the event is answered without an event loop: anyio, the
 asyncio/trio machinery, structlog and the standard library's logging stay out.
-An async layer brings anyio in, as it must.
+An async layer brings anyio in, as it must. Nor does it import what only help
+text or a grammar's query files need: shutil (with bz2 and lzma), tempfile,
+importlib.resources.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 UNNEEDED = ("anyio", "sniffio", "structlog", "logging", "asyncio", "trio")
+UNNEEDED_MODULES = ("shutil", "bz2", "lzma", "tempfile", "importlib.resources", "tree_sitter_bash")
+"""tree_sitter_bash's package imports importlib.resources: only its compiled binding is loaded."""
 
 SCRIPT = """
 import sys
@@ -71,6 +75,8 @@ def test_guards_alone_import_no_event_loop_nor_logging(tmp_path: Path) -> None:
     assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"  # the guards did run
     assert "agentbus.guards.danger" in modules
     assert top_level(modules).isdisjoint(UNNEEDED), sorted(top_level(modules) & set(UNNEEDED))
+    assert modules.isdisjoint(UNNEEDED_MODULES), sorted(modules & set(UNNEEDED_MODULES))
+    assert "tree_sitter_bash._binding" in modules  # the command was parsed
 
 
 def test_an_async_layer_brings_anyio_in(tmp_path: Path) -> None:

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from ..lazy_regex import lazy_compile
 from .budget import TooComplex, spend
 
 if TYPE_CHECKING:
@@ -59,8 +60,8 @@ MAX_LOOP_VALUES = 256
 _SUB_OPEN, _SUB_CLOSE = "\ue020", "\ue021"
 _IFS = "\ue023"
 _OURS = str.maketrans({c: "\ufffd" for c in (_SUB_OPEN, _SUB_CLOSE, _IFS)})
-_PLACEHOLDER = re.compile(f"{_SUB_OPEN}(\\d+){_SUB_CLOSE}")
-_VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+_PLACEHOLDER = lazy_compile(f"{_SUB_OPEN}(\\d+){_SUB_CLOSE}")
+_VARIABLE = lazy_compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _STATEMENTS = frozenset({
     "command", "pipeline", "list", "redirected_statement", "subshell", "compound_statement",
     "if_statement", "while_statement", "for_statement", "c_style_for_statement", "case_statement",
@@ -186,7 +187,7 @@ class Script:
 
 
 _SHOWN_LIMIT = 200
-_PLAIN_WORD = re.compile(r"[\w@%+=:,./~$*{}\[\]!?#^`-]+")
+_PLAIN_WORD = lazy_compile(r"[\w@%+=:,./~$*{}\[\]!?#^`-]+")
 
 
 def _quote(word: str) -> str:
@@ -623,8 +624,8 @@ class _Builder:
         return f"{_SUB_OPEN}{len(self.subs) - 1}{_SUB_CLOSE}"
 
 
-_ESCAPED = re.compile(r"\\(.)", re.DOTALL)
-_ESCAPED_IN_DOUBLE = re.compile(r"\\([$`\"\\\n])")
+_ESCAPED = lazy_compile(r"\\(.)", re.DOTALL)
+_ESCAPED_IN_DOUBLE = lazy_compile(r"\\([$`\"\\\n])")
 
 
 def _unescape(text: str) -> str:
@@ -681,11 +682,11 @@ MAX_PIPELINE_STAGES = 2_000
 takes time that grows with the square of a pipeline's stages (2,000 stages: about 0.1 s;
 8,000: over a second; a megabyte of them: minutes). No real command comes near it."""
 
-_HEREDOC = re.compile(r"<<-?[ \t]*(?:'([^'\n]+)'|\"([^\"\n]+)\"|\\?([A-Za-z0-9_.-]+))")
+_HEREDOC = lazy_compile(r"<<-?[ \t]*(?:'([^'\n]+)'|\"([^\"\n]+)\"|\\?([A-Za-z0-9_.-]+))")
 
 
-_SPECIAL = re.compile(r"""['"\\|<\n]""")
-_DOUBLE_QUOTED_SPECIAL = re.compile(r'["\\]')
+_SPECIAL = lazy_compile(r"""['"\\|<\n]""")
+_DOUBLE_QUOTED_SPECIAL = lazy_compile(r'["\\]')
 
 
 def pipeline_operators(text: str, *, stop_after: int | None = None) -> int:
