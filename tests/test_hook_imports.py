@@ -5,8 +5,8 @@ module it imports is paid for on every call. With sync layers only (the
 built-in guards) the event is answered without an event loop: anyio, the
 asyncio/trio machinery, structlog and the standard library's logging stay out.
 An async layer brings anyio in, as it must. Nor does it import what only help
-text or a grammar's query files need: shutil (with bz2 and lzma), tempfile,
-importlib.resources.
+text, a grammar's query files or a typo's suggestions need: shutil (with bz2
+and lzma), tempfile, importlib.resources, difflib; nor agentbus.coverage.
 """
 
 from __future__ import annotations
@@ -19,7 +19,10 @@ from pathlib import Path
 from typing import Any
 
 UNNEEDED = ("anyio", "sniffio", "structlog", "logging", "asyncio", "trio")
-UNNEEDED_MODULES = ("shutil", "bz2", "lzma", "tempfile", "importlib.resources", "tree_sitter_bash")
+UNNEEDED_MODULES = (
+    *("shutil", "bz2", "lzma", "tempfile", "importlib.resources", "tree_sitter_bash", "difflib"),
+    "agentbus.tool_coverage",
+)
 """tree_sitter_bash's package imports importlib.resources: only its compiled binding is loaded."""
 
 SCRIPT = """
