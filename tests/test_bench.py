@@ -282,7 +282,7 @@ def test_process_timings_run_the_installed_hook_command(monkeypatch: pytest.Monk
     monkeypatch.setattr(install, "hook_command", lambda hook_args: failing)
     with pytest.raises(RuntimeError, match=r"failed \(3\)"):
         bench.process_timings(1, bench.Progress(enabled=False))
-    denying = shlex.join([sys.executable, "-c", "print('{\"permissionDecision\": \"deny\"}')"])
+    denying = shlex.join([sys.executable, "-c", 'print(\'{"permissionDecision": "deny"}\')'])
     monkeypatch.setattr(install, "hook_command", lambda hook_args: denying)
     with pytest.raises(RuntimeError, match="deny"):
         bench.process_timings(1, bench.Progress(enabled=False))
