@@ -94,3 +94,25 @@ def test_an_async_layer_brings_anyio_in(tmp_path: Path) -> None:
     assert answer["hookSpecificOutput"]["permissionDecision"] == "deny", answer
     assert "could not load" not in answer["hookSpecificOutput"]["permissionDecisionReason"]
     assert "anyio" in modules
+
+
+BINDING_SCRIPT = """
+import sys
+from agentbus.guards import parse
+if sys.argv[1] == "unfindable":  # the binding cannot be found alone: the package is imported
+    from importlib.machinery import PathFinder
+    PathFinder.find_spec = classmethod(lambda cls, name, path=None, target=None: None)
+parse.parsed("ls -la")  # the command is parsed either way
+print("tree_sitter_bash" in sys.modules)
+import tree_sitter_bash
+print(tree_sitter_bash.language is sys.modules["tree_sitter_bash._binding"].language)
+print(tree_sitter_bash.language() is not None)
+"""
+
+
+def test_the_bash_binding_loaded_alone_is_the_one_the_package_uses() -> None:
+    for case, package_imported in (("findable", "False"), ("unfindable", "True")):
+        done = subprocess.run(
+            [sys.executable, "-c", BINDING_SCRIPT, case], capture_output=True, text=True, check=True
+        )
+        assert done.stdout.split() == [package_imported, "True", "True"], (case, done.stdout, done.stderr)
