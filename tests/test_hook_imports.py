@@ -101,7 +101,13 @@ import sys
 from agentbus.guards import parse
 if sys.argv[1] == "unfindable":  # the binding cannot be found alone: the package is imported
     from importlib.machinery import PathFinder
-    PathFinder.find_spec = classmethod(lambda cls, name, path=None, target=None: None)
+    find_spec, missed = PathFinder.find_spec, []
+    def once_unfindable(name, path=None, target=None):  # the import system's own lookup finds it
+        if name == "tree_sitter_bash._binding" and not missed:
+            missed.append(name)
+            return None
+        return find_spec(name, path, target)
+    PathFinder.find_spec = once_unfindable
 parse.parsed("ls -la")  # the command is parsed either way
 print("tree_sitter_bash" in sys.modules)
 import tree_sitter_bash
