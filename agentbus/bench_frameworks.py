@@ -88,7 +88,7 @@ def _bus_with_layers(layers: int) -> Any:
             if _check(call.args["command"]):
                 call.block("rm -rf is not allowed")
 
-        bus.intercept("tool.before", guard, tool="bash", id=f"check-{index}")
+        bus.intercept("tool.before", guard, tool="exec", id=f"check-{index}")  # "bash" is normalised to exec
     return bus
 
 

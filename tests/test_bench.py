@@ -7,6 +7,7 @@ import math
 import os
 import statistics
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -201,6 +202,18 @@ def test_a_size_that_would_take_too_long_at_the_measured_rate_is_skipped_and_nam
 
 def _installed(framework: str) -> bool:
     return bench_frameworks._installed(bench_frameworks.FRAMEWORKS[framework][0])
+
+
+@pytest.mark.anyio
+async def test_the_agentbus_side_layers_judge_the_benchs_tool() -> None:
+    """The tool is called "bash", which the bus sees as exec: every layer must match it."""
+    bus = bench_frameworks._bus_with_layers(3)
+    call = await bus.decide_tool("bash", {"command": "rm -rf /"})
+    assert call.decision == "block"
+    records: list[Any] = []
+    bus.on_event(records.append)
+    await bus.decide_tool("bash", {"command": bench_frameworks.COMMAND})
+    assert sorted(r.id for r in records) == ["check-0", "check-1", "check-2"]
 
 
 def test_each_installed_framework_runs_natively_and_through_agentbus_at_each_layer_count() -> None:
