@@ -37,7 +37,7 @@ from .operands import PATH_MAX, PATTERN_OPTIONS, option_values
 from .parse import Script, parsed
 from .paths import check_glob, check_path, normalize_path
 from .programs import Invocation, walk
-from .verdict import Guard, Verdict, install_guards
+from .verdict import DISK, Guard, Verdict, install_guards
 
 __all__ = [
     "GUARDS",
@@ -160,7 +160,17 @@ _CURL_DATA = frozenset({"-d", "--data", "--data-binary", "--data-raw", "--data-u
 _GLOB = re.compile(r"[*?\[]")
 
 
-def _judge(word: str, *, cwd: str | None, write: bool = False) -> Verdict | None:
+def _judge(word: str, *, cwd: str | None, write: bool = False, devices: bool = False) -> Verdict | None:
+    """The verdict on one path a command or search names; disks only with ``devices``.
+
+    A disk named in a command is the command guard's business: it knows which
+    programs only read one (``smartctl -a /dev/sda``) and which destroy it.
+    """
+    verdict = _judge_path(word, cwd=cwd, write=write)
+    return None if verdict is not None and verdict.category == DISK and not devices else verdict
+
+
+def _judge_path(word: str, *, cwd: str | None, write: bool) -> Verdict | None:
     if not word or word == "-" or word.startswith("-") or len(word) > PATH_MAX:
         return None
     if "://" in word and word[:7].lower() != "file://":
@@ -466,7 +476,7 @@ def search_path_guard(call: ToolCall) -> None:
     cwd = _cwd(args)
     for key in _SEARCH_PATH_KEYS:
         for path in _strings(args.get(key)):
-            verdict = _judge(path, cwd=cwd)
+            verdict = _judge(path, cwd=cwd, devices=True)
             if verdict is not None:
                 call.block(verdict.reason)
                 return
