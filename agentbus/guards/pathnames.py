@@ -26,8 +26,8 @@ __all__ = ["Resolved", "display_path", "home_directory", "normalize_path", "reso
 
 _DRIVE = re.compile(r"^[A-Za-z]:(?=/|$)")
 _DRIVE_RELATIVE = re.compile(r"^[A-Za-z]:(?=[^/])")
-_STREAM = re.compile(r":(?:[^:/]*):?\$DATA$|::\$DATA$", re.IGNORECASE)
-"""An NTFS stream suffix: ``id_rsa::$DATA`` opens ``id_rsa`` itself."""
+_STREAM = re.compile(r":[^:/]*:\$(?:DATA|INDEX_ALLOCATION)(?=/|$)", re.IGNORECASE)
+"""An NTFS stream suffix: ``id_rsa::$DATA`` is ``id_rsa``, ``.ssh::$INDEX_ALLOCATION`` is ``.ssh``."""
 _WIN32_DEVICE = re.compile(
     r"^//[.?]/(?:physicaldrive\d+|[a-z]:|harddisk\d+partition\d+|harddiskvolume\d+|cdrom\d+|tape\d+)/?$",
     re.IGNORECASE,
@@ -170,9 +170,10 @@ def _walk(text: str, *, cwd: str | None, windows: bool) -> Resolved:
     parts: list[str] = []
     up = 0  # leading .. of a relative path
     unknown = False
-    for part in text.split("/"):
+    pieces = text.split("/")
+    for index, part in enumerate(pieces):
         if windows and part not in (".", ".."):
-            part = part.rstrip(". ")  # Windows drops trailing dots and spaces: "id_rsa." is id_rsa
+            part = _windows_trimmed(part, last=index == len(pieces) - 1)
         if part in ("", "."):
             continue
         if part == "..":
@@ -195,6 +196,13 @@ def _walk(text: str, *, cwd: str | None, windows: bool) -> Resolved:
         return Resolved(joined, None)
     joined = "/".join([".."] * up + parts) or "."
     return Resolved(joined, joined if unknown else None)
+
+
+def _windows_trimmed(part: str, *, last: bool) -> str:
+    """A component as Windows opens it: ``id_rsa.`` and ``id_rsa .`` are ``id_rsa``, ``...`` is a name."""
+    if last:
+        return part.rstrip(". ") or part
+    return part[:-1] if part.endswith(".") and not part.endswith("..") else part
 
 
 def display_path(path: str, *, home: str | None = None) -> str:
