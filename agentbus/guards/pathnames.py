@@ -34,9 +34,10 @@ _WIN32_DEVICE = re.compile(
 )
 """A Win32 device name: a whole disk (``\\\\.\\PhysicalDrive0``) or a raw volume (``\\\\.\\C:``)."""
 _NT_DISK = re.compile(r"^//[.?]/globalroot/device/(harddisk\d+)/(?:partition|dr)(\d+)/?$", re.IGNORECASE)
-_SHADOW_COPY = re.compile(r"^//[.?]/globalroot/device/harddiskvolumeshadowcopy\d+(?=/|$)", re.IGNORECASE)
+_SHADOW_COPY = re.compile(r"^//[.?]/globalroot/device/harddiskvolume(?:shadowcopy)?\d+(?=/|$)", re.IGNORECASE)
 _VOLUME_GUID = re.compile(r"^//[.?]/volume\{[0-9a-f-]+\}(?=/|$)", re.IGNORECASE)
-_DEVICE_PREFIX = re.compile(r"^//[.?]/(?:unc/)?", re.IGNORECASE)
+_DEVICE_PREFIX = re.compile(r"^//[.?]/(?:unc/|(?=[a-z]:(?:/|$)))", re.IGNORECASE)
+"""``\\\\?\\C:\\`` and ``\\\\?\\UNC\\``; ``//./etc/shadow`` is POSIX's ``/etc/shadow``."""
 _ADMIN_SHARE = re.compile(r"^//[^/]+/[a-z]\$(?=/|$)", re.IGNORECASE)
 """``\\\\host\\c$\\Users``: a drive shared whole, the same files as ``C:\\Users``."""
 _VARIABLE = re.compile(
