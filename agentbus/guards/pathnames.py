@@ -17,6 +17,7 @@ homes ignore it.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from typing import NamedTuple
@@ -122,13 +123,19 @@ def resolve(path: str, *, cwd: str | None = None, home: str | None = None) -> Re
         text = text[2:]  # C:file: relative to the drive's working directory
     text, unknown = _expand(text, home=home, cwd=cwd)
     if cwd and not text.startswith("/"):
-        base = resolve(cwd, home=home).path
+        base = _resolved_directory(cwd, home)
         text = base.rstrip("/") + "/" + text if base.startswith("/") else text
     resolved = _walk(text, cwd=cwd, windows=windows)
     if unknown is not None:
         start = _walk(unknown, cwd=None, windows=windows).path.lstrip("/") or "."
         return Resolved(resolved.path, start)
     return resolved
+
+
+@functools.lru_cache(maxsize=256)
+def _resolved_directory(cwd: str, home: str) -> str:
+    """The working directory, resolved once for the many paths judged against it."""
+    return resolve(cwd, home=home).path
 
 
 def _win32_device(text: str) -> str | None:

@@ -53,6 +53,27 @@ def _rule(pattern: str, label: str, category: str = SECRETS, written: str | None
     return _Rule(re.compile(pattern, re.IGNORECASE), label, category, written or category)
 
 
+class _Table:
+    """Rules checked in order, most specific first; anchored ones as one expression of them
+    all, which answers in one pass (the first alternative that matches is the first rule)."""
+
+    def __init__(self, *rules: _Rule) -> None:
+        self.rules = rules
+        self._any = re.compile(
+            "|".join(f"(?P<r{index}>{rule.pattern.pattern})" for index, rule in enumerate(rules)),
+            re.IGNORECASE,
+        )
+
+    def at_start(self, text: str) -> _Rule | None:
+        """The first rule that matches at the start of ``text``."""
+        found = self._any.match(text)
+        return self.rules[int(found.lastgroup[1:])] if found and found.lastgroup else None
+
+    def anywhere(self, text: str) -> _Rule | None:
+        """The first rule found anywhere in ``text``."""
+        return next((rule for rule in self.rules if rule.pattern.search(text)), None)
+
+
 # Searched in "/" + the absolute path, or "./" + a relative one; checked in order, most specific first.
 _ANYWHERE: tuple[_Rule, ...] = (
     _rule(r"/id_(?:rsa|dsa|ecdsa|ed25519|ecdsa_sk|ed25519_sk)$", "SSH private key"),
@@ -260,6 +281,13 @@ _WRITE_RULES: tuple[_Rule, ...] = (
     ),
 )
 
+_SEARCHED, _HOMES, _ROOTS, _WRITTEN = (
+    _Table(*_ANYWHERE),
+    _Table(*_IN_HOME),
+    _Table(*_FROM_ROOT),
+    _Table(*_WRITE_RULES),
+)
+
 _ALLOWED = re.compile(r"/node_modules/|\.test\.|/tests?/|/fixtures/|/package-lock\.json$")
 _HOME_DIR = re.compile(
     r"^(?:/volumes/[^/]+)?(?:/(?:var|usr|export))?/(?:home|users)/[^/]+/|^/(?:var/)?root/"
@@ -427,8 +455,7 @@ def _classify_one(path: str, *, home: str, write: bool) -> _Rule | None:
         return _WIN32_DEVICE
     # A relative path stays relative: ./etc/passwd in a project is not /etc/passwd.
     anchored = path if path.startswith("/") else "./" + path
-    rules = (*_WRITE_RULES, *_ANYWHERE) if write else _ANYWHERE
-    rule = next((rule for rule in rules if rule.pattern.search(anchored)), None)
+    rule = (_WRITTEN.anywhere(anchored) if write else None) or _SEARCHED.anywhere(anchored)
     if rule is not None:
         rest = _home_rest(anchored, home)
         protected = (rest is not None and rest.startswith(".")) or anchored.lower().startswith("/etc/")
@@ -439,10 +466,10 @@ def _classify_one(path: str, *, home: str, write: bool) -> _Rule | None:
     for absolute in dict.fromkeys((path, _MOUNTED_DRIVE.sub("", path))):
         rest = _home_rest(absolute, home)
         if rest is not None:
-            rule = next((rule for rule in _IN_HOME if rule.pattern.match(rest)), None)
+            rule = _HOMES.at_start(rest)
             if rule is not None:
                 return rule
-        rule = next((rule for rule in _FROM_ROOT if rule.pattern.match(absolute)), None)
+        rule = _ROOTS.at_start(absolute)
         if rule is not None:
             return rule
     return None
