@@ -21,34 +21,37 @@ import functools
 import os
 import re
 from typing import NamedTuple
-from urllib.parse import unquote
+
+from ..lazy_regex import lazy_compile
 
 __all__ = ["Resolved", "display_path", "home_directory", "normalize_path", "resolve"]
 
-_DRIVE = re.compile(r"^[A-Za-z]:(?=/|$)")
-_DRIVE_RELATIVE = re.compile(r"^[A-Za-z]:(?=[^/])")
-_STREAM = re.compile(r":[^:/]*:\$(?:DATA|INDEX_ALLOCATION)(?=/|$)", re.IGNORECASE)
+_DRIVE = lazy_compile(r"^[A-Za-z]:(?=/|$)")
+_DRIVE_RELATIVE = lazy_compile(r"^[A-Za-z]:(?=[^/])")
+_STREAM = lazy_compile(r":[^:/]*:\$(?:DATA|INDEX_ALLOCATION)(?=/|$)", re.IGNORECASE)
 """An NTFS stream suffix: ``id_rsa::$DATA`` is ``id_rsa``, ``.ssh::$INDEX_ALLOCATION`` is ``.ssh``."""
-_WIN32_DEVICE = re.compile(
+_WIN32_DEVICE = lazy_compile(
     r"^//[.?]/(?:physicaldrive\d+|[a-z]:|harddisk\d+partition\d+|harddiskvolume\d+|cdrom\d+|tape\d+)/?$",
     re.IGNORECASE,
 )
 """A Win32 device name: a whole disk (``\\\\.\\PhysicalDrive0``) or a raw volume (``\\\\.\\C:``)."""
-_NT_DISK = re.compile(r"^//[.?]/globalroot/device/(harddisk\d+)/(?:partition|dr)(\d+)/?$", re.IGNORECASE)
-_SHADOW_COPY = re.compile(r"^//[.?]/globalroot/device/harddiskvolume(?:shadowcopy)?\d+(?=/|$)", re.IGNORECASE)
-_VOLUME_GUID = re.compile(r"^//[.?]/volume\{[0-9a-f-]+\}(?=/|$)", re.IGNORECASE)
-_DEVICE_PREFIX = re.compile(r"^//[.?]/(?:unc/|(?=[a-z]:(?:/|$)))", re.IGNORECASE)
+_NT_DISK = lazy_compile(r"^//[.?]/globalroot/device/(harddisk\d+)/(?:partition|dr)(\d+)/?$", re.IGNORECASE)
+_SHADOW_COPY = lazy_compile(
+    r"^//[.?]/globalroot/device/harddiskvolume(?:shadowcopy)?\d+(?=/|$)", re.IGNORECASE
+)
+_VOLUME_GUID = lazy_compile(r"^//[.?]/volume\{[0-9a-f-]+\}(?=/|$)", re.IGNORECASE)
+_DEVICE_PREFIX = lazy_compile(r"^//[.?]/(?:unc/|(?=[a-z]:(?:/|$)))", re.IGNORECASE)
 """``\\\\?\\C:\\`` and ``\\\\?\\UNC\\``; ``//./etc/shadow`` is POSIX's ``/etc/shadow``."""
-_ADMIN_SHARE = re.compile(r"^//[^/]+/[a-z]\$(?=/|$)", re.IGNORECASE)
+_ADMIN_SHARE = lazy_compile(r"^//[^/]+/[a-z]\$(?=/|$)", re.IGNORECASE)
 """``\\\\host\\c$\\Users``: a drive shared whole, the same files as ``C:\\Users``."""
-_VARIABLE = re.compile(
+_VARIABLE = lazy_compile(
     r"^(?:\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::?[-=?+][^}]*)?\}|\$(?:env:)?([A-Za-z_][A-Za-z0-9_]*)"
     r"|%([A-Za-z_][A-Za-z0-9_()]*)%(?:%HOMEPATH%)?)(?=/|$)",
     re.IGNORECASE,
 )
-_TILDE_USER = re.compile(r"^~([A-Za-z0-9_.][A-Za-z0-9_.-]*)(?=/|$)")
-_PROC_ALIAS = re.compile(r"^proc/[^/]+/(?:task/[^/]+/)?(root|cwd)$")
-_FIRMLINKS = re.compile(r"^/private(?=/(?:etc|var|tmp)(?:/|$))|^/System/Volumes/Data(?=/)", re.IGNORECASE)
+_TILDE_USER = lazy_compile(r"^~([A-Za-z0-9_.][A-Za-z0-9_.-]*)(?=/|$)")
+_PROC_ALIAS = lazy_compile(r"^proc/[^/]+/(?:task/[^/]+/)?(root|cwd)$")
+_FIRMLINKS = lazy_compile(r"^/private(?=/(?:etc|var|tmp)(?:/|$))|^/System/Volumes/Data(?=/)", re.IGNORECASE)
 """macOS: ``/etc`` is ``/private/etc``; the data volume is mounted again at ``/System/Volumes/Data``."""
 
 _HOME_RELATIVE = {
@@ -97,6 +100,8 @@ def resolve(path: str, *, cwd: str | None = None, home: str | None = None) -> Re
     home = (home or home_directory()).rstrip("/") or "/"
     text = path.strip()
     if text[:7].lower() == "file://":
+        from urllib.parse import unquote  # only for URLs: the hook process imports this module
+
         text = unquote(text[7:])
         if text[:10].lower() == "localhost/":
             text = text[9:]

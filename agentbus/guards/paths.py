@@ -33,6 +33,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
+from ..lazy_regex import lazy_compile
 from .pathnames import Resolved, display_path, home_directory, normalize_path, resolve
 from .verdict import DISK, IMPAIR, SECRETS, STEALTH_PERSISTENCE, SYSTEM_FILES, Verdict
 
@@ -50,7 +51,7 @@ class _Rule(NamedTuple):
 
 
 def _rule(pattern: str, label: str, category: str = SECRETS, written: str | None = None) -> _Rule:
-    return _Rule(re.compile(pattern, re.IGNORECASE), label, category, written or category)
+    return _Rule(lazy_compile(pattern, re.IGNORECASE), label, category, written or category)
 
 
 class _Table:
@@ -59,7 +60,7 @@ class _Table:
 
     def __init__(self, *rules: _Rule) -> None:
         self.rules = rules
-        self._any = re.compile(
+        self._any = lazy_compile(
             "|".join(f"(?P<r{index}>{rule.pattern.pattern})" for index, rule in enumerate(rules)),
             re.IGNORECASE,
         )
@@ -288,23 +289,23 @@ _SEARCHED, _HOMES, _ROOTS, _WRITTEN = (
     _Table(*_WRITE_RULES),
 )
 
-_ALLOWED = re.compile(r"/node_modules/|\.test\.|/tests?/|/fixtures/|/package-lock\.json$")
-_HOME_DIR = re.compile(
+_ALLOWED = lazy_compile(r"/node_modules/|\.test\.|/tests?/|/fixtures/|/package-lock\.json$")
+_HOME_DIR = lazy_compile(
     r"^(?:/volumes/[^/]+)?(?:/(?:var|usr|export))?/(?:home|users)/[^/]+/|^/(?:var/)?root/"
     r"|^/windows/system32/config/systemprofile/",
     re.IGNORECASE,
 )
 """Where a home directory lives: Linux, macOS (and its other volumes), BSD, Windows' drive root."""
-_MOUNTED_DRIVE = re.compile(
+_MOUNTED_DRIVE = lazy_compile(
     r"^/(?:mnt/|cygdrive/)[a-z](?=/)|^/[a-z](?=/(?:users|windows|programdata)(?:/|$))", re.IGNORECASE
 )
 """A Windows drive seen from WSL (``/mnt/c``), Cygwin (``/cygdrive/c``) or Git Bash (``/c``)."""
-_BACKUP_SUFFIX = re.compile(
+_BACKUP_SUFFIX = lazy_compile(
     r"(?:~|-|\.(?:bak\d*|backup|old|orig|save|sav|swp|swo|tmp|temp|lock|dpkg-(?:old|dist|new|bak|tmp)"
     r"|rpm(?:save|new|orig)|ucf-(?:old|dist|new)|pac(?:save|new)|\d))$",
     re.IGNORECASE,
 )
-_EDITOR_COPY = re.compile(r"(^|/)(?:\.([^/]+)\.sw[a-p]|\.?#([^/]+?)#?)$")
+_EDITOR_COPY = lazy_compile(r"(^|/)(?:\.([^/]+)\.sw[a-p]|\.?#([^/]+?)#?)$")
 """vim's swap file (``.shadow.swp``), emacs's auto-save and lock files (``#shadow#``, ``.#shadow``)."""
 
 
