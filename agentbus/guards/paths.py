@@ -305,6 +305,13 @@ _BACKUP_SUFFIX = lazy_compile(
     r"|rpm(?:save|new|orig)|ucf-(?:old|dist|new)|pac(?:save|new)|\d))$",
     re.IGNORECASE,
 )
+_SHORT_NAMES = {
+    "ssh": ".ssh", "aws": ".aws", "gnupg": ".gnupg", "kube": ".kube", "docker": ".docker", "azure": ".azure",
+    "config": ".config", "passwo": ".password-store", "git-cr": ".git-credentials", "netrc": ".netrc",
+    "npmrc": ".npmrc", "bash_h": ".bash_history", "pgpass": ".pgpass", "creden": "credentials",
+}  # fmt: skip
+_SHORT_NAME = lazy_compile(rf"/({'|'.join(map(re.escape, _SHORT_NAMES))})~\d(?=/|$)", re.IGNORECASE)
+"""Windows's 8.3 names of the secret places (``C:\\Users\\me\\SSH~1\\deploy`` is ``.ssh\\deploy``)."""
 _EDITOR_COPY = lazy_compile(r"(^|/)(?:\.([^/]+)\.sw[a-p]|\.?#([^/]+?)#?)$")
 """vim's swap file (``.shadow.swp``), emacs's auto-save and lock files (``#shadow#``, ``.#shadow``)."""
 
@@ -415,8 +422,13 @@ def _home_rest(path: str, home: str) -> str | None:
 
 
 def _spellings(path: str) -> Iterator[str]:
-    """The path, and the file it is a backup or editor copy of (``/etc/shadow-``: ``/etc/shadow``)."""
+    """The path, the file its Windows short names stand for (``SSH~1``: ``.ssh``), and the
+    file it is a backup or editor copy of (``/etc/shadow-``: ``/etc/shadow``)."""
     yield path
+    if "~" in path:
+        longer = _SHORT_NAME.sub(lambda m: "/" + _SHORT_NAMES[m.group(1).lower()], path)
+        if longer != path:
+            yield longer
     for _ in range(2):
         copy = _EDITOR_COPY.search(path)
         if copy:

@@ -154,6 +154,13 @@ def test_ordinary_files_that_look_like_secrets_pass(path: str) -> None:
     assert check_path(path, cwd=CWD, home=HOME) is None
 
 
+def test_windows_short_names_of_the_secret_places_are_those_places() -> None:
+    for path in ("C:\\Users\\alice\\SSH~1\\deploy", "C:\\Users\\alice\\CONFIG~1\\gh\\hosts.yml"):
+        assert check_path(path, cwd=CWD, home=HOME) is not None, path
+    assert check_path("C:\\PROGRA~1\\Git\\bin\\bash.exe", cwd=CWD, home=HOME) is None
+    assert check_path("docs/ssh~1.md", cwd=CWD, home=HOME) is None
+
+
 def test_a_path_whose_start_is_unknown_is_judged_where_it_could_be_worst() -> None:
     unknown = check_path("$SOMEDIR/.npmrc", cwd=CWD, home=HOME)
     assert unknown is not None
