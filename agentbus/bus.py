@@ -666,8 +666,9 @@ class Bus:
         a tool that raises returns ``{"status": "error", "tool": ..., "error": ...}``.
         Either way tool.after runs and the agent gets a result.
         """
-        plan = self._plans.get(tool if agent_id is None else (tool, agent_id))
-        if plan is None:
+        try:
+            plan = self._plans[tool] if agent_id is None else self._plans[tool, agent_id]
+        except (KeyError, TypeError):  # not planned yet (or a name that cannot be a key)
             try:
                 plan = self._new_plan(tool, agent_id)
             except (TypeError, ValueError) as exc:  # a name no matcher can judge: never run it
@@ -685,7 +686,7 @@ class Bus:
         if self.observers.wants_dispatches:
             event = await self._run_dispatched(plan, args, execute, number_or_id, agent_id, session_key)
             return event.result
-        return await self._pipeline(plan, args, execute, number_or_id, agent_id, session_key, bare=True)
+        return await self._pipeline(plan, args, execute, number_or_id, agent_id, session_key, False, True)
 
     async def run_tool(
         self,
@@ -707,7 +708,7 @@ class Bus:
         number_or_id = call_id or next(self._call_ids)
         if self.observers.wants_dispatches:
             return await self._run_dispatched(plan, args, execute, number_or_id, agent_id, session_key)
-        return await self._pipeline(plan, args, execute, number_or_id, agent_id, session_key)
+        return await self._pipeline(plan, args, execute, number_or_id, agent_id, session_key, False, False)
 
     async def decide_tool(
         self,
@@ -821,9 +822,7 @@ class Bus:
             return await self._run_dispatched(
                 plan, approved_args, execute, call_id, agent_id, session_key, resumed=True
             )
-        return await self._pipeline(
-            plan, approved_args, execute, call_id, agent_id, session_key, resumed=True
-        )
+        return await self._pipeline(plan, approved_args, execute, call_id, agent_id, session_key, True, False)
 
     async def _run_dispatched(
         self,
@@ -838,7 +837,7 @@ class Bus:
         """The pipeline, and one dispatch record when it ends, however it ends."""
         started = _perf()
         try:
-            event = await self._pipeline(plan, args, execute, call_id, agent_id, session_key, resumed)
+            event = await self._pipeline(plan, args, execute, call_id, agent_id, session_key, resumed, False)
         except ToolPaused as paused:  # not an end: resume_tool() ends it later
             ended = ToolCall(plan.name, {}, call_id, agent_id, session_key)
             self._dispatched("tool.call", ended, started, "paused", str(paused))
@@ -860,9 +859,8 @@ class Bus:
         call_id: str | int,
         agent_id: str | None,
         session_key: str | None,
-        resumed: bool = False,
-        *,
-        bare: Literal[False] = False,
+        resumed: bool,
+        bare: Literal[False],
     ) -> ToolResult: ...
 
     @overload
@@ -874,8 +872,7 @@ class Bus:
         call_id: str | int,
         agent_id: str | None,
         session_key: str | None,
-        resumed: bool = False,
-        *,
+        resumed: bool,
         bare: Literal[True],
     ) -> Any: ...
 
@@ -887,9 +884,8 @@ class Bus:
         call_id: str | int,
         agent_id: str | None,
         session_key: str | None,
-        resumed: bool = False,
-        *,
-        bare: bool = False,
+        resumed: bool,
+        bare: bool,
     ) -> Any:
         """tool.before (unless ``resumed``: it approved these args already), then
         (unless blocked) tool.call around the tool, then tool.after.
