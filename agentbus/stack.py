@@ -4,17 +4,24 @@ A stack is built once per (hook point, tool, agent) and cached by the bus. The
 fold is Starlette's: start from the terminal, wrap it in each layer from the
 innermost out. Two kinds of run are not wrapped layer by layer:
 
-- a run of simple handlers becomes one generated function with a ``try`` per
-  handler (pluggy's flat ``_multicall``, unrolled), so a sync handler costs a
-  function call, not an await and a frame;
+- a run of simple handlers is one flat loop (pluggy's ``_multicall``), and a
+  plain function, not a coroutine, when no handler in it is async and no
+  middleware calls it: a sync handler then costs a call, not an await;
 - a run of plain gate middleware is chained with no frame of ours in between,
   and one guard at its top applies the failure policy of whichever layer raised.
+
+A compiled stack returns the event (or the terminal's result), or a coroutine
+of it when something had to be awaited: its caller checks which.
 
 On tool.before the decision belongs to the call, not to the object that
 reaches the end: a block on any copy of the call counts (see
 :data:`agentbus.events._DECIDING`), and the stack's end, :func:`approve`, keeps
 a deep copy of the args the layers let through. A call that never reached the
 end without a decision was not judged by every layer, and the bus denies it.
+Which layer decided is found from the code objects of the frames that called
+``block()``/``ask()`` (recorded by the event, only when a layer decides): that
+is what lets gate middleware run with no wrapper of ours around each, and it
+holds when a layer passes a copy of the call inward.
 
 Every async layer is bounded by its own timeout (its registration's, or the
 bus's ``dispatch_timeout`` off tool.before and tool.call): a slow layer is
