@@ -194,3 +194,17 @@ async def test_a_call_is_timed_only_when_its_duration_is_read(monkeypatch: pytes
     await bus.call_tool("exec", {"command": "ls"}, tool)
     assert len(reads) >= 2
     assert durations[0] > 0
+
+
+async def test_a_tool_name_that_cannot_be_a_key_gets_an_error_result_as_in_run_tool() -> None:
+    bus = Bus(log_level=None)
+    ran: list[Any] = []
+
+    async def recording(args: dict[str, Any]) -> str:
+        ran.append(args)
+        return "ran"
+
+    result = await bus.call_tool(["exec"], {}, recording)  # type: ignore[arg-type]
+    assert result == (await bus.run_tool(["exec"], {}, recording)).result  # type: ignore[arg-type]
+    assert result["status"] == "error"
+    assert ran == []
