@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 import attrs
 
 from .budget import spend
+from .carriers import carried
 from .parse import Script, ShellSyntaxError, SimpleCommand, parse
 
 __all__ = ["SHELLS", "Invocation", "ShellMode", "find_narrowed", "shell_mode", "walk"]
@@ -266,7 +267,9 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
             start = _skip_options(words, i + 1, _Wrapper(_SSH_VALUES, positionals=1))
             if start < len(words):
                 nested.append(" ".join(command.render(w) for w in words[start:]))
-            return Invocation(name, tuple(words[i + 1 :]), command, tuple(wrappers), tuple(env)), nested
+            invocation = Invocation(name, tuple(words[i + 1 :]), command, tuple(wrappers), tuple(env))
+            nested.extend(_carried(invocation))
+            return invocation, nested
         spec = _WRAPPERS.get(name)
         if spec is not None and i + 1 < len(words):
             wrappers.append(name)
@@ -298,6 +301,7 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
         dynamic=static is None,
         wrapper_args=tuple(wrapper_args),
     )
+    nested.extend(_carried(invocation))
     if name == "eval" and args:
         nested.append(" ".join(command.render(w) for w in args))
     elif name == "trap" and args and not args[0].startswith("-"):
@@ -312,6 +316,25 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
             elif redirect.op == "<<":
                 nested.extend(sub.text for sub in command.substitutions_in(redirect.target))
     return invocation, nested
+
+
+def _fed(command: SimpleCommand) -> list[str]:
+    """The texts a command reads from here-strings and here-documents."""
+    texts: list[str] = []
+    for redirect in command.redirects:
+        if redirect.op == "<<<":
+            texts.append(command.static(redirect.target) or "")
+        elif redirect.op == "<<":
+            texts.extend(sub.text for sub in command.substitutions_in(redirect.target))
+    return texts
+
+
+def _carried(invocation: Invocation) -> list[str]:
+    """Shell code the program runs from an option, a line of its own language or the environment."""
+    command = invocation.command
+    values = [v for v in (command.static(w) for w in invocation.args) if v is not None]
+    env = [v for v in (command.static(w) for w in invocation.env) if v is not None]
+    return carried(invocation.name, values, _fed(command), env)
 
 
 _NAME_TESTS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex",
