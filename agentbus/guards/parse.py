@@ -283,6 +283,8 @@ class _Builder:
         self.functions: list[Function] = []
         self.variables: dict[str, list[str]] = variables if variables is not None else {}
         self.background = False
+        self.dropped: set[int] = set()
+        """Start bytes of words that are a redirection's descriptor (``sh 0</tmp/f``)."""
 
     def text(self, node: Node) -> str:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "surrogatepass")
@@ -293,7 +295,9 @@ class _Builder:
     def nested(self) -> _Builder:
         if self.depth >= MAX_DEPTH:
             raise ShellSyntaxError(f"the command nests more than {MAX_DEPTH} levels deep")
-        return _Builder(self.source, self.variables, self.depth + 1)
+        inner = _Builder(self.source, self.variables, self.depth + 1)
+        inner.dropped = self.dropped
+        return inner
 
     # statements
 
@@ -326,8 +330,14 @@ class _Builder:
         elif kind == "pipeline":
             stages: list[SimpleCommand] = []
             for child in node.children:
+                carried: tuple[Redirect, ...] = ()
+                if not stages:
+                    child, carried = self.leading_list(child, background)
                 if child.type in _STATEMENTS:
                     inner = self.nested_statement(child, background)
+                    if carried and inner:
+                        last = inner[-1][-1]
+                        inner[-1] = (*inner[-1][:-1], attrs.evolve(last, redirects=last.redirects + carried))
                     stages.extend(command for pipeline in inner for command in pipeline)
             if redirects and stages:
                 last = stages[-1]
@@ -336,12 +346,12 @@ class _Builder:
                 self.pipelines.append(tuple(stages))
         elif kind == "redirected_statement":
             body = node.child_by_field_name("body")
-            own = tuple(
-                redirect
-                for child in node.children
-                if child.type in ("file_redirect", "heredoc_redirect", "herestring_redirect")
-                for redirect in self.redirect(child)
-            )
+            nodes = [c for c in node.children if c.type in ("file_redirect", "heredoc_redirect",
+                                                                "herestring_redirect")]  # fmt: skip
+            glued = self.glued_descriptor(body, nodes[0]) if body is not None and nodes else None
+            own = tuple(redirect for child in nodes for redirect in self.redirect(child))
+            if glued is not None and own:
+                own = (attrs.evolve(own[0], fd=glued), *own[1:])
             if body is None:
                 self.pipelines.append((SimpleCommand((), own, self.subs, background),))
             else:
@@ -397,6 +407,51 @@ class _Builder:
                         self.pipelines[index] = (first, *earlier[1:])
                 return
             self.statements(node)
+
+    def leading_list(self, node: Node, background: bool) -> tuple[Node, tuple[Redirect, ...]]:
+        """``a && b | c``: tree-sitter makes ``a && b`` the first stage; bash runs ``a``, then ``b | c``.
+
+        The list's commands but the last run on their own; the last is the stage,
+        with the redirections tree-sitter put on the list (``a && b 0<f | c``).
+        """
+        redirects: tuple[Redirect, ...] = ()
+        while True:
+            if node.type == "redirected_statement":
+                body = node.child_by_field_name("body")
+                if body is None or body.type != "list":
+                    return node, redirects
+                own = [c for c in node.children if c.type in ("file_redirect", "heredoc_redirect",
+                                                                  "herestring_redirect")]  # fmt: skip
+                glued = self.glued_descriptor(body, own[0]) if own else None
+                found = tuple(r for c in own for r in self.redirect(c))
+                if glued is not None and found:
+                    found = (attrs.evolve(found[0], fd=glued), *found[1:])
+                redirects = found + redirects
+                node = body
+                continue
+            if node.type != "list":
+                return node, redirects
+            parts = [c for c in node.children if c.type in _STATEMENTS]
+            if not parts:
+                return node, redirects
+            for part in parts[:-1]:
+                self.statement(part, background=background)
+            node = parts[-1]
+
+    def glued_descriptor(self, body: Node, redirect: Node) -> str | None:
+        """``sh 0</tmp/f``: the number tree-sitter left as the last word is the redirected descriptor."""
+        leaf = body
+        while leaf.children:
+            leaf = leaf.children[-1]
+        if (
+            leaf.type in ("number", "word")
+            and leaf.end_byte == redirect.start_byte
+            and self.text(leaf).isdigit()
+            and not any(c.type == "file_descriptor" for c in redirect.children)
+        ):
+            self.dropped.add(leaf.start_byte)
+            return self.text(leaf)
+        return None
 
     def error(self, node: Node, background: bool) -> None:
         """What tree-sitter could not fit into the grammar: loose unquoted words are read as a command.
@@ -462,8 +517,27 @@ class _Builder:
     def command(self, node: Node, redirects: tuple[Redirect, ...], background: bool) -> SimpleCommand:
         words: list[str] = []
         own: list[Redirect] = []
+        previous: Node | None = None
         for child in node.children:
             kind = child.type
+            if (
+                kind == "file_redirect"
+                and previous is not None
+                and previous.end_byte == child.start_byte
+                and previous.type in ("word", "number")
+                and self.text(previous).isdigit()
+                and words
+                and child.child_by_field_name("descriptor") is None
+                and not any(c.type == "file_descriptor" for c in child.children)
+            ):
+                # sh 0</tmp/f: tree-sitter reads the 0 as a word; bash as the redirected descriptor.
+                fd = words.pop()
+                own.extend(attrs.evolve(r, fd=fd) for r in self.redirect(child))
+                previous = child
+                continue
+            previous = child
+            if child.start_byte in self.dropped:
+                continue
             if kind == "variable_assignment":
                 name_node = child.child_by_field_name("name")
                 value_node = child.child_by_field_name("value")
