@@ -118,7 +118,10 @@ def _gdb(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
     for value in _option_values(values, frozenset({"-ex", "--ex", "-eval-command", "--eval-command", "-iex",
                                                    "--iex", "-init-eval-command", "--init-eval-command"})):  # fmt: skip
         line = value.strip()
-        yield from _editor_command(line[5:] if line.startswith("shell ") else line)
+        if line.startswith("shell "):
+            yield line[6:]  # gdb: shell CMD
+        else:
+            yield from _editor_command(line)
     if "--args" in values:
         rest = values[values.index("--args") + 1 :]
         if rest:

@@ -39,13 +39,15 @@ _CODE_FLAGS = frozenset({"-c", "-e", "-E", "-r", "--eval", "-Command", "--comman
 
 _SOCKET = re.compile(
     r"socket|TCPSocket|fsockopen|Socket::INET|net\.Socket|net\.connect|/dev/tcp/|/inet/tcp/|/inet/udp/|"
+    r"TCPClient|Net\.Sockets|net\.Dial|ztcp|create_connection|\b(?:nc|ncat|netcat)\s+-?[\w.-]+\s+\d|"
     r"new Socket\(|connect\(\s*[\"']?\d|java\.net|s_client|ServerSocket|listen\(|require\([\"']net[\"']\)|"
     r"Net::|IO::Socket|socat|TCPServer|UDPSocket|\bconnect\([^)]{0,200}\d+\.\d+\.\d+\.\d+",
     re.IGNORECASE,
 )
 _PROCESS = re.compile(
     r"subprocess|pty\.spawn|dup2|exec|proc_open|popen|spawn|/bin/(?:ba|z|da)?sh\b|cmd\.exe|ProcessBuilder|"
-    r"child_process|system\s*\(|IO\.popen|open3|\brun\s*\(|\|&?\s*\"(?:/bin/)?(?:ba)?sh",
+    r"child_process|system\s*\(|IO\.popen|open3|\brun\s*\(|\|&?\s*\"(?:/bin/)?(?:ba)?sh|\bsystem\b|fdopen|"
+    r"\biex\b|Invoke-Expression|Start-Process|exec\.Command|os\.execute|\.execute\(\)",
     re.IGNORECASE,
 )
 _FORK_CODE = re.compile(
@@ -55,24 +57,68 @@ _FORK_CODE = re.compile(
 # os.system("..."), subprocess.run([...]), Runtime.exec("..."), run(`...`) (Julia), %x(...) (Ruby).
 _SHELL_CALL = re.compile(
     r"(?:system|popen|exec[lv]?p?e?|run|call|check_call|check_output|Popen|spawn|execSync|spawnSync|"
-    r"shell_exec|passthru|getRuntime\(\)\.exec|ProcessBuilder|shell|sh)\s*\(\s*"
+    r"shell_exec|passthru|getRuntime\(\)\.exec|ProcessBuilder|shell|sh|execute|Process|execFileSync|"
+    r"execFile|Command|exec_command|getoutput|getstatusoutput|spawnSync|system2|shell\.exec)\s*\(\s*"
     r"(?:[rbf]?(([\"'`])(.{0,4000}?)(?<!\\)\2)|\[([^\]]{0,4000})\]|\(([^)]{0,4000})\))"
 )
 _BACKTICKS = re.compile(r"`([^`]{1,4000})`")
+_STRING_RUN = re.compile(r"([\"'])([^\"'\n]{1,4000})\1\s*\.\s*(?:execute\s*\(|!!?|lines\b|run\b)")
+"""Groovy ``"CMD".execute()``, Scala ``"CMD".!``: a string run as a command."""
+_WORD_CALL = re.compile(r"(?:^|[;\[{\n]|\bthen\b|\bdo\b)\s*(?:exec|spawn|system|os\.execute)\s+(?!\()([^;\]\n}|&]{1,4000})")
+"""Tcl and expect ``exec CMD``/``spawn CMD``, Perl and Ruby ``system "CMD"``: a command as words."""
+_SHELL_ESCAPE = re.compile(r"^\s*[\"']?(?:/(?:usr/)?bin/)?(?:ba|z|da|k|c|tc|fi)?sh(?:\s+-[ilp]+)*[\"']?\s*$")
+"""An interactive shell run from inside a program (``system("/bin/sh")``): GTFOBins' shell escape."""
+_RUN_FETCHED = re.compile(
+    r"(?:\b(?:iex|Invoke-Expression|exec|eval|loadstring|load|instance_eval|Function)\b)"
+    r"[^;\n]{0,300}?(?:DownloadString|DownloadData|Invoke-WebRequest|Invoke-RestMethod|\biwr\b|\birm\b|"
+    r"urlopen|requests\.get|urllib|fetch\(|http\.get|Net::HTTP|open-uri|URI\.open|LWP|HTTP::Tiny|"
+    r"file_get_contents\(\s*[\"']https?:)",
+    re.IGNORECASE,
+)
+"""Code that runs what it downloads (``iex (New-Object Net.WebClient).DownloadString(URL)``)."""
+_RUN_DECODED = re.compile(
+    r"\b(?:exec|eval|iex|Invoke-Expression|loadstring|load|instance_eval|system)\b[^;\n]{0,300}?"
+    r"(?:b64decode|decode64|atob|base64_decode|FromBase64String|from_base64|unpack1?\(\s*[\"']m|"
+    r"decode\(\s*[\"']base64|codecs\.decode|zlib\.decompress|bytes\.fromhex|unhexlify|rot13|rot_13)",
+    re.IGNORECASE,
+)
+"""Code that runs what it decodes: the payload is hidden from any reader."""
 _QX = re.compile(r"(?:\bqx|%x)\s*(?:\(([^)]{1,4000})\)|\{([^}]{1,4000})\}|\[([^\]]{1,4000})\])")
 _DASH_C = re.compile(r"[\"']-c[\"']\s*,\s*([\"'])(.{1,4000}?)\1")
 _BASE64_LITERAL = re.compile(
     r"(?:b64decode|decode64|atob|base64_decode|from_base64)\s*\(\s*b?[\"']([A-Za-z0-9+/=]{4,8000})[\"']"
 )
 _HOME_EXPRESSION = re.compile(
-    r"os\.path\.expanduser\(\s*[\"']~[\"']\s*\)|Path\.home\(\)|os\.environ\[\s*[\"']HOME[\"']\s*\]|"
-    r"os\.getenv\(\s*[\"']HOME[\"']\s*\)|\$ENV\{\s*[\"']?HOME[\"']?\s*\}|process\.env\.HOME|Dir\.home|"
-    r"ENV\[\s*[\"']HOME[\"']\s*\]|os\.homedir\(\)"
+    r"os\.path\.expanduser\(\s*[\"']~[\"']\s*\)|(?:pathlib\.)?Path\.home\(\)|os\.environ\[\s*[\"']HOME[\"']\s*\]|"
+    r"os\.(?:getenv|environ\.get)\(\s*[\"']HOME[\"']\s*\)|\$ENV\{+\s*[\"']?HOME[\"']?\s*\}+|process\.env\.HOME|"
+    r"process\.env\[\s*[\"']HOME[\"']\s*\]|Dir\.home|ENV\[\s*[\"']HOME[\"']\s*\]|"
+    r"(?:require\(\s*[\"'](?:node:)?os[\"']\s*\)|os)\.homedir\(\)|\bhomedir\(\)|"
+    r"Deno\.env\.get\(\s*[\"']HOME[\"']\s*\)|Deno\.homeDir\(\)|\$env:(?:HOME|USERPROFILE)\b|\$HOME\b|"
+    r"System\.getProperty\(\s*[\"']user\.home[\"']\s*\)|os\.UserHomeDir\(\)|Sys\.getenv\(\s*[\"']HOME[\"']\s*\)|"
+    r"\bgetenv\(\s*[\"']HOME[\"']\s*\)|path\.expand\(\s*[\"']~[\"']\s*\)|File\.expand_path\(\s*[\"']~[\"']\s*\)",
 )
 _AWK_PIPE = re.compile(r"\|&?\s*\"([^\"]{1,4000})\"|\"([^\"]{1,4000})\"\s*\|&?\s*getline")
 _RMTREE = re.compile(
-    r"(?:rmtree|rmdir|rm_rf|rmSync|remove_dir_all|rm_r|deleteRecursively|rimraf)\s*\(\s*[rbf]?([\"'])(.{0,4000}?)\1"
+    r"(?:rmtree|rm_rf|remove_dir_all|rm_r|deleteRecursively|rimraf|RemoveAll|remove_all|removeTree|"
+    r"deleteDirectory|forceDelete|emptyDirSync|emptydir|remove_entry_secure|delete_recursively)"
+    r"\s*\(\s*[rbf]?([\"'])(.{0,4000}?)\1"
 )
+"""Calls that delete a directory and everything in it."""
+_DELETE = re.compile(
+    r"(?:\brm|rmdir|rmSync|rmdirSync|unlink|remove|removeSync|remove_dir|delete|del)\s*\(\s*[rbf]?([\"'])(.{0,4000}?)\1"
+)
+"""Calls that delete a directory and everything in it when told to (``recursive=true``)."""
+_RECURSIVE = re.compile(r"recursive|-Recurse\b|\bforce\s*[:=]", re.IGNORECASE)
+_PS_REMOVE = re.compile(
+    r"(?:Remove-Item|\bri|\brm|\bdel|\brd|\brmdir|\berase)\s+([^;|\n]{0,4000}?-Recurse[^;|\n]{0,4000})",
+    re.IGNORECASE,
+)
+"""PowerShell's ``Remove-Item -Recurse PATH``."""
+_WALKS = re.compile(
+    r"(?:os\.walk|os\.scandir|os\.listdir|rglob|glob\.glob|Files\.walk|readdirSync|Dir\.glob|find|walkdir|"
+    r"WalkDir::new|filepath\.Walk|Get-ChildItem)\s*\(?\s*[rbf]?([\"'])(.{1,4000}?)\1"
+)
+_REMOVES = re.compile(r"os\.remove|os\.unlink|unlink|\.unlink\(|rmSync|File\.delete|Remove-Item|shred", re.IGNORECASE)
 _SYSTEM_PATH = re.compile(
     r"/etc/(?!ssl/|os-release|lsb-release)[^\"'\s]*"
     r"|/dev/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|disk/by-)[^\"'\s]*"
@@ -80,7 +126,8 @@ _SYSTEM_PATH = re.compile(
 _WRITES = re.compile(
     r"[\"'](?:a|w|r\+|a\+|w\+|wb|ab|rb\+)[\"']|>>|\bwrite|append|O_WRONLY|O_RDWR|O_APPEND|writeFile|appendFile|"
     r"File\.open|print\s+[A-Z]+\s|open\s*\(\s*[A-Z]+\s*,\s*[\"']?>|\bputs\b|shutil\.copy|copyfile|truncate|"
-    r"unlink|remove\(|>\s*[\"']?/|chmod|chown|rename|symlink|os\.replace",
+    r"unlink|remove\(|>\s*[\"']?/|chmod|chown|rename|symlink|os\.replace|Add-Content|Set-Content|Out-File|"
+    r"Tee-Object|Copy-Item|Move-Item|New-Item|writefile|\.output|\bw\+?\b",
     re.IGNORECASE,
 )
 
@@ -103,11 +150,15 @@ def inline_code(invocation: Invocation) -> str | None:
     if invocation.name in AWKS:
         return _awk_program(values)
     for index, value in enumerate(values):
+        if value in ("eval", "repl") and index == 0 and invocation.name in ("deno", "bun"):
+            return values[1] if len(values) > 1 else None  # deno eval CODE
+        if re.fullmatch(r"-[ce].+", value) and invocation.name not in ("pwsh", "powershell"):
+            return value[2:]  # ruby -e'CODE', perl -e'CODE': the code attached to the flag
         if index + 1 >= len(values):
             break
-        if value in _CODE_FLAGS:
+        if value in _CODE_FLAGS or value.lower() in ("-command", "-c", "-encodedcommand"):
             return values[index + 1]
-        if re.fullmatch(r"-[a-zA-Z]*[ce]", value) and value != "-m":
+        if re.fullmatch(r"-[a-zA-Z]{0,2}[ce]", value) and value != "-m":
             return values[index + 1]
     return None
 
@@ -153,7 +204,18 @@ def judge_code(
     ``is_critical(path)`` describes a protected root (for recursive deletes);
     ``judge_shell(command)`` returns a verdict for a shell command the code runs.
     """
-    from .verdict import BACKDOOR, DISK, FILESYSTEM, FORK_BOMB, SYSTEM_FILES
+    danger = _judge_once(code, awk=awk, is_critical=is_critical, judge_shell=judge_shell)
+    if danger is None and ("\\" in code):
+        # exec("import os\\nos.system(\\"rm -rf ~\\")"): the code inside a string, unescaped once.
+        unescaped = code.replace('\\"', '"').replace("\\'", "'").replace("\\n", "\n").replace("\\t", "\t")
+        danger = _judge_once(unescaped, awk=awk, is_critical=is_critical, judge_shell=judge_shell)
+    return danger
+
+
+def _judge_once(
+    code: str, *, awk: bool, is_critical: Callable[[str], str | None], judge_shell: Callable[[str], object]
+) -> CodeDanger | None:
+    from .verdict import BACKDOOR, DISK, FILESYSTEM, FORK_BOMB, OBFUSCATED, PRIVILEGE, REMOTE_CODE, SYSTEM_FILES
 
     if _FORK_CODE.search(code):
         return CodeDanger(FORK_BOMB, "forks processes without end")
@@ -161,12 +223,26 @@ def judge_code(
         return CodeDanger(BACKDOOR, "connects a shell to a network socket")
     if awk and ("/inet/tcp/" in code or "/inet/udp/" in code):
         return CodeDanger(BACKDOOR, "opens a network connection from awk (/inet/tcp)")
+    if _RUN_FETCHED.search(code):
+        return CodeDanger(REMOTE_CODE, "runs code it downloads")
+    if _RUN_DECODED.search(code):
+        return CodeDanger(OBFUSCATED, "runs code it decodes")
     code = _HOME_EXPRESSION.sub('"~"', code)  # shutil.rmtree(os.path.expanduser("~")) is rmtree("~")
-    for match in _RMTREE.finditer(code):
-        what = is_critical(match.group(2))
+    recursive = _RECURSIVE.search(code) is not None
+    deletes = [m.group(2) for m in _RMTREE.finditer(code)]
+    if recursive:
+        deletes += [m.group(2) for m in _DELETE.finditer(code)]
+    for match in _PS_REMOVE.finditer(code):
+        deletes += [w.strip("\"'") for w in match.group(1).split() if not w.startswith("-")]
+    if _REMOVES.search(code):
+        deletes += [m.group(2) for m in _WALKS.finditer(code)]  # os.walk("/home") ... os.remove(...)
+    for path in deletes:
+        what = is_critical(path)
         if what and "working directory" not in what:
             return CodeDanger(FILESYSTEM, f"deletes {what}")
     for command in _shell_commands(code, awk=awk):
+        if _SHELL_ESCAPE.match(command):
+            return CodeDanger(PRIVILEGE, f"spawns a shell ({command.strip()}) from inside the program", command)
         verdict = judge_shell(command)
         if verdict is not None:
             return CodeDanger(getattr(verdict, "category", ""), getattr(verdict, "why", ""), command)
@@ -190,6 +266,10 @@ def _shell_commands(code: str, *, awk: bool) -> Iterator[str]:
         yield match.group(1)  # Perl, Ruby, PHP, Julia: `command` runs it
     for match in _QX.finditer(code):
         yield match.group(1) or match.group(2) or match.group(3)  # Perl qx(...), Ruby %x(...)
+    for match in _STRING_RUN.finditer(code):
+        yield match.group(2)  # "rm -rf /".execute()
+    for match in _WORD_CALL.finditer(code):
+        yield match.group(1)  # exec rm -rf / (Tcl), spawn sh -c "..." (expect)
     for match in _DASH_C.finditer(code):
         yield match.group(2)  # execvp('sh', ['sh', '-c', 'rm -rf /'])
     for match in _BASE64_LITERAL.finditer(code):
