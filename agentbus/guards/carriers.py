@@ -23,7 +23,7 @@ import re
 import shlex
 from collections.abc import Callable, Iterator, Sequence
 
-__all__ = ["COMMAND_VARIABLES", "carried"]
+__all__ = ["COMMAND_VARIABLES", "TERMINALS", "carried"]
 
 COMMAND_VARIABLES = frozenset({
     "GIT_SSH_COMMAND", "GIT_SSH", "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_EXTERNAL_DIFF",
@@ -85,7 +85,9 @@ _INTERPRETER_COMMANDS = {
 }  # fmt: skip
 """Editor and debugger commands that run a line of another language, and its interpreter."""
 _EDITOR_PREFIX = re.compile(r"^\s*:*\s*(?:(?:silent|sil|exe|execute|keepalt|noautocmd|verbose)!?\s+)*")
-_EDITOR_SHELL = re.compile(r"^(?:\d*,?\d*|%)\s*(?:r(?:ead)?\s*|w(?:rite)?\s*|)!(.+)$|^(?:ter(?:minal)?|sh(?:ell)?)\b\s*(.*)$")
+_EDITOR_SHELL = re.compile(
+    r"^(?:\d*,?\d*|%)\s*(?:r(?:ead)?\s*|w(?:rite)?\s*|)!(.+)$|^(?:ter(?:minal)?|sh(?:ell)?)\b\s*(.*)$"
+)
 _SYSTEM_CALL = re.compile(r"\b(?:system|systemlist|jobstart|termopen)\s*\(\s*([\"'])(.{1,4000}?)\1")
 
 
@@ -114,9 +116,12 @@ def _editor_command(line: str) -> Iterator[str]:
         yield match.group(2)
 
 
+_GDB_COMMANDS = frozenset({"-ex", "--ex", "-eval-command", "--eval-command", "-iex", "--iex",
+                           "-init-eval-command", "--init-eval-command"})  # fmt: skip
+
+
 def _gdb(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
-    for value in _option_values(values, frozenset({"-ex", "--ex", "-eval-command", "--eval-command", "-iex",
-                                                   "--iex", "-init-eval-command", "--init-eval-command"})):  # fmt: skip
+    for value in _option_values(values, _GDB_COMMANDS):
         line = value.strip()
         if line.startswith("shell "):
             yield line[6:]  # gdb: shell CMD
@@ -150,7 +155,9 @@ def _sqlite(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
             word, _, rest = line.partition(" ")
             if word in (".shell", ".system") and rest:
                 yield rest
-            elif word in (".output", ".once", ".log") and rest and not rest.startswith(("|", "stdout", "off")):
+            elif (
+                word in (".output", ".once", ".log") and rest and not rest.startswith(("|", "stdout", "off"))
+            ):
                 yield f": > {shlex.quote(rest.strip())}"
             elif word in (".output", ".once") and rest.startswith("|"):
                 yield rest[1:]
@@ -332,8 +339,9 @@ def _cmake(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
 
 # -- containers: the command, with the host's paths put back ------------------------------
 
-_CONTAINER_FLAGS = frozenset({"-d", "-i", "-t", "-it", "-ti", "-dit", "-itd", "-id", "-di", "-td", "-dt", "-P",
-                              "--rm", "--privileged", "--init", "--read-only", "--detach", "--interactive",
+_CONTAINER_FLAGS = frozenset({"-d", "-i", "-t", "-it", "-ti", "-dit", "-itd", "-id", "-di", "-td", "-dt",
+                              "-P", "--rm", "--privileged", "--init", "--read-only", "--detach",
+                              "--interactive",
                               "--tty", "--publish-all", "--no-healthcheck", "--oom-kill-disable",
                               "--sig-proxy", "-q", "--quiet", "--replace"})  # fmt: skip
 
@@ -364,7 +372,7 @@ def _container(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
             target = fields.get("target") or fields.get("destination") or fields.get("dst", "")
             if source.startswith("/") and target:
                 mounts.append((target, source))
-    command = values[i + 1 :] if values[start] != "exec" else values[i + 1 :]
+    command = values[i + 1 :]  # the image (or container), then its command
     if not command:
         return
     text = shlex.join(command)
@@ -372,12 +380,14 @@ def _container(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
     for inside, host in sorted(mounts, key=lambda m: -len(m[0])):
         if inside == "/":
             continue
-        pattern = re.compile(rf"(?<![\w/.-]){re.escape(inside.rstrip('/'))}(?=/|$|[\s'\"])")
-        text = pattern.sub(lambda _m, h=host.rstrip("/"): h or "/", text)
+        inside = inside.rstrip("/")
+        under = host.rstrip("/") + "/"
+        text = re.sub(rf"(?<![\w/.-]){re.escape(inside)}/", under.replace("\\", "\\\\"), text)
+        text = re.sub(rf"(?<![\w/.-]){re.escape(inside)}(?=$|[\s'\"])", host.replace("\\", "\\\\"), text)
     yield text
 
 
-_TERMINALS = frozenset({"xterm", "uxterm", "urxvt", "rxvt", "rxvt-unicode", "konsole", "xfce4-terminal",
+TERMINALS = frozenset({"xterm", "uxterm", "urxvt", "rxvt", "rxvt-unicode", "konsole", "xfce4-terminal",
                         "terminator", "alacritty", "st", "x-terminal-emulator", "lxterminal", "mate-terminal",
                         "tilix", "qterminal", "sakura", "foot", "kitty", "wezterm", "gnome-terminal",
                         "ptyxis", "kgx", "terminology", "eterm", "aterm", "xvt"})  # fmt: skip
@@ -412,7 +422,7 @@ _CARRIERS: dict[str, _Extract] = {
     "git": _git,
     "cmake": _cmake,
     "docker": _container, "podman": _container, "nerdctl": _container,
-    **{name: _terminal for name in _TERMINALS},
+    **{name: _terminal for name in TERMINALS},
 }  # fmt: skip
 """Each program that runs a command given as data, and how to find it."""
 

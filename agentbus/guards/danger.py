@@ -37,6 +37,7 @@ import attrs
 from ..events import ToolCall
 from ..registry import Registry
 from .budget import decide, spend
+from .carriers import TERMINALS as _TERMINALS
 from .interpreters import AWKS, INTERPRETERS, fed_code, inline_code, judge_code
 from .operands import block_device, system_file
 from .parse import Script, parse, parsed
@@ -461,6 +462,8 @@ def _docker(invocation: Invocation, home: str) -> Verdict | None:
         w == "--volumes" or (w.startswith("--volumes=") and w[10:].lower() not in ("false", "0"))
         for w in words
     )
+    if words[:2] == ["system", "reset"]:
+        return _verdict(DOCKER, invocation, "deletes every container, image and volume")
     if words[:2] == ["system", "prune"] and volumes:
         return _verdict(DOCKER, invocation, "deletes every unused volume, and the data in it")
     if words[:2] == ["volume", "prune"]:
@@ -495,6 +498,122 @@ def _socat(invocation: Invocation, home: str) -> Verdict | None:
     network = any(re.match(r"^(?:tcp|udp|ssl|openssl|sctp|socks)", v) for v in values)
     if runs and network:
         return _verdict(BACKDOOR, invocation, "connects a shell to the network")
+    return None
+
+
+_TUNNELLED_PORTS = frozenset({"22", "23", "2222", "3389", "5900", "5901", "2375", "2376"})
+"""Ports that give a remote host a shell or a desktop here: sshd, telnet, RDP, VNC, the docker daemon."""
+
+
+def _ssh(invocation: Invocation, home: str) -> Verdict | None:
+    """``ssh -R PORT:localhost:22 HOST``: a reverse tunnel that lets the remote host log in here."""
+    values = _values(invocation)
+    specs: list[str] = []
+    for index, value in enumerate(values):
+        following = values[index + 1] if index + 1 < len(values) else ""
+        if value.startswith("-") and not value.startswith("--") and "R" in value:
+            at = value.index("R")
+            if any(c in _SSH_VALUE_FLAGS for c in value[1:at]):
+                continue  # -oR..., -lR: the R is part of another option's value
+            specs.append(value[at + 1 :] or following)
+        elif value == "-o" and following.lower().startswith("remoteforward"):
+            specs.append(re.split(r"[=\s]+", following, maxsplit=1)[-1].replace(" ", ":"))
+    for spec in specs:
+        parts = re.sub(r"\[[^\]]*\]", "host", spec).split(":")
+        if len(parts) <= 2 and parts[-1].isdigit():
+            why = f"-R {spec} opens a SOCKS proxy into this machine's network for the remote host"
+            return _verdict(BACKDOOR, invocation, why)
+        if len(parts) >= 3 and parts[-1] in _TUNNELLED_PORTS:
+            why = f"-R {spec} lets the remote host reach port {parts[-1]} here (a reverse tunnel to a shell)"
+            return _verdict(BACKDOOR, invocation, why)
+    return None
+
+
+_SSH_VALUE_FLAGS = frozenset("BbcDEeFIiJLlmOopQSWw")
+_LOCAL_DISPLAY = re.compile(r"^(?:unix|localhost|127\.[\d.]+|::1|)?:\d+(?:\.\d+)?$")
+
+
+def _remote_display(invocation: Invocation, home: str) -> Verdict | None:
+    """``xterm -display HOST:1``: a terminal, with its shell, shown on (and typed into from) another host."""
+    values = _values(invocation)
+    displays = [values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-display", "--display", "-d")]
+    displays += [e.partition("=")[2] for e in invocation.env if e.startswith("DISPLAY=")]
+    for display in displays:
+        if display and not _LOCAL_DISPLAY.match(display):
+            return _verdict(BACKDOOR, invocation, f"shows a shell on the remote display {display}")
+    return None
+
+
+def _payload_builder(invocation: Invocation, home: str) -> Verdict | None:
+    """msfvenom -p linux/x64/shell_reverse_tcp: builds a reverse or bind shell."""
+    payload = " ".join(_values(invocation)).lower()
+    if re.search(r"reverse|bind_|meterpreter|shell_|/exec\b", payload):
+        return _verdict(BACKDOOR, invocation, "builds a reverse or bind shell payload")
+    return None
+
+
+def _ztcp(invocation: Invocation, home: str) -> Verdict | None:
+    """zsh's ztcp: a raw TCP connection from the shell, what a zsh reverse shell is made of."""
+    values = _values(invocation)
+    if "-l" in values or "-a" in values:
+        return _verdict(BACKDOOR, invocation, "listens for a TCP connection in the shell (ztcp -l)")
+    hosts = [v for v in values if not v.startswith("-") and not v.isdigit()]
+    if hosts and not re.match(r"^(?:localhost|127\.|::1$)", hosts[0]):
+        return _verdict(BACKDOOR, invocation, f"opens a TCP connection to {hosts[0]} from the shell")
+    return None
+
+
+def _shred(invocation: Invocation, home: str) -> Verdict | None:
+    """shred of every file in a protected root (``find ~ -type f | xargs shred -u``), or of a device."""
+    _, targets = _split_flags(_values(invocation))
+    for target in targets:
+        what = _critical(target, home, invocation.cwd)
+        if what and "working directory" not in what:
+            return _verdict(FILESYSTEM, invocation, f"overwrites and deletes {what}")
+    return _disk_tool(invocation, home)
+
+
+def _setfacl(invocation: Invocation, home: str) -> Verdict | None:
+    """setfacl -m o::rwx /etc, setfacl -m u:x:rw /etc/shadow: an ACL that opens a system path."""
+    values = _values(invocation)
+    flags, positionals = _split_flags(values)
+    specs = [values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-m", "-M", "--modify", "--set")]
+    specs += [v.partition("=")[2] for v in values if v.startswith(("--modify=", "--set="))]
+    if not specs:
+        return None
+    grants_write = any(re.search(r":[r-]?w", spec) for spec in specs)
+    recursive = bool(flags & {"R", "--recursive"})
+    for target in positionals:
+        if target in specs:
+            continue
+        what = _critical(target, home, invocation.cwd)
+        if what and (recursive or grants_write) and "working directory" not in what:
+            return _verdict(PERMISSIONS, invocation, f"an ACL opens {what} to other users")
+        system_file = _system_file(target, home, invocation.cwd)
+        if system_file:
+            return _verdict(PERMISSIONS, invocation, f"an ACL exposes {system_file} to another user")
+    return None
+
+
+_EVERYONE = re.compile(
+    r"^(?:\*?S-1-1-0|Everyone|Users|\*?S-1-5-32-545|Authenticated Users|\*?S-1-5-11|BUILTIN\\Users)"
+    r":(?:\([A-Z,]+\))*\(?(?:F|M|W|RW|GA|GW)\)?",
+    re.IGNORECASE,
+)
+
+
+def _icacls(invocation: Invocation, home: str) -> Verdict | None:
+    """icacls C:\\ /grant Everyone:F /T: every user may now change the system."""
+    values = _values(invocation)
+    grants = [values[i + 1] for i, v in enumerate(values[:-1]) if v.lower().startswith("/grant")]
+    if not any(_EVERYONE.match(g) for g in grants):
+        return None
+    target = values[0] if values else ""
+    windows_system = re.match(
+        r"^(?:\\\\\?\\)?[A-Za-z]:\\(?:$|Windows|Program Files|ProgramData|Users\\?$)", target, re.I
+    )
+    if windows_system or "/t" in (v.lower() for v in values):
+        return _verdict(PERMISSIONS, invocation, f"gives every user write access to {target}")
     return None
 
 
@@ -549,7 +668,15 @@ _CHECKS: dict[str, _Check] = {
     "podman": _docker,
     "socat": _socat,
     **{name: _disk_tool for name in ("fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted", "wipefs",
-                                     "blkdiscard", "mke2fs", "mkswap", "mkdosfs", "mkntfs", "shred")},
+                                     "blkdiscard", "mke2fs", "mkswap", "mkdosfs", "mkntfs")},
+    "shred": _shred,
+    "ssh": _ssh,
+    "autossh": _ssh,
+    "msfvenom": _payload_builder,
+    "ztcp": _ztcp,
+    "setfacl": _setfacl,
+    "icacls": _icacls,
+    **{name: _remote_display for name in _TERMINALS},
     **{name: _netcat for name in _NETWORK_TOOLS - {"socat", "telnet"}},
 }  # fmt: skip
 

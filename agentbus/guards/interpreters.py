@@ -30,7 +30,7 @@ INTERPRETERS = re.compile(
     r"^(?:python[\d.]*|pypy[\d.]*|perl[\d.]*|ruby[\d.]*|node|nodejs|bun|deno|php[\d.]*|lua[\d.]*|luajit|"
     r"pwsh|powershell|tclsh[\d.]*|wish[\d.]*|expect|irb|R|Rscript|osascript|julia|jrunscript|jshell|groovy|"
     r"scala|kotlin|kotlinc|awk|gawk|nawk|mawk|busybox-awk|swift|crystal|elixir|erl|escript|guile|racket|"
-    r"sbcl|clisp|ghc|runghc|dotnet-script|csi|rustc-script|zx)$"
+    r"sbcl|clisp|ghc|runghc|dotnet-script|csi|rustc-script|zx|go)$"
 )
 """Programs that run code."""
 AWKS = frozenset({"awk", "gawk", "nawk", "mawk", "busybox-awk"})
@@ -64,7 +64,9 @@ _SHELL_CALL = re.compile(
 _BACKTICKS = re.compile(r"`([^`]{1,4000})`")
 _STRING_RUN = re.compile(r"([\"'])([^\"'\n]{1,4000})\1\s*\.\s*(?:execute\s*\(|!!?|lines\b|run\b)")
 """Groovy ``"CMD".execute()``, Scala ``"CMD".!``: a string run as a command."""
-_WORD_CALL = re.compile(r"(?:^|[;\[{\n]|\bthen\b|\bdo\b)\s*(?:exec|spawn|system|os\.execute)\s+(?!\()([^;\]\n}|&]{1,4000})")
+_WORD_CALL = re.compile(
+    r"(?:^|[;\[{\n]|\bthen\b|\bdo\b)\s*(?:exec|spawn|system|os\.execute)\s+(?!\()([^;\]\n}|&]{1,4000})"
+)
 """Tcl and expect ``exec CMD``/``spawn CMD``, Perl and Ruby ``system "CMD"``: a command as words."""
 _SHELL_ESCAPE = re.compile(r"^\s*[\"']?(?:/(?:usr/)?bin/)?(?:ba|z|da|k|c|tc|fi)?sh(?:\s+-[ilp]+)*[\"']?\s*$")
 """An interactive shell run from inside a program (``system("/bin/sh")``): GTFOBins' shell escape."""
@@ -118,7 +120,9 @@ _WALKS = re.compile(
     r"(?:os\.walk|os\.scandir|os\.listdir|rglob|glob\.glob|Files\.walk|readdirSync|Dir\.glob|find|walkdir|"
     r"WalkDir::new|filepath\.Walk|Get-ChildItem)\s*\(?\s*[rbf]?([\"'])(.{1,4000}?)\1"
 )
-_REMOVES = re.compile(r"os\.remove|os\.unlink|unlink|\.unlink\(|rmSync|File\.delete|Remove-Item|shred", re.IGNORECASE)
+_REMOVES = re.compile(
+    r"os\.remove|os\.unlink|unlink|\.unlink\(|rmSync|File\.delete|Remove-Item|shred", re.IGNORECASE
+)
 _SYSTEM_PATH = re.compile(
     r"/etc/(?!ssl/|os-release|lsb-release)[^\"'\s]*"
     r"|/dev/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|disk/by-)[^\"'\s]*"
@@ -215,7 +219,16 @@ def judge_code(
 def _judge_once(
     code: str, *, awk: bool, is_critical: Callable[[str], str | None], judge_shell: Callable[[str], object]
 ) -> CodeDanger | None:
-    from .verdict import BACKDOOR, DISK, FILESYSTEM, FORK_BOMB, OBFUSCATED, PRIVILEGE, REMOTE_CODE, SYSTEM_FILES
+    from .verdict import (
+        BACKDOOR,
+        DISK,
+        FILESYSTEM,
+        FORK_BOMB,
+        OBFUSCATED,
+        PRIVILEGE,
+        REMOTE_CODE,
+        SYSTEM_FILES,
+    )
 
     if _FORK_CODE.search(code):
         return CodeDanger(FORK_BOMB, "forks processes without end")
@@ -242,7 +255,9 @@ def _judge_once(
             return CodeDanger(FILESYSTEM, f"deletes {what}")
     for command in _shell_commands(code, awk=awk):
         if _SHELL_ESCAPE.match(command):
-            return CodeDanger(PRIVILEGE, f"spawns a shell ({command.strip()}) from inside the program", command)
+            return CodeDanger(
+                PRIVILEGE, f"spawns a shell ({command.strip()}) from inside the program", command
+            )
         verdict = judge_shell(command)
         if verdict is not None:
             return CodeDanger(getattr(verdict, "category", ""), getattr(verdict, "why", ""), command)

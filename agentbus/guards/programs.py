@@ -396,6 +396,73 @@ def _changed_directory(stages: list[Invocation], cwd: str | None) -> str | None:
     return f"{cwd.rstrip('/')}/{target}" if cwd else None
 
 
+_SHELL_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh", ".command")
+_CODE_SUFFIXES = {
+    ".py": ("python3", "-c"), ".pl": ("perl", "-e"), ".rb": ("ruby", "-e"), ".js": ("node", "-e"),
+    ".mjs": ("node", "-e"), ".cjs": ("node", "-e"), ".ts": ("deno", "eval"), ".php": ("php", "-r"),
+    ".lua": ("lua", "-e"), ".tcl": ("tclsh", "-c"), ".r": ("Rscript", "-e"), ".jl": ("julia", "-e"),
+    ".ps1": ("pwsh", "-c"), ".go": ("go", "-e"), ".awk": ("awk", "--"), ".exp": ("expect", "-c"),
+    ".groovy": ("groovy", "-e"), ".scala": ("scala", "-e"),
+}  # fmt: skip
+"""A script's suffix, and the command line that runs its code inline (``.go``: judged as code)."""
+
+
+def _written_text(invocation: Invocation) -> str | None:
+    """What ``echo TEXT``, ``printf TEXT`` or ``cat <<EOF`` writes, when it is known."""
+    command = invocation.command
+    values = [command.static(w) for w in invocation.args]
+    if any(v is None for v in values):
+        return None
+    words = [v for v in values if v is not None]
+    if invocation.name == "cat" and not words:
+        texts = [command.static(r.target) or "" for r in command.redirects if r.op == "<<<"]
+        texts += [
+            s.text for r in command.redirects if r.op == "<<" for s in command.substitutions_in(r.target)
+        ]
+        return "\n".join(texts) or None
+    if invocation.name == "printf" and words:
+        return (
+            "".join(words[:1] if "%" not in words[0] else words[1:]).replace("\\n", "\n").replace("\\t", "\t")
+        )
+    if invocation.name == "echo":
+        return " ".join(w for w in words if w not in ("-n", "-e", "-E", "-ne", "-en"))
+    return None
+
+
+def _run_written(
+    invocation: Invocation, written: dict[str, str], cwd: str | None, depth: int
+) -> Iterator[list[Invocation]]:
+    """``echo CODE > x.go && go run x.go``: a script written earlier in the line, judged where it runs."""
+    command = invocation.command
+    if invocation.name in ("echo", "printf", "cat"):
+        targets = [command.static(r.target) for r in command.redirects if r.op in (">", ">>", ">|", "&>")]
+        text = _written_text(invocation) if any(targets) else None
+        for target in targets:
+            if target and text:
+                written[posixpath.normpath(target)] = text
+        return
+    if not written:
+        return
+    runs = [command.static(w) for w in (*command.words[:1], *invocation.args)]
+    for value in runs:
+        text = written.get(posixpath.normpath(value)) if value else None
+        if text is None or value is None:
+            continue
+        suffix = posixpath.splitext(value)[1].lower()
+        if suffix in _CODE_SUFFIXES:
+            program, flag = _CODE_SUFFIXES[suffix]
+            inline = SimpleCommand((program, flag, text), (), ())
+            resolved, _ = _resolve(inline)
+            if resolved is not None:
+                yield [attrs.evolve(resolved, cwd=cwd)]
+            continue
+        try:
+            inner = parse_nested(text)
+        except ShellSyntaxError:
+            continue
+        yield from walk(inner, cwd=cwd, _depth=depth + 1)
+
+
 @functools.lru_cache(maxsize=256)
 def parse_nested(code: str) -> Script:
     """Parse code handed to a shell (``bash -c``, ``eval``): cached, since several rules walk it."""
@@ -412,6 +479,7 @@ def walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator
     the line starts in; ``cd`` moves it for the commands after it.
     """
     start = cwd
+    written: dict[str, str] = {}
     for pipeline in script.pipelines:
         spend()
         stages: list[Invocation] = []
@@ -422,6 +490,8 @@ def walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator
             if invocation is not None:
                 invocation = attrs.evolve(invocation, cwd=cwd)
                 stages.append(invocation)
+                if _depth < MAX_NESTED:
+                    yield from _run_written(invocation, written, cwd, _depth)
                 if invocation.name == "find":
                     for exec_command in _find_exec(invocation):
                         exec_invocation, exec_code = _resolve(exec_command)
