@@ -14,7 +14,9 @@ included, so until the user trusts it (``agentbus trust``, see
 :mod:`agentbus.trust`) it can add restrictions and middleware from installed
 packages, and nothing more. Refused, each with a message in
 :attr:`Config.refused` (the hook prints them and records them): turning the
-built-in guards off, shadowing or disabling one, ``enabled = false``, an audit
+built-in guards off, shadowing or disabling one, making a category of danger
+less strict than its default (ask to allow, block to ask) or choosing the
+attended profile, ``enabled = false``, an audit
 log outside agentbus's data directory, and middleware whose code lives in the
 project directory. The hook still decides with everything else.
 
@@ -24,6 +26,7 @@ in TOML::
     enabled = true                  # master switch (seed 002): false installs nothing
     builtins = true                 # the built-in guards; or a table of their options:
     # builtins = { shadow = true, disable = ["builtin:security-audit"] }
+    # builtins = { profile = "unattended", verdicts = { "scheduled task" = "block" } }
     audit_log = "~/.agentbus/audit.jsonl"
 
     [[middleware]]
@@ -313,12 +316,20 @@ def _layer(user: Config, project: Config) -> Config:
         path=project.path,
         enabled=user.enabled and project.enabled,
         builtins=user.builtins and project.builtins,
-        builtin_options={**user.builtin_options, **project.builtin_options},
+        builtin_options=_layer_options(user.builtin_options, project.builtin_options),
         middleware=user.middleware + project.middleware,
         audit_log=project.audit_log or user.audit_log,
         refused=user.refused + project.refused,
         sources=user.sources + project.sources,
     )
+
+
+def _layer_options(user: Mapping[str, Any], project: Mapping[str, Any]) -> dict[str, Any]:
+    """The built-in guards' options, the project's on top; ``verdicts`` merge per category."""
+    layered = {**user, **project}
+    if isinstance(user.get("verdicts"), Mapping) and isinstance(project.get("verdicts"), Mapping):
+        layered["verdicts"] = {**user["verdicts"], **project["verdicts"]}
+    return layered
 
 
 def _read(file: Path) -> dict[str, Any]:
@@ -455,14 +466,21 @@ def _restrict(
     if not builtins:
         refused.append(f"{where}: refused builtins = false: a project cannot remove the built-in guards{how}")
         builtins = True
-    weakening = {key: value for key, value in builtin_options.items() if value not in (False, [], {}, None)}
+    policy_keys = ("verdicts", "profile")
+    kept = _restrict_policy(where, how, builtin_options, refused)
+    builtin_options = {key: value for key, value in builtin_options.items() if key not in policy_keys} | kept
+    weakening = {
+        key: value
+        for key, value in builtin_options.items()
+        if key not in policy_keys and value not in (False, [], {}, None)
+    }
     if weakening:
         shown = ", ".join(f"{key} = {value!r}" for key, value in weakening.items())
         refused.append(
             f"{where}: refused builtins {{ {shown} }}: a project cannot shadow, disable or "
             f"reorder the built-in guards{how}"
         )
-        builtin_options = {}
+        builtin_options = {key: value for key, value in builtin_options.items() if key in policy_keys}
     if audit_log is not None and not _in_data_dir(audit_log):
         refused.append(
             f"{where}: refused audit_log = {audit_log!r}: a project's audit log must be in "
@@ -470,6 +488,41 @@ def _restrict(
         )
         audit_log = None
     return enabled, builtins, builtin_options, audit_log
+
+
+def _restrict_policy(where: str, how: str, options: dict[str, Any], refused: list[str]) -> dict[str, Any]:
+    """An untrusted project's ``verdicts`` and ``profile``, keeping only what is stricter.
+
+    A category may go from ask to block, the profile to unattended; anything
+    else would loosen the user's protection and is refused. What is kept is
+    stricter than every other setting, so layering it on the user's cannot loosen.
+    """
+    from .guards.policy import DEFAULT_POLICY, STRENGTH
+
+    kept: dict[str, Any] = {}
+    profile = options.get("profile")
+    if profile == "unattended":
+        kept["profile"] = profile
+    elif profile is not None:
+        refusal = f"refused builtins profile = {profile!r}: a project can only choose 'unattended'"
+        refused.append(f"{where}: {refusal}{how}")
+    verdicts = options.get("verdicts")
+    if verdicts is None:
+        return kept
+    if not isinstance(verdicts, Mapping):
+        raise ConfigError(f"{where}: builtins verdicts must be a table of category = verdict")
+    stricter = {}
+    for category, verdict in verdicts.items():
+        default = DEFAULT_POLICY.decision(category) if isinstance(category, str) else None
+        if verdict in STRENGTH and default is not None and STRENGTH[verdict] > STRENGTH[default]:
+            stricter[category] = verdict
+        else:
+            refused.append(
+                f"{where}: refused builtins verdicts {category!r} = {verdict!r}: a project can only make "
+                f"a category stricter than its default{how}"
+            )
+    kept["verdicts"] = stricter
+    return kept
 
 
 def _in_data_dir(value: Any) -> bool:

@@ -36,12 +36,14 @@ import attrs
 
 from ..events import ToolCall
 from ..registry import Registry
+from . import tactics
 from .budget import decide, spend
 from .carriers import TERMINALS as _TERMINALS
 from .interpreters import AWKS, INTERPRETERS, fed_code, inline_code, judge_code
 from .operands import block_device, system_file
 from .parse import Script, parse, parsed
 from .paths import normalize_path
+from .policy import Policy, current_policy, hold, using
 from .programs import SHELLS, Invocation, find_narrowed, parse_nested, shell_mode, walk
 from .targets import check_targets
 from .verdict import (
@@ -1042,12 +1044,11 @@ def _check_malformed(command: str, home: str) -> Verdict | None:
         if script.malformed:
             continue
         parsed = True
-        verdict = _check_script(script, home)
+        verdict = _check_script(script, home, current_policy())
         if verdict is not None:
-            why = f"{verdict.why}; the command is malformed"
-            return Verdict(
-                verdict.category, verdict.piece, why, rule=f"{verdict.rule}, on a repaired command"
-            )
+            why, rule = f"{verdict.why}; the command is malformed", f"{verdict.rule}, on a repaired command"
+            reason = f"{verdict.category}: {verdict.piece} ({why})"
+            return attrs.evolve(verdict, why=why, reason=reason, rule=rule)
     if parsed:
         return None
     category = _looks_dangerous(command)
@@ -1057,40 +1058,94 @@ def _check_malformed(command: str, home: str) -> Verdict | None:
     return None
 
 
-def _check_script(script: Script, home: str) -> Verdict | None:
+class _Findings:
+    """The findings of one decision, weighed by the policy as they come.
+
+    A blocking finding ends the decision; an ask is kept (the first one) while the
+    rest of the command is still judged, since a later statement may block; an
+    allowed category is passed over.
+    """
+
+    __slots__ = ("asked", "policy")
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+        self.asked: Verdict | None = None
+
+    def blocks(self, verdict: Verdict | None, rule: str) -> Verdict | None:
+        """``verdict`` (named after ``rule``) if it blocks; remember it if it asks."""
+        decided = self.policy.apply(verdict)
+        if decided is None:
+            return None
+        decided = decided.by(rule)
+        if decided.decision == "block":
+            return decided
+        if self.asked is None:
+            self.asked = decided
+        return None
+
+
+def _check_script(script: Script, home: str, policy: Policy) -> Verdict | None:
+    findings = _Findings(policy)
     bomb = _fork_bomb(script)
     if bomb is not None:
         why = "a function that spawns copies of itself without end"
-        return Verdict(FORK_BOMB, _piece(bomb), why, rule="fork bomb rule")
+        verdict = findings.blocks(Verdict(FORK_BOMB, _piece(bomb), why), "fork bomb rule")
+        if verdict is not None:
+            return verdict
     for stages in walk(script):
         for invocation in stages:
             spend()
-            verdict = _check_invocation(invocation, home)
+            verdict = _check_one(invocation, home, findings)
             if verdict is not None:
-                return verdict.by(f"rule for {invocation.name or 'a computed command'}")
-            verdict = _check_redirects(invocation, home)
-            if verdict is not None:
-                return verdict.by("redirect rule")
-        verdict = _check_pipeline(stages, home)
+                return verdict
+        rule = "pipeline rule (what flows into a shell or interpreter)"
+        verdict = findings.blocks(_check_pipeline(stages, home), rule)
         if verdict is not None:
-            return verdict.by("pipeline rule (what flows into a shell or interpreter)")
-    return None
+            return verdict
+    for judge_script in tactics.SCRIPT_JUDGES:
+        verdict = findings.blocks(judge_script(script, home), _tactic_rule(judge_script))
+        if verdict is not None:
+            return verdict
+    return findings.asked
 
 
-def check_command(command: str, *, home: str | None = None) -> Verdict | None:
+def _check_one(invocation: Invocation, home: str, findings: _Findings) -> Verdict | None:
+    """The blocking finding of one simple command: seed 000's rules first, then the tactics."""
+    rule = f"rule for {invocation.name or 'a computed command'}"
+    verdict = findings.blocks(_check_invocation(invocation, home), rule)
+    if verdict is None:
+        verdict = findings.blocks(_check_redirects(invocation, home), "redirect rule")
+    for judge in tactics.JUDGES:
+        if verdict is not None:
+            return verdict
+        verdict = findings.blocks(judge(invocation, home), _tactic_rule(judge))
+    return verdict
+
+
+def _tactic_rule(judge: Callable[..., object]) -> str:
+    return f"{judge.__module__.rpartition('.')[2]} rule"
+
+
+def check_command(command: str, *, home: str | None = None, policy: Policy | None = None) -> Verdict | None:
     """A :class:`Verdict` if running ``command`` in a shell would be dangerous, else None.
 
     ``home`` is the home directory that ``~`` and ``$HOME`` mean (default:
-    ``$HOME``). Pure: nothing is run, nothing is read from disk. Linear in the
-    length of the command, within the decision budget (:mod:`.budget`): past
-    it, or if the command cannot be judged at all, the verdict is a deny.
+    ``$HOME``). ``policy`` decides what each category of danger does (default:
+    the policy of the decision under way, else :data:`.policy.DEFAULT_POLICY`):
+    the verdict's ``decision`` is ``"block"`` or ``"ask"``, and a command whose
+    only findings are allowed gets None. Pure: nothing is run, nothing is read
+    from disk. Linear in the length of the command, within the decision budget
+    (:mod:`.budget`): past it, or if the command cannot be judged at all, the
+    verdict is a deny.
     """
     if not isinstance(command, str) or not command.strip():
         return None
     home = home or normalize_path("~")
+    policy = current_policy() if policy is None else policy
     if len(command) > _CACHED_LENGTH:
-        return decide(command, lambda: _judge_command(command, home))
-    return decide(command, lambda: _check_cached(command, home))
+        return decide(command, lambda: _judge_command(command, home, policy=policy))
+    return decide(command, lambda: _check_cached(command, home, policy))
 
 
 _CACHED_LENGTH = 1 << 16
@@ -1098,16 +1153,20 @@ _CACHED_LENGTH = 1 << 16
 
 
 @functools.lru_cache(maxsize=1024)
-def _check_cached(command: str, home: str) -> Verdict | None:
+def _check_cached(command: str, home: str, policy: Policy) -> Verdict | None:
     # Agents repeat themselves (the same test command, the same build): judge once.
-    return _judge_command(command, home)
+    return _judge_command(command, home, policy=policy)
 
 
-def _judge_command(command: str, home: str, script: Script | None = None) -> Verdict | None:
+def _judge_command(
+    command: str, home: str, script: Script | None = None, *, policy: Policy | None = None
+) -> Verdict | None:
+    policy = current_policy() if policy is None else policy
     script = parsed(command) if script is None else script
-    verdict = _check_script(script, home)
-    if verdict is None and script.malformed:
-        return _check_malformed(command, home)
+    with using(policy):
+        verdict = _check_script(script, home, policy)
+        if verdict is None and script.malformed:
+            return policy.apply(_check_malformed(command, home))
     return verdict
 
 
@@ -1123,24 +1182,23 @@ def command_text(args: Mapping[str, Any]) -> str | None:
 
 
 def command_safety_guard(call: ToolCall) -> None:
-    """tool.before handler: block an exec call whose command is dangerous."""
+    """tool.before handler: block an exec call whose command is dangerous (or ask about it)."""
     command = command_text(call.args)
-    if command is None:
-        return
-    verdict = check_command(command)
-    if verdict is not None:
-        call.block(verdict.reason)
+    if command is not None:
+        hold(call, check_command(command))
 
 
 GUARD = Guard(id=GUARD_ID, handler=command_safety_guard, tool=r"^exec$", priority=100)
 """The registration spec of the command safety guard."""
 
 
-def install(registry: Registry, *, shadow: bool = False, priority: int | None = None) -> None:
+def install(
+    registry: Registry, *, shadow: bool = False, priority: int | None = None, policy: Policy | None = None
+) -> None:
     """Installer (the middleware plug-in convention): add the command safety guard.
 
-    ``shadow=True`` records its blocks without applying them; ``priority``
-    overrides the default 100.
+    ``shadow=True`` records its decisions without applying them; ``priority``
+    overrides the default 100; ``policy`` decides what each category does.
     """
     priorities = {GUARD_ID: priority} if priority is not None else None
-    install_guards(registry, [GUARD], shadow=shadow, priorities=priorities)
+    install_guards(registry, [GUARD], shadow=shadow, priorities=priorities, policy=policy)

@@ -36,6 +36,7 @@ from .interpreters import INTERPRETERS, fed_code, inline_code
 from .operands import PATH_MAX, PATTERN_OPTIONS, option_values
 from .parse import Script, parsed
 from .paths import check_glob, check_path, normalize_path
+from .policy import Policy, hold
 from .programs import Invocation, walk
 from .verdict import Guard, Verdict, install_guards
 
@@ -138,9 +139,7 @@ def security_audit(call: ToolCall) -> None:
     cwd = _cwd(call.args)
     write = bool(_WRITING.search(call.tool) or (call.kind is not None and _WRITING.search(call.kind)))
     for path in _file_paths(call.args):
-        verdict = check_path(path, cwd=cwd, write=write)
-        if verdict is not None:
-            call.block(verdict.reason)
+        if hold(call, check_path(path, cwd=cwd, write=write)):
             return
 
 
@@ -452,9 +451,7 @@ def shell_file_guard(call: ToolCall) -> None:
     command = command_text(call.args)
     if command is None:
         return
-    verdict = check_shell_files(command, cwd=_cwd(call.args))
-    if verdict is not None:
-        call.block(verdict.reason)
+    hold(call, check_shell_files(command, cwd=_cwd(call.args)))
 
 
 # -- search tools --------------------------------------------------------------------------
@@ -466,9 +463,7 @@ def search_path_guard(call: ToolCall) -> None:
     cwd = _cwd(args)
     for key in _SEARCH_PATH_KEYS:
         for path in _strings(args.get(key)):
-            verdict = _judge(path, cwd=cwd)
-            if verdict is not None:
-                call.block(verdict.reason)
+            if hold(call, _judge(path, cwd=cwd)):
                 return
     keys = _GLOB_KEYS if _CONTENT_SEARCH.search(call.tool) else (*_GLOB_KEYS, "pattern", "name")
     base = next((p for k in ("path", "directory", "dir", "root") for p in _strings(args.get(k))), None)
@@ -476,9 +471,7 @@ def search_path_guard(call: ToolCall) -> None:
         for pattern in _strings(args.get(key)):
             relative = not pattern.startswith(("/", "~", "$"))
             full = f"{base.rstrip('/')}/{pattern}" if base and relative else pattern
-            verdict = check_glob(full, cwd=cwd)
-            if verdict is not None:
-                call.block(verdict.reason)
+            if hold(call, check_glob(full, cwd=cwd)):
                 return
 
 
@@ -501,9 +494,10 @@ def install(
     shadow: bool | Iterable[str] = False,
     disable: Iterable[str] = (),
     priorities: Mapping[str, int] | None = None,
+    policy: Policy | None = None,
 ) -> None:
     """Installer (the middleware plug-in convention): add the three path guards.
 
     Options name guards by id, as in :func:`agentbus.middleware.builtin.install`.
     """
-    install_guards(registry, GUARDS, shadow=shadow, disable=disable, priorities=priorities)
+    install_guards(registry, GUARDS, shadow=shadow, disable=disable, priorities=priorities, policy=policy)

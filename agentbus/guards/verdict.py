@@ -10,11 +10,14 @@ The judging itself lives in pure functions (``check_command``,
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from ..registry import Registry
+
+if TYPE_CHECKING:
+    from .policy import Policy
 
 __all__ = [
     "CATEGORIES",
@@ -100,7 +103,7 @@ UNDECIDED = "undecided"
 
 @attrs.frozen
 class Verdict:
-    """Why something is blocked: a category, the offending piece, and why it is dangerous.
+    """Why something is held back: a category, the offending piece, and why it is dangerous.
 
     ``reason`` is the text the agent receives, e.g. ``filesystem destruction:
     rm -rf / (recursive force delete of the root directory)``.
@@ -113,6 +116,9 @@ class Verdict:
 
     rule: str = attrs.field(default="", eq=False, kw_only=True)
     """Which rule decided (``agentbus explain`` shows it): ``rm rule``, ``operand rule`` ..."""
+
+    decision: str = attrs.field(default=BLOCK, eq=False, kw_only=True)
+    """``"block"`` or ``"ask"``: what the policy (:mod:`.policy`) made of this finding."""
 
     @reason.default
     def _reason(self) -> str:
@@ -162,14 +168,23 @@ def install_guards(
     shadow: bool | Iterable[str] = False,
     disable: Iterable[str] = (),
     priorities: Mapping[str, int] | None = None,
+    policy: Policy | None = None,
 ) -> None:
     """Add ``guards`` to ``registry``; options name guards by id.
+
+    ``policy`` (:class:`.policy.Policy`) decides what each category of danger
+    does: block, ask or allow (default: block what no coding task needs, ask
+    about the dual-use).
 
     ``shadow`` is True (every guard records but does not block) or the ids to
     run in shadow mode; ``disable`` the ids to leave out (removed if present);
     ``priorities`` maps ids to new priorities. An id that names no guard is an
     error, so a typo does not silently leave a guard on.
     """
+    from .policy import Policy, bind  # policy.py builds on this module
+
+    if policy is not None and not isinstance(policy, Policy):
+        raise TypeError(f"policy must be an agentbus.guards.policy.Policy, got {policy!r}")
     guards = list(guards)
     known = {guard.id for guard in guards}
     shadowed = known if shadow is True else set() if shadow is False else _ids(shadow, "shadow")
@@ -190,6 +205,8 @@ def install_guards(
         if guard.id in disabled:
             registry.remove(guard.id)
             continue
+        if policy is not None:
+            guard = bind(guard, policy)
         guard.add_to(registry, priority=priorities.get(guard.id), shadow=guard.id in shadowed)
 
 

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 
 from ..guards import danger as command_guard
 from ..guards import files as path_guard
+from ..guards.policy import Policy
 from ..guards.verdict import Guard, install_guards
 from ..registry import Registry, add_builtin_installer
 
@@ -40,6 +41,9 @@ def install(
     shadow: bool | Iterable[str] = False,
     disable: Iterable[str] = (),
     priorities: Mapping[str, int] | None = None,
+    verdicts: Mapping[str, str] | None = None,
+    profile: str = "attended",
+    policy: Policy | None = None,
 ) -> None:
     """Add the built-in guards to ``registry`` (replacing earlier registrations of them).
 
@@ -47,8 +51,17 @@ def install(
     not applied), or pass the ids to shadow. ``disable``: ids to leave out.
     ``priorities``: ``{id: priority}`` overrides. Unknown ids raise ValueError
     with the list of valid ones.
+
+    ``verdicts``: ``{category: "block" | "ask" | "allow"}`` overrides of what a
+    category of danger does (:data:`agentbus.guards.verdict.DEFAULT_VERDICTS`);
+    ``profile="unattended"`` turns every ask into a block. Or pass a ready
+    ``policy`` (:class:`agentbus.guards.policy.Policy`) instead of both.
     """
-    install_guards(registry, GUARDS, shadow=shadow, disable=disable, priorities=priorities)
+    if policy is None:
+        policy = Policy(verdicts=verdicts, profile=profile)
+    elif verdicts is not None or profile != "attended":
+        raise TypeError("pass either policy or verdicts/profile, not both")
+    install_guards(registry, GUARDS, shadow=shadow, disable=disable, priorities=priorities, policy=policy)
 
 
 add_builtin_installer(install)

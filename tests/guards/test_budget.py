@@ -122,7 +122,7 @@ def test_a_budget_that_is_not_a_positive_number_is_refused(bad: object) -> None:
 def test_a_guard_that_fails_denies_with_the_failure_named(monkeypatch: pytest.MonkeyPatch) -> None:
     from agentbus.guards import danger
 
-    def broken(command: str, home: str) -> None:
+    def broken(command: str, home: str, *args: object, **kwargs: object) -> None:
         raise RecursionError("too deep")
 
     monkeypatch.setattr(danger, "_judge_command", broken)

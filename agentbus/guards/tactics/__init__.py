@@ -1,0 +1,43 @@
+"""The attacker's tactics beyond seed 000, one module per family, judged per command.
+
+Each module has ``judge(invocation, home)``: the first finding of its family in
+one simple command (a :class:`~agentbus.guards.verdict.Verdict` whose category is
+one of :data:`~agentbus.guards.verdict.TACTICS`), or None. Some also have
+``judge_script(script, home)`` for what spans statements (a payload downloaded in
+one statement and run in the next). They find; the policy (:mod:`..policy`)
+decides whether a finding blocks, asks or is allowed, so a judge never consults it.
+
+- :mod:`.persistence`: scheduled tasks, services, accounts, shell profiles, hidden start-up code;
+- :mod:`.privilege`: setuid bits, capabilities, sudoers and PAM, container escapes, installs as root;
+- :mod:`.impairment`: logs and history destroyed, firewalls and security tools turned off, root CAs;
+- :mod:`.credentials`: hunting for keys and passwords, process memory, cloud metadata, browser stores;
+- :mod:`.impact`: shutdown and reboot, killing everything, destroying or encrypting the user's data;
+- :mod:`.exfiltration`: archives sent away, payloads downloaded and run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..parse import Script
+from ..programs import Invocation
+from ..verdict import Verdict
+from . import credentials, exfiltration, impact, impairment, persistence, privilege
+
+__all__ = ["JUDGES", "SCRIPT_JUDGES"]
+
+InvocationJudge = Callable[[Invocation, str], "Verdict | None"]
+ScriptJudge = Callable[[Script, str], "Verdict | None"]
+
+JUDGES: tuple[InvocationJudge, ...] = (
+    persistence.judge,
+    privilege.judge,
+    impairment.judge,
+    credentials.judge,
+    impact.judge,
+    exfiltration.judge,
+)
+"""Every family's judge of one simple command, in the order they are asked."""
+
+SCRIPT_JUDGES: tuple[ScriptJudge, ...] = (exfiltration.judge_script,)
+"""The judges of what spans statements."""
