@@ -41,14 +41,15 @@ from .budget import decide, spend
 from .carriers import TERMINALS as _TERMINALS
 from .interpreters import AWKS, INTERPRETERS, fed_code, inline_code, judge_code
 from .operands import block_device, system_file
-from .parse import Script, parse, parsed
+from .parse import Script, ansi_c, parse, parsed
 from .paths import normalize_path
 from .policy import Policy, current_policy, hold, using
-from .programs import SHELLS, Invocation, find_narrowed, parse_nested, shell_mode, walk
+from .programs import SHELLS, Invocation, find_narrowed, parse_nested, shell_mode, walk, written_text
 from .targets import check_targets
 from .verdict import (
     BACKDOOR,
     CATEGORIES,
+    DATA_DESTRUCTION,
     DISK,
     DOCKER,
     FILESYSTEM,
@@ -575,6 +576,19 @@ def _shred(invocation: Invocation, home: str) -> Verdict | None:
     return _disk_tool(invocation, home)
 
 
+def _encrypts(invocation: Invocation, home: str) -> Verdict | None:
+    """gpg -c over every file in the home directory (find ~ -exec gpg -c {}): ransomware's pattern."""
+    values = _values(invocation)
+    if not any(v in ("-c", "--symmetric", "-e", "--encrypt") or re.fullmatch(r"-[a-z]*[ce][a-z]*", v)
+               for v in values):  # fmt: skip
+        return None
+    for value in values:
+        what = _critical(value, home, invocation.cwd)
+        if what and "working directory" not in what:
+            return _verdict(DATA_DESTRUCTION, invocation, f"encrypts {what}")
+    return None
+
+
 def _setfacl(invocation: Invocation, home: str) -> Verdict | None:
     """setfacl -m o::rwx /etc, setfacl -m u:x:rw /etc/shadow: an ACL that opens a system path."""
     values = _values(invocation)
@@ -677,6 +691,8 @@ _CHECKS: dict[str, _Check] = {
     "msfvenom": _payload_builder,
     "ztcp": _ztcp,
     "setfacl": _setfacl,
+    "gpg": _encrypts,
+    "gpg2": _encrypts,
     "icacls": _icacls,
     **{name: _remote_display for name in _TERMINALS},
     **{name: _netcat for name in _NETWORK_TOOLS - {"socat", "telnet"}},
@@ -690,7 +706,11 @@ def _runs_stdin(invocation: Invocation) -> bool:
     """Whether the program runs, as code, what arrives on its standard input."""
     name = invocation.name
     if name in SHELLS:
-        return shell_mode(invocation).reads_stdin
+        mode = shell_mode(invocation)
+        # curl URL | xargs -0 bash -c: xargs hands what arrives to bash -c as its code.
+        return mode.reads_stdin or ("xargs" in invocation.wrappers and mode.script == "")
+    if name in ("eval", "source", ".") and any(_reads_stdin_only(s) for s in _substitutions(invocation)):
+        return True  # curl URL | eval "$(cat)"
     if name in ("source", "."):
         # curl URL | source /dev/stdin: the shell itself runs what arrives.
         values = _values(invocation)
@@ -716,6 +736,31 @@ def _runs_stdin(invocation: Invocation) -> bool:
     return True
 
 
+def _substitutions(invocation: Invocation) -> list[Script]:
+    command = invocation.command
+    return [sub.script for word in command.words for sub in command.substitutions_in(word)]
+
+
+def _reads_stdin_only(script: Script) -> bool:
+    """``$(cat)``, ``$(cat -)``, ``$(cat /dev/stdin)``: the substitution is what arrives on stdin."""
+    stages = [s for p in script.pipelines for s in p]
+    if len(stages) != 1 or not stages[0].words or stages[0].words[0] != "cat":
+        return False
+    return all(w in ("-", "/dev/stdin") for w in stages[0].words[1:])
+
+
+def _fed_download(invocation: Invocation) -> Invocation | None:
+    """``cat <(curl URL)``: a download the program reads through a process substitution."""
+    command = invocation.command
+    for word in command.words:
+        for sub in command.substitutions_in(word):
+            if sub.kind == "<(":
+                found = _downloads(sub.script)
+                if found is not None:
+                    return found
+    return None
+
+
 def _downloads(script: Script) -> Invocation | None:
     for stages in walk(script):
         for invocation in stages:
@@ -739,18 +784,29 @@ def _substituted_download(invocation: Invocation) -> Invocation | None:
 
 
 def _decoded(stages: list[Invocation]) -> str | None:
-    """What ``echo TEXT | base64 -d | rev ...`` writes, worked out without running it."""
-    if not stages or stages[0].name not in ("echo", "printf"):
+    """What ``echo TEXT | base64 -d | rev ...`` writes, worked out without running it.
+
+    The text comes from ``echo``, ``printf`` (its escapes decoded), ``cat`` of a
+    here-document, or the here-string of the first transforming stage (``tr
+    a-z n-za-m <<< TEXT``); ``base64 -d``, ``rev`` and ``tr`` transform it.
+    """
+    if not stages:
         return None
-    values = _values(stages[0])
-    if len(values) != len(stages[0].args):
-        return None  # a computed argument
-    if stages[0].name == "printf":
-        text = "".join(values[1:]) if values and "%" in values[0] else "".join(values)
-    else:
-        text = " ".join(v for v in values if v not in ("-n", "-e", "-E", "-ne", "-en"))
-    for stage in stages[1:]:
-        if stage.name in ("base64", "openssl") and {"-d", "--decode", "-D"} & set(stage.args):
+    first = stages[0]
+    text = written_text(first) if first.name in ("echo", "printf", "cat") else None
+    rest = stages[1:]
+    if text is None:
+        command = first.command
+        fed = [command.static(r.target) for r in command.redirects if r.op == "<<<"]
+        if not fed or fed[0] is None:
+            return None
+        text, rest = fed[0] + "\n", stages
+    for stage in rest:
+        if stage.name == "tr":
+            text = _tr(stage, text)
+            if text is None:
+                return None
+        elif stage.name in ("base64", "openssl") and {"-d", "--decode", "-D"} & set(stage.args):
             try:
                 text = base64.b64decode(text.strip() + "==", validate=False).decode("utf-8", "replace")
             except (binascii.Error, ValueError):
@@ -760,6 +816,35 @@ def _decoded(stages: list[Invocation]) -> str | None:
         else:
             return None
     return text
+
+
+def _tr(stage: Invocation, text: str) -> str | None:
+    """``tr SET1 SET2`` (ranges such as ``a-z`` and ``n-za-m``) or ``tr -d SET``, applied to ``text``."""
+    values = _values(stage)
+    if len(values) != len(stage.args):
+        return None
+    sets = [_tr_set(v) for v in values if not v.startswith("-")]
+    if values[:1] == ["-d"] and len(sets) == 1:
+        return text.translate({ord(c): None for c in sets[0]})
+    if len(sets) != 2 or any(v.startswith("-") for v in values) or not sets[1]:
+        return None
+    source, target = sets
+    target = target + target[-1] * max(0, len(source) - len(target))
+    return text.translate(str.maketrans(source, target[: len(source)]))
+
+
+def _tr_set(spec: str) -> str:
+    spec = ansi_c(spec) if "\\" in spec else spec
+    out: list[str] = []
+    i = 0
+    while i < len(spec):
+        if i + 2 < len(spec) and spec[i + 1] == "-" and spec[i] <= spec[i + 2]:
+            out.extend(chr(c) for c in range(ord(spec[i]), ord(spec[i + 2]) + 1))
+            i += 3
+        else:
+            out.append(spec[i])
+            i += 1
+    return "".join(out)
 
 
 def _is_decoder(invocation: Invocation) -> bool:
@@ -807,7 +892,7 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
     for index, stage in enumerate(stages):
         runs = index > 0 and _runs_stdin(stage)
         if not runs:
-            source = source or (stage if stage.name in _DOWNLOADERS else None)
+            source = source or (stage if stage.name in _DOWNLOADERS else _fed_download(stage))
             listener = listener or (stage if stage.name in _NETWORK_TOOLS else None)
             decoder = decoder or _is_decoder(stage)
             continue
@@ -904,6 +989,13 @@ def _check_redirects(invocation: Invocation, home: str) -> Verdict | None:
     for redirect in command.redirects:
         target = command.static(redirect.target)
         if target is None:
+            if invocation.name in _DOWNLOADERS and redirect.op in (">", ">>", ">|"):
+                # curl URL > >(bash): the download flows into what the substitution runs.
+                for sub in command.substitutions_in(redirect.target):
+                    runner = next((s for p in walk(sub.script) for s in p[:1] if _runs_stdin(s)), None)
+                    if sub.kind == ">(" and runner is not None:
+                        why = f"pipes a download from {invocation.name} into {runner.name}"
+                        return _verdict(REMOTE_CODE, invocation, why)
             continue
         if (
             _NET_DEVICE.match(target)

@@ -60,6 +60,8 @@ _SUB_OPEN, _SUB_CLOSE = "\ue020", "\ue021"
 _IFS = "\ue023"
 _OURS = str.maketrans({c: "\ufffd" for c in (_SUB_OPEN, _SUB_CLOSE, _IFS)})
 _PLACEHOLDER = re.compile(f"{_SUB_OPEN}(\\d+){_SUB_CLOSE}")
+_ARRAY_ALL = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}")
+_READ = re.compile(r"^\s*read\s+(?:-[a-zA-Z]+\s+)*([A-Za-z_][A-Za-z0-9_]*)\s*;?\s*$")
 _VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _STATEMENTS = frozenset({
     "command", "pipeline", "list", "redirected_statement", "subshell", "compound_statement",
@@ -221,11 +223,11 @@ def _static_output(sub: Substitution) -> str | None:
             if template.replace("%s", "") in ("", "\\n"):
                 return "".join(a for a in args[1:] if a is not None)
             return None
-        return _ansi_c(template)
+        return ansi_c(template)
     return None
 
 
-def _ansi_c(body: str) -> str:
+def ansi_c(body: str) -> str:
     """The value of a ``$'...'`` string (``\\x41`` is ``A``)."""
     # Python warns about escapes bash accepts (``\;``): they mean themselves here too.
     with warnings.catch_warnings():
@@ -284,6 +286,7 @@ class _Builder:
         self.variables: dict[str, list[str]] = variables if variables is not None else {}
         self.background = False
         self.dropped: set[int] = set()
+        self.arrays: dict[str, list[str]] = {}
         """Start bytes of words that are a redirection's descriptor (``sh 0</tmp/f``)."""
 
     def text(self, node: Node) -> str:
@@ -297,6 +300,7 @@ class _Builder:
             raise ShellSyntaxError(f"the command nests more than {MAX_DEPTH} levels deep")
         inner = _Builder(self.source, self.variables, self.depth + 1)
         inner.dropped = self.dropped
+        inner.arrays = self.arrays
         return inner
 
     # statements
@@ -356,6 +360,19 @@ class _Builder:
                 self.pipelines.append((SimpleCommand((), own, self.subs, background),))
             else:
                 self.statement(body, background=background, redirects=own + redirects)
+            # cat <<EOF | sh: tree-sitter puts what follows the here-document's start inside it.
+            for after in (c for n in nodes if n.type == "heredoc_redirect" for c in n.children):
+                if (
+                    after.type == "pipeline"
+                    and after.children
+                    and after.children[0].type == "|"
+                    and self.pipelines
+                ):
+                    stages = [c for part in after.children if part.type in _STATEMENTS
+                              for p in self.nested_statement(part, background) for c in p]  # fmt: skip
+                    self.pipelines[-1] = (*self.pipelines[-1], *stages)
+                elif after.type in _STATEMENTS:
+                    self.statement(after, background=background)
         elif kind == "list":
             children = [c for c in node.children if c.type in _STATEMENTS]
             for index, child in enumerate(children):
@@ -394,6 +411,8 @@ class _Builder:
         else:
             # if, while, case, { }, ( ), !, [[ ]]: every command inside may run.
             if redirects and kind in ("while_statement", "compound_statement", "subshell", "if_statement"):
+                if kind == "while_statement":
+                    self.read_from(node, redirects)
                 start = len(self.pipelines)
                 self.statements(node)
                 if len(self.pipelines) > start:
@@ -407,6 +426,14 @@ class _Builder:
                         self.pipelines[index] = (first, *earlier[1:])
                 return
             self.statements(node)
+
+    def read_from(self, node: Node, redirects: tuple[Redirect, ...]) -> None:
+        """``while read d; do ...; done <<< TEXT``: ``$d`` in the body is TEXT's lines."""
+        condition = node.child_by_field_name("condition")
+        match = _READ.match(self.text(condition)) if condition is not None else None
+        lines = [line for r in redirects if r.op == "<<<" for line in r.target.splitlines() if line.strip()]
+        if match is not None and lines:
+            self.variables[match.group(1)] = lines[:MAX_LOOP_VALUES]
 
     def leading_list(self, node: Node, background: bool) -> tuple[Node, tuple[Redirect, ...]]:
         """``a && b | c``: tree-sitter makes ``a && b`` the first stage; bash runs ``a``, then ``b | c``.
@@ -501,6 +528,10 @@ class _Builder:
                     name = self.text(name_node)
                     static = [v for v in values if _SUB_OPEN not in v]
                     self.variables[name] = static[:MAX_LOOP_VALUES] if static else [f"${name}"]
+                    if value_node is not None and value_node.type == "array":
+                        # cmd=(rm -rf ~); "${cmd[@]}": the elements are the words of the command.
+                        elements = [w for c in value_node.named_children for w in self.words(c)]
+                        self.arrays[name] = elements[:MAX_LOOP_VALUES]
                     words.append(f"{name}={values[0] if values else ''}")
             elif child.type == "variable_assignments":
                 self.assignments(child, (), background)
@@ -560,8 +591,8 @@ class _Builder:
                 fd = self.text(child)
             elif not child.is_named:
                 op = op or child.type
-            elif child.type in ("heredoc_start", "heredoc_end"):
-                continue
+            elif child.type in ("heredoc_start", "heredoc_end") or child.type in _STATEMENTS:
+                continue  # a statement after the here-document's start: the caller reads it
             elif child.type == "heredoc_body":
                 inner = self.nested()
                 for part in child.children:
@@ -586,6 +617,9 @@ class _Builder:
     def words(self, node: Node) -> list[str]:
         """The words a word node expands to: usually one; several for ``{a,b}`` and ``${IFS}``."""
         value = self.word(node)
+        array = _ARRAY_ALL.fullmatch(value) if self.arrays else None
+        if array is not None and array.group(1) in self.arrays:
+            return list(self.arrays[array.group(1)])
         parts = [part for part in value.split(_IFS) if part] if _IFS in value else [value]
         if node.type in ("concatenation", "word", "command_name") and "{" in value:
             parts = [expanded for part in parts for expanded in expand_braces(part)]
@@ -616,7 +650,7 @@ class _Builder:
         if kind == "raw_string":
             return self.text(node)[1:-1]
         if kind == "ansi_c_string":
-            return _ansi_c(self.text(node)[2:-1])
+            return ansi_c(self.text(node)[2:-1])
         if kind in ("command_substitution", "process_substitution"):
             return self.substitution(node)
         if kind == "simple_expansion" or kind == "expansion":

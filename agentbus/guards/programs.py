@@ -19,9 +19,9 @@ import attrs
 
 from .budget import spend
 from .carriers import carried
-from .parse import Script, ShellSyntaxError, SimpleCommand, parse
+from .parse import Function, Script, ShellSyntaxError, SimpleCommand, ansi_c, parse
 
-__all__ = ["SHELLS", "Invocation", "ShellMode", "find_narrowed", "shell_mode", "walk"]
+__all__ = ["SHELLS", "Invocation", "ShellMode", "find_narrowed", "shell_mode", "walk", "written_text"]
 
 SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "rbash",
                     "busybox-sh", "pwsh-sh"})  # fmt: skip
@@ -29,6 +29,7 @@ SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "
 _SHELL_VARIABLES = {"$SHELL": "sh", "${SHELL}": "sh", "$BASH": "bash", "${BASH}": "bash", "$0": "sh"}
 """Variables that name a shell: ``curl x | $SHELL`` runs a shell."""
 
+_SHELL_DEFAULT = re.compile(r"^\$\{(?:SHELL|BASH)(?::?[-=+?][^}]*)?\}$")
 MAX_NESTED = 8
 """How deep code handed to shells as strings (``bash -c "eval '...'"``) is followed."""
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\+?=")
@@ -287,6 +288,8 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
     static = command.static(head)
     name = _basename(static) if static is not None else ""
     name = _SHELL_VARIABLES.get(name, name)
+    if static is not None and _SHELL_DEFAULT.match(static):
+        name = "sh"  # ${SHELL:-sh}: a shell, whichever
     args = tuple(words[i + 1 :])
     if static is not None and " " in static.strip():
         # $(echo rm -rf) /: the substitution's words are split into several.
@@ -350,6 +353,10 @@ def find_narrowed(args: Sequence[str]) -> str | None:
     return None
 
 
+_PER_FILE_RECURSIVE = frozenset({"chmod", "chown", "chgrp", "setfacl", "chattr", "chcon"})
+"""Programs that find's ``-exec`` applies to every file: the same as their recursive option."""
+
+
 def _find_exec(invocation: Invocation) -> list[SimpleCommand]:
     """The commands ``find ... -exec CMD {} ;`` runs."""
     found: list[SimpleCommand] = []
@@ -373,6 +380,8 @@ def _find_exec(invocation: Invocation) -> list[SimpleCommand]:
                 leaf = name if not any(c in name for c in "*?[") else "x"
                 found_files = [f"{start.rstrip('/')}/{leaf}" for start in found_files]
             words = tuple(w for word in args[i + 1 : end] for w in (found_files if word == "{}" else [word]))
+            if name is None and words and _basename(words[0]) in _PER_FILE_RECURSIVE:
+                words = (words[0], "-R", *words[1:])  # find / -exec chown x {} +: every file, as chown -R
             if words:
                 found.append(SimpleCommand(tuple(words), (), invocation.command.substitutions))
             i = end
@@ -407,7 +416,7 @@ _CODE_SUFFIXES = {
 """A script's suffix, and the command line that runs its code inline (``.go``: judged as code)."""
 
 
-def _written_text(invocation: Invocation) -> str | None:
+def written_text(invocation: Invocation) -> str | None:
     """What ``echo TEXT``, ``printf TEXT`` or ``cat <<EOF`` writes, when it is known."""
     command = invocation.command
     values = [command.static(w) for w in invocation.args]
@@ -421,11 +430,13 @@ def _written_text(invocation: Invocation) -> str | None:
         ]
         return "\n".join(texts) or None
     if invocation.name == "printf" and words:
-        return (
-            "".join(words[:1] if "%" not in words[0] else words[1:]).replace("\\n", "\n").replace("\\t", "\t")
-        )
+        template = words[0]
+        if "%" not in template:
+            return ansi_c(template)  # printf '\x72\x6d' is rm
+        return "".join(words[1:]) if template.replace("%s", "") in ("", "\\n") else None
     if invocation.name == "echo":
-        return " ".join(w for w in words if w not in ("-n", "-e", "-E", "-ne", "-en"))
+        text = " ".join(w for w in words if w not in ("-n", "-e", "-E", "-ne", "-en"))
+        return ansi_c(text) if words and words[0] in ("-e", "-ne", "-en") else text
     return None
 
 
@@ -436,7 +447,7 @@ def _run_written(
     command = invocation.command
     if invocation.name in ("echo", "printf", "cat"):
         targets = [command.static(r.target) for r in command.redirects if r.op in (">", ">>", ">|", "&>")]
-        text = _written_text(invocation) if any(targets) else None
+        text = written_text(invocation) if any(targets) else None
         for target in targets:
             if target and text:
                 written[posixpath.normpath(target)] = text
@@ -463,6 +474,33 @@ def _run_written(
         yield from walk(inner, cwd=cwd, _depth=depth + 1)
 
 
+MAX_CALLS = 16
+"""How many calls of functions defined in the line are followed with their arguments."""
+_POSITIONAL = re.compile(r"\"?\$(?:\{([1-9@*])\}|([1-9@*]))\"?")
+
+
+def _called(
+    function: Function, invocation: Invocation, cwd: str | None, depth: int
+) -> Iterator[list[Invocation]]:
+    """``f(){ rm -rf "$1"; }; f ~``: the body again, with the call's arguments for ``$1``, ``$@``."""
+    text = function.text
+    body = text[text.find("{") + 1 : text.rfind("}")] if "{" in text else text
+    args = [shlex.quote(invocation.command.render(a)) for a in invocation.args]
+
+    def argument(match: re.Match[str]) -> str:
+        key = match.group(1) or match.group(2)
+        if key in "@*":
+            return " ".join(args)
+        index = int(key) - 1
+        return args[index] if index < len(args) else "''"
+
+    try:
+        inner = parse_nested(_POSITIONAL.sub(argument, body))
+    except ShellSyntaxError:
+        return
+    yield from walk(inner, cwd=cwd, _depth=depth + 1)
+
+
 @functools.lru_cache(maxsize=256)
 def parse_nested(code: str) -> Script:
     """Parse code handed to a shell (``bash -c``, ``eval``): cached, since several rules walk it."""
@@ -480,6 +518,8 @@ def walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator
     """
     start = cwd
     written: dict[str, str] = {}
+    functions = {function.name: function for function in script.functions}
+    expanded = 0
     for pipeline in script.pipelines:
         spend()
         stages: list[Invocation] = []
@@ -492,6 +532,10 @@ def walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator
                 stages.append(invocation)
                 if _depth < MAX_NESTED:
                     yield from _run_written(invocation, written, cwd, _depth)
+                function = functions.get(invocation.name) if invocation.args else None
+                if function is not None and _depth < MAX_NESTED and expanded < MAX_CALLS:
+                    expanded += 1
+                    yield from _called(function, invocation, cwd, _depth)
                 if invocation.name == "find":
                     for exec_command in _find_exec(invocation):
                         exec_invocation, exec_code = _resolve(exec_command)
