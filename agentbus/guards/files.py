@@ -429,10 +429,10 @@ def _check_invocation(invocation: Invocation, cwd: str | None) -> Verdict | None
     printed = _printed_credential(invocation)
     if printed is not None:
         return Verdict("Access denied", invocation.text, printed, rule="credential printer rule")
-    loaded = [*_transferred(invocation, fed), *_wrapper_files(invocation)]
+    named = [*_transferred(invocation, fed), *_wrapper_files(invocation)]
     if fed and _reads_name_list(invocation):
-        loaded += [name for text in fed for name in text.split()]
-    for path in loaded:
+        named += [name for text in fed for name in text.split()]
+    for path in named:
         verdict = _judge(path, cwd=cwd)
         if verdict is not None:
             return verdict
@@ -576,8 +576,11 @@ def _reads_name_list(invocation: Invocation) -> bool:
             v == "--create" or (v.startswith("-") and not v.startswith("--") and "o" in v) for v in values
         )
     if name in ("tar", "bsdtar", "gtar"):
-        return any(v in ("-T", "--files-from") and i + 1 < len(values) and values[i + 1] in ("-", "/dev/stdin")
-                   for i, v in enumerate(values)) or "--files-from=-" in values  # fmt: skip
+        stdin = ("-", "/dev/stdin")
+        listed = any(
+            v in ("-T", "--files-from") and values[i + 1] in stdin for i, v in enumerate(values[:-1])
+        )
+        return listed or "--files-from=-" in values
     if name == "zip":
         return "-@" in values
     if name == "rsync":
