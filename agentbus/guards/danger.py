@@ -274,6 +274,11 @@ def _copy_target(invocation: Invocation, home: str) -> Verdict | None:
             return _verdict(
                 FILESYSTEM, invocation, f"rsync --delete makes {what} a copy of the source, deleting the rest"
             )
+    flags, _ = _split_flags(values)
+    tree = bool(flags & {"r", "R", "a", "--recursive", "--archive"})
+    if tree and normalize_path(target, home=home, cwd=invocation.cwd).rstrip("/") in ("/etc", "/private/etc"):
+        # cp -r ./fake-etc/. /etc/, rsync -a overlay/ /etc/: a tree copied over the configuration.
+        return _verdict(SYSTEM_FILES, invocation, f"copies a directory tree over {target}")
     candidates = [target] + [f"{target.rstrip('/')}/{s.rstrip('/').rsplit('/', 1)[-1]}" for s in sources]
     for candidate in candidates:
         system_file = _system_file(candidate, home, invocation.cwd)
@@ -613,14 +618,14 @@ def _setfacl(invocation: Invocation, home: str) -> Verdict | None:
 
 _EVERYONE = re.compile(
     r"^(?:\*?S-1-1-0|Everyone|Users|\*?S-1-5-32-545|Authenticated Users|\*?S-1-5-11|BUILTIN\\Users)"
-    r":(?:\([A-Z,]+\))*\(?(?:F|M|W|RW|GA|GW)\)?",
+    r":(?:\([A-Z,]+\))*(?:\(?(?:F|M|W|RW|GA|GW)\)?|$)",
     re.IGNORECASE,
 )
 
 
 def _icacls(invocation: Invocation, home: str) -> Verdict | None:
     """icacls C:\\ /grant Everyone:F /T: every user may now change the system."""
-    values = _values(invocation)
+    values = [word for value in _values(invocation) for word in value.split()]  # C:\ /grant: one word
     grants = [values[i + 1] for i, v in enumerate(values[:-1]) if v.lower().startswith("/grant")]
     if not any(_EVERYONE.match(g) for g in grants):
         return None
@@ -1013,6 +1018,10 @@ def _check_redirects(invocation: Invocation, home: str) -> Verdict | None:
         if system_file:
             how = "appends to" if redirect.op in (">>", "&>>") else "overwrites"
             return _verdict(SYSTEM_FILES, invocation, f"{how} {system_file}")
+        written = normalize_path(target, home=home, cwd=invocation.cwd) if invocation.cwd else target
+        if re.fullmatch(r"/(?:private/)?etc/[^/]+", written):
+            # cd /etc && echo x >> agent: a file of the machine's own configuration, whichever.
+            return _verdict(SYSTEM_FILES, invocation, f"writes {written}, in the machine's configuration")
     return None
 
 

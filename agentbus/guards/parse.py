@@ -591,6 +591,8 @@ class _Builder:
                 fd = self.text(child)
             elif not child.is_named:
                 op = op or child.type
+            elif child.type == "ERROR" and op == "<" and self.text(child) == ">":
+                op = "<>"  # 1<>FILE opens FILE for reading and writing (tree-sitter: < then an error)
             elif child.type in ("heredoc_start", "heredoc_end") or child.type in _STATEMENTS:
                 continue  # a statement after the here-document's start: the caller reads it
             elif child.type == "heredoc_body":

@@ -13,6 +13,8 @@ the options that make an otherwise read-only program write (``sed -i``,
 
 from __future__ import annotations
 
+import re
+
 from .operands import CORE_SYSTEM_FILE, Operand, block_device, operands, option_values, system_file
 from .programs import Invocation
 from .verdict import DISK, SYSTEM_FILES, Verdict
@@ -129,12 +131,129 @@ def _reads_device_only(invocation: Invocation, operand: Operand) -> bool:
     return any(v in safe for v in values)
 
 
+_STORAGE_DESTROYERS: dict[str, frozenset[str] | None] = {
+    "zpool": frozenset({"destroy", "labelclear", "remove", "detach", "split", "reguid"}),
+    "zfs": frozenset({"destroy"}),
+    "vgremove": None, "lvremove": None, "pvremove": None, "lvreduce": None, "vgreduce": None,
+    "lvconvert": frozenset({"--merge", "--splitmirrors"}),
+    "lvm": frozenset({"vgremove", "lvremove", "pvremove", "lvreduce"}),
+    "dmsetup": frozenset({"remove_all", "wipe_table", "remove", "clear", "load", "reload"}),
+    "mdadm": frozenset({"--zero-superblock", "--stop", "-S", "--fail", "--remove", "--create", "-C"}),
+    "btrfs": frozenset({"delete", "remove", "--force"}),
+    "cryptsetup": frozenset({"erase", "luksErase", "luksKillSlot", "luksFormat", "reencrypt"}),
+    "flashrom": frozenset({"-w", "--write", "-E", "--erase"}),
+    "fwupdtool": frozenset({"install-blob", "install"}),
+    "nvme": frozenset({"format", "sanitize", "delete-ns", "detach-ns"}),
+    "sg_format": None,
+    "hdparm": frozenset({"--security-erase", "--security-erase-enhanced", "--trim-sector-ranges"}),
+    "diskutil": frozenset({"eraseDisk", "eraseVolume", "zeroDisk", "randomDisk", "secureErase",
+                           "partitionDisk", "reformat", "deleteVolume", "apfs"}),
+}  # fmt: skip
+"""Volume managers, RAID, firmware flashers: the subcommands or options that destroy what they manage
+(``None``: the program only destroys). A snapshot (``zfs destroy pool/fs@snap``) is spared."""
+
+
+def _destroys_storage(invocation: Invocation, values: list[str]) -> str | None:
+    name = invocation.name
+    if name not in _STORAGE_DESTROYERS:
+        return None
+    wanted = _STORAGE_DESTROYERS[name]
+    if wanted is not None and not wanted & set(values):
+        return None
+    if name == "zfs" and all("@" in v for v in values if not v.startswith("-") and v != "destroy"):
+        return None  # zfs destroy pool/fs@snap: a snapshot
+    operands = [v for v in values if not v.startswith("-")]
+    return operands[-1] if operands else name
+
+
+_OUTPUT_SHORT = re.compile(r"^-o[A-Z]?$")
+"""``-o FILE``, nmap's ``-oN FILE``: the next argument is written."""
+_EDITOR_WRITES = re.compile(
+    r"(?:^|\|)\s*:?\s*(?:x|wq?a?!?|w!?|up(?:date)?|sav(?:eas)?|exit|xa(?:ll)?)\s*(?:$|\|)"
+)
+_ACCOUNT_DATABASE = {
+    "chpasswd": "/etc/shadow", "chgpasswd": "/etc/gshadow", "newusers": "/etc/passwd", "vipw": "/etc/passwd",
+    "vigr": "/etc/group", "pwconv": "/etc/shadow", "pwunconv": "/etc/passwd", "grpconv": "/etc/gshadow",
+    "grpunconv": "/etc/group",
+}  # fmt: skip
+"""Programs that rewrite the account database."""
+
+
+def _written_operands(invocation: Invocation, values: list[str]) -> list[str]:
+    """The operands a program writes: ``script FILE``, ``xxd -r IN OUT``, ``patch FILE``,
+    ``mount --bind SRC TARGET``, ``ex -c x FILE``, ``iconv -o FILE``, ``nmap -oN FILE``."""
+    name = invocation.name
+    positionals = [v for v in values if not v.startswith("-")]
+    written = [values[i + 1] for i, v in enumerate(values[:-1]) if _OUTPUT_SHORT.match(v) or v == "--output"]
+    written += [v.partition("=")[2] for v in values if v.startswith(("--output=", "--output-file="))]
+    if name == "script":
+        written += positionals[-1:]
+    elif name == "xxd" and "-r" in values and len(positionals) >= 2:
+        written.append(positionals[-1])
+    elif name == "patch":
+        written += positionals[:1]
+    elif name == "mount" and len(positionals) >= 2:
+        written.append(positionals[-1])  # the mount point: what was there is replaced
+    elif name in ("ex", "vim", "vi", "nvim", "view", "ed"):
+        commands = [values[i + 1] for i, v in enumerate(values[:-1]) if v.startswith("-") and v.endswith("c")]
+        commands += [v[1:] for v in values if v.startswith("+")]
+        if any(_EDITOR_WRITES.search(c) for c in commands):
+            written += [v for v in positionals if v not in commands and f"+{v}" not in values]
+    return written
+
+
+_EXTRACTORS = frozenset(
+    {"tar", "bsdtar", "gtar", "unzip", "cpio", "7z", "7za", "unar", "bsdcpio", "rpm2cpio"}
+)
+
+
+def _extracted_into_root(invocation: Invocation, values: list[str], writes_anyway: bool) -> str | None:
+    """``tar -xf A -C /``, ``cpio -idm -D /``, ``unzip -d /``: an archive unpacked over the system."""
+    name = invocation.name
+    if name not in _EXTRACTORS:
+        return None
+    extracting = writes_anyway or name in ("unzip", "unar") or (
+        name in ("cpio", "bsdcpio") and any(v.startswith("-") and "i" in v for v in values)
+    )  # fmt: skip
+    if not extracting:
+        return None
+    directory = None
+    for index, value in enumerate(values[:-1]):
+        if value in ("-C", "--directory", "-d", "-D", "--directory"):
+            directory = values[index + 1]
+    directory = directory or next((v.partition("=")[2] for v in values if v.startswith("--directory=")), None)
+    if directory is None:
+        return None
+    root = directory.rstrip("/") == ""
+    if root or directory.rstrip("/") in ("/etc", "/boot", "/usr", "/bin", "/sbin", "/lib", "/var"):
+        return directory
+    return None
+
+
 def check_targets(invocation: Invocation, home: str) -> Verdict | None:
     """A verdict if the command writes a system file or destroys a block device through an operand."""
     name = invocation.name
     if not name and not invocation.dynamic:
         return None  # redirections alone: judged with the redirections
     piece = invocation.text
+    values = _values(invocation)
+    destroyed = _destroys_storage(invocation, values)
+    if destroyed is not None:
+        return Verdict(DISK, _short(piece), f"{name} destroys {destroyed} and the data on it")
+    account = _ACCOUNT_DATABASE.get(name)
+    if account is not None:
+        return Verdict(SYSTEM_FILES, _short(piece), f"{name} rewrites {account}")
+    for target in _written_operands(invocation, values):
+        found = block_device(target) or system_file(target, home=home, cwd=invocation.cwd)
+        if found is not None:
+            category = DISK if block_device(target) else SYSTEM_FILES
+            return Verdict(category, _short(piece), f"{name} writes {found}")
+    if name == "systemd-tmpfiles" and any(v in ("--create", "--remove", "--purge") for v in values):
+        configs = [v for v in values if not v.startswith("-")]
+        if configs:
+            return Verdict(
+                SYSTEM_FILES, _short(piece), f"creates or removes files as root as {configs[0]} says"
+            )
     for word in invocation.wrapper_args:  # strace -o /etc/passwd ls, time -o /dev/sda ...
         for value in (word, *(o.value for o in option_values(word))):
             found = block_device(value) or system_file(value, home=home, cwd=invocation.cwd)
@@ -142,7 +261,10 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
                 category = DISK if block_device(value) else SYSTEM_FILES
                 wrapper = invocation.wrappers[-1] if invocation.wrappers else "a wrapper"
                 return Verdict(category, _short(piece), f"{wrapper} is given {found}, and may write it")
-    writes_anyway = _writes_anyway(invocation, _values(invocation))  # once: linear in the words
+    writes_anyway = _writes_anyway(invocation, values)  # once: linear in the words
+    unpacked = _extracted_into_root(invocation, values, writes_anyway)
+    if unpacked is not None:
+        return Verdict(SYSTEM_FILES, _short(piece), f"{name} unpacks an archive over {unpacked}")
     for operand in operands(invocation):
         if operand.role in ("pattern", "input"):
             continue
