@@ -147,9 +147,14 @@ def _vim(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
 # -- programs with a command language of their own ----------------------------------------
 
 
+_ATTACH = re.compile(r"\bATTACH\s+(?:DATABASE\s+)?'([^']{1,4096})'", re.IGNORECASE)
+
+
 def _sqlite(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
-    """sqlite3's dot-commands: ``.shell CMD``, ``.system CMD``; ``.output FILE`` writes FILE."""
+    """sqlite3's ``.shell CMD``, ``.system CMD``; ``.output FILE`` and ``ATTACH 'FILE'`` write FILE."""
     for text in [*values, *fed]:
+        for match in _ATTACH.finditer(text):
+            yield f": >> {shlex.quote(match.group(1))}"
         for line in text.splitlines():
             line = line.strip()
             word, _, rest = line.partition(" ")
@@ -296,7 +301,20 @@ def _git_value(key: str, value: str) -> str | None:
     return value
 
 
+_GIT_RUNS_REST = (("bisect", "run"), ("submodule", "foreach"))
+_GIT_COMMAND_OPTIONS = frozenset({"--exec", "-x", "--extcmd", "--tree-filter", "--index-filter",
+                                  "--msg-filter", "--env-filter", "--commit-filter", "--parent-filter",
+                                  "--tag-name-filter", "--upload-pack", "--receive-pack", "-u"})  # fmt: skip
+"""Options whose value git runs: ``rebase --exec``, ``difftool -x``, ``filter-branch --tree-filter`` ..."""
+
+
 def _git(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    for first, second in _GIT_RUNS_REST:  # git bisect run CMD, git submodule foreach CMD
+        if first in values:
+            at = values.index(first)
+            if values[at + 1 : at + 2] == [second] and at + 2 < len(values):
+                rest = values[at + 2 :]
+                yield rest[0] if len(rest) == 1 else shlex.join(rest)
     for index, value in enumerate(values):
         if value == "-c" and index + 1 < len(values):
             key, _, setting = values[index + 1].partition("=")
@@ -304,9 +322,9 @@ def _git(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
                 code = _git_value(key, setting)
                 if code:
                     yield code
-        elif value.startswith(("--upload-pack=", "--receive-pack=", "--exec=")):
+        elif value.partition("=")[0] in _GIT_COMMAND_OPTIONS and "=" in value:
             yield value.partition("=")[2]
-        elif value in ("--upload-pack", "--receive-pack", "--exec", "-u") and index + 1 < len(values):
+        elif value in _GIT_COMMAND_OPTIONS and index + 1 < len(values) and "config" not in values[:index]:
             yield values[index + 1]
         elif value.startswith("ext::"):
             yield value[5:].replace("%S", "").replace("% ", " ")  # git clone 'ext::sh -c CMD'
@@ -401,6 +419,26 @@ def _terminal(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
             yield value.partition("=")[2]
 
 
+_PRINTS = frozenset({"echo", "printf", "grep", "egrep", "fgrep", "rg", "man", "apropos", "which", "type",
+                     "whatis",
+                     "help", "info", "tldr", "complete", "compgen", "history", "alias", "print"})  # fmt: skip
+"""Programs whose ``sh -c CODE`` arguments are text, not a command they run."""
+_SHELL_NAMES = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash"})
+
+
+def _shell_in_arguments(values: Sequence[str]) -> Iterator[str]:
+    """``valgrind sh -c CODE``, ``npm exec -- bash -c CODE``: a shell with its code, among the arguments."""
+    for index, value in enumerate(values[:-2]):
+        if value.rsplit("/", 1)[-1] in _SHELL_NAMES and re.fullmatch(r"-[a-zA-Z]*c", values[index + 1]):
+            yield values[index + 2]
+            return
+
+
+def _npm(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """``npx -c CMD``, ``npm exec -c CMD``: a shell command run with the package's binaries on the path."""
+    yield from _by_options("-c", "--call")(values, fed)
+
+
 _CARRIERS: dict[str, _Extract] = {
     "tar": _tar, "gtar": _tar, "bsdtar": _tar,
     "zip": _by_options("-TT", "--unzip-command"),
@@ -421,6 +459,7 @@ _CARRIERS: dict[str, _Extract] = {
     "ssh": _ssh_options, "scp": _ssh_options, "sftp-ssh": _ssh_options, "autossh": _ssh_options,
     "git": _git,
     "cmake": _cmake,
+    **{name: _npm for name in ("npx", "bunx", "pnpx", "npm", "pnpm", "yarn")},
     "docker": _container, "podman": _container, "nerdctl": _container,
     **{name: _terminal for name in TERMINALS},
 }  # fmt: skip
@@ -443,4 +482,6 @@ def carried(name: str, values: Sequence[str], fed: Sequence[str], env: Sequence[
     extract = _CARRIERS.get(name)
     if extract is not None:
         found.extend(code for code in extract(values, fed) if code.strip())
+    if name not in _PRINTS and name not in _SHELL_NAMES:
+        found.extend(_shell_in_arguments(values))
     return found

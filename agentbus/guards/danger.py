@@ -631,7 +631,7 @@ def _icacls(invocation: Invocation, home: str) -> Verdict | None:
         return None
     target = values[0] if values else ""
     windows_system = re.match(
-        r"^(?:\\\\\?\\)?[A-Za-z]:\\(?:$|Windows|Program Files|ProgramData|Users\\?$)", target, re.I
+        r"^(?:\\\\\?\\)?[A-Za-z]:\\?(?:$|Windows|Program Files|ProgramData|Users\\?$)", target, re.I
     )
     if windows_system or "/t" in (v.lower() for v in values):
         return _verdict(PERMISSIONS, invocation, f"gives every user write access to {target}")

@@ -271,7 +271,7 @@ _PRIVATE_MODE = re.compile(r"^0?[0-7]?[0-7]00$|^(?:[ugoa]*-[rwxXst]+|u[+=][rwxXs
 
 _LOADS_WITH = {
     "file": frozenset({"-f", "--files-from"}),
-    "ssh-keygen": frozenset({"-y", "-e", "-l", "-B", "-p", "-c", "-i", "-m"}),
+    "ssh-keygen": frozenset({"-y", "-e", "-p", "-c", "-i", "-m"}),
 }
 """Options that make a metadata-only program read a file's contents (its ``-f`` value)."""
 
@@ -286,6 +286,13 @@ def _metadata_only(invocation: Invocation) -> bool:
         subcommand = next((v for v in values if not v.startswith("-")), "")
         loads = any(v in ("-f", "--file", "--blob") or v.startswith(("--file=", "--blob=")) for v in values)
         return subcommand in _GIT_METADATA and not loads  # git config --file ~/.netrc --list reads it
+    if (
+        name == "ssh-keygen"
+        and {"-l", "-B"} & set(values)
+        and not {"-y", "-e", "-p", "-c", "-i", "-m"} & set(values)
+    ):
+        # ssh-keygen -l -f ~/.ssh/id_rsa shows a fingerprint; of a file that is no key, it reads it.
+        return all(_is_key(values[i + 1]) for i, v in enumerate(values[:-1]) if v == "-f")
     if name in _LOADS_WITH and any(v in _LOADS_WITH[name] for v in values):
         return False  # file -f LIST, ssh-keygen -y -f KEY: the file's contents are read
     return name in _METADATA_ONLY

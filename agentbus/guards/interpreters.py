@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+import shlex
 from collections.abc import Callable, Iterator
 
 import attrs
@@ -68,6 +69,17 @@ _WORD_CALL = re.compile(
     r"(?:^|[;\[{\n]|\bthen\b|\bdo\b)\s*(?:exec|spawn|system|os\.execute)\s+(?!\()([^;\]\n}|&]{1,4000})"
 )
 """Tcl and expect ``exec CMD``/``spawn CMD``, Perl and Ruby ``system "CMD"``: a command as words."""
+_ARGV_CALL = re.compile(
+    r"\b(?:system|exec[lv]?p?e?|spawn|spawnSync|execFileSync|execFile|Popen|run|call|check_call|check_output|"
+    r"Command|ProcessBuilder|Process)\s*\(\s*\[?\s*((?:[rbf]?[\"'][^\"'\n]{0,400}[\"']\s*,\s*){1,40}[rbf]?[\"'][^\"'\n]{0,400}[\"'])"
+)
+"""``system("rm", "-rf", Dir.home)``, ``execl("/bin/sh", "sh", "-c", CMD)``: a command as arguments."""
+_RUN_URL = re.compile(
+    r"\b(?:source|eval|exec|load|loadfile|dofile|require|import|include|include_once|require_once|iex|"
+    r"instance_eval|load_file|runpy\.run_path)\b\s*\(?\s*(?:[\w.:]+\(\s*)?[\"']https?://",
+    re.IGNORECASE,
+)
+"""``source("https://...")`` (R), ``eval get("https://...")`` (Perl): code run straight from a URL."""
 _SHELL_ESCAPE = re.compile(r"^\s*[\"']?(?:/(?:usr/)?bin/)?(?:ba|z|da|k|c|tc|fi)?sh(?:\s+-[ilp]+)*[\"']?\s*$")
 """An interactive shell run from inside a program (``system("/bin/sh")``): GTFOBins' shell escape."""
 _RUN_FETCHED = re.compile(
@@ -236,7 +248,7 @@ def _judge_once(
         return CodeDanger(BACKDOOR, "connects a shell to a network socket")
     if awk and ("/inet/tcp/" in code or "/inet/udp/" in code):
         return CodeDanger(BACKDOOR, "opens a network connection from awk (/inet/tcp)")
-    if _RUN_FETCHED.search(code):
+    if _RUN_FETCHED.search(code) or _RUN_URL.search(code):
         return CodeDanger(REMOTE_CODE, "runs code it downloads")
     if _RUN_DECODED.search(code):
         return CodeDanger(OBFUSCATED, "runs code it decodes")
@@ -284,7 +296,19 @@ def _shell_commands(code: str, *, awk: bool) -> Iterator[str]:
     for match in _STRING_RUN.finditer(code):
         yield match.group(2)  # "rm -rf /".execute()
     for match in _WORD_CALL.finditer(code):
-        yield match.group(1)  # exec rm -rf / (Tcl), spawn sh -c "..." (expect)
+        words = match.group(1).strip()
+        literal = re.fullmatch(r"([\"'])((?:(?!\1)[^\\]|\\.)*)\1", words)
+        if literal is not None:
+            words = re.sub(r"\\(.)", r"\1", literal.group(2))  # Perl exec "/bin/sh -c \"CMD\""
+        yield words  # exec rm -rf / (Tcl), spawn sh -c "..." (expect)
+    for match in _ARGV_CALL.finditer(code):
+        items = re.findall(r"[\"']([^\"']*)[\"']", match.group(1))
+        if len(items) > 1:
+            yield shlex.join(
+                items[1:]
+                if items[0].endswith(("sh", "/sh")) and items[1:2] == [items[0].rsplit("/", 1)[-1]]
+                else items
+            )
     for match in _DASH_C.finditer(code):
         yield match.group(2)  # execvp('sh', ['sh', '-c', 'rm -rf /'])
     for match in _BASE64_LITERAL.finditer(code):

@@ -309,6 +309,8 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
         nested.append(" ".join(command.render(w) for w in args))
     elif name == "trap" and args and not args[0].startswith("-"):
         nested.append(command.render(args[0]))  # trap 'CODE' EXIT: the code runs later
+    elif name in ("source", ".") and [command.static(a) for a in args[:1]] in ([], ["/dev/stdin"], ["-"]):
+        nested.extend(_fed(command))  # . /dev/stdin <<< 'CODE'
     elif name in SHELLS:
         mode = shell_mode(invocation)
         if mode.script:

@@ -171,6 +171,11 @@ _OUTPUT_SHORT = re.compile(r"^-o[A-Z]?$")
 _EDITOR_WRITES = re.compile(
     r"(?:^|\|)\s*:?\s*(?:x|wq?a?!?|w!?|up(?:date)?|sav(?:eas)?|exit|xa(?:ll)?)\s*(?:$|\|)"
 )
+_EDITOR_WRITES_TO = re.compile(r"(?:^|\|)\s*:?\s*(?:w(?:rite)?|sav(?:eas)?|wq|x)!?\s+(?!!)([^\s|]+)")
+_SED_WRITES = re.compile(
+    r"(?:^|[;{}\n])\s*(?:\d+|\$|/[^/\n]*/)?\s*w\s+([^;\n}]+)|s/[^/\n]*/[^/\n]*/[gpiI\d]*w\s+(\S+)"
+)
+"""sed's ``w FILE`` command and ``s///w FILE`` flag: lines written to FILE."""
 _ACCOUNT_DATABASE = {
     "chpasswd": "/etc/shadow", "chgpasswd": "/etc/gshadow", "newusers": "/etc/passwd", "vipw": "/etc/passwd",
     "vigr": "/etc/group", "pwconv": "/etc/shadow", "pwunconv": "/etc/passwd", "grpconv": "/etc/gshadow",
@@ -184,8 +189,16 @@ def _written_operands(invocation: Invocation, values: list[str]) -> list[str]:
     ``mount --bind SRC TARGET``, ``ex -c x FILE``, ``iconv -o FILE``, ``nmap -oN FILE``."""
     name = invocation.name
     positionals = [v for v in values if not v.startswith("-")]
-    written = [values[i + 1] for i, v in enumerate(values[:-1]) if _OUTPUT_SHORT.match(v) or v == "--output"]
-    written += [v.partition("=")[2] for v in values if v.startswith(("--output=", "--output-file="))]
+    # -o FILE of a program that otherwise only reads (iconv -o); nmap's -oN FILE of any.
+    plain = name in _READ_ONLY
+    written = [
+        values[i + 1]
+        for i, v in enumerate(values[:-1])
+        if (plain and v in ("-o", "--output")) or (len(v) == 3 and _OUTPUT_SHORT.match(v))
+    ]
+    written += [
+        v.partition("=")[2] for v in values if plain and v.startswith(("--output=", "--output-file="))
+    ]
     if name == "script":
         written += positionals[-1:]
     elif name == "xxd" and "-r" in values and len(positionals) >= 2:
@@ -199,6 +212,13 @@ def _written_operands(invocation: Invocation, values: list[str]) -> list[str]:
         commands += [v[1:] for v in values if v.startswith("+")]
         if any(_EDITOR_WRITES.search(c) for c in commands):
             written += [v for v in positionals if v not in commands and f"+{v}" not in values]
+        # :w! /etc/sudoers, :saveas FILE: the buffer written to a file the command names.
+        written += [m.group(1) for c in commands for m in _EDITOR_WRITES_TO.finditer(c)]
+    elif name in ("sed", "gsed"):
+        scripts = [values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-e", "--expression")]
+        scripts += [v.partition("=")[2] for v in values if v.startswith("--expression=")]
+        scripts += positionals[:1] if not scripts else []
+        written += [m.group(1) for s in scripts for m in _SED_WRITES.finditer(s)]
     return written
 
 
