@@ -244,6 +244,7 @@ def _tmux(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
             yield " ".join(words)  # keys typed into a shell, or one shell command string
         else:
             yield shlex.join(words)
+        return  # one subcommand per tmux invocation (and one pass over its words)
 
 
 _PARALLEL_VALUES = frozenset({"-j", "--jobs", "-S", "--sshlogin", "--joblog", "--results", "-a", "--arg-file",
@@ -265,7 +266,7 @@ def _parallel(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
         yield from arguments
         return
     text = " ".join(template)
-    for argument in arguments or [""]:
+    for argument in (arguments or [""])[:MAX_ARGUMENTS]:
         yield text.replace("{}", argument) if "{}" in text else f"{text} {shlex.quote(argument)}"
 
 
@@ -309,6 +310,7 @@ _GIT_COMMAND_OPTIONS = frozenset({"--exec", "-x", "--extcmd", "--tree-filter", "
 
 
 def _git(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    configuring = values.index("config") if "config" in values else len(values)
     for first, second in _GIT_RUNS_REST:  # git bisect run CMD, git submodule foreach CMD
         if first in values:
             at = values.index(first)
@@ -324,11 +326,11 @@ def _git(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
                     yield code
         elif value.partition("=")[0] in _GIT_COMMAND_OPTIONS and "=" in value:
             yield value.partition("=")[2]
-        elif value in _GIT_COMMAND_OPTIONS and index + 1 < len(values) and "config" not in values[:index]:
+        elif value in _GIT_COMMAND_OPTIONS and index + 1 < len(values) and index < configuring:
             yield values[index + 1]
         elif value.startswith("ext::"):
             yield value[5:].replace("%S", "").replace("% ", " ")  # git clone 'ext::sh -c CMD'
-        elif _GIT_COMMAND_KEYS.match(value) and index + 1 < len(values) and "config" in values[:index]:
+        elif _GIT_COMMAND_KEYS.match(value) and index + 1 < len(values) and index > configuring:
             code = _git_value(value, values[index + 1])  # git config core.pager 'CMD'
             if code:
                 yield code
@@ -357,6 +359,9 @@ def _cmake(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
 
 # -- containers: the command, with the host's paths put back ------------------------------
 
+MAX_MOUNTS = 16
+MAX_ARGUMENTS = 16
+"""How many mounts and ``parallel`` arguments are followed: each costs a pass over the command."""
 _CONTAINER_FLAGS = frozenset({"-d", "-i", "-t", "-it", "-ti", "-dit", "-itd", "-id", "-di", "-td", "-dt",
                               "-P", "--rm", "--privileged", "--init", "--read-only", "--detach",
                               "--interactive",
@@ -394,8 +399,8 @@ def _container(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
     if not command:
         return
     text = shlex.join(command)
-    # The longest container path first: -v /:/host -v /etc:/host/etc.
-    for inside, host in sorted(mounts, key=lambda m: -len(m[0])):
+    # The longest container path first: -v /:/host -v /etc:/host/etc (a few: each is a pass over the text).
+    for inside, host in sorted(mounts, key=lambda m: -len(m[0]))[:MAX_MOUNTS]:
         if inside == "/":
             continue
         inside = inside.rstrip("/")

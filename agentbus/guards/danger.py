@@ -603,9 +603,10 @@ def _setfacl(invocation: Invocation, home: str) -> Verdict | None:
     if not specs:
         return None
     grants_write = any(re.search(r":[r-]?w", spec) for spec in specs)
+    given = set(specs)
     recursive = bool(flags & {"R", "--recursive"})
     for target in positionals:
-        if target in specs:
+        if target in given:
             continue
         what = _critical(target, home, invocation.cwd)
         if what and (recursive or grants_write) and "working directory" not in what:
@@ -844,6 +845,8 @@ def _tr_set(spec: str) -> str:
     i = 0
     while i < len(spec):
         if i + 2 < len(spec) and spec[i + 1] == "-" and spec[i] <= spec[i + 2]:
+            if ord(spec[i + 2]) - ord(spec[i]) > 256:
+                return ""  # a range wider than a byte: not a cipher worth working out
             out.extend(chr(c) for c in range(ord(spec[i]), ord(spec[i + 2]) + 1))
             i += 3
         else:

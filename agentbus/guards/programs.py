@@ -231,7 +231,7 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
             continue
         if name == "command" and i + 1 < len(words) and words[i + 1] in ("-v", "-V"):
             return None, nested  # a lookup, not a run
-        if name in ("su", "runuser") and ("-c" in words[i + 1 :] or "--command" in words[i + 1 :]):
+        if name in ("su", "runuser", "flock") and ("-c" in words[i + 1 :] or "--command" in words[i + 1 :]):
             after = words[i + 1 :]
             index = after.index("-c" if "-c" in after else "--command")
             if index + 1 < len(after):
@@ -458,7 +458,8 @@ def _run_written(
         return
     runs = [command.static(w) for w in (*command.words[:1], *invocation.args)]
     for value in runs:
-        text = written.get(posixpath.normpath(value)) if value else None
+        # Popped: a script run many times is judged once (linear in the line, whatever it repeats).
+        text = written.pop(posixpath.normpath(value), None) if value else None
         if text is None or value is None:
             continue
         suffix = posixpath.splitext(value)[1].lower()

@@ -211,7 +211,8 @@ def _written_operands(invocation: Invocation, values: list[str]) -> list[str]:
         commands = [values[i + 1] for i, v in enumerate(values[:-1]) if v.startswith("-") and v.endswith("c")]
         commands += [v[1:] for v in values if v.startswith("+")]
         if any(_EDITOR_WRITES.search(c) for c in commands):
-            written += [v for v in positionals if v not in commands and f"+{v}" not in values]
+            given = {*commands, *(f"+{c}" for c in commands)}
+            written += [v for v in positionals if v not in given]
         # :w! /etc/sudoers, :saveas FILE: the buffer written to a file the command names.
         written += [m.group(1) for c in commands for m in _EDITOR_WRITES_TO.finditer(c)]
     elif name in ("sed", "gsed"):
