@@ -123,7 +123,12 @@ _GDB_COMMANDS = frozenset({"-ex", "--ex", "-eval-command", "--eval-command", "-i
 def _gdb(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
     for value in _option_values(values, _GDB_COMMANDS):
         line = value.strip()
-        if line.startswith("shell "):
+        dump = re.match(
+            r"^dump\s+(?:binary\s+|verilog\s+|ihex\s+|srec\s+|tekhex\s+)?(?:value|memory)\s+(\S+)", line
+        )
+        if dump is not None:
+            yield f": > {shlex.quote(dump.group(1))}"  # gdb: dump value FILE EXPR writes FILE
+        elif line.startswith("shell "):
             yield line[6:]  # gdb: shell CMD
         else:
             yield from _editor_command(line)
@@ -168,14 +173,27 @@ def _sqlite(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
                 yield rest[1:]
 
 
+_SQL_WRITES = re.compile(
+    r"\bINTO\s+(?:OUT|DUMP)FILE\s+'([^']{1,4096})'|\bCOPY\b[^;]{0,4000}?\bTO\s+'([^']{1,4096})'|"
+    r"^\\o\s+(\S+)|\\copy\b[^;]{0,4000}?\bto\s+'?([^'\s;]+)",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""SQL that writes a file: ``SELECT … INTO OUTFILE 'F'``, ``COPY … TO 'F'``, psql's ``\\o F``."""
+
+
 def _bang_lines(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
-    """ftp, sftp, lftp, smbclient: a line ``!CMD`` runs CMD in a local shell."""
-    texts = [*fed, *_option_values(values, frozenset({"-c", "-e"}))]
+    """ftp, sftp, smbclient, mysql, psql, dc: a line ``!CMD`` (``\\! CMD``, ``system CMD``) runs CMD."""
+    texts = [*fed, *_option_values(values, frozenset({"-c", "-e", "--execute", "--command", "--expression"}))]
     for text in texts:
+        for match in _SQL_WRITES.finditer(text):
+            target = next(g for g in match.groups() if g)
+            yield f": >> {shlex.quote(target)}"
         for line in re.split(r"[\n;]", text):
-            line = line.strip()
+            line = line.strip().removeprefix("\\")
             if line.startswith("!") and len(line) > 1:
                 yield line[1:]
+            elif line.lower().startswith("system "):
+                yield line[7:]
 
 
 def _make(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
@@ -432,11 +450,35 @@ _SHELL_NAMES = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fi
 
 
 def _shell_in_arguments(values: Sequence[str]) -> Iterator[str]:
-    """``valgrind sh -c CODE``, ``npm exec -- bash -c CODE``: a shell with its code, among the arguments."""
-    for index, value in enumerate(values[:-2]):
-        if value.rsplit("/", 1)[-1] in _SHELL_NAMES and re.fullmatch(r"-[a-zA-Z]*c", values[index + 1]):
-            yield values[index + 2]
+    """``valgrind sh -c CODE``, ``start-stop-daemon -x /bin/sh -- -c CODE``: a shell with its code,
+    among the arguments."""
+    words = [v for v in values if v != "--"]
+    for index, value in enumerate(words[:-2]):
+        if value.rsplit("/", 1)[-1] in _SHELL_NAMES and re.fullmatch(r"-[a-zA-Z]*c", words[index + 1]):
+            yield words[index + 2]
             return
+
+
+_APT_HOOKS = re.compile(
+    r"^(?:APT::Update::(?:Pre|Post)-Invoke(?:-Success)?|DPkg::(?:Pre|Post)-Invoke|"
+    r"DPkg::Pre-Install-Pkgs|APT::Update::List-Refresh)(?:::)?=(.+)$",
+    re.IGNORECASE,
+)
+
+
+def _apt(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """apt-get -o APT::Update::Pre-Invoke::=CMD: a hook apt runs in a shell."""
+    for value in _option_values(values, frozenset({"-o", "--option"})):
+        hook = _APT_HOOKS.match(value)
+        if hook is not None:
+            yield hook.group(1)
+
+
+def _tex(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """latex --shell-escape '\\write18{CMD}': TeX runs CMD."""
+    for text in [*values, *fed]:
+        for match in re.finditer(r"\\write18\s*\{([^}]{1,4000})\}", text):
+            yield match.group(1)
 
 
 def _npm(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
@@ -453,9 +495,14 @@ _CARRIERS: dict[str, _Extract] = {
     "flock": _by_options("-c", "--command"),
     "gdb": _gdb, "gdb-multiarch": _gdb, "cgdb": _gdb,
     **{name: _vim for name in ("vim", "vi", "nvim", "ex", "view", "vimdiff", "rvim", "gvim", "evim", "ed",
-                               "red", "nex", "nvi", "elvis", "vile")},
+                               "red", "nex", "nvi", "elvis", "vile", "rview", "gview", "rgvim", "rgview",
+                               "vimx", "nvim-qt", "neovide", "gex")},
+    **{name: _apt for name in ("apt", "apt-get", "aptitude", "apt-cache")},
+    **{name: _tex for name in ("tex", "latex", "pdflatex", "xelatex", "lualatex", "luatex", "pdftex", "etex",
+                               "context", "mpost", "latexmk")},
     "sqlite3": _sqlite, "sqlite": _sqlite,
-    **{name: _bang_lines for name in ("ftp", "sftp", "lftp", "smbclient", "tftp", "ncftp", "mysql", "psql")},
+    **{name: _bang_lines for name in ("ftp", "sftp", "lftp", "smbclient", "tftp", "ncftp", "mysql", "mariadb",
+                                      "psql", "dc")},
     "make": _make, "gmake": _make, "bmake": _make,
     "osascript": _osascript,
     "screen": _screen,

@@ -31,7 +31,8 @@ INTERPRETERS = re.compile(
     r"^(?:python[\d.]*|pypy[\d.]*|perl[\d.]*|ruby[\d.]*|node|nodejs|bun|deno|php[\d.]*|lua[\d.]*|luajit|"
     r"pwsh|powershell|tclsh[\d.]*|wish[\d.]*|expect|irb|R|Rscript|osascript|julia|jrunscript|jshell|groovy|"
     r"scala|kotlin|kotlinc|awk|gawk|nawk|mawk|busybox-awk|swift|crystal|elixir|erl|escript|guile|racket|"
-    r"sbcl|clisp|ghc|runghc|dotnet-script|csi|rustc-script|zx|go)$"
+    r"sbcl|clisp|ghc|runghc|dotnet-script|csi|rustc-script|zx|go|jjs|rhino|nashorn|emacs|gimp|puppet|rake|"
+    r"rpm|bpftrace)$"
 )
 """Programs that run code."""
 AWKS = frozenset({"awk", "gawk", "nawk", "mawk", "busybox-awk"})
@@ -48,7 +49,7 @@ _SOCKET = re.compile(
 _PROCESS = re.compile(
     r"subprocess|pty\.spawn|dup2|exec|proc_open|popen|spawn|/bin/(?:ba|z|da)?sh\b|cmd\.exe|ProcessBuilder|"
     r"child_process|system\s*\(|IO\.popen|open3|\brun\s*\(|\|&?\s*\"(?:/bin/)?(?:ba)?sh|\bsystem\b|fdopen|"
-    r"\biex\b|Invoke-Expression|Start-Process|exec\.Command|os\.execute|\.execute\(\)",
+    r"\biex\b|Invoke-Expression|Start-Process|exec\.Command|os\.execute|\.execute\(\)|\bpipe\s*\(",
     re.IGNORECASE,
 )
 _FORK_CODE = re.compile(
@@ -69,6 +70,12 @@ _WORD_CALL = re.compile(
     r"(?:^|[;\[{\n]|\bthen\b|\bdo\b)\s*(?:exec|spawn|system|os\.execute)\s+(?!\()([^;\]\n}|&]{1,4000})"
 )
 """Tcl and expect ``exec CMD``/``spawn CMD``, Perl and Ruby ``system "CMD"``: a command as words."""
+_LANGUAGE_CALL = re.compile(
+    r"\((?:shell-command|async-shell-command|call-process-shell-command|start-process-shell-command|"
+    r"shell-command-to-string)\s+\"((?:[^\"\\]|\\.){1,4000})\"|\bexec\s*\{\s*([\"'])(.{1,4000}?)\2\s*:"
+    r"|\\(?:immediate)?\\?write18\s*\{([^}]{1,4000})\}"
+)
+"""Elisp ``(shell-command "CMD")``, Puppet ``exec { 'CMD': }``, TeX ``\\write18{CMD}``."""
 _ARGV_CALL = re.compile(
     r"\b(?:system|exec[lv]?p?e?|spawn|spawnSync|execFileSync|execFile|Popen|run|call|check_call|check_output|"
     r"Command|ProcessBuilder|Process)\s*\(\s*\[?\s*((?:[rbf]?[\"'][^\"'\n]{0,400}[\"']\s*,\s*){1,40}[rbf]?[\"'][^\"'\n]{0,400}[\"'])"
@@ -160,11 +167,24 @@ class CodeDanger:
     command: str = ""
 
 
+_PROGRAM_CODE_FLAGS = {
+    "emacs": frozenset({"--eval", "-eval"}), "gimp": frozenset({"-b", "--batch"}),
+    "puppet": frozenset({"-e", "--execute"}), "rake": frozenset({"-e", "-p", "--execute", "--execute-print"}),
+    "rpm": frozenset({"--eval", "-E"}), "bpftrace": frozenset({"-e"}),
+}  # fmt: skip
+"""Programs that are not languages first, and the options that give them code (Elisp, Script-Fu ...)."""
+
+
 def inline_code(invocation: Invocation) -> str | None:
     """The code an interpreter is given on its command line, if any."""
     values = [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
     if invocation.name in AWKS:
         return _awk_program(values)
+    flags = _PROGRAM_CODE_FLAGS.get(invocation.name)
+    if flags is not None:
+        found = [values[i + 1] for i, v in enumerate(values[:-1]) if v in flags]
+        found += [v.partition("=")[2] for v in values if v.partition("=")[0] in flags and "=" in v]
+        return "\n".join(found) or None
     for index, value in enumerate(values):
         if value in ("eval", "repl") and index == 0 and invocation.name in ("deno", "bun"):
             return values[1] if len(values) > 1 else None  # deno eval CODE
@@ -293,6 +313,9 @@ def _shell_commands(code: str, *, awk: bool) -> Iterator[str]:
         yield match.group(1)  # Perl, Ruby, PHP, Julia: `command` runs it
     for match in _QX.finditer(code):
         yield match.group(1) or match.group(2) or match.group(3)  # Perl qx(...), Ruby %x(...)
+    for match in _LANGUAGE_CALL.finditer(code):
+        found = match.group(1) or match.group(3) or match.group(4)
+        yield found.replace('\\"', '"')
     for match in _STRING_RUN.finditer(code):
         yield match.group(2)  # "rm -rf /".execute()
     for match in _WORD_CALL.finditer(code):

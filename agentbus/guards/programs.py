@@ -413,7 +413,7 @@ _CODE_SUFFIXES = {
     ".mjs": ("node", "-e"), ".cjs": ("node", "-e"), ".ts": ("deno", "eval"), ".php": ("php", "-r"),
     ".lua": ("lua", "-e"), ".tcl": ("tclsh", "-c"), ".r": ("Rscript", "-e"), ".jl": ("julia", "-e"),
     ".ps1": ("pwsh", "-c"), ".go": ("go", "-e"), ".awk": ("awk", "--"), ".exp": ("expect", "-c"),
-    ".groovy": ("groovy", "-e"), ".scala": ("scala", "-e"),
+    ".groovy": ("groovy", "-e"), ".scala": ("scala", "-e"), ".nse": ("lua", "-e"),
 }  # fmt: skip
 """A script's suffix, and the command line that runs its code inline (``.go``: judged as code)."""
 
@@ -457,6 +457,7 @@ def _run_written(
     if not written:
         return
     runs = [command.static(w) for w in (*command.words[:1], *invocation.args)]
+    runs += [v.partition("=")[2] for v in runs if v and v.startswith("-") and "=" in v]  # --script=x.nse
     for value in runs:
         # Popped: a script run many times is judged once (linear in the line, whatever it repeats).
         text = written.pop(posixpath.normpath(value), None) if value else None

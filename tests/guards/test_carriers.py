@@ -82,6 +82,19 @@ CARRIED = [
     "valgrind sh -c 'rm -rf ~'",
     "npx -c 'rm -rf ~'",
     "flock /tmp/l -c 'rm -rf ~'",
+    "start-stop-daemon -n x -S -x /bin/sh -- -c 'rm -rf ~'",
+    "apt-get update -o APT::Update::Pre-Invoke::='rm -rf ~'",
+    "latex --shell-escape '\\immediate\\write18{rm -rf ~}'",
+    "mysql -e '\\! rm -rf ~'",
+    "dc -e '!rm -rf ~'",
+    "rview -c ':!rm -rf ~'",
+    "emacs -Q --batch --eval '(shell-command \"rm -rf ~\")'",
+    "gimp -idf --batch-interpreter=python-fu-eval -b 'import os; os.system(\"rm -rf ~\")'",
+    'puppet apply -e "exec { \'/bin/sh -c \\"rm -rf ~\\"\': }"',
+    "rpm --eval '%{lua:os.execute(\"rm -rf ~\")}'",
+    "echo 'os.execute(\"rm -rf ~\")' > /tmp/x.nse && nmap --script=/tmp/x.nse",
+    "mysql -e \"SELECT 'x' INTO OUTFILE '/etc/cron.d/x'\"",
+    "gdb -nx -ex 'dump value /etc/cron.d/x 1' -ex quit",
 ]
 
 CARRIED_HARMLESS = [
@@ -103,6 +116,12 @@ CARRIED_HARMLESS = [
     "echo bash -c 'rm -rf /'",
     "xterm -e htop",
     "make -f - all <<'EOF'\nall:\n\techo hi\nEOF",
+    "emacs --batch --eval '(message \"hi\")'",
+    "mysql -e 'show databases'",
+    "rpm --eval '%{_libdir}'",
+    "dc -e '2 3 + p'",
+    "apt-get update -o Acquire::Retries=3",
+    "latex paper.tex",
 ]
 
 

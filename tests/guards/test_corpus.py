@@ -47,11 +47,11 @@ VERDICTS = ("block", "ask", "allow")
 
 FLOORS = {
     # category: dangerous entries held back today (raise when the guards improve)
-    "secret-read": 388,
+    "secret-read": 398,
     "option-file": 153,
-    "system-file-write": 238,
+    "system-file-write": 245,
     "disk": 126,
-    "interpreter": 232,
+    "interpreter": 254,
     "parser-gap": 193,
     "permissions": 47,
     "persistence": 40,
