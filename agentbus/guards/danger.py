@@ -517,11 +517,17 @@ def _ssh(invocation: Invocation, home: str) -> Verdict | None:
     """``ssh -R PORT:localhost:22 HOST``: a reverse tunnel that lets the remote host log in here."""
     values = _values(invocation)
     specs: list[str] = []
+    destination = False
     for index, value in enumerate(values):
         following = values[index + 1] if index + 1 < len(values) else ""
+        if not value.startswith("-") and not (index and _takes_value(values[index - 1])):
+            if destination:
+                break  # ssh host [options] CMD ARGS: the remote command (ssh host chmod -R 755 x)
+            destination = True
+            continue
         if value.startswith("-") and not value.startswith("--") and "R" in value:
             at = value.index("R")
-            if any(c in _SSH_VALUE_FLAGS for c in value[1:at]):
+            if any(c in _SSH_VALUE_FLAGS - {"R"} for c in value[1:at]):
                 continue  # -oR..., -lR: the R is part of another option's value
             specs.append(value[at + 1 :] or following)
         elif value == "-o" and following.lower().startswith("remoteforward"):
@@ -537,7 +543,14 @@ def _ssh(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
-_SSH_VALUE_FLAGS = frozenset("BbcDEeFIiJLlmOopQSWw")
+_SSH_VALUE_FLAGS = frozenset("BbcDEeFIiJLlmOopQRSWw")
+
+
+def _takes_value(option: str) -> bool:
+    """Whether an ssh option word ends with a flag that takes the next word (``-fNR``, ``-o``)."""
+    return option.startswith("-") and not option.startswith("--") and option[-1] in _SSH_VALUE_FLAGS
+
+
 _LOCAL_DISPLAY = re.compile(r"^(?:unix|localhost|127\.[\d.]+|::1|)?:\d+(?:\.\d+)?$")
 
 
@@ -547,7 +560,7 @@ def _remote_display(invocation: Invocation, home: str) -> Verdict | None:
     displays = [values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-display", "--display", "-d")]
     displays += [e.partition("=")[2] for e in invocation.env if e.startswith("DISPLAY=")]
     for display in displays:
-        if display and not _LOCAL_DISPLAY.match(display):
+        if re.search(r":\d+(?:\.\d+)?$", display) and not _LOCAL_DISPLAY.match(display):
             return _verdict(BACKDOOR, invocation, f"shows a shell on the remote display {display}")
     return None
 
