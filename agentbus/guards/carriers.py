@@ -23,6 +23,8 @@ import re
 import shlex
 from collections.abc import Callable, Iterator, Sequence
 
+from ..lazy_regex import lazy_compile
+
 __all__ = ["COMMAND_VARIABLES", "TERMINALS", "carried"]
 
 COMMAND_VARIABLES = frozenset({
@@ -84,11 +86,11 @@ _INTERPRETER_COMMANDS = {
     "ruby": "ruby", "guile": "guile", "mzscheme": "racket", "tcl": "tclsh",
 }  # fmt: skip
 """Editor and debugger commands that run a line of another language, and its interpreter."""
-_EDITOR_PREFIX = re.compile(r"^\s*:*\s*(?:(?:silent|sil|exe|execute|keepalt|noautocmd|verbose)!?\s+)*")
-_EDITOR_SHELL = re.compile(
+_EDITOR_PREFIX = lazy_compile(r"^\s*:*\s*(?:(?:silent|sil|exe|execute|keepalt|noautocmd|verbose)!?\s+)*")
+_EDITOR_SHELL = lazy_compile(
     r"^(?:\d*,?\d*|%)\s*(?:r(?:ead)?\s*|w(?:rite)?\s*|)!(.+)$|^(?:ter(?:minal)?|sh(?:ell)?)\b\s*(.*)$"
 )
-_SYSTEM_CALL = re.compile(r"\b(?:system|systemlist|jobstart|termopen)\s*\(\s*([\"'])(.{1,4000}?)\1")
+_SYSTEM_CALL = lazy_compile(r"\b(?:system|systemlist|jobstart|termopen)\s*\(\s*([\"'])(.{1,4000}?)\1")
 
 
 def _editor_command(line: str) -> Iterator[str]:
@@ -152,7 +154,7 @@ def _vim(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
 # -- programs with a command language of their own ----------------------------------------
 
 
-_ATTACH = re.compile(r"\bATTACH\s+(?:DATABASE\s+)?'([^']{1,4096})'", re.IGNORECASE)
+_ATTACH = lazy_compile(r"\bATTACH\s+(?:DATABASE\s+)?'([^']{1,4096})'", re.IGNORECASE)
 
 
 def _sqlite(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
@@ -173,7 +175,7 @@ def _sqlite(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
                 yield rest[1:]
 
 
-_SQL_WRITES = re.compile(
+_SQL_WRITES = lazy_compile(
     r"\bINTO\s+(?:OUT|DUMP)FILE\s+'([^']{1,4096})'|\bCOPY\b[^;]{0,4000}?\bTO\s+'([^']{1,4096})'|"
     r"^\\o\s+(\S+)|\\copy\b[^;]{0,4000}?\bto\s+'?([^'\s;]+)",
     re.IGNORECASE | re.MULTILINE,
@@ -301,7 +303,7 @@ def _ssh_options(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
                 yield rest
 
 
-_GIT_COMMAND_KEYS = re.compile(
+_GIT_COMMAND_KEYS = lazy_compile(
     r"^(?:core\.(?:pager|sshcommand|editor|fsmonitor|askpass|gitproxy)|diff\.external|sequence\.editor|"
     r"pager\.[\w.-]+|gpg(?:\.\w+)?\.program|filter\.[\w.-]+\.(?:clean|smudge|process)|diff\.[\w.-]+\.textconv|"
     r"merge\.[\w.-]+\.driver|uploadpack\.packobjectshook|credential(?:\.[^=]+)?\.helper|alias\.[\w.-]+|"
@@ -459,7 +461,7 @@ def _shell_in_arguments(values: Sequence[str]) -> Iterator[str]:
             return
 
 
-_APT_HOOKS = re.compile(
+_APT_HOOKS = lazy_compile(
     r"^(?:APT::Update::(?:Pre|Post)-Invoke(?:-Success)?|DPkg::(?:Pre|Post)-Invoke|"
     r"DPkg::Pre-Install-Pkgs|APT::Update::List-Refresh)(?:::)?=(.+)$",
     re.IGNORECASE,

@@ -23,11 +23,12 @@ from collections.abc import Callable, Iterator
 
 import attrs
 
+from ..lazy_regex import lazy_compile
 from .programs import Invocation
 
 __all__ = ["INTERPRETERS", "CodeDanger", "fed_code", "inline_code", "judge_code"]
 
-INTERPRETERS = re.compile(
+INTERPRETERS = lazy_compile(
     r"^(?:python[\d.]*|pypy[\d.]*|perl[\d.]*|ruby[\d.]*|node|nodejs|bun|deno|php[\d.]*|lua[\d.]*|luajit|"
     r"pwsh|powershell|tclsh[\d.]*|wish[\d.]*|expect|irb|R|Rscript|osascript|julia|jrunscript|jshell|groovy|"
     r"scala|kotlin|kotlinc|awk|gawk|nawk|mawk|busybox-awk|swift|crystal|elixir|erl|escript|guile|racket|"
@@ -39,57 +40,59 @@ AWKS = frozenset({"awk", "gawk", "nawk", "mawk", "busybox-awk"})
 _AWK_VALUES = "Ffv"
 _CODE_FLAGS = frozenset({"-c", "-e", "-E", "-r", "--eval", "-Command", "--command", "-x", "--exec", "--run"})
 
-_SOCKET = re.compile(
+_SOCKET = lazy_compile(
     r"socket|TCPSocket|fsockopen|Socket::INET|net\.Socket|net\.connect|/dev/tcp/|/inet/tcp/|/inet/udp/|"
     r"TCPClient|Net\.Sockets|net\.Dial|ztcp|create_connection|\b(?:nc|ncat|netcat)\s+-?[\w.-]+\s+\d|"
     r"new Socket\(|connect\(\s*[\"']?\d|java\.net|s_client|ServerSocket|listen\(|require\([\"']net[\"']\)|"
     r"Net::|IO::Socket|socat|TCPServer|UDPSocket|\bconnect\([^)]{0,200}\d+\.\d+\.\d+\.\d+",
     re.IGNORECASE,
 )
-_PROCESS = re.compile(
+_PROCESS = lazy_compile(
     r"subprocess|pty\.spawn|dup2|exec|proc_open|popen|spawn|/bin/(?:ba|z|da)?sh\b|cmd\.exe|ProcessBuilder|"
     r"child_process|system\s*\(|IO\.popen|open3|\brun\s*\(|\|&?\s*\"(?:/bin/)?(?:ba)?sh|\bsystem\b|fdopen|"
     r"\biex\b|Invoke-Expression|Start-Process|exec\.Command|os\.execute|\.execute\(\)|\bpipe\s*\(",
     re.IGNORECASE,
 )
-_FORK_CODE = re.compile(
+_FORK_CODE = lazy_compile(
     r"fork\s*(?:while|until)\s*fork|while\s*\(?\s*(?:1|true|True)\s*\)?\s*[:{]?\s*(?:os\.)?fork\s*\(|"
     r"for\s*\(\s*;\s*;\s*\)\s*\{?\s*fork\s*\("
 )
 # os.system("..."), subprocess.run([...]), Runtime.exec("..."), run(`...`) (Julia), %x(...) (Ruby).
-_SHELL_CALL = re.compile(
+_SHELL_CALL = lazy_compile(
     r"(?:system|popen|exec[lv]?p?e?|run|call|check_call|check_output|Popen|spawn|execSync|spawnSync|"
     r"shell_exec|passthru|getRuntime\(\)\.exec|ProcessBuilder|shell|sh|execute|Process|execFileSync|"
     r"execFile|Command|exec_command|getoutput|getstatusoutput|spawnSync|system2|shell\.exec)\s*\(\s*"
     r"(?:[rbf]?(([\"'`])(.{0,4000}?)(?<!\\)\2)|\[([^\]]{0,4000})\]|\(([^)]{0,4000})\))"
 )
-_BACKTICKS = re.compile(r"`([^`]{1,4000})`")
-_STRING_RUN = re.compile(r"([\"'])([^\"'\n]{1,4000})\1\s*\.\s*(?:execute\s*\(|!!?|lines\b|run\b)")
+_BACKTICKS = lazy_compile(r"`([^`]{1,4000})`")
+_STRING_RUN = lazy_compile(r"([\"'])([^\"'\n]{1,4000})\1\s*\.\s*(?:execute\s*\(|!!?|lines\b|run\b)")
 """Groovy ``"CMD".execute()``, Scala ``"CMD".!``: a string run as a command."""
-_WORD_CALL = re.compile(
+_WORD_CALL = lazy_compile(
     r"(?:^|[;\[{\n]|\bthen\b|\bdo\b)\s*(?:exec|spawn|system|os\.execute)\s+(?!\()([^;\]\n}|&]{1,4000})"
 )
 """Tcl and expect ``exec CMD``/``spawn CMD``, Perl and Ruby ``system "CMD"``: a command as words."""
-_LANGUAGE_CALL = re.compile(
+_LANGUAGE_CALL = lazy_compile(
     r"\((?:shell-command|async-shell-command|call-process-shell-command|start-process-shell-command|"
     r"shell-command-to-string)\s+\"((?:[^\"\\]|\\.){1,4000})\"|\bexec\s*\{\s*([\"'])(.{1,4000}?)\2\s*:"
     r"|\\(?:immediate)?\\?write18\s*\{([^}]{1,4000})\}"
 )
 """Elisp ``(shell-command "CMD")``, Puppet ``exec { 'CMD': }``, TeX ``\\write18{CMD}``."""
-_ARGV_CALL = re.compile(
+_ARGV_CALL = lazy_compile(
     r"\b(?:system|exec[lv]?p?e?|spawn|spawnSync|execFileSync|execFile|Popen|run|call|check_call|check_output|"
     r"Command|ProcessBuilder|Process)\s*\(\s*\[?\s*((?:[rbf]?[\"'][^\"'\n]{0,400}[\"']\s*,\s*){1,40}[rbf]?[\"'][^\"'\n]{0,400}[\"'])"
 )
 """``system("rm", "-rf", Dir.home)``, ``execl("/bin/sh", "sh", "-c", CMD)``: a command as arguments."""
-_RUN_URL = re.compile(
+_RUN_URL = lazy_compile(
     r"\b(?:source|eval|exec|load|loadfile|dofile|require|import|include|include_once|require_once|iex|"
     r"instance_eval|load_file|runpy\.run_path)\b\s*\(?\s*(?:[\w.:]+\(\s*)?[\"']https?://",
     re.IGNORECASE,
 )
 """``source("https://...")`` (R), ``eval get("https://...")`` (Perl): code run straight from a URL."""
-_SHELL_ESCAPE = re.compile(r"^\s*[\"']?(?:/(?:usr/)?bin/)?(?:ba|z|da|k|c|tc|fi)?sh(?:\s+-[ilp]+)*[\"']?\s*$")
+_SHELL_ESCAPE = lazy_compile(
+    r"^\s*[\"']?(?:/(?:usr/)?bin/)?(?:ba|z|da|k|c|tc|fi)?sh(?:\s+-[ilp]+)*[\"']?\s*$"
+)
 """An interactive shell run from inside a program (``system("/bin/sh")``): GTFOBins' shell escape."""
-_RUN_FETCHED = re.compile(
+_RUN_FETCHED = lazy_compile(
     r"(?:\b(?:iex|Invoke-Expression|exec|eval|loadstring|load|instance_eval|Function)\b)"
     r"[^;\n]{0,300}?(?:DownloadString|DownloadData|Invoke-WebRequest|Invoke-RestMethod|\biwr\b|\birm\b|"
     r"urlopen|requests\.get|urllib|fetch\(|http\.get|Net::HTTP|open-uri|URI\.open|LWP|HTTP::Tiny|"
@@ -97,19 +100,19 @@ _RUN_FETCHED = re.compile(
     re.IGNORECASE,
 )
 """Code that runs what it downloads (``iex (New-Object Net.WebClient).DownloadString(URL)``)."""
-_RUN_DECODED = re.compile(
+_RUN_DECODED = lazy_compile(
     r"\b(?:exec|eval|iex|Invoke-Expression|loadstring|load|instance_eval|system)\b[^;\n]{0,300}?"
     r"(?:b64decode|decode64|atob|base64_decode|FromBase64String|from_base64|unpack1?\(\s*[\"']m|"
     r"decode\(\s*[\"']base64|codecs\.decode|zlib\.decompress|bytes\.fromhex|unhexlify|rot13|rot_13)",
     re.IGNORECASE,
 )
 """Code that runs what it decodes: the payload is hidden from any reader."""
-_QX = re.compile(r"(?:\bqx|%x)\s*(?:\(([^)]{1,4000})\)|\{([^}]{1,4000})\}|\[([^\]]{1,4000})\])")
-_DASH_C = re.compile(r"[\"']-c[\"']\s*,\s*([\"'])(.{1,4000}?)\1")
-_BASE64_LITERAL = re.compile(
+_QX = lazy_compile(r"(?:\bqx|%x)\s*(?:\(([^)]{1,4000})\)|\{([^}]{1,4000})\}|\[([^\]]{1,4000})\])")
+_DASH_C = lazy_compile(r"[\"']-c[\"']\s*,\s*([\"'])(.{1,4000}?)\1")
+_BASE64_LITERAL = lazy_compile(
     r"(?:b64decode|decode64|atob|base64_decode|from_base64)\s*\(\s*b?[\"']([A-Za-z0-9+/=]{4,8000})[\"']"
 )
-_HOME_EXPRESSION = re.compile(
+_HOME_EXPRESSION = lazy_compile(
     r"os\.path\.expanduser\(\s*[\"']~[\"']\s*\)|(?:pathlib\.)?Path\.home\(\)|os\.environ\[\s*[\"']HOME[\"']\s*\]|"
     r"os\.(?:getenv|environ\.get)\(\s*[\"']HOME[\"']\s*\)|\$ENV\{+\s*[\"']?HOME[\"']?\s*\}+|process\.env\.HOME|"
     r"process\.env\[\s*[\"']HOME[\"']\s*\]|Dir\.home|ENV\[\s*[\"']HOME[\"']\s*\]|"
@@ -118,35 +121,35 @@ _HOME_EXPRESSION = re.compile(
     r"System\.getProperty\(\s*[\"']user\.home[\"']\s*\)|os\.UserHomeDir\(\)|Sys\.getenv\(\s*[\"']HOME[\"']\s*\)|"
     r"\bgetenv\(\s*[\"']HOME[\"']\s*\)|path\.expand\(\s*[\"']~[\"']\s*\)|File\.expand_path\(\s*[\"']~[\"']\s*\)",
 )
-_AWK_PIPE = re.compile(r"\|&?\s*\"([^\"]{1,4000})\"|\"([^\"]{1,4000})\"\s*\|&?\s*getline")
-_RMTREE = re.compile(
+_AWK_PIPE = lazy_compile(r"\|&?\s*\"([^\"]{1,4000})\"|\"([^\"]{1,4000})\"\s*\|&?\s*getline")
+_RMTREE = lazy_compile(
     r"(?:rmtree|rm_rf|remove_dir_all|rm_r|deleteRecursively|rimraf|RemoveAll|remove_all|removeTree|"
     r"deleteDirectory|forceDelete|emptyDirSync|emptydir|remove_entry_secure|delete_recursively)"
     r"\s*\(\s*[rbf]?([\"'])(.{0,4000}?)\1"
 )
 """Calls that delete a directory and everything in it."""
-_DELETE = re.compile(
+_DELETE = lazy_compile(
     r"(?:\brm|rmdir|rmSync|rmdirSync|unlink|remove|removeSync|remove_dir|delete|del)\s*\(\s*[rbf]?([\"'])(.{0,4000}?)\1"
 )
 """Calls that delete a directory and everything in it when told to (``recursive=true``)."""
-_RECURSIVE = re.compile(r"recursive|-Recurse\b|\bforce\s*[:=]", re.IGNORECASE)
-_PS_REMOVE = re.compile(
+_RECURSIVE = lazy_compile(r"recursive|-Recurse\b|\bforce\s*[:=]", re.IGNORECASE)
+_PS_REMOVE = lazy_compile(
     r"(?:Remove-Item|\bri|\brm|\bdel|\brd|\brmdir|\berase)\s+([^;|\n]{0,4000}?-Recurse[^;|\n]{0,4000})",
     re.IGNORECASE,
 )
 """PowerShell's ``Remove-Item -Recurse PATH``."""
-_WALKS = re.compile(
+_WALKS = lazy_compile(
     r"(?:os\.walk|os\.scandir|os\.listdir|rglob|glob\.glob|Files\.walk|readdirSync|Dir\.glob|find|walkdir|"
     r"WalkDir::new|filepath\.Walk|Get-ChildItem)\s*\(?\s*[rbf]?([\"'])(.{1,4000}?)\1"
 )
-_REMOVES = re.compile(
+_REMOVES = lazy_compile(
     r"os\.remove|os\.unlink|unlink|\.unlink\(|rmSync|File\.delete|Remove-Item|shred", re.IGNORECASE
 )
-_SYSTEM_PATH = re.compile(
+_SYSTEM_PATH = lazy_compile(
     r"/etc/(?!ssl/|os-release|lsb-release)[^\"'\s]*"
     r"|/dev/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|disk/by-)[^\"'\s]*"
 )
-_WRITES = re.compile(
+_WRITES = lazy_compile(
     r"[\"'](?:a|w|r\+|a\+|w\+|wb|ab|rb\+)[\"']|>>|\bwrite|append|O_WRONLY|O_RDWR|O_APPEND|writeFile|appendFile|"
     r"File\.open|print\s+[A-Z]+\s|open\s*\(\s*[A-Z]+\s*,\s*[\"']?>|\bputs\b|shutil\.copy|copyfile|truncate|"
     r"unlink|remove\(|>\s*[\"']?/|chmod|chown|rename|symlink|os\.replace|Add-Content|Set-Content|Out-File|"

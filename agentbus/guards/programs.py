@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 
 import attrs
 
+from ..lazy_regex import lazy_compile
 from .budget import spend
 from .carriers import carried
 from .parse import Function, Script, ShellSyntaxError, SimpleCommand, ansi_c, parse
@@ -29,10 +30,10 @@ SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "
 _SHELL_VARIABLES = {"$SHELL": "sh", "${SHELL}": "sh", "$BASH": "bash", "${BASH}": "bash", "$0": "sh"}
 """Variables that name a shell: ``curl x | $SHELL`` runs a shell."""
 
-_SHELL_DEFAULT = re.compile(r"^\$\{(?:SHELL|BASH)(?::?[-=+?][^}]*)?\}$")
+_SHELL_DEFAULT = lazy_compile(r"^\$\{(?:SHELL|BASH)(?::?[-=+?][^}]*)?\}$")
 MAX_NESTED = 8
 """How deep code handed to shells as strings (``bash -c "eval '...'"``) is followed."""
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\+?=")
+_ASSIGNMENT = lazy_compile(r"^[A-Za-z_][A-Za-z0-9_]*\+?=")
 
 
 @attrs.frozen
@@ -344,7 +345,7 @@ def _carried(invocation: Invocation) -> list[str]:
 
 _NAME_TESTS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex",
                          "-iregex", "-lname", "-ilname", "-samefile", "-inum", "-newer"})  # fmt: skip
-_MATCHES_ALL = re.compile(r"^[*?]*(?:\.[*?]*)?$|^\.?\*.*\*$")
+_MATCHES_ALL = lazy_compile(r"^[*?]*(?:\.[*?]*)?$|^\.?\*.*\*$")
 
 
 def find_narrowed(args: Sequence[str]) -> str | None:
@@ -480,7 +481,7 @@ def _run_written(
 
 MAX_CALLS = 16
 """How many calls of functions defined in the line are followed with their arguments."""
-_POSITIONAL = re.compile(r"\"?\$(?:\{([1-9@*])\}|([1-9@*]))\"?")
+_POSITIONAL = lazy_compile(r"\"?\$(?:\{([1-9@*])\}|([1-9@*]))\"?")
 
 
 def _called(

@@ -13,8 +13,7 @@ the options that make an otherwise read-only program write (``sed -i``,
 
 from __future__ import annotations
 
-import re
-
+from ..lazy_regex import lazy_compile
 from .operands import CORE_SYSTEM_FILE, Operand, block_device, operands, option_values, system_file
 from .programs import Invocation
 from .verdict import DISK, SYSTEM_FILES, Verdict
@@ -166,13 +165,13 @@ def _destroys_storage(invocation: Invocation, values: list[str]) -> str | None:
     return operands[-1] if operands else name
 
 
-_OUTPUT_SHORT = re.compile(r"^-o[A-Z]?$")
+_OUTPUT_SHORT = lazy_compile(r"^-o[A-Z]?$")
 """``-o FILE``, nmap's ``-oN FILE``: the next argument is written."""
-_EDITOR_WRITES = re.compile(
+_EDITOR_WRITES = lazy_compile(
     r"(?:^|\|)\s*:?\s*(?:x|wq?a?!?|w!?|up(?:date)?|sav(?:eas)?|exit|xa(?:ll)?)\s*(?:$|\|)"
 )
-_EDITOR_WRITES_TO = re.compile(r"(?:^|\|)\s*:?\s*(?:w(?:rite)?|sav(?:eas)?|wq|x)!?\s+(?!!)([^\s|]+)")
-_SED_WRITES = re.compile(
+_EDITOR_WRITES_TO = lazy_compile(r"(?:^|\|)\s*:?\s*(?:w(?:rite)?|sav(?:eas)?|wq|x)!?\s+(?!!)([^\s|]+)")
+_SED_WRITES = lazy_compile(
     r"(?:^|[;{}\n])\s*(?:\d+|\$|/[^/\n]*/)?\s*w\s+([^;\n}]+)|s/[^/\n]*/[^/\n]*/[gpiI\d]*w\s+(\S+)"
 )
 """sed's ``w FILE`` command and ``s///w FILE`` flag: lines written to FILE."""
