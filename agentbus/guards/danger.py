@@ -340,12 +340,12 @@ def _disk_tool(invocation: Invocation, home: str) -> Verdict | None:
     if name == "sfdisk" and flags & {"l", "d", "s", "J", "--list", "--dump", "--show-size", "--json", "V",
                                      "--verify"}:  # fmt: skip
         return None
-    if name == "sgdisk" and flags and flags <= {"p", "--print", "v", "--verify", "i", "--info"}:
+    if name == "sgdisk" and flags and flags <= {"p", "--print", "v", "--verify", "i", "--info", "b", "--backup"}:
         return None
     if name == "parted" and not {"mklabel", "mktable", "mkpart", "rm", "resizepart", "rescue", "name",
                                  "set", "toggle", "mkfs"} & set(positionals):  # fmt: skip
         return None
-    if name == "wipefs" and not flags & {"a", "--all", "o", "--offset"}:
+    if name == "wipefs" and (not flags & {"a", "--all", "o", "--offset"} or flags & {"n", "--no-act"}):
         return None
     if name == "shred" and not _block_device(device):
         return None
