@@ -501,6 +501,22 @@ def _netcat(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
+def _code_tunnel(invocation: Invocation, home: str) -> Verdict | None:
+    """``code tunnel``: VS Code's remote tunnel, a shell on this machine for whoever signs in to it."""
+    values = _values(invocation)
+    if values[:1] == ["tunnel"] and not {"--help", "-h", "status", "kill", "prune", "unregister"} & set(values):
+        return _verdict(BACKDOOR, invocation, "opens a remote-access tunnel into this machine (code tunnel)")
+    return None
+
+
+def _socket(invocation: Invocation, home: str) -> Verdict | None:
+    """``socket -p PROGRAM HOST PORT`` (``-svp``: listening): a program's input and output on the network."""
+    for value in _values(invocation):
+        if value.startswith("-") and not value.startswith("--") and "p" in value:
+            return _verdict(BACKDOOR, invocation, "serves a program over the network (socket -p)")
+    return None
+
+
 def _socat(invocation: Invocation, home: str) -> Verdict | None:
     values = [v.lower() for v in _values(invocation)]
     runs = any(v.startswith(("exec:", "system:")) or ",exec:" in v for v in values)
@@ -703,6 +719,9 @@ _CHECKS: dict[str, _Check] = {
     "docker": _docker,
     "podman": _docker,
     "socat": _socat,
+    "socket": _socket,
+    "code": _code_tunnel,
+    "code-insiders": _code_tunnel,
     **{name: _disk_tool for name in ("fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted", "wipefs",
                                      "blkdiscard", "mke2fs", "mkswap", "mkdosfs", "mkntfs")},
     "shred": _shred,

@@ -271,7 +271,7 @@ _PRIVATE_MODE = lazy_compile(r"^0?[0-7]?[0-7]00$|^(?:[ugoa]*-[rwxXst]+|u[+=][rwx
 
 
 _LOADS_WITH = {
-    "file": frozenset({"-f", "--files-from"}),
+    "file": frozenset({"-f", "--files-from", "-m", "--magic-file"}),
     # -y and -e print the public half, -p and -c rewrite the key in place; -i prints a converted key.
     "ssh-keygen": frozenset({"-i"}),
 }
@@ -628,10 +628,13 @@ def _transferred(invocation: Invocation, fed: list[str]) -> list[str]:
 
 
 def _wrapper_files(invocation: Invocation) -> list[str]:
-    """Files a wrapper loads: ``xargs -a FILE``, ``xargs --arg-file=FILE``."""
-    words = [invocation.command.static(w) or "" for w in invocation.wrapper_args]
+    """Files a wrapper is given: ``xargs -a FILE`` (also with no command: xargs runs echo),
+    ``ltrace -F FILE``, ``strace -o FILE``; a wrapper's option values are user names, numbers
+    and files, and a secret among them is read."""
+    wrapped = invocation.wrapper_args + (invocation.args if invocation.name == "xargs" else ())
+    words = [invocation.command.static(w) or "" for w in wrapped]
     files = [v.partition("=")[2] for v in words if v.startswith("--arg-file=")]
-    files += [words[i + 1] for i, v in enumerate(words[:-1]) if v in ("-a", "--arg-file")]
+    files += [v for v in words if not v.startswith("-")]
     return files
 
 
@@ -703,8 +706,11 @@ def _reads_name_list(invocation: Invocation) -> bool:
     values = [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
     name = invocation.name
     if name in ("cpio", "afio"):
+        # -o archives the named files, -p (pass-through) copies them into a directory.
         return any(
-            v == "--create" or (v.startswith("-") and not v.startswith("--") and "o" in v) for v in values
+            v in ("--create", "--pass-through")
+            or (v.startswith("-") and not v.startswith("--") and ("o" in v or "p" in v))
+            for v in values
         )
     if name in ("tar", "bsdtar", "gtar"):
         stdin = ("-", "/dev/stdin")

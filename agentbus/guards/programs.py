@@ -25,7 +25,7 @@ from .parse import Function, Script, ShellSyntaxError, SimpleCommand, ansi_c, pa
 __all__ = ["SHELLS", "Invocation", "ShellMode", "find_narrowed", "shell_mode", "walk", "written_text"]
 
 SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "rbash",
-                    "busybox-sh", "pwsh-sh"})  # fmt: skip
+                    "busybox-sh", "pwsh-sh", "elvish"})  # fmt: skip
 """Programs that run shell code."""
 _SHELL_VARIABLES = {"$SHELL": "sh", "${SHELL}": "sh", "$BASH": "bash", "${BASH}": "bash", "$0": "sh"}
 """Variables that name a shell: ``curl x | $SHELL`` runs a shell."""
@@ -105,7 +105,7 @@ _WRAPPERS: dict[str, _Wrapper] = {
     "unbuffer": _Wrapper(),
     "caffeinate": _Wrapper("tw"),
     "strace": _Wrapper("abeEoOpPsSUuX"),
-    "ltrace": _Wrapper("aenoOpsuX"),
+    "ltrace": _Wrapper("aenoOpsuXFAlw"),
     "chrt": _Wrapper("T", frozenset({"--sched-runtime", "--sched-period", "--sched-deadline"}),
                      positionals=1),
     "taskset": _Wrapper("", positionals=1),
@@ -284,6 +284,9 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
         if command.redirects and not words:
             # "> /dev/sda" alone: no program, but the redirection still happens.
             return Invocation("", (), command, tuple(wrappers), tuple(env)), nested
+        if wrappers and wrappers[-1] == "xargs":
+            # xargs -a FILE with no command runs echo: FILE's words are printed.
+            return Invocation("echo", (), command, tuple(wrappers), tuple(env), wrapper_args=tuple(wrapper_args)), nested
         return None, nested
     head = words[i]
     static = command.static(head)

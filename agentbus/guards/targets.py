@@ -209,6 +209,14 @@ def _written_operands(invocation: Invocation, values: list[str]) -> list[str]:
     written += [
         v.partition("=")[2] for v in values if plain and v.startswith(("--output=", "--output-file="))
     ]
+    if name in ("tar", "bsdtar", "gtar") and _writes_anyway(invocation, values):
+        # tar -xPf A --xform 's@.*@/etc/sudoers@': the member is renamed onto the file it names.
+        rules = [values[i + 1] for i, v in enumerate(values[:-1]) if v in ("--xform", "--transform", "-s")]
+        rules += [v.partition("=")[2] for v in values if v.startswith(("--xform=", "--transform="))]
+        for rule in rules:
+            parts = rule[2:].split(rule[1]) if len(rule) > 2 and rule[0] == "s" else []
+            if len(parts) >= 2 and parts[1].startswith("/"):
+                written.append(parts[1])
     if name == "script":
         written += positionals[-1:]
     elif name == "xxd" and "-r" in values and len(positionals) >= 2:
