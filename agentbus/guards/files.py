@@ -272,7 +272,8 @@ _PRIVATE_MODE = lazy_compile(r"^0?[0-7]?[0-7]00$|^(?:[ugoa]*-[rwxXst]+|u[+=][rwx
 
 _LOADS_WITH = {
     "file": frozenset({"-f", "--files-from", "-m", "--magic-file"}),
-    # -y and -e print the public half, -p and -c rewrite the key in place; -i prints a converted key.
+    # -i prints a converted key; -y and -e print the public half of a key, -p and -c rewrite it in
+    # place, but given a file that is no key, they read it (its text shows in the error).
     "ssh-keygen": frozenset({"-i"}),
 }
 """Options that make a metadata-only program read a file's contents (its ``-f`` value)."""
@@ -295,6 +296,8 @@ def _metadata_only(invocation: Invocation) -> bool:
     ):
         # ssh-keygen -l -f ~/.ssh/id_rsa shows a fingerprint; of a file that is no key, it reads it.
         return all(_is_key(values[i + 1]) for i, v in enumerate(values[:-1]) if v == "-f")
+    if name == "ssh-keygen" and {"-y", "-e", "-p", "-c"} & set(values):
+        return all(_is_key(values[i + 1]) for i, v in enumerate(values[:-1]) if v == "-f") and "-i" not in values
     if name in _LOADS_WITH and any(v in _LOADS_WITH[name] for v in values):
         return False  # file -f LIST, ssh-keygen -y -f KEY: the file's contents are read
     return name in _METADATA_ONLY
@@ -458,7 +461,7 @@ def _without_consumed(invocation: Invocation, cwd: str | None) -> Invocation:
                 if _created(following, cwd):
                     skip = True
                     continue
-            elif _consumable(following) and (
+            elif _consumable(following, value) and (
                 _KEY_OPTION.match(value)
                 or openssl_public
                 or (value == "-i" and name in _IDENTITY_USERS)
@@ -471,9 +474,10 @@ def _without_consumed(invocation: Invocation, cwd: str | None) -> Invocation:
                 continue
         if value is not None and value.startswith("--") and "=" in value:
             option, _, given = value.partition("=")
-            if (_KEY_OPTION.match(option) and _consumable(given)) or _PATTERN_VALUE_OPTION.match(option):
+            if (_KEY_OPTION.match(option) and _consumable(given, option)) or _PATTERN_VALUE_OPTION.match(option):
                 continue
-        if value is not None and _consumable(value) and _KEY_VARIABLE.match(value.partition("=")[0]):
+        variable, _, path = (value or "").partition("=")
+        if path and _KEY_VARIABLE.match(variable) and _consumable(path, variable):
             continue  # export KUBECONFIG=PATH
         if value is not None and creates and _created(value, cwd):
             continue  # step certificate create NAME new.crt new.key
@@ -483,9 +487,26 @@ def _without_consumed(invocation: Invocation, cwd: str | None) -> Invocation:
     return attrs.evolve(invocation, args=tuple(kept))
 
 
-def _consumable(value: str) -> bool:
-    """A plain path to a key (not a URL, an ``@file`` upload or a form field)."""
-    return bool(_KEY_LIKE.search(value)) and "://" not in value and not value.startswith(("@", "<"))
+def _consumable(value: str, option: str = "") -> bool:
+    """A plain path to a key (not a URL, an ``@file`` upload or a form field) that fits ``option``.
+
+    A value that does not fit is how a consumer is turned into a reader: ``helm --kubeconfig
+    ~/.ssh/id_ecdsa`` prints the key in its parse error, ``keytool -keystore server.key`` too.
+    """
+    if not _KEY_LIKE.search(value) or "://" in value or value.startswith(("@", "<")):
+        return False
+    option = option.lower()
+    if "kubeconfig" in option:
+        return bool(_KUBECONFIG.search(value))
+    if "keystore" in option or option.lstrip("-") == "ks":
+        return bool(_KEYSTORE.search(value))
+    if "cred" in option:
+        return not _KEY_FILE.search(value)
+    return not _KUBECONFIG.search(value)
+
+
+_KUBECONFIG = lazy_compile(r"(?:^|/)kubeconfig[^/]*$|/\.kube/config$", re.IGNORECASE)
+_KEYSTORE = lazy_compile(r"\.(?:jks|keystore|p12|pfx|bks|keychain(?:-db)?)$", re.IGNORECASE)
 
 
 def _created(value: str, cwd: str | None) -> bool:
