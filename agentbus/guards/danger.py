@@ -340,7 +340,11 @@ def _disk_tool(invocation: Invocation, home: str) -> Verdict | None:
     if name == "sfdisk" and flags & {"l", "d", "s", "J", "--list", "--dump", "--show-size", "--json", "V",
                                      "--verify"}:  # fmt: skip
         return None
-    if name == "sgdisk" and flags and flags <= {"p", "--print", "v", "--verify", "i", "--info", "b", "--backup"}:
+    if (
+        name == "sgdisk"
+        and flags
+        and flags <= {"p", "--print", "v", "--verify", "i", "--info", "b", "--backup"}
+    ):
         return None
     if name == "parted" and not {"mklabel", "mktable", "mkpart", "rm", "resizepart", "rescue", "name",
                                  "set", "toggle", "mkfs"} & set(positionals):  # fmt: skip
@@ -504,7 +508,9 @@ def _netcat(invocation: Invocation, home: str) -> Verdict | None:
 def _code_tunnel(invocation: Invocation, home: str) -> Verdict | None:
     """``code tunnel``: VS Code's remote tunnel, a shell on this machine for whoever signs in to it."""
     values = _values(invocation)
-    if values[:1] == ["tunnel"] and not {"--help", "-h", "status", "kill", "prune", "unregister"} & set(values):
+    if values[:1] == ["tunnel"] and not {"--help", "-h", "status", "kill", "prune", "unregister"} & set(
+        values
+    ):
         return _verdict(BACKDOOR, invocation, "opens a remote-access tunnel into this machine (code tunnel)")
     return None
 

@@ -297,7 +297,9 @@ def _metadata_only(invocation: Invocation) -> bool:
         # ssh-keygen -l -f ~/.ssh/id_rsa shows a fingerprint; of a file that is no key, it reads it.
         return all(_is_key(values[i + 1]) for i, v in enumerate(values[:-1]) if v == "-f")
     if name == "ssh-keygen" and {"-y", "-e", "-p", "-c"} & set(values):
-        return all(_is_key(values[i + 1]) for i, v in enumerate(values[:-1]) if v == "-f") and "-i" not in values
+        return (
+            all(_is_key(values[i + 1]) for i, v in enumerate(values[:-1]) if v == "-f") and "-i" not in values
+        )
     if name in _LOADS_WITH and any(v in _LOADS_WITH[name] for v in values):
         return False  # file -f LIST, ssh-keygen -y -f KEY: the file's contents are read
     return name in _METADATA_ONLY
@@ -404,7 +406,9 @@ _KEY_LIKE = lazy_compile(
     re.IGNORECASE,
 )
 """What a key option is given: a key, a certificate, a keystore, a kubeconfig, a cloud credentials file."""
-_OUTPUT_OPTION = lazy_compile(r"^--?(?:out|outfile|output|keyout|out-?file|output-file|key-?out)$", re.IGNORECASE)
+_OUTPUT_OPTION = lazy_compile(
+    r"^--?(?:out|outfile|output|keyout|out-?file|output-file|key-?out)$", re.IGNORECASE
+)
 """``openssl genrsa -out new.key``, ``certtool --outfile private.key``: a key being created, not read."""
 _CREDENTIAL_STORE = lazy_compile(r"^/(?:home|Users)/[^/]+/\.|^/root/\.|^/(?:private/)?etc/", re.IGNORECASE)
 _OPENSSL_PUBLIC = frozenset({
@@ -474,7 +478,9 @@ def _without_consumed(invocation: Invocation, cwd: str | None) -> Invocation:
                 continue
         if value is not None and value.startswith("--") and "=" in value:
             option, _, given = value.partition("=")
-            if (_KEY_OPTION.match(option) and _consumable(given, option)) or _PATTERN_VALUE_OPTION.match(option):
+            if (_KEY_OPTION.match(option) and _consumable(given, option)) or _PATTERN_VALUE_OPTION.match(
+                option
+            ):
                 continue
         variable, _, path = (value or "").partition("=")
         if path and _KEY_VARIABLE.match(variable) and _consumable(path, variable):

@@ -286,7 +286,9 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
             return Invocation("", (), command, tuple(wrappers), tuple(env)), nested
         if wrappers and wrappers[-1] == "xargs":
             # xargs -a FILE with no command runs echo: FILE's words are printed.
-            return Invocation("echo", (), command, tuple(wrappers), tuple(env), wrapper_args=tuple(wrapper_args)), nested
+            return Invocation(
+                "echo", (), command, tuple(wrappers), tuple(env), wrapper_args=tuple(wrapper_args)
+            ), nested
         return None, nested
     head = words[i]
     static = command.static(head)

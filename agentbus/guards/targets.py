@@ -144,7 +144,8 @@ _STORAGE_DESTROYERS: dict[str, frozenset[str] | None] = {
     "zpool": frozenset({"destroy", "labelclear", "remove", "detach", "split", "reguid"}),
     "zfs": frozenset({"destroy"}),
     "vgremove": None, "lvremove": None, "pvremove": None, "lvreduce": None, "vgreduce": None,
-    "lvconvert": frozenset({"--merge", "--splitmirrors", "thin-pool", "cache-pool", "--thinpool", "--cachepool"}),
+    "lvconvert": frozenset({"--merge", "--splitmirrors", "thin-pool", "cache-pool", "--thinpool",
+                            "--cachepool"}),
     "lvm": frozenset({"vgremove", "lvremove", "pvremove", "lvreduce"}),
     "dmsetup": frozenset({"remove_all", "wipe_table", "remove", "clear", "load", "reload"}),
     # --stop, --fail and --remove take a disk out of an array, leaving its data: not here.
@@ -290,7 +291,9 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
     if name == "systemd-tmpfiles" and any(v in ("--create", "--remove", "--purge") for v in values):
         # --prefix PATH, --exclude-prefix PATH, --root DIR narrow what is done: not configuration files.
         narrowing = ("--prefix", "--exclude-prefix", "--root", "--image", "-E")
-        configs = [v for i, v in enumerate(values) if not v.startswith("-") and values[i - 1] not in narrowing]
+        configs = [
+            v for i, v in enumerate(values) if not v.startswith("-") and values[i - 1] not in narrowing
+        ]
         if configs:
             return Verdict(
                 SYSTEM_FILES, _short(piece), f"creates or removes files as root as {configs[0]} says"
