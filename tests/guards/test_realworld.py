@@ -90,9 +90,8 @@ def test_a_key_shown_copied_or_sent_stays_blocked(command: str) -> None:
     assert held(command), command
 
 
-_PROGRAM = st.from_regex(r"[a-z][a-z0-9-]{1,10}", fullmatch=True).filter(
-    lambda name: name not in ("cat", "tac", "base64", "xxd", "od", "less", "more", "melt")
-)
+_PROGRAM = st.from_regex(r"x[a-z0-9]{1,8}-[a-z]{2,6}", fullmatch=True)
+"""Programs the guards know nothing about."""
 _KEY_OPTIONS = st.sampled_from(
     ["--key", "--keyfile", "--ssl-keyfile", "--tls-key", "--cert", "--identity-file"]
 )
