@@ -57,16 +57,15 @@ FLOORS = {
     "persistence": 40,
     "privilege-escalation": 17,
     "defense-impairment": 16,
-    "credential-access": 13,
+    "credential-access": 34,
     "impact": 4,
     "exfiltration": 12,
-    "path": 140,
+    "path": 302,
 }
 CEILINGS = {
     # category: harmless entries held back today (each one listed in KNOWN_FALSE_POSITIVES)
     "option-file": 1,
     "privilege-escalation": 1,
-    "path": 3,
 }
 KNOWN_FALSE_POSITIVES = {
     # Held back today, though harmless; issue 12 names the first three.
@@ -78,10 +77,6 @@ KNOWN_FALSE_POSITIVES = {
     "cat /etc/passwd | wc -l",
     "cat /etc/group",
     "grep -c NOPASSWD /etc/sudoers.d/README",
-    # Project files whose names look like secrets: dotfiles kept in a repository, a type declaration.
-    "dotfiles/.zshrc",
-    "dotfiles/.bashrc",
-    "src/.env.d.ts",
 }
 DEVELOPER_TOLERANCE = 0.005
 """Issue 12's target for ordinary commands: at most 0.5% held back."""
