@@ -382,8 +382,20 @@ def _is_key(value: str) -> bool:
     return bool(_KEY_FILE.search(value))
 
 
+_TEX = frozenset({"tex", "latex", "pdflatex", "xelatex", "lualatex", "etex", "pdftex", "luatex", "xetex",
+                  "lualatex-dev", "pdflatex-dev"})  # fmt: skip
+_TEX_READS = lazy_compile(
+    r"\\(?:input|include|verbatiminput|lstinputlisting|VerbatimInput|inputminted\{[^}]{0,40}\})\s*"
+    r"(?:\[[^\]]{0,200}\])?\s*\{([^}]{1,4096})\}|\\openin\d*\s*=?\s*([^\s\\]{1,4096})"
+)
+"""TeX that reads a file into the document: ``\\verbatiminput{~/.ssh/id_rsa}``, ``\\input{F}``."""
+
+
 def _code_paths(invocation: Invocation) -> list[str]:
     """File paths quoted in interpreter code (``open("/home/me/.netrc")``, ``File.read(".env")``)."""
+    if invocation.name in _TEX:
+        texts = [v for v in (invocation.command.static(w) for w in invocation.args) if v]
+        return [m.group(1) or m.group(2) for text in texts for m in _TEX_READS.finditer(text)]
     if invocation.name in _SQL_SHELLS:
         codes = [v for v in (invocation.command.static(w) for w in invocation.args) if v]
     elif INTERPRETERS.match(invocation.name):

@@ -275,3 +275,9 @@ def test_lines_after_an_interpreter_started_alone_are_judged_as_its_code(command
 def test_an_interpreter_with_a_script_does_not_read_the_lines_after_it() -> None:
     assert not held("python3 manage.py migrate\nls /tmp")
     assert not held("tclsh\nputs hello")
+
+
+def test_tex_that_reads_a_file_into_the_document_reads_it() -> None:
+    assert held(r"pdflatex '\documentclass{article}\begin{document}\input{~/.aws/credentials}\end{document}'")
+    assert held(r"latex '\usepackage{verbatim}\begin{document}\verbatiminput{~/.ssh/id_rsa}\end{document}'")
+    assert not held(r"pdflatex '\input{chapters/intro}'")
