@@ -453,11 +453,9 @@ class _Builder:
                 words.append(child.type)
             elif child.is_named:
                 words.extend(self.words(child))
-        if node.type == "declaration_command" or redirects:
-            # export F=x, local x=$(...): a command that runs, with substitutions that run.
-            self.pipelines.append((SimpleCommand(tuple(words), redirects, self.subs, background),))
-        elif any(_SUB_OPEN in word for word in words):
-            self.pipelines.append((SimpleCommand(tuple(words), (), self.subs, background),))
+        # export F=x, local x=$(...): a command that runs, with substitutions that run; and
+        # HISTFILE=/dev/null alone, which changes the shell itself.
+        self.pipelines.append((SimpleCommand(tuple(words), redirects, self.subs, background),))
 
     def command(self, node: Node, redirects: tuple[Redirect, ...], background: bool) -> SimpleCommand:
         words: list[str] = []

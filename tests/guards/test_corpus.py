@@ -66,6 +66,7 @@ CEILINGS = {
     # category: harmless entries held back today (each one listed in KNOWN_FALSE_POSITIVES)
     "option-file": 1,
     "privilege-escalation": 1,
+    "defense-impairment": 3,
     "path": 3,
 }
 KNOWN_FALSE_POSITIVES = {
@@ -78,6 +79,10 @@ KNOWN_FALSE_POSITIVES = {
     "cat /etc/passwd | wc -l",
     "cat /etc/group",
     "grep -c NOPASSWD /etc/sudoers.d/README",
+    # A .pem may hold a private key as well as a certificate: the path guard cannot tell which.
+    "openssl x509 -in ./certs/dev.pem -noout -subject",
+    "openssl verify -CAfile ./certs/ca.pem ./certs/server.pem",
+    "curl --cacert ./certs/ca.pem https://localhost:8443",
     # Project files whose names look like secrets: dotfiles kept in a repository, a type declaration.
     "dotfiles/.zshrc",
     "dotfiles/.bashrc",
