@@ -26,7 +26,16 @@ import re
 
 from .operands import system_file
 from .paths import display_path, normalize_path
-from .verdict import PROFILE, SCHEDULED, SERVICE, STEALTH_PERSISTENCE, SYSTEM_FILES
+from .verdict import (
+    EVIDENCE,
+    IMPAIR,
+    PRIVILEGE,
+    PROFILE,
+    SCHEDULED,
+    SERVICE,
+    STEALTH_PERSISTENCE,
+    SYSTEM_FILES,
+)
 
 __all__ = ["ROWS", "location", "written"]
 
@@ -40,7 +49,51 @@ _UNIT_DIRS = (
 )
 _LAUNCHD_DIRS = r"(?:~|/System)?/Library/Launch(?:Agents|Daemons)"
 
+_CA_STORES = (
+    r"/(?:usr/local|usr)/share/ca-certificates(?:/.*)?|/etc/ca-certificates(?:\.conf|/.*)?"
+    r"|/etc/ssl/(?:certs(?:/.*)?|cert\.pem)|/etc/pki/(?:ca-trust|tls/certs|trust)(?:/.*)?"
+    r"|/usr/share/pki/(?:ca-trust-source|trust)(?:/.*)?|/(?:usr/local|opt/homebrew)/etc/(?:openssl[^/]*|ca-certificates)/"
+    r"(?:cert\.pem|certs(?:/.*)?)|/(?:usr/lib/jvm|Library/Java|opt)/.*/security/cacerts|/etc/ssl/certs/java/cacerts"
+    r"|(?:/System)?/Library/Keychains/.*|~/\.pki/nssdb(?:/.*)?|.*/(?:site|dist)-packages/certifi/cacert\.pem"
+)
+_HISTORY_FILES = (
+    r"~/\.(?:[a-z0-9_]+_history|zhistory|histfile|history|lesshst|viminfo)"
+    r"|~/\.(?:local/share|config)/fish/fish_history|~/\.(?:zsh|bash)_sessions(?:/.*)?"
+)
+
 ROWS: tuple[tuple[str, str, str], ...] = (
+    # -- privilege: who may become root, and how -------------------------------------------------------
+    (r"(?:/usr/local|/usr/pkg|/opt/homebrew)?/etc/(?:sudoers|doas\.conf)(?:[-~]|\.(?:bak|old|orig|tmp|new))?"
+     r"|(?:/usr/local|/usr/pkg|/opt/homebrew)?/etc/sudoers\.d(?:/.*)?",
+     PRIVILEGE, "sudo's rules: who may run what as root"),
+    (r"(?:/usr/local)?/etc/pam\.(?:d(?:/.*)?|conf)|/usr/lib/pam\.d(?:/.*)?|/usr/lib/pam(?:/.*)?"
+     r"|/(?:usr/)?lib(?:64)?(?:/[^/]*-linux-gnu[^/]*)?/security(?:/.*)?",
+     PRIVILEGE, "PAM, which decides every login and sudo"),
+    (r"/etc/polkit-1(?:/.*)?|/usr/share/polkit-1/(?:rules\.d|actions)(?:/.*)?|/var/lib/polkit-1(?:/.*)?",
+     PRIVILEGE, "polkit's rules: who may act as root"),
+    (r"/proc/sys/kernel/(?:core_pattern|modprobe)|/proc/sys/fs/binfmt_misc/.*", PRIVILEGE,
+     "a program the kernel runs as root"),
+    # -- defenses: security policy, audit, logging, firewall, trusted roots --------------------------
+    (r"/etc/selinux(?:/.*)?|/etc/sysconfig/selinux|/etc/apparmor(?:\.d)?(?:/.*)?", IMPAIR,
+     "the mandatory access control policy (SELinux, AppArmor)"),
+    (r"/etc/audit(?:/.*)?|/etc/audisp(?:/.*)?|/etc/rsyslog\.(?:conf|d(?:/.*)?)|/etc/syslog(?:-ng)?(?:\.conf|/.*)"
+     r"|/etc/systemd/journald\.conf(?:\.d/.*)?|/etc/asl(?:\.conf|/.*)|/etc/newsyslog\.(?:conf|d/.*)",
+     IMPAIR, "the audit and logging configuration"),
+    (r"/etc/ufw(?:/.*)?|/etc/default/ufw|/etc/iptables(?:/.*)?|/etc/sysconfig/ip6?tables|/etc/nftables\.conf"
+     r"|/etc/firewalld(?:/.*)?|/etc/pf\.(?:conf|anchors(?:/.*)?)", IMPAIR, "the firewall's rules"),
+    (_CA_STORES, IMPAIR, "the trusted root certificates: a new one lets its owner read all TLS traffic"),
+    (r"(?:~|)/Library/Application Support/com\.apple\.TCC(?:/.*)?", IMPAIR,
+     "macOS privacy permissions (TCC)"),
+    (r"/proc/sys/kernel/(?:randomize_va_space|yama/ptrace_scope|kptr_restrict|dmesg_restrict|"
+     r"unprivileged_bpf_disabled|perf_event_paranoid|kexec_load_disabled)|/proc/sys/fs/protected_.*",
+     IMPAIR, "a kernel hardening setting"),
+    # -- evidence: logs and history ----------------------------------------------------------------------
+    (r"/var/log(?:/.*)?|/var/adm(?:/.*)?|/run/log(?:/.*)?|/(?:var/)?run/(?:utmp|wtmp|btmp)(?:x)?"
+     r"|/var/audit(?:/.*)?|/var/db/(?:diagnostics|uuidtext)(?:/.*)?|/Library/Logs(?:/.*)?",
+     EVIDENCE, "the system's logs"),
+    (_HISTORY_FILES, EVIDENCE, "shell history"),
+    (r"~/\.local/share/recently-used\.xbel|~/Library/Preferences/com\.apple\.LaunchServices\.QuarantineEvents.*",
+     EVIDENCE, "the record of files opened or downloaded"),
     # -- hidden persistence: code every process, login or interpreter loads ---------------------
     (r"/etc/ld\.so\.preload", STEALTH_PERSISTENCE, "the dynamic loader's preload list"),
     (r"/etc/ld\.so\.conf(?:\.d/.*)?", STEALTH_PERSISTENCE, "the dynamic loader's library path"),
