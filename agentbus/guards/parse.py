@@ -369,6 +369,15 @@ class _Builder:
             self.pipelines.extend(script.pipelines)
         elif kind in ("variable_assignment", "variable_assignments", "declaration_command"):
             self.assignments(node, redirects, background)
+        elif kind == "unset_command":
+            # unset HISTFILE: a command that changes the shell (tree-sitter gives it a node of its own).
+            words = ["unset"] + [
+                word
+                for child in node.children
+                if child.is_named and child.type != "comment"
+                for word in ([self.text(child)] if child.type == "variable_name" else self.words(child))
+            ]
+            self.pipelines.append((SimpleCommand(tuple(words), redirects, self.subs, background),))
         elif kind == "for_statement":
             variable = node.child_by_field_name("variable")
             values = [

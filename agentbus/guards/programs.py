@@ -283,7 +283,9 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
         if wrappers and wrappers[-1] != "env":
             # sudo -s, chroot /mnt, nsenter -t 1 -a: the wrapper runs a shell of its own.
             start = len(wrapper_args) - wrapper_counts[-1]
-            own = Invocation(wrappers[-1], tuple(wrapper_args[start:]), command, tuple(wrappers[:-1]), tuple(env))
+            own = Invocation(
+                wrappers[-1], tuple(wrapper_args[start:]), command, tuple(wrappers[:-1]), tuple(env)
+            )
             return own, nested
         if env or (command.redirects and not words):
             # "> /dev/sda" or "HISTFILE=/dev/null" alone: no program, but the shell still acts.

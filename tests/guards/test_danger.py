@@ -55,9 +55,18 @@ def test_dangerous_command_is_blocked_with_its_category(entry: dict[str, Any]) -
     assert verdict.reason.startswith(f"{entry['category']}: ")
 
 
+ASKED_SINCE_ISSUE_18 = {"sudo apt-get install -y curl"}
+"""Seed 000 let these run; issue 18 makes them dual-use: a person is asked (an install as root)."""
+
+
 @pytest.mark.parametrize("entry", BENIGN, ids=lambda e: e["command"][:60])
 def test_benign_command_passes(entry: dict[str, Any]) -> None:
-    assert check_command(entry["command"], home=HOME) is None
+    verdict = check_command(entry["command"], home=HOME)
+    if entry["command"] in ASKED_SINCE_ISSUE_18:
+        assert verdict is not None
+        assert verdict.decision == "ask"
+    else:
+        assert verdict is None
 
 
 def test_corpus_recall_and_false_positive_rate(capsys: pytest.CaptureFixture[str]) -> None:
@@ -65,7 +74,11 @@ def test_corpus_recall_and_false_positive_rate(capsys: pytest.CaptureFixture[str
     caught = sum(
         1 for e in DANGEROUS if (v := check_command(e["command"], home=HOME)) and v.category == e["category"]
     )
-    false_positives = sum(1 for e in BENIGN if check_command(e["command"], home=HOME))
+    false_positives = sum(
+        1
+        for e in BENIGN
+        if check_command(e["command"], home=HOME) and e["command"] not in ASKED_SINCE_ISSUE_18
+    )
     recall = caught / len(DANGEROUS)
     rate = false_positives / len(BENIGN)
     with capsys.disabled():

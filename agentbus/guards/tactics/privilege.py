@@ -31,13 +31,13 @@ import re
 
 from ..interpreters import INTERPRETERS, fed_code, inline_code
 from ..operands import block_device, operands
-from ..parse import ShellSyntaxError
+from ..parse import Script, ShellSyntaxError
 from ..programs import SHELLS, Invocation, parse_nested, shell_mode, walk
 from ..targets import reads_only
 from ..verdict import PRIVILEGE, SUDO_INSTALL, Verdict
 from .writes import located
 
-__all__ = ["judge"]
+__all__ = ["judge", "judge_script"]
 
 _ROOT_WRAPPERS = frozenset({"sudo", "doas", "pkexec", "run0", "su"})
 _MY_PLACES = frozenset({PRIVILEGE})
@@ -55,18 +55,44 @@ _ROOT_CAPS = frozenset({
 """Capabilities that are root by another name (each has a known way to a root shell)."""
 
 _SHELL_ESCAPES = frozenset({
-    "less", "more", "most", "man", "vi", "vim", "nvim", "view", "vimdiff", "ex", "ed", "nano", "pico", "emacs",
-    "ftp", "gdb", "lldb", "tmux", "screen", "script", "mysql", "psql", "sqlite3", "journalctl", "systemctl-edit",
-    "git", "awk", "gawk", "mawk", "nawk", "find", "env", "expect", "busybox", "perl", "python", "python3", "ruby",
-    "lua", "node", "php", "irb", "socat", "zip", "tar", "rsync", "nmap", "strace",
+    "less", "more", "most", "man", "vi", "vim", "nvim", "view", "vimdiff", "ex", "ed", "nano", "pico",
+    "emacs", "ftp", "gdb", "lldb", "tmux", "screen", "script", "mysql", "psql", "sqlite3", "journalctl",
+    "git", "awk", "gawk", "mawk", "nawk", "find", "env", "expect", "busybox", "perl", "python", "python3",
+    "ruby", "lua", "node", "php", "irb", "socat", "zip", "tar", "rsync", "nmap", "strace",
 })  # fmt: skip
 """Programs that, run as root, give a root shell through their own means (GTFOBins)."""
-_INTERACTIVE_ESCAPES = frozenset({"less", "more", "most", "man", "vi", "vim", "nvim", "view", "vimdiff", "ex",
-                                  "ed", "nano", "pico", "emacs", "ftp", "gdb", "lldb", "tmux", "screen"})  # fmt: skip
-_SHELL_PATH = re.compile(r"/bin/(?:ba|da|z|k|c|tc|fi)?sh\b|\bsetuid\(0\)|\bsetresuid\(0|pty\.spawn|\bos\.exec")
-_ADMIN_GROUPS = frozenset({"sudo", "wheel", "admin", "root", "docker", "lxd", "libvirt", "disk", "shadow",
-                           "adm", "kvm", "staff"})  # fmt: skip
-_SECURITY_OPTS = re.compile(r"(?:apparmor|seccomp|label)[=:](?:unconfined|disable)|no-new-privileges[=:]false")
+_INTERACTIVE_ESCAPES = frozenset(
+    {
+        "less",
+        "more",
+        "most",
+        "man",
+        "vi",
+        "vim",
+        "nvim",
+        "view",
+        "vimdiff",
+        "ex",
+        "ed",
+        "nano",
+        "pico",
+        "emacs",
+        "ftp",
+        "gdb",
+        "lldb",
+        "tmux",
+        "screen",
+    }
+)
+_SHELL_PATH = re.compile(
+    r"/bin/(?:ba|da|z|k|c|tc|fi)?sh\b|\bsetuid\(0\)|\bsetresuid\(0|pty\.spawn|\bos\.exec"
+)
+_ADMIN_GROUPS = frozenset(
+    {"sudo", "wheel", "admin", "root", "docker", "lxd", "libvirt", "disk", "shadow", "adm", "kvm", "staff"}
+)
+_SECURITY_OPTS = re.compile(
+    r"(?:apparmor|seccomp|label)[=:](?:unconfined|disable)|no-new-privileges[=:]false"
+)
 _HOST_NAMESPACES = frozenset({"--pid", "--userns", "--cgroupns", "--uts"})
 _HOST_DIRS = re.compile(
     r"^/(?:|etc|root|boot|proc|sys|dev|usr|var|lib|lib64|bin|sbin|home|Users|run|var/run|var/lib|private|System"
@@ -74,6 +100,7 @@ _HOST_DIRS = re.compile(
     r"Users/[^/]+/\.ssh)(?:/|$)"
 )
 """Host directories a container must not mount: the whole disk, its system and account files."""
+_MEDIA = ("/mnt", "/media", "/run/media", "/Volumes")
 _CONTAINER_RUNNERS = frozenset({"docker", "podman", "nerdctl", "ctr", "crictl", "lima", "finch", "lxc"})
 _KUBE_DANGER = re.compile(
     r"[\"']?(?:privileged|hostPID|hostIPC|hostNetwork|allowPrivilegeEscalation)[\"']?\s*:\s*[\"']?true"
@@ -84,13 +111,14 @@ _KUBE_DANGER = re.compile(
 _PACKAGE_VERBS: dict[str, frozenset[str]] = {
     "apt": frozenset({"install", "reinstall", "remove", "purge", "autoremove", "upgrade", "full-upgrade",
                       "dist-upgrade", "build-dep", "autopurge"}),
-    "apt-get": frozenset({"install", "reinstall", "remove", "purge", "autoremove", "upgrade", "dist-upgrade",
-                          "build-dep", "autopurge"}),
-    "aptitude": frozenset({"install", "reinstall", "remove", "purge", "upgrade", "safe-upgrade", "full-upgrade"}),
-    "dnf": frozenset({"install", "reinstall", "remove", "erase", "upgrade", "update", "downgrade", "autoremove",
-                      "distro-sync", "group", "groupinstall", "localinstall", "swap"}),
-    "yum": frozenset({"install", "reinstall", "remove", "erase", "upgrade", "update", "downgrade", "autoremove",
-                      "groupinstall", "localinstall", "swap"}),
+    "apt-get": frozenset({"install", "reinstall", "remove", "purge", "autoremove", "upgrade",
+                          "dist-upgrade", "build-dep", "autopurge"}),
+    "aptitude": frozenset({"install", "reinstall", "remove", "purge", "upgrade", "safe-upgrade",
+                           "full-upgrade"}),
+    "dnf": frozenset({"install", "reinstall", "remove", "erase", "upgrade", "update", "downgrade",
+                      "autoremove", "distro-sync", "group", "groupinstall", "localinstall", "swap"}),
+    "yum": frozenset({"install", "reinstall", "remove", "erase", "upgrade", "update", "downgrade",
+                      "autoremove", "groupinstall", "localinstall", "swap"}),
     "microdnf": frozenset({"install", "reinstall", "remove", "upgrade", "update"}),
     "zypper": frozenset({"install", "in", "remove", "rm", "update", "up", "dist-upgrade", "dup", "patch"}),
     "apk": frozenset({"add", "del", "upgrade", "fix"}),
@@ -101,7 +129,8 @@ _PACKAGE_VERBS: dict[str, frozenset[str]] = {
     "gem": frozenset({"install", "uninstall", "update"}),
     "pip": frozenset({"install", "uninstall"}),
     "pipx": frozenset({"install", "uninstall", "upgrade", "reinstall"}),
-    "npm": frozenset({"install", "i", "add", "uninstall", "remove", "rm", "un", "update", "up", "link", "ci"}),
+    "npm": frozenset({"install", "i", "add", "uninstall", "remove", "rm", "un", "update", "up", "link",
+                      "ci"}),
     "pnpm": frozenset({"add", "install", "i", "remove", "rm", "update", "up", "link"}),
     "yarn": frozenset({"add", "global", "install", "remove"}),
     "cargo": frozenset({"install", "uninstall"}),
@@ -190,7 +219,9 @@ def _setcap(invocation: Invocation, values: list[str]) -> Verdict | None:
     spec, files = operands[0], operands[1:]
     if "-v" in values:
         return None
-    caps = {cap.strip().lower() for clause in spec.split() for cap in re.split(r"[=+-]", clause)[0].split(",")}
+    caps = {
+        cap.strip().lower() for clause in spec.split() for cap in re.split(r"[=+-]", clause)[0].split(",")
+    }
     given = set(re.findall(r"[=+]([eip]+)", spec))
     if not given and "=" not in spec:
         return None
@@ -233,7 +264,10 @@ def _accounts(invocation: Invocation) -> Verdict | None:
         for index, value in enumerate(values[:-1]):
             if value in ("-u", "--uid") and values[index + 1] in ("0", "00", "000"):
                 return _verdict(PRIVILEGE, invocation, "gives an account uid 0: a second root")
-            if value in ("-G", "--groups", "-g", "--gid", "-aG") and set(values[index + 1].split(",")) & _ADMIN_GROUPS:
+            if (
+                value in ("-G", "--groups", "-g", "--gid", "-aG")
+                and set(values[index + 1].split(",")) & _ADMIN_GROUPS
+            ):
                 return _verdict(PRIVILEGE, invocation, f"adds an account to the group {values[index + 1]}")
         if name == "adduser" and len(values) == 2 and values[1] in _ADMIN_GROUPS:
             return _verdict(PRIVILEGE, invocation, f"adds {values[0]} to the group {values[1]}")
@@ -250,27 +284,30 @@ def _root_shell(invocation: Invocation) -> Verdict | None:
     """A shell, or a program with a shell escape, run as root."""
     name = invocation.name
     values = _values(invocation)
-    if name == "sudo" and any(v in ("-s", "-i", "--shell", "--login") or
-                              (v.startswith("-") and not v.startswith("--") and set(v[1:]) & {"s", "i"})
-                              for v in values):  # fmt: skip
-        return _verdict(PRIVILEGE, invocation, "opens a root shell")
-    if name in ("su", "sudo", "doas", "pkexec", "run0", "machinectl") and not (
-        {"-c", "--command", "-l", "--list", "-v", "-k", "-K", "--help", "-h", "--version", "-V"} & set(values)
+    if name == "sudo" and any(
+        v in ("-s", "-i", "--shell", "--login")
+        or (v.startswith("-") and not v.startswith("--") and set(v[1:]) & {"s", "i"})
+        for v in values
     ):
-        if name == "su" or name == "machinectl" and "shell" in values:
-            users = [v for v in values if not v.startswith("-")]
-            if not users or users[0] in ("root", "0"):
-                return _verdict(PRIVILEGE, invocation, "opens a root shell")
-    if "sudo" in invocation.wrappers and any(a == "-S" or a == "--stdin" or
-                                              (a.startswith("-") and a[1:2] != "-" and "S" in a[1:])
-                                              for a in invocation.wrapper_args):  # fmt: skip
+        return _verdict(PRIVILEGE, invocation, "opens a root shell")
+    if (
+        name in ("su", "sudo", "doas", "pkexec", "run0", "machinectl")
+        and not (
+            {"-c", "--command", "-l", "--list", "-v", "-k", "-K", "--help", "-h", "--version", "-V"}
+            & set(values)
+        )
+        and (name == "su" or (name == "machinectl" and "shell" in values))
+    ):
+        users = [v for v in values if not v.startswith("-")]
+        if not users or users[0] in ("root", "0"):
+            return _verdict(PRIVILEGE, invocation, "opens a root shell")
+    if "sudo" in invocation.wrappers and any(
+        a == "-S" or a == "--stdin" or (a.startswith("-") and a[1:2] != "-" and "S" in a[1:])
+        for a in invocation.wrapper_args
+    ):
         return _verdict(PRIVILEGE, invocation, "feeds sudo a password through standard input")
     if not _as_root(invocation):
         return None
-    if name in SHELLS:
-        mode = shell_mode(invocation)
-        if mode.script is None and (mode.file is None or mode.reads_stdin):
-            return _verdict(PRIVILEGE, invocation, f"opens a root shell ({name})")
     if name in _INTERACTIVE_ESCAPES:
         return _verdict(PRIVILEGE, invocation, f"runs {name} as root, which opens a shell on request")
     if name in _SHELL_ESCAPES:
@@ -287,7 +324,7 @@ def _root_shell(invocation: Invocation) -> Verdict | None:
 
 
 def _host_mount(spec: str) -> str | None:
-    """The host directory of ``-v HOST:CONTAINER`` or ``--mount type=bind,src=HOST``, if it is one to protect."""
+    """The host directory of ``-v HOST:CTR`` or ``--mount type=bind,src=HOST``, if it is one to protect."""
     if "src=" in spec or "source=" in spec:
         fields = dict(part.partition("=")[::2] for part in spec.split(","))
         host = fields.get("src") or fields.get("source") or ""
@@ -332,14 +369,18 @@ def _container(invocation: Invocation) -> Verdict | None:
         if "debug" in words and any(v.startswith("node/") for v in values):
             return _verdict(PRIVILEGE, invocation, "opens a root shell on a cluster node")
         texts = [*values, *fed_code(invocation)]
-        if {"run", "apply", "create", "patch", "replace"} & words and any(_KUBE_DANGER.search(t) for t in texts):
+        if {"run", "apply", "create", "patch", "replace"} & words and any(
+            _KUBE_DANGER.search(t) for t in texts
+        ):
             return _verdict(PRIVILEGE, invocation, "starts a pod with the node's privileges or disk")
         return None
     if name == "curl":
         socket = next((values[i + 1] for i, v in enumerate(values[:-1]) if v == "--unix-socket"), "")
         writes = {"-X", "--request", "-d", "--data", "--data-raw", "--data-binary", "--json"} & set(values)
         methods = {"POST", "PUT", "DELETE"} & set(values)
-        if socket.endswith(("docker.sock", "podman.sock", "containerd.sock")) and (methods or writes - {"-X"}):
+        if socket.endswith(("docker.sock", "podman.sock", "containerd.sock")) and (
+            methods or writes - {"-X"}
+        ):
             return _verdict(PRIVILEGE, invocation, "drives the container engine through its socket")
         return None
     if name == "nsenter" or "nsenter" in invocation.wrappers:
@@ -353,9 +394,13 @@ def _container(invocation: Invocation) -> Verdict | None:
     if name == "chroot" or "chroot" in invocation.wrappers:
         return _verdict(PRIVILEGE, invocation, "runs a shell in another root file system")
     if name == "mount":
-        if any(block_device(v) for v in values):
-            return _verdict(PRIVILEGE, invocation, "mounts a disk")
-        if any("remount" in v and "rw" in v for v in values) and any(v.startswith(("/proc", "/sys")) for v in values):
+        points = [v for v in values if v.startswith("/") and not block_device(v)]
+        if any(block_device(v) for v in values) and not all(p.startswith(_MEDIA) for p in points):
+            # mount /dev/sdb1 /mnt/usb is a removable disk; a disk mounted anywhere else, a host's.
+            return _verdict(PRIVILEGE, invocation, "mounts a disk outside /mnt and /media")
+        if any("remount" in v and "rw" in v for v in values) and any(
+            v.startswith(("/proc", "/sys")) for v in values
+        ):
             return _verdict(PRIVILEGE, invocation, "makes the kernel's settings writable")
     if name in ("polkit-agent-helper-1", "pkexec") and values and not values[0].startswith("-"):
         return _verdict(PRIVILEGE, invocation, f"runs {values[0]} through polkit's setuid helper")
@@ -375,13 +420,17 @@ def _package_change(invocation: Invocation) -> str | None:
         verb = next((v for v in rest if not v.startswith("-")), "")
         return f"pip {verb}" if verb in ("install", "uninstall") else None
     if name == "dpkg":
-        return "dpkg " + next((v for v in values if _DPKG_VERBS.match(v)), "") if any(
-            _DPKG_VERBS.match(v) for v in values
-        ) else None
+        return (
+            "dpkg " + next((v for v in values if _DPKG_VERBS.match(v)), "")
+            if any(_DPKG_VERBS.match(v) for v in values)
+            else None
+        )
     if name == "pacman":
-        return "pacman " + next((v for v in values if _PACMAN_VERBS.match(v)), "") if any(
-            _PACMAN_VERBS.match(v) for v in values
-        ) else None
+        return (
+            "pacman " + next((v for v in values if _PACMAN_VERBS.match(v)), "")
+            if any(_PACMAN_VERBS.match(v) for v in values)
+            else None
+        )
     if name == "rpm":
         return "rpm install" if any(_RPM_VERBS.match(v) for v in values) else None
     verbs = _PACKAGE_VERBS.get(name)
@@ -408,7 +457,9 @@ def _installs_as_root(invocation: Invocation) -> Verdict | None:
         return _verdict(SUDO_INSTALL, invocation, "installs a project as root")
     words = invocation.command.words
     head = invocation.command.static(words[len(words) - len(invocation.args) - 1]) if words else None
-    script = head if head is not None and "/" in head and not head.startswith("/") else None  # sudo ./install.sh
+    script = (
+        head if head is not None and "/" in head and not head.startswith("/") else None
+    )  # sudo ./install.sh
     if name in SHELLS:
         mode = shell_mode(invocation)
         script = mode.file if mode.file and not mode.file.startswith("/") else None
@@ -425,7 +476,9 @@ def _nested_as_root(invocation: Invocation, home: str) -> Verdict | None:
         values = _values(invocation)
         index = next((i for i, v in enumerate(values) if v in ("-c", "--command")), None)
         code = values[index + 1] if index is not None and index + 1 < len(values) else None
-        users = [v for i, v in enumerate(values) if not v.startswith("-") and (index is None or i != index + 1)]
+        users = [
+            v for i, v in enumerate(values) if not v.startswith("-") and (index is None or i != index + 1)
+        ]
         if users and users[0] not in ("root", "0"):
             return None
     else:
@@ -456,6 +509,22 @@ def _root_shell_as_root(invocation: Invocation) -> Verdict | None:
     return None
 
 
+def judge_script(script: Script, home: str) -> Verdict | None:
+    """A root shell left open for what comes next (``sudo bash``), not fed code by a pipe or a redirect.
+
+    Judged per pipeline: ``curl URL | sudo bash`` is the pipeline rule's (code downloaded and run).
+    """
+    for stages in walk(script):
+        first = stages[0]
+        if first.name not in SHELLS or not _as_root(first) or len(stages) > 1:
+            continue
+        mode = shell_mode(first)
+        fed = any(r.op in ("<", "<<", "<<<", "<&") for r in first.command.redirects)
+        if mode.script is None and (mode.file is None or mode.reads_stdin) and not fed:
+            return _verdict(PRIVILEGE, first, f"opens a root shell ({first.name})")
+    return None
+
+
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """The first privilege finding in ``invocation``: escalation blocks, installs as root ask."""
     verdict = (
@@ -467,11 +536,11 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     )
     if verdict is not None:
         return verdict
-    if invocation.name in SHELLS or invocation.name in ("su", "runuser"):
-        if _as_root(invocation) or invocation.name in ("su", "runuser"):
-            verdict = _nested_as_root(invocation, home)
-            if verdict is not None:
-                return verdict
+    switches_user = invocation.name in ("su", "runuser")
+    if switches_user or (invocation.name in SHELLS and _as_root(invocation)):
+        verdict = _nested_as_root(invocation, home)
+        if verdict is not None:
+            return verdict
     if _as_root(invocation):
         return _installs_as_root(invocation)
     return None

@@ -76,10 +76,10 @@ def _operands(invocation: Invocation) -> tuple[list[str], list[tuple[str, str]]]
             option, _, value = word.partition("=")
             options.append((option, value))
         elif word in takes_value or word in _OUTPUT_OPTIONS:
-            value = words[i] if i < len(words) else None
+            following = words[i] if i < len(words) else None
             i += 1
-            if value is not None:
-                options.append((word, value))
+            if following is not None:
+                options.append((word, following))
         elif not word.startswith("--") and len(word) > 2 and word[:2] in takes_value:
             options.append((word[:2], word[2:]))  # -s0, -tDIR
         else:
@@ -185,7 +185,9 @@ def writes(invocation: Invocation) -> Iterator[Write]:
         for path in files:
             yield Write(path, "edits")
     elif name == "visudo":
-        if flags & {"-c", "--check"} or any(o.startswith("-") and "c" in o[1:] for o in flags if o[1:2] != "-"):
+        if flags & {"-c", "--check"} or any(
+            o.startswith("-") and "c" in o[1:] for o in flags if o[1:2] != "-"
+        ):
             return
         target = next((v for o, v in options if o in ("-f", "--file")), None)
         yield Write(target or "/etc/sudoers", "edits")
@@ -194,9 +196,7 @@ def writes(invocation: Invocation) -> Iterator[Write]:
             yield Write(value, "writes")
 
 
-def located(
-    invocation: Invocation, home: str, categories: frozenset[str]
-) -> tuple[str, str] | None:
+def located(invocation: Invocation, home: str, categories: frozenset[str]) -> tuple[str, str] | None:
     """``(category, why)`` for the first write of ``invocation`` to a place of ``categories``."""
     for write in writes(invocation):
         found = location(write.path, home=home, cwd=invocation.cwd)
