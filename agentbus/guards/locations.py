@@ -74,7 +74,8 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     (r"/proc/sys/kernel/(?:core_pattern|modprobe)|/proc/sys/fs/binfmt_misc/.*", PRIVILEGE,
      "a program the kernel runs as root"),
     # -- defenses: security policy, audit, logging, firewall, trusted roots --------------------------
-    (r"/etc/selinux(?:/.*)?|/etc/sysconfig/selinux|/etc/apparmor(?:\.d)?(?:/.*)?", IMPAIR,
+    (r"/etc/selinux(?:/.*)?|/etc/sysconfig/selinux|/etc/apparmor(?:\.d)?(?:/.*)?|/sys/fs/selinux(?:/.*)?"
+     r"|/sys/kernel/security(?:/.*)?", IMPAIR,
      "the mandatory access control policy (SELinux, AppArmor)"),
     (r"/etc/audit(?:/.*)?|/etc/audisp(?:/.*)?|/etc/rsyslog\.(?:conf|d(?:/.*)?)|/etc/syslog(?:-ng)?(?:\.conf|/.*)"
      r"|/etc/systemd/journald\.conf(?:\.d/.*)?|/etc/asl(?:\.conf|/.*)|/etc/newsyslog\.(?:conf|d/.*)",

@@ -296,7 +296,7 @@ def _security_services(invocation: Invocation) -> Verdict | None:
 def _firewall(invocation: Invocation) -> Verdict | None:
     name = invocation.name
     values = _values(invocation)
-    words = [v for v in values if not v.startswith("-")]
+    words = " ".join(v for v in values if not v.startswith("-")).split()  # nft 'flush ruleset' is two words
     if _IPTABLES.match(name):
         flags = _short_flags(values)
         if flags & {"F", "X"} or {"--flush", "--delete-chain"} & set(values):
@@ -432,8 +432,8 @@ def _trust(invocation: Invocation) -> Verdict | None:
     if (
         name in ("npm", "yarn", "pnpm")
         and "set" in values
-        and any(v.strip("\"'") == "strict-ssl" for v in values)
-    ) and any(v in _FALSEY for v in lowered):
+        and any(v.strip("\"'").partition("=")[0] == "strict-ssl" for v in values)
+    ) and any(v.rpartition("=")[2] in _FALSEY for v in lowered):
         return _verdict(IMPAIR, invocation, f"turns TLS verification off for every {name} command")
     if re.fullmatch(r"pip[0-9.]*", name) and "set" in values and any("trusted-host" in v for v in values):
         return _verdict(IMPAIR, invocation, "lets pip install from a host without TLS verification")

@@ -45,8 +45,11 @@ _PIECE_LIMIT = 200
 
 _SETUID_MODE = re.compile(r"^0*[2467][0-7]{3}$|(?:^|,)[ugoa]*[+=][rwxXt]*s")
 _SETUID_CODE = re.compile(
-    r"chmod\w*\s*\([^,()]*,\s*(?:0o?)?[2467][0-7]{3}\b|S_IS[UG]ID|\bchmod\s+[ugoa]*\+s\b|\bchmod\s+0*[2467][0-7]{3}\s"
+    r"chmod\w*\s*\(?[^,()]*?,?\s*(?:0o?)?[4-7][0-7]{3}\b|S_IS[UG]ID|\bchmod\s+[ugoa]*\+s\b"
 )
+"""os.chmod(p, 0o4755), perl's chmod 04755, $f, Ruby's File.chmod(04755, f), a shell chmod u+s in code."""
+_SETUID_ONLY = re.compile(r"^0*[4-7][0-7]{3}$|(?:^|,)[ua]*[+=][rwxXt]*s")
+"""The setuid bit (setgid alone on a project directory is how a shared directory keeps its group)."""
 _ROOT_CAPS = frozenset({
     "cap_setuid", "cap_setgid", "cap_sys_admin", "cap_dac_override", "cap_dac_read_search", "cap_sys_ptrace",
     "cap_sys_module", "cap_chown", "cap_fowner", "cap_fsetid", "cap_sys_rawio", "cap_setfcap", "cap_setpcap",
@@ -146,6 +149,7 @@ _PACKAGE_VERBS: dict[str, frozenset[str]] = {
     "xbps-install": frozenset(),
     "xbps-remove": frozenset(),
     "installer": frozenset({"-pkg", "-package"}),
+    "softwareupdate": frozenset({"-i", "--install", "-ia", "--install-rosetta", "--fetch-full-installer"}),
     "make": frozenset({"install", "uninstall"}),
     "cpan": frozenset(),
     "cpanm": frozenset(),
@@ -193,9 +197,11 @@ def _setuid(invocation: Invocation) -> Verdict | None:
     if name == "chmod":
         modes = [v for v in values if not v.startswith("-") or re.fullmatch(r"-[rwxXst]+", v)]
         mode = modes[0] if modes else ""
-        if _SETUID_MODE.search(mode) and not mode.startswith("-"):
-            targets = " ".join(modes[1:]) or "a file"
-            return _verdict(PRIVILEGE, invocation, f"sets the setuid/setgid bit ({mode}) on {targets}")
+        targets = modes[1:]
+        in_project = all(not t.startswith(("/", "~", "$")) and ".." not in t for t in targets)
+        if _SETUID_MODE.search(mode) and (not in_project or _SETUID_ONLY.search(mode)):
+            targets_shown = " ".join(targets) or "a file"
+            return _verdict(PRIVILEGE, invocation, f"sets the setuid/setgid bit ({mode}) on {targets_shown}")
     if name in ("install", "mkdir", "rsync", "tar", "cp"):
         for index, value in enumerate(values):
             mode = values[index + 1] if value in ("-m", "--mode") and index + 1 < len(values) else ""
@@ -284,6 +290,15 @@ def _root_shell(invocation: Invocation) -> Verdict | None:
     """A shell, or a program with a shell escape, run as root."""
     name = invocation.name
     values = _values(invocation)
+    sudo_args = (
+        values if name == "sudo" else list(invocation.wrapper_args) if "sudo" in invocation.wrappers else []
+    )
+    if any(re.fullmatch(r"-u#(?:-1|4294967295)|#-1|#4294967295", v) for v in sudo_args):
+        return _verdict(
+            PRIVILEGE, invocation, "sudo -u#-1 runs as root whatever the rules say (CVE-2019-14287)"
+        )
+    if name == "doas" and "-s" in values:
+        return _verdict(PRIVILEGE, invocation, "opens a root shell")
     if name == "sudo" and any(
         v in ("-s", "-i", "--shell", "--login")
         or (v.startswith("-") and not v.startswith("--") and set(v[1:]) & {"s", "i"})
@@ -438,7 +453,7 @@ def _package_change(invocation: Invocation) -> str | None:
         return None
     if not verbs:
         return name
-    if name == "installer" or name == "nix-env":
+    if name in ("installer", "nix-env", "softwareupdate"):
         return f"{name} {next(v for v in values if v in verbs)}" if verbs & set(values) else None
     if name in ("npm", "pnpm", "yarn"):
         global_ = {"-g", "--global", "global"} & set(values) or "--location=global" in values
