@@ -43,12 +43,12 @@ _ROOT_WRAPPERS = frozenset({"sudo", "doas", "pkexec", "run0", "su"})
 _MY_PLACES = frozenset({PRIVILEGE})
 _PIECE_LIMIT = 200
 
-_SETUID_MODE = re.compile(r"^0*[2467][0-7]{3}$|(?:^|,)[ugoa]*[+=][rwxXt]*s")
+_SETUID_MODE = re.compile(r"^0*[2-7][0-7]{3}$|(?:^|,)[ugoa]*[+=][rwxXt]*s")
 _SETUID_CODE = re.compile(
     r"chmod\w*\s*\(?[^,()]*?,?\s*(?:0o?)?[4-7][0-7]{3}\b|S_IS[UG]ID|\bchmod\s+[ugoa]*\+s\b"
 )
 """os.chmod(p, 0o4755), perl's chmod 04755, $f, Ruby's File.chmod(04755, f), a shell chmod u+s in code."""
-_SETUID_ONLY = re.compile(r"^0*[4-7][0-7]{3}$|(?:^|,)[ua]*[+=][rwxXt]*s")
+_SETUID_ONLY = re.compile(r"^0*[4-7][0-7]{3}$|(?:^|,)(?:[go]*[ua][ugoa]*)?[+=][rwxXt]*s")
 """The setuid bit (setgid alone on a project directory is how a shared directory keeps its group)."""
 _ROOT_CAPS = frozenset({
     "cap_setuid", "cap_setgid", "cap_sys_admin", "cap_dac_override", "cap_dac_read_search", "cap_sys_ptrace",
@@ -477,7 +477,8 @@ def _installs_as_root(invocation: Invocation) -> Verdict | None:
     )  # sudo ./install.sh
     if name in SHELLS:
         mode = shell_mode(invocation)
-        script = mode.file if mode.file and not mode.file.startswith("/") else None
+        fed = [invocation.command.static(r.target) for r in invocation.command.redirects if r.op == "<"]
+        script = next((f for f in (mode.file, *fed) if f and f != "-" and not f.startswith("/")), None)
     if script is not None:
         return _verdict(SUDO_INSTALL, invocation, f"runs the project's {script} as root")
     return None
