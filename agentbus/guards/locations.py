@@ -90,8 +90,11 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      IMPAIR, "a kernel hardening setting"),
     # -- evidence: logs and history ----------------------------------------------------------------------
     (r"/var/log(?:/.*)?|/var/adm(?:/.*)?|/run/log(?:/.*)?|/(?:var/)?run/(?:utmp|wtmp|btmp)(?:x)?"
-     r"|/var/audit(?:/.*)?|/var/db/(?:diagnostics|uuidtext)(?:/.*)?|/Library/Logs(?:/.*)?",
+     r"|/var/audit(?:/.*)?|/var/db/(?:diagnostics|uuidtext)(?:/.*)?|/Library/Logs(?:/.*)?"
+     r"|/var/lib/docker/containers/.*\.log(?:\.\d+)?",
      EVIDENCE, "the system's logs"),
+    (r"/var/(?:spool/)?mail(?:/.*)?|~/Library/Mail(?:/.*)?", EVIDENCE,
+     "the mailboxes (where cron and the security tools report)"),
     (_HISTORY_FILES, EVIDENCE, "shell history"),
     (r"~/\.local/share/recently-used\.xbel|~/Library/Preferences/com\.apple\.LaunchServices\.QuarantineEvents.*",
      EVIDENCE, "the record of files opened or downloaded"),

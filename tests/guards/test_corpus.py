@@ -104,8 +104,8 @@ EXTERNAL = load("external/atomic-red-team.jsonl")
 EXTERNAL_FLOORS = {
     # tactic: Atomic Red Team scripts held back today (raise when the guards improve)
     "persistence": 19,
-    "privilege-escalation": 7,
-    "defense-impairment": 11,
+    "privilege-escalation": 18,
+    "defense-impairment": 81,
     "credential-access": 26,
     "impact": 3,
     "exfiltration": 2,

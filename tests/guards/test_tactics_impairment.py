@@ -57,6 +57,12 @@ def verdict_of(command: str, policy: Policy | None = None) -> tuple[str, str | N
         "set +o history",
         "history -c",
         "touch -r /etc/hostname /usr/bin/backdoor",
+        "sudo truncate -s 0 /var/lib/docker/containers/*/*-json.log",
+        "echo 0> /var/spool/mail/root",
+        "osascript -e 'do shell script \"rm /var/log/system.log\" with administrator privileges'",
+        "date 010100001971",
+        "sudo date -s '2001-01-01 00:00'",
+        "timedatectl set-time '2001-01-01'",
     ],
 )
 def test_destroying_evidence_is_blocked(command: str) -> None:
@@ -112,6 +118,11 @@ def test_destroying_evidence_is_blocked(command: str) -> None:
         "git config --global http.sslVerify false",
         "npm config set strict-ssl=false",
         "export NODE_TLS_REJECT_UNAUTHORIZED=0",
+        "iptables -D OUTPUT -p tcp --dport 21 -j DROP",
+        "echo 'pass all' | pfctl -a x -f -",
+        "iptables-restore < /tmp/open.rules",
+        "nft -f ./rules.nft",
+        "systemctl stop cbdaemon",
     ],
 )
 def test_impairing_a_defense_is_blocked(command: str) -> None:
@@ -156,6 +167,12 @@ def test_impairing_a_defense_is_blocked(command: str) -> None:
         "keytool -list -cacerts -storepass changeit",
         "git config http.sslCAInfo ./certs/ci-ca.pem",
         "NODE_TLS_REJECT_UNAUTHORIZED=0 node scripts/local-check.js",
+        "date +%s",
+        "date -u '+%Y-%m-%d'",
+        "timedatectl status",
+        "pfctl -f /etc/pf.conf",
+        "iptables-restore < /etc/iptables/rules.v4",
+        "osascript -e 'display notification \"done\"'",
     ],
 )
 def test_reading_and_the_projects_own_files_run(command: str) -> None:

@@ -50,7 +50,7 @@ _SECURITY = re.compile(
     r"gatekeeper|little ?snitch(?: agent| daemon)?|littlesnitch\w*|lulu|blockblock|santad?|carbonblack|"
     r"cbagentd|"
     r"cylance\w*|sophos\w*|esets?\w*|kesl|kaspersky\w*|ds_agent|qualys\w*|ir_agent|taniumclient|traps\w*|"
-    r"cortex-xdr|amazon-cloudwatch-agent|google-fluentd|snoopy|endpointsecurity\w*|com\.apple\.(?:auditd|syslogd|"
+    r"cortex-xdr|cbdaemon|cbsensor|opendns\S*|umbrella\S*|amazon-cloudwatch-agent|google-fluentd|snoopy|endpointsecurity\w*|com\.apple\.(?:auditd|syslogd|"
     r"alf|xprotect\w*|security\.\w+))(?:$|[^a-z0-9])",
     re.IGNORECASE,
 )
@@ -105,6 +105,8 @@ _VENDOR_OFF = {
     "kextunload": frozenset(),
     "santactl": frozenset({"--disable"}),
 }  # fmt: skip
+_FIREWALL_LOADERS = frozenset({"iptables-restore", "ip6tables-restore", "iptables-legacy-restore",
+                                "iptables-nft-restore", "nft"})  # fmt: skip
 _IPTABLES = re.compile(r"^(?:ip6?tables|ip6?tables-(?:legacy|nft)|ebtables|arptables)$")
 _HISTORY_VARIABLES = re.compile(
     r"^(?:HISTFILE|HISTSIZE|HISTFILESIZE|SAVEHIST|HISTCONTROL|HISTIGNORE|fish_history)=(.*)$"
@@ -205,6 +207,8 @@ def _logs(invocation: Invocation, home: str) -> Verdict | None:
         return _verdict(EVIDENCE, invocation, "clears a Windows event log")
     if name == "audit" and "-t" in values:
         return _verdict(IMPAIR, invocation, "stops the macOS audit daemon")
+    if _sets_the_clock(name, values):
+        return _verdict(EVIDENCE, invocation, "sets the system clock, so what is logged next is misdated")
     if name == "touch" and (
         _short_flags(values) & {"r", "t", "d"} or any(v.startswith(("--reference", "--date")) for v in values)
     ):
@@ -219,6 +223,20 @@ def _logs(invocation: Invocation, home: str) -> Verdict | None:
             ):
                 return _verdict(EVIDENCE, invocation, f"back-dates {target}, so it looks old")
     return None
+
+
+def _sets_the_clock(name: str, values: list[str]) -> bool:
+    if name == "date":
+        return any(v in ("-s", "--set") or v.startswith("--set=") for v in values) or any(
+            re.fullmatch(r"\d{8}(?:\d{2}|\d{4})?(?:\.\d{2})?", v) for v in values
+        )
+    if name == "timedatectl":
+        return "set-time" in values or ("set-ntp" in values and any(v in _FALSEY for v in values))
+    if name == "hwclock":
+        return any(v in ("--set", "--systohc", "-w", "--hctosys", "-s") for v in values)
+    return name == "systemsetup" and any(
+        v.lower() in ("-settime", "-setdate", "-setusingnetworktime") for v in values
+    )
 
 
 def _outside_home(target: str, home: str) -> bool:
@@ -306,6 +324,16 @@ def _firewall(invocation: Invocation) -> Verdict | None:
                 return _verdict(IMPAIR, invocation, f"lets everything through {values[index + 1]}")
         if "ACCEPT" in values and flags & {"I", "A", "R"} and ({"-s", "--source", "--src"} & set(values)):
             return _verdict(IMPAIR, invocation, "opens the firewall to one address")
+        if ({"DROP", "REJECT"} & set(values)) and ("D" in flags or "--delete" in values):
+            return _verdict(IMPAIR, invocation, "deletes a rule that blocked traffic")
+    elif name in _FIREWALL_LOADERS and (name != "nft" or "-f" in values or "--file" in values):
+        files = [v for v in values if not v.startswith("-")] or ["-"]
+        fed = [
+            invocation.command.static(r.target) or "-" for r in invocation.command.redirects if r.op == "<"
+        ]
+        sources = fed if name.endswith("-restore") and fed else files
+        if not all(f.startswith("/etc/") for f in sources):
+            return _verdict(IMPAIR, invocation, f"replaces the firewall's rules with {sources[0]}")
     elif name == "nft":
         if (
             words[:1] in (["flush"], ["delete"])
@@ -332,6 +360,9 @@ def _firewall(invocation: Invocation) -> Verdict | None:
     elif name == "pfctl":
         if "d" in _short_flags(values) or "F" in _short_flags(values):
             return _verdict(IMPAIR, invocation, "turns pf off or flushes its rules")
+        loaded = next((values[i + 1] for i, v in enumerate(values[:-1]) if v == "-f"), None)
+        if loaded is not None and not loaded.startswith("/etc/"):
+            return _verdict(IMPAIR, invocation, f"replaces pf's rules with {loaded}")
     elif name == "socketfilterfw":
         for index, value in enumerate(values):
             following = values[index + 1].lower() if index + 1 < len(values) else ""
