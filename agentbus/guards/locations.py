@@ -32,7 +32,8 @@ __all__ = ["ROWS", "location", "written"]
 
 _SHELL_FILES = (
     r"bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|zprofile|zlogin|zlogout|shrc|kshrc|"
-    r"mkshrc|cshrc|tcshrc|login|logout|xprofile|xsessionrc|xinitrc|xsession|inputrc|pam_environment"
+    r"mkshrc|cshrc|tcshrc|login|logout|xprofile|xsessionrc|xinitrc|xsession|inputrc|pam_environment|"
+    r"bash_aliases|zsh_aliases|aliases"
 )
 _UNIT_DIRS = (
     r"/(?:etc|usr/lib|lib|usr/local/lib|run)/systemd/(?:system|user)(?:\.control)?"

@@ -13,9 +13,12 @@ the options that make an otherwise read-only program write (``sed -i``,
 
 from __future__ import annotations
 
+from .locations import location, written
 from .operands import CORE_SYSTEM_FILE, Operand, block_device, operands, option_values, system_file
+from .paths import normalize_path
+from .policy import current_policy
 from .programs import Invocation
-from .verdict import DISK, SYSTEM_FILES, Verdict
+from .verdict import BLOCK, DISK, SYSTEM_FILES, Verdict
 
 __all__ = ["check_targets", "reads_only"]
 
@@ -135,13 +138,18 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
     if not name and not invocation.dynamic:
         return None  # redirections alone: judged with the redirections
     piece = invocation.text
+    policy = current_policy()
+    held: Verdict | None = None  # a finding the policy asks about: a later one may block
     for word in invocation.wrapper_args:  # strace -o /etc/passwd ls, time -o /dev/sda ...
         for value in (word, *(o.value for o in option_values(word))):
-            found = block_device(value) or system_file(value, home=home, cwd=invocation.cwd)
-            if found is not None:
-                category = DISK if block_device(value) else SYSTEM_FILES
+            device = block_device(value)
+            place = (DISK, device) if device else written(value, home=home, cwd=invocation.cwd)
+            if place is not None:
                 wrapper = invocation.wrappers[-1] if invocation.wrappers else "a wrapper"
-                return Verdict(category, _short(piece), f"{wrapper} is given {found}, and may write it")
+                verdict = Verdict(place[0], _short(piece), f"{wrapper} is given {place[1]}, and may write it")
+                if policy.decision(verdict.category) == BLOCK:
+                    return verdict
+                held = held or verdict
     writes_anyway = _writes_anyway(invocation, _values(invocation))  # once: linear in the words
     for operand in operands(invocation):
         if operand.role in ("pattern", "input"):
@@ -152,8 +160,18 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
             return Verdict(DISK, _short(piece), f"{what} writes to or erases the block device {device}")
         if name in _PRECISE or operand.role == "output":
             continue  # their own rules, and the redirection rule, know which operand is written
-        found = system_file(operand.value.partition("=")[2] or operand.value, home=home, cwd=invocation.cwd)
+        value = operand.value.partition("=")[2] or operand.value
         told_to_write = operand.role in ("option value", "after option") or writes_anyway
+        place = location(value, home=home, cwd=invocation.cwd)
+        if place is not None:
+            # ~/.bashrc, /etc/cron.d: judged by the table of locations, when the program writes there.
+            core = CORE_SYSTEM_FILE.match(normalize_path(value, home=home, cwd=invocation.cwd))
+            if (told_to_write or core) and not reads_only(invocation):
+                what = name or "a computed command"
+                shown = written(value, home=home, cwd=invocation.cwd) or place
+                held = held or Verdict(place[0], _short(piece), f"{what} may write {shown[1]}")
+            continue
+        found = system_file(value, home=home, cwd=invocation.cwd)
         if found is None and told_to_write and operand.value.rstrip("/") in ("/etc", "/boot"):
             found = operand.value  # unzip -d /etc, tar -C /etc: files land in the machine's configuration
         if found is not None and not CORE_SYSTEM_FILE.match(found) and not told_to_write:
@@ -163,7 +181,7 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
             return Verdict(
                 SYSTEM_FILES, _short(piece), f"{what} may write {found}, and is not known only to read"
             )
-    return None
+    return held
 
 
 def _short(text: str) -> str:

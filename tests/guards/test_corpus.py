@@ -121,9 +121,9 @@ def judge_command(command: str) -> str:
 
 def judge_path(path: str, *, cwd: str | None, write: bool) -> str:
     """What the file-tool guard decides about ``path``."""
-    from agentbus.middleware.path_guard import check_path
+    from agentbus.guards.files import check_file_access
 
-    return _decision(check_path(path, cwd=cwd, home=HOME, write=write))
+    return _decision(check_file_access(path, cwd=cwd, home=HOME, write=write))
 
 
 # -- measuring ---------------------------------------------------------------------------
