@@ -54,7 +54,7 @@ FLOORS = {
     "interpreter": 118,
     "parser-gap": 149,
     "permissions": 38,
-    "persistence": 40,
+    "persistence": 156,
     "privilege-escalation": 17,
     "defense-impairment": 16,
     "credential-access": 13,
@@ -67,6 +67,7 @@ CEILINGS = {
     "option-file": 1,
     "privilege-escalation": 1,
     "path": 3,
+    "persistence": 6,
 }
 KNOWN_FALSE_POSITIVES = {
     # Held back today, though harmless; issue 12 names the first three.
@@ -82,6 +83,14 @@ KNOWN_FALSE_POSITIVES = {
     "dotfiles/.zshrc",
     "dotfiles/.bashrc",
     "src/.env.d.ts",
+    # The path guards take shell profiles for secrets ("may export API keys"): reading one, or a
+    # project file named like one, is held back, though writing one is what persistence asks about.
+    "grep -n PATH ~/.bashrc",
+    "diff dotfiles/.zshrc ~/.zshrc",
+    "source ~/.bashrc",
+    "shellcheck dotfiles/.bashrc",
+    "cp dotfiles/.bashrc build/home/.bashrc",
+    "cp ~/.bashrc dotfiles/bashrc.mine",
 }
 DEVELOPER_TOLERANCE = 0.005
 """Issue 12's target for ordinary commands: at most 0.5% held back."""
