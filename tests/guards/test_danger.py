@@ -80,7 +80,9 @@ def test_corpus_recall_and_false_positive_rate(capsys: pytest.CaptureFixture[str
         1 for e in DANGEROUS if (v := check_command(e["command"], home=HOME)) and v.category == e["category"]
     )
     false_positives = sum(
-        1 for e in BENIGN if check_command(e["command"], home=HOME) and e["command"] not in ASKED_SINCE_ISSUE_18
+        1
+        for e in BENIGN
+        if check_command(e["command"], home=HOME) and e["command"] not in ASKED_SINCE_ISSUE_18
     )
     recall = caught / len(DANGEROUS)
     rate = false_positives / len(BENIGN)
