@@ -54,6 +54,8 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     (r".*/\.ssh/authorized_keys[^/]*|/etc/ssh/authorized_keys(?:/.*)?", STEALTH_PERSISTENCE,
      "SSH authorized keys: writing one grants a login"),
     (r"~/\.ssh/rc|/etc/ssh/sshrc", STEALTH_PERSISTENCE, "a script ssh runs at every login"),
+    (r"/etc/emond\.d/.*|/var/db/emondClients(?:/.*)?", STEALTH_PERSISTENCE,
+     "the macOS event monitor's rules, run as root"),
     (r".*/(?:site|dist)-packages/[^/]+\.pth", STEALTH_PERSISTENCE,
      "a Python .pth file, run by every Python start"),
     (r".*/(?:sitecustomize|usercustomize)\.py", STEALTH_PERSISTENCE, "Python start-up code"),
@@ -71,7 +73,8 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     # -- services --------------------------------------------------------------------------------
     (rf"(?:{_UNIT_DIRS})(?:/.*)?", SERVICE, "a systemd unit"),
     (r"/etc/(?:init\.d|rc\.d|rc[0-6S]\.d|init|xinetd\.d|supervisor/conf\.d|supervisord\.d)(?:/.*)?"
-     r"|/etc/rc\.local|/etc/rc\.conf\.local|/etc/supervisord\.conf|/etc/xinetd\.conf",
+     r"|/etc/rc\.local|/etc/rc\.conf\.local|/etc/supervisord\.conf|/etc/xinetd\.conf|/etc/rc\.common"
+     r"|(?:/System)?/Library/StartupItems(?:/.*)?",
      SERVICE, "a boot script or service definition"),
     # -- shell profiles and session autostart ------------------------------------------------------
     (rf"~/\.(?:{_SHELL_FILES})(?:[.-]local)?|~/\.(?:bashrc|zshrc|profile|shrc)\.d/.*"
@@ -82,7 +85,9 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      r"csh\.login|csh\.logout|inputrc|ksh\.kshrc)"
      r"|/etc/(?:profile\.d|zsh|fish|bash_completion\.d|X11/Xsession\.d)/.*",
      PROFILE, "a shell start-up file of every user"),
-    (r"~/\.config/autostart/.*|/etc/xdg/autostart/.*|~/\.kde4?/Autostart/.*", PROFILE,
+    (r"~/\.config/autostart/.*|/etc/xdg/autostart/.*|~/\.kde4?/Autostart/.*"
+     r"|~/Library/Preferences/(?:ByHost/)?com\.apple\.(?:loginwindow|loginitems)[^/]*\.plist"
+     r"|~/Library/Application Support/com\.apple\.backgroundtaskmanagementagent/.*", PROFILE,
      "a program started at every desktop login"),
     (r"~/\.gitconfig|~/\.config/git/config|/etc/gitconfig", PROFILE,
      "git's configuration: its aliases, pager and hooks run from it"),

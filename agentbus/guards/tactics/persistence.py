@@ -105,6 +105,9 @@ def _systemd_run(options: list[str], invocation: Invocation) -> Verdict | None:
     timer = next((o for o in options if o.split("=", 1)[0] in _TIMER_OPTIONS), None)
     if timer is not None:
         return _verdict(SCHEDULED, invocation, f"systemd-run {timer} starts a transient timer")
+    if "--scope" not in options:
+        # Not a child of the agent any more: systemd runs it, and keeps it running.
+        return _verdict(SERVICE, invocation, "systemd-run starts the command as a service of its own")
     return None
 
 
@@ -297,14 +300,14 @@ def _kubectl(invocation: Invocation, home: str) -> Verdict | None:
 _ACCOUNT_TOOLS = frozenset({"useradd", "adduser", "usermod", "userdel", "deluser", "groupadd", "addgroup",
                             "groupmod", "groupdel", "delgroup", "gpasswd", "newusers", "chpasswd",
                             "chgpasswd", "chsh", "vipw", "vigr", "sysadminctl", "createhomedir", "passwd",
-                            "chage", "pw", "dscl", "dseditgroup", "smbpasswd", "htpasswd"})  # fmt: skip
+                            "chage", "pw", "dscl", "dseditgroup", "smbpasswd", "htpasswd", "dsenableroot",
+                            "ldapadd", "ldapmodify", "ldappasswd"})  # fmt: skip
 _ACCOUNT_READS = {
     "passwd": frozenset({"-S", "--status", "-a"}),
     "chage": frozenset({"-l", "--list"}),
     "dseditgroup": frozenset({"read", "checkmember"}),
     "useradd": frozenset({"-D"}),
-    "sysadminctl": frozenset({"-secureTokenStatus", "-guestAccount", "-afpGuestAccess", "-smbGuestAccess",
-                              "-filesystem", "-screenLock", "-automaticTime"}),
+    "sysadminctl": frozenset({"-secureTokenStatus", "status"}),
 }  # fmt: skip
 _DSCL_CHANGES = frozenset({"-create", "create", "-append", "append", "-merge", "merge", "-delete", "delete",
                            "-passwd", "passwd", "-change", "change", "-changei", "-deletepl", "-createpl",
@@ -508,13 +511,14 @@ def _computed_startup_file(invocation: Invocation) -> Verdict | None:
     if invocation.name in ("tee", "cp", "install", "mv", "ln"):
         words += list(invocation.args)
     for word in words:
-        if command.static(word) is not None:
-            continue
-        shown = command.render(word)
+        value = command.static(word)
+        if value is not None and "$" not in value:
+            continue  # a known path: the locations table judges it
+        shown = command.render(word) if value is None else value
         tail = shown.rsplit("/", 1)[-1]
         if "$" in tail or "`" in tail:
             continue
-        if _PYTHON_STARTUP.search(tail) or (tail.endswith(".pth") and "site" in shown):
+        if _PYTHON_STARTUP.search(tail) or (tail.endswith(".pth") and "site" in shown.lower()):
             return _verdict(
                 STEALTH_PERSISTENCE, invocation, f"writes Python start-up code ({tail}) into {shown}"
             )
