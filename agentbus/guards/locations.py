@@ -91,11 +91,16 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      "a program started at every desktop login"),
     (r"~/\.gitconfig|~/\.config/git/config|/etc/gitconfig", PROFILE,
      "git's configuration: its aliases, pager and hooks run from it"),
+    (r"~/\.ssh/config|~/\.ssh/config\.d/.*", PROFILE,
+     "ssh's configuration: its ProxyCommand and LocalCommand run at every connection"),
 )  # fmt: skip
 """(pattern, category, what the place is): see the module docstring for the pattern's form."""
 
-_TABLE = re.compile("|".join(f"(?P<row{index}>{pattern})" for index, (pattern, _, _) in enumerate(ROWS)))
-_HOMES = re.compile(r"^(?:/home/[^/]+|/Users/[^/]+|/root|/var/root)(?=/|$)")
+# Case-insensitive: on macOS (and Windows) ~/.ZSHRC is ~/.zshrc.
+_TABLE = re.compile(
+    "|".join(f"(?P<row{index}>{pattern})" for index, (pattern, _, _) in enumerate(ROWS)), re.IGNORECASE
+)
+_HOMES = re.compile(r"^(?:/home/[^/]+|/Users/[^/]+|/root|/var/root)(?=/|$)", re.IGNORECASE)
 
 
 def location(path: str, *, home: str | None = None, cwd: str | None = None) -> tuple[str, str] | None:
@@ -113,7 +118,7 @@ def location(path: str, *, home: str | None = None, cwd: str | None = None) -> t
     if normalized.startswith(("/private/etc/", "/private/var/")):
         normalized = normalized[len("/private") :]  # macOS: /etc and /var live in /private
     home = home.rstrip("/")
-    if home and (normalized == home or normalized.startswith(home + "/")):
+    if home and (normalized.lower() == home.lower() or normalized.lower().startswith(home.lower() + "/")):
         keyed = "~" + normalized[len(home) :]
     else:
         keyed = _HOMES.sub("~", normalized, count=1)

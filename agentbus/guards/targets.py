@@ -17,7 +17,7 @@ from .locations import location, written
 from .operands import CORE_SYSTEM_FILE, Operand, block_device, operands, option_values, system_file
 from .paths import normalize_path
 from .policy import current_policy
-from .programs import Invocation
+from .programs import SHELLS, Invocation
 from .verdict import BLOCK, DISK, SYSTEM_FILES, Verdict
 
 __all__ = ["check_targets", "reads_only"]
@@ -67,6 +67,11 @@ _DEVICE_SUBCOMMANDS: dict[str, frozenset[str]] = {
     "badblocks": frozenset({"-s", "-v", "-sv", "-vs", "-b", "-c"}),
 }  # fmt: skip
 """Programs that read or destroy a device depending on the subcommand: the ones that only read."""
+
+_EDITORS = frozenset({"vi", "vim", "nvim", "gvim", "nano", "pico", "emacs", "emacsclient", "ed", "ex", "joe",
+                      "micro", "mcedit", "hx", "kak", "code", "subl", "gedit", "kate", "mousepad", "sponge",
+                      "patch"})  # fmt: skip
+"""Programs that write the files they are given as plain arguments: editors, ``sponge``, ``patch``."""
 
 _PRECISE = frozenset({"cp", "mv", "install", "ln", "rsync", "scp", "dd", "tee", "chmod", "rm", "unlink",
                       "curl", "wget", "truncate"})  # fmt: skip
@@ -166,7 +171,8 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
         if place is not None:
             # ~/.bashrc, /etc/cron.d: judged by the table of locations, when the program writes there.
             core = CORE_SYSTEM_FILE.match(normalize_path(value, home=home, cwd=invocation.cwd))
-            if (told_to_write or core) and not reads_only(invocation):
+            writes = told_to_write or core or name in _EDITORS
+            if writes and name not in SHELLS and not reads_only(invocation):
                 what = name or "a computed command"
                 shown = written(value, home=home, cwd=invocation.cwd) or place
                 held = held or Verdict(place[0], _short(piece), f"{what} may write {shown[1]}")

@@ -71,6 +71,10 @@ def decided(command: str, policy: Policy | None = None) -> tuple[str, str] | Non
         ("cp /tmp/rc /root/.bashrc", PROFILE, "ask"),
         ("ln -sf /tmp/.rc ~/.zshenv", PROFILE, "ask"),
         ("cd ~ && echo x >> .bashrc", PROFILE, "ask"),
+        ("echo x >> ~/.ZSHRC", PROFILE, "ask"),  # macOS: the same file as ~/.zshrc
+        ("sponge ~/.bashrc < new", PROFILE, "ask"),
+        ("vim -es -c 'norm Gox' -c wq ~/.profile", PROFILE, "ask"),
+        ("echo 'Host x' >> ~/.ssh/config", PROFILE, "ask"),
         # hidden persistence: blocked
         ("echo /tmp/x.so > /etc/ld.so.preload", STEALTH_PERSISTENCE, "block"),
         ("insmod /tmp/rk.ko", STEALTH_PERSISTENCE, "block"),
@@ -127,6 +131,8 @@ def test_each_tactic_has_its_category_and_default_decision(
         "docker stop web",
         "kubectl delete pod api-7d9f-x -n dev",
         "defaults read com.apple.dock",
+        "shellcheck ~/.bashrc",
+        "bash -n ~/.bashrc",
     ],
 )
 def test_discovery_and_project_work_pass(command: str) -> None:
