@@ -72,6 +72,9 @@ def decided(command: str, policy: Policy | None = None) -> tuple[str, str] | Non
         ("ln -sf /tmp/.rc ~/.zshenv", PROFILE, "ask"),
         ("cd ~ && echo x >> .bashrc", PROFILE, "ask"),
         ("echo x >> ~/.ZSHRC", PROFILE, "ask"),  # macOS: the same file as ~/.zshrc
+        ("cat <<EOF >> ~/.bashrc\n/tmp/.x &\nEOF", PROFILE, "ask"),  # the grammar nests the > in the <<
+        ("cat <<EOF > /etc/cron.d/x\n* * * * * root /x\nEOF", SCHEDULED, "ask"),
+        ("cat <<'EOF' > .git/hooks/post-checkout\n/tmp/.x\nEOF", STEALTH_PERSISTENCE, "block"),
         ("sponge ~/.bashrc < new", PROFILE, "ask"),
         ("vim -es -c 'norm Gox' -c wq ~/.profile", PROFILE, "ask"),
         ("echo 'Host x' >> ~/.ssh/config", PROFILE, "ask"),

@@ -526,7 +526,7 @@ def _computed_startup_file(invocation: Invocation) -> Verdict | None:
 
 
 _WRITE_OPS = (">", ">>", ">|", "&>", "&>>")
-_INLINE = frozenset({"echo", "printf", "curl", "wget", "base64", "xxd", "python", "python3", "perl"})
+_INLINE = frozenset({"echo", "printf", "curl", "wget", "base64", "xxd"})
 _SCRATCH = re.compile(r"^/(?:tmp|var/tmp|dev/shm|private/tmp|private/var/folders|var/folders)/")
 _HOOK = re.compile(r"(?:^|/)\.git/hooks/[^/]+$")
 
@@ -535,12 +535,12 @@ def _targets(stage: Invocation) -> Iterator[tuple[str, bool]]:
     """What a stage writes, and whether the content comes from the command line itself."""
     command = stage.command
     inline_here = any(r.op in ("<<", "<<<") for r in command.redirects)
-    reads_file = any(r.op == "<" for r in command.redirects)
     for redirect in command.redirects:
         if redirect.op in _WRITE_OPS:
             target = command.static(redirect.target)
             if target is not None:
-                yield target, stage.name in _INLINE or inline_here or not reads_file
+                # echo … > hook, cat <<EOF > hook: authored here; a project script's output is not.
+                yield target, stage.name in _INLINE or inline_here
     if stage.name == "tee":
         for value in _positionals(_values(stage)):
             yield value, True
