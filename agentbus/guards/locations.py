@@ -17,7 +17,9 @@ much a profile. The first matching row wins, so a narrower row goes first
 
 Only absolute paths are locations. A relative path whose directory is unknown
 is in the project (``deploy/app.service``, ``dotfiles/.bashrc``): writing it
-changes nothing until someone installs it.
+changes nothing until someone installs it. The one exception is
+``.ssh/authorized_keys``, which grants a login wherever it is (``ssh host 'cat >>
+.ssh/authorized_keys'`` writes the remote home's).
 """
 
 from __future__ import annotations
@@ -100,6 +102,8 @@ ROWS: tuple[tuple[str, str, str], ...] = (
 _TABLE = re.compile(
     "|".join(f"(?P<row{index}>{pattern})" for index, (pattern, _, _) in enumerate(ROWS)), re.IGNORECASE
 )
+_AUTHORIZED_KEYS = re.compile(r"(?:^|/)\.ssh/authorized_keys[^/]*$", re.IGNORECASE)
+_ANYWHERE = (STEALTH_PERSISTENCE, "SSH authorized keys: writing one grants a login")
 _HOMES = re.compile(r"^(?:/home/[^/]+|/Users/[^/]+|/root|/var/root)(?=/|$)", re.IGNORECASE)
 
 
@@ -114,7 +118,8 @@ def location(path: str, *, home: str | None = None, cwd: str | None = None) -> t
     home = home or normalize_path("~")
     normalized = normalize_path(path, home=home, cwd=cwd)
     if not normalized.startswith("/"):
-        return None
+        # ssh host 'cat >> .ssh/authorized_keys': a key for a login, wherever the directory is.
+        return _ANYWHERE if _AUTHORIZED_KEYS.search(normalized) else None
     if normalized.startswith(("/private/etc/", "/private/var/")):
         normalized = normalized[len("/private") :]  # macOS: /etc and /var live in /private
     home = home.rstrip("/")

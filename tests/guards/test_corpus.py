@@ -54,7 +54,7 @@ FLOORS = {
     "interpreter": 118,
     "parser-gap": 149,
     "permissions": 38,
-    "persistence": 156,
+    "persistence": 196,
     "privilege-escalation": 17,
     "defense-impairment": 16,
     "credential-access": 13,

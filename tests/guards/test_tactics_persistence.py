@@ -94,6 +94,10 @@ def decided(command: str, policy: Policy | None = None) -> tuple[str, str] | Non
         ("git config --global init.templateDir /tmp/.tpl", STEALTH_PERSISTENCE, "block"),
         ("git config --global core.fsmonitor /tmp/.fsm", STEALTH_PERSISTENCE, "block"),
         ("echo '/tmp/.x' > .git/hooks/post-merge", STEALTH_PERSISTENCE, "block"),
+        ("ssh root@host 'cat >> .ssh/authorized_keys' < k.pub", STEALTH_PERSISTENCE, "block"),
+        ("git config --global alias.st '!/tmp/.x; git status'", PROFILE, "ask"),
+        ("sudo sv down nginx", SERVICE, "ask"),
+        ("sudo ifdown eth0", SERVICE, "ask"),
         ("cp /tmp/post-commit .git/hooks/post-commit", STEALTH_PERSISTENCE, "block"),
     ],
 )
@@ -135,6 +139,8 @@ def test_each_tactic_has_its_category_and_default_decision(
         "kubectl delete pod api-7d9f-x -n dev",
         "defaults read com.apple.dock",
         "shellcheck ~/.bashrc",
+        "git config --global alias.co checkout",
+        "sv status nginx",
         "bash -n ~/.bashrc",
     ],
 )

@@ -186,6 +186,26 @@ def _rc_tool(invocation: Invocation, home: str) -> Verdict | None:
     return _verdict(SERVICE, invocation, f"{name} changes the services started at boot")
 
 
+_RUNIT_VERBS = frozenset({"up", "down", "once", "pause", "cont", "hup", "alarm", "interrupt", "quit", "term",
+                          "kill", "exit", "start", "stop", "restart", "reload", "shutdown", "force-stop",
+                          "force-reload", "force-restart", "force-shutdown"})  # fmt: skip
+
+
+def _sv(invocation: Invocation, home: str) -> Verdict | None:
+    """runit's ``sv down nginx``, illumos' ``svcadm disable ssh``, ``sysv-rc-conf x on``, ``ifdown eth0``."""
+    words = _positionals(_values(invocation), frozenset({"-w"}))
+    name = invocation.name
+    if name == "sv" and not (words and words[0] in _RUNIT_VERBS):
+        return None
+    if name == "svcadm" and not (words and words[0] in ("enable", "disable", "restart", "refresh", "mark")):
+        return None
+    if name == "sysv-rc-conf" and len(words) < 2:
+        return None  # sysv-rc-conf --list
+    if name == "ifdown" and not words:
+        return None
+    return _verdict(SERVICE, invocation, f"{name} changes a running or boot-time service")
+
+
 def _brew(invocation: Invocation, home: str) -> Verdict | None:
     words = _positionals(_values(invocation))
     if (
@@ -413,6 +433,10 @@ def _git(invocation: Invocation, home: str) -> Verdict | None:
         return _verdict(
             STEALTH_PERSISTENCE, invocation, f"points {_GLOBAL_GIT_KEYS[key]} at {value} for every repository"
         )
+    if key.startswith("alias.") and value.startswith("!"):
+        return _verdict(
+            PROFILE, invocation, f"a git alias that runs a shell command ({value[:40]}) in every repository"
+        )
     if key == "core.fsmonitor" and value.lower() not in ("true", "false", "0", "1", "yes", "no"):
         return _verdict(
             STEALTH_PERSISTENCE, invocation, f"runs {value} on every git status, in every repository"
@@ -460,6 +484,7 @@ _CHECKS: dict[str, _Check] = {
     "service": _service,
     **dict.fromkeys(("update-rc.d", "chkconfig", "rc-update", "insserv", "rc-service", "invoke-rc.d"),
                     _rc_tool),
+    **dict.fromkeys(("sv", "svcadm", "sysv-rc-conf", "ifdown"), _sv),
     "brew": _brew,
     "supervisorctl": _supervisorctl,
     "pm2": _pm2,
