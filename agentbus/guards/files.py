@@ -33,10 +33,11 @@ from ..events import ToolCall
 from ..registry import Registry
 from .budget import decide, spend
 from .interpreters import INTERPRETERS, fed_code, inline_code
+from .locations import location
 from .operands import PATH_MAX, PATTERN_OPTIONS, option_values
 from .parse import Script, parsed
-from .paths import check_glob, check_path, normalize_path
-from .policy import Policy, hold
+from .paths import check_glob, check_path, display_path, normalize_path
+from .policy import Policy, current_policy, hold
 from .programs import Invocation, walk
 from .verdict import Guard, Verdict, install_guards
 
@@ -48,9 +49,11 @@ __all__ = [
     "SECURITY_AUDIT_ID",
     "SHELL_FILE_GUARD",
     "SHELL_FILE_GUARD_ID",
+    "check_file_access",
     "check_glob",
     "check_path",
     "check_shell_files",
+    "check_write",
     "install",
     "search_path_guard",
     "security_audit",
@@ -135,12 +138,46 @@ def _patch_paths(patch: str) -> Iterator[str]:
 
 
 def security_audit(call: ToolCall) -> None:
-    """tool.before handler: block file-tool access to sensitive paths."""
+    """tool.before handler: block file-tool access to sensitive paths (or ask, as the policy says)."""
     cwd = _cwd(call.args)
     write = bool(_WRITING.search(call.tool) or (call.kind is not None and _WRITING.search(call.kind)))
+    asked: Verdict | None = None  # the first ask waits: a later path may be blocked
     for path in _file_paths(call.args):
-        if hold(call, check_path(path, cwd=cwd, write=write)):
+        decided = check_file_access(path, cwd=cwd, write=write)
+        if decided is not None and decided.decision != "ask":
+            hold(call, decided)
             return
+        asked = asked or decided
+    if asked is not None:
+        hold(call, asked)
+
+
+def check_file_access(
+    path: str, *, cwd: str | None = None, home: str | None = None, write: bool = False
+) -> Verdict | None:
+    """What the file-tool guard decides about ``path``: a verdict carrying ``block`` or ``ask``, or None.
+
+    A write to a location of :mod:`.locations` is judged by its category
+    (:func:`check_write`); anything else by :func:`.paths.check_path`. The
+    policy of the decision under way (:func:`.policy.current_policy`) decides.
+    """
+    verdict = check_write(path, cwd=cwd, home=home) if write else None
+    if verdict is None:
+        verdict = check_path(path, cwd=cwd, home=home, write=write)
+    return current_policy().apply(verdict)
+
+
+def check_write(path: str, *, cwd: str | None = None, home: str | None = None) -> Verdict | None:
+    """A :class:`Verdict` if writing ``path`` is a tactic (:mod:`.locations`): ``~/.bashrc`` is a
+    shell profile, ``/etc/ld.so.preload`` hidden persistence; its category goes through the policy."""
+    if not isinstance(path, str) or not path.strip():
+        return None
+    home = home or normalize_path("~")
+    found = location(path, home=home, cwd=cwd)
+    if found is None:
+        return None
+    shown = display_path(normalize_path(path, home=home, cwd=cwd), home=home)
+    return Verdict(found[0], shown, f"writing {found[1]}")
 
 
 # -- file arguments of shell commands -----------------------------------------------------
@@ -154,7 +191,7 @@ _READERS = frozenset({
 })  # fmt: skip
 """Programs whose file arguments are read (and shown, copied, sent or sourced)."""
 _PATTERN_FIRST = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "awk", "gawk", "mawk", "sed"})
-_WRITE_TARGET = frozenset({"cp", "mv", "install", "rsync", "scp", "tee"})
+_WRITE_TARGET = frozenset({"cp", "mv", "install", "rsync", "scp", "tee", "ln"})
 _CURL_DATA = frozenset({"-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--json"})
 _GLOB = re.compile(r"[*?\[]")
 
@@ -168,6 +205,8 @@ def _judge(word: str, *, cwd: str | None, write: bool = False) -> Verdict | None
         return check_glob(word, cwd=cwd)
     if not write and normalize_path(word, cwd=cwd) in _WORLD_READABLE:
         return None  # every local user reads /etc/passwd; writing it is the command guard's business
+    if write and location(word, cwd=cwd) is not None:
+        return None  # writing ~/.bashrc, /etc/cron.d/x: the command guard judges it, by the locations table
     return check_path(word, cwd=cwd, write=write)
 
 
@@ -377,8 +416,14 @@ def _check_invocation(invocation: Invocation, cwd: str | None) -> Verdict | None
         else:
             plain = _generic_operands(invocation)
         last = len(plain) - 1
+        in_place = name in ("sed", "perl") and any(
+            value.startswith(("-i", "--in-place", "-pi"))
+            for value in map(invocation.command.static, invocation.args)
+            if value
+        )
         for index, operand in enumerate(plain):
-            write = name == "tee" or (name in _WRITE_TARGET and index == last and last > 0)
+            # sed -i edits its files where they are (nothing is shown); ln -s makes its last operand.
+            write = name == "tee" or in_place or (name in _WRITE_TARGET and index == last and last > 0)
             verdict = _judge(operand, cwd=cwd, write=write)
             if verdict is not None:
                 return verdict

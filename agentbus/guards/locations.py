@@ -17,7 +17,9 @@ much a profile. The first matching row wins, so a narrower row goes first
 
 Only absolute paths are locations. A relative path whose directory is unknown
 is in the project (``deploy/app.service``, ``dotfiles/.bashrc``): writing it
-changes nothing until someone installs it.
+changes nothing until someone installs it. The one exception is
+``.ssh/authorized_keys``, which grants a login wherever it is (``ssh host 'cat >>
+.ssh/authorized_keys'`` writes the remote home's).
 """
 
 from __future__ import annotations
@@ -41,7 +43,8 @@ __all__ = ["ROWS", "location", "written"]
 
 _SHELL_FILES = (
     r"bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|zprofile|zlogin|zlogout|shrc|kshrc|"
-    r"mkshrc|cshrc|tcshrc|login|logout|xprofile|xsessionrc|xinitrc|xsession|inputrc|pam_environment"
+    r"mkshrc|cshrc|tcshrc|login|logout|xprofile|xsessionrc|xinitrc|xsession|inputrc|pam_environment|"
+    r"bash_aliases|zsh_aliases|aliases"
 )
 _UNIT_DIRS = (
     r"/(?:etc|usr/lib|lib|usr/local/lib|run)/systemd/(?:system|user)(?:\.control)?"
@@ -63,10 +66,11 @@ _HISTORY_FILES = (
 
 ROWS: tuple[tuple[str, str, str], ...] = (
     # -- privilege: who may become root, and how -------------------------------------------------------
-    (r"(?:/usr/local|/usr/pkg|/opt/homebrew)?/etc/(?:sudoers|doas\.conf)(?:[-~]|\.(?:bak|old|orig|tmp|new))?"
-     r"|(?:/usr/local|/usr/pkg|/opt/homebrew)?/etc/sudoers\.d(?:/.*)?",
+    # /etc/sudoers, /etc/doas.conf and /etc/pam.d are system files (seed 000's category): blocked as such.
+    (r"(?:/usr/local|/usr/pkg|/opt/homebrew)/etc/(?:sudoers|doas\.conf)(?:[-~]|\.(?:bak|old|orig|tmp|new))?"
+     r"|(?:/usr/local|/usr/pkg|/opt/homebrew)/etc/sudoers\.d(?:/.*)?",
      PRIVILEGE, "sudo's rules: who may run what as root"),
-    (r"(?:/usr/local)?/etc/pam\.(?:d(?:/.*)?|conf)|/usr/lib/pam\.d(?:/.*)?|/usr/lib/pam(?:/.*)?"
+    (r"/usr/local/etc/pam\.d(?:/.*)?|/etc/pam\.conf|/usr/lib/pam\.d(?:/.*)?|/usr/lib/pam(?:/.*)?"
      r"|/(?:usr/)?lib(?:64)?(?:/[^/]*-linux-gnu[^/]*)?/security(?:/.*)?",
      PRIVILEGE, "PAM, which decides every login and sudo"),
     (r"/etc/polkit-1(?:/.*)?|/usr/share/polkit-1/(?:rules\.d|actions)(?:/.*)?|/var/lib/polkit-1(?:/.*)?",
@@ -110,6 +114,8 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     (r".*/\.ssh/authorized_keys[^/]*|/etc/ssh/authorized_keys(?:/.*)?", STEALTH_PERSISTENCE,
      "SSH authorized keys: writing one grants a login"),
     (r"~/\.ssh/rc|/etc/ssh/sshrc", STEALTH_PERSISTENCE, "a script ssh runs at every login"),
+    (r"/etc/emond\.d/.*|/var/db/emondClients(?:/.*)?", STEALTH_PERSISTENCE,
+     "the macOS event monitor's rules, run as root"),
     (r".*/(?:site|dist)-packages/[^/]+\.pth", STEALTH_PERSISTENCE,
      "a Python .pth file, run by every Python start"),
     (r".*/(?:sitecustomize|usercustomize)\.py", STEALTH_PERSISTENCE, "Python start-up code"),
@@ -127,7 +133,8 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     # -- services --------------------------------------------------------------------------------
     (rf"(?:{_UNIT_DIRS})(?:/.*)?", SERVICE, "a systemd unit"),
     (r"/etc/(?:init\.d|rc\.d|rc[0-6S]\.d|init|xinetd\.d|supervisor/conf\.d|supervisord\.d)(?:/.*)?"
-     r"|/etc/rc\.local|/etc/rc\.conf\.local|/etc/supervisord\.conf|/etc/xinetd\.conf",
+     r"|/etc/rc\.local|/etc/rc\.conf\.local|/etc/supervisord\.conf|/etc/xinetd\.conf|/etc/rc\.common"
+     r"|(?:/System)?/Library/StartupItems(?:/.*)?",
      SERVICE, "a boot script or service definition"),
     # -- shell profiles and session autostart ------------------------------------------------------
     (rf"~/\.(?:{_SHELL_FILES})(?:[.-]local)?|~/\.(?:bashrc|zshrc|profile|shrc)\.d/.*"
@@ -138,15 +145,24 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      r"csh\.login|csh\.logout|inputrc|ksh\.kshrc)"
      r"|/etc/(?:profile\.d|zsh|fish|bash_completion\.d|X11/Xsession\.d)/.*",
      PROFILE, "a shell start-up file of every user"),
-    (r"~/\.config/autostart/.*|/etc/xdg/autostart/.*|~/\.kde4?/Autostart/.*", PROFILE,
+    (r"~/\.config/autostart/.*|/etc/xdg/autostart/.*|~/\.kde4?/Autostart/.*"
+     r"|~/Library/Preferences/(?:ByHost/)?com\.apple\.(?:loginwindow|loginitems)[^/]*\.plist"
+     r"|~/Library/Application Support/com\.apple\.backgroundtaskmanagementagent/.*", PROFILE,
      "a program started at every desktop login"),
     (r"~/\.gitconfig|~/\.config/git/config|/etc/gitconfig", PROFILE,
      "git's configuration: its aliases, pager and hooks run from it"),
+    (r"~/\.ssh/config|~/\.ssh/config\.d/.*", PROFILE,
+     "ssh's configuration: its ProxyCommand and LocalCommand run at every connection"),
 )  # fmt: skip
 """(pattern, category, what the place is): see the module docstring for the pattern's form."""
 
-_TABLE = re.compile("|".join(f"(?P<row{index}>{pattern})" for index, (pattern, _, _) in enumerate(ROWS)))
-_HOMES = re.compile(r"^(?:/home/[^/]+|/Users/[^/]+|/root|/var/root)(?=/|$)")
+# Case-insensitive: on macOS (and Windows) ~/.ZSHRC is ~/.zshrc.
+_TABLE = re.compile(
+    "|".join(f"(?P<row{index}>{pattern})" for index, (pattern, _, _) in enumerate(ROWS)), re.IGNORECASE
+)
+_AUTHORIZED_KEYS = re.compile(r"(?:^|/)\.ssh/authorized_keys[^/]*$", re.IGNORECASE)
+_ANYWHERE = (STEALTH_PERSISTENCE, "SSH authorized keys: writing one grants a login")
+_HOMES = re.compile(r"^(?:/home/[^/]+|/Users/[^/]+|/root|/var/root)(?=/|$)", re.IGNORECASE)
 
 
 def location(path: str, *, home: str | None = None, cwd: str | None = None) -> tuple[str, str] | None:
@@ -160,11 +176,12 @@ def location(path: str, *, home: str | None = None, cwd: str | None = None) -> t
     home = home or normalize_path("~")
     normalized = normalize_path(path, home=home, cwd=cwd)
     if not normalized.startswith("/"):
-        return None
+        # ssh host 'cat >> .ssh/authorized_keys': a key for a login, wherever the directory is.
+        return _ANYWHERE if _AUTHORIZED_KEYS.search(normalized) else None
     if normalized.startswith(("/private/etc/", "/private/var/")):
         normalized = normalized[len("/private") :]  # macOS: /etc and /var live in /private
     home = home.rstrip("/")
-    if home and (normalized == home or normalized.startswith(home + "/")):
+    if home and (normalized.lower() == home.lower() or normalized.lower().startswith(home.lower() + "/")):
         keyed = "~" + normalized[len(home) :]
     else:
         keyed = _HOMES.sub("~", normalized, count=1)

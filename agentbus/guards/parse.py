@@ -488,6 +488,7 @@ class _Builder:
         fd = ""
         op = ""
         target = ""
+        inner_redirects: list[Redirect] = []
         for child in node.children:
             if child.type == "file_descriptor":
                 fd = self.text(child)
@@ -495,6 +496,9 @@ class _Builder:
                 op = op or child.type
             elif child.type in ("heredoc_start", "heredoc_end"):
                 continue
+            elif child.type in ("file_redirect", "herestring_redirect") and kind == "heredoc_redirect":
+                # cat <<EOF > /etc/passwd: the grammar nests the redirections after the delimiter.
+                inner_redirects.extend(self.redirect(child))
             elif child.type == "heredoc_body":
                 inner = self.nested()
                 for part in child.children:
@@ -512,7 +516,7 @@ class _Builder:
                 target = f"{_SUB_OPEN}{len(self.subs) - 1}{_SUB_CLOSE}"
         elif kind == "herestring_redirect":
             op = "<<<"
-        return [Redirect(op or ">", target, fd)]
+        return [Redirect(op or ">", target, fd), *inner_redirects]
 
     # words
 

@@ -13,9 +13,12 @@ the options that make an otherwise read-only program write (``sed -i``,
 
 from __future__ import annotations
 
+from .locations import location, written
 from .operands import CORE_SYSTEM_FILE, Operand, block_device, operands, option_values, system_file
-from .programs import Invocation
-from .verdict import DISK, SYSTEM_FILES, Verdict
+from .paths import normalize_path
+from .policy import current_policy
+from .programs import SHELLS, Invocation
+from .verdict import BLOCK, DISK, EVIDENCE, IMPAIR, SYSTEM_FILES, Verdict
 
 __all__ = ["check_targets", "reads_only"]
 
@@ -64,6 +67,11 @@ _DEVICE_SUBCOMMANDS: dict[str, frozenset[str]] = {
     "badblocks": frozenset({"-s", "-v", "-sv", "-vs", "-b", "-c"}),
 }  # fmt: skip
 """Programs that read or destroy a device depending on the subcommand: the ones that only read."""
+
+_EDITORS = frozenset({"vi", "vim", "nvim", "gvim", "nano", "pico", "emacs", "emacsclient", "ed", "ex", "joe",
+                      "micro", "mcedit", "hx", "kak", "code", "subl", "gedit", "kate", "mousepad", "sponge",
+                      "patch"})  # fmt: skip
+"""Programs that write the files they are given as plain arguments: editors, ``sponge``, ``patch``."""
 
 _PRECISE = frozenset({"cp", "mv", "install", "ln", "rsync", "scp", "dd", "tee", "chmod", "rm", "unlink",
                       "curl", "wget", "truncate"})  # fmt: skip
@@ -135,13 +143,18 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
     if not name and not invocation.dynamic:
         return None  # redirections alone: judged with the redirections
     piece = invocation.text
+    policy = current_policy()
+    held: Verdict | None = None  # a finding the policy asks about: a later one may block
     for word in invocation.wrapper_args:  # strace -o /etc/passwd ls, time -o /dev/sda ...
         for value in (word, *(o.value for o in option_values(word))):
-            found = block_device(value) or system_file(value, home=home, cwd=invocation.cwd)
-            if found is not None:
-                category = DISK if block_device(value) else SYSTEM_FILES
+            device = block_device(value)
+            place = (DISK, device) if device else written(value, home=home, cwd=invocation.cwd)
+            if place is not None:
                 wrapper = invocation.wrappers[-1] if invocation.wrappers else "a wrapper"
-                return Verdict(category, _short(piece), f"{wrapper} is given {found}, and may write it")
+                verdict = Verdict(place[0], _short(piece), f"{wrapper} is given {place[1]}, and may write it")
+                if policy.decision(verdict.category) == BLOCK:
+                    return verdict
+                held = held or verdict
     writes_anyway = _writes_anyway(invocation, _values(invocation))  # once: linear in the words
     for operand in operands(invocation):
         if operand.role in ("pattern", "input"):
@@ -152,8 +165,21 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
             return Verdict(DISK, _short(piece), f"{what} writes to or erases the block device {device}")
         if name in _PRECISE or operand.role == "output":
             continue  # their own rules, and the redirection rule, know which operand is written
-        found = system_file(operand.value.partition("=")[2] or operand.value, home=home, cwd=invocation.cwd)
+        value = operand.value.partition("=")[2] or operand.value
         told_to_write = operand.role in ("option value", "after option") or writes_anyway
+        place = location(value, home=home, cwd=invocation.cwd)
+        if place is not None and place[0] in _READ_OFTEN:
+            continue  # last -f /var/log/wtmp reads it: tactics.writes knows the writers of these
+        if place is not None:
+            # ~/.bashrc, /etc/cron.d: judged by the table of locations, when the program writes there.
+            core = CORE_SYSTEM_FILE.match(normalize_path(value, home=home, cwd=invocation.cwd))
+            writes = told_to_write or core or name in _EDITORS
+            if writes and name not in SHELLS and not reads_only(invocation):
+                what = name or "a computed command"
+                shown = written(value, home=home, cwd=invocation.cwd) or place
+                held = held or Verdict(place[0], _short(piece), f"{what} may write {shown[1]}")
+            continue
+        found = system_file(value, home=home, cwd=invocation.cwd)
         if found is None and told_to_write and operand.value.rstrip("/") in ("/etc", "/boot"):
             found = operand.value  # unzip -d /etc, tar -C /etc: files land in the machine's configuration
         if found is not None and not CORE_SYSTEM_FILE.match(found) and not told_to_write:
@@ -163,7 +189,11 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
             return Verdict(
                 SYSTEM_FILES, _short(piece), f"{what} may write {found}, and is not known only to read"
             )
-    return None
+    return held
+
+
+_READ_OFTEN = frozenset({EVIDENCE, IMPAIR})
+"""Logs, history, firewall rules, trusted roots: read with options far more than written."""
 
 
 def _short(text: str) -> str:

@@ -75,6 +75,8 @@ def test_a_relative_path_is_the_projects_unless_the_directory_is_known() -> None
     assert location("dotfiles/.bashrc", home=HOME, cwd=f"{HOME}/project") is None
     assert location(".bashrc", home=HOME) is None
     assert location(".bashrc", home=HOME, cwd=HOME) == (PROFILE, "a shell start-up file")
+    # authorized_keys grants a login wherever it is: ssh host 'cat >> .ssh/authorized_keys'.
+    assert location(".ssh/authorized_keys", home=HOME) is not None
 
 
 def test_written_falls_back_to_system_files() -> None:
@@ -94,7 +96,7 @@ _NAME = st.text(alphabet="abcdefghijklmnopqrstuvwxyz._-/", min_size=1, max_size=
 def test_relative_paths_are_never_locations(name: str) -> None:
     relative = name.lstrip("/~")
     if relative and not relative.startswith(".."):
-        assert location(relative, home=HOME) is None
+        assert location(relative, home=HOME) is None or "authorized_keys" in relative.lower()
 
 
 @given(_NAME, st.sampled_from(["/home/dev", "/root", "/Users/alice", "/home/other"]))

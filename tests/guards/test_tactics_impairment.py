@@ -171,6 +171,10 @@ def test_impairing_a_defense_is_blocked(command: str) -> None:
         "date -u '+%Y-%m-%d'",
         "timedatectl status",
         "pfctl -f /etc/pf.conf",
+        "last -f /var/log/wtmp.1",
+        "lastb -f /var/log/btmp",
+        "journalctl --directory=/var/log/journal -n 20",
+        "aureport -if /var/log/audit/audit.log --summary",
         "iptables-restore < /etc/iptables/rules.v4",
         "osascript -e 'display notification \"done\"'",
     ],
@@ -205,8 +209,8 @@ def test_code_inside_code_is_judged() -> None:
 def test_the_reason_says_what_was_written_and_what_the_place_is() -> None:
     verdict = check_command("truncate -s0 /var/log/auth.log", home=HOME)
     assert verdict is not None
-    assert verdict.why == "truncates /var/log/auth.log, the system's logs"
-    assert verdict.rule == "impairment rule"
+    assert verdict.why.endswith("/var/log/auth.log, the system's logs")
+    assert verdict.category == EVIDENCE
 
 
 def written(command: str) -> list[Write]:

@@ -72,7 +72,6 @@ def category(command: str) -> str | None:
         "sudo -u#-1 /bin/bash",
         "echo pw | sudo -S id",
         "usermod -u 0 dev",
-        "sudo usermod -aG sudo mallory",
         # containers and the host
         "docker run --privileged alpine",
         "docker run -v /:/host alpine",

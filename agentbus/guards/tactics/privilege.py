@@ -34,13 +34,14 @@ from ..operands import block_device, operands
 from ..parse import Script, ShellSyntaxError
 from ..programs import SHELLS, Invocation, parse_nested, shell_mode, walk
 from ..targets import reads_only
-from ..verdict import PRIVILEGE, SUDO_INSTALL, Verdict
+from ..verdict import PRIVILEGE, SUDO_INSTALL, SYSTEM_FILES, Verdict
 from .writes import located
 
 __all__ = ["judge", "judge_script"]
 
 _ROOT_WRAPPERS = frozenset({"sudo", "doas", "pkexec", "run0", "su"})
-_MY_PLACES = frozenset({PRIVILEGE})
+_MY_PLACES = frozenset({PRIVILEGE, SYSTEM_FILES})
+"""/etc/sudoers and /etc/pam.d are system files too (visudo with a tee for an editor writes one)."""
 _PIECE_LIMIT = 200
 
 _SETUID_MODE = re.compile(r"^0*[2-7][0-7]{3}$|(?:^|,)[ugoa]*[+=][rwxXt]*s")
@@ -89,9 +90,6 @@ _INTERACTIVE_ESCAPES = frozenset(
 )
 _SHELL_PATH = re.compile(
     r"/bin/(?:ba|da|z|k|c|tc|fi)?sh\b|\bsetuid\(0\)|\bsetresuid\(0|pty\.spawn|\bos\.exec"
-)
-_ADMIN_GROUPS = frozenset(
-    {"sudo", "wheel", "admin", "root", "docker", "lxd", "libvirt", "disk", "shadow", "adm", "kvm", "staff"}
 )
 _SECURITY_OPTS = re.compile(
     r"(?:apparmor|seccomp|label)[=:](?:unconfined|disable)|no-new-privileges[=:]false"
@@ -264,25 +262,15 @@ def _privilege_files(invocation: Invocation, home: str) -> Verdict | None:
 
 
 def _accounts(invocation: Invocation) -> Verdict | None:
+    """A second root: an account given uid 0 (joining an admin group is an account change, asked)."""
     name = invocation.name
     values = _values(invocation)
     if name in ("usermod", "useradd", "adduser", "pw", "luseradd", "lusermod"):
         for index, value in enumerate(values[:-1]):
             if value in ("-u", "--uid") and values[index + 1] in ("0", "00", "000"):
                 return _verdict(PRIVILEGE, invocation, "gives an account uid 0: a second root")
-            if (
-                value in ("-G", "--groups", "-g", "--gid", "-aG")
-                and set(values[index + 1].split(",")) & _ADMIN_GROUPS
-            ):
-                return _verdict(PRIVILEGE, invocation, f"adds an account to the group {values[index + 1]}")
-        if name == "adduser" and len(values) == 2 and values[1] in _ADMIN_GROUPS:
-            return _verdict(PRIVILEGE, invocation, f"adds {values[0]} to the group {values[1]}")
-    if name == "gpasswd" and ("-a" in values or "--add" in values) and _ADMIN_GROUPS & set(values):
-        return _verdict(PRIVILEGE, invocation, "adds an account to an admin group")
-    if name == "dseditgroup" and "edit" in values and ({"admin", "wheel"} & set(values)):
-        return _verdict(PRIVILEGE, invocation, "adds an account to the macOS admin group")
-    if name == "dscl" and any(v in ("UniqueID", "PrimaryGroupID") for v in values) and "0" in values:
-        return _verdict(PRIVILEGE, invocation, "gives an account uid or gid 0")
+    if name == "dscl" and "UniqueID" in values and values[-1:] == ["0"]:
+        return _verdict(PRIVILEGE, invocation, "gives an account uid 0: a second root")
     return None
 
 

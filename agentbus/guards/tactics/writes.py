@@ -14,8 +14,7 @@ from collections.abc import Iterator
 
 import attrs
 
-from ..locations import location
-from ..paths import display_path, normalize_path
+from ..locations import written
 from ..programs import Invocation
 
 __all__ = ["Write", "located", "writes"]
@@ -199,8 +198,7 @@ def writes(invocation: Invocation) -> Iterator[Write]:
 def located(invocation: Invocation, home: str, categories: frozenset[str]) -> tuple[str, str] | None:
     """``(category, why)`` for the first write of ``invocation`` to a place of ``categories``."""
     for write in writes(invocation):
-        found = location(write.path, home=home, cwd=invocation.cwd)
+        found = written(write.path, home=home, cwd=invocation.cwd)  # a location, or a system file
         if found is not None and found[0] in categories:
-            shown = display_path(normalize_path(write.path, home=home, cwd=invocation.cwd), home=home)
-            return found[0], f"{write.how} {shown}, {found[1]}"
+            return found[0], f"{write.how} {found[1]}"
     return None
