@@ -74,6 +74,10 @@ def category(command: str) -> str | None:
         "usermod -u 0 dev",
         # containers and the host
         "docker run --privileged alpine",
+        "docker -H tcp://10.0.0.5:2376 --tls --tlsverify run --privileged alpine",
+        "lima nerdctl run --privileged alpine",
+        "busybox chmod u+s /tmp/x",
+        "find /usr/bin -name vim -exec chmod +s {} +",
         "docker run -v /:/host alpine",
         "docker run --volume=/etc:/e alpine",
         "podman run --pid host fedora",

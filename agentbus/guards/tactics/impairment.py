@@ -61,6 +61,7 @@ _STOP_VERBS: dict[str, frozenset[str]] = {
     "service": frozenset({"stop", "disable", "kill"}),
     "launchctl": frozenset({"unload", "bootout", "disable", "remove", "stop", "kill"}),
     "rc-service": frozenset({"stop"}),
+    "invoke-rc.d": frozenset({"stop"}),
     "rc-update": frozenset({"del", "delete"}),
     "update-rc.d": frozenset({"disable", "remove", "stop"}),
     "chkconfig": frozenset({"off", "--del"}),
@@ -75,7 +76,6 @@ _STOP_VERBS: dict[str, frozenset[str]] = {
     "auditd": frozenset(),
 }  # fmt: skip
 _KILLERS = frozenset({"kill", "pkill", "killall", "skill", "killall5", "pkill.exe", "taskkill"})
-_FINDERS = frozenset({"pgrep", "pidof", "pidofproc"})
 _REMOVE_VERBS = frozenset(
     {"remove", "purge", "erase", "autoremove", "del", "uninstall", "rm", "-e", "--erase"}
 )
@@ -285,7 +285,7 @@ def _security_services(invocation: Invocation) -> Verdict | None:
             for sub in invocation.command.substitutions_in(word):
                 for stages in walk(sub.script):
                     for finder in stages:
-                        if finder.name in _FINDERS and any(_SECURITY.search(v) for v in _values(finder)):
+                        if any(_SECURITY.search(v) for v in _values(finder)):  # pgrep auditd, cat auditd.pid
                             return _verdict(IMPAIR, invocation, "kills a defense found by name")
     if name in _PACKAGE_MANAGERS and (
         _REMOVE_VERBS & set(values) or (_short_flags(values) & {"R"} and name == "pacman")

@@ -342,7 +342,7 @@ def _host_mount(spec: str) -> str | None:
 def _container(invocation: Invocation) -> Verdict | None:
     name = invocation.name
     values = _values(invocation)
-    if name in _CONTAINER_RUNNERS and not ({"run", "create", "exec"} & set(values[:4]) or name == "ctr"):
+    if name in _CONTAINER_RUNNERS and not ({"run", "create", "exec"} & set(values) or name == "ctr"):
         return None
     if name in _CONTAINER_RUNNERS:
         options = values[: values.index("--")] if "--" in values else values
