@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 
+from ...lazy_regex import lazy_compile
 from ..paths import normalize_path
 from ..programs import Invocation, walk
 from ..verdict import EVIDENCE, IMPAIR, Verdict
@@ -41,7 +42,7 @@ __all__ = ["judge"]
 _MY_PLACES = frozenset({EVIDENCE, IMPAIR})
 _PIECE_LIMIT = 200
 
-_SECURITY = re.compile(
+_SECURITY = lazy_compile(
     r"(?:^|[^a-z0-9])(?:auditd?|kauditd|rsyslogd?|syslogd?|syslog-ng|systemd-journald|journald|apparmor|selinux|"
     r"firewalld|ufw|iptables|ip6tables|nftables|netfilter-persistent|pf|alf|socketfilterfw|falcon(?:-sensor|d|ctl)?|"
     r"crowdstrike|osqueryd?|sentinel(?:one|agent|d|ctl)?|wazuh(?:-agent|-manager|d)?|ossec|clamav(?:-daemon|-freshclam)?|"
@@ -107,17 +108,17 @@ _VENDOR_OFF = {
 }  # fmt: skip
 _FIREWALL_LOADERS = frozenset({"iptables-restore", "ip6tables-restore", "iptables-legacy-restore",
                                 "iptables-nft-restore", "nft"})  # fmt: skip
-_IPTABLES = re.compile(r"^(?:ip6?tables|ip6?tables-(?:legacy|nft)|ebtables|arptables)$")
-_HISTORY_VARIABLES = re.compile(
+_IPTABLES = lazy_compile(r"^(?:ip6?tables|ip6?tables-(?:legacy|nft)|ebtables|arptables)$")
+_HISTORY_VARIABLES = lazy_compile(
     r"^(?:HISTFILE|HISTSIZE|HISTFILESIZE|SAVEHIST|HISTCONTROL|HISTIGNORE|fish_history)=(.*)$"
 )
-_TRUST_OFF_ENV = re.compile(
+_TRUST_OFF_ENV = lazy_compile(
     r"^(?:NODE_TLS_REJECT_UNAUTHORIZED=0|PYTHONHTTPSVERIFY=0|GIT_SSL_NO_VERIFY=(?:1|true|yes)?|"
     r"CURL_CA_BUNDLE=|REQUESTS_CA_BUNDLE=|NPM_CONFIG_STRICT_SSL=false|npm_config_strict_ssl=false)$",
     re.IGNORECASE,
 )
 _FALSEY = frozenset({"0", "false", "no", "off", "disabled"})
-_MAC_DEFAULTS = re.compile(
+_MAC_DEFAULTS = lazy_compile(
     r"LSQuarantine|GKAutoRearm|com\.apple\.alf|systempolicy|EnableAssessment|XProtect|ConfigDataInstall|"
     r"CriticalUpdateInstall|com\.apple\.security",
     re.IGNORECASE,
@@ -129,11 +130,11 @@ _HARDENING = {
     "fs.suid_dumpable": -1, "kernel.perf_event_paranoid": -99,
 }  # fmt: skip
 """Kernel settings, and the lowest value that keeps the protection (below it: impaired)."""
-_KERNEL_ARGS = re.compile(
+_KERNEL_ARGS = lazy_compile(
     r"(?:^|\s)(?:selinux=0|enforcing=0|apparmor=0|audit=0|lockdown=none|"
     r"amfi_get_out_of_my_way=\w+|cs_enforcement_disable=\w+|amfi=\w+)"
 )
-_SQL_WRITE = re.compile(r"\b(?:insert|update|delete|replace|drop)\b", re.IGNORECASE)
+_SQL_WRITE = lazy_compile(r"\b(?:insert|update|delete|replace|drop)\b", re.IGNORECASE)
 _SCRATCH = ("/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/", "/private/var/folders/", "/var/folders/")
 
 

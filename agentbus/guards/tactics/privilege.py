@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 
+from ...lazy_regex import lazy_compile
 from ..interpreters import INTERPRETERS, fed_code, inline_code
 from ..operands import block_device, operands
 from ..parse import Script, ShellSyntaxError
@@ -44,12 +45,12 @@ _MY_PLACES = frozenset({PRIVILEGE, SYSTEM_FILES})
 """/etc/sudoers and /etc/pam.d are system files too (visudo with a tee for an editor writes one)."""
 _PIECE_LIMIT = 200
 
-_SETUID_MODE = re.compile(r"^0*[2-7][0-7]{3}$|(?:^|,)[ugoa]*[+=][rwxXt]*s")
-_SETUID_CODE = re.compile(
+_SETUID_MODE = lazy_compile(r"^0*[2-7][0-7]{3}$|(?:^|,)[ugoa]*[+=][rwxXt]*s")
+_SETUID_CODE = lazy_compile(
     r"chmod\w*\s*\(?[^,()]*?,?\s*(?:0o?)?[4-7][0-7]{3}\b|S_IS[UG]ID|\bchmod\s+[ugoa]*\+s\b"
 )
 """os.chmod(p, 0o4755), perl's chmod 04755, $f, Ruby's File.chmod(04755, f), a shell chmod u+s in code."""
-_SETUID_ONLY = re.compile(r"^0*[4-7][0-7]{3}$|(?:^|,)(?:[go]*[ua][ugoa]*)?[+=][rwxXt]*s")
+_SETUID_ONLY = lazy_compile(r"^0*[4-7][0-7]{3}$|(?:^|,)(?:[go]*[ua][ugoa]*)?[+=][rwxXt]*s")
 """The setuid bit (setgid alone on a project directory is how a shared directory keeps its group)."""
 _ROOT_CAPS = frozenset({
     "cap_setuid", "cap_setgid", "cap_sys_admin", "cap_dac_override", "cap_dac_read_search", "cap_sys_ptrace",
@@ -88,14 +89,14 @@ _INTERACTIVE_ESCAPES = frozenset(
         "screen",
     }
 )
-_SHELL_PATH = re.compile(
+_SHELL_PATH = lazy_compile(
     r"/bin/(?:ba|da|z|k|c|tc|fi)?sh\b|\bsetuid\(0\)|\bsetresuid\(0|pty\.spawn|\bos\.exec"
 )
-_SECURITY_OPTS = re.compile(
+_SECURITY_OPTS = lazy_compile(
     r"(?:apparmor|seccomp|label)[=:](?:unconfined|disable)|no-new-privileges[=:]false"
 )
 _HOST_NAMESPACES = frozenset({"--pid", "--userns", "--cgroupns", "--uts"})
-_HOST_DIRS = re.compile(
+_HOST_DIRS = lazy_compile(
     r"^/(?:|etc|root|boot|proc|sys|dev|usr|var|lib|lib64|bin|sbin|home|Users|run|var/run|var/lib|private|System"
     r"|Library|opt|srv|mnt)/?$|^/(?:etc|root|boot|proc|sys|dev|var/lib/docker|var/lib/kubelet|home/[^/]+/\.ssh|"
     r"Users/[^/]+/\.ssh)(?:/|$)"
@@ -103,7 +104,7 @@ _HOST_DIRS = re.compile(
 """Host directories a container must not mount: the whole disk, its system and account files."""
 _MEDIA = ("/mnt", "/media", "/run/media", "/Volumes")
 _CONTAINER_RUNNERS = frozenset({"docker", "podman", "nerdctl", "ctr", "crictl", "lima", "finch", "lxc"})
-_KUBE_DANGER = re.compile(
+_KUBE_DANGER = lazy_compile(
     r"[\"']?(?:privileged|hostPID|hostIPC|hostNetwork|allowPrivilegeEscalation)[\"']?\s*:\s*[\"']?true"
     r"|[\"']?hostPath[\"']?\s*:",
     re.IGNORECASE,
@@ -154,9 +155,9 @@ _PACKAGE_VERBS: dict[str, frozenset[str]] = {
     "composer": frozenset({"global"}),
 }  # fmt: skip
 """Package managers and the verbs that install or remove (empty: the program itself does)."""
-_DPKG_VERBS = re.compile(r"^-(?:i|r|P|-install|-remove|-purge|-unpack|-configure)$|^-[A-Za-z]*[irP]$")
-_PACMAN_VERBS = re.compile(r"^-(?:S|U|R)[A-Za-z]*$|^--(?:sync|upgrade|remove)$")
-_RPM_VERBS = re.compile(r"^-(?:i|U|F|e)[A-Za-z]*$|^--(?:install|upgrade|freshen|erase)$")
+_DPKG_VERBS = lazy_compile(r"^-(?:i|r|P|-install|-remove|-purge|-unpack|-configure)$|^-[A-Za-z]*[irP]$")
+_PACMAN_VERBS = lazy_compile(r"^-(?:S|U|R)[A-Za-z]*$|^--(?:sync|upgrade|remove)$")
+_RPM_VERBS = lazy_compile(r"^-(?:i|U|F|e)[A-Za-z]*$|^--(?:install|upgrade|freshen|erase)$")
 
 
 def _piece(invocation: Invocation) -> str:
