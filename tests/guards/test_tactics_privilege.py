@@ -136,6 +136,8 @@ def test_installs_as_root_ask(command: str) -> None:
         "sudo apt-get update",
         "sudo dnf check-update",
         "sudo -u postgres psql -c 'select 1'",
+        "sudo -iu postgres",
+        "sudo -u postgres -s",
         "sudo -l",
         "sudo -v",
         "sudo -n true",

@@ -31,6 +31,7 @@ import re
 
 from ...lazy_regex import lazy_compile
 from ..interpreters import INTERPRETERS, fed_code, inline_code
+from ..locations import location
 from ..operands import block_device, operands
 from ..parse import Script, ShellSyntaxError
 from ..programs import SHELLS, Invocation, parse_nested, shell_mode, walk
@@ -173,18 +174,26 @@ def _values(invocation: Invocation) -> list[str]:
     return [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
 
 
+def _user(args: list[str]) -> str | None:
+    """The user ``sudo -u USER`` (or ``--user=USER``, ``-uUSER``) names, if any."""
+    for index, arg in enumerate(args):
+        if arg in ("-u", "--user") and index + 1 < len(args):
+            return args[index + 1]
+        if arg.startswith("--user="):
+            return arg.partition("=")[2]
+        if arg[:1] == "-" and arg[1:2] != "-" and "u" in arg[1:]:  # -u dev, -udev, -iu dev
+            after = arg[arg.index("u") + 1 :]
+            return after or (args[index + 1] if index + 1 < len(args) else None)
+    return None
+
+
+def _is_root(user: str | None) -> bool:
+    return user is None or user in ("root", "0", "#0") or user.startswith("#-") or user == "#4294967295"
+
+
 def _as_root(invocation: Invocation) -> bool:
     """Run through sudo/doas/pkexec/run0 (as root, not ``sudo -u dev``)."""
-    if not _ROOT_WRAPPERS & set(invocation.wrappers):
-        return False
-    args = list(invocation.wrapper_args)
-    for index, arg in enumerate(args):
-        user = args[index + 1] if arg in ("-u", "--user") and index + 1 < len(args) else None
-        user = arg[2:] if arg.startswith("-u") and len(arg) > 2 else user
-        user = arg.partition("=")[2] if arg.startswith("--user=") else user
-        if user is not None and user not in ("root", "0", "#0") and not user.startswith("#-"):
-            return False
-    return True
+    return bool(_ROOT_WRAPPERS & set(invocation.wrappers)) and _is_root(_user(list(invocation.wrapper_args)))
 
 
 # -- setuid bits and capabilities ---------------------------------------------------------------------
@@ -250,8 +259,6 @@ def _privilege_files(invocation: Invocation, home: str) -> Verdict | None:
         return _verdict(found[0], invocation, found[1])
     if not invocation.name or reads_only(invocation):
         return None
-    from ..locations import location
-
     for operand in operands(invocation):
         if operand.role in ("pattern", "input"):
             continue
@@ -276,7 +283,7 @@ def _accounts(invocation: Invocation) -> Verdict | None:
 
 
 def _root_shell(invocation: Invocation) -> Verdict | None:
-    """A shell, or a program with a shell escape, run as root."""
+    """A root shell, ``sudo -u#-1``, ``sudo -S``, or a program with a shell escape run as root."""
     name = invocation.name
     values = _values(invocation)
     sudo_args = (
@@ -286,41 +293,34 @@ def _root_shell(invocation: Invocation) -> Verdict | None:
         return _verdict(
             PRIVILEGE, invocation, "sudo -u#-1 runs as root whatever the rules say (CVE-2019-14287)"
         )
-    if name == "doas" and "-s" in values:
-        return _verdict(PRIVILEGE, invocation, "opens a root shell")
-    if name == "sudo" and any(
-        v in ("-s", "-i", "--shell", "--login")
-        or (v.startswith("-") and not v.startswith("--") and set(v[1:]) & {"s", "i"})
-        for v in values
-    ):
-        return _verdict(PRIVILEGE, invocation, "opens a root shell")
-    if (
-        name in ("su", "sudo", "doas", "pkexec", "run0", "machinectl")
-        and not (
-            {"-c", "--command", "-l", "--list", "-v", "-k", "-K", "--help", "-h", "--version", "-V"}
-            & set(values)
-        )
-        and (name == "su" or (name == "machinectl" and "shell" in values))
-    ):
-        users = [v for v in values if not v.startswith("-")]
-        if not users or users[0] in ("root", "0"):
-            return _verdict(PRIVILEGE, invocation, "opens a root shell")
-    if "sudo" in invocation.wrappers and any(
-        a == "-S" or a == "--stdin" or (a.startswith("-") and a[1:2] != "-" and "S" in a[1:])
-        for a in invocation.wrapper_args
-    ):
+    if any(a in ("-S", "--stdin") or (a[:1] == "-" and a[1:2] != "-" and "S" in a[1:]) for a in sudo_args):
         return _verdict(PRIVILEGE, invocation, "feeds sudo a password through standard input")
+    shell_flags = {"s", "i"} if name == "sudo" else {"s"} if name == "doas" else set()
+    if (
+        shell_flags
+        and _is_root(_user(values))
+        and any(
+            v in ("--shell", "--login") or (v[:1] == "-" and v[1:2] != "-" and shell_flags & set(v[1:]))
+            for v in values
+        )
+    ):
+        return _verdict(PRIVILEGE, invocation, "opens a root shell")
+    if name == "su" or (name == "machinectl" and "shell" in values):
+        if {"-c", "--command", "--help", "-h", "--version", "-V"} & set(values):
+            return None  # su -c CMD: CMD is judged as run by root (_nested_as_root)
+        users = [v for v in values if not v.startswith("-") and v not in ("shell", "-")]
+        if not users or users[0].partition("@")[0] in ("root", "0", ""):
+            return _verdict(PRIVILEGE, invocation, "opens a root shell")
     if not _as_root(invocation):
         return None
     if name in _INTERACTIVE_ESCAPES:
         return _verdict(PRIVILEGE, invocation, f"runs {name} as root, which opens a shell on request")
     if name in _SHELL_ESCAPES:
-        code = " ".join(values)
-        nested = [*fed_code(invocation), inline_code(invocation) or ""] if INTERPRETERS.match(name) else []
-        if _SHELL_PATH.search(code) or any(_SHELL_PATH.search(c) for c in nested if c):
+        code = [" ".join(values), *fed_code(invocation)]
+        if INTERPRETERS.match(name):
+            code.append(inline_code(invocation) or "")
+        if any(_SHELL_PATH.search(text) for text in code):
             return _verdict(PRIVILEGE, invocation, f"spawns a shell from {name}, as root")
-    if name in ("su", "login") and not ({"-c", "--command"} & set(values)):
-        return _verdict(PRIVILEGE, invocation, "opens a root shell")
     return None
 
 
