@@ -78,7 +78,7 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     (r"/proc/sys/kernel/(?:core_pattern|modprobe)|/proc/sys/fs/binfmt_misc/.*", PRIVILEGE,
      "a program the kernel runs as root"),
     # -- defenses: security policy, audit, logging, firewall, trusted roots --------------------------
-    (r"/etc/selinux(?:/.*)?|/etc/sysconfig/selinux|/etc/apparmor(?:\.d)?(?:/.*)?|/sys/fs/selinux(?:/.*)?"
+    (r"/etc/selinux(?:/.*)?|/etc/sysconfig/selinux|/etc/apparmor(?:\.d)?(?:/.*)?|/sys/fs/selinux(?:/.*)?|/selinux(?:/.*)?"
      r"|/sys/kernel/security(?:/.*)?", IMPAIR,
      "the mandatory access control policy (SELinux, AppArmor)"),
     (r"/etc/audit(?:/.*)?|/etc/audisp(?:/.*)?|/etc/rsyslog\.(?:conf|d(?:/.*)?)|/etc/syslog(?:-ng)?(?:\.conf|/.*)"
@@ -86,6 +86,12 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      IMPAIR, "the audit and logging configuration"),
     (r"/etc/ufw(?:/.*)?|/etc/default/ufw|/etc/iptables(?:/.*)?|/etc/sysconfig/ip6?tables|/etc/nftables\.conf"
      r"|/etc/firewalld(?:/.*)?|/etc/pf\.(?:conf|anchors(?:/.*)?)", IMPAIR, "the firewall's rules"),
+    (r"/opt/(?:CrowdStrike|sentinelone|microsoft/mdatp|carbonblack|cylance|sophos-spl|eset|Tanium|traps|qualys"
+     r"|rapid7|osquery|wazuh|falco|tetragon)(?:/.*)?|/var/ossec(?:/.*)?|/Library/CS(?:/.*)?|/etc/osquery(?:/.*)?"
+     r"|/Applications/(?:Falcon|SentinelOne|Little Snitch|LuLu|BlockBlock Helper|Microsoft Defender)[^/]*"
+     r"\.app(?:/.*)?|/Library/(?:Application Support|Sentinel|Objective-See)/"
+     r"(?:CrowdStrike|SentinelOne|Objective-See)(?:/.*)?",
+     IMPAIR, "a security agent's files"),
     (_CA_STORES, IMPAIR, "the trusted root certificates: a new one lets its owner read all TLS traffic"),
     (r"(?:~|)/Library/Application Support/com\.apple\.TCC(?:/.*)?", IMPAIR,
      "macOS privacy permissions (TCC)"),

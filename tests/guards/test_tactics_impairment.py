@@ -60,6 +60,7 @@ def verdict_of(command: str, policy: Policy | None = None) -> tuple[str, str | N
         "cd /var/log && truncate -s0 *",
         "exec 3>/var/log/auth.log",
         "declare -x HISTFILE=/dev/null",
+        "sqlite3 ~/Library/Preferences/com.apple.LaunchServices.QuarantineEventsV2 'delete from x'",
         "sudo truncate -s 0 /var/lib/docker/containers/*/*-json.log",
         "echo 0> /var/spool/mail/root",
         "osascript -e 'do shell script \"rm /var/log/system.log\" with administrator privileges'",
@@ -128,6 +129,8 @@ def test_destroying_evidence_is_blocked(command: str) -> None:
         "iptables-restore < /tmp/open.rules",
         "nft -f ./rules.nft",
         "systemctl stop cbdaemon",
+        "sudo rm -rf /opt/CrowdStrike",
+        "echo 0 > /selinux/enforce",
     ],
 )
 def test_impairing_a_defense_is_blocked(command: str) -> None:

@@ -92,6 +92,12 @@ def category(command: str) -> str | None:
         'kubectl run x --image=alpine --overrides=\'{"spec":{"hostPID":true}}\'',
         "curl --unix-socket /var/run/docker.sock -X POST http://localhost/containers/create",
         "newgrp docker <<< 'docker run -v /:/h alpine'",
+        "python3 -c 'import os; os.setuid(0); os.system(\"id\")'",
+        "sudo rsync -e 'sh -c \"sh 0<&2 1>&2\"' 127.0.0.1:/dev/null",
+        "sudo tar -cf /dev/null /dev/null --checkpoint=1 --checkpoint-action=exec=/bin/sh",
+        "EDITOR='vim -- /etc/sudoers' sudoedit /etc/motd",
+        "lxc config set x security.privileged=true",
+        "security authorizationdb write system.privilege.admin allow",
     ],
 )
 def test_escalation_is_blocked(command: str) -> None:

@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 
 from ...lazy_regex import lazy_compile
+from ..locations import location
 from ..paths import normalize_path
 from ..programs import Invocation, walk
 from ..verdict import EVIDENCE, IMPAIR, Verdict
@@ -432,9 +433,11 @@ def _macos(invocation: Invocation, home: str) -> Verdict | None:
             return _verdict(IMPAIR, invocation, "removes Gatekeeper's quarantine, so it is never checked")
         if "c" in flags and any(t.startswith(("/", "~", "$HOME")) or "Downloads" in t for t in targets):
             return _verdict(IMPAIR, invocation, "clears the quarantine of a file from outside the project")
-    tcc = name in ("sqlite3", "sqlite") and any("com.apple.TCC" in v for v in values)
-    if tcc and any(_SQL_WRITE.search(v) for v in values):
-        return _verdict(IMPAIR, invocation, "grants privacy permissions behind the user's back (TCC.db)")
+    if name in ("sqlite3", "sqlite") and any(_SQL_WRITE.search(v) for v in values):
+        for value in values:
+            place = location(value, home=home, cwd=invocation.cwd)
+            if place is not None and place[0] in _MY_PLACES:
+                return _verdict(place[0], invocation, f"changes the database of {place[1]}")
     return None
 
 

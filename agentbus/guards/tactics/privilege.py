@@ -92,7 +92,15 @@ _INTERACTIVE_ESCAPES = frozenset(
 )
 _SHELL_PATH = lazy_compile(
     r"/bin/(?:ba|da|z|k|c|tc|fi)?sh\b|\bsetuid\(0\)|\bsetresuid\(0|pty\.spawn|\bos\.exec"
+    r"|(?:^|[\s'\"=(])(?:ba|da|z|k)?sh(?:\s+-[ci]|\s*#|\s*[)'\"]|$)"
 )
+"""A shell spawned from a program's arguments or code (``-exec /bin/sh``, ``-e 'sh -c …'``, ``'sh #'``)."""
+_BECOME_ROOT_CODE = lazy_compile(
+    r"\bset(?:e|re|res)?uid\(\s*0\b|\bsetgid\(\s*0\b|Process::UID\.change_privilege\(0"
+)
+"""Code that switches to uid 0: it only works with a capability or a setuid bit, the escalation itself."""
+_EDITOR_TRICK = lazy_compile(r"^(?:SUDO_EDITOR|VISUAL|EDITOR)=.*\s--\s+(\S+)")
+"""``EDITOR='vim -- /etc/sudoers' sudoedit FILE``: sudoedit opens the extra file as root (CVE-2023-22809)."""
 _SECURITY_OPTS = lazy_compile(
     r"(?:apparmor|seccomp|label)[=:](?:unconfined|disable)|no-new-privileges[=:]false"
 )
@@ -104,7 +112,7 @@ _HOST_DIRS = lazy_compile(
 )
 """Host directories a container must not mount: the whole disk, its system and account files."""
 _MEDIA = ("/mnt", "/media", "/run/media", "/Volumes")
-_CONTAINER_RUNNERS = frozenset({"docker", "podman", "nerdctl", "ctr", "crictl", "lima", "finch", "lxc"})
+_CONTAINER_RUNNERS = frozenset({"docker", "podman", "nerdctl", "ctr", "crictl", "lima", "finch"})
 _KUBE_DANGER = lazy_compile(
     r"[\"']?(?:privileged|hostPID|hostIPC|hostNetwork|allowPrivilegeEscalation)[\"']?\s*:\s*[\"']?true"
     r"|[\"']?hostPath[\"']?\s*:",
@@ -223,6 +231,8 @@ def _setuid(invocation: Invocation) -> Verdict | None:
         for code in (inline_code(invocation), *fed_code(invocation)):
             if code and _SETUID_CODE.search(code):
                 return _verdict(PRIVILEGE, invocation, f"sets the setuid/setgid bit from {name}")
+            if code and _BECOME_ROOT_CODE.search(code):
+                return _verdict(PRIVILEGE, invocation, f"switches to uid 0 from {name}")
     return None
 
 
@@ -266,6 +276,18 @@ def _privilege_files(invocation: Invocation, home: str) -> Verdict | None:
         place = location(value or operand.value, home=home, cwd=invocation.cwd)
         if place is not None and place[0] == PRIVILEGE:
             return _verdict(PRIVILEGE, invocation, f"{invocation.name} may write {operand.value}, {place[1]}")
+    return None
+
+
+def _authorization(invocation: Invocation, home: str) -> Verdict | None:
+    """sudoedit's editor trick, and macOS's authorization rules rewritten."""
+    for assignment in invocation.env:
+        trick = _EDITOR_TRICK.match(assignment)
+        if trick and invocation.name in ("sudoedit", "sudo"):
+            return _verdict(PRIVILEGE, invocation, f"makes sudoedit open {trick.group(1)} as root")
+    values = _values(invocation)
+    if invocation.name == "security" and values[:2] == ["authorizationdb", "write"]:
+        return _verdict(PRIVILEGE, invocation, "rewrites who macOS lets act as an administrator")
     return None
 
 
@@ -368,6 +390,14 @@ def _container(invocation: Invocation) -> Verdict | None:
                 if host is not None:
                     return _verdict(PRIVILEGE, invocation, f"mounts the host's {host} into a container")
         return None
+    if name in ("lxc", "incus") and any(
+        v == "security.privileged=true"
+        or (v.startswith("source=/") and _host_mount(v.replace("source=", "src=")))
+        for v in values
+    ):
+        return _verdict(
+            PRIVILEGE, invocation, "gives a system container root on the host, or the host's disk"
+        )
     if name in ("kubectl", "oc"):
         words = set(values)
         if "debug" in words and any(v.startswith("node/") for v in values):
@@ -538,6 +568,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         or _container(invocation)
         or _root_shell(invocation)
         or _accounts(invocation)
+        or _authorization(invocation, home)
     )
     if verdict is not None:
         return verdict
