@@ -95,6 +95,9 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      "git's configuration: its aliases, pager and hooks run from it"),
     (r"~/\.ssh/config|~/\.ssh/config\.d/.*", PROFILE,
      "ssh's configuration: its ProxyCommand and LocalCommand run at every connection"),
+    # -- the machine's own programs and boot loader: the package manager's to write --------------
+    (r"/(?:usr/)?s?bin/.+|/usr/libexec/.+|/boot/.+|/System/.+", SYSTEM_FILES,
+     "a system program or the boot loader"),
 )  # fmt: skip
 """(pattern, category, what the place is): see the module docstring for the pattern's form."""
 

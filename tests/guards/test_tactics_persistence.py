@@ -210,6 +210,11 @@ def test_writes_to_locations_are_the_command_guards_not_the_secret_guards() -> N
         ("/etc/ld.so.preload", "block"),
         ("~/.ssh/authorized_keys", "block"),
         ("/usr/lib/python3/dist-packages/zz.pth", "block"),
+        # what the command guard's writers hold, the file tools hold too
+        ("/etc/hosts", "block"),
+        ("/private/etc/fstab", "block"),
+        ("/usr/bin/ls", "block"),
+        ("/dev/sda", "block"),
     ],
 )
 def test_file_tool_writes_to_locations_ask_or_block(path: str, decision: str) -> None:
