@@ -83,6 +83,8 @@ def _crontab(invocation: Invocation, home: str) -> Verdict | None:
     if edits:
         what = "edits" if "-e" in edits else "removes"
         return _verdict(SCHEDULED, invocation, f"{what} a crontab")
+    if not table and not {"-l", "-T", "-n", "-V", "--help"} & set(values):
+        return _verdict(SCHEDULED, invocation, "installs a crontab from standard input")  # echo … | crontab
     return None
 
 
@@ -138,7 +140,7 @@ def _systemctl(invocation: Invocation, home: str) -> Verdict | None:
     if not words or words[0] not in _SYSTEMCTL_CHANGES:
         return None
     verb, units = words[0], words[1:]
-    timers = any(unit.endswith(".timer") for unit in units)
+    timers = any(unit.endswith((".timer", ".path")) for unit in units)  # run later, or when a file changes
     if "--user" in invocation.args and verb in _USER_RESTARTS and not timers:
         return None  # systemctl --user restart myapp-dev: the user's own service, as it is
     scope = "user " if "--user" in invocation.args else ""
