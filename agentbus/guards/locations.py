@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 
+from ..lazy_regex import lazy_compile
 from .operands import system_file
 from .paths import display_path, normalize_path
 from .verdict import PROFILE, SCHEDULED, SERVICE, STEALTH_PERSISTENCE, SYSTEM_FILES
@@ -102,12 +103,12 @@ ROWS: tuple[tuple[str, str, str], ...] = (
 """(pattern, category, what the place is): see the module docstring for the pattern's form."""
 
 # Case-insensitive: on macOS (and Windows) ~/.ZSHRC is ~/.zshrc.
-_TABLE = re.compile(
+_TABLE = lazy_compile(
     "|".join(f"(?P<row{index}>{pattern})" for index, (pattern, _, _) in enumerate(ROWS)), re.IGNORECASE
 )
-_AUTHORIZED_KEYS = re.compile(r"(?:^|/)\.ssh/authorized_keys[^/]*$", re.IGNORECASE)
+_AUTHORIZED_KEYS = lazy_compile(r"(?:^|/)\.ssh/authorized_keys[^/]*$", re.IGNORECASE)
 _ANYWHERE = (STEALTH_PERSISTENCE, "SSH authorized keys: writing one grants a login")
-_HOMES = re.compile(r"^(?:/home/[^/]+|/Users/[^/]+|/root|/var/root)(?=/|$)", re.IGNORECASE)
+_HOMES = lazy_compile(r"^(?:/home/[^/]+|/Users/[^/]+|/root|/var/root)(?=/|$)", re.IGNORECASE)
 
 
 def location(path: str, *, home: str | None = None, cwd: str | None = None) -> tuple[str, str] | None:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
+from ...lazy_regex import lazy_compile
 from ..locations import location
 from ..parse import Script
 from ..paths import normalize_path
@@ -359,10 +360,10 @@ def _account(invocation: Invocation, home: str) -> Verdict | None:
 
 # -- hidden persistence ------------------------------------------------------------------------
 
-_PRELOAD_NAME = re.compile(r"^(?:LD_PRELOAD|LD_AUDIT|DYLD_INSERT_LIBRARIES)$")
-_PRELOAD_TEXT = re.compile(r"\b(?:LD_PRELOAD|LD_AUDIT|DYLD_INSERT_LIBRARIES)\b\s*[=\s]")
-_LIBRARY_DIRS = re.compile(r"^/(?:usr/)?lib(?:32|64|x32)?/")
-_SANITIZER = re.compile(
+_PRELOAD_NAME = lazy_compile(r"^(?:LD_PRELOAD|LD_AUDIT|DYLD_INSERT_LIBRARIES)$")
+_PRELOAD_TEXT = lazy_compile(r"\b(?:LD_PRELOAD|LD_AUDIT|DYLD_INSERT_LIBRARIES)\b\s*[=\s]")
+_LIBRARY_DIRS = lazy_compile(r"^/(?:usr/)?lib(?:32|64|x32)?/")
+_SANITIZER = lazy_compile(
     r"^\s*(?:[\w.+-]*-)?(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+)(?:-[\d.]+)?\s+-print-file-name=\S+\s*$"
 )
 
@@ -528,7 +529,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
 
 # -- what a pipeline writes where ----------------------------------------------------------------
 
-_PYTHON_STARTUP = re.compile(r"(?:^|/)(?:sitecustomize|usercustomize)\.py$")
+_PYTHON_STARTUP = lazy_compile(r"(?:^|/)(?:sitecustomize|usercustomize)\.py$")
 
 
 def _computed_startup_file(invocation: Invocation) -> Verdict | None:
@@ -554,8 +555,8 @@ def _computed_startup_file(invocation: Invocation) -> Verdict | None:
 
 _WRITE_OPS = (">", ">>", ">|", "&>", "&>>")
 _INLINE = frozenset({"echo", "printf", "curl", "wget", "base64", "xxd"})
-_SCRATCH = re.compile(r"^/(?:tmp|var/tmp|dev/shm|private/tmp|private/var/folders|var/folders)/")
-_HOOK = re.compile(r"(?:^|/)\.git/hooks/[^/]+$")
+_SCRATCH = lazy_compile(r"^/(?:tmp|var/tmp|dev/shm|private/tmp|private/var/folders|var/folders)/")
+_HOOK = lazy_compile(r"(?:^|/)\.git/hooks/[^/]+$")
 
 
 def _targets(stage: Invocation) -> Iterator[tuple[str, bool]]:
