@@ -35,12 +35,12 @@ from ..registry import Registry
 from .budget import decide, spend
 from .interpreters import INTERPRETERS, fed_code, inline_code
 from .locations import location
-from .operands import PATH_MAX, PATTERN_OPTIONS, option_values
+from .operands import PATH_MAX, PATTERN_OPTIONS, block_device, option_values, system_file
 from .parse import Script, parsed
 from .paths import check_glob, check_path, display_path, normalize_path
 from .policy import Policy, current_policy, hold
 from .programs import Invocation, walk
-from .verdict import Guard, Verdict, install_guards
+from .verdict import DISK, SYSTEM_FILES, Guard, Verdict, install_guards
 
 __all__ = [
     "GUARDS",
@@ -169,16 +169,23 @@ def check_file_access(
 
 
 def check_write(path: str, *, cwd: str | None = None, home: str | None = None) -> Verdict | None:
-    """A :class:`Verdict` if writing ``path`` is a tactic (:mod:`.locations`): ``~/.bashrc`` is a
-    shell profile, ``/etc/ld.so.preload`` hidden persistence; its category goes through the policy."""
-    if not isinstance(path, str) or not path.strip():
+    """A :class:`Verdict` if writing ``path`` is dangerous, as it is for the command guard's writers:
+    a location of :mod:`.locations` (``~/.bashrc``: a shell profile, ``/etc/ld.so.preload``: hidden
+    persistence), a system file (``/etc/hosts``) or a block device. The policy decides its category."""
+    if not isinstance(path, str) or not path.strip() or len(path) > PATH_MAX:
         return None
     home = home or normalize_path("~")
+    normalized = normalize_path(path, home=home, cwd=cwd)
+    device = block_device(normalized)
+    if device is not None:
+        return Verdict(DISK, device, "writing straight to a block device")
     found = location(path, home=home, cwd=cwd)
-    if found is None:
-        return None
-    shown = display_path(normalize_path(path, home=home, cwd=cwd), home=home)
-    return Verdict(found[0], shown, f"writing {found[1]}")
+    if found is not None:
+        return Verdict(found[0], display_path(normalized, home=home), f"writing {found[1]}")
+    system = system_file(path, home=home, cwd=cwd)
+    if system is not None:
+        return Verdict(SYSTEM_FILES, system, "writing a system file")
+    return None
 
 
 # -- file arguments of shell commands -----------------------------------------------------

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 
+from ..lazy_regex import lazy_compile
 from .operands import system_file
 from .paths import display_path, normalize_path
 from .verdict import (
@@ -159,16 +160,19 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      "git's configuration: its aliases, pager and hooks run from it"),
     (r"~/\.ssh/config|~/\.ssh/config\.d/.*", PROFILE,
      "ssh's configuration: its ProxyCommand and LocalCommand run at every connection"),
+    # -- the machine's own programs and boot loader: the package manager's to write --------------
+    (r"/(?:usr/)?s?bin/.+|/usr/libexec/.+|/boot/.+|/System/.+", SYSTEM_FILES,
+     "a system program or the boot loader"),
 )  # fmt: skip
 """(pattern, category, what the place is): see the module docstring for the pattern's form."""
 
 # Case-insensitive: on macOS (and Windows) ~/.ZSHRC is ~/.zshrc.
-_TABLE = re.compile(
+_TABLE = lazy_compile(
     "|".join(f"(?P<row{index}>{pattern})" for index, (pattern, _, _) in enumerate(ROWS)), re.IGNORECASE
 )
-_AUTHORIZED_KEYS = re.compile(r"(?:^|/)\.ssh/authorized_keys[^/]*$", re.IGNORECASE)
+_AUTHORIZED_KEYS = lazy_compile(r"(?:^|/)\.ssh/authorized_keys[^/]*$", re.IGNORECASE)
 _ANYWHERE = (STEALTH_PERSISTENCE, "SSH authorized keys: writing one grants a login")
-_HOMES = re.compile(r"^(?:/home/[^/]+|/Users/[^/]+|/root|/var/root)(?=/|$)", re.IGNORECASE)
+_HOMES = lazy_compile(r"^(?:/home/[^/]+|/Users/[^/]+|/root|/var/root)(?=/|$)", re.IGNORECASE)
 
 
 def location(path: str, *, home: str | None = None, cwd: str | None = None) -> tuple[str, str] | None:

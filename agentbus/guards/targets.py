@@ -13,6 +13,9 @@ the options that make an otherwise read-only program write (``sed -i``,
 
 from __future__ import annotations
 
+import re
+
+from ..lazy_regex import lazy_compile
 from .locations import location, written
 from .operands import CORE_SYSTEM_FILE, Operand, block_device, operands, option_values, system_file
 from .paths import normalize_path
@@ -73,6 +76,13 @@ _EDITORS = frozenset({"vi", "vim", "nvim", "gvim", "nano", "pico", "emacs", "ema
                       "patch"})  # fmt: skip
 """Programs that write the files they are given as plain arguments: editors, ``sponge``, ``patch``."""
 
+_OUTPUT_OPTION = lazy_compile(
+    r"^(?:-o|-O|-w|--?(?:output|out|outfile|output-file|output-document|log-file|logfile|write|save|dest|"
+    r"destination|target|to|of|append-output)(?:[-_][a-z-]+)?)$|^of$",
+    re.IGNORECASE,
+)
+"""Options whose value is a file the program writes (``-o FILE``, ``--output=FILE``, ``of=FILE``)."""
+
 _PRECISE = frozenset({"cp", "mv", "install", "ln", "rsync", "scp", "dd", "tee", "chmod", "rm", "unlink",
                       "curl", "wget", "truncate"})  # fmt: skip
 """Programs with a rule of their own for system files (the destination of a copy, ``of=``)."""
@@ -95,6 +105,8 @@ def _writes_anyway(invocation: Invocation, values: list[str]) -> bool:
         first = values[0] if values else ""
         return "--extract" in values or "-x" in values or ("x" in first and not first.startswith("--"))
     if name == "git":
+        if "config" in values:  # git config core.editor /usr/bin/vim names a program; --file FILE is written
+            return any(v in ("--file", "-f") or v.startswith("--file=") for v in values)
         return not any(v in ("diff", "log", "show", "status", "grep", "blame", "ls-files", "check-ignore")
                        for v in values)  # fmt: skip
     if name == "openssl":
@@ -172,8 +184,11 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
             continue  # last -f /var/log/wtmp reads it: tactics.writes knows the writers of these
         if place is not None:
             # ~/.bashrc, /etc/cron.d: judged by the table of locations, when the program writes there.
+            # Only a sure write: an option value is a guess (virtualenv -p /usr/bin/python3, chsh -s
+            # /bin/zsh, ssh-keygen -l -f ~/.ssh/authorized_keys read), unless the option says output.
             core = CORE_SYSTEM_FILE.match(normalize_path(value, home=home, cwd=invocation.cwd))
-            writes = told_to_write or core or name in _EDITORS
+            output = operand.role in ("option value", "after option") and _OUTPUT_OPTION.match(operand.option)
+            writes = writes_anyway or core or output or name in _EDITORS
             if writes and name not in SHELLS and not reads_only(invocation):
                 what = name or "a computed command"
                 shown = written(value, home=home, cwd=invocation.cwd) or place

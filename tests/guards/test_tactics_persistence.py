@@ -40,6 +40,9 @@ def decided(command: str, policy: Policy | None = None) -> tuple[str, str] | Non
         ("crontab /tmp/jobs.txt", SCHEDULED, "ask"),
         ("echo '@reboot /tmp/.x' | crontab -", SCHEDULED, "ask"),
         ("crontab -r", SCHEDULED, "ask"),
+        ("echo '* * * * * /tmp/x' | crontab", SCHEDULED, "ask"),
+        ("sudo crontab -u root", SCHEDULED, "ask"),
+        ("systemctl enable --now watch.path", SCHEDULED, "ask"),
         ("echo '* * * * * root /x' > /etc/cron.d/sync", SCHEDULED, "ask"),
         ("sudo tee -a /etc/crontab <<< '* * * * * root /x'", SCHEDULED, "ask"),
         ("echo /tmp/x | at now + 1 minute", SCHEDULED, "ask"),
@@ -91,6 +94,8 @@ def decided(command: str, policy: Policy | None = None) -> tuple[str, str] | Non
         ("echo k >> ~/.ssh/authorized_keys", STEALTH_PERSISTENCE, "block"),
         ("ssh-copy-id -i /tmp/k.pub localhost", STEALTH_PERSISTENCE, "block"),
         ("cp hook.py ~/.local/lib/python3.12/site-packages/sitecustomize.py", STEALTH_PERSISTENCE, "block"),
+        ("pandoc notes.md --output=~/.bashrc", PROFILE, "ask"),
+        ("cp build/ls /usr/bin/ls", SYSTEM_FILES, "block"),
         ("echo x > $(python3 -m site --user-site)/usercustomize.py", STEALTH_PERSISTENCE, "block"),
         ("git config --global init.templateDir /tmp/.tpl", STEALTH_PERSISTENCE, "block"),
         ("git config --global core.fsmonitor /tmp/.fsm", STEALTH_PERSISTENCE, "block"),
@@ -141,6 +146,12 @@ def test_each_tactic_has_its_category_and_default_decision(
         "defaults read com.apple.dock",
         "shellcheck ~/.bashrc",
         "git config --global alias.co checkout",
+        # a system program named as an option's value is run, not written
+        "virtualenv -p /usr/bin/python3 venv",
+        "uv venv -p /usr/bin/python3.12",
+        "git config core.editor /usr/bin/vim",
+        "cmake -DPython3_EXECUTABLE=/usr/bin/python3 ..",
+        "ssh-keygen -l -f ~/.ssh/authorized_keys",
         "sv status nginx",
         "bash -n ~/.bashrc",
     ],
@@ -211,6 +222,11 @@ def test_writes_to_locations_are_the_command_guards_not_the_secret_guards() -> N
         ("/etc/ld.so.preload", "block"),
         ("~/.ssh/authorized_keys", "block"),
         ("/usr/lib/python3/dist-packages/zz.pth", "block"),
+        # what the command guard's writers hold, the file tools hold too
+        ("/etc/hosts", "block"),
+        ("/private/etc/fstab", "block"),
+        ("/usr/bin/ls", "block"),
+        ("/dev/sda", "block"),
     ],
 )
 def test_file_tool_writes_to_locations_ask_or_block(path: str, decision: str) -> None:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
+from ...lazy_regex import lazy_compile
 from ..locations import location
 from ..parse import Script
 from ..paths import normalize_path
@@ -83,6 +84,8 @@ def _crontab(invocation: Invocation, home: str) -> Verdict | None:
     if edits:
         what = "edits" if "-e" in edits else "removes"
         return _verdict(SCHEDULED, invocation, f"{what} a crontab")
+    if not table and not {"-l", "-T", "-n", "-V", "--help"} & set(values):
+        return _verdict(SCHEDULED, invocation, "installs a crontab from standard input")  # echo … | crontab
     return None
 
 
@@ -138,7 +141,7 @@ def _systemctl(invocation: Invocation, home: str) -> Verdict | None:
     if not words or words[0] not in _SYSTEMCTL_CHANGES:
         return None
     verb, units = words[0], words[1:]
-    timers = any(unit.endswith(".timer") for unit in units)
+    timers = any(unit.endswith((".timer", ".path")) for unit in units)  # run later, or when a file changes
     if "--user" in invocation.args and verb in _USER_RESTARTS and not timers:
         return None  # systemctl --user restart myapp-dev: the user's own service, as it is
     scope = "user " if "--user" in invocation.args else ""
@@ -357,10 +360,10 @@ def _account(invocation: Invocation, home: str) -> Verdict | None:
 
 # -- hidden persistence ------------------------------------------------------------------------
 
-_PRELOAD_NAME = re.compile(r"^(?:LD_PRELOAD|LD_AUDIT|DYLD_INSERT_LIBRARIES)$")
-_PRELOAD_TEXT = re.compile(r"\b(?:LD_PRELOAD|LD_AUDIT|DYLD_INSERT_LIBRARIES)\b\s*[=\s]")
-_LIBRARY_DIRS = re.compile(r"^/(?:usr/)?lib(?:32|64|x32)?/")
-_SANITIZER = re.compile(
+_PRELOAD_NAME = lazy_compile(r"^(?:LD_PRELOAD|LD_AUDIT|DYLD_INSERT_LIBRARIES)$")
+_PRELOAD_TEXT = lazy_compile(r"\b(?:LD_PRELOAD|LD_AUDIT|DYLD_INSERT_LIBRARIES)\b\s*[=\s]")
+_LIBRARY_DIRS = lazy_compile(r"^/(?:usr/)?lib(?:32|64|x32)?/")
+_SANITIZER = lazy_compile(
     r"^\s*(?:[\w.+-]*-)?(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+)(?:-[\d.]+)?\s+-print-file-name=\S+\s*$"
 )
 
@@ -526,7 +529,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
 
 # -- what a pipeline writes where ----------------------------------------------------------------
 
-_PYTHON_STARTUP = re.compile(r"(?:^|/)(?:sitecustomize|usercustomize)\.py$")
+_PYTHON_STARTUP = lazy_compile(r"(?:^|/)(?:sitecustomize|usercustomize)\.py$")
 
 
 def _computed_startup_file(invocation: Invocation) -> Verdict | None:
@@ -552,8 +555,8 @@ def _computed_startup_file(invocation: Invocation) -> Verdict | None:
 
 _WRITE_OPS = (">", ">>", ">|", "&>", "&>>")
 _INLINE = frozenset({"echo", "printf", "curl", "wget", "base64", "xxd"})
-_SCRATCH = re.compile(r"^/(?:tmp|var/tmp|dev/shm|private/tmp|private/var/folders|var/folders)/")
-_HOOK = re.compile(r"(?:^|/)\.git/hooks/[^/]+$")
+_SCRATCH = lazy_compile(r"^/(?:tmp|var/tmp|dev/shm|private/tmp|private/var/folders|var/folders)/")
+_HOOK = lazy_compile(r"(?:^|/)\.git/hooks/[^/]+$")
 
 
 def _targets(stage: Invocation) -> Iterator[tuple[str, bool]]:
