@@ -156,6 +156,7 @@ def test_impairing_a_defense_is_blocked(command: str) -> None:
         "find . -name '*.log' -delete",
         "history | tail -20",
         "export HISTSIZE=100000",
+        "export HISTSIZE=-1 HISTFILESIZE=-1",
         "export HISTCONTROL=ignoredups",
         "echo $HISTFILE",
         "iptables -L -n",

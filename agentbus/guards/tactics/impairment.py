@@ -177,7 +177,7 @@ def _history(invocation: Invocation) -> Verdict | None:
             return _verdict(
                 EVIDENCE, invocation, f"{variable}={value or '(empty)'}: nothing is kept in the history"
             )
-        if variable in ("HISTSIZE", "HISTFILESIZE", "SAVEHIST") and value.lstrip("-") in ("0", "1"):
+        if variable in ("HISTSIZE", "HISTFILESIZE", "SAVEHIST") and value in ("0", "1"):  # -1 is unlimited
             return _verdict(EVIDENCE, invocation, f"{variable}={value}: the history is turned off")
         if variable == "HISTCONTROL" and ("ignorespace" in value or "ignoreboth" in value):
             return _verdict(EVIDENCE, invocation, "HISTCONTROL hides every command typed after a space")
