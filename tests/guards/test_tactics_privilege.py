@@ -164,6 +164,7 @@ def test_installs_as_root_ask(command: str) -> None:
         "docker run --rm -v /var/run/docker.sock:/var/run/docker.sock docker:cli docker ps",
         "docker run --rm --network host redis:7",
         "docker exec -it web bash",
+        "docker run --rm -v /etc/localtime:/etc/localtime:ro alpine date",
         "curl -s --unix-socket /var/run/docker.sock http://localhost/containers/json",
         "kubectl apply -f k8s/deployment.yaml",
         "sudo mount /dev/sdb1 /mnt/usb",

@@ -112,6 +112,11 @@ _HOST_DIRS = lazy_compile(
 )
 """Host directories a container must not mount: the whole disk, its system and account files."""
 _MEDIA = ("/mnt", "/media", "/run/media", "/Volumes")
+_HARMLESS_HOST_FILES = frozenset({
+    "/etc/localtime", "/etc/timezone", "/etc/resolv.conf", "/etc/hosts", "/etc/machine-id", "/etc/passwd",
+    "/etc/group", "/etc/ssl/certs", "/etc/ca-certificates", "/etc/pki/ca-trust", "/usr/share/zoneinfo",
+})  # fmt: skip
+"""Host files containers commonly see, world-readable and secret-free."""
 _CONTAINER_RUNNERS = frozenset({"docker", "podman", "nerdctl", "ctr", "crictl", "lima", "finch"})
 _KUBE_DANGER = lazy_compile(
     r"[\"']?(?:privileged|hostPID|hostIPC|hostNetwork|allowPrivilegeEscalation)[\"']?\s*:\s*[\"']?true"
@@ -357,6 +362,8 @@ def _host_mount(spec: str) -> str | None:
     else:
         host = spec.split(":", 1)[0] if ":" in spec else ""
     host = host.rstrip("/") or ("/" if host.startswith("/") else "")
+    if host in _HARMLESS_HOST_FILES:
+        return None  # -v /etc/localtime:/etc/localtime:ro: the container keeps the host's time
     if host and host in ("/var/run/docker.sock", "/run/docker.sock"):
         return None  # the agent can reach Docker already
     return host if host and _HOST_DIRS.match(host if host == "/" else host + "/") else None
