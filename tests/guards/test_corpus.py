@@ -57,17 +57,16 @@ FLOORS = {
     "persistence": 196,
     "privilege-escalation": 165,
     "defense-impairment": 199,
-    "credential-access": 13,
+    "credential-access": 34,
     "impact": 4,
     "exfiltration": 12,
-    "path": 140,
+    "path": 302,
 }
 CEILINGS = {
     # category: harmless entries held back today (each one listed in KNOWN_FALSE_POSITIVES)
     "option-file": 1,
     "privilege-escalation": 1,
     "defense-impairment": 3,
-    "path": 3,
     "persistence": 6,
 }
 KNOWN_FALSE_POSITIVES = {
@@ -84,17 +83,11 @@ KNOWN_FALSE_POSITIVES = {
     "openssl x509 -in ./certs/dev.pem -noout -subject",
     "openssl verify -CAfile ./certs/ca.pem ./certs/server.pem",
     "curl --cacert ./certs/ca.pem https://localhost:8443",
-    # Project files whose names look like secrets: dotfiles kept in a repository, a type declaration.
-    "dotfiles/.zshrc",
-    "dotfiles/.bashrc",
-    "src/.env.d.ts",
     # The path guards take shell profiles for secrets ("may export API keys"): reading one, or a
     # project file named like one, is held back, though writing one is what persistence asks about.
     "grep -n PATH ~/.bashrc",
     "diff dotfiles/.zshrc ~/.zshrc",
     "source ~/.bashrc",
-    "shellcheck dotfiles/.bashrc",
-    "cp dotfiles/.bashrc build/home/.bashrc",
     "cp ~/.bashrc dotfiles/bashrc.mine",
 }
 DEVELOPER_TOLERANCE = 0.005
