@@ -41,6 +41,7 @@ from . import tactics
 from .budget import decide, spend
 from .carriers import TERMINALS as _TERMINALS
 from .interpreters import AWKS, INTERPRETERS, fed_code, inline_code, judge_code
+from .locations import written
 from .operands import block_device, system_file
 from .parse import Script, ansi_c, parse, parsed
 from .paths import normalize_path
@@ -180,6 +181,24 @@ def _system_file(word: str, home: str, cwd: str | None = None) -> str | None:
     return system_file(word, home=home, cwd=cwd)
 
 
+def _written(word: str, home: str, cwd: str | None = None) -> tuple[str, str] | None:
+    """(category, description) of the file ``word`` if writing or deleting it is dangerous:
+    a location of :mod:`.locations` (``~/.bashrc``: a shell profile), else a system file."""
+    return written(word, home=home, cwd=cwd)
+
+
+def _firm(verdict: Verdict) -> bool:
+    """Whether the policy blocks ``verdict``: a rule that finds an ask looks on for a block,
+    so that ``tee ~/.bashrc /etc/sudoers`` is not let off with a question about the first."""
+    return current_policy().decision(verdict.category) == "block"
+
+
+def _strictest(*verdicts: Verdict | None) -> Verdict | None:
+    """The first of ``verdicts`` the policy blocks, else the first one found."""
+    found = [verdict for verdict in verdicts if verdict is not None]
+    return next((verdict for verdict in found if _firm(verdict)), found[0] if found else None)
+
+
 def _block_device(word: str) -> bool:
     return block_device(word) is not None
 
@@ -199,16 +218,18 @@ def _rm(invocation: Invocation, home: str) -> Verdict | None:
     }
     recursive = bool(flags & {"r", "R", "--recursive"})
     force = bool(flags & {"f", "--force"})
+    held = None
     for target in targets:
-        system_file = _system_file(target, home, invocation.cwd)
-        if system_file:
-            return _verdict(SYSTEM_FILES, invocation, f"deletes {system_file}")
+        found = _written(target, home, invocation.cwd)
+        verdict = _verdict(found[0], invocation, f"deletes {found[1]}") if found else None
         what = _critical(target, home, invocation.cwd)
-        if what is None or not (recursive or what.startswith("every file in")):
-            continue
-        kind = ("recursive " if recursive else "") + ("force " if force else "")
-        return _verdict(FILESYSTEM, invocation, f"{kind}delete of {what}")
-    return None
+        if verdict is None and what is not None and (recursive or what.startswith("every file in")):
+            kind = ("recursive " if recursive else "") + ("force " if force else "")
+            verdict = _verdict(FILESYSTEM, invocation, f"{kind}delete of {what}")
+        if verdict is not None and _firm(verdict):
+            return verdict
+        held = held or verdict
+    return held
 
 
 def _find(invocation: Invocation, home: str) -> Verdict | None:
@@ -240,14 +261,17 @@ _JUNK = lazy_compile(r"\.(?:pyc|pyo|tmp|temp|log|swp|swo|orig|rej|bak|class|o|DS
 
 def _mv(invocation: Invocation, home: str) -> Verdict | None:
     _, paths = _split_flags(_values(invocation))
+    held = None
     for path in paths[:-1]:
-        system_file = _system_file(path, home, invocation.cwd)
-        if system_file:
-            return _verdict(SYSTEM_FILES, invocation, f"moves away {system_file}")
+        found = _written(path, home, invocation.cwd)
+        verdict = _verdict(found[0], invocation, f"moves away {found[1]}") if found else None
         what = _critical(path, home, invocation.cwd)
-        if what and "working directory" not in what:
-            return _verdict(FILESYSTEM, invocation, f"moves away {what}")
-    return _copy_target(invocation, home)
+        if verdict is None and what and "working directory" not in what:
+            verdict = _verdict(FILESYSTEM, invocation, f"moves away {what}")
+        if verdict is not None and _firm(verdict):
+            return verdict
+        held = held or verdict
+    return _strictest(_copy_target(invocation, home), held)
 
 
 def _copy_target(invocation: Invocation, home: str) -> Verdict | None:
@@ -281,11 +305,15 @@ def _copy_target(invocation: Invocation, home: str) -> Verdict | None:
         # cp -r ./fake-etc/. /etc/, rsync -a overlay/ /etc/: a tree copied over the configuration.
         return _verdict(SYSTEM_FILES, invocation, f"copies a directory tree over {target}")
     candidates = [target] + [f"{target.rstrip('/')}/{s.rstrip('/').rsplit('/', 1)[-1]}" for s in sources]
+    held = None
     for candidate in candidates:
-        system_file = _system_file(candidate, home, invocation.cwd)
-        if system_file:
-            return _verdict(SYSTEM_FILES, invocation, f"overwrites {system_file}")
-    return None
+        found = _written(candidate, home, invocation.cwd)
+        if found:
+            verdict = _verdict(found[0], invocation, f"overwrites {found[1]}")
+            if _firm(verdict):
+                return verdict
+            held = held or verdict
+    return held
 
 
 def _writes_files(invocation: Invocation, home: str) -> Verdict | None:
@@ -299,18 +327,25 @@ def _writes_files(invocation: Invocation, home: str) -> Verdict | None:
         targets = positionals
     elif name in ("curl", "wget", "sort"):
         option = {"curl": ("-o", "--output"), "wget": ("-O", "--output-document"), "sort": ("-o", "--output")}
+        letter = option[name][0][1]
         for index, value in enumerate(values):
-            if value in option[name] and index + 1 < len(values):
+            # curl -o FILE, and -o ending a cluster of short flags: curl -fsSLo FILE.
+            clustered = re.fullmatch(rf"-[a-zA-Z]*{letter}", value) is not None
+            if (value in option[name] or clustered) and index + 1 < len(values):
                 targets.append(values[index + 1])
             elif value.startswith(tuple(f"{o}=" for o in option[name] if o.startswith("--"))):
                 targets.append(value.partition("=")[2])
+    held = None
     for target in targets:
         if _block_device(target):
             return _verdict(DISK, invocation, f"writes straight to the block device {target}")
-        system_file = _system_file(target, home, invocation.cwd)
-        if system_file:
-            return _verdict(SYSTEM_FILES, invocation, f"overwrites {system_file}")
-    return None
+        found = _written(target, home, invocation.cwd)
+        if found:
+            verdict = _verdict(found[0], invocation, f"overwrites {found[1]}")
+            if _firm(verdict):
+                return verdict
+            held = held or verdict
+    return held
 
 
 def _dd(invocation: Invocation, home: str) -> Verdict | None:
@@ -319,9 +354,9 @@ def _dd(invocation: Invocation, home: str) -> Verdict | None:
             target = value[3:]
             if _block_device(target):
                 return _verdict(DISK, invocation, f"writes raw data to the block device {target}")
-            system_file = _system_file(target, home, invocation.cwd)
-            if system_file:
-                return _verdict(SYSTEM_FILES, invocation, f"overwrites {system_file}")
+            found = _written(target, home, invocation.cwd)
+            if found:
+                return _verdict(found[0], invocation, f"overwrites {found[1]}")
     return None
 
 
@@ -1033,6 +1068,7 @@ def _xargs_input(upstream: list[Invocation]) -> str | None:
 def _check_redirects(invocation: Invocation, home: str) -> Verdict | None:
     """Where a command's output goes: a block device, a system file, a network socket."""
     command = invocation.command
+    held = None
     for redirect in command.redirects:
         target = command.static(redirect.target)
         if target is None:
@@ -1056,15 +1092,19 @@ def _check_redirects(invocation: Invocation, home: str) -> Verdict | None:
             continue
         if _block_device(target):
             return _verdict(DISK, invocation, f"writes straight to the block device {target}")
-        system_file = _system_file(target, home, invocation.cwd)
-        if system_file:
+        found = _written(target, home, invocation.cwd)
+        if found:
             how = "appends to" if redirect.op in (">>", "&>>") else "overwrites"
-            return _verdict(SYSTEM_FILES, invocation, f"{how} {system_file}")
+            verdict = _verdict(found[0], invocation, f"{how} {found[1]}")
+            if _firm(verdict):
+                return verdict
+            held = held or verdict
+            continue
         written = normalize_path(target, home=home, cwd=invocation.cwd) if invocation.cwd else target
         if re.fullmatch(r"/(?:private/)?etc/[^/]+", written):
             # cd /etc && echo x >> agent: a file of the machine's own configuration, whichever.
             return _verdict(SYSTEM_FILES, invocation, f"writes {written}, in the machine's configuration")
-    return None
+    return held
 
 
 def _fork_bomb(script: Script) -> str | None:

@@ -13,6 +13,7 @@ import os
 
 from .danger import GUARD_ID, check_command
 from .files import SHELL_FILE_GUARD_ID, check_shell_files
+from .locations import location
 from .operands import block_device, operands, system_file
 from .parse import parsed
 from .paths import check_path, display_path, normalize_path
@@ -83,6 +84,9 @@ def _names(value: str, home: str, cwd: str | None) -> str:
     device = block_device(value)
     if device:
         return f"-> block device {device}"
+    place = location(value, home=home, cwd=cwd)
+    if place:
+        return f"-> {place[0]}: {place[1]}"
     found = system_file(value, home=home, cwd=cwd)
     if found:
         return f"-> system file {found}"

@@ -37,12 +37,13 @@ from ..lazy_regex import lazy_compile
 from ..registry import Registry
 from .budget import decide, spend
 from .interpreters import INTERPRETERS, fed_code, inline_code
-from .operands import PATH_MAX, PATTERN_OPTIONS, option_values
+from .locations import location
+from .operands import PATH_MAX, PATTERN_OPTIONS, block_device, option_values, system_file
 from .parse import Script, parsed
-from .paths import check_glob, check_path, normalize_path
-from .policy import Policy, hold
+from .paths import check_glob, check_path, display_path, normalize_path
+from .policy import Policy, current_policy, hold
 from .programs import Invocation, walk
-from .verdict import DISK, Guard, Verdict, install_guards
+from .verdict import DISK, SYSTEM_FILES, Guard, Verdict, install_guards
 
 __all__ = [
     "GUARDS",
@@ -52,9 +53,11 @@ __all__ = [
     "SECURITY_AUDIT_ID",
     "SHELL_FILE_GUARD",
     "SHELL_FILE_GUARD_ID",
+    "check_file_access",
     "check_glob",
     "check_path",
     "check_shell_files",
+    "check_write",
     "install",
     "search_path_guard",
     "security_audit",
@@ -139,12 +142,53 @@ def _patch_paths(patch: str) -> Iterator[str]:
 
 
 def security_audit(call: ToolCall) -> None:
-    """tool.before handler: block file-tool access to sensitive paths."""
+    """tool.before handler: block file-tool access to sensitive paths (or ask, as the policy says)."""
     cwd = _cwd(call.args)
     write = bool(_WRITING.search(call.tool) or (call.kind is not None and _WRITING.search(call.kind)))
+    asked: Verdict | None = None  # the first ask waits: a later path may be blocked
     for path in _file_paths(call.args):
-        if hold(call, check_path(path, cwd=cwd, write=write)):
+        decided = check_file_access(path, cwd=cwd, write=write)
+        if decided is not None and decided.decision != "ask":
+            hold(call, decided)
             return
+        asked = asked or decided
+    if asked is not None:
+        hold(call, asked)
+
+
+def check_file_access(
+    path: str, *, cwd: str | None = None, home: str | None = None, write: bool = False
+) -> Verdict | None:
+    """What the file-tool guard decides about ``path``: a verdict carrying ``block`` or ``ask``, or None.
+
+    A write to a location of :mod:`.locations` is judged by its category
+    (:func:`check_write`); anything else by :func:`.paths.check_path`. The
+    policy of the decision under way (:func:`.policy.current_policy`) decides.
+    """
+    verdict = check_write(path, cwd=cwd, home=home) if write else None
+    if verdict is None:
+        verdict = check_path(path, cwd=cwd, home=home, write=write)
+    return current_policy().apply(verdict)
+
+
+def check_write(path: str, *, cwd: str | None = None, home: str | None = None) -> Verdict | None:
+    """A :class:`Verdict` if writing ``path`` is dangerous, as it is for the command guard's writers:
+    a location of :mod:`.locations` (``~/.bashrc``: a shell profile, ``/etc/ld.so.preload``: hidden
+    persistence), a system file (``/etc/hosts``) or a block device. The policy decides its category."""
+    if not isinstance(path, str) or not path.strip() or len(path) > PATH_MAX:
+        return None
+    home = home or normalize_path("~")
+    normalized = normalize_path(path, home=home, cwd=cwd)
+    device = block_device(normalized)
+    if device is not None:
+        return Verdict(DISK, device, "writing straight to a block device")
+    found = location(path, home=home, cwd=cwd)
+    if found is not None:
+        return Verdict(found[0], display_path(normalized, home=home), f"writing {found[1]}")
+    system = system_file(path, home=home, cwd=cwd)
+    if system is not None:
+        return Verdict(SYSTEM_FILES, system, "writing a system file")
+    return None
 
 
 # -- file arguments of shell commands -----------------------------------------------------
@@ -158,7 +202,7 @@ _READERS = frozenset({
 })  # fmt: skip
 """Programs whose file arguments are read (and shown, copied, sent or sourced)."""
 _PATTERN_FIRST = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "awk", "gawk", "mawk", "sed"})
-_WRITE_TARGET = frozenset({"cp", "mv", "install", "rsync", "scp", "tee"})
+_WRITE_TARGET = frozenset({"cp", "mv", "install", "rsync", "scp", "tee", "ln"})
 _CURL_DATA = frozenset({"-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--json"})
 _GLOB = lazy_compile(r"[*?\[]")
 
@@ -182,6 +226,8 @@ def _judge_path(word: str, *, cwd: str | None, write: bool) -> Verdict | None:
         return check_glob(word, cwd=cwd)
     if not write and normalize_path(word, cwd=cwd) in _WORLD_READABLE:
         return None  # every local user reads /etc/passwd; writing it is the command guard's business
+    if write and location(word, cwd=cwd) is not None:
+        return None  # writing ~/.bashrc, /etc/cron.d/x: the command guard judges it, by the locations table
     return check_path(word, cwd=cwd, write=write)
 
 
@@ -579,10 +625,16 @@ def _check_invocation(invocation: Invocation, cwd: str | None) -> Verdict | None
             plain = _generic_operands(invocation)
         last = len(plain) - 1
         generic = not (name in _READERS or name in _PATTERN_FIRST or name == "find")
+        in_place = name in ("sed", "perl") and any(
+            value.startswith(("-i", "--in-place", "-pi"))
+            for value in map(invocation.command.static, invocation.args)
+            if value
+        )
         for index, operand in enumerate(plain):
             if generic and _a_name(operand, cwd):
                 continue
-            write = name == "tee" or (name in _WRITE_TARGET and index == last and last > 0)
+            # sed -i edits its files where they are (nothing is shown); ln -s makes its last operand.
+            write = name == "tee" or in_place or (name in _WRITE_TARGET and index == last and last > 0)
             verdict = _judge(operand, cwd=cwd, write=write)
             if verdict is not None:
                 return verdict

@@ -109,6 +109,8 @@ _RUN_DECODED = lazy_compile(
 """Code that runs what it decodes: the payload is hidden from any reader."""
 _QX = lazy_compile(r"(?:\bqx|%x)\s*(?:\(([^)]{1,4000})\)|\{([^}]{1,4000})\}|\[([^\]]{1,4000})\])")
 _DASH_C = lazy_compile(r"[\"']-c[\"']\s*,\s*([\"'])(.{1,4000}?)\1")
+_DO_SHELL_SCRIPT = lazy_compile(r"do\s+shell\s+script\s+\"((?:[^\"\\]|\\.){1,4000})\"", re.IGNORECASE)
+"""AppleScript's ``do shell script "CMD"`` (osascript -e ...): CMD runs in sh."""
 _BASE64_LITERAL = lazy_compile(
     r"(?:b64decode|decode64|atob|base64_decode|from_base64)\s*\(\s*b?[\"']([A-Za-z0-9+/=]{4,8000})[\"']"
 )
@@ -337,6 +339,8 @@ def _shell_commands(code: str, *, awk: bool) -> Iterator[str]:
             )
     for match in _DASH_C.finditer(code):
         yield match.group(2)  # execvp('sh', ['sh', '-c', 'rm -rf /'])
+    for match in _DO_SHELL_SCRIPT.finditer(code):
+        yield match.group(1).replace('\\"', '"')  # osascript -e 'do shell script "rm …" with administrator …'
     for match in _BASE64_LITERAL.finditer(code):
         try:
             decoded = base64.b64decode(match.group(1) + "==").decode("utf-8", "replace")

@@ -432,6 +432,15 @@ class _Builder:
             self.pipelines.extend(script.pipelines)
         elif kind in ("variable_assignment", "variable_assignments", "declaration_command"):
             self.assignments(node, redirects, background)
+        elif kind == "unset_command":
+            # unset HISTFILE: a command that changes the shell (tree-sitter gives it a node of its own).
+            words = ["unset"] + [
+                word
+                for child in node.children
+                if child.is_named and child.type != "comment"
+                for word in ([self.text(child)] if child.type == "variable_name" else self.words(child))
+            ]
+            self.pipelines.append((SimpleCommand(tuple(words), redirects, self.subs, background),))
         elif kind == "for_statement":
             variable = node.child_by_field_name("variable")
             values = [
@@ -575,11 +584,9 @@ class _Builder:
                 words.append(child.type)
             elif child.is_named:
                 words.extend(self.words(child))
-        if node.type == "declaration_command" or redirects:
-            # export F=x, local x=$(...): a command that runs, with substitutions that run.
-            self.pipelines.append((SimpleCommand(tuple(words), redirects, self.subs, background),))
-        elif any(_SUB_OPEN in word for word in words):
-            self.pipelines.append((SimpleCommand(tuple(words), (), self.subs, background),))
+        # export F=x, local x=$(...): a command that runs, with substitutions that run; and
+        # HISTFILE=/dev/null alone, which changes the shell itself.
+        self.pipelines.append((SimpleCommand(tuple(words), redirects, self.subs, background),))
 
     def command(self, node: Node, redirects: tuple[Redirect, ...], background: bool) -> SimpleCommand:
         words: list[str] = []
@@ -625,6 +632,7 @@ class _Builder:
         fd = ""
         op = ""
         target = ""
+        inner_redirects: list[Redirect] = []
         for child in node.children:
             if child.type == "file_descriptor":
                 fd = self.text(child)
@@ -634,6 +642,9 @@ class _Builder:
                 op = "<>"  # 1<>FILE opens FILE for reading and writing (tree-sitter: < then an error)
             elif child.type in ("heredoc_start", "heredoc_end") or child.type in _STATEMENTS:
                 continue  # a statement after the here-document's start: the caller reads it
+            elif child.type in ("file_redirect", "herestring_redirect") and kind == "heredoc_redirect":
+                # cat <<EOF > /etc/passwd: the grammar nests the redirections after the delimiter.
+                inner_redirects.extend(self.redirect(child))
             elif child.type == "heredoc_body":
                 inner = self.nested()
                 for part in child.children:
@@ -656,7 +667,7 @@ class _Builder:
                 target = f"{_SUB_OPEN}{len(self.subs) - 1}{_SUB_CLOSE}"
         elif kind == "herestring_redirect":
             op = "<<<"
-        return [Redirect(op or ">", target, fd)]
+        return [Redirect(op or ">", target, fd), *inner_redirects]
 
     # words
 

@@ -87,6 +87,8 @@ _WRAPPERS: dict[str, _Wrapper] = {
                                               "--prompt", "--role", "--type", "--command-timeout",
                                               "--other-user"})),
     "doas": _Wrapper("uC"),
+    "pkexec": _Wrapper("", frozenset({"--user"})),
+    "run0": _Wrapper("ugD", frozenset({"--user", "--group", "--chdir", "--unit", "--property", "--setenv"})),
     "env": _Wrapper("uCP", frozenset({"--unset", "--chdir"})),
     "nohup": _Wrapper(),
     "nice": _Wrapper("n", frozenset({"--adjustment"})),
@@ -196,6 +198,7 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
     words = list(command.words)
     wrappers: list[str] = []
     wrapper_args: list[str] = []
+    wrapper_counts: list[int] = []
     env: list[str] = []
     nested: list[str] = []
     i = 0
@@ -249,8 +252,8 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
                     nested.append(command.render(after[index + 1]))
                     break
             return Invocation(name, tuple(after), command, tuple(wrappers), tuple(env)), nested
-        if name in ("at", "batch"):
-            # at now <<< 'CMD': at runs what it reads, later.
+        if name in ("at", "batch", "newgrp"):
+            # at now <<< 'CMD': at runs what it reads, later; newgrp docker <<< 'CMD' now, in the group.
             for redirect in command.redirects:
                 if redirect.op == "<<<":
                     nested.append(command.render(redirect.target))
@@ -277,12 +280,20 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
             wrappers.append(name)
             end = _skip_options(words, i + 1, spec)
             wrapper_args.extend(words[i + 1 : end])
+            wrapper_counts.append(end - i - 1)
             i = end
             continue
         break
     if i >= len(words):
-        if command.redirects and not words:
-            # "> /dev/sda" alone: no program, but the redirection still happens.
+        if wrappers and wrappers[-1] != "env":
+            # sudo -s, chroot /mnt, nsenter -t 1 -a: the wrapper runs a shell of its own.
+            start = len(wrapper_args) - wrapper_counts[-1]
+            own = Invocation(
+                wrappers[-1], tuple(wrapper_args[start:]), command, tuple(wrappers[:-1]), tuple(env)
+            )
+            return own, nested
+        if env or (command.redirects and not words):
+            # "> /dev/sda" or "HISTFILE=/dev/null" alone: no program, but the shell still acts.
             return Invocation("", (), command, tuple(wrappers), tuple(env)), nested
         if wrappers and wrappers[-1] == "xargs":
             # xargs -a FILE with no command runs echo: FILE's words are printed.

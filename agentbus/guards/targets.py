@@ -13,10 +13,15 @@ the options that make an otherwise read-only program write (``sed -i``,
 
 from __future__ import annotations
 
+import re
+
 from ..lazy_regex import lazy_compile
+from .locations import location, written
 from .operands import CORE_SYSTEM_FILE, Operand, block_device, operands, option_values, system_file
-from .programs import Invocation
-from .verdict import DISK, SYSTEM_FILES, Verdict
+from .paths import normalize_path
+from .policy import current_policy
+from .programs import SHELLS, Invocation
+from .verdict import ACCOUNT, BLOCK, DISK, EVIDENCE, IMPAIR, SYSTEM_FILES, Verdict
 
 __all__ = ["check_targets", "reads_only"]
 
@@ -76,6 +81,18 @@ _DEVICE_SUBCOMMANDS: dict[str, frozenset[str]] = {
 }  # fmt: skip
 """Programs that read or destroy a device depending on the subcommand: the ones that only read."""
 
+_EDITORS = frozenset({"vi", "vim", "nvim", "gvim", "nano", "pico", "emacs", "emacsclient", "ed", "ex", "joe",
+                      "micro", "mcedit", "hx", "kak", "code", "subl", "gedit", "kate", "mousepad", "sponge",
+                      "patch"})  # fmt: skip
+"""Programs that write the files they are given as plain arguments: editors, ``sponge``, ``patch``."""
+
+_OUTPUT_OPTION = lazy_compile(
+    r"^(?:-o|-O|-w|--?(?:output|out|outfile|output-file|output-document|log-file|logfile|write|save|dest|"
+    r"destination|target|to|of|append-output)(?:[-_][a-z-]+)?)$|^of$",
+    re.IGNORECASE,
+)
+"""Options whose value is a file the program writes (``-o FILE``, ``--output=FILE``, ``of=FILE``)."""
+
 _PRECISE = frozenset({"cp", "mv", "install", "ln", "rsync", "scp", "dd", "tee", "chmod", "rm", "unlink",
                       "curl", "wget", "truncate"})  # fmt: skip
 """Programs with a rule of their own for system files (the destination of a copy, ``of=``)."""
@@ -98,6 +115,8 @@ def _writes_anyway(invocation: Invocation, values: list[str]) -> bool:
         first = values[0] if values else ""
         return "--extract" in values or "-x" in values or ("x" in first and not first.startswith("--"))
     if name == "git":
+        if "config" in values:  # git config core.editor /usr/bin/vim names a program; --file FILE is written
+            return any(v in ("--file", "-f") or v.startswith("--file=") for v in values)
         return not any(v in ("diff", "log", "show", "status", "grep", "blame", "ls-files", "check-ignore")
                        for v in values)  # fmt: skip
     if name == "openssl":
@@ -224,6 +243,10 @@ def _written_operands(invocation: Invocation, values: list[str]) -> list[str]:
         written.append(positionals[-1])
     elif name == "patch":
         written += positionals[:1]
+    elif name in ("cpio", "bsdcpio") and any(
+        v.startswith("-") and not v.startswith("--") and "p" in v for v in values
+    ):
+        written += positionals[-1:]  # cpio -p DIR: the files named on stdin are copied into DIR
     elif name == "mount" and len(positionals) >= 2:
         written.append(positionals[-1])  # the mount point: what was there is replaced
     elif name in ("ex", "vim", "vi", "nvim", "view", "ed"):
@@ -280,14 +303,20 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
     destroyed = _destroys_storage(invocation, values)
     if destroyed is not None:
         return Verdict(DISK, _short(piece), f"{name} destroys {destroyed} and the data on it")
+    policy = current_policy()
+    held: Verdict | None = None  # a finding the policy asks about: a later one may block
     account = _ACCOUNT_DATABASE.get(name)
     if account is not None and not (values and set(values) <= {"-h", "--help", "-V", "--version"}):
-        return Verdict(SYSTEM_FILES, _short(piece), f"{name} rewrites {account}")
+        # chpasswd, vipw: an account change (issue 18 asks a person), not a corruption of the file.
+        held = Verdict(ACCOUNT, _short(piece), f"{name} rewrites {account}")
     for target in _written_operands(invocation, values):
-        found = block_device(target) or system_file(target, home=home, cwd=invocation.cwd)
-        if found is not None:
-            category = DISK if block_device(target) else SYSTEM_FILES
-            return Verdict(category, _short(piece), f"{name} writes {found}")
+        device = block_device(target)
+        place = (DISK, device) if device else written(target, home=home, cwd=invocation.cwd)
+        if place is not None:
+            verdict = Verdict(place[0], _short(piece), f"{name} writes {place[1]}")
+            if policy.decision(verdict.category) == BLOCK:
+                return verdict
+            held = held or verdict
     if name == "systemd-tmpfiles" and any(v in ("--create", "--remove", "--purge") for v in values):
         # --prefix PATH, --exclude-prefix PATH, --root DIR narrow what is done: not configuration files.
         narrowing = ("--prefix", "--exclude-prefix", "--root", "--image", "-E")
@@ -300,11 +329,14 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
             )
     for word in invocation.wrapper_args:  # strace -o /etc/passwd ls, time -o /dev/sda ...
         for value in (word, *(o.value for o in option_values(word))):
-            found = block_device(value) or system_file(value, home=home, cwd=invocation.cwd)
-            if found is not None:
-                category = DISK if block_device(value) else SYSTEM_FILES
+            device = block_device(value)
+            place = (DISK, device) if device else written(value, home=home, cwd=invocation.cwd)
+            if place is not None:
                 wrapper = invocation.wrappers[-1] if invocation.wrappers else "a wrapper"
-                return Verdict(category, _short(piece), f"{wrapper} is given {found}, and may write it")
+                verdict = Verdict(place[0], _short(piece), f"{wrapper} is given {place[1]}, and may write it")
+                if policy.decision(verdict.category) == BLOCK:
+                    return verdict
+                held = held or verdict
     writes_anyway = _writes_anyway(invocation, values)  # once: linear in the words
     unpacked = _extracted_into_root(invocation, values, writes_anyway)
     if unpacked is not None:
@@ -318,8 +350,24 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
             return Verdict(DISK, _short(piece), f"{what} writes to or erases the block device {device}")
         if name in _PRECISE or operand.role == "output":
             continue  # their own rules, and the redirection rule, know which operand is written
-        found = system_file(operand.value.partition("=")[2] or operand.value, home=home, cwd=invocation.cwd)
+        value = operand.value.partition("=")[2] or operand.value
         told_to_write = operand.role in ("option value", "after option") or writes_anyway
+        place = location(value, home=home, cwd=invocation.cwd)
+        if place is not None and place[0] in _READ_OFTEN:
+            continue  # last -f /var/log/wtmp reads it: tactics.writes knows the writers of these
+        if place is not None:
+            # ~/.bashrc, /etc/cron.d: judged by the table of locations, when the program writes there.
+            # Only a sure write: an option value is a guess (virtualenv -p /usr/bin/python3, chsh -s
+            # /bin/zsh, ssh-keygen -l -f ~/.ssh/authorized_keys read), unless the option says output.
+            core = CORE_SYSTEM_FILE.match(normalize_path(value, home=home, cwd=invocation.cwd))
+            output = operand.role in ("option value", "after option") and _OUTPUT_OPTION.match(operand.option)
+            writes = writes_anyway or core or output or name in _EDITORS
+            if writes and name not in SHELLS and not reads_only(invocation):
+                what = name or "a computed command"
+                shown = written(value, home=home, cwd=invocation.cwd) or place
+                held = held or Verdict(place[0], _short(piece), f"{what} may write {shown[1]}")
+            continue
+        found = system_file(value, home=home, cwd=invocation.cwd)
         if found is None and told_to_write and operand.value.rstrip("/") in ("/etc", "/boot"):
             found = operand.value  # unzip -d /etc, tar -C /etc: files land in the machine's configuration
         if found is not None and not CORE_SYSTEM_FILE.match(found) and not told_to_write:
@@ -329,7 +377,11 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
             return Verdict(
                 SYSTEM_FILES, _short(piece), f"{what} may write {found}, and is not known only to read"
             )
-    return None
+    return held
+
+
+_READ_OFTEN = frozenset({EVIDENCE, IMPAIR})
+"""Logs, history, firewall rules, trusted roots: read with options far more than written."""
 
 
 def _short(text: str) -> str:

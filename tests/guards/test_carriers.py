@@ -219,7 +219,7 @@ SYSTEM_WRITES = [
     "rsync -a ./etc/ /etc/",
     "cp -r ./fake-etc/. /etc/",
     "sudo chpasswd <<< 'root:x'",
-    "cat p 1<>/etc/profile",
+    "cat p 1<>/etc/shadow",
     "cd /etc && echo x >> agent",
     "systemd-tmpfiles --create p.conf",
 ]
@@ -229,7 +229,11 @@ SYSTEM_WRITES = [
 def test_operands_a_program_writes_are_judged_as_writes(command: str) -> None:
     verdict = check_command(command, home=HOME)
     assert verdict is not None, command
-    assert verdict.category == "system file corruption", (command, verdict)
+    # a system file, or a place the location table names more exactly (/etc/ld.so.preload, chpasswd)
+    assert verdict.category in ("system file corruption", "hidden persistence", "account change"), (
+        command,
+        verdict,
+    )
 
 
 @pytest.mark.parametrize(
@@ -373,7 +377,7 @@ def test_a_pipe_after_a_here_document_continues_the_pipeline() -> None:
 
 
 def test_read_write_redirection_is_a_write() -> None:
-    assert parsed("cat p 1<>/etc/profile").pipelines[0][0].redirects[0].op == "<>"
+    assert parsed("cat p 1<>/etc/shadow").pipelines[0][0].redirects[0].op == "<>"
 
 
 def test_carried_is_a_pure_function_of_the_words() -> None:

@@ -15,6 +15,7 @@ import agentbus
 from agentbus.guards.danger import CATEGORIES, GUARD_ID, check_command, command_text
 from agentbus.guards.parse import ShellSyntaxError, parse
 from agentbus.guards.programs import walk
+from agentbus.guards.verdict import SERVICE, SUDO_INSTALL
 from agentbus.middleware import builtin
 
 HOME = "/home/me"
@@ -55,9 +56,24 @@ def test_dangerous_command_is_blocked_with_its_category(entry: dict[str, Any]) -
     assert verdict.reason.startswith(f"{entry['category']}: ")
 
 
+ASKED_SINCE_ISSUE_18 = {
+    # Seed 000 let these run; issue 18 asks a person before a system service is started or restarted.
+    "sudo systemctl restart nginx": SERVICE,
+    "sudo service postgresql start": SERVICE,
+    # ... and before a package is installed as root.
+    "sudo apt-get install -y curl": SUDO_INSTALL,
+}
+
+
 @pytest.mark.parametrize("entry", BENIGN, ids=lambda e: e["command"][:60])
 def test_benign_command_passes(entry: dict[str, Any]) -> None:
-    assert check_command(entry["command"], home=HOME) is None
+    verdict = check_command(entry["command"], home=HOME)
+    asked = ASKED_SINCE_ISSUE_18.get(entry["command"])
+    if asked is None:
+        assert verdict is None
+    else:
+        assert verdict is not None
+        assert (verdict.category, verdict.decision) == (asked, "ask")
 
 
 def test_corpus_recall_and_false_positive_rate(capsys: pytest.CaptureFixture[str]) -> None:
@@ -65,7 +81,11 @@ def test_corpus_recall_and_false_positive_rate(capsys: pytest.CaptureFixture[str
     caught = sum(
         1 for e in DANGEROUS if (v := check_command(e["command"], home=HOME)) and v.category == e["category"]
     )
-    false_positives = sum(1 for e in BENIGN if check_command(e["command"], home=HOME))
+    false_positives = sum(
+        1
+        for e in BENIGN
+        if check_command(e["command"], home=HOME) and e["command"] not in ASKED_SINCE_ISSUE_18
+    )
     recall = caught / len(DANGEROUS)
     rate = false_positives / len(BENIGN)
     with capsys.disabled():

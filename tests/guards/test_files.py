@@ -158,7 +158,6 @@ def test_check_glob_blocks_globs_aimed_at_secrets(pattern: str, blocked: bool) -
         "bash -c 'cat ~/.ssh/id_rsa'",
         "cat *.pem",
         "cat ~/.ssh/*",
-        "echo 'export KEY=1' >> ~/.bashrc",
         "cp pub.key ~/.ssh/authorized_keys",
         "dd if=/home/me/.ssh/id_rsa of=/tmp/k",
         "openssl rsa -in server.key -text",

@@ -26,7 +26,7 @@ def commands(text: str) -> list[list[str]]:
     [
         ("rm${IFS}-rf${IFS}/", [["rm", "-rf", "/"]]),
         ("echo {rm,-rf,/}", [["echo", "rm", "-rf", "/"]]),
-        ("F=/etc/passwd; cat $F", [["cat", "/etc/passwd"]]),
+        ("F=/etc/passwd; cat $F", [["F=/etc/passwd"], ["cat", "/etc/passwd"]]),  # HISTFILE=x alone acts
         ('for f in a b; do cat "$f"; done', [["cat", "a", "b"]]),
         ("echo \"a \\\"b\\\" $'x'\" $'\\x41'", [["echo", "a \"b\" $'x'", "A"]]),
         ("if true; then rm -rf /; fi", [["true"], ["rm", "-rf", "/"]]),

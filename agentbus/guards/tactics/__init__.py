@@ -39,5 +39,9 @@ JUDGES: tuple[InvocationJudge, ...] = (
 )
 """Every family's judge of one simple command, in the order they are asked."""
 
-SCRIPT_JUDGES: tuple[ScriptJudge, ...] = (exfiltration.judge_script,)
+SCRIPT_JUDGES: tuple[ScriptJudge, ...] = (
+    exfiltration.judge_script,
+    persistence.judge_script,
+    privilege.judge_script,
+)
 """The judges of what spans statements."""

@@ -1,13 +1,505 @@
-"""Tactic family ``impairment``: see the package docstring. Being written (issue 18)."""
+"""Tactic family ``impairment``: the traces destroyed and the defenses turned off.
+
+EVIDENCE (blocked by default): deleting, truncating, overwriting, editing or
+linking to ``/dev/null`` the system's logs (``/var/log``, the journal, utmp/wtmp,
+the audit trail, macOS's unified log store) and shell history, by any writer
+(:mod:`.writes`: ``rm``, ``truncate -s0``, ``> FILE``, ``ln -sf /dev/null``,
+``sed -i``, ``find DIR -delete`` ...); ``journalctl --vacuum-*``, ``log erase``,
+``history -c``, turning history off (``unset HISTFILE``, ``HISTSIZE=0``,
+``set +o history``), and back-dating a system file (``touch -r``). A project's
+own logs (``logs/app.log``, ``./server.log``) are the project's: not evidence.
+
+IMPAIR (blocked by default): firewall flushes and openings (``iptables -F``,
+``-P INPUT ACCEPT``, ``nft flush ruleset``, ``ufw disable``, ``pfctl -d``, the
+macOS application firewall), SELinux and AppArmor off (``setenforce 0``,
+``aa-teardown``, their configuration), stopping, disabling, killing or removing
+audit, logging and security agents (auditd, rsyslog, journald, Falcon,
+SentinelOne, osquery, Wazuh, ClamAV ...), ``auditctl -D``/``-e 0``, kernel
+hardening lowered (``ptrace_scope``, ASLR), Gatekeeper, SIP, quarantine and TCC
+on macOS, and trust: a new root certificate (``update-ca-certificates`` after a
+copy into the store, ``trust anchor``, ``security add-trusted-cert``,
+``certutil -A``, ``keytool -importcert -cacerts``, ``mkcert -install``) or TLS
+verification turned off for every later command (``git config --global
+http.sslVerify false``, ``export NODE_TLS_REJECT_UNAUTHORIZED=0``).
+
+Stopping an ordinary service is the persistence family's SERVICE (ask); a
+security or logging service is judged here and blocked, and a block wins over
+an ask in the decision.
+"""
 
 from __future__ import annotations
 
-from ..programs import Invocation
-from ..verdict import Verdict
+import re
+
+from ...lazy_regex import lazy_compile
+from ..locations import location
+from ..paths import normalize_path
+from ..programs import Invocation, walk
+from ..verdict import EVIDENCE, IMPAIR, Verdict
+from .writes import located
 
 __all__ = ["judge"]
 
+_MY_PLACES = frozenset({EVIDENCE, IMPAIR})
+_PIECE_LIMIT = 200
+
+_SECURITY = lazy_compile(
+    r"(?:^|[^a-z0-9])(?:auditd?|kauditd|rsyslogd?|syslogd?|syslog-ng|systemd-journald|journald|apparmor|selinux|"
+    r"firewalld|ufw|iptables|ip6tables|nftables|netfilter-persistent|pf|alf|socketfilterfw|falcon(?:-sensor|d|ctl)?|"
+    r"crowdstrike|osqueryd?|sentinel(?:one|agent|d|ctl)?|wazuh(?:-agent|-manager|d)?|ossec|clamav(?:-daemon|-freshclam)?|"
+    r"clamd|freshclam|fail2ban|aide|tripwire|auditbeat|filebeat|elastic-agent|elastic-endpoint|splunkd?|"
+    r"splunkforwarder|fluentd|fluent-bit|td-agent|sysmon|falco|tetragon|tracee|mdatp|wdavdaemon|xprotect\w*|"
+    r"gatekeeper|little ?snitch(?: agent| daemon)?|littlesnitch\w*|lulu|blockblock|santad?|carbonblack|"
+    r"cbagentd|"
+    r"cylance\w*|sophos\w*|esets?\w*|kesl|kaspersky\w*|ds_agent|qualys\w*|ir_agent|taniumclient|traps\w*|"
+    r"cortex-xdr|cbdaemon|cbsensor|opendns\S*|umbrella\S*|amazon-cloudwatch-agent|google-fluentd|snoopy|endpointsecurity\w*|com\.apple\.(?:auditd|syslogd|"
+    r"alf|xprotect\w*|security\.\w+))(?:$|[^a-z0-9])",
+    re.IGNORECASE,
+)
+"""Audit, logging, firewall and endpoint-security services and processes, by name."""
+
+_STOP_VERBS: dict[str, frozenset[str]] = {
+    "systemctl": frozenset({"stop", "disable", "mask", "kill", "freeze"}),
+    "service": frozenset({"stop", "disable", "kill"}),
+    "launchctl": frozenset({"unload", "bootout", "disable", "remove", "stop", "kill"}),
+    "rc-service": frozenset({"stop"}),
+    "invoke-rc.d": frozenset({"stop"}),
+    "rc-update": frozenset({"del", "delete"}),
+    "update-rc.d": frozenset({"disable", "remove", "stop"}),
+    "chkconfig": frozenset({"off", "--del"}),
+    "sv": frozenset({"down", "stop", "kill", "exit", "force-stop"}),
+    "initctl": frozenset({"stop"}),
+    "rcctl": frozenset({"stop", "disable"}),
+    "svcadm": frozenset({"disable"}),
+    "brew": frozenset({"stop"}),
+    "osqueryctl": frozenset({"stop"}),
+    "wazuh-control": frozenset({"stop"}),
+    "ossec-control": frozenset({"stop"}),
+    "auditd": frozenset(),
+}  # fmt: skip
+_KILLERS = frozenset({"kill", "pkill", "killall", "skill", "killall5", "pkill.exe", "taskkill"})
+_REMOVE_VERBS = frozenset(
+    {"remove", "purge", "erase", "autoremove", "del", "uninstall", "rm", "-e", "--erase"}
+)
+_PACKAGE_MANAGERS = frozenset(
+    {
+        "apt",
+        "apt-get",
+        "aptitude",
+        "dnf",
+        "yum",
+        "microdnf",
+        "zypper",
+        "apk",
+        "brew",
+        "snap",
+        "port",
+        "rpm",
+        "dpkg",
+        "pacman",
+    }
+)
+_VENDOR_OFF = {
+    "falconctl": frozenset({"unload", "uninstall", "-d", "--disable", "disable", "stop"}),
+    "sentinelctl": frozenset({"unload", "unprotect", "uninstall", "stop", "disable"}),
+    "mdatp": frozenset({"disabled", "uninstall"}),
+    "systemextensionsctl": frozenset({"uninstall", "reset"}),
+    "kextunload": frozenset(),
+    "santactl": frozenset({"--disable"}),
+}  # fmt: skip
+_FIREWALL_LOADERS = frozenset({"iptables-restore", "ip6tables-restore", "iptables-legacy-restore",
+                                "iptables-nft-restore", "nft"})  # fmt: skip
+_IPTABLES = lazy_compile(r"^(?:ip6?tables|ip6?tables-(?:legacy|nft)|ebtables|arptables)$")
+_HISTORY_VARIABLES = lazy_compile(
+    r"^(?:HISTFILE|HISTSIZE|HISTFILESIZE|SAVEHIST|HISTCONTROL|HISTIGNORE|fish_history)=(.*)$"
+)
+_TRUST_OFF_ENV = lazy_compile(
+    r"^(?:NODE_TLS_REJECT_UNAUTHORIZED=0|PYTHONHTTPSVERIFY=0|GIT_SSL_NO_VERIFY=(?:1|true|yes)?|"
+    r"CURL_CA_BUNDLE=|REQUESTS_CA_BUNDLE=|NPM_CONFIG_STRICT_SSL=false|npm_config_strict_ssl=false)$",
+    re.IGNORECASE,
+)
+_FALSEY = frozenset({"0", "false", "no", "off", "disabled"})
+_MAC_DEFAULTS = lazy_compile(
+    r"LSQuarantine|GKAutoRearm|com\.apple\.alf|systempolicy|EnableAssessment|XProtect|ConfigDataInstall|"
+    r"CriticalUpdateInstall|com\.apple\.security",
+    re.IGNORECASE,
+)
+_HARDENING = {
+    "kernel.randomize_va_space": 2, "kernel.yama.ptrace_scope": 1, "kernel.kptr_restrict": 1,
+    "kernel.dmesg_restrict": 1, "kernel.unprivileged_bpf_disabled": 1, "fs.protected_symlinks": 1,
+    "fs.protected_hardlinks": 1, "fs.protected_fifos": 1, "fs.protected_regular": 1,
+    "fs.suid_dumpable": -1, "kernel.perf_event_paranoid": -99,
+}  # fmt: skip
+"""Kernel settings, and the lowest value that keeps the protection (below it: impaired)."""
+_KERNEL_ARGS = lazy_compile(
+    r"(?:^|\s)(?:selinux=0|enforcing=0|apparmor=0|audit=0|lockdown=none|"
+    r"amfi_get_out_of_my_way=\w+|cs_enforcement_disable=\w+|amfi=\w+)"
+)
+_SQL_WRITE = lazy_compile(r"\b(?:insert|update|delete|replace|drop)\b", re.IGNORECASE)
+_SCRATCH = ("/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/", "/private/var/folders/", "/var/folders/")
+
+
+def _piece(invocation: Invocation) -> str:
+    text = " ".join(invocation.text.split())
+    return text if len(text) <= _PIECE_LIMIT else text[: _PIECE_LIMIT - 1] + "…"
+
+
+def _verdict(category: str, invocation: Invocation, why: str) -> Verdict:
+    return Verdict(category, _piece(invocation), why)
+
+
+def _values(invocation: Invocation) -> list[str]:
+    return [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
+
+
+def _short_flags(values: list[str]) -> set[str]:
+    return {char for v in values if v.startswith("-") and not v.startswith("--") for char in v[1:]}
+
+
+# -- evidence -----------------------------------------------------------------------------------------
+
+
+def _history(invocation: Invocation) -> Verdict | None:
+    """Shell history cleared or turned off."""
+    name = invocation.name
+    values = _values(invocation)
+    assignments = list(invocation.env)
+    if name in ("export", "declare", "typeset", "local", "readonly"):
+        assignments += [v for v in values if "=" in v]
+    if name == "setenv" and len(values) >= 1:  # csh: setenv HISTFILE /dev/null
+        assignments.append(f"{values[0]}={values[1] if len(values) > 1 else ''}")
+    for assignment in assignments:
+        match = _HISTORY_VARIABLES.match(assignment)
+        if match is None:
+            continue
+        variable, value = assignment.partition("=")[0], match.group(1).strip("'\"")
+        if variable in ("HISTFILE", "fish_history") and value in ("", "/dev/null"):
+            return _verdict(
+                EVIDENCE, invocation, f"{variable}={value or '(empty)'}: nothing is kept in the history"
+            )
+        if variable in ("HISTSIZE", "HISTFILESIZE", "SAVEHIST") and value in ("0", "1"):  # -1 is unlimited
+            return _verdict(EVIDENCE, invocation, f"{variable}={value}: the history is turned off")
+        if variable == "HISTCONTROL" and ("ignorespace" in value or "ignoreboth" in value):
+            return _verdict(EVIDENCE, invocation, "HISTCONTROL hides every command typed after a space")
+        if variable == "HISTIGNORE" and "*" in value.split(":"):
+            return _verdict(EVIDENCE, invocation, "HISTIGNORE='*' keeps no command in the history")
+    if name == "unset" and {"HISTFILE", "HISTSIZE", "HISTFILESIZE", "SAVEHIST"} & set(values):
+        return _verdict(EVIDENCE, invocation, "unsets the history file: nothing is kept")
+    if name == "set" and "+o" in values and "history" in values:
+        return _verdict(EVIDENCE, invocation, "set +o history turns the history off")
+    if name == "history" and _short_flags(values) & {"c", "d"}:
+        return _verdict(EVIDENCE, invocation, "clears the shell history")
+    if name in ("unsetopt", "setopt") and any(
+        v.lower().replace("_", "") in ("histignorespace", "nohistsavebycopy") for v in values
+    ):
+        return _verdict(EVIDENCE, invocation, "hides commands from the zsh history")
+    return None
+
+
+def _logs(invocation: Invocation, home: str) -> Verdict | None:
+    name = invocation.name
+    values = _values(invocation)
+    if name == "journalctl" and any(v.startswith("--vacuum") for v in values):
+        return _verdict(EVIDENCE, invocation, "deletes the journal's archived logs")
+    if name == "log" and values[:1] == ["erase"]:
+        return _verdict(EVIDENCE, invocation, "erases macOS's unified log")
+    if name == "log" and values[:1] == ["config"] and any(":off" in v or v.endswith("off") for v in values):
+        return _verdict(IMPAIR, invocation, "turns macOS logging off")
+    if name == "wevtutil" and values[:1] in (["cl"], ["clear-log"]):
+        return _verdict(EVIDENCE, invocation, "clears a Windows event log")
+    if name == "audit" and "-t" in values:
+        return _verdict(IMPAIR, invocation, "stops the macOS audit daemon")
+    if _sets_the_clock(name, values):
+        return _verdict(EVIDENCE, invocation, "sets the system clock, so what is logged next is misdated")
+    if name == "touch" and (
+        _short_flags(values) & {"r", "t", "d"} or any(v.startswith(("--reference", "--date")) for v in values)
+    ):
+        for target in values:
+            if (
+                target.startswith(("/", "~", "$HOME"))
+                and not target.startswith("-")
+                and _outside_home(target, home)
+            ) and not any(
+                values[i - 1] in ("-r", "-t", "-d", "--reference", "--date") and values[i] == target
+                for i in range(1, len(values))
+            ):
+                return _verdict(EVIDENCE, invocation, f"back-dates {target}, so it looks old")
+    return None
+
+
+def _sets_the_clock(name: str, values: list[str]) -> bool:
+    if name == "date":
+        return any(v in ("-s", "--set") or v.startswith("--set=") for v in values) or any(
+            re.fullmatch(r"\d{8}(?:\d{2}|\d{4})?(?:\.\d{2})?", v) for v in values
+        )
+    if name == "timedatectl":
+        return "set-time" in values or ("set-ntp" in values and any(v in _FALSEY for v in values))
+    if name == "hwclock":
+        return any(v in ("--set", "--systohc", "-w", "--hctosys", "-s") for v in values)
+    return name == "systemsetup" and any(
+        v.lower() in ("-settime", "-setdate", "-setusingnetworktime") for v in values
+    )
+
+
+def _outside_home(target: str, home: str) -> bool:
+    path = normalize_path(target, home=home)
+    home = home.rstrip("/")
+    return not (path == home or path.startswith(home + "/") or path.startswith(_SCRATCH) or path == "/tmp")
+
+
+# -- defenses ------------------------------------------------------------------------------------------
+
+
+def _unit_name(word: str) -> str:
+    leaf = word.rstrip("/").rsplit("/", 1)[-1]
+    return re.sub(r"\.(?:service|socket|target|plist|timer)$", "", leaf)
+
+
+def _security_services(invocation: Invocation) -> Verdict | None:
+    name = invocation.name
+    values = _values(invocation)
+    verbs = _STOP_VERBS.get(name)
+    words = [v for v in values if not v.startswith("-")]
+    if verbs is not None and words:
+        stopping = bool(verbs & set(words)) or (name == "chkconfig" and "--del" in values)
+        if name == "systemctl" and "disable" in words and "--now" not in values and not stopping:
+            stopping = True
+        if name in ("osqueryctl", "wazuh-control", "ossec-control"):
+            return (
+                _verdict(IMPAIR, invocation, f"stops {name.split('ctl')[0].split('-')[0]}")
+                if stopping
+                else None
+            )
+        if stopping:
+            for word in words:
+                if word not in verbs and _SECURITY.search(_unit_name(word)):
+                    return _verdict(IMPAIR, invocation, f"stops or disables {_unit_name(word)}, a defense")
+    head = invocation.command.static(invocation.command.words[0]) if invocation.command.words else None
+    init_script = head is not None and head.startswith(("/etc/init.d/", "/etc/rc.d/"))
+    if init_script and words[:1] in (["stop"], ["disable"]) and _SECURITY.search(name):
+        return _verdict(IMPAIR, invocation, f"stops {name}, a defense")
+    if name in _KILLERS:
+        targets = [v for v in values if not v.startswith("-")]
+        for target in targets:
+            if _SECURITY.search(target):
+                return _verdict(IMPAIR, invocation, f"kills {target}, a defense")
+        for word in invocation.args:
+            for sub in invocation.command.substitutions_in(word):
+                for stages in walk(sub.script):
+                    for finder in stages:
+                        if any(_SECURITY.search(v) for v in _values(finder)):  # pgrep auditd, cat auditd.pid
+                            return _verdict(IMPAIR, invocation, "kills a defense found by name")
+    if name in _PACKAGE_MANAGERS and (
+        _REMOVE_VERBS & set(values) or (_short_flags(values) & {"R"} and name == "pacman")
+    ):
+        removed = [v for v in words if v not in _REMOVE_VERBS and _SECURITY.search(v)]
+        if removed:
+            return _verdict(IMPAIR, invocation, f"uninstalls {removed[0]}, a defense")
+    off = _VENDOR_OFF.get(name)
+    turned_off = off is not None and (not off or off & set(values) or any("disabled" in v for v in values))
+    if turned_off and (name != "kextunload" or any(_SECURITY.search(v) for v in values)):
+        return _verdict(IMPAIR, invocation, f"turns off an endpoint security agent ({name})")
+    if name == "auditctl":
+        flags = _short_flags(values)
+        enable = next((values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-e", "--enabled")), None)
+        if (
+            "D" in flags
+            or "-e0" in values
+            or enable == "0"
+            or any(v.startswith("never,") or v.endswith(",never") for v in values)
+            or "d" in flags
+        ):
+            return _verdict(IMPAIR, invocation, "deletes the audit rules or turns auditing off")
+    return None
+
+
+def _firewall(invocation: Invocation) -> Verdict | None:
+    name = invocation.name
+    values = _values(invocation)
+    words = " ".join(v for v in values if not v.startswith("-")).split()  # nft 'flush ruleset' is two words
+    if _IPTABLES.match(name):
+        flags = _short_flags(values)
+        if flags & {"F", "X"} or {"--flush", "--delete-chain"} & set(values):
+            return _verdict(IMPAIR, invocation, "flushes the firewall's rules")
+        for index, value in enumerate(values[:-2]):
+            if value in ("-P", "--policy") and values[index + 2].upper() == "ACCEPT":
+                return _verdict(IMPAIR, invocation, f"lets everything through {values[index + 1]}")
+        if "ACCEPT" in values and flags & {"I", "A", "R"} and ({"-s", "--source", "--src"} & set(values)):
+            return _verdict(IMPAIR, invocation, "opens the firewall to one address")
+        if ({"DROP", "REJECT"} & set(values)) and ("D" in flags or "--delete" in values):
+            return _verdict(IMPAIR, invocation, "deletes a rule that blocked traffic")
+    elif name in _FIREWALL_LOADERS and (name != "nft" or "-f" in values or "--file" in values):
+        files = [v for v in values if not v.startswith("-")] or ["-"]
+        fed = [
+            invocation.command.static(r.target) or "-" for r in invocation.command.redirects if r.op == "<"
+        ]
+        sources = fed if name.endswith("-restore") and fed else files
+        if not all(f.startswith("/etc/") for f in sources):
+            return _verdict(IMPAIR, invocation, f"replaces the firewall's rules with {sources[0]}")
+    elif name == "nft":
+        if (
+            words[:1] in (["flush"], ["delete"])
+            and len(words) > 1
+            and words[1] in ("ruleset", "table", "chain", "rule")
+        ):
+            return _verdict(IMPAIR, invocation, f"{words[0]}es the firewall's {words[1]}")
+    elif name == "ufw":
+        if (
+            words[:1] in (["disable"], ["reset"])
+            or words[:2] == ["default", "allow"]
+            or words[:2] == ["logging", "off"]
+        ):
+            return _verdict(IMPAIR, invocation, f"ufw {' '.join(words[:2])} turns the firewall off")
+        if words[:2] == ["allow", "from"] and len(words) > 2 and words[2] != "any":
+            return _verdict(IMPAIR, invocation, f"opens the firewall to {words[2]}")
+    elif name == "firewall-cmd":
+        if any("trusted" in v for v in values) and any(
+            v.startswith(("--set-default-zone", "--add-source", "--add-interface", "--zone")) for v in values
+        ):
+            return _verdict(IMPAIR, invocation, "puts traffic in the trusted zone: no filtering")
+        if "--panic-on" in values:
+            return None  # drops every packet: an outage, not an opening
+    elif name == "pfctl":
+        if "d" in _short_flags(values) or "F" in _short_flags(values):
+            return _verdict(IMPAIR, invocation, "turns pf off or flushes its rules")
+        loaded = next((values[i + 1] for i, v in enumerate(values[:-1]) if v == "-f"), None)
+        if loaded is not None and not loaded.startswith("/etc/"):
+            return _verdict(IMPAIR, invocation, f"replaces pf's rules with {loaded}")
+    elif name == "socketfilterfw":
+        for index, value in enumerate(values):
+            following = values[index + 1].lower() if index + 1 < len(values) else ""
+            if value in ("--setglobalstate", "--setblockall", "--setstealthmode", "--setloggingmode") and (
+                following in _FALSEY
+            ):
+                return _verdict(IMPAIR, invocation, "turns the macOS application firewall off")
+            if value in ("--add", "--unblockapp", "--unblock"):
+                return _verdict(IMPAIR, invocation, "lets a program through the macOS application firewall")
+    elif name == "netsh" and "advfirewall" in values and any(v.lower() in ("off", "disable") for v in values):
+        return _verdict(IMPAIR, invocation, "turns the Windows firewall off")
+    return None
+
+
+def _mandatory_access(invocation: Invocation) -> Verdict | None:
+    name = invocation.name
+    values = _values(invocation)
+    if name == "setenforce" and values and values[0].lower() in ("0", "permissive"):
+        return _verdict(IMPAIR, invocation, "puts SELinux in permissive mode: nothing is enforced")
+    if name in ("aa-teardown", "aa-disable", "aa-complain"):
+        return _verdict(IMPAIR, invocation, f"{name} lifts AppArmor's confinement")
+    if name == "apparmor_parser" and ({"-R", "--remove"} & set(values) or "R" in _short_flags(values)):
+        return _verdict(IMPAIR, invocation, "unloads AppArmor profiles")
+    if name == "semodule" and ({"-d", "--disable", "-DB"} & set(values)):
+        return _verdict(IMPAIR, invocation, "disables SELinux policy")
+    if name in ("grubby", "kernelstub", "rpm-ostree", "grub2-editenv") and any(
+        _KERNEL_ARGS.search(v) for v in values
+    ):
+        return _verdict(IMPAIR, invocation, "boots the kernel without its security modules")
+    if name == "nvram" and any(_KERNEL_ARGS.search(v.partition("=")[2]) for v in values):
+        return _verdict(IMPAIR, invocation, "boots macOS without code-signing enforcement")
+    if name == "sysctl":
+        for value in values:
+            key, sep, setting = value.partition("=")
+            floor = _HARDENING.get(key.replace("/", "."))
+            if sep and floor is not None and setting.strip().lstrip("-").isdigit() and int(setting) < floor:
+                return _verdict(IMPAIR, invocation, f"lowers the kernel hardening setting {key}")
+    return None
+
+
+def _macos(invocation: Invocation, home: str) -> Verdict | None:
+    name = invocation.name
+    values = _values(invocation)
+    if name == "spctl" and (
+        {"--master-disable", "--global-disable", "--add"} & set(values) or values == ["--disable"]
+    ):
+        return _verdict(IMPAIR, invocation, "turns Gatekeeper off, or waves a program through it")
+    if name == "csrutil" and ("disable" in values or ("enable" in values and "--without" in values)):
+        return _verdict(IMPAIR, invocation, "turns System Integrity Protection off")
+    if (
+        name == "defaults"
+        and values[:1] in (["write"], ["delete"])
+        and any(_MAC_DEFAULTS.search(v) for v in values)
+    ) and (values[0] == "delete" or any(v.lower() in _FALSEY for v in values[2:])):
+        return _verdict(IMPAIR, invocation, "turns a macOS protection off (quarantine, Gatekeeper, firewall)")
+    if (
+        name == "tccutil"
+        and values[:1] == ["reset"]
+        and len([v for v in values if not v.startswith("-")]) < 3
+    ):
+        return _verdict(IMPAIR, invocation, "resets every app's privacy permissions")
+    if name == "xattr":
+        flags = _short_flags(values)
+        targets = [v for v in values if not v.startswith("-") and v != "com.apple.quarantine"]
+        if "com.apple.quarantine" in values and "d" in flags:
+            return _verdict(IMPAIR, invocation, "removes Gatekeeper's quarantine, so it is never checked")
+        if "c" in flags and any(t.startswith(("/", "~", "$HOME")) or "Downloads" in t for t in targets):
+            return _verdict(IMPAIR, invocation, "clears the quarantine of a file from outside the project")
+    if name in ("sqlite3", "sqlite") and any(_SQL_WRITE.search(v) for v in values):
+        for value in values:
+            place = location(value, home=home, cwd=invocation.cwd)
+            if place is not None and place[0] in _MY_PLACES:
+                return _verdict(place[0], invocation, f"changes the database of {place[1]}")
+    return None
+
+
+def _trust(invocation: Invocation) -> Verdict | None:
+    """A new root certificate, or TLS verification off for every later command."""
+    name = invocation.name
+    values = _values(invocation)
+    lowered = [v.lower() for v in values]
+    if name == "trust" and values[:1] == ["anchor"] and "--remove" not in values:
+        return _verdict(IMPAIR, invocation, "adds a trusted root certificate")
+    if name == "security" and values[:1] and values[0] in ("add-trusted-cert", "trust-settings-import"):
+        return _verdict(IMPAIR, invocation, "adds a trusted root certificate to a macOS keychain")
+    if name == "certutil" and ({"-A", "--add", "-addstore"} & set(values)):
+        return _verdict(IMPAIR, invocation, "adds a certificate to a trust store")
+    if (
+        name == "keytool"
+        and {"-importcert", "-import"} & set(values)
+        and ("-cacerts" in values or any(v.endswith("cacerts") for v in values))
+    ):
+        return _verdict(IMPAIR, invocation, "adds a root certificate to Java's trust store")
+    if name == "mkcert" and "-install" in values and "-help" not in values:
+        return _verdict(IMPAIR, invocation, "installs a local root certificate whose key sits on disk")
+    if name == "git" and "config" in values and ("--global" in values or "--system" in values):
+        for index, value in enumerate(lowered[:-1]):
+            if value == "http.sslverify" and lowered[index + 1] in _FALSEY:
+                return _verdict(IMPAIR, invocation, "turns TLS verification off for every git command")
+    if (
+        name in ("npm", "yarn", "pnpm")
+        and "set" in values
+        and any(v.strip("\"'").partition("=")[0] == "strict-ssl" for v in values)
+    ) and any(v.rpartition("=")[2] in _FALSEY for v in lowered):
+        return _verdict(IMPAIR, invocation, f"turns TLS verification off for every {name} command")
+    if re.fullmatch(r"pip[0-9.]*", name) and "set" in values and any("trusted-host" in v for v in values):
+        return _verdict(IMPAIR, invocation, "lets pip install from a host without TLS verification")
+    if name in ("conda", "mamba") and "ssl_verify" in values and any(v in _FALSEY for v in lowered):
+        return _verdict(IMPAIR, invocation, f"turns TLS verification off for every {name} command")
+    if name == "composer" and any(v in ("disable-tls", "secure-http") for v in values):
+        return _verdict(IMPAIR, invocation, "turns TLS verification off for composer")
+    if name in ("export", "declare", "typeset", "setenv") or (not name and invocation.env):
+        assignments = [v for v in values if "=" in v] if name else list(invocation.env)
+        for assignment in assignments:
+            if _TRUST_OFF_ENV.match(assignment.replace("'", "").replace('"', "")):
+                return _verdict(IMPAIR, invocation, f"{assignment}: TLS is no longer verified")
+    return None
+
+
+def _places(invocation: Invocation, home: str) -> Verdict | None:
+    found = located(invocation, home, _MY_PLACES)
+    if found is not None:
+        return _verdict(found[0], invocation, found[1])
+    return None
+
 
 def judge(invocation: Invocation, home: str) -> Verdict | None:
-    """The first finding of this family in ``invocation``, or None."""
-    return None
+    """The first finding of evidence destroyed or a defense impaired in ``invocation``."""
+    return (
+        _places(invocation, home)
+        or _history(invocation)
+        or _logs(invocation, home)
+        or _security_services(invocation)
+        or _firewall(invocation)
+        or _mandatory_access(invocation)
+        or _macos(invocation, home)
+        or _trust(invocation)
+    )

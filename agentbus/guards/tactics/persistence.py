@@ -1,13 +1,632 @@
-"""Tactic family ``persistence``: see the package docstring. Being written (issue 18)."""
+"""Tactic family ``persistence``: code that runs again later, on its own, after the agent is gone.
+
+Judged here, by program and subcommand (the places themselves, ``~/.bashrc``,
+``/etc/cron.d`` ..., are rows of :mod:`..locations`, which every writer consults):
+
+- scheduled tasks (:data:`~..verdict.SCHEDULED`): ``crontab`` given a table or told to
+  edit or remove one, ``at``/``batch``, ``systemd-run --on-calendar``, timers enabled,
+  launchd jobs loaded or submitted;
+- services (:data:`~..verdict.SERVICE`): ``systemctl`` verbs that change what runs
+  (enable, start, stop, mask, edit, daemon-reload ...), ``service X stop``, init
+  scripts, ``update-rc.d``, ``chkconfig``, ``rc-update``, ``brew services``,
+  ``launchctl unload``, lingering user services; and taking services or the network
+  down (issue 18's impact/services: all containers stopped, deployments deleted);
+- accounts (:data:`~..verdict.ACCOUNT`): users and groups created, changed or deleted,
+  passwords set (``useradd``, ``usermod``, ``chpasswd``, ``dscl``, ``sysadminctl`` ...);
+- hidden persistence (:data:`~..verdict.STEALTH_PERSISTENCE`): kernel modules loaded,
+  ``LD_PRELOAD``/``DYLD_INSERT_LIBRARIES`` set for a program or written into a profile,
+  ``ssh-copy-id``, git's global hooks and templates, a git hook written from the
+  command line rather than from a project file, Python start-up files whose
+  directory is computed (``$(python3 -m site --user-site)/usercustomize.py``).
+
+Reading (``crontab -l``, ``systemctl status``, ``launchctl list``, ``dscl . -read``)
+is discovery, and passes.
+"""
 
 from __future__ import annotations
 
-from ..programs import Invocation
-from ..verdict import Verdict
+import re
+from collections.abc import Callable, Iterator
 
-__all__ = ["judge"]
+from ...lazy_regex import lazy_compile
+from ..locations import location
+from ..parse import Script
+from ..paths import normalize_path
+from ..programs import Invocation, walk
+from ..verdict import ACCOUNT, PROFILE, SCHEDULED, SERVICE, STEALTH_PERSISTENCE, Verdict
+
+__all__ = ["judge", "judge_script"]
+
+_LIMIT = 200
+
+
+def _verdict(category: str, invocation: Invocation, why: str) -> Verdict:
+    text = " ".join(invocation.text.split())
+    return Verdict(category, text if len(text) <= _LIMIT else text[: _LIMIT - 1] + "…", why)
+
+
+def _values(invocation: Invocation) -> list[str]:
+    values = []
+    for word in invocation.args:
+        value = invocation.command.static(word)
+        if value is not None:
+            values.append(value)
+    return values
+
+
+def _positionals(values: list[str], takes_value: frozenset[str] = frozenset()) -> list[str]:
+    """The arguments that are not options (nor the values of ``takes_value`` options)."""
+    found: list[str] = []
+    skip = False
+    for index, value in enumerate(values):
+        if skip:
+            skip = False
+        elif value == "--":
+            found.extend(values[index + 1 :])
+            break
+        elif value.startswith("-") and value != "-":
+            skip = value in takes_value
+        else:
+            found.append(value)
+    return found
+
+
+# -- scheduled tasks -------------------------------------------------------------------------
+
+
+def _crontab(invocation: Invocation, home: str) -> Verdict | None:
+    values = _values(invocation)
+    table = _positionals(values, frozenset({"-u", "-c"}))
+    edits = {"-e", "-r", "-i", "-ir", "-ri"} & set(values)
+    if table and not {"-T", "-n"} & set(values):
+        source = "standard input" if table[0] == "-" else table[0]
+        return _verdict(SCHEDULED, invocation, f"installs a crontab from {source}")
+    if edits:
+        what = "edits" if "-e" in edits else "removes"
+        return _verdict(SCHEDULED, invocation, f"{what} a crontab")
+    if not table and not {"-l", "-T", "-n", "-V", "--help"} & set(values):
+        return _verdict(SCHEDULED, invocation, "installs a crontab from standard input")  # echo … | crontab
+    return None
+
+
+_AT_READS = frozenset({"-l", "-c", "-V", "-d", "-r", "--help"})
+
+
+def _at(invocation: Invocation, home: str) -> Verdict | None:
+    values = _values(invocation)
+    if invocation.name == "at" and (not values or _AT_READS & set(values)):
+        return None  # at -l lists the queue, at -c shows a job, at -d removes one
+    return _verdict(SCHEDULED, invocation, f"schedules a command with {invocation.name}")
+
+
+_TIMER_OPTIONS = ("--on-calendar", "--on-active", "--on-boot", "--on-startup", "--on-unit-active",
+                  "--on-unit-inactive", "--on-clock-change", "--on-timezone-change",
+                  "--timer-property")  # fmt: skip
+
+
+def _systemd_run(options: list[str], invocation: Invocation) -> Verdict | None:
+    timer = next((o for o in options if o.split("=", 1)[0] in _TIMER_OPTIONS), None)
+    if timer is not None:
+        return _verdict(SCHEDULED, invocation, f"systemd-run {timer} starts a transient timer")
+    if "--scope" not in options:
+        # Not a child of the agent any more: systemd runs it, and keeps it running.
+        return _verdict(SERVICE, invocation, "systemd-run starts the command as a service of its own")
+    return None
+
+
+# -- services --------------------------------------------------------------------------------
+
+_SYSTEMCTL_VALUES = frozenset({"-H", "--host", "-M", "--machine", "-t", "--type", "-p", "--property", "-s",
+                               "--signal", "--kill-whom", "--kill-who", "--root", "--image", "-o", "--output",
+                               "-n", "--lines", "--state", "--job-mode", "--what", "--timestamp",
+                               "--preset-mode", "--boot-loader-entry", "--message", "--drop-in"})  # fmt: skip
+_SYSTEMCTL_CHANGES = {
+    **dict.fromkeys(("enable", "reenable", "preset", "preset-all", "link", "add-wants", "add-requires",
+                     "set-property", "edit", "unmask", "revert", "set-default", "set-environment",
+                     "import-environment", "unset-environment", "daemon-reload", "daemon-reexec"),
+                    "changes what systemd starts"),
+    **dict.fromkeys(("start", "restart", "try-restart", "reload", "reload-or-restart",
+                     "try-reload-or-restart", "condrestart", "force-reload"), "starts or restarts a service"),
+    **dict.fromkeys(("stop", "kill", "disable", "mask", "isolate", "freeze", "clean"),
+                    "stops or disables a service"),
+}  # fmt: skip
+"""systemctl verbs that change what runs (power verbs are the impact family's)."""
+_USER_RESTARTS = frozenset({"start", "restart", "try-restart", "reload", "reload-or-restart", "stop",
+                            "try-reload-or-restart"})  # fmt: skip
+_STARTS = frozenset({"enable", "reenable", "start", "restart", "link", "preset", "add-wants", "edit"})
+
+
+def _systemctl(invocation: Invocation, home: str) -> Verdict | None:
+    words = _positionals(_values(invocation), _SYSTEMCTL_VALUES)
+    if not words or words[0] not in _SYSTEMCTL_CHANGES:
+        return None
+    verb, units = words[0], words[1:]
+    timers = any(unit.endswith((".timer", ".path")) for unit in units)  # run later, or when a file changes
+    if "--user" in invocation.args and verb in _USER_RESTARTS and not timers:
+        return None  # systemctl --user restart myapp-dev: the user's own service, as it is
+    scope = "user " if "--user" in invocation.args else ""
+    if verb in _STARTS and timers:
+        return _verdict(SCHEDULED, invocation, f"systemctl {verb} of a {scope}timer")
+    return _verdict(SERVICE, invocation, f"systemctl {verb}: {_SYSTEMCTL_CHANGES[verb]}")
+
+
+_SERVICE_VERBS = frozenset({"start", "stop", "restart", "reload", "force-reload", "try-restart",
+                            "condrestart", "graceful", "enable", "disable", "kill", "zap"})  # fmt: skip
+
+
+def _service(invocation: Invocation, home: str) -> Verdict | None:
+    words = _positionals(_values(invocation))
+    verb = words[1] if len(words) > 1 else ""
+    if verb in _SERVICE_VERBS:
+        return _verdict(SERVICE, invocation, f"{verb}s the {words[0]} service")
+    return None
+
+
+def _init_script(invocation: Invocation, home: str) -> Verdict | None:
+    """``/etc/init.d/mysql stop``: an init script run with a verb that changes the service."""
+    program = invocation.command.static(invocation.command.words[0]) if invocation.command.words else None
+    if not program or not re.match(r"^/etc/(?:rc\.d/)?init\.d/[^/]+$", program):
+        return None
+    words = _positionals(_values(invocation))
+    if words and words[0] in _SERVICE_VERBS:
+        return _verdict(SERVICE, invocation, f"{words[0]}s the {program.rsplit('/', 1)[-1]} service")
+    return None
+
+
+def _rc_tool(invocation: Invocation, home: str) -> Verdict | None:
+    """update-rc.d, chkconfig, rc-update, insserv, rc-service, invoke-rc.d, sysrc: boot-time services."""
+    values = _values(invocation)
+    words = _positionals(values)
+    name = invocation.name
+    if name == "chkconfig" and (len(words) < 2 and not {"--add", "--del"} & set(values)):
+        return None  # chkconfig --list, chkconfig NAME: queries
+    if name == "rc-update" and (not words or words[0] in ("show", "-s")):
+        return None
+    if name in ("rc-service", "invoke-rc.d") and not (len(words) > 1 and words[1] in _SERVICE_VERBS):
+        return None
+    if not values:
+        return None
+    return _verdict(SERVICE, invocation, f"{name} changes the services started at boot")
+
+
+_RUNIT_VERBS = frozenset({"up", "down", "once", "pause", "cont", "hup", "alarm", "interrupt", "quit", "term",
+                          "kill", "exit", "start", "stop", "restart", "reload", "shutdown", "force-stop",
+                          "force-reload", "force-restart", "force-shutdown"})  # fmt: skip
+
+
+def _sv(invocation: Invocation, home: str) -> Verdict | None:
+    """runit's ``sv down nginx``, illumos' ``svcadm disable ssh``, ``sysv-rc-conf x on``, ``ifdown eth0``."""
+    words = _positionals(_values(invocation), frozenset({"-w"}))
+    name = invocation.name
+    if name == "sv" and not (words and words[0] in _RUNIT_VERBS):
+        return None
+    if name == "svcadm" and not (words and words[0] in ("enable", "disable", "restart", "refresh", "mark")):
+        return None
+    if name == "sysv-rc-conf" and len(words) < 2:
+        return None  # sysv-rc-conf --list
+    if name == "ifdown" and not words:
+        return None
+    return _verdict(SERVICE, invocation, f"{name} changes a running or boot-time service")
+
+
+def _brew(invocation: Invocation, home: str) -> Verdict | None:
+    words = _positionals(_values(invocation))
+    if (
+        words[:1] == ["services"]
+        and len(words) > 1
+        and words[1] in ("start", "stop", "restart", "run", "kill")
+    ):
+        return _verdict(SERVICE, invocation, f"brew services {words[1]}")
+    return None
+
+
+def _supervisorctl(invocation: Invocation, home: str) -> Verdict | None:
+    words = _positionals(_values(invocation), frozenset({"-c", "-s", "-u", "-p", "--configuration"}))
+    if words and words[0] in ("start", "stop", "restart", "update", "reread", "add", "remove", "shutdown"):
+        return _verdict(SERVICE, invocation, f"supervisorctl {words[0]}")
+    return None
+
+
+def _pm2(invocation: Invocation, home: str) -> Verdict | None:
+    words = _positionals(_values(invocation))
+    if words[:1] in (["startup"], ["unstartup"]):
+        return _verdict(SERVICE, invocation, f"pm2 {words[0]} installs a boot service")
+    return None
+
+
+def _loginctl(invocation: Invocation, home: str) -> Verdict | None:
+    words = _positionals(_values(invocation))
+    if words[:1] == ["enable-linger"]:
+        return _verdict(SERVICE, invocation, "keeps the user's services running after logout")
+    return None
+
+
+_LAUNCHCTL = {
+    **dict.fromkeys(("load", "bootstrap", "submit", "enable"), (SCHEDULED, "loads a launchd job")),
+    **dict.fromkeys(("unload", "bootout", "stop", "remove", "disable", "kill", "start", "kickstart"),
+                    (SERVICE, "starts, stops or unloads a launchd job")),
+}  # fmt: skip
+
+
+def _launchctl(invocation: Invocation, home: str) -> Verdict | None:
+    words = _positionals(_values(invocation))
+    if not words:
+        return None
+    verb = words[0]
+    if verb == "setenv" and len(words) > 1:
+        if _PRELOAD_NAME.match(words[1]):
+            return _verdict(STEALTH_PERSISTENCE, invocation, f"injects a library into every app ({words[1]})")
+        return _verdict(PROFILE, invocation, f"sets {words[1]} for every app launchd starts")
+    found = _LAUNCHCTL.get(verb)
+    if found is None:
+        return None
+    return _verdict(found[0], invocation, f"launchctl {verb}: {found[1]}")
+
+
+def _down(invocation: Invocation, home: str) -> Verdict | None:
+    """The network or every container taken down: an outage (issue 18's impact/services)."""
+    name = invocation.name
+    values = _values(invocation)
+    words = _positionals(values)
+    if name == "ip" and "link" in words and "set" in words and "down" in words:
+        return _verdict(SERVICE, invocation, "takes a network interface down")
+    if name == "ifconfig" and words[-1:] == ["down"]:
+        return _verdict(SERVICE, invocation, "takes a network interface down")
+    if name == "nmcli" and (words[:2] in (["networking", "off"], ["radio", "all"]) or words[1:2] == ["down"]):
+        return _verdict(SERVICE, invocation, "takes the network down")
+    switched = any(v.startswith(("-setnetworkserviceenabled", "-setairportpower")) for v in values)
+    if name == "networksetup" and switched and words[-1:] == ["off"]:
+        return _verdict(SERVICE, invocation, "takes the network down")
+    if name in ("iptables", "ip6tables") and "-P" in values and words[-1:] in (["DROP"], ["REJECT"]):
+        return _verdict(SERVICE, invocation, f"drops all traffic by default ({' '.join(words[-2:])})")
+    return None
+
+
+def _containers(invocation: Invocation, home: str) -> Verdict | None:
+    """docker stop $(docker ps -q): every container stopped, not the one a developer restarts."""
+    values = _values(invocation)
+    words = _positionals(values)
+    verbs = ("stop", "kill", "rm", "pause")
+    verb = words[1] if words[:1] == ["container"] and len(words) > 1 else words[0] if words else ""
+    if verb not in verbs:
+        return None
+    for word in invocation.args:
+        for sub in invocation.command.substitutions_in(word):
+            if re.search(r"\b(?:docker|podman)\s+(?:container\s+)?(?:ps|ls)\b.*-\w*q", sub.text):
+                return _verdict(SERVICE, invocation, f"{verb}s every container")
+    return None
+
+
+_KUBECTL_VALUES = frozenset({"-n", "--namespace", "--context", "-l", "--selector", "--replicas", "-o",
+                             "--kubeconfig", "-f", "--filename"})  # fmt: skip
+
+
+def _kubectl(invocation: Invocation, home: str) -> Verdict | None:
+    values = _values(invocation)
+    words = _positionals(values, _KUBECTL_VALUES)
+    if not words:
+        return None
+    if words[0] == "delete" and not (len(words) > 1 and words[1] in ("pod", "pods", "po", "job", "jobs")):
+        return _verdict(SERVICE, invocation, "deletes cluster resources a service runs on")
+    to_zero = "--replicas=0" in values or (
+        "--replicas" in values and values[values.index("--replicas") + 1 :][:1] == ["0"]
+    )
+    if words[0] == "scale" and to_zero:
+        return _verdict(SERVICE, invocation, "scales a workload to zero")
+    if words[0] in ("drain", "cordon"):
+        return _verdict(SERVICE, invocation, f"kubectl {words[0]} takes a node out of service")
+    return None
+
+
+# -- accounts ----------------------------------------------------------------------------------
+
+_ACCOUNT_TOOLS = frozenset({"useradd", "adduser", "usermod", "userdel", "deluser", "groupadd", "addgroup",
+                            "groupmod", "groupdel", "delgroup", "gpasswd", "newusers", "chpasswd",
+                            "chgpasswd", "chsh", "vipw", "vigr", "sysadminctl", "createhomedir", "passwd",
+                            "chage", "pw", "dscl", "dseditgroup", "smbpasswd", "htpasswd", "dsenableroot",
+                            "ldapadd", "ldapmodify", "ldappasswd"})  # fmt: skip
+_ACCOUNT_READS = {
+    "passwd": frozenset({"-S", "--status", "-a"}),
+    "chage": frozenset({"-l", "--list"}),
+    "dseditgroup": frozenset({"read", "checkmember"}),
+    "useradd": frozenset({"-D"}),
+    "sysadminctl": frozenset({"-secureTokenStatus", "status"}),
+}  # fmt: skip
+_DSCL_CHANGES = frozenset({"-create", "create", "-append", "append", "-merge", "merge", "-delete", "delete",
+                           "-passwd", "passwd", "-change", "change", "-changei", "-deletepl", "-createpl",
+                           "-appendpl", "-mergepl"})  # fmt: skip
+
+
+def _account(invocation: Invocation, home: str) -> Verdict | None:
+    name = invocation.name
+    values = _values(invocation)
+    if name == "htpasswd":
+        return None  # a web server's password file, often the project's
+    if values and set(values) <= {"-h", "--help", "-V", "--version"}:
+        return None  # asking a tool what it is changes nothing
+    if name == "dscl":
+        changes = _DSCL_CHANGES & set(values)
+        if not changes:
+            return None
+        return _verdict(ACCOUNT, invocation, f"dscl {sorted(changes)[0].lstrip('-')} changes a user or group")
+    if name == "dseditgroup" and "-o" not in values:
+        return None
+    if _ACCOUNT_READS.get(name, frozenset()) & set(values):
+        return None  # passwd -S, chage -l, dseditgroup -o read: looking, not changing
+    if name in ("chage", "sysadminctl", "pw", "usermod", "groupmod", "gpasswd") and not values:
+        return None
+    if name == "pw" and not (values and re.match(r"^(?:user|group)(?:add|mod|del)|^lock|^unlock", values[0])):
+        return None
+    return _verdict(ACCOUNT, invocation, f"{name} changes the machine's users, groups or passwords")
+
+
+# -- hidden persistence ------------------------------------------------------------------------
+
+_PRELOAD_NAME = lazy_compile(r"^(?:LD_PRELOAD|LD_AUDIT|DYLD_INSERT_LIBRARIES)$")
+_PRELOAD_TEXT = lazy_compile(r"\b(?:LD_PRELOAD|LD_AUDIT|DYLD_INSERT_LIBRARIES)\b\s*[=\s]")
+_LIBRARY_DIRS = lazy_compile(r"^/(?:usr/)?lib(?:32|64|x32)?/")
+_SANITIZER = lazy_compile(
+    r"^\s*(?:[\w.+-]*-)?(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+)(?:-[\d.]+)?\s+-print-file-name=\S+\s*$"
+)
+
+
+def _preload(invocation: Invocation, assignment: str) -> Verdict | None:
+    """``LD_PRELOAD=/tmp/x.so cmd``, ``export LD_PRELOAD=...``: a library injected into a program."""
+    name, _, raw = assignment.partition("=")
+    if not _PRELOAD_NAME.match(name):
+        return None
+    command = invocation.command
+    value = command.static(raw)
+    if value is None:
+        subs = command.substitutions_in(raw)
+        if subs and all(_SANITIZER.match(sub.text) for sub in subs):
+            return None  # LD_PRELOAD=$(gcc -print-file-name=libasan.so): a sanitizer, for a test
+        return _verdict(STEALTH_PERSISTENCE, invocation, f"{name} injects a computed library into programs")
+    libraries = [v for v in re.split(r"[:\s]+", value) if v]
+    foreign = [lib for lib in libraries if lib.startswith(("/", "~", "$")) and not _LIBRARY_DIRS.match(lib)]
+    if not foreign:
+        return None  # the project's own build (./build/libmock.so) or an installed library (jemalloc)
+    return _verdict(STEALTH_PERSISTENCE, invocation, f"{name} injects {foreign[0]} into programs")
+
+
+_MODULE_READS = frozenset({"-r", "--remove", "-n", "--dry-run", "-c", "--showconfig", "--show-depends",
+                           "-D", "-V", "--version", "-h", "--help", "-R", "--resolve-alias",
+                           "--show-config"})  # fmt: skip
+_MODULE_VALUES = frozenset({"-C", "--config", "-d", "--dirname", "-S", "--set-version", "-o", "--options",
+                            "-b", "--basedir", "-p", "--bundle-path"})  # fmt: skip
+
+
+def _kernel_module(invocation: Invocation, home: str) -> Verdict | None:
+    name = invocation.name
+    values = _values(invocation)
+    words = _positionals(values, _MODULE_VALUES)
+    if name == "modprobe" and (
+        _MODULE_READS & set(values) or any(re.fullmatch(r"-\w*[rnc]\w*", v) for v in values)
+    ):
+        return None
+    if name == "kmutil" and not (words and words[0] in ("load", "install", "create")):
+        return None
+    if name in ("insmod", "modprobe", "kextload", "kextutil") and not words:
+        return None
+    return _verdict(STEALTH_PERSISTENCE, invocation, f"{name} loads code into the kernel")
+
+
+def _ssh_copy_id(invocation: Invocation, home: str) -> Verdict | None:
+    return _verdict(
+        STEALTH_PERSISTENCE, invocation, "adds a key to authorized_keys: a login that outlives the session"
+    )
+
+
+_GLOBAL_GIT_KEYS = {"core.hookspath": "git's hooks", "init.templatedir": "git's repository template"}
+
+
+def _git(invocation: Invocation, home: str) -> Verdict | None:
+    values = _values(invocation)
+    if "config" not in values or not {"--global", "--system"} & set(values):
+        return None
+    rest = values[values.index("config") + 1 :]
+    if {"--get", "--get-all", "--list", "-l", "--unset", "--unset-all", "--get-regexp", "get", "list"} & set(
+        rest
+    ):
+        return None
+    words = _positionals(rest, frozenset({"--file", "-f", "--type", "--default", "--comment"}))
+    words = words[1:] if words[:1] == ["set"] else words
+    if len(words) < 2:
+        return None
+    key, value = words[0].lower(), words[1]
+    if key in _GLOBAL_GIT_KEYS:
+        return _verdict(
+            STEALTH_PERSISTENCE, invocation, f"points {_GLOBAL_GIT_KEYS[key]} at {value} for every repository"
+        )
+    if key.startswith("alias.") and value.startswith("!"):
+        return _verdict(
+            PROFILE, invocation, f"a git alias that runs a shell command ({value[:40]}) in every repository"
+        )
+    if key == "core.fsmonitor" and value.lower() not in ("true", "false", "0", "1", "yes", "no"):
+        return _verdict(
+            STEALTH_PERSISTENCE, invocation, f"runs {value} on every git status, in every repository"
+        )
+    return None
+
+
+def _plist(invocation: Invocation, home: str) -> Verdict | None:
+    """defaults write, plutil, PlistBuddy on a launchd job's plist; LoginHook for every login."""
+    values = _values(invocation)
+    name = invocation.name
+    if name == "defaults" and values[:1] != ["write"]:
+        return None
+    if name == "plutil" and not any(
+        v in ("-replace", "-insert", "-remove", "-convert", "-create") for v in values
+    ):
+        return None
+    if name == "PlistBuddy" and not re.search(
+        r"\b(?:Add|Set|Delete|Merge|Import|Copy|Clear)\b", " ".join(values)
+    ):
+        return None
+    if name == "defaults" and {"LoginHook", "LogoutHook"} & set(values):
+        return _verdict(STEALTH_PERSISTENCE, invocation, "sets a script that runs as root at every login")
+    for value in values:
+        for candidate in (value, value + ".plist"):
+            found = location(candidate, home=home, cwd=invocation.cwd)
+            if found is not None:
+                return _verdict(found[0], invocation, f"edits {value}, {found[1]}")
+    return None
+
+
+def _osascript(invocation: Invocation, home: str) -> Verdict | None:
+    code = " ".join(_values(invocation))
+    if re.search(r"login\s+item", code, re.IGNORECASE) and re.search(r"\b(?:make|add)\b", code):
+        return _verdict(PROFILE, invocation, "adds a login item: a program started at every login")
+    return None
+
+
+_Check = Callable[[Invocation, str], "Verdict | None"]
+_CHECKS: dict[str, _Check] = {
+    "crontab": _crontab,
+    "at": _at,
+    "batch": _at,
+    "systemctl": _systemctl,
+    "service": _service,
+    **dict.fromkeys(("update-rc.d", "chkconfig", "rc-update", "insserv", "rc-service", "invoke-rc.d"),
+                    _rc_tool),
+    **dict.fromkeys(("sv", "svcadm", "sysv-rc-conf", "ifdown"), _sv),
+    "brew": _brew,
+    "supervisorctl": _supervisorctl,
+    "pm2": _pm2,
+    "loginctl": _loginctl,
+    "launchctl": _launchctl,
+    **dict.fromkeys(("ip", "ifconfig", "nmcli", "networksetup", "iptables", "ip6tables"), _down),
+    "docker": _containers,
+    "podman": _containers,
+    "kubectl": _kubectl,
+    **dict.fromkeys(_ACCOUNT_TOOLS, _account),
+    **dict.fromkeys(("insmod", "modprobe", "depmod", "kextload", "kextutil", "kmutil"), _kernel_module),
+    "ssh-copy-id": _ssh_copy_id,
+    "git": _git,
+    **dict.fromkeys(("defaults", "plutil", "PlistBuddy"), _plist),
+    "osascript": _osascript,
+}  # fmt: skip
 
 
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """The first finding of this family in ``invocation``, or None."""
+    check = _CHECKS.get(invocation.name)
+    verdict = check(invocation, home) if check is not None else None
+    if verdict is not None:
+        return verdict
+    if "systemd-run" in invocation.wrappers:
+        verdict = _systemd_run(list(invocation.wrapper_args), invocation)
+        if verdict is not None:
+            return verdict
+    if invocation.name in ("export", "declare", "typeset", "local", "readonly"):
+        assignments = invocation.args
+    else:
+        assignments = invocation.env
+    for assignment in assignments:
+        verdict = _preload(invocation, assignment)
+        if verdict is not None:
+            return verdict
+    return _init_script(invocation, home) or _computed_startup_file(invocation)
+
+
+# -- what a pipeline writes where ----------------------------------------------------------------
+
+_PYTHON_STARTUP = lazy_compile(r"(?:^|/)(?:sitecustomize|usercustomize)\.py$")
+
+
+def _computed_startup_file(invocation: Invocation) -> Verdict | None:
+    """``> $(python3 -m site --user-site)/usercustomize.py``: the directory is computed, the name is not."""
+    command = invocation.command
+    words = [r.target for r in command.redirects if r.op in (">", ">>", ">|", "&>", "&>>")]
+    if invocation.name in ("tee", "cp", "install", "mv", "ln"):
+        words += list(invocation.args)
+    for word in words:
+        value = command.static(word)
+        if value is not None and "$" not in value:
+            continue  # a known path: the locations table judges it
+        shown = command.render(word) if value is None else value
+        tail = shown.rsplit("/", 1)[-1]
+        if "$" in tail or "`" in tail:
+            continue
+        if _PYTHON_STARTUP.search(tail) or (tail.endswith(".pth") and "site" in shown.lower()):
+            return _verdict(
+                STEALTH_PERSISTENCE, invocation, f"writes Python start-up code ({tail}) into {shown}"
+            )
+    return None
+
+
+_WRITE_OPS = (">", ">>", ">|", "&>", "&>>")
+_INLINE = frozenset({"echo", "printf", "curl", "wget", "base64", "xxd"})
+_SCRATCH = lazy_compile(r"^/(?:tmp|var/tmp|dev/shm|private/tmp|private/var/folders|var/folders)/")
+_HOOK = lazy_compile(r"(?:^|/)\.git/hooks/[^/]+$")
+
+
+def _targets(stage: Invocation) -> Iterator[tuple[str, bool]]:
+    """What a stage writes, and whether the content comes from the command line itself."""
+    command = stage.command
+    inline_here = any(r.op in ("<<", "<<<") for r in command.redirects)
+    for redirect in command.redirects:
+        if redirect.op in _WRITE_OPS:
+            target = command.static(redirect.target)
+            if target is not None:
+                # echo … > hook, cat <<EOF > hook: authored here; a project script's output is not.
+                yield target, stage.name in _INLINE or inline_here
+    if stage.name == "tee":
+        for value in _positionals(_values(stage)):
+            yield value, True
+    if stage.name in ("sed", "perl") and any(
+        v.startswith(("-i", "--in-place")) or v == "-pi" for v in _values(stage)
+    ):
+        for value in _positionals(_values(stage))[1:]:
+            yield value, True
+
+
+def _texts(stage: Invocation) -> Iterator[str]:
+    yield from _values(stage)
+    command = stage.command
+    for redirect in command.redirects:
+        if redirect.op == "<<<":
+            yield command.static(redirect.target) or ""
+        elif redirect.op == "<<":
+            for sub in command.substitutions_in(redirect.target):
+                yield sub.text
+
+
+def _hook_copy(stage: Invocation) -> Verdict | None:
+    """cp /tmp/x .git/hooks/post-merge: a hook taken from outside the project."""
+    if stage.name not in ("cp", "install", "mv", "ln"):
+        return None
+    words = _positionals(_values(stage), frozenset({"-m", "--mode", "-o", "-g", "--owner", "--group", "-S"}))
+    if len(words) < 2 or (
+        not _HOOK.search(words[-1].rstrip("/")) and not words[-1].rstrip("/").endswith(".git/hooks")
+    ):
+        return None
+    for source in words[:-1]:
+        if _SCRATCH.match(normalize_path(source)) or source.startswith(("http:", "https:")):
+            return _verdict(
+                STEALTH_PERSISTENCE, stage, f"installs {source} as a git hook, outside the project's files"
+            )
+    return None
+
+
+def judge_script(script: Script, home: str) -> Verdict | None:
+    """What spans a pipeline: a preload written into a profile, a git hook authored on the command line."""
+    for stages in walk(script):
+        inline = any(stage.name in _INLINE for stage in stages[:-1])
+        texts: list[str] | None = None
+        for stage in stages:
+            verdict = _hook_copy(stage)
+            if verdict is not None:
+                return verdict
+            for target, from_command in _targets(stage):
+                found = location(target, home=home, cwd=stage.cwd)
+                if found is not None and found[0] == PROFILE:
+                    texts = texts if texts is not None else [t for s in stages for t in _texts(s)]
+                    preload = next((t for t in texts if _PRELOAD_TEXT.search(t)), None)
+                    if preload is not None:
+                        why = f"writes a library preload into {target}, {found[1]}"
+                        return _verdict(STEALTH_PERSISTENCE, stage, why)
+                if _HOOK.search(target) and (from_command or inline):
+                    why = f"writes the git hook {target} from the command line, not from a project file"
+                    return _verdict(STEALTH_PERSISTENCE, stage, why)
     return None

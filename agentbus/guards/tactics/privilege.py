@@ -1,13 +1,589 @@
-"""Tactic family ``privilege``: see the package docstring. Being written (issue 18)."""
+"""Tactic family ``privilege``: becoming root, or letting anyone become root later.
+
+PRIVILEGE (blocked by default):
+
+- setuid and setgid bits on any file (``chmod u+s``, ``chmod 4755``, ``install -m 6755``,
+  ``os.chmod(path, 0o4755)``), and file capabilities that amount to root
+  (``setcap cap_setuid+ep``, any capability on a shell or an interpreter);
+- writes to the places that decide who may be root: sudoers (``/etc/sudoers.d``,
+  ``/usr/local/etc/sudoers``), ``doas.conf``, PAM configuration and modules, polkit
+  rules (rows of :mod:`agentbus.guards.locations`); any program given one of them
+  that is not known only to read it (``vim``, ``gcc -o``, ``visudo -f``);
+- a root shell (``sudo -s``, ``sudo su -``, ``pkexec bash``, ``sudo vim`` and the
+  other programs with a shell escape), a password fed to ``sudo -S``, a user given
+  uid 0 or an admin group;
+- container escapes: ``docker run --privileged``, ``--pid=host``, the host's root or
+  system directories mounted (``-v /:/host``), ``nsenter -t 1``, ``chroot`` into a
+  mounted disk, mounting a disk, kubectl pods with ``privileged``/``hostPath``/``hostPID``
+  and ``kubectl debug node/...``, the Docker API called through its socket.
+
+SUDO_INSTALL (asked by default): installing or removing packages as root
+(``sudo apt install``, ``sudo pip install``, ``sudo npm i -g``, ``sudo installer -pkg``,
+``su -c 'apt-get install …'``), ``sudo make install`` and a project's script run as root.
+The same commands without root (``pip install``, ``npm install -g``, ``brew install``)
+are ordinary. ``sudo brew`` is asked too: Homebrew refuses to run as root, so whatever
+the agent meant, a person should see it.
+"""
 
 from __future__ import annotations
 
-from ..programs import Invocation
-from ..verdict import Verdict
+import re
 
-__all__ = ["judge"]
+from ...lazy_regex import lazy_compile
+from ..interpreters import INTERPRETERS, fed_code, inline_code
+from ..locations import location
+from ..operands import block_device, operands
+from ..parse import Script, ShellSyntaxError
+from ..programs import SHELLS, Invocation, parse_nested, shell_mode, walk
+from ..targets import reads_only
+from ..verdict import PRIVILEGE, SUDO_INSTALL, SYSTEM_FILES, Verdict
+from .writes import located
+
+__all__ = ["judge", "judge_script"]
+
+_ROOT_WRAPPERS = frozenset({"sudo", "doas", "pkexec", "run0", "su"})
+_MY_PLACES = frozenset({PRIVILEGE, SYSTEM_FILES})
+"""/etc/sudoers and /etc/pam.d are system files too (visudo with a tee for an editor writes one)."""
+_PIECE_LIMIT = 200
+
+_SETUID_MODE = lazy_compile(r"^0*[2-7][0-7]{3}$|(?:^|,)[ugoa]*[+=][rwxXt]*s")
+_SETUID_CODE = lazy_compile(
+    r"chmod\w*\s*\(?[^,()]*?,?\s*(?:0o?)?[4-7][0-7]{3}\b|S_IS[UG]ID|\bchmod\s+[ugoa]*\+s\b"
+)
+"""os.chmod(p, 0o4755), perl's chmod 04755, $f, Ruby's File.chmod(04755, f), a shell chmod u+s in code."""
+_SETUID_ONLY = lazy_compile(r"^0*[4-7][0-7]{3}$|(?:^|,)(?:[go]*[ua][ugoa]*)?[+=][rwxXt]*s")
+"""The setuid bit (setgid alone on a project directory is how a shared directory keeps its group)."""
+_ROOT_CAPS = frozenset({
+    "cap_setuid", "cap_setgid", "cap_sys_admin", "cap_dac_override", "cap_dac_read_search", "cap_sys_ptrace",
+    "cap_sys_module", "cap_chown", "cap_fowner", "cap_fsetid", "cap_sys_rawio", "cap_setfcap", "cap_setpcap",
+    "cap_sys_chroot", "cap_bpf", "cap_mknod", "cap_linux_immutable", "cap_sys_boot", "all",
+})  # fmt: skip
+"""Capabilities that are root by another name (each has a known way to a root shell)."""
+
+_SHELL_ESCAPES = frozenset({
+    "less", "more", "most", "man", "vi", "vim", "nvim", "view", "vimdiff", "ex", "ed", "nano", "pico",
+    "emacs", "ftp", "gdb", "lldb", "tmux", "screen", "script", "mysql", "psql", "sqlite3", "journalctl",
+    "git", "awk", "gawk", "mawk", "nawk", "find", "env", "expect", "busybox", "perl", "python", "python3",
+    "ruby", "lua", "node", "php", "irb", "socat", "zip", "tar", "rsync", "nmap", "strace",
+})  # fmt: skip
+"""Programs that, run as root, give a root shell through their own means (GTFOBins)."""
+_INTERACTIVE_ESCAPES = frozenset(
+    {
+        "less",
+        "more",
+        "most",
+        "man",
+        "vi",
+        "vim",
+        "nvim",
+        "view",
+        "vimdiff",
+        "ex",
+        "ed",
+        "nano",
+        "pico",
+        "emacs",
+        "ftp",
+        "gdb",
+        "lldb",
+        "tmux",
+        "screen",
+    }
+)
+_SHELL_PATH = lazy_compile(
+    r"/bin/(?:ba|da|z|k|c|tc|fi)?sh\b|\bsetuid\(0\)|\bsetresuid\(0|pty\.spawn|\bos\.exec"
+    r"|(?:^|[\s'\"=(])(?:ba|da|z|k)?sh(?:\s+-[ci]|\s*#|\s*[)'\"]|$)"
+)
+"""A shell spawned from a program's arguments or code (``-exec /bin/sh``, ``-e 'sh -c …'``, ``'sh #'``)."""
+_BECOME_ROOT_CODE = lazy_compile(
+    r"\bset(?:e|re|res)?uid\(\s*0\b|\bsetgid\(\s*0\b|Process::UID\.change_privilege\(0"
+)
+"""Code that switches to uid 0: it only works with a capability or a setuid bit, the escalation itself."""
+_EDITOR_TRICK = lazy_compile(r"^(?:SUDO_EDITOR|VISUAL|EDITOR)=.*\s--\s+(\S+)")
+"""``EDITOR='vim -- /etc/sudoers' sudoedit FILE``: sudoedit opens the extra file as root (CVE-2023-22809)."""
+_SECURITY_OPTS = lazy_compile(
+    r"(?:apparmor|seccomp|label)[=:](?:unconfined|disable)|no-new-privileges[=:]false"
+)
+_HOST_NAMESPACES = frozenset({"--pid", "--userns", "--cgroupns", "--uts"})
+_HOST_DIRS = lazy_compile(
+    r"^/(?:|etc|root|boot|proc|sys|dev|usr|var|lib|lib64|bin|sbin|home|Users|run|var/run|var/lib|private|System"
+    r"|Library|opt|srv|mnt)/?$|^/(?:etc|root|boot|proc|sys|dev|var/lib/docker|var/lib/kubelet|home/[^/]+/\.ssh|"
+    r"Users/[^/]+/\.ssh)(?:/|$)"
+)
+"""Host directories a container must not mount: the whole disk, its system and account files."""
+_MEDIA = ("/mnt", "/media", "/run/media", "/Volumes")
+_HARMLESS_HOST_FILES = frozenset({
+    "/etc/localtime", "/etc/timezone", "/etc/resolv.conf", "/etc/hosts", "/etc/machine-id", "/etc/passwd",
+    "/etc/group", "/etc/ssl/certs", "/etc/ca-certificates", "/etc/pki/ca-trust", "/usr/share/zoneinfo",
+})  # fmt: skip
+"""Host files containers commonly see, world-readable and secret-free."""
+_CONTAINER_RUNNERS = frozenset({"docker", "podman", "nerdctl", "ctr", "crictl", "lima", "finch"})
+_KUBE_DANGER = lazy_compile(
+    r"[\"']?(?:privileged|hostPID|hostIPC|hostNetwork|allowPrivilegeEscalation)[\"']?\s*:\s*[\"']?true"
+    r"|[\"']?hostPath[\"']?\s*:",
+    re.IGNORECASE,
+)
+
+_PACKAGE_VERBS: dict[str, frozenset[str]] = {
+    "apt": frozenset({"install", "reinstall", "remove", "purge", "autoremove", "upgrade", "full-upgrade",
+                      "dist-upgrade", "build-dep", "autopurge"}),
+    "apt-get": frozenset({"install", "reinstall", "remove", "purge", "autoremove", "upgrade",
+                          "dist-upgrade", "build-dep", "autopurge"}),
+    "aptitude": frozenset({"install", "reinstall", "remove", "purge", "upgrade", "safe-upgrade",
+                           "full-upgrade"}),
+    "dnf": frozenset({"install", "reinstall", "remove", "erase", "upgrade", "update", "downgrade",
+                      "autoremove", "distro-sync", "group", "groupinstall", "localinstall", "swap"}),
+    "yum": frozenset({"install", "reinstall", "remove", "erase", "upgrade", "update", "downgrade",
+                      "autoremove", "groupinstall", "localinstall", "swap"}),
+    "microdnf": frozenset({"install", "reinstall", "remove", "upgrade", "update"}),
+    "zypper": frozenset({"install", "in", "remove", "rm", "update", "up", "dist-upgrade", "dup", "patch"}),
+    "apk": frozenset({"add", "del", "upgrade", "fix"}),
+    "brew": frozenset({"install", "reinstall", "uninstall", "remove", "rm", "upgrade", "tap"}),
+    "port": frozenset({"install", "uninstall", "upgrade", "selfupdate"}),
+    "snap": frozenset({"install", "remove", "refresh", "revert"}),
+    "flatpak": frozenset({"install", "uninstall", "update", "remove"}),
+    "gem": frozenset({"install", "uninstall", "update"}),
+    "pip": frozenset({"install", "uninstall"}),
+    "pipx": frozenset({"install", "uninstall", "upgrade", "reinstall"}),
+    "npm": frozenset({"install", "i", "add", "uninstall", "remove", "rm", "un", "update", "up", "link",
+                      "ci"}),
+    "pnpm": frozenset({"add", "install", "i", "remove", "rm", "update", "up", "link"}),
+    "yarn": frozenset({"add", "global", "install", "remove"}),
+    "cargo": frozenset({"install", "uninstall"}),
+    "go": frozenset({"install"}),
+    "conda": frozenset({"install", "remove", "update", "uninstall", "create"}),
+    "mamba": frozenset({"install", "remove", "update", "uninstall", "create"}),
+    "pkg": frozenset({"install", "add", "delete", "remove", "upgrade"}),
+    "pkg_add": frozenset(),
+    "pkg_delete": frozenset(),
+    "emerge": frozenset(),
+    "nix-env": frozenset({"-i", "--install", "-e", "--uninstall", "-u", "--upgrade"}),
+    "opkg": frozenset({"install", "remove", "upgrade"}),
+    "xbps-install": frozenset(),
+    "xbps-remove": frozenset(),
+    "installer": frozenset({"-pkg", "-package"}),
+    "softwareupdate": frozenset({"-i", "--install", "-ia", "--install-rosetta", "--fetch-full-installer"}),
+    "make": frozenset({"install", "uninstall"}),
+    "cpan": frozenset(),
+    "cpanm": frozenset(),
+    "composer": frozenset({"global"}),
+}  # fmt: skip
+"""Package managers and the verbs that install or remove (empty: the program itself does)."""
+_DPKG_VERBS = lazy_compile(r"^-(?:i|r|P|-install|-remove|-purge|-unpack|-configure)$|^-[A-Za-z]*[irP]$")
+_PACMAN_VERBS = lazy_compile(r"^-(?:S|U|R)[A-Za-z]*$|^--(?:sync|upgrade|remove)$")
+_RPM_VERBS = lazy_compile(r"^-(?:i|U|F|e)[A-Za-z]*$|^--(?:install|upgrade|freshen|erase)$")
+
+
+def _piece(invocation: Invocation) -> str:
+    text = " ".join(invocation.text.split())
+    return text if len(text) <= _PIECE_LIMIT else text[: _PIECE_LIMIT - 1] + "…"
+
+
+def _verdict(category: str, invocation: Invocation, why: str) -> Verdict:
+    return Verdict(category, _piece(invocation), why)
+
+
+def _values(invocation: Invocation) -> list[str]:
+    return [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
+
+
+def _user(args: list[str]) -> str | None:
+    """The user ``sudo -u USER`` (or ``--user=USER``, ``-uUSER``) names, if any."""
+    for index, arg in enumerate(args):
+        if arg in ("-u", "--user") and index + 1 < len(args):
+            return args[index + 1]
+        if arg.startswith("--user="):
+            return arg.partition("=")[2]
+        if arg[:1] == "-" and arg[1:2] != "-" and "u" in arg[1:]:  # -u dev, -udev, -iu dev
+            after = arg[arg.index("u") + 1 :]
+            return after or (args[index + 1] if index + 1 < len(args) else None)
+    return None
+
+
+def _is_root(user: str | None) -> bool:
+    return user is None or user in ("root", "0", "#0") or user.startswith("#-") or user == "#4294967295"
+
+
+def _as_root(invocation: Invocation) -> bool:
+    """Run through sudo/doas/pkexec/run0 (as root, not ``sudo -u dev``)."""
+    return bool(_ROOT_WRAPPERS & set(invocation.wrappers)) and _is_root(_user(list(invocation.wrapper_args)))
+
+
+# -- setuid bits and capabilities ---------------------------------------------------------------------
+
+
+def _setuid(invocation: Invocation) -> Verdict | None:
+    name = invocation.name
+    values = _values(invocation)
+    if name == "chmod":
+        modes = [v for v in values if not v.startswith("-") or re.fullmatch(r"-[rwxXst]+", v)]
+        mode = modes[0] if modes else ""
+        targets = modes[1:]
+        in_project = all(not t.startswith(("/", "~", "$")) and ".." not in t for t in targets)
+        if _SETUID_MODE.search(mode) and (not in_project or _SETUID_ONLY.search(mode)):
+            targets_shown = " ".join(targets) or "a file"
+            return _verdict(PRIVILEGE, invocation, f"sets the setuid/setgid bit ({mode}) on {targets_shown}")
+    if name in ("install", "mkdir", "rsync", "tar", "cp"):
+        for index, value in enumerate(values):
+            mode = values[index + 1] if value in ("-m", "--mode") and index + 1 < len(values) else ""
+            mode = value.partition("=")[2] if value.startswith(("--mode=", "--chmod=")) else mode
+            mode = value[2:] if value.startswith("-m") and len(value) > 2 else mode
+            if mode and any(_SETUID_MODE.search(part) for part in re.split(r"[,:]", mode) if part):
+                return _verdict(PRIVILEGE, invocation, f"installs a file with the setuid/setgid bit ({mode})")
+    if name == "setcap":
+        return _setcap(invocation, values)
+    if INTERPRETERS.match(name):
+        for code in (inline_code(invocation), *fed_code(invocation)):
+            if code and _SETUID_CODE.search(code):
+                return _verdict(PRIVILEGE, invocation, f"sets the setuid/setgid bit from {name}")
+            if code and _BECOME_ROOT_CODE.search(code):
+                return _verdict(PRIVILEGE, invocation, f"switches to uid 0 from {name}")
+    return None
+
+
+def _setcap(invocation: Invocation, values: list[str]) -> Verdict | None:
+    operands = [v for v in values if not v.startswith("-")]
+    if "-r" in values or len(operands) < 2:
+        return None  # setcap -r removes; setcap -v verifies
+    spec, files = operands[0], operands[1:]
+    if "-v" in values:
+        return None
+    caps = {
+        cap.strip().lower() for clause in spec.split() for cap in re.split(r"[=+-]", clause)[0].split(",")
+    }
+    given = set(re.findall(r"[=+]([eip]+)", spec))
+    if not given and "=" not in spec:
+        return None
+    root = caps & _ROOT_CAPS or (not caps - {""} and "=" in spec)
+    if root:
+        shown = ", ".join(sorted(caps & _ROOT_CAPS)) or "every capability"
+        return _verdict(PRIVILEGE, invocation, f"gives {shown} to {' '.join(files)}: root by another name")
+    for file in files:
+        base = file.rstrip("/").rsplit("/", 1)[-1]
+        if base in SHELLS or INTERPRETERS.match(base):
+            return _verdict(PRIVILEGE, invocation, f"gives capabilities to the interpreter {file}")
+    return None
+
+
+# -- who may be root ----------------------------------------------------------------------------------
+
+
+def _privilege_files(invocation: Invocation, home: str) -> Verdict | None:
+    found = located(invocation, home, _MY_PLACES)
+    if found is not None:
+        return _verdict(found[0], invocation, found[1])
+    if not invocation.name or reads_only(invocation):
+        return None
+    for operand in operands(invocation):
+        if operand.role in ("pattern", "input"):
+            continue
+        value = operand.value.partition("=")[2] if operand.role == "option value" else operand.value
+        place = location(value or operand.value, home=home, cwd=invocation.cwd)
+        if place is not None and place[0] == PRIVILEGE:
+            return _verdict(PRIVILEGE, invocation, f"{invocation.name} may write {operand.value}, {place[1]}")
+    return None
+
+
+def _authorization(invocation: Invocation, home: str) -> Verdict | None:
+    """sudoedit's editor trick, and macOS's authorization rules rewritten."""
+    for assignment in invocation.env:
+        trick = _EDITOR_TRICK.match(assignment)
+        if trick and invocation.name in ("sudoedit", "sudo"):
+            return _verdict(PRIVILEGE, invocation, f"makes sudoedit open {trick.group(1)} as root")
+    values = _values(invocation)
+    if invocation.name == "security" and values[:2] == ["authorizationdb", "write"]:
+        return _verdict(PRIVILEGE, invocation, "rewrites who macOS lets act as an administrator")
+    return None
+
+
+def _accounts(invocation: Invocation) -> Verdict | None:
+    """A second root: an account given uid 0 (joining an admin group is an account change, asked)."""
+    name = invocation.name
+    values = _values(invocation)
+    if name in ("usermod", "useradd", "adduser", "pw", "luseradd", "lusermod"):
+        for index, value in enumerate(values[:-1]):
+            if value in ("-u", "--uid") and values[index + 1] in ("0", "00", "000"):
+                return _verdict(PRIVILEGE, invocation, "gives an account uid 0: a second root")
+    if name == "dscl" and "UniqueID" in values and values[-1:] == ["0"]:
+        return _verdict(PRIVILEGE, invocation, "gives an account uid 0: a second root")
+    return None
+
+
+def _root_shell(invocation: Invocation) -> Verdict | None:
+    """A root shell, ``sudo -u#-1``, ``sudo -S``, or a program with a shell escape run as root."""
+    name = invocation.name
+    values = _values(invocation)
+    sudo_args = (
+        values if name == "sudo" else list(invocation.wrapper_args) if "sudo" in invocation.wrappers else []
+    )
+    if any(re.fullmatch(r"-u#(?:-1|4294967295)|#-1|#4294967295", v) for v in sudo_args):
+        return _verdict(
+            PRIVILEGE, invocation, "sudo -u#-1 runs as root whatever the rules say (CVE-2019-14287)"
+        )
+    if any(a in ("-S", "--stdin") or (a[:1] == "-" and a[1:2] != "-" and "S" in a[1:]) for a in sudo_args):
+        return _verdict(PRIVILEGE, invocation, "feeds sudo a password through standard input")
+    shell_flags = {"s", "i"} if name == "sudo" else {"s"} if name == "doas" else set()
+    if (
+        shell_flags
+        and _is_root(_user(values))
+        and any(
+            v in ("--shell", "--login") or (v[:1] == "-" and v[1:2] != "-" and shell_flags & set(v[1:]))
+            for v in values
+        )
+    ):
+        return _verdict(PRIVILEGE, invocation, "opens a root shell")
+    if name == "su" or (name == "machinectl" and "shell" in values):
+        if {"-c", "--command", "--help", "-h", "--version", "-V"} & set(values):
+            return None  # su -c CMD: CMD is judged as run by root (_nested_as_root)
+        users = [v for v in values if not v.startswith("-") and v not in ("shell", "-")]
+        if not users or users[0].partition("@")[0] in ("root", "0", ""):
+            return _verdict(PRIVILEGE, invocation, "opens a root shell")
+    if not _as_root(invocation):
+        return None
+    if name in _INTERACTIVE_ESCAPES:
+        return _verdict(PRIVILEGE, invocation, f"runs {name} as root, which opens a shell on request")
+    if name in _SHELL_ESCAPES:
+        code = [" ".join(values), *fed_code(invocation)]
+        if INTERPRETERS.match(name):
+            code.append(inline_code(invocation) or "")
+        if any(_SHELL_PATH.search(text) for text in code):
+            return _verdict(PRIVILEGE, invocation, f"spawns a shell from {name}, as root")
+    return None
+
+
+# -- containers --------------------------------------------------------------------------------------
+
+
+def _host_mount(spec: str) -> str | None:
+    """The host directory of ``-v HOST:CTR`` or ``--mount type=bind,src=HOST``, if it is one to protect."""
+    if "src=" in spec or "source=" in spec:
+        fields = dict(part.partition("=")[::2] for part in spec.split(","))
+        host = fields.get("src") or fields.get("source") or ""
+    else:
+        host = spec.split(":", 1)[0] if ":" in spec else ""
+    host = host.rstrip("/") or ("/" if host.startswith("/") else "")
+    if host in _HARMLESS_HOST_FILES:
+        return None  # -v /etc/localtime:/etc/localtime:ro: the container keeps the host's time
+    if host and host in ("/var/run/docker.sock", "/run/docker.sock"):
+        return None  # the agent can reach Docker already
+    return host if host and _HOST_DIRS.match(host if host == "/" else host + "/") else None
+
+
+def _container(invocation: Invocation) -> Verdict | None:
+    name = invocation.name
+    values = _values(invocation)
+    if name in _CONTAINER_RUNNERS and not ({"run", "create", "exec"} & set(values) or name == "ctr"):
+        return None
+    if name in _CONTAINER_RUNNERS:
+        options = values[: values.index("--")] if "--" in values else values
+        for index, value in enumerate(options):
+            following = options[index + 1] if index + 1 < len(options) else ""
+            option, _, attached = value.partition("=")
+            if value in ("--privileged", "--privileged=true"):
+                return _verdict(PRIVILEGE, invocation, "runs a privileged container: root on the host")
+            if option in _HOST_NAMESPACES and (attached or following) == "host":
+                return _verdict(PRIVILEGE, invocation, f"shares the host's {option[2:]} namespace")
+            if option == "--cap-add" and (attached or following).upper().removeprefix("CAP_") in (
+                "SYS_ADMIN", "ALL", "SYS_PTRACE", "SYS_MODULE", "DAC_READ_SEARCH", "DAC_OVERRIDE", "SYS_RAWIO"
+            ):  # fmt: skip
+                return _verdict(PRIVILEGE, invocation, f"gives a container {attached or following}")
+            if option == "--security-opt" and _SECURITY_OPTS.search(attached or following):
+                return _verdict(PRIVILEGE, invocation, "turns a container's confinement off")
+            if option == "--device" and block_device((attached or following).split(":", 1)[0]):
+                return _verdict(PRIVILEGE, invocation, "gives a container the host's disk")
+            if option in ("-v", "--volume", "--mount") or (value.startswith("-v") and len(value) > 2):
+                spec = attached or (value[2:] if value.startswith("-v") and len(value) > 2 else following)
+                host = _host_mount(spec)
+                if host is not None:
+                    return _verdict(PRIVILEGE, invocation, f"mounts the host's {host} into a container")
+        return None
+    if name in ("lxc", "incus") and any(
+        v == "security.privileged=true"
+        or (v.startswith("source=/") and _host_mount(v.replace("source=", "src=")))
+        for v in values
+    ):
+        return _verdict(
+            PRIVILEGE, invocation, "gives a system container root on the host, or the host's disk"
+        )
+    if name in ("kubectl", "oc"):
+        words = set(values)
+        if "debug" in words and any(v.startswith("node/") for v in values):
+            return _verdict(PRIVILEGE, invocation, "opens a root shell on a cluster node")
+        texts = [*values, *fed_code(invocation)]
+        if {"run", "apply", "create", "patch", "replace"} & words and any(
+            _KUBE_DANGER.search(t) for t in texts
+        ):
+            return _verdict(PRIVILEGE, invocation, "starts a pod with the node's privileges or disk")
+        return None
+    if name == "curl":
+        socket = next((values[i + 1] for i, v in enumerate(values[:-1]) if v == "--unix-socket"), "")
+        writes = {"-X", "--request", "-d", "--data", "--data-raw", "--data-binary", "--json"} & set(values)
+        methods = {"POST", "PUT", "DELETE"} & set(values)
+        if socket.endswith(("docker.sock", "podman.sock", "containerd.sock")) and (
+            methods or writes - {"-X"}
+        ):
+            return _verdict(PRIVILEGE, invocation, "drives the container engine through its socket")
+        return None
+    if name == "nsenter" or "nsenter" in invocation.wrappers:
+        args = values if name == "nsenter" else list(invocation.wrapper_args)
+        for index, arg in enumerate(args):
+            target = args[index + 1] if arg in ("-t", "--target") and index + 1 < len(args) else ""
+            target = arg.partition("=")[2] if arg.startswith("--target=") else target
+            target = arg[2:] if arg.startswith("-t") and len(arg) > 2 else target
+            if target == "1":
+                return _verdict(PRIVILEGE, invocation, "enters the namespaces of the host's init (pid 1)")
+    if name == "chroot" or "chroot" in invocation.wrappers:
+        return _verdict(PRIVILEGE, invocation, "runs a shell in another root file system")
+    if name == "mount":
+        points = [v for v in values if v.startswith("/") and not block_device(v)]
+        if any(block_device(v) for v in values) and not all(p.startswith(_MEDIA) for p in points):
+            # mount /dev/sdb1 /mnt/usb is a removable disk; a disk mounted anywhere else, a host's.
+            return _verdict(PRIVILEGE, invocation, "mounts a disk outside /mnt and /media")
+        if any("remount" in v and "rw" in v for v in values) and any(
+            v.startswith(("/proc", "/sys")) for v in values
+        ):
+            return _verdict(PRIVILEGE, invocation, "makes the kernel's settings writable")
+    if name in ("polkit-agent-helper-1", "pkexec") and values and not values[0].startswith("-"):
+        return _verdict(PRIVILEGE, invocation, f"runs {values[0]} through polkit's setuid helper")
+    return None
+
+
+# -- installs as root ------------------------------------------------------------------------------
+
+
+def _package_change(invocation: Invocation) -> str | None:
+    """What the package manager is told to do, if it installs or removes something."""
+    name = invocation.name
+    values = _values(invocation)
+    words = [v for v in values if not v.startswith("-")]
+    if re.fullmatch(r"pip[0-9.]*", name) or (INTERPRETERS.match(name) and values[:2] == ["-m", "pip"]):
+        rest = values[2:] if values[:2] == ["-m", "pip"] else values
+        verb = next((v for v in rest if not v.startswith("-")), "")
+        return f"pip {verb}" if verb in ("install", "uninstall") else None
+    if name == "dpkg":
+        return (
+            "dpkg " + next((v for v in values if _DPKG_VERBS.match(v)), "")
+            if any(_DPKG_VERBS.match(v) for v in values)
+            else None
+        )
+    if name == "pacman":
+        return (
+            "pacman " + next((v for v in values if _PACMAN_VERBS.match(v)), "")
+            if any(_PACMAN_VERBS.match(v) for v in values)
+            else None
+        )
+    if name == "rpm":
+        return "rpm install" if any(_RPM_VERBS.match(v) for v in values) else None
+    verbs = _PACKAGE_VERBS.get(name)
+    if verbs is None:
+        return None
+    if not verbs:
+        return name
+    if name in ("installer", "nix-env", "softwareupdate"):
+        return f"{name} {next(v for v in values if v in verbs)}" if verbs & set(values) else None
+    if name in ("npm", "pnpm", "yarn"):
+        global_ = {"-g", "--global", "global"} & set(values) or "--location=global" in values
+        return f"{name} install -g" if global_ and verbs & set(words) else None
+    verb = words[0] if words else ""
+    return f"{name} {verb}" if verb in verbs else None
+
+
+def _installs_as_root(invocation: Invocation) -> Verdict | None:
+    change = _package_change(invocation)
+    if change is not None:
+        return _verdict(SUDO_INSTALL, invocation, f"{change} as root changes the whole machine")
+    name = invocation.name
+    values = _values(invocation)
+    if INTERPRETERS.match(name) and any(v.endswith("setup.py") for v in values) and "install" in values:
+        return _verdict(SUDO_INSTALL, invocation, "installs a project as root")
+    words = invocation.command.words
+    head = invocation.command.static(words[len(words) - len(invocation.args) - 1]) if words else None
+    script = (
+        head if head is not None and "/" in head and not head.startswith("/") else None
+    )  # sudo ./install.sh
+    if name in SHELLS:
+        mode = shell_mode(invocation)
+        fed = [invocation.command.static(r.target) for r in invocation.command.redirects if r.op == "<"]
+        script = next((f for f in (mode.file, *fed) if f and f != "-" and not f.startswith("/")), None)
+    if script is not None:
+        return _verdict(SUDO_INSTALL, invocation, f"runs the project's {script} as root")
+    return None
+
+
+def _nested_as_root(invocation: Invocation, home: str) -> Verdict | None:
+    """Code a root shell is handed (``sudo sh -c '…'``, ``su -c '…'``): what it installs or opens."""
+    if invocation.name in SHELLS:
+        code = shell_mode(invocation).script
+    elif invocation.name in ("su", "runuser"):
+        values = _values(invocation)
+        index = next((i for i, v in enumerate(values) if v in ("-c", "--command")), None)
+        code = values[index + 1] if index is not None and index + 1 < len(values) else None
+        users = [
+            v for i, v in enumerate(values) if not v.startswith("-") and (index is None or i != index + 1)
+        ]
+        if users and users[0] not in ("root", "0"):
+            return None
+    else:
+        return None
+    if not code:
+        return None
+    try:
+        script = parse_nested(code)
+    except ShellSyntaxError:
+        return None
+    for stages in walk(script):
+        for inner in stages:
+            verdict = _judge_root(inner)
+            if verdict is not None:
+                return Verdict(verdict.category, _piece(invocation), f"{verdict.why}, in code run as root")
+    return None
+
+
+def _judge_root(invocation: Invocation) -> Verdict | None:
+    """What a command run as root does that it could not do otherwise."""
+    return _root_shell_as_root(invocation) or _installs_as_root(invocation)
+
+
+def _root_shell_as_root(invocation: Invocation) -> Verdict | None:
+    name = invocation.name
+    if name in _INTERACTIVE_ESCAPES:
+        return _verdict(PRIVILEGE, invocation, f"runs {name} as root, which opens a shell on request")
+    return None
+
+
+def judge_script(script: Script, home: str) -> Verdict | None:
+    """A root shell left open for what comes next (``sudo bash``), not fed code by a pipe or a redirect.
+
+    Judged per pipeline: ``curl URL | sudo bash`` is the pipeline rule's (code downloaded and run).
+    """
+    for stages in walk(script):
+        first = stages[0]
+        if first.name not in SHELLS or not _as_root(first) or len(stages) > 1:
+            continue
+        mode = shell_mode(first)
+        fed = any(r.op in ("<", "<<", "<<<", "<&") for r in first.command.redirects)
+        if mode.script is None and (mode.file is None or mode.reads_stdin) and not fed:
+            return _verdict(PRIVILEGE, first, f"opens a root shell ({first.name})")
+    return None
 
 
 def judge(invocation: Invocation, home: str) -> Verdict | None:
-    """The first finding of this family in ``invocation``, or None."""
+    """The first privilege finding in ``invocation``: escalation blocks, installs as root ask."""
+    verdict = (
+        _setuid(invocation)
+        or _privilege_files(invocation, home)
+        or _container(invocation)
+        or _root_shell(invocation)
+        or _accounts(invocation)
+        or _authorization(invocation, home)
+    )
+    if verdict is not None:
+        return verdict
+    switches_user = invocation.name in ("su", "runuser")
+    if switches_user or (invocation.name in SHELLS and _as_root(invocation)):
+        verdict = _nested_as_root(invocation, home)
+        if verdict is not None:
+            return verdict
+    if _as_root(invocation):
+        return _installs_as_root(invocation)
     return None

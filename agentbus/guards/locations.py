@@ -1,0 +1,218 @@
+"""Where writing is a tactic: the places a write (or a delete) makes code run later, or hides it.
+
+A write to ``~/.bashrc`` is a write to a file; what makes it an attacker's
+tactic is where the file is: the shell runs it at every start. This module is
+the one table of such places, each with its category (:mod:`.verdict`) and
+what it is. Every writer consults it: redirections, ``tee``, the destination of
+``cp``/``mv``/``install``/``ln``, output options, ``sed -i``, ``truncate``,
+``rm`` (through :func:`written`), and the file-tool guard for its writes. The
+category then goes through the policy like any finding: ``~/.bashrc`` asks,
+``/etc/ld.so.preload`` blocks.
+
+A row is a regular expression matched against the whole normalised path, in
+which a leading ``~`` stands for any home directory (the user's, ``/root``,
+``/home/NAME``, ``/Users/NAME``): a profile written into another account is as
+much a profile. The first matching row wins, so a narrower row goes first
+(``*.timer`` in a unit directory is a scheduled task, the rest a service).
+
+Only absolute paths are locations. A relative path whose directory is unknown
+is in the project (``deploy/app.service``, ``dotfiles/.bashrc``): writing it
+changes nothing until someone installs it. The one exception is
+``.ssh/authorized_keys``, which grants a login wherever it is (``ssh host 'cat >>
+.ssh/authorized_keys'`` writes the remote home's).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..lazy_regex import lazy_compile
+from .operands import system_file
+from .paths import display_path, normalize_path
+from .verdict import (
+    EVIDENCE,
+    IMPAIR,
+    PRIVILEGE,
+    PROFILE,
+    SCHEDULED,
+    SERVICE,
+    STEALTH_PERSISTENCE,
+    SYSTEM_FILES,
+)
+
+__all__ = ["ROWS", "location", "written"]
+
+_SHELL_FILES = (
+    r"bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|zprofile|zlogin|zlogout|shrc|kshrc|"
+    r"mkshrc|cshrc|tcshrc|login|logout|xprofile|xsessionrc|xinitrc|xsession|inputrc|pam_environment|"
+    r"bash_aliases|zsh_aliases|aliases"
+)
+_UNIT_DIRS = (
+    r"/(?:etc|usr/lib|lib|usr/local/lib|run)/systemd/(?:system|user)(?:\.control)?"
+    r"|~/\.config/systemd/user|~/\.local/share/systemd/user"
+)
+_LAUNCHD_DIRS = r"(?:~|/System)?/Library/Launch(?:Agents|Daemons)"
+
+_CA_STORES = (
+    r"/(?:usr/local|usr)/share/ca-certificates(?:/.*)?|/etc/ca-certificates(?:\.conf|/.*)?"
+    r"|/etc/ssl/(?:certs(?:/.*)?|cert\.pem)|/etc/pki/(?:ca-trust|tls/certs|trust)(?:/.*)?"
+    r"|/usr/share/pki/(?:ca-trust-source|trust)(?:/.*)?|/(?:usr/local|opt/homebrew)/etc/(?:openssl[^/]*|ca-certificates)/"
+    r"(?:cert\.pem|certs(?:/.*)?)|/(?:usr/lib/jvm|Library/Java|opt)/.*/security/cacerts|/etc/ssl/certs/java/cacerts"
+    r"|(?:/System)?/Library/Keychains/.*|~/\.pki/nssdb(?:/.*)?|.*/(?:site|dist)-packages/certifi/cacert\.pem"
+)
+_HISTORY_FILES = (
+    r"~/\.(?:[a-z0-9_]+_history|zhistory|histfile|history|lesshst|viminfo)"
+    r"|~/\.(?:local/share|config)/fish/fish_history|~/\.(?:zsh|bash)_sessions(?:/.*)?"
+)
+
+ROWS: tuple[tuple[str, str, str], ...] = (
+    # -- privilege: who may become root, and how -------------------------------------------------------
+    # /etc/sudoers, /etc/doas.conf and /etc/pam.d are system files (seed 000's category): blocked as such.
+    (r"(?:/usr/local|/usr/pkg|/opt/homebrew)/etc/(?:sudoers|doas\.conf)(?:[-~]|\.(?:bak|old|orig|tmp|new))?"
+     r"|(?:/usr/local|/usr/pkg|/opt/homebrew)/etc/sudoers\.d(?:/.*)?",
+     PRIVILEGE, "sudo's rules: who may run what as root"),
+    (r"/usr/local/etc/pam\.d(?:/.*)?|/etc/pam\.conf|/usr/lib/pam\.d(?:/.*)?|/usr/lib/pam(?:/.*)?"
+     r"|/(?:usr/)?lib(?:64)?(?:/[^/]*-linux-gnu[^/]*)?/security(?:/.*)?",
+     PRIVILEGE, "PAM, which decides every login and sudo"),
+    (r"/etc/polkit-1(?:/.*)?|/usr/share/polkit-1/(?:rules\.d|actions)(?:/.*)?|/var/lib/polkit-1(?:/.*)?",
+     PRIVILEGE, "polkit's rules: who may act as root"),
+    (r"/proc/sys/kernel/(?:core_pattern|modprobe)|/proc/sys/fs/binfmt_misc/.*", PRIVILEGE,
+     "a program the kernel runs as root"),
+    # -- defenses: security policy, audit, logging, firewall, trusted roots --------------------------
+    (r"/etc/selinux(?:/.*)?|/etc/sysconfig/selinux|/etc/apparmor(?:\.d)?(?:/.*)?|/sys/fs/selinux(?:/.*)?|/selinux(?:/.*)?"
+     r"|/sys/kernel/security(?:/.*)?", IMPAIR,
+     "the mandatory access control policy (SELinux, AppArmor)"),
+    (r"/etc/audit(?:/.*)?|/etc/audisp(?:/.*)?|/etc/rsyslog\.(?:conf|d(?:/.*)?)|/etc/syslog(?:-ng)?(?:\.conf|/.*)"
+     r"|/etc/systemd/journald\.conf(?:\.d/.*)?|/etc/asl(?:\.conf|/.*)|/etc/newsyslog\.(?:conf|d/.*)",
+     IMPAIR, "the audit and logging configuration"),
+    (r"/etc/ufw(?:/.*)?|/etc/default/ufw|/etc/iptables(?:/.*)?|/etc/sysconfig/ip6?tables|/etc/nftables\.conf"
+     r"|/etc/firewalld(?:/.*)?|/etc/pf\.(?:conf|anchors(?:/.*)?)", IMPAIR, "the firewall's rules"),
+    (r"/opt/(?:CrowdStrike|sentinelone|microsoft/mdatp|carbonblack|cylance|sophos-spl|eset|Tanium|traps|qualys"
+     r"|rapid7|osquery|wazuh|falco|tetragon)(?:/.*)?|/var/ossec(?:/.*)?|/Library/CS(?:/.*)?|/etc/osquery(?:/.*)?"
+     r"|/Applications/(?:Falcon|SentinelOne|Little Snitch|LuLu|BlockBlock Helper|Microsoft Defender)[^/]*"
+     r"\.app(?:/.*)?|/Library/(?:Application Support|Sentinel|Objective-See)/"
+     r"(?:CrowdStrike|SentinelOne|Objective-See)(?:/.*)?",
+     IMPAIR, "a security agent's files"),
+    (_CA_STORES, IMPAIR, "the trusted root certificates: a new one lets its owner read all TLS traffic"),
+    (r"(?:~|)/Library/Application Support/com\.apple\.TCC(?:/.*)?", IMPAIR,
+     "macOS privacy permissions (TCC)"),
+    (r"/proc/sys/kernel/(?:randomize_va_space|yama/ptrace_scope|kptr_restrict|dmesg_restrict|"
+     r"unprivileged_bpf_disabled|perf_event_paranoid|kexec_load_disabled)|/proc/sys/fs/protected_.*",
+     IMPAIR, "a kernel hardening setting"),
+    # -- evidence: logs and history ----------------------------------------------------------------------
+    (r"/var/log(?:/.*)?|/var/adm(?:/.*)?|/run/log(?:/.*)?|/(?:var/)?run/(?:utmp|wtmp|btmp)(?:x)?"
+     r"|/var/audit(?:/.*)?|/var/db/(?:diagnostics|uuidtext)(?:/.*)?|/Library/Logs(?:/.*)?"
+     r"|/var/lib/docker/containers/.*\.log(?:\.\d+)?",
+     EVIDENCE, "the system's logs"),
+    (r"/var/(?:spool/)?mail(?:/.*)?|~/Library/Mail(?:/.*)?", EVIDENCE,
+     "the mailboxes (where cron and the security tools report)"),
+    (_HISTORY_FILES, EVIDENCE, "shell history"),
+    (r"~/\.local/share/recently-used\.xbel|~/Library/Preferences/com\.apple\.LaunchServices\.QuarantineEvents.*",
+     EVIDENCE, "the record of files opened or downloaded"),
+    # -- hidden persistence: code every process, login or interpreter loads ---------------------
+    (r"/etc/ld\.so\.preload", STEALTH_PERSISTENCE, "the dynamic loader's preload list"),
+    (r"/etc/ld\.so\.conf(?:\.d/.*)?", STEALTH_PERSISTENCE, "the dynamic loader's library path"),
+    (r"/etc/modules|/etc/modules-load\.d/.*|/(?:usr/)?lib/modules-load\.d/.*", STEALTH_PERSISTENCE,
+     "the kernel modules loaded at boot"),
+    (r"/etc/modprobe\.d/.*|/(?:usr/)?lib/modprobe\.d/.*", STEALTH_PERSISTENCE, "kernel module options"),
+    (r"/(?:usr/)?lib/modules/.*", STEALTH_PERSISTENCE, "the kernel modules"),
+    (r"(?:/System)?/Library/(?:Extensions|StagedExtensions)/.*", STEALTH_PERSISTENCE,
+     "the kernel extensions"),
+    (r".*/\.ssh/authorized_keys[^/]*|/etc/ssh/authorized_keys(?:/.*)?", STEALTH_PERSISTENCE,
+     "SSH authorized keys: writing one grants a login"),
+    (r"~/\.ssh/rc|/etc/ssh/sshrc", STEALTH_PERSISTENCE, "a script ssh runs at every login"),
+    (r"/etc/emond\.d/.*|/var/db/emondClients(?:/.*)?", STEALTH_PERSISTENCE,
+     "the macOS event monitor's rules, run as root"),
+    (r".*/(?:site|dist)-packages/[^/]+\.pth", STEALTH_PERSISTENCE,
+     "a Python .pth file, run by every Python start"),
+    (r".*/(?:sitecustomize|usercustomize)\.py", STEALTH_PERSISTENCE, "Python start-up code"),
+    (r"~/\.?git[-_]?templates?/.*|~/\.config/git/(?:hooks|templates?)/.*"
+     r"|/usr(?:/local)?/share/git-core/templates/.*", STEALTH_PERSISTENCE,
+     "git's hook templates, copied into every new repository"),
+    # -- scheduled tasks ---------------------------------------------------------------------------
+    (r"/etc/(?:crontab|anacrontab|cron\.(?:d|hourly|daily|weekly|monthly|yearly)(?:/.*)?|cron\.(?:allow|deny))"
+     r"|/var/spool/(?:cron|anacron|at|atjobs)(?:/.*)?|/var/at/(?:tabs|jobs)(?:/.*)?|/usr/lib/cron/tabs(?:/.*)?"
+     r"|/etc/periodic/.*|/usr/local/etc/periodic/.*|/etc/periodic\.conf(?:\.local)?",
+     SCHEDULED, "a scheduled task (cron, at, periodic)"),
+    (rf"(?:{_UNIT_DIRS})/.*\.timer", SCHEDULED, "a systemd timer"),
+    (rf"{_LAUNCHD_DIRS}(?:/.*)?|/etc/launchd(?:-user)?\.conf", SCHEDULED,
+     "a launchd agent or daemon, started at login or boot"),
+    # -- services --------------------------------------------------------------------------------
+    (rf"(?:{_UNIT_DIRS})(?:/.*)?", SERVICE, "a systemd unit"),
+    (r"/etc/(?:init\.d|rc\.d|rc[0-6S]\.d|init|xinetd\.d|supervisor/conf\.d|supervisord\.d)(?:/.*)?"
+     r"|/etc/rc\.local|/etc/rc\.conf\.local|/etc/supervisord\.conf|/etc/xinetd\.conf|/etc/rc\.common"
+     r"|(?:/System)?/Library/StartupItems(?:/.*)?",
+     SERVICE, "a boot script or service definition"),
+    # -- shell profiles and session autostart ------------------------------------------------------
+    (rf"~/\.(?:{_SHELL_FILES})(?:[.-]local)?|~/\.(?:bashrc|zshrc|profile|shrc)\.d/.*"
+     r"|~/\.oh-my-zsh/custom/.*|~/\.config/(?:fish|zsh|bash)/.*|~/\.config/environment\.d/.*"
+     r"|~/\.config/shell/.*",
+     PROFILE, "a shell start-up file"),
+    (r"/etc/(?:profile|bashrc|bash\.bashrc|bash\.bash_logout|zshrc|zshenv|zprofile|zlogin|zlogout|csh\.cshrc|"
+     r"csh\.login|csh\.logout|inputrc|ksh\.kshrc)"
+     r"|/etc/(?:profile\.d|zsh|fish|bash_completion\.d|X11/Xsession\.d)/.*",
+     PROFILE, "a shell start-up file of every user"),
+    (r"~/\.config/autostart/.*|/etc/xdg/autostart/.*|~/\.kde4?/Autostart/.*"
+     r"|~/Library/Preferences/(?:ByHost/)?com\.apple\.(?:loginwindow|loginitems)[^/]*\.plist"
+     r"|~/Library/Application Support/com\.apple\.backgroundtaskmanagementagent/.*", PROFILE,
+     "a program started at every desktop login"),
+    (r"~/\.gitconfig|~/\.config/git/config|/etc/gitconfig", PROFILE,
+     "git's configuration: its aliases, pager and hooks run from it"),
+    (r"~/\.ssh/config|~/\.ssh/config\.d/.*", PROFILE,
+     "ssh's configuration: its ProxyCommand and LocalCommand run at every connection"),
+    # -- the machine's own programs and boot loader: the package manager's to write --------------
+    (r"/(?:usr/)?s?bin/.+|/usr/libexec/.+|/boot/.+|/System/.+", SYSTEM_FILES,
+     "a system program or the boot loader"),
+)  # fmt: skip
+"""(pattern, category, what the place is): see the module docstring for the pattern's form."""
+
+# Case-insensitive: on macOS (and Windows) ~/.ZSHRC is ~/.zshrc.
+_TABLE = lazy_compile(
+    "|".join(f"(?P<row{index}>{pattern})" for index, (pattern, _, _) in enumerate(ROWS)), re.IGNORECASE
+)
+_AUTHORIZED_KEYS = lazy_compile(r"(?:^|/)\.ssh/authorized_keys[^/]*$", re.IGNORECASE)
+_ANYWHERE = (STEALTH_PERSISTENCE, "SSH authorized keys: writing one grants a login")
+_HOMES = lazy_compile(r"^(?:/home/[^/]+|/Users/[^/]+|/root|/var/root)(?=/|$)", re.IGNORECASE)
+
+
+def location(path: str, *, home: str | None = None, cwd: str | None = None) -> tuple[str, str] | None:
+    """``(category, what the place is)`` if writing or deleting ``path`` is a tactic, else None.
+
+    ``path`` is resolved like the file system would (``~``, ``$HOME``, ``..``,
+    ``cwd`` for a relative path); a path that stays relative is the project's.
+    """
+    if not path:
+        return None
+    home = home or normalize_path("~")
+    normalized = normalize_path(path, home=home, cwd=cwd)
+    if not normalized.startswith("/"):
+        # ssh host 'cat >> .ssh/authorized_keys': a key for a login, wherever the directory is.
+        return _ANYWHERE if _AUTHORIZED_KEYS.search(normalized) else None
+    if normalized.startswith(("/private/etc/", "/private/var/")):
+        normalized = normalized[len("/private") :]  # macOS: /etc and /var live in /private
+    home = home.rstrip("/")
+    if home and (normalized.lower() == home.lower() or normalized.lower().startswith(home.lower() + "/")):
+        keyed = "~" + normalized[len(home) :]
+    else:
+        keyed = _HOMES.sub("~", normalized, count=1)
+    match = _TABLE.fullmatch(keyed)
+    if match is None:
+        return None
+    _, category, what = ROWS[int((match.lastgroup or "row0")[3:])]
+    return category, what
+
+
+def written(value: str, *, home: str, cwd: str | None) -> tuple[str, str] | None:
+    """``(category, description)`` if writing or deleting ``value`` is dangerous, else None.
+
+    A location of the table (``~/.bashrc, a shell start-up file``), else a
+    system file (``/etc/passwd``, :data:`~.verdict.SYSTEM_FILES`). What every
+    rule that knows what a program writes asks about the file it writes.
+    """
+    found = location(value, home=home, cwd=cwd)
+    if found is not None:
+        category, what = found
+        shown = display_path(normalize_path(value, home=home, cwd=cwd), home=home)
+        return category, f"{shown}, {what}"
+    path = system_file(value, home=home, cwd=cwd)
+    return (SYSTEM_FILES, path) if path is not None else None

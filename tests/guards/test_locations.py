@@ -1,0 +1,105 @@
+"""The table of places where a write is a tactic (agentbus.guards.locations)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from agentbus.guards.locations import ROWS, location, written
+from agentbus.guards.verdict import (
+    DEFAULT_VERDICTS,
+    PROFILE,
+    SCHEDULED,
+    SERVICE,
+    STEALTH_PERSISTENCE,
+    SYSTEM_FILES,
+)
+
+HOME = "/home/dev"
+
+
+@pytest.mark.parametrize(
+    ("path", "category"),
+    [
+        ("~/.bashrc", PROFILE),
+        ("$HOME/.zshenv", PROFILE),
+        ("/root/.profile", PROFILE),
+        ("/Users/alice/.zprofile", PROFILE),
+        ("~/.zshrc.local", PROFILE),
+        ("~/.bashrc.d/10-agent.sh", PROFILE),
+        ("~/.config/fish/config.fish", PROFILE),
+        ("/etc/profile.d/zz.sh", PROFILE),
+        ("/private/etc/zshrc", PROFILE),
+        ("~/.config/autostart/x.desktop", PROFILE),
+        ("/etc/crontab", SCHEDULED),
+        ("/etc/cron.daily/beacon", SCHEDULED),
+        ("/var/spool/cron/crontabs/dev", SCHEDULED),
+        ("/usr/lib/cron/tabs/dev", SCHEDULED),
+        ("/etc/systemd/system/up.timer", SCHEDULED),
+        ("~/Library/LaunchAgents/com.x.plist", SCHEDULED),
+        ("/Library/LaunchDaemons/com.x.plist", SCHEDULED),
+        ("/etc/systemd/system/x.service", SERVICE),
+        ("/etc/systemd/system/multi-user.target.wants/x.service", SERVICE),
+        ("~/.config/systemd/user/agent.service", SERVICE),
+        ("/etc/init.d/x", SERVICE),
+        ("/etc/rc.local", SERVICE),
+        ("/etc/rc3.d/S99x", SERVICE),
+        ("/etc/ld.so.preload", STEALTH_PERSISTENCE),
+        ("/etc/modprobe.d/x.conf", STEALTH_PERSISTENCE),
+        ("/root/.ssh/authorized_keys", STEALTH_PERSISTENCE),
+        ("~/.ssh/authorized_keys2", STEALTH_PERSISTENCE),
+        ("/usr/lib/python3/dist-packages/zz.pth", STEALTH_PERSISTENCE),
+        ("~/.local/lib/python3.12/site-packages/usercustomize.py", STEALTH_PERSISTENCE),
+        ("/usr/lib/python3.12/sitecustomize.py", STEALTH_PERSISTENCE),
+        ("~/.git-templates/hooks/post-checkout", STEALTH_PERSISTENCE),
+    ],
+)
+def test_a_location_has_its_category(path: str, category: str) -> None:
+    found = location(path, home=HOME)
+    assert found is not None
+    assert found[0] == category
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["~/.bashrc.bak", "~/project/.bashrc", "/tmp/x.service", "~/notes/.profile", "/etc/hosts", "/etc/passwd",
+     "~/.ssh/known_hosts", "/usr/lib/python3/dist-packages/requests/__init__.py"],
+)  # fmt: skip
+def test_a_look_alike_is_no_location(path: str) -> None:
+    assert location(path, home=HOME) is None
+
+
+def test_a_relative_path_is_the_projects_unless_the_directory_is_known() -> None:
+    assert location("deploy/app.service", home=HOME) is None
+    assert location("dotfiles/.bashrc", home=HOME, cwd=f"{HOME}/project") is None
+    assert location(".bashrc", home=HOME) is None
+    assert location(".bashrc", home=HOME, cwd=HOME) == (PROFILE, "a shell start-up file")
+    # authorized_keys grants a login wherever it is: ssh host 'cat >> .ssh/authorized_keys'.
+    assert location(".ssh/authorized_keys", home=HOME) is not None
+
+
+def test_written_falls_back_to_system_files() -> None:
+    assert written("/etc/passwd", home=HOME, cwd=None) == (SYSTEM_FILES, "/etc/passwd")
+    assert written("~/.bashrc", home=HOME, cwd=None) == (PROFILE, "~/.bashrc, a shell start-up file")
+    assert written("src/app.py", home=HOME, cwd=None) is None
+
+
+def test_every_row_names_a_category_the_policy_knows() -> None:
+    assert {category for _, category, _ in ROWS} <= set(DEFAULT_VERDICTS)
+
+
+_NAME = st.text(alphabet="abcdefghijklmnopqrstuvwxyz._-/", min_size=1, max_size=40)
+
+
+@given(_NAME)
+def test_relative_paths_are_never_locations(name: str) -> None:
+    relative = name.lstrip("/~")
+    if relative and not relative.startswith(".."):
+        assert location(relative, home=HOME) is None or "authorized_keys" in relative.lower()
+
+
+@given(_NAME, st.sampled_from(["/home/dev", "/root", "/Users/alice", "/home/other"]))
+def test_every_home_directory_is_judged_alike(name: str, home_dir: str) -> None:
+    tail = "/" + name.lstrip("/")
+    assert location(home_dir + tail, home=HOME) == location(HOME + tail, home=HOME)

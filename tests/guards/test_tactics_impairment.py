@@ -1,0 +1,312 @@
+"""The impairment family: traces destroyed and defenses turned off are blocked; reading them is not."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import agentbus
+from agentbus.guards.danger import check_command
+from agentbus.guards.parse import parse
+from agentbus.guards.policy import Policy
+from agentbus.guards.programs import walk
+from agentbus.guards.tactics.writes import Write, writes
+from agentbus.guards.verdict import EVIDENCE, IMPAIR, SERVICE, SYSTEM_FILES
+from agentbus.middleware import builtin
+
+HOME = "/home/dev"
+
+
+def verdict_of(command: str, policy: Policy | None = None) -> tuple[str, str | None]:
+    verdict = check_command(command, home=HOME, policy=policy)
+    return ("allow", None) if verdict is None else (verdict.decision, verdict.category)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "rm -f /var/log/auth.log*",
+        "truncate -s0 /var/log/syslog",
+        "sudo truncate --size 0 /var/log/kern.log",
+        ": > /var/log/wtmp",
+        "cat /dev/null | sudo tee /var/log/syslog",
+        "ln -sf /dev/null /var/log/audit/audit.log",
+        "mv /var/log/auth.log /tmp/.a",
+        "cp /dev/null /private/var/log/system.log",
+        "sed -i '/203.0.113.7/d' /var/log/auth.log",
+        "dd if=/dev/null of=/var/log/secure",
+        "shred -n 3 -u /var/log/audit/audit.log.1",
+        "find /var/log -name '*.gz' -delete",
+        "find /var/log -type f -exec truncate -s0 {} +",
+        'for f in /var/log/*.log; do : > "$f"; done',
+        "rm -rf /run/log/journal",
+        "sudo rm -rf /var/db/diagnostics/*",
+        "journalctl --vacuum-time=1s",
+        "log erase --all",
+        "rm ~/.bash_history",
+        "rm -f /root/.zsh_history",
+        "> ~/.local/share/fish/fish_history",
+        "ln -sf /dev/null ~/.python_history",
+        "unset HISTFILE",
+        "export HISTFILE=/dev/null",
+        "HISTSIZE=0",
+        "HISTFILE= bash",
+        "set +o history",
+        "history -c",
+        "touch -r /etc/hostname /usr/bin/backdoor",
+        "cd /var/log && truncate -s0 *",
+        "exec 3>/var/log/auth.log",
+        "declare -x HISTFILE=/dev/null",
+        "sqlite3 ~/Library/Preferences/com.apple.LaunchServices.QuarantineEventsV2 'delete from x'",
+        "sudo truncate -s 0 /var/lib/docker/containers/*/*-json.log",
+        "echo 0> /var/spool/mail/root",
+        "osascript -e 'do shell script \"rm /var/log/system.log\" with administrator privileges'",
+        "date 010100001971",
+        "sudo date -s '2001-01-01 00:00'",
+        "timedatectl set-time '2001-01-01'",
+    ],
+)
+def test_destroying_evidence_is_blocked(command: str) -> None:
+    decision, category = verdict_of(command)
+    assert decision == "block"
+    assert category in (EVIDENCE, SYSTEM_FILES)  # seed 000's rule may name a file in /etc first
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "iptables -F",
+        "iptables -t nat -F",
+        "iptables -P INPUT ACCEPT",
+        "iptables --table filter --policy INPUT ACCEPT",
+        "iptables -I INPUT -s 203.0.113.7 -j ACCEPT",
+        "nft flush ruleset",
+        "nft 'flush ruleset'",
+        "ufw disable",
+        "ufw default allow incoming",
+        "pfctl -d",
+        "/usr/libexec/ApplicationFirewall/socketfilterfw --setglobalstate off",
+        "setenforce 0",
+        "aa-teardown",
+        "apparmor_parser -R /etc/apparmor.d/usr.sbin.cupsd",
+        "echo 0 | sudo tee /sys/fs/selinux/enforce",
+        "sed -i 's/SELINUX=enforcing/SELINUX=disabled/' /etc/selinux/config",
+        "systemctl stop auditd",
+        "sudo systemctl disable --now apparmor.service",
+        "systemctl mask systemd-journald",
+        "service rsyslog stop",
+        "/etc/init.d/auditd stop",
+        "sudo launchctl bootout system /Library/LaunchDaemons/com.crowdstrike.falcond.plist",
+        "pkill -9 syslogd",
+        "kill -9 $(pgrep auditd)",
+        "kill -9 $(cat /var/run/auditd.pid)",
+        "invoke-rc.d rsyslog stop",
+        "sudo apt-get purge -y auditd",
+        "sudo sentinelctl unprotect",
+        "auditctl -D",
+        "auditctl -e 0",
+        "sysctl -w kernel.yama.ptrace_scope=0",
+        "echo 0 > /proc/sys/kernel/randomize_va_space",
+        "spctl --master-disable",
+        "csrutil disable",
+        "xattr -d com.apple.quarantine ~/Downloads/tool",
+        "defaults write com.apple.LaunchServices LSQuarantine -bool NO",
+        "tccutil reset All",
+        "cp evil.crt /usr/local/share/ca-certificates/ && update-ca-certificates",
+        "security add-trusted-cert -d -r trustRoot -k /Library/Keychains/System.keychain x.crt",
+        "trust anchor ./ca.pem",
+        "certutil -A -n x -t C,, -i x.crt -d sql:$HOME/.pki/nssdb",
+        "keytool -importcert -file x.crt -cacerts -storepass changeit -noprompt",
+        "mkcert -install",
+        "git config --global http.sslVerify false",
+        "npm config set strict-ssl=false",
+        "export NODE_TLS_REJECT_UNAUTHORIZED=0",
+        "iptables -D OUTPUT -p tcp --dport 21 -j DROP",
+        "echo 'pass all' | pfctl -a x -f -",
+        "iptables-restore < /tmp/open.rules",
+        "nft -f ./rules.nft",
+        "systemctl stop cbdaemon",
+        "sudo rm -rf /opt/CrowdStrike",
+        "echo 0 > /selinux/enforce",
+    ],
+)
+def test_impairing_a_defense_is_blocked(command: str) -> None:
+    decision, category = verdict_of(command)
+    assert decision == "block"
+    assert category in (IMPAIR, SYSTEM_FILES)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "tail -n 100 /var/log/syslog",
+        "sudo tail -f /var/log/auth.log",
+        "journalctl -u nginx --since today",
+        "journalctl --rotate",
+        "zcat /var/log/syslog.2.gz | grep error",
+        "cp /var/log/syslog ./debug/syslog.txt",
+        "rm ./logs/*.log",
+        "truncate -s0 ./app.log",
+        "truncate -s 0 ./var/log/app.log",
+        "> ./server.log",
+        "ln -sf /dev/null ./tmp/debug.log",
+        "find . -name '*.log' -delete",
+        "history | tail -20",
+        "export HISTSIZE=100000",
+        "export HISTSIZE=-1 HISTFILESIZE=-1",
+        "export HISTCONTROL=ignoredups",
+        "echo $HISTFILE",
+        "iptables -L -n",
+        "sudo iptables -A INPUT -p tcp --dport 22 -j DROP",
+        "ufw status verbose",
+        "sudo ufw allow 8080/tcp",
+        "firewall-cmd --panic-off",
+        "setenforce 1",
+        "getenforce",
+        "systemctl status auditd",
+        "auditctl -l",
+        "sysctl kernel.randomize_va_space",
+        "spctl --status",
+        "xattr -cr ./build/MyApp.app",
+        "tccutil reset Camera com.example.myapp",
+        "update-ca-certificates --help",
+        "keytool -list -cacerts -storepass changeit",
+        "git config http.sslCAInfo ./certs/ci-ca.pem",
+        "NODE_TLS_REJECT_UNAUTHORIZED=0 node scripts/local-check.js",
+        "date +%s",
+        "date -u '+%Y-%m-%d'",
+        "timedatectl status",
+        "pfctl -f /etc/pf.conf",
+        "last -f /var/log/wtmp.1",
+        "lastb -f /var/log/btmp",
+        "journalctl --directory=/var/log/journal -n 20",
+        "aureport -if /var/log/audit/audit.log --summary",
+        "iptables-restore < /etc/iptables/rules.v4",
+        "osascript -e 'display notification \"done\"'",
+    ],
+)
+def test_reading_and_the_projects_own_files_run(command: str) -> None:
+    assert verdict_of(command) == ("allow", None)
+
+
+def test_stopping_a_security_service_blocks_though_stopping_a_service_asks() -> None:
+    """The persistence family asks about a service; a block from this family wins the decision."""
+    assert verdict_of("systemctl stop auditd")[0] == "block"
+    assert verdict_of("systemctl stop auditd", Policy(verdicts={IMPAIR: "allow"}))[0] in ("ask", "allow")
+    stopped = verdict_of("systemctl stop nginx")
+    assert stopped[1] in (None, SERVICE)
+
+
+def test_the_policy_decides_what_a_finding_does() -> None:
+    assert verdict_of("history -c", Policy(verdicts={EVIDENCE: "ask"})) == ("ask", EVIDENCE)
+    assert verdict_of("setenforce 0", Policy(verdicts={IMPAIR: "allow"})) == ("allow", None)
+    assert verdict_of("setenforce 0", Policy(verdicts={IMPAIR: "ask"}, profile="unattended")) == (
+        "block",
+        IMPAIR,
+    )
+
+
+def test_code_inside_code_is_judged() -> None:
+    assert verdict_of("bash -c 'rm -f ~/.bash_history'") == ("block", EVIDENCE)
+    assert verdict_of("python3 -c 'import os; os.system(\"iptables -F\")'")[0] == "block"
+    assert verdict_of("sudo sh -c 'echo > /var/log/auth.log'") == ("block", EVIDENCE)
+
+
+def test_the_reason_says_what_was_written_and_what_the_place_is() -> None:
+    verdict = check_command("truncate -s0 /var/log/auth.log", home=HOME)
+    assert verdict is not None
+    assert verdict.why.endswith("/var/log/auth.log, the system's logs")
+    assert verdict.category == EVIDENCE
+
+
+def written(command: str) -> list[Write]:
+    return [write for stages in walk(parse(command)) for invocation in stages for write in writes(invocation)]
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("rm -f a b", [Write("a", "deletes"), Write("b", "deletes")]),
+        ("truncate -s 0 f", [Write("f", "truncates")]),
+        ("truncate -s0 f", [Write("f", "truncates")]),
+        ("tee -a f < x", [Write("f", "appends to")]),
+        (
+            "cp a b dir",
+            [Write("dir", "overwrites"), Write("dir/a", "overwrites"), Write("dir/b", "overwrites")],
+        ),
+        ("mv a b", [Write("a", "moves away"), Write("b", "overwrites"), Write("b/a", "overwrites")]),
+        ("ln -sf /dev/null h", [Write("h", "links to /dev/null"), Write("h/null", "links to /dev/null")]),
+        ("sed -i 's/a/b/' f", [Write("f", "edits")]),
+        ("sed -i '' 's/a/b/' f", [Write("f", "edits")]),
+        ("sed -e 's/a/b/' f", []),
+        ("perl -pi -e 's/a/b/' f", [Write("f", "edits")]),
+        ("dd if=x of=y", [Write("y", "overwrites")]),
+        ("echo x > f", [Write("f", "empties or overwrites")]),
+        ("echo x >> f 2>&1", [Write("f", "appends to")]),
+        ("visudo -f f", [Write("f", "edits")]),
+        ("visudo -c -f f", []),
+        ("cat f", []),
+    ],
+)
+def test_writes_knows_which_operands_a_program_changes(command: str, expected: list[Write]) -> None:
+    assert written(command) == expected
+
+
+@given(st.lists(st.text(alphabet="abc/-. ~*", min_size=1, max_size=8), max_size=6))
+def test_writes_never_fails_and_only_yields_words_of_the_command(words: list[str]) -> None:
+    for program in ("rm", "cp", "mv", "ln", "tee", "truncate", "sed -i", "find", "dd", "install -t"):
+        command = " ".join([program, *(repr(word) for word in words)])
+        try:
+            script = parse(command)
+        except ValueError:
+            continue
+        text = command
+        for write in written(command) if not script.malformed else []:
+            leaf = write.path.rsplit("/", 1)[-1]
+            assert leaf in text or write.path in (".", "/etc/sudoers")  # ln -s X: here; visudo: sudoers
+
+
+@given(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=60))
+def test_any_arguments_are_judged_without_error(text: str) -> None:
+    for program in (
+        "iptables",
+        "nft",
+        "systemctl stop",
+        "xattr",
+        "sysctl -w",
+        "export",
+        "history",
+        "security",
+    ):
+        check_command(f"{program} {text}", home=HOME)
+
+
+# -- through a bus ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.anyio
+async def test_a_log_wipe_never_reaches_the_tool() -> None:
+    registry = agentbus.Registry()
+    builtin.install(registry)
+    asked: list[Any] = []
+    bus = agentbus.Bus(registry, log_level=None, approver=asked.append)
+    ran: list[str] = []
+    result = await bus.run_tool(
+        "bash", {"command": "truncate -s0 /var/log/auth.log"}, lambda a: ran.append("x")
+    )
+    assert (ran, asked) == ([], [])
+    assert result.blocked
+    assert (result.block_reason or "").startswith("evidence destruction: truncate -s0 /var/log/auth.log")
+
+
+def test_trusting_a_certificate_in_a_keychain_is_impairment_not_a_key_use() -> None:
+    # The keychain named with -k is used by its program (not read out), but the call itself
+    # makes a certificate trusted: a root CA planted for the user.
+    from agentbus.guards.danger import check_command
+
+    verdict = check_command("security add-trusted-cert -k login.keychain-db corp-ca.pem", home="/home/dev")
+    assert verdict is not None
+    assert verdict.category == "defense impairment"
