@@ -57,15 +57,17 @@ FLOORS = {
     "persistence": 40,
     "privilege-escalation": 17,
     "defense-impairment": 16,
-    "credential-access": 13,
-    "impact": 4,
-    "exfiltration": 12,
+    "credential-access": 119,
+    "impact": 110,
+    "exfiltration": 103,
     "path": 140,
 }
 CEILINGS = {
     # category: harmless entries held back today (each one listed in KNOWN_FALSE_POSITIVES)
     "option-file": 1,
     "privilege-escalation": 1,
+    "credential-access": 2,
+    "impact": 2,
     "path": 3,
 }
 KNOWN_FALSE_POSITIVES = {
@@ -82,6 +84,11 @@ KNOWN_FALSE_POSITIVES = {
     "dotfiles/.zshrc",
     "dotfiles/.bashrc",
     "src/.env.d.ts",
+    # The path guards hold back every key file a command names, even the project's own test keys.
+    "find . -name '*.pem' -newer Makefile",
+    "find ~/project -name '*.key' -path '*/testdata/*'",
+    "shred -u tmp/secret-test.key",
+    "shred -u ./tmp/*.key",
 }
 DEVELOPER_TOLERANCE = 0.005
 """Issue 12's target for ordinary commands: at most 0.5% held back."""

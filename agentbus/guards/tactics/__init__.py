@@ -39,5 +39,9 @@ JUDGES: tuple[InvocationJudge, ...] = (
 )
 """Every family's judge of one simple command, in the order they are asked."""
 
-SCRIPT_JUDGES: tuple[ScriptJudge, ...] = (credentials.judge_script, impact.judge_script, exfiltration.judge_script)
+SCRIPT_JUDGES: tuple[ScriptJudge, ...] = (
+    credentials.judge_script,
+    impact.judge_script,
+    exfiltration.judge_script,
+)
 """The judges of what spans statements."""

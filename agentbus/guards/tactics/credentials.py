@@ -110,8 +110,9 @@ _SECRET_WORDS = re.compile(
 )
 """Words a secret search looks for: passwords, tokens, API keys, PEM headers, cloud key ids."""
 
-_SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "ack-grep", "zgrep", "pt", "ugrep", "sift",
-                        "git-grep", "trufflehog", "gitleaks", "detect-secrets", "noseyparker", "ripsecrets"})  # fmt: skip
+_SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "ack-grep", "zgrep", "pt", "ugrep",
+                        "sift", "git-grep", "trufflehog", "gitleaks", "detect-secrets", "noseyparker",
+                        "ripsecrets"})  # fmt: skip
 _SCANNERS = frozenset({"trufflehog", "gitleaks", "detect-secrets", "noseyparker", "ripsecrets"})
 """Secret scanners: ordinary on the project, a hunt when pointed at the home directory or the disk."""
 _GREP_VALUE_OPTIONS = frozenset({"-e", "--regexp", "-f", "--file", "-m", "--max-count", "-A", "-B", "-C",
@@ -223,7 +224,7 @@ def _locate(invocation: Invocation) -> Verdict | None:
             continue
         if value.startswith("-"):
             continue
-        names = [value] + _MDFIND_NAME.findall(value)
+        names = [value, *_MDFIND_NAME.findall(value)]
         if any(secret_name(n) for n in names):
             return _verdict(invocation, f"looks up credential files by name ({value})")
     return None
@@ -235,7 +236,8 @@ _PROC_SECRET = re.compile(r"^/proc/([^/]+)/(?:task/[^/]+/)?(mem|environ|maps|sma
 _OWN_PROCESS = frozenset({"self", "thread-self", "$$", "${$}", "$BASHPID", "${BASHPID}", "curproc"})
 _NAMES_ONLY = frozenset({"ls", "stat", "test", "[", "[[", "file", "du", "readlink", "realpath", "basename",
                          "dirname", "echo", "printf", "namei", "lsattr", "getfacl", "which", "type", "touch",
-                         "mkdir", "chmod", "chown", "ssh-keygen", "ssh-add", "wc"})  # fmt: skip
+                         "mkdir", "chmod", "chown", "ssh-keygen", "ssh-add", "wc", "rm", "rmdir", "unlink",
+                         "shred"})  # fmt: skip
 """Programs that look at a file's name or metadata, not its contents (wc counts: not a leak)."""
 _DUMPERS = re.compile(
     r"^(?:mimipenguin|lazagne|mimikatz|pypykatz|secretsdump|procdump|keychaindump|chainbreaker|"
@@ -325,14 +327,16 @@ _METADATA_V4 = frozenset({
 })  # fmt: skip
 _METADATA_V6 = frozenset({ipaddress.IPv6Address("fd00:ec2::254"), ipaddress.IPv6Address("fd00:ec2::23")})
 _METADATA_NAMES = frozenset({"metadata.google.internal", "metadata.goog", "metadata", "instance-data",
-                             "instance-data.ec2.internal", "metadata.tencentyun.com", "metadata.platformequinix.com"})  # fmt: skip
+                             "instance-data.ec2.internal", "metadata.tencentyun.com",
+                             "metadata.platformequinix.com"})  # fmt: skip
 _HOST_IN_URL = re.compile(
     r"(?:[a-z][a-z0-9+.-]*://)(?:[^@/\s'\"]*@)?(\[[0-9a-fA-F:.%]+\]|[^/:\s'\"?#\\)$`{]+)", re.IGNORECASE
 )
 _BARE_HOST = re.compile(r"^(?:[^@/\s]*@)?(\[[0-9a-fA-F:.%]+\]|[0-9a-zA-Z.\-]+)(?::\d+)?(?:/.*)?$")
-_TEXT_ONLY = frozenset({"echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "ack", "git", "sed", "awk", "jq",
-                        "yq", "man", "iptables", "ip6tables", "nft", "ip", "route", "ufw", "firewall-cmd", "pfctl",
-                        "cat", "less", "head", "tail", "wc", "sort", "test", "[", "ls"})  # fmt: skip
+_TEXT_ONLY = frozenset({"echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "ack", "git", "sed",
+                        "awk", "jq", "yq", "man", "iptables", "ip6tables", "nft", "ip", "route", "ufw",
+                        "firewall-cmd", "pfctl", "cat", "less", "head", "tail", "wc", "sort", "test", "[",
+                        "ls"})  # fmt: skip
 """Programs that only print or match text, and firewalls (blocking the metadata service is hardening)."""
 
 
@@ -383,12 +387,11 @@ def metadata_host(host: str) -> bool:
 
 
 def _hosts(word: str, bare: bool) -> Iterable[str]:
-    for match in _HOST_IN_URL.finditer(word):
-        yield match.group(1)
-    if bare:
-        match = _BARE_HOST.match(word)
-        if match:
-            yield match.group(1)
+    for found in _HOST_IN_URL.finditer(word):
+        yield found.group(1)
+    bare_host = _BARE_HOST.match(word) if bare else None
+    if bare_host:
+        yield bare_host.group(1)
 
 
 def _metadata(invocation: Invocation) -> Verdict | None:
@@ -420,6 +423,13 @@ _STORE_RULES: tuple[tuple[str, str], ...] = (
         "a Firefox profile's passwords, cookies or keys",
     ),
     (r"/(?:Local Storage/leveldb|Session Storage|storage)(?:/|$)", "an app's stored session tokens"),
+    (
+        r"/(?:\.config|Library/Application Support)/(?:google-chrome[^/]*|chromium|Google/Chrome[^/]*|"
+        r"BraveSoftware|Microsoft Edge|microsoft-edge[^/]*|Vivaldi|vivaldi|opera|com\.operasoftware\.Opera|"
+        r"Firefox|Arc)$"
+        r"|/\.mozilla/firefox$|/Library/Safari$",
+        "a browser profile (saved passwords, cookies)",
+    ),
     (r"/Library/Keychains(?:/|$)|\.keychain(?:-db)?$", "a macOS keychain"),
     (r"/\.local/share/(?:keyrings|kwalletd)(?:/|$)|/\.kde4?/share/apps/kwallet(?:/|$)", "a desktop keyring"),
     (r"/\.config/gh/hosts\.yml$|/\.config/hub$", "GitHub CLI token"),
@@ -443,8 +453,8 @@ _SYSTEM_STORES = re.compile(
     r"ssl/private)(?:/|$)|^/var/lib/(?:sss/secrets|samba/private)(?:/|$)"
 )
 _APP_DIR = re.compile(
-    r"/\.config/|/Library/Application Support/|/\.mozilla/|/Library/Cookies|/Library/Keychains|/\.local/share/|"
-    r"/snap/[^/]+/[^/]+/\.|/\.var/app/|/Library/Containers/|/Library/Safari"
+    r"/\.config/|/Library/Application Support/|/\.mozilla/|/Library/Cookies|/Library/Keychains|"
+    r"/\.local/share/|/snap/[^/]+/[^/]+/\.|/\.var/app/|/Library/Containers/|/Library/Safari"
 )
 
 
@@ -486,7 +496,9 @@ def _stores(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
-_PRINT_FLAGS = frozenset({"-w", "-g", "-ga", "-wa", "-gw", "-wg"})
+_PASS_HARMLESS = frozenset({"", "ls", "list", "find", "search", "init", "git", "help", "version", "insert",
+                            "generate", "edit", "rm", "mv", "cp", "grep"})  # fmt: skip
+"""pass subcommands that do not print a password."""
 
 
 def _secret_printers(invocation: Invocation) -> Verdict | None:
@@ -498,10 +510,8 @@ def _secret_printers(invocation: Invocation) -> Verdict | None:
     flags = {v for v in values if v.startswith("-")}
     why = None
     if name == "security":
-        if first in ("dump-keychain", "export", "find-generic-password", "find-internet-password",
-                     "find-key") and (first in ("dump-keychain", "export") or any(
-                         f.startswith("-") and not f.startswith("--") and ("w" in f or "g" in f) for f in flags
-                     )):  # fmt: skip
+        shows = any(f.startswith("-") and not f.startswith("--") and ("w" in f or "g" in f) for f in flags)
+        if first in ("dump-keychain", "export") or (first.startswith("find-") and shows):
             why = "prints passwords from the macOS keychain"
     elif name == "secret-tool" and first in ("lookup", "search"):
         why = "prints passwords from the desktop keyring"
@@ -536,8 +546,7 @@ def _secret_printers(invocation: Invocation) -> Verdict | None:
             why = "prints Kubernetes secrets"
     elif name in ("op", "bw", "lpass") and first in ("read", "get", "show", "export", "item"):
         why = "prints a password manager's secrets"
-    elif name == "pass" and first not in ("", "ls", "list", "find", "search", "init", "git", "help", "version",
-                                          "insert", "generate", "edit", "rm", "mv", "cp", "grep"):  # fmt: skip
+    elif name == "pass" and first not in _PASS_HARMLESS:
         why = "prints a password from the password store"
     return _verdict(invocation, why) if why else None
 

@@ -24,8 +24,8 @@ import re
 
 from ..interpreters import inline_code
 from ..operands import operands
-from ..paths import normalize_path
 from ..parse import Script
+from ..paths import normalize_path
 from ..programs import Invocation, walk
 from ..verdict import DATA_DESTRUCTION, SHUTDOWN, Verdict
 
@@ -80,11 +80,9 @@ def _shutdown(invocation: Invocation) -> Verdict | None:
         if name == "shutdown" and set(values) & {"-c", "--show", "-k"}:
             return None
         return _verdict(SHUTDOWN, invocation, f"{name} stops or restarts the machine")
-    if name == "systemctl" and "--user" not in values:
-        if first in _POWER_VERBS or (first in ("isolate", "start", "restart") and any(
-            _POWER_TARGET.match(w) for w in words[1:]
-        )):  # fmt: skip
-            return _verdict(SHUTDOWN, invocation, "stops, restarts or suspends the machine")
+    power_target = first in ("isolate", "start", "restart") and any(_POWER_TARGET.match(w) for w in words[1:])
+    if name == "systemctl" and "--user" not in values and (first in _POWER_VERBS or power_target):
+        return _verdict(SHUTDOWN, invocation, "stops, restarts or suspends the machine")
     if name == "loginctl" and (first in _POWER_VERBS or first in _SESSION_KILLERS):
         return _verdict(SHUTDOWN, invocation, "stops the machine or ends a user's every process")
     if name in ("init", "telinit") and first in ("0", "6", "1", "s", "S", "single"):
@@ -92,14 +90,21 @@ def _shutdown(invocation: Invocation) -> Verdict | None:
     if name == "pmset" and first in ("sleepnow", "restart", "shutdown"):
         return _verdict(SHUTDOWN, invocation, "puts the machine to sleep or shuts it down")
     if name in ("dbus-send", "gdbus", "busctl", "qdbus", "qdbus6") and _DBUS_POWER.search(" ".join(values)):
-        return _verdict(SHUTDOWN, invocation, "asks the session or login manager to power off, reboot or log out")
-    if name in ("gnome-session-quit", "xfce4-session-logout", "lxsession-logout", "mate-session-save") and not (
-        set(values) & {"--help", "-h"}
-    ):
+        return _verdict(
+            SHUTDOWN, invocation, "asks the session or login manager to power off, reboot or log out"
+        )
+    if name in (
+        "gnome-session-quit",
+        "xfce4-session-logout",
+        "lxsession-logout",
+        "mate-session-save",
+    ) and not (set(values) & {"--help", "-h"}):
         return _verdict(SHUTDOWN, invocation, "ends the desktop session or powers off")
     if name == "osascript":
         code = " ".join(values)
-        if _APPLESCRIPT_POWER.search(code) and re.search(r"System Events|Finder|loginwindow", code, re.IGNORECASE):
+        if _APPLESCRIPT_POWER.search(code) and re.search(
+            r"System Events|Finder|loginwindow", code, re.IGNORECASE
+        ):
             return _verdict(SHUTDOWN, invocation, "tells macOS to shut down, restart or log out")
     return _sysrq(invocation)
 
@@ -112,7 +117,9 @@ def _sysrq(invocation: Invocation) -> Verdict | None:
     if invocation.name in ("tee", "dd", "cp", "sh", "bash") or invocation.name.startswith("python"):
         for operand in operands(invocation):
             if _is_sysrq(operand.value):
-                return _verdict(SHUTDOWN, invocation, "presses the magic SysRq key: reboot, power-off or crash")
+                return _verdict(
+                    SHUTDOWN, invocation, "presses the magic SysRq key: reboot, power-off or crash"
+                )
     return None
 
 
@@ -166,7 +173,9 @@ def _kill(invocation: Invocation) -> Verdict | None:
                 return _verdict(SHUTDOWN, invocation, "kill -1 signals every process the user may signal")
             if target == "1":
                 return _verdict(SHUTDOWN, invocation, "signals PID 1, the init process")
-            subs = command.substitutions_in(next((w for w in invocation.args if command.render(w) == target), ""))
+            subs = command.substitutions_in(
+                next((w for w in invocation.args if command.render(w) == target), "")
+            )
             if any(_WHOLE_PS.match(sub.text) and "grep" not in sub.text for sub in subs):
                 return _verdict(SHUTDOWN, invocation, "kills every process that ps lists")
         return None
@@ -193,7 +202,9 @@ def _kill(invocation: Invocation) -> Verdict | None:
             words.append(value)
         if user and not words:
             return _verdict(SHUTDOWN, invocation, f"{name} -u kills every process of that user")
-        if any(_EVERYTHING.match(w) for w in words) and (name == "pkill" or "-r" in values or "--regexp" in values):
+        if any(_EVERYTHING.match(w) for w in words) and (
+            name == "pkill" or "-r" in values or "--regexp" in values
+        ):
             return _verdict(SHUTDOWN, invocation, f"{name} with a pattern that matches every process")
         for word in words:
             if word in _VITAL:
@@ -205,11 +216,11 @@ def _kill(invocation: Invocation) -> Verdict | None:
 
 # -- the user's data -------------------------------------------------------------------------
 
-_DATA_DIRS = frozenset({"documents", "desktop", "downloads", "pictures", "music", "movies", "videos", "public",
-                        "library", "dropbox", "onedrive", "google drive", "icloud drive", "photos", "mail",
-                        ".local", ".config", ".mozilla", ".thunderbird", ".var", "snap", "projects", "code",
-                        "src", "workspace", "work", "dev", "git", "repos", "backups", "backup", "notes",
-                        "obsidian", "sync", "nextcloud"})  # fmt: skip
+_DATA_DIRS = frozenset({"documents", "desktop", "downloads", "pictures", "music", "movies", "videos",
+                        "public", "library", "dropbox", "onedrive", "google drive", "icloud drive",
+                        "photos", "mail", ".local", ".config", ".mozilla", ".thunderbird", ".var", "snap",
+                        "projects", "code", "src", "workspace", "work", "dev", "git", "repos", "backups",
+                        "backup", "notes", "obsidian", "sync", "nextcloud"})  # fmt: skip
 """Folders in a home directory that hold the user's own files (lower case)."""
 _DATA_SUBDIRS = frozenset({".local/share", "library/application support", "library/mobile documents",
                            "library/mail", "library/messages", "library/photos", "library/containers",
@@ -295,19 +306,23 @@ def _destroy(invocation: Invocation, home: str) -> Verdict | None:
             for value in _words(values):
                 what = user_data(value, home, invocation.cwd)
                 if what:
-                    return _verdict(DATA_DESTRUCTION, invocation, f"{name} packs {what} and deletes the originals")
+                    return _verdict(
+                        DATA_DESTRUCTION, invocation, f"{name} packs {what} and deletes the originals"
+                    )
         return None
     if name == "dd":
         source = next((v[3:] for v in values if v.startswith("if=")), "")
         target = next((v[3:] for v in values if v.startswith("of=")), "")
-        if source in _DISK_FILLERS and target and not any(v.startswith("count=") for v in values):
-            if not target.startswith("/dev/"):
-                return _verdict(DATA_DESTRUCTION, invocation, f"fills the disk from {source}, with no count")
+        unbounded = not any(v.startswith("count=") for v in values)
+        if source in _DISK_FILLERS and target and unbounded and not target.startswith("/dev/"):
+            return _verdict(DATA_DESTRUCTION, invocation, f"fills the disk from {source}, with no count")
         return None
     if name == "fallocate":
         for index, value in enumerate(values[:-1]):
             if value in ("-l", "--length") and _bytes(values[index + 1]) >= 50 * 2**30:
-                return _verdict(DATA_DESTRUCTION, invocation, "allocates a file large enough to fill the disk")
+                return _verdict(
+                    DATA_DESTRUCTION, invocation, "allocates a file large enough to fill the disk"
+                )
         return None
     if name == "tmutil" and _words(values)[:1] in (["delete"], ["deletelocalsnapshots"], ["disable"]):
         return _verdict(DATA_DESTRUCTION, invocation, "deletes Time Machine backups")
@@ -358,7 +373,9 @@ def _find(invocation: Invocation, home: str, values: list[str]) -> Verdict | Non
     for start in starts or ["."]:
         what = user_data(start, home, invocation.cwd) or _home_itself(start, home, invocation.cwd)
         if what:
-            return _verdict(DATA_DESTRUCTION, invocation, f"deletes, overwrites or encrypts the files under {what}")
+            return _verdict(
+                DATA_DESTRUCTION, invocation, f"deletes, overwrites or encrypts the files under {what}"
+            )
     return None
 
 
@@ -367,7 +384,7 @@ def _bytes(text: str) -> float:
     if not match:
         return 0
     scale = "KMGTPE".find(match.group(2).upper()) + 1 if match.group(2) else 0
-    return float(match.group(1)) * 1024**scale
+    return float(match.group(1)) * float(1024**scale)
 
 
 def _databases(invocation: Invocation, values: list[str]) -> Verdict | None:
@@ -381,7 +398,11 @@ def _databases(invocation: Invocation, values: list[str]) -> Verdict | None:
         return _verdict(DATA_DESTRUCTION, invocation, "deletes every key in every Redis database")
     if name in ("mongo", "mongosh") and re.search(r"dropDatabase\s*\(|\.drop\s*\(\s*\)", text):
         return _verdict(DATA_DESTRUCTION, invocation, "drops a MongoDB database")
-    if name == "aws" and words[:2] in (["s3", "rm"], ["s3", "rb"]) and ("--recursive" in values or "--force" in values):
+    if (
+        name == "aws"
+        and words[:2] in (["s3", "rm"], ["s3", "rb"])
+        and ("--recursive" in values or "--force" in values)
+    ):
         return _verdict(DATA_DESTRUCTION, invocation, "deletes a whole S3 bucket or prefix")
     if name == "gsutil" and "rm" in words and any(f in values for f in ("-r", "-R", "-a")):
         return _verdict(DATA_DESTRUCTION, invocation, "deletes a whole Cloud Storage bucket or prefix")
@@ -396,7 +417,10 @@ def _databases(invocation: Invocation, values: list[str]) -> Verdict | None:
         deleted = [r[1:] for r in refs if r.startswith(":")]
         if "--delete" in values or "-d" in values:
             deleted += refs
-        if any(ref.removeprefix("refs/heads/") in ("main", "master", "trunk", "production", "prod") for ref in deleted):
+        if any(
+            ref.removeprefix("refs/heads/") in ("main", "master", "trunk", "production", "prod")
+            for ref in deleted
+        ):
             return _verdict(DATA_DESTRUCTION, invocation, "deletes the remote's main branch")
     code = inline_code(invocation) if name in ("mongo", "mongosh") else None
     if code and "dropDatabase" in code:
