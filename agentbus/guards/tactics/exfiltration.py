@@ -782,9 +782,12 @@ def _pipeline(stages: list[Invocation], home: str, tracker: _Tracker) -> Verdict
     last = stages[-1]
     for redirect in last.command.redirects:
         target = last.command.static(redirect.target)
-        if redirect.op in (">", ">>", ">|", "&>") and target and not target.startswith("/dev/"):
+        if redirect.op in (">", ">>", ">|", "&>") and target and not _STREAMS.match(target):
             tracker.add(target, last.cwd, stages[0].name)
     return None
+
+
+_STREAMS = re.compile(r"^/dev/(?:null|stdout|stderr|tty|fd/\d+)$")
 
 
 def _sends_stdin(invocation: Invocation) -> bool:
