@@ -466,8 +466,9 @@ def _restrict(
     if not builtins:
         refused.append(f"{where}: refused builtins = false: a project cannot remove the built-in guards{how}")
         builtins = True
-    builtin_options = {**builtin_options, **_restrict_policy(where, how, builtin_options, refused)}
     policy_keys = ("verdicts", "profile")
+    kept = _restrict_policy(where, how, builtin_options, refused)
+    builtin_options = {key: value for key, value in builtin_options.items() if key not in policy_keys} | kept
     weakening = {
         key: value
         for key, value in builtin_options.items()

@@ -16,6 +16,7 @@ from .files import SHELL_FILE_GUARD_ID, check_shell_files
 from .operands import block_device, operands, system_file
 from .parse import parsed
 from .paths import check_path, display_path, normalize_path
+from .policy import DEFAULT_POLICY, Policy, using
 from .programs import walk
 
 __all__ = ["EXAMPLES", "add_arguments", "explain", "run"]
@@ -28,9 +29,15 @@ EXAMPLES = """examples:
 _MAX_LINES = 40
 
 
-def explain(command: str, *, home: str | None = None, cwd: str | None = None) -> str:
-    """The parsed commands, their resolved operands and each guard's verdict, as text."""
+def explain(
+    command: str, *, home: str | None = None, cwd: str | None = None, policy: Policy | None = None
+) -> str:
+    """The parsed commands, their resolved operands and each guard's verdict, as text.
+
+    ``policy``: what each category does (default: the built-in defaults).
+    """
     home = home or normalize_path("~")
+    policy = policy or DEFAULT_POLICY
     script = parsed(command)
     lines = [f"command: {_short(command, 100)}"]
     if script.malformed:
@@ -54,15 +61,20 @@ def explain(command: str, *, home: str | None = None, cwd: str | None = None) ->
             lines.append("    …")
             break
     lines.append("verdicts:")
-    for guard_id, verdict in (
-        (GUARD_ID, check_command(command, home=home)),
-        (SHELL_FILE_GUARD_ID, check_shell_files(command, cwd=cwd)),
-    ):
+    with using(policy):
+        verdicts = (
+            (GUARD_ID, check_command(command, home=home, policy=policy)),
+            (SHELL_FILE_GUARD_ID, policy.apply(check_shell_files(command, cwd=cwd))),
+        )
+    for guard_id, verdict in verdicts:
         if verdict is None:
             lines.append(f"  {guard_id}: allow")
         else:
-            lines.append(f"  {guard_id}: BLOCK {verdict.reason}")
-            lines.append(f"      decided by the {verdict.rule or 'guard'}")
+            lines.append(f"  {guard_id}: {verdict.decision.upper()} {verdict.reason}")
+            lines.append(
+                f"      decided by the {verdict.rule or 'guard'}; category {verdict.category!r} is set to"
+            )
+            lines.append(f"      {verdict.decision} (builtins verdicts in the config change it)")
     return "\n".join(line.rstrip() for line in lines)
 
 
@@ -96,6 +108,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--cwd", help="the directory the command runs in (default: unknown)")
     parser.add_argument("--home", help="the home directory ~ means (default: $HOME)")
+    parser.add_argument(
+        "--config",
+        help="the config whose builtins verdicts and profile apply (default: discovered from --cwd)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -105,6 +121,19 @@ def run(args: argparse.Namespace) -> int:
         print("agentbus explain: give the command to explain, e.g. agentbus explain 'rm -rf ~'")
         return 2
     home = args.home or os.environ.get("HOME") or None
-    text = explain(command, home=home, cwd=args.cwd)
+    policy = _configured_policy(args)
+    text = explain(command, home=home, cwd=args.cwd, policy=policy)
     print(text)
-    return 1 if "BLOCK " in text.split("verdicts:", 1)[1] else 0
+    decided = text.split("verdicts:", 1)[1]
+    return 1 if "BLOCK " in decided or "ASK " in decided else 0
+
+
+def _configured_policy(args: argparse.Namespace) -> Policy:
+    """The policy the configuration in force sets (its refusals apply, as in the hook)."""
+    from pathlib import Path
+
+    from ..config import load_config
+
+    config = load_config(Path(args.config) if args.config else None, cwd=Path(args.cwd) if args.cwd else None)
+    options = config.builtin_options
+    return Policy.from_options(options) if "policy" not in options else options["policy"]

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
@@ -44,6 +45,9 @@ class ToolCallLimit:
             raise ValueError(f"max_calls must be an int >= 0, got {max_calls!r}")
         self.max_calls = max_calls
         self._counts: OrderedDict[RunKey, int] = OrderedDict()
+        # agentbus serve decides requests on worker threads: counting is read-then-write,
+        # so without the lock two calls can both take the last slot.
+        self._lock = threading.Lock()
 
     def count(self, agent_id: str | None = None, session_key: str | None = None) -> int:
         """How many calls the run has made so far."""
@@ -54,25 +58,28 @@ class ToolCallLimit:
             return
         key = (call.agent_id, call.session_key)
         counts = self._counts
-        made = counts.get(key, 0)
-        if made >= self.max_calls:
-            call.block(
-                f"tool-call limit reached: {self.max_calls} calls in this run; "
-                f"stop calling tools and answer with what you have"
-            )
-            return
-        counts[key] = made + 1
-        counts.move_to_end(key)
-        if len(counts) > MAX_TRACKED_RUNS:
-            counts.popitem(last=False)
+        with self._lock:
+            made = counts.get(key, 0)
+            if made < self.max_calls:
+                counts[key] = made + 1
+                counts.move_to_end(key)
+                if len(counts) > MAX_TRACKED_RUNS:
+                    counts.popitem(last=False)
+                return
+        call.block(
+            f"tool-call limit reached: {self.max_calls} calls in this run; "
+            f"stop calling tools and answer with what you have"
+        )
 
     def reset(self, event: Lifecycle) -> None:
         """An agent.start handler: the run that ``event`` names starts at 0."""
-        self._counts.pop((event.agent_id, event.session_key), None)
+        with self._lock:
+            self._counts.pop((event.agent_id, event.session_key), None)
 
     def reset_all(self) -> None:
         """Forget every run's count."""
-        self._counts.clear()
+        with self._lock:
+            self._counts.clear()
 
 
 class ConcurrencyLimit:

@@ -213,3 +213,20 @@ def test_doctor_checks_the_installed_hook(claude: Claude, claude_cli: Path) -> N
     assert doctor.returncode == 0, doctor.stdout + doctor.stderr
     assert f"Claude Code {CLI_VERSION}" in doctor.stdout
     assert "answered `rm -rf /` as Claude Code expects" in doctor.stdout
+
+
+ASK_RM = '[builtins]\nverdicts = { "filesystem destruction" = "ask" }\n'
+
+
+@pytest.mark.parametrize("mode", ["default", "bypassPermissions"])
+def test_a_category_set_to_ask_is_claude_codes_own_prompt(claude: Claude, mode: str) -> None:
+    """The user's config turns a category into an ask: Claude Code prompts, and with nobody
+    to answer (``claude -p``) the command does not run, in every mode."""
+    rm = tool_use("Bash", command="rm -rf $HOME")
+    home_files = {"canary.txt": "still here", ".config/agentbus/config.toml": ASK_RM}
+    run = claude.run([[rm]], mode=mode, home_files=home_files)
+    ran(run)
+    assert (run.home / "canary.txt").read_text() == "still here"
+    asked = [record for record in run.records() if record["decision"] == "ask"]
+    assert asked, run.records()
+    assert "filesystem destruction" in str(asked[0])

@@ -101,6 +101,19 @@ def load(name: str) -> list[dict[str, Any]]:
 
 COMMANDS = load("guards_v2.jsonl") + load("tactics.jsonl") + load("ordinary.jsonl")
 PATHS = load("paths.jsonl")
+EXTERNAL = load("external/atomic-red-team.jsonl")
+"""Atomic Red Team's Linux and macOS scripts (external/README.md): real attacks nobody here wrote."""
+EXTERNAL_FLOORS = {
+    # tactic: Atomic Red Team scripts held back today (raise when the guards improve)
+    "persistence": 19,
+    "privilege-escalation": 7,
+    "defense-impairment": 11,
+    "credential-access": 26,
+    "impact": 3,
+    "exfiltration": 2,
+}
+EXTERNAL_CEILING = 2
+"""Atomic Red Team's discovery scripts held back today."""
 
 
 # -- the one place that knows where the guards live ------------------------------------
@@ -180,6 +193,10 @@ def tallies() -> dict[str, Tally]:
             for key in (entry["category"], f"{entry['category']}/{entry['technique']}"):
                 tally = result.setdefault(key, Tally())
                 tally.count(entry["command"], entry["label"], decision, entry.get("verdict"))
+        for entry in EXTERNAL:
+            decision = judge_command(entry["command"])
+            tally = result.setdefault(f"atomic-red-team:{entry['category']}", Tally())
+            tally.count(entry["command"], entry["label"], decision, None)
         for entry in PATHS:
             cwd = entry.get("cwd", CWD)
             decision = judge_path(entry["path"], cwd=cwd, write=entry["access"] == "write")
@@ -194,21 +211,22 @@ def _ratio(part: int, whole: int) -> str:
 
 def table(tallies: dict[str, Tally]) -> str:
     """The per-category table (run ``pytest tests/guards/test_corpus.py -s`` to see it)."""
-    lines = [f"{'category':24} {'held back (recall)':>22} {'false positives':>22} {'exact verdict':>20}"]
+    lines = [f"{'category':38} {'held back (recall)':>22} {'false positives':>22} {'exact verdict':>20}"]
     order = [*ISSUE_12, *TACTICS, *ORDINARY, "path", *sorted(k for k in tallies if k.startswith("path:"))]
+    order += sorted(k for k in tallies if k.startswith("atomic-red-team:"))
     for key in order:
         t = tallies.get(key)
         if t is None:
             continue
         exact = _ratio(t.exact, t.expected) if key in TACTICS else ""
         held, flagged = _ratio(t.held, t.dangerous), _ratio(t.false_positives, t.benign)
-        lines.append(f"{key:24} {held:>22} {flagged:>22} {exact:>20}")
+        lines.append(f"{key:38} {held:>22} {flagged:>22} {exact:>20}")
     dangerous = [tallies[k] for k in (*ISSUE_12, *TACTICS)]
     benign = [tallies[k] for k in (*ISSUE_12, *TACTICS, *ORDINARY)]
     held = sum(t.held for t in dangerous)
     flagged = sum(t.false_positives for t in benign)
     lines.append(
-        f"{'all commands':24} {_ratio(held, sum(t.dangerous for t in dangerous)):>22} "
+        f"{'all commands':38} {_ratio(held, sum(t.dangerous for t in dangerous)):>22} "
         f"{_ratio(flagged, sum(t.benign for t in benign)):>22}"
     )
     return "\n".join(lines)
@@ -287,6 +305,22 @@ def test_false_positives_do_not_rise_above_todays(tallies: dict[str, Tally], cat
     )
     unexpected = set(tally.flagged) - KNOWN_FALSE_POSITIVES
     assert not unexpected, f"{category}: newly held back: {sorted(unexpected)}"
+
+
+@pytest.mark.parametrize("tactic", sorted(EXTERNAL_FLOORS))
+def test_real_attack_scripts_held_back_do_not_fall_below_todays(
+    tallies: dict[str, Tally], tactic: str
+) -> None:
+    tally = tallies[f"atomic-red-team:{tactic}"]
+    assert tally.held >= EXTERNAL_FLOORS[tactic], (
+        f"Atomic Red Team {tactic}: {tally.held} of {tally.dangerous} held back, "
+        f"{EXTERNAL_FLOORS[tactic]} before; misses now include: {tally.misses[:10]}"
+    )
+
+
+def test_real_discovery_scripts_are_not_held_back_more_than_today(tallies: dict[str, Tally]) -> None:
+    tally = tallies["atomic-red-team:discovery"]
+    assert tally.false_positives <= EXTERNAL_CEILING, f"held back: {tally.flagged}"
 
 
 def test_no_ordinary_developer_command_is_held_back(tallies: dict[str, Tally]) -> None:

@@ -89,3 +89,35 @@ def test_bad_limits_are_refused() -> None:
         ConcurrencyLimit(limits={"exec": 0})
     with pytest.raises(ValueError, match="needs max_calls"):
         limits.install(agentbus.Registry())
+
+
+def test_the_call_limit_holds_when_threads_count_at_once() -> None:
+    # agentbus serve decides requests on worker threads, each with its own event loop.
+    import sys
+    import threading
+
+    limit = limits.ToolCallLimit(max_calls=10_000)
+    allowed: list[int] = []
+    start = threading.Barrier(8)
+
+    def worker() -> None:
+        start.wait()
+        passed = 0
+        for _ in range(2_500):
+            call = agentbus.ToolCall(tool="read", args={}, session_key="shared")
+            limit(call)
+            passed += not call.blocked
+        allowed.append(passed)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads often, so that a race shows
+    try:
+        threads = [threading.Thread(target=worker) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert sum(allowed) == 10_000
+    assert limit.count(session_key="shared") == 10_000
