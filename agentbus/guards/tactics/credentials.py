@@ -90,8 +90,8 @@ _SECRET_NAME = re.compile(
 def secret_name(name: str) -> bool:
     """Whether a name (or glob) a search looks for is a credential's."""
     name = name.strip().strip("'\"").rstrip("/")
-    if not name or name in ("*", "*.*"):
-        return False
+    if len(name.strip("*?.[]")) < 2:
+        return False  # "*", ".*": every file, or every hidden one (listing a directory, not a hunt)
     tail = name.rsplit("/", 1)[-1] if "/" in name and not name.startswith(".aws") else name
     if _SECRET_NAME.match(tail) or _SECRET_NAME.match(name.lstrip("*/")):
         return True

