@@ -108,9 +108,9 @@ EXTERNAL_FLOORS = {
     "persistence": 19,
     "privilege-escalation": 7,
     "defense-impairment": 11,
-    "credential-access": 26,
-    "impact": 3,
-    "exfiltration": 2,
+    "credential-access": 39,
+    "impact": 16,
+    "exfiltration": 8,
 }
 EXTERNAL_CEILING = 2
 """Atomic Red Team's discovery scripts held back today."""

@@ -418,6 +418,7 @@ _STORE_RULES: tuple[tuple[str, str], ...] = (
         r"/(?:Login Data(?: For Account)?|Web Data|Cookies|Local State|Network/Cookies)(?:-journal)?$",
         "a browser's saved passwords, cookies or encryption key",
     ),
+    (r"/Cookies\.binarycookies$", "Safari's cookies"),
     (
         r"/(?:logins\.json|signons\.sqlite|key[34]\.db|cookies\.sqlite|cert9\.db|formhistory\.sqlite)$",
         "a Firefox profile's passwords, cookies or keys",
@@ -490,7 +491,10 @@ def _stores(invocation: Invocation, home: str) -> Verdict | None:
             return _verdict(invocation, "looks for credentials in every user's home directory")
         if invocation.name in _NAMES_ONLY:
             continue
-        label = credential_store(operand.value, home, invocation.cwd)
+        value = operand.value
+        if value[:5].lower() == "file:" and value[5:7] != "//":
+            value = value[5:].split("?", 1)[0]  # sqlite3 "file:$HOME/.../Login Data?immutable=1"
+        label = credential_store(value, home, invocation.cwd)
         if label is not None:
             return _verdict(invocation, f"reads {label}")
     return None

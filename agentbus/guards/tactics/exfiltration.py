@@ -158,11 +158,46 @@ _CLOUD_COPIERS = {
 }
 
 
+_DROPS = re.compile(
+    r"^(?:[\w-]+\.)*(?:transfer\.sh|file\.io|0x0\.st|termbin\.com|ix\.io|sprunge\.us|paste\.rs|pastebin\.com|"
+    r"bashupload\.com|tmpfiles\.org|catbox\.moe|gofile\.io|anonfiles\.com|temp\.sh|oshi\.at|filebin\.net|"
+    r"keep\.sh|uguu\.se|pastebin\.pl|hastebin\.com|dpaste\.org|paste\.ee|webhook\.site|requestbin\.net|"
+    r"pipedream\.net|interactsh\.com|ngrok\.io|ngrok-free\.app|discord(?:app)?\.com|api\.telegram\.org)$",
+    re.IGNORECASE,
+)
+"""Anonymous file drops, paste sites, request catchers and chat APIs: where stolen files are sent."""
+_FILE_UPLOAD = re.compile(r"^(?:-F|--form|-T|--upload-file|--data-binary|--post-file|--body-file)$")
+
+
+def _to_drop(invocation: Invocation) -> Verdict | None:
+    """A file uploaded to an anonymous file drop, a paste site or a chat API: what it holds leaves."""
+    values = _values(invocation)
+    hosts = [match.group(1) for v in values if (match := re.match(r"^(?:https?://)?([^/:?#\s=@]+)", v))]
+    drop = next((host for host in hosts if _DROPS.match(host)), None)
+    if drop is None:
+        return None
+    for index, value in enumerate(values):
+        option = value.split("=", 1)[0] if value.startswith("--") else value
+        short = option.startswith("-") and not option.startswith("--") and option[-1:] in ("F", "T")
+        if not (_FILE_UPLOAD.match(option) or short):
+            continue
+        given = value.partition("=")[2] if value.startswith("--") and "=" in value else ""
+        given = given or (values[index + 1] if index + 1 < len(values) else "")
+        if "@" in given or "<" in given or option[-1:] == "T" or option in ("--upload-file", "--post-file"):
+            return _verdict(
+                EXFILTRATION, invocation, f"uploads a file to {drop}, an anonymous drop or chat API"
+            )
+    return None
+
+
 def _upload(invocation: Invocation, home: str) -> Verdict | None:
     """One command that sends a sensitive source to another machine."""
     name = invocation.name
     values = _values(invocation)
     if name in _HTTP_CLIENTS:
+        dropped = _to_drop(invocation)
+        if dropped is not None:
+            return dropped
         previous = ""
         for value in values:
             if previous in _OUTPUT_OPTIONS or value.split("=", 1)[0] in _OUTPUT_OPTIONS:
@@ -281,7 +316,9 @@ def _dns(invocation: Invocation) -> Verdict | None:
         for sub in command.substitutions_in(word):
             programs = {stage.name for stages in walk(sub.script) for stage in stages}
             if programs - _COUNTERS or _dumps_env(sub.script):
-                return _verdict(EXFILTRATION, invocation, "spells computed data into a DNS query or ping payload")
+                return _verdict(
+                    EXFILTRATION, invocation, "spells computed data into a DNS query or ping payload"
+                )
     return None
 
 

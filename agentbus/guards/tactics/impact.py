@@ -259,8 +259,8 @@ def user_data(word: str, home: str, cwd: str | None = None) -> str | None:
     return None
 
 
-_DESTROYERS = frozenset({"rm", "shred", "wipe", "srm", "truncate", "unlink", "ccrypt", "gshred", "grm",
-                         "trash", "trash-put", "rmdir"})  # fmt: skip
+_DESTROYERS = frozenset({"rm", "shred", "wipe", "srm", "truncate", "unlink", "ccrypt", "ccencrypt", "gshred",
+                         "grm", "trash", "trash-put", "rmdir"})  # fmt: skip
 _FIND_DESTROYS = re.compile(
     r"^(?:rm|shred|wipe|srm|truncate|unlink|gpg|gpg2|openssl|ccrypt|7z|7za|zip|age|aescrypt|dd|sh|bash|"
     r"mv|gshred|python3?|perl)$"
@@ -282,9 +282,11 @@ def _destroy(invocation: Invocation, home: str) -> Verdict | None:
     values = _values(invocation)
     flags = {v for v in values if v.startswith("-")}
     if name in _DESTROYERS:
-        if name == "ccrypt" and flags & {"-d", "--decrypt", "-c", "--cat"}:
+        if name in ("ccrypt", "ccencrypt") and flags & {"-d", "--decrypt", "-c", "--cat"}:
             return None
-        how = {"ccrypt": "encrypts in place", "truncate": "empties"}.get(name, "destroys")
+        how = {"ccrypt": "encrypts in place", "ccencrypt": "encrypts in place", "truncate": "empties"}.get(
+            name, "destroys"
+        )
         for value in _words(values):
             what = user_data(value, home, invocation.cwd)
             if what:
