@@ -199,7 +199,7 @@ def _upload(invocation: Invocation, home: str) -> Verdict | None:
         if dropped is not None:
             return dropped
         previous = ""
-        for value in values:
+        for index, value in enumerate(values):
             if previous in _OUTPUT_OPTIONS or value.split("=", 1)[0] in _OUTPUT_OPTIONS:
                 previous = value
                 continue
@@ -215,7 +215,7 @@ def _upload(invocation: Invocation, home: str) -> Verdict | None:
                 if candidate.startswith(("http://", "https://", "-")):
                     continue
                 what = sensitive_source(candidate, home, invocation.cwd)
-                if (what and candidate != value) or (what and _sends_file(name, values, value)):
+                if what and (candidate != value or _sends_file(values, index)):
                     return _verdict(EXFILTRATION, invocation, f"{name} uploads {what}")
         return _substituted(invocation, home)
     if name in ("scp", "rsync", "sftp", "pscp"):
@@ -277,9 +277,8 @@ def _positionals(values: list[str], takes_value: frozenset[str]) -> list[str]:
     return found
 
 
-def _sends_file(name: str, values: list[str], value: str) -> bool:
-    """Whether ``value`` is the file an upload option sends (``-T FILE``, ``--upload-file FILE``)."""
-    index = values.index(value)
+def _sends_file(values: list[str], index: int) -> bool:
+    """Whether ``values[index]`` is the file an upload option sends (``-T FILE``, ``--upload-file FILE``)."""
     previous = values[index - 1] if index else ""
     return previous in (
         "-T",
@@ -658,7 +657,9 @@ class _Tracker:
     home: str
     files: dict[str, str] = attrs.field(factory=dict)
     """Normalised path of each downloaded file -> the downloader's name."""
-    trees: list[str] = attrs.field(factory=list)
+    names: dict[str, list[str]] = attrs.field(factory=dict)
+    """Base name -> the downloaded paths with it (a bare command name is looked up by it)."""
+    trees: set[str] = attrs.field(factory=set)
     """Directories a downloaded archive was unpacked into."""
     packed: dict[str, str] = attrs.field(factory=dict)
     """Normalised path of each file that holds a sensitive source (``tar czf /tmp/h.tgz ~/.ssh``) -> what."""
@@ -667,22 +668,28 @@ class _Tracker:
         return normalize_path(word, home=self.home, cwd=cwd)
 
     def add(self, word: str, cwd: str | None, by: str) -> None:
-        self.files[self.path(word, cwd)] = by
+        self.remember(self.path(word, cwd), by)
+
+    def remember(self, path: str, by: str) -> None:
+        if path not in self.files:
+            self.names.setdefault(posixpath.basename(path), []).append(path)
+        self.files[path] = by
 
     def downloaded(self, word: str, cwd: str | None) -> str | None:
         path = self.path(word, cwd)
         if path in self.files:
             return self.files[path]
         if "/" not in word:
-            for known, by in self.files.items():
-                if posixpath.basename(known) == word and (
-                    _in_path_dir(known, self.home)
-                    or word.lower().endswith((".exe", ".bat", ".cmd", ".ps1", ".com"))
-                ):
-                    return by
+            windows = word.lower().endswith((".exe", ".bat", ".cmd", ".ps1", ".com"))
+            for known in self.names.get(word, ()):
+                if windows or _in_path_dir(known, self.home):
+                    return self.files[known]
             return None
-        if any(path.startswith(tree.rstrip("/") + "/") for tree in self.trees):
-            return "an unpacked download"
+        parent = posixpath.dirname(path)
+        while self.trees and parent not in ("", "/", "."):  # each ancestor once: linear in the path's depth
+            if parent in self.trees:
+                return "an unpacked download"
+            parent = posixpath.dirname(parent)
         return None
 
 
@@ -821,7 +828,7 @@ def _pipeline(stages: list[Invocation], home: str, tracker: _Tracker) -> Verdict
         if stage.name in ("tar", "bsdtar", "gtar", "unzip", "7z", "cpio"):
             for i, value in enumerate(values[:-1]):
                 if value in ("-C", "--directory", "-d", "-o"):
-                    tracker.trees.append(tracker.path(values[i + 1], stage.cwd))
+                    tracker.trees.add(tracker.path(values[i + 1], stage.cwd).rstrip("/"))
     last = stages[-1]
     for redirect in last.command.redirects:
         target = last.command.static(redirect.target)
@@ -869,8 +876,8 @@ def _run_of_download(invocation: Invocation, tracker: _Tracker) -> Verdict | Non
             target == normalize_path(d, home=tracker.home) for d in _PATH_DIRS
         ):
             return _verdict(DOWNLOAD_RUN, invocation, f"puts {source}, downloaded by {by}, on the PATH")
-        tracker.files[target] = by
-        tracker.files[f"{target.rstrip('/')}/{posixpath.basename(source)}"] = by
+        tracker.remember(target, by)
+        tracker.remember(f"{target.rstrip('/')}/{posixpath.basename(source)}", by)
     values = _values(invocation)
     if invocation.name in ("tar", "bsdtar", "gtar", "unzip", "7z") and any(
         tracker.downloaded(v, invocation.cwd) for v in values if not v.startswith("-")
@@ -879,7 +886,7 @@ def _run_of_download(invocation: Invocation, tracker: _Tracker) -> Verdict | Non
             if value in ("-C", "--directory", "-d", "-o") or (
                 invocation.name == "7z" and value.startswith("-o")
             ):
-                tracker.trees.append(tracker.path(values[index + 1], invocation.cwd))
+                tracker.trees.add(tracker.path(values[index + 1], invocation.cwd).rstrip("/"))
     return None
 
 

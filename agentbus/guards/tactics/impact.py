@@ -148,16 +148,16 @@ def _kill(invocation: Invocation) -> Verdict | None:
     if name == "killall5":
         return _verdict(SHUTDOWN, invocation, "killall5 signals every process on the machine")
     if name == "kill":
-        targets: list[str] = []
-        rendered = [command.render(w) for w in invocation.args]
+        targets: list[tuple[str, str]] = []  # (as written, as rendered)
         signal_seen = done = False
         skip = False
-        for word in rendered:
+        for raw in invocation.args:
+            word = command.render(raw)
             if skip:
                 skip = False
                 continue
             if done:
-                targets.append(word)
+                targets.append((raw, word))
             elif word == "--":
                 done = True
             elif word in ("-s", "-n", "--signal"):
@@ -167,15 +167,13 @@ def _kill(invocation: Invocation) -> Verdict | None:
             elif word.startswith("-") and not signal_seen and len(word) > 1:
                 signal_seen = True
             else:
-                targets.append(word)
-        for target in targets:
+                targets.append((raw, word))
+        for raw, target in targets:
             if target == "-1":
                 return _verdict(SHUTDOWN, invocation, "kill -1 signals every process the user may signal")
             if target == "1":
                 return _verdict(SHUTDOWN, invocation, "signals PID 1, the init process")
-            subs = command.substitutions_in(
-                next((w for w in invocation.args if command.render(w) == target), "")
-            )
+            subs = command.substitutions_in(raw)
             if any(_WHOLE_PS.match(sub.text) and "grep" not in sub.text for sub in subs):
                 return _verdict(SHUTDOWN, invocation, "kills every process that ps lists")
         return None
