@@ -57,9 +57,9 @@ FLOORS = {
     "persistence": 40,
     "privilege-escalation": 17,
     "defense-impairment": 16,
-    "credential-access": 119,
-    "impact": 110,
-    "exfiltration": 103,
+    "credential-access": 132,
+    "impact": 124,
+    "exfiltration": 119,
     "path": 140,
 }
 CEILINGS = {

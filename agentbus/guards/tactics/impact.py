@@ -87,6 +87,8 @@ def _shutdown(invocation: Invocation) -> Verdict | None:
         return _verdict(SHUTDOWN, invocation, "stops the machine or ends a user's every process")
     if name in ("init", "telinit") and first in ("0", "6", "1", "s", "S", "single"):
         return _verdict(SHUTDOWN, invocation, f"{name} {first} halts, reboots or drops to single-user mode")
+    if name == "launchctl" and first in ("reboot", "halt"):
+        return _verdict(SHUTDOWN, invocation, "launchctl reboots the machine or its userspace")
     if name == "pmset" and first in ("sleepnow", "restart", "shutdown"):
         return _verdict(SHUTDOWN, invocation, "puts the machine to sleep or shuts it down")
     if name in ("dbus-send", "gdbus", "busctl", "qdbus", "qdbus6") and _DBUS_POWER.search(" ".join(values)):
@@ -225,7 +227,7 @@ _DATA_SUBDIRS = frozenset({".local/share", "library/application support", "libra
                            "library/keychains", ".config/google-chrome", ".mozilla/firefox"})  # fmt: skip
 _DATA_SYSTEM = re.compile(
     r"^/var/lib/(?:postgresql|pgsql|mysql|mariadb|mongodb|redis|elasticsearch|docker|containers|influxdb|"
-    r"cassandra|couchdb|neo4j|clickhouse)(?:/|$)|^/(?:Volumes|media|mnt|run/media)/[^/]+|^/srv(?:/|$)|"
+    r"cassandra|couchdb|neo4j|clickhouse)(?:/|$)|^/(?:Volumes|media|mnt|run/media)/[^/]+(?:/Backups\.backupdb)?|^/srv(?:/|$)|"
     r"^/home$|^/Users$|^/var/backups?(?:/|$)|^/var/mail(?:/|$)|^/var/www(?:/|$)"
 )
 _GLOB = re.compile(r"[*?\[]|\{\}")
