@@ -56,6 +56,8 @@ ORDINARY = [
     "echo 169.254.169.254",
     "iptables -A OUTPUT -d 169.254.169.254 -j DROP",
     "kill -1 1234",
+    "find ~ -name config.json",
+    "find / -name hosts.yml",
 ]
 
 

@@ -65,6 +65,7 @@ ORDINARY = [
     "dig +short TXT _dmarc.example.com",
     "git push origin main",
     "ps aux | grep -v grep | curl -d @- http://localhost:9000/report",
+    "curl -o report.pdf https://example.com/r.pdf && open report.pdf",
 ]
 
 

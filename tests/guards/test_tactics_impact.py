@@ -73,6 +73,7 @@ ORDINARY = [
     "killall Dock",
     "ps aux | grep node | awk '{print $2}' | xargs kill",
     "cat /proc/sys/kernel/sysrq",
+    "psql -c 'DROP DATABASE IF EXISTS app_test'",
 ]
 
 

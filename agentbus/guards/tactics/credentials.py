@@ -79,9 +79,9 @@ _SECRET_NAME = re.compile(
     r"^(?:id_[a-z0-9_*?\[\]]+|.*\.(?:pem|key|p12|pfx|ppk|jks|keystore|kdbx?|ovpn|gpg|asc|keychain(?:-db)?|"
     r"psafe3|agilekeychain|opvault|1pif|rdp|pgpass|tfrc\.json)|\.?netrc|_netrc|\.?git-credentials|"
     r"\.?pgpass|\.?my\.cnf|credentials(?:\.\w+)?|\.?s3cfg|\.?npmrc|\.?pypirc|\.?vault-token|\.?boto|"
-    r"\.?docker/config\.json|config\.json|authorized_keys|known_hosts|shadow|master\.passwd|"
-    r"wp-config\.php|\.?env(?:\.[a-z]+)?|\*?\.env|secrets?(?:\.\w+)?|.*passw(?:or)?d.*|.*secret.*|"
-    r"logins\.json|key[34]\.db|login data|cookies(?:\.sqlite)?|hosts\.yml|kubeconfig|\.?kube/config|"
+    r"\.?docker/config\.json|authorized_keys|known_hosts|shadow|master\.passwd|"
+    r"wp-config\.php|\.env(?:\.[a-z]+)?|\*\.env|secrets?(?:\.\w+)?|.*passw(?:or)?d.*|.*secret.*|"
+    r"logins\.json|key[34]\.db|login data|cookies(?:\.sqlite)?|kubeconfig|\.?kube/config|"
     r"\.aws/credentials|.*\.aws.*|.*\.ssh.*|keyring.*|.*wallet.*|htpasswd|\.htpasswd)$",
     re.IGNORECASE,
 )

@@ -601,6 +601,8 @@ def _runs(invocation: Invocation) -> list[tuple[str, str]]:
     values = _values(invocation)
     name = invocation.name
     positionals = [v for v in values if not v.startswith("-")]
+    if name in ("open", "xdg-open", "gio"):
+        positionals = [p for p in positionals if _OPENS_CODE.search(posixpath.basename(p))]
     if name in _LOADERS:
         found.extend((p, "installs or loads") for p in positionals)
         found.extend((values[i + 1], "installs or loads") for i, v in enumerate(values[:-1]) if v == "-pkg")
@@ -615,6 +617,10 @@ _LOADERS = frozenset({"insmod", "kldload", "kextload", "open", "xdg-open", "gio"
                       "apt", "apt-get", "pip", "pip3", "npm", "gem", "hdiutil", "msiexec", "wine", "mono",
                       "dotnet"})  # fmt: skip
 """Programs that load, install or open the files they are given (and so run code in them)."""
+_OPENS_CODE = re.compile(
+    r"^[^.]+$|\.(?:app|command|pkg|mpkg|dmg|sh|tool|jar|run|appimage|terminal|workflow|scpt|desktop)$", re.I
+)
+"""What ``open``/``xdg-open`` runs rather than views: an app, an installer, a script (not a PDF)."""
 
 
 def _moves(invocation: Invocation) -> list[tuple[str, str]]:

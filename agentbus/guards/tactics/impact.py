@@ -134,7 +134,7 @@ def _is_sysrq(value: str | None) -> bool:
 _VITAL = frozenset({"init", "systemd", "launchd", "sshd", "loginwindow", "WindowServer", "systemd-logind",
                     "dbus-daemon", "Xorg", "X", "Xwayland", "gnome-shell", "kwin_x11", "kwin_wayland",
                     "plasmashell", "gdm", "gdm3", "lightdm", "sddm", "login", "agetty", "getty",
-                    "kernel_task", "systemd-journald", "containerd", "dockerd"})  # fmt: skip
+                    "kernel_task", "systemd-journald"})  # fmt: skip
 """Processes without which the machine, the session or the remote login is gone."""
 _SHELL_UI = frozenset({"Finder", "Dock", "SystemUIServer", "explorer", "explorer.exe"})
 """Relaunched at once when stopped politely (``killall Dock`` applies a setting); gone when KILLed."""
@@ -273,6 +273,8 @@ _JUNK = re.compile(
 _SIZE = re.compile(r"^(\d+(?:\.\d+)?)([KMGTPE]?)(?:i?B)?$", re.IGNORECASE)
 _DISK_FILLERS = frozenset({"/dev/zero", "/dev/urandom", "/dev/random"})
 _DROP_SQL = re.compile(r"\bDROP\s+(?:DATABASE|SCHEMA)\b|\bTRUNCATE\s+.*\bCASCADE\b", re.IGNORECASE)
+_DISPOSABLE = re.compile(r"test|dev|tmp|temp|local|ci\b|example|sandbox|scratch|demo", re.IGNORECASE)
+"""Database names a developer drops and recreates (``DROP DATABASE IF EXISTS app_test``)."""
 _SQL_CLIENTS = frozenset({"mysql", "mariadb", "psql", "sqlcmd", "clickhouse-client", "cockroach", "mysqlsh",
                           "cqlsh", "sqlplus"})  # fmt: skip
 
@@ -394,7 +396,8 @@ def _databases(invocation: Invocation, values: list[str]) -> Verdict | None:
     name = invocation.name
     text = " ".join(values)
     words = _words(values)
-    if name in _SQL_CLIENTS and _DROP_SQL.search(text):
+    dropped = _DROP_SQL.search(text) if name in _SQL_CLIENTS else None
+    if dropped and not _DISPOSABLE.search(text[dropped.end() : dropped.end() + 80].split(";", 1)[0]):
         return _verdict(DATA_DESTRUCTION, invocation, "drops a whole database or schema")
     if name in ("redis-cli", "valkey-cli", "keydb-cli") and "flushall" in [w.lower() for w in words]:
         return _verdict(DATA_DESTRUCTION, invocation, "deletes every key in every Redis database")
