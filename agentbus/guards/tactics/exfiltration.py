@@ -699,10 +699,6 @@ class _Tracker:
         return None
 
 
-def _statements(script: Script) -> Iterator[list[Invocation]]:
-    yield from walk(script)
-
-
 def judge_script(script: Script, home: str) -> Verdict | None:
     """A finding that spans statements (downloaded, then run; read, then piped away), or None."""
     tracker = _Tracker(home)
@@ -711,7 +707,7 @@ def judge_script(script: Script, home: str) -> Verdict | None:
         if any(_bare_env(command) for command in pipeline[:-1]) and _sends_stdin(_bare(pipeline[-1])):
             return Verdict(EXFILTRATION, _piece(" | ".join(c.text for c in pipeline)),
                            "pipes the environment (API keys and tokens) off the machine")  # fmt: skip
-    for stages in _statements(script):
+    for stages in walk(script):
         verdict = _pipeline(stages, home, tracker)
         if verdict is not None:
             return verdict
@@ -719,20 +715,25 @@ def judge_script(script: Script, home: str) -> Verdict | None:
             verdict = _packed_upload(invocation, home, tracker)
             if verdict is not None:
                 return verdict
-            values = _values(invocation)
-            if invocation.name == "git" and values[:2] == ["remote", "add"] and len(values) >= 3:
-                added_remotes.add(values[2])
-            elif invocation.name == "git" and values[:1] == ["push"]:
-                targets = [v for v in values[1:] if not v.startswith("-")]
-                if targets and (targets[0] in added_remotes or (
-                    _URL.match(targets[0]) and {"--all", "--mirror"} & set(values)
-                )):  # fmt: skip
-                    return _verdict(
-                        EXFILTRATION, invocation, "pushes the repository to a remote added just now"
-                    )
-            verdict = _run_of_download(invocation, tracker)
+            verdict = _git_push(invocation, added_remotes) or _run_of_download(invocation, tracker)
             if verdict is not None:
                 return verdict
+    return None
+
+
+def _git_push(invocation: Invocation, added_remotes: set[str]) -> Verdict | None:
+    """``git remote add x URL && git push x --all``: the repository sent where it was never pushed."""
+    values = _values(invocation)
+    if invocation.name != "git":
+        return None
+    if values[:2] == ["remote", "add"] and len(values) >= 3:
+        added_remotes.add(values[2])
+        return None
+    targets = [v for v in values[1:] if not v.startswith("-")] if values[:1] == ["push"] else []
+    if targets and targets[0] in added_remotes:
+        return _verdict(EXFILTRATION, invocation, "pushes the repository to a remote added just now")
+    if targets and _URL.match(targets[0]) and {"--all", "--mirror"} & set(values):
+        return _verdict(EXFILTRATION, invocation, "pushes every branch to a URL that is no configured remote")
     return None
 
 
