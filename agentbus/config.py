@@ -287,9 +287,26 @@ def project_settings(directory: Path) -> tuple[Path, dict[str, Any]] | None:
             file = directory / name
             return file, _settings(file)[1]
     pyproject = directory / "pyproject.toml"
-    if pyproject.is_file() and "agentbus" in _read(pyproject).get("tool", {}):
+    if (
+        pyproject.is_file()
+        and _may_name_agentbus(pyproject)
+        and "agentbus" in _read(pyproject).get("tool", {})
+    ):
         return pyproject, _settings(pyproject)[1]
     return None
+
+
+def _may_name_agentbus(pyproject: Path) -> bool:
+    """Whether ``pyproject`` may hold a ``[tool.agentbus]`` table: it spells ``agentbus``,
+    or has an escape (``\\u0061gentbus`` in a quoted key), or cannot be read (then
+    reading it fails as before). Most projects have a pyproject.toml and no such table;
+    importing the TOML parser to find that out cost each hook process several milliseconds.
+    """
+    try:
+        data = pyproject.read_bytes()
+    except OSError:
+        return True
+    return b"agentbus" in data or b"\\u" in data or b"\\U" in data
 
 
 def _where(file: Path) -> str:

@@ -34,6 +34,8 @@ from collections.abc import Callable, Coroutine, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from .lazy_regex import lazy_compile
+
 if TYPE_CHECKING:
     from .adapters.claude_code import HookReply
     from .bus import Bus
@@ -219,7 +221,7 @@ def _hex_either_case(digits: str) -> bytes:
     )
 
 
-_PRE_TOOL_USE = re.compile(b'"' + _spelled("PreToolUse") + b'"')
+_PRE_TOOL_USE = lazy_compile(b'"' + _spelled("PreToolUse") + b'"')
 """``"PreToolUse"`` as a JSON string, however it is escaped (``"PreTool\\u0055se"``)."""
 _OVERLAP = 64 * 8
 """Bytes kept between chunks when scanning: longer than the longest spelling of the pattern."""

@@ -10,7 +10,6 @@ a dispatch already under way keeps the snapshot it started with.
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import inspect
 import itertools
@@ -183,6 +182,8 @@ def _one_edit_apart(word: str, name: str) -> bool:
 
 def _refuse_near_miss(what: str, words: Iterable[str], known: frozenset[str]) -> None:
     """Raise if a word is a near miss of a known tool name or kind; else accept it as the user's tool."""
+    import difflib  # here: a hook process registers only known names and never needs it
+
     vocabulary = sorted(known | TOOL_ALIASES.keys() | TOOL_KINDS.keys())
     for word in words:
         if word in vocabulary:

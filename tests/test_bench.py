@@ -253,3 +253,36 @@ def test_bench_frameworks_prints_and_writes_them_and_names_the_missing_ones(
         assert f"\n{framework:<16}{1:>7}" in stdout
         assert f"| {framework} | 1 | " in markdown
         assert document["versions"][framework].count("==") == 1
+
+
+def test_process_timings_run_the_installed_hook_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hook process is the command `agentbus install` writes, timed in CPU time; a hook
+    that fails or denies is an error, never a fast sample."""
+    import shlex
+    import sys
+
+    from agentbus import install
+
+    commands: list[str] = []
+
+    def recorded(hook_args: list[str]) -> str:
+        commands.append(original(hook_args))
+        return commands[-1]
+
+    original = install.hook_command
+    monkeypatch.setattr(install, "hook_command", recorded)
+    floor, hook = bench.process_timings(1, bench.Progress(enabled=False))
+    assert (floor.name, hook.name) == ("import-floor", "hook-process")
+    assert floor.ns_per_call > 0
+    assert hook.ns_per_call > 0
+    assert commands
+    assert commands[0].endswith("hook claude-code --no-audit-log")
+
+    failing = shlex.join([sys.executable, "-c", "import sys; sys.exit(3)"])
+    monkeypatch.setattr(install, "hook_command", lambda hook_args: failing)
+    with pytest.raises(RuntimeError, match=r"failed \(3\)"):
+        bench.process_timings(1, bench.Progress(enabled=False))
+    denying = shlex.join([sys.executable, "-c", 'print(\'{"permissionDecision": "deny"}\')'])
+    monkeypatch.setattr(install, "hook_command", lambda hook_args: denying)
+    with pytest.raises(RuntimeError, match="deny"):
+        bench.process_timings(1, bench.Progress(enabled=False))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -66,6 +68,42 @@ def test_pyproject_table_is_used_only_when_present(tmp_path: Path) -> None:
     assert config.builtins is True  # refused: the project is not trusted (tests/test_trust.py)
     assert config.refused
     assert config.path == tmp_path / "pyproject.toml"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[tool."agentbus"]\nbuiltins = false\n',
+        '[tool."\\u0061gentbus"]\nbuiltins = false\n',  # an escaped key is still found
+        "[tool]\nagentbus = { builtins = false }\n",
+    ],
+)
+def test_a_pyproject_table_is_found_however_its_key_is_spelled(tmp_path: Path, text: str) -> None:
+    write(tmp_path / "pyproject.toml", text)
+    config = load_config(cwd=tmp_path)
+    assert config.path == tmp_path / "pyproject.toml"
+    assert config.refused  # builtins = false, refused: the project is not trusted
+
+
+def test_a_pyproject_without_agentbus_is_not_parsed(tmp_path: Path) -> None:
+    """The TOML parser is not imported (several milliseconds of a hook process) for a file that
+    cannot name agentbus; so a broken one that does not is no configuration, not an error."""
+    write(tmp_path / "pyproject.toml", "[project]\nname = 'x'\nbroken = \n")
+    assert load_config(cwd=tmp_path) == Config()
+    script = "import sys; from agentbus.config import load_config; load_config(cwd=sys.argv[1]); "
+    script += "print('tomllib' in sys.modules or 'tomli' in sys.modules)"
+    environment = {**os.environ, "AGENTBUS_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        env=environment,
+        check=True,
+    )
+    assert done.stdout.strip() == "False"
+    write(tmp_path / "pyproject.toml", "[tool.agentbus]\nbroken = \n")
+    with pytest.raises(ConfigError, match="invalid TOML"):
+        load_config(cwd=tmp_path)
 
 
 def test_environment_variable_names_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,7 +4,9 @@ Claude Code starts `agentbus hook claude-code` for every tool call, so each
 module it imports is paid for on every call. With sync layers only (the
 built-in guards) the event is answered without an event loop: anyio, the
 asyncio/trio machinery, structlog and the standard library's logging stay out.
-An async layer brings anyio in, as it must.
+An async layer brings anyio in, as it must. Nor does it import what only help
+text, a grammar's query files or a typo's suggestions need: shutil (with bz2
+and lzma), tempfile, importlib.resources, difflib; nor agentbus.coverage.
 """
 
 from __future__ import annotations
@@ -17,6 +19,11 @@ from pathlib import Path
 from typing import Any
 
 UNNEEDED = ("anyio", "sniffio", "structlog", "logging", "asyncio", "trio")
+UNNEEDED_MODULES = (
+    *("shutil", "bz2", "lzma", "tempfile", "importlib.resources", "tree_sitter_bash", "difflib"),
+    "agentbus.tool_coverage",
+)
+"""tree_sitter_bash's package imports importlib.resources: only its compiled binding is loaded."""
 
 SCRIPT = """
 import sys
@@ -71,6 +78,8 @@ def test_guards_alone_import_no_event_loop_nor_logging(tmp_path: Path) -> None:
     assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"  # the guards did run
     assert "agentbus.guards.danger" in modules
     assert top_level(modules).isdisjoint(UNNEEDED), sorted(top_level(modules) & set(UNNEEDED))
+    assert modules.isdisjoint(UNNEEDED_MODULES), sorted(modules & set(UNNEEDED_MODULES))
+    assert "tree_sitter_bash._binding" in modules  # the command was parsed
 
 
 def test_an_async_layer_brings_anyio_in(tmp_path: Path) -> None:
@@ -85,3 +94,31 @@ def test_an_async_layer_brings_anyio_in(tmp_path: Path) -> None:
     assert answer["hookSpecificOutput"]["permissionDecision"] == "deny", answer
     assert "could not load" not in answer["hookSpecificOutput"]["permissionDecisionReason"]
     assert "anyio" in modules
+
+
+BINDING_SCRIPT = """
+import sys
+from agentbus.guards import parse
+if sys.argv[1] == "unfindable":  # the binding cannot be found alone: the package is imported
+    from importlib.machinery import PathFinder
+    find_spec, missed = PathFinder.find_spec, []
+    def once_unfindable(name, path=None, target=None):  # the import system's own lookup finds it
+        if name == "tree_sitter_bash._binding" and not missed:
+            missed.append(name)
+            return None
+        return find_spec(name, path, target)
+    PathFinder.find_spec = once_unfindable
+parse.parsed("ls -la")  # the command is parsed either way
+print("tree_sitter_bash" in sys.modules)
+import tree_sitter_bash
+print(tree_sitter_bash.language is sys.modules["tree_sitter_bash._binding"].language)
+print(tree_sitter_bash.language() is not None)
+"""
+
+
+def test_the_bash_binding_loaded_alone_is_the_one_the_package_uses() -> None:
+    for case, package_imported in (("findable", "False"), ("unfindable", "True")):
+        done = subprocess.run(
+            [sys.executable, "-c", BINDING_SCRIPT, case], capture_output=True, text=True, check=True
+        )
+        assert done.stdout.split() == [package_imported, "True", "True"], (case, done.stdout, done.stderr)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib
+import subprocess
+import sys
 import types
 
 import pytest
@@ -19,6 +21,7 @@ def test_everything_in_all_exists() -> None:
 
 
 def test_every_public_name_of_the_facade_is_in_all() -> None:
+    assert callable(agentbus.coverage)  # imported on first use (the hook process never uses it)
     public = {
         name
         for name, value in vars(agentbus).items()
@@ -56,3 +59,10 @@ def test_version_matches_the_package_metadata() -> None:
     from importlib.metadata import version
 
     assert agentbus.__version__ == version("agentbus")
+
+
+def test_coverage_is_imported_on_first_use() -> None:
+    script = "import sys, agentbus; print('agentbus.tool_coverage' in sys.modules); agentbus.coverage; "
+    script += "print('agentbus.tool_coverage' in sys.modules); print(hasattr(agentbus, 'no_such_name'))"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "True", "False"]

@@ -58,7 +58,6 @@ from __future__ import annotations
 
 import copy
 import json
-import re
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Final, Literal
 
@@ -67,6 +66,7 @@ import attrs
 from ..bus import Bus
 from ..errors import AgentbusError, RunEnded
 from ..events import ToolCall
+from ..lazy_regex import lazy_compile
 from ..tools import error_result, normalize_tool_name
 from . import claude_code_outputs as outputs
 
@@ -162,7 +162,7 @@ _PATH_FIELDS: Mapping[str, str] = {
 }
 """Tools whose file argument has Claude Code's own name; canonically it is ``path``."""
 
-_PRE_TOOL_USE_PREFIX = re.compile(rb'"hook_event_name"\s*:\s*"PreToolUse"')
+_PRE_TOOL_USE_PREFIX = lazy_compile(rb'"hook_event_name"\s*:\s*"PreToolUse"')
 
 
 class HookInputError(AgentbusError, ValueError):

@@ -35,6 +35,7 @@ from typing import Any
 import attrs
 
 from ..events import ToolCall
+from ..lazy_regex import lazy_compile
 from ..registry import Registry
 from . import tactics
 from .budget import decide, spend
@@ -82,8 +83,8 @@ _SYSTEM_DIRS = frozenset({
     "/usr/local", "/usr/share", "/usr/include", "/usr/libexec", "/var/lib", "/etc/ssh", "/etc/pam.d",
 })  # fmt: skip
 _CREDENTIAL_DIRS = (".ssh", ".gnupg", ".aws")
-_NET_DEVICE = re.compile(r"^/dev/(?:tcp|udp)/")
-_LOCAL_PROBE = re.compile(r"^/dev/(?:tcp|udp)/(?:localhost|127\.\d+\.\d+\.\d+|::1|0\.0\.0\.0)/\d+$")
+_NET_DEVICE = lazy_compile(r"^/dev/(?:tcp|udp)/")
+_LOCAL_PROBE = lazy_compile(r"^/dev/(?:tcp|udp)/(?:localhost|127\.\d+\.\d+\.\d+|::1|0\.0\.0\.0)/\d+$")
 """``: > /dev/tcp/localhost/5432``: a health probe of a local port, not a shell sent away."""
 _DOWNLOADERS = frozenset({"curl", "wget", "fetch", "http", "https", "xh", "lwp-request", "lwp-download",
                           "GET", "aria2c", "iwr", "irm", "invoke-webrequest"})  # fmt: skip
@@ -93,12 +94,12 @@ _INTERPRETERS = INTERPRETERS
 _CODE_FLAGS = ("-c", "-e", "-E", "-m", "-r", "-p", "--eval", "--print", "--command", "-Command", "-f")
 _VALUE_FLAGS = frozenset({"-W", "-X", "-I", "--require", "-M"})
 _SHELL_RUNNERS = SHELLS | {"eval", "source", ".", "exec", "iex", "invoke-expression"}
-_WORLD_WRITABLE = re.compile(r"^(?:[0-7]?[0-7][0-7][2367]|0*0{3})$")
-_SYMBOLIC_OPEN = re.compile(r"(?:^|,)[ugoa]*[oa][ugoa]*[+=][rwxXst]*w|(?:^|,)[+=]rwx")
-_SETUID = re.compile(r"^[2467][0-7]{3}$|(?:^|,)[ugoa]*[+=][rwxX]*s")
+_WORLD_WRITABLE = lazy_compile(r"^(?:[0-7]?[0-7][0-7][2367]|0*0{3})$")
+_SYMBOLIC_OPEN = lazy_compile(r"(?:^|,)[ugoa]*[oa][ugoa]*[+=][rwxXst]*w|(?:^|,)[+=]rwx")
+_SETUID = lazy_compile(r"^[2467][0-7]{3}$|(?:^|,)[ugoa]*[+=][rwxX]*s")
 # Function definitions: "NAME() { BODY }" (the name is found looking back from "()",
 # which keeps the search linear) and "function NAME { BODY }".
-_HOOK_SKIP_ENV = re.compile(
+_HOOK_SKIP_ENV = lazy_compile(
     r"^(?:HUSKY=0|HUSKY_SKIP_HOOKS=|SKIP_HOOKS=|GIT_HOOKS_SKIP=|SKIP=|PRE_COMMIT_ALLOW_NO_CONFIG=|LEFTHOOK=0)"
 )
 _PIECE_LIMIT = 200
@@ -232,7 +233,7 @@ def _find(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
-_JUNK = re.compile(r"\.(?:pyc|pyo|tmp|temp|log|swp|swo|orig|rej|bak|class|o|DS_Store)$|~$|__pycache__$")
+_JUNK = lazy_compile(r"\.(?:pyc|pyo|tmp|temp|log|swp|swo|orig|rej|bak|class|o|DS_Store)$|~$|__pycache__$")
 
 
 def _mv(invocation: Invocation, home: str) -> Verdict | None:
@@ -892,8 +893,8 @@ def _looks_dangerous(command: str) -> str | None:
     return None
 
 
-_REMOTE_SOCKET = re.compile(r"/dev/(?:tcp|udp)/(?!localhost/|127\.|::1/)")
-_QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
+_REMOTE_SOCKET = lazy_compile(r"/dev/(?:tcp|udp)/(?!localhost/|127\.|::1/)")
+_QUOTED = lazy_compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
 
 
 def _check_malformed(command: str, home: str) -> Verdict | None:

@@ -30,6 +30,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from ..events import ToolCall
+from ..lazy_regex import lazy_compile
 from ..registry import Registry
 from .budget import decide, spend
 from .interpreters import INTERPRETERS, fed_code, inline_code
@@ -69,7 +70,7 @@ FILE_TOOLS = re.compile(
     rf"^(?:read|write|edit|apply_patch|multiedit|notebookedit|notebookread)$|^mcp__.+__(?:{_MCP_FILE_TOOLS})$"
 )
 """The tools the security audit judges (normalised names; MCP tools by suffix)."""
-_WRITING = re.compile(
+_WRITING = lazy_compile(
     r"^(?:write|edit|apply_patch|multiedit|notebookedit)$|(?:write_file|edit_file|move_file)$"
 )
 
@@ -79,7 +80,7 @@ SEARCH_TOOLS = re.compile(
     rf"^(?:search|{'|'.join(SEARCH_TOOL_NAMES)})$"
     r"|^mcp__.+__(?:search_files|list_directory(?:_with_sizes)?|directory_tree|get_file_info|grep|glob|find)$"
 )
-_CONTENT_SEARCH = re.compile(r"(?:^|__)(?:grep|search)$")  # their "pattern" is a regex over contents
+_CONTENT_SEARCH = lazy_compile(r"(?:^|__)(?:grep|search)$")  # their "pattern" is a regex over contents
 
 _PATH_KEYS = ("path", "file_path", "filePath", "notebook_path", "target_file", "filename", "source",
               "destination")  # fmt: skip
@@ -87,7 +88,7 @@ _SEARCH_PATH_KEYS = ("path", "paths", "directory", "dir", "root", "target_direct
 _GLOB_KEYS = ("glob", "include", "includes", "file_pattern")
 _CWD_KEYS = ("cwd", "workdir", "working_directory")
 _PATCH_KEYS = ("patch", "input", "diff")
-_PATCH_FILE = re.compile(
+_PATCH_FILE = lazy_compile(
     r"^\*\*\* (?:Add|Update|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$"
     r"|^(?:\+\+\+|---) (?:[ab]/)?(\S+)",
     re.MULTILINE,
@@ -156,7 +157,7 @@ _READERS = frozenset({
 _PATTERN_FIRST = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "awk", "gawk", "mawk", "sed"})
 _WRITE_TARGET = frozenset({"cp", "mv", "install", "rsync", "scp", "tee"})
 _CURL_DATA = frozenset({"-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--json"})
-_GLOB = re.compile(r"[*?\[]")
+_GLOB = lazy_compile(r"[*?\[]")
 
 
 def _judge(word: str, *, cwd: str | None, write: bool = False) -> Verdict | None:
@@ -178,7 +179,7 @@ _PATTERN_OPTIONS = frozenset({"--exclude", "--exclude-dir", "--include", "--filt
                               "--iglob", "--type", "--max-count", "--context", "--after-context",
                               "--before-context", "--regexp", "--expression"})  # fmt: skip
 """Long options whose value is a pattern or a number, not a file that is read."""
-_FILE_OPTION = re.compile(r"^--(?:[a-z-]*-)?(?:file|files-from|input|in|from)$")
+_FILE_OPTION = lazy_compile(r"^--(?:[a-z-]*-)?(?:file|files-from|input|in|from)$")
 _VALUE_SHORT = {
     "grep": "ABCDdefm", "egrep": "ABCDdefm", "fgrep": "ABCDdefm", "rg": "ABCefgjMmTt", "ag": "ABCGgm",
     "ack": "ABCm", "awk": "Ffv", "gawk": "Ffv", "mawk": "Ffv", "sed": "efl",
@@ -263,7 +264,7 @@ _METADATA_ONLY = frozenset({
 _IDENTITY_USERS = frozenset({"ssh", "scp", "sftp", "autossh", "mosh"})
 """``-i KEY`` gives them a key to log in with, which is not shown or sent."""
 _GIT_METADATA = frozenset({"rm", "check-ignore", "ls-files", "status", "mv", "check-attr", "config"})
-_PRIVATE_MODE = re.compile(r"^0?[0-7]?[0-7]00$|^(?:[ugoa]*-[rwxXst]+|u[+=][rwxXst]*|[+=]?x|-[rwx]+)(?:,|$)")
+_PRIVATE_MODE = lazy_compile(r"^0?[0-7]?[0-7]00$|^(?:[ugoa]*-[rwxXst]+|u[+=][rwxXst]*|[+=]?x|-[rwx]+)(?:,|$)")
 
 
 def _metadata_only(invocation: Invocation) -> bool:
@@ -331,8 +332,8 @@ def _find_operands(invocation: Invocation) -> list[str]:
     return [*starts, *(f"{base}/{leaf}" for base in bases for leaf in names)]
 
 
-_KEY_FILE = re.compile(r"(?:^|/)(?:id_[a-z0-9_]+|[^/]*\.(?:pem|key|ppk))$|/\.ssh/[^/]+$", re.IGNORECASE)
-_STRING_LITERAL = re.compile(r"[\"']([^\"'\n]{1,400})[\"']")
+_KEY_FILE = lazy_compile(r"(?:^|/)(?:id_[a-z0-9_]+|[^/]*\.(?:pem|key|ppk))$|/\.ssh/[^/]+$", re.IGNORECASE)
+_STRING_LITERAL = lazy_compile(r"[\"']([^\"'\n]{1,400})[\"']")
 
 
 def _is_key(value: str) -> bool:

@@ -22,11 +22,12 @@ from collections.abc import Callable, Iterator
 
 import attrs
 
+from ..lazy_regex import lazy_compile
 from .programs import Invocation
 
 __all__ = ["INTERPRETERS", "CodeDanger", "fed_code", "inline_code", "judge_code"]
 
-INTERPRETERS = re.compile(
+INTERPRETERS = lazy_compile(
     r"^(?:python[\d.]*|pypy[\d.]*|perl[\d.]*|ruby[\d.]*|node|nodejs|bun|deno|php[\d.]*|lua[\d.]*|luajit|"
     r"pwsh|powershell|tclsh[\d.]*|wish[\d.]*|expect|irb|R|Rscript|osascript|julia|jrunscript|jshell|groovy|"
     r"scala|kotlin|kotlinc|awk|gawk|nawk|mawk|busybox-awk|swift|crystal|elixir|erl|escript|guile|racket|"
@@ -37,47 +38,47 @@ AWKS = frozenset({"awk", "gawk", "nawk", "mawk", "busybox-awk"})
 _AWK_VALUES = "Ffv"
 _CODE_FLAGS = frozenset({"-c", "-e", "-E", "-r", "--eval", "-Command", "--command", "-x", "--exec", "--run"})
 
-_SOCKET = re.compile(
+_SOCKET = lazy_compile(
     r"socket|TCPSocket|fsockopen|Socket::INET|net\.Socket|net\.connect|/dev/tcp/|/inet/tcp/|/inet/udp/|"
     r"new Socket\(|connect\(\s*[\"']?\d|java\.net|s_client|ServerSocket|listen\(|require\([\"']net[\"']\)|"
     r"Net::|IO::Socket|socat|TCPServer|UDPSocket|\bconnect\([^)]{0,200}\d+\.\d+\.\d+\.\d+",
     re.IGNORECASE,
 )
-_PROCESS = re.compile(
+_PROCESS = lazy_compile(
     r"subprocess|pty\.spawn|dup2|exec|proc_open|popen|spawn|/bin/(?:ba|z|da)?sh\b|cmd\.exe|ProcessBuilder|"
     r"child_process|system\s*\(|IO\.popen|open3|\brun\s*\(|\|&?\s*\"(?:/bin/)?(?:ba)?sh",
     re.IGNORECASE,
 )
-_FORK_CODE = re.compile(
+_FORK_CODE = lazy_compile(
     r"fork\s*(?:while|until)\s*fork|while\s*\(?\s*(?:1|true|True)\s*\)?\s*[:{]?\s*(?:os\.)?fork\s*\(|"
     r"for\s*\(\s*;\s*;\s*\)\s*\{?\s*fork\s*\("
 )
 # os.system("..."), subprocess.run([...]), Runtime.exec("..."), run(`...`) (Julia), %x(...) (Ruby).
-_SHELL_CALL = re.compile(
+_SHELL_CALL = lazy_compile(
     r"(?:system|popen|exec[lv]?p?e?|run|call|check_call|check_output|Popen|spawn|execSync|spawnSync|"
     r"shell_exec|passthru|getRuntime\(\)\.exec|ProcessBuilder|shell|sh)\s*\(\s*"
     r"(?:[rbf]?(([\"'`])(.{0,4000}?)(?<!\\)\2)|\[([^\]]{0,4000})\]|\(([^)]{0,4000})\))"
 )
-_BACKTICKS = re.compile(r"`([^`]{1,4000})`")
-_QX = re.compile(r"(?:\bqx|%x)\s*(?:\(([^)]{1,4000})\)|\{([^}]{1,4000})\}|\[([^\]]{1,4000})\])")
-_DASH_C = re.compile(r"[\"']-c[\"']\s*,\s*([\"'])(.{1,4000}?)\1")
-_BASE64_LITERAL = re.compile(
+_BACKTICKS = lazy_compile(r"`([^`]{1,4000})`")
+_QX = lazy_compile(r"(?:\bqx|%x)\s*(?:\(([^)]{1,4000})\)|\{([^}]{1,4000})\}|\[([^\]]{1,4000})\])")
+_DASH_C = lazy_compile(r"[\"']-c[\"']\s*,\s*([\"'])(.{1,4000}?)\1")
+_BASE64_LITERAL = lazy_compile(
     r"(?:b64decode|decode64|atob|base64_decode|from_base64)\s*\(\s*b?[\"']([A-Za-z0-9+/=]{4,8000})[\"']"
 )
-_HOME_EXPRESSION = re.compile(
+_HOME_EXPRESSION = lazy_compile(
     r"os\.path\.expanduser\(\s*[\"']~[\"']\s*\)|Path\.home\(\)|os\.environ\[\s*[\"']HOME[\"']\s*\]|"
     r"os\.getenv\(\s*[\"']HOME[\"']\s*\)|\$ENV\{\s*[\"']?HOME[\"']?\s*\}|process\.env\.HOME|Dir\.home|"
     r"ENV\[\s*[\"']HOME[\"']\s*\]|os\.homedir\(\)"
 )
-_AWK_PIPE = re.compile(r"\|&?\s*\"([^\"]{1,4000})\"|\"([^\"]{1,4000})\"\s*\|&?\s*getline")
-_RMTREE = re.compile(
+_AWK_PIPE = lazy_compile(r"\|&?\s*\"([^\"]{1,4000})\"|\"([^\"]{1,4000})\"\s*\|&?\s*getline")
+_RMTREE = lazy_compile(
     r"(?:rmtree|rmdir|rm_rf|rmSync|remove_dir_all|rm_r|deleteRecursively|rimraf)\s*\(\s*[rbf]?([\"'])(.{0,4000}?)\1"
 )
-_SYSTEM_PATH = re.compile(
+_SYSTEM_PATH = lazy_compile(
     r"/etc/(?!ssl/|os-release|lsb-release)[^\"'\s]*"
     r"|/dev/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|disk/by-)[^\"'\s]*"
 )
-_WRITES = re.compile(
+_WRITES = lazy_compile(
     r"[\"'](?:a|w|r\+|a\+|w\+|wb|ab|rb\+)[\"']|>>|\bwrite|append|O_WRONLY|O_RDWR|O_APPEND|writeFile|appendFile|"
     r"File\.open|print\s+[A-Z]+\s|open\s*\(\s*[A-Z]+\s*,\s*[\"']?>|\bputs\b|shutil\.copy|copyfile|truncate|"
     r"unlink|remove\(|>\s*[\"']?/|chmod|chown|rename|symlink|os\.replace",

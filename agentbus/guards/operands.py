@@ -22,6 +22,7 @@ from collections.abc import Iterator
 
 import attrs
 
+from ..lazy_regex import lazy_compile
 from .paths import normalize_path
 from .programs import Invocation
 
@@ -44,20 +45,20 @@ PATTERN_OPTIONS = frozenset({
 })  # fmt: skip
 """Long options whose value is a pattern matched against names, not a file that is opened."""
 
-_FILE_URL = re.compile(r"file://[^\s'\"<>|;]*", re.IGNORECASE)
-_SOCAT_ADDRESS = re.compile(r"^(?:file|open|create|gopen):([^,]+)", re.IGNORECASE)
-_FORM_FILE = re.compile(r"^[^=@<]*=[@<]([^;]+)")
-_KEY_PATH = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*=(.+)$")
+_FILE_URL = lazy_compile(r"file://[^\s'\"<>|;]*", re.IGNORECASE)
+_SOCAT_ADDRESS = lazy_compile(r"^(?:file|open|create|gopen):([^,]+)", re.IGNORECASE)
+_FORM_FILE = lazy_compile(r"^[^=@<]*=[@<]([^;]+)")
+_KEY_PATH = lazy_compile(r"^[A-Za-z_][A-Za-z0-9_.-]*=(.+)$")
 
 PATH_MAX = 4096
 """The longest path Linux opens; a longer word is not a file name (macOS: 1024)."""
 
-DEVICE = re.compile(
+DEVICE = lazy_compile(
     r"^/dev/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|md/|dm-\d|mapper/|sr\d|"
     r"block/|disk/by-[a-z-]+/|mem$|kmem$|port$|root$|nbd\d|loop\d|zd\d|zvol/|bcache\d|pmem\d|ubi|mtd)"
 )
 """Block devices (whole disks, partitions, their by-id/by-uuid links) and raw memory."""
-_SYSTEM_FILE = re.compile(
+_SYSTEM_FILE = lazy_compile(
     r"^/etc/(?:passwd|shadow|gshadow|group|sudoers|master\.passwd|ld\.so\.preload|crontab|environment|"
     r"profile|bash\.bashrc|zshrc|zshenv|security/opasswd|doas\.conf|ssh/sshd_config)"
     r"(?:[-~]|\.(?:bak|old|orig|tmp|lock|new))?$"
@@ -74,7 +75,7 @@ _SYSTEM_FILE = re.compile(
 )
 """Files whose change hands over the machine: accounts, sudo, PAM, preloads, cron, boot scripts;
 and the rest of /etc, which :data:`CORE_SYSTEM_FILE` tells apart."""
-CORE_SYSTEM_FILE = re.compile(
+CORE_SYSTEM_FILE = lazy_compile(
     r"^/etc/(?:passwd|shadow|gshadow|group|sudoers|master\.passwd|ld\.so\.preload|security/opasswd|doas\.conf)"
     r"(?:[-~]|\.(?:bak|old|orig|tmp|lock|new))?$|^/etc/(?:sudoers\.d|pam\.d)(?:/|$)"
 )

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from ..lazy_regex import lazy_compile
 from .budget import TooComplex, spend
 
 if TYPE_CHECKING:
@@ -59,8 +60,8 @@ MAX_LOOP_VALUES = 256
 _SUB_OPEN, _SUB_CLOSE = "\ue020", "\ue021"
 _IFS = "\ue023"
 _OURS = str.maketrans({c: "\ufffd" for c in (_SUB_OPEN, _SUB_CLOSE, _IFS)})
-_PLACEHOLDER = re.compile(f"{_SUB_OPEN}(\\d+){_SUB_CLOSE}")
-_VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+_PLACEHOLDER = lazy_compile(f"{_SUB_OPEN}(\\d+){_SUB_CLOSE}")
+_VARIABLE = lazy_compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _STATEMENTS = frozenset({
     "command", "pipeline", "list", "redirected_statement", "subshell", "compound_statement",
     "if_statement", "while_statement", "for_statement", "c_style_for_statement", "case_statement",
@@ -186,7 +187,7 @@ class Script:
 
 
 _SHOWN_LIMIT = 200
-_PLAIN_WORD = re.compile(r"[\w@%+=:,./~$*{}\[\]!?#^`-]+")
+_PLAIN_WORD = lazy_compile(r"[\w@%+=:,./~$*{}\[\]!?#^`-]+")
 
 
 def _quote(word: str) -> str:
@@ -267,9 +268,35 @@ def expand_braces(word: str) -> list[str]:
 @functools.cache
 def _parser() -> Parser:
     import tree_sitter
-    import tree_sitter_bash
 
-    return tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+    return tree_sitter.Parser(tree_sitter.Language(_bash_language()))
+
+
+def _bash_language() -> object:
+    """tree-sitter-bash's grammar, from its compiled binding alone when it can be found.
+
+    The package's ``__init__`` imports importlib.resources (with tempfile and
+    shutil) for a query file the guards never read: a few milliseconds of every
+    hook process. The binding is found on the same import path and registered
+    under its own name, so a later ``import tree_sitter_bash`` reuses it.
+    """
+    import sys
+    from importlib.machinery import PathFinder
+    from importlib.util import find_spec, module_from_spec
+
+    name = "tree_sitter_bash._binding"
+    if name not in sys.modules:
+        package = find_spec("tree_sitter_bash")  # locates the package without running it
+        locations = package.submodule_search_locations if package is not None else None
+        spec = PathFinder.find_spec(name, list(locations)) if locations else None
+        if spec is None or spec.loader is None:
+            import tree_sitter_bash
+
+            return tree_sitter_bash.language()
+        binding = module_from_spec(spec)
+        spec.loader.exec_module(binding)
+        sys.modules[name] = binding
+    return sys.modules[name].language()
 
 
 class _Builder:
@@ -597,8 +624,8 @@ class _Builder:
         return f"{_SUB_OPEN}{len(self.subs) - 1}{_SUB_CLOSE}"
 
 
-_ESCAPED = re.compile(r"\\(.)", re.DOTALL)
-_ESCAPED_IN_DOUBLE = re.compile(r"\\([$`\"\\\n])")
+_ESCAPED = lazy_compile(r"\\(.)", re.DOTALL)
+_ESCAPED_IN_DOUBLE = lazy_compile(r"\\([$`\"\\\n])")
 
 
 def _unescape(text: str) -> str:
@@ -655,11 +682,11 @@ MAX_PIPELINE_STAGES = 2_000
 takes time that grows with the square of a pipeline's stages (2,000 stages: about 0.1 s;
 8,000: over a second; a megabyte of them: minutes). No real command comes near it."""
 
-_HEREDOC = re.compile(r"<<-?[ \t]*(?:'([^'\n]+)'|\"([^\"\n]+)\"|\\?([A-Za-z0-9_.-]+))")
+_HEREDOC = lazy_compile(r"<<-?[ \t]*(?:'([^'\n]+)'|\"([^\"\n]+)\"|\\?([A-Za-z0-9_.-]+))")
 
 
-_SPECIAL = re.compile(r"""['"\\|<\n]""")
-_DOUBLE_QUOTED_SPECIAL = re.compile(r'["\\]')
+_SPECIAL = lazy_compile(r"""['"\\|<\n]""")
+_DOUBLE_QUOTED_SPECIAL = lazy_compile(r'["\\]')
 
 
 def pipeline_operators(text: str, *, stop_after: int | None = None) -> int:

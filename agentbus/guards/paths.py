@@ -20,22 +20,23 @@ import posixpath
 import re
 from collections.abc import Callable
 
+from ..lazy_regex import lazy_compile
 from .verdict import Verdict
 
 __all__ = ["check_glob", "check_path", "display_path", "glob_matcher", "normalize_path"]
 
-_HOME_VARIABLE = re.compile(r"^(?:\$HOME|\$\{HOME(?::?[-=?+][^}]*)?\})(?=/|$)")
-_TILDE_USER = re.compile(r"^~([A-Za-z0-9_.][A-Za-z0-9_.-]*)(?=/|$)")
+_HOME_VARIABLE = lazy_compile(r"^(?:\$HOME|\$\{HOME(?::?[-=?+][^}]*)?\})(?=/|$)")
+_TILDE_USER = lazy_compile(r"^~([A-Za-z0-9_.][A-Za-z0-9_.-]*)(?=/|$)")
 _GLOB_CHARS = frozenset("*?[")
-_WINDOWS_DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
-_WINDOWS_DEVICE = re.compile(r"^(?:\\\\|//)[?.](?:\\|/)(?:UNC(?:\\|/))?")
-_PROC_ROOT = re.compile(r"^/proc/[^/]+/root(?=/|$)")
+_WINDOWS_DRIVE = lazy_compile(r"^[A-Za-z]:[\\/]")
+_WINDOWS_DEVICE = lazy_compile(r"^(?:\\\\|//)[?.](?:\\|/)(?:UNC(?:\\|/))?")
+_PROC_ROOT = lazy_compile(r"^/proc/[^/]+/root(?=/|$)")
 
 
 def _rule(pattern: str, label: str) -> tuple[re.Pattern[str], str]:
     # Case-insensitive: macOS and Windows homes are (~/.SSH/ID_RSA is the key), and
     # on Linux an upper-case twin of a secret's name is rare enough to be suspect.
-    return re.compile(pattern, re.IGNORECASE), label
+    return lazy_compile(pattern, re.IGNORECASE), label
 
 
 # Checked in order, most specific first; matched against "/" + the normalised path.
@@ -106,8 +107,8 @@ _WRITE_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
 )
 
-_ALLOWED = re.compile(r"/node_modules/|\.test\.|/tests?/|/fixtures/|/package-lock\.json$")
-_SOMEONES_HOME_DOT = re.compile(r"^/(?:home|users)/[^/]+/\.|^/root/\.|^/etc/", re.IGNORECASE)
+_ALLOWED = lazy_compile(r"/node_modules/|\.test\.|/tests?/|/fixtures/|/package-lock\.json$")
+_SOMEONES_HOME_DOT = lazy_compile(r"^/(?:home|users)/[^/]+/\.|^/root/\.|^/etc/", re.IGNORECASE)
 """A dot-file in a home directory, or /etc: a real credential store that the allow-list never unlocks."""
 
 # What a glob aimed at secrets matches, and what an ordinary glob matches too.

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import functools
 import posixpath
-import re
 import shlex
 from collections.abc import Iterator, Sequence
 
 import attrs
 
+from ..lazy_regex import lazy_compile
 from .budget import spend
 from .parse import Script, ShellSyntaxError, SimpleCommand, parse
 
@@ -30,7 +30,7 @@ _SHELL_VARIABLES = {"$SHELL": "sh", "${SHELL}": "sh", "$BASH": "bash", "${BASH}"
 
 MAX_NESTED = 8
 """How deep code handed to shells as strings (``bash -c "eval '...'"``) is followed."""
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\+?=")
+_ASSIGNMENT = lazy_compile(r"^[A-Za-z_][A-Za-z0-9_]*\+?=")
 
 
 @attrs.frozen
@@ -316,7 +316,7 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
 
 _NAME_TESTS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex",
                          "-iregex", "-lname", "-ilname", "-samefile", "-inum", "-newer"})  # fmt: skip
-_MATCHES_ALL = re.compile(r"^[*?]*(?:\.[*?]*)?$|^\.?\*.*\*$")
+_MATCHES_ALL = lazy_compile(r"^[*?]*(?:\.[*?]*)?$|^\.?\*.*\*$")
 
 
 def find_narrowed(args: Sequence[str]) -> str | None:

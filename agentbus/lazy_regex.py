@@ -1,0 +1,55 @@
+"""Regular expressions compiled on first use, not at import.
+
+The guards hold about sixty patterns at module level, and Claude Code starts a
+hook process for every tool call: compiling them all was about a tenth of that
+process, while a call like ``git status`` uses a handful. :func:`lazy_compile`
+returns a stand-in that compiles its pattern the first time a method is looked
+up, then keeps the compiled pattern's methods, so later calls cost what they
+cost on a compiled pattern.
+
+Use it for module-level patterns that are only called (``.search``,
+``.match``, ``.sub`` ...). Where a real :class:`re.Pattern` is needed (an
+``isinstance`` check, a registry matcher, an argument to ``re.search``),
+compile with :func:`re.compile`. A pattern that does not compile raises
+:class:`re.error` at its first use, not at import: tests that exercise each
+pattern catch it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, AnyStr, cast
+
+__all__ = ["lazy_compile"]
+
+_KEPT = (
+    *("search", "match", "fullmatch", "sub", "subn", "split", "findall", "finditer", "scanner"),
+    *("flags", "groups", "groupindex"),
+)
+"""What a compiled pattern offers, copied into the stand-in when it compiles."""
+
+
+def lazy_compile(pattern: AnyStr, flags: int | re.RegexFlag = 0) -> re.Pattern[AnyStr]:
+    """``re.compile(pattern, flags)``, deferred until the pattern is first used."""
+    return cast("re.Pattern[AnyStr]", _LazyPattern(pattern, flags))
+
+
+class _LazyPattern:
+    """Stands for a compiled pattern; compiles it when an attribute it lacks is looked up."""
+
+    def __init__(self, pattern: str | bytes, flags: int) -> None:
+        self.pattern = pattern
+        self._flags = flags
+
+    def __getattr__(self, name: str) -> Any:
+        """Reached only before compiling (and for names a pattern lacks): compile, then
+        keep the compiled pattern's methods in this instance, where lookups find them first."""
+        if name.startswith("__"):  # copy, pickle, introspection: no reason to compile
+            raise AttributeError(name)
+        compiled = re.compile(self.pattern, self._flags)
+        for kept in _KEPT:
+            setattr(self, kept, getattr(compiled, kept))
+        return getattr(compiled, name)
+
+    def __repr__(self) -> str:
+        return f"lazy_compile({self.pattern!r}, {self._flags!r})"
