@@ -23,11 +23,11 @@ What a coding task never needs, judged by mechanism (category
 
 from __future__ import annotations
 
-import ipaddress
 import posixpath
 import re
 from collections.abc import Iterable
 
+from ...lazy_regex import lazy_compile
 from ..interpreters import INTERPRETERS
 from ..operands import operands
 from ..parse import Script, SimpleCommand
@@ -75,7 +75,7 @@ def wide_root(word: str, home: str, cwd: str | None = None) -> str | None:
 
 
 # A credential's file name: keys, keystores, password databases, token files.
-_SECRET_NAME = re.compile(
+_SECRET_NAME = lazy_compile(
     r"^(?:id_[a-z0-9_*?\[\]]+|.*\.(?:pem|key|p12|pfx|ppk|jks|keystore|kdbx?|ovpn|gpg|asc|keychain(?:-db)?|"
     r"psafe3|agilekeychain|opvault|1pif|rdp|pgpass|tfrc\.json)|\.?netrc|_netrc|\.?git-credentials|"
     r"\.?pgpass|\.?my\.cnf|credentials(?:\.\w+)?|\.?s3cfg|\.?npmrc|\.?pypirc|\.?vault-token|\.?boto|"
@@ -103,7 +103,7 @@ def secret_name(name: str) -> bool:
     ) is not None
 
 
-_SECRET_WORDS = re.compile(
+_SECRET_WORDS = lazy_compile(
     r"pass(?:w(?:or)?d)?|pwd|secret|token|api[^a-z]{0,3}key|apikey|private[^a-z]{0,3}key|credential|"
     r"auth|AKIA|ASIA|aws_|xox[abposr]|ghp_|gh[ousr]_|glpat|sk-|bearer|cookie|session|BEGIN|\bkey\b|_key|key=",
     re.IGNORECASE,
@@ -209,7 +209,7 @@ def _find(invocation: Invocation, home: str) -> Verdict | None:
 
 
 _LOCATORS = frozenset({"locate", "mlocate", "plocate", "slocate", "mdfind", "glocate"})
-_MDFIND_NAME = re.compile(r"(?:==|=)\s*[\"']?([^\"'\s]+)")
+_MDFIND_NAME = lazy_compile(r"(?:==|=)\s*[\"']?([^\"'\s]+)")
 
 
 def _locate(invocation: Invocation) -> Verdict | None:
@@ -232,14 +232,14 @@ def _locate(invocation: Invocation) -> Verdict | None:
 
 # -- process memory ----------------------------------------------------------------------
 
-_PROC_SECRET = re.compile(r"^/proc/([^/]+)/(?:task/[^/]+/)?(mem|environ|maps|smaps|pagemap)$")
+_PROC_SECRET = lazy_compile(r"^/proc/([^/]+)/(?:task/[^/]+/)?(mem|environ|maps|smaps|pagemap)$")
 _OWN_PROCESS = frozenset({"self", "thread-self", "$$", "${$}", "$BASHPID", "${BASHPID}", "curproc"})
 _NAMES_ONLY = frozenset({"ls", "stat", "test", "[", "[[", "file", "du", "readlink", "realpath", "basename",
                          "dirname", "echo", "printf", "namei", "lsattr", "getfacl", "which", "type", "touch",
                          "mkdir", "chmod", "chown", "ssh-keygen", "ssh-add", "wc", "rm", "rmdir", "unlink",
                          "shred"})  # fmt: skip
 """Programs that look at a file's name or metadata, not its contents (wc counts: not a leak)."""
-_DUMPERS = re.compile(
+_DUMPERS = lazy_compile(
     r"^(?:mimipenguin|lazagne|mimikatz|pypykatz|secretsdump|procdump|keychaindump|chainbreaker|"
     r"firefox_decrypt|hack-browser-data|sharpchrome|sharpweb|dumpkeychain|lsassy|unshadow|"
     r"linpeas|credentialharvester|swap_digger|3snake|keetheft|keethief|dploot|ssh-agent-dump)"
@@ -247,14 +247,14 @@ _DUMPERS = re.compile(
     re.IGNORECASE,
 )
 """Tools whose only purpose is dumping credentials from memory, stores or the disk."""
-_KEEPERS = re.compile(
+_KEEPERS = lazy_compile(
     r"ssh-agent|gpg-agent|gnome-keyring|keepass|kwallet|seahorse|sshd|\bsudo\b|\bsu\b|passwd|login|"
     r"chrome|chromium|firefox|safari|brave|msedge|1password|bitwarden|lastpass|vault|securityd|lsass|"
     r"secretd|keychain|ksecretd|polkit|systemd-logind",
     re.IGNORECASE,
 )
 """Processes that hold credentials in memory."""
-_DUMP_COMMANDS = re.compile(
+_DUMP_COMMANDS = lazy_compile(
     r"dump\s+(?:memory|binary|value)|generate-core-file|\bgcore\b|save-core|\bx/\d*[sxbw]|find\s+/|"
     r"memory\s+read|process\s+save-core",
     re.IGNORECASE,
@@ -320,19 +320,17 @@ def _dumper(invocation: Invocation) -> Verdict | None:
 
 # -- the cloud metadata service ------------------------------------------------------------
 
-_METADATA_V4 = frozenset({
-    ipaddress.IPv4Address("169.254.169.254"), ipaddress.IPv4Address("169.254.170.2"),
-    ipaddress.IPv4Address("169.254.170.23"), ipaddress.IPv4Address("100.100.100.200"),
-    ipaddress.IPv4Address("192.0.0.192"),
-})  # fmt: skip
-_METADATA_V6 = frozenset({ipaddress.IPv6Address("fd00:ec2::254"), ipaddress.IPv6Address("fd00:ec2::23")})
+_METADATA_V4 = frozenset({0xA9FEA9FE, 0xA9FEAA02, 0xA9FEAA17, 0x646464C8, 0xC00000C0})
+"""169.254.169.254 (AWS, GCP, Azure, OCI ...), 169.254.170.2 and .23 (ECS, EKS), 100.100.100.200
+(Alibaba), 192.0.0.192 (Oracle Classic), as 32-bit numbers."""
+_METADATA_V6 = frozenset({"fd00:ec2::254", "fd00:ec2::23"})
 _METADATA_NAMES = frozenset({"metadata.google.internal", "metadata.goog", "metadata", "instance-data",
                              "instance-data.ec2.internal", "metadata.tencentyun.com",
                              "metadata.platformequinix.com"})  # fmt: skip
-_HOST_IN_URL = re.compile(
+_HOST_IN_URL = lazy_compile(
     r"(?:[a-z][a-z0-9+.-]*://)(?:[^@/\s'\"]*@)?(\[[0-9a-fA-F:.%]+\]|[^/:\s'\"?#\\)$`{]+)", re.IGNORECASE
 )
-_BARE_HOST = re.compile(r"^(?:[^@/\s]*@)?(\[[0-9a-fA-F:.%]+\]|[0-9a-zA-Z.\-]+)(?::\d+)?(?:/.*)?$")
+_BARE_HOST = lazy_compile(r"^(?:[^@/\s]*@)?(\[[0-9a-fA-F:.%]+\]|[0-9a-zA-Z.\-]+)(?::\d+)?(?:/.*)?$")
 _TEXT_ONLY = frozenset({"echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "ack", "git", "sed",
                         "awk", "jq", "yq", "man", "iptables", "ip6tables", "nft", "ip", "route", "ufw",
                         "firewall-cmd", "pfctl", "cat", "less", "head", "tail", "wc", "sort", "test", "[",
@@ -340,30 +338,31 @@ _TEXT_ONLY = frozenset({"echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", 
 """Programs that only print or match text, and firewalls (blocking the metadata service is hardening)."""
 
 
-def _ipv4(text: str) -> ipaddress.IPv4Address | None:
-    """An IPv4 address in any form inet_aton accepts: 2852039166, 0xa9fea9fe, 0251.0376.0251.0376."""
+_NUMBER = lazy_compile(r"^(?:0[xX][0-9a-fA-F]*|[0-9]+)$")
+
+
+def _ipv4(text: str) -> int | None:
+    """An IPv4 address in any form inet_aton accepts (2852039166, 0xa9fea9fe, 0251.0376.0251.0376)."""
     parts = text.split(".")
-    if not 1 <= len(parts) <= 4:
+    if not 1 <= len(parts) <= 4 or not all(_NUMBER.match(part) for part in parts):
         return None
     numbers = []
     for part in parts:
-        try:
-            if part.lower().startswith("0x"):
-                numbers.append(int(part[2:] or "0", 16))
-            elif len(part) > 1 and part.startswith("0"):
-                numbers.append(int(part, 8))
-            else:
-                numbers.append(int(part, 10))
-        except ValueError:
-            return None
+        if part[:2].lower() == "0x":
+            numbers.append(int(part[2:] or "0", 16))
+        elif len(part) > 1 and part.startswith("0"):
+            if not set(part) <= set("01234567"):
+                return None
+            numbers.append(int(part, 8))
+        else:
+            numbers.append(int(part, 10))
     *head, last = numbers
     if any(n > 255 for n in head) or last >= 256 ** (5 - len(numbers)):
         return None
     value = 0
     for n in head:
         value = value * 256 + n
-    value = (value << (8 * (5 - len(numbers)))) + last
-    return ipaddress.IPv4Address(value) if value < 2**32 else None
+    return (value << (8 * (5 - len(numbers)))) + last
 
 
 def metadata_host(host: str) -> bool:
@@ -376,14 +375,16 @@ def metadata_host(host: str) -> bool:
     v4 = _ipv4(host)
     if v4 is not None:
         return v4 in _METADATA_V4
-    if ":" in host:
-        try:
-            v6 = ipaddress.IPv6Address(host.split("%", 1)[0])
-        except ValueError:
-            return False
-        mapped = v6.ipv4_mapped or (v6.sixtofour if v6.sixtofour else None)
-        return v6 in _METADATA_V6 or (mapped is not None and mapped in _METADATA_V4)
-    return False
+    if ":" not in host:
+        return False
+    import ipaddress  # only for an IPv6 literal: most commands never need the module
+
+    try:
+        v6 = ipaddress.IPv6Address(host.split("%", 1)[0])
+    except ValueError:
+        return False
+    mapped = v6.ipv4_mapped or v6.sixtofour
+    return v6.compressed in _METADATA_V6 or (mapped is not None and int(mapped) in _METADATA_V4)
 
 
 def _hosts(word: str, bare: bool) -> Iterable[str]:
@@ -448,12 +449,12 @@ _STORE_RULES: tuple[tuple[str, str], ...] = (
     (r"/\.config/(?:heroku|doctl|hcloud|linode-cli|op|Bitwarden CLI)(?:/|$)", "cloud CLI credentials"),
     (r"/\.(?:password-store|electrum|bitcoin|ethereum)(?:/|$)|/wallet\.dat$", "password store or wallet"),
 )
-_STORES = tuple((re.compile(pattern, re.IGNORECASE), label) for pattern, label in _STORE_RULES)
-_SYSTEM_STORES = re.compile(
+_STORES = tuple((lazy_compile(pattern, re.IGNORECASE), label) for pattern, label in _STORE_RULES)
+_SYSTEM_STORES = lazy_compile(
     r"^/(?:var/)?run/secrets/kubernetes\.io(?:/|$)|^/Library/Keychains(?:/|$)|^/etc/(?:krb5\.keytab|"
     r"ssl/private)(?:/|$)|^/var/lib/(?:sss/secrets|samba/private)(?:/|$)"
 )
-_APP_DIR = re.compile(
+_APP_DIR = lazy_compile(
     r"/\.config/|/Library/Application Support/|/\.mozilla/|/Library/Cookies|/Library/Keychains|"
     r"/\.local/share/|/snap/[^/]+/[^/]+/\.|/\.var/app/|/Library/Containers/|/Library/Safari"
 )
@@ -479,7 +480,7 @@ def credential_store(word: str, home: str, cwd: str | None = None) -> str | None
     return None
 
 
-_EVERY_HOME = re.compile(r"^/(?:home|Users)/[*?\[][^/]*(?=/)")
+_EVERY_HOME = lazy_compile(r"^/(?:home|Users)/[*?\[][^/]*(?=/)")
 
 
 def _stores(invocation: Invocation, home: str) -> Verdict | None:

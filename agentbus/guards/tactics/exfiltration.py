@@ -28,9 +28,9 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterator
+from typing import NamedTuple
 
-import attrs
-
+from ...lazy_regex import lazy_compile
 from ..interpreters import INTERPRETERS, inline_code
 from ..operands import operands
 from ..parse import Script, SimpleCommand
@@ -145,7 +145,7 @@ _OUTPUT_OPTIONS = frozenset({"-o", "--output", "-O", "--remote-name", "-D", "--d
                              "--stderr", "--ca-certificate", "--certificate", "--private-key",
                              "--load-cookies", "--save-cookies"})  # fmt: skip
 """Options whose file is written, or used to make the connection, not sent."""
-_REMOTE_PATH = re.compile(r"^(?:[\w.+-]+@)?[\w.-]+:(?!//)|^[\w+.-]+://")
+_REMOTE_PATH = lazy_compile(r"^(?:[\w.+-]+@)?[\w.-]+:(?!//)|^[\w+.-]+://")
 _CLOUD_COPIERS = {
     "aws": (("s3", "cp"), ("s3", "sync"), ("s3", "mv")),
     "gsutil": (("cp",), ("rsync",), ("mv",)),
@@ -158,7 +158,7 @@ _CLOUD_COPIERS = {
 }
 
 
-_DROPS = re.compile(
+_DROPS = lazy_compile(
     r"^(?:[\w-]+\.)*(?:transfer\.sh|file\.io|0x0\.st|termbin\.com|ix\.io|sprunge\.us|paste\.rs|pastebin\.com|"
     r"bashupload\.com|tmpfiles\.org|catbox\.moe|gofile\.io|anonfiles\.com|temp\.sh|oshi\.at|filebin\.net|"
     r"keep\.sh|uguu\.se|pastebin\.pl|hastebin\.com|dpaste\.org|paste\.ee|webhook\.site|requestbin\.net|"
@@ -166,7 +166,7 @@ _DROPS = re.compile(
     re.IGNORECASE,
 )
 """Anonymous file drops, paste sites, request catchers and chat APIs: where stolen files are sent."""
-_FILE_UPLOAD = re.compile(r"^(?:-F|--form|-T|--upload-file|--data-binary|--post-file|--body-file)$")
+_FILE_UPLOAD = lazy_compile(r"^(?:-F|--form|-T|--upload-file|--data-binary|--post-file|--body-file)$")
 
 
 def _to_drop(invocation: Invocation) -> Verdict | None:
@@ -325,7 +325,7 @@ _COUNTERS = frozenset({"seq", "jot", "expr", "shuf", "date"})
 """What a sweep computes a host from (``ping 192.168.1.$(seq 1 254)``): numbers, not data."""
 
 
-_SERVERS = re.compile(r"^(?:http\.server|SimpleHTTPServer|http-server|serve|httpd)$")
+_SERVERS = lazy_compile(r"^(?:http\.server|SimpleHTTPServer|http-server|serve|httpd)$")
 
 
 def _served(invocation: Invocation, home: str) -> Verdict | None:
@@ -355,11 +355,12 @@ _PATH_DIRS = ("/usr/local/bin", "/usr/local/sbin", "/usr/bin", "/usr/sbin", "/bi
               "~/go/bin", "~/.npm-global/bin", "~/.deno/bin", "~/.bun/bin")  # fmt: skip
 _DOWNLOADERS = frozenset({"curl", "wget", "aria2c", "fetch", "tftp", "certutil", "http", "https", "xh",
                           "lwp-download", "axel", "wget2"})  # fmt: skip
-_URL = re.compile(r"^(?:https?|ftp|tftp)://", re.IGNORECASE)
+_URL = lazy_compile(r"^(?:https?|ftp|tftp)://", re.IGNORECASE)
 
 
-@attrs.frozen
-class _Download:
+class _Download(NamedTuple):
+    """What a downloader writes."""
+
     files: tuple[str, ...]
     """The files it writes (as written: relative to the command's directory)."""
     stdout: bool
@@ -490,21 +491,21 @@ def _in_path_dir(path: str, home: str) -> bool:
 
 # -- running what was downloaded ------------------------------------------------------------------
 
-_FETCH_CODE = re.compile(
+_FETCH_CODE = lazy_compile(
     r"urlopen|urllib|requests\.get|httpx\.get|LWP|get\(\s*[\"']https?:|URI\.open|open-uri|Net::HTTP|"
     r"fetch\(|file_get_contents\(\s*[\"']https?:|\biwr\b|Invoke-WebRequest|Invoke-RestMethod|\birm\b|"
     r"DownloadString|DownloadFile|Net\.WebClient|https?\.get\(|curl_exec",
     re.IGNORECASE,
 )
-_EVAL_CODE = re.compile(
+_EVAL_CODE = lazy_compile(
     r"\bexec\s*\(|\beval\b|\biex\b|Invoke-Expression|new\s+Function\s*\(|\bFunction\s*\(|"
     r"compile\s*\(|runpy|__import__\s*\(\s*[\"']os|vm\.run|\binclude\s*\(\s*[\"']https?:",
     re.IGNORECASE,
 )
-_PACKAGE_URL = re.compile(
+_PACKAGE_URL = lazy_compile(
     r"^https?://\S+\.(?:tar\.gz|tgz|zip|whl|tar\.bz2|tar\.xz|egg|gem|crate)(?:[?#]\S*)?$"
 )
-_MODES_X = re.compile(r"^(?:[0-7]?[0-7]*[1357][0-7]{0,2}|[ugoa]*\+[rwXst]*x[rwxXst]*)$")
+_MODES_X = lazy_compile(r"^(?:[0-7]?[0-7]*[1357][0-7]{0,2}|[ugoa]*\+[rwXst]*x[rwxXst]*)$")
 
 
 def _fetch_and_eval(invocation: Invocation) -> Verdict | None:
@@ -617,7 +618,7 @@ _LOADERS = frozenset({"insmod", "kldload", "kextload", "open", "xdg-open", "gio"
                       "apt", "apt-get", "pip", "pip3", "npm", "gem", "hdiutil", "msiexec", "wine", "mono",
                       "dotnet"})  # fmt: skip
 """Programs that load, install or open the files they are given (and so run code in them)."""
-_OPENS_CODE = re.compile(
+_OPENS_CODE = lazy_compile(
     r"^[^.]+$|\.(?:app|command|pkg|mpkg|dmg|sh|tool|jar|run|appimage|terminal|workflow|scpt|desktop)$", re.I
 )
 """What ``open``/``xdg-open`` runs rather than views: an app, an installer, a script (not a PDF)."""
@@ -656,19 +657,21 @@ def _moves(invocation: Invocation) -> list[tuple[str, str]]:
     return [(source, destination) for source in positionals[:-1]]
 
 
-@attrs.define
 class _Tracker:
-    """What a command line has downloaded so far, statement by statement."""
+    """What a command line has downloaded (and packed) so far, statement by statement."""
 
-    home: str
-    files: dict[str, str] = attrs.field(factory=dict)
-    """Normalised path of each downloaded file -> the downloader's name."""
-    names: dict[str, list[str]] = attrs.field(factory=dict)
-    """Base name -> the downloaded paths with it (a bare command name is looked up by it)."""
-    trees: set[str] = attrs.field(factory=set)
-    """Directories a downloaded archive was unpacked into."""
-    packed: dict[str, str] = attrs.field(factory=dict)
-    """Normalised path of each file that holds a sensitive source (``tar czf /tmp/h.tgz ~/.ssh``) -> what."""
+    __slots__ = ("files", "home", "names", "packed", "trees")
+
+    def __init__(self, home: str) -> None:
+        self.home = home
+        self.files: dict[str, str] = {}
+        """Normalised path of each downloaded file -> the downloader's name."""
+        self.names: dict[str, list[str]] = {}
+        """Base name -> the downloaded paths with it (a bare command name is looked up by it)."""
+        self.trees: set[str] = set()
+        """Directories a downloaded archive was unpacked into."""
+        self.packed: dict[str, str] = {}
+        """Normalised path of each file holding a sensitive source (``tar czf /tmp/h.tgz ~/.ssh``) -> what."""
 
     def path(self, word: str, cwd: str | None) -> str:
         return normalize_path(word, home=self.home, cwd=cwd)
@@ -844,7 +847,7 @@ def _pipeline(stages: list[Invocation], home: str, tracker: _Tracker) -> Verdict
     return None
 
 
-_STREAMS = re.compile(r"^/dev/(?:null|stdout|stderr|tty|fd/\d+)$")
+_STREAMS = lazy_compile(r"^/dev/(?:null|stdout|stderr|tty|fd/\d+)$")
 
 
 def _sends_stdin(invocation: Invocation) -> bool:

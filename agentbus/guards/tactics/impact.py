@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 
+from ...lazy_regex import lazy_compile
 from ..interpreters import inline_code
 from ..operands import operands
 from ..parse import Script
@@ -54,16 +55,16 @@ _POWER_PROGRAMS = frozenset({"shutdown", "reboot", "halt", "poweroff", "kexec", 
 _HARMLESS_FLAGS = frozenset({"--help", "-?", "--version", "-V", "-c", "--show", "-k", "--wall", "--no-wall"})
 _POWER_VERBS = frozenset({"reboot", "poweroff", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep",
                           "suspend-then-hibernate", "soft-reboot", "sleep"})  # fmt: skip
-_POWER_TARGET = re.compile(r"^(?:reboot|poweroff|halt|kexec|suspend|hibernate|hybrid-sleep|soft-reboot|"
+_POWER_TARGET = lazy_compile(r"^(?:reboot|poweroff|halt|kexec|suspend|hibernate|hybrid-sleep|soft-reboot|"
                            r"ctrl-alt-del|sleep|suspend-then-hibernate)\.target$")  # fmt: skip
 _SESSION_KILLERS = frozenset({"terminate-user", "kill-user", "terminate-seat", "kill-session",
                               "terminate-session"})  # fmt: skip
-_DBUS_POWER = re.compile(
+_DBUS_POWER = lazy_compile(
     r"(?:login1|SessionManager|ConsoleKit|ksmserver|PowerManagement|xfce\.Session).*"
     r"(?:PowerOff|Reboot|Halt|KExec|Suspend|Hibernate|HybridSleep|Shutdown|Restart|Stop|Logout|logout)\b",
     re.IGNORECASE,
 )
-_APPLESCRIPT_POWER = re.compile(
+_APPLESCRIPT_POWER = lazy_compile(
     r"\b(?:shut\s*down|restart|log\s*out|sleep)\b|aevt(?:rsdn|rrst|rlgo|shut|slep)", re.IGNORECASE
 )
 _SYSRQ = "/proc/sysrq-trigger"
@@ -138,9 +139,9 @@ _VITAL = frozenset({"init", "systemd", "launchd", "sshd", "loginwindow", "Window
 """Processes without which the machine, the session or the remote login is gone."""
 _SHELL_UI = frozenset({"Finder", "Dock", "SystemUIServer", "explorer", "explorer.exe"})
 """Relaunched at once when stopped politely (``killall Dock`` applies a setting); gone when KILLed."""
-_EVERYTHING = re.compile(r"^(?:\.|\.\*|\^|\$|\^\.\*\$?|\.\+|\[\^?\]?.*\]\*|\(\.\*\)|\\w\*|)$")
-_KILL_SIGNAL = re.compile(r"^-(?:9|KILL|SIGKILL|s\s*KILL)$", re.IGNORECASE)
-_WHOLE_PS = re.compile(r"^\s*ps\b(?![^|]*\s-p\b)(?=[^|]*(?:\s-\w*[eA]|\s-?a?ux|\sax|\s-ef))")
+_EVERYTHING = lazy_compile(r"^(?:\.|\.\*|\^|\$|\^\.\*\$?|\.\+|\[\^?\]?.*\]\*|\(\.\*\)|\\w\*|)$")
+_KILL_SIGNAL = lazy_compile(r"^-(?:9|KILL|SIGKILL|s\s*KILL)$", re.IGNORECASE)
+_WHOLE_PS = lazy_compile(r"^\s*ps\b(?![^|]*\s-p\b)(?=[^|]*(?:\s-\w*[eA]|\s-?a?ux|\sax|\s-ef))")
 
 
 def _kill(invocation: Invocation) -> Verdict | None:
@@ -225,12 +226,12 @@ _DATA_DIRS = frozenset({"documents", "desktop", "downloads", "pictures", "music"
 _DATA_SUBDIRS = frozenset({".local/share", "library/application support", "library/mobile documents",
                            "library/mail", "library/messages", "library/photos", "library/containers",
                            "library/keychains", ".config/google-chrome", ".mozilla/firefox"})  # fmt: skip
-_DATA_SYSTEM = re.compile(
+_DATA_SYSTEM = lazy_compile(
     r"^/var/lib/(?:postgresql|pgsql|mysql|mariadb|mongodb|redis|elasticsearch|docker|containers|influxdb|"
     r"cassandra|couchdb|neo4j|clickhouse)(?:/|$)|^/(?:Volumes|media|mnt|run/media)/[^/]+(?:/Backups\.backupdb)?|^/srv(?:/|$)|"
     r"^/home$|^/Users$|^/var/backups?(?:/|$)|^/var/mail(?:/|$)|^/var/www(?:/|$)"
 )
-_GLOB = re.compile(r"[*?\[]|\{\}")
+_GLOB = lazy_compile(r"[*?\[]|\{\}")
 
 
 def user_data(word: str, home: str, cwd: str | None = None) -> str | None:
@@ -261,19 +262,19 @@ def user_data(word: str, home: str, cwd: str | None = None) -> str | None:
 
 _DESTROYERS = frozenset({"rm", "shred", "wipe", "srm", "truncate", "unlink", "ccrypt", "ccencrypt", "gshred",
                          "grm", "trash", "trash-put", "rmdir"})  # fmt: skip
-_FIND_DESTROYS = re.compile(
+_FIND_DESTROYS = lazy_compile(
     r"^(?:rm|shred|wipe|srm|truncate|unlink|gpg|gpg2|openssl|ccrypt|7z|7za|zip|age|aescrypt|dd|sh|bash|"
     r"mv|gshred|python3?|perl)$"
 )
-_JUNK = re.compile(
+_JUNK = lazy_compile(
     r"\.(?:pyc|pyo|tmp|temp|log|swp|swo|orig|rej|bak|class|o|DS_Store|dmg|iso|pkg|part|crdownload|"
     r"lock)$|~$|__pycache__$|node_modules$|\.cache$|^\.?DS_Store$|^Thumbs\.db$",
     re.IGNORECASE,
 )
-_SIZE = re.compile(r"^(\d+(?:\.\d+)?)([KMGTPE]?)(?:i?B)?$", re.IGNORECASE)
+_SIZE = lazy_compile(r"^(\d+(?:\.\d+)?)([KMGTPE]?)(?:i?B)?$", re.IGNORECASE)
 _DISK_FILLERS = frozenset({"/dev/zero", "/dev/urandom", "/dev/random"})
-_DROP_SQL = re.compile(r"\bDROP\s+(?:DATABASE|SCHEMA)\b|\bTRUNCATE\s+.*\bCASCADE\b", re.IGNORECASE)
-_DISPOSABLE = re.compile(r"test|dev|tmp|temp|local|ci\b|example|sandbox|scratch|demo", re.IGNORECASE)
+_DROP_SQL = lazy_compile(r"\bDROP\s+(?:DATABASE|SCHEMA)\b|\bTRUNCATE\s+.*\bCASCADE\b", re.IGNORECASE)
+_DISPOSABLE = lazy_compile(r"test|dev|tmp|temp|local|ci\b|example|sandbox|scratch|demo", re.IGNORECASE)
 """Database names a developer drops and recreates (``DROP DATABASE IF EXISTS app_test``)."""
 _SQL_CLIENTS = frozenset({"mysql", "mariadb", "psql", "sqlcmd", "clickhouse-client", "cockroach", "mysqlsh",
                           "cqlsh", "sqlplus"})  # fmt: skip
