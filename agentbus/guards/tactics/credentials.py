@@ -495,6 +495,8 @@ def _stores(invocation: Invocation, home: str) -> Verdict | None:
         value = operand.value
         if value[:5].lower() == "file:" and value[5:7] != "//":
             value = value[5:].split("?", 1)[0]  # sqlite3 "file:$HOME/.../Login Data?immutable=1"
+        if check_path(value, home=home, cwd=invocation.cwd) is not None:
+            continue  # a secret the path guards know: theirs to deny (secret access)
         label = credential_store(value, home, invocation.cwd)
         if label is not None:
             return _verdict(invocation, f"reads {label}")
