@@ -55,7 +55,7 @@ KEYS_USED = [
     "prowler gcp --credentials-file secrets/credentials.json",
     "export KUBECONFIG=clusters/a/kubeconfig:clusters/b/kubeconfig",
     "keytool -list -keystore release.keystore",
-    "codesign --sign \"Developer ID\" --keychain build.keychain-db dist/App.app",
+    'codesign --sign "Developer ID" --keychain build.keychain-db dist/App.app',
     "ssh-keygen -y -f ~/.ssh/id_ed25519",
     "ssh-keygen -p -f ~/.ssh/id_ed25519",
 ]

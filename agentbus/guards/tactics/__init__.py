@@ -40,6 +40,8 @@ JUDGES: tuple[InvocationJudge, ...] = (
 """Every family's judge of one simple command, in the order they are asked."""
 
 SCRIPT_JUDGES: tuple[ScriptJudge, ...] = (
+    credentials.judge_script,
+    impact.judge_script,
     exfiltration.judge_script,
     persistence.judge_script,
     privilege.judge_script,

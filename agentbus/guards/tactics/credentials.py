@@ -1,13 +1,611 @@
-"""Tactic family ``credentials``: see the package docstring. Being written (issue 18)."""
+"""Tactic family ``credentials``: hunting for keys and passwords beyond the project.
+
+What a coding task never needs, judged by mechanism (category
+:data:`~agentbus.guards.verdict.CREDENTIALS`):
+
+- **searching the machine** for key files (``find / -name id_rsa``, ``locate``,
+  ``mdfind``) or for secrets in files (``grep -r password ~``): a search is a
+  hunt when it starts outside the project (``/``, the home directory, ``/etc``
+  ...) and looks for a credential's name or a secret's word. ``grep -rn
+  password src/`` is ordinary;
+- **process memory**: ``/proc/PID/mem`` and another process's ``environ``,
+  ``gcore``, a debugger attached to dump memory, ``strace -p``, and the known
+  dumpers (mimipenguin, LaZagne, mimikatz);
+- **the cloud metadata service** (169.254.169.254 in any spelling, ECS's
+  169.254.170.2, ``metadata.google.internal``, Alibaba's 100.100.100.200): any
+  request to it, since what it serves is the machine's identity and keys;
+- **credential stores**: browser profiles (``Login Data``, ``logins.json``,
+  ``key4.db``, cookies), keychains and keyrings, the token files of developer
+  tools (``~/.npmrc``, ``~/.pgpass``, ``~/.vault-token`` ...), and the commands
+  that print a stored secret (``security find-generic-password -w``,
+  ``secret-tool lookup``, ``gh auth token``, ``kubectl get secret -o yaml``).
+"""
 
 from __future__ import annotations
 
-from ..programs import Invocation
-from ..verdict import Verdict
+import posixpath
+import re
+from collections.abc import Iterable
 
-__all__ = ["judge"]
+from ...lazy_regex import lazy_compile
+from ..interpreters import INTERPRETERS
+from ..operands import operands
+from ..parse import Script, SimpleCommand
+from ..paths import check_glob, check_path, normalize_path
+from ..programs import SHELLS, Invocation
+from ..verdict import CREDENTIALS, Verdict
+
+__all__ = ["credential_store", "judge", "judge_script", "metadata_host", "secret_name", "wide_root"]
+
+_PIECE_LIMIT = 200
+
+
+def _verdict(invocation: Invocation, why: str) -> Verdict:
+    text = " ".join(invocation.text.split())
+    piece = text if len(text) <= _PIECE_LIMIT else text[: _PIECE_LIMIT - 1] + "…"
+    return Verdict(CREDENTIALS, piece, why)
+
+
+def _values(invocation: Invocation) -> list[str]:
+    return [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
+
+
+# -- where a search is a hunt ------------------------------------------------------------
+
+_WIDE_ROOTS = frozenset({"/", "/home", "/Users", "/root", "/etc", "/var", "/opt", "/srv", "/mnt", "/media",
+                         "/Volumes", "/private", "/usr", "/tmp", "/Library", "/var/www"})  # fmt: skip
+
+
+def wide_root(word: str, home: str, cwd: str | None = None) -> str | None:
+    """Describe ``word`` if it is a place a search of which reaches beyond the project.
+
+    The root, the home directory itself (not a folder in it), another user's
+    home, and the top-level system directories.
+    """
+    path = normalize_path(word, home=home, cwd=cwd)
+    path = path.rstrip("/") or "/"
+    if path.endswith("/*"):
+        path = path[:-2] or "/"
+    home = home.rstrip("/")
+    if path == home or re.fullmatch(r"/(?:home|Users)/[^/]+|/root", path):
+        return "the home directory"
+    if path in _WIDE_ROOTS:
+        return "the whole machine" if path == "/" else path
+    return None
+
+
+# A credential's file name: keys, keystores, password databases, token files.
+_SECRET_NAME = lazy_compile(
+    r"^(?:id_[a-z0-9_*?\[\]]+|.*\.(?:pem|key|p12|pfx|ppk|jks|keystore|kdbx?|ovpn|gpg|asc|keychain(?:-db)?|"
+    r"psafe3|agilekeychain|opvault|1pif|rdp|pgpass|tfrc\.json)|\.?netrc|_netrc|\.?git-credentials|"
+    r"\.?pgpass|\.?my\.cnf|credentials(?:\.\w+)?|\.?s3cfg|\.?npmrc|\.?pypirc|\.?vault-token|\.?boto|"
+    r"\.?docker/config\.json|authorized_keys|known_hosts|shadow|master\.passwd|"
+    r"wp-config\.php|\.env(?:\.[a-z]+)?|\*\.env|secrets?(?:\.\w+)?|.*passw(?:or)?d.*|.*secret.*|"
+    r"logins\.json|key[34]\.db|login data|cookies(?:\.sqlite)?|kubeconfig|\.?kube/config|"
+    r"\.aws/credentials|.*\.aws.*|.*\.ssh.*|keyring.*|.*wallet.*|htpasswd|\.htpasswd)$",
+    re.IGNORECASE,
+)
+
+
+def secret_name(name: str) -> bool:
+    """Whether a name (or glob) a search looks for is a credential's."""
+    name = name.strip().strip("'\"").rstrip("/")
+    if len(name.strip("*?.[]")) < 2:
+        return False  # "*", ".*": every file, or every hidden one (listing a directory, not a hunt)
+    tail = name.rsplit("/", 1)[-1] if "/" in name and not name.startswith(".aws") else name
+    if _SECRET_NAME.match(tail) or _SECRET_NAME.match(name.lstrip("*/")):
+        return True
+    probe = f"/home/x/{tail}"
+    return (
+        check_glob(probe, home="/home/x")
+        if any(c in tail for c in "*?[")
+        else check_path(probe, home="/home/x")
+    ) is not None
+
+
+_SECRET_WORDS = lazy_compile(
+    r"pass(?:w(?:or)?d)?|pwd|secret|token|api[^a-z]{0,3}key|apikey|private[^a-z]{0,3}key|credential|"
+    r"auth|AKIA|ASIA|aws_|xox[abposr]|ghp_|gh[ousr]_|glpat|sk-|bearer|cookie|session|BEGIN|\bkey\b|_key|key=",
+    re.IGNORECASE,
+)
+"""Words a secret search looks for: passwords, tokens, API keys, PEM headers, cloud key ids."""
+
+_SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "ack-grep", "zgrep", "pt", "ugrep",
+                        "sift", "git-grep", "trufflehog", "gitleaks", "detect-secrets", "noseyparker",
+                        "ripsecrets"})  # fmt: skip
+_SCANNERS = frozenset({"trufflehog", "gitleaks", "detect-secrets", "noseyparker", "ripsecrets"})
+"""Secret scanners: ordinary on the project, a hunt when pointed at the home directory or the disk."""
+_GREP_VALUE_OPTIONS = frozenset({"-e", "--regexp", "-f", "--file", "-m", "--max-count", "-A", "-B", "-C",
+                                 "--include", "--exclude", "--exclude-dir", "-g", "--glob", "-t", "--type",
+                                 "-T", "--type-not", "--iglob", "-d", "-D", "--max-depth", "--color",
+                                 "--colour", "-M", "--max-columns", "-j", "--threads", "--ignore-file",
+                                 "--label", "--context", "-E", "--encoding", "--pre", "--sort"})  # fmt: skip
+
+
+def _search(invocation: Invocation, home: str) -> Verdict | None:
+    """grep -r / rg / ag over a wide root for a secret's word."""
+    name = invocation.name
+    values = _values(invocation)
+    if name in _SCANNERS:
+        for value in values:
+            where = wide_root(value.partition("=")[2] or value, home, invocation.cwd)
+            if where:
+                return _verdict(invocation, f"scans {where} for secrets")
+        return None
+    recursive = name not in ("grep", "egrep", "fgrep", "zgrep") or any(
+        v in ("--recursive", "--dereference-recursive", "-d") or (v.startswith("-") and not v.startswith("--")
+                                                             and ("r" in v or "R" in v))
+        for v in values
+    )  # fmt: skip
+    patterns: list[str] = []
+    places: list[str] = []
+    expect_value = ""
+    pattern_given = False
+    for value in values:
+        if expect_value:
+            if expect_value in ("-e", "--regexp"):
+                patterns.append(value)
+                pattern_given = True
+            elif expect_value in ("--include", "-g", "--glob", "--iglob"):
+                patterns.append(value)
+            expect_value = ""
+            continue
+        if value in _GREP_VALUE_OPTIONS:
+            expect_value = value
+            continue
+        if value.startswith("--") and "=" in value:
+            option, _, rest = value.partition("=")
+            if option in ("--regexp", "--include", "--glob", "--iglob"):
+                patterns.append(rest)
+                pattern_given = pattern_given or option == "--regexp"
+            continue
+        if value.startswith("-") and len(value) > 1:
+            continue
+        if not pattern_given and not patterns:
+            patterns.append(value)
+            pattern_given = True
+            continue
+        places.append(value)
+    if not recursive:
+        places = [p for p in places if p.endswith("/*") or "*" in p.rsplit("/", 1)[-1]]
+    hunted = any(_SECRET_WORDS.search(p) or secret_name(p) for p in patterns)
+    if not hunted:
+        return None
+    for place in places:
+        where = wide_root(place, home, invocation.cwd)
+        if where:
+            return _verdict(invocation, f"searches {where} for passwords, keys or tokens")
+    return None
+
+
+_FIND_NAME_TESTS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex",
+                              "-iregex"})  # fmt: skip
+
+
+def _find(invocation: Invocation, home: str) -> Verdict | None:
+    """find over a wide root for a credential's file name."""
+    values = _values(invocation)
+    starts = []
+    for value in values:
+        if value.startswith(("-", "(", "!", ")")):
+            break
+        starts.append(value)
+    where = next((w for w in (wide_root(s, home, invocation.cwd) for s in starts) if w), None)
+    if where is None:
+        return None
+    negated = False
+    for index, value in enumerate(values[:-1]):
+        if value in ("!", "-not"):
+            negated = True
+            continue
+        if value in _FIND_NAME_TESTS and not negated:
+            name = values[index + 1]
+            if value in ("-regex", "-iregex"):
+                name = re.sub(r"[\\^$()]|\.\*", "", name)
+            if secret_name(name):
+                return _verdict(invocation, f"searches {where} for credential files ({name})")
+        negated = False
+    return None
+
+
+_LOCATORS = frozenset({"locate", "mlocate", "plocate", "slocate", "mdfind", "glocate"})
+_MDFIND_NAME = lazy_compile(r"(?:==|=)\s*[\"']?([^\"'\s]+)")
+
+
+def _locate(invocation: Invocation) -> Verdict | None:
+    values = _values(invocation)
+    skip = False
+    for value in values:
+        if skip:
+            skip = False
+            continue
+        if value in ("-onlyin", "-d", "--database", "-l", "--limit", "-n", "-s", "-attr"):
+            skip = True
+            continue
+        if value.startswith("-"):
+            continue
+        names = [value, *_MDFIND_NAME.findall(value)]
+        if any(secret_name(n) for n in names):
+            return _verdict(invocation, f"looks up credential files by name ({value})")
+    return None
+
+
+# -- process memory ----------------------------------------------------------------------
+
+_PROC_SECRET = lazy_compile(r"^/proc/([^/]+)/(?:task/[^/]+/)?(mem|environ|maps|smaps|pagemap)$")
+_OWN_PROCESS = frozenset({"self", "thread-self", "$$", "${$}", "$BASHPID", "${BASHPID}", "curproc"})
+_NAMES_ONLY = frozenset({"ls", "stat", "test", "[", "[[", "file", "du", "readlink", "realpath", "basename",
+                         "dirname", "echo", "printf", "namei", "lsattr", "getfacl", "which", "type", "touch",
+                         "mkdir", "chmod", "chown", "ssh-keygen", "ssh-add", "wc", "rm", "rmdir", "unlink",
+                         "shred"})  # fmt: skip
+"""Programs that look at a file's name or metadata, not its contents (wc counts: not a leak)."""
+_DUMPERS = lazy_compile(
+    r"^(?:mimipenguin|lazagne|mimikatz|pypykatz|secretsdump|procdump|keychaindump|chainbreaker|"
+    r"firefox_decrypt|hack-browser-data|sharpchrome|sharpweb|dumpkeychain|lsassy|unshadow|"
+    r"linpeas|credentialharvester|swap_digger|3snake|keetheft|keethief|dploot|ssh-agent-dump)"
+    r"(?:\.(?:py|sh|pl|rb|exe|ps1))?$",
+    re.IGNORECASE,
+)
+"""Tools whose only purpose is dumping credentials from memory, stores or the disk."""
+_KEEPERS = lazy_compile(
+    r"ssh-agent|gpg-agent|gnome-keyring|keepass|kwallet|seahorse|sshd|\bsudo\b|\bsu\b|passwd|login|"
+    r"chrome|chromium|firefox|safari|brave|msedge|1password|bitwarden|lastpass|vault|securityd|lsass|"
+    r"secretd|keychain|ksecretd|polkit|systemd-logind",
+    re.IGNORECASE,
+)
+"""Processes that hold credentials in memory."""
+_DUMP_COMMANDS = lazy_compile(
+    r"dump\s+(?:memory|binary|value)|generate-core-file|\bgcore\b|save-core|\bx/\d*[sxbw]|find\s+/|"
+    r"memory\s+read|process\s+save-core",
+    re.IGNORECASE,
+)
+
+
+def _proc_memory(invocation: Invocation) -> Verdict | None:
+    if invocation.name in _NAMES_ONLY:
+        return None
+    command = invocation.command
+    words = [command.render(w) for w in invocation.args]
+    words += [command.render(r.target) for r in command.redirects if r.op in ("<", "<>")]
+    words += [w.partition("=")[2] for w in words if w.startswith(("if=", "--input="))]
+    for word in words:
+        match = _PROC_SECRET.match(word.strip("'\""))
+        if match and match.group(1) not in _OWN_PROCESS:
+            what = "memory" if match.group(2) in ("mem", "pagemap") else match.group(2)
+            return _verdict(invocation, f"reads another process's {what}, where passwords and tokens live")
+    return None
+
+
+def _debugger(invocation: Invocation) -> Verdict | None:
+    """gcore, gdb/lldb attached to a process to dump it or to a credential keeper."""
+    name = invocation.name
+    command = invocation.command
+    rendered = [command.render(w) for w in invocation.args]
+    if name == "gcore":
+        return _verdict(invocation, "dumps a process's memory to a file")
+    if name not in ("gdb", "lldb", "gdb-multiarch", "cgdb"):
+        return None
+    attach = None
+    for index, word in enumerate(rendered):
+        if word in ("-p", "--pid", "-n", "--attach-name", "--attach-pid") and index + 1 < len(rendered):
+            attach = rendered[index + 1]
+        elif word.startswith(("--pid=", "-p")) and len(word) > 2 and word not in ("-p",):
+            attach = word.partition("=")[2] if word.startswith("--") else word[2:]
+        elif word == "attach" or word.startswith("attach "):
+            attach = word
+    if attach is None:
+        return None
+    code = " ".join(rendered)
+    if _DUMP_COMMANDS.search(code):
+        return _verdict(invocation, "attaches a debugger to a running process and dumps its memory")
+    if _KEEPERS.search(attach):
+        return _verdict(invocation, "attaches a debugger to a process that holds credentials")
+    return None
+
+
+def _dumper(invocation: Invocation) -> Verdict | None:
+    values = _values(invocation)
+    if _DUMPERS.match(invocation.name):
+        return _verdict(invocation, f"{invocation.name} dumps stored credentials")
+    if INTERPRETERS.match(invocation.name) or invocation.name in SHELLS:
+        for index, value in enumerate(values):
+            if value.startswith("-") and value != "-m":
+                continue
+            module = values[index + 1] if value == "-m" and index + 1 < len(values) else value
+            if _DUMPERS.match(posixpath.basename(module)):
+                return _verdict(invocation, f"{module} dumps stored credentials")
+            break
+    return None
+
+
+# -- the cloud metadata service ------------------------------------------------------------
+
+_METADATA_V4 = frozenset({0xA9FEA9FE, 0xA9FEAA02, 0xA9FEAA17, 0x646464C8, 0xC00000C0})
+"""169.254.169.254 (AWS, GCP, Azure, OCI ...), 169.254.170.2 and .23 (ECS, EKS), 100.100.100.200
+(Alibaba), 192.0.0.192 (Oracle Classic), as 32-bit numbers."""
+_METADATA_V6 = frozenset({"fd00:ec2::254", "fd00:ec2::23"})
+_METADATA_NAMES = frozenset({"metadata.google.internal", "metadata.goog", "metadata", "instance-data",
+                             "instance-data.ec2.internal", "metadata.tencentyun.com",
+                             "metadata.platformequinix.com"})  # fmt: skip
+_HOST_IN_URL = lazy_compile(
+    r"(?:[a-z][a-z0-9+.-]*://)(?:[^@/\s'\"]*@)?(\[[0-9a-fA-F:.%]+\]|[^/:\s'\"?#\\)$`{]+)", re.IGNORECASE
+)
+_BARE_HOST = lazy_compile(r"^(?:[^@/\s]*@)?(\[[0-9a-fA-F:.%]+\]|[0-9a-zA-Z.\-]+)(?::\d+)?(?:/.*)?$")
+_TEXT_ONLY = frozenset({"echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "ack", "git", "sed",
+                        "awk", "jq", "yq", "man", "iptables", "ip6tables", "nft", "ip", "route", "ufw",
+                        "firewall-cmd", "pfctl", "cat", "less", "head", "tail", "wc", "sort", "test", "[",
+                        "ls"})  # fmt: skip
+"""Programs that only print or match text, and firewalls (blocking the metadata service is hardening)."""
+
+
+_NUMBER = lazy_compile(r"^(?:0[xX][0-9a-fA-F]*|[0-9]+)$")
+
+
+def _ipv4(text: str) -> int | None:
+    """An IPv4 address in any form inet_aton accepts (2852039166, 0xa9fea9fe, 0251.0376.0251.0376)."""
+    parts = text.split(".")
+    if not 1 <= len(parts) <= 4 or not all(_NUMBER.match(part) for part in parts):
+        return None
+    numbers = []
+    for part in parts:
+        if part[:2].lower() == "0x":
+            numbers.append(int(part[2:] or "0", 16))
+        elif len(part) > 1 and part.startswith("0"):
+            if not set(part) <= set("01234567"):
+                return None
+            numbers.append(int(part, 8))
+        else:
+            numbers.append(int(part, 10))
+    *head, last = numbers
+    if any(n > 255 for n in head) or last >= 256 ** (5 - len(numbers)):
+        return None
+    value = 0
+    for n in head:
+        value = value * 256 + n
+    return (value << (8 * (5 - len(numbers)))) + last
+
+
+def metadata_host(host: str) -> bool:
+    """Whether ``host`` names a cloud metadata service, however it is spelled."""
+    host = host.strip().strip("[]").rstrip(".").lower()
+    if not host:
+        return False
+    if host in _METADATA_NAMES:
+        return True
+    v4 = _ipv4(host)
+    if v4 is not None:
+        return v4 in _METADATA_V4
+    if ":" not in host:
+        return False
+    import ipaddress  # only for an IPv6 literal: most commands never need the module
+
+    try:
+        v6 = ipaddress.IPv6Address(host.split("%", 1)[0])
+    except ValueError:
+        return False
+    mapped = v6.ipv4_mapped or v6.sixtofour
+    return v6.compressed in _METADATA_V6 or (mapped is not None and int(mapped) in _METADATA_V4)
+
+
+def _hosts(word: str, bare: bool) -> Iterable[str]:
+    for found in _HOST_IN_URL.finditer(word):
+        yield found.group(1)
+    bare_host = _BARE_HOST.match(word) if bare else None
+    if bare_host:
+        yield bare_host.group(1)
+
+
+def _metadata(invocation: Invocation) -> Verdict | None:
+    if invocation.name in _TEXT_ONLY:
+        return None
+    command = invocation.command
+    for word in invocation.args:
+        text = command.render(word)
+        value = command.static(word)
+        bare = value is not None and not value.startswith("-") and "=" not in value.partition("/")[0]
+        for host in _hosts(value if value is not None else text, bare):
+            if metadata_host(host) and not (host.strip("[]").lower() == "metadata" and "://" not in text):
+                return _verdict(
+                    invocation, f"asks the cloud metadata service ({host}) for the machine's credentials"
+                )
+    return None
+
+
+# -- credential stores -------------------------------------------------------------------
+
+_HOME_PREFIX = r"(?:/home/[^/]+|/Users/[^/]+|/root|/var/root|{home})"
+_STORE_RULES: tuple[tuple[str, str], ...] = (
+    (
+        r"/(?:Login Data(?: For Account)?|Web Data|Cookies|Local State|Network/Cookies)(?:-journal)?$",
+        "a browser's saved passwords, cookies or encryption key",
+    ),
+    (r"/Cookies\.binarycookies$", "Safari's cookies"),
+    (
+        r"/(?:logins\.json|signons\.sqlite|key[34]\.db|cookies\.sqlite|cert9\.db|formhistory\.sqlite)$",
+        "a Firefox profile's passwords, cookies or keys",
+    ),
+    (r"/(?:Local Storage/leveldb|Session Storage|storage)(?:/|$)", "an app's stored session tokens"),
+    (
+        r"/(?:\.config|Library/Application Support)/(?:google-chrome[^/]*|chromium|Google/Chrome[^/]*|"
+        r"BraveSoftware|Microsoft Edge|microsoft-edge[^/]*|Vivaldi|vivaldi|opera|com\.operasoftware\.Opera|"
+        r"Firefox|Arc)$"
+        r"|/\.mozilla/firefox$|/Library/Safari$",
+        "a browser profile (saved passwords, cookies)",
+    ),
+    (r"/Library/Keychains(?:/|$)|\.keychain(?:-db)?$", "a macOS keychain"),
+    (r"/\.local/share/(?:keyrings|kwalletd)(?:/|$)|/\.kde4?/share/apps/kwallet(?:/|$)", "a desktop keyring"),
+    (r"/\.config/gh/hosts\.yml$|/\.config/hub$", "GitHub CLI token"),
+    (r"/\.docker/config\.json$", "Docker registry credentials"),
+    (r"/\.vault-token$", "Vault token"),
+    (r"/\.pgpass$|/\.my\.cnf$|/\.mylogin\.cnf$", "database passwords"),
+    (r"/\.config/rclone/rclone\.conf$", "rclone cloud credentials"),
+    (r"/\.terraform\.d/credentials\.tfrc\.json$", "Terraform Cloud token"),
+    (r"/\.npmrc$|/\.yarnrc(?:\.yml)?$", "npm registry token"),
+    (r"/\.cargo/credentials(?:\.toml)?$", "crates.io token"),
+    (r"/\.gem/credentials$", "RubyGems token"),
+    (r"/\.s3cfg$|/\.passwd-s3fs$", "S3 credentials"),
+    (r"/\.composer/auth\.json$|/\.config/composer/auth\.json$", "Composer credentials"),
+    (r"/\.gradle/gradle\.properties$|/\.m2/settings(?:-security)?\.xml$", "build tool credentials"),
+    (r"/\.config/(?:heroku|doctl|hcloud|linode-cli|op|Bitwarden CLI)(?:/|$)", "cloud CLI credentials"),
+    (r"/\.(?:password-store|electrum|bitcoin|ethereum)(?:/|$)|/wallet\.dat$", "password store or wallet"),
+)
+_STORES = tuple((lazy_compile(pattern, re.IGNORECASE), label) for pattern, label in _STORE_RULES)
+_SYSTEM_STORES = lazy_compile(
+    r"^/(?:var/)?run/secrets/kubernetes\.io(?:/|$)|^/Library/Keychains(?:/|$)|^/etc/(?:krb5\.keytab|"
+    r"ssl/private)(?:/|$)|^/var/lib/(?:sss/secrets|samba/private)(?:/|$)"
+)
+_APP_DIR = lazy_compile(
+    r"/\.config/|/Library/Application Support/|/\.mozilla/|/Library/Cookies|/Library/Keychains|"
+    r"/\.local/share/|/snap/[^/]+/[^/]+/\.|/\.var/app/|/Library/Containers/|/Library/Safari"
+)
+
+
+def credential_store(word: str, home: str, cwd: str | None = None) -> str | None:
+    """What credential store ``word`` names (a browser profile, a keychain, a tool's token file), or None.
+
+    Only stores in a home directory or the system's secret places count: a file
+    called ``Cookies`` in the project is the project's.
+    """
+    path = normalize_path(word, home=home, cwd=cwd)
+    if _SYSTEM_STORES.match(path):
+        return "the system's secrets (service-account token, keytab, private keys)"
+    prefix = re.compile(_HOME_PREFIX.format(home=re.escape(home.rstrip("/"))))
+    if not prefix.match(path):
+        return None
+    for rule, label in _STORES:
+        if rule.search(path):
+            if label.startswith(("a browser", "a Firefox", "an app")) and not _APP_DIR.search(path):
+                continue
+            return label
+    return None
+
+
+_EVERY_HOME = lazy_compile(r"^/(?:home|Users)/[*?\[][^/]*(?=/)")
+
+
+def _stores(invocation: Invocation, home: str) -> Verdict | None:
+    for operand in operands(invocation):
+        if operand.role in ("pattern", "output"):
+            continue
+        every = _EVERY_HOME.match(operand.value)
+        if every and check_glob(_EVERY_HOME.sub("/home/someone", operand.value), home=home) is not None:
+            return _verdict(invocation, "looks for credentials in every user's home directory")
+        if invocation.name in _NAMES_ONLY:
+            continue
+        value = operand.value
+        if value[:5].lower() == "file:" and value[5:7] != "//":
+            value = value[5:].split("?", 1)[0]  # sqlite3 "file:$HOME/.../Login Data?immutable=1"
+        if check_path(value, home=home, cwd=invocation.cwd) is not None:
+            continue  # a secret the path guards know: theirs to deny (secret access)
+        label = credential_store(value, home, invocation.cwd)
+        if label is not None:
+            return _verdict(invocation, f"reads {label}")
+    return None
+
+
+_PASS_HARMLESS = frozenset({"", "ls", "list", "find", "search", "init", "git", "help", "version", "insert",
+                            "generate", "edit", "rm", "mv", "cp", "grep"})  # fmt: skip
+"""pass subcommands that do not print a password."""
+
+
+def _secret_printers(invocation: Invocation) -> Verdict | None:
+    """Commands whose purpose is to print a stored secret or token."""
+    name = invocation.name
+    values = _values(invocation)
+    words = [v for v in values if not v.startswith("-")]
+    first = words[0] if words else ""
+    flags = {v for v in values if v.startswith("-")}
+    why = None
+    if name == "security":
+        shows = any(f.startswith("-") and not f.startswith("--") and ("w" in f or "g" in f) for f in flags)
+        if first in ("dump-keychain", "export") or (first.startswith("find-") and shows):
+            why = "prints passwords from the macOS keychain"
+    elif name == "secret-tool" and first in ("lookup", "search"):
+        why = "prints passwords from the desktop keyring"
+    elif name in ("kwallet-query", "kwalletcli") and (
+        flags & {"-r", "--read-password", "-l"} or name == "kwalletcli"
+    ):
+        why = "prints passwords from KWallet"
+    elif name == "keyctl" and first in ("print", "read", "pipe"):
+        why = "prints a key from the kernel keyring"
+    elif name.startswith("docker-credential-") and first in ("list", "get"):
+        why = "prints Docker registry credentials"
+    elif name == "gh" and words[:2] == ["auth", "token"]:
+        why = "prints the GitHub CLI's token"
+    elif name == "gcloud" and (("auth" in words and any(w.startswith("print-") for w in words)) or
+                                words[:3] == ["secrets", "versions", "access"]):  # fmt: skip
+        why = "prints a Google Cloud token or secret"
+    elif name == "az" and (words[:2] == ["account", "get-access-token"] or
+                           (words[:2] == ["keyvault", "secret"] and "show" in words)):  # fmt: skip
+        why = "prints an Azure token or secret"
+    elif name == "aws" and (words[:2] in (["secretsmanager", "get-secret-value"],
+                                          ["configure", "export-credentials"]) or
+                            (words[:1] == ["ssm"] and "--with-decryption" in values) or
+                            (words[:2] == ["configure", "get"] and any("secret" in w or "key" in w
+                                                                        for w in words[2:]))):  # fmt: skip
+        why = "prints AWS credentials or a secret"
+    elif name == "vault" and first in ("read", "kv") and ("get" in words or first == "read"):
+        why = "prints a secret from Vault"
+    elif name == "kubectl" and words[:1] == ["get"] and len(words) > 1 and words[1].startswith("secret"):
+        output = " ".join(values)
+        if re.search(r"(?:-o|--output)[= ]?(?:yaml|json|jsonpath|go-template|custom-columns)", output) or \
+                re.search(r"-o(?:yaml|json|jsonpath)", output):  # fmt: skip
+            why = "prints Kubernetes secrets"
+    elif name in ("op", "bw", "lpass") and first in ("read", "get", "show", "export", "item"):
+        why = "prints a password manager's secrets"
+    elif name == "pass" and first not in _PASS_HARMLESS:
+        why = "prints a password from the password store"
+    return _verdict(invocation, why) if why else None
+
+
+# -- the judge -----------------------------------------------------------------------------
 
 
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """The first finding of this family in ``invocation``, or None."""
+    name = invocation.name
+    if not name:
+        return None
+    if name == "find":
+        verdict = _find(invocation, home)
+    elif name in _SEARCHERS:
+        verdict = _search(invocation, home)
+    elif name in _LOCATORS:
+        verdict = _locate(invocation)
+    else:
+        verdict = _debugger(invocation) or _dumper(invocation) or _secret_printers(invocation)
+    if verdict is not None:
+        return verdict
+    return _proc_memory(invocation) or _metadata(invocation) or _stores(invocation, home)
+
+
+_TRACERS = frozenset({"strace", "ltrace"})
+
+
+def _attached_tracer(script: Script) -> SimpleCommand | None:
+    """``strace -p PID`` with no command of its own: reads what another process reads and writes."""
+    stack = [script]
+    while stack:
+        current = stack.pop()
+        stack.extend(sub.script for sub in current.substitutions)
+        for pipeline in current.pipelines:
+            for command in pipeline:
+                words = [command.static(w) or "" for w in command.words]
+                while words and words[0] in ("sudo", "doas", "nohup", "timeout", "env"):
+                    words = words[1:]
+                if (
+                    words
+                    and posixpath.basename(words[0]) in _TRACERS
+                    and any(w in ("-p", "--attach") or w.startswith(("-p", "--attach=")) for w in words[1:])
+                ):
+                    return command
     return None
+
+
+def judge_script(script: Script, home: str) -> Verdict | None:
+    """What the per-command judge cannot see: a tracer attached to another process."""
+    command = _attached_tracer(script)
+    if command is None:
+        return None
+    text = " ".join(command.text.split())[:_PIECE_LIMIT]
+    return Verdict(CREDENTIALS, text, "attaches a tracer to a running process, seeing the secrets it reads")

