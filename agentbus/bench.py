@@ -197,6 +197,31 @@ def agentbus_empty() -> Once:
     return lambda: bus.call_tool("exec", ARGS, _tool)
 
 
+def _check(call: Any) -> None:
+    if "rm" in call.args["command"]:
+        call.block("no rm")
+
+
+def hand_check() -> Once:
+    """What one check costs written by hand: ``if "rm" in args["command"]: return blocked;
+    return await tool(args)``."""
+    from .tools import blocked_result
+
+    async def once() -> Any:
+        if "rm" in ARGS["command"]:
+            return blocked_result("exec", "no rm")
+        return await _tool(ARGS)
+
+    return once
+
+
+def agentbus_check() -> Once:
+    """The same check as one sync tool.before handler: the fixed cost of an intercepted call."""
+    bus = _bus()
+    bus.intercept("tool.before", _check, id="check")
+    return lambda: bus.call_tool("exec", ARGS, _tool)
+
+
 def agentbus_layers(kind: str, layers: int, **bus_options: Any) -> Once:
     """The pipeline with N tool.before layers of one kind that mutate an argument."""
     bus = _bus(**bus_options)
@@ -316,6 +341,8 @@ def grid(
     scenarios = [
         Scenario("direct", 0, direct, direct.__doc__ or ""),
         Scenario("agentbus-empty", 0, agentbus_empty, agentbus_empty.__doc__ or ""),
+        Scenario("hand-check", 0, hand_check, hand_check.__doc__ or ""),
+        Scenario("agentbus-check", 1, agentbus_check, agentbus_check.__doc__ or ""),
         Scenario("structlog-json", 0, structlog_json, structlog_json.__doc__ or ""),
     ]
     for n in layer_counts or LAYER_COUNTS:
@@ -725,6 +752,8 @@ def targets(
             check(backend, f"{name} slope / {baseline} slope", ratio(slopes[name], slopes[baseline]), limit)
 
         check(backend, "agentbus-empty / direct", ratio(samples("agentbus-empty"), samples("direct")), 2.5)
+        check_ratio = ratio(samples("agentbus-check"), samples("hand-check"))
+        check(backend, "agentbus-check / hand-check", check_ratio, 4.5)
         slope_ratio("agentbus-sync", "closure", 0.8)
         slope_ratio("agentbus-async", "closure", 1.3)
         slope_ratio("agentbus-asgi", "closure", 1.5)
@@ -762,6 +791,8 @@ LABELS = {
     "direct": "`direct`: `await tool(args)`",
     "agentbus-empty": "`agentbus-empty`: the whole pipeline, no layers",
     "structlog-json": "`structlog-json`: one bare structlog JSON line",
+    "hand-check": "`hand-check`: one check of the args by hand, then the tool",
+    "agentbus-check": "`agentbus-check`: the same check as one sync handler",
     "concurrent-closure": "`concurrent-closure`: calls in flight, 5 layers, per call",
     "concurrent-agentbus": "`concurrent-agentbus`: the same through agentbus",
     "user-stack": "`user-stack`: your --middleware stack, one call",

@@ -32,7 +32,7 @@ from .events import (
 )
 from .records import DEBUG, DISPATCH, ERROR, INFO, WARNING, Observers, Record, Subscription, level_number
 from .registry import Kind, Matcher, OnError, Registration, Registry
-from .stack import Chain, approve_terminal, compile_stack
+from .stack import Chain, approve, compile_stack
 from .tools import blocked_result, error_result, normalize_tool_name
 
 __all__ = ["Approver", "Bus", "ToolFunction"]
@@ -84,7 +84,7 @@ class _Generations:
 class _ToolPlan:
     """The three compiled stacks of one (tool, agent): one cache look-up per call."""
 
-    __slots__ = ("after", "before", "call", "empty", "kind", "name")
+    __slots__ = ("after", "before", "call", "empty", "handlers_only", "kind", "name", "timed")
 
     def __init__(
         self,
@@ -100,6 +100,8 @@ class _ToolPlan:
         self.call = call
         self.after = after
         self.empty = before is None and call is None and after is None
+        self.timed = after is not None  # somebody reads the tool's duration (or observes: see _new_plan)
+        self.handlers_only = False  # tool.before holds handlers only (see _new_plan)
 
 
 async def _execute(call: ToolCall) -> Any:
@@ -113,10 +115,6 @@ async def _execute(call: ToolCall) -> Any:
         raise
     call._tool_result = result  # to tell a layer that dropped the result from a tool that returned None
     return result
-
-
-async def _identity(event: Any) -> Any:
-    return event
 
 
 def _changed(now: Any, approved: Any) -> bool:
@@ -397,7 +395,9 @@ class Bus:
         self._compiled = _Generations()
         self._redactor_cache = None
 
-    def _compile(self, point: str, registrations: tuple[Registration, ...], terminal: Chain) -> Chain | None:
+    def _compile(
+        self, point: str, registrations: tuple[Registration, ...], terminal: Chain | None
+    ) -> Chain | None:
         if not registrations:
             return None
         bounded = point not in ("tool.before", "tool.call")
@@ -424,7 +424,7 @@ class Bus:
             signature = (point, *(r.sequence for r in matching))
             stack = self._compiled.get(signature, _MISSING)
             if stack is _MISSING:
-                stack = self._compile(point, matching, _identity)
+                stack = self._compile(point, matching, None)
                 self._compiled.put(signature, stack)
             self._stacks.put(key, stack)
         return stack  # type: ignore[no-any-return]
@@ -457,17 +457,23 @@ class Bus:
             )
             # Registrations are known by their sequence number: unique, and always hashable.
             signature = tuple(tuple(r.sequence for r in stack) for stack in matching)
+            # A tool.before stack of handlers only runs every handler on the call itself:
+            # the pipeline takes the approved args at its end, with no terminal of its own.
+            handlers_only = all(r.kind == "handler" for r in matching[0])
             stacks = self._compiled.get(signature, None)
             if stacks is None:
                 stacks = (
-                    self._compile("tool.before", matching[0], approve_terminal),
+                    self._compile("tool.before", matching[0], None if handlers_only else approve),
                     self._compile("tool.call", matching[1], _execute),
-                    self._compile("tool.after", matching[2], _identity),
+                    self._compile("tool.after", matching[2], None),
                 )
                 self._compiled.put(signature, stacks)
             plan = _ToolPlan(name, stacks[0], stacks[1], stacks[2], kind)
+            plan.handlers_only = handlers_only
             if self.observers.wants_dispatches:
                 plan.empty = False  # every call must end with its dispatch record
+            if self.observers:
+                plan.timed = True  # a record of an interrupted call says how long it ran
         if len(self._plans) >= _CACHE_LIMIT:
             self._old_plans = self._plans
             self._plans = {}
@@ -518,7 +524,9 @@ class Bus:
         started = _perf() if dispatches else 0.0
         stack = self._stack("message.before", agent_id)
         if stack is not None:
-            await stack(event)
+            pending = stack(event)
+            if type(pending) is CoroutineType:
+                await pending
         if dispatches:
             self._dispatched("message.before", event, started)
         return event
@@ -555,7 +563,9 @@ class Bus:
         started = _perf() if dispatches else 0.0
         stack = self._stack("params.before", message.agent_id)
         if stack is not None:
-            await stack(event)
+            pending = stack(event)
+            if type(pending) is CoroutineType:
+                await pending
         if dispatches:
             self._dispatched("params.before", event, started)
         return event
@@ -604,7 +614,9 @@ class Bus:
         event = Lifecycle(point=point, agent_id=agent_id, session_key=session_key, reason=reason, data=data)
         stack = self._stack(point, agent_id)
         if stack is not None:
-            await stack(event)
+            pending = stack(event)
+            if type(pending) is CoroutineType:
+                await pending
         return event
 
     async def list_tools(
@@ -626,7 +638,9 @@ class Bus:
         if stack is None:
             return offered
         event = ToolList(tools=dict(offered), agent_id=agent_id, session_key=session_key, turn=turn)
-        await stack(event)
+        pending = stack(event)
+        if type(pending) is CoroutineType:
+            await pending
         added = [name for name in event.tools if name not in offered]
         if added:
             raise ValueError(
@@ -652,8 +666,9 @@ class Bus:
         a tool that raises returns ``{"status": "error", "tool": ..., "error": ...}``.
         Either way tool.after runs and the agent gets a result.
         """
-        plan = self._plans.get(tool if agent_id is None else (tool, agent_id))
-        if plan is None:
+        try:
+            plan = self._plans[tool] if agent_id is None else self._plans[tool, agent_id]
+        except (KeyError, TypeError):  # not planned yet (or a name that cannot be a key)
             try:
                 plan = self._new_plan(tool, agent_id)
             except (TypeError, ValueError) as exc:  # a name no matcher can judge: never run it
@@ -667,11 +682,11 @@ class Bus:
             except Exception as exc:
                 return error_result(plan.name, exc)
             return result
-        call_id = call_id or f"call-{next(self._call_ids)}"
+        number_or_id = call_id or next(self._call_ids)  # the event spells it "call-N" when it is read
         if self.observers.wants_dispatches:
-            event = await self._run_dispatched(plan, args, execute, call_id, agent_id, session_key)
+            event = await self._run_dispatched(plan, args, execute, number_or_id, agent_id, session_key)
             return event.result
-        return await self._pipeline(plan, args, execute, call_id, agent_id, session_key, bare=True)
+        return await self._pipeline(plan, args, execute, number_or_id, agent_id, session_key, False, True)
 
     async def run_tool(
         self,
@@ -690,10 +705,10 @@ class Bus:
         except (TypeError, ValueError) as exc:  # a name no matcher can judge: never run it
             name = _shorten(tool)
             return ToolResult(tool=name, args=_as_args(args), result=error_result(name, exc), error=exc)
-        call_id = call_id or f"call-{next(self._call_ids)}"
+        number_or_id = call_id or next(self._call_ids)
         if self.observers.wants_dispatches:
-            return await self._run_dispatched(plan, args, execute, call_id, agent_id, session_key)
-        return await self._pipeline(plan, args, execute, call_id, agent_id, session_key)
+            return await self._run_dispatched(plan, args, execute, number_or_id, agent_id, session_key)
+        return await self._pipeline(plan, args, execute, number_or_id, agent_id, session_key, False, False)
 
     async def decide_tool(
         self,
@@ -724,7 +739,7 @@ class Bus:
         else:
             failure = None
         call = ToolCall(
-            tool=plan.name, args=own_args, call_id=call_id or f"call-{next(self._call_ids)}",
+            tool=plan.name, args=own_args, call_id=call_id or next(self._call_ids),
             agent_id=agent_id, session_key=session_key, kind=plan.kind,
         )  # fmt: skip
         if failure is not None:
@@ -733,10 +748,15 @@ class Bus:
         if before is not None and failure is None:
             deciding = _DECIDING.set(call)
             try:
-                returned = await before(call)
+                returned = before(call)
+                if type(returned) is CoroutineType:
+                    returned = await returned
             finally:
                 _DECIDING.reset(deciding)
-            approved = self._approve(call, returned)
+            if plan.handlers_only:
+                approved = self._approved_inline(call, returned)
+            else:
+                approved = self._approve(call, returned)
             if approved is not None:
                 call._args = approved  # what every layer approved, even if it reached the end as a copy
         if self.observers.wants_dispatches:
@@ -772,7 +792,9 @@ class Bus:
         )  # fmt: skip
         after = plan.after
         if after is not None:
-            await after(event)
+            pending = after(event)
+            if type(pending) is CoroutineType:
+                await pending
         if self.observers.wants_dispatches:
             self._dispatched("tool.after", event, started, "block" if blocked else None, block_reason, error)
         return event
@@ -783,7 +805,7 @@ class Bus:
         approved_args: Mapping[str, Any],
         execute: ToolFunction,
         *,
-        call_id: str,
+        call_id: str | int,
         agent_id: str | None = None,
         session_key: str | None = None,
     ) -> ToolResult:
@@ -800,16 +822,14 @@ class Bus:
             return await self._run_dispatched(
                 plan, approved_args, execute, call_id, agent_id, session_key, resumed=True
             )
-        return await self._pipeline(
-            plan, approved_args, execute, call_id, agent_id, session_key, resumed=True
-        )
+        return await self._pipeline(plan, approved_args, execute, call_id, agent_id, session_key, True, False)
 
     async def _run_dispatched(
         self,
         plan: _ToolPlan,
         args: Mapping[str, Any],
         execute: ToolFunction,
-        call_id: str,
+        call_id: str | int,
         agent_id: str | None,
         session_key: str | None,
         resumed: bool = False,
@@ -817,7 +837,7 @@ class Bus:
         """The pipeline, and one dispatch record when it ends, however it ends."""
         started = _perf()
         try:
-            event = await self._pipeline(plan, args, execute, call_id, agent_id, session_key, resumed)
+            event = await self._pipeline(plan, args, execute, call_id, agent_id, session_key, resumed, False)
         except ToolPaused as paused:  # not an end: resume_tool() ends it later
             ended = ToolCall(plan.name, {}, call_id, agent_id, session_key)
             self._dispatched("tool.call", ended, started, "paused", str(paused))
@@ -836,12 +856,11 @@ class Bus:
         plan: _ToolPlan,
         args: Mapping[str, Any],
         execute: ToolFunction,
-        call_id: str,
+        call_id: str | int,
         agent_id: str | None,
         session_key: str | None,
-        resumed: bool = False,
-        *,
-        bare: Literal[False] = False,
+        resumed: bool,
+        bare: Literal[False],
     ) -> ToolResult: ...
 
     @overload
@@ -850,11 +869,10 @@ class Bus:
         plan: _ToolPlan,
         args: Mapping[str, Any],
         execute: ToolFunction,
-        call_id: str,
+        call_id: str | int,
         agent_id: str | None,
         session_key: str | None,
-        resumed: bool = False,
-        *,
+        resumed: bool,
         bare: Literal[True],
     ) -> Any: ...
 
@@ -863,12 +881,11 @@ class Bus:
         plan: _ToolPlan,
         args: Mapping[str, Any],
         execute: ToolFunction,
-        call_id: str,
+        call_id: str | int,
         agent_id: str | None,
         session_key: str | None,
-        resumed: bool = False,
-        *,
-        bare: bool = False,
+        resumed: bool,
+        bare: bool,
     ) -> Any:
         """tool.before (unless ``resumed``: it approved these args already), then
         (unless blocked) tool.call around the tool, then tool.after.
@@ -883,16 +900,22 @@ class Bus:
         if plan.before is not None and not resumed:
             deciding = _DECIDING.set(call)
             try:
-                returned = await plan.before(call)
+                returned = plan.before(call)
+                awaited = type(returned) is CoroutineType
+                if awaited:
+                    returned = await returned
             finally:
                 _DECIDING.reset(deciding)
             approval = call._approval
-            if (
-                approval is not None  # the common case, decided inline: the call itself got to
-                and approval[0] is None  # the end, undecided, with the args it had there
-                and call._decision is None
+            if plan.handlers_only:
+                approved = self._approved_inline(call, returned)
+            elif (
+                approval is not None  # the common case: the call itself got to the end,
+                and approval[0] is None  # undecided, with the args it had there (no layer
+                and call._decision is None  # ran after the end if the stack never awaited)
                 and returned is call
-                and call._args == approval[1]
+                and type(approval[1]) is dict  # not the error of args that cannot be copied
+                and (not awaited or call._args == approval[1])
             ):
                 approved = approval[1]
             else:
@@ -910,11 +933,12 @@ class Bus:
             result: Any = blocked_result(name, call.block_reason or "blocked")
             approved = call._args
         else:
-            call.execute = execute
-            started = _perf()
+            # Timed only when a ToolResult or a record will say how long it took.
+            started = _perf() if plan.timed or not bare else 0.0
             ran = True
             try:
                 if plan.call is not None:
+                    call.execute = execute
                     call.approve_args(approved)
                     try:
                         result = await plan.call(call)
@@ -935,7 +959,8 @@ class Bus:
             except BaseException as exc:  # cancelled (or worse) while the tool ran: say so
                 self._interrupted(call, "tool.call", exc, started, "while the tool ran")
                 raise
-            duration = _perf() - started
+            if started:
+                duration = _perf() - started
         if bare and plan.after is None:
             return result  # nothing reads a ToolResult: none is built
         blocked = decision is not None
@@ -946,7 +971,9 @@ class Bus:
         if plan.after is not None:
             after_started = _perf()
             try:
-                await plan.after(event)
+                pending = plan.after(event)
+                if type(pending) is CoroutineType:
+                    await pending
             except Exception:  # on_error="raise": that layer's own record says what failed
                 raise
             except BaseException as exc:
@@ -983,6 +1010,21 @@ class Bus:
                 )  # fmt: skip
             return call._tool_result
         return result
+
+    def _approved_inline(self, call: ToolCall, returned: Any) -> dict[str, Any] | None:
+        """:meth:`_approve` for a tool.before stack of handlers only.
+
+        Every handler ran, on the call itself (one that raised was handled by its
+        failure policy; anything else propagated): the args the call holds now are
+        what they approved, and the tool receives a deep copy of them.
+        """
+        if call._decision == "block":
+            return None
+        try:
+            return copy_args(call._args)  # type: ignore[no-any-return]
+        except Exception as exc:  # RecursionError (too deep), TypeError (cannot be copied)
+            call._approval = (None, exc)
+            return self._approve(call, returned)  # denies, says why, leaves a record
 
     def _approve(self, call: ToolCall, returned: Any) -> dict[str, Any] | None:
         """:func:`_approved_args`, and a record when the pipeline itself denies the call."""

@@ -365,7 +365,8 @@ class ToolCall(Event):
 
     _tool: str = attrs.field(alias="tool")
     _args: dict[str, Any] = attrs.field(alias="args")
-    _call_id: str = attrs.field(default="", alias="call_id")
+    # A str, or the bus's number for the call, spelled "call-N" only when somebody reads it.
+    _call_id: str | int = attrs.field(default="", alias="call_id")
     _agent_id: str | None = attrs.field(default=None, alias="agent_id")
     _session_key: str | None = attrs.field(default=None, alias="session_key")
     _kind: str | None = attrs.field(default=None, alias="kind")
@@ -395,7 +396,7 @@ class ToolCall(Event):
         self,
         tool: str,
         args: dict[str, Any],
-        call_id: str = "",
+        call_id: str | int = "",
         agent_id: str | None = None,
         session_key: str | None = None,
         kind: str | None = None,
@@ -413,12 +414,18 @@ class ToolCall(Event):
         self._attribution = self.tool_error = self.execute = None
         self._approved_args = self._approval = self._tool_result = None
         self.notes = []
-        self._parent_agent_id = _parent(self)
+        self._parent_agent_id = parent_of(agent_id) if _lineage_chain.get() else None  # _parent(), inline
 
     tool = _readonly("_tool", "The normalised tool name, e.g. 'exec'.")
     parent_agent_id = _readonly("_parent_agent_id", _PARENT_DOC)
     kind = _readonly("_kind", "What the tool does (exec, read, write ...; agentbus.kinds), or None.")
-    call_id = _readonly("_call_id", "The id of this tool call.")
+
+    @property
+    def call_id(self) -> str:
+        """The id of this tool call."""
+        call_id = self._call_id
+        return call_id if type(call_id) is str else f"call-{call_id}"
+
     agent_id = _readonly("_agent_id", "The agent making the call, if known.")
     session_key = _readonly("_session_key", "The session key, if known.")
     block_reason = _readonly("_block_reason", "Why the call was blocked (the first reason given).")

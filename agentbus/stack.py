@@ -4,17 +4,24 @@ A stack is built once per (hook point, tool, agent) and cached by the bus. The
 fold is Starlette's: start from the terminal, wrap it in each layer from the
 innermost out. Two kinds of run are not wrapped layer by layer:
 
-- a run of simple handlers becomes one generated function with a ``try`` per
-  handler (pluggy's flat ``_multicall``, unrolled), so a sync handler costs a
-  function call, not an await and a frame;
+- a run of simple handlers is one flat loop (pluggy's ``_multicall``), and a
+  plain function, not a coroutine, when no handler in it is async and no
+  middleware calls it: a sync handler then costs a call, not an await;
 - a run of plain gate middleware is chained with no frame of ours in between,
   and one guard at its top applies the failure policy of whichever layer raised.
+
+A compiled stack returns the event (or the terminal's result), or a coroutine
+of it when something had to be awaited: its caller checks which.
 
 On tool.before the decision belongs to the call, not to the object that
 reaches the end: a block on any copy of the call counts (see
 :data:`agentbus.events._DECIDING`), and the stack's end, :func:`approve`, keeps
 a deep copy of the args the layers let through. A call that never reached the
 end without a decision was not judged by every layer, and the bus denies it.
+Which layer decided is found from the code objects of the frames that called
+``block()``/``ask()`` (recorded by the event, only when a layer decides): that
+is what lets gate middleware run with no wrapper of ours around each, and it
+holds when a layer passes a copy of the call inward.
 
 Every async layer is bounded by its own timeout (its registration's, or the
 bus's ``dispatch_timeout`` off tool.before and tool.call): a slow layer is
@@ -34,7 +41,7 @@ import inspect
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from inspect import isawaitable
-from types import FunctionType
+from types import CoroutineType, FunctionType
 from typing import Any
 
 import attrs
@@ -44,9 +51,11 @@ from .events import _DECIDING, TOOL_POINTS, ToolCall, copy_args
 from .records import DEBUG, ERROR, INFO, WARNING, Record
 from .registry import Registration
 
-__all__ = ["Chain", "Emit", "approve", "approve_terminal", "compile_stack"]
+__all__ = ["Chain", "Emit", "approve", "compile_stack"]
 
-Chain = Callable[[Any], Awaitable[Any]]
+Chain = Callable[[Any], Any]
+"""A compiled stack (or the rest of one): takes the event, returns the result, or a
+coroutine of it when a layer must be awaited (the caller checks which)."""
 Emit = Callable[[Record], None]
 
 _perf = time.perf_counter
@@ -76,22 +85,17 @@ def approve(event: Any) -> Any:
     return event
 
 
-async def approve_terminal(event: Any) -> Any:
-    """:func:`approve` as the terminal of a stack whose innermost layer is middleware."""
-    return approve(event)
-
-
 def compile_stack(
     point: str,
     registrations: Sequence[Registration],
-    terminal: Chain,
+    terminal: Chain | None,
     *,
     emit: Emit | None,
     observe_level: int | None,
     dispatch_timeout: float | None,
     redactors: Sequence[Any] = (),
 ) -> Chain:
-    """Fold ``registrations`` (outermost first) around ``terminal``.
+    """Fold ``registrations`` (outermost first) around ``terminal`` (None: the event).
 
     ``emit`` receives records at ``observe_level`` and above (None: nobody
     observes). ``dispatch_timeout`` is the timeout of each async layer that has
@@ -105,27 +109,48 @@ def compile_stack(
             for r in registrations
         ]
     ctx = _Context(point, emit, observe_level, registrations, redactors)
-    chain: Chain = terminal
-    is_terminal = True
+    chain: Chain | None = terminal  # None: the stack returns the event
+    chain_is_async = terminal is not None and inspect.iscoroutinefunction(terminal)
     end = len(registrations)
     while end > 0:
         # Take the run of same-shaped layers that ends at ``end``: simple handlers
-        # become one generated function; plain gates fold with no wrapper at all.
+        # become one flat loop; plain gates fold with no wrapper at all.
         start = end - 1
         last = registrations[start]
         if last.kind == "handler":
-            while start > 0 and registrations[start - 1].kind == "handler":
+            # A handler without a code object runs alone: its run then knows who decided.
+            while start > 0 and ctx.runs_with(registrations[start - 1]) and ctx.runs_with(last):
                 start -= 1
-            chain = _handler_group(ctx, registrations[start:end], chain, is_terminal)
-        elif ctx.is_plain_middleware(last):
-            while start > 0 and ctx.is_plain_middleware(registrations[start - 1]):
-                start -= 1
-            chain = _middleware_run(ctx, registrations[start:end], chain)
+            # The run may be a plain function unless a middleware calls it (as its call_next).
+            called_by_us = start == 0 or registrations[start - 1].kind == "handler"
+            chain = _handler_run(ctx, registrations[start:end], chain, called_by_us)
+            chain_is_async = inspect.iscoroutinefunction(chain)
         else:
-            chain = _middleware_layer(ctx, last, chain)
-        is_terminal = False
+            call_next = chain if chain is not None and chain_is_async else _awaitable(chain)
+            if ctx.is_plain_middleware(last):
+                while start > 0 and ctx.is_plain_middleware(registrations[start - 1]):
+                    start -= 1
+                chain = _middleware_run(ctx, registrations[start:end], call_next)
+            else:
+                chain = _middleware_layer(ctx, last, call_next)
+            chain_is_async = True
         end = start
-    return chain
+    return chain if chain is not None else _awaitable(None)
+
+
+def _awaitable(chain: Chain | None) -> Chain:
+    """A sync end of a stack (None: the event itself), as the ``call_next`` of a middleware."""
+    if chain is None:
+
+        async def end(event: Any) -> Any:
+            return event
+
+        return end
+
+    async def call_next(event: Any) -> Any:
+        return chain(event)
+
+    return call_next
 
 
 def _code_of(handler: Callable[..., Any]) -> Any:
@@ -138,7 +163,7 @@ def _code_of(handler: Callable[..., Any]) -> Any:
 
 
 def _tool_context(event: Any) -> tuple[Any, Any, Any, Any]:
-    return event._tool, event._agent_id, event._session_key, event._call_id
+    return event._tool, event._agent_id, event._session_key, event.call_id
 
 
 def _agent_context(event: Any) -> tuple[Any, Any, Any, Any]:
@@ -180,6 +205,11 @@ class _Context:
             if code is not None:
                 self.by_code.setdefault(code, registration)
 
+    def runs_with(self, registration: Registration) -> bool:
+        """Whether a handler can share a run with others: a decision it takes is
+        credited to it by its code object, so it needs one."""
+        return registration.kind == "handler" and _code_of(registration.handler) is not None
+
     def is_plain_middleware(self, registration: Registration) -> bool:
         """Whether a middleware can run with no wrapper of its own.
 
@@ -220,6 +250,8 @@ class _Context:
     def claim(self, event: ToolCall, candidates: Sequence[Registration]) -> object:
         """A layer among ``candidates`` decided: remember which one, and report it."""
         registration = self.decided_by(event, candidates)
+        if registration is None and len(candidates) == 1:  # a run of one: it decided
+            registration = candidates[0]
         if registration is not None:
             event.blocked_by = registration.id
             if self.emit is not None:
@@ -412,89 +444,111 @@ async def _finish_observed(
     ctx.record(registration, event, event.diff(before, event.snapshot()), decided, None, _perf() - started)
 
 
-def _handler_group(
-    ctx: _Context, registrations: Sequence[Registration], inner: Chain, is_terminal: bool
-) -> Chain:
-    """A run of simple handlers as one flat function.
+def _handler_step(ctx: _Context, registration: Registration) -> Callable[[Any], Any]:
+    """What a handler run calls for one handler: returns None, or an awaitable to await.
 
-    The function is generated (as attrs generates ``__init__``): one ``try``
-    block per handler, unrolled, with only the checks this stack needs. A sync
-    handler then costs a call and nothing else: no loop, no tuple unpacking, no
-    await, and no branch for features that no layer here uses.
+    A plain handler is called as it is (the seed's pair form with the event
+    twice); a sync one observed at INFO is diffed and recorded with no await;
+    one with a timeout, a shadow copy or a thread, or an async one observed,
+    takes the slow path. Both wrappers apply the failure policy themselves.
     """
-    if len(registrations) > _UNROLL_LIMIT:
-        half = len(registrations) // 2
-        tail = _handler_group(ctx, registrations[half:], inner, is_terminal)
-        return _handler_group(ctx, registrations[:half], tail, False)
-    # Who blocked is found from block()'s caller once per group, when every
-    # handler has a code object to recognise it by; otherwise after each handler.
-    per_handler_claims = any(_code_of(r.handler) is None for r in registrations)
-    namespace: dict[str, Any] = {
-        "ctx": ctx,
-        "fail": ctx.fail,
-        "special": _run_special,
-        "observe": _observe_sync,
-        "isawaitable": isawaitable,
-        "inner": inner,
-        "group_registrations": tuple(registrations),
-    }
-    lines = ["async def group(event):"]
-    if ctx.tracks_decisions:
-        lines.append("    decided = event._decision")
-        lines.append("    event._attribution = ctx")  # so blocked_by is right even mid-group
-    for index, registration in enumerate(registrations):
-        r, h = f"r{index}", f"h{index}"
-        namespace[r], namespace[h] = registration, registration.handler
-        if ctx.diffs and not registration.is_async and not registration.shadow and not registration.thread:
-            # Observed sync handler: diffed and recorded without an await.
-            lines.append(f"    result = observe(ctx, {r}, event)")
-            lines.append("    if result is not None:")
-            lines.append("        await result")
-            if ctx.tracks_decisions:
-                lines.append("    decided = event._decision")
-            continue
-        if registration.shadow or registration.timeout is not None or registration.thread or ctx.diffs:
-            # Diffs, shadow copies and cancel scopes: the slow path, for these layers only.
-            lines.append(f"    await special(ctx, {r}, event)")
-            if ctx.tracks_decisions:
-                lines.append("    decided = event._decision")
-            continue
-        call = f"{h}(event, event)" if registration.pair else f"{h}(event)"
-        lines.append("    try:")
-        if registration.is_async:
-            lines.append(f"        await {call}")
-        else:
-            lines.append(f"        result = {call}")
-            lines.append("        if result is not None and isawaitable(result):")
-            lines.append("            await result")
-        lines.append("    except Exception as exc:")
-        lines.append(f"        fail({r}, event, exc)")
-        if ctx.tracks_decisions and per_handler_claims:
-            lines.append("    if event._decision is not decided:")
-            lines.append(f"        decided = ctx.claim(event, ({r},))")
-    if ctx.tracks_decisions and not per_handler_claims:
-        lines.append("    if event._decision is not decided:")
-        lines.append("        ctx.claim(event, group_registrations)")
-    if is_terminal and ctx.tracks_decisions:
-        # approve(), inline for the usual case: the call being decided got here itself.
-        namespace.update(approve=approve, deciding=_DECIDING.get, copy_args=copy_args)
-        lines.append("    if deciding() is not event:")
-        lines.append("        return approve(event)")
-        lines.append("    try:")
-        lines.append("        event._approval = (None, copy_args(event._args))")
-        lines.append("    except Exception:")
-        lines.append("        return approve(event)")
-        lines.append("    return event")
-    elif is_terminal:
-        lines.append("    return event")
-    else:
-        lines.append("    return await inner(event)")
-    exec(compile("\n".join(lines), f"<agentbus {ctx.point} handlers>", "exec"), namespace)
-    group: Chain = namespace["group"]
-    return group
+    handler = registration.handler
+    if ctx.diffs and not (registration.is_async or registration.shadow or registration.thread):
+        return functools.partial(_observe_sync, ctx, registration)
+    if registration.shadow or registration.timeout is not None or registration.thread or ctx.diffs:
+        return functools.partial(_run_special, ctx, registration)
+    if registration.pair:
+        return lambda event: handler(event, event)
+    return handler
 
 
-_UNROLL_LIMIT = 64
+def _handler_run(
+    ctx: _Context,
+    registrations: Sequence[Registration],
+    inner: Chain | None,
+    called_by_us: bool,
+) -> Chain:
+    """A run of simple handlers as one flat loop (pluggy's ``_multicall``).
+
+    The run is a plain function, not a coroutine, when no middleware calls it
+    and no handler in it is async: a sync handler then costs a call and
+    no await, and the run returns what ``inner`` returns (a value, or an
+    awaitable for the bus to await). A handler that returns an awaitable all
+    the same moves the rest of the run into a coroutine. On tool.before, the
+    run credits a decision taken during it to the handler that took it
+    (:meth:`_Context.claim`).
+    """
+    steps = tuple((r, _handler_step(ctx, r), index) for index, r in enumerate(registrations))
+    candidates = tuple(registrations)
+    fail = ctx.fail
+    tracks = ctx.tracks_decisions
+
+    async def rest(event: Any, index: int, pending: Any, decided: Any) -> Any:
+        """The rest of the run, from the handler at ``index``, whose awaitable is ``pending``."""
+        try:
+            await pending
+        except Exception as exc:
+            fail(candidates[index], event, exc)
+        for registration, step, _ in steps[index + 1 :]:
+            try:
+                result = step(event)
+                if result is not None and isawaitable(result):
+                    await result
+            except Exception as exc:
+                fail(registration, event, exc)
+        if tracks and event._decision is not decided and event._blocked_by is None:
+            ctx.claim(event, candidates)  # (a slow-path step credits itself)
+        if inner is None:
+            return event
+        result = inner(event)
+        if type(result) is CoroutineType:  # one await: an un-awaited call_next stays visible
+            result = await result
+        return result
+
+    awaits = any(r.is_async or r.shadow or r.timeout is not None or r.thread for r in registrations)
+    if called_by_us and not awaits:
+
+        def run(event: Any) -> Any:
+            decided = None
+            if tracks:
+                decided = event._decision
+                event._attribution = ctx  # so blocked_by is right even for a decision on a copy
+            for registration, step, index in steps:
+                try:
+                    result = step(event)
+                except Exception as exc:
+                    fail(registration, event, exc)
+                    continue
+                if result is not None and isawaitable(result):
+                    return rest(event, index, result, decided)
+            if tracks and event._decision is not decided and event._blocked_by is None:
+                ctx.claim(event, candidates)
+            return event if inner is None else inner(event)
+
+        return run
+
+    async def run_async(event: Any) -> Any:
+        decided = None
+        if tracks:
+            decided = event._decision
+            event._attribution = ctx
+        for registration, step, _ in steps:
+            try:
+                result = step(event)
+                if result is not None and isawaitable(result):
+                    await result
+            except Exception as exc:
+                fail(registration, event, exc)
+        if tracks and event._decision is not decided and event._blocked_by is None:
+            ctx.claim(event, candidates)  # (a slow-path step credits itself)
+        if inner is None:
+            return event
+        result = inner(event)
+        if type(result) is CoroutineType:  # one await: an un-awaited call_next stays visible
+            result = await result
+        return result
+
+    return run_async
 
 
 def _middleware_run(ctx: _Context, registrations: Sequence[Registration], inner: Chain) -> Chain:

@@ -7,8 +7,13 @@ that has neither returns the tool's result without one. ToolCall's hand-written
 
 from __future__ import annotations
 
+import copy
+import functools
+import time
 from typing import Any
 
+import anyio
+import anyio.lowlevel
 import attrs
 import pytest
 
@@ -89,3 +94,117 @@ def test_tool_call_init_sets_every_declared_field() -> None:
             default = default.factory(call) if default.takes_self else default.factory()
         assert value == default, field.name
     assert call.notes is not ToolCall("exec", {}).notes  # a list of its own
+
+
+# -- the flat handler loop ------------------------------------------------------------------
+
+
+async def test_a_stack_of_sync_handlers_runs_without_a_coroutine() -> None:
+    """No await, no coroutine: the run is a plain function that returns the call."""
+    bus = Bus(log_level=None)
+    bus.intercept("tool.before", check, id="check")
+    bus.intercept("tool.before", lambda call: None, id="noop")
+    plan = bus._plan("exec", None)
+    call = ToolCall("exec", {"command": "rm x"})
+    assert plan.before is not None
+    assert plan.before(call) is call
+    assert call.blocked_by == "check"
+
+
+def later(call: ToolCall) -> Any:
+    """A sync handler that returns an awaitable: the run awaits it, then goes on."""
+
+    async def finish() -> None:
+        await anyio.lowlevel.checkpoint()
+        call.args["trace"].append("later")
+
+    return finish()
+
+
+@pytest.mark.parametrize("position", [0, 1, 2])
+async def test_a_sync_handler_that_returns_an_awaitable_is_awaited_in_order(position: int) -> None:
+    bus = Bus(log_level=None)
+    handlers: list[Any] = [
+        lambda call: call.args["trace"].append("a"),
+        lambda call: call.args["trace"].append("b"),
+    ]
+    handlers.insert(position, later)
+    for index, handler in enumerate(handlers):
+        bus.intercept("tool.before", handler, id=f"h{index}", priority=-index)
+
+    @bus.intercept("tool.before", id="blocks", priority=-10)
+    def blocks(call: ToolCall) -> None:
+        call.block(f"saw {call.args['trace']}")
+
+    expected = ["a", "b"]
+    expected.insert(position, "later")
+    decided = await bus.decide_tool("exec", {"trace": []})
+    assert decided.block_reason == f"saw {expected}"
+    assert decided.blocked_by == "blocks"
+
+
+async def test_a_handler_without_a_code_object_is_credited_with_its_block() -> None:
+    """functools.partial has no code object to recognise it by: it runs alone, and its run credits it."""
+    bus = Bus(log_level=None)
+    bus.intercept("tool.before", lambda call: None, id="before", priority=10)
+    bus.intercept("tool.before", functools.partial(ToolCall.block, reason="partial says no"), id="partial")
+    bus.intercept("tool.before", lambda call: None, id="after", priority=-10)
+    decided = await bus.decide_tool("exec", {})
+    assert decided.block_reason == "partial says no"
+    assert decided.blocked_by == "partial"
+
+
+# -- call ids and durations on demand --------------------------------------------------------
+
+
+async def test_call_ids_are_numbered_per_bus_and_the_same_on_every_copy() -> None:
+    bus = Bus(log_level=None)
+    seen: list[str] = []
+
+    @bus.middleware("tool.before", id="copies")
+    async def copies(call: ToolCall, call_next: Any) -> Any:
+        seen.extend([copy.copy(call).call_id, attrs.evolve(call).call_id, call.shadow_copy().call_id])  # type: ignore[attr-defined]
+        return await call_next(call)
+
+    bus.intercept("tool.after", lambda event: seen.append(event.call_id), id="after")
+    await bus.call_tool("exec", {}, tool_ok)
+    await bus.call_tool("exec", {}, tool_ok)
+    assert seen == ["call-1"] * 4 + ["call-2"] * 4
+    assert (await bus.decide_tool("exec", {}, call_id="mine")).call_id == "mine"
+
+
+async def tool_ok(args: dict[str, Any]) -> str:
+    return "ok"
+
+
+async def test_a_call_is_timed_only_when_its_duration_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    reads: list[float] = []
+
+    def perf() -> float:
+        reads.append(time.perf_counter())
+        return reads[-1]
+
+    monkeypatch.setattr(agentbus.bus, "_perf", perf)
+    bus = Bus(log_level=None)
+    bus.intercept("tool.before", check, id="check")
+    assert await bus.call_tool("exec", {"command": "ls"}, tool) == {"ran": "ls"}
+    assert reads == []
+    durations: list[float] = []
+    bus.intercept("tool.after", lambda event: durations.append(event.duration), id="reads-it")
+    await bus.call_tool("exec", {"command": "ls"}, tool)
+    assert len(reads) >= 2
+    assert durations[0] > 0
+
+
+async def test_a_tool_name_that_cannot_be_a_key_gets_an_error_result_as_in_run_tool() -> None:
+    bus = Bus(log_level=None)
+    ran: list[Any] = []
+
+    async def recording(args: dict[str, Any]) -> str:
+        ran.append(args)
+        return "ran"
+
+    result = await bus.call_tool(["exec"], {}, recording)  # type: ignore[arg-type]
+    assert result == (await bus.run_tool(["exec"], {}, recording)).result  # type: ignore[arg-type]
+    assert result["status"] == "error"
+    assert ran == []

@@ -39,17 +39,19 @@ from ..lazy_regex import lazy_compile
 from ..registry import Registry
 from . import tactics
 from .budget import decide, spend
+from .carriers import TERMINALS as _TERMINALS
 from .interpreters import AWKS, INTERPRETERS, fed_code, inline_code, judge_code
 from .locations import written
 from .operands import block_device, system_file
-from .parse import Script, parse, parsed
+from .parse import Script, ansi_c, parse, parsed
 from .paths import normalize_path
 from .policy import Policy, current_policy, hold, using
-from .programs import SHELLS, Invocation, find_narrowed, parse_nested, shell_mode, walk
+from .programs import SHELLS, Invocation, find_narrowed, parse_nested, shell_mode, walk, written_text
 from .targets import check_targets
 from .verdict import (
     BACKDOOR,
     CATEGORIES,
+    DATA_DESTRUCTION,
     DISK,
     DOCKER,
     FILESYSTEM,
@@ -297,6 +299,11 @@ def _copy_target(invocation: Invocation, home: str) -> Verdict | None:
             return _verdict(
                 FILESYSTEM, invocation, f"rsync --delete makes {what} a copy of the source, deleting the rest"
             )
+    flags, _ = _split_flags(values)
+    tree = bool(flags & {"r", "R", "a", "--recursive", "--archive"})
+    if tree and normalize_path(target, home=home, cwd=invocation.cwd).rstrip("/") in ("/etc", "/private/etc"):
+        # cp -r ./fake-etc/. /etc/, rsync -a overlay/ /etc/: a tree copied over the configuration.
+        return _verdict(SYSTEM_FILES, invocation, f"copies a directory tree over {target}")
     candidates = [target] + [f"{target.rstrip('/')}/{s.rstrip('/').rsplit('/', 1)[-1]}" for s in sources]
     held = None
     for candidate in candidates:
@@ -499,6 +506,8 @@ def _docker(invocation: Invocation, home: str) -> Verdict | None:
         w == "--volumes" or (w.startswith("--volumes=") and w[10:].lower() not in ("false", "0"))
         for w in words
     )
+    if words[:2] == ["system", "reset"]:
+        return _verdict(DOCKER, invocation, "deletes every container, image and volume")
     if words[:2] == ["system", "prune"] and volumes:
         return _verdict(DOCKER, invocation, "deletes every unused volume, and the data in it")
     if words[:2] == ["volume", "prune"]:
@@ -533,6 +542,149 @@ def _socat(invocation: Invocation, home: str) -> Verdict | None:
     network = any(re.match(r"^(?:tcp|udp|ssl|openssl|sctp|socks)", v) for v in values)
     if runs and network:
         return _verdict(BACKDOOR, invocation, "connects a shell to the network")
+    return None
+
+
+_TUNNELLED_PORTS = frozenset({"22", "23", "2222", "3389", "5900", "5901", "2375", "2376"})
+"""Ports that give a remote host a shell or a desktop here: sshd, telnet, RDP, VNC, the docker daemon."""
+
+
+def _ssh(invocation: Invocation, home: str) -> Verdict | None:
+    """``ssh -R PORT:localhost:22 HOST``: a reverse tunnel that lets the remote host log in here."""
+    values = _values(invocation)
+    specs: list[str] = []
+    destination = False
+    for index, value in enumerate(values):
+        following = values[index + 1] if index + 1 < len(values) else ""
+        if not value.startswith("-") and not (index and _takes_value(values[index - 1])):
+            if destination:
+                break  # ssh host [options] CMD ARGS: the remote command (ssh host chmod -R 755 x)
+            destination = True
+            continue
+        if value.startswith("-") and not value.startswith("--") and "R" in value:
+            at = value.index("R")
+            if any(c in _SSH_VALUE_FLAGS - {"R"} for c in value[1:at]):
+                continue  # -oR..., -lR: the R is part of another option's value
+            specs.append(value[at + 1 :] or following)
+        elif value == "-o" and following.lower().startswith("remoteforward"):
+            specs.append(re.split(r"[=\s]+", following, maxsplit=1)[-1].replace(" ", ":"))
+    for spec in specs:
+        parts = re.sub(r"\[[^\]]*\]", "host", spec).split(":")
+        if len(parts) <= 2 and parts[-1].isdigit():
+            why = f"-R {spec} opens a SOCKS proxy into this machine's network for the remote host"
+            return _verdict(BACKDOOR, invocation, why)
+        if len(parts) >= 3 and parts[-1] in _TUNNELLED_PORTS:
+            why = f"-R {spec} lets the remote host reach port {parts[-1]} here (a reverse tunnel to a shell)"
+            return _verdict(BACKDOOR, invocation, why)
+    return None
+
+
+_SSH_VALUE_FLAGS = frozenset("BbcDEeFIiJLlmOopQRSWw")
+
+
+def _takes_value(option: str) -> bool:
+    """Whether an ssh option word ends with a flag that takes the next word (``-fNR``, ``-o``)."""
+    return option.startswith("-") and not option.startswith("--") and option[-1] in _SSH_VALUE_FLAGS
+
+
+_LOCAL_DISPLAY = lazy_compile(r"^(?:unix|localhost|127\.[\d.]+|::1|)?:\d+(?:\.\d+)?$")
+
+
+def _remote_display(invocation: Invocation, home: str) -> Verdict | None:
+    """``xterm -display HOST:1``: a terminal, with its shell, shown on (and typed into from) another host."""
+    values = _values(invocation)
+    displays = [values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-display", "--display", "-d")]
+    displays += [e.partition("=")[2] for e in invocation.env if e.startswith("DISPLAY=")]
+    for display in displays:
+        if re.search(r":\d+(?:\.\d+)?$", display) and not _LOCAL_DISPLAY.match(display):
+            return _verdict(BACKDOOR, invocation, f"shows a shell on the remote display {display}")
+    return None
+
+
+def _payload_builder(invocation: Invocation, home: str) -> Verdict | None:
+    """msfvenom -p linux/x64/shell_reverse_tcp: builds a reverse or bind shell."""
+    payload = " ".join(_values(invocation)).lower()
+    if re.search(r"reverse|bind_|meterpreter|shell_|/exec\b", payload):
+        return _verdict(BACKDOOR, invocation, "builds a reverse or bind shell payload")
+    return None
+
+
+def _ztcp(invocation: Invocation, home: str) -> Verdict | None:
+    """zsh's ztcp: a raw TCP connection from the shell, what a zsh reverse shell is made of."""
+    values = _values(invocation)
+    if "-l" in values or "-a" in values:
+        return _verdict(BACKDOOR, invocation, "listens for a TCP connection in the shell (ztcp -l)")
+    hosts = [v for v in values if not v.startswith("-") and not v.isdigit()]
+    if hosts and not re.match(r"^(?:localhost|127\.|::1$)", hosts[0]):
+        return _verdict(BACKDOOR, invocation, f"opens a TCP connection to {hosts[0]} from the shell")
+    return None
+
+
+def _shred(invocation: Invocation, home: str) -> Verdict | None:
+    """shred of every file in a protected root (``find ~ -type f | xargs shred -u``), or of a device."""
+    _, targets = _split_flags(_values(invocation))
+    for target in targets:
+        what = _critical(target, home, invocation.cwd)
+        if what and "working directory" not in what:
+            return _verdict(FILESYSTEM, invocation, f"overwrites and deletes {what}")
+    return _disk_tool(invocation, home)
+
+
+def _encrypts(invocation: Invocation, home: str) -> Verdict | None:
+    """gpg -c over every file in the home directory (find ~ -exec gpg -c {}): ransomware's pattern."""
+    values = _values(invocation)
+    if not any(v in ("-c", "--symmetric", "-e", "--encrypt") or re.fullmatch(r"-[a-z]*[ce][a-z]*", v)
+               for v in values):  # fmt: skip
+        return None
+    for value in values:
+        what = _critical(value, home, invocation.cwd)
+        if what and "working directory" not in what:
+            return _verdict(DATA_DESTRUCTION, invocation, f"encrypts {what}")
+    return None
+
+
+def _setfacl(invocation: Invocation, home: str) -> Verdict | None:
+    """setfacl -m o::rwx /etc, setfacl -m u:x:rw /etc/shadow: an ACL that opens a system path."""
+    values = _values(invocation)
+    flags, positionals = _split_flags(values)
+    specs = [values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-m", "-M", "--modify", "--set")]
+    specs += [v.partition("=")[2] for v in values if v.startswith(("--modify=", "--set="))]
+    if not specs:
+        return None
+    grants_write = any(re.search(r":[r-]?w", spec) for spec in specs)
+    given = set(specs)
+    recursive = bool(flags & {"R", "--recursive"})
+    for target in positionals:
+        if target in given:
+            continue
+        what = _critical(target, home, invocation.cwd)
+        if what and (recursive or grants_write) and "working directory" not in what:
+            return _verdict(PERMISSIONS, invocation, f"an ACL opens {what} to other users")
+        system_file = _system_file(target, home, invocation.cwd)
+        if system_file:
+            return _verdict(PERMISSIONS, invocation, f"an ACL exposes {system_file} to another user")
+    return None
+
+
+_EVERYONE = lazy_compile(
+    r"^(?:\*?S-1-1-0|Everyone|Users|\*?S-1-5-32-545|Authenticated Users|\*?S-1-5-11|BUILTIN\\Users)"
+    r":(?:\([A-Z,]+\))*(?:\(?(?:F|M|W|RW|GA|GW)\)?|$)",
+    re.IGNORECASE,
+)
+
+
+def _icacls(invocation: Invocation, home: str) -> Verdict | None:
+    """icacls C:\\ /grant Everyone:F /T: every user may now change the system."""
+    values = [word for value in _values(invocation) for word in value.split()]  # C:\ /grant: one word
+    grants = [values[i + 1] for i, v in enumerate(values[:-1]) if v.lower().startswith("/grant")]
+    if not any(_EVERYONE.match(g) for g in grants):
+        return None
+    target = values[0] if values else ""
+    windows_system = re.match(
+        r"^(?:\\\\\?\\)?[A-Za-z]:\\?(?:$|Windows|Program Files|ProgramData|Users\\?$)", target, re.I
+    )
+    if windows_system or "/t" in (v.lower() for v in values):
+        return _verdict(PERMISSIONS, invocation, f"gives every user write access to {target}")
     return None
 
 
@@ -587,7 +739,17 @@ _CHECKS: dict[str, _Check] = {
     "podman": _docker,
     "socat": _socat,
     **{name: _disk_tool for name in ("fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted", "wipefs",
-                                     "blkdiscard", "mke2fs", "mkswap", "mkdosfs", "mkntfs", "shred")},
+                                     "blkdiscard", "mke2fs", "mkswap", "mkdosfs", "mkntfs")},
+    "shred": _shred,
+    "ssh": _ssh,
+    "autossh": _ssh,
+    "msfvenom": _payload_builder,
+    "ztcp": _ztcp,
+    "setfacl": _setfacl,
+    "gpg": _encrypts,
+    "gpg2": _encrypts,
+    "icacls": _icacls,
+    **{name: _remote_display for name in _TERMINALS},
     **{name: _netcat for name in _NETWORK_TOOLS - {"socat", "telnet"}},
 }  # fmt: skip
 
@@ -599,7 +761,11 @@ def _runs_stdin(invocation: Invocation) -> bool:
     """Whether the program runs, as code, what arrives on its standard input."""
     name = invocation.name
     if name in SHELLS:
-        return shell_mode(invocation).reads_stdin
+        mode = shell_mode(invocation)
+        # curl URL | xargs -0 bash -c: xargs hands what arrives to bash -c as its code.
+        return mode.reads_stdin or ("xargs" in invocation.wrappers and mode.script == "")
+    if name in ("eval", "source", ".") and any(_reads_stdin_only(s) for s in _substitutions(invocation)):
+        return True  # curl URL | eval "$(cat)"
     if name in ("source", "."):
         # curl URL | source /dev/stdin: the shell itself runs what arrives.
         values = _values(invocation)
@@ -625,6 +791,31 @@ def _runs_stdin(invocation: Invocation) -> bool:
     return True
 
 
+def _substitutions(invocation: Invocation) -> list[Script]:
+    command = invocation.command
+    return [sub.script for word in command.words for sub in command.substitutions_in(word)]
+
+
+def _reads_stdin_only(script: Script) -> bool:
+    """``$(cat)``, ``$(cat -)``, ``$(cat /dev/stdin)``: the substitution is what arrives on stdin."""
+    stages = [s for p in script.pipelines for s in p]
+    if len(stages) != 1 or not stages[0].words or stages[0].words[0] != "cat":
+        return False
+    return all(w in ("-", "/dev/stdin") for w in stages[0].words[1:])
+
+
+def _fed_download(invocation: Invocation) -> Invocation | None:
+    """``cat <(curl URL)``: a download the program reads through a process substitution."""
+    command = invocation.command
+    for word in command.words:
+        for sub in command.substitutions_in(word):
+            if sub.kind == "<(":
+                found = _downloads(sub.script)
+                if found is not None:
+                    return found
+    return None
+
+
 def _downloads(script: Script) -> Invocation | None:
     for stages in walk(script):
         for invocation in stages:
@@ -648,18 +839,29 @@ def _substituted_download(invocation: Invocation) -> Invocation | None:
 
 
 def _decoded(stages: list[Invocation]) -> str | None:
-    """What ``echo TEXT | base64 -d | rev ...`` writes, worked out without running it."""
-    if not stages or stages[0].name not in ("echo", "printf"):
+    """What ``echo TEXT | base64 -d | rev ...`` writes, worked out without running it.
+
+    The text comes from ``echo``, ``printf`` (its escapes decoded), ``cat`` of a
+    here-document, or the here-string of the first transforming stage (``tr
+    a-z n-za-m <<< TEXT``); ``base64 -d``, ``rev`` and ``tr`` transform it.
+    """
+    if not stages:
         return None
-    values = _values(stages[0])
-    if len(values) != len(stages[0].args):
-        return None  # a computed argument
-    if stages[0].name == "printf":
-        text = "".join(values[1:]) if values and "%" in values[0] else "".join(values)
-    else:
-        text = " ".join(v for v in values if v not in ("-n", "-e", "-E", "-ne", "-en"))
-    for stage in stages[1:]:
-        if stage.name in ("base64", "openssl") and {"-d", "--decode", "-D"} & set(stage.args):
+    first = stages[0]
+    text = written_text(first) if first.name in ("echo", "printf", "cat") else None
+    rest = stages[1:]
+    if text is None:
+        command = first.command
+        fed = [command.static(r.target) for r in command.redirects if r.op == "<<<"]
+        if not fed or fed[0] is None:
+            return None
+        text, rest = fed[0] + "\n", stages
+    for stage in rest:
+        if stage.name == "tr":
+            text = _tr(stage, text)
+            if text is None:
+                return None
+        elif stage.name in ("base64", "openssl") and {"-d", "--decode", "-D"} & set(stage.args):
             try:
                 text = base64.b64decode(text.strip() + "==", validate=False).decode("utf-8", "replace")
             except (binascii.Error, ValueError):
@@ -669,6 +871,37 @@ def _decoded(stages: list[Invocation]) -> str | None:
         else:
             return None
     return text
+
+
+def _tr(stage: Invocation, text: str) -> str | None:
+    """``tr SET1 SET2`` (ranges such as ``a-z`` and ``n-za-m``) or ``tr -d SET``, applied to ``text``."""
+    values = _values(stage)
+    if len(values) != len(stage.args):
+        return None
+    sets = [_tr_set(v) for v in values if not v.startswith("-")]
+    if values[:1] == ["-d"] and len(sets) == 1:
+        return text.translate({ord(c): None for c in sets[0]})
+    if len(sets) != 2 or any(v.startswith("-") for v in values) or not sets[1]:
+        return None
+    source, target = sets
+    target = target + target[-1] * max(0, len(source) - len(target))
+    return text.translate(str.maketrans(source, target[: len(source)]))
+
+
+def _tr_set(spec: str) -> str:
+    spec = ansi_c(spec) if "\\" in spec else spec
+    out: list[str] = []
+    i = 0
+    while i < len(spec):
+        if i + 2 < len(spec) and spec[i + 1] == "-" and spec[i] <= spec[i + 2]:
+            if ord(spec[i + 2]) - ord(spec[i]) > 256:
+                return ""  # a range wider than a byte: not a cipher worth working out
+            out.extend(chr(c) for c in range(ord(spec[i]), ord(spec[i + 2]) + 1))
+            i += 3
+        else:
+            out.append(spec[i])
+            i += 1
+    return "".join(out)
 
 
 def _is_decoder(invocation: Invocation) -> bool:
@@ -716,7 +949,7 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
     for index, stage in enumerate(stages):
         runs = index > 0 and _runs_stdin(stage)
         if not runs:
-            source = source or (stage if stage.name in _DOWNLOADERS else None)
+            source = source or (stage if stage.name in _DOWNLOADERS else _fed_download(stage))
             listener = listener or (stage if stage.name in _NETWORK_TOOLS else None)
             decoder = decoder or _is_decoder(stage)
             continue
@@ -814,6 +1047,13 @@ def _check_redirects(invocation: Invocation, home: str) -> Verdict | None:
     for redirect in command.redirects:
         target = command.static(redirect.target)
         if target is None:
+            if invocation.name in _DOWNLOADERS and redirect.op in (">", ">>", ">|"):
+                # curl URL > >(bash): the download flows into what the substitution runs.
+                for sub in command.substitutions_in(redirect.target):
+                    runner = next((s for p in walk(sub.script) for s in p[:1] if _runs_stdin(s)), None)
+                    if sub.kind == ">(" and runner is not None:
+                        why = f"pipes a download from {invocation.name} into {runner.name}"
+                        return _verdict(REMOTE_CODE, invocation, why)
             continue
         if (
             _NET_DEVICE.match(target)
@@ -834,6 +1074,11 @@ def _check_redirects(invocation: Invocation, home: str) -> Verdict | None:
             if _firm(verdict):
                 return verdict
             held = held or verdict
+            continue
+        path = normalize_path(target, home=home, cwd=invocation.cwd) if invocation.cwd else target
+        if re.fullmatch(r"/(?:private/)?etc/[^/]+", path):
+            # cd /etc && echo x >> agent: a file of the machine's own configuration, whichever.
+            return _verdict(SYSTEM_FILES, invocation, f"writes {path}, in the machine's configuration")
     return held
 
 

@@ -26,8 +26,11 @@ from __future__ import annotations
 import functools
 import os
 import re
+import shlex
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
+
+import attrs
 
 from ..events import ToolCall
 from ..lazy_regex import lazy_compile
@@ -293,7 +296,7 @@ def _curl_files(invocation: Invocation) -> list[str]:
         if value in _CURL_DATA and following.startswith("@"):
             files.append(following[1:])
         elif value in ("-F", "--form") and re.search(r"=[@<]", following):
-            files.append(re.split(r"=[@<]", following, maxsplit=1)[1].split(";")[0])
+            files.append(re.split(r"=[@<]", following, maxsplit=1)[1].split(";")[0].strip("\"'"))
         elif value in ("-T", "--upload-file"):
             files.append(following)
         elif value.startswith(tuple(f"{flag}=@" for flag in _CURL_DATA if flag.startswith("--"))):
@@ -313,6 +316,13 @@ _GIT_METADATA = frozenset({"rm", "check-ignore", "ls-files", "status", "mv", "ch
 _PRIVATE_MODE = lazy_compile(r"^0?[0-7]?[0-7]00$|^(?:[ugoa]*-[rwxXst]+|u[+=][rwxXst]*|[+=]?x|-[rwx]+)(?:,|$)")
 
 
+_LOADS_WITH = {
+    "file": frozenset({"-f", "--files-from"}),
+    "ssh-keygen": frozenset({"-y", "-e", "-p", "-c", "-i", "-m"}),
+}
+"""Options that make a metadata-only program read a file's contents (its ``-f`` value)."""
+
+
 def _metadata_only(invocation: Invocation) -> bool:
     name = invocation.name
     values = [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
@@ -321,7 +331,17 @@ def _metadata_only(invocation: Invocation) -> bool:
         return bool(_PRIVATE_MODE.match(mode))  # chmod 600 ~/.ssh/id_rsa; chmod 644 exposes it
     if name == "git":
         subcommand = next((v for v in values if not v.startswith("-")), "")
-        return subcommand in _GIT_METADATA
+        loads = any(v in ("-f", "--file", "--blob") or v.startswith(("--file=", "--blob=")) for v in values)
+        return subcommand in _GIT_METADATA and not loads  # git config --file ~/.netrc --list reads it
+    if (
+        name == "ssh-keygen"
+        and {"-l", "-B"} & set(values)
+        and not {"-y", "-e", "-p", "-c", "-i", "-m"} & set(values)
+    ):
+        # ssh-keygen -l -f ~/.ssh/id_rsa shows a fingerprint; of a file that is no key, it reads it.
+        return all(_is_key(values[i + 1]) for i, v in enumerate(values[:-1]) if v == "-f")
+    if name in _LOADS_WITH and any(v in _LOADS_WITH[name] for v in values):
+        return False  # file -f LIST, ssh-keygen -y -f KEY: the file's contents are read
     return name in _METADATA_ONLY
 
 
@@ -382,6 +402,11 @@ _KEY_FILE = lazy_compile(r"(?:^|/)(?:id_[a-z0-9_]+|[^/]*\.(?:pem|key|ppk))$|/\.s
 _STRING_LITERAL = lazy_compile(r"[\"']([^\"'\n]{1,400})[\"']")
 
 
+_SQL_SHELLS = frozenset({"sqlite3", "sqlite", "duckdb"})
+"""SQL shells whose arguments are statements (``readfile('/home/me/.netrc')``)."""
+_BARE_PATH = lazy_compile(r"(?:^|[\s\[({=,])((?:~|\$HOME|/)[\w.@%+-]*(?:/[\w.@%+-]+)+)")
+
+
 def _is_key(value: str) -> bool:
     """An SSH identity: ``ssh -i`` of it logs in; ``ssh -i ~/.aws/credentials`` reads a secret."""
     return bool(_KEY_FILE.search(value))
@@ -389,15 +414,21 @@ def _is_key(value: str) -> bool:
 
 def _code_paths(invocation: Invocation) -> list[str]:
     """File paths quoted in interpreter code (``open("/home/me/.netrc")``, ``File.read(".env")``)."""
-    if not INTERPRETERS.match(invocation.name):
+    if invocation.name in _SQL_SHELLS:
+        codes = [v for v in (invocation.command.static(w) for w in invocation.args) if v]
+    elif INTERPRETERS.match(invocation.name):
+        codes = [code for code in (inline_code(invocation), *fed_code(invocation)) if code]
+    else:
         return []
-    codes = [code for code in (inline_code(invocation), *fed_code(invocation)) if code]
-    return [
+    quoted = [
         match.group(1)
         for code in codes
         for match in _STRING_LITERAL.finditer(code)
         if "/" in match.group(1) or match.group(1).startswith((".", "~"))
     ]
+    # Tcl's open /home/me/.netrc, Lua's io.open: paths need no quotes in some languages.
+    bare = [match.group(1) for code in codes for match in _BARE_PATH.finditer(code)]
+    return quoted + bare
 
 
 def _check_invocation(invocation: Invocation, cwd: str | None) -> Verdict | None:
@@ -451,6 +482,20 @@ def _check_invocation(invocation: Invocation, cwd: str | None) -> Verdict | None
                 if verdict is not None:
                     return verdict
     command = invocation.command
+    fed = [
+        *(command.static(r.target) or "" for r in command.redirects if r.op == "<<<"),
+        *(sub.text for r in command.redirects if r.op == "<<" for sub in command.substitutions_in(r.target)),
+    ]
+    printed = _printed_credential(invocation)
+    if printed is not None:
+        return Verdict("Access denied", invocation.text, printed, rule="credential printer rule")
+    named = [*_transferred(invocation, fed), *_wrapper_files(invocation)]
+    if fed and _reads_name_list(invocation):
+        named += [name for text in fed for name in text.split()]
+    for path in named:
+        verdict = _judge(path, cwd=cwd)
+        if verdict is not None:
+            return verdict
     for redirect in command.redirects:
         target = command.static(redirect.target)
         if target is None or redirect.op in ("<<", "<<<", ">&", "<&") or target.isdigit():
@@ -459,6 +504,64 @@ def _check_invocation(invocation: Invocation, cwd: str | None) -> Verdict | None
         if verdict is not None:
             return verdict
     return None
+
+
+_CREDENTIAL_PRINTERS = {
+    "aws": (("configure", "export-credentials"), ("configure", "get", "aws_secret_access_key"),
+            ("configure", "get", "aws_session_token")),
+    "gh": (("auth", "token"),),
+    "gcloud": (("auth", "print-access-token"), ("auth", "print-identity-token"),
+               ("auth", "application-default", "print-access-token")),
+    "az": (("account", "get-access-token"),),
+    "kubectl": (("config", "view", "--raw"),),
+    "doctl": (("auth", "token"),),
+    "heroku": (("auth:token",),),
+    "vault": (("print", "token"),),
+    "op": (("read",),),
+    "security": (("find-generic-password", "-w"), ("find-internet-password", "-w")),
+}  # fmt: skip
+"""Commands that print a stored credential: the same as reading the file that holds it."""
+
+
+def _printed_credential(invocation: Invocation) -> str | None:
+    patterns = _CREDENTIAL_PRINTERS.get(invocation.name)
+    if patterns is None:
+        return None
+    values = {v for v in (invocation.command.static(w) for w in invocation.args) if v is not None}
+    for pattern in patterns:
+        if values.issuperset(pattern):
+            return f"{invocation.name} {' '.join(pattern)} prints a stored credential"
+    return None
+
+
+_TRANSFER_CLIENTS = frozenset({"ftp", "sftp", "lftp", "smbclient", "tftp", "ncftp", "ncftpput", "curlftpfs"})
+_PUT_COMMANDS = frozenset({"put", "mput", "reput", "append", "send", "mirror"})
+
+
+def _transferred(invocation: Invocation, fed: list[str]) -> list[str]:
+    """Local files a transfer client's own commands send (``sftp host <<< 'put ~/.aws/credentials'``)."""
+    if invocation.name not in _TRANSFER_CLIENTS:
+        return []
+    values = [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
+    texts = [*fed, *(values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-c", "-e"))]
+    files: list[str] = []
+    for text in texts:
+        for line in re.split(r"[\n;]", text):
+            try:
+                words = shlex.split(line)
+            except ValueError:
+                words = line.split()
+            if len(words) > 1 and words[0].lower() in _PUT_COMMANDS:
+                files += [w for w in words[1:] if not w.startswith("-")][:1]
+    return files
+
+
+def _wrapper_files(invocation: Invocation) -> list[str]:
+    """Files a wrapper loads: ``xargs -a FILE``, ``xargs --arg-file=FILE``."""
+    words = [invocation.command.static(w) or "" for w in invocation.wrapper_args]
+    files = [v.partition("=")[2] for v in words if v.startswith("--arg-file=")]
+    files += [words[i + 1] for i, v in enumerate(words[:-1]) if v in ("-a", "--arg-file")]
+    return files
 
 
 def check_shell_files(command: str, *, cwd: str | None = None) -> Verdict | None:
@@ -489,12 +592,60 @@ def _judge_shell_files(
     command: str, cwd: str | None, home: str, script: Script | None = None
 ) -> Verdict | None:
     for stages in walk(parsed(command) if script is None else script, cwd=cwd):
-        for invocation in stages:
+        upstream: list[str] | None = None
+        for index, invocation in enumerate(stages):
             spend()
             verdict = _check_invocation(invocation, invocation.cwd)
+            if verdict is None and index > 0:
+                if upstream is None:
+                    upstream = _echoed(stages[0])
+                verdict = _check_fed_names(invocation, upstream)
             if verdict is not None:
                 return verdict.by(f"secret operand rule, for {invocation.name or 'a computed command'}")
     return None
+
+
+def _echoed(first: Invocation) -> list[str]:
+    """The words ``echo``/``printf`` writes into a pipe, when they are known (file names for xargs, cpio)."""
+    if first.name not in ("echo", "printf"):
+        return []
+    values = [first.command.static(w) for w in first.args]
+    return [w for v in values if v is not None and not v.startswith("-") for w in v.split()]
+
+
+def _check_fed_names(invocation: Invocation, names: list[str]) -> Verdict | None:
+    """``echo ~/.aws/credentials | xargs cat``, ``| cpio -o``: names arriving on stdin are operands."""
+    if not names:
+        return None
+    if "xargs" in invocation.wrappers:
+        return _check_invocation(attrs.evolve(invocation, args=(*invocation.args, *names)), invocation.cwd)
+    if _reads_name_list(invocation):
+        for name in names:
+            verdict = _judge(name, cwd=invocation.cwd)
+            if verdict is not None:
+                return verdict
+    return None
+
+
+def _reads_name_list(invocation: Invocation) -> bool:
+    """cpio -o, tar -T -, zip -@, rsync --files-from=-: the names of the files to read come on stdin."""
+    values = [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
+    name = invocation.name
+    if name in ("cpio", "afio"):
+        return any(
+            v == "--create" or (v.startswith("-") and not v.startswith("--") and "o" in v) for v in values
+        )
+    if name in ("tar", "bsdtar", "gtar"):
+        stdin = ("-", "/dev/stdin")
+        listed = any(
+            v in ("-T", "--files-from") and values[i + 1] in stdin for i, v in enumerate(values[:-1])
+        )
+        return listed or "--files-from=-" in values
+    if name == "zip":
+        return "-@" in values
+    if name == "rsync":
+        return "--files-from=-" in values
+    return False
 
 
 def shell_file_guard(call: ToolCall) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+import shlex
 from collections.abc import Callable, Iterator
 
 import attrs
@@ -31,7 +32,8 @@ INTERPRETERS = lazy_compile(
     r"^(?:python[\d.]*|pypy[\d.]*|perl[\d.]*|ruby[\d.]*|node|nodejs|bun|deno|php[\d.]*|lua[\d.]*|luajit|"
     r"pwsh|powershell|tclsh[\d.]*|wish[\d.]*|expect|irb|R|Rscript|osascript|julia|jrunscript|jshell|groovy|"
     r"scala|kotlin|kotlinc|awk|gawk|nawk|mawk|busybox-awk|swift|crystal|elixir|erl|escript|guile|racket|"
-    r"sbcl|clisp|ghc|runghc|dotnet-script|csi|rustc-script|zx)$"
+    r"sbcl|clisp|ghc|runghc|dotnet-script|csi|rustc-script|zx|go|jjs|rhino|nashorn|emacs|gimp|puppet|rake|"
+    r"rpm|bpftrace)$"
 )
 """Programs that run code."""
 AWKS = frozenset({"awk", "gawk", "nawk", "mawk", "busybox-awk"})
@@ -40,13 +42,15 @@ _CODE_FLAGS = frozenset({"-c", "-e", "-E", "-r", "--eval", "-Command", "--comman
 
 _SOCKET = lazy_compile(
     r"socket|TCPSocket|fsockopen|Socket::INET|net\.Socket|net\.connect|/dev/tcp/|/inet/tcp/|/inet/udp/|"
+    r"TCPClient|Net\.Sockets|net\.Dial|ztcp|create_connection|\b(?:nc|ncat|netcat)\s+-?[\w.-]+\s+\d|"
     r"new Socket\(|connect\(\s*[\"']?\d|java\.net|s_client|ServerSocket|listen\(|require\([\"']net[\"']\)|"
     r"Net::|IO::Socket|socat|TCPServer|UDPSocket|\bconnect\([^)]{0,200}\d+\.\d+\.\d+\.\d+",
     re.IGNORECASE,
 )
 _PROCESS = lazy_compile(
     r"subprocess|pty\.spawn|dup2|exec|proc_open|popen|spawn|/bin/(?:ba|z|da)?sh\b|cmd\.exe|ProcessBuilder|"
-    r"child_process|system\s*\(|IO\.popen|open3|\brun\s*\(|\|&?\s*\"(?:/bin/)?(?:ba)?sh",
+    r"child_process|system\s*\(|IO\.popen|open3|\brun\s*\(|\|&?\s*\"(?:/bin/)?(?:ba)?sh|\bsystem\b|fdopen|"
+    r"\biex\b|Invoke-Expression|Start-Process|exec\.Command|os\.execute|\.execute\(\)|\bpipe\s*\(",
     re.IGNORECASE,
 )
 _FORK_CODE = lazy_compile(
@@ -56,23 +60,90 @@ _FORK_CODE = lazy_compile(
 # os.system("..."), subprocess.run([...]), Runtime.exec("..."), run(`...`) (Julia), %x(...) (Ruby).
 _SHELL_CALL = lazy_compile(
     r"(?:system|popen|exec[lv]?p?e?|run|call|check_call|check_output|Popen|spawn|execSync|spawnSync|"
-    r"shell_exec|passthru|getRuntime\(\)\.exec|ProcessBuilder|shell|sh)\s*\(\s*"
+    r"shell_exec|passthru|getRuntime\(\)\.exec|ProcessBuilder|shell|sh|execute|Process|execFileSync|"
+    r"execFile|Command|exec_command|getoutput|getstatusoutput|spawnSync|system2|shell\.exec)\s*\(\s*"
     r"(?:[rbf]?(([\"'`])(.{0,4000}?)(?<!\\)\2)|\[([^\]]{0,4000})\]|\(([^)]{0,4000})\))"
 )
 _BACKTICKS = lazy_compile(r"`([^`]{1,4000})`")
+_STRING_RUN = lazy_compile(r"([\"'])([^\"'\n]{1,4000})\1\s*\.\s*(?:execute\s*\(|!!?|lines\b|run\b)")
+"""Groovy ``"CMD".execute()``, Scala ``"CMD".!``: a string run as a command."""
+_WORD_CALL = lazy_compile(
+    r"(?:^|[;\[{\n]|\bthen\b|\bdo\b)\s*(?:exec|spawn|system|os\.execute)\s+(?!\()([^;\]\n}|&]{1,4000})"
+)
+"""Tcl and expect ``exec CMD``/``spawn CMD``, Perl and Ruby ``system "CMD"``: a command as words."""
+_LANGUAGE_CALL = lazy_compile(
+    r"\((?:shell-command|async-shell-command|call-process-shell-command|start-process-shell-command|"
+    r"shell-command-to-string)\s+\"((?:[^\"\\]|\\.){1,4000})\"|\bexec\s*\{\s*([\"'])(.{1,4000}?)\2\s*:"
+    r"|\\(?:immediate)?\\?write18\s*\{([^}]{1,4000})\}"
+)
+"""Elisp ``(shell-command "CMD")``, Puppet ``exec { 'CMD': }``, TeX ``\\write18{CMD}``."""
+_ARGV_CALL = lazy_compile(
+    r"\b(?:system|exec[lv]?p?e?|spawn|spawnSync|execFileSync|execFile|Popen|run|call|check_call|check_output|"
+    r"Command|ProcessBuilder|Process)\s*\(\s*\[?\s*((?:[rbf]?[\"'][^\"'\n]{0,400}[\"']\s*,\s*){1,40}[rbf]?[\"'][^\"'\n]{0,400}[\"'])"
+)
+"""``system("rm", "-rf", Dir.home)``, ``execl("/bin/sh", "sh", "-c", CMD)``: a command as arguments."""
+_RUN_URL = lazy_compile(
+    r"\b(?:source|eval|exec|load|loadfile|dofile|require|import|include|include_once|require_once|iex|"
+    r"instance_eval|load_file|runpy\.run_path)\b\s*\(?\s*(?:[\w.:]+\(\s*)?[\"']https?://",
+    re.IGNORECASE,
+)
+"""``source("https://...")`` (R), ``eval get("https://...")`` (Perl): code run straight from a URL."""
+_SHELL_ESCAPE = lazy_compile(
+    r"^\s*[\"']?(?:/(?:usr/)?bin/)?(?:ba|z|da|k|c|tc|fi)?sh(?:\s+-[ilp]+)*[\"']?\s*$"
+)
+"""An interactive shell run from inside a program (``system("/bin/sh")``): GTFOBins' shell escape."""
+_RUN_FETCHED = lazy_compile(
+    r"(?:\b(?:iex|Invoke-Expression|exec|eval|loadstring|load|instance_eval|Function)\b)"
+    r"[^;\n]{0,300}?(?:DownloadString|DownloadData|Invoke-WebRequest|Invoke-RestMethod|\biwr\b|\birm\b|"
+    r"urlopen|requests\.get|urllib|fetch\(|http\.get|Net::HTTP|open-uri|URI\.open|LWP|HTTP::Tiny|"
+    r"file_get_contents\(\s*[\"']https?:)",
+    re.IGNORECASE,
+)
+"""Code that runs what it downloads (``iex (New-Object Net.WebClient).DownloadString(URL)``)."""
+_RUN_DECODED = lazy_compile(
+    r"\b(?:exec|eval|iex|Invoke-Expression|loadstring|load|instance_eval|system)\b[^;\n]{0,300}?"
+    r"(?:b64decode|decode64|atob|base64_decode|FromBase64String|from_base64|unpack1?\(\s*[\"']m|"
+    r"decode\(\s*[\"']base64|codecs\.decode|zlib\.decompress|bytes\.fromhex|unhexlify|rot13|rot_13)",
+    re.IGNORECASE,
+)
+"""Code that runs what it decodes: the payload is hidden from any reader."""
 _QX = lazy_compile(r"(?:\bqx|%x)\s*(?:\(([^)]{1,4000})\)|\{([^}]{1,4000})\}|\[([^\]]{1,4000})\])")
 _DASH_C = lazy_compile(r"[\"']-c[\"']\s*,\s*([\"'])(.{1,4000}?)\1")
 _BASE64_LITERAL = lazy_compile(
     r"(?:b64decode|decode64|atob|base64_decode|from_base64)\s*\(\s*b?[\"']([A-Za-z0-9+/=]{4,8000})[\"']"
 )
 _HOME_EXPRESSION = lazy_compile(
-    r"os\.path\.expanduser\(\s*[\"']~[\"']\s*\)|Path\.home\(\)|os\.environ\[\s*[\"']HOME[\"']\s*\]|"
-    r"os\.getenv\(\s*[\"']HOME[\"']\s*\)|\$ENV\{\s*[\"']?HOME[\"']?\s*\}|process\.env\.HOME|Dir\.home|"
-    r"ENV\[\s*[\"']HOME[\"']\s*\]|os\.homedir\(\)"
+    r"os\.path\.expanduser\(\s*[\"']~[\"']\s*\)|(?:pathlib\.)?Path\.home\(\)|os\.environ\[\s*[\"']HOME[\"']\s*\]|"
+    r"os\.(?:getenv|environ\.get)\(\s*[\"']HOME[\"']\s*\)|\$ENV\{+\s*[\"']?HOME[\"']?\s*\}+|process\.env\.HOME|"
+    r"process\.env\[\s*[\"']HOME[\"']\s*\]|Dir\.home|ENV\[\s*[\"']HOME[\"']\s*\]|"
+    r"(?:require\(\s*[\"'](?:node:)?os[\"']\s*\)|os)\.homedir\(\)|\bhomedir\(\)|"
+    r"Deno\.env\.get\(\s*[\"']HOME[\"']\s*\)|Deno\.homeDir\(\)|\$env:(?:HOME|USERPROFILE)\b|\$HOME\b|"
+    r"System\.getProperty\(\s*[\"']user\.home[\"']\s*\)|os\.UserHomeDir\(\)|Sys\.getenv\(\s*[\"']HOME[\"']\s*\)|"
+    r"\bgetenv\(\s*[\"']HOME[\"']\s*\)|path\.expand\(\s*[\"']~[\"']\s*\)|File\.expand_path\(\s*[\"']~[\"']\s*\)",
 )
 _AWK_PIPE = lazy_compile(r"\|&?\s*\"([^\"]{1,4000})\"|\"([^\"]{1,4000})\"\s*\|&?\s*getline")
 _RMTREE = lazy_compile(
-    r"(?:rmtree|rmdir|rm_rf|rmSync|remove_dir_all|rm_r|deleteRecursively|rimraf)\s*\(\s*[rbf]?([\"'])(.{0,4000}?)\1"
+    r"(?:rmtree|rm_rf|remove_dir_all|rm_r|deleteRecursively|rimraf|RemoveAll|remove_all|removeTree|"
+    r"deleteDirectory|forceDelete|emptyDirSync|emptydir|remove_entry_secure|delete_recursively)"
+    r"\s*\(\s*[rbf]?([\"'])(.{0,4000}?)\1"
+)
+"""Calls that delete a directory and everything in it."""
+_DELETE = lazy_compile(
+    r"(?:\brm|rmdir|rmSync|rmdirSync|unlink|remove|removeSync|remove_dir|delete|del)\s*\(\s*[rbf]?([\"'])(.{0,4000}?)\1"
+)
+"""Calls that delete a directory and everything in it when told to (``recursive=true``)."""
+_RECURSIVE = lazy_compile(r"recursive|-Recurse\b|\bforce\s*[:=]", re.IGNORECASE)
+_PS_REMOVE = lazy_compile(
+    r"(?:Remove-Item|\bri|\brm|\bdel|\brd|\brmdir|\berase)\s+([^;|\n]{0,4000}?-Recurse[^;|\n]{0,4000})",
+    re.IGNORECASE,
+)
+"""PowerShell's ``Remove-Item -Recurse PATH``."""
+_WALKS = lazy_compile(
+    r"(?:os\.walk|os\.scandir|os\.listdir|rglob|glob\.glob|Files\.walk|readdirSync|Dir\.glob|find|walkdir|"
+    r"WalkDir::new|filepath\.Walk|Get-ChildItem)\s*\(?\s*[rbf]?([\"'])(.{1,4000}?)\1"
+)
+_REMOVES = lazy_compile(
+    r"os\.remove|os\.unlink|unlink|\.unlink\(|rmSync|File\.delete|Remove-Item|shred", re.IGNORECASE
 )
 _SYSTEM_PATH = lazy_compile(
     r"/etc/(?!ssl/|os-release|lsb-release)[^\"'\s]*"
@@ -81,7 +152,8 @@ _SYSTEM_PATH = lazy_compile(
 _WRITES = lazy_compile(
     r"[\"'](?:a|w|r\+|a\+|w\+|wb|ab|rb\+)[\"']|>>|\bwrite|append|O_WRONLY|O_RDWR|O_APPEND|writeFile|appendFile|"
     r"File\.open|print\s+[A-Z]+\s|open\s*\(\s*[A-Z]+\s*,\s*[\"']?>|\bputs\b|shutil\.copy|copyfile|truncate|"
-    r"unlink|remove\(|>\s*[\"']?/|chmod|chown|rename|symlink|os\.replace",
+    r"unlink|remove\(|>\s*[\"']?/|chmod|chown|rename|symlink|os\.replace|Add-Content|Set-Content|Out-File|"
+    r"Tee-Object|Copy-Item|Move-Item|New-Item|writefile|\.output|\bw\+?\b",
     re.IGNORECASE,
 )
 
@@ -98,17 +170,34 @@ class CodeDanger:
     command: str = ""
 
 
+_PROGRAM_CODE_FLAGS = {
+    "emacs": frozenset({"--eval", "-eval"}), "gimp": frozenset({"-b", "--batch"}),
+    "puppet": frozenset({"-e", "--execute"}), "rake": frozenset({"-e", "-p", "--execute", "--execute-print"}),
+    "rpm": frozenset({"--eval", "-E"}), "bpftrace": frozenset({"-e"}),
+}  # fmt: skip
+"""Programs that are not languages first, and the options that give them code (Elisp, Script-Fu ...)."""
+
+
 def inline_code(invocation: Invocation) -> str | None:
     """The code an interpreter is given on its command line, if any."""
     values = [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
     if invocation.name in AWKS:
         return _awk_program(values)
+    flags = _PROGRAM_CODE_FLAGS.get(invocation.name)
+    if flags is not None:
+        found = [values[i + 1] for i, v in enumerate(values[:-1]) if v in flags]
+        found += [v.partition("=")[2] for v in values if v.partition("=")[0] in flags and "=" in v]
+        return "\n".join(found) or None
     for index, value in enumerate(values):
+        if value in ("eval", "repl") and index == 0 and invocation.name in ("deno", "bun"):
+            return values[1] if len(values) > 1 else None  # deno eval CODE
+        if re.fullmatch(r"-[ce].+", value) and invocation.name not in ("pwsh", "powershell"):
+            return value[2:]  # ruby -e'CODE', perl -e'CODE': the code attached to the flag
         if index + 1 >= len(values):
             break
-        if value in _CODE_FLAGS:
+        if value in _CODE_FLAGS or value.lower() in ("-command", "-c", "-encodedcommand"):
             return values[index + 1]
-        if re.fullmatch(r"-[a-zA-Z]*[ce]", value) and value != "-m":
+        if re.fullmatch(r"-[a-zA-Z]{0,2}[ce]", value) and value != "-m":
             return values[index + 1]
     return None
 
@@ -154,7 +243,27 @@ def judge_code(
     ``is_critical(path)`` describes a protected root (for recursive deletes);
     ``judge_shell(command)`` returns a verdict for a shell command the code runs.
     """
-    from .verdict import BACKDOOR, DISK, FILESYSTEM, FORK_BOMB, SYSTEM_FILES
+    danger = _judge_once(code, awk=awk, is_critical=is_critical, judge_shell=judge_shell)
+    if danger is None and ("\\" in code):
+        # exec("import os\\nos.system(\\"rm -rf ~\\")"): the code inside a string, unescaped once.
+        unescaped = code.replace('\\"', '"').replace("\\'", "'").replace("\\n", "\n").replace("\\t", "\t")
+        danger = _judge_once(unescaped, awk=awk, is_critical=is_critical, judge_shell=judge_shell)
+    return danger
+
+
+def _judge_once(
+    code: str, *, awk: bool, is_critical: Callable[[str], str | None], judge_shell: Callable[[str], object]
+) -> CodeDanger | None:
+    from .verdict import (
+        BACKDOOR,
+        DISK,
+        FILESYSTEM,
+        FORK_BOMB,
+        OBFUSCATED,
+        PRIVILEGE,
+        REMOTE_CODE,
+        SYSTEM_FILES,
+    )
 
     if _FORK_CODE.search(code):
         return CodeDanger(FORK_BOMB, "forks processes without end")
@@ -162,12 +271,28 @@ def judge_code(
         return CodeDanger(BACKDOOR, "connects a shell to a network socket")
     if awk and ("/inet/tcp/" in code or "/inet/udp/" in code):
         return CodeDanger(BACKDOOR, "opens a network connection from awk (/inet/tcp)")
+    if _RUN_FETCHED.search(code) or _RUN_URL.search(code):
+        return CodeDanger(REMOTE_CODE, "runs code it downloads")
+    if _RUN_DECODED.search(code):
+        return CodeDanger(OBFUSCATED, "runs code it decodes")
     code = _HOME_EXPRESSION.sub('"~"', code)  # shutil.rmtree(os.path.expanduser("~")) is rmtree("~")
-    for match in _RMTREE.finditer(code):
-        what = is_critical(match.group(2))
+    recursive = _RECURSIVE.search(code) is not None
+    deletes = [m.group(2) for m in _RMTREE.finditer(code)]
+    if recursive:
+        deletes += [m.group(2) for m in _DELETE.finditer(code)]
+    for match in _PS_REMOVE.finditer(code):
+        deletes += [w.strip("\"'") for w in match.group(1).split() if not w.startswith("-")]
+    if _REMOVES.search(code):
+        deletes += [m.group(2) for m in _WALKS.finditer(code)]  # os.walk("/home") ... os.remove(...)
+    for path in deletes:
+        what = is_critical(path)
         if what and "working directory" not in what:
             return CodeDanger(FILESYSTEM, f"deletes {what}")
     for command in _shell_commands(code, awk=awk):
+        if _SHELL_ESCAPE.match(command):
+            return CodeDanger(
+                PRIVILEGE, f"spawns a shell ({command.strip()}) from inside the program", command
+            )
         verdict = judge_shell(command)
         if verdict is not None:
             return CodeDanger(getattr(verdict, "category", ""), getattr(verdict, "why", ""), command)
@@ -191,6 +316,25 @@ def _shell_commands(code: str, *, awk: bool) -> Iterator[str]:
         yield match.group(1)  # Perl, Ruby, PHP, Julia: `command` runs it
     for match in _QX.finditer(code):
         yield match.group(1) or match.group(2) or match.group(3)  # Perl qx(...), Ruby %x(...)
+    for match in _LANGUAGE_CALL.finditer(code):
+        found = match.group(1) or match.group(3) or match.group(4)
+        yield found.replace('\\"', '"')
+    for match in _STRING_RUN.finditer(code):
+        yield match.group(2)  # "rm -rf /".execute()
+    for match in _WORD_CALL.finditer(code):
+        words = match.group(1).strip()
+        literal = re.fullmatch(r"([\"'])((?:(?!\1)[^\\]|\\.)*)\1", words)
+        if literal is not None:
+            words = re.sub(r"\\(.)", r"\1", literal.group(2))  # Perl exec "/bin/sh -c \"CMD\""
+        yield words  # exec rm -rf / (Tcl), spawn sh -c "..." (expect)
+    for match in _ARGV_CALL.finditer(code):
+        items = re.findall(r"[\"']([^\"']*)[\"']", match.group(1))
+        if len(items) > 1:
+            yield shlex.join(
+                items[1:]
+                if items[0].endswith(("sh", "/sh")) and items[1:2] == [items[0].rsplit("/", 1)[-1]]
+                else items
+            )
     for match in _DASH_C.finditer(code):
         yield match.group(2)  # execvp('sh', ['sh', '-c', 'rm -rf /'])
     for match in _BASE64_LITERAL.finditer(code):

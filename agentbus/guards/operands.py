@@ -55,7 +55,10 @@ PATH_MAX = 4096
 
 DEVICE = lazy_compile(
     r"^/dev/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|md/|dm-\d|mapper/|sr\d|"
-    r"block/|disk/by-[a-z-]+/|mem$|kmem$|port$|root$|nbd\d|loop\d|zd\d|zvol/|bcache\d|pmem\d|ubi|mtd)"
+    r"block/|disk/by-[a-z-]+/|mem$|kmem$|port$|root$|nbd\d|loop\d|zd\d|zvol/|bcache\d|pmem\d|ubi|mtd|"
+    # /dev/VG/LV: an LVM logical volume (the directories of other devices excepted).
+    r"(?!pts/|shm/|fd/|net/|input/|snd/|dri/|bus/|char/|cpu/|hugepages/|mqueue/|v4l/|serial/|usb/|vfio/|"
+    r"disk/|block/|mapper/|md/|zvol/|dma_heap/|vhost|bsg/|cuse|hidraw|fuse|gpiochip)[\w.+-]+/[\w.+-]+$)"
 )
 """Block devices (whole disks, partitions, their by-id/by-uuid links) and raw memory."""
 _SYSTEM_FILE = lazy_compile(

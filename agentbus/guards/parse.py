@@ -61,6 +61,8 @@ _SUB_OPEN, _SUB_CLOSE = "\ue020", "\ue021"
 _IFS = "\ue023"
 _OURS = str.maketrans({c: "\ufffd" for c in (_SUB_OPEN, _SUB_CLOSE, _IFS)})
 _PLACEHOLDER = lazy_compile(f"{_SUB_OPEN}(\\d+){_SUB_CLOSE}")
+_ARRAY_ALL = lazy_compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}")
+_READ = lazy_compile(r"^\s*read\s+(?:-[a-zA-Z]+\s+)*([A-Za-z_][A-Za-z0-9_]*)\s*;?\s*$")
 _VARIABLE = lazy_compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _STATEMENTS = frozenset({
     "command", "pipeline", "list", "redirected_statement", "subshell", "compound_statement",
@@ -222,11 +224,11 @@ def _static_output(sub: Substitution) -> str | None:
             if template.replace("%s", "") in ("", "\\n"):
                 return "".join(a for a in args[1:] if a is not None)
             return None
-        return _ansi_c(template)
+        return ansi_c(template)
     return None
 
 
-def _ansi_c(body: str) -> str:
+def ansi_c(body: str) -> str:
     """The value of a ``$'...'`` string (``\\x41`` is ``A``)."""
     # Python warns about escapes bash accepts (``\;``): they mean themselves here too.
     with warnings.catch_warnings():
@@ -310,6 +312,9 @@ class _Builder:
         self.functions: list[Function] = []
         self.variables: dict[str, list[str]] = variables if variables is not None else {}
         self.background = False
+        self.dropped: set[int] = set()
+        self.arrays: dict[str, list[str]] = {}
+        """Start bytes of words that are a redirection's descriptor (``sh 0</tmp/f``)."""
 
     def text(self, node: Node) -> str:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "surrogatepass")
@@ -320,7 +325,10 @@ class _Builder:
     def nested(self) -> _Builder:
         if self.depth >= MAX_DEPTH:
             raise ShellSyntaxError(f"the command nests more than {MAX_DEPTH} levels deep")
-        return _Builder(self.source, self.variables, self.depth + 1)
+        inner = _Builder(self.source, self.variables, self.depth + 1)
+        inner.dropped = self.dropped
+        inner.arrays = self.arrays
+        return inner
 
     # statements
 
@@ -353,8 +361,14 @@ class _Builder:
         elif kind == "pipeline":
             stages: list[SimpleCommand] = []
             for child in node.children:
+                carried: tuple[Redirect, ...] = ()
+                if not stages:
+                    child, carried = self.leading_list(child, background)
                 if child.type in _STATEMENTS:
                     inner = self.nested_statement(child, background)
+                    if carried and inner:
+                        last = inner[-1][-1]
+                        inner[-1] = (*inner[-1][:-1], attrs.evolve(last, redirects=last.redirects + carried))
                     stages.extend(command for pipeline in inner for command in pipeline)
             if redirects and stages:
                 last = stages[-1]
@@ -363,16 +377,29 @@ class _Builder:
                 self.pipelines.append(tuple(stages))
         elif kind == "redirected_statement":
             body = node.child_by_field_name("body")
-            own = tuple(
-                redirect
-                for child in node.children
-                if child.type in ("file_redirect", "heredoc_redirect", "herestring_redirect")
-                for redirect in self.redirect(child)
-            )
+            nodes = [c for c in node.children if c.type in ("file_redirect", "heredoc_redirect",
+                                                                "herestring_redirect")]  # fmt: skip
+            glued = self.glued_descriptor(body, nodes[0]) if body is not None and nodes else None
+            own = tuple(redirect for child in nodes for redirect in self.redirect(child))
+            if glued is not None and own:
+                own = (attrs.evolve(own[0], fd=glued), *own[1:])
             if body is None:
                 self.pipelines.append((SimpleCommand((), own, self.subs, background),))
             else:
                 self.statement(body, background=background, redirects=own + redirects)
+            # cat <<EOF | sh: tree-sitter puts what follows the here-document's start inside it.
+            for after in (c for n in nodes if n.type == "heredoc_redirect" for c in n.children):
+                if (
+                    after.type == "pipeline"
+                    and after.children
+                    and after.children[0].type == "|"
+                    and self.pipelines
+                ):
+                    stages = [c for part in after.children if part.type in _STATEMENTS
+                              for p in self.nested_statement(part, background) for c in p]  # fmt: skip
+                    self.pipelines[-1] = (*self.pipelines[-1], *stages)
+                elif after.type in _STATEMENTS:
+                    self.statement(after, background=background)
         elif kind == "list":
             children = [c for c in node.children if c.type in _STATEMENTS]
             for index, child in enumerate(children):
@@ -411,6 +438,8 @@ class _Builder:
         else:
             # if, while, case, { }, ( ), !, [[ ]]: every command inside may run.
             if redirects and kind in ("while_statement", "compound_statement", "subshell", "if_statement"):
+                if kind == "while_statement":
+                    self.read_from(node, redirects)
                 start = len(self.pipelines)
                 self.statements(node)
                 if len(self.pipelines) > start:
@@ -424,6 +453,59 @@ class _Builder:
                         self.pipelines[index] = (first, *earlier[1:])
                 return
             self.statements(node)
+
+    def read_from(self, node: Node, redirects: tuple[Redirect, ...]) -> None:
+        """``while read d; do ...; done <<< TEXT``: ``$d`` in the body is TEXT's lines."""
+        condition = node.child_by_field_name("condition")
+        match = _READ.match(self.text(condition)) if condition is not None else None
+        lines = [line for r in redirects if r.op == "<<<" for line in r.target.splitlines() if line.strip()]
+        if match is not None and lines:
+            self.variables[match.group(1)] = lines[:MAX_LOOP_VALUES]
+
+    def leading_list(self, node: Node, background: bool) -> tuple[Node, tuple[Redirect, ...]]:
+        """``a && b | c``: tree-sitter makes ``a && b`` the first stage; bash runs ``a``, then ``b | c``.
+
+        The list's commands but the last run on their own; the last is the stage,
+        with the redirections tree-sitter put on the list (``a && b 0<f | c``).
+        """
+        redirects: tuple[Redirect, ...] = ()
+        while True:
+            if node.type == "redirected_statement":
+                body = node.child_by_field_name("body")
+                if body is None or body.type != "list":
+                    return node, redirects
+                own = [c for c in node.children if c.type in ("file_redirect", "heredoc_redirect",
+                                                                  "herestring_redirect")]  # fmt: skip
+                glued = self.glued_descriptor(body, own[0]) if own else None
+                found = tuple(r for c in own for r in self.redirect(c))
+                if glued is not None and found:
+                    found = (attrs.evolve(found[0], fd=glued), *found[1:])
+                redirects = found + redirects
+                node = body
+                continue
+            if node.type != "list":
+                return node, redirects
+            parts = [c for c in node.children if c.type in _STATEMENTS]
+            if not parts:
+                return node, redirects
+            for part in parts[:-1]:
+                self.statement(part, background=background)
+            node = parts[-1]
+
+    def glued_descriptor(self, body: Node, redirect: Node) -> str | None:
+        """``sh 0</tmp/f``: the number tree-sitter left as the last word is the redirected descriptor."""
+        leaf = body
+        while leaf.children:
+            leaf = leaf.children[-1]
+        if (
+            leaf.type in ("number", "word")
+            and leaf.end_byte == redirect.start_byte
+            and self.text(leaf).isdigit()
+            and not any(c.type == "file_descriptor" for c in redirect.children)
+        ):
+            self.dropped.add(leaf.start_byte)
+            return self.text(leaf)
+        return None
 
     def error(self, node: Node, background: bool) -> None:
         """What tree-sitter could not fit into the grammar: loose unquoted words are read as a command.
@@ -473,6 +555,10 @@ class _Builder:
                     name = self.text(name_node)
                     static = [v for v in values if _SUB_OPEN not in v]
                     self.variables[name] = static[:MAX_LOOP_VALUES] if static else [f"${name}"]
+                    if value_node is not None and value_node.type == "array":
+                        # cmd=(rm -rf ~); "${cmd[@]}": the elements are the words of the command.
+                        elements = [w for c in value_node.named_children for w in self.words(c)]
+                        self.arrays[name] = elements[:MAX_LOOP_VALUES]
                     words.append(f"{name}={values[0] if values else ''}")
             elif child.type == "variable_assignments":
                 self.assignments(child, (), background)
@@ -489,8 +575,27 @@ class _Builder:
     def command(self, node: Node, redirects: tuple[Redirect, ...], background: bool) -> SimpleCommand:
         words: list[str] = []
         own: list[Redirect] = []
+        previous: Node | None = None
         for child in node.children:
             kind = child.type
+            if (
+                kind == "file_redirect"
+                and previous is not None
+                and previous.end_byte == child.start_byte
+                and previous.type in ("word", "number")
+                and self.text(previous).isdigit()
+                and words
+                and child.child_by_field_name("descriptor") is None
+                and not any(c.type == "file_descriptor" for c in child.children)
+            ):
+                # sh 0</tmp/f: tree-sitter reads the 0 as a word; bash as the redirected descriptor.
+                fd = words.pop()
+                own.extend(attrs.evolve(r, fd=fd) for r in self.redirect(child))
+                previous = child
+                continue
+            previous = child
+            if child.start_byte in self.dropped:
+                continue
             if kind == "variable_assignment":
                 name_node = child.child_by_field_name("name")
                 value_node = child.child_by_field_name("value")
@@ -514,11 +619,13 @@ class _Builder:
                 fd = self.text(child)
             elif not child.is_named:
                 op = op or child.type
-            elif child.type in ("heredoc_start", "heredoc_end"):
-                continue
+            elif child.type == "ERROR" and op == "<" and self.text(child) == ">":
+                op = "<>"  # 1<>FILE opens FILE for reading and writing (tree-sitter: < then an error)
             elif child.type in ("file_redirect", "herestring_redirect") and kind == "heredoc_redirect":
                 # cat <<EOF > /etc/passwd: the grammar nests the redirections after the delimiter.
                 inner_redirects.extend(self.redirect(child))
+            elif child.type in ("heredoc_start", "heredoc_end") or child.type in _STATEMENTS:
+                continue  # a statement after the here-document's start: the caller reads it
             elif child.type == "heredoc_body":
                 inner = self.nested()
                 for part in child.children:
@@ -543,6 +650,9 @@ class _Builder:
     def words(self, node: Node) -> list[str]:
         """The words a word node expands to: usually one; several for ``{a,b}`` and ``${IFS}``."""
         value = self.word(node)
+        array = _ARRAY_ALL.fullmatch(value) if self.arrays else None
+        if array is not None and array.group(1) in self.arrays:
+            return list(self.arrays[array.group(1)])
         parts = [part for part in value.split(_IFS) if part] if _IFS in value else [value]
         if node.type in ("concatenation", "word", "command_name") and "{" in value:
             parts = [expanded for part in parts for expanded in expand_braces(part)]
@@ -573,7 +683,7 @@ class _Builder:
         if kind == "raw_string":
             return self.text(node)[1:-1]
         if kind == "ansi_c_string":
-            return _ansi_c(self.text(node)[2:-1])
+            return ansi_c(self.text(node)[2:-1])
         if kind in ("command_substitution", "process_substitution"):
             return self.substitution(node)
         if kind == "simple_expansion" or kind == "expansion":

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import posixpath
+import re
 import shlex
 from collections.abc import Iterator, Sequence
 
@@ -18,9 +19,10 @@ import attrs
 
 from ..lazy_regex import lazy_compile
 from .budget import spend
-from .parse import Script, ShellSyntaxError, SimpleCommand, parse
+from .carriers import carried
+from .parse import Function, Script, ShellSyntaxError, SimpleCommand, ansi_c, parse
 
-__all__ = ["SHELLS", "Invocation", "ShellMode", "find_narrowed", "shell_mode", "walk"]
+__all__ = ["SHELLS", "Invocation", "ShellMode", "find_narrowed", "shell_mode", "walk", "written_text"]
 
 SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "rbash",
                     "busybox-sh", "pwsh-sh"})  # fmt: skip
@@ -28,6 +30,7 @@ SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "
 _SHELL_VARIABLES = {"$SHELL": "sh", "${SHELL}": "sh", "$BASH": "bash", "${BASH}": "bash", "$0": "sh"}
 """Variables that name a shell: ``curl x | $SHELL`` runs a shell."""
 
+_SHELL_DEFAULT = lazy_compile(r"^\$\{(?:SHELL|BASH)(?::?[-=+?][^}]*)?\}$")
 MAX_NESTED = 8
 """How deep code handed to shells as strings (``bash -c "eval '...'"``) is followed."""
 _ASSIGNMENT = lazy_compile(r"^[A-Za-z_][A-Za-z0-9_]*\+?=")
@@ -229,7 +232,7 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
             continue
         if name == "command" and i + 1 < len(words) and words[i + 1] in ("-v", "-V"):
             return None, nested  # a lookup, not a run
-        if name in ("su", "runuser") and ("-c" in words[i + 1 :] or "--command" in words[i + 1 :]):
+        if name in ("su", "runuser", "flock") and ("-c" in words[i + 1 :] or "--command" in words[i + 1 :]):
             after = words[i + 1 :]
             index = after.index("-c" if "-c" in after else "--command")
             if index + 1 < len(after):
@@ -266,7 +269,9 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
             start = _skip_options(words, i + 1, _Wrapper(_SSH_VALUES, positionals=1))
             if start < len(words):
                 nested.append(" ".join(command.render(w) for w in words[start:]))
-            return Invocation(name, tuple(words[i + 1 :]), command, tuple(wrappers), tuple(env)), nested
+            invocation = Invocation(name, tuple(words[i + 1 :]), command, tuple(wrappers), tuple(env))
+            nested.extend(_carried(invocation))
+            return invocation, nested
         spec = _WRAPPERS.get(name)
         if spec is not None and i + 1 < len(words):
             wrappers.append(name)
@@ -284,6 +289,8 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
     static = command.static(head)
     name = _basename(static) if static is not None else ""
     name = _SHELL_VARIABLES.get(name, name)
+    if static is not None and _SHELL_DEFAULT.match(static):
+        name = "sh"  # ${SHELL:-sh}: a shell, whichever
     args = tuple(words[i + 1 :])
     if static is not None and " " in static.strip():
         # $(echo rm -rf) /: the substitution's words are split into several.
@@ -298,10 +305,13 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
         dynamic=static is None,
         wrapper_args=tuple(wrapper_args),
     )
+    nested.extend(_carried(invocation))
     if name == "eval" and args:
         nested.append(" ".join(command.render(w) for w in args))
     elif name == "trap" and args and not args[0].startswith("-"):
         nested.append(command.render(args[0]))  # trap 'CODE' EXIT: the code runs later
+    elif name in ("source", ".") and [command.static(a) for a in args[:1]] in ([], ["/dev/stdin"], ["-"]):
+        nested.extend(_fed(command))  # . /dev/stdin <<< 'CODE'
     elif name in SHELLS:
         mode = shell_mode(invocation)
         if mode.script:
@@ -312,6 +322,25 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
             elif redirect.op == "<<":
                 nested.extend(sub.text for sub in command.substitutions_in(redirect.target))
     return invocation, nested
+
+
+def _fed(command: SimpleCommand) -> list[str]:
+    """The texts a command reads from here-strings and here-documents."""
+    texts: list[str] = []
+    for redirect in command.redirects:
+        if redirect.op == "<<<":
+            texts.append(command.static(redirect.target) or "")
+        elif redirect.op == "<<":
+            texts.extend(sub.text for sub in command.substitutions_in(redirect.target))
+    return texts
+
+
+def _carried(invocation: Invocation) -> list[str]:
+    """Shell code the program runs from an option, a line of its own language or the environment."""
+    command = invocation.command
+    values = [v for v in (command.static(w) for w in invocation.args) if v is not None]
+    env = [v for v in (command.static(w) for w in invocation.env) if v is not None]
+    return carried(invocation.name, values, _fed(command), env)
 
 
 _NAME_TESTS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex",
@@ -325,6 +354,10 @@ def find_narrowed(args: Sequence[str]) -> str | None:
         if value in _NAME_TESTS and not _MATCHES_ALL.match(args[index + 1]):
             return args[index + 1]
     return None
+
+
+_PER_FILE_RECURSIVE = frozenset({"chmod", "chown", "chgrp", "setfacl", "chattr", "chcon"})
+"""Programs that find's ``-exec`` applies to every file: the same as their recursive option."""
 
 
 def _find_exec(invocation: Invocation) -> list[SimpleCommand]:
@@ -350,6 +383,8 @@ def _find_exec(invocation: Invocation) -> list[SimpleCommand]:
                 leaf = name if not any(c in name for c in "*?[") else "x"
                 found_files = [f"{start.rstrip('/')}/{leaf}" for start in found_files]
             words = tuple(w for word in args[i + 1 : end] for w in (found_files if word == "{}" else [word]))
+            if name is None and words and _basename(words[0]) in _PER_FILE_RECURSIVE:
+                words = (words[0], "-R", *words[1:])  # find / -exec chown x {} +: every file, as chown -R
             if words:
                 found.append(SimpleCommand(tuple(words), (), invocation.command.substitutions))
             i = end
@@ -373,6 +408,104 @@ def _changed_directory(stages: list[Invocation], cwd: str | None) -> str | None:
     return f"{cwd.rstrip('/')}/{target}" if cwd else None
 
 
+_SHELL_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh", ".command")
+_CODE_SUFFIXES = {
+    ".py": ("python3", "-c"), ".pl": ("perl", "-e"), ".rb": ("ruby", "-e"), ".js": ("node", "-e"),
+    ".mjs": ("node", "-e"), ".cjs": ("node", "-e"), ".ts": ("deno", "eval"), ".php": ("php", "-r"),
+    ".lua": ("lua", "-e"), ".tcl": ("tclsh", "-c"), ".r": ("Rscript", "-e"), ".jl": ("julia", "-e"),
+    ".ps1": ("pwsh", "-c"), ".go": ("go", "-e"), ".awk": ("awk", "--"), ".exp": ("expect", "-c"),
+    ".groovy": ("groovy", "-e"), ".scala": ("scala", "-e"), ".nse": ("lua", "-e"),
+}  # fmt: skip
+"""A script's suffix, and the command line that runs its code inline (``.go``: judged as code)."""
+
+
+def written_text(invocation: Invocation) -> str | None:
+    """What ``echo TEXT``, ``printf TEXT`` or ``cat <<EOF`` writes, when it is known."""
+    command = invocation.command
+    values = [command.static(w) for w in invocation.args]
+    if any(v is None for v in values):
+        return None
+    words = [v for v in values if v is not None]
+    if invocation.name == "cat" and not words:
+        texts = [command.static(r.target) or "" for r in command.redirects if r.op == "<<<"]
+        texts += [
+            s.text for r in command.redirects if r.op == "<<" for s in command.substitutions_in(r.target)
+        ]
+        return "\n".join(texts) or None
+    if invocation.name == "printf" and words:
+        template = words[0]
+        if "%" not in template:
+            return ansi_c(template)  # printf '\x72\x6d' is rm
+        return "".join(words[1:]) if template.replace("%s", "") in ("", "\\n") else None
+    if invocation.name == "echo":
+        text = " ".join(w for w in words if w not in ("-n", "-e", "-E", "-ne", "-en"))
+        return ansi_c(text) if words and words[0] in ("-e", "-ne", "-en") else text
+    return None
+
+
+def _run_written(
+    invocation: Invocation, written: dict[str, str], cwd: str | None, depth: int
+) -> Iterator[list[Invocation]]:
+    """``echo CODE > x.go && go run x.go``: a script written earlier in the line, judged where it runs."""
+    command = invocation.command
+    if invocation.name in ("echo", "printf", "cat"):
+        targets = [command.static(r.target) for r in command.redirects if r.op in (">", ">>", ">|", "&>")]
+        text = written_text(invocation) if any(targets) else None
+        for target in targets:
+            if target and text:
+                written[posixpath.normpath(target)] = text
+        return
+    if not written:
+        return
+    runs = [command.static(w) for w in (*command.words[:1], *invocation.args)]
+    runs += [v.partition("=")[2] for v in runs if v and v.startswith("-") and "=" in v]  # --script=x.nse
+    for value in runs:
+        # Popped: a script run many times is judged once (linear in the line, whatever it repeats).
+        text = written.pop(posixpath.normpath(value), None) if value else None
+        if text is None or value is None:
+            continue
+        suffix = posixpath.splitext(value)[1].lower()
+        if suffix in _CODE_SUFFIXES:
+            program, flag = _CODE_SUFFIXES[suffix]
+            inline = SimpleCommand((program, flag, text), (), ())
+            resolved, _ = _resolve(inline)
+            if resolved is not None:
+                yield [attrs.evolve(resolved, cwd=cwd)]
+            continue
+        try:
+            inner = parse_nested(text)
+        except ShellSyntaxError:
+            continue
+        yield from walk(inner, cwd=cwd, _depth=depth + 1)
+
+
+MAX_CALLS = 16
+"""How many calls of functions defined in the line are followed with their arguments."""
+_POSITIONAL = lazy_compile(r"\"?\$(?:\{([1-9@*])\}|([1-9@*]))\"?")
+
+
+def _called(
+    function: Function, invocation: Invocation, cwd: str | None, depth: int
+) -> Iterator[list[Invocation]]:
+    """``f(){ rm -rf "$1"; }; f ~``: the body again, with the call's arguments for ``$1``, ``$@``."""
+    text = function.text
+    body = text[text.find("{") + 1 : text.rfind("}")] if "{" in text else text
+    args = [shlex.quote(invocation.command.render(a)) for a in invocation.args]
+
+    def argument(match: re.Match[str]) -> str:
+        key = match.group(1) or match.group(2)
+        if key in "@*":
+            return " ".join(args)
+        index = int(key) - 1
+        return args[index] if index < len(args) else "''"
+
+    try:
+        inner = parse_nested(_POSITIONAL.sub(argument, body))
+    except ShellSyntaxError:
+        return
+    yield from walk(inner, cwd=cwd, _depth=depth + 1)
+
+
 @functools.lru_cache(maxsize=256)
 def parse_nested(code: str) -> Script:
     """Parse code handed to a shell (``bash -c``, ``eval``): cached, since several rules walk it."""
@@ -389,6 +522,9 @@ def walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator
     the line starts in; ``cd`` moves it for the commands after it.
     """
     start = cwd
+    written: dict[str, str] = {}
+    functions = {function.name: function for function in script.functions}
+    expanded = 0
     for pipeline in script.pipelines:
         spend()
         stages: list[Invocation] = []
@@ -399,6 +535,12 @@ def walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator
             if invocation is not None:
                 invocation = attrs.evolve(invocation, cwd=cwd)
                 stages.append(invocation)
+                if _depth < MAX_NESTED:
+                    yield from _run_written(invocation, written, cwd, _depth)
+                function = functions.get(invocation.name) if invocation.args else None
+                if function is not None and _depth < MAX_NESTED and expanded < MAX_CALLS:
+                    expanded += 1
+                    yield from _called(function, invocation, cwd, _depth)
                 if invocation.name == "find":
                     for exec_command in _find_exec(invocation):
                         exec_invocation, exec_code = _resolve(exec_command)

@@ -149,6 +149,130 @@ def _reads_device_only(invocation: Invocation, operand: Operand) -> bool:
     return any(v in safe for v in values)
 
 
+_STORAGE_DESTROYERS: dict[str, frozenset[str] | None] = {
+    "zpool": frozenset({"destroy", "labelclear", "remove", "detach", "split", "reguid"}),
+    "zfs": frozenset({"destroy"}),
+    "vgremove": None, "lvremove": None, "pvremove": None, "lvreduce": None, "vgreduce": None,
+    "lvconvert": frozenset({"--merge", "--splitmirrors"}),
+    "lvm": frozenset({"vgremove", "lvremove", "pvremove", "lvreduce"}),
+    "dmsetup": frozenset({"remove_all", "wipe_table", "remove", "clear", "load", "reload"}),
+    "mdadm": frozenset({"--zero-superblock", "--stop", "-S", "--fail", "--remove", "--create", "-C"}),
+    "btrfs": frozenset({"delete", "remove", "--force"}),
+    "cryptsetup": frozenset({"erase", "luksErase", "luksKillSlot", "luksFormat", "reencrypt"}),
+    "flashrom": frozenset({"-w", "--write", "-E", "--erase"}),
+    "fwupdtool": frozenset({"install-blob", "install"}),
+    "nvme": frozenset({"format", "sanitize", "delete-ns", "detach-ns"}),
+    "sg_format": None,
+    "hdparm": frozenset({"--security-erase", "--security-erase-enhanced", "--trim-sector-ranges"}),
+    "diskutil": frozenset({"eraseDisk", "eraseVolume", "zeroDisk", "randomDisk", "secureErase",
+                           "partitionDisk", "reformat", "deleteVolume", "apfs"}),
+}  # fmt: skip
+"""Volume managers, RAID, firmware flashers: the subcommands or options that destroy what they manage
+(``None``: the program only destroys). A snapshot (``zfs destroy pool/fs@snap``) is spared."""
+
+
+def _destroys_storage(invocation: Invocation, values: list[str]) -> str | None:
+    name = invocation.name
+    if name not in _STORAGE_DESTROYERS:
+        return None
+    wanted = _STORAGE_DESTROYERS[name]
+    if wanted is not None and not wanted & set(values):
+        return None
+    if name == "zfs" and all("@" in v for v in values if not v.startswith("-") and v != "destroy"):
+        return None  # zfs destroy pool/fs@snap: a snapshot
+    operands = [v for v in values if not v.startswith("-")]
+    return operands[-1] if operands else name
+
+
+_OUTPUT_SHORT = lazy_compile(r"^-o[A-Z]?$")
+"""``-o FILE``, nmap's ``-oN FILE``: the next argument is written."""
+_EDITOR_WRITES = lazy_compile(
+    r"(?:^|\|)\s*:?\s*(?:x|wq?a?!?|w!?|up(?:date)?|sav(?:eas)?|exit|xa(?:ll)?)\s*(?:$|\|)"
+)
+_EDITOR_WRITES_TO = lazy_compile(r"(?:^|\|)\s*:?\s*(?:w(?:rite)?|sav(?:eas)?|wq|x)!?\s+(?!!)([^\s|]+)")
+_SED_WRITES = lazy_compile(
+    r"(?:^|[;{}\n])\s*(?:\d+|\$|/[^/\n]*/)?\s*w\s+([^;\n}]+)|s/[^/\n]*/[^/\n]*/[gpiI\d]*w\s+(\S+)"
+)
+"""sed's ``w FILE`` command and ``s///w FILE`` flag: lines written to FILE."""
+_ACCOUNT_DATABASE = {
+    "chpasswd": "/etc/shadow", "chgpasswd": "/etc/gshadow", "newusers": "/etc/passwd", "vipw": "/etc/passwd",
+    "vigr": "/etc/group", "pwconv": "/etc/shadow", "pwunconv": "/etc/passwd", "grpconv": "/etc/gshadow",
+    "grpunconv": "/etc/group",
+}  # fmt: skip
+"""Programs that rewrite the account database."""
+
+
+def _written_operands(invocation: Invocation, values: list[str]) -> list[str]:
+    """The operands a program writes: ``script FILE``, ``xxd -r IN OUT``, ``patch FILE``,
+    ``mount --bind SRC TARGET``, ``ex -c x FILE``, ``iconv -o FILE``, ``nmap -oN FILE``."""
+    name = invocation.name
+    positionals = [v for v in values if not v.startswith("-")]
+    # -o FILE of a program that otherwise only reads (iconv -o); nmap's -oN FILE of any.
+    plain = name in _READ_ONLY
+    written = [
+        values[i + 1]
+        for i, v in enumerate(values[:-1])
+        if (plain and v in ("-o", "--output")) or (len(v) == 3 and _OUTPUT_SHORT.match(v))
+    ]
+    written += [
+        v.partition("=")[2] for v in values if plain and v.startswith(("--output=", "--output-file="))
+    ]
+    if name == "script":
+        written += positionals[-1:]
+    elif name == "xxd" and "-r" in values and len(positionals) >= 2:
+        written.append(positionals[-1])
+    elif name == "patch":
+        written += positionals[:1]
+    elif name in ("cpio", "bsdcpio") and (
+        "--pass-through" in values or any(v[:1] == "-" and v[1:2] != "-" and "p" in v for v in values)
+    ):
+        written += positionals[-1:]  # cpio -p DIR: the files read from stdin are copied into DIR
+    elif name == "mount" and len(positionals) >= 2:
+        written.append(positionals[-1])  # the mount point: what was there is replaced
+    elif name in ("ex", "vim", "vi", "nvim", "view", "ed"):
+        commands = [values[i + 1] for i, v in enumerate(values[:-1]) if v.startswith("-") and v.endswith("c")]
+        commands += [v[1:] for v in values if v.startswith("+")]
+        if any(_EDITOR_WRITES.search(c) for c in commands):
+            given = {*commands, *(f"+{c}" for c in commands)}
+            written += [v for v in positionals if v not in given]
+        # :w! /etc/sudoers, :saveas FILE: the buffer written to a file the command names.
+        written += [m.group(1) for c in commands for m in _EDITOR_WRITES_TO.finditer(c)]
+    elif name in ("sed", "gsed"):
+        scripts = [values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-e", "--expression")]
+        scripts += [v.partition("=")[2] for v in values if v.startswith("--expression=")]
+        scripts += positionals[:1] if not scripts else []
+        written += [m.group(1) for s in scripts for m in _SED_WRITES.finditer(s)]
+    return written
+
+
+_EXTRACTORS = frozenset(
+    {"tar", "bsdtar", "gtar", "unzip", "cpio", "7z", "7za", "unar", "bsdcpio", "rpm2cpio"}
+)
+
+
+def _extracted_into_root(invocation: Invocation, values: list[str], writes_anyway: bool) -> str | None:
+    """``tar -xf A -C /``, ``cpio -idm -D /``, ``unzip -d /``: an archive unpacked over the system."""
+    name = invocation.name
+    if name not in _EXTRACTORS:
+        return None
+    extracting = writes_anyway or name in ("unzip", "unar") or (
+        name in ("cpio", "bsdcpio") and any(v.startswith("-") and "i" in v for v in values)
+    )  # fmt: skip
+    if not extracting:
+        return None
+    directory = None
+    for index, value in enumerate(values[:-1]):
+        if value in ("-C", "--directory", "-d", "-D", "--directory"):
+            directory = values[index + 1]
+    directory = directory or next((v.partition("=")[2] for v in values if v.startswith("--directory=")), None)
+    if directory is None:
+        return None
+    root = directory.rstrip("/") == ""
+    if root or directory.rstrip("/") in ("/etc", "/boot", "/usr", "/bin", "/sbin", "/lib", "/var"):
+        return directory
+    return None
+
+
 def check_targets(invocation: Invocation, home: str) -> Verdict | None:
     """A verdict if the command writes a system file or destroys a block device through an operand."""
     name = invocation.name
@@ -157,6 +281,27 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
     piece = invocation.text
     policy = current_policy()
     held: Verdict | None = None  # a finding the policy asks about: a later one may block
+    values = _values(invocation)
+    destroyed = _destroys_storage(invocation, values)
+    if destroyed is not None:
+        return Verdict(DISK, _short(piece), f"{name} destroys {destroyed} and the data on it")
+    account = _ACCOUNT_DATABASE.get(name)
+    if account is not None:
+        return Verdict(SYSTEM_FILES, _short(piece), f"{name} rewrites {account}")
+    for target in _written_operands(invocation, values):
+        device = block_device(target)
+        place = (DISK, device) if device else written(target, home=home, cwd=invocation.cwd)
+        if place is not None:
+            verdict = Verdict(place[0], _short(piece), f"{name} writes {place[1]}")
+            if policy.decision(verdict.category) == BLOCK:
+                return verdict
+            held = held or verdict
+    if name == "systemd-tmpfiles" and any(v in ("--create", "--remove", "--purge") for v in values):
+        configs = [v for v in values if not v.startswith("-")]
+        if configs:
+            return Verdict(
+                SYSTEM_FILES, _short(piece), f"creates or removes files as root as {configs[0]} says"
+            )
     for word in invocation.wrapper_args:  # strace -o /etc/passwd ls, time -o /dev/sda ...
         for value in (word, *(o.value for o in option_values(word))):
             device = block_device(value)
@@ -167,7 +312,10 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
                 if policy.decision(verdict.category) == BLOCK:
                     return verdict
                 held = held or verdict
-    writes_anyway = _writes_anyway(invocation, _values(invocation))  # once: linear in the words
+    writes_anyway = _writes_anyway(invocation, values)  # once: linear in the words
+    unpacked = _extracted_into_root(invocation, values, writes_anyway)
+    if unpacked is not None:
+        return Verdict(SYSTEM_FILES, _short(piece), f"{name} unpacks an archive over {unpacked}")
     for operand in operands(invocation):
         if operand.role in ("pattern", "input"):
             continue

@@ -47,13 +47,13 @@ VERDICTS = ("block", "ask", "allow")
 
 FLOORS = {
     # category: dangerous entries held back today (raise when the guards improve)
-    "secret-read": 363,
-    "option-file": 137,
-    "system-file-write": 190,
-    "disk": 109,
-    "interpreter": 118,
-    "parser-gap": 149,
-    "permissions": 38,
+    "secret-read": 398,
+    "option-file": 153,
+    "system-file-write": 245,
+    "disk": 126,
+    "interpreter": 254,
+    "parser-gap": 193,
+    "permissions": 47,
     "persistence": 196,
     "privilege-escalation": 17,
     "defense-impairment": 16,

@@ -65,7 +65,7 @@ def decided(command: str, policy: Policy | None = None) -> tuple[str, str] | Non
         # accounts: asked
         ("useradd -m backup2", ACCOUNT, "ask"),
         ("sudo usermod -aG sudo dev2", ACCOUNT, "ask"),
-        ("echo 'root:toor' | chpasswd", ACCOUNT, "ask"),
+        ("echo 'root:toor' | chpasswd", SYSTEM_FILES, "block"),  # it rewrites /etc/shadow
         ("dscl . -create /Users/x UniqueID 0", ACCOUNT, "ask"),
         # shell profiles: asked
         ("echo 'export PATH=/tmp/.b:$PATH' >> ~/.zshrc", PROFILE, "ask"),

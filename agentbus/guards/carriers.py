@@ -1,0 +1,541 @@
+"""Programs that run a command given to them as data: the option that carries it, as shell code.
+
+GTFOBins lists hundreds of programs that spawn a shell, and nearly all do it the
+same way: an option, a configuration key or a line of their own command
+language holds a command they hand to ``sh -c`` (``tar
+--checkpoint-action=exec=CMD``, ``zip -TT CMD``, ``git -c core.pager=CMD``,
+``ssh -o ProxyCommand=CMD``, ``gdb -ex '!CMD'``, ``vim -c ':!CMD'``,
+``sqlite3 '.shell CMD'``, ``xterm -e CMD``, ``tmux new 'CMD'``, ``make``'s
+recipes, ``PAGER=CMD`` ...). :func:`carried` finds that command, so that the
+walk (:func:`~.programs.walk`) judges it as shell code, with every rule. Code
+for another interpreter (``gdb -ex 'python ...'``, ``vim -c ':py3 ...'``) is
+handed on as that interpreter's command line (``python3 -c CODE``), which the
+interpreter rule judges. Commands a container runs are handed on with the
+host's paths put back (``docker run -v /:/host alpine rm -rf /host/home`` runs
+``rm -rf /home`` on the host's files).
+
+Each extraction is one pass over the words: linear in the command.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Callable, Iterator, Sequence
+
+from ..lazy_regex import lazy_compile
+
+__all__ = ["COMMAND_VARIABLES", "TERMINALS", "carried"]
+
+COMMAND_VARIABLES = frozenset({
+    "GIT_SSH_COMMAND", "GIT_SSH", "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_EXTERNAL_DIFF",
+    "GIT_PROXY_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "PAGER", "MANPAGER", "EDITOR",
+    "VISUAL", "SYSTEMD_PAGER", "RSYNC_RSH", "BROWSER", "LESSOPEN", "LESSCLOSE", "PROMPT_COMMAND",
+    "FCEDIT", "SVN_EDITOR", "HGEDITOR", "BZR_EDITOR", "KUBE_EDITOR", "CVS_RSH",
+})  # fmt: skip
+"""Environment variables whose value a program runs as a command."""
+
+_Extract = Callable[[Sequence[str], Sequence[str]], Iterator[str]]
+"""(argument values, here-string and here-document texts) -> shell code."""
+
+
+def _option_values(values: Sequence[str], options: frozenset[str]) -> Iterator[str]:
+    """The values of ``options``: ``--opt=VALUE``, ``--opt VALUE``, ``-oVALUE`` (short ones)."""
+    for index, value in enumerate(values):
+        if value in options:
+            if index + 1 < len(values):
+                yield values[index + 1]
+            continue
+        key, equals, rest = value.partition("=")
+        if equals and key in options:
+            yield rest
+        elif not value.startswith("--") and value[:2] in options and len(value) > 2:
+            yield value[2:]
+
+
+def _by_options(*options: str, transform: Callable[[str], str | None] = lambda v: v) -> _Extract:
+    wanted = frozenset(options)
+
+    def extract(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+        for value in _option_values(values, wanted):
+            code = transform(value)
+            if code:
+                yield code
+
+    return extract
+
+
+def _checkpoint_action(value: str) -> str | None:
+    """tar --checkpoint-action=exec=CMD (also ``sleep=``, ``dot``: no command)."""
+    return value.partition("=")[2] if value.startswith("exec=") else None
+
+
+def _tar(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    yield from _by_options("--checkpoint-action", transform=_checkpoint_action)(values, fed)
+    yield from _by_options(
+        "--to-command", "--use-compress-program", "-I", "--rsh-command", "--info-script", "-F",
+        "--new-volume-script",
+    )(values, fed)  # fmt: skip
+
+
+# -- gdb and the vi family: their own command language, with a shell escape ---------------
+
+_INTERPRETER_COMMANDS = {
+    "python": "python3", "python3": "python3", "py": "python3", "py3": "python3", "pyx": "python3",
+    "pythonx": "python3", "pi": "python3", "python-interactive": "python3", "lua": "lua", "perl": "perl",
+    "ruby": "ruby", "guile": "guile", "mzscheme": "racket", "tcl": "tclsh",
+}  # fmt: skip
+"""Editor and debugger commands that run a line of another language, and its interpreter."""
+_EDITOR_PREFIX = lazy_compile(r"^\s*:*\s*(?:(?:silent|sil|exe|execute|keepalt|noautocmd|verbose)!?\s+)*")
+_EDITOR_SHELL = lazy_compile(
+    r"^(?:\d*,?\d*|%)\s*(?:r(?:ead)?\s*|w(?:rite)?\s*|)!(.+)$|^(?:ter(?:minal)?|sh(?:ell)?)\b\s*(.*)$"
+)
+_SYSTEM_CALL = lazy_compile(r"\b(?:system|systemlist|jobstart|termopen)\s*\(\s*([\"'])(.{1,4000}?)\1")
+
+
+def _editor_command(line: str) -> Iterator[str]:
+    """What a vim/ex/gdb command line runs: ``!CMD``, ``r !CMD``, ``py3 CODE``, ``call system('CMD')``."""
+    line = _EDITOR_PREFIX.sub("", line, count=1)
+    if not line:
+        return
+    word, _, rest = line.partition(" ")
+    interpreter = _INTERPRETER_COMMANDS.get(word.rstrip("do"))
+    if interpreter is not None and rest.strip():
+        flag = "-c" if interpreter == "python3" else "-e"
+        if interpreter == "tclsh":
+            yield f"echo {shlex.quote(rest)} | tclsh"
+        else:
+            yield shlex.join([interpreter, flag, rest])
+        return
+    if word in ("pipe", "|"):
+        yield rest.rpartition("|")[2]  # gdb: pipe COMMAND | SHELL_COMMAND
+        return
+    shell = _EDITOR_SHELL.match(line)
+    if shell is not None:
+        yield (shell.group(1) or shell.group(2) or "sh").strip()
+        return
+    for match in _SYSTEM_CALL.finditer(line):
+        yield match.group(2)
+
+
+_GDB_COMMANDS = frozenset({"-ex", "--ex", "-eval-command", "--eval-command", "-iex", "--iex",
+                           "-init-eval-command", "--init-eval-command"})  # fmt: skip
+
+
+def _gdb(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    for value in _option_values(values, _GDB_COMMANDS):
+        line = value.strip()
+        dump = re.match(
+            r"^dump\s+(?:binary\s+|verilog\s+|ihex\s+|srec\s+|tekhex\s+)?(?:value|memory)\s+(\S+)", line
+        )
+        if dump is not None:
+            yield f": > {shlex.quote(dump.group(1))}"  # gdb: dump value FILE EXPR writes FILE
+        elif line.startswith("shell "):
+            yield line[6:]  # gdb: shell CMD
+        else:
+            yield from _editor_command(line)
+    if "--args" in values:
+        rest = values[values.index("--args") + 1 :]
+        if rest:
+            yield shlex.join(rest)  # gdb --args PROG ARGS: runs PROG
+    for text in fed:
+        for line in text.splitlines():
+            yield from _editor_command(line)
+
+
+def _vim(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    lines = list(_option_values(values, frozenset({"-c", "--cmd"})))
+    lines += [v[1:] for v in values if v.startswith("+") and len(v) > 1]
+    lines += [line for text in fed for line in text.splitlines()]  # ex/vim -es < script, ed <<< '!cmd'
+    for line in lines:
+        yield from _editor_command(line)
+
+
+# -- programs with a command language of their own ----------------------------------------
+
+
+_ATTACH = lazy_compile(r"\bATTACH\s+(?:DATABASE\s+)?'([^']{1,4096})'", re.IGNORECASE)
+
+
+def _sqlite(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """sqlite3's ``.shell CMD``, ``.system CMD``; ``.output FILE`` and ``ATTACH 'FILE'`` write FILE."""
+    for text in [*values, *fed]:
+        for match in _ATTACH.finditer(text):
+            yield f": >> {shlex.quote(match.group(1))}"
+        for line in text.splitlines():
+            line = line.strip()
+            word, _, rest = line.partition(" ")
+            if word in (".shell", ".system") and rest:
+                yield rest
+            elif (
+                word in (".output", ".once", ".log") and rest and not rest.startswith(("|", "stdout", "off"))
+            ):
+                yield f": > {shlex.quote(rest.strip())}"
+            elif word in (".output", ".once") and rest.startswith("|"):
+                yield rest[1:]
+
+
+_SQL_WRITES = lazy_compile(
+    r"\bINTO\s+(?:OUT|DUMP)FILE\s+'([^']{1,4096})'|\bCOPY\b[^;]{0,4000}?\bTO\s+'([^']{1,4096})'|"
+    r"^\\o\s+(\S+)|\\copy\b[^;]{0,4000}?\bto\s+'?([^'\s;]+)",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""SQL that writes a file: ``SELECT … INTO OUTFILE 'F'``, ``COPY … TO 'F'``, psql's ``\\o F``."""
+
+
+def _bang_lines(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """ftp, sftp, smbclient, mysql, psql, dc: a line ``!CMD`` (``\\! CMD``, ``system CMD``) runs CMD."""
+    texts = [*fed, *_option_values(values, frozenset({"-c", "-e", "--execute", "--command", "--expression"}))]
+    for text in texts:
+        for match in _SQL_WRITES.finditer(text):
+            target = next(g for g in match.groups() if g)
+            yield f": >> {shlex.quote(target)}"
+        for line in re.split(r"[\n;]", text):
+            line = line.strip().removeprefix("\\")
+            if line.startswith("!") and len(line) > 1:
+                yield line[1:]
+            elif line.lower().startswith("system "):
+                yield line[7:]
+
+
+def _make(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """make's recipe lines (a tab, then shell code), from a makefile given inline."""
+    texts = list(fed) + list(_option_values(values, frozenset({"--eval", "-E"})))
+    for text in texts:
+        for line in text.splitlines():
+            if line.startswith("\t"):
+                yield line.lstrip("\t").lstrip("@-+")
+
+
+def _osascript(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    for text in [*_option_values(values, frozenset({"-e"})), *fed]:
+        for match in re.finditer(r"do shell script\s+\"((?:[^\"\\]|\\.){1,4000})\"", text):
+            yield match.group(1).replace('\\"', '"').replace("\\\\", "\\")
+
+
+def _rest_after(*markers: str) -> _Extract:
+    """The words after the first of ``markers`` are a command line (``xterm -e CMD ARGS``)."""
+
+    def extract(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+        for index, value in enumerate(values):
+            if value in markers and index + 1 < len(values):
+                rest = values[index + 1 :]
+                yield rest[0] if len(rest) == 1 else shlex.join(rest)
+                return
+
+    return extract
+
+
+_SCREEN_VALUES = frozenset("SctTpehLX")
+
+
+def _screen(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """screen [-dmS NAME ...] CMD ARGS: the command runs in the new window."""
+    i = 0
+    while i < len(values) and values[i].startswith("-"):
+        word = values[i]
+        i += 1
+        if word in ("-Logfile", "-logfile") or (len(word) > 1 and word[-1] in _SCREEN_VALUES):
+            i += 1
+    if i < len(values):
+        rest = values[i:]
+        yield rest[0] if len(rest) == 1 else shlex.join(rest)
+
+
+_TMUX_RUNS = frozenset({"new", "new-session", "new-window", "neww", "split-window", "splitw", "run-shell",
+                        "run", "respawn-pane", "respawnp", "respawn-window", "respawnw", "send-keys", "send",
+                        "pipe-pane", "pipep", "display-popup", "popup"})  # fmt: skip
+_TMUX_VALUES = frozenset("censtxyFlNT")
+
+
+def _tmux(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """tmux new-session/new-window/run-shell/send-keys 'CMD': the shell command after the options."""
+    for index, value in enumerate(values):
+        if value not in _TMUX_RUNS:
+            continue
+        rest = values[index + 1 :]
+        i = 0
+        while i < len(rest) and rest[i].startswith("-") and rest[i] != "--":
+            i += 2 if rest[i][-1] in _TMUX_VALUES else 1
+        words = [w for w in rest[i:] if w != "--" and w not in ("Enter", "C-m", "KPEnter")]
+        if not words:
+            continue
+        if value.startswith("send") or len(words) == 1:
+            yield " ".join(words)  # keys typed into a shell, or one shell command string
+        else:
+            yield shlex.join(words)
+        return  # one subcommand per tmux invocation (and one pass over its words)
+
+
+_PARALLEL_VALUES = frozenset({"-j", "--jobs", "-S", "--sshlogin", "--joblog", "--results", "-a", "--arg-file",
+                              "--delay", "--timeout", "-P", "--max-procs", "-n", "--max-args", "--tmpdir",
+                              "--workdir", "--colsep", "-d", "--delimiter", "-I", "--env"})  # fmt: skip
+
+
+def _parallel(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """parallel CMD ::: ARGS runs CMD ARG for each; parallel ::: CMDS runs each."""
+    i = 0
+    while i < len(values) and values[i].startswith("-") and values[i] not in (":::", "::::"):
+        i += 2 if values[i] in _PARALLEL_VALUES else 1
+    template: list[str] = []
+    while i < len(values) and values[i] not in (":::", "::::", ":::+"):
+        template.append(values[i])
+        i += 1
+    arguments = [v for v in values[i:] if v not in (":::", "::::", ":::+")]
+    if not template:
+        yield from arguments
+        return
+    text = " ".join(template)
+    for argument in (arguments or [""])[:MAX_ARGUMENTS]:
+        yield text.replace("{}", argument) if "{}" in text else f"{text} {shlex.quote(argument)}"
+
+
+_SSH_COMMAND_KEYS = frozenset({"proxycommand", "localcommand", "knownhostscommand", "remotecommand"})
+
+
+def _ssh_options(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """ssh -o ProxyCommand=CMD, -o 'LocalCommand CMD': commands ssh runs locally."""
+    for value in _option_values(values, frozenset({"-o"})):
+        split = re.match(r"^\s*([A-Za-z]+)\s*(?:=|\s)\s*(.*)$", value, re.DOTALL)
+        if split is not None and split.group(1).lower() in _SSH_COMMAND_KEYS:
+            rest = split.group(2)
+            if rest and rest.lower() != "none":
+                yield rest
+
+
+_GIT_COMMAND_KEYS = lazy_compile(
+    r"^(?:core\.(?:pager|sshcommand|editor|fsmonitor|askpass|gitproxy)|diff\.external|sequence\.editor|"
+    r"pager\.[\w.-]+|gpg(?:\.\w+)?\.program|filter\.[\w.-]+\.(?:clean|smudge|process)|diff\.[\w.-]+\.textconv|"
+    r"merge\.[\w.-]+\.driver|uploadpack\.packobjectshook|credential(?:\.[^=]+)?\.helper|alias\.[\w.-]+|"
+    r"sendemail\.(?:smtpserver|tocmd|cccmd)|remote\.[\w.-]+\.(?:uploadpack|receivepack)|core\.hookspath)$",
+    re.IGNORECASE,
+)
+"""git configuration keys whose value git runs (an alias or a helper when it starts with ``!``)."""
+
+
+def _git_value(key: str, value: str) -> str | None:
+    key = key.lower()
+    if key.startswith(("alias.", "credential")) or key.endswith(".helper"):
+        return value[1:] if value.startswith("!") else None
+    if key == "core.hookspath":
+        return None  # the git rule judges where hooks are taken from
+    return value
+
+
+_GIT_RUNS_REST = (("bisect", "run"), ("submodule", "foreach"))
+_GIT_COMMAND_OPTIONS = frozenset({"--exec", "-x", "--extcmd", "--tree-filter", "--index-filter",
+                                  "--msg-filter", "--env-filter", "--commit-filter", "--parent-filter",
+                                  "--tag-name-filter", "--upload-pack", "--receive-pack", "-u"})  # fmt: skip
+"""Options whose value git runs: ``rebase --exec``, ``difftool -x``, ``filter-branch --tree-filter`` ..."""
+
+
+def _git(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    configuring = values.index("config") if "config" in values else len(values)
+    for first, second in _GIT_RUNS_REST:  # git bisect run CMD, git submodule foreach CMD
+        if first in values:
+            at = values.index(first)
+            if values[at + 1 : at + 2] == [second] and at + 2 < len(values):
+                rest = values[at + 2 :]
+                yield rest[0] if len(rest) == 1 else shlex.join(rest)
+    for index, value in enumerate(values):
+        if value == "-c" and index + 1 < len(values):
+            key, _, setting = values[index + 1].partition("=")
+            if _GIT_COMMAND_KEYS.match(key):
+                code = _git_value(key, setting)
+                if code:
+                    yield code
+        elif value.partition("=")[0] in _GIT_COMMAND_OPTIONS and "=" in value:
+            yield value.partition("=")[2]
+        elif value in _GIT_COMMAND_OPTIONS and index + 1 < len(values) and index < configuring:
+            yield values[index + 1]
+        elif value.startswith("ext::"):
+            yield value[5:].replace("%S", "").replace("% ", " ")  # git clone 'ext::sh -c CMD'
+        elif _GIT_COMMAND_KEYS.match(value) and index + 1 < len(values) and index > configuring:
+            code = _git_value(value, values[index + 1])  # git config core.pager 'CMD'
+            if code:
+                yield code
+
+
+_CMAKE_TOOLS = {
+    "copy": ["cp"], "copy_if_different": ["cp"], "copy_directory": ["cp", "-r"],
+    "copy_directory_if_different": ["cp", "-r"], "rename": ["mv"], "rm": ["rm"], "remove": ["rm", "-f"],
+    "remove_directory": ["rm", "-rf"], "create_symlink": ["ln", "-s"], "create_hardlink": ["ln"],
+    "touch": ["touch"], "make_directory": ["mkdir", "-p"], "tar": ["tar"], "chdir": [],
+}  # fmt: skip
+"""``cmake -E TOOL``: the shell command each tool is."""
+
+
+def _cmake(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    if "-E" not in values:
+        return
+    rest = values[values.index("-E") + 1 :]
+    if rest and rest[0] in _CMAKE_TOOLS:
+        program = _CMAKE_TOOLS[rest[0]]
+        if program:
+            yield shlex.join([*program, *rest[1:]])
+        elif len(rest) > 2:
+            yield shlex.join(rest[2:])  # cmake -E chdir DIR CMD
+
+
+# -- containers: the command, with the host's paths put back ------------------------------
+
+MAX_MOUNTS = 16
+MAX_ARGUMENTS = 16
+"""How many mounts and ``parallel`` arguments are followed: each costs a pass over the command."""
+_CONTAINER_FLAGS = frozenset({"-d", "-i", "-t", "-it", "-ti", "-dit", "-itd", "-id", "-di", "-td", "-dt",
+                              "-P", "--rm", "--privileged", "--init", "--read-only", "--detach",
+                              "--interactive",
+                              "--tty", "--publish-all", "--no-healthcheck", "--oom-kill-disable",
+                              "--sig-proxy", "-q", "--quiet", "--replace"})  # fmt: skip
+
+
+def _container(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """docker/podman run|exec ... IMAGE CMD: CMD, with mounted host directories as host paths."""
+    try:
+        start = next(i for i, v in enumerate(values) if v in ("run", "create", "exec"))
+    except StopIteration:
+        return
+    mounts: list[tuple[str, str]] = []
+    i = start + 1
+    while i < len(values) and values[i].startswith("-"):
+        word = values[i]
+        value = ""
+        if "=" in word and word.startswith("--"):
+            word, _, value = word.partition("=")
+        elif word not in _CONTAINER_FLAGS and i + 1 < len(values):
+            i += 1
+            value = values[i]
+        i += 1
+        if word in ("-v", "--volume") and value.startswith("/"):
+            host, _, inside = value.partition(":")
+            mounts.append((inside.partition(":")[0] or host, host))
+        elif word == "--mount":
+            fields = dict(f.partition("=")[::2] for f in value.split(","))
+            source = fields.get("source") or fields.get("src", "")
+            target = fields.get("target") or fields.get("destination") or fields.get("dst", "")
+            if source.startswith("/") and target:
+                mounts.append((target, source))
+    command = values[i + 1 :]  # the image (or container), then its command
+    if not command:
+        return
+    text = shlex.join(command)
+    # The longest container path first: -v /:/host -v /etc:/host/etc (a few: each is a pass over the text).
+    for inside, host in sorted(mounts, key=lambda m: -len(m[0]))[:MAX_MOUNTS]:
+        if inside == "/":
+            continue
+        inside = inside.rstrip("/")
+        under = host.rstrip("/") + "/"
+        text = re.sub(rf"(?<![\w/.-]){re.escape(inside)}/", under.replace("\\", "\\\\"), text)
+        text = re.sub(rf"(?<![\w/.-]){re.escape(inside)}(?=$|[\s'\"])", host.replace("\\", "\\\\"), text)
+    yield text
+
+
+TERMINALS = frozenset({"xterm", "uxterm", "urxvt", "rxvt", "rxvt-unicode", "konsole", "xfce4-terminal",
+                        "terminator", "alacritty", "st", "x-terminal-emulator", "lxterminal", "mate-terminal",
+                        "tilix", "qterminal", "sakura", "foot", "kitty", "wezterm", "gnome-terminal",
+                        "ptyxis", "kgx", "terminology", "eterm", "aterm", "xvt"})  # fmt: skip
+"""Terminal emulators: ``-e CMD``, ``-x CMD``, ``--command CMD``, ``-- CMD`` run a command."""
+
+
+def _terminal(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    yield from _rest_after("-e", "-x", "--", "--command", "--execute", "-c")(values, fed)
+    for value in values:
+        if value.startswith(("--command=", "--execute=")):
+            yield value.partition("=")[2]
+
+
+_PRINTS = frozenset({"echo", "printf", "grep", "egrep", "fgrep", "rg", "man", "apropos", "which", "type",
+                     "whatis",
+                     "help", "info", "tldr", "complete", "compgen", "history", "alias", "print"})  # fmt: skip
+"""Programs whose ``sh -c CODE`` arguments are text, not a command they run."""
+_SHELL_NAMES = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash"})
+
+
+def _shell_in_arguments(values: Sequence[str]) -> Iterator[str]:
+    """``valgrind sh -c CODE``, ``start-stop-daemon -x /bin/sh -- -c CODE``: a shell with its code,
+    among the arguments."""
+    words = [v for v in values if v != "--"]
+    for index, value in enumerate(words[:-2]):
+        if value.rsplit("/", 1)[-1] in _SHELL_NAMES and re.fullmatch(r"-[a-zA-Z]*c", words[index + 1]):
+            yield words[index + 2]
+            return
+
+
+_APT_HOOKS = lazy_compile(
+    r"^(?:APT::Update::(?:Pre|Post)-Invoke(?:-Success)?|DPkg::(?:Pre|Post)-Invoke|"
+    r"DPkg::Pre-Install-Pkgs|APT::Update::List-Refresh)(?:::)?=(.+)$",
+    re.IGNORECASE,
+)
+
+
+def _apt(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """apt-get -o APT::Update::Pre-Invoke::=CMD: a hook apt runs in a shell."""
+    for value in _option_values(values, frozenset({"-o", "--option"})):
+        hook = _APT_HOOKS.match(value)
+        if hook is not None:
+            yield hook.group(1)
+
+
+def _tex(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """latex --shell-escape '\\write18{CMD}': TeX runs CMD."""
+    for text in [*values, *fed]:
+        for match in re.finditer(r"\\write18\s*\{([^}]{1,4000})\}", text):
+            yield match.group(1)
+
+
+def _npm(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """``npx -c CMD``, ``npm exec -c CMD``: a shell command run with the package's binaries on the path."""
+    yield from _by_options("-c", "--call")(values, fed)
+
+
+_CARRIERS: dict[str, _Extract] = {
+    "tar": _tar, "gtar": _tar, "bsdtar": _tar,
+    "zip": _by_options("-TT", "--unzip-command"),
+    "rsync": _by_options("-e", "--rsh", "--rsync-path"),
+    "man": _by_options("-P", "--pager", "-H", "--html"),
+    "split": _by_options("--filter"),
+    "flock": _by_options("-c", "--command"),
+    "gdb": _gdb, "gdb-multiarch": _gdb, "cgdb": _gdb,
+    **{name: _vim for name in ("vim", "vi", "nvim", "ex", "view", "vimdiff", "rvim", "gvim", "evim", "ed",
+                               "red", "nex", "nvi", "elvis", "vile", "rview", "gview", "rgvim", "rgview",
+                               "vimx", "nvim-qt", "neovide", "gex")},
+    **{name: _apt for name in ("apt", "apt-get", "aptitude", "apt-cache")},
+    **{name: _tex for name in ("tex", "latex", "pdflatex", "xelatex", "lualatex", "luatex", "pdftex", "etex",
+                               "context", "mpost", "latexmk")},
+    "sqlite3": _sqlite, "sqlite": _sqlite,
+    **{name: _bang_lines for name in ("ftp", "sftp", "lftp", "smbclient", "tftp", "ncftp", "mysql", "mariadb",
+                                      "psql", "dc")},
+    "make": _make, "gmake": _make, "bmake": _make,
+    "osascript": _osascript,
+    "screen": _screen,
+    "tmux": _tmux,
+    "parallel": _parallel,
+    "ssh": _ssh_options, "scp": _ssh_options, "sftp-ssh": _ssh_options, "autossh": _ssh_options,
+    "git": _git,
+    "cmake": _cmake,
+    **{name: _npm for name in ("npx", "bunx", "pnpx", "npm", "pnpm", "yarn")},
+    "docker": _container, "podman": _container, "nerdctl": _container,
+    **{name: _terminal for name in TERMINALS},
+}  # fmt: skip
+"""Each program that runs a command given as data, and how to find it."""
+
+
+def carried(name: str, values: Sequence[str], fed: Sequence[str], env: Sequence[str]) -> list[str]:
+    """The shell code ``name`` runs from its arguments (``values``), its here-strings and
+    here-documents (``fed``) and the environment it is given (``env``: ``PAGER=CMD``)."""
+    found: list[str] = []
+    for assignment in env:
+        key, _, value = assignment.partition("=")
+        if key in COMMAND_VARIABLES and value:
+            found.append(value)
+    if name in ("export", "declare", "typeset", "local", "readonly", "env", "setenv"):
+        for value in values:
+            key, _, code = value.partition("=")
+            if key in COMMAND_VARIABLES and code:
+                found.append(code)
+    extract = _CARRIERS.get(name)
+    if extract is not None:
+        found.extend(code for code in extract(values, fed) if code.strip())
+    if name not in _PRINTS and name not in _SHELL_NAMES:
+        found.extend(_shell_in_arguments(values))
+    return found
