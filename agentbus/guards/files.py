@@ -207,7 +207,17 @@ _CURL_DATA = frozenset({"-d", "--data", "--data-binary", "--data-raw", "--data-u
 _GLOB = lazy_compile(r"[*?\[]")
 
 
-def _judge(word: str, *, cwd: str | None, write: bool = False) -> Verdict | None:
+def _judge(word: str, *, cwd: str | None, write: bool = False, devices: bool = False) -> Verdict | None:
+    """The verdict on one path a command or search names; disks only with ``devices``.
+
+    A disk named in a command is the command guard's business: it knows which
+    programs only read one (``smartctl -a /dev/sda``) and which destroy it.
+    """
+    verdict = _judge_path(word, cwd=cwd, write=write)
+    return None if verdict is not None and verdict.category == DISK and not devices else verdict
+
+
+def _judge_path(word: str, *, cwd: str | None, write: bool) -> Verdict | None:
     if not word or word == "-" or word.startswith("-") or len(word) > PATH_MAX:
         return None
     if "://" in word and word[:7].lower() != "file://":
@@ -667,7 +677,7 @@ def search_path_guard(call: ToolCall) -> None:
     cwd = _cwd(args)
     for key in _SEARCH_PATH_KEYS:
         for path in _strings(args.get(key)):
-            if hold(call, _judge(path, cwd=cwd)):
+            if hold(call, _judge(path, cwd=cwd, devices=True)):
                 return
     keys = _GLOB_KEYS if _CONTENT_SEARCH.search(call.tool) else (*_GLOB_KEYS, "pattern", "name")
     base = next((p for k in ("path", "directory", "dir", "root") for p in _strings(args.get(k))), None)

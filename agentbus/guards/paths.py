@@ -2,45 +2,81 @@
 
 One classifier serves every guard that sees a path: the file tools
 (``builtin:security-audit``), file arguments of shell commands
-(``builtin:shell-file-guard``) and the paths and globs of search tools
-(``builtin:search-path-guard``). Paths are normalised first, so that
-``~/x/../.ssh//id_rsa``, ``$HOME/.ssh/id_rsa`` and ``/home/me/.ssh/./id_rsa``
-are one file.
+(``builtin:shell-file-guard``), the paths and globs of search tools
+(``builtin:search-path-guard``) and the sandbox's list of files to hide. Paths
+are resolved first (:mod:`.pathnames`), so that ``~/x/../.ssh//id_rsa``,
+``$HOME/.ssh/id_rsa``, ``/proc/self/root/home/me/.ssh/id_rsa`` and
+``C:\\Users\\me\\.SSH\\ID_RSA`` are one file, and matched without case, because
+macOS and Windows homes ignore it (on Linux an upper-case twin of a secret's name
+is rare enough to be suspect).
 
-The seed's allow-list (``node_modules/``, ``.test.``, ``/test/``,
-``/fixtures/``, ``package-lock.json``) exempts test data and vendored files;
-it never unlocks the real credential stores: a dot-directory directly in the
-home directory (``~/.ssh``, ``~/.aws`` ...) or ``/etc``.
+Three tables, by where a name is a secret:
+
+- anywhere (``id_rsa``, ``.env``, ``*.pem``, ``.aws/``): seed 000's list. Its
+  allow-list (``node_modules/``, ``.test.``, ``/test/``, ``/fixtures/``,
+  ``package-lock.json``) exempts test data and vendored files, never a
+  dot-directory directly in a home directory or ``/etc``;
+- in a home directory (``~/.npmrc``, ``~/.bashrc``, browser profiles, keychains):
+  names that are ordinary in a project (a repository's ``.npmrc`` or
+  ``dotfiles/.bashrc``) and secret only in the home directory that tools read them from;
+- from the root (``/etc/shadow``, ``/proc/1/environ``, ``/dev/sda``, ``C:\\Windows\\System32\\config\\SAM``).
+
+A backup of a secret is the secret (``/etc/shadow-``, ``.env.bak``, ``id_rsa~``,
+``/etc/.shadow.swp``). A path whose start is unknown (``../../etc/shadow`` without
+a working directory, ``$SOMEDIR/.npmrc``) is judged as if it started at the root
+and at the home directory, the worst places it could.
 """
 
 from __future__ import annotations
 
-import os
-import posixpath
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import NamedTuple
 
 from ..lazy_regex import lazy_compile
-from .verdict import Verdict
+from .pathnames import Resolved, display_path, home_directory, normalize_path, resolve
+from .verdict import DISK, IMPAIR, SECRETS, STEALTH_PERSISTENCE, SYSTEM_FILES, Verdict
 
 __all__ = ["check_glob", "check_path", "display_path", "glob_matcher", "normalize_path"]
 
-_HOME_VARIABLE = lazy_compile(r"^(?:\$HOME|\$\{HOME(?::?[-=?+][^}]*)?\})(?=/|$)")
-_TILDE_USER = lazy_compile(r"^~([A-Za-z0-9_.][A-Za-z0-9_.-]*)(?=/|$)")
 _GLOB_CHARS = frozenset("*?[")
-_WINDOWS_DRIVE = lazy_compile(r"^[A-Za-z]:[\\/]")
-_WINDOWS_DEVICE = lazy_compile(r"^(?:\\\\|//)[?.](?:\\|/)(?:UNC(?:\\|/))?")
-_PROC_ROOT = lazy_compile(r"^/proc/[^/]+/root(?=/|$)")
 
 
-def _rule(pattern: str, label: str) -> tuple[re.Pattern[str], str]:
-    # Case-insensitive: macOS and Windows homes are (~/.SSH/ID_RSA is the key), and
-    # on Linux an upper-case twin of a secret's name is rare enough to be suspect.
-    return lazy_compile(pattern, re.IGNORECASE), label
+class _Rule(NamedTuple):
+    pattern: re.Pattern[str]
+    label: str
+    category: str
+    written: str
+    """The category when the file is written (a device, a system file)."""
 
 
-# Checked in order, most specific first; matched against "/" + the normalised path.
-_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
+def _rule(pattern: str, label: str, category: str = SECRETS, written: str | None = None) -> _Rule:
+    return _Rule(lazy_compile(pattern, re.IGNORECASE), label, category, written or category)
+
+
+class _Table:
+    """Rules checked in order, most specific first; anchored ones as one expression of them
+    all, which answers in one pass (the first alternative that matches is the first rule)."""
+
+    def __init__(self, *rules: _Rule) -> None:
+        self.rules = rules
+        self._any = lazy_compile(
+            "|".join(f"(?P<r{index}>{rule.pattern.pattern})" for index, rule in enumerate(rules)),
+            re.IGNORECASE,
+        )
+
+    def at_start(self, text: str) -> _Rule | None:
+        """The first rule that matches at the start of ``text``."""
+        found = self._any.match(text)
+        return self.rules[int(found.lastgroup[1:])] if found and found.lastgroup else None
+
+    def anywhere(self, text: str) -> _Rule | None:
+        """The first rule found anywhere in ``text``."""
+        return next((rule for rule in self.rules if rule.pattern.search(text)), None)
+
+
+# Searched in "/" + the absolute path, or "./" + a relative one; checked in order, most specific first.
+_ANYWHERE: tuple[_Rule, ...] = (
     _rule(r"/id_(?:rsa|dsa|ecdsa|ed25519|ecdsa_sk|ed25519_sk)$", "SSH private key"),
     _rule(r"/\.ssh$", "SSH directory, where private keys live"),
     _rule(
@@ -52,7 +88,7 @@ _RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     _rule(r"/gogcli/credentials\.json$", "Google CLI OAuth credentials"),
     _rule(r"/\.config/gcloud(?:/|$)", "Google Cloud credentials"),
     _rule(r"/\.azure(?:/|$)", "Azure credentials"),
-    _rule(r"/(?:kubeconfig[^/]*|\.kube/config)$", "Kubernetes credentials"),
+    _rule(r"/(?:kubeconfig[^/]*|[^/]*\.kubeconfig|\.kube/config)$", "Kubernetes credentials"),
     _rule(r"/\.docker/config\.json$", "Docker registry credentials"),
     _rule(r"/[^/]*service[-_]account[^/]*\.json$", "cloud service-account key"),
     _rule(r"/\.claude/\.credentials\.json$|/\.claude/credentials(?:/|$)", "Claude Code credentials"),
@@ -67,55 +103,225 @@ _RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     _rule(r"/credentials\.json$", "cloud credentials"),
     _rule(r"/\.gnupg(?:/|$)", "GnuPG keyring"),
     _rule(r"/\.password-store(?:/|$)", "password store"),
-    _rule(
-        r"^/etc/(?:passwd|shadow|gshadow|group|sudoers|master\.passwd|security/opasswd)(?:[-~]|\.(?:bak|old|orig|tmp|lock))?$"
-        r"|^/etc/sudoers\.d(?:/|$)|^/var/db/sudo(?:/|$)",
-        "system auth file",
-    ),
     _rule(r"/\.(?:netrc|git-credentials|pypirc)$|/_netrc$", "stored credentials"),
     _rule(
-        r"/\.env(?:\.(?!(?:example|sample|template|dist|defaults?|schema)$)[^/]+)?$",
+        r"/\.env(?:\.(?!(?:[^/]*\.)?(?:example|sample|template|dist|defaults?|schema)(?:\.[^/]*)?$)"
+        r"(?!(?:[^/]*\.)?(?:d\.ts|[cm]?[jt]sx?|py|rb|go|rs|java|kt|php|md|rst)$)[^/]+)?$",
         "environment file with secrets",
     ),
-    _rule(r"\.(?:pem|key|p12|pfx|ppk|jks|keystore)$", "certificate or private key file"),
+    _rule(r"\.(?:pem|key|p12|pfx|pkcs12|p8|ppk|jks|keystore|ovpn)$", "certificate or private key file"),
+    _rule(r"\.kdbx?$|\.(?:agilekeychain|opvault|1pif|1pux|psafe3)$", "password manager vault"),
+    _rule(r"\.keytab$", "Kerberos keytab"),
+    _rule(r"\.tfstate(?:\.backup)?$", "Terraform state, which holds secrets in plain text"),
+    _rule(r"/\.htpasswd$", "password hashes"),
     _rule(
-        r"/\.(?:profile|bashrc|zshrc|zprofile|bash_profile|bash_login|bash_logout|zshenv|zlogin|zlogout|"
-        r"bash_aliases|kshrc|cshrc|tcshrc|mkshrc)"
-        r"(?:\.(?:local|bak|old|orig|save|backup|swp|pre-[^/]*|d(?:/.*)?)|-[^/]*|~)?$|/\.config/fish/(?:config\.fish|conf\.d(?:/|$))",
-        "shell profile, may export API keys",
+        r"/wallet\.dat$|/\.ethereum/keystore(?:/|$)|/\.electrum/wallets(?:/|$)",
+        "cryptocurrency wallet",
     ),
+    _rule(r"/\.mozilla/firefox(?:/|$)", "browser profile: saved passwords and session cookies"),
     _rule(
-        r"/\.(?:bash|zsh|sh|ksh|mysql|psql|python|node_repl|sqlite|rediscli)_history[^/]*$|/\.histfile$"
-        r"|/\.local/share/fish/fish_history$|/\.config/fish/fish_history$",
+        r"/\.(?:bash|zsh|sh|ksh|mysql|psql|python|node_repl|sqlite|rediscli|irb|pry|php|lua|erl)_history[^/]*$"
+        r"|/\.histfile$|/\.local/share/fish/fish_history$|/\.config/fish/fish_history$",
         "shell history, may hold secrets typed on the command line",
     ),
-)
-
-_RULES += (
     # agentbus's own trust anchors: a model that rewrote them could switch the guards off.
     _rule(
         r"/\.agentbus(?:/|$)|/\.config/agentbus(?:/|$)",
         "agentbus's own configuration, trust store and audit log",
+        written=IMPAIR,
     ),
 )
 
-_WRITE_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
-    _rule(r"/\.ssh/authorized_keys2?$", "SSH authorized keys: writing one grants a login"),
+_BROWSERS = (
+    r"google-chrome[^/]*|chrom(?:e|ium)[^/]*|google/chrome[^/]*|bravesoftware|microsoft[- ]edge[^/]*|"
+    r"microsoft/edge|vivaldi|opera[^/]*|com\.operasoftware\.opera[^/]*|yandex[^/]*|arc|firefox|mozilla|"
+    r"thunderbird"
+)
+_APP_DATA = (
+    r"(?:\.config|\.var/app|snap|Library/Application Support|Library/Containers|AppData/(?:Local|Roaming))"
+)
+
+# Matched at the start of the path inside a home directory (/home/x/, /Users/x/, /root/, C:\Users\x\).
+_IN_HOME: tuple[_Rule, ...] = (
+    _rule(
+        r"\.(?:profile|bashrc|zshrc|zprofile|bash_profile|bash_login|bash_logout|zshenv|zlogin|zlogout|"
+        r"bash_aliases|kshrc|cshrc|tcshrc|mkshrc|shrc)"
+        r"(?:\.(?:local|save|pre-[^/]*|d(?:/.*)?)|-[^/]*)?$|\.config/fish/(?:config\.fish|conf\.d(?:/|$))",
+        "shell profile, may export API keys",
+    ),
+    _rule(r"\.npmrc$|\.yarnrc(?:\.ya?ml)?$|\.config/yarn/", "package registry token"),
+    _rule(
+        r"\.cargo/credentials(?:\.toml)?$|\.gem/credentials$|\.m2/settings(?:-security)?\.xml$"
+        r"|\.gradle/gradle\.properties$|\.(?:ivy2|sbt)/(?:.*/)?\.?credentials|(?:\.config/)?\.?composer/auth\.json$"
+        r"|\.nuget/NuGet/NuGet\.Config$|\.config/pip/pip\.conf$|\.pip/pip\.conf$|\.condarc$",
+        "package registry credentials",
+    ),
+    _rule(
+        r"\.config/gh(?:/hosts\.ya?ml)?$|AppData/Roaming/GitHub CLI/hosts\.ya?ml$|\.config/hub$"
+        r"|\.config/glab-cli(?:/|$)|\.config/git/credentials$",
+        "GitHub or GitLab token",
+    ),
+    _rule(
+        r"\.vault-token$|\.config/doctl(?:/|$)|\.fly(?:/|$)|\.config/hcloud(?:/|$)|\.oci(?:/|$)"
+        r"|\.databrickscfg$|\.terraform\.d/credentials\.tfrc\.json$|\.terraformrc$|\.s3cfg$|\.passwd-s3fs$"
+        r"|\.config/rclone(?:/|$)|AppData/Roaming/rclone(?:/|$)|AppData/Roaming/gcloud(?:/|$)"
+        r"|\.config/configstore/firebase-tools\.json$|(?:\.config/)?\.?wrangler/config(?:/|$)"
+        r"|\.config/netlify/config\.json$|\.netlify/config\.json$|com\.vercel\.cli/auth\.json$"
+        r"|\.config/op(?:/|$)|\.op(?:/|$)|\.config/sops(?:/|$)|\.config/age(?:/|$)"
+        r"|\.config/ngrok/ngrok\.yml$|\.ngrok2(?:/|$)|(?:\.cache/)?huggingface/(?:stored_)?tokens?$"
+        r"|\.kube(?:$|/(?!(?:http-)?cache(?:/|$)))|\.pulumi/credentials\.json$|\.config/heroku(?:/|$)",
+        "cloud or service CLI credentials",
+    ),
+    _rule(r"\.pgpass$|\.my\.cnf$|\.mylogin\.cnf$|\.dbshell$", "database password file"),
+    _rule(
+        rf"{_APP_DATA}/(?:{_BROWSERS})(?:/|$)|\.mozilla(?:/|$)|\.thunderbird(?:/|$)|Library/(?:Safari|Cookies)(?:/|$)"
+        rf"|{_APP_DATA}/.*/(?:Login Data(?: For Account)?|Cookies|Web Data|Local State|[^/]*\.binarycookies)"
+        r"(?:-journal)?(?:/|$)",
+        "browser or app profile: saved passwords and session cookies",
+    ),
+    _rule(
+        r"\.local/share/(?:keyrings|kwalletd)(?:/|$)|\.gnome2/keyrings(?:/|$)|\.kde4?/share/apps/kwallet(?:/|$)"
+        r"|Library/Keychains(?:/|$)|AppData/(?:Local|Roaming)/Microsoft/(?:Credentials|Protect|Vault)(?:/|$)",
+        "keychain or credential vault",
+    ),
+    _rule(
+        r"(?:\.config|Library/(?:Application Support|Group Containers|Containers)|AppData/(?:Local|Roaming))/"
+        r"[^/]*(?:1password|bitwarden|keepassxc|enpass|lastpass|dashlane|exodus|electrum)[^/]*(?:/|$)",
+        "password manager or wallet data",
+    ),
+    _rule(
+        r"Library/(?:Messages|Mail)(?:/|$)"
+        r"|Library/Application Support/(?:com\.apple\.TCC|AddressBook)(?:/|$)",
+        "private mail, messages or the privacy database",
+    ),
+    _rule(
+        r"NTUSER\.DAT(?:\.LOG\d*)?$|AppData/Local/Microsoft/Windows/UsrClass\.dat$", "Windows user registry"
+    ),
+    _rule(
+        r"AppData/Roaming/Microsoft/Windows/PowerShell/PSReadLine(?:/|$)|\.(?:zsh|bash)_sessions(?:/|$)"
+        r"|\.local/share/(?:psql|mysql|sqlite)_history$|\.julia/logs/repl_history\.jl$|\.mongodb/mongosh/[^/]*history",
+        "shell history, may hold secrets typed on the command line",
+    ),
+)
+
+_DEVICES = (
+    r"/dev/(?:[shv]d[a-z]+\d*|xvd[a-z]+\d*|nvme\d+(?:n\d+(?:p\d+)?)?|mmcblk\d+(?:p\d+|boot\d+)?|dm-\d+"
+    r"|md\d+(?:p\d+)?|md/.+|mapper/(?!control$).+|disk/by-[^/]+/.+|r?disk\d+(?:s\d+)*|nbd\d+(?:p\d+)?|zd\d+"
+    r"|zvol/.+|bcache\d+|rbd\d+|pmem\d+|root|mtd(?:block)?\d+|ubi\d+(?:_\d+)?|block/.+)$"
+)
+
+_DISK_LABEL = "disk device: reading it bypasses every file permission, writing it destroys the disk"
+
+# Matched at the start of an absolute path.
+_FROM_ROOT: tuple[_Rule, ...] = (
+    _rule(
+        r"/etc/(?:passwd|shadow|gshadow|group|sudoers|master\.passwd|security/opasswd)$|/etc/sudoers\.d(?:/|$)"
+        r"|/usr/local/etc/sudoers(?:\.d(?:/|$)|$)|/var/db/sudo(?:/|$)|/var/backups/g?shadow$",
+        "system auth file",
+        written=SYSTEM_FILES,
+    ),
+    _rule(
+        _DEVICES,
+        _DISK_LABEL,
+        category=DISK,
+    ),
+    _rule(
+        r"/proc/[^/]+/(?:task/[^/]+/)?(?:environ|mem)$|/proc/kcore$|/dev/(?:k?mem|port)$",
+        "process environment or memory, where secrets live",
+    ),
+    _rule(r"/dev/(?:input(?:/|$)|hidraw\d+$|uinput$)", "input device: reading it logs keystrokes"),
+    _rule(r"/etc/ssh/[^/]*_key$", "SSH host private key", written=SYSTEM_FILES),
+    _rule(
+        r"/(?:var/)?run/secrets(?:/|$)|/var/lib/kubelet/pki(?:/|$)|/etc/kubernetes/(?:pki(?:/|$)|[^/]+\.conf$)"
+        r"|/etc/rancher/(?:k3s|rke2)/[^/]+\.ya?ml$|/var/lib/rancher/(?:k3s|rke2)/server/(?:token|cred|tls)(?:/|$)",
+        "container or cluster secret",
+    ),
+    _rule(
+        r"/var/lib/sss/(?:secrets|db)(?:/|$)|/etc/krb5kdc(?:/|$)|/var/kerberos/krb5kdc(?:/|$)",
+        "Kerberos or SSSD credentials",
+    ),
+    _rule(
+        r"/etc/NetworkManager/system-connections(?:/|$)|/etc/wpa_supplicant(?:/[^/]*\.conf)?$"
+        r"|/etc/wpa_supplicant\.conf$|/etc/ipsec\.secrets$|/etc/(?:ipsec\.d|swanctl)/private(?:/|$)"
+        r"|/etc/ppp/(?:chap|pap|srp)-secrets$|/etc/wireguard(?:/|$)|/var/lib/iwd(?:/|$)",
+        "network passwords and VPN keys",
+    ),
+    _rule(
+        r"/etc/mysql/debian\.cnf$|/etc/postfix/sasl_passwd(?:\.db|\.lmdb)?$"
+        r"|/etc/gitlab/(?:gitlab-secrets\.json|initial_root_password)$"
+        r"|/var/lib/jenkins/(?:secrets(?:/|$)|credentials\.xml$|secret\.key$)|/var/lib/samba/private(?:/|$)"
+        r"|/etc/samba/smbpasswd$|/var/lib/cloud/instances?/(?:[^/]+/)?user-data|/etc/ssl/private(?:/|$)"
+        r"|/etc/pki/tls/private(?:/|$)|/etc/letsencrypt/(?:live|archive|keys|accounts)(?:/|$)",
+        "service credentials",
+    ),
+    _rule(
+        r"/Library/Keychains(?:/|$)|/var/db/dslocal(?:/|$)|/var/db/shadow(?:/|$)|/var/db/SystemKey$"
+        r"|/Library/Application Support/com\.apple\.TCC(?:/|$)",
+        "macOS keychain, password hashes or privacy database",
+    ),
+    _rule(
+        r"/Windows/(?:System32/config/(?:RegBack/)?|repair/)(?:SAM|SYSTEM|SECURITY)(?:\.(?:LOG\d*|sav))?$"
+        r"|/Windows/NTDS(?:/|$)|/Windows/(?:Panther(?:/Unattend)?|System32/Sysprep)/(?:auto)?unattend(?:ed)?\.xml$"
+        r"|/(?:auto)?unattend\.xml$|/ProgramData/Microsoft/(?:Crypto|Wlansvc/Profiles|Vault)(?:/|$)",
+        "Windows password hashes or stored credentials",
+    ),
+)
+
+_WIN32_DEVICE = _rule(r"//\./", _DISK_LABEL, category=DISK)
+
+_WRITE_RULES: tuple[_Rule, ...] = (
+    _rule(
+        r"/\.ssh/authorized_keys2?$",
+        "SSH authorized keys: writing one grants a login",
+        category=STEALTH_PERSISTENCE,
+    ),
     _rule(
         r"/\.claude/settings(?:\.local)?\.json$|/\.claude/managed-settings\.json$",
         "Claude Code settings: writing them can remove the hooks that guard it",
+        category=IMPAIR,
     ),
 )
 
+_SEARCHED, _HOMES, _ROOTS, _WRITTEN = (
+    _Table(*_ANYWHERE),
+    _Table(*_IN_HOME),
+    _Table(*_FROM_ROOT),
+    _Table(*_WRITE_RULES),
+)
+
 _ALLOWED = lazy_compile(r"/node_modules/|\.test\.|/tests?/|/fixtures/|/package-lock\.json$")
-_SOMEONES_HOME_DOT = lazy_compile(r"^/(?:home|users)/[^/]+/\.|^/root/\.|^/etc/", re.IGNORECASE)
-"""A dot-file in a home directory, or /etc: a real credential store that the allow-list never unlocks."""
+_HOME_DIR = lazy_compile(
+    r"^(?:/volumes/[^/]+)?(?:/(?:var|usr|export))?/(?:home|users)/[^/]+/|^/(?:var/)?root/"
+    r"|^/windows/system32/config/systemprofile/",
+    re.IGNORECASE,
+)
+"""Where a home directory lives: Linux, macOS (and its other volumes), BSD, Windows' drive root."""
+_MOUNTED_DRIVE = lazy_compile(
+    r"^/(?:mnt/|cygdrive/)[a-z](?=/)|^/[a-z](?=/(?:users|windows|programdata)(?:/|$))", re.IGNORECASE
+)
+"""A Windows drive seen from WSL (``/mnt/c``), Cygwin (``/cygdrive/c``) or Git Bash (``/c``)."""
+_BACKUP_SUFFIX = lazy_compile(
+    r"(?:~|-|\.(?:bak\d*|backup|old|orig|save|sav|swp|swo|tmp|temp|lock|dpkg-(?:old|dist|new|bak|tmp)"
+    r"|rpm(?:save|new|orig)|ucf-(?:old|dist|new)|pac(?:save|new)|\d))$",
+    re.IGNORECASE,
+)
+_SHORT_NAMES = {
+    "ssh": ".ssh", "aws": ".aws", "gnupg": ".gnupg", "kube": ".kube", "docker": ".docker", "azure": ".azure",
+    "config": ".config", "passwo": ".password-store", "git-cr": ".git-credentials", "netrc": ".netrc",
+    "npmrc": ".npmrc", "bash_h": ".bash_history", "pgpass": ".pgpass", "creden": "credentials",
+}  # fmt: skip
+_SHORT_NAME = lazy_compile(rf"/({'|'.join(map(re.escape, _SHORT_NAMES))})~\d(?=/|$)", re.IGNORECASE)
+"""Windows's 8.3 names of the secret places (``C:\\Users\\me\\SSH~1\\deploy`` is ``.ssh\\deploy``)."""
+_EDITOR_COPY = lazy_compile(r"(^|/)(?:\.([^/]+)\.sw[a-p]|\.?#([^/]+?)#?)$")
+"""vim's swap file (``.shadow.swp``), emacs's auto-save and lock files (``#shadow#``, ``.#shadow``)."""
+
 
 # What a glob aimed at secrets matches, and what an ordinary glob matches too.
 _SENSITIVE_SAMPLES = (
     ".env", ".env.local", "id_rsa", "id_ed25519", "server.pem", "server.key", "cert.p12", "cert.pfx",
     "credentials.json", "service-account.json", "kubeconfig", ".bashrc", ".zshrc", ".profile",
-    ".bash_history", ".netrc", ".git-credentials", "auth-profiles.json",
+    ".bash_history", ".netrc", ".git-credentials", "auth-profiles.json", "vault.kdbx", "terraform.tfstate",
+    "krb5.keytab", "client.ovpn", ".npmrc", ".pgpass",
 )  # fmt: skip
 _ORDINARY_SAMPLES = (
     "main.py", "README.md", "data.json", "index.ts", "notes.txt", "config.yaml", "Makefile", "x",
@@ -207,94 +413,111 @@ def _class_members(body: str) -> str:
     return "".join(members)
 
 
-def _home() -> str:
-    return os.environ.get("HOME") or os.path.expanduser("~")
+def _home_rest(path: str, home: str) -> str | None:
+    """The path inside a home directory (``.ssh/id_rsa``), or None if it is in none."""
+    if path.lower().startswith(home.lower().rstrip("/") + "/"):
+        return path[len(home.rstrip("/")) + 1 :]
+    found = _HOME_DIR.match(path)
+    return path[found.end() :] if found else None
 
 
-def normalize_path(path: str, *, cwd: str | None = None, home: str | None = None) -> str:
-    """The path as the file system will resolve it, lexically.
-
-    Expands ``~``, ``~user``, ``$HOME`` and ``${HOME}``; joins a relative path
-    to ``cwd`` when one is given; collapses ``..``, ``.`` and repeated slashes.
-    Symbolic links are not followed: the guard judges the name, not the disk.
-    """
-    home = home or _home()
-    text = path.strip()
-    if text[:7].lower() == "file://":
-        text = text[len("file://") :]
-        if text.startswith("localhost/"):
-            text = text[len("localhost") :]
-    text = _WINDOWS_DEVICE.sub("", text)  # \\?\C:\Users\me: the same file as C:\Users\me
-    if text[:1] == "/" and _WINDOWS_DRIVE.match(text[1:]):
-        text = text[1:]  # file:///C:/Users/me
-    if _WINDOWS_DRIVE.match(text):
-        # C:\Users\me\.ssh\id_rsa: judged by its components, like a POSIX path.
-        text = text[2:].replace("\\", "/")
-    if text == "~" or text.startswith("~/"):
-        text = home + text[1:]
-    else:
-        text = _HOME_VARIABLE.sub(lambda _: home, text)
-        text = _TILDE_USER.sub(lambda m: "/root" if m.group(1) == "root" else f"/home/{m.group(1)}", text)
-    if cwd and not text.startswith("/"):
-        text = normalize_path(cwd, home=home).rstrip("/") + "/" + text
-    text = posixpath.normpath(text) if text else text
-    if text.startswith("//"):
-        text = "/" + text.lstrip("/")
-    # /proc/self/root/etc/shadow is /etc/shadow: a process's root is the machine's.
-    return _PROC_ROOT.sub("", text) or "/" if text.startswith("/proc/") else text
+def _spellings(path: str) -> Iterator[str]:
+    """The path, the file its Windows short names stand for (``SSH~1``: ``.ssh``), and the
+    file it is a backup or editor copy of (``/etc/shadow-``: ``/etc/shadow``)."""
+    yield path
+    if "~" in path:
+        longer = _SHORT_NAME.sub(lambda m: "/" + _SHORT_NAMES[m.group(1).lower()], path)
+        if longer != path:
+            yield longer
+    for _ in range(2):
+        copy = _EDITOR_COPY.search(path)
+        if copy:
+            stripped = path[: copy.start()] + copy.group(1) + (copy.group(2) or copy.group(3))
+        else:
+            stripped = _BACKUP_SUFFIX.sub("", path)
+        if stripped in (path, "", "/") or stripped.endswith("/"):
+            return
+        yield stripped
+        path = stripped
 
 
-def display_path(path: str, *, home: str | None = None) -> str:
-    """A normalised path with the home directory written as ``~``."""
-    home = (home or _home()).rstrip("/")
-    if home and (path == home or path.startswith(home + "/")):
-        return "~" + path[len(home) :]
-    return path
+def _starts(resolved: Resolved, home: str) -> list[str]:
+    """Where a path could be: itself, and where its start is unknown, the root and the home directory."""
+    starts = [resolved.path]
+    unknown = resolved.unknown_start
+    if unknown is None and resolved.path.startswith("../"):
+        unknown = resolved.path  # enough ../ from an unknown directory reach the root, or the home
+    if unknown is not None:
+        climbed = re.sub(r"^(?:\.\.?/)+", "", unknown)
+        if climbed not in ("", ".", ".."):
+            starts += ["/" + climbed, home.rstrip("/") + "/" + climbed]
+    return starts
 
 
-def _classify(normalized: str, *, home: str, write: bool) -> str | None:
-    label = _classify_one(normalized, home=home, write=write)
-    if label is None and normalized.startswith("../"):
-        # The working directory is unknown: enough ../ reach the root (../../../../etc/passwd).
-        label = _classify_one("/" + normalized.lstrip("./"), home=home, write=write)
-    return label
+def _classify(resolved: Resolved, *, home: str, write: bool) -> _Rule | None:
+    for start in _starts(resolved, home):
+        for spelling in _spellings(start):
+            rule = _classify_one(spelling, home=home, write=write)
+            if rule is not None:
+                return rule
+    return None
 
 
-def _classify_one(normalized: str, *, home: str, write: bool) -> str | None:
+def _classify_one(path: str, *, home: str, write: bool) -> _Rule | None:
+    if path.startswith("//./"):
+        return _WIN32_DEVICE
     # A relative path stays relative: ./etc/passwd in a project is not /etc/passwd.
-    anchored = normalized if normalized.startswith("/") else "./" + normalized
-    label = None
-    if write:
-        label = next((label for rule, label in _WRITE_RULES if rule.search(anchored)), None)
-    if label is None:
-        label = next((label for rule, label in _RULES if rule.search(anchored)), None)
-    if label is None:
+    anchored = path if path.startswith("/") else "./" + path
+    rule = (_WRITTEN.anywhere(anchored) if write else None) or _SEARCHED.anywhere(anchored)
+    if rule is not None:
+        rest = _home_rest(anchored, home)
+        protected = (rest is not None and rest.startswith(".")) or anchored.lower().startswith("/etc/")
+        if protected or not _ALLOWED.search(anchored):
+            return rule
+    if not path.startswith("/"):
         return None
-    home_dot = home.rstrip("/").lower() + "/."
-    protected = bool(_SOMEONES_HOME_DOT.match(anchored)) or anchored.lower().startswith(home_dot)
-    if not protected and _ALLOWED.search(anchored):
-        return None
-    return label
+    for absolute in dict.fromkeys((path, _MOUNTED_DRIVE.sub("", path))):
+        rest = _home_rest(absolute, home)
+        if rest is not None:
+            rule = _HOMES.at_start(rest)
+            if rule is not None:
+                return rule
+        rule = _ROOTS.at_start(absolute)
+        if rule is not None:
+            return rule
+    return None
+
+
+def _verdict(rule: _Rule, shown: str, *, write: bool) -> Verdict:
+    return Verdict(
+        rule.written if write else rule.category,
+        shown,
+        rule.label,
+        reason=f"Access denied: {shown} ({rule.label})",
+    )
 
 
 def check_path(
     path: str, *, cwd: str | None = None, home: str | None = None, write: bool = False
 ) -> Verdict | None:
-    """A :class:`Verdict` if ``path`` names a sensitive file or directory, else None.
+    """A :class:`Verdict` if ``path`` names a sensitive file, directory or device, else None.
 
     ``write=True`` also blocks files that are only dangerous to write
     (``~/.ssh/authorized_keys``). The reason reads ``Access denied:
-    ~/.ssh/id_rsa (SSH private key)``.
+    ~/.ssh/id_rsa (SSH private key)``; the category is ``secret access``, or
+    ``system file corruption`` for a system file written, ``direct disk
+    operation`` for a disk.
     """
     if not isinstance(path, str) or not path.strip():
         return None
-    home = home or _home()
-    normalized = normalize_path(path, cwd=cwd, home=home)
-    label = _classify(normalized, home=home, write=write)
-    if label is None:
+    home = home or home_directory()
+    resolved = resolve(path, cwd=cwd, home=home)
+    rule = _classify(resolved, home=home, write=write)
+    if rule is None:
         return None
-    shown = display_path(normalized, home=home)
-    return Verdict("Access denied", shown, label, reason=f"Access denied: {shown} ({label})")
+    known = resolved.unknown_start is None and not resolved.path.startswith("//./")
+    shown = display_path(resolved.path, home=home) if known else path.strip()
+    return _verdict(rule, shown, write=write)
 
 
 def check_glob(pattern: str, *, cwd: str | None = None, home: str | None = None) -> Verdict | None:
@@ -309,8 +532,8 @@ def check_glob(pattern: str, *, cwd: str | None = None, home: str | None = None)
         return None
     if not _GLOB_CHARS & set(pattern):
         return check_path(pattern, cwd=cwd, home=home)
-    home = home or _home()
-    parts = pattern.rstrip("/").split("/")
+    home = home or home_directory()
+    parts = pattern.replace("\\", "/").rstrip("/").split("/")
     directories = ["x" if _GLOB_CHARS & set(part) else part for part in parts[:-1]]
     last = parts[-1]
     candidates: list[str] = []
@@ -320,14 +543,12 @@ def check_glob(pattern: str, *, cwd: str | None = None, home: str | None = None)
     if _GLOB_CHARS & set(last):
         candidates += [base, f"{base}/x"]
         matches = glob_matcher(last.lower())
-        if not any(matches(name) for name in _ORDINARY_SAMPLES):
-            candidates += [f"{base}/{name}" for name in _SENSITIVE_SAMPLES if matches(name)]
+        if not any(matches(name.lower()) for name in _ORDINARY_SAMPLES):
+            candidates += [f"{base}/{name}" for name in _SENSITIVE_SAMPLES if matches(name.lower())]
     else:
         candidates.append(f"{base}/{last}")
     for candidate in candidates:
-        normalized = normalize_path(candidate, cwd=cwd, home=home)
-        label = _classify(normalized, home=home, write=False)
-        if label is not None:
-            shown = pattern
-            return Verdict("Access denied", shown, label, reason=f"Access denied: {shown} ({label})")
+        rule = _classify(resolve(candidate, cwd=cwd, home=home), home=home, write=False)
+        if rule is not None:
+            return _verdict(rule, pattern, write=False)
     return None

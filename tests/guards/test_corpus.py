@@ -57,17 +57,16 @@ FLOORS = {
     "persistence": 196,
     "privilege-escalation": 17,
     "defense-impairment": 16,
-    "credential-access": 13,
+    "credential-access": 34,
     "impact": 4,
     "exfiltration": 12,
-    "path": 140,
+    "path": 302,
 }
 CEILINGS = {
     # category: harmless entries held back today (each one listed in KNOWN_FALSE_POSITIVES)
     "option-file": 1,
     "privilege-escalation": 1,
-    "path": 3,
-    "persistence": 6,
+    "persistence": 4,
 }
 KNOWN_FALSE_POSITIVES = {
     # Held back today, though harmless; issue 12 names the first three.
@@ -79,17 +78,11 @@ KNOWN_FALSE_POSITIVES = {
     "cat /etc/passwd | wc -l",
     "cat /etc/group",
     "grep -c NOPASSWD /etc/sudoers.d/README",
-    # Project files whose names look like secrets: dotfiles kept in a repository, a type declaration.
-    "dotfiles/.zshrc",
-    "dotfiles/.bashrc",
-    "src/.env.d.ts",
-    # The path guards take shell profiles for secrets ("may export API keys"): reading one, or a
-    # project file named like one, is held back, though writing one is what persistence asks about.
+    # The path guards take a shell profile for a secret ("may export API keys"): reading one is held
+    # back, though only writing one is what persistence asks about.
     "grep -n PATH ~/.bashrc",
     "diff dotfiles/.zshrc ~/.zshrc",
     "source ~/.bashrc",
-    "shellcheck dotfiles/.bashrc",
-    "cp dotfiles/.bashrc build/home/.bashrc",
     "cp ~/.bashrc dotfiles/bashrc.mine",
 }
 DEVELOPER_TOLERANCE = 0.005
