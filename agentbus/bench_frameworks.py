@@ -3,10 +3,14 @@
 A layer is one tool.before check (is there ``rm -rf`` in the command?) written
 the framework's own way on the native side (LangChain's ``AgentMiddleware``
 ``wrap_tool_call``, an OpenAI Agents tool input guardrail, a pydantic-ai
-``Hooks`` capability, a FastMCP ``Middleware.on_call_tool``) and as an agentbus
-handler on the other. One call is one whole agent run with the framework's own
-offline test model: one tool call, then the final answer (for FastMCP, one
-``tools/call`` through its in-memory client).
+``Hooks`` capability, a FastMCP ``Middleware.on_call_tool``, a Google ADK
+``before_tool_callback``, a Strands hook provider on ``BeforeToolCallEvent``, a
+Claude Agent SDK ``PreToolUse`` hook) and as an agentbus handler on the other.
+One call is one whole agent run with the framework's own offline test model:
+one tool call, then the final answer (for FastMCP, one ``tools/call`` through
+its in-memory client; for the Claude Agent SDK, one session of its bundled
+Claude Code CLI against the scripted Messages API of the source tree's
+tests/e2e, which a wheel does not have: there it is skipped).
 
 The two sides of a layer count run in alternating rounds; what is reported is
 the median over rounds of the per-round ratio agentbus / native. Frameworks
@@ -20,6 +24,7 @@ import importlib.util
 import json
 import statistics
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -43,8 +48,11 @@ TARGETS: dict[str, dict[int, float]] = {
     "openai-agents": {1: 1.05},
     "pydantic-ai": {0: 1.05, 1: 1.05},
     "fastmcp": {1: 1.05},
+    "google-adk": {1: 1.05},
+    "strands": {1: 1.05},
+    "claude-agent-sdk": {1: 1.05},
 }
-"""The limits on agentbus / native, by framework and layer count (issue 15)."""
+"""The limits on agentbus / native, by framework and layer count."""
 
 
 @attrs.frozen
@@ -80,7 +88,7 @@ def _bus_with_layers(layers: int) -> Any:
             if _check(call.args["command"]):
                 call.block("rm -rf is not allowed")
 
-        bus.intercept("tool.before", guard, tool="bash", id=f"check-{index}")
+        bus.intercept("tool.before", guard, tool="exec", id=f"check-{index}")  # "bash" is normalised to exec
     return bus
 
 
@@ -267,13 +275,111 @@ def _fastmcp(side: str, layers: int) -> Setup:
     return setup
 
 
+# -- Google ADK and Strands Agents (type-checked in their own environment: .ci/isolated) -----
+
+
+def _google_adk(side: str, layers: int) -> Setup:
+    from .bench_isolated import google_adk
+
+    return google_adk(side, layers)
+
+
+def _strands(side: str, layers: int) -> Setup:
+    from .bench_isolated import strands
+
+    return strands(side, layers)
+
+
+# -- Claude Agent SDK -----------------------------------------------------------------------
+
+_FAKE_API = Path(__file__).resolve().parent.parent / "tests" / "e2e" / "fake_anthropic.py"
+"""The scripted Messages API the Claude Agent SDK's CLI talks to (the source tree's, not a wheel's)."""
+
+
+def _claude_agent_sdk_missing() -> str | None:
+    if not _FAKE_API.is_file():
+        return f"the claude-agent-sdk scenarios (they need a source checkout: no {_FAKE_API})"
+    return None
+
+
+def _claude_agent_sdk(side: str, layers: int) -> Setup:
+    async def setup(stack: contextlib.AsyncExitStack) -> Once:
+        import tempfile
+        import warnings
+
+        from claude_agent_sdk import ClaudeAgentOptions, HookMatcher, query
+
+        spec = importlib.util.spec_from_file_location("agentbus_bench_fake_anthropic", _FAKE_API)
+        assert spec is not None
+        assert spec.loader is not None
+        fake_api = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(fake_api)
+        # bypassPermissions tells that can_use_tool is shadowed: agentbus's asks still reach it.
+        warnings.filterwarnings("ignore", "can_use_tool", Warning)
+        root = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        (root / "home").mkdir()
+        env = {
+            "HOME": str(root / "home"), "ANTHROPIC_API_KEY": "sk-ant-fake-key-for-the-scripted-api",
+            "IS_SANDBOX": "1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1",
+        }  # fmt: skip
+        options = ClaudeAgentOptions(cwd=root, permission_mode="bypassPermissions", env=env)
+
+        async def check(input: Any, tool_use_id: str | None, context: Any) -> dict[str, Any]:
+            if input.get("tool_name") == "Bash" and _check(str(input.get("tool_input", {}).get("command"))):
+                decision = {"hookEventName": "PreToolUse", "permissionDecision": "deny"}
+                return {
+                    "hookSpecificOutput": {**decision, "permissionDecisionReason": "rm -rf is not allowed"}
+                }
+            return {}
+
+        if side == "native":
+            hook: Any = check
+            matchers = [HookMatcher(hooks=[hook], timeout=30, on_failure="block") for _ in range(layers)]
+            if matchers:
+                options.hooks = {"PreToolUse": matchers}
+        else:
+            from .adapters.claude_agent_sdk import bind
+
+            bus = _bus()
+            for index in range(layers):
+
+                def guard(call: Any) -> None:
+                    if _check(str(call.args.get("command"))):
+                        call.block("rm -rf is not allowed")
+
+                bus.intercept("tool.before", guard, tool="exec", id=f"check-{index}")
+            options = bind(bus, options)
+
+        async def prompt() -> Any:
+            yield {"type": "user", "message": {"role": "user", "content": "list the files"}}
+
+        async def once() -> None:
+            with fake_api.FakeAnthropic([[fake_api.tool_use("Bash", command=COMMAND)]]) as fake:
+                options.env["ANTHROPIC_BASE_URL"] = fake.url
+                async for _ in query(prompt=prompt(), options=options):
+                    pass
+
+        return once
+
+    return setup
+
+
 FRAMEWORKS: dict[str, tuple[str, str, Callable[[str, int], Setup]]] = {
     "langchain": ("langchain.agents", "pip install 'agentbus[langchain]'", _langchain),
     "openai-agents": ("agents", "pip install 'agentbus[openai-agents]'", _openai_agents),
     "pydantic-ai": ("pydantic_ai", "pip install 'agentbus[pydantic-ai]'", _pydantic_ai),
     "fastmcp": ("fastmcp", "pip install 'agentbus[mcp]'", _fastmcp),
+    "google-adk": ("google.adk", "pip install 'agentbus[google-adk]'", _google_adk),
+    "strands": ("strands", "pip install 'agentbus[strands]'", _strands),
+    "claude-agent-sdk": ("claude_agent_sdk", "pip install 'agentbus[claude-agent-sdk]'", _claude_agent_sdk),
 }
 """Each framework: the module that says it is installed, how to install it, its scenarios."""
+
+UNAVAILABLE: dict[str, Callable[[], str | None]] = {"claude-agent-sdk": _claude_agent_sdk_missing}
+"""Frameworks that need more than their package: why one cannot run here, or None."""
+
+SESSIONS: frozenset[str] = frozenset({"claude-agent-sdk"})
+"""Frameworks whose one call starts a process (a CLI session): warmed up once, timed once a round."""
 
 
 def _installed(module: str) -> bool:
@@ -296,11 +402,12 @@ async def _measure(
     samples: list[list[float]] = [[] for _ in scenarios]
     async with contextlib.AsyncExitStack() as stack:
         built = []
+        warm_up = 1 if framework in SESSIONS else 3
         for index, scenario in enumerate(scenarios):
             progress(f"bench: {framework}: setting up {index + 1}/{len(scenarios)}")
             once = await scenario.setup(stack)
-            await _time(once, 3)  # warm up: compile graphs and stacks, import lazily
-            first = await _time(once, 3)
+            await _time(once, warm_up)  # warm up: compile graphs and stacks, import lazily
+            first = await _time(once, warm_up)
             built.append((once, max(1, min(2_000, int(budget_ns / max(first, 1.0))))))
         for round_number in range(rounds):
             progress(f"bench: {framework}: round {round_number + 1}/{rounds}")
@@ -313,7 +420,7 @@ def _version(framework: str) -> str:
     """The framework's package and version, as pinned: ``langchain==1.5.2``."""
     from importlib.metadata import PackageNotFoundError, version
 
-    package = {"pydantic-ai": "pydantic-ai-slim"}.get(framework, framework)
+    package = {"pydantic-ai": "pydantic-ai-slim", "strands": "strands-agents"}.get(framework, framework)
     try:
         return f"{package}=={version(package)}"
     except PackageNotFoundError:
@@ -341,6 +448,10 @@ def run_frameworks(
         module, install, make = FRAMEWORKS[framework]
         if not _installed(module):
             skipped.append(f"the {framework} scenarios ({install})")
+            continue
+        missing = UNAVAILABLE.get(framework, lambda: None)()
+        if missing is not None:
+            skipped.append(missing)
             continue
         versions[framework] = _version(framework)
         scenarios = [

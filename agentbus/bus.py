@@ -18,10 +18,12 @@ from inspect import isawaitable
 from types import CoroutineType
 from typing import Any, Literal, TypeVar, Union, overload
 
-from .errors import RegistrationError, ToolPaused, describe_error
+from .errors import RegistrationError, ToolBlockedError, ToolPaused, describe_error
 from .events import (
     _DECIDING,
+    HOOK_POINTS,
     LIFECYCLE_POINTS,
+    TOOL_POINTS,
     Lifecycle,
     Message,
     Params,
@@ -134,6 +136,9 @@ def _changed(now: Any, approved: Any) -> bool:
         return now is not approved and bool(now != approved)
     return False
 
+
+_TOOL_STACKS = {"tool.before": 0, "tool.call": 1, "tool.after": 2}
+"""Where each tool point's stack is in a plan's (before, call, after)."""
 
 PIPELINE = "agentbus:pipeline"
 """The ``id`` of the pipeline's own records: a call it denied, a call interrupted after the tool started."""
@@ -762,6 +767,75 @@ class Bus:
         if self.observers.wants_dispatches:
             self._dispatched("tool.before", call, started, call.decision, call.block_reason)
         return call
+
+    def intercepts(self, point: str, *, tool: str | None = None, agent_id: str | None = None) -> bool:
+        """Whether any layer runs at ``point`` for ``tool`` and ``agent_id`` (without them:
+        whether any layer is registered there).
+
+        For adapters that bind only what is registered: a framework hook or
+        wrapper costs every call, so it is bound only when this is true (one
+        cache look-up once the stacks are compiled). Ask again when the registry
+        changes (``bus.registry.version``).
+        """
+        if point not in HOOK_POINTS:
+            raise ValueError(f"{point!r} is not a hook point; use one of {', '.join(sorted(HOOK_POINTS))}")
+        if point in TOOL_POINTS:
+            if tool is None:
+                return bool(self.registry.stack(point))
+            plan = self._plan(tool, agent_id)
+            return (plan.before, plan.call, plan.after)[_TOOL_STACKS[point]] is not None
+        if agent_id is None:
+            return bool(self.registry.stack(point))
+        return self._stack(point, agent_id) is not None
+
+    def intercepts_tool(self, tool: str, *, agent_id: str | None = None) -> bool:
+        """Whether a call of ``tool`` has anything to run: a layer on a tool point that
+        matches it (by name or kind), or an observer that wants a record of every dispatch.
+
+        False means an adapter may let the framework run the call as it would without
+        agentbus. Bind the tool's kind first (``registry.bind_tools``): layers that match
+        by kind match only once it is known.
+        """
+        return not self._plan(tool, agent_id).empty
+
+    async def execute_tool(self, call: ToolCall, execute: ToolFunction) -> Any:
+        """Run tool.call around ``execute`` for a call :meth:`decide_tool` let through.
+
+        For adapters whose runtime runs the tool between callbacks of its own
+        (Google ADK, Strands): tool.before in one callback (:meth:`decide_tool`),
+        this around the runtime's own execution, tool.after in the next one
+        (:meth:`finish_tool`). ``execute(args)`` receives the args tool.before
+        approved. Returns what the stack returned; what the tool raises is raised
+        here once the layers have seen it, so that the runtime handles it as it
+        would without agentbus. A blocked call raises
+        :class:`~agentbus.ToolBlockedError` and never runs; an "ask" may run only
+        once :meth:`approve` returned True.
+        """
+        if call.blocked:
+            raise ToolBlockedError(call.tool, call.block_reason or "blocked")
+        approved = call._approved_args if call._approved_args is not None else call._args
+        started = _perf() if self.observers.wants_dispatches else 0.0
+        try:
+            plan = self._plan(call.tool, call.agent_id)
+            if plan.call is None:
+                result = execute(approved)
+                if type(result) is CoroutineType or isawaitable(result):
+                    result = await result
+            else:
+                call.execute = execute
+                call.approve_args(approved)
+                try:
+                    result = await plan.call(call)
+                finally:
+                    call._args = approved  # tool.after sees the args as executed, as a dict
+                result = self._checked_call_result(call, plan, result)
+        except BaseException as exc:
+            if started:
+                self._dispatched("tool.call", call, started, error=exc)
+            raise
+        if started:
+            self._dispatched("tool.call", call, started)
+        return result
 
     async def finish_tool(
         self,

@@ -39,7 +39,7 @@ def check(command: str) -> str | None:
 def make_bus() -> agentbus.Bus:
     bus = agentbus.Bus(log_level=None)
 
-    @bus.intercept("tool.before", tool="bash", id="no-rm-rf")
+    @bus.intercept("tool.before", tool="exec", id="no-rm-rf")  # the tool "bash" is normalised to exec
     def no_rm_rf(call: agentbus.ToolCall) -> None:
         reason = check(call.args["command"])
         if reason is not None:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import statistics
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -202,9 +204,28 @@ def _installed(framework: str) -> bool:
     return bench_frameworks._installed(bench_frameworks.FRAMEWORKS[framework][0])
 
 
+@pytest.mark.anyio
+async def test_the_agentbus_side_layers_judge_the_benchs_tool() -> None:
+    """The tool is called "bash", which the bus sees as exec: every layer must match it."""
+    bus = bench_frameworks._bus_with_layers(3)
+    call = await bus.decide_tool("bash", {"command": "rm -rf /"})
+    assert call.decision == "block"
+    records: list[Any] = []
+    bus.on_event(records.append)
+    await bus.decide_tool("bash", {"command": bench_frameworks.COMMAND})
+    assert sorted(r.id for r in records) == ["check-0", "check-1", "check-2"]
+
+
 def test_each_installed_framework_runs_natively_and_through_agentbus_at_each_layer_count() -> None:
-    document = bench_frameworks.run_frameworks(rounds=2, budget_ms=0.01, layer_counts=(0, 1))
-    installed = [name for name in bench_frameworks.FRAMEWORKS if _installed(name)]
+    """The frameworks whose one call is a CLI session have a test of their own (below)."""
+    installed = [
+        name
+        for name in bench_frameworks.FRAMEWORKS
+        if _installed(name) and name not in bench_frameworks.SESSIONS
+    ]
+    document = bench_frameworks.run_frameworks(
+        rounds=2, budget_ms=0.01, layer_counts=(0, 1), frameworks=tuple(installed)
+    )
     assert list(document["versions"]) == installed
     measured = {(s["name"], s["layers"]) for s in document["scenarios"]}
     for framework in installed:
@@ -221,6 +242,49 @@ def test_each_installed_framework_runs_natively_and_through_agentbus_at_each_lay
             assert (framework, f"{framework} agentbus / native, {layers} layers") in targets
 
 
+@pytest.mark.filterwarnings(r"ignore:\[EXPERIMENTAL\] feature:UserWarning")  # ADK's own, once per process
+@pytest.mark.parametrize("framework", ["google-adk", "strands"])
+def test_google_adk_and_strands_run_natively_and_through_agentbus(framework: str) -> None:
+    if not _installed(framework):
+        pytest.skip(f"{framework} is tested in its own environment: bash .ci/isolated")
+    document = bench_frameworks.run_frameworks(
+        rounds=1, budget_ms=0.01, layer_counts=(0, 1), frameworks=(framework,)
+    )
+    assert {(s["name"], s["layers"]) for s in document["scenarios"]} == {
+        (f"{framework}-{side}", layers) for side in ("native", "agentbus") for layers in (0, 1)
+    }
+    assert [row["limit"] for row in document["ratios"] if "limit" in row] == [1.05]
+
+
+@pytest.mark.claude_cli
+def test_the_claude_agent_sdk_runs_whole_sessions_natively_and_through_agentbus() -> None:
+    if os.environ.get("AGENTBUS_SKIP_CLAUDE_CLI"):
+        pytest.skip(f"the Claude Code CLI is absent on purpose ({os.environ['AGENTBUS_SKIP_CLAUDE_CLI']})")
+    document = bench_frameworks.run_frameworks(
+        rounds=1, budget_ms=0.01, layer_counts=(1,), frameworks=("claude-agent-sdk",)
+    )
+    assert list(document["versions"]) == ["claude-agent-sdk"]
+    assert {s["name"] for s in document["scenarios"]} == {
+        "claude-agent-sdk-native",
+        "claude-agent-sdk-agentbus",
+    }
+    (row,) = document["ratios"]
+    assert row["ratio"] > 0
+    assert row["limit"] == 1.05
+
+
+def test_the_claude_agent_sdk_scenarios_need_the_source_trees_scripted_api(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(bench_frameworks, "_FAKE_API", Path("/nonexistent/fake_anthropic.py"))
+    document = bench_frameworks.run_frameworks(rounds=1, frameworks=("claude-agent-sdk",))
+    assert document["versions"] == {}
+    if _installed("claude-agent-sdk"):
+        assert document["skipped"] == [
+            "the claude-agent-sdk scenarios (they need a source checkout: no /nonexistent/fake_anthropic.py)"
+        ]
+
+
 def test_frameworks_are_off_by_default() -> None:
     document = bench.run_benchmarks(
         backends=("asyncio",), rounds=1, budget_ms=0.05, processes=False, guards=False
@@ -233,7 +297,7 @@ def test_bench_frameworks_prints_and_writes_them_and_names_the_missing_ones(
 ) -> None:
     monkeypatch.setattr(bench_frameworks, "QUICK_BUDGET_MS", 0.01)
     monkeypatch.setattr(bench_frameworks, "LAYER_COUNTS", (1,))
-    _without(monkeypatch, "fastmcp", "agents")
+    _without(monkeypatch, "fastmcp", "agents", "claude_agent_sdk")  # and a CLI session is slow
     out = tmp_path / "results.json"
     status = main(
         [

@@ -141,6 +141,75 @@ async def test_finish_tool_runs_only_tool_after_on_a_given_result() -> None:
     assert (event.result, event.duration, event.blocked) == ("out!", 0.5, False)
 
 
+async def test_execute_tool_runs_tool_call_around_the_approved_args_and_raises_the_tools_error() -> None:
+    bus = Bus(log_level=None)
+    bus.intercept("tool.before", lambda call: call.args.update(path="/sandbox/a"), id="jail")
+    attempts: list[dict[str, Any]] = []
+
+    @bus.middleware("tool.call", id="retry-once")
+    async def retry_once(call: ToolCall, call_next: Any) -> Any:
+        attempts.append(dict(call.args))
+        try:
+            return await call_next(call)
+        except OSError:
+            attempts.append(dict(call.args))
+            return await call_next(call)
+
+    call = await bus.decide_tool("read", {"path": "/a"})
+    ran: list[dict[str, Any]] = []
+
+    def flaky(args: dict[str, Any]) -> str:
+        ran.append(dict(args))
+        if len(ran) == 1:
+            raise OSError("dropped")
+        return "contents"
+
+    assert await bus.execute_tool(call, flaky) == "contents"
+    assert ran == attempts == [{"path": "/sandbox/a"}, {"path": "/sandbox/a"}]
+    assert call.args == {"path": "/sandbox/a"}  # a dict again, as tool.after will see it
+
+    failing = await bus.decide_tool("read", {"path": "/b"})
+
+    def broken(args: dict[str, Any]) -> str:
+        raise FileNotFoundError(args["path"])
+
+    with pytest.raises(FileNotFoundError, match="/sandbox/a"):
+        await bus.execute_tool(failing, broken)
+
+
+async def test_execute_tool_never_runs_a_blocked_call() -> None:
+    bus = Bus(log_level=None)
+    bus.intercept("tool.before", lambda call: call.block("no rm"), id="guard")
+    call = await bus.decide_tool("bash", {"command": "rm -rf /"})
+    ran: list[dict[str, Any]] = []
+    with pytest.raises(agentbus.ToolBlockedError, match="no rm"):
+        await bus.execute_tool(call, make_tool(ran))
+    assert ran == []
+
+
+async def test_intercepts_says_which_points_have_layers_for_a_tool_and_follows_the_registry() -> None:
+    bus = Bus(log_level=None)
+    assert not bus.intercepts("tool.call", tool="read")
+    assert not bus.intercepts("turn.start")
+    bus.middleware("tool.call", _pass_through, tool="read", id="around-read")
+    bus.intercept("turn.start", lambda event: None, agent="^main$", id="turns")
+    assert bus.intercepts("tool.call", tool="read")
+    assert bus.intercepts("tool.call")
+    assert not bus.intercepts("tool.call", tool="bash")
+    assert not bus.intercepts("tool.before", tool="read")
+    assert bus.intercepts("turn.start", agent_id="main")
+    assert not bus.intercepts("turn.start", agent_id="helper")
+    assert bus.intercepts("turn.start")  # for some agent
+    bus.remove("around-read")
+    assert not bus.intercepts("tool.call", tool="read")
+    with pytest.raises(ValueError, match="not a hook point"):
+        bus.intercepts("tool.during")
+
+
+async def _pass_through(call: ToolCall, call_next: Any) -> Any:
+    return await call_next(call)
+
+
 async def test_veto_contract_any_block_blocks_first_reason_wins_args_accumulate() -> None:
     """Seed 004: several handlers act on one call."""
     bus = Bus(log_level=None)

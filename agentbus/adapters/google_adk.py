@@ -19,10 +19,17 @@ agent.start / agent.end         ``before_agent_callback`` / ``after_agent_callba
 turn.start / turn.end           ``before_model_callback`` / ``after_model_callback``
 ==============================  ==============================================
 
-ADK runs the tool itself, between the callbacks: tool.before and tool.after run
-as they do everywhere (the built-in guards by kind, fail-closed tool.before, the
-records), but tool.call layers do not wrap the tool here. The agent id is the
-ADK agent's ``name`` (a sub-agent's own name; agent.start carries its
+ADK runs the tool itself, between the callbacks, and has no callback around
+it: tool.before and tool.after run in the callbacks as they do everywhere (the
+built-in guards by kind, fail-closed tool.before, the records), and tool.call
+layers (timeouts, retries, caching) run around the tool's own ``run_async``,
+where ADK calls it: after every before-tool callback and ADK's confirmation
+gate, before the error and after-tool callbacks. For that the plugin gives a
+tool that a tool.call layer matches a ``run_async`` of its own (an attribute of
+that tool object: its class, name and callbacks stay what they were), which
+runs the layers for the calls this plugin let through and is a plain call for
+any other. The tool receives the args tool.before approved. The agent id is
+the ADK agent's ``name`` (a sub-agent's own name; agent.start carries its
 ``parent``), the session key is the ADK session's id.
 
 A tool that raises behaves as without agentbus: tool.after sees the error, then
@@ -88,11 +95,21 @@ def tool_schema(tool: BaseTool) -> Mapping[str, Any] | None:
 class _Pending:
     """A call tool.before let through, until ADK reports how it ended."""
 
-    __slots__ = ("call", "started")
+    __slots__ = ("around", "call", "started")
 
-    def __init__(self, call: ToolCall) -> None:
+    def __init__(self, call: ToolCall, around: bool) -> None:
         self.call = call
+        self.around = around  # tool.call layers run around the tool
         self.started = time.perf_counter()
+
+
+def _runs_layers_of(run_async: Any, plugin: AgentbusPlugin) -> bool:
+    """Whether ``run_async`` (a tool's, perhaps wrapped by several plugins) runs ``plugin``'s layers."""
+    while run_async is not None:
+        if getattr(run_async, "agentbus_plugin", None) is plugin:
+            return True
+        run_async = getattr(run_async, "agentbus_inner", None)
+    return False
 
 
 class AgentbusPlugin(BasePlugin):
@@ -125,11 +142,19 @@ class AgentbusPlugin(BasePlugin):
             self.bus.registry.bind_tools(schemas, kinds=kinds, source="the Google ADK adapter")
             self._bound.update(schemas)
 
+    def _runs(self, *points: str, dispatched: bool = False) -> bool:
+        """Whether any of ``points`` has layers (or, if ``dispatched``, an observer wants
+        every dispatch's record): a callback whose points have none does nothing."""
+        stack = self.bus.registry.stack
+        return any(stack(point) for point in points) or (dispatched and self.bus.observers.wants_dispatches)
+
     # -- message.before ------------------------------------------------------------
 
     async def on_user_message_callback(
         self, *, invocation_context: InvocationContext, user_message: types.Content
     ) -> types.Content | None:
+        if not self._runs("message.before", "params.before", dispatched=True):
+            return None  # params.before reads the message it left: it runs for either
         parts = user_message.parts or []
         texts = [part.text for part in parts if part.text is not None]
         if not texts:
@@ -160,6 +185,8 @@ class AgentbusPlugin(BasePlugin):
     async def before_agent_callback(
         self, *, agent: BaseAgent, callback_context: CallbackContext
     ) -> types.Content | None:
+        if not self._runs("agent.start"):
+            return None
         parent = agent.parent_agent.name if agent.parent_agent is not None else None
         await self.bus.notify(
             "agent.start", agent_id=agent.name, session_key=_session_key(callback_context), parent=parent,
@@ -170,6 +197,8 @@ class AgentbusPlugin(BasePlugin):
     async def after_agent_callback(
         self, *, agent: BaseAgent, callback_context: CallbackContext
     ) -> types.Content | None:
+        if not self._runs("agent.end"):
+            return None
         await self.bus.notify(
             "agent.end", agent_id=agent.name, session_key=_session_key(callback_context),
             invocation_id=callback_context.invocation_id,
@@ -184,7 +213,10 @@ class AgentbusPlugin(BasePlugin):
         agent_id = callback_context.agent_name
         session_key = _session_key(callback_context)
         self._bind(llm_request.tools_dict)
-        await self.bus.notify("turn.start", agent_id=agent_id, session_key=session_key)
+        if self._runs("turn.start"):
+            await self.bus.notify("turn.start", agent_id=agent_id, session_key=session_key)
+        if not self._runs("params.before", dispatched=True):
+            return None
         message = self._messages.get(callback_context.invocation_id) or Message(
             message="", agent_id=agent_id, session_key=session_key, provider="google",
             model=llm_request.model or "",
@@ -201,7 +233,7 @@ class AgentbusPlugin(BasePlugin):
     async def after_model_callback(
         self, *, callback_context: CallbackContext, llm_response: LlmResponse
     ) -> LlmResponse | None:
-        if not llm_response.partial:  # a streamed response ends once, with its final chunk
+        if not llm_response.partial and self._runs("turn.end"):  # a streamed response ends once
             await self.bus.notify(
                 "turn.end", agent_id=callback_context.agent_name, session_key=_session_key(callback_context)
             )
@@ -221,6 +253,8 @@ class AgentbusPlugin(BasePlugin):
         agent_id = tool_context.agent_name
         session_key = _session_key(tool_context)
         try:
+            if not self.bus.intercepts_tool(tool.name, agent_id=agent_id):
+                return None  # nothing judges, wraps or reads this call: ADK runs it as it would
             call = await self.bus.decide_tool(
                 tool.name, tool_args, call_id=tool_context.function_call_id, agent_id=agent_id,
                 session_key=session_key,
@@ -228,8 +262,8 @@ class AgentbusPlugin(BasePlugin):
         except (TypeError, ValueError) as exc:  # a name or args no matcher can judge: never run it
             return blocked_result(tool.name, f"agentbus could not judge this call ({exc}); denied")
         decision = call.decision
-        if decision == "ask":
-            decision = await self.bus._ask(call)
+        if decision == "ask" and await self.bus.approve(call):
+            decision = None
         if decision is not None:
             event = await self.bus.finish_tool(
                 tool.name, call.args, blocked_result(call.tool, call.block_reason or "blocked"),
@@ -240,8 +274,36 @@ class AgentbusPlugin(BasePlugin):
         if call.args != tool_args:  # ADK hands these same args to the tool
             tool_args.clear()
             tool_args.update(call.args)
-        self._pending[self._key(tool_context)] = _Pending(call)
+        around = self.bus.intercepts("tool.call", tool=tool.name, agent_id=agent_id)
+        if around and not _runs_layers_of(tool.run_async, self):
+            self._wrap(tool)
+        self._pending[self._key(tool_context)] = _Pending(call, around)
         return None
+
+    def _wrap(self, tool: BaseTool) -> None:
+        """Give ``tool`` a ``run_async`` that runs tool.call around the calls this plugin let through.
+
+        ADK calls ``tool.run_async(args=..., tool_context=...)`` where the tool
+        runs, on every path (a flow's function calls, live calls, workflow
+        nodes). Set on the object, it shadows the class's method and leaves the
+        tool what it is (its class, its state, what the other callbacks see).
+        """
+        inner = tool.run_async  # the class's method, or another plugin's wrapper
+        pending = self._pending
+        key = self._key
+        execute_tool = self.bus.execute_tool
+
+        async def run_async(*, args: dict[str, Any], tool_context: ToolContext) -> Any:
+            call = pending.get(key(tool_context))
+            if call is None or not call.around:  # not ours, or no tool.call layer when it was judged
+                return await inner(args=args, tool_context=tool_context)
+            return await execute_tool(
+                call.call, lambda approved: inner(args=approved, tool_context=tool_context)
+            )
+
+        run_async.agentbus_plugin = self  # type: ignore[attr-defined]
+        run_async.agentbus_inner = inner  # type: ignore[attr-defined]
+        object.__setattr__(tool, "run_async", run_async)  # pydantic-based tools refuse setattr
 
     async def after_tool_callback(
         self, *, tool: BaseTool, tool_args: dict[str, Any], tool_context: ToolContext, result: dict[str, Any]

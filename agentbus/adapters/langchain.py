@@ -4,8 +4,8 @@
 
     agent = create_agent(model, tools, middleware=[AgentbusMiddleware(bus)])
 
-Each of LangChain's hooks feeds one of the bus's hook points (the tool and
-model-call hooks are always bound, the others only for points with layers: see
+Each of LangChain's hooks feeds one of the bus's hook points (the tool hook is
+always bound, the others only for points with layers: see
 :class:`AgentbusMiddleware`):
 
 - ``before_agent``: message.before on the user's message (the last
@@ -165,19 +165,17 @@ _HOOKS: dict[str, frozenset[str]] = {
     "after_agent": frozenset({"agent.end"}),
     "before_model": frozenset({"turn.start"}),
     "after_model": frozenset({"turn.end"}),
-    "wrap_model_call": frozenset({"params.before", "tool.list"}),
+    "wrap_model_call": frozenset({"params.before", "tool.list"}) | TOOL_POINTS,
 }
 """LangChain's hooks (each with its ``a``-prefixed async twin) and the points they run.
 
 The tool points are always bound (``wrap_tool_call``). The others are bound only
 when one of their points has layers when the middleware is made, since each
 costs the agent on every turn: a ``before_*``/``after_*`` hook is a node of the
-graph, a ``wrap_model_call`` a traced wrapper around every model call.
+graph, a ``wrap_model_call`` a traced wrapper around every model call. The model
+call is also where a run ends that a tool call's layer ended (``RunEnded``), so
+tool layers bind it too.
 """
-
-_ALWAYS = frozenset({"wrap_model_call"})
-"""Bound whatever has layers: a tool call's layer may end the run (``RunEnded``), and the
-model call after it is where the run then ends (a wrapper, not a node of the graph)."""
 
 LOOP_POINTS: Final = frozenset().union(*_HOOKS.values())
 """The hook points bound by a hook other than ``wrap_tool_call``."""
@@ -234,7 +232,7 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
 
     def __new__(cls, bus: Bus, *args: Any, points: Iterable[str] | str | None = None, **kwargs: Any) -> Any:
         bound = _bound_points(bus, points)
-        hooks = frozenset(hook for hook, served in _HOOKS.items() if served & bound) | _ALWAYS
+        hooks = frozenset(hook for hook, served in _HOOKS.items() if served & bound)
         return super().__new__(_hook_class(cls, hooks))
 
     def __init__(
@@ -255,9 +253,9 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
         self.errors_as_results = errors_as_results
         hooks = [hook for hook in _HOOKS if _overrides(type(self), hook)]
         served = frozenset().union(*(_HOOKS[hook] for hook in hooks))
-        always = frozenset().union(*(_HOOKS[hook] for hook in _ALWAYS if hook in hooks))
-        self.points: frozenset[str] = TOOL_POINTS | always | (served & _bound_points(bus, points))
+        self.points: frozenset[str] = TOOL_POINTS | (served & _bound_points(bus, points))
         """The hook points this middleware runs (the others have no hook in the graph)."""
+        self._ends_runs = "wrap_model_call" in hooks or "before_model" in hooks
         self._version = bus.registry.version
         self._warned: set[str] = set()
         self._bound: set[str] = set()
@@ -423,6 +421,8 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
                     name, call["args"], execute, call_id=call_id, agent_id=agent_id, session_key=session_key
                 )
         except RunEnded as ended:  # the model gets the reason; before_model then ends the run
+            if not self._ends_runs:  # the layer came after the agent: no hook can stop the loop cleanly
+                raise
             message = ToolMessage(
                 content=f"The run was ended: {ended.reason}", name=name, tool_call_id=call_id, status="error"
             )
@@ -447,10 +447,17 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
             status="error" if event.is_error else "success",
         )  # fmt: skip
 
+    def _intercepted(self) -> bool:
+        """Whether a tool call has anything to run through (else the handler is called as it is)."""
+        bus = self.bus
+        if self._version != bus.registry.version:
+            self._check_unbound()
+        return bool(self._paused) or _tool_layers(bus) or bus.observers.wants_dispatches
+
     def awrap_tool_call(
         self, request: ToolCallRequest, handler: Callable[..., Any]
     ) -> Coroutine[Any, Any, Any]:
-        """The tool pipeline, as a coroutine.
+        """The tool pipeline, as a coroutine (the handler's own, when no layer is registered).
 
         Not a coroutine function on purpose: ``create_agent`` wraps every
         ``awrap_tool_call`` in LangSmith's ``traceable``, whose async wrapper hops
@@ -460,9 +467,13 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
         price: with LangSmith tracing on, this hook's span ends when the call
         starts, and the tool's span is a child of the tool node's.
         """
+        if not self._intercepted():
+            return cast("Coroutine[Any, Any, Any]", handler(request))
         return self._call_tool(request, handler)
 
     def wrap_tool_call(self, request: ToolCallRequest, handler: Callable[..., Any]) -> Any:
+        if not self._intercepted():
+            return handler(request)
         return _blocking(self._call_tool, request, handler)
 
 
@@ -476,7 +487,8 @@ _PAUSED_LIMIT = 1024
 
 
 def _bound_points(bus: Bus, points: Iterable[str] | str | None) -> frozenset[str]:
-    """The points a new middleware binds: those with layers, those asked for, the tool points."""
+    """The points a new middleware binds: those asked for, the loop points with layers, and the
+    tool points if any has layers (the tool hook itself is always bound)."""
     if points == "all":
         return HOOK_POINTS
     asked = frozenset([points] if isinstance(points, str) else points or ())
@@ -489,7 +501,15 @@ def _bound_points(bus: Bus, points: Iterable[str] | str | None) -> frozenset[str
     registered = frozenset(point for point in LOOP_POINTS if bus.registry.stack(point))
     if bus.observers.wants_dispatches:  # they expect a record of every message.before and params.before
         registered |= {"message.before", "params.before"}
-    return asked | registered | TOOL_POINTS
+    if _tool_layers(bus):
+        registered |= TOOL_POINTS
+    return asked | registered
+
+
+def _tool_layers(bus: Bus) -> bool:
+    """Whether any tool point has layers (for any tool and agent: one look-up per point)."""
+    stack = bus.registry.stack
+    return bool(stack("tool.before") or stack("tool.call") or stack("tool.after"))
 
 
 def _model_call_points(bus: Bus) -> bool:

@@ -11,6 +11,8 @@ tool.before                     ``BeforeToolCallEvent``: a block or a denied
                                 runs; the model gets an error tool result with
                                 the blocked result); changed args replace the
                                 tool use's ``input``
+tool.call                       ``ExecuteToolStage`` middleware of the agent
+                                (its wrap phase, around the tool itself)
 tool.after                      ``AfterToolCallEvent``: what a layer leaves
                                 replaces the tool result's content
 message.before                  ``BeforeInvocationEvent``: the new user
@@ -20,12 +22,19 @@ turn.start / turn.end           ``BeforeModelCallEvent`` / ``AfterModelCallEvent
 ==============================  ==============================================
 
 Strands runs the tool itself, between the events: tool.before and tool.after run
-as they do everywhere (the built-in guards by kind, fail-closed tool.before, the
-records), but tool.call layers do not wrap the tool here. Not bound:
-params.before (Strands keeps model settings on the shared model object, not per
-call). tool.after sees the result's text when it is one text block, else its
-content list. A tool that raises behaves as without agentbus: Strands turns the
-error into an error tool result, and tool.after sees the exception.
+in them as they do everywhere (the built-in guards by kind, fail-closed
+tool.before, the records). tool.call layers (timeouts, retries, caching) run in
+Strands' own middleware around the tool: the first time a call that a tool.call
+layer matches reaches an agent, the provider adds one wrap handler to that agent
+(``agent.add_middleware(ExecuteToolStage, ...)``), which passes every other call
+straight through. The tool receives the args tool.before approved; the layers
+see the result as tool.after does, and a tool that failed as its exception. The
+events the tool streams reach the agent's callback handler when the layers are
+done (they cannot yield from inside them). Not bound: params.before (Strands
+keeps model settings on the shared model object, not per call). tool.after sees
+the result's text when it is one text block, else its content list. A tool that
+raises behaves as without agentbus: Strands turns the error into an error tool
+result, and tool.after sees the exception.
 
 Hooks belong to an agent in Strands: give the same provider to every agent,
 sub-agents and agents used as tools included; each call is attributed to the
@@ -36,7 +45,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping
+import weakref
+from collections.abc import AsyncGenerator, Mapping
 from typing import Any
 
 try:
@@ -50,6 +60,7 @@ try:
         HookProvider,
         HookRegistry,
     )
+    from strands.middleware import ExecuteToolContext, ExecuteToolStage, MiddlewareNext, ToolResultEvent
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError(
         "agentbus.adapters.strands needs Strands Agents: pip install 'agentbus[strands]'"
@@ -87,11 +98,16 @@ def result_content(value: Any) -> list[Any]:
 class _Pending:
     """A call tool.before judged, until Strands reports how it ended."""
 
-    __slots__ = ("call", "started")
+    __slots__ = ("around", "call", "started")
 
-    def __init__(self, call: ToolCall) -> None:
+    def __init__(self, call: ToolCall, around: bool = False) -> None:
         self.call = call
+        self.around = around  # tool.call layers run around the tool
         self.started = time.perf_counter()
+
+
+class _Halted(BaseException):
+    """The tool stopped for a person (Strands' interrupt): no result, nothing for the layers to judge."""
 
 
 class AgentbusHooks(HookProvider):
@@ -113,6 +129,7 @@ class AgentbusHooks(HookProvider):
         self.tool_kinds = dict(tool_kinds or {})
         self._bound: set[str] = set()
         self._pending: dict[str, _Pending] = {}
+        self._wrapped: weakref.WeakSet[Any] = weakref.WeakSet()  # agents that run tool.call here
 
     def register_hooks(self, registry: HookRegistry, **kwargs: Any) -> None:
         registry.add_callback(BeforeInvocationEvent, self.before_invocation)
@@ -124,7 +141,9 @@ class AgentbusHooks(HookProvider):
 
     def _bind(self, agent: Any) -> None:
         registry = getattr(agent, "tool_registry", None)
-        specs: list[Any] = registry.get_all_tool_specs() if registry is not None else []
+        if registry is None or self._bound.issuperset(registry.registry):
+            return  # every tool bound already (building the specs is the expensive part)
+        specs: list[Any] = registry.get_all_tool_specs()
         schemas = {
             spec["name"]: spec.get("inputSchema", {}).get("json")
             for spec in specs
@@ -137,10 +156,19 @@ class AgentbusHooks(HookProvider):
 
     # -- message.before, agent.start / agent.end --------------------------------------
 
+    def _runs(self, *points: str, dispatched: bool = False) -> bool:
+        """Whether any of ``points`` has layers (or, if ``dispatched``, an observer wants
+        every dispatch's record): a callback whose points have none does nothing."""
+        stack = self.bus.registry.stack
+        return any(stack(point) for point in points) or (dispatched and self.bus.observers.wants_dispatches)
+
     async def before_invocation(self, event: BeforeInvocationEvent) -> None:
         self._bind(event.agent)
         agent_id = _agent_id(event)
-        await self.bus.notify("agent.start", agent_id=agent_id, session_key=self.session_key)
+        if self._runs("agent.start"):
+            await self.bus.notify("agent.start", agent_id=agent_id, session_key=self.session_key)
+        if not self._runs("message.before", dispatched=True):
+            return
         messages = event.messages
         if not messages or messages[-1].get("role") != "user":
             return
@@ -165,6 +193,8 @@ class AgentbusHooks(HookProvider):
             event.messages = [*messages[:-1], {**messages[-1], "content": rewritten}]
 
     async def after_invocation(self, event: AfterInvocationEvent) -> None:
+        if not self._runs("agent.end"):
+            return
         result = event.result
         await self.bus.notify(
             "agent.end", agent_id=_agent_id(event), session_key=self.session_key,
@@ -174,10 +204,12 @@ class AgentbusHooks(HookProvider):
     # -- turns ---------------------------------------------------------------------------
 
     async def before_model_call(self, event: BeforeModelCallEvent) -> None:
-        await self.bus.notify("turn.start", agent_id=_agent_id(event), session_key=self.session_key)
+        if self._runs("turn.start"):
+            await self.bus.notify("turn.start", agent_id=_agent_id(event), session_key=self.session_key)
 
     async def after_model_call(self, event: AfterModelCallEvent) -> None:
-        await self.bus.notify("turn.end", agent_id=_agent_id(event), session_key=self.session_key)
+        if self._runs("turn.end"):
+            await self.bus.notify("turn.end", agent_id=_agent_id(event), session_key=self.session_key)
 
     # -- tool.before and tool.after --------------------------------------------------------
 
@@ -185,9 +217,11 @@ class AgentbusHooks(HookProvider):
         tool_use = event.tool_use
         name = tool_use["name"]
         if name not in self._bound:
-            self._bind(event.agent)
+            self._bind(event.agent)  # first: layers that match by kind match once it is known
         args = tool_use.get("input")
         try:
+            if not self.bus.intercepts_tool(name, agent_id=_agent_id(event)):
+                return  # nothing judges, wraps or reads this call: Strands runs it as it would
             call = await self.bus.decide_tool(
                 name, args if isinstance(args, Mapping) else {}, call_id=tool_use["toolUseId"],
                 agent_id=_agent_id(event), session_key=self.session_key,
@@ -198,13 +232,71 @@ class AgentbusHooks(HookProvider):
             )
             return
         decision = call.decision
-        if decision == "ask":
-            decision = await self.bus._ask(call)
-        self._pending[tool_use["toolUseId"]] = _Pending(call)
+        if decision == "ask" and await self.bus.approve(call):
+            decision = None
         if decision is not None:
+            self._pending[tool_use["toolUseId"]] = _Pending(call)
             event.cancel_tool = json.dumps(blocked_result(call.tool, call.block_reason or "blocked"))
-        elif call.args != args:
+            return
+        around = self.bus.intercepts("tool.call", tool=name, agent_id=call.agent_id)
+        if around and event.agent not in self._wrapped:
+            event.agent.add_middleware(ExecuteToolStage, self._around)
+            self._wrapped.add(event.agent)
+        self._pending[tool_use["toolUseId"]] = _Pending(call, around)
+        if call.args != args:
             event.tool_use = {**tool_use, "input": call.args}
+
+    async def _around(
+        self, context: ExecuteToolContext, next_fn: MiddlewareNext[ExecuteToolContext, Any]
+    ) -> AsyncGenerator[Any, None]:
+        """The agent's ExecuteToolStage wrap handler: tool.call layers around the calls they match."""
+        tool_use = context.tool_use
+        pending = self._pending.get(tool_use["toolUseId"])
+        if pending is None or not pending.around:
+            async for event in next_fn(context):
+                yield event
+            return
+        streamed: list[Any] = []  # what the tool streams, passed on once the layers are done
+        outcomes: list[tuple[ToolResultEvent, Any]] = []  # each run's result, and what the layers saw
+
+        async def execute(args: dict[str, Any]) -> Any:
+            result: ToolResultEvent | None = None
+            async for event in next_fn(context.replace(tool_use={**tool_use, "input": args})):
+                if isinstance(event, ToolResultEvent):
+                    result = event
+                else:
+                    streamed.append(event)
+            if result is None:  # it stopped for a person (an interrupt event): no result to judge
+                raise _Halted
+            if result.exception is not None:
+                outcomes.append((result, result.exception))
+                raise result.exception
+            value = result_value(result.tool_result.get("content", []))
+            outcomes.append((result, value))
+            return value
+
+        try:
+            value = await self.bus.execute_tool(pending.call, execute)
+        except _Halted:
+            for event in streamed:
+                yield event
+            return
+        except Exception as exc:
+            for event in streamed:
+                yield event
+            if outcomes and outcomes[-1][1] is exc:  # the tool's own failure: its own error result
+                yield outcomes[-1][0]
+                return
+            raise  # a layer's: Strands makes it an error result, as for a tool that raises
+        for event in streamed:
+            yield event
+        if outcomes and outcomes[-1][1] is value:
+            yield outcomes[-1][0]  # the tool's own result, untouched
+        else:
+            content = result_content(value)
+            yield ToolResultEvent(
+                {"toolUseId": tool_use["toolUseId"], "status": "success", "content": content}
+            )
 
     async def after_tool_call(self, event: AfterToolCallEvent) -> None:
         pending = self._pending.pop(event.tool_use["toolUseId"], None)

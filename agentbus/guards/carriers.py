@@ -167,6 +167,8 @@ def _sqlite(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
             word, _, rest = line.partition(" ")
             if word in (".shell", ".system") and rest:
                 yield rest
+            elif word in (".import", ".read") and rest:
+                yield f"cat {shlex.quote(rest.split()[0])}"  # the file's lines become rows, or statements
             elif (
                 word in (".output", ".once", ".log") and rest and not rest.startswith(("|", "stdout", "off"))
             ):
@@ -198,10 +200,20 @@ def _bang_lines(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
                 yield line[7:]
 
 
+_MAKE_FILE = lazy_compile(r"\$[({]file\s+(>>?|<)\s*([^,)}\s]+)")
+_MAKE_SHELL = lazy_compile(r"\$[({]shell\s+([^)}]{1,4000})[)}]")
+
+
 def _make(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
-    """make's recipe lines (a tab, then shell code), from a makefile given inline."""
+    """make's recipe lines (a tab, then shell code), from a makefile given inline; its ``$(file >F,TEXT)``
+    writes F, ``$(file <F)`` reads it and ``$(shell CMD)`` runs CMD, in any line."""
     texts = list(fed) + list(_option_values(values, frozenset({"--eval", "-E"})))
     for text in texts:
+        for match in _MAKE_FILE.finditer(text):
+            op, target = match.groups()
+            yield f"cat {shlex.quote(target)}" if op == "<" else f": {op} {shlex.quote(target)}"
+        for match in _MAKE_SHELL.finditer(text):
+            yield match.group(1)
         for line in text.splitlines():
             if line.startswith("\t"):
                 yield line.lstrip("\t").lstrip("@-+")
@@ -528,6 +540,8 @@ def carried(name: str, values: Sequence[str], fed: Sequence[str], env: Sequence[
         key, _, value = assignment.partition("=")
         if key in COMMAND_VARIABLES and value:
             found.append(value)
+            if key == "LESSOPEN" and value.startswith("echo "):
+                found.append(f"cat {value[5:]}")  # LESSOPEN prints the name of the file less shows instead
     if name in ("export", "declare", "typeset", "local", "readonly", "env", "setenv"):
         for value in values:
             key, _, code = value.partition("=")

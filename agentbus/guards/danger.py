@@ -375,12 +375,16 @@ def _disk_tool(invocation: Invocation, home: str) -> Verdict | None:
     if name == "sfdisk" and flags & {"l", "d", "s", "J", "--list", "--dump", "--show-size", "--json", "V",
                                      "--verify"}:  # fmt: skip
         return None
-    if name == "sgdisk" and flags and flags <= {"p", "--print", "v", "--verify", "i", "--info"}:
+    if (
+        name == "sgdisk"
+        and flags
+        and flags <= {"p", "--print", "v", "--verify", "i", "--info", "b", "--backup"}
+    ):
         return None
     if name == "parted" and not {"mklabel", "mktable", "mkpart", "rm", "resizepart", "rescue", "name",
                                  "set", "toggle", "mkfs"} & set(positionals):  # fmt: skip
         return None
-    if name == "wipefs" and not flags & {"a", "--all", "o", "--offset"}:
+    if name == "wipefs" and (not flags & {"a", "--all", "o", "--offset"} or flags & {"n", "--no-act"}):
         return None
     if name == "shred" and not _block_device(device):
         return None
@@ -533,6 +537,24 @@ def _netcat(invocation: Invocation, home: str) -> Verdict | None:
             return _verdict(BACKDOOR, invocation, "serves a program over the network")
         if value.startswith("-") and not value.startswith("--") and set(value[1:]) & {"e", "c"}:
             return _verdict(BACKDOOR, invocation, "serves a shell over the network")
+    return None
+
+
+def _code_tunnel(invocation: Invocation, home: str) -> Verdict | None:
+    """``code tunnel``: VS Code's remote tunnel, a shell on this machine for whoever signs in to it."""
+    values = _values(invocation)
+    if values[:1] == ["tunnel"] and not {"--help", "-h", "status", "kill", "prune", "unregister"} & set(
+        values
+    ):
+        return _verdict(BACKDOOR, invocation, "opens a remote-access tunnel into this machine (code tunnel)")
+    return None
+
+
+def _socket(invocation: Invocation, home: str) -> Verdict | None:
+    """``socket -p PROGRAM HOST PORT`` (``-svp``: listening): a program's input and output on the network."""
+    for value in _values(invocation):
+        if value.startswith("-") and not value.startswith("--") and "p" in value:
+            return _verdict(BACKDOOR, invocation, "serves a program over the network (socket -p)")
     return None
 
 
@@ -738,6 +760,9 @@ _CHECKS: dict[str, _Check] = {
     "docker": _docker,
     "podman": _docker,
     "socat": _socat,
+    "socket": _socket,
+    "code": _code_tunnel,
+    "code-insiders": _code_tunnel,
     **{name: _disk_tool for name in ("fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted", "wipefs",
                                      "blkdiscard", "mke2fs", "mkswap", "mkdosfs", "mkntfs")},
     "shred": _shred,

@@ -320,15 +320,17 @@ _METADATA_ONLY = frozenset({
     "unset", "ssh-keygen", "lsattr", "getfacl", "setfacl", "namei", "exa", "eza", "tree", "true", ":",
 })  # fmt: skip
 """Programs known not to read or write their operands' contents: a secret's name is safe with them."""
-_IDENTITY_USERS = frozenset({"ssh", "scp", "sftp", "autossh", "mosh"})
+_IDENTITY_USERS = frozenset({"ssh", "scp", "sftp", "autossh", "mosh", "putty", "plink", "pscp", "psftp"})
 """``-i KEY`` gives them a key to log in with, which is not shown or sent."""
 _GIT_METADATA = frozenset({"rm", "check-ignore", "ls-files", "status", "mv", "check-attr", "config"})
 _PRIVATE_MODE = lazy_compile(r"^0?[0-7]?[0-7]00$|^(?:[ugoa]*-[rwxXst]+|u[+=][rwxXst]*|[+=]?x|-[rwx]+)(?:,|$)")
 
 
 _LOADS_WITH = {
-    "file": frozenset({"-f", "--files-from"}),
-    "ssh-keygen": frozenset({"-y", "-e", "-p", "-c", "-i", "-m"}),
+    "file": frozenset({"-f", "--files-from", "-m", "--magic-file"}),
+    # -i prints a converted key; -y and -e print the public half of a key, -p and -c rewrite it in
+    # place, but given a file that is no key, they read it (its text shows in the error).
+    "ssh-keygen": frozenset({"-i"}),
 }
 """Options that make a metadata-only program read a file's contents (its ``-f`` value)."""
 
@@ -350,6 +352,10 @@ def _metadata_only(invocation: Invocation) -> bool:
     ):
         # ssh-keygen -l -f ~/.ssh/id_rsa shows a fingerprint; of a file that is no key, it reads it.
         return all(_is_key(values[i + 1]) for i, v in enumerate(values[:-1]) if v == "-f")
+    if name == "ssh-keygen" and {"-y", "-e", "-p", "-c"} & set(values):
+        return (
+            all(_is_key(values[i + 1]) for i, v in enumerate(values[:-1]) if v == "-f") and "-i" not in values
+        )
     if name in _LOADS_WITH and any(v in _LOADS_WITH[name] for v in values):
         return False  # file -f LIST, ssh-keygen -y -f KEY: the file's contents are read
     return name in _METADATA_ONLY
@@ -422,8 +428,20 @@ def _is_key(value: str) -> bool:
     return bool(_KEY_FILE.search(value))
 
 
+_TEX = frozenset({"tex", "latex", "pdflatex", "xelatex", "lualatex", "etex", "pdftex", "luatex", "xetex",
+                  "lualatex-dev", "pdflatex-dev"})  # fmt: skip
+_TEX_READS = lazy_compile(
+    r"\\(?:input|include|verbatiminput|lstinputlisting|VerbatimInput|inputminted\{[^}]{0,40}\})\s*"
+    r"(?:\[[^\]]{0,200}\])?\s*\{([^}]{1,4096})\}|\\openin\d*\s*=?\s*([^\s\\]{1,4096})"
+)
+"""TeX that reads a file into the document: ``\\verbatiminput{~/.ssh/id_rsa}``, ``\\input{F}``."""
+
+
 def _code_paths(invocation: Invocation) -> list[str]:
     """File paths quoted in interpreter code (``open("/home/me/.netrc")``, ``File.read(".env")``)."""
+    if invocation.name in _TEX:
+        texts = [v for v in (invocation.command.static(w) for w in invocation.args) if v]
+        return [m.group(1) or m.group(2) for text in texts for m in _TEX_READS.finditer(text)]
     if invocation.name in _SQL_SHELLS:
         codes = [v for v in (invocation.command.static(w) for w in invocation.args) if v]
     elif INTERPRETERS.match(invocation.name):
@@ -441,7 +459,148 @@ def _code_paths(invocation: Invocation) -> list[str]:
     return quoted + bare
 
 
+# -- keys a program consumes in its role --------------------------------------------------
+
+_KEY_OPTION = lazy_compile(
+    r"^--?(?:[A-Za-z][\w-]*?)?(?:key|cert|certificate|identity|keystore|kubeconfig|creds|credentials|inkey|"
+    r"signer|privkey|cafile|cacert|ks)(?:[-_]?(?:file|path))?$",
+    re.IGNORECASE,
+)
+"""``--keyfile``, ``--ssl-certfile``, ``--kubeconfig``, ``-inkey``, ``--credentials-file``: the value is
+a key, a certificate or a credential the program uses to authenticate or sign, not text it shows or sends."""
+_KEY_LIKE = lazy_compile(
+    r"(?:^|/)(?:id_[a-z0-9_]+|kubeconfig[^/]*|[^/]*credentials[^/]*\.json|[^/]*service[-_]account[^/]*\.json)$"
+    r"|\.(?:pem|key|crt|cer|der|ppk|p12|pfx|jks|keystore|keychain(?:-db)?)$|/\.ssh/[^/]+$|/\.kube/config$",
+    re.IGNORECASE,
+)
+"""What a key option is given: a key, a certificate, a keystore, a kubeconfig, a cloud credentials file."""
+_OUTPUT_OPTION = lazy_compile(
+    r"^--?(?:out|outfile|output|keyout|out-?file|output-file|key-?out)$", re.IGNORECASE
+)
+"""``openssl genrsa -out new.key``, ``certtool --outfile private.key``: a key being created, not read."""
+_CREDENTIAL_STORE = lazy_compile(r"^/(?:home|Users)/[^/]+/\.|^/root/\.|^/(?:private/)?etc/", re.IGNORECASE)
+_OPENSSL_PUBLIC = frozenset({
+    "x509", "req", "verify", "crl", "ts", "dgst", "genrsa", "genpkey", "gendsa", "ecparam", "s_client",
+    "s_server", "ocsp", "sm2", "rand", "ca", "spkac", "pkeyutl", "sign",
+})  # fmt: skip
+"""openssl commands whose output never holds a private key given to them (certificates, requests,
+signatures, new keys); ``openssl rsa -in KEY`` prints it, unless ``-pubout``."""
+_KEY_SHORT = frozenset({"-k", "-K", "-E", "-C"})
+"""Short options that take a key or certificate (``curl -E CERT``, ``guacd -K KEY``, ``tomb -k KEY``):
+consumed only when the value has a key's or certificate's extension, not for ``id_rsa`` or ``~/.ssh``."""
+_CERT_FILE = lazy_compile(r"\.(?:pem|key|crt|cer|der|p12|pfx|keychain(?:-db)?)$", re.IGNORECASE)
+_KEY_VARIABLE = lazy_compile(r"^[A-Z_]*(?:KUBECONFIG|KEY|CERT|CREDENTIALS)(?:_FILE|_PATH)?$")
+"""``KUBECONFIG=PATH``, ``GOOGLE_APPLICATION_CREDENTIALS=PATH``: where a later program finds its key."""
+_CREATES_KEYS = {"step": ("certificate", "create"), "tomb": ("forge",), "certtool": ()}
+"""Programs (and subcommands) whose key-file operands are new keys they write."""
+_USES_CERTIFICATES = {"security": frozenset({"add-certificates", "add-trusted-cert", "remove-trusted-cert",
+                                             "verify-cert", "import"})}  # fmt: skip
+"""Programs whose certificate operands are imported into a trust store or keychain, not shown."""
+_PATTERN_VALUE_OPTION = lazy_compile(r"^--(?:accept|reject|allow|deny|exclude|include|ignore|skip)[\w-]*$")
+"""``kubectl proxy --accept-paths '^/api/.*'``: the value is a pattern, not a file."""
+
+
+def _without_consumed(invocation: Invocation, cwd: str | None) -> Invocation:
+    """The invocation without the keys it consumes and the keys it creates (see :data:`_KEY_OPTION`).
+
+    A key given as a plain path to an option named for it (``gunicorn --keyfile key.pem``, ``scp -i
+    KEY``, ``curl --cert c.pem --key k.pem``) is used, not revealed; a new key written by an output
+    option outside the credential stores is created, not read. ``cat key.pem``, ``curl -d @id_rsa``
+    and ``scp ~/.ssh/id_rsa host:`` name the key as an operand and stay judged.
+    """
+    command = invocation.command
+    values = [command.static(w) for w in invocation.args]
+    name = invocation.name
+    openssl_public = name in ("openssl", "gmssl") and bool(
+        _OPENSSL_PUBLIC & {v for v in values if v}
+        or "-pubout" in values
+        or ("-noout" in values and "-text" not in values)
+    )
+    words = [v for v in values if v and not v.startswith("-")]
+    subcommand = _CREATES_KEYS.get(name)
+    creates = subcommand is not None and tuple(words[: len(subcommand)]) == subcommand
+    certificates = _USES_CERTIFICATES.get(name, frozenset())
+    creates = creates or bool(words and words[0] in certificates)
+    kept: list[str] = []
+    skip = False
+    for index, (word, value) in enumerate(zip(invocation.args, values, strict=True)):
+        if skip:
+            skip = False
+            continue
+        following = values[index + 1] if index + 1 < len(values) else None
+        if value is not None and value.startswith("-") and "=" not in value and following is not None:
+            if _OUTPUT_OPTION.match(value):
+                if _created(following, cwd):
+                    skip = True
+                    continue
+            elif _consumable(following, value) and (
+                _KEY_OPTION.match(value)
+                or openssl_public
+                or (value == "-i" and name in _IDENTITY_USERS)
+                or (value in _KEY_SHORT and _CERT_FILE.search(following))
+            ):
+                skip = True
+                continue
+            if _PATTERN_VALUE_OPTION.match(value):
+                skip = True
+                continue
+        if value is not None and value.startswith("--") and "=" in value:
+            option, _, given = value.partition("=")
+            if (_KEY_OPTION.match(option) and _consumable(given, option)) or _PATTERN_VALUE_OPTION.match(
+                option
+            ):
+                continue
+        variable, _, path = (value or "").partition("=")
+        if path and _KEY_VARIABLE.match(variable) and _consumable(path, variable):
+            continue  # export KUBECONFIG=PATH
+        if value is not None and creates and _created(value, cwd):
+            continue  # step certificate create NAME new.crt new.key
+        kept.append(word)
+    if len(kept) == len(invocation.args):
+        return invocation
+    return attrs.evolve(invocation, args=tuple(kept))
+
+
+def _consumable(value: str, option: str = "") -> bool:
+    """A plain path to a key (not a URL, an ``@file`` upload or a form field) that fits ``option``.
+
+    A value that does not fit is how a consumer is turned into a reader: ``helm --kubeconfig
+    ~/.ssh/id_ecdsa`` prints the key in its parse error, ``keytool -keystore server.key`` too.
+    """
+    if not _KEY_LIKE.search(value) or "://" in value or value.startswith(("@", "<")):
+        return False
+    option = option.lower()
+    if "kubeconfig" in option:
+        return bool(_KUBECONFIG.search(value))
+    if "keystore" in option or option.lstrip("-") == "ks":
+        return bool(_KEYSTORE.search(value))
+    if "cred" in option:
+        return not _KEY_FILE.search(value)
+    return not _KUBECONFIG.search(value)
+
+
+_KUBECONFIG = lazy_compile(r"(?:^|/)kubeconfig[^/]*$|/\.kube/config$", re.IGNORECASE)
+_KEYSTORE = lazy_compile(r"\.(?:jks|keystore|p12|pfx|bks|keychain(?:-db)?)$", re.IGNORECASE)
+
+
+def _created(value: str, cwd: str | None) -> bool:
+    """A key file written outside the credential stores (``~/.ssh``, ``/etc`` ... stay judged)."""
+    return bool(_KEY_LIKE.search(value)) and not _CREDENTIAL_STORE.match(normalize_path(value, cwd=cwd))
+
+
+def _a_name(word: str, cwd: str | None) -> bool:
+    """A bare word (no ``/``, ``.`` or ``~``) given to a program not known to read files: a name.
+
+    ``kind export kubeconfig``, ``k9s --context kubeconfig_name``: a subcommand, a context, a
+    resource; unless ``cd`` took the command into a credential store (``cd ~/.ssh && x id_rsa``).
+    """
+    if any(c in word for c in "/.~$*?[") or not word:
+        return False
+    return not _CREDENTIAL_STORE.match(normalize_path(word, cwd=cwd))
+
+
 def _check_invocation(invocation: Invocation, cwd: str | None) -> Verdict | None:
+    invocation = _without_consumed(invocation, cwd)
     name = invocation.name
     if name in ("apply_patch", "applypatch"):
         # Codex runs patches through the shell: apply_patch <<'EOF' *** Update File: ... EOF
@@ -470,7 +629,10 @@ def _check_invocation(invocation: Invocation, cwd: str | None) -> Verdict | None
             for value in map(invocation.command.static, invocation.args)
             if value
         )
+        generic = not (name in _READERS or name in _PATTERN_FIRST or name == "find")
         for index, operand in enumerate(plain):
+            if generic and _a_name(operand, cwd):
+                continue
             # sed -i edits its files where they are (nothing is shown); ln -s makes its last operand.
             write = name == "tee" or in_place or (name in _WRITE_TARGET and index == last and last > 0)
             verdict = _judge(operand, cwd=cwd, write=write)
@@ -567,10 +729,13 @@ def _transferred(invocation: Invocation, fed: list[str]) -> list[str]:
 
 
 def _wrapper_files(invocation: Invocation) -> list[str]:
-    """Files a wrapper loads: ``xargs -a FILE``, ``xargs --arg-file=FILE``."""
-    words = [invocation.command.static(w) or "" for w in invocation.wrapper_args]
+    """Files a wrapper is given: ``xargs -a FILE`` (also with no command: xargs runs echo),
+    ``ltrace -F FILE``, ``strace -o FILE``; a wrapper's option values are user names, numbers
+    and files, and a secret among them is read."""
+    wrapped = invocation.wrapper_args + (invocation.args if invocation.name == "xargs" else ())
+    words = [invocation.command.static(w) or "" for w in wrapped]
     files = [v.partition("=")[2] for v in words if v.startswith("--arg-file=")]
-    files += [words[i + 1] for i, v in enumerate(words[:-1]) if v in ("-a", "--arg-file")]
+    files += [v for v in words if not v.startswith("-")]
     return files
 
 
@@ -642,8 +807,11 @@ def _reads_name_list(invocation: Invocation) -> bool:
     values = [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
     name = invocation.name
     if name in ("cpio", "afio"):
+        # -o archives the named files, -p (pass-through) copies them into a directory.
         return any(
-            v == "--create" or (v.startswith("-") and not v.startswith("--") and "o" in v) for v in values
+            v in ("--create", "--pass-through")
+            or (v.startswith("-") and not v.startswith("--") and ("o" in v or "p" in v))
+            for v in values
         )
     if name in ("tar", "bsdtar", "gtar"):
         stdin = ("-", "/dev/stdin")

@@ -33,7 +33,7 @@ INTERPRETERS = lazy_compile(
     r"pwsh|powershell|tclsh[\d.]*|wish[\d.]*|expect|irb|R|Rscript|osascript|julia|jrunscript|jshell|groovy|"
     r"scala|kotlin|kotlinc|awk|gawk|nawk|mawk|busybox-awk|swift|crystal|elixir|erl|escript|guile|racket|"
     r"sbcl|clisp|ghc|runghc|dotnet-script|csi|rustc-script|zx|go|jjs|rhino|nashorn|emacs|gimp|puppet|rake|"
-    r"rpm|bpftrace)$"
+    r"rpm|bpftrace|octave|octave-cli)$"
 )
 """Programs that run code."""
 AWKS = frozenset({"awk", "gawk", "nawk", "mawk", "busybox-awk"})

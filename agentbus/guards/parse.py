@@ -315,6 +315,8 @@ class _Builder:
         self.dropped: set[int] = set()
         self.arrays: dict[str, list[str]] = {}
         """Start bytes of words that are a redirection's descriptor (``sh 0</tmp/f``)."""
+        self.trailing: list[str] = []
+        """Words after a redirection's target (``cat >/tmp/x ~/.ssh/id_rsa``): the command's arguments."""
 
     def text(self, node: Node) -> str:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "surrogatepass")
@@ -380,13 +382,20 @@ class _Builder:
             nodes = [c for c in node.children if c.type in ("file_redirect", "heredoc_redirect",
                                                                 "herestring_redirect")]  # fmt: skip
             glued = self.glued_descriptor(body, nodes[0]) if body is not None and nodes else None
+            outer, self.trailing = self.trailing, []
             own = tuple(redirect for child in nodes for redirect in self.redirect(child))
+            trailing, self.trailing = self.trailing, outer
             if glued is not None and own:
                 own = (attrs.evolve(own[0], fd=glued), *own[1:])
             if body is None:
-                self.pipelines.append((SimpleCommand((), own, self.subs, background),))
+                self.pipelines.append((SimpleCommand(tuple(trailing), own, self.subs, background),))
             else:
+                count = len(self.pipelines)
                 self.statement(body, background=background, redirects=own + redirects)
+                if trailing and len(self.pipelines) > count and body.type == "command":
+                    last = self.pipelines[-1][-1]
+                    extended = attrs.evolve(last, words=last.words + tuple(trailing))
+                    self.pipelines[-1] = (*self.pipelines[-1][:-1], extended)
             # cat <<EOF | sh: tree-sitter puts what follows the here-document's start inside it.
             for after in (c for n in nodes if n.type == "heredoc_redirect" for c in n.children):
                 if (
@@ -576,6 +585,7 @@ class _Builder:
         words: list[str] = []
         own: list[Redirect] = []
         previous: Node | None = None
+        outer, self.trailing = self.trailing, []
         for child in node.children:
             kind = child.type
             if (
@@ -605,6 +615,8 @@ class _Builder:
                 own.extend(self.redirect(child))
             elif kind == "command_name" or (child.is_named and kind != "comment"):
                 words.extend(self.words(child))
+        words.extend(self.trailing)
+        self.trailing = outer
         # The list of substitutions is the script's: it grows while the walk goes on.
         return SimpleCommand(tuple(words), tuple(own) + redirects, self.subs, background)
 
@@ -636,6 +648,11 @@ class _Builder:
             elif child.type != "ERROR" and not target:
                 values = self.words(child)
                 target = values[0] if values else ""
+                self.trailing.extend(values[1:])
+            elif child.type != "ERROR" and child.is_named:
+                # rm >/dev/null -rf /: tree-sitter counts the words after the target as more targets;
+                # bash passes them to the command.
+                self.trailing.extend(self.words(child))
         if kind == "heredoc_redirect":
             op = "<<"
             if not target:

@@ -25,7 +25,7 @@ from .parse import Function, Script, ShellSyntaxError, SimpleCommand, ansi_c, pa
 __all__ = ["SHELLS", "Invocation", "ShellMode", "find_narrowed", "shell_mode", "walk", "written_text"]
 
 SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "rbash",
-                    "busybox-sh", "pwsh-sh"})  # fmt: skip
+                    "busybox-sh", "pwsh-sh", "elvish"})  # fmt: skip
 """Programs that run shell code."""
 _SHELL_VARIABLES = {"$SHELL": "sh", "${SHELL}": "sh", "$BASH": "bash", "${BASH}": "bash", "$0": "sh"}
 """Variables that name a shell: ``curl x | $SHELL`` runs a shell."""
@@ -105,7 +105,7 @@ _WRAPPERS: dict[str, _Wrapper] = {
     "unbuffer": _Wrapper(),
     "caffeinate": _Wrapper("tw"),
     "strace": _Wrapper("abeEoOpPsSUuX"),
-    "ltrace": _Wrapper("aenoOpsuX"),
+    "ltrace": _Wrapper("aenoOpsuXFAlw"),
     "chrt": _Wrapper("T", frozenset({"--sched-runtime", "--sched-period", "--sched-deadline"}),
                      positionals=1),
     "taskset": _Wrapper("", positionals=1),
@@ -284,6 +284,11 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
         if command.redirects and not words:
             # "> /dev/sda" alone: no program, but the redirection still happens.
             return Invocation("", (), command, tuple(wrappers), tuple(env)), nested
+        if wrappers and wrappers[-1] == "xargs":
+            # xargs -a FILE with no command runs echo: FILE's words are printed.
+            return Invocation(
+                "echo", (), command, tuple(wrappers), tuple(env), wrapper_args=tuple(wrapper_args)
+            ), nested
         return None, nested
     head = words[i]
     static = command.static(head)
@@ -512,6 +517,30 @@ def parse_nested(code: str) -> Script:
     return parse(code)
 
 
+_REPL_END = "AGENTBUS_REPL_INPUT"
+
+
+def _repl_input(invocation: Invocation, following: Sequence[tuple[SimpleCommand, ...]]) -> list[str]:
+    """``jjs`` (or ``tclsh``, ``jshell`` ...) alone on a line, then lines of its language.
+
+    An interpreter started with no code and no script reads its program from standard input;
+    when the command line itself arrives on standard input (``bash -s``, ``ssh host < cmds``)
+    the lines after it are that program. They are judged as its code, fed through a
+    here-document, as well as shell commands.
+    """
+    from .interpreters import AWKS, INTERPRETERS, inline_code
+
+    name = invocation.name
+    if name in AWKS or not INTERPRETERS.match(name) or inline_code(invocation) is not None:
+        return []
+    if any(not (invocation.command.static(a) or "-").startswith("-") for a in invocation.args):
+        return []  # a script file
+    if any(r.op in ("<", "<<", "<<<", "<&") for r in invocation.command.redirects):
+        return []
+    rest = "\n".join(" | ".join(c.text for c in p) for p in following)
+    return [f"{shlex.quote(name)} <<'{_REPL_END}'\n{rest}\n{_REPL_END}"] if rest.strip() else []
+
+
 def walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator[list[Invocation]]:
     """Every pipeline that running ``script`` may run, as lists of invocations.
 
@@ -525,7 +554,8 @@ def walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator
     written: dict[str, str] = {}
     functions = {function.name: function for function in script.functions}
     expanded = 0
-    for pipeline in script.pipelines:
+    repl_fed = False
+    for position, pipeline in enumerate(script.pipelines):
         spend()
         stages: list[Invocation] = []
         nested: list[str] = []
@@ -549,6 +579,11 @@ def walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator
                             yield [attrs.evolve(exec_invocation, cwd=cwd)]
         if stages:
             yield stages
+            if _depth < MAX_NESTED and not repl_fed and position + 1 < len(script.pipelines):
+                # Once: the first interpreter's input is every line after it (linear in the script).
+                fed = _repl_input(stages[-1], script.pipelines[position + 1 :])
+                repl_fed = bool(fed)
+                nested.extend(fed)
         if _depth < MAX_NESTED:
             for code in nested:
                 try:

@@ -37,7 +37,7 @@ _READ_ONLY = frozenset({
     "command", "locate", "git", "base64", "base32", "expand", "unexpand", "paste",
     "join", "look", "tr", "iconv", "zcat", "zless", "bzcat", "xzcat", "ldd", "objdump", "readelf", "nm",
     "nginx", "apachectl", "apache2ctl", "httpd", "haproxy", "sshd", "named-checkconf", "promtool", "man",
-    "vdir", "dir", "openssl", "logrotate",
+    "vdir", "dir", "openssl", "logrotate", "dpkg-query",
 })  # fmt: skip
 """Programs that read their operands and write nothing but their standard output (with exceptions below)."""
 
@@ -49,6 +49,12 @@ _DEVICE_READERS = frozenset({
     "printf", "isosize", "lsscsi", "sginfo", "iostat", "ioping", "mountpoint", "grep",
     "dd", "fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted", "wipefs", "shred", "blkdiscard", "mkswap",
     "mke2fs", "mkdosfs", "mkntfs",
+    # Read a device, or change its state or label without touching the data on it: recovery and
+    # forensics (photorec, fls), rippers, power and LED management, LVM activation and renaming.
+    "handbrakecli", "HandBrakeCLI", "hd-idle", "ledctl", "dmstats", "fls", "icat", "mmls", "fsstat",
+    "photorec", "raw", "lvmpersist", "lvchange", "vgchange", "lvrename", "vgrename", "lvscan", "pvscan",
+    "vgscan", "e2label", "fatlabel", "exfatlabel", "dosfslabel", "mlabel", "ntfslabel", "swaplabel",
+    "hdparm-info", "udisksctl", "cdparanoia", "cdrdao-read", "ddrescue-info", "sg_inq", "sg_readcap",
 })  # fmt: skip
 """Programs that only read a device (the disk tools are judged by their own rule, with their flags)."""
 
@@ -59,7 +65,11 @@ _DEVICE_SUBCOMMANDS: dict[str, frozenset[str]] = {
                        "fw-log", "get-log", "show-regs", "get-feature", "id-ns-desc", "list-subsys"}),
     "diskutil": frozenset({"list", "info", "activity", "listFilesystems", "mount", "unmount",
                            "unmountDisk", "mountDisk", "eject", "verifyVolume", "verifyDisk"}),
-    "mdadm": frozenset({"--detail", "-D", "--examine", "-E", "--query", "-Q", "--misc"}),
+    "mdadm": frozenset({"--detail", "-D", "--examine", "-E", "--query", "-Q", "--misc", "--assemble", "-A",
+                        "--monitor", "--detail-platform", "--stop", "-S", "--fail", "--remove"}),
+    "lvconvert": frozenset({"--repair", "--mirrors", "-m", "--replace"}),
+    "fsadm": frozenset({"check", "--dry-run", "-n"}),
+    "lvm_import_vdo": frozenset({"--dry-run"}),
     "zpool": frozenset({"status", "list", "import", "iostat", "get", "history"}),
     "tune2fs": frozenset({"-l"}),
     "hdparm": frozenset({"-I", "-i", "-t", "-T", "-g", "-C", "-tT", "-Tt", "-B", "-W"}),
@@ -153,10 +163,12 @@ _STORAGE_DESTROYERS: dict[str, frozenset[str] | None] = {
     "zpool": frozenset({"destroy", "labelclear", "remove", "detach", "split", "reguid"}),
     "zfs": frozenset({"destroy"}),
     "vgremove": None, "lvremove": None, "pvremove": None, "lvreduce": None, "vgreduce": None,
-    "lvconvert": frozenset({"--merge", "--splitmirrors"}),
+    "lvconvert": frozenset({"--merge", "--splitmirrors", "thin-pool", "cache-pool", "--thinpool",
+                            "--cachepool"}),
     "lvm": frozenset({"vgremove", "lvremove", "pvremove", "lvreduce"}),
     "dmsetup": frozenset({"remove_all", "wipe_table", "remove", "clear", "load", "reload"}),
-    "mdadm": frozenset({"--zero-superblock", "--stop", "-S", "--fail", "--remove", "--create", "-C"}),
+    # --stop, --fail and --remove take a disk out of an array, leaving its data: not here.
+    "mdadm": frozenset({"--zero-superblock", "--create", "-C"}),
     "btrfs": frozenset({"delete", "remove", "--force"}),
     "cryptsetup": frozenset({"erase", "luksErase", "luksKillSlot", "luksFormat", "reencrypt"}),
     "flashrom": frozenset({"-w", "--write", "-E", "--erase"}),
@@ -217,6 +229,14 @@ def _written_operands(invocation: Invocation, values: list[str]) -> list[str]:
     written += [
         v.partition("=")[2] for v in values if plain and v.startswith(("--output=", "--output-file="))
     ]
+    if name in ("tar", "bsdtar", "gtar") and _writes_anyway(invocation, values):
+        # tar -xPf A --xform 's@.*@/etc/sudoers@': the member is renamed onto the file it names.
+        rules = [values[i + 1] for i, v in enumerate(values[:-1]) if v in ("--xform", "--transform", "-s")]
+        rules += [v.partition("=")[2] for v in values if v.startswith(("--xform=", "--transform="))]
+        for rule in rules:
+            parts = rule[2:].split(rule[1]) if len(rule) > 2 and rule[0] == "s" else []
+            if len(parts) >= 2 and parts[1].startswith("/"):
+                written.append(parts[1])
     if name == "script":
         written += positionals[-1:]
     elif name == "xxd" and "-r" in values and len(positionals) >= 2:
@@ -286,7 +306,7 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
     if destroyed is not None:
         return Verdict(DISK, _short(piece), f"{name} destroys {destroyed} and the data on it")
     account = _ACCOUNT_DATABASE.get(name)
-    if account is not None:
+    if account is not None and not (values and set(values) <= {"-h", "--help", "-V", "--version"}):
         return Verdict(SYSTEM_FILES, _short(piece), f"{name} rewrites {account}")
     for target in _written_operands(invocation, values):
         device = block_device(target)
@@ -297,7 +317,11 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
                 return verdict
             held = held or verdict
     if name == "systemd-tmpfiles" and any(v in ("--create", "--remove", "--purge") for v in values):
-        configs = [v for v in values if not v.startswith("-")]
+        # --prefix PATH, --exclude-prefix PATH, --root DIR narrow what is done: not configuration files.
+        narrowing = ("--prefix", "--exclude-prefix", "--root", "--image", "-E")
+        configs = [
+            v for i, v in enumerate(values) if not v.startswith("-") and values[i - 1] not in narrowing
+        ]
         if configs:
             return Verdict(
                 SYSTEM_FILES, _short(piece), f"creates or removes files as root as {configs[0]} says"

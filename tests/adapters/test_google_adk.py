@@ -21,11 +21,16 @@ from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import InMemoryRunner
 from google.adk.tools.agent_tool import AgentTool
+from google.adk.tools.function_tool import FunctionTool
 from google.genai import types
 
 import agentbus
 from agentbus.adapters.google_adk import AgentbusPlugin
 from agentbus.middleware import builtin
+
+from .recording import make_bus
+from .tool_call_layers import cache_by, deadline, retry_once_on
+from .tool_call_layers import slow as slow_down
 
 pytestmark = [
     pytest.mark.anyio,
@@ -87,13 +92,6 @@ def make_tools(ran: list[tuple[str, str]]) -> list[Any]:
         return f"contents of {path}"
 
     return [bash, read]
-
-
-def make_bus(**options: Any) -> tuple[agentbus.Bus, list[agentbus.Record]]:
-    bus = agentbus.Bus(log_level=None, **options)
-    records: list[agentbus.Record] = []
-    bus.on_event(records.append)
-    return bus, records
 
 
 async def run(agent: LlmAgent, plugin: AgentbusPlugin | None, text: str = "go") -> list[Any]:
@@ -212,6 +210,157 @@ async def test_a_tool_after_layer_can_answer_for_a_tool_that_raised() -> None:
     await run(LlmAgent(name="reader", model=model, tools=make_tools([])), AgentbusPlugin(bus))
 
     assert responses_seen(model)["c1"] == {"result": "no such file: /missing"}
+
+
+async def test_a_tool_call_layer_retries_the_real_tool_and_the_model_sees_the_retry() -> None:
+    bus, _ = make_bus()
+    attempts: list[str] = []
+
+    async def flaky(city: str) -> str:
+        """Ask a weather service over a network that drops the first try."""
+        attempts.append(city)
+        if len(attempts) == 1:
+            raise ConnectionError("dropped")
+        return f"sunny in {city}"
+
+    bus.middleware("tool.call", retry_once_on(ConnectionError), tool="flaky", id="retry")
+
+    after: list[agentbus.ToolResult] = []
+    bus.intercept("tool.after", after.append, id="audit")
+    model = ScriptModel(turns=[call("flaky", {"city": "Oslo"}), answer("ok")])
+
+    await run(LlmAgent(name="forecaster", model=model, tools=[flaky]), AgentbusPlugin(bus))
+
+    assert attempts == ["Oslo", "Oslo"]
+    assert responses_seen(model)["c1"] == {"result": "sunny in Oslo"}
+    assert after[0].error is None
+
+
+async def test_a_tool_call_layer_times_the_real_tool_out_and_adk_handles_it_as_a_raising_tool() -> None:
+    bus, _ = make_bus()
+    finished: list[str] = []
+
+    async def slow(query: str) -> str:
+        """Waits far longer than the layer allows (bounded, so that a broken layer fails the test)."""
+        await slow_down()
+        finished.append(query)
+        return "never"
+
+    bus.middleware("tool.call", deadline(0.01), tool="slow", id="deadline")
+
+    @bus.intercept("tool.after", tool="slow", id="explain")
+    def explain(result: agentbus.ToolResult) -> None:
+        if isinstance(result.error, TimeoutError):
+            result.result = "the tool timed out"
+
+    model = ScriptModel(turns=[call("slow", {"query": "wait"}), answer("ok")])
+
+    await run(LlmAgent(name="ops", model=model, tools=[slow]), AgentbusPlugin(bus))
+
+    assert finished == []
+    assert responses_seen(model)["c1"] == {"result": "the tool timed out"}
+
+
+async def test_a_tool_call_layer_caches_the_real_tool_with_the_approved_args() -> None:
+    bus, _ = make_bus()
+    bus.intercept(
+        "tool.before", lambda c: c.args.update(path="/sandbox" + c.args["path"]), tool="read", id="jail"
+    )
+    seen_args: list[dict[str, Any]] = []
+    bus.middleware("tool.call", cache_by("path", {}, seen_args), tool="read", id="cache")
+
+    ran: list[tuple[str, str]] = []
+    model = ScriptModel(
+        turns=[call("read", {"path": "/a"}, "c1"), call("read", {"path": "/a"}, "c2"), answer("ok")]
+    )
+
+    await run(LlmAgent(name="reader", model=model, tools=make_tools(ran)), AgentbusPlugin(bus))
+
+    assert ran == [("read", "/sandbox/a")]  # once: the second call came from the cache
+    assert seen_args == [{"path": "/sandbox/a"}, {"path": "/sandbox/a"}]
+    assert responses_seen(model) == {
+        "c1": {"result": "contents of /sandbox/a"},
+        "c2": {"result": "contents of /sandbox/a"},
+    }
+
+
+async def test_a_tool_is_wrapped_only_once_a_tool_call_layer_matches_it() -> None:
+    bus, _ = make_bus()
+    ran: list[tuple[str, str]] = []
+    tools = [FunctionTool(fn) for fn in make_tools(ran)]
+    bash, read = tools
+    plugin = AgentbusPlugin(bus)
+    model = ScriptModel(turns=[call("read", {"path": "/a"}), answer("ok")])
+
+    await run(LlmAgent(name="reader", model=model, tools=tools), plugin)
+    assert "run_async" not in vars(read)  # no tool.call layer: ADK calls the tool's own method
+
+    calls: list[str] = []
+
+    @bus.middleware("tool.call", tool="read", id="count")
+    async def count(call: agentbus.ToolCall, call_next: Any) -> Any:
+        calls.append(call.call_id)
+        return await call_next(call)
+
+    model = ScriptModel(turns=[call("read", {"path": "/b"}, "c2"), answer("ok")])
+    await run(LlmAgent(name="reader", model=model, tools=tools), plugin)
+    await run(
+        LlmAgent(
+            name="reader",
+            model=ScriptModel(turns=[call("read", {"path": "/c"}, "c3"), answer("ok")]),
+            tools=tools,
+        ),
+        plugin,
+    )
+
+    assert calls == ["c2", "c3"]  # bound as soon as the layer was registered, and once
+    assert "run_async" not in vars(bash)
+    wrapped = vars(read)["run_async"]
+    assert wrapped.agentbus_inner == read.__class__.run_async.__get__(read)  # wrapped once, not per call
+    assert ran == [("read", "/a"), ("read", "/b"), ("read", "/c")]
+
+
+async def test_with_no_layer_a_call_runs_untouched_and_a_guard_registered_later_applies() -> None:
+    bus, records = make_bus()
+    plugin = AgentbusPlugin(bus)
+    ran: list[tuple[str, str]] = []
+    tools = make_tools(ran)
+    await run(
+        LlmAgent(
+            name="ops", model=ScriptModel(turns=[call("bash", {"command": "ls"}), answer("ok")]), tools=tools
+        ),
+        plugin,
+    )
+    assert ran == [("bash", "ls")]
+    assert records == []  # nothing ran: no layer, no record
+
+    bus.intercept("tool.before", lambda c: c.block("frozen"), tool="exec", id="freeze")
+    model = ScriptModel(turns=[call("bash", {"command": "ls"}, "c2"), answer("ok")])
+    await run(LlmAgent(name="ops", model=model, tools=tools), plugin)
+
+    assert ran == [("bash", "ls")]
+    assert responses_seen(model)["c2"]["reason"] == "frozen"
+
+
+async def test_another_runner_without_the_plugin_calls_a_wrapped_tool_as_it_is() -> None:
+    bus, _ = make_bus()
+    calls: list[str] = []
+
+    @bus.middleware("tool.call", id="count")
+    async def count(call: agentbus.ToolCall, call_next: Any) -> Any:
+        calls.append(call.call_id)
+        return await call_next(call)
+
+    ran: list[tuple[str, str]] = []
+    tools = [FunctionTool(fn) for fn in make_tools(ran)]
+    model = ScriptModel(turns=[call("read", {"path": "/a"}, "c1"), answer("ok")])
+    await run(LlmAgent(name="reader", model=model, tools=tools), AgentbusPlugin(bus))
+    model = ScriptModel(turns=[call("read", {"path": "/b"}, "c2"), answer("ok")])
+    await run(LlmAgent(name="reader", model=model, tools=tools), None)
+
+    assert calls == ["c1"]
+    assert ran == [("read", "/a"), ("read", "/b")]
+    assert responses_seen(model)["c2"] == {"result": "contents of /b"}
 
 
 # AgentTool hands the runner's plugins to the runner it starts, through ADK's deprecated argument.

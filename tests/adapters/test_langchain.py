@@ -1,8 +1,7 @@
 """The LangChain v1 adapter, against a real ``create_agent`` loop with a fake chat model.
 
-The model is LangChain's own ``FakeMessagesListChatModel`` (scripted AI messages
-with tool calls), given the ``bind_tools`` that real chat models have and a
-memory of every call: the messages it was sent and the settings it was bound with.
+The model is LangChain's own ``FakeMessagesListChatModel`` with a memory of every
+call (langchain_script.py).
 """
 
 from __future__ import annotations
@@ -15,18 +14,19 @@ import pytest
 pytest.importorskip("langchain.agents", reason="the langchain extra is not installed")
 
 from langchain.agents import create_agent
-from langchain_core.language_models.fake_chat_models import FakeMessagesListChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
-from langchain_core.outputs import ChatResult
+from langchain.agents.middleware import AgentMiddleware
+from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
-from pydantic import Field
 
 import agentbus
 from agentbus.adapters.langchain import AgentbusMiddleware, UnboundPointWarning
 from agentbus.kinds import ToolKindWarning
 from agentbus.middleware import builtin
 from agentbus.records import DISPATCH
+
+from .langchain_script import calls, script, tool_results_seen
+from .recording import make_bus
 
 pytestmark = pytest.mark.anyio
 
@@ -35,43 +35,6 @@ pytestmark = pytest.mark.anyio
 def anyio_backend() -> str:
     """LangGraph runs on asyncio only."""
     return "asyncio"
-
-
-@pytest.fixture(autouse=True)
-def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No LangSmith tracing: nothing may leave the machine."""
-    for name in ("LANGSMITH_TRACING", "LANGCHAIN_TRACING_V2", "LANGSMITH_API_KEY", "LANGCHAIN_API_KEY"):
-        monkeypatch.delenv(name, raising=False)
-
-
-class ScriptModel(FakeMessagesListChatModel):
-    """LangChain's fake chat model, with tools bound and every call remembered."""
-
-    sent: list[list[BaseMessage]] = Field(default_factory=list)
-    settings: list[dict[str, Any]] = Field(default_factory=list)
-
-    def bind_tools(self, tools: Any, *, tool_choice: Any = None, **kwargs: Any) -> Any:
-        return self.bind(**kwargs)
-
-    def _generate(
-        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
-    ) -> ChatResult:
-        self.sent.append(list(messages))
-        self.settings.append(kwargs)
-        return super()._generate(messages, stop, run_manager, **kwargs)
-
-
-def script(*responses: AIMessage) -> ScriptModel:
-    return ScriptModel(responses=list(responses))
-
-
-def calls(*tool_calls: tuple[str, dict[str, Any], str]) -> AIMessage:
-    return AIMessage(content="", tool_calls=[{"name": n, "args": a, "id": i} for n, a, i in tool_calls])
-
-
-def tool_results_seen(model: ScriptModel) -> dict[str, ToolMessage]:
-    """The ToolMessages in the model's last input, by tool call id."""
-    return {m.tool_call_id: m for m in model.sent[-1] if isinstance(m, ToolMessage)}
 
 
 def make_tools(ran: list[tuple[str, dict[str, Any]]]) -> list[Any]:
@@ -90,13 +53,6 @@ def make_tools(ran: list[tuple[str, dict[str, Any]]]) -> list[Any]:
         return f"contents of {path}"
 
     return [bash, read]
-
-
-def make_bus() -> tuple[agentbus.Bus, list[agentbus.Record]]:
-    bus = agentbus.Bus(log_level=None)
-    records: list[agentbus.Record] = []
-    bus.on_event(records.append)
-    return bus, records
 
 
 async def test_blocked_call_never_executes_and_the_model_gets_an_error_tool_message() -> None:
@@ -306,8 +262,9 @@ async def test_a_renamed_shell_tool_and_a_declared_file_tool_meet_the_guards() -
 
 
 async def test_a_shell_tool_whose_kind_cannot_be_told_warns_once_when_bound() -> None:
-    """Without params.before layers there is no model hook: a tool is bound at its first call."""
+    """A tool is bound (its kind told) once a layer may judge it."""
     bus, _ = make_bus()
+    bus.intercept("tool.after", lambda result: None, id="audit")
 
     @tool("terminal")
     def terminal(script_text: str) -> str:
@@ -492,6 +449,11 @@ def agentbus_nodes(agent: Any) -> set[str]:
     return {name for name in agent.nodes if name.startswith("AgentbusMiddleware")}
 
 
+def wraps_model_calls(middleware: AgentbusMiddleware) -> bool:
+    """Whether LangChain will put the middleware around every model call (it reads the class)."""
+    return type(middleware).awrap_model_call is not AgentMiddleware.awrap_model_call
+
+
 async def test_without_layers_no_graph_node_is_added_yet_a_guard_registered_later_applies() -> None:
     bus, _ = make_bus()
     ran: list[tuple[str, dict[str, Any]]] = []
@@ -499,7 +461,8 @@ async def test_without_layers_no_graph_node_is_added_yet_a_guard_registered_late
     middleware = AgentbusMiddleware(bus)
     agent = create_agent(model, make_tools(ran), middleware=[middleware])
     assert agentbus_nodes(agent) == set()
-    assert middleware.points == {"tool.before", "tool.call", "tool.after", "params.before", "tool.list"}
+    assert not wraps_model_calls(middleware)  # nor a wrapper around the model call
+    assert middleware.points == {"tool.before", "tool.call", "tool.after"}
 
     @bus.intercept("tool.before", tool="exec", id="no-rm-rf")
     def no_rm_rf(call: agentbus.ToolCall) -> None:
@@ -597,13 +560,20 @@ async def test_a_subclass_keeps_its_name_and_its_own_hooks_and_gets_the_bound_on
     assert seen == ["turn", "after"]
 
 
-async def test_params_before_registered_after_the_agent_is_built_runs_at_the_next_model_call() -> None:
+async def test_params_before_registered_after_the_agent_is_built_warns_unless_bound_up_front() -> None:
     bus, _ = make_bus()
-    model = script(AIMessage(content="hi"))
-    agent = create_agent(model, [], middleware=[AgentbusMiddleware(bus)])
+    model = script(calls(("bash", {"command": "ls"}, "c1")), AIMessage(content="hi"))
+    agent = create_agent(model, make_tools([]), middleware=[AgentbusMiddleware(bus)])
     seen: list[str] = []
     bus.intercept("params.before", lambda params: seen.append(params.message), id="look")
 
-    await agent.ainvoke({"messages": [HumanMessage("late")]})
+    with pytest.warns(UnboundPointWarning, match=r"params\.before has layers now"):
+        await agent.ainvoke({"messages": [HumanMessage("late")]})
+    assert seen == []  # no model-call wrapper was bound: the agent had no such layer when made
 
-    assert seen == ["late"]
+    middleware = AgentbusMiddleware(bus, points=["params.before"])
+    bus.remove("look")
+    agent = create_agent(script(AIMessage(content="hi")), [], middleware=[middleware])
+    bus.intercept("params.before", lambda params: seen.append(params.message), id="look")
+    await agent.ainvoke({"messages": [HumanMessage("bound")]})
+    assert seen == ["bound"]

@@ -13,14 +13,13 @@ import pytest
 pytest.importorskip("langchain.agents", reason="the langchain extra is not installed")
 
 from langchain.agents import create_agent
-from langchain_core.language_models.fake_chat_models import FakeMessagesListChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
-from langchain_core.outputs import ChatResult
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.tools import tool
-from pydantic import Field
 
 import agentbus
 from agentbus.adapters.langchain import AgentbusMiddleware
+
+from .langchain_script import ScriptModel, calls
 
 pytestmark = pytest.mark.anyio
 
@@ -29,33 +28,6 @@ pytestmark = pytest.mark.anyio
 def anyio_backend() -> str:
     """LangGraph runs on asyncio only."""
     return "asyncio"
-
-
-@pytest.fixture(autouse=True)
-def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("LANGSMITH_TRACING", "LANGCHAIN_TRACING_V2", "LANGSMITH_API_KEY", "LANGCHAIN_API_KEY"):
-        monkeypatch.delenv(name, raising=False)
-
-
-class ScriptModel(FakeMessagesListChatModel):
-    """The fake chat model, remembering the messages and the tools of every call."""
-
-    sent: list[list[BaseMessage]] = Field(default_factory=list)
-    offered: list[dict[str, str]] = Field(default_factory=list)
-
-    def bind_tools(self, tools: Any, *, tool_choice: Any = None, **kwargs: Any) -> Any:
-        self.offered.append({t.name: t.description for t in tools})
-        return self.bind(**kwargs)
-
-    def _generate(
-        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
-    ) -> ChatResult:
-        self.sent.append(list(messages))
-        return super()._generate(messages, stop, run_manager, **kwargs)
-
-
-def calls(name: str, args: dict[str, Any], call_id: str) -> AIMessage:
-    return AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": call_id}])
 
 
 def make_bash(ran: list[str]) -> Any:
@@ -86,7 +58,7 @@ async def test_an_agent_used_as_a_tool_is_intercepted_with_its_parent() -> None:
 
     ran: list[str] = []
     inner_model = ScriptModel(
-        responses=[calls("bash", {"command": "rm -rf /"}, "i1"), AIMessage("could not")]
+        responses=[calls(("bash", {"command": "rm -rf /"}, "i1")), AIMessage("could not")]
     )
     inner = create_agent(inner_model, [make_bash(ran)], name="sysadmin", middleware=[AgentbusMiddleware(bus)])
 
@@ -97,7 +69,7 @@ async def test_an_agent_used_as_a_tool_is_intercepted_with_its_parent() -> None:
         return str(result["messages"][-1].content)
 
     outer_model = ScriptModel(
-        responses=[calls("ask_sysadmin", {"task": "clean up"}, "o1"), AIMessage("done")]
+        responses=[calls(("ask_sysadmin", {"task": "clean up"}, "o1")), AIMessage("done")]
     )
     outer = create_agent(outer_model, [ask_sysadmin], name="lead", middleware=[AgentbusMiddleware(bus)])
 
@@ -130,7 +102,7 @@ async def test_tool_list_hides_and_describes_tools_per_model_call() -> None:
         """Read a file."""
         return path
 
-    model = ScriptModel(responses=[calls("read", {"path": "/data/a"}, "r1"), AIMessage("done")])
+    model = ScriptModel(responses=[calls(("read", {"path": "/data/a"}, "r1")), AIMessage("done")])
     agent = create_agent(model, [make_bash([]), read], name="reader", middleware=[AgentbusMiddleware(bus)])
 
     await agent.ainvoke({"messages": [HumanMessage("go")]})
@@ -169,7 +141,7 @@ async def test_a_layer_ends_the_run_cleanly_with_its_reason(point: str) -> None:
         event.end_run("the budget is spent")
 
     ran: list[str] = []
-    model = ScriptModel(responses=[calls("bash", {"command": "ls"}, "b1"), AIMessage("never")])
+    model = ScriptModel(responses=[calls(("bash", {"command": "ls"}, "b1")), AIMessage("never")])
     agent = create_agent(model, [make_bash(ran)], middleware=[AgentbusMiddleware(bus)])
 
     result = await agent.ainvoke({"messages": [HumanMessage("go")]})
@@ -190,6 +162,24 @@ async def test_a_layer_ends_the_run_cleanly_with_its_reason(point: str) -> None:
         assert len(model.sent) == 1  # the model was not called again
 
 
+async def test_a_tool_layer_registered_after_the_agent_ends_the_run_by_raising_run_ended() -> None:
+    """No tool layer when the agent was made: no model hook to end the loop on, so the
+    reason reaches the caller as RunEnded (the tool does not run, the model is not called again)."""
+    bus = agentbus.Bus(log_level=None)
+    ran: list[str] = []
+    model = ScriptModel(responses=[calls(("bash", {"command": "ls"}, "b1")), AIMessage("never")])
+    agent = create_agent(model, [make_bash(ran)], middleware=[AgentbusMiddleware(bus)])
+
+    @bus.intercept("tool.before", id="budget")
+    def budget(call: agentbus.ToolCall) -> None:
+        call.end_run("the budget is spent")
+
+    with pytest.raises(agentbus.RunEnded, match="the budget is spent"):
+        await agent.ainvoke({"messages": [HumanMessage("go")]})
+    assert ran == []
+    assert len(model.sent) == 1
+
+
 def test_a_layer_ends_a_sync_run_too() -> None:
     bus = agentbus.Bus(log_level=None)
 
@@ -198,7 +188,7 @@ def test_a_layer_ends_a_sync_run_too() -> None:
         call.end_run("the budget is spent")
 
     ran: list[str] = []
-    model = ScriptModel(responses=[calls("bash", {"command": "ls"}, "b1"), AIMessage("never")])
+    model = ScriptModel(responses=[calls(("bash", {"command": "ls"}, "b1")), AIMessage("never")])
     agent = create_agent(model, [make_bash(ran)], middleware=[AgentbusMiddleware(bus)])
 
     result = agent.invoke({"messages": [HumanMessage("go")]})

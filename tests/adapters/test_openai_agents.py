@@ -1,8 +1,7 @@
 """The OpenAI Agents SDK adapter, against a real ``Runner.run`` with a scripted model.
 
-The model is a small implementation of the SDK's ``Model`` interface: it returns
-the scripted tool calls, then a final message, and keeps every input and model
-settings it was given, so the tests see exactly what the model saw.
+The model is a small implementation of the SDK's ``Model`` interface that
+remembers what it was sent (openai_agents_script.py).
 """
 
 from __future__ import annotations
@@ -17,19 +16,10 @@ pytest.importorskip("agents", reason="the openai-agents extra is not installed")
 from agents import (
     Agent,
     FunctionTool,
-    ModelResponse,
     ModelSettings,
     RunConfig,
     SQLiteSession,
-    Usage,
     function_tool,
-    set_tracing_disabled,
-)
-from agents.models.interface import Model
-from openai.types.responses import (
-    ResponseFunctionToolCall,
-    ResponseOutputMessage,
-    ResponseOutputText,
 )
 from openai.types.shared import Reasoning
 
@@ -38,6 +28,9 @@ from agentbus.adapters import openai_agents
 from agentbus.kinds import ToolKindWarning
 from agentbus.middleware import builtin
 
+from .openai_agents_script import ScriptModel, final, tool_call
+from .recording import make_bus
+
 pytestmark = pytest.mark.anyio
 
 
@@ -45,46 +38,6 @@ pytestmark = pytest.mark.anyio
 def anyio_backend() -> str:
     """The Agents SDK runs on asyncio only (it creates asyncio tasks for tools)."""
     return "asyncio"
-
-
-@pytest.fixture(autouse=True)
-def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No key, no tracing export: nothing may leave the machine."""
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-used")
-    monkeypatch.setenv("OPENAI_AGENTS_DISABLE_TRACING", "1")
-    set_tracing_disabled(True)
-
-
-def tool_call(name: str, args: dict[str, Any], call_id: str) -> ResponseFunctionToolCall:
-    return ResponseFunctionToolCall(
-        type="function_call", id=f"fc_{call_id}", call_id=call_id, name=name, arguments=json.dumps(args)
-    )
-
-
-def final(text: str) -> ResponseOutputMessage:
-    return ResponseOutputMessage(
-        id="msg_final", type="message", role="assistant", status="completed",
-        content=[ResponseOutputText(type="output_text", text=text, annotations=[])],
-    )  # fmt: skip
-
-
-class ScriptModel(Model):
-    """Returns one scripted turn per call and remembers what it was sent."""
-
-    def __init__(self, *turns: list[Any]) -> None:
-        self.turns = list(turns)
-        self.inputs: list[Any] = []
-        self.settings: list[ModelSettings] = []
-
-    async def get_response(
-        self, system_instructions: Any, input: Any, model_settings: Any, *args: Any, **kwargs: Any
-    ) -> ModelResponse:
-        self.inputs.append(input)
-        self.settings.append(model_settings)
-        return ModelResponse(output=self.turns.pop(0), usage=Usage(), response_id=None)
-
-    def stream_response(self, *args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError("these tests do not stream")
 
 
 def outputs_seen(model: ScriptModel) -> dict[str, Any]:
@@ -112,13 +65,6 @@ def make_tools(ran: list[tuple[str, dict[str, Any]]]) -> list[FunctionTool]:
         return f"contents of {path}"
 
     return [bash, read]
-
-
-def make_bus() -> tuple[agentbus.Bus, list[agentbus.Record]]:
-    bus = agentbus.Bus(log_level=None)
-    records: list[agentbus.Record] = []
-    bus.on_event(records.append)
-    return bus, records
 
 
 async def test_blocked_call_never_executes_and_the_model_sees_the_blocked_result() -> None:

@@ -7,7 +7,6 @@ own ``MCPServer`` base class.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -15,14 +14,14 @@ import pytest
 pytest.importorskip("agents", reason="the openai-agents extra is not installed")
 
 import mcp_types
-from agents import Agent, ModelResponse, Usage, function_tool, handoff, set_tracing_disabled
+from agents import Agent, function_tool, handoff
 from agents.mcp import MCPServer
-from agents.models.interface import Model
 from mcp import types as mcp_client_types
-from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
 
 import agentbus
 from agentbus.adapters import openai_agents
+
+from .openai_agents_script import ScriptModel, final, tool_call
 
 pytestmark = pytest.mark.anyio
 
@@ -31,47 +30,6 @@ pytestmark = pytest.mark.anyio
 def anyio_backend() -> str:
     """The Agents SDK runs on asyncio only."""
     return "asyncio"
-
-
-@pytest.fixture(autouse=True)
-def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-used")
-    monkeypatch.setenv("OPENAI_AGENTS_DISABLE_TRACING", "1")
-    set_tracing_disabled(True)
-
-
-def call(name: str, args: dict[str, Any], call_id: str) -> ResponseFunctionToolCall:
-    return ResponseFunctionToolCall(
-        type="function_call", id=f"fc_{call_id}", call_id=call_id, name=name, arguments=json.dumps(args)
-    )
-
-
-def say(text: str) -> ResponseOutputMessage:
-    return ResponseOutputMessage(
-        id="msg", type="message", role="assistant", status="completed",
-        content=[ResponseOutputText(type="output_text", text=text, annotations=[])],
-    )  # fmt: skip
-
-
-class Script(Model):
-    """One scripted turn per call; remembers the instructions and tools it was offered."""
-
-    def __init__(self, *turns: list[Any]) -> None:
-        self.turns = list(turns)
-        self.instructions: list[Any] = []
-        self.tools: list[list[str]] = []
-        self.descriptions: list[dict[str, str]] = []
-
-    async def get_response(
-        self, system_instructions: Any, input: Any, model_settings: Any, tools: Any, *args: Any, **kwargs: Any
-    ) -> ModelResponse:
-        self.instructions.append(system_instructions)
-        self.tools.append([tool.name for tool in tools])
-        self.descriptions.append({tool.name: getattr(tool, "description", "") for tool in tools})
-        return ModelResponse(output=self.turns.pop(0), usage=Usage(), response_id=None)
-
-    def stream_response(self, *args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError
 
 
 def make_bash(ran: list[str]) -> Any:
@@ -107,9 +65,9 @@ def watching_bus() -> tuple[agentbus.Bus, list[tuple[str, str | None, str | None
 async def test_an_agent_used_as_a_tool_has_its_own_tool_calls_intercepted_with_its_parent() -> None:
     bus, seen = watching_bus()
     ran: list[str] = []
-    inner_model = Script([call("bash", {"command": "rm -rf /"}, "i1")], [say("could not")])
+    inner_model = ScriptModel([tool_call("bash", {"command": "rm -rf /"}, "i1")], [final("could not")])
     inner = Agent(name="sysadmin", model=inner_model, tools=[make_bash(ran)])
-    outer_model = Script([call("ask_sysadmin", {"input": "clean up"}, "o1")], [say("done")])
+    outer_model = ScriptModel([tool_call("ask_sysadmin", {"input": "clean up"}, "o1")], [final("done")])
     outer = Agent(
         name="lead",
         model=outer_model,
@@ -139,16 +97,16 @@ async def test_a_handoff_target_is_intercepted_and_lifecycle_events_stay_balance
     ran: list[str] = []
     target = Agent(
         name="sysadmin",
-        model=Script(
-            [call("bash", {"command": "rm -rf /"}, "t1")],
-            [call("bash", {"command": "ls"}, "t2")],
-            [say("ok")],
+        model=ScriptModel(
+            [tool_call("bash", {"command": "rm -rf /"}, "t1")],
+            [tool_call("bash", {"command": "ls"}, "t2")],
+            [final("ok")],
         ),
         tools=[make_bash(ran)],
     )
     triage = Agent(
         name="triage",
-        model=Script([call("transfer_to_sysadmin", {}, "h1")]),
+        model=ScriptModel([tool_call("transfer_to_sysadmin", {}, "h1")]),
         handoffs=[handoff(target) if as_object else target],
     )
 
@@ -173,8 +131,10 @@ async def test_handoff_lifecycle_data_says_who_handed_off_to_whom() -> None:
     events: list[agentbus.Lifecycle] = []
     bus.intercept("agent.start", events.append, id="starts")
     bus.intercept("agent.end", events.append, id="ends")
-    target = Agent(name="billing", model=Script([say("paid")]))
-    triage = Agent(name="triage", model=Script([call("transfer_to_billing", {}, "h1")]), handoffs=[target])
+    target = Agent(name="billing", model=ScriptModel([final("paid")]))
+    triage = Agent(
+        name="triage", model=ScriptModel([tool_call("transfer_to_billing", {}, "h1")]), handoffs=[target]
+    )
 
     await openai_agents.run(bus, triage, "pay")
 
@@ -230,9 +190,12 @@ async def test_tools_of_an_agents_mcp_servers_are_intercepted(declared_by: str) 
     if declared_by == "registry":
         bus.registry.declare_tools({"run_command": "exec"})
     ran: list[str] = []
-    model = Script(
-        [call("run_command", {"command": "rm -rf /"}, "m1"), call("run_command", {"command": "ls"}, "m2")],
-        [say("done")],
+    model = ScriptModel(
+        [
+            tool_call("run_command", {"command": "rm -rf /"}, "m1"),
+            tool_call("run_command", {"command": "ls"}, "m2"),
+        ],
+        [final("done")],
     )
     agent = Agent(name="ops", model=model, mcp_servers=[InProcessServer(ran)])
 
@@ -262,7 +225,7 @@ async def test_tool_list_hides_and_describes_tools_per_agent_and_turn() -> None:
         """Read a file."""
         return path
 
-    model = Script([call("read", {"path": "/data/a"}, "r1")], [say("done")])
+    model = ScriptModel([tool_call("read", {"path": "/data/a"}, "r1")], [final("done")])
     agent = Agent(name="reader", model=model, tools=[make_bash([]), read])
 
     await openai_agents.run(bus, agent, "go")
@@ -280,7 +243,7 @@ async def test_params_before_reads_and_replaces_the_system_prompt() -> None:
         seen.append(params.system_prompt)
         params.system_prompt = f"{params.system_prompt} Never run rm."
 
-    model = Script([say("ok")])
+    model = ScriptModel([final("ok")])
     agent = Agent(name="a", model=model, instructions="You are careful.")
 
     await openai_agents.run(bus, agent, "go")
@@ -298,7 +261,7 @@ async def test_a_layer_ends_the_run_with_a_reason() -> None:
         tool_call.end_run("the budget is spent")
 
     ran: list[str] = []
-    model = Script([call("bash", {"command": "ls"}, "b1")], [say("never")])
+    model = ScriptModel([tool_call("bash", {"command": "ls"}, "b1")], [final("never")])
     agent = Agent(name="a", model=model, tools=[make_bash(ran)])
 
     with pytest.raises(agentbus.RunEnded, match="the budget is spent") as ended:

@@ -17,11 +17,16 @@ import pytest
 pytest.importorskip("strands", reason="Strands is tested in its own environment: bash .ci/isolated")
 
 from strands import Agent, tool
+from strands.middleware import ExecuteToolStage
 from strands.models import Model
 
 import agentbus
 from agentbus.adapters.strands import AgentbusHooks
 from agentbus.middleware import builtin
+
+from .recording import make_bus
+from .tool_call_layers import cache_by, deadline, retry_once_on
+from .tool_call_layers import slow as slow_down
 
 pytestmark = pytest.mark.anyio
 
@@ -105,13 +110,6 @@ def make_tools(ran: list[tuple[str, str]]) -> list[Any]:
         return f"contents of {path}"
 
     return [bash, read]
-
-
-def make_bus(**options: Any) -> tuple[agentbus.Bus, list[agentbus.Record]]:
-    bus = agentbus.Bus(log_level=None, **options)
-    records: list[agentbus.Record] = []
-    bus.on_event(records.append)
-    return bus, records
 
 
 def agent(model: ScriptModel, tools: list[Any], hooks: list[Any], name: str = "ops") -> Agent:
@@ -210,6 +208,147 @@ async def test_a_raising_tool_is_reported_as_without_agentbus_after_tool_after_s
     assert results_seen(model)["c1"] == results_seen(native_model)["c1"]
     assert results_seen(model)["c1"]["status"] == "error"
     assert isinstance(after[0].error, FileNotFoundError)
+
+
+async def test_a_tool_call_layer_retries_the_real_tool_and_the_model_sees_the_retry() -> None:
+    bus, _ = make_bus()
+    attempts: list[str] = []
+
+    @tool
+    async def forecast(city: str) -> str:
+        """Ask a weather service over a network that drops the first try.
+
+        Args:
+            city: the city
+        """
+        attempts.append(city)
+        if len(attempts) == 1:
+            raise ConnectionError("dropped")
+        return f"sunny in {city}"
+
+    bus.middleware("tool.call", retry_once_on(ConnectionError), tool="forecast", id="retry")
+
+    after: list[agentbus.ToolResult] = []
+    bus.intercept("tool.after", after.append, id="audit")
+    model = ScriptModel([use("forecast", {"city": "Oslo"})], "ok")
+
+    await agent(model, [forecast], [AgentbusHooks(bus)]).invoke_async("weather?")
+
+    assert attempts == ["Oslo", "Oslo"]
+    assert results_seen(model)["c1"]["status"] == "success"
+    assert results_seen(model)["c1"]["content"] == [{"text": "sunny in Oslo"}]
+    assert after[0].error is None
+
+
+async def test_a_tool_call_layer_times_the_real_tool_out_and_strands_reports_an_error_result() -> None:
+    bus, _ = make_bus()
+    finished: list[str] = []
+
+    @tool
+    async def slow(query: str) -> str:
+        """Waits far longer than the layer allows (bounded, so that a broken layer fails the test).
+
+        Args:
+            query: the query
+        """
+        await slow_down()
+        finished.append(query)
+        return "never"
+
+    bus.middleware("tool.call", deadline(0.01), tool="slow", id="deadline")
+
+    after: list[agentbus.ToolResult] = []
+    bus.intercept("tool.after", after.append, id="audit")
+    model = ScriptModel([use("slow", {"query": "wait"})], "ok")
+
+    await agent(model, [slow], [AgentbusHooks(bus)]).invoke_async("go")
+
+    assert finished == []
+    assert results_seen(model)["c1"]["status"] == "error"
+    assert isinstance(after[0].error, TimeoutError)
+
+
+async def test_a_tool_call_layer_caches_the_real_tool_with_the_approved_args() -> None:
+    bus, _ = make_bus()
+    bus.intercept(
+        "tool.before", lambda c: c.args.update(path="/sandbox" + c.args["path"]), tool="read", id="jail"
+    )
+    seen_args: list[dict[str, Any]] = []
+    bus.middleware("tool.call", cache_by("path", {}, seen_args), tool="read", id="cache")
+
+    ran: list[tuple[str, str]] = []
+    model = ScriptModel([use("read", {"path": "/a"}, "c1")], [use("read", {"path": "/a"}, "c2")], "ok")
+
+    await agent(model, make_tools(ran), [AgentbusHooks(bus)]).invoke_async("read")
+
+    assert ran == [("read", "/sandbox/a")]  # once: the second call came from the cache
+    assert seen_args == [{"path": "/sandbox/a"}, {"path": "/sandbox/a"}]
+    seen = results_seen(model)
+    assert seen["c1"]["content"] == seen["c2"]["content"] == [{"text": "contents of /sandbox/a"}]
+
+
+async def test_a_tool_call_layer_can_answer_without_the_tool() -> None:
+    bus, _ = make_bus()
+
+    @bus.middleware("tool.call", tool="read", id="mock")
+    async def mock(call: agentbus.ToolCall, call_next: Any) -> Any:
+        return {"hits": 3}
+
+    ran: list[tuple[str, str]] = []
+    model = ScriptModel([use("read", {"path": "/a"})], "ok")
+
+    await agent(model, make_tools(ran), [AgentbusHooks(bus)]).invoke_async("read")
+
+    assert ran == []
+    assert results_seen(model)["c1"]["content"] == [{"json": {"hits": 3}}]
+
+
+async def test_with_no_layer_a_call_runs_untouched_and_a_guard_registered_later_applies() -> None:
+    bus, records = make_bus()
+    hooks = AgentbusHooks(bus)
+    ran: list[tuple[str, str]] = []
+    tools = make_tools(ran)
+    await agent(ScriptModel([use("bash", {"command": "ls"})], "ok"), tools, [hooks]).invoke_async("go")
+    assert ran == [("bash", "ls")]
+    assert records == []  # nothing ran: no layer, no record
+
+    bus.intercept("tool.before", lambda c: c.block("frozen"), tool="exec", id="freeze")
+    model = ScriptModel([use("bash", {"command": "ls"}, "c2")], "ok")
+    await agent(model, tools, [hooks]).invoke_async("go")
+
+    assert ran == [("bash", "ls")]
+    assert "frozen" in results_seen(model)["c2"]["content"][0]["text"]
+
+
+def ours(strands_agent: Agent, hooks: AgentbusHooks) -> int:
+    """How many of the agent's ExecuteToolStage handlers are the hooks' (no public listing)."""
+    handlers = strands_agent._middleware_registry._handlers.get(ExecuteToolStage, [])
+    return sum(getattr(tagged.handler, "__self__", None) is hooks for tagged in handlers)
+
+
+async def test_the_middleware_is_added_once_per_agent_and_only_when_a_tool_call_layer_matches() -> None:
+    bus, _ = make_bus()
+    hooks = AgentbusHooks(bus)
+    ran: list[tuple[str, str]] = []
+    first = agent(ScriptModel([use("read", {"path": "/a"})], "ok"), make_tools(ran), [hooks])
+    await first.invoke_async("read")
+    assert ours(first, hooks) == 0  # no tool.call layer: nothing around the tool
+
+    calls: list[str] = []
+
+    @bus.middleware("tool.call", tool="read", id="count")
+    async def count(call: agentbus.ToolCall, call_next: Any) -> Any:
+        calls.append(call.call_id)
+        return await call_next(call)
+
+    first.model = ScriptModel(
+        [use("read", {"path": "/b"}, "c2")], [use("bash", {"command": "ls"}, "c3")], "ok"
+    )
+    await first.invoke_async("read again")
+
+    assert calls == ["c2"]  # bound as soon as the layer was registered; bash has no tool.call layer
+    assert ours(first, hooks) == 1
+    assert ran == [("read", "/a"), ("read", "/b"), ("bash", "ls")]
 
 
 async def test_an_agent_used_as_a_tool_is_intercepted_and_its_calls_attributed() -> None:

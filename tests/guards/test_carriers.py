@@ -322,7 +322,7 @@ SECRETS = [
     "xargs --arg-file=~/.aws/credentials -n1 echo",
     "echo ~/.aws/credentials | xargs cat",
     "git config --file ~/.netrc --list",
-    "ssh-keygen -y -f ~/.ssh/id_ed25519",
+    "ssh-keygen -y -f ~/.aws/credentials",
     "ssh-keygen -l -f ~/.config/gcloud/application_default_credentials.json",
     "file -f .env",
     "aws --profile x configure export-credentials --format env",

@@ -48,7 +48,7 @@ VERDICTS = ("block", "ask", "allow")
 FLOORS = {
     # category: dangerous entries held back today (raise when the guards improve)
     "secret-read": 398,
-    "option-file": 153,
+    "option-file": 152,  # one fewer dangerous entry: ssh-keygen -y of a key prints its public half
     "system-file-write": 245,
     "disk": 126,
     "interpreter": 254,
@@ -102,8 +102,12 @@ EXTERNAL_FLOORS = {
     # tactic: Atomic Red Team scripts held back today (raise when the guards improve)
     "persistence": 66,
     "privilege-escalation": 7,
-    "defense-impairment": 11,
-    "credential-access": 26,
+    # Two fewer than before realworld: "openssl genrsa -out rootCA.key" (T1553.004) and "security import
+    # certs.pem" (T1555.001) were held only because a key's name was among the operands; creating a
+    # key and importing a certificate are ordinary (issue 12 item 2). Planting the CA in the system
+    # trust store, their real danger, is a tactic rule's to judge.
+    "defense-impairment": 10,
+    "credential-access": 25,
     "impact": 3,
     "exfiltration": 2,
 }
