@@ -120,6 +120,7 @@ def _compile_tool_matcher(matcher: Matcher, known: frozenset[str]) -> NameMatche
         return NameMatcher(source=matcher, names=_group(matcher))
     if isinstance(matcher, (str, re.Pattern)):
         pattern = _compile_regex(matcher, "tool")
+        _refuse_alias(pattern)
         if not any(pattern.search(name) for name in known) and pattern.search("") is None:
             _refuse_near_miss(f"tool matcher {pattern.pattern!r}", _regex_words(pattern.pattern), known)
         return NameMatcher(source=pattern.pattern, pattern=pattern)
@@ -141,6 +142,22 @@ def _compile_tool_matcher(matcher: Matcher, known: frozenset[str]) -> NameMatche
     if not names:
         raise RegistrationError("an empty list of tool names matches nothing; omit the matcher instead")
     return NameMatcher(source=",".join(sorted(names)), names=frozenset(names))
+
+
+def _refuse_alias(pattern: re.Pattern[str]) -> None:
+    """Refuse a regex that names a spelling the bus normalises away (``"bash"``: it is ``exec``).
+
+    Tool names are normalised before matching, so such a matcher would silently
+    never match: a guard registered with it would guard nothing.
+    """
+    words = set(_regex_words(pattern.pattern))
+    for alias, canonical in TOOL_ALIASES.items():
+        if alias in words and canonical not in words and not pattern.search(canonical):
+            raise RegistrationError(
+                f"tool matcher {pattern.pattern!r} names {alias!r}, but tool names are normalised "
+                f"before matching ({alias!r} is {canonical!r}), so it would never match: "
+                f"write tool={canonical!r}, or a list (tool=[{alias!r}]), which is normalised"
+            )
 
 
 def _group(name: str) -> frozenset[str]:

@@ -39,7 +39,7 @@ async def look(call):
     pass
 
 def install(registry):
-    registry.add("tool.before", look, tool="bash")
+    registry.add("tool.before", look, tool="exec")
 """
 
 

@@ -681,3 +681,17 @@ def test_one_letter_typos_difflib_rates_low_are_still_refused(typo: str) -> None
     """difflib's ratio rates 'ecec' below its cutoff for 'exec': the edit distance still catches it."""
     with pytest.raises(RegistrationError, match="did you mean"):
         Registry().add("tool.before", handler, id="typo", tool=[typo])
+
+
+@pytest.mark.parametrize("matcher", ["bash", "^bash$", "Bash", "^(shell|read)$", "MultiEdit"])
+def test_a_regex_naming_a_spelling_that_is_normalised_away_is_refused(matcher: str) -> None:
+    # Tool names reach matchers normalised (bash -> exec): this guard would guard nothing.
+    registry = agentbus.Registry()
+    with pytest.raises(agentbus.RegistrationError, match="normalised before matching"):
+        registry.add("tool.before", lambda call: None, id="x", tool=matcher)
+
+
+@pytest.mark.parametrize("matcher", ["exec", "^(bash|exec)$", ["bash"], "^(?!exec).*$", "bash_helper"])
+def test_matchers_that_reach_the_normalised_name_are_accepted(matcher: object) -> None:
+    registry = agentbus.Registry()
+    registry.add("tool.before", lambda call: None, id="x", tool=matcher)
