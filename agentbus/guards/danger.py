@@ -1100,10 +1100,10 @@ def _check_redirects(invocation: Invocation, home: str) -> Verdict | None:
                 return verdict
             held = held or verdict
             continue
-        written = normalize_path(target, home=home, cwd=invocation.cwd) if invocation.cwd else target
-        if re.fullmatch(r"/(?:private/)?etc/[^/]+", written):
+        path = normalize_path(target, home=home, cwd=invocation.cwd) if invocation.cwd else target
+        if re.fullmatch(r"/(?:private/)?etc/[^/]+", path):
             # cd /etc && echo x >> agent: a file of the machine's own configuration, whichever.
-            return _verdict(SYSTEM_FILES, invocation, f"writes {written}, in the machine's configuration")
+            return _verdict(SYSTEM_FILES, invocation, f"writes {path}, in the machine's configuration")
     return held
 
 

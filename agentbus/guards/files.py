@@ -630,6 +630,7 @@ def _check_invocation(invocation: Invocation, cwd: str | None) -> Verdict | None
             for value in map(invocation.command.static, invocation.args)
             if value
         )
+        generic = not (name in _READERS or name in _PATTERN_FIRST or name == "find")
         for index, operand in enumerate(plain):
             if generic and _a_name(operand, cwd):
                 continue

@@ -640,11 +640,11 @@ class _Builder:
                 op = op or child.type
             elif child.type == "ERROR" and op == "<" and self.text(child) == ">":
                 op = "<>"  # 1<>FILE opens FILE for reading and writing (tree-sitter: < then an error)
-            elif child.type in ("heredoc_start", "heredoc_end") or child.type in _STATEMENTS:
-                continue  # a statement after the here-document's start: the caller reads it
             elif child.type in ("file_redirect", "herestring_redirect") and kind == "heredoc_redirect":
                 # cat <<EOF > /etc/passwd: the grammar nests the redirections after the delimiter.
                 inner_redirects.extend(self.redirect(child))
+            elif child.type in ("heredoc_start", "heredoc_end") or child.type in _STATEMENTS:
+                continue  # a statement after the here-document's start: the caller reads it
             elif child.type == "heredoc_body":
                 inner = self.nested()
                 for part in child.children:

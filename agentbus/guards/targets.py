@@ -243,10 +243,10 @@ def _written_operands(invocation: Invocation, values: list[str]) -> list[str]:
         written.append(positionals[-1])
     elif name == "patch":
         written += positionals[:1]
-    elif name in ("cpio", "bsdcpio") and any(
-        v.startswith("-") and not v.startswith("--") and "p" in v for v in values
+    elif name in ("cpio", "bsdcpio") and (
+        "--pass-through" in values or any(v[:1] == "-" and v[1:2] != "-" and "p" in v for v in values)
     ):
-        written += positionals[-1:]  # cpio -p DIR: the files named on stdin are copied into DIR
+        written += positionals[-1:]  # cpio -p DIR: the files read from stdin are copied into DIR
     elif name == "mount" and len(positionals) >= 2:
         written.append(positionals[-1])  # the mount point: what was there is replaced
     elif name in ("ex", "vim", "vi", "nvim", "view", "ed"):

@@ -225,15 +225,19 @@ SYSTEM_WRITES = [
 ]
 
 
+LOCATION_WRITES = {
+    # Places of agentbus.guards.locations: the write has the category of their tactic.
+    "iconv -f latin1 -t utf8 -o /etc/ld.so.preload p": "hidden persistence",
+    "cat p 1<>/etc/profile": "shell profile",
+    "sudo chpasswd <<< 'root:x'": "account change",  # it rewrites /etc/shadow: issue 18 asks a person
+}
+
+
 @pytest.mark.parametrize("command", SYSTEM_WRITES)
 def test_operands_a_program_writes_are_judged_as_writes(command: str) -> None:
     verdict = check_command(command, home=HOME)
     assert verdict is not None, command
-    # a system file, or a place the location table names more exactly (/etc/ld.so.preload, chpasswd)
-    assert verdict.category in ("system file corruption", "hidden persistence", "account change"), (
-        command,
-        verdict,
-    )
+    assert verdict.category == LOCATION_WRITES.get(command, "system file corruption"), (command, verdict)
 
 
 @pytest.mark.parametrize(

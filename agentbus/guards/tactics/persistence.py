@@ -342,8 +342,8 @@ def _account(invocation: Invocation, home: str) -> Verdict | None:
     values = _values(invocation)
     if name == "htpasswd":
         return None  # a web server's password file, often the project's
-    if values and set(values) <= {"-h", "--help", "-V", "--version"}:
-        return None  # asking a tool what it is changes nothing
+    if values and set(values) <= {"--help", "-h", "--version", "-V", "-v"}:
+        return None  # vipw --version
     if name == "dscl":
         changes = _DSCL_CHANGES & set(values)
         if not changes:
