@@ -125,6 +125,30 @@ EXTERNAL_FLOORS = {
 }
 EXTERNAL_CEILING = 2
 """Atomic Red Team's discovery scripts held back today."""
+TLDR_CEILINGS = {
+    # category: tldr-pages example commands held back today (external/README.md). Most are what the
+    # category is for (mkfs, shutdown, useradd, `sudo apt install`, `systemctl restart`); the test
+    # fails when a category holds back more of what people really type, so a rule that grew too
+    # wide is seen. Lower a ceiling when a false positive goes.
+    "account change": 67,
+    "credential hunting": 27,
+    "data destruction": 4,
+    "defense impairment": 26,
+    "direct disk operation": 89,
+    "docker data wipe": 1,
+    "evidence destruction": 8,
+    "hidden persistence": 19,
+    "network backdoor": 3,
+    "privilege escalation": 8,
+    "privileged install": 51,
+    "remote code execution": 2,
+    "scheduled task": 15,
+    "secret access": 22,
+    "service change": 159,
+    "shell profile": 12,
+    "system file corruption": 9,
+    "system shutdown": 68,
+}
 
 
 # -- the one place that knows where the guards live ------------------------------------
@@ -332,6 +356,32 @@ def test_real_attack_scripts_held_back_do_not_fall_below_todays(
 def test_real_discovery_scripts_are_not_held_back_more_than_today(tallies: dict[str, Tally]) -> None:
     tally = tallies["atomic-red-team:discovery"]
     assert tally.false_positives <= EXTERNAL_CEILING, f"held back: {tally.flagged}"
+
+
+def test_real_command_references_are_not_held_back_more_than_today() -> None:
+    """tldr-pages: 29,664 example commands people really type, judged by category."""
+    import gzip
+
+    held: Counter[str] = Counter()
+    flagged: dict[str, list[str]] = {}
+    with gzip.open(CORPUS / "external" / "tldr-commands.jsonl.gz", "rt", encoding="utf-8") as lines:
+        commands = [json.loads(line)["command"] for line in lines]
+    from agentbus.middleware.command_guard import check_command
+    from agentbus.middleware.path_guard import check_shell_files
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HOME", HOME)
+        for command in commands:
+            verdict = check_command(command, home=HOME) or check_shell_files(command, cwd=CWD)
+            if verdict is not None:
+                held[verdict.category] += 1
+                flagged.setdefault(verdict.category, []).append(command)
+    assert len(commands) > 29_000
+    for category, count in held.items():
+        assert count <= TLDR_CEILINGS.get(category, 0), (
+            f"{category}: {count} tldr commands held back, {TLDR_CEILINGS.get(category, 0)} before: "
+            f"{flagged[category][-10:]}"
+        )
 
 
 def test_no_ordinary_developer_command_is_held_back(tallies: dict[str, Tally]) -> None:

@@ -310,3 +310,20 @@ def test_trusting_a_certificate_in_a_keychain_is_impairment_not_a_key_use() -> N
     verdict = check_command("security add-trusted-cert -k login.keychain-db corp-ca.pem", home="/home/dev")
     assert verdict is not None
     assert verdict.category == "defense impairment"
+
+
+@pytest.mark.parametrize(
+    "command", ["date -r 1473305798", "date -d 202401011200", "sudo ufw --dry-run disable"]
+)
+def test_showing_a_time_or_a_dry_run_changes_nothing(command: str) -> None:
+    from agentbus.guards.danger import check_command
+
+    assert check_command(command, home="/home/dev") is None
+
+
+def test_setting_the_clock_by_its_number_form_is_still_evidence_destruction() -> None:
+    from agentbus.guards.danger import check_command
+
+    verdict = check_command("sudo date 093023592021.59", home="/home/dev")
+    assert verdict is not None
+    assert verdict.category == "evidence destruction"

@@ -229,8 +229,11 @@ def _logs(invocation: Invocation, home: str) -> Verdict | None:
 
 def _sets_the_clock(name: str, values: list[str]) -> bool:
     if name == "date":
+        # date MMDDhhmm[[CC]YY][.ss] sets the clock; after -r/-d/-f the number is a time to show.
+        shown = ("-r", "-d", "-f", "--date", "--reference", "--file")
         return any(v in ("-s", "--set") or v.startswith("--set=") for v in values) or any(
-            re.fullmatch(r"\d{8}(?:\d{2}|\d{4})?(?:\.\d{2})?", v) for v in values
+            re.fullmatch(r"\d{8}(?:\d{2}|\d{4})?(?:\.\d{2})?", v) and (i == 0 or values[i - 1] not in shown)
+            for i, v in enumerate(values)
         )
     if name == "timedatectl":
         return "set-time" in values or ("set-ntp" in values and any(v in _FALSEY for v in values))
@@ -344,6 +347,8 @@ def _firewall(invocation: Invocation) -> Verdict | None:
         ):
             return _verdict(IMPAIR, invocation, f"{words[0]}es the firewall's {words[1]}")
     elif name == "ufw":
+        if "--dry-run" in values:
+            return None  # ufw --dry-run shows what a command would do
         if (
             words[:1] in (["disable"], ["reset"])
             or words[:2] == ["default", "allow"]
