@@ -40,6 +40,9 @@ from ..registry import Registry
 from . import tactics
 from .budget import decide, spend
 from .carriers import TERMINALS as _TERMINALS
+from .findings import finding as _verdict
+from .findings import piece as _piece
+from .findings import static_args as _values
 from .interpreters import AWKS, INTERPRETERS, fed_code, inline_code, judge_code
 from .locations import written
 from .operands import block_device, system_file
@@ -105,29 +108,9 @@ _SETUID = lazy_compile(r"^[2467][0-7]{3}$|(?:^|,)[ugoa]*[+=][rwxX]*s")
 _HOOK_SKIP_ENV = lazy_compile(
     r"^(?:HUSKY=0|HUSKY_SKIP_HOOKS=|SKIP_HOOKS=|GIT_HOOKS_SKIP=|SKIP=|PRE_COMMIT_ALLOW_NO_CONFIG=|LEFTHOOK=0)"
 )
-_PIECE_LIMIT = 200
 
 _Check = Callable[[Invocation, str], "Verdict | None"]
 """A check for one program: (invocation, home directory) -> verdict or None."""
-
-
-def _piece(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= _PIECE_LIMIT else text[: _PIECE_LIMIT - 1] + "…"
-
-
-def _verdict(category: str, invocation: Invocation, why: str) -> Verdict:
-    return Verdict(category, _piece(invocation.text), why)
-
-
-def _values(invocation: Invocation) -> list[str]:
-    """The arguments whose values are known without running anything."""
-    values = []
-    for word in invocation.args:
-        value = invocation.command.static(word)
-        if value is not None:
-            values.append(value)
-    return values
 
 
 def _split_flags(args: Iterable[str]) -> tuple[set[str], list[str]]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from ..lazy_regex import lazy_compile
+from .findings import static_args as _values
 from .locations import location, written
 from .operands import CORE_SYSTEM_FILE, Operand, block_device, operands, option_values, system_file
 from .paths import normalize_path
@@ -126,10 +127,6 @@ def _writes_anyway(invocation: Invocation, values: list[str]) -> bool:
     if name == "visudo":
         return not any(v in ("-c", "--check") for v in values)
     return False
-
-
-def _values(invocation: Invocation) -> list[str]:
-    return [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
 
 
 def reads_only(invocation: Invocation) -> bool:

@@ -28,6 +28,8 @@ import re
 from collections.abc import Iterable
 
 from ...lazy_regex import lazy_compile
+from ..findings import finding, piece
+from ..findings import static_args as _values
 from ..interpreters import INTERPRETERS
 from ..operands import operands
 from ..parse import Script, SimpleCommand
@@ -37,17 +39,9 @@ from ..verdict import CREDENTIALS, Verdict
 
 __all__ = ["credential_store", "judge", "judge_script", "metadata_host", "secret_name", "wide_root"]
 
-_PIECE_LIMIT = 200
-
 
 def _verdict(invocation: Invocation, why: str) -> Verdict:
-    text = " ".join(invocation.text.split())
-    piece = text if len(text) <= _PIECE_LIMIT else text[: _PIECE_LIMIT - 1] + "…"
-    return Verdict(CREDENTIALS, piece, why)
-
-
-def _values(invocation: Invocation) -> list[str]:
-    return [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
+    return finding(CREDENTIALS, invocation, why)
 
 
 # -- where a search is a hunt ------------------------------------------------------------
@@ -607,5 +601,5 @@ def judge_script(script: Script, home: str) -> Verdict | None:
     command = _attached_tracer(script)
     if command is None:
         return None
-    text = " ".join(command.text.split())[:_PIECE_LIMIT]
-    return Verdict(CREDENTIALS, text, "attaches a tracer to a running process, seeing the secrets it reads")
+    why = "attaches a tracer to a running process, seeing the secrets it reads"
+    return Verdict(CREDENTIALS, piece(command.text), why)

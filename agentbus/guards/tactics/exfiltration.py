@@ -31,6 +31,9 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from ...lazy_regex import lazy_compile
+from ..findings import finding as _verdict
+from ..findings import piece as _piece
+from ..findings import static_args as _values
 from ..interpreters import INTERPRETERS, inline_code
 from ..operands import operands
 from ..parse import Script, SimpleCommand
@@ -41,21 +44,6 @@ from .credentials import credential_store
 from .impact import user_data
 
 __all__ = ["judge", "judge_script", "sensitive_source"]
-
-_PIECE_LIMIT = 200
-
-
-def _piece(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= _PIECE_LIMIT else text[: _PIECE_LIMIT - 1] + "…"
-
-
-def _verdict(category: str, invocation: Invocation, why: str) -> Verdict:
-    return Verdict(category, _piece(invocation.text), why)
-
-
-def _values(invocation: Invocation) -> list[str]:
-    return [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
 
 
 # -- what is worth stealing ------------------------------------------------------------------

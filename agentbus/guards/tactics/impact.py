@@ -23,6 +23,9 @@ from __future__ import annotations
 import re
 
 from ...lazy_regex import lazy_compile
+from ..findings import finding as _verdict
+from ..findings import piece
+from ..findings import static_args as _values
 from ..interpreters import inline_code
 from ..operands import operands
 from ..parse import Script
@@ -31,18 +34,6 @@ from ..programs import Invocation, walk
 from ..verdict import DATA_DESTRUCTION, SHUTDOWN, Verdict
 
 __all__ = ["judge", "judge_script", "user_data"]
-
-_PIECE_LIMIT = 200
-
-
-def _verdict(category: str, invocation: Invocation, why: str) -> Verdict:
-    text = " ".join(invocation.text.split())
-    piece = text if len(text) <= _PIECE_LIMIT else text[: _PIECE_LIMIT - 1] + "…"
-    return Verdict(category, piece, why)
-
-
-def _values(invocation: Invocation) -> list[str]:
-    return [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
 
 
 def _words(values: list[str]) -> list[str]:
@@ -467,6 +458,6 @@ def judge_script(script: Script, home: str) -> Verdict | None:
     for stages in walk(script):
         killer = _ps_into_kill(stages)
         if killer is not None:
-            text = " | ".join(" ".join(s.text.split()) for s in stages)[:_PIECE_LIMIT]
+            text = piece(" | ".join(s.text for s in stages))
             return Verdict(SHUTDOWN, text, "kills every process that ps lists")
     return None

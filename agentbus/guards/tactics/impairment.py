@@ -32,6 +32,8 @@ from __future__ import annotations
 import re
 
 from ...lazy_regex import lazy_compile
+from ..findings import finding as _verdict
+from ..findings import static_args as _values
 from ..locations import location
 from ..paths import normalize_path
 from ..programs import Invocation, walk
@@ -41,7 +43,6 @@ from .writes import located
 __all__ = ["judge"]
 
 _MY_PLACES = frozenset({EVIDENCE, IMPAIR})
-_PIECE_LIMIT = 200
 
 _SECURITY = lazy_compile(
     r"(?:^|[^a-z0-9])(?:auditd?|kauditd|rsyslogd?|syslogd?|syslog-ng|systemd-journald|journald|apparmor|selinux|"
@@ -137,19 +138,6 @@ _KERNEL_ARGS = lazy_compile(
 )
 _SQL_WRITE = lazy_compile(r"\b(?:insert|update|delete|replace|drop)\b", re.IGNORECASE)
 _SCRATCH = ("/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/", "/private/var/folders/", "/var/folders/")
-
-
-def _piece(invocation: Invocation) -> str:
-    text = " ".join(invocation.text.split())
-    return text if len(text) <= _PIECE_LIMIT else text[: _PIECE_LIMIT - 1] + "…"
-
-
-def _verdict(category: str, invocation: Invocation, why: str) -> Verdict:
-    return Verdict(category, _piece(invocation), why)
-
-
-def _values(invocation: Invocation) -> list[str]:
-    return [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
 
 
 def _short_flags(values: list[str]) -> set[str]:

@@ -29,6 +29,8 @@ import re
 from collections.abc import Callable, Iterator
 
 from ...lazy_regex import lazy_compile
+from ..findings import finding as _verdict
+from ..findings import static_args as _values
 from ..locations import location
 from ..parse import Script
 from ..paths import normalize_path
@@ -36,22 +38,6 @@ from ..programs import Invocation, walk
 from ..verdict import ACCOUNT, PROFILE, SCHEDULED, SERVICE, STEALTH_PERSISTENCE, Verdict
 
 __all__ = ["judge", "judge_script"]
-
-_LIMIT = 200
-
-
-def _verdict(category: str, invocation: Invocation, why: str) -> Verdict:
-    text = " ".join(invocation.text.split())
-    return Verdict(category, text if len(text) <= _LIMIT else text[: _LIMIT - 1] + "…", why)
-
-
-def _values(invocation: Invocation) -> list[str]:
-    values = []
-    for word in invocation.args:
-        value = invocation.command.static(word)
-        if value is not None:
-            values.append(value)
-    return values
 
 
 def _positionals(values: list[str], takes_value: frozenset[str] = frozenset()) -> list[str]:

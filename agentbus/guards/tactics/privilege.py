@@ -30,6 +30,9 @@ from __future__ import annotations
 import re
 
 from ...lazy_regex import lazy_compile
+from ..findings import finding as _verdict
+from ..findings import piece as _piece
+from ..findings import static_args as _values
 from ..interpreters import INTERPRETERS, fed_code, inline_code
 from ..locations import location
 from ..operands import block_device, operands
@@ -44,7 +47,6 @@ __all__ = ["judge", "judge_script"]
 _ROOT_WRAPPERS = frozenset({"sudo", "doas", "pkexec", "run0", "su"})
 _MY_PLACES = frozenset({PRIVILEGE, SYSTEM_FILES})
 """/etc/sudoers and /etc/pam.d are system files too (visudo with a tee for an editor writes one)."""
-_PIECE_LIMIT = 200
 
 _SETUID_MODE = lazy_compile(r"^0*[2-7][0-7]{3}$|(?:^|,)[ugoa]*[+=][rwxXt]*s")
 _SETUID_CODE = lazy_compile(
@@ -172,19 +174,6 @@ _PACKAGE_VERBS: dict[str, frozenset[str]] = {
 _DPKG_VERBS = lazy_compile(r"^-(?:i|r|P|-install|-remove|-purge|-unpack|-configure)$|^-[A-Za-z]*[irP]$")
 _PACMAN_VERBS = lazy_compile(r"^-(?:S|U|R)[A-Za-z]*$|^--(?:sync|upgrade|remove)$")
 _RPM_VERBS = lazy_compile(r"^-(?:i|U|F|e)[A-Za-z]*$|^--(?:install|upgrade|freshen|erase)$")
-
-
-def _piece(invocation: Invocation) -> str:
-    text = " ".join(invocation.text.split())
-    return text if len(text) <= _PIECE_LIMIT else text[: _PIECE_LIMIT - 1] + "…"
-
-
-def _verdict(category: str, invocation: Invocation, why: str) -> Verdict:
-    return Verdict(category, _piece(invocation), why)
-
-
-def _values(invocation: Invocation) -> list[str]:
-    return [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
 
 
 def _user(args: list[str]) -> str | None:
@@ -535,7 +524,9 @@ def _nested_as_root(invocation: Invocation, home: str) -> Verdict | None:
         for inner in stages:
             verdict = _judge_root(inner)
             if verdict is not None:
-                return Verdict(verdict.category, _piece(invocation), f"{verdict.why}, in code run as root")
+                return Verdict(
+                    verdict.category, _piece(invocation.text), f"{verdict.why}, in code run as root"
+                )
     return None
 
 

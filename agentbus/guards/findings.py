@@ -1,0 +1,31 @@
+"""What every judge builds a finding from: the piece of the command it names, and its static words.
+
+One place for the helpers the command guard and each tactic family share, so that a
+finding reads the same whoever made it.
+"""
+
+from __future__ import annotations
+
+from .programs import Invocation
+from .verdict import Verdict
+
+__all__ = ["PIECE_LIMIT", "finding", "piece", "static_args"]
+
+PIECE_LIMIT = 200
+"""The longest piece of a command a reason quotes (a 10 MB command is not repeated back)."""
+
+
+def piece(text: str) -> str:
+    """``text`` on one line, cut to :data:`PIECE_LIMIT` characters."""
+    text = " ".join(text.split())
+    return text if len(text) <= PIECE_LIMIT else text[: PIECE_LIMIT - 1] + "…"
+
+
+def finding(category: str, invocation: Invocation, why: str) -> Verdict:
+    """A finding of ``category`` about one simple command."""
+    return Verdict(category, piece(invocation.text), why)
+
+
+def static_args(invocation: Invocation) -> list[str]:
+    """The arguments whose values are known without running anything."""
+    return [value for value in map(invocation.command.static, invocation.args) if value is not None]
