@@ -527,7 +527,10 @@ def _restrict_policy(where: str, how: str, options: dict[str, Any], refused: lis
     if verdicts is None:
         return kept
     if not isinstance(verdicts, Mapping):
-        raise ConfigError(f"{where}: builtins verdicts must be a table of category = verdict")
+        refused.append(
+            f"{where}: refused builtins verdicts = {verdicts!r}: not a table of category = verdict{how}"
+        )
+        return kept
     stricter = {}
     for category, verdict in verdicts.items():
         default = DEFAULT_POLICY.decision(category) if isinstance(category, str) else None

@@ -289,3 +289,14 @@ def test_explain_shows_the_configured_verdict(tmp_path: Path) -> None:
     assert completed.returncode == 1  # held back
     assert "command-safety-guard: ASK filesystem destruction: rm -rf /" in completed.stdout
     assert "category 'filesystem destruction' is set to" in completed.stdout
+
+
+def test_an_untrusted_projects_malformed_verdicts_are_refused_and_the_guards_stay(
+    user_dirs: Path, tmp_path: Path
+) -> None:
+    write(tmp_path / "agentbus.toml", '[builtins]\nverdicts = "allow"\nprofile = 3\n')
+    config = load_config(cwd=tmp_path)
+    refused = "\n".join(config.refused)
+    assert "refused builtins verdicts = 'allow'" in refused
+    assert "refused builtins profile = 3" in refused
+    assert "builtin:command-safety-guard" in config.build_registry()
