@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import gc
-import time
 from collections.abc import Callable, Iterator
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from linearity import best_cost
 
 from agentbus.guards import budget
 from agentbus.guards.danger import check_command
@@ -24,21 +23,6 @@ HOME = "/home/me"
 def _default_budget() -> Iterator[None]:
     yield
     budget.configure(None)
-
-
-def _cost(judge: Callable[[str], object], text: str) -> float:
-    """The best of five runs, without the garbage collector: the least disturbed by other work."""
-    best = float("inf")
-    gc.collect()
-    gc.disable()
-    try:
-        for _ in range(5):
-            started = time.perf_counter()
-            judge(text)
-            best = min(best, time.perf_counter() - started)
-    finally:
-        gc.enable()
-    return best
 
 
 PATHOLOGICAL: dict[str, Callable[[int], str]] = {
@@ -63,7 +47,7 @@ def test_each_guard_is_linear_in_the_command(shape: str) -> None:
 
     small, large = make(10_000), make(100_000)
     judge(small)  # warm up: imports, caches of the parser
-    ratio = _cost(judge, large) / max(_cost(judge, small), 1e-6)
+    ratio = best_cost(judge, large) / max(best_cost(judge, small), 1e-6)
     assert ratio < 50, f"{shape}: 10x the input cost {ratio:.0f}x"  # linear ~10, quadratic ~100
 
 
@@ -71,7 +55,7 @@ def test_a_glob_is_linear_in_its_pattern() -> None:
     budget.configure(600)
     small, large = "[" * 2_000, "[" * 20_000
     check_glob(small)
-    ratio = _cost(check_glob, large) / max(_cost(check_glob, small), 1e-6)
+    ratio = best_cost(check_glob, large) / max(best_cost(check_glob, small), 1e-6)
     assert ratio < 50
     assert check_glob("[" * 20_000, home=HOME) is None
 

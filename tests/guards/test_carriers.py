@@ -8,13 +8,12 @@ it destroys and archives it unpacks over the system are recognised by mechanism.
 
 from __future__ import annotations
 
-import gc
-import time
 from collections.abc import Callable
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from linearity import best_cost
 
 from agentbus.guards import budget
 from agentbus.guards.carriers import carried
@@ -401,20 +400,6 @@ def test_carried_never_fails_on_any_words(values: list[str], fed: list[str]) -> 
 # -- linear in the command ------------------------------------------------------------------
 
 
-def _cost(judge: Callable[[str], object], text: str) -> float:
-    best = float("inf")
-    gc.collect()
-    gc.disable()
-    try:
-        for _ in range(3):
-            started = time.perf_counter()
-            judge(text)
-            best = min(best, time.perf_counter() - started)
-    finally:
-        gc.enable()
-    return best
-
-
 SHAPES: dict[str, Callable[[int], str]] = {
     "mounts": lambda n: "docker run" + " -v /:/h" * (n // 8) + " alpine rm -rf /h/x",
     "parallel": lambda n: "parallel echo :::" + " a" * (n // 2),
@@ -440,7 +425,7 @@ def test_judging_stays_linear_in_the_command(shape: str) -> None:
 
         small, large = make(2_000), make(20_000)
         judge(small)
-        ratio = _cost(judge, large) / max(_cost(judge, small), 1e-6)
+        ratio = best_cost(judge, large) / max(best_cost(judge, small), 1e-6)
         assert ratio < 50, f"{shape}: 10x the input cost {ratio:.0f}x"
     finally:
         budget.configure(None)

@@ -7,11 +7,10 @@ much, not a hundred.
 
 from __future__ import annotations
 
-import gc
-import time
 from collections.abc import Callable, Iterator
 
 import pytest
+from linearity import best_cost
 
 from agentbus.guards import budget
 from agentbus.guards.judge import judge_command
@@ -24,21 +23,6 @@ def _generous_budget() -> Iterator[None]:
     budget.configure(600)  # this test measures the work, not the deadline
     yield
     budget.configure(None)
-
-
-def _cost(text: str) -> float:
-    """The best of five uncached runs, without the garbage collector: the least disturbed by other work."""
-    best = float("inf")
-    gc.collect()
-    gc.disable()
-    try:
-        for _ in range(5):
-            started = time.perf_counter()
-            judge_command(text, home=HOME)
-            best = min(best, time.perf_counter() - started)
-    finally:
-        gc.enable()
-    return best
 
 
 SHAPES: dict[str, Callable[[int], str]] = {
@@ -60,6 +44,10 @@ SHAPES: dict[str, Callable[[int], str]] = {
 def test_each_tactic_judge_is_linear_in_the_command(shape: str) -> None:
     make = SHAPES[shape]
     small, large = make(2_000), make(20_000)
-    judge_command(small, home=HOME)  # warm up: imports, caches of the parser
-    ratio = _cost(large) / max(_cost(small), 1e-6)
+
+    def judge(text: str) -> None:
+        judge_command(text, home=HOME)  # uncached: the cost of judging, not of a cache look-up
+
+    judge(small)  # warm up: imports, caches of the parser
+    ratio = best_cost(judge, large) / max(best_cost(judge, small), 1e-6)
     assert ratio < 50, f"{shape}: 10x the input cost {ratio:.0f}x"  # linear ~10, quadratic ~100

@@ -1,0 +1,26 @@
+"""Measuring how a judge's work grows with its input: the guards' linearity tests share it.
+
+Each test compares the cost of an input with that of one ten times larger (a ratio in one run,
+never a time threshold): about ten means linear, about a hundred quadratic.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Callable
+
+
+def best_cost(judge: Callable[[str], object], text: str, runs: int = 5) -> float:
+    """The best of ``runs`` runs, without the garbage collector: the least disturbed by other work."""
+    best = float("inf")
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(runs):
+            started = time.perf_counter()
+            judge(text)
+            best = min(best, time.perf_counter() - started)
+    finally:
+        gc.enable()
+    return best
