@@ -77,9 +77,13 @@ PROFILE = "shell profile"
 """Writing a shell start-up file (``~/.bashrc``, ``~/.zshrc``, ``/etc/profile.d/`` ...)."""
 SUDO_INSTALL = "privileged install"
 """Installing packages as root (``sudo apt install``, ``sudo pip install``)."""
+COLLECTION = "data collection"
+"""Capturing what the user sees, hears or copies: the screen, microphone, camera, clipboard, network packets."""
+CLOUD_CONTROL = "cloud control"
+"""Changing who may do what in a cloud account: access keys, users, roles, policies (``aws iam``, ``gcloud iam``)."""
 
 TACTICS = (EVIDENCE, IMPAIR, PRIVILEGE, CREDENTIALS, SHUTDOWN, DATA_DESTRUCTION, DOWNLOAD_RUN, EXFILTRATION,
-           STEALTH_PERSISTENCE, SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL)  # fmt: skip
+           STEALTH_PERSISTENCE, SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL, COLLECTION, CLOUD_CONTROL)  # fmt: skip
 """The tactic categories, each with a default verdict in :data:`DEFAULT_VERDICTS`."""
 
 SECRETS = "secret access"
@@ -93,7 +97,7 @@ _BLOCKED_TACTICS = (EVIDENCE, IMPAIR, PRIVILEGE, CREDENTIALS, SHUTDOWN, DATA_DES
                     EXFILTRATION, STEALTH_PERSISTENCE)  # fmt: skip
 DEFAULT_VERDICTS: dict[str, str] = {
     **dict.fromkeys((*CATEGORIES, SECRETS, *_BLOCKED_TACTICS), BLOCK),
-    **dict.fromkeys((SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL), ASK),
+    **dict.fromkeys((SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL, COLLECTION, CLOUD_CONTROL), ASK),
 }
 """Every category a guard can judge, and what it does by default."""
 
