@@ -44,6 +44,7 @@ agent that makes it (its ``name``).
 from __future__ import annotations
 
 import json
+import threading
 import time
 import weakref
 from collections.abc import AsyncGenerator, Mapping
@@ -54,6 +55,7 @@ try:
         AfterInvocationEvent,
         AfterModelCallEvent,
         AfterToolCallEvent,
+        AgentInitializedEvent,
         BeforeInvocationEvent,
         BeforeModelCallEvent,
         BeforeToolCallEvent,
@@ -67,10 +69,23 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     ) from exc
 
 from ..bus import Bus
-from ..events import ToolCall
+from ..events import TOOL_POINTS, ToolCall
 from ..tools import blocked_result, error_result
 
 __all__ = ["AgentbusHooks"]
+
+
+_CALLBACKS: tuple[tuple[type[Any], str, frozenset[str], bool], ...] = (
+    (BeforeInvocationEvent, "before_invocation", frozenset({"agent.start", "message.before"}), True),
+    (AfterInvocationEvent, "after_invocation", frozenset({"agent.end"}), False),
+    (BeforeModelCallEvent, "before_model_call", frozenset({"turn.start"}), False),
+    (AfterModelCallEvent, "after_model_call", frozenset({"turn.end"}), False),
+    (BeforeToolCallEvent, "before_tool_call", TOOL_POINTS, True),
+    (AfterToolCallEvent, "after_tool_call", TOOL_POINTS, True),
+)
+"""Each callback: the Strands event it runs on, the hook points that give it work, and whether
+an observer of every dispatch does too. The two tool callbacks are bound together: what the
+first starts, the second ends."""
 
 
 def _agent_id(event: Any) -> str | None:
@@ -98,12 +113,13 @@ def result_content(value: Any) -> list[Any]:
 class _Pending:
     """A call tool.before judged, until Strands reports how it ended."""
 
-    __slots__ = ("around", "call", "started")
+    __slots__ = ("around", "call", "finish", "started")
 
-    def __init__(self, call: ToolCall, around: bool = False) -> None:
+    def __init__(self, call: ToolCall, around: bool, finish: bool) -> None:
         self.call = call
         self.around = around  # tool.call layers run around the tool
-        self.started = time.perf_counter()
+        self.finish = finish  # tool.after layers or a dispatch observer want the result
+        self.started = time.perf_counter() if finish else 0.0
 
 
 class _Halted(BaseException):
@@ -130,14 +146,77 @@ class AgentbusHooks(HookProvider):
         self._bound: set[str] = set()
         self._pending: dict[str, _Pending] = {}
         self._wrapped: weakref.WeakSet[Any] = weakref.WeakSet()  # agents that run tool.call here
+        # The hook registries of the agents this provider was given, and the callbacks bound in each.
+        self._registries: weakref.WeakKeyDictionary[HookRegistry, frozenset[str]] = (
+            weakref.WeakKeyDictionary()
+        )
+        self._lock = threading.RLock()  # the registry may change on another thread
+        bus.watch(self)
 
     def register_hooks(self, registry: HookRegistry, **kwargs: Any) -> None:
-        registry.add_callback(BeforeInvocationEvent, self.before_invocation)
-        registry.add_callback(AfterInvocationEvent, self.after_invocation)
-        registry.add_callback(BeforeModelCallEvent, self.before_model_call)
-        registry.add_callback(AfterModelCallEvent, self.after_model_call)
-        registry.add_callback(BeforeToolCallEvent, self.before_tool_call)
-        registry.add_callback(AfterToolCallEvent, self.after_tool_call)
+        """Bind the callbacks whose hook points have layers; the others follow the registry.
+
+        Strands calls every callback of a hook registry, even one that returns at
+        once, so a point without layers gets none. When the registry or the
+        observers change, :meth:`invalidate` binds and unbinds them in every
+        agent this provider was given. The one callback always bound runs once,
+        when the agent is built: it keeps the provider alive as long as the agent.
+        """
+        registry.add_callback(AgentInitializedEvent, self._initialized)
+        with self._lock:
+            self._registries[registry] = frozenset()
+            self._rebind(registry, self._wanted())
+
+    def _initialized(self, event: AgentInitializedEvent) -> None:
+        self._bind(event.agent)  # the agent's tools, so that layers matching by kind know them
+
+    def invalidate(self) -> None:
+        """The bus changed (:meth:`agentbus.Bus.watch`): bind what has work now, unbind the rest."""
+        with self._lock:
+            wanted = self._wanted()
+            for registry in list(self._registries):
+                self._rebind(registry, wanted)
+            if "before_tool_call" not in wanted:
+                self._pending.clear()  # no tool callback is left to end the calls under way
+
+    def _wanted(self) -> frozenset[str]:
+        """The callbacks that have work: a layer on one of their points, or a dispatch observer."""
+        stack = self.bus.registry.stack
+        dispatched = self.bus.observers.wants_dispatches
+        return frozenset(
+            name
+            for _, name, points, on_dispatch in _CALLBACKS
+            if (dispatched and on_dispatch) or any(stack(point) for point in points)
+        )
+
+    def _rebind(self, registry: HookRegistry, wanted: frozenset[str]) -> None:
+        """Make ``registry`` hold exactly the ``wanted`` callbacks of this provider.
+
+        Strands has no public way to remove a callback, so this edits its lists
+        of callbacks by event type, copy-on-write: a dispatch under way iterates
+        the old list, so it neither skips nor repeats another provider's
+        callback. A Strands without those lists gets every callback, for good:
+        each returns at once while its points have no layers.
+        """
+        bound = self._registries.get(registry, frozenset())
+        by_event = getattr(registry, "_registered_callbacks", None)
+        if not isinstance(by_event, dict):
+            wanted = frozenset(name for _, name, _, _ in _CALLBACKS)
+        if wanted == bound:
+            return
+        for event_type, name, _, _ in _CALLBACKS:
+            callback = getattr(self, name)
+            if name in wanted and name not in bound:
+                if isinstance(by_event, dict):
+                    by_event[event_type] = list(by_event.get(event_type, ()))
+                registry.add_callback(event_type, callback)
+            elif name in bound and name not in wanted and isinstance(by_event, dict):
+                kept = [entry for entry in by_event.get(event_type, ()) if entry.callback != callback]
+                if kept:
+                    by_event[event_type] = kept
+                else:
+                    by_event.pop(event_type, None)
+        self._registries[registry] = wanted
 
     def _bind(self, agent: Any) -> None:
         registry = getattr(agent, "tool_registry", None)
@@ -234,15 +313,21 @@ class AgentbusHooks(HookProvider):
         decision = call.decision
         if decision == "ask" and await self.bus.approve(call):
             decision = None
+        # tool.after runs in after_tool_call only for the calls it matches (or a dispatch observer).
+        finish = self.bus.observers.wants_dispatches or self.bus.intercepts(
+            "tool.after", tool=name, agent_id=call.agent_id
+        )
         if decision is not None:
-            self._pending[tool_use["toolUseId"]] = _Pending(call)
+            if finish:
+                self._pending[tool_use["toolUseId"]] = _Pending(call, False, finish)
             event.cancel_tool = json.dumps(blocked_result(call.tool, call.block_reason or "blocked"))
             return
         around = self.bus.intercepts("tool.call", tool=name, agent_id=call.agent_id)
         if around and event.agent not in self._wrapped:
             event.agent.add_middleware(ExecuteToolStage, self._around)
             self._wrapped.add(event.agent)
-        self._pending[tool_use["toolUseId"]] = _Pending(call, around)
+        if around or finish:
+            self._pending[tool_use["toolUseId"]] = _Pending(call, around, finish)
         if call.args != args:
             event.tool_use = {**tool_use, "input": call.args}
 
@@ -256,6 +341,8 @@ class AgentbusHooks(HookProvider):
             async for event in next_fn(context):
                 yield event
             return
+        if not pending.finish:  # after_tool_call has nothing to do with it
+            del self._pending[tool_use["toolUseId"]]
         streamed: list[Any] = []  # what the tool streams, passed on once the layers are done
         outcomes: list[tuple[ToolResultEvent, Any]] = []  # each run's result, and what the layers saw
 
@@ -300,7 +387,7 @@ class AgentbusHooks(HookProvider):
 
     async def after_tool_call(self, event: AfterToolCallEvent) -> None:
         pending = self._pending.pop(event.tool_use["toolUseId"], None)
-        if pending is None:
+        if pending is None or not pending.finish:
             return
         call = pending.call
         result = event.result
