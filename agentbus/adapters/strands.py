@@ -59,6 +59,7 @@ try:
         BeforeInvocationEvent,
         BeforeModelCallEvent,
         BeforeToolCallEvent,
+        HookOrder,
         HookProvider,
         HookRegistry,
     )
@@ -81,11 +82,11 @@ _CALLBACKS: tuple[tuple[type[Any], str, frozenset[str], bool], ...] = (
     (BeforeModelCallEvent, "before_model_call", frozenset({"turn.start"}), False),
     (AfterModelCallEvent, "after_model_call", frozenset({"turn.end"}), False),
     (BeforeToolCallEvent, "before_tool_call", TOOL_POINTS, True),
-    (AfterToolCallEvent, "after_tool_call", TOOL_POINTS, True),
+    (AfterToolCallEvent, "after_tool_call", frozenset({"tool.call", "tool.after"}), True),
 )
 """Each callback: the Strands event it runs on, the hook points that give it work, and whether
-an observer of every dispatch does too. The two tool callbacks are bound together: what the
-first starts, the second ends."""
+an observer of every dispatch does too. after_tool_call ends what before_tool_call keeps for
+tool.call and tool.after; a call that only tool.before judges needs nothing after it."""
 
 
 def _agent_id(event: Any) -> str | None:
@@ -122,6 +123,16 @@ class _Pending:
         self.started = time.perf_counter() if finish else 0.0
 
 
+class _Binding:
+    """This provider in one agent's hook registry: the callbacks bound, and where each goes."""
+
+    __slots__ = ("bound", "slots")
+
+    def __init__(self, slots: dict[type[Any], int]) -> None:
+        self.bound: frozenset[str] = frozenset()
+        self.slots = slots  # by event type: how many callbacks of its order come before this provider's
+
+
 class _Halted(BaseException):
     """The tool stopped for a person (Strands' interrupt): no result, nothing for the layers to judge."""
 
@@ -146,10 +157,7 @@ class AgentbusHooks(HookProvider):
         self._bound: set[str] = set()
         self._pending: dict[str, _Pending] = {}
         self._wrapped: weakref.WeakSet[Any] = weakref.WeakSet()  # agents that run tool.call here
-        # The hook registries of the agents this provider was given, and the callbacks bound in each.
-        self._registries: weakref.WeakKeyDictionary[HookRegistry, frozenset[str]] = (
-            weakref.WeakKeyDictionary()
-        )
+        self._registries: weakref.WeakKeyDictionary[HookRegistry, _Binding] = weakref.WeakKeyDictionary()
         self._lock = threading.RLock()  # the registry may change on another thread
         bus.watch(self)
 
@@ -159,12 +167,18 @@ class AgentbusHooks(HookProvider):
         Strands calls every callback of a hook registry, even one that returns at
         once, so a point without layers gets none. When the registry or the
         observers change, :meth:`invalidate` binds and unbinds them in every
-        agent this provider was given. The one callback always bound runs once,
+        agent this provider was given, each in the place it would have had
+        among the other hook providers. The one callback always bound runs once,
         when the agent is built: it keeps the provider alive as long as the agent.
         """
         registry.add_callback(AgentInitializedEvent, self._initialized)
+        by_event = getattr(registry, "_registered_callbacks", None)
+        slots = {
+            event_type: sum(entry.order == HookOrder.DEFAULT for entry in by_event.get(event_type, ()))
+            for event_type, _, _, _ in _CALLBACKS
+        } if isinstance(by_event, dict) else {}  # fmt: skip
         with self._lock:
-            self._registries[registry] = frozenset()
+            self._registries[registry] = _Binding(slots)
             self._rebind(registry, self._wanted())
 
     def _initialized(self, event: AgentInitializedEvent) -> None:
@@ -176,8 +190,8 @@ class AgentbusHooks(HookProvider):
             wanted = self._wanted()
             for registry in list(self._registries):
                 self._rebind(registry, wanted)
-            if "before_tool_call" not in wanted:
-                self._pending.clear()  # no tool callback is left to end the calls under way
+            if "after_tool_call" not in wanted:
+                self._pending.clear()  # nothing is left to end the calls under way
 
     def _wanted(self) -> frozenset[str]:
         """The callbacks that have work: a layer on one of their points, or a dispatch observer."""
@@ -198,25 +212,32 @@ class AgentbusHooks(HookProvider):
         callback. A Strands without those lists gets every callback, for good:
         each returns at once while its points have no layers.
         """
-        bound = self._registries.get(registry, frozenset())
+        binding = self._registries[registry]
         by_event = getattr(registry, "_registered_callbacks", None)
         if not isinstance(by_event, dict):
             wanted = frozenset(name for _, name, _, _ in _CALLBACKS)
-        if wanted == bound:
+        if wanted == binding.bound:
             return
         for event_type, name, _, _ in _CALLBACKS:
             callback = getattr(self, name)
-            if name in wanted and name not in bound:
-                if isinstance(by_event, dict):
-                    by_event[event_type] = list(by_event.get(event_type, ()))
-                registry.add_callback(event_type, callback)
-            elif name in bound and name not in wanted and isinstance(by_event, dict):
+            if name in wanted and name not in binding.bound:
+                if not isinstance(by_event, dict):
+                    registry.add_callback(event_type, callback)
+                    continue
+                entries = by_event[event_type] = list(by_event.get(event_type, ()))
+                registry.add_callback(event_type, callback)  # at the end of the callbacks of its order
+                ours = next(i for i, entry in enumerate(entries) if entry.callback == callback)
+                entry = entries.pop(ours)
+                peers = [i for i, other in enumerate(entries) if other.order == entry.order]
+                slot = binding.slots.get(event_type, len(peers))
+                entries.insert(peers[slot] if slot < len(peers) else ours, entry)
+            elif name in binding.bound and name not in wanted and isinstance(by_event, dict):
                 kept = [entry for entry in by_event.get(event_type, ()) if entry.callback != callback]
                 if kept:
                     by_event[event_type] = kept
                 else:
                     by_event.pop(event_type, None)
-        self._registries[registry] = wanted
+        binding.bound = wanted
 
     def _bind(self, agent: Any) -> None:
         registry = getattr(agent, "tool_registry", None)
@@ -342,7 +363,7 @@ class AgentbusHooks(HookProvider):
                 yield event
             return
         if not pending.finish:  # after_tool_call has nothing to do with it
-            del self._pending[tool_use["toolUseId"]]
+            self._pending.pop(tool_use["toolUseId"], None)
         streamed: list[Any] = []  # what the tool streams, passed on once the layers are done
         outcomes: list[tuple[ToolResultEvent, Any]] = []  # each run's result, and what the layers saw
 

@@ -368,25 +368,36 @@ async def test_a_point_without_layers_has_no_strands_callback_and_binding_follow
 
     # Registered after the agent was built: bound at once, and it decides the next call.
     bus.intercept("tool.before", lambda c: c.block("frozen"), tool="exec", id="freeze")
-    assert bound(ops, hooks) == TOOL_EVENTS
+    assert bound(ops, hooks) == {"BeforeToolCallEvent"}  # a call it judges needs nothing after it
     turns: list[str | None] = []
     bus.intercept("turn.start", lambda e: turns.append(e.agent_id), id="turns")
-    assert bound(ops, hooks) == TOOL_EVENTS | {"BeforeModelCallEvent"}
+    assert bound(ops, hooks) == {"BeforeToolCallEvent", "BeforeModelCallEvent"}
     ops.model = model = ScriptModel([use("bash", {"command": "ls"}, "c2")], "ok")
     await ops.invoke_async("again")
     assert ran == [("bash", "ls")]
     assert "frozen" in results_seen(model)["c2"]["content"][0]["text"]
     assert turns == ["ops", "ops"]
 
-    # Removed: unbound, and the next call runs as it would without agentbus.
     bus.remove("freeze")
+    bus.intercept("tool.after", lambda r: setattr(r, "result", "[redacted]"), id="redact")
+    assert bound(ops, hooks) == TOOL_EVENTS | {"BeforeModelCallEvent"}
+    ops.model = model = ScriptModel([use("bash", {"command": "pwd"}, "c3")], "ok")
+    await ops.invoke_async("and again")
+    assert ran == [("bash", "ls"), ("bash", "pwd")]
+    assert results_seen(model)["c3"]["content"] == [{"text": "[redacted]"}]
+    assert turns == ["ops"] * 4
+
+    # Removed: unbound, and the next call runs as it would without agentbus.
+    bus.remove("redact")
     assert bound(ops, hooks) == {"BeforeModelCallEvent"}
     bus.remove("turns")
     assert bound(ops, hooks) == set()
-    ops.model = ScriptModel([use("bash", {"command": "pwd"}, "c3")], "ok")
+    ops.model = model = ScriptModel([use("bash", {"command": "id"}, "c4")], "ok")
     await ops.invoke_async("once more")
-    assert ran == [("bash", "ls"), ("bash", "pwd")]
-    assert turns == ["ops", "ops"]
+    assert ran == [("bash", "ls"), ("bash", "pwd"), ("bash", "id")]
+    assert results_seen(model)["c4"]["content"] == [{"text": "ran id"}]
+    assert turns == ["ops"] * 4
+    assert hooks._pending == {}  # every call kept for tool.after was ended
 
 
 async def test_an_observer_of_every_dispatch_binds_the_callbacks_that_record_them() -> None:
@@ -429,6 +440,31 @@ class Deny(HookProvider):
 
     def deny(self, event: BeforeToolCallEvent) -> None:
         event.cancel_tool = "denied natively"
+
+
+class Seen(HookProvider):
+    """A native Strands hook that records the tool input it sees."""
+
+    def __init__(self) -> None:
+        self.inputs: list[Any] = []
+
+    def register_hooks(self, registry: HookRegistry, **kwargs: Any) -> None:
+        registry.add_callback(BeforeToolCallEvent, lambda event: self.inputs.append(event.tool_use["input"]))
+
+
+async def test_a_callback_bound_later_keeps_its_place_among_the_other_hook_providers() -> None:
+    bus, _ = make_bus()
+    before, after = Seen(), Seen()
+    ran: list[tuple[str, str]] = []
+    hooks = AgentbusHooks(bus)
+    ops = agent(ScriptModel([use("bash", {"command": "ls"})], "ok"), make_tools(ran), [before, hooks, after])
+
+    bus.intercept("tool.before", lambda c: c.args.update(command="ls -l"), id="long")
+    await ops.invoke_async("go")
+
+    assert before.inputs == [{"command": "ls"}]
+    assert after.inputs == [{"command": "ls -l"}]  # agentbus ran between them, as they were listed
+    assert ran == [("bash", "ls -l")]
 
 
 async def test_unbinding_during_a_dispatch_skips_no_other_gate() -> None:
