@@ -38,7 +38,10 @@ result, and tool.after sees the exception.
 
 Hooks belong to an agent in Strands: give the same provider to every agent,
 sub-agents and agents used as tools included; each call is attributed to the
-agent that makes it (its ``name``).
+agent that makes it (its ``name``). Strands calls every callback of an agent,
+even one with nothing to do, so the provider binds only the callbacks whose
+hook points have layers, and re-binds them in every agent it was given when
+the bus's registry or observers change (:meth:`agentbus.Bus.watch`).
 """
 
 from __future__ import annotations
