@@ -162,6 +162,7 @@ class AgentbusHooks(HookProvider):
         self._wrapped: weakref.WeakSet[Any] = weakref.WeakSet()  # agents that run tool.call here
         self._registries: weakref.WeakKeyDictionary[HookRegistry, _Binding] = weakref.WeakKeyDictionary()
         self._lock = threading.RLock()  # the registry may change on another thread
+        self._wanted = self._with_work()  # the callbacks bound in every agent
         bus.watch(self)
 
     def register_hooks(self, registry: HookRegistry, **kwargs: Any) -> None:
@@ -182,7 +183,7 @@ class AgentbusHooks(HookProvider):
         } if isinstance(by_event, dict) else {}  # fmt: skip
         with self._lock:
             self._registries[registry] = _Binding(slots)
-            self._rebind(registry, self._wanted())
+            self._rebind(registry, self._wanted)
 
     def _initialized(self, event: AgentInitializedEvent) -> None:
         self._bind(event.agent)  # the agent's tools, so that layers matching by kind know them
@@ -190,13 +191,13 @@ class AgentbusHooks(HookProvider):
     def invalidate(self) -> None:
         """The bus changed (:meth:`agentbus.Bus.watch`): bind what has work now, unbind the rest."""
         with self._lock:
-            wanted = self._wanted()
+            self._wanted = wanted = self._with_work()
             for registry in list(self._registries):
                 self._rebind(registry, wanted)
             if "after_tool_call" not in wanted:
                 self._pending.clear()  # nothing is left to end the calls under way
 
-    def _wanted(self) -> frozenset[str]:
+    def _with_work(self) -> frozenset[str]:
         """The callbacks that have work: a layer on one of their points, or a dispatch observer."""
         stack = self.bus.registry.stack
         dispatched = self.bus.observers.wants_dispatches
@@ -337,16 +338,18 @@ class AgentbusHooks(HookProvider):
         decision = call.decision
         if decision == "ask" and await self.bus.approve(call):
             decision = None
-        # tool.after runs in after_tool_call only for the calls it matches (or a dispatch observer).
-        finish = self.bus.observers.wants_dispatches or self.bus.intercepts(
-            "tool.after", tool=name, agent_id=call.agent_id
+        # after_tool_call runs tool.after for the calls it matches (and ends a dispatch record).
+        keep = "after_tool_call" in self._wanted  # else nothing on tool.call or tool.after
+        finish = keep and (
+            self.bus.observers.wants_dispatches
+            or self.bus.intercepts("tool.after", tool=name, agent_id=call.agent_id)
         )
         if decision is not None:
             if finish:
                 self._pending[tool_use["toolUseId"]] = _Pending(call, False, finish)
             event.cancel_tool = json.dumps(blocked_result(call.tool, call.block_reason or "blocked"))
             return
-        around = self.bus.intercepts("tool.call", tool=name, agent_id=call.agent_id)
+        around = keep and self.bus.intercepts("tool.call", tool=name, agent_id=call.agent_id)
         if around and event.agent not in self._wrapped:
             event.agent.add_middleware(ExecuteToolStage, self._around)
             self._wrapped.add(event.agent)
