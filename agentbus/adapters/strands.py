@@ -46,6 +46,7 @@ the bus's registry or observers change (:meth:`agentbus.Bus.watch`).
 
 from __future__ import annotations
 
+import bisect
 import json
 import threading
 import time
@@ -211,10 +212,11 @@ class AgentbusHooks(HookProvider):
         """Make ``registry`` hold exactly the ``wanted`` callbacks of this provider.
 
         Strands has no public way to remove a callback, so this edits its lists
-        of callbacks by event type, copy-on-write: a dispatch under way iterates
-        the old list, so it neither skips nor repeats another provider's
-        callback. A Strands without those lists gets every callback, for good:
-        each returns at once while its points have no layers.
+        of callbacks by event type, copy-on-write: each list is replaced whole,
+        and a dispatch under way (on this thread or another) iterates the old
+        one, so it neither skips nor repeats another provider's callback. A
+        Strands without those lists gets every callback, for good: each returns
+        at once while its points have no layers.
         """
         binding = self._registries[registry]
         by_event = getattr(registry, "_registered_callbacks", None)
@@ -225,16 +227,10 @@ class AgentbusHooks(HookProvider):
         for event_type, name, _, _ in _CALLBACKS:
             callback = getattr(self, name)
             if name in wanted and name not in binding.bound:
-                if not isinstance(by_event, dict):
+                if isinstance(by_event, dict):
+                    by_event[event_type] = self._with_callback(by_event, event_type, callback, binding)
+                else:
                     registry.add_callback(event_type, callback)
-                    continue
-                entries = by_event[event_type] = list(by_event.get(event_type, ()))
-                registry.add_callback(event_type, callback)  # at the end of the callbacks of its order
-                ours = next(i for i, entry in enumerate(entries) if entry.callback == callback)
-                entry = entries.pop(ours)
-                peers = [i for i, other in enumerate(entries) if other.order == entry.order]
-                slot = binding.slots.get(event_type, len(peers))
-                entries.insert(peers[slot] if slot < len(peers) else ours, entry)
             elif name in binding.bound and name not in wanted and isinstance(by_event, dict):
                 kept = [entry for entry in by_event.get(event_type, ()) if entry.callback != callback]
                 if kept:
@@ -242,6 +238,23 @@ class AgentbusHooks(HookProvider):
                 else:
                     by_event.pop(event_type, None)
         binding.bound = wanted
+
+    @staticmethod
+    def _with_callback(
+        by_event: dict[Any, list[Any]], event_type: type[Any], callback: Any, binding: _Binding
+    ) -> list[Any]:
+        """A copy of the event type's callbacks with ``callback`` where the agent's order puts it."""
+        scratch = HookRegistry()  # Strands makes the entry (its order) as for any callback
+        scratch.add_callback(event_type, callback)
+        (entry,) = scratch._registered_callbacks[event_type]
+        entries = list(by_event.get(event_type, ()))
+        peers = [index for index, other in enumerate(entries) if other.order == entry.order]
+        slot = binding.slots.get(event_type, len(peers))
+        if slot < len(peers):  # before the callbacks of providers listed after this one
+            entries.insert(peers[slot], entry)
+        else:
+            entries.insert(bisect.bisect_right([other.order for other in entries], entry.order), entry)
+        return entries
 
     def _bind(self, agent: Any) -> None:
         registry = getattr(agent, "tool_registry", None)
