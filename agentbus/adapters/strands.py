@@ -137,6 +137,27 @@ class _Binding:
         self.slots = slots  # by event type: how many callbacks of its order come before this provider's
 
 
+def _insert(by_event: dict[Any, list[Any]], event_type: type[Any], callback: Any, binding: _Binding) -> bool:
+    """Replace the event type's callbacks with a copy that holds ``callback`` where the agent's
+    order puts it; False (nothing changed) if Strands' entries are not what this expects."""
+    scratch = HookRegistry()  # Strands makes the entry (its order) as for any callback
+    scratch.add_callback(event_type, callback)
+    try:
+        (entry,) = scratch._registered_callbacks[event_type]
+        entries = list(by_event.get(event_type, ()))
+        orders = [other.order for other in entries]
+        peers = [index for index, order in enumerate(orders) if order == entry.order]
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return False
+    slot = binding.slots.get(event_type, len(peers))
+    if slot < len(peers):  # before the callbacks of providers listed after this one
+        entries.insert(peers[slot], entry)
+    else:
+        entries.insert(bisect.bisect_right(orders, entry.order), entry)
+    by_event[event_type] = entries  # whole: a dispatch under way keeps iterating the old list
+    return True
+
+
 class _Halted(BaseException):
     """The tool stopped for a person (Strands' interrupt): no result, nothing for the layers to judge."""
 
@@ -227,9 +248,7 @@ class AgentbusHooks(HookProvider):
         for event_type, name, _, _ in _CALLBACKS:
             callback = getattr(self, name)
             if name in wanted and name not in binding.bound:
-                if isinstance(by_event, dict):
-                    by_event[event_type] = self._with_callback(by_event, event_type, callback, binding)
-                else:
+                if not (isinstance(by_event, dict) and _insert(by_event, event_type, callback, binding)):
                     registry.add_callback(event_type, callback)
             elif name in binding.bound and name not in wanted and isinstance(by_event, dict):
                 kept = [entry for entry in by_event.get(event_type, ()) if entry.callback != callback]
@@ -238,23 +257,6 @@ class AgentbusHooks(HookProvider):
                 else:
                     by_event.pop(event_type, None)
         binding.bound = wanted
-
-    @staticmethod
-    def _with_callback(
-        by_event: dict[Any, list[Any]], event_type: type[Any], callback: Any, binding: _Binding
-    ) -> list[Any]:
-        """A copy of the event type's callbacks with ``callback`` where the agent's order puts it."""
-        scratch = HookRegistry()  # Strands makes the entry (its order) as for any callback
-        scratch.add_callback(event_type, callback)
-        (entry,) = scratch._registered_callbacks[event_type]
-        entries = list(by_event.get(event_type, ()))
-        peers = [index for index, other in enumerate(entries) if other.order == entry.order]
-        slot = binding.slots.get(event_type, len(peers))
-        if slot < len(peers):  # before the callbacks of providers listed after this one
-            entries.insert(peers[slot], entry)
-        else:
-            entries.insert(bisect.bisect_right([other.order for other in entries], entry.order), entry)
-        return entries
 
     def _bind(self, agent: Any) -> None:
         registry = getattr(agent, "tool_registry", None)
