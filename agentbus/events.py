@@ -140,12 +140,15 @@ def copy_args(value: Any) -> Any:
 
 
 _DECIDING: ContextVar[ToolCall | None] = ContextVar("agentbus_deciding", default=None)
-"""The call whose tool.before stack runs in this context (set by the bus).
+"""The call whose tool.before stack runs in this context, when the stack has middleware.
 
 A block or an ask on *any* ToolCall while it runs (a copy a layer made, a new
-one it built) is also taken by this call: a decision belongs to the call, not
-to whichever object reached the end of the stack. Shadow layers run with it
-unset, so their decisions stay theirs.
+one it built and passed to ``call_next``) is also taken by this call: a decision
+belongs to the call, not to whichever object reached the end of the stack. Only
+a middleware hands an event on to other layers, so a stack of handlers only runs
+without it (set and reset per call, it would cost more than the handlers): each
+handler gets the call itself. Shadow layers run with it unset, so their decisions
+stay theirs.
 """
 
 
