@@ -1122,7 +1122,7 @@ class Bus:
                 and type(approval[1]) is dict  # not the error of args that cannot be copied
                 and (not awaited or call._args == approval[1])
             ):
-                return approval[1]  # type: ignore[no-any-return]
+                return approval[1]
         return self._approve(call, returned)  # denies with a reason and a record, or approves
 
     def _approve(self, call: ToolCall, returned: Any) -> dict[str, Any] | None:
