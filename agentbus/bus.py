@@ -695,29 +695,36 @@ class Bus:
         number_or_id = call_id or next(self._call_ids)  # the event spells it "call-N" when it is read
         if not plan.direct:
             if self.observers.wants_dispatches:
-                event = await self._run_dispatched(plan, args, execute, number_or_id, agent_id, session_key)
-                return event.result
+                return (
+                    await self._run_dispatched(plan, args, execute, number_or_id, agent_id, session_key)
+                ).result
             return await self._pipeline(plan, args, execute, number_or_id, agent_id, session_key, False, True)
-        # Only tool.before runs around the tool: _pipeline's path for it, in this one coroutine.
-        name = plan.name
-        call = ToolCall(name, _as_args(args), number_or_id, agent_id, session_key, plan.kind)
+        # Only tool.before runs around the tool: _pipeline's path for it, in this one coroutine
+        # (whose every local costs the calls that nothing intercepts a little: keep them few).
+        args = args.copy() if type(args) is dict else _as_args(args)
+        call = ToolCall(plan.name, args, number_or_id, agent_id, session_key, plan.kind)
         returned = plan.before(call)  # type: ignore[misc]
         awaited = type(returned) is CoroutineType
         if awaited:
             returned = await returned
-        approved = self._approved(plan, call, returned, awaited)
+        try:  # the common case inline: handlers only, undecided (the rest: _approved)
+            approved = copy_args(call._args) if plan.handlers_only and call._decision is None else None
+        except Exception:
+            approved = None
+        if approved is None:
+            approved = self._approved(plan, call, returned, awaited)
         decision = call._decision
         if decision == "ask":
             decision = await self._ask(call)
         if decision is not None or approved is None:
-            return blocked_result(name, call.block_reason or "blocked")
+            return blocked_result(plan.name, call.block_reason or "blocked")
         started = _perf() if plan.timed else 0.0
         try:
             result = execute(approved)
             if type(result) is CoroutineType or isawaitable(result):
                 result = await result
         except Exception as exc:
-            return error_result(name, exc)
+            return error_result(plan.name, exc)
         except ToolPaused:  # not an end: resume_tool() finishes the call
             raise
         except BaseException as exc:  # cancelled (or worse) while the tool ran: say so
