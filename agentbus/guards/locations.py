@@ -100,7 +100,7 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     (r"/proc/sys/kernel/(?:randomize_va_space|yama/ptrace_scope|kptr_restrict|dmesg_restrict|"
      r"unprivileged_bpf_disabled|perf_event_paranoid|kexec_load_disabled)|/proc/sys/fs/protected_.*",
      IMPAIR, "a kernel hardening setting"),
-    (r"/proc/sys/vm/drop_caches", IMPAIR, "the kernel's page cache: dropping it discards what memory forensics finds"),
+    (r"/proc/sys/vm/drop_caches", IMPAIR, "the kernel's page cache: dropping it discards traces in memory"),
     # -- evidence: logs and history ----------------------------------------------------------------------
     (r"/var/log(?:/.*)?|/var/adm(?:/.*)?|/run/log(?:/.*)?|/(?:var/)?run/(?:utmp|wtmp|btmp)(?:x)?"
      r"|/var/audit(?:/.*)?|/var/db/(?:diagnostics|uuidtext)(?:/.*)?|/Library/Logs(?:/.*)?"

@@ -536,8 +536,6 @@ def _history(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
-
-
 def _stores(invocation: Invocation, home: str) -> Verdict | None:
     for operand in operands(invocation):
         if operand.role in ("pattern", "output"):
@@ -697,7 +695,9 @@ def _fed_commands(stages: list[Invocation], index: int) -> list[str]:
     texts += [editor.command.render(r.target) for r in editor.command.redirects if r.op == "<<<"]
     if index and stages[index - 1].name in _FEEDERS:
         feeder = stages[index - 1]
-        texts += [" ".join(_values(feeder))] + [s.text for s in feeder.command.substitutions if s.kind == "<<"]
+        texts += [" ".join(_values(feeder))] + [
+            s.text for s in feeder.command.substitutions if s.kind == "<<"
+        ]
     return texts
 
 

@@ -224,11 +224,12 @@ _DAEMONS = frozenset({"cron", "crond", "cronie", "atd", "anacron", "chronyd", "n
                       "systemd-udevd", "udevd", "devd", "rpcbind", "nscd", "sssd", "snapd", "postfix",
                       "sendmail", "exim4", "exim", "smbd", "nmbd", "named", "unbound", "inetd", "xinetd",
                       "ModemManager", "bluetoothd", "accounts-daemon", "udisksd", "upowerd", "irqbalance",
-                      "multipathd", "iscsid", "nfsd", "mountd", "lockd", "crontab", "ntpdate", "cron.service",
-                      "containerd", "dockerd", "kubelet", "libvirtd", "haveged", "rngd", "mDNSResponder"})  # fmt: skip
+                      "multipathd", "iscsid", "nfsd", "mountd", "lockd", "ntpdate", "containerd", "dockerd",
+                      "kubelet", "libvirtd", "haveged", "rngd", "mDNSResponder"})  # fmt: skip
 """The system's own daemons (not the developer's servers): killing one stops a service."""
 _SERVERS = frozenset({"postgres", "postmaster", "mysqld", "mariadbd", "mongod", "nginx", "httpd", "apache2",
-                      "redis-server", "memcached", "php-fpm", "slapd", "vsftpd", "proftpd", "dovecot"})  # fmt: skip
+                      "redis-server", "memcached", "php-fpm", "slapd", "vsftpd", "proftpd",
+                      "dovecot"})  # fmt: skip
 """Servers a developer also runs for themself: a system service only when killed as root."""
 _GENTLE = lazy_compile(r"^-(?:s\s*)?(?:SIG)?(?:HUP|USR1|USR2|CONT|WINCH|0|1|10|12|18)$", re.IGNORECASE)
 """Signals that reload, reopen logs or probe (``killall -HUP nginx``): nothing stops."""
@@ -254,7 +255,8 @@ def _looked_up(invocation: Invocation) -> list[str]:
 def _daemon(invocation: Invocation, names: list[str]) -> Verdict | None:
     values = _values(invocation)
     if any(_GENTLE.match(v) for v in values) or any(
-        values[i] in ("-s", "--signal", "-n") and _GENTLE.match("-" + values[i + 1]) for i in range(len(values) - 1)
+        values[i] in ("-s", "--signal", "-n") and _GENTLE.match("-" + values[i + 1])
+        for i in range(len(values) - 1)
     ):
         return None
     as_root = bool({"sudo", "doas", "run0", "pkexec"} & set(invocation.wrappers))
@@ -420,7 +422,9 @@ def users_file(word: str, home: str, cwd: str | None, *, scratch: bool = False) 
 
 _WIPERS = frozenset({"shred", "gshred", "wipe", "srm"})
 _IN_PLACE = frozenset({"ccrypt", "ccencrypt"})
-_CCRYPT_VALUES = frozenset({"-K", "--key", "-k", "--keyfile", "-E", "--envvar", "-S", "--suffix", "-H", "--key2"})
+_CCRYPT_VALUES = frozenset(
+    {"-K", "--key", "-k", "--keyfile", "-E", "--envvar", "-S", "--suffix", "-H", "--key2"}
+)
 
 
 def _one_file(invocation: Invocation, home: str) -> Verdict | None:
@@ -434,23 +438,30 @@ def _one_file(invocation: Invocation, home: str) -> Verdict | None:
             continue
         what = users_file(value, home, invocation.cwd, scratch=name in _IN_PLACE)
         if what:
-            how = "encrypts in place, with a key the user does not hold," if name in _IN_PLACE else "overwrites"
+            how = (
+                "encrypts in place, with a key the user does not hold," if name in _IN_PLACE else "overwrites"
+            )
             return _verdict(DATA_DESTRUCTION, invocation, f"{name} {how} {what}, outside the project")
     return None
 
 
 # -- encrypting the user's files -------------------------------------------------------------
 
-_GPG_VALUES = frozenset({"-r", "--recipient", "-R", "--hidden-recipient", "-o", "--output", "-u", "--local-user",
+_GPG_VALUES = frozenset({"-r", "--recipient", "-R", "--hidden-recipient", "-o", "--output", "-u",
+                         "--local-user",
                          "--passphrase", "--passphrase-file", "--passphrase-fd", "--homedir", "--cipher-algo",
                          "--compress-algo", "-z", "--default-key", "--pinentry-mode", "--trust-model",
                          "--s2k-cipher-algo", "--s2k-digest-algo", "--s2k-mode", "--s2k-count", "-f",
                          "--recipient-file", "--set-filename", "--comment"})  # fmt: skip
-_AGE_VALUES = frozenset({"-o", "--output", "-r", "--recipient", "-R", "--recipients-file", "-i", "--identity"})
+_AGE_VALUES = frozenset(
+    {"-o", "--output", "-r", "--recipient", "-R", "--recipients-file", "-i", "--identity"}
+)
 _ZIP_VALUES = frozenset({"-P", "--password", "-b", "-n", "-t", "-tt", "-x", "-i", "-Z", "-O", "--out"})
 _OPENSSL_CIPHER = lazy_compile(r"^-(?:aes|des|chacha|camellia|bf|cast|rc[245]|sm4|aria|seed|id-aes)|"
                                r"^-(?:k|kfile|K|pass|pbkdf2|iter|salt|S)$", re.IGNORECASE)  # fmt: skip
-_OPENSSL_CIPHER_COMMAND = lazy_compile(r"^(?:aes|des|chacha|camellia|bf|cast|rc[245]|sm4|aria|seed)", re.IGNORECASE)
+_OPENSSL_CIPHER_COMMAND = lazy_compile(
+    r"^(?:aes|des|chacha|camellia|bf|cast|rc[245]|sm4|aria|seed)", re.IGNORECASE
+)
 
 
 def _encrypted_inputs(invocation: Invocation) -> list[str]:
@@ -486,7 +497,7 @@ def _encrypted_inputs(invocation: Invocation) -> list[str]:
         locked = any(v.startswith(("-p", "-hp")) for v in flags)
         return words[2:] if locked and words[:1] == ["a"] else []
     if name == "zip":
-        locked = flags & {"-e", "--encrypt", "-P", "--password"} or any(
+        locked = bool(flags & {"-e", "--encrypt", "-P", "--password"}) or any(
             v.startswith("-") and not v.startswith("--") and "e" in v for v in flags
         )
         files = _after_options(values, _ZIP_VALUES)
@@ -515,7 +526,9 @@ def _encrypt(invocation: Invocation, home: str) -> Verdict | None:
         what = users_file(value, home, invocation.cwd)
         if what:
             return _verdict(
-                DATA_DESTRUCTION, invocation, f"{invocation.name} encrypts {what}, the user's file outside the project"
+                DATA_DESTRUCTION,
+                invocation,
+                f"{invocation.name} encrypts {what}, the user's file outside the project",
             )
     return None
 
@@ -543,7 +556,9 @@ def _fill(invocation: Invocation, home: str) -> Verdict | None:
     for redirect in command.redirects:
         target = command.static(redirect.target) if redirect.op in (">", ">>", ">|") else None
         if target and not target.startswith("/dev/") and not target.isdigit():
-            return _verdict(DATA_DESTRUCTION, invocation, f"writes {target} without end, until the disk is full")
+            return _verdict(
+                DATA_DESTRUCTION, invocation, f"writes {target} without end, until the disk is full"
+            )
     return None
 
 

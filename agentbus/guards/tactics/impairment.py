@@ -179,7 +179,12 @@ def _history(invocation: Invocation) -> Verdict | None:
         return _verdict(EVIDENCE, invocation, "clears the shell history")
     if name == "history" and _short_flags(values) & {"w", "a"} and "/dev/null" in values:
         return _verdict(EVIDENCE, invocation, "writes the shell history to /dev/null: nothing is kept")
-    if name == "shopt" and "history" in values and "u" in _short_flags(values) and "o" in _short_flags(values):
+    if (
+        name == "shopt"
+        and "history" in values
+        and "u" in _short_flags(values)
+        and "o" in _short_flags(values)
+    ):
         return _verdict(EVIDENCE, invocation, "shopt -ou history turns the history off")
     if name in ("unsetopt", "setopt") and any(
         v.lower().replace("_", "") in ("histignorespace", "nohistsavebycopy") for v in values
@@ -211,7 +216,7 @@ def _logs(invocation: Invocation, home: str) -> Verdict | None:
 _TOUCH_VALUES = frozenset({"-r", "-t", "-d", "--reference", "--date", "--time"})
 _YEAR = lazy_compile(r"(?<!\d)(19[0-9]{2}|20[0-9]{2})(?!\d)")
 _OLD_YEAR = 2020
-"""A file dated before this, outside the project, was back-dated on purpose (a developer's tests use relative dates)."""
+"""A file outside the project dated before this was back-dated on purpose (tests use relative dates)."""
 
 
 def _stamp_year(option: str, stamp: str) -> int | None:
@@ -243,10 +248,14 @@ def _timestomp(invocation: Invocation, values: list[str], home: str) -> Verdict 
     while index < len(values):
         value = values[index]
         option, sep, inline = value.partition("=")
-        if value in _TOUCH_VALUES or (value[:1] == "-" and value[1:2] != "-" and value[-1:] in "rtd" and len(value) > 2):
+        if value in _TOUCH_VALUES or (
+            value[:1] == "-" and value[1:2] != "-" and value[-1:] in "rtd" and len(value) > 2
+        ):
             stamp = values[index + 1] if index + 1 < len(values) else ""
-            letter = "-r" if value in ("-r", "--reference") or value.endswith("r") else (
-                "-t" if value == "-t" or value.endswith("t") else "-d"
+            letter = (
+                "-r"
+                if value in ("-r", "--reference") or value.endswith("r")
+                else ("-t" if value == "-t" or value.endswith("t") else "-d")
             )
             if letter == "-r":
                 reference = stamp
@@ -262,7 +271,11 @@ def _timestomp(invocation: Invocation, values: list[str], home: str) -> Verdict 
         elif not value.startswith("-"):
             targets.append(value)
         index += 1
-    if reference is None and year is None and not any(v in _TOUCH_VALUES or v.startswith("--date") for v in values):
+    if (
+        reference is None
+        and year is None
+        and not any(v in _TOUCH_VALUES or v.startswith("--date") for v in values)
+    ):
         return None
     from .impact import users_file  # one definition of "the user's files outside the project"
 
@@ -279,7 +292,9 @@ def _timestomp(invocation: Invocation, values: list[str], home: str) -> Verdict 
         if year is not None and year < _OLD_YEAR:
             return _verdict(EVIDENCE, invocation, f"dates {target} {year}, so it passes for an old file")
         if foreign_reference or system_reference:
-            return _verdict(EVIDENCE, invocation, f"gives {target} the date of {reference}, so it passes for it")
+            return _verdict(
+                EVIDENCE, invocation, f"gives {target} the date of {reference}, so it passes for it"
+            )
     return None
 
 
@@ -454,13 +469,15 @@ def _firewall_rule(invocation: Invocation, words: list[str]) -> Verdict | None:
 
 
 def _memory(invocation: Invocation) -> Verdict | None:
-    """Swap and the page cache emptied: traces of what ran are gone from memory (and the machine may run out)."""
+    """Swap and the page cache emptied: traces of what ran are gone from memory (the machine may run out)."""
     name = invocation.name
     values = _values(invocation)
     if name == "swapoff" and ({"-a", "--all"} & set(values) or "a" in _short_flags(values)):
         return _verdict(IMPAIR, invocation, "turns swap off, discarding what memory forensics would find")
     if name == "sysctl" and any(v.replace("/", ".").startswith("vm.drop_caches=") for v in values):
-        return _verdict(IMPAIR, invocation, "drops the kernel's caches, discarding what memory forensics would find")
+        return _verdict(
+            IMPAIR, invocation, "drops the kernel's caches, discarding what memory forensics would find"
+        )
     return None
 
 
