@@ -68,8 +68,8 @@ CEILINGS = {
     "privilege-escalation": 1,
     "defense-impairment": 3,
     "persistence": 6,
-    "credential-access": 3,
-    "impact": 2,
+    "credential-access": 4,
+    "impact": 3,
 }
 KNOWN_FALSE_POSITIVES = {
     # Held back today, though harmless; issue 12 names the first three.
@@ -96,6 +96,8 @@ KNOWN_FALSE_POSITIVES = {
     "find ~/project -name '*.key' -path '*/testdata/*'",
     "shred -u tmp/secret-test.key",
     "shred -u ./tmp/*.key",
+    "find ~/project -name '*.key' -path '*fixtures*'",
+    "shred -u tmp/test-key.pem",
     # The path guards deny /proc/*/environ, the agent's own too (it holds the API keys printenv shows).
     "tr '\\0' '\\n' < /proc/self/environ",
 }

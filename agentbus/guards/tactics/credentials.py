@@ -90,7 +90,11 @@ def secret_name(name: str) -> bool:
     if len(name.strip("*?.[]")) < 2:
         return False  # "*", ".*": every file, or every hidden one (listing a directory, not a hunt)
     tail = name.rsplit("/", 1)[-1] if "/" in name and not name.startswith(".aws") else name
-    if _SECRET_NAME.match(tail) or _SECRET_NAME.match(name.lstrip("*/")):
+    if (
+        _SECRET_NAME.match(tail)
+        or _SECRET_NAME.match(name.lstrip("*/"))
+        or _SECRET_NAME.match(tail.strip("*"))
+    ):
         return True
     probe = f"/home/x/{tail}"
     return (
@@ -611,13 +615,31 @@ def _secret_printers(invocation: Invocation) -> Verdict | None:
     return _verdict(invocation, why) if why else None
 
 
+_FIELD_CUTTERS = frozenset({"cut", "awk", "gawk", "mawk", "sed", "perl", "tr"})
+
+
 def _sshpass(invocation: Invocation, home: str) -> Verdict | None:
     """``sshpass -p PASSWORD ssh host cat /etc/shadow``: a password used to reach another host's secrets.
+
+    ``sshpass -p $(cut -d: -f2 <<< "$line") ssh ...``: passwords tried from a list (credential stuffing).
 
     ``sshpass -p password ssh user@host`` alone is how tldr shows the tool: left to the ssh rules.
     """
     if invocation.name != "sshpass":
         return None
+    command = invocation.command
+    for index, raw in enumerate(invocation.args[:-1]):
+        if command.static(raw) == "-p" and command.static(invocation.args[index + 1]) is None:
+            subs = command.substitutions_in(invocation.args[index + 1])
+            if any(
+                stage.name in _FIELD_CUTTERS
+                for sub in subs
+                for stages in walk(sub.script)
+                for stage in stages
+            ):
+                return _verdict(
+                    invocation, "logs in with passwords computed from a list: credential stuffing"
+                )
     values = _values(invocation)
     if not any(v.startswith("-p") for v in values):
         return None
