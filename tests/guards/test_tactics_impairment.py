@@ -335,7 +335,7 @@ TIMESTOMPS = [
     "touch -a -t 197001010000.00 /tmp/T1070.006-access.txt",
     "touch -m -t 197001010000.00 /tmp/payload",
     "touch -r /bin/ls /tmp/.hidden/implant",
-    "touch --reference=/etc/passwd /tmp/helper",
+    "touch --reference=/usr/bin/ssh /tmp/helper",
     "touch -t 201401010101 ~/.config/autostart/agent.desktop",
     "touch --date='@0' /var/tmp/x",
     "touch -d '2015-03-01 10:00' /tmp/x",
@@ -409,7 +409,8 @@ def test_memory_traces_dropped_and_freebsd_root_cas_are_impairment(command: str)
 
 
 @pytest.mark.parametrize(
-    "command", ["swapon --show", "cat /proc/sys/vm/drop_caches", "sysctl vm.swappiness", "sudo swapoff /swapfile"]
+    "command",
+    ["swapon --show", "cat /proc/sys/vm/drop_caches", "sysctl vm.swappiness", "sudo swapoff /swapfile"],
 )
 def test_reading_memory_settings_or_one_swap_file_off_runs(command: str) -> None:
     assert verdict_of(command) == ("allow", None)
