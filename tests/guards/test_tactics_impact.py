@@ -229,7 +229,7 @@ def test_a_cryptocurrency_miner_is_resource_hijacking(command: str) -> None:
 
 @given(st.sampled_from(["/etc/passwd", "~/a.txt", "$HOME/b", "/home/other/c", "/srv/data/d"]), NAMES)
 def test_a_file_outside_the_project_is_the_users_wherever_the_project_is(path: str, cwd_name: str) -> None:
-    cwd = f"{HOME}/{cwd_name}"
+    cwd = f"{HOME}/project-{cwd_name}"
     assert users_file(path, HOME, cwd) is not None
     assert users_file(f"{cwd}/x.txt", HOME, cwd) is None
     assert users_file("x.txt", HOME, None) is None

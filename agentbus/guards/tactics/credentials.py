@@ -333,7 +333,7 @@ def _memory_script(invocation: Invocation) -> Verdict | None:
     if INTERPRETERS.match(name) or name in SHELLS:
         scripts = [v for v in _values(invocation) if not v.startswith("-")]
         tool = posixpath.basename(scripts[0]) if scripts else ""
-    if not tool or not _MEMORY_TOOL.search(tool):
+    if not tool or len(tool) > 255 or not _MEMORY_TOOL.search(tool):  # longer than any file name: not one
         return None
     pid = _given_a_pid(invocation)
     if pid is None:

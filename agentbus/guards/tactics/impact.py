@@ -569,9 +569,9 @@ _MINERS = lazy_compile(
     r"(?:\.exe|\.sh)?$",
     re.IGNORECASE,
 )
-_POOL = lazy_compile(r"stratum\d?\+(?:tcp|ssl|tls|udp)://|^stratum://|^--donate-level(?:=|$)|^--coin=|"
-                     r"^--algo=(?:rx/|cn/|kawpow|ethash|randomx)|^-a(?:=|$)?(?:rx/|cryptonight|randomx)",
-                     re.IGNORECASE)  # fmt: skip
+_POOL = lazy_compile(r"stratum\d?\+(?:tcp|ssl|tls|udp)://|stratum://", re.IGNORECASE)
+_MINER_OPTION = lazy_compile(r"^(?:--donate-level(?:=|$)|--coin=|--algo=(?:rx/|cn/|kawpow|ethash|randomx)|"
+                             r"-a=?(?:rx/|cryptonight|randomx))", re.IGNORECASE)  # fmt: skip
 _MINER_IMAGE = lazy_compile(r"(?:^|/)(?:xmrig|xmr-stak|cpuminer|minerd|monero-miner)(?::|$)", re.IGNORECASE)
 
 
@@ -580,7 +580,9 @@ def _miner(invocation: Invocation) -> Verdict | None:
     values = _values(invocation)
     if _MINERS.match(name) and not (set(values) <= {"--help", "-h", "--version", "-V"} and values):
         return _verdict(RESOURCE_HIJACK, invocation, f"{name} mines cryptocurrency with this machine")
-    if any(_POOL.search(v) for v in values):
+    if any(_MINER_OPTION.match(v) for v in values) or any(
+        "stratum" in v.lower() and _POOL.search(v) for v in values
+    ):
         return _verdict(RESOURCE_HIJACK, invocation, "points a miner at a mining pool (stratum)")
     if name in ("docker", "podman", "nerdctl") and any(_MINER_IMAGE.search(v) for v in _words(values)):
         return _verdict(RESOURCE_HIJACK, invocation, "runs a cryptocurrency miner's image")
