@@ -178,7 +178,7 @@ MORE_HUNTS = [
     "ed <<EOF\ne /etc/shadow\n,p\nq\nEOF",
     "cat ~/.history | grep -e pass > ~/loot.txt",
     "grep -h 'mysql -p' /home/*/.bash_history",
-    "tail -n 500 /root/.python_history",
+    "tail -n 500 ~/.history",
     "find //.oci/sessions -name token -type f",
     "find ~/.config -name '*token*'",
     "sshpass -p 'Winter2024!' ssh admin@10.0.0.5 'cat /etc/shadow'",

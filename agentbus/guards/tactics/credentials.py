@@ -535,7 +535,7 @@ def _history(invocation: Invocation, home: str) -> Verdict | None:
         path = normalize_path(operand.value, home=home, cwd=invocation.cwd)
         if path.startswith(home.rstrip("/") + "/"):
             path = "~" + path[len(home.rstrip("/")) :]
-        if _HISTORY.match(path):
+        if _HISTORY.match(path) and check_path(operand.value, home=home, cwd=invocation.cwd) is None:
             return _verdict(invocation, f"reads {operand.value}, a shell history, where typed passwords stay")
     return None
 
