@@ -170,7 +170,7 @@ async def test_a_blocked_hunt_never_runs_through_the_bus() -> None:
 
 MORE_HUNTS = [
     "python3 dump_heap.py $(pgrep -n sshd) /tmp/heap.bin",
-    'PID=$(pgrep -n -f x); PYTHON=$(which python3 || which python); $PYTHON src/dump_heap.py $PID /tmp/o',
+    "PID=$(pgrep -n -f x); PYTHON=$(which python3 || which python); $PYTHON src/dump_heap.py $PID /tmp/o",
     "sudo ./memdump --pid 812 -o /tmp/m.bin",
     "perl scrape_mem.pl ${TARGET_PID}",
     'echo -e "e /etc/shadow\\n,p\\nq" | ed > /tmp/out.txt',
