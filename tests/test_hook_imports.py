@@ -21,9 +21,11 @@ from typing import Any
 UNNEEDED = ("anyio", "sniffio", "structlog", "logging", "asyncio", "trio")
 UNNEEDED_MODULES = (
     *("shutil", "bz2", "lzma", "tempfile", "importlib.resources", "tree_sitter_bash", "difflib"),
+    *("argparse", "gettext", "locale"),
     "agentbus.tool_coverage",
 )
-"""tree_sitter_bash's package imports importlib.resources: only its compiled binding is loaded."""
+"""tree_sitter_bash's package imports importlib.resources: only its compiled binding is loaded.
+argparse (with gettext and locale) only parses a hook command line that is not plainly written."""
 
 SCRIPT = """
 import sys
