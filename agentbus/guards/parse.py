@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import codecs
 import functools
+import posixpath
 import re
 import shlex
 import warnings
@@ -61,6 +62,8 @@ _SUB_OPEN, _SUB_CLOSE = "\ue020", "\ue021"
 _IFS = "\ue023"
 _OURS = str.maketrans({c: "\ufffd" for c in (_SUB_OPEN, _SUB_CLOSE, _IFS)})
 _PLACEHOLDER = lazy_compile(f"{_SUB_OPEN}(\\d+){_SUB_CLOSE}")
+_LOOKUP = lazy_compile(r"^\s*(?:which|command\s+-v|type\s+-[pP]|whence\s+-p)\s+([\w./+-]+)\s*(?:$|\|\||;)")
+"""A substitution that only looks a program up on the PATH: its output is that program."""
 _ARRAY_ALL = lazy_compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}")
 _READ = lazy_compile(r"^\s*read\s+(?:-[a-zA-Z]+\s+)*([A-Za-z_][A-Za-z0-9_]*)\s*;?\s*$")
 _VARIABLE = lazy_compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
@@ -316,7 +319,8 @@ class _Builder:
         """Start bytes of words that are a redirection's descriptor (``sh 0</tmp/f``)."""
         self.arrays: dict[str, list[str]] = {}
         self.owners: dict[str, list[Substitution]] = {}
-        """For a variable whose values hold placeholders (``for f in $(ls)``): the list they index."""
+        """For a variable (or ``name[@]``, an array) whose values hold placeholders (``for f in
+        $(ls)``, ``a=($(ls))``): the list of substitutions they index."""
         self.trailing: list[str] = []
         """Words after a redirection's target (``cat >/tmp/x ~/.ssh/id_rsa``): the command's arguments."""
 
@@ -570,6 +574,12 @@ class _Builder:
         del self.pipelines[start:]
         return added
 
+    def looked_up(self, values: list[str]) -> list[str]:
+        """``P=$(which python3 || which python)``: the variable names the program looked up (``python3``)."""
+        whole = _PLACEHOLDER.fullmatch(values[0]) if len(values) == 1 else None
+        found = _LOOKUP.match(self.subs[int(whole.group(1))].text) if whole else None
+        return [posixpath.basename(found.group(1))] if found else []
+
     def assignments(self, node: Node, redirects: tuple[Redirect, ...], background: bool) -> None:
         """``NAME=value`` alone sets a shell variable: remember it for later words."""
         words: list[str] = []
@@ -581,13 +591,14 @@ class _Builder:
                 values = self.words(value_node) if value_node is not None else [""]
                 if name_node is not None:
                     name = self.text(name_node)
-                    static = [v for v in values if _SUB_OPEN not in v]
+                    static = [v for v in values if _SUB_OPEN not in v] or self.looked_up(values)
                     self.variables[name] = static[:MAX_LOOP_VALUES] if static else [f"${name}"]
                     self.owners.pop(name, None)
                     if value_node is not None and value_node.type == "array":
                         # cmd=(rm -rf ~); "${cmd[@]}": the elements are the words of the command.
                         elements = [w for c in value_node.named_children for w in self.words(c)]
                         self.arrays[name] = elements[:MAX_LOOP_VALUES]
+                        self.owners[f"{name}[@]"] = self.subs
                     words.append(f"{name}={values[0] if values else ''}")
             elif child.type == "variable_assignments":
                 self.assignments(child, (), background)
@@ -688,7 +699,11 @@ class _Builder:
         value = self.word(node)
         array = _ARRAY_ALL.fullmatch(value) if self.arrays else None
         if array is not None and array.group(1) in self.arrays:
-            return list(self.arrays[array.group(1)])
+            owner = self.owners.get(f"{array.group(1)}[@]")
+            elements = self.arrays[array.group(1)]
+            if owner is not None and owner is not self.subs:
+                return [self.adopt(element, owner) for element in elements]
+            return list(elements)
         parts = [part for part in value.split(_IFS) if part] if _IFS in value else [value]
         if node.type in ("concatenation", "word", "command_name") and "{" in value:
             parts = [expanded for part in parts for expanded in expand_braces(part)]
