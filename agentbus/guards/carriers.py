@@ -24,6 +24,7 @@ import shlex
 from collections.abc import Callable, Iterator, Sequence
 
 from ..lazy_regex import lazy_compile
+from .applescript import script_text, shell_code
 
 __all__ = ["COMMAND_VARIABLES", "TERMINALS", "carried"]
 
@@ -220,9 +221,9 @@ def _make(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
 
 
 def _osascript(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
-    for text in [*_option_values(values, frozenset({"-e"})), *fed]:
-        for match in re.finditer(r"do shell script\s+\"((?:[^\"\\]|\\.){1,4000})\"", text):
-            yield match.group(1).replace('\\"', '"').replace("\\\\", "\\")
+    """AppleScript's ``do shell script``, Terminal's ``do script``, JXA's ``doShellScript``."""
+    text, _ = script_text(values, fed)
+    yield from shell_code(text)
 
 
 def _rest_after(*markers: str) -> _Extract:
