@@ -25,9 +25,9 @@ dump-keychain``, ``log erase``). This one judges what has no Linux twin:
   password hash read (``dscl . -read /Users/NAME ShadowHashData``):
   CREDENTIALS; an account hidden from the login window: STEALTH_PERSISTENCE.
 - Defenses: the application firewall told to let a program through or to stop
-  hiding (``socketfilterfw --add``, ``--setstealthmode off``), the unified log
-  turned off (``log config --mode level:off``), system extensions' developer
-  mode, the machine's web proxy or DNS servers pointed elsewhere
+  hiding (``socketfilterfw --add``, ``--setstealthmode off``), system
+  extensions' developer mode, FileVault off, automatic updates off, login
+  without a password, the machine's web proxy or DNS servers pointed elsewhere
   (``networksetup -setwebproxy HOST``: every connection can be read): IMPAIR;
   a system or persistence file back-dated (``SetFile -d/-m``): EVIDENCE.
 - A shutdown or restart scheduled (``pmset schedule|repeat shutdown``): SHUTDOWN.
@@ -378,17 +378,6 @@ def _socketfilterfw(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
-_LOG_OFF = lazy_compile(r"(?:level|persist):off", re.IGNORECASE)
-
-
-def _log(invocation: Invocation, home: str) -> Verdict | None:
-    values = _values(invocation)
-    off = any(_LOG_OFF.search(v) for v in values)
-    if values[:1] == ["config"] and off and "--subsystem" not in values and "--process" not in values:
-        return _verdict(IMPAIR, invocation, "turns macOS's unified log off")
-    return None
-
-
 def _systemextensionsctl(invocation: Invocation, home: str) -> Verdict | None:
     values = _values(invocation)
     if values[:2] == ["developer", "on"] or values[:1] == ["reset"]:
@@ -459,7 +448,6 @@ _CHECKS: dict[str, Callable[[Invocation, str], Verdict | None]] = {
     "sysadminctl": _sysadminctl,
     "defaults": _defaults,
     "socketfilterfw": _socketfilterfw,
-    "log": _log,
     "systemextensionsctl": _systemextensionsctl,
     "networksetup": _networksetup,
     "SetFile": _setfile,
