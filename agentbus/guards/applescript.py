@@ -23,7 +23,7 @@ from collections.abc import Iterator, Sequence
 
 from ..lazy_regex import lazy_compile
 
-__all__ = ["is_javascript", "paths", "script_text", "shell_code"]
+__all__ = ["paths", "script_text", "shell_code"]
 
 _STRING = r"\"(?:[^\"\\]|\\.){0,4000}\""
 _PIECE = rf"(?:quoted\s+form\s+of\s+)?{_STRING}"
@@ -97,14 +97,6 @@ def script_text(values: Sequence[str], fed: Sequence[str]) -> tuple[str, str | N
     if not lines and file is None:
         lines.extend(fed)
     return "\n".join(lines), file
-
-
-def is_javascript(values: Sequence[str]) -> bool:
-    """``osascript -l JavaScript``: the script is JXA, not AppleScript."""
-    for index, value in enumerate(values[:-1]):
-        if value == "-l" and values[index + 1].lower() == "javascript":
-            return True
-    return any(v.lower() == "-ljavascript" for v in values)
 
 
 def shell_code(text: str) -> Iterator[str]:

@@ -78,6 +78,8 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      PRIVILEGE, "polkit's rules: who may act as root"),
     (r"/proc/sys/kernel/(?:core_pattern|modprobe)|/proc/sys/fs/binfmt_misc/.*", PRIVILEGE,
      "a program the kernel runs as root"),
+    (r"/var/db/\.AppleSetupDone", PRIVILEGE,
+     "macOS's setup marker: without it the next boot offers to create a new administrator"),
     # -- defenses: security policy, audit, logging, firewall, trusted roots --------------------------
     (r"/etc/selinux(?:/.*)?|/etc/sysconfig/selinux|/etc/apparmor(?:\.d)?(?:/.*)?|/sys/fs/selinux(?:/.*)?|/selinux(?:/.*)?"
      r"|/sys/kernel/security(?:/.*)?", IMPAIR,

@@ -128,6 +128,17 @@ PROMPT = 'display dialog "macOS needs your password" default answer "" with hidd
             STEALTH_PERSISTENCE,
         ),
         ("sudo cp auth.bundle /Library/Security/SecurityAgentPlugins/", STEALTH_PERSISTENCE),
+        (
+            "plutil -insert LSEnvironment.DYLD_INSERT_LIBRARIES -string /tmp/x.dylib"
+            " /Applications/Slack.app/Contents/Info.plist",
+            STEALTH_PERSISTENCE,
+        ),
+        ("sudo profiles remove -all", IMPAIR),
+        ("sudo profiles install -path /tmp/proxy.mobileconfig", IMPAIR),
+        ("sudo jamf removeFramework", IMPAIR),
+        ("sudo rm /var/db/.AppleSetupDone", PRIVILEGE),
+        # a script written in the same command, then run
+        (f"cat > /tmp/u.scpt <<'EOF'\n{PROMPT}\nEOF\nosascript /tmp/u.scpt", CREDENTIALS),
         ("osascript -e 'tell app \"loginwindow\" to «event aevtrsdn»'", SHUTDOWN),
         ("sudo pmset schedule shutdown '01/01/2027 00:00:00'", SHUTDOWN),
         (
@@ -157,6 +168,11 @@ def test_macos_attacks_are_blocked(command: str, category: str) -> None:
     ("command", "category"),
     [
         ("osascript -e 'the clipboard'", COLLECTION),
+        (
+            'osascript -l JavaScript -e \'ObjC.import("AppKit");'
+            " $.NSPasteboard.generalPasteboard.stringForType($.NSPasteboardTypeString)'",
+            COLLECTION,
+        ),
         ("osascript -e 'tell app \"Notes\" to get body of every note'", COLLECTION),
         ("osascript -e 'tell app \"Mail\" to get content of every message of inbox'", COLLECTION),
         (
@@ -225,6 +241,8 @@ def test_dual_use_macos_changes_are_asked(command: str, category: str) -> None:
         "pmset schedule cancelall",
         "log show --last 5m --predicate 'subsystem == \"com.example.app\"'",
         "systemextensionsctl list",
+        "profiles list",
+        "plutil -replace CFBundleVersion -string 42 ios/App/Info.plist",
         "fdesetup status",
         "SetFile -a V build/dmg/.background",
         "SetFile -m '01/01/2020 00:00:00' build/fixture.txt",

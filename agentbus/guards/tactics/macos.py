@@ -46,7 +46,7 @@ import re
 from collections.abc import Callable
 
 from ...lazy_regex import lazy_compile
-from ..applescript import is_javascript, paths, script_text
+from ..applescript import paths, script_text
 from ..findings import finding as _verdict
 from ..findings import static_args as _values
 from ..interpreters import fed_code
@@ -131,7 +131,9 @@ _PERSONAL_STORES = lazy_compile(
     re.IGNORECASE,
 )
 _CLIPBOARD_READ = lazy_compile(
-    r"(?<!\bset\s)\bthe\s+clipboard\b(?!\s+to\b)|\bclipboard\s+info\b|theClipboard\(\)", re.IGNORECASE
+    r"(?<!\bset\s)\bthe\s+clipboard\b(?!\s+to\b)|\bclipboard\s+info\b|theClipboard\(\)"
+    r"|NSPasteboard\b[^;\n]{0,200}?\b(?:stringForType|dataForType|readObjectsForClasses|propertyListForType)",
+    re.IGNORECASE,
 )
 _PERSONAL_READ = lazy_compile(
     r"\b(?:body|plaintext|name)\s+of\s+(?:every|each)\s+note\b|\bevery\s+note\b|\bnotes\(\)|"
@@ -158,10 +160,10 @@ _DOWNLOADED_SCRIPT = lazy_compile(r"\bload\s+script\b[^\n]{0,300}?\bhttps?://|\b
 def _osascript(invocation: Invocation, home: str) -> Verdict | None:
     values = _values(invocation)
     text, _ = script_text(values, list(fed_code(invocation)))
-    return _applescript(text, is_javascript(values), invocation, home)
+    return _applescript(text, invocation, home)
 
 
-def _applescript(text: str, javascript: bool, invocation: Invocation, home: str) -> Verdict | None:
+def _applescript(text: str, invocation: Invocation, home: str) -> Verdict | None:
     """What an AppleScript (or JXA) text does, found in its words (:mod:`..applescript`)."""
     if not text.strip():
         return None
@@ -192,7 +194,7 @@ def _applescript(text: str, javascript: bool, invocation: Invocation, home: str)
         return found
     if _MESSAGING_APP.search(text) and _SEND.search(text):
         return _verdict(EXFILTRATION, invocation, "sends mail or a message as the user")
-    if _CLIPBOARD_READ.search(text) or (javascript and "theClipboard" in text):
+    if _CLIPBOARD_READ.search(text):
         return _verdict(COLLECTION, invocation, "reads the clipboard")
     if _PERSONAL_READ.search(text):
         return _verdict(
@@ -289,6 +291,9 @@ def _defaults(invocation: Invocation, home: str) -> Verdict | None:
     values = _values(invocation)
     if values[:1] != ["write"] or len(values) < 3:
         return None
+    injected = _plist_injection(invocation, home)
+    if injected is not None:
+        return injected
     domain, key, settings = values[1], values[2], [v.lower() for v in values[3:]]
     if "loginwindow" in domain and _HIDING.match(key):
         return _verdict(STEALTH_PERSISTENCE, invocation, "hides an account from the login window")
@@ -296,6 +301,34 @@ def _defaults(invocation: Invocation, home: str) -> Verdict | None:
         return _verdict(IMPAIR, invocation, "logs an account in at boot without its password")
     if "SoftwareUpdate" in domain and _UPDATES.match(key) and _FALSEY & set(settings):
         return _verdict(IMPAIR, invocation, "turns macOS's automatic security updates off")
+    return None
+
+
+def _plist_injection(invocation: Invocation, home: str) -> Verdict | None:
+    """An app's ``LSEnvironment`` (or a launchd job's) given ``DYLD_INSERT_LIBRARIES``: a library
+    loaded into the app every time it starts."""
+    if any("DYLD_INSERT_LIBRARIES" in v or "DYLD_LIBRARY_PATH" in v for v in _values(invocation)):
+        return _verdict(STEALTH_PERSISTENCE, invocation, "makes an app load a library every time it starts")
+    return None
+
+
+def _profiles(invocation: Invocation, home: str) -> Verdict | None:
+    values = _values(invocation)
+    verbs = {v.lower() for v in values[:1]} | {v for v in values if v in ("-R", "-D", "-I")}
+    if verbs & {"remove", "-r", "-R", "-D"}:
+        return _verdict(
+            IMPAIR, invocation, "removes the machine's configuration profiles (its managed security)"
+        )
+    if verbs & {"install", "-I"}:
+        return _verdict(
+            IMPAIR, invocation, "installs a configuration profile: root certificates, proxies, rules"
+        )
+    return None
+
+
+def _jamf(invocation: Invocation, home: str) -> Verdict | None:
+    if {"removeFramework", "removeMdmProfile"} & set(_values(invocation)):
+        return _verdict(IMPAIR, invocation, "removes the machine from its device management")
     return None
 
 
@@ -455,6 +488,10 @@ _CHECKS: dict[str, Callable[[Invocation, str], Verdict | None]] = {
     "touch": _touch,
     "pmset": _pmset,
     "pwpolicy": _pwpolicy,
+    "plutil": _plist_injection,
+    "PlistBuddy": _plist_injection,
+    "profiles": _profiles,
+    "jamf": _jamf,
     "fdesetup": _fdesetup,
     "systemsetup": _systemsetup,
     "kickstart": _kickstart,
@@ -490,7 +527,7 @@ def judge_script(script: Script, home: str) -> Verdict | None:
             else:
                 words = [v for v in _values(before) if not (v.startswith("-") and len(v) <= 3)]
                 fed = " ".join(words)
-            found = _applescript(fed, is_javascript(values), after, home)
+            found = _applescript(fed, after, home)
             if found is not None:
                 return found
     return None
