@@ -226,6 +226,13 @@ def _osascript(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
     yield from shell_code(text)
 
 
+def _launchctl(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """``launchctl asuser UID CMD ARGS`` and ``bsexec PID CMD ARGS``: CMD runs in that user's session."""
+    if len(values) > 2 and values[0] in ("asuser", "bsexec"):
+        rest = values[2:]
+        yield rest[0] if len(rest) == 1 else shlex.join(rest)
+
+
 def _rest_after(*markers: str) -> _Extract:
     """The words after the first of ``markers`` are a command line (``xterm -e CMD ARGS``)."""
 
@@ -520,6 +527,7 @@ _CARRIERS: dict[str, _Extract] = {
                                       "psql", "dc")},
     "make": _make, "gmake": _make, "bmake": _make,
     "osascript": _osascript,
+    "launchctl": _launchctl,
     "screen": _screen,
     "tmux": _tmux,
     "parallel": _parallel,

@@ -64,6 +64,7 @@ from ..verdict import (
     EXFILTRATION,
     IMPAIR,
     PRIVILEGE,
+    PROFILE,
     SCHEDULED,
     SERVICE,
     SHUTDOWN,
@@ -104,8 +105,8 @@ _TYPING = lazy_compile(
     re.IGNORECASE,
 )
 _MUTE = lazy_compile(
-    r"\bset\s+volume\b[^\n]{0,80}?(?:\bwith\s+output\s+muted\b|\boutput\s+muted\s+(?:true|yes)\b|"
-    r"\boutput\s+volume\s+0\b)|setVolume\([^)]{0,80}outputMuted\s*:\s*true",
+    r"(?m)\bset\s+volume\s+0\s*$|\bset\s+volume\b[^\n]{0,80}?(?:\bwith\s+output\s+muted\b"
+    r"|\boutput\s+muted\s+(?:true|yes)\b|\boutput\s+volume\s+0\b)|setVolume\([^)]{0,80}outputMuted\s*:\s*true",
     re.IGNORECASE,
 )
 _MESSAGING_APP = lazy_compile(
@@ -143,6 +144,7 @@ _PERSONAL_READ = lazy_compile(
     r"application\s+\"(?:Safari|Google Chrome)\"[^\n]{0,300}?\bURL\s+of\s+every\s+tab\b",
     re.IGNORECASE,
 )
+_JXA_LOGIN_ITEM = lazy_compile(r"loginItems\b[^;\n]{0,200}?\.push\s*\(|\bLoginItem\s*\(", re.IGNORECASE)
 _FOLDER_ACTION = lazy_compile(r"\bmake\s+(?:new\s+)?folder\s+action\b|\battach\s+action\s+to\b|"
                               r"folderActionsEnabled\s*=\s*true|\bfolder\s+actions\s+enabled\s+to\s+true",
                               re.IGNORECASE)  # fmt: skip
@@ -187,6 +189,8 @@ def _applescript(text: str, invocation: Invocation, home: str) -> Verdict | None
         return _verdict(SHUTDOWN, invocation, "sends macOS a shut down, restart or log out event")
     if _JS_FETCH_EVAL.search(text) or _DOWNLOADED_SCRIPT.search(text):
         return _verdict(DOWNLOAD_RUN, invocation, "runs script code it downloads")
+    if _JXA_LOGIN_ITEM.search(text):
+        return _verdict(PROFILE, invocation, "adds a login item: a program started at every login")
     if _FOLDER_ACTION.search(text):
         return _verdict(SCHEDULED, invocation, "attaches a folder action: a script run when a folder changes")
     found = _script_paths(invocation, text, home)
