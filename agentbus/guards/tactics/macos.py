@@ -92,7 +92,7 @@ _BROWSER_JS = lazy_compile(
 _PAGE_SECRETS = lazy_compile(r"document\.cookie|password|localStorage|sessionStorage|document\.forms|"
                              r"type=['\"]?password", re.IGNORECASE)  # fmt: skip
 _SECURITY_UI = lazy_compile(
-    r"process\s+\"(?:SecurityAgent|UserNotificationCenter|coreautha|SystemUIServer|universalAccessAuthWarn)\"|"
+    r"process\s+\"(?:SecurityAgent|UserNotificationCenter|coreautha|universalAccessAuthWarn)\"|"
     r"com\.apple\.preference\.security|com\.apple\.settings\.PrivacySecurity|Privacy_[A-Za-z]+|"
     r"Security\s*&\s*Privacy|Privacy\s*&\s*Security|processes\.byName\(\s*['\"]SecurityAgent",
     re.IGNORECASE,
