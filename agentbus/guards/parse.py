@@ -627,7 +627,8 @@ class _Builder:
             if kind == "variable_assignment":
                 name_node = child.child_by_field_name("name")
                 value_node = child.child_by_field_name("value")
-                value = self.words(value_node)[0] if value_node is not None else ""
+                values = self.words(value_node) if value_node is not None else []
+                value = values[0] if values else ""  # `f=$IFS cmd`: splitting can leave no word
                 words.append(f"{self.text(name_node) if name_node else ''}={value}")
             elif kind in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
                 own.extend(self.redirect(child))
