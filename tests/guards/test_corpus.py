@@ -130,10 +130,10 @@ TLDR_CEILINGS = {
     # category is for (mkfs, shutdown, useradd, `sudo apt install`, `systemctl restart`); the test
     # fails when a category holds back more of what people really type, so a rule that grew too
     # wide is seen. Lower a ceiling when a false positive goes.
-    "account change": 67,
+    "account change": 71,  # macOS: pwpolicy -setpassword/-disableuser/-enableuser, fdesetup add
     "credential hunting": 27,
     "data destruction": 4,
-    "defense impairment": 26,
+    "defense impairment": 27,  # macOS: fdesetup disable (FileVault off)
     "direct disk operation": 89,
     "docker data wipe": 1,
     "evidence destruction": 8,
@@ -144,7 +144,7 @@ TLDR_CEILINGS = {
     "remote code execution": 2,
     "scheduled task": 15,
     "secret access": 22,
-    "service change": 159,
+    "service change": 160,  # macOS: systemsetup -setremotelogin on (the SSH server)
     "shell profile": 12,
     "system file corruption": 9,
     "system shutdown": 68,
