@@ -116,12 +116,12 @@ EXTERNAL = load("external/atomic-red-team.jsonl")
 """Atomic Red Team's Linux and macOS scripts (external/README.md): real attacks nobody here wrote."""
 EXTERNAL_FLOORS = {
     # tactic: Atomic Red Team scripts held back today (raise when the guards improve)
-    "persistence": 66,
+    "persistence": 67,
     "privilege-escalation": 21,
-    "defense-impairment": 87,  # realworld: a new key named rootCA.key is no longer held on its name
-    "credential-access": 42,
+    "defense-impairment": 88,  # realworld: a new key named rootCA.key is no longer held on its name
+    "credential-access": 45,
     "impact": 26,
-    "exfiltration": 8,
+    "exfiltration": 13,
 }
 EXTERNAL_CEILING = 2
 """Atomic Red Team's discovery scripts held back today."""
