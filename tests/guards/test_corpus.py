@@ -41,7 +41,7 @@ CWD = "/home/dev/project"
 ISSUE_12 = ("secret-read", "option-file", "system-file-write", "disk", "interpreter", "parser-gap",
             "permissions")  # fmt: skip
 TACTICS = ("persistence", "privilege-escalation", "defense-impairment", "credential-access", "impact",
-           "exfiltration")  # fmt: skip
+           "exfiltration", "collection")  # fmt: skip
 ORDINARY = ("developer", "discovery")
 VERDICTS = ("block", "ask", "allow")
 
