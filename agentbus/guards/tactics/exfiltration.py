@@ -216,6 +216,9 @@ def _upload(invocation: Invocation, home: str) -> Verdict | None:
                 if what and (candidate != value or _sends_file(values, index)):
                     return _verdict(EXFILTRATION, invocation, f"{name} uploads {what}")
         return _substituted(invocation, home) or _encoded_host(invocation)
+    batch = _batch_upload([], invocation, home)
+    if batch:
+        return _verdict(EXFILTRATION, invocation, f"{name} uploads {batch}")
     if name in ("scp", "rsync", "sftp", "pscp"):
         positionals = _positionals(values, _COPY_VALUES)
         if len(positionals) >= 2 and _REMOTE_PATH.match(positionals[-1]):
