@@ -193,13 +193,17 @@ def test_what_the_clipboard_readers_are() -> None:
     def reads(command: str) -> bool:
         return any(collection.reads_clipboard(i) for stages in walk(parse(command)) for i in stages)
 
-    assert reads("pbpaste") and reads("xclip -o") and reads("xsel -ob") and reads("copyq read 0")
-    assert not reads("pbcopy") and not reads("xclip -i f") and not reads("xsel -bi") and not reads("xsel")
+    for command in ("pbpaste", "xclip -o", "xsel -ob", "copyq read 0", "wl-paste -p"):
+        assert reads(command), command
+    for command in ("pbcopy", "xclip -i f", "xsel -bi", "xsel", "wl-paste --list-types"):
+        assert not reads(command), command
 
 
 # -- generalisation: any spelling of the mechanism -------------------------------------------------
 
-SENSITIVE = st.sampled_from(["/etc", "~", "$HOME", "~/.aws", "/var/log", "~/Documents", "/home/dev/", "/etc/ssh"])
+SENSITIVE = st.sampled_from(
+    ["/etc", "~", "$HOME", "~/.aws", "/var/log", "~/Documents", "/home/dev/", "/etc/ssh"]
+)
 PROJECT = st.sampled_from(["src", "dist/", "./build", "docs/_build/html", "tests/fixtures"])
 TAR_CREATE = st.sampled_from(["czf {out} {src}", "-czf {out} {src}", "-c -z -f {out} {src}",
                               "--create --gzip --file {out} {src}", "cjvf {out} {src}", "-cf {out} {src}",
@@ -208,7 +212,9 @@ WRAPPERS = st.sampled_from(["", "sudo ", "nohup ", "env LC_ALL=C ", "timeout 60 
 
 
 @given(WRAPPERS, TAR_CREATE, SENSITIVE, st.sampled_from(["/tmp/x.tgz", "-", "out.tar", "$HOME/.c.tgz"]))
-def test_any_tar_that_packs_a_sensitive_place_is_blocked(wrapper: str, form: str, source: str, out: str) -> None:
+def test_any_tar_that_packs_a_sensitive_place_is_blocked(
+    wrapper: str, form: str, source: str, out: str
+) -> None:
     verdict = check_command(wrapper + "tar " + form.format(out=out, src=source), home=HOME)
     assert verdict is not None
     assert verdict.decision == "block"
@@ -231,7 +237,8 @@ def test_any_capture_program_is_asked_wherever_it_writes(wrapper: str, program: 
     assert (verdict.category, verdict.decision) == (COLLECTION, "ask")
 
 
-@given(st.sampled_from(["ffmpeg", "tcpdump", "tshark", "xclip", "xsel", "trap", "auditctl", "tar", "zip", "sox"]),
+@given(st.sampled_from(["ffmpeg", "tcpdump", "tshark", "xclip", "xsel", "trap", "auditctl", "tar", "zip",
+                        "sox"]),
        st.lists(st.text(alphabet="-abcdefioSrw=/.~:0123456789 ", max_size=12), max_size=6))  # fmt: skip
 def test_any_arguments_are_judged_without_error(program: str, args: list[str]) -> None:
     command = " ".join([program, *("'" + a.replace("'", "") + "'" for a in args)])

@@ -187,7 +187,7 @@ ORDINARY_MORE = [
     "ping -c 1 $(hostname -f)",
     "curl -X POST -H 'Content-type: application/json' --data '{\"text\":\"ok\"}' https://hooks.slack.com/services/T/B/x",
     'curl -d "{\\"text\\":\\"build $(git rev-parse --short HEAD) ok\\"}" https://hooks.slack.com/services/T/B/x',
-    "echo '{\"text\":\"deployed\"}' | curl -d @- https://hooks.slack.com/services/T/B/x",
+    'echo \'{"text":"deployed"}\' | curl -d @- https://hooks.slack.com/services/T/B/x',
     'curl "https://api.example.com/items?since=$(date +%s)"',
     "wget --post-data 'user=test' http://localhost:8080/login",
     "python3 -m http.server --bind 127.0.0.1 8000",
@@ -228,15 +228,17 @@ def test_any_command_output_piped_to_a_drop_is_exfiltration(producer: str, url: 
 
 
 @given(PRODUCERS, DROP_URLS)
-def test_any_command_output_substituted_into_a_request_to_a_drop_is_exfiltration(producer: str, url: str) -> None:
+def test_any_command_output_substituted_into_a_request_to_a_drop_is_exfiltration(
+    producer: str, url: str
+) -> None:
     verdict = check_command(f'curl -d "text=$({producer})" {url}', home=HOME)
     assert verdict is not None
     assert verdict.category == EXFILTRATION
 
 
 @given(st.sampled_from(["/", "/tmp", "/var/log", "/etc", "~", "/home", "/Users/dev"]),
-       st.sampled_from(["python3 -m http.server 8000", "python -m SimpleHTTPServer", "ruby -run -e httpd . -p 9",
-                        "npx serve", "npx http-server"]))  # fmt: skip
+       st.sampled_from(["python3 -m http.server 8000", "python -m SimpleHTTPServer",
+                        "ruby -run -e httpd . -p 9", "npx serve", "npx http-server"]))  # fmt: skip
 def test_any_server_started_in_a_system_directory_is_exfiltration(directory: str, server: str) -> None:
     verdict = check_command(f"cd {directory} && {server}", home=HOME)
     assert verdict is not None

@@ -11,7 +11,7 @@
 - :data:`~agentbus.guards.verdict.CREDENTIALS`: keyloggers, which catch the
   passwords typed: a ``DEBUG`` trap or ``PROMPT_COMMAND`` that records each
   command to a file, a logger or the network, ``auditctl -S execve`` rules,
-  ``xinput test``, ``logkeys``, reading ``/dev/input``, ``strace -e read`` on another process.
+  ``xinput test``, ``logkeys``, reading ``/dev/input`` (``strace -p`` is :mod:`.credentials`'s).
 - :data:`~agentbus.guards.verdict.OBFUSCATED`: the clipboard's content run as code
   (``$(pbpaste)``, ``eval "$(xclip -o)"``, ``pbpaste | sh``): code no guard can read.
 - :data:`~agentbus.guards.verdict.EXFILTRATION`: a sensitive place packed into an
@@ -254,14 +254,6 @@ def _keylogger(invocation: Invocation) -> str | None:
         return "prints every key pressed (a keylogger)"
     if name in ("logkeys", "lkl", "uberkey", "xkeylogger", "keylogger", "xspy", "pykeylogger"):
         return None if values and set(values) <= {"-k", "--kill", *_INFO} else "a keylogger"
-    if (
-        name == "strace"
-        and "-p" in values
-        and any(
-            re.search(r"\b(?:read|write)\b", v) for i, v in enumerate(values) if i and values[i - 1] == "-e"
-        )
-    ):
-        return "reads what another process reads or writes (what is typed into it)"
     if name in _INPUT_READERS and not (name == "evtest" and "--query" in values):
         for value in values:
             if value.startswith("/dev/input/") or value == "/dev/uinput":
