@@ -73,6 +73,8 @@ KEYLOGGERS = [
     "xinput test-xi2 --root",
     "logkeys --start --output /tmp/k.log",
     "evtest /dev/input/event3",
+    "bpftrace -e 'uretprobe:/bin/bash:readline { printf(\"%s\\n\", str(retval)); }'",
+    "sudo bashreadline",
     "cat /dev/input/event0 > /tmp/raw",
     "strace -p 4242 -e trace=read -o /tmp/t",
 ]
@@ -102,6 +104,9 @@ STAGED = [
     "python3 -c \"import shutil; shutil.make_archive('/tmp/h', 'zip', '/home/dev')\"",
     "$PYTHON -c \"from zipfile import ZipFile; ZipFile('/tmp/p.zip', 'w').write('/etc/passwd')\"",
     "ssh root@203.0.113.7 'tar czf - /home' > homes.tgz",
+    "find ~ -name '*.pdf' -exec cp {} /tmp/.stage/ \\;",
+    "find /home -name '*.docx' | xargs tar czf /tmp/docs.tgz",
+    "find ~/Documents -type f -print0 | xargs -0 -I{} cp {} /tmp/s",
 ]
 ORDINARY = [
     "tcpdump -r capture.pcap -nn",
@@ -134,6 +139,10 @@ ORDINARY = [
     "python3 -c \"import shutil; shutil.make_archive('dist/site', 'zip', 'public')\"",
     "python3 -c \"import gzip; print(gzip.decompress(open('data.gz', 'rb').read())[:10])\"",
     "ssh build@ci.example.com 'tar czf - -C /srv/app/build .' > build.tgz",
+    "ffmpeg -f avfoundation -list_devices true -i ''",
+    "find ~ -maxdepth 1 -name .vimrc -exec cp {} dotfiles/ \\;",
+    "find . -name '*.py' -exec cp {} backup/ \\;",
+    "find ~ -name '*.pyc' -delete",
 ]
 
 

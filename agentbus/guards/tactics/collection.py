@@ -115,7 +115,7 @@ def _captures(invocation: Invocation) -> str | None:
             return None
         return what
     if name in ("ffmpeg", "avconv", "ffmpeg6", "ffmpeg7"):
-        return _ffmpeg_device(values)
+        return None if "-list_devices" in values or "-list_formats" in values else _ffmpeg_device(values)
     if name.startswith("gst-launch"):
         return next((_GSTREAMER_SOURCES[v] for v in values if v in _GSTREAMER_SOURCES), None)
     if name in ("sox", "rec"):
@@ -220,6 +220,10 @@ def _records_commands(code: str) -> bool:
     return bool(script.substitutions) and any(sub.kind == ">(" for sub in script.substitutions)
 
 
+_READLINE_PROBE = lazy_compile(
+    r"probe:[^:\s]*:readline\b|\btty_write\b|\bpty_write\b|\bn_tty_\w+|\binput_event\b"
+)
+"""bpftrace probes that see what is typed: bash's ``readline``, the terminal driver, input events."""
 _AUDITED_CALLS = frozenset({"execve", "execveat", "read", "all", "write"})
 _INPUT_DEVICE = lazy_compile(r"^/dev/(?:input/|uinput$|hidraw\d|tty\d*$|pts/|console$)")
 _INPUT_READERS = frozenset({"cat", "dd", "od", "hexdump", "xxd", "head", "tail", "strings", "tee", "cp",
@@ -252,7 +256,23 @@ def _keylogger(invocation: Invocation) -> str | None:
         return "an audit rule that logs every keystroke"
     if name == "xinput" and values[:1] and values[0] in ("test", "test-xi2", "--test", "--test-xi2"):
         return "prints every key pressed (a keylogger)"
-    if name in ("logkeys", "lkl", "uberkey", "xkeylogger", "keylogger", "xspy", "pykeylogger"):
+    if name == "bpftrace" and _READLINE_PROBE.search(" ".join(values)):
+        return "a probe on the shell's readline or the terminal: every line typed (a keylogger)"
+    if name in (
+        "logkeys",
+        "lkl",
+        "uberkey",
+        "xkeylogger",
+        "keylogger",
+        "xspy",
+        "pykeylogger",
+        "bashreadline",
+        "ttysnoop",
+        "bashreadline-bpfcc",
+        "ttysnoop-bpfcc",
+        "ttysnoop.bt",
+        "bashreadline.bt",
+    ):
         return None if values and set(values) <= {"-k", "--kill", *_INFO} else "a keylogger"
     if name in _INPUT_READERS and not (name == "evtest" and "--query" in values):
         for value in values:
@@ -424,6 +444,37 @@ def _staged(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
+_COLLECTORS = frozenset({"cp", "mv", "rsync", "tar", "zip", "7z", "7za", "rar", "ditto", "scp", "curl",
+                         "cpio", "install", "gzip", "xz", "bsdtar", "gtar"})  # fmt: skip
+"""Programs that, run on each file ``find`` turns up, gather them into one place (or send them)."""
+_NAME_TESTS = frozenset(
+    {"-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-wholename", "-iwholename"}
+)
+
+
+def _gathered(invocation: Invocation, home: str) -> Verdict | None:
+    """``find ~ -name '*.pdf' -exec cp {} /tmp/s \\;``: files from across home or ``/`` put in one place."""
+    if invocation.name not in ("find", "gfind", "bfs"):
+        return None
+    values = _values(invocation)
+    starts = []
+    for value in values:
+        if value.startswith(("-", "(", "!")):
+            break
+        starts.append(value)
+    runs = {values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-exec", "-execdir", "-ok", "-okdir")}
+    if not {posixpath.basename(r) for r in runs} & _COLLECTORS:
+        return None
+    patterns = [values[i + 1] for i, v in enumerate(values[:-1]) if v in _NAME_TESTS]
+    if patterns and not any(re.search(r"[*?\[]", p) for p in patterns):
+        return None  # a file named exactly: one file, not a collection
+    for start in starts or ["."]:
+        what = sensitive_source(start, home, invocation.cwd)
+        if what:
+            return _verdict(EXFILTRATION, invocation, f"gathers files from across {what} into one place")
+    return None
+
+
 # -- the judges ---------------------------------------------------------------------------------------
 
 
@@ -436,7 +487,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         return _verdict(
             OBFUSCATED, invocation, "runs the clipboard's content as code, which no guard can read"
         )
-    staged = _staged(invocation, home)
+    staged = _staged(invocation, home) or _gathered(invocation, home)
     if staged is not None:
         return staged
     if not invocation.name:
@@ -463,10 +514,14 @@ def judge_script(script: Script, home: str) -> Verdict | None:
                 return Verdict(
                     EXFILTRATION, _piece(text), f"pipes the clipboard to {stage.name}, off the machine"
                 )
-            if listed is not None and _archives_stdin(stage):
+            if listed is not None and (
+                _archives_stdin(stage) or ("xargs" in stage.wrappers and stage.name in _COLLECTORS)
+            ):
                 text = " | ".join(s.text for s in stages)
                 return Verdict(
-                    EXFILTRATION, _piece(text), f"packs {listed} into an archive, ready to carry away"
+                    EXFILTRATION,
+                    _piece(text),
+                    f"gathers {listed} into an archive or one place, ready to carry away",
                 )
             if reads_clipboard(stage):
                 clipboard = stage

@@ -160,7 +160,7 @@ DROPS = lazy_compile(
     r"pipedream\.net|interactsh\.com|ngrok\.io|ngrok-free\.app|discord(?:app)?\.com|api\.telegram\.org|"
     r"hooks\.slack\.com|webhook\.office\.com|ntfy\.sh|requestcatcher\.com|beeceptor\.com|hookbin\.com|"
     r"burpcollaborator\.net|oast\.(?:fun|me|pro|live|site|online)|trycloudflare\.com|serveo\.net|"
-    r"localhost\.run|loca\.lt|ngrok\.app|pastes\.io|controlc\.com|rentry\.co)$",
+    r"localhost\.run|loca\.lt|ngrok\.app|pastes\.io|controlc\.com|rentry\.co|content\.dropboxapi\.com)$",
     re.IGNORECASE,
 )
 """Anonymous file drops, paste sites, request catchers and chat APIs: where stolen files are sent."""
@@ -347,7 +347,10 @@ def _dns(invocation: Invocation, home: str) -> Verdict | None:
             and (previous == "-p" or _spelled_into_name(invocation, word) or _reads_secret(subs, home))
         ):
             return _verdict(EXFILTRATION, invocation, "spells computed data into a DNS query or ping payload")
-        previous = command.static(word) or ""
+        value = command.static(word) or ""
+        if previous == "-p" and invocation.name.startswith("ping") and "$" in value:
+            return _verdict(EXFILTRATION, invocation, "sends a variable's data as the ping payload")
+        previous = value
     return _encoded_host(invocation)
 
 
@@ -660,6 +663,31 @@ _PACKAGE_URL = lazy_compile(
     r"^https?://\S+\.(?:tar\.gz|tgz|zip|whl|tar\.bz2|tar\.xz|egg|gem|crate)(?:[?#]\S*)?$"
 )
 _MODES_X = lazy_compile(r"^(?:[0-7]?[0-7]*[1357][0-7]{0,2}|[ugoa]*\+[rwXst]*x[rwxXst]*)$")
+
+
+_SEND_CODE = lazy_compile(
+    r"requests\.(?:post|put|patch)|httpx\.(?:post|put)|files\s*=|urlopen\([^)]{0,400}data\s*=|HTTPS?Connection|"
+    r"\.request\(\s*[\"'](?:POST|PUT)|urllib|LWP|HTTP::Request|Net::HTTP|IO::Socket|CURLOPT_POSTFIELDS|"
+    r"file_get_contents\(\s*[\"']https?:|fetch\(|axios|https?\.request|socket|sendall|\.send\(|smtplib|ftplib|"
+    r"paramiko|Net::FTP|Net::SMTP|fsockopen",
+    re.IGNORECASE,
+)
+"""Code that sends something over the network."""
+_PATH_LITERAL = lazy_compile(r"([\"'])((?:/|~)[^\"'\n]{0,4095})\1")
+
+
+def _code_sends(invocation: Invocation, home: str) -> Verdict | None:
+    """``python3 -c "requests.post(URL, files={'f': open('/etc/passwd')})"``: code sending a secret."""
+    if not (INTERPRETERS.match(invocation.name) or invocation.name in ("pwsh", "powershell")):
+        return None
+    code = inline_code(invocation)
+    if not code or not _SEND_CODE.search(code):
+        return None
+    for match in _PATH_LITERAL.finditer(code):
+        what = sensitive_source(match.group(2), home, invocation.cwd)
+        if what:
+            return _verdict(EXFILTRATION, invocation, f"code that sends {what} over the network")
+    return None
 
 
 def _fetch_and_eval(invocation: Invocation) -> Verdict | None:
@@ -1100,4 +1128,9 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
                 return _verdict(
                     DOWNLOAD_RUN, invocation, f"downloads a program straight onto the PATH ({file})"
                 )
-    return _upload(invocation, home) or _fetch_and_eval(invocation) or _package_from_url(invocation)
+    return (
+        _upload(invocation, home)
+        or _fetch_and_eval(invocation)
+        or _package_from_url(invocation)
+        or _code_sends(invocation, home)
+    )
