@@ -123,10 +123,6 @@ EXTERNAL_FLOORS = {
     "persistence": 66,
     "privilege-escalation": 21,
     "defense-impairment": 87,  # realworld: a new key named rootCA.key is no longer held on its name
-    # One fewer than before realworld: "security import certs.pem" (T1555.001) was held only because a
-    # key's name was among the operands; importing a certificate is ordinary (issue 12 item 2).
-    # Three fewer once the parser stopped crashing on `for x in $(...); do sshpass -p `echo $x`...`:
-    # ssh credential stuffing was held back only by the crash's fail-closed deny.
     "credential-access": 48,  # packet captures and keyloggers (trap DEBUG, PROMPT_COMMAND, auditctl)
     "impact": 26,
     "exfiltration": 26,  # collection too: screen, clipboard, archives of /etc and /var/log, uploads
