@@ -120,12 +120,12 @@ EXTERNAL = load("external/atomic-red-team.jsonl")
 """Atomic Red Team's Linux and macOS scripts (external/README.md): real attacks nobody here wrote."""
 EXTERNAL_FLOORS = {
     # tactic: Atomic Red Team scripts held back today (raise when the guards improve)
-    "persistence": 67,
+    "persistence": 68,
     "privilege-escalation": 21,
     "defense-impairment": 88,  # realworld: a new key named rootCA.key is no longer held on its name
-    "credential-access": 48,  # packet captures and keyloggers (trap DEBUG, PROMPT_COMMAND, auditctl)
+    "credential-access": 51,  # packet captures and keyloggers (trap DEBUG, PROMPT_COMMAND, auditctl)
     "impact": 26,
-    "exfiltration": 26,  # collection too: screen, clipboard, archives of /etc and /var/log, uploads
+    "exfiltration": 27,  # collection too: screen, clipboard, archives of /etc and /var/log, uploads
 }
 EXTERNAL_CEILING = 2
 """Atomic Red Team's discovery scripts held back today."""
