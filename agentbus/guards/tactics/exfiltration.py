@@ -745,7 +745,7 @@ def _bare(command: SimpleCommand) -> Invocation:
 
 _ARCHIVERS = frozenset({"tar", "gtar", "bsdtar", "zip", "7z", "7za", "7zz", "rar", "cp", "rsync", "gzip",
                         "xz", "bzip2", "zstd", "ditto", "cpio", "gpgtar", "base64", "xxd",
-                        "openssl"})  # fmt: skip
+                        "openssl", "cat", "tac"})  # fmt: skip
 
 
 def _packed_upload(invocation: Invocation, home: str, tracker: _Tracker) -> Verdict | None:
