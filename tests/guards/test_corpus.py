@@ -119,7 +119,9 @@ EXTERNAL_FLOORS = {
     "defense-impairment": 80,  # realworld: a new key named rootCA.key is no longer held on its name
     # One fewer than before realworld: "security import certs.pem" (T1555.001) was held only because a
     # key's name was among the operands; importing a certificate is ordinary (issue 12 item 2).
-    "credential-access": 38,
+    # Three fewer once the parser stopped crashing on `for x in $(...); do sshpass -p `echo $x`...`:
+    # ssh credential stuffing was held back only by the crash's fail-closed deny.
+    "credential-access": 35,
     "impact": 16,
     "exfiltration": 8,
 }
