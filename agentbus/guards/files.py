@@ -238,10 +238,13 @@ def _judge(
 def _judge_path(word: str, *, cwd: str | None, write: bool, local: bool, listing: bool) -> Verdict | None:
     if not word or word == "-" or word.startswith("-") or len(word) > PATH_MAX:
         return None
-    if "://" in word and word[:7].lower() != "file://":
-        return None  # a URL names a remote resource, not a local file
+    if _URL.match(word) and word[:7].lower() != "file://":
+        return None  # a URL names a remote resource, not a local file (C://Users/... is a drive)
     if _GLOB.search(word):
-        return check_glob(word, cwd=cwd, local=local and not write, listing=listing)
+        verdict = check_glob(word, cwd=cwd, local=local and not write, listing=listing)
+        if verdict is not None or listing:
+            return verdict
+        # A quoted or unmatched pattern reaches the program as written: judged as the file it names.
     if not write and normalize_path(word, cwd=cwd) in _WORLD_READABLE:
         return None  # every local user reads /etc/passwd; writing it is the command guard's business
     if write and location(word, cwd=cwd) is not None:
@@ -250,6 +253,7 @@ def _judge_path(word: str, *, cwd: str | None, write: bool, local: bool, listing
 
 
 _WORLD_READABLE = frozenset({"/etc/passwd", "/etc/group"})
+_URL = lazy_compile(r"^[A-Za-z][A-Za-z0-9+.-]+://")
 
 
 _PATTERN_OPTIONS = frozenset({"--exclude", "--exclude-dir", "--include", "--filter", "--glob", "--ignore",
@@ -415,6 +419,7 @@ _FIND_COMMANDS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 def _find_runs_commands(invocation: Invocation) -> bool:
     """find -exec and its kin hand what they find to another program, which reads it."""
     return any(invocation.command.static(word) in _FIND_COMMANDS for word in invocation.args)
+
 
 _FIND_PATHS = frozenset({"-path", "-ipath", "-wholename", "-iwholename"})
 

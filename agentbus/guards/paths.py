@@ -52,7 +52,7 @@ class _Rule(NamedTuple):
     """Private only against leaving the machine: a local read (``cat``, ``grep``, ``source``, the
     file tool) is allowed, a copy sent away is not (see :func:`check_path`)."""
     public: re.Pattern[str] | None = None
-    """The harmless look-alikes this rule also matches, allowed inside the project (see :func:`_in_project`)."""
+    """Harmless look-alikes the rule matches too, allowed inside the project (:func:`_in_project`)."""
 
 
 def _rule(
@@ -167,14 +167,24 @@ _APP_DATA = (
     r"(?:\.config|\.var/app|snap|Library/Application Support|Library/Containers|AppData/(?:Local|Roaming))"
 )
 
+_PROFILES = (
+    r"\.(?:profile|bashrc|zshrc|zprofile|bash_profile|bash_login|bash_logout|zshenv|zlogin|zlogout|"
+    r"bash_aliases|kshrc|cshrc|tcshrc|mkshrc|shrc)"
+)
+
 # Matched at the start of the path inside a home directory (/home/x/, /Users/x/, /root/, C:\Users\x\).
 _IN_HOME: tuple[_Rule, ...] = (
+    # The profile itself is read by every shell and shared in dotfiles repositories: readable on
+    # this machine. Its machine-private parts (.zshrc.local, ~/.bashrc.d/secrets.sh) are where
+    # keys are split out to, so that the dotfiles can be published: secrets.
     _rule(
-        r"\.(?:profile|bashrc|zshrc|zprofile|bash_profile|bash_login|bash_logout|zshenv|zlogin|zlogout|"
-        r"bash_aliases|kshrc|cshrc|tcshrc|mkshrc|shrc)"
-        r"(?:\.(?:local|save|pre-[^/]*|d(?:/.*)?)|-[^/]*)?$|\.config/fish/(?:config\.fish|conf\.d(?:/|$))",
+        rf"{_PROFILES}$|\.config/fish/config\.fish$",
         "shell profile, may export API keys",
         local=True,
+    ),
+    _rule(
+        rf"{_PROFILES}(?:\.(?:local|save|pre-[^/]*|d(?:/.*)?)|-[^/]*)$|\.config/fish/conf\.d(?:/|$)",
+        "shell profile, may export API keys",
     ),
     _rule(r"\.npmrc$|\.yarnrc(?:\.ya?ml)?$|\.config/yarn/", "package registry token"),
     _rule(
@@ -528,8 +538,12 @@ def _in_project(resolved: Resolved, *, cwd: str | None, home: str) -> bool:
     if not base or base.lower() == home.rstrip("/").lower() or not resolved.path.startswith(base + "/"):
         return False
     rest = _home_rest(base + "/", home)
-    return not ((rest is not None and rest.startswith(".")) or _HOME_DIR.fullmatch(base + "/")
-                or base.lower().startswith(("/etc", "/private/etc")) or "/." in base[1:])
+    return not (
+        (rest is not None and rest.startswith("."))
+        or _HOME_DIR.fullmatch(base + "/")
+        or base.lower().startswith(("/etc", "/private/etc"))
+        or "/." in base[1:]
+    )
 
 
 def _verdict(rule: _Rule, shown: str, *, write: bool) -> Verdict:
@@ -563,16 +577,21 @@ def check_path(
     rule = _classify(resolved, home=home, write=write, local=local)
     if rule is None:
         return None
-    if write and rule.written == SECRETS or rule.public is not None and rule.public.search(resolved.path):
-        if _in_project(resolved, cwd=cwd, home=home):
-            return None
+    public = rule.public is not None and bool(rule.public.search(resolved.path))
+    if ((write and rule.written == SECRETS) or public) and _in_project(resolved, cwd=cwd, home=home):
+        return None  # the project's own .env written, its own certificate read
     known = resolved.unknown_start is None and not resolved.path.startswith("//./")
     shown = display_path(resolved.path, home=home) if known else path.strip()
     return _verdict(rule, shown, write=write)
 
 
 def check_glob(
-    pattern: str, *, cwd: str | None = None, home: str | None = None, local: bool = False, listing: bool = False
+    pattern: str,
+    *,
+    cwd: str | None = None,
+    home: str | None = None,
+    local: bool = False,
+    listing: bool = False,
 ) -> Verdict | None:
     """A :class:`Verdict` if a glob pattern is aimed at sensitive files.
 
@@ -581,7 +600,8 @@ def check_glob(
     ordinary file name matches (``*.pem`` and ``.env*`` are blocked, ``*.json``
     and ``**/*`` are not). ``listing=True`` says only the names are shown (``find
     -name``): then a pattern that ordinary hidden files match too (``.*``) is no
-    aim at secrets, though ``cat ~/.*`` reads them. ``local`` as for :func:`check_path`.
+    aim at secrets, though ``cat ~/.*`` reads them, and names in the project are the
+    project's (``find . -name '*.pem'``). ``local`` as for :func:`check_path`.
     """
     if not isinstance(pattern, str) or not pattern.strip():
         return None
@@ -595,6 +615,8 @@ def check_glob(
     base = "/".join(directories) if directories else "."
     if pattern.startswith("/") and not base:
         base = "/"
+    if listing and _in_project(resolve(f"{base}/x", cwd=cwd, home=home), cwd=cwd, home=home):
+        return None
     if _GLOB_CHARS & set(last):
         candidates += [base, f"{base}/x"]
         matches = glob_matcher(last.lower())

@@ -57,7 +57,7 @@ def sensitive_source(word: str, home: str, cwd: str | None = None) -> str | None
     shell history), credential stores (browser profiles, keychains) and the
     user's data folders.
     """
-    if not word or word == "-" or "://" in word:
+    if not word or word == "-" or re.match(r"[A-Za-z][A-Za-z0-9+.-]+://", word):  # C://Users: a drive
         return None
     path = normalize_path(word, home=home, cwd=cwd).rstrip("/") or "/"
     home = home.rstrip("/")
