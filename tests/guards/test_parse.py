@@ -123,6 +123,8 @@ _WORDS = st.sampled_from(
         '"$@"',
         "{a,b}",
         "$'\\x41'",
+        "$IFS",
+        '"${x[@]}"',
     ]
 )
 _PROGRAMS = st.sampled_from(
@@ -157,6 +159,7 @@ def _shell(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
         st.tuples(_NAMES, inner, inner).map(lambda t: f"while read {t[0]}; do {t[1]}; done < <({t[2]})"),
         st.tuples(inner, words).map(lambda t: f"{t[0]} <<EOF\n{t[1]}\nEOF"),
         st.tuples(_NAMES, words).map(lambda t: f"{t[0]}={t[1]}"),
+        st.tuples(_NAMES, _WORDS, inner).map(lambda t: f"{t[0]}={t[1]} {t[2]}"),
         st.tuples(_NAMES, words).map(lambda t: f"{t[0]}=({t[1]})"),
         st.tuples(inner, inner).map(lambda t: f"g() {{ {t[0]}; }}; {t[1]}"),
         st.tuples(words, inner, inner).map(lambda t: f"case {t[0]} in a) {t[1]};; *) {t[2]};; esac"),
@@ -176,7 +179,8 @@ def test_nested_scopes_never_make_a_guard_fail(text: str) -> None:
 
     Found this way: ``for d in $(ls); do printf "$(dirname "$d")"; done`` (a loop
     variable's placeholder named the loop's substitutions inside the nested ``$(...)``), a
-    function defined in a loop fed by ``<<< "$(x)"``, and ``sudo `echo a b```.
+    function defined in a loop fed by ``<<< "$(x)"``, ``sudo `echo a b```, ``f=$IFS cmd``,
+    and an array of substitutions used inside a function.
     """
     for verdict in (check_command(text, home="/home/me"), check_shell_files(text, cwd="/home/me/p")):
         assert verdict is None or "failed to judge" not in verdict.why, (text, verdict)
