@@ -21,6 +21,12 @@ Three tables, by where a name is a secret:
   ``dotfiles/.bashrc``) and secret only in the home directory that tools read them from;
 - from the root (``/etc/shadow``, ``/proc/1/environ``, ``/dev/sda``, ``C:\\Windows\\System32\\config\\SAM``).
 
+Two rules are narrower than their names: a shell profile is private only against leaving
+the machine (``check_path(..., local=True)``, for readers that keep what they read here,
+allows it), and a ``.pem`` named as a certificate, or any secret's name written, inside the
+project (the working directory, not the home directory or a dot-directory of it) is the
+project's own.
+
 A backup of a secret is the secret (``/etc/shadow-``, ``.env.bak``, ``id_rsa~``,
 ``/etc/.shadow.swp``). A path whose start is unknown (``../../etc/shadow`` without
 a working directory, ``$SOMEDIR/.npmrc``) is judged as if it started at the root
