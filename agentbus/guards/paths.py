@@ -534,21 +534,22 @@ def _classify_one(path: str, *, home: str, write: bool) -> _Rule | None:
 
 
 def _in_project(resolved: Resolved, *, cwd: str | None, home: str) -> bool:
-    """A file under the working directory, which is neither the home directory, the root nor a
-    credential store: writing a secret's name there (``cp .env.example .env``, ``> cert.pem``)
+    """A file under the working directory, when that is no home directory, no ancestor of one
+    and no dot-directory, and the file is in no credential store (a dot-directory directly in a
+    home, ``/etc``): writing a secret's name there (``cp .env.example .env``, ``> cert.pem``)
     changes the project's own configuration, as editing any of its files does; writing
     ``~/.aws/credentials`` or ``~/.ssh/id_rsa`` swaps the user's."""
     if not cwd or resolved.unknown_start is not None:
         return False
-    base = resolve(cwd, home=home).path.rstrip("/")
-    if not base or base.lower() == home.rstrip("/").lower() or not resolved.path.startswith(base + "/"):
+    base = resolve(cwd, home=home).path.rstrip("/").lower()
+    path = resolved.path
+    if not base or not path.lower().startswith(base + "/") or "/." in base:
         return False
-    rest = _home_rest(base + "/", home)
+    if (home.rstrip("/") + "/").lower().startswith(base + "/") or _HOME_DIR.fullmatch(base + "/"):
+        return False  # the home directory, or a directory above it: every secret is under it
+    rest = _home_rest(path, home)
     return not (
-        (rest is not None and rest.startswith("."))
-        or _HOME_DIR.fullmatch(base + "/")
-        or base.lower().startswith(("/etc", "/private/etc"))
-        or "/." in base[1:]
+        (rest is not None and rest.startswith(".")) or path.lower().startswith(("/etc/", "/private/etc/"))
     )
 
 

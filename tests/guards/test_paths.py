@@ -497,6 +497,8 @@ def test_certificates_are_checked_without_being_shown() -> None:
         ("cd ~/.ssh && echo x > id_rsa", True),
         ("cp x .agentbus/config.toml", True),  # agentbus's own trust anchors, wherever they are
         ("cp .env /tmp/x", True),
+        ("cd /home && cp x other/.ssh/id_rsa", True),  # above the homes, every secret is "under" it
+        ("cd / && cp x home/dev/.env", True),
     ],
 )
 def test_the_project_writes_its_own_secret_named_files(command: str, held: bool) -> None:
