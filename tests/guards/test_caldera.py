@@ -13,7 +13,6 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from test_corpus import HOME, judge_command
 
 CORPUS = Path(__file__).parent / "corpus" / "external" / "caldera-stockpile.jsonl"
