@@ -12,7 +12,10 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.impairment`: logs and history destroyed, firewalls and security tools turned off, root CAs;
 - :mod:`.credentials`: hunting for keys and passwords, process memory, cloud metadata, browser stores;
 - :mod:`.impact`: shutdown and reboot, killing everything, destroying or encrypting the user's data;
-- :mod:`.exfiltration`: archives sent away, payloads downloaded and run.
+- :mod:`.exfiltration`: archives sent away, payloads downloaded and run;
+- :mod:`.collection`: the screen, microphone, camera, clipboard and packets captured, keyloggers,
+  sensitive places packed into archives;
+- :mod:`.macos`: AppleScript (``osascript``) and the programs only macOS has, across every tactic.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from collections.abc import Callable
 from ..parse import Script
 from ..programs import Invocation
 from ..verdict import Verdict
-from . import credentials, exfiltration, impact, impairment, persistence, privilege
+from . import collection, credentials, exfiltration, impact, impairment, macos, persistence, privilege
 
 __all__ = ["JUDGES", "SCRIPT_JUDGES"]
 
@@ -36,6 +39,8 @@ JUDGES: tuple[InvocationJudge, ...] = (
     credentials.judge,
     impact.judge,
     exfiltration.judge,
+    macos.judge,
+    collection.judge,
 )
 """Every family's judge of one simple command, in the order they are asked."""
 
@@ -45,5 +50,7 @@ SCRIPT_JUDGES: tuple[ScriptJudge, ...] = (
     exfiltration.judge_script,
     persistence.judge_script,
     privilege.judge_script,
+    macos.judge_script,
+    collection.judge_script,
 )
 """The judges of what spans statements."""
