@@ -167,7 +167,7 @@ def check_file_access(
     """
     verdict = check_write(path, cwd=cwd, home=home) if write else None
     if verdict is None:
-        verdict = check_path(path, cwd=cwd, home=home, write=write)
+        verdict = check_path(path, cwd=cwd, home=home, write=write, local=not write)
     return current_policy().apply(verdict)
 
 
@@ -202,36 +202,58 @@ _READERS = frozenset({
 })  # fmt: skip
 """Programs whose file arguments are read (and shown, copied, sent or sourced)."""
 _PATTERN_FIRST = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "awk", "gawk", "mawk", "sed"})
+_LOCAL_READERS = (
+    _READERS - {"scp", "rsync", "sftp", "mv", "xclip", "xsel", "pbcopy", "wl-copy", "ssh-add", "tee", "dd"}
+    | _PATTERN_FIRST
+    | {"wc", "bash", "sh", "zsh", "dash", "ksh", "fish", "shellcheck", "shfmt", "colordiff", "delta"}
+)
+"""Readers that keep what they read on this machine: they show it, compare it, run it or copy it
+locally. A file private only against leaving the machine (a shell profile) is theirs to read;
+senders (``scp``, ``curl -F @``), the clipboard and programs not known stay judged."""
 _WRITE_TARGET = frozenset({"cp", "mv", "install", "rsync", "scp", "tee", "ln"})
 _CURL_DATA = frozenset({"-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--json"})
 _GLOB = lazy_compile(r"[*?\[]")
 
 
-def _judge(word: str, *, cwd: str | None, write: bool = False, devices: bool = False) -> Verdict | None:
+def _judge(
+    word: str,
+    *,
+    cwd: str | None,
+    write: bool = False,
+    devices: bool = False,
+    local: bool = False,
+    listing: bool = False,
+) -> Verdict | None:
     """The verdict on one path a command or search names; disks only with ``devices``.
 
     A disk named in a command is the command guard's business: it knows which
     programs only read one (``smartctl -a /dev/sda``) and which destroy it.
+    ``local``: the program keeps what it reads on this machine (:data:`_LOCAL_READERS`);
+    ``listing``: only the names are shown (see :func:`.paths.check_glob`).
     """
-    verdict = _judge_path(word, cwd=cwd, write=write)
+    verdict = _judge_path(word, cwd=cwd, write=write, local=local, listing=listing)
     return None if verdict is not None and verdict.category == DISK and not devices else verdict
 
 
-def _judge_path(word: str, *, cwd: str | None, write: bool) -> Verdict | None:
+def _judge_path(word: str, *, cwd: str | None, write: bool, local: bool, listing: bool) -> Verdict | None:
     if not word or word == "-" or word.startswith("-") or len(word) > PATH_MAX:
         return None
-    if "://" in word and word[:7].lower() != "file://":
-        return None  # a URL names a remote resource, not a local file
+    if _URL.match(word) and word[:7].lower() != "file://":
+        return None  # a URL names a remote resource, not a local file (C://Users/... is a drive)
     if _GLOB.search(word):
-        return check_glob(word, cwd=cwd)
+        verdict = check_glob(word, cwd=cwd, local=local and not write, listing=listing)
+        if verdict is not None or listing:
+            return verdict
+        # A quoted or unmatched pattern reaches the program as written: judged as the file it names.
     if not write and normalize_path(word, cwd=cwd) in _WORLD_READABLE:
         return None  # every local user reads /etc/passwd; writing it is the command guard's business
     if write and location(word, cwd=cwd) is not None:
         return None  # writing ~/.bashrc, /etc/cron.d/x: the command guard judges it, by the locations table
-    return check_path(word, cwd=cwd, write=write)
+    return check_path(word, cwd=cwd, write=write, local=local and not write)
 
 
 _WORLD_READABLE = frozenset({"/etc/passwd", "/etc/group"})
+_URL = lazy_compile(r"^[A-Za-z][A-Za-z0-9+.-]+://")
 
 
 _PATTERN_OPTIONS = frozenset({"--exclude", "--exclude-dir", "--include", "--filter", "--glob", "--ignore",
@@ -391,6 +413,14 @@ def _generic_operands(invocation: Invocation) -> list[str]:
 
 
 _FIND_NAMES = frozenset({"-name", "-iname"})
+_FIND_COMMANDS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+
+
+def _find_runs_commands(invocation: Invocation) -> bool:
+    """find -exec and its kin hand what they find to another program, which reads it."""
+    return any(invocation.command.static(word) in _FIND_COMMANDS for word in invocation.args)
+
+
 _FIND_PATHS = frozenset({"-path", "-ipath", "-wholename", "-iwholename"})
 
 
@@ -494,8 +524,10 @@ _KEY_VARIABLE = lazy_compile(r"^[A-Z_]*(?:KUBECONFIG|KEY|CERT|CREDENTIALS)(?:_FI
 _CREATES_KEYS = {"step": ("certificate", "create"), "tomb": ("forge",), "certtool": ()}
 """Programs (and subcommands) whose key-file operands are new keys they write."""
 _USES_CERTIFICATES = {"security": frozenset({"add-certificates", "add-trusted-cert", "remove-trusted-cert",
-                                             "verify-cert", "import"})}  # fmt: skip
-"""Programs whose certificate operands are imported into a trust store or keychain, not shown."""
+                                             "verify-cert", "import"}),
+                      "openssl": frozenset({"verify"}), "gmssl": frozenset({"verify"})}  # fmt: skip
+"""Programs whose certificate operands are imported into a trust store or keychain, or checked
+against one (``openssl verify`` prints OK or an error, never the file), not shown."""
 _PATTERN_VALUE_OPTION = lazy_compile(r"^--(?:accept|reject|allow|deny|exclude|include|ignore|skip)[\w-]*$")
 """``kubectl proxy --accept-paths '^/api/.*'``: the value is a pattern, not a file."""
 
@@ -599,9 +631,12 @@ def _a_name(word: str, cwd: str | None) -> bool:
     return not _CREDENTIAL_STORE.match(normalize_path(word, cwd=cwd))
 
 
-def _check_invocation(invocation: Invocation, cwd: str | None) -> Verdict | None:
+def _check_invocation(invocation: Invocation, cwd: str | None, *, shown: bool = False) -> Verdict | None:
+    """The verdict on one program run; ``shown``: its output goes to the terminal or a file, not
+    into another program (the last stage of a pipeline of the command line itself)."""
     invocation = _without_consumed(invocation, cwd)
     name = invocation.name
+    local = name in _LOCAL_READERS
     if name in ("apply_patch", "applypatch"):
         # Codex runs patches through the shell: apply_patch <<'EOF' *** Update File: ... EOF
         command = invocation.command
@@ -630,13 +665,13 @@ def _check_invocation(invocation: Invocation, cwd: str | None) -> Verdict | None
             for value in map(invocation.command.static, invocation.args)
             if value
         )
-        generic = not (name in _READERS or name in _PATTERN_FIRST or name == "find")
+        listing = name == "find" and shown and not _find_runs_commands(invocation)
         for index, operand in enumerate(plain):
             if generic and _a_name(operand, cwd):
                 continue
             # sed -i edits its files where they are (nothing is shown); ln -s makes its last operand.
             write = name == "tee" or in_place or (name in _WRITE_TARGET and index == last and last > 0)
-            verdict = _judge(operand, cwd=cwd, write=write)
+            verdict = _judge(operand, cwd=cwd, write=write, local=local, listing=listing)
             if verdict is not None:
                 return verdict
         uploads = _curl_files(invocation) if name in ("curl", "wget", "http", "xh") else []
@@ -651,7 +686,7 @@ def _check_invocation(invocation: Invocation, cwd: str | None) -> Verdict | None
             for loaded in option_values(value) if value else ():
                 if loaded.role == "pattern" or (name in _IDENTITY_USERS and loaded.option == "-i"):
                     continue
-                verdict = _judge(loaded.value, cwd=cwd)
+                verdict = _judge(loaded.value, cwd=cwd, local=local)
                 if verdict is not None:
                     return verdict
     command = invocation.command
@@ -673,7 +708,7 @@ def _check_invocation(invocation: Invocation, cwd: str | None) -> Verdict | None
         target = command.static(redirect.target)
         if target is None or redirect.op in ("<<", "<<<", ">&", "<&") or target.isdigit():
             continue
-        verdict = _judge(target, cwd=cwd, write=redirect.op != "<")
+        verdict = _judge(target, cwd=cwd, write=redirect.op != "<", local=local)
         if verdict is not None:
             return verdict
     return None
@@ -767,11 +802,15 @@ def _check_shell_files(command: str, cwd: str | None, home: str) -> Verdict | No
 def _judge_shell_files(
     command: str, cwd: str | None, home: str, script: Script | None = None
 ) -> Verdict | None:
-    for stages in walk(parsed(command) if script is None else script, cwd=cwd):
+    script = parsed(command) if script is None else script
+    # The commands of the line itself; a nested one (in $(...), bash -c) may feed its output on.
+    written = {id(pipeline[-1]) for pipeline in script.pipelines if pipeline}
+    for stages in walk(script, cwd=cwd):
         upstream: list[str] | None = None
         for index, invocation in enumerate(stages):
             spend()
-            verdict = _check_invocation(invocation, invocation.cwd)
+            shown = index == len(stages) - 1 and id(invocation.command) in written
+            verdict = _check_invocation(invocation, invocation.cwd, shown=shown)
             if verdict is None and index > 0:
                 if upstream is None:
                     upstream = _echoed(stages[0])

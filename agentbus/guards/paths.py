@@ -21,6 +21,12 @@ Three tables, by where a name is a secret:
   ``dotfiles/.bashrc``) and secret only in the home directory that tools read them from;
 - from the root (``/etc/shadow``, ``/proc/1/environ``, ``/dev/sda``, ``C:\\Windows\\System32\\config\\SAM``).
 
+Two rules are narrower than their names: a shell profile is private only against leaving
+the machine (``check_path(..., local=True)``, for readers that keep what they read here,
+allows it), and a ``.pem`` named as a certificate, or any secret's name written, inside the
+project (the working directory, not the home directory or a dot-directory of it) is the
+project's own.
+
 A backup of a secret is the secret (``/etc/shadow-``, ``.env.bak``, ``id_rsa~``,
 ``/etc/.shadow.swp``). A path whose start is unknown (``../../etc/shadow`` without
 a working directory, ``$SOMEDIR/.npmrc``) is judged as if it started at the root
@@ -48,10 +54,33 @@ class _Rule(NamedTuple):
     category: str
     written: str
     """The category when the file is written (a device, a system file)."""
+    local: bool = False
+    """Private only against leaving the machine: a local read (``cat``, ``grep``, ``source``, the
+    file tool) is allowed, a copy sent away is not (see :func:`check_path`)."""
+    public: re.Pattern[str] | None = None
+    """Harmless look-alikes the rule matches too, allowed inside the project (:func:`_in_project`)."""
 
 
-def _rule(pattern: str, label: str, category: str = SECRETS, written: str | None = None) -> _Rule:
-    return _Rule(lazy_compile(pattern, re.IGNORECASE), label, category, written or category)
+def _rule(
+    pattern: str,
+    label: str,
+    category: str = SECRETS,
+    written: str | None = None,
+    *,
+    local: bool = False,
+    public: re.Pattern[str] | None = None,
+) -> _Rule:
+    return _Rule(lazy_compile(pattern, re.IGNORECASE), label, category, written or category, local, public)
+
+
+_PUBLIC_CERTIFICATE = lazy_compile(
+    r"/(?![^/]*(?:key|priv))(?:[^/]*[-_.])?(?:certs?|certificate|chain|fullchain|ca|cacert|ca-bundle|bundle"
+    r"|crt|trust|truststore|root-?ca|ca-?chain)\.pem$",
+    re.IGNORECASE,
+)
+"""A .pem named as certificates are by every tool's convention (Let's Encrypt's cert.pem and
+fullchain.pem, cfssl's ca.pem, ``server-cert.pem``), never with ``key`` or ``priv`` in its name
+(privkey.pem, ca-key.pem, mkcert's localhost-key.pem): the public half, as a ``.crt`` is."""
 
 
 class _Table:
@@ -109,7 +138,10 @@ _ANYWHERE: tuple[_Rule, ...] = (
         r"(?!(?:[^/]*\.)?(?:d\.ts|[cm]?[jt]sx?|py|rb|go|rs|java|kt|php|md|rst)$)[^/]+)?$",
         "environment file with secrets",
     ),
-    _rule(r"\.(?:pem|key|p12|pfx|pkcs12|p8|ppk|jks|keystore|ovpn)$", "certificate or private key file"),
+    _rule(r"\.(?:key|p12|pfx|pkcs12|p8|ppk|jks|keystore|ovpn)$", "certificate or private key file"),
+    # A .pem may hold a private key (an EC2 key pair, mkcert's localhost-key.pem); inside the
+    # project, one named as certificates are by every tool's convention holds the public half.
+    _rule(r"\.pem$", "certificate or private key file", public=_PUBLIC_CERTIFICATE),
     _rule(r"\.kdbx?$|\.(?:agilekeychain|opvault|1pif|1pux|psafe3)$", "password manager vault"),
     _rule(r"\.keytab$", "Kerberos keytab"),
     _rule(r"\.tfstate(?:\.backup)?$", "Terraform state, which holds secrets in plain text"),
@@ -141,12 +173,23 @@ _APP_DATA = (
     r"(?:\.config|\.var/app|snap|Library/Application Support|Library/Containers|AppData/(?:Local|Roaming))"
 )
 
+_PROFILES = (
+    r"\.(?:profile|bashrc|zshrc|zprofile|bash_profile|bash_login|bash_logout|zshenv|zlogin|zlogout|"
+    r"bash_aliases|kshrc|cshrc|tcshrc|mkshrc|shrc)"
+)
+
 # Matched at the start of the path inside a home directory (/home/x/, /Users/x/, /root/, C:\Users\x\).
 _IN_HOME: tuple[_Rule, ...] = (
+    # The profile itself is read by every shell and shared in dotfiles repositories: readable on
+    # this machine. Its machine-private parts (.zshrc.local, ~/.bashrc.d/secrets.sh) are where
+    # keys are split out to, so that the dotfiles can be published: secrets.
     _rule(
-        r"\.(?:profile|bashrc|zshrc|zprofile|bash_profile|bash_login|bash_logout|zshenv|zlogin|zlogout|"
-        r"bash_aliases|kshrc|cshrc|tcshrc|mkshrc|shrc)"
-        r"(?:\.(?:local|save|pre-[^/]*|d(?:/.*)?)|-[^/]*)?$|\.config/fish/(?:config\.fish|conf\.d(?:/|$))",
+        rf"{_PROFILES}$|\.config/fish/config\.fish$",
+        "shell profile, may export API keys",
+        local=True,
+    ),
+    _rule(
+        rf"{_PROFILES}(?:\.(?:local|save|pre-[^/]*|d(?:/.*)?)|-[^/]*)$|\.config/fish/conf\.d(?:/|$)",
         "shell profile, may export API keys",
     ),
     _rule(r"\.npmrc$|\.yarnrc(?:\.ya?ml)?$|\.config/yarn/", "package registry token"),
@@ -327,6 +370,8 @@ _ORDINARY_SAMPLES = (
     "main.py", "README.md", "data.json", "index.ts", "notes.txt", "config.yaml", "Makefile", "x",
     "style.css", "setup.cfg", "app.log", "package.json", "test.sh", "image.png", "a.b",
 )  # fmt: skip
+_ORDINARY_HIDDEN = (".gitignore", ".editorconfig", ".github", ".eslintrc", ".DS_Store")
+"""Hidden files every project has: a listing of names that match them is no hunt for secrets."""
 
 
 def glob_matcher(pattern: str) -> Callable[[str], bool]:
@@ -454,11 +499,11 @@ def _starts(resolved: Resolved, home: str) -> list[str]:
     return starts
 
 
-def _classify(resolved: Resolved, *, home: str, write: bool) -> _Rule | None:
+def _classify(resolved: Resolved, *, home: str, write: bool, local: bool = False) -> _Rule | None:
     for start in _starts(resolved, home):
         for spelling in _spellings(start):
             rule = _classify_one(spelling, home=home, write=write)
-            if rule is not None:
+            if rule is not None and not (local and rule.local and not write):
                 return rule
     return None
 
@@ -488,6 +533,26 @@ def _classify_one(path: str, *, home: str, write: bool) -> _Rule | None:
     return None
 
 
+def _in_project(resolved: Resolved, *, cwd: str | None, home: str) -> bool:
+    """A file under the working directory, when that is no home directory, no ancestor of one
+    and no dot-directory, and the file is in no credential store (a dot-directory directly in a
+    home, ``/etc``): writing a secret's name there (``cp .env.example .env``, ``> cert.pem``)
+    changes the project's own configuration, as editing any of its files does; writing
+    ``~/.aws/credentials`` or ``~/.ssh/id_rsa`` swaps the user's."""
+    if not cwd or resolved.unknown_start is not None:
+        return False
+    base = resolve(cwd, home=home).path.rstrip("/").lower()
+    path = resolved.path
+    if not base or not path.lower().startswith(base + "/") or "/." in base:
+        return False
+    if (home.rstrip("/") + "/").lower().startswith(base + "/") or _HOME_DIR.fullmatch(base + "/"):
+        return False  # the home directory, or a directory above it: every secret is under it
+    rest = _home_rest(path, home)
+    return not (
+        (rest is not None and rest.startswith(".")) or path.lower().startswith(("/etc/", "/private/etc/"))
+    )
+
+
 def _verdict(rule: _Rule, shown: str, *, write: bool) -> Verdict:
     return Verdict(
         rule.written if write else rule.category,
@@ -498,12 +563,16 @@ def _verdict(rule: _Rule, shown: str, *, write: bool) -> Verdict:
 
 
 def check_path(
-    path: str, *, cwd: str | None = None, home: str | None = None, write: bool = False
+    path: str, *, cwd: str | None = None, home: str | None = None, write: bool = False, local: bool = False
 ) -> Verdict | None:
     """A :class:`Verdict` if ``path`` names a sensitive file, directory or device, else None.
 
     ``write=True`` also blocks files that are only dangerous to write
-    (``~/.ssh/authorized_keys``). The reason reads ``Access denied:
+    (``~/.ssh/authorized_keys``). ``local=True`` says the contents stay on this
+    machine (``cat``, ``grep``, ``source``, the file tool's read): a shell profile
+    is then allowed, because it holds nothing the agent's own environment does not
+    (``printenv`` shows the keys it exports), while uploading or archiving it for
+    sending is still held back. The reason reads ``Access denied:
     ~/.ssh/id_rsa (SSH private key)``; the category is ``secret access``, or
     ``system file corruption`` for a system file written, ``direct disk
     operation`` for a disk.
@@ -512,26 +581,39 @@ def check_path(
         return None
     home = home or home_directory()
     resolved = resolve(path, cwd=cwd, home=home)
-    rule = _classify(resolved, home=home, write=write)
+    rule = _classify(resolved, home=home, write=write, local=local)
     if rule is None:
         return None
+    public = rule.public is not None and bool(rule.public.search(resolved.path))
+    if ((write and rule.written == SECRETS) or public) and _in_project(resolved, cwd=cwd, home=home):
+        return None  # the project's own .env written, its own certificate read
     known = resolved.unknown_start is None and not resolved.path.startswith("//./")
     shown = display_path(resolved.path, home=home) if known else path.strip()
     return _verdict(rule, shown, write=write)
 
 
-def check_glob(pattern: str, *, cwd: str | None = None, home: str | None = None) -> Verdict | None:
+def check_glob(
+    pattern: str,
+    *,
+    cwd: str | None = None,
+    home: str | None = None,
+    local: bool = False,
+    listing: bool = False,
+) -> Verdict | None:
     """A :class:`Verdict` if a glob pattern is aimed at sensitive files.
 
     A glob is judged by its literal directories (``~/.ssh/*`` is inside the SSH
     directory) and by whether its last part matches a sensitive name that no
     ordinary file name matches (``*.pem`` and ``.env*`` are blocked, ``*.json``
-    and ``**/*`` are not).
+    and ``**/*`` are not). ``listing=True`` says only the names are shown (``find
+    -name``): then a pattern that ordinary hidden files match too (``.*``) is no
+    aim at secrets, though ``cat ~/.*`` reads them, and names in the project are the
+    project's (``find . -name '*.pem'``). ``local`` as for :func:`check_path`.
     """
     if not isinstance(pattern, str) or not pattern.strip():
         return None
     if not _GLOB_CHARS & set(pattern):
-        return check_path(pattern, cwd=cwd, home=home)
+        return check_path(pattern, cwd=cwd, home=home, local=local)
     home = home or home_directory()
     parts = pattern.replace("\\", "/").rstrip("/").split("/")
     directories = ["x" if _GLOB_CHARS & set(part) else part for part in parts[:-1]]
@@ -540,15 +622,18 @@ def check_glob(pattern: str, *, cwd: str | None = None, home: str | None = None)
     base = "/".join(directories) if directories else "."
     if pattern.startswith("/") and not base:
         base = "/"
+    if listing and _in_project(resolve(f"{base}/x", cwd=cwd, home=home), cwd=cwd, home=home):
+        return None
     if _GLOB_CHARS & set(last):
         candidates += [base, f"{base}/x"]
         matches = glob_matcher(last.lower())
-        if not any(matches(name.lower()) for name in _ORDINARY_SAMPLES):
+        ordinary = _ORDINARY_SAMPLES + (_ORDINARY_HIDDEN if listing else ())
+        if not any(matches(name.lower()) for name in ordinary):
             candidates += [f"{base}/{name}" for name in _SENSITIVE_SAMPLES if matches(name.lower())]
     else:
         candidates.append(f"{base}/{last}")
     for candidate in candidates:
-        rule = _classify(resolve(candidate, cwd=cwd, home=home), home=home, write=False)
+        rule = _classify(resolve(candidate, cwd=cwd, home=home), home=home, write=False, local=local)
         if rule is not None:
             return _verdict(rule, pattern, write=False)
     return None

@@ -65,11 +65,9 @@ FLOORS = {
 }
 CEILINGS = {
     # category: harmless entries held back today (each one listed in KNOWN_FALSE_POSITIVES)
-    "option-file": 1,
     "privilege-escalation": 1,
     "defense-impairment": 3,
-    "persistence": 6,
-    "credential-access": 4,
+    "credential-access": 1,
     "impact": 3,
     "exfiltration": 1,
 }
@@ -83,19 +81,7 @@ KNOWN_FALSE_POSITIVES = {
     "cat /etc/passwd | wc -l",
     "cat /etc/group",
     "grep -c NOPASSWD /etc/sudoers.d/README",
-    # A .pem may hold a private key as well as a certificate: the path guard cannot tell which.
-    "openssl x509 -in ./certs/dev.pem -noout -subject",
-    "openssl verify -CAfile ./certs/ca.pem ./certs/server.pem",
-    "curl --cacert ./certs/ca.pem https://localhost:8443",
-    # The path guards take shell profiles for secrets ("may export API keys"): reading one, or a
-    # project file named like one, is held back, though writing one is what persistence asks about.
-    "grep -n PATH ~/.bashrc",
-    "diff dotfiles/.zshrc ~/.zshrc",
-    "source ~/.bashrc",
-    "cp ~/.bashrc dotfiles/bashrc.mine",
     # The path guards hold back every key file a command names, even the project's own test keys.
-    "find . -name '*.pem' -newer Makefile",
-    "find ~/project -name '*.key' -path '*/testdata/*'",
     "shred -u tmp/secret-test.key",
     "shred -u ./tmp/*.key",
     "find ~/project -name '*.key' -path '*fixtures*'",
@@ -127,8 +113,9 @@ EXTERNAL_FLOORS = {
     "impact": 26,
     "exfiltration": 27,  # collection too: screen, clipboard, archives of /etc and /var/log, uploads
 }
-EXTERNAL_CEILING = 2
-"""Atomic Red Team's discovery scripts held back today."""
+EXTERNAL_CEILING = 1
+"""Atomic Red Team's discovery scripts held back today: ``sudo cat /etc/sudoers`` (T1087.001), a
+root-only file read through sudo, which issue 12's corpus keeps held (``sudo -l`` is the discovery)."""
 TLDR_CEILINGS = {
     # category: tldr-pages example commands held back today (external/README.md). Most are what the
     # category is for (mkfs, shutdown, useradd, `sudo apt install`, `systemctl restart`); the test
@@ -148,7 +135,7 @@ TLDR_CEILINGS = {
     "privileged install": 51,
     "remote code execution": 2,
     "scheduled task": 15,
-    "secret access": 18,
+    "secret access": 13,
     "service change": 160,  # macOS: systemsetup -setremotelogin on (the SSH server)
     "shell profile": 12,
     "system file corruption": 9,

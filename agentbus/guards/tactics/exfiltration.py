@@ -57,7 +57,7 @@ def sensitive_source(word: str, home: str, cwd: str | None = None) -> str | None
     shell history), credential stores (browser profiles, keychains) and the
     user's data folders.
     """
-    if not word or word == "-" or "://" in word:
+    if not word or word == "-" or re.match(r"[A-Za-z][A-Za-z0-9+.-]+://", word):  # C://Users: a drive
         return None
     path = normalize_path(word, home=home, cwd=cwd).rstrip("/") or "/"
     home = home.rstrip("/")
@@ -939,7 +939,7 @@ def _bare(command: SimpleCommand) -> Invocation:
 
 _ARCHIVERS = frozenset({"tar", "gtar", "bsdtar", "zip", "7z", "7za", "7zz", "rar", "cp", "rsync", "gzip",
                         "xz", "bzip2", "zstd", "ditto", "cpio", "gpgtar", "base64", "xxd",
-                        "openssl"})  # fmt: skip
+                        "openssl", "cat", "tac"})  # fmt: skip
 
 
 def _packed_upload(invocation: Invocation, home: str, tracker: _Tracker) -> Verdict | None:
