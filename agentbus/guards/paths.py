@@ -585,8 +585,10 @@ def check_path(
     if rule is None:
         return None
     public = rule.public is not None and bool(rule.public.search(resolved.path))
-    if ((write and rule.written == SECRETS) or public) and _in_project(resolved, cwd=cwd, home=home):
-        return None  # the project's own .env written, its own certificate read
+    # The project's own certificate, read or written. Its .env is not written (seed 000's rule):
+    # tools load it (dotenv, compose, direnv), so a write there is a change of what runs.
+    if public and _in_project(resolved, cwd=cwd, home=home):
+        return None
     known = resolved.unknown_start is None and not resolved.path.startswith("//./")
     shown = display_path(resolved.path, home=home) if known else path.strip()
     return _verdict(rule, shown, write=write)

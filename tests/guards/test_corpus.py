@@ -135,7 +135,7 @@ TLDR_CEILINGS = {
     "privileged install": 51,
     "remote code execution": 2,
     "scheduled task": 15,
-    "secret access": 13,
+    "secret access": 14,  # `doppler secrets download > path/to/.env`: a .env is not written (seed 000)
     "service change": 160,  # macOS: systemsetup -setremotelogin on (the SSH server)
     "shell profile": 12,
     "system file corruption": 9,

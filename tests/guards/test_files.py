@@ -167,8 +167,7 @@ def test_check_glob_blocks_globs_aimed_at_secrets(pattern: str, blocked: bool) -
         "cat -- ~/.ssh/id_rsa",
         "openssl enc -in .env -out x",
         "tar -cf out.tar -T list.txt ~/.ssh",
-        # The project's own .env is written as any project file (cp .env.example .env); the home's is not.
-        "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: ~/.env\n@@\n-A=1\n+A=2\n*** End Patch\nEOF",
+        "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: .env\n@@\n-A=1\n+A=2\n*** End Patch\nEOF",
         "bash -lc \"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: ~/.ssh/authorized_keys\n"
         '+ssh-ed25519 AAA\n*** End Patch\nEOF"',
     ],

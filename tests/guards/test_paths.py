@@ -487,10 +487,12 @@ def test_certificates_are_checked_without_being_shown() -> None:
 @pytest.mark.parametrize(
     ("command", "held"),
     [
-        ("cp .env.example .env", False),
-        ("echo DEBUG=1 >> .env", False),
+        # A secret-named file is not written, in the project either: tools load a project's .env.
+        ("cp .env.example .env", True),
+        ("echo DEBUG=1 >> .env", True),
+        # A new key for local TLS, made by its program: written, not read (issue 12 item 2).
         ("openssl req -x509 -nodes -newkey rsa:2048 -keyout certs/k.pem -out certs/c.pem -subj /CN=x", False),
-        ("kubeseal --fetch-cert > certs/sealed.pem", False),
+        ("kubeseal --fetch-cert > certs/cert.pem", False),  # named as a certificate: the public half
         ("cd ~ && cp x .env", True),
         ("cp x ../other/.env", True),
         ("echo x > ~/.aws/credentials", True),
@@ -501,7 +503,7 @@ def test_certificates_are_checked_without_being_shown() -> None:
         ("cd / && cp x home/dev/.env", True),
     ],
 )
-def test_the_project_writes_its_own_secret_named_files(command: str, held: bool) -> None:
+def test_secret_named_files_are_not_written_but_certificates_in_the_project_are(command: str, held: bool) -> None:
     assert _held(command) is held, command
 
 
@@ -528,15 +530,15 @@ def test_a_find_that_only_lists_names_in_the_project_or_every_hidden_file_is_dis
 
 
 @pytest.mark.anyio
-async def test_the_file_tools_read_a_profile_and_write_the_projects_env(bus: agentbus.Bus) -> None:
+async def test_the_file_tools_read_a_profile_but_never_write_an_env_file(bus: agentbus.Bus) -> None:
     for tool, args in [
         ("read", {"file_path": "~/.zshrc", "cwd": CWD}),
         ("read", {"file_path": "certs/ca.pem", "cwd": CWD}),
-        ("write", {"file_path": ".env", "content": "DEBUG=1\n", "cwd": CWD}),
     ]:
         assert await bus.call_tool(tool, args, lambda a: "ran") == "ran", (tool, args)
     for tool, args in [
         ("read", {"file_path": "deploy/prod.pem", "cwd": CWD}),
+        ("write", {"file_path": ".env", "content": "DEBUG=1\n", "cwd": CWD}),
         ("write", {"file_path": "~/.aws/credentials", "content": "", "cwd": CWD}),
     ]:
         ran: list[dict[str, Any]] = []
