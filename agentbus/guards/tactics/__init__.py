@@ -12,7 +12,8 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.impairment`: logs and history destroyed, firewalls and security tools turned off, root CAs;
 - :mod:`.credentials`: hunting for keys and passwords, process memory, cloud metadata, browser stores;
 - :mod:`.impact`: shutdown and reboot, killing everything, destroying or encrypting the user's data;
-- :mod:`.exfiltration`: archives sent away, payloads downloaded and run.
+- :mod:`.exfiltration`: archives sent away, payloads downloaded and run;
+- :mod:`.cloud`: the cloud and cluster CLIs (``aws``, ``gcloud``, ``az``, ``kubectl`` ...), across tactics.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from collections.abc import Callable
 from ..parse import Script
 from ..programs import Invocation
 from ..verdict import Verdict
-from . import credentials, exfiltration, impact, impairment, persistence, privilege
+from . import cloud, credentials, exfiltration, impact, impairment, persistence, privilege
 
 __all__ = ["JUDGES", "SCRIPT_JUDGES"]
 
@@ -36,6 +37,7 @@ JUDGES: tuple[InvocationJudge, ...] = (
     credentials.judge,
     impact.judge,
     exfiltration.judge,
+    cloud.judge,
 )
 """Every family's judge of one simple command, in the order they are asked."""
 
