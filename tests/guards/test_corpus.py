@@ -54,12 +54,12 @@ FLOORS = {
     "interpreter": 254,
     "parser-gap": 193,
     "permissions": 47,
-    "persistence": 196,
-    "privilege-escalation": 165,
-    "defense-impairment": 199,
-    "credential-access": 132,
-    "impact": 124,
-    "exfiltration": 119,
+    "persistence": 206,  # cloud: boot scripts and SSH keys in machine metadata, cron jobs in clusters
+    "privilege-escalation": 213,  # cloud: IAM, role bindings, admin grants, privileged pods
+    "defense-impairment": 236,  # cloud: audit trails, detectors, log sinks, cluster security agents
+    "credential-access": 152,  # cloud: secrets printed, Key Vault, service-account tokens
+    "impact": 179,  # cloud: keys deleted, databases, projects, namespaces, terraform destroy
+    "exfiltration": 134,  # cloud: snapshots and images shared, SSH/RDP opened to the internet
     "path": 302,
 }
 CEILINGS = {
@@ -116,10 +116,10 @@ EXTERNAL_FLOORS = {
     # tactic: Atomic Red Team scripts held back today (raise when the guards improve)
     "persistence": 66,
     "privilege-escalation": 21,
-    "defense-impairment": 80,  # realworld: a new key named rootCA.key is no longer held on its name
+    "defense-impairment": 84,  # cloud: Stratus detonations. realworld: a new key named rootCA.key is no longer held on its name
     # One fewer than before realworld: "security import certs.pem" (T1555.001) was held only because a
     # key's name was among the operands; importing a certificate is ordinary (issue 12 item 2).
-    "credential-access": 38,
+    "credential-access": 39,  # cloud: stratus detonate aws.credential-access.*
     "impact": 16,
     "exfiltration": 8,
 }
@@ -131,9 +131,16 @@ TLDR_CEILINGS = {
     # fails when a category holds back more of what people really type, so a rule that grew too
     # wide is seen. Lower a ceiling when a false positive goes.
     "account change": 67,
-    "credential hunting": 27,
-    "data destruction": 4,
-    "defense impairment": 26,
+    # cloud (each the tldr page showing the very operation): `aws iam create-user`, `aws sts assume-role`,
+    # `gcloud iam service-accounts create`, `gcloud projects add-iam-policy-binding`, `kubectl certificate
+    # approve` (asked: who may do what); `terraform destroy` (6), `az group delete`, `aws rds
+    # delete-db-instance` (asked: service change); `gcloud projects delete`, `aws cloudwatch delete-alarms`,
+    # `az storage account keys list`, `az disk grant-access` (blocked).
+    "cloud control": 10,
+    "exfiltration": 1,
+    "credential hunting": 28,
+    "data destruction": 5,
+    "defense impairment": 27,
     "direct disk operation": 89,
     "docker data wipe": 1,
     "evidence destruction": 8,
@@ -144,7 +151,7 @@ TLDR_CEILINGS = {
     "remote code execution": 2,
     "scheduled task": 15,
     "secret access": 22,
-    "service change": 159,
+    "service change": 169,
     "shell profile": 12,
     "system file corruption": 9,
     "system shutdown": 68,

@@ -317,9 +317,29 @@ _AWS_OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
 }  # fmt: skip
 """Operations judged whatever their options: (service, operation) -> (category, why)."""
 
+_IDENTITY_CHANGES: dict[str, re.Pattern[str]] = {
+    "rolesanywhere": re.compile(r"^(?:create|update|enable)-"),
+    "sso-admin": re.compile(r"^(?:create-account-assignment|create-permission-set|attach-|put-inline-policy)"),
+    "identitystore": re.compile(r"^(?:create|update)-"),
+    "eks": re.compile(r"^(?:create-access-entry|update-access-entry|associate-access-policy)$"),
+    "organizations": re.compile(r"^(?:invite-account-to-organization|create-account)$"),
+}
+"""Services besides IAM that decide who gets credentials (IAM Roles Anywhere, Identity Center, EKS access)."""
+_CLUSTER_ADMIN_POLICY = lazy_compile(r"/(?:AmazonEKSClusterAdminPolicy|AmazonEKSAdminPolicy)$")
 _IAM_CHANGES = lazy_compile(
     r"^(?:create|attach|put|update|add|set|delete|detach|remove|upload|enable|deactivate|reset|change)-"
 )
+_BACKUP_DELETIONS: dict[str, frozenset[str]] = {
+    "ec2": frozenset({"delete-snapshot", "delete-volume", "deregister-image", "terminate-instances"}),
+    "rds": frozenset({"delete-db-snapshot", "delete-db-cluster-snapshot", "delete-db-instance", "delete-db-cluster"}),
+    "backup": frozenset({"delete-recovery-point"}),
+    "s3api": frozenset({"delete-object", "delete-bucket"}),
+    "secretsmanager": frozenset({"delete-secret"}),
+    "dynamodb": frozenset({"delete-table", "delete-backup"}),
+}
+"""Deletions that, run over a listing (``$(aws ... describe-snapshots)``, ``| xargs``), destroy them all."""
+_MANY_MACHINES = 10
+_COSTLY_MACHINE = lazy_compile(r"^(?:p[2-6]|g[3-6]\w*|trn\d|inf\d|dl\d|x[12]\w*|u-\d+)[a-z]*\.")
 _SNAPSHOT_SHARES = {
     ("ec2", "modify-snapshot-attribute"): "a disk snapshot",
     ("ec2", "modify-image-attribute"): "a machine image",
@@ -399,6 +419,15 @@ def _aws_iam(invocation: Invocation, call: CloudCall, service: str, operation: s
     return _verdict(CLOUD_CONTROL, invocation, f"iam {operation} changes who may do what in the account")
 
 
+def _aws_identity(invocation: Invocation, call: CloudCall, service: str, operation: str) -> Verdict | None:
+    changes = _IDENTITY_CHANGES.get(service)
+    if changes is None or not changes.match(operation):
+        return None
+    if any(_CLUSTER_ADMIN_POLICY.search(arn) for arn in call.values("--policy-arn")):
+        return _verdict(PRIVILEGE, invocation, "makes a principal administrator of the cluster")
+    return _verdict(CLOUD_CONTROL, invocation, f"{service} {operation} changes who may get credentials")
+
+
 def _aws_exposure(invocation: Invocation, call: CloudCall, service: str, operation: str) -> Verdict | None:
     text = call.text
     shared = _SNAPSHOT_SHARES.get((service, operation))
@@ -450,6 +479,14 @@ def _aws_compute(invocation: Invocation, call: CloudCall, service: str, operatio
             return _verdict(DATA_DESTRUCTION, invocation, "terminates every machine a query lists")
         if len(ids) > 1:
             return _verdict(SERVICE, invocation, "terminates several machines")
+    if operation in _BACKUP_DELETIONS.get(service, ()) and (
+        "xargs" in invocation.wrappers or any(COMPUTED in v for v in call.options.values())
+    ):
+        return _verdict(DATA_DESTRUCTION, invocation, f"{operation} over every item a listing names")
+    if service == "ec2" and operation == "run-instances":
+        count = max((_days(v) or 0 for v in call.values("--count")), default=0)
+        if count >= _MANY_MACHINES or _COSTLY_MACHINE.match(call.value("--instance-type")):
+            return _verdict(SERVICE, invocation, "starts many or GPU machines: the account pays (mining's way)")
     if service == "rds" and operation in ("delete-db-instance", "delete-db-cluster"):
         if call.has("--skip-final-snapshot"):
             return _verdict(DATA_DESTRUCTION, invocation, "deletes a database without a final snapshot")
@@ -457,12 +494,25 @@ def _aws_compute(invocation: Invocation, call: CloudCall, service: str, operatio
     return None
 
 
+def _aws_storage(invocation: Invocation, call: CloudCall, service: str, operation: str) -> Verdict | None:
+    if service == "s3api" and operation == "put-bucket-versioning" and "Suspended" in call.text:
+        return _verdict(DATA_DESTRUCTION, invocation, "suspends versioning: what is then overwritten is lost")
+    writes = (service == "s3api" and operation in ("put-object", "copy-object", "upload-part")) or (
+        service == "s3" and operation in ("cp", "mv", "sync")
+    )
+    if writes and call.has("--sse-customer-key", "--sse-c-key"):
+        return _verdict(DATA_DESTRUCTION, invocation, "encrypts objects with a key held outside AWS (ransomware's way)")
+    return None
+
+
 _AWS_JUDGES: tuple[Callable[[Invocation, CloudCall, str, str], Verdict | None], ...] = (
     _aws_logging,
     _aws_secrets,
     _aws_iam,
+    _aws_identity,
     _aws_exposure,
     _aws_compute,
+    _aws_storage,
 )
 
 
@@ -497,8 +547,12 @@ def _gcloud(invocation: Invocation, call: CloudCall) -> Verdict | None:
             category = EVIDENCE if prefix[1] == "logs" else IMPAIR
             return _verdict(category, invocation, why)
     text = call.text
-    if path[:2] == ("logging", "sinks") and "update" in path[2:3] and call.has("--disabled"):
-        return _verdict(IMPAIR, invocation, "disables a log sink: the audit logs stop arriving")
+    if path[:3] == ("logging", "sinks", "update"):
+        return _verdict(IMPAIR, invocation, "changes what a log sink keeps or where it sends it")
+    if path[:3] == ("compute", "instances", "create") and (
+        call.has("--accelerator") or (_days(call.value("--count")) or 0) >= _MANY_MACHINES
+    ):
+        return _verdict(SERVICE, invocation, "starts GPU machines: the account pays (mining's way)")
     if path[:2] == ("logging", "buckets") and "update" in path[2:3]:
         days = _days(call.value("--retention-days"))
         if days is not None and days <= 1:
@@ -625,6 +679,8 @@ def _az(invocation: Invocation, call: CloudCall) -> Verdict | None:
         return _verdict(CLOUD_CONTROL, invocation, "lets a storage account's containers be made public")
     if path[:2] == ("keyvault", "purge") or path[:3] == ("keyvault", "secret", "purge"):
         return _verdict(DATA_DESTRUCTION, invocation, "purges a deleted Key Vault: it cannot be recovered")
+    if path[:2] in (("disk", "grant-access"), ("snapshot", "grant-access")):
+        return _verdict(EXFILTRATION, invocation, "makes a disk downloadable by anyone with the URL")
     if path[:2] == ("group", "delete"):
         return _verdict(SERVICE, invocation, "deletes a resource group and everything in it")
     return None
@@ -633,6 +689,7 @@ def _az(invocation: Invocation, call: CloudCall) -> Verdict | None:
 # -- kubectl and oc -----------------------------------------------------------------------
 
 _TOKEN_PATH = lazy_compile(r"/(?:var/)?run/secrets/(?:kubernetes\.io|eks\.amazonaws\.com)/|/serviceaccount/token")
+_POD_SECURITY_OFF = lazy_compile(r"^pod-security\.kubernetes\.io/(?:enforce(?:=privileged|-)$|\w+=privileged$)")
 _SECRET_KINDS = lazy_compile(r"^(?:secrets?|secret/.+|secrets/.+)(?:,|$)")
 
 
@@ -662,6 +719,12 @@ def _kubectl(invocation: Invocation, call: CloudCall) -> Verdict | None:
         return _verdict(SCHEDULED, invocation, "schedules a job in the cluster")
     if verb == "run" and call.has("--privileged") and call.value("--privileged").lower() != "false":
         return _verdict(PRIVILEGE, invocation, "starts a privileged pod: root on the node")
+    if verb in ("label", "annotate") and any(_POD_SECURITY_OFF.search(word) for word in path[1:]):
+        return _verdict(IMPAIR, invocation, "turns pod security admission off for a namespace")
+    if verb in ("patch", "edit", "replace", "apply", "create", "set") and any(
+        word in ("aws-auth", "configmap/aws-auth", "cm/aws-auth") for word in path[1:]
+    ):
+        return _verdict(CLOUD_CONTROL, invocation, "changes which AWS identities may act in the cluster")
     if verb in ("delete", "scale"):
         names = [*path[1:], *call.values("-n", "--namespace"), *call.values("-f", "--filename")]
         if any(_SECURITY_AGENTS.search(name) for name in names) and (
@@ -716,6 +779,8 @@ def _stratus(invocation: Invocation, call: CloudCall) -> Verdict | None:
         return None
     techniques = [word for word in call.path[1:] if "." in word] or [COMPUTED]
     tactic = techniques[0].split(".")[1] if techniques[0].count(".") >= 2 else ""
+    if tactic == "discovery":
+        return None  # enumeration only: discovery stays allowed (issue 18)
     category = _TACTIC_CATEGORIES.get(tactic, IMPAIR)
     return _verdict(category, invocation, f"detonates Stratus Red Team's attack {techniques[0]}")
 
