@@ -116,7 +116,8 @@ EXTERNAL_FLOORS = {
     # tactic: Atomic Red Team scripts held back today (raise when the guards improve)
     "persistence": 66,
     "privilege-escalation": 21,
-    "defense-impairment": 84,  # cloud: Stratus detonations. realworld: a new key named rootCA.key is no longer held on its name
+    # cloud: Stratus detonations. realworld: a new key named rootCA.key is no longer held on its name
+    "defense-impairment": 84,
     # One fewer than before realworld: "security import certs.pem" (T1555.001) was held only because a
     # key's name was among the operands; importing a certificate is ordinary (issue 12 item 2).
     "credential-access": 39,  # cloud: stratus detonate aws.credential-access.*
@@ -137,13 +138,13 @@ TLDR_CEILINGS = {
     # delete-db-instance` (asked: service change); `gcloud projects delete`, `aws cloudwatch delete-alarms`,
     # `az storage account keys list`, `az disk grant-access` (blocked).
     "cloud control": 10,
-    "exfiltration": 1,
     "credential hunting": 28,
     "data destruction": 5,
     "defense impairment": 27,
     "direct disk operation": 89,
     "docker data wipe": 1,
     "evidence destruction": 8,
+    "exfiltration": 1,
     "hidden persistence": 19,
     "network backdoor": 3,
     "privilege escalation": 8,

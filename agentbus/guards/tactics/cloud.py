@@ -115,7 +115,8 @@ _GLOBAL_VALUES: dict[str, frozenset[str]] = {
     "aws": frozenset({"--profile", "--region", "--output", "--endpoint-url", "--query", "--color",
                       "--ca-bundle", "--cli-read-timeout", "--cli-connect-timeout", "--cli-binary-format"}),
     "gcloud": frozenset({"--project", "--account", "--configuration", "--impersonate-service-account",
-                         "--billing-project", "--format", "--verbosity", "--flags-file", "--access-token-file",
+                         "--billing-project", "--format", "--verbosity", "--flags-file",
+                         "--access-token-file",
                          "--trace-token", "--zone", "--region", "--location"}),
     "az": frozenset({"--subscription", "--output", "-o", "--query", "--resource-group", "-g"}),
     "kubectl": frozenset({"-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s",
@@ -126,7 +127,8 @@ _GLOBAL_VALUES: dict[str, frozenset[str]] = {
     "helm": frozenset({"-n", "--namespace", "--kube-context", "--kubeconfig", "--registry-config",
                        "--repository-cache", "--repository-config", "-f", "--values", "--set", "--version",
                        "--timeout"}),
-    "terraform": frozenset({"-chdir", "-var", "-var-file", "-target", "-state", "-lock-timeout", "-parallelism"}),
+    "terraform": frozenset({"-chdir", "-var", "-var-file", "-target", "-state", "-lock-timeout",
+                            "-parallelism"}),
 }  # fmt: skip
 """Options that take a value where it may be mistaken for a command word (``aws --profile prod iam``)."""
 _GLOBAL_VALUES["oc"] = _GLOBAL_VALUES["kubectl"]
@@ -183,7 +185,9 @@ def read_call(invocation: Invocation, program: str | None = None) -> CloudCall:
                 current.append(words[index])
                 index += 1
                 current = None
-            elif program != "aws" and (name in flags or name.startswith("--no-") or not name.startswith("--")):
+            elif program != "aws" and (
+                name in flags or name.startswith("--no-") or not name.startswith("--")
+            ):
                 current = None
             continue
         if current is not None:
@@ -201,7 +205,9 @@ def _verdict(category: str, invocation: Invocation, why: str) -> Verdict:
 
 # -- what several CLIs share -------------------------------------------------------------
 
-_WORLD = lazy_compile(r"(?:^|[\s\"'=,\[])(?:0\.0\.0\.0/0|::/0|\*|Internet|Any)(?:$|[\s\"',\]])", re.IGNORECASE)
+_WORLD = lazy_compile(
+    r"(?:^|[\s\"'=,\[])(?:0\.0\.0\.0/0|::/0|\*|Internet|Any)(?:$|[\s\"',\]])", re.IGNORECASE
+)
 _ADMIN_PORT = lazy_compile(r"(?:^|[^\d])(?:22|3389|5985|5986|0-65535|1-65535)(?:$|[^\d])")
 _ADMIN_POLICY = lazy_compile(r"/(?:AdministratorAccess|IAMFullAccess)$")
 _EVERYTHING_ALLOWED = lazy_compile(
@@ -234,7 +240,8 @@ _POLICY_KINDS = frozenset({"validatingwebhookconfiguration", "validatingwebhookc
                            "validatingadmissionpolicy", "validatingadmissionpolicies",
                            "podsecuritypolicy", "podsecuritypolicies"})  # fmt: skip
 _NAMESPACE_KINDS = frozenset({"ns", "namespace", "namespaces", "all", "pv", "pvc", "persistentvolume",
-                              "persistentvolumes", "persistentvolumeclaim", "persistentvolumeclaims"})  # fmt: skip
+                              "persistentvolumes", "persistentvolumeclaim",
+                              "persistentvolumeclaims"})  # fmt: skip
 
 
 def _days(value: str) -> int | None:
@@ -246,42 +253,42 @@ def _days(value: str) -> int | None:
 
 def _expiry_days(document: str) -> int | None:
     """The shortest ``Expiration`` of a lifecycle document given inline (None: none or unreadable)."""
-    found = [int(d) for d in re.findall(r"\"?Expiration\"?\s*[:=]\s*\{[^}]*?\"?Days\"?\s*[:=]\s*(\d+)", document)]
+    found = [
+        int(d) for d in re.findall(r"\"?Expiration\"?\s*[:=]\s*\{[^}]*?\"?Days\"?\s*[:=]\s*(\d+)", document)
+    ]
     found += [int(d) for d in re.findall(r"Expiration=\{?Days=(\d+)", document)]
     return min(found) if found else None
 
 
 # -- aws ----------------------------------------------------------------------------------
 
+
+def _each(service: str, operations: str, verdict: tuple[str, str]) -> dict[tuple[str, str], tuple[str, str]]:
+    return {(service, operation): verdict for operation in operations.split()}
+
+
 _AWS_OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     # defense impairment: the account's audit trail and detectors
-    **dict.fromkeys((("cloudtrail", op) for op in ("stop-logging", "delete-trail", "update-trail",
-                                                   "delete-event-data-store", "stop-event-data-store-ingestion",
-                                                   "delete-channel")),
-                    (IMPAIR, "stops, deletes or redirects the account's CloudTrail audit log")),
-    **dict.fromkeys((("guardduty", op) for op in ("delete-detector", "disassociate-from-master-account",
-                                                  "disassociate-from-administrator-account",
-                                                  "disassociate-members", "delete-members", "stop-monitoring-members",
-                                                  "delete-publishing-destination", "create-ip-set", "update-ip-set",
-                                                  "delete-threat-intel-set")),
-                    (IMPAIR, "turns GuardDuty off, detaches it or teaches it to trust an address list")),
-    **dict.fromkeys((("securityhub", op) for op in ("disable-security-hub", "batch-disable-standards",
-                                                    "disable-import-findings-for-product",
-                                                    "disassociate-from-administrator-account",
-                                                    "disassociate-from-master-account", "delete-members",
-                                                    "disable-organization-admin-account")),
-                    (IMPAIR, "turns Security Hub or its standards off")),
-    **dict.fromkeys((("cloudwatch", op) for op in ("delete-alarms", "disable-alarm-actions",
-                                                   "delete-anomaly-detector")),
-                    (IMPAIR, "deletes or silences the alarms that watch the account")),
-    **dict.fromkeys((("logs", op) for op in ("delete-log-group", "delete-log-stream")),
-                    (EVIDENCE, "deletes a CloudWatch log group or stream: the records are gone")),
-    **dict.fromkeys((("logs", op) for op in ("delete-subscription-filter", "delete-metric-filter",
-                                             "delete-destination")),
-                    (IMPAIR, "stops CloudWatch logs being forwarded or watched")),
+    **_each("cloudtrail", "stop-logging delete-trail update-trail delete-event-data-store delete-channel "
+            "stop-event-data-store-ingestion",
+            (IMPAIR, "stops, deletes or redirects the account's CloudTrail audit log")),
+    **_each("guardduty", "delete-detector disassociate-from-master-account disassociate-members "
+            "disassociate-from-administrator-account delete-members stop-monitoring-members "
+            "delete-publishing-destination create-ip-set update-ip-set delete-threat-intel-set",
+            (IMPAIR, "turns GuardDuty off, detaches it or teaches it to trust an address list")),
+    **_each("securityhub", "disable-security-hub batch-disable-standards disable-import-findings-for-product "
+            "disassociate-from-administrator-account disassociate-from-master-account delete-members "
+            "disable-organization-admin-account",
+            (IMPAIR, "turns Security Hub or its standards off")),
+    **_each("cloudwatch", "delete-alarms disable-alarm-actions delete-anomaly-detector",
+            (IMPAIR, "deletes or silences the alarms that watch the account")),
+    **_each("logs", "delete-log-group delete-log-stream",
+            (EVIDENCE, "deletes a CloudWatch log group or stream: the records are gone")),
+    **_each("logs", "delete-subscription-filter delete-metric-filter delete-destination",
+            (IMPAIR, "stops CloudWatch logs being forwarded or watched")),
     ("ec2", "delete-flow-logs"): (IMPAIR, "deletes VPC flow logs"),
     ("ec2", "disable-ebs-encryption-by-default"): (IMPAIR, "turns off the account's default disk encryption"),
-    ("organizations", "leave-organization"): (IMPAIR, "takes the account out of its organisation's guardrails"),
+    ("organizations", "leave-organization"): (IMPAIR, "takes the account out of its organisation's rules"),
     ("organizations", "detach-policy"): (IMPAIR, "detaches an organisation's guardrail policy"),
     ("organizations", "disable-policy-type"): (IMPAIR, "turns off an organisation's guardrail policies"),
     ("detective", "delete-graph"): (IMPAIR, "deletes Amazon Detective's behaviour graph"),
@@ -289,28 +296,27 @@ _AWS_OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("macie2", "disable-macie"): (IMPAIR, "turns Amazon Macie off"),
     ("inspector2", "disable"): (IMPAIR, "turns Amazon Inspector off"),
     ("access-analyzer", "delete-analyzer"): (IMPAIR, "deletes the IAM Access Analyzer"),
-    ("route53resolver", "delete-resolver-query-log-config"): (IMPAIR, "deletes DNS query logging"),
-    ("route53resolver", "disassociate-resolver-query-log-config"): (IMPAIR, "stops DNS query logging"),
+    **_each("route53resolver", "delete-resolver-query-log-config disassociate-resolver-query-log-config",
+            (IMPAIR, "stops DNS query logging")),
     ("wafv2", "delete-logging-configuration"): (IMPAIR, "stops the web firewall's logging"),
     # credentials
     ("ec2", "get-password-data"): (CREDENTIALS, "decrypts a Windows machine's administrator password"),
-    ("secretsmanager", "batch-get-secret-value"): (CREDENTIALS, "prints many Secrets Manager secrets at once"),
+    ("secretsmanager", "batch-get-secret-value"): (CREDENTIALS, "prints many Secrets Manager secrets"),
     ("secretsmanager", "get-secret-value"): (CREDENTIALS, "prints a Secrets Manager secret"),
     ("configure", "export-credentials"): (CREDENTIALS, "prints the profile's AWS credentials"),
     # cloud control: minting credentials, access to machines, resource policies
-    **dict.fromkeys((("sts", op) for op in ("assume-role", "assume-role-with-saml", "assume-role-with-web-identity",
-                                            "get-session-token", "get-federation-token")),
-                    (CLOUD_CONTROL, "mints temporary AWS credentials")),
-    **dict.fromkeys((("ec2-instance-connect", op) for op in ("send-ssh-public-key",
-                                                             "send-serial-console-ssh-public-key")),
-                    (CLOUD_CONTROL, "lets an SSH key into a machine")),
+    **_each("sts", "assume-role assume-role-with-saml assume-role-with-web-identity get-session-token "
+            "get-federation-token",
+            (CLOUD_CONTROL, "mints temporary AWS credentials")),
+    **_each("ec2-instance-connect", "send-ssh-public-key send-serial-console-ssh-public-key",
+            (CLOUD_CONTROL, "lets an SSH key into a machine")),
     ("kms", "put-key-policy"): (CLOUD_CONTROL, "changes who may use an encryption key"),
     ("kms", "create-grant"): (CLOUD_CONTROL, "lets another principal use an encryption key"),
     ("s3api", "delete-public-access-block"): (CLOUD_CONTROL, "lets a bucket be made public"),
-    ("s3control", "delete-public-access-block"): (CLOUD_CONTROL, "lets every bucket of the account be made public"),
+    ("s3control", "delete-public-access-block"): (CLOUD_CONTROL, "lets every bucket be made public"),
     # impact
-    ("kms", "schedule-key-deletion"): (DATA_DESTRUCTION, "deletes an encryption key: what it encrypts is lost"),
-    ("kms", "disable-key"): (DATA_DESTRUCTION, "disables an encryption key: what it encrypts cannot be read"),
+    ("kms", "schedule-key-deletion"): (DATA_DESTRUCTION, "deletes an encryption key: its data is lost"),
+    ("kms", "disable-key"): (DATA_DESTRUCTION, "disables an encryption key: its data cannot be read"),
     ("backup", "delete-backup-vault"): (DATA_DESTRUCTION, "deletes a backup vault"),
     ("backup", "delete-recovery-point"): (DATA_DESTRUCTION, "deletes a backup"),
     ("s3api", "delete-objects"): (DATA_DESTRUCTION, "deletes objects from a bucket in bulk"),
@@ -319,7 +325,9 @@ _AWS_OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
 
 _IDENTITY_CHANGES: dict[str, re.Pattern[str]] = {
     "rolesanywhere": re.compile(r"^(?:create|update|enable)-"),
-    "sso-admin": re.compile(r"^(?:create-account-assignment|create-permission-set|attach-|put-inline-policy)"),
+    "sso-admin": re.compile(
+        r"^(?:create-account-assignment|create-permission-set|attach-|put-inline-policy)"
+    ),
     "identitystore": re.compile(r"^(?:create|update)-"),
     "eks": re.compile(r"^(?:create-access-entry|update-access-entry|associate-access-policy)$"),
     "organizations": re.compile(r"^(?:invite-account-to-organization|create-account)$"),
@@ -331,7 +339,9 @@ _IAM_CHANGES = lazy_compile(
 )
 _BACKUP_DELETIONS: dict[str, frozenset[str]] = {
     "ec2": frozenset({"delete-snapshot", "delete-volume", "deregister-image", "terminate-instances"}),
-    "rds": frozenset({"delete-db-snapshot", "delete-db-cluster-snapshot", "delete-db-instance", "delete-db-cluster"}),
+    "rds": frozenset(
+        {"delete-db-snapshot", "delete-db-cluster-snapshot", "delete-db-instance", "delete-db-cluster"}
+    ),
     "backup": frozenset({"delete-recovery-point"}),
     "s3api": frozenset({"delete-object", "delete-bucket"}),
     "secretsmanager": frozenset({"delete-secret"}),
@@ -370,30 +380,46 @@ def _aws_logging(invocation: Invocation, call: CloudCall, service: str, operatio
         narrowed = re.search(r"ReadOnly|WriteOnly|NotEquals|\"?Management\"?", text)
         if not keeps_management or narrowed or "file://" in text or COMPUTED in text:
             return _verdict(IMPAIR, invocation, "narrows what CloudTrail records: management events drop out")
-    if service == "guardduty" and operation == "update-detector" and (
-        call.has("--no-enable") or call.value("--enable").lower() == "false"
+    if (
+        service == "guardduty"
+        and operation == "update-detector"
+        and (call.has("--no-enable") or call.value("--enable").lower() == "false")
     ):
         return _verdict(IMPAIR, invocation, "turns GuardDuty's detector off")
-    if service == "guardduty" and operation in ("create-filter", "update-filter") and (
-        call.value("--action").upper() == "ARCHIVE"
+    if (
+        service == "guardduty"
+        and operation in ("create-filter", "update-filter")
+        and (call.value("--action").upper() == "ARCHIVE")
     ):
         return _verdict(IMPAIR, invocation, "archives GuardDuty findings as they arrive")
-    if service == "configservice" and (operation.startswith("delete-") or operation == "stop-configuration-recorder"):
+    if service == "configservice" and (
+        operation.startswith("delete-") or operation == "stop-configuration-recorder"
+    ):
         return _verdict(IMPAIR, invocation, "stops or deletes AWS Config's recording of changes")
-    if service == "securityhub" and operation in ("batch-update-findings", "update-findings") and "SUPPRESSED" in text:
+    if (
+        service == "securityhub"
+        and operation in ("batch-update-findings", "update-findings")
+        and "SUPPRESSED" in text
+    ):
         return _verdict(IMPAIR, invocation, "suppresses Security Hub findings")
     if service == "logs" and operation == "put-retention-policy":
         days = _days(call.value("--retention-in-days"))
         if days is not None and days <= 1:
-            return _verdict(EVIDENCE, invocation, "makes CloudWatch delete the log group's records within a day")
+            return _verdict(
+                EVIDENCE, invocation, "makes CloudWatch delete the log group's records within a day"
+            )
     if service == "s3api" and operation in ("put-bucket-lifecycle-configuration", "put-bucket-lifecycle"):
         days = _expiry_days(text)
         if days is not None and days <= 1:
-            return _verdict(IMPAIR, invocation, "makes S3 delete the bucket's objects (a trail's logs) within a day")
+            return _verdict(
+                IMPAIR, invocation, "makes S3 delete the bucket's objects (a trail's logs) within a day"
+            )
     if service == "s3api" and operation == "put-bucket-logging" and not re.search(r"LoggingEnabled", text):
         return _verdict(IMPAIR, invocation, "turns a bucket's access logging off")
-    if service == "eks" and operation == "update-cluster-config" and re.search(
-        r"\"?enabled\"?\s*[:=]\s*false", call.value("--logging"), re.IGNORECASE
+    if (
+        service == "eks"
+        and operation == "update-cluster-config"
+        and re.search(r"\"?enabled\"?\s*[:=]\s*false", call.value("--logging"), re.IGNORECASE)
     ):
         return _verdict(IMPAIR, invocation, "turns a cluster's audit logging off")
     return None
@@ -402,8 +428,11 @@ def _aws_logging(invocation: Invocation, call: CloudCall, service: str, operatio
 def _aws_secrets(invocation: Invocation, call: CloudCall, service: str, operation: str) -> Verdict | None:
     if service == "ssm" and operation.startswith("get-parameter") and call.has("--with-decryption"):
         return _verdict(CREDENTIALS, invocation, "prints decrypted SSM SecureString parameters")
-    if service == "configure" and operation == "get" and len(call.path) > 2 and re.search(
-        r"secret|session_token|access_key", call.path[2]
+    if (
+        service == "configure"
+        and operation == "get"
+        and len(call.path) > 2
+        and re.search(r"secret|session_token|access_key", call.path[2])
     ):
         return _verdict(CREDENTIALS, invocation, "prints the profile's AWS credentials")
     return None
@@ -443,34 +472,52 @@ def _aws_exposure(invocation: Invocation, call: CloudCall, service: str, operati
             r"(?:CidrIp(?:v6)?[\"']?\s*[:=]\s*[\"']?(?:0\.0\.0\.0/0|::/0))", text
         )
         ports = " ".join(call.values("--port", "--ip-permissions", "--security-group-rules"))
-        every = call.value("--protocol") in ("-1", "all") or re.search(r"IpProtocol[\"']?\s*[:=]\s*[\"']?-1", text)
+        every = call.value("--protocol") in ("-1", "all") or re.search(
+            r"IpProtocol[\"']?\s*[:=]\s*[\"']?-1", text
+        )
         if world and (every or _ADMIN_PORT.search(ports)):
             return _verdict(BACKDOOR, invocation, "opens SSH, RDP or every port to the whole internet")
-    if service == "s3api" and operation == "put-bucket-policy" and _PUBLIC_PRINCIPAL.search(call.value("--policy")):
+    if (
+        service == "s3api"
+        and operation == "put-bucket-policy"
+        and _PUBLIC_PRINCIPAL.search(call.value("--policy"))
+    ):
         return _verdict(CLOUD_CONTROL, invocation, "lets anyone read or write the bucket")
-    if service == "s3api" and operation in ("put-bucket-acl", "put-public-access-block") and (
-        call.value("--acl") in ("public-read", "public-read-write", "authenticated-read")
-        or "AllUsers" in text
-        or "AuthenticatedUsers" in text
-        or re.search(r"(?:BlockPublic\w+|RestrictPublicBuckets)\"?\s*[:=]\s*false", text, re.IGNORECASE)
+    if (
+        service == "s3api"
+        and operation in ("put-bucket-acl", "put-public-access-block")
+        and (
+            call.value("--acl") in ("public-read", "public-read-write", "authenticated-read")
+            or "AllUsers" in text
+            or "AuthenticatedUsers" in text
+            or re.search(r"(?:BlockPublic\w+|RestrictPublicBuckets)\"?\s*[:=]\s*false", text, re.IGNORECASE)
+        )
     ):
         return _verdict(CLOUD_CONTROL, invocation, "makes a bucket public")
     if service == "lambda" and operation == "add-permission" and call.value("--principal") in ("*", COMPUTED):
         return _verdict(CLOUD_CONTROL, invocation, "lets anyone invoke the function")
-    if service == "lambda" and operation.endswith("function-url-config") and call.value("--auth-type") == "NONE":
+    if (
+        service == "lambda"
+        and operation.endswith("function-url-config")
+        and call.value("--auth-type") == "NONE"
+    ):
         return _verdict(CLOUD_CONTROL, invocation, "gives the function a public URL without authentication")
     return None
 
 
 def _aws_compute(invocation: Invocation, call: CloudCall, service: str, operation: str) -> Verdict | None:
-    if service == "ec2" and operation == "modify-instance-attribute" and (
-        call.has("--user-data") or call.value("--attribute").lower() == "userdata"
+    if (
+        service == "ec2"
+        and operation == "modify-instance-attribute"
+        and (call.has("--user-data") or call.value("--attribute").lower() == "userdata")
     ):
         return _verdict(STEALTH_PERSISTENCE, invocation, "changes the script a machine runs when it boots")
     if service == "ec2" and operation == "run-instances" and call.has("--user-data"):
         return _verdict(SERVICE, invocation, "starts a cloud machine that runs a script when it boots")
-    if service == "ec2" and operation in ("create-launch-template", "create-launch-template-version") and (
-        "UserData" in call.text
+    if (
+        service == "ec2"
+        and operation in ("create-launch-template", "create-launch-template-version")
+        and ("UserData" in call.text)
     ):
         return _verdict(SERVICE, invocation, "makes a launch template whose machines run a script at boot")
     if service == "ec2" and operation == "terminate-instances":
@@ -486,7 +533,9 @@ def _aws_compute(invocation: Invocation, call: CloudCall, service: str, operatio
     if service == "ec2" and operation == "run-instances":
         count = max((_days(v) or 0 for v in call.values("--count")), default=0)
         if count >= _MANY_MACHINES or _COSTLY_MACHINE.match(call.value("--instance-type")):
-            return _verdict(SERVICE, invocation, "starts many or GPU machines: the account pays (mining's way)")
+            return _verdict(
+                SERVICE, invocation, "starts many or GPU machines: the account pays (mining's way)"
+            )
     if service == "rds" and operation in ("delete-db-instance", "delete-db-cluster"):
         if call.has("--skip-final-snapshot"):
             return _verdict(DATA_DESTRUCTION, invocation, "deletes a database without a final snapshot")
@@ -501,7 +550,9 @@ def _aws_storage(invocation: Invocation, call: CloudCall, service: str, operatio
         service == "s3" and operation in ("cp", "mv", "sync")
     )
     if writes and call.has("--sse-customer-key", "--sse-c-key"):
-        return _verdict(DATA_DESTRUCTION, invocation, "encrypts objects with a key held outside AWS (ransomware's way)")
+        return _verdict(
+            DATA_DESTRUCTION, invocation, "encrypts objects with a key held outside AWS (ransomware's way)"
+        )
     return None
 
 
@@ -568,9 +619,7 @@ def _gcloud(invocation: Invocation, call: CloudCall) -> Verdict | None:
     ):
         return _verdict(IMPAIR, invocation, "turns off a cluster's logging")
     # credentials
-    if path[:2] == ("auth", "application-default") and path[2:3] == ("print-access-token",) or (
-        path[:1] == ("auth",) and any(w.startswith("print-") for w in path[1:])
-    ):
+    if path[:1] == ("auth",) and any(w.startswith("print-") for w in path[1:]):
         return _verdict(CREDENTIALS, invocation, "prints a Google Cloud access token")
     if path[:3] == ("secrets", "versions", "access"):
         return _verdict(CREDENTIALS, invocation, "prints a Secret Manager secret")
@@ -584,21 +633,39 @@ def _gcloud(invocation: Invocation, call: CloudCall) -> Verdict | None:
         if any(m in _PUBLIC_MEMBER for m in members) or re.search(r"allUsers|allAuthenticatedUsers", text):
             return _verdict(CLOUD_CONTROL, invocation, "makes a resource public")
         return _verdict(CLOUD_CONTROL, invocation, f"{binding} changes who may do what in the project")
-    if path[:1] == ("iam",) and len(path) >= 3 and path[2] in ("create", "update", "upload", "undelete", "enable"):
-        return _verdict(CLOUD_CONTROL, invocation, f"gcloud {' '.join(path[:3])} creates or changes an identity or its keys")
+    if (
+        path[:1] == ("iam",)
+        and len(path) >= 3
+        and path[2] in ("create", "update", "upload", "undelete", "enable")
+    ):
+        return _verdict(
+            CLOUD_CONTROL,
+            invocation,
+            f"gcloud {' '.join(path[:3])} creates or changes an identity or its keys",
+        )
     if path[:3] == ("iam", "service-accounts", "keys") and path[3:4] == ("create",):
         return _verdict(CLOUD_CONTROL, invocation, "creates a long-lived key for a service account")
     # exposure
-    if path[:3] == ("compute", "firewall-rules", "create") or path[:3] == ("compute", "firewall-rules", "update"):
+    if path[:3] == ("compute", "firewall-rules", "create") or path[:3] == (
+        "compute",
+        "firewall-rules",
+        "update",
+    ):
         ranges = " ".join(call.values("--source-ranges"))
         allowed = " ".join(call.values("--allow", "--rules"))
-        if _WORLD.search(ranges) and (allowed == "all" or _ADMIN_PORT.search(allowed) or re.search(r"^(?:tcp|all)$", allowed)):
+        if _WORLD.search(ranges) and (
+            allowed == "all" or _ADMIN_PORT.search(allowed) or re.search(r"^(?:tcp|all)$", allowed)
+        ):
             return _verdict(BACKDOOR, invocation, "opens SSH, RDP or every port to the whole internet")
     # start-up code in existing machines, and new ones
     metadata = " ".join(call.values("--metadata", "--metadata-from-file"))
-    boot = re.search(r"(?:^|[\s,])(?:startup-script(?:-url)?|ssh-keys|sshKeys|windows-startup-script-\w+)=", metadata)
+    boot = re.search(
+        r"(?:^|[\s,])(?:startup-script(?:-url)?|ssh-keys|sshKeys|windows-startup-script-\w+)=", metadata
+    )
     if boot and "add-metadata" in path[:4]:
-        return _verdict(STEALTH_PERSISTENCE, invocation, "puts a boot script or SSH key into a machine's metadata")
+        return _verdict(
+            STEALTH_PERSISTENCE, invocation, "puts a boot script or SSH key into a machine's metadata"
+        )
     if boot and path[:3] == ("compute", "instances", "create"):
         return _verdict(SERVICE, invocation, "starts a cloud machine that runs a script when it boots")
     # impact
@@ -659,11 +726,17 @@ def _az(invocation: Invocation, call: CloudCall) -> Verdict | None:
             if any(_OWNER_ROLE.match(role) for role in call.values("--role")):
                 return _verdict(PRIVILEGE, invocation, "grants ownership of the subscription")
             return _verdict(CLOUD_CONTROL, invocation, why)
-    if path[:3] == ("security", "auto-provisioning-setting", "update") and call.value("--auto-provision").lower() == "off":
+    if (
+        path[:3] == ("security", "auto-provisioning-setting", "update")
+        and call.value("--auto-provision").lower() == "off"
+    ):
         return _verdict(IMPAIR, invocation, "turns off Defender for Cloud's agents")
     if path[:3] == ("security", "pricing", "create") and call.value("--tier").lower() == "free":
         return _verdict(IMPAIR, invocation, "turns off Defender for Cloud's protection")
-    if path[:4] == ("network", "watcher", "flow-log", "update") and call.value("--enabled").lower() == "false":
+    if (
+        path[:4] == ("network", "watcher", "flow-log", "update")
+        and call.value("--enabled").lower() == "false"
+    ):
         return _verdict(IMPAIR, invocation, "turns network flow logs off")
     if path[:3] == ("network", "nsg", "rule") and path[3:4] in (("create",), ("update",)):
         sources = " ".join(call.values("--source-address-prefixes", "--source-address-prefix"))
@@ -671,10 +744,15 @@ def _az(invocation: Invocation, call: CloudCall) -> Verdict | None:
         allow = call.value("--access").lower() != "deny"
         if allow and _WORLD.search(sources) and (ports in ("*", "") or _ADMIN_PORT.search(ports)):
             return _verdict(BACKDOOR, invocation, "opens SSH, RDP or every port to the whole internet")
-    if path[:3] == ("storage", "container", "set-permission") and call.value("--public-access") in ("blob", "container"):
+    if path[:3] == ("storage", "container", "set-permission") and call.value("--public-access") in (
+        "blob",
+        "container",
+    ):
         return _verdict(CLOUD_CONTROL, invocation, "makes a storage container public")
-    if path[:3] == ("storage", "account", "update") and re.search(r"--allow-blob-public-access", " ".join(call.options)) and (
-        call.value("--allow-blob-public-access").lower() in ("true", "")
+    if (
+        path[:3] == ("storage", "account", "update")
+        and re.search(r"--allow-blob-public-access", " ".join(call.options))
+        and (call.value("--allow-blob-public-access").lower() in ("true", ""))
     ):
         return _verdict(CLOUD_CONTROL, invocation, "lets a storage account's containers be made public")
     if path[:2] == ("keyvault", "purge") or path[:3] == ("keyvault", "secret", "purge"):
@@ -688,8 +766,12 @@ def _az(invocation: Invocation, call: CloudCall) -> Verdict | None:
 
 # -- kubectl and oc -----------------------------------------------------------------------
 
-_TOKEN_PATH = lazy_compile(r"/(?:var/)?run/secrets/(?:kubernetes\.io|eks\.amazonaws\.com)/|/serviceaccount/token")
-_POD_SECURITY_OFF = lazy_compile(r"^pod-security\.kubernetes\.io/(?:enforce(?:=privileged|-)$|\w+=privileged$)")
+_TOKEN_PATH = lazy_compile(
+    r"/(?:var/)?run/secrets/(?:kubernetes\.io|eks\.amazonaws\.com)/|/serviceaccount/token"
+)
+_POD_SECURITY_OFF = lazy_compile(
+    r"^pod-security\.kubernetes\.io/(?:enforce(?:=privileged|-)$|\w+=privileged$)"
+)
 _SECRET_KINDS = lazy_compile(r"^(?:secrets?|secret/.+|secrets/.+)(?:,|$)")
 
 
@@ -700,17 +782,22 @@ def _kubectl(invocation: Invocation, call: CloudCall) -> Verdict | None:
     verb = path[0]
     output = call.value("-o", "--output")
     every_namespace = call.has("-A", "--all-namespaces")
-    if verb == "get" and len(path) > 1 and any(_SECRET_KINDS.match(kind) for kind in path[1].split(",")):
-        if re.match(r"^(?:yaml|json|jsonpath|go-template|custom-columns|template)", output):
-            return _verdict(CREDENTIALS, invocation, "prints Kubernetes secrets")
+    secrets = verb == "get" and len(path) > 1 and any(_SECRET_KINDS.match(k) for k in path[1].split(","))
+    if secrets and re.match(r"^(?:yaml|json|jsonpath|go-template|custom-columns|template)", output):
+        return _verdict(CREDENTIALS, invocation, "prints Kubernetes secrets")
     if verb == "exec" and any(_TOKEN_PATH.search(word) for word in call.after):
         return _verdict(CREDENTIALS, invocation, "reads a pod's service-account token")
     if verb == "create" and path[1:2] in (("clusterrolebinding",), ("rolebinding",)):
-        if call.value("--clusterrole", "--role") in ("cluster-admin", "admin") and path[1] == "clusterrolebinding":
+        if (
+            call.value("--clusterrole", "--role") in ("cluster-admin", "admin")
+            and path[1] == "clusterrolebinding"
+        ):
             return _verdict(PRIVILEGE, invocation, "makes someone administrator of the whole cluster")
         return _verdict(CLOUD_CONTROL, invocation, f"kubectl create {path[1]} grants a role in the cluster")
     if verb == "create" and path[1:2] in (("clusterrole",), ("role",)):
-        return _verdict(CLOUD_CONTROL, invocation, f"kubectl create {path[1]} defines what may be done in the cluster")
+        return _verdict(
+            CLOUD_CONTROL, invocation, f"kubectl create {path[1]} defines what may be done in the cluster"
+        )
     if verb == "create" and path[1:2] == ("token",):
         return _verdict(CLOUD_CONTROL, invocation, "mints a service-account token")
     if verb == "certificate" and path[1:2] == ("approve",):
@@ -757,9 +844,8 @@ def _terraform(invocation: Invocation, call: CloudCall) -> Verdict | None:
     help_asked = call.has("-help", "--help", "-h")
     if path[:1] == ("destroy",) and not help_asked:
         return _verdict(SERVICE, invocation, "destroys every resource the configuration manages")
-    if path[:1] in (("apply",), ("plan",)) and call.has("-destroy") and not help_asked:
-        if path[0] == "apply":
-            return _verdict(SERVICE, invocation, "destroys every resource the configuration manages")
+    if path[:1] == ("apply",) and call.has("-destroy") and not help_asked:
+        return _verdict(SERVICE, invocation, "destroys every resource the configuration manages")
     return None
 
 
@@ -842,4 +928,3 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             if verdict is not None:
                 return verdict
     return None
-
