@@ -409,6 +409,14 @@ def _decide(args: argparse.Namespace, context: dict[str, Any]) -> HookReply:
         return _answer(args, registry, configured_log, payload, refused)
 
 
+def _remember_sessions_in_files() -> None:
+    """A process per tool call: what a session downloaded is kept in a file between calls."""
+    from .guards import session_downloads
+    from .userdirs import data_dir
+
+    session_downloads.persist_in(data_dir() / "sessions")
+
+
 def _answer(
     args: argparse.Namespace,
     registry: Registry,
@@ -420,6 +428,7 @@ def _answer(
     from .bus import Bus
 
     bus = Bus(registry, log_level=None)  # stdout is the protocol: structlog stays out of it
+    _remember_sessions_in_files()
     log_path = audit_log_path(args, configured_log)
     audit = AuditLog(log_path) if log_path is not None else None
     if audit is not None:

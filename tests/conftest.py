@@ -20,3 +20,11 @@ if os.environ.get("CI"):
 @pytest.fixture(params=["asyncio", "trio"])
 def anyio_backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_session_downloads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a session downloaded is remembered per process: each test starts with none."""
+    from agentbus.guards import session_downloads
+
+    monkeypatch.setattr(session_downloads, "_store", session_downloads._MemoryStore())

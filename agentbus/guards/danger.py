@@ -37,7 +37,7 @@ import attrs
 from ..events import ToolCall
 from ..lazy_regex import lazy_compile
 from ..registry import Registry
-from . import tactics
+from . import session_downloads, tactics
 from .budget import decide, spend
 from .carriers import TERMINALS as _TERMINALS
 from .findings import finding as _verdict
@@ -1348,10 +1348,20 @@ def command_text(args: Mapping[str, Any]) -> str | None:
 
 
 def command_safety_guard(call: ToolCall) -> None:
-    """tool.before handler: block an exec call whose command is dangerous (or ask about it)."""
+    """tool.before handler: block an exec call whose command is dangerous (or ask about it).
+
+    The command is judged after the download statements of the session's earlier
+    calls (:mod:`.session_downloads`): a payload fetched in one call and run in
+    the next is held back like the two statements on one line.
+    """
     command = command_text(call.args)
-    if command is not None:
-        hold(call, check_command(command))
+    if command is None:
+        return
+    earlier = session_downloads.earlier_downloads(call.session_key)
+    verdict = check_command("\n".join([*earlier, command]) if earlier else command)
+    hold(call, verdict)
+    if verdict is None:
+        session_downloads.remember(call.session_key, command)
 
 
 GUARD = Guard(id=GUARD_ID, handler=command_safety_guard, tool=r"^exec$", priority=100)

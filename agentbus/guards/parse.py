@@ -313,8 +313,10 @@ class _Builder:
         self.variables: dict[str, list[str]] = variables if variables is not None else {}
         self.background = False
         self.dropped: set[int] = set()
-        self.arrays: dict[str, list[str]] = {}
         """Start bytes of words that are a redirection's descriptor (``sh 0</tmp/f``)."""
+        self.arrays: dict[str, list[str]] = {}
+        self.owners: dict[str, list[Substitution]] = {}
+        """For a variable whose values hold placeholders (``for f in $(ls)``): the list they index."""
         self.trailing: list[str] = []
         """Words after a redirection's target (``cat >/tmp/x ~/.ssh/id_rsa``): the command's arguments."""
 
@@ -330,6 +332,7 @@ class _Builder:
         inner = _Builder(self.source, self.variables, self.depth + 1)
         inner.dropped = self.dropped
         inner.arrays = self.arrays
+        inner.owners = self.owners
         return inner
 
     # statements
@@ -420,10 +423,12 @@ class _Builder:
             name_node = node.child_by_field_name("name")
             body = node.child_by_field_name("body")
             definition = self.nested()
+            # One list of substitutions: the body's commands join ours below, and a redirection
+            # of an enclosing loop (`while ...; do f() {...}; done <<< "$(x)"`) names ours.
+            definition.subs = self.subs
             if body is not None:
                 definition.statement(body)
             script = definition.script()
-            self.subs.extend(definition.subs)
             self.functions.append(
                 Function(self.text(name_node) if name_node else "", script, self.text(node))
             )
@@ -447,7 +452,7 @@ class _Builder:
                 expanded for child in node.children_by_field_name("value") for expanded in self.words(child)
             ]
             if variable is not None:
-                self.variables[self.text(variable)] = values[:MAX_LOOP_VALUES] or [""]
+                self.bind(self.text(variable), values[:MAX_LOOP_VALUES] or [""])
             body = node.child_by_field_name("body")
             if body is not None:
                 self.statement(body, background=background, redirects=redirects)
@@ -478,7 +483,12 @@ class _Builder:
         match = _READ.match(self.text(condition)) if condition is not None else None
         lines = [line for r in redirects if r.op == "<<<" for line in r.target.splitlines() if line.strip()]
         if match is not None and lines:
-            self.variables[match.group(1)] = lines[:MAX_LOOP_VALUES]
+            self.bind(match.group(1), lines[:MAX_LOOP_VALUES])
+
+    def bind(self, name: str, values: list[str]) -> None:
+        """Give a loop variable its values, remembering whose substitutions they name."""
+        self.variables[name] = values
+        self.owners[name] = self.subs
 
     def leading_list(self, node: Node, background: bool) -> tuple[Node, tuple[Redirect, ...]]:
         """``a && b | c``: tree-sitter makes ``a && b`` the first stage; bash runs ``a``, then ``b | c``.
@@ -573,6 +583,7 @@ class _Builder:
                     name = self.text(name_node)
                     static = [v for v in values if _SUB_OPEN not in v]
                     self.variables[name] = static[:MAX_LOOP_VALUES] if static else [f"${name}"]
+                    self.owners.pop(name, None)
                     if value_node is not None and value_node.type == "array":
                         # cmd=(rm -rf ~); "${cmd[@]}": the elements are the words of the command.
                         elements = [w for c in value_node.named_children for w in self.words(c)]
@@ -616,7 +627,8 @@ class _Builder:
             if kind == "variable_assignment":
                 name_node = child.child_by_field_name("name")
                 value_node = child.child_by_field_name("value")
-                value = self.words(value_node)[0] if value_node is not None else ""
+                values = self.words(value_node) if value_node is not None else []
+                value = values[0] if values else ""  # `f=$IFS cmd`: splitting can leave no word
                 words.append(f"{self.text(name_node) if name_node else ''}={value}")
             elif kind in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
                 own.extend(self.redirect(child))
@@ -694,10 +706,28 @@ class _Builder:
         for match in _VARIABLE.finditer(word):
             name = match.group(1) or match.group(2)
             values = self.variables.get(name, [match.group(0)])
+            owner = self.owners.get(name)
+            if owner is not None and owner is not self.subs:
+                values = [self.adopt(value, owner) for value in values]
             prefix = word[last : match.start()]
             results = [r + prefix + v for r in results for v in values][:MAX_LOOP_VALUES]
             last = match.end()
         return [r + word[last:] for r in results]
+
+    def adopt(self, value: str, owner: list[Substitution]) -> str:
+        """A loop variable's value used in a nested command: its placeholders re-pointed at our list.
+
+        ``for d in $(ls); do echo "$(dirname "$d")"; done``: ``$d``'s placeholder indexes
+        the loop's substitutions, not those of the ``$(dirname ...)`` being built.
+        """
+        if _SUB_OPEN not in value:
+            return value
+
+        def repoint(match: re.Match[str]) -> str:
+            self.subs.append(owner[int(match.group(1))])
+            return f"{_SUB_OPEN}{len(self.subs) - 1}{_SUB_CLOSE}"
+
+        return _PLACEHOLDER.sub(repoint, value)
 
     def word(self, node: Node) -> str:
         """The value of one word node after quote removal; substitutions become placeholders."""

@@ -78,12 +78,13 @@ PROFILE = "shell profile"
 SUDO_INSTALL = "privileged install"
 """Installing packages as root (``sudo apt install``, ``sudo pip install``)."""
 COLLECTION = "data collection"
-"""Capturing what the user sees, hears or copies: the screen, microphone, camera, clipboard, network packets."""
+"""Capturing what the user sees, hears or copies: screen, microphone, camera, clipboard, packets."""
 CLOUD_CONTROL = "cloud control"
-"""Changing who may do what in a cloud account: access keys, users, roles, policies (``aws iam``, ``gcloud iam``)."""
+"""Changing who may do what in a cloud account: keys, users, roles, policies (``aws iam`` ...)."""
 
 TACTICS = (EVIDENCE, IMPAIR, PRIVILEGE, CREDENTIALS, SHUTDOWN, DATA_DESTRUCTION, DOWNLOAD_RUN, EXFILTRATION,
-           STEALTH_PERSISTENCE, SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL, COLLECTION, CLOUD_CONTROL)  # fmt: skip
+           STEALTH_PERSISTENCE, SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL, COLLECTION,
+           CLOUD_CONTROL)  # fmt: skip
 """The tactic categories, each with a default verdict in :data:`DEFAULT_VERDICTS`."""
 
 SECRETS = "secret access"

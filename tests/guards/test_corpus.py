@@ -120,7 +120,9 @@ EXTERNAL_FLOORS = {
     "defense-impairment": 84,
     # One fewer than before realworld: "security import certs.pem" (T1555.001) was held only because a
     # key's name was among the operands; importing a certificate is ordinary (issue 12 item 2).
-    "credential-access": 39,  # cloud: stratus detonate aws.credential-access.*
+    # Three fewer once the parser stopped crashing on `for x in $(...); do sshpass -p `echo $x`...`:
+    # ssh credential stuffing was held back only by the crash's fail-closed deny. One more (cloud): stratus.
+    "credential-access": 36,
     "impact": 16,
     "exfiltration": 8,
 }

@@ -104,3 +104,90 @@ def test_non_ascii_text_cannot_crash_the_parser() -> None:
         for text in texts:
             parse(text)
     assert parse("cat ünïcødé\ud800.txt").pipelines[0][0].words == ("cat", "ünïcødé\ud800.txt")
+
+
+# Structured shell: loops, reads, substitutions and functions nested in each other, so that
+# the parser's bookkeeping (variables bound in one scope, used in another) is exercised.
+_NAMES = st.sampled_from(["f", "d", "x"])
+_WORDS = st.sampled_from(
+    [
+        "a",
+        "/etc/shadow",
+        "~/.ssh/id_rsa",
+        "-rf",
+        "$f",
+        '"$d"',
+        "${x}",
+        "*.txt",
+        "$1",
+        '"$@"',
+        "{a,b}",
+        "$'\\x41'",
+        "$IFS",
+    ]
+)
+_PROGRAMS = st.sampled_from(
+    [
+        "cat",
+        "echo",
+        "printf",
+        "rm",
+        "dirname",
+        "curl -d @-",
+        "sh -c",
+        "xargs",
+        "find . -exec",
+        "eval",
+        "sudo",
+        "env A=1",
+        "tar -cf x",
+        "python -c",
+        "g",
+    ]
+)
+
+
+def _shell(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    word = st.one_of(_WORDS, *(inner.map(form.format) for form in ("$({})", '"$({})"', "<({})", "`{}`")))
+    words = st.lists(word, min_size=1, max_size=3).map(" ".join)
+    return st.one_of(
+        st.tuples(_PROGRAMS, words).map(" ".join),
+        st.tuples(_PROGRAMS, inner).map(lambda t: f"{t[0]} '{t[1]}'"),
+        st.tuples(_NAMES, words, inner).map(lambda t: f"for {t[0]} in {t[1]}; do {t[2]}; done"),
+        st.tuples(_NAMES, inner, words).map(lambda t: f'while read {t[0]}; do {t[1]}; done <<< "{t[2]}"'),
+        st.tuples(_NAMES, inner, inner).map(lambda t: f"while read {t[0]}; do {t[1]}; done < <({t[2]})"),
+        st.tuples(inner, words).map(lambda t: f"{t[0]} <<EOF\n{t[1]}\nEOF"),
+        st.tuples(_NAMES, words).map(lambda t: f"{t[0]}={t[1]}"),
+        st.tuples(_NAMES, _WORDS, inner).map(lambda t: f"{t[0]}={t[1]} {t[2]}"),
+        st.tuples(_NAMES, words).map(lambda t: f"{t[0]}=({t[1]})"),
+        st.tuples(inner, inner).map(lambda t: f"g() {{ {t[0]}; }}; {t[1]}"),
+        st.tuples(words, inner, inner).map(lambda t: f"case {t[0]} in a) {t[1]};; *) {t[2]};; esac"),
+        st.tuples(inner, inner).map(lambda t: f"if {t[0]}; then {t[1]}; fi"),
+        inner.map(lambda t: f"( {t} ) > out"),
+        *(st.tuples(inner, inner).map(sep.join) for sep in ("; ", " | ", " && ")),
+    )
+
+
+_NESTED_SHELL = st.recursive(_WORDS.map(lambda w: f"echo {w}"), _shell, max_leaves=14)
+
+
+@settings(max_examples=300)
+@given(_NESTED_SHELL)
+def test_nested_scopes_never_make_a_guard_fail(text: str) -> None:
+    """A guard that raises denies (fail closed), but it is a bug: structured shell never gets there.
+
+    Found this way: ``for d in $(ls); do printf "$(dirname "$d")"; done`` (a loop
+    variable's placeholder named the loop's substitutions inside the nested ``$(...)``), a
+    function defined in a loop fed by ``<<< "$(x)"``, ``sudo `echo a b``` and ``f=$IFS cmd``.
+    """
+    for verdict in (check_command(text, home="/home/me"), check_shell_files(text, cwd="/home/me/p")):
+        assert verdict is None or "failed to judge" not in verdict.why, (text, verdict)
+
+
+def test_a_loop_variable_bound_to_a_substitution_is_judged_inside_nested_substitutions() -> None:
+    text = 'for d in $(ls); do printf "$(dirname "$d")\\n"; done'
+    assert check_command(text, home="/home/me") is None
+    text = 'for f in $(echo /etc/shadow); do x="$(cat "$f")"; done'
+    verdict = check_shell_files(text, cwd="/home/me/p")
+    assert verdict is not None
+    assert "/etc/shadow" in verdict.reason

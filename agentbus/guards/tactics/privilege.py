@@ -486,7 +486,8 @@ def _installs_as_root(invocation: Invocation) -> Verdict | None:
     if INTERPRETERS.match(name) and any(v.endswith("setup.py") for v in values) and "install" in values:
         return _verdict(SUDO_INSTALL, invocation, "installs a project as root")
     words = invocation.command.words
-    head = invocation.command.static(words[len(words) - len(invocation.args) - 1]) if words else None
+    at = len(words) - len(invocation.args) - 1  # the program's own word (a substitution may give more)
+    head = invocation.command.static(words[at]) if 0 <= at < len(words) else None
     script = (
         head if head is not None and "/" in head and not head.startswith("/") else None
     )  # sudo ./install.sh

@@ -1,0 +1,177 @@
+"""What a session downloaded in earlier calls, so that running it in a later call is judged.
+
+The guards judge one command line at a time, and within one line a payload that
+is downloaded and then run is held back (``curl -o /tmp/x URL; sh /tmp/x``).
+An agent runs statements as separate tool calls: ``curl -o /tmp/x URL`` in one
+call, ``sh /tmp/x`` in the next. So the command guard remembers, per session,
+the download statements of the calls it let through, and judges each later call
+of that session after them, as one script: the statement that runs the download
+is then held back like the same two statements on one line.
+
+Only download statements are kept (a pipeline with ``curl``, ``wget`` ...; at
+most :data:`KEPT_PER_SESSION` of them, :data:`MAX_STATEMENT` characters each),
+so the extra work per call is small and bounded. Two stores:
+
+- in memory (the default): one process serves the whole session (an in-process
+  bus, ``agentbus serve``);
+- in files (:func:`persist_in`): the Claude Code command hook starts a process per
+  tool call, so it keeps each session's statements in a private file under
+  agentbus's data directory (never in the project, which may be hostile).
+
+Limits, stated in the README: a download moved or unpacked in a second call and
+run in a third is not followed; a session without a key shares one memory.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections import OrderedDict
+from pathlib import Path
+
+from ..lazy_regex import lazy_compile
+from .parse import Script, ShellSyntaxError, parsed
+from .programs import walk
+
+__all__ = ["KEPT_PER_SESSION", "MAX_STATEMENT", "earlier_downloads", "persist_in", "remember"]
+
+KEPT_PER_SESSION = 8
+"""Download statements kept per session (the latest)."""
+MAX_STATEMENT = 2048
+"""Characters of one kept statement; a longer pipeline is not kept."""
+MAX_SESSIONS = 1024
+"""Sessions kept in memory (least recently used first out)."""
+STALE_SECONDS = 7 * 24 * 3600
+"""A session file untouched this long is removed when another is written."""
+
+DOWNLOADERS = frozenset({"curl", "wget", "fetch", "http", "https", "xh", "lwp-request", "lwp-download",
+                         "GET", "aria2c", "iwr", "irm", "invoke-webrequest", "scp", "rsync", "sftp",
+                         "ftp", "tftp", "nscurl"})  # fmt: skip
+"""Programs whose output file may be a payload (the command guard's downloaders, and copies from hosts)."""
+
+
+def download_statements(command: str) -> list[str]:
+    """The pipelines of ``command`` that download something, as shell text."""
+    if _DOWNLOADER.search(command) is None:  # most calls: no parse, no walk
+        return []
+    try:
+        script = parsed(command)
+    except ShellSyntaxError:
+        return []
+    kept: list[str] = []
+    moves: list[str] = []  # `cd /tmp && curl -O URL`: where the file lands depends on the cd before it
+    for pipeline in script.pipelines:
+        text = " | ".join(stage.text for stage in pipeline)
+        if len(text) > MAX_STATEMENT:
+            continue
+        if pipeline[0].words[:1] in (("cd",), ("pushd",)):
+            moves.append(text)
+            continue
+        alone = Script((pipeline,), script.substitutions)
+        if any(stage.name.rsplit("/", 1)[-1] in DOWNLOADERS for stages in walk(alone) for stage in stages):
+            placed = "; ".join([*moves, text])
+            kept.append(placed if len(placed) <= MAX_STATEMENT else text)
+            moves = []
+    return kept
+
+
+_DOWNLOADER = lazy_compile(r"(?<![\w.-])(?:" + "|".join(sorted(DOWNLOADERS)) + r")(?![\w.:-])")
+
+
+class _MemoryStore:
+    """Each session's statements in a dict, least recently used sessions dropped first."""
+
+    def __init__(self) -> None:
+        self._sessions: OrderedDict[str, list[str]] = OrderedDict()
+        self._lock = threading.Lock()  # agentbus serve decides on worker threads
+
+    def read(self, session: str) -> list[str]:
+        with self._lock:
+            statements = self._sessions.get(session)
+            if statements is None:
+                return []
+            self._sessions.move_to_end(session)
+            return list(statements)
+
+    def add(self, session: str, statements: list[str]) -> None:
+        with self._lock:
+            kept = self._sessions.pop(session, [])
+            self._sessions[session] = (kept + statements)[-KEPT_PER_SESSION:]
+            while len(self._sessions) > MAX_SESSIONS:
+                self._sessions.popitem(last=False)
+
+
+class _FileStore:
+    """Each session's statements in a private file: a JSON list, rewritten whole (it is small)."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+
+    def _path(self, session: str) -> Path:
+        import hashlib  # only the hook's file store needs it: 2 ms of import saved elsewhere
+
+        digest = hashlib.sha256(session.encode("utf-8", "surrogatepass")).hexdigest()[:40]
+        return self.directory / f"{digest}.json"
+
+    def read(self, session: str) -> list[str]:
+        import json
+
+        try:
+            data = json.loads(self._path(session).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return []
+        if not isinstance(data, list):
+            return []
+        return [item for item in data if isinstance(item, str) and len(item) <= MAX_STATEMENT]
+
+    def add(self, session: str, statements: list[str]) -> None:
+        import json
+
+        from ..userdirs import open_private
+
+        path = self._path(session)
+        kept = (self.read(session) + statements)[-KEPT_PER_SESSION:]
+        temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        fd = open_private(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(kept, out)
+        os.replace(temporary, path)  # a concurrent reader sees the old list or the new one
+        self._prune(path)
+
+    def _prune(self, keep: Path) -> None:
+        cutoff = time.time() - STALE_SECONDS
+        try:
+            entries = list(os.scandir(self.directory))
+        except OSError:
+            return
+        for entry in entries:
+            try:
+                if entry.path != str(keep) and entry.stat().st_mtime < cutoff:
+                    os.unlink(entry.path)
+            except OSError:
+                pass
+
+
+_store: _MemoryStore | _FileStore = _MemoryStore()
+
+
+def persist_in(directory: Path) -> None:
+    """Keep the sessions' download statements in files under ``directory`` (a process per call)."""
+    global _store
+    _store = _FileStore(directory)
+
+
+def earlier_downloads(session: str | None) -> list[str]:
+    """The download statements of this session's earlier calls that were let through."""
+    return _store.read(session or "")
+
+
+def remember(session: str | None, command: str) -> None:
+    """Keep the download statements of ``command``, a call of ``session`` that was let through."""
+    statements = download_statements(command)
+    if statements:
+        try:
+            _store.add(session or "", statements)
+        except OSError:  # a full disk must not fail the call that was let through
+            pass
