@@ -75,9 +75,9 @@ class CloudCall:
 
     ``path`` holds the positional words (``("iam", "create-user")``), lower-cased, with
     the values of the known global options (``--profile prod``) left out; ``options``
-    maps each option to the words after it up to the next option (``--instance-ids a b``
-    gives ``("a", "b")``; ``--role=x`` gives ``("x",)``). A word computed at run time
-    reads :data:`COMPUTED`.
+    maps each option to its values (aws: the words up to the next option, ``--instance-ids
+    a b`` gives ``("a", "b")``; the others: one word; ``--role=x`` gives ``("x",)``). A word
+    computed at run time reads :data:`COMPUTED`.
     """
 
     program: str
@@ -100,10 +100,6 @@ class CloudCall:
     def values(self, *names: str) -> tuple[str, ...]:
         """Every value of the options ``names``."""
         return tuple(v for name in names for v in self.options.get(name, ()))
-
-    def starts(self, *words: str) -> bool:
-        """Whether the command path begins with ``words``."""
-        return self.path[: len(words)] == words
 
     @property
     def text(self) -> str:
@@ -229,7 +225,7 @@ _SECURITY_AGENTS = lazy_compile(
     r"(?:^|[/.:_-])(?:falco|falcosidekick|tetragon|tracee|sysdig|sysdig-agent|datadog|datadog-agent|"
     r"crowdstrike|falcon-sensor|falcon|aqua|aqua-enforcer|twistlock|prisma-cloud|defender|microsoft-defender|"
     r"wiz|wiz-sensor|lacework|lacework-agent|neuvector|stackrox|kube-bench|gatekeeper|gatekeeper-system|kyverno|"
-    r"audit|auditd|audit-policy|fluent-bit|fluentd|falco-system|security-profiles-operator|"
+    r"auditd|audit-policy|kube-audit|falco-system|security-profiles-operator|"
     r"cilium-tetragon|guardduty-agent|amazon-guardduty|aws-guardduty-agent|calico-audit)(?:$|[/.:_-])",
     re.IGNORECASE,
 )
@@ -582,7 +578,9 @@ _GCLOUD_IMPAIR = {
     ("scc", "notifications", "delete"): "deletes Security Command Center notifications",
     ("scc", "muteconfigs", "create"): "mutes Security Command Center findings",
 }
-_BINDINGS = frozenset({"add-iam-policy-binding", "set-iam-policy", "add-invoker-policy-binding"})
+_BINDINGS = frozenset(
+    {"add-iam-policy-binding", "set-iam-policy", "add-invoker-policy-binding", "remove-iam-policy-binding"}
+)
 _SECURITY_SERVICES = lazy_compile(
     r"^(?:logging|monitoring|securitycenter|containerthreatdetection|cloudaudit|websecurityscanner|"
     r"binaryauthorization|cloudasset|accessapproval)\.googleapis\.com$"
@@ -643,6 +641,12 @@ def _gcloud(invocation: Invocation, call: CloudCall) -> Verdict | None:
             invocation,
             f"gcloud {' '.join(path[:3])} creates or changes an identity or its keys",
         )
+    if path[:3] in (("compute", "instances", "set-service-account"), ("sql", "users", "set-password")):
+        return _verdict(
+            CLOUD_CONTROL, invocation, f"gcloud {' '.join(path[:3])} changes a machine's or user's identity"
+        )
+    if path[:2] == ("compute", "reset-windows-password"):
+        return _verdict(CREDENTIALS, invocation, "creates a Windows machine's password and prints it")
     if path[:3] == ("iam", "service-accounts", "keys") and path[3:4] == ("create",):
         return _verdict(CLOUD_CONTROL, invocation, "creates a long-lived key for a service account")
     # exposure
@@ -742,7 +746,7 @@ def _az(invocation: Invocation, call: CloudCall) -> Verdict | None:
         sources = " ".join(call.values("--source-address-prefixes", "--source-address-prefix"))
         ports = " ".join(call.values("--destination-port-ranges", "--destination-port-range"))
         allow = call.value("--access").lower() != "deny"
-        if allow and _WORLD.search(sources) and (ports in ("*", "") or _ADMIN_PORT.search(ports)):
+        if allow and _WORLD.search(sources) and (ports == "*" or _ADMIN_PORT.search(ports)):
             return _verdict(BACKDOOR, invocation, "opens SSH, RDP or every port to the whole internet")
     if path[:3] == ("storage", "container", "set-permission") and call.value("--public-access") in (
         "blob",
