@@ -216,6 +216,20 @@ def test_a_command_run_in_a_pod_or_on_a_machine_is_judged_as_shell_code() -> Non
         assert verdict.decision == "block"
 
 
+def test_the_same_operations_called_from_python_are_judged_alike() -> None:
+    stop = check_command("python3 -c \"import boto3; boto3.client('cloudtrail').stop_logging(Name='t')\"")
+    assert stop is not None
+    assert (stop.category, stop.decision) == (IMPAIR, "block")
+    script = "import boto3\nsm = boto3.client('secretsmanager')\nprint(sm.get_secret_value(SecretId='db'))\n"
+    secret = check_command(f"python3 - <<'PY'\n{script}PY", home=HOME)
+    assert secret is not None
+    assert secret.category == CREDENTIALS
+    key = check_command("python3 -c \"import boto3; boto3.client('iam').create_access_key(UserName='a')\"")
+    assert key is not None
+    assert (key.category, key.decision) == (CLOUD_CONTROL, "ask")
+    assert check_command("python3 -c \"import boto3; print(boto3.client('s3').list_buckets())\"") is None
+
+
 # -- reading a call ------------------------------------------------------------------------
 
 

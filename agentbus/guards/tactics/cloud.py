@@ -44,6 +44,7 @@ import attrs
 
 from ...lazy_regex import lazy_compile
 from ..findings import finding
+from ..interpreters import fed_code, inline_code
 from ..programs import Invocation
 from ..verdict import (
     BACKDOOR,
@@ -563,6 +564,30 @@ _AWS_JUDGES: tuple[Callable[[Invocation, CloudCall, str, str], Verdict | None], 
 )
 
 
+def _boto3(invocation: Invocation) -> Verdict | None:
+    """The same operations called from Python: ``boto3.client('cloudtrail').stop_logging(Name=...)``."""
+    code = "\n".join(c for c in (inline_code(invocation), *fed_code(invocation)) if c)
+    if "boto3" not in code:
+        return None
+    services = list(dict.fromkeys(m.group(1) for m in _BOTO_CLIENT.finditer(code)))[:_BOTO_SERVICES]
+    for method in _BOTO_CALL.finditer(code):
+        operation = method.group(1).replace("_", "-")
+        for service in services:
+            known = _AWS_OPERATIONS.get((service, operation))
+            if known is not None:
+                return _verdict(known[0], invocation, f"boto3 {service}: {known[1]}")
+            if service == "iam" and _IAM_CHANGES.match(operation):
+                return _verdict(CLOUD_CONTROL, invocation, f"boto3 iam {operation} changes who may do what")
+    return None
+
+
+_PYTHONS = lazy_compile(r"^(?:python[\d.]*|pypy[\d.]*|ipython[\d.]*)$")
+_BOTO_CLIENT = lazy_compile(r"""\b(?:client|resource)\(\s*(?:service_name\s*=\s*)?['"]([\w-]+)['"]""")
+_BOTO_CALL = lazy_compile(r"\.([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s*\(")
+_BOTO_SERVICES = 8
+"""How many clients of one script are matched against each call (each is a lookup per call)."""
+
+
 # -- gcloud -------------------------------------------------------------------------------
 
 _GCLOUD_IMPAIR = {
@@ -925,6 +950,8 @@ def _unwrapped(invocation: Invocation) -> Iterable[Invocation]:
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """The first finding of this family in ``invocation``, or None."""
     del home  # the cloud's resources are named by the call, not by local paths
+    if _PYTHONS.match(invocation.name):
+        return _boto3(invocation)
     for candidate in _unwrapped(invocation):
         judge_cli = _CLIS.get(candidate.name)
         if judge_cli is not None:
