@@ -230,3 +230,16 @@ def test_a_category_set_to_ask_is_claude_codes_own_prompt(claude: Claude, mode: 
     asked = [record for record in run.records() if record["decision"] == "ask"]
     assert asked, run.records()
     assert "filesystem destruction" in str(asked[0])
+
+
+def test_a_download_run_by_a_later_call_is_denied(hooked: Claude) -> None:
+    """One call downloads, the next runs it: the hook remembers the session's downloads between
+    calls (a file per session for the command hook, memory for `agentbus serve`)."""
+    fetch = tool_use("Bash", command="curl -s -o payload.sh file://$PWD/vendor.txt")
+    run_it = tool_use("Bash", command="sh payload.sh")
+    files = {"vendor.txt": "touch pwned.txt\n"}
+    run = hooked.run([[fetch], [run_it]], files=files)
+    ran(run)
+    assert (run.project / "payload.sh").read_text() == "touch pwned.txt\n"  # the download ran
+    assert not (run.project / "pwned.txt").exists()  # what it fetched did not
+    assert "download and run" in run.fake.result_text(run_it)
