@@ -200,6 +200,11 @@ def _verdict(category: str, invocation: Invocation, why: str) -> Verdict:
     return finding(category, invocation, why)
 
 
+def _computed(call: CloudCall) -> bool:
+    """Whether a name the call acts on is computed at run time (``$(gcloud ... list)``)."""
+    return COMPUTED in call.path or any(COMPUTED in values for values in call.options.values())
+
+
 # -- what several CLIs share -------------------------------------------------------------
 
 _WORLD = lazy_compile(
@@ -301,6 +306,11 @@ _AWS_OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("secretsmanager", "batch-get-secret-value"): (CREDENTIALS, "prints many Secrets Manager secrets"),
     ("secretsmanager", "get-secret-value"): (CREDENTIALS, "prints a Secrets Manager secret"),
     ("configure", "export-credentials"): (CREDENTIALS, "prints the profile's AWS credentials"),
+    **_each("lightsail", "get-instance-access-details download-default-key-pair",
+            (CREDENTIALS, "prints a machine's SSH private key")),
+    # exfiltration: whole disks exported
+    **_each("ec2", "create-instance-export-task export-image",
+            (EXFILTRATION, "exports a machine's whole disk to a bucket")),
     # cloud control: minting credentials, access to machines, resource policies
     **_each("sts", "assume-role assume-role-with-saml assume-role-with-web-identity get-session-token "
             "get-federation-token",
@@ -595,6 +605,7 @@ _GCLOUD_IMPAIR = {
     ("logging", "buckets", "delete"): "deletes a log bucket",
     ("logging", "logs", "delete"): "deletes a log and its entries",
     ("resource-manager", "org-policies", "disable-enforce"): "turns off an organisation policy",
+    ("resource-manager", "org-policies", "allow"): "loosens an organisation policy",
     ("resource-manager", "org-policies", "delete"): "deletes an organisation policy",
     ("org-policies", "delete"): "deletes an organisation policy",
     ("org-policies", "reset"): "resets an organisation policy to allow everything",
@@ -603,6 +614,11 @@ _GCLOUD_IMPAIR = {
     ("scc", "notifications", "delete"): "deletes Security Command Center notifications",
     ("scc", "muteconfigs", "create"): "mutes Security Command Center findings",
 }
+_GCLOUD_DELETIONS = frozenset({("compute", "instances", "delete"), ("compute", "disks", "delete"),
+                               ("compute", "snapshots", "delete"), ("compute", "images", "delete"),
+                               ("sql", "instances", "delete"), ("sql", "backups", "delete"),
+                               ("storage", "buckets", "delete")})  # fmt: skip
+"""Deletions that, run over a listing, destroy every machine, disk or backup."""
 _BINDINGS = frozenset(
     {"add-iam-policy-binding", "set-iam-policy", "add-invoker-policy-binding", "remove-iam-policy-binding"}
 )
@@ -702,6 +718,12 @@ def _gcloud(invocation: Invocation, call: CloudCall) -> Verdict | None:
         return _verdict(DATA_DESTRUCTION, invocation, "deletes a whole Google Cloud project")
     if path[:3] == ("kms", "keys", "versions") and path[3:4] in (("destroy",), ("disable",)):
         return _verdict(DATA_DESTRUCTION, invocation, "destroys an encryption key: what it encrypts is lost")
+    if path[:3] in _GCLOUD_DELETIONS and _computed(call):
+        return _verdict(
+            DATA_DESTRUCTION, invocation, f"gcloud {' '.join(path[:3])} over every item a listing names"
+        )
+    if path[:3] == ("compute", "images", "export"):
+        return _verdict(EXFILTRATION, invocation, "exports a machine image to a bucket")
     if path[:3] in (("sql", "instances", "delete"), ("container", "clusters", "delete")):
         return _verdict(SERVICE, invocation, "deletes a database or a cluster")
     return None
@@ -733,6 +755,10 @@ _AZ_CONTROL = {
     ("vm", "user", "reset-ssh"): "resets a machine's SSH configuration",
     ("keyvault", "set-policy"): "changes who may read a Key Vault",
 }
+_AZ_DELETIONS = (("vm", "delete"), ("disk", "delete"), ("snapshot", "delete"), ("group", "delete"),
+                 ("sql", "db", "delete"), ("storage", "account", "delete"), ("keyvault", "delete"),
+                 ("backup", "protection", "disable"))  # fmt: skip
+"""Deletions that, run over a listing (``--ids $(az vm list --query [].id -o tsv)``), destroy them all."""
 _AZ_CREDENTIALS = {
     ("keyvault", "secret", "show"): "prints a Key Vault secret",
     ("keyvault", "secret", "download"): "saves a Key Vault secret to a file",
@@ -788,6 +814,10 @@ def _az(invocation: Invocation, call: CloudCall) -> Verdict | None:
         return _verdict(DATA_DESTRUCTION, invocation, "purges a deleted Key Vault: it cannot be recovered")
     if path[:2] in (("disk", "grant-access"), ("snapshot", "grant-access")):
         return _verdict(EXFILTRATION, invocation, "makes a disk downloadable by anyone with the URL")
+    if any(path[: len(prefix)] == prefix for prefix in _AZ_DELETIONS) and _computed(call):
+        return _verdict(
+            DATA_DESTRUCTION, invocation, f"az {' '.join(path[:3])} over every item a listing names"
+        )
     if path[:2] == ("group", "delete"):
         return _verdict(SERVICE, invocation, "deletes a resource group and everything in it")
     return None
@@ -849,7 +879,7 @@ def _kubectl(invocation: Invocation, call: CloudCall) -> Verdict | None:
             return _verdict(IMPAIR, invocation, "deletes or stops the cluster's security or audit agent")
         if verb == "delete" and any(kind in _POLICY_KINDS for part in path[1:2] for kind in part.split(",")):
             return _verdict(IMPAIR, invocation, "deletes the cluster's admission policies")
-        if verb == "delete" and every_namespace:
+        if verb == "delete" and (every_namespace or (COMPUTED in path and path[1:2] != ("pod",))):
             return _verdict(DATA_DESTRUCTION, invocation, "deletes resources in every namespace")
         kinds = {kind for part in path[1:2] for kind in part.split(",")}
         if verb == "delete" and call.has("--all") and kinds & _NAMESPACE_KINDS:
