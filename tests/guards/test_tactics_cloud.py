@@ -61,6 +61,7 @@ BLOCKED = {
         "aws --profile prod ssm get-parameter --name /prod/db --with-decryption",
         "az keyvault secret download --vault-name kv --name pw --file pw.txt",
         "az storage account keys list -n store",
+        "aws lightsail download-default-key-pair",
         "oc get secrets -A -o yaml",
         "kubectl get secret -nkube-system -oyaml",
         "kubectl exec api-0 -- cat /var/run/secrets/kubernetes.io/serviceaccount/token",
@@ -81,6 +82,7 @@ BLOCKED = {
         "aws rds modify-db-snapshot-attribute --db-snapshot-identifier s --attribute-name restore "
         "--values-to-add all",
         "az disk grant-access -n disk1 -g rg --duration-in-seconds 3600",
+        "aws ec2 create-instance-export-task --instance-id i-1 --target-environment vmware",
     ],
     BACKDOOR: [
         "aws ec2 authorize-security-group-ingress --group-id sg-1 --protocol tcp --port 22 --cidr 0.0.0.0/0",
@@ -95,6 +97,8 @@ BLOCKED = {
         " | xargs -n1 aws ec2 delete-snapshot --snapshot-id",
         "aws s3api put-bucket-versioning --bucket b --versioning-configuration Status=Suspended",
         "gcloud projects delete p --quiet",
+        "gcloud compute instances delete $(gcloud compute instances list --format='value(name)') -q",
+        "az vm delete --ids $(az vm list --query [].id -o tsv) --yes",
         "kubectl delete all --all --all-namespaces",
         "kubectl delete ns --all",
         "stratus detonate aws.impact.s3-ransomware-batch-deletion",
@@ -158,6 +162,8 @@ ORDINARY = [
     "kubectl run tmp --image=busybox --rm -it --restart=Never -- sh",
     "helm uninstall api-preview",
     "terraform plan",
+    "gcloud compute instances delete dev-1 --zone us-central1-a",
+    "az vm delete -g rg -n vm1 --yes",
     "terraform destroy -help",
     "stratus list",
     "stratus detonate aws.discovery.ec2-enumerate-from-instance",
