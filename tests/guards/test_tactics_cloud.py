@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable, Iterator
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from linearity import best_cost
 
+from agentbus.guards import budget
 from agentbus.guards.danger import check_command
+from agentbus.guards.judge import judge_command
 from agentbus.guards.parse import parse
 from agentbus.guards.policy import Policy
 from agentbus.guards.programs import walk
@@ -313,3 +317,45 @@ def test_reading_any_arguments_never_fails(words: list[str]) -> None:
     check_command(command, home=HOME)
     check_command("kubectl " + " ".join(shlex.quote(w) for w in words), home=HOME)
     check_command("gcloud " + " ".join(shlex.quote(w) for w in words), home=HOME)
+
+
+# -- cost ----------------------------------------------------------------------------------
+
+SHAPES: dict[str, Callable[[int], str]] = {
+    "many instance ids": lambda n: "aws ec2 terminate-instances --instance-ids" + " i-0abc" * (n // 6),
+    "a long inline policy": lambda n: (
+        "aws iam put-user-policy --user-name u --policy-name p --policy-document '"
+        + '{"Effect":"Allow","Action":"s3:Get"}' * (n // 36)
+        + "'"
+    ),
+    "a long lifecycle document": lambda n: (
+        "aws s3api put-bucket-lifecycle-configuration --bucket b --lifecycle-configuration '"
+        + '"Expiration":{"Days"' * (n // 20)
+        + "'"
+    ),
+    "many kubectl options": lambda n: "kubectl get pods" + " -l app=x" * (n // 9),
+    "a long boto3 script": lambda n: (
+        "python3 -c \"import boto3; c = boto3.client('s3')" + "; c.list_buckets()" * (n // 18) + '"'
+    ),
+}
+
+
+@pytest.fixture
+def _generous_budget() -> Iterator[None]:
+    budget.configure(600)  # this test measures the work, not the deadline
+    yield
+    budget.configure(None)
+
+
+@pytest.mark.usefixtures("_generous_budget")
+@pytest.mark.parametrize("shape", SHAPES, ids=list(SHAPES))
+def test_the_cloud_judge_is_linear_in_the_command(shape: str) -> None:
+    make = SHAPES[shape]
+    small, large = make(2_000), make(20_000)
+
+    def judge(text: str) -> None:
+        judge_command(text, home=HOME)  # uncached: the cost of judging, not of a cache look-up
+
+    judge(small)  # warm up: imports, caches of the parser
+    ratio = best_cost(judge, large) / max(best_cost(judge, small), 1e-6)
+    assert ratio < 50, f"{shape}: 10x the input cost {ratio:.0f}x"  # linear ~10, quadratic ~100

@@ -256,7 +256,8 @@ def _days(value: str) -> int | None:
 def _expiry_days(document: str) -> int | None:
     """The shortest ``Expiration`` of a lifecycle document given inline (None: none or unreadable)."""
     found = [
-        int(d) for d in re.findall(r"\"?Expiration\"?\s*[:=]\s*\{[^}]*?\"?Days\"?\s*[:=]\s*(\d+)", document)
+        int(d)
+        for d in re.findall(r"\"?Expiration\"?\s*[:=]\s*\{[^}]{0,200}?\"?Days\"?\s*[:=]\s*(\d+)", document)
     ]
     found += [int(d) for d in re.findall(r"Expiration=\{?Days=(\d+)", document)]
     return min(found) if found else None
