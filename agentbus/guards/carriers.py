@@ -447,7 +447,7 @@ def _cloud_remote(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
     """The commands a cloud CLI runs on a machine or in a pod: ``kubectl exec POD -- CMD``,
     ``aws ssm send-command --parameters commands=CMD``, ``az vm run-command invoke --scripts CMD``,
     ``az vm extension set --settings '{"commandToExecute": CMD}'``, ``gcloud compute ssh --command CMD``."""
-    if "exec" in values[:4] and "--" in values:  # kubectl/oc [-n NS] exec POD -- CMD
+    if "--" in values and "exec" in values[: values.index("--")]:  # kubectl/oc [-n NS] exec POD -- CMD
         yield from _rest_after("--")(values, fed)
     yield from _by_options("--command", "--scripts")(values, fed)
     for document in _option_values(values, frozenset({"--parameters", "--settings", "--protected-settings"})):
