@@ -409,6 +409,7 @@ def test_default_audit_log_is_in_the_home_directory(tmp_path: Path) -> None:
     environment = {**os.environ, "PYTHONPATH": str(POLICIES), "HOME": str(tmp_path)}
     environment.pop("AGENTBUS_AUDIT_LOG", None)
     environment.pop("AGENTBUS_CONFIG", None)
+    environment.pop("AGENTBUS_HOME", None)
     subprocess.run(
         [*AGENTBUS, "hook", "claude-code", "--middleware", MIDDLEWARE],
         input=event.encode(),

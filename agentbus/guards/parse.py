@@ -316,7 +316,8 @@ class _Builder:
         """Start bytes of words that are a redirection's descriptor (``sh 0</tmp/f``)."""
         self.arrays: dict[str, list[str]] = {}
         self.owners: dict[str, list[Substitution]] = {}
-        """For a variable whose values hold placeholders (``for f in $(ls)``): the list they index."""
+        """For a variable (or ``name[@]``, an array) whose values hold placeholders (``for f in
+        $(ls)``, ``a=($(ls))``): the list of substitutions they index."""
         self.trailing: list[str] = []
         """Words after a redirection's target (``cat >/tmp/x ~/.ssh/id_rsa``): the command's arguments."""
 
@@ -588,6 +589,7 @@ class _Builder:
                         # cmd=(rm -rf ~); "${cmd[@]}": the elements are the words of the command.
                         elements = [w for c in value_node.named_children for w in self.words(c)]
                         self.arrays[name] = elements[:MAX_LOOP_VALUES]
+                        self.owners[f"{name}[@]"] = self.subs
                     words.append(f"{name}={values[0] if values else ''}")
             elif child.type == "variable_assignments":
                 self.assignments(child, (), background)
@@ -688,7 +690,11 @@ class _Builder:
         value = self.word(node)
         array = _ARRAY_ALL.fullmatch(value) if self.arrays else None
         if array is not None and array.group(1) in self.arrays:
-            return list(self.arrays[array.group(1)])
+            owner = self.owners.get(f"{array.group(1)}[@]")
+            elements = self.arrays[array.group(1)]
+            if owner is not None and owner is not self.subs:
+                return [self.adopt(element, owner) for element in elements]
+            return list(elements)
         parts = [part for part in value.split(_IFS) if part] if _IFS in value else [value]
         if node.type in ("concatenation", "word", "command_name") and "{" in value:
             parts = [expanded for part in parts for expanded in expand_braces(part)]

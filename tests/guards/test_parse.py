@@ -124,6 +124,7 @@ _WORDS = st.sampled_from(
         "{a,b}",
         "$'\\x41'",
         "$IFS",
+        '"${x[@]}"',
     ]
 )
 _PROGRAMS = st.sampled_from(
@@ -178,7 +179,8 @@ def test_nested_scopes_never_make_a_guard_fail(text: str) -> None:
 
     Found this way: ``for d in $(ls); do printf "$(dirname "$d")"; done`` (a loop
     variable's placeholder named the loop's substitutions inside the nested ``$(...)``), a
-    function defined in a loop fed by ``<<< "$(x)"``, ``sudo `echo a b``` and ``f=$IFS cmd``.
+    function defined in a loop fed by ``<<< "$(x)"``, ``sudo `echo a b```, ``f=$IFS cmd``,
+    and an array of substitutions used inside a function.
     """
     for verdict in (check_command(text, home="/home/me"), check_shell_files(text, cwd="/home/me/p")):
         assert verdict is None or "failed to judge" not in verdict.why, (text, verdict)
