@@ -20,7 +20,6 @@ from typing import Any, Literal, TypeVar, Union, overload
 
 from .errors import RegistrationError, ToolBlockedError, ToolPaused, describe_error
 from .events import (
-    _DECIDING,
     HOOK_POINTS,
     LIFECYCLE_POINTS,
     TOOL_POINTS,
@@ -86,7 +85,7 @@ class _Generations:
 class _ToolPlan:
     """The three compiled stacks of one (tool, agent): one cache look-up per call."""
 
-    __slots__ = ("after", "before", "call", "empty", "handlers_only", "kind", "name", "timed")
+    __slots__ = ("after", "before", "call", "direct", "empty", "handlers_only", "kind", "name", "timed")
 
     def __init__(
         self,
@@ -104,6 +103,9 @@ class _ToolPlan:
         self.empty = before is None and call is None and after is None
         self.timed = after is not None  # somebody reads the tool's duration (or observes: see _new_plan)
         self.handlers_only = False  # tool.before holds handlers only (see _new_plan)
+        # Only tool.before runs around the tool, and nobody wants a dispatch record:
+        # call_tool runs the call in its own coroutine (see _new_plan).
+        self.direct = before is not None and call is None and after is None
 
 
 async def _execute(call: ToolCall) -> Any:
@@ -477,6 +479,7 @@ class Bus:
             plan.handlers_only = handlers_only
             if self.observers.wants_dispatches:
                 plan.empty = False  # every call must end with its dispatch record
+                plan.direct = False
             if self.observers:
                 plan.timed = True  # a record of an interrupted call says how long it ran
         if len(self._plans) >= _CACHE_LIMIT:
@@ -659,7 +662,6 @@ class Bus:
         tool: str,
         args: Mapping[str, Any],
         execute: ToolFunction,
-        *,
         call_id: str | None = None,
         agent_id: str | None = None,
         session_key: str | None = None,
@@ -669,7 +671,10 @@ class Bus:
         ``execute(args)`` is the real tool, sync or async. A blocked call returns
         ``{"status": "blocked", "tool": ..., "reason": ...}`` without running it;
         a tool that raises returns ``{"status": "error", "tool": ..., "error": ...}``.
-        Either way tool.after runs and the agent gets a result.
+        Either way tool.after runs and the agent gets a result. (Pass ``call_id``,
+        ``agent_id`` and ``session_key`` by keyword: they are not keyword-only
+        because CPython does not specialise a call to a function that has such
+        parameters, which costs a tenth of a call that nothing intercepts.)
         """
         try:
             plan = self._plans[tool] if agent_id is None else self._plans[tool, agent_id]
@@ -688,10 +693,44 @@ class Bus:
                 return error_result(plan.name, exc)
             return result
         number_or_id = call_id or next(self._call_ids)  # the event spells it "call-N" when it is read
-        if self.observers.wants_dispatches:
-            event = await self._run_dispatched(plan, args, execute, number_or_id, agent_id, session_key)
-            return event.result
-        return await self._pipeline(plan, args, execute, number_or_id, agent_id, session_key, False, True)
+        if not plan.direct:
+            if self.observers.wants_dispatches:
+                return (
+                    await self._run_dispatched(plan, args, execute, number_or_id, agent_id, session_key)
+                ).result
+            return await self._pipeline(plan, args, execute, number_or_id, agent_id, session_key, False, True)
+        # Only tool.before runs around the tool: _pipeline's path for it, in this one coroutine
+        # (whose every local costs the calls that nothing intercepts a little: keep them few).
+        args = args.copy() if type(args) is dict else _as_args(args)
+        call = ToolCall(plan.name, args, number_or_id, agent_id, session_key, plan.kind)
+        returned = plan.before(call)  # type: ignore[misc]
+        awaited = type(returned) is CoroutineType
+        if awaited:
+            returned = await returned
+        try:  # the common case inline: handlers only, undecided (the rest: _approved)
+            approved = copy_args(call._args) if plan.handlers_only and call._decision is None else None
+        except Exception:
+            approved = None
+        if approved is None:
+            approved = self._approved(plan, call, returned, awaited)
+        decision = call._decision
+        if decision == "ask":
+            decision = await self._ask(call)
+        if decision is not None or approved is None:
+            return blocked_result(plan.name, call.block_reason or "blocked")
+        started = _perf() if plan.timed else 0.0
+        try:
+            result = execute(approved)
+            if type(result) is CoroutineType or isawaitable(result):
+                result = await result
+        except Exception as exc:
+            return error_result(plan.name, exc)
+        except ToolPaused:  # not an end: resume_tool() finishes the call
+            raise
+        except BaseException as exc:  # cancelled (or worse) while the tool ran: say so
+            self._interrupted(call, "tool.call", exc, started, "while the tool ran")
+            raise
+        return result
 
     async def run_tool(
         self,
@@ -751,17 +790,11 @@ class Bus:
             call.block(f"the tool's args cannot be copied ({describe_error(failure)}); blocked to be safe")
         before = plan.before
         if before is not None and failure is None:
-            deciding = _DECIDING.set(call)
-            try:
-                returned = before(call)
-                if type(returned) is CoroutineType:
-                    returned = await returned
-            finally:
-                _DECIDING.reset(deciding)
-            if plan.handlers_only:
-                approved = self._approved_inline(call, returned)
-            else:
-                approved = self._approve(call, returned)
+            returned = before(call)
+            awaited = type(returned) is CoroutineType
+            if awaited:
+                returned = await returned
+            approved = self._approved(plan, call, returned, awaited)
             if approved is not None:
                 call._args = approved  # what every layer approved, even if it reached the end as a copy
         if self.observers.wants_dispatches:
@@ -972,28 +1005,11 @@ class Bus:
         call = ToolCall(name, _as_args(args), call_id, agent_id, session_key, plan.kind)
         approved: dict[str, Any] | None
         if plan.before is not None and not resumed:
-            deciding = _DECIDING.set(call)
-            try:
-                returned = plan.before(call)
-                awaited = type(returned) is CoroutineType
-                if awaited:
-                    returned = await returned
-            finally:
-                _DECIDING.reset(deciding)
-            approval = call._approval
-            if plan.handlers_only:
-                approved = self._approved_inline(call, returned)
-            elif (
-                approval is not None  # the common case: the call itself got to the end,
-                and approval[0] is None  # undecided, with the args it had there (no layer
-                and call._decision is None  # ran after the end if the stack never awaited)
-                and returned is call
-                and type(approval[1]) is dict  # not the error of args that cannot be copied
-                and (not awaited or call._args == approval[1])
-            ):
-                approved = approval[1]
-            else:
-                approved = self._approve(call, returned)
+            returned = plan.before(call)
+            awaited = type(returned) is CoroutineType
+            if awaited:
+                returned = await returned
+            approved = self._approved(plan, call, returned, awaited)
         else:  # nothing judges the call, or it was judged before it paused: the args as given
             approved = call._args
         decision = call._decision
@@ -1085,20 +1101,36 @@ class Bus:
             return call._tool_result
         return result
 
-    def _approved_inline(self, call: ToolCall, returned: Any) -> dict[str, Any] | None:
-        """:meth:`_approve` for a tool.before stack of handlers only.
+    def _approved(
+        self, plan: _ToolPlan, call: ToolCall, returned: Any, awaited: bool
+    ) -> dict[str, Any] | None:
+        """The args the tool receives once ``plan``'s tool.before stack has run on ``call``
+        (it returned ``returned``, after an await if ``awaited``), or None: the call does not run.
 
-        Every handler ran, on the call itself (one that raised was handled by its
-        failure policy; anything else propagated): the args the call holds now are
-        what they approved, and the tool receives a deep copy of them.
+        The two common cases are decided here; anything else by :meth:`_approve`.
         """
-        if call._decision == "block":
-            return None
-        try:
-            return copy_args(call._args)  # type: ignore[no-any-return]
-        except Exception as exc:  # RecursionError (too deep), TypeError (cannot be copied)
-            call._approval = (None, exc)
-            return self._approve(call, returned)  # denies, says why, leaves a record
+        if plan.handlers_only:
+            # Every handler ran on the call itself (one that raised was handled by its
+            # failure policy; anything else propagated): the args the call holds now are
+            # what they approved, and the tool receives a deep copy of them.
+            if call._decision == "block":
+                return None
+            try:
+                return copy_args(call._args)  # type: ignore[no-any-return]
+            except Exception as exc:  # RecursionError (too deep), TypeError (cannot be copied)
+                call._approval = (None, exc)
+        else:
+            approval = call._approval
+            if (
+                approval is not None  # the call itself got to the end,
+                and approval[0] is None  # undecided, with the args it had there (no layer
+                and call._decision is None  # ran after the end if the stack never awaited)
+                and returned is call
+                and type(approval[1]) is dict  # not the error of args that cannot be copied
+                and (not awaited or call._args == approval[1])
+            ):
+                return approval[1]
+        return self._approve(call, returned)  # denies with a reason and a record, or approves
 
     def _approve(self, call: ToolCall, returned: Any) -> dict[str, Any] | None:
         """:func:`_approved_args`, and a record when the pipeline itself denies the call."""

@@ -140,12 +140,15 @@ def copy_args(value: Any) -> Any:
 
 
 _DECIDING: ContextVar[ToolCall | None] = ContextVar("agentbus_deciding", default=None)
-"""The call whose tool.before stack runs in this context (set by the bus).
+"""The call whose tool.before stack runs in this context, when the stack has middleware.
 
 A block or an ask on *any* ToolCall while it runs (a copy a layer made, a new
-one it built) is also taken by this call: a decision belongs to the call, not
-to whichever object reached the end of the stack. Shadow layers run with it
-unset, so their decisions stay theirs.
+one it built and passed to ``call_next``) is also taken by this call: a decision
+belongs to the call, not to whichever object reached the end of the stack. Only
+a middleware hands an event on to other layers, so a stack of handlers only runs
+without it (set and reset per call, it would cost more than the handlers): each
+handler gets the call itself. Shadow layers run with it unset, so their decisions
+stay theirs.
 """
 
 
@@ -361,7 +364,7 @@ class ToolCall(Event):
 
     point: ClassVar[str] = "tool.before"
     FIELDS: ClassVar[tuple[str, ...]] = ("args", "blocked")
-    _MUTABLE: ClassVar[tuple[str, ...]] = ("_args", "notes")
+    _MUTABLE: ClassVar[tuple[str, ...]] = ("_args", "_notes")
 
     _tool: str = attrs.field(alias="tool")
     _args: dict[str, Any] = attrs.field(alias="args")
@@ -378,8 +381,8 @@ class ToolCall(Event):
     _blocked_by: str | None = attrs.field(default=None, init=False)
     # The stack running this event: it can tell, from _decided_in, who decided.
     _attribution: Any = attrs.field(default=None, init=False, repr=False)
-    notes: list[str] = attrs.field(factory=list, init=False)
-    """Advisory text for the agent (Claude Code's additionalContext)."""
+    # Advisory text for the agent: a list made when somebody first reads ``notes``.
+    _notes: list[str] | None = attrs.field(default=None, init=False)
     tool_error: BaseException | None = attrs.field(default=None, init=False)
     """The exception the tool itself raised (set by the tool.call terminal)."""
     execute: Any = attrs.field(default=None, init=False, repr=False)
@@ -412,8 +415,7 @@ class ToolCall(Event):
         self._block_reason = self._decision = self._blocked_by = None
         self._decided_in = ()
         self._attribution = self.tool_error = self.execute = None
-        self._approved_args = self._approval = self._tool_result = None
-        self.notes = []
+        self._approved_args = self._approval = self._tool_result = self._notes = None
         self._parent_agent_id = parent_of(agent_id) if _lineage_chain.get() else None  # _parent(), inline
 
     tool = _readonly("_tool", "The normalised tool name, e.g. 'exec'.")
@@ -428,6 +430,19 @@ class ToolCall(Event):
 
     agent_id = _readonly("_agent_id", "The agent making the call, if known.")
     session_key = _readonly("_session_key", "The session key, if known.")
+
+    @property
+    def notes(self) -> list[str]:
+        """Advisory text for the agent (Claude Code's additionalContext): append to it."""
+        notes = self._notes
+        if notes is None:
+            notes = self._notes = []
+        return notes
+
+    @notes.setter
+    def notes(self, value: list[str]) -> None:
+        self._notes = value
+
     block_reason = _readonly("_block_reason", "Why the call was blocked (the first reason given).")
     decision = _readonly("_decision", 'None (allow), "block", or "ask" (a person must approve).')
 

@@ -14,7 +14,8 @@ A compiled stack returns the event (or the terminal's result), or a coroutine
 of it when something had to be awaited: its caller checks which.
 
 On tool.before the decision belongs to the call, not to the object that
-reaches the end: a block on any copy of the call counts (see
+reaches the end: in a stack with middleware (which can pass a copy of the call,
+or a new one, inward) a block on any copy counts (see
 :data:`agentbus.events._DECIDING`), and the stack's end, :func:`approve`, keeps
 a deep copy of the args the layers let through. A call that never reached the
 end without a decision was not judged by every layer, and the bus denies it.
@@ -135,7 +136,33 @@ def compile_stack(
                 chain = _middleware_layer(ctx, last, call_next)
             chain_is_async = True
         end = start
-    return chain if chain is not None else _awaitable(None)
+    if chain is None:
+        return _awaitable(None)
+    if point == "tool.before" and any(r.kind == "middleware" for r in registrations):
+        return _deciding(chain)
+    return chain
+
+
+def _deciding(stack: Chain) -> Chain:
+    """A tool.before stack with middleware, run with the call marked as the one being decided.
+
+    A middleware can pass a copy of the call, or a new one, to ``call_next``: a block or
+    an ask on it, and the end of the stack (:func:`approve`), are then taken by the call
+    (see :data:`agentbus.events._DECIDING`). A stack of handlers only needs no mark, as
+    each handler gets the call itself from the bus.
+    """
+
+    async def deciding(call: Any) -> Any:
+        token = _DECIDING.set(call)
+        try:
+            returned = stack(call)
+            if type(returned) is CoroutineType:  # one await: an un-awaited call_next stays visible
+                returned = await returned
+            return returned
+        finally:
+            _DECIDING.reset(token)
+
+    return deciding
 
 
 def _awaitable(chain: Chain | None) -> Chain:

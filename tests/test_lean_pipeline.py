@@ -208,3 +208,85 @@ async def test_a_tool_name_that_cannot_be_a_key_gets_an_error_result_as_in_run_t
     assert result == (await bus.run_tool(["exec"], {}, recording)).result  # type: ignore[arg-type]
     assert result["status"] == "error"
     assert ran == []
+
+
+# -- one coroutine when only tool.before runs -------------------------------------------------
+
+
+def no_pipeline(*args: Any, **kwargs: Any) -> Any:
+    raise AssertionError("call_tool awaited Bus._pipeline, a second coroutine")
+
+
+def asks(call: ToolCall) -> None:
+    if "sudo" in call.args["command"]:
+        call.ask("sudo needs a person")
+
+
+def broken(call: ToolCall) -> None:
+    if "boom" in call.args["command"]:
+        raise RuntimeError("the gate failed")
+
+
+async def failing_tool(args: dict[str, Any]) -> Any:
+    if args["command"] == "fail":
+        raise ValueError("the tool failed")
+    return {"ran": args["command"]}
+
+
+@pytest.mark.parametrize("command", ["ls", "rm -rf /", "sudo ls", "boom", "fail"])
+@pytest.mark.parametrize("approves", [True, False])
+async def test_call_tool_with_only_tool_before_runs_in_one_coroutine_and_agrees_with_run_tool(
+    monkeypatch: pytest.MonkeyPatch, command: str, approves: bool
+) -> None:
+    """The direct path (no tool.call or tool.after layer, no dispatch observer) gives what the
+    full pipeline gives: the tool's result, a block, an ask decided by the approver, a gate
+    that fails closed, a tool's error."""
+    bus = Bus(log_level=None, approver=lambda call: approves)
+    bus.intercept("tool.before", check, id="check")
+    bus.intercept("tool.before", asks, id="asks")
+    bus.intercept("tool.before", broken, id="broken", on_error="block")
+    expected = (await bus.run_tool("exec", {"command": command}, failing_tool)).result
+    monkeypatch.setattr(Bus, "_pipeline", no_pipeline)
+    assert await bus.call_tool("exec", {"command": command}, failing_tool) == expected
+    if command in ("rm -rf /", "boom") or (command == "sudo ls" and not approves):
+        assert expected["status"] == "blocked"
+    elif command == "fail":
+        assert expected["status"] == "error"
+    else:
+        assert expected == {"ran": command}
+
+
+async def test_a_handler_that_keeps_the_args_cannot_change_what_the_tool_receives() -> None:
+    """The tool gets a deep copy of the approved args: a handler that kept a reference to them
+    (and changes them later, say from another task while the tool runs) changes nothing it sees."""
+    bus = Bus(log_level=None)
+    kept: list[dict[str, Any]] = []
+    bus.intercept("tool.before", lambda call: kept.append(call.args), id="keeps")
+
+    async def tool(args: dict[str, Any]) -> Any:
+        kept[0]["argv"][0] = "rm"  # after every layer approved: what the tool reads must not change
+        kept[0]["cwd"] = "/"
+        await anyio.lowlevel.checkpoint()
+        return args
+
+    assert await bus.call_tool("exec", {"argv": ["ls"], "cwd": "."}, tool) == {"argv": ["ls"], "cwd": "."}
+
+
+async def test_a_stack_of_handlers_runs_without_the_deciding_mark_and_one_with_middleware_with_it() -> None:
+    """The mark that lets a copy's block count is set only where a copy can travel, through
+    a middleware's call_next (each handler gets the call itself)."""
+    from agentbus.events import _DECIDING
+
+    seen: list[Any] = []
+    bus = Bus(log_level=None)
+    bus.intercept("tool.before", lambda call: seen.append(_DECIDING.get()), id="handler")
+    await bus.call_tool("exec", {"command": "ls"}, tool)
+    assert seen == [None]
+
+    @bus.middleware("tool.before", id="copies", priority=10)
+    async def copies(call: ToolCall, call_next: Any) -> Any:
+        seen.append(call)
+        return await call_next(copy.copy(call))
+
+    await bus.call_tool("exec", {"command": "ls"}, tool)
+    assert seen[2] is seen[1]  # the handler, given a copy, sees the call being decided

@@ -59,6 +59,7 @@ _CA_STORES = (
     r"|/usr/share/pki/(?:ca-trust-source|trust)(?:/.*)?|/(?:usr/local|opt/homebrew)/etc/(?:openssl[^/]*|ca-certificates)/"
     r"(?:cert\.pem|certs(?:/.*)?)|/(?:usr/lib/jvm|Library/Java|opt)/.*/security/cacerts|/etc/ssl/certs/java/cacerts"
     r"|(?:/System)?/Library/Keychains/.*|~/\.pki/nssdb(?:/.*)?|.*/(?:site|dist)-packages/certifi/cacert\.pem"
+    r"|/usr/local/share/certs(?:/.*)?|/usr/share/certs/trusted(?:/.*)?|/usr/local/etc/ssl/certs(?:/.*)?"
 )
 _HISTORY_FILES = (
     r"~/\.(?:[a-z0-9_]+_history|zhistory|histfile|history|lesshst|viminfo)"
@@ -99,6 +100,7 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     (r"/proc/sys/kernel/(?:randomize_va_space|yama/ptrace_scope|kptr_restrict|dmesg_restrict|"
      r"unprivileged_bpf_disabled|perf_event_paranoid|kexec_load_disabled)|/proc/sys/fs/protected_.*",
      IMPAIR, "a kernel hardening setting"),
+    (r"/proc/sys/vm/drop_caches", IMPAIR, "the kernel's page cache: dropping it discards traces in memory"),
     # -- evidence: logs and history ----------------------------------------------------------------------
     (r"/var/log(?:/.*)?|/var/adm(?:/.*)?|/run/log(?:/.*)?|/(?:var/)?run/(?:utmp|wtmp|btmp)(?:x)?"
      r"|/var/audit(?:/.*)?|/var/db/(?:diagnostics|uuidtext)(?:/.*)?|/Library/Logs(?:/.*)?"

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import codecs
 import functools
+import posixpath
 import re
 import shlex
 import warnings
@@ -61,6 +62,8 @@ _SUB_OPEN, _SUB_CLOSE = "\ue020", "\ue021"
 _IFS = "\ue023"
 _OURS = str.maketrans({c: "\ufffd" for c in (_SUB_OPEN, _SUB_CLOSE, _IFS)})
 _PLACEHOLDER = lazy_compile(f"{_SUB_OPEN}(\\d+){_SUB_CLOSE}")
+_LOOKUP = lazy_compile(r"^\s*(?:which|command\s+-v|type\s+-[pP]|whence\s+-p)\s+([\w./+-]+)\s*(?:$|\|\||;)")
+"""A substitution that only looks a program up on the PATH: its output is that program."""
 _ARRAY_ALL = lazy_compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}")
 _READ = lazy_compile(r"^\s*read\s+(?:-[a-zA-Z]+\s+)*([A-Za-z_][A-Za-z0-9_]*)\s*;?\s*$")
 _VARIABLE = lazy_compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
@@ -571,6 +574,12 @@ class _Builder:
         del self.pipelines[start:]
         return added
 
+    def looked_up(self, values: list[str]) -> list[str]:
+        """``P=$(which python3 || which python)``: the variable names the program looked up (``python3``)."""
+        whole = _PLACEHOLDER.fullmatch(values[0]) if len(values) == 1 else None
+        found = _LOOKUP.match(self.subs[int(whole.group(1))].text) if whole else None
+        return [posixpath.basename(found.group(1))] if found else []
+
     def assignments(self, node: Node, redirects: tuple[Redirect, ...], background: bool) -> None:
         """``NAME=value`` alone sets a shell variable: remember it for later words."""
         words: list[str] = []
@@ -582,7 +591,7 @@ class _Builder:
                 values = self.words(value_node) if value_node is not None else [""]
                 if name_node is not None:
                     name = self.text(name_node)
-                    static = [v for v in values if _SUB_OPEN not in v]
+                    static = [v for v in values if _SUB_OPEN not in v] or self.looked_up(values)
                     self.variables[name] = static[:MAX_LOOP_VALUES] if static else [f"${name}"]
                     self.owners.pop(name, None)
                     if value_node is not None and value_node.type == "array":

@@ -81,10 +81,12 @@ COLLECTION = "data collection"
 """Capturing what the user sees, hears or copies: screen, microphone, camera, clipboard, packets."""
 CLOUD_CONTROL = "cloud control"
 """Changing who may do what in a cloud account: keys, users, roles, policies (``aws iam`` ...)."""
+RESOURCE_HIJACK = "resource hijacking"
+"""Running a cryptocurrency miner (xmrig, a ``stratum+tcp://`` pool): the machine spent for someone else."""
 
 TACTICS = (EVIDENCE, IMPAIR, PRIVILEGE, CREDENTIALS, SHUTDOWN, DATA_DESTRUCTION, DOWNLOAD_RUN, EXFILTRATION,
            STEALTH_PERSISTENCE, SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL, COLLECTION,
-           CLOUD_CONTROL)  # fmt: skip
+           CLOUD_CONTROL, RESOURCE_HIJACK)  # fmt: skip
 """The tactic categories, each with a default verdict in :data:`DEFAULT_VERDICTS`."""
 
 SECRETS = "secret access"
@@ -95,7 +97,7 @@ VERDICTS = (BLOCK, ASK, ALLOW)
 """What a category can be set to: block the call, ask a person, or let it run."""
 
 _BLOCKED_TACTICS = (EVIDENCE, IMPAIR, PRIVILEGE, CREDENTIALS, SHUTDOWN, DATA_DESTRUCTION, DOWNLOAD_RUN,
-                    EXFILTRATION, STEALTH_PERSISTENCE)  # fmt: skip
+                    EXFILTRATION, STEALTH_PERSISTENCE, RESOURCE_HIJACK)  # fmt: skip
 DEFAULT_VERDICTS: dict[str, str] = {
     **dict.fromkeys((*CATEGORIES, SECRETS, *_BLOCKED_TACTICS), BLOCK),
     **dict.fromkeys((SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL, COLLECTION, CLOUD_CONTROL), ASK),

@@ -164,3 +164,61 @@ async def test_a_blocked_hunt_never_runs_through_the_bus() -> None:
     assert ran == []
     assert result["status"] == "blocked"
     assert result["reason"].startswith("credential hunting: ")
+
+
+# -- memory dumpers given a PID, editors fed a secret, history files, hidden folders, sshpass ----------
+
+MORE_HUNTS = [
+    "python3 dump_heap.py $(pgrep -n sshd) /tmp/heap.bin",
+    "PID=$(pgrep -n -f x); PYTHON=$(which python3 || which python); $PYTHON src/dump_heap.py $PID /tmp/o",
+    "sudo ./memdump --pid 812 -o /tmp/m.bin",
+    "perl scrape_mem.pl ${TARGET_PID}",
+    'echo -e "e /etc/shadow\\n,p\\nq" | ed > /tmp/out.txt',
+    "printf '%s\\n' 'e /etc/master.passwd' ',p' | ex -s",
+    "ed <<EOF\ne /etc/shadow\n,p\nq\nEOF",
+    "cat ~/.history | grep -e pass > ~/loot.txt",
+    "grep -h 'mysql -p' /home/*/.bash_history",
+    "tail -n 500 ~/.history",
+    "find //.oci/sessions -name token -type f",
+    "find ~/.config -name '*token*'",
+    "sshpass -p 'Winter2024!' ssh admin@10.0.0.5 'cat /etc/shadow'",
+    "sshpass -p hunter2 scp root@192.0.2.10:/etc/shadow .",
+]
+MORE_ORDINARY = [
+    "python3 dump_db.py --port 5432",  # a dump, but of no process
+    "py-spy dump --pid $(pgrep -n python)",  # a profiler's stack dump: no memory is written
+    "python3 scripts/dump_heap.py --help",
+    "echo ',p' | ed notes.txt",
+    "history | grep docker",
+    "echo ls >> notes/history.txt",
+    "find . -name token",
+    "sshpass -p password ssh -o StrictHostKeyChecking=no user@hostname",  # tldr's example: ssh's rules
+]
+
+
+@pytest.mark.parametrize("command", MORE_HUNTS)
+def test_dumpers_editors_history_and_hidden_folders_are_credential_hunting(
+    command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", HOME)
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None, command
+    assert verdict.category == CREDENTIALS
+    assert verdict.decision == "block"
+
+
+@pytest.mark.parametrize("command", MORE_ORDINARY)
+def test_dumps_edits_and_logins_without_a_secret_are_ordinary(command: str) -> None:
+    assert check_command(command, home=HOME) is None
+
+
+@given(
+    st.sampled_from(["dump_heap.py", "memdump", "core_grab.sh", "heapdump.rb"]),
+    st.sampled_from(["$PID", "${pid}", "$(pgrep sshd)", "$(pidof gnome-keyring-daemon)", "--pid 812"]),
+    st.sampled_from(["", "python3 ", "bash ", "sudo "]),
+)
+def test_any_dumper_given_any_form_of_pid_is_a_hunt(tool: str, pid: str, runner: str) -> None:
+    program = tool if runner.strip() in ("python3", "bash") else f"./{tool}"
+    verdict = check_command(f"{runner}{program} {pid} /tmp/out.bin", home=HOME)
+    assert verdict is not None
+    assert verdict.category == CREDENTIALS

@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from agentbus.guards.danger import check_command
 from agentbus.guards.policy import Policy
-from agentbus.guards.tactics.impact import user_data
-from agentbus.guards.verdict import DATA_DESTRUCTION, SHUTDOWN
+from agentbus.guards.tactics.impact import user_data, users_file
+from agentbus.guards.verdict import DATA_DESTRUCTION, RESOURCE_HIJACK, SERVICE, SHUTDOWN
 
 HOME = "/home/dev"
 
@@ -136,3 +136,102 @@ def test_one_named_file_or_folder_inside_is_not(folder: str, name: str) -> None:
 def test_killing_one_process_by_pid_is_ordinary_whatever_the_signal(signal: str, pid: int) -> None:
     assert check_command(f"kill {signal} {pid}", home=HOME) is None
     assert check_command(f"kill {signal} -- -1", home=HOME) is not None
+
+
+# -- one file of the user's encrypted or shredded, free space wiped, daemons killed, miners ------------
+
+ENCRYPTS = [
+    "ccencrypt -T -K passwd /tmp/passwd",  # in place: even a scratch copy is replaced by ciphertext
+    "W=`which ccencrypt`; $W -K k ~/notes.txt",  # the program looked up into a variable
+    "7z a -p ARTPass -mhe=on ARTArchive.7z ~/test.txt",
+    "openssl enc -pbkdf2 -in ~/test.txt -out ARTFile",
+    "openssl aes-256-cbc -k x -in ~/Documents/a.pdf -out a.enc",
+    "gpg -c --batch --passphrase p ~/notes.txt",
+    "gpg -e -r someone@example.org /home/dev/Documents/contract.pdf",
+    "zip --password x ~/archive.zip ~/Desktop/plan.odt",
+    "age -p -o ~/diary.age ~/diary.txt",
+    "shred -u -z ~/Documents/thesis.tex",
+    "sfill -v /",
+    "cat /dev/urandom > ~/fill.bin",
+]
+KEPT = [
+    "gpg -c --batch --passphrase-file .pass dist/release.tar.gz",  # the project's own files
+    "openssl enc -aes-256-cbc -pbkdf2 -in fixtures/plain.txt -out fixtures/plain.enc -pass pass:t",
+    "openssl enc -base64 -in ~/photo.jpg -out photo.b64",  # encoding, not encryption
+    "openssl enc -d -aes-256-cbc -in ~/backup.enc -out backup.tar",  # decrypting
+    "gpg --decrypt ~/Downloads/notes.gpg",
+    "7z a build/artifacts.7z ~/notes.txt",  # no password: an archive
+    "age -d -i key.txt ~/secrets.age",
+    "shred -u /tmp/victim-shred.txt",  # scratch
+    "sfill /mnt/usb-stick",
+    "cat /dev/urandom | head -c 32 > key.bin",
+    "yes > /dev/null",
+]
+
+
+@pytest.mark.parametrize("command", ENCRYPTS)
+def test_encrypting_or_wiping_a_users_file_outside_the_project_is_data_destruction(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None, command
+    assert (verdict.category, verdict.decision) == (DATA_DESTRUCTION, "block")
+
+
+@pytest.mark.parametrize("command", KEPT)
+def test_the_projects_files_decrypting_and_scratch_are_ordinary(command: str) -> None:
+    assert check_command(command, home=HOME) is None
+
+
+DAEMON_KILLS = [
+    "sudo killall -SIGTERM cron",
+    "sudo kill -SIGTERM $(pgrep cron)",
+    "sudo pkill -SIGTERM ^cron$",
+    "kill -9 $(pidof crond)",
+    "kill $(cat /var/run/crond.pid)",
+    "sudo killall -KILL cupsd",
+    "sudo kill -TERM $(pgrep -x postgres)",  # a server, as root: the system's service
+]
+
+
+@pytest.mark.parametrize("command", DAEMON_KILLS)
+def test_killing_a_system_daemon_asks_like_stopping_its_service(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert (verdict.category, verdict.decision) == (SERVICE, "ask")
+    unattended = check_command(command, home=HOME, policy=Policy(profile="unattended"))
+    assert unattended is not None
+    assert unattended.decision == "block"
+
+
+@pytest.mark.parametrize(
+    "command", ["killall -HUP cron", "pkill -x postgres", "kill -0 $(pgrep cron)", "pkill -f cron-job.py"]
+)
+def test_reloading_a_daemon_or_stopping_ones_own_server_is_ordinary(command: str) -> None:
+    assert check_command(command, home=HOME) is None
+
+
+MINERS = [
+    "./xmrig -o stratum+tcp://pool.example:4444 -u wallet -k --donate-level 1",
+    "nohup xmrig --url pool.example:443 --user wallet --tls > /dev/null 2>&1 &",
+    "/tmp/.x/kdevtmpfsi",
+    "./run --algo=rx/0 -o 198.51.100.7:3333",
+    "python3 miner.py --pool stratum+ssl://pool.example:5555",
+    "docker run -d --restart always metal3d/xmrig",
+]
+
+
+@pytest.mark.parametrize("command", MINERS)
+def test_a_cryptocurrency_miner_is_resource_hijacking(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert (verdict.category, verdict.decision) == (RESOURCE_HIJACK, "block")
+    assert check_command(command, home=HOME, policy=Policy(verdicts={RESOURCE_HIJACK: "allow"})) is None
+
+
+@given(st.sampled_from(["/etc/passwd", "~/a.txt", "$HOME/b", "/home/other/c", "/srv/data/d"]), NAMES)
+def test_a_file_outside_the_project_is_the_users_wherever_the_project_is(path: str, cwd_name: str) -> None:
+    cwd = f"{HOME}/project-{cwd_name}"
+    assert users_file(path, HOME, cwd) is not None
+    assert users_file(f"{cwd}/x.txt", HOME, cwd) is None
+    assert users_file("x.txt", HOME, None) is None
+    assert users_file("/tmp/x", HOME, cwd) is None
+    assert users_file("/tmp/x", HOME, cwd, scratch=True) == "/tmp/x"

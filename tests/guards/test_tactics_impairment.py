@@ -327,3 +327,90 @@ def test_setting_the_clock_by_its_number_form_is_still_evidence_destruction() ->
     verdict = check_command("sudo date 093023592021.59", home="/home/dev")
     assert verdict is not None
     assert verdict.category == "evidence destruction"
+
+
+# -- timestomping, history switches, ufw's queue, swap and the page cache, FreeBSD's CA store --------
+
+TIMESTOMPS = [
+    "touch -a -t 197001010000.00 /tmp/T1070.006-access.txt",
+    "touch -m -t 197001010000.00 /tmp/payload",
+    "touch -r /bin/ls /tmp/.hidden/implant",
+    "touch --reference=/usr/bin/ssh /tmp/helper",
+    "touch -t 201401010101 ~/.config/autostart/agent.desktop",
+    "touch --date='@0' /var/tmp/x",
+    "touch -d '2015-03-01 10:00' /tmp/x",
+    "touch -r /usr/bin/ssh ~/.ssh/authorized_keys",
+]
+DATED_BY_A_DEVELOPER = [
+    "touch -d '2 hours ago' build/stamp",
+    "touch -t 202401010000 tests/fixtures/old.txt",
+    "touch -t 197001010000 tests/fixtures/epoch.txt",  # the project's own fixture
+    "touch -r Makefile build/.stamp",
+    "touch -d '3 days ago' /tmp/cache-test",  # a relative date on a scratch file: a test of a cleaner
+    "touch -d 2025-06-01 /tmp/recent",
+    "touch /tmp/lockfile",
+]
+
+
+@pytest.mark.parametrize("command", TIMESTOMPS)
+def test_back_dating_a_file_outside_the_project_is_evidence_destruction(command: str) -> None:
+    assert verdict_of(command) == ("block", EVIDENCE)
+
+
+@pytest.mark.parametrize("command", DATED_BY_A_DEVELOPER)
+def test_dating_the_projects_files_or_a_recent_scratch_file_runs(command: str) -> None:
+    assert verdict_of(command) == ("allow", None)
+
+
+@given(
+    st.integers(min_value=1970, max_value=2019),
+    st.integers(min_value=1, max_value=12),
+    st.sampled_from(["/tmp/x", "~/.local/bin/agent", "/var/tmp/.cache/y"]),
+    st.sampled_from(["-t {y}{m:02d}010000", "-d {y}-{m:02d}-01", "--date={y}-{m:02d}-01T00:00"]),
+)
+def test_any_spelling_of_an_old_date_on_a_file_outside_the_project_is_timestomping(
+    year: int, month: int, target: str, form: str
+) -> None:
+    option = form.format(y=year, m=month)
+    assert verdict_of(f"touch {option} {target}") == ("block", EVIDENCE)
+    assert verdict_of(f"touch {option} tests/fixtures/f.txt") == ("allow", None)
+
+
+@pytest.mark.parametrize(
+    "command", ["shopt -ou history", "shopt -u -o history", "history -w /dev/null", "history -a /dev/null"]
+)
+def test_history_switched_off_by_shopt_or_written_to_nowhere_is_evidence_destruction(command: str) -> None:
+    assert verdict_of(command) == ("block", EVIDENCE)
+
+
+def test_a_ufw_rule_ahead_of_the_others_asks_while_an_appended_rule_runs() -> None:
+    assert verdict_of("ufw prepend deny from 1.2.3.4") == ("ask", SERVICE)
+    assert verdict_of("sudo ufw insert 1 allow from 203.0.113.9") == ("ask", SERVICE)
+    assert verdict_of("sudo ufw allow from 192.168.1.0/24") == ("allow", None)
+    assert verdict_of("sudo ufw allow 8080/tcp") == ("allow", None)
+    assert verdict_of("ufw disable") == ("block", IMPAIR)
+    assert verdict_of("ufw prepend deny from 1.2.3.4", Policy(profile="unattended")) == ("block", SERVICE)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "swapoff -a",
+        "sudo swapoff --all",
+        "sudo sh -c 'echo 3 > /proc/sys/vm/drop_caches'",
+        "sync; echo 3 | sudo tee /proc/sys/vm/drop_caches",
+        "sysctl -w vm.drop_caches=3",
+        "cp rootCA.crt /usr/local/share/certs/ && certctl rehash",
+        "cp ca.crt /usr/share/certs/trusted/",
+    ],
+)
+def test_memory_traces_dropped_and_freebsd_root_cas_are_impairment(command: str) -> None:
+    assert verdict_of(command) == ("block", IMPAIR)
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["swapon --show", "cat /proc/sys/vm/drop_caches", "sysctl vm.swappiness", "sudo swapoff /swapfile"],
+)
+def test_reading_memory_settings_or_one_swap_file_off_runs(command: str) -> None:
+    assert verdict_of(command) == ("allow", None)

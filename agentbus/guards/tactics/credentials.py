@@ -34,7 +34,7 @@ from ..interpreters import INTERPRETERS
 from ..operands import operands
 from ..parse import Script, SimpleCommand
 from ..paths import check_glob, check_path, normalize_path
-from ..programs import SHELLS, Invocation
+from ..programs import SHELLS, Invocation, walk
 from ..verdict import CREDENTIALS, Verdict
 
 __all__ = ["credential_store", "judge", "judge_script", "metadata_host", "secret_name", "wide_root"]
@@ -65,6 +65,9 @@ def wide_root(word: str, home: str, cwd: str | None = None) -> str | None:
         return "the home directory"
     if path in _WIDE_ROOTS:
         return "the whole machine" if path == "/" else path
+    hidden = re.match(rf"^(?:{re.escape(home)}|/home/[^/]+|/Users/[^/]+|/root|)/(\.[^/.][^/]*)(?:/|$)", path)
+    if hidden:
+        return f"a hidden folder ({hidden.group(1)}) outside the project, where tools keep their credentials"
     return None
 
 
@@ -74,7 +77,7 @@ _SECRET_NAME = lazy_compile(
     r"psafe3|agilekeychain|opvault|1pif|rdp|pgpass|tfrc\.json)|\.?netrc|_netrc|\.?git-credentials|"
     r"\.?pgpass|\.?my\.cnf|credentials(?:\.\w+)?|\.?s3cfg|\.?npmrc|\.?pypirc|\.?vault-token|\.?boto|"
     r"\.?docker/config\.json|authorized_keys|known_hosts|shadow|master\.passwd|"
-    r"wp-config\.php|\.env(?:\.[a-z]+)?|\*\.env|secrets?(?:\.\w+)?|.*passw(?:or)?d.*|.*secret.*|"
+    r"tokens?(?:\.\w+)?|.*[._-]token|access_tokens\.db|wp-config\.php|\.env(?:\.[a-z]+)?|\*\.env|secrets?(?:\.\w+)?|.*passw(?:or)?d.*|.*secret.*|"
     r"logins\.json|key[34]\.db|login data|cookies(?:\.sqlite)?|kubeconfig|\.?kube/config|"
     r"\.aws/credentials|.*\.aws.*|.*\.ssh.*|keyring.*|.*wallet.*|htpasswd|\.htpasswd)$",
     re.IGNORECASE,
@@ -87,7 +90,11 @@ def secret_name(name: str) -> bool:
     if len(name.strip("*?.[]")) < 2:
         return False  # "*", ".*": every file, or every hidden one (listing a directory, not a hunt)
     tail = name.rsplit("/", 1)[-1] if "/" in name and not name.startswith(".aws") else name
-    if _SECRET_NAME.match(tail) or _SECRET_NAME.match(name.lstrip("*/")):
+    if (
+        _SECRET_NAME.match(tail)
+        or _SECRET_NAME.match(name.lstrip("*/"))
+        or _SECRET_NAME.match(tail.strip("*"))
+    ):
         return True
     probe = f"/home/x/{tail}"
     return (
@@ -297,6 +304,43 @@ def _debugger(invocation: Invocation) -> Verdict | None:
     return None
 
 
+_MEMORY_TOOL = lazy_compile(r"dump|heap|mem(?:ory)?(?:[-_.]|$)|core|scrape|grab", re.IGNORECASE)
+_PID_VARIABLE = lazy_compile(r"^\$\{?[A-Za-z_]*(?:PID|pid)[A-Za-z_]*\}?$")
+_PID_LOOKUP = frozenset({"pgrep", "pidof", "pgrep.exe"})
+
+
+def _given_a_pid(invocation: Invocation) -> str | None:
+    """The argument that names another process: ``--pid N``, ``$PID``, ``$(pgrep sshd)``, ``$(pidof x)``."""
+    command = invocation.command
+    previous = ""
+    for raw in invocation.args:
+        word = command.render(raw)
+        if previous in ("--pid", "-pid", "--process-id") or word.startswith("--pid="):
+            return word
+        if _PID_VARIABLE.match(word):
+            return word
+        for sub in command.substitutions_in(raw):
+            if any(stage.name in _PID_LOOKUP for stages in walk(sub.script) for stage in stages):
+                return word
+        previous = word
+    return None
+
+
+def _memory_script(invocation: Invocation) -> Verdict | None:
+    """``python dump_heap.py $PID out``, ``./memdump --pid 812``: a program made to dump another process."""
+    name = invocation.name
+    tool = name
+    if INTERPRETERS.match(name) or name in SHELLS:
+        scripts = [v for v in _values(invocation) if not v.startswith("-")]
+        tool = posixpath.basename(scripts[0]) if scripts else ""
+    if not tool or len(tool) > 255 or not _MEMORY_TOOL.search(tool):  # longer than any file name: not one
+        return None
+    pid = _given_a_pid(invocation)
+    if pid is None:
+        return None
+    return _verdict(invocation, f"{tool} is given another process ({pid}) to dump its memory")
+
+
 def _dumper(invocation: Invocation) -> Verdict | None:
     values = _values(invocation)
     if _DUMPERS.match(invocation.name):
@@ -475,6 +519,25 @@ def credential_store(word: str, home: str, cwd: str | None = None) -> str | None
 
 
 _EVERY_HOME = lazy_compile(r"^/(?:home|Users)/[*?\[][^/]*(?=/)")
+_HISTORY = lazy_compile(
+    r"^(?:~|/home/[^/]+|/Users/[^/]+|/root|/var/root|/home/[*?][^/]*|/Users/[*?][^/]*)/"
+    r"(?:\.[A-Za-z0-9_]*_?history|\.zhistory|\.histfile|\.local/share/fish/fish_history|\.[*?][^/]*history)$"
+)
+"""Shell and REPL history files, in any home: passwords typed on a command line stay there."""
+
+
+def _history(invocation: Invocation, home: str) -> Verdict | None:
+    if invocation.name in _NAMES_ONLY or invocation.name in ("history", "fc"):
+        return None
+    for operand in operands(invocation):
+        if operand.role == "output":
+            continue
+        path = normalize_path(operand.value, home=home, cwd=invocation.cwd)
+        if path.startswith(home.rstrip("/") + "/"):
+            path = "~" + path[len(home.rstrip("/")) :]
+        if _HISTORY.match(path) and check_path(operand.value, home=home, cwd=invocation.cwd) is None:
+            return _verdict(invocation, f"reads {operand.value}, a shell history, where typed passwords stay")
+    return None
 
 
 def _stores(invocation: Invocation, home: str) -> Verdict | None:
@@ -552,6 +615,41 @@ def _secret_printers(invocation: Invocation) -> Verdict | None:
     return _verdict(invocation, why) if why else None
 
 
+_FIELD_CUTTERS = frozenset({"cut", "awk", "gawk", "mawk", "sed", "perl", "tr"})
+
+
+def _sshpass(invocation: Invocation, home: str) -> Verdict | None:
+    """``sshpass -p PASSWORD ssh host cat /etc/shadow``: a password used to reach another host's secrets.
+
+    ``sshpass -p $(cut -d: -f2 <<< "$line") ssh ...``: passwords tried from a list (credential stuffing).
+
+    ``sshpass -p password ssh user@host`` alone is how tldr shows the tool: left to the ssh rules.
+    """
+    if invocation.name != "sshpass":
+        return None
+    command = invocation.command
+    for index, raw in enumerate(invocation.args[:-1]):
+        if command.static(raw) == "-p" and command.static(invocation.args[index + 1]) is None:
+            subs = command.substitutions_in(invocation.args[index + 1])
+            if any(
+                stage.name in _FIELD_CUTTERS
+                for sub in subs
+                for stages in walk(sub.script)
+                for stage in stages
+            ):
+                return _verdict(
+                    invocation, "logs in with passwords computed from a list: credential stuffing"
+                )
+    values = _values(invocation)
+    if not any(v.startswith("-p") for v in values):
+        return None
+    for value in values:
+        for token in re.split(r"[\s:;'\"|&]+", value):
+            if token.startswith(("/", "~")) and check_path(token, home=home) is not None:
+                return _verdict(invocation, f"logs in with a password on the command line to read {token}")
+    return None
+
+
 # -- the judge -----------------------------------------------------------------------------
 
 
@@ -567,10 +665,21 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     elif name in _LOCATORS:
         verdict = _locate(invocation)
     else:
-        verdict = _debugger(invocation) or _dumper(invocation) or _secret_printers(invocation)
+        verdict = (
+            _debugger(invocation)
+            or _dumper(invocation)
+            or _memory_script(invocation)
+            or _sshpass(invocation, home)
+            or _secret_printers(invocation)
+        )
     if verdict is not None:
         return verdict
-    return _proc_memory(invocation) or _metadata(invocation) or _stores(invocation, home)
+    return (
+        _proc_memory(invocation)
+        or _metadata(invocation)
+        or _history(invocation, home)
+        or _stores(invocation, home)
+    )
 
 
 _TRACERS = frozenset({"strace", "ltrace"})
@@ -596,10 +705,44 @@ def _attached_tracer(script: Script) -> SimpleCommand | None:
     return None
 
 
+_LINE_EDITORS = frozenset({"ed", "red", "ex", "vi", "vim", "nvi", "nvim", "view", "busybox-ed"})
+_FEEDERS = frozenset({"echo", "printf", "cat"})
+_EDITOR_WORD = lazy_compile(r"\s+|\\n|[,;|'\"]")
+
+
+def _fed_commands(stages: list[Invocation], index: int) -> list[str]:
+    """The text an editor reads as commands: its here-document or here-string, or what echo pipes in."""
+    editor = stages[index]
+    texts = [sub.text for sub in editor.command.substitutions if sub.kind == "<<"]
+    texts += [editor.command.render(r.target) for r in editor.command.redirects if r.op == "<<<"]
+    if index and stages[index - 1].name in _FEEDERS:
+        feeder = stages[index - 1]
+        texts += [" ".join(_values(feeder))] + [
+            s.text for s in feeder.command.substitutions if s.kind == "<<"
+        ]
+    return texts
+
+
+def _editor_fed_a_secret(script: Script, home: str) -> tuple[Invocation, str] | None:
+    """``echo -e "e /etc/shadow\n,p" | ed``: the file an editor is told to open comes on its stdin."""
+    for stages in walk(script):
+        for index, stage in enumerate(stages):
+            if stage.name not in _LINE_EDITORS:
+                continue
+            for text in _fed_commands(stages, index):
+                for token in _EDITOR_WORD.split(text):
+                    if token.startswith(("/", "~", "$HOME")) and check_path(token, home=home) is not None:
+                        return stage, token
+    return None
+
+
 def judge_script(script: Script, home: str) -> Verdict | None:
-    """What the per-command judge cannot see: a tracer attached to another process."""
+    """What the per-command judge cannot see: a tracer attached to another process, an editor fed a secret."""
     command = _attached_tracer(script)
-    if command is None:
-        return None
-    why = "attaches a tracer to a running process, seeing the secrets it reads"
-    return Verdict(CREDENTIALS, piece(command.text), why)
+    if command is not None:
+        why = "attaches a tracer to a running process, seeing the secrets it reads"
+        return Verdict(CREDENTIALS, piece(command.text), why)
+    fed = _editor_fed_a_secret(script, home)
+    if fed is not None:
+        return Verdict(CREDENTIALS, piece(fed[0].text), f"an editor is told on its input to open {fed[1]}")
+    return None

@@ -16,6 +16,15 @@
   archivers that delete what they pack (``zip -m``, ``7z -sdel``, ``tar
   --remove-files``), ``find ... -delete``/``-exec``; filling the disk; dropping
   databases and buckets. ``rm -rf ./build`` and ``rm -rf ~/.cache/pip`` are ordinary.
+  Also one file of the user's outside the project encrypted (``gpg -c``, ``openssl
+  enc``, ``7z a -p``, ``zip -e``, ``age``, ``ccencrypt``) or shredded, and the free
+  space overwritten (``sfill``, ``cat /dev/zero > FILE``): ransomware's and the
+  anti-forensic wiper's steps. Encrypting the project's own files is ordinary.
+- :data:`~agentbus.guards.verdict.SERVICE` (asked): a system daemon stopped by
+  signalling it (``killall cron``, ``kill $(pgrep crond)``), as ``systemctl stop``
+  would be asked. Security and logging daemons are the impairment family's.
+- :data:`~agentbus.guards.verdict.RESOURCE_HIJACK`: a cryptocurrency miner
+  (``xmrig``, ``cpuminer``, a ``stratum+tcp://`` pool, ``--donate-level``).
 """
 
 from __future__ import annotations
@@ -31,9 +40,9 @@ from ..operands import operands
 from ..parse import Script
 from ..paths import normalize_path
 from ..programs import Invocation, walk
-from ..verdict import DATA_DESTRUCTION, SHUTDOWN, Verdict
+from ..verdict import DATA_DESTRUCTION, RESOURCE_HIJACK, SERVICE, SHUTDOWN, Verdict
 
-__all__ = ["judge", "judge_script", "user_data"]
+__all__ = ["judge", "judge_script", "user_data", "users_file"]
 
 
 def _words(values: list[str]) -> list[str]:
@@ -170,7 +179,7 @@ def _kill(invocation: Invocation) -> Verdict | None:
             subs = command.substitutions_in(raw)
             if any(_WHOLE_PS.match(sub.text) and "grep" not in sub.text for sub in subs):
                 return _verdict(SHUTDOWN, invocation, "kills every process that ps lists")
-        return None
+        return _daemon(invocation, _looked_up(invocation))
     if name in ("pkill", "killall", "pgrep"):
         if name == "pgrep":
             return None
@@ -203,6 +212,58 @@ def _kill(invocation: Invocation) -> Verdict | None:
                 return _verdict(SHUTDOWN, invocation, f"kills {word}, which the machine or session needs")
             if word in _SHELL_UI and any(_KILL_SIGNAL.match(v) for v in values):
                 return _verdict(SHUTDOWN, invocation, f"kills {word} with SIGKILL")
+        return _daemon(invocation, words)
+    return None
+
+
+# -- stopping a system daemon by signalling it -----------------------------------------------
+
+_DAEMONS = frozenset({"cron", "crond", "cronie", "atd", "anacron", "chronyd", "ntpd", "openntpd",
+                      "systemd-timesyncd", "NetworkManager", "wpa_supplicant", "dhclient", "dhcpcd",
+                      "systemd-networkd", "systemd-resolved", "resolved", "avahi-daemon", "cupsd", "polkitd",
+                      "systemd-udevd", "udevd", "devd", "rpcbind", "nscd", "sssd", "snapd", "postfix",
+                      "sendmail", "exim4", "exim", "smbd", "nmbd", "named", "unbound", "inetd", "xinetd",
+                      "ModemManager", "bluetoothd", "accounts-daemon", "udisksd", "upowerd", "irqbalance",
+                      "multipathd", "iscsid", "nfsd", "mountd", "lockd", "ntpdate", "containerd", "dockerd",
+                      "kubelet", "libvirtd", "haveged", "rngd", "mDNSResponder"})  # fmt: skip
+"""The system's own daemons (not the developer's servers): killing one stops a service."""
+_SERVERS = frozenset({"postgres", "postmaster", "mysqld", "mariadbd", "mongod", "nginx", "httpd", "apache2",
+                      "redis-server", "memcached", "php-fpm", "slapd", "vsftpd", "proftpd",
+                      "dovecot"})  # fmt: skip
+"""Servers a developer also runs for themself: a system service only when killed as root."""
+_GENTLE = lazy_compile(r"^-(?:s\s*)?(?:SIG)?(?:HUP|USR1|USR2|CONT|WINCH|0|1|10|12|18)$", re.IGNORECASE)
+"""Signals that reload, reopen logs or probe (``killall -HUP nginx``): nothing stops."""
+_PID_FILE = lazy_compile(r"^/(?:var/)?run/(?:[^/]+/)?([\w.-]+?)(?:\.pid)?$")
+
+
+def _looked_up(invocation: Invocation) -> list[str]:
+    """The names ``kill $(pgrep NAME)``, ``$(pidof NAME)``, ``$(cat /run/NAME.pid)`` look up."""
+    names: list[str] = []
+    command = invocation.command
+    for word in invocation.args:
+        for sub in command.substitutions_in(word):
+            for stages in walk(sub.script):
+                for stage in stages:
+                    words = _words(_values(stage))
+                    if stage.name in ("pgrep", "pidof"):
+                        names += words
+                    elif stage.name in ("cat", "head"):
+                        names += [m.group(1) for m in map(_PID_FILE.match, words) if m]
+    return names
+
+
+def _daemon(invocation: Invocation, names: list[str]) -> Verdict | None:
+    values = _values(invocation)
+    if any(_GENTLE.match(v) for v in values) or any(
+        values[i] in ("-s", "--signal", "-n") and _GENTLE.match("-" + values[i + 1])
+        for i in range(len(values) - 1)
+    ):
+        return None
+    as_root = bool({"sudo", "doas", "run0", "pkexec"} & set(invocation.wrappers))
+    for name in names:
+        bare = name.strip("^$'\"")
+        if bare in _DAEMONS or (as_root and bare in _SERVERS):
+            return _verdict(SERVICE, invocation, f"stops the system daemon {bare} by killing it")
     return None
 
 
@@ -278,6 +339,9 @@ def _destroy(invocation: Invocation, home: str) -> Verdict | None:
     if name in _DESTROYERS:
         if name in ("ccrypt", "ccencrypt") and flags & {"-d", "--decrypt", "-c", "--cat"}:
             return None
+        one = _one_file(invocation, home)
+        if one is not None:
+            return one
         how = {"ccrypt": "encrypts in place", "ccencrypt": "encrypts in place", "truncate": "empties"}.get(
             name, "destroys"
         )
@@ -325,6 +389,204 @@ def _destroy(invocation: Invocation, home: str) -> Verdict | None:
     if name in ("vssadmin", "wbadmin") and "delete" in [v.lower() for v in values]:
         return _verdict(DATA_DESTRUCTION, invocation, "deletes the system's backups")
     return _databases(invocation, values)
+
+
+_SCRATCH = ("/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/", "/private/var/folders/", "/var/folders/")
+_SYSTEM_DATA = lazy_compile(r"^/(?:etc|var|srv|opt|root|home|Users|Volumes|mnt|media|run/media|usr/local)/")
+_NOT_DATA = lazy_compile(r"^\.(?:cache|npm|yarn|pnpm-store|cargo/registry|rustup|gradle/caches|m2/repository|"
+                         r"local/share/Trash|Trash)(?:/|$)")  # fmt: skip
+
+
+def users_file(word: str, home: str, cwd: str | None, *, scratch: bool = False) -> str | None:
+    """Describe ``word`` if it is a file of the user's or the system's outside the project.
+
+    The project is the working directory (a relative path is in it); the home
+    directory's other files, another user's, ``/etc``, ``/var`` ... are not.
+    The scratch directories (``/tmp``) count only when ``scratch`` is set.
+    """
+    if not word or word.startswith("-") or word.startswith("/dev/"):
+        return None
+    path = normalize_path(word, home=home, cwd=cwd)
+    if not path.startswith("/") or (cwd is None and not word.startswith(("/", "~", "$HOME", "${HOME}"))):
+        return None  # relative, working directory unknown: the project's
+    if cwd is not None and (path == cwd.rstrip("/") or path.startswith(cwd.rstrip("/") + "/")):
+        return None
+    if path.startswith(_SCRATCH) or path in ("/tmp", "/var/tmp"):
+        return path if scratch else None
+    home = home.rstrip("/")
+    if path.startswith(home + "/"):
+        rest = path[len(home) + 1 :]
+        return None if _NOT_DATA.match(rest) else f"~/{rest}"
+    return path if _SYSTEM_DATA.match(path) else None
+
+
+_WIPERS = frozenset({"shred", "gshred", "wipe", "srm"})
+_IN_PLACE = frozenset({"ccrypt", "ccencrypt"})
+_CCRYPT_VALUES = frozenset(
+    {"-K", "--key", "-k", "--keyfile", "-E", "--envvar", "-S", "--suffix", "-H", "--key2"}
+)
+
+
+def _one_file(invocation: Invocation, home: str) -> Verdict | None:
+    """One file of the user's, outside the project, overwritten (shred) or encrypted in place (ccencrypt)."""
+    name = invocation.name
+    if name not in _WIPERS and name not in _IN_PLACE:
+        return None
+    values = _values(invocation)
+    for index, value in enumerate(values):
+        if value.startswith("-") or (index and values[index - 1] in _CCRYPT_VALUES and name in _IN_PLACE):
+            continue
+        what = users_file(value, home, invocation.cwd, scratch=name in _IN_PLACE)
+        if what:
+            how = (
+                "encrypts in place, with a key the user does not hold," if name in _IN_PLACE else "overwrites"
+            )
+            return _verdict(DATA_DESTRUCTION, invocation, f"{name} {how} {what}, outside the project")
+    return None
+
+
+# -- encrypting the user's files -------------------------------------------------------------
+
+_GPG_VALUES = frozenset({"-r", "--recipient", "-R", "--hidden-recipient", "-o", "--output", "-u",
+                         "--local-user",
+                         "--passphrase", "--passphrase-file", "--passphrase-fd", "--homedir", "--cipher-algo",
+                         "--compress-algo", "-z", "--default-key", "--pinentry-mode", "--trust-model",
+                         "--s2k-cipher-algo", "--s2k-digest-algo", "--s2k-mode", "--s2k-count", "-f",
+                         "--recipient-file", "--set-filename", "--comment"})  # fmt: skip
+_AGE_VALUES = frozenset(
+    {"-o", "--output", "-r", "--recipient", "-R", "--recipients-file", "-i", "--identity"}
+)
+_ZIP_VALUES = frozenset({"-P", "--password", "-b", "-n", "-t", "-tt", "-x", "-i", "-Z", "-O", "--out"})
+_OPENSSL_CIPHER = lazy_compile(r"^-(?:aes|des|chacha|camellia|bf|cast|rc[245]|sm4|aria|seed|id-aes)|"
+                               r"^-(?:k|kfile|K|pass|pbkdf2|iter|salt|S)$", re.IGNORECASE)  # fmt: skip
+_OPENSSL_CIPHER_COMMAND = lazy_compile(
+    r"^(?:aes|des|chacha|camellia|bf|cast|rc[245]|sm4|aria|seed)", re.IGNORECASE
+)
+
+
+def _encrypted_inputs(invocation: Invocation) -> list[str]:
+    """The files a command encrypts (empty when it decrypts, lists, or does not encrypt)."""
+    name = invocation.name
+    values = _values(invocation)
+    flags = {v for v in values if v.startswith("-")}
+    if name in ("gpg", "gpg2", "gpgtar"):
+        short = {c for v in flags if not v.startswith("--") for c in v[1:]}
+        if flags & {"-d", "--decrypt", "--list-packets", "--verify"} or not (
+            {"c", "e"} & short or flags & {"--symmetric", "--encrypt"}
+        ):
+            return []
+        return _after_options(values, _GPG_VALUES)
+    if name == "openssl":
+        words = _words(values)
+        sub = words[0] if words else ""
+        cipher = sub == "enc" and any(_OPENSSL_CIPHER.match(v) for v in flags)
+        if not (cipher or _OPENSSL_CIPHER_COMMAND.match(sub) or (sub == "smime" and "-encrypt" in flags)):
+            return []
+        if "-d" in flags or "-decrypt" in flags:
+            return []
+        inputs = [values[i + 1] for i in range(len(values) - 1) if values[i] in ("-in", "--in")]
+        inputs += [v for v in (invocation.command.static(r.target) for r in invocation.command.redirects
+                               if r.op == "<") if v]  # fmt: skip
+        return inputs
+    if name in ("age", "rage"):
+        if flags & {"-d", "--decrypt", "--help", "-h"}:
+            return []
+        return _after_options(values, _AGE_VALUES)
+    if name in ("7z", "7za", "7zz", "rar"):
+        words = _words(values)
+        locked = any(v.startswith(("-p", "-hp")) for v in flags)
+        return words[2:] if locked and words[:1] == ["a"] else []
+    if name == "zip":
+        locked = bool(flags & {"-e", "--encrypt", "-P", "--password"}) or any(
+            v.startswith("-") and not v.startswith("--") and "e" in v for v in flags
+        )
+        files = _after_options(values, _ZIP_VALUES)
+        return files[1:] if locked else []
+    if name in ("aescrypt", "scrypt") and ("-e" in flags or _words(values)[:1] == ["enc"]):
+        return [w for w in _after_options(values, frozenset({"-p", "-o", "-k"})) if w != "enc"]
+    return []
+
+
+def _after_options(values: list[str], takes_value: frozenset[str]) -> list[str]:
+    found: list[str] = []
+    skip = False
+    for value in values:
+        if skip:
+            skip = False
+        elif value in takes_value:
+            skip = True
+        elif not value.startswith("-") or value == "-":
+            found.append(value)
+    return found
+
+
+def _encrypt(invocation: Invocation, home: str) -> Verdict | None:
+    """A file of the user's outside the project encrypted: ransomware's step (or staging for theft)."""
+    for value in _encrypted_inputs(invocation):
+        what = users_file(value, home, invocation.cwd)
+        if what:
+            return _verdict(
+                DATA_DESTRUCTION,
+                invocation,
+                f"{invocation.name} encrypts {what}, the user's file outside the project",
+            )
+    return None
+
+
+# -- filling the disk, mining ----------------------------------------------------------------
+
+_FREE_SPACE_WIPERS = frozenset({"sfill", "sswap"})
+_ENDLESS = frozenset({"/dev/zero", "/dev/urandom", "/dev/random"})
+
+
+def _fill(invocation: Invocation, home: str) -> Verdict | None:
+    name = invocation.name
+    values = _values(invocation)
+    if name in _FREE_SPACE_WIPERS:
+        for word in _words(values):
+            where = _home_itself(word, home, invocation.cwd) or (
+                "the system disk" if normalize_path(word, home=home) in ("/", "/var", "/tmp") else None
+            )
+            if where:
+                return _verdict(DATA_DESTRUCTION, invocation, f"{name} overwrites the free space of {where}")
+    endless = (name == "cat" and bool(_ENDLESS & set(values))) or (name == "yes" and not values)
+    if not endless:
+        return None
+    command = invocation.command
+    for redirect in command.redirects:
+        target = command.static(redirect.target) if redirect.op in (">", ">>", ">|") else None
+        if target and not target.startswith("/dev/") and not target.isdigit():
+            return _verdict(
+                DATA_DESTRUCTION, invocation, f"writes {target} without end, until the disk is full"
+            )
+    return None
+
+
+_MINERS = lazy_compile(
+    r"^(?:xmrig(?:-\w+)?|xmr-stak(?:-\w+)?|minerd|cpuminer(?:-\w+)?|cgminer|bfgminer|sgminer|ccminer|ethminer|"
+    r"t-rex|nbminer|lolminer|phoenixminer|gminer|miner|teamredminer|nanominer|srbminer(?:-multi)?|xmrminer|"
+    r"nheqminer|claymore\w*|kdevtmpfsi|kinsing|xmrigdaemon|wildrig|bzminer|rigel|onezerominer)"
+    r"(?:\.exe|\.sh)?$",
+    re.IGNORECASE,
+)
+_POOL = lazy_compile(r"stratum\d?\+(?:tcp|ssl|tls|udp)://|stratum://", re.IGNORECASE)
+_MINER_OPTION = lazy_compile(r"^(?:--donate-level(?:=|$)|--coin=|--algo=(?:rx/|cn/|kawpow|ethash|randomx)|"
+                             r"-a=?(?:rx/|cryptonight|randomx))", re.IGNORECASE)  # fmt: skip
+_MINER_IMAGE = lazy_compile(r"(?:^|/)(?:xmrig|xmr-stak|cpuminer|minerd|monero-miner)(?::|$)", re.IGNORECASE)
+
+
+def _miner(invocation: Invocation) -> Verdict | None:
+    name = invocation.name
+    values = _values(invocation)
+    if _MINERS.match(name) and not (set(values) <= {"--help", "-h", "--version", "-V"} and values):
+        return _verdict(RESOURCE_HIJACK, invocation, f"{name} mines cryptocurrency with this machine")
+    if any(_MINER_OPTION.match(v) for v in values) or any(
+        "stratum" in v.lower() and _POOL.search(v) for v in values
+    ):
+        return _verdict(RESOURCE_HIJACK, invocation, "points a miner at a mining pool (stratum)")
+    if name in ("docker", "podman", "nerdctl") and any(_MINER_IMAGE.search(v) for v in _words(values)):
+        return _verdict(RESOURCE_HIJACK, invocation, "runs a cryptocurrency miner's image")
+    return None
 
 
 def _listed(invocation: Invocation, home: str) -> str | None:
@@ -432,7 +694,14 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     """The first finding of this family in ``invocation``, or None."""
     if not invocation.name and not invocation.command.redirects:
         return None
-    return _shutdown(invocation) or _kill(invocation) or _destroy(invocation, home)
+    return (
+        _shutdown(invocation)
+        or _kill(invocation)
+        or _destroy(invocation, home)
+        or _encrypt(invocation, home)
+        or _fill(invocation, home)
+        or _miner(invocation)
+    )
 
 
 _PID_COLUMNS = frozenset({"awk", "gawk", "mawk", "cut", "tail", "tr", "sort", "uniq"})

@@ -37,7 +37,7 @@ from ..findings import static_args as _values
 from ..locations import location
 from ..paths import normalize_path
 from ..programs import Invocation, walk
-from ..verdict import EVIDENCE, IMPAIR, Verdict
+from ..verdict import EVIDENCE, IMPAIR, SERVICE, Verdict
 from .writes import located
 
 __all__ = ["judge"]
@@ -177,6 +177,15 @@ def _history(invocation: Invocation) -> Verdict | None:
         return _verdict(EVIDENCE, invocation, "set +o history turns the history off")
     if name == "history" and _short_flags(values) & {"c", "d"}:
         return _verdict(EVIDENCE, invocation, "clears the shell history")
+    if name == "history" and _short_flags(values) & {"w", "a"} and "/dev/null" in values:
+        return _verdict(EVIDENCE, invocation, "writes the shell history to /dev/null: nothing is kept")
+    if (
+        name == "shopt"
+        and "history" in values
+        and "u" in _short_flags(values)
+        and "o" in _short_flags(values)
+    ):
+        return _verdict(EVIDENCE, invocation, "shopt -ou history turns the history off")
     if name in ("unsetopt", "setopt") and any(
         v.lower().replace("_", "") in ("histignorespace", "nohistsavebycopy") for v in values
     ):
@@ -199,19 +208,93 @@ def _logs(invocation: Invocation, home: str) -> Verdict | None:
         return _verdict(IMPAIR, invocation, "stops the macOS audit daemon")
     if _sets_the_clock(name, values):
         return _verdict(EVIDENCE, invocation, "sets the system clock, so what is logged next is misdated")
-    if name == "touch" and (
-        _short_flags(values) & {"r", "t", "d"} or any(v.startswith(("--reference", "--date")) for v in values)
+    if name == "touch":
+        return _timestomp(invocation, values, home)
+    return None
+
+
+_TOUCH_VALUES = frozenset({"-r", "-t", "-d", "--reference", "--date", "--time"})
+_YEAR = lazy_compile(r"(?<!\d)(19[0-9]{2}|20[0-9]{2})(?!\d)")
+_OLD_YEAR = 2020
+"""A file outside the project dated before this was back-dated on purpose (tests use relative dates)."""
+
+
+def _stamp_year(option: str, stamp: str) -> int | None:
+    """The year an explicit ``touch -t``/``-d`` timestamp names (None: a relative date, or none)."""
+    if option == "-t":
+        digits = stamp.partition(".")[0]
+        if len(digits) == 12:
+            return int(digits[:4])
+        if len(digits) == 10:
+            return 1900 + int(digits[:2]) if int(digits[:2]) >= 69 else 2000 + int(digits[:2])
+        return None
+    if stamp.startswith("@"):
+        seconds = stamp[1:].partition(".")[0]
+        return 1970 + int(seconds) // 31_556_952 if seconds.isdigit() else None
+    found = _YEAR.search(stamp)
+    return int(found.group(1)) if found else None
+
+
+def _timestomp(invocation: Invocation, values: list[str], home: str) -> Verdict | None:
+    """``touch -t 197001010000``, ``touch -r /bin/ls FILE``: a file outside the project made to look old.
+
+    Attackers date the files they drop (in ``/tmp`` too) like the system's own; a
+    developer dates the project's files (``touch -r Makefile stamp``), or uses
+    relative dates (``touch -d '2 hours ago'``) on scratch files in tests.
+    """
+    reference = year = None
+    targets: list[str] = []
+    index = 0
+    while index < len(values):
+        value = values[index]
+        option, sep, inline = value.partition("=")
+        if value in _TOUCH_VALUES or (
+            value[:1] == "-" and value[1:2] != "-" and value[-1:] in "rtd" and len(value) > 2
+        ):
+            stamp = values[index + 1] if index + 1 < len(values) else ""
+            letter = (
+                "-r"
+                if value in ("-r", "--reference") or value.endswith("r")
+                else ("-t" if value == "-t" or value.endswith("t") else "-d")
+            )
+            if letter == "-r":
+                reference = stamp
+            elif value != "--time":
+                year = _stamp_year(letter, stamp)
+            index += 2
+            continue
+        if sep and option in ("--reference", "--date"):
+            if option == "--reference":
+                reference = inline
+            else:
+                year = _stamp_year("-d", inline)
+        elif not value.startswith("-"):
+            targets.append(value)
+        index += 1
+    if (
+        reference is None
+        and year is None
+        and not any(v in _TOUCH_VALUES or v.startswith("--date") for v in values)
     ):
-        for target in values:
-            if (
-                target.startswith(("/", "~", "$HOME"))
-                and not target.startswith("-")
-                and _outside_home(target, home)
-            ) and not any(
-                values[i - 1] in ("-r", "-t", "-d", "--reference", "--date") and values[i] == target
-                for i in range(1, len(values))
-            ):
-                return _verdict(EVIDENCE, invocation, f"back-dates {target}, so it looks old")
+        return None
+    from .impact import users_file  # one definition of "the user's files outside the project"
+
+    foreign_reference = reference is not None and users_file(reference, home, invocation.cwd, scratch=True)
+    system_reference = reference is not None and normalize_path(reference, home=home).startswith(
+        ("/bin/", "/sbin/", "/usr/", "/etc/", "/lib", "/System/", "/Library/", "/var/", "/opt/")
+    )
+    for target in targets:
+        outside = target.startswith(("/", "~", "$HOME")) and _outside_home(target, home)
+        if outside:
+            return _verdict(EVIDENCE, invocation, f"back-dates {target}, so it looks old")
+        if not users_file(target, home, invocation.cwd, scratch=True):
+            continue
+        if year is not None and year < _OLD_YEAR:
+            return _verdict(EVIDENCE, invocation, f"dates {target} {year}, so it passes for an old file")
+        if foreign_reference or system_reference:
+            return _verdict(
+                EVIDENCE, invocation, f"gives {target} the date of {reference}, so it passes for it"
+            )
     return None
 
 
@@ -343,8 +426,7 @@ def _firewall(invocation: Invocation) -> Verdict | None:
             or words[:2] == ["logging", "off"]
         ):
             return _verdict(IMPAIR, invocation, f"ufw {' '.join(words[:2])} turns the firewall off")
-        if words[:2] == ["allow", "from"] and len(words) > 2 and words[2] != "any":
-            return _verdict(IMPAIR, invocation, f"opens the firewall to {words[2]}")
+        return _firewall_rule(invocation, words)
     elif name == "firewall-cmd":
         if any("trusted" in v for v in values) and any(
             v.startswith(("--set-default-zone", "--add-source", "--add-interface", "--zone")) for v in values
@@ -369,6 +451,33 @@ def _firewall(invocation: Invocation) -> Verdict | None:
                 return _verdict(IMPAIR, invocation, "lets a program through the macOS application firewall")
     elif name == "netsh" and "advfirewall" in values and any(v.lower() in ("off", "disable") for v in values):
         return _verdict(IMPAIR, invocation, "turns the Windows firewall off")
+    return None
+
+
+def _firewall_rule(invocation: Invocation, words: list[str]) -> Verdict | None:
+    """A ufw rule put ahead of the others: asked, since it overrides every rule the user wrote.
+
+    ``ufw allow 8080/tcp`` and ``ufw allow from 192.168.1.0/24`` are how people
+    open the firewall to their own network (tldr's examples): allowed, like
+    any rule appended; ``ufw prepend deny from HOST`` and ``ufw insert 1 ...``
+    jump the queue (Atomic Red Team's T1686), so a person is asked.
+    """
+    verb = words[0] if words else ""
+    if verb in ("prepend", "insert"):
+        return _verdict(SERVICE, invocation, f"ufw {verb} puts a rule ahead of the firewall's others")
+    return None
+
+
+def _memory(invocation: Invocation) -> Verdict | None:
+    """Swap and the page cache emptied: traces of what ran are gone from memory (the machine may run out)."""
+    name = invocation.name
+    values = _values(invocation)
+    if name == "swapoff" and ({"-a", "--all"} & set(values) or "a" in _short_flags(values)):
+        return _verdict(IMPAIR, invocation, "turns swap off, discarding what memory forensics would find")
+    if name == "sysctl" and any(v.replace("/", ".").startswith("vm.drop_caches=") for v in values):
+        return _verdict(
+            IMPAIR, invocation, "drops the kernel's caches, discarding what memory forensics would find"
+        )
     return None
 
 
@@ -493,6 +602,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         or _security_services(invocation)
         or _firewall(invocation)
         or _mandatory_access(invocation)
+        or _memory(invocation)
         or _macos(invocation, home)
         or _trust(invocation)
     )
