@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import time
+import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from inspect import isawaitable
 from types import CoroutineType
@@ -236,6 +237,7 @@ class Bus:
         if approver is not None and not callable(approver):
             raise TypeError(f"approver must be a callable taking the ToolCall, got {approver!r}")
         self.registry = registry if registry is not None else Registry()
+        self._watchers: weakref.WeakSet[Any] = weakref.WeakSet()
         self.observers = Observers(on_change=self.invalidate)
         self.dispatch_timeout = dispatch_timeout
         self.approver = approver
@@ -391,6 +393,11 @@ class Bus:
 
     # -- compiled stacks ------------------------------------------------------------
 
+    def watch(self, watcher: Any) -> None:
+        """Call ``watcher.invalidate()`` after every change of the registry or the observers
+        (held weakly): for adapters that bind a framework hook only while it has work."""
+        self._watchers.add(watcher)
+
     def invalidate(self) -> None:
         """Drop every compiled stack; called when the registry or the observers change.
 
@@ -401,6 +408,8 @@ class Bus:
         self._stacks = _Generations()
         self._compiled = _Generations()
         self._redactor_cache = None
+        for watcher in tuple(self._watchers):
+            watcher.invalidate()
 
     def _compile(
         self, point: str, registrations: tuple[Registration, ...], terminal: Chain | None

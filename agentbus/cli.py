@@ -7,7 +7,6 @@ with ``add_arguments(parser)`` and ``run(args) -> int``, listed in COMMANDS.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
 from collections.abc import Sequence
@@ -62,21 +61,6 @@ def interrupted() -> tuple[type[BaseException], ...]:
     return (KeyboardInterrupt, asyncio.CancelledError)
 
 
-class HelpFormatter(argparse.RawDescriptionHelpFormatter):
-    """argparse's formatter, sized to the terminal without importing shutil.
-
-    argparse makes a formatter for every ``add_argument`` (to check the
-    metavar), and its default sizes each one with ``shutil.get_terminal_size``:
-    importing shutil (with bz2 and lzma) was about a tenth of a hook process.
-    """
-
-    def __init__(
-        self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None
-    ) -> None:
-        width = terminal_width() - 2 if width is None else width
-        super().__init__(prog, indent_increment, max_help_position, width)
-
-
 def terminal_width() -> int:
     """``$COLUMNS``, else the width of the terminal on stdout, else 80 (as shutil.get_terminal_size)."""
     import os
@@ -118,14 +102,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     module_name, help_ = COMMANDS[name]
     module = importlib.import_module(module_name)
-    parser = argparse.ArgumentParser(
-        prog=f"agentbus {name}",
-        description=(module.__doc__ or help_).strip(),
-        formatter_class=HelpFormatter,
-        epilog=getattr(module, "EXAMPLES", None),
-    )
-    module.add_arguments(parser)
-    status: int = module.run(parser.parse_args(args[1:]))
+    # A command run per event (the hook) may read its plainest command lines itself.
+    quick = getattr(module, "parse_args_quickly", None)
+    options = quick(args[1:]) if quick is not None else None
+    if options is None:
+        import argparse
+
+        from .help_formatter import HelpFormatter
+
+        parser = argparse.ArgumentParser(
+            prog=f"agentbus {name}",
+            description=(module.__doc__ or help_).strip(),
+            formatter_class=HelpFormatter,
+            epilog=getattr(module, "EXAMPLES", None),
+        )
+        module.add_arguments(parser)
+        options = parser.parse_args(args[1:])
+    status: int = module.run(options)
     return status
 
 

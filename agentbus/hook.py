@@ -25,18 +25,20 @@ recorded in the audit log, and the hook decides with the rest.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import re
 import sys
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from .lazy_regex import lazy_compile
 
 if TYPE_CHECKING:
+    import argparse
+
     from .adapters.claude_code import HookReply
     from .bus import Bus
     from .records import Record
@@ -113,6 +115,72 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="largest hook event accepted (default 16 MiB); a larger PreToolUse event is denied",
     )
+
+
+_VALUED = {
+    "--config": None,
+    "--middleware": None,
+    "--audit-log": None,
+    "--audit-level": ("debug", "info", "warning", "error"),
+    "--rewrite-decision": ("passthrough", "allow", "ask"),
+    "--max-bytes": None,
+}
+"""The options that take a value, with the values they accept (None: any)."""
+
+
+def parse_args_quickly(argv: Sequence[str]) -> argparse.Namespace | None:
+    """The options of a plainly written hook command line, parsed without argparse.
+
+    Claude Code starts a hook process per event, and argparse (with gettext and
+    the locale lookups it makes while building the parser) is a few percent of
+    one. Only exact spellings are read here: ``claude-code`` first, then whole
+    option names with ``--name value`` or ``--name=value``, a value that does
+    not start with ``-``, a listed choice, a ``--max-bytes`` of digits. Anything
+    else (abbreviations, ``--help``, an error) returns None, and argparse parses
+    the line as it always did; where this function answers, it gives what
+    argparse gives (tests/test_hook_args.py compares them).
+    """
+    if not argv or argv[0] != "claude-code":
+        return None
+    values: dict[str, Any] = {
+        "runtime": "claude-code",
+        "config": None,
+        "middleware": [],
+        "audit_log": None,
+        "no_audit_log": False,
+        "audit_level": "debug",
+        "rewrite_decision": "passthrough",
+        "max_bytes": None,
+    }
+    rest = list(argv[1:])
+    while rest:
+        word = rest.pop(0)
+        if word == "--no-audit-log":
+            values["no_audit_log"] = True
+            continue
+        name, equals, value = word.partition("=")
+        if name not in _VALUED:
+            return None
+        if not equals:
+            if not rest:
+                return None
+            value = rest.pop(0)
+        choices = _VALUED[name]
+        if not value or value.startswith("-") or (choices is not None and value not in choices):
+            return None
+        key = name[2:].replace("-", "_")
+        if name == "--middleware":
+            values[key].append(value)
+        elif name == "--max-bytes":
+            if not (value.isascii() and value.isdigit() and len(value) < 19):
+                return None
+            values[key] = int(value)
+        else:
+            values[key] = value
+    if values["no_audit_log"] and values["audit_log"] is not None:
+        return None  # argparse says they exclude each other
+    # argparse.Namespace is a bag of attributes, as SimpleNamespace: the same attributes, the same values.
+    return cast("argparse.Namespace", SimpleNamespace(**values))
 
 
 def build_registry(

@@ -206,6 +206,27 @@ async def test_intercepts_says_which_points_have_layers_for_a_tool_and_follows_t
         bus.intercepts("tool.during")
 
 
+async def test_a_watcher_is_told_of_every_change_of_the_registry_and_the_observers() -> None:
+    bus = Bus(log_level=None)
+    seen: list[tuple[str, ...]] = []
+
+    class Watcher:
+        def invalidate(self) -> None:  # what it reads is already up to date
+            seen.append(bus.registry.points())
+
+    watcher = Watcher()
+    bus.watch(watcher)
+    bus.intercept("turn.start", lambda event: None, id="turns")
+    bus.remove("turns")
+    stop = bus.on_event(lambda record: None, dispatches=True)
+    stop()
+    assert seen == [("turn.start",), (), (), ()]
+
+    del watcher  # held weakly: a watcher nobody keeps is not told
+    bus.intercept("turn.start", lambda event: None, id="turns")
+    assert len(seen) == 4
+
+
 async def _pass_through(call: ToolCall, call_next: Any) -> Any:
     return await call_next(call)
 

@@ -48,8 +48,8 @@ def test_parsing_a_command_line_imports_no_shutil() -> None:
     script = (
         "import sys\n"
         "import argparse\n"
-        "from agentbus import cli, hook\n"
-        "parser = argparse.ArgumentParser(formatter_class=cli.HelpFormatter)\n"
+        "from agentbus import help_formatter, hook\n"
+        "parser = argparse.ArgumentParser(formatter_class=help_formatter.HelpFormatter)\n"
         "hook.add_arguments(parser)\n"
         "parser.parse_args(['claude-code', '--no-audit-log'])\n"
         "print('shutil' in sys.modules)\n"

@@ -21,9 +21,12 @@ from typing import Any
 UNNEEDED = ("anyio", "sniffio", "structlog", "logging", "asyncio", "trio")
 UNNEEDED_MODULES = (
     *("shutil", "bz2", "lzma", "tempfile", "importlib.resources", "tree_sitter_bash", "difflib"),
+    *("argparse", "gettext", "locale", "hashlib"),
     "agentbus.tool_coverage",
 )
-"""tree_sitter_bash's package imports importlib.resources: only its compiled binding is loaded."""
+"""tree_sitter_bash's package imports importlib.resources: only its compiled binding is loaded.
+argparse (with gettext and locale) only parses a hook command line that is not plainly written;
+hashlib only names the download memory of a session whose id is not a UUID."""
 
 SCRIPT = """
 import sys

@@ -38,12 +38,17 @@ result, and tool.after sees the exception.
 
 Hooks belong to an agent in Strands: give the same provider to every agent,
 sub-agents and agents used as tools included; each call is attributed to the
-agent that makes it (its ``name``).
+agent that makes it (its ``name``). Strands calls every callback of an agent,
+even one with nothing to do, so the provider binds only the callbacks whose
+hook points have layers, and re-binds them in every agent it was given when
+the bus's registry or observers change (:meth:`agentbus.Bus.watch`).
 """
 
 from __future__ import annotations
 
+import bisect
 import json
+import threading
 import time
 import weakref
 from collections.abc import AsyncGenerator, Mapping
@@ -54,9 +59,11 @@ try:
         AfterInvocationEvent,
         AfterModelCallEvent,
         AfterToolCallEvent,
+        AgentInitializedEvent,
         BeforeInvocationEvent,
         BeforeModelCallEvent,
         BeforeToolCallEvent,
+        HookOrder,
         HookProvider,
         HookRegistry,
     )
@@ -67,10 +74,23 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     ) from exc
 
 from ..bus import Bus
-from ..events import ToolCall
+from ..events import TOOL_POINTS, ToolCall
 from ..tools import blocked_result, error_result
 
 __all__ = ["AgentbusHooks"]
+
+
+_CALLBACKS: tuple[tuple[type[Any], str, frozenset[str], bool], ...] = (
+    (BeforeInvocationEvent, "before_invocation", frozenset({"agent.start", "message.before"}), True),
+    (AfterInvocationEvent, "after_invocation", frozenset({"agent.end"}), False),
+    (BeforeModelCallEvent, "before_model_call", frozenset({"turn.start"}), False),
+    (AfterModelCallEvent, "after_model_call", frozenset({"turn.end"}), False),
+    (BeforeToolCallEvent, "before_tool_call", TOOL_POINTS, True),
+    (AfterToolCallEvent, "after_tool_call", frozenset({"tool.call", "tool.after"}), True),
+)
+"""Each callback: the Strands event it runs on, the hook points that give it work, and whether
+an observer of every dispatch does too. after_tool_call ends what before_tool_call keeps for
+tool.call and tool.after; a call that only tool.before judges needs nothing after it."""
 
 
 def _agent_id(event: Any) -> str | None:
@@ -98,12 +118,44 @@ def result_content(value: Any) -> list[Any]:
 class _Pending:
     """A call tool.before judged, until Strands reports how it ended."""
 
-    __slots__ = ("around", "call", "started")
+    __slots__ = ("around", "call", "finish", "started")
 
-    def __init__(self, call: ToolCall, around: bool = False) -> None:
+    def __init__(self, call: ToolCall, around: bool, finish: bool) -> None:
         self.call = call
         self.around = around  # tool.call layers run around the tool
-        self.started = time.perf_counter()
+        self.finish = finish  # tool.after layers or a dispatch observer want the result
+        self.started = time.perf_counter() if finish else 0.0
+
+
+class _Binding:
+    """This provider in one agent's hook registry: the callbacks bound, and where each goes."""
+
+    __slots__ = ("bound", "slots")
+
+    def __init__(self, slots: dict[type[Any], int]) -> None:
+        self.bound: frozenset[str] = frozenset()
+        self.slots = slots  # by event type: how many callbacks of its order come before this provider's
+
+
+def _insert(by_event: dict[Any, list[Any]], event_type: type[Any], callback: Any, binding: _Binding) -> bool:
+    """Replace the event type's callbacks with a copy that holds ``callback`` where the agent's
+    order puts it; False (nothing changed) if Strands' entries are not what this expects."""
+    scratch = HookRegistry()  # Strands makes the entry (its order) as for any callback
+    scratch.add_callback(event_type, callback)
+    try:
+        (entry,) = scratch._registered_callbacks[event_type]
+        entries = list(by_event.get(event_type, ()))
+        orders = [other.order for other in entries]
+        peers = [index for index, order in enumerate(orders) if order == entry.order]
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return False
+    slot = binding.slots.get(event_type, len(peers))
+    if slot < len(peers):  # before the callbacks of providers listed after this one
+        entries.insert(peers[slot], entry)
+    else:
+        entries.insert(bisect.bisect_right(orders, entry.order), entry)
+    by_event[event_type] = entries  # whole: a dispatch under way keeps iterating the old list
+    return True
 
 
 class _Halted(BaseException):
@@ -130,14 +182,81 @@ class AgentbusHooks(HookProvider):
         self._bound: set[str] = set()
         self._pending: dict[str, _Pending] = {}
         self._wrapped: weakref.WeakSet[Any] = weakref.WeakSet()  # agents that run tool.call here
+        self._registries: weakref.WeakKeyDictionary[HookRegistry, _Binding] = weakref.WeakKeyDictionary()
+        self._lock = threading.RLock()  # the registry may change on another thread
+        self._wanted = self._with_work()  # the callbacks bound in every agent
+        bus.watch(self)
 
     def register_hooks(self, registry: HookRegistry, **kwargs: Any) -> None:
-        registry.add_callback(BeforeInvocationEvent, self.before_invocation)
-        registry.add_callback(AfterInvocationEvent, self.after_invocation)
-        registry.add_callback(BeforeModelCallEvent, self.before_model_call)
-        registry.add_callback(AfterModelCallEvent, self.after_model_call)
-        registry.add_callback(BeforeToolCallEvent, self.before_tool_call)
-        registry.add_callback(AfterToolCallEvent, self.after_tool_call)
+        """Bind the callbacks whose hook points have layers; the others follow the registry.
+
+        Strands calls every callback of a hook registry, even one that returns at
+        once, so a point without layers gets none. When the registry or the
+        observers change, :meth:`invalidate` binds and unbinds them in every
+        agent this provider was given, each in the place it would have had
+        among the other hook providers. The one callback always bound runs once,
+        when the agent is built: it keeps the provider alive as long as the agent.
+        """
+        registry.add_callback(AgentInitializedEvent, self._initialized)
+        by_event = getattr(registry, "_registered_callbacks", None)
+        slots = {
+            event_type: sum(entry.order == HookOrder.DEFAULT for entry in by_event.get(event_type, ()))
+            for event_type, _, _, _ in _CALLBACKS
+        } if isinstance(by_event, dict) else {}  # fmt: skip
+        with self._lock:
+            self._registries[registry] = _Binding(slots)
+            self._rebind(registry, self._wanted)
+
+    def _initialized(self, event: AgentInitializedEvent) -> None:
+        self._bind(event.agent)  # the agent's tools, so that layers matching by kind know them
+
+    def invalidate(self) -> None:
+        """The bus changed (:meth:`agentbus.Bus.watch`): bind what has work now, unbind the rest."""
+        with self._lock:
+            self._wanted = wanted = self._with_work()
+            for registry in list(self._registries):
+                self._rebind(registry, wanted)
+            if "after_tool_call" not in wanted:
+                self._pending.clear()  # nothing is left to end the calls under way
+
+    def _with_work(self) -> frozenset[str]:
+        """The callbacks that have work: a layer on one of their points, or a dispatch observer."""
+        stack = self.bus.registry.stack
+        dispatched = self.bus.observers.wants_dispatches
+        return frozenset(
+            name
+            for _, name, points, on_dispatch in _CALLBACKS
+            if (dispatched and on_dispatch) or any(stack(point) for point in points)
+        )
+
+    def _rebind(self, registry: HookRegistry, wanted: frozenset[str]) -> None:
+        """Make ``registry`` hold exactly the ``wanted`` callbacks of this provider.
+
+        Strands has no public way to remove a callback, so this edits its lists
+        of callbacks by event type, copy-on-write: each list is replaced whole,
+        and a dispatch under way (on this thread or another) iterates the old
+        one, so it neither skips nor repeats another provider's callback. A
+        Strands without those lists gets every callback, for good: each returns
+        at once while its points have no layers.
+        """
+        binding = self._registries[registry]
+        by_event = getattr(registry, "_registered_callbacks", None)
+        if not isinstance(by_event, dict):
+            wanted = frozenset(name for _, name, _, _ in _CALLBACKS)
+        if wanted == binding.bound:
+            return
+        for event_type, name, _, _ in _CALLBACKS:
+            callback = getattr(self, name)
+            if name in wanted and name not in binding.bound:
+                if not (isinstance(by_event, dict) and _insert(by_event, event_type, callback, binding)):
+                    registry.add_callback(event_type, callback)
+            elif name in binding.bound and name not in wanted and isinstance(by_event, dict):
+                kept = [entry for entry in by_event.get(event_type, ()) if entry.callback != callback]
+                if kept:
+                    by_event[event_type] = kept
+                else:
+                    by_event.pop(event_type, None)
+        binding.bound = wanted
 
     def _bind(self, agent: Any) -> None:
         registry = getattr(agent, "tool_registry", None)
@@ -234,15 +353,23 @@ class AgentbusHooks(HookProvider):
         decision = call.decision
         if decision == "ask" and await self.bus.approve(call):
             decision = None
+        # after_tool_call runs tool.after for the calls it matches (and ends a dispatch record).
+        keep = "after_tool_call" in self._wanted  # else nothing on tool.call or tool.after
+        finish = keep and (
+            self.bus.observers.wants_dispatches
+            or self.bus.intercepts("tool.after", tool=name, agent_id=call.agent_id)
+        )
         if decision is not None:
-            self._pending[tool_use["toolUseId"]] = _Pending(call)
+            if finish:
+                self._pending[tool_use["toolUseId"]] = _Pending(call, False, finish)
             event.cancel_tool = json.dumps(blocked_result(call.tool, call.block_reason or "blocked"))
             return
-        around = self.bus.intercepts("tool.call", tool=name, agent_id=call.agent_id)
+        around = keep and self.bus.intercepts("tool.call", tool=name, agent_id=call.agent_id)
         if around and event.agent not in self._wrapped:
             event.agent.add_middleware(ExecuteToolStage, self._around)
             self._wrapped.add(event.agent)
-        self._pending[tool_use["toolUseId"]] = _Pending(call, around)
+        if around or finish:
+            self._pending[tool_use["toolUseId"]] = _Pending(call, around, finish)
         if call.args != args:
             event.tool_use = {**tool_use, "input": call.args}
 
@@ -256,6 +383,8 @@ class AgentbusHooks(HookProvider):
             async for event in next_fn(context):
                 yield event
             return
+        if not pending.finish:  # after_tool_call has nothing to do with it
+            self._pending.pop(tool_use["toolUseId"], None)
         streamed: list[Any] = []  # what the tool streams, passed on once the layers are done
         outcomes: list[tuple[ToolResultEvent, Any]] = []  # each run's result, and what the layers saw
 
@@ -300,7 +429,7 @@ class AgentbusHooks(HookProvider):
 
     async def after_tool_call(self, event: AfterToolCallEvent) -> None:
         pending = self._pending.pop(event.tool_use["toolUseId"], None)
-        if pending is None:
+        if pending is None or not pending.finish:
             return
         call = pending.call
         result = event.result

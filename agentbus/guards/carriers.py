@@ -25,6 +25,7 @@ import shlex
 from collections.abc import Callable, Iterator, Sequence
 
 from ..lazy_regex import lazy_compile
+from .applescript import script_text, shell_code
 
 __all__ = ["COMMAND_VARIABLES", "TERMINALS", "carried"]
 
@@ -221,9 +222,16 @@ def _make(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
 
 
 def _osascript(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
-    for text in [*_option_values(values, frozenset({"-e"})), *fed]:
-        for match in re.finditer(r"do shell script\s+\"((?:[^\"\\]|\\.){1,4000})\"", text):
-            yield match.group(1).replace('\\"', '"').replace("\\\\", "\\")
+    """AppleScript's ``do shell script``, Terminal's ``do script``, JXA's ``doShellScript``."""
+    text, _ = script_text(values, fed)
+    yield from shell_code(text)
+
+
+def _launchctl(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """``launchctl asuser UID CMD ARGS`` and ``bsexec PID CMD ARGS``: CMD runs in that user's session."""
+    if len(values) > 2 and values[0] in ("asuser", "bsexec"):
+        rest = values[2:]
+        yield rest[0] if len(rest) == 1 else shlex.join(rest)
 
 
 def _rest_after(*markers: str) -> _Extract:
@@ -543,6 +551,7 @@ _CARRIERS: dict[str, _Extract] = {
                                       "psql", "dc")},
     "make": _make, "gmake": _make, "bmake": _make,
     "osascript": _osascript,
+    "launchctl": _launchctl,
     "screen": _screen,
     "tmux": _tmux,
     "parallel": _parallel,

@@ -79,6 +79,8 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      PRIVILEGE, "polkit's rules: who may act as root"),
     (r"/proc/sys/kernel/(?:core_pattern|modprobe)|/proc/sys/fs/binfmt_misc/.*", PRIVILEGE,
      "a program the kernel runs as root"),
+    (r"/var/db/\.AppleSetupDone", PRIVILEGE,
+     "macOS's setup marker: without it the next boot offers to create a new administrator"),
     # -- defenses: security policy, audit, logging, firewall, trusted roots --------------------------
     (r"/etc/selinux(?:/.*)?|/etc/sysconfig/selinux|/etc/apparmor(?:\.d)?(?:/.*)?|/sys/fs/selinux(?:/.*)?|/selinux(?:/.*)?"
      r"|/sys/kernel/security(?:/.*)?", IMPAIR,
@@ -97,6 +99,9 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     (_CA_STORES, IMPAIR, "the trusted root certificates: a new one lets its owner read all TLS traffic"),
     (r"(?:~|)/Library/Application Support/com\.apple\.TCC(?:/.*)?", IMPAIR,
      "macOS privacy permissions (TCC)"),
+    (r"/Library/Preferences/com\.apple\.(?:alf|security(?:\.[a-z]+)?)\.plist|/Library/Apple(?:/.*)?"
+     r"|/var/db/(?:SystemPolicy|SystemPolicyConfiguration)(?:/.*)?", IMPAIR,
+     "a macOS protection's settings (firewall, Gatekeeper, XProtect)"),
     (r"/proc/sys/kernel/(?:randomize_va_space|yama/ptrace_scope|kptr_restrict|dmesg_restrict|"
      r"unprivileged_bpf_disabled|perf_event_paranoid|kexec_load_disabled)|/proc/sys/fs/protected_.*",
      IMPAIR, "a kernel hardening setting"),
@@ -104,12 +109,15 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     # -- evidence: logs and history ----------------------------------------------------------------------
     (r"/var/log(?:/.*)?|/var/adm(?:/.*)?|/run/log(?:/.*)?|/(?:var/)?run/(?:utmp|wtmp|btmp)(?:x)?"
      r"|/var/audit(?:/.*)?|/var/db/(?:diagnostics|uuidtext)(?:/.*)?|/Library/Logs(?:/.*)?"
+     r"|~/Library/Logs(?:/DiagnosticReports(?:/.*)?)?"
      r"|/var/lib/docker/containers/.*\.log(?:\.\d+)?",
      EVIDENCE, "the system's logs"),
     (r"/var/(?:spool/)?mail(?:/.*)?|~/Library/Mail(?:/.*)?", EVIDENCE,
      "the mailboxes (where cron and the security tools report)"),
     (_HISTORY_FILES, EVIDENCE, "shell history"),
-    (r"~/\.local/share/recently-used\.xbel|~/Library/Preferences/com\.apple\.LaunchServices\.QuarantineEvents.*",
+    (r"~/\.local/share/recently-used\.xbel|~/Library/Preferences/com\.apple\.LaunchServices\.QuarantineEvents.*"
+     r"|~/Library/Preferences/com\.apple\.recentitems\.plist"
+     r"|~/Library/Application Support/com\.apple\.sharedfilelist(?:/.*)?",
      EVIDENCE, "the record of files opened or downloaded"),
     # -- hidden persistence: code every process, login or interpreter loads ---------------------
     (r"/etc/ld\.so\.preload", STEALTH_PERSISTENCE, "the dynamic loader's preload list"),
@@ -125,6 +133,8 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     (r"~/\.ssh/rc|/etc/ssh/sshrc", STEALTH_PERSISTENCE, "a script ssh runs at every login"),
     (r"/etc/emond\.d/.*|/var/db/emondClients(?:/.*)?", STEALTH_PERSISTENCE,
      "the macOS event monitor's rules, run as root"),
+    (r"/Library/Security/SecurityAgentPlugins(?:/.*)?|/Library/DirectoryServices/PlugIns(?:/.*)?",
+     STEALTH_PERSISTENCE, "a macOS authorization or directory plug-in, loaded as root at every login"),
     (r".*/(?:site|dist)-packages/[^/]+\.pth", STEALTH_PERSISTENCE,
      "a Python .pth file, run by every Python start"),
     (r".*/(?:sitecustomize|usercustomize)\.py", STEALTH_PERSISTENCE, "Python start-up code"),
@@ -139,6 +149,8 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     (rf"(?:{_UNIT_DIRS})/.*\.timer", SCHEDULED, "a systemd timer"),
     (rf"{_LAUNCHD_DIRS}(?:/.*)?|/etc/launchd(?:-user)?\.conf", SCHEDULED,
      "a launchd agent or daemon, started at login or boot"),
+    (r"(?:~|)/Library/Scripts/Folder Action Scripts/.*|~/Library/Workflows/Applications/Folder Actions/.*",
+     SCHEDULED, "a folder action: a script run when a folder changes"),
     # -- services --------------------------------------------------------------------------------
     (rf"(?:{_UNIT_DIRS})(?:/.*)?", SERVICE, "a systemd unit"),
     (r"/etc/(?:init\.d|rc\.d|rc[0-6S]\.d|init|xinetd\.d|supervisor/conf\.d|supervisord\.d)(?:/.*)?"
@@ -156,7 +168,10 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      PROFILE, "a shell start-up file of every user"),
     (r"~/\.config/autostart/.*|/etc/xdg/autostart/.*|~/\.kde4?/Autostart/.*"
      r"|~/Library/Preferences/(?:ByHost/)?com\.apple\.(?:loginwindow|loginitems)[^/]*\.plist"
-     r"|~/Library/Application Support/com\.apple\.backgroundtaskmanagementagent/.*", PROFILE,
+     r"|~/Library/Application Support/com\.apple\.backgroundtaskmanagementagent/.*"
+     r"|~/Library/Preferences/com\.apple\.dock\.plist"
+     r"|~/Library/Application Support/iTerm2/Scripts/AutoLaunch/.*",
+     PROFILE,
      "a program started at every desktop login"),
     (r"~/\.gitconfig|~/\.config/git/config|/etc/gitconfig", PROFILE,
      "git's configuration: its aliases, pager and hooks run from it"),

@@ -108,18 +108,19 @@ def resolve(path: str, *, cwd: str | None = None, home: str | None = None) -> Re
     windows = "\\" in text or text.startswith("%") or "$env:" in text.lower()
     text = _STREAM.sub("", text.replace("\\", "/"))
     windows = windows or bool(_DRIVE.match(text))
-    device = _win32_device(text)
-    if device is not None:
-        return Resolved(device, None)
-    text = _SHADOW_COPY.sub("", _VOLUME_GUID.sub("", text))  # a snapshot or volume of a disk: its root
-    prefix = _DEVICE_PREFIX.match(text)
-    unc = windows and text[:2] == "//" and prefix is None
-    if prefix is not None:
-        unc = prefix.group(0).lower().endswith("unc/")  # \\?\UNC\server\share
-        text = ("//" if unc else "") + text[prefix.end() :]
-    text = _ADMIN_SHARE.sub("", text)
-    if unc and text[:2] == "//":
-        text = "/" + text[2:].partition("/")[2]  # \\server\Users\me: the share's path, server aside
+    if text[:2] == "//":  # each device, volume and share pattern starts so: other paths skip compiling them
+        device = _win32_device(text)
+        if device is not None:
+            return Resolved(device, None)
+        text = _SHADOW_COPY.sub("", _VOLUME_GUID.sub("", text))  # a snapshot or volume of a disk: its root
+        prefix = _DEVICE_PREFIX.match(text)
+        unc = windows and text[:2] == "//" and prefix is None
+        if prefix is not None:
+            unc = prefix.group(0).lower().endswith("unc/")  # \\?\UNC\server\share
+            text = ("//" if unc else "") + text[prefix.end() :]
+        text = _ADMIN_SHARE.sub("", text)
+        if unc and text[:2] == "//":
+            text = "/" + text[2:].partition("/")[2]  # \\server\Users\me: the share's path, server aside
     if text[:1] == "/" and _DRIVE.match(text[1:]):
         text = text[1:]  # file:///C:/Users/me
     if _DRIVE.match(text):

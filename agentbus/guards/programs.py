@@ -431,6 +431,7 @@ _CODE_SUFFIXES = {
     ".lua": ("lua", "-e"), ".tcl": ("tclsh", "-c"), ".r": ("Rscript", "-e"), ".jl": ("julia", "-e"),
     ".ps1": ("pwsh", "-c"), ".go": ("go", "-e"), ".awk": ("awk", "--"), ".exp": ("expect", "-c"),
     ".groovy": ("groovy", "-e"), ".scala": ("scala", "-e"), ".nse": ("lua", "-e"),
+    ".applescript": ("osascript", "-e"), ".scpt": ("osascript", "-e"), ".osa": ("osascript", "-e"),
 }  # fmt: skip
 """A script's suffix, and the command line that runs its code inline (``.go``: judged as code)."""
 

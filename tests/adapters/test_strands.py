@@ -8,6 +8,7 @@ runs its event loop on asyncio (``invoke_async``); the tests run there.
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import AsyncGenerator
 from typing import Any
@@ -17,12 +18,23 @@ import pytest
 pytest.importorskip("strands", reason="Strands is tested in its own environment: bash .ci/isolated")
 
 from strands import Agent, tool
+from strands.hooks import (
+    AfterInvocationEvent,
+    AfterModelCallEvent,
+    AfterToolCallEvent,
+    BeforeInvocationEvent,
+    BeforeModelCallEvent,
+    BeforeToolCallEvent,
+    HookProvider,
+    HookRegistry,
+)
 from strands.middleware import ExecuteToolStage
 from strands.models import Model
 
 import agentbus
 from agentbus.adapters.strands import AgentbusHooks
 from agentbus.middleware import builtin
+from agentbus.records import DISPATCH
 
 from .recording import make_bus
 from .tool_call_layers import cache_by, deadline, retry_once_on
@@ -318,6 +330,160 @@ async def test_with_no_layer_a_call_runs_untouched_and_a_guard_registered_later_
 
     assert ran == [("bash", "ls")]
     assert "frozen" in results_seen(model)["c2"]["content"][0]["text"]
+
+
+def bound(strands_agent: Agent, hooks: AgentbusHooks) -> set[str]:
+    """The Strands events on which the agent calls one of the hooks' callbacks."""
+    tool_use: Any = {"name": "bash", "toolUseId": "x", "input": {}}
+    result: Any = {"toolUseId": "x", "status": "success", "content": []}
+    events = [
+        BeforeInvocationEvent(agent=strands_agent),
+        AfterInvocationEvent(agent=strands_agent),
+        BeforeModelCallEvent(agent=strands_agent),
+        AfterModelCallEvent(agent=strands_agent),
+        BeforeToolCallEvent(agent=strands_agent, selected_tool=None, tool_use=tool_use, invocation_state={}),
+        AfterToolCallEvent(
+            agent=strands_agent, selected_tool=None, tool_use=tool_use, invocation_state={}, result=result
+        ),
+    ]
+    return {
+        type(event).__name__
+        for event in events
+        for callback in strands_agent.hooks.get_callbacks_for(event)
+        if getattr(callback, "__self__", None) is hooks
+    }
+
+
+TOOL_EVENTS = {"BeforeToolCallEvent", "AfterToolCallEvent"}
+
+
+async def test_a_point_without_layers_has_no_strands_callback_and_binding_follows_the_registry() -> None:
+    bus, _ = make_bus()
+    hooks = AgentbusHooks(bus)
+    ran: list[tuple[str, str]] = []
+    ops = agent(ScriptModel([use("bash", {"command": "ls"})], "ok"), make_tools(ran), [hooks])
+    assert bound(ops, hooks) == set()  # nothing registered: Strands calls nothing of agentbus
+    await ops.invoke_async("go")
+    assert ran == [("bash", "ls")]
+
+    # Registered after the agent was built: bound at once, and it decides the next call.
+    bus.intercept("tool.before", lambda c: c.block("frozen"), tool="exec", id="freeze")
+    assert bound(ops, hooks) == {"BeforeToolCallEvent"}  # a call it judges needs nothing after it
+    turns: list[str | None] = []
+    bus.intercept("turn.start", lambda e: turns.append(e.agent_id), id="turns")
+    assert bound(ops, hooks) == {"BeforeToolCallEvent", "BeforeModelCallEvent"}
+    ops.model = model = ScriptModel([use("bash", {"command": "ls"}, "c2")], "ok")
+    await ops.invoke_async("again")
+    assert ran == [("bash", "ls")]
+    assert "frozen" in results_seen(model)["c2"]["content"][0]["text"]
+    assert turns == ["ops", "ops"]
+
+    bus.remove("freeze")
+    bus.intercept("tool.after", lambda r: setattr(r, "result", "[redacted]"), id="redact")
+    assert bound(ops, hooks) == TOOL_EVENTS | {"BeforeModelCallEvent"}
+    ops.model = model = ScriptModel([use("bash", {"command": "pwd"}, "c3")], "ok")
+    await ops.invoke_async("and again")
+    assert ran == [("bash", "ls"), ("bash", "pwd")]
+    assert results_seen(model)["c3"]["content"] == [{"text": "[redacted]"}]
+    assert turns == ["ops"] * 4
+
+    # Removed: unbound, and the next call runs as it would without agentbus.
+    bus.remove("redact")
+    assert bound(ops, hooks) == {"BeforeModelCallEvent"}
+    bus.remove("turns")
+    assert bound(ops, hooks) == set()
+    ops.model = model = ScriptModel([use("bash", {"command": "id"}, "c4")], "ok")
+    await ops.invoke_async("once more")
+    assert ran == [("bash", "ls"), ("bash", "pwd"), ("bash", "id")]
+    assert results_seen(model)["c4"]["content"] == [{"text": "ran id"}]
+    assert turns == ["ops"] * 4
+    assert hooks._pending == {}  # every call kept for tool.after was ended
+
+
+async def test_an_observer_of_every_dispatch_binds_the_callbacks_that_record_them() -> None:
+    bus, _ = make_bus()
+    hooks = AgentbusHooks(bus)
+    ops = agent(ScriptModel([use("bash", {"command": "ls"})], "ok"), make_tools([]), [hooks])
+    dispatches: list[tuple[str, str | None]] = []
+
+    def observe(record: agentbus.Record) -> None:
+        if record.id == DISPATCH:
+            dispatches.append((record.point, record.tool))
+
+    stop = bus.on_event(observe, dispatches=True)
+    assert bound(ops, hooks) == TOOL_EVENTS | {"BeforeInvocationEvent"}
+    await ops.invoke_async("go")
+    assert ("tool.before", "exec") in dispatches
+    assert ("tool.after", "exec") in dispatches
+
+    stop()
+    assert bound(ops, hooks) == set()
+
+
+async def test_the_hooks_live_as_long_as_the_agent_that_was_given_them() -> None:
+    bus, _ = make_bus()
+    ran: list[tuple[str, str]] = []
+    ops = agent(ScriptModel([use("bash", {"command": "ls"})], "ok"), make_tools(ran), [AgentbusHooks(bus)])
+    gc.collect()  # nobody else holds the provider, and no callback of a run is bound
+
+    bus.intercept("tool.before", lambda c: c.block("frozen"), tool="exec", id="freeze")
+    await ops.invoke_async("go")
+
+    assert ran == []
+
+
+class Deny(HookProvider):
+    """A native Strands gate, registered after agentbus's."""
+
+    def register_hooks(self, registry: HookRegistry, **kwargs: Any) -> None:
+        registry.add_callback(BeforeToolCallEvent, self.deny)
+
+    def deny(self, event: BeforeToolCallEvent) -> None:
+        event.cancel_tool = "denied natively"
+
+
+class Seen(HookProvider):
+    """A native Strands hook that records the tool input it sees."""
+
+    def __init__(self) -> None:
+        self.inputs: list[Any] = []
+
+    def register_hooks(self, registry: HookRegistry, **kwargs: Any) -> None:
+        registry.add_callback(BeforeToolCallEvent, lambda event: self.inputs.append(event.tool_use["input"]))
+
+
+async def test_a_callback_bound_later_keeps_its_place_among_the_other_hook_providers() -> None:
+    bus, _ = make_bus()
+    before, after = Seen(), Seen()
+    ran: list[tuple[str, str]] = []
+    hooks = AgentbusHooks(bus)
+    ops = agent(ScriptModel([use("bash", {"command": "ls"})], "ok"), make_tools(ran), [before, hooks, after])
+
+    bus.intercept("tool.before", lambda c: c.args.update(command="ls -l"), id="long")
+    await ops.invoke_async("go")
+
+    assert before.inputs == [{"command": "ls"}]
+    assert after.inputs == [{"command": "ls -l"}]  # agentbus ran between them, as they were listed
+    assert ran == [("bash", "ls -l")]
+
+
+async def test_unbinding_during_a_dispatch_skips_no_other_gate() -> None:
+    bus, _ = make_bus()
+
+    @bus.intercept("tool.before", id="once")
+    def once(call: agentbus.ToolCall) -> None:
+        bus.remove("once")  # agentbus's callback is unbound while Strands dispatches to it
+
+    ran: list[tuple[str, str]] = []
+    model = ScriptModel([use("bash", {"command": "ls"})], "ok")
+    hooks = AgentbusHooks(bus)
+    ops = agent(model, make_tools(ran), [hooks, Deny()])
+
+    await ops.invoke_async("go")
+
+    assert bound(ops, hooks) == set()
+    assert ran == []  # the native gate after it still ran
+    assert results_seen(model)["c1"]["content"][0]["text"] == "denied natively"
 
 
 def ours(strands_agent: Agent, hooks: AgentbusHooks) -> int:

@@ -55,13 +55,13 @@ FLOORS = {
     "parser-gap": 193,
     "permissions": 47,
     # cloud (tactics/cloud.py): boot scripts in machine metadata, IAM and role bindings, audit trails and
-    # log sinks, secrets printed, keys and projects destroyed, snapshots shared
-    "persistence": 206,
-    "privilege-escalation": 213,
-    "defense-impairment": 271,
-    "credential-access": 197,
-    "impact": 217,
-    "exfiltration": 134,
+    # log sinks, secrets printed, keys and projects destroyed, snapshots shared; and macOS (tactics/macos.py)
+    "persistence": 218,
+    "privilege-escalation": 220,
+    "defense-impairment": 289,
+    "credential-access": 210,
+    "impact": 223,
+    "exfiltration": 142,
     "path": 302,
 }
 CEILINGS = {
@@ -118,13 +118,13 @@ EXTERNAL = load("external/atomic-red-team.jsonl")
 """Atomic Red Team's Linux and macOS scripts (external/README.md): real attacks nobody here wrote."""
 EXTERNAL_FLOORS = {
     # tactic: Atomic Red Team scripts held back today (raise when the guards improve)
-    "persistence": 66,
+    "persistence": 67,
     "privilege-escalation": 21,
-    # realworld: a new key named rootCA.key is no longer held on its name; cloud: Stratus detonations (+3)
-    "defense-impairment": 90,
-    "credential-access": 43,  # cloud: stratus detonate aws.credential-access.* (+1)
+    # realworld: a new key named rootCA.key is no longer held on its name; cloud: Stratus detonations
+    "defense-impairment": 91,
+    "credential-access": 46,  # cloud: stratus detonate aws.credential-access.*
     "impact": 26,
-    "exfiltration": 8,
+    "exfiltration": 13,
 }
 EXTERNAL_CEILING = 2
 """Atomic Red Team's discovery scripts held back today."""
@@ -133,7 +133,7 @@ TLDR_CEILINGS = {
     # category is for (mkfs, shutdown, useradd, `sudo apt install`, `systemctl restart`); the test
     # fails when a category holds back more of what people really type, so a rule that grew too
     # wide is seen. Lower a ceiling when a false positive goes.
-    "account change": 67,
+    "account change": 71,  # macOS: pwpolicy -setpassword/-disableuser/-enableuser, fdesetup add
     # cloud (each the tldr page showing the very operation): `aws iam create-user`, `aws sts assume-role`,
     # `gcloud iam service-accounts create`, `gcloud projects add-iam-policy-binding`, `kubectl certificate
     # approve` (asked: who may do what); `terraform destroy` (6), `az group delete`, `aws rds
@@ -142,7 +142,7 @@ TLDR_CEILINGS = {
     "cloud control": 10,
     "credential hunting": 28,
     "data destruction": 5,
-    "defense impairment": 27,
+    "defense impairment": 27,  # macOS: fdesetup disable (FileVault off); cloud: cloudwatch delete-alarms
     "direct disk operation": 89,
     "docker data wipe": 1,
     "evidence destruction": 8,
@@ -154,7 +154,7 @@ TLDR_CEILINGS = {
     "remote code execution": 2,
     "scheduled task": 15,
     "secret access": 22,
-    "service change": 169,
+    "service change": 170,  # macOS: systemsetup -setremotelogin on (the SSH server); cloud: 10 (above)
     "shell profile": 12,
     "system file corruption": 9,
     "system shutdown": 68,

@@ -104,3 +104,18 @@ def test_a_corrupt_or_hostile_session_file_is_read_as_nothing(tmp_path: Path) ->
     for content in ("not json", json.dumps({"a": 1}), json.dumps([1, None, "x" * 100_000])):
         stored.write_text(content)
         assert session_downloads.earlier_downloads("abc") == []
+
+
+def test_each_session_id_has_its_own_file_in_the_directory(tmp_path: Path) -> None:
+    """UUIDs name their file as they are; ids differing only in case, paths, long or empty ids are hashed."""
+    directory = tmp_path / "sessions"
+    session_downloads.persist_in(directory)
+    sessions = ["0b6f4c1e-5d2a-4c1b-9a3e-7f1d2c3b4a5e", "abc", "ABC", "../x", "s-abc", "a" * 100, ""]
+    for index, session in enumerate(sessions):
+        session_downloads.remember(session, f"curl -o /tmp/p{index}.sh https://x.example/p.sh")
+    for index, session in enumerate(sessions):
+        assert session_downloads.earlier_downloads(session) == [
+            f"curl -o /tmp/p{index}.sh https://x.example/p.sh"
+        ]
+    assert len(list(directory.iterdir())) == len(sessions)
+    assert not (tmp_path / "x").exists()

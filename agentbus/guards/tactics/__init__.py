@@ -13,6 +13,7 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.credentials`: hunting for keys and passwords, process memory, cloud metadata, browser stores;
 - :mod:`.impact`: shutdown and reboot, killing everything, destroying or encrypting the user's data;
 - :mod:`.exfiltration`: archives sent away, payloads downloaded and run;
+- :mod:`.macos`: AppleScript (``osascript``) and the programs only macOS has, across every tactic;
 - :mod:`.cloud`: the cloud and cluster CLIs (``aws``, ``gcloud``, ``az``, ``kubectl`` ...), across tactics.
 """
 
@@ -23,7 +24,7 @@ from collections.abc import Callable
 from ..parse import Script
 from ..programs import Invocation
 from ..verdict import Verdict
-from . import cloud, credentials, exfiltration, impact, impairment, persistence, privilege
+from . import cloud, credentials, exfiltration, impact, impairment, macos, persistence, privilege
 
 __all__ = ["JUDGES", "SCRIPT_JUDGES"]
 
@@ -37,6 +38,7 @@ JUDGES: tuple[InvocationJudge, ...] = (
     credentials.judge,
     impact.judge,
     exfiltration.judge,
+    macos.judge,
     cloud.judge,
 )
 """Every family's judge of one simple command, in the order they are asked."""
@@ -47,5 +49,6 @@ SCRIPT_JUDGES: tuple[ScriptJudge, ...] = (
     exfiltration.judge_script,
     persistence.judge_script,
     privilege.judge_script,
+    macos.judge_script,
 )
 """The judges of what spans statements."""

@@ -1,0 +1,537 @@
+"""Tactic family ``macos``: AppleScript and the programs only macOS has, across every tactic.
+
+The other families judge the macOS forms of their tactic that look like the
+Linux ones (``launchctl load``, ``spctl --master-disable``, ``security
+dump-keychain``, ``log erase``). This one judges what has no Linux twin:
+
+- ``osascript`` (AppleScript, and JXA with ``-l JavaScript``), read with
+  :mod:`..applescript`: a password dialog the script draws itself (``display
+  dialog ... with hidden answer``: CREDENTIALS, blocked), a browser tab's
+  cookies read through ``execute javascript`` (CREDENTIALS), the Finder copying
+  a credential or message store (Safari's cookies, Notes, Messages, a keychain:
+  CREDENTIALS) or deleting a log, a protection's files or the user's folders
+  (the category of the place, :mod:`..locations`; DATA_DESTRUCTION), UI
+  scripting of the password prompt or the privacy settings, keystrokes typed
+  into another window, the sound muted (IMPAIR), mail or messages sent
+  (EXFILTRATION), the clipboard, notes or contacts read (COLLECTION, asked),
+  raw power events (SHUTDOWN), JXA that evaluates what it downloads
+  (DOWNLOAD_RUN). The shell code a script runs (``do shell script``, with
+  ``administrator privileges`` as ``sudo``; Terminal's ``do script``) is
+  handed on by :mod:`..carriers` and judged by every rule. A script in a file
+  is not read; one downloaded first is download-and-run's.
+- Accounts: a user put in the ``admin`` or ``wheel`` group, an admin or uid-0
+  account created (``dscl``, ``dseditgroup``, ``sysadminctl``): PRIVILEGE,
+  blocked (other account changes are the persistence family's ask); a
+  password hash read (``dscl . -read /Users/NAME ShadowHashData``):
+  CREDENTIALS; an account hidden from the login window: STEALTH_PERSISTENCE.
+- Defenses: the application firewall told to let a program through or to stop
+  hiding (``socketfilterfw --add``, ``--setstealthmode off``), system
+  extensions' developer mode, FileVault off, automatic updates off, login
+  without a password, the machine's web proxy or DNS servers pointed elsewhere
+  (``networksetup -setwebproxy HOST``: every connection can be read): IMPAIR;
+  a system or persistence file back-dated (``SetFile -d/-m``): EVIDENCE.
+- A shutdown or restart scheduled (``pmset schedule|repeat shutdown``): SHUTDOWN.
+- ``touch`` of a file where it runs code later (``/Library/StartupItems``,
+  ``/etc/periodic``): the place's category.
+
+Discovery stays allowed: ``sw_vers``, ``system_profiler``, ``defaults read``,
+``dscl . -read/-list``, ``dscacheutil -q``, ``networksetup -get*``, ``pmset -g``,
+``osascript -e 'display notification ...'``, ``id of app "Xcode"``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable
+
+from ...lazy_regex import lazy_compile
+from ..applescript import paths, script_text
+from ..findings import finding as _verdict
+from ..findings import static_args as _values
+from ..interpreters import fed_code
+from ..locations import location
+from ..parse import Script
+from ..paths import check_path
+from ..programs import Invocation, walk
+from ..verdict import (
+    ACCOUNT,
+    COLLECTION,
+    CREDENTIALS,
+    DATA_DESTRUCTION,
+    DOWNLOAD_RUN,
+    EVIDENCE,
+    EXFILTRATION,
+    IMPAIR,
+    PRIVILEGE,
+    PROFILE,
+    SCHEDULED,
+    SERVICE,
+    SHUTDOWN,
+    STEALTH_PERSISTENCE,
+    SYSTEM_FILES,
+    Verdict,
+)
+from .credentials import credential_store
+from .impact import user_data
+
+__all__ = ["judge"]
+
+# -- osascript ----------------------------------------------------------------------------
+
+_PROMPT = lazy_compile(r"\bdisplay\s+dialog\b|\bdisplayDialog\s*\(", re.IGNORECASE)
+_HIDDEN_ANSWER = lazy_compile(
+    r"\bwith\s+hidden\s+answer\b|\bhidden\s+answer\s*:?\s*true|hiddenAnswer\s*:\s*true", re.IGNORECASE
+)
+_ANSWER = lazy_compile(r"\bdefault\s+answer\b|\bdefaultAnswer\s*:", re.IGNORECASE)
+_SECRET_WORD = lazy_compile(r"pass(?:word|phrase|code)|keychain|credential|\bPIN\b|Apple ID", re.IGNORECASE)
+_BROWSER_JS = lazy_compile(
+    r"\bexecute\b[^\n]{0,200}?\bjavascript\b|\bdo\s+JavaScript\b|\.execute\s*\(\s*\{?\s*javascript\s*:",
+    re.IGNORECASE,
+)
+_PAGE_SECRETS = lazy_compile(r"document\.cookie|password|localStorage|sessionStorage|document\.forms|"
+                             r"type=['\"]?password", re.IGNORECASE)  # fmt: skip
+_SECURITY_UI = lazy_compile(
+    r"process\s+\"(?:SecurityAgent|UserNotificationCenter|coreautha|universalAccessAuthWarn)\"|"
+    r"com\.apple\.preference\.security|com\.apple\.settings\.PrivacySecurity|Privacy_[A-Za-z]+|"
+    r"Security\s*&\s*Privacy|Privacy\s*&\s*Security|processes\.byName\(\s*['\"]SecurityAgent",
+    re.IGNORECASE,
+)
+_UI_ACTION = lazy_compile(r"\bclick\b|\bkeystroke\b|\bkey\s+code\b|\bset\s+value\b|\bperform\s+action\b|"
+                          r"\.click\(|\.keystroke\(|\.keyCode\(|\.value\s*=", re.IGNORECASE)  # fmt: skip
+_TYPING = lazy_compile(
+    r"\bkeystroke\s+(?:\"((?:[^\"\\]|\\.){0,4000})\"|(?!return\b|tab\b|space\b|\")(\w+))"
+    r"|\.keystroke\(\s*(['\"])((?:(?!\3)[^\\]|\\.){0,4000})\3",
+    re.IGNORECASE,
+)
+_MUTE = lazy_compile(
+    r"(?m)\bset\s+volume\s+0\s*$|\bset\s+volume\b[^\n]{0,80}?(?:\bwith\s+output\s+muted\b"
+    r"|\boutput\s+muted\s+(?:true|yes)\b|\boutput\s+volume\s+0\b)|setVolume\([^)]{0,80}outputMuted\s*:\s*true",
+    re.IGNORECASE,
+)
+_MESSAGING_APP = lazy_compile(
+    r"application\s+(?:id\s+)?\"(?:Mail|Messages|Microsoft Outlook|com\.apple\.mail|com\.apple\.MobileSMS)\""
+    r"|\bapp\s+\"(?:Mail|Messages)\"|Application\(\s*['\"](?:Mail|Messages|Microsoft Outlook)['\"]\s*\)",
+    re.IGNORECASE,
+)
+_SEND = lazy_compile(r"\bsend\b|\.send\s*\(", re.IGNORECASE)
+_DELETE = lazy_compile(
+    r"\bdelete\b|\bmove\b[^\n]{0,300}?\bto\s+(?:the\s+)?trash\b|\bempty\s+(?:the\s+)?trash\b"
+    r"|\.delete\s*\(|removeItemAtPath|trashItemAtURL",
+    re.IGNORECASE,
+)
+_COPY = lazy_compile(r"\bduplicate\b|\bcopy\b|\bmove\b|\.duplicate\s*\(|copyItemAtPath|moveItemAtPath|"
+                     r"dataWithContentsOfFile|stringWithContentsOfFile", re.IGNORECASE)  # fmt: skip
+_EVERY_ITEM = lazy_compile(r"\bevery\s+(?:item|file|folder)\s+of\b|\bentire\s+contents\s+of\b", re.IGNORECASE)
+_PERSONAL_STORES = lazy_compile(
+    r"/Library/Group Containers/group\.com\.apple\.notes(?:/|$)"
+    r"|/Library/(?:Messages|Mail|Cookies|Keychains|Safari)(?:/|$)"
+    r"|/Library/Containers/com\.apple\.(?:Safari|mail|Notes|MobileSMS)(?:/|$)"
+    r"|/Library/Application Support/(?:AddressBook|com\.apple\.TCC|Google/Chrome|Firefox|BraveSoftware)"
+    r"(?:/|$)",
+    re.IGNORECASE,
+)
+_CLIPBOARD_READ = lazy_compile(
+    r"(?<!\bset\s)\bthe\s+clipboard\b(?!\s+to\b)|\bclipboard\s+info\b|theClipboard\(\)"
+    r"|NSPasteboard\b[^;\n]{0,200}?\b(?:stringForType|dataForType|readObjectsForClasses|propertyListForType)",
+    re.IGNORECASE,
+)
+_PERSONAL_READ = lazy_compile(
+    r"\b(?:body|plaintext|name)\s+of\s+(?:every|each)\s+note\b|\bevery\s+note\b|\bnotes\(\)|"
+    r"\b(?:content|source|subject|sender)\s+of\s+(?:every\s+)?messages?\s+(?:of|in)\b|\bevery\s+message\s+of\b|"
+    r"\bevery\s+chat\b|\bchats\(\)|\bmessages\(\)|"
+    r"application\s+\"Contacts\"[^\n]{0,300}?\bevery\s+person\b|\bpeople\(\)|"
+    r"application\s+\"(?:Safari|Google Chrome)\"[^\n]{0,300}?\bURL\s+of\s+every\s+tab\b",
+    re.IGNORECASE,
+)
+_JXA_LOGIN_ITEM = lazy_compile(r"loginItems\b[^;\n]{0,200}?\.push\s*\(|\bLoginItem\s*\(", re.IGNORECASE)
+_FOLDER_ACTION = lazy_compile(r"\bmake\s+(?:new\s+)?folder\s+action\b|\battach\s+action\s+to\b|"
+                              r"folderActionsEnabled\s*=\s*true|\bfolder\s+actions\s+enabled\s+to\s+true",
+                              re.IGNORECASE)  # fmt: skip
+_POWER_EVENT = lazy_compile(r"«event\s+aevt(?:rsdn|rrst|shut|logo|rlgo)»|\bSystem Events['\"]\s*\)\s*\.\s*"
+                            r"(?:shutDown|restart|logOut)\s*\(", re.IGNORECASE)  # fmt: skip
+_JS_FETCH_EVAL = lazy_compile(
+    r"\beval\s*\([^;\n]{0,600}?(?:dataWithContentsOfURL|stringWithContentsOfURL|NSURLSession|doShellScript\s*\("
+    r"\s*['\"]curl)|\brun(?:Script)?\s*\([^;\n]{0,600}?(?:dataWithContentsOfURL|stringWithContentsOfURL)",
+    re.IGNORECASE,
+)
+_DOWNLOADED_SCRIPT = lazy_compile(r"\bload\s+script\b[^\n]{0,300}?\bhttps?://|\brun\s+script\s+\(?\s*do\s+shell\s+"
+                                  r"script\s+\"curl", re.IGNORECASE)  # fmt: skip
+
+
+def _osascript(invocation: Invocation, home: str) -> Verdict | None:
+    values = _values(invocation)
+    text, _ = script_text(values, list(fed_code(invocation)))
+    return _applescript(text, invocation, home)
+
+
+def _applescript(text: str, invocation: Invocation, home: str) -> Verdict | None:
+    """What an AppleScript (or JXA) text does, found in its words (:mod:`..applescript`)."""
+    if not text.strip():
+        return None
+    if _PROMPT.search(text) and (
+        _HIDDEN_ANSWER.search(text) or (_ANSWER.search(text) and _SECRET_WORD.search(text))
+    ):
+        return _verdict(CREDENTIALS, invocation, "draws its own password dialog: a spoofed prompt")
+    if _BROWSER_JS.search(text):
+        if _PAGE_SECRETS.search(text):
+            return _verdict(CREDENTIALS, invocation, "reads a browser tab's cookies or passwords")
+        return _verdict(COLLECTION, invocation, "runs JavaScript in the user's browser tabs")
+    if _SECURITY_UI.search(text) and _UI_ACTION.search(text):
+        return _verdict(IMPAIR, invocation, "clicks through the password prompt or the privacy settings")
+    for match in _TYPING.finditer(text):
+        typed = match.group(1) if match.group(1) is not None else match.group(4)
+        if typed is None or len(typed) > 2:
+            return _verdict(IMPAIR, invocation, "types keystrokes into whatever window has the focus")
+    if _MUTE.search(text):
+        return _verdict(IMPAIR, invocation, "mutes the sound, so that the user does not hear what happens")
+    if _POWER_EVENT.search(text):
+        return _verdict(SHUTDOWN, invocation, "sends macOS a shut down, restart or log out event")
+    if _JS_FETCH_EVAL.search(text) or _DOWNLOADED_SCRIPT.search(text):
+        return _verdict(DOWNLOAD_RUN, invocation, "runs script code it downloads")
+    if _JXA_LOGIN_ITEM.search(text):
+        return _verdict(PROFILE, invocation, "adds a login item: a program started at every login")
+    if _FOLDER_ACTION.search(text):
+        return _verdict(SCHEDULED, invocation, "attaches a folder action: a script run when a folder changes")
+    found = _script_paths(invocation, text, home)
+    if found is not None:
+        return found
+    if _MESSAGING_APP.search(text) and _SEND.search(text):
+        return _verdict(EXFILTRATION, invocation, "sends mail or a message as the user")
+    if _CLIPBOARD_READ.search(text):
+        return _verdict(COLLECTION, invocation, "reads the clipboard")
+    if _PERSONAL_READ.search(text):
+        return _verdict(
+            COLLECTION, invocation, "reads the user's mail, messages, notes, contacts or browsing"
+        )
+    return None
+
+
+def _script_paths(invocation: Invocation, text: str, home: str) -> Verdict | None:
+    """What the script does to the files it names: deleting a log or the user's folders, copying a store."""
+    deletes, copies = _DELETE.search(text) is not None, _COPY.search(text) is not None
+    if not (deletes or copies):
+        return None
+    every = _EVERY_ITEM.search(text) is not None
+    for path in paths(text):
+        if deletes:
+            place = location(path, home=home, cwd=invocation.cwd)
+            if place is not None:
+                return _verdict(place[0], invocation, f"has the Finder delete {path}, {place[1]}")
+            data = user_data(path + "/*" if every else path, home, invocation.cwd)
+            if data is not None:
+                return _verdict(DATA_DESTRUCTION, invocation, f"has the Finder delete {data}")
+        if copies:
+            store = credential_store(path, home, invocation.cwd)
+            if store is not None or _PERSONAL_STORES.search(path) or _secret(path, home):
+                what = store or "the user's private messages, notes or cookies"
+                return _verdict(CREDENTIALS, invocation, f"has the Finder copy {path} ({what})")
+    return None
+
+
+def _secret(path: str, home: str) -> bool:
+    verdict = check_path(path, home=home)
+    return verdict is not None and verdict.category != SYSTEM_FILES
+
+
+# -- accounts ----------------------------------------------------------------------------
+
+_ADMIN_GROUPS = frozenset({"admin", "wheel", "/groups/admin", "/groups/wheel", "80", "0"})
+_MEMBERSHIP = frozenset({"groupmembership", "groupmembers", "dsattrtypestandard:groupmembership",
+                         "dsattrtypestandard:groupmembers"})  # fmt: skip
+_PASSWORD_HASH = lazy_compile(
+    r"ShadowHashData|dsAttrTypeNative:ShadowHash|HeimdalSRPKey|KerberosKeys", re.IGNORECASE
+)
+
+
+def _dscl(invocation: Invocation, home: str) -> Verdict | None:
+    values = _values(invocation)
+    lowered = [v.lower() for v in values]
+    verbs = {v.lstrip("-") for v in lowered if v.startswith("-")}
+    if verbs & {"read", "readall", "readpl", "search"} and any(_PASSWORD_HASH.search(v) for v in values):
+        return _verdict(CREDENTIALS, invocation, "reads an account's password hash")
+    if not verbs & {"create", "append", "merge", "change", "createpl", "mergepl"}:
+        return None
+    if any(v in _ADMIN_GROUPS for v in lowered) and any(v in _MEMBERSHIP for v in lowered):
+        return _verdict(PRIVILEGE, invocation, "puts an account in the admin group: it may act as root")
+    for index, value in enumerate(lowered[:-1]):
+        if (
+            value in ("uniqueid", "primarygroupid", "dsattrtypestandard:uniqueid")
+            and lowered[index + 1] == "0"
+        ):
+            return _verdict(PRIVILEGE, invocation, "gives an account uid or group 0: a second root")
+    return None
+
+
+def _dseditgroup(invocation: Invocation, home: str) -> Verdict | None:
+    values = _values(invocation)
+    lowered = [v.lower() for v in values]
+    operation = lowered[lowered.index("-o") + 1] if "-o" in lowered[:-1] else ""
+    adds = "-a" in lowered or operation == "create"
+    if operation in ("edit", "create") and adds and lowered and lowered[-1] in _ADMIN_GROUPS:
+        return _verdict(PRIVILEGE, invocation, "puts an account in the admin group: it may act as root")
+    return None
+
+
+def _sysadminctl(invocation: Invocation, home: str) -> Verdict | None:
+    values = _values(invocation)
+    if "-addUser" in values and "-admin" in values:
+        return _verdict(PRIVILEGE, invocation, "creates an administrator account")
+    if "-UID" in values and values[values.index("-UID") + 1 :][:1] == ["0"]:
+        return _verdict(PRIVILEGE, invocation, "creates an account with uid 0: a second root")
+    return None
+
+
+_HIDING = lazy_compile(r"^(?:HiddenUsersList|Hide500Users|HideAdminUsers|HideLocalUsers)$", re.IGNORECASE)
+_UPDATES = lazy_compile(
+    r"^(?:AutomaticCheckEnabled|AutomaticDownload|ConfigDataInstall|CriticalUpdateInstall"
+    r"|AutomaticallyInstallMacOSUpdates)$",
+    re.IGNORECASE,
+)
+_FALSEY = frozenset({"0", "false", "no", "off"})
+
+
+def _defaults(invocation: Invocation, home: str) -> Verdict | None:
+    values = _values(invocation)
+    if values[:1] != ["write"] or len(values) < 3:
+        return None
+    injected = _plist_injection(invocation, home)
+    if injected is not None:
+        return injected
+    domain, key, settings = values[1], values[2], [v.lower() for v in values[3:]]
+    if "loginwindow" in domain and _HIDING.match(key):
+        return _verdict(STEALTH_PERSISTENCE, invocation, "hides an account from the login window")
+    if "loginwindow" in domain and key == "autoLoginUser":
+        return _verdict(IMPAIR, invocation, "logs an account in at boot without its password")
+    if "SoftwareUpdate" in domain and _UPDATES.match(key) and _FALSEY & set(settings):
+        return _verdict(IMPAIR, invocation, "turns macOS's automatic security updates off")
+    return None
+
+
+def _plist_injection(invocation: Invocation, home: str) -> Verdict | None:
+    """An app's ``LSEnvironment`` (or a launchd job's) given ``DYLD_INSERT_LIBRARIES``: a library
+    loaded into the app every time it starts."""
+    if any("DYLD_INSERT_LIBRARIES" in v or "DYLD_LIBRARY_PATH" in v for v in _values(invocation)):
+        return _verdict(STEALTH_PERSISTENCE, invocation, "makes an app load a library every time it starts")
+    return None
+
+
+def _profiles(invocation: Invocation, home: str) -> Verdict | None:
+    values = _values(invocation)
+    verbs = {v.lower() for v in values[:1]} | {v for v in values if v in ("-R", "-D", "-I")}
+    if verbs & {"remove", "-r", "-R", "-D"}:
+        return _verdict(
+            IMPAIR, invocation, "removes the machine's configuration profiles (its managed security)"
+        )
+    if verbs & {"install", "-I"}:
+        return _verdict(
+            IMPAIR, invocation, "installs a configuration profile: root certificates, proxies, rules"
+        )
+    return None
+
+
+def _jamf(invocation: Invocation, home: str) -> Verdict | None:
+    if {"removeFramework", "removeMdmProfile"} & set(_values(invocation)):
+        return _verdict(IMPAIR, invocation, "removes the machine from its device management")
+    return None
+
+
+def _pwpolicy(invocation: Invocation, home: str) -> Verdict | None:
+    values = _values(invocation)
+    if any(v.startswith(("-set", "-clear", "-disableuser", "-enableuser")) for v in values):
+        return _verdict(ACCOUNT, invocation, "changes an account's password policy")
+    return None
+
+
+def _fdesetup(invocation: Invocation, home: str) -> Verdict | None:
+    values = _values(invocation)
+    if values[:1] == ["disable"]:
+        return _verdict(IMPAIR, invocation, "turns FileVault disk encryption off")
+    if values[:1] in (["add"], ["remove"], ["changerecovery"], ["removerecovery"]):
+        return _verdict(ACCOUNT, invocation, "changes who can unlock the encrypted disk")
+    return None
+
+
+_REMOTE_ACCESS = frozenset({"-setremotelogin", "-setremoteappleevents"})
+
+
+def _systemsetup(invocation: Invocation, home: str) -> Verdict | None:
+    values = _values(invocation)
+    for index, value in enumerate(values[:-1]):
+        if value.lower() in _REMOTE_ACCESS and values[index + 1].lower() == "on":
+            return _verdict(SERVICE, invocation, "opens the machine to remote logins or remote Apple events")
+    return None
+
+
+def _kickstart(invocation: Invocation, home: str) -> Verdict | None:
+    values = _values(invocation)
+    if "-activate" in values or ("-configure" in values and "-on" in values):
+        return _verdict(SERVICE, invocation, "turns on remote management (screen sharing, remote control)")
+    return None
+
+
+def _softwareupdate(invocation: Invocation, home: str) -> Verdict | None:
+    values = [v.lower() for v in _values(invocation)]
+    if "--schedule" in values and values[values.index("--schedule") + 1 :][:1] == ["off"]:
+        return _verdict(IMPAIR, invocation, "turns macOS's automatic security updates off")
+    return None
+
+
+def _spctl(invocation: Invocation, home: str) -> Verdict | None:
+    values = _values(invocation)
+    if values[:2] in (["kext-consent", "disable"], ["kext-consent", "add"]):
+        return _verdict(IMPAIR, invocation, "lets kernel extensions load without the user's approval")
+    return None
+
+
+def _audit(invocation: Invocation, home: str) -> Verdict | None:
+    if "-t" in _values(invocation):
+        return _verdict(IMPAIR, invocation, "stops the BSD audit trail")
+    return None
+
+
+def _chflags(invocation: Invocation, home: str) -> Verdict | None:
+    for value in _values(invocation)[1:]:
+        place = location(value, home=home, cwd=invocation.cwd)
+        if place is not None and place[0] in _TOUCHED_PLACES:
+            return _verdict(place[0], invocation, f"locks or hides {value}, {place[1]}")
+    return None
+
+
+# -- defenses and evidence ----------------------------------------------------------------
+
+_FIREWALL_OPENINGS = frozenset({"--add", "--unblockapp", "--setallowsigned", "--setallowsignedapp"})
+_FIREWALL_OFF = frozenset({"--setstealthmode", "--setloggingmode", "--setblockall", "--setglobalstate"})
+
+
+def _socketfilterfw(invocation: Invocation, home: str) -> Verdict | None:
+    values = _values(invocation)
+    for index, value in enumerate(values):
+        setting = values[index + 1].lower() if index + 1 < len(values) else ""
+        if value in _FIREWALL_OPENINGS and (value in ("--add", "--unblockapp") or setting == "on"):
+            return _verdict(IMPAIR, invocation, "lets a program through the macOS application firewall")
+        if value in _FIREWALL_OFF and setting == "off" and value != "--setblockall":
+            return _verdict(IMPAIR, invocation, "turns part of the macOS application firewall off")
+    return None
+
+
+def _systemextensionsctl(invocation: Invocation, home: str) -> Verdict | None:
+    values = _values(invocation)
+    if values[:2] == ["developer", "on"] or values[:1] == ["reset"]:
+        return _verdict(IMPAIR, invocation, "lets unsigned system extensions load, or removes every one")
+    return None
+
+
+_PROXY_SETTERS = frozenset({"-setwebproxy", "-setsecurewebproxy", "-setsocksfirewallproxy", "-setftpproxy",
+                            "-setstreamingproxy", "-setgopherproxy", "-setautoproxyurl",
+                            "-setdnsservers"})  # fmt: skip
+_LOOPBACK = lazy_compile(r"^(?:https?://)?(?:localhost|127\.\d+\.\d+\.\d+|::1|\[::1\])(?:[:/]|$)|^empty$",
+                         re.IGNORECASE)  # fmt: skip
+
+
+def _networksetup(invocation: Invocation, home: str) -> Verdict | None:
+    values = _values(invocation)
+    for index, value in enumerate(values):
+        if value.lower() in _PROXY_SETTERS:
+            hosts = (
+                values[index + 2 : index + 3] if value.lower() != "-setdnsservers" else values[index + 2 :]
+            )
+            if any(not _LOOPBACK.match(host) for host in hosts):
+                return _verdict(
+                    IMPAIR, invocation, "sends the machine's traffic or name lookups to another host"
+                )
+    return None
+
+
+_DATED = frozenset({"-d", "-m"})
+
+
+def _setfile(invocation: Invocation, home: str) -> Verdict | None:
+    values = _values(invocation)
+    if not _DATED & set(values):
+        return None
+    for value in values[1:]:
+        place = location(value, home=home, cwd=invocation.cwd)
+        if place is not None or (value.startswith("/") and check_path(value, home=home, write=True)):
+            what = place[1] if place else "a system file"
+            return _verdict(EVIDENCE, invocation, f"back-dates {value}, {what}: hides when it changed")
+    return None
+
+
+_TOUCHED_PLACES = frozenset({SCHEDULED, SERVICE, STEALTH_PERSISTENCE, PRIVILEGE})
+
+
+def _touch(invocation: Invocation, home: str) -> Verdict | None:
+    for value in _values(invocation):
+        if value.startswith("-"):
+            continue
+        place = location(value, home=home, cwd=invocation.cwd)
+        if place is not None and place[0] in _TOUCHED_PLACES:
+            return _verdict(place[0], invocation, f"creates {value}, {place[1]}")
+    return None
+
+
+def _pmset(invocation: Invocation, home: str) -> Verdict | None:
+    values = [v.lower() for v in _values(invocation)]
+    if values[:1] and values[0] in ("schedule", "repeat") and {"shutdown", "restart"} & set(values[1:3]):
+        return _verdict(SHUTDOWN, invocation, "schedules the machine to shut down or restart")
+    return None
+
+
+_CHECKS: dict[str, Callable[[Invocation, str], Verdict | None]] = {
+    "osascript": _osascript,
+    "dscl": _dscl,
+    "dseditgroup": _dseditgroup,
+    "sysadminctl": _sysadminctl,
+    "defaults": _defaults,
+    "socketfilterfw": _socketfilterfw,
+    "systemextensionsctl": _systemextensionsctl,
+    "networksetup": _networksetup,
+    "SetFile": _setfile,
+    "setfile": _setfile,
+    "touch": _touch,
+    "pmset": _pmset,
+    "pwpolicy": _pwpolicy,
+    "plutil": _plist_injection,
+    "PlistBuddy": _plist_injection,
+    "profiles": _profiles,
+    "jamf": _jamf,
+    "fdesetup": _fdesetup,
+    "systemsetup": _systemsetup,
+    "kickstart": _kickstart,
+    "softwareupdate": _softwareupdate,
+    "spctl": _spctl,
+    "audit": _audit,
+    "chflags": _chflags,
+}
+"""Each macOS program this family judges, and its check."""
+
+
+def judge(invocation: Invocation, home: str) -> Verdict | None:
+    """The macOS tactic of one simple command, or None."""
+    check = _CHECKS.get(invocation.name)
+    return check(invocation, home) if check is not None else None
+
+
+_PRINTERS = frozenset({"echo", "printf", "cat"})
+
+
+def judge_script(script: Script, home: str) -> Verdict | None:
+    """AppleScript piped into ``osascript`` (``echo 'display dialog ...' | osascript``)."""
+    for stages in walk(script):
+        for before, after in itertools.pairwise(stages):
+            if after.name != "osascript" or before.name not in _PRINTERS:
+                continue
+            values = _values(after)
+            text, file = script_text(values, ())
+            if text or (file is not None and file != "-"):
+                continue
+            if before.name == "cat":
+                fed = "\n".join(fed_code(before))
+            else:
+                words = [v for v in _values(before) if not (v.startswith("-") and len(v) <= 3)]
+                fed = " ".join(words)
+            found = _applescript(fed, after, home)
+            if found is not None:
+                return found
+    return None
