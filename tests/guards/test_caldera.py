@@ -18,7 +18,7 @@ from test_corpus import HOME, judge_command
 CORPUS = Path(__file__).parent / "corpus" / "external" / "caldera-stockpile.jsonl"
 ENTRIES = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
 
-HELD_BACK_FLOOR = 16
+HELD_BACK_FLOOR = 21
 """Dangerous abilities held back today (of 29; first sight: 14)."""
 DISCOVERY_CEILING = 3
 """Discovery abilities held back today (of 37): LinEnum downloaded and run, Chrome's profile

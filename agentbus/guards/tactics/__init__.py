@@ -13,6 +13,8 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.credentials`: hunting for keys and passwords, process memory, cloud metadata, browser stores;
 - :mod:`.impact`: shutdown and reboot, killing everything, destroying or encrypting the user's data;
 - :mod:`.exfiltration`: archives sent away, payloads downloaded and run;
+- :mod:`.collection`: the screen, microphone, camera, clipboard and packets captured, keyloggers,
+  sensitive places packed into archives;
 - :mod:`.macos`: AppleScript (``osascript``) and the programs only macOS has, across every tactic;
 - :mod:`.cloud`: the cloud and cluster CLIs (``aws``, ``gcloud``, ``az``, ``kubectl`` ...), across tactics.
 """
@@ -24,7 +26,7 @@ from collections.abc import Callable
 from ..parse import Script
 from ..programs import Invocation
 from ..verdict import Verdict
-from . import cloud, credentials, exfiltration, impact, impairment, macos, persistence, privilege
+from . import cloud, collection, credentials, exfiltration, impact, impairment, macos, persistence, privilege
 
 __all__ = ["JUDGES", "SCRIPT_JUDGES"]
 
@@ -39,6 +41,7 @@ JUDGES: tuple[InvocationJudge, ...] = (
     impact.judge,
     exfiltration.judge,
     macos.judge,
+    collection.judge,
     cloud.judge,
 )
 """Every family's judge of one simple command, in the order they are asked."""
@@ -50,5 +53,6 @@ SCRIPT_JUDGES: tuple[ScriptJudge, ...] = (
     persistence.judge_script,
     privilege.judge_script,
     macos.judge_script,
+    collection.judge_script,
 )
 """The judges of what spans statements."""
