@@ -19,6 +19,7 @@ Each extraction is one pass over the words: linear in the command.
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from collections.abc import Callable, Iterator, Sequence
@@ -450,6 +451,29 @@ def _container(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
     yield text
 
 
+def _cloud_remote(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """The commands a cloud CLI runs on a machine or in a pod: ``kubectl exec POD -- CMD``,
+    ``aws ssm send-command --parameters commands=CMD``, ``az vm run-command invoke --scripts CMD``,
+    ``az vm extension set --settings '{"commandToExecute": CMD}'``, ``gcloud compute ssh --command CMD``."""
+    if "--" in values and "exec" in values[: values.index("--")]:  # kubectl/oc [-n NS] exec POD -- CMD
+        yield from _rest_after("--")(values, fed)
+    yield from _by_options("--command", "--scripts")(values, fed)
+    for document in _option_values(values, frozenset({"--parameters", "--settings", "--protected-settings"})):
+        text = document.strip()
+        if text.startswith("{"):
+            try:
+                loaded = json.loads(text)
+            except ValueError:
+                loaded = None
+            if isinstance(loaded, dict):
+                for key in ("commands", "commandToExecute", "script"):
+                    found = loaded.get(key)
+                    lines = found if isinstance(found, list) else [found]
+                    yield from (line for line in lines if isinstance(line, str))
+        elif text.startswith("commands="):
+            yield text.removeprefix("commands=").strip("[]\"'")
+
+
 TERMINALS = frozenset({"xterm", "uxterm", "urxvt", "rxvt", "rxvt-unicode", "konsole", "xfce4-terminal",
                         "terminator", "alacritty", "st", "x-terminal-emulator", "lxterminal", "mate-terminal",
                         "tilix", "qterminal", "sakura", "foot", "kitty", "wezterm", "gnome-terminal",
@@ -536,6 +560,7 @@ _CARRIERS: dict[str, _Extract] = {
     "cmake": _cmake,
     **{name: _npm for name in ("npx", "bunx", "pnpx", "npm", "pnpm", "yarn")},
     "docker": _container, "podman": _container, "nerdctl": _container,
+    **{name: _cloud_remote for name in ("kubectl", "oc", "aws", "az", "gcloud")},
     **{name: _terminal for name in TERMINALS},
 }  # fmt: skip
 """Each program that runs a command given as data, and how to find it."""

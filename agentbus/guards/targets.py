@@ -59,6 +59,8 @@ _DEVICE_READERS = frozenset({
 })  # fmt: skip
 """Programs that only read a device (the disk tools are judged by their own rule, with their flags)."""
 
+_CLOUD_CLIS = frozenset({"aws", "gcloud", "az"})
+"""Their option values name cloud resources (SSM parameters are paths: ``/dev/app/db-url``)."""
 _DEVICE_SUBCOMMANDS: dict[str, frozenset[str]] = {
     "cryptsetup": frozenset({"luksDump", "status", "isLuks", "open", "luksOpen", "close", "luksClose",
                              "luksUUID", "tcryptDump", "bitlkDump", "benchmark"}),
@@ -147,6 +149,8 @@ def _reads_device_only(invocation: Invocation, operand: Operand) -> bool:
         return operand.option == "if"
     if name in _DEVICE_READERS:
         return True
+    if name in _CLOUD_CLIS and operand.role in ("option value", "after option"):
+        return True  # aws ssm get-parameter --name /dev/app/db-url: a parameter's name, not a disk
     safe = _DEVICE_SUBCOMMANDS.get(name)
     if safe is None:
         return False

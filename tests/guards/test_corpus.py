@@ -54,11 +54,13 @@ FLOORS = {
     "interpreter": 254,
     "parser-gap": 193,
     "permissions": 47,
-    "persistence": 196,
-    "privilege-escalation": 165,
-    "defense-impairment": 234,
-    "credential-access": 177,
-    "impact": 191,
+    # cloud (tactics/cloud.py): boot scripts in machine metadata, IAM and role bindings, audit trails and
+    # log sinks, secrets printed, keys and projects destroyed, snapshots shared; and macOS (tactics/macos.py)
+    "persistence": 218,
+    "privilege-escalation": 220,
+    "defense-impairment": 289,
+    "credential-access": 210,
+    "impact": 223,
     "exfiltration": 171,
     "collection": 76,
     "path": 302,
@@ -108,8 +110,9 @@ EXTERNAL_FLOORS = {
     # tactic: Atomic Red Team scripts held back today (raise when the guards improve)
     "persistence": 68,
     "privilege-escalation": 21,
-    "defense-impairment": 88,  # realworld: a new key named rootCA.key is no longer held on its name
-    "credential-access": 51,  # packet captures and keyloggers (trap DEBUG, PROMPT_COMMAND, auditctl)
+    # realworld: a new key named rootCA.key is no longer held on its name; cloud: Stratus detonations
+    "defense-impairment": 91,
+    "credential-access": 51,  # packet captures and keyloggers (trap DEBUG, PROMPT_COMMAND, auditctl); stratus
     "impact": 26,
     "exfiltration": 27,  # collection too: screen, clipboard, archives of /etc and /var/log, uploads
 }
@@ -122,13 +125,20 @@ TLDR_CEILINGS = {
     # fails when a category holds back more of what people really type, so a rule that grew too
     # wide is seen. Lower a ceiling when a false positive goes.
     "account change": 71,  # macOS: pwpolicy -setpassword/-disableuser/-enableuser, fdesetup add
-    "credential hunting": 31,  # keyloggers: `evtest /dev/input/...`, `intercept -g` (were secret access)
+    # cloud (each the tldr page showing the very operation): `aws iam create-user`, `aws sts assume-role`,
+    # `gcloud iam service-accounts create`, `gcloud projects add-iam-policy-binding`, `kubectl certificate
+    # approve` (asked: who may do what); `terraform destroy` (6), `az group delete`, `aws rds
+    # delete-db-instance` (asked: service change); `gcloud projects delete`, `aws cloudwatch delete-alarms`,
+    # `az storage account keys list`, `az disk grant-access` (blocked).
+    "cloud control": 10,
+    "credential hunting": 32,  # keyloggers: `evtest /dev/input/...`, `intercept -g`; cloud: storage keys
     "data collection": 145,  # the pages of screenshot, recorder, webcam, clipboard and sniffer programs
-    "data destruction": 4,
+    "data destruction": 5,
     "defense impairment": 27,  # macOS: fdesetup disable (FileVault off)
     "direct disk operation": 89,
     "docker data wipe": 1,
     "evidence destruction": 8,
+    "exfiltration": 1,
     "hidden persistence": 19,
     "network backdoor": 3,
     "privilege escalation": 8,
@@ -136,7 +146,7 @@ TLDR_CEILINGS = {
     "remote code execution": 2,
     "scheduled task": 15,
     "secret access": 14,  # `doppler secrets download > path/to/.env`: a .env is not written (seed 000)
-    "service change": 160,  # macOS: systemsetup -setremotelogin on (the SSH server)
+    "service change": 170,  # macOS: systemsetup -setremotelogin on (the SSH server); cloud: 10 (above)
     "shell profile": 12,
     "system file corruption": 9,
     "system shutdown": 68,

@@ -15,7 +15,8 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.exfiltration`: archives sent away, payloads downloaded and run;
 - :mod:`.collection`: the screen, microphone, camera, clipboard and packets captured, keyloggers,
   sensitive places packed into archives;
-- :mod:`.macos`: AppleScript (``osascript``) and the programs only macOS has, across every tactic.
+- :mod:`.macos`: AppleScript (``osascript``) and the programs only macOS has, across every tactic;
+- :mod:`.cloud`: the cloud and cluster CLIs (``aws``, ``gcloud``, ``az``, ``kubectl`` ...), across tactics.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from collections.abc import Callable
 from ..parse import Script
 from ..programs import Invocation
 from ..verdict import Verdict
-from . import collection, credentials, exfiltration, impact, impairment, macos, persistence, privilege
+from . import cloud, collection, credentials, exfiltration, impact, impairment, macos, persistence, privilege
 
 __all__ = ["JUDGES", "SCRIPT_JUDGES"]
 
@@ -41,6 +42,7 @@ JUDGES: tuple[InvocationJudge, ...] = (
     exfiltration.judge,
     macos.judge,
     collection.judge,
+    cloud.judge,
 )
 """Every family's judge of one simple command, in the order they are asked."""
 

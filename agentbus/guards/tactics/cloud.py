@@ -1,0 +1,992 @@
+"""Tactic family ``cloud``: the cloud and cluster command-line tools, across tactics.
+
+Attack scripts run on a developer's machine use the developer's cloud credentials
+through the same CLIs the developer uses (Stratus Red Team's detonations, Atomic Red
+Team's cloud tests, Pacu's modules). This module reads a call of ``aws``, ``gcloud``,
+``az``, ``kubectl``/``oc``, ``helm``, ``terraform``, ``stratus`` or ``pacu`` as the CLI
+does (global options such as ``--profile`` anywhere, ``--flag value`` and
+``--flag=value``) and judges the operation and its options:
+
+- :data:`~agentbus.guards.verdict.IMPAIR` / :data:`~agentbus.guards.verdict.EVIDENCE`:
+  audit trails stopped or deleted (CloudTrail, GuardDuty, Config, Security Hub, flow
+  logs, alarms, log groups, log sinks and their retention, organisation policies,
+  diagnostic settings), cluster security agents (Falco, Datadog ...) deleted;
+- :data:`~agentbus.guards.verdict.CREDENTIALS`: secrets printed in bulk or for a
+  machine (``ec2 get-password-data``, ``batch-get-secret-value``, ``--with-decryption``,
+  Key Vault downloads, storage account keys, Kubernetes secrets and service-account tokens);
+- :data:`~agentbus.guards.verdict.CLOUD_CONTROL` (asked): who may do what changes:
+  IAM users, keys, policies, trust, role bindings, temporary credentials minted,
+  resources made public; :data:`~agentbus.guards.verdict.PRIVILEGE` (blocked) when the
+  grant is the whole account (``AdministratorAccess``, ``roles/owner``, ``Owner``,
+  ``cluster-admin``) or a privileged pod;
+- :data:`~agentbus.guards.verdict.EXFILTRATION`: disk snapshots, images and database
+  snapshots shared with another account; :data:`~agentbus.guards.verdict.BACKDOOR`:
+  SSH, RDP or every port opened to the whole internet;
+- :data:`~agentbus.guards.verdict.DATA_DESTRUCTION`: keys scheduled for deletion,
+  databases deleted without a final snapshot, backups, projects, every namespace;
+  :data:`~agentbus.guards.verdict.SERVICE` (asked): ``terraform destroy``, a resource
+  group deleted, instances terminated, machines started with a boot script;
+- :data:`~agentbus.guards.verdict.STEALTH_PERSISTENCE`: a boot script or SSH key put
+  into an existing machine's metadata;
+- every ``stratus detonate`` and every Pacu module that is not enumeration: these tools
+  exist to attack, so their category follows the technique's tactic.
+
+Listing, describing, deploying and reading logs stay allowed: ``aws s3 ls``, ``gcloud
+builds submit``, ``kubectl apply -f k8s/``, ``terraform plan``, ``az account show``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+import attrs
+
+from ...lazy_regex import lazy_compile
+from ..findings import finding
+from ..interpreters import fed_code, inline_code
+from ..programs import Invocation
+from ..verdict import (
+    BACKDOOR,
+    CLOUD_CONTROL,
+    CREDENTIALS,
+    DATA_DESTRUCTION,
+    EVIDENCE,
+    EXFILTRATION,
+    IMPAIR,
+    PRIVILEGE,
+    SCHEDULED,
+    SERVICE,
+    STEALTH_PERSISTENCE,
+    Verdict,
+)
+
+__all__ = ["CloudCall", "judge", "read_call"]
+
+COMPUTED = "$(…)"
+"""The value of an argument known only at run time (``$(aws ec2 describe-instances ...)``)."""
+
+
+# -- reading a call as the CLI does ------------------------------------------------------
+
+
+@attrs.frozen
+class CloudCall:
+    """One call of a cloud CLI: its command path, its options and what follows ``--``.
+
+    ``path`` holds the positional words (``("iam", "create-user")``), lower-cased, with
+    the values of the known global options (``--profile prod``) left out; ``options``
+    maps each option to its values (aws: the words up to the next option, ``--instance-ids
+    a b`` gives ``("a", "b")``; the others: one word; ``--role=x`` gives ``("x",)``). A word
+    computed at run time reads :data:`COMPUTED`.
+    """
+
+    program: str
+    path: tuple[str, ...]
+    options: dict[str, tuple[str, ...]]
+    after: tuple[str, ...]
+
+    def has(self, *names: str) -> bool:
+        """Whether any of the options ``names`` was given."""
+        return any(name in self.options for name in names)
+
+    def value(self, *names: str) -> str:
+        """The first value of the first of ``names`` given, or ``""``."""
+        for name in names:
+            values = self.options.get(name)
+            if values:
+                return values[0]
+        return ""
+
+    def values(self, *names: str) -> tuple[str, ...]:
+        """Every value of the options ``names``."""
+        return tuple(v for name in names for v in self.options.get(name, ()))
+
+    @property
+    def text(self) -> str:
+        """Every option value, joined: the documents (JSON policies, selectors) given inline."""
+        return " ".join(v for values in self.options.values() for v in values)
+
+
+_GLOBAL_VALUES: dict[str, frozenset[str]] = {
+    "aws": frozenset({"--profile", "--region", "--output", "--endpoint-url", "--query", "--color",
+                      "--ca-bundle", "--cli-read-timeout", "--cli-connect-timeout", "--cli-binary-format"}),
+    "gcloud": frozenset({"--project", "--account", "--configuration", "--impersonate-service-account",
+                         "--billing-project", "--format", "--verbosity", "--flags-file",
+                         "--access-token-file",
+                         "--trace-token", "--zone", "--region", "--location"}),
+    "az": frozenset({"--subscription", "--output", "-o", "--query", "--resource-group", "-g"}),
+    "kubectl": frozenset({"-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s",
+                          "--server", "--token", "--as", "--as-group", "--as-uid", "--request-timeout",
+                          "--certificate-authority", "--client-certificate", "--client-key",
+                          "--tls-server-name", "-l", "--selector", "-o", "--output", "-c", "--container",
+                          "-f", "--filename", "--cache-dir", "-v", "--v", "--image", "--field-selector"}),
+    "helm": frozenset({"-n", "--namespace", "--kube-context", "--kubeconfig", "--registry-config",
+                       "--repository-cache", "--repository-config", "-f", "--values", "--set", "--version",
+                       "--timeout"}),
+    "terraform": frozenset({"-chdir", "-var", "-var-file", "-target", "-state", "-lock-timeout",
+                            "-parallelism"}),
+}  # fmt: skip
+"""Options that take a value where it may be mistaken for a command word (``aws --profile prod iam``)."""
+_GLOBAL_VALUES["oc"] = _GLOBAL_VALUES["kubectl"]
+_FLAGS: dict[str, frozenset[str]] = {
+    "gcloud": frozenset({"--quiet", "--async", "--disabled", "--log-http", "--user-output-enabled",
+                         "--all", "--recursive", "--force", "--verbose", "--allow-unauthenticated"}),
+    "az": frozenset({"--yes", "--no-wait", "--only-show-errors", "--debug", "--verbose", "--all",
+                     "--force", "--admin", "--overwrite-existing"}),
+    "kubectl": frozenset({"--all-namespaces", "--all", "--force", "--now", "--watch", "--ignore-not-found",
+                          "--wait", "--privileged", "--rm", "--stdin", "--tty", "--insecure-skip-tls-verify",
+                          "--overwrite", "--recursive", "--show-labels", "--attach", "--quiet"}),
+    "helm": frozenset({"--all-namespaces", "--wait", "--dry-run", "--debug", "--keep-history", "--no-hooks",
+                       "--atomic", "--install", "--force"}),
+    "pacu": frozenset({"--exec", "--list-modules", "--pacu-help", "--quiet"}),
+    "stratus": frozenset({"--force", "--cleanup", "--all"}),
+}  # fmt: skip
+"""Long options known to take no value (so that the word after one is read as a command word)."""
+_FLAGS["oc"] = _FLAGS["kubectl"]
+
+
+def read_call(invocation: Invocation, program: str | None = None) -> CloudCall:
+    """``invocation`` read as a call of ``program`` (default: its own name).
+
+    aws options take lists (``--instance-ids a b``), so a word after an option is both
+    its value and a positional word; the service and operation come first either way.
+    The other CLIs take one value per long option unless it is a known flag, and none
+    for an unknown short option (``-it``, ``-q``).
+    """
+    program = program or invocation.name
+    static = invocation.command.static
+    words = [COMPUTED if (value := static(raw)) is None else value for raw in invocation.args]
+    takes_value = _GLOBAL_VALUES.get(program, frozenset())
+    flags = _FLAGS.get(program, frozenset())
+    path: list[str] = []
+    options: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    index = 0
+    after: tuple[str, ...] = ()
+    while index < len(words):
+        word = words[index]
+        index += 1
+        if word == "--":
+            after = tuple(words[index:])
+            break
+        if word.startswith("-") and len(word) > 1 and word != COMPUTED and not word[1:2].isdigit():
+            name, equals, value = word.partition("=")
+            if not equals and not word.startswith("--") and len(word) > 2 and name[:2] in takes_value:
+                name, value, equals = name[:2], name[2:], "="  # -nkube-system, -oyaml
+            current = options.setdefault(name, [])
+            if equals:
+                current.append(value)
+                current = None
+            elif name in takes_value and index < len(words):
+                current.append(words[index])
+                index += 1
+                current = None
+            elif program != "aws" and (
+                name in flags or name.startswith("--no-") or not name.startswith("--")
+            ):
+                current = None
+            continue
+        if current is not None:
+            current.append(word)
+            if program != "aws":
+                current = None  # one value per option
+                continue
+        path.append(word.lower())
+    return CloudCall(program, tuple(path), {k: tuple(v) for k, v in options.items()}, after)
+
+
+def _verdict(category: str, invocation: Invocation, why: str) -> Verdict:
+    return finding(category, invocation, why)
+
+
+def _computed(call: CloudCall) -> bool:
+    """Whether a name the call acts on is computed at run time (``$(gcloud ... list)``)."""
+    return COMPUTED in call.path or any(COMPUTED in values for values in call.options.values())
+
+
+# -- what several CLIs share -------------------------------------------------------------
+
+_WORLD = lazy_compile(
+    r"(?:^|[\s\"'=,\[])(?:0\.0\.0\.0/0|::/0|\*|Internet|Any)(?:$|[\s\"',\]])", re.IGNORECASE
+)
+_ADMIN_PORT = lazy_compile(r"(?:^|[^\d])(?:22|3389|5985|5986|0-65535|1-65535)(?:$|[^\d])")
+_ADMIN_POLICY = lazy_compile(r"/(?:AdministratorAccess|IAMFullAccess)$")
+_EVERYTHING_ALLOWED = lazy_compile(
+    r"\"Effect\"\s*:\s*\"Allow\".{0,200}?\"Action\"\s*:\s*(?:\[\s*)?\"(?:\*|\*:\*|iam:\*)\""
+    r"|\"Action\"\s*:\s*(?:\[\s*)?\"(?:\*|\*:\*|iam:\*)\".{0,200}?\"Effect\"\s*:\s*\"Allow\"",
+    re.DOTALL,
+)
+_PUBLIC_PRINCIPAL = lazy_compile(r"\"Principal\"\s*:\s*(?:\"\*\"|\{\s*\"AWS\"\s*:\s*(?:\[\s*)?\"\*\")")
+_OWNER_ROLE = lazy_compile(
+    r"^(?:roles/(?:owner|resourcemanager\.organizationAdmin|resourcemanager\.projectIamAdmin|"
+    r"iam\.securityAdmin|iam\.organizationRoleAdmin)|Owner|User Access Administrator|"
+    r"8e3af657-a8ff-443c-a75c-2fe8c4bcb635|18d7d88d-d35e-4fb5-a5c3-7773c20a72d9)$",
+    re.IGNORECASE,
+)
+"""Roles that hand over the whole project or subscription (Azure's by name or by id)."""
+_PUBLIC_MEMBER = frozenset({"allusers", "allauthenticatedusers"})
+
+_SECURITY_AGENTS = lazy_compile(
+    r"(?:^|[/.:_-])(?:falco|falcosidekick|tetragon|tracee|sysdig|sysdig-agent|datadog|datadog-agent|"
+    r"crowdstrike|falcon-sensor|falcon|aqua|aqua-enforcer|twistlock|prisma-cloud|defender|microsoft-defender|"
+    r"wiz|wiz-sensor|lacework|lacework-agent|neuvector|stackrox|kube-bench|gatekeeper|gatekeeper-system|kyverno|"
+    r"auditd|audit-policy|kube-audit|falco-system|security-profiles-operator|"
+    r"cilium-tetragon|guardduty-agent|amazon-guardduty|aws-guardduty-agent|calico-audit)(?:$|[/.:_-])",
+    re.IGNORECASE,
+)
+"""Names of the cluster's security and audit agents: deleting them blinds the defenders."""
+_POLICY_KINDS = frozenset({"validatingwebhookconfiguration", "validatingwebhookconfigurations",
+                           "mutatingwebhookconfiguration", "mutatingwebhookconfigurations",
+                           "clusterpolicy", "clusterpolicies", "constrainttemplate", "constrainttemplates",
+                           "validatingadmissionpolicy", "validatingadmissionpolicies",
+                           "podsecuritypolicy", "podsecuritypolicies"})  # fmt: skip
+_NAMESPACE_KINDS = frozenset({"ns", "namespace", "namespaces", "all", "pv", "pvc", "persistentvolume",
+                              "persistentvolumes", "persistentvolumeclaim",
+                              "persistentvolumeclaims"})  # fmt: skip
+
+
+def _days(value: str) -> int | None:
+    try:
+        return int(value.strip().strip("'\""))
+    except ValueError:
+        return None
+
+
+def _expiry_days(document: str) -> int | None:
+    """The shortest ``Expiration`` of a lifecycle document given inline (None: none or unreadable)."""
+    found = [
+        int(d)
+        for d in re.findall(r"\"?Expiration\"?\s*[:=]\s*\{[^}]{0,200}?\"?Days\"?\s*[:=]\s*(\d+)", document)
+    ]
+    found += [int(d) for d in re.findall(r"Expiration=\{?Days=(\d+)", document)]
+    return min(found) if found else None
+
+
+# -- aws ----------------------------------------------------------------------------------
+
+
+def _each(service: str, operations: str, verdict: tuple[str, str]) -> dict[tuple[str, str], tuple[str, str]]:
+    return {(service, operation): verdict for operation in operations.split()}
+
+
+_AWS_OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
+    # defense impairment: the account's audit trail and detectors
+    **_each("cloudtrail", "stop-logging delete-trail update-trail delete-event-data-store delete-channel "
+            "stop-event-data-store-ingestion",
+            (IMPAIR, "stops, deletes or redirects the account's CloudTrail audit log")),
+    **_each("guardduty", "delete-detector disassociate-from-master-account disassociate-members "
+            "disassociate-from-administrator-account delete-members stop-monitoring-members "
+            "delete-publishing-destination create-ip-set update-ip-set delete-threat-intel-set",
+            (IMPAIR, "turns GuardDuty off, detaches it or teaches it to trust an address list")),
+    **_each("securityhub", "disable-security-hub batch-disable-standards disable-import-findings-for-product "
+            "disassociate-from-administrator-account disassociate-from-master-account delete-members "
+            "disable-organization-admin-account",
+            (IMPAIR, "turns Security Hub or its standards off")),
+    **_each("cloudwatch", "delete-alarms disable-alarm-actions delete-anomaly-detector",
+            (IMPAIR, "deletes or silences the alarms that watch the account")),
+    **_each("logs", "delete-log-group delete-log-stream",
+            (EVIDENCE, "deletes a CloudWatch log group or stream: the records are gone")),
+    **_each("logs", "delete-subscription-filter delete-metric-filter delete-destination",
+            (IMPAIR, "stops CloudWatch logs being forwarded or watched")),
+    ("ec2", "delete-flow-logs"): (IMPAIR, "deletes VPC flow logs"),
+    ("ec2", "disable-ebs-encryption-by-default"): (IMPAIR, "turns off the account's default disk encryption"),
+    ("organizations", "leave-organization"): (IMPAIR, "takes the account out of its organisation's rules"),
+    ("organizations", "detach-policy"): (IMPAIR, "detaches an organisation's guardrail policy"),
+    ("organizations", "disable-policy-type"): (IMPAIR, "turns off an organisation's guardrail policies"),
+    ("detective", "delete-graph"): (IMPAIR, "deletes Amazon Detective's behaviour graph"),
+    ("detective", "disassociate-membership"): (IMPAIR, "takes the account out of Amazon Detective"),
+    ("macie2", "disable-macie"): (IMPAIR, "turns Amazon Macie off"),
+    ("inspector2", "disable"): (IMPAIR, "turns Amazon Inspector off"),
+    ("access-analyzer", "delete-analyzer"): (IMPAIR, "deletes the IAM Access Analyzer"),
+    **_each("route53resolver", "delete-resolver-query-log-config disassociate-resolver-query-log-config",
+            (IMPAIR, "stops DNS query logging")),
+    ("wafv2", "delete-logging-configuration"): (IMPAIR, "stops the web firewall's logging"),
+    # credentials
+    ("ec2", "get-password-data"): (CREDENTIALS, "decrypts a Windows machine's administrator password"),
+    ("secretsmanager", "batch-get-secret-value"): (CREDENTIALS, "prints many Secrets Manager secrets"),
+    ("secretsmanager", "get-secret-value"): (CREDENTIALS, "prints a Secrets Manager secret"),
+    ("configure", "export-credentials"): (CREDENTIALS, "prints the profile's AWS credentials"),
+    **_each("lightsail", "get-instance-access-details download-default-key-pair",
+            (CREDENTIALS, "prints a machine's SSH private key")),
+    # exfiltration: whole disks exported
+    **_each("ec2", "create-instance-export-task export-image",
+            (EXFILTRATION, "exports a machine's whole disk to a bucket")),
+    # cloud control: minting credentials, access to machines, resource policies
+    **_each("sts", "assume-role assume-role-with-saml assume-role-with-web-identity get-session-token "
+            "get-federation-token",
+            (CLOUD_CONTROL, "mints temporary AWS credentials")),
+    **_each("ec2-instance-connect", "send-ssh-public-key send-serial-console-ssh-public-key",
+            (CLOUD_CONTROL, "lets an SSH key into a machine")),
+    ("kms", "put-key-policy"): (CLOUD_CONTROL, "changes who may use an encryption key"),
+    ("kms", "create-grant"): (CLOUD_CONTROL, "lets another principal use an encryption key"),
+    ("s3api", "delete-public-access-block"): (CLOUD_CONTROL, "lets a bucket be made public"),
+    ("s3control", "delete-public-access-block"): (CLOUD_CONTROL, "lets every bucket be made public"),
+    # impact
+    ("kms", "schedule-key-deletion"): (DATA_DESTRUCTION, "deletes an encryption key: its data is lost"),
+    ("kms", "disable-key"): (DATA_DESTRUCTION, "disables an encryption key: its data cannot be read"),
+    ("backup", "delete-backup-vault"): (DATA_DESTRUCTION, "deletes a backup vault"),
+    ("backup", "delete-recovery-point"): (DATA_DESTRUCTION, "deletes a backup"),
+    ("s3api", "delete-objects"): (DATA_DESTRUCTION, "deletes objects from a bucket in bulk"),
+}  # fmt: skip
+"""Operations judged whatever their options: (service, operation) -> (category, why)."""
+
+_IDENTITY_CHANGES: dict[str, re.Pattern[str]] = {
+    "rolesanywhere": re.compile(r"^(?:create|update|enable)-"),
+    "sso-admin": re.compile(
+        r"^(?:create-account-assignment|create-permission-set|attach-|put-inline-policy)"
+    ),
+    "identitystore": re.compile(r"^(?:create|update)-"),
+    "eks": re.compile(r"^(?:create-access-entry|update-access-entry|associate-access-policy)$"),
+    "organizations": re.compile(r"^(?:invite-account-to-organization|create-account)$"),
+}
+"""Services besides IAM that decide who gets credentials (IAM Roles Anywhere, Identity Center, EKS access)."""
+_CLUSTER_ADMIN_POLICY = lazy_compile(r"/(?:AmazonEKSClusterAdminPolicy|AmazonEKSAdminPolicy)$")
+_IAM_CHANGES = lazy_compile(
+    r"^(?:create|attach|put|update|add|set|delete|detach|remove|upload|enable|deactivate|reset|change)-"
+)
+_BACKUP_DELETIONS: dict[str, frozenset[str]] = {
+    "ec2": frozenset({"delete-snapshot", "delete-volume", "deregister-image", "terminate-instances"}),
+    "rds": frozenset(
+        {"delete-db-snapshot", "delete-db-cluster-snapshot", "delete-db-instance", "delete-db-cluster"}
+    ),
+    "backup": frozenset({"delete-recovery-point"}),
+    "s3api": frozenset({"delete-object", "delete-bucket"}),
+    "secretsmanager": frozenset({"delete-secret"}),
+    "dynamodb": frozenset({"delete-table", "delete-backup"}),
+}
+"""Deletions that, run over a listing (``$(aws ... describe-snapshots)``, ``| xargs``), destroy them all."""
+_MANY_MACHINES = 10
+_COSTLY_MACHINE = lazy_compile(r"^(?:p[2-6]|g[3-6]\w*|trn\d|inf\d|dl\d|x[12]\w*|u-\d+)[a-z]*\.")
+_SNAPSHOT_SHARES = {
+    ("ec2", "modify-snapshot-attribute"): "a disk snapshot",
+    ("ec2", "modify-image-attribute"): "a machine image",
+    ("rds", "modify-db-snapshot-attribute"): "a database snapshot",
+    ("rds", "modify-db-cluster-snapshot-attribute"): "a database cluster snapshot",
+    ("ebs", "modify-snapshot-attribute"): "a disk snapshot",
+}
+
+
+def _aws(invocation: Invocation, call: CloudCall) -> Verdict | None:
+    if len(call.path) < 2 or "help" in call.path:
+        return None
+    service, operation = call.path[0], call.path[1]
+    known = _AWS_OPERATIONS.get((service, operation))
+    if known is not None:
+        return _verdict(known[0], invocation, known[1])
+    for judge_operation in _AWS_JUDGES:
+        verdict = judge_operation(invocation, call, service, operation)
+        if verdict is not None:
+            return verdict
+    return None
+
+
+def _aws_logging(invocation: Invocation, call: CloudCall, service: str, operation: str) -> Verdict | None:
+    text = call.text
+    if service == "cloudtrail" and operation == "put-event-selectors":
+        keeps_management = re.search(r"IncludeManagementEvents\"?\s*[:=]\s*true", text, re.IGNORECASE)
+        narrowed = re.search(r"ReadOnly|WriteOnly|NotEquals|\"?Management\"?", text)
+        if not keeps_management or narrowed or "file://" in text or COMPUTED in text:
+            return _verdict(IMPAIR, invocation, "narrows what CloudTrail records: management events drop out")
+    if (
+        service == "guardduty"
+        and operation == "update-detector"
+        and (call.has("--no-enable") or call.value("--enable").lower() == "false")
+    ):
+        return _verdict(IMPAIR, invocation, "turns GuardDuty's detector off")
+    if (
+        service == "guardduty"
+        and operation in ("create-filter", "update-filter")
+        and (call.value("--action").upper() == "ARCHIVE")
+    ):
+        return _verdict(IMPAIR, invocation, "archives GuardDuty findings as they arrive")
+    if service == "configservice" and (
+        operation.startswith("delete-") or operation == "stop-configuration-recorder"
+    ):
+        return _verdict(IMPAIR, invocation, "stops or deletes AWS Config's recording of changes")
+    if (
+        service == "securityhub"
+        and operation in ("batch-update-findings", "update-findings")
+        and "SUPPRESSED" in text
+    ):
+        return _verdict(IMPAIR, invocation, "suppresses Security Hub findings")
+    if service == "logs" and operation == "put-retention-policy":
+        days = _days(call.value("--retention-in-days"))
+        if days is not None and days <= 1:
+            return _verdict(
+                EVIDENCE, invocation, "makes CloudWatch delete the log group's records within a day"
+            )
+    if service == "s3api" and operation in ("put-bucket-lifecycle-configuration", "put-bucket-lifecycle"):
+        days = _expiry_days(text)
+        if days is not None and days <= 1:
+            return _verdict(
+                IMPAIR, invocation, "makes S3 delete the bucket's objects (a trail's logs) within a day"
+            )
+    if service == "s3api" and operation == "put-bucket-logging" and not re.search(r"LoggingEnabled", text):
+        return _verdict(IMPAIR, invocation, "turns a bucket's access logging off")
+    if (
+        service == "eks"
+        and operation == "update-cluster-config"
+        and re.search(r"\"?enabled\"?\s*[:=]\s*false", call.value("--logging"), re.IGNORECASE)
+    ):
+        return _verdict(IMPAIR, invocation, "turns a cluster's audit logging off")
+    return None
+
+
+def _aws_secrets(invocation: Invocation, call: CloudCall, service: str, operation: str) -> Verdict | None:
+    if service == "ssm" and operation.startswith("get-parameter") and call.has("--with-decryption"):
+        return _verdict(CREDENTIALS, invocation, "prints decrypted SSM SecureString parameters")
+    if (
+        service == "configure"
+        and operation == "get"
+        and len(call.path) > 2
+        and re.search(r"secret|session_token|access_key", call.path[2])
+    ):
+        return _verdict(CREDENTIALS, invocation, "prints the profile's AWS credentials")
+    return None
+
+
+def _aws_iam(invocation: Invocation, call: CloudCall, service: str, operation: str) -> Verdict | None:
+    if service != "iam" or not _IAM_CHANGES.match(operation):
+        return None
+    if any(_ADMIN_POLICY.search(arn) for arn in call.values("--policy-arn")):
+        return _verdict(PRIVILEGE, invocation, "grants full administrator access to the account")
+    if _EVERYTHING_ALLOWED.search(call.value("--policy-document")):
+        return _verdict(PRIVILEGE, invocation, "grants every action on the account")
+    return _verdict(CLOUD_CONTROL, invocation, f"iam {operation} changes who may do what in the account")
+
+
+def _aws_identity(invocation: Invocation, call: CloudCall, service: str, operation: str) -> Verdict | None:
+    changes = _IDENTITY_CHANGES.get(service)
+    if changes is None or not changes.match(operation):
+        return None
+    if any(_CLUSTER_ADMIN_POLICY.search(arn) for arn in call.values("--policy-arn")):
+        return _verdict(PRIVILEGE, invocation, "makes a principal administrator of the cluster")
+    return _verdict(CLOUD_CONTROL, invocation, f"{service} {operation} changes who may get credentials")
+
+
+def _aws_exposure(invocation: Invocation, call: CloudCall, service: str, operation: str) -> Verdict | None:
+    text = call.text
+    shared = _SNAPSHOT_SHARES.get((service, operation))
+    if shared is not None and (
+        call.value("--operation-type").lower() == "add"
+        or call.has("--values-to-add")
+        or re.search(r"\bAdd=", text)
+        or re.search(r"\"Add\"\s*:", text)
+    ):
+        return _verdict(EXFILTRATION, invocation, f"shares {shared} with another account or everyone")
+    if service == "ec2" and operation in ("authorize-security-group-ingress", "modify-security-group-rules"):
+        world = any(_WORLD.search(v) for v in call.values("--cidr", "--cidr-ipv6")) or re.search(
+            r"(?:CidrIp(?:v6)?[\"']?\s*[:=]\s*[\"']?(?:0\.0\.0\.0/0|::/0))", text
+        )
+        ports = " ".join(call.values("--port", "--ip-permissions", "--security-group-rules"))
+        every = call.value("--protocol") in ("-1", "all") or re.search(
+            r"IpProtocol[\"']?\s*[:=]\s*[\"']?-1", text
+        )
+        if world and (every or _ADMIN_PORT.search(ports)):
+            return _verdict(BACKDOOR, invocation, "opens SSH, RDP or every port to the whole internet")
+    if (
+        service == "s3api"
+        and operation == "put-bucket-policy"
+        and _PUBLIC_PRINCIPAL.search(call.value("--policy"))
+    ):
+        return _verdict(CLOUD_CONTROL, invocation, "lets anyone read or write the bucket")
+    if (
+        service == "s3api"
+        and operation in ("put-bucket-acl", "put-public-access-block")
+        and (
+            call.value("--acl") in ("public-read", "public-read-write", "authenticated-read")
+            or "AllUsers" in text
+            or "AuthenticatedUsers" in text
+            or re.search(r"(?:BlockPublic\w+|RestrictPublicBuckets)\"?\s*[:=]\s*false", text, re.IGNORECASE)
+        )
+    ):
+        return _verdict(CLOUD_CONTROL, invocation, "makes a bucket public")
+    if service == "lambda" and operation == "add-permission" and call.value("--principal") in ("*", COMPUTED):
+        return _verdict(CLOUD_CONTROL, invocation, "lets anyone invoke the function")
+    if (
+        service == "lambda"
+        and operation.endswith("function-url-config")
+        and call.value("--auth-type") == "NONE"
+    ):
+        return _verdict(CLOUD_CONTROL, invocation, "gives the function a public URL without authentication")
+    return None
+
+
+def _aws_compute(invocation: Invocation, call: CloudCall, service: str, operation: str) -> Verdict | None:
+    if (
+        service == "ec2"
+        and operation == "modify-instance-attribute"
+        and (call.has("--user-data") or call.value("--attribute").lower() == "userdata")
+    ):
+        return _verdict(STEALTH_PERSISTENCE, invocation, "changes the script a machine runs when it boots")
+    if service == "ec2" and operation == "run-instances" and call.has("--user-data"):
+        return _verdict(SERVICE, invocation, "starts a cloud machine that runs a script when it boots")
+    if (
+        service == "ec2"
+        and operation in ("create-launch-template", "create-launch-template-version")
+        and ("UserData" in call.text)
+    ):
+        return _verdict(SERVICE, invocation, "makes a launch template whose machines run a script at boot")
+    if service == "ec2" and operation == "terminate-instances":
+        ids = call.values("--instance-ids")
+        if COMPUTED in ids:
+            return _verdict(DATA_DESTRUCTION, invocation, "terminates every machine a query lists")
+        if len(ids) > 1:
+            return _verdict(SERVICE, invocation, "terminates several machines")
+    if operation in _BACKUP_DELETIONS.get(service, ()) and (
+        "xargs" in invocation.wrappers or any(COMPUTED in v for v in call.options.values())
+    ):
+        return _verdict(DATA_DESTRUCTION, invocation, f"{operation} over every item a listing names")
+    if service == "ec2" and operation == "run-instances":
+        count = max((_days(v) or 0 for v in call.values("--count")), default=0)
+        if count >= _MANY_MACHINES or _COSTLY_MACHINE.match(call.value("--instance-type")):
+            return _verdict(
+                SERVICE, invocation, "starts many or GPU machines: the account pays (mining's way)"
+            )
+    if service == "rds" and operation in ("delete-db-instance", "delete-db-cluster"):
+        if call.has("--skip-final-snapshot"):
+            return _verdict(DATA_DESTRUCTION, invocation, "deletes a database without a final snapshot")
+        return _verdict(SERVICE, invocation, "deletes a database")
+    return None
+
+
+def _aws_storage(invocation: Invocation, call: CloudCall, service: str, operation: str) -> Verdict | None:
+    if service == "s3api" and operation == "put-bucket-versioning" and "Suspended" in call.text:
+        return _verdict(DATA_DESTRUCTION, invocation, "suspends versioning: what is then overwritten is lost")
+    writes = (service == "s3api" and operation in ("put-object", "copy-object", "upload-part")) or (
+        service == "s3" and operation in ("cp", "mv", "sync")
+    )
+    if writes and call.has("--sse-customer-key", "--sse-c-key"):
+        return _verdict(
+            DATA_DESTRUCTION, invocation, "encrypts objects with a key held outside AWS (ransomware's way)"
+        )
+    return None
+
+
+_AWS_JUDGES: tuple[Callable[[Invocation, CloudCall, str, str], Verdict | None], ...] = (
+    _aws_logging,
+    _aws_secrets,
+    _aws_iam,
+    _aws_identity,
+    _aws_exposure,
+    _aws_compute,
+    _aws_storage,
+)
+
+
+def _boto3(invocation: Invocation) -> Verdict | None:
+    """The same operations called from Python: ``boto3.client('cloudtrail').stop_logging(Name=...)``."""
+    code = "\n".join(c for c in (inline_code(invocation), *fed_code(invocation)) if c)
+    if "boto3" not in code:
+        return None
+    services = list(dict.fromkeys(m.group(1) for m in _BOTO_CLIENT.finditer(code)))[:_BOTO_SERVICES]
+    for method in _BOTO_CALL.finditer(code):
+        operation = method.group(1).replace("_", "-")
+        for service in services:
+            known = _AWS_OPERATIONS.get((service, operation))
+            if known is not None:
+                return _verdict(known[0], invocation, f"boto3 {service}: {known[1]}")
+            if service == "iam" and _IAM_CHANGES.match(operation):
+                return _verdict(CLOUD_CONTROL, invocation, f"boto3 iam {operation} changes who may do what")
+    return None
+
+
+_PYTHONS = lazy_compile(r"^(?:python[\d.]*|pypy[\d.]*|ipython[\d.]*)$")
+_BOTO_CLIENT = lazy_compile(r"""\b(?:client|resource)\(\s*(?:service_name\s*=\s*)?['"]([\w-]+)['"]""")
+_BOTO_CALL = lazy_compile(r"\.([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s*\(")
+_BOTO_SERVICES = 8
+"""How many clients of one script are matched against each call (each is a lookup per call)."""
+
+
+# -- gcloud -------------------------------------------------------------------------------
+
+_GCLOUD_IMPAIR = {
+    ("logging", "sinks", "delete"): "deletes a log sink: the audit logs stop arriving",
+    ("logging", "buckets", "delete"): "deletes a log bucket",
+    ("logging", "logs", "delete"): "deletes a log and its entries",
+    ("resource-manager", "org-policies", "disable-enforce"): "turns off an organisation policy",
+    ("resource-manager", "org-policies", "allow"): "loosens an organisation policy",
+    ("resource-manager", "org-policies", "delete"): "deletes an organisation policy",
+    ("org-policies", "delete"): "deletes an organisation policy",
+    ("org-policies", "reset"): "resets an organisation policy to allow everything",
+    ("access-context-manager", "perimeters", "delete"): "deletes a VPC service perimeter",
+    ("access-context-manager", "policies", "delete"): "deletes an access policy",
+    ("scc", "notifications", "delete"): "deletes Security Command Center notifications",
+    ("scc", "muteconfigs", "create"): "mutes Security Command Center findings",
+}
+_GCLOUD_DELETIONS = frozenset({("compute", "instances", "delete"), ("compute", "disks", "delete"),
+                               ("compute", "snapshots", "delete"), ("compute", "images", "delete"),
+                               ("sql", "instances", "delete"), ("sql", "backups", "delete"),
+                               ("storage", "buckets", "delete")})  # fmt: skip
+"""Deletions that, run over a listing, destroy every machine, disk or backup."""
+_BINDINGS = frozenset(
+    {"add-iam-policy-binding", "set-iam-policy", "add-invoker-policy-binding", "remove-iam-policy-binding"}
+)
+_SECURITY_SERVICES = lazy_compile(
+    r"^(?:logging|monitoring|securitycenter|containerthreatdetection|cloudaudit|websecurityscanner|"
+    r"binaryauthorization|cloudasset|accessapproval)\.googleapis\.com$"
+)
+
+
+def _gcloud(invocation: Invocation, call: CloudCall) -> Verdict | None:
+    path = tuple(word for word in call.path if word not in ("alpha", "beta"))
+    if not path or "help" in path:
+        return None
+    for prefix, why in _GCLOUD_IMPAIR.items():
+        if path[: len(prefix)] == prefix:
+            category = EVIDENCE if prefix[1] == "logs" else IMPAIR
+            return _verdict(category, invocation, why)
+    text = call.text
+    if path[:3] == ("logging", "sinks", "update"):
+        return _verdict(IMPAIR, invocation, "changes what a log sink keeps or where it sends it")
+    if path[:3] == ("compute", "instances", "create") and (
+        call.has("--accelerator") or (_days(call.value("--count")) or 0) >= _MANY_MACHINES
+    ):
+        return _verdict(SERVICE, invocation, "starts GPU machines: the account pays (mining's way)")
+    if path[:2] == ("logging", "buckets") and "update" in path[2:3]:
+        days = _days(call.value("--retention-days"))
+        if days is not None and days <= 1:
+            return _verdict(EVIDENCE, invocation, "makes a log bucket delete its entries within a day")
+    if path[:2] == ("logging", "settings") and call.has("--disable-default-sink"):
+        return _verdict(IMPAIR, invocation, "turns off the default log sink")
+    if path[:2] == ("services", "disable") and any(_SECURITY_SERVICES.match(w) for w in path[2:]):
+        return _verdict(IMPAIR, invocation, "turns off a logging or security service")
+    if path[:3] == ("compute", "networks", "subnets") and call.has("--no-enable-flow-logs"):
+        return _verdict(IMPAIR, invocation, "turns off a subnet's flow logs")
+    if path[:2] == ("container", "clusters") and (
+        call.value("--logging").upper() == "NONE" or call.has("--no-enable-cloud-logging")
+    ):
+        return _verdict(IMPAIR, invocation, "turns off a cluster's logging")
+    # credentials
+    if path[:1] == ("auth",) and any(w.startswith("print-") for w in path[1:]):
+        return _verdict(CREDENTIALS, invocation, "prints a Google Cloud access token")
+    if path[:3] == ("secrets", "versions", "access"):
+        return _verdict(CREDENTIALS, invocation, "prints a Secret Manager secret")
+    # who may do what
+    binding = next((w for w in path if w in _BINDINGS), "")
+    if binding:
+        roles = call.values("--role")
+        members = [m.lower() for m in call.values("--member", "--members")]
+        if any(_OWNER_ROLE.match(role) for role in roles):
+            return _verdict(PRIVILEGE, invocation, "grants ownership of the project or organisation")
+        if any(m in _PUBLIC_MEMBER for m in members) or re.search(r"allUsers|allAuthenticatedUsers", text):
+            return _verdict(CLOUD_CONTROL, invocation, "makes a resource public")
+        return _verdict(CLOUD_CONTROL, invocation, f"{binding} changes who may do what in the project")
+    if (
+        path[:1] == ("iam",)
+        and len(path) >= 3
+        and path[2] in ("create", "update", "upload", "undelete", "enable")
+    ):
+        return _verdict(
+            CLOUD_CONTROL,
+            invocation,
+            f"gcloud {' '.join(path[:3])} creates or changes an identity or its keys",
+        )
+    if path[:3] in (("compute", "instances", "set-service-account"), ("sql", "users", "set-password")):
+        return _verdict(
+            CLOUD_CONTROL, invocation, f"gcloud {' '.join(path[:3])} changes a machine's or user's identity"
+        )
+    if path[:2] == ("compute", "reset-windows-password"):
+        return _verdict(CREDENTIALS, invocation, "creates a Windows machine's password and prints it")
+    if path[:3] == ("iam", "service-accounts", "keys") and path[3:4] == ("create",):
+        return _verdict(CLOUD_CONTROL, invocation, "creates a long-lived key for a service account")
+    # exposure
+    if path[:3] == ("compute", "firewall-rules", "create") or path[:3] == (
+        "compute",
+        "firewall-rules",
+        "update",
+    ):
+        ranges = " ".join(call.values("--source-ranges"))
+        allowed = " ".join(call.values("--allow", "--rules"))
+        if _WORLD.search(ranges) and (
+            allowed == "all" or _ADMIN_PORT.search(allowed) or re.search(r"^(?:tcp|all)$", allowed)
+        ):
+            return _verdict(BACKDOOR, invocation, "opens SSH, RDP or every port to the whole internet")
+    # start-up code in existing machines, and new ones
+    metadata = " ".join(call.values("--metadata", "--metadata-from-file"))
+    boot = re.search(
+        r"(?:^|[\s,])(?:startup-script(?:-url)?|ssh-keys|sshKeys|windows-startup-script-\w+)=", metadata
+    )
+    if boot and "add-metadata" in path[:4]:
+        return _verdict(
+            STEALTH_PERSISTENCE, invocation, "puts a boot script or SSH key into a machine's metadata"
+        )
+    if boot and path[:3] == ("compute", "instances", "create"):
+        return _verdict(SERVICE, invocation, "starts a cloud machine that runs a script when it boots")
+    # impact
+    if path[:2] == ("projects", "delete"):
+        return _verdict(DATA_DESTRUCTION, invocation, "deletes a whole Google Cloud project")
+    if path[:3] == ("kms", "keys", "versions") and path[3:4] in (("destroy",), ("disable",)):
+        return _verdict(DATA_DESTRUCTION, invocation, "destroys an encryption key: what it encrypts is lost")
+    if path[:3] in _GCLOUD_DELETIONS and _computed(call):
+        return _verdict(
+            DATA_DESTRUCTION, invocation, f"gcloud {' '.join(path[:3])} over every item a listing names"
+        )
+    if path[:3] == ("compute", "images", "export"):
+        return _verdict(EXFILTRATION, invocation, "exports a machine image to a bucket")
+    if path[:3] in (("sql", "instances", "delete"), ("container", "clusters", "delete")):
+        return _verdict(SERVICE, invocation, "deletes a database or a cluster")
+    return None
+
+
+# -- az -----------------------------------------------------------------------------------
+
+_AZ_IMPAIR = {
+    ("monitor", "diagnostic-settings", "delete"): "deletes a resource's diagnostic logging",
+    ("monitor", "activity-log", "alert", "delete"): "deletes an activity-log alert",
+    ("monitor", "log-profiles", "delete"): "deletes the subscription's activity-log profile",
+    ("monitor", "log-analytics", "workspace", "delete"): "deletes a Log Analytics workspace",
+    ("security", "contact", "delete"): "deletes Defender for Cloud's security contact",
+    ("network", "watcher", "flow-log", "delete"): "deletes network flow logs",
+}
+_AZ_CONTROL = {
+    ("role", "assignment", "create"): "grants a role in the subscription",
+    ("role", "definition", "create"): "creates a custom role",
+    ("role", "definition", "update"): "changes a custom role",
+    ("ad", "user", "create"): "creates a directory user",
+    ("ad", "user", "update"): "changes a directory user",
+    ("ad", "sp", "create-for-rbac"): "creates a service principal with a role and a secret",
+    ("ad", "sp", "credential", "reset"): "creates new credentials for a service principal",
+    ("ad", "app", "credential", "reset"): "creates new credentials for an application",
+    ("ad", "group", "member", "add"): "adds a member to a directory group",
+    ("ad", "app", "permission", "admin-consent"): "grants an application's permissions for the whole tenant",
+    ("ad", "app", "permission", "grant"): "grants an application's permissions",
+    ("vm", "user", "update"): "resets a machine's password or SSH key",
+    ("vm", "user", "reset-ssh"): "resets a machine's SSH configuration",
+    ("keyvault", "set-policy"): "changes who may read a Key Vault",
+}
+_AZ_DELETIONS = (("vm", "delete"), ("disk", "delete"), ("snapshot", "delete"), ("group", "delete"),
+                 ("sql", "db", "delete"), ("storage", "account", "delete"), ("keyvault", "delete"),
+                 ("backup", "protection", "disable"))  # fmt: skip
+"""Deletions that, run over a listing (``--ids $(az vm list --query [].id -o tsv)``), destroy them all."""
+_AZ_CREDENTIALS = {
+    ("keyvault", "secret", "show"): "prints a Key Vault secret",
+    ("keyvault", "secret", "download"): "saves a Key Vault secret to a file",
+    ("keyvault", "secret", "backup"): "saves a Key Vault secret to a file",
+    ("storage", "account", "keys", "list"): "prints a storage account's keys",
+    ("account", "get-access-token"): "prints an Azure access token",
+}
+
+
+def _az(invocation: Invocation, call: CloudCall) -> Verdict | None:
+    path = call.path
+    if not path or "help" in path or call.has("-h", "--help"):
+        return None
+    for table, category in ((_AZ_IMPAIR, IMPAIR), (_AZ_CREDENTIALS, CREDENTIALS)):
+        for prefix, why in table.items():
+            if path[: len(prefix)] == prefix:
+                return _verdict(category, invocation, why)
+    for prefix, why in _AZ_CONTROL.items():
+        if path[: len(prefix)] == prefix:
+            if any(_OWNER_ROLE.match(role) for role in call.values("--role")):
+                return _verdict(PRIVILEGE, invocation, "grants ownership of the subscription")
+            return _verdict(CLOUD_CONTROL, invocation, why)
+    if (
+        path[:3] == ("security", "auto-provisioning-setting", "update")
+        and call.value("--auto-provision").lower() == "off"
+    ):
+        return _verdict(IMPAIR, invocation, "turns off Defender for Cloud's agents")
+    if path[:3] == ("security", "pricing", "create") and call.value("--tier").lower() == "free":
+        return _verdict(IMPAIR, invocation, "turns off Defender for Cloud's protection")
+    if (
+        path[:4] == ("network", "watcher", "flow-log", "update")
+        and call.value("--enabled").lower() == "false"
+    ):
+        return _verdict(IMPAIR, invocation, "turns network flow logs off")
+    if path[:3] == ("network", "nsg", "rule") and path[3:4] in (("create",), ("update",)):
+        sources = " ".join(call.values("--source-address-prefixes", "--source-address-prefix"))
+        ports = " ".join(call.values("--destination-port-ranges", "--destination-port-range"))
+        allow = call.value("--access").lower() != "deny"
+        if allow and _WORLD.search(sources) and (ports == "*" or _ADMIN_PORT.search(ports)):
+            return _verdict(BACKDOOR, invocation, "opens SSH, RDP or every port to the whole internet")
+    if path[:3] == ("storage", "container", "set-permission") and call.value("--public-access") in (
+        "blob",
+        "container",
+    ):
+        return _verdict(CLOUD_CONTROL, invocation, "makes a storage container public")
+    if (
+        path[:3] == ("storage", "account", "update")
+        and re.search(r"--allow-blob-public-access", " ".join(call.options))
+        and (call.value("--allow-blob-public-access").lower() in ("true", ""))
+    ):
+        return _verdict(CLOUD_CONTROL, invocation, "lets a storage account's containers be made public")
+    if path[:2] == ("keyvault", "purge") or path[:3] == ("keyvault", "secret", "purge"):
+        return _verdict(DATA_DESTRUCTION, invocation, "purges a deleted Key Vault: it cannot be recovered")
+    if path[:2] in (("disk", "grant-access"), ("snapshot", "grant-access")):
+        return _verdict(EXFILTRATION, invocation, "makes a disk downloadable by anyone with the URL")
+    if any(path[: len(prefix)] == prefix for prefix in _AZ_DELETIONS) and _computed(call):
+        return _verdict(
+            DATA_DESTRUCTION, invocation, f"az {' '.join(path[:3])} over every item a listing names"
+        )
+    if path[:2] == ("group", "delete"):
+        return _verdict(SERVICE, invocation, "deletes a resource group and everything in it")
+    return None
+
+
+# -- kubectl and oc -----------------------------------------------------------------------
+
+_TOKEN_PATH = lazy_compile(
+    r"/(?:var/)?run/secrets/(?:kubernetes\.io|eks\.amazonaws\.com)/|/serviceaccount/token"
+)
+_POD_SECURITY_OFF = lazy_compile(
+    r"^pod-security\.kubernetes\.io/(?:enforce(?:=privileged|-)$|\w+=privileged$)"
+)
+_SECRET_KINDS = lazy_compile(r"^(?:secrets?|secret/.+|secrets/.+)(?:,|$)")
+
+
+def _kubectl(invocation: Invocation, call: CloudCall) -> Verdict | None:
+    path = call.path
+    if not path:
+        return None
+    verb = path[0]
+    output = call.value("-o", "--output")
+    every_namespace = call.has("-A", "--all-namespaces")
+    secrets = verb == "get" and len(path) > 1 and any(_SECRET_KINDS.match(k) for k in path[1].split(","))
+    if secrets and re.match(r"^(?:yaml|json|jsonpath|go-template|custom-columns|template)", output):
+        return _verdict(CREDENTIALS, invocation, "prints Kubernetes secrets")
+    if verb == "exec" and any(_TOKEN_PATH.search(word) for word in call.after):
+        return _verdict(CREDENTIALS, invocation, "reads a pod's service-account token")
+    if verb == "create" and path[1:2] in (("clusterrolebinding",), ("rolebinding",)):
+        if (
+            call.value("--clusterrole", "--role") in ("cluster-admin", "admin")
+            and path[1] == "clusterrolebinding"
+        ):
+            return _verdict(PRIVILEGE, invocation, "makes someone administrator of the whole cluster")
+        return _verdict(CLOUD_CONTROL, invocation, f"kubectl create {path[1]} grants a role in the cluster")
+    if verb == "create" and path[1:2] in (("clusterrole",), ("role",)):
+        return _verdict(
+            CLOUD_CONTROL, invocation, f"kubectl create {path[1]} defines what may be done in the cluster"
+        )
+    if verb == "create" and path[1:2] == ("token",):
+        return _verdict(CLOUD_CONTROL, invocation, "mints a service-account token")
+    if verb == "certificate" and path[1:2] == ("approve",):
+        return _verdict(CLOUD_CONTROL, invocation, "approves a certificate: a new identity in the cluster")
+    if verb == "create" and path[1:2] in (("cronjob",), ("cj",)):
+        return _verdict(SCHEDULED, invocation, "schedules a job in the cluster")
+    if verb == "run" and call.has("--privileged") and call.value("--privileged").lower() != "false":
+        return _verdict(PRIVILEGE, invocation, "starts a privileged pod: root on the node")
+    if verb in ("label", "annotate") and any(_POD_SECURITY_OFF.search(word) for word in path[1:]):
+        return _verdict(IMPAIR, invocation, "turns pod security admission off for a namespace")
+    if verb in ("patch", "edit", "replace", "apply", "create", "set") and any(
+        word in ("aws-auth", "configmap/aws-auth", "cm/aws-auth") for word in path[1:]
+    ):
+        return _verdict(CLOUD_CONTROL, invocation, "changes which AWS identities may act in the cluster")
+    if verb in ("delete", "scale"):
+        names = [*path[1:], *call.values("-n", "--namespace"), *call.values("-f", "--filename")]
+        if any(_SECURITY_AGENTS.search(name) for name in names) and (
+            verb == "delete" or call.value("--replicas") == "0"
+        ):
+            return _verdict(IMPAIR, invocation, "deletes or stops the cluster's security or audit agent")
+        if verb == "delete" and any(kind in _POLICY_KINDS for part in path[1:2] for kind in part.split(",")):
+            return _verdict(IMPAIR, invocation, "deletes the cluster's admission policies")
+        if verb == "delete" and (every_namespace or (COMPUTED in path and path[1:2] != ("pod",))):
+            return _verdict(DATA_DESTRUCTION, invocation, "deletes resources in every namespace")
+        kinds = {kind for part in path[1:2] for kind in part.split(",")}
+        if verb == "delete" and call.has("--all") and kinds & _NAMESPACE_KINDS:
+            return _verdict(DATA_DESTRUCTION, invocation, "deletes every namespace, volume or resource")
+    return None
+
+
+# -- helm, terraform, stratus, pacu -------------------------------------------------------
+
+
+def _helm(invocation: Invocation, call: CloudCall) -> Verdict | None:
+    if call.path[:1] in (("uninstall",), ("delete",), ("del",), ("un",)):
+        names = [*call.path[1:], *call.values("-n", "--namespace")]
+        if any(_SECURITY_AGENTS.search(name) for name in names):
+            return _verdict(IMPAIR, invocation, "uninstalls the cluster's security or audit agent")
+    return None
+
+
+def _terraform(invocation: Invocation, call: CloudCall) -> Verdict | None:
+    path = call.path
+    help_asked = call.has("-help", "--help", "-h")
+    if path[:1] == ("destroy",) and not help_asked:
+        return _verdict(SERVICE, invocation, "destroys every resource the configuration manages")
+    if path[:1] == ("apply",) and call.has("-destroy") and not help_asked:
+        return _verdict(SERVICE, invocation, "destroys every resource the configuration manages")
+    return None
+
+
+_TACTIC_CATEGORIES = {
+    "defense-evasion": IMPAIR,
+    "credential-access": CREDENTIALS,
+    "persistence": STEALTH_PERSISTENCE,
+    "privilege-escalation": PRIVILEGE,
+    "exfiltration": EXFILTRATION,
+    "impact": DATA_DESTRUCTION,
+}
+"""Stratus Red Team's tactic (the second part of a technique id) -> the category it is judged as."""
+
+
+def _stratus(invocation: Invocation, call: CloudCall) -> Verdict | None:
+    if call.path[:1] != ("detonate",) or call.has("-h", "--help"):
+        return None
+    techniques = [word for word in call.path[1:] if "." in word] or [COMPUTED]
+    tactic = techniques[0].split(".")[1] if techniques[0].count(".") >= 2 else ""
+    if tactic == "discovery":
+        return None  # enumeration only: discovery stays allowed (issue 18)
+    category = _TACTIC_CATEGORIES.get(tactic, IMPAIR)
+    return _verdict(category, invocation, f"detonates Stratus Red Team's attack {techniques[0]}")
+
+
+_PACU_FAMILIES = (
+    (re.compile(r"privesc|escalat"), PRIVILEGE),
+    (re.compile(r"backdoor|persist|startup|userdata|user_data"), STEALTH_PERSISTENCE),
+    (re.compile(r"disrupt|cloudtrail|guardduty|detection|waf|evasion|config"), IMPAIR),
+    (re.compile(r"secret|password|download|cred|keys|dump|sniff"), CREDENTIALS),
+)
+
+
+def _pacu(invocation: Invocation, call: CloudCall) -> Verdict | None:
+    modules = [*call.values("--module-name", "-m"), *(w for w in call.path if "__" in w)]
+    if not modules and not call.has("--exec"):
+        return None
+    module = modules[0] if modules else COMPUTED
+    if "__enum" in module or module.endswith("__enum") or module.startswith("recon"):
+        return None
+    category = next((cat for pattern, cat in _PACU_FAMILIES if pattern.search(module)), PRIVILEGE)
+    return _verdict(category, invocation, f"runs Pacu's attack module {module}")
+
+
+# -- the judge -----------------------------------------------------------------------------
+
+_CLIS: dict[str, Callable[[Invocation, CloudCall], Verdict | None]] = {
+    "aws": _aws,
+    "gcloud": _gcloud,
+    "az": _az,
+    "kubectl": _kubectl,
+    "oc": _kubectl,
+    "helm": _helm,
+    "terraform": _terraform,
+    "tofu": _terraform,
+    "stratus": _stratus,
+    "pacu": _pacu,
+}
+_CREDENTIAL_RUNNERS = frozenset({"aws-vault", "aws-okta", "saml2aws", "granted", "aws-sso-util"})
+"""Programs that run a command with cloud credentials: ``aws-vault exec prod -- aws iam ...``."""
+
+
+def _unwrapped(invocation: Invocation) -> Iterable[Invocation]:
+    """``invocation``, and the command a credential runner runs after ``--``."""
+    yield invocation
+    if invocation.name in _CREDENTIAL_RUNNERS and "--" in invocation.args:
+        rest = invocation.args[invocation.args.index("--") + 1 :]
+        program = invocation.command.static(rest[0]) if rest else None
+        if program:
+            yield attrs.evolve(invocation, name=program.rsplit("/", 1)[-1], args=rest[1:])
+
+
+def judge(invocation: Invocation, home: str) -> Verdict | None:
+    """The first finding of this family in ``invocation``, or None."""
+    del home  # the cloud's resources are named by the call, not by local paths
+    if _PYTHONS.match(invocation.name):
+        return _boto3(invocation)
+    for candidate in _unwrapped(invocation):
+        judge_cli = _CLIS.get(candidate.name)
+        if judge_cli is not None:
+            verdict = judge_cli(candidate, read_call(candidate))
+            if verdict is not None:
+                return verdict
+    return None
