@@ -503,7 +503,7 @@ def test_certificates_are_checked_without_being_shown() -> None:
         ("cd / && cp x home/dev/.env", True),
     ],
 )
-def test_secret_named_files_are_not_written_but_certificates_in_the_project_are(command: str, held: bool) -> None:
+def test_secret_named_files_stay_unwritten_but_certificates_are_written(command: str, held: bool) -> None:
     assert _held(command) is held, command
 
 
