@@ -9,7 +9,7 @@ from __future__ import annotations
 from .programs import Invocation
 from .verdict import Verdict
 
-__all__ = ["PIECE_LIMIT", "finding", "piece", "static_args"]
+__all__ = ["PIECE_LIMIT", "finding", "piece", "positionals", "static_args"]
 
 PIECE_LIMIT = 200
 """The longest piece of a command a reason quotes (a 10 MB command is not repeated back)."""
@@ -29,3 +29,23 @@ def finding(category: str, invocation: Invocation, why: str) -> Verdict:
 def static_args(invocation: Invocation) -> list[str]:
     """The arguments whose values are known without running anything."""
     return [value for value in map(invocation.command.static, invocation.args) if value is not None]
+
+
+def positionals(values: list[str], takes_value: frozenset[str] = frozenset()) -> list[str]:
+    """The arguments that are not options (nor the values of ``takes_value`` options).
+
+    Everything after ``--`` is an argument; ``-`` (standard input) is one too.
+    """
+    found: list[str] = []
+    skip = False
+    for index, value in enumerate(values):
+        if skip:
+            skip = False
+        elif value == "--":
+            found.extend(values[index + 1 :])
+            break
+        elif value.startswith("-") and value != "-":
+            skip = value in takes_value
+        else:
+            found.append(value)
+    return found

@@ -3,9 +3,8 @@ keyloggers, the clipboard run as code, and sensitive places packed into archives
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from approvals import bus_with, run
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -16,7 +15,6 @@ from agentbus.guards.policy import Policy
 from agentbus.guards.programs import walk
 from agentbus.guards.tactics import collection
 from agentbus.guards.verdict import COLLECTION, CREDENTIALS, EXFILTRATION, OBFUSCATED
-from agentbus.middleware import builtin
 
 HOME = "/home/dev"
 
@@ -256,18 +254,6 @@ def test_any_arguments_are_judged_without_error(program: str, args: list[str]) -
 
 
 # -- through a bus ------------------------------------------------------------------------------------
-
-
-async def run(bus: agentbus.Bus, command: str) -> tuple[agentbus.ToolResult, list[str]]:
-    ran: list[str] = []
-    result = await bus.run_tool("bash", {"command": command}, lambda args: ran.append(args["command"]))
-    return result, ran
-
-
-def bus_with(approver: Any, **options: Any) -> agentbus.Bus:
-    registry = agentbus.Registry()
-    builtin.install(registry, **options)
-    return agentbus.Bus(registry, log_level=None, approver=approver)
 
 
 @pytest.mark.anyio

@@ -29,6 +29,7 @@ import re
 from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
 from ..findings import piece as _piece
+from ..findings import positionals as _positionals
 from ..findings import static_args as _values
 from ..interpreters import INTERPRETERS, inline_code
 from ..parse import Script, parsed
@@ -365,22 +366,10 @@ def _archive_sources(invocation: Invocation) -> list[tuple[str, str | None]]:
     if name == "ditto" and ("-c" in values or any(re.fullmatch(r"-\w*c\w*", v) for v in values)):
         return [(p, cwd) for p in [v for v in values if not v.startswith("-")][:-1]]
     if name == "pax" and any(re.fullmatch(r"-\w*w\w*", v) for v in values):
-        return [(p, cwd) for p in _positionals_after(values, frozenset({"-f", "-s", "-x", "-o", "-b"}))]
+        return [(p, cwd) for p in _positionals(values, frozenset({"-f", "-s", "-x", "-o", "-b"}))]
     if name == "hdiutil" and values[:1] == ["create"]:
         return [(values[i + 1], cwd) for i, v in enumerate(values[:-1]) if v in ("-srcfolder", "-srcdir")]
     return []
-
-
-def _positionals_after(values: list[str], takes_value: frozenset[str]) -> list[str]:
-    found, skip = [], False
-    for value in values:
-        if skip:
-            skip = False
-        elif value in takes_value:
-            skip = True
-        elif not value.startswith("-"):
-            found.append(value)
-    return found
 
 
 def _tar_sources(values: list[str], cwd: str | None) -> list[tuple[str, str | None]]:

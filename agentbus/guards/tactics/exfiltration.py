@@ -33,6 +33,7 @@ from typing import NamedTuple
 from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
 from ..findings import piece as _piece
+from ..findings import positionals as _positionals
 from ..findings import static_args as _values
 from ..interpreters import INTERPRETERS, fed_code, inline_code
 from ..operands import operands
@@ -264,18 +265,6 @@ _COPY_VALUES = frozenset({"--exclude", "--include", "-e", "--rsh", "--filter", "
                           "-M", "-i", "-o", "-P", "-F", "-c", "-l", "-S", "-J", "--suffix",
                           "--compare-dest", "--link-dest", "--copy-dest"})  # fmt: skip
 """Options of scp, rsync and sftp that take the next word as their value."""
-
-
-def _positionals(values: list[str], takes_value: frozenset[str]) -> list[str]:
-    found, skip = [], False
-    for value in values:
-        if skip:
-            skip = False
-        elif value in takes_value:
-            skip = True
-        elif not value.startswith("-"):
-            found.append(value)
-    return found
 
 
 def _sends_file(values: list[str], index: int) -> bool:

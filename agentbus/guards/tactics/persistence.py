@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator
 
 from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
+from ..findings import positionals as _positionals
 from ..findings import static_args as _values
 from ..locations import location
 from ..parse import Script
@@ -38,23 +39,6 @@ from ..programs import Invocation, walk
 from ..verdict import ACCOUNT, PROFILE, SCHEDULED, SERVICE, STEALTH_PERSISTENCE, Verdict
 
 __all__ = ["judge", "judge_script"]
-
-
-def _positionals(values: list[str], takes_value: frozenset[str] = frozenset()) -> list[str]:
-    """The arguments that are not options (nor the values of ``takes_value`` options)."""
-    found: list[str] = []
-    skip = False
-    for index, value in enumerate(values):
-        if skip:
-            skip = False
-        elif value == "--":
-            found.extend(values[index + 1 :])
-            break
-        elif value.startswith("-") and value != "-":
-            skip = value in takes_value
-        else:
-            found.append(value)
-    return found
 
 
 # -- scheduled tasks -------------------------------------------------------------------------
