@@ -108,11 +108,9 @@ _BUCKETS = {
 """Cloud storage copiers: the verbs that copy, and what a remote destination looks like."""
 _FILE_CLIENTS = frozenset({"sftp", "ftp", "lftp", "tftp", "smbclient", "ncftp", "psftp"})
 _PUT = lazy_compile(r"\b(?:put|mput|send|append|reput)\s+(\"[^\"]*\"|'[^']*'|\S+)")
-_SOCKETS = frozenset({"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "socat", "telnet", "cryptcat",
-                      "pwncat", "sbd", "ssh", "openssl"})  # fmt: skip
-_READERS = frozenset({"cat", "tac", "base64", "base32", "basenc", "xxd", "od", "hexdump", "gzip", "bzip2", "xz",
-                      "zstd", "lz4", "tar", "gtar", "bsdtar", "zip", "7z", "7za", "7zz", "dd", "openssl", "gpg",
-                      "head", "tail", "pv", "cpio", "uuencode"})  # fmt: skip
+_READERS = frozenset({"cat", "tac", "base64", "base32", "basenc", "xxd", "od", "hexdump", "gzip", "bzip2",
+                      "xz", "zstd", "lz4", "tar", "gtar", "bsdtar", "zip", "7z", "7za", "7zz", "dd",
+                      "openssl", "gpg", "head", "tail", "pv", "cpio", "uuencode"})  # fmt: skip
 """Programs whose output is the bytes of the files they are given (whole, packed or encoded)."""
 
 
@@ -126,7 +124,7 @@ def _following(words: list[str], index: int) -> str:
 
 
 def _http_files(invocation: Invocation) -> Iterator[str]:
-    """The files an HTTP client sends: ``-F f=@FILE``, ``-d @FILE``, ``-T FILE``, ``--post-file``, ``f@FILE``."""
+    """The files an HTTP client sends: ``-F f=@FILE``, ``-d @FILE``, ``-T FILE``, ``--post-file``, ``f@F``."""
     words = _words(invocation)
     name = invocation.name
     for index, word in enumerate(words):
@@ -192,7 +190,7 @@ def _copied_files(invocation: Invocation) -> list[str]:
             if ends and ends[-1] > 0:
                 return [p for p in rest[: ends[-1]] if not re.match(r"^[\w+.-]+://|^[\w.-]+:", p)]
         return []
-    if name == "az" and words[:2] == ["storage", "blob"] or words[:2] == ["storage", "file"]:
+    if name == "az" and words[:2] in (["storage", "blob"], ["storage", "file"]):
         wanted = ("--file", "-f") if words[2:3] == ["upload"] else ("--source", "-s")
         return [_following(words, i) for i, w in enumerate(words) if w in wanted]
     if name == "aws" and words[:2] == ["s3api", "put-object"]:
@@ -207,7 +205,7 @@ def _copied_files(invocation: Invocation) -> list[str]:
 
 
 def _put_files(invocation: Invocation, before: list[Invocation]) -> list[str]:
-    """``smbclient -c "put F"``, ``lftp -e "put F"``, ``tftp -c put F``, ``ftp <<EOF put F``: batch uploads."""
+    """``smbclient -c "put F"``, ``lftp -e "put F"``, ``tftp -c put F``, ``ftp <<EOF``: batch uploads."""
     if invocation.name not in _FILE_CLIENTS:
         return []
     words = _words(invocation)
@@ -278,7 +276,7 @@ def _shown(invocation: Invocation, value: str) -> str:
 
 
 def _encoded_in_request(invocation: Invocation, home: str) -> str | None:
-    """``curl -d "{\\"content\\": \\"$(base64 "$f")\\"}"``: an unseen file's bytes spelled into the request."""
+    """``curl -d "{\\"content\\": \\"$(base64 "$f")\\"}"``: an unseen file's bytes in the request."""
     for word in invocation.args:
         for sub in invocation.command.substitutions_in(word):
             for stages in walk(sub.script, cwd=invocation.cwd):
