@@ -43,8 +43,9 @@ from ..programs import SHELLS, Invocation, shell_mode, walk
 from ..verdict import DOWNLOAD_RUN, EXFILTRATION, Verdict
 from .credentials import credential_store
 from .impact import user_data
+from .unpack import archive_stem, derived, named_after, unpacking
 
-__all__ = ["DROPS", "judge", "judge_script", "sends_stdin", "sensitive_source"]
+__all__ = ["DROPS", "download_chain", "judge", "judge_script", "sends_stdin", "sensitive_source"]
 
 
 # -- what is worth stealing ------------------------------------------------------------------
@@ -763,7 +764,7 @@ def _runs(invocation: Invocation) -> list[tuple[str, str]]:
             found.append((head, "runs"))
     script = _interpreter_file(invocation)
     if script:
-        found.append((script, "runs"))
+        found.append((script, "runs the script"))
     for assignment in (*invocation.env, *(_values(invocation) if invocation.name == "export" else ())):
         key, _, value = assignment.partition("=")
         if key in ("LD_PRELOAD", "DYLD_INSERT_LIBRARIES", "LD_AUDIT"):
@@ -831,7 +832,7 @@ def _moves(invocation: Invocation) -> list[tuple[str, str]]:
 class _Tracker:
     """What a command line has downloaded (and packed) so far, statement by statement."""
 
-    __slots__ = ("files", "home", "names", "packed", "trees")
+    __slots__ = ("carried", "files", "here", "home", "inside", "names", "packed", "trees")
 
     def __init__(self, home: str) -> None:
         self.home = home
@@ -839,8 +840,15 @@ class _Tracker:
         """Normalised path of each downloaded file -> the downloader's name."""
         self.names: dict[str, list[str]] = {}
         """Base name -> the downloaded paths with it (a bare command name is looked up by it)."""
-        self.trees: set[str] = set()
-        """Directories a downloaded archive was unpacked into."""
+        self.trees: dict[str, str] = {}
+        """Directories a downloaded archive was unpacked into -> the downloader's name."""
+        self.here: list[tuple[str | None, str, str]] = []
+        """Archives unpacked where the command ran (no ``-C``): (that directory, None where unknown;
+        the archive's name without suffixes; the downloader's name)."""
+        self.inside: str | None = None
+        """The downloader, once ``cd`` moved into the directory such an archive made (``cd kit``)."""
+        self.carried: set[int] = set()
+        """ids of the simple commands that downloaded, moved, unpacked or decoded a payload."""
         self.packed: dict[str, str] = {}
         """Normalised path of each file holding a sensitive source (``tar czf /tmp/h.tgz ~/.ssh``) -> what."""
 
@@ -855,11 +863,27 @@ class _Tracker:
             self.names.setdefault(posixpath.basename(path), []).append(path)
         self.files[path] = by
 
-    def downloaded(self, word: str, cwd: str | None) -> str | None:
+    @property
+    def empty(self) -> bool:
+        return not (self.files or self.trees or self.here)
+
+    def unpacked(self, archive: str, directory: str | None, cwd: str | None, by: str) -> None:
+        """An archive downloaded by ``by`` extracted into ``directory`` (None: where the command runs)."""
+        if directory is not None:
+            self.trees[self.path(directory, cwd).rstrip("/")] = by
+        else:
+            self.here.append((self.path(".", cwd) if cwd else None, archive_stem(archive), by))
+
+    def downloaded(self, word: str, cwd: str | None, *, program: bool = False) -> str | None:
+        """The downloader of the file ``word`` names, if it holds a download.
+
+        ``program``: ``word`` is a command's name, so without a ``/`` it is looked up
+        on the PATH, not in the working directory.
+        """
         path = self.path(word, cwd)
         if path in self.files:
             return self.files[path]
-        if "/" not in word:
+        if "/" not in word and program:
             windows = word.lower().endswith((".exe", ".bat", ".cmd", ".ps1", ".com"))
             for known in self.names.get(word, ()):
                 if windows or _in_path_dir(known, self.home):
@@ -868,31 +892,80 @@ class _Tracker:
         parent = posixpath.dirname(path)
         while self.trees and parent not in ("", "/", "."):  # each ancestor once: linear in the path's depth
             if parent in self.trees:
-                return "an unpacked download"
+                return self.trees[parent]
             parent = posixpath.dirname(parent)
+        return self._unpacked_here(path)
+
+    def _unpacked_here(self, path: str) -> str | None:
+        """A path in what an archive unpacked where it was: ``./kit/install`` after ``tar xf kit.tgz``."""
+        relative = not path.startswith(("/", "../")) and path != ".."
+        if self.inside is not None and relative:
+            return self.inside
+        for place, stem, by in self.here:
+            if place is None and relative:
+                rest = path
+            elif place is not None and path.startswith(place.rstrip("/") + "/"):
+                rest = path[len(place.rstrip("/")) + 1 :]
+            else:
+                continue
+            if named_after(rest.split("/", 1)[0], stem):
+                return by
         return None
+
+    def moved_into(self, invocation: Invocation) -> None:
+        """``cd kit`` after ``tar xf kit.tgz``: what runs by a relative path now runs from the archive."""
+        values = [v for v in _values(invocation) if not v.startswith("-")]
+        target = values[0] if values else ""
+        inside = None
+        if target and not target.startswith(("/", "~", "$")):
+            first = target.strip("/").split("/", 1)[0]
+            here = (by for place, stem, by in self.here if place is None and named_after(first, stem))
+            inside = next(here, None) or self.downloaded(target.rstrip("/") + "/.", invocation.cwd)
+        if inside is not None:
+            self.carried.add(id(invocation.command))
+        self.inside = inside
 
 
 def judge_script(script: Script, home: str) -> Verdict | None:
     """A finding that spans statements (downloaded, then run; read, then piped away), or None."""
+    return next(_follow(script, home, _Tracker(home)), None)
+
+
+def download_chain(script: Script, home: str) -> set[int]:
+    """The top-level pipelines of ``script`` (by index) that download a file or carry a download on.
+
+    Carrying on is moving or copying it, unpacking it, decompressing or decoding it,
+    or changing into the directory it unpacked to: what a later statement needs to
+    know to tell that the file it runs came from the network.
+    """
     tracker = _Tracker(home)
+    for _ in _follow(script, home, tracker):
+        pass
+    return {
+        index
+        for index, pipeline in enumerate(script.pipelines)
+        if any(id(command) in tracker.carried for command in pipeline)
+    }
+
+
+def _follow(script: Script, home: str, tracker: _Tracker) -> Iterator[Verdict]:
+    """Every finding that spans statements, in order, while ``tracker`` learns what each statement did."""
     added_remotes: set[str] = set()
     for pipeline in _raw_pipelines(script):
         if any(_bare_env(command) for command in pipeline[:-1]) and sends_stdin(_bare(pipeline[-1])):
-            return Verdict(EXFILTRATION, _piece(" | ".join(c.text for c in pipeline)),
-                           "pipes the environment (API keys and tokens) off the machine")  # fmt: skip
+            yield Verdict(EXFILTRATION, _piece(" | ".join(c.text for c in pipeline)),
+                          "pipes the environment (API keys and tokens) off the machine")  # fmt: skip
     for stages in walk(script):
         verdict = _pipeline(stages, home, tracker)
         if verdict is not None:
-            return verdict
+            yield verdict
         for invocation in stages:
             verdict = _packed_upload(invocation, home, tracker)
             if verdict is not None:
-                return verdict
+                yield verdict
             verdict = _git_push(invocation, added_remotes) or _run_of_download(invocation, tracker)
             if verdict is not None:
-                return verdict
-    return None
+                yield verdict
 
 
 def _git_push(invocation: Invocation, added_remotes: set[str]) -> Verdict | None:
@@ -1003,6 +1076,7 @@ def _pipeline(stages: list[Invocation], home: str, tracker: _Tracker) -> Verdict
     for stage in stages:
         download = _download(stage)
         if download is not None:
+            tracker.carried.add(id(stage.command))
             for file in download.files:
                 tracker.add(file, stage.cwd, stage.name)
     if not first.stdout:
@@ -1014,10 +1088,11 @@ def _pipeline(stages: list[Invocation], home: str, tracker: _Tracker) -> Verdict
         ) or (stage.name == "crontab" and "-" in values):
             text = " | ".join(" ".join(s.text.split()) for s in stages)
             return Verdict(DOWNLOAD_RUN, _piece(text), f"schedules code downloaded by {stages[0].name}")
-        if stage.name in ("tar", "bsdtar", "gtar", "unzip", "7z", "cpio"):
-            for i, value in enumerate(values[:-1]):
-                if value in ("-C", "--directory", "-d", "-o"):
-                    tracker.trees.add(tracker.path(values[i + 1], stage.cwd).rstrip("/"))
+        extraction = unpacking(stage)
+        if extraction is not None and not extraction.archives:  # curl URL | tar xz: the download, unpacked
+            names = _url_name(_values(stages[0])) or [""]
+            tracker.unpacked(names[0], extraction.directory, stage.cwd, stages[0].name)
+            tracker.carried.add(id(stage.command))
     last = stages[-1]
     for redirect in last.command.redirects:
         target = last.command.static(redirect.target)
@@ -1071,10 +1146,12 @@ def sends_stdin(invocation: Invocation) -> bool:
 
 
 def _run_of_download(invocation: Invocation, tracker: _Tracker) -> Verdict | None:
-    if not tracker.files and not tracker.trees:
+    """A statement that runs a payload, or carries one on (moves, unpacks, decodes it: remembered)."""
+    decoded = derived(invocation)
+    if tracker.empty and (decoded is None or not decoded.decodes):
         return None
     for word, how in _runs(invocation):
-        by = tracker.downloaded(word, invocation.cwd)
+        by = tracker.downloaded(word, invocation.cwd, program=how == "runs")
         if by is not None:
             return _verdict(
                 DOWNLOAD_RUN, invocation, f"{how} {word}, downloaded by {by} earlier in the command"
@@ -1090,15 +1167,22 @@ def _run_of_download(invocation: Invocation, tracker: _Tracker) -> Verdict | Non
             return _verdict(DOWNLOAD_RUN, invocation, f"puts {source}, downloaded by {by}, on the PATH")
         tracker.remember(target, by)
         tracker.remember(f"{target.rstrip('/')}/{posixpath.basename(source)}", by)
-    values = _values(invocation)
-    if invocation.name in ("tar", "bsdtar", "gtar", "unzip", "7z") and any(
-        tracker.downloaded(v, invocation.cwd) for v in values if not v.startswith("-")
-    ):
-        for index, value in enumerate(values[:-1]):
-            if value in ("-C", "--directory", "-d", "-o") or (
-                invocation.name == "7z" and value.startswith("-o")
-            ):
-                tracker.trees.add(tracker.path(values[index + 1], invocation.cwd).rstrip("/"))
+        tracker.carried.add(id(invocation.command))
+    if invocation.name in ("cd", "pushd"):
+        tracker.moved_into(invocation)
+        return None
+    extraction = unpacking(invocation)
+    for archive in extraction.archives if extraction is not None else ():
+        by = tracker.downloaded(archive, invocation.cwd)
+        if by is not None and extraction is not None:
+            tracker.unpacked(archive, extraction.directory, invocation.cwd, by)
+            tracker.carried.add(id(invocation.command))
+    if decoded is not None:
+        found = [by for file in decoded.inputs if (by := tracker.downloaded(file, invocation.cwd))]
+        by = found[0] if found else f"{invocation.name}, decoded," if decoded.decodes else None
+        for output in decoded.outputs if by is not None else ():
+            tracker.add(output, invocation.cwd, by)
+            tracker.carried.add(id(invocation.command))
     return None
 
 
