@@ -1362,6 +1362,8 @@ def command_safety_guard(call: ToolCall) -> None:
         earlier = session_downloads.earlier_downloads(call.session_key)
         # Only statements that pass alone: a finding they gave would not be this call's.
         earlier = [statement for statement in earlier if check_command(statement) is None]
+        if earlier and check_command("\n".join(earlier)) is not None:
+            earlier = []  # together they judge differently (one was evicted): they cannot speak for this call
         if earlier:
             verdict = check_command("\n".join([*earlier, command]))
     hold(call, verdict)

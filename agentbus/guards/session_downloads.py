@@ -8,9 +8,12 @@ the download statements of the calls it let through, and judges each later call
 of that session after them, as one script: the statement that runs the download
 is then held back like the same two statements on one line.
 
-Only download statements are kept (a pipeline with ``curl``, ``wget`` ...; at
-most :data:`KEPT_PER_SESSION` of them, :data:`MAX_STATEMENT` characters each),
-so the extra work per call is small and bounded. Two stores:
+Only download statements are kept (a pipeline with ``curl``, ``wget`` ...), and
+the statements of later calls that carry a download on: move or copy it, unpack
+it, decompress or decode it, ``cd`` into what it unpacked (``curl -O URL/kit.tgz``
+in one call, ``tar xf kit.tgz`` in the next, ``./kit/install`` in a third is held
+back). At most :data:`KEPT_PER_SESSION` statements are kept, :data:`MAX_STATEMENT`
+characters each, so the extra work per call is small and bounded. Two stores:
 
 - in memory (the default): one process serves the whole session (an in-process
   bus, ``agentbus serve``);
@@ -18,8 +21,10 @@ so the extra work per call is small and bounded. Two stores:
   tool call, so it keeps each session's statements in a private file under
   agentbus's data directory (never in the project, which may be hostile).
 
-Limits, stated in the README: a download moved or unpacked in a second call and
-run in a third is not followed; a session without a key shares one memory.
+What is remembered never decides alone: the command guard uses the statements
+only when they pass on their own, and a failure to remember lets the call through.
+Limits, stated in the README: a session without a key shares one memory; only the
+latest :data:`KEPT_PER_SESSION` statements are kept.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import os
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..lazy_regex import lazy_compile
@@ -37,7 +43,7 @@ from .programs import walk
 __all__ = ["KEPT_PER_SESSION", "MAX_STATEMENT", "earlier_downloads", "persist_in", "remember"]
 
 KEPT_PER_SESSION = 8
-"""Download statements kept per session (the latest)."""
+"""Download statements (and the statements carrying them on) kept per session: the latest."""
 MAX_STATEMENT = 2048
 """Characters of one kept statement; a longer pipeline is not kept."""
 MAX_SESSIONS = 1024
@@ -51,32 +57,62 @@ DOWNLOADERS = frozenset({"curl", "wget", "fetch", "http", "https", "xh", "lwp-re
 """Programs whose output file may be a payload (the command guard's downloaders, and copies from hosts)."""
 
 
-def download_statements(command: str) -> list[str]:
-    """The pipelines of ``command`` that download something, as shell text."""
-    if _DOWNLOADER.search(command) is None:  # most calls: no parse, no walk
+CARRIERS = frozenset({"mv", "cp", "install", "ln", "ditto", "rsync", "tar", "gtar", "bsdtar", "unzip",
+                      "7z", "7za", "7zz", "7zr", "unrar", "cpio", "gunzip", "gzip", "bunzip2", "bzip2", "xz",
+                      "unxz", "zstd", "unzstd", "lz4", "unlz4", "uncompress", "lzma", "unlzma", "pigz",
+                      "base64", "base32", "basenc", "xxd", "uudecode", "openssl", "gpg", "dd", "cat", "tac",
+                      "tee", "cd", "pushd"})  # fmt: skip
+"""Programs that may carry a download on (move, unpack, decode it): their statements may be kept too."""
+
+
+def download_statements(command: str, earlier: Sequence[str] = ()) -> list[str]:
+    """The pipelines of ``command`` that download something, or carry on a download made
+    before them (in ``command`` or in ``earlier``, the session's kept statements), as shell text."""
+    downloads = _DOWNLOADER.search(command) is not None
+    carries = (downloads or bool(earlier)) and _CARRIER.search(command) is not None
+    if not downloads and not carries:  # most calls: no parse, no walk
         return []
     try:
         script = parsed(command)
     except ShellSyntaxError:
         return []
+    chain = _carried_on(script, earlier) if carries else set()
     kept: list[str] = []
     moves: list[str] = []  # `cd /tmp && curl -O URL`: where the file lands depends on the cd before it
-    for pipeline in script.pipelines:
+    for index, pipeline in enumerate(script.pipelines):
         text = " | ".join(stage.text for stage in pipeline)
         if len(text) > MAX_STATEMENT:
             continue
-        if pipeline[0].words[:1] in (("cd",), ("pushd",)):
+        if pipeline[0].words[:1] in (("cd",), ("pushd",)) and index not in chain:
             moves.append(text)
             continue
         alone = Script((pipeline,), script.substitutions)
-        if any(stage.name.rsplit("/", 1)[-1] in DOWNLOADERS for stages in walk(alone) for stage in stages):
+        if index in chain or any(
+            stage.name.rsplit("/", 1)[-1] in DOWNLOADERS for stages in walk(alone) for stage in stages
+        ):
             placed = "; ".join([*moves, text])
             kept.append(placed if len(placed) <= MAX_STATEMENT else text)
             moves = []
     return kept
 
 
+def _carried_on(script: Script, earlier: Sequence[str]) -> set[int]:
+    """Which pipelines of ``script`` carry a download on, after the ``earlier`` statements."""
+    from .paths import normalize_path
+    from .tactics.exfiltration import download_chain
+
+    before = parsed("\n".join(earlier)) if earlier else Script((), ())
+    combined = Script(
+        (*before.pipelines, *script.pipelines),
+        (*before.substitutions, *script.substitutions),
+        (*before.functions, *script.functions),
+    )
+    chain = download_chain(combined, normalize_path("~"))
+    return {index - len(before.pipelines) for index in chain if index >= len(before.pipelines)}
+
+
 _DOWNLOADER = lazy_compile(r"(?<![\w.-])(?:" + "|".join(sorted(DOWNLOADERS)) + r")(?![\w.:-])")
+_CARRIER = lazy_compile(r"(?<![\w.-])(?:" + "|".join(sorted(CARRIERS)) + r")(?![\w.:-])")
 
 
 class _MemoryStore:
@@ -182,9 +218,11 @@ def earlier_downloads(session: str | None) -> list[str]:
 
 
 def remember(session: str | None, command: str) -> None:
-    """Keep the download statements of ``command``, a call of ``session`` that was let through."""
+    """Keep the download statements of ``command``, a call of ``session`` that was let through,
+    and those that carry on a download the session made before."""
     try:
-        statements = download_statements(command)
+        earlier = _store.read(session or "") if _CARRIER.search(command) else []
+        statements = download_statements(command, earlier)
     except Exception:  # the call was let through: a parse that fails here must not fail the call
         return
     if statements:

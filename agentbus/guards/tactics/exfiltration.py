@@ -43,7 +43,7 @@ from ..programs import SHELLS, Invocation, shell_mode, walk
 from ..verdict import DOWNLOAD_RUN, EXFILTRATION, Verdict
 from .credentials import credential_store
 from .impact import user_data
-from .unpack import archive_stem, derived, named_after, unpacking
+from .unpack import archive_stem, derived, name_keys, stem_keys, unpacking
 
 __all__ = ["DROPS", "download_chain", "judge", "judge_script", "sends_stdin", "sensitive_source"]
 
@@ -837,14 +837,14 @@ class _Tracker:
     def __init__(self, home: str) -> None:
         self.home = home
         self.files: dict[str, str] = {}
-        """Normalised path of each downloaded file -> the downloader's name."""
+        """Normalised path of each downloaded file -> where it came from (``downloaded by curl``)."""
         self.names: dict[str, list[str]] = {}
         """Base name -> the downloaded paths with it (a bare command name is looked up by it)."""
         self.trees: dict[str, str] = {}
-        """Directories a downloaded archive was unpacked into -> the downloader's name."""
-        self.here: list[tuple[str | None, str, str]] = []
+        """Directories a downloaded archive was unpacked into -> where its archive came from."""
+        self.here: dict[tuple[str | None, tuple[str, str]], str] = {}
         """Archives unpacked where the command ran (no ``-C``): (that directory, None where unknown;
-        the archive's name without suffixes; the downloader's name)."""
+        a key of the archive's name, :func:`.unpack.stem_keys`) -> where it came from."""
         self.inside: str | None = None
         """The downloader, once ``cd`` moved into the directory such an archive made (``cd kit``)."""
         self.carried: set[int] = set()
@@ -872,7 +872,9 @@ class _Tracker:
         if directory is not None:
             self.trees[self.path(directory, cwd).rstrip("/")] = by
         else:
-            self.here.append((self.path(".", cwd) if cwd else None, archive_stem(archive), by))
+            place = self.path(".", cwd) if cwd else None
+            for key in stem_keys(archive_stem(archive)):
+                self.here.setdefault((place, key), by)
 
     def downloaded(self, word: str, cwd: str | None, *, program: bool = False) -> str | None:
         """The downloader of the file ``word`` names, if it holds a download.
@@ -901,14 +903,23 @@ class _Tracker:
         relative = not path.startswith(("/", "../")) and path != ".."
         if self.inside is not None and relative:
             return self.inside
-        for place, stem, by in self.here:
-            if place is None and relative:
-                rest = path
-            elif place is not None and path.startswith(place.rstrip("/") + "/"):
-                rest = path[len(place.rstrip("/")) + 1 :]
-            else:
-                continue
-            if named_after(rest.split("/", 1)[0], stem):
+        if not self.here:
+            return None
+        if relative:
+            return self._named(None, path.split("/", 1)[0])
+        parent = posixpath.dirname(path)
+        while parent not in ("", "."):  # each ancestor once, like the trees above
+            by = self._named(parent, path[len(parent.rstrip("/")) + 1 :].split("/", 1)[0])
+            if by is not None or parent == "/":
+                return by
+            parent = posixpath.dirname(parent)
+        return None
+
+    def _named(self, place: str | None, name: str) -> str | None:
+        """The downloader of an archive unpacked in ``place`` that ``name`` is named after, if any."""
+        for key in name_keys(name):
+            by = self.here.get((place, key))
+            if by is not None:
                 return by
         return None
 
@@ -919,8 +930,7 @@ class _Tracker:
         inside = None
         if target and not target.startswith(("/", "~", "$")):
             first = target.strip("/").split("/", 1)[0]
-            here = (by for place, stem, by in self.here if place is None and named_after(first, stem))
-            inside = next(here, None) or self.downloaded(target.rstrip("/") + "/.", invocation.cwd)
+            inside = self._named(None, first) or self.downloaded(target.rstrip("/") + "/.", invocation.cwd)
         if inside is not None:
             self.carried.add(id(invocation.command))
         self.inside = inside
@@ -1078,7 +1088,7 @@ def _pipeline(stages: list[Invocation], home: str, tracker: _Tracker) -> Verdict
         if download is not None:
             tracker.carried.add(id(stage.command))
             for file in download.files:
-                tracker.add(file, stage.cwd, stage.name)
+                tracker.add(file, stage.cwd, f"downloaded by {stage.name}")
     if not first.stdout:
         return None
     for stage in stages[1:]:
@@ -1091,13 +1101,13 @@ def _pipeline(stages: list[Invocation], home: str, tracker: _Tracker) -> Verdict
         extraction = unpacking(stage)
         if extraction is not None and not extraction.archives:  # curl URL | tar xz: the download, unpacked
             names = _url_name(_values(stages[0])) or [""]
-            tracker.unpacked(names[0], extraction.directory, stage.cwd, stages[0].name)
+            tracker.unpacked(names[0], extraction.directory, stage.cwd, f"downloaded by {stages[0].name}")
             tracker.carried.add(id(stage.command))
     last = stages[-1]
     for redirect in last.command.redirects:
         target = last.command.static(redirect.target)
         if redirect.op in (">", ">>", ">|", "&>") and target and not _STREAMS.match(target):
-            tracker.add(target, last.cwd, stages[0].name)
+            tracker.add(target, last.cwd, f"downloaded by {stages[0].name}")
     return None
 
 
@@ -1153,9 +1163,7 @@ def _run_of_download(invocation: Invocation, tracker: _Tracker) -> Verdict | Non
     for word, how in _runs(invocation):
         by = tracker.downloaded(word, invocation.cwd, program=how == "runs")
         if by is not None:
-            return _verdict(
-                DOWNLOAD_RUN, invocation, f"{how} {word}, downloaded by {by} earlier in the command"
-            )
+            return _verdict(DOWNLOAD_RUN, invocation, f"{how} {word}, {by} earlier in the command")
     for source, destination in _moves(invocation):
         by = tracker.downloaded(source, invocation.cwd)
         if by is None:
@@ -1164,7 +1172,7 @@ def _run_of_download(invocation: Invocation, tracker: _Tracker) -> Verdict | Non
         if _in_path_dir(target, tracker.home) or any(
             target == normalize_path(d, home=tracker.home) for d in _PATH_DIRS
         ):
-            return _verdict(DOWNLOAD_RUN, invocation, f"puts {source}, downloaded by {by}, on the PATH")
+            return _verdict(DOWNLOAD_RUN, invocation, f"puts {source}, {by}, on the PATH")
         tracker.remember(target, by)
         tracker.remember(f"{target.rstrip('/')}/{posixpath.basename(source)}", by)
         tracker.carried.add(id(invocation.command))
@@ -1178,10 +1186,12 @@ def _run_of_download(invocation: Invocation, tracker: _Tracker) -> Verdict | Non
             tracker.unpacked(archive, extraction.directory, invocation.cwd, by)
             tracker.carried.add(id(invocation.command))
     if decoded is not None:
-        found = [by for file in decoded.inputs if (by := tracker.downloaded(file, invocation.cwd))]
-        by = found[0] if found else f"{invocation.name}, decoded," if decoded.decodes else None
-        for output in decoded.outputs if by is not None else ():
-            tracker.add(output, invocation.cwd, by)
+        # What a download is made into is the download; what is decoded is a payload whatever its input.
+        origins = [by for file in decoded.inputs if (by := tracker.downloaded(file, invocation.cwd))]
+        if decoded.decodes:
+            origins.append(f"decoded by {invocation.name}")
+        for output in decoded.outputs if origins else ():
+            tracker.add(output, invocation.cwd, origins[0])
             tracker.carried.add(id(invocation.command))
     return None
 

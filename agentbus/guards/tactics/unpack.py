@@ -28,7 +28,16 @@ from ..findings import static_args as _values
 from ..operands import operands
 from ..programs import Invocation
 
-__all__ = ["Derived", "Unpacking", "archive_stem", "derived", "named_after", "unpacking"]
+__all__ = [
+    "Derived",
+    "Unpacking",
+    "archive_stem",
+    "derived",
+    "name_keys",
+    "named_after",
+    "stem_keys",
+    "unpacking",
+]
 
 
 class Unpacking(NamedTuple):
@@ -216,6 +225,28 @@ def archive_stem(path: str) -> str:
     return _ARCHIVE_SUFFIX.sub("", posixpath.basename(path))
 
 
+def stem_keys(stem: str) -> set[tuple[str, str]]:
+    """The look-up keys of an archive's stem: the whole (``full``) and its heads at ``-_.`` (``head``).
+
+    With :func:`name_keys`, a dictionary finds in time linear in a name's length
+    whether it is :func:`named_after` any of many archives.
+    """
+    stem = stem.lower()
+    keys = {("full", stem)} if stem else set()
+    keys.update(("head", stem[:i]) for i, char in enumerate(stem) if char in "-_." and i >= 3)
+    return keys
+
+
+def name_keys(component: str) -> set[tuple[str, str]]:
+    """The keys under which a directory or file name finds the archive stems it is named after."""
+    name = component.lower()
+    if not name or name in (".", ".."):
+        return set()
+    keys = {("full", name), ("head", name)}
+    keys.update(("full", name[:i]) for i, char in enumerate(name) if char in "-_." and i)
+    return keys
+
+
 def named_after(component: str, stem: str) -> bool:
     """Whether a directory or file name is one an archive called ``stem`` would unpack.
 
@@ -223,11 +254,4 @@ def named_after(component: str, stem: str) -> bool:
     (``xmrig-6.11.2`` from ``xmrig-6.11.2-linux-x64``), or the name with one
     (``tool.app``, ``tool-1.2`` from ``tool.zip``).
     """
-    a, b = component.lower(), stem.lower()
-    if not a or not b or a in (".", ".."):
-        return False
-    if a == b:
-        return True
-    if b.startswith(a) and len(a) >= 3 and b[len(a)] in "-_.":
-        return True
-    return a.startswith(b) and a[len(b)] in "-_."
+    return bool(name_keys(component) & stem_keys(stem))

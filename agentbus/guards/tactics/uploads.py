@@ -315,8 +315,8 @@ def judge_script(script: Script, home: str) -> Verdict | None:
             if index and source is not None and sends_stdin(stage):
                 text = " | ".join(" ".join(s.text.split()) for s in stages)
                 return Verdict(UPLOAD, _piece(text), f"pipes {source} to {stage.name}, to another machine")
-            if index:
-                for text in _put_files(stage, stages[:index]):
+            if index and stage.name in _FILE_CLIENTS:
+                for text in _put_files(stage, stages[index - 1 : index]):
                     what = unseen_file(text, home, stage.cwd)
                     if what:
                         line = " | ".join(" ".join(s.text.split()) for s in stages)
