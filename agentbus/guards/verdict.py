@@ -83,13 +83,15 @@ CLOUD_CONTROL = "cloud control"
 """Changing who may do what in a cloud account: keys, users, roles, policies (``aws iam`` ...)."""
 RESOURCE_HIJACK = "resource hijacking"
 """Running a cryptocurrency miner (xmrig, a ``stratum+tcp://`` pool): the machine spent for someone else."""
+REMOTE_ACCESS = "remote access"
+"""Opening the machine to the network: a tunnel publishing a local port, a proxy, a remote desktop."""
 UPLOAD = "file upload"
 """A file the guard cannot vouch for sent to another machine: named only at run time
 (``curl -F f=@$FILE``, ``find -exec curl -T {}``) or from outside the project (``/tmp``, ``/var``)."""
 
 TACTICS = (EVIDENCE, IMPAIR, PRIVILEGE, CREDENTIALS, SHUTDOWN, DATA_DESTRUCTION, DOWNLOAD_RUN, EXFILTRATION,
            STEALTH_PERSISTENCE, SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL, COLLECTION,
-           CLOUD_CONTROL, RESOURCE_HIJACK, UPLOAD)  # fmt: skip
+           CLOUD_CONTROL, RESOURCE_HIJACK, REMOTE_ACCESS, UPLOAD)  # fmt: skip
 """The tactic categories, each with a default verdict in :data:`DEFAULT_VERDICTS`."""
 
 SECRETS = "secret access"
@@ -104,7 +106,18 @@ _BLOCKED_TACTICS = (EVIDENCE, IMPAIR, PRIVILEGE, CREDENTIALS, SHUTDOWN, DATA_DES
 DEFAULT_VERDICTS: dict[str, str] = {
     **dict.fromkeys((*CATEGORIES, SECRETS, *_BLOCKED_TACTICS), BLOCK),
     **dict.fromkeys(
-        (SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL, COLLECTION, CLOUD_CONTROL, UPLOAD), ASK
+        (
+            SCHEDULED,
+            SERVICE,
+            ACCOUNT,
+            PROFILE,
+            SUDO_INSTALL,
+            COLLECTION,
+            CLOUD_CONTROL,
+            REMOTE_ACCESS,
+            UPLOAD,
+        ),
+        ASK,
     ),
 }
 """Every category a guard can judge, and what it does by default."""

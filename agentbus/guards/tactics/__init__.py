@@ -17,7 +17,8 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.collection`: the screen, microphone, camera, clipboard and packets captured, keyloggers,
   sensitive places packed into archives;
 - :mod:`.macos`: AppleScript (``osascript``) and the programs only macOS has, across every tactic;
-- :mod:`.cloud`: the cloud and cluster CLIs (``aws``, ``gcloud``, ``az``, ``kubectl`` ...), across tactics.
+- :mod:`.cloud`: the cloud and cluster CLIs (``aws``, ``gcloud``, ``az``, ``kubectl`` ...), across tactics;
+- :mod:`.tunnels`: tunnels, proxies, shared terminals and remote desktops that open the machine.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from . import (
     macos,
     persistence,
     privilege,
+    tunnels,
     uploads,
 )
 
@@ -56,6 +58,7 @@ JUDGES: tuple[InvocationJudge, ...] = (
     macos.judge,
     collection.judge,
     cloud.judge,
+    tunnels.judge,
 )
 """Every family's judge of one simple command, in the order they are asked."""
 
