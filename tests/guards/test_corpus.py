@@ -61,7 +61,7 @@ FLOORS = {
     "defense-impairment": 289,
     "credential-access": 210,
     "impact": 223,
-    "exfiltration": 171,
+    "exfiltration": 253,  # upload: files named at run time or staged outside the project; download chains
     "collection": 76,
     "path": 302,
 }
