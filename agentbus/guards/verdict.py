@@ -87,7 +87,7 @@ REMOTE_ACCESS = "remote access"
 """Opening the machine to the network: a tunnel publishing a local port, a proxy, a remote desktop."""
 UPLOAD = "file upload"
 """A file the guard cannot vouch for sent to another machine: named only at run time
-(``curl -F f=@$FILE``, ``find -exec curl -T {}``) or from outside the project (``/tmp``, ``/var``)."""
+(``curl -F f=@$FILE``, ``find -exec curl -T {}``) or from where no project lives (``/tmp``, ``/var``)."""
 
 TACTICS = (EVIDENCE, IMPAIR, PRIVILEGE, CREDENTIALS, SHUTDOWN, DATA_DESTRUCTION, DOWNLOAD_RUN, EXFILTRATION,
            STEALTH_PERSISTENCE, SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL, COLLECTION,

@@ -20,10 +20,12 @@ whether the file may leave). A project file sent somewhere (``scp dist/app.tgz
 deploy@host:``, ``curl -F file=@coverage.xml https://codecov.io``), JSON written on
 the command line, ``git push`` and package publishing are not judged here.
 
-"Outside the project" is lexical: a path that resolves (after ``cd``) outside the
-home directory, where projects live (``/tmp``, ``/var``, ``/opt``, ``/Users/Shared``;
-``cd /tmp && curl -T loot.tgz …`` too), or one that climbs out of an unknown
-working directory with ``..``.
+"Outside the project" is lexical: a path that resolves (after ``cd``) to a place where
+no project lives: a temporary or system directory, another user's home, another disk
+(``/tmp``, ``/var``, ``/private``, ``/Users/Shared``, ``/Volumes``, ``/home/other``;
+``cd /tmp && curl -T loot.tgz …`` too), or one that climbs out of an unknown working
+directory with ``..``. The user's home and roots such as ``/workspace`` or ``/app``,
+where projects live in containers, are not.
 """
 
 from __future__ import annotations
@@ -63,11 +65,16 @@ def unseen_file(text: str, home: str, cwd: str | None) -> str | None:
     if not path.startswith("/"):
         return None
     home = home.rstrip("/")
-    if path == home or path.startswith(home + "/"):
-        return None  # the project is somewhere in the home directory (its secrets are exfiltration's)
+    if path == home or path.startswith(home + "/") or not _ELSEWHERE.match(path):
+        return None  # the home directory holds projects (its secrets are exfiltration's); so may /workspace
     return f"{path}, a file from outside the project"
 
 
+_ELSEWHERE = lazy_compile(
+    r"^/(?:tmp|var|private|dev/shm|Users/Shared|Volumes|media|root|home|Users|usr|Library|System|etc|boot|run"
+    r"|proc|sys)(?:/|$)"
+)
+"""Where no project lives: temporary directories, system directories, other users' homes, other disks."""
 _URL = lazy_compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _DEVICE = lazy_compile(r"^/dev/(?!shm/)")
 _PWD = lazy_compile(r"^(?:\$PWD|\$\{PWD\}|\$\(pwd\))(?=/)")
