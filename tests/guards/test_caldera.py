@@ -18,11 +18,11 @@ from test_corpus import HOME, judge_command
 CORPUS = Path(__file__).parent / "corpus" / "external" / "caldera-stockpile.jsonl"
 ENTRIES = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
 
-HELD_BACK_FLOOR = 24
+HELD_BACK_FLOOR = 25
 """Dangerous abilities held back today (of 29; first sight: 14). Missed: uploads whose file or
 host is a placeholder at the start of a word (``curl -T #{host.dir.compress} ftp://…``: bash
-reads ``#`` there as a comment), a Dropbox upload whose options lost their line continuations,
-and a copy from one S3 bucket to another."""
+reads ``#`` there as a comment, so nothing is sent), and a Dropbox upload whose options lost
+their line continuations (each ``--header`` line runs as a command of its own)."""
 DISCOVERY_CEILING = 3
 """Discovery abilities held back today (of 37): LinEnum downloaded and run, Chrome's profile
 directory and TCC.db read, a ping sweep whose address comes from a substitution."""

@@ -294,6 +294,25 @@ def _encoded_in_request(invocation: Invocation, home: str) -> str | None:
     return None
 
 
+def _to_another_account(invocation: Invocation) -> bool:
+    """``aws s3 cp s3://ours/x s3://theirs --acl bucket-owner-full-control``: data handed to another account.
+
+    The canned ACL (or ``--grants`` to an account or address) exists for writing into a
+    bucket someone else owns; within one's own account it changes nothing.
+    """
+    words = _words(invocation)
+    if invocation.name != "aws" or words[:2] not in (["s3", "cp"], ["s3", "sync"], ["s3", "mv"]):
+        return False
+    for index, word in enumerate(words):
+        option, _, attached = word.partition("=")
+        value = attached or _following(words, index)
+        if option == "--acl" and value == "bucket-owner-full-control":
+            return True
+        if option == "--grants" and re.search(r"=(?:id|emailaddress)=", value):
+            return True
+    return False
+
+
 # -- the judges ------------------------------------------------------------------------------------
 
 
@@ -305,6 +324,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         what = unseen_file(text, home, invocation.cwd)
         if what:
             return _verdict(UPLOAD, invocation, f"{invocation.name} sends {what}, to another machine")
+    if _to_another_account(invocation):
+        return _verdict(UPLOAD, invocation, "copies objects into a bucket another account owns")
     if invocation.name in _HTTP_CLIENTS:
         what = _encoded_in_request(invocation, home)
         if what:
