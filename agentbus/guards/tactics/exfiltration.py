@@ -45,7 +45,16 @@ from .credentials import credential_store
 from .impact import user_data
 from .unpack import archive_stem, derived, name_keys, stem_keys, unpacking
 
-__all__ = ["DROPS", "download_chain", "judge", "judge_script", "sends_stdin", "sensitive_source"]
+__all__ = [
+    "CURL_VALUES",
+    "DROPS",
+    "download_chain",
+    "judge",
+    "judge_script",
+    "option_cluster",
+    "sends_stdin",
+    "sensitive_source",
+]
 
 
 # -- what is worth stealing ------------------------------------------------------------------
@@ -514,11 +523,12 @@ class _Download(NamedTuple):
     """Whether the payload goes to standard output (``curl URL``, ``wget -O-``)."""
 
 
-_CURL_VALUES = frozenset("AbcCdDeEFHKmoPQrtTuUwxXyYz")
+CURL_VALUES = frozenset("AbcCdDeEFHKmoPQrtTuUwxXyYz")
+"""curl's short options that take a value: the rest of a cluster (``-sLo``), or the next word."""
 _WGET_VALUES = frozenset("aBeiotTwQUPlARDIXO")
 
 
-def _cluster(value: str, takes_value: frozenset[str]) -> tuple[str, str]:
+def option_cluster(value: str, takes_value: frozenset[str]) -> tuple[str, str]:
     """The value-taking option in a cluster of short options (``-sLo``, ``-qO-``) and its attached value."""
     for index, char in enumerate(value[1:], start=1):
         if char in takes_value:
@@ -555,7 +565,7 @@ def _download(invocation: Invocation) -> _Download | None:
             elif value == "--output-dir":
                 directory = following
             elif value.startswith("-") and not value.startswith("--") and len(value) > 2:
-                option, attached = _cluster(value, _CURL_VALUES)
+                option, attached = option_cluster(value, CURL_VALUES)
                 if option == "o":
                     files.append(attached or following)
                 before = value[1:].split(option, 1)[0] if option else value[1:]
@@ -576,7 +586,7 @@ def _download(invocation: Invocation) -> _Download | None:
             elif value.startswith("--output-document="):
                 files.append(value.partition("=")[2])
             elif value.startswith("-") and not value.startswith("--") and len(value) > 1:
-                option, attached = _cluster(value, _WGET_VALUES)
+                option, attached = option_cluster(value, _WGET_VALUES)
                 if option == "O":
                     files.append(attached or following)
                 elif option == "P":
@@ -869,7 +879,7 @@ class _Tracker:
 
     def unpacked(self, archive: str, directory: str | None, cwd: str | None, by: str) -> None:
         """An archive downloaded by ``by`` extracted into ``directory`` (None: where the command runs)."""
-        if directory is not None:
+        if directory is not None and directory.rstrip("/") not in ("", "."):
             self.trees[self.path(directory, cwd).rstrip("/")] = by
         else:
             place = self.path(".", cwd) if cwd else None

@@ -42,7 +42,7 @@ from ..parse import Script
 from ..paths import normalize_path
 from ..programs import Invocation, walk
 from ..verdict import UPLOAD, Verdict
-from .exfiltration import sends_stdin
+from .exfiltration import CURL_VALUES, option_cluster, sends_stdin
 
 __all__ = ["judge", "judge_script", "unseen_file"]
 
@@ -149,13 +149,14 @@ def _http_files(invocation: Invocation) -> Iterator[str]:
             form = _FORM_FILE.match(value)
             if form is not None:
                 yield form.group(1)
-        elif word.startswith("-") and not word.startswith("--") and len(word) > 2:
-            short, rest = word[:2], word[2:]  # curl -d@file, -Ffile=@x, -Tfile
-            if short == "-T":
+        elif word.startswith("-") and not word.startswith("--") and len(word) > 2 and name != "wget":
+            short, rest = option_cluster(word, CURL_VALUES)  # curl -d@file, -sF f=@x, -sTfile
+            rest = rest or _following(words, index)
+            if short == "T":
                 yield rest
-            elif short == "-d" and rest.startswith("@"):
+            elif short == "d" and rest.startswith("@"):
                 yield rest[1:]
-            elif short == "-F" and (form := _FORM_FILE.match(rest)) is not None:
+            elif short == "F" and (form := _FORM_FILE.match(rest)) is not None:
                 yield form.group(1)
 
 
