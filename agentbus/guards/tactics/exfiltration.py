@@ -1113,6 +1113,10 @@ def _pipeline(stages: list[Invocation], home: str, tracker: _Tracker) -> Verdict
             names = _url_name(_values(stages[0])) or [""]
             tracker.unpacked(names[0], extraction.directory, stage.cwd, f"downloaded by {stages[0].name}")
             tracker.carried.add(id(stage.command))
+        copied = derived(stage) if stage.name in ("tee", "dd") else None
+        for output in copied.outputs if copied is not None else ():  # curl URL | tee /tmp/x
+            tracker.add(output, stage.cwd, f"downloaded by {stages[0].name}")
+            tracker.carried.add(id(stage.command))
     last = stages[-1]
     for redirect in last.command.redirects:
         target = last.command.static(redirect.target)
