@@ -198,3 +198,10 @@ def test_a_session_without_downloads_keeps_nothing_whatever_it_moves() -> None:
     for command in ("mv a b", "tar xf x.tgz", "cd kit && ./install", "base64 -d x > y"):
         session_downloads.remember("quiet", command)
     assert session_downloads.earlier_downloads("quiet") == []
+
+
+@given(st.text(max_size=300))
+def test_any_text_after_a_download_gives_statements_no_longer_than_the_limit(text: str) -> None:
+    earlier = ["curl -sLO https://x.example/kit.tar.gz", "cd /tmp; tar xzf kit.tar.gz"]
+    statements = session_downloads.download_statements(text, earlier)
+    assert all(len(s) <= session_downloads.MAX_STATEMENT for s in statements)
