@@ -76,7 +76,7 @@ _SECRET_NAME = lazy_compile(
     r"^(?:id_[a-z0-9_*?\[\]]+|.*\.(?:pem|key|p12|pfx|ppk|jks|keystore|kdbx?|ovpn|gpg|asc|keychain(?:-db)?|"
     r"psafe3|agilekeychain|opvault|1pif|rdp|pgpass|tfrc\.json)|\.?netrc|_netrc|\.?git-credentials|"
     r"\.?pgpass|\.?my\.cnf|credentials(?:\.\w+)?|\.?s3cfg|\.?npmrc|\.?pypirc|\.?vault-token|\.?boto|"
-    r"\.?docker/config\.json|authorized_keys|known_hosts|shadow|master\.passwd|"
+    r"\.?docker/config\.json|known_hosts|shadow|master\.passwd|"
     r"tokens?(?:\.\w+)?|.*[._-]token|access_tokens\.db|wp-config\.php|\.env(?:\.[a-z]+)?|\*\.env|secrets?(?:\.\w+)?|.*passw(?:or)?d.*|.*secret.*|"
     r"logins\.json|key[34]\.db|login data|cookies(?:\.sqlite)?|kubeconfig|\.?kube/config|"
     r"\.aws/credentials|.*\.aws.*|.*\.ssh.*|keyring.*|.*wallet.*|htpasswd|\.htpasswd)$",
@@ -142,7 +142,20 @@ def _search(invocation: Invocation, home: str) -> Verdict | None:
     places: list[str] = []
     expect_value = ""
     pattern_given = False
+    explicit = any(  # -e/-f name the pattern: then every positional is a place, even before them
+        v in ("-e", "--regexp", "-f", "--file") or v.startswith(("--regexp=", "--file="))
+        or _short_cluster_value(v) is not None
+        for v in values
+    )  # fmt: skip
     for value in values:
+        cluster = _short_cluster_value(value)
+        if cluster is not None:  # -ie PATTERN, -rnwe PATTERN, -ePATTERN: -e inside a cluster of flags
+            if cluster:
+                patterns.append(cluster)
+                pattern_given = True
+            else:
+                expect_value = "-e"
+            continue
         if expect_value:
             if expect_value in ("-e", "--regexp"):
                 patterns.append(value)
@@ -162,7 +175,7 @@ def _search(invocation: Invocation, home: str) -> Verdict | None:
             continue
         if value.startswith("-") and len(value) > 1:
             continue
-        if not pattern_given and not patterns:
+        if not explicit and not pattern_given and not patterns:
             patterns.append(value)
             pattern_given = True
             continue
@@ -177,6 +190,19 @@ def _search(invocation: Invocation, home: str) -> Verdict | None:
         if where:
             return _verdict(invocation, f"searches {where} for passwords, keys or tokens")
     return None
+
+
+def _short_cluster_value(value: str) -> str | None:
+    """The pattern of a short-option cluster ending in ``-e`` (``-ie``: "" for the next word), else None.
+
+    ``grep -rnw / -ie PASSWORD``: the cluster gives the pattern, so ``/`` is a place searched.
+    """
+    if not re.fullmatch(r"-[a-zA-Z]+e.*", value) or value.startswith("--") or value == "-e":
+        return None
+    flags, _, attached = value[1:].partition("e")
+    if any(flag in "mABCdDfj" for flag in flags):
+        return None  # a value-taking flag before the e: the e is that flag's value (-m5e is unusual)
+    return attached
 
 
 _FIND_NAME_TESTS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex",
