@@ -131,7 +131,8 @@ TLDR_CEILINGS = {
     # delete-db-instance` (asked: service change); `gcloud projects delete`, `aws cloudwatch delete-alarms`,
     # `az storage account keys list`, `az disk grant-access` (blocked).
     "cloud control": 10,
-    "credential hunting": 32,  # keyloggers: `evtest /dev/input/...`, `intercept -g`; cloud: storage keys
+    "credential hunting": 42,  # keyloggers: `evtest /dev/input/...`, `intercept -g`; cloud: storage keys;
+    # impacket's GetNPUsers.py and GetUserSPNs.py pages (AS-REP roasting and Kerberoasting, 10)
     "data collection": 145,  # the pages of screenshot, recorder, webcam, clipboard and sniffer programs
     "data destruction": 5,
     "defense impairment": 27,  # macOS: fdesetup disable (FileVault off)

@@ -239,9 +239,10 @@ _LOCATORS = frozenset({"locate", "mlocate", "plocate", "slocate", "mdfind", "glo
 _MDFIND_NAME = lazy_compile(r"(?:==|=)\s*[\"']?([^\"'\s]+)")
 
 
-def _locate(invocation: Invocation) -> Verdict | None:
+def _locate(invocation: Invocation, home: str) -> Verdict | None:
     values = _values(invocation)
     skip = False
+    scopes = [values[i + 1] for i, v in enumerate(values[:-1]) if v == "-onlyin"]
     for value in values:
         if skip:
             skip = False
@@ -254,6 +255,11 @@ def _locate(invocation: Invocation) -> Verdict | None:
         names = [value, *_MDFIND_NAME.findall(value)]
         if any(secret_name(n) for n in names):
             return _verdict(invocation, f"looks up credential files by name ({value})")
+        if invocation.name == "mdfind" and _SECRET_WORDS.search(value):
+            # Spotlight indexes contents too: mdfind AKIA, kMDItemTextContent == '*password*'.
+            where = next((w for w in (wide_root(s, home, invocation.cwd) for s in scopes) if w), None)
+            if not scopes or where:
+                return _verdict(invocation, f"searches {where or 'every indexed file'} for {value[:40]}")
     return None
 
 
@@ -269,11 +275,14 @@ _NAMES_ONLY = frozenset({"ls", "stat", "test", "[", "[[", "file", "du", "readlin
 _DUMPERS = lazy_compile(
     r"^(?:mimipenguin|lazagne|mimikatz|pypykatz|secretsdump|procdump|keychaindump|chainbreaker|"
     r"firefox_decrypt|hack-browser-data|sharpchrome|sharpweb|dumpkeychain|lsassy|unshadow|"
-    r"linpeas|credentialharvester|swap_digger|3snake|keetheft|keethief|dploot|ssh-agent-dump)"
+    r"linpeas|credentialharvester|swap_digger|3snake|keetheft|keethief|dploot|ssh-agent-dump|"
+    r"(?:impacket-)?(?:secretsdump|getnpusers|getuserspns|ticketer|dpapi|goldenpac|keylistattack)|"
+    r"kerbrute)"
     r"(?:\.(?:py|sh|pl|rb|exe|ps1))?$",
     re.IGNORECASE,
 )
-"""Tools whose only purpose is dumping credentials from memory, stores or the disk."""
+"""Tools whose only purpose is dumping credentials from memory, stores or the disk, or taking them from a
+domain (impacket's roasting, ticket forging and DPAPI key scripts, kerbrute)."""
 _KEEPERS = lazy_compile(
     r"ssh-agent|gpg-agent|gnome-keyring|keepass|kwallet|seahorse|sshd|\bsudo\b|\bsu\b|passwd|login|"
     r"chrome|chromium|firefox|safari|brave|msedge|1password|bitwarden|lastpass|vault|securityd|lsass|"
@@ -370,15 +379,53 @@ def _memory_script(invocation: Invocation) -> Verdict | None:
 def _dumper(invocation: Invocation) -> Verdict | None:
     values = _values(invocation)
     if _DUMPERS.match(invocation.name):
-        return _verdict(invocation, f"{invocation.name} dumps stored credentials")
+        return _verdict(invocation, f"{invocation.name} is a credential-theft tool")
     if INTERPRETERS.match(invocation.name) or invocation.name in SHELLS:
         for index, value in enumerate(values):
             if value.startswith("-") and value != "-m":
                 continue
             module = values[index + 1] if value == "-m" and index + 1 < len(values) else value
             if _DUMPERS.match(posixpath.basename(module)):
-                return _verdict(invocation, f"{module} dumps stored credentials")
+                return _verdict(invocation, f"{module} is a credential-theft tool")
             break
+    return None
+
+
+# -- a browser's session opened to other programs ---------------------------------------------
+
+_BROWSERS = lazy_compile(
+    r"(?:google[- ]chrome(?:-stable|-beta|-unstable)?|chrome|chromium(?:-browser)?|brave(?:-browser)?"
+    r"|brave browser|msedge|microsoft[- ]edge(?:-stable)?|vivaldi|opera|arc)(?:\.app)?",
+    re.IGNORECASE,
+)
+
+
+def _browser_debugging(invocation: Invocation) -> Verdict | None:
+    """The user's own browser profile opened on a debugging port: any local program can read its cookies.
+
+    Automation (Puppeteer, Playwright, ``chrome --headless``) runs on a profile of its own
+    (``--user-data-dir``) or headless; restarting the user's browser with the port is how
+    cookie stealers (WhiteChocolateMacademiaNut, CookieMonster) take the sessions.
+    """
+    values = _values(invocation)
+    name = invocation.name
+    if name == "open":
+        app = next((values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-a", "-b")), "")
+        if not _BROWSERS.fullmatch(posixpath.basename(app.rstrip("/"))) or "--args" not in values:
+            return None
+        values = values[values.index("--args") + 1 :]
+    else:
+        # The program's own word, whole: "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome"
+        # is one quoted path, though a name with a space is read as split words (Google, Chrome...).
+        heads = (posixpath.basename(invocation.command.static(w) or "") for w in invocation.command.words)
+        head = next((h for h in heads if name and h.startswith(name)), "")
+        if not _BROWSERS.fullmatch(head):
+            return None
+    options = {v.partition("=")[0] for v in values}
+    if options & {"--user-data-dir", "--headless"}:
+        return None
+    if options & {"--remote-debugging-port", "--remote-debugging-pipe"}:
+        return _verdict(invocation, "opens the user's browser session on a debugging port, where its cookies can be read")
     return None
 
 
@@ -689,7 +736,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     elif name in _SEARCHERS:
         verdict = _search(invocation, home)
     elif name in _LOCATORS:
-        verdict = _locate(invocation)
+        verdict = _locate(invocation, home)
     else:
         verdict = (
             _debugger(invocation)
@@ -697,6 +744,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             or _memory_script(invocation)
             or _sshpass(invocation, home)
             or _secret_printers(invocation)
+            or _browser_debugging(invocation)
         )
     if verdict is not None:
         return verdict
