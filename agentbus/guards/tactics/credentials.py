@@ -243,6 +243,9 @@ def _locate(invocation: Invocation, home: str) -> Verdict | None:
     values = _values(invocation)
     skip = False
     scopes = [values[i + 1] for i, v in enumerate(values[:-1]) if v == "-onlyin"]
+    where = next((w for w in (wide_root(s, home, invocation.cwd) for s in scopes) if w), None)
+    if scopes and where is None:
+        return None  # mdfind -onlyin . password: a search of the project
     for value in values:
         if skip:
             skip = False
@@ -257,9 +260,7 @@ def _locate(invocation: Invocation, home: str) -> Verdict | None:
             return _verdict(invocation, f"looks up credential files by name ({value})")
         if invocation.name == "mdfind" and _SECRET_WORDS.search(value):
             # Spotlight indexes contents too: mdfind AKIA, kMDItemTextContent == '*password*'.
-            where = next((w for w in (wide_root(s, home, invocation.cwd) for s in scopes) if w), None)
-            if not scopes or where:
-                return _verdict(invocation, f"searches {where or 'every indexed file'} for {value[:40]}")
+            return _verdict(invocation, f"searches {where or 'every indexed file'} for {value[:40]}")
     return None
 
 
@@ -425,7 +426,8 @@ def _browser_debugging(invocation: Invocation) -> Verdict | None:
     if options & {"--user-data-dir", "--headless"}:
         return None
     if options & {"--remote-debugging-port", "--remote-debugging-pipe"}:
-        return _verdict(invocation, "opens the user's browser session on a debugging port, where its cookies can be read")
+        why = "opens the user's browser session on a debugging port, where its cookies can be read"
+        return _verdict(invocation, why)
     return None
 
 

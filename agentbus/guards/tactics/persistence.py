@@ -438,7 +438,9 @@ def _backgrounds(code: str) -> bool:
     except ShellSyntaxError:
         return False
     return any(
-        stage.command.background or stage.name in ("nohup", "setsid", "disown") or "nohup" in stage.wrappers
+        stage.command.background
+        or stage.name in ("nohup", "setsid", "disown")
+        or {"nohup", "setsid"} & set(stage.wrappers)
         for stages in walk(script)
         for stage in stages
     )

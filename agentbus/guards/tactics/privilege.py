@@ -293,9 +293,8 @@ def _option_named_files(invocation: Invocation) -> Verdict | None:
     for name in names:
         base = name.rsplit("/", 1)[-1]
         if base.startswith("-") and _COMMAND_OPTION_NAME.match(base):
-            return _verdict(
-                PRIVILEGE, invocation, f"names a file {base}: a glob (tar *) run by another user turns it into a command"
-            )
+            why = f"names a file {base}: a glob (tar *) run by another user turns it into a command"
+            return _verdict(PRIVILEGE, invocation, why)
     return None
 
 
