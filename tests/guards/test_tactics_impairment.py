@@ -414,3 +414,34 @@ def test_memory_traces_dropped_and_freebsd_root_cas_are_impairment(command: str)
 )
 def test_reading_memory_settings_or_one_swap_file_off_runs(command: str) -> None:
     assert verdict_of(command) == ("allow", None)
+
+
+# -- an installed program's signature -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "codesign --remove-signature /Applications/Slack.app",
+        "sudo codesign -f -s - /Applications/Zoom.us.app",
+        "codesign --force --deep --sign - /usr/local/bin/tool",
+        "codesign -fs - /Library/Application\\ Support/x/helper",
+    ],
+)
+def test_an_installed_program_unsigned_or_resigned_is_impairment(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert (verdict.category, verdict.decision) == (IMPAIR, "block")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "codesign -s 'Developer ID Application: Me' build/MyApp.app",
+        "codesign --force --sign - ./build/app",
+        "codesign -dv --verbose=4 /Applications/Slack.app",
+        "codesign --verify --deep --strict /Applications/Slack.app",
+    ],
+)
+def test_signing_the_project_or_reading_a_signature_runs(command: str) -> None:
+    assert check_command(command, home=HOME) is None

@@ -507,6 +507,22 @@ def _mandatory_access(invocation: Invocation) -> Verdict | None:
     return None
 
 
+_INSTALLED = ("/Applications/", "/System/", "/Library/", "/usr/", "/bin/", "/sbin/", "/opt/homebrew/")
+
+
+def _resigns_installed(values: list[str]) -> bool:
+    """``codesign --remove-signature /Applications/X.app``, ``codesign -f -s - /usr/bin/x``.
+
+    Signing the project's build output is what codesign is for; an installed program
+    re-signed or unsigned loses what Gatekeeper, TCC and the keychain trust it by.
+    """
+    changes = "--remove-signature" in values or (
+        any(v in ("-f", "--force") or (v[:1] == "-" and v[1:2] != "-" and "f" in v[1:]) for v in values)
+        and any(v in ("-s", "--sign") or (v[:1] == "-" and v[1:2] != "-" and v.endswith("s")) for v in values)
+    )
+    return changes and any(v.startswith(_INSTALLED) for v in values)
+
+
 def _macos(invocation: Invocation, home: str) -> Verdict | None:
     name = invocation.name
     values = _values(invocation)
@@ -516,6 +532,8 @@ def _macos(invocation: Invocation, home: str) -> Verdict | None:
         return _verdict(IMPAIR, invocation, "turns Gatekeeper off, or waves a program through it")
     if name == "csrutil" and ("disable" in values or ("enable" in values and "--without" in values)):
         return _verdict(IMPAIR, invocation, "turns System Integrity Protection off")
+    if name == "codesign" and _resigns_installed(values):
+        return _verdict(IMPAIR, invocation, "strips or replaces the signature of an installed program")
     if (
         name == "defaults"
         and values[:1] in (["write"], ["delete"])
