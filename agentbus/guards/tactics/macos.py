@@ -248,9 +248,12 @@ def _dscl(invocation: Invocation, home: str) -> Verdict | None:
     values = _values(invocation)
     lowered = [v.lower() for v in values]
     nodes = (".", "localhost", "/local/default", "/search")
-    verbs = {v.lstrip("-") for v in lowered if v.startswith("-")} | {  # dscl . create: no dash needed
-        lowered[i + 1] for i, v in enumerate(lowered[:-1]) if v in nodes
-    }
+    verbs = (
+        {v.lstrip("-") for v in lowered if v.startswith("-")}
+        | {  # dscl . create: no dash needed
+            lowered[i + 1] for i, v in enumerate(lowered[:-1]) if v in nodes
+        }
+    )
     if verbs & {"read", "readall", "readpl", "search"} and any(_PASSWORD_HASH.search(v) for v in values):
         return _verdict(CREDENTIALS, invocation, "reads an account's password hash")
     if not verbs & {"create", "append", "merge", "change", "createpl", "mergepl"}:
