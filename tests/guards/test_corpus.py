@@ -112,7 +112,7 @@ EXTERNAL_FLOORS = {
     "privilege-escalation": 21,
     # realworld: a new key named rootCA.key is no longer held on its name; cloud: Stratus detonations
     "defense-impairment": 91,
-    "credential-access": 52,  # packet captures and keyloggers (trap DEBUG, PROMPT_COMMAND, auditctl); stratus
+    "credential-access": 53,  # packet captures and keyloggers (trap DEBUG, PROMPT_COMMAND, auditctl); stratus
     "impact": 26,
     "exfiltration": 27,  # collection too: screen, clipboard, archives of /etc and /var/log, uploads
 }
