@@ -131,8 +131,10 @@ TLDR_CEILINGS = {
     # delete-db-instance` (asked: service change); `gcloud projects delete`, `aws cloudwatch delete-alarms`,
     # `az storage account keys list`, `az disk grant-access` (blocked).
     "cloud control": 10,
-    "credential hunting": 42,  # keyloggers: `evtest /dev/input/...`, `intercept -g`; cloud: storage keys;
+    # keyloggers: `evtest /dev/input/...`, `intercept -g`; cloud: storage keys; and (cracking family)
+    # the pages of password guessers and crackers: hydra, medusa, nxc, patator, john, hashcat, zip2john;
     # impacket's GetNPUsers.py and GetUserSPNs.py pages (AS-REP roasting and Kerberoasting, 10)
+    "credential hunting": 146,
     "data collection": 145,  # the pages of screenshot, recorder, webcam, clipboard and sniffer programs
     "data destruction": 5,
     "defense impairment": 27,  # macOS: fdesetup disable (FileVault off)
