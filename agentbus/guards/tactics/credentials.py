@@ -277,13 +277,13 @@ _DUMPERS = lazy_compile(
     r"^(?:mimipenguin|lazagne|mimikatz|pypykatz|secretsdump|procdump|keychaindump|chainbreaker|"
     r"firefox_decrypt|hack-browser-data|sharpchrome|sharpweb|dumpkeychain|lsassy|unshadow|"
     r"linpeas|credentialharvester|swap_digger|3snake|keetheft|keethief|dploot|ssh-agent-dump|"
-    r"(?:impacket-)?(?:secretsdump|getnpusers|getuserspns|ticketer|dpapi|goldenpac|keylistattack)|"
-    r"kerbrute)"
+    r"(?:impacket-)?(?:secretsdump|getnpusers|getuserspns|ticketer|dpapi|goldenpac|keylistattack))"
     r"(?:\.(?:py|sh|pl|rb|exe|ps1))?$",
     re.IGNORECASE,
 )
 """Tools whose only purpose is dumping credentials from memory, stores or the disk, or taking them from a
-domain (impacket's roasting, ticket forging and DPAPI key scripts, kerbrute)."""
+domain (impacket's roasting, ticket forging and DPAPI key scripts; guessing and cracking passwords is
+:mod:`.cracking`'s)."""
 _KEEPERS = lazy_compile(
     r"ssh-agent|gpg-agent|gnome-keyring|keepass|kwallet|seahorse|sshd|\bsudo\b|\bsu\b|passwd|login|"
     r"chrome|chromium|firefox|safari|brave|msedge|1password|bitwarden|lastpass|vault|securityd|lsass|"
