@@ -21,8 +21,7 @@ import re
 import shlex
 from collections.abc import Callable, Iterator
 
-import attrs
-
+from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from .programs import Invocation
 
@@ -160,16 +159,23 @@ _WRITES = lazy_compile(
 )
 
 
-@attrs.frozen
-class CodeDanger:
+class CodeDanger(Frozen):
     """What interpreter code does that a shell command rule would block: a category and why.
 
     ``command`` is the shell command the code runs, when the danger is a shell call.
     """
 
+    __slots__ = ("category", "command", "why")
+
     category: str
     why: str
-    command: str = ""
+    command: str
+
+    def __init__(self, category: str, why: str, command: str = "") -> None:
+        set_field = object.__setattr__
+        set_field(self, "category", category)
+        set_field(self, "why", why)
+        set_field(self, "command", command)
 
 
 _PROGRAM_CODE_FLAGS = {
