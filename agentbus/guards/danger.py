@@ -24,7 +24,6 @@ script to disk and run it.
 
 from __future__ import annotations
 
-import base64
 import binascii
 import functools
 import re
@@ -868,6 +867,8 @@ def _decoded(stages: list[Invocation]) -> str | None:
             if text is None:
                 return None
         elif stage.name in ("base64", "openssl") and {"-d", "--decode", "-D"} & set(stage.args):
+            import base64  # here, not at import: it loads struct, a cost to every hook process
+
             try:
                 text = base64.b64decode(text.strip() + "==", validate=False).decode("utf-8", "replace")
             except (binascii.Error, ValueError):

@@ -15,7 +15,6 @@ that could backtrack into each other.
 
 from __future__ import annotations
 
-import base64
 import binascii
 import re
 import shlex
@@ -348,6 +347,8 @@ def _shell_commands(code: str, *, awk: bool) -> Iterator[str]:
     for match in _DO_SHELL_SCRIPT.finditer(code):
         yield match.group(1).replace('\\"', '"')  # osascript -e 'do shell script "rm …" with administrator …'
     for match in _BASE64_LITERAL.finditer(code):
+        import base64  # here, not at import: it loads struct, a cost to every hook process
+
         try:
             decoded = base64.b64decode(match.group(1) + "==").decode("utf-8", "replace")
         except (binascii.Error, ValueError):

@@ -341,13 +341,13 @@ _AWS_OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
 """Operations judged whatever their options: (service, operation) -> (category, why)."""
 
 _IDENTITY_CHANGES: dict[str, re.Pattern[str]] = {
-    "rolesanywhere": re.compile(r"^(?:create|update|enable)-"),
-    "sso-admin": re.compile(
+    "rolesanywhere": lazy_compile(r"^(?:create|update|enable)-"),
+    "sso-admin": lazy_compile(
         r"^(?:create-account-assignment|create-permission-set|attach-|put-inline-policy)"
     ),
-    "identitystore": re.compile(r"^(?:create|update)-"),
-    "eks": re.compile(r"^(?:create-access-entry|update-access-entry|associate-access-policy)$"),
-    "organizations": re.compile(r"^(?:invite-account-to-organization|create-account)$"),
+    "identitystore": lazy_compile(r"^(?:create|update)-"),
+    "eks": lazy_compile(r"^(?:create-access-entry|update-access-entry|associate-access-policy)$"),
+    "organizations": lazy_compile(r"^(?:invite-account-to-organization|create-account)$"),
 }
 """Services besides IAM that decide who gets credentials (IAM Roles Anywhere, Identity Center, EKS access)."""
 _CLUSTER_ADMIN_POLICY = lazy_compile(r"/(?:AmazonEKSClusterAdminPolicy|AmazonEKSAdminPolicy)$")
@@ -941,10 +941,10 @@ def _stratus(invocation: Invocation, call: CloudCall) -> Verdict | None:
 
 
 _PACU_FAMILIES = (
-    (re.compile(r"privesc|escalat"), PRIVILEGE),
-    (re.compile(r"backdoor|persist|startup|userdata|user_data"), STEALTH_PERSISTENCE),
-    (re.compile(r"disrupt|cloudtrail|guardduty|detection|waf|evasion|config"), IMPAIR),
-    (re.compile(r"secret|password|download|cred|keys|dump|sniff"), CREDENTIALS),
+    (lazy_compile(r"privesc|escalat"), PRIVILEGE),
+    (lazy_compile(r"backdoor|persist|startup|userdata|user_data"), STEALTH_PERSISTENCE),
+    (lazy_compile(r"disrupt|cloudtrail|guardduty|detection|waf|evasion|config"), IMPAIR),
+    (lazy_compile(r"secret|password|download|cred|keys|dump|sniff"), CREDENTIALS),
 )
 
 
