@@ -175,8 +175,8 @@ class ClaudeCodeToolError(Exception):
 class HookReply(Frozen):
     """What a hook answers: an exit code, a JSON object for stdout, a message for stderr.
 
-    Immutable, compared by value, with a ``repr`` and :meth:`~agentbus.frozen.Frozen.replace`
-    (a plain class, not attrs: the hook process builds no class it can do without).
+    Immutable, compared by value, with a ``repr`` and ``replace(**changes)`` (a plain
+    class, not attrs: a hook process builds no class at import that it can do without).
     """
 
     __slots__ = ("exit_code", "output", "stderr")

@@ -49,7 +49,7 @@ def _frozen_verdicts(value: Mapping[str, str] | _Frozen | None) -> _Frozen:
     """The user's overrides, checked and in a hashable form (a policy is a cache key)."""
     if value is None:
         return ()
-    if isinstance(value, tuple):  # the frozen form: an evolve() or a copy
+    if isinstance(value, tuple):  # the frozen form: a replace() or a copy
         value = dict(value)
     if not isinstance(value, Mapping):
         raise TypeError(f"verdicts must map categories to 'block', 'ask' or 'allow', got {value!r}")
