@@ -19,6 +19,7 @@ from .parse import parsed
 from .paths import check_path, display_path, normalize_path
 from .policy import DEFAULT_POLICY, Policy, using
 from .programs import walk
+from .script_files import check_script_files, stricter
 
 __all__ = ["EXAMPLES", "add_arguments", "explain", "run"]
 
@@ -63,8 +64,12 @@ def explain(
             break
     lines.append("verdicts:")
     with using(policy):
+        command_verdict = check_command(command, home=home, policy=policy)
+        if command_verdict is None or command_verdict.decision != "block":
+            found = check_script_files(command, cwd=cwd, home=home, policy=policy)
+            command_verdict = stricter(command_verdict, found)
         verdicts = (
-            (GUARD_ID, check_command(command, home=home, policy=policy)),
+            (GUARD_ID, command_verdict),
             (SHELL_FILE_GUARD_ID, policy.apply(check_shell_files(command, cwd=cwd))),
         )
     for guard_id, verdict in verdicts:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from . import danger, files
+from . import danger, files, script_files
 from .budget import decide
 from .parse import parse
 from .paths import normalize_path
@@ -32,4 +32,8 @@ def judge_command(command: str, *, home: str | None = None, cwd: str | None = No
             command, cwd, environment_home, script
         )
 
-    return decide(command, judge)
+    verdict = decide(command, judge)
+    if verdict is None or verdict.decision != "block":
+        # The scripts it runs from disk, by their content (a budget of their own).
+        verdict = script_files.stricter(verdict, script_files.check_script_files(command, cwd=cwd, home=home))
+    return verdict

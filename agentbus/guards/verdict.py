@@ -24,6 +24,7 @@ __all__ = [
     "DEFAULT_VERDICTS",
     "TACTICS",
     "UNDECIDED",
+    "UNJUDGED_SCRIPT",
     "VERDICTS",
     "Guard",
     "Verdict",
@@ -84,6 +85,10 @@ CLOUD_CONTROL = "cloud control"
 RESOURCE_HIJACK = "resource hijacking"
 """Running a cryptocurrency miner (xmrig, a ``stratum+tcp://`` pool): the machine spent for someone else."""
 
+UNJUDGED_SCRIPT = "unjudged script"
+"""A script run from disk that the guard could not judge: too large, unreadable, not a regular
+file, compiled (AppleScript, Python bytecode), nested too deep (:mod:`.script_files`)."""
+
 TACTICS = (EVIDENCE, IMPAIR, PRIVILEGE, CREDENTIALS, SHUTDOWN, DATA_DESTRUCTION, DOWNLOAD_RUN, EXFILTRATION,
            STEALTH_PERSISTENCE, SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL, COLLECTION,
            CLOUD_CONTROL, RESOURCE_HIJACK)  # fmt: skip
@@ -101,6 +106,7 @@ _BLOCKED_TACTICS = (EVIDENCE, IMPAIR, PRIVILEGE, CREDENTIALS, SHUTDOWN, DATA_DES
 DEFAULT_VERDICTS: dict[str, str] = {
     **dict.fromkeys((*CATEGORIES, SECRETS, *_BLOCKED_TACTICS), BLOCK),
     **dict.fromkeys((SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL, COLLECTION, CLOUD_CONTROL), ASK),
+    UNJUDGED_SCRIPT: ASK,
 }
 """Every category a guard can judge, and what it does by default."""
 
