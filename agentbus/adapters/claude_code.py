@@ -376,7 +376,9 @@ async def decide(bus: Bus, payload: Mapping[str, Any]) -> ToolCall:
     return await _decide(bus, tool_name, tool_input, payload)
 
 
-async def _decide(bus: Bus, tool_name: str, tool_input: dict[str, Any], payload: Mapping[str, Any]) -> ToolCall:
+async def _decide(
+    bus: Bus, tool_name: str, tool_input: dict[str, Any], payload: Mapping[str, Any]
+) -> ToolCall:
     return await bus.decide_tool(
         canonical_tool(tool_name),
         canonical_args(tool_name, tool_input),

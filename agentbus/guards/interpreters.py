@@ -258,7 +258,9 @@ def judge_code(
     one-liner: a socket counts as a reverse shell only beside a shell bound to it
     (``dup2``, ``pty.spawn``, ``/bin/sh``), and starting an interactive shell is no finding.
     """
-    danger = _judge_once(code, awk=awk, is_critical=is_critical, judge_shell=judge_shell, whole_file=whole_file)
+    danger = _judge_once(
+        code, awk=awk, is_critical=is_critical, judge_shell=judge_shell, whole_file=whole_file
+    )
     if danger is None and ("\\" in code):
         # exec("import os\\nos.system(\\"rm -rf ~\\")"): the code inside a string, unescaped once.
         unescaped = code.replace('\\"', '"').replace("\\'", "'").replace("\\n", "\n").replace("\\t", "\t")

@@ -59,8 +59,8 @@ __all__ = [
     "MAX_BYTES",
     "MAX_DEPTH",
     "MAX_FILES",
-    "check_script_files",
     "call_directory",
+    "check_script_files",
     "stricter",
     "working_directory",
 ]
@@ -157,7 +157,13 @@ def _runs(invocation: Invocation) -> _Run | None:
     if INTERPRETERS.match(name):
         return _interpreter_file(invocation)
     head = _head(invocation)
-    if name and head is not None and "/" in head and posixpath.basename(head) == name and not invocation.dynamic:
+    if (
+        name
+        and head is not None
+        and "/" in head
+        and posixpath.basename(head) == name
+        and not invocation.dynamic
+    ):
         return _Run(head, "", invocation.cwd)  # ./x.sh, /tmp/x: the shebang says how
     return None
 
@@ -173,7 +179,11 @@ def _interpreter_file(invocation: Invocation) -> _Run | None:
     for index, value in enumerate(values):
         if skip:
             skip = False
-            if language == "osascript" and values[index - 1] == "-l" and (value or "").lower() == "javascript":
+            if (
+                language == "osascript"
+                and values[index - 1] == "-l"
+                and (value or "").lower() == "javascript"
+            ):
                 language = "jxa"
             continue
         if value is None:
@@ -191,6 +201,10 @@ def _interpreter_file(invocation: Invocation) -> _Run | None:
     return None
 
 
+_WRITERS = frozenset({"tee", "cp", "mv", "install", "ln", "rsync", "curl", "wget", "dd", "unzip", "tar"})
+"""Programs that may write their operands (a copy's destination, a download, an unpacked file)."""
+
+
 def _written(script: Script) -> set[str]:
     """Files the command itself writes (redirects, ``tee``, a copy's destination): the text on
     disk is not what runs (what :mod:`.programs` can work out of it is judged there)."""
@@ -205,9 +219,7 @@ def _written(script: Script) -> set[str]:
                         written.add(posixpath.normpath(target))
             values = [v for v in (command.static(a) for a in invocation.args) if v]
             operands = [v for v in values if not v.startswith("-")]
-            if invocation.name == "tee":
-                written.update(posixpath.normpath(v) for v in operands)
-            elif invocation.name in ("cp", "mv", "install", "ln", "rsync", "curl", "wget") and operands:
+            if invocation.name in _WRITERS:
                 written.update(posixpath.normpath(v) for v in operands)
     return written
 
@@ -245,7 +257,9 @@ def read_script(path: str) -> _Read:
         return _Read(missing=True)  # bash DIR fails: nothing runs
     if not stat.S_ISREG(before.st_mode):
         return _Read(problem="it is not a regular file (a FIFO, socket or device)")
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    flags = (
+        os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    )
     try:
         descriptor = os.open(real, flags)
     except OSError as exc:
@@ -363,8 +377,12 @@ class _Judging:
         shown = run.word
         language = run.language
         if read.binary:
-            if language in ("applescript", "jxa") or language == "python":
-                what = "compiled AppleScript" if language != "python" else "compiled Python (bytecode or an archive)"
+            if language in ("applescript", "jxa", "python"):
+                what = (
+                    "compiled AppleScript"
+                    if language != "python"
+                    else "compiled Python (bytecode or an archive)"
+                )
                 return self.unjudged(shown, f"{what}: its code cannot be read")
             return None  # a program, not a script: the guards judge no binaries
         if read.text is None:
@@ -389,7 +407,9 @@ class _Judging:
         inner = self.command(script, cwd, depth + 1, path)
         return _through(inner, shown)
 
-    def code(self, text: str, language: str, shown: str, cwd: str | None, path: str, depth: int) -> Verdict | None:
+    def code(
+        self, text: str, language: str, shown: str, cwd: str | None, path: str, depth: int
+    ) -> Verdict | None:
         from . import danger
 
         def judge_shell(command: str) -> Verdict | None:
@@ -420,7 +440,11 @@ def _judge_code(
     from .danger import _critical
 
     found = judge_code(
-        code, awk=False, is_critical=lambda path: _critical(path, home, cwd), judge_shell=judge_shell, whole_file=True
+        code,
+        awk=False,
+        is_critical=lambda path: _critical(path, home, cwd),
+        judge_shell=judge_shell,
+        whole_file=True,
     )
     if found is None:
         return None
@@ -438,7 +462,11 @@ def _finding_line(
     lines = [line.strip() for line in code.split("\n") if line.strip()]
     for line in lines:
         alone = judge_code(
-            line, awk=False, is_critical=lambda path: _critical(path, home, cwd), judge_shell=judge_shell, whole_file=True
+            line,
+            awk=False,
+            is_critical=lambda path: _critical(path, home, cwd),
+            judge_shell=judge_shell,
+            whole_file=True,
         )
         if alone is not None and alone.category == category:
             return line
