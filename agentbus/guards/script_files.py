@@ -170,9 +170,9 @@ def _runs(invocation: Invocation) -> _Run | None:
 
 def _interpreter_file(invocation: Invocation) -> _Run | None:
     """``python x.py``, ``perl x.pl``, ``osascript -l JavaScript x.js``: the file operand."""
-    if inline_code(invocation) is not None:
-        return None
     language = _language(invocation.name)
+    if language != "python" and inline_code(invocation) is not None:
+        return None
     takes_value = _VALUE_OPTIONS.get(language, frozenset())
     values = [invocation.command.static(arg) for arg in invocation.args]
     skip = False
@@ -188,8 +188,8 @@ def _interpreter_file(invocation: Invocation) -> _Run | None:
             continue
         if value is None:
             return None
-        if value == "-m" and language == "python":
-            return None  # python -m module: a module, found on the path
+        if language == "python" and re.fullmatch(r"-[a-zA-Z]*[cm]", value):
+            return None  # python -c CODE (the interpreter rule's), python -m module (found on the path)
         if value == "--":
             continue
         if value.startswith("-") and value != "-":
