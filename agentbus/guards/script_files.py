@@ -205,23 +205,17 @@ _WRITERS = frozenset({"tee", "cp", "mv", "install", "ln", "rsync", "curl", "wget
 """Programs that may write their operands (a copy's destination, a download, an unpacked file)."""
 
 
-def _written(script: Script) -> set[str]:
-    """Files the command itself writes (redirects, ``tee``, a copy's destination): the text on
-    disk is not what runs (what :mod:`.programs` can work out of it is judged there)."""
-    written: set[str] = set()
-    for stages in walk(script):
-        for invocation in stages:
-            command = invocation.command
-            for redirect in command.redirects:
-                if redirect.op in (">", ">>", ">|", "&>", "&>>"):
-                    target = command.static(redirect.target)
-                    if target:
-                        written.add(posixpath.normpath(target))
-            values = [v for v in (command.static(a) for a in invocation.args) if v]
-            operands = [v for v in values if not v.startswith("-")]
-            if invocation.name in _WRITERS:
-                written.update(posixpath.normpath(v) for v in operands)
-    return written
+def _writes(invocation: Invocation) -> Iterator[str]:
+    """Files ``invocation`` may write (redirects, ``tee``, a copy's destination, a download)."""
+    command = invocation.command
+    for redirect in command.redirects:
+        if redirect.op in (">", ">>", ">|", "&>", "&>>"):
+            target = command.static(redirect.target)
+            if target:
+                yield posixpath.normpath(target)
+    if invocation.name in _WRITERS:
+        values = (command.static(a) for a in invocation.args)
+        yield from (posixpath.normpath(v) for v in values if v and not v.startswith("-"))
 
 
 # -- reading a file safely -------------------------------------------------------------------
@@ -340,16 +334,16 @@ class _Judging:
 
     def command(self, script: Script, cwd: str | None, depth: int, origin: str | None) -> Verdict | None:
         """Judge the scripts that ``script`` (a command line, or a script's text) runs from disk."""
-        written = _written(script)
+        written: set[str] = set()  # by the command itself, before: what runs is not what is on disk
         for stages in walk(script, cwd=cwd):
             for invocation in stages:
                 spend()
                 run = _runs(invocation)
-                if run is None or posixpath.normpath(run.word) in written:
-                    continue
-                verdict = self.file(run, depth, origin)
-                if verdict is not None:
-                    return verdict
+                if run is not None and posixpath.normpath(run.word) not in written:
+                    verdict = self.file(run, depth, origin)
+                    if verdict is not None:
+                        return verdict
+                written.update(_writes(invocation))
         return None
 
     def file(self, run: _Run, depth: int, origin: str | None) -> Verdict | None:

@@ -324,6 +324,7 @@ def test_a_script_written_by_the_same_command_is_judged_as_written(project: Path
     write(project / "x.sh", DELETE_HOME)
     assert check("echo ls > x.sh; bash x.sh", project) is None
     assert check_command("echo 'rm -rf ~' > x.sh; bash x.sh") is not None  # the walk judges what is written
+    assert check("bash x.sh; echo ls > x.sh", project) is not None  # overwritten only after it ran
 
 
 # -- decisions ----------------------------------------------------------------------------------
