@@ -1073,7 +1073,9 @@ def _check_redirects(invocation: Invocation, home: str) -> Verdict | None:
             return _verdict(BACKDOOR, invocation, f"connects a shell to the network through {target}")
         if redirect.op in ("<", "<<", "<<<", "<&"):
             continue
-        if redirect.op == ">&" and (target.isdigit() or target == "-"):
+        if redirect.op in (">&-", "<&-") or (
+            redirect.op == ">&" and (target.isdigit() or target in ("", "-"))
+        ):
             continue  # 1>&2, >&-: a file descriptor duplicated or closed, not a file named "2"
         if _block_device(target):
             return _verdict(DISK, invocation, f"writes straight to the block device {target}")

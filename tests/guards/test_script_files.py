@@ -327,6 +327,25 @@ def test_a_script_written_by_the_same_command_is_judged_as_written(project: Path
     assert check("bash x.sh; echo ls > x.sh", project) is not None  # overwritten only after it ran
 
 
+# -- found on real scripts --------------------------------------------------------------------
+
+
+def test_a_file_descriptor_is_not_a_file() -> None:
+    """``1>&2`` after ``cd /etc/init.d`` duplicates a descriptor; it writes no boot script."""
+    assert check_command("cd /etc/init.d && echo usage 1>&2; echo done >&-") is None
+    assert check_command("cd /etc/init.d && echo x > 2") is not None
+
+
+def test_variable_builtins_write_nothing() -> None:
+    for command in (
+        "export KERNEL_INSTALL_BOOT_ROOT=/boot",
+        "local conf=/etc/passwd",
+        "readonly R=/etc/shadow",
+    ):
+        assert check_command(command) is None, command
+    assert check_command("F=/etc/passwd; echo x >> $F") is not None
+
+
 # -- decisions ----------------------------------------------------------------------------------
 
 
