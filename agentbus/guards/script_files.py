@@ -406,15 +406,22 @@ class _Judging:
     ) -> Verdict | None:
         from . import danger
 
-        def judge_shell(command: str) -> Verdict | None:
-            if not _command_line(command):
-                return None
-            found = danger.check_command(command, home=self.home, policy=self.policy)
-            if found is not None and found.decision == "block":
-                return found
-            nested = _through(self.command(_parsed_script(command), cwd, depth + 1, path), "")
-            return stricter(found, nested)
+        judged: dict[str, Verdict | None] = {}
+        window = text
 
+        def judge_shell(command: str) -> Verdict | None:
+            if not _command_line(command, window):
+                return None
+            if command not in judged:  # the whole text, then its windows: each command once
+                found = danger.check_command(command, home=self.home, policy=self.policy)
+                if found is None or found.decision != "block":
+                    nested = _through(self.command(_parsed_script(command), cwd, depth + 1, path), "")
+                    found = stricter(found, nested)
+                judged[command] = found
+            return judged[command]
+
+        if _judge_code(text, language, self.home, cwd, judge_shell) is None:
+            return None  # nothing in the whole text: no window of it holds anything either
         for start, window in _windows(text):
             spend()
             verdict = self.policy.apply(_judge_code(window, language, self.home, cwd, judge_shell))
@@ -504,12 +511,22 @@ def _windows(text: str) -> Iterator[tuple[int, str]]:
 
 
 _COMMAND_LINE = lazy_compile(r"^\s*[\w./~$-]+(?:\s|$)")
+_PROCESS_CALL = (
+    r"(?:system|popen|exec\w*|spawn\w*|run|call|check_output|check_call|Popen|getoutput|Command|"
+    r"shell_exec|passthru|qx|%x)\s*[(\[{]*\s*[rbf]?[\"'`]"
+)
 
 
-def _command_line(command: str) -> bool:
+def _command_line(command: str, code: str) -> bool:
     """Whether a string a program hands to a process looks like a command line (one line,
-    starting with a program), not a word of prose caught by the interpreter rule's patterns."""
-    return "\n" not in command.strip() and _COMMAND_LINE.match(command) is not None
+    starting with a program), not a word of prose caught by the interpreter rule's patterns:
+    a lone word (``"screenshot"``) counts only as the first argument of a process call."""
+    command = command.strip()
+    if "\n" in command or _COMMAND_LINE.match(command) is None:
+        return False
+    if " " in command or "/" in command:
+        return True
+    return re.search(_PROCESS_CALL + re.escape(command) + r"[\"'`\s]", code) is not None
 
 
 def _candidates(run: _Run, home: str, origin: str | None) -> list[str]:
