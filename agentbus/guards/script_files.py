@@ -49,7 +49,7 @@ import attrs
 from ..lazy_regex import lazy_compile
 from .budget import BudgetExceeded, deadline, spend
 from .interpreters import INTERPRETERS, inline_code, judge_code
-from .parse import Script, parse
+from .parse import Script, parse, parsed
 from .paths import normalize_path
 from .policy import Policy, current_policy, using
 from .programs import SHELLS, Invocation, shell_mode, walk
@@ -584,12 +584,18 @@ def _judge_osascript(text: str, language: str, policy: Policy) -> Verdict | None
 
 
 def check_script_files(
-    command: str, *, cwd: str | None = None, home: str | None = None, policy: Policy | None = None
+    command: str,
+    *,
+    cwd: str | None = None,
+    home: str | None = None,
+    policy: Policy | None = None,
+    script: Script | None = None,
 ) -> Verdict | None:
     """A verdict on the scripts ``command`` runs from disk, judged by their content, or None.
 
     ``cwd`` is the directory the command runs in (relative script paths resolve
-    against it; None: only absolute and ``~`` paths are read). The decision has a
+    against it; None: only absolute and ``~`` paths are read); ``script``: the
+    command already parsed. The decision has a
     budget of its own (:mod:`.budget`); past it, a person is asked. Reads files:
     the answer holds for the files as they are now.
     """
@@ -600,7 +606,7 @@ def check_script_files(
     judging = _Judging(home, policy)
     try:
         with deadline(), using(policy):
-            found = judging.command(parse(command), cwd, 0, None)
+            found = judging.command(parsed(command) if script is None else script, cwd, 0, None)
     except BudgetExceeded as exc:
         found = judging.unjudged(_short(command), f"judging the scripts it runs took too long ({exc})")
     except RecursionError:

@@ -327,6 +327,17 @@ def test_a_script_written_by_the_same_command_is_judged_as_written(project: Path
     assert check("bash x.sh; echo ls > x.sh", project) is not None  # overwritten only after it ran
 
 
+def test_explain_reads_the_script_in_its_cwd(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``agentbus explain 'bash evil.sh' --cwd DIR``: the options may follow the quoted command."""
+    from agentbus.cli import main
+
+    write(project / "evil.sh", DELETE_HOME)
+    assert main(["explain", "bash evil.sh", "--cwd", str(project)]) == 1
+    assert "evil.sh:1: rm -rf ~" in capsys.readouterr().out
+    assert main(["explain", "--cwd", str(project), "bash", "evil.sh"]) == 1
+    assert main(["explain", f"--cwd={project}", "ls", "-la"]) == 0
+
+
 # -- found on real scripts --------------------------------------------------------------------
 
 
