@@ -140,9 +140,14 @@ TLDR_CEILINGS = {
     "evidence destruction": 8,
     "exfiltration": 1,
     "hidden persistence": 19,
-    "network backdoor": 3,
+    # reverse shells, and (tunnels family) the pages of terminals shared on the network (ttyd, gotty)
+    # and tunnels publishing SSH (`ngrok tcp 22`, `tailscale up --ssh`, chisel's `R:socks`)
+    "network backdoor": 15,
     "privilege escalation": 8,
     "privileged install": 51,
+    # the pages of tunnels, proxies and VNC servers (ngrok, cloudflared, frp, bore, lt, tor, sshuttle,
+    # `ssh -D`, x11vnc): each asked, since publishing the machine is a person's decision
+    "remote access": 65,
     "remote code execution": 2,
     "scheduled task": 15,
     "secret access": 14,  # `doppler secrets download > path/to/.env`: a .env is not written (seed 000)
