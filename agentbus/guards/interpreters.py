@@ -328,13 +328,22 @@ def _judge_once(
     return None
 
 
+_FILE_WRITES = lazy_compile(
+    r"[\"'](?:a|w|r\+|a\+|w\+|wb|ab|rb\+)[\"']|\.write\(|\bwrite(?:File|_text|_bytes)?\s*\(|appendFile|"
+    r"O_WRONLY|O_RDWR|O_APPEND|open\s*\(\s*[A-Za-z_$]\w*\s*,\s*[\"']\+?>|[\"']\+?>>?\s*/|\bputs\b|"
+    r"shutil\.(?:copy|move)|copyfile|truncate\s*\(|unlink\s*\(|remove\s*\(|chmod\s*\(|chown\s*\(|"
+    r"rename\s*\(|symlink\s*\(|os\.replace|Add-Content|Set-Content|Out-File|Copy-Item|Move-Item|New-Item"
+)
+"""In a file: a write on the line of a system path (the one-liner's list names words of prose too)."""
+
+
 def _system_write(code: str) -> re.Match[str] | None:
     """In a file: a system path written on its own line (not a comment), not anywhere near a write."""
     for match in _SYSTEM_PATH.finditer(code):
         start = code.rfind("\n", 0, match.start()) + 1
         end = code.find("\n", match.end())
         line = code[start : end if end >= 0 else len(code)]
-        if not line.lstrip().startswith(("#", "//", "*", "--")) and _WRITES.search(line):
+        if not line.lstrip().startswith(("#", "//", "*", "--")) and _FILE_WRITES.search(line):
             return match
     return None
 

@@ -216,6 +216,17 @@ def test_other_interpreters_files_are_judged(project: Path, command: str, name: 
     assert f"{name}:1:" in verdict.reason
 
 
+def test_a_system_path_in_prose_is_no_write(project: Path) -> None:
+    """Documentation naming /etc beside the word "write" is not code writing /etc."""
+    pod = "=head1 FILES\n\nThe tool will print out I<x> from F</etc/environment>, and write\nnothing.\n=cut\n"
+    write(project / "doc.pl", pod + 'my $conf = "/etc/app.conf";\nprint "ok\\n";\n')
+    assert check("perl doc.pl", project) is None
+    write(project / "w.pl", 'open(F, ">>/etc/passwd"); print F "x";\n')
+    verdict = check("perl w.pl", project)
+    assert verdict is not None
+    assert verdict.category == "system file corruption"
+
+
 def test_ordinary_python_passes(project: Path) -> None:
     """A module with a socket and a subprocess far apart is not a reverse shell."""
     write(project / "release.py", ORDINARY_PYTHON)
