@@ -89,14 +89,18 @@ def working_directory(cwd: str | None) -> Iterator[None]:
         _working_directory.reset(token)
 
 
-def call_directory(args: object = None) -> str:
+def call_directory(args: object = None) -> str | None:
     """The directory an exec call runs in: its own ``cwd`` argument, the hook's, else the process's."""
     if isinstance(args, dict):
         for key in ("cwd", "workdir", "working_directory"):
             value = args.get(key)
             if isinstance(value, str) and value.startswith("/"):
                 return value
-    return _working_directory.get() or os.getcwd()
+    found = _working_directory.get()
+    if found is None:
+        with contextlib.suppress(OSError):  # the process's directory may be gone
+            found = os.getcwd()
+    return found
 
 
 def stricter(first: Verdict | None, second: Verdict | None) -> Verdict | None:
@@ -117,17 +121,32 @@ class _Run:
     language: str
     """``shell``, ``python``, ``applescript``, ``jxa``, or another interpreter's name (``perl`` ...)."""
     cwd: str | None
+    fallbacks: tuple[str, ...] = ()
+    """Later operands, judged if ``word`` is no file: it may have been an unknown option's value
+    (``python3 --some-option value x.py``)."""
 
 
 _STDIN = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+_FALLBACKS = 3
 _PYTHON = lazy_compile(r"^(?:python[\d.]*|pypy[\d.]*)$")
 _VALUE_OPTIONS = {
-    "python": frozenset({"-W", "-X", "-Q"}),
-    "perl": frozenset({"-I", "-M", "-m", "-x"}),
+    "python": frozenset({"-W", "-X", "-Q", "--check-hash-based-pycs"}),
+    "perl": frozenset({"-I"}),
     "ruby": frozenset({"-I", "-r", "-C", "-E", "-F"}),
     "node": frozenset({"-r", "--require", "--import", "--loader", "--env-file", "--conditions", "-C"}),
     "osascript": frozenset({"-l", "-s"}),
 }  # fmt: skip
+
+
+_INLINE = {
+    "python": lazy_compile(r"-[bBdEhiIOPqsSuvVx]*[cm].*"),
+    "perl": lazy_compile(r"-[acnpstTuUwWXl0-9]*[eE].*"),
+    "ruby": lazy_compile(r"-[acdlnpsSvwWy]*e.*"),
+    "node": lazy_compile(r"-[ep]|--eval(?:=.*)?|--print(?:=.*)?"),
+    "php": lazy_compile(r"-r.*"),
+    "osascript": lazy_compile(r"-e.*"),
+}  # fmt: skip
+"""The options that give a language's interpreter its code inline, or a module (python -m)."""
 
 
 def _language(name: str) -> str:
@@ -171,7 +190,8 @@ def _runs(invocation: Invocation) -> _Run | None:
 def _interpreter_file(invocation: Invocation) -> _Run | None:
     """``python x.py``, ``perl x.pl``, ``osascript -l JavaScript x.js``: the file operand."""
     language = _language(invocation.name)
-    if language != "python" and inline_code(invocation) is not None:
+    inline = _INLINE.get(language)
+    if inline is None and inline_code(invocation) is not None:
         return None
     takes_value = _VALUE_OPTIONS.get(language, frozenset())
     values = [invocation.command.static(arg) for arg in invocation.args]
@@ -188,8 +208,8 @@ def _interpreter_file(invocation: Invocation) -> _Run | None:
             continue
         if value is None:
             return None
-        if language == "python" and re.fullmatch(r"-[a-zA-Z]*[cm]", value):
-            return None  # python -c CODE (the interpreter rule's), python -m module (found on the path)
+        if inline is not None and inline.fullmatch(value):
+            return None  # python -c CODE, perl -e CODE (the interpreter rule's); python -m module
         if value == "--":
             continue
         if value.startswith("-") and value != "-":
@@ -197,7 +217,9 @@ def _interpreter_file(invocation: Invocation) -> _Run | None:
             continue
         if value in _STDIN:
             return None
-        return _Run(value, "applescript" if language == "osascript" else language, invocation.cwd)
+        later = [v for v in values[index + 1 :] if v and not v.startswith("-")][:_FALLBACKS]
+        language = "applescript" if language == "osascript" else language
+        return _Run(value, language, invocation.cwd, tuple(later))
     return None
 
 
@@ -347,24 +369,24 @@ class _Judging:
         return None
 
     def file(self, run: _Run, depth: int, origin: str | None) -> Verdict | None:
-        shown = run.word
-        candidates = _candidates(run, self.home, origin)
-        if not candidates:
-            return None
-        if depth >= MAX_DEPTH:
-            return self.unjudged(shown, f"it is run by scripts nested more than {MAX_DEPTH} deep")
-        for path in candidates:
-            real = os.path.realpath(path)
-            if real in self.seen:
-                return None  # judged already in this decision (or a cycle: a.sh sources b.sh sources a.sh)
-            read = read_script(path)
-            if read.missing:
-                continue
-            self.seen.add(real)
-            self.files += 1
-            if self.files > MAX_FILES:
-                return self.unjudged(shown, f"the command runs more than {MAX_FILES} script files")
-            return self.content(run, read, path, depth)
+        """Judge the file ``run`` names: the first of its words that is a file, where it may be."""
+        for word in (run.word, *run.fallbacks):
+            for path in _candidates(attrs.evolve(run, word=word), self.home, origin):
+                real = os.path.realpath(path)
+                if real in self.seen:
+                    return (
+                        None  # judged already in this decision (or a cycle: a.sh sources b.sh sources a.sh)
+                    )
+                read = read_script(path)
+                if read.missing:
+                    continue
+                if depth >= MAX_DEPTH:
+                    return self.unjudged(word, f"it is run by scripts nested more than {MAX_DEPTH} deep")
+                self.seen.add(real)
+                self.files += 1
+                if self.files > MAX_FILES:
+                    return self.unjudged(word, f"the command runs more than {MAX_FILES} script files")
+                return self.content(attrs.evolve(run, word=word), read, path, depth)
         return None
 
     def content(self, run: _Run, read: _Read, path: str, depth: int) -> Verdict | None:

@@ -216,6 +216,24 @@ def test_other_interpreters_files_are_judged(project: Path, command: str, name: 
     assert f"{name}:1:" in verdict.reason
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        "python3 --some-new-option value tools/x.py",
+        "python3 -W ignore -X dev tools/x.py",
+        "python3 -Ix tools/x.py",
+        "perl -x tools/x.py",
+        "ruby -Ie tools/x.py",
+    ],
+)
+def test_an_option_value_does_not_hide_the_script(project: Path, command: str) -> None:
+    """An option the guard does not know takes a value: the next operand that is a file is judged."""
+    write(project / "tools" / "x.py", "import os\nos.system('rm -rf ~')\n")
+    verdict = check(command, project)
+    assert verdict is not None
+    assert "tools/x.py:2:" in verdict.reason
+
+
 def test_a_system_path_in_prose_is_no_write(project: Path) -> None:
     """Documentation naming /etc beside the word "write" is not code writing /etc."""
     pod = "=head1 FILES\n\nThe tool will print out I<x> from F</etc/environment>, and write\nnothing.\n=cut\n"
