@@ -187,6 +187,28 @@ def _runs(invocation: Invocation) -> _Run | None:
     return None
 
 
+def _fed(stages: list[Invocation], index: int) -> Iterator[_Run]:
+    """Files a shell or an interpreter reads its code from on standard input: ``bash < x.sh``,
+    ``cat x.sh | sh``, ``python3 - < x.py``."""
+    from .danger import _runs_stdin
+
+    invocation = stages[index]
+    if not _runs_stdin(invocation) and not (invocation.name in SHELLS and shell_mode(invocation).reads_stdin):
+        return
+    language = "shell" if invocation.name in SHELLS or invocation.name in ("source", ".") else ""
+    language = language or _language(invocation.name)
+    command = invocation.command
+    for redirect in command.redirects:
+        target = command.static(redirect.target) if redirect.op == "<" else None
+        if target:
+            yield _Run(target, language, invocation.cwd)
+    before = stages[index - 1] if index > 0 else None
+    if before is not None and before.name == "cat":
+        for value in (before.command.static(arg) for arg in before.args):
+            if value and not value.startswith("-"):
+                yield _Run(value, language, before.cwd)
+
+
 def _interpreter_file(invocation: Invocation) -> _Run | None:
     """``python x.py``, ``perl x.pl``, ``osascript -l JavaScript x.js``: the file operand."""
     language = _language(invocation.name)
@@ -358,13 +380,13 @@ class _Judging:
         """Judge the scripts that ``script`` (a command line, or a script's text) runs from disk."""
         written: set[str] = set()  # by the command itself, before: what runs is not what is on disk
         for stages in walk(script, cwd=cwd):
-            for invocation in stages:
+            for index, invocation in enumerate(stages):
                 spend()
-                run = _runs(invocation)
-                if run is not None and posixpath.normpath(run.word) not in written:
-                    verdict = self.file(run, depth, origin)
-                    if verdict is not None:
-                        return verdict
+                for run in (_runs(invocation), *_fed(stages, index)):
+                    if run is not None and posixpath.normpath(run.word) not in written:
+                        verdict = self.file(run, depth, origin)
+                        if verdict is not None:
+                            return verdict
                 written.update(_writes(invocation))
         return None
 

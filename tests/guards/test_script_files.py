@@ -102,6 +102,11 @@ def check(command: str, cwd: Path, **options: object) -> agentbus.guards.verdict
         "bash -c 'bash evil.sh'",
         "make build; bash evil.sh",
         "find . -name evil.sh -exec bash {} \\;",
+        "bash < evil.sh",
+        "sh -s -- arg < evil.sh",
+        "cat evil.sh | sh",
+        "cat ./evil.sh | sudo bash -s",
+        "source /dev/stdin < evil.sh",
     ],
 )
 def test_a_shell_script_is_judged_by_what_it_holds(project: Path, command: str) -> None:
@@ -243,6 +248,18 @@ def test_a_system_path_in_prose_is_no_write(project: Path) -> None:
     verdict = check("perl w.pl", project)
     assert verdict is not None
     assert verdict.category == "system file corruption"
+
+
+@pytest.mark.parametrize("command", ["python3 - < x.py", "cat x.py | python3", "python3 < x.py"])
+def test_python_read_from_standard_input_is_judged(project: Path, command: str) -> None:
+    write(project / "x.py", "import shutil, os\nshutil.rmtree(os.path.expanduser('~'))\n")
+    write(project / "data.csv", "a,b\n1,2\n")
+    verdict = check(command, project)
+    assert verdict is not None
+    assert verdict.category == FILESYSTEM
+    assert check("cat data.csv | python3 x.py", project) is not None  # the script, not its input
+    write(project / "x.py", ORDINARY_PYTHON)
+    assert check("cat data.csv | python3 x.py", project) is None
 
 
 def test_ordinary_python_passes(project: Path) -> None:
