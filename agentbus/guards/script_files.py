@@ -42,14 +42,14 @@ import posixpath
 import re
 import shlex
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 import attrs
 
 from ..lazy_regex import lazy_compile
 from .budget import BudgetExceeded, deadline, spend
 from .interpreters import INTERPRETERS, inline_code, judge_code
-from .parse import Script, parse, parsed
+from .parse import Script, parse
 from .paths import normalize_path
 from .policy import Policy, current_policy, using
 from .programs import SHELLS, Invocation, shell_mode, walk
@@ -185,6 +185,34 @@ def _runs(invocation: Invocation) -> _Run | None:
     ):
         return _Run(head, "", invocation.cwd)  # ./x.sh, /tmp/x: the shebang says how
     return None
+
+
+def _planned(script: Script, cwd: str | None) -> tuple[_Run, ...]:
+    """The script files ``script`` runs, in order, but for those it writes itself first (what
+    runs then is what it wrote, which :mod:`.programs` judges, not what is on disk now)."""
+    runs: list[_Run] = []
+    written: set[str] = set()
+    for stages in walk(script, cwd=cwd):
+        for index, invocation in enumerate(stages):
+            spend()
+            for run in (_runs(invocation), *_fed(stages, index)):
+                if run is not None and posixpath.normpath(run.word) not in written:
+                    runs.append(run)
+            written.update(_writes(invocation))
+    return tuple(runs)
+
+
+def _planned_text(text: str, cwd: str | None) -> tuple[_Run, ...]:
+    """:func:`_planned` of a command line or a script's text; cached, since an agent repeats itself
+    (the files are read afresh each time: only where they are is remembered)."""
+    if len(text) > _CACHED:
+        return _planned(_parsed_script(text), cwd)
+    return _planned_cached(text, cwd)
+
+
+@functools.lru_cache(maxsize=256)
+def _planned_cached(text: str, cwd: str | None) -> tuple[_Run, ...]:
+    return _planned(_parsed_script(text), cwd)
 
 
 def _fed(stages: list[Invocation], index: int) -> Iterator[_Run]:
@@ -376,18 +404,13 @@ class _Judging:
         found = Verdict(UNJUDGED_SCRIPT, shown, why, rule="script file rule")
         return self.note(self.policy.apply(found))
 
-    def command(self, script: Script, cwd: str | None, depth: int, origin: str | None) -> Verdict | None:
-        """Judge the scripts that ``script`` (a command line, or a script's text) runs from disk."""
-        written: set[str] = set()  # by the command itself, before: what runs is not what is on disk
-        for stages in walk(script, cwd=cwd):
-            for index, invocation in enumerate(stages):
-                spend()
-                for run in (_runs(invocation), *_fed(stages, index)):
-                    if run is not None and posixpath.normpath(run.word) not in written:
-                        verdict = self.file(run, depth, origin)
-                        if verdict is not None:
-                            return verdict
-                written.update(_writes(invocation))
+    def command(self, runs: Sequence[_Run], depth: int, origin: str | None) -> Verdict | None:
+        """Judge the scripts a command line (or a script's text) runs from disk: :func:`_planned`."""
+        for run in runs:
+            spend()
+            verdict = self.file(run, depth, origin)
+            if verdict is not None:
+                return verdict
         return None
 
     def file(self, run: _Run, depth: int, origin: str | None) -> Verdict | None:
@@ -438,11 +461,10 @@ class _Judging:
         return self.code(text, language, shown, run.cwd, path, depth)
 
     def shell(self, text: str, shown: str, cwd: str | None, path: str, depth: int) -> Verdict | None:
-        script = _parsed_script(text)
         verdict = self.note(_located(_judge_shell_text(text, self.home, self.policy), shown, text))
         if verdict is not None:
             return verdict
-        inner = self.command(script, cwd, depth + 1, path)
+        inner = self.command(_planned_text(text, cwd), depth + 1, path)
         return _through(inner, shown)
 
     def code(
@@ -459,7 +481,7 @@ class _Judging:
             if command not in judged:  # the whole text, then its windows: each command once
                 found = danger.check_command(command, home=self.home, policy=self.policy)
                 if found is None or found.decision != "block":
-                    nested = _through(self.command(_parsed_script(command), cwd, depth + 1, path), "")
+                    nested = _through(self.command(_planned_text(command, cwd), depth + 1, path), "")
                     found = stricter(found, nested)
                 judged[command] = found
             return judged[command]
@@ -650,7 +672,8 @@ def check_script_files(
     judging = _Judging(home, policy)
     try:
         with deadline(), using(policy):
-            found = judging.command(parsed(command) if script is None else script, cwd, 0, None)
+            runs = _planned_text(command, cwd) if script is None else _planned(script, cwd)
+            found = judging.command(runs, 0, None)
     except BudgetExceeded as exc:
         found = judging.unjudged(_short(command), f"judging the scripts it runs took too long ({exc})")
     except RecursionError:
