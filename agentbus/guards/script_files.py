@@ -228,7 +228,7 @@ def _fed(stages: list[Invocation], index: int) -> Iterator[_Run]:
     command = invocation.command
     for redirect in command.redirects:
         target = command.static(redirect.target) if redirect.op == "<" else None
-        if target:
+        if target and not target.startswith(_SPECIAL):  # bash </dev/tty: what a person types
             yield _Run(target, language, invocation.cwd)
     before = stages[index - 1] if index > 0 else None
     if before is not None and before.name == "cat":

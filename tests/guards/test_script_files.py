@@ -306,6 +306,7 @@ def test_kernel_and_device_files_are_not_read(project: Path) -> None:
     assert verdict is not None
     assert verdict.category == "unjudged script"
     assert check("bash /dev/stdin", project) is None  # what arrives on stdin: the pipeline rules judge it
+    assert check("bash >/dev/tty </dev/tty", project) is None  # a shell for the person at the terminal
 
 
 def test_a_script_above_the_size_bound_is_held(project: Path) -> None:
