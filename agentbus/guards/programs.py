@@ -493,7 +493,7 @@ def _run_written(
             inner = parse_nested(text)
         except ShellSyntaxError:
             continue
-        yield from walk(inner, cwd=cwd, _depth=depth + 1)
+        yield from _walk(inner, cwd=cwd, _depth=depth + 1)
 
 
 MAX_CALLS = 16
@@ -520,7 +520,7 @@ def _called(
         inner = parse_nested(_POSITIONAL.sub(argument, body))
     except ShellSyntaxError:
         return
-    yield from walk(inner, cwd=cwd, _depth=depth + 1)
+    yield from _walk(inner, cwd=cwd, _depth=depth + 1)
 
 
 @functools.lru_cache(maxsize=256)
@@ -554,6 +554,25 @@ def _repl_input(invocation: Invocation, following: Sequence[tuple[SimpleCommand,
 
 
 def walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator[list[Invocation]]:
+    """Every pipeline that running ``script`` may run, as lists of invocations (see :func:`_walk`).
+
+    A whole script's walk is kept for the next rule that walks it (every tactic that judges
+    a script as a whole walks it again): the pipelines must not be changed by the caller.
+    """
+    if _depth:
+        return _walk(script, cwd=cwd, _depth=_depth)
+    try:
+        return iter(_walked(script, cwd))
+    except TypeError:  # a script that cannot be hashed: walked afresh
+        return _walk(script, cwd=cwd)
+
+
+@functools.lru_cache(maxsize=32)
+def _walked(script: Script, cwd: str | None) -> tuple[list[Invocation], ...]:
+    return tuple(_walk(script, cwd=cwd))
+
+
+def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator[list[Invocation]]:
     """Every pipeline that running ``script`` may run, as lists of invocations.
 
     Nested code is visited too: substitutions, here-documents fed to a shell,
@@ -602,7 +621,7 @@ def walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator
                     inner = parse_nested(code)
                 except ShellSyntaxError:
                     continue
-                yield from walk(inner, cwd=cwd, _depth=_depth + 1)
+                yield from _walk(inner, cwd=cwd, _depth=_depth + 1)
         cwd = _changed_directory(stages, cwd)
     for sub in script.substitutions:
-        yield from walk(sub.script, cwd=start, _depth=_depth)
+        yield from _walk(sub.script, cwd=start, _depth=_depth)
