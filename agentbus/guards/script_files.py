@@ -358,27 +358,28 @@ def read_script(path: str) -> _Read:
 
 # -- judging what a file holds ---------------------------------------------------------------
 
-_SHEBANG = lazy_compile(r"^#!\s*(\S+)(?:\s+(\S+))?")
-
 
 def _shebang_language(text: str) -> str:
-    """How ``./x`` runs: its ``#!`` line's interpreter (``env python3`` too), else the shell."""
-    match = _SHEBANG.match(text)
-    if match is None:
+    """How ``./x`` runs: its ``#!`` line's interpreter (``env [-S] [VAR=x] python3`` too),
+    else the shell."""
+    if not text.startswith("#!"):
         return "shell"  # no #!: the calling shell runs it
-    program = posixpath.basename(match.group(1))
-    if program == "env" and match.group(2):
-        argument = match.group(2)
-        program = posixpath.basename(argument) if not argument.startswith("-") else ""
+    words = text[2:].partition("\n")[0].split()
+    program = posixpath.basename(words[0]) if words else ""
+    if program == "env":
+        rest = iter(words[1:])
+        program = ""
+        for word in rest:
+            if word in ("-u", "--unset", "-C", "--chdir"):
+                next(rest, None)
+            elif not word.startswith("-") and "=" not in word:
+                program = posixpath.basename(word)
+                break
     if program in SHELLS:
         return "shell"
     if program == "osascript":
         return "applescript"
     return _language(program) if program and INTERPRETERS.match(program) else "other"
-
-
-class _Budgeted(Exception):
-    """Judging a script file ran past the decision budget (turned into an ask)."""
 
 
 @attrs.define
@@ -418,10 +419,9 @@ class _Judging:
         for word in (run.word, *run.fallbacks):
             for path in _candidates(attrs.evolve(run, word=word), self.home, origin):
                 real = os.path.realpath(path)
+                # Judged already in this decision, or a cycle (a.sh sources b.sh sources a.sh).
                 if real in self.seen:
-                    return (
-                        None  # judged already in this decision (or a cycle: a.sh sources b.sh sources a.sh)
-                    )
+                    return None
                 read = read_script(path)
                 if read.missing:
                     continue

@@ -168,6 +168,9 @@ def test_a_file_run_directly_is_judged_by_its_shebang(project: Path) -> None:
     assert "python code" in verdict.reason
     assert check(f"{project}/tool", Path("/")) is not None
     assert check("./app", project) is None  # a program, not a script: the sandbox is the backstop
+    for shebang in ("#!/usr/bin/env -S bash -e", "#!/usr/bin/env -u X LANG=C sh", "#! /bin/sh"):
+        write(project / "hidden", f"{shebang}\n{DELETE_HOME}", executable=True)
+        assert check("./hidden", project) is not None, shebang
 
 
 # -- interpreters ------------------------------------------------------------------------------
