@@ -369,7 +369,7 @@ async def decide(bus: Bus, payload: Mapping[str, Any]) -> ToolCall:
     cwd = payload.get("cwd")
     if isinstance(cwd, str) and cwd:
         # Relative script paths (bash setup.sh) resolve where Claude Code runs the command.
-        from ..guards.script_files import working_directory
+        from ..guards.workdir import working_directory
 
         with working_directory(cwd):
             return await _decide(bus, tool_name, tool_input, payload)

@@ -34,8 +34,6 @@ time-of-check: a file changed after it was judged runs as changed; the sandbox
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import functools
 import os
 import posixpath
@@ -54,6 +52,7 @@ from .paths import normalize_path
 from .policy import Policy, current_policy, using
 from .programs import SHELLS, Invocation, shell_mode, walk
 from .verdict import UNJUDGED_SCRIPT, Verdict
+from .workdir import call_directory, working_directory
 
 __all__ = [
     "MAX_BYTES",
@@ -73,34 +72,6 @@ MAX_FILES = 32
 """How many script files one decision reads; past that, a person is asked."""
 _WINDOW, _STEP = 10, 5
 """Interpreter code is judged ten lines at a time, each line in two windows."""
-
-_working_directory: contextvars.ContextVar[str | None] = contextvars.ContextVar(
-    "agentbus_call_working_directory", default=None
-)
-
-
-@contextlib.contextmanager
-def working_directory(cwd: str | None) -> Iterator[None]:
-    """Decide the calls inside the block as run in ``cwd`` (the Claude Code hook's ``cwd``)."""
-    token = _working_directory.set(cwd if isinstance(cwd, str) and cwd.startswith("/") else None)
-    try:
-        yield
-    finally:
-        _working_directory.reset(token)
-
-
-def call_directory(args: object = None) -> str | None:
-    """The directory an exec call runs in: its own ``cwd`` argument, the hook's, else the process's."""
-    if isinstance(args, dict):
-        for key in ("cwd", "workdir", "working_directory"):
-            value = args.get(key)
-            if isinstance(value, str) and value.startswith("/"):
-                return value
-    found = _working_directory.get()
-    if found is None:
-        with contextlib.suppress(OSError):  # the process's directory may be gone
-            found = os.getcwd()
-    return found
 
 
 def stricter(first: Verdict | None, second: Verdict | None) -> Verdict | None:
