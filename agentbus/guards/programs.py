@@ -9,6 +9,8 @@ followed for the commands after it.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import posixpath
 import re
@@ -22,7 +24,16 @@ from .budget import spend
 from .carriers import carried
 from .parse import Function, Script, ShellSyntaxError, SimpleCommand, ansi_c, parse
 
-__all__ = ["SHELLS", "Invocation", "ShellMode", "find_narrowed", "shell_mode", "walk", "written_text"]
+__all__ = [
+    "SHELLS",
+    "Invocation",
+    "ShellMode",
+    "find_narrowed",
+    "keeping_walks",
+    "shell_mode",
+    "walk",
+    "written_text",
+]
 
 SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "rbash",
                     "busybox-sh", "pwsh-sh", "elvish"})  # fmt: skip
@@ -556,10 +567,11 @@ def _repl_input(invocation: Invocation, following: Sequence[tuple[SimpleCommand,
 def walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator[list[Invocation]]:
     """Every pipeline that running ``script`` may run, as lists of invocations (see :func:`_walk`).
 
-    A whole script's walk is kept for the next rule that walks it (every tactic that judges
-    a script as a whole walks it again): the pipelines must not be changed by the caller.
+    Inside :func:`keeping_walks` a whole script's walk is kept for the next rule that walks
+    it (every tactic that judges a script as a whole walks it again): the pipelines must not
+    be changed by the caller.
     """
-    if _depth:
+    if _depth or not _keep_walks.get():
         return _walk(script, cwd=cwd, _depth=_depth)
     try:
         return iter(_walked(script, cwd))
@@ -567,7 +579,21 @@ def walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator
         return _walk(script, cwd=cwd)
 
 
-@functools.lru_cache(maxsize=32)
+_keep_walks: contextvars.ContextVar[bool] = contextvars.ContextVar("agentbus_keep_walks", default=False)
+
+
+@contextlib.contextmanager
+def keeping_walks() -> Iterator[None]:
+    """Walk each whole script once inside the block: for a script file's many lines, judged by
+    every rule and every tactic (a command line is walked lazily: a block ends its walk)."""
+    token = _keep_walks.set(True)
+    try:
+        yield
+    finally:
+        _keep_walks.reset(token)
+
+
+@functools.lru_cache(maxsize=8)
 def _walked(script: Script, cwd: str | None) -> tuple[list[Invocation], ...]:
     return tuple(_walk(script, cwd=cwd))
 

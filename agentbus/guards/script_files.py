@@ -50,7 +50,7 @@ from .interpreters import INTERPRETERS, inline_code, judge_code
 from .parse import Script, parse
 from .paths import normalize_path
 from .policy import Policy, current_policy, using
-from .programs import SHELLS, Invocation, shell_mode, walk
+from .programs import SHELLS, Invocation, keeping_walks, shell_mode, walk
 from .verdict import UNJUDGED_SCRIPT, Verdict
 from .workdir import call_directory, working_directory
 
@@ -606,7 +606,7 @@ def _judge_shell_cached(text: str, home: str, policy: Policy) -> Verdict | None:
 def _judge_shell_uncached(text: str, home: str, policy: Policy) -> Verdict | None:
     from . import danger
 
-    with using(policy):
+    with using(policy), keeping_walks():
         return danger.judge_script(_parsed_script(text), home, policy)
 
 
