@@ -17,7 +17,8 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
   sensitive places packed into archives;
 - :mod:`.macos`: AppleScript (``osascript``) and the programs only macOS has, across every tactic;
 - :mod:`.cloud`: the cloud and cluster CLIs (``aws``, ``gcloud``, ``az``, ``kubectl`` ...), across tactics;
-- :mod:`.tunnels`: tunnels, proxies, shared terminals and remote desktops that open the machine.
+- :mod:`.tunnels`: tunnels, proxies, shared terminals and remote desktops that open the machine;
+- :mod:`.cracking`: passwords guessed against a login or cracked from hashes.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from ..verdict import Verdict
 from . import (
     cloud,
     collection,
+    cracking,
     credentials,
     exfiltration,
     impact,
@@ -56,6 +58,7 @@ JUDGES: tuple[InvocationJudge, ...] = (
     collection.judge,
     cloud.judge,
     tunnels.judge,
+    cracking.judge,
 )
 """Every family's judge of one simple command, in the order they are asked."""
 
