@@ -48,7 +48,7 @@ from ..lazy_regex import lazy_compile
 from .budget import BudgetExceeded, deadline, spend
 from .interpreters import INTERPRETERS, inline_code, judge_code
 from .parse import Script, parse
-from .paths import normalize_path
+from .paths import check_path, normalize_path
 from .policy import Policy, current_policy, using
 from .programs import SHELLS, Invocation, keeping_walks, shell_mode, walk
 from .verdict import UNJUDGED_SCRIPT, Verdict
@@ -402,7 +402,15 @@ class _Judging:
                 self.files += 1
                 if self.files > MAX_FILES:
                     return self.unjudged(word, f"the command runs more than {MAX_FILES} script files")
-                return self.content(attrs.evolve(run, word=word), read, path, depth)
+                run = attrs.evolve(run, word=word)
+                if check_path(path, home=self.home) is None:
+                    return self.content(run, read, path, depth)
+                # A file of secrets (source .env): its lines never go into a reason the agent reads.
+                asked = self.asked
+                verdict = _redacted(self.content(run, read, path, depth), word)
+                if self.asked is not asked:
+                    self.asked = _redacted(self.asked, word)
+                return verdict
         return None
 
     def content(self, run: _Run, read: _Read, path: str, depth: int) -> Verdict | None:
@@ -514,6 +522,14 @@ def _finding_line(
 def _renamed(verdict: Verdict, piece: str) -> Verdict:
     """``verdict`` with another piece (and the reason made from it)."""
     return Verdict(verdict.category, piece, verdict.why, rule=verdict.rule, decision=verdict.decision)
+
+
+def _redacted(verdict: Verdict | None, shown: str) -> Verdict | None:
+    """``verdict`` on a file that holds secrets, naming the file only."""
+    if verdict is None:
+        return None
+    why = "what it holds is not shown: the path guards hold it as a file of secrets"
+    return Verdict(verdict.category, shown, why, rule=verdict.rule, decision=verdict.decision)
 
 
 def _through(verdict: Verdict | None, shown: str) -> Verdict | None:

@@ -332,6 +332,17 @@ def test_an_unreadable_script_is_held(project: Path) -> None:
     assert verdict.category == "unjudged script"
 
 
+def test_a_file_of_secrets_is_judged_but_never_quoted(project: Path) -> None:
+    """``source .env`` with a command in it: held back, and no line of the file is in the reason."""
+    write(project / ".env", "API_TOKEN=sk-live-123456\nrm -rf ~\n")
+    verdict = check("source .env", project)
+    assert verdict is not None
+    assert verdict.category == FILESYSTEM
+    assert "sk-live" not in verdict.reason
+    assert "rm -rf" not in verdict.reason
+    assert ".env" in verdict.reason
+
+
 # -- scripts that run scripts -----------------------------------------------------------------
 
 
