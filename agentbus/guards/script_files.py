@@ -42,8 +42,7 @@ import shlex
 import stat
 from collections.abc import Callable, Iterator, Sequence
 
-import attrs
-
+from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from .budget import BudgetExceeded, deadline, spend
 from .interpreters import INTERPRETERS, inline_code, judge_code
@@ -84,17 +83,25 @@ def stricter(first: Verdict | None, second: Verdict | None) -> Verdict | None:
 # -- which scripts a command runs ----------------------------------------------------------
 
 
-@attrs.frozen
-class _Run:
+class _Run(Frozen):
     """A script file a command runs: the word as written, and how its content is read."""
+
+    __slots__ = ("cwd", "fallbacks", "language", "word")
 
     word: str
     language: str
     """``shell``, ``python``, ``applescript``, ``jxa``, or another interpreter's name (``perl`` ...)."""
     cwd: str | None
-    fallbacks: tuple[str, ...] = ()
+    fallbacks: tuple[str, ...]
     """Later operands, judged if ``word`` is no file: it may have been an unknown option's value
     (``python3 --some-option value x.py``)."""
+
+    def __init__(self, word: str, language: str, cwd: str | None, fallbacks: tuple[str, ...] = ()) -> None:
+        set_field = object.__setattr__
+        set_field(self, "word", word)
+        set_field(self, "language", language)
+        set_field(self, "cwd", cwd)
+        set_field(self, "fallbacks", fallbacks)
 
 
 _STDIN = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
@@ -264,14 +271,24 @@ def _writes(invocation: Invocation) -> Iterator[str]:
 # -- reading a file safely -------------------------------------------------------------------
 
 
-@attrs.frozen
-class _Read:
+class _Read(Frozen):
     """A file's text, or why it could not be judged (``missing``: nothing there to run)."""
 
-    text: str | None = None
-    problem: str = ""
-    missing: bool = False
-    binary: bool = False
+    __slots__ = ("binary", "missing", "problem", "text")
+
+    text: str | None
+    problem: str
+    missing: bool
+    binary: bool
+
+    def __init__(
+        self, text: str | None = None, problem: str = "", missing: bool = False, binary: bool = False
+    ) -> None:
+        set_field = object.__setattr__
+        set_field(self, "text", text)
+        set_field(self, "problem", problem)
+        set_field(self, "missing", missing)
+        set_field(self, "binary", binary)
 
 
 _SPECIAL = ("/proc/", "/sys/", "/dev/")
@@ -353,15 +370,19 @@ def _shebang_language(text: str) -> str:
     return _language(program) if program and INTERPRETERS.match(program) else "other"
 
 
-@attrs.define
 class _Judging:
     """One decision's walk through the script files of a command."""
 
-    home: str
-    policy: Policy
-    seen: set[str] = attrs.field(factory=set)
-    files: int = 0
-    asked: Verdict | None = None
+    __slots__ = ("asked", "files", "home", "policy", "seen")
+
+    def __init__(self, home: str, policy: Policy) -> None:
+        self.home = home
+        self.policy = policy
+        self.seen: set[str] = set()
+        """The files judged so far (their real paths): each once, and a cycle ends."""
+        self.files = 0
+        self.asked: Verdict | None = None
+        """The first ask found, kept while the rest is judged (a block ends the decision)."""
 
     def note(self, verdict: Verdict | None) -> Verdict | None:
         """``verdict`` if it blocks; an ask is kept (the first) while the rest is judged."""
@@ -388,7 +409,7 @@ class _Judging:
     def file(self, run: _Run, depth: int, origin: str | None) -> Verdict | None:
         """Judge the file ``run`` names: the first of its words that is a file, where it may be."""
         for word in (run.word, *run.fallbacks):
-            for path in _candidates(attrs.evolve(run, word=word), self.home, origin):
+            for path in _candidates(run.replace(word=word), self.home, origin):
                 real = os.path.realpath(path)
                 # Judged already in this decision, or a cycle (a.sh sources b.sh sources a.sh).
                 if real in self.seen:
@@ -402,7 +423,7 @@ class _Judging:
                 self.files += 1
                 if self.files > MAX_FILES:
                     return self.unjudged(word, f"the command runs more than {MAX_FILES} script files")
-                run = attrs.evolve(run, word=word)
+                run = run.replace(word=word)
                 if check_path(path, home=self.home) is None:
                     return self.content(run, read, path, depth)
                 # A file of secrets (source .env): its lines never go into a reason the agent reads.
@@ -544,7 +565,7 @@ def _located(verdict: Verdict | None, shown: str, text: str) -> Verdict | None:
     if verdict is None:
         return None
     located = _renamed(verdict, f"{shown}:{_line_in(text, verdict.piece)}: {verdict.piece}")
-    return attrs.evolve(located, rule=f"{verdict.rule or 'command guard'}, in the script file {shown}")
+    return located.replace(rule=f"{verdict.rule or 'command guard'}, in the script file {shown}")
 
 
 def _line_in(text: str, piece: str) -> int:
