@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from approvals import bus_with, run
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import agentbus
@@ -490,6 +490,7 @@ async def test_the_claude_code_hook_resolves_scripts_in_its_cwd(
 _FLAGS = st.sampled_from(["-u", "-B", "-O", "-E", "-s", "-I", "-q", "-W", "-X"])
 
 
+@settings(deadline=None)  # the first example pays for compiling the rules' patterns
 @given(st.lists(_FLAGS, max_size=6), st.from_regex(r"[a-z]{1,8}\.py", fullmatch=True))
 def test_the_python_file_operand_is_found_after_any_options(flags: list[str], name: str) -> None:
     """``python [options] FILE``: the file is the first operand that is not an option's value."""
@@ -507,6 +508,7 @@ def test_the_python_file_operand_is_found_after_any_options(flags: list[str], na
     assert run.language == "python"
 
 
+@settings(deadline=None)  # the first example pays for compiling the rules' patterns
 @given(st.text(max_size=300))
 def test_any_text_has_a_language_and_windows_cover_every_line(text: str) -> None:
     assert script_files._shebang_language(text) in {
@@ -523,6 +525,7 @@ def test_any_text_has_a_language_and_windows_cover_every_line(text: str) -> None
     assert all(1 <= count <= 2 for count in seen)
 
 
+@settings(deadline=None)  # the first example pays for compiling the rules' patterns
 @given(st.text(alphabet="abc $'\"\\/.;&|<>()\n-~", max_size=120))
 def test_any_command_is_judged_without_error(command: str) -> None:
     verdict = check_script_files(command, cwd="/nonexistent-dir", home="/nonexistent-home")
