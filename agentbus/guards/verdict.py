@@ -23,6 +23,7 @@ __all__ = [
     "DEFAULT_VERDICTS",
     "TACTICS",
     "UNDECIDED",
+    "UNJUDGED_SCRIPT",
     "VERDICTS",
     "Guard",
     "Verdict",
@@ -88,6 +89,10 @@ UPLOAD = "file upload"
 """A file the guard cannot vouch for sent to another machine: named only at run time
 (``curl -F f=@$FILE``, ``find -exec curl -T {}``) or from where no project lives (``/tmp``, ``/var``)."""
 
+UNJUDGED_SCRIPT = "unjudged script"
+"""A script run from disk that the guard could not judge: too large, unreadable, not a regular
+file, compiled (AppleScript, Python bytecode), nested too deep (:mod:`.script_files`)."""
+
 TACTICS = (EVIDENCE, IMPAIR, PRIVILEGE, CREDENTIALS, SHUTDOWN, DATA_DESTRUCTION, DOWNLOAD_RUN, EXFILTRATION,
            STEALTH_PERSISTENCE, SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL, COLLECTION,
            CLOUD_CONTROL, RESOURCE_HIJACK, REMOTE_ACCESS, UPLOAD)  # fmt: skip
@@ -118,6 +123,7 @@ DEFAULT_VERDICTS: dict[str, str] = {
         ),
         ASK,
     ),
+    UNJUDGED_SCRIPT: ASK,
 }
 """Every category a guard can judge, and what it does by default."""
 
