@@ -30,6 +30,7 @@ from .events import (
     ToolCall,
     ToolList,
     ToolResult,
+    _new_tool_call,
     copy_args,
 )
 from .records import DEBUG, DISPATCH, ERROR, INFO, WARNING, Observers, Record, Subscription, level_number
@@ -711,7 +712,7 @@ class Bus:
         # Only tool.before runs around the tool: _pipeline's path for it, in this one coroutine
         # (whose every local costs the calls that nothing intercepts a little: keep them few).
         args = args.copy() if type(args) is dict else _as_args(args)
-        call = ToolCall(plan.name, args, number_or_id, agent_id, session_key, plan.kind)
+        call = _new_tool_call(plan.name, args, number_or_id, agent_id, session_key, plan.kind)
         returned = plan.before(call)  # type: ignore[misc]
         awaited = type(returned) is CoroutineType
         if awaited:
@@ -1011,7 +1012,7 @@ class Bus:
         """
         name = plan.name
         # Events are built positionally on this path: keywords cost twice as much.
-        call = ToolCall(name, _as_args(args), call_id, agent_id, session_key, plan.kind)
+        call = _new_tool_call(name, _as_args(args), call_id, agent_id, session_key, plan.kind)
         approved: dict[str, Any] | None
         if plan.before is not None and not resumed:
             returned = plan.before(call)
