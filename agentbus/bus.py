@@ -30,6 +30,7 @@ from .events import (
     ToolCall,
     ToolList,
     ToolResult,
+    _ATOMS,
     _new_tool_call,
     copy_args,
 )
@@ -717,9 +718,17 @@ class Bus:
         awaited = type(returned) is CoroutineType
         if awaited:
             returned = await returned
-        try:  # the common case inline: handlers only, undecided (the rest: _approved)
-            approved = copy_args(call._args) if plan.handlers_only and call._decision is None else None
-        except Exception:
+        # The common case inline: handlers only, undecided, args of plain values, whose deep
+        # copy is a dict.copy() (anything else: _approved).
+        approved = call._args
+        if plan.handlers_only and call._decision is None and type(approved) is dict:
+            for value in approved.values():
+                if type(value) not in _ATOMS:
+                    approved = None
+                    break
+            else:
+                approved = approved.copy()
+        else:
             approved = None
         if approved is None:
             approved = self._approved(plan, call, returned, awaited)
