@@ -21,6 +21,7 @@ from typing import Any, Literal, TypeVar, Union, overload
 
 from .errors import RegistrationError, ToolBlockedError, ToolPaused, describe_error
 from .events import (
+    _ATOMS,
     HOOK_POINTS,
     LIFECYCLE_POINTS,
     TOOL_POINTS,
@@ -30,7 +31,6 @@ from .events import (
     ToolCall,
     ToolList,
     ToolResult,
-    _ATOMS,
     _new_tool_call,
     copy_args,
 )
@@ -720,7 +720,7 @@ class Bus:
             returned = await returned
         # The common case inline: handlers only, undecided, args of plain values, whose deep
         # copy is a dict.copy() (anything else: _approved).
-        approved = call._args
+        approved: dict[str, Any] | None = call._args
         if plan.handlers_only and call._decision is None and type(approved) is dict:
             for value in approved.values():
                 if type(value) not in _ATOMS:

@@ -205,6 +205,12 @@ class Event:
             object.__setattr__(twin, name, copy.deepcopy(getattr(self, name), memo))
         return twin
 
+    def __repr__(self) -> str:
+        # One for every event class (attrs' repr=False): attrs would generate and compile
+        # one per class, which the import of agentbus, in every hook process, pays for.
+        shown = (f"{f.name}={getattr(self, f.name)!r}" for f in attrs.fields(type(self)) if f.repr)  # type: ignore[arg-type]
+        return f"{type(self).__qualname__}({', '.join(shown)})"
+
     def end_run(self, reason: str) -> None:
         """End the agent's run cleanly, with ``reason``: nothing after this layer runs.
 
@@ -229,7 +235,7 @@ def _parent_field() -> Any:
 _PARENT_DOC = "The agent whose tool call started this (sub-)agent, or None at the top level."
 
 
-@attrs.define(eq=False, slots=True, kw_only=True)
+@attrs.define(eq=False, repr=False, slots=True, kw_only=True)
 class _ModelContext(Event):
     """What message.before and params.before both know: who asks, and which model."""
 
@@ -246,7 +252,7 @@ class _ModelContext(Event):
     model = _readonly("_model", "The model name (read-only context).")
 
 
-@attrs.define(eq=False, slots=True, kw_only=True)
+@attrs.define(eq=False, repr=False, slots=True, kw_only=True)
 class Message(_ModelContext):
     """message.before: the user's message, before the agent sees it."""
 
@@ -285,7 +291,7 @@ class Message(_ModelContext):
         return changes
 
 
-@attrs.define(eq=False, slots=True, kw_only=True)
+@attrs.define(eq=False, repr=False, slots=True, kw_only=True)
 class Params(_ModelContext):
     """params.before: the model parameters for this run, after message.before."""
 
@@ -353,7 +359,7 @@ class Params(_ModelContext):
         return _field_diff(self.FIELDS, before, after)
 
 
-@attrs.define(eq=False, slots=True, init=False)
+@attrs.define(eq=False, repr=False, slots=True, init=False)
 class ToolCall(Event):
     """tool.before and tool.call: a tool call about to run.
 
@@ -530,7 +536,12 @@ _new = object.__new__
 
 
 def _new_tool_call(
-    tool: str, args: dict[str, Any], call_id: str | int, agent_id: str | None, session_key: str | None, kind: str | None
+    tool: str,
+    args: dict[str, Any],
+    call_id: str | int,
+    agent_id: str | None,
+    session_key: str | None,
+    kind: str | None,
 ) -> ToolCall:
     """``ToolCall(tool, args, call_id, agent_id, session_key, kind)`` for the bus's hot path.
 
@@ -552,7 +563,7 @@ def _new_tool_call(
     return call
 
 
-@attrs.define(eq=False, slots=True)
+@attrs.define(eq=False, repr=False, slots=True)
 class ToolResult(Event):
     """tool.after: a finished tool call. Fires for success, error and blocked calls.
 
@@ -609,7 +620,7 @@ class ToolResult(Event):
         return {"result": (was, now)} if changed else {}
 
 
-@attrs.define(eq=False, slots=True)
+@attrs.define(eq=False, repr=False, slots=True)
 class Lifecycle(Event):
     """A lifecycle notification: agent.start/end, turn.start/end, session.
 
@@ -649,7 +660,7 @@ class Lifecycle(Event):
         return _field_diff(self.FIELDS, before, after)
 
 
-@attrs.define(eq=False, slots=True, kw_only=True)
+@attrs.define(eq=False, repr=False, slots=True, kw_only=True)
 class ToolList(Event):
     """tool.list: the tools the model is about to be offered, per agent and per turn.
 
