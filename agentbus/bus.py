@@ -722,8 +722,8 @@ class Bus:
         # copy is a dict.copy() (anything else: _approved).
         approved: dict[str, Any] | None = call._args
         if plan.handlers_only and call._decision is None and type(approved) is dict:
-            for value in approved.values():
-                if type(value) not in _ATOMS:
+            for key in approved:  # (not .values(): one object fewer to make)
+                if type(approved[key]) not in _ATOMS:
                     approved = None
                     break
             else:
