@@ -106,7 +106,8 @@ def test_the_bus_builds_the_same_tool_call_as_its_constructor() -> None:
     assert type(built) is ToolCall
     for field in attrs.fields(ToolCall):
         assert getattr(built, field.name) == getattr(made, field.name), field.name
-    assert built.call_id == "call-7" and built.args is args
+    assert built.call_id == "call-7"
+    assert built.args is args
 
 
 def test_an_events_repr_shows_its_fields_but_not_the_buss_machinery() -> None:
@@ -114,8 +115,11 @@ def test_an_events_repr_shows_its_fields_but_not_the_buss_machinery() -> None:
     call.block("no")
     shown = repr(call)
     assert shown.startswith("ToolCall(_tool='exec', _args={'command': 'ls'}, _call_id='c1', _agent_id='main'")
-    assert "_block_reason='no'" in shown and "_decision='block'" in shown
-    assert "_attribution" not in shown and "execute" not in shown and "_decided_in" not in shown
+    assert "_block_reason='no'" in shown
+    assert "_decision='block'" in shown
+    assert "_attribution" not in shown
+    assert "execute" not in shown
+    assert "_decided_in" not in shown
     assert repr(ToolResult("exec", {}, result=1)).startswith("ToolResult(_tool='exec', _args={}, result=1,")
     record = Record("tool.before", "guard", 30, decision="block")
     assert repr(record).startswith("Record(point='tool.before', id='guard', level=30, tool=None,")
@@ -198,9 +202,11 @@ async def test_a_lone_handler_that_raises_gets_its_failure_policy(on_error: str,
     bus.intercept("tool.before", broken, id="broken", on_error=on_error)  # type: ignore[arg-type]
     ran: list[Any] = []
     result = await bus.call_tool("exec", {"command": "ls"}, lambda args: ran.append(args) or "ok")
-    assert (result == "ok") is runs and bool(ran) is runs
+    assert (result == "ok") is runs
+    assert bool(ran) is runs
     if not runs:
-        assert result["status"] == "blocked" and "broken failed" in result["reason"]
+        assert result["status"] == "blocked"
+        assert "broken failed" in result["reason"]
 
 
 async def test_a_handler_without_a_code_object_is_credited_with_its_block() -> None:
