@@ -118,8 +118,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         module.add_arguments(parser)
         options = parser.parse_args(args[1:])
-    status: int = module.run(options)
+    try:
+        status: int = module.run(options)
+    except BrokenPipeError:
+        # The reader went away (`agentbus explain CMD | head`): stop quietly, as other
+        # command-line tools do, and keep Python from failing again at exit on the flush.
+        _discard_stdout()
+        return 1
     return status
+
+
+def _discard_stdout() -> None:
+    """Point stdout at the null device, so the interpreter's final flush has nowhere to fail."""
+    import os
+
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, sys.stdout.fileno())
+    os.close(null)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -56,3 +57,23 @@ def test_parsing_a_command_line_imports_no_shutil() -> None:
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly() -> None:
+    """`agentbus explain CMD | head -1`: no traceback for a closed pipe, as other tools do."""
+    script = "import sys\nfrom agentbus.cli import main\nsys.exit(main(['explain', 'ls -la']))\n"
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before the first write: every write fails
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", script],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        os.close(write_end)
+    assert "Traceback" not in done.stderr
+    assert "BrokenPipeError" not in done.stderr
+    assert done.returncode == 1

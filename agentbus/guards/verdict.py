@@ -83,10 +83,12 @@ CLOUD_CONTROL = "cloud control"
 """Changing who may do what in a cloud account: keys, users, roles, policies (``aws iam`` ...)."""
 RESOURCE_HIJACK = "resource hijacking"
 """Running a cryptocurrency miner (xmrig, a ``stratum+tcp://`` pool): the machine spent for someone else."""
+REMOTE_ACCESS = "remote access"
+"""Opening the machine to the network: a tunnel publishing a local port, a proxy, a remote desktop."""
 
 TACTICS = (EVIDENCE, IMPAIR, PRIVILEGE, CREDENTIALS, SHUTDOWN, DATA_DESTRUCTION, DOWNLOAD_RUN, EXFILTRATION,
            STEALTH_PERSISTENCE, SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL, COLLECTION,
-           CLOUD_CONTROL, RESOURCE_HIJACK)  # fmt: skip
+           CLOUD_CONTROL, RESOURCE_HIJACK, REMOTE_ACCESS)  # fmt: skip
 """The tactic categories, each with a default verdict in :data:`DEFAULT_VERDICTS`."""
 
 SECRETS = "secret access"
@@ -100,7 +102,9 @@ _BLOCKED_TACTICS = (EVIDENCE, IMPAIR, PRIVILEGE, CREDENTIALS, SHUTDOWN, DATA_DES
                     EXFILTRATION, STEALTH_PERSISTENCE, RESOURCE_HIJACK)  # fmt: skip
 DEFAULT_VERDICTS: dict[str, str] = {
     **dict.fromkeys((*CATEGORIES, SECRETS, *_BLOCKED_TACTICS), BLOCK),
-    **dict.fromkeys((SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL, COLLECTION, CLOUD_CONTROL), ASK),
+    **dict.fromkeys(
+        (SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL, COLLECTION, CLOUD_CONTROL, REMOTE_ACCESS), ASK
+    ),
 }
 """Every category a guard can judge, and what it does by default."""
 

@@ -12,15 +12,19 @@ from collections.abc import Callable
 
 
 def best_cost(judge: Callable[[str], object], text: str, runs: int = 5) -> float:
-    """The best of ``runs`` runs, without the garbage collector: the least disturbed by other work."""
+    """The best of ``runs`` runs, without the garbage collector: the least disturbed by other work.
+
+    Measured in this thread's CPU time, not wall time: on a loaded machine the time a run spends
+    waiting for a CPU is not its work (wall time made these ratios flake under load).
+    """
     best = float("inf")
     gc.collect()
     gc.disable()
     try:
         for _ in range(runs):
-            started = time.perf_counter()
+            started = time.thread_time()
             judge(text)
-            best = min(best, time.perf_counter() - started)
+            best = min(best, time.thread_time() - started)
     finally:
         gc.enable()
     return best

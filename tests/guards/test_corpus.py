@@ -131,7 +131,9 @@ TLDR_CEILINGS = {
     # delete-db-instance` (asked: service change); `gcloud projects delete`, `aws cloudwatch delete-alarms`,
     # `az storage account keys list`, `az disk grant-access` (blocked).
     "cloud control": 10,
-    "credential hunting": 32,  # keyloggers: `evtest /dev/input/...`, `intercept -g`; cloud: storage keys
+    # keyloggers: `evtest /dev/input/...`, `intercept -g`; cloud: storage keys; and (cracking family)
+    # the pages of password guessers and crackers: hydra, medusa, nxc, patator, john, hashcat, zip2john
+    "credential hunting": 136,
     "data collection": 145,  # the pages of screenshot, recorder, webcam, clipboard and sniffer programs
     "data destruction": 5,
     "defense impairment": 27,  # macOS: fdesetup disable (FileVault off)
@@ -140,9 +142,14 @@ TLDR_CEILINGS = {
     "evidence destruction": 8,
     "exfiltration": 1,
     "hidden persistence": 19,
-    "network backdoor": 3,
+    # reverse shells, and (tunnels family) the pages of terminals shared on the network (ttyd, gotty)
+    # and tunnels publishing SSH (`ngrok tcp 22`, `tailscale up --ssh`, chisel's `R:socks`)
+    "network backdoor": 15,
     "privilege escalation": 8,
     "privileged install": 51,
+    # the pages of tunnels, proxies and VNC servers (ngrok, cloudflared, frp, bore, lt, tor, sshuttle,
+    # `ssh -D`, x11vnc): each asked, since publishing the machine is a person's decision
+    "remote access": 65,
     "remote code execution": 2,
     "scheduled task": 15,
     "secret access": 14,  # `doppler secrets download > path/to/.env`: a .env is not written (seed 000)

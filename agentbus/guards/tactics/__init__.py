@@ -16,7 +16,9 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.collection`: the screen, microphone, camera, clipboard and packets captured, keyloggers,
   sensitive places packed into archives;
 - :mod:`.macos`: AppleScript (``osascript``) and the programs only macOS has, across every tactic;
-- :mod:`.cloud`: the cloud and cluster CLIs (``aws``, ``gcloud``, ``az``, ``kubectl`` ...), across tactics.
+- :mod:`.cloud`: the cloud and cluster CLIs (``aws``, ``gcloud``, ``az``, ``kubectl`` ...), across tactics;
+- :mod:`.tunnels`: tunnels, proxies, shared terminals and remote desktops that open the machine;
+- :mod:`.cracking`: passwords guessed against a login or cracked from hashes.
 """
 
 from __future__ import annotations
@@ -26,7 +28,19 @@ from collections.abc import Callable
 from ..parse import Script
 from ..programs import Invocation
 from ..verdict import Verdict
-from . import cloud, collection, credentials, exfiltration, impact, impairment, macos, persistence, privilege
+from . import (
+    cloud,
+    collection,
+    cracking,
+    credentials,
+    exfiltration,
+    impact,
+    impairment,
+    macos,
+    persistence,
+    privilege,
+    tunnels,
+)
 
 __all__ = ["JUDGES", "SCRIPT_JUDGES"]
 
@@ -43,6 +57,8 @@ JUDGES: tuple[InvocationJudge, ...] = (
     macos.judge,
     collection.judge,
     cloud.judge,
+    tunnels.judge,
+    cracking.judge,
 )
 """Every family's judge of one simple command, in the order they are asked."""
 

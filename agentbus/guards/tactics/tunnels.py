@@ -1,0 +1,240 @@
+"""Tactic family ``remote access``: tunnels, proxies and shared terminals that open the machine.
+
+ATT&CK's command and control (protocol tunnelling, proxies, remote access software): the
+attacker's way back in once a prompt injection has run one command. Judged by program and
+by what it publishes:
+
+- :data:`~agentbus.guards.verdict.REMOTE_ACCESS` (asked by default): a tunnel that publishes
+  a local port on the internet (``ngrok http 3000``, ``cloudflared tunnel --url …``,
+  ``bore local``, ``lt --port``, ``tailscale funnel``, ``zrok share``, frp), a proxy or an
+  anonymiser (``ssh -D``, ``ssh -w``, gost, sshuttle, tor, a command run through
+  ``torsocks``/``proxychains``), a remote desktop server (x11vnc, vncserver …) and remote
+  support tools (AnyDesk, TeamViewer, RustDesk) started. Developers do some of these on
+  purpose, so a person decides.
+- :data:`~agentbus.guards.verdict.BACKDOOR` (blocked): the same when it publishes a login
+  or a shell: a tunnel to an SSH, telnet, VNC, RDP or SMB port (``ngrok tcp 22``,
+  ``--url ssh://…``), a terminal shared on the network (tmate, ttyd, gotty, shellinabox,
+  upterm, sshx), a remote-access password set (``anydesk --set-password``, ``teamviewer
+  passwd``, ``x11vnc -nopw``), ``tailscale up --ssh``, and the covert channels and pivoting
+  tools no development task uses (iodine, dnscat2, dns2tcp, ptunnel, icmpsh, ligolo, chisel's
+  reverse tunnels).
+
+Asking a tool for its version, help or a list, and client-side use (``cloudflared access``,
+``ssh -L``) stay ordinary. ``ssh -R`` is the command guard's (a reverse tunnel, blocked).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...lazy_regex import lazy_compile
+from ..findings import finding as _verdict
+from ..findings import positionals as _positionals
+from ..findings import static_args as _values
+from ..programs import Invocation
+from ..verdict import BACKDOOR, REMOTE_ACCESS, Verdict
+
+__all__ = ["judge"]
+
+
+# -- what a tunnel publishes --------------------------------------------------------------
+
+_LOGIN_PORTS = frozenset({22, 23, 139, 445, 2222, 3389, 5985, 5986, *range(5900, 5910)})
+"""SSH, telnet, SMB, RDP, WinRM and VNC: a port that gives whoever reaches it a login."""
+_LOGIN_SCHEMES = frozenset({"ssh", "rdp", "vnc", "smb", "telnet", "winrm"})
+_ENDPOINT = lazy_compile(
+    r"(?:(?P<scheme>[a-z][a-z0-9+.-]*)://)?(?:\[[^\]]*\]|[^/:\s]*)?(?::(?P<port>[0-9]{1,5}))?/?"
+)
+
+
+def _publishes_login(values: list[str]) -> str | None:
+    """The first value naming a login service (``22``, ``localhost:22``, ``ssh://host``), if any."""
+    for value in values:
+        if value.isascii() and value.isdigit():
+            if int(value) in _LOGIN_PORTS:
+                return value
+            continue
+        match = _ENDPOINT.fullmatch(value.lower())
+        if match is None:
+            continue
+        scheme, port = match["scheme"], match["port"]
+        if scheme in _LOGIN_SCHEMES or (port is not None and int(port) in _LOGIN_PORTS):
+            return value
+    return None
+
+
+def _option_values(values: list[str], names: frozenset[str]) -> list[str]:
+    """The values given to the options ``names`` (``--port 22``, ``--port=22``, ``-p22``)."""
+    found: list[str] = []
+    for index, value in enumerate(values):
+        name, equals, attached = value.partition("=")
+        if equals and name in names:
+            found.append(attached)
+        elif value in names and index + 1 < len(values):
+            found.append(values[index + 1])
+        elif len(value) > 2 and value[:2] in names and not value.startswith("--"):
+            found.append(value[2:])
+    return found
+
+
+# -- the programs ---------------------------------------------------------------------------
+
+_INFO = frozenset({"-h", "--help", "help", "-v", "-V", "--version", "version", "-version"})
+
+_SHARED_TERMINALS = frozenset({"tmate", "ttyd", "gotty", "shellinaboxd", "shellinabox", "wetty", "upterm",
+                               "sshx", "tty-share", "teleconsole"})  # fmt: skip
+"""Programs whose every run puts a terminal on the network."""
+_COVERT_CHANNELS = frozenset({"iodine", "iodined", "dnscat", "dnscat2", "dns2tcpc", "dns2tcpd", "ptunnel",
+                              "ptunnel-ng", "icmpsh", "icmpsh_m.py", "hans", "ligolo", "ligolo-ng",
+                              "ligolo-agent", "ligolo-proxy", "revsocks", "rpivot", "udp2raw"})  # fmt: skip
+"""Tunnels through DNS or ICMP and pivoting agents: an attacker's tools, not a developer's."""
+_TUNNELS = frozenset({"ngrok", "cloudflared", "bore", "lt", "localtunnel", "tailscale", "zrok", "frpc",
+                      "frps", "pagekite", "pagekite.py", "loclx", "telebit", "chisel"})  # fmt: skip
+_PROXIES = frozenset({"gost", "sshuttle", "tor", "microsocks", "3proxy", "redsocks", "tinyproxy", "danted",
+                      "sockd", "privoxy", "v2ray", "xray", "shadowsocks", "ss-local", "ss-server",
+                      "trojan", "hysteria", "wstunnel"})  # fmt: skip
+_REMOTE_DESKTOPS = frozenset({"x11vnc", "vncserver", "tightvncserver", "tigervncserver", "Xvnc",
+                              "x0vncserver", "krfb", "wayvnc", "vino-server", "xrdp"})  # fmt: skip
+_REMOTE_SUPPORT = frozenset({"anydesk", "teamviewer", "rustdesk"})
+_PROXY_WRAPPERS = frozenset({"torsocks", "torify", "proxychains", "proxychains4", "tsocks"})
+_PACKAGE_RUNNERS = frozenset({"npx", "bunx", "pnpx"})
+
+_NO_PASSWORD = frozenset({"-nopw", "--nopw", "-SecurityTypes=None", "-securitytypes=none"})
+_SET_PASSWORD = frozenset({"--set-password", "--password", "passwd", "setup", "assign"})
+_SSH_VALUES = "BbcDEeFIiJLlmOopQRSWw"
+
+
+def judge(invocation: Invocation, home: str) -> Verdict | None:
+    """A tunnel, proxy, shared terminal or remote desktop this command starts, or None."""
+    name, values = _program(invocation)
+    if name in ("ssh", "autossh"):
+        return _judge_ssh(invocation, values)
+    wrapper = next((w for w in invocation.wrappers if w in _PROXY_WRAPPERS), None)
+    if _INFO.intersection(values[:1]) or (values and values[-1] in ("--help", "--version")):
+        return None
+    if name in _SHARED_TERMINALS:
+        return _verdict(
+            BACKDOOR, invocation, f"{name} shares a terminal on the network: a shell for whoever joins"
+        )
+    if name in _COVERT_CHANNELS:
+        return _verdict(
+            BACKDOOR,
+            invocation,
+            f"{name} tunnels traffic through a covert channel or pivots into this network",
+        )
+    if name in _TUNNELS:
+        return _judge_tunnel(invocation, name, values)
+    if name in _REMOTE_DESKTOPS:
+        return _judge_desktop(invocation, name, values)
+    if name in _REMOTE_SUPPORT:
+        return _judge_support(invocation, name, values)
+    if name in _PROXIES:
+        return _verdict(
+            REMOTE_ACCESS, invocation, f"{name} runs a proxy or tunnel that routes traffic in or out"
+        )
+    if wrapper is not None:
+        return _verdict(
+            REMOTE_ACCESS,
+            invocation,
+            f"runs {name or 'a command'} through {wrapper}, hiding where its traffic goes",
+        )
+    return None
+
+
+def _program(invocation: Invocation) -> tuple[str, list[str]]:
+    """The program and its static arguments, looking through ``npx PKG`` and ``pnpm dlx PKG``."""
+    name, values = invocation.name, _values(invocation)
+    if name in ("pnpm", "yarn") and values[:1] == ["dlx"]:
+        name, values = "npx", values[1:]
+    if name in _PACKAGE_RUNNERS:
+        for index, value in enumerate(values):
+            if not value.startswith("-"):
+                package = value.rsplit("/", 1)[-1]
+                return re.sub(r"(?<=.)@.*$", "", package), values[index + 1 :]
+        return name, values
+    return name, values
+
+
+def _judge_tunnel(invocation: Invocation, name: str, values: list[str]) -> Verdict | None:
+    words = _positionals(values, frozenset({"--url", "--port", "-p", "--to", "--local-host", "-c", "--config",
+                                            "--authkey", "--auth-key", "--subdomain", "-s"}))  # fmt: skip
+    command = words[0] if words else ""
+    published = _publishes_login(words[1:] + _option_values(values, frozenset({"--url", "--port", "-p"})))
+    if name == "cloudflared" and command not in ("tunnel", "service"):
+        return None  # `cloudflared access ssh`, `cloudflared update`: the client side
+    if name == "cloudflared" and command == "tunnel" and words[1:2] and words[1] in (
+        "login", "list", "info", "delete", "cleanup", "create", "route", "token", "ingress",
+    ):  # fmt: skip
+        return None
+    if name == "ngrok" and command not in ("http", "tcp", "tls", "start", "tunnel", "service"):
+        return None  # `ngrok config add-authtoken`, `ngrok diagnose`
+    if name == "bore" and command not in ("local", "server"):
+        return None
+    if name in ("frpc", "frps") and command in ("verify", "completion"):
+        return None
+    if name == "lt" and not _option_values(values, frozenset({"--port", "-p"})):
+        return None  # `lt` is localtunnel only with a port to publish
+    if name == "tailscale":
+        if "--ssh" in values or "--ssh=true" in values:
+            return _verdict(BACKDOOR, invocation, "tailscale serves SSH logins to the tailnet (--ssh)")
+        joins = command in ("up", "login") and bool(
+            _option_values(values, frozenset({"--authkey", "--auth-key"}))
+        )
+        if command not in ("funnel", "serve") and not joins:
+            return None
+    if name == "zrok" and command != "share":
+        return None
+    if name == "chisel" and command == "client" and any(word.startswith("R:") for word in words):
+        return _verdict(BACKDOOR, invocation, "chisel opens a reverse tunnel into this machine (R:)")
+    if published is not None:
+        return _verdict(
+            BACKDOOR, invocation, f"{name} publishes a login service ({published}) on the network"
+        )
+    return _verdict(
+        REMOTE_ACCESS, invocation, f"{name} publishes a local service on the internet through a tunnel"
+    )
+
+
+def _judge_desktop(invocation: Invocation, name: str, values: list[str]) -> Verdict | None:
+    if {"-kill", "--kill", "-list", "--list", "-clean", "--clean"} & set(values):
+        return None
+    if _NO_PASSWORD & set(values):
+        return _verdict(BACKDOOR, invocation, f"{name} shares the desktop with no password")
+    return _verdict(REMOTE_ACCESS, invocation, f"{name} shares the desktop over the network")
+
+
+def _judge_support(invocation: Invocation, name: str, values: list[str]) -> Verdict | None:
+    if {"--get-id", "--get-status", "info", "--info"} & set(values):
+        return None
+    if _SET_PASSWORD & set(values):
+        return _verdict(
+            BACKDOOR, invocation, f"sets a password for {name}: unattended remote control of this machine"
+        )
+    return _verdict(REMOTE_ACCESS, invocation, f"starts {name}, remote control of this machine")
+
+
+def _judge_ssh(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """``ssh -D`` (a SOCKS proxy into the remote network) and ``ssh -w`` (a tunnel device)."""
+    for index, value in enumerate(values):
+        if value.startswith("-o") and value[2:].lstrip().lower().startswith(("dynamicforward", "tunnel=")):
+            return _verdict(
+                REMOTE_ACCESS, invocation, "ssh opens a proxy or tunnel device through the remote host"
+            )
+        if (
+            value == "-o"
+            and values[index + 1 : index + 2]
+            and values[index + 1].lower().startswith(("dynamicforward", "tunnel="))
+        ):
+            return _verdict(
+                REMOTE_ACCESS, invocation, "ssh opens a proxy or tunnel device through the remote host"
+            )
+        if not value.startswith("-") or value.startswith("--"):
+            continue
+        for letter in value[1:]:
+            if letter in "Dw":
+                return _verdict(
+                    REMOTE_ACCESS, invocation, "ssh opens a proxy or tunnel device through the remote host"
+                )
+            if letter in _SSH_VALUES:
+                break
+    return None
