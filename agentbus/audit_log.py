@@ -33,7 +33,6 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 from .records import Record, RecordSource, level_number
 from .userdirs import open_private
@@ -69,6 +68,8 @@ class RecordLog:
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
+        from pathlib import Path  # here: the Claude Code hook imports this module, and not pathlib
+
         self.path = Path(path).expanduser()
         self.errors = 0
         """Records that could not be written."""

@@ -50,14 +50,16 @@ import importlib.util
 import os
 import sys
 from collections.abc import Callable, Mapping
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from .errors import AgentbusError
 from .registry import Registry
-from .userdirs import config_dir, data_dir
+from .userdirs import config_dir_name, data_dir
+
+if TYPE_CHECKING:
+    from pathlib import Path  # imported where a file is found: the hook's process does without it
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -254,18 +256,22 @@ def load_config(
     if path is None:
         path = os.environ.get("AGENTBUS_CONFIG") or None
     if path is not None:
+        from pathlib import Path
+
         file = Path(path).expanduser()
         if not file.is_file():
             raise ConfigError(f"{file}: no such configuration file")
         return _parse(*_settings(file), trusted=True)
     user = user_config_file()
     base = _parse(*_settings(user), trusted=True) if user is not None else Config()
-    directory = Path(cwd) if cwd is not None else Path.cwd()
-    found = project_settings(directory)
+    found = project_settings(cwd if cwd is not None else os.getcwd())
     if found is None:
         return base
+    from pathlib import Path
+
     from . import trust
 
+    directory = Path(cwd) if cwd is not None else Path.cwd()
     file, settings = found
     trusted = trust.is_trusted(directory, file, trust.digest(settings))
     return _layer(base, _parse(file, settings, _where(file), trusted=trusted, project=directory))
@@ -273,37 +279,43 @@ def load_config(
 
 def user_config_file() -> Path | None:
     """The user's own configuration file, if there is one."""
-    directory = config_dir()
+    directory = config_dir_name()
     for name in _USER_FILES:
-        if (directory / name).is_file():
-            return directory / name
+        if os.path.isfile(os.path.join(directory, name)):
+            from pathlib import Path
+
+            return Path(directory, name)
     return None
 
 
-def project_settings(directory: Path) -> tuple[Path, dict[str, Any]] | None:
+def project_settings(directory: str | os.PathLike[str]) -> tuple[Path, dict[str, Any]] | None:
     """The project's configuration file in ``directory`` and its agentbus settings, if any."""
     for name in _PROJECT_FILES:
-        if (directory / name).is_file():
-            file = directory / name
+        if os.path.isfile(os.path.join(directory, name)):
+            from pathlib import Path
+
+            file = Path(directory, name)
             return file, _settings(file)[1]
-    pyproject = directory / "pyproject.toml"
-    if (
-        pyproject.is_file()
-        and _may_name_agentbus(pyproject)
-        and "agentbus" in _read(pyproject).get("tool", {})
-    ):
-        return pyproject, _settings(pyproject)[1]
+    if _may_name_agentbus(os.path.join(directory, "pyproject.toml")):
+        from pathlib import Path
+
+        pyproject = Path(directory, "pyproject.toml")
+        if "agentbus" in _read(pyproject).get("tool", {}):
+            return pyproject, _settings(pyproject)[1]
     return None
 
 
-def _may_name_agentbus(pyproject: Path) -> bool:
-    """Whether ``pyproject`` may hold a ``[tool.agentbus]`` table: it spells ``agentbus``,
+def _may_name_agentbus(pyproject: str) -> bool:
+    """Whether ``pyproject`` is a file that may hold a ``[tool.agentbus]`` table: it spells ``agentbus``,
     or has an escape (``\\u0061gentbus`` in a quoted key), or cannot be read (then
     reading it fails as before). Most projects have a pyproject.toml and no such table;
     importing the TOML parser to find that out cost each hook process several milliseconds.
     """
+    if not os.path.isfile(pyproject):
+        return False
     try:
-        data = pyproject.read_bytes()
+        with open(pyproject, "rb") as file:
+            data = file.read()
     except OSError:
         return True
     return b"agentbus" in data or b"\\u" in data or b"\\U" in data
@@ -550,7 +562,7 @@ def _in_data_dir(value: Any) -> bool:
     if not isinstance(value, (str, os.PathLike)):
         return False
     try:
-        target = os.path.realpath(Path(value).expanduser())
+        target = os.path.realpath(os.path.expanduser(value))
         home = os.path.realpath(data_dir())
     except (OSError, ValueError):
         return False
@@ -559,6 +571,8 @@ def _in_data_dir(value: Any) -> bool:
 
 def _module_location(name: str) -> Path | None:
     """Where the top-level module ``name`` would be imported from, without running it."""
+    from pathlib import Path
+
     try:
         spec = importlib.util.find_spec(name)
     except (ImportError, ValueError):
@@ -576,6 +590,8 @@ def _is_project_code(location: Path, project: Path) -> bool:
     real, root = os.path.realpath(location), os.path.realpath(project)
     if os.path.commonpath([real, root]) != root:
         return False
+    from pathlib import Path
+
     return not any(part in ("site-packages", "dist-packages") for part in Path(real).parts)
 
 

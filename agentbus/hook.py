@@ -30,7 +30,6 @@ import os
 import re
 import sys
 from collections.abc import Callable, Coroutine, Iterable, Sequence
-from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -38,6 +37,7 @@ from .lazy_regex import lazy_compile
 
 if TYPE_CHECKING:
     import argparse
+    from pathlib import Path
 
     from .adapters.claude_code import HookReply
     from .bus import Bus
@@ -210,14 +210,22 @@ def build_registry(
 
 def audit_log_path(args: argparse.Namespace, configured: str | None) -> Path | None:
     """Where records go: --audit-log, the configuration, $AGENTBUS_AUDIT_LOG, the default."""
+    from pathlib import Path
+
+    name = _audit_log_name(args, configured)
+    return Path(name) if name is not None else None
+
+
+def _audit_log_name(args: argparse.Namespace, configured: str | None) -> str | None:
+    """:func:`audit_log_path` as a string: the hook process does not import pathlib."""
     if args.no_audit_log:
         return None
     chosen = args.audit_log or configured or os.environ.get(AUDIT_LOG_ENV)
     if not chosen:
-        from .userdirs import data_dir
+        from .userdirs import data_dir_name
 
-        return data_dir() / "audit.jsonl"
-    return Path(chosen).expanduser()
+        return os.path.join(data_dir_name(), "audit.jsonl")
+    return os.path.expanduser(chosen)
 
 
 def refusal_record(message: str) -> Record:
@@ -244,7 +252,7 @@ class AuditLog:
     costs a warning on stderr, never a decision.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = path
         self._lines: list[bytes] = []
 
@@ -480,9 +488,9 @@ def _decide(args: argparse.Namespace, context: dict[str, Any]) -> HookReply:
 def _remember_sessions_in_files() -> None:
     """A process per tool call: what a session downloaded is kept in a file between calls."""
     from .guards import session_downloads
-    from .userdirs import data_dir
+    from .userdirs import data_dir_name
 
-    session_downloads.persist_in(data_dir() / "sessions")
+    session_downloads.persist_in(os.path.join(data_dir_name(), "sessions"))
 
 
 def _answer(
@@ -497,7 +505,7 @@ def _answer(
 
     bus = Bus(registry, log_level=None)  # stdout is the protocol: structlog stays out of it
     _remember_sessions_in_files()
-    log_path = audit_log_path(args, configured_log)
+    log_path = _audit_log_name(args, configured_log)
     audit = AuditLog(log_path) if log_path is not None else None
     if audit is not None:
         bus.on_event(audit, level=args.audit_level)

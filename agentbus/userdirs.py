@@ -20,58 +20,84 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-__all__ = ["HOME_ENV", "config_dir", "data_dir", "make_private_dir", "open_private"]
+if TYPE_CHECKING:
+    from pathlib import Path
+
+__all__ = ["HOME_ENV", "config_dir", "data_dir", "data_dir_name", "make_private_dir", "open_private"]
 
 HOME_ENV = "AGENTBUS_HOME"
+
+# pathlib is imported only by the functions that return a Path: the Claude Code hook,
+# a process per tool call, works with data_dir_name() and os.path (pathlib and the
+# urllib.parse it imports cost that process about 3% of `import anyio, attrs, structlog`).
 
 
 def config_dir() -> Path:
     """The user's agentbus configuration directory (the platform's convention)."""
+    from pathlib import Path
+
+    return Path(config_dir_name())
+
+
+def config_dir_name() -> str:
+    """:func:`config_dir` as a string, without importing pathlib."""
     if sys.platform == "win32":  # pragma: no cover - tested on POSIX only
-        base = os.environ.get("APPDATA") or str(Path.home() / "AppData" / "Roaming")
+        base = os.environ.get("APPDATA") or os.path.join(os.path.expanduser("~"), "AppData", "Roaming")
     else:
         base = os.environ.get("XDG_CONFIG_HOME") or ""
         if not os.path.isabs(base):  # the XDG spec: a relative value is ignored
-            base = str(Path("~/.config").expanduser())
-    return Path(base) / "agentbus"
+            base = os.path.expanduser("~/.config")
+    return os.path.join(base, "agentbus")
 
 
 def data_dir() -> Path:
     """agentbus's own data directory: audit logs and the trusted projects."""
+    from pathlib import Path
+
+    return Path(data_dir_name())
+
+
+def data_dir_name() -> str:
+    """:func:`data_dir` as a string, without importing pathlib."""
     chosen = os.environ.get(HOME_ENV)
-    return Path(chosen).expanduser() if chosen else Path("~/.agentbus").expanduser()
+    return os.path.expanduser(chosen) if chosen else os.path.expanduser("~/.agentbus")
 
 
-def make_private_dir(directory: Path) -> None:
+def make_private_dir(directory: str | os.PathLike[str]) -> None:
     """Create ``directory`` (and missing parents) with mode 0700.
 
     An existing directory is left as it is, except agentbus's own data
     directory, which is narrowed to 0700 if it is wider (it is ours).
     """
-    missing: list[Path] = []
-    current = directory
-    while not current.exists() and current != current.parent:
+    missing: list[str] = []
+    current = os.fspath(directory)
+    while not os.path.exists(current) and current != os.path.dirname(current):
         missing.append(current)
-        current = current.parent
+        current = os.path.dirname(current)
     for path in reversed(missing):
         try:
             os.mkdir(path, 0o700)  # the umask can only narrow 0700 further
         except FileExistsError:
             pass
-    if directory == data_dir() and not missing:
+    if _same_path(directory, data_dir_name()) and not missing:
         _narrow(directory, 0o700)
 
 
-def open_private(path: Path, flags: int = os.O_WRONLY | os.O_APPEND | os.O_CREAT) -> int:
+def _same_path(one: str | os.PathLike[str], other: str) -> bool:
+    """Equal as two Paths are: the same parts, whatever the redundant separators."""
+    return os.path.normpath(one) == os.path.normpath(other)
+
+
+def open_private(path: str | os.PathLike[str], flags: int = os.O_WRONLY | os.O_APPEND | os.O_CREAT) -> int:
     """Open ``path`` for writing as a private file: 0600 in a 0700 directory.
 
     A file that already exists with wider permissions is narrowed to 0600
     (a note goes to stderr); one we may not change (another user's) is used
     as it is, with a warning.
     """
-    make_private_dir(path.parent)
+    make_private_dir(os.path.dirname(os.fspath(path)) or ".")
     fd = os.open(path, flags, 0o600)
     try:
         _narrow(path, 0o600, fd=fd)
@@ -81,7 +107,7 @@ def open_private(path: Path, flags: int = os.O_WRONLY | os.O_APPEND | os.O_CREAT
     return fd
 
 
-def _narrow(path: Path, mode: int, *, fd: int | None = None) -> None:
+def _narrow(path: str | os.PathLike[str], mode: int, *, fd: int | None = None) -> None:
     """Take away group and other permissions from ``path`` if it has any."""
     if sys.platform == "win32":  # pragma: no cover - no POSIX modes; the profile's ACLs apply
         return

@@ -6,7 +6,10 @@ built-in guards) the event is answered without an event loop: anyio, the
 asyncio/trio machinery, structlog and the standard library's logging stay out.
 An async layer brings anyio in, as it must. Nor does it import what only help
 text, a grammar's query files or a typo's suggestions need: shutil (with bz2
-and lzma), tempfile, importlib.resources, difflib; nor agentbus.coverage.
+and lzma), tempfile, importlib.resources, difflib; nor agentbus.coverage; nor
+pathlib (with urllib.parse), nor base64 (with struct). And it builds no attrs
+class but the public ones and the event model's: attrs generates and compiles
+each class's methods at import.
 """
 
 from __future__ import annotations
@@ -22,18 +25,36 @@ UNNEEDED = ("anyio", "sniffio", "structlog", "logging", "asyncio", "trio")
 UNNEEDED_MODULES = (
     *("shutil", "bz2", "lzma", "tempfile", "importlib.resources", "tree_sitter_bash", "difflib"),
     *("argparse", "gettext", "locale", "hashlib"),
+    *("pathlib", "urllib.parse", "ipaddress", "base64", "struct"),
     "agentbus.tool_coverage",
 )
 """tree_sitter_bash's package imports importlib.resources: only its compiled binding is loaded.
 argparse (with gettext and locale) only parses a hook command line that is not plainly written;
-hashlib only names the download memory of a session whose id is not a UUID."""
+hashlib only names the download memory of a session whose id is not a UUID; pathlib, the
+configuration or the data directory only when a file is found (os.path does the rest); base64
+only decodes a command's base64."""
+
+ATTRS_CLASSES = {
+    *("agentbus.config.Config", "agentbus.config.MiddlewareSpec"),
+    *("agentbus.events.", "agentbus.records.", "agentbus.registry.", "agentbus.kinds."),
+}
+"""The attrs classes a hook process may build: the configuration's (public, users construct
+them) and the event model's (any class of those modules)."""
 
 SCRIPT = """
 import sys
 from agentbus.cli import main
-status = main(["hook", "claude-code", "--no-audit-log", *sys.argv[2:]])
+status = main(["hook", "claude-code", *sys.argv[2:]])
 with open(sys.argv[1], "w") as out:
     out.write("\\n".join(sorted(sys.modules)))
+import attrs
+with open(sys.argv[1] + ".attrs", "w") as out:
+    out.write("\\n".join(
+        f"{name}.{attribute}"
+        for name, module in list(sys.modules.items()) if name.startswith("agentbus")
+        for attribute, value in list(vars(module).items())
+        if isinstance(value, type) and value.__module__ == name and attrs.has(value)
+    ))
 sys.exit(status)
 """
 
@@ -47,9 +68,13 @@ def install(registry):
 
 
 def run_hook(
-    tmp_path: Path, command: str, *args: str, env: dict[str, str] | None = None
+    tmp_path: Path, command: str, *args: str, env: dict[str, str] | None = None, audit_log: bool = False
 ) -> tuple[dict[str, Any], set[str]]:
-    """One hook process, as Claude Code starts it; its answer and the modules it imported."""
+    """One hook process, as Claude Code starts it; its answer and the modules it imported.
+
+    Without ``audit_log``, it writes none (``--no-audit-log``); with it, it writes the default
+    log in a data directory in ``tmp_path``.
+    """
     modules = tmp_path / "modules.txt"
     payload = {
         "session_id": "s",
@@ -60,11 +85,16 @@ def run_hook(
         "tool_input": {"command": command},
     }
     done = subprocess.run(
-        [sys.executable, "-c", SCRIPT, str(modules), *args],
+        [sys.executable, "-c", SCRIPT, str(modules), *([] if audit_log else ["--no-audit-log"]), *args],
         input=json.dumps(payload),
         capture_output=True,
         text=True,
-        env={**os.environ, "CLAUDE_PROJECT_DIR": str(tmp_path), **(env or {})},
+        env={
+            **os.environ,
+            "CLAUDE_PROJECT_DIR": str(tmp_path),
+            "AGENTBUS_HOME": str(tmp_path / "data"),
+            **(env or {}),
+        },
         cwd=tmp_path,
         check=True,
     )
@@ -83,6 +113,28 @@ def test_guards_alone_import_no_event_loop_nor_logging(tmp_path: Path) -> None:
     assert top_level(modules).isdisjoint(UNNEEDED), sorted(top_level(modules) & set(UNNEEDED))
     assert modules.isdisjoint(UNNEEDED_MODULES), sorted(modules & set(UNNEEDED_MODULES))
     assert "tree_sitter_bash._binding" in modules  # the command was parsed
+
+
+def test_writing_the_audit_log_and_the_download_memory_imports_no_pathlib(tmp_path: Path) -> None:
+    answer, modules = run_hook(tmp_path, "curl -o /tmp/p.sh https://x.example/p.sh", audit_log=True)
+    assert answer.get("hookSpecificOutput", {}).get("permissionDecision") != "deny", answer
+    assert (tmp_path / "data" / "audit.jsonl").stat().st_size > 0  # the records were written
+    assert len(list((tmp_path / "data" / "sessions").iterdir())) == 1  # and the download remembered
+    assert modules.isdisjoint(UNNEEDED_MODULES), sorted(modules & set(UNNEEDED_MODULES))
+
+
+def test_the_hook_builds_no_attrs_class_but_the_public_ones_and_the_event_models(tmp_path: Path) -> None:
+    answer, modules = run_hook(tmp_path, "ls -la")
+    assert answer == {}  # allowed: Claude Code decides as it would without a hook
+    assert "agentbus.guards.tactics.cloud" in modules  # every guard module was imported
+    built = set((tmp_path / "modules.txt.attrs").read_text().split())
+    assert "agentbus.config.Config" in built  # the check sees attrs classes
+    unexpected = {
+        name
+        for name in built
+        if name not in ATTRS_CLASSES and name.rpartition(".")[0] + "." not in ATTRS_CLASSES
+    }
+    assert not unexpected, sorted(unexpected)
 
 
 def test_an_async_layer_brings_anyio_in(tmp_path: Path) -> None:

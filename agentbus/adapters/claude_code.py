@@ -61,11 +61,10 @@ import json
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Final, Literal
 
-import attrs
-
 from ..bus import Bus
 from ..errors import AgentbusError, RunEnded
 from ..events import ToolCall
+from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from ..tools import error_result, normalize_tool_name
 from . import claude_code_outputs as outputs
@@ -173,13 +172,26 @@ class ClaudeCodeToolError(Exception):
     """A tool call that failed in Claude Code (PostToolUseFailure): ``event.error`` in tool.after."""
 
 
-@attrs.frozen
-class HookReply:
-    """What a hook answers: an exit code, a JSON object for stdout, a message for stderr."""
+class HookReply(Frozen):
+    """What a hook answers: an exit code, a JSON object for stdout, a message for stderr.
 
-    exit_code: int = 0
-    output: dict[str, Any] | None = None
-    stderr: str | None = None
+    Immutable, compared by value, with a ``repr`` and ``replace(**changes)`` (a plain
+    class, not attrs: a hook process builds no class at import that it can do without).
+    """
+
+    __slots__ = ("exit_code", "output", "stderr")
+
+    exit_code: int
+    output: dict[str, Any] | None
+    stderr: str | None
+
+    def __init__(
+        self, exit_code: int = 0, output: dict[str, Any] | None = None, stderr: str | None = None
+    ) -> None:
+        set_field = object.__setattr__
+        set_field(self, "exit_code", exit_code)
+        set_field(self, "output", output)
+        set_field(self, "stderr", stderr)
 
     def stdout(self) -> str:
         """The stdout text: the JSON object, or nothing."""

@@ -24,15 +24,12 @@ script to disk and run it.
 
 from __future__ import annotations
 
-import base64
 import binascii
 import functools
 import re
 import shlex
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
-
-import attrs
 
 from ..events import ToolCall
 from ..lazy_regex import lazy_compile
@@ -870,6 +867,8 @@ def _decoded(stages: list[Invocation]) -> str | None:
             if text is None:
                 return None
         elif stage.name in ("base64", "openssl") and {"-d", "--decode", "-D"} & set(stage.args):
+            import base64  # here, not at import: it loads struct, a cost to every hook process
+
             try:
                 text = base64.b64decode(text.strip() + "==", validate=False).decode("utf-8", "replace")
             except (binascii.Error, ValueError):
@@ -996,7 +995,7 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
                 args = tuple(a.replace(replace, added.split()[0]) if replace in a else a for a in stage.args)
             else:
                 args = (*stage.args, *added.split())
-            extended = attrs.evolve(stage, args=args)
+            extended = stage.replace(args=args)
             verdict = check(extended, home)
             if verdict is not None:
                 return Verdict(verdict.category, piece, f"{verdict.why}; the arguments come from the pipe")
@@ -1152,7 +1151,7 @@ def _check_invocation(invocation: Invocation, home: str) -> Verdict | None:
 
 
 def _renamed(invocation: Invocation, name: str) -> Invocation:
-    return attrs.evolve(invocation, name=name, dynamic=False)
+    return invocation.replace(name=name, dynamic=False)
 
 
 # -- the public check ----------------------------------------------------------------------
@@ -1214,7 +1213,7 @@ def _check_malformed(command: str, home: str) -> Verdict | None:
         if verdict is not None:
             why, rule = f"{verdict.why}; the command is malformed", f"{verdict.rule}, on a repaired command"
             reason = f"{verdict.category}: {verdict.piece} ({why})"
-            return attrs.evolve(verdict, why=why, reason=reason, rule=rule)
+            return verdict.replace(why=why, reason=reason, rule=rule)
     if parsed:
         return None
     category = _looks_dangerous(command)

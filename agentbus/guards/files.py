@@ -30,8 +30,6 @@ import shlex
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-import attrs
-
 from ..events import ToolCall
 from ..lazy_regex import lazy_compile
 from ..registry import Registry
@@ -590,7 +588,7 @@ def _without_consumed(invocation: Invocation, cwd: str | None) -> Invocation:
         kept.append(word)
     if len(kept) == len(invocation.args):
         return invocation
-    return attrs.evolve(invocation, args=tuple(kept))
+    return invocation.replace(args=tuple(kept))
 
 
 def _consumable(value: str, option: str = "") -> bool:
@@ -833,7 +831,7 @@ def _check_fed_names(invocation: Invocation, names: list[str]) -> Verdict | None
     if not names:
         return None
     if "xargs" in invocation.wrappers:
-        return _check_invocation(attrs.evolve(invocation, args=(*invocation.args, *names)), invocation.cwd)
+        return _check_invocation(invocation.replace(args=(*invocation.args, *names)), invocation.cwd)
     if _reads_name_list(invocation):
         for name in names:
             verdict = _judge(name, cwd=invocation.cwd)

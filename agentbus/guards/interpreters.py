@@ -15,14 +15,12 @@ that could backtrack into each other.
 
 from __future__ import annotations
 
-import base64
 import binascii
 import re
 import shlex
 from collections.abc import Callable, Iterator
 
-import attrs
-
+from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from .programs import Invocation
 
@@ -160,16 +158,23 @@ _WRITES = lazy_compile(
 )
 
 
-@attrs.frozen
-class CodeDanger:
+class CodeDanger(Frozen):
     """What interpreter code does that a shell command rule would block: a category and why.
 
     ``command`` is the shell command the code runs, when the danger is a shell call.
     """
 
+    __slots__ = ("category", "command", "why")
+
     category: str
     why: str
-    command: str = ""
+    command: str
+
+    def __init__(self, category: str, why: str, command: str = "") -> None:
+        set_field = object.__setattr__
+        set_field(self, "category", category)
+        set_field(self, "why", why)
+        set_field(self, "command", command)
 
 
 _PROGRAM_CODE_FLAGS = {
@@ -342,6 +347,8 @@ def _shell_commands(code: str, *, awk: bool) -> Iterator[str]:
     for match in _DO_SHELL_SCRIPT.finditer(code):
         yield match.group(1).replace('\\"', '"')  # osascript -e 'do shell script "rm …" with administrator …'
     for match in _BASE64_LITERAL.finditer(code):
+        import base64  # here, not at import: it loads struct, a cost to every hook process
+
         try:
             decoded = base64.b64decode(match.group(1) + "==").decode("utf-8", "replace")
         except (binascii.Error, ValueError):

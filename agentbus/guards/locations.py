@@ -138,6 +138,19 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     (r".*/(?:site|dist)-packages/[^/]+\.pth", STEALTH_PERSISTENCE,
      "a Python .pth file, run by every Python start"),
     (r".*/(?:sitecustomize|usercustomize)\.py", STEALTH_PERSISTENCE, "Python start-up code"),
+    (r"/etc/default/grub(?:\.d/.*)?|/etc/grub\.d/.*|/etc/dracut\.conf(?:\.d/.*)?|/(?:usr/)?lib/dracut/(?:modules\.d|dracut\.conf\.d)/.*"
+     r"|/etc/initramfs-tools/.*|/usr/share/initramfs-tools/.*|/etc/mkinitcpio\.(?:conf|d/.*)"
+     r"|/etc/kernel/(?:postinst|preinst|postrm|install)\.d/.*|/usr/lib/kernel/install\.d/.*",
+     STEALTH_PERSISTENCE, "the boot loader's or the initramfs's configuration: code run as root at boot"),
+    (r"/(?:etc|usr/lib|lib|run|usr/local/lib)/systemd/(?:system|user)-(?:generators|environment-generators)/.*",
+     STEALTH_PERSISTENCE, "a systemd generator, run as root at every boot and reload"),
+    (r"/etc/NetworkManager/dispatcher\.d/.*|/etc/network/if-(?:pre-up|up|down|post-down)\.d/.*"
+     r"|/etc/ppp/ip-(?:up|down|pre-up)(?:\.d/.*)?|/etc/dhcp/dhclient-(?:enter|exit)-hooks\.d/.*"
+     r"|/etc/dhcp/dhclient\.d/.*|/etc/sysconfig/network-scripts/.*",
+     STEALTH_PERSISTENCE, "a script run as root whenever the network changes"),
+    (r"/etc/apt/apt\.conf(?:\.d/.*)?|/etc/yum/pluginconf\.d/.*|/usr/lib/yum-plugins/.*|/etc/dnf/plugins/.*"
+     r"|.*/(?:site|dist)-packages/dnf-plugins/.*|/etc/pacman\.d/hooks/.*|/usr/share/libalpm/hooks/.*",
+     STEALTH_PERSISTENCE, "a package manager's hooks and plug-ins, run as root at every install or update"),
     (r"~/\.?git[-_]?templates?/.*|~/\.config/git/(?:hooks|templates?)/.*"
      r"|/usr(?:/local)?/share/git-core/templates/.*", STEALTH_PERSISTENCE,
      "git's hook templates, copied into every new repository"),
@@ -152,6 +165,9 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     (r"(?:~|)/Library/Scripts/Folder Action Scripts/.*|~/Library/Workflows/Applications/Folder Actions/.*",
      SCHEDULED, "a folder action: a script run when a folder changes"),
     # -- services --------------------------------------------------------------------------------
+    (r"/(?:usr/(?:local/)?)?share/dbus-1/(?:system-)?services/.*|/(?:etc|usr/share)/dbus-1/(?:system|session)\.d/.*"
+     r"|~/\.local/share/dbus-1/services/.*",
+     SERVICE, "a D-Bus service: started on demand, as root for the system bus"),
     (rf"(?:{_UNIT_DIRS})(?:/.*)?", SERVICE, "a systemd unit"),
     (r"/etc/(?:init\.d|rc\.d|rc[0-6S]\.d|init|xinetd\.d|supervisor/conf\.d|supervisord\.d)(?:/.*)?"
      r"|/etc/rc\.local|/etc/rc\.conf\.local|/etc/supervisord\.conf|/etc/xinetd\.conf|/etc/rc\.common"

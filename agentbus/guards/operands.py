@@ -20,8 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-import attrs
-
+from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from .paths import normalize_path
 from .programs import Invocation
@@ -87,14 +86,21 @@ Other files in /etc count when a program is told to write them (an output option
 redirection, a copy's destination), since editors and viewers are pointed at /etc/hosts."""
 
 
-@attrs.frozen
-class Operand:
+class Operand(Frozen):
     """One thing a command names: its ``value`` and ``role`` (``argument``, ``option value``,
     ``file``, ``url``, ``input``, ``output``), and the ``option`` it is the value of."""
 
+    __slots__ = ("option", "role", "value")
+
     value: str
     role: str
-    option: str = ""
+    option: str
+
+    def __init__(self, value: str, role: str, option: str = "") -> None:
+        set_field = object.__setattr__
+        set_field(self, "value", value)
+        set_field(self, "role", role)
+        set_field(self, "option", option)
 
 
 def option_values(word: str) -> Iterator[Operand]:

@@ -32,8 +32,7 @@ import warnings
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
-import attrs
-
+from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from .budget import TooComplex, spend
 
@@ -81,40 +80,69 @@ class ShellSyntaxError(ValueError):
     """The command line is not valid shell syntax (an unclosed quote or substitution)."""
 
 
-@attrs.frozen
-class Substitution:
+class Substitution(Frozen):
     """Code that runs while the command line is expanded: ``$(...)``, backticks,
     ``<(...)``, ``>(...)``; or a here-document (``kind="<<"``), whose ``text`` is
     the body and whose ``script`` holds only the substitutions it expands."""
+
+    __slots__ = ("kind", "script", "text")
 
     kind: str
     text: str
     script: Script
 
+    def __init__(self, kind: str, text: str, script: Script) -> None:
+        set_field = object.__setattr__
+        set_field(self, "kind", kind)
+        set_field(self, "text", text)
+        set_field(self, "script", script)
 
-@attrs.frozen
-class Redirect:
+
+class Redirect(Frozen):
     """One redirection: ``op`` is ``>``, ``>>``, ``<``, ``<<`` ...; ``target`` the word after it."""
+
+    __slots__ = ("fd", "op", "target")
 
     op: str
     target: str
-    fd: str = ""
+    fd: str
     """The file descriptor written before the operator (``2`` in ``2>&1``), if any."""
 
+    def __init__(self, op: str, target: str, fd: str = "") -> None:
+        set_field = object.__setattr__
+        set_field(self, "op", op)
+        set_field(self, "target", target)
+        set_field(self, "fd", fd)
 
-@attrs.frozen
-class SimpleCommand:
+
+class SimpleCommand(Frozen):
     """Words and redirections of one command, as bash would run them.
 
     Words are unquoted; a word may hold placeholders for substitutions, which
     :meth:`render` turns back into shell text.
     """
 
+    __slots__ = ("background", "redirects", "substitutions", "words")
+    _not_compared = _not_shown = frozenset({"substitutions"})
+
     words: tuple[str, ...]
     redirects: tuple[Redirect, ...]
-    substitutions: Sequence[Substitution] = attrs.field(repr=False, eq=False)
-    background: bool = False
+    substitutions: Sequence[Substitution]
+    background: bool
     """Run with ``&`` (or as a stage of a pipeline that is)."""
+
+    def __init__(
+        self,
+        words: tuple[str, ...],
+        redirects: tuple[Redirect, ...],
+        substitutions: Sequence[Substitution],
+        background: bool = False,
+    ) -> None:
+        set_field = object.__setattr__
+        set_field(self, "words", words)
+        set_field(self, "redirects", redirects)
+        set_field(self, "substitutions", substitutions)
+        set_field(self, "background", background)
 
     def substitutions_in(self, word: str) -> list[Substitution]:
         """The substitutions a word holds."""
@@ -171,24 +199,45 @@ class SimpleCommand:
         return " ".join(words)
 
 
-@attrs.frozen
-class Function:
+class Function(Frozen):
     """A shell function definition: its name, its body, and its text (for messages)."""
+
+    __slots__ = ("body", "name", "text")
 
     name: str
     body: Script
     text: str
 
+    def __init__(self, name: str, body: Script, text: str) -> None:
+        set_field = object.__setattr__
+        set_field(self, "name", name)
+        set_field(self, "body", body)
+        set_field(self, "text", text)
 
-@attrs.frozen
-class Script:
+
+class Script(Frozen):
     """A parsed command line: pipelines of simple commands, plus every substitution."""
+
+    __slots__ = ("functions", "malformed", "pipelines", "substitutions")
 
     pipelines: tuple[tuple[SimpleCommand, ...], ...]
     substitutions: tuple[Substitution, ...]
-    functions: tuple[Function, ...] = ()
-    malformed: bool = False
+    functions: tuple[Function, ...]
+    malformed: bool
     """tree-sitter found a syntax error; what did parse is still here."""
+
+    def __init__(
+        self,
+        pipelines: tuple[tuple[SimpleCommand, ...], ...],
+        substitutions: tuple[Substitution, ...],
+        functions: tuple[Function, ...] = (),
+        malformed: bool = False,
+    ) -> None:
+        set_field = object.__setattr__
+        set_field(self, "pipelines", pipelines)
+        set_field(self, "substitutions", substitutions)
+        set_field(self, "functions", functions)
+        set_field(self, "malformed", malformed)
 
 
 _SHOWN_LIMIT = 200
@@ -377,11 +426,11 @@ class _Builder:
                     inner = self.nested_statement(child, background)
                     if carried and inner:
                         last = inner[-1][-1]
-                        inner[-1] = (*inner[-1][:-1], attrs.evolve(last, redirects=last.redirects + carried))
+                        inner[-1] = (*inner[-1][:-1], last.replace(redirects=last.redirects + carried))
                     stages.extend(command for pipeline in inner for command in pipeline)
             if redirects and stages:
                 last = stages[-1]
-                stages[-1] = attrs.evolve(last, redirects=last.redirects + redirects)
+                stages[-1] = last.replace(redirects=last.redirects + redirects)
             if stages:
                 self.pipelines.append(tuple(stages))
         elif kind == "redirected_statement":
@@ -393,7 +442,7 @@ class _Builder:
             own = tuple(redirect for child in nodes for redirect in self.redirect(child))
             trailing, self.trailing = self.trailing, outer
             if glued is not None and own:
-                own = (attrs.evolve(own[0], fd=glued), *own[1:])
+                own = (own[0].replace(fd=glued), *own[1:])
             if body is None:
                 self.pipelines.append((SimpleCommand(tuple(trailing), own, self.subs, background),))
             else:
@@ -401,7 +450,7 @@ class _Builder:
                 self.statement(body, background=background, redirects=own + redirects)
                 if trailing and len(self.pipelines) > count and body.type == "command":
                     last = self.pipelines[-1][-1]
-                    extended = attrs.evolve(last, words=last.words + tuple(trailing))
+                    extended = last.replace(words=last.words + tuple(trailing))
                     self.pipelines[-1] = (*self.pipelines[-1][:-1], extended)
             # cat <<EOF | sh: tree-sitter puts what follows the here-document's start inside it.
             for after in (c for n in nodes if n.type == "heredoc_redirect" for c in n.children):
@@ -471,12 +520,12 @@ class _Builder:
                 self.statements(node)
                 if len(self.pipelines) > start:
                     final = self.pipelines[-1]
-                    tail = attrs.evolve(final[-1], redirects=final[-1].redirects + redirects)
+                    tail = final[-1].replace(redirects=final[-1].redirects + redirects)
                     self.pipelines[-1] = (*final[:-1], tail)
                     # `while read x; do ...; done < <(find /)`: the loop body reads it too.
                     for index in range(start, len(self.pipelines) - 1):
                         earlier = self.pipelines[index]
-                        first = attrs.evolve(earlier[0], redirects=earlier[0].redirects + redirects)
+                        first = earlier[0].replace(redirects=earlier[0].redirects + redirects)
                         self.pipelines[index] = (first, *earlier[1:])
                 return
             self.statements(node)
@@ -511,7 +560,7 @@ class _Builder:
                 glued = self.glued_descriptor(body, own[0]) if own else None
                 found = tuple(r for c in own for r in self.redirect(c))
                 if glued is not None and found:
-                    found = (attrs.evolve(found[0], fd=glued), *found[1:])
+                    found = (found[0].replace(fd=glued), *found[1:])
                 redirects = found + redirects
                 node = body
                 continue
@@ -629,7 +678,7 @@ class _Builder:
             ):
                 # sh 0</tmp/f: tree-sitter reads the 0 as a word; bash as the redirected descriptor.
                 fd = words.pop()
-                own.extend(attrs.evolve(r, fd=fd) for r in self.redirect(child))
+                own.extend(r.replace(fd=fd) for r in self.redirect(child))
                 previous = child
                 continue
             previous = child
@@ -945,4 +994,4 @@ def parse(text: str, *, strict: bool = False) -> Script:
     except RecursionError:
         raise ShellSyntaxError(f"the command nests more than {MAX_DEPTH} levels deep") from None
     script = builder.script()
-    return attrs.evolve(script, malformed=root.has_error) if root.has_error else script
+    return script.replace(malformed=root.has_error) if root.has_error else script

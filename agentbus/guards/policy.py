@@ -27,8 +27,7 @@ import functools
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
+from ..frozen import Frozen
 from .verdict import ALLOW, ASK, BLOCK, DEFAULT_VERDICTS, VERDICTS, Guard, Verdict
 
 if TYPE_CHECKING:
@@ -50,7 +49,7 @@ def _frozen_verdicts(value: Mapping[str, str] | _Frozen | None) -> _Frozen:
     """The user's overrides, checked and in a hashable form (a policy is a cache key)."""
     if value is None:
         return ()
-    if isinstance(value, tuple):  # the frozen form: an evolve() or a copy
+    if isinstance(value, tuple):  # the frozen form: a replace() or a copy
         value = dict(value)
     if not isinstance(value, Mapping):
         raise TypeError(f"verdicts must map categories to 'block', 'ask' or 'allow', got {value!r}")
@@ -71,8 +70,7 @@ def _checked_profile(value: str) -> str:
     return value
 
 
-@attrs.frozen
-class Policy:
+class Policy(Frozen):
     """Per category, what a finding does; and whether anybody is there to answer an ask.
 
     ``verdicts`` overrides :data:`~.verdict.DEFAULT_VERDICTS` for the categories
@@ -80,12 +78,17 @@ class Policy:
     ones). Findings the guards could not judge (``undecided``) are always blocked.
     """
 
-    verdicts: _Frozen = attrs.field(default=(), converter=_frozen_verdicts)
-    profile: str = attrs.field(default="attended", converter=_checked_profile)
-    _table: Mapping[str, str] = attrs.field(init=False, eq=False, repr=False)
+    __slots__ = ("_table", "profile", "verdicts")
 
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_table", {**DEFAULT_VERDICTS, **dict(self.verdicts)})
+    verdicts: _Frozen
+    profile: str
+    _table: Mapping[str, str]
+
+    def __init__(self, verdicts: Mapping[str, str] | _Frozen | None = (), profile: str = "attended") -> None:
+        set_field = object.__setattr__
+        set_field(self, "verdicts", _frozen_verdicts(verdicts))
+        set_field(self, "profile", _checked_profile(profile))
+        set_field(self, "_table", {**DEFAULT_VERDICTS, **dict(self.verdicts)})
 
     def decision(self, category: str) -> str:
         """``"block"``, ``"ask"`` or ``"allow"`` for a finding of ``category``."""
@@ -101,7 +104,7 @@ class Policy:
         decision = self.decision(verdict.category)
         if decision == ALLOW:
             return None
-        return verdict if verdict.decision == decision else attrs.evolve(verdict, decision=decision)
+        return verdict if verdict.decision == decision else verdict.replace(decision=decision)
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> Policy:
@@ -168,4 +171,4 @@ def bind(guard: Guard, policy: Policy) -> Guard:
         with using(policy):
             handler(call)
 
-    return attrs.evolve(guard, handler=judged_by_policy)
+    return guard.replace(handler=judged_by_policy)

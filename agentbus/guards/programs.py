@@ -15,8 +15,7 @@ import re
 import shlex
 from collections.abc import Iterator, Sequence
 
-import attrs
-
+from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from .budget import spend
 from .carriers import carried
@@ -36,8 +35,7 @@ MAX_NESTED = 8
 _ASSIGNMENT = lazy_compile(r"^[A-Za-z_][A-Za-z0-9_]*\+?=")
 
 
-@attrs.frozen
-class Invocation:
+class Invocation(Frozen):
     """One program run: wrappers (``sudo``, ``env`` ...) resolved.
 
     ``name`` is the program's base name (``/bin/rm`` -> ``rm``), or ``""`` when
@@ -45,16 +43,39 @@ class Invocation:
     programs that ran it; ``env`` the assignments before it.
     """
 
+    __slots__ = ("args", "command", "cwd", "dynamic", "env", "name", "wrapper_args", "wrappers")
+
     name: str
     args: tuple[str, ...]
     command: SimpleCommand
-    wrappers: tuple[str, ...] = ()
-    env: tuple[str, ...] = ()
-    dynamic: bool = False
-    cwd: str | None = None
-    wrapper_args: tuple[str, ...] = ()
-    """What the wrappers were given besides the command (``strace -o FILE``): operands too."""
+    wrappers: tuple[str, ...]
+    env: tuple[str, ...]
+    dynamic: bool
+    cwd: str | None
     """The working directory it runs in, as far as ``cd`` earlier in the line tells (None: unknown)."""
+    wrapper_args: tuple[str, ...]
+    """What the wrappers were given besides the command (``strace -o FILE``): operands too."""
+
+    def __init__(
+        self,
+        name: str,
+        args: tuple[str, ...],
+        command: SimpleCommand,
+        wrappers: tuple[str, ...] = (),
+        env: tuple[str, ...] = (),
+        dynamic: bool = False,
+        cwd: str | None = None,
+        wrapper_args: tuple[str, ...] = (),
+    ) -> None:
+        set_field = object.__setattr__
+        set_field(self, "name", name)
+        set_field(self, "args", args)
+        set_field(self, "command", command)
+        set_field(self, "wrappers", wrappers)
+        set_field(self, "env", env)
+        set_field(self, "dynamic", dynamic)
+        set_field(self, "cwd", cwd)
+        set_field(self, "wrapper_args", wrapper_args)
 
     @property
     def text(self) -> str:
@@ -62,24 +83,41 @@ class Invocation:
         return self.command.text
 
 
-@attrs.frozen
-class ShellMode:
+class ShellMode(Frozen):
     """How a shell invocation gets its code: a ``-c`` string, a script file, or stdin."""
+
+    __slots__ = ("file", "interactive", "reads_stdin", "script")
 
     script: str | None
     file: str | None
     reads_stdin: bool
     interactive: bool
 
+    def __init__(self, script: str | None, file: str | None, reads_stdin: bool, interactive: bool) -> None:
+        set_field = object.__setattr__
+        set_field(self, "script", script)
+        set_field(self, "file", file)
+        set_field(self, "reads_stdin", reads_stdin)
+        set_field(self, "interactive", interactive)
+
 
 # -- resolving wrappers and nested scripts ----------------------------------------------
 
 
-@attrs.frozen
-class _Wrapper:
-    short_values: str = ""
-    long_values: frozenset[str] = frozenset()
-    positionals: int = 0
+class _Wrapper(Frozen):
+    __slots__ = ("long_values", "positionals", "short_values")
+
+    short_values: str
+    long_values: frozenset[str]
+    positionals: int
+
+    def __init__(
+        self, short_values: str = "", long_values: frozenset[str] = frozenset(), positionals: int = 0
+    ) -> None:
+        set_field = object.__setattr__
+        set_field(self, "short_values", short_values)
+        set_field(self, "long_values", long_values)
+        set_field(self, "positionals", positionals)
 
 
 _WRAPPERS: dict[str, _Wrapper] = {
@@ -487,7 +525,7 @@ def _run_written(
             inline = SimpleCommand((program, flag, text), (), ())
             resolved, _ = _resolve(inline)
             if resolved is not None:
-                yield [attrs.evolve(resolved, cwd=cwd)]
+                yield [resolved.replace(cwd=cwd)]
             continue
         try:
             inner = parse_nested(text)
@@ -575,7 +613,7 @@ def walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator
             invocation, handed_on = _resolve(command)
             nested.extend(handed_on)
             if invocation is not None:
-                invocation = attrs.evolve(invocation, cwd=cwd)
+                invocation = invocation.replace(cwd=cwd)
                 stages.append(invocation)
                 if _depth < MAX_NESTED:
                     yield from _run_written(invocation, written, cwd, _depth)
@@ -588,7 +626,7 @@ def walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator
                         exec_invocation, exec_code = _resolve(exec_command)
                         nested.extend(exec_code)
                         if exec_invocation is not None:
-                            yield [attrs.evolve(exec_invocation, cwd=cwd)]
+                            yield [exec_invocation.replace(cwd=cwd)]
         if stages:
             yield stages
             if _depth < MAX_NESTED and not repl_fed and position + 1 < len(script.pipelines):

@@ -28,7 +28,6 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from pathlib import Path
 
 from ..lazy_regex import lazy_compile
 from .parse import Script, ShellSyntaxError, parsed
@@ -105,10 +104,10 @@ class _MemoryStore:
 class _FileStore:
     """Each session's statements in a private file: a JSON list, rewritten whole (it is small)."""
 
-    def __init__(self, directory: Path) -> None:
-        self.directory = directory
+    def __init__(self, directory: str | os.PathLike[str]) -> None:
+        self.directory = os.fspath(directory)  # os.path, not pathlib: a hook process imports neither
 
-    def _path(self, session: str) -> Path:
+    def _path(self, session: str) -> str:
         """Claude Code's session ids (UUIDs) name their file as they are; any other id is hashed.
 
         Lowercase letters, digits and ``-`` make a name that cannot leave the directory
@@ -122,17 +121,18 @@ class _FileStore:
             and session.replace("-", "").isalnum()
             and session.lower() == session
         ):
-            return self.directory / f"s-{session}.json"
+            return os.path.join(self.directory, f"s-{session}.json")
         import hashlib
 
         digest = hashlib.sha256(session.encode("utf-8", "surrogatepass")).hexdigest()[:40]
-        return self.directory / f"h-{digest}.json"
+        return os.path.join(self.directory, f"h-{digest}.json")
 
     def read(self, session: str) -> list[str]:
         import json
 
         try:
-            data = json.loads(self._path(session).read_text(encoding="utf-8"))
+            with open(self._path(session), encoding="utf-8") as file:
+                data = json.loads(file.read())
         except (OSError, ValueError):
             return []
         if not isinstance(data, list):
@@ -146,14 +146,14 @@ class _FileStore:
 
         path = self._path(session)
         kept = (self.read(session) + statements)[-KEPT_PER_SESSION:]
-        temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        temporary = f"{path}.{os.getpid()}.tmp"
         fd = open_private(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             json.dump(kept, out)
         os.replace(temporary, path)  # a concurrent reader sees the old list or the new one
         self._prune(path)
 
-    def _prune(self, keep: Path) -> None:
+    def _prune(self, keep: str) -> None:
         cutoff = time.time() - STALE_SECONDS
         try:
             entries = list(os.scandir(self.directory))
@@ -161,7 +161,7 @@ class _FileStore:
             return
         for entry in entries:
             try:
-                if entry.path != str(keep) and entry.stat().st_mtime < cutoff:
+                if entry.path != keep and entry.stat().st_mtime < cutoff:
                     os.unlink(entry.path)
             except OSError:
                 pass
@@ -170,7 +170,7 @@ class _FileStore:
 _store: _MemoryStore | _FileStore = _MemoryStore()
 
 
-def persist_in(directory: Path) -> None:
+def persist_in(directory: str | os.PathLike[str]) -> None:
     """Keep the sessions' download statements in files under ``directory`` (a process per call)."""
     global _store
     _store = _FileStore(directory)

@@ -12,8 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
+from ..frozen import Frozen
 from ..registry import Registry
 
 if TYPE_CHECKING:
@@ -112,32 +111,49 @@ UNDECIDED = "undecided"
 """The category of a deny given because the guard could not decide (budget, bad input)."""
 
 
-@attrs.frozen
-class Verdict:
+class Verdict(Frozen):
     """Why something is held back: a category, the offending piece, and why it is dangerous.
 
     ``reason`` is the text the agent receives, e.g. ``filesystem destruction:
-    rm -rf / (recursive force delete of the root directory)``.
+    rm -rf / (recursive force delete of the root directory)``; by default
+    ``"{category}: {piece} ({why})"``.
     """
+
+    __slots__ = ("category", "decision", "piece", "reason", "rule", "why")
+    _not_compared = frozenset({"rule", "decision"})
 
     category: str
     piece: str
     why: str
-    reason: str = attrs.field()
+    reason: str
 
-    rule: str = attrs.field(default="", eq=False, kw_only=True)
+    rule: str
     """Which rule decided (``agentbus explain`` shows it): ``rm rule``, ``operand rule`` ..."""
 
-    decision: str = attrs.field(default=BLOCK, eq=False, kw_only=True)
+    decision: str
     """``"block"`` or ``"ask"``: what the policy (:mod:`.policy`) made of this finding."""
 
-    @reason.default
-    def _reason(self) -> str:
-        return f"{self.category}: {self.piece} ({self.why})"
+    def __init__(
+        self,
+        category: str,
+        piece: str,
+        why: str,
+        reason: str | None = None,
+        *,
+        rule: str = "",
+        decision: str = BLOCK,
+    ) -> None:
+        set_field = object.__setattr__
+        set_field(self, "category", category)
+        set_field(self, "piece", piece)
+        set_field(self, "why", why)
+        set_field(self, "reason", f"{category}: {piece} ({why})" if reason is None else reason)
+        set_field(self, "rule", rule)
+        set_field(self, "decision", decision)
 
     def by(self, rule: str) -> Verdict:
         """This verdict, naming the rule that gave it (kept if one is named already)."""
-        return self if self.rule else attrs.evolve(self, rule=rule)
+        return self if self.rule else self.replace(rule=rule)
 
 
 def undecided(piece: str, why: str) -> Verdict:
@@ -146,16 +162,27 @@ def undecided(piece: str, why: str) -> Verdict:
     return Verdict(UNDECIDED, piece, f"{why}; denied, since it could not be judged", rule="decision budget")
 
 
-@attrs.frozen
-class Guard:
+class Guard(Frozen):
     """A guard as a registration: id, handler, tool matcher, default priority."""
+
+    __slots__ = ("declare", "handler", "id", "priority", "tool")
 
     id: str
     handler: Callable[..., Any]
     tool: Any
     priority: int
-    declare: tuple[str, ...] = ()
+    declare: tuple[str, ...]
     """Tool names outside agentbus.tools that the matcher names (declared on install)."""
+
+    def __init__(
+        self, id: str, handler: Callable[..., Any], tool: Any, priority: int, declare: tuple[str, ...] = ()
+    ) -> None:
+        set_field = object.__setattr__
+        set_field(self, "id", id)
+        set_field(self, "handler", handler)
+        set_field(self, "tool", tool)
+        set_field(self, "priority", priority)
+        set_field(self, "declare", declare)
 
     def add_to(self, registry: Registry, *, priority: int | None = None, shadow: bool = False) -> None:
         """Register this guard, replacing an earlier registration with its id."""

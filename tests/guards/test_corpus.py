@@ -112,7 +112,7 @@ EXTERNAL_FLOORS = {
     "privilege-escalation": 21,
     # realworld: a new key named rootCA.key is no longer held on its name; cloud: Stratus detonations
     "defense-impairment": 91,
-    "credential-access": 52,  # packet captures and keyloggers (trap DEBUG, PROMPT_COMMAND, auditctl); stratus
+    "credential-access": 53,  # packet captures and keyloggers (trap DEBUG, PROMPT_COMMAND, auditctl); stratus
     "impact": 26,
     "exfiltration": 27,  # collection too: screen, clipboard, archives of /etc and /var/log, uploads
 }
@@ -132,8 +132,9 @@ TLDR_CEILINGS = {
     # `az storage account keys list`, `az disk grant-access` (blocked).
     "cloud control": 10,
     # keyloggers: `evtest /dev/input/...`, `intercept -g`; cloud: storage keys; and (cracking family)
-    # the pages of password guessers and crackers: hydra, medusa, nxc, patator, john, hashcat, zip2john
-    "credential hunting": 136,
+    # the pages of password guessers and crackers: hydra, medusa, nxc, patator, john, hashcat, zip2john;
+    # impacket's GetNPUsers.py and GetUserSPNs.py pages (AS-REP roasting and Kerberoasting, 10)
+    "credential hunting": 146,
     "data collection": 145,  # the pages of screenshot, recorder, webcam, clipboard and sniffer programs
     "data destruction": 5,
     "defense impairment": 27,  # macOS: fdesetup disable (FileVault off)

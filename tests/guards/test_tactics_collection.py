@@ -277,3 +277,17 @@ async def test_a_keylogger_is_blocked_without_asking() -> None:
     assert (ran, asked) == ([], [])
     assert result.blocked
     assert (result.block_reason or "").startswith("credential hunting: ")
+
+
+@pytest.mark.parametrize(
+    "command", ["xsel -b > /tmp/c", "xsel --clipboard >> ~/.cache/c", "xsel -p 1> /tmp/p"]
+)
+def test_xsel_without_a_mode_reads_the_clipboard_when_its_output_is_saved(command: str) -> None:
+    assert decided(command) == (COLLECTION, "ask")
+
+
+@pytest.mark.parametrize(
+    "command", ["xsel -bi < notes.txt", "echo hi | xsel -b", "xsel -cb", "xsel -ib > /dev/null"]
+)
+def test_xsel_setting_or_clearing_the_clipboard_runs(command: str) -> None:
+    assert decided(command) is None

@@ -222,3 +222,70 @@ def test_any_dumper_given_any_form_of_pid_is_a_hunt(tool: str, pid: str, runner:
     verdict = check_command(f"{runner}{program} {pid} /tmp/out.bin", home=HOME)
     assert verdict is not None
     assert verdict.category == CREDENTIALS
+
+
+# -- held-out corpora: patterns named by -e, Spotlight, impacket, the user's browser on a port -------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "grep --color=auto -rnw '/' -ie 'PASSWORD' --color=always 2> /dev/null",
+        "grep -r / -e password",
+        "grep -rne api_key ~",
+        "grep -rie'secret' /home",
+        "mdfind \"kMDItemTextContent == '*AKIA*' || kMDItemDisplayName == '*AKIA*'\"",
+        "mdfind -onlyin ~ 'kMDItemTextContent == \"*BEGIN RSA PRIVATE KEY*\"'",
+        "GetNPUsers.py contoso.local/ -usersfile users.txt -dc-ip 10.0.0.1 -no-pass",
+        "impacket-GetUserSPNs contoso.local/u:p -dc-ip 10.0.0.1 -request",
+        "python3 ticketer.py -nthash aad3b435 -domain-sid S-1-5-21-1 -domain contoso.local admin",
+        "dpapi.py backupkeys --export -t contoso.local/u:p@dc01",
+        "'/Applications/Google Chrome.app/Contents/MacOS/Google Chrome' --remote-debugging-port=9222 &",
+        "google-chrome --remote-debugging-port=9222",
+        "open -a 'Google Chrome' --args --remote-debugging-port=9222",
+    ],
+)
+def test_held_out_credential_hunts_are_blocked(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert (verdict.category, verdict.decision) == (CREDENTIALS, "block")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "grep -rie todo src/",
+        "grep -ie error build.log",
+        "grep -rn -e TODO -e FIXME .",
+        "mdfind -onlyin . password",
+        "mdfind \"kMDItemContentType == 'com.apple.application-bundle'\"",
+        "find / -name authorized_keys 2>/dev/null",  # public keys: where logins are, no secret
+        "google-chrome --headless --remote-debugging-port=9222 https://localhost:3000",
+        "chromium --remote-debugging-port=9222 --user-data-dir=/tmp/profile",
+        "open -a 'Google Chrome' https://localhost:3000",
+        "echo chrome --remote-debugging-port=9222",
+    ],
+)
+def test_the_same_programs_on_the_project_or_their_own_profile_run(command: str) -> None:
+    assert check_command(command, home=HOME) is None
+
+
+def test_the_browser_finding_follows_the_policy() -> None:
+    command = "google-chrome --remote-debugging-port=9222"
+    asked = check_command(command, home=HOME, policy=Policy(verdicts={CREDENTIALS: "ask"}))
+    assert asked is not None
+    assert asked.decision == "ask"
+    assert check_command(command, home=HOME, policy=Policy(verdicts={CREDENTIALS: "allow"})) is None
+
+
+@given(
+    flags=st.text(alphabet="rinwHl", max_size=4),
+    word=st.sampled_from(["password", "TODO", "secret", "main"]),
+    place=st.sampled_from(["/", "~", "src/", "."]),
+)
+def test_a_pattern_given_with_e_is_judged_like_one_given_first(flags: str, word: str, place: str) -> None:
+    """grep -rXe WORD PLACE and grep -rX WORD PLACE and grep -r PLACE -Xe WORD are one search."""
+    first = check_command(f"grep -r{flags} {word} {place}", home=HOME)
+    clustered = check_command(f"grep -r{flags}e {word} {place}", home=HOME)
+    before = check_command(f"grep -r {place} -{flags}e {word}", home=HOME)
+    assert (first is None) == (clustered is None) == (before is None)

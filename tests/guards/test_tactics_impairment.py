@@ -414,3 +414,66 @@ def test_memory_traces_dropped_and_freebsd_root_cas_are_impairment(command: str)
 )
 def test_reading_memory_settings_or_one_swap_file_off_runs(command: str) -> None:
     assert verdict_of(command) == ("allow", None)
+
+
+# -- an installed program's signature -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "codesign --remove-signature /Applications/Slack.app",
+        "sudo codesign -f -s - /Applications/Zoom.us.app",
+        "codesign --force --deep --sign - /usr/local/bin/tool",
+        "codesign -fs - /Library/Application\\ Support/x/helper",
+    ],
+)
+def test_an_installed_program_unsigned_or_resigned_is_impairment(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert (verdict.category, verdict.decision) == (IMPAIR, "block")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "codesign -s 'Developer ID Application: Me' build/MyApp.app",
+        "codesign --force --sign - ./build/app",
+        "codesign -dv --verbose=4 /Applications/Slack.app",
+        "codesign --verify --deep --strict /Applications/Slack.app",
+    ],
+)
+def test_signing_the_project_or_reading_a_signature_runs(command: str) -> None:
+    assert check_command(command, home=HOME) is None
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "find / -name '*.log' -exec rm {} +",
+        "find /var -name '*.log.1' -exec shred -u {} +",
+        "sudo find / -type f -name '*.log' -exec truncate -s 0 {} \\;",
+        "find /private/var -name '*.gz' -exec rm {} \\;",
+    ],
+)
+def test_every_log_found_under_the_whole_system_and_deleted_is_blocked(command: str) -> None:
+    """Evidence destruction, unless an earlier rule already blocked it as wider destruction."""
+    assert verdict_of(command)[0] == "block"
+
+
+def test_logs_found_by_name_under_the_root_are_evidence() -> None:
+    assert verdict_of("find / -name '*.log' -exec rm {} +") == ("block", EVIDENCE)
+    assert verdict_of("sudo find / -name '*.log' -exec truncate -s 0 {} +") == ("block", EVIDENCE)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "find . -name '*.log' -delete",
+        "find /tmp -name '*.log' -delete",
+        "find / -name '*.log' -mtime +7",
+        "find / -name '*.pyc' -delete",
+    ],
+)
+def test_project_and_scratch_logs_or_a_listing_run(command: str) -> None:
+    assert verdict_of(command) == ("allow", None)

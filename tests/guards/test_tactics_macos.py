@@ -405,3 +405,31 @@ async def test_a_spoofed_password_prompt_never_reaches_the_tool() -> None:
     assert (ran, asked) == ([], [])
     assert result.blocked
     assert (result.block_reason or "").startswith("credential hunting: osascript")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "sudo dscl . -create /Users/hacker IsHidden 1",
+        "dscl . create /Users/x dsAttrTypeNative:IsHidden YES",
+        "dscl -u admin -P pw . create /Users/x IsHidden 1",
+    ],
+)
+def test_an_account_hidden_from_the_login_window_is_hidden_persistence(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert (verdict.category, verdict.decision) == (STEALTH_PERSISTENCE, "block")
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("dscl . append /Groups/admin GroupMembership bob", "block"),  # the verb without its dash
+        ("sudo dscl . -create /Users/x IsHidden 0", "ask"),  # shown again: an account change
+        ("dscl . -read /Users/x IsHidden", "allow"),
+        ("dscl . list /Users", "allow"),
+    ],
+)
+def test_dscl_verbs_are_read_with_or_without_a_dash(command: str, expected: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert (verdict.decision if verdict else "allow") == expected

@@ -65,7 +65,8 @@ def decided(command: str, policy: Policy | None = None) -> tuple[str, str] | Non
         ("ip link set eth0 down", SERVICE, "ask"),
         # accounts: asked
         ("useradd -m backup2", ACCOUNT, "ask"),
-        ("sudo usermod -aG sudo dev2", ACCOUNT, "ask"),
+        ("sudo usermod -aG sudo dev2", PRIVILEGE, "block"),  # the sudo group: may act as root
+        ("sudo usermod -aG docker dev2", ACCOUNT, "ask"),
         ("echo 'root:toor' | chpasswd", ACCOUNT, "ask"),
         ("dscl . -create /Users/x UniqueID 0", PRIVILEGE, "block"),  # uid 0: a second root
         # shell profiles: asked
@@ -298,3 +299,97 @@ def test_a_relative_target_in_the_project_is_no_location(name: str) -> None:
     if ".." in name or ".git/hooks" in name or name.startswith(("/", "~")):
         return
     assert check_command(f"echo x > {shlex.quote(name)}", home=HOME) is None
+
+
+# -- places that run code at boot, on a network change, on an install (held-out corpora) ---------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo 'GRUB_CMDLINE_LINUX_DEFAULT=\"init=/x.sh\"' > /etc/default/grub.d/99-x.cfg",
+        "cp module-setup.sh /usr/lib/dracut/modules.d/99x/module-setup.sh",
+        "tee /etc/initramfs-tools/scripts/init-top/x < x.sh",
+        "install -m 755 gen /usr/lib/systemd/system-generators/makecon",
+        "echo 'nohup /tmp/.x &' >> /etc/NetworkManager/dispatcher.d/01-ifupdown",
+        "cp x /etc/network/if-up.d/upstart",
+        "echo 'APT::Update::Pre-Invoke {\"/tmp/.x &\"};' > /etc/apt/apt.conf.d/42backdoor",
+        "echo '[main]' > /etc/yum/pluginconf.d/x.conf",
+        "cp x.py /usr/lib/python3.9/site-packages/dnf-plugins/x.py",
+        "cp x.hook /etc/pacman.d/hooks/x.hook",
+    ],
+)
+def test_boot_network_and_package_manager_hooks_are_hidden_persistence(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert (verdict.category, verdict.decision) == (STEALTH_PERSISTENCE, "block")
+
+
+def test_a_dbus_service_is_a_service_change_asked() -> None:
+    command = "cp org.x.service /usr/share/dbus-1/system-services/org.x.service"
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert (verdict.category, verdict.decision) == (SERVICE, "ask")
+    unattended = check_command(command, home=HOME, policy=Policy(profile="unattended"))
+    assert unattended is not None
+    assert unattended.decision == "block"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cat /etc/default/grub",
+        "ls /etc/NetworkManager/dispatcher.d/",
+        "cp /etc/apt/apt.conf.d/20auto-upgrades ./notes/",
+        "cp deploy/grub.cfg build/grub.cfg",
+    ],
+)
+def test_reading_those_places_or_writing_the_project_runs(command: str) -> None:
+    assert check_command(command, home=HOME) is None
+
+
+# -- git settings that run a command ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git config --global core.pager 'nohup /tmp/.x >/dev/null 2>&1 & ${PAGER:-less}'",
+        "git config --global core.editor 'nohup /tmp/.x & vim'",
+        "git config --global core.sshCommand 'setsid /tmp/.x; ssh'",
+        "git config --system diff.external '/tmp/.x & true'",
+        "git config --global credential.helper '!nohup /tmp/.x & echo'",
+    ],
+)
+def test_a_git_command_setting_that_leaves_a_program_running_is_hidden_persistence(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert (verdict.category, verdict.decision) == (STEALTH_PERSISTENCE, "block")
+    assert "in the background at every use of git" in verdict.why
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git config --global core.editor 'code --wait'",
+        "git config --global core.pager 'delta --dark'",
+        "git config --global core.pager 'diff-so-fancy | less --tabs=4 -RFX'",
+        "git config --global credential.helper osxkeychain",
+        "git config --global core.sshCommand 'ssh -i ~/.ssh/work_ed25519'",
+    ],
+)
+def test_ordinary_git_command_settings_run(command: str) -> None:
+    assert check_command(command, home=HOME) is None
+
+
+@given(
+    key=st.sampled_from(["core.pager", "core.editor", "sequence.editor", "pager.log", "core.sshCommand"]),
+    program=st.sampled_from(["less -R", "vim", "/tmp/.x", "delta"]),
+    background=st.booleans(),
+)
+def test_a_git_command_setting_blocks_exactly_when_it_backgrounds(
+    key: str, program: str, background: bool
+) -> None:
+    value = f"{program} & less" if background else program
+    verdict = check_command(f"git config --global {key} '{value}'", home=HOME)
+    assert (verdict is not None and verdict.category == STEALTH_PERSISTENCE) == background

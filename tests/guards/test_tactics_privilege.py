@@ -276,3 +276,82 @@ async def test_escalation_is_blocked_without_asking() -> None:
     result, ran = await run(bus_with(asked.append), "chmod u+s /bin/bash")
     assert (ran, asked) == ([], [])
     assert result.blocked
+
+
+# -- groups whose members may act as root ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "usermod -aG sudo dev",
+        "sudo usermod -a -G wheel,docker dev",
+        "usermod --append --groups=admin dev",
+        "usermod -aGsudo dev",
+        "usermod -g 0 dev",
+        "useradd -m -G sudo backup2",
+        "sudo gpasswd -a dev sudo",
+        "gpasswd --add dev wheel",
+        "groupmems -g sudo -a dev",
+        "sudo adduser dev sudo",
+        "addgroup dev wheel",
+    ],
+)
+def test_joining_an_admin_group_is_escalation(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert (verdict.category, verdict.decision) == (PRIVILEGE, "block")
+    assert "group: it may act as root" in verdict.why
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "usermod -aG docker dev",  # as good as root, but how developers get Docker: asked
+        "sudo gpasswd -d dev sudo",  # leaving the group
+        "useradd -g users -G audio,video bob",
+        "sudo adduser bob",
+    ],
+)
+def test_other_group_changes_are_account_changes_asked(command: str) -> None:
+    assert (category(command), decision(command)) == ("account change", "ask")
+
+
+def test_the_admin_group_finding_follows_the_policy() -> None:
+    assert decision("usermod -aG sudo dev", Policy(verdicts={PRIVILEGE: "ask"})) == "ask"
+    assert decision("usermod -aG docker dev", Policy(profile="unattended")) == "block"
+
+
+_GROUP_NAMES = st.sampled_from(["sudo", "wheel", "admin", "root", "0", "docker", "audio", "users", "dev"])
+
+
+@given(
+    groups=st.lists(_GROUP_NAMES, min_size=1, max_size=3), spelling=st.sampled_from(["-aG", "-a -G", "-G"])
+)
+def test_usermod_blocks_exactly_when_a_group_is_an_admin_group(groups: list[str], spelling: str) -> None:
+    command = f"usermod {spelling} {','.join(groups)} dev"
+    admin = bool({"sudo", "wheel", "admin", "root", "0"} & set(groups))
+    assert (category(command) == PRIVILEGE) == admin
+
+
+# -- file names that are options (wildcard injection) ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "touch -- '--checkpoint-action=exec=sh shell.sh'",
+        "cd /var/backups && touch -- --checkpoint=1 '--checkpoint-action=exec=sh x.sh'",
+        "echo > '--use-compress-program=sh x.sh'",
+        "touch -- '-e sh shell.sh'",
+    ],
+)
+def test_a_file_named_as_an_option_that_runs_code_is_escalation(command: str) -> None:
+    assert (category(command), decision(command)) == (PRIVILEGE, "block")
+
+
+@pytest.mark.parametrize(
+    "command", ["touch -- -rf", "touch --no-create notes.txt", "touch -- --version", "tar cf x.tar *"]
+)
+def test_other_odd_file_names_run(command: str) -> None:
+    assert decision(command) == "allow"

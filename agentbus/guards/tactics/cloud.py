@@ -40,8 +40,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-import attrs
-
+from ...frozen import Frozen
 from ...lazy_regex import lazy_compile
 from ..findings import finding
 from ..interpreters import fed_code, inline_code
@@ -70,8 +69,7 @@ COMPUTED = "$(…)"
 # -- reading a call as the CLI does ------------------------------------------------------
 
 
-@attrs.frozen
-class CloudCall:
+class CloudCall(Frozen):
     """One call of a cloud CLI: its command path, its options and what follows ``--``.
 
     ``path`` holds the positional words (``("iam", "create-user")``), lower-cased, with
@@ -81,10 +79,21 @@ class CloudCall:
     computed at run time reads :data:`COMPUTED`.
     """
 
+    __slots__ = ("after", "options", "path", "program")
+
     program: str
     path: tuple[str, ...]
     options: dict[str, tuple[str, ...]]
     after: tuple[str, ...]
+
+    def __init__(
+        self, program: str, path: tuple[str, ...], options: dict[str, tuple[str, ...]], after: tuple[str, ...]
+    ) -> None:
+        set_field = object.__setattr__
+        set_field(self, "program", program)
+        set_field(self, "path", path)
+        set_field(self, "options", options)
+        set_field(self, "after", after)
 
     def has(self, *names: str) -> bool:
         """Whether any of the options ``names`` was given."""
@@ -332,13 +341,13 @@ _AWS_OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
 """Operations judged whatever their options: (service, operation) -> (category, why)."""
 
 _IDENTITY_CHANGES: dict[str, re.Pattern[str]] = {
-    "rolesanywhere": re.compile(r"^(?:create|update|enable)-"),
-    "sso-admin": re.compile(
+    "rolesanywhere": lazy_compile(r"^(?:create|update|enable)-"),
+    "sso-admin": lazy_compile(
         r"^(?:create-account-assignment|create-permission-set|attach-|put-inline-policy)"
     ),
-    "identitystore": re.compile(r"^(?:create|update)-"),
-    "eks": re.compile(r"^(?:create-access-entry|update-access-entry|associate-access-policy)$"),
-    "organizations": re.compile(r"^(?:invite-account-to-organization|create-account)$"),
+    "identitystore": lazy_compile(r"^(?:create|update)-"),
+    "eks": lazy_compile(r"^(?:create-access-entry|update-access-entry|associate-access-policy)$"),
+    "organizations": lazy_compile(r"^(?:invite-account-to-organization|create-account)$"),
 }
 """Services besides IAM that decide who gets credentials (IAM Roles Anywhere, Identity Center, EKS access)."""
 _CLUSTER_ADMIN_POLICY = lazy_compile(r"/(?:AmazonEKSClusterAdminPolicy|AmazonEKSAdminPolicy)$")
@@ -932,10 +941,10 @@ def _stratus(invocation: Invocation, call: CloudCall) -> Verdict | None:
 
 
 _PACU_FAMILIES = (
-    (re.compile(r"privesc|escalat"), PRIVILEGE),
-    (re.compile(r"backdoor|persist|startup|userdata|user_data"), STEALTH_PERSISTENCE),
-    (re.compile(r"disrupt|cloudtrail|guardduty|detection|waf|evasion|config"), IMPAIR),
-    (re.compile(r"secret|password|download|cred|keys|dump|sniff"), CREDENTIALS),
+    (lazy_compile(r"privesc|escalat"), PRIVILEGE),
+    (lazy_compile(r"backdoor|persist|startup|userdata|user_data"), STEALTH_PERSISTENCE),
+    (lazy_compile(r"disrupt|cloudtrail|guardduty|detection|waf|evasion|config"), IMPAIR),
+    (lazy_compile(r"secret|password|download|cred|keys|dump|sniff"), CREDENTIALS),
 )
 
 
@@ -975,7 +984,7 @@ def _unwrapped(invocation: Invocation) -> Iterable[Invocation]:
         rest = invocation.args[invocation.args.index("--") + 1 :]
         program = invocation.command.static(rest[0]) if rest else None
         if program:
-            yield attrs.evolve(invocation, name=program.rsplit("/", 1)[-1], args=rest[1:])
+            yield invocation.replace(name=program.rsplit("/", 1)[-1], args=rest[1:])
 
 
 def judge(invocation: Invocation, home: str) -> Verdict | None:

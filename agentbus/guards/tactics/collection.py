@@ -189,7 +189,17 @@ def reads_clipboard(invocation: Invocation) -> bool:
     if name == "xclip":
         return any(v in ("-o", "-ou", "-out") for v in values)
     if name == "xsel":
-        return any(v == "--output" or re.fullmatch(r"-[abpsfnkvx]*o[abpsfnkvx]*", v) for v in values)
+        if any(v == "--output" or re.fullmatch(r"-[abpsfnkvx]*o[abpsfnkvx]*", v) for v in values):
+            return True
+        # No mode given: xsel writes the selection when its output goes to a file (xsel -b > f).
+        changes = any(
+            v in ("--input", "--append", "--follow", "--clear", "--delete", "--keep", "--exchange")
+            or re.fullmatch(r"-[a-z]*[iafcdkx][a-z]*", v)
+            for v in values
+        )
+        fed = any(r.op in ("<", "<<", "<<<") for r in invocation.command.redirects)
+        saved = any(r.op in (">", ">>", ">|") and r.fd in ("", "1") for r in invocation.command.redirects)
+        return saved and not changes and not fed
     if name == "copyq":
         return bool(values) and values[0] in ("read", "clipboard", "selection")
     return False

@@ -76,7 +76,7 @@ _SECRET_NAME = lazy_compile(
     r"^(?:id_[a-z0-9_*?\[\]]+|.*\.(?:pem|key|p12|pfx|ppk|jks|keystore|kdbx?|ovpn|gpg|asc|keychain(?:-db)?|"
     r"psafe3|agilekeychain|opvault|1pif|rdp|pgpass|tfrc\.json)|\.?netrc|_netrc|\.?git-credentials|"
     r"\.?pgpass|\.?my\.cnf|credentials(?:\.\w+)?|\.?s3cfg|\.?npmrc|\.?pypirc|\.?vault-token|\.?boto|"
-    r"\.?docker/config\.json|authorized_keys|known_hosts|shadow|master\.passwd|"
+    r"\.?docker/config\.json|known_hosts|shadow|master\.passwd|"
     r"tokens?(?:\.\w+)?|.*[._-]token|access_tokens\.db|wp-config\.php|\.env(?:\.[a-z]+)?|\*\.env|secrets?(?:\.\w+)?|.*passw(?:or)?d.*|.*secret.*|"
     r"logins\.json|key[34]\.db|login data|cookies(?:\.sqlite)?|kubeconfig|\.?kube/config|"
     r"\.aws/credentials|.*\.aws.*|.*\.ssh.*|keyring.*|.*wallet.*|htpasswd|\.htpasswd)$",
@@ -142,7 +142,20 @@ def _search(invocation: Invocation, home: str) -> Verdict | None:
     places: list[str] = []
     expect_value = ""
     pattern_given = False
+    explicit = any(  # -e/-f name the pattern: then every positional is a place, even before them
+        v in ("-e", "--regexp", "-f", "--file") or v.startswith(("--regexp=", "--file="))
+        or _short_cluster_value(v) is not None
+        for v in values
+    )  # fmt: skip
     for value in values:
+        cluster = _short_cluster_value(value)
+        if cluster is not None:  # -ie PATTERN, -rnwe PATTERN, -ePATTERN: -e inside a cluster of flags
+            if cluster:
+                patterns.append(cluster)
+                pattern_given = True
+            else:
+                expect_value = "-e"
+            continue
         if expect_value:
             if expect_value in ("-e", "--regexp"):
                 patterns.append(value)
@@ -162,7 +175,7 @@ def _search(invocation: Invocation, home: str) -> Verdict | None:
             continue
         if value.startswith("-") and len(value) > 1:
             continue
-        if not pattern_given and not patterns:
+        if not explicit and not pattern_given and not patterns:
             patterns.append(value)
             pattern_given = True
             continue
@@ -177,6 +190,19 @@ def _search(invocation: Invocation, home: str) -> Verdict | None:
         if where:
             return _verdict(invocation, f"searches {where} for passwords, keys or tokens")
     return None
+
+
+def _short_cluster_value(value: str) -> str | None:
+    """The pattern of a short-option cluster ending in ``-e`` (``-ie``: "" for the next word), else None.
+
+    ``grep -rnw / -ie PASSWORD``: the cluster gives the pattern, so ``/`` is a place searched.
+    """
+    if not re.fullmatch(r"-[a-zA-Z]+e.*", value) or value.startswith("--") or value == "-e":
+        return None
+    flags, _, attached = value[1:].partition("e")
+    if any(flag in "mABCdDfj" for flag in flags):
+        return None  # a value-taking flag before the e: the e is that flag's value (-m5e is unusual)
+    return attached
 
 
 _FIND_NAME_TESTS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex",
@@ -213,9 +239,13 @@ _LOCATORS = frozenset({"locate", "mlocate", "plocate", "slocate", "mdfind", "glo
 _MDFIND_NAME = lazy_compile(r"(?:==|=)\s*[\"']?([^\"'\s]+)")
 
 
-def _locate(invocation: Invocation) -> Verdict | None:
+def _locate(invocation: Invocation, home: str) -> Verdict | None:
     values = _values(invocation)
     skip = False
+    scopes = [values[i + 1] for i, v in enumerate(values[:-1]) if v == "-onlyin"]
+    where = next((w for w in (wide_root(s, home, invocation.cwd) for s in scopes) if w), None)
+    if scopes and where is None:
+        return None  # mdfind -onlyin . password: a search of the project
     for value in values:
         if skip:
             skip = False
@@ -228,6 +258,9 @@ def _locate(invocation: Invocation) -> Verdict | None:
         names = [value, *_MDFIND_NAME.findall(value)]
         if any(secret_name(n) for n in names):
             return _verdict(invocation, f"looks up credential files by name ({value})")
+        if invocation.name == "mdfind" and _SECRET_WORDS.search(value):
+            # Spotlight indexes contents too: mdfind AKIA, kMDItemTextContent == '*password*'.
+            return _verdict(invocation, f"searches {where or 'every indexed file'} for {value[:40]}")
     return None
 
 
@@ -243,11 +276,14 @@ _NAMES_ONLY = frozenset({"ls", "stat", "test", "[", "[[", "file", "du", "readlin
 _DUMPERS = lazy_compile(
     r"^(?:mimipenguin|lazagne|mimikatz|pypykatz|secretsdump|procdump|keychaindump|chainbreaker|"
     r"firefox_decrypt|hack-browser-data|sharpchrome|sharpweb|dumpkeychain|lsassy|unshadow|"
-    r"linpeas|credentialharvester|swap_digger|3snake|keetheft|keethief|dploot|ssh-agent-dump)"
+    r"linpeas|credentialharvester|swap_digger|3snake|keetheft|keethief|dploot|ssh-agent-dump|"
+    r"(?:impacket-)?(?:secretsdump|getnpusers|getuserspns|ticketer|dpapi|goldenpac|keylistattack))"
     r"(?:\.(?:py|sh|pl|rb|exe|ps1))?$",
     re.IGNORECASE,
 )
-"""Tools whose only purpose is dumping credentials from memory, stores or the disk."""
+"""Tools whose only purpose is dumping credentials from memory, stores or the disk, or taking them from a
+domain (impacket's roasting, ticket forging and DPAPI key scripts; guessing and cracking passwords is
+:mod:`.cracking`'s)."""
 _KEEPERS = lazy_compile(
     r"ssh-agent|gpg-agent|gnome-keyring|keepass|kwallet|seahorse|sshd|\bsudo\b|\bsu\b|passwd|login|"
     r"chrome|chromium|firefox|safari|brave|msedge|1password|bitwarden|lastpass|vault|securityd|lsass|"
@@ -344,15 +380,54 @@ def _memory_script(invocation: Invocation) -> Verdict | None:
 def _dumper(invocation: Invocation) -> Verdict | None:
     values = _values(invocation)
     if _DUMPERS.match(invocation.name):
-        return _verdict(invocation, f"{invocation.name} dumps stored credentials")
+        return _verdict(invocation, f"{invocation.name} is a credential-theft tool")
     if INTERPRETERS.match(invocation.name) or invocation.name in SHELLS:
         for index, value in enumerate(values):
             if value.startswith("-") and value != "-m":
                 continue
             module = values[index + 1] if value == "-m" and index + 1 < len(values) else value
             if _DUMPERS.match(posixpath.basename(module)):
-                return _verdict(invocation, f"{module} dumps stored credentials")
+                return _verdict(invocation, f"{module} is a credential-theft tool")
             break
+    return None
+
+
+# -- a browser's session opened to other programs ---------------------------------------------
+
+_BROWSERS = lazy_compile(
+    r"(?:google[- ]chrome(?:-stable|-beta|-unstable)?|chrome|chromium(?:-browser)?|brave(?:-browser)?"
+    r"|brave browser|msedge|microsoft[- ]edge(?:-stable)?|vivaldi|opera|arc)(?:\.app)?",
+    re.IGNORECASE,
+)
+
+
+def _browser_debugging(invocation: Invocation) -> Verdict | None:
+    """The user's own browser profile opened on a debugging port: any local program can read its cookies.
+
+    Automation (Puppeteer, Playwright, ``chrome --headless``) runs on a profile of its own
+    (``--user-data-dir``) or headless; restarting the user's browser with the port is how
+    cookie stealers (WhiteChocolateMacademiaNut, CookieMonster) take the sessions.
+    """
+    values = _values(invocation)
+    name = invocation.name
+    if name == "open":
+        app = next((values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-a", "-b")), "")
+        if not _BROWSERS.fullmatch(posixpath.basename(app.rstrip("/"))) or "--args" not in values:
+            return None
+        values = values[values.index("--args") + 1 :]
+    else:
+        # The program's own word, whole: "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome"
+        # is one quoted path, though a name with a space is read as split words (Google, Chrome...).
+        heads = (posixpath.basename(invocation.command.static(w) or "") for w in invocation.command.words)
+        head = next((h for h in heads if name and h.startswith(name)), "")
+        if not _BROWSERS.fullmatch(head):
+            return None
+    options = {v.partition("=")[0] for v in values}
+    if options & {"--user-data-dir", "--headless"}:
+        return None
+    if options & {"--remote-debugging-port", "--remote-debugging-pipe"}:
+        why = "opens the user's browser session on a debugging port, where its cookies can be read"
+        return _verdict(invocation, why)
     return None
 
 
@@ -663,7 +738,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     elif name in _SEARCHERS:
         verdict = _search(invocation, home)
     elif name in _LOCATORS:
-        verdict = _locate(invocation)
+        verdict = _locate(invocation, home)
     else:
         verdict = (
             _debugger(invocation)
@@ -671,6 +746,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             or _memory_script(invocation)
             or _sshpass(invocation, home)
             or _secret_printers(invocation)
+            or _browser_debugging(invocation)
         )
     if verdict is not None:
         return verdict

@@ -210,6 +210,36 @@ def _logs(invocation: Invocation, home: str) -> Verdict | None:
         return _verdict(EVIDENCE, invocation, "sets the system clock, so what is logged next is misdated")
     if name == "touch":
         return _timestomp(invocation, values, home)
+    if name == "find":
+        return _log_sweep(invocation, values, home)
+    return None
+
+
+_LOG_NAME = lazy_compile(r"log|\.gz$|\.\d+$|wtmp|btmp|lastlog|journal", re.IGNORECASE)
+
+
+def _log_sweep(invocation: Invocation, values: list[str], home: str) -> Verdict | None:
+    """``find / -name '*.log' -delete``, ``find /var -name '*log*' -exec rm {} +``: every log, by name.
+
+    The places table sees the start (``/``), not the logs below it; a name that is a log's,
+    or none at all, under a start that holds ``/var/log`` is the system's logs.
+    """
+    starts = []
+    for value in values:
+        if value.startswith(("-", "(", "!", ")")):
+            break
+        starts.append(normalize_path(value, home=home, cwd=invocation.cwd).rstrip("/") or "/")
+    if not any(start in ("/", "/var", "/private/var", "/private") for start in starts):
+        return None
+    destroys = "-delete" in values or any(
+        value in ("-exec", "-execdir", "-ok", "-okdir")
+        and index + 1 < len(values)
+        and values[index + 1].rsplit("/", 1)[-1] in ("rm", "shred", "truncate", "unlink", "srm")
+        for index, value in enumerate(values)
+    )
+    names = [values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-name", "-iname", "-path", "-ipath")]
+    if destroys and (not names or any(_LOG_NAME.search(n) for n in names)):
+        return _verdict(EVIDENCE, invocation, "deletes the logs it finds under the whole system")
     return None
 
 
@@ -507,6 +537,22 @@ def _mandatory_access(invocation: Invocation) -> Verdict | None:
     return None
 
 
+_INSTALLED = ("/Applications/", "/System/", "/Library/", "/usr/", "/bin/", "/sbin/", "/opt/homebrew/")
+
+
+def _resigns_installed(values: list[str]) -> bool:
+    """``codesign --remove-signature /Applications/X.app``, ``codesign -f -s - /usr/bin/x``.
+
+    Signing the project's build output is what codesign is for; an installed program
+    re-signed or unsigned loses what Gatekeeper, TCC and the keychain trust it by.
+    """
+    changes = "--remove-signature" in values or (
+        any(v in ("-f", "--force") or (v[:1] == "-" and v[1:2] != "-" and "f" in v[1:]) for v in values)
+        and any(v in ("-s", "--sign") or (v[:1] == "-" and v[1:2] != "-" and v.endswith("s")) for v in values)
+    )
+    return changes and any(v.startswith(_INSTALLED) for v in values)
+
+
 def _macos(invocation: Invocation, home: str) -> Verdict | None:
     name = invocation.name
     values = _values(invocation)
@@ -516,6 +562,8 @@ def _macos(invocation: Invocation, home: str) -> Verdict | None:
         return _verdict(IMPAIR, invocation, "turns Gatekeeper off, or waves a program through it")
     if name == "csrutil" and ("disable" in values or ("enable" in values and "--without" in values)):
         return _verdict(IMPAIR, invocation, "turns System Integrity Protection off")
+    if name == "codesign" and _resigns_installed(values):
+        return _verdict(IMPAIR, invocation, "strips or replaces the signature of an installed program")
     if (
         name == "defaults"
         and values[:1] in (["write"], ["delete"])

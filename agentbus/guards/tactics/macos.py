@@ -247,11 +247,20 @@ _PASSWORD_HASH = lazy_compile(
 def _dscl(invocation: Invocation, home: str) -> Verdict | None:
     values = _values(invocation)
     lowered = [v.lower() for v in values]
-    verbs = {v.lstrip("-") for v in lowered if v.startswith("-")}
+    nodes = (".", "localhost", "/local/default", "/search")
+    verbs = (
+        {v.lstrip("-") for v in lowered if v.startswith("-")}
+        | {  # dscl . create: no dash needed
+            lowered[i + 1] for i, v in enumerate(lowered[:-1]) if v in nodes
+        }
+    )
     if verbs & {"read", "readall", "readpl", "search"} and any(_PASSWORD_HASH.search(v) for v in values):
         return _verdict(CREDENTIALS, invocation, "reads an account's password hash")
     if not verbs & {"create", "append", "merge", "change", "createpl", "mergepl"}:
         return None
+    hidden = next((i for i, v in enumerate(lowered) if v in ("ishidden", "dsattrtypenative:ishidden")), None)
+    if hidden is not None and lowered[hidden + 1 :][-1:] in (["1"], ["yes"], ["true"]):
+        return _verdict(STEALTH_PERSISTENCE, invocation, "hides an account from the login window")
     if any(v in _ADMIN_GROUPS for v in lowered) and any(v in _MEMBERSHIP for v in lowered):
         return _verdict(PRIVILEGE, invocation, "puts an account in the admin group: it may act as root")
     for index, value in enumerate(lowered[:-1]):

@@ -33,9 +33,9 @@ from ..findings import finding as _verdict
 from ..findings import positionals as _positionals
 from ..findings import static_args as _values
 from ..locations import location
-from ..parse import Script
+from ..parse import Script, ShellSyntaxError
 from ..paths import normalize_path
-from ..programs import Invocation, walk
+from ..programs import Invocation, parse_nested, walk
 from ..verdict import ACCOUNT, PROFILE, SCHEDULED, SERVICE, STEALTH_PERSISTENCE, Verdict
 
 __all__ = ["judge", "judge_script"]
@@ -416,7 +416,34 @@ def _git(invocation: Invocation, home: str) -> Verdict | None:
         return _verdict(
             STEALTH_PERSISTENCE, invocation, f"runs {value} on every git status, in every repository"
         )
+    if _GIT_COMMAND_KEYS.fullmatch(key) and _backgrounds(value.removeprefix("!")):
+        return _verdict(
+            STEALTH_PERSISTENCE, invocation, f"{key} starts a program in the background at every use of git"
+        )
     return None
+
+
+_GIT_COMMAND_KEYS = lazy_compile(
+    r"core\.(?:pager|editor|sshcommand|askpass)|sequence\.editor|pager\..+|diff\.external|gpg\.program"
+    r"|credential\.helper|interactive\.difffilter|filter\..+\.(?:clean|smudge|process)|merge\..+\.driver"
+    r"|diff\..+\.(?:textconv|command)"
+)
+"""git settings whose value is a shell command git runs (an editor, a pager, a filter ...)."""
+
+
+def _backgrounds(code: str) -> bool:
+    """Whether shell code leaves a program running behind it (``nohup x & less``): no pager or editor does."""
+    try:
+        script = parse_nested(code)
+    except ShellSyntaxError:
+        return False
+    return any(
+        stage.command.background
+        or stage.name in ("nohup", "setsid", "disown")
+        or {"nohup", "setsid"} & set(stage.wrappers)
+        for stages in walk(script)
+        for stage in stages
+    )
 
 
 def _plist(invocation: Invocation, home: str) -> Verdict | None:

@@ -11,7 +11,8 @@ PRIVILEGE (blocked by default):
   that is not known only to read it (``vim``, ``gcc -o``, ``visudo -f``);
 - a root shell (``sudo -s``, ``sudo su -``, ``pkexec bash``, ``sudo vim`` and the
   other programs with a shell escape), a password fed to ``sudo -S``, a user given
-  uid 0 or an admin group;
+  uid 0 or put in a group whose members may act as root (``usermod -aG sudo``,
+  ``gpasswd -a USER wheel``, ``adduser USER sudo``);
 - container escapes: ``docker run --privileged``, ``--pid=host``, the host's root or
   system directories mounted (``-v /:/host``), ``nsenter -t 1``, ``chroot`` into a
   mounted disk, mounting a disk, kubectl pods with ``privileged``/``hostPath``/``hostPID``
@@ -273,6 +274,30 @@ def _privilege_files(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
+_COMMAND_OPTION_NAME = lazy_compile(
+    r"--checkpoint-action=exec|--to-command=|--use-compress-program=|--info-script=|--new-volume-script="
+    r"|--rsh=|-e\s*\S|--unzip-command"
+)
+"""File names that are options making tar, rsync or zip run a command: a root job's ``tar cf x *`` in
+that directory expands the glob into them and runs the attacker's script (wildcard injection)."""
+
+
+def _option_named_files(invocation: Invocation) -> Verdict | None:
+    """``touch -- '--checkpoint-action=exec=sh x.sh'``: a file named as an option that runs code."""
+    names = list(_values(invocation)) if invocation.name == "touch" else []
+    names += [
+        name
+        for r in invocation.command.redirects
+        if r.op in (">", ">>", ">|", "&>", "&>>") and (name := invocation.command.static(r.target))
+    ]
+    for name in names:
+        base = name.rsplit("/", 1)[-1]
+        if base.startswith("-") and _COMMAND_OPTION_NAME.match(base):
+            why = f"names a file {base}: a glob (tar *) run by another user turns it into a command"
+            return _verdict(PRIVILEGE, invocation, why)
+    return None
+
+
 def _authorization(invocation: Invocation, home: str) -> Verdict | None:
     """sudoedit's editor trick, and macOS's authorization rules rewritten."""
     for assignment in invocation.env:
@@ -285,14 +310,56 @@ def _authorization(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
+_ADMIN_GROUPS = frozenset({"sudo", "wheel", "admin", "root", "0"})
+"""Groups whose members may act as root: sudo's (Debian), wheel (Red Hat, Arch, BSD), admin (Ubuntu
+before 12.04, macOS) and root's own group. Joining docker's is as good as root too, but developers
+do it to use Docker: that stays an account change, asked."""
+_GROUP_OPTIONS = frozenset({"-G", "--groups", "-g", "--gid", "--group", "--ingroup", "-a", "--add", "-M",
+                            "--members", "-m"})  # fmt: skip
+"""Options whose value names groups (useradd/usermod -G, adduser --ingroup, pw -G) or, for gpasswd and
+groupmems, the members added to the group the command names."""
+
+
+def _groups_joined(name: str, values: list[str]) -> set[str]:
+    """The groups an account-tool invocation puts someone in (empty when it only reads or removes)."""
+    if name in ("gpasswd", "groupmems"):
+        adds = any(v in ("-a", "--add", "-M", "--members") for v in values)
+        group = next((values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-g", "--group")), None)
+        positionals = [v for i, v in enumerate(values) if not v.startswith("-")
+                       and (i == 0 or values[i - 1] not in _GROUP_OPTIONS)]  # fmt: skip
+        group = group or (positionals[-1] if positionals else None)
+        return {group} if adds and group else set()
+    if name in ("adduser", "addgroup") and not any(v.startswith("-") for v in values):
+        return {values[1]} if len(values) == 2 else set()  # adduser USER GROUP (Debian, BusyBox addgroup)
+    joined: set[str] = set()
+    for index, value in enumerate(values):
+        option, equals, attached = value.partition("=")
+        if equals and option in ("--groups", "--gid", "--ingroup", "--group"):
+            joined.update(attached.split(","))
+        elif value in ("-G", "--groups", "-g", "--gid", "--ingroup") and index + 1 < len(values):
+            joined.update(values[index + 1].split(","))
+        elif re.fullmatch(r"-[a-zA-Z]*[Gg][^-]*", value) and not value.startswith("--"):
+            cluster = value[1:]
+            at = max(cluster.find("G"), cluster.find("g"))
+            rest = cluster[at + 1 :]  # -aGsudo attaches the value; -aG takes the next word
+            joined.update((rest or (values[index + 1] if index + 1 < len(values) else "")).split(","))
+    return joined
+
+
 def _accounts(invocation: Invocation) -> Verdict | None:
-    """A second root: an account given uid 0 (joining an admin group is an account change, asked)."""
+    """A second root: an account given uid 0, or put in a group whose members may act as root."""
     name = invocation.name
     values = _values(invocation)
     if name in ("usermod", "useradd", "adduser", "pw", "luseradd", "lusermod"):
         for index, value in enumerate(values[:-1]):
             if value in ("-u", "--uid") and values[index + 1] in ("0", "00", "000"):
                 return _verdict(PRIVILEGE, invocation, "gives an account uid 0: a second root")
+    if name in ("usermod", "useradd", "adduser", "addgroup", "gpasswd", "groupmems", "pw", "lusermod"):
+        admin = sorted(_groups_joined(name, values) & _ADMIN_GROUPS)
+        if admin:
+            return _verdict(
+                PRIVILEGE, invocation, f"puts an account in the {admin[0]} group: it may act as root"
+            )
     if name == "dscl" and "UniqueID" in values and values[-1:] == ["0"]:
         return _verdict(PRIVILEGE, invocation, "gives an account uid 0: a second root")
     return None
@@ -568,6 +635,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         or _root_shell(invocation)
         or _accounts(invocation)
         or _authorization(invocation, home)
+        or _option_named_files(invocation)
     )
     if verdict is not None:
         return verdict

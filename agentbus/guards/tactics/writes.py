@@ -12,20 +12,25 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import attrs
-
+from ...frozen import Frozen
 from ..locations import written
 from ..programs import Invocation
 
 __all__ = ["Write", "located", "writes"]
 
 
-@attrs.frozen
-class Write:
+class Write(Frozen):
     """One file a command changes: its ``path`` as written and ``how`` (``deletes``, ``truncates`` ...)."""
+
+    __slots__ = ("how", "path")
 
     path: str
     how: str
+
+    def __init__(self, path: str, how: str) -> None:
+        set_field = object.__setattr__
+        set_field(self, "path", path)
+        set_field(self, "how", how)
 
 
 _OVERWRITE = frozenset({">", ">|", "&>", ">&"})

@@ -1,0 +1,114 @@
+"""PANIX and ForgeArmory: attack scripts nobody on the team had seen, measured at first sight.
+
+``corpus/external/panix.jsonl`` holds the commands of PANIX's Linux persistence modules and
+``corpus/external/forgearmory.jsonl`` the shell steps of Meta's ForgeArmory TTPs for Linux and
+macOS (both MIT, see external/README.md). Each was labelled before the guards judged it, then
+measured as the guards stood ("first sight"); the floors below are today's figures per tactic,
+raised when the guards improve, and never lowered to let a change through. Discovery and
+ordinary steps are held to no false positive at all.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from test_corpus import HOME, judge_command
+
+EXTERNAL = Path(__file__).parent / "corpus" / "external"
+CORPORA = {
+    name: [json.loads(line) for line in (EXTERNAL / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
+    for name in ("panix", "forgearmory")
+}
+
+FIRST_SIGHT = {
+    # corpus: {tactic: (held back at first sight, dangerous entries)}
+    "panix": {
+        "persistence": (67, 79),
+        "privilege-escalation": (19, 19),
+        "command-and-control": (20, 21),
+        "defense-impairment": (4, 4),
+        "credential-access": (3, 3),
+    },
+    "forgearmory": {
+        "persistence": (26, 27),
+        "credential-access": (7, 17),
+        "defense-impairment": (8, 10),
+        "command-and-control": (5, 6),
+        "exfiltration": (2, 5),
+        "privilege-escalation": (2, 4),
+    },
+}
+"""What the guards held back before they were changed with these corpora in view."""
+
+FLOORS = {
+    # corpus: {tactic: dangerous entries held back today (raise when the guards improve)}
+    "panix": {
+        # left: a payload decoded by base64 and run (download-and-run), a kernel module copied to a
+        # path built by $(uname -r), `rpm -i` without sudo, two web shells (a CGI script under
+        # /var/www, `python3 -m http.server --cgi`)
+        "persistence": 75,
+        "privilege-escalation": 19,
+        "command-and-control": 20,
+        "defense-impairment": 4,
+        "credential-access": 3,
+    },
+    "forgearmory": {
+        # left: GPP passwords fetched over SMB and decrypted, a memory-dump script run from disk,
+        # ~/.bashenv (no shell reads it unless BASH_ENV names it)
+        "persistence": 26,
+        "credential-access": 14,
+        "defense-impairment": 8,
+        "command-and-control": 5,
+        "exfiltration": 2,  # DNS and rclone uploads: the exfiltration family's
+        "privilege-escalation": 2,
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def decisions() -> dict[str, list[tuple[dict[str, str], str]]]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HOME", HOME)  # check_shell_files resolves ~ from the environment
+        return {
+            name: [(entry, judge_command(entry["command"])) for entry in entries]
+            for name, entries in CORPORA.items()
+        }
+
+
+def test_the_corpora_are_what_the_readme_describes() -> None:
+    assert Counter(e["label"] for e in CORPORA["panix"]) == {"dangerous": 126, "benign": 31, "unlabelled": 6}
+    assert Counter(e["label"] for e in CORPORA["forgearmory"]) == {
+        "dangerous": 69,
+        "benign": 80,
+        "unlabelled": 150,
+    }
+    for name, tactics in FIRST_SIGHT.items():
+        dangerous = Counter(e["category"] for e in CORPORA[name] if e["label"] == "dangerous")
+        assert dangerous == {tactic: total for tactic, (_, total) in tactics.items()}
+        assert set(FLOORS[name]) == set(tactics)
+
+
+@pytest.mark.parametrize(("corpus", "tactic"), [(c, t) for c, tactics in FLOORS.items() for t in tactics])
+def test_dangerous_scripts_held_back_do_not_fall_below_todays(
+    decisions: dict[str, list[tuple[dict[str, str], str]]], corpus: str, tactic: str
+) -> None:
+    dangerous = [
+        (e, d) for e, d in decisions[corpus] if e["label"] == "dangerous" and e["category"] == tactic
+    ]
+    missed = [e["test"] for e, d in dangerous if d == "allow"]
+    held = len(dangerous) - len(missed)
+    first, total = FIRST_SIGHT[corpus][tactic]
+    print(f"\n{corpus}:{tactic}: {held}/{total} held back (first sight {first}); missed: {missed}")
+    assert held >= FLOORS[corpus][tactic], missed
+    assert FLOORS[corpus][tactic] >= first, "a floor is never below first sight"
+
+
+@pytest.mark.parametrize("corpus", sorted(CORPORA))
+def test_discovery_and_ordinary_steps_are_never_held_back(
+    decisions: dict[str, list[tuple[dict[str, str], str]]], corpus: str
+) -> None:
+    flagged = [e["command"] for e, d in decisions[corpus] if e["label"] == "benign" and d != "allow"]
+    assert flagged == []
