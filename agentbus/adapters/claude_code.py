@@ -378,6 +378,19 @@ async def decide(bus: Bus, payload: Mapping[str, Any]) -> ToolCall:
     """Run tool.before for a PreToolUse event; return the decided call."""
     tool_name = _require(payload, "tool_name", str, "a tool name")
     tool_input = _require(payload, "tool_input", dict, "the tool's arguments")
+    cwd = payload.get("cwd")
+    if isinstance(cwd, str) and cwd:
+        # Relative script paths (bash setup.sh) resolve where Claude Code runs the command.
+        from ..guards.workdir import working_directory
+
+        with working_directory(cwd):
+            return await _decide(bus, tool_name, tool_input, payload)
+    return await _decide(bus, tool_name, tool_input, payload)
+
+
+async def _decide(
+    bus: Bus, tool_name: str, tool_input: dict[str, Any], payload: Mapping[str, Any]
+) -> ToolCall:
     return await bus.decide_tool(
         canonical_tool(tool_name),
         canonical_args(tool_name, tool_input),

@@ -34,7 +34,7 @@ from typing import Any
 from ..events import ToolCall
 from ..lazy_regex import lazy_compile
 from ..registry import Registry
-from . import session_downloads, tactics
+from . import script_files, session_downloads, tactics
 from .budget import decide, spend
 from .carriers import TERMINALS as _TERMINALS
 from .findings import finding as _verdict
@@ -1072,6 +1072,10 @@ def _check_redirects(invocation: Invocation, home: str) -> Verdict | None:
             return _verdict(BACKDOOR, invocation, f"connects a shell to the network through {target}")
         if redirect.op in ("<", "<<", "<<<", "<&"):
             continue
+        if redirect.op in (">&-", "<&-") or (
+            redirect.op == ">&" and (target.isdigit() or target in ("", "-"))
+        ):
+            continue  # 1>&2, >&-: a file descriptor duplicated or closed, not a file named "2"
         if _block_device(target):
             return _verdict(DISK, invocation, f"writes straight to the block device {target}")
         found = _written(target, home, invocation.cwd)
@@ -1258,9 +1262,13 @@ def _check_script(script: Script, home: str, policy: Policy) -> Verdict | None:
         verdict = findings.blocks(Verdict(FORK_BOMB, _piece(bomb), why), "fork bomb rule")
         if verdict is not None:
             return verdict
+    judged: set[Invocation] = set()
     for stages in walk(script):
         for invocation in stages:
             spend()
+            if invocation in judged:
+                continue  # the same command again (a function called twice, a loop): same verdict
+            judged.add(invocation)
             verdict = _check_one(invocation, home, findings)
             if verdict is not None:
                 return verdict
@@ -1273,6 +1281,11 @@ def _check_script(script: Script, home: str, policy: Policy) -> Verdict | None:
         if verdict is not None:
             return verdict
     return findings.asked
+
+
+def judge_script(script: Script, home: str, policy: Policy) -> Verdict | None:
+    """Every rule on a parsed script, as decided by ``policy`` (a script file's text: no repairs)."""
+    return _check_script(script, home, policy)
 
 
 def _check_one(invocation: Invocation, home: str, findings: _Findings) -> Verdict | None:
@@ -1363,6 +1376,10 @@ def command_safety_guard(call: ToolCall) -> None:
         earlier = [statement for statement in earlier if check_command(statement) is None]
         if earlier:
             verdict = check_command("\n".join([*earlier, command]))
+    if verdict is None or verdict.decision != "block":
+        # The scripts it runs from disk (bash x.sh, ./setup.sh, python tools/x.py), by their content.
+        found = script_files.check_script_files(command, cwd=script_files.call_directory(call.args))
+        verdict = script_files.stricter(verdict, found)
     hold(call, verdict)
     if verdict is None:
         session_downloads.remember(call.session_key, command)

@@ -19,6 +19,7 @@ from .parse import parsed
 from .paths import check_path, display_path, normalize_path
 from .policy import DEFAULT_POLICY, Policy, using
 from .programs import walk
+from .script_files import check_script_files, stricter
 
 __all__ = ["EXAMPLES", "add_arguments", "explain", "run"]
 
@@ -63,8 +64,12 @@ def explain(
             break
     lines.append("verdicts:")
     with using(policy):
+        command_verdict = check_command(command, home=home, policy=policy)
+        if command_verdict is None or command_verdict.decision != "block":
+            found = check_script_files(command, cwd=cwd, home=home, policy=policy)
+            command_verdict = stricter(command_verdict, found)
         verdicts = (
-            (GUARD_ID, check_command(command, home=home, policy=policy)),
+            (GUARD_ID, command_verdict),
             (SHELL_FILE_GUARD_ID, policy.apply(check_shell_files(command, cwd=cwd))),
         )
     for guard_id, verdict in verdicts:
@@ -120,7 +125,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the explanation; exit status 1 when a guard blocks the command."""
-    command = " ".join(args.command)
+    command = " ".join(_own_options(args))
     if not command.strip():
         print("agentbus explain: give the command to explain, e.g. agentbus explain 'rm -rf ~'")
         return 2
@@ -130,6 +135,27 @@ def run(args: argparse.Namespace) -> int:
     print(text)
     decided = text.split("verdicts:", 1)[1]
     return 1 if "BLOCK " in decided or "ASK " in decided else 0
+
+
+_OWN_OPTIONS = ("--cwd", "--home", "--config")
+
+
+def _own_options(args: argparse.Namespace) -> list[str]:
+    """The command's words, with explain's own options taken off its end when the command was
+    quoted (``agentbus explain 'bash x.sh' --cwd DIR``: argparse leaves them in the command)."""
+    words = list(args.command)
+    quoted = bool(words) and len(words[0].split()) > 1
+    while len(words) >= 2 and (quoted or len(words) == 3 or "=" in words[-1]):
+        name, equals, value = words[-1].partition("=")
+        if equals and name in _OWN_OPTIONS:
+            setattr(args, name[2:], value)
+            del words[-1]
+        elif len(words) >= 3 and words[-2] in _OWN_OPTIONS:
+            setattr(args, words[-2][2:], words[-1])
+            del words[-2:]
+        else:
+            break
+    return words
 
 
 def _configured_policy(args: argparse.Namespace) -> Policy:

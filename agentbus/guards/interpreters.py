@@ -51,6 +51,11 @@ _PROCESS = lazy_compile(
     r"\biex\b|Invoke-Expression|Start-Process|exec\.Command|os\.execute|\.execute\(\)|\bpipe\s*\(",
     re.IGNORECASE,
 )
+_SHELL_BOUND = lazy_compile(
+    r"dup2|pty\.spawn|fileno\(\)|[\"'](?:/bin/)?(?:ba|z|da|k)?sh[\"']|/bin/(?:ba|z|da|k)?sh\b|cmd\.exe|"
+    r"\bsh\s+-i\b|proc_open|fdopen|Socket::INET[^;]{0,200}exec|TCPSocket[^;]{0,200}(?:exec|spawn|popen)"
+)
+"""In a file: what ties a process's input and output to a socket (a reverse shell), beyond "a process"."""
 _FORK_CODE = lazy_compile(
     r"fork\s*(?:while|until)\s*fork|while\s*\(?\s*(?:1|true|True)\s*\)?\s*[:{]?\s*(?:os\.)?fork\s*\(|"
     r"for\s*\(\s*;\s*;\s*\)\s*\{?\s*fork\s*\("
@@ -243,23 +248,40 @@ def fed_code(invocation: Invocation) -> Iterator[str]:
 
 
 def judge_code(
-    code: str, *, awk: bool, is_critical: Callable[[str], str | None], judge_shell: Callable[[str], object]
+    code: str,
+    *,
+    awk: bool,
+    is_critical: Callable[[str], str | None],
+    judge_shell: Callable[[str], object],
+    whole_file: bool = False,
 ) -> CodeDanger | None:
     """What ``code`` does that a command rule would block, or None.
 
     ``is_critical(path)`` describes a protected root (for recursive deletes);
     ``judge_shell(command)`` returns a verdict for a shell command the code runs.
+    ``whole_file``: the code is part of a program's file (:mod:`.script_files`), not a
+    one-liner: a socket counts as a reverse shell only beside a shell bound to it
+    (``dup2``, ``pty.spawn``, ``/bin/sh``), and starting an interactive shell is no finding.
     """
-    danger = _judge_once(code, awk=awk, is_critical=is_critical, judge_shell=judge_shell)
+    danger = _judge_once(
+        code, awk=awk, is_critical=is_critical, judge_shell=judge_shell, whole_file=whole_file
+    )
     if danger is None and ("\\" in code):
         # exec("import os\\nos.system(\\"rm -rf ~\\")"): the code inside a string, unescaped once.
         unescaped = code.replace('\\"', '"').replace("\\'", "'").replace("\\n", "\n").replace("\\t", "\t")
-        danger = _judge_once(unescaped, awk=awk, is_critical=is_critical, judge_shell=judge_shell)
+        danger = _judge_once(
+            unescaped, awk=awk, is_critical=is_critical, judge_shell=judge_shell, whole_file=whole_file
+        )
     return danger
 
 
 def _judge_once(
-    code: str, *, awk: bool, is_critical: Callable[[str], str | None], judge_shell: Callable[[str], object]
+    code: str,
+    *,
+    awk: bool,
+    is_critical: Callable[[str], str | None],
+    judge_shell: Callable[[str], object],
+    whole_file: bool = False,
 ) -> CodeDanger | None:
     from .verdict import (
         BACKDOOR,
@@ -274,7 +296,8 @@ def _judge_once(
 
     if _FORK_CODE.search(code):
         return CodeDanger(FORK_BOMB, "forks processes without end")
-    if _SOCKET.search(code) is not None and _PROCESS.search(code) is not None:
+    process = _SHELL_BOUND if whole_file else _PROCESS
+    if _SOCKET.search(code) is not None and process.search(code) is not None:
         return CodeDanger(BACKDOOR, "connects a shell to a network socket")
     if awk and ("/inet/tcp/" in code or "/inet/udp/" in code):
         return CodeDanger(BACKDOOR, "opens a network connection from awk (/inet/tcp)")
@@ -296,17 +319,37 @@ def _judge_once(
         if what and "working directory" not in what:
             return CodeDanger(FILESYSTEM, f"deletes {what}")
     for command in _shell_commands(code, awk=awk):
-        if _SHELL_ESCAPE.match(command):
+        if _SHELL_ESCAPE.match(command) and not whole_file:
             return CodeDanger(
                 PRIVILEGE, f"spawns a shell ({command.strip()}) from inside the program", command
             )
         verdict = judge_shell(command)
         if verdict is not None:
             return CodeDanger(getattr(verdict, "category", ""), getattr(verdict, "why", ""), command)
-    target = _SYSTEM_PATH.search(code)
-    if target is not None and _WRITES.search(code) is not None:
+    target = _system_write(code) if whole_file else _SYSTEM_PATH.search(code)
+    if target is not None and (whole_file or _WRITES.search(code) is not None):
         category = DISK if target.group(0).startswith("/dev/") else SYSTEM_FILES
         return CodeDanger(category, f"writes {target.group(0)}")
+    return None
+
+
+_FILE_WRITES = lazy_compile(
+    r"[\"'](?:a|w|r\+|a\+|w\+|wb|ab|rb\+)[\"']|\.write\(|\bwrite(?:File|_text|_bytes)?\s*\(|appendFile|"
+    r"O_WRONLY|O_RDWR|O_APPEND|open\s*\(\s*[A-Za-z_$]\w*\s*,\s*[\"']\+?>|[\"']\+?>>?\s*/|\bputs\b|"
+    r"shutil\.(?:copy|move)|copyfile|truncate\s*\(|unlink\s*\(|remove\s*\(|chmod\s*\(|chown\s*\(|"
+    r"rename\s*\(|symlink\s*\(|os\.replace|Add-Content|Set-Content|Out-File|Copy-Item|Move-Item|New-Item"
+)
+"""In a file: a write on the line of a system path (the one-liner's list names words of prose too)."""
+
+
+def _system_write(code: str) -> re.Match[str] | None:
+    """In a file: a system path written on its own line (not a comment), not anywhere near a write."""
+    for match in _SYSTEM_PATH.finditer(code):
+        start = code.rfind("\n", 0, match.start()) + 1
+        end = code.find("\n", match.end())
+        line = code[start : end if end >= 0 else len(code)]
+        if not line.lstrip().startswith(("#", "//", "*", "--")) and _FILE_WRITES.search(line):
+            return match
     return None
 
 

@@ -9,6 +9,8 @@ followed for the commands after it.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import posixpath
 import re
@@ -21,7 +23,16 @@ from .budget import spend
 from .carriers import carried
 from .parse import Function, Script, ShellSyntaxError, SimpleCommand, ansi_c, parse
 
-__all__ = ["SHELLS", "Invocation", "ShellMode", "find_narrowed", "shell_mode", "walk", "written_text"]
+__all__ = [
+    "SHELLS",
+    "Invocation",
+    "ShellMode",
+    "find_narrowed",
+    "keeping_walks",
+    "shell_mode",
+    "walk",
+    "written_text",
+]
 
 SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "rbash",
                     "busybox-sh", "pwsh-sh", "elvish"})  # fmt: skip
@@ -531,7 +542,7 @@ def _run_written(
             inner = parse_nested(text)
         except ShellSyntaxError:
             continue
-        yield from walk(inner, cwd=cwd, _depth=depth + 1)
+        yield from _walk(inner, cwd=cwd, _depth=depth + 1)
 
 
 MAX_CALLS = 16
@@ -558,7 +569,7 @@ def _called(
         inner = parse_nested(_POSITIONAL.sub(argument, body))
     except ShellSyntaxError:
         return
-    yield from walk(inner, cwd=cwd, _depth=depth + 1)
+    yield from _walk(inner, cwd=cwd, _depth=depth + 1)
 
 
 @functools.lru_cache(maxsize=256)
@@ -592,6 +603,40 @@ def _repl_input(invocation: Invocation, following: Sequence[tuple[SimpleCommand,
 
 
 def walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator[list[Invocation]]:
+    """Every pipeline that running ``script`` may run, as lists of invocations (see :func:`_walk`).
+
+    Inside :func:`keeping_walks` a whole script's walk is kept for the next rule that walks
+    it (every tactic that judges a script as a whole walks it again): the pipelines must not
+    be changed by the caller.
+    """
+    if _depth or not _keep_walks.get():
+        return _walk(script, cwd=cwd, _depth=_depth)
+    try:
+        return iter(_walked(script, cwd))
+    except TypeError:  # a script that cannot be hashed: walked afresh
+        return _walk(script, cwd=cwd)
+
+
+_keep_walks: contextvars.ContextVar[bool] = contextvars.ContextVar("agentbus_keep_walks", default=False)
+
+
+@contextlib.contextmanager
+def keeping_walks() -> Iterator[None]:
+    """Walk each whole script once inside the block: for a script file's many lines, judged by
+    every rule and every tactic (a command line is walked lazily: a block ends its walk)."""
+    token = _keep_walks.set(True)
+    try:
+        yield
+    finally:
+        _keep_walks.reset(token)
+
+
+@functools.lru_cache(maxsize=8)
+def _walked(script: Script, cwd: str | None) -> tuple[list[Invocation], ...]:
+    return tuple(_walk(script, cwd=cwd))
+
+
+def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator[list[Invocation]]:
     """Every pipeline that running ``script`` may run, as lists of invocations.
 
     Nested code is visited too: substitutions, here-documents fed to a shell,
@@ -640,7 +685,7 @@ def walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator
                     inner = parse_nested(code)
                 except ShellSyntaxError:
                     continue
-                yield from walk(inner, cwd=cwd, _depth=_depth + 1)
+                yield from _walk(inner, cwd=cwd, _depth=_depth + 1)
         cwd = _changed_directory(stages, cwd)
     for sub in script.substitutions:
-        yield from walk(sub.script, cwd=start, _depth=_depth)
+        yield from _walk(sub.script, cwd=start, _depth=_depth)

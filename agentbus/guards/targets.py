@@ -39,6 +39,7 @@ _READ_ONLY = frozenset({
     "join", "look", "tr", "iconv", "zcat", "zless", "bzcat", "xzcat", "ldd", "objdump", "readelf", "nm",
     "nginx", "apachectl", "apache2ctl", "httpd", "haproxy", "sshd", "named-checkconf", "promtool", "man",
     "vdir", "dir", "openssl", "logrotate", "dpkg-query",
+    "export", "local", "declare", "typeset", "readonly", "unset", ":", "true", "false",
 })  # fmt: skip
 """Programs that read their operands and write nothing but their standard output (with exceptions below)."""
 

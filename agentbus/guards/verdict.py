@@ -23,6 +23,7 @@ __all__ = [
     "DEFAULT_VERDICTS",
     "TACTICS",
     "UNDECIDED",
+    "UNJUDGED_SCRIPT",
     "VERDICTS",
     "Guard",
     "Verdict",
@@ -85,6 +86,10 @@ RESOURCE_HIJACK = "resource hijacking"
 REMOTE_ACCESS = "remote access"
 """Opening the machine to the network: a tunnel publishing a local port, a proxy, a remote desktop."""
 
+UNJUDGED_SCRIPT = "unjudged script"
+"""A script run from disk that the guard could not judge: too large, unreadable, not a regular
+file, compiled (AppleScript, Python bytecode), nested too deep (:mod:`.script_files`)."""
+
 TACTICS = (EVIDENCE, IMPAIR, PRIVILEGE, CREDENTIALS, SHUTDOWN, DATA_DESTRUCTION, DOWNLOAD_RUN, EXFILTRATION,
            STEALTH_PERSISTENCE, SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL, COLLECTION,
            CLOUD_CONTROL, RESOURCE_HIJACK, REMOTE_ACCESS)  # fmt: skip
@@ -104,6 +109,7 @@ DEFAULT_VERDICTS: dict[str, str] = {
     **dict.fromkeys(
         (SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL, COLLECTION, CLOUD_CONTROL, REMOTE_ACCESS), ASK
     ),
+    UNJUDGED_SCRIPT: ASK,
 }
 """Every category a guard can judge, and what it does by default."""
 

@@ -55,6 +55,24 @@ def test_dangerous_bash_is_denied_in_every_permission_mode(claude: Claude, mode:
     assert any(record["tool"] == "exec" for record in blocks(run))
 
 
+def test_a_script_is_judged_when_it_runs_not_when_it_was_written(hooked: Claude) -> None:
+    """A script written by one Bash call and run by the next, and a hostile repository's setup.sh:
+    the hook reads each from the session's directory and judges what it holds."""
+    write = tool_use("Bash", command="cat > cleanup.sh <<'EOF'\necho tidy\nrm -rf \"$HOME\"\nEOF")
+    run_written = tool_use("Bash", command="bash cleanup.sh")
+    setup = tool_use("Bash", command="sh ./setup.sh")
+    run = hooked.run(
+        [[write], [run_written], [setup]],
+        files={"setup.sh": "#!/bin/sh\nrm -rf ~\n"},
+        home_files={"canary.txt": "still here"},
+    )
+    ran(run)
+    assert (run.home / "canary.txt").read_text() == "still here"
+    assert (run.project / "cleanup.sh").exists()  # writing it was never the danger
+    assert "cleanup.sh:2: rm -rf" in run.fake.result_text(run_written)
+    assert "setup.sh:2: rm -rf ~" in run.fake.result_text(setup)
+
+
 @pytest.mark.parametrize("fault", ["crash", "hang"])
 def test_a_hook_that_crashes_or_times_out_blocks_the_call(claude: Claude, fault: str) -> None:
     """Every entry agentbus installs carries "onFailure": "block" and a timeout."""

@@ -1,0 +1,694 @@
+"""Scripts run from disk, judged by what they hold: ``bash setup.sh``, ``./x.sh``, ``python tools/x.py``.
+
+The command guard judges a command's text, so a script written in one call (the
+Write tool, ``cat > x.sh``) and run in the next would pass whatever it holds, and
+so would a hostile repository's ``setup.sh`` (the project directory is not
+trusted). This module finds the scripts a command runs by path (``bash|sh|zsh
+FILE``, ``source FILE``, ``. FILE``, ``./x`` or ``/path/x`` by its shebang,
+``python FILE``, ``perl|ruby|node|php ... FILE``, ``osascript FILE``), reads each
+one safely and judges its content with the judges of inline code:
+
+- shell: every rule of the command guard, as if the script were the command line;
+- Python, Perl, Ruby, Node and the other interpreters: the interpreter rule that
+  judges ``python -c`` (:func:`.interpreters.judge_code` in its ``whole_file``
+  form), a few lines at a time, so that a module's ``socket`` and a ``subprocess``
+  a hundred lines apart are not taken for a reverse shell;
+- AppleScript and JXA: as ``osascript -e`` is judged.
+
+Scripts those scripts run are judged the same way, to :data:`MAX_DEPTH`; a cycle
+ends. The reason names the file and line: ``filesystem destruction: evil.sh:1:
+rm -rf ~ (recursive force delete of the home directory)``.
+
+Reading is careful: only a regular file is opened (``stat`` first: a FIFO would
+hang the guard, a device could act on open), never under ``/proc``, ``/sys`` or
+``/dev``, non-blocking, at most :data:`MAX_BYTES`. What cannot be judged is held
+for a person (category ``unjudged script``, ask by default): a file too large, one
+that cannot be read or is not a regular file, compiled AppleScript or Python
+bytecode, nesting past :data:`MAX_DEPTH`, judging past the decision budget. A
+binary run directly (``./build/app``) is a program, not a script: it is let
+through like any program. A script that does not exist yet, or is written by the
+same command in a way the guard cannot follow, is not judged here. The check is
+time-of-check: a file changed after it was judged runs as changed; the sandbox
+(``docs/sandbox.md``) is the backstop.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import posixpath
+import re
+import shlex
+import stat
+from collections.abc import Callable, Iterator, Sequence
+
+from ..frozen import Frozen
+from ..lazy_regex import lazy_compile
+from .budget import BudgetExceeded, deadline, spend
+from .interpreters import INTERPRETERS, inline_code, judge_code
+from .parse import Script, parse
+from .paths import check_path, normalize_path
+from .policy import Policy, current_policy, using
+from .programs import SHELLS, Invocation, keeping_walks, shell_mode, walk
+from .verdict import UNJUDGED_SCRIPT, Verdict
+from .workdir import call_directory, working_directory
+
+__all__ = [
+    "MAX_BYTES",
+    "MAX_DEPTH",
+    "MAX_FILES",
+    "call_directory",
+    "check_script_files",
+    "stricter",
+    "working_directory",
+]
+
+MAX_BYTES = 512 * 1024
+"""The largest script read and judged; a larger one is held for a person."""
+MAX_DEPTH = 6
+"""How deep scripts run by scripts are followed (``a.sh`` runs ``b.sh`` runs ...)."""
+MAX_FILES = 32
+"""How many script files one decision reads; past that, a person is asked."""
+_WINDOW, _STEP = 10, 5
+"""Interpreter code is judged ten lines at a time, each line in two windows."""
+
+
+def stricter(first: Verdict | None, second: Verdict | None) -> Verdict | None:
+    """The stricter of two decided verdicts: a block over an ask, else the first found."""
+    if first is None or (second is not None and first.decision != "block" and second.decision == "block"):
+        return second
+    return first
+
+
+# -- which scripts a command runs ----------------------------------------------------------
+
+
+class _Run(Frozen):
+    """A script file a command runs: the word as written, and how its content is read."""
+
+    __slots__ = ("cwd", "fallbacks", "language", "word")
+
+    word: str
+    language: str
+    """``shell``, ``python``, ``applescript``, ``jxa``, or another interpreter's name (``perl`` ...)."""
+    cwd: str | None
+    fallbacks: tuple[str, ...]
+    """Later operands, judged if ``word`` is no file: it may have been an unknown option's value
+    (``python3 --some-option value x.py``)."""
+
+    def __init__(self, word: str, language: str, cwd: str | None, fallbacks: tuple[str, ...] = ()) -> None:
+        set_field = object.__setattr__
+        set_field(self, "word", word)
+        set_field(self, "language", language)
+        set_field(self, "cwd", cwd)
+        set_field(self, "fallbacks", fallbacks)
+
+
+_STDIN = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+_FALLBACKS = 3
+_PYTHON = lazy_compile(r"^(?:python[\d.]*|pypy[\d.]*)$")
+_VALUE_OPTIONS = {
+    "python": frozenset({"-W", "-X", "-Q", "--check-hash-based-pycs"}),
+    "perl": frozenset({"-I"}),
+    "ruby": frozenset({"-I", "-r", "-C", "-E", "-F"}),
+    "node": frozenset({"-r", "--require", "--import", "--loader", "--env-file", "--conditions", "-C"}),
+    "osascript": frozenset({"-l", "-s"}),
+}  # fmt: skip
+
+
+_INLINE = {
+    "python": lazy_compile(r"-[bBdEhiIOPqsSuvVx]*[cm].*"),
+    "perl": lazy_compile(r"-[acnpstTuUwWXl0-9]*[eE].*"),
+    "ruby": lazy_compile(r"-[acdlnpsSvwWy]*e.*"),
+    "node": lazy_compile(r"-[ep]|--eval(?:=.*)?|--print(?:=.*)?"),
+    "php": lazy_compile(r"-r.*"),
+    "osascript": lazy_compile(r"-e.*"),
+}  # fmt: skip
+"""The options that give a language's interpreter its code inline, or a module (python -m)."""
+
+
+def _language(name: str) -> str:
+    if _PYTHON.match(name):
+        return "python"
+    return {"nodejs": "node", "bun": "node", "deno": "node"}.get(name, re.sub(r"[\d.]+$", "", name))
+
+
+def _head(invocation: Invocation) -> str | None:
+    """The program word as written (``./x.sh``), when the command names one."""
+    words = invocation.command.words
+    index = len(words) - len(invocation.args) - 1
+    return invocation.command.static(words[index]) if 0 <= index < len(words) else None
+
+
+def _runs(invocation: Invocation) -> _Run | None:
+    """The script file ``invocation`` runs, if it runs one by path."""
+    name = invocation.name
+    command = invocation.command
+    if name in SHELLS:
+        mode = shell_mode(invocation)
+        file = command.static(mode.file) if mode.file is not None else None
+        return _Run(file, "shell", invocation.cwd) if file and file not in _STDIN else None
+    if name in ("source", "."):
+        first = command.static(invocation.args[0]) if invocation.args else None
+        return _Run(first, "shell", invocation.cwd) if first and first not in _STDIN else None
+    if INTERPRETERS.match(name):
+        return _interpreter_file(invocation)
+    head = _head(invocation)
+    if (
+        name
+        and head is not None
+        and "/" in head
+        and posixpath.basename(head) == name
+        and not invocation.dynamic
+    ):
+        return _Run(head, "", invocation.cwd)  # ./x.sh, /tmp/x: the shebang says how
+    return None
+
+
+def _planned(script: Script, cwd: str | None) -> tuple[_Run, ...]:
+    """The script files ``script`` runs, in order, but for those it writes itself first (what
+    runs then is what it wrote, which :mod:`.programs` judges, not what is on disk now)."""
+    runs: list[_Run] = []
+    written: set[str] = set()
+    for stages in walk(script, cwd=cwd):
+        for index, invocation in enumerate(stages):
+            spend()
+            for run in (_runs(invocation), *_fed(stages, index)):
+                if run is not None and posixpath.normpath(run.word) not in written:
+                    runs.append(run)
+            written.update(_writes(invocation))
+    return tuple(runs)
+
+
+def _planned_text(text: str, cwd: str | None) -> tuple[_Run, ...]:
+    """:func:`_planned` of a command line or a script's text; cached, since an agent repeats itself
+    (the files are read afresh each time: only where they are is remembered)."""
+    if len(text) > _CACHED:
+        return _planned(_parsed_script(text), cwd)
+    return _planned_cached(text, cwd)
+
+
+@functools.lru_cache(maxsize=256)
+def _planned_cached(text: str, cwd: str | None) -> tuple[_Run, ...]:
+    return _planned(_parsed_script(text), cwd)
+
+
+def _fed(stages: list[Invocation], index: int) -> Iterator[_Run]:
+    """Files a shell or an interpreter reads its code from on standard input: ``bash < x.sh``,
+    ``cat x.sh | sh``, ``python3 - < x.py``."""
+    from .danger import _runs_stdin
+
+    invocation = stages[index]
+    if not _runs_stdin(invocation) and not (invocation.name in SHELLS and shell_mode(invocation).reads_stdin):
+        return
+    language = "shell" if invocation.name in SHELLS or invocation.name in ("source", ".") else ""
+    language = language or _language(invocation.name)
+    command = invocation.command
+    for redirect in command.redirects:
+        target = command.static(redirect.target) if redirect.op == "<" else None
+        if target and not target.startswith(_SPECIAL):  # bash </dev/tty: what a person types
+            yield _Run(target, language, invocation.cwd)
+    before = stages[index - 1] if index > 0 else None
+    if before is not None and before.name == "cat":
+        for value in (before.command.static(arg) for arg in before.args):
+            if value and not value.startswith("-"):
+                yield _Run(value, language, before.cwd)
+
+
+def _interpreter_file(invocation: Invocation) -> _Run | None:
+    """``python x.py``, ``perl x.pl``, ``osascript -l JavaScript x.js``: the file operand."""
+    language = _language(invocation.name)
+    inline = _INLINE.get(language)
+    if inline is None and inline_code(invocation) is not None:
+        return None
+    takes_value = _VALUE_OPTIONS.get(language, frozenset())
+    values = [invocation.command.static(arg) for arg in invocation.args]
+    skip = False
+    for index, value in enumerate(values):
+        if skip:
+            skip = False
+            if (
+                language == "osascript"
+                and values[index - 1] == "-l"
+                and (value or "").lower() == "javascript"
+            ):
+                language = "jxa"
+            continue
+        if value is None:
+            return None
+        if inline is not None and inline.fullmatch(value):
+            return None  # python -c CODE, perl -e CODE (the interpreter rule's); python -m module
+        if value == "--":
+            continue
+        if value.startswith("-") and value != "-":
+            skip = value in takes_value
+            continue
+        if value in _STDIN:
+            return None
+        later = [v for v in values[index + 1 :] if v and not v.startswith("-")][:_FALLBACKS]
+        language = "applescript" if language == "osascript" else language
+        return _Run(value, language, invocation.cwd, tuple(later))
+    return None
+
+
+_WRITERS = frozenset({"tee", "cp", "mv", "install", "ln", "rsync", "curl", "wget", "dd", "unzip", "tar"})
+"""Programs that may write their operands (a copy's destination, a download, an unpacked file)."""
+
+
+def _writes(invocation: Invocation) -> Iterator[str]:
+    """Files ``invocation`` may write (redirects, ``tee``, a copy's destination, a download)."""
+    command = invocation.command
+    for redirect in command.redirects:
+        if redirect.op in (">", ">>", ">|", "&>", "&>>"):
+            target = command.static(redirect.target)
+            if target:
+                yield posixpath.normpath(target)
+    if invocation.name in _WRITERS:
+        values = (command.static(a) for a in invocation.args)
+        yield from (posixpath.normpath(v) for v in values if v and not v.startswith("-"))
+
+
+# -- reading a file safely -------------------------------------------------------------------
+
+
+class _Read(Frozen):
+    """A file's text, or why it could not be judged (``missing``: nothing there to run)."""
+
+    __slots__ = ("binary", "missing", "problem", "text")
+
+    text: str | None
+    problem: str
+    missing: bool
+    binary: bool
+
+    def __init__(
+        self, text: str | None = None, problem: str = "", missing: bool = False, binary: bool = False
+    ) -> None:
+        set_field = object.__setattr__
+        set_field(self, "text", text)
+        set_field(self, "problem", problem)
+        set_field(self, "missing", missing)
+        set_field(self, "binary", binary)
+
+
+_SPECIAL = ("/proc/", "/sys/", "/dev/")
+_HEAD = 8192
+"""The first bytes read: a NUL among them makes the file a binary."""
+
+
+def read_script(path: str) -> _Read:
+    """The text of the regular file at ``path`` (symlinks followed), read without blocking."""
+    real = os.path.realpath(path)
+    if real.startswith(_SPECIAL) or real in ("/proc", "/sys", "/dev"):
+        return _Read(problem="it is a device or kernel file, not a script on disk")
+    try:
+        before = os.stat(real)
+    except FileNotFoundError:
+        return _Read(missing=True)
+    except OSError as exc:
+        return _Read(problem=f"it cannot be read ({exc.strerror or type(exc).__name__})")
+    if stat.S_ISDIR(before.st_mode):
+        return _Read(missing=True)  # bash DIR fails: nothing runs
+    if not stat.S_ISREG(before.st_mode):
+        return _Read(problem="it is not a regular file (a FIFO, socket or device)")
+    flags = (
+        os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    )
+    try:
+        descriptor = os.open(real, flags)
+    except OSError as exc:
+        return _Read(problem=f"it cannot be read ({exc.strerror or type(exc).__name__})")
+    try:
+        after = os.fstat(descriptor)
+        if not stat.S_ISREG(after.st_mode) or (after.st_dev, after.st_ino) != (before.st_dev, before.st_ino):
+            return _Read(problem="it changed while the guard opened it")
+        chunks = [os.read(descriptor, _HEAD)]
+        if b"\0" in chunks[0]:
+            return _Read(binary=True)  # a program (ELF, Mach-O) or compiled code: judged by its first bytes
+        if after.st_size > MAX_BYTES:
+            return _Read(problem=f"it is larger than the {MAX_BYTES // 1024} KiB the guard reads")
+        size = len(chunks[0])
+        while chunks[-1] and size <= MAX_BYTES:
+            chunk = os.read(descriptor, MAX_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        return _Read(problem=f"it cannot be read ({exc.strerror or type(exc).__name__})")
+    finally:
+        os.close(descriptor)
+    data = b"".join(chunks)
+    if len(data) > MAX_BYTES:
+        return _Read(problem=f"it is larger than the {MAX_BYTES // 1024} KiB the guard reads")
+    return _Read(text=data.decode("utf-8", "replace"))
+
+
+# -- judging what a file holds ---------------------------------------------------------------
+
+
+def _shebang_language(text: str) -> str:
+    """How ``./x`` runs: its ``#!`` line's interpreter (``env [-S] [VAR=x] python3`` too),
+    else the shell."""
+    if not text.startswith("#!"):
+        return "shell"  # no #!: the calling shell runs it
+    words = text[2:].partition("\n")[0].split()
+    program = posixpath.basename(words[0]) if words else ""
+    if program == "env":
+        rest = iter(words[1:])
+        program = ""
+        for word in rest:
+            if word in ("-u", "--unset", "-C", "--chdir"):
+                next(rest, None)
+            elif not word.startswith("-") and "=" not in word:
+                program = posixpath.basename(word)
+                break
+    if program in SHELLS:
+        return "shell"
+    if program == "osascript":
+        return "applescript"
+    return _language(program) if program and INTERPRETERS.match(program) else "other"
+
+
+class _Judging:
+    """One decision's walk through the script files of a command."""
+
+    __slots__ = ("asked", "files", "home", "policy", "seen")
+
+    def __init__(self, home: str, policy: Policy) -> None:
+        self.home = home
+        self.policy = policy
+        self.seen: set[str] = set()
+        """The files judged so far (their real paths): each once, and a cycle ends."""
+        self.files = 0
+        self.asked: Verdict | None = None
+        """The first ask found, kept while the rest is judged (a block ends the decision)."""
+
+    def note(self, verdict: Verdict | None) -> Verdict | None:
+        """``verdict`` if it blocks; an ask is kept (the first) while the rest is judged."""
+        if verdict is None:
+            return None
+        if verdict.decision == "block":
+            return verdict
+        self.asked = self.asked or verdict
+        return None
+
+    def unjudged(self, shown: str, why: str) -> Verdict | None:
+        found = Verdict(UNJUDGED_SCRIPT, shown, why, rule="script file rule")
+        return self.note(self.policy.apply(found))
+
+    def command(self, runs: Sequence[_Run], depth: int, origin: str | None) -> Verdict | None:
+        """Judge the scripts a command line (or a script's text) runs from disk: :func:`_planned`."""
+        for run in runs:
+            spend()
+            verdict = self.file(run, depth, origin)
+            if verdict is not None:
+                return verdict
+        return None
+
+    def file(self, run: _Run, depth: int, origin: str | None) -> Verdict | None:
+        """Judge the file ``run`` names: the first of its words that is a file, where it may be."""
+        for word in (run.word, *run.fallbacks):
+            for path in _candidates(run.replace(word=word), self.home, origin):
+                real = os.path.realpath(path)
+                # Judged already in this decision, or a cycle (a.sh sources b.sh sources a.sh).
+                if real in self.seen:
+                    return None
+                read = read_script(path)
+                if read.missing:
+                    continue
+                if depth >= MAX_DEPTH:
+                    return self.unjudged(word, f"it is run by scripts nested more than {MAX_DEPTH} deep")
+                self.seen.add(real)
+                self.files += 1
+                if self.files > MAX_FILES:
+                    return self.unjudged(word, f"the command runs more than {MAX_FILES} script files")
+                run = run.replace(word=word)
+                if check_path(path, home=self.home) is None:
+                    return self.content(run, read, path, depth)
+                # A file of secrets (source .env): its lines never go into a reason the agent reads.
+                asked = self.asked
+                verdict = _redacted(self.content(run, read, path, depth), word)
+                if self.asked is not asked:
+                    self.asked = _redacted(self.asked, word)
+                return verdict
+        return None
+
+    def content(self, run: _Run, read: _Read, path: str, depth: int) -> Verdict | None:
+        shown = run.word
+        language = run.language
+        if read.binary:
+            if language in ("applescript", "jxa", "python"):
+                what = (
+                    "compiled AppleScript"
+                    if language != "python"
+                    else "compiled Python (bytecode or an archive)"
+                )
+                return self.unjudged(shown, f"{what}: its code cannot be read")
+            return None  # a program, not a script: the guards judge no binaries
+        if read.text is None:
+            return self.unjudged(shown, f"the script cannot be judged: {read.problem}")
+        text = read.text
+        if not language:
+            language = _shebang_language(text)
+        if language == "shell":
+            return self.shell(text, shown, run.cwd, path, depth)
+        if language in ("applescript", "jxa"):
+            verdict = _judge_osascript(text, language, self.policy)
+            return self.note(_located(verdict, shown, text))
+        if language == "other":
+            return None  # an interpreter the guards do not read (awk -f, make ...): judged as a program
+        return self.code(text, language, shown, run.cwd, path, depth)
+
+    def shell(self, text: str, shown: str, cwd: str | None, path: str, depth: int) -> Verdict | None:
+        verdict = self.note(_located(_judge_shell_text(text, self.home, self.policy), shown, text))
+        if verdict is not None:
+            return verdict
+        inner = self.command(_planned_text(text, cwd), depth + 1, path)
+        return _through(inner, shown)
+
+    def code(
+        self, text: str, language: str, shown: str, cwd: str | None, path: str, depth: int
+    ) -> Verdict | None:
+        from . import danger
+
+        judged: dict[str, Verdict | None] = {}
+        window = text
+
+        def judge_shell(command: str) -> Verdict | None:
+            if not _command_line(command, window):
+                return None
+            if command not in judged:  # the whole text, then its windows: each command once
+                found = danger.check_command(command, home=self.home, policy=self.policy)
+                if found is None or found.decision != "block":
+                    nested = _through(self.command(_planned_text(command, cwd), depth + 1, path), "")
+                    found = stricter(found, nested)
+                judged[command] = found
+            return judged[command]
+
+        if _judge_code(text, language, self.home, cwd, judge_shell) is None:
+            return None  # nothing in the whole text: no window of it holds anything either
+        for start, window in _windows(text):
+            spend()
+            verdict = self.policy.apply(_judge_code(window, language, self.home, cwd, judge_shell))
+            if verdict is not None:
+                line = start + _line_in(window, verdict.piece) - 1
+                verdict = _renamed(verdict, f"{shown}:{line}: {verdict.piece}")
+                found = self.note(verdict.by("script file rule"))
+                if found is not None:
+                    return found
+        return None
+
+
+def _judge_code(
+    code: str, language: str, home: str, cwd: str | None, judge_shell: Callable[[str], Verdict | None]
+) -> Verdict | None:
+    """The interpreter rule's verdict on a window of a file's code (its whole-file form)."""
+    from .danger import _critical
+
+    found = judge_code(
+        code,
+        awk=False,
+        is_critical=lambda path: _critical(path, home, cwd),
+        judge_shell=judge_shell,
+        whole_file=True,
+    )
+    if found is None:
+        return None
+    piece = found.command.strip() or _finding_line(code, found.category, home, cwd, judge_shell)
+    return Verdict(found.category, _short(piece), f"{found.why}, in {language} code")
+
+
+def _finding_line(
+    code: str, category: str, home: str, cwd: str | None, judge_shell: Callable[[str], Verdict | None]
+) -> str:
+    """The line of a window that gives the finding alone (``shutil.rmtree(...)``), else its first
+    line (a finding made of several lines: a socket and a shell bound to it)."""
+    from .danger import _critical
+
+    lines = [line.strip() for line in code.split("\n") if line.strip()]
+    for line in lines:
+        alone = judge_code(
+            line,
+            awk=False,
+            is_critical=lambda path: _critical(path, home, cwd),
+            judge_shell=judge_shell,
+            whole_file=True,
+        )
+        if alone is not None and alone.category == category:
+            return line
+    return lines[0] if lines else ""
+
+
+def _renamed(verdict: Verdict, piece: str) -> Verdict:
+    """``verdict`` with another piece (and the reason made from it)."""
+    return Verdict(verdict.category, piece, verdict.why, rule=verdict.rule, decision=verdict.decision)
+
+
+def _redacted(verdict: Verdict | None, shown: str) -> Verdict | None:
+    """``verdict`` on a file that holds secrets, naming the file only."""
+    if verdict is None:
+        return None
+    why = "what it holds is not shown: the path guards hold it as a file of secrets"
+    return Verdict(verdict.category, shown, why, rule=verdict.rule, decision=verdict.decision)
+
+
+def _through(verdict: Verdict | None, shown: str) -> Verdict | None:
+    """A verdict on a script run by the script ``shown``, named as reached through it."""
+    if verdict is None or not shown:
+        return verdict
+    return _renamed(verdict, f"{shown} -> {verdict.piece}")
+
+
+def _located(verdict: Verdict | None, shown: str, text: str) -> Verdict | None:
+    """``verdict`` on the content of ``shown``, its piece prefixed with the file and line."""
+    if verdict is None:
+        return None
+    located = _renamed(verdict, f"{shown}:{_line_in(text, verdict.piece)}: {verdict.piece}")
+    return located.replace(rule=f"{verdict.rule or 'command guard'}, in the script file {shown}")
+
+
+def _line_in(text: str, piece: str) -> int:
+    """The line of ``text`` where ``piece`` (a verdict's excerpt) starts; 1 when not found."""
+    needle = piece.rstrip("…").strip()[:40]
+    index = text.find(needle) if needle else -1
+    if index < 0 and " " in needle:
+        index = text.find(needle.split()[0] + " ")
+    return text.count("\n", 0, index) + 1 if index >= 0 else 1
+
+
+def _windows(text: str) -> Iterator[tuple[int, str]]:
+    """(first line number, text) of overlapping windows of lines: each line is in at most two."""
+    lines = text.split("\n")
+    for start in range(0, max(1, len(lines) - _WINDOW + _STEP), _STEP):
+        yield start + 1, "\n".join(lines[start : start + _WINDOW])
+
+
+_COMMAND_LINE = lazy_compile(r"^\s*[\w./~$-]+(?:\s|$)")
+_PROCESS_CALL = (
+    r"(?:system|popen|exec\w*|spawn\w*|run|call|check_output|check_call|Popen|getoutput|Command|"
+    r"shell_exec|passthru|qx|%x)\s*[(\[{]*\s*[rbf]?[\"'`]"
+)
+
+
+def _command_line(command: str, code: str) -> bool:
+    """Whether a string a program hands to a process looks like a command line (one line,
+    starting with a program), not a word of prose caught by the interpreter rule's patterns:
+    a lone word (``"screenshot"``) counts only as the first argument of a process call."""
+    command = command.strip()
+    if "\n" in command or _COMMAND_LINE.match(command) is None:
+        return False
+    if " " in command or "/" in command:
+        return True
+    return re.search(_PROCESS_CALL + re.escape(command) + r"[\"'`\s]", code) is not None
+
+
+def _candidates(run: _Run, home: str, origin: str | None) -> list[str]:
+    """Where the script may be: against the working directory, else (inside a script whose
+    ``cd`` could not be followed) the caller's directory and the script's own."""
+    word = run.word
+    if run.cwd is not None or word.startswith(("/", "~", "$HOME", "${HOME")):
+        return [normalize_path(word, home=home, cwd=run.cwd)] if _absolute(word, home, run.cwd) else []
+    places = []
+    if origin is not None:
+        places.append(posixpath.dirname(origin))
+    return [normalize_path(word, home=home, cwd=place) for place in places]
+
+
+def _absolute(word: str, home: str, cwd: str | None) -> bool:
+    return normalize_path(word, home=home, cwd=cwd).startswith("/")
+
+
+@functools.lru_cache(maxsize=64)
+def _parsed_script(text: str) -> Script:
+    return parse(text)
+
+
+def _judge_shell_text(text: str, home: str, policy: Policy) -> Verdict | None:
+    """The command guard's verdict on a script's text (what parsed: no repairs of a script)."""
+    if len(text) <= _CACHED:
+        return _judge_shell_cached(text, home, policy)
+    return _judge_shell_uncached(text, home, policy)
+
+
+_CACHED = 1 << 16
+
+
+@functools.lru_cache(maxsize=128)
+def _judge_shell_cached(text: str, home: str, policy: Policy) -> Verdict | None:
+    # An agent runs the same test script again and again: its text is judged once.
+    return _judge_shell_uncached(text, home, policy)
+
+
+def _judge_shell_uncached(text: str, home: str, policy: Policy) -> Verdict | None:
+    from . import danger
+
+    with using(policy), keeping_walks():
+        return danger.judge_script(_parsed_script(text), home, policy)
+
+
+def _judge_osascript(text: str, language: str, policy: Policy) -> Verdict | None:
+    from . import danger
+
+    words = ["osascript", *(["-l", "JavaScript"] if language == "jxa" else []), "-e", text]
+    return danger.check_command(shlex.join(words), policy=policy)
+
+
+# -- the public check ------------------------------------------------------------------------
+
+
+def check_script_files(
+    command: str,
+    *,
+    cwd: str | None = None,
+    home: str | None = None,
+    policy: Policy | None = None,
+    script: Script | None = None,
+) -> Verdict | None:
+    """A verdict on the scripts ``command`` runs from disk, judged by their content, or None.
+
+    ``cwd`` is the directory the command runs in (relative script paths resolve
+    against it; None: only absolute and ``~`` paths are read); ``script``: the
+    command already parsed. The decision has a
+    budget of its own (:mod:`.budget`); past it, a person is asked. Reads files:
+    the answer holds for the files as they are now.
+    """
+    if not isinstance(command, str) or not command.strip():
+        return None
+    home = home or normalize_path("~")
+    policy = current_policy() if policy is None else policy
+    judging = _Judging(home, policy)
+    try:
+        with deadline(), using(policy):
+            runs = _planned_text(command, cwd) if script is None else _planned(script, cwd)
+            found = judging.command(runs, 0, None)
+    except BudgetExceeded as exc:
+        found = judging.unjudged(_short(command), f"judging the scripts it runs took too long ({exc})")
+    except RecursionError:
+        found = judging.unjudged(_short(command), "the scripts it runs nest too deeply to judge")
+    return found or judging.asked
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= 80 else text[:79] + "…"

@@ -1,0 +1,44 @@
+"""The directory an exec call runs in, for the guards that read what it names (scripts run from disk).
+
+A call may say where it runs (a ``cwd`` argument); Claude Code says it beside the
+call (the hook payload's ``cwd``), which the hook hands over with
+:func:`working_directory` for the decision; else the process's own directory is
+the call's. Kept apart from the guards so that the hook sets it without loading them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import os
+from collections.abc import Iterator
+
+__all__ = ["call_directory", "working_directory"]
+
+_working_directory: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "agentbus_call_working_directory", default=None
+)
+
+
+@contextlib.contextmanager
+def working_directory(cwd: str | None) -> Iterator[None]:
+    """Decide the calls inside the block as run in ``cwd`` (an absolute path; else ignored)."""
+    token = _working_directory.set(cwd if isinstance(cwd, str) and cwd.startswith("/") else None)
+    try:
+        yield
+    finally:
+        _working_directory.reset(token)
+
+
+def call_directory(args: object = None) -> str | None:
+    """The directory an exec call runs in: its own ``cwd`` argument, the hook's, else the process's."""
+    if isinstance(args, dict):
+        for key in ("cwd", "workdir", "working_directory"):
+            value = args.get(key)
+            if isinstance(value, str) and value.startswith("/"):
+                return value
+    found = _working_directory.get()
+    if found is None:
+        with contextlib.suppress(OSError):  # the process's directory may be gone
+            found = os.getcwd()
+    return found
