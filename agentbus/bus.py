@@ -21,6 +21,7 @@ from typing import Any, Literal, TypeVar, Union, overload
 
 from .errors import RegistrationError, ToolBlockedError, ToolPaused, describe_error
 from .events import (
+    _ATOMS,
     HOOK_POINTS,
     LIFECYCLE_POINTS,
     TOOL_POINTS,
@@ -30,6 +31,7 @@ from .events import (
     ToolCall,
     ToolList,
     ToolResult,
+    _new_tool_call,
     copy_args,
 )
 from .records import DEBUG, DISPATCH, ERROR, INFO, WARNING, Observers, Record, Subscription, level_number
@@ -711,14 +713,22 @@ class Bus:
         # Only tool.before runs around the tool: _pipeline's path for it, in this one coroutine
         # (whose every local costs the calls that nothing intercepts a little: keep them few).
         args = args.copy() if type(args) is dict else _as_args(args)
-        call = ToolCall(plan.name, args, number_or_id, agent_id, session_key, plan.kind)
+        call = _new_tool_call(plan.name, args, number_or_id, agent_id, session_key, plan.kind)
         returned = plan.before(call)  # type: ignore[misc]
         awaited = type(returned) is CoroutineType
         if awaited:
             returned = await returned
-        try:  # the common case inline: handlers only, undecided (the rest: _approved)
-            approved = copy_args(call._args) if plan.handlers_only and call._decision is None else None
-        except Exception:
+        # The common case inline: handlers only, undecided, args of plain values, whose deep
+        # copy is a dict.copy() (anything else: _approved).
+        approved: dict[str, Any] | None = call._args
+        if plan.handlers_only and call._decision is None and type(approved) is dict:
+            for key in approved:  # (not .values(): one object fewer to make)
+                if type(approved[key]) not in _ATOMS:
+                    approved = None
+                    break
+            else:
+                approved = approved.copy()
+        else:
             approved = None
         if approved is None:
             approved = self._approved(plan, call, returned, awaited)
@@ -1011,7 +1021,7 @@ class Bus:
         """
         name = plan.name
         # Events are built positionally on this path: keywords cost twice as much.
-        call = ToolCall(name, _as_args(args), call_id, agent_id, session_key, plan.kind)
+        call = _new_tool_call(name, _as_args(args), call_id, agent_id, session_key, plan.kind)
         approved: dict[str, Any] | None
         if plan.before is not None and not resumed:
             returned = plan.before(call)

@@ -63,7 +63,7 @@ def level_number(level: int | str) -> int:
     raise ValueError(f"unknown level {level!r}; use one of {', '.join(_LEVEL_NAMES)} or a number")
 
 
-@attrs.define(slots=True)
+@attrs.define(slots=True, repr=False)
 class Record:
     """What one layer did to one event.
 
@@ -93,6 +93,11 @@ class Record:
     shadow: bool = False
     """True if the layer ran in shadow mode: its decision was not applied."""
     time: float = attrs.field(factory=time.time)
+
+    def __repr__(self) -> str:
+        # Written once (attrs' repr=False): a generated one is compiled at import, in every hook process.
+        shown = (f"{f.name}={getattr(self, f.name)!r}" for f in attrs.fields(Record))
+        return f"Record({', '.join(shown)})"
 
     @property
     def level_name(self) -> str:

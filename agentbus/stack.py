@@ -533,6 +533,28 @@ def _handler_run(
         return result
 
     awaits = any(r.is_async or r.shadow or r.timeout is not None or r.thread for r in registrations)
+    if called_by_us and not awaits and len(steps) == 1:
+        # One handler (the usual tool.before stack of one guard): the loop below, unrolled.
+        only, step = registrations[0], steps[0][1]
+
+        def run_one(event: Any) -> Any:
+            decided = None
+            if tracks:
+                decided = event._decision
+                event._attribution = ctx
+            try:
+                result = step(event)
+            except Exception as exc:
+                fail(only, event, exc)
+            else:
+                if result is not None and isawaitable(result):
+                    return rest(event, 0, result, decided)
+            if tracks and event._decision is not decided and event._blocked_by is None:
+                ctx.claim(event, candidates)
+            return event if inner is None else inner(event)
+
+        return run_one
+
     if called_by_us and not awaits:
 
         def run(event: Any) -> Any:

@@ -96,6 +96,35 @@ def test_tool_call_init_sets_every_declared_field() -> None:
     assert call.notes is not ToolCall("exec", {}).notes  # a list of its own
 
 
+def test_the_bus_builds_the_same_tool_call_as_its_constructor() -> None:
+    """The hot path's builder (no __init__ frame) sets every field as ToolCall(...) does."""
+    from agentbus.events import _new_tool_call
+
+    args = {"command": "ls"}
+    built = _new_tool_call("exec", args, 7, "main", "s1", "exec")
+    made = ToolCall("exec", args, 7, "main", "s1", "exec")
+    assert type(built) is ToolCall
+    for field in attrs.fields(ToolCall):
+        assert getattr(built, field.name) == getattr(made, field.name), field.name
+    assert built.call_id == "call-7"
+    assert built.args is args
+
+
+def test_an_events_repr_shows_its_fields_but_not_the_buss_machinery() -> None:
+    call = ToolCall("exec", {"command": "ls"}, "c1", "main")
+    call.block("no")
+    shown = repr(call)
+    assert shown.startswith("ToolCall(_tool='exec', _args={'command': 'ls'}, _call_id='c1', _agent_id='main'")
+    assert "_block_reason='no'" in shown
+    assert "_decision='block'" in shown
+    assert "_attribution" not in shown
+    assert "execute" not in shown
+    assert "_decided_in" not in shown
+    assert repr(ToolResult("exec", {}, result=1)).startswith("ToolResult(_tool='exec', _args={}, result=1,")
+    record = Record("tool.before", "guard", 30, decision="block")
+    assert repr(record).startswith("Record(point='tool.before', id='guard', level=30, tool=None,")
+
+
 # -- the flat handler loop ------------------------------------------------------------------
 
 
@@ -141,6 +170,43 @@ async def test_a_sync_handler_that_returns_an_awaitable_is_awaited_in_order(posi
     decided = await bus.decide_tool("exec", {"trace": []})
     assert decided.block_reason == f"saw {expected}"
     assert decided.blocked_by == "blocks"
+
+
+async def test_a_lone_sync_handler_that_returns_an_awaitable_is_awaited_and_credited() -> None:
+    """One handler runs unrolled (no loop): what it returns is still awaited before the tool."""
+    bus = Bus(log_level=None)
+
+    @bus.intercept("tool.before", id="later")
+    def later_block(call: ToolCall) -> Any:
+        async def finish() -> None:
+            await anyio.lowlevel.checkpoint()
+            call.block("decided later")
+
+        return finish()
+
+    ran: list[Any] = []
+    result = await bus.call_tool("exec", {"command": "ls"}, lambda args: ran.append(args))
+    assert result == {"status": "blocked", "tool": "exec", "reason": "decided later"}
+    assert ran == []
+    decided = await bus.decide_tool("exec", {"command": "ls"})
+    assert decided.blocked_by == "later"
+
+
+@pytest.mark.parametrize(("on_error", "runs"), [("block", False), ("continue", True)])
+async def test_a_lone_handler_that_raises_gets_its_failure_policy(on_error: str, runs: bool) -> None:
+    bus = Bus(log_level=None)
+
+    def broken(call: ToolCall) -> None:
+        raise RuntimeError("broken")
+
+    bus.intercept("tool.before", broken, id="broken", on_error=on_error)  # type: ignore[arg-type]
+    ran: list[Any] = []
+    result = await bus.call_tool("exec", {"command": "ls"}, lambda args: ran.append(args) or "ok")
+    assert (result == "ok") is runs
+    assert bool(ran) is runs
+    if not runs:
+        assert result["status"] == "blocked"
+        assert "broken failed" in result["reason"]
 
 
 async def test_a_handler_without_a_code_object_is_credited_with_its_block() -> None:
@@ -270,6 +336,32 @@ async def test_a_handler_that_keeps_the_args_cannot_change_what_the_tool_receive
         return args
 
     assert await bus.call_tool("exec", {"argv": ["ls"], "cwd": "."}, tool) == {"argv": ["ls"], "cwd": "."}
+
+
+@pytest.mark.parametrize("nested", [False, True])
+async def test_plain_args_that_a_handler_keeps_cannot_change_what_the_tool_receives(nested: bool) -> None:
+    """Args of plain values take the short path (one dict copy); a handler that puts a list
+    into them takes the deep copy. Either way, changes after approval reach nothing."""
+    bus = Bus(log_level=None)
+    kept: list[dict[str, Any]] = []
+
+    def keeps(call: ToolCall) -> None:
+        if nested:
+            call.args["argv"] = ["ls"]
+        kept.append(call.args)
+
+    bus.intercept("tool.before", keeps, id="keeps")
+
+    async def tool(args: dict[str, Any]) -> Any:
+        kept[0]["cwd"] = "/"
+        if nested:
+            kept[0]["argv"][0] = "rm"
+        await anyio.lowlevel.checkpoint()
+        return dict(args)
+
+    given = {"command": "ls", "cwd": ".", "n": 1, "x": 1.5, "flag": True, "none": None}
+    expected = {**given, "argv": ["ls"]} if nested else given
+    assert await bus.call_tool("exec", dict(given), tool) == expected
 
 
 async def test_a_stack_of_handlers_runs_without_the_deciding_mark_and_one_with_middleware_with_it() -> None:
