@@ -489,6 +489,13 @@ def _handler_step(ctx: _Context, registration: Registration) -> Callable[[Any], 
     return handler
 
 
+def _returns_coroutine(registration: Registration, step: Callable[[Any], Any]) -> bool:
+    """Whether ``step`` (from :func:`_handler_step`) surely returns a coroutine when called."""
+    if isinstance(step, functools.partial):
+        return step.func is _run_special
+    return registration.is_async
+
+
 def _handler_run(
     ctx: _Context,
     registrations: Sequence[Registration],
@@ -519,7 +526,8 @@ def _handler_run(
         for registration, step, _ in steps[index + 1 :]:
             try:
                 result = step(event)
-                if result is not None and isawaitable(result):
+                # (the type test first: an async handler's coroutine skips isawaitable's call)
+                if result is not None and (type(result) is CoroutineType or isawaitable(result)):
                     await result
             except Exception as exc:
                 fail(registration, event, exc)
@@ -576,16 +584,23 @@ def _handler_run(
 
         return run
 
+    # Which steps return a coroutine for sure (an async handler, or a special step): awaited
+    # without a test. A sync handler may still return an awaitable, which is awaited too.
+    flagged = tuple((r, step, _returns_coroutine(r, step)) for r, step, _ in steps)
+
     async def run_async(event: Any) -> Any:
         decided = None
         if tracks:
             decided = event._decision
             event._attribution = ctx
-        for registration, step, _ in steps:
+        for registration, step, returns_coroutine in flagged:
             try:
-                result = step(event)
-                if result is not None and isawaitable(result):
-                    await result
+                if returns_coroutine:
+                    await step(event)
+                else:
+                    result = step(event)
+                    if result is not None and isawaitable(result):
+                        await result
             except Exception as exc:
                 fail(registration, event, exc)
         if tracks and event._decision is not decided and event._blocked_by is None:

@@ -382,3 +382,39 @@ async def test_a_stack_of_handlers_runs_without_the_deciding_mark_and_one_with_m
 
     await bus.call_tool("exec", {"command": "ls"}, tool)
     assert seen[2] is seen[1]  # the handler, given a copy, sees the call being decided
+
+
+@pytest.mark.parametrize("observed", [False, True], ids=["unobserved", "observed at info"])
+async def test_a_run_of_sync_and_async_handlers_runs_each_once_in_order(observed: bool) -> None:
+    """The async run awaits what an async handler returns without testing it, and still tests
+    what a sync one returns (None, or an awaitable), observed (diffed) or not."""
+    bus = Bus(log_level="info" if observed else None)
+    ran: list[str] = []
+
+    @bus.intercept("tool.before", priority=3)
+    async def first(call: ToolCall) -> None:
+        await anyio.lowlevel.checkpoint()
+        ran.append("first")
+        call.args["first"] = True
+
+    @bus.intercept("tool.before", priority=2)
+    def second(call: ToolCall) -> Any:
+        ran.append("second")
+        call.args["second"] = True
+        return anyio.lowlevel.checkpoint()  # a sync handler returning an awaitable: awaited
+
+    @bus.intercept("tool.before", priority=1)
+    def third(call: ToolCall) -> None:
+        ran.append("third")
+
+    @bus.intercept("tool.before", priority=0)
+    async def blocks(call: ToolCall) -> None:
+        ran.append("blocks")
+        call.block("stop")
+
+    seen: list[dict[str, Any]] = []
+    result = await bus.run_tool("exec", {"command": "ls"}, lambda args: seen.append(args))
+    assert ran == ["first", "second", "third", "blocks"]
+    assert result.blocked
+    assert result.block_reason == "stop"
+    assert seen == []
