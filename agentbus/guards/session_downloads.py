@@ -52,7 +52,9 @@ DOWNLOADERS = frozenset({"curl", "wget", "fetch", "http", "https", "xh", "lwp-re
 
 def download_statements(command: str) -> list[str]:
     """The pipelines of ``command`` that download something, as shell text."""
-    if _DOWNLOADER.search(command) is None:  # most calls: no parse, no walk
+    # Most calls: no parse, no walk. The plain substring tests first: the pattern's look-behind
+    # costs a step per character, a tenth of a second on a 10 MB command.
+    if not any(name in command for name in DOWNLOADERS) or _DOWNLOADER.search(command) is None:
         return []
     try:
         script = parsed(command)
