@@ -475,7 +475,8 @@ def _spellings(path: str) -> Iterator[str]:
         if longer != path:
             yield longer
     for _ in range(2):
-        copy = _EDITOR_COPY.search(path)
+        tail = path[path.rfind("/") + 1 :]
+        copy = _EDITOR_COPY.search(path) if "#" in tail or ".sw" in tail else None
         if copy:
             stripped = path[: copy.start()] + copy.group(1) + (copy.group(2) or copy.group(3))
         else:

@@ -46,7 +46,7 @@ from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from .budget import BudgetExceeded, deadline, spend
 from .interpreters import INTERPRETERS, inline_code, judge_code
-from .parse import Script, parse
+from .parse import Script, parsed
 from .paths import check_path, normalize_path
 from .policy import Policy, current_policy, using
 from .programs import SHELLS, Invocation, keeping_walks, shell_mode, walk
@@ -619,9 +619,10 @@ def _absolute(word: str, home: str, cwd: str | None) -> bool:
     return normalize_path(word, home=home, cwd=cwd).startswith("/")
 
 
-@functools.lru_cache(maxsize=64)
 def _parsed_script(text: str) -> Script:
-    return parse(text)
+    # The parse every guard shares: the command line was parsed already by the command guard
+    # (a second parse of a 10 MB command cost a fifth of a second).
+    return parsed(text)
 
 
 def _judge_shell_text(text: str, home: str, policy: Policy) -> Verdict | None:

@@ -70,9 +70,11 @@ CARRIERS = frozenset({"mv", "cp", "install", "ln", "ditto", "rsync", "tar", "gta
 def download_statements(command: str, earlier: Sequence[str] = ()) -> list[str]:
     """The pipelines of ``command`` that download something, or carry on a download made
     before them (in ``command`` or in ``earlier``, the session's kept statements), as shell text."""
-    downloads = _DOWNLOADER.search(command) is not None
+    # Most calls: no parse, no walk. The plain substring tests first: the pattern's look-behind
+    # costs a step per character, a tenth of a second on a 10 MB command.
+    downloads = any(name in command for name in DOWNLOADERS) and _DOWNLOADER.search(command) is not None
     carries = (downloads or bool(earlier)) and _CARRIER.search(command) is not None
-    if not downloads and not carries:  # most calls: no parse, no walk
+    if not downloads and not carries:
         return []
     try:
         script = parsed(command)
@@ -224,8 +226,7 @@ def remember(session: str | None, command: str) -> None:
     """Keep the download statements of ``command``, a call of ``session`` that was let through,
     and those that carry on a download the session made before."""
     try:
-        earlier = _store.read(session or "") if _CARRIER.search(command) else []
-        statements = download_statements(command, earlier)
+        statements = download_statements(command, _store.read(session or ""))
     except Exception:  # the call was let through: a parse that fails here must not fail the call
         return
     if statements:

@@ -295,7 +295,8 @@ def user_data(word: str, home: str, cwd: str | None = None) -> str | None:
     """
     path = normalize_path(word, home=home, cwd=cwd).rstrip("/") or "/"
     every = ""
-    if _GLOB.search(path.rsplit("/", 1)[-1]):
+    last = path.rsplit("/", 1)[-1]
+    if ("*" in last or "?" in last or "[" in last or "{}" in last) and _GLOB.search(last):
         path, every = path.rsplit("/", 1)[0] or "/", "every file in "
     system = _DATA_SYSTEM.match(path)
     if system and (path == system.group(0) or every):
