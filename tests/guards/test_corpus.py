@@ -41,7 +41,7 @@ CWD = "/home/dev/project"
 ISSUE_12 = ("secret-read", "option-file", "system-file-write", "disk", "interpreter", "parser-gap",
             "permissions")  # fmt: skip
 TACTICS = ("persistence", "privilege-escalation", "defense-impairment", "credential-access", "impact",
-           "exfiltration", "collection")  # fmt: skip
+           "exfiltration", "collection", "remote-access")  # fmt: skip
 ORDINARY = ("developer", "discovery")
 VERDICTS = ("block", "ask", "allow")
 
@@ -63,6 +63,7 @@ FLOORS = {
     "impact": 223,
     "exfiltration": 253,  # upload: files named at run time or staged outside the project; download chains
     "collection": 76,
+    "remote-access": 56,  # tactics/tunnels.py: entries written alongside it (the lead's)
     "path": 302,
 }
 CEILINGS = {
