@@ -695,6 +695,10 @@ class _Builder:
                 own.extend(Redirect(pending_redirect, target) for target in self.words(child)[:1])
                 pending_redirect = ""
                 continue
+            if kind in ("subshell", "compound_statement"):
+                # `coproc ( curl … | sh )`: tree-sitter-bash knows no coproc, and bash runs the body.
+                self.statement(child, background=background)
+                continue
             if kind in _TEST_OPERATORS:
                 words.append(self.text(child))  # outside [[ ]], `==` and `=~` are plain words
                 continue

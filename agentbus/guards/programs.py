@@ -282,6 +282,13 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
                     break
             wrappers.append("env")
             continue
+        if name == "coproc":
+            # coproc [NAME] { CMD; } or coproc CMD: bash runs CMD as a coprocess (tree-sitter-bash
+            # reads `{ CMD` as words and `}` as a command of its own).
+            body = list(words[i + 1 :])
+            readings = [body, body[2:] if body[1:2] == ["{"] else body[1:] if body[:1] == ["{"] else []]
+            nested.extend(" ".join(shlex.quote(command.render(w)) for w in r) for r in readings if r)
+            return None, nested
         if name == "command" and i + 1 < len(words) and words[i + 1] in ("-v", "-V"):
             return None, nested  # a lookup, not a run
         if name in ("su", "runuser", "flock") and ("-c" in words[i + 1 :] or "--command" in words[i + 1 :]):
