@@ -170,6 +170,7 @@ _WRAPPERS: dict[str, _Wrapper] = {
     "flock": _Wrapper("wEc", frozenset({"--timeout", "--conflict-exit-code", "--command"}), positionals=1),
     "chroot": _Wrapper("", frozenset({"--userspec", "--groups"}), positionals=1),
     "busybox": _Wrapper(),
+    "toybox": _Wrapper(),
     "proxychains": _Wrapper("f"),
     "proxychains4": _Wrapper("f"),
     "torsocks": _Wrapper("uap"),
@@ -382,12 +383,20 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
     )
     nested.extend(_carried(invocation))
     if name == "eval" and args:
-        nested.append(" ".join(command.render(w) for w in args))
+        code = args[1:] if args[0] == "--" else args  # `eval -- CODE`: the end of (no) options
+        nested.append(" ".join(command.render(w) for w in code))
+    elif name in ("mapfile", "readarray"):
+        nested.extend(_callbacks(command, args))  # mapfile -C CODE: CODE runs every -c lines
     elif name == "trap" and args and not args[0].startswith("-"):
         nested.append(command.render(args[0]))  # trap 'CODE' EXIT: the code runs later
     elif name in ("source", ".") and [command.static(a) for a in args[:1]] in ([], ["/dev/stdin"], ["-"]):
         nested.extend(_fed(command))  # . /dev/stdin <<< 'CODE'
     elif name in SHELLS:
+        # BASH_ENV=FILE bash -c … (ENV=FILE sh -i): the shell sources FILE first.
+        for assignment in env:
+            variable, _, value = assignment.partition("=")
+            if variable in ("BASH_ENV", "ENV") and value:
+                nested.append(f"source {shlex.quote(command.render(value))}")
         mode = shell_mode(invocation)
         if mode.script:
             nested.append(mode.script)
@@ -397,6 +406,17 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
             elif redirect.op == "<<":
                 nested.extend(sub.text for sub in command.substitutions_in(redirect.target))
     return invocation, nested
+
+
+def _callbacks(command: SimpleCommand, args: tuple[str, ...]) -> list[str]:
+    """The code ``mapfile``/``readarray`` is given to run as a callback (``-C CODE``, ``-CCODE``)."""
+    found: list[str] = []
+    for index, word in enumerate(args):
+        if word == "-C" and index + 1 < len(args):
+            found.append(command.render(args[index + 1]))
+        elif word.startswith("-C") and len(word) > 2:
+            found.append(command.render(word[2:]))
+    return found
 
 
 def _fed(command: SimpleCommand) -> list[str]:

@@ -235,3 +235,24 @@ def test_a_coprocess_is_judged_as_the_command_it_runs(command: str) -> None:
 
 def test_an_ordinary_coprocess_runs() -> None:
     assert check_command("coproc BC { bc -l; }", home="/home/me") is None
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "eval -- 'rm -rf ~'",
+        "mapfile -C 'rm -rf ~' -c 1 < /etc/hosts",
+        "readarray -t -C'rm -rf ~' lines < notes.txt",
+        "toybox rm -rf ~",
+    ],
+)
+def test_code_a_builtin_runs_is_judged(command: str) -> None:
+    """``eval --``, ``mapfile -C CALLBACK`` and toybox's applets run code like ``eval`` and busybox."""
+    verdict = check_command(command, home="/home/me")
+    assert verdict is not None
+    assert verdict.category == "filesystem destruction"
+
+
+@pytest.mark.parametrize("command", ["mapfile -t lines < notes.txt", "eval -- echo hi", "toybox ls -la"])
+def test_ordinary_uses_of_those_builtins_run(command: str) -> None:
+    assert check_command(command, home="/home/me") is None

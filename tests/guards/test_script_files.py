@@ -107,6 +107,9 @@ def check(command: str, cwd: Path, **options: object) -> agentbus.guards.verdict
         "cat evil.sh | sh",
         "cat ./evil.sh | sudo bash -s",
         "source /dev/stdin < evil.sh",
+        "BASH_ENV=./evil.sh bash -c true",
+        "env BASH_ENV=evil.sh bash -c 'make test'",
+        "ENV=./evil.sh sh -i",
     ],
 )
 def test_a_shell_script_is_judged_by_what_it_holds(project: Path, command: str) -> None:
