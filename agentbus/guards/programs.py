@@ -25,6 +25,7 @@ from .parse import Function, Script, ShellSyntaxError, SimpleCommand, ansi_c, pa
 
 __all__ = [
     "SHELLS",
+    "SSH_OPTIONS_WITH_VALUES",
     "Invocation",
     "ShellMode",
     "find_narrowed",
@@ -182,7 +183,8 @@ _WRAPPERS: dict[str, _Wrapper] = {
 """Programs that run the rest of their arguments as a command, with the options
 that take a value (so that the value is not mistaken for the command)."""
 
-_SSH_VALUES = "BbcDEeFIiJLlmOopQRSWw"
+SSH_OPTIONS_WITH_VALUES = "BbcDEeFIiJLlmOopQRSWw"
+"""ssh's one-letter options that take a value (what follows them in a cluster is that value)."""
 
 
 def _skip_options(words: Sequence[str], i: int, spec: _Wrapper) -> int:
@@ -326,7 +328,7 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
             nested.append(" ".join(command.render(w) for w in words[start:]))
             return None, nested
         if name == "ssh":
-            start = _skip_options(words, i + 1, _Wrapper(_SSH_VALUES, positionals=1))
+            start = _skip_options(words, i + 1, _Wrapper(SSH_OPTIONS_WITH_VALUES, positionals=1))
             if start < len(words):
                 nested.append(" ".join(command.render(w) for w in words[start:]))
             invocation = Invocation(name, tuple(words[i + 1 :]), command, tuple(wrappers), tuple(env))

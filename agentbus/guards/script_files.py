@@ -184,13 +184,13 @@ def _planned_text(text: str, cwd: str | None) -> tuple[_Run, ...]:
     """:func:`_planned` of a command line or a script's text; cached, since an agent repeats itself
     (the files are read afresh each time: only where they are is remembered)."""
     if len(text) > _CACHED:
-        return _planned(_parsed_script(text), cwd)
+        return _planned(parsed(text), cwd)
     return _planned_cached(text, cwd)
 
 
 @functools.lru_cache(maxsize=256)
 def _planned_cached(text: str, cwd: str | None) -> tuple[_Run, ...]:
-    return _planned(_parsed_script(text), cwd)
+    return _planned(parsed(text), cwd)
 
 
 def _fed(stages: list[Invocation], index: int) -> Iterator[_Run]:
@@ -619,12 +619,6 @@ def _absolute(word: str, home: str, cwd: str | None) -> bool:
     return normalize_path(word, home=home, cwd=cwd).startswith("/")
 
 
-def _parsed_script(text: str) -> Script:
-    # The parse every guard shares: the command line was parsed already by the command guard
-    # (a second parse of a 10 MB command cost a fifth of a second).
-    return parsed(text)
-
-
 def _judge_shell_text(text: str, home: str, policy: Policy) -> Verdict | None:
     """The command guard's verdict on a script's text (what parsed: no repairs of a script)."""
     if len(text) <= _CACHED:
@@ -645,7 +639,7 @@ def _judge_shell_uncached(text: str, home: str, policy: Policy) -> Verdict | Non
     from . import danger
 
     with using(policy), keeping_walks():
-        return danger.judge_script(_parsed_script(text), home, policy)
+        return danger.judge_script(parsed(text), home, policy)
 
 
 def _judge_osascript(text: str, language: str, policy: Policy) -> Verdict | None:

@@ -31,7 +31,7 @@ from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
 from ..findings import positionals as _positionals
 from ..findings import static_args as _values
-from ..programs import Invocation
+from ..programs import SSH_OPTIONS_WITH_VALUES, Invocation
 from ..verdict import BACKDOOR, REMOTE_ACCESS, Verdict
 
 __all__ = ["judge"]
@@ -101,7 +101,6 @@ _PACKAGE_RUNNERS = frozenset({"npx", "bunx", "pnpx"})
 
 _NO_PASSWORD = frozenset({"-nopw", "--nopw", "-SecurityTypes=None", "-securitytypes=none"})
 _SET_PASSWORD = frozenset({"--set-password", "--password", "passwd", "setup", "assign"})
-_SSH_VALUES = "BbcDEeFIiJLlmOopQRSWw"
 
 
 def judge(invocation: Invocation, home: str) -> Verdict | None:
@@ -215,26 +214,25 @@ def _judge_support(invocation: Invocation, name: str, values: list[str]) -> Verd
 
 def _judge_ssh(invocation: Invocation, values: list[str]) -> Verdict | None:
     """``ssh -D`` (a SOCKS proxy into the remote network) and ``ssh -w`` (a tunnel device)."""
-    for index, value in enumerate(values):
-        if value.startswith("-o") and value[2:].lstrip().lower().startswith(("dynamicforward", "tunnel=")):
-            return _verdict(
-                REMOTE_ACCESS, invocation, "ssh opens a proxy or tunnel device through the remote host"
-            )
-        if (
-            value == "-o"
-            and values[index + 1 : index + 2]
-            and values[index + 1].lower().startswith(("dynamicforward", "tunnel="))
-        ):
-            return _verdict(
-                REMOTE_ACCESS, invocation, "ssh opens a proxy or tunnel device through the remote host"
-            )
-        if not value.startswith("-") or value.startswith("--"):
-            continue
-        for letter in value[1:]:
-            if letter in "Dw":
-                return _verdict(
-                    REMOTE_ACCESS, invocation, "ssh opens a proxy or tunnel device through the remote host"
-                )
-            if letter in _SSH_VALUES:
-                break
+    if any(
+        _opens_proxy_or_tunnel(value, values[index + 1 : index + 2]) for index, value in enumerate(values)
+    ):
+        return _verdict(
+            REMOTE_ACCESS, invocation, "ssh opens a proxy or tunnel device through the remote host"
+        )
     return None
+
+
+def _opens_proxy_or_tunnel(value: str, following: list[str]) -> bool:
+    """``-D``/``-w`` in an option cluster (``-fND 1080``), or ``-o DynamicForward=``/``Tunnel=``."""
+    if value.startswith("-o"):
+        setting = (value[2:].lstrip() or (following[0] if following else "")).lower()
+        return setting.startswith(("dynamicforward", "tunnel="))
+    if not value.startswith("-") or value.startswith("--"):
+        return False
+    for letter in value[1:]:
+        if letter in "Dw":
+            return True
+        if letter in SSH_OPTIONS_WITH_VALUES:
+            return False  # the rest of the cluster is that option's value
+    return False
