@@ -290,34 +290,79 @@ def ansi_c(body: str) -> str:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         try:
-            return codecs.decode(body.encode("utf-8", "surrogatepass"), "unicode_escape")
+            value = codecs.decode(body.encode("utf-8", "surrogatepass"), "unicode_escape")
         except UnicodeDecodeError:
             return body
+    return value.partition("\0")[0]  # bash's strings are C strings: $'rm\0x' is rm
+
+
+MAX_BRACE_WORDS = 256
+"""How many words nested or successive brace groups may expand to (one group: all its parts)."""
+_SEQUENCE = lazy_compile(r"(-?\d{1,6}|[A-Za-z])\.\.(-?\d{1,6}|[A-Za-z])(?:\.\.(-?\d{1,6}))?")
 
 
 def expand_braces(word: str) -> list[str]:
-    """Brace expansion of the first ``{a,b}`` group, as bash does it (``{rm,-rf,/}``).
+    """Brace expansion as bash does it: ``{rm,-rf,/}``, nested ``{rm,{~/,}}``, ``{r..r}m``.
 
-    One left-to-right scan: the group is the first ``{`` whose ``}`` follows
-    with no space or brace between and a comma inside. Linear in the word.
+    The first group is the first ``{`` (not ``${``) whose matching ``}`` follows
+    with no blank between and a comma or a ``..`` sequence inside; its parts are
+    expanded again, until :data:`MAX_BRACE_WORDS` words (then the rest keep their braces).
     """
-    start = -1
-    comma = False
+    found = _first_group(word)
+    if found is None:
+        return [word]
+    head, parts, tail = found
+    results = [head + part + tail for part in parts if head or part or tail]  # {a,} is a
+    if len(results) >= MAX_BRACE_WORDS:
+        return results
+    expanded: list[str] = []
+    for result in results:
+        expanded.extend(expand_braces(result) if len(expanded) < MAX_BRACE_WORDS else [result])
+    return expanded
+
+
+def _first_group(word: str) -> tuple[str, list[str], str] | None:
+    """The text before the first brace group, its parts, and the text after it: one scan."""
+    opened: list[tuple[int, list[int]]] = []  # each open brace, with its top-level commas
+    first: tuple[str, list[str], str] | None = None  # the valid group that opens first so far
+    first_start = len(word)
     for index, char in enumerate(word):
-        if char == "{":
-            start, comma = index, False
-        elif start < 0:
+        if char == "{" and not (index and word[index - 1] == "$"):
+            opened.append((index, []))
+        elif not opened:
             continue
         elif char == ",":
-            comma = True
+            opened[-1][1].append(index)
         elif char == "}":
-            if comma:
-                head, body, tail = word[:start], word[start + 1 : index], word[index + 1 :]
-                return [head + part + tail for part in body.split(",")]
-            start = -1
+            start, commas = opened.pop()
+            head, tail = word[:start], word[index + 1 :]
+            sequence = None if commas else _SEQUENCE.fullmatch(word[start + 1 : index])
+            if start < first_start and commas:
+                bounds = [start, *commas, index]
+                first, first_start = (head, [word[a + 1 : b] for a, b in zip(bounds, bounds[1:])], tail), start
+            elif start < first_start and sequence is not None:
+                first, first_start = (head, _sequence(*sequence.groups()), tail), start
+            if not opened and first is not None:
+                return first  # an outermost brace closed: no later group opens earlier
         elif char.isspace():
-            start = -1
-    return [word]
+            opened.clear()
+            if first is not None:
+                return first
+    return first
+
+
+def _sequence(first: str, last: str, step: str | None) -> list[str]:
+    """``{a..c}``, ``{1..3}``, ``{5..1..2}``: at most :data:`MAX_BRACE_WORDS` values."""
+    by = abs(int(step)) if step and int(step) else 1
+    if first.lstrip("-").isdigit() and last.lstrip("-").isdigit():
+        low, high = int(first), int(last)
+        numbers = range(low, high + 1, by) if low <= high else range(low, high - 1, -by)
+        return [str(n) for n in numbers[:MAX_BRACE_WORDS]]
+    if first.isdigit() or last.isdigit():
+        return ["{" + first + ".." + last + "}"]
+    low, high = ord(first), ord(last)
+    codes = range(low, high + 1, by) if low <= high else range(low, high - 1, -by)
+    return [chr(c) for c in codes[:MAX_BRACE_WORDS]]
 
 
 # -- the tree -> the model ---------------------------------------------------------------
@@ -515,6 +560,11 @@ class _Builder:
                 self.statement(body, background=background, redirects=redirects)
         elif kind == "ERROR":
             self.error(node, background)
+        elif kind == "compound_statement" and _glued_brace(node):
+            # `{rm,-rf,~}`: a `{` with no blank after it is no brace group to bash but part of a word.
+            start = len(self.pipelines)
+            self.statements(node)
+            self.glue_brace(start)
         else:
             # if, while, case, { }, ( ), !, [[ ]]: every command inside may run.
             if redirects and kind in ("while_statement", "compound_statement", "subshell", "if_statement"):
@@ -601,6 +651,10 @@ class _Builder:
         """
         span: list[Node] = []
         for child in [*node.children, None]:
+            if child is not None and child.type in _SEPARATORS:
+                self.loose_command(span, background)  # `{rm,-rf,~}; echo`: two commands
+                span = []
+                continue
             if (
                 child is not None
                 and child.type not in _STATEMENTS
@@ -608,17 +662,94 @@ class _Builder:
             ):
                 span.append(child)
                 continue
-            if span and span[0].type not in ("string_content", "string", "raw_string", '"', "'"):
-                text = self.source[span[0].start_byte : span[-1].end_byte].decode("utf-8", "surrogatepass")
-                words = [part for token in _unescape(text).split() for part in expand_braces(token)]
-                if words:
-                    self.pipelines.append((SimpleCommand(tuple(words), (), self.subs, background),))
+            # `x; {rm,-rf,~} && y`: a `{` glued to the statement after it is part of its first word.
+            glued = bool(span) and child is not None and span[-1].type == "{" and span[-1].end_byte == child.start_byte
+            if glued:
+                span.pop()
+            self.loose_command(span, background)
+            span = []
+            if child is not None:
+                start = len(self.pipelines)
+                self.statement(child, background=background)
+                if glued:
+                    self.glue_brace(start)
+
+    def loose_command(self, span: list[Node], background: bool) -> None:
+        if span and span[0].type not in ("string_content", "string", "raw_string", '"', "'"):
+            words = self.loose_words(span)
+            if words:
+                self.pipelines.append((SimpleCommand(tuple(words), (), self.subs, background),))
+        else:
             for part in span:
                 if part.type in ("command_substitution", "process_substitution"):
                     self.word(part)
-            span = []
-            if child is not None:
-                self.statement(child, background=background)
+
+    def glue_brace(self, start: int) -> None:
+        """Put back the ``{`` tree-sitter read as a brace group before the first word of pipeline ``start``."""
+        if len(self.pipelines) > start and self.pipelines[start][0].words:
+            first, *rest = self.pipelines[start]
+            head, *tail = first.words
+            first = first.replace(words=(*[w for w in expand_braces("{" + head) if w], *tail))
+            self.pipelines[start] = (first, *rest)
+
+    def loose_words(self, span: list[Node]) -> list[str]:
+        """The words of nodes tree-sitter left loose: nodes with nothing between them are one word.
+
+        Each node's value is read as in any word (quotes removed, substitutions cut out):
+        ``{rm,$'-fr',$HOME}`` is an ERROR to tree-sitter (a brace group?) and
+        ``rm -fr $HOME`` to bash, after quote removal and brace expansion.
+        """
+        words: list[str] = []
+        current: list[str] = []
+        position = span[0].start_byte
+        parts = iter(enumerate(span))
+        for index, part in parts:
+            gap = self.source[position : part.start_byte].decode("utf-8", "surrogatepass")
+            pieces = _BLANKS.split(_unescape_gap(gap))
+            if len(pieces) > 1:  # a blank: the word so far is done
+                current.append(pieces[0])
+                words.append("".join(current))
+                current = [pieces[-1]]
+                words.extend(pieces[1:-1])
+            else:
+                current.append(pieces[0])
+            if part.type in _OPENERS:
+                # `[[ $({rm,-rf,~}) ]]`: a substitution tree-sitter did not parse; its text is code.
+                end = _closing(span, index)
+                closing = span[end].start_byte if end < len(span) else span[-1].end_byte
+                text = self.source[part.end_byte : closing].decode("utf-8", "surrogatepass")
+                current.append(self.reparse(part.type, text))
+                for _ in range(end - index):
+                    next(parts, None)
+                position = span[min(end, len(span) - 1)].end_byte
+                continue
+            current.append(self.word(part) if part.is_named else self.text(part))
+            position = part.end_byte
+        words.append("".join(current))
+        return [expanded for word in words if word for part in expand_braces(word) for expanded in self.expand(part)]
+
+    def backticks(self, text: str) -> str:
+        """``rm "" `a` `b```: tree-sitter-bash reads one substitution from the first backtick to
+        the last; bash pairs them. Each pair's code is parsed on its own; blanks between split words."""
+        pieces = _BACKTICK.split(text)
+        value: list[str] = []
+        for index, piece in enumerate(pieces[1:-1], start=1):
+            if index % 2:
+                value.append(self.reparse("`", _ESCAPED_IN_BACKTICKS.sub(r"\1", piece)))
+            else:
+                value.append(_IFS if not piece or piece.isspace() else _unescape(piece))
+        return "".join(value)
+
+    def reparse(self, kind: str, text: str) -> str:
+        """A substitution whose code tree-sitter misread, parsed again on its own: its placeholder."""
+        if self.depth >= MAX_DEPTH:
+            raise ShellSyntaxError(f"the command nests more than {MAX_DEPTH} levels deep")
+        source = text.encode("utf-8", "surrogatepass")
+        inner = _Builder(source, self.variables, self.depth + 1)
+        inner.statements(_parse_within_budget(source).root_node)
+        self.functions.extend(inner.functions)
+        self.subs.append(Substitution(kind, text, inner.script()))
+        return f"{_SUB_OPEN}{len(self.subs) - 1}{_SUB_CLOSE}"
 
     def nested_statement(self, node: Node, background: bool) -> list[tuple[SimpleCommand, ...]]:
         start = len(self.pipelines)
@@ -831,7 +962,9 @@ class _Builder:
                 return _IFS
             parts = [self.word(c) for c in node.children if c.type in ("command_substitution",)]
             return text + "".join(parts)
-        if kind in ("string", "translated_string"):
+        if kind == "translated_string":  # $"rm": the string, translated (to itself, in the C locale)
+            return "".join(self.word(child) for child in node.named_children)
+        if kind == "string":
             return self.join(node, quoted=True)
         if kind == "string_content":
             return _unescape_double(self.text(node))
@@ -868,6 +1001,10 @@ class _Builder:
             kind, inner_text = text[:2], text[2:-1]
         elif text.startswith("`"):
             kind, inner_text = "`", text[1:-1]
+            if _BACKTICK.search(inner_text):
+                return self.backticks(text)
+            if "\\`" in inner_text:  # `echo \`rm -rf ~\``: bash unescapes, then parses the code
+                return self.reparse("`", _ESCAPED_IN_BACKTICKS.sub(r"\1", inner_text))
         else:
             kind, inner_text = "$(", text[2:-1]
         inner = self.nested()
@@ -893,6 +1030,44 @@ def _unescape_double(text: str) -> str:
     if "\\" not in text:
         return text
     return _ESCAPED_IN_DOUBLE.sub(lambda m: "" if m.group(1) == "\n" else m.group(1), text)
+
+
+_SEPARATORS = frozenset({";", "&", "&&", "||", "|", "|&", ";;", ";&", ";;&", "\n"})
+"""Tokens that end a command, also among the loose nodes of an ERROR."""
+
+
+_BACKTICK = lazy_compile(r"(?<!\\)`")
+_ESCAPED_IN_BACKTICKS = lazy_compile(r"\\([`$\\])")
+_OPENERS = frozenset({"$(", "`", "<(", ">("})
+
+
+def _closing(span: list[Node], start: int) -> int:
+    """The index of the token that closes the substitution opened at ``span[start]`` (or past the end)."""
+    if span[start].type == "`":
+        return next((i for i in range(start + 1, len(span)) if span[i].type == "`"), len(span))
+    depth = 0
+    for index in range(start, len(span)):
+        kind = span[index].type
+        if kind in ("$(", "<(", ">(", "("):
+            depth += 1
+        elif kind == ")":
+            depth -= 1
+            if depth == 0:
+                return index
+    return len(span)
+
+
+def _glued_brace(node: Node) -> bool:
+    children = node.children
+    return len(children) > 1 and children[0].type == "{" and children[0].end_byte == children[1].start_byte
+
+
+_BLANKS = lazy_compile(r"[ \t\n]+")
+
+
+def _unescape_gap(text: str) -> str:
+    """Text between loose nodes: a line continuation vanishes."""
+    return text.replace("\\\n", "")
 
 
 def _errors(node: Node) -> Iterator[object]:
@@ -1003,6 +1178,8 @@ def parse(text: str, *, strict: bool = False) -> Script:
         raise TooComplex(
             f"a pipeline of more than {MAX_PIPELINE_STAGES:,} stages is more than the guards judge"
         )
+    # A NUL ends the C string bash is given (exec calls reject it or cut the text there).
+    text, nul, _ = text.partition("\0")
     # The placeholders are private-use characters: the same characters in the input are not ours.
     source = text.translate(_OURS).encode("utf-8", "surrogatepass")
     tree = _parse_within_budget(source)
@@ -1015,4 +1192,4 @@ def parse(text: str, *, strict: bool = False) -> Script:
     except RecursionError:
         raise ShellSyntaxError(f"the command nests more than {MAX_DEPTH} levels deep") from None
     script = builder.script()
-    return script.replace(malformed=root.has_error) if root.has_error else script
+    return script.replace(malformed=True) if root.has_error or nul else script

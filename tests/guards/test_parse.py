@@ -68,7 +68,7 @@ def test_every_guard_shares_one_parse_of_a_command() -> None:
 def test_brace_expansion_is_linear_in_the_word() -> None:
     assert expand_braces("a{b,c}d") == ["abd", "acd"]
     assert expand_braces("{x}") == ["{x}"]
-    assert len(expand_braces("{" + "," * 60_000 + "}")) == 60_001
+    assert len(expand_braces("{" + "a," * 60_000 + "}")) == 60_000  # the empty part is no word
 
 
 _ANY_TEXT = st.text(st.characters(codec=None, exclude_categories=()), max_size=200)
