@@ -800,8 +800,12 @@ class _Builder:
         previous: Node | None = None
         pending_redirect = ""
         outer, self.trailing = self.trailing, []
+        group: list[Node] = []  # word nodes with nothing between them: one word to bash
         for child in node.children:
             kind = child.type
+            if group and (kind not in _WORD_LIKE or child.start_byte != group[-1].end_byte):
+                words.extend(self.group_words(group))
+                group = []
             if (
                 kind == "file_redirect"
                 and previous is not None
@@ -845,7 +849,14 @@ class _Builder:
             elif kind in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
                 own.extend(self.redirect(child))
             elif kind == "command_name" or (child.is_named and kind != "comment"):
-                words.extend(self.words(child))
+                group.append(child)
+        words.extend(self.group_words(group))
+        first = node.children[0] if node.children else None
+        if first is not None and first.type == "command_name" and self.text(first) in _RESERVED:
+            # `! until ! curl x | sh; do ...`: tree-sitter read a reserved word as a command's name;
+            # to bash it opens a compound command, whose first command is what follows.
+            while words and words[0] in _RESERVED:
+                words.pop(0)
         words.extend(self.trailing)
         self.trailing = outer
         # The list of substitutions is the script's: it grows while the walk goes on.
@@ -895,9 +906,15 @@ class _Builder:
 
     # words
 
-    def words(self, node: Node) -> list[str]:
+    def group_words(self, nodes: list[Node]) -> list[str]:
+        """The words of word nodes that touch (``{`a`,`b`}``, which tree-sitter splits): one value."""
+        if len(nodes) < 2:
+            return [word for node in nodes for word in self.words(node)]
+        return self.words(nodes[0], "".join(self.word(node) for node in nodes))
+
+    def words(self, node: Node, value: str | None = None) -> list[str]:
         """The words a word node expands to: usually one; several for ``{a,b}`` and ``${IFS}``."""
-        value = self.word(node)
+        value = self.word(node) if value is None else value
         array = _ARRAY_ALL.fullmatch(value) if self.arrays else None
         if array is not None and array.group(1) in self.arrays:
             owner = self.owners.get(f"{array.group(1)}[@]")
@@ -960,6 +977,9 @@ class _Builder:
             text = self.text(node)
             if text in ("$IFS", "${IFS}") or text.startswith("${IFS"):
                 return _IFS
+            default = self.default(node)
+            if default is not None:
+                return default
             parts = [self.word(c) for c in node.children if c.type in ("command_substitution",)]
             return text + "".join(parts)
         if kind == "translated_string":  # $"rm": the string, translated (to itself, in the C locale)
@@ -973,6 +993,30 @@ class _Builder:
         if node.children:
             return self.join(node, quoted=False)
         return self.text(node)
+
+    def default(self, node: Node) -> str | None:
+        """``${x:-~/.bashrc}`` of a variable the line never set: its default word is the value.
+
+        (Variables the shell itself sets, ``${HOME:-/}``, keep their name: the rules know them.)
+        """
+        children = node.children
+        if (
+            len(children) < 4
+            or children[1].type != "variable_name"
+            or children[2].type not in (":-", "-", ":=", "=")
+            or children[-1].type != "}"
+        ):
+            return None
+        name = self.text(children[1])
+        if name in self.variables or name in _SET_BY_SHELL:
+            return None
+        parts: list[str] = []
+        position = children[2].end_byte
+        for child in children[3:-1]:
+            parts.append(self.source[position : child.start_byte].decode("utf-8", "surrogatepass"))
+            parts.append(self.word(child) if child.is_named else self.text(child))
+            position = child.end_byte
+        return "".join(parts)
 
     def join(self, node: Node, *, quoted: bool) -> str:
         """The children's values, with the text between them, in order."""
@@ -1038,6 +1082,18 @@ _SEPARATORS = frozenset({";", "&", "&&", "||", "|", "|&", ";;", ";&", ";;&", "\n
 
 _BACKTICK = lazy_compile(r"(?<!\\)`")
 _ESCAPED_IN_BACKTICKS = lazy_compile(r"\\([`$\\])")
+_SET_BY_SHELL = frozenset({
+    "HOME", "PWD", "OLDPWD", "PATH", "USER", "LOGNAME", "SHELL", "HOSTNAME", "UID", "EUID", "PPID",
+    "BASH", "RANDOM", "SECONDS", "LINENO", "TMPDIR",
+})  # fmt: skip
+"""Variables set in any shell an agent runs: ``${HOME:-x}`` is ``$HOME``, not ``x``."""
+_WORD_LIKE = frozenset({
+    "word", "concatenation", "string", "raw_string", "ansi_c_string", "translated_string",
+    "simple_expansion", "expansion", "command_substitution", "number", "arithmetic_expansion",
+    "brace_expression", "command_name",
+})  # fmt: skip
+_RESERVED = frozenset({"if", "then", "elif", "else", "fi", "do", "done", "while", "until", "!", "{", "}", "time"})
+"""Reserved words that, first in a command, open or close a compound command (``time``: a pipeline)."""
 _OPENERS = frozenset({"$(", "`", "<(", ">("})
 
 
@@ -1166,6 +1222,75 @@ def pipeline_operators(text: str, *, stop_after: int | None = None) -> int:
     return count
 
 
+_CONTINUATION_SPECIAL = lazy_compile(r"""[\\'"#]""")
+
+
+def join_continuations(text: str) -> str:
+    """The text with its line continuations removed, as bash's reader removes them before lexing.
+
+    tree-sitter-bash reads ``r\\<newline>m`` as two words; bash as ``rm``. A backslash-newline
+    is kept inside single quotes, ``$'...'`` and comments (bash keeps it there too). One pass.
+    """
+    out: list[str] = []
+    index = 0
+    length = len(text)
+    double = False
+    while True:
+        found = _CONTINUATION_SPECIAL.search(text, index)
+        if found is None:
+            out.append(text[index:])
+            return "".join(out)
+        at = found.start()
+        char = text[at]
+        if char == "\\":
+            out.append(text[index:at])
+            if text.startswith("\n", at + 1):
+                index = at + 2  # the continuation vanishes
+            else:
+                out.append(text[at : at + 2])  # an escaped character, kept as it is
+                index = at + 2
+            continue
+        if char == '"':
+            double = not double
+            out.append(text[index : at + 1])
+            index = at + 1
+            continue
+        if double:
+            out.append(text[index : at + 1])
+            index = at + 1
+            continue
+        if char == "'":
+            # '...' has no escapes; $'...' has, and keeps its backslash-newlines too.
+            ansi = at > 0 and text[at - 1] == "$"
+            close = at + 1
+            while True:
+                close = text.find("'", close)
+                if close < 0 or not ansi or not _escaped(text, close):
+                    break
+                close += 1
+            end = length if close < 0 else close + 1
+            out.append(text[index:end])
+            index = end
+            continue
+        # '#': a comment when it starts a word; it runs to the end of the line.
+        if at == 0 or text[at - 1] in " \t\n;&|()<>":
+            end = text.find("\n", at)
+            end = length if end < 0 else end
+            out.append(text[index:end])
+            index = end
+        else:
+            out.append(text[index : at + 1])
+            index = at + 1
+
+
+def _escaped(text: str, index: int) -> bool:
+    """Whether the character at ``index`` follows an odd number of backslashes."""
+    count = 0
+    while index - count - 1 >= 0 and text[index - count - 1] == "\\":
+        count += 1
+    return count % 2 == 1
+
+
 def parse(text: str, *, strict: bool = False) -> Script:
     """Parse a command line once: linear in its length.
 
@@ -1180,6 +1305,8 @@ def parse(text: str, *, strict: bool = False) -> Script:
         )
     # A NUL ends the C string bash is given (exec calls reject it or cut the text there).
     text, nul, _ = text.partition("\0")
+    if "\\\n" in text:
+        text = join_continuations(text)
     # The placeholders are private-use characters: the same characters in the input are not ours.
     source = text.translate(_OURS).encode("utf-8", "surrogatepass")
     tree = _parse_within_budget(source)
