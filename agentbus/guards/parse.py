@@ -419,6 +419,8 @@ class _Builder:
         self.owners: dict[str, list[Substitution]] = {}
         """For a variable (or ``name[@]``, an array) whose values hold placeholders (``for f in
         $(ls)``, ``a=($(ls))``): the list of substitutions they index."""
+        self.braces = ""
+        """``{`` that tree-sitter read as opening a brace group and bash as starting the next word."""
         self.trailing: list[str] = []
         """Words after a redirection's target (``cat >/tmp/x ~/.ssh/id_rsa``): the command's arguments."""
 
@@ -562,12 +564,12 @@ class _Builder:
             self.error(node, background)
         elif kind == "compound_statement" and _glued_brace(node):
             # `{rm,-rf,~}`: a `{` with no blank after it is no brace group to bash but part of a word.
-            start = len(self.pipelines)
+            self.braces = "{"
             self.statements(node)
-            self.glue_brace(start)
+            self.braces = ""
         else:
             # if, while, case, { }, ( ), !, [[ ]]: every command inside may run.
-            if redirects and kind in ("while_statement", "compound_statement", "subshell", "if_statement"):
+            if redirects and kind in _REDIRECTED_COMPOUNDS:
                 if kind == "while_statement":
                     self.read_from(node, redirects)
                 start = len(self.pipelines)
@@ -650,10 +652,12 @@ class _Builder:
         inside a quote is text, not a command.
         """
         span: list[Node] = []
+        piped = -1  # the pipeline a `|` among the loose nodes feeds (`curl x | {sh,}`)
         for child in [*node.children, None]:
             if child is not None and child.type in _SEPARATORS:
                 self.loose_command(span, background)  # `{rm,-rf,~}; echo`: two commands
                 span = []
+                piped = len(self.pipelines) - 1 if child.type in ("|", "|&") else -1
                 continue
             if (
                 child is not None
@@ -663,16 +667,22 @@ class _Builder:
                 span.append(child)
                 continue
             # `x; {rm,-rf,~} && y`: a `{` glued to the statement after it is part of its first word.
-            glued = bool(span) and child is not None and span[-1].type == "{" and span[-1].end_byte == child.start_byte
-            if glued:
+            glued = ""
+            while span and child is not None and span[-1].type == "{" and span[-1].end_byte == (
+                child.start_byte - len(glued)
+            ):
+                glued += "{"
                 span.pop()
+            start = len(self.pipelines)
             self.loose_command(span, background)
             span = []
             if child is not None:
-                start = len(self.pipelines)
+                self.braces = glued
                 self.statement(child, background=background)
-                if glued:
-                    self.glue_brace(start)
+                self.braces = ""
+            if 0 <= piped < start < len(self.pipelines):
+                self.pipelines[piped : start + 1] = [self.pipelines[piped] + self.pipelines[start]]
+            piped = -1 if child is not None else piped
 
     def loose_command(self, span: list[Node], background: bool) -> None:
         if span and span[0].type not in ("string_content", "string", "raw_string", '"', "'"):
@@ -683,14 +693,6 @@ class _Builder:
             for part in span:
                 if part.type in ("command_substitution", "process_substitution"):
                     self.word(part)
-
-    def glue_brace(self, start: int) -> None:
-        """Put back the ``{`` tree-sitter read as a brace group before the first word of pipeline ``start``."""
-        if len(self.pipelines) > start and self.pipelines[start][0].words:
-            first, *rest = self.pipelines[start]
-            head, *tail = first.words
-            first = first.replace(words=(*[w for w in expand_braces("{" + head) if w], *tail))
-            self.pipelines[start] = (first, *rest)
 
     def loose_words(self, span: list[Node]) -> list[str]:
         """The words of nodes tree-sitter left loose: nodes with nothing between them are one word.
@@ -722,6 +724,9 @@ class _Builder:
                 for _ in range(end - index):
                     next(parts, None)
                 position = span[min(end, len(span) - 1)].end_byte
+                continue
+            if part.type == "$" and index + 1 < len(span) and span[index + 1].start_byte == part.end_byte:
+                position = part.end_byte  # $"rm": a translated string, its `$` no character
                 continue
             current.append(self.word(part) if part.is_named else self.text(part))
             position = part.end_byte
@@ -773,6 +778,8 @@ class _Builder:
                 name_node = child.child_by_field_name("name")
                 value_node = child.child_by_field_name("value")
                 values = self.words(value_node) if value_node is not None else [""]
+                if name_node is not None and name_node.type == "subscript":
+                    self.word(name_node)  # a[$(curl x | sh)]=1: the index is expanded
                 if name_node is not None:
                     name = self.text(name_node)
                     static = [v for v in values if _SUB_OPEN not in v] or self.looked_up(values)
@@ -840,11 +847,21 @@ class _Builder:
             if kind == "ERROR" and self.text(child).strip() in _REDIRECT_OPERATORS:
                 pending_redirect = self.text(child).strip()
                 continue
+            if kind == "ERROR" and self.text(child).strip() in _SEPARATORS:
+                # `echo == && curl x | sh`: after a test operator tree-sitter keeps reading one
+                # command; bash ends it at the operator and starts the next.
+                words.extend(self.group_words(group))
+                group = []
+                self.pipelines.append((SimpleCommand(tuple(words), tuple(own), self.subs, background),))
+                words, own = [], []
+                continue
             if kind == "variable_assignment":
                 name_node = child.child_by_field_name("name")
                 value_node = child.child_by_field_name("value")
                 values = self.words(value_node) if value_node is not None else []
                 value = values[0] if values else ""  # `f=$IFS cmd`: splitting can leave no word
+                if name_node is not None and name_node.type == "subscript":
+                    self.word(name_node)
                 words.append(f"{self.text(name_node) if name_node else ''}={value}")
             elif kind in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
                 own.extend(self.redirect(child))
@@ -908,9 +925,10 @@ class _Builder:
 
     def group_words(self, nodes: list[Node]) -> list[str]:
         """The words of word nodes that touch (``{`a`,`b`}``, which tree-sitter splits): one value."""
-        if len(nodes) < 2:
+        braces, self.braces = self.braces, ""
+        if len(nodes) < 2 and not braces:
             return [word for node in nodes for word in self.words(node)]
-        return self.words(nodes[0], "".join(self.word(node) for node in nodes))
+        return self.words(nodes[0], braces + "".join(self.word(node) for node in nodes)) if nodes else []
 
     def words(self, node: Node, value: str | None = None) -> list[str]:
         """The words a word node expands to: usually one; several for ``{a,b}`` and ``${IFS}``."""
@@ -988,6 +1006,8 @@ class _Builder:
             return self.join(node, quoted=True)
         if kind == "string_content":
             return _unescape_double(self.text(node))
+        if kind == "ERROR" and any(child.type in _OPENERS for child in node.children):
+            return _IFS.join(self.loose_words(node.children))  # $(( $({rm,-rf,~}) )): code inside
         if kind in ("concatenation", "array", "arithmetic_expansion", "brace_expression", "ERROR"):
             return self.join(node, quoted=False)
         if node.children:
@@ -1023,7 +1043,15 @@ class _Builder:
         parts: list[str] = []
         position = node.start_byte
         children = node.children
-        for child in children:
+        for index, child in enumerate(children):
+            if (
+                child.type == "$"
+                and index + 1 < len(children)
+                and children[index + 1].type == "string"
+                and children[index + 1].start_byte == child.end_byte
+            ):
+                position = child.end_byte
+                continue  # $"-fr" that tree-sitter split: a translated string, the `$` no character
             gap = self.source[position : child.start_byte].decode("utf-8", "surrogatepass")
             if gap:
                 parts.append(_unescape_double(gap) if quoted else gap)
@@ -1094,6 +1122,11 @@ _WORD_LIKE = frozenset({
 })  # fmt: skip
 _RESERVED = frozenset({"if", "then", "elif", "else", "fi", "do", "done", "while", "until", "!", "{", "}", "time"})
 """Reserved words that, first in a command, open or close a compound command (``time``: a pipeline)."""
+_REDIRECTED_COMPOUNDS = frozenset({
+    "while_statement", "compound_statement", "subshell", "if_statement", "negated_command",
+    "case_statement", "c_style_for_statement",
+})  # fmt: skip
+"""Compound commands whose redirections (``! echo x >> ~/.bashrc``) apply to the commands inside."""
 _OPENERS = frozenset({"$(", "`", "<(", ">("})
 
 
@@ -1141,10 +1174,12 @@ def parsed(text: str) -> Script:
 
 
 _CHUNK = 1 << 20
-_ASCII = bytes(b if b < 0x80 else 0x61 for b in range(256))
+_ASCII = bytes(b if b < 0x80 and b not in b"\r\v\f" else 0x61 for b in range(256))
 """Every non-ASCII byte read as ``a``: tree-sitter-bash's scanner crashes the process now and
 then on non-ASCII input (a segfault, reproduced with 0.23-0.26), and no byte above 0x7f is
-shell syntax, so the tree is the same; the words are read from the original bytes."""
+shell syntax, so the tree is the same; the words are read from the original bytes. CR, VT and FF
+are read as ``a`` too: tree-sitter takes them for blanks, bash for characters of a word
+(``echo \\<CR><LF>curl x | sh`` runs curl, which tree-sitter reads as an argument of echo)."""
 
 
 def _parse_within_budget(source: bytes) -> Tree:

@@ -290,7 +290,12 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
             # reads `{ CMD` as words and `}` as a command of its own).
             body = list(words[i + 1 :])
             readings = [body, body[2:] if body[1:2] == ["{"] else body[1:] if body[:1] == ["{"] else []]
-            nested.extend(" ".join(shlex.quote(command.render(w)) for w in r) for r in readings if r)
+            # `coproc echo x > ~/.bashrc`: the redirections are CMD's.
+            redirects = [f"{r.fd}{r.op}{shlex.quote(command.render(r.target))}" for r in command.redirects
+                         if r.op not in ("<<", "<<<")]  # fmt: skip
+            nested.extend(
+                " ".join([*(shlex.quote(command.render(w)) for w in r), *redirects]) for r in readings if r
+            )
             return None, nested
         if name == "command" and i + 1 < len(words) and words[i + 1] in ("-v", "-V"):
             return None, nested  # a lookup, not a run
