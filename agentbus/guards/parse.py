@@ -63,7 +63,11 @@ _REDIRECT_OPERATORS = frozenset({">", ">>", ">|", "<", "&>", "&>>", "<>"})
 """A redirect operator tree-sitter left in an ERROR node of a command (after a test operator)."""
 _SUB_OPEN, _SUB_CLOSE = "\ue020", "\ue021"
 _IFS = "\ue023"
-_OURS = str.maketrans({c: "\ufffd" for c in (_SUB_OPEN, _SUB_CLOSE, _IFS)})
+_MASK = str.maketrans("{,}", "\ue024\ue025\ue026")
+"""Braces and commas inside quotes, hidden from brace expansion (``'{a,b}'`` is one word)."""
+_UNMASK = str.maketrans("\ue024\ue025\ue026", "{,}")
+_QUOTED_NODES = frozenset({"string", "raw_string", "ansi_c_string", "translated_string"})
+_OURS = str.maketrans({c: "\ufffd" for c in (_SUB_OPEN, _SUB_CLOSE, _IFS, "\ue024", "\ue025", "\ue026")})
 _PLACEHOLDER = lazy_compile(f"{_SUB_OPEN}(\\d+){_SUB_CLOSE}")
 _LOOKUP = lazy_compile(r"^\s*(?:which|command\s+-v|type\s+-[pP]|whence\s+-p)\s+([\w./+-]+)\s*(?:$|\|\||;)")
 """A substitution that only looks a program up on the PATH: its output is that program."""
@@ -419,6 +423,8 @@ class _Builder:
         self.owners: dict[str, list[Substitution]] = {}
         """For a variable (or ``name[@]``, an array) whose values hold placeholders (``for f in
         $(ls)``, ``a=($(ls))``): the list of substitutions they index."""
+        self.masking = False
+        """Quoted braces are being masked from brace expansion (while :meth:`words` reads a word)."""
         self.braces = ""
         """``{`` that tree-sitter read as opening a brace group and bash as starting the next word."""
         self.trailing: list[str] = []
@@ -685,6 +691,11 @@ class _Builder:
             piped = -1 if child is not None else piped
 
     def loose_command(self, span: list[Node], background: bool) -> None:
+        # `( {rm,-rf,~} )`: the parentheses of a subshell are no words
+        while span and span[0].type == "(":
+            span = span[1:]
+        while span and span[-1].type == ")" and not any(part.type in _OPENERS for part in span):
+            span = span[:-1]
         if span and span[0].type not in ("string_content", "string", "raw_string", '"', "'"):
             words = self.loose_words(span)
             if words:
@@ -869,11 +880,12 @@ class _Builder:
                 group.append(child)
         words.extend(self.group_words(group))
         first = node.children[0] if node.children else None
+        timed = False
         if first is not None and first.type == "command_name" and self.text(first) in _RESERVED:
             # `! until ! curl x | sh; do ...`: tree-sitter read a reserved word as a command's name;
             # to bash it opens a compound command, whose first command is what follows.
-            while words and words[0] in _RESERVED:
-                words.pop(0)
+            while words and (words[0] in _RESERVED or (words[0] in ("-p", "--") and timed)):
+                timed = words.pop(0) == "time"
         words.extend(self.trailing)
         self.trailing = outer
         # The list of substitutions is the script's: it grows while the walk goes on.
@@ -928,11 +940,20 @@ class _Builder:
         braces, self.braces = self.braces, ""
         if len(nodes) < 2 and not braces:
             return [word for node in nodes for word in self.words(node)]
-        return self.words(nodes[0], braces + "".join(self.word(node) for node in nodes)) if nodes else []
+        if not nodes:
+            return []
+        masking, self.masking = self.masking, True
+        values = [self.word(node) for node in nodes]
+        self.masking = masking
+        masked = [v.translate(_MASK) if n.type in _QUOTED_NODES else v for n, v in zip(nodes, values)]
+        return self.words(nodes[0], braces + "".join(masked))
 
     def words(self, node: Node, value: str | None = None) -> list[str]:
         """The words a word node expands to: usually one; several for ``{a,b}`` and ``${IFS}``."""
-        value = self.word(node) if value is None else value
+        if value is None:
+            masking, self.masking = self.masking, True
+            value = self.word(node)
+            self.masking = masking
         array = _ARRAY_ALL.fullmatch(value) if self.arrays else None
         if array is not None and array.group(1) in self.arrays:
             owner = self.owners.get(f"{array.group(1)}[@]")
@@ -943,6 +964,8 @@ class _Builder:
         parts = [part for part in value.split(_IFS) if part] if _IFS in value else [value]
         if node.type in ("concatenation", "word", "command_name") and "{" in value:
             parts = [expanded for part in parts for expanded in expand_braces(part)]
+        if "\ue024" in value or "\ue025" in value or "\ue026" in value:
+            parts = [part.translate(_UNMASK) for part in parts]
         return [expanded for part in parts for expanded in self.expand(part)]
 
     def expand(self, word: str) -> list[str]:
@@ -1030,7 +1053,7 @@ class _Builder:
         name = self.text(children[1])
         if name in self.variables or name in _SET_BY_SHELL:
             return None
-        parts: list[str] = []
+        parts = [self.text(children[0])[:-2]]  # tree-sitter puts a string's blank into the `${` token
         position = children[2].end_byte
         for child in children[3:-1]:
             parts.append(self.source[position : child.start_byte].decode("utf-8", "surrogatepass"))
@@ -1057,6 +1080,8 @@ class _Builder:
                 parts.append(_unescape_double(gap) if quoted else gap)
             if child.is_named:
                 value = self.word(child)
+                if self.masking and not quoted and child.type in _QUOTED_NODES:
+                    value = value.translate(_MASK)
                 parts.append(_IFS.join(value.split(_IFS)) if not quoted else value.replace(_IFS, "$IFS"))
             elif not (quoted and child.type in ('"', '$"')):
                 parts.append(self.text(child))
@@ -1350,7 +1375,10 @@ def parse(text: str, *, strict: bool = False) -> Script:
         raise ShellSyntaxError("the command is not valid shell syntax")
     builder = _Builder(source)
     try:
-        builder.statements(root)
+        if root.type == "ERROR":  # `{rm,-rf,~} | cat`: no program node at all
+            builder.error(root, background=False)
+        else:
+            builder.statements(root)
     except RecursionError:
         raise ShellSyntaxError(f"the command nests more than {MAX_DEPTH} levels deep") from None
     script = builder.script()
