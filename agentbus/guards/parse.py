@@ -954,7 +954,7 @@ class _Builder:
             masking, self.masking = self.masking, True
             value = self.word(node)
             self.masking = masking
-        array = _ARRAY_ALL.fullmatch(value) if self.arrays else None
+        array = _ARRAY_ALL.fullmatch(value.translate(_UNMASK)) if self.arrays else None
         if array is not None and array.group(1) in self.arrays:
             owner = self.owners.get(f"{array.group(1)}[@]")
             elements = self.arrays[array.group(1)]

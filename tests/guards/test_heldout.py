@@ -59,7 +59,9 @@ FLOORS = {
         # left: GPP passwords fetched over SMB and decrypted, a memory-dump script run from disk,
         # ~/.bashenv (no shell reads it unless BASH_ENV names it)
         "persistence": 26,
-        "credential-access": 14,
+        # 13: `cp $/Users/dev/Library/Keychains/... /tmp` (a template left unfilled) copies the
+        # relative path `$/Users/...`: bash reads `$/` as text, tree-sitter split the word in two
+        "credential-access": 13,
         "defense-impairment": 8,
         "command-and-control": 5,
         "exfiltration": 2,  # DNS and rclone uploads: the exfiltration family's
