@@ -701,9 +701,16 @@ class _Builder:
             if words:
                 self.pipelines.append((SimpleCommand(tuple(words), (), self.subs, background),))
         else:
-            for part in span:
+            parts = iter(enumerate(span))
+            for index, part in parts:
                 if part.type in ("command_substitution", "process_substitution"):
                     self.word(part)
+                elif part.type in _OPENERS:  # `echo "$({rm,-rf,~})"`: code inside a broken string
+                    end = _closing(span, index)
+                    closing = span[end].start_byte if end < len(span) else span[-1].end_byte
+                    self.reparse(part.type, self.source[part.end_byte : closing].decode("utf-8", "surrogatepass"))
+                    for _ in range(end - index):
+                        next(parts, None)
 
     def loose_words(self, span: list[Node]) -> list[str]:
         """The words of nodes tree-sitter left loose: nodes with nothing between them are one word.
@@ -876,6 +883,11 @@ class _Builder:
                 words.append(f"{self.text(name_node) if name_node else ''}={value}")
             elif kind in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
                 own.extend(self.redirect(child))
+            elif kind == "word" and _UNESCAPED_BLANK.search(self.text(child)):
+                # `time -p { {rm,-fr,~}; }`: tree-sitter made `{ {` one word; bash splits it at the blank.
+                *whole, last = _UNESCAPED_BLANK.split(self.text(child))
+                words.extend(_unescape(part) for part in whole if part)
+                self.braces = _unescape(last)
             elif kind == "command_name" or (child.is_named and kind != "comment"):
                 group.append(child)
         words.extend(self.group_words(group))
@@ -941,7 +953,7 @@ class _Builder:
         if len(nodes) < 2 and not braces:
             return [word for node in nodes for word in self.words(node)]
         if not nodes:
-            return []
+            return [braces]  # the end of a word tree-sitter split at a blank (`{ {`), if nothing follows
         masking, self.masking = self.masking, True
         values = [self.word(node) for node in nodes]
         self.masking = masking
@@ -1085,6 +1097,8 @@ class _Builder:
                 parts.append(_IFS.join(value.split(_IFS)) if not quoted else value.replace(_IFS, "$IFS"))
             elif not (quoted and child.type in ('"', '$"')):
                 parts.append(self.text(child))
+            elif len(self.text(child)) > len(child.type):
+                parts.append(self.text(child)[: -len(child.type)])  # `"rm "`: the blank is in the `"` token
             position = child.end_byte
         tail = self.source[position : node.end_byte].decode("utf-8", "surrogatepass")
         if tail:
@@ -1162,6 +1176,8 @@ def _closing(span: list[Node], start: int) -> int:
     depth = 0
     for index in range(start, len(span)):
         kind = span[index].type
+        if kind == "ERROR" and [child.type for child in span[index].children] == [")"]:
+            kind = ")"  # tree-sitter wraps a closing parenthesis it did not expect
         if kind in ("$(", "<(", ">(", "("):
             depth += 1
         elif kind == ")":
@@ -1176,6 +1192,7 @@ def _glued_brace(node: Node) -> bool:
     return len(children) > 1 and children[0].type == "{" and children[0].end_byte == children[1].start_byte
 
 
+_UNESCAPED_BLANK = lazy_compile(r"(?<!\\)[ \t]+")
 _BLANKS = lazy_compile(r"[ \t\n]+")
 
 
