@@ -322,7 +322,7 @@ def expand_braces(word: str) -> list[str]:
     expanded: list[str] = []
     for result in results:
         expanded.extend(expand_braces(result) if len(expanded) < MAX_BRACE_WORDS else [result])
-    return expanded
+    return expanded[: max(MAX_BRACE_WORDS, len(results))]
 
 
 def _first_group(word: str) -> tuple[str, list[str], str] | None:

@@ -44,7 +44,7 @@ _STUBS = (
     "python3", "perl", "tee", "cp", "mv", "chmod", "ls", "git", "make", "setsid", "stdbuf", "doas",
 )  # fmt: skip
 """Programs replaced by a stub that logs its argv (the wrappers among them log the command they carry)."""
-_WRAPPERS = frozenset({"sudo", "env", "nohup", "timeout", "xargs", "find", "nice", "setsid", "stdbuf", "doas"})
+_RUNNERS = frozenset({"sudo", "env", "nohup", "timeout", "xargs", "find", "nice", "setsid", "stdbuf", "doas"})
 _REAL = ("cat", "base64", "tr", "rev", "head", "tail")
 """Harmless programs the variations use to compute a word: the real ones."""
 _SHELLS = ("bash", "sh")
@@ -148,7 +148,7 @@ class Bash:
         home = str(self.home)
         for argv in observation.argvs:
             # rm itself, or a wrapper that runs it (`sudo rm ...`; not `x rm ...`, which runs x)
-            for index, word in enumerate(argv if argv and argv[0] in _WRAPPERS else argv[:1]):
+            for index, word in enumerate(argv if argv and argv[0] in _RUNNERS else argv[:1]):
                 rest = argv[index + 1 :]
                 if word.rpartition("/")[2] == "rm" and any(a.rstrip("/") == home for a in rest):
                     if any(a.startswith("-") and "r" in a.lower() for a in rest):
