@@ -570,7 +570,7 @@ class _Builder:
             self.error(node, background)
         elif kind == "compound_statement" and _glued_brace(node):
             # `{rm,-rf,~}`: a `{` with no blank after it is no brace group to bash but part of a word.
-            self.braces = "{"
+            self.braces += "{"
             self.statements(node)
             self.braces = ""
         else:
@@ -657,10 +657,23 @@ class _Builder:
         broken word, such as ``{rm,-rf,/}``, are not words); a span that starts
         inside a quote is text, not a command.
         """
+        children = node.children
+        for child in children:
+            if not child.is_named and child.type in _OPENERS:
+                # `a[$({echo,} x > ~/.bashrc)]=1`: the substitution's code became statements of the
+                # ERROR (or was cut in pieces): its text, to the matching parenthesis, is parsed again.
+                end = _matching_close(self.source, child.end_byte, child.type)
+                if any(c.type in _STATEMENTS and child.end_byte <= c.start_byte < end for c in children):
+                    self.reparse(child.type, self.source[child.end_byte : end].decode("utf-8", "surrogatepass"))
         span: list[Node] = []
         piped = -1  # the pipeline a `|` among the loose nodes feeds (`curl x | {sh,}`)
+        inside = 0  # substitutions opened among the loose nodes and not closed yet
         for child in [*node.children, None]:
-            if child is not None and child.type in _SEPARATORS:
+            if child is not None and not child.is_named:
+                inside += _NESTING.get(child.type, 0) if inside or child.type in _OPENERS else 0
+                if child.type == "`":
+                    inside = 0 if inside > 1 else 1
+            if child is not None and child.type in _SEPARATORS and not inside:
                 self.loose_command(span, background)  # `{rm,-rf,~}; echo`: two commands
                 span = []
                 piped = len(self.pipelines) - 1 if child.type in ("|", "|&") else -1
@@ -769,6 +782,7 @@ class _Builder:
             raise ShellSyntaxError(f"the command nests more than {MAX_DEPTH} levels deep")
         source = text.encode("utf-8", "surrogatepass")
         inner = _Builder(source, self.variables, self.depth + 1)
+        inner.arrays, inner.owners = self.arrays, self.owners  # variables whose values name substitutions
         inner.statements(_parse_within_budget(source).root_node)
         self.functions.extend(inner.functions)
         self.subs.append(Substitution(kind, text, inner.script()))
@@ -1167,6 +1181,41 @@ _REDIRECTED_COMPOUNDS = frozenset({
 })  # fmt: skip
 """Compound commands whose redirections (``! echo x >> ~/.bashrc``) apply to the commands inside."""
 _OPENERS = frozenset({"$(", "`", "<(", ">("})
+_NESTING = {"$(": 1, "<(": 1, ">(": 1, "(": 1, ")": -1}
+
+
+def _matching_close(source: bytes, start: int, opener: str) -> int:
+    """Where the substitution whose code starts at ``source[start]`` ends: its ``)`` (or backtick),
+    skipping quotes, escapes and nested parentheses; the end of the text if it never closes."""
+    depth = 1
+    index = start
+    length = len(source)
+    while index < length:
+        byte = source[index]
+        if byte == 0x5C:  # backslash
+            index += 2
+            continue
+        if opener == "`":
+            if byte == 0x60:
+                return index
+        elif byte == 0x27:  # '...'
+            close = source.find(b"'", index + 1)
+            index = length if close < 0 else close + 1
+            continue
+        elif byte == 0x22:  # "...", with its escapes
+            index += 1
+            while index < length and source[index] != 0x22:
+                index += 2 if source[index] == 0x5C else 1
+            index += 1
+            continue
+        elif byte == 0x28:
+            depth += 1
+        elif byte == 0x29:
+            depth -= 1
+            if depth == 0:
+                return index
+        index += 1
+    return length
 
 
 def _closing(span: list[Node], start: int) -> int:
