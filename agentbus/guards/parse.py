@@ -901,7 +901,11 @@ class _Builder:
                 # `time -p { {rm,-fr,~}; }`: tree-sitter made `{ {` one word; bash splits it at the blank.
                 *whole, last = _UNESCAPED_BLANK.split(self.text(child))
                 words.extend(_unescape(part) for part in whole if part)
-                self.braces = _unescape(last)
+                following = child.next_sibling
+                if following is not None and following.start_byte == child.end_byte:
+                    self.braces = _unescape(last)  # glued to the next word node
+                elif last:
+                    words.append(_unescape(last))
             elif kind == "command_name" or (child.is_named and kind != "comment"):
                 group.append(child)
         words.extend(self.group_words(group))

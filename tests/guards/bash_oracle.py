@@ -30,6 +30,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -127,10 +128,18 @@ class Bash:
             stderr=subprocess.DEVNULL,
             start_new_session=True,
         ) as process:
+            deadline = time.monotonic() + timeout
             try:
                 process.wait(timeout)
+                while time.monotonic() < deadline:  # what it started in the background (coproc, &)
+                    os.killpg(process.pid, 0)
+                    time.sleep(0.005)
+                else:
+                    timed_out = True
             except subprocess.TimeoutExpired:
                 timed_out = True
+            except ProcessLookupError:
+                pass
             finally:
                 try:
                     os.killpg(process.pid, signal.SIGKILL)
