@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import codecs
 import functools
+import itertools
 import posixpath
 import re
 import shlex
@@ -343,7 +344,10 @@ def _first_group(word: str) -> tuple[str, list[str], str] | None:
             sequence = None if commas else _SEQUENCE.fullmatch(word[start + 1 : index])
             if start < first_start and commas:
                 bounds = [start, *commas, index]
-                first, first_start = (head, [word[a + 1 : b] for a, b in zip(bounds, bounds[1:])], tail), start
+                first, first_start = (
+                    (head, [word[a + 1 : b] for a, b in itertools.pairwise(bounds)], tail),
+                    start,
+                )
             elif start < first_start and sequence is not None:
                 first, first_start = (head, _sequence(*sequence.groups()), tail), start
             if not opened and first is not None:
@@ -658,13 +662,15 @@ class _Builder:
         inside a quote is text, not a command.
         """
         children = node.children
-        for child in children:
-            if not child.is_named and child.type in _OPENERS:
+        for opener in children:
+            if not opener.is_named and opener.type in _OPENERS:
                 # `a[$({echo,} x > ~/.bashrc)]=1`: the substitution's code became statements of the
                 # ERROR (or was cut in pieces): its text, to the matching parenthesis, is parsed again.
-                end = _matching_close(self.source, child.end_byte, child.type)
-                if any(c.type in _STATEMENTS and child.end_byte <= c.start_byte < end for c in children):
-                    self.reparse(child.type, self.source[child.end_byte : end].decode("utf-8", "surrogatepass"))
+                end = _matching_close(self.source, opener.end_byte, opener.type)
+                if any(c.type in _STATEMENTS and opener.end_byte <= c.start_byte < end for c in children):
+                    self.reparse(
+                        opener.type, self.source[opener.end_byte : end].decode("utf-8", "surrogatepass")
+                    )
         span: list[Node] = []
         piped = -1  # the pipeline a `|` among the loose nodes feeds (`curl x | {sh,}`)
         inside = 0  # substitutions opened among the loose nodes and not closed yet
@@ -687,8 +693,11 @@ class _Builder:
                 continue
             # `x; {rm,-rf,~} && y`: a `{` glued to the statement after it is part of its first word.
             glued = ""
-            while span and child is not None and span[-1].type == "{" and span[-1].end_byte == (
-                child.start_byte - len(glued)
+            while (
+                span
+                and child is not None
+                and span[-1].type == "{"
+                and span[-1].end_byte == (child.start_byte - len(glued))
             ):
                 glued += "{"
                 span.pop()
@@ -722,7 +731,9 @@ class _Builder:
                     self.word(part)
                 elif part.type in _OPENERS:  # `echo "$({rm,-rf,~})"`: code inside a broken string
                     closing = _matching_close(self.source, part.end_byte, part.type)
-                    self.reparse(part.type, self.source[part.end_byte : closing].decode("utf-8", "surrogatepass"))
+                    self.reparse(
+                        part.type, self.source[part.end_byte : closing].decode("utf-8", "surrogatepass")
+                    )
                     position = closing + 1
 
     def loose_words(self, span: list[Node]) -> list[str]:
@@ -764,7 +775,13 @@ class _Builder:
             current.append(self.word(part) if part.is_named else self.text(part))
             position = part.end_byte
         words.append("".join(current))
-        return [expanded for word in words if word for part in expand_braces(word) for expanded in self.expand(part)]
+        return [
+            expanded
+            for word in words
+            if word
+            for part in expand_braces(word)
+            for expanded in self.expand(part)
+        ]
 
     def backticks(self, text: str) -> str:
         """``rm "" `a` `b```: tree-sitter-bash reads one substitution from the first backtick to
@@ -985,7 +1002,9 @@ class _Builder:
         masking, self.masking = self.masking, True
         values = [self.word(node) for node in nodes]
         self.masking = masking
-        masked = [v.translate(_MASK) if n.type in _QUOTED_NODES else v for n, v in zip(nodes, values)]
+        masked = [
+            v.translate(_MASK) if n.type in _QUOTED_NODES else v for n, v in zip(nodes, values, strict=True)
+        ]
         return self.words(nodes[0], braces + "".join(masked))
 
     def words(self, node: Node, value: str | None = None) -> list[str]:
@@ -1187,7 +1206,9 @@ _WORD_LIKE = frozenset({
     "simple_expansion", "expansion", "command_substitution", "number", "arithmetic_expansion",
     "brace_expression", "command_name",
 })  # fmt: skip
-_RESERVED = frozenset({"if", "then", "elif", "else", "fi", "do", "done", "while", "until", "!", "{", "}", "time"})
+_RESERVED = frozenset(
+    {"if", "then", "elif", "else", "fi", "do", "done", "while", "until", "!", "{", "}", "time"}
+)
 """Reserved words that, first in a command, open or close a compound command (``time``: a pipeline)."""
 _REDIRECTED_COMPOUNDS = frozenset({
     "while_statement", "compound_statement", "subshell", "if_statement", "negated_command",

@@ -290,11 +290,14 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
             # reads `{ CMD` as words and `}` as a command of its own).
             body = list(words[i + 1 :])
             readings = [body, body[2:] if body[1:2] == ["{"] else body[1:] if body[:1] == ["{"] else []]
+
             # `coproc echo x > ~/.bashrc`: the redirections are CMD's.
             def shown(word: str) -> str:  # a substitution stays one (`coproc x > $(echo ~/.bashrc)`)
                 return command.render(word) if command.substitutions_in(word) else shlex.quote(word)
 
-            redirects = [f"{r.fd}{r.op}{shown(r.target)}" for r in command.redirects if r.op not in ("<<", "<<<")]
+            redirects = [
+                f"{r.fd}{r.op}{shown(r.target)}" for r in command.redirects if r.op not in ("<<", "<<<")
+            ]
             nested.extend(" ".join([*(shown(w) for w in r), *redirects]) for r in readings if r)
             return None, nested
         if name == "command" and i + 1 < len(words) and words[i + 1] in ("-v", "-V"):

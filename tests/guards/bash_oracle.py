@@ -18,7 +18,7 @@ command to bash. This module finds such shapes systematically:
   profile was written) while the guard let the command through.
 
 Used by tests/guards/test_fuzz_bash.py (a bounded run in CI, where bash is
-present) and by tools/fuzz_shell.py (a larger budget, printing every finding).
+present) and by benchmarks/fuzz_shell.py (a larger budget, printing every finding).
 Nothing here reaches the network or writes outside its temporary directory.
 """
 
@@ -159,9 +159,12 @@ class Bash:
             # rm itself, or a wrapper that runs it (`sudo rm ...`; not `x rm ...`, which runs x)
             for index, word in enumerate(argv if argv and argv[0] in _RUNNERS else argv[:1]):
                 rest = argv[index + 1 :]
-                if word.rpartition("/")[2] == "rm" and any(a.rstrip("/") == home for a in rest):
-                    if any(a.startswith("-") and "r" in a.lower() for a in rest):
-                        return "rm -rf ~ ran"
+                if (
+                    word.rpartition("/")[2] == "rm"
+                    and any(a.rstrip("/") == home for a in rest)
+                    and any(a.startswith("-") and "r" in a.lower() for a in rest)
+                ):
+                    return "rm -rf ~ ran"
             if argv and argv[0] == "pwned":
                 return "a downloaded payload ran"
         if observation.wrote_profile:

@@ -3,7 +3,7 @@
 A bounded run of the differential fuzzer (bash_oracle.py): each example wraps a dangerous
 core in syntax variations, bash runs it with logging stubs in a throwaway directory, and
 the guard must not allow a command whose core bash actually ran. Skipped where bash is
-missing (it is present on Linux CI). A larger budget: ``python tools/fuzz_shell.py 5000``.
+missing (it is present on Linux CI). A larger budget: ``python benchmarks/fuzz_shell.py 5000``.
 """
 
 from __future__ import annotations

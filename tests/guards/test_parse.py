@@ -261,7 +261,7 @@ def test_ordinary_uses_of_those_builtins_run(command: str) -> None:
 # Shapes the differential fuzzer (bash_oracle.py, test_fuzz_bash.py) found: bash runs the
 # dangerous command, and tree-sitter-bash's tree hid it. Each was let through before its fix.
 _FUZZ_FOUND = [
-    ('$"rm" -rf ~', "a translated string $\"...\" is its text"),
+    ('$"rm" -rf ~', 'a translated string $"..." is its text'),
     ("{rm,$'-fr',$HOME}", "loose nodes of an ERROR are read as words: quotes removed"),
     ("{rm,-r,-f,{~/,}}", "nested brace expansion"),
     ("{r..r}m -rf ~", "a {x..y} sequence"),

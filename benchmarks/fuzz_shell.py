@@ -1,6 +1,6 @@
 """Fuzz the command guard against real bash with a large budget, printing every finding.
 
-    .venv/bin/python tools/fuzz_shell.py [EXAMPLES]   (default 2000)
+    .venv/bin/python benchmarks/fuzz_shell.py [EXAMPLES]   (default 2000)
 
 Each example is a dangerous command in some syntax variation (tests/guards/bash_oracle.py),
 run through bash with stub programs in a throwaway directory (offline, removed at the end)
@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "guards"))
 
-from bash_oracle import BASH, Bash, cases, finding  # noqa: E402
+from bash_oracle import BASH, Bash, cases, finding
 
 
 def main(examples: int) -> int:
