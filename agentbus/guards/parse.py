@@ -944,7 +944,7 @@ class _Builder:
             while words and (words[0] in _RESERVED or (words[0] in ("-p", "--") and timed)):
                 timed = words.pop(0) == "time"
                 if not timed and words[1:2] == ["{"] and words[0] not in _RESERVED:
-                    words.pop(0)  # coproc NAME {
+                    words.pop(0)  # coproc NAME {, function NAME {: the body is judged as if it ran
         words.extend(self.trailing)
         self.trailing = outer
         # The list of substitutions is the script's: it grows while the walk goes on.
@@ -1209,7 +1209,23 @@ _WORD_LIKE = frozenset({
     "brace_expression", "command_name",
 })  # fmt: skip
 _RESERVED = frozenset(
-    {"if", "then", "elif", "else", "fi", "do", "done", "while", "until", "!", "{", "}", "time", "coproc"}
+    {
+        "if",
+        "then",
+        "elif",
+        "else",
+        "fi",
+        "do",
+        "done",
+        "while",
+        "until",
+        "!",
+        "{",
+        "}",
+        "time",
+        "coproc",
+        "function",
+    }
 )
 """Reserved words that, first in a command, open or close a compound command (``time``: a pipeline)."""
 _REDIRECTED_COMPOUNDS = frozenset({

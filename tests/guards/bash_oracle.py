@@ -25,6 +25,7 @@ Nothing here reaches the network or writes outside its temporary directory.
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -46,6 +47,8 @@ _STUBS = (
 )  # fmt: skip
 """Programs replaced by a stub that logs its argv (the wrappers among them log the command they carry)."""
 _RUNNERS = frozenset({"sudo", "env", "nohup", "timeout", "xargs", "find", "nice", "setsid", "stdbuf", "doas"})
+_RECURSIVE = re.compile(r"-[A-Za-z]*[rR][A-Za-z]*|--recursive")
+"""An option rm reads as recursive (``-r\v-f`` is an invalid option: rm deletes nothing)."""
 _REAL = ("cat", "base64", "tr", "rev", "head", "tail")
 """Harmless programs the variations use to compute a word: the real ones."""
 _SHELLS = ("bash", "sh")
@@ -162,7 +165,7 @@ class Bash:
                 if (
                     word.rpartition("/")[2] == "rm"
                     and any(a.rstrip("/") == home for a in rest)
-                    and any(a.startswith("-") and "r" in a.lower() for a in rest)
+                    and any(_RECURSIVE.fullmatch(a) for a in rest)
                 ):
                     return "rm -rf ~ ran"
             if argv and argv[0] == "pwned":
