@@ -90,7 +90,7 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      IMPAIR, "the audit and logging configuration"),
     (r"/etc/ufw(?:/.*)?|/etc/default/ufw|/etc/iptables(?:/.*)?|/etc/sysconfig/ip6?tables|/etc/nftables\.conf"
      r"|/etc/firewalld(?:/.*)?|/etc/pf\.(?:conf|anchors(?:/.*)?)", IMPAIR, "the firewall's rules"),
-    (r"/(?:var/)?run/clamav/.*|/opt/(?:CrowdStrike|sentinelone|microsoft/mdatp|carbonblack|cylance|sophos-spl|eset|Tanium|traps|qualys"
+    (r"/(?:var/)?run/clamav/.*|/usr/local/(?:aegis|qcloud|cloudmonitor)(?:/.*)?|/opt/(?:CrowdStrike|sentinelone|microsoft/mdatp|carbonblack|cylance|sophos-spl|eset|Tanium|traps|qualys"
      r"|rapid7|osquery|wazuh|falco|tetragon)(?:/.*)?|/var/ossec(?:/.*)?|/Library/CS(?:/.*)?|/etc/osquery(?:/.*)?"
      r"|/Applications/(?:Falcon|SentinelOne|Little Snitch|LuLu|BlockBlock Helper|Microsoft Defender)[^/]*"
      r"\.app(?:/.*)?|/Library/(?:Application Support|Sentinel|Objective-See)/"

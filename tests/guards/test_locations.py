@@ -118,6 +118,7 @@ def test_a_udev_rule_is_hidden_persistence_wherever_udev_reads_it(path: str) -> 
 
 def test_a_tcc_database_is_one_under_any_home_tccd_is_pointed_at() -> None:
     fake = "/tmp/.aBcD/Library/Application Support/com.apple.TCC/TCC.db"
-    assert location(fake, home=HOME) is not None and location(fake, home=HOME)[0] == "defense impairment"
+    assert location(fake, home=HOME) is not None
+    assert location(fake, home=HOME)[0] == "defense impairment"
     assert location("~/Library/Application Support/com.apple.TCC/TCC.db", home=HOME) is not None
     assert location("Library/Application Support/com.apple.TCC/TCC.db", home=HOME) is None  # the project's

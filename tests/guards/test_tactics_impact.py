@@ -252,7 +252,8 @@ def test_a_file_outside_the_project_is_the_users_wherever_the_project_is(path: s
 )
 def test_deleting_a_file_of_the_operating_system_is_system_file_corruption(command: str) -> None:
     verdict = check_command(command, home=HOME)
-    assert verdict is not None and verdict.decision == "block"
+    assert verdict is not None
+    assert verdict.decision == "block"
     assert verdict.category == "system file corruption"
 
 
@@ -270,3 +271,21 @@ def test_deleting_a_file_of_the_operating_system_is_system_file_corruption(comma
 def test_deleting_the_projects_or_usr_locals_files_runs(command: str) -> None:
     verdict = check_command(command, home=HOME)
     assert verdict is None or verdict.category != "system file corruption"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "ps aux | grep -vw sic/sic | grep -v grep | awk '{if($3>80.0) print $2}' | xargs -I % kill -9 %",
+        "ps -ef | grep -v $$ | awk '{print $2}' | xargs kill -9",
+    ],
+)
+def test_a_ps_listing_only_excluded_from_then_killed_kills_everything_else(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert verdict.category == SHUTDOWN
+
+
+def test_a_ps_listing_picked_by_name_then_killed_is_not_mass_killing() -> None:
+    verdict = check_command("ps aux | grep -v grep | grep node | awk '{print $2}' | xargs kill", home=HOME)
+    assert verdict is None or verdict.category != SHUTDOWN

@@ -568,9 +568,17 @@ def test_the_projects_uninstallers_and_killing_its_servers_run(command: str) -> 
 
 
 def test_the_machines_own_connections_redirected_is_impairment_a_port_forward_is_not() -> None:
-    assert verdict_of("iptables -t nat -A OUTPUT -p udp --dport 53 -j DNAT --to 8.8.8.8:53") == ("block", IMPAIR)
-    assert verdict_of("sudo iptables -t nat -I OUTPUT -p tcp --dport 443 -j REDIRECT --to-ports 8443")[1] == IMPAIR
-    assert verdict_of("iptables -t nat -A PREROUTING -p tcp --dport 80 -j REDIRECT --to-port 8080")[1] != IMPAIR
+    assert verdict_of("iptables -t nat -A OUTPUT -p udp --dport 53 -j DNAT --to 8.8.8.8:53") == (
+        "block",
+        IMPAIR,
+    )
+    assert (
+        verdict_of("sudo iptables -t nat -I OUTPUT -p tcp --dport 443 -j REDIRECT --to-ports 8443")[1]
+        == IMPAIR
+    )
+    assert (
+        verdict_of("iptables -t nat -A PREROUTING -p tcp --dport 80 -j REDIRECT --to-port 8080")[1] != IMPAIR
+    )
     assert verdict_of("iptables -t nat -L OUTPUT") == ("allow", None)
 
 
@@ -581,3 +589,11 @@ def test_the_policy_and_the_profile_decide_what_a_locked_file_does() -> None:
         IMPAIR,
     )
     assert verdict_of("chattr +i /etc/crontab", Policy(verdicts={IMPAIR: "allow"}))[1] != IMPAIR
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["rm -rf /usr/local/aegis/aegis_update", "rm -rf /usr/local/cloudmonitor", "rm -rf /usr/local/qcloud"],
+)
+def test_deleting_a_cloud_security_agents_files_is_impairment(command: str) -> None:
+    assert verdict_of(command) == ("block", IMPAIR)

@@ -447,7 +447,8 @@ def test_the_auto_login_password_file_is_a_secret() -> None:
 
     for command in ("cat /private/etc/kcpassword", "xxd /etc/kcpassword"):
         verdict = check_shell_files(command, cwd=f"{HOME}/project")
-        assert verdict is not None and "auto-login password" in verdict.reason
+        assert verdict is not None
+        assert "auto-login password" in verdict.reason
 
 
 def test_inserting_into_a_tcc_database_under_a_fake_home_is_impairment() -> None:

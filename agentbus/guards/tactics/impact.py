@@ -733,6 +733,13 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
 _PID_COLUMNS = frozenset({"awk", "gawk", "mawk", "cut", "tail", "tr", "sort", "uniq"})
 
 
+def _excludes(values: list[str]) -> bool:
+    """grep's -v (--invert-match): the lines it names are dropped, every other one passes."""
+    return "--invert-match" in values or any(
+        v.startswith("-") and not v.startswith("--") and "v" in v[1:] for v in values
+    )
+
+
 def _ps_into_kill(stages: list[Invocation]) -> Invocation | None:
     """``ps -ef | awk '{print $2}' | xargs kill -9``: every PID ps lists, killed (no filter between)."""
     if len(stages) < 2 or stages[0].name != "ps" or not _WHOLE_PS.match(stages[0].text):
@@ -740,6 +747,8 @@ def _ps_into_kill(stages: list[Invocation]) -> Invocation | None:
     for stage in stages[1:]:
         if stage.name in ("kill", "pkill") and "xargs" in stage.wrappers:
             return stage
+        if stage.name in ("grep", "egrep", "fgrep") and _excludes(_values(stage)):
+            continue  # grep -v grep, grep -v "$$": what is left out is spared, the rest still killed
         if stage.name not in _PID_COLUMNS:
             return None
         program = " ".join(_values(stage))

@@ -35,8 +35,8 @@ from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
 from ..findings import static_args as _values
 from ..locations import location
-from ..paths import normalize_path
 from ..parse import Script
+from ..paths import normalize_path
 from ..programs import Invocation, walk
 from ..verdict import EVIDENCE, IMPAIR, SERVICE, Verdict
 from .writes import located
@@ -439,7 +439,9 @@ def _firewall(invocation: Invocation) -> Verdict | None:
         if ({"DROP", "REJECT"} & set(values)) and ("D" in flags or "--delete" in values):
             return _verdict(IMPAIR, invocation, "deletes a rule that blocked traffic")
         if _redirects_own_traffic(values, flags):
-            return _verdict(IMPAIR, invocation, "redirects the machine's own connections elsewhere (DNAT in OUTPUT)")
+            return _verdict(
+                IMPAIR, invocation, "redirects the machine's own connections elsewhere (DNAT in OUTPUT)"
+            )
     elif name in _FIREWALL_LOADERS and (name != "nft" or "-f" in values or "--file" in values):
         files = [v for v in values if not v.startswith("-")] or ["-"]
         fed = [
@@ -499,11 +501,14 @@ def _redirects_own_traffic(values: list[str], flags: set[str]) -> bool:
     PREROUTING redirects (``--dport 80 -j REDIRECT --to-port 8080``) forward what comes in,
     which is how people put a server on a low port: not judged here.
     """
+
     def after(option: str) -> str:
         return values[values.index(option) + 1] if option in values[:-1] else ""
 
     table = after("-t") or after("--table")
-    chain = next((values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-A", "-I", "--append", "--insert")), "")
+    chain = next(
+        (values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-A", "-I", "--append", "--insert")), ""
+    )
     target = after("-j") or after("--jump")
     return table == "nat" and chain.upper() == "OUTPUT" and target.upper() in ("DNAT", "REDIRECT")
 
@@ -550,7 +555,11 @@ def _attributes(invocation: Invocation, home: str) -> Verdict | None:
         return None
     for target in targets:
         if _outside_project(target, home, invocation.cwd):
-            return _verdict(IMPAIR, invocation, f"changes whether {target} can be changed or deleted (immutable, append-only)")
+            return _verdict(
+                IMPAIR,
+                invocation,
+                f"changes whether {target} can be changed or deleted (immutable, append-only)",
+            )
     return None
 
 
@@ -575,7 +584,7 @@ def _agent_uninstaller(invocation: Invocation) -> Verdict | None:
     if "/" not in program:
         return None
     directories, _, leaf = program.rpartition("/")
-    if not any(_SECURITY.search(part) for part in directories.split("/") + [leaf] if part):
+    if not any(_SECURITY.search(part) for part in [*directories.split("/"), leaf] if part):
         return None
     if _UNINSTALL.search(leaf) or any(_UNINSTALL.search(w) for w in rest if not w.startswith("-")):
         return _verdict(IMPAIR, invocation, f"runs {program} to remove or stop a security agent")
