@@ -76,9 +76,7 @@ FLOORS = {
     "metasploit": {
         "persistence": 23,
         "privilege-escalation": 12,
-        # left: `echo SHUTDOWN | socat - UNIX-CONNECT:/run/clamav/clamd.ctl` (a command sent to a
-        # security daemon's control socket)
-        "defense-impairment": 15,
+        "defense-impairment": 16,
         "credential-access": 10,
     },
 }

@@ -536,6 +536,7 @@ def test_any_mode_with_i_or_a_on_a_file_outside_the_project_is_impairment(
         "/usr/local/qcloud/monitor/barad/admin/uninstall.sh 2>/dev/null 1>/dev/null",
         "bash /usr/local/qcloud/YunJing/uninst.sh",
         "sudo /usr/local/qcloud/stargate/admin/uninstall.sh",
+        "${sudo} /usr/local/qcloud/monitor/barad/admin/uninstall.sh",
         "/usr/local/cloudmonitor/CmsGoAgent.linux-${ARCH} uninstall",
         "/usr/local/aegis/aegis_client/aegis_10_75/AliYunDun stop",
         "yum remove bcm-agent -y",
@@ -597,3 +598,9 @@ def test_the_policy_and_the_profile_decide_what_a_locked_file_does() -> None:
 )
 def test_deleting_a_cloud_security_agents_files_is_impairment(command: str) -> None:
     assert verdict_of(command) == ("block", IMPAIR)
+
+
+def test_a_command_sent_to_a_security_agents_control_socket_is_impairment() -> None:
+    assert verdict_of("echo SHUTDOWN | socat - UNIX-CONNECT:/run/clamav/clamd.ctl") == ("block", IMPAIR)
+    assert verdict_of("echo SHUTDOWN | nc -U /var/run/clamav/clamd.ctl") == ("block", IMPAIR)
+    assert verdict_of("socat - UNIX-CONNECT:/tmp/app.sock") == ("allow", None)

@@ -576,7 +576,7 @@ def _agent_uninstaller(invocation: Invocation) -> Verdict | None:
         return None
     words = [invocation.command.static(w) or w for w in words[head:]]
     program, rest = words[0], words[1:]
-    if invocation.name in _SHELLS:
+    if invocation.name in _SHELLS or invocation.name.startswith("$"):  # bash X, ${sudo} X: X is what runs
         scripts = [w for w in rest if not w.startswith("-")]
         if not scripts:
             return None
@@ -588,6 +588,25 @@ def _agent_uninstaller(invocation: Invocation) -> Verdict | None:
         return None
     if _UNINSTALL.search(leaf) or any(_UNINSTALL.search(w) for w in rest if not w.startswith("-")):
         return _verdict(IMPAIR, invocation, f"runs {program} to remove or stop a security agent")
+    return None
+
+
+_SOCKET_ADDRESS = lazy_compile(r"^(?:UNIX-CONNECT|UNIX-CLIENT|UNIX-SENDTO|UNIX|LOCAL):([^,]+)", re.IGNORECASE)
+
+
+def _agent_socket(invocation: Invocation, home: str) -> Verdict | None:
+    """``echo SHUTDOWN | socat - UNIX-CONNECT:/run/clamav/clamd.ctl``: a command sent to a security
+    agent's control socket (Metasploit's disable_clamav)."""
+    if invocation.name not in ("socat", "nc", "ncat", "netcat"):
+        return None
+    values = _values(invocation)
+    paths = [m.group(1) for m in map(_SOCKET_ADDRESS.match, values) if m]
+    if invocation.name != "socat":
+        paths += [values[i + 1] for i, v in enumerate(values[:-1]) if v == "-U" or v == "--unixsock"]
+    for path in paths:
+        place = location(path, home=home, cwd=invocation.cwd)
+        if place is not None and place[0] == IMPAIR:
+            return _verdict(IMPAIR, invocation, f"talks to {path}, {place[1]}")
     return None
 
 
@@ -771,6 +790,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         or _logs(invocation, home)
         or _security_services(invocation)
         or _agent_uninstaller(invocation)
+        or _agent_socket(invocation, home)
         or _attributes(invocation, home)
         or _firewall(invocation)
         or _mandatory_access(invocation)
