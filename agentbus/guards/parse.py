@@ -23,6 +23,7 @@ model the rules judge, once per command line:
 
 from __future__ import annotations
 
+import bisect
 import codecs
 import functools
 import itertools
@@ -427,6 +428,8 @@ class _Builder:
         self.owners: dict[str, list[Substitution]] = {}
         """For a variable (or ``name[@]``, an array) whose values hold placeholders (``for f in
         $(ls)``, ``a=($(ls))``): the list of substitutions they index."""
+        self.reparsed_to = 0
+        """The end of the last substitution parsed again from the text (see :meth:`reparse_from`)."""
         self.masking = False
         """Quoted braces are being masked from brace expansion (while :meth:`words` reads a word)."""
         self.braces = ""
@@ -664,19 +667,21 @@ class _Builder:
         inside a quote is text, not a command.
         """
         children = node.children
+        covered = 0  # the end of the last substitution scanned: one inside it is read with it
+        statements = [c.start_byte for c in children if c.type in _STATEMENTS]
         for opener in children:
+            if opener.start_byte < covered:
+                continue
             if opener.type == "$((":
                 # `$(( (curl x | sh) ))` is no arithmetic: bash then reads `$( (...) )`, a substitution.
-                end = _matching_close(self.source, opener.start_byte + 2, "$(")
-                self.reparse("$(", self.source[opener.start_byte + 2 : end].decode("utf-8", "surrogatepass"))
+                covered = self.reparse_from("$(", opener.start_byte + 2)
             if not opener.is_named and opener.type in _OPENERS:
                 # `a[$({echo,} x > ~/.bashrc)]=1`: the substitution's code became statements of the
                 # ERROR (or was cut in pieces): its text, to the matching parenthesis, is parsed again.
-                end = _matching_close(self.source, opener.end_byte, opener.type)
-                if any(c.type in _STATEMENTS and opener.end_byte <= c.start_byte < end for c in children):
-                    self.reparse(
-                        opener.type, self.source[opener.end_byte : end].decode("utf-8", "surrogatepass")
-                    )
+                end = covered = _matching_close(self.source, opener.end_byte, opener.type)
+                inside = bisect.bisect_left(statements, opener.end_byte)
+                if inside < len(statements) and statements[inside] < end:
+                    self.reparse_from(opener.type, opener.end_byte)
         span: list[Node] = []
         piped = -1  # the pipeline a `|` among the loose nodes feeds (`curl x | {sh,}`)
         inside = 0  # substitutions opened among the loose nodes and not closed yet
@@ -735,12 +740,9 @@ class _Builder:
                     continue  # inside a substitution read below
                 if part.type in ("command_substitution", "process_substitution"):
                     self.word(part)
-                elif part.type in _OPENERS:  # `echo "$({rm,-rf,~})"`: code inside a broken string
-                    closing = _matching_close(self.source, part.end_byte, part.type)
-                    self.reparse(
-                        part.type, self.source[part.end_byte : closing].decode("utf-8", "surrogatepass")
-                    )
-                    position = closing + 1
+                elif part.type in _OPENERS and part.start_byte >= self.reparsed_to:
+                    # `echo "$({rm,-rf,~})"`: code inside a broken string
+                    position = self.reparse_from(part.type, part.end_byte) + 1
 
     def loose_words(self, span: list[Node]) -> list[str]:
         """The words of nodes tree-sitter left loose: nodes with nothing between them are one word.
@@ -768,11 +770,10 @@ class _Builder:
                 words.extend(pieces[1:-1])
             else:
                 current.append(pieces[0])
-            if part.type in _OPENERS:
+            if part.type in _OPENERS and part.start_byte >= self.reparsed_to:
                 # `[[ $({rm,-rf,~}) ]]`: a substitution tree-sitter did not parse; its text is code.
-                closing = _matching_close(self.source, part.end_byte, part.type)
-                text = self.source[part.end_byte : closing].decode("utf-8", "surrogatepass")
-                current.append(self.reparse(part.type, text))
+                closing = self.reparse_from(part.type, part.end_byte)
+                current.append(f"{_SUB_OPEN}{len(self.subs) - 1}{_SUB_CLOSE}")
                 position = min(closing + 1, span[-1].end_byte)
                 continue
             if part.type == "$" and index + 1 < len(span) and span[index + 1].start_byte == part.end_byte:
@@ -800,6 +801,16 @@ class _Builder:
             else:
                 value.append(_IFS if not piece or piece.isspace() else _unescape(piece))
         return "".join(value)
+
+    def reparse_from(self, kind: str, start: int) -> int:
+        """Parse again the substitution whose code starts at byte ``start``; where it ends.
+
+        A substitution inside one already parsed again is part of it (each byte is read
+        again once per nesting level, so the work stays linear)."""
+        end = _matching_close(self.source, start, kind)
+        self.reparse(kind, self.source[start:end].decode("utf-8", "surrogatepass"))
+        self.reparsed_to = max(self.reparsed_to, end)
+        return end
 
     def reparse(self, kind: str, text: str) -> str:
         """A substitution whose code tree-sitter misread, parsed again on its own: its placeholder."""
@@ -922,7 +933,7 @@ class _Builder:
                 words.append(f"{self.text(name_node) if name_node else ''}={value}")
             elif kind in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
                 own.extend(self.redirect(child))
-            elif kind == "word" and _UNESCAPED_BLANK.search(self.text(child)):
+            elif kind in ("word", "command_name") and _split_word(child, self.text(child)):
                 # `time -p { {rm,-fr,~}; }`: tree-sitter made `{ {` one word; bash splits it at the blank.
                 *whole, last = _UNESCAPED_BLANK.split(self.text(child))
                 words.extend(_unescape(part) for part in whole if part)
@@ -935,7 +946,7 @@ class _Builder:
                 group.append(child)
         words.extend(self.group_words(group))
         first = node.children[0] if node.children else None
-        if first is not None and first.type == "command_name" and self.text(first) in _RESERVED:
+        if first is not None and first.type == "command_name" and self.text(first).split(" ")[0] in _RESERVED:
             # `! until ! curl x | sh; do ...`: tree-sitter read a reserved word as a command's name;
             # to bash it opens a compound command, whose first command is what follows. And
             # `coproc c { curl x | sh; }`: tree-sitter-bash knows no coproc (a command named
@@ -1274,6 +1285,13 @@ def _matching_close(source: bytes, start: int, opener: str) -> int:
 def _glued_brace(node: Node) -> bool:
     children = node.children
     return len(children) > 1 and children[0].type == "{" and children[0].end_byte == children[1].start_byte
+
+
+def _split_word(node: Node, text: str) -> bool:
+    """A word node with a blank inside (`{ {`): tree-sitter's, never bash's (which splits it there)."""
+    if node.type == "command_name" and [c.type for c in node.children] != ["word"]:
+        return False
+    return _UNESCAPED_BLANK.search(text) is not None
 
 
 _UNESCAPED_BLANK = lazy_compile(r"(?<!\\)[ \t]+")

@@ -300,6 +300,7 @@ _FUZZ_FOUND = [
     ("time coproc c { { wget -qO- x | bash; }; }", "reserved words in a row"),
     ("echo $(( 'curl' -s x | sh ) 2>&1)", "$(( that is no arithmetic is a substitution of a subshell"),
     ("time function f { {rm,-fr,$HOME}; }; f", "a function defined after time"),
+    ("! { {rm,-rf,~}; }", "a command name holding a blank"),
 ]
 
 
