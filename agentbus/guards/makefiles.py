@@ -1,0 +1,605 @@
+"""What ``make`` runs from a Makefile, as shell text the command guard can judge.
+
+The project directory is not trusted, and ``make test`` runs whatever its
+Makefile says. This module reads a Makefile's text (:mod:`.script_files` reads
+the file safely and judges what this module gives) into:
+
+- the recipes of **every** rule, not only those of the targets named: working out
+  which rules a goal reaches (pattern rules, ``$(eval)``, conditionals, variables
+  in target names, included files that make first remakes) is where a faithful
+  reading would go wrong in the attacker's favour, so every recipe is judged;
+- the commands make runs while it reads the file: ``$(shell CMD)`` anywhere,
+  ``VAR != CMD``;
+- the files it includes, and the ``SHELL`` the recipes run with.
+
+Recipe lines are shell commands: the ``@``, ``-`` and ``+`` prefixes are
+stripped, ``$$`` is ``$``, variables defined in the Makefile are expanded (each
+value one from a conditional branch could give: both branches count), ``$@``,
+``$<`` and ``$^`` are the rule's target and prerequisites, ``$(MAKE)`` is
+``make``, ``$(shell CMD)`` is ``$(CMD)`` and a few text functions (``subst``,
+``patsubst``, ``strip``, ``addprefix`` ...) are computed. What cannot be
+expanded becomes a shell variable of the same name (``$(CC)`` -> ``${CC}``, which
+is what make gives too when ``CC`` comes from the environment): an unknown word.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+
+from ..frozen import Frozen
+from ..lazy_regex import lazy_compile
+from .budget import spend
+
+__all__ = ["MAX_VALUES", "Makefile", "Recipe", "read_makefile"]
+
+MAX_VALUES = 8
+"""How many values a variable (or a recipe, once expanded) may have; past that it cannot be judged."""
+_MAX_EXPANSION = 64 * 1024
+"""The longest expansion of one line: a variable that doubles itself is not expanded further."""
+_MAX_NESTING = 24
+
+
+class Recipe(Frozen):
+    """The recipe of one rule: its first line in the file and the shell text (lines kept apart)."""
+
+    __slots__ = ("line", "target", "texts")
+
+    line: int
+    target: str
+    texts: tuple[str, ...]
+    """The recipe as shell text, once per way its variables expand (at most :data:`MAX_VALUES`)."""
+
+    def __init__(self, line: int, target: str, texts: tuple[str, ...]) -> None:
+        set_field = object.__setattr__
+        set_field(self, "line", line)
+        set_field(self, "target", target)
+        set_field(self, "texts", texts)
+
+
+class Makefile(Frozen):
+    """What a Makefile makes run: recipes, commands run while reading it, includes, its ``SHELL``."""
+
+    __slots__ = ("includes", "problem", "reading", "recipes", "shells")
+
+    recipes: tuple[Recipe, ...]
+    reading: tuple[tuple[int, str], ...]
+    """(line, shell command) run while make reads the file: ``$(shell ...)``, ``!=``."""
+    includes: tuple[str, ...]
+    shells: tuple[str, ...]
+    """The values ``SHELL`` is given (empty: ``/bin/sh``)."""
+    problem: str
+    """Why part of it cannot be judged (too many values), else empty."""
+
+    def __init__(
+        self,
+        recipes: tuple[Recipe, ...],
+        reading: tuple[tuple[int, str], ...],
+        includes: tuple[str, ...],
+        shells: tuple[str, ...],
+        problem: str,
+    ) -> None:
+        set_field = object.__setattr__
+        set_field(self, "recipes", recipes)
+        set_field(self, "reading", reading)
+        set_field(self, "includes", includes)
+        set_field(self, "shells", shells)
+        set_field(self, "problem", problem)
+
+
+_ASSIGNMENT = lazy_compile(
+    r"^(?P<prefix>(?:(?:export|override|private|unexport)\s+)*)(?P<name>[^\s:#=!?+]+)\s*"
+    r"(?P<op>:::=|::=|:=|\?=|\+=|!=|=)\s*(?P<value>.*)$"
+)
+_DEFINE = lazy_compile(
+    r"^(?:(?:export|override|private)\s+)*define\s+(?P<name>[^\s:#=!?+]+)\s*(?P<op>\S*)\s*$"
+)
+_CONDITIONAL = lazy_compile(r"^(?:else\s*)?(?:ifeq|ifneq|ifdef|ifndef)\b|^else\b|^endif\b")
+_INCLUDE = lazy_compile(r"^(?:-include|sinclude|include)\s+(?P<files>.*)$")
+_SHELL_CALL = "shell "
+
+
+class _Reader:
+    """One Makefile's text read line by line (directives, rules, recipes)."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = text.replace("\r\n", "\n").split("\n")
+        self.variables: dict[str, list[str]] = {}
+        self.recipes: list[tuple[int, str, str, list[tuple[int, str]]]] = []
+        """(first line, target, prerequisites, [(line, raw recipe line)]) per rule."""
+        self.reading: list[tuple[int, str]] = []
+        self.includes: list[str] = []
+        self.problem = ""
+        self.prefix = "\t"
+        self.fixed: set[str] = set()
+        """Variables set on make's command line: the file's assignments do not change them."""
+        self.depth = 0
+        """How many conditionals enclose the line: an assignment there may or may not happen."""
+
+    # -- reading ----------------------------------------------------------------------------------
+
+    def read(self) -> None:
+        index = 0
+        rule: tuple[int, str, str, list[tuple[int, str]]] | None = None
+        while index < len(self.lines):
+            spend()
+            number = index + 1
+            line = self.lines[index]
+            if line.startswith(self.prefix) and rule is not None:
+                text, index = self.recipe_line(index)
+                rule[3].append((number, text))
+                continue
+            logical, index = self.logical_line(index)
+            stripped = _uncommented(logical).strip()
+            if not stripped:
+                continue
+            define = _DEFINE.match(stripped)
+            if define is not None:
+                body, index = self.define_body(index)
+                self.assign(define.group("name"), define.group("op") or "=", body, number)
+                continue
+            if _CONDITIONAL.match(stripped):
+                word = stripped.split()[0]
+                self.depth += 1 if word.startswith("if") else -1 if word == "endif" else 0
+                self.depth = max(self.depth, 0)
+                self.shell_calls(stripped, number)
+                continue
+            include = _INCLUDE.match(stripped)
+            if include is not None:
+                self.includes.extend(v for v in self.expand(include.group("files"))[0].split() if v)
+                self.shell_calls(include.group("files"), number)
+                continue
+            assignment = _ASSIGNMENT.match(stripped)
+            if assignment is not None:
+                name, op, value = assignment.group("name", "op", "value")
+                self.assign(name, op, value, number, forced="override" in assignment.group("prefix"))
+                continue
+            if ":" in stripped:
+                rule = self.rule(stripped, number)
+                continue
+            self.shell_calls(stripped, number)  # $(eval ...), $(info ...): what it calls runs now
+
+    def recipe_line(self, index: int) -> tuple[str, int]:
+        """A recipe line with its continuation lines (make hands the backslash-newlines to the shell)."""
+        parts = [self.lines[index][len(self.prefix) :]]
+        while _continued(parts[-1]) and index + 1 < len(self.lines):
+            index += 1
+            following = self.lines[index]
+            parts.append(following[1:] if following.startswith("\t") else following)
+        return "\n".join(parts), index + 1
+
+    def logical_line(self, index: int) -> tuple[str, int]:
+        parts = [self.lines[index]]
+        while _continued(parts[-1]) and index + 1 < len(self.lines):
+            parts[-1] = parts[-1][:-1]
+            index += 1
+            parts.append(self.lines[index].lstrip())
+        return " ".join(parts), index + 1
+
+    def define_body(self, index: int) -> tuple[str, int]:
+        body: list[str] = []
+        nested = 0
+        while index < len(self.lines):
+            line = self.lines[index]
+            index += 1
+            word = line.strip().split()[0] if line.strip() else ""
+            if word == "endef" and nested == 0:
+                break
+            nested += word == "define"
+            nested -= word == "endef"
+            body.append(line)
+        return "\n".join(body), index
+
+    def rule(self, stripped: str, number: int) -> tuple[int, str, str, list[tuple[int, str]]]:
+        targets, _, rest = stripped.partition(":")
+        rest = rest.lstrip(":&")
+        prerequisites, semicolon, inline = rest.partition(";")
+        target_variable = _ASSIGNMENT.match(prerequisites.strip())
+        if target_variable is not None:  # target: VAR = value (a target-specific variable)
+            self.assign(target_variable.group("name"), target_variable.group("op"),
+                        target_variable.group("value"), number, conditional=True)  # fmt: skip
+        else:
+            self.shell_calls(targets + " " + prerequisites, number)
+        found: tuple[int, str, str, list[tuple[int, str]]] = (
+            number,
+            targets.strip(),
+            prerequisites.strip(),
+            [],
+        )
+        if semicolon:
+            found[3].append((number, inline.strip()))
+        if target_variable is None:
+            self.recipes.append(found)
+        return found
+
+    # -- variables --------------------------------------------------------------------------------
+
+    def assign(
+        self, name: str, op: str, value: str, number: int, *, conditional: bool = False, forced: bool = False
+    ) -> None:
+        name = self.expand(name)[0].strip()
+        if name in self.fixed and not forced:
+            self.shell_calls(value, number)
+            return
+        if name == ".RECIPEPREFIX":
+            self.prefix = value[:1] or "\t"
+            return
+        if op == "!=":
+            self.reading.append((number, value))  # VAR != CMD: the shell runs CMD now
+            self.shell_calls(value, number)
+            value = "${" + _shell_name(name) + "}"
+        elif op in (":=", "::=", ":::="):
+            self.shell_calls(value, number)
+            value = self.expand(value)[0] if op != ":::=" else value
+        else:
+            self.shell_calls(value, number)
+        old = self.variables.get(name)
+        if op == "+=" and old:
+            values = [f"{before} {value}".strip() for before in old]
+        elif op == "?=" and old:
+            values = old
+        else:
+            values = [value]
+        if (self.depth or conditional) and old is not None:
+            values = list(dict.fromkeys([*old, *values]))  # maybe assigned: both values may be
+        elif (self.depth or conditional) and op != "+=":
+            values = list(dict.fromkeys(["", *values]))
+        if len(values) > MAX_VALUES:
+            self.problem = f"the variable {name} takes more than {MAX_VALUES} values"
+            values = values[-MAX_VALUES:]
+        self.variables[name] = values
+
+    def shell_calls(self, text: str, number: int) -> None:
+        """Record the ``$(shell CMD)`` calls in ``text``: they run while make reads the file."""
+        if "$(" + _SHELL_CALL not in text and "${" + _SHELL_CALL not in text:
+            return
+        for expanded in self.expand(text):
+            index = expanded.find("$(")
+            while index >= 0:
+                end = _closing(expanded, index + 1)
+                if end < 0:
+                    break
+                self.reading.append((number, expanded[index + 2 : end]))
+                index = expanded.find("$(", end)
+
+    def expand(self, text: str, automatic: dict[str, str] | None = None) -> list[str]:
+        """``text`` with its variable references and functions expanded: each way it may expand."""
+        results = _Expander(self, automatic or {}).text(text, 0)
+        if len(results) > MAX_VALUES:
+            self.problem = f"a line expands in more than {MAX_VALUES} ways"
+        return results[:MAX_VALUES]
+
+    def makefile(self) -> Makefile:
+        recipes = []
+        for _, targets, prerequisites, lines in self.recipes:
+            if not lines:
+                continue
+            first = lines[0][0]
+            padded: list[str] = []
+            reached = first
+            for line, raw in lines:
+                padded.extend([""] * max(0, line - reached))  # comments and blank lines between
+                command = _recipe_command(raw)
+                padded.append(command)
+                reached = max(reached, line) + command.count("\n") + 1
+            automatic = {
+                "@": targets.split()[0] if targets.split() else "",
+                "<": prerequisites.split()[0] if prerequisites.split() else "",
+                "^": prerequisites,
+                "+": prerequisites,
+            }
+            texts = self.expand("\n".join(padded), automatic)
+            recipes.append(Recipe(first, targets, tuple(texts)))
+        shells = tuple(v for v in self.variables.get("SHELL", []) if v.strip())
+        return Makefile(tuple(recipes), tuple(self.reading), tuple(self.includes), shells, self.problem)
+
+
+class _Expander:
+    """Make's ``$`` references expanded into the values they may take."""
+
+    def __init__(self, reader: _Reader, automatic: dict[str, str]) -> None:
+        self.reader = reader
+        self.automatic = automatic
+
+    def text(self, text: str, depth: int) -> list[str]:
+        results = [""]
+        index = 0
+        while index < len(text):
+            spend()
+            dollar = text.find("$", index)
+            if dollar < 0:
+                results = [r + text[index:] for r in results]
+                break
+            results = [r + text[index:dollar] for r in results]
+            if dollar + 1 >= len(text):
+                results = [r + "$" for r in results]
+                break
+            char = text[dollar + 1]
+            if char == "$":
+                values, index = ["$$"], dollar + 2  # make's $$ is the shell's $: kept for it
+            elif char in "({":
+                end = _closing(text, dollar + 1)
+                if end < 0:
+                    values, index = [text[dollar:]], len(text)
+                else:
+                    values, index = self.reference(text[dollar + 2 : end], char, depth), end + 1
+            else:
+                values, index = self.variable(char, depth), dollar + 2
+            results = _product(results, values)
+            if len(results) > MAX_VALUES:
+                self.reader.problem = f"a line expands in more than {MAX_VALUES} ways"
+            if any(len(r) > _MAX_EXPANSION for r in results):
+                self.reader.problem = "a line expands to more than the guard reads"
+                return [r[:_MAX_EXPANSION] for r in results]
+        return results
+
+    def reference(self, inner: str, bracket: str, depth: int) -> list[str]:
+        if depth > _MAX_NESTING:
+            return ["${MAKE_NESTED}"]
+        function, _, arguments = inner.partition(" ")
+        if function in _FUNCTIONS and arguments:
+            return _FUNCTIONS[function](self, arguments, depth + 1)
+        if ":" in inner and "=" in inner:  # $(VAR:.c=.o): a substitution reference
+            name, _, pattern = inner.partition(":")
+            values = self.variable(name, depth)
+            old, _, new = pattern.partition("=")
+            return [" ".join(_patsubst(old, new, w) for w in v.split()) for v in values]
+        names = self.text(inner, depth + 1)
+        return [value for name in names for value in self.variable(name.strip(), depth)]
+
+    def variable(self, name: str, depth: int) -> list[str]:
+        if name in self.automatic:
+            return [self.automatic[name]]
+        if name in ("MAKE", "MAKE_COMMAND"):
+            return ["make"]
+        if name in ("@D", "@F", "<D", "<F", "*", "?", "|", "%", "*D", "*F"):
+            return ["${MAKE_AUTOMATIC}"]
+        values = self.reader.variables.get(name)
+        if values is None:
+            return ["${" + _shell_name(name) + "}"]  # an unknown word: the environment's, or nothing
+        if depth > _MAX_NESTING:
+            return ["${" + _shell_name(name) + "}"]
+        found: list[str] = []
+        for value in values:
+            found.extend(self.text(value, depth + 1))
+        found = list(dict.fromkeys(found))
+        if len(found) > MAX_VALUES:
+            self.reader.problem = f"the variable {name} takes more than {MAX_VALUES} values"
+        return found[: MAX_VALUES * 2]
+
+    def arguments(self, arguments: str, depth: int) -> list[list[str]]:
+        return [self.text(part, depth) for part in _split_arguments(arguments)]
+
+
+_Function = Callable[["_Expander", str, int], list[str]]
+
+
+def _shell(expander: _Expander, arguments: str, depth: int) -> list[str]:
+    return [f"$({command})" for command in expander.text(arguments, depth)]
+
+
+def _subst(expander: _Expander, arguments: str, depth: int) -> list[str]:
+    parts = expander.arguments(arguments, depth)
+    if len(parts) < 3:
+        return ["${MAKE_FUNCTION}"]
+    return [t.replace(f, r) if f else t for f in parts[0] for r in parts[1] for t in parts[2]]
+
+
+def _patsubst_function(expander: _Expander, arguments: str, depth: int) -> list[str]:
+    parts = expander.arguments(arguments, depth)
+    if len(parts) < 3:
+        return ["${MAKE_FUNCTION}"]
+    return [
+        " ".join(_patsubst(old.strip(), new.strip(), word) for word in text.split())
+        for old in parts[0]
+        for new in parts[1]
+        for text in parts[2]
+    ]
+
+
+def _strip(expander: _Expander, arguments: str, depth: int) -> list[str]:
+    return [" ".join(v.split()) for v in expander.text(arguments, depth)]
+
+
+def _affix(prefix: bool) -> _Function:
+    def compute(expander: _Expander, arguments: str, depth: int) -> list[str]:
+        parts = expander.arguments(arguments, depth)
+        if len(parts) < 2:
+            return ["${MAKE_FUNCTION}"]
+        return [
+            " ".join((a + w) if prefix else (w + a) for w in words.split())
+            for a in parts[0]
+            for words in parts[1]
+        ]
+
+    return compute
+
+
+def _if(expander: _Expander, arguments: str, depth: int) -> list[str]:
+    parts = _split_arguments(arguments)
+    found: list[str] = []
+    for branch in parts[1:3]:  # then and else: either may be taken
+        found.extend(expander.text(branch, depth))
+    return found or [""]
+
+
+def _call(expander: _Expander, arguments: str, depth: int) -> list[str]:
+    parts = expander.arguments(arguments, depth)
+    if not parts:
+        return ["${MAKE_FUNCTION}"]
+    found: list[str] = []
+    for name in parts[0]:
+        automatic = dict(expander.automatic)
+        for number, values in enumerate(parts[1:], start=1):
+            automatic[str(number)] = values[0] if values else ""
+        inner = _Expander(expander.reader, automatic)
+        found.extend(inner.variable(name.strip(), depth + 1))
+    return found
+
+
+def _joined(expander: _Expander, arguments: str, depth: int) -> list[str]:
+    """A function the guard does not compute: what its arguments run is kept, its value is unknown."""
+    commands = [value for value in expander.text(arguments, depth) if "$(" in value]
+    return [f"${{MAKE_FUNCTION}}{' '.join(commands)}" if commands else "${MAKE_FUNCTION}"]
+
+
+def _first_argument(expander: _Expander, arguments: str, depth: int) -> list[str]:
+    """``$(eval TEXT)``, ``$(value V)``, ``$(foreach v,list,TEXT)``: kept as text to judge."""
+    return expander.text(arguments, depth)
+
+
+_FUNCTIONS: dict[str, _Function] = {
+    "shell": _shell,
+    "subst": _subst,
+    "patsubst": _patsubst_function,
+    "strip": _strip,
+    "addprefix": _affix(True),
+    "addsuffix": _affix(False),
+    "if": _if,
+    "or": _if,
+    "and": _if,
+    "call": _call,
+    "eval": _first_argument,
+    "foreach": _joined,
+    "value": _first_argument,
+    "wildcard": _joined,
+    "filter": _joined,
+    "filter-out": _joined,
+    "sort": _strip,
+    "firstword": _joined,
+    "lastword": _joined,
+    "word": _joined,
+    "wordlist": _joined,
+    "words": _joined,
+    "notdir": _joined,
+    "dir": _joined,
+    "basename": _joined,
+    "suffix": _joined,
+    "realpath": _joined,
+    "abspath": _joined,
+    "join": _joined,
+    "findstring": _joined,
+    "origin": _joined,
+    "flavor": _joined,
+    "error": _joined,
+    "warning": _joined,
+    "info": _joined,
+    "file": _joined,
+    "let": _joined,
+    "intcmp": _joined,
+    "guile": _joined,
+}
+"""The functions the guard computes (or, for ``_joined``, whose arguments it keeps to judge)."""
+
+
+# -- text helpers -----------------------------------------------------------------------------------
+
+
+def _continued(line: str) -> bool:
+    """Whether a line ends in an odd number of backslashes (it continues on the next)."""
+    trailing = len(line) - len(line.rstrip("\\"))
+    return trailing % 2 == 1
+
+
+def _uncommented(line: str) -> str:
+    """A makefile line without its comment (``\\#`` is a literal ``#``)."""
+    index = 0
+    while True:
+        index = line.find("#", index)
+        if index < 0:
+            return line
+        if index and line[index - 1] == "\\":
+            index += 1
+            continue
+        return line[:index]
+
+
+def _closing(text: str, start: int) -> int:
+    """The index of the bracket that closes the one at ``start`` (``(`` or ``{``), or -1."""
+    opening = text[start]
+    closing = ")" if opening == "(" else "}"
+    depth = 0
+    for index in range(start, len(text)):
+        char = text[index]
+        if char == opening:
+            depth += 1
+        elif char == closing:
+            depth -= 1
+            if depth == 0:
+                return index
+    return -1
+
+
+def _split_arguments(arguments: str) -> list[str]:
+    """A function's arguments split at top-level commas."""
+    parts: list[str] = []
+    depth = 0
+    current: list[str] = []
+    for char in arguments:
+        if char in "({":
+            depth += 1
+        elif char in ")}":
+            depth -= 1
+        if char == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    parts.append("".join(current))
+    return parts
+
+
+def _patsubst(old: str, new: str, word: str) -> str:
+    if "%" not in old:
+        return new if word == old else word
+    head, _, tail = old.partition("%")
+    if word.startswith(head) and word.endswith(tail) and len(word) >= len(head) + len(tail):
+        stem = word[len(head) : len(word) - len(tail)]
+        return new.replace("%", stem, 1) if "%" in new else new
+    return word
+
+
+def _product(results: list[str], values: list[str]) -> list[str]:
+    combined = list(dict.fromkeys(r + v for r in results for v in values))
+    return combined[: MAX_VALUES * 2]
+
+
+def _shell_name(name: str) -> str:
+    cleaned = re.sub(r"\W", "_", name)
+    return cleaned if cleaned and not cleaned[0].isdigit() else f"MAKE_{cleaned}"
+
+
+def _recipe_command(raw: str) -> str:
+    """A recipe line as the shell gets it: without make's ``@``, ``-`` and ``+`` prefixes."""
+    stripped = raw.lstrip()
+    while stripped[:1] in ("@", "-", "+") and stripped:
+        stripped = stripped[1:].lstrip()
+    return stripped
+
+
+def read_makefile(text: str, overrides: Sequence[str] = ()) -> Makefile:
+    """The recipes, parse-time commands, includes and ``SHELL`` of a Makefile's text.
+
+    ``overrides``: ``VAR=value`` from make's command line (they win over the file's
+    assignments), ``env:VAR=value`` from its environment (the file's win over them).
+    """
+    reader = _Reader(text)
+    for override in overrides:
+        weak = override.startswith("env:")
+        name, _, value = override.removeprefix("env:").partition("=")
+        name = name.rstrip(":?+!")
+        if name:
+            reader.variables[name] = [value]
+            if not weak:
+                reader.fixed.add(name)
+    reader.read()
+    return reader.makefile()
+
+
+def recipe_lines(makefile: Makefile) -> Iterator[tuple[int, str]]:
+    """(first line, shell text) of every recipe and parse-time command, each way it expands."""
+    for recipe in makefile.recipes:
+        for text in recipe.texts:
+            yield recipe.line, text.replace("$$", "$")
+    for line, command in makefile.reading:
+        yield line, command.replace("$$", "$")
