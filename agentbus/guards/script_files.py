@@ -515,8 +515,8 @@ class _Judging:
             return verdict
         for shell in made.shells:
             program = shell.split()[0] if shell.split() else ""
-            if posixpath.basename(program) in SHELLS or program in ("/usr/bin/env", "env"):
-                continue
+            if program in SHELLS or program == "env" or program.startswith(("/bin/", "/usr/bin/")):
+                continue  # a shell on the PATH or the system's: a program, not the project's script
             if "/" not in program:
                 verdict = self.unjudged(
                     shown, f"its recipes run with SHELL={shell}, which the guard does not read"
