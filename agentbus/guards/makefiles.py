@@ -4,10 +4,12 @@ The project directory is not trusted, and ``make test`` runs whatever its
 Makefile says. This module reads a Makefile's text (:mod:`.script_files` reads
 the file safely and judges what this module gives) into:
 
-- the recipes of **every** rule, not only those of the targets named: working out
-  which rules a goal reaches (pattern rules, ``$(eval)``, conditionals, variables
-  in target names, included files that make first remakes) is where a faithful
-  reading would go wrong in the attacker's favour, so every recipe is judged;
+- its rules: targets, prerequisites and recipes; :func:`running` gives the rules a
+  goal reaches (the goal's, its prerequisites' and so on; every pattern and suffix
+  rule once a target has no explicit recipe; the makefile's own rule, which make
+  runs first). Where that cannot be worked out faithfully (``$(eval)``, second
+  expansion, static pattern rules, included makefiles whose rules join the graph,
+  target names computed as make runs) every recipe counts;
 - the commands make runs while it reads the file: ``$(shell CMD)`` anywhere,
   ``VAR != CMD``;
 - the files it includes, and the ``SHELL`` the recipes run with.
@@ -31,7 +33,7 @@ from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from .budget import spend
 
-__all__ = ["MAX_VALUES", "Makefile", "Recipe", "read_makefile"]
+__all__ = ["MAX_VALUES", "Makefile", "Recipe", "read_makefile", "recipe_lines", "running"]
 
 MAX_VALUES = 8
 """How many values a variable (or a recipe, once expanded) may have; past that it cannot be judged."""
@@ -41,28 +43,49 @@ _MAX_NESTING = 24
 
 
 class Recipe(Frozen):
-    """The recipe of one rule: its first line in the file and the shell text (lines kept apart)."""
+    """One rule: where it starts, its targets and prerequisites (expanded), and its recipe as shell text."""
 
-    __slots__ = ("line", "target", "texts")
+    __slots__ = ("line", "prerequisites", "target", "targets", "texts")
 
     line: int
     target: str
+    """The targets as written."""
+    targets: tuple[str, ...]
+    prerequisites: tuple[str, ...]
+    """Normal and order-only, every value their variables may take."""
     texts: tuple[str, ...]
-    """The recipe as shell text, once per way its variables expand (at most :data:`MAX_VALUES`)."""
+    """The recipe as shell text, once per way its variables expand (at most :data:`MAX_VALUES`);
+    empty for a rule without a recipe."""
 
-    def __init__(self, line: int, target: str, texts: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        line: int,
+        target: str,
+        texts: tuple[str, ...],
+        targets: tuple[str, ...] = (),
+        prerequisites: tuple[str, ...] = (),
+    ) -> None:
         set_field = object.__setattr__
         set_field(self, "line", line)
         set_field(self, "target", target)
         set_field(self, "texts", texts)
+        set_field(self, "targets", targets)
+        set_field(self, "prerequisites", prerequisites)
 
 
 class Makefile(Frozen):
     """What a Makefile makes run: recipes, commands run while reading it, includes, its ``SHELL``."""
 
-    __slots__ = ("includes", "problem", "reading", "recipes", "shells")
+    __slots__ = ("default_goals", "includes", "problem", "reading", "recipes", "shells", "unsure")
 
     recipes: tuple[Recipe, ...]
+    """Every rule, in the order of the file."""
+    default_goals: tuple[str, ...]
+    """The goal of a bare ``make`` (``.DEFAULT_GOAL``, else the first target; more than one when
+    a conditional may skip the first)."""
+    unsure: str
+    """Why the rules a goal reaches cannot be worked out (``$(eval)``, includes ...): every recipe
+    counts then. Empty when they can."""
     reading: tuple[tuple[int, str], ...]
     """(line, shell command) run while make reads the file: ``$(shell ...)``, ``!=``."""
     includes: tuple[str, ...]
@@ -78,8 +101,12 @@ class Makefile(Frozen):
         includes: tuple[str, ...],
         shells: tuple[str, ...],
         problem: str,
+        default_goals: tuple[str, ...] = (),
+        unsure: str = "every recipe",
     ) -> None:
         set_field = object.__setattr__
+        set_field(self, "default_goals", default_goals)
+        set_field(self, "unsure", unsure)
         set_field(self, "recipes", recipes)
         set_field(self, "reading", reading)
         set_field(self, "includes", includes)
@@ -107,6 +134,9 @@ class _Reader:
         self.variables: dict[str, list[str]] = {}
         self.recipes: list[tuple[int, str, str, list[tuple[int, str]]]] = []
         """(first line, target, prerequisites, [(line, raw recipe line)]) per rule."""
+        self.depths: list[int] = []
+        """How many conditionals enclose each rule (a goal in one may not be defined)."""
+        self.unsure = ""
         self.reading: list[tuple[int, str]] = []
         self.includes: list[str] = []
         self.problem = ""
@@ -144,6 +174,10 @@ class _Reader:
                 self.depth = max(self.depth, 0)
                 self.shell_calls(stripped, number)
                 continue
+            if "$(eval" in stripped or "${eval" in stripped or stripped.startswith(".SECONDEXPANSION"):
+                self.unsure = (
+                    self.unsure or f"line {number} defines rules as it runs ($(eval), second expansion)"
+                )
             include = _INCLUDE.match(stripped)
             if include is not None:
                 self.includes.extend(v for v in self.expand(include.group("files"))[0].split() if v)
@@ -210,6 +244,9 @@ class _Reader:
             found[3].append((number, inline.strip()))
         if target_variable is None:
             self.recipes.append(found)
+            self.depths.append(self.depth)
+            if ":" in prerequisites or "(" in targets.replace("$(", "").replace("${", ""):
+                self.unsure = self.unsure or f"line {number} is a static pattern or archive rule"
         return found
 
     # -- variables --------------------------------------------------------------------------------
@@ -270,28 +307,72 @@ class _Reader:
         return results[:MAX_VALUES]
 
     def makefile(self) -> Makefile:
-        recipes = []
-        for _, targets, prerequisites, lines in self.recipes:
-            if not lines:
-                continue
-            first = lines[0][0]
-            padded: list[str] = []
-            reached = first
-            for line, raw in lines:
-                padded.extend([""] * max(0, line - reached))  # comments and blank lines between
-                command = _recipe_command(raw)
-                padded.append(command)
-                reached = max(reached, line) + command.count("\n") + 1
-            automatic = {
-                "@": targets.split()[0] if targets.split() else "",
-                "<": prerequisites.split()[0] if prerequisites.split() else "",
-                "^": prerequisites,
-                "+": prerequisites,
-            }
-            texts = self.expand("\n".join(padded), automatic)
-            recipes.append(Recipe(first, targets, tuple(texts)))
+        recipes: list[Recipe] = []
+        for first_line, targets, prerequisites, lines in self.recipes:
+            names = _words(self.expand(targets))
+            wanted = _words(self.expand(prerequisites.replace("|", " ")))
+            texts: tuple[str, ...] = ()
+            if lines:
+                texts = tuple(self.expand(_recipe_text(lines), _automatic(targets, prerequisites)))
+            recipes.append(Recipe(lines[0][0] if lines else first_line, targets, texts, names, wanted))
+        default_goals = self.default_goals(recipes)
+        unsure = self.unsure
+        if self.includes:
+            unsure = unsure or "it includes other makefiles, whose rules join its own"
+        if any("${" in name or "$(" in name for recipe in recipes for name in recipe.targets):
+            unsure = unsure or "a target's name is computed as make runs"
         shells = tuple(v for v in self.variables.get("SHELL", []) if v.strip())
-        return Makefile(tuple(recipes), tuple(self.reading), tuple(self.includes), shells, self.problem)
+        return Makefile(tuple(recipes), tuple(self.reading), tuple(self.includes), shells, self.problem,
+                        tuple(default_goals), unsure)  # fmt: skip
+
+    def default_goals(self, recipes: list[Recipe]) -> list[str]:
+        """``.DEFAULT_GOAL``, else the first target that is no special or pattern target; while the
+        rules found are inside conditionals, the next one too (the first may not be defined)."""
+        set_goal = [goal for value in self.variables.get(".DEFAULT_GOAL", []) for goal in value.split()]
+        if set_goal:
+            return set_goal
+        goals: list[str] = []
+        for recipe, depth in zip(recipes, self.depths, strict=True):
+            name = next((t for t in recipe.targets if "%" not in t and not _special(t)), None)
+            if name is None:
+                continue
+            goals.append(name)
+            if depth == 0:
+                break
+        return goals
+
+
+def _words(values: list[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(word for value in values for word in value.split()))
+
+
+def _special(target: str) -> bool:
+    """``.PHONY``, ``.SUFFIXES`` ...: a name starting with a dot (and no slash) is no default goal."""
+    return target.startswith(".") and "/" not in target
+
+
+def _recipe_text(lines: list[tuple[int, str]]) -> str:
+    """A rule's recipe lines as one text whose lines keep their distance in the file."""
+    first = lines[0][0]
+    padded: list[str] = []
+    reached = first
+    for line, raw in lines:
+        padded.extend([""] * max(0, line - reached))  # comments and blank lines between
+        command = _recipe_command(raw)
+        padded.append(command)
+        reached = max(reached, line) + command.count("\n") + 1
+    return "\n".join(padded)
+
+
+def _automatic(targets: str, prerequisites: str) -> dict[str, str]:
+    """``$@``, ``$<``, ``$^`` and ``$+`` of a rule: its first target, first and all prerequisites."""
+    normal = prerequisites.partition("|")[0]
+    return {
+        "@": targets.split()[0] if targets.split() else "",
+        "<": normal.split()[0] if normal.split() else "",
+        "^": normal,
+        "+": normal,
+    }
 
 
 class _Expander:
@@ -596,10 +677,72 @@ def read_makefile(text: str, overrides: Sequence[str] = ()) -> Makefile:
     return reader.makefile()
 
 
-def recipe_lines(makefile: Makefile) -> Iterator[tuple[int, str]]:
-    """(first line, shell text) of every recipe and parse-time command, each way it expands."""
-    for recipe in makefile.recipes:
+def recipe_lines(makefile: Makefile, goals: Sequence[str] | None = None) -> Iterator[tuple[int, str]]:
+    """(first line, shell text) of the recipes that run and the parse-time commands, each way
+    it expands. ``goals``: the targets named (none: the default goal); None: every recipe."""
+    recipes = makefile.recipes if goals is None else running(makefile, goals)
+    for recipe in recipes:
         for text in recipe.texts:
             yield recipe.line, text.replace("$$", "$")
     for line, command in makefile.reading:
         yield line, command.replace("$$", "$")
+
+
+_ALWAYS = (".BEGIN", ".END", ".INTERRUPT", ".ERROR", ".DEFAULT", "Makefile", "makefile", "GNUmakefile")
+"""Targets whose recipes may run whatever the goal: bmake's hooks, and the makefile itself
+(make remakes a makefile that has a rule before it reads it)."""
+
+
+def running(makefile: Makefile, goals: Sequence[str]) -> tuple[Recipe, ...]:
+    """The rules whose recipes may run for ``goals`` (none: the default goal): the goals' rules,
+    their prerequisites' rules and so on; the pattern and suffix rules when a target has no
+    explicit recipe. Every rule when :attr:`Makefile.unsure`."""
+    if makefile.unsure:
+        return makefile.recipes
+    explicit: dict[str, list[Recipe]] = {}
+    patterns: list[Recipe] = []
+    for recipe in makefile.recipes:
+        for name in recipe.targets:
+            if "%" in name or _suffix_rule(name):
+                patterns.append(recipe)
+            else:
+                explicit.setdefault(name, []).append(recipe)
+    queue = list(goals or makefile.default_goals) + list(_ALWAYS)
+    reached: set[str] = set()
+    chosen: dict[int, Recipe] = {}
+    implicit = False
+    while queue:
+        spend()
+        name = queue.pop()
+        if name in reached:
+            continue
+        reached.add(name)
+        rules = explicit.get(name, [])
+        if not any(rule.texts for rule in rules) and name not in _ALWAYS:
+            implicit = True  # a file, or made by a pattern or suffix rule
+        for rule in rules:
+            chosen[id(rule)] = rule
+            queue.extend(rule.prerequisites)
+        if implicit and patterns:
+            for rule in patterns:
+                if id(rule) not in chosen:
+                    chosen[id(rule)] = rule
+                    queue.extend(p for p in rule.prerequisites if "%" not in p)
+                    queue.extend(_matching(rule.prerequisites, explicit))
+    return tuple(rule for rule in makefile.recipes if id(rule) in chosen)
+
+
+def _suffix_rule(name: str) -> bool:
+    """``.c.o``: an old-fashioned suffix rule."""
+    return name.startswith(".") and name.count(".") in (1, 2) and "/" not in name and name[1:2].isalnum()
+
+
+def _matching(prerequisites: tuple[str, ...], explicit: dict[str, list[Recipe]]) -> list[str]:
+    """The explicit targets a pattern prerequisite (``%.c``, ``gen/%.h``) may name."""
+    found: list[str] = []
+    for pattern in prerequisites:
+        if "%" not in pattern:
+            continue
+        head, _, tail = pattern.partition("%")
+        found.extend(name for name in explicit if name.startswith(head) and name.endswith(tail))
+    return found

@@ -8,7 +8,8 @@ not trusted, so what they run is judged by what the files say
 says which file a command reads, from where, and what of it:
 
 - ``make [-C DIR] [-f FILE] [VAR=value] [target...]``: ``FILE``, else ``GNUmakefile``,
-  ``makefile``, ``Makefile`` in ``DIR``; command-line variables override the file's;
+  ``makefile``, ``Makefile`` in ``DIR``, with the goals named; command-line variables
+  override the file's;
 - ``npm run X`` / ``npm test|start|stop|restart`` / ``yarn [run] X`` / ``pnpm [run] X``
   / ``bun run X``: ``package.json``'s ``preX``, ``X`` and ``postX``; ``npm install``
   / ``npm ci`` / ``yarn`` / ``pnpm install`` / ``bun install``: the project's own
@@ -41,8 +42,9 @@ class ProjectRun(Frozen):
     fallbacks: tuple[str, ...]
     """Other names, read if ``word`` is no file (``makefile``, ``Makefile`` after ``GNUmakefile``)."""
     entries: tuple[str, ...]
-    """What of the file runs: npm script names; make's ``VAR=value`` overrides (``env:VAR=value``
-    for the environment's, which the file's own assignments win over)."""
+    """What of the file runs: npm script names; make's goals (``goal:NAME``, ``goal:*`` for every
+    recipe) and ``VAR=value`` overrides (``env:VAR=value`` for the environment's, which the
+    file's own assignments win over)."""
 
     def __init__(
         self,
@@ -102,6 +104,7 @@ def _make(invocation: Invocation) -> tuple[ProjectRun, ...]:
     cwd = invocation.cwd
     files: list[str] = []
     overrides: list[str] = []
+    goals: list[str] = []
     index = 0
     while index < len(values):
         value = values[index]
@@ -121,10 +124,14 @@ def _make(invocation: Invocation) -> tuple[ProjectRun, ...]:
             files.append(following)
         elif not value.startswith("-") and "=" in value and step == 1:
             overrides.append(value)
+        elif not value.startswith("-") and step == 1:
+            goals.append(value)
         index += step
     for assignment in invocation.env:
         overrides.append("env:" + (invocation.command.static(assignment) or assignment))
-    entries = tuple(overrides)
+    if len(files) > 1:
+        goals = ["*"]  # the rules of several files make one graph: every recipe is judged
+    entries = (*overrides, *(f"goal:{goal}" for goal in goals))
     if files:
         return tuple(ProjectRun(file, "make", cwd, entries=entries) for file in files if file != "-")
     return (ProjectRun("GNUmakefile", "make", cwd, ("makefile", "Makefile"), entries),)

@@ -507,10 +507,15 @@ class _Judging:
         return None
 
     def makefile(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
-        """``make``: every recipe, what runs while make reads the file, its ``SHELL``, its includes."""
+        """``make``: the recipes the goals reach (every recipe when that cannot be worked out), what
+        runs while make reads the file, its ``SHELL``, its includes."""
         shown = run.word
-        made = makefiles.read_makefile(text, run.entries)
-        verdict = self.commands(list(makefiles.recipe_lines(made)), shown, run.cwd, path, depth)
+        overrides = [entry for entry in run.entries if not entry.startswith("goal:")]
+        goals: list[str] | None = [entry[5:] for entry in run.entries if entry.startswith("goal:")]
+        made = makefiles.read_makefile(text, overrides)
+        if goals is not None and "*" in goals:
+            goals = None
+        verdict = self.commands(list(makefiles.recipe_lines(made, goals)), shown, run.cwd, path, depth)
         if verdict is not None:
             return verdict
         for shell in made.shells:
@@ -527,7 +532,8 @@ class _Judging:
                 return _through(verdict, shown)
         for word in made.includes:
             for included in _included(word, run.cwd)[: MAX_FILES + 1]:
-                verdict = self.file(_Run(included, "make", run.cwd, entries=run.entries), depth + 1, path)
+                every = (*overrides, "goal:*")  # its rules join the including file's: every recipe counts
+                verdict = self.file(_Run(included, "make", run.cwd, entries=every), depth + 1, path)
                 if verdict is not None:
                     return _through(verdict, shown)
         if made.problem:
