@@ -33,10 +33,12 @@ from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from .budget import spend
 
-__all__ = ["MAX_VALUES", "Makefile", "Recipe", "read_makefile", "recipe_lines", "running"]
+__all__ = ["MAX_VALUES", "MAX_WAYS", "Makefile", "Recipe", "read_makefile", "recipe_lines", "running"]
 
-MAX_VALUES = 8
+MAX_VALUES = 16
 """How many values a variable (or a recipe, once expanded) may have; past that it cannot be judged."""
+MAX_WAYS = 64
+"""How many ways one line (a recipe, a value) may expand; past that it cannot be judged."""
 _MAX_EXPANSION = 64 * 1024
 """The longest expansion of one line: a variable that doubles itself is not expanded further."""
 _MAX_NESTING = 24
@@ -45,7 +47,7 @@ _MAX_NESTING = 24
 class Recipe(Frozen):
     """One rule: where it starts, its targets and prerequisites (expanded), and its recipe as shell text."""
 
-    __slots__ = ("line", "prerequisites", "target", "targets", "texts")
+    __slots__ = ("automatic", "line", "prerequisites", "target", "targets", "text")
 
     line: int
     target: str
@@ -53,30 +55,38 @@ class Recipe(Frozen):
     targets: tuple[str, ...]
     prerequisites: tuple[str, ...]
     """Normal and order-only, every value their variables may take."""
-    texts: tuple[str, ...]
-    """The recipe as shell text, once per way its variables expand (at most :data:`MAX_VALUES`);
-    empty for a rule without a recipe."""
+    text: str
+    """The recipe as written (prefixes stripped, lines kept apart); empty for a rule without one.
+    :func:`recipe_lines` expands it, once per way its variables may expand."""
+    automatic: tuple[tuple[str, str], ...]
+    """``$@``, ``$<``, ``$^``, ``$+`` of the rule."""
 
     def __init__(
         self,
         line: int,
         target: str,
-        texts: tuple[str, ...],
+        text: str,
         targets: tuple[str, ...] = (),
         prerequisites: tuple[str, ...] = (),
+        automatic: tuple[tuple[str, str], ...] = (),
     ) -> None:
         set_field = object.__setattr__
         set_field(self, "line", line)
         set_field(self, "target", target)
-        set_field(self, "texts", texts)
+        set_field(self, "text", text)
         set_field(self, "targets", targets)
         set_field(self, "prerequisites", prerequisites)
+        set_field(self, "automatic", automatic)
 
 
-class Makefile(Frozen):
-    """What a Makefile makes run: recipes, commands run while reading it, includes, its ``SHELL``."""
+class Makefile:
+    """What a Makefile makes run: recipes, commands run while reading it, includes, its ``SHELL``.
 
-    __slots__ = ("default_goals", "includes", "problem", "reading", "recipes", "shells", "unsure")
+    Read-only by convention (not a :class:`~agentbus.frozen.Frozen` value: it keeps the reader
+    that expands its recipes).
+    """
+
+    __slots__ = ("_problem", "_reader", "default_goals", "includes", "reading", "recipes", "shells", "unsure")
 
     recipes: tuple[Recipe, ...]
     """Every rule, in the order of the file."""
@@ -91,8 +101,8 @@ class Makefile(Frozen):
     includes: tuple[str, ...]
     shells: tuple[str, ...]
     """The values ``SHELL`` is given (empty: ``/bin/sh``)."""
-    problem: str
-    """Why part of it cannot be judged (too many values), else empty."""
+    _problem: str
+    _reader: _Reader | None
 
     def __init__(
         self,
@@ -103,15 +113,28 @@ class Makefile(Frozen):
         problem: str,
         default_goals: tuple[str, ...] = (),
         unsure: str = "every recipe",
+        reader: _Reader | None = None,
     ) -> None:
-        set_field = object.__setattr__
-        set_field(self, "default_goals", default_goals)
-        set_field(self, "unsure", unsure)
-        set_field(self, "recipes", recipes)
-        set_field(self, "reading", reading)
-        set_field(self, "includes", includes)
-        set_field(self, "shells", shells)
-        set_field(self, "problem", problem)
+        self._reader = reader
+        self.default_goals = default_goals
+        self.unsure = unsure
+        self.recipes = recipes
+        self.reading = reading
+        self.includes = includes
+        self.shells = shells
+        self._problem = problem
+
+    @property
+    def problem(self) -> str:
+        """Why part of it cannot be judged (too many values), else empty; known once the recipes
+        that run are expanded (:func:`recipe_lines`)."""
+        return self._reader.problem if self._reader is not None else self._problem
+
+    def expand(self, text: str, automatic: dict[str, str]) -> list[str]:
+        """``text`` expanded with the file's variables, each way it may (at most :data:`MAX_WAYS`)."""
+        if self._reader is None:
+            return [text]
+        return self._reader.expand(text, automatic)
 
 
 _ASSIGNMENT = lazy_compile(
@@ -137,6 +160,12 @@ class _Reader:
         self.depths: list[int] = []
         """How many conditionals enclose each rule (a goal in one may not be defined)."""
         self.unsure = ""
+        self.done = False
+        """Reading is over: a variable's value no longer changes, so its expansion is kept."""
+        self.expanded: dict[str, list[str]] = {}
+        """Variables expanded once the file is read (those whose value names no ``$@``, ``$1`` ...)."""
+        self.contextual = 0
+        """How many times a rule's or a call's own value (``$@``, ``$1``) was looked up."""
         self.reading: list[tuple[int, str]] = []
         self.includes: list[str] = []
         self.problem = ""
@@ -302,19 +331,21 @@ class _Reader:
     def expand(self, text: str, automatic: dict[str, str] | None = None) -> list[str]:
         """``text`` with its variable references and functions expanded: each way it may expand."""
         results = _Expander(self, automatic or {}).text(text, 0)
-        if len(results) > MAX_VALUES:
-            self.problem = f"a line expands in more than {MAX_VALUES} ways"
-        return results[:MAX_VALUES]
+        if len(results) > MAX_WAYS:
+            self.problem = f"a line expands in more than {MAX_WAYS} ways"
+        return results[:MAX_WAYS]
 
     def makefile(self) -> Makefile:
+        self.done = True
         recipes: list[Recipe] = []
         for first_line, targets, prerequisites, lines in self.recipes:
             names = _words(self.expand(targets))
             wanted = _words(self.expand(prerequisites.replace("|", " ")))
-            texts: tuple[str, ...] = ()
-            if lines:
-                texts = tuple(self.expand(_recipe_text(lines), _automatic(targets, prerequisites)))
-            recipes.append(Recipe(lines[0][0] if lines else first_line, targets, texts, names, wanted))
+            text = _recipe_text(lines) if lines else ""
+            automatic = tuple(_automatic(targets, prerequisites).items())
+            recipes.append(
+                Recipe(lines[0][0] if lines else first_line, targets, text, names, wanted, automatic)
+            )
         default_goals = self.default_goals(recipes)
         unsure = self.unsure
         if self.includes:
@@ -323,7 +354,7 @@ class _Reader:
             unsure = unsure or "a target's name is computed as make runs"
         shells = tuple(v for v in self.variables.get("SHELL", []) if v.strip())
         return Makefile(tuple(recipes), tuple(self.reading), tuple(self.includes), shells, self.problem,
-                        tuple(default_goals), unsure)  # fmt: skip
+                        tuple(default_goals), unsure, self)  # fmt: skip
 
     def default_goals(self, recipes: list[Recipe]) -> list[str]:
         """``.DEFAULT_GOAL``, else the first target that is no special or pattern target; while the
@@ -407,8 +438,8 @@ class _Expander:
             else:
                 values, index = self.variable(char, depth), dollar + 2
             results = _product(results, values)
-            if len(results) > MAX_VALUES:
-                self.reader.problem = f"a line expands in more than {MAX_VALUES} ways"
+            if len(results) > MAX_WAYS:
+                self.reader.problem = f"a line expands in more than {MAX_WAYS} ways"
             if any(len(r) > _MAX_EXPANSION for r in results):
                 self.reader.problem = "a line expands to more than the guard reads"
                 return [r[:_MAX_EXPANSION] for r in results]
@@ -430,7 +461,18 @@ class _Expander:
 
     def variable(self, name: str, depth: int) -> list[str]:
         if name in self.automatic:
+            self.reader.contextual += 1
             return [self.automatic[name]]
+        reader = self.reader
+        if reader.done and name in reader.expanded:
+            return reader.expanded[name]
+        before = reader.contextual
+        found = self.variable_values(name, depth)
+        if reader.done and reader.contextual == before and depth <= 1:
+            reader.expanded[name] = found  # the same wherever it is used: expanded once (linear)
+        return found
+
+    def variable_values(self, name: str, depth: int) -> list[str]:
         if name in ("MAKE", "MAKE_COMMAND"):
             return ["make"]
         if name in ("@D", "@F", "<D", "<F", "*", "?", "|", "%", "*D", "*F"):
@@ -444,9 +486,9 @@ class _Expander:
         for value in values:
             found.extend(self.text(value, depth + 1))
         found = list(dict.fromkeys(found))
-        if len(found) > MAX_VALUES:
-            self.reader.problem = f"the variable {name} takes more than {MAX_VALUES} values"
-        return found[: MAX_VALUES * 2]
+        if len(found) > MAX_WAYS:
+            self.reader.problem = f"the variable {name} expands in more than {MAX_WAYS} ways"
+        return found[: MAX_WAYS + 1]
 
     def arguments(self, arguments: str, depth: int) -> list[list[str]]:
         return [self.text(part, depth) for part in _split_arguments(arguments)]
@@ -642,7 +684,7 @@ def _patsubst(old: str, new: str, word: str) -> str:
 
 def _product(results: list[str], values: list[str]) -> list[str]:
     combined = list(dict.fromkeys(r + v for r in results for v in values))
-    return combined[: MAX_VALUES * 2]
+    return combined[: MAX_WAYS + 1]
 
 
 def _shell_name(name: str) -> str:
@@ -682,7 +724,9 @@ def recipe_lines(makefile: Makefile, goals: Sequence[str] | None = None) -> Iter
     it expands. ``goals``: the targets named (none: the default goal); None: every recipe."""
     recipes = makefile.recipes if goals is None else running(makefile, goals)
     for recipe in recipes:
-        for text in recipe.texts:
+        if not recipe.text:
+            continue
+        for text in makefile.expand(recipe.text, dict(recipe.automatic)):
             yield recipe.line, text.replace("$$", "$")
     for line, command in makefile.reading:
         yield line, command.replace("$$", "$")
@@ -712,29 +756,38 @@ def running(makefile: Makefile, goals: Sequence[str]) -> tuple[Recipe, ...]:
     chosen: dict[int, Recipe] = {}
     implicit = False
     while queue:
-        spend()
         name = queue.pop()
         if name in reached:
             continue
+        spend()
         reached.add(name)
         rules = explicit.get(name, [])
-        if not any(rule.texts for rule in rules) and name not in _ALWAYS:
-            implicit = True  # a file, or made by a pattern or suffix rule
         for rule in rules:
             chosen[id(rule)] = rule
             queue.extend(rule.prerequisites)
-        if implicit and patterns:
+        if not implicit and name not in _ALWAYS and not any(rule.text for rule in rules):
+            implicit = True  # a file, or made by a pattern or suffix rule: every one may run (once)
             for rule in patterns:
-                if id(rule) not in chosen:
-                    chosen[id(rule)] = rule
-                    queue.extend(p for p in rule.prerequisites if "%" not in p)
-                    queue.extend(_matching(rule.prerequisites, explicit))
+                chosen[id(rule)] = rule
+                queue.extend(p for p in rule.prerequisites if "%" not in p)
+                queue.extend(_matching(rule.prerequisites, explicit))
     return tuple(rule for rule in makefile.recipes if id(rule) in chosen)
 
 
+_SPECIAL_TARGETS = frozenset({".PHONY", ".SUFFIXES", ".DEFAULT", ".PRECIOUS", ".INTERMEDIATE", ".SECONDARY",
+                              ".SECONDEXPANSION", ".DELETE_ON_ERROR", ".IGNORE", ".LOW_RESOLUTION_TIME",
+                              ".SILENT", ".EXPORT_ALL_VARIABLES", ".NOTPARALLEL", ".ONESHELL", ".POSIX",
+                              ".NOTINTERMEDIATE", ".WAIT", ".EXTRA_PREREQS", ".BEGIN", ".END",
+                              ".INTERRUPT", ".ERROR", ".MAIN", ".MAKEFLAGS", ".PATH", ".SHELL",
+                              ".NOPATH", ".ORDER", ".USE", ".USEBEFORE", ".EXEC", ".JOIN", ".MADE",
+                              ".OPTIONAL", ".META", ".NOMETA", ".STALE"})  # fmt: skip
+"""make's (and bmake's) special targets: none is a suffix rule."""
+_SUFFIX_RULE = lazy_compile(r"^\.[\w+-]+(?:\.[\w+-]+)?$")
+
+
 def _suffix_rule(name: str) -> bool:
-    """``.c.o``: an old-fashioned suffix rule."""
-    return name.startswith(".") and name.count(".") in (1, 2) and "/" not in name and name[1:2].isalnum()
+    """``.c.o``, ``.c``: an old-fashioned suffix rule (not a special target such as ``.PHONY``)."""
+    return name not in _SPECIAL_TARGETS and _SUFFIX_RULE.match(name) is not None
 
 
 def _matching(prerequisites: tuple[str, ...], explicit: dict[str, list[Recipe]]) -> list[str]:

@@ -39,9 +39,12 @@ _DOMAIN_TAIL = r"[^\s/]*\.[A-Za-z0-9-]+\.[A-Za-z0-9-]+"
 
 def judge_script(script: Script, home: str) -> Verdict | None:
     """A resolver querying names built from variables that hold encoded or secret data."""
+    pipelines = list(walk(script))
+    if not any(invocation.name in _RESOLVERS for stages in pipelines for invocation in stages):
+        return None  # most scripts look nothing up: what feeds them is not worked out
     fed: set[str] = set()
     """Variables ``read`` from encoded, chunked or secret data, in the order the script runs."""
-    for stages in walk(script):
+    for stages in pipelines:
         data = False
         for invocation in stages:
             name = invocation.name
