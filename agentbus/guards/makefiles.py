@@ -300,16 +300,19 @@ class _Reader:
         else:
             self.shell_calls(value, number)
         old = self.variables.get(name)
-        if op == "+=" and old:
+        maybe = bool(self.depth or conditional)
+        if op == "+=" and old and maybe:
+            # Appended in a conditional: the value with every append so far, beside the earlier
+            # ones (not every subset of the appends: that doubles with each).
+            values = [*old, f"{old[-1]} {value}".strip()]
+        elif op == "+=" and old:
             values = [f"{before} {value}".strip() for before in old]
         elif op == "?=" and old:
             values = old
         else:
             values = [value]
-        if (self.depth or conditional) and old is not None:
+        if maybe and old is not None:
             values = list(dict.fromkeys([*old, *values]))  # maybe assigned: both values may be
-        elif (self.depth or conditional) and op != "+=":
-            values = list(dict.fromkeys(["", *values]))
         if len(values) > MAX_VALUES:
             self.problem = f"the variable {name} takes more than {MAX_VALUES} values"
             values = values[-MAX_VALUES:]
