@@ -202,7 +202,13 @@ def _package(invocation: Invocation) -> tuple[ProjectRun, ...]:
         scripts = _with_hooks(command)
     if not scripts:
         return ()
-    return (ProjectRun("package.json", "npm", cwd, entries=scripts),)
+    # npm, yarn and pnpm run the nearest package.json up the tree (cd src && npm test: the project's).
+    parents = tuple("../" * level + "package.json" for level in range(1, _PARENTS + 1))
+    return (ProjectRun("package.json", "npm", cwd, parents, scripts),)
+
+
+_PARENTS = 8
+"""How many directories up the nearest ``package.json`` is looked for."""
 
 
 def _with_hooks(script: str) -> tuple[str, ...]:

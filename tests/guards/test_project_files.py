@@ -347,6 +347,14 @@ def test_scripts_that_run_scripts_are_followed_and_cycles_end(project: Path) -> 
     assert check("npm run loop", project) is None
 
 
+def test_the_nearest_package_json_up_the_tree_is_read(project: Path) -> None:
+    package(project, {"test": "rm -rf ~"})
+    (project / "src" / "lib").mkdir(parents=True)
+    blocked("cd src/lib && npm test", project)
+    package(project / "src", {"test": "jest"})
+    assert check("cd src/lib && npm test", project) is None  # the nearest one runs
+
+
 def test_a_broken_package_json_runs_nothing(project: Path) -> None:
     write(project / "package.json", "{not json")
     assert check("npm test", project) is None
