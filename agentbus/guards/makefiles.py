@@ -209,7 +209,8 @@ class _Reader:
                 )
             include = _INCLUDE.match(stripped)
             if include is not None:
-                self.includes.extend(v for v in self.expand(include.group("files"))[0].split() if v)
+                files = self.expand(include.group("files"))
+                self.includes.extend(dict.fromkeys(v for value in files for v in value.split()))
                 self.shell_calls(include.group("files"), number)
                 continue
             assignment = _ASSIGNMENT.match(stripped)
@@ -290,15 +291,13 @@ class _Reader:
         if name == ".RECIPEPREFIX":
             self.prefix = value[:1] or "\t"
             return
+        self.shell_calls(value, number)
+        assigned = [value]
         if op == "!=":
             self.reading.append((number, value))  # VAR != CMD: the shell runs CMD now
-            self.shell_calls(value, number)
-            value = "${" + _shell_name(name) + "}"
-        elif op in (":=", "::=", ":::="):
-            self.shell_calls(value, number)
-            value = self.expand(value)[0] if op != ":::=" else value
-        else:
-            self.shell_calls(value, number)
+            assigned = ["${" + _shell_name(name) + "}"]
+        elif op in (":=", "::="):
+            assigned = self.expand(value)  # expanded now, each way it may
         old = self.variables.get(name)
         maybe = bool(self.depth or conditional)
         if op == "+=" and old and maybe:
@@ -310,7 +309,7 @@ class _Reader:
         elif op == "?=" and old:
             values = old
         else:
-            values = [value]
+            values = assigned
         if maybe and old is not None:
             values = list(dict.fromkeys([*old, *values]))  # maybe assigned: both values may be
         if len(values) > MAX_VALUES:

@@ -549,3 +549,8 @@ async def test_the_bus_guard_judges_the_projects_files_in_the_calls_directory(pr
     assert ran == []
     result = await bus.run_tool("bash", {"command": "npm test", "cwd": str(project)}, ran.append)
     assert not result.blocked
+
+
+def test_an_immediate_assignment_keeps_every_value_it_may_take(project: Path) -> None:
+    write(project / "Makefile", "ifdef CI\nA = rm -rf ~\nelse\nA = echo\nendif\nB := $(A)\nall:\n\t$(B)\n")
+    blocked("make", project)
