@@ -554,3 +554,18 @@ async def test_the_bus_guard_judges_the_projects_files_in_the_calls_directory(pr
 def test_an_immediate_assignment_keeps_every_value_it_may_take(project: Path) -> None:
     write(project / "Makefile", "ifdef CI\nA = rm -rf ~\nelse\nA = echo\nendif\nB := $(A)\nall:\n\t$(B)\n")
     blocked("make", project)
+
+
+def test_without_pyyaml_lines_are_matched(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ``yaml`` extra is optional: without it, the lines that give a pod or a service the host."""
+    from agentbus.guards import manifests
+
+    monkeypatch.setattr(manifests, "load_documents", lambda text: None)
+    write(project / "pod.yaml", POD.format(spec="hostNetwork: true", container=""))
+    write(project / "deploy.yaml", DEPLOYMENT)
+    write(project / "compose.yaml", "services:\n  a:\n    image: x\n    volumes:\n      - /:/host\n")
+    blocked("kubectl apply -f pod.yaml", project, PRIVILEGE)
+    assert check("kubectl apply -f deploy.yaml", project) is None  # hostPath /var/log/web
+    blocked("docker compose up", project, PRIVILEGE)
+    write(project / "compose.yaml", COMPOSE)
+    assert check("docker compose up", project) is None
