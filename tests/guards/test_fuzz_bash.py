@@ -3,7 +3,8 @@
 A bounded run of the differential fuzzer (bash_oracle.py): each example wraps a dangerous
 core in syntax variations, bash runs it with logging stubs in a throwaway directory, and
 the guard must not allow a command whose core bash actually ran. Skipped where bash is
-missing (it is present on Linux CI). A larger budget: ``python benchmarks/fuzz_shell.py 5000``.
+missing (it is present on Linux CI). The examples are the same on every run; to explore new
+ones with a larger budget: ``python benchmarks/fuzz_shell.py 5000``.
 """
 
 from __future__ import annotations
@@ -51,7 +52,11 @@ def test_a_known_finding_is_reported(bash: Bash, monkeypatch: pytest.MonkeyPatch
     assert finding(bash, "{rm,-rf,~}") == "rm -rf ~ ran, and the guard allowed '{rm,-rf,~}'"
 
 
-@settings(max_examples=EXAMPLES, database=None, suppress_health_check=[HealthCheck.too_slow])
+# The same examples on every run (exploring is benchmarks/fuzz_shell.py's job): the suite fails
+# on a regression, not on the next shape the fuzzer happens to find.
+@settings(
+    max_examples=EXAMPLES, database=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(text=cases())
 def test_the_guard_holds_back_what_bash_runs_dangerously(bash: Bash, text: str) -> None:
     assert finding(bash, text) is None
