@@ -163,6 +163,9 @@ def _copy_for_diff(value: Any) -> Any:
             return value
 
 
+_new = object.__new__
+
+
 def _caller_codes(depth: int = 8) -> tuple[Any, ...]:
     """The code objects of the callers of our caller, innermost first."""
     codes: list[Any] = []
@@ -359,6 +362,51 @@ class Params(_ModelContext):
         return _field_diff(self.FIELDS, before, after)
 
 
+class _CallState:
+    """What a tool call rarely needs: made the first time one of these is written.
+
+    Every intercepted call builds a ToolCall, and each slot costs it a store and a
+    release; these fields are set only when a layer decides, a tool.call stack runs
+    or somebody reads the notes, so they live here, with their defaults on the class.
+    """
+
+    block_reason: str | None = None
+    # The code objects of the frames that called block()/ask(): the stack maps them
+    # to the registration that decided, so layers need no per-call bookkeeping.
+    decided_in: tuple[Any, ...] = ()
+    blocked_by: str | None = None
+    notes: list[str] | None = None  # advisory text for the agent, made on first read
+    tool_error: BaseException | None = None
+    execute: Any = None
+    # The args tool.before approved, once tool.call layers run: they see a read-only view.
+    approved_args: dict[str, Any] | None = None
+    # (the event that reached the end of tool.before, a deep copy of its args): set by the stack.
+    approval: tuple[Any, Any] | None = None
+    tool_result: Any = None  # what the tool returned (set by the tool.call terminal)
+
+    def copy(self) -> _CallState:
+        twin = _CallState()
+        twin.__dict__.update(self.__dict__)
+        return twin
+
+
+def _in_state(name: str, doc: str | None = None) -> Any:
+    """A property kept in the call's :class:`_CallState` (its class default until written)."""
+    read = attrgetter(name)
+
+    def get(call: ToolCall) -> Any:
+        state = call._state
+        return read(_CallState if state is None else state)
+
+    def set(call: ToolCall, value: Any) -> None:
+        state = call._state
+        if state is None:
+            state = call._state = _CallState()
+        setattr(state, name, value)
+
+    return property(get, set, doc=doc)
+
+
 @attrs.define(eq=False, repr=False, slots=True, init=False)
 class ToolCall(Event):
     """tool.before and tool.call: a tool call about to run.
@@ -379,27 +427,22 @@ class ToolCall(Event):
     _agent_id: str | None = attrs.field(default=None, alias="agent_id")
     _session_key: str | None = attrs.field(default=None, alias="session_key")
     _kind: str | None = attrs.field(default=None, alias="kind")
-    _block_reason: str | None = attrs.field(default=None, init=False)
     _decision: str | None = attrs.field(default=None, init=False)
-    # The code objects of the frames that called block()/ask(): the stack maps them
-    # to the registration that decided, so layers need no per-call bookkeeping.
-    _decided_in: tuple[Any, ...] = attrs.field(default=(), init=False, repr=False)
-    _blocked_by: str | None = attrs.field(default=None, init=False)
     # The stack running this event: it can tell, from _decided_in, who decided.
     _attribution: Any = attrs.field(default=None, init=False, repr=False)
-    # Advisory text for the agent: a list made when somebody first reads ``notes``.
-    _notes: list[str] | None = attrs.field(default=None, init=False)
-    tool_error: BaseException | None = attrs.field(default=None, init=False)
-    """The exception the tool itself raised (set by the tool.call terminal)."""
-    execute: Any = attrs.field(default=None, init=False, repr=False)
-    """The tool's callable (set by the bus for the tool.call terminal)."""
-    # The args tool.before approved, once tool.call layers run: they see a read-only view.
-    _approved_args: dict[str, Any] | None = attrs.field(default=None, init=False, repr=False)
-    # (the event that reached the end of tool.before, a deep copy of its args): set by the stack.
-    _approval: tuple[Any, Any] | None = attrs.field(default=None, init=False, repr=False)
-    # What the tool returned (set by the tool.call terminal).
-    _tool_result: Any = attrs.field(default=None, init=False, repr=False)
+    # Everything else (block reason, notes, what the tool.call stack needs): see _CallState.
+    _state: _CallState | None = attrs.field(default=None, init=False, repr=False)
     _parent_agent_id: str | None = _parent_field()
+
+    _block_reason = _in_state("block_reason")
+    _decided_in = _in_state("decided_in")
+    _blocked_by = _in_state("blocked_by")
+    _notes = _in_state("notes")
+    tool_error = _in_state("tool_error", "The exception the tool itself raised (set by the tool.call terminal).")
+    execute = _in_state("execute", "The tool's callable (set by the bus for the tool.call terminal).")
+    _approved_args = _in_state("approved_args")
+    _approval = _in_state("approval")
+    _tool_result = _in_state("tool_result")
 
     def __init__(
         self,
@@ -418,11 +461,22 @@ class ToolCall(Event):
         self._agent_id = agent_id
         self._session_key = session_key
         self._kind = kind
-        self._block_reason = self._decision = self._blocked_by = None
-        self._decided_in = ()
-        self._attribution = self.tool_error = self.execute = None
-        self._approved_args = self._approval = self._tool_result = self._notes = None
+        self._decision = self._attribution = self._state = None
         self._parent_agent_id = parent_of(agent_id) if _lineage_chain.get() else None  # _parent(), inline
+
+    def __copy__(self) -> ToolCall:
+        # A copy decides on its own: it gets its own state, not a shared one.
+        twin: ToolCall = _new(type(self))
+        twin.__setstate__(self.__getstate__())  # type: ignore[attr-defined]
+        state = self._state
+        if state is not None:
+            twin._state = state.copy()
+        return twin
+
+    def __repr__(self) -> str:
+        shown = super().__repr__()[:-1]
+        extra = (f"{name}={getattr(self, name)!r}" for name in ("_block_reason", "_blocked_by", "_notes", "tool_error"))
+        return f"{shown}, {', '.join(extra)})"
 
     tool = _readonly("_tool", "The normalised tool name, e.g. 'exec'.")
     parent_agent_id = _readonly("_parent_agent_id", _PARENT_DOC)
@@ -518,9 +572,12 @@ class ToolCall(Event):
         if self._decision == "block" or (decision == "ask" and self._decision == "ask"):
             return
         self._decision = decision
-        self._block_reason = reason
-        self._decided_in = codes
-        self._blocked_by = None  # found again from the frames of the deciding layer
+        state = self._state
+        if state is None:
+            state = self._state = _CallState()
+        state.block_reason = reason
+        state.decided_in = codes
+        state.blocked_by = None  # found again from the frames of the deciding layer
 
     def snapshot(self) -> tuple[Any, ...]:
         return (_copy_for_diff(self._args), self._decision)
@@ -530,9 +587,6 @@ class ToolCall(Event):
         if before[1] != after[1]:
             changes["decision"] = (before[1], after[1])
         return changes
-
-
-_new = object.__new__
 
 
 def _new_tool_call(
@@ -555,10 +609,7 @@ def _new_tool_call(
     call._agent_id = agent_id
     call._session_key = session_key
     call._kind = kind
-    call._block_reason = call._decision = call._blocked_by = None
-    call._decided_in = ()
-    call._attribution = call.tool_error = call.execute = None
-    call._approved_args = call._approval = call._tool_result = call._notes = None
+    call._decision = call._attribution = call._state = None
     call._parent_agent_id = parent_of(agent_id) if _lineage_chain.get() else None
     return call
 
