@@ -36,7 +36,9 @@ from .events import (
 )
 from .records import DEBUG, DISPATCH, ERROR, INFO, WARNING, Observers, Record, Subscription, level_number
 from .registry import Kind, Matcher, OnError, Registration, Registry
-from .stack import Chain, approve, compile_stack
+from .lineage import _chain as _lineage_chain
+from .lineage import parent_of
+from .stack import Chain, approve, compile_stack, gate_of
 from .tools import blocked_result, error_result, normalize_tool_name
 
 __all__ = ["Approver", "Bus", "ToolFunction"]
@@ -50,6 +52,7 @@ Approver = Callable[[ToolCall], Union[Awaitable[bool], bool]]
 F = TypeVar("F", bound=Callable[..., Any])
 
 _perf = time.perf_counter
+_new = object.__new__
 _MISSING: Any = object()
 _CACHE_LIMIT = 16_384
 """Entries per generation of a cache: at most twice this many are held."""
@@ -88,7 +91,10 @@ class _Generations:
 class _ToolPlan:
     """The three compiled stacks of one (tool, agent): one cache look-up per call."""
 
-    __slots__ = ("after", "before", "call", "direct", "empty", "handlers_only", "kind", "name", "timed")
+    __slots__ = (
+        "after", "before", "call", "context", "direct", "empty", "gate", "handlers_only", "kind", "name",
+        "settle", "timed",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -109,6 +115,11 @@ class _ToolPlan:
         # Only tool.before runs around the tool, and nobody wants a dispatch record:
         # call_tool runs the call in its own coroutine (see _new_plan).
         self.direct = before is not None and call is None and after is None
+        # tool.before is one sync handler and nothing else runs or observes: call_tool calls
+        # it itself (see stack.Gate), ``settle`` takes anything but the usual end.
+        self.gate: Callable[[ToolCall], Any] | None = None
+        self.settle: Callable[[ToolCall, Any, BaseException | None], Any] | None = None
+        self.context: Any = None  # the attribution of the calls it builds (the stack's context)
 
 
 async def _execute(call: ToolCall) -> Any:
@@ -493,6 +504,9 @@ class Bus:
                 plan.direct = False
             if self.observers:
                 plan.timed = True  # a record of an interrupted call says how long it ran
+            gate = gate_of(plan.before)
+            if gate is not None and plan.direct and not self.observers:
+                plan.gate, plan.settle, plan.context = gate.handler, gate.settle, gate.context
         if len(self._plans) >= _CACHE_LIMIT:
             self._old_plans = self._plans
             self._plans = {}
@@ -712,31 +726,68 @@ class Bus:
             return await self._pipeline(plan, args, execute, number_or_id, agent_id, session_key, False, True)
         # Only tool.before runs around the tool: _pipeline's path for it, in this one coroutine
         # (whose every local costs the calls that nothing intercepts a little: keep them few).
-        args = args.copy() if type(args) is dict else _as_args(args)
-        call = _new_tool_call(plan.name, args, number_or_id, agent_id, session_key, plan.kind)
-        returned = plan.before(call)  # type: ignore[misc]
-        awaited = type(returned) is CoroutineType
-        if awaited:
-            returned = await returned
-        # The common case inline: handlers only, undecided, args of plain values, whose deep
-        # copy is a dict.copy() (anything else: _approved).
-        approved: dict[str, Any] | None = call._args
-        if plan.handlers_only and call._decision is None and type(approved) is dict:
-            for key in approved:  # (not .values(): one object fewer to make)
-                if type(approved[key]) not in _ATOMS:
-                    approved = None
-                    break
+        # The call, as _new_tool_call builds it, without a frame of its own.
+        call = _new(ToolCall)
+        call._tool = plan.name
+        call._args = args.copy() if type(args) is dict else _as_args(args)
+        call._call_id = number_or_id
+        call._agent_id = agent_id
+        call._session_key = session_key
+        call._kind = plan.kind
+        call._decision = call._state = None
+        call._attribution = plan.context
+        call._parent_agent_id = parent_of(agent_id) if _lineage_chain.get() else None
+        approved: dict[str, Any] | None = None
+        gate = plan.gate
+        if gate is not None:  # one sync handler: called here, the stack settles the rest
+            try:
+                returned = gate(call)
+            except Exception as exc:
+                returned = plan.settle(call, None, exc)  # type: ignore[misc]
             else:
-                approved = approved.copy()
+                if returned is None and call._decision is None:
+                    # The usual end, decided here: args of plain values, whose deep copy is a
+                    # dict.copy(), are approved (anything else: _approved, below).
+                    approved = call._args
+                    if type(approved) is dict:
+                        for key in approved:  # (not .values(): one object fewer to make)
+                            if type(approved[key]) not in _ATOMS:
+                                approved = None
+                                break
+                        else:
+                            approved = approved.copy()
+                    else:
+                        approved = None
+                    if approved is None:  # nested or odd args: a deep copy, or a denial
+                        approved = self._approved(plan, call, call, False)
+                        if approved is None:
+                            return blocked_result(plan.name, call.block_reason or "blocked")
+                else:
+                    returned = plan.settle(call, returned, None)  # type: ignore[misc]
         else:
-            approved = None
+            returned = plan.before(call)  # type: ignore[misc]
         if approved is None:
-            approved = self._approved(plan, call, returned, awaited)
-        decision = call._decision
-        if decision == "ask":
-            decision = await self._ask(call)
-        if decision is not None or approved is None:
-            return blocked_result(plan.name, call.block_reason or "blocked")
+            awaited = type(returned) is CoroutineType
+            if awaited:
+                returned = await returned
+            # The common case of a stack of handlers inline, as above (anything else: _approved).
+            approved = call._args
+            if plan.handlers_only and call._decision is None and type(approved) is dict:
+                for key in approved:
+                    if type(approved[key]) not in _ATOMS:
+                        approved = None
+                        break
+                else:
+                    approved = approved.copy()
+            else:
+                approved = None
+            if approved is None:
+                approved = self._approved(plan, call, returned, awaited)
+            decision = call._decision
+            if decision == "ask":
+                decision = await self._ask(call)
+            if decision is not None or approved is None:
+                return blocked_result(plan.name, call.block_reason or "blocked")
         started = _perf() if plan.timed else 0.0
         try:
             result = execute(approved)
