@@ -737,57 +737,56 @@ class Bus:
         call._decision = call._state = None
         call._attribution = plan.context
         call._parent_agent_id = parent_of(agent_id) if _lineage_chain.get() else None
-        approved: dict[str, Any] | None = None
         gate = plan.gate
-        if gate is not None:  # one sync handler: called here, the stack settles the rest
+        if gate is not None:  # one sync handler, called here: the stack settles anything unusual
             try:
                 returned = gate(call)
             except Exception as exc:
                 returned = plan.settle(call, None, exc)  # type: ignore[misc]
             else:
                 if returned is None and call._decision is None:
-                    # The usual end, decided here: args of plain values, whose deep copy is a
-                    # dict.copy(), are approved (anything else: _approved, below).
+                    # The usual end: args of plain values, whose deep copy is a dict.copy(),
+                    # go to the tool (anything else: the general path below).
                     approved = call._args
                     if type(approved) is dict:
                         for key in approved:  # (not .values(): one object fewer to make)
                             if type(approved[key]) not in _ATOMS:
-                                approved = None
                                 break
                         else:
-                            approved = approved.copy()
-                    else:
-                        approved = None
-                    if approved is None:  # nested or odd args: a deep copy, or a denial
-                        approved = self._approved(plan, call, call, False)
-                        if approved is None:
-                            return blocked_result(plan.name, call.block_reason or "blocked")
+                            # Nobody observed when the call started: no record, no timing.
+                            try:
+                                result = execute(approved.copy())
+                                if type(result) is CoroutineType or isawaitable(result):
+                                    result = await result
+                            except Exception as exc:
+                                return error_result(plan.name, exc)
+                            return result
+                    returned = call
                 else:
                     returned = plan.settle(call, returned, None)  # type: ignore[misc]
         else:
             returned = plan.before(call)  # type: ignore[misc]
-        if approved is None:
-            awaited = type(returned) is CoroutineType
-            if awaited:
-                returned = await returned
-            # The common case of a stack of handlers inline, as above (anything else: _approved).
-            approved = call._args
-            if plan.handlers_only and call._decision is None and type(approved) is dict:
-                for key in approved:
-                    if type(approved[key]) not in _ATOMS:
-                        approved = None
-                        break
-                else:
-                    approved = approved.copy()
+        awaited = type(returned) is CoroutineType
+        if awaited:
+            returned = await returned
+        # The common case of a stack of handlers inline, as above (anything else: _approved).
+        approved = call._args
+        if plan.handlers_only and call._decision is None and type(approved) is dict:
+            for key in approved:
+                if type(approved[key]) not in _ATOMS:
+                    approved = None
+                    break
             else:
-                approved = None
-            if approved is None:
-                approved = self._approved(plan, call, returned, awaited)
-            decision = call._decision
-            if decision == "ask":
-                decision = await self._ask(call)
-            if decision is not None or approved is None:
-                return blocked_result(plan.name, call.block_reason or "blocked")
+                approved = approved.copy()
+        else:
+            approved = None
+        if approved is None:
+            approved = self._approved(plan, call, returned, awaited)
+        decision = call._decision
+        if decision == "ask":
+            decision = await self._ask(call)
+        if decision is not None or approved is None:
+            return blocked_result(plan.name, call.block_reason or "blocked")
         started = _perf() if plan.timed else 0.0
         try:
             result = execute(approved)
