@@ -736,7 +736,8 @@ class Bus:
         call._kind = plan.kind
         call._decision = call._state = None
         call._attribution = plan.context
-        call._parent_agent_id = parent_of(agent_id) if _lineage_chain.get() else None
+        if _lineage_chain.get():
+            call._parent_agent_id = parent_of(agent_id)
         gate = plan.gate
         if gate is not None:  # one sync handler, called here: the stack settles anything unusual
             try:

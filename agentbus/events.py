@@ -383,6 +383,8 @@ class _CallState:
     # (the event that reached the end of tool.before, a deep copy of its args): set by the stack.
     approval: tuple[Any, Any] | None = None
     tool_result: Any = None  # what the tool returned (set by the tool.call terminal)
+    # Taken when the call is built, only when an agent's tool runs around it (agentbus.lineage).
+    parent_agent_id: str | None = None
 
     def copy(self) -> _CallState:
         twin = _CallState()
@@ -432,7 +434,6 @@ class ToolCall(Event):
     _attribution: Any = attrs.field(default=None, init=False, repr=False)
     # Everything else (block reason, notes, what the tool.call stack needs): see _CallState.
     _state: _CallState | None = attrs.field(default=None, init=False, repr=False)
-    _parent_agent_id: str | None = _parent_field()
 
     _block_reason = _in_state("block_reason")
     _decided_in = _in_state("decided_in")
@@ -443,6 +444,7 @@ class ToolCall(Event):
     _approved_args = _in_state("approved_args")
     _approval = _in_state("approval")
     _tool_result = _in_state("tool_result")
+    _parent_agent_id = _in_state("parent_agent_id")
 
     def __init__(
         self,
@@ -462,7 +464,8 @@ class ToolCall(Event):
         self._session_key = session_key
         self._kind = kind
         self._decision = self._attribution = self._state = None
-        self._parent_agent_id = parent_of(agent_id) if _lineage_chain.get() else None  # _parent(), inline
+        if _lineage_chain.get():  # _parent(), inline
+            self._parent_agent_id = parent_of(agent_id)
 
     def __copy__(self) -> ToolCall:
         # A copy decides on its own: it gets its own state, not a shared one.
@@ -610,7 +613,8 @@ def _new_tool_call(
     call._session_key = session_key
     call._kind = kind
     call._decision = call._attribution = call._state = None
-    call._parent_agent_id = parent_of(agent_id) if _lineage_chain.get() else None
+    if _lineage_chain.get():
+        call._parent_agent_id = parent_of(agent_id)
     return call
 
 
