@@ -34,10 +34,10 @@ from .events import (
     _new_tool_call,
     copy_args,
 )
-from .records import DEBUG, DISPATCH, ERROR, INFO, WARNING, Observers, Record, Subscription, level_number
-from .registry import Kind, Matcher, OnError, Registration, Registry
 from .lineage import _chain as _lineage_chain
 from .lineage import parent_of
+from .records import DEBUG, DISPATCH, ERROR, INFO, WARNING, Observers, Record, Subscription, level_number
+from .registry import Kind, Matcher, OnError, Registration, Registry
 from .stack import Chain, approve, compile_stack, gate_of
 from .tools import blocked_result, error_result, normalize_tool_name
 
@@ -748,7 +748,7 @@ class Bus:
                 if returned is None and call._decision is None:
                     # The usual end: args of plain values, whose deep copy is a dict.copy(),
                     # go to the tool (anything else: the general path below).
-                    approved = call._args
+                    approved: dict[str, Any] | None = call._args
                     if type(approved) is dict:
                         for key in approved:  # (not .values(): one object fewer to make)
                             if type(approved[key]) not in _ATOMS:

@@ -439,7 +439,9 @@ class ToolCall(Event):
     _decided_in = _in_state("decided_in")
     _blocked_by = _in_state("blocked_by")
     _notes = _in_state("notes")
-    tool_error = _in_state("tool_error", "The exception the tool itself raised (set by the tool.call terminal).")
+    tool_error = _in_state(
+        "tool_error", "The exception the tool itself raised (set by the tool.call terminal)."
+    )
     execute = _in_state("execute", "The tool's callable (set by the bus for the tool.call terminal).")
     _approved_args = _in_state("approved_args")
     _approval = _in_state("approval")
@@ -478,7 +480,8 @@ class ToolCall(Event):
 
     def __repr__(self) -> str:
         shown = super().__repr__()[:-1]
-        extra = (f"{name}={getattr(self, name)!r}" for name in ("_block_reason", "_blocked_by", "_notes", "tool_error"))
+        rare = ("_block_reason", "_blocked_by", "_notes", "tool_error")  # shown as when they were fields
+        extra = (f"{name}={getattr(self, name)!r}" for name in rare)
         return f"{shown}, {', '.join(extra)})"
 
     tool = _readonly("_tool", "The normalised tool name, e.g. 'exec'.")
@@ -497,7 +500,7 @@ class ToolCall(Event):
     @property
     def notes(self) -> list[str]:
         """Advisory text for the agent (Claude Code's additionalContext): append to it."""
-        notes = self._notes
+        notes: list[str] | None = self._notes
         if notes is None:
             notes = self._notes = []
         return notes
@@ -546,7 +549,8 @@ class ToolCall(Event):
             registration = self._attribution.decided_by(self)
             if registration is not None:
                 self._blocked_by = registration.id
-        return self._blocked_by
+        blocked_by: str | None = self._blocked_by
+        return blocked_by
 
     @blocked_by.setter
     def blocked_by(self, value: str | None) -> None:
