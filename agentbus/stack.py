@@ -359,7 +359,6 @@ class _Context:
                 event.blocked_by = registration.id
 
 
-@attrs.frozen
 class Gate:
     """A tool.before stack that is one sync handler, called as it is, and no terminal.
 
@@ -368,11 +367,20 @@ class Gate:
     hands anything but the usual end (the handler returned None and decided nothing)
     to ``settle(call, returned, error)``: what the stack does from there (the
     handler's failure policy, an awaitable it returned, crediting its decision).
+    (A plain class: the hook process builds no attrs class it does not need.)
     """
 
-    handler: Callable[[Any], Any]
-    settle: Callable[[Any, Any, BaseException | None], Any]
-    context: _Context
+    __slots__ = ("context", "handler", "settle")
+
+    def __init__(
+        self,
+        handler: Callable[[Any], Any],
+        settle: Callable[[Any, Any, BaseException | None], Any],
+        context: _Context,
+    ) -> None:
+        self.handler = handler
+        self.settle = settle
+        self.context = context
 
 
 def gate_of(stack: Chain | None) -> Gate | None:
