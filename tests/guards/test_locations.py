@@ -45,6 +45,10 @@ HOME = "/home/dev"
         ("/etc/init.d/x", SERVICE),
         ("/etc/rc.local", SERVICE),
         ("/etc/rc3.d/S99x", SERVICE),
+        ("/var/www/html/s.php", SERVICE),
+        ("/usr/lib/cgi-bin/x.cgi", SERVICE),
+        ("/srv/http/app/upload.phtml", SERVICE),
+        ("/Library/WebServer/Documents/x.php", SERVICE),
         ("/etc/ld.so.preload", STEALTH_PERSISTENCE),
         ("/etc/modprobe.d/x.conf", STEALTH_PERSISTENCE),
         ("/root/.ssh/authorized_keys", STEALTH_PERSISTENCE),
@@ -64,7 +68,8 @@ def test_a_location_has_its_category(path: str, category: str) -> None:
 @pytest.mark.parametrize(
     "path",
     ["~/.bashrc.bak", "~/project/.bashrc", "/tmp/x.service", "~/notes/.profile", "/etc/hosts", "/etc/passwd",
-     "~/.ssh/known_hosts", "/usr/lib/python3/dist-packages/requests/__init__.py"],
+     "~/.ssh/known_hosts", "/usr/lib/python3/dist-packages/requests/__init__.py",
+     "/var/www/html/index.html", "/var/www/html/static/app.css", "~/site/cgi-bin/x.cgi"],
 )  # fmt: skip
 def test_a_look_alike_is_no_location(path: str) -> None:
     assert location(path, home=HOME) is None
@@ -103,3 +108,22 @@ def test_relative_paths_are_never_locations(name: str) -> None:
 def test_every_home_directory_is_judged_alike(name: str, home_dir: str) -> None:
     tail = "/" + name.lstrip("/")
     assert location(home_dir + tail, home=HOME) == location(HOME + tail, home=HOME)
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/lib/udev/rules.d/75-net.rules", "/etc/udev/rules.d/99-x.rules", "/usr/lib/udev/rules.d/10-a.rules"],
+)
+def test_a_udev_rule_is_hidden_persistence_wherever_udev_reads_it(path: str) -> None:
+    assert location(path, home=HOME) == (
+        STEALTH_PERSISTENCE,
+        "a udev rule: a program run as root whenever a device (a network interface) appears",
+    )
+
+
+def test_a_tcc_database_is_one_under_any_home_tccd_is_pointed_at() -> None:
+    fake = "/tmp/.aBcD/Library/Application Support/com.apple.TCC/TCC.db"
+    assert location(fake, home=HOME) is not None
+    assert location(fake, home=HOME)[0] == "defense impairment"
+    assert location("~/Library/Application Support/com.apple.TCC/TCC.db", home=HOME) is not None
+    assert location("Library/Application Support/com.apple.TCC/TCC.db", home=HOME) is None  # the project's
