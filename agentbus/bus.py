@@ -124,14 +124,15 @@ class _ToolPlan:
 
 async def _execute(call: ToolCall) -> Any:
     """The tool.call terminal: the real tool, with the args tool.before approved."""
+    run: Any = call._run  # (set by approve_args before the stack runs)
     try:
-        result = call.execute(call._approved_args)
+        result = run.execute(run.approved_args)
         if type(result) is CoroutineType or isawaitable(result):
             result = await result
     except Exception as exc:
-        call.tool_error = exc  # lets tool.call middleware pass it through untouched
+        run.tool_error = exc  # lets tool.call middleware pass it through untouched
         raise
-    call._tool_result = result  # to tell a layer that dropped the result from a tool that returned None
+    run.tool_result = result  # to tell a layer that dropped the result from a tool that returned None
     return result
 
 
@@ -734,7 +735,7 @@ class Bus:
         call._agent_id = agent_id
         call._session_key = session_key
         call._kind = plan.kind
-        call._decision = call._state = None
+        call._decision = call._approval = call._state = call._run = None
         call._attribution = plan.context
         if _lineage_chain.get():
             call._parent_agent_id = parent_of(agent_id)
@@ -925,8 +926,7 @@ class Bus:
                 if type(result) is CoroutineType or isawaitable(result):
                     result = await result
             else:
-                call.execute = execute
-                call.approve_args(approved)
+                call._run_through(execute, approved)
                 try:
                     result = await plan.call(call)
                 finally:
@@ -1098,8 +1098,7 @@ class Bus:
             ran = True
             try:
                 if plan.call is not None:
-                    call.execute = execute
-                    call.approve_args(approved)
+                    call._run_through(execute, approved)
                     try:
                         result = await plan.call(call)
                     finally:
@@ -1159,7 +1158,8 @@ class Bus:
                 "a tool.call middleware returned an un-awaited awaitable: "
                 "write `return await call_next(call)`"
             )
-        if result is None and call._tool_result is not None:
+        tool_result = call._run.tool_result if call._run is not None else None
+        if result is None and tool_result is not None:
             if self.observers:
                 layers = self.registry.stack("tool.call")
                 ids = ", ".join(r.id for r in layers if r.matches(call.tool, call.agent_id))
@@ -1168,7 +1168,7 @@ class Bus:
                     "a tool.call middleware returned None although the tool returned a result: "
                     f"write `return await call_next(call)` (layers: {ids}); the agent got the tool's result",
                 )  # fmt: skip
-            return call._tool_result
+            return tool_result
         return result
 
     def _approved(

@@ -376,13 +376,6 @@ class _CallState:
     decided_in: tuple[Any, ...] = ()
     blocked_by: str | None = None
     notes: list[str] | None = None  # advisory text for the agent, made on first read
-    tool_error: BaseException | None = None
-    execute: Any = None
-    # The args tool.before approved, once tool.call layers run: they see a read-only view.
-    approved_args: dict[str, Any] | None = None
-    # (the event that reached the end of tool.before, a deep copy of its args): set by the stack.
-    approval: tuple[Any, Any] | None = None
-    tool_result: Any = None  # what the tool returned (set by the tool.call terminal)
     # Taken when the call is built, only when an agent's tool runs around it (agentbus.lineage).
     parent_agent_id: str | None = None
 
@@ -390,6 +383,37 @@ class _CallState:
         twin = _CallState()
         twin.__dict__.update(self.__dict__)
         return twin
+
+
+class _ToolRun:
+    """What the tool.call stack needs (made when a call runs through one): the tool, the
+    args tool.before approved (tool.call layers see a read-only view), what it returned
+    or raised. A slotted object of its own, since each of these is set on every such call."""
+
+    __slots__ = ("approved_args", "execute", "tool_error", "tool_result")
+
+    def __init__(self) -> None:
+        self.approved_args: dict[str, Any] | None = None
+        self.execute: Any = None
+        self.tool_error: BaseException | None = None
+        self.tool_result: Any = None
+
+
+def _in_run(name: str, doc: str | None = None) -> Any:
+    """A property kept in the call's :class:`_ToolRun` (None until the call runs through tool.call)."""
+    read = attrgetter(name)
+
+    def get(call: ToolCall) -> Any:
+        run = call._run
+        return None if run is None else read(run)
+
+    def set(call: ToolCall, value: Any) -> None:
+        run = call._run
+        if run is None:
+            run = call._run = _ToolRun()
+        setattr(run, name, value)
+
+    return property(get, set, doc=doc)
 
 
 def _in_state(name: str, doc: str | None = None) -> Any:
@@ -433,19 +457,23 @@ class ToolCall(Event):
     # The stack running this event: it can tell, from _decided_in, who decided.
     _attribution: Any = attrs.field(default=None, init=False, repr=False)
     # Everything else (block reason, notes, what the tool.call stack needs): see _CallState.
+    # (the event that reached the end of tool.before, a deep copy of its args): set by the stack
+    # of every tool.before with middleware, so a slot of its own.
+    _approval: tuple[Any, Any] | None = attrs.field(default=None, init=False, repr=False)
     _state: _CallState | None = attrs.field(default=None, init=False, repr=False)
+    # The tool.call machinery, set when the call runs through a tool.call stack: see _ToolRun.
+    _run: _ToolRun | None = attrs.field(default=None, init=False, repr=False)
 
     _block_reason = _in_state("block_reason")
     _decided_in = _in_state("decided_in")
     _blocked_by = _in_state("blocked_by")
     _notes = _in_state("notes")
-    tool_error = _in_state(
+    tool_error = _in_run(
         "tool_error", "The exception the tool itself raised (set by the tool.call terminal)."
     )
-    execute = _in_state("execute", "The tool's callable (set by the bus for the tool.call terminal).")
-    _approved_args = _in_state("approved_args")
-    _approval = _in_state("approval")
-    _tool_result = _in_state("tool_result")
+    execute = _in_run("execute", "The tool's callable (set by the bus for the tool.call terminal).")
+    _approved_args = _in_run("approved_args")
+    _tool_result = _in_run("tool_result")
     _parent_agent_id = _in_state("parent_agent_id")
 
     def __init__(
@@ -465,7 +493,7 @@ class ToolCall(Event):
         self._agent_id = agent_id
         self._session_key = session_key
         self._kind = kind
-        self._decision = self._attribution = self._state = None
+        self._decision = self._attribution = self._approval = self._state = self._run = None
         if _lineage_chain.get():  # _parent(), inline
             self._parent_agent_id = parent_of(agent_id)
 
@@ -476,6 +504,9 @@ class ToolCall(Event):
         state = self._state
         if state is not None:
             twin._state = state.copy()
+        run = self._run
+        if run is not None:
+            twin._run = copy.copy(run)
         return twin
 
     def __repr__(self) -> str:
@@ -527,6 +558,15 @@ class ToolCall(Event):
         layer that changes something nested in its view changes nothing the tool sees.
         """
         self._approved_args = approved
+        self._args = MappingProxyType(copy_args(approved))  # type: ignore[assignment]
+
+    def _run_through(self, execute: Any, approved: dict[str, Any]) -> None:
+        """Set the call up for a tool.call stack: ``execute`` for its terminal, ``approved``
+        for the tool, a read-only view of them for the layers (:meth:`approve_args`)."""
+        run = self._run = _new(_ToolRun)  # (no __init__ frame: every field is set here)
+        run.execute = execute
+        run.approved_args = approved
+        run.tool_error = run.tool_result = None
         self._args = MappingProxyType(copy_args(approved))  # type: ignore[assignment]
 
     # The getter is attrgetter (C): handlers read args on every call.
@@ -616,7 +656,7 @@ def _new_tool_call(
     call._agent_id = agent_id
     call._session_key = session_key
     call._kind = kind
-    call._decision = call._attribution = call._state = None
+    call._decision = call._attribution = call._approval = call._state = call._run = None
     if _lineage_chain.get():
         call._parent_agent_id = parent_of(agent_id)
     return call
