@@ -367,11 +367,11 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
     if static is not None and _SHELL_DEFAULT.match(static):
         name = "sh"  # ${SHELL:-sh}: a shell, whichever
     args = tuple(words[i + 1 :])
-    if static is not None and " " in static.strip():
-        # "/opt/my tools/rm" (quoted, or with an escaped space) is one word, and so is a quoted
-        # expansion; an unquoted one ($c, $(echo rm -rf) /) is split into several. The words no
-        # longer say which: the one-word reading is the invocation, and the split reading is
-        # judged too, as nested code, so that neither hides the program.
+    if static is not None and " " in static.strip() and command.substitutions_in(head):
+        # "/opt/my tools/rm" (quoted, or with an escaped space) is one word: that program. An unquoted
+        # variable was split by the parser; the output of a substitution is one word when quoted,
+        # several when not ($(echo rm -rf) /), and the words no longer say which: the one-word
+        # reading is the invocation, and the split reading is judged too, as nested code.
         split_reading = (*static.split(), *(command.render(a) for a in args))
         nested.append(" ".join(map(shlex.quote, split_reading)))
     invocation = Invocation(
@@ -387,8 +387,13 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
     if name == "eval" and args:
         code = args[1:] if args[0] == "--" else args  # `eval -- CODE`: the end of (no) options
         nested.append(" ".join(command.render(w) for w in code))
-    elif name in ("mapfile", "readarray"):
-        nested.extend(_callbacks(command, args))  # mapfile -C CODE: CODE runs every -c lines
+    elif name in ("mapfile", "readarray", "complete", "compgen"):
+        # mapfile -C CODE: CODE runs every -c lines; complete -C CODE NAME: when NAME is completed.
+        nested.extend(_callbacks(command, args))
+    elif name == "history" and args[:1] == ("-s",):
+        nested.append(" ".join(command.render(w) for w in args[1:]))  # history -s CMD; fc -s runs CMD
+    elif name == "bind":
+        nested.extend(_key_bindings(command, args))  # bind -x '"\C-a": CODE': CODE runs on the key
     elif name == "trap" and args and not args[0].startswith("-"):
         nested.append(command.render(args[0]))  # trap 'CODE' EXIT: the code runs later
     elif name in ("source", ".") and [command.static(a) for a in args[:1]] in ([], ["/dev/stdin"], ["-"]):
@@ -418,6 +423,18 @@ def _callbacks(command: SimpleCommand, args: tuple[str, ...]) -> list[str]:
             found.append(command.render(args[index + 1]))
         elif word.startswith("-C") and len(word) > 2:
             found.append(command.render(word[2:]))
+    return found
+
+
+def _key_bindings(command: SimpleCommand, args: tuple[str, ...]) -> list[str]:
+    """The code ``bind -x 'KEYS: CODE'`` runs when the keys are pressed."""
+    found: list[str] = []
+    for index, word in enumerate(args[:-1]):
+        if word == "-x" or (word.startswith("-") and word.endswith("x") and not word.startswith("--")):
+            code = command.render(args[index + 1]).partition(":")[2].strip()
+            if len(code) > 1 and code[0] == code[-1] and code[0] in "\"'":
+                code = code[1:-1]
+            found.append(code)
     return found
 
 
@@ -487,6 +504,23 @@ def _find_exec(invocation: Invocation) -> list[SimpleCommand]:
             i = end
         i += 1
     return found
+
+
+def _note_renames(invocation: Invocation, renamed: dict[str, str]) -> None:
+    """``alias NAME=CODE`` and ``hash -p PATH NAME``: NAME runs CODE (or PATH) from now on."""
+    command = invocation.command
+    values = [command.static(word) for word in invocation.args]
+    if invocation.name == "alias":
+        for value in values:
+            name, equals, code = (value or "").partition("=")
+            if equals and name:
+                renamed[name] = code
+    elif invocation.name == "hash" and "-p" in values:
+        index = values.index("-p")
+        path, names = values[index + 1 : index + 2], values[index + 2 :]
+        for hashed in names:
+            if path and path[0] is not None and hashed is not None:
+                renamed[hashed] = shlex.quote(path[0])
 
 
 def _changed_directory(stages: list[Invocation], cwd: str | None) -> str | None:
@@ -679,6 +713,8 @@ def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterato
     """
     start = cwd
     written: dict[str, str] = {}
+    renamed: dict[str, str] = {}
+    """``alias ls='rm -rf'``, ``hash -p /bin/rm ls``: what a name runs from then on."""
     functions = {function.name: function for function in script.functions}
     expanded = 0
     repl_fed = False
@@ -692,6 +728,10 @@ def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterato
             if invocation is not None:
                 invocation = invocation.replace(cwd=cwd)
                 stages.append(invocation)
+                _note_renames(invocation, renamed)
+                if renamed and invocation.name in renamed:
+                    args = " ".join(shlex.quote(command.render(a)) for a in invocation.args)
+                    nested.append(f"{renamed[invocation.name]} {args}")
                 if _depth < MAX_NESTED:
                     yield from _run_written(invocation, written, cwd, _depth)
                 function = functions.get(invocation.name) if invocation.args else None
