@@ -1052,7 +1052,7 @@ def _check_redirects(invocation: Invocation, home: str) -> Verdict | None:
     command = invocation.command
     held = None
     for redirect in command.redirects:
-        target = command.static(redirect.target)
+        target = command.shape(redirect.target)  # > /etc/cron.d/$(hostname): /etc/cron.d/…
         if target is None:
             if invocation.name in _DOWNLOADERS and redirect.op in (">", ">>", ">|"):
                 # curl URL > >(bash): the download flows into what the substitution runs.

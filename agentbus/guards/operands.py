@@ -140,7 +140,7 @@ def operands(invocation: Invocation) -> list[Operand]:
     found: list[Operand] = []
     previous = ""
     for word in invocation.args:
-        value = command.static(word)
+        value = command.shape(word)  # /lib/modules/$(uname -r)/x.ko: its known directory still counts
         if value is None or not value or len(value) > PATH_MAX:
             previous = ""  # longer than any path the kernel opens: text, not a file (and linear to skip)
             continue
@@ -169,7 +169,7 @@ def redirect_operands(invocation: Invocation) -> list[Operand]:
     for redirect in command.redirects:
         if redirect.op in ("<<", "<<<", ">&", "<&") or not redirect.target:
             continue
-        target = command.static(redirect.target)
+        target = command.shape(redirect.target)
         if target is None or target.isdigit() or target == "-":
             continue
         found.append(Operand(target, "input" if redirect.op == "<" else "output", redirect.op))

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_DEPTH",
     "RUNTIME",
+    "UNKNOWN_PART",
     "Function",
     "Redirect",
     "Script",
@@ -59,7 +60,9 @@ MAX_DEPTH = 32
 RUNTIME = "$"
 """The kind of a :class:`Substitution` that stands for a variable whose value a builtin made at
 run time from what the guard cannot see (``read x``, ``printf -v x '%(%F)T'``): its text is
-the variable (``$x``), its script empty."""
+the variable (``$x``), which is also its static value; its script is empty."""
+UNKNOWN_PART = "…"
+"""What a part of a path made at run time stands as in :meth:`SimpleCommand.shape`."""
 MAX_LOOP_VALUES = 256
 """How many values of a ``for`` loop variable are kept (the first ones)."""
 
@@ -185,6 +188,19 @@ class SimpleCommand(Frozen):
         A substitution that is a lone ``echo``/``printf`` of plain words is
         evaluated (``$(echo rm)`` is ``rm``); any other makes the word dynamic.
         """
+        return self._evaluated(word, shaped=False)
+
+    def shape(self, word: str) -> str | None:
+        """The value of a word, or the shape of a path whose directory is known.
+
+        ``/etc/cron.d/$(hostname)`` is ``/etc/cron.d/…``: each part made at run time
+        becomes :data:`UNKNOWN_PART`, when what comes before the first one names a
+        directory (holds a ``/``), so that the known part of the path is still judged.
+        A word that starts with an unknown part (``$(pwd)/x``) has no shape: None.
+        """
+        return self._evaluated(word, shaped=True)
+
+    def _evaluated(self, word: str, *, shaped: bool) -> str | None:
         if _SUB_OPEN not in word:
             return word
         parts: list[str] = []
@@ -192,9 +208,9 @@ class SimpleCommand(Frozen):
         for match in _PLACEHOLDER.finditer(word):
             parts.append(word[last : match.start()])
             value = _static_output(self.substitutions[int(match.group(1))])
-            if value is None:
+            if value is None and not (shaped and "/" in "".join(parts)):
                 return None
-            parts.append(value)
+            parts.append(UNKNOWN_PART if value is None else value)
             last = match.end()
         parts.append(word[last:])
         return "".join(parts)
@@ -269,7 +285,12 @@ def _quote(word: str) -> str:
 
 
 def _static_output(sub: Substitution) -> str | None:
-    """What ``$(echo WORDS)`` or ``$(printf TEXT)`` prints, when that is all it does."""
+    """What ``$(echo WORDS)`` or ``$(printf TEXT)`` prints, when that is all it does.
+
+    A variable made at run time (:data:`RUNTIME`) is itself, ``$x``: a value the guard does
+    not know, read as the rules read any variable they do not know."""
+    if sub.kind == RUNTIME:
+        return sub.text
     if sub.kind not in ("$(", "`") or len(sub.script.pipelines) != 1:
         return None
     pipeline = sub.script.pipelines[0]
@@ -845,7 +866,8 @@ class _Builder:
             if owner is not None and owner is not self.subs:
                 values = [self.adopt(value, owner) for value in values]
             if name in self.variables and match.start() and word[match.start() - 1] == _UNQUOTED:
-                values = [_IFS.join(fields(value, self.ifs())) for value in values]
+                # No field at all (x=''; echo $x): no word, as the lone marker is cut away.
+                values = [_IFS.join(fields(value, self.ifs())) or _IFS for value in values]
             prefix = word[last : match.start()]
             results = [r + prefix + v for r in results for v in values][:MAX_LOOP_VALUES]
             last = match.end()

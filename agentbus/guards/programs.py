@@ -21,7 +21,7 @@ from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from .budget import spend
 from .carriers import carried
-from .parse import Function, Script, ShellSyntaxError, SimpleCommand, ansi_c, parse
+from .parse import RUNTIME, Function, Script, ShellSyntaxError, SimpleCommand, ansi_c, parse
 
 __all__ = [
     "SHELLS",
@@ -30,6 +30,7 @@ __all__ = [
     "ShellMode",
     "find_narrowed",
     "keeping_walks",
+    "runtime_program",
     "shell_mode",
     "walk",
     "written_text",
@@ -374,6 +375,8 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
         # reading is the invocation, and the split reading is judged too, as nested code.
         split_reading = (*static.split(), *(command.render(a) for a in args))
         nested.append(" ".join(map(shlex.quote, split_reading)))
+    if runtime_program(command, head) is not None:
+        static, name = None, ""  # read x; $x: a program the guard cannot know (tactics.unseen)
     invocation = Invocation(
         name,
         args,
@@ -424,6 +427,17 @@ def _callbacks(command: SimpleCommand, args: tuple[str, ...]) -> list[str]:
         elif word.startswith("-C") and len(word) > 2:
             found.append(command.render(word[2:]))
     return found
+
+
+def runtime_program(command: SimpleCommand, head: str) -> str | None:
+    """The variable made at run time (``$x`` after ``read x``) that names the program ``head`` runs.
+
+    The name starts with the value: ``$x``, ``"${a[@]}"``, ``/usr/bin/$x``; not ``echo_$x`` or
+    ``$dir/run.sh``, whose program is known but for a prefix or a directory.
+    """
+    leaf = head.rpartition("/")[2]
+    found = [sub.text for sub in command.substitutions_in(leaf) if sub.kind == RUNTIME]
+    return found[0] if found and command.render(leaf).startswith(found[0]) else None
 
 
 def _key_bindings(command: SimpleCommand, args: tuple[str, ...]) -> list[str]:
@@ -506,6 +520,10 @@ def _find_exec(invocation: Invocation) -> list[SimpleCommand]:
     return found
 
 
+_PLAIN_PROGRAM = lazy_compile(r"^[\w./+-]+$")
+"""A renamed command that is one plain program (``alias g=git``), not a line of code."""
+
+
 def _note_renames(invocation: Invocation, renamed: dict[str, str]) -> None:
     """``alias NAME=CODE`` and ``hash -p PATH NAME``: NAME runs CODE (or PATH) from now on."""
     command = invocation.command
@@ -520,7 +538,7 @@ def _note_renames(invocation: Invocation, renamed: dict[str, str]) -> None:
         path, names = values[index + 1 : index + 2], values[index + 2 :]
         for hashed in names:
             if path and path[0] is not None and hashed is not None:
-                renamed[hashed] = shlex.quote(path[0])
+                renamed[hashed] = path[0] if _PLAIN_PROGRAM.match(path[0]) else shlex.quote(path[0])
 
 
 def _changed_directory(stages: list[Invocation], cwd: str | None) -> str | None:
@@ -727,11 +745,15 @@ def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterato
             nested.extend(handed_on)
             if invocation is not None:
                 invocation = invocation.replace(cwd=cwd)
+                if renamed and invocation.name in renamed:
+                    code = renamed[invocation.name]
+                    if _PLAIN_PROGRAM.match(code):  # hash -p /usr/bin/curl git: this stage is curl
+                        invocation = invocation.replace(name=_basename(code))
+                    else:
+                        args = " ".join(shlex.quote(command.render(a)) for a in invocation.args)
+                        nested.append(f"{code} {args}")
                 stages.append(invocation)
                 _note_renames(invocation, renamed)
-                if renamed and invocation.name in renamed:
-                    args = " ".join(shlex.quote(command.render(a)) for a in invocation.args)
-                    nested.append(f"{renamed[invocation.name]} {args}")
                 if _depth < MAX_NESTED:
                     yield from _run_written(invocation, written, cwd, _depth)
                 function = functions.get(invocation.name) if invocation.args else None

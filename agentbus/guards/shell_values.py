@@ -225,7 +225,7 @@ def _set(command: SimpleCommand, args: list[str]) -> list[Assigned]:
             given = True
             break
         if word[:1] in "-+" and len(word) > 1:
-            index += 2 if word[1:] in ("o",) else 1
+            index += 2 if word[-1] == "o" else 1  # -o NAME, -euo NAME: the option's value
             continue
         given = True
         break

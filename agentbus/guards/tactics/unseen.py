@@ -19,7 +19,7 @@ from __future__ import annotations
 from ..findings import finding as _verdict
 from ..findings import static_args as _values
 from ..parse import RUNTIME, Script
-from ..programs import SHELLS, Invocation, shell_mode, walk
+from ..programs import SHELLS, Invocation, runtime_program, shell_mode, walk
 from ..verdict import UNJUDGED_SCRIPT, Verdict
 
 __all__ = ["judge", "judge_script"]
@@ -37,15 +37,11 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     """Code run in this command that no judge can see, or None."""
     name = invocation.name
     command = invocation.command
-    if invocation.dynamic:
-        head = command.words[len(command.words) - len(invocation.args) - 1]
-        # $x, "${a[@]}", /usr/bin/$x: the program's name starts with the value (not echo_$x, $d/run.sh).
-        leaf = head.rpartition("/")[2]
-        variable = _runtime(invocation, leaf)
-        if variable is not None and command.render(leaf).startswith(variable):
-            why = f"runs {variable} as a command, a value made at run time that the guard cannot see"
-            return _verdict(UNJUDGED_SCRIPT, invocation, why)
-        return None
+    at = len(command.words) - len(invocation.args) - 1
+    variable = runtime_program(command, command.words[at]) if invocation.dynamic and at >= 0 else None
+    if variable is not None:
+        why = f"runs {variable} as a command, a value made at run time that the guard cannot see"
+        return _verdict(UNJUDGED_SCRIPT, invocation, why)
     if name in _CODE_RUNNERS or (name in SHELLS and shell_mode(invocation).script is not None):
         for word in invocation.args:
             variable = _runtime(invocation, word)
