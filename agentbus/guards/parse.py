@@ -14,8 +14,10 @@ model the rules judge, once per command line:
 - a word is its value after quote removal; substitutions (``$(...)``,
   backticks, ``<(...)``, ``>(...)``, here-documents) are cut out as
   placeholders and kept, already parsed, in :class:`Substitution`;
-- variables assigned earlier in the line (``F=/etc/passwd; echo x >> $F``) and
-  loop variables (``for f in a b``) are expanded; ``${IFS}`` splits words;
+- variables assigned earlier in the line (``F=/etc/passwd; echo x >> $F``), by
+  builtins (``read x <<< …``, ``printf -v``, ``set --``: :mod:`.shell_values`) and
+  loop variables (``for f in a b``) are expanded, an unquoted one split at ``IFS``
+  as bash splits it; ``${IFS}`` splits words;
   brace expansion (``{rm,-rf,/}``) is done, in linear time;
 - compound commands (if, while, for, case, ``{ }``, ``( )``, functions) are
   flattened into their commands: the rules ask what could run.
@@ -205,12 +207,15 @@ class SimpleCommand(Frozen):
             return word
         parts: list[str] = []
         last = 0
+        directory = False  # a "/" before the first unknown part (kept as we go: linear in the word)
         for match in _PLACEHOLDER.finditer(word):
             parts.append(word[last : match.start()])
+            directory = directory or "/" in parts[-1]
             value = _static_output(self.substitutions[int(match.group(1))])
-            if value is None and not (shaped and "/" in "".join(parts)):
+            if value is None and not (shaped and directory):
                 return None
             parts.append(UNKNOWN_PART if value is None else value)
+            directory = directory or "/" in parts[-1]
             last = match.end()
         parts.append(word[last:])
         return "".join(parts)
@@ -581,7 +586,7 @@ class _Builder:
     def builtin_values(self, command: SimpleCommand) -> None:
         """``printf -v x …``, ``read x <<< …``, ``set -- …``: remember what the builtin assigns
         (:mod:`.shell_values`); a value made at run time becomes a :data:`RUNTIME` placeholder."""
-        if not command.words or command.words[-1:] == ("",):
+        if not command.words:
             return
         for found in assigned(command, self.ifs() if "IFS" in self.variables else None):
             if found.values is None and found.name in self.loop_fed:
