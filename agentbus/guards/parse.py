@@ -410,6 +410,8 @@ class _Builder:
         self.owners: dict[str, list[Substitution]] = {}
         """For a variable (or ``name[@]``, an array) whose values hold placeholders (``for f in
         $(ls)``, ``a=($(ls))``): the list of substitutions they index."""
+        self.splitting = True
+        """Whether unquoted expansions are split into words (not in an assignment's value)."""
         self.loop_fed: set[str] = set()
         """Variables a ``while read`` loop's condition reads from the loop's here-string (bound already)."""
         self.trailing: list[str] = []
@@ -708,10 +710,13 @@ class _Builder:
             if child.type == "variable_assignment":
                 name_node = child.child_by_field_name("name")
                 value_node = child.child_by_field_name("value")
-                values = self.words(value_node) if value_node is not None else [""]
+                values = self.assigned_words(value_node) if value_node is not None else [""]
                 if name_node is not None:
                     name = self.text(name_node)
+                    values = [self.evaluated(v) for v in values]  # x=$(printf 'rm -rf ~')
                     static = [v for v in values if _SUB_OPEN not in v] or self.looked_up(values)
+                    if any(c.type == "+=" for c in child.children):  # c=rm; c+=' -rf ~'
+                        static = [old + new for old in self.variables.get(name, [""]) for new in static]
                     self.variables[name] = static[:MAX_LOOP_VALUES] if static else [f"${name}"]
                     self.owners.pop(name, None)
                     if value_node is not None and value_node.type == "array":
@@ -775,7 +780,7 @@ class _Builder:
             if kind == "variable_assignment":
                 name_node = child.child_by_field_name("name")
                 value_node = child.child_by_field_name("value")
-                values = self.words(value_node) if value_node is not None else []
+                values = self.assigned_words(value_node) if value_node is not None else []
                 value = values[0] if values else ""  # `f=$IFS cmd`: splitting can leave no word
                 words.append(f"{self.text(name_node) if name_node else ''}={value}")
             elif kind in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
@@ -870,13 +875,29 @@ class _Builder:
             owner = self.owners.get(name)
             if owner is not None and owner is not self.subs:
                 values = [self.adopt(value, owner) for value in values]
-            if name in self.variables and match.start() and word[match.start() - 1] == _UNQUOTED:
+            unquoted = match.start() and word[match.start() - 1] == _UNQUOTED
+            if self.splitting and unquoted and name in self.variables:
                 # No field at all (x=''; echo $x): no word, as the lone marker is cut away.
                 values = [_IFS.join(fields(value, self.ifs())) or _IFS for value in values]
             prefix = word[last : match.start()]
             results = [r + prefix + v for r in results for v in values][:MAX_LOOP_VALUES]
             last = match.end()
         return [(r + word[last:]).replace(_UNQUOTED, "") for r in results]
+
+    def assigned_words(self, node: Node) -> list[str]:
+        """The value of an assignment: variables in it expand, but are not split (``x=$y``)."""
+        self.splitting, splitting = False, self.splitting
+        try:
+            return self.words(node)
+        finally:
+            self.splitting = splitting
+
+    def evaluated(self, value: str) -> str:
+        """``value`` with the substitutions that can be worked out (``$(echo rm)``) put in."""
+        if _SUB_OPEN not in value:
+            return value
+        static = SimpleCommand((), (), self.subs).static(value)
+        return value if static is None else static
 
     def ifs(self) -> str:
         """The shell's ``IFS`` as far as the line tells (``IFS=,``), else the default."""

@@ -57,6 +57,9 @@ FORMED_BY_A_BUILTIN = [
     "local x='rm -rf ~'; $x",
     "typeset x='rm -rf ~'; $x",
     "export x='rm -rf ~'; $x",
+    "c=rm; c+=' -rf ~'; $c",
+    "x=$(printf 'rm -rf ~'); $x",
+    "y='rm -rf ~'; x=$y; $x",
     "hash -p /bin/rm ls; ls -rf ~",
     "alias ls=rm; ls -rf ~",
     "shopt -s expand_aliases; alias ls='rm -rf ~'; ls",
@@ -90,6 +93,11 @@ def test_set_options_alone_leave_the_parameters_as_they_were() -> None:
 def test_a_quoted_variable_is_one_word_an_unquoted_one_is_split() -> None:
     assert ("rm -rf", ("x",)) in _programs("c='rm -rf'; \"$c\" x")
     assert ("rm", ("-rf", "x")) in _programs("c='rm -rf'; $c x")
+
+
+def test_an_assignment_does_not_split_the_value_it_is_given() -> None:
+    """``x=$y`` keeps ``$y`` whole (bash splits no assignment); ``"$x"`` is then that one word."""
+    assert ("echo", ("a b",)) in _programs("y='a b'; x=$y; echo \"$x\"")
 
 
 def test_an_escaped_space_in_a_program_path_is_one_program() -> None:
