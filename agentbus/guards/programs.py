@@ -335,6 +335,19 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
             invocation = Invocation(name, tuple(words[i + 1 :]), command, tuple(wrappers), tuple(env))
             nested.extend(_carried(invocation))
             return invocation, nested
+        if (
+            static is not None
+            and _UNKNOWN_VARIABLE.match(static)
+            and static not in _SHELL_VARIABLES
+            and i + 1 < len(words)
+            and _BARE_PROGRAM.match(command.static(words[i + 1]) or "")
+        ):
+            # $SUDO rm -rf /: a variable the line does not set, before a program name, is a wrapper
+            # (sudo, env …) or nothing (unquoted and empty, the word vanishes): the program runs.
+            wrappers.append(static)
+            wrapper_counts.append(0)
+            i += 1
+            continue
         spec = _WRAPPERS.get(name)
         if spec is not None and i + 1 < len(words):
             wrappers.append(name)
@@ -377,6 +390,14 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
         nested.append(" ".join(map(shlex.quote, split_reading)))
     if runtime_program(command, head) is not None:
         static, name = None, ""  # read x; $x: a program the guard cannot know (tactics.unseen)
+    elif static is not None and name == static and _UNKNOWN_VARIABLE.match(static):
+        # $c -rf ~, ${RUN:-rm} -rf ~: a variable the line does not set is the program. Its default
+        # is one reading; given options, it is judged as the programs it could be (computed).
+        default = _DEFAULT_VALUE.match(static)
+        if default is not None and default.group(1).strip():
+            nested.append(" ".join([default.group(1), *(shlex.quote(command.render(a)) for a in args)]))
+        if (command.static(args[0]) or "").startswith("-") if args else False:
+            static, name = None, ""
     invocation = Invocation(
         name,
         args,
@@ -427,6 +448,15 @@ def _callbacks(command: SimpleCommand, args: tuple[str, ...]) -> list[str]:
         elif word.startswith("-C") and len(word) > 2:
             found.append(command.render(word[2:]))
     return found
+
+
+_UNKNOWN_VARIABLE = lazy_compile(
+    r"^\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*(?::?[-=+?][^}]*)?\})$"
+)
+"""A program word that is one variable the line does not set (``$SUDO``, ``${RUN:-rm}``)."""
+_DEFAULT_VALUE = lazy_compile(r"^\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=]([^}]*)\}$")
+_BARE_PROGRAM = lazy_compile(r"^[A-Za-z_][\w.+-]*$")
+"""A program named on its own (``rm``, ``apt-get``): no path, no option, no file."""
 
 
 def runtime_program(command: SimpleCommand, head: str) -> str | None:
