@@ -390,14 +390,11 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
         nested.append(" ".join(map(shlex.quote, split_reading)))
     if runtime_program(command, head) is not None:
         static, name = None, ""  # read x; $x: a program the guard cannot know (tactics.unseen)
-    elif static is not None and name == static and _UNKNOWN_VARIABLE.match(static):
-        # $c -rf ~, ${RUN:-rm} -rf ~: a variable the line does not set is the program. Its default
-        # is one reading; given options, it is judged as the programs it could be (computed).
+    elif static is not None and name == static and _DEFAULT_VALUE.match(static):
+        # ${RUN:-rm} -rf ~: a variable the line does not set is the program; its default is a reading.
         default = _DEFAULT_VALUE.match(static)
         if default is not None and default.group(1).strip():
             nested.append(" ".join([default.group(1), *(shlex.quote(command.render(a)) for a in args)]))
-        if (command.static(args[0]) or "").startswith("-") if args else False:
-            static, name = None, ""
     invocation = Invocation(
         name,
         args,
