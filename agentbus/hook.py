@@ -507,8 +507,25 @@ def _decide(args: argparse.Namespace, context: dict[str, Any]) -> HookReply:
             return protocol.HookReply(exit_code=1, stderr=message)
         for message in refused:
             print(f"agentbus: {message}", file=sys.stderr)
+        _load_judges(registry, payload)
         _collect_only_the_event(context["collecting"])
         return _answer(args, registry, configured_log, payload, refused)
+
+
+def _load_judges(registry: Registry, payload: dict[str, Any]) -> None:
+    """Import the built-in guards that judge this call now, while the collector is off.
+
+    They would load at their first call anyway (:mod:`agentbus.middleware.builtin`);
+    a module that cannot be imported fails there, where a failure is a deny.
+    """
+    tool = payload.get("tool_name")
+    if payload["hook_event_name"] != "PreToolUse" or not isinstance(tool, str):
+        return
+    from .adapters.claude_code import canonical_tool
+    from .middleware import builtin
+
+    with contextlib.suppress(Exception):
+        builtin.load(registration.id for registration in registry.get("tool.before", canonical_tool(tool)))
 
 
 def _remember_sessions_in_files() -> None:
