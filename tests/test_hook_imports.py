@@ -255,6 +255,7 @@ def test_the_bash_binding_loaded_alone_is_the_one_the_package_uses() -> None:
 def test_the_command_line_and_the_hook_module_import_neither_attrs_nor_the_bus() -> None:
     """agentbus's public names load on first use, so a hook process imports its event model
     and guards inside :func:`agentbus.hook.run`, which runs them with the collector off."""
-    script = "import sys, agentbus.cli, agentbus.hook; print('attrs' in sys.modules, 'agentbus.bus' in sys.modules)"
+    script = "import sys, agentbus.cli, agentbus.hook\n"
+    script += "print('attrs' in sys.modules, 'agentbus.bus' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False", "False"], done.stderr
