@@ -66,6 +66,8 @@ _HISTORY_FILES = (
     r"|~/\.(?:local/share|config)/fish/fish_history|~/\.(?:zsh|bash)_sessions(?:/.*)?"
 )
 
+_WEB_SCRIPTS = r"(?:php\d?|phtml|phar|inc|cgi|pl|py|rb|jsp|jspx|aspx?|ashx|sh|shtml)"
+
 ROWS: tuple[tuple[str, str, str], ...] = (
     # -- privilege: who may become root, and how -------------------------------------------------------
     # /etc/sudoers, /etc/doas.conf and /etc/pam.d are system files (seed 000's category): blocked as such.
@@ -173,6 +175,9 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      r"|/etc/rc\.local|/etc/rc\.conf\.local|/etc/supervisord\.conf|/etc/xinetd\.conf|/etc/rc\.common"
      r"|(?:/System)?/Library/StartupItems(?:/.*)?",
      SERVICE, "a boot script or service definition"),
+    (rf"(?:/var/www|/srv/(?:http|www)|/usr/share/nginx|/usr/local/var/www|/opt/homebrew/var/www)/.*\.{_WEB_SCRIPTS}"
+     r"|/(?:usr/lib|usr/share|var/www|srv/www)/cgi-bin/.*|/Library/WebServer/(?:Documents|CGI-Executables)/.*",
+     SERVICE, "a web server's scripts: a file here runs for anyone who requests it (a web shell)"),
     # -- shell profiles and session autostart ------------------------------------------------------
     (rf"~/\.(?:{_SHELL_FILES})(?:[.-]local)?|~/\.(?:bashrc|zshrc|profile|shrc)\.d/.*"
      r"|~/\.oh-my-zsh/custom/.*|~/\.config/(?:fish|zsh|bash)/.*|~/\.config/environment\.d/.*"

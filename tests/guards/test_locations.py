@@ -45,6 +45,10 @@ HOME = "/home/dev"
         ("/etc/init.d/x", SERVICE),
         ("/etc/rc.local", SERVICE),
         ("/etc/rc3.d/S99x", SERVICE),
+        ("/var/www/html/s.php", SERVICE),
+        ("/usr/lib/cgi-bin/x.cgi", SERVICE),
+        ("/srv/http/app/upload.phtml", SERVICE),
+        ("/Library/WebServer/Documents/x.php", SERVICE),
         ("/etc/ld.so.preload", STEALTH_PERSISTENCE),
         ("/etc/modprobe.d/x.conf", STEALTH_PERSISTENCE),
         ("/root/.ssh/authorized_keys", STEALTH_PERSISTENCE),
@@ -64,7 +68,8 @@ def test_a_location_has_its_category(path: str, category: str) -> None:
 @pytest.mark.parametrize(
     "path",
     ["~/.bashrc.bak", "~/project/.bashrc", "/tmp/x.service", "~/notes/.profile", "/etc/hosts", "/etc/passwd",
-     "~/.ssh/known_hosts", "/usr/lib/python3/dist-packages/requests/__init__.py"],
+     "~/.ssh/known_hosts", "/usr/lib/python3/dist-packages/requests/__init__.py",
+     "/var/www/html/index.html", "/var/www/html/static/app.css", "~/site/cgi-bin/x.cgi"],
 )  # fmt: skip
 def test_a_look_alike_is_no_location(path: str) -> None:
     assert location(path, home=HOME) is None
