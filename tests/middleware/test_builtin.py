@@ -154,3 +154,27 @@ def test_load_imports_the_modules_of_the_guards_named() -> None:
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["(False,", "False)", "False", "True"], done.stderr
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("tool", "guard"),
+    [
+        ("exec", "builtin:command-safety-guard"),
+        ("read", "builtin:security-audit"),
+        ("grep", "builtin:search-path-guard"),
+    ],
+)
+async def test_a_guard_whose_module_cannot_be_imported_blocks(
+    tool: str, guard: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Loaded at its first call, a guard that cannot load fails that call: a block, never a pass."""
+    registry = agentbus.Registry()
+    builtin.install(registry)
+    for module in ("agentbus.guards.danger", "agentbus.guards.files"):
+        monkeypatch.setitem(sys.modules, module, None)  # importing it now raises ImportError
+    call = await agentbus.Bus(registry, log_level=None).decide_tool(
+        tool, {"path": "README.md", "command": "ls"}
+    )
+    assert call.blocked, call
+    assert call.blocked_by == guard  # the first guard on the tool, which could not load
