@@ -508,7 +508,8 @@ def _decide(args: argparse.Namespace, context: dict[str, Any]) -> HookReply:
         for message in refused:
             print(f"agentbus: {message}", file=sys.stderr)
         _load_judges(registry, payload)
-        _collect_only_the_event(context["collecting"])
+        if "collecting" in context:  # run() took the collector for the start-up: give it back
+            _collect_only_the_event(context["collecting"])
         return _answer(args, registry, configured_log, payload, refused)
 
 
