@@ -809,6 +809,18 @@ def _reads_stdin_only(script: Script) -> bool:
     return all(w in ("-", "/dev/stdin") for w in stages[0].words[1:])
 
 
+_URL_ARGUMENT = lazy_compile(r"^(?:https?|ftps?|tftp)://", re.IGNORECASE)
+_PRINTERS = frozenset({"echo", "printf", "print"})
+
+
+def _fetches_url(invocation: Invocation) -> bool:
+    """``$bbdir -fsSL http://host/x.sh``, ``cdl -s URL``: a downloader renamed or named by a variable
+    (malware copies curl to ``cur``, ``cdl``, ``wdl``); any program given a URL but a printer."""
+    return invocation.name not in _PRINTERS and any(
+        _URL_ARGUMENT.match(value) for value in map(invocation.command.static, invocation.args) if value
+    )
+
+
 def _fed_download(invocation: Invocation) -> Invocation | None:
     """``cat <(curl URL)``: a download the program reads through a process substitution."""
     command = invocation.command
@@ -956,12 +968,16 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
     for index, stage in enumerate(stages):
         runs = index > 0 and _runs_stdin(stage)
         if not runs:
-            source = source or (stage if stage.name in _DOWNLOADERS else _fed_download(stage))
+            source = source or (
+                stage if stage.name in _DOWNLOADERS or _fetches_url(stage) else _fed_download(stage)
+            )
             listener = listener or (stage if stage.name in _NETWORK_TOOLS else None)
             decoder = decoder or _is_decoder(stage)
             continue
         if source is not None:
-            return Verdict(REMOTE_CODE, piece, f"pipes a download from {source.name} into {stage.name}")
+            return Verdict(
+                REMOTE_CODE, piece, f"pipes a download from {source.name or 'a program'} into {stage.name}"
+            )
         if listener is not None:
             return Verdict(BACKDOOR, piece, f"runs what arrives from {listener.name} in {stage.name}")
         if first_runner:

@@ -92,14 +92,15 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      IMPAIR, "the audit and logging configuration"),
     (r"/etc/ufw(?:/.*)?|/etc/default/ufw|/etc/iptables(?:/.*)?|/etc/sysconfig/ip6?tables|/etc/nftables\.conf"
      r"|/etc/firewalld(?:/.*)?|/etc/pf\.(?:conf|anchors(?:/.*)?)", IMPAIR, "the firewall's rules"),
-    (r"/opt/(?:CrowdStrike|sentinelone|microsoft/mdatp|carbonblack|cylance|sophos-spl|eset|Tanium|traps|qualys"
+    (r"/(?:var/)?run/clamav/.*|/usr/local/(?:aegis|qcloud|cloudmonitor)(?:/.*)?|/opt/(?:CrowdStrike|sentinelone|microsoft/mdatp|carbonblack|cylance|sophos-spl|eset|Tanium|traps|qualys"
      r"|rapid7|osquery|wazuh|falco|tetragon)(?:/.*)?|/var/ossec(?:/.*)?|/Library/CS(?:/.*)?|/etc/osquery(?:/.*)?"
      r"|/Applications/(?:Falcon|SentinelOne|Little Snitch|LuLu|BlockBlock Helper|Microsoft Defender)[^/]*"
      r"\.app(?:/.*)?|/Library/(?:Application Support|Sentinel|Objective-See)/"
      r"(?:CrowdStrike|SentinelOne|Objective-See)(?:/.*)?",
      IMPAIR, "a security agent's files"),
     (_CA_STORES, IMPAIR, "the trusted root certificates: a new one lets its owner read all TLS traffic"),
-    (r"(?:~|)/Library/Application Support/com\.apple\.TCC(?:/.*)?", IMPAIR,
+    # Anywhere: tccd reads the database under whatever HOME launchd gives it (CVE-2020-9934).
+    (r"(?:~|/.+)?/Library/Application Support/com\.apple\.TCC(?:/.*)?", IMPAIR,
      "macOS privacy permissions (TCC)"),
     (r"/Library/Preferences/com\.apple\.(?:alf|security(?:\.[a-z]+)?)\.plist|/Library/Apple(?:/.*)?"
      r"|/var/db/(?:SystemPolicy|SystemPolicyConfiguration)(?:/.*)?", IMPAIR,
@@ -133,6 +134,8 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     (r".*/\.ssh/authorized_keys[^/]*|/etc/ssh/authorized_keys(?:/.*)?", STEALTH_PERSISTENCE,
      "SSH authorized keys: writing one grants a login"),
     (r"~/\.ssh/rc|/etc/ssh/sshrc", STEALTH_PERSISTENCE, "a script ssh runs at every login"),
+    (r"/(?:etc|lib|usr/lib|usr/local/lib|run)/udev/rules\.d/.*", STEALTH_PERSISTENCE,
+     "a udev rule: a program run as root whenever a device (a network interface) appears"),
     (r"/etc/emond\.d/.*|/var/db/emondClients(?:/.*)?", STEALTH_PERSISTENCE,
      "the macOS event monitor's rules, run as root"),
     (r"/Library/Security/SecurityAgentPlugins(?:/.*)?|/Library/DirectoryServices/PlugIns(?:/.*)?",

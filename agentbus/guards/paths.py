@@ -298,9 +298,9 @@ _FROM_ROOT: tuple[_Rule, ...] = (
         "service credentials",
     ),
     _rule(
-        r"/Library/Keychains(?:/|$)|/var/db/dslocal(?:/|$)|/var/db/shadow(?:/|$)|/var/db/SystemKey$"
+        r"/Library/Keychains(?:/|$)|/var/db/dslocal(?:/|$)|/var/db/shadow(?:/|$)|/var/db/SystemKey$|/etc/kcpassword$"
         r"|/Library/Application Support/com\.apple\.TCC(?:/|$)",
-        "macOS keychain, password hashes or privacy database",
+        "macOS keychain, password hashes, the auto-login password or the privacy database",
     ),
     _rule(
         r"/Windows/(?:System32/config/(?:RegBack/)?|repair/)(?:SAM|SYSTEM|SECURITY)(?:\.(?:LOG\d*|sav))?$"

@@ -108,3 +108,22 @@ def test_relative_paths_are_never_locations(name: str) -> None:
 def test_every_home_directory_is_judged_alike(name: str, home_dir: str) -> None:
     tail = "/" + name.lstrip("/")
     assert location(home_dir + tail, home=HOME) == location(HOME + tail, home=HOME)
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/lib/udev/rules.d/75-net.rules", "/etc/udev/rules.d/99-x.rules", "/usr/lib/udev/rules.d/10-a.rules"],
+)
+def test_a_udev_rule_is_hidden_persistence_wherever_udev_reads_it(path: str) -> None:
+    assert location(path, home=HOME) == (
+        STEALTH_PERSISTENCE,
+        "a udev rule: a program run as root whenever a device (a network interface) appears",
+    )
+
+
+def test_a_tcc_database_is_one_under_any_home_tccd_is_pointed_at() -> None:
+    fake = "/tmp/.aBcD/Library/Application Support/com.apple.TCC/TCC.db"
+    assert location(fake, home=HOME) is not None
+    assert location(fake, home=HOME)[0] == "defense impairment"
+    assert location("~/Library/Application Support/com.apple.TCC/TCC.db", home=HOME) is not None
+    assert location("Library/Application Support/com.apple.TCC/TCC.db", home=HOME) is None  # the project's

@@ -235,3 +235,57 @@ def test_a_file_outside_the_project_is_the_users_wherever_the_project_is(path: s
     assert users_file("x.txt", HOME, None) is None
     assert users_file("/tmp/x", HOME, cwd) is None
     assert users_file("/tmp/x", HOME, cwd, scratch=True) == "/tmp/x"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "rm -f /etc/phpguard",
+        "rm /etc/zzh",
+        "sudo rm -f /etc/svcupdate",
+        "rm -rf /usr/share/\\[crypto\\]",
+        "rm -rf /usr/lib/python3/dist-packages/apt",
+        "unlink /etc/hostname.bak",
+        "rm -f /private/etc/hosts.equiv",
+        "shred -u /boot/grub/grub.cfg",
+    ],
+)
+def test_deleting_a_file_of_the_operating_system_is_system_file_corruption(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert verdict.decision == "block"
+    assert verdict.category == "system file corruption"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "rm -rf /usr/local/lib/node_modules/left-pad",
+        "rm -f /tmp/build.log",
+        "rm -rf build/ dist/",
+        "rm -f etc/config.yaml",  # the project's etc/
+        "ls /etc/nginx",
+        "cat /usr/share/dict/words",
+    ],
+)
+def test_deleting_the_projects_or_usr_locals_files_runs(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is None or verdict.category != "system file corruption"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "ps aux | grep -vw sic/sic | grep -v grep | awk '{if($3>80.0) print $2}' | xargs -I % kill -9 %",
+        "ps -ef | grep -v $$ | awk '{print $2}' | xargs kill -9",
+    ],
+)
+def test_a_ps_listing_only_excluded_from_then_killed_kills_everything_else(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert verdict.category == SHUTDOWN
+
+
+def test_a_ps_listing_picked_by_name_then_killed_is_not_mass_killing() -> None:
+    verdict = check_command("ps aux | grep -v grep | grep node | awk '{print $2}' | xargs kill", home=HOME)
+    assert verdict is None or verdict.category != SHUTDOWN

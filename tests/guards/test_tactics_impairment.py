@@ -477,3 +477,130 @@ def test_logs_found_by_name_under_the_root_are_evidence() -> None:
 )
 def test_project_and_scratch_logs_or_a_listing_run(command: str) -> None:
     assert verdict_of(command) == ("allow", None)
+
+
+# -- what real cryptojacking scripts (TeamTNT, Kinsing, Rocke) and Metasploit do first --------------
+
+LOCKED_OR_UNLOCKED = [
+    "chattr +i /etc/crontab",
+    "chattr -ia /root/.ssh/authorized_keys",
+    "sudo chattr -R +i /etc/cron.daily",
+    "chattr -R -ia /tmp/ /var/tmp/ /dev/shm/",
+    "chattr +a ~/.ssh/authorized_keys2",
+    "chattr =i /usr/bin/dockerd_env",
+    "chattr -iua $klingon",
+    "chattr -i $(which chattr)",
+    "mv /tmp/xmrig /tmp/.system && chmod +x /tmp/.system && chattr +i /tmp/.system",
+]
+
+
+@pytest.mark.parametrize("command", LOCKED_OR_UNLOCKED)
+def test_an_immutable_or_append_only_flag_outside_the_project_is_impairment(command: str) -> None:
+    assert verdict_of(command) == ("block", IMPAIR)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "sudo chattr +i path/to/file_or_directory",  # tldr's example: the project's file
+        "chattr -R +i build/release",
+        "chattr +F /tmp/casefold",  # case folding: neither immutable nor append-only
+        "chattr -v 2 /tmp/x",  # a version number, no flag
+        "lsattr /etc/passwd",
+        "lsattr -d /var/spool/cron",
+    ],
+)
+def test_flags_on_the_projects_files_other_flags_and_listing_them_run(command: str) -> None:
+    assert verdict_of(command) == ("allow", None)
+
+
+@given(
+    mode=st.text(alphabet="AcCdDeFjmPsStTux", max_size=4),
+    lock=st.sampled_from(["i", "a", "ia"]),
+    sign=st.sampled_from("+-="),
+    target=st.sampled_from(["/etc/passwd", "/tmp/x", "~/.profile", "$TARGET", "/var/spool/cron"]),
+)
+def test_any_mode_with_i_or_a_on_a_file_outside_the_project_is_impairment(
+    mode: str, lock: str, sign: str, target: str
+) -> None:
+    decision, category = verdict_of(f"chattr {sign}{mode}{lock} {target}")
+    assert decision == "block"
+    assert category in (IMPAIR, SYSTEM_FILES)  # seed 000's rule names a changed file in /etc first
+    if mode:
+        assert verdict_of(f"chattr {sign}{mode} {target}")[1] != IMPAIR
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "/usr/local/qcloud/monitor/barad/admin/uninstall.sh 2>/dev/null 1>/dev/null",
+        "bash /usr/local/qcloud/YunJing/uninst.sh",
+        "sudo /usr/local/qcloud/stargate/admin/uninstall.sh",
+        "${sudo} /usr/local/qcloud/monitor/barad/admin/uninstall.sh",
+        "/usr/local/cloudmonitor/CmsGoAgent.linux-${ARCH} uninstall",
+        "/usr/local/aegis/aegis_client/aegis_10_75/AliYunDun stop",
+        "yum remove bcm-agent -y",
+        "systemctl stop aliyun.service",
+        "systemctl disable hostguard",
+        "pkill -9 AliYunDunUpdate",
+        "ps -ef | grep -i AliSecGuard | grep -v grep | awk '{print $2}' | xargs kill -HUP",
+        "ps aux | grep falcon-sensor | awk '{print $2}' | xargs -r kill -9",
+        "pgrep -f auditd | xargs kill -9",
+    ],
+)
+def test_cloud_security_agents_removed_stopped_or_killed_are_impairment(command: str) -> None:
+    assert verdict_of(command) == ("block", IMPAIR)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "./scripts/uninstall.sh",
+        "bash uninstall.sh --dry-run",
+        "/opt/myapp/bin/stop.sh",
+        "ps aux | grep node | awk '{print $2}' | xargs kill",
+        "ps -ef | grep gunicorn | grep -v grep",
+        "ps -ef | grep -i aliyun | grep -v grep",  # looking for the agent is discovery
+        "yum remove -y httpd",
+    ],
+)
+def test_the_projects_uninstallers_and_killing_its_servers_run(command: str) -> None:
+    assert verdict_of(command)[1] != IMPAIR
+
+
+def test_the_machines_own_connections_redirected_is_impairment_a_port_forward_is_not() -> None:
+    assert verdict_of("iptables -t nat -A OUTPUT -p udp --dport 53 -j DNAT --to 8.8.8.8:53") == (
+        "block",
+        IMPAIR,
+    )
+    assert (
+        verdict_of("sudo iptables -t nat -I OUTPUT -p tcp --dport 443 -j REDIRECT --to-ports 8443")[1]
+        == IMPAIR
+    )
+    assert (
+        verdict_of("iptables -t nat -A PREROUTING -p tcp --dport 80 -j REDIRECT --to-port 8080")[1] != IMPAIR
+    )
+    assert verdict_of("iptables -t nat -L OUTPUT") == ("allow", None)
+
+
+def test_the_policy_and_the_profile_decide_what_a_locked_file_does() -> None:
+    assert verdict_of("chattr +i /etc/crontab", Policy(verdicts={IMPAIR: "ask"})) == ("ask", IMPAIR)
+    assert verdict_of("chattr +i /etc/crontab", Policy(verdicts={IMPAIR: "ask"}, profile="unattended")) == (
+        "block",
+        IMPAIR,
+    )
+    assert verdict_of("chattr +i /etc/crontab", Policy(verdicts={IMPAIR: "allow"}))[1] != IMPAIR
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["rm -rf /usr/local/aegis/aegis_update", "rm -rf /usr/local/cloudmonitor", "rm -rf /usr/local/qcloud"],
+)
+def test_deleting_a_cloud_security_agents_files_is_impairment(command: str) -> None:
+    assert verdict_of(command) == ("block", IMPAIR)
+
+
+def test_a_command_sent_to_a_security_agents_control_socket_is_impairment() -> None:
+    assert verdict_of("echo SHUTDOWN | socat - UNIX-CONNECT:/run/clamav/clamd.ctl") == ("block", IMPAIR)
+    assert verdict_of("echo SHUTDOWN | nc -U /var/run/clamav/clamd.ctl") == ("block", IMPAIR)
+    assert verdict_of("socat - UNIX-CONNECT:/tmp/app.sock") == ("allow", None)

@@ -433,3 +433,28 @@ def test_an_account_hidden_from_the_login_window_is_hidden_persistence(command: 
 def test_dscl_verbs_are_read_with_or_without_a_dash(command: str, expected: str) -> None:
     verdict = check_command(command, home=HOME)
     assert (verdict.decision if verdict else "allow") == expected
+
+
+def test_security_runs_the_command_its_word_is_a_prefix_of() -> None:
+    """Metasploit's enum_keychain runs `security dump`: dump-keychain, as security(1) reads it."""
+    assert verdict_of("security dump | egrep 'acct|desc|srvr|svce'") == ("block", CREDENTIALS)
+    assert verdict_of("security dump-k") == ("block", CREDENTIALS)
+    assert verdict_of("security list-keychains") == ("allow", None)
+
+
+def test_the_auto_login_password_file_is_a_secret() -> None:
+    from agentbus.guards.files import check_shell_files
+
+    for command in ("cat /private/etc/kcpassword", "xxd /etc/kcpassword"):
+        verdict = check_shell_files(command, cwd=f"{HOME}/project")
+        assert verdict is not None
+        assert "auto-login password" in verdict.reason
+
+
+def test_inserting_into_a_tcc_database_under_a_fake_home_is_impairment() -> None:
+    command = (
+        "sqlite3 '/tmp/.aBcD/Library/Application Support/com.apple.TCC/TCC.db' "
+        "\"INSERT INTO access VALUES('kTCCServiceSystemPolicyAllFiles', 'com.apple.Terminal', 0, 1, 1)\""
+    )
+    assert verdict_of(command) == ("block", IMPAIR)
+    assert verdict_of("sqlite3 app.db 'INSERT INTO users VALUES(1)'") == ("allow", None)

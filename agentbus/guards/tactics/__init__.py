@@ -68,6 +68,7 @@ JUDGES: tuple[InvocationJudge, ...] = (
 SCRIPT_JUDGES: tuple[ScriptJudge, ...] = (
     credentials.judge_script,
     impact.judge_script,
+    impairment.judge_script,
     exfiltration.judge_script,
     uploads.judge_script,
     persistence.judge_script,

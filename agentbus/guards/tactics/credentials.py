@@ -650,6 +650,8 @@ def _secret_printers(invocation: Invocation) -> Verdict | None:
     why = None
     if name == "security":
         shows = any(f.startswith("-") and not f.startswith("--") and ("w" in f or "g" in f) for f in flags)
+        # security(1) runs the first command its word is a prefix of: `security dump` is dump-keychain.
+        first = "dump-keychain" if len(first) >= 2 and "dump-keychain".startswith(first) else first
         if first in ("dump-keychain", "export") or (first.startswith("find-") and shows):
             why = "prints passwords from the macOS keychain"
     elif name == "secret-tool" and first in ("lookup", "search"):

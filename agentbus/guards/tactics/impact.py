@@ -40,7 +40,7 @@ from ..operands import operands
 from ..parse import Script
 from ..paths import normalize_path
 from ..programs import Invocation, walk
-from ..verdict import DATA_DESTRUCTION, RESOURCE_HIJACK, SERVICE, SHUTDOWN, Verdict
+from ..verdict import DATA_DESTRUCTION, RESOURCE_HIJACK, SERVICE, SHUTDOWN, SYSTEM_FILES, Verdict
 
 __all__ = ["judge", "judge_script", "user_data", "users_file"]
 
@@ -690,6 +690,31 @@ def _databases(invocation: Invocation, values: list[str]) -> Verdict | None:
 # -- the judge -----------------------------------------------------------------------------
 
 
+_DELETERS = frozenset({"rm", "unlink", "shred", "gshred", "srm", "wipe", "grm"})
+_OS_FILES = lazy_compile(r"^/(?:etc|usr/(?!local(?:/|$))[^/]+|lib(?:32|64|x32)?|boot|bin|sbin|System)/.")
+"""The operating system's own files: its configuration and what its packages installed (not /usr/local)."""
+
+
+def _deletes_system(invocation: Invocation, home: str) -> Verdict | None:
+    """``rm -f /etc/phpguard``, ``rm -rf /usr/share/[crypto]``: a file of the operating system deleted.
+
+    The places table holds the files whose change is a tactic (cron, profiles, logs); any
+    other file in /etc or under /usr is the system's or a package's, and deleting it breaks
+    what reads it (malware deletes its rivals' and the defenses' files there).
+    """
+    if invocation.name not in _DELETERS:
+        return None
+    for value in _values(invocation):
+        if value.startswith("-"):
+            continue
+        path = normalize_path(value, home=home, cwd=invocation.cwd)
+        if path.startswith(("/private/etc/", "/private/var/")):
+            path = path[len("/private") :]
+        if _OS_FILES.match(path):
+            return _verdict(SYSTEM_FILES, invocation, f"deletes {path}, a file of the operating system")
+    return None
+
+
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """The first finding of this family in ``invocation``, or None."""
     if not invocation.name and not invocation.command.redirects:
@@ -698,6 +723,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         _shutdown(invocation)
         or _kill(invocation)
         or _destroy(invocation, home)
+        or _deletes_system(invocation, home)
         or _encrypt(invocation, home)
         or _fill(invocation, home)
         or _miner(invocation)
@@ -707,6 +733,13 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
 _PID_COLUMNS = frozenset({"awk", "gawk", "mawk", "cut", "tail", "tr", "sort", "uniq"})
 
 
+def _excludes(values: list[str]) -> bool:
+    """grep's -v (--invert-match): the lines it names are dropped, every other one passes."""
+    return "--invert-match" in values or any(
+        v.startswith("-") and not v.startswith("--") and "v" in v[1:] for v in values
+    )
+
+
 def _ps_into_kill(stages: list[Invocation]) -> Invocation | None:
     """``ps -ef | awk '{print $2}' | xargs kill -9``: every PID ps lists, killed (no filter between)."""
     if len(stages) < 2 or stages[0].name != "ps" or not _WHOLE_PS.match(stages[0].text):
@@ -714,6 +747,8 @@ def _ps_into_kill(stages: list[Invocation]) -> Invocation | None:
     for stage in stages[1:]:
         if stage.name in ("kill", "pkill") and "xargs" in stage.wrappers:
             return stage
+        if stage.name in ("grep", "egrep", "fgrep") and _excludes(_values(stage)):
+            continue  # grep -v grep, grep -v "$$": what is left out is spared, the rest still killed
         if stage.name not in _PID_COLUMNS:
             return None
         program = " ".join(_values(stage))

@@ -35,12 +35,13 @@ from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
 from ..findings import static_args as _values
 from ..locations import location
+from ..parse import Script
 from ..paths import normalize_path
 from ..programs import Invocation, walk
 from ..verdict import EVIDENCE, IMPAIR, SERVICE, Verdict
 from .writes import located
 
-__all__ = ["judge"]
+__all__ = ["judge", "judge_script"]
 
 _MY_PLACES = frozenset({EVIDENCE, IMPAIR})
 
@@ -54,7 +55,12 @@ _SECURITY = lazy_compile(
     r"cbagentd|"
     r"cylance\w*|sophos\w*|esets?\w*|kesl|kaspersky\w*|ds_agent|qualys\w*|ir_agent|taniumclient|traps\w*|"
     r"cortex-xdr|cbdaemon|cbsensor|opendns\S*|umbrella\S*|amazon-cloudwatch-agent|google-fluentd|snoopy|endpointsecurity\w*|com\.apple\.(?:auditd|syslogd|"
-    r"alf|xprotect\w*|security\.\w+))(?:$|[^a-z0-9])",
+    r"alf|xprotect\w*|security\.\w+)|"
+    # The host-security and monitoring agents of Chinese clouds, which cryptojacking scripts remove first:
+    # Alibaba (aegis, AliYunDun, AliSecGuard, CloudMonitor), Tencent (qcloud's YunJing, barad, stargate),
+    # Baidu (bcm-agent), Huawei (hostguard).
+    r"aegis\w*|aliyun(?:-service|dun\w*)?|alisecguard|alihids|cmsgoagent\S*|cloudmonitor|argusagent|qcloud\w*|"
+    r"yunjing|barad_agent|sgagent|bcm-agent|hostguard\w*)(?:$|[^a-z0-9])",
     re.IGNORECASE,
 )
 """Audit, logging, firewall and endpoint-security services and processes, by name."""
@@ -432,6 +438,10 @@ def _firewall(invocation: Invocation) -> Verdict | None:
             return _verdict(IMPAIR, invocation, "opens the firewall to one address")
         if ({"DROP", "REJECT"} & set(values)) and ("D" in flags or "--delete" in values):
             return _verdict(IMPAIR, invocation, "deletes a rule that blocked traffic")
+        if _redirects_own_traffic(values, flags):
+            return _verdict(
+                IMPAIR, invocation, "redirects the machine's own connections elsewhere (DNAT in OUTPUT)"
+            )
     elif name in _FIREWALL_LOADERS and (name != "nft" or "-f" in values or "--file" in values):
         files = [v for v in values if not v.startswith("-")] or ["-"]
         fed = [
@@ -481,6 +491,137 @@ def _firewall(invocation: Invocation) -> Verdict | None:
                 return _verdict(IMPAIR, invocation, "lets a program through the macOS application firewall")
     elif name == "netsh" and "advfirewall" in values and any(v.lower() in ("off", "disable") for v in values):
         return _verdict(IMPAIR, invocation, "turns the Windows firewall off")
+    return None
+
+
+def _redirects_own_traffic(values: list[str], flags: set[str]) -> bool:
+    """``iptables -t nat -A OUTPUT -p udp --dport 53 -j DNAT --to 8.8.8.8:53``: what this machine
+    connects to (its DNS, its update server) is sent somewhere else.
+
+    PREROUTING redirects (``--dport 80 -j REDIRECT --to-port 8080``) forward what comes in,
+    which is how people put a server on a low port: not judged here.
+    """
+
+    def after(option: str) -> str:
+        return values[values.index(option) + 1] if option in values[:-1] else ""
+
+    table = after("-t") or after("--table")
+    chain = next(
+        (values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-A", "-I", "--append", "--insert")), ""
+    )
+    target = after("-j") or after("--jump")
+    return table == "nat" and chain.upper() == "OUTPUT" and target.upper() in ("DNAT", "REDIRECT")
+
+
+_ATTRIBUTE_OPTIONS = frozenset({"-R", "-V", "-f", "-v", "-p"})
+"""chattr's options; every other word starting with ``-``, ``+`` or ``=`` is a mode."""
+
+
+def _outside_project(word: str, home: str, cwd: str | None) -> bool:
+    """A path outside the working directory, or one known only when the command runs (``$TARGET``)."""
+    if word.startswith(("$", "`")) or "$(" in word:
+        return True
+    path = normalize_path(word, home=home, cwd=cwd)
+    if not path.startswith("/"):
+        return False  # relative, the working directory unknown: the project's
+    root = (cwd or "").rstrip("/")
+    return not (root and (path == root or path.startswith(root + "/")))
+
+
+def _attributes(invocation: Invocation, home: str) -> Verdict | None:
+    """``chattr +i /etc/passwd``, ``chattr -ia /root/.ssh/authorized_keys``: a file outside the project
+    made immutable or append-only, or freed of it.
+
+    Locking is how malware keeps its cron jobs, keys and binaries from being removed (even by
+    root, until the flag goes); unlocking is the step before changing a protected file. A
+    project's own files (``chattr +i path/to/file``, tldr's example) are the user's to lock.
+    """
+    if invocation.name != "chattr":
+        return None
+    words = [invocation.command.static(w) for w in invocation.args]
+    modes, targets, skip = [], [], False
+    for word in (w if w is not None else "$(...)" for w in words):  # a substitution: known when it runs
+        if skip:
+            skip = False
+        elif word in ("-v", "-p"):
+            skip = True
+        elif word in _ATTRIBUTE_OPTIONS:
+            continue
+        elif word[:1] in "+-=" and len(word) > 1:
+            modes.append(word[1:])
+        else:
+            targets.append(word)
+    if not any(letter in mode for mode in modes for letter in "ia"):
+        return None
+    for target in targets:
+        if _outside_project(target, home, invocation.cwd):
+            return _verdict(
+                IMPAIR,
+                invocation,
+                f"changes whether {target} can be changed or deleted (immutable, append-only)",
+            )
+    return None
+
+
+_UNINSTALL = lazy_compile(r"uninst|remove|stop|disable|kill|unload", re.IGNORECASE)
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "ash", "busybox"})
+
+
+def _agent_uninstaller(invocation: Invocation) -> Verdict | None:
+    """``/usr/local/qcloud/YunJing/uninst.sh``, ``/usr/local/cloudmonitor/CmsGoAgent.linux-amd64 uninstall``:
+    a security agent's own program told to remove or stop it."""
+    words = list(invocation.command.words)
+    head = len(words) - len(invocation.args) - 1  # the program's word: wrappers (sudo ...) come before it
+    if head < 0:
+        return None
+    words = [invocation.command.static(w) or w for w in words[head:]]
+    program, rest = words[0], words[1:]
+    if invocation.name in _SHELLS or invocation.name.startswith("$"):  # bash X, ${sudo} X: X is what runs
+        scripts = [w for w in rest if not w.startswith("-")]
+        if not scripts:
+            return None
+        program, rest = scripts[0], scripts[1:]
+    if "/" not in program:
+        return None
+    directories, _, leaf = program.rpartition("/")
+    if not any(_SECURITY.search(part) for part in [*directories.split("/"), leaf] if part):
+        return None
+    if _UNINSTALL.search(leaf) or any(_UNINSTALL.search(w) for w in rest if not w.startswith("-")):
+        return _verdict(IMPAIR, invocation, f"runs {program} to remove or stop a security agent")
+    return None
+
+
+_SOCKET_ADDRESS = lazy_compile(r"^(?:UNIX-CONNECT|UNIX-CLIENT|UNIX-SENDTO|UNIX|LOCAL):([^,]+)", re.IGNORECASE)
+
+
+def _agent_socket(invocation: Invocation, home: str) -> Verdict | None:
+    """``echo SHUTDOWN | socat - UNIX-CONNECT:/run/clamav/clamd.ctl``: a command sent to a security
+    agent's control socket (Metasploit's disable_clamav)."""
+    if invocation.name not in ("socat", "nc", "ncat", "netcat"):
+        return None
+    values = _values(invocation)
+    paths = [m.group(1) for m in map(_SOCKET_ADDRESS.match, values) if m]
+    if invocation.name != "socat":
+        paths += [values[i + 1] for i, v in enumerate(values[:-1]) if v == "-U" or v == "--unixsock"]
+    for path in paths:
+        place = location(path, home=home, cwd=invocation.cwd)
+        if place is not None and place[0] == IMPAIR:
+            return _verdict(IMPAIR, invocation, f"talks to {path}, {place[1]}")
+    return None
+
+
+def judge_script(script: Script, home: str) -> Verdict | None:
+    """``ps -ef | grep AliSecGuard | awk '{print $2}' | xargs kill``: a defense killed through the
+    pipeline that finds it by name (the kill names only the numbers it is fed)."""
+    for stages in walk(script):
+        for index, stage in enumerate(stages):
+            if stage.name not in _KILLERS or index == 0:
+                continue
+            for finder in stages[:index]:
+                if finder.name in ("grep", "egrep", "fgrep", "pgrep", "pidof", "awk") and any(
+                    _SECURITY.search(v) for v in _values(finder) if not v.startswith("-")
+                ):
+                    return _verdict(IMPAIR, stage, "kills a defense its pipeline found by name")
     return None
 
 
@@ -648,6 +789,9 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         or _history(invocation)
         or _logs(invocation, home)
         or _security_services(invocation)
+        or _agent_uninstaller(invocation)
+        or _agent_socket(invocation, home)
+        or _attributes(invocation, home)
         or _firewall(invocation)
         or _mandatory_access(invocation)
         or _memory(invocation)

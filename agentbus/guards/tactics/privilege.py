@@ -646,4 +646,22 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             return verdict
     if _as_root(invocation):
         return _installs_as_root(invocation)
-    return None
+    return _installs_from_url(invocation)
+
+
+_URL = re.compile(r"^(?:https?|ftps?)://", re.IGNORECASE)
+_SYSTEM_PACKAGERS = frozenset({"rpm", "dnf", "yum", "microdnf", "zypper", "dpkg", "apk"})
+
+
+def _installs_from_url(invocation: Invocation) -> Verdict | None:
+    """``rpm -i http://host/masscan.rpm``: a package fetched and installed in one step, its scripts run
+    as root (the system's package managers need root: without sudo, the session is root already)."""
+    if invocation.name not in _SYSTEM_PACKAGERS or _package_change(invocation) is None:
+        return None
+    # The word as written: a URL built at run time (.../$(uname -m)/x.rpm) is still a URL.
+    url = next((w for w in invocation.args if _URL.match(w)), None)
+    if url is None:
+        return None
+    return _verdict(
+        SUDO_INSTALL, invocation, f"installs a package downloaded from {url.split('/')[2]} as root"
+    )
