@@ -19,11 +19,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from .paths import normalize_path
-from .programs import Invocation
+
+if TYPE_CHECKING:  # annotations only: the path guards use this module without the shell parser
+    from .programs import Invocation
 
 __all__ = [
     "CORE_SYSTEM_FILE",
