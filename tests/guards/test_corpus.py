@@ -52,7 +52,7 @@ FLOORS = {
     "system-file-write": 245,
     "disk": 126,
     "interpreter": 254,
-    "parser-gap": 193,
+    "parser-gap": 231,  # builtin-value, run-time-value, path-shape (vars): values builtins make
     "permissions": 47,
     # cloud (tactics/cloud.py): boot scripts in machine metadata, IAM and role bindings, audit trails and
     # log sinks, secrets printed, keys and projects destroyed, snapshots shared; and macOS (tactics/macos.py)
@@ -61,7 +61,8 @@ FLOORS = {
     "defense-impairment": 289,
     "credential-access": 210,
     "impact": 223,
-    "exfiltration": 253,  # upload: files named at run time or staged outside the project; download chains
+    "exfiltration": 285,  # upload: files named at run time or staged outside the project; download chains;
+    # DNS names spelled a chunk at a time (dns_loops.py); archives downloaded, unpacked flat and run
     "collection": 76,
     "remote-access": 56,  # tactics/tunnels.py: entries written alongside it (the lead's)
     "path": 302,

@@ -13,13 +13,15 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.credentials`: hunting for keys and passwords, process memory, cloud metadata, browser stores;
 - :mod:`.impact`: shutdown and reboot, killing everything, destroying or encrypting the user's data;
 - :mod:`.exfiltration`: archives sent away, payloads downloaded and run;
+- :mod:`.dns_loops`: encoded or secret data looked up a chunk at a time as DNS names;
 - :mod:`.uploads`: files named only at run time, or from outside the project, sent away (asked);
 - :mod:`.collection`: the screen, microphone, camera, clipboard and packets captured, keyloggers,
   sensitive places packed into archives;
 - :mod:`.macos`: AppleScript (``osascript``) and the programs only macOS has, across every tactic;
 - :mod:`.cloud`: the cloud and cluster CLIs (``aws``, ``gcloud``, ``az``, ``kubectl`` ...), across tactics;
 - :mod:`.tunnels`: tunnels, proxies, shared terminals and remote desktops that open the machine;
-- :mod:`.cracking`: passwords guessed against a login or cracked from hashes.
+- :mod:`.cracking`: passwords guessed against a login or cracked from hashes;
+- :mod:`.unseen`: code the guard cannot see: values made at run time run as commands, ``enable -f``, ``fc``.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from . import (
     collection,
     cracking,
     credentials,
+    dns_loops,
     exfiltration,
     impact,
     impairment,
@@ -41,6 +44,7 @@ from . import (
     persistence,
     privilege,
     tunnels,
+    unseen,
     uploads,
 )
 
@@ -62,6 +66,7 @@ JUDGES: tuple[InvocationJudge, ...] = (
     cloud.judge,
     tunnels.judge,
     cracking.judge,
+    unseen.judge,
 )
 """Every family's judge of one simple command, in the order they are asked."""
 
@@ -70,10 +75,12 @@ SCRIPT_JUDGES: tuple[ScriptJudge, ...] = (
     impact.judge_script,
     impairment.judge_script,
     exfiltration.judge_script,
+    dns_loops.judge_script,
     uploads.judge_script,
     persistence.judge_script,
     privilege.judge_script,
     macos.judge_script,
     collection.judge_script,
+    unseen.judge_script,
 )
 """The judges of what spans statements."""
