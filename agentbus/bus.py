@@ -34,9 +34,11 @@ from .events import (
     _new_tool_call,
     copy_args,
 )
+from .lineage import _chain as _lineage_chain
+from .lineage import parent_of
 from .records import DEBUG, DISPATCH, ERROR, INFO, WARNING, Observers, Record, Subscription, level_number
 from .registry import Kind, Matcher, OnError, Registration, Registry
-from .stack import Chain, approve, compile_stack
+from .stack import Chain, approve, compile_stack, gate_of
 from .tools import blocked_result, error_result, normalize_tool_name
 
 __all__ = ["Approver", "Bus", "ToolFunction"]
@@ -50,6 +52,7 @@ Approver = Callable[[ToolCall], Union[Awaitable[bool], bool]]
 F = TypeVar("F", bound=Callable[..., Any])
 
 _perf = time.perf_counter
+_new = object.__new__
 _MISSING: Any = object()
 _CACHE_LIMIT = 16_384
 """Entries per generation of a cache: at most twice this many are held."""
@@ -88,7 +91,10 @@ class _Generations:
 class _ToolPlan:
     """The three compiled stacks of one (tool, agent): one cache look-up per call."""
 
-    __slots__ = ("after", "before", "call", "direct", "empty", "handlers_only", "kind", "name", "timed")
+    __slots__ = (
+        "after", "before", "call", "context", "direct", "empty", "gate", "handlers_only", "kind", "name",
+        "settle", "timed",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -109,18 +115,24 @@ class _ToolPlan:
         # Only tool.before runs around the tool, and nobody wants a dispatch record:
         # call_tool runs the call in its own coroutine (see _new_plan).
         self.direct = before is not None and call is None and after is None
+        # tool.before is one sync handler and nothing else runs or observes: call_tool calls
+        # it itself (see stack.Gate), ``settle`` takes anything but the usual end.
+        self.gate: Callable[[ToolCall], Any] | None = None
+        self.settle: Callable[[ToolCall, Any, BaseException | None], Any] | None = None
+        self.context: Any = None  # the attribution of the calls it builds (the stack's context)
 
 
 async def _execute(call: ToolCall) -> Any:
     """The tool.call terminal: the real tool, with the args tool.before approved."""
+    run: Any = call._run  # (set by approve_args before the stack runs)
     try:
-        result = call.execute(call._approved_args)
+        result = run.execute(run.approved_args)
         if type(result) is CoroutineType or isawaitable(result):
             result = await result
     except Exception as exc:
-        call.tool_error = exc  # lets tool.call middleware pass it through untouched
+        run.tool_error = exc  # lets tool.call middleware pass it through untouched
         raise
-    call._tool_result = result  # to tell a layer that dropped the result from a tool that returned None
+    run.tool_result = result  # to tell a layer that dropped the result from a tool that returned None
     return result
 
 
@@ -493,6 +505,9 @@ class Bus:
                 plan.direct = False
             if self.observers:
                 plan.timed = True  # a record of an interrupted call says how long it ran
+            gate = gate_of(plan.before)
+            if gate is not None and plan.direct and not self.observers:
+                plan.gate, plan.settle, plan.context = gate.handler, gate.settle, gate.context
         if len(self._plans) >= _CACHE_LIMIT:
             self._old_plans = self._plans
             self._plans = {}
@@ -712,17 +727,54 @@ class Bus:
             return await self._pipeline(plan, args, execute, number_or_id, agent_id, session_key, False, True)
         # Only tool.before runs around the tool: _pipeline's path for it, in this one coroutine
         # (whose every local costs the calls that nothing intercepts a little: keep them few).
-        args = args.copy() if type(args) is dict else _as_args(args)
-        call = _new_tool_call(plan.name, args, number_or_id, agent_id, session_key, plan.kind)
-        returned = plan.before(call)  # type: ignore[misc]
+        # The call, as _new_tool_call builds it, without a frame of its own.
+        call = _new(ToolCall)
+        call._tool = plan.name
+        call._args = args.copy() if type(args) is dict else _as_args(args)
+        call._call_id = number_or_id
+        call._agent_id = agent_id
+        call._session_key = session_key
+        call._kind = plan.kind
+        call._decision = call._approval = call._state = call._run = None
+        call._attribution = plan.context
+        if _lineage_chain.get():
+            call._parent_agent_id = parent_of(agent_id)
+        gate = plan.gate
+        if gate is not None:  # one sync handler, called here: the stack settles anything unusual
+            try:
+                returned = gate(call)
+            except Exception as exc:
+                returned = plan.settle(call, None, exc)  # type: ignore[misc]
+            else:
+                if returned is None and call._decision is None:
+                    # The usual end: args of plain values, whose deep copy is a dict.copy(),
+                    # go to the tool (anything else: the general path below).
+                    approved: dict[str, Any] | None = call._args
+                    if type(approved) is dict:
+                        for key in approved:  # (not .values(): one object fewer to make)
+                            if type(approved[key]) not in _ATOMS:
+                                break
+                        else:
+                            # Nobody observed when the call started: no record, no timing.
+                            try:
+                                result = execute(approved.copy())
+                                if type(result) is CoroutineType or isawaitable(result):
+                                    result = await result
+                            except Exception as exc:
+                                return error_result(plan.name, exc)
+                            return result
+                    returned = call
+                else:
+                    returned = plan.settle(call, returned, None)  # type: ignore[misc]
+        else:
+            returned = plan.before(call)  # type: ignore[misc]
         awaited = type(returned) is CoroutineType
         if awaited:
             returned = await returned
-        # The common case inline: handlers only, undecided, args of plain values, whose deep
-        # copy is a dict.copy() (anything else: _approved).
-        approved: dict[str, Any] | None = call._args
+        # The common case of a stack of handlers inline, as above (anything else: _approved).
+        approved = call._args
         if plan.handlers_only and call._decision is None and type(approved) is dict:
-            for key in approved:  # (not .values(): one object fewer to make)
+            for key in approved:
                 if type(approved[key]) not in _ATOMS:
                     approved = None
                     break
@@ -874,8 +926,7 @@ class Bus:
                 if type(result) is CoroutineType or isawaitable(result):
                     result = await result
             else:
-                call.execute = execute
-                call.approve_args(approved)
+                call._run_through(execute, approved)
                 try:
                     result = await plan.call(call)
                 finally:
@@ -1047,8 +1098,7 @@ class Bus:
             ran = True
             try:
                 if plan.call is not None:
-                    call.execute = execute
-                    call.approve_args(approved)
+                    call._run_through(execute, approved)
                     try:
                         result = await plan.call(call)
                     finally:
@@ -1108,7 +1158,8 @@ class Bus:
                 "a tool.call middleware returned an un-awaited awaitable: "
                 "write `return await call_next(call)`"
             )
-        if result is None and call._tool_result is not None:
+        tool_result = call._run.tool_result if call._run is not None else None
+        if result is None and tool_result is not None:
             if self.observers:
                 layers = self.registry.stack("tool.call")
                 ids = ", ".join(r.id for r in layers if r.matches(call.tool, call.agent_id))
@@ -1117,7 +1168,7 @@ class Bus:
                     "a tool.call middleware returned None although the tool returned a result: "
                     f"write `return await call_next(call)` (layers: {ids}); the agent got the tool's result",
                 )  # fmt: skip
-            return call._tool_result
+            return tool_result
         return result
 
     def _approved(

@@ -163,6 +163,9 @@ def _copy_for_diff(value: Any) -> Any:
             return value
 
 
+_new = object.__new__
+
+
 def _caller_codes(depth: int = 8) -> tuple[Any, ...]:
     """The code objects of the callers of our caller, innermost first."""
     codes: list[Any] = []
@@ -359,6 +362,77 @@ class Params(_ModelContext):
         return _field_diff(self.FIELDS, before, after)
 
 
+class _CallState:
+    """What a tool call rarely needs: made the first time one of these is written.
+
+    Every intercepted call builds a ToolCall, and each slot costs it a store and a
+    release; these fields are set only when a layer decides, a tool.call stack runs
+    or somebody reads the notes, so they live here, with their defaults on the class.
+    """
+
+    block_reason: str | None = None
+    # The code objects of the frames that called block()/ask(): the stack maps them
+    # to the registration that decided, so layers need no per-call bookkeeping.
+    decided_in: tuple[Any, ...] = ()
+    blocked_by: str | None = None
+    notes: list[str] | None = None  # advisory text for the agent, made on first read
+    # Taken when the call is built, only when an agent's tool runs around it (agentbus.lineage).
+    parent_agent_id: str | None = None
+
+    def copy(self) -> _CallState:
+        twin = _CallState()
+        twin.__dict__.update(self.__dict__)
+        return twin
+
+
+class _ToolRun:
+    """What the tool.call stack needs (made when a call runs through one): the tool, the
+    args tool.before approved (tool.call layers see a read-only view), what it returned
+    or raised. A slotted object of its own, since each of these is set on every such call."""
+
+    __slots__ = ("approved_args", "execute", "tool_error", "tool_result")
+
+    def __init__(self) -> None:
+        self.approved_args: dict[str, Any] | None = None
+        self.execute: Any = None
+        self.tool_error: BaseException | None = None
+        self.tool_result: Any = None
+
+
+def _in_run(name: str, doc: str | None = None) -> Any:
+    """A property kept in the call's :class:`_ToolRun` (None until the call runs through tool.call)."""
+    read = attrgetter(name)
+
+    def get(call: ToolCall) -> Any:
+        run = call._run
+        return None if run is None else read(run)
+
+    def set(call: ToolCall, value: Any) -> None:
+        run = call._run
+        if run is None:
+            run = call._run = _ToolRun()
+        setattr(run, name, value)
+
+    return property(get, set, doc=doc)
+
+
+def _in_state(name: str, doc: str | None = None) -> Any:
+    """A property kept in the call's :class:`_CallState` (its class default until written)."""
+    read = attrgetter(name)
+
+    def get(call: ToolCall) -> Any:
+        state = call._state
+        return read(_CallState if state is None else state)
+
+    def set(call: ToolCall, value: Any) -> None:
+        state = call._state
+        if state is None:
+            state = call._state = _CallState()
+        setattr(state, name, value)
+
+    return property(get, set, doc=doc)
+
+
 @attrs.define(eq=False, repr=False, slots=True, init=False)
 class ToolCall(Event):
     """tool.before and tool.call: a tool call about to run.
@@ -379,27 +453,28 @@ class ToolCall(Event):
     _agent_id: str | None = attrs.field(default=None, alias="agent_id")
     _session_key: str | None = attrs.field(default=None, alias="session_key")
     _kind: str | None = attrs.field(default=None, alias="kind")
-    _block_reason: str | None = attrs.field(default=None, init=False)
     _decision: str | None = attrs.field(default=None, init=False)
-    # The code objects of the frames that called block()/ask(): the stack maps them
-    # to the registration that decided, so layers need no per-call bookkeeping.
-    _decided_in: tuple[Any, ...] = attrs.field(default=(), init=False, repr=False)
-    _blocked_by: str | None = attrs.field(default=None, init=False)
     # The stack running this event: it can tell, from _decided_in, who decided.
     _attribution: Any = attrs.field(default=None, init=False, repr=False)
-    # Advisory text for the agent: a list made when somebody first reads ``notes``.
-    _notes: list[str] | None = attrs.field(default=None, init=False)
-    tool_error: BaseException | None = attrs.field(default=None, init=False)
-    """The exception the tool itself raised (set by the tool.call terminal)."""
-    execute: Any = attrs.field(default=None, init=False, repr=False)
-    """The tool's callable (set by the bus for the tool.call terminal)."""
-    # The args tool.before approved, once tool.call layers run: they see a read-only view.
-    _approved_args: dict[str, Any] | None = attrs.field(default=None, init=False, repr=False)
-    # (the event that reached the end of tool.before, a deep copy of its args): set by the stack.
+    # Everything else (block reason, notes, what the tool.call stack needs): see _CallState.
+    # (the event that reached the end of tool.before, a deep copy of its args): set by the stack
+    # of every tool.before with middleware, so a slot of its own.
     _approval: tuple[Any, Any] | None = attrs.field(default=None, init=False, repr=False)
-    # What the tool returned (set by the tool.call terminal).
-    _tool_result: Any = attrs.field(default=None, init=False, repr=False)
-    _parent_agent_id: str | None = _parent_field()
+    _state: _CallState | None = attrs.field(default=None, init=False, repr=False)
+    # The tool.call machinery, set when the call runs through a tool.call stack: see _ToolRun.
+    _run: _ToolRun | None = attrs.field(default=None, init=False, repr=False)
+
+    _block_reason = _in_state("block_reason")
+    _decided_in = _in_state("decided_in")
+    _blocked_by = _in_state("blocked_by")
+    _notes = _in_state("notes")
+    tool_error = _in_run(
+        "tool_error", "The exception the tool itself raised (set by the tool.call terminal)."
+    )
+    execute = _in_run("execute", "The tool's callable (set by the bus for the tool.call terminal).")
+    _approved_args = _in_run("approved_args")
+    _tool_result = _in_run("tool_result")
+    _parent_agent_id = _in_state("parent_agent_id")
 
     def __init__(
         self,
@@ -418,11 +493,27 @@ class ToolCall(Event):
         self._agent_id = agent_id
         self._session_key = session_key
         self._kind = kind
-        self._block_reason = self._decision = self._blocked_by = None
-        self._decided_in = ()
-        self._attribution = self.tool_error = self.execute = None
-        self._approved_args = self._approval = self._tool_result = self._notes = None
-        self._parent_agent_id = parent_of(agent_id) if _lineage_chain.get() else None  # _parent(), inline
+        self._decision = self._attribution = self._approval = self._state = self._run = None
+        if _lineage_chain.get():  # _parent(), inline
+            self._parent_agent_id = parent_of(agent_id)
+
+    def __copy__(self) -> ToolCall:
+        # A copy decides on its own: it gets its own state, not a shared one.
+        twin: ToolCall = _new(type(self))
+        twin.__setstate__(self.__getstate__())  # type: ignore[attr-defined]
+        state = self._state
+        if state is not None:
+            twin._state = state.copy()
+        run = self._run
+        if run is not None:
+            twin._run = copy.copy(run)
+        return twin
+
+    def __repr__(self) -> str:
+        shown = super().__repr__()[:-1]
+        rare = ("_block_reason", "_blocked_by", "_notes", "tool_error")  # shown as when they were fields
+        extra = (f"{name}={getattr(self, name)!r}" for name in rare)
+        return f"{shown}, {', '.join(extra)})"
 
     tool = _readonly("_tool", "The normalised tool name, e.g. 'exec'.")
     parent_agent_id = _readonly("_parent_agent_id", _PARENT_DOC)
@@ -440,7 +531,7 @@ class ToolCall(Event):
     @property
     def notes(self) -> list[str]:
         """Advisory text for the agent (Claude Code's additionalContext): append to it."""
-        notes = self._notes
+        notes: list[str] | None = self._notes
         if notes is None:
             notes = self._notes = []
         return notes
@@ -469,6 +560,15 @@ class ToolCall(Event):
         self._approved_args = approved
         self._args = MappingProxyType(copy_args(approved))  # type: ignore[assignment]
 
+    def _run_through(self, execute: Any, approved: dict[str, Any]) -> None:
+        """Set the call up for a tool.call stack: ``execute`` for its terminal, ``approved``
+        for the tool, a read-only view of them for the layers (:meth:`approve_args`)."""
+        run = self._run = _new(_ToolRun)  # (no __init__ frame: every field is set here)
+        run.execute = execute
+        run.approved_args = approved
+        run.tool_error = run.tool_result = None
+        self._args = MappingProxyType(copy_args(approved))  # type: ignore[assignment]
+
     # The getter is attrgetter (C): handlers read args on every call.
     args = property(
         attrgetter("_args"),
@@ -489,7 +589,8 @@ class ToolCall(Event):
             registration = self._attribution.decided_by(self)
             if registration is not None:
                 self._blocked_by = registration.id
-        return self._blocked_by
+        blocked_by: str | None = self._blocked_by
+        return blocked_by
 
     @blocked_by.setter
     def blocked_by(self, value: str | None) -> None:
@@ -518,9 +619,12 @@ class ToolCall(Event):
         if self._decision == "block" or (decision == "ask" and self._decision == "ask"):
             return
         self._decision = decision
-        self._block_reason = reason
-        self._decided_in = codes
-        self._blocked_by = None  # found again from the frames of the deciding layer
+        state = self._state
+        if state is None:
+            state = self._state = _CallState()
+        state.block_reason = reason
+        state.decided_in = codes
+        state.blocked_by = None  # found again from the frames of the deciding layer
 
     def snapshot(self) -> tuple[Any, ...]:
         return (_copy_for_diff(self._args), self._decision)
@@ -530,9 +634,6 @@ class ToolCall(Event):
         if before[1] != after[1]:
             changes["decision"] = (before[1], after[1])
         return changes
-
-
-_new = object.__new__
 
 
 def _new_tool_call(
@@ -555,11 +656,9 @@ def _new_tool_call(
     call._agent_id = agent_id
     call._session_key = session_key
     call._kind = kind
-    call._block_reason = call._decision = call._blocked_by = None
-    call._decided_in = ()
-    call._attribution = call.tool_error = call.execute = None
-    call._approved_args = call._approval = call._tool_result = call._notes = None
-    call._parent_agent_id = parent_of(agent_id) if _lineage_chain.get() else None
+    call._decision = call._attribution = call._approval = call._state = call._run = None
+    if _lineage_chain.get():
+        call._parent_agent_id = parent_of(agent_id)
     return call
 
 

@@ -52,7 +52,7 @@ from .events import _DECIDING, TOOL_POINTS, ToolCall, copy_args
 from .records import DEBUG, ERROR, INFO, WARNING, Record
 from .registry import Registration
 
-__all__ = ["Chain", "Emit", "approve", "compile_stack"]
+__all__ = ["Chain", "Emit", "Gate", "approve", "compile_stack", "gate_of"]
 
 Chain = Callable[[Any], Any]
 """A compiled stack (or the rest of one): takes the event, returns the result, or a
@@ -359,6 +359,35 @@ class _Context:
                 event.blocked_by = registration.id
 
 
+class Gate:
+    """A tool.before stack that is one sync handler, called as it is, and no terminal.
+
+    The bus's fast path calls ``handler`` itself on a call it has just built, with
+    ``context`` as the call's attribution (no frame of the stack in between), and
+    hands anything but the usual end (the handler returned None and decided nothing)
+    to ``settle(call, returned, error)``: what the stack does from there (the
+    handler's failure policy, an awaitable it returned, crediting its decision).
+    (A plain class: the hook process builds no attrs class it does not need.)
+    """
+
+    __slots__ = ("context", "handler", "settle")
+
+    def __init__(
+        self,
+        handler: Callable[[Any], Any],
+        settle: Callable[[Any, Any, BaseException | None], Any],
+        context: _Context,
+    ) -> None:
+        self.handler = handler
+        self.settle = settle
+        self.context = context
+
+
+def gate_of(stack: Chain | None) -> Gate | None:
+    """The :class:`Gate` of a compiled tool.before stack that is one, else None."""
+    return getattr(stack, "gate", None)
+
+
 def _call_handler(registration: Registration, event: Any) -> Any:
     handler = registration.handler
     return handler(event, event) if registration.pair else handler(event)
@@ -541,6 +570,34 @@ def _handler_run(
         return result
 
     awaits = any(r.is_async or r.shadow or r.timeout is not None or r.thread for r in registrations)
+    if called_by_us and not awaits and len(steps) == 1 and tracks and inner is None:
+        # One handler on tool.before, the usual stack of one guard: a gate (see Gate).
+        only, step = registrations[0], steps[0][1]
+
+        def settle(event: Any, result: Any, error: BaseException | None, decided: Any = None) -> Any:
+            if error is not None:
+                fail(only, event, error)
+            elif result is not None and isawaitable(result):
+                return rest(event, 0, result, decided)
+            if event._decision is not decided and event._blocked_by is None:
+                ctx.claim(event, candidates)
+            return event
+
+        def gate(event: Any) -> Any:
+            decided = event._decision
+            event._attribution = ctx
+            try:
+                result = step(event)
+            except Exception as exc:
+                return settle(event, None, exc, decided)
+            if result is None and event._decision is decided:
+                return event
+            return settle(event, result, None, decided)
+
+        if step is only.handler:  # called as it is: the bus may call it itself
+            setattr(gate, "gate", Gate(step, settle, ctx))  # noqa: B010
+        return gate
+
     if called_by_us and not awaits and len(steps) == 1:
         # One handler (the usual tool.before stack of one guard): the loop below, unrolled.
         only, step = registrations[0], steps[0][1]
