@@ -1240,7 +1240,9 @@ class _Builder:
             parts.append(self.source[position : child.start_byte].decode("utf-8", "surrogatepass"))
             parts.append(self.word(child) if child.is_named else self.text(child))
             position = child.end_byte
-        return "".join(parts)
+        value = "".join(parts)
+        quoted = node.parent is not None and node.parent.type == "string"
+        return value if quoted else _BLANKS.sub(_IFS, value)  # ${u:-rm -rf ~} unquoted: three words
 
     def join(self, node: Node, *, quoted: bool) -> str:
         """The children's values, with the text between them, in order."""
