@@ -294,7 +294,7 @@ def test_a_ps_listing_picked_by_name_then_killed_is_not_mass_killing() -> None:
 @pytest.mark.parametrize(
     "command",
     [
-        "ps ax| awk 'length($5) == 8'|grep -v bin|grep -v \"\\[\"|grep -v \"(\"|grep -v proxymap"
+        'ps ax| awk \'length($5) == 8\'|grep -v bin|grep -v "\\["|grep -v "("|grep -v proxymap'
         "| awk '{print $1}'|xargs -I % kill -9 %",
         "ps -eo pid,pcpu | awk '$2 > 50 {print $1}' | xargs kill",
     ],

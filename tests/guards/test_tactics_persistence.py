@@ -397,7 +397,11 @@ def test_a_git_command_setting_blocks_exactly_when_it_backgrounds(
 
 @pytest.mark.parametrize(
     "command",
-    ["chmod +x /etc/cron.daily/backup", "chmod u+x /etc/cron.hourly/sync", "sudo chmod ug+x /etc/init.d/agent"],
+    [
+        "chmod +x /etc/cron.daily/backup",
+        "chmod u+x /etc/cron.hourly/sync",
+        "sudo chmod ug+x /etc/init.d/agent",
+    ],
 )
 def test_a_file_made_executable_where_cron_or_init_runs_it_is_asked(command: str) -> None:
     verdict = check_command(command, home=HOME)
@@ -415,6 +419,6 @@ def test_a_file_made_executable_where_cron_or_init_runs_it_is_asked(command: str
         "chmod 600 ~/.ssh/authorized_keys",
     ],
 )
-def test_a_file_made_unexecutable_or_outside_the_schedulers_places_is_not_a_scheduled_task(command: str) -> None:
+def test_a_file_made_unexecutable_or_elsewhere_is_not_a_scheduled_task(command: str) -> None:
     verdict = check_command(command, home=HOME)
     assert verdict is None or verdict.category not in (SCHEDULED, SERVICE)

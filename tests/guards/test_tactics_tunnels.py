@@ -227,4 +227,5 @@ def test_a_policy_and_the_unattended_profile_decide_remote_docker() -> None:
     command = REMOTE_DOCKER_CHANGES[0]
     assert check_command(command, home=HOME, policy=Policy(verdicts={REMOTE_ACCESS: "allow"})) is None
     verdict = check_command(command, home=HOME, policy=Policy(profile="unattended"))
-    assert verdict is not None and verdict.decision == "block"
+    assert verdict is not None
+    assert verdict.decision == "block"

@@ -227,7 +227,9 @@ def _upload(invocation: Invocation, home: str) -> Verdict | None:
                 what = sensitive_source(candidate, home, invocation.cwd)
                 if what and (candidate != value or _sends_file(values, index)):
                     return _verdict(EXFILTRATION, invocation, f"{name} uploads {what}")
-        return _substituted(invocation, home) or _encoded_host(invocation) or _query_to_raw_address(invocation)
+        return (
+            _substituted(invocation, home) or _encoded_host(invocation) or _query_to_raw_address(invocation)
+        )
     batch = _batch_upload([], invocation, home)
     if batch:
         return _verdict(EXFILTRATION, invocation, f"{name} uploads {batch}")

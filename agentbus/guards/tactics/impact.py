@@ -574,7 +574,7 @@ _MINER_OPTION = lazy_compile(r"^(?:--donate-level(?:=|$)|--coin=|--algo=(?:rx/|c
                              r"-a=?(?:rx/|cryptonight|randomx)|--cpu-max-threads-hint(?:=|$)|"
                              r"--max-cpu-usage(?:=|$)|--randomx-1gb-pages$|--randomx-mode(?:=|$)|"
                              r"--cpu-priority(?:=|$)|--nicehash$)", re.IGNORECASE)  # fmt: skip
-"""Options only XMRig and its forks have: a miner under another name (``/tmp/.x/kworker --donate-level 1``)."""
+"""Options only XMRig and its forks have: a miner under another name (``kworker --donate-level 1``)."""
 _MINER_DIR = lazy_compile(r"(?:^|/)(?:moneroocean|c3pool)/", re.IGNORECASE)
 """The directories the miners' own setup scripts install into (``$HOME/moneroocean/miner.sh``)."""
 _MINING_MSRS = frozenset({"0x1a4", "0xc0011020", "0xc0011021", "0xc0011022", "0xc001102b"})
@@ -591,7 +591,8 @@ def _miner(invocation: Invocation) -> Verdict | None:
     if script and (_MINERS.match(script.rsplit("/", 1)[-1]) or _MINER_DIR.search(script)):
         return _verdict(RESOURCE_HIJACK, invocation, f"runs {script}, a cryptocurrency miner's start script")
     if name == "wrmsr" and _MINING_MSRS & {v.lower() for v in values}:
-        return _verdict(RESOURCE_HIJACK, invocation, "rewrites the CPU's prefetch registers for a RandomX miner")
+        why = "rewrites the CPU's prefetch registers for a RandomX miner"
+        return _verdict(RESOURCE_HIJACK, invocation, why)
     if any(_MINER_OPTION.match(v) for v in values) or any(
         "stratum" in v.lower() and _POOL.search(v) for v in values
     ):

@@ -477,7 +477,6 @@ def _osascript(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
-_Check = Callable[[Invocation, str], "Verdict | None"]
 def _gives_execute(mode: str) -> bool:
     """``+x``, ``u+rwx``, ``a=rx``, ``755``: a mode that lets the file run (``644``, ``-x`` do not)."""
     if mode.isdigit():
@@ -501,6 +500,7 @@ def _made_runnable(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
+_Check = Callable[[Invocation, str], "Verdict | None"]
 _CHECKS: dict[str, _Check] = {
     "chmod": _made_runnable,
     "crontab": _crontab,

@@ -284,9 +284,10 @@ def _acl(invocation: Invocation, home: str) -> Verdict | None:
     while index < len(values):
         value = values[index]
         option = value.partition("=")[0]
-        if option in _ACL_CHANGES or (value[:1] == "-" and value[1:2] != "-" and set(value[1:]) & set("mxbkMX")):
+        cluster = value[1:] if value[:1] == "-" and value[1:2] != "-" else ""
+        if option in _ACL_CHANGES or set(cluster) & set("mxbkMX"):
             changes = True
-        if value in _ACL_VALUES or (value[:1] == "-" and value[1:2] != "-" and value[-1] in "mxMX"):
+        if value in _ACL_VALUES or cluster[-1:] in ("m", "x", "M", "X"):
             index += 2
             continue
         if not value.startswith("-"):

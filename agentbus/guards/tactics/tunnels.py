@@ -252,8 +252,9 @@ _ENGINE_HOST_OPTIONS = frozenset({"-H", "--host", "--url"})
 _ENGINE_GLOBAL_VALUES = frozenset({"-H", "--host", "--url", "-c", "--context", "--connection", "--config",
                                    "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey",
                                    "--identity", "--namespace", "-n", "--address", "-a"})  # fmt: skip
-_ENGINE_GROUPS = frozenset({"container", "image", "network", "volume", "node", "service", "swarm", "system",
-                            "stack", "secret", "config", "plugin", "context", "manifest", "buildx"})  # fmt: skip
+_ENGINE_GROUPS = frozenset({"container", "image", "network", "volume", "node", "service", "swarm",
+                            "system", "stack", "secret", "config", "plugin", "context", "manifest",
+                            "buildx"})  # fmt: skip
 _ENGINE_READS = frozenset({"ps", "info", "version", "images", "inspect", "logs", "stats", "top", "events",
                            "port", "diff", "history", "search", "ls", "list", "df", "help"})  # fmt: skip
 _LOCAL_ENGINE = lazy_compile(
