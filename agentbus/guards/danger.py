@@ -65,6 +65,7 @@ from .verdict import (
     Verdict,
     install_guards,
 )
+from .workdir import call_directory, working_directory
 
 __all__ = [
     "CATEGORIES",
@@ -1328,8 +1329,10 @@ def check_command(command: str, *, home: str | None = None, policy: Policy | Non
     ``$HOME``). ``policy`` decides what each category of danger does (default:
     the policy of the decision under way, else :data:`.policy.DEFAULT_POLICY`):
     the verdict's ``decision`` is ``"block"`` or ``"ask"``, and a command whose
-    only findings are allowed gets None. Pure: nothing is run, nothing is read
-    from disk. Linear in the length of the command, within the decision budget
+    only findings are allowed gets None. Nothing is run, and nothing is read from
+    disk but whether a file a downloaded archive may have unpacked was in the
+    call's directory before (:mod:`.workdir`; the answer is cached per directory).
+    Linear in the length of the command, within the decision budget
     (:mod:`.budget`): past it, or if the command cannot be judged at all, the
     verdict is a deny.
     """
@@ -1339,7 +1342,7 @@ def check_command(command: str, *, home: str | None = None, policy: Policy | Non
     policy = current_policy() if policy is None else policy
     if len(command) > _CACHED_LENGTH:
         return decide(command, lambda: _judge_command(command, home, policy=policy))
-    return decide(command, lambda: _check_cached(command, home, policy))
+    return decide(command, lambda: _check_cached(command, home, policy, call_directory()))
 
 
 _CACHED_LENGTH = 1 << 16
@@ -1347,8 +1350,9 @@ _CACHED_LENGTH = 1 << 16
 
 
 @functools.lru_cache(maxsize=1024)
-def _check_cached(command: str, home: str, policy: Policy) -> Verdict | None:
-    # Agents repeat themselves (the same test command, the same build): judge once.
+def _check_cached(command: str, home: str, policy: Policy, directory: str | None) -> Verdict | None:
+    # Agents repeat themselves (the same test command, the same build): judge once per directory.
+    del directory  # a key only: the flat-archive rule looks at what is in it (tactics.exfiltration)
     return _judge_command(command, home, policy=policy)
 
 
@@ -1385,19 +1389,22 @@ def command_safety_guard(call: ToolCall) -> None:
     command = command_text(call.args)
     if command is None:
         return
-    verdict = check_command(command)
-    if verdict is None:
-        earlier = session_downloads.earlier_downloads(call.session_key)
-        # Only statements that pass alone: a finding they gave would not be this call's.
-        earlier = [statement for statement in earlier if check_command(statement) is None]
-        if earlier and check_command("\n".join(earlier)) is not None:
-            earlier = []  # together they judge differently (one was evicted): they cannot speak for this call
-        if earlier:
-            verdict = check_command("\n".join([*earlier, command]))
-    if verdict is None or verdict.decision != "block":
-        # The scripts it runs from disk (bash x.sh, ./setup.sh, python tools/x.py), by their content.
-        found = script_files.check_script_files(command, cwd=script_files.call_directory(call.args))
-        verdict = script_files.stricter(verdict, found)
+    directory = script_files.call_directory(call.args)
+    with working_directory(directory):  # the flat-archive rule looks at what is there
+        verdict = check_command(command)
+        if verdict is None:
+            earlier = session_downloads.earlier_downloads(call.session_key)
+            # Only statements that pass alone: a finding they gave would not be this call's.
+            earlier = [statement for statement in earlier if check_command(statement) is None]
+            if earlier and check_command("\n".join(earlier)) is not None:
+                # Together they judge differently (one was evicted): they cannot speak for this call.
+                earlier = []
+            if earlier:
+                verdict = check_command("\n".join([*earlier, command]))
+        if verdict is None or verdict.decision != "block":
+            # The scripts it runs from disk (bash x.sh, ./setup.sh, python tools/x.py), by their content.
+            found = script_files.check_script_files(command, cwd=directory)
+            verdict = script_files.stricter(verdict, found)
     hold(call, verdict)
     if verdict is None:
         session_downloads.remember(call.session_key, command)

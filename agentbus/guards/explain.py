@@ -20,6 +20,7 @@ from .paths import check_path, display_path, normalize_path
 from .policy import DEFAULT_POLICY, Policy, using
 from .programs import walk
 from .script_files import check_script_files, stricter
+from .workdir import working_directory
 
 __all__ = ["EXAMPLES", "add_arguments", "explain", "run"]
 
@@ -63,7 +64,7 @@ def explain(
             lines.append("    …")
             break
     lines.append("verdicts:")
-    with using(policy):
+    with using(policy), working_directory(cwd):
         command_verdict = check_command(command, home=home, policy=policy)
         if command_verdict is None or command_verdict.decision != "block":
             found = check_script_files(command, cwd=cwd, home=home, policy=policy)

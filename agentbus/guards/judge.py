@@ -16,6 +16,7 @@ from .budget import decide
 from .parse import Script, parse
 from .paths import normalize_path
 from .verdict import Verdict
+from .workdir import working_directory
 
 __all__ = ["judge_command"]
 
@@ -36,7 +37,8 @@ def judge_command(command: str, *, home: str | None = None, cwd: str | None = No
             command, cwd, environment_home, script
         )
 
-    verdict = decide(command, judge)
+    with working_directory(cwd):
+        verdict = decide(command, judge)
     if verdict is None or verdict.decision != "block":
         # The scripts it runs from disk, by their content (a budget of their own).
         found = script_files.check_script_files(command, cwd=cwd, home=home, script=script)

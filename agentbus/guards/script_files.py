@@ -35,6 +35,8 @@ time-of-check: a file changed after it was judged runs as changed; the sandbox
 from __future__ import annotations
 
 import functools
+import glob
+import json
 import os
 import posixpath
 import re
@@ -44,13 +46,14 @@ from collections.abc import Callable, Iterator, Sequence
 
 from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
+from . import makefiles, manifests, project_commands
 from .budget import BudgetExceeded, deadline, spend
 from .interpreters import INTERPRETERS, inline_code, judge_code
 from .parse import Script, parsed
 from .paths import check_path, normalize_path
 from .policy import Policy, current_policy, using
 from .programs import SHELLS, Invocation, keeping_walks, shell_mode, walk
-from .verdict import UNJUDGED_SCRIPT, Verdict
+from .verdict import PRIVILEGE, UNJUDGED_SCRIPT, Verdict
 from .workdir import call_directory, working_directory
 
 __all__ = [
@@ -86,22 +89,33 @@ def stricter(first: Verdict | None, second: Verdict | None) -> Verdict | None:
 class _Run(Frozen):
     """A script file a command runs: the word as written, and how its content is read."""
 
-    __slots__ = ("cwd", "fallbacks", "language", "word")
+    __slots__ = ("cwd", "entries", "fallbacks", "language", "word")
 
     word: str
     language: str
-    """``shell``, ``python``, ``applescript``, ``jxa``, or another interpreter's name (``perl`` ...)."""
+    """``shell``, ``python``, ``applescript``, ``jxa``, or another interpreter's name (``perl`` ...);
+    for a project's files (:mod:`.project_commands`): ``make``, ``npm``, ``kube``, ``compose``."""
     cwd: str | None
     fallbacks: tuple[str, ...]
     """Later operands, judged if ``word`` is no file: it may have been an unknown option's value
     (``python3 --some-option value x.py``)."""
+    entries: tuple[str, ...]
+    """What of a project file runs (npm script names, make's variable overrides)."""
 
-    def __init__(self, word: str, language: str, cwd: str | None, fallbacks: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        word: str,
+        language: str,
+        cwd: str | None,
+        fallbacks: tuple[str, ...] = (),
+        entries: tuple[str, ...] = (),
+    ) -> None:
         set_field = object.__setattr__
         set_field(self, "word", word)
         set_field(self, "language", language)
         set_field(self, "cwd", cwd)
         set_field(self, "fallbacks", fallbacks)
+        set_field(self, "entries", entries)
 
 
 _STDIN = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
@@ -173,11 +187,17 @@ def _planned(script: Script, cwd: str | None) -> tuple[_Run, ...]:
     for stages in walk(script, cwd=cwd):
         for index, invocation in enumerate(stages):
             spend()
-            for run in (_runs(invocation), *_fed(stages, index)):
+            for run in (_runs(invocation), *_fed(stages, index), *_project_runs(invocation)):
                 if run is not None and posixpath.normpath(run.word) not in written:
                     runs.append(run)
             written.update(_writes(invocation))
     return tuple(runs)
+
+
+def _project_runs(invocation: Invocation) -> Iterator[_Run]:
+    """The project files a build, package or deploy command runs (``make``, ``npm test`` ...)."""
+    for run in project_commands.planned(invocation):
+        yield _Run(run.word, run.language, run.cwd, run.fallbacks, run.entries)
 
 
 def _planned_text(text: str, cwd: str | None) -> tuple[_Run, ...]:
@@ -411,15 +431,18 @@ class _Judging:
         for word in (run.word, *run.fallbacks):
             for path in _candidates(run.replace(word=word), self.home, origin):
                 real = os.path.realpath(path)
+                key = real + "\0" + "\0".join(run.entries) if run.language == "npm" else real
                 # Judged already in this decision, or a cycle (a.sh sources b.sh sources a.sh).
-                if real in self.seen:
+                if key in self.seen:
                     return None
+                if run.language == "kube" and os.path.isdir(real):
+                    return self.manifest_directory(run.replace(word=word), real, depth, origin)
                 read = read_script(path)
                 if read.missing:
                     continue
                 if depth >= MAX_DEPTH:
                     return self.unjudged(word, f"it is run by scripts nested more than {MAX_DEPTH} deep")
-                self.seen.add(real)
+                self.seen.add(key)
                 self.files += 1
                 if self.files > MAX_FILES:
                     return self.unjudged(word, f"the command runs more than {MAX_FILES} script files")
@@ -437,6 +460,8 @@ class _Judging:
     def content(self, run: _Run, read: _Read, path: str, depth: int) -> Verdict | None:
         shown = run.word
         language = run.language
+        if read.binary and language in _PROJECT_FILES:
+            return None  # make, npm, kubectl refuse it: nothing runs
         if read.binary:
             if language in ("applescript", "jxa", "python"):
                 what = (
@@ -449,6 +474,8 @@ class _Judging:
         if read.text is None:
             return self.unjudged(shown, f"the script cannot be judged: {read.problem}")
         text = read.text
+        if language in _PROJECT_FILES:
+            return _PROJECT_FILES[language](self, run, text, path, depth)
         if not language:
             language = _shebang_language(text)
         if language == "shell":
@@ -459,6 +486,130 @@ class _Judging:
         if language == "other":
             return None  # an interpreter the guards do not read (awk -f, make ...): judged as a program
         return self.code(text, language, shown, run.cwd, path, depth)
+
+    def commands(
+        self, pieces: Sequence[tuple[int, str]], shown: str, cwd: str | None, path: str, depth: int
+    ) -> Verdict | None:
+        """Judge shell commands a project file holds, each given with the line it starts on."""
+        for line, command in pieces:
+            spend()
+            found = _judge_shell_text(command, self.home, self.policy)
+            if found is not None:
+                at = line + _line_in(command, found.piece) - 1
+                found = _renamed(found, f"{shown}:{at}: {found.piece}")
+                found = found.replace(rule=f"{found.rule or 'command guard'}, in the file {shown}")
+            verdict = self.note(found)
+            if verdict is not None:
+                return verdict
+            inner = self.command(_planned_text(command, cwd), depth + 1, path)
+            if inner is not None:
+                return _through(inner, shown)
+        return None
+
+    def makefile(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
+        """``make``: the recipes the goals reach (every recipe when that cannot be worked out), what
+        runs while make reads the file, its ``SHELL``, its includes."""
+        shown = run.word
+        overrides = [entry for entry in run.entries if not entry.startswith("goal:")]
+        goals: list[str] | None = [entry[5:] for entry in run.entries if entry.startswith("goal:")]
+        made = makefiles.read_makefile(text, overrides)
+        if goals is not None and "*" in goals:
+            goals = None
+        verdict = self.commands(list(makefiles.recipe_lines(made, goals)), shown, run.cwd, path, depth)
+        if verdict is not None:
+            return verdict
+        for shell in made.shells:
+            program = shell.split()[0] if shell.split() else ""
+            if program in SHELLS or program == "env" or program.startswith(("/bin/", "/usr/bin/")):
+                continue  # a shell on the PATH or the system's: a program, not the project's script
+            if "/" not in program:
+                verdict = self.unjudged(
+                    shown, f"its recipes run with SHELL={shell}, which the guard does not read"
+                )
+            else:
+                verdict = self.file(_Run(program, "", run.cwd), depth + 1, path)
+            if verdict is not None:
+                return _through(verdict, shown)
+        for word in made.includes:
+            for included in _included(word, run.cwd)[: MAX_FILES + 1]:
+                every = (*overrides, "goal:*")  # its rules join the including file's: every recipe counts
+                verdict = self.file(_Run(included, "make", run.cwd, entries=every), depth + 1, path)
+                if verdict is not None:
+                    return _through(verdict, shown)
+        if made.problem:
+            return self.unjudged(shown, made.problem)
+        return None
+
+    def package(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
+        """``npm run X``: the scripts of ``package.json`` that run (``preX``, ``X``, ``postX``)."""
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return None  # npm refuses it: nothing runs
+        scripts = data.get("scripts") if isinstance(data, dict) else None
+        if not isinstance(scripts, dict):
+            return None
+        pieces = []
+        for name in run.entries:
+            command = scripts.get(name)
+            if isinstance(command, str):
+                pieces.append((_key_line(text, name), command))
+        return self.commands(pieces, run.word, run.cwd, path, depth)
+
+    def manifest(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
+        """``kubectl apply -f``: pods given the node; ``docker compose up``: services as ``docker run``."""
+        shown = run.word
+        try:
+            if run.language == "compose":
+                for service, command in manifests.compose_commands(text):
+                    found = _judge_shell_text(command, self.home, self.policy)
+                    if found is not None:
+                        found = _renamed(found, f"{shown}: service {service}, as {found.piece}")
+                        verdict = self.note(found.replace(rule=f"compose rule, in the file {shown}"))
+                        if verdict is not None:
+                            return verdict
+                return None
+            if "kustomize" in run.entries and posixpath.basename(path).lower().startswith("kustomization."):
+                verdict = self.kustomization(run, text, path, depth)
+                if verdict is not None:
+                    return verdict
+            findings = manifests.kube_findings(text)
+        except ValueError as exc:
+            return self.unjudged(shown, f"the manifest cannot be judged: {exc}")
+        if not findings:
+            return None
+        why = "starts a pod with the node's privileges or disk: " + "; ".join(dict.fromkeys(findings))
+        found = Verdict(PRIVILEGE, f"kubectl -f {shown}", why, rule=f"manifest rule, in the file {shown}")
+        return self.note(self.policy.apply(found))
+
+    def kustomization(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
+        """``kubectl apply -k DIR``: the resources its kustomization lists (files and directories)."""
+        documents = manifests.load_documents(text) or []
+        directory = posixpath.dirname(path)
+        for document in documents:
+            resources = document.get("resources") if isinstance(document, dict) else None
+            for resource in resources if isinstance(resources, list) else []:
+                if isinstance(resource, str) and "://" not in resource:
+                    target = posixpath.normpath(posixpath.join(directory, resource))
+                    verdict = self.file(_Run(target, "kube", None, entries=run.entries), depth + 1, path)
+                    if verdict is not None:
+                        return verdict
+        return None
+
+    def manifest_directory(self, run: _Run, real: str, depth: int, origin: str | None) -> Verdict | None:
+        """``kubectl apply -f DIR`` / ``-k DIR``: the manifests in it."""
+        if depth >= MAX_DEPTH:
+            return self.unjudged(run.word, f"it is run by scripts nested more than {MAX_DEPTH} deep")
+        try:
+            names = os.listdir(real)
+        except OSError as exc:
+            return self.unjudged(run.word, f"the directory cannot be read ({exc.strerror})")
+        for name in manifests.manifest_files(names)[: MAX_FILES + 1]:
+            target = posixpath.join(real, name)
+            verdict = self.file(_Run(target, "kube", None, entries=run.entries), depth + 1, origin)
+            if verdict is not None:
+                return verdict
+        return None
 
     def shell(self, text: str, shown: str, cwd: str | None, path: str, depth: int) -> Verdict | None:
         verdict = self.note(_located(_judge_shell_text(text, self.home, self.policy), shown, text))
@@ -498,6 +649,33 @@ class _Judging:
                 if found is not None:
                     return found
         return None
+
+
+_PROJECT_FILES: dict[str, Callable[[_Judging, _Run, str, str, int], Verdict | None]] = {
+    "make": _Judging.makefile,
+    "npm": _Judging.package,
+    "kube": _Judging.manifest,
+    "compose": _Judging.manifest,
+}
+"""How each project file a command runs (:mod:`.project_commands`) is judged."""
+
+
+def _key_line(text: str, key: str) -> int:
+    """The line of a JSON file where ``"key":`` is (the last one: JSON's last duplicate wins)."""
+    index = text.rfind(json.dumps(key) + ":")
+    if index < 0:
+        index = text.rfind(json.dumps(key))
+    return text.count("\n", 0, index) + 1 if index >= 0 else 1
+
+
+def _included(word: str, cwd: str | None) -> list[str]:
+    """The files an ``include`` word names (a glob is expanded in make's directory)."""
+    if not any(char in word for char in "*?["):
+        return [word]
+    if cwd is None and not word.startswith("/"):
+        return []
+    pattern = word if word.startswith("/") else posixpath.join(cwd or "/", word)
+    return sorted(glob.glob(pattern))[: MAX_FILES + 1]
 
 
 def _judge_code(

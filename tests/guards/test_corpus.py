@@ -61,7 +61,8 @@ FLOORS = {
     "defense-impairment": 289,
     "credential-access": 210,
     "impact": 223,
-    "exfiltration": 253,  # upload: files named at run time or staged outside the project; download chains
+    "exfiltration": 285,  # upload: files named at run time or staged outside the project; download chains;
+    # DNS names spelled a chunk at a time (dns_loops.py); archives downloaded, unpacked flat and run
     "collection": 76,
     "remote-access": 56,  # tactics/tunnels.py: entries written alongside it (the lead's)
     "path": 302,

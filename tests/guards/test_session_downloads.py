@@ -172,7 +172,11 @@ async def test_a_download_carried_on_in_later_calls_then_run_is_held_back(calls:
     assert agent.ran == calls[:-1]
 
 
-async def test_only_statements_that_carry_a_download_on_are_kept() -> None:
+async def test_only_statements_that_carry_a_download_on_are_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "gradlew").write_text("#!/bin/sh\n")  # the project's own, there before the archive
+    monkeypatch.chdir(tmp_path)
     agent = Agent()
     await agent.run("curl -sLO https://x.example/kit.tar.gz")
     for command in ("cp README.md /tmp/r.md", "cat notes.txt > /tmp/n", "tar xzf vendor/other.tgz", "cd src"):
@@ -184,6 +188,8 @@ async def test_only_statements_that_carry_a_download_on_are_kept() -> None:
     kept = session_downloads.earlier_downloads("s1")
     assert kept[-1] == "tar xzf kit.tar.gz"
     assert (await agent.run("./kit/bin/kit")).get("status") == "blocked"
+    # Unpacked flat, under a name that is not the archive's and not the project's: held too.
+    assert (await agent.run("tar xzf kit.tar.gz && ./agent")).get("status") == "blocked"
 
 
 async def test_statements_that_judge_differently_together_never_block_a_later_call() -> None:

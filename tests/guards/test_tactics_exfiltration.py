@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -12,6 +14,7 @@ from agentbus.guards.tactics.exfiltration import sensitive_source
 from agentbus.guards.tactics.unpack import archive_stem, named_after
 from agentbus.guards.tactics.uploads import unseen_file
 from agentbus.guards.verdict import DOWNLOAD_RUN, EXFILTRATION, UPLOAD
+from agentbus.guards.workdir import working_directory
 
 HOME = "/home/dev"
 
@@ -430,8 +433,13 @@ def test_a_download_followed_through_unpacking_moving_and_decoding_then_run_is_b
 
 
 @pytest.mark.parametrize("command", NOT_RUN)
-def test_a_download_unpacked_but_not_run_and_project_programs_are_ordinary(command: str) -> None:
-    assert check_command(command, home=HOME) is None
+def test_a_download_unpacked_but_not_run_and_project_programs_are_ordinary(
+    command: str, tmp_path: Path
+) -> None:
+    """``./gradlew`` is in the project before the archive is unpacked: the project's own program."""
+    (tmp_path / "gradlew").write_text("#!/bin/sh\n")
+    with working_directory(str(tmp_path)):
+        assert check_command(command, home=HOME) is None
 
 
 @given(st.sampled_from(["kit", "tool-1.2", "xmrig-6.11.2-linux-x64"]),

@@ -13,6 +13,7 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.credentials`: hunting for keys and passwords, process memory, cloud metadata, browser stores;
 - :mod:`.impact`: shutdown and reboot, killing everything, destroying or encrypting the user's data;
 - :mod:`.exfiltration`: archives sent away, payloads downloaded and run;
+- :mod:`.dns_loops`: encoded or secret data looked up a chunk at a time as DNS names;
 - :mod:`.uploads`: files named only at run time, or from outside the project, sent away (asked);
 - :mod:`.collection`: the screen, microphone, camera, clipboard and packets captured, keyloggers,
   sensitive places packed into archives;
@@ -34,6 +35,7 @@ from . import (
     collection,
     cracking,
     credentials,
+    dns_loops,
     exfiltration,
     impact,
     impairment,
@@ -70,6 +72,7 @@ SCRIPT_JUDGES: tuple[ScriptJudge, ...] = (
     impact.judge_script,
     impairment.judge_script,
     exfiltration.judge_script,
+    dns_loops.judge_script,
     uploads.judge_script,
     persistence.judge_script,
     privilege.judge_script,

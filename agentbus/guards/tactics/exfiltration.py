@@ -26,6 +26,7 @@
 from __future__ import annotations
 
 import ipaddress
+import os
 import posixpath
 import re
 from collections.abc import Iterator
@@ -42,6 +43,7 @@ from ..parse import Script, SimpleCommand, Substitution
 from ..paths import check_path, normalize_path
 from ..programs import SHELLS, Invocation, shell_mode, walk
 from ..verdict import DOWNLOAD_RUN, EXFILTRATION, Verdict
+from ..workdir import call_directory
 from .credentials import credential_store
 from .impact import user_data
 from .unpack import archive_stem, derived, name_keys, stem_keys, unpacking
@@ -940,6 +942,22 @@ class _Tracker:
         ``program``: ``word`` is a command's name, so without a ``/`` it is looked up
         on the PATH, not in the working directory.
         """
+        return self._downloaded(word, cwd, program=program)
+
+    def flat(self, word: str, cwd: str | None, *, program: bool) -> str | None:
+        """``unzip u.zip; ./agent`` after ``u.zip`` was downloaded: an archive unpacked where the
+        command runs puts files there under any name. A file that is there now, before the command
+        runs (``./gradlew``), is the project's own; one that is not may come from the archive."""
+        if not self.here or (program and "/" not in word) or word.startswith(("/", "~", "$", "../")):
+            return None
+        place = self.path(".", cwd) if cwd else None
+        by = next((by for (where, _), by in self.here.items() if where == place), None)
+        directory = cwd or call_directory()
+        if by is None or directory is None or os.path.lexists(posixpath.join(directory, word)):
+            return None
+        return f"{by} and unpacked here"
+
+    def _downloaded(self, word: str, cwd: str | None, *, program: bool) -> str | None:
         path = self.path(word, cwd)
         if path in self.files:
             return self.files[path]
@@ -1224,6 +1242,8 @@ def _run_of_download(invocation: Invocation, tracker: _Tracker) -> Verdict | Non
         return None
     for word, how in _runs(invocation):
         by = tracker.downloaded(word, invocation.cwd, program=how == "runs")
+        if by is None and how in ("runs", "runs the script", "makes executable"):
+            by = tracker.flat(word, invocation.cwd, program=how == "runs")
         if by is not None:
             return _verdict(DOWNLOAD_RUN, invocation, f"{how} {word}, {by} earlier in the command")
     for source, destination in _moves(invocation):

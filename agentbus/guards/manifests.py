@@ -1,0 +1,203 @@
+"""What a Kubernetes manifest or a compose file asks of the host: privileges, its namespaces, its disk.
+
+``kubectl apply -f pod.yaml`` and ``docker compose up`` start what a file in the
+project describes, and the project is not trusted. A container is judged the
+way ``docker run`` is (:mod:`.tactics.privilege`), so the same finding holds in
+a file and on the command line:
+
+- Kubernetes (every document, every object in it): ``privileged: true``,
+  ``hostPID``/``hostIPC``/``hostNetwork: true``, a ``hostPath`` of the node's
+  root, system or account directories or of a container engine's socket (root on
+  the node), capabilities that break out (``SYS_ADMIN``, ``ALL`` ...);
+- compose: each service is turned into the ``docker run`` command it amounts to
+  (``privileged``, ``pid: host``, ``cap_add``, ``security_opt``, ``devices``,
+  ``volumes``), which the command guard judges.
+
+Files are read with PyYAML when it is installed (the ``yaml`` extra); without it,
+lines are matched (``privileged: true``, ``path: /``), which a file written to
+dodge it can. Aliases are followed once (a YAML bomb is not walked).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Iterator
+from typing import Any
+
+from ..lazy_regex import lazy_compile
+from .budget import spend
+
+__all__ = ["compose_commands", "kube_findings", "load_documents", "manifest_files"]
+
+_HOST_PATHS = lazy_compile(
+    r"^/(?:|etc|root|boot|proc|sys|dev|usr|var|lib|lib64|bin|sbin|home|Users|run|var/run|var/lib|opt|srv)/?$"
+    r"|^/(?:etc|root|boot|proc|sys|dev|var/lib/docker|var/lib/kubelet|var/lib/containerd|home/[^/]+/\.ssh"
+    r"|Users/[^/]+/\.ssh)(?:/|$)|(?:docker|containerd|crio|podman|cri-dockerd)\.sock$"
+)
+"""Node paths a pod must not mount: the disk, system and account files, a container engine's socket."""
+_BREAKOUT_CAPABILITIES = frozenset({"SYS_ADMIN", "ALL", "SYS_PTRACE", "SYS_MODULE", "DAC_READ_SEARCH",
+                                    "DAC_OVERRIDE", "SYS_RAWIO", "NET_ADMIN", "BPF"})  # fmt: skip
+_MAX_NODES = 200_000
+"""How many YAML nodes one file may have before the guard stops walking it."""
+
+
+def load_documents(text: str) -> list[Any] | None:
+    """The documents of a YAML (or JSON) file; None without PyYAML; ``[]`` for one it cannot parse."""
+    try:
+        import yaml
+    except ImportError:  # pragma: no cover - the yaml extra is not installed
+        return None
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        return [document for document in yaml.load_all(text, Loader=loader) if document is not None]
+    except yaml.YAMLError:
+        return []  # kubectl and compose refuse it too: nothing starts
+
+
+def _nodes(document: Any) -> Iterator[dict[Any, Any]]:
+    """Every mapping in ``document``, each once (an alias is not walked again)."""
+    seen: set[int] = set()
+    stack = [document]
+    count = 0
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        count += 1
+        if count > _MAX_NODES:
+            raise ValueError(f"it has more than {_MAX_NODES} YAML nodes")
+        if count % 256 == 0:
+            spend()
+        if isinstance(node, dict):
+            yield node
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+
+
+def kube_findings(text: str) -> list[str]:
+    """What a Kubernetes manifest gives its pods of the node (``privileged: true`` ...), in words."""
+    documents = load_documents(text)
+    if documents is None:
+        return _kube_lines(text)
+    found: list[str] = []
+    for document in documents:
+        for node in _nodes(document):
+            if node.get("privileged") is True:
+                found.append("privileged: true (a privileged container: root on the node)")
+            for key in ("hostPID", "hostIPC", "hostNetwork"):
+                if node.get(key) is True:
+                    found.append(f"{key}: true (the node's {key[4:].lower()} namespace)")
+            host_path = node.get("hostPath")
+            if isinstance(host_path, dict):
+                path = host_path.get("path")
+                if isinstance(path, str) and _HOST_PATHS.search(_clean(path)):
+                    found.append(f"hostPath {path} (mounts the node's {path})")
+            capabilities = node.get("capabilities")
+            if isinstance(capabilities, dict) and isinstance(capabilities.get("add"), list):
+                for capability in capabilities["add"]:
+                    if str(capability).upper().removeprefix("CAP_") in _BREAKOUT_CAPABILITIES:
+                        found.append(f"capabilities add {capability} (breaks out of the container)")
+    return found
+
+
+_KUBE_LINE = lazy_compile(
+    r"""["']?(privileged|hostPID|hostIPC|hostNetwork)["']?\s*:\s*(?:!!bool\s+)?["']?(?:true|yes|on)\b"""
+    r"""|["']?path["']?\s*:\s*["']?(/[^\s"',}]*)""",
+    re.IGNORECASE,
+)
+
+
+def _kube_lines(text: str) -> list[str]:
+    """Without PyYAML: the lines that give pods the node (over-reads ``path:`` of other kinds)."""
+    found = []
+    for match in _KUBE_LINE.finditer(text):
+        if match.group(1):
+            found.append(f"{match.group(1)}: true")
+        elif _HOST_PATHS.search(_clean(match.group(2))):
+            found.append(f"path {match.group(2)} (a node path, read without a YAML parser)")
+    return found
+
+
+def _clean(path: str) -> str:
+    cleaned = re.sub(r"/+", "/", path.strip())
+    return cleaned.rstrip("/") or "/"
+
+
+def compose_commands(text: str) -> list[tuple[str, str]]:
+    """(service, the ``docker run`` command it amounts to) for each service of a compose file."""
+    documents = load_documents(text)
+    if documents is None:
+        return _compose_lines(text)
+    commands = []
+    for document in documents:
+        services = document.get("services") if isinstance(document, dict) else None
+        if not isinstance(services, dict):
+            continue
+        for name, service in services.items():
+            spend()
+            if isinstance(service, dict):
+                commands.append((str(name), shlex.join(_docker_run(service))))
+    return commands
+
+
+def _docker_run(service: dict[Any, Any]) -> list[str]:
+    words = ["docker", "run"]
+    if service.get("privileged") is True:
+        words.append("--privileged")
+    for key, option in (("pid", "--pid"), ("userns_mode", "--userns"), ("cgroup", "--cgroupns"),
+                        ("uts", "--uts"), ("ipc", "--ipc")):  # fmt: skip
+        if isinstance(service.get(key), str):
+            words.append(f"{option}={service[key]}")
+    for key, option in (("cap_add", "--cap-add"), ("security_opt", "--security-opt")):
+        for value in _listed(service.get(key)):
+            words.append(f"{option}={value}")
+    for device in service.get("devices") or []:
+        source = device.get("source") if isinstance(device, dict) else device
+        if isinstance(source, str):
+            words.append(f"--device={source}")
+    for volume in service.get("volumes") or []:
+        if isinstance(volume, str):
+            words += ["-v", volume]
+        elif isinstance(volume, dict) and volume.get("type", "bind") == "bind":
+            source = volume.get("source")
+            if isinstance(source, str):
+                words += ["--mount", f"type=bind,src={source},dst={volume.get('target', '/mnt')}"]
+    image = service.get("image")
+    words.append(str(image) if image else "image")
+    return words
+
+
+def _listed(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [str(item) for item in value]
+    return []
+
+
+_COMPOSE_LINE = lazy_compile(
+    r"""^\s*(?:privileged\s*:\s*["']?(?:true|yes)|pid\s*:\s*["']?host|-\s*["']?(/[^:\s"']*):)""",
+    re.MULTILINE | re.IGNORECASE,
+)
+
+
+def _compose_lines(text: str) -> list[tuple[str, str]]:
+    """Without PyYAML: the lines that give a service the host, as ``docker run`` options."""
+    commands = []
+    for match in _COMPOSE_LINE.finditer(text):
+        line = match.group(0).strip()
+        if match.group(1):
+            commands.append(("?", shlex.join(["docker", "run", "-v", f"{match.group(1)}:/host", "image"])))
+        elif line.startswith("privileged"):
+            commands.append(("?", "docker run --privileged image"))
+        else:
+            commands.append(("?", "docker run --pid=host image"))
+    return commands
+
+
+def manifest_files(names: list[str]) -> list[str]:
+    """The manifests among a directory's file names (``kubectl apply -f DIR``), in order."""
+    return sorted(name for name in names if name.endswith((".yaml", ".yml", ".json")))

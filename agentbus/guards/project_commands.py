@@ -1,0 +1,267 @@
+"""Which project files a build, package or deploy command runs: ``make``, ``npm run``, ``kubectl -f``.
+
+``make test`` runs the Makefile's recipes, ``npm test`` the ``test`` script of
+``package.json``, ``kubectl apply -f pod.yaml`` the pod its manifest describes,
+``docker compose up`` the services of ``compose.yaml``: the project directory is
+not trusted, so what they run is judged by what the files say
+(:mod:`.script_files` reads them safely and judges them). This module only
+says which file a command reads, from where, and what of it:
+
+- ``make [-C DIR] [-f FILE] [VAR=value] [target...]``: ``FILE``, else ``GNUmakefile``,
+  ``makefile``, ``Makefile`` in ``DIR``, with the goals named; command-line variables
+  override the file's;
+- ``npm run X`` / ``npm test|start|stop|restart`` / ``yarn [run] X`` / ``pnpm [run] X``
+  / ``bun run X``: ``package.json``'s ``preX``, ``X`` and ``postX``; ``npm install``
+  / ``npm ci`` / ``yarn`` / ``pnpm install`` / ``bun install``: the project's own
+  lifecycle scripts (``preinstall``, ``install``, ``postinstall``, ``prepare`` ...);
+- ``kubectl apply|create|replace -f FILE|DIR`` and ``-k DIR``: the manifests;
+- ``docker compose up|run|create`` / ``docker-compose`` / ``podman compose``: the
+  compose files (``-f``, else ``compose.yaml`` and its kin, and the override file).
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+from ..frozen import Frozen
+from .findings import static_args
+from .programs import Invocation
+
+__all__ = ["COMPOSE_FILES", "INSTALL_SCRIPTS", "ProjectRun", "planned"]
+
+
+class ProjectRun(Frozen):
+    """A project file a command runs: its path as written, how to read it, and what of it runs."""
+
+    __slots__ = ("cwd", "entries", "fallbacks", "language", "word")
+
+    word: str
+    language: str
+    """``make``, ``npm``, ``kube`` or ``compose``."""
+    cwd: str | None
+    fallbacks: tuple[str, ...]
+    """Other names, read if ``word`` is no file (``makefile``, ``Makefile`` after ``GNUmakefile``)."""
+    entries: tuple[str, ...]
+    """What of the file runs: npm script names; make's goals (``goal:NAME``, ``goal:*`` for every
+    recipe) and ``VAR=value`` overrides (``env:VAR=value`` for the environment's, which the
+    file's own assignments win over)."""
+
+    def __init__(
+        self,
+        word: str,
+        language: str,
+        cwd: str | None,
+        fallbacks: tuple[str, ...] = (),
+        entries: tuple[str, ...] = (),
+    ) -> None:
+        set_field = object.__setattr__
+        set_field(self, "word", word)
+        set_field(self, "language", language)
+        set_field(self, "cwd", cwd)
+        set_field(self, "fallbacks", fallbacks)
+        set_field(self, "entries", entries)
+
+
+def planned(invocation: Invocation) -> tuple[ProjectRun, ...]:
+    """The project files ``invocation`` runs (none for any other command)."""
+    name = invocation.name
+    if name in ("make", "gmake", "bmake", "remake"):
+        return _make(invocation)
+    if name in ("npm", "yarn", "pnpm", "bun", "yarnpkg"):
+        return _package(invocation)
+    if name in ("kubectl", "oc"):
+        return _kube(invocation)
+    if name in ("docker", "podman", "nerdctl", "docker-compose", "podman-compose"):
+        return _compose(invocation)
+    return ()
+
+
+def _within(cwd: str | None, directory: str | None) -> str | None:
+    """The directory ``directory`` names, seen from ``cwd`` (None: unknown)."""
+    if directory is None:
+        return cwd
+    if directory.startswith("/"):
+        return posixpath.normpath(directory)
+    return posixpath.normpath(posixpath.join(cwd, directory)) if cwd is not None else None
+
+
+# -- make ------------------------------------------------------------------------------------------
+
+_MAKE_VALUES = frozenset({"-C", "--directory", "-f", "--file", "--makefile", "-I", "--include-dir", "-j",
+                          "--jobs", "-l", "--load-average", "-o", "--old-file", "--assume-old", "-W",
+                          "--what-if", "--new-file", "--assume-new", "-O", "--output-sync", "--eval",
+                          "--debug", "--shuffle", "--jobserver-style"})  # fmt: skip
+_MAKE_OPTIONAL = frozenset({"-j", "--jobs", "-l", "--load-average", "-O", "--output-sync", "--debug"})
+"""Options whose value is optional: only a number (or a mode word) that follows is theirs."""
+_MAKE_MODES = frozenset({"target", "line", "recurse", "none", "basic", "verbose", "implicit", "jobs", "all",
+                         "makefile", "print", "why"})  # fmt: skip
+
+
+def _make(invocation: Invocation) -> tuple[ProjectRun, ...]:
+    values = static_args(invocation)
+    if {"--version", "-v", "--help", "-h"} & set(values):
+        return ()
+    cwd = invocation.cwd
+    files: list[str] = []
+    overrides: list[str] = []
+    goals: list[str] = []
+    index = 0
+    while index < len(values):
+        value = values[index]
+        option, equals, attached = value.partition("=")
+        if value.startswith("--") and equals:
+            value, following, step = option, attached, 1
+        elif value[:2] in ("-C", "-f", "-I", "-o", "-W") and len(value) > 2:
+            value, following, step = value[:2], value[2:], 1
+        else:
+            following = values[index + 1] if index + 1 < len(values) else ""
+            step = 2 if value in _MAKE_VALUES else 1
+            if value in _MAKE_OPTIONAL and not (following.isdigit() or following in _MAKE_MODES):
+                step = 1
+        if value in ("-C", "--directory"):
+            cwd = _within(cwd, following)
+        elif value in ("-f", "--file", "--makefile"):
+            files.append(following)
+        elif not value.startswith("-") and "=" in value and step == 1:
+            overrides.append(value)
+        elif not value.startswith("-") and step == 1:
+            goals.append(value)
+        index += step
+    for assignment in invocation.env:
+        overrides.append("env:" + (invocation.command.static(assignment) or assignment))
+    if len(files) > 1:
+        goals = ["*"]  # the rules of several files make one graph: every recipe is judged
+    entries = (*overrides, *(f"goal:{goal}" for goal in goals))
+    if files:
+        return tuple(ProjectRun(file, "make", cwd, entries=entries) for file in files if file != "-")
+    return (ProjectRun("GNUmakefile", "make", cwd, ("makefile", "Makefile"), entries),)
+
+
+# -- npm, yarn, pnpm, bun ------------------------------------------------------------------------
+
+INSTALL_SCRIPTS = ("preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare",
+                   "postprepare", "dependencies")  # fmt: skip
+"""The project's own scripts npm runs on ``npm install`` / ``npm ci`` (its dependencies' are not read)."""
+_RUNS = frozenset({"run", "run-script", "rum", "urn"})
+_SHORTHANDS = {"test": "test", "t": "test", "tst": "test", "start": "start", "stop": "stop",
+               "restart": "restart"}  # fmt: skip
+_INSTALLS = frozenset({"install", "i", "ci", "clean-install", "add", "isntall", "in", "ins", "inst", "insta",
+                       "instal", "isnt", "isnta", "isntal", "install-clean", "install-test", "it", "cit",
+                       "install-ci-test", "rebuild", "rb"})  # fmt: skip
+_YARN_COMMANDS = frozenset({"add", "audit", "autoclean", "bin", "cache", "check", "config", "create", "dlx",
+                            "exec", "generate-lock-entry", "global", "help", "import", "info", "init",
+                            "install", "licenses", "link", "list", "login", "logout", "node", "outdated",
+                            "owner", "pack", "patch", "plugin", "policies", "publish", "remove", "set",
+                            "tag", "team", "unlink", "unplug", "upgrade", "upgrade-interactive", "version",
+                            "versions", "why", "workspace", "workspaces", "up", "dedupe", "explain",
+                            "constraints", "npm", "rebuild", "search", "stage", "sdks"})  # fmt: skip
+"""yarn's own commands: any other first word runs the script of that name."""
+_PNPM_COMMANDS = frozenset({"add", "install", "i", "update", "up", "remove", "rm", "link", "unlink", "import",
+                            "rebuild", "rb", "prune", "fetch", "audit", "list", "ls", "outdated", "why",
+                            "exec", "dlx", "create", "env", "store", "publish", "pack", "server", "setup",
+                            "init", "deploy", "licenses", "patch", "patch-commit", "config", "root", "bin",
+                            "dedupe", "doctor", "help", "ci", "cat-file", "cat-index", "find-hash",
+                            "approve-builds", "self-update", "recursive", "-r"})  # fmt: skip
+_PACKAGE_VALUES = frozenset({"--prefix", "--cwd", "-C", "--dir", "--workspace", "-w", "--filter", "-F",
+                             "--registry", "--cache", "--loglevel", "--userconfig", "--tag"})  # fmt: skip
+
+
+def _package(invocation: Invocation) -> tuple[ProjectRun, ...]:
+    name = "yarn" if invocation.name == "yarnpkg" else invocation.name
+    values = static_args(invocation)
+    cwd = invocation.cwd
+    words: list[str] = []
+    index = 0
+    while index < len(values):
+        value = values[index]
+        option, equals, attached = value.partition("=")
+        if value == "--":
+            words.extend(values[index:])  # arguments for the script: not a script name
+            break
+        if value.startswith("-"):
+            following = attached if equals else (values[index + 1] if index + 1 < len(values) else "")
+            if option in ("--prefix", "--cwd", "-C", "--dir"):
+                cwd = _within(cwd, following)
+            index += 1 if equals or option not in _PACKAGE_VALUES else 2
+            continue
+        words.append(value)
+        index += 1
+    command = words[0] if words else ""
+    scripts: tuple[str, ...] = ()
+    if command in _RUNS or (name == "bun" and command == "run"):
+        scripts = _with_hooks(words[1]) if len(words) > 1 and words[1] != "--" else ()
+    elif name != "bun" and command in _SHORTHANDS:
+        script = _SHORTHANDS[command]
+        scripts = ("prestop", "stop", "poststop", "prestart", "start", "poststart", "prerestart", "restart",
+                   "postrestart") if script == "restart" else _with_hooks(script)  # fmt: skip
+    elif command in _INSTALLS or (command == "" and name in ("yarn", "pnpm", "bun")):
+        scripts = INSTALL_SCRIPTS
+    elif (name == "yarn" and command not in _YARN_COMMANDS) or (
+        name == "pnpm" and command not in _PNPM_COMMANDS
+    ):
+        scripts = _with_hooks(command)
+    if not scripts:
+        return ()
+    # npm, yarn and pnpm run the nearest package.json up the tree (cd src && npm test: the project's).
+    parents = tuple("../" * level + "package.json" for level in range(1, _PARENTS + 1))
+    return (ProjectRun("package.json", "npm", cwd, parents, scripts),)
+
+
+_PARENTS = 8
+"""How many directories up the nearest ``package.json`` is looked for."""
+
+
+def _with_hooks(script: str) -> tuple[str, ...]:
+    return (f"pre{script}", script, f"post{script}")
+
+
+# -- kubectl and compose --------------------------------------------------------------------------
+
+_KUBE_VERBS = frozenset({"apply", "create", "replace"})
+
+
+def _kube(invocation: Invocation) -> tuple[ProjectRun, ...]:
+    values = static_args(invocation)
+    if not _KUBE_VERBS & set(values):
+        return ()
+    runs: list[ProjectRun] = []
+    for index, value in enumerate(values):
+        option, equals, attached = value.partition("=")
+        following = attached if equals else (values[index + 1] if index + 1 < len(values) else "")
+        if option in ("-f", "--filename") or (value.startswith("-f") and len(value) > 2 and not equals):
+            word = value[2:] if option not in ("-f", "--filename") else following
+            if word and word != "-" and "://" not in word:
+                runs.append(ProjectRun(word, "kube", invocation.cwd))
+        elif option in ("-k", "--kustomize") and following:
+            runs.append(ProjectRun(following, "kube", invocation.cwd, entries=("kustomize",)))
+    return tuple(runs)
+
+
+COMPOSE_FILES = ("compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml")
+"""Where ``docker compose`` finds its file, in order (with the ``.override`` file beside it)."""
+_COMPOSE_VERBS = frozenset({"up", "run", "create", "start", "restart", "watch"})
+
+
+def _compose(invocation: Invocation) -> tuple[ProjectRun, ...]:
+    values = static_args(invocation)
+    if invocation.name in ("docker", "podman", "nerdctl"):
+        if "compose" not in values[:3]:
+            return ()
+        values = values[values.index("compose") + 1 :]
+    cwd = invocation.cwd
+    if not _COMPOSE_VERBS & set(values):
+        return ()
+    files: list[str] = []
+    for index, value in enumerate(values):
+        option, equals, attached = value.partition("=")
+        following = attached if equals else (values[index + 1] if index + 1 < len(values) else "")
+        if option in ("-f", "--file"):
+            files.append(following)
+        elif option == "--project-directory":
+            cwd = _within(cwd, following)
+    if files:
+        return tuple(ProjectRun(file, "compose", cwd) for file in files if file != "-")
+    runs = [ProjectRun(COMPOSE_FILES[0], "compose", cwd, COMPOSE_FILES[1:])]
+    overrides = tuple(f.replace(".y", ".override.y") for f in COMPOSE_FILES)
+    runs.append(ProjectRun(overrides[0], "compose", cwd, overrides[1:]))
+    return tuple(runs)
