@@ -343,3 +343,18 @@ def test_a_miner_under_another_name_or_through_its_wrapper_script_is_resource_hi
 def test_an_ordinary_script_or_msr_write_is_not_resource_hijacking(command: str) -> None:
     verdict = check_command(command, home=HOME)
     assert verdict is None or verdict.category != RESOURCE_HIJACK
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["rm -f $(command -v chattr) 2>/dev/null", "rm -f `which curl`", "sudo rm $(type -P wget)"],
+)
+def test_a_program_deleted_where_the_path_finds_it_is_system_file_corruption(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert verdict.category == "system file corruption"
+
+
+def test_a_file_named_by_another_substitution_is_not_a_looked_up_program() -> None:
+    verdict = check_command("rm -f $(mktemp)", home=HOME)
+    assert verdict is None or verdict.category != "system file corruption"
