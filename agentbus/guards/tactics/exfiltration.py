@@ -25,7 +25,6 @@
 
 from __future__ import annotations
 
-import ipaddress
 import os
 import posixpath
 import re
@@ -440,6 +439,8 @@ _RAW_ADDRESS_URL = lazy_compile(
 
 def _on_the_internet(host: str) -> bool:
     """Whether an IP address is outside this machine and its private networks (RFC 1918, ULA, CGNAT)."""
+    import ipaddress  # only for a URL to a bare address: the hook's import stays small
+
     try:
         address = ipaddress.ip_address(host.strip("[]"))
     except ValueError:
