@@ -26,6 +26,7 @@ recorded in the audit log, and the hook decides with the rest.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import re
 import sys
@@ -428,14 +429,38 @@ def _run(main: Callable[[], Coroutine[Any, Any, T]], bus: Bus, audit: AuditLog |
 
 
 def run(args: argparse.Namespace) -> int:
+    """Answer the event on stdin: the whole of a hook process (it takes over stdout and the
+    garbage collector, see :func:`_collect_only_the_event`)."""
+    # pre_tool_use until the event says otherwise; whether the collector ran before run() took it.
+    context: dict[str, Any] = {"pre_tool_use": True, "collecting": gc.isenabled()}
+    gc.disable()
     drop_working_directory()
     _claim_stdout()
-    context: dict[str, Any] = {"pre_tool_use": True}  # until the event says otherwise
     try:
         reply = _decide(args, context)
     except BaseException as exc:  # SystemExit, KeyboardInterrupt ... from a layer: deny
         reply = _failed(exc, pre_tool_use=context["pre_tool_use"])
+    finally:
+        _collect_only_the_event(context["collecting"])
     return _write(reply)
+
+
+def _collect_only_the_event(collecting: bool) -> None:
+    """Exclude what is alive now from every later collection, then collect as before.
+
+    A hook process loads its guards (a hundred modules, their classes and tables)
+    and lives one event. Python's cyclic collector would traverse all of that,
+    during the loading and once more at exit, for nothing: it is freed, if at all,
+    when the process ends. So :func:`run` loads with the collector off, and the
+    registry, once built, and all that is alive at the end are frozen
+    (:func:`gc.freeze`): the decision runs with the collector on, over what the
+    event itself allocates. Only objects that cannot be collected before exit
+    anyway are spared: nothing a layer sees changes, and finalizers of objects
+    still alive at exit were never guaranteed to run.
+    """
+    gc.freeze()
+    if collecting:
+        gc.enable()
 
 
 def _failed(exc: BaseException, *, pre_tool_use: bool) -> HookReply:
@@ -482,7 +507,26 @@ def _decide(args: argparse.Namespace, context: dict[str, Any]) -> HookReply:
             return protocol.HookReply(exit_code=1, stderr=message)
         for message in refused:
             print(f"agentbus: {message}", file=sys.stderr)
+        _load_judges(registry, payload)
+        if "collecting" in context:  # run() took the collector for the start-up: give it back
+            _collect_only_the_event(context["collecting"])
         return _answer(args, registry, configured_log, payload, refused)
+
+
+def _load_judges(registry: Registry, payload: dict[str, Any]) -> None:
+    """Import the built-in guards that judge this call now, while the collector is off.
+
+    They would load at their first call anyway (:mod:`agentbus.middleware.builtin`);
+    a module that cannot be imported fails there, where a failure is a deny.
+    """
+    tool = payload.get("tool_name")
+    if payload["hook_event_name"] != "PreToolUse" or not isinstance(tool, str):
+        return
+    from .adapters.claude_code import canonical_tool
+    from .middleware import builtin
+
+    with contextlib.suppress(Exception):
+        builtin.load(registration.id for registration in registry.get("tool.before", canonical_tool(tool)))
 
 
 def _remember_sessions_in_files() -> None:

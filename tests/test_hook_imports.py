@@ -21,6 +21,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 UNNEEDED = ("anyio", "sniffio", "structlog", "logging", "asyncio", "trio")
 UNNEEDED_MODULES = (
     *("shutil", "bz2", "lzma", "tempfile", "importlib.resources", "tree_sitter_bash", "difflib"),
@@ -68,12 +70,17 @@ def install(registry):
 
 
 def run_hook(
-    tmp_path: Path, command: str, *args: str, env: dict[str, str] | None = None, audit_log: bool = False
+    tmp_path: Path,
+    command: str,
+    *args: str,
+    env: dict[str, str] | None = None,
+    audit_log: bool = False,
+    tool: tuple[str, dict[str, Any]] | None = None,
 ) -> tuple[dict[str, Any], set[str]]:
     """One hook process, as Claude Code starts it; its answer and the modules it imported.
 
     Without ``audit_log``, it writes none (``--no-audit-log``); with it, it writes the default
-    log in a data directory in ``tmp_path``.
+    log in a data directory in ``tmp_path``. ``tool`` is another call than Bash ``command``.
     """
     modules = tmp_path / "modules.txt"
     payload = {
@@ -81,8 +88,8 @@ def run_hook(
         "transcript_path": "/dev/null",
         "cwd": str(tmp_path),
         "hook_event_name": "PreToolUse",
-        "tool_name": "Bash",
-        "tool_input": {"command": command},
+        "tool_name": "Bash" if tool is None else tool[0],
+        "tool_input": {"command": command} if tool is None else tool[1],
     }
     done = subprocess.run(
         [sys.executable, "-c", SCRIPT, str(modules), *([] if audit_log else ["--no-audit-log"]), *args],
@@ -137,6 +144,72 @@ def test_the_hook_builds_no_attrs_class_but_the_public_ones_and_the_event_models
     assert not unexpected, sorted(unexpected)
 
 
+SHELL_MODULES = (
+    *("agentbus.guards.danger", "agentbus.guards.tactics", "agentbus.guards.script_files"),
+    *("agentbus.guards.parse", "agentbus.guards.programs", "agentbus.guards.interpreters"),
+    *("agentbus.guards.carriers", "tree_sitter", "tree_sitter_bash._binding"),
+)
+"""What judging a shell command needs: a call of a file or search tool loads none of it."""
+
+
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        ("Read", {"file_path": "~/.ssh/id_rsa"}),
+        ("Write", {"file_path": "~/.ssh/authorized_keys", "content": "ssh-ed25519 AAAA"}),
+        ("Edit", {"file_path": "~/.aws/credentials", "old_string": "a", "new_string": "b"}),
+        ("Grep", {"pattern": "KEY", "path": "~/.ssh"}),
+        ("Glob", {"pattern": "~/.ssh/*"}),
+    ],
+)
+def test_a_file_tool_call_loads_no_shell_parser_nor_tactics(
+    tmp_path: Path, tool: str, args: dict[str, str]
+) -> None:
+    answer, modules = run_hook(tmp_path, "", tool=(tool, args))
+    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny", answer  # the path guards did run
+    assert "agentbus.guards.files" in modules
+    assert modules.isdisjoint(SHELL_MODULES), sorted(modules & set(SHELL_MODULES))
+
+
+GC_POLICY = """
+import gc, os, sys
+
+def look(call):
+    seen = "on" if gc.isenabled() else "off"
+    print(f"collector {seen} frozen {gc.get_freeze_count() > 0}", file=sys.stderr)
+
+def install(registry):
+    registry.add("tool.before", look, tool="exec")
+"""
+
+
+def test_the_decision_runs_with_the_collector_on_and_the_start_up_frozen(tmp_path: Path) -> None:
+    """The hook loads its guards with the cyclic collector off, then freezes them (a process per
+    call); a layer, and whatever a large command allocates, runs with the collector on."""
+    installed = tmp_path / "site"
+    installed.mkdir()
+    (installed / "gc_policy.py").write_text(GC_POLICY)
+    project = tmp_path / "project"
+    project.mkdir()
+    payload = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}}
+    script = (
+        "import gc, sys\nfrom agentbus.cli import main\n"
+        "status = main(['hook', 'claude-code', '--no-audit-log', '--middleware', 'gc_policy:install'])\n"
+        "print('after', gc.isenabled(), file=sys.stderr)\nsys.exit(status)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        env={**os.environ, "CLAUDE_PROJECT_DIR": str(project), "PYTHONPATH": str(installed)},
+        cwd=project,
+        check=True,
+    )
+    assert "collector on frozen True" in done.stderr, done.stderr
+    assert "after True" in done.stderr
+
+
 def test_an_async_layer_brings_anyio_in(tmp_path: Path) -> None:
     installed = tmp_path / "site"  # outside the project: the hook imports nothing from there
     installed.mkdir()
@@ -177,3 +250,12 @@ def test_the_bash_binding_loaded_alone_is_the_one_the_package_uses() -> None:
             [sys.executable, "-c", BINDING_SCRIPT, case], capture_output=True, text=True, check=True
         )
         assert done.stdout.split() == [package_imported, "True", "True"], (case, done.stdout, done.stderr)
+
+
+def test_the_command_line_and_the_hook_module_import_neither_attrs_nor_the_bus() -> None:
+    """agentbus's public names load on first use, so a hook process imports its event model
+    and guards inside :func:`agentbus.hook.run`, which runs them with the collector off."""
+    script = "import sys, agentbus.cli, agentbus.hook\n"
+    script += "print('attrs' in sys.modules, 'agentbus.bus' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "False"], done.stderr

@@ -1069,7 +1069,7 @@ def _check_redirects(invocation: Invocation, home: str) -> Verdict | None:
     command = invocation.command
     held = None
     for redirect in command.redirects:
-        target = command.static(redirect.target)
+        target = command.shape(redirect.target)  # > /etc/cron.d/$(hostname): /etc/cron.d/…
         if target is None:
             if invocation.name in _DOWNLOADERS and redirect.op in (">", ">>", ">|"):
                 # curl URL > >(bash): the download flows into what the substitution runs.
@@ -1138,13 +1138,13 @@ def _check_invocation(invocation: Invocation, home: str) -> Verdict | None:
         download = _substituted_download(invocation)
         if download is not None:
             return _verdict(REMOTE_CODE, invocation, f"runs the output of {download.name} as a command")
-        # A computed command name: judge it as the destructive programs it could be.
-        for guess in ("rm", "chmod", "chown", "dd"):
-            verdict = _CHECKS[guess](_renamed(invocation, guess), home)
-            if verdict is not None:
-                why = f"{verdict.why}, if the computed command is {guess}"
-                return Verdict(verdict.category, verdict.piece, why)
-        return check_targets(invocation, home)
+        return _guessed(invocation, home) or check_targets(invocation, home)
+    first = _values(invocation)[:1]
+    if name.startswith("$") and first and first[0].startswith("-"):
+        # $c -rf ~: a variable the line does not set, given options, is judged as what it could be.
+        guessed = _guessed(invocation, home)
+        if guessed is not None:
+            return guessed
     check = _CHECKS.get(name)
     if check is None:
         if name.startswith("mkfs"):
@@ -1168,6 +1168,16 @@ def _check_invocation(invocation: Invocation, home: str) -> Verdict | None:
         if _fork_bomb(parse_nested(code)):
             why = "a function that spawns copies of itself without end"
             return _verdict(FORK_BOMB, invocation, why).by("fork bomb rule")
+    return None
+
+
+def _guessed(invocation: Invocation, home: str) -> Verdict | None:
+    """A computed command name, judged as the destructive programs it could be."""
+    for guess in ("rm", "chmod", "chown", "dd"):
+        verdict = _CHECKS[guess](_renamed(invocation, guess), home)
+        if verdict is not None:
+            why = f"{verdict.why}, if the computed command is {guess}"
+            return Verdict(verdict.category, verdict.piece, why)
     return None
 
 

@@ -28,20 +28,30 @@ import os
 import re
 import shlex
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..events import ToolCall
 from ..lazy_regex import lazy_compile
 from ..registry import Registry
 from .budget import decide, spend
-from .interpreters import INTERPRETERS, fed_code, inline_code
 from .locations import location
 from .operands import PATH_MAX, PATTERN_OPTIONS, block_device, option_values, system_file
-from .parse import Script, parsed
 from .paths import check_glob, check_path, display_path, normalize_path
 from .policy import Policy, current_policy, hold
-from .programs import Invocation, walk
+from .tool_matchers import (
+    EXEC_TOOL,
+    FILE_TOOLS,
+    SEARCH_PATH_GUARD_ID,
+    SEARCH_TOOL_NAMES,
+    SEARCH_TOOLS,
+    SECURITY_AUDIT_ID,
+    SHELL_FILE_GUARD_ID,
+)
 from .verdict import DISK, SYSTEM_FILES, Guard, Verdict, install_guards
+
+if TYPE_CHECKING:  # the shell's modules are imported where a command is judged: a Read needs none
+    from .parse import Script
+    from .programs import Invocation
 
 __all__ = [
     "GUARDS",
@@ -62,27 +72,8 @@ __all__ = [
     "shell_file_guard",
 ]
 
-SECURITY_AUDIT_ID = "builtin:security-audit"
-SHELL_FILE_GUARD_ID = "builtin:shell-file-guard"
-SEARCH_PATH_GUARD_ID = "builtin:search-path-guard"
-
-_MCP_FILE_TOOLS = (
-    "read_file|read_text_file|read_media_file|read_multiple_files|write_file|edit_file|move_file|"
-    "create_directory"
-)
-FILE_TOOLS = re.compile(
-    rf"^(?:read|write|edit|apply_patch|multiedit|notebookedit|notebookread)$|^mcp__.+__(?:{_MCP_FILE_TOOLS})$"
-)
-"""The tools the security audit judges (normalised names; MCP tools by suffix)."""
 _WRITING = lazy_compile(
     r"^(?:write|edit|apply_patch|multiedit|notebookedit)$|(?:write_file|edit_file|move_file)$"
-)
-
-SEARCH_TOOL_NAMES = ("grep", "glob", "find", "ls", "list_dir", "list_files", "search_files", "file_search")
-"""Search tool names outside agentbus.tools; the guard declares them on install."""
-SEARCH_TOOLS = re.compile(
-    rf"^(?:search|{'|'.join(SEARCH_TOOL_NAMES)})$"
-    r"|^mcp__.+__(?:search_files|list_directory(?:_with_sizes)?|directory_tree|get_file_info|grep|glob|find)$"
 )
 _CONTENT_SEARCH = lazy_compile(r"(?:^|__)(?:grep|search)$")  # their "pattern" is a regex over contents
 
@@ -467,6 +458,8 @@ _TEX_READS = lazy_compile(
 
 def _code_paths(invocation: Invocation) -> list[str]:
     """File paths quoted in interpreter code (``open("/home/me/.netrc")``, ``File.read(".env")``)."""
+    from .interpreters import INTERPRETERS, fed_code, inline_code
+
     if invocation.name in _TEX:
         texts = [v for v in (invocation.command.static(w) for w in invocation.args) if v]
         return [m.group(1) or m.group(2) for text in texts for m in _TEX_READS.finditer(text)]
@@ -800,6 +793,9 @@ def _check_shell_files(command: str, cwd: str | None, home: str) -> Verdict | No
 def _judge_shell_files(
     command: str, cwd: str | None, home: str, script: Script | None = None
 ) -> Verdict | None:
+    from .parse import parsed
+    from .programs import walk
+
     script = parsed(command) if script is None else script
     # The commands of the line itself; a nested one (in $(...), bash -c) may feed its output on.
     written = {id(pipeline[-1]) for pipeline in script.pipelines if pipeline}
@@ -896,7 +892,7 @@ def search_path_guard(call: ToolCall) -> None:
 
 
 SECURITY_AUDIT = Guard(id=SECURITY_AUDIT_ID, handler=security_audit, tool=FILE_TOOLS, priority=99)
-SHELL_FILE_GUARD = Guard(id=SHELL_FILE_GUARD_ID, handler=shell_file_guard, tool=r"^exec$", priority=99)
+SHELL_FILE_GUARD = Guard(id=SHELL_FILE_GUARD_ID, handler=shell_file_guard, tool=EXEC_TOOL, priority=99)
 SEARCH_PATH_GUARD = Guard(
     id=SEARCH_PATH_GUARD_ID,
     handler=search_path_guard,

@@ -27,8 +27,9 @@ def finding(category: str, invocation: Invocation, why: str) -> Verdict:
 
 
 def static_args(invocation: Invocation) -> list[str]:
-    """The arguments whose values are known without running anything."""
-    return [value for value in map(invocation.command.static, invocation.args) if value is not None]
+    """The arguments whose values are known without running anything, or whose directory is
+    (``/etc/cron.d/$(hostname)`` is ``/etc/cron.d/…``: :meth:`~.parse.SimpleCommand.shape`)."""
+    return [value for value in map(invocation.command.shape, invocation.args) if value is not None]
 
 
 def positionals(values: list[str], takes_value: frozenset[str] = frozenset()) -> list[str]:

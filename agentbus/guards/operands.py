@@ -19,11 +19,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from .paths import normalize_path
-from .programs import Invocation
+
+if TYPE_CHECKING:  # annotations only: the path guards use this module without the shell parser
+    from .programs import Invocation
 
 __all__ = [
     "CORE_SYSTEM_FILE",
@@ -140,7 +143,7 @@ def operands(invocation: Invocation) -> list[Operand]:
     found: list[Operand] = []
     previous = ""
     for word in invocation.args:
-        value = command.static(word)
+        value = command.shape(word)  # /lib/modules/$(uname -r)/x.ko: its known directory still counts
         if value is None or not value or len(value) > PATH_MAX:
             previous = ""  # longer than any path the kernel opens: text, not a file (and linear to skip)
             continue
@@ -169,7 +172,7 @@ def redirect_operands(invocation: Invocation) -> list[Operand]:
     for redirect in command.redirects:
         if redirect.op in ("<<", "<<<", ">&", "<&") or not redirect.target:
             continue
-        target = command.static(redirect.target)
+        target = command.shape(redirect.target)
         if target is None or target.isdigit() or target == "-":
             continue
         found.append(Operand(target, "input" if redirect.op == "<" else "output", redirect.op))

@@ -14,8 +14,10 @@ model the rules judge, once per command line:
 - a word is its value after quote removal; substitutions (``$(...)``,
   backticks, ``<(...)``, ``>(...)``, here-documents) are cut out as
   placeholders and kept, already parsed, in :class:`Substitution`;
-- variables assigned earlier in the line (``F=/etc/passwd; echo x >> $F``) and
-  loop variables (``for f in a b``) are expanded; ``${IFS}`` splits words;
+- variables assigned earlier in the line (``F=/etc/passwd; echo x >> $F``), by
+  builtins (``read x <<< …``, ``printf -v``, ``set --``: :mod:`.shell_values`) and
+  loop variables (``for f in a b``) are expanded, an unquoted one split at ``IFS``
+  as bash splits it; ``${IFS}`` splits words;
   brace expansion (``{rm,-rf,/}``) is done, in linear time;
 - compound commands (if, while, for, case, ``{ }``, ``( )``, functions) are
   flattened into their commands: the rules ask what could run.
@@ -35,12 +37,15 @@ from typing import TYPE_CHECKING
 from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from .budget import TooComplex, spend
+from .shell_values import DEFAULT_IFS, assigned, fields
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser, Point, Tree
 
 __all__ = [
     "MAX_DEPTH",
+    "RUNTIME",
+    "UNKNOWN_PART",
     "Function",
     "Redirect",
     "Script",
@@ -54,6 +59,12 @@ __all__ = [
 
 MAX_DEPTH = 32
 """How deep substitutions and compound commands may nest before parsing gives up."""
+RUNTIME = "$"
+"""The kind of a :class:`Substitution` that stands for a variable whose value a builtin made at
+run time from what the guard cannot see (``read x``, ``printf -v x '%(%F)T'``): its text is
+the variable (``$x``), which is also its static value; its script is empty."""
+UNKNOWN_PART = "…"
+"""What a part of a path made at run time stands as in :meth:`SimpleCommand.shape`."""
 MAX_LOOP_VALUES = 256
 """How many values of a ``for`` loop variable are kept (the first ones)."""
 
@@ -63,13 +74,15 @@ _REDIRECT_OPERATORS = frozenset({">", ">>", ">|", "<", "&>", "&>>", "<>"})
 """A redirect operator tree-sitter left in an ERROR node of a command (after a test operator)."""
 _SUB_OPEN, _SUB_CLOSE = "\ue020", "\ue021"
 _IFS = "\ue023"
-_OURS = str.maketrans({c: "\ufffd" for c in (_SUB_OPEN, _SUB_CLOSE, _IFS)})
+_UNQUOTED = "\ue024"
+"""Marks an unquoted expansion (``$x``, not ``"$x"``): its value is split into words."""
+_OURS = str.maketrans({c: "\ufffd" for c in (_SUB_OPEN, _SUB_CLOSE, _IFS, _UNQUOTED)})
 _PLACEHOLDER = lazy_compile(f"{_SUB_OPEN}(\\d+){_SUB_CLOSE}")
 _LOOKUP = lazy_compile(r"^\s*(?:which|command\s+-v|type\s+-[pP]|whence\s+-p)\s+([\w./+-]+)\s*(?:$|\|\||;)")
 """A substitution that only looks a program up on the PATH: its output is that program."""
 _ARRAY_ALL = lazy_compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}")
 _READ = lazy_compile(r"^\s*read\s+(?:-[a-zA-Z]+\s+)*([A-Za-z_][A-Za-z0-9_]*)\s*;?\s*$")
-_VARIABLE = lazy_compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+_VARIABLE = lazy_compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*|[@*1-9])\}|([A-Za-z_][A-Za-z0-9_]*|[@*1-9]))")
 _STATEMENTS = frozenset({
     "command", "pipeline", "list", "redirected_statement", "subshell", "compound_statement",
     "if_statement", "while_statement", "for_statement", "c_style_for_statement", "case_statement",
@@ -165,6 +178,8 @@ class SimpleCommand(Frozen):
                 return f"`{sub.text}`"
             if sub.kind == "<<":
                 return "EOF"
+            if sub.kind == RUNTIME:
+                return sub.text
             return f"{sub.kind}{sub.text})"
 
         return _PLACEHOLDER.sub(original, word)
@@ -175,16 +190,32 @@ class SimpleCommand(Frozen):
         A substitution that is a lone ``echo``/``printf`` of plain words is
         evaluated (``$(echo rm)`` is ``rm``); any other makes the word dynamic.
         """
+        return self._evaluated(word, shaped=False)
+
+    def shape(self, word: str) -> str | None:
+        """The value of a word, or the shape of a path whose directory is known.
+
+        ``/etc/cron.d/$(hostname)`` is ``/etc/cron.d/…``: each part made at run time
+        becomes :data:`UNKNOWN_PART`, when what comes before the first one names a
+        directory (holds a ``/``), so that the known part of the path is still judged.
+        A word that starts with an unknown part (``$(pwd)/x``) has no shape: None.
+        """
+        return self._evaluated(word, shaped=True)
+
+    def _evaluated(self, word: str, *, shaped: bool) -> str | None:
         if _SUB_OPEN not in word:
             return word
         parts: list[str] = []
         last = 0
+        directory = False  # a "/" before the first unknown part (kept as we go: linear in the word)
         for match in _PLACEHOLDER.finditer(word):
             parts.append(word[last : match.start()])
+            directory = directory or "/" in parts[-1]
             value = _static_output(self.substitutions[int(match.group(1))])
-            if value is None:
+            if value is None and not (shaped and directory):
                 return None
-            parts.append(value)
+            parts.append(UNKNOWN_PART if value is None else value)
+            directory = directory or "/" in parts[-1]
             last = match.end()
         parts.append(word[last:])
         return "".join(parts)
@@ -259,7 +290,12 @@ def _quote(word: str) -> str:
 
 
 def _static_output(sub: Substitution) -> str | None:
-    """What ``$(echo WORDS)`` or ``$(printf TEXT)`` prints, when that is all it does."""
+    """What ``$(echo WORDS)`` or ``$(printf TEXT)`` prints, when that is all it does.
+
+    A variable made at run time (:data:`RUNTIME`) is itself, ``$x``: a value the guard does
+    not know, read as the rules read any variable they do not know."""
+    if sub.kind == RUNTIME:
+        return sub.text
     if sub.kind not in ("$(", "`") or len(sub.script.pipelines) != 1:
         return None
     pipeline = sub.script.pipelines[0]
@@ -374,6 +410,10 @@ class _Builder:
         self.owners: dict[str, list[Substitution]] = {}
         """For a variable (or ``name[@]``, an array) whose values hold placeholders (``for f in
         $(ls)``, ``a=($(ls))``): the list of substitutions they index."""
+        self.splitting = True
+        """Whether unquoted expansions are split into words (not in an assignment's value)."""
+        self.loop_fed: set[str] = set()
+        """Variables a ``while read`` loop's condition reads from the loop's here-string (bound already)."""
         self.trailing: list[str] = []
         """Words after a redirection's target (``cat >/tmp/x ~/.ssh/id_rsa``): the command's arguments."""
 
@@ -419,7 +459,9 @@ class _Builder:
         if self.depth >= MAX_DEPTH:
             raise ShellSyntaxError(f"the command nests more than {MAX_DEPTH} levels deep")
         if kind == "command":
-            self.pipelines.append((self.command(node, redirects, background),))
+            command = self.command(node, redirects, background)
+            self.pipelines.append((command,))
+            self.builtin_values(command)
         elif kind == "pipeline":
             stages: list[SimpleCommand] = []
             for child in node.children:
@@ -541,6 +583,33 @@ class _Builder:
         lines = [line for r in redirects if r.op == "<<<" for line in r.target.splitlines() if line.strip()]
         if match is not None and lines:
             self.bind(match.group(1), lines[:MAX_LOOP_VALUES])
+            self.loop_fed.add(match.group(1))  # the read in the condition: its lines, not a run-time value
+
+    def builtin_values(self, command: SimpleCommand) -> None:
+        """``printf -v x …``, ``read x <<< …``, ``set -- …``: remember what the builtin assigns
+        (:mod:`.shell_values`); a value made at run time becomes a :data:`RUNTIME` placeholder."""
+        if not command.words:
+            return
+        for found in assigned(command, self.ifs() if "IFS" in self.variables else None):
+            if found.values is None and found.name in self.loop_fed:
+                self.loop_fed.discard(found.name)
+                continue
+            if found.values is None:
+                self.subs.append(Substitution(RUNTIME, f"${found.name}", Script((), ())))
+                values = [f"{_SUB_OPEN}{len(self.subs) - 1}{_SUB_CLOSE}"]
+            else:
+                values = list(found.values[:MAX_LOOP_VALUES])
+            if found.name == "@":
+                for index, value in enumerate(values[:9], start=1):
+                    self.bind(str(index), [value])
+                self.bind("*", [" ".join(values)] if found.values is not None else values)
+                self.bind("@", values)
+            elif found.array:
+                self.arrays[found.name] = values
+                self.owners[f"{found.name}[@]"] = self.subs
+                self.bind(found.name, values[:1])
+            else:
+                self.bind(found.name, values)
 
     def bind(self, name: str, values: list[str]) -> None:
         """Give a loop variable its values, remembering whose substitutions they name."""
@@ -641,10 +710,13 @@ class _Builder:
             if child.type == "variable_assignment":
                 name_node = child.child_by_field_name("name")
                 value_node = child.child_by_field_name("value")
-                values = self.words(value_node) if value_node is not None else [""]
+                values = self.assigned_words(value_node) if value_node is not None else [""]
                 if name_node is not None:
                     name = self.text(name_node)
+                    values = [self.evaluated(v) for v in values]  # x=$(printf 'rm -rf ~')
                     static = [v for v in values if _SUB_OPEN not in v] or self.looked_up(values)
+                    if any(c.type == "+=" for c in child.children):  # c=rm; c+=' -rf ~'
+                        static = [old + new for old in self.variables.get(name, [""]) for new in static]
                     self.variables[name] = static[:MAX_LOOP_VALUES] if static else [f"${name}"]
                     self.owners.pop(name, None)
                     if value_node is not None and value_node.type == "array":
@@ -708,7 +780,7 @@ class _Builder:
             if kind == "variable_assignment":
                 name_node = child.child_by_field_name("name")
                 value_node = child.child_by_field_name("value")
-                values = self.words(value_node) if value_node is not None else []
+                values = self.assigned_words(value_node) if value_node is not None else []
                 value = values[0] if values else ""  # `f=$IFS cmd`: splitting can leave no word
                 words.append(f"{self.text(name_node) if name_node else ''}={value}")
             elif kind in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
@@ -767,7 +839,7 @@ class _Builder:
     def words(self, node: Node) -> list[str]:
         """The words a word node expands to: usually one; several for ``{a,b}`` and ``${IFS}``."""
         value = self.word(node)
-        array = _ARRAY_ALL.fullmatch(value) if self.arrays else None
+        array = _ARRAY_ALL.fullmatch(value.replace(_UNQUOTED, "")) if self.arrays else None
         if array is not None and array.group(1) in self.arrays:
             owner = self.owners.get(f"{array.group(1)}[@]")
             elements = self.arrays[array.group(1)]
@@ -777,15 +849,24 @@ class _Builder:
         parts = [part for part in value.split(_IFS) if part] if _IFS in value else [value]
         if node.type in ("concatenation", "word", "command_name") and "{" in value:
             parts = [expanded for part in parts for expanded in expand_braces(part)]
-        return [expanded for part in parts for expanded in self.expand(part)]
+        expanded = [expanded for part in parts for expanded in self.expand(part)]
+        if not any(_IFS in word for word in expanded):
+            return expanded
+        # An unquoted variable's value, split into words (IFS=,; x=rm,-rf,/; $x is rm -rf /).
+        split = [word.split(_IFS) if _IFS in word else [word] for word in expanded]
+        return [field for fields_ in split for field in fields_ if field]
 
     def expand(self, word: str) -> list[str]:
-        """Variables set earlier in the line; a variable with several values gives several words."""
+        """Variables set earlier in the line; a variable with several values gives several words.
+
+        The value of an unquoted one is split at ``IFS``: the fields are joined by the
+        split marker, for :meth:`words` to cut.
+        """
         if "$" not in word or not self.variables:
-            return [word]
+            return [word.replace(_UNQUOTED, "")] if _UNQUOTED in word else [word]
         match = _VARIABLE.search(word)
         if match is None:
-            return [word]
+            return [word.replace(_UNQUOTED, "")]
         results = [""]
         last = 0
         for match in _VARIABLE.finditer(word):
@@ -794,10 +875,36 @@ class _Builder:
             owner = self.owners.get(name)
             if owner is not None and owner is not self.subs:
                 values = [self.adopt(value, owner) for value in values]
+            unquoted = match.start() and word[match.start() - 1] == _UNQUOTED
+            if self.splitting and unquoted and name in self.variables:
+                # No field at all (x=''; echo $x): no word, as the lone marker is cut away.
+                values = [_IFS.join(fields(value, self.ifs())) or _IFS for value in values]
             prefix = word[last : match.start()]
             results = [r + prefix + v for r in results for v in values][:MAX_LOOP_VALUES]
             last = match.end()
-        return [r + word[last:] for r in results]
+        return [(r + word[last:]).replace(_UNQUOTED, "") for r in results]
+
+    def assigned_words(self, node: Node) -> list[str]:
+        """The value of an assignment: variables in it expand, but are not split (``x=$y``)."""
+        self.splitting, splitting = False, self.splitting
+        try:
+            return self.words(node)
+        finally:
+            self.splitting = splitting
+
+    def evaluated(self, value: str) -> str:
+        """``value`` with the substitutions that can be worked out (``$(echo rm)``) put in."""
+        if _SUB_OPEN not in value:
+            return value
+        static = SimpleCommand((), (), self.subs).static(value)
+        return value if static is None else static
+
+    def ifs(self) -> str:
+        """The shell's ``IFS`` as far as the line tells (``IFS=,``), else the default."""
+        values = self.variables.get("IFS")
+        if values is None or len(values) != 1 or "$" in values[0] or _SUB_OPEN in values[0]:
+            return DEFAULT_IFS
+        return values[0]
 
     def adopt(self, value: str, owner: list[Substitution]) -> str:
         """A loop variable's value used in a nested command: its placeholders re-pointed at our list.
@@ -830,7 +937,7 @@ class _Builder:
             if text in ("$IFS", "${IFS}") or text.startswith("${IFS"):
                 return _IFS
             parts = [self.word(c) for c in node.children if c.type in ("command_substitution",)]
-            return text + "".join(parts)
+            return _UNQUOTED + text + "".join(parts)
         if kind in ("string", "translated_string"):
             return self.join(node, quoted=True)
         if kind == "string_content":
@@ -852,7 +959,7 @@ class _Builder:
                 parts.append(_unescape_double(gap) if quoted else gap)
             if child.is_named:
                 value = self.word(child)
-                parts.append(_IFS.join(value.split(_IFS)) if not quoted else value.replace(_IFS, "$IFS"))
+                parts.append(value if not quoted else value.replace(_IFS, "$IFS").replace(_UNQUOTED, ""))
             elif not (quoted and child.type in ('"', '$"')):
                 parts.append(self.text(child))
             position = child.end_byte

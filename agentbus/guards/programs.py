@@ -21,7 +21,7 @@ from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from .budget import spend
 from .carriers import carried
-from .parse import Function, Script, ShellSyntaxError, SimpleCommand, ansi_c, parse
+from .parse import RUNTIME, Function, Script, ShellSyntaxError, SimpleCommand, ansi_c, parse
 
 __all__ = [
     "SHELLS",
@@ -30,6 +30,7 @@ __all__ = [
     "ShellMode",
     "find_narrowed",
     "keeping_walks",
+    "runtime_program",
     "shell_mode",
     "walk",
     "written_text",
@@ -334,6 +335,19 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
             invocation = Invocation(name, tuple(words[i + 1 :]), command, tuple(wrappers), tuple(env))
             nested.extend(_carried(invocation))
             return invocation, nested
+        if (
+            static is not None
+            and _UNKNOWN_VARIABLE.match(static)
+            and static not in _SHELL_VARIABLES
+            and i + 1 < len(words)
+            and _BARE_PROGRAM.match(command.static(words[i + 1]) or "")
+        ):
+            # $SUDO rm -rf /: a variable the line does not set, before a program name, is a wrapper
+            # (sudo, env …) or nothing (unquoted and empty, the word vanishes): the program runs.
+            wrappers.append(static)
+            wrapper_counts.append(0)
+            i += 1
+            continue
         spec = _WRAPPERS.get(name)
         if spec is not None and i + 1 < len(words):
             wrappers.append(name)
@@ -367,13 +381,20 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
     if static is not None and _SHELL_DEFAULT.match(static):
         name = "sh"  # ${SHELL:-sh}: a shell, whichever
     args = tuple(words[i + 1 :])
-    if static is not None and " " in static.strip():
-        # "/opt/my tools/rm" (quoted, or with an escaped space) is one word, and so is a quoted
-        # expansion; an unquoted one ($c, $(echo rm -rf) /) is split into several. The words no
-        # longer say which: the one-word reading is the invocation, and the split reading is
-        # judged too, as nested code, so that neither hides the program.
+    if static is not None and " " in static.strip() and command.substitutions_in(head):
+        # "/opt/my tools/rm" (quoted, or with an escaped space) is one word: that program. An unquoted
+        # variable was split by the parser; the output of a substitution is one word when quoted,
+        # several when not ($(echo rm -rf) /), and the words no longer say which: the one-word
+        # reading is the invocation, and the split reading is judged too, as nested code.
         split_reading = (*static.split(), *(command.render(a) for a in args))
         nested.append(" ".join(map(shlex.quote, split_reading)))
+    if runtime_program(command, head) is not None:
+        static, name = None, ""  # read x; $x: a program the guard cannot know (tactics.unseen)
+    elif static is not None and name == static and _DEFAULT_VALUE.match(static):
+        # ${RUN:-rm} -rf ~: a variable the line does not set is the program; its default is a reading.
+        default = _DEFAULT_VALUE.match(static)
+        if default is not None and default.group(1).strip():
+            nested.append(" ".join([default.group(1), *(shlex.quote(command.render(a)) for a in args)]))
     invocation = Invocation(
         name,
         args,
@@ -387,8 +408,13 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
     if name == "eval" and args:
         code = args[1:] if args[0] == "--" else args  # `eval -- CODE`: the end of (no) options
         nested.append(" ".join(command.render(w) for w in code))
-    elif name in ("mapfile", "readarray"):
-        nested.extend(_callbacks(command, args))  # mapfile -C CODE: CODE runs every -c lines
+    elif name in ("mapfile", "readarray", "complete", "compgen"):
+        # mapfile -C CODE: CODE runs every -c lines; complete -C CODE NAME: when NAME is completed.
+        nested.extend(_callbacks(command, args))
+    elif name == "history" and args[:1] == ("-s",):
+        nested.append(" ".join(command.render(w) for w in args[1:]))  # history -s CMD; fc -s runs CMD
+    elif name == "bind":
+        nested.extend(_key_bindings(command, args))  # bind -x '"\C-a": CODE': CODE runs on the key
     elif name == "trap" and args and not args[0].startswith("-"):
         nested.append(command.render(args[0]))  # trap 'CODE' EXIT: the code runs later
     elif name in ("source", ".") and [command.static(a) for a in args[:1]] in ([], ["/dev/stdin"], ["-"]):
@@ -418,6 +444,38 @@ def _callbacks(command: SimpleCommand, args: tuple[str, ...]) -> list[str]:
             found.append(command.render(args[index + 1]))
         elif word.startswith("-C") and len(word) > 2:
             found.append(command.render(word[2:]))
+    return found
+
+
+_UNKNOWN_VARIABLE = lazy_compile(
+    r"^\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*(?::?[-=+?][^}]*)?\})$"
+)
+"""A program word that is one variable the line does not set (``$SUDO``, ``${RUN:-rm}``)."""
+_DEFAULT_VALUE = lazy_compile(r"^\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=]([^}]*)\}$")
+_BARE_PROGRAM = lazy_compile(r"^[A-Za-z_][\w.+-]*$")
+"""A program named on its own (``rm``, ``apt-get``): no path, no option, no file."""
+
+
+def runtime_program(command: SimpleCommand, head: str) -> str | None:
+    """The variable made at run time (``$x`` after ``read x``) that names the program ``head`` runs.
+
+    The name starts with the value: ``$x``, ``"${a[@]}"``, ``/usr/bin/$x``; not ``echo_$x`` or
+    ``$dir/run.sh``, whose program is known but for a prefix or a directory.
+    """
+    leaf = head.rpartition("/")[2]
+    found = [sub.text for sub in command.substitutions_in(leaf) if sub.kind == RUNTIME]
+    return found[0] if found and command.render(leaf).startswith(found[0]) else None
+
+
+def _key_bindings(command: SimpleCommand, args: tuple[str, ...]) -> list[str]:
+    """The code ``bind -x 'KEYS: CODE'`` runs when the keys are pressed."""
+    found: list[str] = []
+    for index, word in enumerate(args[:-1]):
+        if word == "-x" or (word.startswith("-") and word.endswith("x") and not word.startswith("--")):
+            code = command.render(args[index + 1]).partition(":")[2].strip()
+            if len(code) > 1 and code[0] == code[-1] and code[0] in "\"'":
+                code = code[1:-1]
+            found.append(code)
     return found
 
 
@@ -487,6 +545,27 @@ def _find_exec(invocation: Invocation) -> list[SimpleCommand]:
             i = end
         i += 1
     return found
+
+
+_PLAIN_PROGRAM = lazy_compile(r"^[\w./+-]+$")
+"""A renamed command that is one plain program (``alias g=git``), not a line of code."""
+
+
+def _note_renames(invocation: Invocation, renamed: dict[str, str]) -> None:
+    """``alias NAME=CODE`` and ``hash -p PATH NAME``: NAME runs CODE (or PATH) from now on."""
+    command = invocation.command
+    values = [command.static(word) for word in invocation.args]
+    if invocation.name == "alias":
+        for value in values:
+            name, equals, code = (value or "").partition("=")
+            if equals and name:
+                renamed[name] = code
+    elif invocation.name == "hash" and "-p" in values:
+        index = values.index("-p")
+        path, names = values[index + 1 : index + 2], values[index + 2 :]
+        for hashed in names:
+            if path and path[0] is not None and hashed is not None:
+                renamed[hashed] = path[0] if _PLAIN_PROGRAM.match(path[0]) else shlex.quote(path[0])
 
 
 def _changed_directory(stages: list[Invocation], cwd: str | None) -> str | None:
@@ -679,6 +758,8 @@ def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterato
     """
     start = cwd
     written: dict[str, str] = {}
+    renamed: dict[str, str] = {}
+    """``alias ls='rm -rf'``, ``hash -p /bin/rm ls``: what a name runs from then on."""
     functions = {function.name: function for function in script.functions}
     expanded = 0
     repl_fed = False
@@ -691,7 +772,15 @@ def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterato
             nested.extend(handed_on)
             if invocation is not None:
                 invocation = invocation.replace(cwd=cwd)
+                if renamed and invocation.name in renamed:
+                    code = renamed[invocation.name]
+                    if _PLAIN_PROGRAM.match(code):  # hash -p /usr/bin/curl git: this stage is curl
+                        invocation = invocation.replace(name=_basename(code))
+                    else:
+                        args = " ".join(shlex.quote(command.render(a)) for a in invocation.args)
+                        nested.append(f"{code} {args}")
                 stages.append(invocation)
+                _note_renames(invocation, renamed)
                 if _depth < MAX_NESTED:
                     yield from _run_written(invocation, written, cwd, _depth)
                 function = functions.get(invocation.name) if invocation.args else None

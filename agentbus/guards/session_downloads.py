@@ -36,11 +36,11 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 from ..lazy_regex import lazy_compile
-from .parse import Script, ShellSyntaxError, parsed
-from .programs import walk
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+
+    from .parse import Script
 
 __all__ = ["KEPT_PER_SESSION", "MAX_STATEMENT", "earlier_downloads", "persist_in", "remember"]
 
@@ -76,6 +76,9 @@ def download_statements(command: str, earlier: Sequence[str] = ()) -> list[str]:
     carries = (downloads or bool(earlier)) and _CARRIER.search(command) is not None
     if not downloads and not carries:
         return []
+    from .parse import Script, ShellSyntaxError, parsed  # here: a call that downloads nothing needs no parser
+    from .programs import walk
+
     try:
         script = parsed(command)
     except ShellSyntaxError:
@@ -102,6 +105,7 @@ def download_statements(command: str, earlier: Sequence[str] = ()) -> list[str]:
 
 def _carried_on(script: Script, earlier: Sequence[str]) -> set[int]:
     """Which pipelines of ``script`` carry a download on, after the ``earlier`` statements."""
+    from .parse import Script, parsed
     from .paths import normalize_path
     from .tactics.exfiltration import download_chain
 

@@ -91,7 +91,8 @@ UPLOAD = "file upload"
 
 UNJUDGED_SCRIPT = "unjudged script"
 """A script run from disk that the guard could not judge: too large, unreadable, not a regular
-file, compiled (AppleScript, Python bytecode), nested too deep (:mod:`.script_files`)."""
+file, compiled (AppleScript, Python bytecode), nested too deep (:mod:`.script_files`); or code
+made at run time from what it cannot see, then run (``read x; $x``, ``enable -f``: :mod:`.tactics.unseen`)."""
 
 TACTICS = (EVIDENCE, IMPAIR, PRIVILEGE, CREDENTIALS, SHUTDOWN, DATA_DESTRUCTION, DOWNLOAD_RUN, EXFILTRATION,
            STEALTH_PERSISTENCE, SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL, COLLECTION,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -108,3 +110,71 @@ def test_one_guard_id_may_be_given_as_a_string_not_split_into_letters() -> None:
 def test_guard_options_of_the_wrong_type_are_refused_clearly(options: dict[str, object]) -> None:
     with pytest.raises(TypeError):
         builtin.install(agentbus.Registry(), **options)  # type: ignore[arg-type]
+
+
+def test_the_installed_guards_are_the_guards_modules_own() -> None:
+    """builtin.GUARDS registers each guard without importing its module: same id, tools, priority."""
+    from agentbus.guards import danger, files
+
+    def spec(guard: object) -> tuple[object, ...]:
+        return tuple(getattr(guard, name) for name in ("id", "tool", "priority", "declare"))
+
+    assert [spec(g) for g in builtin.GUARDS] == [spec(g) for g in (danger.GUARD, *files.GUARDS)]
+    handlers = [g.handler for g in builtin.GUARDS]
+    assert len({h.__code__ for h in handlers}) == len(handlers)  # decisions are credited by code object
+
+
+CALLS = [
+    ("exec", {"command": "rm -rf ~"}, "builtin:command-safety-guard"),
+    ("exec", {"command": "cat ~/.ssh/id_rsa"}, "builtin:shell-file-guard"),
+    ("read", {"path": "~/.ssh/id_rsa"}, "builtin:security-audit"),
+    ("grep", {"pattern": "x", "path": "~/.ssh"}, "builtin:search-path-guard"),
+]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("tool", "args", "guard"), CALLS)
+async def test_each_guard_judges_through_its_module_and_is_credited(
+    tool: str, args: dict[str, str], guard: str
+) -> None:
+    registry = agentbus.Registry()
+    builtin.install(registry)
+    call = await agentbus.Bus(registry, log_level=None).decide_tool(tool, args)
+    assert call.blocked, call
+    assert call.blocked_by == guard
+
+
+def test_load_imports_the_modules_of_the_guards_named() -> None:
+    script = (
+        "import sys\n"
+        "from agentbus.middleware import builtin\n"
+        "before = 'agentbus.guards.danger' in sys.modules, 'agentbus.guards.files' in sys.modules\n"
+        "builtin.load(['builtin:security-audit', 'someone:else'])\n"
+        "print(before, 'agentbus.guards.danger' in sys.modules, 'agentbus.guards.files' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["(False,", "False)", "False", "True"], done.stderr
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("tool", "guard"),
+    [
+        ("exec", "builtin:command-safety-guard"),
+        ("read", "builtin:security-audit"),
+        ("grep", "builtin:search-path-guard"),
+    ],
+)
+async def test_a_guard_whose_module_cannot_be_imported_blocks(
+    tool: str, guard: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Loaded at its first call, a guard that cannot load fails that call: a block, never a pass."""
+    registry = agentbus.Registry()
+    builtin.install(registry)
+    for module in ("agentbus.guards.danger", "agentbus.guards.files"):
+        monkeypatch.setitem(sys.modules, module, None)  # importing it now raises ImportError
+    call = await agentbus.Bus(registry, log_level=None).decide_tool(
+        tool, {"path": "README.md", "command": "ls"}
+    )
+    assert call.blocked, call
+    assert call.blocked_by == guard  # the first guard on the tool, which could not load

@@ -20,7 +20,8 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.macos`: AppleScript (``osascript``) and the programs only macOS has, across every tactic;
 - :mod:`.cloud`: the cloud and cluster CLIs (``aws``, ``gcloud``, ``az``, ``kubectl`` ...), across tactics;
 - :mod:`.tunnels`: tunnels, proxies, shared terminals and remote desktops that open the machine;
-- :mod:`.cracking`: passwords guessed against a login or cracked from hashes.
+- :mod:`.cracking`: passwords guessed against a login or cracked from hashes;
+- :mod:`.unseen`: code the guard cannot see: values made at run time run as commands, ``enable -f``, ``fc``.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from . import (
     persistence,
     privilege,
     tunnels,
+    unseen,
     uploads,
 )
 
@@ -64,6 +66,7 @@ JUDGES: tuple[InvocationJudge, ...] = (
     cloud.judge,
     tunnels.judge,
     cracking.judge,
+    unseen.judge,
 )
 """Every family's judge of one simple command, in the order they are asked."""
 
@@ -78,5 +81,6 @@ SCRIPT_JUDGES: tuple[ScriptJudge, ...] = (
     privilege.judge_script,
     macos.judge_script,
     collection.judge_script,
+    unseen.judge_script,
 )
 """The judges of what spans statements."""

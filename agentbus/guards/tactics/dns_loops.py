@@ -119,7 +119,7 @@ _VARIABLE = lazy_compile(r"\$\{?([A-Za-z_]\w*)")
 
 def _spells(invocation: Invocation, fed: set[str], placeholders: tuple[str, ...]) -> bool:
     """Whether a host name of ``invocation`` has a fed variable or placeholder before a domain."""
-    for word in invocation.command.words[1:]:
+    for word in map(invocation.command.render, invocation.command.words[1:]):  # $l: read at run time
         for match in _VARIABLE.finditer(word):
             if match.group(1) in fed and re.match(_DOMAIN_TAIL, word[match.end() :].lstrip("}")):
                 return True

@@ -1,0 +1,242 @@
+"""What bash builtins assign: ``printf -v``, ``read``, ``mapfile``, ``set --``.
+
+``x='rm -rf ~'; $x`` is judged because the parser remembers the assignment. A builtin
+can assign just as well: ``printf -v x 'rm -rf ~'``, ``read x <<< 'rm -rf ~'``,
+``read -a a <<< …``, ``mapfile -t a <<< …``, ``set -- rm -rf ~`` (then ``"$@"``). Here
+each is read for the values it gives, worked out the way bash would when its input
+is in the command line (a here-string, a here-document, a static format). When the
+value comes from what the guard cannot see (standard input, a file, the clock, a
+substitution), the variable is marked *made at run time*: running it as a command
+is then held (:mod:`.danger`), as no judge can tell what it is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ..frozen import Frozen
+from ..lazy_regex import lazy_compile
+
+if TYPE_CHECKING:
+    from .parse import SimpleCommand
+
+__all__ = ["DEFAULT_IFS", "Assigned", "assigned", "fields", "formatted"]
+
+DEFAULT_IFS = " \t\n"
+_NAME = lazy_compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_ASSIGNMENT = lazy_compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.DOTALL)
+_READ_VALUES = frozenset("adinNptu")
+"""``read``'s options that take a value (``-a NAME``, ``-d DELIM``, ``-p PROMPT`` ...)."""
+_MAPFILE_VALUES = frozenset("dnOsuC c".replace(" ", ""))
+_FORMAT = lazy_compile(r"%(?:%|[-+ #0]*\d*(?:\.\d+)?([a-zA-Z])|\([^)]*\)T)")
+
+
+class Assigned(Frozen):
+    """One variable a builtin sets: its values (the words an array holds), or None: made at run time."""
+
+    __slots__ = ("array", "name", "values")
+
+    name: str
+    values: tuple[str, ...] | None
+    array: bool
+
+    def __init__(self, name: str, values: Sequence[str] | None, array: bool = False) -> None:
+        set_field = object.__setattr__
+        set_field(self, "name", name)
+        set_field(self, "values", tuple(values) if values is not None else None)
+        set_field(self, "array", array)
+
+
+def fields(text: str, ifs: str = DEFAULT_IFS) -> list[str]:
+    """``text`` split into fields at the characters of ``ifs``, as word splitting does (no empty ones)."""
+    if not ifs:
+        return [text] if text else []
+    return [part for part in re.split(f"[{re.escape(ifs)}]+", text) if part]
+
+
+def formatted(template: str, args: Sequence[str]) -> str | None:
+    """What ``printf TEMPLATE ARGS`` prints, for ``%s``, ``%b``, ``%d``, ``%c`` and ``%%``; else None.
+
+    The template is used again while arguments are left, as bash does.
+    """
+    from .parse import ansi_c
+
+    specs = [m.group(1) for m in _FORMAT.finditer(template) if m.group(0) != "%%"]
+    if any(spec not in ("s", "b", "d", "i", "c") for spec in specs):
+        return None  # %(...)T (the clock), %x, %f ...: not worked out
+    pending = list(args)
+    out: list[str] = []
+    while True:
+
+        def one(match: re.Match[str]) -> str:
+            if match.group(0) == "%%":
+                return "%"
+            value = pending.pop(0) if pending else ""
+            if match.group(1) == "b":
+                return ansi_c(value)
+            return value[:1] if match.group(1) == "c" else value
+
+        out.append(ansi_c(_FORMAT.sub(one, template)))
+        if not pending or not specs:
+            return "".join(out)
+
+
+def assigned(command: SimpleCommand, ifs: str | None) -> list[Assigned]:
+    """The variables ``command`` sets if it is ``printf -v``, ``read``, ``mapfile`` or ``set``.
+
+    ``ifs`` is the shell's ``IFS`` as far as the line tells (None: the default).
+    """
+    words = list(command.words)
+    for index, word in enumerate(words):
+        match = _ASSIGNMENT.match(word)
+        if match is None:
+            words = words[index:]
+            break
+        if match.group(1) == "IFS":
+            ifs = command.static(match.group(2))  # IFS=, read -a a: for this command only
+    else:
+        return []
+    while words and words[0] in ("builtin", "command"):
+        words = words[1:]
+    if not words:
+        return []
+    name, args = words[0], words[1:]
+    ifs = DEFAULT_IFS if ifs is None else ifs
+    if name == "printf":
+        return _printf(command, args)
+    if name == "read":
+        return _read(command, args, ifs)
+    if name in ("mapfile", "readarray"):
+        return _mapfile(command, args)
+    if name == "set":
+        return _set(command, args)
+    return []
+
+
+def _printf(command: SimpleCommand, args: list[str]) -> list[Assigned]:
+    if len(args) < 2 or args[0] != "-v":
+        if args[:1] and args[0].startswith("-v") and len(args[0]) > 2:
+            args = ["-v", args[0][2:], *args[1:]]  # printf -vx FORMAT
+        else:
+            return []
+    target = command.static(args[1])
+    rest = args[2:]
+    if rest[:1] == ["--"]:
+        rest = rest[1:]
+    if target is None or not _NAME.match(target.partition("[")[0]) or not rest:
+        return []
+    values = [command.static(word) for word in rest]
+    text = None
+    if all(value is not None for value in values):
+        text = formatted(values[0] or "", [v for v in values[1:] if v is not None])
+    return [Assigned(target.partition("[")[0], None if text is None else [text])]
+
+
+def _input(command: SimpleCommand) -> str | None:
+    """The text a command reads on standard input when the line gives it (a here-string or
+    here-document); None when it comes from elsewhere (a file, a pipe, the terminal)."""
+    text: str | None = None
+    for redirect in command.redirects:
+        if redirect.fd not in ("", "0"):
+            continue
+        if redirect.op == "<<<":
+            value = command.static(redirect.target)
+            text = None if value is None else value + "\n"
+        elif redirect.op == "<<":
+            subs = command.substitutions_in(redirect.target)
+            text = subs[0].text if subs and not subs[0].script.pipelines else None
+        elif redirect.op in ("<", "<&", "<>"):
+            text = None
+    return text
+
+
+def _options(args: list[str], valued: frozenset[str]) -> tuple[dict[str, str], list[str]]:
+    """Short options (with their values) and the words after them."""
+    options: dict[str, str] = {}
+    index = 0
+    while index < len(args):
+        word = args[index]
+        if word == "--":
+            index += 1
+            break
+        if not word.startswith("-") or word == "-":
+            break
+        for position, letter in enumerate(word[1:], start=1):
+            if letter in valued:
+                value = word[position + 1 :]
+                if not value and index + 1 < len(args):
+                    index += 1
+                    value = args[index]
+                options[letter] = value
+                break
+            options[letter] = ""
+        index += 1
+    return options, args[index:]
+
+
+def _read(command: SimpleCommand, args: list[str], ifs: str) -> list[Assigned]:
+    options, names = _options(args, _READ_VALUES)
+    statics = [command.static(name) for name in names]
+    names = [name for name in statics if name is not None and _NAME.match(name)]
+    array = command.static(options["a"]) if "a" in options else None
+    text = _input(command)
+    line: str | None = None
+    if text is not None:
+        delimiter = options.get("d", "\n")
+        line = text.split(delimiter[:1], 1)[0] if delimiter else text.split("\0", 1)[0]
+        if "r" not in options:
+            line = re.sub(r"\\(.)", r"\1", line.replace("\\\n", ""))
+    if array is not None and _NAME.match(array):
+        return [Assigned(array, None if line is None else fields(line, ifs), array=True)]
+    names = names or ["REPLY"]
+    if line is None:
+        return [Assigned(name, None) for name in names]
+    parts = fields(line, ifs)
+    found = [Assigned(name, [parts[i] if i < len(parts) else ""]) for i, name in enumerate(names[:-1])]
+    rest = parts[len(names) - 1 :]
+    found.append(Assigned(names[-1], [(ifs[:1] or " ").join(rest)]))
+    return found
+
+
+def _mapfile(command: SimpleCommand, args: list[str]) -> list[Assigned]:
+    options, names = _options(args, _MAPFILE_VALUES)
+    statics = [command.static(name) for name in names[:1]]
+    name = statics[0] if statics and statics[0] is not None else "MAPFILE"
+    if not _NAME.match(name):
+        return []
+    text = _input(command)
+    if text is None:
+        return [Assigned(name, None, array=True)]
+    delimiter = options.get("d", "\n")[:1] or "\0"
+    lines = [line for line in text.split(delimiter) if line]
+    return [Assigned(name, lines, array=True)]
+
+
+def _set(command: SimpleCommand, args: list[str]) -> list[Assigned]:
+    """``set -- WORDS``, ``set -e WORDS``, ``set WORDS``: the positional parameters."""
+    index = 0
+    given = False
+    while index < len(args):
+        word = args[index]
+        if word in ("--", "-"):
+            index += 1
+            given = True
+            break
+        if word[:1] in "-+" and len(word) > 1:
+            index += 2 if word[-1] == "o" else 1  # -o NAME, -euo NAME: the option's value
+            continue
+        given = True
+        break
+    words = args[index:]
+    if not given:
+        return []  # set -euo pipefail: options only, the parameters are left as they were
+    values: list[str] = []
+    for word in words:
+        value = command.static(word)
+        if value is None:
+            return [Assigned("@", None, array=True)]
+        # $(echo rm -rf) unquoted: its output split into words (a quoted one is not: judged the same).
+        values.extend(value.split() if command.substitutions_in(word) else [value])
+    return [Assigned("@", values, array=True)]
