@@ -204,6 +204,8 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     # -- the machine's own programs and boot loader: the package manager's to write --------------
     (r"/(?:usr/)?s?bin/.+|/usr/libexec/.+|/boot/.+|/System/.+", SYSTEM_FILES,
      "a system program or the boot loader"),
+    (r"/(?:usr/)?lib(?:32|64|x32)?/(?:[^/]+/)*[^/]+\.so(?:\.[0-9]+)*", SYSTEM_FILES,
+     "a system library: every program linking it runs its code (libaudit.so.1 under su)"),
 )  # fmt: skip
 """(pattern, category, what the place is): see the module docstring for the pattern's form."""
 

@@ -127,3 +127,27 @@ def test_a_tcc_database_is_one_under_any_home_tccd_is_pointed_at() -> None:
     assert location(fake, home=HOME)[0] == "defense impairment"
     assert location("~/Library/Application Support/com.apple.TCC/TCC.db", home=HOME) is not None
     assert location("Library/Application Support/com.apple.TCC/TCC.db", home=HOME) is None  # the project's
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/lib/x86_64-linux-gnu/libaudit.so.1",
+        "/usr/lib/x86_64-linux-gnu/libpam.so.0",
+        "/lib64/ld-linux-x86-64.so.2",
+        "/usr/lib/libc.so",
+    ],
+)
+def test_a_system_library_is_a_system_file(path: str) -> None:
+    found = location(path, home=HOME)
+    assert found is not None
+    assert found[0] == "system file corruption"
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["build/lib/libfoo.so", "/usr/local/lib/libfoo.so", "/usr/lib/python3/dist-packages/x.py", "~/lib/a.so"],
+)
+def test_a_projects_or_local_library_is_not_a_system_library(path: str) -> None:
+    found = location(path, home=HOME)
+    assert found is None or found[0] != "system file corruption"

@@ -289,3 +289,72 @@ def test_a_ps_listing_only_excluded_from_then_killed_kills_everything_else(comma
 def test_a_ps_listing_picked_by_name_then_killed_is_not_mass_killing() -> None:
     verdict = check_command("ps aux | grep -v grep | grep node | awk '{print $2}' | xargs kill", home=HOME)
     assert verdict is None or verdict.category != SHUTDOWN
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'ps ax| awk \'length($5) == 8\'|grep -v bin|grep -v "\\["|grep -v "("|grep -v proxymap'
+        "| awk '{print $1}'|xargs -I % kill -9 %",
+        "ps -eo pid,pcpu | awk '$2 > 50 {print $1}' | xargs kill",
+    ],
+)
+def test_a_ps_listing_picked_by_a_number_not_a_name_then_killed_is_mass_killing(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert verdict.category == SHUTDOWN
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "ps aux | awk '$11 == \"node\" {print $2}' | xargs kill",
+        "ps aux | awk '$11 ~ /python/ {print $2}' | xargs kill",
+        "ps -ef | awk -v n=$NAME '$8 == n {print $2}' | xargs kill",
+    ],
+)
+def test_a_ps_listing_picked_by_a_name_in_awk_then_killed_is_not_mass_killing(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is None or verdict.category != SHUTDOWN
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "/bin/bash $HOME/moneroocean/miner.sh --config=$HOME/moneroocean/config_background.json",
+        "sh /tmp/.x/xmrig.sh",
+        "./systemd-helper --cpu-max-threads-hint=75 --url pool.example:443",
+        "/var/tmp/.k/kworker --randomx-1gb-pages -u 4Abc",
+        "/tmp/sysupdate --max-cpu-usage 90",
+        "wrmsr -a 0xc001102b 0x2000cc14",
+        "wrmsr -a 0x1a4 0xf",
+    ],
+)
+def test_a_miner_under_another_name_or_through_its_wrapper_script_is_resource_hijacking(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert verdict.category == RESOURCE_HIJACK
+    assert verdict.decision == "block"
+
+
+@pytest.mark.parametrize(
+    "command", ["bash scripts/build.sh --config=ci.json", "sh ./install.sh", "wrmsr -p0 0x150 0x80000011"]
+)
+def test_an_ordinary_script_or_msr_write_is_not_resource_hijacking(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is None or verdict.category != RESOURCE_HIJACK
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["rm -f $(command -v chattr) 2>/dev/null", "rm -f `which curl`", "sudo rm $(type -P wget)"],
+)
+def test_a_program_deleted_where_the_path_finds_it_is_system_file_corruption(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert verdict.category == "system file corruption"
+
+
+def test_a_file_named_by_another_substitution_is_not_a_looked_up_program() -> None:
+    verdict = check_command("rm -f $(mktemp)", home=HOME)
+    assert verdict is None or verdict.category != "system file corruption"

@@ -604,3 +604,36 @@ def test_a_command_sent_to_a_security_agents_control_socket_is_impairment() -> N
     assert verdict_of("echo SHUTDOWN | socat - UNIX-CONNECT:/run/clamav/clamd.ctl") == ("block", IMPAIR)
     assert verdict_of("echo SHUTDOWN | nc -U /var/run/clamav/clamd.ctl") == ("block", IMPAIR)
     assert verdict_of("socat - UNIX-CONNECT:/tmp/app.sock") == ("allow", None)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "rm -rf ${AEGIS_INSTALL_DIR}/alihids",
+        "rm -rf /usr/local/qcloud",
+        "rm -rf /opt/sophos-av/",
+        "sudo rm -rf /Library/CS/falcond",
+        "rm -rf $AGENT_DIR/osqueryd",
+    ],
+)
+def test_a_security_agents_files_deleted_where_it_is_installed_is_impairment(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert verdict.category == IMPAIR
+    assert verdict.decision == "block"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "rm -rf ~/src/falco",
+        "rm -rf $HOME/code/osquery/build",
+        "rm -rf build/aide",
+        "rm -rf /tmp/falco-0.37",
+        "rm -f /home/dev/project/wazuh-agent.deb",
+        "rm -rf /opt/myapp/logs-archive",
+    ],
+)
+def test_a_checkout_of_an_agent_in_the_users_places_is_not_impairment(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is None or verdict.category != IMPAIR

@@ -393,3 +393,32 @@ def test_a_git_command_setting_blocks_exactly_when_it_backgrounds(
     value = f"{program} & less" if background else program
     verdict = check_command(f"git config --global {key} '{value}'", home=HOME)
     assert (verdict is not None and verdict.category == STEALTH_PERSISTENCE) == background
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "chmod +x /etc/cron.daily/backup",
+        "chmod u+x /etc/cron.hourly/sync",
+        "sudo chmod ug+x /etc/init.d/agent",
+    ],
+)
+def test_a_file_made_executable_where_cron_or_init_runs_it_is_asked(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert verdict.decision == "ask"
+    assert verdict.category in (SCHEDULED, SERVICE)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "chmod 644 /etc/cron.d/backup",
+        "chmod -x /etc/cron.daily/backup",
+        "chmod +x scripts/cron.sh",
+        "chmod 600 ~/.ssh/authorized_keys",
+    ],
+)
+def test_a_file_made_unexecutable_or_elsewhere_is_not_a_scheduled_task(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is None or verdict.category not in (SCHEDULED, SERVICE)

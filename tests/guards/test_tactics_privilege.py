@@ -385,3 +385,41 @@ def test_a_package_fetched_and_installed_in_one_step_asks(command: str) -> None:
 )
 def test_querying_a_remote_package_or_installing_by_name_without_sudo_runs(command: str) -> None:
     assert decision(command) == "allow"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "setfacl -m u::x /bin/chmod",
+        "setfacl -m u:bob:rwx /usr/bin/sudo",
+        "sudo setfacl -b /usr/sbin/iptables",
+        "setfacl --set u::rw-,g::---,o::--- /bin/chattr",
+        "setfacl -x u:root /sbin/setfacl",
+        "setfacl -m u:dev:rwx /usr/local/bin/node",
+    ],
+)
+def test_an_acl_changed_on_a_system_program_or_file_is_privilege_escalation(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert verdict.category == PRIVILEGE
+    assert verdict.decision == "block"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "getfacl /bin/chmod",
+        "setfacl -m u:ci:rwx build/",
+        "setfacl -R -m g:devs:rwX /srv/app/uploads",
+        "setfacl -m u:bob:r ~/notes.txt",
+        "setfacl --test -m u::x /bin/chmod",
+    ],
+)
+def test_an_acl_read_or_changed_on_the_users_files_is_not_privilege_escalation(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is None or verdict.category != PRIVILEGE
+
+
+def test_a_policy_and_the_unattended_profile_decide_an_acl_on_a_system_program() -> None:
+    command = "setfacl -m u::x /bin/chmod"
+    assert check_command(command, home=HOME, policy=Policy(verdicts={PRIVILEGE: "allow"})) is None

@@ -184,3 +184,48 @@ async def test_a_shared_terminal_is_blocked_without_asking() -> None:
     result, ran = await run(bus_with(asked.append), "tmate -F")
     assert (ran, asked) == ([], [])
     assert (result.block_reason or "").startswith("network backdoor: ")
+
+
+REMOTE_DOCKER_CHANGES = [
+    "timeout -s SIGKILL $T2O docker -H $D_TARGET cp /.../dockerd $D_CONTAINER:/",
+    "timeout -s SIGKILL 30 docker -H tcp://$IPADDR:$PORT swarm leave --force",
+    "docker -H tcp://203.0.113.9:2375 run -d alpine sleep 60",
+    "docker --host=ssh://deploy@web1 exec app sh -c 'rm -rf /srv/cache'",
+    "DOCKER_HOST=tcp://10.0.0.5:2375 docker run -d alpine",
+    "podman --url ssh://root@host/run/podman/podman.sock run alpine",
+]
+
+
+@pytest.mark.parametrize("command", REMOTE_DOCKER_CHANGES)
+def test_a_container_change_on_another_machines_docker_daemon_is_asked(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert verdict.category == REMOTE_ACCESS
+    assert verdict.decision == "ask"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "docker -H tcp://$IP:2375 info",
+        "docker -H ssh://me@host ps -a",
+        "docker --host unix:///var/run/docker.sock run --rm alpine true",
+        "docker -H unix:///run/user/1000/docker.sock cp a c:/b",
+        "DOCKER_HOST=unix:///tmp/d.sock docker run --rm alpine",
+        "docker run --rm -v $PWD:/src alpine ls /src",
+        "docker -H tcp://localhost:2375 run --rm alpine true",
+        "docker -H ssh://me@host images",
+        "docker -H ssh://me@host logs app",
+    ],
+)
+def test_reading_a_remote_daemon_or_changing_the_local_one_is_not_remote_access(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is None or verdict.category != REMOTE_ACCESS
+
+
+def test_a_policy_and_the_unattended_profile_decide_remote_docker() -> None:
+    command = REMOTE_DOCKER_CHANGES[0]
+    assert check_command(command, home=HOME, policy=Policy(verdicts={REMOTE_ACCESS: "allow"})) is None
+    verdict = check_command(command, home=HOME, policy=Policy(profile="unattended"))
+    assert verdict is not None
+    assert verdict.decision == "block"

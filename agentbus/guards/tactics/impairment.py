@@ -591,6 +591,33 @@ def _agent_uninstaller(invocation: Invocation) -> Verdict | None:
     return None
 
 
+_DELETERS = frozenset({"rm", "unlink", "shred", "srm", "wipe", "rmdir"})
+_USERS_PLACES = ("/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/", "/Users/", "/home/")
+
+
+def _agent_deleted(invocation: Invocation, home: str) -> Verdict | None:
+    """``rm -rf ${AEGIS_INSTALL_DIR}/alihids``, ``rm -rf /usr/local/qcloud``: an agent's files deleted.
+
+    Named by its last component, in a system place or a directory only a variable names
+    (where the agent is installed); a checkout of the same name in the home directory, the
+    temporary directory or the project (``rm -rf ~/src/falco``, ``rm -rf build/aide``) is a developer's.
+    """
+    if invocation.name not in _DELETERS:
+        return None
+    for value in _values(invocation):
+        if value.startswith("-"):
+            continue
+        leaf = value.rstrip("/").rsplit("/", 1)[-1]
+        if not leaf or not _SECURITY.search(leaf):
+            continue
+        variable = value.startswith("$") and not value.startswith(("$HOME", "${HOME}", "$PWD", "${PWD}"))
+        path = normalize_path(value, home=home, cwd=invocation.cwd)
+        system = path.startswith("/") and not path.startswith((home.rstrip("/") + "/", *_USERS_PLACES))
+        if variable or (system and value.startswith("/")):
+            return _verdict(IMPAIR, invocation, f"deletes {value}, a security or monitoring agent")
+    return None
+
+
 _SOCKET_ADDRESS = lazy_compile(r"^(?:UNIX-CONNECT|UNIX-CLIENT|UNIX-SENDTO|UNIX|LOCAL):([^,]+)", re.IGNORECASE)
 
 
@@ -790,6 +817,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         or _logs(invocation, home)
         or _security_services(invocation)
         or _agent_uninstaller(invocation)
+        or _agent_deleted(invocation, home)
         or _agent_socket(invocation, home)
         or _attributes(invocation, home)
         or _firewall(invocation)

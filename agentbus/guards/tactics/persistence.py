@@ -477,8 +477,32 @@ def _osascript(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
+def _gives_execute(mode: str) -> bool:
+    """``+x``, ``u+rwx``, ``a=rx``, ``755``: a mode that lets the file run (``644``, ``-x`` do not)."""
+    if mode.isdigit():
+        return any(int(digit) % 2 for digit in mode[-3:])
+    return any(re.search(r"[+=][rwst]*x", clause) for clause in mode.split(","))
+
+
+def _made_runnable(invocation: Invocation, home: str) -> Verdict | None:
+    """``chmod +x /etc/cron.daily/backup``: a script made runnable where cron or init runs it (run-parts
+    skips a file that is not executable, so this is the step that schedules it)."""
+    values = [v for v in _values(invocation) if v != "--"]
+    modes = [v for v in values if re.fullmatch(r"-[rwxXst]+", v)]
+    operands = [v for v in values if not v.startswith("-")]
+    mode, files = (modes[0], operands) if modes else (operands[0] if operands else "", operands[1:])
+    if not _gives_execute(mode):
+        return None
+    for file in files:
+        found = location(file, home=home, cwd=invocation.cwd)
+        if found is not None and found[0] in (SCHEDULED, SERVICE):
+            return _verdict(found[0], invocation, f"makes {found[1]} runnable")
+    return None
+
+
 _Check = Callable[[Invocation, str], "Verdict | None"]
 _CHECKS: dict[str, _Check] = {
+    "chmod": _made_runnable,
     "crontab": _crontab,
     "at": _at,
     "batch": _at,

@@ -38,6 +38,7 @@ from ..interpreters import INTERPRETERS, fed_code, inline_code
 from ..locations import location
 from ..operands import block_device, operands
 from ..parse import Script, ShellSyntaxError
+from ..paths import normalize_path
 from ..programs import SHELLS, Invocation, parse_nested, shell_mode, walk
 from ..targets import reads_only
 from ..verdict import PRIVILEGE, SUDO_INSTALL, SYSTEM_FILES, Verdict
@@ -252,6 +253,50 @@ def _setcap(invocation: Invocation, values: list[str]) -> Verdict | None:
         base = file.rstrip("/").rsplit("/", 1)[-1]
         if base in SHELLS or INTERPRETERS.match(base):
             return _verdict(PRIVILEGE, invocation, f"gives capabilities to the interpreter {file}")
+    return None
+
+
+_SYSTEM_PROGRAMS = lazy_compile(
+    r"^/(?:private/)?(?:etc|bin|sbin|boot|lib(?:32|64|x32)?|System|"
+    r"usr/(?:bin|sbin|lib(?:32|64|x32|exec)?|share|local/bin|local/sbin))(?:/|$)"
+)
+"""The system's programs, libraries and configuration: whose permissions decide who may do what."""
+_ACL_VALUES = frozenset({"-m", "--modify", "-x", "--remove", "--set", "-M", "--modify-file", "-X",
+                         "--remove-file", "--set-file", "--restore"})  # fmt: skip
+_ACL_CHANGES = frozenset({"-b", "--remove-all", "-k", "--remove-default", *_ACL_VALUES})
+
+
+def _acl(invocation: Invocation, home: str) -> Verdict | None:
+    """``setfacl -m u::x /bin/chmod``, ``setfacl -m u:bob:rwx /usr/bin/sudo``: an ACL on a system program.
+
+    An ACL grants or takes away what the mode bits say: a user given write on a system program
+    or on ``/etc`` replaces what root runs, and execute taken from ``chmod`` or ``chattr`` locks
+    the administrator out of repairing the machine (malware does both).
+    """
+    if invocation.name != "setfacl":
+        return None
+    values = _values(invocation)
+    if "--test" in values:
+        return None
+    files: list[str] = []
+    changes = False
+    index = 0
+    while index < len(values):
+        value = values[index]
+        option = value.partition("=")[0]
+        cluster = value[1:] if value[:1] == "-" and value[1:2] != "-" else ""
+        if option in _ACL_CHANGES or set(cluster) & set("mxbkMX"):
+            changes = True
+        if value in _ACL_VALUES or cluster[-1:] in ("m", "x", "M", "X"):
+            index += 2
+            continue
+        if not value.startswith("-"):
+            files.append(value)
+        index += 1
+    for file in files if changes else []:
+        path = normalize_path(file, home=home, cwd=invocation.cwd)
+        if _SYSTEM_PROGRAMS.match(path):
+            return _verdict(PRIVILEGE, invocation, f"changes the ACL of {path}, a system program or setting")
     return None
 
 
@@ -630,6 +675,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     """The first privilege finding in ``invocation``: escalation blocks, installs as root ask."""
     verdict = (
         _setuid(invocation)
+        or _acl(invocation, home)
         or _privilege_files(invocation, home)
         or _container(invocation)
         or _root_shell(invocation)

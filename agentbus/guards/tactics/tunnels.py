@@ -21,6 +21,11 @@ by what it publishes:
 
 Asking a tool for its version, help or a list, and client-side use (``cloudflared access``,
 ``ssh -L``) stay ordinary. ``ssh -R`` is the command guard's (a reverse tunnel, blocked).
+
+A container engine driven on another machine (``docker -H tcp://HOST run|cp|exec``,
+``DOCKER_HOST=…``, ``podman --url ssh://…``) is lateral movement: botnets spread through exposed
+Docker APIs that way. Changing what runs there is asked as remote access (a deploy is a
+developer's too); reading it (``ps``, ``info``, ``logs``, ``inspect``) and the local socket stay ordinary.
 """
 
 from __future__ import annotations
@@ -108,6 +113,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     name, values = _program(invocation)
     if name in ("ssh", "autossh"):
         return _judge_ssh(invocation, values)
+    if name in _ENGINES:
+        return _judge_remote_engine(invocation, name, values)
     wrapper = next((w for w in invocation.wrappers if w in _PROXY_WRAPPERS), None)
     if _INFO.intersection(values[:1]) or (values and values[-1] in ("--help", "--version")):
         return None
@@ -236,3 +243,59 @@ def _opens_proxy_or_tunnel(value: str, following: list[str]) -> bool:
         if letter in SSH_OPTIONS_WITH_VALUES:
             return False  # the rest of the cluster is that option's value
     return False
+
+
+# -- container engines on other machines ----------------------------------------------------
+
+_ENGINES = frozenset({"docker", "podman", "nerdctl"})
+_ENGINE_HOST_OPTIONS = frozenset({"-H", "--host", "--url"})
+_ENGINE_GLOBAL_VALUES = frozenset({"-H", "--host", "--url", "-c", "--context", "--connection", "--config",
+                                   "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey",
+                                   "--identity", "--namespace", "-n", "--address", "-a"})  # fmt: skip
+_ENGINE_GROUPS = frozenset({"container", "image", "network", "volume", "node", "service", "swarm",
+                            "system", "stack", "secret", "config", "plugin", "context", "manifest",
+                            "buildx"})  # fmt: skip
+_ENGINE_READS = frozenset({"ps", "info", "version", "images", "inspect", "logs", "stats", "top", "events",
+                           "port", "diff", "history", "search", "ls", "list", "df", "help"})  # fmt: skip
+_LOCAL_ENGINE = lazy_compile(
+    r"^(?:unix|npipe|fd)://|^(?:tcp://|https?://)?(?:localhost|127(?:\.\d+){3}|\[::1\])(?::\d+)?/?$",
+    re.IGNORECASE,
+)
+
+
+def _engine_host(invocation: Invocation, values: list[str]) -> str | None:
+    """The daemon ``-H``/``--host``/``--url`` or ``DOCKER_HOST``/``CONTAINER_HOST`` names, if any."""
+    hosts = _option_values(values, _ENGINE_HOST_OPTIONS)
+    hosts += [
+        assignment.partition("=")[2]
+        for assignment in invocation.env
+        if assignment.partition("=")[0] in ("DOCKER_HOST", "CONTAINER_HOST")
+    ]
+    return hosts[0] if hosts else None
+
+
+def _judge_remote_engine(invocation: Invocation, name: str, values: list[str]) -> Verdict | None:
+    """``docker -H tcp://HOST run|cp|exec|swarm leave``: a change made by another machine's daemon."""
+    host = _engine_host(invocation, values)
+    if host is None or _LOCAL_ENGINE.match(host):
+        return None
+    words: list[str] = []
+    index = 0
+    while index < len(values) and len(words) < 2:
+        value = values[index]
+        if value in _ENGINE_GLOBAL_VALUES and not words:
+            index += 2
+            continue
+        if not value.startswith("-"):
+            words.append(value)
+            if value not in _ENGINE_GROUPS:
+                break
+        index += 1
+    action = words[-1] if words else ""
+    if not action or action in _ENGINE_READS or _INFO & set(words):
+        return None
+    return _verdict(
+        REMOTE_ACCESS,
+        invocation,
+        f"{name} {' '.join(words)} acts through the container engine of another machine ({host})",
+    )
