@@ -250,8 +250,25 @@ def _rest_after(*markers: str) -> _Extract:
 _SCREEN_VALUES = frozenset("SctTpehLX")
 
 
+_STUFF_RETURN = lazy_compile(r"\\[nr]|\^[MJmj]|\\01[25]")
+"""What screen's ``stuff`` reads as Return: ``\\n``, ``\\r``, ``^M``, ``^J``, octal 012 and 015."""
+
+
 def _screen(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
-    """screen [-dmS NAME ...] CMD ARGS: the command runs in the new window."""
+    """screen [-dmS NAME ...] CMD ARGS: the command runs in the new window.
+
+    ``screen [-r SESSION] -X stuff TEXT`` types TEXT into a running session's shell (screen
+    turns ``\\n``, ``\\r`` and ``^M`` into Return), and ``-X exec``/``-X screen CMD`` runs CMD there.
+    """
+    if "-X" in values:
+        rest = values[values.index("-X") + 1 :]
+        if len(rest) > 1 and rest[0] == "stuff":
+            yield _STUFF_RETURN.sub("\n", " ".join(rest[1:]))
+        elif len(rest) > 1 and rest[0] in ("exec", "screen"):
+            words = rest[2:] if rest[0] == "exec" and rest[1][:1] in "!.|" else rest[1:]
+            if words:
+                yield words[0] if len(words) == 1 else shlex.join(words)
+        return
     i = 0
     while i < len(values) and values[i].startswith("-"):
         word = values[i]
