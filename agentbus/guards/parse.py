@@ -1402,7 +1402,8 @@ def _split_word(node: Node, text: str) -> bool:
     """A word node with a blank inside (`{ {`): tree-sitter's, never bash's (which splits it there)."""
     if node.type == "command_name" and [c.type for c in node.children] != ["word"]:
         return False
-    return _UNESCAPED_BLANK.search(text) is not None
+    # The substring tests first: the look-behind costs a step per character (0.07 s on 10 MB).
+    return (" " in text or "\t" in text) and _UNESCAPED_BLANK.search(text) is not None
 
 
 _UNESCAPED_BLANK = lazy_compile(r"(?<!\\)[ \t]+")
