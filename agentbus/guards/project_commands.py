@@ -27,20 +27,23 @@ from ..frozen import Frozen
 from .findings import static_args
 from .programs import Invocation
 
-__all__ = ["COMPOSE_FILES", "INSTALL_SCRIPTS", "ProjectRun", "planned"]
+__all__ = ["COMPOSE_FILES", "INSTALL_SCRIPTS", "FileRun", "planned"]
 
 
-class ProjectRun(Frozen):
-    """A project file a command runs: its path as written, how to read it, and what of it runs."""
+class FileRun(Frozen):
+    """A file a command runs (a script, or a project's Makefile, package.json, manifest): its
+    path as written, how to read it, and what of it runs. :mod:`.script_files` judges it."""
 
     __slots__ = ("cwd", "entries", "fallbacks", "language", "word")
 
     word: str
     language: str
-    """``make``, ``npm``, ``kube`` or ``compose``."""
+    """``shell``, ``python``, ``applescript``, ``jxa``, another interpreter's name (``perl`` ...),
+    ``""`` (the shebang says), or for a project's files ``make``, ``npm``, ``kube``, ``compose``."""
     cwd: str | None
     fallbacks: tuple[str, ...]
-    """Other names, read if ``word`` is no file (``makefile``, ``Makefile`` after ``GNUmakefile``)."""
+    """Other names, read if ``word`` is no file: ``makefile``, ``Makefile`` after ``GNUmakefile``;
+    for a script, later operands (``python3 --some-option value x.py``: ``value`` may be an option's)."""
     entries: tuple[str, ...]
     """What of the file runs: npm script names; make's goals (``goal:NAME``, ``goal:*`` for every
     recipe) and ``VAR=value`` overrides (``env:VAR=value`` for the environment's, which the
@@ -62,7 +65,7 @@ class ProjectRun(Frozen):
         set_field(self, "entries", entries)
 
 
-def planned(invocation: Invocation) -> tuple[ProjectRun, ...]:
+def planned(invocation: Invocation) -> tuple[FileRun, ...]:
     """The project files ``invocation`` runs (none for any other command)."""
     name = invocation.name
     if name in ("make", "gmake", "bmake", "remake"):
@@ -97,7 +100,7 @@ _MAKE_MODES = frozenset({"target", "line", "recurse", "none", "basic", "verbose"
                          "makefile", "print", "why"})  # fmt: skip
 
 
-def _make(invocation: Invocation) -> tuple[ProjectRun, ...]:
+def _make(invocation: Invocation) -> tuple[FileRun, ...]:
     values = static_args(invocation)
     if {"--version", "-v", "--help", "-h"} & set(values):
         return ()
@@ -133,8 +136,8 @@ def _make(invocation: Invocation) -> tuple[ProjectRun, ...]:
         goals = ["*"]  # the rules of several files make one graph: every recipe is judged
     entries = (*overrides, *(f"goal:{goal}" for goal in goals))
     if files:
-        return tuple(ProjectRun(file, "make", cwd, entries=entries) for file in files if file != "-")
-    return (ProjectRun("GNUmakefile", "make", cwd, ("makefile", "Makefile"), entries),)
+        return tuple(FileRun(file, "make", cwd, entries=entries) for file in files if file != "-")
+    return (FileRun("GNUmakefile", "make", cwd, ("makefile", "Makefile"), entries),)
 
 
 # -- npm, yarn, pnpm, bun ------------------------------------------------------------------------
@@ -166,7 +169,7 @@ _PACKAGE_VALUES = frozenset({"--prefix", "--cwd", "-C", "--dir", "--workspace", 
                              "--registry", "--cache", "--loglevel", "--userconfig", "--tag"})  # fmt: skip
 
 
-def _package(invocation: Invocation) -> tuple[ProjectRun, ...]:
+def _package(invocation: Invocation) -> tuple[FileRun, ...]:
     name = "yarn" if invocation.name == "yarnpkg" else invocation.name
     values = static_args(invocation)
     cwd = invocation.cwd
@@ -204,7 +207,7 @@ def _package(invocation: Invocation) -> tuple[ProjectRun, ...]:
         return ()
     # npm, yarn and pnpm run the nearest package.json up the tree (cd src && npm test: the project's).
     parents = tuple("../" * level + "package.json" for level in range(1, _PARENTS + 1))
-    return (ProjectRun("package.json", "npm", cwd, parents, scripts),)
+    return (FileRun("package.json", "npm", cwd, parents, scripts),)
 
 
 _PARENTS = 8
@@ -220,20 +223,20 @@ def _with_hooks(script: str) -> tuple[str, ...]:
 _KUBE_VERBS = frozenset({"apply", "create", "replace"})
 
 
-def _kube(invocation: Invocation) -> tuple[ProjectRun, ...]:
+def _kube(invocation: Invocation) -> tuple[FileRun, ...]:
     values = static_args(invocation)
     if not _KUBE_VERBS & set(values):
         return ()
-    runs: list[ProjectRun] = []
+    runs: list[FileRun] = []
     for index, value in enumerate(values):
         option, equals, attached = value.partition("=")
         following = attached if equals else (values[index + 1] if index + 1 < len(values) else "")
         if option in ("-f", "--filename") or (value.startswith("-f") and len(value) > 2 and not equals):
             word = value[2:] if option not in ("-f", "--filename") else following
             if word and word != "-" and "://" not in word:
-                runs.append(ProjectRun(word, "kube", invocation.cwd))
+                runs.append(FileRun(word, "kube", invocation.cwd))
         elif option in ("-k", "--kustomize") and following:
-            runs.append(ProjectRun(following, "kube", invocation.cwd, entries=("kustomize",)))
+            runs.append(FileRun(following, "kube", invocation.cwd, entries=("kustomize",)))
     return tuple(runs)
 
 
@@ -242,7 +245,7 @@ COMPOSE_FILES = ("compose.yaml", "compose.yml", "docker-compose.yaml", "docker-c
 _COMPOSE_VERBS = frozenset({"up", "run", "create", "start", "restart", "watch"})
 
 
-def _compose(invocation: Invocation) -> tuple[ProjectRun, ...]:
+def _compose(invocation: Invocation) -> tuple[FileRun, ...]:
     values = static_args(invocation)
     if invocation.name in ("docker", "podman", "nerdctl"):
         if "compose" not in values[:3]:
@@ -260,8 +263,8 @@ def _compose(invocation: Invocation) -> tuple[ProjectRun, ...]:
         elif option == "--project-directory":
             cwd = _within(cwd, following)
     if files:
-        return tuple(ProjectRun(file, "compose", cwd) for file in files if file != "-")
-    runs = [ProjectRun(COMPOSE_FILES[0], "compose", cwd, COMPOSE_FILES[1:])]
+        return tuple(FileRun(file, "compose", cwd) for file in files if file != "-")
+    runs = [FileRun(COMPOSE_FILES[0], "compose", cwd, COMPOSE_FILES[1:])]
     overrides = tuple(f.replace(".y", ".override.y") for f in COMPOSE_FILES)
-    runs.append(ProjectRun(overrides[0], "compose", cwd, overrides[1:]))
+    runs.append(FileRun(overrides[0], "compose", cwd, overrides[1:]))
     return tuple(runs)

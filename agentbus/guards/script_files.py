@@ -53,6 +53,7 @@ from .parse import Script, parsed
 from .paths import check_path, normalize_path
 from .policy import Policy, current_policy, using
 from .programs import SHELLS, Invocation, keeping_walks, shell_mode, walk
+from .project_commands import FileRun as _Run
 from .verdict import PRIVILEGE, UNJUDGED_SCRIPT, Verdict
 from .workdir import call_directory, working_directory
 
@@ -84,38 +85,6 @@ def stricter(first: Verdict | None, second: Verdict | None) -> Verdict | None:
 
 
 # -- which scripts a command runs ----------------------------------------------------------
-
-
-class _Run(Frozen):
-    """A script file a command runs: the word as written, and how its content is read."""
-
-    __slots__ = ("cwd", "entries", "fallbacks", "language", "word")
-
-    word: str
-    language: str
-    """``shell``, ``python``, ``applescript``, ``jxa``, or another interpreter's name (``perl`` ...);
-    for a project's files (:mod:`.project_commands`): ``make``, ``npm``, ``kube``, ``compose``."""
-    cwd: str | None
-    fallbacks: tuple[str, ...]
-    """Later operands, judged if ``word`` is no file: it may have been an unknown option's value
-    (``python3 --some-option value x.py``)."""
-    entries: tuple[str, ...]
-    """What of a project file runs (npm script names, make's variable overrides)."""
-
-    def __init__(
-        self,
-        word: str,
-        language: str,
-        cwd: str | None,
-        fallbacks: tuple[str, ...] = (),
-        entries: tuple[str, ...] = (),
-    ) -> None:
-        set_field = object.__setattr__
-        set_field(self, "word", word)
-        set_field(self, "language", language)
-        set_field(self, "cwd", cwd)
-        set_field(self, "fallbacks", fallbacks)
-        set_field(self, "entries", entries)
 
 
 _STDIN = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
@@ -196,8 +165,7 @@ def _planned(script: Script, cwd: str | None) -> tuple[_Run, ...]:
 
 def _project_runs(invocation: Invocation) -> Iterator[_Run]:
     """The project files a build, package or deploy command runs (``make``, ``npm test`` ...)."""
-    for run in project_commands.planned(invocation):
-        yield _Run(run.word, run.language, run.cwd, run.fallbacks, run.entries)
+    yield from project_commands.planned(invocation)
 
 
 def _planned_text(text: str, cwd: str | None) -> tuple[_Run, ...]:
