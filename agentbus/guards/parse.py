@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING
 from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from .budget import TooComplex, spend
+from .heredocs import HereDocument, here_documents
 from .shell_values import DEFAULT_IFS, assigned, fields
 
 if TYPE_CHECKING:
@@ -452,9 +453,19 @@ def _bash_language() -> object:
 class _Builder:
     """Walks a tree-sitter syntax tree once, collecting pipelines, substitutions, functions."""
 
-    def __init__(self, source: bytes, variables: dict[str, list[str]] | None = None, depth: int = 0) -> None:
+    def __init__(
+        self,
+        source: bytes,
+        variables: dict[str, list[str]] | None = None,
+        depth: int = 0,
+        heredocs: dict[int, HereDocument] | None = None,
+    ) -> None:
         self.source = source
         self.depth = depth
+        self.heredocs = heredocs if heredocs is not None else here_documents(source) if b"<<" in source else {}
+        """The here-document bodies of the source, found by bash's rules (:mod:`.heredocs`)."""
+        self.bodies_read: set[int] = set()
+        """The operators of the bodies read as some redirection's here-document."""
         self.pipelines: list[tuple[SimpleCommand, ...]] = []
         self.subs: list[Substitution] = []
         self.functions: list[Function] = []
@@ -488,7 +499,8 @@ class _Builder:
     def nested(self) -> _Builder:
         if self.depth >= MAX_DEPTH:
             raise ShellSyntaxError(f"the command nests more than {MAX_DEPTH} levels deep")
-        inner = _Builder(self.source, self.variables, self.depth + 1)
+        inner = _Builder(self.source, self.variables, self.depth + 1, self.heredocs)
+        inner.bodies_read = self.bodies_read
         inner.dropped = self.dropped
         inner.arrays = self.arrays
         inner.owners = self.owners
@@ -890,7 +902,9 @@ class _Builder:
         source = text.encode("utf-8", "surrogatepass")
         inner = _Builder(source, self.variables, self.depth + 1)
         inner.arrays, inner.owners = self.arrays, self.owners  # variables whose values name substitutions
-        inner.statements(_parse_within_budget(source).root_node)
+        root = _parse_within_budget(source).root_node
+        inner.statements(root)
+        inner.unread_bodies(root)
         self.functions.extend(inner.functions)
         self.subs.append(Substitution(kind, text, inner.script()))
         return f"{_SUB_OPEN}{len(self.subs) - 1}{_SUB_CLOSE}"
@@ -1041,7 +1055,12 @@ class _Builder:
         op = ""
         target = ""
         inner_redirects: list[Redirect] = []
+        document = self.here_document(node) if kind == "heredoc_redirect" else None
+        if document is not None:
+            target = self.body(document)
         for child in node.children:
+            if document is not None and child.start_byte >= document.start:
+                continue  # the body (tree-sitter may have read part of it as words), its delimiter
             if child.type == "file_descriptor":
                 fd = self.text(child)
             elif not child.is_named:
@@ -1076,6 +1095,47 @@ class _Builder:
         elif kind == "herestring_redirect":
             op = "<<<"
         return [Redirect(op or ">", target, fd), *inner_redirects]
+
+    def here_document(self, node: Node) -> HereDocument | None:
+        """The body bash reads for a ``heredoc_redirect`` node (None where the scan found none)."""
+        operator = next((c for c in node.children if c.type in ("<<", "<<-")), None)
+        document = self.heredocs.get(operator.start_byte) if operator is not None else None
+        if document is not None:
+            self.bodies_read.add(document.operator)
+        return document
+
+    def body(self, document: HereDocument) -> str:
+        """A here-document as a :class:`Substitution`: its text, and the substitutions its
+        expansion runs (none when the delimiter is quoted); its placeholder."""
+        inner = self.nested()
+        if not document.quoted:
+            index = document.start
+            while (found := _BODY_SPECIAL.search(self.source, index, document.end)) is not None:
+                at = found.start()
+                if found.group() == b"\\":
+                    index = at + 2  # \$, \`, \\: escaped
+                elif found.group() == b"`":
+                    index = inner.reparse_from("`", at + 1) + 1
+                else:
+                    index = inner.reparse_from("$(", at + 2) + 1
+        self.subs.append(Substitution("<<", document.text(self.source), inner.script()))
+        self.functions.extend(inner.functions)
+        return f"{_SUB_OPEN}{len(self.subs) - 1}{_SUB_CLOSE}"
+
+    def unread_bodies(self, root: Node) -> None:
+        """Bodies tree-sitter tied to no redirection (or any, in a text with a syntax error
+        outside the bodies) are judged as code: where bash's reading went is not known
+        (``x=(`` then ``bash <<EOF`` is a syntax error after which bash runs the body's lines)."""
+        if not self.heredocs:
+            return
+        read = [self.heredocs[operator] for operator in self.bodies_read if operator in self.heredocs]
+        malformed = root.has_error and any(
+            not any(body.start <= error.start_byte < max(body.end, body.start + 1) for body in read)
+            for error in _errors(root)
+        )
+        for document in self.heredocs.values():
+            if malformed or document.operator not in self.bodies_read:
+                self.reparse("$(", document.text(self.source))
 
     # words
 
@@ -1296,6 +1356,8 @@ class _Builder:
         return f"{_SUB_OPEN}{len(self.subs) - 1}{_SUB_CLOSE}"
 
 
+_BODY_SPECIAL = lazy_compile(rb"\\|`|\$\(")
+"""What expands in an unquoted here-document body: substitutions; a backslash escapes the next byte."""
 _ESCAPED = lazy_compile(r"\\(.)", re.DOTALL)
 _ESCAPED_IN_DOUBLE = lazy_compile(r"\\([$`\"\\\n])")
 
@@ -1415,7 +1477,7 @@ def _unescape_gap(text: str) -> str:
     return text.replace("\\\n", "")
 
 
-def _errors(node: Node) -> Iterator[object]:
+def _errors(node: Node) -> Iterator[Node]:
     if node.type == "ERROR" or node.is_missing:
         yield node
     elif node.has_error:
@@ -1610,6 +1672,7 @@ def parse(text: str, *, strict: bool = False) -> Script:
             builder.error(root, background=False)
         else:
             builder.statements(root)
+        builder.unread_bodies(root)
     except RecursionError:
         raise ShellSyntaxError(f"the command nests more than {MAX_DEPTH} levels deep") from None
     script = builder.script()
