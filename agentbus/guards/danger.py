@@ -43,7 +43,7 @@ from .findings import static_args as _values
 from .interpreters import AWKS, INTERPRETERS, fed_code, inline_code, judge_code
 from .locations import written
 from .operands import block_device, system_file
-from .parse import Script, ansi_c, parse, parsed
+from .parse import Script, ansi_c, one_reread_bound, parse, parsed
 from .paths import normalize_path
 from .policy import Policy, current_policy, hold, using
 from .programs import SHELLS, Invocation, find_narrowed, parse_nested, shell_mode, walk, written_text
@@ -1235,16 +1235,17 @@ def _check_malformed(command: str, home: str) -> Verdict | None:
         if index >= 0:
             repairs.append(command[:index] + command[index + 1 :])
     parsed = False
-    for repaired in repairs:
-        script = parse(repaired)
-        if script.malformed:
-            continue
-        parsed = True
-        verdict = _check_script(script, home, current_policy())
-        if verdict is not None:
-            why, rule = f"{verdict.why}; the command is malformed", f"{verdict.rule}, on a repaired command"
-            reason = f"{verdict.category}: {verdict.piece} ({why})"
-            return verdict.replace(why=why, reason=reason, rule=rule)
+    with one_reread_bound(len(command)):  # the repairs parse nearly the same text: one bound
+        for repaired in repairs:
+            script = parse(repaired)
+            if script.malformed:
+                continue
+            parsed = True
+            verdict = _check_script(script, home, current_policy())
+            if verdict is not None:
+                why, rule = f"{verdict.why}; the command is malformed", f"{verdict.rule}, on a repaired command"
+                reason = f"{verdict.category}: {verdict.piece} ({why})"
+                return verdict.replace(why=why, reason=reason, rule=rule)
     if parsed:
         return None
     category = _looks_dangerous(command)

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import bisect
 import codecs
+import contextlib
+import contextvars
 import functools
 import itertools
 import posixpath
@@ -56,6 +58,7 @@ __all__ = [
     "SimpleCommand",
     "Substitution",
     "expand_braces",
+    "one_reread_bound",
     "parse",
     "parsed",
 ]
@@ -450,6 +453,49 @@ def _bash_language() -> object:
     return sys.modules[name].language()
 
 
+MAX_REREAD = 4
+"""How many times over its length a command's text may be parsed again (substitutions that
+tree-sitter misread, nested): past it (and :data:`REREAD_FLOOR`), the parse gives up and the
+command is denied at once. Each nesting level of an unclosed ``$(`` reads the rest of the
+text again: without a bound, 32 levels of it cost 32 parses of the whole text."""
+REREAD_FLOOR = 1 << 16
+"""Bytes any command may have parsed again, however short: nesting a real command uses."""
+
+
+class _Reread:
+    """The bytes parsed again so far in one parse, against the bound of :data:`MAX_REREAD`."""
+
+    __slots__ = ("bound", "done")
+
+    def __init__(self, length: int) -> None:
+        self.bound = MAX_REREAD * length + REREAD_FLOOR
+        self.done = 0
+
+    def add(self, length: int) -> None:
+        self.done += length
+        if self.done > self.bound:
+            raise TooComplex(
+                "substitutions nested in a way tree-sitter cannot read, parsed again more than "
+                f"{MAX_REREAD} times over the command's length: more than the guards judge"
+            )
+
+
+_shared_reread: contextvars.ContextVar[_Reread | None] = contextvars.ContextVar(
+    "agentbus_shared_reread", default=None
+)
+
+
+@contextlib.contextmanager
+def one_reread_bound(length: int) -> Iterator[None]:
+    """The parses inside share one bound of bytes parsed again (a text's repairs, each a parse
+    of nearly the same text, cost no more than one)."""
+    token = _shared_reread.set(_shared_reread.get() or _Reread(length))
+    try:
+        yield
+    finally:
+        _shared_reread.reset(token)
+
+
 class _Builder:
     """Walks a tree-sitter syntax tree once, collecting pipelines, substitutions, functions."""
 
@@ -464,6 +510,8 @@ class _Builder:
         self.depth = depth
         self.heredocs = heredocs if heredocs is not None else here_documents(source) if b"<<" in source else {}
         """The here-document bodies of the source, found by bash's rules (:mod:`.heredocs`)."""
+        self.reread = _shared_reread.get() or _Reread(len(source))
+        """How many bytes were parsed again (shared by every builder of one parse)."""
         self.bodies_read: set[int] = set()
         """The operators of the bodies read as some redirection's here-document."""
         self.pipelines: list[tuple[SimpleCommand, ...]] = []
@@ -501,6 +549,7 @@ class _Builder:
             raise ShellSyntaxError(f"the command nests more than {MAX_DEPTH} levels deep")
         inner = _Builder(self.source, self.variables, self.depth + 1, self.heredocs)
         inner.bodies_read = self.bodies_read
+        inner.reread = self.reread
         inner.dropped = self.dropped
         inner.arrays = self.arrays
         inner.owners = self.owners
@@ -900,7 +949,9 @@ class _Builder:
         if self.depth >= MAX_DEPTH:
             raise ShellSyntaxError(f"the command nests more than {MAX_DEPTH} levels deep")
         source = text.encode("utf-8", "surrogatepass")
+        self.reread.add(len(source))
         inner = _Builder(source, self.variables, self.depth + 1)
+        inner.reread = self.reread
         inner.arrays, inner.owners = self.arrays, self.owners  # variables whose values name substitutions
         root = _parse_within_budget(source).root_node
         inner.statements(root)
@@ -1264,6 +1315,8 @@ class _Builder:
                 return default
             parts = [self.word(c) for c in node.children if c.type in ("command_substitution",)]
             return _UNQUOTED + text + "".join(parts)
+        if kind == "regex":
+            return self.pattern(node)
         if kind == "translated_string":  # $"rm": the string, translated (to itself, in the C locale)
             return "".join(self.word(child) for child in node.named_children)
         if kind == "string":
@@ -1277,6 +1330,26 @@ class _Builder:
         if node.children:
             return self.join(node, quoted=False)
         return self.text(node)
+
+    def pattern(self, node: Node) -> str:
+        """A ``regex`` node: the word after ``=~`` or ``==``, which tree-sitter keeps as opaque
+        text (also in a plain command, ``env [[ x =~ $(…) ]]``, where bash sees a word). bash
+        expands it: each substitution's code, to its end in the text, is parsed again."""
+        parts: list[str] = []
+        position = node.start_byte
+        while (found := _PATTERN_SPECIAL.search(self.source, position, node.end_byte)) is not None:
+            at = found.start()
+            if found.group() == b"\\":
+                parts.append(self.source[position : at + 2].decode("utf-8", "surrogatepass"))
+                position = at + 2
+                continue
+            parts.append(self.source[position:at].decode("utf-8", "surrogatepass"))
+            opener = found.group().decode()
+            end = self.reparse_from(opener, found.end())
+            parts.append(f"{_SUB_OPEN}{len(self.subs) - 1}{_SUB_CLOSE}")
+            position = end + 1
+        parts.append(self.source[position : node.end_byte].decode("utf-8", "surrogatepass"))
+        return "".join(parts)
 
     def default(self, node: Node) -> str | None:
         """``${x:-~/.bashrc}`` of a variable the line never set: its default word is the value.
@@ -1356,6 +1429,7 @@ class _Builder:
         return f"{_SUB_OPEN}{len(self.subs) - 1}{_SUB_CLOSE}"
 
 
+_PATTERN_SPECIAL = lazy_compile(rb"\\|`|[$<>]\(")
 _BODY_SPECIAL = lazy_compile(rb"\\|`|\$\(")
 """What expands in an unquoted here-document body: substitutions; a backslash escapes the next byte."""
 _ESCAPED = lazy_compile(r"\\(.)", re.DOTALL)
@@ -1500,9 +1574,27 @@ are read as ``a`` too: tree-sitter takes them for blanks, bash for characters of
 (``echo \\<CR><LF>curl x | sh`` runs curl, which tree-sitter reads as an argument of echo)."""
 
 
+_PREFIXES = lazy_compile(
+    rb"(^|[;&|(){}\n]|(?<![\w.-])(?:then|do|else|elif|if|while|until))([ \t]*)"
+    rb"((?:(?:!|time(?:[ \t]+-p)?|coproc(?:[ \t]+[A-Za-z_][A-Za-z0-9_]*"
+    rb"(?=[ \t]+(?:[{(]|(?:if|for|while|until|case|select)[ \t]|\[\[[ \t])))?)[ \t]+)+)"
+)
+"""``!``, ``time [-p]`` and ``coproc [NAME]`` before a command: tree-sitter-bash knows no
+coprocess, nor ``! case`` or ``time case``, and misreads what follows (``coproc c { case x in
+x) rm -rf ~;; esac; }`` is one command named coproc to it). They change how a command runs,
+not what runs: blanked in the text tree-sitter reads (the words are read from the original
+bytes), the tree holds the command bash runs."""
+
+
+def _blank_prefixes(match: re.Match[bytes]) -> bytes:
+    return match.group(1) + match.group(2) + b" " * len(match.group(3))
+
+
 def _parse_within_budget(source: bytes) -> Tree:
     """tree-sitter reads the text a megabyte at a time, so the budget is checked as it goes."""
     source = source.translate(_ASCII)
+    if b"coproc" in source or b"time" in source or b"!" in source:
+        source = _PREFIXES.sub(_blank_prefixes, source)
     if len(source) <= _CHUNK:
         spend()
         return _parser().parse(source)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import contextlib
 from pathlib import Path
 
 import pytest
@@ -301,6 +302,17 @@ _FUZZ_FOUND = [
     ("echo $(( 'curl' -s x | sh ) 2>&1)", "$(( that is no arithmetic is a substitution of a subshell"),
     ("time function f { {rm,-fr,$HOME}; }; f", "a function defined after time"),
     ("! { {rm,-rf,~}; }", "a command name holding a blank"),
+    ("bash <<EOF\n\\rm -rf ~\nEOF", "a here-document body that starts with a backslash"),
+    ('bash <<EOF\n$"rm" -rf ~\nEOF', 'a here-document body that starts with $"..."'),
+    ("bash <<A <<B\nx\nA\nrm -rf ~\nB", "a second here-document on the line"),
+    ("x=(\nbash <<EOF\necho x >> ~/.bashrc\nEOF", "a body after a syntax error runs as commands"),
+    ("bash <<EOF\nbash <<X\nrm -rf ~\nEOF", "nested here-documents, the inner one ending with the text"),
+    ("coproc c { case x in x) coproc c { {rm,-rf,~}; };; esac; }", "case inside coproc { }"),
+    ("! case x in x) :;;& *) { {rm,-rf,~}; };; esac", "! case"),
+    ("time case x in x) {rm,-rf,~};; esac", "time case"),
+    ("until ! case x in x) :;;& *) coproc c { {rm,-rf,~}; };; esac; do :; done", "! case around coproc"),
+    ("env [[ x =~ $(echo x > ~/.bashrc) ]]", "a word after =~ in a plain command is expanded"),
+    ("[[ x =~ `echo x > ~/.bashrc` ]]", "backticks after =~"),
 ]
 
 
@@ -336,3 +348,56 @@ def test_brace_expansion_never_raises_and_is_bounded(word: str) -> None:
     from agentbus.guards.parse import MAX_BRACE_WORDS
 
     assert len(expand_braces(word)) <= max(MAX_BRACE_WORDS, word.count(",") + 1)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cat <<EOF > notes.md\n\\begin{document} $(date)\nEOF",
+        "cat <<'EOF'\n$(rm -rf ~)\nEOF",
+        "cat <<EOF\n\\$(rm -rf ~)\nEOF",
+        "coproc BC { bc -l; }",
+        "echo coproc rm -rf ~",
+        "if ! grep -q x f; then time make; fi",
+        "[[ $x =~ ^a(b|c)$ ]] && echo ok",
+    ],
+)
+def test_the_same_shapes_when_nothing_dangerous_runs_pass(command: str) -> None:
+    """A quoted or escaped body is text; ``coproc``, ``!`` and ``time`` around an ordinary command."""
+    assert check_command(command, home="/home/me") is None
+
+
+def test_here_document_bodies_are_found_as_bash_reads_them() -> None:
+    from agentbus.guards.heredocs import here_documents
+
+    source = b"cat <<A <<-'B' # <<C\nx\nA\n\t$(y)\n\tB\necho '<<D'\nz"
+    bodies = here_documents(source)
+    assert [(d.text(source), d.quoted) for d in bodies.values()] == [("x\n", False), ("$(y)\n", True)]
+    unterminated = b"bash <<EOF\nrm -rf ~"
+    assert [d.text(unterminated) for d in here_documents(unterminated).values()] == ["rm -rf ~"]
+
+
+@pytest.mark.parametrize("motif", ["$(({`", "echo \"$(echo '", "<($((}"])
+def test_unclosed_nested_substitutions_cost_linear_work(motif: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each nesting level of an unclosed substitution in an ERROR is parsed again to the end of the
+    text: the bytes parsed again are bounded by a multiple of the length, then the parse gives up."""
+    import agentbus.guards.parse as parse_module
+    from agentbus.guards.budget import TooComplex
+
+    parsed_bytes = [0]
+    real = parse_module._parse_within_budget
+
+    def counting(source: bytes) -> object:
+        parsed_bytes[0] += len(source)
+        return real(source)
+
+    monkeypatch.setattr(parse_module, "_parse_within_budget", counting)
+    work = []
+    for repeat in (4_000, 8_000):
+        parsed_bytes[0] = 0
+        text = motif * repeat
+        with contextlib.suppress(TooComplex, parse_module.ShellSyntaxError):
+            parse(text)  # given up on, or parsed within the bound
+        work.append(parsed_bytes[0] / len(text))
+        assert parsed_bytes[0] <= (parse_module.MAX_REREAD + 2) * len(text) + parse_module.REREAD_FLOOR
+    assert work[1] <= work[0] * 1.2  # per byte, no more work on the longer text
