@@ -1243,7 +1243,8 @@ def _check_malformed(command: str, home: str) -> Verdict | None:
             parsed = True
             verdict = _check_script(script, home, current_policy())
             if verdict is not None:
-                why, rule = f"{verdict.why}; the command is malformed", f"{verdict.rule}, on a repaired command"
+                why = f"{verdict.why}; the command is malformed"
+                rule = f"{verdict.rule}, on a repaired command"
                 reason = f"{verdict.category}: {verdict.piece} ({why})"
                 return verdict.replace(why=why, reason=reason, rule=rule)
     if parsed:

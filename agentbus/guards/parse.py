@@ -508,7 +508,9 @@ class _Builder:
     ) -> None:
         self.source = source
         self.depth = depth
-        self.heredocs = heredocs if heredocs is not None else here_documents(source) if b"<<" in source else {}
+        if heredocs is None:
+            heredocs = here_documents(source) if b"<<" in source else {}
+        self.heredocs = heredocs
         """The here-document bodies of the source, found by bash's rules (:mod:`.heredocs`)."""
         self.reread = _shared_reread.get() or _Reread(len(source))
         """How many bytes were parsed again (shared by every builder of one parse)."""
