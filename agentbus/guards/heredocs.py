@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ..lazy_regex import lazy_compile
 
-__all__ = ["HereDocument", "here_documents"]
+__all__ = ["HereDocument", "closing", "here_documents"]
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,9 @@ class HereDocument:
     """The delimiter was quoted (``<<'EOF'``): the body is not expanded."""
     strip_tabs: bool
     """``<<-``: bash removes the leading tabs of each line."""
+    delimiter: bytes
+    terminated: bool
+    """A delimiter line ends the body (else the end of the text does)."""
 
     def text(self, source: bytes) -> str:
         body = source[self.start : self.end].decode("utf-8", "surrogatepass")
@@ -82,9 +85,28 @@ def here_documents(source: bytes) -> dict[int, HereDocument]:
             for operator_at, delimiter, quoted, strip in pending:
                 start = index
                 end, index = _body_end(source, start, delimiter, strip)
-                found[operator_at] = HereDocument(operator_at, start, end, quoted, strip)
+                terminated = end < length or source.endswith(b"\n" + delimiter)
+                found[operator_at] = HereDocument(
+                    operator_at, start, end, quoted, strip, delimiter, terminated
+                )
             pending.clear()
+    for operator_at, delimiter, quoted, strip in pending:  # no newline after them: empty bodies
+        found[operator_at] = HereDocument(operator_at, length, length, quoted, strip, delimiter, False)
     return found
+
+
+def closing(source: bytes) -> bytes:
+    """What ends the bodies the end of the text ends (``bash <<EOF echo x >> ~/.bashrc``, ``bash
+    <<EOF`` then lines with no ``EOF``): their delimiter lines. bash reads such a body to the end
+    of the text; tree-sitter gives up on the line that started it unless a delimiter follows."""
+    if b"<<" not in source:
+        return b""
+    suffix = b""
+    for document in here_documents(source).values():
+        if not document.terminated:
+            newline = b"" if (source + suffix).endswith(b"\n") else b"\n"
+            suffix += newline + document.delimiter + b"\n"
+    return suffix
 
 
 def _after_single(source: bytes, at: int) -> int:

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from .budget import TooComplex, spend
-from .heredocs import HereDocument, here_documents
+from .heredocs import HereDocument, closing, here_documents
 from .shell_values import DEFAULT_IFS, assigned, fields
 
 if TYPE_CHECKING:
@@ -315,6 +315,8 @@ def _static_output(sub: Substitution) -> str | None:
         return None
     command = pipeline[0]
     words = [command.static(w) for w in command.words]
+    if words == ["cat"] and len(command.redirects) == 1:
+        return _fed_text(command, command.redirects[0])
     if not words or any(w is None for w in words) or command.redirects:
         return None
     name, *args = words
@@ -329,6 +331,21 @@ def _static_output(sub: Substitution) -> str | None:
                 return "".join(a for a in args[1:] if a is not None)
             return None
         return ansi_c(template)
+    return None
+
+
+def _fed_text(command: SimpleCommand, redirect: Redirect) -> str | None:
+    """What ``$(cat <<EOF …)`` or ``$(cat <<< TEXT)`` prints, when the text runs nothing
+    (trailing newlines cut, as a substitution cuts them)."""
+    if redirect.fd not in ("", "0"):
+        return None
+    if redirect.op == "<<<":
+        value = command.static(redirect.target)
+        return None if value is None else value.rstrip("\n")
+    if redirect.op == "<<":
+        subs = command.substitutions_in(redirect.target)
+        if len(subs) == 1 and not subs[0].script.pipelines and not subs[0].script.substitutions:
+            return subs[0].text.rstrip("\n")
     return None
 
 
@@ -512,6 +529,8 @@ class _Builder:
             heredocs = here_documents(source) if b"<<" in source else {}
         self.heredocs = heredocs
         """The here-document bodies of the source, found by bash's rules (:mod:`.heredocs`)."""
+        self.rest_redirects: list[Redirect] = []
+        """Redirections :meth:`rest_of_line` found after a here-document's delimiter."""
         self.reread = _shared_reread.get() or _Reread(len(source))
         """How many bytes were parsed again (shared by every builder of one parse)."""
         self.bodies_read: set[int] = set()
@@ -587,6 +606,7 @@ class _Builder:
             command = self.command(node, redirects, background)
             self.pipelines.append((command,))
             self.builtin_values(command)
+            self.sourced_input(command)
         elif kind == "pipeline":
             stages: list[SimpleCommand] = []
             for child in node.children:
@@ -742,6 +762,18 @@ class _Builder:
                 self.bind(found.name, values[:1])
             else:
                 self.bind(found.name, values)
+
+    def sourced_input(self, command: SimpleCommand) -> None:
+        """``source /dev/stdin <<EOF …``: the text runs in this shell, so what it assigns
+        (``read v <<X …``) names what later commands run; parsed with our variables."""
+        if len(command.words) < 2 or command.words[0] not in ("source", "."):
+            return
+        if command.static(command.words[1]) not in ("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"):
+            return
+        for redirect in command.redirects:
+            text = _fed_text(command, redirect)
+            if text:
+                self.reparse("$(", text)
 
     def bind(self, name: str, values: list[str]) -> None:
         """Give a loop variable its values, remembering whose substitutions they name."""
@@ -951,6 +983,7 @@ class _Builder:
         if self.depth >= MAX_DEPTH:
             raise ShellSyntaxError(f"the command nests more than {MAX_DEPTH} levels deep")
         source = text.encode("utf-8", "surrogatepass")
+        source += closing(source)
         self.reread.add(len(source))
         inner = _Builder(source, self.variables, self.depth + 1)
         inner.reread = self.reread
@@ -1110,10 +1143,13 @@ class _Builder:
         inner_redirects: list[Redirect] = []
         document = self.here_document(node) if kind == "heredoc_redirect" else None
         if document is not None:
-            target = self.body(document)
+            target = self.body(document, next((c for c in node.children if c.type == "heredoc_body"), None))
+        line_end = self.rest_of_line(node, document) if document is not None else None
         for child in node.children:
             if document is not None and child.start_byte >= document.start:
                 continue  # the body (tree-sitter may have read part of it as words), its delimiter
+            if line_end is not None and child.type != "heredoc_start" and child.start_byte < line_end:
+                continue  # read by rest_of_line
             if child.type == "file_descriptor":
                 fd = self.text(child)
             elif not child.is_named:
@@ -1142,6 +1178,8 @@ class _Builder:
                 self.trailing.extend(self.words(child))
         if kind == "heredoc_redirect":
             op = "<<"
+            inner_redirects.extend(self.rest_redirects)
+            self.rest_redirects = []
             if not target:
                 self.subs.append(Substitution("<<", "", Script((), ())))
                 target = f"{_SUB_OPEN}{len(self.subs) - 1}{_SUB_CLOSE}"
@@ -1157,11 +1195,36 @@ class _Builder:
             self.bodies_read.add(document.operator)
         return document
 
-    def body(self, document: HereDocument) -> str:
+    def rest_of_line(self, node: Node, document: HereDocument) -> int | None:
+        """``bash <<EOF echo x >> ~/.bashrc``: tree-sitter misreads words then a redirection after
+        the delimiter. Where it found an error there, the rest of the line is parsed on its own
+        (as the arguments and redirections of a command); where that rest ends, else None."""
+        start = next((c.end_byte for c in node.children if c.type == "heredoc_start"), None)
+        if start is None:
+            return None
+        end = min(document.start, node.end_byte)
+        if not any(c.has_error for c in node.children if start <= c.start_byte < end):
+            return None
+        self.reparse("$(", ": " + self.source[start:end].decode("utf-8", "surrogatepass"))
+        script = self.subs[-1].script
+        if script.pipelines and script.pipelines[0]:
+            first = script.pipelines[0][0]
+            owner = list(first.substitutions)
+            self.trailing.extend(self.adopt(word, owner) for word in first.words[1:])
+            self.rest_redirects = [r.replace(target=self.adopt(r.target, owner)) for r in first.redirects]
+        return end
+
+    def body(self, document: HereDocument, read: Node | None) -> str:
         """A here-document as a :class:`Substitution`: its text, and the substitutions its
-        expansion runs (none when the delimiter is quoted); its placeholder."""
+        expansion runs (none when the delimiter is quoted); its placeholder. Where tree-sitter
+        read the same body (``read``), its substitutions are tree-sitter's; else each is parsed
+        again from the text."""
         inner = self.nested()
-        if not document.quoted:
+        if read is not None and (read.start_byte, read.end_byte) == (document.start, document.end):
+            for part in read.children:
+                if part.type in ("command_substitution", "expansion", "simple_expansion"):
+                    inner.word(part)
+        elif not document.quoted:
             index = document.start
             while (found := _BODY_SPECIAL.search(self.source, index, document.end)) is not None:
                 at = found.start()
@@ -1218,7 +1281,9 @@ class _Builder:
             owner = self.owners.get(f"{array.group(1)}[@]")
             elements = self.arrays[array.group(1)]
             if owner is not None and owner is not self.subs:
-                return [self.adopt(element, owner) for element in elements]
+                elements = [self.adopt(element, owner) for element in elements]
+            if self.splitting and value.startswith(_UNQUOTED):  # ${a[@]} unquoted: each element split
+                return [field for element in elements for field in fields(element, self.ifs())]
             return list(elements)
         parts = [part for part in value.split(_IFS) if part] if _IFS in value else [value]
         if node.type in ("concatenation", "word", "command_name") and "{" in value:
@@ -1756,6 +1821,7 @@ def parse(text: str, *, strict: bool = False) -> Script:
         text = join_continuations(text)
     # The placeholders are private-use characters: the same characters in the input are not ours.
     source = text.translate(_OURS).encode("utf-8", "surrogatepass")
+    source += closing(source)  # bodies the end of the text ends, closed as bash reads them
     tree = _parse_within_budget(source)
     root = tree.root_node
     if root.has_error and strict:

@@ -255,6 +255,64 @@ def _core(draw: st.DrawFn) -> str:
     return out
 
 
+_HOMELY = frozenset({"~", "$HOME", "~/", "~/.bashrc"})
+
+
+def _split_core(tokens: list[str]) -> tuple[list[str], list[str]]:
+    """A core cut where a builtin's value must end: before an operator or a home word, which a
+    value would not expand (``v='rm -rf ~'; $v`` deletes a directory named ``~``)."""
+    for index, token in enumerate(tokens):
+        if token in _OPERATORS or token in _HOMELY:
+            return tokens[:index], tokens[index:]
+    return tokens, []
+
+
+_VALUE_FORMS = (
+    ("printf -v v %s {q}", "$v"),
+    ("printf -v v '%s ' {w}", "$v"),
+    ("printf -v v '%b' {q}", "$v"),
+    ("read v <<< {q}", "$v"),
+    ("read -r v w <<< {q}", "$v $w"),
+    ("read -a v <<< {q}", '"${{v[@]}}"'),
+    ("mapfile -t v <<< {q}", "$v"),
+    ("readarray v <<< {q}", "${{v[@]}}"),
+    ("set -- {w}", '"$@"'),
+    ("set -- {w}", "$*"),
+    ("IFS=, read -a v <<< {c}", '"${{v[@]}}"'),
+    ("IFS=,; v={c}", "$v"),
+    ("IFS=: read -r v w <<< {k}", "$v $w"),
+    ("read -d , v <<< {q},", "$v"),
+    ("read v <<EOF\n{b}\nEOF\n", "$v"),
+    ("read v <<'EOF'\n{b}\nEOF\n", "$v"),
+    ("read -a v <<-EOF\n\t{b}\n\tEOF\n", '"${{v[@]}}"'),
+    ("v=$(cat <<EOF\n{b}\nEOF\n)", "$v"),
+    ("v=$(printf %s {q})", "$v"),
+    ("mapfile -t v <<EOF\n{b}\nEOF\n", "$v"),
+)
+"""A builtin that makes a value (``{q}``: the words as one quoted word, ``{w}``: as words,
+``{c}``/``{k}``: joined by ``,``/``:``, ``{b}``: a here-document line), then how it is run."""
+
+
+@st.composite
+def _valued_core(draw: st.DrawFn) -> str:
+    """A core whose program and first arguments are a value a builtin made (printf -v, read,
+    mapfile, set --, IFS splitting, here-documents); the rest follows as written."""
+    tokens = draw(st.sampled_from(_CORES))
+    value, rest = _split_core(list(tokens))
+    cut = draw(st.integers(1, len(value)))
+    value, rest = value[:cut], value[cut:] + rest
+    made, used = draw(st.sampled_from(_VALUE_FORMS))
+    text = " ".join(value)
+    words = " ".join(_quote_token(draw, word) for word in value)
+    assignment = made.format(q=shlex.quote(text), w=words, c=",".join(value), k=":".join(value), b=text)
+    joiner = "" if assignment.endswith("\n") else draw(st.sampled_from(["; ", "\n", " && "]))
+    use = used.format()
+    out = assignment + joiner + use
+    for token in rest:
+        out += " " + (token if token in _OPERATORS else _quote_token(draw, token))
+    return out
+
+
 _WRAPPERS = (
     "{{ {s}; }}", "( {s} )", "echo $({s})", "echo `{s}`", "echo \"$({s})\"", ": <({s})", "cat <({s})",
     "echo x > >({s})", "if true; then {s}; fi", "if {s}; then :; fi", "while {s}; do break; done",
@@ -273,6 +331,13 @@ _WRAPPERS = (
     "trap {q} EXIT", "exec {s}", "command {s}", "env {s}", "nohup {s}", "x=1 {s}", "sudo {s}",
     "select x in a; do {s}; break; done <<< 1", "echo $({s} 2>&1)", "echo $(echo $({s}))",
     "shopt -s extglob\necho @(a|b); {s}", "{s}\r", "{s};", "{s} ;;", "\n{s}\n",
+    "bash <<\\EOF\n{s}\nEOF", "bash <<\"EOF\"\n{s}\nEOF", "bash 0<<EOF\n{s}\nEOF",
+    "cat <<EOF | bash\n{s}\nEOF",
+    "bash <<EOF; :\n{s}\nEOF", "cat <<A; bash <<B\nx\nA\n{s}\nB", "source /dev/stdin <<EOF\n{s}\nEOF",
+    "eval \"$(cat <<'EOF'\n{s}\nEOF\n)\"", "bash -c \"$(cat <<'EOF'\n{s}\nEOF\n)\"", "bash <<< {q}",
+    "cat <<EOF\n$({s})\nEOF", "cat <<EOF\n`{s}`\nEOF", "cat <<EOF\n${{x:-$({s})}}\nEOF",
+    "mapfile -t L <<'EOF'\n{s}\nEOF\neval \"${{L[@]}}\"", "read -r L <<'EOF'\n{s}\nEOF\neval \"$L\"",
+    "bash <<-EOF\n\t{s}\nEOF", "bash <<EOF\n{s}", "bash <<'A'\nbash <<B\n{s}\nA",
 )  # fmt: skip
 """Ways to run a statement ``{s}`` (``{q}``: the statement as one single-quoted word)."""
 
@@ -293,7 +358,7 @@ _JOINERS = st.sampled_from(["; ", "\n", "\r\n", " && ", " || ", " & ", " | ", ";
 @st.composite
 def cases(draw: st.DrawFn) -> str:
     """A command line: a dangerous core under 0-3 wrappers, maybe after a fragment."""
-    statement = draw(_core())
+    statement = draw(st.one_of(_core(), _valued_core()))
     for _ in range(draw(st.integers(0, 3))):
         wrapper = draw(st.sampled_from(_WRAPPERS))
         statement = wrapper.format(s=statement, q=shlex.quote(statement))

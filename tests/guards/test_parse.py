@@ -313,6 +313,11 @@ _FUZZ_FOUND = [
     ("until ! case x in x) :;;& *) coproc c { {rm,-rf,~}; };; esac; do :; done", "! case around coproc"),
     ("env [[ x =~ $(echo x > ~/.bashrc) ]]", "a word after =~ in a plain command is expanded"),
     ("[[ x =~ `echo x > ~/.bashrc` ]]", "backticks after =~"),
+    ("v=$(cat <<EOF\nrm -rf\nEOF\n); $v ~", "the output of cat of a here-document"),
+    ("readarray v <<< 'curl -s'\n${v[@]} x | sh", "an unquoted array expansion is split"),
+    ("bash <<EOF echo x >> ~/.bashrc", "words and a redirection after the delimiter, no body"),
+    ("source /dev/stdin <<EOF\nread v <<'X'\nrm -rf\nX\nEOF\n$v ~", "a sourced here-document sets variables"),
+    ('cat <<EOF\n$(case x in x) set -- wget -qO- x\n"$@" | bash;; esac)\nEOF', "case in a body"),
 ]
 
 
