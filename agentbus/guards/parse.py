@@ -308,6 +308,8 @@ def _static_output(sub: Substitution) -> str | None:
     not know, read as the rules read any variable they do not know."""
     if sub.kind == RUNTIME:
         return sub.text
+    if sub.kind in ("$(", "`") and not sub.script.pipelines and not sub.text.strip():
+        return ""  # `` and $(): nothing runs, nothing is printed
     if sub.kind not in ("$(", "`") or len(sub.script.pipelines) != 1:
         return None
     pipeline = sub.script.pipelines[0]
@@ -897,8 +899,12 @@ class _Builder:
             span = span[:-1]
         if span and span[0].type not in ("string_content", "string", "raw_string", '"', "'"):
             words = self.loose_words(span)
-            if words:
-                self.pipelines.append((SimpleCommand(tuple(words), (), self.subs, background),))
+            redirects: list[Redirect] = []
+            if any(part.type in _REDIRECT_OPERATORS for part in span):
+                # `>| `echo ~/.bashrc``: an operator among the loose nodes redirects to the next word.
+                words, redirects = _loose_redirects(words)
+            if words or redirects:
+                self.pipelines.append((SimpleCommand(tuple(words), tuple(redirects), self.subs, background),))
         else:
             position = 0
             for part in span:
@@ -923,6 +929,12 @@ class _Builder:
         for index, part in enumerate(span):
             if part.end_byte <= position:
                 continue  # inside a substitution read below
+            if part.type == "``" and part.start_byte < position < part.end_byte:
+                # `a``b`: the first backtick closed a substitution, the second opens one
+                closing = self.reparse_from("`", part.end_byte)
+                current.append(f"{_SUB_OPEN}{len(self.subs) - 1}{_SUB_CLOSE}")
+                position = min(closing + 1, span[-1].end_byte)
+                continue
             if part.start_byte < position:  # `word 'x)]=1'`: the part after the substitution's `)`
                 current.append(self.source[position : part.end_byte].decode("utf-8", "surrogatepass"))
                 position = part.end_byte
@@ -960,6 +972,14 @@ class _Builder:
         """``rm "" `a` `b```: tree-sitter-bash reads one substitution from the first backtick to
         the last; bash pairs them. Each pair's code is parsed on its own; blanks between split words."""
         pieces = _BACKTICK.split(text)
+        if any(_OPERATOR_CHAR.search(piece) for piece in pieces[2:-1:2]):
+            # `echo ``echo x`  >| `echo ~/.bashrc``: an operator between pairs belongs to the
+            # command; the text, each pair as the $(...) it is, is judged as a command of its own.
+            converted = [
+                "$(" + _ESCAPED_IN_BACKTICKS.sub(r"\1", piece) + ")" if index % 2 else piece
+                for index, piece in enumerate(pieces[1:-1], start=1)
+            ]
+            self.reparse("$(", ": " + "".join(converted))
         value: list[str] = []
         for index, piece in enumerate(pieces[1:-1], start=1):
             if index % 2:
@@ -1116,8 +1136,8 @@ class _Builder:
                     self.braces = _unescape(last)  # glued to the next word node
                 elif last:
                     words.append(_unescape(last))
-            elif kind == "command_name" or (child.is_named and kind != "comment"):
-                group.append(child)
+            elif kind == "command_name" or (child.is_named and kind != "comment") or kind == "$":
+                group.append(child)  # `-r$""`: tree-sitter's `$` token holds the word's start
         words.extend(self.group_words(group))
         first = node.children[0] if node.children else None
         if first is not None and first.type == "command_name" and self.text(first).split(" ")[0] in _RESERVED:
@@ -1220,13 +1240,15 @@ class _Builder:
         read the same body (``read``), its substitutions are tree-sitter's; else each is parsed
         again from the text."""
         inner = self.nested()
+        special = _BODY_SPECIAL
         if read is not None and (read.start_byte, read.end_byte) == (document.start, document.end):
             for part in read.children:
                 if part.type in ("command_substitution", "expansion", "simple_expansion"):
                     inner.word(part)
-        elif not document.quoted:
+            special = _BODY_BACKTICK  # which tree-sitter pairs first to last, or not at all
+        if not document.quoted:
             index = document.start
-            while (found := _BODY_SPECIAL.search(self.source, index, document.end)) is not None:
+            while (found := special.search(self.source, index, document.end)) is not None:
                 at = found.start()
                 if found.group() == b"\\":
                     index = at + 2  # \$, \`, \\: escaped
@@ -1384,6 +1406,13 @@ class _Builder:
             return _UNQUOTED + text + "".join(parts)
         if kind == "regex":
             return self.pattern(node)
+        if kind == "$":
+            # `rm -r$"" -f`: the `$` of a translated string, with what precedes it in the word.
+            following = node.next_sibling
+            text = self.text(node)
+            if following is not None and following.start_byte == node.end_byte and following.type == "string":
+                text = text[:-1]
+            return _unescape(text)
         if kind == "translated_string":  # $"rm": the string, translated (to itself, in the C locale)
             return "".join(self.word(child) for child in node.named_children)
         if kind == "string":
@@ -1496,6 +1525,7 @@ class _Builder:
         return f"{_SUB_OPEN}{len(self.subs) - 1}{_SUB_CLOSE}"
 
 
+_BODY_BACKTICK = lazy_compile(rb"\\|`")
 _PATTERN_SPECIAL = lazy_compile(rb"\\|`|[$<>]\(")
 _BODY_SPECIAL = lazy_compile(rb"\\|`|\$\(")
 """What expands in an unquoted here-document body: substitutions; a backslash escapes the next byte."""
@@ -1522,6 +1552,7 @@ _SEPARATORS = frozenset({";", "&", "&&", "||", "|", "|&", ";;", ";&", ";;&", "\n
 
 
 _BACKTICK = lazy_compile(r"(?<!\\)`")
+_OPERATOR_CHAR = lazy_compile(r"[<>|;&]")
 _ESCAPED_IN_BACKTICKS = lazy_compile(r"\\([`$\\])")
 _SET_BY_SHELL = frozenset({
     "HOME", "PWD", "OLDPWD", "PATH", "USER", "LOGNAME", "SHELL", "HOSTNAME", "UID", "EUID", "PPID",
@@ -1594,6 +1625,21 @@ def _matching_close(source: bytes, start: int, opener: str) -> int:
                 return index
         index += 1
     return length
+
+
+def _loose_redirects(words: list[str]) -> tuple[list[str], list[Redirect]]:
+    """Loose words split into words and redirections (an operator, then its target)."""
+    kept: list[str] = []
+    redirects: list[Redirect] = []
+    index = 0
+    while index < len(words):
+        if words[index] in _REDIRECT_OPERATORS and index + 1 < len(words):
+            redirects.append(Redirect(words[index], words[index + 1]))
+            index += 2
+        else:
+            kept.append(words[index])
+            index += 1
+    return kept, redirects
 
 
 def _glued_brace(node: Node) -> bool:

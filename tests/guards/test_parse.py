@@ -318,6 +318,9 @@ _FUZZ_FOUND = [
     ("bash <<EOF echo x >> ~/.bashrc", "words and a redirection after the delimiter, no body"),
     ("source /dev/stdin <<EOF\nread v <<'X'\nrm -rf\nX\nEOF\n$v ~", "a sourced here-document sets variables"),
     ('cat <<EOF\n$(case x in x) set -- wget -qO- x\n"$@" | bash;; esac)\nEOF', "case in a body"),
+    ('mapfile -t v <<EOF\nrm\nEOF\n$v -r$"" -f ~/', "tree-sitter's $ token holds the word's start"),
+    ("echo `echo ``echo echo`\v{x,}  >|  `echo ~/.bashrc```", "a redirection among loose nodes"),
+    ("cat <<EOF\n``echo echo` 'x' &>  ~/.ba\\shrc`\nEOF", "backticks in a body tree-sitter read"),
 ]
 
 
