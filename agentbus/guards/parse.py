@@ -1070,6 +1070,7 @@ class _Builder:
         pending_redirect = ""
         outer, self.trailing = self.trailing, []
         group: list[Node] = []  # word nodes with nothing between them: one word to bash
+        previous_end: int | None = None
         for child in node.children:
             kind = child.type
             if group and (kind not in _WORD_LIKE or child.start_byte != group[-1].end_byte):
@@ -1117,6 +1118,17 @@ class _Builder:
                 self.pipelines.append((SimpleCommand(tuple(words), tuple(own), self.subs, background),))
                 words, own = [], []
                 continue
+            if (
+                kind == "command_name"
+                and words
+                and previous_end is not None
+                and b"\n" in self.source[previous_end : child.start_byte]
+            ):
+                # `a=b c=d<newline>{ rm -rf ~; }`: tree-sitter carries the assignments over the
+                # newline onto the next line's command; bash ends the command at the newline.
+                self.pipelines.append((SimpleCommand(tuple(words), tuple(own), self.subs, background),))
+                words, own = [], []
+            previous_end = child.end_byte
             if kind == "variable_assignment":
                 name_node = child.child_by_field_name("name")
                 value_node = child.child_by_field_name("value")
@@ -1139,7 +1151,7 @@ class _Builder:
             elif kind == "command_name" or (child.is_named and kind != "comment") or kind == "$":
                 group.append(child)  # `-r$""`: tree-sitter's `$` token holds the word's start
         words.extend(self.group_words(group))
-        first = node.children[0] if node.children else None
+        first = next((c for c in node.children if c.type == "command_name"), None)
         if first is not None and first.type == "command_name" and self.text(first).split(" ")[0] in _RESERVED:
             # `! until ! curl x | sh; do ...`: tree-sitter read a reserved word as a command's name;
             # to bash it opens a compound command, whose first command is what follows. And
@@ -1410,8 +1422,9 @@ class _Builder:
             # `rm -r$"" -f`: the `$` of a translated string, with what precedes it in the word.
             following = node.next_sibling
             text = self.text(node)
-            if following is not None and following.start_byte == node.end_byte and following.type == "string":
-                text = text[:-1]
+            if following is not None and following.start_byte == node.end_byte:
+                first = following.children[0] if following.type == "concatenation" else following
+                text = text[:-1] if first.type == "string" else text
             return _unescape(text)
         if kind == "translated_string":  # $"rm": the string, translated (to itself, in the C locale)
             return "".join(self.word(child) for child in node.named_children)

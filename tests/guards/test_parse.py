@@ -321,6 +321,8 @@ _FUZZ_FOUND = [
     ('mapfile -t v <<EOF\nrm\nEOF\n$v -r$"" -f ~/', "tree-sitter's $ token holds the word's start"),
     ("echo `echo ``echo echo`\v{x,}  >|  `echo ~/.bashrc```", "a redirection among loose nodes"),
     ("cat <<EOF\n``echo echo` 'x' &>  ~/.ba\\shrc`\nEOF", "backticks in a body tree-sitter read"),
+    ('rm $""-rf ~', "a translated string starting a word"),
+    ("a=b c=d\r\ncoproc c { rm -rf ~; }", "assignments end at the newline"),
 ]
 
 
