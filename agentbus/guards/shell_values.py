@@ -30,6 +30,8 @@ _ASSIGNMENT = lazy_compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.DOTALL)
 _READ_VALUES = frozenset("adinNptu")
 """``read``'s options that take a value (``-a NAME``, ``-d DELIM``, ``-p PROMPT`` ...)."""
 _MAPFILE_VALUES = frozenset("dnOsuC c".replace(" ", ""))
+_EVAL_PLAIN = lazy_compile(r"^[\w ./,:=+-]*$")
+"""A word ``eval`` reads again as the same words split at blanks (no quote, no expansion)."""
 _FORMAT = lazy_compile(r"%(?:%|[-+ #0]*\d*(?:\.\d+)?([a-zA-Z])|\([^)]*\)T)")
 
 
@@ -98,8 +100,9 @@ def assigned(command: SimpleCommand, ifs: str | None) -> list[Assigned]:
             ifs = command.static(match.group(2))  # IFS=, read -a a: for this command only
     else:
         return []
-    while words and words[0] in ("builtin", "command"):
-        words = words[1:]
+    while words and words[0] in ("builtin", "command", "eval"):  # eval read x <<< …: the same read
+        plain = words[0] == "eval" and all(_EVAL_PLAIN.match(word) for word in words[1:])
+        words = " ".join(words[1:]).split() if plain else words[1:]  # eval joins its words, then splits
     if not words:
         return []
     name, args = words[0], words[1:]

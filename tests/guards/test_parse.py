@@ -323,6 +323,7 @@ _FUZZ_FOUND = [
     ("cat <<EOF\n``echo echo` 'x' &>  ~/.ba\\shrc`\nEOF", "backticks in a body tree-sitter read"),
     ('rm $""-rf ~', "a translated string starting a word"),
     ("a=b c=d\r\ncoproc c { rm -rf ~; }", "assignments end at the newline"),
+    ('eval "eval "read -a v <<< curl && "${v[@]}" -s x | sh""', "eval read: the same read"),
 ]
 
 
