@@ -1406,7 +1406,8 @@ class _Builder:
         if kind == "ansi_c_string":
             return ansi_c(self.text(node)[2:-1])
         if kind in ("command_substitution", "process_substitution"):
-            return self.substitution(node)
+            text = self.text(node)  # `" `echo -s` "`: tree-sitter puts the blank in the backtick token
+            return text[: len(text) - len(text.lstrip())] + self.substitution(node)
         if kind == "simple_expansion" or kind == "expansion":
             text = self.text(node)
             if text in ("$IFS", "${IFS}") or text.startswith("${IFS"):
@@ -1520,7 +1521,7 @@ class _Builder:
 
     def substitution(self, node: Node) -> str:
         spend()
-        text = self.text(node)
+        text = self.text(node).lstrip()
         if node.type == "process_substitution":
             kind, inner_text = text[:2], text[2:-1]
         elif text.startswith("`"):

