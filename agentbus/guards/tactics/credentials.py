@@ -35,7 +35,7 @@ from ..operands import operands
 from ..parse import Script, SimpleCommand
 from ..paths import check_glob, check_path, normalize_path
 from ..programs import SHELLS, Invocation, walk
-from ..verdict import CREDENTIALS, Verdict
+from ..verdict import CREDENTIALS, SYSTEM_FILES, Verdict
 
 __all__ = ["credential_store", "judge", "judge_script", "metadata_host", "secret_name", "wide_root"]
 
@@ -276,14 +276,14 @@ _NAMES_ONLY = frozenset({"ls", "stat", "test", "[", "[[", "file", "du", "readlin
 _DUMPERS = lazy_compile(
     r"^(?:mimipenguin|lazagne|mimikatz|pypykatz|secretsdump|procdump|keychaindump|chainbreaker|"
     r"firefox_decrypt|hack-browser-data|sharpchrome|sharpweb|dumpkeychain|lsassy|unshadow|"
-    r"linpeas|credentialharvester|swap_digger|3snake|keetheft|keethief|dploot|ssh-agent-dump|"
+    r"linpeas|credentialharvester|swap_digger|3snake|keetheft|keethief|dploot|ssh-agent-dump|bifrost|"
     r"(?:impacket-)?(?:secretsdump|getnpusers|getuserspns|ticketer|dpapi|goldenpac|keylistattack))"
     r"(?:\.(?:py|sh|pl|rb|exe|ps1))?$",
     re.IGNORECASE,
 )
 """Tools whose only purpose is dumping credentials from memory, stores or the disk, or taking them from a
-domain (impacket's roasting, ticket forging and DPAPI key scripts; guessing and cracking passwords is
-:mod:`.cracking`'s)."""
+domain (impacket's roasting, ticket forging and DPAPI key scripts, bifrost's Kerberos tickets on macOS;
+guessing and cracking passwords is :mod:`.cracking`'s)."""
 _KEEPERS = lazy_compile(
     r"ssh-agent|gpg-agent|gnome-keyring|keepass|kwallet|seahorse|sshd|\bsudo\b|\bsu\b|passwd|login|"
     r"chrome|chromium|firefox|safari|brave|msedge|1password|bitwarden|lastpass|vault|securityd|lsass|"
@@ -401,11 +401,11 @@ _BROWSERS = lazy_compile(
 )
 
 
-def _browser_debugging(invocation: Invocation) -> Verdict | None:
+def _browser_debugging(invocation: Invocation, home: str) -> Verdict | None:
     """The user's own browser profile opened on a debugging port: any local program can read its cookies.
 
     Automation (Puppeteer, Playwright, ``chrome --headless``) runs on a profile of its own
-    (``--user-data-dir``) or headless; restarting the user's browser with the port is how
+    (``--user-data-dir`` elsewhere than the browser's own) or headless; restarting the user's browser with the port is how
     cookie stealers (WhiteChocolateMacademiaNut, CookieMonster) take the sessions.
     """
     values = _values(invocation)
@@ -419,11 +419,14 @@ def _browser_debugging(invocation: Invocation) -> Verdict | None:
         # The program's own word, whole: "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome"
         # is one quoted path, though a name with a space is read as split words (Google, Chrome...).
         heads = (posixpath.basename(invocation.command.static(w) or "") for w in invocation.command.words)
-        head = next((h for h in heads if name and h.startswith(name)), "")
+        head = next((h for h in heads if name and h.lower().startswith(name.lower())), "")
         if not _BROWSERS.fullmatch(head):
             return None
     options = {v.partition("=")[0] for v in values}
-    if options & {"--user-data-dir", "--headless"}:
+    profiles = [v.partition("=")[2] or following for v, following in zip(values, [*values[1:], ""])
+                if v.partition("=")[0] == "--user-data-dir"]  # fmt: skip
+    own = any(credential_store(p, home, invocation.cwd) for p in profiles)  # the user's real profile
+    if "--headless" in options or (profiles and not own):
         return None
     if options & {"--remote-debugging-port", "--remote-debugging-pipe"}:
         why = "opens the user's browser session on a debugging port, where its cookies can be read"
@@ -565,7 +568,7 @@ _STORE_RULES: tuple[tuple[str, str], ...] = (
 _STORES = tuple((lazy_compile(pattern, re.IGNORECASE), label) for pattern, label in _STORE_RULES)
 _SYSTEM_STORES = lazy_compile(
     r"^/(?:var/)?run/secrets/kubernetes\.io(?:/|$)|^/Library/Keychains(?:/|$)|^/etc/(?:krb5\.keytab|"
-    r"ssl/private)(?:/|$)|^/var/lib/(?:sss/secrets|samba/private)(?:/|$)"
+    r"ssl/private)(?:/|$)|^/var/lib/(?:sss/secrets|samba/private)(?:/|$)|^/(?:private/)?tmp/krb5cc_[^/]*$"
 )
 _APP_DIR = lazy_compile(
     r"/\.config/|/Library/Application Support/|/\.mozilla/|/Library/Cookies|/Library/Keychains|"
@@ -581,7 +584,7 @@ def credential_store(word: str, home: str, cwd: str | None = None) -> str | None
     """
     path = normalize_path(word, home=home, cwd=cwd)
     if _SYSTEM_STORES.match(path):
-        return "the system's secrets (service-account token, keytab, private keys)"
+        return "the system's secrets (service-account token, keytab, Kerberos tickets, private keys)"
     prefix = re.compile(_HOME_PREFIX.format(home=re.escape(home.rstrip("/"))))
     if not prefix.match(path):
         return None
@@ -635,6 +638,38 @@ def _stores(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
+_REMOTE_COPIERS = frozenset({"scp", "rsync", "sftp"})
+_REMOTE_FILE = lazy_compile(r"^(?:[^@/\s:]+@)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(?!:)(.*)$")
+"""``[user@]host:path``, the remote operand of scp, rsync and sftp (not ``rsync host::module``)."""
+
+
+def _remote_stores(invocation: Invocation, home: str) -> Verdict | None:
+    """``scp user@host:Library/Cookies/Cookies.binarycookies .``: a credential store taken from a machine.
+
+    The path is the remote user's: a relative one starts in their home directory,
+    read here as the user's own (``localhost`` is this machine; elsewhere the same
+    files of another user).
+    """
+    if invocation.name not in _REMOTE_COPIERS:
+        return None
+    for value in _values(invocation):
+        found = _REMOTE_FILE.match(value)
+        if value.startswith("-") or found is None:
+            continue
+        host, path = found.group(1), found.group(2) or "~"
+        if not path.startswith(("/", "~")):
+            path = f"~/{path}"
+        label = credential_store(path, home)
+        secret = check_path(path, home=home)
+        if label is None and secret is not None and secret.category != SYSTEM_FILES:
+            label = secret.reason.partition("(")[2].rstrip(")") or "a secret file"
+        if label is None and _HISTORY.match(path):
+            label = "a shell history"
+        if label is not None:
+            return _verdict(invocation, f"copies {label} from {host}")
+    return None
+
+
 _PASS_HARMLESS = frozenset({"", "ls", "list", "find", "search", "init", "git", "help", "version", "insert",
                             "generate", "edit", "rm", "mv", "cp", "grep"})  # fmt: skip
 """pass subcommands that do not print a password."""
@@ -660,6 +695,10 @@ def _secret_printers(invocation: Invocation) -> Verdict | None:
         flags & {"-r", "--read-password", "-l"} or name == "kwalletcli"
     ):
         why = "prints passwords from KWallet"
+    elif name == "kcc" and first in ("copy_cred_cache", "copy-cred-cache"):
+        why = "copies the user's Kerberos tickets out of their cache"
+    elif name in ("klist", "kcc") and flags & {"-K", "--keys"}:
+        why = "prints the keys of a Kerberos keytab"
     elif name == "keyctl" and first in ("print", "read", "pipe"):
         why = "prints a key from the kernel keyring"
     elif name.startswith("docker-credential-") and first in ("list", "get"):
@@ -748,7 +787,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             or _memory_script(invocation)
             or _sshpass(invocation, home)
             or _secret_printers(invocation)
-            or _browser_debugging(invocation)
+            or _browser_debugging(invocation, home)
         )
     if verdict is not None:
         return verdict
@@ -757,6 +796,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         or _metadata(invocation)
         or _history(invocation, home)
         or _stores(invocation, home)
+        or _remote_stores(invocation, home)
     )
 
 
