@@ -377,9 +377,8 @@ def _shell_commands(code: str, *, awk: bool) -> Iterator[str]:
             yield inner
         argv = _literals(match.group(4) or "")
         if len(argv) > 1:
-            yield shlex.join(
-                argv
-            )  # subprocess.run(["osascript", "-e", "display dialog \"…\""]): one word each
+            # subprocess.run(["osascript", "-e", "display dialog \"…\""]): one word each
+            yield shlex.join(argv)
     for match in _PROGRAM_ARGV.finditer(code):
         yield shlex.join(_literals(match.group(1)) + _literals(match.group(2)))
     for match in _BACKTICKS.finditer(code):

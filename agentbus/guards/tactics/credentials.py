@@ -405,8 +405,9 @@ def _browser_debugging(invocation: Invocation, home: str) -> Verdict | None:
     """The user's own browser profile opened on a debugging port: any local program can read its cookies.
 
     Automation (Puppeteer, Playwright, ``chrome --headless``) runs on a profile of its own
-    (``--user-data-dir`` elsewhere than the browser's own) or headless; restarting the user's browser with the port is how
-    cookie stealers (WhiteChocolateMacademiaNut, CookieMonster) take the sessions.
+    (``--user-data-dir`` elsewhere than the browser's own) or headless; restarting the user's
+    browser with the port is how cookie stealers (WhiteChocolateMacademiaNut, CookieMonster) take
+    the sessions.
     """
     values = _values(invocation)
     name = invocation.name
@@ -423,7 +424,8 @@ def _browser_debugging(invocation: Invocation, home: str) -> Verdict | None:
         if not _BROWSERS.fullmatch(head):
             return None
     options = {v.partition("=")[0] for v in values}
-    profiles = [v.partition("=")[2] or following for v, following in zip(values, [*values[1:], ""])
+    profiles = [v.partition("=")[2] or following
+                for v, following in zip(values, [*values[1:], ""], strict=True)
                 if v.partition("=")[0] == "--user-data-dir"]  # fmt: skip
     own = any(credential_store(p, home, invocation.cwd) for p in profiles)  # the user's real profile
     if "--headless" in options or (profiles and not own):

@@ -63,8 +63,9 @@ _SECURITY = lazy_compile(
     r"yunjing|barad_agent|sgagent|bcm-agent|hostguard\w*)(?:$|[^a-z0-9])",
     re.IGNORECASE,
 )
-"""Audit, logging, firewall and endpoint-security services and processes, by name (on macOS also the
-privacy daemon tccd, Gatekeeper's syspolicyd, amfid which checks code signatures, the malware removal tool)."""
+"""Audit, logging, firewall and endpoint-security services and processes, by name (on macOS also
+the privacy daemon tccd, Gatekeeper's syspolicyd, amfid which checks code signatures, the malware
+removal tool)."""
 
 _STOP_VERBS: dict[str, frozenset[str]] = {
     "systemctl": frozenset({"stop", "disable", "mask", "kill", "freeze"}),
