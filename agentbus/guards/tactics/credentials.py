@@ -35,7 +35,7 @@ from ..operands import operands
 from ..parse import Script, SimpleCommand
 from ..paths import check_glob, check_path, normalize_path
 from ..programs import SHELLS, Invocation, walk
-from ..verdict import CREDENTIALS, SYSTEM_FILES, Verdict
+from ..verdict import COLLECTION, CREDENTIALS, SYSTEM_FILES, Verdict
 
 __all__ = ["credential_store", "judge", "judge_script", "metadata_host", "secret_name", "wide_root"]
 
@@ -341,11 +341,13 @@ def _debugger(invocation: Invocation) -> Verdict | None:
 
 
 _MEMORY_TOOL = lazy_compile(r"dump|heap|mem(?:ory)?(?:[-_.]|$)|core|scrape|grab", re.IGNORECASE)
-_PID_VARIABLE = lazy_compile(r"^\$\{?[A-Za-z_]*(?:PID|pid)[A-Za-z_]*\}?$")
+_DUMPING_TOOL = lazy_compile(r"dump|heap", re.IGNORECASE)
+_PID_VARIABLE = lazy_compile(r"^\$\{?[A-Za-z_]*(?:PID|pid)[A-Za-z_]*(?:\}?$|\[)")
+"""``$PID``, ``${target_pid}``, ``${pids[RANDOM % n]}`` (an element of a list of them)."""
 _PID_LOOKUP = frozenset({"pgrep", "pidof", "pgrep.exe"})
 
 
-def _given_a_pid(invocation: Invocation) -> str | None:
+def _given_a_pid(invocation: Invocation, *, dumper: bool = False) -> str | None:
     """The argument that names another process: ``--pid N``, ``$PID``, ``$(pgrep sshd)``, ``$(pidof x)``."""
     command = invocation.command
     previous = ""
@@ -353,8 +355,8 @@ def _given_a_pid(invocation: Invocation) -> str | None:
         word = command.render(raw)
         if previous in ("--pid", "-pid", "--process-id") or word.startswith("--pid="):
             return word
-        if _PID_VARIABLE.match(word):
-            return word
+        if _PID_VARIABLE.match(word.strip("'\"")) or (previous == "-p" and word.isdigit() and dumper):
+            return word  # "${rand_pid}"; -p 812 to a dumper (to others -p is as often a port)
         for sub in command.substitutions_in(raw):
             if any(stage.name in _PID_LOOKUP for stages in walk(sub.script) for stage in stages):
                 return word
@@ -371,7 +373,7 @@ def _memory_script(invocation: Invocation) -> Verdict | None:
         tool = posixpath.basename(scripts[0]) if scripts else ""
     if not tool or len(tool) > 255 or not _MEMORY_TOOL.search(tool):  # longer than any file name: not one
         return None
-    pid = _given_a_pid(invocation)
+    pid = _given_a_pid(invocation, dumper=_DUMPING_TOOL.search(tool) is not None)
     if pid is None:
         return None
     return _verdict(invocation, f"{tool} is given another process ({pid}) to dump its memory")
@@ -409,7 +411,8 @@ def _browser_debugging(invocation: Invocation, home: str) -> Verdict | None:
     browser with the port is how cookie stealers (WhiteChocolateMacademiaNut, CookieMonster) take
     the sessions.
     """
-    values = _values(invocation)
+    # Rendered, not only the static words: --load-extension=$(pwd)/ext is still that option.
+    values = [invocation.command.render(word) for word in invocation.args]
     name = invocation.name
     if name == "open":
         app = next((values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-a", "-b")), "")
@@ -433,6 +436,9 @@ def _browser_debugging(invocation: Invocation, home: str) -> Verdict | None:
     if options & {"--remote-debugging-port", "--remote-debugging-pipe"}:
         why = "opens the user's browser session on a debugging port, where its cookies can be read"
         return _verdict(invocation, why)
+    if "--load-extension" in options:  # asked: extension developers do it too
+        why = "loads an extension into the user's own browser: it sees every page, cookie and form"
+        return finding(COLLECTION, invocation, why)
     return None
 
 
@@ -640,6 +646,31 @@ def _stores(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
+_SMB_CLIENTS = frozenset({"smbclient", "smbget", "smbclient.py", "impacket-smbclient", "smbmap"})
+_GPP_FILES = lazy_compile(
+    r"\b(?:Groups|Services|ScheduledTasks|DataSources|Printers|Drives)\.xml\b|cpassword", re.IGNORECASE
+)
+
+
+_GPP_KEY = "4e9906e8fcb66cc9faf49310620ffee8f496e806cc057990209b09a433b66c1b"
+"""The AES key of every Group Policy Preferences ``cpassword``, published by Microsoft (MS14-025)."""
+
+
+def _sysvol(invocation: Invocation) -> Verdict | None:
+    """Group Policy Preferences fetched from a domain's SYSVOL: their ``cpassword`` fields decrypt with
+    the key Microsoft published (MS14-025)."""
+    if invocation.name == "openssl" and _GPP_KEY in (v.lower() for v in _values(invocation)):
+        return _verdict(invocation, "decrypts Group Policy Preferences passwords with their published key")
+    if invocation.name not in _SMB_CLIENTS:
+        return None
+    values = _values(invocation)
+    text = " ".join(values)
+    recursive = "-R" in values or "--recursive" in values or re.search(r"\brecurse\s+on\b", text, re.I)
+    if "sysvol" in text.lower() and (_GPP_FILES.search(text) or recursive):
+        return _verdict(invocation, "fetches Group Policy Preferences from SYSVOL, where cpassword decrypts")
+    return None
+
+
 _REMOTE_COPIERS = frozenset({"scp", "rsync", "sftp"})
 _REMOTE_FILE = lazy_compile(r"^(?:[^@/\s:]+@)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(?!:)(.*)$")
 """``[user@]host:path``, the remote operand of scp, rsync and sftp (not ``rsync host::module``)."""
@@ -790,6 +821,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             or _sshpass(invocation, home)
             or _secret_printers(invocation)
             or _browser_debugging(invocation, home)
+            or _sysvol(invocation)
         )
     if verdict is not None:
         return verdict
