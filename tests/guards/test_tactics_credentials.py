@@ -342,6 +342,9 @@ def test_sample_6_and_forge_hunts_are_blocked(command: str) -> None:
         "smbclient //nas/share -c 'get report.pdf'",
         "openssl enc -d -aes-256-cbc -in f.enc -out f -pass env:KEY",
         "./scripts/memory-usage.sh -p 8080",
+        "chromium",
+        "google-chrome --user-data-dir",
+        "ng test --browsers firefox|webkit|chromium",
     ],
 )
 def test_sample_6_neighbours_are_ordinary(command: str) -> None:
@@ -364,3 +367,14 @@ def test_a_remote_key_is_a_credential_whoever_the_host(host: str, program: str) 
     verdict = check_command(f"{program} {host}:.ssh/id_rsa /tmp/k", home=HOME)
     assert verdict is not None
     assert verdict.decision == "block"
+
+
+BROWSER_WORDS = ["--user-data-dir", "--user-data-dir=~/x", "--remote-debugging-port=1", "--args",
+                 "--load-extension", "-a", "--headless", "x", "="]  # fmt: skip
+
+
+@given(st.lists(st.sampled_from(BROWSER_WORDS), max_size=5))
+def test_any_browser_arguments_are_judged(arguments: list[str]) -> None:
+    for program in ("chromium", "open -a Chromium"):
+        verdict = check_command(" ".join([program, *arguments]), home=HOME)
+        assert verdict is None or verdict.category != "undecided", verdict

@@ -428,7 +428,7 @@ def _browser_debugging(invocation: Invocation, home: str) -> Verdict | None:
             return None
     options = {v.partition("=")[0] for v in values}
     profiles = [v.partition("=")[2] or following
-                for v, following in zip(values, [*values[1:], ""], strict=True)
+                for v, following in zip(values, [*values[1:], ""], strict=False)
                 if v.partition("=")[0] == "--user-data-dir"]  # fmt: skip
     own = any(credential_store(p, home, invocation.cwd) for p in profiles)  # the user's real profile
     if "--headless" in options or (profiles and not own):
