@@ -33,6 +33,8 @@ class HereDocument:
     delimiter: bytes
     terminated: bool
     """A delimiter line ends the body (else the end of the text does)."""
+    after: int
+    """Where bash reads on after the delimiter line."""
 
     def text(self, source: bytes) -> str:
         body = source[self.start : self.end].decode("utf-8", "surrogatepass")
@@ -87,11 +89,13 @@ def here_documents(source: bytes) -> dict[int, HereDocument]:
                 end, index = _body_end(source, start, delimiter, strip)
                 terminated = end < length or source.endswith(b"\n" + delimiter)
                 found[operator_at] = HereDocument(
-                    operator_at, start, end, quoted, strip, delimiter, terminated
+                    operator_at, start, end, quoted, strip, delimiter, terminated, index
                 )
             pending.clear()
     for operator_at, delimiter, quoted, strip in pending:  # no newline after them: empty bodies
-        found[operator_at] = HereDocument(operator_at, length, length, quoted, strip, delimiter, False)
+        found[operator_at] = HereDocument(
+            operator_at, length, length, quoted, strip, delimiter, False, length
+        )
     return found
 
 

@@ -535,6 +535,8 @@ class _Builder:
         """Redirections :meth:`rest_of_line` found after a here-document's delimiter."""
         self.reread = _shared_reread.get() or _Reread(len(source))
         """How many bytes were parsed again (shared by every builder of one parse)."""
+        self.operators: list[int] = []
+        """The here-documents' operators, in order (made when first needed)."""
         self.bodies_read: set[int] = set()
         """The operators of the bodies read as some redirection's here-document."""
         self.pipelines: list[tuple[SimpleCommand, ...]] = []
@@ -572,6 +574,7 @@ class _Builder:
             raise ShellSyntaxError(f"the command nests more than {MAX_DEPTH} levels deep")
         inner = _Builder(self.source, self.variables, self.depth + 1, self.heredocs)
         inner.bodies_read = self.bodies_read
+        inner.operators = self.operators
         inner.reread = self.reread
         inner.dropped = self.dropped
         inner.arrays = self.arrays
@@ -1077,6 +1080,16 @@ class _Builder:
                 words.extend(self.group_words(group))
                 group = []
             if (
+                (words or own)
+                and previous_end is not None
+                and b"\n" in self.source[previous_end : child.start_byte]
+            ):
+                # `a=b c=d<newline>{ rm -rf ~; }`, `echo ==<newline>{rm,-rf,~}`: tree-sitter carries
+                # the command over the newline onto the next line's words; bash ends it there.
+                self.pipelines.append((SimpleCommand(tuple(words), tuple(own), self.subs, background),))
+                words, own = [], []
+            previous_end = child.end_byte
+            if (
                 kind == "file_redirect"
                 and previous is not None
                 and previous.end_byte == child.start_byte
@@ -1118,17 +1131,6 @@ class _Builder:
                 self.pipelines.append((SimpleCommand(tuple(words), tuple(own), self.subs, background),))
                 words, own = [], []
                 continue
-            if (
-                kind == "command_name"
-                and words
-                and previous_end is not None
-                and b"\n" in self.source[previous_end : child.start_byte]
-            ):
-                # `a=b c=d<newline>{ rm -rf ~; }`: tree-sitter carries the assignments over the
-                # newline onto the next line's command; bash ends the command at the newline.
-                self.pipelines.append((SimpleCommand(tuple(words), tuple(own), self.subs, background),))
-                words, own = [], []
-            previous_end = child.end_byte
             if kind == "variable_assignment":
                 name_node = child.child_by_field_name("name")
                 value_node = child.child_by_field_name("value")
@@ -1221,10 +1223,20 @@ class _Builder:
 
     def here_document(self, node: Node) -> HereDocument | None:
         """The body bash reads for a ``heredoc_redirect`` node (None where the scan found none)."""
-        operator = next((c for c in node.children if c.type in ("<<", "<<-")), None)
-        document = self.heredocs.get(operator.start_byte) if operator is not None else None
-        if document is not None:
-            self.bodies_read.add(document.operator)
+        if not self.heredocs:
+            return None
+        # The operator lies between the node's start and its delimiter's end (`0<<EOF` is one token).
+        end = next((c.end_byte for c in node.children if c.type == "heredoc_start"), node.start_byte + 3)
+        operators = self.operators or sorted(self.heredocs)
+        self.operators = operators
+        index = bisect.bisect_left(operators, node.start_byte)
+        if index == len(operators) or operators[index] >= end:
+            return None
+        document = self.heredocs[operators[index]]
+        self.bodies_read.add(document.operator)
+        if node.end_byte > document.after:
+            # tree-sitter read lines after the delimiter line into the here-document: bash runs them.
+            self.reparse("$(", self.source[document.after : node.end_byte].decode("utf-8", "surrogatepass"))
         return document
 
     def rest_of_line(self, node: Node, document: HereDocument) -> int | None:

@@ -325,6 +325,8 @@ _FUZZ_FOUND = [
     ("a=b c=d\r\ncoproc c { rm -rf ~; }", "assignments end at the newline"),
     ('eval "eval "read -a v <<< curl && "${v[@]}" -s x | sh""', "eval read: the same read"),
     ('eval ""curl" `echo -s` "x" | sh"', "a blank tree-sitter put in a backtick token"),
+    ('echo ==\n\n{"rm","-fr","$HOME"}', "a command ends at a newline after =="),
+    ("bash 0<<EOF\nread v <<'EOF'\necho\nEOF\n$v x >| ~/.bashrc\nEOF", "lines after the first delimiter run"),
 ]
 
 
