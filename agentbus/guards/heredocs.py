@@ -103,7 +103,7 @@ def closing(source: bytes) -> bytes:
     """What ends the bodies the end of the text ends (``bash <<EOF echo x >> ~/.bashrc``, ``bash
     <<EOF`` then lines with no ``EOF``): their delimiter lines. bash reads such a body to the end
     of the text; tree-sitter gives up on the line that started it unless a delimiter follows."""
-    if b"<<" not in source:
+    if b"<" not in source or b"<<" not in source:  # the one-byte search first: memchr
         return b""
     suffix = b""
     for document in here_documents(source).values():

@@ -528,7 +528,7 @@ class _Builder:
         self.source = source
         self.depth = depth
         if heredocs is None:
-            heredocs = here_documents(source) if b"<<" in source else {}
+            heredocs = here_documents(source) if b"<" in source and b"<<" in source else {}
         self.heredocs = heredocs
         """The here-document bodies of the source, found by bash's rules (:mod:`.heredocs`)."""
         self.rest_redirects: list[Redirect] = []
@@ -1732,7 +1732,8 @@ def _blank_prefixes(match: re.Match[bytes]) -> bytes:
 def _parse_within_budget(source: bytes) -> Tree:
     """tree-sitter reads the text a megabyte at a time, so the budget is checked as it goes."""
     source = source.translate(_ASCII)
-    if b"coproc" in source or b"time" in source or b"!" in source:
+    # `!` and `time` misread only before a case or `((` (a `)`): one-byte searches first (0.1 ms a 10 MB).
+    if b"coproc" in source or ((b")" in source or b"{" in source) and (b"!" in source or b"time" in source)):
         source = _PREFIXES.sub(_blank_prefixes, source)
     if len(source) <= _CHUNK:
         spend()

@@ -327,6 +327,8 @@ _FUZZ_FOUND = [
     ('eval ""curl" `echo -s` "x" | sh"', "a blank tree-sitter put in a backtick token"),
     ('echo ==\n\n{"rm","-fr","$HOME"}', "a command ends at a newline after =="),
     ("bash 0<<EOF\nread v <<'EOF'\necho\nEOF\n$v x >| ~/.bashrc\nEOF", "lines after the first delimiter run"),
+    ("coproc w while rm -rf ~; do :; done", "coproc NAME before while"),
+    ("coproc w if rm -rf ~; then :; fi", "coproc NAME before if"),
 ]
 
 
