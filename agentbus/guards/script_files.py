@@ -52,7 +52,7 @@ from .interpreters import INTERPRETERS, inline_code, judge_code
 from .parse import Script, parsed
 from .paths import check_path, normalize_path
 from .policy import Policy, current_policy, using
-from .programs import SHELLS, Invocation, keeping_walks, shell_mode, walk
+from .programs import SHELLS, Invocation, keeping_walks, shell_mode, walk, written_text
 from .project_commands import FileRun as _Run
 from .verdict import PRIVILEGE, UNJUDGED_SCRIPT, Verdict
 from .workdir import call_directory, working_directory
@@ -150,22 +150,189 @@ def _runs(invocation: Invocation) -> _Run | None:
 
 def _planned(script: Script, cwd: str | None) -> tuple[_Run, ...]:
     """The script files ``script`` runs, in order, but for those it writes itself first (what
-    runs then is what it wrote, which :mod:`.programs` judges, not what is on disk now)."""
+    runs then is what it wrote, which :mod:`.programs` judges, not what is on disk now).
+
+    A project file the line writes before a build command reads it (``printf … > Makefile &&
+    make``) is judged as written (:func:`_written_files`), as well as the file on disk."""
     runs: list[_Run] = []
     written: set[str] = set()
+    project_files: dict[str, _Run] = {}
     for stages in walk(script, cwd=cwd):
         for index, invocation in enumerate(stages):
             spend()
-            for run in (_runs(invocation), *_fed(stages, index), *_project_runs(invocation)):
+            for run in (_runs(invocation), *_fed(stages, index)):
                 if run is not None and posixpath.normpath(run.word) not in written:
                     runs.append(run)
+            for run in project_commands.planned(invocation):
+                runs.extend(_as_written(run, stages, index, project_files))
             written.update(_writes(invocation))
+            for place, record in _written_files(stages, index).items():
+                project_files[place] = _after(project_files.get(place), record)
     return tuple(runs)
 
 
-def _project_runs(invocation: Invocation) -> Iterator[_Run]:
-    """The project files a build, package or deploy command runs (``make``, ``npm test`` ...)."""
-    yield from project_commands.planned(invocation)
+def _after(before: _Run | None, record: _Run) -> _Run:
+    """What a file holds after ``record``'s write, given what the line wrote in it ``before``."""
+    if record.how != project_commands.APPENDED or before is None:
+        return record
+    if before.how in (project_commands.WRITTEN, project_commands.APPENDED):
+        return before.replace(text=before.text + record.text)  # printf 'x:\n' > M; printf '\tcmd\n' >> M
+    if before.how == project_commands.UNSEEN:
+        return before
+    return project_commands.unseen(record.word, "", record.cwd, "text is appended to a copy of another file")
+
+
+def _place(cwd: str | None, word: str) -> str:
+    """Where ``word`` is, seen from ``cwd``, as a key (relative when the directory is unknown)."""
+    return posixpath.normpath(posixpath.join(cwd or "", word))
+
+
+def _as_written(run: _Run, stages: list[Invocation], index: int, written: dict[str, _Run]) -> Iterator[_Run]:
+    """``run`` as the command leaves the file when it runs: fed on standard input, or written (or
+    copied) earlier in the line under one of the names it is read by; and the file on disk."""
+    if run.how:
+        yield run
+        return
+    if run.word == project_commands.STDIN:
+        yield from _from_stdin(run, stages, index)
+        return
+    for name in (run.word, *run.fallbacks):
+        found = written.get(_place(run.cwd, name))
+        if found is not None:
+            yield run.replace(word=found.word, cwd=found.cwd, fallbacks=(), how=found.how, text=found.text)
+    yield run
+
+
+def _stdin_text(invocation: Invocation) -> str | None:
+    """What a here-document or a here-string feeds ``invocation`` (None: neither, or not known)."""
+    command = invocation.command
+    for redirect in command.redirects:
+        if redirect.op == "<<":
+            return "".join(sub.text for sub in command.substitutions_in(redirect.target))
+        if redirect.op == "<<<":
+            text = command.static(redirect.target)
+            return text if text is not None and "$" not in text else None
+    return None
+
+
+_MANIFEST_MAKERS = frozenset({"kubectl", "oc"})
+"""Programs whose YAML output is their own objects (``kubectl create secret … -o yaml``)."""
+
+
+def _from_stdin(run: _Run, stages: list[Invocation], index: int) -> Iterator[_Run]:
+    """``kubectl apply -f -``, ``make -f -``, ``docker compose -f - up``: what feeds standard input."""
+    invocation = stages[index]
+    command = invocation.command
+    unseen = project_commands.unseen
+    if any(redirect.op in ("<<", "<<<") for redirect in command.redirects):
+        text = _stdin_text(invocation)
+        if text is None:
+            yield unseen("-", run.language, run.cwd, "it is fed a value known only when it runs", run.entries)
+        else:
+            yield run.replace(word="<here-document>", how=project_commands.WRITTEN, text=text)
+        return
+    for redirect in command.redirects:
+        target = command.static(redirect.target) if redirect.op == "<" else None
+        if target:
+            yield run.replace(word=target)
+            return
+    if index == 0:
+        return  # nothing feeds it: an agent's command reads no terminal
+    producer = stages[index - 1]
+    values = [v for v in (producer.command.static(a) for a in producer.args) if v is not None]
+    text = written_text(producer) if producer.name in _TEXT_WRITERS else None
+    if text is not None and any(_only_a_value(producer, arg) for arg in producer.args):
+        why = "it is fed a value known only when it runs"
+        yield project_commands.unseen("-", run.language, run.cwd, why, run.entries)
+    elif text is not None:
+        yield run.replace(word="<standard input>", how=project_commands.WRITTEN, text=text)
+    elif producer.name in ("cat", "envsubst"):
+        files = [v for v in values if not v.startswith("-")] or [
+            producer.command.static(r.target) or "" for r in producer.command.redirects if r.op == "<"
+        ]
+        yield from (run.replace(word=file) for file in files if file)
+    elif producer.name == "kustomize" or (producer.name in _MANIFEST_MAKERS and "kustomize" in values):
+        directory = [v for v in values if not v.startswith("-") and v not in ("build", "kustomize")][:1] or [
+            "."
+        ]
+        yield run.replace(word=directory[0], entries=("kustomize",), language="kube")
+    elif producer.name == "helm" and "template" in values:
+        yield from (r for r in project_commands.planned(producer) if r.language == "helm")
+    elif producer.name in _MANIFEST_MAKERS:
+        return  # kubectl create … --dry-run -o yaml, kubectl get -o yaml: kubectl's own objects
+    else:
+        why = f"it is fed the output of {producer.name or 'a program'}, which cannot be judged before it runs"
+        yield project_commands.unseen("-", run.language, run.cwd, why, run.entries)
+
+
+_VALUE_WORD = lazy_compile(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$[@*0-9]|\ue020\d+\ue021")
+"""A word that is one variable (``$MANIFEST``) or one substitution (``$(cat x)``) and nothing else."""
+
+
+def _only_a_value(invocation: Invocation, word: str) -> bool:
+    """``"$MANIFEST"``, ``$(cat x)``: a word that is nothing but a value made when the line runs."""
+    return _VALUE_WORD.fullmatch(word) is not None
+
+
+_COPIERS = frozenset({"cp", "mv", "install", "ln", "gcp", "gmv"})
+_EDITORS = frozenset({"sed", "gsed", "perl"})
+
+
+def _written_files(stages: list[Invocation], index: int) -> dict[str, _Run]:
+    """The files a command writes, each with what will be in it: the text (``echo``, ``printf``,
+    ``cat <<EOF``, ``tee`` fed one of those), a copy of another file, or unknown (a download, an
+    edit in place, another program's output)."""
+    invocation = stages[index]
+    command = invocation.command
+    cwd = invocation.cwd
+    found: dict[str, _Run] = {}
+    unseen = project_commands.unseen
+    how_written = f"it is written by {_short(invocation.text)} earlier in the command"
+    text = written_text(invocation) if invocation.name in _TEXT_WRITERS else None
+    values = [v for v in (command.static(a) for a in invocation.args) if v is not None]
+    operands = [v for v in values if not v.startswith("-")]
+    for redirect in command.redirects:
+        target = command.static(redirect.target) if redirect.op in (">", ">>", ">|", "&>", "&>>") else None
+        if not target:
+            continue
+        how = project_commands.APPENDED if redirect.op in (">>", "&>>") else project_commands.WRITTEN
+        if text is not None:
+            found[_place(cwd, target)] = _Run(target, "", cwd, how=how, text=text)
+        elif invocation.name == "cat" and len(operands) == 1 and how == project_commands.WRITTEN:
+            found[_place(cwd, target)] = _Run(operands[0], "", cwd)  # cat other.mk > Makefile: a copy
+        else:
+            found[_place(cwd, target)] = unseen(target, "", cwd, how_written)
+    if invocation.name == "tee":
+        before = stages[index - 1] if index else None
+        fed = written_text(before) if before is not None and before.name in _TEXT_WRITERS else None
+        how = project_commands.APPENDED if {"-a", "--append"} & set(values) else project_commands.WRITTEN
+        for target in operands:
+            found[_place(cwd, target)] = (
+                _Run(target, "", cwd, how=how, text=fed)
+                if fed is not None
+                else unseen(target, "", cwd, how_written)
+            )
+    elif invocation.name in _COPIERS and len(operands) >= 2 and "-t" not in values:
+        *sources, destination = operands
+        for source in sources:
+            target = destination
+            if destination.endswith("/") or destination in (".", "..") or len(sources) > 1:
+                target = posixpath.join(destination, posixpath.basename(source.rstrip("/")))
+            found[_place(cwd, target)] = _Run(source, "", cwd)
+    elif _edits_in_place(invocation, values) or invocation.name in _WRITERS:
+        for target in operands:  # sed -i, a download, an unpacked archive: what it holds is not known
+            found[_place(cwd, target)] = unseen(target, "", cwd, how_written)
+    return found
+
+
+_TEXT_WRITERS = ("echo", "printf", "cat")
+
+
+def _edits_in_place(invocation: Invocation, values: list[str]) -> bool:
+    """``sed -i``, ``perl -pi -e``: a file changed where it is."""
+    return invocation.name in _EDITORS and any(
+        v.startswith("--in-place") or (v[:1] == "-" and v[1:2] != "-" and "i" in v[1:]) for v in values
+    )
 
 
 def _planned_text(text: str, cwd: str | None) -> tuple[_Run, ...]:
@@ -396,6 +563,12 @@ class _Judging:
 
     def file(self, run: _Run, depth: int, origin: str | None) -> Verdict | None:
         """Judge the file ``run`` names: the first of its words that is a file, where it may be."""
+        if run.how == project_commands.UNSEEN:
+            return self.unjudged(run.word, f"{run.text}, so it cannot be judged")
+        if run.how:
+            return self.written(run, depth, origin)
+        if run.language == "helm":
+            return self.chart(run, depth, origin)
         for word in (run.word, *run.fallbacks):
             for path in _candidates(run.replace(word=word), self.home, origin):
                 real = os.path.realpath(path)
@@ -424,6 +597,27 @@ class _Judging:
                     self.asked = _redacted(self.asked, word)
                 return verdict
         return None
+
+    def written(self, run: _Run, depth: int, origin: str | None) -> Verdict | None:
+        """A file as the command writes it before it runs (``printf … > Makefile && make``), or fed on
+        standard input (``kubectl apply -f - <<EOF``): its text, after what is on disk when appended."""
+        text = run.text
+        if run.how == project_commands.APPENDED:
+            for path in _candidates(run.replace(how="", text=""), self.home, origin):
+                read = read_script(path)
+                if read.text is None and not read.missing:
+                    return self.unjudged(run.word, f"text is appended to it, and {read.problem}")
+                text = (read.text or "") + text
+                break
+        if depth >= MAX_DEPTH:
+            return self.unjudged(run.word, f"it is run by scripts nested more than {MAX_DEPTH} deep")
+        self.files += 1
+        if self.files > MAX_FILES:
+            return self.unjudged(run.word, f"the command runs more than {MAX_FILES} script files")
+        if len(text) > MAX_BYTES:
+            return self.unjudged(run.word, f"it is larger than the {MAX_BYTES // 1024} KiB the guard reads")
+        path = _place(run.cwd, run.word) if run.word.startswith(("/", ".")) or run.cwd else run.word
+        return self.content(run.replace(how="", text=""), _Read(text=text), path, depth)
 
     def content(self, run: _Run, read: _Read, path: str, depth: int) -> Verdict | None:
         shown = run.word
@@ -536,7 +730,7 @@ class _Judging:
                         verdict = self.note(found.replace(rule=f"compose rule, in the file {shown}"))
                         if verdict is not None:
                             return verdict
-                return None
+                return self.compose_references(run, text, path, depth)
             if "kustomize" in run.entries and posixpath.basename(path).lower().startswith("kustomization."):
                 verdict = self.kustomization(run, text, path, depth)
                 if verdict is not None:
@@ -550,6 +744,20 @@ class _Judging:
         found = Verdict(PRIVILEGE, f"kubectl -f {shown}", why, rule=f"manifest rule, in the file {shown}")
         return self.note(self.policy.apply(found))
 
+    def compose_references(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
+        """The compose files one brings in (``include:``, ``extends: {file: …}``): judged the same way."""
+        directory = posixpath.dirname(path)
+        for reference in manifests.compose_references(text):
+            if project_commands.remote(reference) or reference.startswith("oci:"):
+                why = f"it includes {reference}, fetched when compose runs, so it cannot be judged"
+                verdict = self.unjudged(run.word, why)
+            else:
+                target = posixpath.normpath(posixpath.join(directory, reference))
+                verdict = _through(self.file(_Run(target, "compose", None), depth + 1, path), run.word)
+            if verdict is not None:
+                return verdict
+        return None
+
     def kustomization(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
         """``kubectl apply -k DIR``: the resources its kustomization lists (files and directories)."""
         documents = manifests.load_documents(text) or []
@@ -557,7 +765,12 @@ class _Judging:
         for document in documents:
             resources = document.get("resources") if isinstance(document, dict) else None
             for resource in resources if isinstance(resources, list) else []:
-                if isinstance(resource, str) and "://" not in resource:
+                if isinstance(resource, str) and project_commands.remote(resource):
+                    why = f"its resource {resource} is fetched when kubectl runs, so it cannot be judged"
+                    verdict = self.unjudged(run.word, why)
+                    if verdict is not None:
+                        return verdict
+                elif isinstance(resource, str):
                     target = posixpath.normpath(posixpath.join(directory, resource))
                     verdict = self.file(_Run(target, "kube", None, entries=run.entries), depth + 1, path)
                     if verdict is not None:
@@ -575,6 +788,103 @@ class _Judging:
         for name in manifests.manifest_files(names)[: MAX_FILES + 1]:
             target = posixpath.join(real, name)
             verdict = self.file(_Run(target, "kube", None, entries=run.entries), depth + 1, origin)
+            if verdict is not None:
+                return verdict
+        return None
+
+    def chart(self, run: _Run, depth: int, origin: str | None) -> Verdict | None:
+        """``helm install|upgrade|template … CHART``: a chart directory's templates, values and
+        subcharts; a chart from a repository or a packaged one is asked about (not read)."""
+        word = run.word
+        places = _candidates(run, self.home, origin)
+        for place in places:
+            real = os.path.realpath(place)
+            if os.path.isdir(real):
+                return self.chart_directory(run, real, depth)
+            if os.path.lexists(place):
+                return self.unjudged(
+                    word, "a packaged chart: its templates are not read, so it cannot be judged"
+                )
+        if "/" in word and not word.startswith((".", "/", "~", "$")):
+            why = (
+                f"the chart {word} comes from a chart repository: its templates are fetched when helm runs, "
+                "so it cannot be judged offline"
+            )
+            return self.unjudged(word, why)
+        return None
+
+    def chart_directory(self, run: _Run, directory: str, depth: int) -> Verdict | None:
+        shown = run.word
+        if directory in self.seen:
+            return None
+        self.seen.add(directory)
+        if depth >= MAX_DEPTH:
+            return self.unjudged(shown, f"its subcharts nest more than {MAX_DEPTH} deep")
+        certain = manifests.set_findings([entry[4:] for entry in run.entries if entry.startswith("set:")])
+        conditional: list[str] = []
+        values = [posixpath.join(directory, "values.yaml")]
+        for entry in run.entries:
+            if entry.startswith("values:"):
+                if project_commands.remote(entry[7:]):
+                    return self.unjudged(shown, f"its values come from {entry[7:]}, so it cannot be judged")
+                values += [normalize_path(entry[7:], home=self.home, cwd=run.cwd)]
+        templates = [posixpath.join(root, name) for root, name in _chart_templates(directory)]
+        if len(templates) > _MAX_TEMPLATES:
+            return self.unjudged(shown, f"the chart has more than {_MAX_TEMPLATES} templates")
+        try:
+            for path in (*values, *templates):
+                spend()
+                read = read_script(path)
+                if read.missing or read.binary:
+                    continue
+                if read.text is None:
+                    return self.unjudged(shown, f"{posixpath.relpath(path, directory)}: {read.problem}")
+                if path in values:
+                    certain += manifests.kube_findings(read.text)
+                else:
+                    sure, maybe = manifests.chart_findings(read.text)
+                    certain += sure
+                    conditional += maybe
+        except ValueError as exc:
+            return self.unjudged(shown, f"the chart cannot be judged: {exc}")
+        if certain:
+            why = "starts pods with the node's privileges or disk: " + "; ".join(dict.fromkeys(certain))
+            found = Verdict(PRIVILEGE, f"helm chart {shown}", why, rule=f"chart rule, in the chart {shown}")
+            verdict = self.note(self.policy.apply(found))
+            if verdict is not None:
+                return verdict
+        if conditional:
+            why = (
+                "its templates give pods the node where the values say so ("
+                + "; ".join(dict.fromkeys(conditional))
+                + "), and the guard does not evaluate the templates' conditions"
+            )
+            verdict = self.unjudged(shown, why)
+            if verdict is not None:
+                return verdict
+        return self.subcharts(run, directory, depth)
+
+    def subcharts(self, run: _Run, directory: str, depth: int) -> Verdict | None:
+        """A chart's ``charts/``: each directory a chart of its own; a packaged one is asked about."""
+        folder = posixpath.join(directory, "charts")
+        try:
+            names = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+        except OSError as exc:
+            return self.unjudged(run.word, f"its charts/ cannot be read ({exc.strerror})")
+        for name in names[: MAX_FILES + 1]:
+            path = posixpath.join(folder, name)
+            if os.path.isdir(path):
+                inner = _Run(
+                    path, "helm", None, entries=tuple(e for e in run.entries if e.startswith("set:"))
+                )
+                verdict = self.chart_directory(
+                    inner.replace(word=f"{run.word}/charts/{name}"), path, depth + 1
+                )
+            elif name.endswith((".tgz", ".tar.gz")):
+                why = f"its subchart charts/{name} is packaged: its templates are not read"
+                verdict = self.unjudged(run.word, why + ", so it cannot be judged")
+            else:
+                continue
             if verdict is not None:
                 return verdict
         return None
@@ -626,6 +936,22 @@ _PROJECT_FILES: dict[str, Callable[[_Judging, _Run, str, str, int], Verdict | No
     "compose": _Judging.manifest,
 }
 """How each project file a command runs (:mod:`.project_commands`) is judged."""
+
+
+_MAX_TEMPLATES = 256
+"""How many template files of one chart are read; past that, a person is asked."""
+_TEMPLATE_SUFFIXES = (".yaml", ".yml", ".tpl", ".json")
+
+
+def _chart_templates(directory: str) -> list[tuple[str, str]]:
+    """(folder, name) of each template under a chart's ``templates/``, in order (at most one past the cap)."""
+    found: list[tuple[str, str]] = []
+    for root, folders, names in os.walk(posixpath.join(directory, "templates")):
+        folders.sort()
+        found += [(root, name) for name in sorted(names) if name.endswith(_TEMPLATE_SUFFIXES)]
+        if len(found) > _MAX_TEMPLATES:
+            break
+    return found
 
 
 def _key_line(text: str, key: str) -> int:
