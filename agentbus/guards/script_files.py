@@ -319,13 +319,15 @@ def _written_files(stages: list[Invocation], index: int) -> dict[str, _Run]:
             if destination.endswith("/") or destination in (".", "..") or len(sources) > 1:
                 target = posixpath.join(destination, posixpath.basename(source.rstrip("/")))
             found[_place(cwd, target)] = _Run(source, "", cwd)
-    elif _edits_in_place(invocation, values) or invocation.name in _WRITERS:
-        for target in operands:  # sed -i, a download, an unpacked archive: what it holds is not known
+    elif _edits_in_place(invocation, values) or invocation.name in _WRITERS - _PACKERS:
+        for target in operands:  # sed -i, a download: what it holds is not known
             found[_place(cwd, target)] = unseen(target, "", cwd, how_written)
     return found
 
 
 _TEXT_WRITERS = ("echo", "printf", "cat")
+_PACKERS = frozenset({"tar", "unzip"})
+"""Their operands are archives and the files packed, not the files unpacked (not known: not followed)."""
 
 
 def _edits_in_place(invocation: Invocation, values: list[str]) -> bool:

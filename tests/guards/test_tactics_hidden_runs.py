@@ -29,6 +29,8 @@ ORDINARY = [
     "df -h /dev/shm",
     "./.venv/bin/python -m pytest",
     "~/.local/bin/poetry install",
+    "/tmp/pytest-of-dev/pytest-3/test_x0/project/.venv/bin/python -m pytest",
+    "cd /tmp/work/app && ./.venv/bin/pytest -q",
 ]
 
 
@@ -53,7 +55,8 @@ NAME = st.from_regex(r"[A-Za-z0-9_-]{1,12}", fullmatch=True)
 @given(NAME, NAME)
 def test_any_dot_name_in_tmp_is_a_hiding_place_and_a_plain_one_is_not(directory: str, name: str) -> None:
     assert hiding_place(f"/tmp/.{directory}/{name}") is not None
-    assert hiding_place(f"/var/tmp/a/.{directory}/{name}") is not None
+    assert hiding_place(f"/var/tmp/.{directory}/a/{name}") is not None
+    assert hiding_place(f"/tmp/work/a/.{directory}/{name}") is None  # a project's own .venv in /tmp
     assert hiding_place(f"/dev/shm/{name}") is not None
     assert hiding_place(f"/tmp/{directory}/{name}") is None
     assert hiding_place(f"/tmp/.{name}") is not None

@@ -29,9 +29,12 @@ def hiding_place(path: str) -> str | None:
         return "shared memory (/dev/shm), where nothing stays on disk"
     for shared in _SHARED:
         if path.startswith(shared):
-            hidden = [part for part in path[len(shared) :].split("/") if part.startswith(".")]
+            parts = path[len(shared) :].split("/")
+            # /tmp/.x, /tmp/.ICE-unix/.x/kworker: hidden where anyone looks first; not a project's
+            # own dot directory further down (/tmp/work/app/.venv/bin/python).
+            hidden = parts[0] if parts[0].startswith(".") else parts[-1] if parts[-1].startswith(".") else ""
             if hidden:
-                return f"a hidden name ({hidden[0]}) in the shared {shared.rstrip('/')}"
+                return f"a hidden name ({hidden}) in the shared {shared.rstrip('/')}"
     return None
 
 
