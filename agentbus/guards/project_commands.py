@@ -120,6 +120,8 @@ def planned(invocation: Invocation) -> tuple[FileRun, ...]:
         return _helm(invocation)
     if name in ("pip", "pip3") or (name.startswith("pip3.") and name[5:].isdigit()):
         return _pip(invocation)
+    if name.startswith("python") and static_args(invocation)[:2] == ["-m", "pip"]:
+        return _pip(invocation)  # python3 -m pip install -e .
     return ()
 
 

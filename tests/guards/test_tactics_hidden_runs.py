@@ -20,6 +20,8 @@ HIDDEN = [
     "cd /tmp/.ICE-unix/.x && ./kworker -B",
     "nohup /var/tmp/.cache/sshd -c config.json >/dev/null 2>&1 &",
     "sudo /dev/shm/x",
+    "sh /dev/shm/.i.sh",
+    "cd /tmp/.font-unix && bash ./x",
     "find /tmp -name x -exec /dev/shm/y {} \\;",
 ]
 ORDINARY = [
@@ -27,6 +29,8 @@ ORDINARY = [
     "cd /tmp/repro && ./x",
     "ls -la /dev/shm",
     "df -h /dev/shm",
+    "bash /tmp/build/run.sh",
+    "bash -c 'echo hi' /dev/shm/name",
     "./.venv/bin/python -m pytest",
     "~/.local/bin/poetry install",
     "/tmp/pytest-of-dev/pytest-3/test_x0/project/.venv/bin/python -m pytest",

@@ -15,7 +15,7 @@ import posixpath
 
 from ..findings import finding as _verdict
 from ..paths import normalize_path
-from ..programs import Invocation
+from ..programs import SHELLS, Invocation, shell_mode
 from ..verdict import UNJUDGED_SCRIPT, Verdict
 
 __all__ = ["hiding_place", "judge"]
@@ -39,11 +39,17 @@ def hiding_place(path: str) -> str | None:
 
 
 def judge(invocation: Invocation, home: str) -> Verdict | None:
-    """A program this command runs by a path into such a place, or None."""
+    """A program (or a shell script: ``sh /dev/shm/x``) this command runs by a path into such a
+    place, or None."""
     command = invocation.command
     at = len(command.words) - len(invocation.args) - 1
     head = command.static(command.words[at]) if 0 <= at < len(command.words) else None
-    if not head or "/" not in head or posixpath.basename(head) != invocation.name:
+    if invocation.name in SHELLS:
+        mode = shell_mode(invocation)
+        head = command.static(mode.file) if mode.file is not None else None
+    elif not head or posixpath.basename(head) != invocation.name:
+        return None
+    if not head or "/" not in head:
         return None
     path = normalize_path(head, home=home, cwd=invocation.cwd)
     where = hiding_place(path) if path.startswith("/") else None
