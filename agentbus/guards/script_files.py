@@ -46,13 +46,13 @@ from collections.abc import Callable, Iterator, Sequence
 
 from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
-from . import makefiles, manifests, project_commands
+from . import makefiles, manifests, project_commands, project_sources
 from .budget import BudgetExceeded, deadline, spend
 from .interpreters import INTERPRETERS, inline_code, judge_code
 from .parse import Script, parsed
 from .paths import check_path, normalize_path
 from .policy import Policy, current_policy, using
-from .programs import SHELLS, Invocation, keeping_walks, shell_mode, walk, written_text
+from .programs import SHELLS, Invocation, keeping_walks, shell_mode, walk
 from .project_commands import FileRun as _Run
 from .verdict import PRIVILEGE, UNJUDGED_SCRIPT, Verdict
 from .workdir import call_directory, working_directory
@@ -153,7 +153,7 @@ def _planned(script: Script, cwd: str | None) -> tuple[_Run, ...]:
     runs then is what it wrote, which :mod:`.programs` judges, not what is on disk now).
 
     A project file the line writes before a build command reads it (``printf … > Makefile &&
-    make``) is judged as written (:func:`_written_files`), as well as the file on disk."""
+    make``) is judged as written (:mod:`.project_sources`), as well as the file on disk."""
     runs: list[_Run] = []
     written: set[str] = set()
     project_files: dict[str, _Run] = {}
@@ -164,177 +164,10 @@ def _planned(script: Script, cwd: str | None) -> tuple[_Run, ...]:
                 if run is not None and posixpath.normpath(run.word) not in written:
                     runs.append(run)
             for run in project_commands.planned(invocation):
-                runs.extend(_as_written(run, stages, index, project_files))
+                runs.extend(project_sources.as_run(run, stages, index, project_files))
             written.update(_writes(invocation))
-            for place, record in _written_files(stages, index).items():
-                project_files[place] = _after(project_files.get(place), record)
+            project_sources.note_writes(stages, index, project_files)
     return tuple(runs)
-
-
-def _after(before: _Run | None, record: _Run) -> _Run:
-    """What a file holds after ``record``'s write, given what the line wrote in it ``before``."""
-    if record.how != project_commands.APPENDED or before is None:
-        return record
-    if before.how in (project_commands.WRITTEN, project_commands.APPENDED):
-        return before.replace(text=before.text + record.text)  # printf 'x:\n' > M; printf '\tcmd\n' >> M
-    if before.how == project_commands.UNSEEN:
-        return before
-    return project_commands.unseen(record.word, "", record.cwd, "text is appended to a copy of another file")
-
-
-def _place(cwd: str | None, word: str) -> str:
-    """Where ``word`` is, seen from ``cwd``, as a key (relative when the directory is unknown)."""
-    return posixpath.normpath(posixpath.join(cwd or "", word))
-
-
-def _as_written(run: _Run, stages: list[Invocation], index: int, written: dict[str, _Run]) -> Iterator[_Run]:
-    """``run`` as the command leaves the file when it runs: fed on standard input, or written (or
-    copied) earlier in the line under one of the names it is read by; and the file on disk."""
-    if run.how:
-        yield run
-        return
-    if run.word == project_commands.STDIN:
-        yield from _from_stdin(run, stages, index)
-        return
-    for name in (run.word, *run.fallbacks):
-        found = written.get(_place(run.cwd, name))
-        if found is not None:
-            yield run.replace(word=found.word, cwd=found.cwd, fallbacks=(), how=found.how, text=found.text)
-    yield run
-
-
-def _stdin_text(invocation: Invocation) -> str | None:
-    """What a here-document or a here-string feeds ``invocation`` (None: neither, or not known)."""
-    command = invocation.command
-    for redirect in command.redirects:
-        if redirect.op == "<<":
-            return "".join(sub.text for sub in command.substitutions_in(redirect.target))
-        if redirect.op == "<<<":
-            text = command.static(redirect.target)
-            return text if text is not None and "$" not in text else None
-    return None
-
-
-_MANIFEST_MAKERS = frozenset({"kubectl", "oc"})
-"""Programs whose YAML output is their own objects (``kubectl create secret … -o yaml``)."""
-
-
-def _from_stdin(run: _Run, stages: list[Invocation], index: int) -> Iterator[_Run]:
-    """``kubectl apply -f -``, ``make -f -``, ``docker compose -f - up``: what feeds standard input."""
-    invocation = stages[index]
-    command = invocation.command
-    unseen = project_commands.unseen
-    if any(redirect.op in ("<<", "<<<") for redirect in command.redirects):
-        text = _stdin_text(invocation)
-        if text is None:
-            yield unseen("-", run.language, run.cwd, "it is fed a value known only when it runs", run.entries)
-        else:
-            yield run.replace(word="<here-document>", how=project_commands.WRITTEN, text=text)
-        return
-    for redirect in command.redirects:
-        target = command.static(redirect.target) if redirect.op == "<" else None
-        if target:
-            yield run.replace(word=target)
-            return
-    if index == 0:
-        return  # nothing feeds it: an agent's command reads no terminal
-    producer = stages[index - 1]
-    values = [v for v in (producer.command.static(a) for a in producer.args) if v is not None]
-    text = written_text(producer) if producer.name in _TEXT_WRITERS else None
-    if text is not None and any(_only_a_value(producer, arg) for arg in producer.args):
-        why = "it is fed a value known only when it runs"
-        yield project_commands.unseen("-", run.language, run.cwd, why, run.entries)
-    elif text is not None:
-        yield run.replace(word="<standard input>", how=project_commands.WRITTEN, text=text)
-    elif producer.name in ("cat", "envsubst"):
-        files = [v for v in values if not v.startswith("-")] or [
-            producer.command.static(r.target) or "" for r in producer.command.redirects if r.op == "<"
-        ]
-        yield from (run.replace(word=file) for file in files if file)
-    elif producer.name == "kustomize" or (producer.name in _MANIFEST_MAKERS and "kustomize" in values):
-        directory = [v for v in values if not v.startswith("-") and v not in ("build", "kustomize")][:1] or [
-            "."
-        ]
-        yield run.replace(word=directory[0], entries=("kustomize",), language="kube")
-    elif producer.name == "helm" and "template" in values:
-        yield from (r for r in project_commands.planned(producer) if r.language == "helm")
-    elif producer.name in _MANIFEST_MAKERS:
-        return  # kubectl create … --dry-run -o yaml, kubectl get -o yaml: kubectl's own objects
-    else:
-        why = f"it is fed the output of {producer.name or 'a program'}, which cannot be judged before it runs"
-        yield project_commands.unseen("-", run.language, run.cwd, why, run.entries)
-
-
-_VALUE_WORD = lazy_compile(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$[@*0-9]|\ue020\d+\ue021")
-"""A word that is one variable (``$MANIFEST``) or one substitution (``$(cat x)``) and nothing else."""
-
-
-def _only_a_value(invocation: Invocation, word: str) -> bool:
-    """``"$MANIFEST"``, ``$(cat x)``: a word that is nothing but a value made when the line runs."""
-    return _VALUE_WORD.fullmatch(word) is not None
-
-
-_COPIERS = frozenset({"cp", "mv", "install", "ln", "gcp", "gmv"})
-_EDITORS = frozenset({"sed", "gsed", "perl"})
-
-
-def _written_files(stages: list[Invocation], index: int) -> dict[str, _Run]:
-    """The files a command writes, each with what will be in it: the text (``echo``, ``printf``,
-    ``cat <<EOF``, ``tee`` fed one of those), a copy of another file, or unknown (a download, an
-    edit in place, another program's output)."""
-    invocation = stages[index]
-    command = invocation.command
-    cwd = invocation.cwd
-    found: dict[str, _Run] = {}
-    unseen = project_commands.unseen
-    how_written = f"it is written by {_short(invocation.text)} earlier in the command"
-    text = written_text(invocation) if invocation.name in _TEXT_WRITERS else None
-    values = [v for v in (command.static(a) for a in invocation.args) if v is not None]
-    operands = [v for v in values if not v.startswith("-")]
-    for redirect in command.redirects:
-        target = command.static(redirect.target) if redirect.op in (">", ">>", ">|", "&>", "&>>") else None
-        if not target:
-            continue
-        how = project_commands.APPENDED if redirect.op in (">>", "&>>") else project_commands.WRITTEN
-        if text is not None:
-            found[_place(cwd, target)] = _Run(target, "", cwd, how=how, text=text)
-        elif invocation.name == "cat" and len(operands) == 1 and how == project_commands.WRITTEN:
-            found[_place(cwd, target)] = _Run(operands[0], "", cwd)  # cat other.mk > Makefile: a copy
-        else:
-            found[_place(cwd, target)] = unseen(target, "", cwd, how_written)
-    if invocation.name == "tee":
-        before = stages[index - 1] if index else None
-        fed = written_text(before) if before is not None and before.name in _TEXT_WRITERS else None
-        how = project_commands.APPENDED if {"-a", "--append"} & set(values) else project_commands.WRITTEN
-        for target in operands:
-            found[_place(cwd, target)] = (
-                _Run(target, "", cwd, how=how, text=fed)
-                if fed is not None
-                else unseen(target, "", cwd, how_written)
-            )
-    elif invocation.name in _COPIERS and len(operands) >= 2 and "-t" not in values:
-        *sources, destination = operands
-        for source in sources:
-            target = destination
-            if destination.endswith("/") or destination in (".", "..") or len(sources) > 1:
-                target = posixpath.join(destination, posixpath.basename(source.rstrip("/")))
-            found[_place(cwd, target)] = _Run(source, "", cwd)
-    elif _edits_in_place(invocation, values) or invocation.name in _WRITERS - _PACKERS:
-        for target in operands:  # sed -i, a download: what it holds is not known
-            found[_place(cwd, target)] = unseen(target, "", cwd, how_written)
-    return found
-
-
-_TEXT_WRITERS = ("echo", "printf", "cat")
-_PACKERS = frozenset({"tar", "unzip"})
-"""Their operands are archives and the files packed, not the files unpacked (not known: not followed)."""
-
-
-def _edits_in_place(invocation: Invocation, values: list[str]) -> bool:
-    """``sed -i``, ``perl -pi -e``: a file changed where it is."""
-    return invocation.name in _EDITORS and any(
-        v.startswith("--in-place") or (v[:1] == "-" and v[1:2] != "-" and "i" in v[1:]) for v in values
-    )
 
 
 def _planned_text(text: str, cwd: str | None) -> tuple[_Run, ...]:
@@ -618,7 +451,11 @@ class _Judging:
             return self.unjudged(run.word, f"the command runs more than {MAX_FILES} script files")
         if len(text) > MAX_BYTES:
             return self.unjudged(run.word, f"it is larger than the {MAX_BYTES // 1024} KiB the guard reads")
-        path = _place(run.cwd, run.word) if run.word.startswith(("/", ".")) or run.cwd else run.word
+        path = (
+            project_sources.place(run.cwd, run.word)
+            if run.word.startswith(("/", ".")) or run.cwd
+            else run.word
+        )
         return self.content(run.replace(how="", text=""), _Read(text=text), path, depth)
 
     def content(self, run: _Run, read: _Read, path: str, depth: int) -> Verdict | None:
