@@ -379,6 +379,8 @@ SHAPE_KILLS = [
     "ps axo pid,args | awk '$2 ~ \"^/dev/shm/\" {print $1}' | xargs -r kill -KILL",
     "pkill -9 -f '^\\./'",
     "pkill -f '/tmp/\\.'",
+    "ps -ef | grep -v grep | grep '\\./' | awk '{print $2}' | xargs kill -9",
+    "kill -9 $(ps aux | awk '$11 ~ /^\\.\\// {print $2}')",
 ]
 NAME_KILLS = [
     "ps aux | awk '/webpack/ {print $2}' | xargs kill",
@@ -387,6 +389,8 @@ NAME_KILLS = [
     "ps aux | awk -v n=node '$11 ~ n {print $2}' | xargs kill",
     "pkill -f ./server",
     "pkill -f 'python manage.py runserver'",
+    "kill -9 $(ps aux | awk '/node/ {print $2}')",
+    "kill $(ps aux | grep '[g]unicorn' | awk '{print $2}')",
 ]
 
 

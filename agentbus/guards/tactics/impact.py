@@ -177,7 +177,7 @@ def _kill(invocation: Invocation) -> Verdict | None:
             if target == "1":
                 return _verdict(SHUTDOWN, invocation, "signals PID 1, the init process")
             subs = command.substitutions_in(raw)
-            if any(_WHOLE_PS.match(sub.text) and "grep" not in sub.text for sub in subs):
+            if any(_WHOLE_PS.match(sub.text) and _lists_every_process(sub.script) for sub in subs):
                 return _verdict(SHUTDOWN, invocation, "kills every process that ps lists")
         return _daemon(invocation, _looked_up(invocation))
     if name in ("pkill", "killall", "pgrep"):
@@ -845,18 +845,43 @@ def _ps_into_kill(stages: list[Invocation]) -> Invocation | None:
     """``ps -ef | awk '{print $2}' | xargs kill -9``: every PID ps lists, killed (no filter between)."""
     if len(stages) < 2 or stages[0].name != "ps" or not _WHOLE_PS.match(stages[0].text):
         return None
-    for stage in stages[1:]:
+    for index, stage in enumerate(stages[1:], 1):
         if stage.name in ("kill", "pkill") and "xargs" in stage.wrappers:
-            return stage
-        if stage.name in ("grep", "egrep", "fgrep") and _excludes(_values(stage)):
-            continue  # grep -v grep, grep -v "$$": what is left out is spared, the rest still killed
-        if stage.name not in _PID_COLUMNS:
-            return None
-        if _names_a_process(" ".join(_values(stage))):
-            return None  # a filter by name: awk '/node/ {print $2}', $11 == "node" pick some processes
-        # A filter by number (length($5) == 8, $3 > 80) or by shape ($11 ~ /^\.\//: every program
-        # started from a relative path) picks every process that looks alike.
+            return None if _picked_by_name(stages[1:index]) else stage
     return None
+
+
+_GREPS = frozenset({"grep", "egrep", "fgrep", "rg"})
+
+
+def _lists_every_process(script: Script) -> bool:
+    r"""``$(ps -eo pid=)``, ``$(ps aux | awk '$11 ~ /^\.\// {print $2}')``: the PIDs of every process,
+    or of every one of a shape; not ``$(ps aux | awk '/node/ {print $2}')``."""
+    for stages in walk(script):
+        if stages and stages[0].name == "ps":
+            return not _picked_by_name(stages[1:])
+    return False
+
+
+def _picked_by_name(filters: list[Invocation]) -> bool:
+    r"""Whether the stages between ``ps`` and ``kill`` pick processes by a name, sparing the rest.
+
+    ``grep -v grep`` leaves the rest in; ``grep node``, ``awk '/node/ {print $2}'``, ``$11 ==
+    "node"`` pick some; a filter by number (``length($5) == 8``, ``$3 > 80``) or by shape
+    (``$11 ~ /^\.\//``, ``grep '/tmp/'``: every program started from a relative path or /tmp)
+    picks every process that looks alike. A stage the guard does not know (``sort -k3``, ``head``
+    are known) counts as a pick."""
+    for stage in filters:
+        values = _values(stage)
+        if stage.name in _GREPS:
+            if _excludes(values):
+                continue  # grep -v grep, grep -v "$$": what is left out is spared, the rest still killed
+            patterns = [v for v in values if not v.startswith("-")]
+            if not patterns or not all(_shape_only(pattern) for pattern in patterns[:1]):
+                return True
+        elif stage.name not in _PID_COLUMNS or _names_a_process(" ".join(values)):
+            return True
+    return False
 
 
 _FILTER_LITERAL = lazy_compile(r'"((?:[^"\\]|\\.)*)"|(?<![\w)\]])/((?:[^/\\\n]|\\.)+)/')
@@ -906,8 +931,12 @@ def judge_script(script: Script, home: str) -> Verdict | None:
         if killer is not None:
             text = piece(" | ".join(s.text for s in stages))
             filtered = any(
-                stage.name in ("awk", "gawk", "mawk") and not _PRINTS_PIDS.fullmatch(" ".join(_values(stage)))
-                for stage in stages[1:]
+                (
+                    stage.name in ("awk", "gawk", "mawk")
+                    and not _PRINTS_PIDS.fullmatch(" ".join(_values(stage)))
+                )
+                or (stage.name in _GREPS and not _excludes(_values(stage)))
+                for stage in stages[1 : stages.index(killer)]
             )
             why = "kills every process of a shape (no name picks them)" if filtered else ""
             return Verdict(SHUTDOWN, text, why or "kills every process that ps lists")
