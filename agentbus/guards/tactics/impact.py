@@ -924,20 +924,21 @@ _PRINTS_PIDS = lazy_compile(r"\s*(?:NR\s*>\s*1\s*)?\{\s*print\s+\$\d+\s*;?\s*\}\
 """An awk program that prints a column of every line: no filter."""
 
 
+def _filters(stage: Invocation) -> bool:
+    r"""A stage that keeps some lines (``awk '$3 > 80 …'``, ``grep '\./'``), not every one."""
+    values = _values(stage)
+    if stage.name in _GREPS:
+        return not _excludes(values)
+    return stage.name in ("awk", "gawk", "mawk") and not _PRINTS_PIDS.fullmatch(" ".join(values))
+
+
 def judge_script(script: Script, home: str) -> Verdict | None:
     """What spans a pipeline: every PID from ``ps`` handed to ``kill``."""
     for stages in walk(script):
         killer = _ps_into_kill(stages)
         if killer is not None:
             text = piece(" | ".join(s.text for s in stages))
-            filtered = any(
-                (
-                    stage.name in ("awk", "gawk", "mawk")
-                    and not _PRINTS_PIDS.fullmatch(" ".join(_values(stage)))
-                )
-                or (stage.name in _GREPS and not _excludes(_values(stage)))
-                for stage in stages[1 : stages.index(killer)]
-            )
+            filtered = any(_filters(stage) for stage in stages[1 : stages.index(killer)])
             why = "kills every process of a shape (no name picks them)" if filtered else ""
             return Verdict(SHUTDOWN, text, why or "kills every process that ps lists")
     return None
