@@ -682,6 +682,8 @@ def test_incoming_rules_and_listings_are_ordinary(command: str) -> None:
         'touch -amr "$(find /usr/bin -type f|shuf -n1)" ${c6}',
         'touch -r "$(ls /bin/* | shuf -n 1)" "$BIN"',
         "touch --reference=$(ls /usr/sbin/* | shuf -n1) /tmp/.x",
+        'touch -d "$(stat -c %y /bin/ls)" /tmp/.x',
+        'touch -d "$(date -r /etc/passwd)" payload',
     ],
 )
 def test_the_date_of_a_system_program_picked_at_run_time_is_timestomping(command: str) -> None:
@@ -690,6 +692,14 @@ def test_the_date_of_a_system_program_picked_at_run_time_is_timestomping(command
     assert (verdict.category, verdict.decision) == (EVIDENCE, "block")
 
 
-@pytest.mark.parametrize("command", ['touch -r "$(ls -t src/*.c | head -1)" build/stamp', 'touch -r M "$S"'])
+@pytest.mark.parametrize(
+    "command",
+    [
+        'touch -r "$(ls -t src/*.c | head -1)" build/stamp',
+        'touch -r M "$S"',
+        "touch -d \"$(date -d '2 hours ago')\" /tmp/x",
+        'touch -d "$(git log -1 --format=%cI)" dist/app',
+    ],
+)
 def test_the_date_of_a_project_file_is_ordinary(command: str) -> None:
     assert check_command(command, home=HOME) is None

@@ -339,24 +339,26 @@ def _timestomp(invocation: Invocation, values: list[str], home: str) -> Verdict 
 
 
 _SYSTEM_LISTING = lazy_compile(
-    r"^\s*(?:find|ls)\b[^|;&]*?\s[\"']?/(?:usr/(?:local/)?)?s?bin\b|^\s*(?:find|ls)\b[^|;&]*?\s[\"']?/(?:usr|etc|lib\w*|System)/"
+    r"^\s*(?:find|ls|stat|date|gstat|gdate)\b[^|;&]*?\s[\"']?/(?:(?:usr/(?:local/)?)?s?bin|usr|etc|lib\w*|System)(?:/|\b)"
 )
-"""``find /usr/bin -type f``, ``ls /bin/*``: a system directory's files listed (to pick one's date)."""
+"""``find /usr/bin -type f``, ``ls /bin/*``, ``stat -c %y /bin/ls``, ``date -r /bin/ls``: a system
+directory's files listed (to pick one), or a system file's date read."""
 
 
 def _system_file_chosen(invocation: Invocation) -> str | None:
-    """``touch -r "$(find /usr/bin -type f | shuf -n1)" x``: the reference is some system program,
-    picked as the command runs (at random), so the file touched passes for one of them."""
+    """``touch -r "$(find /usr/bin -type f | shuf -n1)" x``, ``touch -d "$(stat -c %y /bin/ls)" x``:
+    the date is some system program's, picked or read as the command runs, so the file touched
+    passes for one of them."""
     command = invocation.command
-    after_reference = False
+    after_date = False
     for raw in invocation.args:
         word = command.render(raw)
-        if after_reference or word.startswith("--reference="):
+        if after_date or word.startswith(("--reference=", "--date=")):
             for sub in command.substitutions_in(raw):
                 if _SYSTEM_LISTING.match(sub.text):
-                    return "a program " + sub.text.split("|", 1)[0].strip() + " lists"
-        after_reference = word in ("-r", "--reference") or (
-            word[:1] == "-" and word[1:2] != "-" and word.endswith("r") and len(word) > 2
+                    return "a system file (" + sub.text.split("|", 1)[0].strip() + ")"
+        after_date = word in ("-r", "--reference", "-d", "--date", "-t") or (
+            word[:1] == "-" and word[1:2] != "-" and word[-1:] in ("r", "d") and len(word) > 2
         )
     return None
 
