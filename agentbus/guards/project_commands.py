@@ -16,7 +16,15 @@ says which file a command reads, from where, and what of it:
   lifecycle scripts (``preinstall``, ``install``, ``postinstall``, ``prepare`` ...);
 - ``kubectl apply|create|replace -f FILE|DIR`` and ``-k DIR``: the manifests;
 - ``docker compose up|run|create`` / ``docker-compose`` / ``podman compose``: the
-  compose files (``-f``, else ``compose.yaml`` and its kin, and the override file).
+  compose files (``-f``, ``COMPOSE_FILE=`` before the command, else ``compose.yaml`` and
+  its kin, and the override file);
+- ``helm install|upgrade|template … CHART``: the chart, with its ``-f`` values files and
+  ``--set`` values (``--post-renderer`` names a script helm runs);
+- ``pip install .`` / ``-e DIR``: the project's ``setup.py``.
+
+A file fetched when the command runs (``kubectl apply -f URL``, a chart from a repository)
+is :data:`UNSEEN`: there is nothing to judge offline, and a person is asked. ``-f -``
+(:data:`STDIN`) is resolved by :mod:`.project_sources`, which sees the whole line.
 """
 
 from __future__ import annotations
@@ -31,7 +39,6 @@ __all__ = [
     "APPENDED",
     "COMPOSE_FILES",
     "INSTALL_SCRIPTS",
-    "PROJECT_LANGUAGES",
     "STDIN",
     "UNSEEN",
     "WRITTEN",
@@ -92,7 +99,6 @@ WRITTEN, APPENDED, UNSEEN = "written", "appended", "unseen"
 STDIN = "-"
 """The word of a project file read from standard input (``kubectl apply -f -``, ``make -f -``):
 :mod:`.script_files` finds what feeds it (a here-document, the stage before it in a pipeline)."""
-PROJECT_LANGUAGES = frozenset({"make", "npm", "kube", "compose", "helm"})
 
 
 def remote(word: str) -> bool:
