@@ -658,6 +658,8 @@ FIREWALL_ORDINARY = [
     "ufw deny 3333",
     "nft list chain inet filter output",
     "iptables -A OUTPUT -o lo -j ACCEPT",
+    "iptables -A OUTPUT -d 169.254.169.254 -j DROP",  # the metadata service kept from containers
+    "nft add rule inet filter output ip daddr 169.254.169.254 drop",
 ]
 
 

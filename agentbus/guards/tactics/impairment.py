@@ -493,6 +493,7 @@ def _firewall(invocation: Invocation) -> Verdict | None:
             lowered[:1] in (["add"], ["insert"], ["create"])
             and "output" in lowered
             and ({"drop", "reject"} & set(lowered))
+            and not _to_metadata(lowered)
         ):
             return _cuts_outgoing(invocation)
     elif name == "ufw":
@@ -549,7 +550,21 @@ def _drops_outgoing(values: list[str]) -> bool:
         upper[index] in ("-J", "--JUMP") and upper[index + 1] in ("DROP", "REJECT")
         for index in range(len(upper) - 1)
     )
-    return chain and target and "OUTPUT" in upper
+    return chain and target and "OUTPUT" in upper and not _to_metadata(values)
+
+
+_METADATA_ADDRESSES = ("169.254.", "fd00:ec2::254")
+"""The cloud metadata service (link-local): cutting a machine off from it is hardening, not an outage."""
+
+
+def _to_metadata(words: list[str]) -> bool:
+    """``iptables -A OUTPUT -d 169.254.169.254 -j DROP``, ``nft … ip daddr 169.254.169.254 drop``:
+    the rule drops only what goes to the metadata service (how hosts keep containers from its keys)."""
+    return any(
+        words[index] in ("-d", "--destination", "--dst", "daddr")
+        and words[index + 1].startswith(_METADATA_ADDRESSES)
+        for index in range(len(words) - 1)
+    )
 
 
 def _cuts_outgoing(invocation: Invocation) -> Verdict:
