@@ -156,6 +156,23 @@ def test_a_projects_or_local_library_is_not_a_system_library(path: str) -> None:
 @pytest.mark.parametrize(
     "path",
     [
+        "/Users/dev/.vim/plugin/d.vim",  # sample 6: a vim plugin dropped by an attack simulation
+        "~/.vimrc",
+        "~/.config/nvim/init.lua",
+        "~/.config/nvim/lua/plugins/x.lua",
+        "/home/dev/.emacs.d/init.el",
+    ],
+)
+def test_an_editors_start_up_code_is_a_profile(path: str) -> None:
+    found = location(path, home="/Users/dev")
+    assert found is not None
+    assert found[0] == PROFILE
+    assert location("project/.vim/plugin/d.vim", home="/Users/dev", cwd="/Users/dev/src") is None
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
         "/usr/local/lib/python2.7.so",
         "/usr/local/lib/libioset.so",
         "/usr/local/lib/libfoo.so.1.2",
