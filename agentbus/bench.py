@@ -2,11 +2,13 @@
 
 Every scenario is measured in one process, on each backend, in alternating
 rounds (so machine drift hits all of them alike), and reported as the median
-nanoseconds per call. Per-layer costs are least-squares slopes over the layer
-counts, fitted per round; targets are ratios between scenarios of the same
-round, and what is reported is the median over rounds: one burst of contention
-spoils one round, not the result. Never absolute times: the machine is shared
-and noisy, ratios are not.
+nanoseconds per call of CPU time: the time the thread running the scenarios
+spent running (:data:`CLOCK`), which another process taking the CPU does not
+add to, as it adds to the wall time. Per-layer costs are least-squares slopes
+over the layer counts, fitted per round; targets are ratios between scenarios
+of the same round, and what is reported is the median over rounds: one burst of
+contention spoils one round, not the result. Never absolute times: the machine
+is shared and noisy, ratios are not.
 
 It runs on whatever is installed: a backend or a baseline that is missing (trio,
 pluggy) is skipped with one line saying how to add it. Progress goes to stderr.
@@ -413,11 +415,21 @@ class Progress:
 # -- measuring ------------------------------------------------------------------------
 
 
-async def _time(once: Once, iterations: int) -> float:
-    started = time.perf_counter_ns()
+CLOCK: Callable[[], int] = time.thread_time_ns
+"""The clock of the in-process scenarios: the CPU time of the thread that runs them (to the
+nanosecond on Linux and macOS, a few hundred nanoseconds a read, once per round of some
+milliseconds). On a shared machine the wall time of a round counts whatever else ran while it
+was descheduled; this clock counts only the round's own work, so contention cannot make one
+scenario of a pair look slower than the other."""
+
+
+async def _time(once: Once, iterations: int, clock: Callable[[], int] | None = None) -> float:
+    """Nanoseconds per call of ``iterations`` calls of ``once``, by ``clock`` (:data:`CLOCK`)."""
+    clock = clock or CLOCK
+    started = clock()
     for _ in range(iterations):
         await once()
-    return (time.perf_counter_ns() - started) / iterations
+    return (clock() - started) / iterations
 
 
 async def _measure_backend(
@@ -542,10 +554,10 @@ def guard_costs(sizes: tuple[int, ...], repeats: int, progress: Progress) -> dic
     counter = iter(range(1 << 30))
 
     async def decide(command: str) -> tuple[float, str]:
-        started = time.perf_counter_ns()
+        started = time.process_time_ns()  # CPU time, of every thread: a layer may use one
         result = await bus.call_tool("exec", {"command": command}, _tool)
         blocked = isinstance(result, dict) and result.get("status") == "blocked"
-        return time.perf_counter_ns() - started, "blocked" if blocked else "allowed"
+        return time.process_time_ns() - started, "blocked" if blocked else "allowed"
 
     for shape, make in GUARD_SHAPES.items():
         previous: dict[str, Any] | None = None
@@ -802,6 +814,8 @@ LABELS = {
     "import-floor": '`import-floor`: `python -c "import anyio, attrs, structlog"` (CPU time)',
     "hook-process": "`hook-process`: one `agentbus hook claude-code` call, guards on (CPU time)",
 }
+TIME_HEADER = "CPU time per call (the thread's)"
+"""The figures' clock (:data:`CLOCK`), named in the first column's header."""
 SLOPE_LABELS = {
     "closure": "per layer: `closure`, a hand-written chain (the floor)",
     "agentbus-sync": "per layer: `agentbus-sync`, simple sync handlers",
@@ -845,7 +859,7 @@ def _rows(document: dict[str, Any]) -> tuple[list[str], list[tuple[str, dict[str
 
 
 def _guard_rows(document: dict[str, Any]) -> list[list[str]]:
-    header = ["the built-in guards, one decision", "size", "decision", "ms", "ns per KB"]
+    header = ["the built-in guards, one decision", "size", "decision", "ms (CPU)", "ns per KB"]
     rows = [
         [
             f"{g['shape']} command",
@@ -874,7 +888,7 @@ def format_table(document: dict[str, Any]) -> str:
     backends, rows = _rows(document)
     columns = backends or ["process"]
     width = max([len(label) for label, _ in rows] + [20])
-    lines = [f"{'':<{width}}" + "".join(f"{b:>18}" for b in columns)]
+    lines = [f"{TIME_HEADER:<{width}}" + "".join(f"{b:>18}" for b in columns)]
     lines += [
         f"{label:<{width}}" + "".join(f"{cells.get(b, ''):>18}" for b in columns) for label, cells in rows
     ]
@@ -914,7 +928,7 @@ def format_markdown(document: dict[str, Any]) -> str:
     """The same two tables in Markdown, as published in benchmarks/results.md and the docs."""
     backends, rows = _rows(document)
     columns = backends or ["process"]
-    lines = ["| | " + " | ".join(columns) + " |", "|---|" + "---:|" * len(columns)]
+    lines = [f"| {TIME_HEADER} | " + " | ".join(columns) + " |", "|---|" + "---:|" * len(columns)]
     lines += [
         "| " + label + " | " + " | ".join(cells.get(b, "") for b in columns) + " |" for label, cells in rows
     ]

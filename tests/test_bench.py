@@ -6,6 +6,7 @@ import json
 import math
 import os
 import statistics
+import time
 from pathlib import Path
 from typing import Any
 
@@ -134,8 +135,22 @@ def test_progress_goes_to_stderr_and_the_table_to_stdout(capsys: pytest.CaptureF
     assert "bench: asyncio: round 1/2" in err
     assert "bench: asyncio: round 2/2" in err
     assert "round" not in out
-    assert out.splitlines()[0].split() == ["asyncio"]
+    assert out.splitlines()[0].split()[-1] == "asyncio"
+    assert out.splitlines()[0].startswith(bench.TIME_HEADER)  # which clock the figures are
     assert "target (a ratio within the run)" in out
+
+
+def test_the_scenarios_are_timed_by_the_cpu_time_of_their_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Wall time counts whatever else the machine ran meanwhile; the bench's clock does not.
+    assert bench.CLOCK is time.thread_time_ns
+    reads = iter(range(0, 1 << 40, 1_000_000))  # a clock that advances 1 ms per read
+    monkeypatch.setattr(bench, "CLOCK", lambda: next(reads))
+    document = bench.run_benchmarks(
+        backends=("asyncio",), rounds=2, budget_ms=0.05, processes=False, guards=False
+    )
+    direct = next(s for s in document["scenarios"] if s["name"] == "direct")
+    iterations = round(1_000_000 / direct["samples"][0])
+    assert direct["samples"] == [1_000_000 / iterations] * 2  # every sample is read off CLOCK
 
 
 def test_quick_measures_fewer_layer_counts_and_smaller_guard_inputs(monkeypatch: pytest.MonkeyPatch) -> None:
