@@ -53,10 +53,6 @@ LAYER_COUNTS = (2, 5, 10, 20)
 bus's gate (:class:`agentbus.stack.Gate`), a fixed-cost path that ``agentbus-check`` measures;
 fitted in, its saving would read as a steeper cost per layer."""
 QUICK_LAYER_COUNTS = (2, 10)
-SLICES = 8
-"""Each round runs every scenario in this many slices, the scenarios' slices interleaved: a burst
-of contention lasting a few milliseconds then falls on every scenario of the round alike, not on
-whichever one ran during it."""
 CONCURRENT_CALLS = 10_000
 QUICK_CONCURRENT_CALLS = 1_000
 CONCURRENT_LAYERS = 5
@@ -421,10 +417,11 @@ class Progress:
 
 CLOCK: Callable[[], int] = time.thread_time_ns
 """The clock of the in-process scenarios: the CPU time of the thread that runs them (to the
-nanosecond on Linux and macOS, a few hundred nanoseconds a read, once per round of some
-milliseconds). On a shared machine the wall time of a round counts whatever else ran while it
-was descheduled; this clock counts only the round's own work, so contention cannot make one
-scenario of a pair look slower than the other."""
+nanosecond on Linux and macOS, a few hundred nanoseconds a read, two reads per scenario per
+round of some milliseconds). On a shared machine the wall time of a round counts whatever ran
+while the bench was descheduled, which can double one side of a pair; this clock counts only
+the bench's own work (which a busy machine still slows a little, through the caches and the
+core it shares: hence the median over rounds)."""
 
 
 async def _time(once: Once, iterations: int, clock: Callable[[], int] | None = None) -> float:
@@ -451,18 +448,14 @@ async def _measure_backend(
             await _time(once, 3)  # warm up: compile stacks, fill caches
             first = await _time(once, 10)
             iterations = max(1, min(20_000, int(budget_ns / max(first, 1.0))))
-            slices = min(SLICES, iterations)  # a scenario of few calls (a batch) runs in fewer slices
-            built.append((scenario, once, iterations // slices, slices))
+            built.append((scenario, once, iterations))
         for round_number in range(rounds):
             progress(f"bench: {backend}: round {round_number + 1}/{rounds}")
-            _configure_structlog_json()  # (the structlog scenarios' configuration, as their setup left it)
-            total_ns = [0.0] * len(built)
-            for slice_number in range(SLICES):
-                for index, (_, once, per_slice, slices) in enumerate(built):
-                    if slice_number < slices:
-                        total_ns[index] += await _time(once, per_slice) * per_slice
-            for index, (scenario, _, per_slice, slices) in enumerate(built):
-                samples[index].append(total_ns[index] / (per_slice * slices) / scenario.per_call_batch)
+            for index, (scenario, once, iterations) in enumerate(built):
+                if scenario.name in ("structlog-json", "agentbus-json", "agentbus-filtered"):
+                    _configure_structlog_json()
+                ns = await _time(once, iterations)
+                samples[index].append(ns / scenario.per_call_batch)
     finally:
         structlog.configure(**saved)
     return samples
