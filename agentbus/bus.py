@@ -722,10 +722,11 @@ class Bus:
         parameters, which costs a tenth of a call that nothing intercepts.)
         """
         try:
-            if tool in self._bare:
-                # No layer can match this tool and nobody wants a record of it: a call and a try.
+            if tool in self._bare and type(args) is dict:
+                # No layer can match this tool and nobody wants a record of it: a call and a try
+                # (other args take the plan's path below, which converts them or says why not).
                 try:
-                    result = execute(args if type(args) is dict else _as_args(args))
+                    result = execute(args)
                     if type(result) is CoroutineType:
                         return await result
                     if isawaitable(result):
