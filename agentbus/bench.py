@@ -53,6 +53,7 @@ LAYER_COUNTS = (2, 5, 10, 20)
 bus's gate (:class:`agentbus.stack.Gate`), a fixed-cost path that ``agentbus-check`` measures;
 fitted in, its saving would read as a steeper cost per layer."""
 QUICK_LAYER_COUNTS = (2, 10)
+REPEATS = 3
 CONCURRENT_CALLS = 10_000
 QUICK_CONCURRENT_CALLS = 1_000
 CONCURRENT_LAYERS = 5
@@ -83,6 +84,10 @@ class Scenario:
     doc: str
     per_call_batch: int = 1
     """How many calls one ``once()`` makes (concurrent scenarios run a whole batch)."""
+    repeats: int = 1
+    """How many times a round measures it, spread over the round (each round's figure is their
+    mean): the fixed-cost scenarios, cheap and compared in pairs, are measured :data:`REPEATS`
+    times, so that a burst of contention during one measurement moves their ratio less."""
 
 
 @attrs.frozen
@@ -344,10 +349,10 @@ def grid(
     """Every in-process scenario, with its layer counts (default :data:`LAYER_COUNTS`)."""
     calls = concurrent_calls or CONCURRENT_CALLS
     scenarios = [
-        Scenario("direct", 0, direct, direct.__doc__ or ""),
-        Scenario("agentbus-empty", 0, agentbus_empty, agentbus_empty.__doc__ or ""),
-        Scenario("hand-check", 0, hand_check, hand_check.__doc__ or ""),
-        Scenario("agentbus-check", 1, agentbus_check, agentbus_check.__doc__ or ""),
+        Scenario("direct", 0, direct, direct.__doc__ or "", repeats=REPEATS),
+        Scenario("agentbus-empty", 0, agentbus_empty, agentbus_empty.__doc__ or "", repeats=REPEATS),
+        Scenario("hand-check", 0, hand_check, hand_check.__doc__ or "", repeats=REPEATS),
+        Scenario("agentbus-check", 1, agentbus_check, agentbus_check.__doc__ or "", repeats=REPEATS),
         Scenario("structlog-json", 0, structlog_json, structlog_json.__doc__ or ""),
     ]
     for n in layer_counts or LAYER_COUNTS:
@@ -449,13 +454,18 @@ async def _measure_backend(
             first = await _time(once, 10)
             iterations = max(1, min(20_000, int(budget_ns / max(first, 1.0))))
             built.append((scenario, once, iterations))
+        most = max(scenario.repeats for scenario in scenarios)
         for round_number in range(rounds):
             progress(f"bench: {backend}: round {round_number + 1}/{rounds}")
-            for index, (scenario, once, iterations) in enumerate(built):
-                if scenario.name in ("structlog-json", "agentbus-json", "agentbus-filtered"):
-                    _configure_structlog_json()
-                ns = await _time(once, iterations)
-                samples[index].append(ns / scenario.per_call_batch)
+            total_ns = [0.0] * len(built)
+            for repeat in range(most):  # the first pass measures every scenario, later ones a few
+                for index, (scenario, once, iterations) in enumerate(built):
+                    if repeat < scenario.repeats:
+                        if scenario.name in ("structlog-json", "agentbus-json", "agentbus-filtered"):
+                            _configure_structlog_json()
+                        total_ns[index] += await _time(once, iterations)
+            for index, (scenario, _, _) in enumerate(built):
+                samples[index].append(total_ns[index] / scenario.repeats / scenario.per_call_batch)
     finally:
         structlog.configure(**saved)
     return samples

@@ -153,6 +153,31 @@ def test_the_scenarios_are_timed_by_the_cpu_time_of_their_thread(monkeypatch: py
     assert direct["samples"] == [1_000_000 / iterations] * 2  # every sample is read off CLOCK
 
 
+def test_the_fixed_cost_pairs_are_measured_several_times_a_round(monkeypatch: pytest.MonkeyPatch) -> None:
+    timed: list[Any] = []
+    real = bench._time
+
+    async def counting(once: Any, iterations: int, clock: Any = None) -> float:
+        timed.append(once)
+        return await real(once, iterations, clock)
+
+    monkeypatch.setattr(bench, "_time", counting)
+    built: dict[str, Any] = {}
+    for name in ("direct", "agentbus_empty", "closure"):
+        make = getattr(bench, name)
+
+        def remember(*args: Any, name: str = name, make: Any = make) -> Any:
+            built[name] = once = make(*args)
+            return once
+
+        monkeypatch.setattr(bench, name, remember)
+    bench.run_benchmarks(backends=("asyncio",), rounds=2, budget_ms=0.05, processes=False, guards=False)
+    warm_up = 2  # two timings when set up
+    assert timed.count(built["direct"]) == warm_up + 2 * bench.REPEATS
+    assert timed.count(built["agentbus_empty"]) == warm_up + 2 * bench.REPEATS
+    assert timed.count(built["closure"]) == warm_up + 2  # (the last closure built) once a round
+
+
 def test_quick_measures_fewer_layer_counts_and_smaller_guard_inputs(monkeypatch: pytest.MonkeyPatch) -> None:
     sizes: list[tuple[int, ...]] = []
     monkeypatch.setattr(bench, "guard_costs", lambda s, r, p: sizes.append(s) or {"rows": [], "skipped": []})
