@@ -17,6 +17,7 @@ pluggy) is skipped with one line saying how to add it. Progress goes to stderr.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib.util
 import io
 import json
@@ -455,6 +456,11 @@ async def _measure_backend(
             iterations = max(1, min(20_000, int(budget_ns / max(first, 1.0))))
             built.append((scenario, once, iterations))
         most = max(scenario.repeats for scenario in scenarios)
+        # What the bench process holds (modules, the scenarios, the other backend's leftovers) is
+        # frozen out of the collector: a full collection, which the calls' allocations trigger,
+        # then costs what the calls made, not what the process happens to hold.
+        gc.collect()
+        gc.freeze()
         for round_number in range(rounds):
             progress(f"bench: {backend}: round {round_number + 1}/{rounds}")
             total_ns = [0.0] * len(built)
@@ -467,6 +473,7 @@ async def _measure_backend(
             for index, (scenario, _, _) in enumerate(built):
                 samples[index].append(total_ns[index] / scenario.repeats / scenario.per_call_batch)
     finally:
+        gc.unfreeze()
         structlog.configure(**saved)
     return samples
 

@@ -390,3 +390,24 @@ def test_process_timings_run_the_installed_hook_command(monkeypatch: pytest.Monk
     monkeypatch.setattr(install, "hook_command", lambda hook_args: denying)
     with pytest.raises(RuntimeError, match="deny"):
         bench.process_timings(1, bench.Progress(enabled=False))
+
+
+def test_what_the_process_holds_is_frozen_out_of_the_collector_while_the_rounds_run() -> None:
+    # A full collection triggered by the calls' allocations must cost what the calls made, not
+    # what the bench process holds (the other backend's leftovers): the same in every run.
+    import gc
+
+    counts: list[int] = []
+
+    def user() -> Any:
+        async def once() -> None:
+            counts.append(gc.get_freeze_count())
+
+        return once
+
+    bench.run_benchmarks(
+        backends=("asyncio",), rounds=2, budget_ms=0.05, processes=False, guards=False, user=user
+    )
+    assert counts[0] == 0  # set up and warmed up before the freeze
+    assert min(counts[-2:]) > 0  # the rounds
+    assert gc.get_freeze_count() == 0  # and given back
