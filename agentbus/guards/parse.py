@@ -261,13 +261,17 @@ class Function(Frozen):
 class Script(Frozen):
     """A parsed command line: pipelines of simple commands, plus every substitution."""
 
-    __slots__ = ("functions", "malformed", "pipelines", "substitutions")
+    __slots__ = ("functions", "malformed", "pipelines", "rows", "substitutions")
 
     pipelines: tuple[tuple[SimpleCommand, ...], ...]
     substitutions: tuple[Substitution, ...]
     functions: tuple[Function, ...]
     malformed: bool
     """tree-sitter found a syntax error; what did parse is still here."""
+    rows: tuple[int, ...]
+    """The line (from 0) each pipeline's statement starts on, when known (as many as pipelines):
+    a shell reads a whole line before it runs it, so what an interpreter started on one line
+    reads from the same input is the lines after it (:func:`.programs._repl_input`)."""
 
     def __init__(
         self,
@@ -275,12 +279,14 @@ class Script(Frozen):
         substitutions: tuple[Substitution, ...],
         functions: tuple[Function, ...] = (),
         malformed: bool = False,
+        rows: tuple[int, ...] = (),
     ) -> None:
         set_field = object.__setattr__
         set_field(self, "pipelines", pipelines)
         set_field(self, "substitutions", substitutions)
         set_field(self, "functions", functions)
         set_field(self, "malformed", malformed)
+        set_field(self, "rows", rows if len(rows) == len(pipelines) else ())
 
 
 _SHOWN_LIMIT = 200
@@ -478,12 +484,15 @@ class _Builder:
         """Variables a ``while read`` loop's condition reads from the loop's here-string (bound already)."""
         self.trailing: list[str] = []
         """Words after a redirection's target (``cat >/tmp/x ~/.ssh/id_rsa``): the command's arguments."""
+        self.rows: list[int] = []
+        """The line each pipeline's statement starts on (:attr:`Script.rows`)."""
 
     def text(self, node: Node) -> str:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "surrogatepass")
 
     def script(self) -> Script:
-        return Script(tuple(self.pipelines), tuple(self.subs), tuple(self.functions))
+        del self.rows[len(self.pipelines) :]
+        return Script(tuple(self.pipelines), tuple(self.subs), tuple(self.functions), rows=tuple(self.rows))
 
     def nested(self) -> _Builder:
         if self.depth >= MAX_DEPTH:
@@ -504,6 +513,8 @@ class _Builder:
                 following = children[index + 1] if index + 1 < len(children) else None
                 background = following is not None and following.type == "&"
                 self.statement(child, background=background)
+                del self.rows[len(self.pipelines) :]  # a pipeline's stages, gathered again as one
+                self.rows.extend([child.start_point[0]] * (len(self.pipelines) - len(self.rows)))
             elif child.type == "heredoc_body":
                 continue  # read by its redirect
             elif child.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
