@@ -57,6 +57,7 @@ __all__ = [
     "expand_braces",
     "parse",
     "parsed",
+    "static_output",
 ]
 
 MAX_DEPTH = 32
@@ -110,17 +111,21 @@ class Substitution(Frozen):
     ``<(...)``, ``>(...)``; or a here-document (``kind="<<"``), whose ``text`` is
     the body and whose ``script`` holds only the substitutions it expands."""
 
-    __slots__ = ("kind", "script", "text")
+    __slots__ = ("kind", "origins", "script", "text")
 
     kind: str
     text: str
     script: Script
+    origins: tuple[Substitution, ...]
+    """For a variable made at run time by an assignment (``c=$(cat f)``, kind :data:`RUNTIME`):
+    the substitutions whose output it holds (their code is walked where they stand)."""
 
-    def __init__(self, kind: str, text: str, script: Script) -> None:
+    def __init__(self, kind: str, text: str, script: Script, origins: tuple[Substitution, ...] = ()) -> None:
         set_field = object.__setattr__
         set_field(self, "kind", kind)
         set_field(self, "text", text)
         set_field(self, "script", script)
+        set_field(self, "origins", origins)
 
 
 class Redirect(Frozen):
@@ -301,6 +306,11 @@ def _quote(word: str) -> str:
     if "'" in word and not any(c in word for c in '"$`\\'):
         return f'"{word}"'
     return shlex.quote(word)
+
+
+def static_output(sub: Substitution) -> str | None:
+    """What a substitution prints when the line says (``$(echo rm)``), else None (:func:`_static_output`)."""
+    return _static_output(sub)
 
 
 def _static_output(sub: Substitution) -> str | None:
@@ -691,6 +701,17 @@ class _Builder:
             else:
                 self.bind(found.name, values)
 
+    def made_at_run_time(self, name: str, value: str) -> str:
+        """The placeholder of a variable assigned the output of code (``c=$(cat f)``): a
+        :data:`RUNTIME` value, read by the rules as ``$c``, that remembers which code made it
+        (:mod:`.tactics.unseen` holds running it; a few setup printers are known)."""
+        subs = SimpleCommand((), (), self.subs).substitutions_in(value)
+        if len(subs) == 1 and subs[0].kind == RUNTIME and _PLACEHOLDER.fullmatch(value):
+            return value  # d=$c: the same value
+        origins = tuple(o for sub in subs for o in (sub.origins if sub.kind == RUNTIME else (sub,)))
+        self.subs.append(Substitution(RUNTIME, f"${name}", Script((), ()), origins))
+        return f"{_SUB_OPEN}{len(self.subs) - 1}{_SUB_CLOSE}"
+
     def bind(self, name: str, values: list[str]) -> None:
         """Give a loop variable its values, remembering whose substitutions they name."""
         self.variables[name] = values
@@ -938,6 +959,8 @@ class _Builder:
                         static = [old + new for old in self.variables.get(name, [""]) for new in static]
                     self.variables[name] = static[:MAX_LOOP_VALUES] if static else [f"${name}"]
                     self.owners.pop(name, None)
+                    if not static and values and _SUB_OPEN in values[0]:
+                        self.bind(name, [self.made_at_run_time(name, values[0])])  # c=$(cat f); $c
                     if value_node is not None and value_node.type == "array":
                         # cmd=(rm -rf ~); "${cmd[@]}": the elements are the words of the command.
                         elements = [w for c in value_node.named_children for w in self.words(c)]
@@ -1170,7 +1193,10 @@ class _Builder:
         """``value`` with the substitutions that can be worked out (``$(echo rm)``) put in."""
         if _SUB_OPEN not in value:
             return value
-        static = SimpleCommand((), (), self.subs).static(value)
+        command = SimpleCommand((), (), self.subs)
+        if any(sub.kind == RUNTIME for sub in command.substitutions_in(value)):
+            return value  # read c; d=$c: d is made at run time too (not the text "$c")
+        static = command.static(value)
         return value if static is None else static
 
     def ifs(self) -> str:
