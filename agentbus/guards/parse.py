@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from .budget import TooComplex, spend
-from .shell_values import DEFAULT_IFS, assigned, fields
+from .shell_values import DEFAULT_IFS, assigned, expansion, fields, operated
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser, Point, Tree
@@ -90,6 +90,9 @@ _PLACEHOLDER = lazy_compile(f"{_SUB_OPEN}(\\d+){_SUB_CLOSE}")
 _LOOKUP = lazy_compile(r"^\s*(?:which|command\s+-v|type\s+-[pP]|whence\s+-p)\s+([\w./+-]+)\s*(?:$|\|\||;)")
 """A substitution that only looks a program up on the PATH: its output is that program."""
 _ARRAY_ALL = lazy_compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}")
+_NAME = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ZSH_ARRAY = lazy_compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
+"""``$cmd``, ``${cmd}`` of an array: zsh gives every element."""
 _READ = lazy_compile(r"^\s*read\s+(?:-[a-zA-Z]+\s+)*([A-Za-z_][A-Za-z0-9_]*)\s*;?\s*$")
 _VARIABLE = lazy_compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*|[@*1-9])\}|([A-Za-z_][A-Za-z0-9_]*|[@*1-9]))")
 _STATEMENTS = frozenset({
@@ -496,6 +499,10 @@ class _Builder:
         """Words after a redirection's target (``cat >/tmp/x ~/.ssh/id_rsa``): the command's arguments."""
         self.rows: list[int] = []
         """The line each pipeline's statement starts on (:attr:`Script.rows`)."""
+        self.namerefs: dict[str, str] = {}
+        """``declare -n r=x``: r names x (reading or assigning r is x)."""
+        self.operations = itertools.count(1)
+        """Numbers the variables :meth:`operation` makes (shared with nested builders, like the variables)."""
 
     def text(self, node: Node) -> str:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "surrogatepass")
@@ -511,6 +518,7 @@ class _Builder:
         inner.dropped = self.dropped
         inner.arrays = self.arrays
         inner.owners = self.owners
+        inner.namerefs, inner.operations = self.namerefs, self.operations
         return inner
 
     # statements
@@ -700,6 +708,47 @@ class _Builder:
                 self.bind(found.name, values[:1])
             else:
                 self.bind(found.name, values)
+
+    def operation(self, text: str) -> str | None:
+        """``${x/a/b}``, ``${x:1:2}``, ``${x^^}``, ``${!n}``, zsh's ``${=x}`` of a variable the line
+        sets: the value worked out (:func:`.shell_values.operated`), given as a variable of its own
+        for :meth:`expand` to put in (and split, unquoted). A value made at run time, or an
+        operation the line does not settle (``${x:$i}``), is made at run time: None when the
+        variable is not set in the line (the environment's, read as before)."""
+        found = expansion(text)
+        if found is None or not (found.indirect or found.split or found.operator):
+            return None
+        name = self.namerefs.get(found.name, found.name)
+        values = self.variables.get(name)
+        if values is None:
+            return None
+        if found.indirect:  # ${!n}: the value of the variable n names
+            if any(_SUB_OPEN in v or not _NAME.fullmatch(v) for v in values):
+                return self.unknowable(text, values)
+            values = [w for v in values for w in self.variables.get(self.namerefs.get(v, v), [f"${v}"])]
+        results: list[str] = []
+        for value in values:
+            if _SUB_OPEN in value:
+                results.append(self.made_at_run_time(text, value))
+                continue
+            result = operated(value, found.operator)
+            if result is None:
+                return self.unknowable(text, values)
+            results.append(result)
+        own = f"agentbus_value_{next(self.operations)}_"
+        self.bind(own, results[:MAX_LOOP_VALUES])
+        return f"{_UNQUOTED}${own}"
+
+    def unknowable(self, text: str, values: list[str]) -> str:
+        """An expansion whose value the line does not settle: made at run time, by what made its variable."""
+        origins = tuple(
+            o
+            for v in values
+            for sub in SimpleCommand((), (), self.subs).substitutions_in(v)
+            for o in (sub.origins if sub.kind == RUNTIME else (sub,))
+        )
+        self.subs.append(Substitution(RUNTIME, text, Script((), ()), origins))
+        return f"{_UNQUOTED}{_SUB_OPEN}{len(self.subs) - 1}{_SUB_CLOSE}"
 
     def made_at_run_time(self, name: str, value: str) -> str:
         """The placeholder of a variable assigned the output of code (``c=$(cat f)``): a
@@ -922,6 +971,7 @@ class _Builder:
         source = text.encode("utf-8", "surrogatepass")
         inner = _Builder(source, self.variables, self.depth + 1)
         inner.arrays, inner.owners = self.arrays, self.owners  # variables whose values name substitutions
+        inner.namerefs, inner.operations = self.namerefs, self.operations
         inner.statements(_parse_within_budget(source).root_node)
         self.functions.extend(inner.functions)
         self.subs.append(Substitution(kind, text, inner.script()))
@@ -954,6 +1004,16 @@ class _Builder:
                 if name_node is not None:
                     name = self.text(name_node)
                     values = [self.evaluated(v) for v in values]  # x=$(printf 'rm -rf ~')
+                    if any(w in ("local", "declare", "typeset") for w in words) and any(
+                        w.startswith("-") and "n" in w for w in words
+                    ):
+                        # declare -n r=x: r is another name of x, for reading and assigning.
+                        target = values[0] if values else ""
+                        if _NAME.fullmatch(target) and target != name:
+                            self.namerefs[name] = target
+                        words.append(f"{name}={target}")
+                        continue
+                    name = self.namerefs.get(name, name)
                     static = [v for v in values if _SUB_OPEN not in v] or self.looked_up(values)
                     if any(c.type == "+=" for c in child.children):  # c=rm; c+=' -rf ~'
                         static = [old + new for old in self.variables.get(name, [""]) for new in static]
@@ -966,6 +1026,8 @@ class _Builder:
                         elements = [w for c in value_node.named_children for w in self.words(c)]
                         self.arrays[name] = elements[:MAX_LOOP_VALUES]
                         self.owners[f"{name}[@]"] = self.subs
+                        self.variables[name] = elements[:1]  # $cmd in bash: the first element
+                        self.owners[name] = self.subs
                     words.append(f"{name}={values[0] if values else ''}")
             elif child.type == "variable_assignments":
                 self.assignments(child, (), background)
@@ -1134,8 +1196,11 @@ class _Builder:
             masking, self.masking = self.masking, True
             value = self.word(node)
             self.masking = masking
-        array = _ARRAY_ALL.fullmatch(value.translate(_UNMASK).replace(_UNQUOTED, "")) if self.arrays else None
+        plain = value.translate(_UNMASK).replace(_UNQUOTED, "") if self.arrays else ""
+        array = (_ARRAY_ALL.fullmatch(plain) or _ZSH_ARRAY.fullmatch(plain)) if self.arrays else None
         if array is not None and array.group(1) in self.arrays:
+            # "${cmd[@]}"; and $cmd, which in zsh is every element too (bash: the first; the
+            # guard judges the reading that runs more, for commands a zsh runs).
             owner = self.owners.get(f"{array.group(1)}[@]")
             elements = self.arrays[array.group(1)]
             if owner is not None and owner is not self.subs:
@@ -1168,6 +1233,7 @@ class _Builder:
         last = 0
         for match in _VARIABLE.finditer(word):
             name = match.group(1) or match.group(2)
+            name = self.namerefs.get(name, name)
             values = self.variables.get(name, [match.group(0)])
             owner = self.owners.get(name)
             if owner is not None and owner is not self.subs:
@@ -1232,6 +1298,10 @@ class _Builder:
             return ansi_c(self.text(node)[2:-1])
         if kind in ("command_substitution", "process_substitution"):
             return self.substitution(node)
+        if kind == "expansion":
+            found = self.operation(self.text(node))
+            if found is not None:
+                return found
         if kind == "simple_expansion" or kind == "expansion":
             text = self.text(node)
             if text in ("$IFS", "${IFS}") or text.startswith("${IFS"):
