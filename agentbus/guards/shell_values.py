@@ -248,6 +248,9 @@ def _set(command: SimpleCommand, args: list[str]) -> list[Assigned]:
 
 # -- parameter expansions: ${x/a/b}, ${x:1:2}, ${!n}, ${x^^}, zsh's ${=x} ------------------------
 
+MAX_MATCHED = 1024
+"""The longest value a pattern operator (``${x/a/b}``, ``${x%%pat}``) is worked out on; a longer
+one is made at run time (held when run), so the work stays linear in the command."""
 _EXPANSION_NAME = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _OFFSET = lazy_compile(r"\s*(?:\(\s*(-?\d+)\s*\)|(-?\d*))\s*")
 
@@ -297,6 +300,8 @@ def operated(value: str, operator: str) -> str | None:
     if not operator:
         return value
     head = operator[0]
+    if head in "/#%" and len(value) > MAX_MATCHED:
+        return None  # a pattern tried at every place: quadratic, so a long value is not worked out
     if head == "/":
         return _replaced(value, operator[1:])
     if head == ":":

@@ -394,3 +394,11 @@ def test_an_operator_gives_what_bash_gives(value: str, operator: str) -> None:
         assert mine is None
     else:
         assert mine == done.stdout, (value, operator)
+
+
+def test_a_pattern_on_a_long_value_is_not_worked_out_but_held() -> None:
+    long_value = "b" * 5000
+    assert operated(long_value, "//*a/x") is None
+    verdict = check_command(f'x="{long_value}"; ${{x//*a/rm}}', home=HOME)
+    assert verdict is not None
+    assert verdict.category == UNJUDGED_SCRIPT
