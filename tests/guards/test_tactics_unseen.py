@@ -119,6 +119,8 @@ SETUP_CODE = [
     'eval "$(echo export A=1)"',
     'bash -c \'echo "$1"\' _ "$(cat f)"',
     'source ./env.sh "$(date +%F)"',
+    "$() ls -la",  # an empty substitution prints nothing
+    "``",
 ]
 
 
