@@ -37,9 +37,14 @@ def _hidden(sub: Substitution) -> bool:
     """Whether running what ``sub`` stands for runs code the guard cannot see."""
     if sub.kind == RUNTIME:  # read x (nothing known made it), c=$(cat f) (made by cat f)
         return not sub.origins or any(_hidden(origin) for origin in sub.origins)
-    if sub.kind not in _OUTPUTS or static_output(sub) is not None or not sub.script.pipelines:
-        return False  # $(echo rm): judged as its value; `` and $( ): nothing
+    if sub.kind not in _OUTPUTS or static_output(sub) is not None or _empty(sub.script):
+        return False  # $(echo rm): judged as its value; `` and $(): nothing
     return not (prints_setup_code(sub.script) or prints_a_program_path(sub.script))
+
+
+def _empty(script: Script) -> bool:
+    """No command at all (``$()``, a comment): it prints nothing."""
+    return all(not any(c.words) and not c.redirects for stages in script.pipelines for c in stages)
 
 
 def _shown(sub: Substitution) -> str:
