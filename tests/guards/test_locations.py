@@ -151,3 +151,20 @@ def test_a_system_library_is_a_system_file(path: str) -> None:
 def test_a_projects_or_local_library_is_not_a_system_library(path: str) -> None:
     found = location(path, home=HOME)
     assert found is None or found[0] != "system file corruption"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/Users/dev/.vim/plugin/d.vim",  # sample 6: a vim plugin dropped by an attack simulation
+        "~/.vimrc",
+        "~/.config/nvim/init.lua",
+        "~/.config/nvim/lua/plugins/x.lua",
+        "/home/dev/.emacs.d/init.el",
+    ],
+)
+def test_an_editors_start_up_code_is_a_profile(path: str) -> None:
+    found = location(path, home="/Users/dev")
+    assert found is not None
+    assert found[0] == PROFILE
+    assert location("project/.vim/plugin/d.vim", home="/Users/dev", cwd="/Users/dev/src") is None
