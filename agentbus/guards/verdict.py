@@ -88,6 +88,9 @@ REMOTE_ACCESS = "remote access"
 UPLOAD = "file upload"
 """A file the guard cannot vouch for sent to another machine: named only at run time
 (``curl -F f=@$FILE``, ``find -exec curl -T {}``) or from where no project lives (``/tmp``, ``/var``)."""
+SHARED_WIPE = "shared directory wipe"
+"""Everything in a directory every user and program shares deleted (``rm -rf /tmp/*``, ``/var/tmp``,
+``/dev/shm``): other sessions' sockets, locks and work go with it; cleaning up now and then is dual-use."""
 
 UNJUDGED_SCRIPT = "unjudged script"
 """A script run from disk that the guard could not judge: too large, unreadable, not a regular
@@ -96,7 +99,7 @@ made at run time from what it cannot see, then run (``read x; $x``, ``enable -f`
 
 TACTICS = (EVIDENCE, IMPAIR, PRIVILEGE, CREDENTIALS, SHUTDOWN, DATA_DESTRUCTION, DOWNLOAD_RUN, EXFILTRATION,
            STEALTH_PERSISTENCE, SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL, COLLECTION,
-           CLOUD_CONTROL, RESOURCE_HIJACK, REMOTE_ACCESS, UPLOAD)  # fmt: skip
+           CLOUD_CONTROL, RESOURCE_HIJACK, REMOTE_ACCESS, UPLOAD, SHARED_WIPE)  # fmt: skip
 """The tactic categories, each with a default verdict in :data:`DEFAULT_VERDICTS`."""
 
 SECRETS = "secret access"
@@ -121,6 +124,7 @@ DEFAULT_VERDICTS: dict[str, str] = {
             CLOUD_CONTROL,
             REMOTE_ACCESS,
             UPLOAD,
+            SHARED_WIPE,
         ),
         ASK,
     ),

@@ -21,7 +21,8 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.cloud`: the cloud and cluster CLIs (``aws``, ``gcloud``, ``az``, ``kubectl`` ...), across tactics;
 - :mod:`.tunnels`: tunnels, proxies, shared terminals and remote desktops that open the machine;
 - :mod:`.cracking`: passwords guessed against a login or cracked from hashes;
-- :mod:`.unseen`: code the guard cannot see: values made at run time run as commands, ``enable -f``, ``fc``.
+- :mod:`.unseen`: code the guard cannot see: values made at run time run as commands, ``enable -f``, ``fc``;
+- :mod:`.hidden_runs`: programs run from shared memory or a hidden directory of ``/tmp`` (asked).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from . import (
     credentials,
     dns_loops,
     exfiltration,
+    hidden_runs,
     impact,
     impairment,
     macos,
@@ -67,6 +69,7 @@ JUDGES: tuple[InvocationJudge, ...] = (
     tunnels.judge,
     cracking.judge,
     unseen.judge,
+    hidden_runs.judge,
 )
 """Every family's judge of one simple command, in the order they are asked."""
 
