@@ -42,7 +42,7 @@ from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from .budget import TooComplex, spend
 from .heredocs import HereDocument, closing, here_documents
-from .shell_values import DEFAULT_IFS, assigned, fields
+from .shell_values import DEFAULT_IFS, assigned, expansion, fields, operated
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser, Point, Tree
@@ -61,6 +61,7 @@ __all__ = [
     "one_reread_bound",
     "parse",
     "parsed",
+    "static_output",
 ]
 
 MAX_DEPTH = 32
@@ -93,6 +94,9 @@ _PLACEHOLDER = lazy_compile(f"{_SUB_OPEN}(\\d+){_SUB_CLOSE}")
 _LOOKUP = lazy_compile(r"^\s*(?:which|command\s+-v|type\s+-[pP]|whence\s+-p)\s+([\w./+-]+)\s*(?:$|\|\||;)")
 """A substitution that only looks a program up on the PATH: its output is that program."""
 _ARRAY_ALL = lazy_compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}")
+_NAME = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ZSH_ARRAY = lazy_compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
+"""``$cmd``, ``${cmd}`` of an array: zsh gives every element."""
 _READ = lazy_compile(r"^\s*read\s+(?:-[a-zA-Z]+\s+)*([A-Za-z_][A-Za-z0-9_]*)\s*;?\s*$")
 _VARIABLE = lazy_compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*|[@*1-9])\}|([A-Za-z_][A-Za-z0-9_]*|[@*1-9]))")
 _STATEMENTS = frozenset({
@@ -114,17 +118,21 @@ class Substitution(Frozen):
     ``<(...)``, ``>(...)``; or a here-document (``kind="<<"``), whose ``text`` is
     the body and whose ``script`` holds only the substitutions it expands."""
 
-    __slots__ = ("kind", "script", "text")
+    __slots__ = ("kind", "origins", "script", "text")
 
     kind: str
     text: str
     script: Script
+    origins: tuple[Substitution, ...]
+    """For a variable made at run time by an assignment (``c=$(cat f)``, kind :data:`RUNTIME`):
+    the substitutions whose output it holds (their code is walked where they stand)."""
 
-    def __init__(self, kind: str, text: str, script: Script) -> None:
+    def __init__(self, kind: str, text: str, script: Script, origins: tuple[Substitution, ...] = ()) -> None:
         set_field = object.__setattr__
         set_field(self, "kind", kind)
         set_field(self, "text", text)
         set_field(self, "script", script)
+        set_field(self, "origins", origins)
 
 
 class Redirect(Frozen):
@@ -265,13 +273,17 @@ class Function(Frozen):
 class Script(Frozen):
     """A parsed command line: pipelines of simple commands, plus every substitution."""
 
-    __slots__ = ("functions", "malformed", "pipelines", "substitutions")
+    __slots__ = ("functions", "malformed", "pipelines", "rows", "substitutions")
 
     pipelines: tuple[tuple[SimpleCommand, ...], ...]
     substitutions: tuple[Substitution, ...]
     functions: tuple[Function, ...]
     malformed: bool
     """tree-sitter found a syntax error; what did parse is still here."""
+    rows: tuple[int, ...]
+    """The line (from 0) each pipeline's statement starts on, when known (as many as pipelines):
+    a shell reads a whole line before it runs it, so what an interpreter started on one line
+    reads from the same input is the lines after it (:func:`.programs._repl_input`)."""
 
     def __init__(
         self,
@@ -279,12 +291,14 @@ class Script(Frozen):
         substitutions: tuple[Substitution, ...],
         functions: tuple[Function, ...] = (),
         malformed: bool = False,
+        rows: tuple[int, ...] = (),
     ) -> None:
         set_field = object.__setattr__
         set_field(self, "pipelines", pipelines)
         set_field(self, "substitutions", substitutions)
         set_field(self, "functions", functions)
         set_field(self, "malformed", malformed)
+        set_field(self, "rows", rows if len(rows) == len(pipelines) else ())
 
 
 _SHOWN_LIMIT = 200
@@ -299,6 +313,11 @@ def _quote(word: str) -> str:
     if "'" in word and not any(c in word for c in '"$`\\'):
         return f'"{word}"'
     return shlex.quote(word)
+
+
+def static_output(sub: Substitution) -> str | None:
+    """What a substitution prints when the line says (``$(echo rm)``), else None (:func:`_static_output`)."""
+    return _static_output(sub)
 
 
 def _static_output(sub: Substitution) -> str | None:
@@ -562,12 +581,19 @@ class _Builder:
         """Variables a ``while read`` loop's condition reads from the loop's here-string (bound already)."""
         self.trailing: list[str] = []
         """Words after a redirection's target (``cat >/tmp/x ~/.ssh/id_rsa``): the command's arguments."""
+        self.rows: list[int] = []
+        """The line each pipeline's statement starts on (:attr:`Script.rows`)."""
+        self.namerefs: dict[str, str] = {}
+        """``declare -n r=x``: r names x (reading or assigning r is x)."""
+        self.operations = itertools.count(1)
+        """Numbers the variables :meth:`operation` makes (shared with nested builders, like the variables)."""
 
     def text(self, node: Node) -> str:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "surrogatepass")
 
     def script(self) -> Script:
-        return Script(tuple(self.pipelines), tuple(self.subs), tuple(self.functions))
+        del self.rows[len(self.pipelines) :]
+        return Script(tuple(self.pipelines), tuple(self.subs), tuple(self.functions), rows=tuple(self.rows))
 
     def nested(self) -> _Builder:
         if self.depth >= MAX_DEPTH:
@@ -579,6 +605,7 @@ class _Builder:
         inner.dropped = self.dropped
         inner.arrays = self.arrays
         inner.owners = self.owners
+        inner.namerefs, inner.operations = self.namerefs, self.operations
         return inner
 
     # statements
@@ -591,6 +618,8 @@ class _Builder:
                 following = children[index + 1] if index + 1 < len(children) else None
                 background = following is not None and following.type == "&"
                 self.statement(child, background=background)
+                del self.rows[len(self.pipelines) :]  # a pipeline's stages, gathered again as one
+                self.rows.extend([child.start_point[0]] * (len(self.pipelines) - len(self.rows)))
             elif child.type == "heredoc_body":
                 continue  # read by its redirect
             elif child.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
@@ -779,6 +808,58 @@ class _Builder:
             text = _fed_text(command, redirect)
             if text:
                 self.reparse("$(", text)
+
+    def operation(self, text: str) -> str | None:
+        """``${x/a/b}``, ``${x:1:2}``, ``${x^^}``, ``${!n}``, zsh's ``${=x}`` of a variable the line
+        sets: the value worked out (:func:`.shell_values.operated`), given as a variable of its own
+        for :meth:`expand` to put in (and split, unquoted). A value made at run time, or an
+        operation the line does not settle (``${x:$i}``), is made at run time: None when the
+        variable is not set in the line (the environment's, read as before)."""
+        found = expansion(text)
+        if found is None or not (found.indirect or found.split or found.operator):
+            return None
+        name = self.namerefs.get(found.name, found.name)
+        values = self.variables.get(name)
+        if values is None:
+            return None
+        if found.indirect:  # ${!n}: the value of the variable n names
+            if any(_SUB_OPEN in v or not _NAME.fullmatch(v) for v in values):
+                return self.unknowable(text, values)
+            values = [w for v in values for w in self.variables.get(self.namerefs.get(v, v), [f"${v}"])]
+        results: list[str] = []
+        for value in values:
+            if _SUB_OPEN in value:
+                results.append(self.made_at_run_time(text, value))
+                continue
+            result = operated(value, found.operator)
+            if result is None:
+                return self.unknowable(text, values)
+            results.append(result)
+        own = f"agentbus_value_{next(self.operations)}_"
+        self.bind(own, results[:MAX_LOOP_VALUES])
+        return f"{_UNQUOTED}${own}"
+
+    def unknowable(self, text: str, values: list[str]) -> str:
+        """An expansion whose value the line does not settle: made at run time, by what made its variable."""
+        origins = tuple(
+            o
+            for v in values
+            for sub in SimpleCommand((), (), self.subs).substitutions_in(v)
+            for o in (sub.origins if sub.kind == RUNTIME else (sub,))
+        )
+        self.subs.append(Substitution(RUNTIME, text, Script((), ()), origins))
+        return f"{_UNQUOTED}{_SUB_OPEN}{len(self.subs) - 1}{_SUB_CLOSE}"
+
+    def made_at_run_time(self, name: str, value: str) -> str:
+        """The placeholder of a variable assigned the output of code (``c=$(cat f)``): a
+        :data:`RUNTIME` value, read by the rules as ``$c``, that remembers which code made it
+        (:mod:`.tactics.unseen` holds running it; a few setup printers are known)."""
+        subs = SimpleCommand((), (), self.subs).substitutions_in(value)
+        if len(subs) == 1 and subs[0].kind == RUNTIME and _PLACEHOLDER.fullmatch(value):
+            return value  # d=$c: the same value
+        origins = tuple(o for sub in subs for o in (sub.origins if sub.kind == RUNTIME else (sub,)))
+        self.subs.append(Substitution(RUNTIME, f"${name}", Script((), ()), origins))
+        return f"{_SUB_OPEN}{len(self.subs) - 1}{_SUB_CLOSE}"
 
     def bind(self, name: str, values: list[str]) -> None:
         """Give a loop variable its values, remembering whose substitutions they name."""
@@ -1011,6 +1092,7 @@ class _Builder:
         inner = _Builder(source, self.variables, self.depth + 1)
         inner.reread = self.reread
         inner.arrays, inner.owners = self.arrays, self.owners  # variables whose values name substitutions
+        inner.namerefs, inner.operations = self.namerefs, self.operations
         root = _parse_within_budget(source).root_node
         inner.statements(root)
         inner.unread_bodies(root)
@@ -1045,16 +1127,30 @@ class _Builder:
                 if name_node is not None:
                     name = self.text(name_node)
                     values = [self.evaluated(v) for v in values]  # x=$(printf 'rm -rf ~')
+                    if any(w in ("local", "declare", "typeset") for w in words) and any(
+                        w.startswith("-") and "n" in w for w in words
+                    ):
+                        # declare -n r=x: r is another name of x, for reading and assigning.
+                        target = values[0] if values else ""
+                        if _NAME.fullmatch(target) and target != name:
+                            self.namerefs[name] = target
+                        words.append(f"{name}={target}")
+                        continue
+                    name = self.namerefs.get(name, name)
                     static = [v for v in values if _SUB_OPEN not in v] or self.looked_up(values)
                     if any(c.type == "+=" for c in child.children):  # c=rm; c+=' -rf ~'
                         static = [old + new for old in self.variables.get(name, [""]) for new in static]
                     self.variables[name] = static[:MAX_LOOP_VALUES] if static else [f"${name}"]
                     self.owners.pop(name, None)
+                    if not static and values and _SUB_OPEN in values[0]:
+                        self.bind(name, [self.made_at_run_time(name, values[0])])  # c=$(cat f); $c
                     if value_node is not None and value_node.type == "array":
                         # cmd=(rm -rf ~); "${cmd[@]}": the elements are the words of the command.
                         elements = [w for c in value_node.named_children for w in self.words(c)]
                         self.arrays[name] = elements[:MAX_LOOP_VALUES]
                         self.owners[f"{name}[@]"] = self.subs
+                        self.variables[name] = elements[:1]  # $cmd in bash: the first element
+                        self.owners[name] = self.subs
                     words.append(f"{name}={values[0] if values else ''}")
             elif child.type == "variable_assignments":
                 self.assignments(child, (), background)
@@ -1322,8 +1418,11 @@ class _Builder:
             masking, self.masking = self.masking, True
             value = self.word(node)
             self.masking = masking
-        array = _ARRAY_ALL.fullmatch(value.translate(_UNMASK).replace(_UNQUOTED, "")) if self.arrays else None
+        plain = value.translate(_UNMASK).replace(_UNQUOTED, "") if self.arrays else ""
+        array = (_ARRAY_ALL.fullmatch(plain) or _ZSH_ARRAY.fullmatch(plain)) if self.arrays else None
         if array is not None and array.group(1) in self.arrays:
+            # "${cmd[@]}"; and $cmd, which in zsh is every element too (bash: the first; the
+            # guard judges the reading that runs more, for commands a zsh runs).
             owner = self.owners.get(f"{array.group(1)}[@]")
             elements = self.arrays[array.group(1)]
             if owner is not None and owner is not self.subs:
@@ -1358,6 +1457,7 @@ class _Builder:
         last = 0
         for match in _VARIABLE.finditer(word):
             name = match.group(1) or match.group(2)
+            name = self.namerefs.get(name, name)
             values = self.variables.get(name, [match.group(0)])
             owner = self.owners.get(name)
             if owner is not None and owner is not self.subs:
@@ -1383,7 +1483,10 @@ class _Builder:
         """``value`` with the substitutions that can be worked out (``$(echo rm)``) put in."""
         if _SUB_OPEN not in value:
             return value
-        static = SimpleCommand((), (), self.subs).static(value)
+        command = SimpleCommand((), (), self.subs)
+        if any(sub.kind == RUNTIME for sub in command.substitutions_in(value)):
+            return value  # read c; d=$c: d is made at run time too (not the text "$c")
+        static = command.static(value)
         return value if static is None else static
 
     def ifs(self) -> str:
@@ -1420,6 +1523,10 @@ class _Builder:
         if kind in ("command_substitution", "process_substitution"):
             text = self.text(node)  # `" `echo -s` "`: tree-sitter puts the blank in the backtick token
             return text[: len(text) - len(text.lstrip())] + self.substitution(node)
+        if kind == "expansion":
+            found = self.operation(self.text(node))
+            if found is not None:
+                return found
         if kind == "simple_expansion" or kind == "expansion":
             text = self.text(node)
             if text in ("$IFS", "${IFS}") or text.startswith("${IFS"):

@@ -89,6 +89,8 @@ class _Table:
 
     def __init__(self, *rules: _Rule) -> None:
         self.rules = rules
+        self._firsts: tuple[frozenset[str] | None, ...] | None = None
+        self._literals: tuple[str | None, ...] | None = None
         self._any = lazy_compile(
             "|".join(f"(?P<r{index}>{rule.pattern.pattern})" for index, rule in enumerate(rules)),
             re.IGNORECASE,
@@ -101,7 +103,188 @@ class _Table:
 
     def anywhere(self, text: str) -> _Rule | None:
         """The first rule found anywhere in ``text``."""
+        if len(text) > _LONG:
+            return self.anywhere_from_starts(text)
         return next((rule for rule in self.rules if rule.pattern.search(text)), None)
+
+    def anywhere_from_starts(self, text: str) -> _Rule | None:
+        """:meth:`anywhere` for a long text: a rule whose matches can only start at one of a few
+        characters (``/``, ``.``) is tried at those places in ``text``, not searched through it.
+
+        Each search of a 10 MB word costs a few milliseconds, each of the rules; the places a
+        match may start are found in one pass each (``str.find``). With many such places, or a
+        rule whose first character is not plain, the rule is searched as before.
+        """
+        firsts, literals = self._prefilters()
+        starts = _places(text, frozenset().union(*(f for f in firsts if f)), _FEW_PLACES)
+        folded = text.lower() if text.isascii() else None  # on ASCII, lower() is what IGNORECASE ignores
+        for rule, first, literal in zip(self.rules, firsts, literals, strict=True):
+            anchored = first is not None and starts is not None
+            # A search, or a match that may run to the end (/[^/]*service…), costs a step per
+            # character: a substring the match must hold is looked for first (str.find is faster).
+            if (
+                literal
+                and folded is not None
+                and (not anchored or _RUNS.search(rule.pattern.pattern))
+                and literal not in folded
+            ):
+                continue
+            if first is None or starts is None:
+                found = rule.pattern.search(text) is not None
+            else:
+                match = rule.pattern.match
+                found = any(text[at] in first and match(text, at) is not None for at in starts)
+            if found:
+                return rule
+        return None
+
+    def _prefilters(self) -> tuple[tuple[frozenset[str] | None, ...], tuple[str | None, ...]]:
+        """Worked out once, on the first long text (not at import: a hook process starts often)."""
+        if self._firsts is None or self._literals is None:
+            self._firsts = tuple(first_characters(rule.pattern.pattern) for rule in self.rules)
+            self._literals = tuple(required_literal(rule.pattern.pattern) for rule in self.rules)
+        return self._firsts, self._literals
+
+
+_LONG = 512
+"""A text longer than this is searched from the places a match may start (``anywhere_from_starts``)."""
+_RUNS = lazy_compile(r"(?<!\\)[*+]")
+"""An unbounded repeat in a pattern: a match may run on through the text."""
+_FEW_PLACES = 64
+
+
+def _places(text: str, characters: frozenset[str], limit: int) -> list[int] | None:
+    """Where ``characters`` occur in ``text``, in order; None when more than ``limit`` do."""
+    found: list[int] = []
+    for character in characters:
+        at = text.find(character)
+        while at >= 0:
+            found.append(at)
+            if len(found) > limit:
+                return None
+            at = text.find(character, at + 1)
+    return sorted(found)
+
+
+def first_characters(pattern: str) -> frozenset[str] | None:
+    """The characters any match of ``pattern`` starts with, when each alternative at its top
+    level starts with a plain character that has no case (``/``, ``\\.``), not optional; else None.
+
+    Conservative: a group, a class, an anchor, a look-around or a letter first gives None.
+    """
+    characters: set[str] = set()
+    for alternative in _alternatives(pattern):
+        if alternative[:1] == "\\" and len(alternative) > 1 and not alternative[1].isalnum():
+            character, after = alternative[1], alternative[2:3]
+        elif alternative[:1] and alternative[0] not in "\\.^$*+?{}[]()|":
+            character, after = alternative[0], alternative[1:2]
+        else:
+            return None
+        if after in ("*", "?", "{") or character.lower() != character.upper():
+            return None  # optional, or a letter (the rules ignore case)
+        characters.add(character)
+    return frozenset(characters) or None
+
+
+_INLINE_FLAGS = lazy_compile(r"\(\?[aiLmsux-]")
+_SPECIAL = frozenset("\\.^$*+?{}[]()|")
+
+
+def required_literal(pattern: str) -> str | None:
+    """The longest run of plain characters every match of ``pattern`` holds, lower-cased; or None.
+
+    Only a pattern with one alternative at its top level has one: the run is read outside
+    groups and classes, and a character made optional (``?``, ``*``, ``{``) ends it.
+    """
+    if _INLINE_FLAGS.search(pattern) or len(_alternatives(pattern)) != 1:
+        return None
+    best = run = ""
+    index = 0
+    while index < len(pattern):
+        character = pattern[index]
+        if character == "\\":
+            # \. is a dot; \d, \b, \1 are classes, anchors and references: no plain character.
+            escaped = pattern[index + 1 : index + 2]
+            literal: str | None = escaped if escaped and not escaped.isalnum() else None
+            index += 2
+        elif character in "([":
+            literal = None
+            index = _skip_group(pattern, index)
+        elif character in _SPECIAL:
+            literal = None
+            index += 1
+        else:
+            literal = character
+            index += 1
+        if literal is not None and pattern[index : index + 1] in ("?", "*", "{"):
+            literal = None  # optional (or counted): not in every match
+        if literal is None:
+            run = ""
+        else:
+            run += literal
+            best = max(best, run, key=len)
+    return best.lower() or None
+
+
+def _skip_group(pattern: str, index: int) -> int:
+    """The index after the group or class that starts at ``index``."""
+    depth = 0
+    in_class = False
+    while index < len(pattern):
+        character = pattern[index]
+        if character == "\\":
+            index += 2
+            continue
+        if in_class:
+            in_class = character != "]"
+            if not in_class and depth == 0:
+                return index + 1
+        elif character == "[":
+            in_class = True
+            if pattern[index + 1 : index + 2] == "^":
+                index += 1
+            if pattern[index + 1 : index + 2] == "]":
+                index += 1
+        elif character == "(":
+            depth += 1
+        elif character == ")":
+            depth -= 1
+            if depth == 0:
+                return index + 1
+        index += 1
+    return index
+
+
+def _alternatives(pattern: str) -> list[str]:
+    """``pattern`` split at its top-level ``|`` (not inside a group, a class, or escaped)."""
+    parts: list[str] = []
+    depth = 0
+    start = 0
+    index = 0
+    in_class = False
+    while index < len(pattern):
+        character = pattern[index]
+        if character == "\\":
+            index += 2
+            continue
+        if in_class:
+            in_class = character != "]"
+        elif character == "[":
+            in_class = True
+            if pattern[index + 1 : index + 2] == "^":
+                index += 1
+            if pattern[index + 1 : index + 2] == "]":
+                index += 1  # []] and [^]]: the first ] is a member
+        elif character == "(":
+            depth += 1
+        elif character == ")":
+            depth -= 1
+        elif character == "|" and depth == 0:
+            parts.append(pattern[start:index])
+            start = index + 1
+        index += 1
+    parts.append(pattern[start:])
+    return parts
 
 
 # Searched in "/" + the absolute path, or "./" + a relative one; checked in order, most specific first.

@@ -733,25 +733,59 @@ def parse_nested(code: str) -> Script:
 _REPL_END = "AGENTBUS_REPL_INPUT"
 
 
-def _repl_input(invocation: Invocation, following: Sequence[tuple[SimpleCommand, ...]]) -> list[str]:
+def _repl_input(script: Script, position: int, stages: Sequence[Invocation]) -> list[str]:
     """``jjs`` (or ``tclsh``, ``jshell`` ...) alone on a line, then lines of its language.
 
     An interpreter started with no code and no script reads its program from standard input;
-    when the command line itself arrives on standard input (``bash -s``, ``ssh host < cmds``)
-    the lines after it are that program. They are judged as its code, fed through a
-    here-document, as well as shell commands.
+    when the command line itself arrives on standard input (``bash -s``, ``ssh host < cmds``,
+    a terminal the agent types into) the lines after it are that program. They are judged
+    as its code, fed through a here-document, as well as shell commands.
+
+    Only what the interpreter can read: the lines after its own (the shell has read the rest
+    of its line, ``python; echo socket subprocess``, before it starts it), when it is the
+    first stage of its pipeline (a later one reads the pipe), not in the background, not
+    reading a file, and not where each line runs in a shell of its own (a make recipe, see
+    :func:`lines_run_apart`).
     """
     from .interpreters import AWKS, INTERPRETERS, inline_code
 
+    invocation = stages[0]
     name = invocation.name
+    if not _lines_are_input.get() or invocation.command.background:
+        return []
     if name in AWKS or not INTERPRETERS.match(name) or inline_code(invocation) is not None:
         return []
-    if any(not (invocation.command.static(a) or "-").startswith("-") for a in invocation.args):
-        return []  # a script file
+    values = [invocation.command.static(a) or "-" for a in invocation.args]
+    if any(not v.startswith("-") for v in values) or any(v in _NO_PROGRAM_OPTIONS for v in values):
+        return []  # a script file; python --version
     if any(r.op in ("<", "<<", "<<<", "<&") for r in invocation.command.redirects):
         return []
+    following = script.pipelines[position + 1 :]
+    if script.rows:
+        row = script.rows[position]
+        later = [p for p, r in zip(following, script.rows[position + 1 :], strict=True) if r > row]
+        following = tuple(later)
     rest = "\n".join(" | ".join(c.text for c in p) for p in following)
     return [f"{shlex.quote(name)} <<'{_REPL_END}'\n{rest}\n{_REPL_END}"] if rest.strip() else []
+
+
+_NO_PROGRAM_OPTIONS = frozenset({"--version", "-V", "--help", "-h", "-help", "-version", "-?"})
+"""Options with which an interpreter prints and exits, reading no program."""
+
+_lines_are_input: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "agentbus_lines_are_input", default=True
+)
+
+
+@contextlib.contextmanager
+def lines_run_apart() -> Iterator[None]:
+    """Judge scripts whose lines each run in a shell of their own (a make recipe, an npm script
+    line): an interpreter there reads make's input, never the lines after it."""
+    token = _lines_are_input.set(False)
+    try:
+        yield
+    finally:
+        _lines_are_input.reset(token)
 
 
 def walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator[list[Invocation]]:
@@ -764,7 +798,7 @@ def walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator
     if _depth or not _keep_walks.get():
         return _walk(script, cwd=cwd, _depth=_depth)
     try:
-        return iter(_walked(script, cwd))
+        return iter(_walked(script, cwd, _lines_are_input.get()))
     except TypeError:  # a script that cannot be hashed: walked afresh
         return _walk(script, cwd=cwd)
 
@@ -784,8 +818,8 @@ def keeping_walks() -> Iterator[None]:
 
 
 @functools.lru_cache(maxsize=8)
-def _walked(script: Script, cwd: str | None) -> tuple[list[Invocation], ...]:
-    return tuple(_walk(script, cwd=cwd))
+def _walked(script: Script, cwd: str | None, lines_are_input: bool) -> tuple[list[Invocation], ...]:
+    return tuple(_walk(script, cwd=cwd))  # lines_are_input: part of the key (lines_run_apart)
 
 
 def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator[list[Invocation]]:
@@ -838,7 +872,7 @@ def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterato
             yield stages
             if _depth < MAX_NESTED and not repl_fed and position + 1 < len(script.pipelines):
                 # Once: the first interpreter's input is every line after it (linear in the script).
-                fed = _repl_input(stages[-1], script.pipelines[position + 1 :])
+                fed = _repl_input(script, position, stages)
                 repl_fed = bool(fed)
                 nested.extend(fed)
         if _depth < MAX_NESTED:

@@ -34,6 +34,7 @@ time-of-check: a file changed after it was judged runs as changed; the sandbox
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import glob
 import json
@@ -52,7 +53,7 @@ from .interpreters import INTERPRETERS, inline_code, judge_code
 from .parse import Script, parsed
 from .paths import check_path, normalize_path
 from .policy import Policy, current_policy, using
-from .programs import SHELLS, Invocation, keeping_walks, shell_mode, walk
+from .programs import SHELLS, Invocation, keeping_walks, lines_run_apart, shell_mode, walk
 from .project_commands import FileRun as _Run
 from .verdict import PRIVILEGE, UNJUDGED_SCRIPT, Verdict
 from .workdir import call_directory, working_directory
@@ -491,10 +492,11 @@ class _Judging:
     def commands(
         self, pieces: Sequence[tuple[int, str]], shown: str, cwd: str | None, path: str, depth: int
     ) -> Verdict | None:
-        """Judge shell commands a project file holds, each given with the line it starts on."""
+        """Judge shell commands a project file holds, each given with the line it starts on (make
+        and npm run each in a shell of its own: no line is another's input)."""
         for line, command in pieces:
             spend()
-            found = _judge_shell_text(command, self.home, self.policy)
+            found = _judge_shell_text(command, self.home, self.policy, lines_apart=True)
             if found is not None:
                 at = line + _line_in(command, found.piece) - 1
                 found = _renamed(found, f"{shown}:{at}: {found.piece}")
@@ -930,26 +932,27 @@ def _absolute(word: str, home: str, cwd: str | None) -> bool:
     return normalize_path(word, home=home, cwd=cwd).startswith("/")
 
 
-def _judge_shell_text(text: str, home: str, policy: Policy) -> Verdict | None:
-    """The command guard's verdict on a script's text (what parsed: no repairs of a script)."""
+def _judge_shell_text(text: str, home: str, policy: Policy, *, lines_apart: bool = False) -> Verdict | None:
+    """The command guard's verdict on a script's text (what parsed: no repairs of a script).
+    ``lines_apart``: each line runs in a shell of its own (:func:`.programs.lines_run_apart`)."""
     if len(text) <= _CACHED:
-        return _judge_shell_cached(text, home, policy)
-    return _judge_shell_uncached(text, home, policy)
+        return _judge_shell_cached(text, home, policy, lines_apart)
+    return _judge_shell_uncached(text, home, policy, lines_apart)
 
 
 _CACHED = 1 << 16
 
 
 @functools.lru_cache(maxsize=128)
-def _judge_shell_cached(text: str, home: str, policy: Policy) -> Verdict | None:
+def _judge_shell_cached(text: str, home: str, policy: Policy, lines_apart: bool) -> Verdict | None:
     # An agent runs the same test script again and again: its text is judged once.
-    return _judge_shell_uncached(text, home, policy)
+    return _judge_shell_uncached(text, home, policy, lines_apart)
 
 
-def _judge_shell_uncached(text: str, home: str, policy: Policy) -> Verdict | None:
+def _judge_shell_uncached(text: str, home: str, policy: Policy, lines_apart: bool) -> Verdict | None:
     from . import danger
 
-    with using(policy), keeping_walks():
+    with using(policy), keeping_walks(), lines_run_apart() if lines_apart else contextlib.nullcontext():
         return danger.judge_script(parsed(text), home, policy)
 
 

@@ -7,7 +7,11 @@ each is read for the values it gives, worked out the way bash would when its inp
 is in the command line (a here-string, a here-document, a static format). When the
 value comes from what the guard cannot see (standard input, a file, the clock, a
 substitution), the variable is marked *made at run time*: running it as a command
-is then held (:mod:`.danger`), as no judge can tell what it is.
+is then held (:mod:`.tactics.unseen`), as no judge can tell what it is.
+
+The operators of a parameter expansion are worked out here too (:func:`operated`):
+``${x/a/b}``, ``${x//a/b}``, ``${x:1:2}``, ``${x^^}``, ``${x#pat}``, ``${x%%pat}``, on a value
+the line gives; an operation the line does not settle (``${x:$i}``) is made at run time.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from ..lazy_regex import lazy_compile
 if TYPE_CHECKING:
     from .parse import SimpleCommand
 
-__all__ = ["DEFAULT_IFS", "Assigned", "assigned", "fields", "formatted"]
+__all__ = ["DEFAULT_IFS", "Assigned", "Expansion", "assigned", "expansion", "fields", "formatted", "operated"]
 
 DEFAULT_IFS = " \t\n"
 _NAME = lazy_compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -243,3 +247,183 @@ def _set(command: SimpleCommand, args: list[str]) -> list[Assigned]:
         # $(echo rm -rf) unquoted: its output split into words (a quoted one is not: judged the same).
         values.extend(value.split() if command.substitutions_in(word) else [value])
     return [Assigned("@", values, array=True)]
+
+
+# -- parameter expansions: ${x/a/b}, ${x:1:2}, ${!n}, ${x^^}, zsh's ${=x} ------------------------
+
+MAX_MATCHED = 1024
+"""The longest value a pattern operator (``${x/a/b}``, ``${x%%pat}``) is worked out on; a longer
+one is made at run time (held when run), so the work stays linear in the command."""
+_EXPANSION_NAME = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_OFFSET = lazy_compile(r"\s*(?:\(\s*(-?\d+)\s*\)|(-?\d*))\s*")
+
+
+class Expansion(Frozen):
+    """A ``${...}`` read into its parts: the variable, ``!`` (its value names the variable to
+    read), zsh's ``=`` (split the value into words) and the operator after the name."""
+
+    __slots__ = ("indirect", "name", "operator", "split")
+
+    name: str
+    indirect: bool
+    split: bool
+    operator: str
+
+    def __init__(self, name: str, indirect: bool, split: bool, operator: str) -> None:
+        set_field = object.__setattr__
+        set_field(self, "name", name)
+        set_field(self, "indirect", indirect)
+        set_field(self, "split", split)
+        set_field(self, "operator", operator)
+
+
+def expansion(text: str) -> Expansion | None:
+    """``${!n}``, ``${x/a/b}``, ``${x:2:3}`` ... read into parts; None for a form not read here
+    (``${x:-default}``, ``${#x}``, ``${!prefix*}``, ``${a[1]}``: the parser reads those as before)."""
+    if not (text.startswith("${") and text.endswith("}")):
+        return None
+    inner = text[2:-1]
+    indirect = inner.startswith("!")
+    split = inner.startswith("=")
+    inner = inner[1:] if indirect or split else inner
+    match = _EXPANSION_NAME.match(inner)
+    if match is None:
+        return None
+    operator = inner[match.end() :]
+    if (operator and operator[0] not in "/:^,#%") or operator[:2] in (":-", ":=", ":+", ":?"):
+        return None
+    if indirect and operator:
+        return None  # ${!n/a/b}: not read here
+    return Expansion(match.group(0), indirect, split, operator)
+
+
+def operated(value: str, operator: str) -> str | None:
+    """``value`` after a parameter expansion's operator (``/a/b``, ``:1:2``, ``^^``, ``#pat``),
+    as bash gives it; None when it cannot be worked out from the line (``${x:$i}``)."""
+    if not operator:
+        return value
+    head = operator[0]
+    if head in "/#%" and len(value) > MAX_MATCHED:
+        return None  # a pattern tried at every place: quadratic, so a long value is not worked out
+    if head == "/":
+        return _replaced(value, operator[1:])
+    if head == ":":
+        return _sliced(value, operator[1:])
+    if operator in ("^^", ",,", "^", ","):
+        if operator == "^^":
+            return value.upper()
+        if operator == ",,":
+            return value.lower()
+        return (value[:1].upper() if head == "^" else value[:1].lower()) + value[1:]
+    if head in "#%":
+        longest = operator[:2] in ("##", "%%")
+        pattern = _glob(operator[2 if longest else 1 :])
+        if pattern is None:
+            return None
+        ends = range(len(value), -1, -1) if longest else range(len(value) + 1)
+        if head == "#":
+            cut = next((end for end in ends if pattern.fullmatch(value, 0, end)), 0)
+            return value[cut:]
+        starts = range(len(value) + 1) if longest else range(len(value), -1, -1)
+        cut = next((start for start in starts if pattern.fullmatch(value, start)), len(value))
+        return value[:cut]
+    return None
+
+
+def _replaced(value: str, spec: str) -> str | None:
+    """``${x/pat/rep}`` (``spec`` after the first ``/``): ``/`` every match, ``#`` at the start,
+    ``%`` at the end."""
+    every = spec.startswith("/")
+    anchor = spec[:1] if spec[:1] in "#%" else ""
+    spec = spec[1:] if every or anchor else spec
+    pattern_text, _, replacement = _split_unescaped(spec)
+    pattern = _glob(pattern_text)
+    if pattern is None or any(c in replacement for c in "$`&"):
+        return None  # & is the match (bash 5.2's patsub_replacement, a shell option): not settled
+    replacement = re.sub(r"\\(.)", r"\1", replacement)
+    if not pattern_text:
+        return value
+    if pattern.fullmatch(""):
+        return replacement  # ${x//*/r}: the longest match is the whole value, once (even an empty one)
+    if anchor == "#":
+        ends = [end for end in range(len(value), -1, -1) if pattern.fullmatch(value, 0, end)]
+        return replacement + value[ends[0] :] if ends else value
+    if anchor == "%":
+        starts = [start for start in range(len(value) + 1) if pattern.fullmatch(value, start)]
+        return value[: starts[0]] + replacement if starts else value
+    searched = re.compile(pattern.pattern, re.DOTALL)
+    return searched.sub(lambda _: replacement, value, count=0 if every else 1)
+
+
+def _split_unescaped(spec: str) -> tuple[str, str, str]:
+    """``spec`` split at its first ``/`` that no backslash escapes."""
+    index = 0
+    while index < len(spec):
+        if spec[index] == "\\":
+            index += 2
+            continue
+        if spec[index] == "/":
+            return spec[:index], "/", spec[index + 1 :]
+        index += 1
+    return spec, "", ""
+
+
+def _glob(pattern: str) -> re.Pattern[str] | None:
+    """A bash pattern (``*``, ``?``, ``[...]``, ``\\x``) as a regular expression (``*`` takes the
+    longest run, as bash's replacement does); None for what is not read (``$v``, extglobs)."""
+    if "$" in pattern or "`" in pattern or re.search(r"[?*+@!]\(", pattern):
+        return None
+    parts: list[str] = []
+    index = 0
+    while index < len(pattern):
+        character = pattern[index]
+        if character == "\\" and index + 1 < len(pattern):
+            parts.append(re.escape(pattern[index + 1]))
+            index += 2
+            continue
+        if character == "*":
+            parts.append(".*")
+        elif character == "?":
+            parts.append(".")
+        elif character == "[":
+            end = pattern.find("]", index + 2)
+            if end < 0:
+                parts.append(re.escape(character))
+            else:
+                body = pattern[index + 1 : end]
+                body = "^" + body[1:] if body[:1] in "!^" else body
+                parts.append("[" + body.replace("\\", "\\\\") + "]")
+                index = end
+        else:
+            parts.append(re.escape(character))
+        index += 1
+    try:
+        return re.compile("".join(parts), re.DOTALL)
+    except re.error:
+        return None
+
+
+def _sliced(value: str, spec: str) -> str | None:
+    """``${x:offset}``, ``${x:offset:length}`` with numbers written in the line (negative ones count
+    from the end); None for arithmetic the line does not settle (``${x:$i:1}``)."""
+    offset_text, _, length_text = spec.partition(":")
+    offset_match = _OFFSET.fullmatch(offset_text)
+    if offset_match is None or (length_text and _OFFSET.fullmatch(length_text) is None):
+        return None
+    offset_value = offset_match.group(1) or offset_match.group(2) or "0"
+    if offset_value == "-":
+        return None
+    offset = int(offset_value)
+    if offset > len(value) or len(value) + offset < 0:
+        return ""  # bash: an offset past either end gives nothing
+    start = len(value) + offset if offset < 0 else offset
+    if not spec.count(":"):
+        return value[start:]
+    length_match = _OFFSET.fullmatch(length_text)
+    assert length_match is not None
+    length_value = length_match.group(1) or length_match.group(2) or "0"
+    if length_value == "-":
+        return None
+    length = int(length_value)
+    end = len(value) + length if length < 0 else start + length
+    return value[start:end] if end >= start else None  # bash: "substring expression < 0"

@@ -161,6 +161,10 @@ TLDR_CEILINGS = {
     "shell profile": 12,
     "system file corruption": 9,
     "system shutdown": 68,
+    # a command's output run as code: tldr's notation (`atuin init bash|zsh|fish`, `completion bash/zsh`,
+    # `$(command)`), and on purpose `poetry env activate` (sources a virtualenv's activate, maybe the
+    # project's), `oh-my-posh init --config THEME` (a theme's segments run commands), `grog FILE`
+    "unjudged script": 9,
 }
 
 

@@ -595,3 +595,61 @@ def test_any_spelling_of_a_profile_sent_away_stays_held(case: tuple[str, str | N
     spelled, _ = case
     command = form.format(shlex.quote(spelled))
     assert _held(command), command
+
+
+# -- the prefilters for long texts: the same rule as the plain search, found faster ----------------
+
+from agentbus.guards import paths as _paths  # noqa: E402
+
+_FRAGMENTS = st.sampled_from(
+    ["/", ".", "a", "aa", "x", ".ssh", "id_rsa", "id_ed25519", ".pub", "service_account", "Service-Account",
+     ".json", "credentials", ".aws", ".AWS", ".env", ".example", "kubeconfig", ".kube/config", ".pem",
+     "cert", ".key", "known_hosts", ".netrc", "_netrc", "wallet.dat", ".gnupg", "\u0130", "\u017f",
+     "\u212a", "S", "ſervice_account", "history", ".bash_history", "etc", "shadow", "sam"]
+)  # fmt: skip
+_TABLES = [_paths._SEARCHED, _paths._WRITTEN, _paths._HOMES, _paths._ROOTS]
+
+
+@settings(max_examples=300, deadline=None)
+@given(parts=st.lists(_FRAGMENTS | st.text(max_size=4), max_size=14), table=st.sampled_from(_TABLES))
+def test_the_prefiltered_search_finds_the_rule_the_plain_search_finds(parts: list[str], table: Any) -> None:
+    text = "".join(parts)
+    plain = next((rule for rule in table.rules if rule.pattern.search(text)), None)
+    assert table.anywhere_from_starts(text) == plain
+
+
+@settings(max_examples=100, deadline=None)
+@given(parts=st.lists(_FRAGMENTS, max_size=10))
+def test_a_long_path_is_judged_as_the_plain_search_judges_it(parts: list[str]) -> None:
+    text = "./" + "a" * 600 + "".join(parts)
+    plain = next((rule for rule in _paths._SEARCHED.rules if rule.pattern.search(text)), None)
+    assert _paths._SEARCHED.anywhere(text) == plain
+
+
+def test_a_long_word_still_names_its_secret() -> None:
+    assert check_path("a" * 20_000 + "/.ssh/id_rsa", home="/home/me") is not None
+    assert check_path("/tmp/" + "b" * 20_000 + "-service_account.json", home="/home/me") is not None
+    assert check_path("/tmp/" + "b" * 20_000 + ".txt", home="/home/me") is None
+
+
+@pytest.mark.parametrize(
+    ("pattern", "first", "literal"),
+    [
+        (r"/\.ssh$", {"/"}, "/.ssh"),
+        (r"\.pem$", {"."}, ".pem"),
+        (r"/a|\.b", {"/", "."}, None),  # two alternatives: no one substring in every match
+        (r"/?x", None, "x"),  # the slash is optional
+        (r"a/b", None, "a/b"),  # a letter first: case makes two characters
+        (r"(?:/x)", None, None),
+        (r"[/]x", None, "x"),
+        (r"/ab?c", {"/"}, "/a"),
+        (r"/[^/]*service[-_]account[^/]*\.json$", {"/"}, "service"),
+        (r"(?i)/x", None, None),
+        (r"\d/x", None, "/x"),
+    ],
+)
+def test_first_characters_and_required_literals_are_read_conservatively(
+    pattern: str, first: set[str] | None, literal: str | None
+) -> None:
+    assert _paths.first_characters(pattern) == (frozenset(first) if first else None)
+    assert _paths.required_literal(pattern) == literal

@@ -8,11 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import agentbus
 from agentbus.guards import session_downloads
+from agentbus.guards.session_downloads import DOWNLOADERS
 from agentbus.middleware import builtin
 
 pytestmark = pytest.mark.anyio
@@ -211,3 +212,13 @@ def test_any_text_after_a_download_gives_statements_no_longer_than_the_limit(tex
     earlier = ["curl -sLO https://x.example/kit.tar.gz", "cd /tmp; tar xzf kit.tar.gz"]
     statements = session_downloads.download_statements(text, earlier)
     assert all(len(s) <= session_downloads.MAX_STATEMENT for s in statements)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    text=st.text(alphabet="curlwgetfhpsxaGETnm -/.:|;\n", max_size=60),
+    padding=st.sampled_from(["", "a" * 5000, "z" * 5000]),
+)
+def test_the_long_command_prefilter_agrees_with_plain_substring_tests(text: str, padding: str) -> None:
+    command = padding + text + padding
+    assert session_downloads._names_in(command) == any(name in command for name in DOWNLOADERS)

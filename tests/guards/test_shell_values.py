@@ -9,10 +9,12 @@ they form is judged. A value made at run time from what the guard cannot see is 
 from __future__ import annotations
 
 import shlex
+import shutil
+import subprocess
 from collections.abc import Callable
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from linearity import best_cost
 
@@ -20,7 +22,7 @@ from agentbus.guards import budget
 from agentbus.guards.danger import check_command
 from agentbus.guards.parse import parse
 from agentbus.guards.programs import walk
-from agentbus.guards.shell_values import fields, formatted
+from agentbus.guards.shell_values import expansion, fields, formatted, operated
 from agentbus.guards.verdict import FILESYSTEM, REMOTE_CODE, UNJUDGED_SCRIPT
 
 HOME = "/home/dev"
@@ -297,3 +299,106 @@ def test_a_variable_before_a_program_is_a_wrapper_or_nothing_and_the_program_is_
 )
 def test_ordinary_programs_named_by_a_variable_run(command: str) -> None:
     assert check_command(command, home=HOME) is None, command
+
+
+# -- parameter expansions and names: ${x/a/b}, ${x:1:2}, ${!n}, declare -n, zsh's $array -------
+
+EXPANDED = [
+    'x="rX -rf ~"; ${x/X/m}',
+    'x="rX -rX ~"; ${x//X/m} -f ~',
+    'x="rm -rf ~"; ${x/#r/r}',
+    'x="aarm -rf ~"; ${x:2}',
+    'x="rm -rf ~zz"; ${x:0:8}',
+    'x="rm -rf ~zz"; ${x::-2}',
+    'x="RM -RF ~"; ${x,,}',
+    'x="xrm -rf ~"; ${x#x}',
+    'x="rm -rf ~.bak"; ${x%.bak}',
+    'n=x; x="rm -rf ~"; ${!n}',
+    'x="rm -rf ~"; n=x; eval "${!n}"',
+    'x="rm -rf ~"; declare -n r=x; $r',
+    'declare -n r=x; r="rm -rf ~"; $x',
+    'f() { local -n out=$1; out="rm -rf ~"; }; x=""; declare -n r=x; r="rm -rf ~"; $x',
+    "x=(rm -rf ~); $x",  # zsh: every element
+    "zsh -c 'x=(rm -rf ~); $x'",
+    "zsh -c 'x=\"rm -rf ~\"; ${=x}'",
+]
+
+
+@pytest.mark.parametrize("command", EXPANDED)
+def test_a_command_formed_by_an_expansion_is_judged_as_that_command(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None, command
+    assert verdict.category == FILESYSTEM, verdict.reason
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "read x; ${x/a/b}",
+        "x=$(cat f); ${x:1}",
+        "read n; ${!n}",
+        'x=$(cat f); eval "${x//;/ }"',
+        "read x; y=x; ${!y}",
+    ],
+)
+def test_an_expansion_of_a_value_made_at_run_time_is_made_at_run_time(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None, command
+    assert verdict.category == UNJUDGED_SCRIPT
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'f=report.txt; cp "$f" "${f%.txt}.bak"',
+        'v=1.2.3; echo "${v//./-}"',
+        'p=/usr/local/bin; ls "${p:0:4}"',
+        'x="echo hi"; ${x/hi/there}',
+        'name=World; echo "Hello ${name^^}"',
+        'ref=HOME; echo "${!ref}"',
+        'declare -n r=PATH; echo "$r"',
+        'for f in *.txt; do mv "$f" "${f%.txt}.md"; done',
+    ],
+)
+def test_ordinary_expansions_run(command: str) -> None:
+    assert check_command(command, home=HOME) is None, command
+
+
+_OPERATORS = st.one_of(
+    st.builds(lambda kind, pattern, replacement: f"{kind}{pattern}/{replacement}",
+              st.sampled_from(["/", "//", "/#", "/%"]), st.text("ab*?.", min_size=1, max_size=3),
+              st.text("xy", max_size=2)),
+    st.builds(lambda kind, pattern: f"{kind}{pattern}", st.sampled_from(["#", "##", "%", "%%"]),
+              st.text("ab*?.", min_size=1, max_size=3)),
+    st.builds(lambda offset, length: f": {offset}" + ("" if length is None else f":{length}"),
+              st.integers(-4, 6), st.none() | st.integers(-4, 6)),
+    st.sampled_from(["^^", ",,", "^", ","]),
+)  # fmt: skip
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed: nothing to compare with")
+@settings(max_examples=150, deadline=None)
+@given(value=st.text("abAB. -", max_size=8), operator=_OPERATORS)
+def test_an_operator_gives_what_bash_gives(value: str, operator: str) -> None:
+    found = expansion("${x" + operator + "}")
+    assert found is not None
+    done = subprocess.run(
+        ["bash", "-c", 'x=$1; printf %s "${x' + operator + '}"', "_", value],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={"LC_ALL": "C", "PATH": "/usr/bin:/bin"},
+    )
+    mine = operated(value, found.operator)
+    if done.returncode != 0:
+        assert mine is None
+    else:
+        assert mine == done.stdout, (value, operator)
+
+
+def test_a_pattern_on_a_long_value_is_not_worked_out_but_held() -> None:
+    long_value = "b" * 5000
+    assert operated(long_value, "//*a/x") is None
+    verdict = check_command(f'x="{long_value}"; ${{x//*a/rm}}', home=HOME)
+    assert verdict is not None
+    assert verdict.category == UNJUDGED_SCRIPT

