@@ -561,6 +561,7 @@ def guard_costs(sizes: tuple[int, ...], repeats: int, progress: Progress) -> dic
     """The built-in guards deciding a command of each size through the whole tool.before
     stack, as the hook and the adapters run them: time per decision and per KB. Every call
     gets a distinct command, so no cache answers for the guards."""
+    from .guards.budget import deadline
     from .middleware import builtin
     from .registry import Registry
 
@@ -573,7 +574,10 @@ def guard_costs(sizes: tuple[int, ...], repeats: int, progress: Progress) -> dic
 
     async def decide(command: str) -> tuple[float, str]:
         started = time.process_time_ns()  # CPU time, of every thread: a layer may use one
-        result = await bus.call_tool("exec", {"command": command}, _tool)
+        # The work is measured, not the budget: on a loaded machine the default 1 s of
+        # wall time would deny a 10 MB command half way (fail closed) and time the denial.
+        with deadline(GUARD_SLOW_NS / 1e9):
+            result = await bus.call_tool("exec", {"command": command}, _tool)
         blocked = isinstance(result, dict) and result.get("status") == "blocked"
         return time.process_time_ns() - started, "blocked" if blocked else "allowed"
 

@@ -228,6 +228,18 @@ def test_guard_costs_are_per_kb_with_the_decision(monkeypatch: pytest.MonkeyPatc
     assert document["skipped"] == []
 
 
+def test_guard_costs_measure_the_work_not_the_decision_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A loaded machine can spend the default 1 s of wall time on a 10 MB command; the bench
+    # must still time the whole decision, not the denial the budget gives half way.
+    from agentbus.guards import budget
+
+    monkeypatch.setattr(budget, "_configured", 1e-9)
+    assert budget.decide("x", lambda: (time.sleep(0.001), budget.spend())[1]) is not None  # it bites
+    document = bench.guard_costs((1_000,), 1, bench.Progress(enabled=False))
+    decisions = {r["shape"]: r["decision"] for r in document["rows"]}
+    assert decisions == {"benign": "allowed", "dangerous": "blocked"}
+
+
 def test_a_size_that_would_take_too_long_at_the_measured_rate_is_skipped_and_named(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
