@@ -206,6 +206,9 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      "a system program or the boot loader"),
     (r"/(?:usr/)?lib(?:32|64|x32)?/(?:[^/]+/)*[^/]+\.so(?:\.[0-9]+)*", SYSTEM_FILES,
      "a system library: every program linking it runs its code (libaudit.so.1 under su)"),
+    # Python's packages are the start-up rows' (a .pth or usercustomize), a plain module is not a tactic.
+    (r"/(?:usr/)?lib(?:32|64|x32)?/(?!python[0-9.]*/).+", SYSTEM_FILES,
+     "the system's libraries and the helpers its services run (/lib/udev/*: udev runs them as root)"),
 )  # fmt: skip
 """(pattern, category, what the place is): see the module docstring for the pattern's form."""
 

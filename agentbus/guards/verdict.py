@@ -89,6 +89,10 @@ UPLOAD = "file upload"
 """A file the guard cannot vouch for sent to another machine: named only at run time
 (``curl -F f=@$FILE``, ``find -exec curl -T {}``) or from where no project lives (``/tmp``, ``/var``)."""
 
+NETWORK_SCAN = "network scanning"
+"""Sweeping address ranges for open ports (``masscan``, ``zmap``, ``pnscan``; ``nmap`` of a range wider
+than a site): how worms find the next machine to break into."""
+
 UNJUDGED_SCRIPT = "unjudged script"
 """A script run from disk that the guard could not judge: too large, unreadable, not a regular
 file, compiled (AppleScript, Python bytecode), nested too deep (:mod:`.script_files`); or code
@@ -96,7 +100,7 @@ made at run time from what it cannot see, then run (``read x; $x``, ``enable -f`
 
 TACTICS = (EVIDENCE, IMPAIR, PRIVILEGE, CREDENTIALS, SHUTDOWN, DATA_DESTRUCTION, DOWNLOAD_RUN, EXFILTRATION,
            STEALTH_PERSISTENCE, SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL, COLLECTION,
-           CLOUD_CONTROL, RESOURCE_HIJACK, REMOTE_ACCESS, UPLOAD)  # fmt: skip
+           CLOUD_CONTROL, RESOURCE_HIJACK, REMOTE_ACCESS, UPLOAD, NETWORK_SCAN)  # fmt: skip
 """The tactic categories, each with a default verdict in :data:`DEFAULT_VERDICTS`."""
 
 SECRETS = "secret access"
@@ -121,6 +125,7 @@ DEFAULT_VERDICTS: dict[str, str] = {
             CLOUD_CONTROL,
             REMOTE_ACCESS,
             UPLOAD,
+            NETWORK_SCAN,
         ),
         ASK,
     ),

@@ -21,6 +21,7 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.cloud`: the cloud and cluster CLIs (``aws``, ``gcloud``, ``az``, ``kubectl`` ...), across tactics;
 - :mod:`.tunnels`: tunnels, proxies, shared terminals and remote desktops that open the machine;
 - :mod:`.cracking`: passwords guessed against a login or cracked from hashes;
+- :mod:`.scanning`: address ranges swept for open ports (masscan, zmap, pnscan; nmap of wide ranges);
 - :mod:`.unseen`: code the guard cannot see: values made at run time run as commands, ``enable -f``, ``fc``.
 """
 
@@ -43,6 +44,7 @@ from . import (
     macos,
     persistence,
     privilege,
+    scanning,
     tunnels,
     unseen,
     uploads,
@@ -66,6 +68,7 @@ JUDGES: tuple[InvocationJudge, ...] = (
     cloud.judge,
     tunnels.judge,
     cracking.judge,
+    scanning.judge,
     unseen.judge,
 )
 """Every family's judge of one simple command, in the order they are asked."""
