@@ -38,6 +38,7 @@ SWEEPS = [
     "nmap -p 22 10.*.*.1",
     "sudo nmap -sn 172.16-31.0-255.1",
     "nmap -p 80 2001:db8::/16",
+    "rustscan -a 10.0.0.0/8 --ulimit 5000",
 ]
 DISCOVERY = [
     "nmap -sn 192.168.1.0/24",
@@ -52,6 +53,7 @@ DISCOVERY = [
     "nmap -p 1-1000 192.168.1.1-50",
     "nmap --version",
     "naabu -host example.com -p 80,443",
+    "rustscan -a 127.0.0.1 -- -sV",
     "naabu -host 203.0.113.0/24 -top-ports 100",
     "masscan --help",
     "masscan --readscan scan.bin -oX scan.xml",

@@ -9,7 +9,7 @@ default; ``profile = "unattended"`` blocks it):
 - the mass scanners by name (``masscan``, ``zmap``, ``pnscan``, ``zgrab``, ``unicornscan``),
   whatever they are pointed at: the whole internet at ten million packets a second is what they
   are built for, and their targets often come from a variable or a pipe;
-- the port scanners of a host (``nmap``, ``naabu``) when they sweep beyond a site: random
+- the port scanners of a host (``nmap``, ``naabu``, ``rustscan``) when they sweep beyond a site: random
   internet hosts (``-iR``), a range wider than a /16 (``10.0.0.0/8``, ``0.0.0.0/0``) or wildcards
   in two octets (``10.*.*.1``). Scanning a host or a LAN (``nmap -sn 192.168.1.0/24``, ``naabu
   -host example.com``, ``nmap -p 5432 localhost``) stays discovery.
@@ -32,7 +32,7 @@ __all__ = ["judge"]
 
 _MASS_SCANNERS = frozenset({"masscan", "zmap", "pnscan", "zgrab", "zgrab2", "unicornscan"})
 """Programs whose purpose is sweeping many addresses at a high rate."""
-_HOST_SCANNERS = frozenset({"nmap", "naabu"})
+_HOST_SCANNERS = frozenset({"nmap", "naabu", "rustscan"})
 """Programs that scan the ports of a host or a LAN, and of the internet when given a wide range."""
 _SENDS_NOTHING = frozenset({"-h", "--help", "-help", "--version", "-V", "-version", "--readscan", "--echo",
                             "-d", "--dryrun", "--list-probe-modules", "--list-output-modules",
@@ -60,7 +60,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
 
 
 def _internet_wide(values: list[str]) -> str | None:
-    """What an nmap or naabu command line sweeps beyond one site (random hosts, a wide range), if any."""
+    """What a host scanner's command line sweeps beyond one site (random hosts, a wide range), if any."""
     skip = False
     for value in values:
         if skip:  # --exclude 10.0.0.0/8 spares a range; -oG FILE, -p PORTS name no target
