@@ -20,8 +20,6 @@ a dry run (``zmap -d``) sends nothing and is ordinary.
 
 from __future__ import annotations
 
-import ipaddress
-
 from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
 from ..findings import static_args as _values
@@ -92,6 +90,8 @@ def _wide_range(target: str) -> bool:
     """Whether ``target`` spans more than a site: ``10.0.0.0/8``, ``::/0``, ``10.*.*.1``."""
     address, slash, _ = target.partition("/")
     if slash:
+        import ipaddress  # only for a range given to a scanner: the hook's start-up does not pay for it
+
         try:
             network = ipaddress.ip_network(target, strict=False)
         except ValueError:
