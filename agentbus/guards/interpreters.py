@@ -85,6 +85,13 @@ _ARGV_CALL = lazy_compile(
     r"Command|ProcessBuilder|Process)\s*\(\s*\[?\s*((?:[rbf]?[\"'][^\"'\n]{0,400}[\"']\s*,\s*){1,40}[rbf]?[\"'][^\"'\n]{0,400}[\"'])"
 )
 """``system("rm", "-rf", Dir.home)``, ``execl("/bin/sh", "sh", "-c", CMD)``: a command as arguments."""
+_LITERAL = lazy_compile(r"\"((?:[^\"\\\n]|\\.){0,4000})\"|'((?:[^'\\\n]|\\.){0,4000})'")
+"""A quoted string literal, escapes included (``"display dialog \\"Password\\""``)."""
+_PROGRAM_ARGV = lazy_compile(
+    r"\b(?:spawn|spawnSync|execFile|execFileSync|Popen|run|call|check_call|check_output|exec|"
+    r"ProcessBuilder|Command)\s*\(\s*(\"(?:[^\"\\\n]|\\.){1,400}\"|'(?:[^'\\\n]|\\.){1,400}')\s*,\s*\[([^\]]{0,4000})\]"
+)
+"""Node's ``spawn("osascript", ["-e", CODE])``: a program and its arguments as a list."""
 _RUN_URL = lazy_compile(
     r"\b(?:source|eval|exec|load|loadfile|dofile|require|import|include|include_once|require_once|iex|"
     r"instance_eval|load_file|runpy\.run_path)\b\s*\(?\s*(?:[\w.:]+\(\s*)?[\"']https?://",
@@ -353,6 +360,12 @@ def _system_write(code: str) -> re.Match[str] | None:
     return None
 
 
+def _literals(text: str) -> list[str]:
+    """The string literals in ``text``, their escapes undone."""
+    return [re.sub(r"\\(.)", r"\1", m.group(1) if m.group(1) is not None else m.group(2))
+            for m in _LITERAL.finditer(text)]  # fmt: skip
+
+
 def _shell_commands(code: str, *, awk: bool) -> Iterator[str]:
     for match in _SHELL_CALL.finditer(code):
         inner = (
@@ -362,6 +375,12 @@ def _shell_commands(code: str, *, awk: bool) -> Iterator[str]:
         )
         if inner:
             yield inner
+        argv = _literals(match.group(4) or "")
+        if len(argv) > 1:
+            # subprocess.run(["osascript", "-e", "display dialog \"…\""]): one word each
+            yield shlex.join(argv)
+    for match in _PROGRAM_ARGV.finditer(code):
+        yield shlex.join(_literals(match.group(1)) + _literals(match.group(2)))
     for match in _BACKTICKS.finditer(code):
         yield match.group(1)  # Perl, Ruby, PHP, Julia: `command` runs it
     for match in _QX.finditer(code):

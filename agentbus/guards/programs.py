@@ -215,6 +215,25 @@ def _basename(word: str) -> str:
     return posixpath.basename(word.rstrip("/")) if "/" in word else word
 
 
+_PLAIN_NAME = lazy_compile(r"^[A-Za-z0-9._+-]+$")
+_CASED_PROGRAMS = frozenset({"R", "Rscript", "PlistBuddy", "SetFile", "GetFileInfo"})
+"""Programs whose names have capitals, judged under those names."""
+
+
+def program_name(word: str) -> str:
+    """The name of the program ``word`` runs: its base name, in lower case.
+
+    macOS's file systems ignore case by default, so ``RM -rf ~`` runs ``rm`` and
+    ``Python.app/Contents/MacOS/Python`` is ``python``; elsewhere a name in
+    capitals is a program nobody installed, so judging it as its lower case
+    costs nothing.
+    """
+    name = _basename(word)
+    if name in _CASED_PROGRAMS or not _PLAIN_NAME.match(name):
+        return name  # "$SHELL", "${BASH}": variables, not names
+    return name.lower()
+
+
 def shell_mode(invocation: Invocation) -> ShellMode:
     """How a shell (``bash``, ``sh`` ...) invocation gets the code it runs."""
     args = invocation.args
@@ -262,7 +281,7 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
             i += 1
             continue
         static = command.static(word)
-        name = _basename(static) if static is not None else ""
+        name = program_name(static) if static is not None else ""
         if name == "env":
             i += 1
             while i < len(words):
@@ -384,7 +403,7 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
         return None, nested
     head = words[i]
     static = command.static(head)
-    name = _basename(static) if static is not None else ""
+    name = program_name(static) if static is not None else ""
     name = _SHELL_VARIABLES.get(name, name)
     if static is not None and _SHELL_DEFAULT.match(static):
         name = "sh"  # ${SHELL:-sh}: a shell, whichever
@@ -413,6 +432,9 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
         wrapper_args=tuple(wrapper_args),
     )
     nested.extend(_carried(invocation))
+    if static is not None and _runs_as_node(static, env, [command.static(a) for a in args]):
+        # ELECTRON_RUN_AS_NODE=1 Slack.app/Contents/MacOS/Slack -e CODE: an Electron app is Node.
+        nested.append(" ".join(["node", *(shlex.quote(command.render(a)) for a in args)]))
     if name == "eval" and args:
         code = args[1:] if args[0] == "--" else args  # `eval -- CODE`: the end of (no) options
         nested.append(" ".join(command.render(w) for w in code))
@@ -442,6 +464,17 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
             elif redirect.op == "<<":
                 nested.extend(sub.text for sub in command.substitutions_in(redirect.target))
     return invocation, nested
+
+
+_NODE_CODE_FLAGS = frozenset({"-e", "--eval", "-p", "--print"})
+
+
+def _runs_as_node(program: str, env: list[str], args: list[str | None]) -> bool:
+    """Whether an app runs its arguments as Node does: an Electron app with ``ELECTRON_RUN_AS_NODE``
+    set, or an app bundle's executable given code (``-e``), which it runs when the variable is exported."""
+    if any(a.startswith("ELECTRON_RUN_AS_NODE=") for a in env):
+        return True
+    return ".app/Contents/MacOS/" in program and bool(_NODE_CODE_FLAGS & set(filter(None, args)))
 
 
 def _callbacks(command: SimpleCommand, args: tuple[str, ...]) -> list[str]:
@@ -783,7 +816,7 @@ def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterato
                 if renamed and invocation.name in renamed:
                     code = renamed[invocation.name]
                     if _PLAIN_PROGRAM.match(code):  # hash -p /usr/bin/curl git: this stage is curl
-                        invocation = invocation.replace(name=_basename(code))
+                        invocation = invocation.replace(name=program_name(code))
                     else:
                         args = " ".join(shlex.quote(command.render(a)) for a in invocation.args)
                         nested.append(f"{code} {args}")

@@ -141,7 +141,7 @@ def _runs(invocation: Invocation) -> _Run | None:
         name
         and head is not None
         and "/" in head
-        and posixpath.basename(head) == name
+        and posixpath.basename(head).lower() == name.lower()
         and not invocation.dynamic
     ):
         return _Run(head, "", invocation.cwd)  # ./x.sh, /tmp/x: the shebang says how

@@ -110,7 +110,7 @@ EXTERNAL = load("external/atomic-red-team.jsonl")
 """Atomic Red Team's Linux and macOS scripts (external/README.md): real attacks nobody here wrote."""
 EXTERNAL_FLOORS = {
     # tactic: Atomic Red Team scripts held back today (raise when the guards improve)
-    "persistence": 68,
+    "persistence": 69,  # impacket's psexec.py (remote access, asked)
     "privilege-escalation": 21,
     # realworld: a new key named rootCA.key is no longer held on its name; cloud: Stratus detonations
     "defense-impairment": 91,
@@ -153,8 +153,9 @@ TLDR_CEILINGS = {
     "privilege escalation": 8,
     "privileged install": 51,
     # the pages of tunnels, proxies and VNC servers (ngrok, cloudflared, frp, bore, lt, tor, sshuttle,
-    # `ssh -D`, x11vnc): each asked, since publishing the machine is a person's decision
-    "remote access": 65,
+    # `ssh -D`, x11vnc): each asked, since publishing the machine is a person's decision; and impacket's
+    # psexec.py page (7): commands run on a Windows host with a password or hash, lateral movement
+    "remote access": 72,
     "remote code execution": 2,
     "scheduled task": 15,
     "secret access": 14,  # `doppler secrets download > path/to/.env`: a .env is not written (seed 000)

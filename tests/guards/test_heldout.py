@@ -64,15 +64,17 @@ FLOORS = {
         "credential-access": 3,
     },
     "forgearmory": {
-        # left: GPP passwords fetched over SMB and decrypted, a memory-dump script run from disk,
-        # ~/.bashenv (no shell reads it unless BASH_ENV names it)
+        # left: ~/.bashenv (no shell reads it unless BASH_ENV names it)
         "persistence": 26,
-        # 13: `cp $/Users/dev/Library/Keychains/... /tmp` (a template left unfilled) copies the
+        # 16 (GPP from SYSVOL and its published key, a memory dumper given a pid list's element):
+        # `cp $/Users/dev/Library/Keychains/... /tmp` (a template left unfilled) copies the
         # relative path `$/Users/...`: bash reads `$/` as text, tree-sitter split the word in two
-        "credential-access": 13,
-        "defense-impairment": 8,
+        "credential-access": 16,
+        "defense-impairment": 8,  # left: xattr -c of the project's own app, ssh-keygen -D of its dylib
         "command-and-control": 5,
-        "exfiltration": 2,  # DNS and rclone uploads: the exfiltration family's
+        # 4: a file folded into DNS labels, an extension loaded into the user's Chrome (asked);
+        # left: rclone of a project file (an upload of the project's own file is the developer's)
+        "exfiltration": 4,
         "privilege-escalation": 2,
     },
     "metasploit": {

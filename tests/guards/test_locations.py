@@ -168,3 +168,20 @@ def test_anything_in_the_systems_library_tree_is_a_system_file(path: str) -> Non
     found = location(path, home=HOME)
     assert found is not None
     assert found[0] in ("system file corruption", "privilege escalation")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/Users/dev/.vim/plugin/d.vim",  # sample 6: a vim plugin dropped by an attack simulation
+        "~/.vimrc",
+        "~/.config/nvim/init.lua",
+        "~/.config/nvim/lua/plugins/x.lua",
+        "/home/dev/.emacs.d/init.el",
+    ],
+)
+def test_an_editors_start_up_code_is_a_profile(path: str) -> None:
+    found = location(path, home="/Users/dev")
+    assert found is not None
+    assert found[0] == PROFILE
+    assert location("project/.vim/plugin/d.vim", home="/Users/dev", cwd="/Users/dev/src") is None

@@ -289,3 +289,92 @@ def test_a_pattern_given_with_e_is_judged_like_one_given_first(flags: str, word:
     clustered = check_command(f"grep -r{flags}e {word} {place}", home=HOME)
     before = check_command(f"grep -r {place} -{flags}e {word}", home=HOME)
     assert (first is None) == (clustered is None) == (before is None)
+
+
+# -- held-out sample 6 (macOS) and ForgeArmory: Kerberos, remote stores, browsers, GPP --------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "kcc copy_cred_cache /tmp/me.ccache",  # macOS's Kerberos tickets copied out
+        "klist -k -K /etc/krb5.keytab",
+        "cp /tmp/krb5cc_1000 /tmp/t",
+        "/tmp/bifrost -action dump -source tickets",
+        "./bifrost -action asktgt -username admin -domain lab.local -bpassword cGFzcw==",
+        # a credential store copied from another machine, or this one as localhost
+        "scp -q dev@localhost:/Users/dev/Library/Cookies/Cookies.binarycookies /tmp/c.bin",
+        "scp host:.ssh/id_ed25519 .",
+        "rsync -av server:Library/Keychains/login.keychain-db /tmp/",
+        "scp user@host:~/.bash_history .",
+        # the user's real browser profile opened on a debugging port
+        "'/Applications/Google Chrome.app/Contents/MacOS/Google Chrome'"
+        " '--user-data-dir=/home/dev/Library/Application Support/Google/Chrome' --remote-debugging-port=9222",
+        "/Applications/Chromium.app/Contents/MacOS/Chromium --remote-debugging-port=9222",
+        # Group Policy Preferences: fetched from SYSVOL, decrypted with the published key
+        'smbclient //dc01.corp.local/SYSVOL -U "corp\\\\u%p" -c "recurse ON; prompt OFF; mget Groups.xml"',
+        "smbget -R smb://dc01/SYSVOL",
+        "echo $c | base64 -d | openssl enc -d -aes-256-cbc"
+        " -K 4e9906e8fcb66cc9faf49310620ffee8f496e806cc057990209b09a433b66c1b -iv 0000",
+        # a memory dumper given another process
+        "./bash-memory-dump/memory-dump.sh -p 1234 -m all -d dd",
+        'p="${pids[RANDOM % ${#pids[@]}]}"; ./memdump.sh -p "$p"',
+    ],
+)
+def test_sample_6_and_forge_hunts_are_blocked(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert verdict.category == CREDENTIALS, verdict
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "klist",
+        "klist -k",
+        "kcc list",
+        "scp build.tar.gz deploy@host:/srv/app/",
+        "rsync -av ./dist/ server:/var/www/",
+        "scp host:/var/log/app.log .",
+        "chromium --user-data-dir=./profile --remote-debugging-port=9222",
+        "google-chrome --headless --remote-debugging-port=9222",
+        "smbclient -L //fileserver -N",
+        "smbclient //nas/share -c 'get report.pdf'",
+        "openssl enc -d -aes-256-cbc -in f.enc -out f -pass env:KEY",
+        "./scripts/memory-usage.sh -p 8080",
+        "chromium",
+        "google-chrome --user-data-dir",
+        "ng test --browsers firefox|webkit|chromium",
+    ],
+)
+def test_sample_6_neighbours_are_ordinary(command: str) -> None:
+    assert check_command(command, home=HOME) is None
+
+
+def test_an_extension_loaded_into_the_users_browser_is_asked() -> None:
+    command = 'open -a "Google Chrome" --args --load-extension=$(pwd)/ext --restore-last-session'
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert (verdict.decision, verdict.category) == ("ask", "data collection")
+    unattended = check_command(command, home=HOME, policy=Policy(profile="unattended"))
+    assert unattended is not None
+    assert unattended.decision == "block"
+    assert check_command("chromium --user-data-dir=/tmp/p --load-extension=./dist", home=HOME) is None
+
+
+@given(st.from_regex(r"[a-z]{1,8}(@[a-z]{1,8})?", fullmatch=True), st.sampled_from(["scp", "rsync", "sftp"]))
+def test_a_remote_key_is_a_credential_whoever_the_host(host: str, program: str) -> None:
+    verdict = check_command(f"{program} {host}:.ssh/id_rsa /tmp/k", home=HOME)
+    assert verdict is not None
+    assert verdict.decision == "block"
+
+
+BROWSER_WORDS = ["--user-data-dir", "--user-data-dir=~/x", "--remote-debugging-port=1", "--args",
+                 "--load-extension", "-a", "--headless", "x", "="]  # fmt: skip
+
+
+@given(st.lists(st.sampled_from(BROWSER_WORDS), max_size=5))
+def test_any_browser_arguments_are_judged(arguments: list[str]) -> None:
+    for program in ("chromium", "open -a Chromium"):
+        verdict = check_command(" ".join([program, *arguments]), home=HOME)
+        assert verdict is None or verdict.category != "undecided", verdict

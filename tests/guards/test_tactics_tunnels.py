@@ -229,3 +229,21 @@ def test_a_policy_and_the_unattended_profile_decide_remote_docker() -> None:
     verdict = check_command(command, home=HOME, policy=Policy(profile="unattended"))
     assert verdict is not None
     assert verdict.decision == "block"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "psexec.py 'corp/Administrator:P@ss@10.0.0.5' whoami",
+        "impacket-wmiexec -hashes :aad3b435b51404ee admin@10.0.0.5",
+        "smbexec.py admin@dc01",
+        "atexec.py -k -no-pass dc01 'ipconfig'",
+    ],
+)
+def test_impackets_lateral_movement_is_asked_as_remote_access(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert (verdict.decision, verdict.category) == ("ask", REMOTE_ACCESS)
+    blocked = check_command(command, home=HOME, policy=Policy(profile="unattended"))
+    assert blocked is not None
+    assert blocked.decision == "block"

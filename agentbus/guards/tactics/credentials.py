@@ -35,7 +35,7 @@ from ..operands import operands
 from ..parse import Script, SimpleCommand
 from ..paths import check_glob, check_path, normalize_path
 from ..programs import SHELLS, Invocation, walk
-from ..verdict import CREDENTIALS, Verdict
+from ..verdict import COLLECTION, CREDENTIALS, SYSTEM_FILES, Verdict
 
 __all__ = ["credential_store", "judge", "judge_script", "metadata_host", "secret_name", "wide_root"]
 
@@ -276,14 +276,14 @@ _NAMES_ONLY = frozenset({"ls", "stat", "test", "[", "[[", "file", "du", "readlin
 _DUMPERS = lazy_compile(
     r"^(?:mimipenguin|lazagne|mimikatz|pypykatz|secretsdump|procdump|keychaindump|chainbreaker|"
     r"firefox_decrypt|hack-browser-data|sharpchrome|sharpweb|dumpkeychain|lsassy|unshadow|"
-    r"linpeas|credentialharvester|swap_digger|3snake|keetheft|keethief|dploot|ssh-agent-dump|"
+    r"linpeas|credentialharvester|swap_digger|3snake|keetheft|keethief|dploot|ssh-agent-dump|bifrost|"
     r"(?:impacket-)?(?:secretsdump|getnpusers|getuserspns|ticketer|dpapi|goldenpac|keylistattack))"
     r"(?:\.(?:py|sh|pl|rb|exe|ps1))?$",
     re.IGNORECASE,
 )
 """Tools whose only purpose is dumping credentials from memory, stores or the disk, or taking them from a
-domain (impacket's roasting, ticket forging and DPAPI key scripts; guessing and cracking passwords is
-:mod:`.cracking`'s)."""
+domain (impacket's roasting, ticket forging and DPAPI key scripts, bifrost's Kerberos tickets on macOS;
+guessing and cracking passwords is :mod:`.cracking`'s)."""
 _KEEPERS = lazy_compile(
     r"ssh-agent|gpg-agent|gnome-keyring|keepass|kwallet|seahorse|sshd|\bsudo\b|\bsu\b|passwd|login|"
     r"chrome|chromium|firefox|safari|brave|msedge|1password|bitwarden|lastpass|vault|securityd|lsass|"
@@ -341,11 +341,13 @@ def _debugger(invocation: Invocation) -> Verdict | None:
 
 
 _MEMORY_TOOL = lazy_compile(r"dump|heap|mem(?:ory)?(?:[-_.]|$)|core|scrape|grab", re.IGNORECASE)
-_PID_VARIABLE = lazy_compile(r"^\$\{?[A-Za-z_]*(?:PID|pid)[A-Za-z_]*\}?$")
+_DUMPING_TOOL = lazy_compile(r"dump|heap", re.IGNORECASE)
+_PID_VARIABLE = lazy_compile(r"^\$\{?[A-Za-z_]*(?:PID|pid)[A-Za-z_]*(?:\}?$|\[)")
+"""``$PID``, ``${target_pid}``, ``${pids[RANDOM % n]}`` (an element of a list of them)."""
 _PID_LOOKUP = frozenset({"pgrep", "pidof", "pgrep.exe"})
 
 
-def _given_a_pid(invocation: Invocation) -> str | None:
+def _given_a_pid(invocation: Invocation, *, dumper: bool = False) -> str | None:
     """The argument that names another process: ``--pid N``, ``$PID``, ``$(pgrep sshd)``, ``$(pidof x)``."""
     command = invocation.command
     previous = ""
@@ -353,8 +355,8 @@ def _given_a_pid(invocation: Invocation) -> str | None:
         word = command.render(raw)
         if previous in ("--pid", "-pid", "--process-id") or word.startswith("--pid="):
             return word
-        if _PID_VARIABLE.match(word):
-            return word
+        if _PID_VARIABLE.match(word.strip("'\"")) or (previous == "-p" and word.isdigit() and dumper):
+            return word  # "${rand_pid}"; -p 812 to a dumper (to others -p is as often a port)
         for sub in command.substitutions_in(raw):
             if any(stage.name in _PID_LOOKUP for stages in walk(sub.script) for stage in stages):
                 return word
@@ -371,7 +373,7 @@ def _memory_script(invocation: Invocation) -> Verdict | None:
         tool = posixpath.basename(scripts[0]) if scripts else ""
     if not tool or len(tool) > 255 or not _MEMORY_TOOL.search(tool):  # longer than any file name: not one
         return None
-    pid = _given_a_pid(invocation)
+    pid = _given_a_pid(invocation, dumper=_DUMPING_TOOL.search(tool) is not None)
     if pid is None:
         return None
     return _verdict(invocation, f"{tool} is given another process ({pid}) to dump its memory")
@@ -401,14 +403,16 @@ _BROWSERS = lazy_compile(
 )
 
 
-def _browser_debugging(invocation: Invocation) -> Verdict | None:
+def _browser_debugging(invocation: Invocation, home: str) -> Verdict | None:
     """The user's own browser profile opened on a debugging port: any local program can read its cookies.
 
     Automation (Puppeteer, Playwright, ``chrome --headless``) runs on a profile of its own
-    (``--user-data-dir``) or headless; restarting the user's browser with the port is how
-    cookie stealers (WhiteChocolateMacademiaNut, CookieMonster) take the sessions.
+    (``--user-data-dir`` elsewhere than the browser's own) or headless; restarting the user's
+    browser with the port is how cookie stealers (WhiteChocolateMacademiaNut, CookieMonster) take
+    the sessions.
     """
-    values = _values(invocation)
+    # Rendered, not only the static words: --load-extension=$(pwd)/ext is still that option.
+    values = [invocation.command.render(word) for word in invocation.args]
     name = invocation.name
     if name == "open":
         app = next((values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-a", "-b")), "")
@@ -419,15 +423,22 @@ def _browser_debugging(invocation: Invocation) -> Verdict | None:
         # The program's own word, whole: "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome"
         # is one quoted path, though a name with a space is read as split words (Google, Chrome...).
         heads = (posixpath.basename(invocation.command.static(w) or "") for w in invocation.command.words)
-        head = next((h for h in heads if name and h.startswith(name)), "")
+        head = next((h for h in heads if name and h.lower().startswith(name.lower())), "")
         if not _BROWSERS.fullmatch(head):
             return None
     options = {v.partition("=")[0] for v in values}
-    if options & {"--user-data-dir", "--headless"}:
+    profiles = [v.partition("=")[2] or following
+                for v, following in zip(values, [*values[1:], ""], strict=False)
+                if v.partition("=")[0] == "--user-data-dir"]  # fmt: skip
+    own = any(credential_store(p, home, invocation.cwd) for p in profiles)  # the user's real profile
+    if "--headless" in options or (profiles and not own):
         return None
     if options & {"--remote-debugging-port", "--remote-debugging-pipe"}:
         why = "opens the user's browser session on a debugging port, where its cookies can be read"
         return _verdict(invocation, why)
+    if "--load-extension" in options:  # asked: extension developers do it too
+        why = "loads an extension into the user's own browser: it sees every page, cookie and form"
+        return finding(COLLECTION, invocation, why)
     return None
 
 
@@ -565,7 +576,7 @@ _STORE_RULES: tuple[tuple[str, str], ...] = (
 _STORES = tuple((lazy_compile(pattern, re.IGNORECASE), label) for pattern, label in _STORE_RULES)
 _SYSTEM_STORES = lazy_compile(
     r"^/(?:var/)?run/secrets/kubernetes\.io(?:/|$)|^/Library/Keychains(?:/|$)|^/etc/(?:krb5\.keytab|"
-    r"ssl/private)(?:/|$)|^/var/lib/(?:sss/secrets|samba/private)(?:/|$)"
+    r"ssl/private)(?:/|$)|^/var/lib/(?:sss/secrets|samba/private)(?:/|$)|^/(?:private/)?tmp/krb5cc_[^/]*$"
 )
 _APP_DIR = lazy_compile(
     r"/\.config/|/Library/Application Support/|/\.mozilla/|/Library/Cookies|/Library/Keychains|"
@@ -581,7 +592,7 @@ def credential_store(word: str, home: str, cwd: str | None = None) -> str | None
     """
     path = normalize_path(word, home=home, cwd=cwd)
     if _SYSTEM_STORES.match(path):
-        return "the system's secrets (service-account token, keytab, private keys)"
+        return "the system's secrets (service-account token, keytab, Kerberos tickets, private keys)"
     prefix = re.compile(_HOME_PREFIX.format(home=re.escape(home.rstrip("/"))))
     if not prefix.match(path):
         return None
@@ -635,6 +646,63 @@ def _stores(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
+_SMB_CLIENTS = frozenset({"smbclient", "smbget", "smbclient.py", "impacket-smbclient", "smbmap"})
+_GPP_FILES = lazy_compile(
+    r"\b(?:Groups|Services|ScheduledTasks|DataSources|Printers|Drives)\.xml\b|cpassword", re.IGNORECASE
+)
+
+
+_GPP_KEY = "4e9906e8fcb66cc9faf49310620ffee8f496e806cc057990209b09a433b66c1b"
+"""The AES key of every Group Policy Preferences ``cpassword``, published by Microsoft (MS14-025)."""
+
+
+def _sysvol(invocation: Invocation) -> Verdict | None:
+    """Group Policy Preferences fetched from a domain's SYSVOL: their ``cpassword`` fields decrypt with
+    the key Microsoft published (MS14-025)."""
+    if invocation.name == "openssl" and _GPP_KEY in (v.lower() for v in _values(invocation)):
+        return _verdict(invocation, "decrypts Group Policy Preferences passwords with their published key")
+    if invocation.name not in _SMB_CLIENTS:
+        return None
+    values = _values(invocation)
+    text = " ".join(values)
+    recursive = "-R" in values or "--recursive" in values or re.search(r"\brecurse\s+on\b", text, re.I)
+    if "sysvol" in text.lower() and (_GPP_FILES.search(text) or recursive):
+        return _verdict(invocation, "fetches Group Policy Preferences from SYSVOL, where cpassword decrypts")
+    return None
+
+
+_REMOTE_COPIERS = frozenset({"scp", "rsync", "sftp"})
+_REMOTE_FILE = lazy_compile(r"^(?:[^@/\s:]+@)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(?!:)(.*)$")
+"""``[user@]host:path``, the remote operand of scp, rsync and sftp (not ``rsync host::module``)."""
+
+
+def _remote_stores(invocation: Invocation, home: str) -> Verdict | None:
+    """``scp user@host:Library/Cookies/Cookies.binarycookies .``: a credential store taken from a machine.
+
+    The path is the remote user's: a relative one starts in their home directory,
+    read here as the user's own (``localhost`` is this machine; elsewhere the same
+    files of another user).
+    """
+    if invocation.name not in _REMOTE_COPIERS:
+        return None
+    for value in _values(invocation):
+        found = _REMOTE_FILE.match(value)
+        if value.startswith("-") or found is None:
+            continue
+        host, path = found.group(1), found.group(2) or "~"
+        if not path.startswith(("/", "~")):
+            path = f"~/{path}"
+        label = credential_store(path, home)
+        secret = check_path(path, home=home)
+        if label is None and secret is not None and secret.category != SYSTEM_FILES:
+            label = secret.reason.partition("(")[2].rstrip(")") or "a secret file"
+        if label is None and _HISTORY.match(path):
+            label = "a shell history"
+        if label is not None:
+            return _verdict(invocation, f"copies {label} from {host}")
+    return None
+
+
 _PASS_HARMLESS = frozenset({"", "ls", "list", "find", "search", "init", "git", "help", "version", "insert",
                             "generate", "edit", "rm", "mv", "cp", "grep"})  # fmt: skip
 """pass subcommands that do not print a password."""
@@ -660,6 +728,10 @@ def _secret_printers(invocation: Invocation) -> Verdict | None:
         flags & {"-r", "--read-password", "-l"} or name == "kwalletcli"
     ):
         why = "prints passwords from KWallet"
+    elif name == "kcc" and first in ("copy_cred_cache", "copy-cred-cache"):
+        why = "copies the user's Kerberos tickets out of their cache"
+    elif name in ("klist", "kcc") and flags & {"-K", "--keys"}:
+        why = "prints the keys of a Kerberos keytab"
     elif name == "keyctl" and first in ("print", "read", "pipe"):
         why = "prints a key from the kernel keyring"
     elif name.startswith("docker-credential-") and first in ("list", "get"):
@@ -748,7 +820,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             or _memory_script(invocation)
             or _sshpass(invocation, home)
             or _secret_printers(invocation)
-            or _browser_debugging(invocation)
+            or _browser_debugging(invocation, home)
+            or _sysvol(invocation)
         )
     if verdict is not None:
         return verdict
@@ -757,6 +830,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         or _metadata(invocation)
         or _history(invocation, home)
         or _stores(invocation, home)
+        or _remote_stores(invocation, home)
     )
 
 

@@ -10,7 +10,8 @@ name under the attacker's domain, and the domain's name server receives it.
 Held back (``exfiltration``): a resolver (``dig``, ``nslookup``, ``host``,
 ``drill``, ``dscacheutil`` ...) whose host name has, as a label
 in front of a domain, a variable ``read`` from a pipeline (or a file) whose data
-is encoded, chunked or secret, or the ``xargs`` placeholder fed by such a pipeline.
+is encoded, chunked or secret (``fold`` alone chunks: lines cut to a label's size), or the ``xargs``
+placeholder fed by such a pipeline.
 A list of names read and looked up whole (``cat hosts | while read h; do dig
 $h; done``) or subdomains read from a plain word list are look-ups, not theft.
 """
@@ -64,7 +65,12 @@ def judge_script(script: Script, home: str) -> Verdict | None:
 
 
 def _makes_data(invocation: Invocation, home: str) -> bool:
-    return invocation.name in _ENCODERS or _reads_sensitive(invocation, home) is not None
+    """Encoded, secret, or folded into label-sized lines (``fold -w 63 file``: a hosts list is not folded)."""
+    return (
+        invocation.name in _ENCODERS
+        or invocation.name == "fold"
+        or _reads_sensitive(invocation, home) is not None
+    )
 
 
 def _reads_data_redirect(invocation: Invocation, home: str) -> bool:

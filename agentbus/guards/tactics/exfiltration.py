@@ -821,7 +821,7 @@ def _runs(invocation: Invocation) -> list[tuple[str, str]]:
     head_index = len(words) - len(invocation.args) - 1
     if 0 <= head_index < len(words):
         head = command.static(words[head_index])
-        if head and invocation.name and head.endswith(invocation.name):
+        if head and invocation.name and head.lower().endswith(invocation.name.lower()):
             found.append((head, "runs"))
     script = _interpreter_file(invocation)
     if script:

@@ -55,7 +55,7 @@ _SECURITY = lazy_compile(
     r"cbagentd|"
     r"cylance\w*|sophos\w*|esets?\w*|kesl|kaspersky\w*|ds_agent|qualys\w*|ir_agent|taniumclient|traps\w*|"
     r"cortex-xdr|cbdaemon|cbsensor|opendns\S*|umbrella\S*|amazon-cloudwatch-agent|google-fluentd|snoopy|endpointsecurity\w*|com\.apple\.(?:auditd|syslogd|"
-    r"alf|xprotect\w*|security\.\w+)|"
+    r"alf|xprotect\w*|security\.\w+|tccd|syspolicy\w*|amfid|mrt\w*|endpointsecurity\w*)|tccd|syspolicyd|amfid|mrtagent|"
     # The host-security and monitoring agents of Chinese clouds, which cryptojacking scripts remove first:
     # Alibaba (aegis, AliYunDun, AliSecGuard, CloudMonitor), Tencent (qcloud's YunJing, barad, stargate),
     # Baidu (bcm-agent), Huawei (hostguard).
@@ -63,7 +63,9 @@ _SECURITY = lazy_compile(
     r"yunjing|barad_agent|sgagent|bcm-agent|hostguard\w*)(?:$|[^a-z0-9])",
     re.IGNORECASE,
 )
-"""Audit, logging, firewall and endpoint-security services and processes, by name."""
+"""Audit, logging, firewall and endpoint-security services and processes, by name (on macOS also
+the privacy daemon tccd, Gatekeeper's syspolicyd, amfid which checks code signatures, the malware
+removal tool)."""
 
 _STOP_VERBS: dict[str, frozenset[str]] = {
     "systemctl": frozenset({"stop", "disable", "mask", "kill", "freeze"}),

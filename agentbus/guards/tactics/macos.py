@@ -20,7 +20,8 @@ dump-keychain``, ``log erase``). This one judges what has no Linux twin:
   handed on by :mod:`..carriers` and judged by every rule. A script in a file
   is not read; one downloaded first is download-and-run's.
 - Accounts: a user put in the ``admin`` or ``wheel`` group, an admin or uid-0
-  account created (``dscl``, ``dseditgroup``, ``sysadminctl``): PRIVILEGE,
+  account created (``dscl``, ``dseditgroup``, ``sysadminctl``), the root account turned on
+  (``dsenableroot``): PRIVILEGE,
   blocked (other account changes are the persistence family's ask); a
   password hash read (``dscl . -read /Users/NAME ShadowHashData``):
   CREDENTIALS; an account hidden from the login window: STEALTH_PERSISTENCE.
@@ -31,6 +32,7 @@ dump-keychain``, ``log erase``). This one judges what has no Linux twin:
   (``networksetup -setwebproxy HOST``: every connection can be read): IMPAIR;
   a system or persistence file back-dated (``SetFile -d/-m``): EVIDENCE.
 - A shutdown or restart scheduled (``pmset schedule|repeat shutdown``): SHUTDOWN.
+- An app extension registered or turned on (``pluginkit -a``, ``-e use``), as a login item: PROFILE.
 - ``touch`` of a file where it runs code later (``/Library/StartupItems``,
   ``/etc/periodic``): the place's category.
 
@@ -291,6 +293,12 @@ def _sysadminctl(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
+def _dsenableroot(invocation: Invocation, home: str) -> Verdict | None:
+    if "-d" in _values(invocation):
+        return None  # disables the root account
+    return _verdict(PRIVILEGE, invocation, "turns the root account on, with a password it sets")
+
+
 _HIDING = lazy_compile(r"^(?:HiddenUsersList|Hide500Users|HideAdminUsers|HideLocalUsers)$", re.IGNORECASE)
 _UPDATES = lazy_compile(
     r"^(?:AutomaticCheckEnabled|AutomaticDownload|ConfigDataInstall|CriticalUpdateInstall"
@@ -487,11 +495,24 @@ def _pmset(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
+def _pluginkit(invocation: Invocation, home: str) -> Verdict | None:
+    """``pluginkit -a PATH`` registers an app extension, ``-e use -i ID`` turns one on: a Finder or
+    Safari extension that macOS loads at every login (listing them, ``-m``, is discovery)."""
+    values = _values(invocation)
+    if "-a" in values or (values[:1] != ["-m"] and "-e" in values and "use" in values):
+        return _verdict(
+            PROFILE, invocation, "registers or turns on an app extension: code loaded at every login"
+        )
+    return None
+
+
 _CHECKS: dict[str, Callable[[Invocation, str], Verdict | None]] = {
+    "pluginkit": _pluginkit,
     "osascript": _osascript,
     "dscl": _dscl,
     "dseditgroup": _dseditgroup,
     "sysadminctl": _sysadminctl,
+    "dsenableroot": _dsenableroot,
     "defaults": _defaults,
     "socketfilterfw": _socketfilterfw,
     "systemextensionsctl": _systemextensionsctl,

@@ -36,7 +36,7 @@ from ..locations import location
 from ..parse import Script, ShellSyntaxError
 from ..paths import normalize_path
 from ..programs import Invocation, parse_nested, walk
-from ..verdict import ACCOUNT, PROFILE, SCHEDULED, SERVICE, STEALTH_PERSISTENCE, Verdict
+from ..verdict import ACCOUNT, IMPAIR, PROFILE, SCHEDULED, SERVICE, STEALTH_PERSISTENCE, Verdict
 
 __all__ = ["judge", "judge_script"]
 
@@ -226,6 +226,9 @@ def _launchctl(invocation: Invocation, home: str) -> Verdict | None:
     if verb == "setenv" and len(words) > 1:
         if _PRELOAD_NAME.match(words[1]):
             return _verdict(STEALTH_PERSISTENCE, invocation, f"injects a library into every app ({words[1]})")
+        if words[1] == "HOME":
+            why = "moves every app's home: their privacy (TCC) database and settings are read from elsewhere"
+            return _verdict(IMPAIR, invocation, why)
         return _verdict(PROFILE, invocation, f"sets {words[1]} for every app launchd starts")
     found = _LAUNCHCTL.get(verb)
     if found is None:

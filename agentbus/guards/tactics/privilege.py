@@ -540,7 +540,17 @@ def _container(invocation: Invocation) -> Verdict | None:
                 return _verdict(PRIVILEGE, invocation, "enters the namespaces of the host's init (pid 1)")
     if name == "chroot" or "chroot" in invocation.wrappers:
         return _verdict(PRIVILEGE, invocation, "runs a shell in another root file system")
-    if name == "mount":
+    if name == "mount" or name.startswith("mount_"):  # mount_apfs, mount_hfs: macOS's mount -t TYPE
+        options = ",".join(values[i + 1] for i, v in enumerate(values[:-1]) if v == "-o").split(",")
+        if {"noowners", "noperm"} & set(options):
+            return _verdict(
+                PRIVILEGE, invocation, "mounts a volume with file ownership ignored: every file open"
+            )
+        if name == "mount_apfs" and "-s" in values and any(v.rstrip("/") in ("", "/System/Volumes/Data")
+                                                          for v in values if v.startswith("/")):  # fmt: skip
+            return _verdict(
+                PRIVILEGE, invocation, "mounts a snapshot of the system's disk, past its protections"
+            )
         points = [v for v in values if v.startswith("/") and not block_device(v)]
         if any(block_device(v) for v in values) and not all(p.startswith(_MEDIA) for p in points):
             # mount /dev/sdb1 /mnt/usb is a removable disk; a disk mounted anywhere else, a host's.

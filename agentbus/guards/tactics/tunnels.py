@@ -26,6 +26,8 @@ A container engine driven on another machine (``docker -H tcp://HOST run|cp|exec
 ``DOCKER_HOST=…``, ``podman --url ssh://…``) is lateral movement: botnets spread through exposed
 Docker APIs that way. Changing what runs there is asked as remote access (a deploy is a
 developer's too); reading it (``ps``, ``info``, ``logs``, ``inspect``) and the local socket stay ordinary.
+Impacket's ``psexec.py``/``wmiexec.py``/``smbexec.py``/``atexec.py``/``dcomexec.py`` (commands run on a
+Windows host with a password or hash) are lateral movement too, asked the same way.
 """
 
 from __future__ import annotations
@@ -134,6 +136,9 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         return _judge_desktop(invocation, name, values)
     if name in _REMOTE_SUPPORT:
         return _judge_support(invocation, name, values)
+    if _REMOTE_EXEC.match(name):
+        why = f"{name} runs commands on another (Windows) machine with an account's password or hash"
+        return _verdict(REMOTE_ACCESS, invocation, why)
     if name in _PROXIES:
         return _verdict(
             REMOTE_ACCESS, invocation, f"{name} runs a proxy or tunnel that routes traffic in or out"
@@ -145,6 +150,10 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             f"runs {name or 'a command'} through {wrapper}, hiding where its traffic goes",
         )
     return None
+
+
+_REMOTE_EXEC = lazy_compile(r"^(?:impacket-)?(?:psexec|smbexec|wmiexec|atexec|dcomexec)(?:\.py)?$")
+"""Impacket's lateral movement: a command run on another host through SMB, WMI, the task scheduler or DCOM."""
 
 
 def _program(invocation: Invocation) -> tuple[str, list[str]]:
