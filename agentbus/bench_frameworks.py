@@ -13,7 +13,10 @@ Claude Code CLI against the scripted Messages API of the source tree's
 tests/e2e, which a wheel does not have: there it is skipped).
 
 The two sides of a layer count run in alternating rounds; what is reported is
-the median over rounds of the per-round ratio agentbus / native. Frameworks
+the median over rounds of the per-round ratio agentbus / native. Each run is
+timed in CPU time of the whole process (a framework may hand work to a thread),
+except a Claude Agent SDK session, whose work is a CLI process of its own: wall
+time. Frameworks
 that are not installed are skipped with one line saying how to add them.
 """
 
@@ -23,6 +26,7 @@ import contextlib
 import importlib.util
 import json
 import statistics
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -400,19 +404,21 @@ async def _measure(
     progress: Progress,
 ) -> list[list[float]]:
     samples: list[list[float]] = [[] for _ in scenarios]
+    # CPU time of the process (the framework's threads too); a session's work is another process
+    clock = time.perf_counter_ns if framework in SESSIONS else time.process_time_ns
     async with contextlib.AsyncExitStack() as stack:
         built = []
         warm_up = 1 if framework in SESSIONS else 3
         for index, scenario in enumerate(scenarios):
             progress(f"bench: {framework}: setting up {index + 1}/{len(scenarios)}")
             once = await scenario.setup(stack)
-            await _time(once, warm_up)  # warm up: compile graphs and stacks, import lazily
-            first = await _time(once, warm_up)
+            await _time(once, warm_up, clock)  # warm up: compile graphs and stacks, import lazily
+            first = await _time(once, warm_up, clock)
             built.append((once, max(1, min(2_000, int(budget_ns / max(first, 1.0))))))
         for round_number in range(rounds):
             progress(f"bench: {framework}: round {round_number + 1}/{rounds}")
             for index, (once, iterations) in enumerate(built):
-                samples[index].append(await _time(once, iterations))
+                samples[index].append(await _time(once, iterations, clock))
     return samples
 
 
@@ -516,13 +522,16 @@ def format_table(document: dict[str, Any]) -> str:
         )
     versions = ", ".join(document["versions"].values())
     if versions:
-        lines.append(f"(a call is one agent run: a tool call, then the answer, on a test model; {versions})")
+        lines.append(
+            "(a call is one agent run: a tool call, then the answer, on a test model, in CPU time; "
+            f"a claude-agent-sdk session in wall time; {versions})"
+        )
     return "\n".join(lines)
 
 
 def format_markdown(document: dict[str, Any]) -> str:
     lines = [
-        "| framework | layers | native | through agentbus | agentbus / native | limit |",
+        "| framework | layers | native (CPU time) | through agentbus | agentbus / native | limit |",
         "|---|---:|---:|---:|---:|---:|",
     ]
     for r in document["ratios"]:

@@ -19,6 +19,7 @@ from inspect import isawaitable
 from types import CoroutineType
 from typing import Any, Literal, TypeVar, Union, overload
 
+from . import lineage as _lineage
 from .errors import RegistrationError, ToolBlockedError, ToolPaused, describe_error
 from .events import (
     _ATOMS,
@@ -92,8 +93,8 @@ class _ToolPlan:
     """The three compiled stacks of one (tool, agent): one cache look-up per call."""
 
     __slots__ = (
-        "after", "before", "call", "context", "direct", "empty", "gate", "handlers_only", "kind", "name",
-        "settle", "timed",
+        "after", "bare", "before", "call", "context", "direct", "empty", "gate", "handlers_only", "kind",
+        "name", "settle", "timed",
     )  # fmt: skip
 
     def __init__(
@@ -110,6 +111,7 @@ class _ToolPlan:
         self.call = call
         self.after = after
         self.empty = before is None and call is None and after is None
+        self.bare = False  # empty for every agent, and nobody wants dispatch records (see _new_plan)
         self.timed = after is not None  # somebody reads the tool's duration (or observes: see _new_plan)
         self.handlers_only = False  # tool.before holds handlers only (see _new_plan)
         # Only tool.before runs around the tool, and nobody wants a dispatch record:
@@ -259,6 +261,10 @@ class Bus:
         # look-up also normalises it) or by (name, agent id) when there is an agent.
         self._plans: dict[Any, _ToolPlan] = {}
         self._old_plans: dict[Any, _ToolPlan] = {}
+        # The names (as the caller spells them) that no layer at a tool point can match, for any
+        # agent, while nobody wants dispatch records: call_tool runs them before any look-up.
+        # A subset of the young generation's names, so bounded with it.
+        self._bare: set[str] = set()
         # Compiled stacks by the registrations they hold: many names share one.
         self._compiled = _Generations()
         self._stacks = _Generations()
@@ -419,6 +425,7 @@ class Bus:
         """
         self._plans = {}
         self._old_plans = {}
+        self._bare = set()
         self._stacks = _Generations()
         self._compiled = _Generations()
         self._redactor_cache = None
@@ -508,11 +515,23 @@ class Bus:
             gate = gate_of(plan.before)
             if gate is not None and plan.direct and not self.observers:
                 plan.gate, plan.settle, plan.context = gate.handler, gate.settle, gate.context
+            plan.bare = plan.empty and not self._names(name, kind)
         if len(self._plans) >= _CACHE_LIMIT:
             self._old_plans = self._plans
             self._plans = {}
+            self._bare = set()
         self._plans[key] = plan
+        if plan.bare:
+            self._bare.add(tool)
         return plan
+
+    def _names(self, name: str, kind: str | None) -> bool:
+        """Whether a layer at a tool point may match ``name`` (or its kind) for some agent."""
+        for point in TOOL_POINTS:
+            for r in self.registry.stack(point):
+                if r.tool is None or r.tool(name) or (kind is not None and r.tool(kind)):
+                    return True
+        return False
 
     def _dispatched(
         self,
@@ -703,6 +722,21 @@ class Bus:
         parameters, which costs a tenth of a call that nothing intercepts.)
         """
         try:
+            if tool in self._bare and type(args) is dict:
+                # No layer can match this tool and nobody wants a record of it: a call and a try
+                # (other args take the plan's path below, which converts them or says why not).
+                try:
+                    result = execute(args)
+                    if type(result) is CoroutineType:
+                        return await result
+                    if isawaitable(result):
+                        result = await result
+                except Exception as exc:
+                    return error_result(normalize_tool_name(tool), exc)
+                return result
+        except TypeError:  # a name that cannot be a key: the look-up below says why
+            pass
+        try:
             plan = self._plans[tool] if agent_id is None else self._plans[tool, agent_id]
         except (KeyError, TypeError):  # not planned yet (or a name that cannot be a key)
             try:
@@ -710,7 +744,7 @@ class Bus:
             except (TypeError, ValueError) as exc:  # a name no matcher can judge: never run it
                 return error_result(_shorten(tool), exc)
         if plan.empty:
-            # Nothing intercepts this tool: a call and a try, nothing more.
+            # Nothing intercepts this tool (for this agent): as above.
             try:
                 result = execute(args if type(args) is dict else _as_args(args))
                 if type(result) is CoroutineType or isawaitable(result):
@@ -718,8 +752,8 @@ class Bus:
             except Exception as exc:
                 return error_result(plan.name, exc)
             return result
-        number_or_id = call_id or next(self._call_ids)  # the event spells it "call-N" when it is read
         if not plan.direct:
+            number_or_id = call_id or next(self._call_ids)  # the event spells it "call-N" when read
             if self.observers.wants_dispatches:
                 return (
                     await self._run_dispatched(plan, args, execute, number_or_id, agent_id, session_key)
@@ -731,13 +765,13 @@ class Bus:
         call = _new(ToolCall)
         call._tool = plan.name
         call._args = args.copy() if type(args) is dict else _as_args(args)
-        call._call_id = number_or_id
+        call._call_id = call_id or next(self._call_ids)  # spelled "call-N" when it is read
         call._agent_id = agent_id
         call._session_key = session_key
         call._kind = plan.kind
         call._decision = call._approval = call._state = call._run = None
         call._attribution = plan.context
-        if _lineage_chain.get():
+        if _lineage.nested and _lineage_chain.get():
             call._parent_agent_id = parent_of(agent_id)
         gate = plan.gate
         if gate is not None:  # one sync handler, called here: the stack settles anything unusual
@@ -758,7 +792,9 @@ class Bus:
                             # Nobody observed when the call started: no record, no timing.
                             try:
                                 result = execute(approved.copy())
-                                if type(result) is CoroutineType or isawaitable(result):
+                                if type(result) is CoroutineType:
+                                    return await result
+                                if isawaitable(result):
                                     result = await result
                             except Exception as exc:
                                 return error_result(plan.name, exc)

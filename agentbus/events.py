@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Final, Literal
 
 import attrs
 
+from . import lineage as _lineage
 from .errors import RunEnded
 from .lineage import _chain as _lineage_chain
 from .lineage import parent_of
@@ -226,8 +227,8 @@ class Event:
 
 
 def _parent(event: Any) -> str | None:
-    # The common case, no agent's tool running around this event, costs one ContextVar read.
-    return parent_of(event._agent_id) if _lineage_chain.get() else None
+    # The common case, no agent's tool ever run in this process, costs one module attribute read.
+    return parent_of(event._agent_id) if _lineage.nested and _lineage_chain.get() else None
 
 
 def _parent_field() -> Any:
@@ -494,7 +495,7 @@ class ToolCall(Event):
         self._session_key = session_key
         self._kind = kind
         self._decision = self._attribution = self._approval = self._state = self._run = None
-        if _lineage_chain.get():  # _parent(), inline
+        if _lineage.nested and _lineage_chain.get():  # _parent(), inline
             self._parent_agent_id = parent_of(agent_id)
 
     def __copy__(self) -> ToolCall:
@@ -657,7 +658,7 @@ def _new_tool_call(
     call._session_key = session_key
     call._kind = kind
     call._decision = call._attribution = call._approval = call._state = call._run = None
-    if _lineage_chain.get():
+    if _lineage.nested and _lineage_chain.get():
         call._parent_agent_id = parent_of(agent_id)
     return call
 

@@ -20,6 +20,10 @@ __all__ = ["parent_of", "running"]
 # The agents whose tools are running around the current code, outermost first.
 _chain: ContextVar[tuple[str, ...]] = ContextVar("agentbus_agent_chain", default=())
 
+nested = False
+"""True once any agent's tool has run in this process (never reset): until then no event has a
+parent, and the hot paths skip the ContextVar read (``lineage.nested and _chain.get()``)."""
+
 
 @contextmanager
 def running(agent_id: str | None) -> Iterator[None]:
@@ -27,6 +31,8 @@ def running(agent_id: str | None) -> Iterator[None]:
     if agent_id is None:
         yield
         return
+    global nested
+    nested = True  # before the chain holds anything: an event that sees the chain sees this
     token = _chain.set((*_chain.get(), agent_id))
     try:
         yield

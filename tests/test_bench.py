@@ -6,6 +6,7 @@ import json
 import math
 import os
 import statistics
+import time
 from pathlib import Path
 from typing import Any
 
@@ -134,8 +135,47 @@ def test_progress_goes_to_stderr_and_the_table_to_stdout(capsys: pytest.CaptureF
     assert "bench: asyncio: round 1/2" in err
     assert "bench: asyncio: round 2/2" in err
     assert "round" not in out
-    assert out.splitlines()[0].split() == ["asyncio"]
+    assert out.splitlines()[0].split()[-1] == "asyncio"
+    assert out.splitlines()[0].startswith(bench.TIME_HEADER)  # which clock the figures are
     assert "target (a ratio within the run)" in out
+
+
+def test_the_scenarios_are_timed_by_the_cpu_time_of_their_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Wall time counts whatever else the machine ran meanwhile; the bench's clock does not.
+    assert bench.CLOCK is time.thread_time_ns
+    reads = iter(range(0, 1 << 40, 1_000_000))  # a clock that advances 1 ms per read
+    monkeypatch.setattr(bench, "CLOCK", lambda: next(reads))
+    document = bench.run_benchmarks(
+        backends=("asyncio",), rounds=2, budget_ms=0.05, processes=False, guards=False
+    )
+    direct = next(s for s in document["scenarios"] if s["name"] == "direct")
+    iterations = round(1_000_000 / direct["samples"][0])
+    assert direct["samples"] == [1_000_000 / iterations] * 2  # every sample is read off CLOCK
+
+
+def test_the_fixed_cost_pairs_are_measured_several_times_a_round(monkeypatch: pytest.MonkeyPatch) -> None:
+    timed: list[Any] = []
+    real = bench._time
+
+    async def counting(once: Any, iterations: int, clock: Any = None) -> float:
+        timed.append(once)
+        return await real(once, iterations, clock)
+
+    monkeypatch.setattr(bench, "_time", counting)
+    built: dict[str, Any] = {}
+    for name in ("direct", "agentbus_empty", "closure"):
+        make = getattr(bench, name)
+
+        def remember(*args: Any, name: str = name, make: Any = make) -> Any:
+            built[name] = once = make(*args)
+            return once
+
+        monkeypatch.setattr(bench, name, remember)
+    bench.run_benchmarks(backends=("asyncio",), rounds=2, budget_ms=0.05, processes=False, guards=False)
+    warm_up = 2  # two timings when set up
+    assert timed.count(built["direct"]) == warm_up + 2 * bench.REPEATS
+    assert timed.count(built["agentbus_empty"]) == warm_up + 2 * bench.REPEATS
+    assert timed.count(built["closure"]) == warm_up + 2  # (the last closure built) once a round
 
 
 def test_quick_measures_fewer_layer_counts_and_smaller_guard_inputs(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -350,3 +390,24 @@ def test_process_timings_run_the_installed_hook_command(monkeypatch: pytest.Monk
     monkeypatch.setattr(install, "hook_command", lambda hook_args: denying)
     with pytest.raises(RuntimeError, match="deny"):
         bench.process_timings(1, bench.Progress(enabled=False))
+
+
+def test_what_the_process_holds_is_frozen_out_of_the_collector_while_the_rounds_run() -> None:
+    # A full collection triggered by the calls' allocations must cost what the calls made, not
+    # what the bench process holds (the other backend's leftovers): the same in every run.
+    import gc
+
+    counts: list[int] = []
+
+    def user() -> Any:
+        async def once() -> None:
+            counts.append(gc.get_freeze_count())
+
+        return once
+
+    bench.run_benchmarks(
+        backends=("asyncio",), rounds=2, budget_ms=0.05, processes=False, guards=False, user=user
+    )
+    assert counts[0] == 0  # set up and warmed up before the freeze
+    assert min(counts[-2:]) > 0  # the rounds
+    assert gc.get_freeze_count() == 0  # and given back

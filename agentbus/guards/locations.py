@@ -37,6 +37,7 @@ from .verdict import (
     SCHEDULED,
     SERVICE,
     STEALTH_PERSISTENCE,
+    SUDO_INSTALL,
     SYSTEM_FILES,
 )
 
@@ -210,6 +211,11 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      "a system program or the boot loader"),
     (r"/(?:usr/)?lib(?:32|64|x32)?/(?:[^/]+/)*[^/]+\.so(?:\.[0-9]+)*", SYSTEM_FILES,
      "a system library: every program linking it runs its code (libaudit.so.1 under su)"),
+    # /usr/local is the user's own prefix for programs and headers; its library directory is searched
+    # by the dynamic loader (ld.so.conf.d/libc.conf, dyld's fallback), so a library there is loaded by
+    # every program linking that name: a library install (sudo make install), asked about.
+    (r"/usr/local/lib(?:32|64)?/(?:[^/]+-linux-gnu[^/]*/)?[^/]+\.(?:so(?:\.[0-9]+)*|dylib)", SUDO_INSTALL,
+     "a shared library where the dynamic loader looks: every program linking that name loads it"),
     # Python's packages are the start-up rows' (a .pth or usercustomize), a plain module is not a tactic.
     (r"/(?:usr/)?lib(?:32|64|x32)?/(?!python[0-9.]*/).+", SYSTEM_FILES,
      "the system's libraries and the helpers its services run (/lib/udev/*: udev runs them as root)"),

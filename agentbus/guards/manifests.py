@@ -28,7 +28,15 @@ from typing import Any
 from ..lazy_regex import lazy_compile
 from .budget import spend
 
-__all__ = ["compose_commands", "kube_findings", "load_documents", "manifest_files"]
+__all__ = [
+    "chart_findings",
+    "compose_commands",
+    "compose_references",
+    "kube_findings",
+    "load_documents",
+    "manifest_files",
+    "set_findings",
+]
 
 _HOST_PATHS = lazy_compile(
     r"^/(?:|etc|root|boot|proc|sys|dev|usr|var|lib|lib64|bin|sbin|home|Users|run|var/run|var/lib|opt|srv)/?$"
@@ -201,3 +209,112 @@ def _compose_lines(text: str) -> list[tuple[str, str]]:
 def manifest_files(names: list[str]) -> list[str]:
     """The manifests among a directory's file names (``kubectl apply -f DIR``), in order."""
     return sorted(name for name in names if name.endswith((".yaml", ".yml", ".json")))
+
+
+# -- Helm charts: templates judged without rendering them ------------------------------------------
+
+_ACTION = lazy_compile(r"\{\{.*?\}\}", re.DOTALL)
+_DOCUMENT = lazy_compile(r"^---[^\n]*$", re.MULTILINE)
+_HOST_PATH_BLOCK = lazy_compile(
+    r"hostPath\s*:\s*(?:\n\s*(?:type\s*:[^\n]*)?)*?\n?\s*path\s*:\s*[\"']?(/[^\s\"'}]*)"
+)
+_TRUE_KEY = lazy_compile(
+    r"""^\s*["']?(privileged|hostPID|hostIPC|hostNetwork)["']?\s*:\s*["']?(?:true|yes|on)\b""",
+    re.MULTILINE | re.IGNORECASE,
+)
+
+
+def chart_findings(text: str) -> tuple[list[str], list[str]]:
+    """What a Helm template gives its pods of the node, read without rendering it: (found whatever
+    the values, found only inside ``{{ if }}``/``with``/``range``/``define`` blocks, which depend on
+    values the guard does not evaluate).
+
+    The template's actions (``{{ … }}``) are dropped, each document parsed as YAML, and one that
+    then does not parse is read line by line (``privileged: true``, a ``hostPath`` whose ``path`` is
+    the node's). What the actions would insert comes from the values, judged apart
+    (:func:`kube_findings`, :func:`set_findings`)."""
+    certain = _template_findings(_outside_blocks(text))
+    found = _template_findings(_ACTION.sub("", text))
+    return certain, [finding for finding in found if finding not in certain]
+
+
+_OPENS = lazy_compile(r"^\{\{-?\s*(?:if|with|range|define|block)\b")
+_ENDS = lazy_compile(r"^\{\{-?\s*end\b")
+
+
+def _outside_blocks(text: str) -> str:
+    """The template's text outside every block (``{{ if }} … {{ end }}``), its actions dropped."""
+    kept: list[str] = []
+    depth = position = 0
+    for match in _ACTION.finditer(text):
+        if depth == 0:
+            kept.append(text[position : match.start()])
+        action = match.group(0)
+        if _OPENS.match(action):
+            depth += 1
+        elif _ENDS.match(action) and depth:
+            depth -= 1
+        position = match.end()
+    if depth == 0:
+        kept.append(text[position:])
+    return "".join(kept)
+
+
+def _template_findings(bare: str) -> list[str]:
+    found: list[str] = []
+    for document in _DOCUMENT.split(bare):
+        spend()
+        if load_documents(document):
+            found += kube_findings(document)
+            continue
+        lines = "\n".join(
+            line.split(" #", 1)[0] for line in document.split("\n") if not line.lstrip().startswith("#")
+        )
+        found += [f"{match.group(1)}: true" for match in _TRUE_KEY.finditer(lines)]
+        for match in _HOST_PATH_BLOCK.finditer(lines):
+            if _HOST_PATHS.search(_clean(match.group(1))):
+                found.append(f"hostPath {match.group(1)} (mounts the node's {match.group(1)})")
+    return list(dict.fromkeys(found))
+
+
+def set_findings(pairs: list[str]) -> list[str]:
+    """``helm --set securityContext.privileged=true``: the values that give a pod the node."""
+    found = []
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        leaf = key.rsplit(".", 1)[-1].strip()
+        if leaf in ("privileged", "hostPID", "hostIPC", "hostNetwork") and value.strip().lower() == "true":
+            found.append(f"--set {key}=true")
+        elif leaf == "path" and "hostPath" in key and _HOST_PATHS.search(_clean(value)):
+            found.append(f"--set {key}={value} (mounts the node's {value})")
+    return found
+
+
+# -- compose files that bring in others ------------------------------------------------------------
+
+
+def compose_references(text: str) -> list[str]:
+    """The other compose files a compose file brings in: ``include:`` (a path, a list of paths, or
+    ``path:`` entries) and services' ``extends: {file: …}``, as written (relative to the file)."""
+    documents = load_documents(text) or []
+    found: list[str] = []
+    for document in documents:
+        if not isinstance(document, dict):
+            continue
+        for item in _listed_items(document.get("include")):
+            if isinstance(item, dict):
+                found += [str(p) for p in _listed_items(item.get("path")) if isinstance(p, (str, int))]
+            elif isinstance(item, str):
+                found.append(item)
+        services = document.get("services")
+        for service in services.values() if isinstance(services, dict) else ():
+            extends = service.get("extends") if isinstance(service, dict) else None
+            if isinstance(extends, dict) and isinstance(extends.get("file"), str):
+                found.append(extends["file"])
+    return found
+
+
+def _listed_items(value: Any) -> list[Any]:
+    if isinstance(value, list):
+        return value
+    return [value] if value is not None else []

@@ -16,7 +16,15 @@ says which file a command reads, from where, and what of it:
   lifecycle scripts (``preinstall``, ``install``, ``postinstall``, ``prepare`` ...);
 - ``kubectl apply|create|replace -f FILE|DIR`` and ``-k DIR``: the manifests;
 - ``docker compose up|run|create`` / ``docker-compose`` / ``podman compose``: the
-  compose files (``-f``, else ``compose.yaml`` and its kin, and the override file).
+  compose files (``-f``, ``COMPOSE_FILE=`` before the command, else ``compose.yaml`` and
+  its kin, and the override file);
+- ``helm install|upgrade|template … CHART``: the chart, with its ``-f`` values files and
+  ``--set`` values (``--post-renderer`` names a script helm runs);
+- ``pip install .`` / ``-e DIR``: the project's ``setup.py``.
+
+A file fetched when the command runs (``kubectl apply -f URL``, a chart from a repository)
+is :data:`UNSEEN`: there is nothing to judge offline, and a person is asked. ``-f -``
+(:data:`STDIN`) is resolved by :mod:`.project_sources`, which sees the whole line.
 """
 
 from __future__ import annotations
@@ -27,14 +35,25 @@ from ..frozen import Frozen
 from .findings import static_args
 from .programs import Invocation
 
-__all__ = ["COMPOSE_FILES", "INSTALL_SCRIPTS", "FileRun", "planned"]
+__all__ = [
+    "APPENDED",
+    "COMPOSE_FILES",
+    "INSTALL_SCRIPTS",
+    "STDIN",
+    "UNSEEN",
+    "WRITTEN",
+    "FileRun",
+    "planned",
+    "remote",
+    "unseen",
+]
 
 
 class FileRun(Frozen):
     """A file a command runs (a script, or a project's Makefile, package.json, manifest): its
     path as written, how to read it, and what of it runs. :mod:`.script_files` judges it."""
 
-    __slots__ = ("cwd", "entries", "fallbacks", "language", "word")
+    __slots__ = ("cwd", "entries", "fallbacks", "how", "language", "text", "word")
 
     word: str
     language: str
@@ -47,7 +66,14 @@ class FileRun(Frozen):
     entries: tuple[str, ...]
     """What of the file runs: npm script names; make's goals (``goal:NAME``, ``goal:*`` for every
     recipe) and ``VAR=value`` overrides (``env:VAR=value`` for the environment's, which the
-    file's own assignments win over)."""
+    file's own assignments win over); a chart's values files (``values:FILE``) and ``--set``
+    values (``set:KEY=VALUE``)."""
+    how: str
+    """Where the text comes from: ``""`` the file on disk; :data:`WRITTEN` ``text`` itself (written
+    earlier in the command, or fed on standard input); :data:`APPENDED` the file on disk and then
+    ``text``; :data:`UNSEEN` from where the guard cannot read it (a URL, a program's output), which
+    ``text`` says."""
+    text: str
 
     def __init__(
         self,
@@ -56,6 +82,8 @@ class FileRun(Frozen):
         cwd: str | None,
         fallbacks: tuple[str, ...] = (),
         entries: tuple[str, ...] = (),
+        how: str = "",
+        text: str = "",
     ) -> None:
         set_field = object.__setattr__
         set_field(self, "word", word)
@@ -63,6 +91,24 @@ class FileRun(Frozen):
         set_field(self, "cwd", cwd)
         set_field(self, "fallbacks", fallbacks)
         set_field(self, "entries", entries)
+        set_field(self, "how", how)
+        set_field(self, "text", text)
+
+
+WRITTEN, APPENDED, UNSEEN = "written", "appended", "unseen"
+STDIN = "-"
+"""The word of a project file read from standard input (``kubectl apply -f -``, ``make -f -``):
+:mod:`.script_files` finds what feeds it (a here-document, the stage before it in a pipeline)."""
+
+
+def remote(word: str) -> bool:
+    """Whether ``word`` names something fetched when the command runs (a URL, a git repository)."""
+    return "://" in word or word.startswith(("git@", "github.com/", "gitlab.com/", "bitbucket.org/"))
+
+
+def unseen(word: str, language: str, cwd: str | None, why: str, entries: tuple[str, ...] = ()) -> FileRun:
+    """A project file the guard cannot read, and why (``fetched from URL when kubectl runs``)."""
+    return FileRun(word, language, cwd, entries=entries, how=UNSEEN, text=why)
 
 
 def planned(invocation: Invocation) -> tuple[FileRun, ...]:
@@ -76,7 +122,19 @@ def planned(invocation: Invocation) -> tuple[FileRun, ...]:
         return _kube(invocation)
     if name in ("docker", "podman", "nerdctl", "docker-compose", "podman-compose"):
         return _compose(invocation)
+    if name == "helm":
+        return _helm(invocation)
+    if name in ("pip", "pip3") or (name.startswith("pip3.") and name[5:].isdigit()):
+        return _pip(invocation)
+    if name.startswith("python") and static_args(invocation)[:2] == ["-m", "pip"]:
+        return _pip(invocation)  # python3 -m pip install -e .
     return ()
+
+
+def _fed(invocation: Invocation) -> bool:
+    """Whether a here-document or here-string feeds the command (tree-sitter-bash drops a bare
+    ``-`` written just before ``<<EOF``: ``kubectl apply -f - <<EOF`` parses as ``-f`` alone)."""
+    return any(redirect.op in ("<<", "<<<") for redirect in invocation.command.redirects)
 
 
 def _within(cwd: str | None, directory: str | None) -> str | None:
@@ -124,7 +182,7 @@ def _make(invocation: Invocation) -> tuple[FileRun, ...]:
         if value in ("-C", "--directory"):
             cwd = _within(cwd, following)
         elif value in ("-f", "--file", "--makefile"):
-            files.append(following)
+            files.append(following or (STDIN if _fed(invocation) else ""))
         elif not value.startswith("-") and "=" in value and step == 1:
             overrides.append(value)
         elif not value.startswith("-") and step == 1:
@@ -136,7 +194,7 @@ def _make(invocation: Invocation) -> tuple[FileRun, ...]:
         goals = ["*"]  # the rules of several files make one graph: every recipe is judged
     entries = (*overrides, *(f"goal:{goal}" for goal in goals))
     if files:
-        return tuple(FileRun(file, "make", cwd, entries=entries) for file in files if file != "-")
+        return tuple(FileRun(file, "make", cwd, entries=entries) for file in files if file)
     return (FileRun("GNUmakefile", "make", cwd, ("makefile", "Makefile"), entries),)
 
 
@@ -192,7 +250,8 @@ def _package(invocation: Invocation) -> tuple[FileRun, ...]:
     command = words[0] if words else ""
     scripts: tuple[str, ...] = ()
     if command in _RUNS or (name == "bun" and command == "run"):
-        scripts = _with_hooks(words[1]) if len(words) > 1 and words[1] != "--" else ()
+        named = words[1] if len(words) > 1 and words[1] != "--" else ""
+        scripts = _with_hooks(named) if named else ()
     elif name != "bun" and command in _SHORTHANDS:
         script = _SHORTHANDS[command]
         scripts = ("prestop", "stop", "poststop", "prestart", "start", "poststart", "prerestart", "restart",
@@ -203,6 +262,11 @@ def _package(invocation: Invocation) -> tuple[FileRun, ...]:
         name == "pnpm" and command not in _PNPM_COMMANDS
     ):
         scripts = _with_hooks(command)
+    if scripts and _ignores_scripts(invocation, values):
+        # --ignore-scripts: no lifecycle script runs (npm ci, npm install), and a script named by
+        # the command (npm test, npm run build) runs without its pre and post scripts (npm 7+).
+        installs = command in _INSTALLS or not command
+        scripts = () if installs else scripts[1::3]  # each (preX, X, postX): X
     if not scripts:
         return ()
     # npm, yarn and pnpm run the nearest package.json up the tree (cd src && npm test: the project's).
@@ -212,6 +276,22 @@ def _package(invocation: Invocation) -> tuple[FileRun, ...]:
 
 _PARENTS = 8
 """How many directories up the nearest ``package.json`` is looked for."""
+_TRUE = frozenset({"", "true", "1", "yes"})
+
+
+def _ignores_scripts(invocation: Invocation, values: list[str]) -> bool:
+    """``--ignore-scripts`` on the command line, or ``npm_config_ignore_scripts=true`` before it."""
+    for value in values:
+        option, _, setting = value.partition("=")
+        if option == "--ignore-scripts" and setting.lower() in _TRUE:
+            return True
+        if value == "--":
+            break
+    for assignment in invocation.env:
+        variable, _, setting = (invocation.command.static(assignment) or "").partition("=")
+        if variable.lower() == "npm_config_ignore_scripts" and setting.lower() in ("true", "1"):
+            return True
+    return False
 
 
 def _with_hooks(script: str) -> tuple[str, ...]:
@@ -228,15 +308,25 @@ def _kube(invocation: Invocation) -> tuple[FileRun, ...]:
     if not _KUBE_VERBS & set(values):
         return ()
     runs: list[FileRun] = []
+    cwd = invocation.cwd
     for index, value in enumerate(values):
         option, equals, attached = value.partition("=")
         following = attached if equals else (values[index + 1] if index + 1 < len(values) else "")
         if option in ("-f", "--filename") or (value.startswith("-f") and len(value) > 2 and not equals):
             word = value[2:] if option not in ("-f", "--filename") else following
-            if word and word != "-" and "://" not in word:
-                runs.append(FileRun(word, "kube", invocation.cwd))
+            word = word or (STDIN if _fed(invocation) else "")
+            if word and remote(word):
+                runs.append(
+                    unseen(word, "kube", cwd, f"the manifest is fetched from {word} when kubectl runs")
+                )
+            elif word:
+                runs.append(FileRun(word, "kube", cwd))
         elif option in ("-k", "--kustomize") and following:
-            runs.append(FileRun(following, "kube", invocation.cwd, entries=("kustomize",)))
+            if remote(following):
+                why = f"the kustomization is fetched from {following} when kubectl runs"
+                runs.append(unseen(following, "kube", cwd, why))
+            else:
+                runs.append(FileRun(following, "kube", cwd, entries=("kustomize",)))
     return tuple(runs)
 
 
@@ -255,16 +345,102 @@ def _compose(invocation: Invocation) -> tuple[FileRun, ...]:
     if not _COMPOSE_VERBS & set(values):
         return ()
     files: list[str] = []
+    for assignment in invocation.env:  # COMPOSE_FILE=a.yml:b.yml docker compose up
+        variable, _, setting = (invocation.command.static(assignment) or "").partition("=")
+        if variable == "COMPOSE_FILE" and setting:
+            files += [file for file in setting.replace(";", ":").split(":") if file]
     for index, value in enumerate(values):
         option, equals, attached = value.partition("=")
         following = attached if equals else (values[index + 1] if index + 1 < len(values) else "")
         if option in ("-f", "--file"):
-            files.append(following)
+            files.append(following or (STDIN if _fed(invocation) else ""))
         elif option == "--project-directory":
             cwd = _within(cwd, following)
     if files:
-        return tuple(FileRun(file, "compose", cwd) for file in files if file != "-")
+        return tuple(FileRun(file, "compose", cwd) for file in files if file)
     runs = [FileRun(COMPOSE_FILES[0], "compose", cwd, COMPOSE_FILES[1:])]
     overrides = tuple(f.replace(".y", ".override.y") for f in COMPOSE_FILES)
     runs.append(FileRun(overrides[0], "compose", cwd, overrides[1:]))
     return tuple(runs)
+
+
+# -- helm --------------------------------------------------------------------------------------
+
+_HELM_VERBS = frozenset({"install", "upgrade", "template"})
+_HELM_VALUES = frozenset({"-f", "--values", "--set", "--set-string", "--set-json", "--set-file",
+                          "--set-literal", "-n", "--namespace", "--version", "--repo", "--kube-context",
+                          "--kubeconfig",
+                          "--timeout", "--post-renderer", "--post-renderer-args", "--description", "-o",
+                          "--output", "--username", "--password", "--ca-file", "--cert-file", "--key-file",
+                          "--keyring", "--registry-config", "--repository-cache", "--repository-config",
+                          "--kube-apiserver", "--kube-token", "--kube-as-user", "--kube-as-group",
+                          "--kube-ca-file", "--burst-limit", "--history-max", "--name-template",
+                          "--api-versions",
+                          "-a", "--kube-version", "--output-dir", "--show-only", "-s", "--release-name",
+                          "--labels", "-l", "--max-history", "--qps", "--kube-tls-server-name"})  # fmt: skip
+"""helm's options that take a value (``--set k=v``); the others are switches."""
+
+
+def _helm(invocation: Invocation) -> tuple[FileRun, ...]:
+    """``helm install|upgrade NAME CHART``, ``helm template [NAME] CHART``: the chart, its values files,
+    ``--set`` values; ``--post-renderer`` names a program helm runs on the rendered manifests."""
+    values = static_args(invocation)
+    verbs = [value for value in values if not value.startswith("-")][:1]
+    if not verbs or verbs[0] not in _HELM_VERBS:
+        return ()
+    entries: list[str] = []
+    positionals: list[str] = []
+    repository = ""
+    runs: list[FileRun] = []
+    index = values.index(verbs[0]) + 1
+    while index < len(values):
+        value = values[index]
+        option, equals, attached = value.partition("=")
+        if value.startswith("-") and (equals or option in _HELM_VALUES):
+            following = attached if equals else (values[index + 1] if index + 1 < len(values) else "")
+            index += 1 if equals else 2
+            if option in ("-f", "--values"):
+                entries += [f"values:{file}" for file in following.split(",") if file]
+            elif option in ("--set", "--set-string", "--set-literal"):
+                entries += [f"set:{pair}" for pair in following.split(",") if pair]
+            elif option == "--repo":
+                repository = following
+            elif option == "--post-renderer" and following:
+                runs.append(FileRun(following, "", invocation.cwd))  # a script: its #! line says how
+            continue
+        if not value.startswith("-"):
+            positionals.append(value)
+        index += 1
+    if not positionals:
+        return tuple(runs)
+    chart = positionals[-1]
+    if repository or remote(chart) or chart.startswith("oci:"):
+        where = f"{chart} from {repository}" if repository else chart
+        why = f"the chart {where} is fetched when helm runs: its templates cannot be judged offline"
+        return (*runs, unseen(chart, "helm", invocation.cwd, why, tuple(entries)))
+    return (*runs, FileRun(chart, "helm", invocation.cwd, entries=tuple(entries)))
+
+
+# -- pip ---------------------------------------------------------------------------------------
+
+
+def _pip(invocation: Invocation) -> tuple[FileRun, ...]:
+    """``pip install .`` / ``-e .`` / ``pip install ./pkg``: the project's ``setup.py`` runs (a
+    requirement from an index, or a wheel, runs none of the project's code)."""
+    values = static_args(invocation)
+    if "install" not in values:
+        return ()
+    start = values.index("install") + 1
+    runs = []
+    for index in range(start, len(values)):
+        value = values[index].split("[", 1)[0]  # .[dev]: the extras of the project in .
+        editable = values[index - 1] in ("-e", "--editable")
+        local = value in (".", "..") or value.startswith(("./", "../", "/"))
+        if (editable or (local and not values[index - 1].startswith("-"))) and not _packaged(value):
+            runs.append(FileRun(posixpath.join(value, "setup.py"), "python", invocation.cwd))
+    return tuple(runs)
+
+
+def _packaged(value: str) -> bool:
+    """A URL, a VCS link or a built archive: no ``setup.py`` of the project's runs from disk."""
+    return "://" in value or "+" in value.split("/", 1)[0] or value.endswith((".whl", ".tar.gz", ".zip"))

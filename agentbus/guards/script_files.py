@@ -46,7 +46,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
-from . import makefiles, manifests, project_commands
+from . import makefiles, manifests, project_commands, project_sources
 from .budget import BudgetExceeded, deadline, spend
 from .interpreters import INTERPRETERS, inline_code, judge_code
 from .parse import Script, parsed
@@ -150,22 +150,24 @@ def _runs(invocation: Invocation) -> _Run | None:
 
 def _planned(script: Script, cwd: str | None) -> tuple[_Run, ...]:
     """The script files ``script`` runs, in order, but for those it writes itself first (what
-    runs then is what it wrote, which :mod:`.programs` judges, not what is on disk now)."""
+    runs then is what it wrote, which :mod:`.programs` judges, not what is on disk now).
+
+    A project file the line writes before a build command reads it (``printf … > Makefile &&
+    make``) is judged as written (:mod:`.project_sources`), as well as the file on disk."""
     runs: list[_Run] = []
     written: set[str] = set()
+    project_files: dict[str, _Run] = {}
     for stages in walk(script, cwd=cwd):
         for index, invocation in enumerate(stages):
             spend()
-            for run in (_runs(invocation), *_fed(stages, index), *_project_runs(invocation)):
+            for run in (_runs(invocation), *_fed(stages, index)):
                 if run is not None and posixpath.normpath(run.word) not in written:
                     runs.append(run)
+            for run in project_commands.planned(invocation):
+                runs.extend(project_sources.as_run(run, stages, index, project_files))
             written.update(_writes(invocation))
+            project_sources.note_writes(stages, index, project_files)
     return tuple(runs)
-
-
-def _project_runs(invocation: Invocation) -> Iterator[_Run]:
-    """The project files a build, package or deploy command runs (``make``, ``npm test`` ...)."""
-    yield from project_commands.planned(invocation)
 
 
 def _planned_text(text: str, cwd: str | None) -> tuple[_Run, ...]:
@@ -396,6 +398,12 @@ class _Judging:
 
     def file(self, run: _Run, depth: int, origin: str | None) -> Verdict | None:
         """Judge the file ``run`` names: the first of its words that is a file, where it may be."""
+        if run.how == project_commands.UNSEEN:
+            return self.unjudged(run.word, f"{run.text}, so it cannot be judged")
+        if run.how:
+            return self.written(run, depth, origin)
+        if run.language == "helm":
+            return self.chart(run, depth, origin)
         for word in (run.word, *run.fallbacks):
             for path in _candidates(run.replace(word=word), self.home, origin):
                 real = os.path.realpath(path)
@@ -424,6 +432,31 @@ class _Judging:
                     self.asked = _redacted(self.asked, word)
                 return verdict
         return None
+
+    def written(self, run: _Run, depth: int, origin: str | None) -> Verdict | None:
+        """A file as the command writes it before it runs (``printf … > Makefile && make``), or fed on
+        standard input (``kubectl apply -f - <<EOF``): its text, after what is on disk when appended."""
+        text = run.text
+        if run.how == project_commands.APPENDED:
+            for path in _candidates(run.replace(how="", text=""), self.home, origin):
+                read = read_script(path)
+                if read.text is None and not read.missing:
+                    return self.unjudged(run.word, f"text is appended to it, and {read.problem}")
+                text = (read.text or "") + text
+                break
+        if depth >= MAX_DEPTH:
+            return self.unjudged(run.word, f"it is run by scripts nested more than {MAX_DEPTH} deep")
+        self.files += 1
+        if self.files > MAX_FILES:
+            return self.unjudged(run.word, f"the command runs more than {MAX_FILES} script files")
+        if len(text) > MAX_BYTES:
+            return self.unjudged(run.word, f"it is larger than the {MAX_BYTES // 1024} KiB the guard reads")
+        path = (
+            project_sources.place(run.cwd, run.word)
+            if run.word.startswith(("/", ".")) or run.cwd
+            else run.word
+        )
+        return self.content(run.replace(how="", text=""), _Read(text=text), path, depth)
 
     def content(self, run: _Run, read: _Read, path: str, depth: int) -> Verdict | None:
         shown = run.word
@@ -536,7 +569,7 @@ class _Judging:
                         verdict = self.note(found.replace(rule=f"compose rule, in the file {shown}"))
                         if verdict is not None:
                             return verdict
-                return None
+                return self.compose_references(run, text, path, depth)
             if "kustomize" in run.entries and posixpath.basename(path).lower().startswith("kustomization."):
                 verdict = self.kustomization(run, text, path, depth)
                 if verdict is not None:
@@ -550,6 +583,20 @@ class _Judging:
         found = Verdict(PRIVILEGE, f"kubectl -f {shown}", why, rule=f"manifest rule, in the file {shown}")
         return self.note(self.policy.apply(found))
 
+    def compose_references(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
+        """The compose files one brings in (``include:``, ``extends: {file: …}``): judged the same way."""
+        directory = posixpath.dirname(path)
+        for reference in manifests.compose_references(text):
+            if project_commands.remote(reference) or reference.startswith("oci:"):
+                why = f"it includes {reference}, fetched when compose runs, so it cannot be judged"
+                verdict = self.unjudged(run.word, why)
+            else:
+                target = posixpath.normpath(posixpath.join(directory, reference))
+                verdict = _through(self.file(_Run(target, "compose", None), depth + 1, path), run.word)
+            if verdict is not None:
+                return verdict
+        return None
+
     def kustomization(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
         """``kubectl apply -k DIR``: the resources its kustomization lists (files and directories)."""
         documents = manifests.load_documents(text) or []
@@ -557,7 +604,12 @@ class _Judging:
         for document in documents:
             resources = document.get("resources") if isinstance(document, dict) else None
             for resource in resources if isinstance(resources, list) else []:
-                if isinstance(resource, str) and "://" not in resource:
+                if isinstance(resource, str) and project_commands.remote(resource):
+                    why = f"its resource {resource} is fetched when kubectl runs, so it cannot be judged"
+                    verdict = self.unjudged(run.word, why)
+                    if verdict is not None:
+                        return verdict
+                elif isinstance(resource, str):
                     target = posixpath.normpath(posixpath.join(directory, resource))
                     verdict = self.file(_Run(target, "kube", None, entries=run.entries), depth + 1, path)
                     if verdict is not None:
@@ -575,6 +627,103 @@ class _Judging:
         for name in manifests.manifest_files(names)[: MAX_FILES + 1]:
             target = posixpath.join(real, name)
             verdict = self.file(_Run(target, "kube", None, entries=run.entries), depth + 1, origin)
+            if verdict is not None:
+                return verdict
+        return None
+
+    def chart(self, run: _Run, depth: int, origin: str | None) -> Verdict | None:
+        """``helm install|upgrade|template … CHART``: a chart directory's templates, values and
+        subcharts; a chart from a repository or a packaged one is asked about (not read)."""
+        word = run.word
+        places = _candidates(run, self.home, origin)
+        for place in places:
+            real = os.path.realpath(place)
+            if os.path.isdir(real):
+                return self.chart_directory(run, real, depth)
+            if os.path.lexists(place):
+                return self.unjudged(
+                    word, "a packaged chart: its templates are not read, so it cannot be judged"
+                )
+        if "/" in word and not word.startswith((".", "/", "~", "$")):
+            why = (
+                f"the chart {word} comes from a chart repository: its templates are fetched when helm runs, "
+                "so it cannot be judged offline"
+            )
+            return self.unjudged(word, why)
+        return None
+
+    def chart_directory(self, run: _Run, directory: str, depth: int) -> Verdict | None:
+        shown = run.word
+        if directory in self.seen:
+            return None
+        self.seen.add(directory)
+        if depth >= MAX_DEPTH:
+            return self.unjudged(shown, f"its subcharts nest more than {MAX_DEPTH} deep")
+        certain = manifests.set_findings([entry[4:] for entry in run.entries if entry.startswith("set:")])
+        conditional: list[str] = []
+        values = [posixpath.join(directory, "values.yaml")]
+        for entry in run.entries:
+            if entry.startswith("values:"):
+                if project_commands.remote(entry[7:]):
+                    return self.unjudged(shown, f"its values come from {entry[7:]}, so it cannot be judged")
+                values += [normalize_path(entry[7:], home=self.home, cwd=run.cwd)]
+        templates = [posixpath.join(root, name) for root, name in _chart_templates(directory)]
+        if len(templates) > _MAX_TEMPLATES:
+            return self.unjudged(shown, f"the chart has more than {_MAX_TEMPLATES} templates")
+        try:
+            for path in (*values, *templates):
+                spend()
+                read = read_script(path)
+                if read.missing or read.binary:
+                    continue
+                if read.text is None:
+                    return self.unjudged(shown, f"{posixpath.relpath(path, directory)}: {read.problem}")
+                if path in values:
+                    certain += manifests.kube_findings(read.text)
+                else:
+                    sure, maybe = manifests.chart_findings(read.text)
+                    certain += sure
+                    conditional += maybe
+        except ValueError as exc:
+            return self.unjudged(shown, f"the chart cannot be judged: {exc}")
+        if certain:
+            why = "starts pods with the node's privileges or disk: " + "; ".join(dict.fromkeys(certain))
+            found = Verdict(PRIVILEGE, f"helm chart {shown}", why, rule=f"chart rule, in the chart {shown}")
+            verdict = self.note(self.policy.apply(found))
+            if verdict is not None:
+                return verdict
+        if conditional:
+            why = (
+                "its templates give pods the node where the values say so ("
+                + "; ".join(dict.fromkeys(conditional))
+                + "), and the guard does not evaluate the templates' conditions"
+            )
+            verdict = self.unjudged(shown, why)
+            if verdict is not None:
+                return verdict
+        return self.subcharts(run, directory, depth)
+
+    def subcharts(self, run: _Run, directory: str, depth: int) -> Verdict | None:
+        """A chart's ``charts/``: each directory a chart of its own; a packaged one is asked about."""
+        folder = posixpath.join(directory, "charts")
+        try:
+            names = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+        except OSError as exc:
+            return self.unjudged(run.word, f"its charts/ cannot be read ({exc.strerror})")
+        for name in names[: MAX_FILES + 1]:
+            path = posixpath.join(folder, name)
+            if os.path.isdir(path):
+                inner = _Run(
+                    path, "helm", None, entries=tuple(e for e in run.entries if e.startswith("set:"))
+                )
+                verdict = self.chart_directory(
+                    inner.replace(word=f"{run.word}/charts/{name}"), path, depth + 1
+                )
+            elif name.endswith((".tgz", ".tar.gz")):
+                why = f"its subchart charts/{name} is packaged: its templates are not read"
+                verdict = self.unjudged(run.word, why + ", so it cannot be judged")
+            else:
+                continue
             if verdict is not None:
                 return verdict
         return None
@@ -626,6 +775,22 @@ _PROJECT_FILES: dict[str, Callable[[_Judging, _Run, str, str, int], Verdict | No
     "compose": _Judging.manifest,
 }
 """How each project file a command runs (:mod:`.project_commands`) is judged."""
+
+
+_MAX_TEMPLATES = 256
+"""How many template files of one chart are read; past that, a person is asked."""
+_TEMPLATE_SUFFIXES = (".yaml", ".yml", ".tpl", ".json")
+
+
+def _chart_templates(directory: str) -> list[tuple[str, str]]:
+    """(folder, name) of each template under a chart's ``templates/``, in order (at most one past the cap)."""
+    found: list[tuple[str, str]] = []
+    for root, folders, names in os.walk(posixpath.join(directory, "templates")):
+        folders.sort()
+        found += [(root, name) for name in sorted(names) if name.endswith(_TEMPLATE_SUFFIXES)]
+        if len(found) > _MAX_TEMPLATES:
+            break
+    return found
 
 
 def _key_line(text: str, key: str) -> int:

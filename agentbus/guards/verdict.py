@@ -88,6 +88,9 @@ REMOTE_ACCESS = "remote access"
 UPLOAD = "file upload"
 """A file the guard cannot vouch for sent to another machine: named only at run time
 (``curl -F f=@$FILE``, ``find -exec curl -T {}``) or from where no project lives (``/tmp``, ``/var``)."""
+SHARED_WIPE = "shared directory wipe"
+"""Everything in a directory every user and program shares deleted (``rm -rf /tmp/*``, ``/var/tmp``,
+``/dev/shm``): other sessions' sockets, locks and work go with it; cleaning up now and then is dual-use."""
 
 NETWORK_SCAN = "network scanning"
 """Sweeping address ranges for open ports (``masscan``, ``zmap``, ``pnscan``; ``nmap`` of a range wider
@@ -100,7 +103,7 @@ made at run time from what it cannot see, then run (``read x; $x``, ``enable -f`
 
 TACTICS = (EVIDENCE, IMPAIR, PRIVILEGE, CREDENTIALS, SHUTDOWN, DATA_DESTRUCTION, DOWNLOAD_RUN, EXFILTRATION,
            STEALTH_PERSISTENCE, SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL, COLLECTION,
-           CLOUD_CONTROL, RESOURCE_HIJACK, REMOTE_ACCESS, UPLOAD, NETWORK_SCAN)  # fmt: skip
+           CLOUD_CONTROL, RESOURCE_HIJACK, REMOTE_ACCESS, UPLOAD, SHARED_WIPE, NETWORK_SCAN)  # fmt: skip
 """The tactic categories, each with a default verdict in :data:`DEFAULT_VERDICTS`."""
 
 SECRETS = "secret access"
@@ -125,6 +128,7 @@ DEFAULT_VERDICTS: dict[str, str] = {
             CLOUD_CONTROL,
             REMOTE_ACCESS,
             UPLOAD,
+            SHARED_WIPE,
             NETWORK_SCAN,
         ),
         ASK,

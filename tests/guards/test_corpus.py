@@ -57,11 +57,11 @@ FLOORS = {
     # cloud (tactics/cloud.py): boot scripts in machine metadata, IAM and role bindings, audit trails and
     # log sinks, secrets printed, keys and projects destroyed, snapshots shared; and macOS (tactics/macos.py)
     "persistence": 218,
-    "privilege-escalation": 220,
-    "defense-impairment": 289,
+    "privilege-escalation": 226,
+    "defense-impairment": 292,
     "credential-access": 210,
-    "impact": 223,
-    "exfiltration": 285,  # upload: files named at run time or staged outside the project; download chains;
+    "impact": 248,  # project2: shape kills, shared directory wipes (asked), outgoing traffic dropped (asked)
+    "exfiltration": 290,  # upload: files named at run time or staged outside the project; download chains;
     # DNS names spelled a chunk at a time (dns_loops.py); archives downloaded, unpacked flat and run
     "collection": 76,
     "remote-access": 56,  # tactics/tunnels.py: entries written alongside it (the lead's)

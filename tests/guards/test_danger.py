@@ -15,7 +15,7 @@ import agentbus
 from agentbus.guards.danger import CATEGORIES, GUARD_ID, check_command, command_text
 from agentbus.guards.parse import ShellSyntaxError, parse
 from agentbus.guards.programs import walk
-from agentbus.guards.verdict import DEFAULT_VERDICTS, DOWNLOAD_RUN, SERVICE, SUDO_INSTALL
+from agentbus.guards.verdict import DEFAULT_VERDICTS, DOWNLOAD_RUN, SERVICE, SHARED_WIPE, SUDO_INSTALL
 from agentbus.middleware import builtin
 
 HOME = "/home/me"
@@ -63,6 +63,9 @@ ASKED_SINCE_ISSUE_18 = {
     "sudo service postgresql start": SERVICE,
     # ... and before a package is installed as root.
     "sudo apt-get install -y curl": SUDO_INSTALL,
+    # ... and before everything in a directory all users share is deleted (other sessions' sockets,
+    # locks and files go with it; malware clears out its rivals so).
+    "rm -rf /tmp/*": SHARED_WIPE,
 }
 
 

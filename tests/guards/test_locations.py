@@ -185,3 +185,34 @@ def test_an_editors_start_up_code_is_a_profile(path: str) -> None:
     assert found is not None
     assert found[0] == PROFILE
     assert location("project/.vim/plugin/d.vim", home="/Users/dev", cwd="/Users/dev/src") is None
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/usr/local/lib/python2.7.so",
+        "/usr/local/lib/libioset.so",
+        "/usr/local/lib/libfoo.so.1.2",
+        "/usr/local/lib64/libx.so",
+        "/usr/local/lib/x86_64-linux-gnu/libz.so.1",
+        "/usr/local/lib/libssl.dylib",
+    ],
+)
+def test_a_library_where_the_dynamic_loader_looks_under_usr_local_is_a_privileged_install(path: str) -> None:
+    found = location(path, home=HOME)
+    assert found is not None
+    assert found[0] == "privileged install"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/usr/local/bin/mytool",
+        "/usr/local/include/foo.h",
+        "/usr/local/lib/python3.11/site-packages/x/_ext.so",
+        "/usr/local/lib/node_modules/x/build/Release/addon.so",
+        "/usr/local/share/man/man1/x.1",
+    ],
+)
+def test_the_rest_of_usr_local_is_the_users_own_prefix(path: str) -> None:
+    assert location(path, home=HOME) is None

@@ -9,7 +9,14 @@ from hypothesis import strategies as st
 from agentbus.guards.danger import check_command
 from agentbus.guards.policy import Policy
 from agentbus.guards.tactics.impact import user_data, users_file
-from agentbus.guards.verdict import DATA_DESTRUCTION, RESOURCE_HIJACK, SERVICE, SHUTDOWN
+from agentbus.guards.verdict import (
+    DATA_DESTRUCTION,
+    RESOURCE_HIJACK,
+    SERVICE,
+    SHARED_WIPE,
+    SHUTDOWN,
+    UNJUDGED_SCRIPT,
+)
 
 HOME = "/home/dev"
 
@@ -224,7 +231,9 @@ def test_a_cryptocurrency_miner_is_resource_hijacking(command: str) -> None:
     verdict = check_command(command, home=HOME)
     assert verdict is not None
     assert (verdict.category, verdict.decision) == (RESOURCE_HIJACK, "block")
-    assert check_command(command, home=HOME, policy=Policy(verdicts={RESOURCE_HIJACK: "allow"})) is None
+    # A miner in a hidden directory of /tmp is also a program run from where payloads hide (asked).
+    allowed = Policy(verdicts={RESOURCE_HIJACK: "allow", UNJUDGED_SCRIPT: "allow"})
+    assert check_command(command, home=HOME, policy=allowed) is None
 
 
 @given(st.sampled_from(["/etc/passwd", "~/a.txt", "$HOME/b", "/home/other/c", "/srv/data/d"]), NAMES)
@@ -386,3 +395,105 @@ def test_a_program_copied_from_where_the_path_finds_it_into_the_project_runs(com
 def test_a_file_named_by_another_substitution_is_not_a_looked_up_program() -> None:
     verdict = check_command("rm -f $(mktemp)", home=HOME)
     assert verdict is None or verdict.category != "system file corruption"
+
+
+# -- processes picked by a shape, and a shared directory emptied (held-out misses, session 2) --------
+
+SHAPE_KILLS = [
+    "ps aux | awk '$11 ~ /^\\.\\// {print $2}' | xargs kill -9",
+    'ps aux | grep -v grep | awk \'{ if(substr($11,1,2)=="./" && substr($12,1,2)=="./") print $2 }\''
+    " | xargs -r kill -9",
+    "ps -eo pid,args | awk '$2 ~ /^\\/tmp\\// {print $1}' | xargs kill -9",
+    "ps axo pid,args | awk '$2 ~ \"^/dev/shm/\" {print $1}' | xargs -r kill -KILL",
+    "pkill -9 -f '^\\./'",
+    "pkill -f '/tmp/\\.'",
+    "ps -ef | grep -v grep | grep '\\./' | awk '{print $2}' | xargs kill -9",
+    "kill -9 $(ps aux | awk '$11 ~ /^\\.\\// {print $2}')",
+]
+NAME_KILLS = [
+    "ps aux | awk '/webpack/ {print $2}' | xargs kill",
+    "ps -ef | awk '$8 == \"gunicorn\" {print $2}' | xargs kill -HUP",
+    "ps aux | awk '$11 ~ /vite/ {print $2}' | xargs -r kill",
+    "ps aux | awk -v n=node '$11 ~ n {print $2}' | xargs kill",
+    "pkill -f ./server",
+    "pkill -f 'python manage.py runserver'",
+    "kill -9 $(ps aux | awk '/node/ {print $2}')",
+    "kill $(ps aux | grep '[g]unicorn' | awk '{print $2}')",
+]
+
+
+@pytest.mark.parametrize("command", SHAPE_KILLS)
+def test_killing_every_process_of_a_shape_is_a_shutdown(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert (verdict.category, verdict.decision) == (SHUTDOWN, "block")
+    assert check_command(command, home=HOME, policy=Policy(verdicts={SHUTDOWN: "ask"})).decision == "ask"
+
+
+@pytest.mark.parametrize("command", NAME_KILLS)
+def test_killing_processes_picked_by_a_name_is_ordinary(command: str) -> None:
+    assert check_command(command, home=HOME) is None
+
+
+PLACES = {
+    "tmp",
+    "var",
+    "dev",
+    "shm",
+    "run",
+    "usr",
+    "local",
+    "bin",
+    "sbin",
+    "opt",
+    "home",
+    "root",
+    "proc",
+    "lib",
+}
+
+
+@given(
+    st.from_regex(r"[a-z][a-z0-9_-]{2,12}", fullmatch=True).filter(lambda w: w not in PLACES | {"private"})
+)
+def test_any_name_in_the_filter_spares_the_rest(name: str) -> None:
+    assert check_command(f"ps aux | awk '$11 ~ /{name}/ {{print $2}}' | xargs kill -9", home=HOME) is None
+    assert check_command(f"ps aux | awk '$11 == \"{name}\" {{print $2}}' | xargs kill -9", home=HOME) is None
+
+
+WIPES = [
+    "rm -rf /tmp/*",
+    "rm -fr /tmp/ 2>/dev/null",
+    "rm -f /var/tmp/*",
+    "rm -rf /dev/shm/*",
+    "sudo rm -rf /tmp/* /var/tmp/*",
+    "rm -rf /tmp",
+    "find /tmp -mindepth 1 -delete",
+    "rm -rf /private/tmp/*",
+]
+NOT_WIPES = [
+    "rm -rf /tmp/build-cache",
+    "rm -f /tmp/*.lock",
+    "rm -rf /tmp/pytest-of-dev/*",
+    "find /tmp -maxdepth 1 -name 'tmp*.json' -mtime +1 -delete",
+    'rm -rf "$TMPDIR"/myapp-*',
+    'rm -rf -- "$tmpdir"',
+    "rm /tmp/x",
+]
+
+
+@pytest.mark.parametrize("command", WIPES)
+def test_everything_in_a_shared_directory_deleted_is_asked(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert (verdict.category, verdict.decision) == (SHARED_WIPE, "ask")
+    assert "every user and running program share" in verdict.reason
+    unattended = check_command(command, home=HOME, policy=Policy(profile="unattended"))
+    assert unattended is not None
+    assert unattended.decision == "block"
+    assert check_command(command, home=HOME, policy=Policy(verdicts={SHARED_WIPE: "allow"})) is None
+
+
+@pytest.mark.parametrize("command", NOT_WIPES)
+def test_some_files_of_a_shared_directory_deleted_is_ordinary(command: str) -> None:
+    assert check_command(command, home=HOME) is None

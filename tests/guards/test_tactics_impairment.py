@@ -637,3 +637,71 @@ def test_a_security_agents_files_deleted_where_it_is_installed_is_impairment(com
 def test_a_checkout_of_an_agent_in_the_users_places_is_not_impairment(command: str) -> None:
     verdict = check_command(command, home=HOME)
     assert verdict is None or verdict.category != IMPAIR
+
+
+# -- the machine's outgoing traffic cut, a random system program's date (held-out misses, session 2) ---
+
+OUTBOUND_CUTS = [
+    "iptables -A OUTPUT -j DROP",
+    "iptables -A OUTPUT -p tcp --dport 3333 -j DROP",
+    "iptables -I OUTPUT -d 100.100.30.25 -j DROP",
+    "sudo ip6tables -A OUTPUT -j REJECT",
+    "ufw default deny outgoing",
+    "ufw deny out 5555/tcp",
+    "nft add rule inet filter output drop",
+    "nft 'add chain inet filter output { type filter hook output priority 0; policy drop; }'",
+    "firewall-cmd --direct --add-rule ipv4 filter OUTPUT 0 -p tcp --dport 3333 -j DROP",
+]
+FIREWALL_ORDINARY = [
+    "iptables -L OUTPUT -n",
+    "sudo iptables -A INPUT -p tcp --dport 6379 -j DROP",
+    "ufw deny 3333",
+    "nft list chain inet filter output",
+    "iptables -A OUTPUT -o lo -j ACCEPT",
+    "iptables -A OUTPUT -d 169.254.169.254 -j DROP",  # the metadata service kept from containers
+    "nft add rule inet filter output ip daddr 169.254.169.254 drop",
+]
+
+
+@pytest.mark.parametrize("command", OUTBOUND_CUTS)
+def test_dropping_what_the_machine_sends_out_is_asked(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert (verdict.category, verdict.decision) == (SERVICE, "ask")
+    assert "sends out" in verdict.reason
+    assert check_command(command, home=HOME, policy=Policy(profile="unattended")).decision == "block"
+    assert check_command(command, home=HOME, policy=Policy(verdicts={SERVICE: "allow"})) is None
+
+
+@pytest.mark.parametrize("command", FIREWALL_ORDINARY)
+def test_incoming_rules_and_listings_are_ordinary(command: str) -> None:
+    assert check_command(command, home=HOME) is None
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'touch -amr "$(find /usr/bin -type f|shuf -n1)" ${c6}',
+        'touch -r "$(ls /bin/* | shuf -n 1)" "$BIN"',
+        "touch --reference=$(ls /usr/sbin/* | shuf -n1) /tmp/.x",
+        'touch -d "$(stat -c %y /bin/ls)" /tmp/.x',
+        'touch -d "$(date -r /etc/passwd)" payload',
+    ],
+)
+def test_the_date_of_a_system_program_picked_at_run_time_is_timestomping(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert (verdict.category, verdict.decision) == (EVIDENCE, "block")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'touch -r "$(ls -t src/*.c | head -1)" build/stamp',
+        'touch -r M "$S"',
+        "touch -d \"$(date -d '2 hours ago')\" /tmp/x",
+        'touch -d "$(git log -1 --format=%cI)" dist/app',
+    ],
+)
+def test_the_date_of_a_project_file_is_ordinary(command: str) -> None:
+    assert check_command(command, home=HOME) is None

@@ -22,7 +22,8 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.tunnels`: tunnels, proxies, shared terminals and remote desktops that open the machine;
 - :mod:`.cracking`: passwords guessed against a login or cracked from hashes;
 - :mod:`.scanning`: address ranges swept for open ports (masscan, zmap, pnscan; nmap of wide ranges);
-- :mod:`.unseen`: code the guard cannot see: values made at run time run as commands, ``enable -f``, ``fc``.
+- :mod:`.unseen`: code the guard cannot see: values made at run time run as commands, ``enable -f``, ``fc``;
+- :mod:`.hidden_runs`: programs run from shared memory or a hidden directory of ``/tmp`` (asked).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from . import (
     credentials,
     dns_loops,
     exfiltration,
+    hidden_runs,
     impact,
     impairment,
     macos,
@@ -70,6 +72,7 @@ JUDGES: tuple[InvocationJudge, ...] = (
     cracking.judge,
     scanning.judge,
     unseen.judge,
+    hidden_runs.judge,
 )
 """Every family's judge of one simple command, in the order they are asked."""
 

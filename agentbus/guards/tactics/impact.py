@@ -40,7 +40,7 @@ from ..operands import operands
 from ..parse import Script
 from ..paths import normalize_path
 from ..programs import SHELLS, Invocation, walk
-from ..verdict import DATA_DESTRUCTION, RESOURCE_HIJACK, SERVICE, SHUTDOWN, SYSTEM_FILES, Verdict
+from ..verdict import DATA_DESTRUCTION, RESOURCE_HIJACK, SERVICE, SHARED_WIPE, SHUTDOWN, SYSTEM_FILES, Verdict
 
 __all__ = ["judge", "judge_script", "user_data", "users_file"]
 
@@ -177,7 +177,7 @@ def _kill(invocation: Invocation) -> Verdict | None:
             if target == "1":
                 return _verdict(SHUTDOWN, invocation, "signals PID 1, the init process")
             subs = command.substitutions_in(raw)
-            if any(_WHOLE_PS.match(sub.text) and "grep" not in sub.text for sub in subs):
+            if any(_WHOLE_PS.match(sub.text) and _lists_every_process(sub.script) for sub in subs):
                 return _verdict(SHUTDOWN, invocation, "kills every process that ps lists")
         return _daemon(invocation, _looked_up(invocation))
     if name in ("pkill", "killall", "pgrep"):
@@ -207,6 +207,9 @@ def _kill(invocation: Invocation) -> Verdict | None:
             name == "pkill" or "-r" in values or "--regexp" in values
         ):
             return _verdict(SHUTDOWN, invocation, f"{name} with a pattern that matches every process")
+        if name == "pkill" and _full_command_line(values) and any(_shape_only(w) for w in words):
+            return _verdict(SHUTDOWN, invocation, "pkill -f with a pattern of a shape, not a name: every "
+                            "process started that way (from ./, from /tmp) is killed")  # fmt: skip
         for word in words:
             if word in _VITAL:
                 return _verdict(SHUTDOWN, invocation, f"kills {word}, which the machine or session needs")
@@ -743,6 +746,60 @@ def _deletes_system(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
+_SHARED_DIRS = frozenset({"/tmp", "/var/tmp", "/dev/shm", "/private/tmp", "/private/var/tmp"})
+"""Directories every user and running program share: sockets, locks, other sessions' work."""
+_EVERY_NAME = lazy_compile(r"\*|\.\*|\*\.\*|\{\*,\.\*\}|\{\.\*,\*\}|\.\[!.\]\*|\.\?\*")
+"""A last path segment that names every file (``*``, ``.*``, ``{*,.*}``), not some (``*.log``)."""
+_SHARED_WHY = "which every user and running program share (sockets, locks, other sessions' files)"
+_WIPE_RM = frozenset({"rm", "grm", "shred", "gshred", "srm", "wipe", "trash", "trash-put"})
+
+
+def _shared_wipe(invocation: Invocation, home: str) -> Verdict | None:
+    """``rm -rf /tmp/*``, ``rm -fr /var/tmp/``, ``find /tmp -mindepth 1 -delete``: everything in a shared
+    directory deleted (malware clears out its rivals so; a person may clean up so, now and then).
+
+    One file or a pattern (``/tmp/*.lock``, ``/tmp/build``) is left alone, as is a tool's directory.
+    """
+    name = invocation.name
+    values = _values(invocation)
+    if name in _WIPE_RM:
+        recursive = any(
+            v in ("--recursive", "-R") or (v.startswith("-") and not v.startswith("--") and "r" in v)
+            for v in values
+        )
+        for value in _words(values):
+            if not value.startswith("/"):
+                continue  # rm -rf "$TMP": the directory a variable names (mktemp's, most often)
+            directory, _, last = value.rstrip("/").rpartition("/")
+            if not _EVERY_NAME.fullmatch(last):
+                if not recursive:
+                    continue  # rm /tmp/x: one file
+                directory = value.rstrip("/")  # rm -rf /tmp, rm -fr /tmp/: the directory and all in it
+            place = normalize_path(directory or "/", home=home, cwd=invocation.cwd).rstrip("/")
+            if place in _SHARED_DIRS:
+                return _verdict(SHARED_WIPE, invocation, f"deletes everything in {place}, {_SHARED_WHY}")
+        return None
+    if name == "find" and ("-delete" in values or _find_removes(values)):
+        filters = {"-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-mtime", "-mmin", "-atime",
+                   "-amin", "-ctime", "-cmin", "-newer", "-user", "-uid", "-size", "-empty", "-maxdepth",
+                   "-links", "-perm", "-group", "-nouser"}  # fmt: skip
+        starts = [v for v in values if not v.startswith(("-", "(", "!", ")"))][:1]
+        if filters & set(values) and not ("-maxdepth" in values and set(values) & filters == {"-maxdepth"}):
+            return None  # old files, some names: a cleaner's job
+        for start in (start for start in starts if start.startswith("/")):
+            place = normalize_path(start, home=home, cwd=invocation.cwd).rstrip("/")
+            if place in _SHARED_DIRS:
+                return _verdict(SHARED_WIPE, invocation, f"deletes everything in {place}, {_SHARED_WHY}")
+    return None
+
+
+def _find_removes(values: list[str]) -> bool:
+    return any(
+        value in ("-exec", "-execdir") and values[index + 1].rsplit("/", 1)[-1] == "rm"
+        for index, value in enumerate(values[:-1])
+    )
+
+
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """The first finding of this family in ``invocation``, or None."""
     if not invocation.name and not invocation.command.redirects:
@@ -752,6 +809,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         or _kill(invocation)
         or _destroy(invocation, home)
         or _deletes_system(invocation, home)
+        or _shared_wipe(invocation, home)
         or _encrypt(invocation, home)
         or _fill(invocation, home)
         or _miner(invocation)
@@ -772,18 +830,91 @@ def _ps_into_kill(stages: list[Invocation]) -> Invocation | None:
     """``ps -ef | awk '{print $2}' | xargs kill -9``: every PID ps lists, killed (no filter between)."""
     if len(stages) < 2 or stages[0].name != "ps" or not _WHOLE_PS.match(stages[0].text):
         return None
-    for stage in stages[1:]:
+    for index, stage in enumerate(stages[1:], 1):
         if stage.name in ("kill", "pkill") and "xargs" in stage.wrappers:
-            return stage
-        if stage.name in ("grep", "egrep", "fgrep") and _excludes(_values(stage)):
-            continue  # grep -v grep, grep -v "$$": what is left out is spared, the rest still killed
-        if stage.name not in _PID_COLUMNS:
-            return None
-        program = " ".join(_values(stage))
-        if re.search(r"/[^/]+/|~|\"[^\"]+\"|\bindex\b|\bmatch\b|-v", program):
-            return None  # a filter by name: awk '/node/ {print $2}', $11 == "node" pick some processes
-        # A filter by number (length($5) == 8, $3 > 80) picks every process that looks alike.
+            return None if _picked_by_name(stages[1:index]) else stage
     return None
+
+
+_GREPS = frozenset({"grep", "egrep", "fgrep", "rg"})
+
+
+def _lists_every_process(script: Script) -> bool:
+    r"""``$(ps -eo pid=)``, ``$(ps aux | awk '$11 ~ /^\.\// {print $2}')``: the PIDs of every process,
+    or of every one of a shape; not ``$(ps aux | awk '/node/ {print $2}')``."""
+    for stages in walk(script):
+        if stages and stages[0].name == "ps":
+            return not _picked_by_name(stages[1:])
+    return False
+
+
+def _picked_by_name(filters: list[Invocation]) -> bool:
+    r"""Whether the stages between ``ps`` and ``kill`` pick processes by a name, sparing the rest.
+
+    ``grep -v grep`` leaves the rest in; ``grep node``, ``awk '/node/ {print $2}'``, ``$11 ==
+    "node"`` pick some; a filter by number (``length($5) == 8``, ``$3 > 80``) or by shape
+    (``$11 ~ /^\.\//``, ``grep '/tmp/'``: every program started from a relative path or /tmp)
+    picks every process that looks alike. A stage the guard does not know (``sort -k3``, ``head``
+    are known) counts as a pick."""
+    for stage in filters:
+        values = _values(stage)
+        if stage.name in _GREPS:
+            if _excludes(values):
+                continue  # grep -v grep, grep -v "$$": what is left out is spared, the rest still killed
+            patterns = [v for v in values if not v.startswith("-")]
+            if not patterns or not all(_shape_only(pattern) for pattern in patterns[:1]):
+                return True
+        elif stage.name not in _PID_COLUMNS or _names_a_process(" ".join(values)):
+            return True
+    return False
+
+
+_FILTER_LITERAL = lazy_compile(r'"((?:[^"\\]|\\.)*)"|(?<![\w)\]])/((?:[^/\\\n]|\\.)+)/')
+r"""The strings and regular expressions of an awk program (``"./"``, ``/^\.\//``)."""
+_PLACE_WORDS = frozenset({"tmp", "var", "dev", "shm", "run", "usr", "local", "bin", "sbin", "opt", "home",
+                          "root", "proc", "lib", "private", "Users", "Library", "x", "s", "w",
+                          "d"})  # fmt: skip
+"""Words of a directory (or a regular expression's class) that say where a program lies, not which it is."""
+
+
+def _full_command_line(values: list[str]) -> bool:
+    """pkill's ``-f`` (``--full``): the pattern is matched against the whole command line."""
+    return "--full" in values or any(
+        v.startswith("-") and not v.startswith("--") and "f" in v[1:] and not v[1:].isdigit() for v in values
+    )
+
+
+def _shape_only(pattern: str) -> bool:
+    r"""A pattern with something to match but no word of a name in it (``^\./``, ``/tmp/\.``)."""
+    words = re.findall(r"[A-Za-z][A-Za-z0-9_-]*", pattern)
+    return bool(pattern.strip("^$.*")) and all(word in _PLACE_WORDS for word in words)
+
+
+def _names_a_process(program: str) -> bool:
+    r"""Whether an awk (or cut ...) program picks processes by a name: a string or pattern that spells
+    a word other than a directory's (``/node/``, ``$11 == "gunicorn"``), a variable from the
+    command line (``-v``), ``index``/``match`` on one. ``$11 ~ /^\.\//`` and ``substr($11,1,2)=="./"``
+    pick by shape (every program run from ``./``, from ``/tmp/``): no name."""
+    if "-v" in program.split() or "ENVIRON" in program:
+        return True
+    for match in _FILTER_LITERAL.finditer(program):
+        literal = match.group(1) if match.group(1) is not None else match.group(2)
+        words = re.findall(r"[A-Za-z][A-Za-z0-9_-]*", literal)
+        if any(word not in _PLACE_WORDS for word in words):
+            return True
+    return "~" in program and not _FILTER_LITERAL.search(program)  # $1 ~ pattern: a pattern in a variable
+
+
+_PRINTS_PIDS = lazy_compile(r"\s*(?:NR\s*>\s*1\s*)?\{\s*print\s+\$\d+\s*;?\s*\}\s*")
+"""An awk program that prints a column of every line: no filter."""
+
+
+def _filters(stage: Invocation) -> bool:
+    r"""A stage that keeps some lines (``awk '$3 > 80 …'``, ``grep '\./'``), not every one."""
+    values = _values(stage)
+    if stage.name in _GREPS:
+        return not _excludes(values)
+    return stage.name in ("awk", "gawk", "mawk") and not _PRINTS_PIDS.fullmatch(" ".join(values))
 
 
 def judge_script(script: Script, home: str) -> Verdict | None:
@@ -792,5 +923,7 @@ def judge_script(script: Script, home: str) -> Verdict | None:
         killer = _ps_into_kill(stages)
         if killer is not None:
             text = piece(" | ".join(s.text for s in stages))
-            return Verdict(SHUTDOWN, text, "kills every process that ps lists")
+            filtered = any(_filters(stage) for stage in stages[1 : stages.index(killer)])
+            why = "kills every process of a shape (no name picks them)" if filtered else ""
+            return Verdict(SHUTDOWN, text, why or "kills every process that ps lists")
     return None

@@ -280,6 +280,10 @@ def _timestomp(invocation: Invocation, values: list[str], home: str) -> Verdict 
     developer dates the project's files (``touch -r Makefile stamp``), or uses
     relative dates (``touch -d '2 hours ago'``) on scratch files in tests.
     """
+    chosen = _system_file_chosen(invocation)
+    if chosen:
+        why = f"gives a file the date of {chosen}, so it passes for the system's"
+        return _verdict(EVIDENCE, invocation, why)
     reference = year = None
     targets: list[str] = []
     index = 0
@@ -333,6 +337,31 @@ def _timestomp(invocation: Invocation, values: list[str], home: str) -> Verdict 
             return _verdict(
                 EVIDENCE, invocation, f"gives {target} the date of {reference}, so it passes for it"
             )
+    return None
+
+
+_SYSTEM_LISTING = lazy_compile(
+    r"^\s*(?:find|ls|stat|date|gstat|gdate)\b[^|;&]*?\s[\"']?/(?:(?:usr/(?:local/)?)?s?bin|usr|etc|lib\w*|System)(?:/|\b)"
+)
+"""``find /usr/bin -type f``, ``ls /bin/*``, ``stat -c %y /bin/ls``, ``date -r /bin/ls``: a system
+directory's files listed (to pick one), or a system file's date read."""
+
+
+def _system_file_chosen(invocation: Invocation) -> str | None:
+    """``touch -r "$(find /usr/bin -type f | shuf -n1)" x``, ``touch -d "$(stat -c %y /bin/ls)" x``:
+    the date is some system program's, picked or read as the command runs, so the file touched
+    passes for one of them."""
+    command = invocation.command
+    after_date = False
+    for raw in invocation.args:
+        word = command.render(raw)
+        if after_date or word.startswith(("--reference=", "--date=")):
+            for sub in command.substitutions_in(raw):
+                if _SYSTEM_LISTING.match(sub.text):
+                    return "a system file (" + sub.text.split("|", 1)[0].strip() + ")"
+        after_date = word in ("-r", "--reference", "-d", "--date", "-t") or (
+            word[:1] == "-" and word[1:2] != "-" and word[-1:] in ("r", "d") and len(word) > 2
+        )
     return None
 
 
@@ -444,6 +473,8 @@ def _firewall(invocation: Invocation) -> Verdict | None:
             return _verdict(
                 IMPAIR, invocation, "redirects the machine's own connections elsewhere (DNAT in OUTPUT)"
             )
+        if _drops_outgoing(values):
+            return _cuts_outgoing(invocation)
     elif name in _FIREWALL_LOADERS and (name != "nft" or "-f" in values or "--file" in values):
         files = [v for v in values if not v.startswith("-")] or ["-"]
         fed = [
@@ -459,6 +490,14 @@ def _firewall(invocation: Invocation) -> Verdict | None:
             and words[1] in ("ruleset", "table", "chain", "rule")
         ):
             return _verdict(IMPAIR, invocation, f"{words[0]}es the firewall's {words[1]}")
+        lowered = [word.strip(";{}").lower() for word in words]
+        if (
+            lowered[:1] in (["add"], ["insert"], ["create"])
+            and "output" in lowered
+            and ({"drop", "reject"} & set(lowered))
+            and not _to_metadata(lowered)
+        ):
+            return _cuts_outgoing(invocation)
     elif name == "ufw":
         if "--dry-run" in values:
             return None  # ufw --dry-run shows what a command would do
@@ -468,6 +507,10 @@ def _firewall(invocation: Invocation) -> Verdict | None:
             or words[:2] == ["logging", "off"]
         ):
             return _verdict(IMPAIR, invocation, f"ufw {' '.join(words[:2])} turns the firewall off")
+        if words[:2] in (["default", "deny"], ["default", "reject"]) and words[2:3] == ["outgoing"]:
+            return _cuts_outgoing(invocation)
+        if words[:1] in (["deny"], ["reject"]) and words[1:2] == ["out"]:
+            return _cuts_outgoing(invocation)
         return _firewall_rule(invocation, words)
     elif name == "firewall-cmd":
         if any("trusted" in v for v in values) and any(
@@ -476,6 +519,8 @@ def _firewall(invocation: Invocation) -> Verdict | None:
             return _verdict(IMPAIR, invocation, "puts traffic in the trusted zone: no filtering")
         if "--panic-on" in values:
             return None  # drops every packet: an outage, not an opening
+        if any(v.startswith(("--add-rule", "--direct")) for v in values) and _drops_outgoing(values):
+            return _cuts_outgoing(invocation)
     elif name == "pfctl":
         if "d" in _short_flags(values) or "F" in _short_flags(values):
             return _verdict(IMPAIR, invocation, "turns pf off or flushes its rules")
@@ -494,6 +539,41 @@ def _firewall(invocation: Invocation) -> Verdict | None:
     elif name == "netsh" and "advfirewall" in values and any(v.lower() in ("off", "disable") for v in values):
         return _verdict(IMPAIR, invocation, "turns the Windows firewall off")
     return None
+
+
+def _drops_outgoing(values: list[str]) -> bool:
+    """An iptables (or firewalld direct) rule that drops or rejects in the OUTPUT chain."""
+    upper = [value.upper() for value in values]
+    chain = any(
+        value in ("-A", "-I", "--APPEND", "--INSERT", "--ADD-RULE") or value.startswith("--ADD-RULE")
+        for value in upper
+    )
+    target = any(
+        upper[index] in ("-J", "--JUMP") and upper[index + 1] in ("DROP", "REJECT")
+        for index in range(len(upper) - 1)
+    )
+    return chain and target and "OUTPUT" in upper and not _to_metadata(values)
+
+
+_METADATA_ADDRESSES = ("169.254.", "fd00:ec2::254")
+"""The cloud metadata service (link-local): cutting a machine off from it is hardening, not an outage."""
+
+
+def _to_metadata(words: list[str]) -> bool:
+    """``iptables -A OUTPUT -d 169.254.169.254 -j DROP``, ``nft … ip daddr 169.254.169.254 drop``:
+    the rule drops only what goes to the metadata service (how hosts keep containers from its keys)."""
+    return any(
+        words[index] in ("-d", "--destination", "--dst", "daddr")
+        and words[index + 1].startswith(_METADATA_ADDRESSES)
+        for index in range(len(words) - 1)
+    )
+
+
+def _cuts_outgoing(invocation: Invocation) -> Verdict:
+    """What this machine may reach cut off: all of it, a port (a rival miner's pool), an address (a
+    monitoring agent's server). A person decides: a developer seldom needs it."""
+    why = "drops what the machine sends out (all of it, or to a port or address)"
+    return _verdict(SERVICE, invocation, why)
 
 
 def _redirects_own_traffic(values: list[str], flags: set[str]) -> bool:
