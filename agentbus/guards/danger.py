@@ -38,12 +38,13 @@ from . import script_files, session_downloads, tactics
 from .budget import decide, spend
 from .carriers import TERMINALS as _TERMINALS
 from .findings import finding as _verdict
+from .findings import looked_up_program
 from .findings import piece as _piece
 from .findings import static_args as _values
 from .interpreters import AWKS, INTERPRETERS, fed_code, inline_code, judge_code
 from .locations import written
 from .operands import block_device, system_file
-from .parse import Script, ansi_c, one_reread_bound, parse, parsed
+from .parse import UNKNOWN_PART, Script, ansi_c, one_reread_bound, parse, parsed
 from .paths import normalize_path
 from .policy import Policy, current_policy, hold, using
 from .programs import SHELLS, Invocation, find_narrowed, parse_nested, shell_mode, walk, written_text
@@ -61,6 +62,7 @@ from .verdict import (
     PERMISSIONS,
     REMOTE_CODE,
     SYSTEM_FILES,
+    UNJUDGED_SCRIPT,
     Guard,
     Verdict,
     install_guards,
@@ -242,6 +244,11 @@ _JUNK = lazy_compile(r"\.(?:pyc|pyo|tmp|temp|log|swp|swo|orig|rej|bak|class|o|DS
 
 def _mv(invocation: Invocation, home: str) -> Verdict | None:
     _, paths = _split_flags(_values(invocation))
+    program = looked_up_program(invocation, invocation.args[:-1])
+    if program is not None:  # mv $(which curl) /tmp/c: the program moved away, wherever it is
+        return _verdict(
+            SYSTEM_FILES, invocation, f"moves away the program {program} wherever the PATH finds it"
+        )
     held = None
     for path in paths[:-1]:
         found = _written(path, home, invocation.cwd)
@@ -257,7 +264,8 @@ def _mv(invocation: Invocation, home: str) -> Verdict | None:
 
 def _copy_target(invocation: Invocation, home: str) -> Verdict | None:
     """cp/mv/install/ln onto a system file, or onto a block device."""
-    values = _values(invocation)
+    # A word made at run time still takes its place: in cp $(which curl) /usr/bin/cur the last is the target.
+    values = [invocation.command.shape(word) or UNKNOWN_PART for word in invocation.args]
     target = None
     for index, value in enumerate(values):
         if value in ("-t", "--target-directory") and index + 1 < len(values):
@@ -269,6 +277,13 @@ def _copy_target(invocation: Invocation, home: str) -> Verdict | None:
     if target is None and len(positionals) >= 2:
         target, sources = positionals[-1], positionals[:-1]
     if target is None:
+        return None
+    if target == UNKNOWN_PART:
+        program = looked_up_program(invocation, invocation.args[-1:])
+        if program is not None:  # cp x $(which ls)
+            return _verdict(
+                SYSTEM_FILES, invocation, f"overwrites the program {program} wherever the PATH finds it"
+            )
         return None
     if _block_device(target):
         return _verdict(DISK, invocation, f"writes straight to the block device {target}")
@@ -964,7 +979,7 @@ def _computed_code(invocation: Invocation, home: str) -> Verdict | None:
 def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
     piece = _piece(" | ".join(stage.text for stage in stages))
     # One pass: what flowed in so far is remembered, not searched again at each stage (linear).
-    source = listener = None
+    source = listener = unseen = None
     decoder = first_runner = False
     for index, stage in enumerate(stages):
         runs = index > 0 and _runs_stdin(stage)
@@ -973,6 +988,7 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
                 stage if stage.name in _DOWNLOADERS or _fetches_url(stage) else _fed_download(stage)
             )
             listener = listener or (stage if stage.name in _NETWORK_TOOLS else None)
+            unseen = unseen or (stage if stage.dynamic or stage.name.startswith("$") else None)
             decoder = decoder or _is_decoder(stage)
             continue
         if source is not None:
@@ -981,6 +997,12 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
             )
         if listener is not None:
             return Verdict(BACKDOOR, piece, f"runs what arrives from {listener.name} in {stage.name}")
+        if unseen is not None:
+            # ${CURL_CMD} -fsSL ${url}/s.sh | bash: malware keeps its renamed downloader in a variable.
+            at = len(unseen.command.words) - len(unseen.args) - 1
+            program = unseen.command.render(unseen.command.words[at]) if at >= 0 else "a variable"
+            why = f"pipes the output of {program}, a program named only at run time, into {stage.name}"
+            return Verdict(UNJUDGED_SCRIPT, piece, why)
         if first_runner:
             continue  # a later runner reads the output of code, not what was decoded
         first_runner = True

@@ -6,10 +6,11 @@ finding reads the same whoever made it.
 
 from __future__ import annotations
 
+from ..lazy_regex import lazy_compile
 from .programs import Invocation
 from .verdict import Verdict
 
-__all__ = ["PIECE_LIMIT", "finding", "piece", "positionals", "static_args"]
+__all__ = ["PIECE_LIMIT", "finding", "looked_up_program", "piece", "positionals", "static_args"]
 
 PIECE_LIMIT = 200
 """The longest piece of a command a reason quotes (a 10 MB command is not repeated back)."""
@@ -30,6 +31,23 @@ def static_args(invocation: Invocation) -> list[str]:
     """The arguments whose values are known without running anything, or whose directory is
     (``/etc/cron.d/$(hostname)`` is ``/etc/cron.d/…``: :meth:`~.parse.SimpleCommand.shape`)."""
     return [value for value in map(invocation.command.shape, invocation.args) if value is not None]
+
+
+_LOOKUP = lazy_compile(r"\s*(?:command\s+-v|type\s+-[pP]|which|whereis\s+-b)\s+([\w.+-]+)\s*")
+"""``command -v chattr``, ``type -P wget``, ``which curl``: the path of a program the PATH finds."""
+
+
+def looked_up_program(invocation: Invocation, words: tuple[str, ...] | None = None) -> str | None:
+    """``rm -f $(command -v chattr)``, ``setfacl -m u::x `which chmod```: an argument (of ``words``, by
+    default all) that is the path of a program the PATH finds (malware locks, deletes or replaces the
+    administrator's tools wherever they are)."""
+    command = invocation.command
+    for word in invocation.args if words is None else words:
+        for sub in command.substitutions_in(word):
+            match = _LOOKUP.fullmatch(sub.text)
+            if match is not None:
+                return match.group(1)
+    return None
 
 
 def positionals(values: list[str], takes_value: frozenset[str] = frozenset()) -> list[str]:

@@ -216,6 +216,9 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     # every program linking that name: a library install (sudo make install), asked about.
     (r"/usr/local/lib(?:32|64)?/(?:[^/]+-linux-gnu[^/]*/)?[^/]+\.(?:so(?:\.[0-9]+)*|dylib)", SUDO_INSTALL,
      "a shared library where the dynamic loader looks: every program linking that name loads it"),
+    # Python's packages are the start-up rows' (a .pth or usercustomize), a plain module is not a tactic.
+    (r"/(?:usr/)?lib(?:32|64|x32)?/(?!python[0-9.]*/).+", SYSTEM_FILES,
+     "the system's libraries and the helpers its services run (/lib/udev/*: udev runs them as root)"),
 )  # fmt: skip
 """(pattern, category, what the place is): see the module docstring for the pattern's form."""
 

@@ -92,6 +92,10 @@ SHARED_WIPE = "shared directory wipe"
 """Everything in a directory every user and program shares deleted (``rm -rf /tmp/*``, ``/var/tmp``,
 ``/dev/shm``): other sessions' sockets, locks and work go with it; cleaning up now and then is dual-use."""
 
+NETWORK_SCAN = "network scanning"
+"""Sweeping address ranges for open ports (``masscan``, ``zmap``, ``pnscan``; ``nmap`` of a range wider
+than a site): how worms find the next machine to break into."""
+
 UNJUDGED_SCRIPT = "unjudged script"
 """A script run from disk that the guard could not judge: too large, unreadable, not a regular
 file, compiled (AppleScript, Python bytecode), nested too deep (:mod:`.script_files`); or code
@@ -99,7 +103,7 @@ made at run time from what it cannot see, then run (``read x; $x``, ``enable -f`
 
 TACTICS = (EVIDENCE, IMPAIR, PRIVILEGE, CREDENTIALS, SHUTDOWN, DATA_DESTRUCTION, DOWNLOAD_RUN, EXFILTRATION,
            STEALTH_PERSISTENCE, SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL, COLLECTION,
-           CLOUD_CONTROL, RESOURCE_HIJACK, REMOTE_ACCESS, UPLOAD, SHARED_WIPE)  # fmt: skip
+           CLOUD_CONTROL, RESOURCE_HIJACK, REMOTE_ACCESS, UPLOAD, SHARED_WIPE, NETWORK_SCAN)  # fmt: skip
 """The tactic categories, each with a default verdict in :data:`DEFAULT_VERDICTS`."""
 
 SECRETS = "secret access"
@@ -125,6 +129,7 @@ DEFAULT_VERDICTS: dict[str, str] = {
             REMOTE_ACCESS,
             UPLOAD,
             SHARED_WIPE,
+            NETWORK_SCAN,
         ),
         ASK,
     ),

@@ -148,6 +148,8 @@ TLDR_CEILINGS = {
     # reverse shells, and (tunnels family) the pages of terminals shared on the network (ttyd, gotty)
     # and tunnels publishing SSH (`ngrok tcp 22`, `tailscale up --ssh`, chisel's `R:socks`)
     "network backdoor": 15,
+    # (scanning family) the pages of the mass scanners, each a sweep of a range: masscan (7), zmap (8)
+    "network scanning": 15,
     "privilege escalation": 8,
     "privileged install": 51,
     # the pages of tunnels, proxies and VNC servers (ngrok, cloudflared, frp, bore, lt, tor, sshuttle,

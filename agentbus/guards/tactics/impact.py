@@ -33,7 +33,7 @@ import re
 
 from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
-from ..findings import piece
+from ..findings import looked_up_program, piece
 from ..findings import static_args as _values
 from ..interpreters import inline_code
 from ..operands import operands
@@ -723,21 +723,6 @@ _OS_FILES = lazy_compile(r"^/(?:etc|usr/(?!local(?:/|$))[^/]+|lib(?:32|64|x32)?|
 """The operating system's own files: its configuration and what its packages installed (not /usr/local)."""
 
 
-_LOOKUP = lazy_compile(r"\s*(?:command\s+-v|type\s+-[pP]|which|whereis\s+-b)\s+([\w.+-]+)\s*")
-"""``command -v chattr``, ``type -P wget``, ``which curl``: the path of a program the PATH finds."""
-
-
-def _looked_up_program(invocation: Invocation) -> str | None:
-    """``rm -f $(command -v chattr)``, ``rm `which curl```: a program deleted by what the PATH finds."""
-    command = invocation.command
-    for word in invocation.args:
-        for sub in command.substitutions_in(word):
-            match = _LOOKUP.fullmatch(sub.text)
-            if match is not None:
-                return match.group(1)
-    return None
-
-
 def _deletes_system(invocation: Invocation, home: str) -> Verdict | None:
     """``rm -f /etc/phpguard``, ``rm -rf /usr/share/[crypto]``: a file of the operating system deleted.
 
@@ -747,7 +732,7 @@ def _deletes_system(invocation: Invocation, home: str) -> Verdict | None:
     """
     if invocation.name not in _DELETERS:
         return None
-    program = _looked_up_program(invocation)
+    program = looked_up_program(invocation)
     if program is not None:
         return _verdict(SYSTEM_FILES, invocation, f"deletes the program {program} wherever the PATH finds it")
     for value in _values(invocation):

@@ -32,6 +32,7 @@ import re
 
 from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
+from ..findings import looked_up_program
 from ..findings import piece as _piece
 from ..findings import static_args as _values
 from ..interpreters import INTERPRETERS, fed_code, inline_code
@@ -297,6 +298,10 @@ def _acl(invocation: Invocation, home: str) -> Verdict | None:
         path = normalize_path(file, home=home, cwd=invocation.cwd)
         if _SYSTEM_PROGRAMS.match(path):
             return _verdict(PRIVILEGE, invocation, f"changes the ACL of {path}, a system program or setting")
+    program = looked_up_program(invocation) if changes else None
+    if program is not None:
+        why = f"changes the ACL of the program {program} wherever the PATH finds it"
+        return _verdict(PRIVILEGE, invocation, why)
     return None
 
 

@@ -1,0 +1,105 @@
+"""Tactic family ``network scanning``: sweeping address ranges for the next machine to break into.
+
+ATT&CK's network service discovery as worms do it: a miner's dropper runs ``masscan 0.0.0.0/0
+-p6379`` or ``pnscan $RANGE 22`` to find exposed Redis, Docker or SSH servers and spreads to
+them. A coding task does not sweep the network, but an administrator or a penetration tester
+does on purpose, so each finding is :data:`~agentbus.guards.verdict.NETWORK_SCAN` (asked by
+default; ``profile = "unattended"`` blocks it):
+
+- the mass scanners by name (``masscan``, ``zmap``, ``pnscan``, ``zgrab``, ``unicornscan``),
+  whatever they are pointed at: the whole internet at ten million packets a second is what they
+  are built for, and their targets often come from a variable or a pipe;
+- the port scanners of a host (``nmap``, ``naabu``, ``rustscan``) when they sweep beyond a site: random
+  internet hosts (``-iR``), a range wider than a /16 (``10.0.0.0/8``, ``0.0.0.0/0``) or wildcards
+  in two octets (``10.*.*.1``). Scanning a host or a LAN (``nmap -sn 192.168.1.0/24``, ``naabu
+  -host example.com``, ``nmap -p 5432 localhost``) stays discovery.
+
+Asking a scanner for its help or version, reading an earlier scan (``masscan --readscan``) or
+a dry run (``zmap -d``) sends nothing and is ordinary.
+"""
+
+from __future__ import annotations
+
+from ...lazy_regex import lazy_compile
+from ..findings import finding as _verdict
+from ..findings import static_args as _values
+from ..programs import Invocation
+from ..verdict import NETWORK_SCAN, Verdict
+
+__all__ = ["judge"]
+
+_MASS_SCANNERS = frozenset({"masscan", "zmap", "pnscan", "zgrab", "zgrab2", "unicornscan"})
+"""Programs whose purpose is sweeping many addresses at a high rate."""
+_HOST_SCANNERS = frozenset({"nmap", "naabu", "rustscan"})
+"""Programs that scan the ports of a host or a LAN, and of the internet when given a wide range."""
+_SENDS_NOTHING = frozenset({"-h", "--help", "-help", "--version", "-V", "-version", "--readscan", "--echo",
+                            "-d", "--dryrun", "--list-probe-modules", "--list-output-modules",
+                            "--list-output-fields", "--iflist", "--selftest", "--regress"})  # fmt: skip
+"""Options that only print (help, version, configuration, an earlier scan) or rehearse a scan."""
+_WIDEST_SITE = 16
+"""An IPv4 prefix shorter than this spans more than one organisation's network (a /16: 65,536 hosts)."""
+_WILD_OCTET = lazy_compile(r"\*|\d{0,3}-\d{0,3}")
+"""nmap's octet ranges: ``*`` or ``0-255`` (``10.*.*.1``, ``192.168-170.0-255.1``)."""
+
+
+def judge(invocation: Invocation, home: str) -> Verdict | None:
+    """The network sweep in this command, or None."""
+    name = invocation.name
+    if name in _MASS_SCANNERS:
+        values = _values(invocation)
+        if _SENDS_NOTHING & {value.partition("=")[0] for value in values}:
+            return None
+        return _verdict(NETWORK_SCAN, invocation, f"{name} sweeps network ranges for open ports")
+    if name in _HOST_SCANNERS:
+        wide = _internet_wide(_values(invocation))
+        if wide is not None:
+            return _verdict(NETWORK_SCAN, invocation, f"{name} sweeps {wide}")
+    return None
+
+
+def _internet_wide(values: list[str]) -> str | None:
+    """What a host scanner's command line sweeps beyond one site (random hosts, a wide range), if any."""
+    skip = False
+    for value in values:
+        if skip:  # --exclude 10.0.0.0/8 spares a range; -oG FILE, -p PORTS name no target
+            skip = False
+            continue
+        if value in (
+            "--exclude",
+            "--excludefile",
+            "-exclude-hosts",
+            "-eh",
+            "-iL",
+            "-oG",
+            "-oN",
+            "-oX",
+            "-oA",
+            "-oS",
+            "-p",
+        ):
+            skip = True
+            continue
+        if value == "-iR" or value.startswith("-iR"):
+            return "random internet hosts (-iR)"
+        if not value.startswith("-") and _wide_range(value):
+            return f"the range {value}"
+    return None
+
+
+def _wide_range(target: str) -> bool:
+    """Whether ``target`` spans more than a site: ``10.0.0.0/8``, ``::/0``, ``10.*.*.1``."""
+    address, slash, _ = target.partition("/")
+    if slash:
+        import ipaddress  # only for a range given to a scanner: the hook's start-up does not pay for it
+
+        try:
+            network = ipaddress.ip_network(target, strict=False)
+        except ValueError:
+            return False
+        if network.version == 4:
+            return network.prefixlen < _WIDEST_SITE
+        return network.prefixlen < 32  # an IPv6 sweep wider than an ISP's allocation
+    octets = address.split(".")
+    if len(octets) != 4 or not all(octet.isdigit() or _WILD_OCTET.fullmatch(octet) for octet in octets):
+        return False
+    return sum(1 for octet in octets if not octet.isdigit()) >= 2
