@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import string
 from typing import Any
 
@@ -653,3 +654,16 @@ def test_first_characters_and_required_literals_are_read_conservatively(
 ) -> None:
     assert _paths.first_characters(pattern) == (frozenset(first) if first else None)
     assert _paths.required_literal(pattern) == literal
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_a_text_that_any_real_rule_matches_is_judged_alike_when_long(data: st.DataObject) -> None:
+    # Every rule of every table, fed a string made from its own pattern at the end of a long text:
+    # the prefilters (first characters, required substring) must not pass over it.
+    table = data.draw(st.sampled_from(_TABLES))
+    rule = data.draw(st.sampled_from(table.rules))
+    matched = data.draw(st.from_regex(re.compile(rule.pattern.pattern, re.IGNORECASE), fullmatch=True))
+    for text in ("a" * 600 + matched, "a" * 600 + "/" + matched, matched + "/" + "b" * 600):
+        plain = next((r for r in table.rules if r.pattern.search(text)), None)
+        assert table.anywhere(text) == plain, (rule.pattern.pattern, text[-80:])
