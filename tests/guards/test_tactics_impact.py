@@ -317,6 +317,33 @@ def test_a_ps_listing_picked_by_a_number_not_a_name_then_killed_is_mass_killing(
 @pytest.mark.parametrize(
     "command",
     [
+        # held-out sample 7: the kill step a while-read loop, not xargs
+        "ps axf -o \"pid %cpu\" | awk '{if($2>=40.0) print $1}'"
+        " | while read procid; do kill -9 $procid; done",
+        "ps aux | grep -v grep | awk '{print $2}' | while read -r p; do kill -9 \"$p\"; done",
+    ],
+)
+def test_a_ps_listing_read_by_a_loop_that_kills_is_mass_killing(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert verdict.category == SHUTDOWN
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "ps aux | grep node | awk '{print $2}' | while read p; do kill $p; done",
+        "ps aux | awk '{print $2}' | while read p; do echo $p; done",
+    ],
+)
+def test_a_loop_over_processes_picked_by_name_or_that_kills_nothing_runs(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is None or verdict.category != SHUTDOWN
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
         "ps aux | awk '$11 == \"node\" {print $2}' | xargs kill",
         "ps aux | awk '$11 ~ /python/ {print $2}' | xargs kill",
         "ps -ef | awk -v n=$NAME '$8 == n {print $2}' | xargs kill",

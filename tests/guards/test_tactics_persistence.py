@@ -61,6 +61,8 @@ def decided(command: str, policy: Policy | None = None) -> tuple[str, str] | Non
         ("cp evil.service /etc/systemd/system/", SERVICE, "ask"),
         ("launchctl bootout system/com.example.db", SERVICE, "ask"),
         ("docker stop $(docker ps -q)", SERVICE, "ask"),
+        ("docker stop $(docker ps | grep -v portainer | awk '{print $1}')", SERVICE, "ask"),  # sample 7
+        ("docker kill $(docker ps | grep -v CONTAINER | cut -d' ' -f1)", SERVICE, "ask"),
         ("kubectl delete namespace prod", SERVICE, "ask"),
         ("ip link set eth0 down", SERVICE, "ask"),
         # accounts: asked
@@ -422,3 +424,7 @@ def test_a_file_made_executable_where_cron_or_init_runs_it_is_asked(command: str
 def test_a_file_made_unexecutable_or_elsewhere_is_not_a_scheduled_task(command: str) -> None:
     verdict = check_command(command, home=HOME)
     assert verdict is None or verdict.category not in (SCHEDULED, SERVICE)
+
+
+def test_containers_picked_by_name_are_not_every_container() -> None:
+    assert check_command("docker stop $(docker ps | grep myapp | awk '{print $1}')", home=HOME) is None

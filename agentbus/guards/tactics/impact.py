@@ -827,12 +827,17 @@ def _excludes(values: list[str]) -> bool:
 
 
 def _ps_into_kill(stages: list[Invocation]) -> Invocation | None:
-    """``ps -ef | awk '{print $2}' | xargs kill -9``: every PID ps lists, killed (no filter between)."""
+    """``ps -ef | awk '{print $2}' | xargs kill -9``: every PID ps lists, killed (no filter between).
+
+    A ``while read pid; do kill -9 $pid; done`` last stage kills what it reads the same way
+    (the loop's ``read`` and body are stages of the pipeline here)."""
     if len(stages) < 2 or stages[0].name != "ps" or not _WHOLE_PS.match(stages[0].text):
         return None
     for index, stage in enumerate(stages[1:], 1):
-        if stage.name in ("kill", "pkill") and "xargs" in stage.wrappers:
-            return None if _picked_by_name(stages[1:index]) else stage
+        between = stages[1:index]
+        reads = [s for s in between if s.name == "read"]
+        if stage.name in ("kill", "pkill") and ("xargs" in stage.wrappers or reads):
+            return None if _picked_by_name([s for s in between if s.name != "read"]) else stage
     return None
 
 

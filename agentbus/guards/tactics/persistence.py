@@ -265,9 +265,39 @@ def _containers(invocation: Invocation, home: str) -> Verdict | None:
         return None
     for word in invocation.args:
         for sub in invocation.command.substitutions_in(word):
-            if re.search(r"\b(?:docker|podman)\s+(?:container\s+)?(?:ps|ls)\b.*-\w*q", sub.text):
+            if re.search(r"\b(?:docker|podman)\s+(?:container\s+)?(?:ps|ls)\b.*-\w*q", sub.text) or any(
+                _every_container_id(stages) for stages in walk(sub.script)
+            ):
                 return _verdict(SERVICE, invocation, f"{verb}s every container")
     return None
+
+
+_ID_COLUMN = lazy_compile(r"\{\s*print\s+\$1\s*;?\s*\}")
+
+
+def _every_container_id(stages: list[Invocation]) -> bool:
+    """``docker ps | grep -v keep | awk '{print $1}'``: the ID column of every container listed,
+    bar the lines left out (what ``-q`` prints); a ``grep NAME`` picks some and spares the rest."""
+    if len(stages) < 2 or stages[0].name not in ("docker", "podman"):
+        return False
+    words = _positionals(_values(stages[0]))
+    if words[:1] == ["container"]:
+        words = words[1:]
+    if words[:1] not in (["ps"], ["ls"]):
+        return False
+    *filters, last = stages[1:]
+    for stage in filters:
+        values = _values(stage)
+        if stage.name not in ("grep", "egrep", "fgrep") or not any(
+            v.startswith("-") and not v.startswith("--") and "v" in v for v in values
+        ):
+            return False  # a grep that picks, or a stage the guard does not know
+    values = _values(last)
+    if last.name in ("awk", "gawk", "mawk"):
+        return bool(values) and _ID_COLUMN.fullmatch(values[-1].strip()) is not None
+    if last.name != "cut":
+        return False
+    return "-f1" in values or ("-f" in values and values[values.index("-f") + 1 :][:1] == ["1"])
 
 
 _KUBECTL_VALUES = frozenset({"-n", "--namespace", "--context", "-l", "--selector", "--replicas", "-o",
