@@ -102,6 +102,15 @@ _PRECISE = frozenset({"cp", "mv", "install", "ln", "rsync", "scp", "dd", "tee", 
 """Programs with a rule of their own for system files (the destination of a copy, ``of=``)."""
 
 
+_FIND_RUNS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+_EXEC_READERS = frozenset({
+    "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "zgrep", "ls", "stat", "file", "strings", "od",
+    "xxd", "hexdump", "cmp", "diff", "md5sum", "sha1sum", "sha256sum", "sha512sum", "shasum", "md5", "cksum",
+    "readlink", "realpath", "basename", "dirname", "echo", "printf", "lsattr", "getfacl", "jq", "test", "[",
+})  # fmt: skip
+"""Programs ``find -exec`` may run on what it finds that only read it (no option makes them write)."""
+
+
 def _writes_anyway(invocation: Invocation, values: list[str]) -> bool:
     """A read-only program with the option that makes it write (``sed -i``, ``sort -o`` ...)."""
     name = invocation.name
@@ -112,9 +121,13 @@ def _writes_anyway(invocation: Invocation, values: list[str]) -> bool:
     if name == "sort":
         return any(v in ("-o", "--output") or v.startswith(("--output=", "-o")) for v in values)
     if name == "find":
-        return any(
-            v in ("-fprint", "-fprint0", "-fprintf", "-fls", "-delete", "-exec", "-execdir") for v in values
-        )
+        if any(v in ("-fprint", "-fprint0", "-fprintf", "-fls", "-delete") for v in values):
+            return True
+        # -exec grep … {} only reads what it finds; any other program may write it.
+        programs = [
+            values[i + 1] if i + 1 < len(values) else "" for i, v in enumerate(values) if v in _FIND_RUNS
+        ]
+        return any(program.rsplit("/", 1)[-1] not in _EXEC_READERS for program in programs)
     if name == "tar":
         first = values[0] if values else ""
         return "--extract" in values or "-x" in values or ("x" in first and not first.startswith("--"))

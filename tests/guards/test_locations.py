@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from agentbus.guards.danger import check_command
 from agentbus.guards.locations import ROWS, location, written
 from agentbus.guards.verdict import (
     DEFAULT_VERDICTS,
@@ -216,3 +217,30 @@ def test_a_library_where_the_dynamic_loader_looks_under_usr_local_is_a_privilege
 )
 def test_the_rest_of_usr_local_is_the_users_own_prefix(path: str) -> None:
     assert location(path, home=HOME) is None
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        # held-out macOS sample 8: a discovery search through launchd's directory reads it
+        'find /Library/LaunchDaemons -name "*.plist" -exec grep -l -i -E "(sentinel|crowdstrike)" {} \\;',
+        "find /etc/cron.d -type f -exec /bin/cat {} +",
+    ],
+)
+def test_find_running_a_program_that_only_reads_what_it_finds_writes_nothing(command: str) -> None:
+    assert check_command(command, home="/home/dev") is None
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'find /etc/cron.d -exec sh -c "echo x > {}" \\;',
+        "find /Library/LaunchDaemons -exec mytool {} \\;",
+        "find /etc/cron.d -exec $X {} +",
+        "find /etc/cron.d -exec grep -q x {} \\; -exec touch {} \\;",
+        "find /etc/cron.d -exec",
+    ],
+)
+def test_find_running_any_other_program_may_write_what_it_finds(command: str) -> None:
+    verdict = check_command(command, home="/home/dev")
+    assert verdict is not None

@@ -50,6 +50,10 @@ PROMPT = 'display dialog "macOS needs your password" default answer "" with hidd
     [
         # a password dialog the script draws itself, in every way the script reaches osascript
         (f"osascript -e '{PROMPT}'", CREDENTIALS),
+        # held-out macOS sample 8: a security tool cut off by the firewall; login-item records wiped
+        ('sudo /usr/libexec/ApplicationFirewall/socketfilterfw --blockapp "/Applications/LuLu.app"', IMPAIR),
+        ("sudo /usr/libexec/ApplicationFirewall/socketfilterfw --remove /Applications/LuLu.app", IMPAIR),
+        ("sfltool resetbtm", IMPAIR),
         (f"osascript -e 'tell app \"System Events\"' -e '{PROMPT}' -e 'end tell'", CREDENTIALS),
         (f"osascript <<'EOF'\n{PROMPT}\nEOF", CREDENTIALS),
         (f"osascript <<< '{PROMPT}'", CREDENTIALS),
@@ -213,6 +217,8 @@ def test_dual_use_macos_changes_are_asked(command: str, category: str) -> None:
     "command",
     [
         "defaults read com.apple.dock",
+        "sfltool dumpbtm",
+        "/usr/libexec/ApplicationFirewall/socketfilterfw --listapps",
         "defaults write com.apple.dock autohide -bool true && killall Dock",
         "sw_vers -productVersion",
         "system_profiler SPHardwareDataType",

@@ -429,6 +429,16 @@ def _socketfilterfw(invocation: Invocation, home: str) -> Verdict | None:
             return _verdict(IMPAIR, invocation, "lets a program through the macOS application firewall")
         if value in _FIREWALL_OFF and setting == "off" and value != "--setblockall":
             return _verdict(IMPAIR, invocation, "turns part of the macOS application firewall off")
+        if value in ("--blockapp", "--remove"):  # a security tool (LuLu) cut off, or its rule gone
+            return _verdict(IMPAIR, invocation, "changes the macOS application firewall's rule for a program")
+    return None
+
+
+def _sfltool(invocation: Invocation, home: str) -> Verdict | None:
+    """``sfltool resetbtm``: Background Task Management's records wiped, so login items added next
+    raise no notice and the user's record of what starts at login is gone (``dumpbtm`` reads)."""
+    if _values(invocation)[:1] == ["resetbtm"]:
+        return _verdict(IMPAIR, invocation, "wipes macOS's records of login and background items")
     return None
 
 
@@ -515,6 +525,7 @@ _CHECKS: dict[str, Callable[[Invocation, str], Verdict | None]] = {
     "dsenableroot": _dsenableroot,
     "defaults": _defaults,
     "socketfilterfw": _socketfilterfw,
+    "sfltool": _sfltool,
     "systemextensionsctl": _systemextensionsctl,
     "networksetup": _networksetup,
     "SetFile": _setfile,
