@@ -1283,7 +1283,8 @@ class _Findings:
 
     A blocking finding ends the decision; an ask is kept (the first one) while the
     rest of the command is still judged, since a later statement may block; an
-    allowed category is passed over.
+    allowed category is passed over. A named danger's ask replaces an ``unjudged
+    script`` one: what the guard saw says more than what it could not see.
     """
 
     __slots__ = ("asked", "policy")
@@ -1300,7 +1301,9 @@ class _Findings:
         decided = decided.by(rule)
         if decided.decision == "block":
             return decided
-        if self.asked is None:
+        if self.asked is None or (
+            self.asked.category == UNJUDGED_SCRIPT and decided.category != UNJUDGED_SCRIPT
+        ):
             self.asked = decided
         return None
 
