@@ -142,6 +142,26 @@ def test_a_store_counts_only_in_a_home_directory() -> None:
     assert credential_store("/var/run/secrets/kubernetes.io/serviceaccount/token", HOME) is not None
 
 
+@pytest.mark.parametrize(
+    "command",
+    [  # held-out macOS sample 8: a loop over Firefox profiles, the directory only a variable
+        'sqlite3 "$profile/cookies.sqlite" "SELECT host, name, value FROM moz_cookies"',
+        'grep -o \'"hostname":"[^"]*"\' "$profile/logins.json"',
+        'cp "${P}/key4.db" /tmp/',
+    ],
+)
+def test_a_firefox_store_in_a_directory_only_a_variable_names_is_read_as_one(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert verdict.category == "credential hunting"
+
+
+def test_other_files_in_a_variable_directory_and_written_stores_are_not_hunts() -> None:
+    assert check_command('sqlite3 "$DB/app.sqlite" .tables', home=HOME) is None
+    assert check_command('echo "{}" > "$out/logins.json"', home=HOME) is None
+    assert check_command("sqlite3 cookies.sqlite .tables", home=HOME) is None
+
+
 def test_a_search_is_a_hunt_by_where_it_looks_and_what_for() -> None:
     assert check_command("grep -rn password ~/project/src", home=HOME) is None
     assert check_command("grep -rn TODO /etc", home=HOME) is None

@@ -578,6 +578,11 @@ _SYSTEM_STORES = lazy_compile(
     r"^/(?:var/)?run/secrets/kubernetes\.io(?:/|$)|^/Library/Keychains(?:/|$)|^/etc/(?:krb5\.keytab|"
     r"ssl/private)(?:/|$)|^/var/lib/(?:sss/secrets|samba/private)(?:/|$)|^/(?:private/)?tmp/krb5cc_[^/]*$"
 )
+_FIREFOX_IN_A_VARIABLE = lazy_compile(
+    r"^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?/(?:logins\.json|signons\.sqlite|key[34]\.db|cookies\.sqlite)$",
+    re.IGNORECASE,
+)
+"""``"$profile/logins.json"``: a loop over Firefox profiles; names no project file carries."""
 _APP_DIR = lazy_compile(
     r"/\.config/|/Library/Application Support/|/\.mozilla/|/Library/Cookies|/Library/Keychains|"
     r"/\.local/share/|/snap/[^/]+/[^/]+/\.|/\.var/app/|/Library/Containers/|/Library/Safari"
@@ -593,6 +598,8 @@ def credential_store(word: str, home: str, cwd: str | None = None) -> str | None
     path = normalize_path(word, home=home, cwd=cwd)
     if _SYSTEM_STORES.match(path):
         return "the system's secrets (service-account token, keytab, Kerberos tickets, private keys)"
+    if _FIREFOX_IN_A_VARIABLE.match(path):
+        return "a Firefox profile's passwords, cookies or keys (in a directory only a variable names)"
     prefix = re.compile(_HOME_PREFIX.format(home=re.escape(home.rstrip("/"))))
     if not prefix.match(path):
         return None
