@@ -258,31 +258,18 @@ def _skip_group(pattern: str, index: int) -> int:
 def _alternatives(pattern: str) -> list[str]:
     """``pattern`` split at its top-level ``|`` (not inside a group, a class, or escaped)."""
     parts: list[str] = []
-    depth = 0
-    start = 0
-    index = 0
-    in_class = False
+    start = index = 0
     while index < len(pattern):
         character = pattern[index]
         if character == "\\":
             index += 2
-            continue
-        if in_class:
-            in_class = character != "]"
-        elif character == "[":
-            in_class = True
-            if pattern[index + 1 : index + 2] == "^":
-                index += 1
-            if pattern[index + 1 : index + 2] == "]":
-                index += 1  # []] and [^]]: the first ] is a member
-        elif character == "(":
-            depth += 1
-        elif character == ")":
-            depth -= 1
-        elif character == "|" and depth == 0:
-            parts.append(pattern[start:index])
-            start = index + 1
-        index += 1
+        elif character in "([":
+            index = _skip_group(pattern, index)
+        else:
+            if character == "|":
+                parts.append(pattern[start:index])
+                start = index + 1
+            index += 1
     parts.append(pattern[start:])
     return parts
 
