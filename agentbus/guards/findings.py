@@ -10,7 +10,15 @@ from ..lazy_regex import lazy_compile
 from .programs import Invocation
 from .verdict import Verdict
 
-__all__ = ["PIECE_LIMIT", "finding", "looked_up_program", "piece", "positionals", "static_args"]
+__all__ = [
+    "PIECE_LIMIT",
+    "finding",
+    "inverts_match",
+    "looked_up_program",
+    "piece",
+    "positionals",
+    "static_args",
+]
 
 PIECE_LIMIT = 200
 """The longest piece of a command a reason quotes (a 10 MB command is not repeated back)."""
@@ -68,3 +76,10 @@ def positionals(values: list[str], takes_value: frozenset[str] = frozenset()) ->
         else:
             found.append(value)
     return found
+
+
+def inverts_match(values: list[str]) -> bool:
+    """grep's -v (--invert-match): the lines it names are dropped, every other one passes."""
+    return "--invert-match" in values or any(
+        v.startswith("-") and not v.startswith("--") and "v" in v[1:] for v in values
+    )

@@ -33,6 +33,7 @@ import re
 
 from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
+from ..findings import inverts_match as _excludes
 from ..findings import looked_up_program, piece
 from ..findings import static_args as _values
 from ..interpreters import inline_code
@@ -817,13 +818,6 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
 
 
 _PID_COLUMNS = frozenset({"awk", "gawk", "mawk", "cut", "tail", "tr", "sort", "uniq"})
-
-
-def _excludes(values: list[str]) -> bool:
-    """grep's -v (--invert-match): the lines it names are dropped, every other one passes."""
-    return "--invert-match" in values or any(
-        v.startswith("-") and not v.startswith("--") and "v" in v[1:] for v in values
-    )
 
 
 def _ps_into_kill(stages: list[Invocation]) -> Invocation | None:

@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator
 
 from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
+from ..findings import inverts_match
 from ..findings import positionals as _positionals
 from ..findings import static_args as _values
 from ..locations import location
@@ -288,9 +289,7 @@ def _every_container_id(stages: list[Invocation]) -> bool:
     *filters, last = stages[1:]
     for stage in filters:
         values = _values(stage)
-        if stage.name not in ("grep", "egrep", "fgrep") or not any(
-            v.startswith("-") and not v.startswith("--") and "v" in v for v in values
-        ):
+        if stage.name not in ("grep", "egrep", "fgrep") or not inverts_match(values):
             return False  # a grep that picks, or a stage the guard does not know
     values = _values(last)
     if last.name in ("awk", "gawk", "mawk"):
