@@ -64,7 +64,7 @@ FLOORS = {
     "exfiltration": 290,  # upload: files named at run time or staged outside the project; download chains;
     # DNS names spelled a chunk at a time (dns_loops.py); archives downloaded, unpacked flat and run
     "collection": 76,
-    "remote-access": 63,  # tactics/tunnels.py: entries written alongside it (the lead's)
+    "remote-access": 64,  # tactics/tunnels.py: entries written alongside it (the lead's)
     "path": 302,
 }
 CEILINGS = {

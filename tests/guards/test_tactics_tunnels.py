@@ -309,3 +309,16 @@ def test_a_login_or_a_remote_command_runs(command: str) -> None:
 )
 def test_options_never_turn_a_remote_command_into_a_shell(options: list[str], remote: str) -> None:
     assert check_command(f"ssh {' '.join(options)} host {remote}", home=HOME) is None
+
+
+@pytest.mark.parametrize(
+    "command", ["scope launch --service-token=$SCOPEMYIP", "sudo scope launch --service-token T0K"]
+)
+def test_weave_scope_joined_to_the_cloud_is_a_backdoor(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert (verdict.category, verdict.decision) == (BACKDOOR, "block")
+
+
+def test_weave_scope_serving_locally_runs() -> None:
+    assert check_command("scope launch", home=HOME) is None

@@ -18,6 +18,9 @@ by what it publishes:
   passwd``, ``x11vnc -nopw``), ``tailscale up --ssh``, and the covert channels and pivoting
   tools no development task uses (iodine, dnscat2, dns2tcp, ptunnel, icmpsh, ligolo, chisel's
   reverse tunnels).
+- Weave Scope connected to Weave Cloud (``scope launch --service-token=…``): a console on the internet
+  with a shell into the host and every container, a backdoor (TeamTNT's); ``scope launch`` alone
+  serves the local view only.
 - The Global Socket tools (``gs-netcat``, ``gs-sftp``, ``gs-mount``, ``gsocket``) reach through any
   firewall by a public relay and a shared secret: a listening end (``gs-netcat -l``) is remote access,
   one that serves a shell (``-i``) or runs a command (``-e``) a backdoor.
@@ -139,6 +142,9 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         return _judge_tunnel(invocation, name, values)
     if name in _GLOBAL_SOCKET:
         return _judge_global_socket(invocation, name, values)
+    if name == "scope" and values[:1] == ["launch"] and any(v.startswith("--service-token") for v in values):
+        why = "Weave Scope joins Weave Cloud: an internet console with shells into the host and its containers"
+        return _verdict(BACKDOOR, invocation, why)
     if name in _REMOTE_DESKTOPS:
         return _judge_desktop(invocation, name, values)
     if name in _REMOTE_SUPPORT:
