@@ -143,7 +143,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     if name in _GLOBAL_SOCKET:
         return _judge_global_socket(invocation, name, values)
     if name == "scope" and values[:1] == ["launch"] and any(v.startswith("--service-token") for v in values):
-        why = "Weave Scope joins Weave Cloud: an internet console with shells into the host and its containers"
+        why = "Weave Scope joins Weave Cloud: an internet console with shells into host and containers"
         return _verdict(BACKDOOR, invocation, why)
     if name in _REMOTE_DESKTOPS:
         return _judge_desktop(invocation, name, values)
