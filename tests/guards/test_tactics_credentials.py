@@ -416,6 +416,7 @@ ENVIRONMENT_SETTINGS = [
     "env | sort",
     "env | grep -i ssh_auth",
     "env | grep PATH",
+    "env | grep PWD",
     "grep -ri token src/",
     "env FOO=1 grep token notes.txt",
 ]

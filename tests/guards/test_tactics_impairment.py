@@ -778,3 +778,10 @@ def test_the_policy_decides_what_masquerading_does() -> None:
         "zapper -f python3 agent.py", home=HOME, policy=Policy(verdicts={IMPAIR: "allow"})
     )
     assert allowed is None
+
+
+@pytest.mark.parametrize(
+    "command", ['exec -a python3 /usr/bin/python3.12 "$@"', "exec -a vim /usr/bin/vim.basic"]
+)
+def test_a_shorter_name_of_the_same_program_is_not_masquerading(command: str) -> None:
+    assert check_command(command, home=HOME) is None

@@ -907,8 +907,9 @@ def judge_script(script: Script, home: str) -> Verdict | None:
     return _environment_searched(script)
 
 
-_ENV_SECRET = lazy_compile(r"pass|secret|token|key|credential|cred\b|pwd", re.IGNORECASE)
-"""What a search of the environment for secrets looks for (``PASSWORD``, ``API_KEY``, ``GITHUB_TOKEN``)."""
+_ENV_SECRET = lazy_compile(r"pass|secret|token|key|credential|cred\b", re.IGNORECASE)
+"""What a search of the environment for secrets looks for (``PASSWORD``, ``API_KEY``, ``GITHUB_TOKEN``;
+not ``PWD``, the working directory)."""
 
 
 def _dumps_environment(words: list[str]) -> bool:

@@ -931,6 +931,11 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     )
 
 
+def _same_program(shown: str, name: str) -> bool:
+    """``python3`` for ``python3.12``, ``vim`` for ``vim.basic``: one program, one name a prefix of the other."""
+    return bool(shown) and (name.startswith(shown) or shown.startswith(name))
+
+
 def _masquerade(invocation: Invocation) -> Verdict | None:
     """``exec -a NAME PROGRAM`` with another program's name, any ``zapper`` run: what ``ps`` shows is a lie.
 
@@ -949,7 +954,11 @@ def _masquerade(invocation: Invocation) -> Verdict | None:
             if arg.startswith("-a")
             else ""
         )
-        if shown and "$" not in shown and shown.lstrip("-").rsplit("/", 1)[-1] != invocation.name:
+        if (
+            shown
+            and "$" not in shown
+            and not _same_program(shown.lstrip("-").rsplit("/", 1)[-1], invocation.name)
+        ):
             return _verdict(
                 IMPAIR, invocation, f"runs {invocation.name} under the name {shown} (masquerading)"
             )
