@@ -932,7 +932,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
 
 
 def _same_program(shown: str, name: str) -> bool:
-    """``python3`` for ``python3.12``, ``vim`` for ``vim.basic``: one program, one name a prefix of the other."""
+    """``python3`` for ``python3.12``, ``vim`` for ``vim.basic``: one name a prefix of the other."""
     return bool(shown) and (name.startswith(shown) or shown.startswith(name))
 
 
