@@ -118,6 +118,7 @@ def secret_word(pattern: str) -> bool:
     """Whether a search pattern (or a key name) looks for a secret: a password, token, API key, PEM header."""
     return _SECRET_WORDS.search(pattern) is not None or secret_name(pattern)
 
+
 _SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "ack-grep", "zgrep", "pt", "ugrep",
                         "sift", "git-grep", "trufflehog", "gitleaks", "detect-secrets", "noseyparker",
                         "ripsecrets"})  # fmt: skip
@@ -648,7 +649,8 @@ def _history(invocation: Invocation, home: str) -> Verdict | None:
     if invocation.name == "history":  # history > /Volumes/USB/h.txt: what was typed, copied away
         kept = [o.value for o in operands(invocation) if o.role == "output" and o.value not in _QUIET]
         if kept:
-            return _verdict(invocation, f"copies the shell's history, where typed passwords stay, to {kept[0]}")
+            why = f"copies the shell's history, where typed passwords stay, to {kept[0]}"
+            return _verdict(invocation, why)
         return None
     if invocation.name in _NAMES_ONLY or invocation.name == "fc":
         return None
@@ -936,9 +938,13 @@ def _search_fed_by_lister(script: Script, home: str) -> Invocation | None:
         for stage in stages:
             if stage.name in _LISTERS and any(wide_root(v, home, stage.cwd) for v in _values(stage)):
                 wide = True
-            elif wide and stage.name in _SEARCHERS and "xargs" in stage.wrappers:
-                if any(secret_word(p) for p in search_parts(stage)[1]):
-                    return stage
+            elif (
+                wide
+                and stage.name in _SEARCHERS
+                and "xargs" in stage.wrappers
+                and any(secret_word(p) for p in search_parts(stage)[1])
+            ):
+                return stage
     return None
 
 

@@ -422,7 +422,7 @@ def _chflags(invocation: Invocation, home: str) -> Verdict | None:
 # -- defenses and evidence ----------------------------------------------------------------
 
 _FIREWALL_SWITCHES = frozenset({"--setglobalstate", "--setblockall", "--setstealthmode", "--setloggingmode"})
-"""Settings that protect while on: set off (``off``, ``0``, ``false``, ``no``, ``disabled``), a part is gone."""
+"""Settings that protect while on: set ``off`` (``0``, ``false``, ``no``, ``disabled``), a part is gone."""
 _FIREWALL_TRUST = frozenset({"--setallowsigned", "--setallowsignedapp"})
 """Settings that open while ``on``: every signed program (or app) let in without a rule."""
 _FIREWALL_OPENINGS = frozenset({"--add", "--unblockapp", "--unblock"})
@@ -590,7 +590,7 @@ _PREFERENCES_READ = frozenset({"read", "export", "find"})
 
 
 def _preferences_searched(before: Invocation, after: Invocation) -> Verdict | None:
-    """``defaults read [DOMAIN] | grep -i token``: the preferences searched for a secret an app keeps there."""
+    """``defaults read [DOMAIN] | grep -i token``: preferences searched for a secret an app keeps there."""
     if before.name != "defaults" or _values(before)[:1] not in ([v] for v in _PREFERENCES_READ):
         return None
     if after.name not in _SEARCHERS:
