@@ -172,7 +172,14 @@ def search_parts(invocation: Invocation) -> tuple[bool, list[str], list[str]]:
         or _short_cluster_value(v) is not None
         for v in values
     )  # fmt: skip
-    for value in values:
+    for index, value in enumerate(values):
+        if value == "--" and not expect_value:  # grep -r -- '-----BEGIN' .: only operands follow
+            rest = values[index + 1 :]
+            if not explicit and not pattern_given and not patterns and rest:
+                patterns.append(rest[0])
+                rest = rest[1:]
+            places.extend(rest)
+            break
         cluster = _short_cluster_value(value)
         if cluster is not None:  # -ie PATTERN, -rnwe PATTERN, -ePATTERN: -e inside a cluster of flags
             if cluster:
