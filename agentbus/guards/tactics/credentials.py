@@ -174,11 +174,11 @@ def search_parts(invocation: Invocation) -> tuple[bool, list[str], list[str]]:
     )  # fmt: skip
     for index, value in enumerate(values):
         if value == "--" and not expect_value:  # grep -r -- '-----BEGIN' .: only operands follow
-            rest = values[index + 1 :]
-            if not explicit and not pattern_given and not patterns and rest:
-                patterns.append(rest[0])
-                rest = rest[1:]
-            places.extend(rest)
+            operands_left = values[index + 1 :]
+            if not explicit and not pattern_given and not patterns and operands_left:
+                patterns.append(operands_left[0])
+                operands_left = operands_left[1:]
+            places.extend(operands_left)
             break
         cluster = _short_cluster_value(value)
         if cluster is not None:  # -ie PATTERN, -rnwe PATTERN, -ePATTERN: -e inside a cluster of flags
