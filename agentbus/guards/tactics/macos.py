@@ -312,8 +312,9 @@ _FALSEY = frozenset({"0", "false", "no", "off"})
 
 def _defaults(invocation: Invocation, home: str) -> Verdict | None:
     values = _values(invocation)
-    if values[:1] == ["find"] and any(secret_word(v) for v in values[1:2]):
-        return _verdict(CREDENTIALS, invocation, f"searches every app's preferences for {values[1]}")
+    words = [v for v in values if not v.startswith("-")]  # defaults -currentHost find WORD
+    if words[:1] == ["find"] and any(secret_word(v) for v in words[1:2]):
+        return _verdict(CREDENTIALS, invocation, f"searches every app's preferences for {words[1]}")
     if values[:1] != ["write"] or len(values) < 3:
         return None
     injected = _plist_injection(invocation, home)
@@ -591,7 +592,8 @@ _PREFERENCES_READ = frozenset({"read", "export", "find"})
 
 def _preferences_searched(before: Invocation, after: Invocation) -> Verdict | None:
     """``defaults read [DOMAIN] | grep -i token``: preferences searched for a secret an app keeps there."""
-    if before.name != "defaults" or _values(before)[:1] not in ([v] for v in _PREFERENCES_READ):
+    verb = next((v for v in _values(before) if not v.startswith("-")), "")
+    if before.name != "defaults" or verb not in _PREFERENCES_READ:
         return None
     if after.name not in _SEARCHERS:
         return None
