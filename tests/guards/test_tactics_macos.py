@@ -664,6 +664,8 @@ def test_sample_9_dual_use_is_asked(command: str) -> None:
         "history > /dev/null",
         "grep -rn private_key src/",
         "grep -rn 'BEGIN CERTIFICATE' certs/ --include=*.md",
+        'grep -r -- "-----BEGIN CERTIFICATE" certs/',
+        "find ~/src/app -name '*.py' | xargs grep -l api_key",
         "find . -name '*.py' | xargs grep -n password",
         "find ~/Library/Mail -name '*.emlx' | wc -l",
         f"ls '{AS}/Binance'",
@@ -734,6 +736,10 @@ _FIREWALL_ON = ("on", "1", "true", "yes", "throttled")
             )
         ],
         (("--setglobalstate", "on", "--add", "/tmp/x"), True),
+        # the programs it is given are read, never written: the operand rule leaves them alone
+        (("--getappblocked", "/etc/hosts"), False),
+        (("--listapps", "/usr/sbin/sshd"), False),
+        (("--add", "/etc/hosts"), True),
     ],
 )
 def test_the_application_firewall_is_judged_in_one_place(arguments: tuple[str, ...], held: bool) -> None:

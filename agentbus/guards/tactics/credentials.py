@@ -110,8 +110,11 @@ _SECRET_WORDS = lazy_compile(
     re.IGNORECASE,
 )
 """Words a secret search looks for: passwords, tokens, API keys, PEM headers, cloud key ids."""
-_KEY_MATERIAL = lazy_compile(r"PRIVATE KEY|-----BEGIN")
-"""A PEM header searched for: the files found are private keys, wherever the search runs."""
+_KEY_MATERIAL = lazy_compile(
+    r"PRIVATE KEY|BEGIN (?:[A-Z0-9]+ )*PRIVATE|BEGIN (?:OPENSSH|RSA|DSA|EC|ENCRYPTED)(?: |$)|^-+BEGIN-*$"
+)
+"""A private key's PEM header (or any header) searched for: the files found are keys, wherever the
+search runs (``-----BEGIN CERTIFICATE`` finds certificates: not a hunt)."""
 
 
 def secret_word(pattern: str) -> bool:
