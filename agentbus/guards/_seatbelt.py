@@ -2,8 +2,10 @@
 
 Seatbelt applies the last rule that matches an operation, so the profile reads
 from the general to the particular: allow everything, deny writing, allow
-writing the writable directories, deny reading the sensitive paths, deny setting
-setuid bits, then the network. macOS has no private loopback: ``loopback`` is
+writing the writable directories (a private temporary directory in place of the
+host's, which the launcher passes as ``$TMPDIR``), deny reading the sensitive
+paths, deny writing the project's auto-run files, deny setting setuid bits, then
+the network. macOS has no private loopback: ``loopback`` is
 refused before a profile is made.
 """
 
@@ -25,13 +27,18 @@ def _string(text: str) -> str:
 def profile(policy: Policy) -> str:
     """The SBPL profile text."""
     lines = ["(version 1)", "(allow default)", "(deny file-write*)"]
-    writable = [f"(subpath {_string(path)})" for path in policy.writable]
+    paths = [path for path in policy.writable if not policy.private_tmp or path not in policy.temporary]
+    paths += [policy.private_tmp] if policy.private_tmp else []
+    writable = [f"(subpath {_string(path)})" for path in paths]
     writable += [f"(literal {_string(device)})" for device in _DEVICES]
     writable.append('(regex #"^/dev/ttys[0-9]+$")')
     lines.append(f"(allow file-write* {' '.join(writable)})")
     if policy.deny_read:
         denied = " ".join(f"(subpath {_string(path)})" for path in policy.deny_read)
         lines.append(f"(deny file-read* file-write* {denied})")
+    if policy.protect:
+        protected = " ".join(f"(subpath {_string(path)})" for path in policy.protect)
+        lines.append(f"(deny file-write* {protected})")
     lines.append("(deny file-write-setugid)")
     if policy.network == "off":
         lines.append("(deny network*)")
