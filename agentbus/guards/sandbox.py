@@ -485,7 +485,12 @@ def plan(
             raise SandboxUnavailable("nothing here can turn the network off (no seccomp, no namespaces)")
     if mechanism == "seatbelt" and policy.network == "loopback":
         raise SandboxUnavailable("macOS has no private loopback: use --network off, ports or on")
-    for writable in policy.writable:
+    # What the command can write on the host: the private directory, not the temporary
+    # directories it stands in for.
+    host_writable = [
+        path for path in policy.writable if not policy.private_tmp or path not in policy.temporary
+    ] + ([policy.private_tmp] if policy.private_tmp else [])
+    for writable in host_writable:
         for denied in policy.deny_read:
             if _inside(denied, writable) or _inside(writable, denied):
                 raise SandboxUnavailable(
@@ -493,24 +498,24 @@ def plan(
                     "run the sandbox on a project directory, not on a home directory"
                 )
     for home in _homes():
-        for writable in policy.writable:
+        for writable in host_writable:
             if _inside(os.path.realpath(home), writable):
                 raise SandboxUnavailable(
                     f"{writable} would be writable and holds the home directory {home}, "
                     "where a command could plant a shell profile: choose a project directory inside it"
                 )
-    _check_launcher_outside(policy, python or sys.executable)
+    _check_launcher_outside(python or sys.executable, host_writable)
     return capabilities.describe(policy, mechanism)
 
 
-def _check_launcher_outside(policy: Policy, python: str) -> None:
+def _check_launcher_outside(python: str, host_writable: Iterable[str]) -> None:
     """The launcher and the Python that runs it must be out of the command's reach: a
     command that rewrote them (a virtual environment in the project) would run its
     code before the next command is confined."""
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     environment = os.path.dirname(os.path.dirname(os.path.abspath(python)))  # .venv for .venv/bin/python
     for what, path in (("agentbus", package), ("the Python that runs the sandbox", environment)):
-        for writable in policy.writable:
+        for writable in host_writable:
             if _inside(path, writable) or _inside(os.path.realpath(path), writable):
                 raise SandboxUnavailable(
                     f"{what} ({path}) is inside {writable}, which a confined command may write: it "
