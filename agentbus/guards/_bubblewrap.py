@@ -43,11 +43,12 @@ def command(
     if policy.network != "on":
         argv.append("--unshare-net")
     argv += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+    for source, target in binds:  # the private temporary directories first: a project in /tmp
+        argv += ["--bind", source, target]  # is bound again over the private /tmp
+    bound = {target for _, target in binds}
     for path in policy.writable:
-        if path not in policy.temporary or not policy.private_tmp:
+        if path not in bound and (path not in policy.temporary or not policy.private_tmp):
             argv += ["--bind", path, path]
-    for source, target in binds:
-        argv += ["--bind", source, target]
     for path in policy.protect:
         argv += ["--ro-bind", path, path]
     hidden_dirs = [path for path in policy.deny_read if os.path.isdir(path)]

@@ -95,6 +95,12 @@ def enter_namespaces(
     for path in read_only:
         _mount(path, path, _MS_BIND | _MS_REC)
         _mount(None, path, _MS_BIND | _MS_REMOUNT | _MS_RDONLY | _kept_flags(path))
+    # The working directory still names the directory as it was found before the mounts
+    # (from where ".." would lead into the host's /tmp): find it again through them.
+    try:
+        os.chdir(os.getcwd())
+    except OSError:
+        os.chdir("/")
 
 
 def _kept_flags(path: str) -> int:

@@ -100,12 +100,14 @@ _READABLE_ANYWAY = frozenset({"/etc/passwd", "/etc/group"})
 _DEVICES_WRITABLE = ("/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx", "/dev/pts")
 _SANDBOX_EXEC = "/usr/bin/sandbox-exec"
 
-PROTECTED = (".git", ".envrc", ".vscode", ".idea")
+PROTECTED = (".git", ".envrc", ".vscode", ".idea", ".claude", ".mcp.json")
 """Files and directories in the project that run code on the host with no one choosing
 to run the project's code, made read-only in the sandbox by default: ``.git`` (its
 hooks, ``config``'s ``core.fsmonitor`` and ``core.hooksPath``, ``commondir``: the
 next ``git status``, which shell prompts run on every line, runs them unconfined),
-``.envrc`` (direnv), ``.vscode`` and ``.idea`` (tasks that run when the folder opens)."""
+``.envrc`` (direnv), ``.vscode`` and ``.idea`` (tasks that run when the folder opens),
+``.claude`` and ``.mcp.json`` (Claude Code's hooks and MCP servers, which it runs
+unconfined)."""
 
 # Names of environment variables that hold credentials, by their words (split on "_"):
 # AWS_SECRET_ACCESS_KEY, GITHUB_TOKEN, OPENAI_API_KEY, SSH_AUTH_SOCK, ...
@@ -536,7 +538,7 @@ def _bubblewrap_argv(policy: Policy, capabilities: Capabilities, command: list[s
         fd = os.memfd_create("agentbus-seccomp", 0)
         os.write(fd, _seccomp.encode(rules.program()))
         os.lseek(fd, 0, os.SEEK_SET)
-    binds = [(source, path) for path, source in _outermost(private).items()]
+    binds = _binds(policy, private)
     return [*_bubblewrap.command(policy, capabilities.bubblewrap, seccomp_fd=fd, binds=binds), *command]
 
 
@@ -596,6 +598,22 @@ def _outermost(private: dict[str, str]) -> dict[str, str]:
     }
 
 
+def _binds(policy: Policy, private: dict[str, str]) -> list[tuple[str, str]]:
+    """(source, target) mounts: each private directory over its temporary one, then each
+    writable directory that was inside one (a project in /tmp) over its own path again,
+    where the private directory now has an empty directory for it."""
+    outermost = _outermost(private)
+    binds = [(source, path) for path, source in outermost.items()]
+    for path in policy.writable:
+        if path in policy.temporary:
+            continue
+        for temporary, source in outermost.items():
+            if _inside(path, temporary):
+                os.makedirs(os.path.join(source, os.path.relpath(path, temporary)), 0o700, exist_ok=True)
+                binds.append((path, path))
+    return binds
+
+
 def _confine_linux(policy: Policy, capabilities: Capabilities) -> list[str]:
     """Confine this process (single-threaded, about to exec); returns what was applied.
 
@@ -610,7 +628,7 @@ def _confine_linux(policy: Policy, capabilities: Capabilities) -> list[str]:
     # "off" without seccomp falls back on a network namespace too.
     private_network = network == "loopback" or (network == "off" and not capabilities.seccomp)
     private = _private_dirs(policy) if policy.private_tmp else {}
-    binds = [(source, path) for path, source in _outermost(private).items()]
+    binds = _binds(policy, private)
     writable = list(policy.writable)
     mounted = False
     if capabilities.namespaces:
