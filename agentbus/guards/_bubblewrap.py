@@ -51,6 +51,11 @@ def command(
             argv += ["--bind", path, path]
     for path in policy.protect:
         argv += ["--ro-bind", path, path]
+    for path in policy.hidden:
+        if os.path.isdir(path):
+            argv += ["--tmpfs", path, "--remount-ro", path]
+        else:
+            argv += ["--ro-bind", "/dev/null", path]
     hidden_dirs = [path for path in policy.deny_read if os.path.isdir(path)]
     for path in policy.deny_read:
         if any(path.startswith(directory.rstrip("/") + "/") for directory in hidden_dirs):

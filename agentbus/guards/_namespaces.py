@@ -33,6 +33,7 @@ _SIOCGIFFLAGS, _SIOCSIFFLAGS = 0x8913, 0x8914
 _IFF_UP = 0x1
 _AF_INET, _SOCK_DGRAM, _SOCK_CLOEXEC = 2, 2, 0o2000000
 _PR_CAPBSET_DROP = 24
+_MS_NOSUID, _MS_NODEV = 2, 4
 _MS_RDONLY, _MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE, _MS_RELATIME = 1, 32, 4096, 16384, 1 << 18, 1 << 21
 # statvfs flags a read-only remount must keep (the kernel locks them in a user namespace):
 # nosuid, nodev, noexec, noatime, nodiratime share their MS_ values; ST_RELATIME (4096) does not.
@@ -60,18 +61,24 @@ class MountsRefused(OSError):
 
 
 def enter_namespaces(
-    *, network: bool, binds: Sequence[tuple[str, str]] = (), read_only: Sequence[str] = ()
+    *,
+    network: bool,
+    binds: Sequence[tuple[str, str]] = (),
+    read_only: Sequence[str] = (),
+    hidden: Sequence[str] = (),
 ) -> None:
     """Move this (single-threaded) process into a new user namespace, where it keeps
     its uid and gid; with ``network`` into a new network namespace with loopback up;
     with ``binds`` (source, target) or ``read_only`` paths into a new mount namespace
-    where each source is mounted over its target and each read-only path over itself.
+    where each source is mounted over its target, each read-only path over itself, and
+    each ``hidden`` path covered (a directory by an empty read-only tmpfs, a socket or
+    file by /dev/null).
 
     Raises :class:`MountsRefused` when the first mount is refused (then nothing is
     mounted, and the caller decides), OSError for anything else.
     """
     uid, gid = os.geteuid(), os.getegid()
-    mounts = bool(binds or read_only)
+    mounts = bool(binds or read_only or hidden)
     _unshare(_CLONE_NEWUSER | (_CLONE_NEWNET if network else 0) | (_CLONE_NEWNS if mounts else 0))
     _write("/proc/self/setgroups", "deny")
     _write("/proc/self/uid_map", f"{uid} {uid} 1")
@@ -95,6 +102,11 @@ def enter_namespaces(
     for path in read_only:
         _mount(path, path, _MS_BIND | _MS_REC)
         _mount(None, path, _MS_BIND | _MS_REMOUNT | _MS_RDONLY | _kept_flags(path))
+    for path in hidden:
+        if os.path.isdir(path):
+            _mount("tmpfs", path, _MS_RDONLY | _MS_NOSUID | _MS_NODEV, "tmpfs")
+        else:
+            _mount("/dev/null", path, _MS_BIND)
     # The working directory still names the directory as it was found before the mounts
     # (from where ".." would lead into the host's /tmp): find it again through them.
     try:
@@ -108,10 +120,11 @@ def _kept_flags(path: str) -> int:
     return (flags & _ST_KEPT) | (_MS_RELATIME if flags & _ST_RELATIME else 0)
 
 
-def _mount(source: str | None, target: str, flags: int) -> None:
+def _mount(source: str | None, target: str, flags: int, kind: str | None = None) -> None:
     libc = _libc()
     encoded = None if source is None else os.fsencode(source)
-    if libc.mount(encoded, os.fsencode(target), None, ctypes.c_ulong(flags), None) != 0:
+    fstype = None if kind is None else kind.encode()
+    if libc.mount(encoded, os.fsencode(target), fstype, ctypes.c_ulong(flags), None) != 0:
         code = ctypes.get_errno()
         raise OSError(code, f"mount {source or ''} on {target}: {os.strerror(code)}")
 

@@ -11,6 +11,8 @@ refused before a profile is made.
 
 from __future__ import annotations
 
+import os
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .sandbox import Policy
@@ -22,6 +24,15 @@ _DEVICES = ("/dev/null", "/dev/zero", "/dev/tty", "/dev/dtracehelper")
 
 def _string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _socket_filter(path: str) -> str:
+    """A socket's path, or every socket beneath a directory."""
+    if not os.path.isdir(path):
+        return f"(path-literal {_string(path)})"
+    import re
+
+    return f'(path-regex #"^{re.escape(path).replace(chr(34), chr(92) + chr(34))}(/|$)")'
 
 
 def profile(policy: Policy) -> str:
@@ -54,4 +65,7 @@ def profile(policy: Policy) -> str:
             lines.append("(allow network* (remote unix-socket) (local unix-socket))")
     elif not policy.unix_sockets:
         lines.append("(deny network-outbound (remote unix-socket))")
+    if policy.unix_sockets and policy.hidden:
+        hidden = " ".join(f"(remote unix-socket {_socket_filter(path)})" for path in policy.hidden)
+        lines.append(f"(deny network-outbound {hidden})")
     return "\n".join(lines) + "\n"

@@ -57,6 +57,7 @@ __all__ = [
     "UsageError",
     "add_arguments",
     "credential_variables",
+    "daemon_sockets",
     "default_writable",
     "main",
     "parse",
@@ -130,6 +131,7 @@ class Policy:
 
     __slots__ = (
         "deny_read",
+        "hidden",
         "keep_env",
         "network",
         "ports",
@@ -154,6 +156,7 @@ class Policy:
         private_tmp: str | None = None,
         protect: Iterable[str] = (),
         keep_env: Iterable[str] = (),
+        hidden: Iterable[str] = (),
     ) -> None:
         if network not in NETWORK_MODES:
             raise ValueError(f"network must be one of {', '.join(NETWORK_MODES)}, got {network!r}")
@@ -169,6 +172,9 @@ class Policy:
         """Paths in the project it may not change (:data:`PROTECTED` that exist)."""
         self.keep_env = tuple(keep_env)
         """Credential variables it keeps (the others are removed from its environment)."""
+        self.hidden = tuple(hidden)
+        """The host daemons' unix sockets (and their directories) it cannot see, with unix
+        sockets allowed (:func:`daemon_sockets`)."""
         self.deny_read = tuple(deny_read)
         """Files and directories it may not read."""
         self.network = network
@@ -191,6 +197,7 @@ class Policy:
                 "network",
                 "ports",
                 "unix_sockets",
+                "hidden",
                 "keep_env",
             )
         }
@@ -259,7 +266,7 @@ class Capabilities:
                 policy.network == "loopback" or (policy.network == "off" and not self.seccomp)
             ):
                 parts.append("network namespace")
-            if policy is not None and (policy.private_tmp or policy.protect):
+            if policy is not None and (policy.private_tmp or policy.protect or policy.hidden):
                 parts.append("mount namespace")
         if self.seccomp:
             parts.append("seccomp")
@@ -305,6 +312,30 @@ def protected_paths(project: str, names: Iterable[str]) -> tuple[str, ...]:
         if os.path.lexists(path):
             real = os.path.realpath(path)
             if _inside(real, project) and real != project and os.path.exists(real):
+                found.append(real)
+    return tuple(dict.fromkeys(found))
+
+
+def daemon_sockets(writable: Iterable[str] = ()) -> tuple[str, ...]:
+    """The unix sockets of the host's daemons, and the directories that hold the user's,
+    that exist and are not in ``writable``: hidden from a command allowed unix sockets.
+    Each hands out more than any sandbox rule: docker's is root on the host, the
+    systemd user bus starts unconfined commands, ssh-agent signs with the user's keys,
+    the session bus drives the desktop. Sockets in /tmp need no hiding (it is private)."""
+    uid = os.geteuid()
+    candidates = [
+        os.environ.get("XDG_RUNTIME_DIR") or f"/run/user/{uid}",
+        os.environ.get("SSH_AUTH_SOCK") or "",
+        os.path.expanduser("~/.docker/run"),
+        "/run/docker.sock", "/var/run/docker.sock", "/run/containerd", "/run/podman",
+        "/run/dbus/system_bus_socket", "/run/snapd.socket", "/run/snapd-snap.socket",
+        "/var/run/libvirt", "/run/libvirt",
+    ]  # fmt: skip
+    found = []
+    for path in candidates:
+        if path and os.path.exists(path):
+            real = os.path.realpath(path)
+            if not any(_inside(real, directory) or _inside(directory, real) for directory in writable):
                 found.append(real)
     return tuple(dict.fromkeys(found))
 
@@ -633,9 +664,11 @@ def _confine_linux(policy: Policy, capabilities: Capabilities) -> list[str]:
     mounted = False
     if capabilities.namespaces:
         try:
-            _namespaces.enter_namespaces(network=private_network, binds=binds, read_only=policy.protect)
+            _namespaces.enter_namespaces(
+                network=private_network, binds=binds, read_only=policy.protect, hidden=policy.hidden
+            )
             applied.append("user namespace")
-            mounted = bool(binds or policy.protect)
+            mounted = bool(binds or policy.protect or policy.hidden)
         except _namespaces.MountsRefused:
             applied.append("user namespace")
         except OSError:
@@ -654,6 +687,8 @@ def _confine_linux(policy: Policy, capabilities: Capabilities) -> list[str]:
         os.environ["TMPDIR"] = writable[-1]
     if policy.protect and not mounted:
         applied.append("auto-run files NOT read-only (no mount namespace)")
+    if policy.hidden and not mounted:
+        applied.append("daemon sockets NOT hidden (no mount namespace)")
     if applied or os.geteuid() == 0:
         _namespaces.drop_capability_bounding_set()
     libc = ctypes.CDLL(None, use_errno=True)
@@ -820,9 +855,10 @@ def policy_from_options(args: Any) -> Policy:
         raise UsageError(f"--allow-port takes port numbers from 1 to 65535, got {list(ports)}")
     if ports and network != "ports":
         raise UsageError("--allow-port needs --network ports")
+    resolved = tuple(dict.fromkeys(os.path.realpath(os.path.expanduser(path)) for path in writable))
     return Policy(
         project,
-        tuple(dict.fromkeys(os.path.realpath(os.path.expanduser(path)) for path in writable)),
+        resolved,
         tuple(sorted({os.path.realpath(os.path.expanduser(path)) for path in deny})),
         network=network,
         ports=ports,
@@ -831,6 +867,7 @@ def policy_from_options(args: Any) -> Policy:
         private_tmp=None if args.no_tmp or args.shared_tmp else private_tmp(project),
         protect=protected_paths(project, [*(() if args.no_protect else PROTECTED), *args.protect]),
         keep_env=args.keep_env,
+        hidden=daemon_sockets(resolved) if args.unix_sockets else (),
     )
 
 

@@ -40,6 +40,7 @@ from ..guards.sandbox import (
     Capabilities,
     Policy,
     SandboxUnavailable,
+    daemon_sockets,
     plan,
     private_tmp,
     probe,
@@ -176,11 +177,13 @@ class Sandbox:
     def policy(self) -> Policy:
         """The policy for a call judged now (the sensitive paths as they are now)."""
         project = os.path.realpath(self.project or os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
-        writable = [project, *self.write]
+        writable = tuple(
+            dict.fromkeys(os.path.realpath(os.path.expanduser(path)) for path in [project, *self.write])
+        )
         deny = [*self.deny_read, *sensitive_paths()]
         return Policy(
             project,
-            tuple(dict.fromkeys(os.path.realpath(os.path.expanduser(path)) for path in writable)),
+            writable,
             tuple(sorted({os.path.realpath(os.path.expanduser(path)) for path in deny})),
             network=self.network,
             ports=self.ports,
@@ -189,6 +192,7 @@ class Sandbox:
             private_tmp=private_tmp(project) if self.tmp and not self.shared_tmp else None,
             protect=protected_paths(project, self.protect),
             keep_env=self.keep_env,
+            hidden=daemon_sockets(writable) if self.unix_sockets else (),
         )
 
     def launcher_argv(self, policy: Policy, mechanism: str) -> list[str]:

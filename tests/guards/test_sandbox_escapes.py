@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import secrets
 import shutil
 import socket
@@ -37,7 +38,7 @@ from test_sandbox import (  # the throwaway home and the launcher, shared with t
     needs_seccomp,
 )
 
-from agentbus.guards.sandbox import credential_variables
+from agentbus.guards.sandbox import Policy, credential_variables
 
 MOUNTS = CAPABILITIES is not None and CAPABILITIES.namespaces
 
@@ -506,6 +507,30 @@ def test_unix_sockets_outside_are_out_of_reach(box: Box) -> None:
         server.close()
 
 
+def test_with_unix_sockets_allowed_the_daemons_sockets_are_hidden(box: Box) -> None:
+    _needs_mounts(box)
+    runtime = box.outside / "run"
+    runtime.mkdir()
+    owner = NOBODY if box.user == "nobody" else None
+    agent, bus = UnixServer(box.outside, owner), UnixServer(runtime, owner)
+    other = UnixServer(box.root, owner)
+    if owner is not None:
+        os.chown(runtime, NOBODY, NOBODY)
+    env = {"SSH_AUTH_SOCK": str(agent.path), "XDG_RUNTIME_DIR": str(runtime)}
+    try:
+        for server in (agent, bus):
+            done = box.run(_connect_unix(str(server.path)), "--unix-sockets", env=env)
+            assert "CONNECTED" not in done.stdout, (server.path, done.stderr)
+        assert agent.accepted == bus.accepted == 0
+        # A socket the launcher does not know of is reachable (Landlock before the kernel's
+        # unix socket rules cannot tell sockets apart): the README's Limits say so.
+        done = box.run(_connect_unix(str(other.path)), "--unix-sockets", env=env)
+        assert done.stdout.strip() == "CONNECTED", done.stderr
+    finally:
+        for server in (agent, bus, other):
+            server.close()
+
+
 # --- the launcher itself ----------------------------------------------------------------
 
 
@@ -552,3 +577,29 @@ def test_a_command_too_long_for_the_kernel_runs_nowhere(box: Box) -> None:
         returncode = -exc.errno
     assert returncode in (126, -errno.E2BIG)
     assert not (box.outside / "ran").exists()
+
+
+def test_the_macos_profile_hides_the_daemons_sockets_and_protects_the_auto_run_files(tmp_path: Path) -> None:
+    from agentbus.guards._seatbelt import profile
+
+    runtime = tmp_path / "run"
+    runtime.mkdir()
+    project = str(tmp_path / "p")
+    policy = Policy(
+        project,
+        [project],
+        [],
+        unix_sockets=True,
+        hidden=["/var/run/docker.sock", str(runtime)],
+        protect=[f"{project}/.git"],
+        temporary=["/private/tmp"],
+        private_tmp="/private/tmp/agentbus-sandbox-501/p-1",
+    )
+    lines = profile(policy).splitlines()
+    assert f'(deny file-write* (subpath "{project}/.git"))' in lines
+    hidden = next(line for line in lines if "unix-socket" in line and line.startswith("(deny"))
+    assert '(path-literal "/var/run/docker.sock")' in hidden
+    assert f'(path-regex #"^{re.escape(str(runtime))}(/|$)")' in hidden
+    writable = next(line for line in lines if line.startswith("(allow file-write*"))
+    assert '(subpath "/private/tmp/agentbus-sandbox-501/p-1")' in writable
+    assert '(subpath "/private/tmp")' not in writable
