@@ -905,6 +905,8 @@ def run(args: Any) -> int:
             and capabilities.mechanism() is None
         ):
             print(f"agentbus sandbox: WARNING: running UNCONFINED (--best-effort): {exc}", file=sys.stderr)
+            for name in credential_variables(os.environ, policy.keep_env):
+                del os.environ[name]
             return _exec(command)
         print(f"agentbus sandbox: refusing to run unconfined: {exc}", file=sys.stderr)
         return REFUSED
