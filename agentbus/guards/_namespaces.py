@@ -60,6 +60,10 @@ class MountsRefused(OSError):
     (Ubuntu 24.04's AppArmor does for unprivileged user namespaces): nothing was mounted."""
 
 
+class MountFailed(OSError):
+    """A mount failed after others succeeded: the process is half set up and must not run."""
+
+
 def enter_namespaces(
     *,
     network: bool,
@@ -91,6 +95,19 @@ def enter_namespaces(
         _mount(None, "/", _MS_REC | _MS_PRIVATE)
     except OSError as exc:
         raise MountsRefused(exc.errno, f"mounts refused in the new namespace: {exc.strerror}") from None
+    try:
+        _mount_all(binds, read_only, hidden)
+    except OSError as exc:
+        raise MountFailed(exc.errno, str(exc)) from None
+    # The working directory still names the directory as it was found before the mounts
+    # (from where ".." would lead into the host's /tmp): find it again through them.
+    try:
+        os.chdir(os.getcwd())
+    except OSError:
+        os.chdir("/")
+
+
+def _mount_all(binds: Sequence[tuple[str, str]], read_only: Sequence[str], hidden: Sequence[str]) -> None:
     # Each source is opened before any mount: a later mount may cover the path to it
     # (the private /dev/shm lives in the host's /tmp, which the private /tmp covers).
     opened = [(os.open(source, os.O_PATH | os.O_CLOEXEC), target) for source, target in binds]
@@ -107,12 +124,6 @@ def enter_namespaces(
             _mount("tmpfs", path, _MS_RDONLY | _MS_NOSUID | _MS_NODEV, "tmpfs")
         else:
             _mount("/dev/null", path, _MS_BIND)
-    # The working directory still names the directory as it was found before the mounts
-    # (from where ".." would lead into the host's /tmp): find it again through them.
-    try:
-        os.chdir(os.getcwd())
-    except OSError:
-        os.chdir("/")
 
 
 def _kept_flags(path: str) -> int:

@@ -671,6 +671,8 @@ def _confine_linux(policy: Policy, capabilities: Capabilities) -> list[str]:
             mounted = bool(binds or policy.protect or policy.hidden)
         except _namespaces.MountsRefused:
             applied.append("user namespace")
+        except _namespaces.MountFailed:
+            raise
         except OSError:
             if private_network:
                 raise

@@ -19,6 +19,7 @@ import secrets
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import textwrap
 import threading
@@ -35,6 +36,7 @@ from test_sandbox import (  # the throwaway home and the launcher, shared with t
     SECRET,
     USERS,
     Box,
+    needs_landlock,
     needs_seccomp,
 )
 
@@ -222,6 +224,55 @@ def test_the_host_temporary_directories_are_replaced_by_a_private_one(box: Box) 
         for path in (host_tmp, host_shm, Path(f"/tmp/{tag}-new"), Path(f"/tmp/{tag}-link")):
             if os.path.lexists(path):
                 path.unlink()
+
+
+_WITHOUT_NAMESPACES = """
+import os, sys
+from agentbus.guards import sandbox
+args = sandbox.parse(sys.argv[1:])
+policy = sandbox.policy_from_options(args)
+found = sandbox.probe(try_namespaces=False)
+capabilities = sandbox.Capabilities(
+    "linux", landlock_abi=found.landlock_abi, namespaces=False, seccomp=found.seccomp
+)
+os.environ["AGENTBUS_SANDBOX"] = " + ".join(sandbox._confine_linux(policy, capabilities))
+os.execvp(args.command[0], args.command)
+"""
+
+
+@needs_landlock
+def test_without_namespaces_the_host_tmp_is_read_only_and_tmpdir_is_private() -> None:
+    """Where user namespaces are restricted (Ubuntu 24.04), Landlock alone: nothing can stand
+    in for /tmp, so /tmp is read-only and $TMPDIR is the private directory; the record says
+    the auto-run files are not protected."""
+    root = Path(tempfile.mkdtemp(prefix="agentbus-escape-", dir=_outside_tmp()))
+    try:
+        _without_namespaces(Box(root, "self", "landlock"))
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _without_namespaces(box: Box) -> None:
+    (box.project / ".git").mkdir()
+    tag = f"agentbus-canary-{os.getpid()}-{secrets.token_hex(4)}"
+    command = (
+        f'echo evil > /tmp/{tag}; echo "$TMPDIR"; echo x > "$TMPDIR/f" && echo wrote; '
+        'echo "$AGENTBUS_SANDBOX"'
+    )
+    argv = [sys.executable, "-c", _WITHOUT_NAMESPACES, "--project", str(box.project), "--no-scan"]
+    done = subprocess.run(
+        [*argv, "--", "bash", "-c", command], cwd=box.project, env=box.env(), capture_output=True, text=True
+    )
+    try:
+        assert not Path(f"/tmp/{tag}").exists()
+        tmpdir, wrote, confined_by = done.stdout.splitlines()
+        assert tmpdir.startswith(f"{os.path.realpath(box.tmp)}/agentbus-sandbox-{os.geteuid()}/"), tmpdir
+        assert wrote == "wrote"
+        assert (Path(tmpdir) / "f").read_text() == "x\n"
+        assert "mount namespace" not in confined_by.split(" + ")
+        assert "auto-run files NOT read-only" in confined_by
+    finally:
+        Path(f"/tmp/{tag}").unlink(missing_ok=True)
 
 
 AUTO_RUN = {
