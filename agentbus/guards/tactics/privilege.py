@@ -449,12 +449,36 @@ def _root_shell(invocation: Invocation) -> Verdict | None:
     if name in _INTERACTIVE_ESCAPES:
         return _verdict(PRIVILEGE, invocation, f"runs {name} as root, which opens a shell on request")
     if name in _SHELL_ESCAPES:
-        code = [" ".join(values), *fed_code(invocation)]
+        code = [" ".join(_without_judged_scripts(values)), *fed_code(invocation)]
         if INTERPRETERS.match(name):
             code.append(inline_code(invocation) or "")
         if any(_SHELL_PATH.search(text) for text in code):
             return _verdict(PRIVILEGE, invocation, f"spawns a shell from {name}, as root")
     return None
+
+
+def _without_judged_scripts(values: list[str]) -> list[str]:
+    """The arguments less each ``sh -c SCRIPT`` whose script starts no shell of its own.
+
+    ``sudo find /etc/cni -exec sh -c 'echo "{}" && cat "{}"' \\;``: the shell runs a script,
+    which is judged as run by root wherever it is nested (:func:`..programs.walk`), not a
+    terminal; ``-exec sh -c 'exec sh 0<&1'`` (GTFOBins) still hands one over.
+    """
+    kept: list[str] = []
+    index = 0
+    while index < len(values):
+        value = values[index]
+        script = values[index + 2] if index + 2 < len(values) and values[index + 1] == "-c" else None
+        if script is not None and value.rpartition("/")[2] in SHELLS and not _A_SHELL.search(script):
+            index += 3
+            continue
+        kept.append(value)
+        index += 1
+    return kept
+
+
+_A_SHELL = lazy_compile(r"(?:^|[\s;&|(`'\"/])(?:ba|da|z|k|c|tc|fi)?sh(?:$|[\s;&|)`'\"<>])")
+"""A shell named anywhere in a script (``exec sh 0<&1``, ``/bin/bash -i``)."""
 
 
 # -- containers --------------------------------------------------------------------------------------
