@@ -181,6 +181,9 @@ def test_the_same_programs_without_escalation_run(command: str) -> None:
         "sudo find . -exec sh -c 'echo {}; /bin/zsh' \\;",
         "sudo find . -exec sh -c 'echo {} | bash' \\;",
         "sudo find . -exec sh -i \\;",
+        "sudo find . -exec sh -c 'vim' \\;",  # a program with a shell escape, run as root
+        "sudo find . -exec sh -c 'less /etc/hosts' \\;",
+        "sudo find . -exec sh -c 'apt-get install -y x' \\;",  # root's work, through find
     ],
 )
 def test_find_running_a_shell_that_opens_another_is_escalation(command: str) -> None:
@@ -196,7 +199,7 @@ def test_find_running_a_shell_that_opens_another_is_escalation(command: str) -> 
     ],
 )
 def test_a_shell_running_a_script_as_root_is_judged_by_the_script(command: str) -> None:
-    """The script runs, not a terminal: what it does is judged (as root) where it is nested."""
+    """The script runs, not a terminal: one that starts no shell, escape or install is no root shell."""
     assert decision(command) == "allow"
     assert decision("sudo find /home -exec sh -c 'rm -rf /etc' \\;") == "block"
 
