@@ -216,12 +216,6 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     # every program linking that name: a library install (sudo make install), asked about.
     (r"/usr/local/lib(?:32|64)?/(?:[^/]+-linux-gnu[^/]*/)?[^/]+\.(?:so(?:\.[0-9]+)*|dylib)", SUDO_INSTALL,
      "a shared library where the dynamic loader looks: every program linking that name loads it"),
-    # Where the machine installs packages from, and the keys it trusts them by: the next root install
-    # or upgrade runs whatever that source serves. Developers add a vendor's repository now and then.
-    (r"/etc/apt/(?:sources\.list(?:\.d/.*)?|trusted\.gpg(?:\.d/.*)?|keyrings/.*)|/usr/share/keyrings/.*"
-     r"|/etc/yum\.repos\.d/.*|/etc/zypp/repos\.d/.*|/etc/apk/(?:repositories|keys/.*)|/etc/pacman\.conf"
-     r"|/etc/pacman\.d/mirrorlist", SUDO_INSTALL,
-     "a package source or its signing key: what the next root install trusts"),
     # Python's packages are the start-up rows' (a .pth or usercustomize), a plain module is not a tactic.
     (r"/(?:usr/)?lib(?:32|64|x32)?/(?!python[0-9.]*/).+", SYSTEM_FILES,
      "the system's libraries and the helpers its services run (/lib/udev/*: udev runs them as root)"),

@@ -151,8 +151,7 @@ TLDR_CEILINGS = {
     # (scanning family) the pages of the mass scanners, each a sweep of a range: masscan (7), zmap (8)
     "network scanning": 15,
     "privilege escalation": 8,
-    # (+1, benign9) `sudo reflector --save /etc/pacman.d/mirrorlist`: a package source rewritten as root
-    "privileged install": 52,
+    "privileged install": 51,
     # the pages of tunnels, proxies and VNC servers (ngrok, cloudflared, frp, bore, lt, tor, sshuttle,
     # `ssh -D`, x11vnc): each asked, since publishing the machine is a person's decision; and impacket's
     # psexec.py page (7): commands run on a Windows host with a password or hash, lateral movement

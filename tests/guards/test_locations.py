@@ -14,7 +14,6 @@ from agentbus.guards.verdict import (
     SCHEDULED,
     SERVICE,
     STEALTH_PERSISTENCE,
-    SUDO_INSTALL,
     SYSTEM_FILES,
 )
 
@@ -245,28 +244,3 @@ def test_find_running_a_program_that_only_reads_what_it_finds_writes_nothing(com
 def test_find_running_any_other_program_may_write_what_it_finds(command: str) -> None:
     verdict = check_command(command, home="/home/dev")
     assert verdict is not None
-
-
-@pytest.mark.parametrize(
-    "command",
-    [
-        "echo 'deb https://repo.example/apt stable main' | sudo tee /etc/apt/sources.list.d/vendor.list",
-        "sudo sed -i 's~http://archive.ubuntu.com~http://mirror.example~' /etc/apt/sources.list",
-        "curl -fsSL https://repo.example/gpg | sudo gpg --dearmor -o /usr/share/keyrings/vendor.gpg",
-        "sudo cp vendor.repo /etc/yum.repos.d/",
-        "echo https://mirror.example/alpine/v3.20/main >> /etc/apk/repositories",
-    ],
-)
-def test_a_package_source_or_its_key_written_is_a_privileged_install_asked(command: str) -> None:
-    """The next root install trusts it: benign9 found apt sources and keyrings written unasked."""
-    verdict = check_command(command, home=HOME)
-    assert verdict is not None, command
-    assert (verdict.category, verdict.decision) == (SUDO_INSTALL, "ask"), verdict.reason
-
-
-@pytest.mark.parametrize(
-    "command",
-    ["cat /etc/apt/sources.list", "ls /etc/apt/sources.list.d", "grep -r deb /etc/apt/sources.list.d/"],
-)
-def test_reading_the_package_sources_is_discovery(command: str) -> None:
-    assert check_command(command, home=HOME) is None
