@@ -72,7 +72,8 @@ SETUP_PRINTERS: dict[str, str] = {
 """Tool name -> its arguments (joined by blanks, matched whole) when it prints setup code."""
 
 _COMPLETION = lazy_compile(
-    rf"(?:completions?|generate-shell-completion)(?: (?:-s|--shell)[ =]?)?(?: {_SHELL}| script)?"
+    rf"(?:completions?|gen-completions?|generate-shell-completion)"
+    rf"(?: (?:-s|--shell)[ =]?)?(?: {_SHELL}| script)?"
     rf"|completion --{_SHELL}|--completion(?:[ =]{_SHELL})?"
 )
 """``kubectl completion bash``, ``gh completion -s zsh``, ``rustup completions bash``: any

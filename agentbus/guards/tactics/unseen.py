@@ -21,6 +21,7 @@ user's, as before.
 from __future__ import annotations
 
 from ..findings import finding as _verdict
+from ..findings import piece
 from ..findings import static_args as _values
 from ..parse import RUNTIME, Script, SimpleCommand, Substitution, static_output
 from ..programs import SHELLS, Invocation, shell_mode, walk
@@ -123,6 +124,64 @@ def _code_words(invocation: Invocation) -> list[str]:
 
 
 def judge_script(script: Script, home: str) -> Verdict | None:
+    """A program's output piped into a shell (``./gen.sh | bash``), and ``history -r FILE; fc -s``."""
+    return _piped_output(script) or _history(script)
+
+
+_TEXT = frozenset({"echo", "printf", "cat"})
+"""Stages whose output the line spells out (or a file the script-file rule reads): ``cat x.sh | sh``."""
+_FILTERS = frozenset({"grep", "egrep", "fgrep", "sed", "gsed", "tr", "head", "tail", "sort", "uniq", "cut",
+                      "tee", "base64", "rev", "xxd", "fold", "iconv", "dos2unix", "envsubst", "column",
+                      "awk", "gawk", "mawk", "nawk", "cat", "col", "expand", "unexpand"})  # fmt: skip
+"""Stages that only change what flows through them (when they read no file of their own)."""
+_RUNNERS = SHELLS | {"source", ".", "eval", "python", "python3", "node", "perl", "ruby", "php"}
+"""What runs its standard input as code: shells, the shell itself, the common interpreters (bare)."""
+_PATTERNED = frozenset({"grep", "egrep", "fgrep", "sed", "gsed", "awk", "gawk", "mawk", "nawk"})
+"""Filters whose first operand is their pattern or program, not a file."""
+
+
+def _piped_output(script: Script) -> Verdict | None:
+    """``./gen.sh | bash``, ``python tools/gen.py | sh``, ``make -s print | source /dev/stdin``: the
+    output of a program piped into something that runs it as code. The project is not trusted, so
+    what its script prints is as unknown as a download (which the pipeline rule blocks): a person
+    is asked, as for ``bash <(./gen.sh)`` and ``eval "$(./gen.sh)"``. Not held: text the line
+    spells out (``echo ls | sh``: judged as code), ``cat FILE`` (the file is read and judged), an
+    installed tool that prints shell setup code (``starship init fish | source``)."""
+    from ..danger import _runs_stdin
+
+    for stages in walk(script):
+        for index, stage in enumerate(stages[1:], start=1):
+            if "xargs" in stage.wrappers or stage.name not in _RUNNERS or not _runs_stdin(stage):
+                continue  # find . | xargs bash: the input becomes arguments (files), not code
+            producer = next((s for s in stages[:index] if _produces_unseen(s)), None)
+            if producer is not None:
+                why = (
+                    f"pipes the output of {piece(producer.text)[:80]} into {stage.name or 'a shell'}, "
+                    "which runs it as code the guard cannot see"
+                )
+                return Verdict(UNJUDGED_SCRIPT, piece(" | ".join(s.text for s in stages)), why)
+            break  # a later runner reads the output of code, judged where it is
+    return None
+
+
+def _produces_unseen(stage: Invocation) -> bool:
+    """Whether what ``stage`` writes to the pipe is made by a program the guard cannot see into."""
+    command = stage.command
+    if any(_inside(command, word) is not None for word in command.words):
+        return True  # echo "$(./gen.sh)" | sh
+    if stage.name in _TEXT:
+        return False
+    if stage.name in _FILTERS:  # grep -v '^#' setup.sh | sh: a file the guard does not judge so
+        if stage.name in ("tr", "tee"):
+            return False
+        operands = [v for v in _values(stage) if not v.startswith("-") and not v.isdigit()]
+        return len(operands) > (1 if stage.name in _PATTERNED else 0)
+    if stage.dynamic or not stage.name:
+        return False  # a program named at run time: the pipeline rule's
+    return not prints_setup_code(Script(((command,),), ()))
+
+
+def _history(script: Script) -> Verdict | None:
     """``history -r FILE; fc -s``: a history loaded from a file, then run again by ``fc``.
 
     A shell that is not interactive keeps no history, so ``fc`` alone runs nothing; what
