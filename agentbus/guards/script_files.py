@@ -158,16 +158,18 @@ def _planned(script: Script, cwd: str | None) -> tuple[_Run, ...]:
     runs: list[_Run] = []
     written: set[str] = set()
     project_files: dict[str, _Run] = {}
+    exports = project_sources.Exports()
     for stages in walk(script, cwd=cwd):
         for index, invocation in enumerate(stages):
             spend()
             for run in (_runs(invocation), *_fed(stages, index)):
                 if run is not None and posixpath.normpath(run.word) not in written:
                     runs.append(run)
-            for run in project_commands.planned(invocation):
+            for run in project_commands.planned(invocation, exports.exported):
                 runs.extend(project_sources.as_run(run, stages, index, project_files))
             written.update(_writes(invocation))
             project_sources.note_writes(stages, index, project_files)
+            exports.note(invocation)
     return tuple(runs)
 
 
@@ -585,6 +587,23 @@ class _Judging:
         found = Verdict(PRIVILEGE, f"kubectl -f {shown}", why, rule=f"manifest rule, in the file {shown}")
         return self.note(self.policy.apply(found))
 
+    def compose_environment(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
+        """``docker compose up`` with no ``-f``: the project's ``.env`` may set ``COMPOSE_FILE``, and then
+        those are the files compose reads (relative to the project directory)."""
+        settings = manifests.dotenv(text)
+        if "COMPOSE_FILE" not in settings:
+            return None
+        setting = settings["COMPOSE_FILE"]
+        if setting is None:
+            why = "it sets COMPOSE_FILE from other variables, so it cannot be judged"
+            return self.unjudged(run.word, why)
+        for name in project_commands.compose_file_list(setting, settings):
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(path), name))
+            verdict = self.file(_Run(target, "compose", None), depth + 1, path)
+            if verdict is not None:
+                return _through(verdict, run.word)
+        return None
+
     def compose_references(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
         """The compose files one brings in (``include:``, ``extends: {file: …}``): judged the same way."""
         directory = posixpath.dirname(path)
@@ -775,6 +794,7 @@ _PROJECT_FILES: dict[str, Callable[[_Judging, _Run, str, str, int], Verdict | No
     "npm": _Judging.package,
     "kube": _Judging.manifest,
     "compose": _Judging.manifest,
+    project_commands.COMPOSE_ENV: _Judging.compose_environment,
 }
 """How each project file a command runs (:mod:`.project_commands`) is judged."""
 
