@@ -370,10 +370,10 @@ def _compose(invocation: Invocation, exported: Mapping[str, str | None]) -> tupl
     if files:
         return tuple(FileRun(file, "compose", cwd) for file in files if file)
     if "COMPOSE_FILE" in environment:
-        setting = environment["COMPOSE_FILE"]
-        if setting is None:
+        named = environment["COMPOSE_FILE"]
+        if named is None:
             return (unseen("$COMPOSE_FILE", "compose", cwd, "COMPOSE_FILE is a value made at run time"),)
-        return tuple(FileRun(file, "compose", cwd) for file in compose_file_list(setting, environment))
+        return tuple(FileRun(file, "compose", cwd) for file in compose_file_list(named, environment))
     runs = [FileRun(file, COMPOSE_ENV, cwd) for file in env_files or [".env"]]
     runs.append(FileRun(COMPOSE_FILES[0], "compose", cwd, COMPOSE_FILES[1:]))
     overrides = tuple(f.replace(".y", ".override.y") for f in COMPOSE_FILES)

@@ -1256,8 +1256,9 @@ def _run_of_download(invocation: Invocation, tracker: _Tracker) -> Verdict | Non
     """A statement that runs a payload, or carries one on (moves, unpacks, decodes it: remembered)."""
     clone = cloned(invocation)
     if clone is not None:  # git clone URL repo: a tree downloaded (this call only: not carried on)
-        by = f"cloned by {invocation.name} from {clone[0]}"
-        tracker.trees[tracker.path(clone[1], invocation.cwd).rstrip("/")] = by
+        tracker.trees[tracker.path(clone[1], invocation.cwd).rstrip("/")] = (
+            f"cloned by {invocation.name} from {clone[0]}"
+        )
         return None
     decoded = derived(invocation)
     if tracker.empty and (decoded is None or not decoded.decodes):
@@ -1265,9 +1266,9 @@ def _run_of_download(invocation: Invocation, tracker: _Tracker) -> Verdict | Non
     # cd repo && make, make -C repo, npm install, pip install ./repo: the cloned tree's files run.
     for run in planned(invocation.replace(cwd=invocation.cwd or ".")):  # ".": make -C repo stays relative
         where = posixpath.join(run.cwd, run.word) if run.cwd not in (None, ".") else run.word
-        by = tracker.downloaded(where, invocation.cwd) if not run.how and run.word != STDIN else None
-        if by is not None:
-            why = f"runs the {run.language} file {run.word} of what was {by} earlier in the command"
+        source = tracker.downloaded(where, invocation.cwd) if not run.how and run.word != STDIN else None
+        if source is not None:
+            why = f"runs the {run.language} file {run.word} of what was {source} earlier in the command"
             return _verdict(DOWNLOAD_RUN, invocation, why)
     for word, how in _runs(invocation):
         by = tracker.downloaded(word, invocation.cwd, program=how == "runs")
