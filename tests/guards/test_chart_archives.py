@@ -26,7 +26,10 @@ DEPLOYMENT = (
     "apiVersion: apps/v1\nkind: Deployment\nspec:\n  template:\n    spec:\n"
     '      containers:\n        - name: web\n          image: "{{ .Values.image }}"\n'
 )
-ROOT_MOUNT = "kind: DaemonSet\nspec:\n  template:\n    spec:\n      volumes:\n        - hostPath:\n            path: /\n"
+ROOT_MOUNT = (
+    "kind: DaemonSet\nspec:\n  template:\n    spec:\n"
+    "      volumes:\n        - hostPath:\n            path: /\n"
+)
 
 
 def packed(files: dict[str, bytes | str], *, form: int = tarfile.PAX_FORMAT) -> bytes:
