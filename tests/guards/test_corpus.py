@@ -52,7 +52,7 @@ FLOORS = {
     "system-file-write": 245,
     "disk": 126,
     "interpreter": 254,
-    "parser-gap": 231,  # builtin-value, run-time-value, path-shape (vars): values builtins make
+    "parser-gap": 239,  # project3: ${x:$i}, cat - <<EOF  # builtin-value, run-time-value, path-shape (vars): values builtins make
     "permissions": 47,
     # cloud (tactics/cloud.py): boot scripts in machine metadata, IAM and role bindings, audit trails and
     # log sinks, secrets printed, keys and projects destroyed, snapshots shared; and macOS (tactics/macos.py)
@@ -61,7 +61,7 @@ FLOORS = {
     "defense-impairment": 292,
     "credential-access": 210,
     "impact": 248,  # project2: shape kills, shared directory wipes (asked), outgoing traffic dropped (asked)
-    "exfiltration": 290,  # upload: files named at run time or staged outside the project; download chains;
+    "exfiltration": 337,  # project3: output-run (asked), clone-run;  # upload: files named at run time or staged outside the project; download chains;
     # DNS names spelled a chunk at a time (dns_loops.py); archives downloaded, unpacked flat and run
     "collection": 76,
     "remote-access": 56,  # tactics/tunnels.py: entries written alongside it (the lead's)
@@ -126,6 +126,9 @@ TLDR_CEILINGS = {
     # category is for (mkfs, shutdown, useradd, `sudo apt install`, `systemctl restart`); the test
     # fails when a category holds back more of what people really type, so a rule that grew too
     # wide is seen. Lower a ceiling when a false positive goes.
+    # project3: an install from a repository builds what it fetches (`pip install git+URL`, `cargo install
+    # --git URL`): download and run, as `pip install https://host/pkg.tar.gz` was
+    "download and run": 4,
     "account change": 71,  # macOS: pwpolicy -setpassword/-disableuser/-enableuser, fdesetup add
     # cloud (each the tldr page showing the very operation): `aws iam create-user`, `aws sts assume-role`,
     # `gcloud iam service-accounts create`, `gcloud projects add-iam-policy-binding`, `kubectl certificate
@@ -166,7 +169,10 @@ TLDR_CEILINGS = {
     # a command's output run as code: tldr's notation (`atuin init bash|zsh|fish`, `completion bash/zsh`,
     # `$(command)`), and on purpose `poetry env activate` (sources a virtualenv's activate, maybe the
     # project's), `oh-my-posh init --config THEME` (a theme's segments run commands), `grog FILE`
-    "unjudged script": 9,
+    # project3: a program's output piped into a shell (`./gen.sh | bash`) is asked, and tldr's `a|b|c`
+    # notation reads as such pipes (`conda init zsh|bash|fish`, `echo_"…" | bash`); one real:
+    # `ssh host abbr --show | source`
+    "unjudged script": 25,
 }
 
 
