@@ -52,7 +52,8 @@ FLOORS = {
     "system-file-write": 245,
     "disk": 126,
     "interpreter": 254,
-    "parser-gap": 239,  # project3: ${x:$i}, cat - <<EOF  # builtin-value, run-time-value, path-shape (vars): values builtins make
+    # parser-gap: builtin-value, run-time-value, path-shape (vars): values builtins make; ${x:$i}, cat - <<EOF
+    "parser-gap": 239,
     "permissions": 47,
     # cloud (tactics/cloud.py): boot scripts in machine metadata, IAM and role bindings, audit trails and
     # log sinks, secrets printed, keys and projects destroyed, snapshots shared; and macOS (tactics/macos.py)
@@ -61,8 +62,10 @@ FLOORS = {
     "defense-impairment": 292,
     "credential-access": 210,
     "impact": 248,  # project2: shape kills, shared directory wipes (asked), outgoing traffic dropped (asked)
-    "exfiltration": 337,  # project3: output-run (asked), clone-run;  # upload: files named at run time or staged outside the project; download chains;
-    # DNS names spelled a chunk at a time (dns_loops.py); archives downloaded, unpacked flat and run
+    # exfiltration: output-run and clone-run (project3); upload: files named at run time or staged outside
+    # the project; download chains; DNS names spelled a chunk at a time (dns_loops.py); archives
+    # downloaded, unpacked flat and run
+    "exfiltration": 337,
     "collection": 76,
     "remote-access": 56,  # tactics/tunnels.py: entries written alongside it (the lead's)
     "path": 302,
