@@ -65,7 +65,7 @@ FLOORS = {
     # exfiltration: output-run and clone-run (project3); upload: files named at run time or staged outside
     # the project; download chains; DNS names spelled a chunk at a time (dns_loops.py); archives
     # downloaded, unpacked flat and run
-    "exfiltration": 337,
+    "exfiltration": 341,
     "collection": 76,
     "remote-access": 56,  # tactics/tunnels.py: entries written alongside it (the lead's)
     "path": 302,

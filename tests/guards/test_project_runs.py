@@ -43,6 +43,7 @@ def decided(command: str, **options: object) -> tuple[str, str] | None:
         "head -n 20 scripts/setup.sh | sh",
         "./bin/gen | python3",
         "ssh ci cat deploy.sh | bash",
+        "$PY gen.py | sh",  # the interpreter is the user's; what gen.py prints is the project's
     ],
 )
 def test_a_programs_output_run_as_code_is_asked(command: str) -> None:
@@ -73,6 +74,33 @@ def test_it_is_judged_as_the_same_output_run_any_other_way() -> None:
     ],
 )
 def test_what_the_line_shows_or_an_installed_tool_prints_passes(command: str) -> None:
+    assert decided(command) is None
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "./gen.sh > out.sh && bash out.sh",
+        "python gen.py | tee run.sh; . ./run.sh",
+        "./gen.sh > x.py; python3 x.py",
+        "./gen.sh > out.sh; chmod +x out.sh; ./out.sh",
+        "node emit.js >> setup.sh && source setup.sh",
+    ],
+)
+def test_a_programs_output_written_then_run_is_asked(command: str) -> None:
+    assert decided(command) == (UNJUDGED_SCRIPT, "ask")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo ls > out.sh; bash out.sh",  # the line's own text: judged where it runs
+        "./build.sh > build.log; cat build.log",
+        "go build -o bin/app . && ./bin/app",
+        "python gen.py > out.json && python3 process.py out.json",
+    ],
+)
+def test_output_written_and_not_run_as_code_passes(command: str) -> None:
     assert decided(command) is None
 
 

@@ -20,6 +20,8 @@ user's, as before.
 
 from __future__ import annotations
 
+import posixpath
+
 from ..findings import finding as _verdict
 from ..findings import piece
 from ..findings import static_args as _values
@@ -124,8 +126,9 @@ def _code_words(invocation: Invocation) -> list[str]:
 
 
 def judge_script(script: Script, home: str) -> Verdict | None:
-    """A program's output piped into a shell (``./gen.sh | bash``), and ``history -r FILE; fc -s``."""
-    return _piped_output(script) or _history(script)
+    """A program's output piped into a shell (``./gen.sh | bash``) or written to a file the line then
+    runs (``./gen.sh > out.sh; bash out.sh``), and ``history -r FILE; fc -s``."""
+    return _piped_output(script) or _output_run_later(script) or _history(script)
 
 
 _TEXT = frozenset({"echo", "printf", "cat"})
@@ -162,6 +165,51 @@ def _piped_output(script: Script) -> Verdict | None:
                 return Verdict(UNJUDGED_SCRIPT, piece(" | ".join(s.text for s in stages)), why)
             break  # a later runner reads the output of code, judged where it is
     return None
+
+
+def _output_run_later(script: Script) -> Verdict | None:
+    """``./gen.sh > out.sh && bash out.sh``, ``python gen.py | tee run.sh; . ./run.sh``: a program's
+    output written to a file that the same line runs as code (a written Makefile or manifest is
+    :mod:`..project_sources`' to follow; text the line spells out is judged where it runs)."""
+    made: dict[str, Invocation] = {}
+    for stages in walk(script):
+        for index, stage in enumerate(stages):
+            if made:
+                ran = _script_run(stage)
+                producer = made.get(posixpath.normpath(ran)) if ran else None
+                if producer is not None:
+                    why = (
+                        f"runs {ran}, which {piece(producer.text)[:80]} wrote earlier in the command: "
+                        "code the guard cannot see"
+                    )
+                    return _verdict(UNJUDGED_SCRIPT, stage, why)
+            source = next((s for s in stages[: index + 1] if _produces_unseen(s)), None)
+            if source is None:
+                continue
+            command = stage.command
+            targets = [command.static(r.target) for r in command.redirects if r.op in (">", ">>", ">|", "&>")]
+            if stage.name == "tee" and source is not stage:
+                targets += [v for v in _values(stage) if not v.startswith("-")]
+            for target in targets:
+                if target and not target.startswith("/dev/"):
+                    made[posixpath.normpath(target)] = source
+    return None
+
+
+def _script_run(stage: Invocation) -> str | None:
+    """The file ``stage`` runs as code: ``bash F``, ``source F``, ``./F``, ``python3 F``."""
+    command = stage.command
+    if stage.name in SHELLS:
+        file = shell_mode(stage).file
+        return command.static(file) if file is not None else None
+    values = _values(stage)
+    if stage.name in ("source", "."):
+        return values[0] if values else None
+    if stage.name in _RUNNERS:  # python3 gen.py: its first operand
+        return next((v for v in values if not v.startswith("-")), None) if values[:1] != ["-c"] else None
+    at = len(command.words) - len(stage.args) - 1
+    head = command.static(command.words[at]) if 0 <= at < len(command.words) else None
+    return head if head and "/" in head else None
 
 
 def _produces_unseen(stage: Invocation) -> bool:
