@@ -22,6 +22,7 @@ What cannot be read is a :attr:`PackagedChart.problem`, which the guard asks a p
 from __future__ import annotations
 
 import os
+import posixpath
 import stat
 import zlib
 from dataclasses import dataclass, field
@@ -149,37 +150,76 @@ def _inflate(data: bytes, budget: list[int]) -> bytes:
 
 def _members(data: bytes, budget: list[int]) -> dict[str, bytes | None]:
     """The regular files of a gzip tar, by name (leading ``./`` removed), each at most ``_MAX_FILE``
-    bytes (a larger one is None: helm would read it, so it makes the chart unjudged)."""
+    bytes (a larger one is None: helm would read it, so it makes the chart unjudged). Names and
+    sizes are read as Go's tar reader (helm's) reads them: a GNU long name, a pax ``path`` and a
+    pax ``size`` override the header's; an entry of a kind no chart holds (sparse files, volume
+    labels) makes the archive unreadable rather than skipped."""
     tar = _inflate(data, budget)
     files: dict[str, bytes | None] = {}
     offset = 0
     long_name: str | None = None
+    pax: dict[bytes, bytes] = {}
     for _ in range(MAX_MEMBERS):
         spend()
         header = tar[offset : offset + _BLOCK]
         if len(header) < _BLOCK or header == bytes(_BLOCK):
             return files  # the end (two zero blocks, or the data ends)
-        size = _octal(header[124:136])
         kind = header[156:157]
+        size = _octal(header[124:136])
+        if b"size" in pax and kind not in _NAMING:
+            size = int(pax[b"size"]) if pax[b"size"].isdigit() and len(pax[b"size"]) < 19 else -1
         start = offset + _BLOCK
         if size < 0 or start + size > len(tar):
             raise _Unreadable("its tar headers are damaged")
         body = tar[start : start + size]
         offset = start + (size + _BLOCK - 1) // _BLOCK * _BLOCK
-        if kind in (b"L", b"x"):
+        if kind in _NAMING:
             if size > _MAX_NAME_RECORD:
                 raise _Unreadable("a tar header of it is too large")
-            long_name = body.rstrip(b"\0").decode("utf-8", "replace") if kind == b"L" else _pax_path(body)
+            if kind == b"L":
+                long_name = body.split(b"\0", 1)[0].decode("utf-8", "replace")
+            elif kind == b"x":
+                pax = _pax_records(body)
             continue
         name = long_name or _ustar_name(header)
-        long_name = None
-        if kind not in (b"0", b"\0", b"7"):
-            continue  # directories, links, devices: helm reads none of them as a chart file
-        name = name.lstrip("/")
+        if b"path" in pax:
+            name = pax[b"path"].decode("utf-8", "replace")
+        long_name, pax = None, {}
+        if kind in _SKIPPED:
+            continue  # directories, links, devices, global headers: no chart file
+        if kind not in _REGULAR:
+            raise _Unreadable(f"it holds a tar entry of a kind the guard does not read ({kind!r})")
         while name.startswith("./"):
             name = name[2:]
         files[name] = body if size <= _MAX_FILE else None
     raise _Unreadable(f"it has more than {MAX_MEMBERS} entries")
+
+
+_REGULAR = frozenset({b"0", b"\0", b"7"})
+_SKIPPED = frozenset({b"1", b"2", b"3", b"4", b"5", b"6", b"g"})
+_NAMING = frozenset({b"L", b"K", b"x"})
+"""GNU long name and long link name, pax extended header: they describe the entry that follows."""
+
+
+def _pax_records(body: bytes) -> dict[bytes, bytes]:
+    """A pax header's records, ``LENGTH key=value\\n`` each, read by their lengths (a value may hold
+    a newline: splitting at newlines would read other records than tar does)."""
+    records: dict[bytes, bytes] = {}
+    position = 0
+    while position < len(body):
+        space = body.find(b" ", position, position + 20)
+        digits = body[position:space] if space > 0 else b""
+        if not digits.isdigit():
+            raise _Unreadable("its tar headers are damaged")
+        end = position + int(digits)
+        if end <= space or end > len(body) or body[end - 1 : end] != b"\n":
+            raise _Unreadable("its tar headers are damaged")
+        key, equals, value = body[space + 1 : end - 1].partition(b"=")
+        if not equals:
+            raise _Unreadable("its tar headers are damaged")
+        records[key] = value
+        position = end
+    return records
 
 
 def _octal(field: bytes) -> int:
@@ -203,26 +243,22 @@ def _ustar_name(header: bytes) -> str:
     return name.decode("utf-8", "replace")
 
 
-def _pax_path(body: bytes) -> str | None:
-    """The ``path`` record of a pax header (records are ``LENGTH key=value\\n``), if any."""
-    found = None
-    for record in body.split(b"\n"):
-        _, _, pair = record.partition(b" ")
-        key, equals, value = pair.partition(b"=")
-        if equals and key == b"path":
-            found = value.decode("utf-8", "replace")
-    return found
-
-
 def _chart(files: dict[str, bytes | None], depth: int, budget: list[int]) -> PackagedChart:
     """Files of one archive -> the chart in its top directory (helm takes the first part of each name)."""
     tops = {name.split("/", 1)[0] for name in files if "/" in name}
     if len(tops) != 1:
         raise _Unreadable("it does not hold one chart directory")
     top = tops.pop() + "/"
-    return _tree(
-        {name[len(top) :]: body for name, body in files.items() if name.startswith(top)}, depth, budget
-    )
+    inside: dict[str, bytes | None] = {}
+    for name, body in files.items():
+        if not name.startswith(top):
+            continue
+        relative = name[len(top) :]
+        cleaned = posixpath.normpath(relative) if relative else ""
+        if relative.startswith("/") or cleaned == ".." or cleaned.startswith("../"):
+            raise _Unreadable("it names files outside its chart directory")  # helm refuses it
+        inside[cleaned] = body  # web/x/../templates/a.yaml is templates/a.yaml to helm
+    return _tree(inside, depth, budget)
 
 
 def _tree(files: dict[str, bytes | None], depth: int, budget: list[int]) -> PackagedChart:

@@ -176,3 +176,48 @@ def test_any_bytes_and_any_damaged_archive_read_without_error(noise: bytes, at: 
     found = unpack_chart(gzip.compress(damaged))
     assert isinstance(found, PackagedChart)
     assert found.problem or all(isinstance(text, str) for _, text in found.templates)
+
+
+def entry(name: str, data: bytes, kind: bytes = tarfile.REGTYPE, size: int | None = None) -> bytes:
+    """One tar entry written by hand (its header's size may lie: ``size``)."""
+    info = tarfile.TarInfo(name)
+    info.type = kind
+    info.size = len(data) if size is None else size
+    return info.tobuf(format=tarfile.USTAR_FORMAT) + data + b"\0" * (-len(data) % 512)
+
+
+def pax(**records: str) -> bytes:
+    body = b""
+    for key, value in records.items():
+        record = f" {key}={value}\n".encode()
+        length = len(record) + len(str(len(record)))
+        length += len(str(length)) - len(str(len(record)))
+        body += str(length).encode() + record
+    return entry("PaxHeaders/x", body, tarfile.XHDTYPE)
+
+
+def test_names_and_sizes_are_read_as_helms_tar_reader_reads_them() -> None:
+    """A pax ``size`` overrides the header's, a pax ``path`` its name, and a newline inside a pax value
+    is no record of its own (tar reads records by their lengths)."""
+    chart_yaml = entry("web/Chart.yaml", CHART.encode())
+    sized = pax(size=str(len(ROOT_MOUNT))) + entry("web/templates/ds.yaml", ROOT_MOUNT.encode(), size=0)
+    found = unpack_chart(gzip.compress(chart_yaml + sized + bytes(1024)))
+    assert [text for _, text in found.templates] == [ROOT_MOUNT]
+    renamed = pax(path="web/templates/ds.yaml", comment="x\n20 path=web/README\n") + entry(
+        "web/README", ROOT_MOUNT.encode()
+    )
+    found = unpack_chart(gzip.compress(chart_yaml + renamed + bytes(1024)))
+    assert found.problem == ""
+    assert [text for _, text in found.templates] == [ROOT_MOUNT]
+
+
+def test_a_path_helm_cleans_into_templates_is_a_template() -> None:
+    found = unpack_chart(chart(**{"web/docs/../templates/ds.yaml": ROOT_MOUNT}))
+    assert ROOT_MOUNT in [text for _, text in found.templates]
+    assert "outside its chart directory" in unpack_chart(chart(**{"web/../../etc/x.yaml": "a"})).problem
+
+
+def test_an_entry_of_a_kind_no_chart_holds_is_asked_about() -> None:
+    sparse = entry("web/templates/ds.yaml", ROOT_MOUNT.encode(), kind=tarfile.GNUTYPE_SPARSE)
+    found = unpack_chart(gzip.compress(entry("web/Chart.yaml", CHART.encode()) + sparse + bytes(1024)))
+    assert "a kind the guard does not read" in found.problem
