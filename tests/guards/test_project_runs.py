@@ -44,6 +44,7 @@ def decided(command: str, **options: object) -> tuple[str, str] | None:
         "./bin/gen | python3",
         "ssh ci cat deploy.sh | bash",
         "$PY gen.py | sh",  # the interpreter is the user's; what gen.py prints is the project's
+        "npm run completion | source",  # a project's script named like a completion is no tool's
     ],
 )
 def test_a_programs_output_run_as_code_is_asked(command: str) -> None:
@@ -67,6 +68,7 @@ def test_it_is_judged_as_the_same_output_run_any_other_way() -> None:
         "starship init fish | source",  # an installed tool's setup code
         "pyenv init - | source",
         "pulumi gen-completion fish | source",
+        "jj util completion fish | source",  # a completion one subcommand down
         "find . -name '*.sh' | xargs -n1 bash -n",  # names become arguments, not code
         "git log | head -5",
         "./gen.sh > out.txt",
