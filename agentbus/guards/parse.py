@@ -336,7 +336,7 @@ def _static_output(sub: Substitution) -> str | None:
         return None
     command = pipeline[0]
     words = [command.static(w) for w in command.words]
-    if words == ["cat"] and len(command.redirects) == 1:
+    if words[:1] == ["cat"] and all(w in ("-", "--") for w in words[1:]) and len(command.redirects) == 1:
         return _fed_text(command, command.redirects[0])
     if not words or any(w is None for w in words) or command.redirects:
         return None

@@ -336,6 +336,7 @@ _WRAPPERS = (
     "shopt -s extglob\necho @(a|b); {s}", "{s}\r", "{s};", "{s} ;;", "\n{s}\n",
     "bash <<\\EOF\n{s}\nEOF", "bash <<\"EOF\"\n{s}\nEOF", "bash 0<<EOF\n{s}\nEOF",
     "cat <<EOF | bash\n{s}\nEOF", "cat - <<EOF | bash\n{s}\nEOF", "bash - <<EOF\n{s}\nEOF",
+    "eval \"$(cat - <<'EOF'\n{s}\nEOF\n)\"",
     "bash <<EOF; :\n{s}\nEOF", "cat <<A; bash <<B\nx\nA\n{s}\nB", "source /dev/stdin <<EOF\n{s}\nEOF",
     "eval \"$(cat <<'EOF'\n{s}\nEOF\n)\"", "bash -c \"$(cat <<'EOF'\n{s}\nEOF\n)\"", "bash <<< {q}",
     "cat <<EOF\n$({s})\nEOF", "cat <<EOF\n`{s}`\nEOF", "cat <<EOF\n${{x:-$({s})}}\nEOF",
