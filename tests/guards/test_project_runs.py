@@ -145,6 +145,7 @@ def test_code_cloned_and_run_in_one_call_is_download_and_run(command: str, what:
         "git clone https://github.com/org/app && make",  # make runs the user's own Makefile, here
         "git clone https://github.com/org/app && cd app && ls && cd .. && make",
         "git clone ../lib && cd lib && make",  # a local clone fetches nothing
+        "git clone https://github.com/x/y /tmp/y && cd /tmp/y && pip3 install -r requirements.txt",
         "pip install requests 'rich>=13'",
         "npm install lodash@4",
     ],

@@ -1252,12 +1252,19 @@ def sends_stdin(invocation: Invocation) -> bool:
     return False
 
 
+_CLONED = "cloned by "
+_REGISTRY_INSTALLERS = frozenset({"pip", "pip3", "npm", "gem"})
+"""Their operands in a cloned repository name what to fetch from a registry (``-r requirements.txt``);
+what of the repository itself they run (``pip install ./repo``, ``npm install`` in it) is
+:func:`..project_commands.planned`'s."""
+
+
 def _run_of_download(invocation: Invocation, tracker: _Tracker) -> Verdict | None:
     """A statement that runs a payload, or carries one on (moves, unpacks, decodes it: remembered)."""
     clone = cloned(invocation)
     if clone is not None:  # git clone URL repo: a tree downloaded (this call only: not carried on)
         tracker.trees[tracker.path(clone[1], invocation.cwd).rstrip("/")] = (
-            f"cloned by {invocation.name} from {clone[0]}"
+            f"{_CLONED}{invocation.name} from {clone[0]}"
         )
         return None
     decoded = derived(invocation)
@@ -1274,6 +1281,8 @@ def _run_of_download(invocation: Invocation, tracker: _Tracker) -> Verdict | Non
         by = tracker.downloaded(word, invocation.cwd, program=how == "runs")
         if by is None and how in ("runs", "runs the script", "makes executable"):
             by = tracker.flat(word, invocation.cwd, program=how == "runs")
+        if by is not None and by.startswith(_CLONED) and invocation.name in _REGISTRY_INSTALLERS:
+            continue  # pip install -r repo/requirements.txt: the registry's packages (the project's: planned)
         if by is not None:
             return _verdict(DOWNLOAD_RUN, invocation, f"{how} {word}, {by} earlier in the command")
     for source, destination in _moves(invocation):
