@@ -765,13 +765,13 @@ class _Builder:
             self.statements(node)
 
     def dropped_dashes(self, node: Node) -> tuple[str, ...]:
-        """``cat - <<EOF``, ``kubectl apply -f - <<EOF``: tree-sitter-bash drops a bare ``-`` written
-        just before a here-document's ``<<`` (it is in no node: the text between the command, or the
-        redirection before, and the ``<<``). bash passes it as an argument: it is put back."""
+        """``cat - <<EOF``, ``kubectl apply -f - <<EOF``, ``git - 2>&1``: tree-sitter-bash drops a bare
+        ``-`` written just before a redirection (it is in no node: the text between the command, or
+        the redirection before, and the operator). bash passes it as an argument: it is put back."""
         dashes: list[str] = []
         previous = None
         for child in node.children:
-            if child.type == "heredoc_redirect" and previous is not None:
+            if child.type in _REDIRECTIONS and previous is not None:
                 gap = self.source[previous.end_byte : child.start_byte].split()
                 if gap and all(part == b"-" for part in gap):
                     dashes += ["-"] * len(gap)
@@ -1692,6 +1692,9 @@ _BODY_SPECIAL = lazy_compile(rb"\\|`|\$\(")
 """What expands in an unquoted here-document body: substitutions; a backslash escapes the next byte."""
 _ESCAPED = lazy_compile(r"\\(.)", re.DOTALL)
 _ESCAPED_IN_DOUBLE = lazy_compile(r"\\([$`\"\\\n])")
+
+
+_REDIRECTIONS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
 
 
 def _unescape(text: str) -> str:

@@ -101,13 +101,14 @@ def test_a_substring_with_a_variable_offset_is_the_word_bash_runs(
 @given(
     before=st.lists(st.sampled_from(["-C", ".", "--", "-", "log"]), max_size=3),
     dashes=st.integers(1, 3),
-    operator=st.sampled_from(["<<", "<<-", "<< "]),
+    operator=st.sampled_from(["<<", "<<-", "<< ", "2>&1 <<", ">/dev/null - <<", "<<<x", "2>&1", ">x"]),
 )
-def test_a_dash_before_a_here_document_is_the_word_bash_runs(
+def test_a_dash_before_a_redirection_is_the_word_bash_runs(
     bash: Bash, before: list[str], dashes: int, operator: str
 ) -> None:
-    """``cat - <<EOF``: tree-sitter-bash drops the ``-``; bash passes it."""
-    text = " ".join(["git", *before, *["-"] * dashes]) + f" {operator}EOF\nbody\nEOF\n"
+    """``cat - <<EOF``, ``git - 2>&1``: tree-sitter-bash drops the ``-``; bash passes it."""
+    end = "EOF\nbody\nEOF\n" if operator.endswith(("<<", "<< ", "<<-")) else "\n"
+    text = " ".join(["git", *before, *["-"] * dashes]) + f" {operator}{end}"
     ran = [argv for argv in bash.run(text).argvs if argv[:1] == ("git",)]
     assert ran
     assert judged_argvs(text) == ran, text
