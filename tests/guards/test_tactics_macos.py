@@ -836,3 +836,25 @@ def test_a_browser_secret_column_is_found_in_any_query(table: str, column: str) 
     assert verdict_of(f'sqlite3 /tmp/{table} "SELECT {column} FROM {table}"') == ("block", CREDENTIALS)
     plain = verdict_of(f'sqlite3 /tmp/{table} "SELECT id FROM {table}"')
     assert plain == ("allow", None) or table in ("moz_logins",)
+
+
+@pytest.mark.parametrize(
+    ("command", "held"),
+    [
+        # the keychain named to see or change its lock settings: its items are not read
+        ("security show-keychain-info ~/Library/Keychains/login.keychain-db", False),
+        ("security lock-keychain ~/Library/Keychains/login.keychain-db", False),
+        ("security list-keychains -d user -s ~/Library/Keychains/login.keychain-db", False),
+        # its items read, or a shorter word security(1) may run as a reading command
+        ("security find-generic-password -s x ~/Library/Keychains/login.keychain-db", True),
+        ("security unlock-keychain -p pw ~/Library/Keychains/login.keychain-db", True),
+        ("security show ~/Library/Keychains/login.keychain-db", True),
+        ("cat ~/Library/Keychains/login.keychain-db", True),
+    ],
+)
+def test_a_keychain_named_for_its_settings_is_not_read(command: str, held: bool) -> None:
+    from agentbus.guards.files import check_shell_files
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HOME", HOME)
+        assert (check_shell_files(command, cwd=f"{HOME}/project") is not None) == held
