@@ -142,7 +142,7 @@ TLDR_CEILINGS = {
     # keyloggers: `evtest /dev/input/...`, `intercept -g`; cloud: storage keys; and (cracking family)
     # the pages of password guessers and crackers: hydra, medusa, nxc, patator, john, hashcat, zip2john;
     # impacket's GetNPUsers.py and GetUserSPNs.py pages (AS-REP roasting and Kerberoasting, 10)
-    "credential hunting": 146,
+    "credential hunting": 147,  # +1 macos10: `bw list items` prints the vault, as `bw get` does
     "data collection": 145,  # the pages of screenshot, recorder, webcam, clipboard and sniffer programs
     "data destruction": 5,
     "defense impairment": 27,  # macOS: fdesetup disable (FileVault off)
