@@ -467,7 +467,9 @@ def _record_unjudged(args: argparse.Namespace, context: dict[str, Any], reply: H
     writes one itself (id ``agentbus:hook``), to the audit log it would have used.
     """
     specific = reply.output.get("hookSpecificOutput") if reply.output is not None else None
-    denied = isinstance(specific, dict) and specific.get("permissionDecision") == "deny"
+    if not isinstance(specific, dict):
+        specific = {}
+    denied = specific.get("permissionDecision") == "deny"
     if not denied and reply.exit_code == 0:
         return
     audit: AuditLog | None = context.get("audit")
@@ -495,7 +497,7 @@ def _record_unjudged(args: argparse.Namespace, context: dict[str, Any], reply: H
                 session_key=text("session_id"),
                 call_id=text("tool_use_id"),
                 decision="block" if denied else None,
-                reason=str(specific["permissionDecisionReason"]) if denied else None,
+                reason=str(specific.get("permissionDecisionReason")) if denied else None,
                 error=None if denied else reply.stderr,
             )
         )
