@@ -186,7 +186,10 @@ def test_a_duplicated_key_is_read_as_its_last_value_which_is_the_one_claude_code
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs node, for JavaScript's JSON.parse")
 def test_javascript_reads_a_duplicated_key_as_python_does() -> None:
-    script = "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(JSON.parse(s).tool_input.command))"
+    script = (
+        "let s='';process.stdin.on('data',d=>s+=d)"
+        ".on('end',()=>console.log(JSON.parse(s).tool_input.command))"
+    )
     node = subprocess.run(
         ["node", "-e", script], input=DUPLICATED, capture_output=True, timeout=60, check=True
     )
