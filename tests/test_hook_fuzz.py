@@ -296,9 +296,7 @@ def test_any_input_is_answered_in_shape_a_pre_tool_use_is_never_a_silent_failure
         assert any(record["id"] == "agentbus:hook" and record["error"] for record in written)
     specific = (output or {}).get("hookSpecificOutput") or {}
     if specific.get("permissionDecision") == "deny":
-        assert any(
-            record["decision"] == "block" and not record["shadow"] for record in written
-        ), written
+        assert any(record["decision"] == "block" and not record["shadow"] for record in written), written
     try:
         event = json.loads(data)
     except ValueError:
