@@ -307,3 +307,23 @@ def test_any_input_is_answered_in_shape_a_pre_tool_use_is_never_a_silent_failure
             isinstance(tool_input, dict) and isinstance(tool_input.get("command"), str)
         ):
             assert specific.get("permissionDecision") == "deny"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"\xef\xbb\xbf" + pre("Bash", {"command": "rm -rf ~"}),
+        pre("Bash", {"command": "rm -rf ~"}).decode().encode("utf-16"),
+        pre("Bash", {"command": "rm -rf ~\u0000ls"}),
+        pre("Bash", {"command": "rm -rf ~ \ud800"}),
+    ],
+    ids=["utf8-bom", "utf16", "nul", "lone-surrogate"],
+)
+def test_an_event_in_another_encoding_or_with_odd_characters_is_judged_on_its_content(
+    data: bytes, home: Path
+) -> None:
+    """Python's JSON reader takes a BOM and UTF-16 as what they spell: the guards judge the command."""
+    assert "rm -rf ~" in deny_reason(run_hook(data))
+    assert [record["id"] for record in records(home) if record["decision"] == "block"] == [
+        "builtin:command-safety-guard"
+    ]
