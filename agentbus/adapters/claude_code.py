@@ -66,6 +66,7 @@ from ..errors import AgentbusError, RunEnded
 from ..events import ToolCall
 from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
+from ..registry import Registry
 from ..tools import error_result, normalize_tool_name
 from . import claude_code_outputs as outputs
 
@@ -88,6 +89,7 @@ __all__ = [
     "decide",
     "deny",
     "handle",
+    "learn_kind",
     "lifecycle",
     "parse_payload",
     "payload_too_large",
@@ -220,6 +222,30 @@ PASS: Final = HookReply()
 def canonical_tool(name: str) -> str:
     """Claude Code's tool name -> the canonical one: ``"Bash"`` -> ``"exec"``."""
     return CLAUDE_CODE_TOOLS.get(name) or normalize_tool_name(name)
+
+
+def learn_kind(registry: Registry, tool_name: str, tool_input: Mapping[str, Any]) -> None:
+    """Give a tool Claude Code does not build in the kind its call's arguments tell.
+
+    An MCP server's shell (``mcp__desktop-commander__execute_command``), a renamed or
+    a new shell tool reaches the hook with no schema and no declared kind, so no
+    guard would judge it: a free-text ``command`` argument makes it ``exec``, a file
+    path with ``content`` a ``write`` ... as :func:`agentbus.kinds.infer_kind` reads a
+    schema. A kind the user declared (the config's ``[tools]`` table) wins, and once
+    learnt a name keeps its kind for the registry, as a bound tool's does.
+    """
+    if registry.kind_of(tool_name) is not None:
+        return
+    from ..kinds import infer_kind
+
+    schema = {
+        "properties": {
+            key: {"type": "string"} if isinstance(value, str) else {"type": "object"}
+            for key, value in tool_input.items()
+        }
+    }
+    if infer_kind(tool_name, schema).kind is not None:
+        registry.bind_tools({tool_name: schema}, source="Claude Code")
 
 
 def canonical_args(tool_name: str, tool_input: Mapping[str, Any]) -> dict[str, Any]:
@@ -408,6 +434,8 @@ async def decide(bus: Bus, payload: Mapping[str, Any]) -> ToolCall:
 async def _decide(
     bus: Bus, tool_name: str, tool_input: dict[str, Any], payload: Mapping[str, Any]
 ) -> ToolCall:
+    if tool_name not in CLAUDE_CODE_TOOLS:
+        learn_kind(bus.registry, tool_name, tool_input)
     return await bus.decide_tool(
         canonical_tool(tool_name),
         canonical_args(tool_name, tool_input),
