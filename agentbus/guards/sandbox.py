@@ -336,22 +336,28 @@ def protected_paths(project: str, names: Iterable[str]) -> tuple[str, ...]:
 
 def _git_parts(git_dir: str) -> list[str] | None:
     """The parts of :data:`GIT_RUNS` in ``git_dir`` and in the git directories of its linked
-    worktrees and submodules; None (protect it whole) past :data:`_GIT_DIRS_MAX` of them."""
+    worktrees and submodules; None (protect it whole) past :data:`_GIT_DIRS_MAX` of them.
+    A repository's or submodule's git directory without ``config`` or ``hooks`` is protected
+    whole: a command could create the missing one (a worktree's uses the main one's)."""
     found: list[str] = []
-    pending, seen = [git_dir], 0
+    pending, seen = [(git_dir, False)], 0
     while pending:
-        directory = pending.pop()
+        directory, worktree = pending.pop()
         seen += 1
         if seen > _GIT_DIRS_MAX:
             return None
-        if directory != git_dir and not os.path.lexists(
-            os.path.join(directory, "HEAD")
-        ):  # modules/a of a submodule named a/b
-            pending += _subdirectories(directory)
+        if directory != git_dir and not os.path.lexists(os.path.join(directory, "HEAD")):
+            pending += [(path, worktree) for path in _subdirectories(directory)]  # modules/a of a/b
             continue
-        found += [os.path.join(directory, n) for n in GIT_RUNS if os.path.lexists(os.path.join(directory, n))]
-        for nested in ("worktrees", "modules"):
-            pending += _subdirectories(os.path.join(directory, nested))
+        parts = [os.path.join(directory, n) for n in GIT_RUNS if os.path.lexists(os.path.join(directory, n))]
+        if not worktree and not all(os.path.lexists(os.path.join(directory, n)) for n in ("config", "hooks")):
+            if directory == git_dir:
+                return None
+            found.append(directory)
+            continue
+        found += parts
+        pending += [(path, True) for path in _subdirectories(os.path.join(directory, "worktrees"))]
+        pending += [(path, False) for path in _subdirectories(os.path.join(directory, "modules"))]
     return found
 
 

@@ -253,7 +253,8 @@ def test_without_namespaces_the_host_tmp_is_read_only_and_tmpdir_is_private() ->
 
 
 def _without_namespaces(box: Box) -> None:
-    (box.project / ".git").mkdir()
+    (box.project / ".git" / "hooks").mkdir(parents=True)
+    (box.project / ".git" / "config").write_text("")
     tag = f"agentbus-canary-{os.getpid()}-{secrets.token_hex(4)}"
     command = (
         f'echo evil > /tmp/{tag}; echo "$TMPDIR"; echo x > "$TMPDIR/f" && echo wrote; '
@@ -407,6 +408,15 @@ def test_the_protected_parts_of_a_git_directory(tmp_path: Path) -> None:
         ".git/worktrees/w/config",
         ".git/worktrees/w/hooks",
     ]
+    (git / "modules" / "a" / "c").mkdir()  # a submodule's git directory without hooks: whole
+    (git / "modules" / "a" / "c" / "HEAD").write_text("ref: refs/heads/main\n")
+    protected = protected_paths(real, [".git", ".envrc", ".vscode"])
+    names.append(".git/modules/a/c")
+    assert sorted(os.path.relpath(path, real) for path in protected) == sorted(names)
+    (git / "hooks").rmdir()  # the repository's own: all of .git is read-only, as before
+    assert protected_paths(real, [".git"]) == (os.path.join(real, ".git"),)
+    (git / "hooks").mkdir()
+    protected = protected_paths(real, [".git"])
     pinned = [os.path.relpath(path, real) for path in pinned_directories(real, protected)]
     assert pinned[0] == ".git"
     assert sorted(pinned) == [
