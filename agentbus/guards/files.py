@@ -933,7 +933,10 @@ def search_path_guard(call: ToolCall) -> None:
     cwd = _cwd(args)
     for key in _SEARCH_PATH_KEYS:
         for path in _strings(args.get(key)):
-            if hold(call, _judge(path, cwd=cwd, devices=True)):
+            verdict = _judge(path, cwd=cwd, devices=True)
+            if verdict is None and not _GLOB.search(path):  # cfg -> ~/.ssh: the search reads there
+                verdict = current_policy().apply(_judge_link_target(path, cwd=cwd, home=None, write=False))
+            if hold(call, verdict):
                 return
     keys = _GLOB_KEYS if _CONTENT_SEARCH.search(call.tool) else (*_GLOB_KEYS, "pattern", "name")
     base = next((p for k in ("path", "directory", "dir", "root") for p in _strings(args.get(k))), None)

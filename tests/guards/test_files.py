@@ -422,6 +422,17 @@ async def test_a_planted_symbolic_link_is_judged_by_where_it_leads(
 
 
 @pytest.mark.anyio
+async def test_a_search_in_a_linked_directory_is_judged_by_where_it_leads(linked: Path) -> None:
+    bus = _audit_bus()
+    ran: list[dict[str, Any]] = []
+    result = await bus.call_tool("Grep", {"pattern": "KEY", "path": "cfg"}, ran.append)
+    assert (ran, result["status"]) == ([], "blocked")
+    assert "symbolic link to ~/.ssh" in result["reason"]
+    plain = {"pattern": "readme", "path": "readme-link.md"}
+    assert await bus.call_tool("Grep", plain, lambda a: "ok") == "ok"
+
+
+@pytest.mark.anyio
 async def test_links_that_stay_in_the_project_or_lead_nowhere_pass(linked: Path) -> None:
     bus = _audit_bus()
     assert await bus.call_tool("Read", {"file_path": "readme-link.md"}, lambda args: "text") == "text"
