@@ -202,10 +202,31 @@ def opened_path(path: str, *, cwd: str | None = None, home: str | None = None) -
             return None
         text = os.path.join(cwd, text)
     try:
-        real = os.path.realpath(text)
+        real = _existing_real_path(text) or os.path.realpath(text)
     except (OSError, ValueError):  # a NUL byte; realpath itself does not raise on loops
         return None
     return None if real == os.path.normpath(text) else real
+
+
+def _existing_real_path(path: str) -> str | None:
+    """Where an existing file is, as the kernel found it (Linux: a few system calls, where
+    :func:`os.path.realpath` makes one per component); None where it does not exist."""
+    if not _PROC_FD:
+        return None
+    try:
+        fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        found = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return found if found.startswith("/") and not found.endswith(" (deleted)") else None
+
+
+_PROC_FD = hasattr(os, "O_PATH") and os.path.isdir("/proc/self/fd")
 
 
 @functools.lru_cache(maxsize=16)
