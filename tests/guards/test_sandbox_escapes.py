@@ -366,6 +366,17 @@ def test_git_commits_in_the_sandbox_and_the_hosts_git_stays_harmless(box: Box) -
     _host_git(box, "commit", "-q", "--allow-empty", "-m", "third")  # runs pre-commit and post-commit
     assert _host_git(box, "log", "--format=%s").stdout.split() == ["third", "second", "first"]
     assert not pwned.exists()
+    # A submodule entry staged beside a new repository with a core.fsmonitor: held only with
+    # --protect .git/index (which stops commits too); the docs' Limits say so.
+    staged = (
+        "git init -q sub && git -C sub -c user.email=a@b -c user.name=a commit -q --allow-empty -m s"
+        f" && git -C sub config core.fsmonitor 'touch {pwned}'"
+        " && git update-index --add --cacheinfo 160000,$(git -C sub rev-parse HEAD),sub"
+    )
+    box.run(staged, "--protect", ".git/index")
+    _host_git(box, "status")
+    assert not pwned.exists()
+    shutil.rmtree(box.project / "sub", ignore_errors=True)
     for attack in GIT_ATTACKS[-2:]:  # the whole of .git moved aside or removed, a new one made
         box.run(attack.format(pwned=pwned))
     assert not (box.project / ".git2").exists()
