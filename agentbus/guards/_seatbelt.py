@@ -37,6 +37,8 @@ def _socket_filter(path: str) -> str:
 
 def profile(policy: Policy) -> str:
     """The SBPL profile text."""
+    from .sandbox import GIT_RUNS
+
     lines = ["(version 1)", "(allow default)", "(deny file-write*)"]
     paths = [path for path in policy.writable if not policy.private_tmp or path not in policy.temporary]
     paths += [policy.private_tmp] if policy.private_tmp else []
@@ -48,8 +50,14 @@ def profile(policy: Policy) -> str:
         denied = " ".join(f"(subpath {_string(path)})" for path in policy.deny_read)
         lines.append(f"(deny file-read* file-write* {denied})")
     if policy.protect:
-        protected = " ".join(f"(subpath {_string(path)})" for path in policy.protect)
-        lines.append(f"(deny file-write* {protected})")
+        protected = [f"(subpath {_string(path)})" for path in policy.protect]
+        protected += [f"(literal {_string(path)})" for path in policy.pinned]  # not moved aside
+        # Seatbelt judges names, so the parts of a git directory that do not exist yet are held too.
+        git_dirs = [path for path in policy.pinned if os.path.basename(path) == ".git"]
+        protected += [
+            f"(literal {_string(os.path.join(path, name))})" for path in git_dirs for name in GIT_RUNS
+        ]
+        lines.append(f"(deny file-write* {' '.join(protected)})")
     lines.append("(deny file-write-setugid)")
     if policy.network == "off":
         lines.append("(deny network*)")

@@ -36,6 +36,7 @@ from ..registry import Registry
 from .budget import decide, spend
 from .locations import location
 from .operands import PATH_MAX, PATTERN_OPTIONS, block_device, option_values, system_file
+from .pathnames import home_directory
 from .paths import check_glob, check_path, display_path, normalize_path
 from .policy import Policy, current_policy, hold
 from .tool_matchers import (
@@ -48,6 +49,7 @@ from .tool_matchers import (
     SHELL_FILE_GUARD_ID,
 )
 from .verdict import DISK, SYSTEM_FILES, Guard, Verdict, install_guards
+from .workdir import call_directory
 
 if TYPE_CHECKING:  # the shell's modules are imported where a command is judged: a Read needs none
     from .parse import Script
@@ -67,6 +69,7 @@ __all__ = [
     "check_shell_files",
     "check_write",
     "install",
+    "opened_path",
     "search_path_guard",
     "security_audit",
     "shell_file_guard",
@@ -154,10 +157,82 @@ def check_file_access(
     (:func:`check_write`); anything else by :func:`.paths.check_path`. The
     policy of the decision under way (:func:`.policy.current_policy`) decides.
     """
-    verdict = check_write(path, cwd=cwd, home=home) if write else None
+    verdict = _judge_file(path, cwd=cwd, home=home, write=write)
     if verdict is None:
-        verdict = check_path(path, cwd=cwd, home=home, write=write, local=not write)
+        verdict = _judge_link_target(path, cwd=cwd, home=home, write=write)
     return current_policy().apply(verdict)
+
+
+def _judge_file(path: str, *, cwd: str | None, home: str | None, write: bool) -> Verdict | None:
+    verdict = check_write(path, cwd=cwd, home=home) if write else None
+    return verdict or check_path(path, cwd=cwd, home=home, write=write, local=not write)
+
+
+def _judge_link_target(path: str, *, cwd: str | None, home: str | None, write: bool) -> Verdict | None:
+    """The verdict on the file the system will open for ``path``, where a symbolic link in it
+    leads somewhere else: ``notes.md -> ~/.bashrc`` planted in the project makes a write to
+    ``notes.md`` a write to the shell profile, ``cfg -> ~/.ssh`` makes ``cfg/id_rsa`` the key.
+    A link that leads nowhere yet still names where the write lands (``~/.bashrc`` created);
+    a loop, or a directory that cannot be searched, is judged as far as it resolves (opening
+    it fails anyway)."""
+    base = cwd or call_directory()
+    opened = opened_path(path, cwd=base, home=home)
+    if opened is None:
+        return None
+    real_home = _real_directory(home or home_directory())
+    found = _judge_file(opened, cwd=_real_directory(base) if base else None, home=real_home, write=write)
+    if found is None:
+        return None
+    shown = display_path(opened, home=real_home)
+    reason = f"Access denied: {path.strip()} is a symbolic link to {shown} ({found.why})"
+    return Verdict(found.category, shown, found.why, reason, rule=found.rule)
+
+
+def opened_path(path: str, *, cwd: str | None = None, home: str | None = None) -> str | None:
+    """Where the system opens ``path`` (``~`` expanded, relative to ``cwd``, every symbolic
+    link in it followed: one :func:`os.path.realpath`), or None when no link leads elsewhere
+    or the start is unknown (a relative path without ``cwd``)."""
+    if not isinstance(path, str) or not path.strip() or len(path) > PATH_MAX:
+        return None
+    text = path.strip()
+    if text == "~" or text.startswith("~/"):
+        text = (home or home_directory()).rstrip("/") + text[1:]
+    if not text.startswith("/"):
+        if not cwd or not cwd.startswith("/"):
+            return None
+        text = os.path.join(cwd, text)
+    try:
+        real = _existing_real_path(text) or os.path.realpath(text)
+    except (OSError, ValueError):  # a NUL byte; realpath itself does not raise on loops
+        return None
+    return None if real == os.path.normpath(text) else real
+
+
+def _existing_real_path(path: str) -> str | None:
+    """Where an existing file is, as the kernel found it (Linux: a few system calls, where
+    :func:`os.path.realpath` makes one per component); None where it does not exist."""
+    if not _PROC_FD:
+        return None
+    try:
+        fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        found = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return found if found.startswith("/") and not found.endswith(" (deleted)") else None
+
+
+_PROC_FD = hasattr(os, "O_PATH") and os.path.isdir("/proc/self/fd")
+
+
+@functools.lru_cache(maxsize=16)
+def _real_directory(path: str) -> str:
+    """The home or working directory with its own links followed, once per process."""
+    return os.path.realpath(path)
 
 
 def check_write(path: str, *, cwd: str | None = None, home: str | None = None) -> Verdict | None:
@@ -887,7 +962,10 @@ def search_path_guard(call: ToolCall) -> None:
     cwd = _cwd(args)
     for key in _SEARCH_PATH_KEYS:
         for path in _strings(args.get(key)):
-            if hold(call, _judge(path, cwd=cwd, devices=True)):
+            verdict = _judge(path, cwd=cwd, devices=True)
+            if verdict is None and not _GLOB.search(path):  # cfg -> ~/.ssh: the search reads there
+                verdict = current_policy().apply(_judge_link_target(path, cwd=cwd, home=None, write=False))
+            if hold(call, verdict):
                 return
     keys = _GLOB_KEYS if _CONTENT_SEARCH.search(call.tool) else (*_GLOB_KEYS, "pattern", "name")
     base = next((p for k in ("path", "directory", "dir", "root") for p in _strings(args.get(k))), None)

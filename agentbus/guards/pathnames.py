@@ -1,7 +1,8 @@
 """Every spelling of a path, reduced to the one file it names.
 
 The guards judge a path by its name, lexically: symbolic links on disk are not
-followed, but the aliases every system has are. A model that wants
+followed here (the file tools' guard follows them too, :func:`.files.opened_path`), but
+the aliases every system has are. A model that wants
 ``~/.ssh/id_rsa`` can write it as ``$HOME//.ssh/./id_rsa``,
 ``/proc/self/root/home/me/.ssh/id_rsa``, ``C:\\Users\\me\\.SSH\\ID_RSA``,
 ``\\\\?\\C:\\Users\\me\\.ssh\\id_rsa::$DATA``, ``%USERPROFILE%\\.ssh\\id_rsa`` or

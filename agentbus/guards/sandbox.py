@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CONFINED_BY",
     "EXAMPLES",
+    "GIT_RUNS",
     "LAUNCHER",
     "NETWORK_MODES",
     "OPTIONS",
@@ -61,6 +62,7 @@ __all__ = [
     "default_writable",
     "main",
     "parse",
+    "pinned_directories",
     "plan",
     "policy_from_options",
     "private_tmp",
@@ -103,12 +105,22 @@ _SANDBOX_EXEC = "/usr/bin/sandbox-exec"
 
 PROTECTED = (".git", ".envrc", ".vscode", ".idea", ".claude", ".mcp.json")
 """Files and directories in the project that run code on the host with no one choosing
-to run the project's code, made read-only in the sandbox by default: ``.git`` (its
-hooks, ``config``'s ``core.fsmonitor`` and ``core.hooksPath``, ``commondir``: the
-next ``git status``, which shell prompts run on every line, runs them unconfined),
-``.envrc`` (direnv), ``.vscode`` and ``.idea`` (tasks that run when the folder opens),
-``.claude`` and ``.mcp.json`` (Claude Code's hooks and MCP servers, which it runs
-unconfined)."""
+to run the project's code, made read-only in the sandbox by default: in ``.git`` the
+parts of :data:`GIT_RUNS` (the next ``git status``, which shell prompts run on every
+line, runs them unconfined; the rest of ``.git`` stays writable, so that ``git commit``
+works), ``.envrc`` (direnv), ``.vscode`` and ``.idea`` (tasks that run when the folder
+opens), ``.claude`` and ``.mcp.json`` (Claude Code's hooks and MCP servers, which it
+runs unconfined)."""
+
+GIT_RUNS = ("config", "config.worktree", "hooks", "commondir")
+"""What in a git directory makes a later ``git`` start a program: ``config``
+(``core.fsmonitor``, ``core.hooksPath``, ``core.pager``, aliases, filter and diff drivers,
+includes), ``config.worktree`` (the same, with ``extensions.worktreeConfig``), ``hooks``,
+and ``commondir`` (which moves the whole repository, its config included, elsewhere).
+The same parts of the git directories of linked worktrees (``.git/worktrees/*``) and
+submodules (``.git/modules/**``) are protected with them. ``info/attributes`` only picks
+drivers the read-only config defines (as a ``.gitattributes`` in the project can)."""
+_GIT_DIRS_MAX = 256  # git directories looked at in one .git: past that, all of .git is read-only
 
 # Names of environment variables that hold credentials, by their words (split on "_"):
 # AWS_SECRET_ACCESS_KEY, GITHUB_TOKEN, OPENAI_API_KEY, SSH_AUTH_SOCK, ...
@@ -134,6 +146,7 @@ class Policy:
         "hidden",
         "keep_env",
         "network",
+        "pinned",
         "ports",
         "private_tmp",
         "project",
@@ -170,6 +183,8 @@ class Policy:
         """Directories it may write beneath: the project, the temporary directories, extras."""
         self.protect = tuple(protect)
         """Paths in the project it may not change (:data:`PROTECTED` that exist)."""
+        self.pinned = pinned_directories(project, self.protect)
+        """Directories that hold a protected path: it may change what is in them, not move them."""
         self.keep_env = tuple(keep_env)
         """Credential variables it keeps (the others are removed from its environment)."""
         self.hidden = tuple(hidden)
@@ -193,6 +208,7 @@ class Policy:
                 "temporary",
                 "private_tmp",
                 "protect",
+                "pinned",
                 "deny_read",
                 "network",
                 "ports",
@@ -304,16 +320,72 @@ def private_tmp(project: str) -> str:
 
 def protected_paths(project: str, names: Iterable[str]) -> tuple[str, ...]:
     """The ``names`` (relative to the project, or absolute) that exist inside the project,
-    resolved: what the sandbox makes read-only. Missing ones cannot be protected
-    (nothing can be mounted over a name that does not exist)."""
-    found = []
+    resolved: what the sandbox makes read-only. A git directory named (``.git``) stands
+    for its parts of :data:`GIT_RUNS`. Missing ones cannot be protected (nothing can be
+    mounted over a name that does not exist)."""
+    found: list[str] = []
     for name in names:
         path = os.path.join(project, os.path.expanduser(name))
         if os.path.lexists(path):
             real = os.path.realpath(path)
             if _inside(real, project) and real != project and os.path.exists(real):
-                found.append(real)
+                parts = _git_parts(real) if os.path.basename(real) == ".git" and os.path.isdir(real) else None
+                found.extend(parts if parts is not None else [real])
     return tuple(dict.fromkeys(found))
+
+
+def _git_parts(git_dir: str) -> list[str] | None:
+    """The parts of :data:`GIT_RUNS` in ``git_dir`` and in the git directories of its linked
+    worktrees and submodules; None (protect it whole) past :data:`_GIT_DIRS_MAX` of them.
+    A repository's or submodule's git directory without ``config`` or ``hooks`` is protected
+    whole: a command could create the missing one (a worktree's uses the main one's)."""
+    found: list[str] = []
+    pending, seen = [(git_dir, False)], 0
+    while pending:
+        directory, worktree = pending.pop()
+        seen += 1
+        if seen > _GIT_DIRS_MAX:
+            return None
+        if directory != git_dir and not os.path.lexists(os.path.join(directory, "HEAD")):
+            pending += [(path, worktree) for path in _subdirectories(directory)]  # modules/a of a/b
+            continue
+        parts = [os.path.join(directory, n) for n in GIT_RUNS if os.path.lexists(os.path.join(directory, n))]
+        if not worktree and not all(os.path.lexists(os.path.join(directory, n)) for n in ("config", "hooks")):
+            if directory == git_dir:
+                return None
+            found.append(directory)
+            continue
+        found += parts
+        pending += [(path, True) for path in _subdirectories(os.path.join(directory, "worktrees"))]
+        pending += [(path, False) for path in _subdirectories(os.path.join(directory, "modules"))]
+    return found
+
+
+def _subdirectories(path: str) -> list[str]:
+    if not os.path.isdir(path) or os.path.islink(path):
+        return []
+    with os.scandir(path) as entries:
+        return [entry.path for entry in entries if entry.is_dir(follow_symlinks=False)]
+
+
+def pinned_directories(project: str, protected: Iterable[str]) -> tuple[str, ...]:
+    """The directories between the project and each protected path (``.git`` for
+    ``.git/config``), outermost first: the sandbox mounts each over itself, writable, so
+    that it is a mount point, which cannot be renamed or removed. Otherwise a command could
+    move ``.git`` aside (renaming a directory that only contains mount points is allowed)
+    and make a new one with a ``core.fsmonitor``."""
+    protected = tuple(protected)
+    found: dict[str, None] = {}
+    for path in protected:
+        parent = os.path.dirname(path)
+        chain = []
+        while parent != project and _inside(parent, project):
+            chain.append(parent)
+            parent = os.path.dirname(parent)
+        for directory in reversed(chain):
+            if not any(_inside(directory, other) for other in protected):
+                found[directory] = None
+    return tuple(sorted(found, key=lambda path: path.count("/")))
 
 
 def daemon_sockets(writable: Iterable[str] = ()) -> tuple[str, ...]:
@@ -665,7 +737,11 @@ def _confine_linux(policy: Policy, capabilities: Capabilities) -> list[str]:
     if capabilities.namespaces:
         try:
             _namespaces.enter_namespaces(
-                network=private_network, binds=binds, read_only=policy.protect, hidden=policy.hidden
+                network=private_network,
+                binds=binds,
+                pinned=policy.pinned,
+                read_only=policy.protect,
+                hidden=policy.hidden,
             )
             applied.append("user namespace")
             mounted = bool(binds or policy.protect or policy.hidden)

@@ -128,7 +128,8 @@ class Sandbox:
     than run unconfined. ``shared_tmp``: let commands write the host's own temporary
     directories (default: a private directory per project stands in for them).
     ``protect``: names in the project commands may not change (default
-    :data:`~agentbus.guards.sandbox.PROTECTED`; ``()`` lets them commit with git).
+    :data:`~agentbus.guards.sandbox.PROTECTED`, where ``.git`` stands for the parts that run
+    programs, so commands commit with git; ``()`` makes those writable too).
     ``keep_env``: credential variables to keep (the others are removed).
     """
 

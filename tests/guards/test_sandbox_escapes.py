@@ -253,7 +253,8 @@ def test_without_namespaces_the_host_tmp_is_read_only_and_tmpdir_is_private() ->
 
 
 def _without_namespaces(box: Box) -> None:
-    (box.project / ".git").mkdir()
+    (box.project / ".git" / "hooks").mkdir(parents=True)
+    (box.project / ".git" / "config").write_text("")
     tag = f"agentbus-canary-{os.getpid()}-{secrets.token_hex(4)}"
     command = (
         f'echo evil > /tmp/{tag}; echo "$TMPDIR"; echo x > "$TMPDIR/f" && echo wrote; '
@@ -293,7 +294,6 @@ def test_the_projects_auto_run_files_are_read_only(box: Box) -> None:
     attack = (
         "printf '[core]\\n\\tfsmonitor = \"touch ~/pwned\"\\n\\thooksPath = ../hooks\\n' >> .git/config; "
         "echo 'touch ~/pwned' > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit; "
-        "mkdir evil && echo ../evil > .git/commondir; "
         "mv .git .git-moved || rm -rf .git; "
         "echo 'touch ~/pwned' >> .envrc; echo '{\"tasks\": []}' > .vscode/tasks.json; "
         "echo fine > ordinary.txt"
@@ -304,7 +304,7 @@ def test_the_projects_auto_run_files_are_read_only(box: Box) -> None:
     box.run(attack)
     for name, text in AUTO_RUN.items():
         assert (box.project / name).read_text() == text, name
-    for name in (".git/hooks/pre-commit", ".git/commondir", ".git-moved"):
+    for name in (".git/hooks/pre-commit", ".git-moved"):
         assert not (box.project / name).exists(), name
     assert (box.project / "ordinary.txt").read_text() == "fine\n"  # the rest of the project is writable
     # With --no-protect they are writable (the checks above can fail); --protect adds a path.
@@ -312,6 +312,132 @@ def test_the_projects_auto_run_files_are_read_only(box: Box) -> None:
     box.run("echo '# changed' >> .envrc; echo x > Makefile", "--no-protect", "--protect", "Makefile")
     assert (box.project / ".envrc").read_text().endswith("# changed\n")
     assert (box.project / "Makefile").read_text() == "all:\n"
+
+
+def _host_git(box: Box, *args: str) -> subprocess.CompletedProcess[str]:
+    """The host's own git, unconfined, as the user's shell prompt runs it after the command."""
+    identity = ["-c", "safe.directory=*", "-c", "user.email=me@example.com", "-c", "user.name=me"]
+    return subprocess.run(
+        ["git", *identity, *args], cwd=box.project, env=box.env(), capture_output=True, text=True, check=False
+    )
+
+
+def _to_box_user(box: Box) -> None:
+    if box.user == "nobody":
+        for path in [box.project, *box.project.rglob("*")]:
+            os.chown(path, NOBODY, NOBODY, follow_symlinks=False)
+
+
+GIT_ATTACKS = [
+    "printf '[core]\\n\\tfsmonitor = \"touch {pwned}\"\\n' >> .git/config",
+    "git config core.fsmonitor 'touch {pwned}'",
+    "git config core.hooksPath .evil-hooks",
+    "cp .git/config c && printf '[core]\\n\\tfsmonitor = \"touch {pwned}\"\\n' >> c && mv -f c .git/config",
+    "printf '#!/bin/sh\\ntouch {pwned}\\n' > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit",
+    "printf '#!/bin/sh\\ntouch {pwned}\\n' > .git/hooks/x && chmod +x .git/hooks/x"
+    " && mv .git/hooks/x .git/hooks/post-commit",
+    "rm -rf .git/hooks; mkdir -p .git/hooks",
+    "mv .git .git2 && git init -q && git config core.fsmonitor 'touch {pwned}'",
+    "rm -rf .git; git init -q && git config core.fsmonitor 'touch {pwned}'",
+]
+
+
+def test_git_commits_in_the_sandbox_and_the_hosts_git_stays_harmless(box: Box) -> None:
+    """``.git`` is writable but for what makes git run a program (config, hooks): a
+    confined ``git commit`` works, and after every attack on those parts the host's own
+    ``git status`` and ``git commit`` run no planted program."""
+    _needs_mounts(box)
+    _host_git(box, "init", "-q")
+    (box.project / "a.txt").write_text("a\n")
+    _host_git(box, "add", "a.txt")
+    _host_git(box, "commit", "-q", "-m", "first")
+    _to_box_user(box)
+    identity = "git -c user.email=a@example.com -c user.name=a"
+    done = box.run(f"echo b > b.txt && git add b.txt && {identity} commit -q -m second && git log --oneline")
+    assert done.returncode == 0, done.stderr
+    assert _host_git(box, "log", "--format=%s").stdout.split() == ["second", "first"]
+    pwned = box.outside / "pwned"
+    for attack in GIT_ATTACKS[:-2]:
+        box.run(attack.format(pwned=pwned))
+    for name in (".git2", ".evil-hooks", ".git/hooks/pre-commit", ".git/hooks/x", ".git/hooks/post-commit"):
+        assert not (box.project / name).exists(), name
+    assert "fsmonitor" not in (box.project / ".git" / "config").read_text()
+    _host_git(box, "status")
+    _host_git(box, "commit", "-q", "--allow-empty", "-m", "third")  # runs pre-commit and post-commit
+    assert _host_git(box, "log", "--format=%s").stdout.split() == ["third", "second", "first"]
+    assert not pwned.exists()
+    # A submodule entry staged beside a new repository with a core.fsmonitor: held only with
+    # --protect .git/index (which stops commits too); the docs' Limits say so.
+    staged = (
+        "git init -q sub && git -C sub -c user.email=a@b -c user.name=a commit -q --allow-empty -m s"
+        f" && git -C sub config core.fsmonitor 'touch {pwned}'"
+        " && git update-index --add --cacheinfo 160000,$(git -C sub rev-parse HEAD),sub"
+    )
+    box.run(staged, "--protect", ".git/index")
+    _host_git(box, "status")
+    assert not pwned.exists()
+    shutil.rmtree(box.project / "sub", ignore_errors=True)
+    for attack in GIT_ATTACKS[-2:]:  # the whole of .git moved aside or removed, a new one made
+        box.run(attack.format(pwned=pwned))
+    assert not (box.project / ".git2").exists()
+    assert "fsmonitor" not in (box.project / ".git" / "config").read_text()
+    _host_git(box, "status")
+    assert not pwned.exists()
+    # With --no-protect the same attack plants a program the host's git runs: the checks above can fail.
+    _host_git(box, "init", "-q")  # what the removal above left: a repository again
+    _to_box_user(box)
+    box.run(GIT_ATTACKS[0].format(pwned=pwned), "--no-protect")
+    status = _host_git(box, "status")
+    assert pwned.exists(), status.stderr
+
+
+def test_the_protected_parts_of_a_git_directory(tmp_path: Path) -> None:
+    """``.git`` stands for the parts that make git run a program, in it and in the git
+    directories of its worktrees and submodules (a submodule named a/b included); the
+    directories that hold them are pinned (mounted over themselves), outermost first."""
+    from agentbus.guards.sandbox import pinned_directories, protected_paths
+
+    project = tmp_path / "p"
+    git = project / ".git"
+    for gitdir in (git, git / "worktrees" / "w", git / "modules" / "a" / "b"):
+        (gitdir / "hooks").mkdir(parents=True)
+        (gitdir / "HEAD").write_text("ref: refs/heads/main\n")
+        (gitdir / "config").write_text("")
+    (git / "objects").mkdir()
+    (git / "worktrees" / "w" / "commondir").write_text("../..\n")
+    (project / ".envrc").write_text("")
+    real = os.path.realpath(project)
+    protected = protected_paths(real, [".git", ".envrc", ".vscode"])
+    names = sorted(os.path.relpath(path, real) for path in protected)
+    assert names == [
+        ".envrc",
+        ".git/config",
+        ".git/hooks",
+        ".git/modules/a/b/config",
+        ".git/modules/a/b/hooks",
+        ".git/worktrees/w/commondir",
+        ".git/worktrees/w/config",
+        ".git/worktrees/w/hooks",
+    ]
+    (git / "modules" / "a" / "c").mkdir()  # a submodule's git directory without hooks: whole
+    (git / "modules" / "a" / "c" / "HEAD").write_text("ref: refs/heads/main\n")
+    protected = protected_paths(real, [".git", ".envrc", ".vscode"])
+    names.append(".git/modules/a/c")
+    assert sorted(os.path.relpath(path, real) for path in protected) == sorted(names)
+    (git / "hooks").rmdir()  # the repository's own: all of .git is read-only, as before
+    assert protected_paths(real, [".git"]) == (os.path.join(real, ".git"),)
+    (git / "hooks").mkdir()
+    protected = protected_paths(real, [".git"])
+    pinned = [os.path.relpath(path, real) for path in pinned_directories(real, protected)]
+    assert pinned[0] == ".git"
+    assert sorted(pinned) == [
+        ".git",
+        ".git/modules",
+        ".git/modules/a",
+        ".git/modules/a/b",
+        ".git/worktrees",
+        ".git/worktrees/w",
+    ]
 
 
 # --- secrets: the environment and the kernel's keyrings ---------------------------------
