@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import math
 import sys
+from collections.abc import Iterator
 from contextvars import ContextVar
 from operator import attrgetter
 from types import MappingProxyType
@@ -449,8 +450,10 @@ class ToolCall(Event):
 
     _tool: str = attrs.field(alias="tool")
     _args: dict[str, Any] = attrs.field(alias="args")
-    # A str, or the bus's number for the call, spelled "call-N" only when somebody reads it.
-    _call_id: str | int = attrs.field(default="", alias="call_id")
+    # A str, or the bus's number for the call, spelled "call-N" only when somebody reads it;
+    # or the bus's numbering itself (an itertools.count), for a call that no layer observes:
+    # numbered when its id is first read, so a call nobody asks about draws no number.
+    _call_id: str | int | Iterator[int] = attrs.field(default="", alias="call_id")
     _agent_id: str | None = attrs.field(default=None, alias="agent_id")
     _session_key: str | None = attrs.field(default=None, alias="session_key")
     _kind: str | None = attrs.field(default=None, alias="kind")
@@ -500,6 +503,7 @@ class ToolCall(Event):
 
     def __copy__(self) -> ToolCall:
         # A copy decides on its own: it gets its own state, not a shared one.
+        # (__getstate__ numbers the call first: the copy carries the number, not the counter.)
         twin: ToolCall = _new(type(self))
         twin.__setstate__(self.__getstate__())  # type: ignore[attr-defined]
         state = self._state
@@ -511,6 +515,7 @@ class ToolCall(Event):
         return twin
 
     def __repr__(self) -> str:
+        self._number()
         shown = super().__repr__()[:-1]
         rare = ("_block_reason", "_blocked_by", "_notes", "tool_error")  # shown as when they were fields
         extra = (f"{name}={getattr(self, name)!r}" for name in rare)
@@ -522,9 +527,18 @@ class ToolCall(Event):
 
     @property
     def call_id(self) -> str:
-        """The id of this tool call."""
+        """The id of this tool call (the caller's, or ``call-N``: the bus's N-th numbered call)."""
         call_id = self._call_id
-        return call_id if type(call_id) is str else f"call-{call_id}"
+        if type(call_id) is str:
+            return call_id
+        return f"call-{self._number()}"
+
+    def _number(self) -> int | str:
+        """The call's number, drawn from the bus's numbering now if it has none yet."""
+        call_id = self._call_id
+        if not isinstance(call_id, (int, str)):  # the bus's itertools.count: first read
+            call_id = self._call_id = next(call_id)
+        return call_id
 
     agent_id = _readonly("_agent_id", "The agent making the call, if known.")
     session_key = _readonly("_session_key", "The session key, if known.")
@@ -635,6 +649,19 @@ class ToolCall(Event):
         if before[1] != after[1]:
             changes["decision"] = (before[1], after[1])
         return changes
+
+
+_attrs_getstate = ToolCall.__getstate__  # type: ignore[attr-defined]
+
+
+def _numbered_getstate(call: ToolCall) -> Any:
+    """attrs' state of the call, numbered first: a copy or a pickle of a call carries its
+    number, never the bus's counter (from which each would draw a number of its own)."""
+    call._number()
+    return _attrs_getstate(call)
+
+
+ToolCall.__getstate__ = _numbered_getstate  # type: ignore[attr-defined]
 
 
 def _new_tool_call(
