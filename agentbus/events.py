@@ -450,7 +450,7 @@ class ToolCall(Event):
 
     _tool: str = attrs.field(alias="tool")
     _args: dict[str, Any] = attrs.field(alias="args")
-    # A str, or the bus's number for the call, spelled "call-N" only when somebody reads it;
+    # A str, or the bus's number for the call, spelled "call-N" when somebody first reads it;
     # or the bus's numbering itself (an itertools.count), for a call that no layer observes:
     # numbered when its id is first read, so a call nobody asks about draws no number.
     _call_id: str | int | Iterator[int] = attrs.field(default="", alias="call_id")
@@ -515,7 +515,7 @@ class ToolCall(Event):
         return twin
 
     def __repr__(self) -> str:
-        self._number()
+        self.call_id  # noqa: B018 (numbers a call not yet numbered: the repr shows the id)
         shown = super().__repr__()[:-1]
         rare = ("_block_reason", "_blocked_by", "_notes", "tool_error")  # shown as when they were fields
         extra = (f"{name}={getattr(self, name)!r}" for name in rare)
@@ -529,16 +529,12 @@ class ToolCall(Event):
     def call_id(self) -> str:
         """The id of this tool call (the caller's, or ``call-N``: the bus's N-th numbered call)."""
         call_id = self._call_id
-        if type(call_id) is str:
+        if isinstance(call_id, str):
             return call_id
-        return f"call-{self._number()}"
-
-    def _number(self) -> int | str:
-        """The call's number, drawn from the bus's numbering now if it has none yet."""
-        call_id = self._call_id
-        if not isinstance(call_id, (int, str)):  # the bus's itertools.count: first read
-            call_id = self._call_id = next(call_id)
-        return call_id
+        if not isinstance(call_id, int):  # the bus's numbering (an itertools.count): draw it now
+            call_id = next(call_id)
+        spelled = self._call_id = f"call-{call_id}"  # once: records read it for every layer
+        return spelled
 
     agent_id = _readonly("_agent_id", "The agent making the call, if known.")
     session_key = _readonly("_session_key", "The session key, if known.")
@@ -657,7 +653,7 @@ _attrs_getstate = ToolCall.__getstate__  # type: ignore[attr-defined]
 def _numbered_getstate(call: ToolCall) -> Any:
     """attrs' state of the call, numbered first: a copy or a pickle of a call carries its
     number, never the bus's counter (from which each would draw a number of its own)."""
-    call._number()
+    call.call_id  # noqa: B018 (numbers it, if it is not yet)
     return _attrs_getstate(call)
 
 

@@ -276,7 +276,7 @@ async def test_a_copy_of_a_call_not_yet_numbered_carries_the_calls_number() -> N
     assert [c.call_id for c in copies] == ["call-1"] * 3 + ["call-2"] * 3
     assert [c.call_id for c in kept] == ["call-1", "call-2"]
     await bus.call_tool("exec", {"command": "ls"}, tool_ok)
-    assert "_call_id=3," in repr(kept[2])  # a repr numbers the call, and shows the number
+    assert "_call_id='call-3'," in repr(kept[2])  # a repr numbers the call, and shows its id
     assert kept[2].call_id == "call-3"
 
 
