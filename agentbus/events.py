@@ -580,9 +580,15 @@ class ToolCall(Event):
         run.tool_error = run.tool_result = None
         self._args = MappingProxyType(copy_args(approved))  # type: ignore[assignment]
 
-    # The getter is attrgetter (C): handlers read args on every call.
+    def _get_args(self) -> dict[str, Any]:
+        return self._args
+
+    # Handlers read args on every call, so its getter is the faster one of the interpreter:
+    # attrgetter (C) up to 3.11, where a Python getter runs in a frame of its own; a Python
+    # function from 3.12, which inlines it (half the cost of attrgetter there, and a sixth of
+    # a sync layer).
     args = property(
-        attrgetter("_args"),
+        attrgetter("_args") if sys.version_info < (3, 12) else _get_args,
         _set_args,
         doc="The tool's arguments: mutate in place or assign a new dict (in tool.before; "
         "tool.call layers see them read-only).",
