@@ -706,6 +706,7 @@ def run_benchmarks(
     ``guards``, ``skipped``). Backends and baselines that are not installed are skipped
     and named in ``skipped``."""
     progress = progress or Progress(enabled=False)
+    load_at_start = load_average()
     skipped: list[str] = []
     runnable = []
     for backend in backends:
@@ -766,6 +767,7 @@ def run_benchmarks(
             "platform": platform.platform(),
             "cpus": os.cpu_count(),
             "date": time.strftime("%Y-%m-%d"),
+            "load": [load_at_start, load_average()],
         },
         "scenarios": [r.to_dict() for r in results],
         "slopes": {b: {k: round(v, 1) for k, v in s.items()} for b, s in slopes.items()},
@@ -993,12 +995,28 @@ def format_table(document: dict[str, Any]) -> str:
         from .bench_frameworks import format_table as framework_table
 
         lines += ["", framework_table(document["frameworks"])]
-    machine = document["machine"]
-    lines += [
-        "",
-        f"Python {machine['python']} on {machine['platform']}, {machine['cpus']} CPUs, {machine['date']}",
-    ]
+    lines += ["", machine_line(document["machine"])]
     return "\n".join(lines)
+
+
+def load_average() -> float | None:
+    """The machine's load average over the last minute (None where the OS has none: Windows)."""
+    try:
+        return round(os.getloadavg()[0], 1)
+    except (AttributeError, OSError):  # pragma: no cover - Windows
+        return None
+
+
+def machine_line(machine: dict[str, Any]) -> str:
+    """Where the figures were taken, with the machine's load while they were: on a shared
+    machine other processes run, and the ratios' spread says how much that moved them."""
+    line = f"Python {machine['python']} on {machine['platform']}, {machine['cpus']} CPUs, {machine['date']}"
+    load = machine.get("load") or [None, None]
+    if None not in load:
+        line += f"; load average {load[0]:g} at the start and {load[1]:g} at the end" + (
+            " (other processes were running)" if max(load) >= 1 else ""
+        )
+    return line
 
 
 def format_markdown(document: dict[str, Any]) -> str:
@@ -1025,6 +1043,7 @@ def format_markdown(document: dict[str, Any]) -> str:
         from .bench_frameworks import format_markdown as framework_markdown
 
         lines += ["", framework_markdown(document["frameworks"])]
+    lines += ["", machine_line(document["machine"]) + "."]
     return "\n".join(lines)
 
 
