@@ -1014,7 +1014,7 @@ def machine_line(machine: dict[str, Any]) -> str:
     load = machine.get("load") or [None, None]
     if None not in load:
         line += f"; load average {load[0]:g} at the start and {load[1]:g} at the end" + (
-            " (other processes were running)" if max(load) >= 1 else ""
+            " (other processes were running)" if max(load) >= 1.5 else ""
         )
     return line
 

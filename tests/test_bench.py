@@ -291,6 +291,21 @@ def test_each_target_is_shown_with_its_spread() -> None:
     assert "2.20 ✓ (2.10–2.30)" in bench.format_table(document)
 
 
+def test_the_results_say_how_loaded_the_machine_was(monkeypatch: pytest.MonkeyPatch) -> None:
+    loads = iter([(7.21, 7.5, 6.0), (6.2, 7.06, 6.35)])
+    monkeypatch.setattr(bench.os, "getloadavg", lambda: next(loads))
+    document = bench.run_benchmarks(
+        backends=("asyncio",), rounds=1, budget_ms=0.05, processes=False, guards=False
+    )
+    assert document["machine"]["load"] == [7.2, 6.2]
+    last = bench.format_markdown(document).splitlines()[-1]
+    assert last.endswith("load average 7.2 at the start and 6.2 at the end (other processes were running).")
+    assert bench.format_table(document).splitlines()[-1] == last[:-1]
+    quiet = dict(document["machine"], load=[0.1, 1.1])
+    assert bench.machine_line(quiet).endswith("load average 0.1 at the start and 1.1 at the end")
+    assert "load" not in bench.machine_line(dict(document["machine"], load=[None, None]))
+
+
 def test_the_grid_runs_enough_rounds_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     asked: dict[str, Any] = {}
 
