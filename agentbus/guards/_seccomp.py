@@ -3,7 +3,8 @@
 Landlock decides which files a process may open; it does not stop ``chmod u+s``
 on a file the process may write, ``setcap`` (an extended attribute), keystrokes
 pushed into the terminal (``TIOCSTI``), io_uring (which opens files and
-sockets without the system calls a filter sees), or sockets of families the
+sockets without the system calls a filter sees), the session keyring the
+command inherits, ``bpf`` and ``userfaultfd``, or sockets of families the
 sandbox keeps off. This module assembles a classic BPF program for x86_64 and
 aarch64 that answers those calls with an error and lets every other call
 through, and installs it (which needs no_new_privs). Standard library only.
@@ -29,13 +30,15 @@ _NR: dict[str, dict[str, int | None]] = {
         "chmod": 90, "fchmod": 91, "fchmodat": 268, "fchmodat2": 452, "open": 2, "creat": 85,
         "openat": 257, "openat2": 437, "mknod": 133, "mknodat": 259, "setxattr": 188,
         "lsetxattr": 189, "fsetxattr": 190, "setxattrat": 463, "io_uring_setup": 425,
-        "socket": 41, "ioctl": 16,
+        "socket": 41, "ioctl": 16, "add_key": 248, "request_key": 249, "keyctl": 250,
+        "bpf": 321, "userfaultfd": 323,
     },
     "aarch64": {
         "chmod": None, "fchmod": 52, "fchmodat": 53, "fchmodat2": 452, "open": None, "creat": None,
         "openat": 56, "openat2": 437, "mknod": None, "mknodat": 33, "setxattr": 5,
         "lsetxattr": 6, "fsetxattr": 7, "setxattrat": 463, "io_uring_setup": 425,
-        "socket": 198, "ioctl": 29,
+        "socket": 198, "ioctl": 29, "add_key": 217, "request_key": 218, "keyctl": 219,
+        "bpf": 280, "userfaultfd": 282,
     },
 }  # fmt: skip
 SUPPORTED = frozenset(_ARCH)
@@ -120,6 +123,21 @@ class Filter:
         """io_uring would open files and sockets past this filter: ENOSYS, as on kernels without it."""
         self._add("io_uring_setup", [_deny(errno.ENOSYS)])
         self.rules.append("no io_uring")
+
+    def deny_keyrings(self) -> None:
+        """The kernel keyrings are not namespaced by Landlock: the session keyring the
+        command inherits holds what the user's tools stored there (Kerberos tickets,
+        tokens), readable by id. ``keyctl``, ``add_key`` and ``request_key`` fail with ENOSYS."""
+        for name in ("keyctl", "add_key", "request_key"):
+            self._add(name, [_deny(errno.ENOSYS)])
+        self.rules.append("no kernel keyrings")
+
+    def deny_kernel_attack_surface(self) -> None:
+        """``bpf`` and ``userfaultfd`` serve no build or test, and are how kernel exploits
+        load code and win races: ENOSYS, as on kernels without them."""
+        for name in ("bpf", "userfaultfd"):
+            self._add(name, [_deny(errno.ENOSYS)])
+        self.rules.append("no bpf, no userfaultfd")
 
     def allow_socket_families(self, families: Iterable[int], label: str) -> None:
         """``socket()`` of any other address family fails with EACCES."""

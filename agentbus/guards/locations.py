@@ -116,6 +116,9 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      r"|~/Library/Logs(?:/DiagnosticReports(?:/.*)?)?"
      r"|/var/lib/docker/containers/.*\.log(?:\.\d+)?",
      EVIDENCE, "the system's logs"),
+    (r"~/Library/(?:Mail|Mobile Documents/com~apple~mail/Data)/V\d+/MailData/(?:ubiquitous_)?"
+     r"(?:SyncedRules|RulesActiveState|MessageRules)[^/]*\.plist", STEALTH_PERSISTENCE,
+     "Mail's rules: a rule may run an AppleScript when a matching mail arrives"),
     (r"/var/(?:spool/)?mail(?:/.*)?|~/Library/Mail(?:/.*)?", EVIDENCE,
      "the mailboxes (where cron and the security tools report)"),
     (_HISTORY_FILES, EVIDENCE, "shell history"),

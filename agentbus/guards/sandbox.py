@@ -49,21 +49,27 @@ __all__ = [
     "LAUNCHER",
     "NETWORK_MODES",
     "OPTIONS",
+    "PROTECTED",
     "REFUSED",
     "Capabilities",
     "Policy",
     "SandboxUnavailable",
     "UsageError",
     "add_arguments",
+    "credential_variables",
+    "daemon_sockets",
     "default_writable",
     "main",
     "parse",
     "plan",
     "policy_from_options",
+    "private_tmp",
     "probe",
+    "protected_paths",
     "read_grants",
     "run",
     "sensitive_paths",
+    "temporary_dirs",
 ]
 
 LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_launch.py")
@@ -94,6 +100,25 @@ examples:
 _READABLE_ANYWAY = frozenset({"/etc/passwd", "/etc/group"})
 _DEVICES_WRITABLE = ("/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx", "/dev/pts")
 _SANDBOX_EXEC = "/usr/bin/sandbox-exec"
+
+PROTECTED = (".git", ".envrc", ".vscode", ".idea", ".claude", ".mcp.json")
+"""Files and directories in the project that run code on the host with no one choosing
+to run the project's code, made read-only in the sandbox by default: ``.git`` (its
+hooks, ``config``'s ``core.fsmonitor`` and ``core.hooksPath``, ``commondir``: the
+next ``git status``, which shell prompts run on every line, runs them unconfined),
+``.envrc`` (direnv), ``.vscode`` and ``.idea`` (tasks that run when the folder opens),
+``.claude`` and ``.mcp.json`` (Claude Code's hooks and MCP servers, which it runs
+unconfined)."""
+
+# Names of environment variables that hold credentials, by their words (split on "_"):
+# AWS_SECRET_ACCESS_KEY, GITHUB_TOKEN, OPENAI_API_KEY, SSH_AUTH_SOCK, ...
+_CREDENTIAL_WORDS = frozenset(
+    {
+        "TOKEN", "TOKENS", "SECRET", "SECRETS", "PASSWORD", "PASSWD", "PASSPHRASE", "KEY", "KEYS",
+        "APIKEY", "CREDENTIAL", "CREDENTIALS", "AUTH", "COOKIE", "COOKIES",
+    }
+)  # fmt: skip
+_CREDENTIAL_NAMES = frozenset({"PGPASSWORD", "MYSQL_PWD", "KRB5CCNAME"})
 _AF_UNIX, _AF_INET, _AF_INET6, _AF_NETLINK = 1, 2, 10, 16
 
 
@@ -104,7 +129,19 @@ class SandboxUnavailable(Exception):
 class Policy:
     """What a confined command may do (paths resolved and absolute)."""
 
-    __slots__ = ("deny_read", "network", "ports", "project", "unix_sockets", "writable")
+    __slots__ = (
+        "deny_read",
+        "hidden",
+        "keep_env",
+        "network",
+        "ports",
+        "private_tmp",
+        "project",
+        "protect",
+        "temporary",
+        "unix_sockets",
+        "writable",
+    )
 
     def __init__(
         self,
@@ -115,12 +152,29 @@ class Policy:
         network: str = "off",
         ports: Iterable[int] = (),
         unix_sockets: bool = False,
+        temporary: Iterable[str] = (),
+        private_tmp: str | None = None,
+        protect: Iterable[str] = (),
+        keep_env: Iterable[str] = (),
+        hidden: Iterable[str] = (),
     ) -> None:
         if network not in NETWORK_MODES:
             raise ValueError(f"network must be one of {', '.join(NETWORK_MODES)}, got {network!r}")
         self.project = project
-        self.writable = tuple(writable)
+        self.temporary = tuple(temporary)
+        """The host's temporary directories the command sees (and may write)."""
+        self.private_tmp = private_tmp
+        """Where those are backed, private to the project's commands (None: the host's own,
+        shared with every other process of the user)."""
+        self.writable = (*writable, *(path for path in self.temporary if path not in writable))
         """Directories it may write beneath: the project, the temporary directories, extras."""
+        self.protect = tuple(protect)
+        """Paths in the project it may not change (:data:`PROTECTED` that exist)."""
+        self.keep_env = tuple(keep_env)
+        """Credential variables it keeps (the others are removed from its environment)."""
+        self.hidden = tuple(hidden)
+        """The host daemons' unix sockets (and their directories) it cannot see, with unix
+        sockets allowed (:func:`daemon_sockets`)."""
         self.deny_read = tuple(deny_read)
         """Files and directories it may not read."""
         self.network = network
@@ -133,7 +187,19 @@ class Policy:
         """The policy as JSON-ready data (what ``--dry-run`` prints and records cite)."""
         return {
             name: getattr(self, name)
-            for name in ("project", "writable", "deny_read", "network", "ports", "unix_sockets")
+            for name in (
+                "project",
+                "writable",
+                "temporary",
+                "private_tmp",
+                "protect",
+                "deny_read",
+                "network",
+                "ports",
+                "unix_sockets",
+                "hidden",
+                "keep_env",
+            )
         }
 
 
@@ -200,18 +266,90 @@ class Capabilities:
                 policy.network == "loopback" or (policy.network == "off" and not self.seccomp)
             ):
                 parts.append("network namespace")
+            if policy is not None and (policy.private_tmp or policy.protect or policy.hidden):
+                parts.append("mount namespace")
         if self.seccomp:
             parts.append("seccomp")
         parts.append("no_new_privs")
         return parts
 
 
+def _host_tmp() -> str:
+    return next((os.environ[name] for name in ("TMPDIR", "TEMP", "TMP") if os.environ.get(name)), "/tmp")
+
+
 def default_writable() -> tuple[str, ...]:
     """The temporary directories: ``$TMPDIR`` (or /tmp) and /dev/shm."""
-    found = [next((os.environ[name] for name in ("TMPDIR", "TEMP", "TMP") if os.environ.get(name)), "/tmp")]
+    found = [_host_tmp()]
     if os.path.isdir("/dev/shm"):
         found.append("/dev/shm")
     return tuple(found)
+
+
+def temporary_dirs() -> tuple[str, ...]:
+    """The host's temporary directories, resolved: ``$TMPDIR``, /tmp, /dev/shm (those that exist)."""
+    found = (_host_tmp(), "/tmp", "/dev/shm")
+    return tuple(dict.fromkeys(os.path.realpath(path) for path in found if os.path.isdir(path)))
+
+
+def private_tmp(project: str) -> str:
+    """Where the temporary directories of a project's commands are kept: beneath the host's
+    temporary directory, per user and per project, so that commands of one project see
+    each other's files and no other process's (the launcher creates it, mode 0700)."""
+    import zlib
+
+    name = f"{os.path.basename(project) or 'root'}-{zlib.crc32(os.fsencode(project)):08x}"
+    return os.path.join(os.path.realpath(_host_tmp()), f"agentbus-sandbox-{os.geteuid()}", name)
+
+
+def protected_paths(project: str, names: Iterable[str]) -> tuple[str, ...]:
+    """The ``names`` (relative to the project, or absolute) that exist inside the project,
+    resolved: what the sandbox makes read-only. Missing ones cannot be protected
+    (nothing can be mounted over a name that does not exist)."""
+    found = []
+    for name in names:
+        path = os.path.join(project, os.path.expanduser(name))
+        if os.path.lexists(path):
+            real = os.path.realpath(path)
+            if _inside(real, project) and real != project and os.path.exists(real):
+                found.append(real)
+    return tuple(dict.fromkeys(found))
+
+
+def daemon_sockets(writable: Iterable[str] = ()) -> tuple[str, ...]:
+    """The unix sockets of the host's daemons, and the directories that hold the user's,
+    that exist and are not in ``writable``: hidden from a command allowed unix sockets.
+    Each hands out more than any sandbox rule: docker's is root on the host, the
+    systemd user bus starts unconfined commands, ssh-agent signs with the user's keys,
+    the session bus drives the desktop. Sockets in /tmp need no hiding (it is private)."""
+    uid = os.geteuid()
+    candidates = [
+        os.environ.get("XDG_RUNTIME_DIR") or f"/run/user/{uid}",
+        os.environ.get("SSH_AUTH_SOCK") or "",
+        os.path.expanduser("~/.docker/run"),
+        "/run/docker.sock", "/var/run/docker.sock", "/run/containerd", "/run/podman",
+        "/run/dbus/system_bus_socket", "/run/snapd.socket", "/run/snapd-snap.socket",
+        "/var/run/libvirt", "/run/libvirt",
+    ]  # fmt: skip
+    found = []
+    for path in candidates:
+        if path and os.path.exists(path):
+            real = os.path.realpath(path)
+            if not any(_inside(real, directory) or _inside(directory, real) for directory in writable):
+                found.append(real)
+    return tuple(dict.fromkeys(found))
+
+
+def credential_variables(environ: Iterable[str], keep: Iterable[str] = ()) -> list[str]:
+    """The names in ``environ`` that hold credentials (by their words, see
+    :data:`_CREDENTIAL_WORDS`), less those in ``keep``: removed before the command runs."""
+    kept = set(keep)
+    return [
+        name
+        for name in environ
+        if name not in kept
+        and (name.upper() in _CREDENTIAL_NAMES or not _CREDENTIAL_WORDS.isdisjoint(name.upper().split("_")))
+    ]
 
 
 def _homes() -> list[str]:
@@ -380,7 +518,12 @@ def plan(
             raise SandboxUnavailable("nothing here can turn the network off (no seccomp, no namespaces)")
     if mechanism == "seatbelt" and policy.network == "loopback":
         raise SandboxUnavailable("macOS has no private loopback: use --network off, ports or on")
-    for writable in policy.writable:
+    # What the command can write on the host: the private directory, not the temporary
+    # directories it stands in for.
+    host_writable = [
+        path for path in policy.writable if not policy.private_tmp or path not in policy.temporary
+    ] + ([policy.private_tmp] if policy.private_tmp else [])
+    for writable in host_writable:
         for denied in policy.deny_read:
             if _inside(denied, writable) or _inside(writable, denied):
                 raise SandboxUnavailable(
@@ -388,24 +531,24 @@ def plan(
                     "run the sandbox on a project directory, not on a home directory"
                 )
     for home in _homes():
-        for writable in policy.writable:
+        for writable in host_writable:
             if _inside(os.path.realpath(home), writable):
                 raise SandboxUnavailable(
                     f"{writable} would be writable and holds the home directory {home}, "
                     "where a command could plant a shell profile: choose a project directory inside it"
                 )
-    _check_launcher_outside(policy, python or sys.executable)
+    _check_launcher_outside(python or sys.executable, host_writable)
     return capabilities.describe(policy, mechanism)
 
 
-def _check_launcher_outside(policy: Policy, python: str) -> None:
+def _check_launcher_outside(python: str, host_writable: Iterable[str]) -> None:
     """The launcher and the Python that runs it must be out of the command's reach: a
     command that rewrote them (a virtual environment in the project) would run its
     code before the next command is confined."""
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     environment = os.path.dirname(os.path.dirname(os.path.abspath(python)))  # .venv for .venv/bin/python
     for what, path in (("agentbus", package), ("the Python that runs the sandbox", environment)):
-        for writable in policy.writable:
+        for writable in host_writable:
             if _inside(path, writable) or _inside(os.path.realpath(path), writable):
                 raise SandboxUnavailable(
                     f"{what} ({path}) is inside {writable}, which a confined command may write: it "
@@ -419,17 +562,20 @@ def _bubblewrap_argv(policy: Policy, capabilities: Capabilities, command: list[s
     from . import _bubblewrap, _seccomp
 
     assert capabilities.bubblewrap is not None
+    private = _private_dirs(policy) if policy.private_tmp else {}
     fd = None
     if capabilities.seccomp:
         rules = _seccomp_rules(policy, private_network=policy.network != "on")
         fd = os.memfd_create("agentbus-seccomp", 0)
         os.write(fd, _seccomp.encode(rules.program()))
         os.lseek(fd, 0, os.SEEK_SET)
-    return [*_bubblewrap.command(policy, capabilities.bubblewrap, seccomp_fd=fd), *command]
+    binds = _binds(policy, private)
+    return [*_bubblewrap.command(policy, capabilities.bubblewrap, seccomp_fd=fd, binds=binds), *command]
 
 
 def _seccomp_rules(policy: Policy, *, private_network: bool) -> Filter:
-    """The filter for a policy: setuid bits, file capabilities, TIOCSTI, io_uring, socket families."""
+    """The filter for a policy: setuid bits, file capabilities, TIOCSTI, io_uring, keyrings,
+    bpf and userfaultfd, socket families."""
     from . import _seccomp
 
     rules = _seccomp.Filter()
@@ -437,6 +583,8 @@ def _seccomp_rules(policy: Policy, *, private_network: bool) -> Filter:
     rules.deny_file_capabilities()
     rules.deny_terminal_injection()
     rules.deny_io_uring()
+    rules.deny_keyrings()
+    rules.deny_kernel_attack_surface()
     families = {_AF_UNIX} if policy.unix_sockets else set()
     if policy.network != "off" or private_network:
         families |= {_AF_INET, _AF_INET6, _AF_NETLINK}
@@ -444,6 +592,57 @@ def _seccomp_rules(policy: Policy, *, private_network: bool) -> Filter:
     allowed = ", ".join(names[family] for family in sorted(families)) or "none"
     rules.allow_socket_families(families, f"sockets: {allowed}")
     return rules
+
+
+def _private_dirs(policy: Policy) -> dict[str, str]:
+    """Each host temporary directory and the private directory that stands in for it,
+    created (mode 0700, checked to be this user's own: another local user could have
+    made the per-user directory first, in a directory everyone may write)."""
+    assert policy.private_tmp is not None
+    owner = os.path.dirname(policy.private_tmp)
+    try:
+        os.mkdir(owner, 0o700)
+    except FileExistsError:
+        pass
+    status = os.lstat(owner)
+    import stat
+
+    if not stat.S_ISDIR(status.st_mode) or status.st_uid != os.geteuid() or status.st_mode & 0o077:
+        raise OSError(f"{owner} is not a directory of this user's alone (mode 0700): remove it")
+    found: dict[str, str] = {}
+    for path in sorted(policy.temporary, key=len):
+        parent = next((done for done in found if _inside(path, done)), None)
+        if parent is None:
+            found[path] = os.path.join(policy.private_tmp, path.strip("/").replace("/", "-") or "root")
+        else:
+            found[path] = os.path.join(found[parent], os.path.relpath(path, parent))
+        os.makedirs(found[path], 0o700, exist_ok=True)
+    return found
+
+
+def _outermost(private: dict[str, str]) -> dict[str, str]:
+    """The private directories to mount: one nested in another ($TMPDIR in /tmp) comes with it."""
+    return {
+        path: source
+        for path, source in private.items()
+        if not any(other != path and _inside(path, other) for other in private)
+    }
+
+
+def _binds(policy: Policy, private: dict[str, str]) -> list[tuple[str, str]]:
+    """(source, target) mounts: each private directory over its temporary one, then each
+    writable directory that was inside one (a project in /tmp) over its own path again,
+    where the private directory now has an empty directory for it."""
+    outermost = _outermost(private)
+    binds = [(source, path) for path, source in outermost.items()]
+    for path in policy.writable:
+        if path in policy.temporary:
+            continue
+        for temporary, source in outermost.items():
+            if _inside(path, temporary):
+                os.makedirs(os.path.join(source, os.path.relpath(path, temporary)), 0o700, exist_ok=True)
+                binds.append((path, path))
+    return binds
 
 
 def _confine_linux(policy: Policy, capabilities: Capabilities) -> list[str]:
@@ -459,16 +658,39 @@ def _confine_linux(policy: Policy, capabilities: Capabilities) -> list[str]:
     network = policy.network
     # "off" without seccomp falls back on a network namespace too.
     private_network = network == "loopback" or (network == "off" and not capabilities.seccomp)
+    private = _private_dirs(policy) if policy.private_tmp else {}
+    binds = _binds(policy, private)
+    writable = list(policy.writable)
+    mounted = False
     if capabilities.namespaces:
         try:
-            _namespaces.enter_namespaces(network=private_network)
+            _namespaces.enter_namespaces(
+                network=private_network, binds=binds, read_only=policy.protect, hidden=policy.hidden
+            )
             applied.append("user namespace")
+            mounted = bool(binds or policy.protect or policy.hidden)
+        except _namespaces.MountsRefused:
+            applied.append("user namespace")
+        except _namespaces.MountFailed:
+            raise
         except OSError:
             if private_network:
                 raise
-        else:
-            if private_network:
-                applied.append("network namespace")
+        if private_network and applied:
+            applied.append("network namespace")
+    if mounted:
+        applied.append("mount namespace")
+    elif private:
+        # No mount namespace: the command gets the private directory as $TMPDIR, and the
+        # host's temporary directories stay read-only to it.
+        host_tmp = os.path.realpath(_host_tmp())
+        writable = [path for path in writable if path not in private]
+        writable.append(private.get(host_tmp) or next(iter(private.values())))
+        os.environ["TMPDIR"] = writable[-1]
+    if policy.protect and not mounted:
+        applied.append("auto-run files NOT read-only (no mount namespace)")
+    if policy.hidden and not mounted:
+        applied.append("daemon sockets NOT hidden (no mount namespace)")
     if applied or os.geteuid() == 0:
         _namespaces.drop_capability_bounding_set()
     libc = ctypes.CDLL(None, use_errno=True)
@@ -484,7 +706,7 @@ def _confine_linux(policy: Policy, capabilities: Capabilities) -> list[str]:
         except OSError:
             pass  # vanished, or a kind of file Landlock refuses: it stays unreadable
     everything = ruleset.handled_fs & ~(_landlock.MAKE_CHAR | _landlock.MAKE_BLOCK)
-    for path in policy.writable:
+    for path in writable:
         ruleset.allow_path(path, everything)
     for device in _DEVICES_WRITABLE:
         if os.path.exists(device):
@@ -519,6 +741,24 @@ OPTIONS: tuple[tuple[str, str, str], ...] = (
     ("--project", "value", "the directory the command may write (default: the current directory)"),
     ("--write", "list", "another directory it may write"),
     ("--no-tmp", "flag", "do not let it write the temporary directories ($TMPDIR or /tmp, /dev/shm)"),
+    (
+        "--shared-tmp",
+        "flag",
+        "let it write the host's own temporary directories, which every other process of the user "
+        "uses too (default: a private directory per project stands in for them)",
+    ),
+    ("--protect", "list", "another path in the project it may not change"),
+    (
+        "--no-protect",
+        "flag",
+        f"let it change the project's auto-run files ({', '.join(PROTECTED)}) but those given with --protect",
+    ),
+    (
+        "--keep-env",
+        "list",
+        "a credential variable to keep in its environment (by default variables named like "
+        "*_TOKEN, *_SECRET*, *_KEY, *PASSWORD*, *_AUTH_* are removed)",
+    ),
     ("--deny-read", "list", "another path it may not read"),
     (
         "--no-scan",
@@ -602,7 +842,7 @@ def policy_from_options(args: Any) -> Policy:
     project = os.path.realpath(args.project or os.getcwd())
     if not os.path.isdir(project):
         raise UsageError(f"the project directory {project} does not exist")
-    writable = [project, *args.write, *(() if args.no_tmp else default_writable())]
+    writable = [project, *args.write]
     deny = list(args.deny_read)
     if not args.no_scan:
         deny += sensitive_paths()
@@ -617,13 +857,19 @@ def policy_from_options(args: Any) -> Policy:
         raise UsageError(f"--allow-port takes port numbers from 1 to 65535, got {list(ports)}")
     if ports and network != "ports":
         raise UsageError("--allow-port needs --network ports")
+    resolved = tuple(dict.fromkeys(os.path.realpath(os.path.expanduser(path)) for path in writable))
     return Policy(
         project,
-        tuple(dict.fromkeys(os.path.realpath(os.path.expanduser(path)) for path in writable)),
+        resolved,
         tuple(sorted({os.path.realpath(os.path.expanduser(path)) for path in deny})),
         network=network,
         ports=ports,
         unix_sockets=args.unix_sockets,
+        temporary=() if args.no_tmp else temporary_dirs(),
+        private_tmp=None if args.no_tmp or args.shared_tmp else private_tmp(project),
+        protect=protected_paths(project, [*(() if args.no_protect else PROTECTED), *args.protect]),
+        keep_env=args.keep_env,
+        hidden=daemon_sockets(resolved) if args.unix_sockets else (),
     )
 
 
@@ -641,6 +887,10 @@ def run(args: Any) -> int:
     if not command and not args.dry_run:
         print("agentbus sandbox: no command given (agentbus sandbox [options] -- CMD)", file=sys.stderr)
         return REFUSED
+    # Descriptors inherited from whatever started the launcher (a file opened for writing
+    # outside the project, a socket to a daemon) would let the command past every rule:
+    # it gets stdin, stdout and stderr only.
+    os.closerange(3, 1 << 20)
     capabilities = probe(try_namespaces=args.dry_run)
     try:
         policy = policy_from_options(args)
@@ -657,6 +907,8 @@ def run(args: Any) -> int:
             and capabilities.mechanism() is None
         ):
             print(f"agentbus sandbox: WARNING: running UNCONFINED (--best-effort): {exc}", file=sys.stderr)
+            for name in credential_variables(os.environ, policy.keep_env):
+                del os.environ[name]
             return _exec(command)
         print(f"agentbus sandbox: refusing to run unconfined: {exc}", file=sys.stderr)
         return REFUSED
@@ -665,15 +917,29 @@ def run(args: Any) -> int:
 
         print(json.dumps({"confined_by": parts, "policy": policy.summary()}, indent=2))
         return 0
+    for name in credential_variables(os.environ, policy.keep_env):
+        del os.environ[name]
     mechanism = args.mechanism or capabilities.mechanism()
     if mechanism == "seatbelt":
         from ._seatbelt import profile
 
+        if policy.private_tmp:
+            try:
+                private = _private_dirs(policy)
+            except OSError as exc:
+                print(f"agentbus sandbox: refusing to run: {exc}", file=sys.stderr)
+                return REFUSED
+            os.environ["TMPDIR"] = private.get(os.path.realpath(_host_tmp()), policy.private_tmp)
         os.environ[CONFINED_BY] = " + ".join(parts)
         return _exec([_SANDBOX_EXEC, "-p", profile(policy), *command])
     if mechanism == "bubblewrap":
         os.environ[CONFINED_BY] = " + ".join(parts)
-        return _exec(_bubblewrap_argv(policy, capabilities, command), pass_fds=True)
+        try:
+            argv = _bubblewrap_argv(policy, capabilities, command)
+        except OSError as exc:
+            print(f"agentbus sandbox: refusing to run: {exc}", file=sys.stderr)
+            return REFUSED
+        return _exec(argv, pass_fds=True)
     try:
         applied = _confine_linux(policy, capabilities)
     except OSError as exc:

@@ -36,13 +36,17 @@ from ..events import ToolCall
 from ..guards.sandbox import (
     LAUNCHER,
     NETWORK_MODES,
+    PROTECTED,
     Capabilities,
     Policy,
     SandboxUnavailable,
-    default_writable,
+    daemon_sockets,
     plan,
+    private_tmp,
     probe,
+    protected_paths,
     sensitive_paths,
+    temporary_dirs,
 )
 from ..kinds import READABLE_KEYS
 from ..registry import Registry
@@ -121,7 +125,11 @@ class Sandbox:
     paths to keep unreadable, besides the sensitive paths the guards know.
     ``network``: one of ``off``, ``loopback``, ``ports``, ``on``; ``allow_ports``
     with ``ports``. ``required``: block when nothing can confine (default) rather
-    than run unconfined.
+    than run unconfined. ``shared_tmp``: let commands write the host's own temporary
+    directories (default: a private directory per project stands in for them).
+    ``protect``: names in the project commands may not change (default
+    :data:`~agentbus.guards.sandbox.PROTECTED`; ``()`` lets them commit with git).
+    ``keep_env``: credential variables to keep (the others are removed).
     """
 
     def __init__(
@@ -137,6 +145,9 @@ class Sandbox:
         required: bool = True,
         shell: str | None = None,
         python: str = sys.executable,
+        shared_tmp: bool = False,
+        protect: Iterable[str] = PROTECTED,
+        keep_env: Iterable[str] = (),
     ) -> None:
         if network not in NETWORK_MODES:
             raise ValueError(f"network must be one of {', '.join(NETWORK_MODES)}, got {network!r}")
@@ -145,8 +156,10 @@ class Sandbox:
             raise ValueError(f"allow_ports takes TCP port numbers (1-65535), got {list(ports)!r}")
         if ports and network != "ports":
             raise ValueError("allow_ports needs network='ports'")
-        if isinstance(write, str) or isinstance(deny_read, str):
-            raise TypeError("write and deny_read take lists of paths, not one string")
+        lists = {"write": write, "deny_read": deny_read, "protect": protect, "keep_env": keep_env}
+        for name, value in lists.items():
+            if isinstance(value, str):
+                raise TypeError(f"{name} takes lists of paths or names, not one string")
         self.project = project
         self.write = tuple(write)
         self.tmp = tmp
@@ -157,27 +170,48 @@ class Sandbox:
         self.required = required
         self.shell = shell or ("bash" if shutil.which("bash") else "sh")
         self.python = python
+        self.shared_tmp = shared_tmp
+        self.protect = tuple(protect)
+        self.keep_env = tuple(keep_env)
 
     def policy(self) -> Policy:
         """The policy for a call judged now (the sensitive paths as they are now)."""
-        project = self.project or os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
-        writable = [project, *self.write, *(default_writable() if self.tmp else ())]
+        project = os.path.realpath(self.project or os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
+        writable = tuple(
+            dict.fromkeys(os.path.realpath(os.path.expanduser(path)) for path in [project, *self.write])
+        )
         deny = [*self.deny_read, *sensitive_paths()]
         return Policy(
-            os.path.realpath(project),
-            tuple(dict.fromkeys(os.path.realpath(os.path.expanduser(path)) for path in writable)),
+            project,
+            writable,
             tuple(sorted({os.path.realpath(os.path.expanduser(path)) for path in deny})),
             network=self.network,
             ports=self.ports,
             unix_sockets=self.unix_sockets,
+            temporary=temporary_dirs() if self.tmp else (),
+            private_tmp=private_tmp(project) if self.tmp and not self.shared_tmp else None,
+            protect=protected_paths(project, self.protect),
+            keep_env=self.keep_env,
+            hidden=daemon_sockets(writable) if self.unix_sockets else (),
         )
 
     def launcher_argv(self, policy: Policy, mechanism: str) -> list[str]:
         """The launcher and its options, up to and including ``--``."""
-        argv = [self.python, "-I", "-S", LAUNCHER, "--no-scan", "--no-tmp", "--mechanism", mechanism]
+        argv = [self.python, "-I", "-S", LAUNCHER, "--no-scan", "--mechanism", mechanism]
         argv += ["--project", policy.project]
+        if not self.tmp:
+            argv.append("--no-tmp")
+        elif self.shared_tmp:
+            argv.append("--shared-tmp")
         for path in policy.writable[1:]:
-            argv += ["--write", path]
+            if path not in policy.temporary:
+                argv += ["--write", path]
+        if self.protect != PROTECTED:
+            argv.append("--no-protect")
+            for name in self.protect:
+                argv += ["--protect", name]
+        for name in self.keep_env:
+            argv += ["--keep-env", name]
         argv += ["--network", policy.network]
         for port in policy.ports:
             argv += ["--allow-port", str(port)]
@@ -208,13 +242,15 @@ class Sandbox:
         ):
             call.block(f"sandbox: the exec call's {key!r} is neither a command line nor a list of words")
             return
-        loopback = self.network == "loopback"
-        if loopback and (self.python, "-I", "-S", LAUNCHER, "--probe") not in _probed:
+        # A private loopback, a private /tmp and read-only auto-run files need namespaces:
+        # whether they work is asked of the launcher once, so that the record is right.
+        namespaces = self.network == "loopback" or (self.tmp and not self.shared_tmp) or bool(self.protect)
+        if namespaces and (self.python, "-I", "-S", LAUNCHER, "--probe") not in _probed:
             capabilities = await anyio.to_thread.run_sync(
                 functools.partial(capabilities_for, self.python, namespaces=True)
             )
         else:
-            capabilities = capabilities_for(self.python, namespaces=loopback)
+            capabilities = capabilities_for(self.python, namespaces=namespaces)
         try:
             if isinstance(capabilities, str):
                 raise SandboxUnavailable(capabilities)
@@ -236,10 +272,18 @@ class Sandbox:
         network = {"off": "no network", "loopback": "a private loopback only", "on": "the network"}.get(
             policy.network, f"TCP to ports {', '.join(map(str, policy.ports))}"
         )
+        temporary = ""
+        if policy.private_tmp:
+            temporary = f" ({', '.join(policy.temporary)} are a private directory of this project's)"
+        protected = ""
+        if policy.protect:
+            names = [path[len(policy.project) :].lstrip("/") for path in policy.protect]
+            protected = f" It cannot change {', '.join(names)}."
         call.notes.append(
             f"agentbus sandbox: this command runs confined ({' + '.join(parts)}): it may write only "
-            f"in {', '.join(policy.writable)}, cannot read {len(policy.deny_read)} sensitive paths, "
-            f"and has {network}."
+            f"in {', '.join(policy.writable)}{temporary}, cannot read {len(policy.deny_read)} sensitive "
+            f"paths, and has {network}.{protected} Credential variables (*_TOKEN, *_KEY, *SECRET*, "
+            "*PASSWORD* ...) are removed from its environment."
         )
 
 
@@ -253,8 +297,9 @@ def install(
     """Installer (the ``sandbox`` entry point): confine every exec call.
 
     ``options`` are :class:`Sandbox`'s (``project``, ``write``, ``tmp``,
-    ``deny_read``, ``network``, ``allow_ports``, ``unix_sockets``, ``required``,
-    ``shell``). ``priority`` -1000 runs it after the guards and other layers.
+    ``shared_tmp``, ``protect``, ``keep_env``, ``deny_read``, ``network``,
+    ``allow_ports``, ``unix_sockets``, ``required``, ``shell``). ``priority`` -1000
+    runs it after the guards and other layers.
     """
     unknown = set(options) - _OPTIONS
     if unknown:
@@ -275,5 +320,8 @@ _OPTIONS = frozenset(
         "required",
         "shell",
         "python",
+        "shared_tmp",
+        "protect",
+        "keep_env",
     }
 )

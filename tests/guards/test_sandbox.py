@@ -111,25 +111,33 @@ class Box:
         }
 
     def run(
-        self, command: str, *options: str, confined: bool = True, timeout: float = 60
+        self,
+        command: str,
+        *options: str,
+        confined: bool = True,
+        timeout: float = 60,
+        own_tmp: bool = True,
+        env: dict[str, str] | None = None,
+        prefix: tuple[str, ...] = (),
+        pass_fds: tuple[int, ...] = (),
+        stdin: int | None = None,
     ) -> subprocess.CompletedProcess[str]:
+        """``command`` in ``bash -c``, confined with ``options``. ``own_tmp``: the box's
+        temporary directory is writable (``--no-tmp --write TMP``); without it the
+        launcher's default applies (a private directory in place of /tmp and /dev/shm).
+        ``env`` adds variables, ``prefix`` goes before the launcher."""
         argv = ["bash", "-c", command]
         if confined:
-            launcher = [
-                self.python,
-                "-I",
-                self.launcher,
-                "--project",
-                str(self.project),
-                "--no-tmp",
-                *self.scan,
-            ]
-            argv = [*launcher, "--write", str(self.tmp), *options, "--", *argv]
+            launcher = [self.python, "-I", self.launcher, "--project", str(self.project), *self.scan]
+            tmp = ["--no-tmp", "--write", str(self.tmp)] if own_tmp else []
+            argv = [*launcher, *tmp, *options, "--", *argv]
         extra = {"user": NOBODY, "group": NOBODY, "extra_groups": []} if self.user == "nobody" else {}
         return subprocess.run(
-            argv,
+            [*prefix, *argv],
             cwd=self.project,
-            env=self.env(),
+            env={**self.env(), **(env or {})},
+            pass_fds=pass_fds,
+            stdin=stdin,
             capture_output=True,
             text=True,
             timeout=timeout,

@@ -398,3 +398,42 @@ def test_any_browser_arguments_are_judged(arguments: list[str]) -> None:
     for program in ("chromium", "open -a Chromium"):
         verdict = check_command(" ".join([program, *arguments]), home=HOME)
         assert verdict is None or verdict.category != "undecided", verdict
+
+
+_OPERAND = st.text(alphabet=st.sampled_from("abcXYZ-_/. *"), min_size=1, max_size=12).filter(
+    lambda word: word.strip() == word and word != "--"
+)
+
+
+@given(_OPERAND, st.lists(_OPERAND, max_size=3), st.sampled_from(["grep", "rg", "ag"]))
+def test_after_a_double_dash_a_search_reads_only_operands(pattern: str, places: list[str], name: str) -> None:
+    """``grep -r -- '-----BEGIN' .``: after ``--`` the first word is the pattern, the rest places,
+    whatever they look like (a pattern made of dashes is not an option)."""
+    import shlex
+
+    from agentbus.guards.parse import parse
+    from agentbus.guards.programs import walk
+    from agentbus.guards.tactics.credentials import search_parts
+
+    command = " ".join([name, "-r", "--", *map(shlex.quote, [pattern, *places])])
+    invocation = next(iter(walk(parse(command))))[0]
+    recursive, patterns, found = search_parts(invocation)
+    assert (recursive, patterns, found) == (True, [pattern], places)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "grep -rl 'PRIVATE KEY' Desktop",
+        "grep -r -- '-----BEGIN OPENSSH' ~/src",
+        "rg -l 'BEGIN RSA PRIVATE KEY'",
+    ],
+)
+def test_a_recursive_search_for_private_keys_is_a_hunt_anywhere(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert (verdict.decision, verdict.category) == ("block", CREDENTIALS)
+    asked = check_command(command, home=HOME, policy=Policy(verdicts={CREDENTIALS: "ask"}))
+    assert asked is not None
+    assert asked.decision == "ask"
+    assert check_command("grep 'PRIVATE KEY' notes.txt", home=HOME) is None  # one file: not a hunt

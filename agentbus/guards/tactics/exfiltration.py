@@ -41,7 +41,7 @@ from ..operands import operands
 from ..parse import Script, SimpleCommand, Substitution
 from ..paths import check_path, normalize_path
 from ..programs import SHELLS, Invocation, shell_mode, walk
-from ..verdict import DOWNLOAD_RUN, EXFILTRATION, Verdict
+from ..verdict import DOWNLOAD_RUN, EXFILTRATION, UPLOAD, Verdict
 from ..workdir import call_directory
 from .credentials import credential_store
 from .impact import user_data
@@ -198,7 +198,24 @@ def _to_drop(invocation: Invocation) -> Verdict | None:
             return _verdict(
                 EXFILTRATION, invocation, f"uploads a file to {drop}, an anonymous drop or chat API"
             )
+    for index, value in enumerate(values[:-1]):
+        sent = invocation.command.render(values[index + 1])
+        if _ADDRESSING.match(sent):
+            continue  # -d chat_id=$CHAT: where the message goes, not what it says
+        if _DATA_OPTION.match(value) and _RUN_TIME_VALUE.search(sent):
+            why = f"sends values made at run time (variables, command output) to {drop}, a drop or chat API"
+            return _verdict(UPLOAD, invocation, why)
     return None
+
+
+_DATA_OPTION = lazy_compile(
+    r"^(?:-d|--data|--data-raw|--data-urlencode|--data-ascii|--json|-F|--form|--form-string|--post-data)$"
+)
+_RUN_TIME_VALUE = lazy_compile(r"\$[{A-Za-z_(]")
+_ADDRESSING = lazy_compile(
+    r"^(?:chat_id|channel|channel_id|thread_id|message_thread_id|token|username|avatar_url|parse_mode|to|user)="
+)
+"""``"content=User:$name | $mac"``: what is sent is gathered on the machine (a stealer's beacon)."""
 
 
 def _upload(invocation: Invocation, home: str) -> Verdict | None:

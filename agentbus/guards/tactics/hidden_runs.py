@@ -47,8 +47,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     if invocation.name in SHELLS:
         mode = shell_mode(invocation)
         head = command.static(mode.file) if mode.file is not None else None
-    elif not head or posixpath.basename(head) != invocation.name:
-        return None
+    elif not head or posixpath.basename(head).lower() != invocation.name.lower():
+        return None  # (names are read without case: /tmp/.X-AbC runs as `.x-abc`)
     if not head or "/" not in head:
         return None
     path = normalize_path(head, home=home, cwd=invocation.cwd)

@@ -527,15 +527,6 @@ def _firewall(invocation: Invocation) -> Verdict | None:
         loaded = next((values[i + 1] for i, v in enumerate(values[:-1]) if v == "-f"), None)
         if loaded is not None and not loaded.startswith("/etc/"):
             return _verdict(IMPAIR, invocation, f"replaces pf's rules with {loaded}")
-    elif name == "socketfilterfw":
-        for index, value in enumerate(values):
-            following = values[index + 1].lower() if index + 1 < len(values) else ""
-            if value in ("--setglobalstate", "--setblockall", "--setstealthmode", "--setloggingmode") and (
-                following in _FALSEY
-            ):
-                return _verdict(IMPAIR, invocation, "turns the macOS application firewall off")
-            if value in ("--add", "--unblockapp", "--unblock"):
-                return _verdict(IMPAIR, invocation, "lets a program through the macOS application firewall")
     elif name == "netsh" and "advfirewall" in values and any(v.lower() in ("off", "disable") for v in values):
         return _verdict(IMPAIR, invocation, "turns the Windows firewall off")
     return None
@@ -658,6 +649,8 @@ def _agent_uninstaller(invocation: Invocation) -> Verdict | None:
         return None
     words = [invocation.command.static(w) or w for w in words[head:]]
     program, rest = words[0], words[1:]
+    if invocation.name == "socketfilterfw":
+        return None  # the firewall's own options: macos.py judges them, in one place
     if invocation.name in _SHELLS or invocation.name.startswith("$"):  # bash X, ${sudo} X: X is what runs
         scripts = [w for w in rest if not w.startswith("-")]
         if not scripts:

@@ -52,7 +52,7 @@ from ..applescript import paths, script_text
 from ..findings import finding as _verdict
 from ..findings import static_args as _values
 from ..interpreters import fed_code
-from ..locations import location
+from ..locations import location, written
 from ..parse import Script
 from ..paths import check_path
 from ..programs import Invocation, walk
@@ -74,7 +74,7 @@ from ..verdict import (
     SYSTEM_FILES,
     Verdict,
 )
-from .credentials import credential_store
+from .credentials import credential_store, search_parts, secret_word
 from .impact import user_data
 
 __all__ = ["judge"]
@@ -258,6 +258,8 @@ def _dscl(invocation: Invocation, home: str) -> Verdict | None:
     )
     if verbs & {"read", "readall", "readpl", "search"} and any(_PASSWORD_HASH.search(v) for v in values):
         return _verdict(CREDENTIALS, invocation, "reads an account's password hash")
+    if "authonly" in verbs:  # a stealer's check that the password its fake dialog got is the login's
+        return _verdict(CREDENTIALS, invocation, "tries a password against an account's login")
     if not verbs & {"create", "append", "merge", "change", "createpl", "mergepl"}:
         return None
     hidden = next((i for i, v in enumerate(lowered) if v in ("ishidden", "dsattrtypenative:ishidden")), None)
@@ -310,6 +312,9 @@ _FALSEY = frozenset({"0", "false", "no", "off"})
 
 def _defaults(invocation: Invocation, home: str) -> Verdict | None:
     values = _values(invocation)
+    words = [v for v in values if not v.startswith("-")]  # defaults -currentHost find WORD
+    if words[:1] == ["find"] and any(secret_word(v) for v in words[1:2]):
+        return _verdict(CREDENTIALS, invocation, f"searches every app's preferences for {words[1]}")
     if values[:1] != ["write"] or len(values) < 3:
         return None
     injected = _plist_injection(invocation, home)
@@ -417,19 +422,28 @@ def _chflags(invocation: Invocation, home: str) -> Verdict | None:
 
 # -- defenses and evidence ----------------------------------------------------------------
 
-_FIREWALL_OPENINGS = frozenset({"--add", "--unblockapp", "--setallowsigned", "--setallowsignedapp"})
-_FIREWALL_OFF = frozenset({"--setstealthmode", "--setloggingmode", "--setblockall", "--setglobalstate"})
+_FIREWALL_SWITCHES = frozenset({"--setglobalstate", "--setblockall", "--setstealthmode", "--setloggingmode"})
+"""Settings that protect while on: set ``off`` (``0``, ``false``, ``no``, ``disabled``), a part is gone."""
+_FIREWALL_TRUST = frozenset({"--setallowsigned", "--setallowsignedapp"})
+"""Settings that open while ``on``: every signed program (or app) let in without a rule."""
+_FIREWALL_OPENINGS = frozenset({"--add", "--unblockapp", "--unblock"})
+_FIREWALL_RULE_CHANGES = frozenset({"--blockapp", "--remove"})
+"""A program's rule blocked or removed: a security tool (LuLu) cut off, or its rule gone."""
+_OFF = frozenset({"0", "false", "no", "off", "disabled"})
 
 
 def _socketfilterfw(invocation: Invocation, home: str) -> Verdict | None:
+    """The macOS application firewall: the one place its options are judged (the ``--get*`` ones,
+    ``--listapps`` and the settings turned on read or protect)."""
     values = _values(invocation)
     for index, value in enumerate(values):
         setting = values[index + 1].lower() if index + 1 < len(values) else ""
-        if value in _FIREWALL_OPENINGS and (value in ("--add", "--unblockapp") or setting == "on"):
+        if value in _FIREWALL_SWITCHES and setting in _OFF:
+            part = "" if value == "--setglobalstate" else "part of "
+            return _verdict(IMPAIR, invocation, f"turns {part}the macOS application firewall off")
+        if value in _FIREWALL_OPENINGS or (value in _FIREWALL_TRUST and setting == "on"):
             return _verdict(IMPAIR, invocation, "lets a program through the macOS application firewall")
-        if value in _FIREWALL_OFF and setting == "off" and value != "--setblockall":
-            return _verdict(IMPAIR, invocation, "turns part of the macOS application firewall off")
-        if value in ("--blockapp", "--remove"):  # a security tool (LuLu) cut off, or its rule gone
+        if value in _FIREWALL_RULE_CHANGES:
             return _verdict(IMPAIR, invocation, "changes the macOS application firewall's rule for a program")
     return None
 
@@ -548,19 +562,55 @@ _CHECKS: dict[str, Callable[[Invocation, str], Verdict | None]] = {
 """Each macOS program this family judges, and its check."""
 
 
+def _dyld_print_to_file(invocation: Invocation, home: str) -> Verdict | None:
+    """``DYLD_PRINT_TO_FILE=/etc/sudoers newgrp``: dyld opens the file it names for its log before the
+    program runs (as root for a setuid one, CVE-2015-3760), so the assignment writes that file."""
+    for assignment in invocation.env:
+        name, _, value = assignment.partition("=")
+        if name != "DYLD_PRINT_TO_FILE":
+            continue
+        value = value.strip("'\"")
+        place = written(value, home=home, cwd=invocation.cwd)
+        if place is not None:
+            return _verdict(place[0], invocation, f"has the dynamic loader open {place[1]} for writing")
+    return None
+
+
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """The macOS tactic of one simple command, or None."""
     check = _CHECKS.get(invocation.name)
-    return check(invocation, home) if check is not None else None
+    verdict = check(invocation, home) if check is not None else None
+    return verdict or (_dyld_print_to_file(invocation, home) if invocation.env else None)
 
 
 _PRINTERS = frozenset({"echo", "printf", "cat"})
 
 
+_SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "ugrep", "awk"})
+_PREFERENCES_READ = frozenset({"read", "export", "find"})
+
+
+def _preferences_searched(before: Invocation, after: Invocation) -> Verdict | None:
+    """``defaults read [DOMAIN] | grep -i token``: preferences searched for a secret an app keeps there."""
+    verb = next((v for v in _values(before) if not v.startswith("-")), "")
+    if before.name != "defaults" or verb not in _PREFERENCES_READ:
+        return None
+    if after.name not in _SEARCHERS:
+        return None
+    patterns = search_parts(after)[1] if after.name != "awk" else _values(after)[:1]
+    if any(secret_word(p) for p in patterns):
+        return _verdict(CREDENTIALS, before, "searches app preferences for passwords, keys or tokens")
+    return None
+
+
 def judge_script(script: Script, home: str) -> Verdict | None:
-    """AppleScript piped into ``osascript`` (``echo 'display dialog ...' | osascript``)."""
+    """AppleScript piped into ``osascript`` (``echo 'display dialog ...' | osascript``); preferences
+    searched for secrets (``defaults read | grep -i token``)."""
     for stages in walk(script):
         for before, after in itertools.pairwise(stages):
+            searched = _preferences_searched(before, after)
+            if searched is not None:
+                return searched
             if after.name != "osascript" or before.name not in _PRINTERS:
                 continue
             values = _values(after)
