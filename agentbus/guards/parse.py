@@ -822,6 +822,9 @@ class _Builder:
         values = self.variables.get(name)
         if values is None:
             return None
+        owner = self.owners.get(name)
+        if owner is not None and owner is not self.subs:  # b=$(find .); f=$(basename "${b%.exe}")
+            values = [self.adopt(value, owner) for value in values]
         if found.indirect:  # ${!n}: the value of the variable n names
             if any(_SUB_OPEN in v or not _NAME.fullmatch(v) for v in values):
                 return self.unknowable(text, values)

@@ -54,6 +54,9 @@ SETUP_PRINTERS: dict[str, str] = {
     "minikube": rf"(?:-p [\w.-]+ )?(?:docker|podman)-env{_OPTIONS}",
     "docker-machine": r"env(?: [\w.-]+)?",
     "cs": rf"java{_OPTIONS}",  # coursier: JAVA_HOME and PATH for a JVM
+    # gimme: GOROOT and PATH for a Go release, named or in the user's environment (not ``module``:
+    # the version the project's go.mod asks for)
+    "gimme": r"(?:\d[\w.*+-]*|stable|oldstable|tip|master|\$\w+|\$\{\w+\})",
     # prompts and shell helpers
     **dict.fromkeys(("starship", "zoxide", "atuin", "mcfly"), rf"init {_SHELL}{_OPTIONS}"),
     "oh-my-posh": rf"init {_SHELL}",  # not --config: a theme's segments may run commands

@@ -15,7 +15,7 @@ from agentbus.guards.files import check_shell_files
 from agentbus.guards.parse import expand_braces, parse, parsed
 from agentbus.guards.paths import check_glob, check_path
 from agentbus.guards.programs import walk
-from agentbus.guards.verdict import Verdict
+from agentbus.guards.verdict import UNJUDGED_SCRIPT, Verdict
 
 
 def commands(text: str) -> list[list[str]]:
@@ -126,6 +126,9 @@ _WORDS = st.sampled_from(
         "$'\\x41'",
         "$IFS",
         '"${x[@]}"',
+        '"${d%.exe}"',
+        "${f#*/}",
+        "${x^^}",
     ]
 )
 _PROGRAMS = st.sampled_from(
@@ -179,7 +182,8 @@ def test_nested_scopes_never_make_a_guard_fail(text: str) -> None:
     """A guard that raises denies (fail closed), but it is a bug: structured shell never gets there.
 
     Found this way: ``for d in $(ls); do printf "$(dirname "$d")"; done`` (a loop
-    variable's placeholder named the loop's substitutions inside the nested ``$(...)``), a
+    variable's placeholder named the loop's substitutions inside the nested ``$(...)``; the
+    same for ``b=$(find .); f=$(basename "${b%.exe}")``, an operation on such a value), a
     function defined in a loop fed by ``<<< "$(x)"``, ``sudo `echo a b```, ``f=$IFS cmd``,
     and an array of substitutions used inside a function.
     """
@@ -194,6 +198,17 @@ def test_a_loop_variable_bound_to_a_substitution_is_judged_inside_nested_substit
     verdict = check_shell_files(text, cwd="/home/me/p")
     assert verdict is not None
     assert "/etc/shadow" in verdict.reason
+
+
+def test_an_operation_on_a_value_made_at_run_time_is_judged_inside_nested_substitutions() -> None:
+    """docker/compose's release workflow: ``${binname%.exe}`` of ``binname=$(find ...)`` inside
+    ``$(basename ...)`` made the guard fail (an index into the outer line's substitutions)."""
+    text = "binname=$(find . -name 'docker-compose-*'); filename=$(basename \"${binname%.exe}\")"
+    assert check_command(text, home="/home/me") is None
+    assert check_shell_files(text, cwd="/home/me/p") is None
+    verdict = check_command('c=$(cat f); eval "$(echo "${c#x}")"', home="/home/me")
+    assert verdict is not None
+    assert (verdict.category, verdict.decision) == (UNJUDGED_SCRIPT, "ask")
 
 
 # -- test operators outside [[ ]] ----------------------------------------------------------------

@@ -173,6 +173,37 @@ def test_the_same_programs_without_escalation_run(command: str) -> None:
     assert decision(command) == "allow"
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        "sudo find . -exec sh -c 'exec sh 0<&1' \\;",  # GTFOBins: the script hands over a shell
+        "sudo find / -exec bash -c 'bash -i' \\;",
+        "sudo find . -exec sh -c 'echo {}; /bin/zsh' \\;",
+        "sudo find . -exec sh -c 'echo {} | bash' \\;",
+        "sudo find . -exec sh -i \\;",
+        "sudo find . -exec sh -c 'vim' \\;",  # a program with a shell escape, run as root
+        "sudo find . -exec sh -c 'less /etc/hosts' \\;",
+        "sudo find . -exec sh -c 'apt-get install -y x' \\;",  # root's work, through find
+    ],
+)
+def test_find_running_a_shell_that_opens_another_is_escalation(command: str) -> None:
+    assert (decision(command), category(command)) == ("block", PRIVILEGE)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'sudo find /etc/cni/net.d/ -type f -exec sh -c \'echo "{}" && cat "{}"\' \\;',  # kind's CI
+        "sudo find /var/log/app -name '*.gz' -exec sh -c 'zcat \"$1\" | tail -n 5' _ {} \\;",
+        "sudo env sh -c 'echo ready'",
+    ],
+)
+def test_a_shell_running_a_script_as_root_is_judged_by_the_script(command: str) -> None:
+    """The script runs, not a terminal: one that starts no shell, escape or install is no root shell."""
+    assert decision(command) == "allow"
+    assert decision("sudo find /home -exec sh -c 'rm -rf /etc' \\;") == "block"
+
+
 def test_a_root_shell_fed_a_download_is_remote_code_not_a_shell_left_open() -> None:
     """``curl x | sudo bash``: the pipeline rule names it; the root-shell rule does not take it over."""
     assert category("curl -s https://x | sudo bash") == "remote code execution"

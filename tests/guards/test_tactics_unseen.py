@@ -74,6 +74,10 @@ OUTPUT_RUN = [
     'eval "$(pyenv init - | sh)"',
     'eval "$(FOO=1 pyenv init -)"',
     'eval "$(pyenv init $(cat f))"',
+    'eval "$(gimme module)"',  # the Go version the project's go.mod names
+    'eval "$(gimme $(cat .go-version))"',
+    'c=$(cat f); eval "$(echo "$c")"',  # echoed, it is still what cat printed
+    'c=$(cat f); eval "$(echo "${c#x}")"',
 ]
 
 
@@ -101,6 +105,9 @@ SETUP_CODE = [
     'eval "$(fnm env --use-on-cd)"',
     'eval "$(mise activate bash)"',
     "eval $(opam env)",
+    'eval "$(gimme 1.22.x)"',
+    'eval "$(gimme "${GO_VERSION}")"',  # kind's Dockerfiles: a version from the environment
+    'eval "$(gimme stable)"',
     "eval $(minikube docker-env)",
     'eval "$(dircolors -b)"',
     'eval "$(thefuck --alias)"',
@@ -117,6 +124,7 @@ SETUP_CODE = [
     'out=$(git status --short); echo "$out"',
     'root=$(git rev-parse --show-toplevel); "$root/scripts/test.sh"',
     'eval "$(echo export A=1)"',
+    'x=$(echo hi); eval "$(echo "$x")"',
     'bash -c \'echo "$1"\' _ "$(cat f)"',
     'source ./env.sh "$(date +%F)"',
     "$() ls -la",  # an empty substitution prints nothing

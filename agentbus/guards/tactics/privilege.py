@@ -449,12 +449,47 @@ def _root_shell(invocation: Invocation) -> Verdict | None:
     if name in _INTERACTIVE_ESCAPES:
         return _verdict(PRIVILEGE, invocation, f"runs {name} as root, which opens a shell on request")
     if name in _SHELL_ESCAPES:
-        code = [" ".join(values), *fed_code(invocation)]
+        code = [" ".join(_without_judged_scripts(values)), *fed_code(invocation)]
         if INTERPRETERS.match(name):
             code.append(inline_code(invocation) or "")
         if any(_SHELL_PATH.search(text) for text in code):
             return _verdict(PRIVILEGE, invocation, f"spawns a shell from {name}, as root")
     return None
+
+
+def _without_judged_scripts(values: list[str]) -> list[str]:
+    """The arguments less each ``sh -c SCRIPT`` whose script, run as root, is harmless.
+
+    ``sudo find /etc/cni -exec sh -c 'echo "{}" && cat "{}"' \\;``: the shell runs a script,
+    not a terminal. Kept (a root shell): a script that starts a shell (``exec sh 0<&1``,
+    GTFOBins), a program with a shell escape or an install (:func:`_judge_root`), or that
+    does not parse.
+    """
+    kept: list[str] = []
+    index = 0
+    while index < len(values):
+        value = values[index]
+        script = values[index + 2] if index + 2 < len(values) and values[index + 1] == "-c" else None
+        if script is not None and value.rpartition("/")[2] in SHELLS and _harmless_as_root(script):
+            index += 3
+            continue
+        kept.append(value)
+        index += 1
+    return kept
+
+
+def _harmless_as_root(script: str) -> bool:
+    if _A_SHELL.search(script):
+        return False
+    try:
+        parsed = parse_nested(script)
+    except ShellSyntaxError:
+        return False
+    return not any(_judge_root(inner) for stages in walk(parsed) for inner in stages)
+
+
+_A_SHELL = lazy_compile(r"(?:^|[\s;&|(`'\"/])(?:ba|da|z|k|c|tc|fi)?sh(?:$|[\s;&|)`'\"<>])")
+"""A shell named anywhere in a script (``exec sh 0<&1``, ``/bin/bash -i``)."""
 
 
 # -- containers --------------------------------------------------------------------------------------

@@ -37,8 +37,11 @@ def _hidden(sub: Substitution) -> bool:
     """Whether running what ``sub`` stands for runs code the guard cannot see."""
     if sub.kind == RUNTIME:  # read x (nothing known made it), c=$(cat f) (made by cat f)
         return not sub.origins or any(_hidden(origin) for origin in sub.origins)
-    if sub.kind not in _OUTPUTS or static_output(sub) is not None or _empty(sub.script):
-        return False  # $(echo rm): judged as its value; `` and $(): nothing
+    if sub.kind in _OUTPUTS and static_output(sub) is not None:
+        # $(echo rm): judged as its value; $(echo "$c") of c=$(cat f): what made $c
+        return any(_hidden(inner) for inner in sub.script.substitutions if inner.kind == RUNTIME)
+    if sub.kind not in _OUTPUTS or _empty(sub.script):
+        return False  # `` and $(): nothing
     return not (prints_setup_code(sub.script) or prints_a_program_path(sub.script))
 
 
