@@ -331,6 +331,9 @@ _METADATA_ONLY = frozenset({
     "unset", "ssh-keygen", "lsattr", "getfacl", "setfacl", "namei", "exa", "eza", "tree", "true", ":",
 })  # fmt: skip
 """Programs known not to read or write their operands' contents: a secret's name is safe with them."""
+_KEYCHAIN_SETTINGS = frozenset({"show-keychain-info", "lock-keychain", "list-keychains", "default-keychain",
+                                "login-keychain"})  # fmt: skip
+"""security(1) commands that name a keychain file to list, lock or choose it, never reading its items."""
 _IDENTITY_USERS = frozenset({"ssh", "scp", "sftp", "autossh", "mosh", "putty", "plink", "pscp", "psftp"})
 """``-i KEY`` gives them a key to log in with, which is not shown or sent."""
 _GIT_METADATA = frozenset({"rm", "check-ignore", "ls-files", "status", "mv", "check-attr", "config"})
@@ -367,6 +370,11 @@ def _metadata_only(invocation: Invocation) -> bool:
         return (
             all(_is_key(values[i + 1]) for i, v in enumerate(values[:-1]) if v == "-f") and "-i" not in values
         )
+    if name == "security":
+        # security show-keychain-info KEYCHAIN: its lock settings, never its items (exact names only:
+        # security(1) runs the first command a shorter word is a prefix of, `security dump` included).
+        subcommand = next((v for v in values if not v.startswith("-")), "")
+        return subcommand in _KEYCHAIN_SETTINGS
     if name in _LOADS_WITH and any(v in _LOADS_WITH[name] for v in values):
         return False  # file -f LIST, ssh-keygen -y -f KEY: the file's contents are read
     return name in _METADATA_ONLY

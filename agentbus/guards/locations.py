@@ -144,6 +144,8 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      "the macOS event monitor's rules, run as root"),
     (r"/Library/Security/SecurityAgentPlugins(?:/.*)?|/Library/DirectoryServices/PlugIns(?:/.*)?",
      STEALTH_PERSISTENCE, "a macOS authorization or directory plug-in, loaded as root at every login"),
+    (r"(?:~)?/Applications/(?:[^/]+/)*[^/]+\.app/Contents/.+", STEALTH_PERSISTENCE,
+     "an installed app's own code or resources: what is put there runs whenever the user opens the app"),
     (r".*/(?:site|dist)-packages/[^/]+\.pth", STEALTH_PERSISTENCE,
      "a Python .pth file, run by every Python start"),
     (r".*/(?:sitecustomize|usercustomize)\.py", STEALTH_PERSISTENCE, "Python start-up code"),

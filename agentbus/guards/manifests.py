@@ -32,6 +32,7 @@ __all__ = [
     "chart_findings",
     "compose_commands",
     "compose_references",
+    "dotenv",
     "kube_findings",
     "load_documents",
     "manifest_files",
@@ -318,3 +319,27 @@ def _listed_items(value: Any) -> list[Any]:
     if isinstance(value, list):
         return value
     return [value] if value is not None else []
+
+
+_DOTENV_LINE = lazy_compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*?)\s*$")
+
+
+def dotenv(text: str) -> dict[str, str | None]:
+    """The settings of a ``.env`` file as compose reads it (``KEY=value``, ``export KEY=value``,
+    quotes, ``#`` comments; the last of a key wins). A value that interpolates another
+    (``${X}``, ``$X``) is None: what it becomes depends on the environment."""
+    settings: dict[str, str | None] = {}
+    for line in text.splitlines():
+        spend()
+        match = _DOTENV_LINE.match(line)
+        if match is None or line.lstrip().startswith("#"):
+            continue
+        key, value = match.groups()
+        if value[:1] in ("'", '"') and value.find(value[0], 1) > 0:
+            quote = value[0]
+            value = value[1 : value.find(quote, 1)]
+            settings[key] = value if quote == "'" or "$" not in value else None
+            continue
+        value = re.split(r"\s+#", value, maxsplit=1)[0]
+        settings[key] = None if "$" in value else value
+    return settings

@@ -42,7 +42,7 @@ from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from .budget import TooComplex, spend
 from .heredocs import HereDocument, closing, here_documents
-from .shell_values import DEFAULT_IFS, assigned, expansion, fields, operated
+from .shell_values import DEFAULT_IFS, assigned, expansion, fields, operated, with_known_numbers
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser, Point, Tree
@@ -336,7 +336,7 @@ def _static_output(sub: Substitution) -> str | None:
         return None
     command = pipeline[0]
     words = [command.static(w) for w in command.words]
-    if words == ["cat"] and len(command.redirects) == 1:
+    if words[:1] == ["cat"] and all(w in ("-", "--") for w in words[1:]) and len(command.redirects) == 1:
         return _fed_text(command, command.redirects[0])
     if not words or any(w is None for w in words) or command.redirects:
         return None
@@ -668,14 +668,16 @@ class _Builder:
             trailing, self.trailing = self.trailing, outer
             if glued is not None and own:
                 own = (own[0].replace(fd=glued), *own[1:])
+            dashes = self.dropped_dashes(node)
             if body is None:
                 self.pipelines.append((SimpleCommand(tuple(trailing), own, self.subs, background),))
             else:
                 count = len(self.pipelines)
                 self.statement(body, background=background, redirects=own + redirects)
-                if trailing and len(self.pipelines) > count and body.type == "command":
+                grew = len(self.pipelines) > count
+                if (trailing and grew and body.type == "command") or (dashes and grew):
                     last = self.pipelines[-1][-1]
-                    extended = last.replace(words=last.words + tuple(trailing))
+                    extended = last.replace(words=last.words + dashes + tuple(trailing))
                     self.pipelines[-1] = (*self.pipelines[-1][:-1], extended)
             for broken in (c for c in node.children if c.type == "ERROR"):
                 self.error(broken, background)  # `echo $(( (curl x | sh) ) 2>&1)`: what did not parse
@@ -762,6 +764,20 @@ class _Builder:
                 return
             self.statements(node)
 
+    def dropped_dashes(self, node: Node) -> tuple[str, ...]:
+        """``cat - <<EOF``, ``kubectl apply -f - <<EOF``, ``git - 2>&1``: tree-sitter-bash drops a bare
+        ``-`` written just before a redirection (it is in no node: the text between the command, or
+        the redirection before, and the operator). bash passes it as an argument: it is put back."""
+        dashes: list[str] = []
+        previous = None
+        for child in node.children:
+            if child.type in _REDIRECTIONS and previous is not None:
+                gap = self.source[previous.end_byte : child.start_byte].split()
+                if gap and all(part == b"-" for part in gap):
+                    dashes += ["-"] * len(gap)
+            previous = child
+        return tuple(dashes)
+
     def read_from(self, node: Node, redirects: tuple[Redirect, ...]) -> None:
         """``while read d; do ...; done <<< TEXT``: ``$d`` in the body is TEXT's lines."""
         condition = node.child_by_field_name("condition")
@@ -829,18 +845,26 @@ class _Builder:
             if any(_SUB_OPEN in v or not _NAME.fullmatch(v) for v in values):
                 return self.unknowable(text, values)
             values = [w for v in values for w in self.variables.get(self.namerefs.get(v, v), [f"${v}"])]
+        operator = found.operator
+        if operator.startswith(":"):  # ${x:$i}, ${x:i:n}: the numbers the line set
+            operator = with_known_numbers(operator, self.number)
         results: list[str] = []
         for value in values:
             if _SUB_OPEN in value:
                 results.append(self.made_at_run_time(text, value))
                 continue
-            result = operated(value, found.operator)
+            result = operated(value, operator)
             if result is None:
                 return self.unknowable(text, values)
             results.append(result)
         own = f"agentbus_value_{next(self.operations)}_"
         self.bind(own, results[:MAX_LOOP_VALUES])
-        return f"{_UNQUOTED}${own}"
+        return f"{_UNQUOTED}${{{own}}}"  # braced: a${x:1}b, the b no part of the name
+
+    def number(self, name: str) -> str | None:
+        """The one value the line gave ``name``, if it is known before running (for arithmetic)."""
+        values = self.variables.get(self.namerefs.get(name, name))
+        return values[0] if values is not None and len(values) == 1 and _SUB_OPEN not in values[0] else None
 
     def unknowable(self, text: str, values: list[str]) -> str:
         """An expansion whose value the line does not settle: made at run time, by what made its variable."""
@@ -1458,6 +1482,8 @@ class _Builder:
             return [word.replace(_UNQUOTED, "")]
         results = [""]
         last = 0
+        # An empty unquoted value is no word only when the word is nothing else (a${x}b is "ab").
+        alone = not _VARIABLE.sub("", word.replace(_UNQUOTED, ""))
         for match in _VARIABLE.finditer(word):
             name = match.group(1) or match.group(2)
             name = self.namerefs.get(name, name)
@@ -1467,8 +1493,10 @@ class _Builder:
                 values = [self.adopt(value, owner) for value in values]
             unquoted = match.start() and word[match.start() - 1] == _UNQUOTED
             if self.splitting and unquoted and name in self.variables:
-                # No field at all (x=''; echo $x): no word, as the lone marker is cut away.
-                values = [_IFS.join(fields(value, self.ifs())) or _IFS for value in values]
+                # No field at all (x=''; echo $x): no word, as the lone marker is cut away; blanks
+                # only (x=' '; echo a${x}b): a split.
+                ifs = self.ifs()
+                values = [_IFS.join(fields(v, ifs)) or (_IFS if alone or v else "") for v in values]
             prefix = word[last : match.start()]
             results = [r + prefix + v for r in results for v in values][:MAX_LOOP_VALUES]
             last = match.end()
@@ -1669,6 +1697,9 @@ _ESCAPED = lazy_compile(r"\\(.)", re.DOTALL)
 _ESCAPED_IN_DOUBLE = lazy_compile(r"\\([$`\"\\\n])")
 
 
+_REDIRECTIONS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+
+
 def _unescape(text: str) -> str:
     """Quote removal for an unquoted word: ``a\\ b`` is ``a b``, ``\\<newline>`` vanishes."""
     if "\\" not in text:
@@ -1839,9 +1870,23 @@ def _blank_prefixes(match: re.Match[bytes]) -> bytes:
     return match.group(1) + match.group(2) + b" " * len(match.group(3))
 
 
+_SUBSTRING = lazy_compile(rb"\$\{[A-Za-z_][A-Za-z0-9_]*:(?![-=?+])[^}\n]*")
+"""``${x:$i}``, ``${x:1:$n}``: a substring whose offset or length is a ``$name``. tree-sitter-bash
+ends the expansion at the ``$`` (a missing ``}``, then ``$i}`` a word of its own); bash reads one
+word. Each such ``$`` is read as ``_`` in the text tree-sitter parses (``${x:_i}``, an expansion
+it reads whole); the word is read from the original bytes (:meth:`_Builder.operation`)."""
+_OFFSET_VARIABLE = lazy_compile(rb"\$(?=[A-Za-z0-9_])")
+
+
+def _plain_offsets(match: re.Match[bytes]) -> bytes:
+    return _OFFSET_VARIABLE.sub(b"_", match.group())
+
+
 def _parse_within_budget(source: bytes) -> Tree:
     """tree-sitter reads the text a megabyte at a time, so the budget is checked as it goes."""
     source = source.translate(_ASCII)
+    if b"${" in source and b":" in source:  # cheap searches first, as below
+        source = _SUBSTRING.sub(_plain_offsets, source)
     # `!` and `time` misread only before a case or `((` (a `)`): one-byte searches first (0.1 ms a 10 MB).
     if b"coproc" in source or ((b")" in source or b"{" in source) and (b"!" in source or b"time" in source)):
         source = _PREFIXES.sub(_blank_prefixes, source)

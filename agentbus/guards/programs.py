@@ -644,7 +644,7 @@ def written_text(invocation: Invocation) -> str | None:
     if any(v is None for v in values):
         return None
     words = [v for v in values if v is not None]
-    if invocation.name == "cat" and not words:
+    if invocation.name == "cat" and all(word in ("-", "--") for word in words):  # cat - <<EOF: stdin
         texts = [command.static(r.target) or "" for r in command.redirects if r.op == "<<<"]
         texts += [
             s.text for r in command.redirects if r.op == "<<" for s in command.substitutions_in(r.target)

@@ -30,6 +30,7 @@ is :data:`UNSEEN`: there is nothing to judge offline, and a person is asked. ``-
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Mapping
 
 from ..frozen import Frozen
 from .findings import static_args
@@ -37,12 +38,14 @@ from .programs import Invocation
 
 __all__ = [
     "APPENDED",
+    "COMPOSE_ENV",
     "COMPOSE_FILES",
     "INSTALL_SCRIPTS",
     "STDIN",
     "UNSEEN",
     "WRITTEN",
     "FileRun",
+    "compose_file_list",
     "planned",
     "remote",
     "unseen",
@@ -111,8 +114,9 @@ def unseen(word: str, language: str, cwd: str | None, why: str, entries: tuple[s
     return FileRun(word, language, cwd, entries=entries, how=UNSEEN, text=why)
 
 
-def planned(invocation: Invocation) -> tuple[FileRun, ...]:
-    """The project files ``invocation`` runs (none for any other command)."""
+def planned(invocation: Invocation, exported: Mapping[str, str | None] | None = None) -> tuple[FileRun, ...]:
+    """The project files ``invocation`` runs (none for any other command). ``exported``: the variables
+    the line exported before it (``export COMPOSE_FILE=x.yml``; None: a value made at run time)."""
     name = invocation.name
     if name in ("make", "gmake", "bmake", "remake"):
         return _make(invocation)
@@ -121,7 +125,7 @@ def planned(invocation: Invocation) -> tuple[FileRun, ...]:
     if name in ("kubectl", "oc"):
         return _kube(invocation)
     if name in ("docker", "podman", "nerdctl", "docker-compose", "podman-compose"):
-        return _compose(invocation)
+        return _compose(invocation, exported or {})
     if name == "helm":
         return _helm(invocation)
     if name in ("pip", "pip3") or (name.startswith("pip3.") and name[5:].isdigit()):
@@ -335,7 +339,10 @@ COMPOSE_FILES = ("compose.yaml", "compose.yml", "docker-compose.yaml", "docker-c
 _COMPOSE_VERBS = frozenset({"up", "run", "create", "start", "restart", "watch"})
 
 
-def _compose(invocation: Invocation) -> tuple[FileRun, ...]:
+def _compose(invocation: Invocation, exported: Mapping[str, str | None]) -> tuple[FileRun, ...]:
+    """The compose files ``up`` reads: ``-f`` files; else ``COMPOSE_FILE`` (set before the command or
+    exported earlier in the line); else the project's ``.env`` (or ``--env-file``), which may set
+    ``COMPOSE_FILE`` itself (:data:`COMPOSE_ENV`), and the default names."""
     values = static_args(invocation)
     if invocation.name in ("docker", "podman", "nerdctl"):
         if "compose" not in values[:3]:
@@ -344,11 +351,13 @@ def _compose(invocation: Invocation) -> tuple[FileRun, ...]:
     cwd = invocation.cwd
     if not _COMPOSE_VERBS & set(values):
         return ()
-    files: list[str] = []
+    environment = dict(exported)
     for assignment in invocation.env:  # COMPOSE_FILE=a.yml:b.yml docker compose up
         variable, _, setting = (invocation.command.static(assignment) or "").partition("=")
-        if variable == "COMPOSE_FILE" and setting:
-            files += [file for file in setting.replace(";", ":").split(":") if file]
+        if assignment.startswith("COMPOSE_FILE=") or assignment.startswith("COMPOSE_PATH_SEPARATOR="):
+            environment[assignment.partition("=")[0]] = setting if variable else None
+    files: list[str] = []
+    env_files: list[str] = []
     for index, value in enumerate(values):
         option, equals, attached = value.partition("=")
         following = attached if equals else (values[index + 1] if index + 1 < len(values) else "")
@@ -356,12 +365,31 @@ def _compose(invocation: Invocation) -> tuple[FileRun, ...]:
             files.append(following or (STDIN if _fed(invocation) else ""))
         elif option == "--project-directory":
             cwd = _within(cwd, following)
+        elif option == "--env-file" and following:
+            env_files.append(following)
     if files:
         return tuple(FileRun(file, "compose", cwd) for file in files if file)
-    runs = [FileRun(COMPOSE_FILES[0], "compose", cwd, COMPOSE_FILES[1:])]
+    if "COMPOSE_FILE" in environment:
+        named = environment["COMPOSE_FILE"]
+        if named is None:
+            return (unseen("$COMPOSE_FILE", "compose", cwd, "COMPOSE_FILE is a value made at run time"),)
+        return tuple(FileRun(file, "compose", cwd) for file in compose_file_list(named, environment))
+    runs = [FileRun(file, COMPOSE_ENV, cwd) for file in env_files or [".env"]]
+    runs.append(FileRun(COMPOSE_FILES[0], "compose", cwd, COMPOSE_FILES[1:]))
     overrides = tuple(f.replace(".y", ".override.y") for f in COMPOSE_FILES)
     runs.append(FileRun(overrides[0], "compose", cwd, overrides[1:]))
     return tuple(runs)
+
+
+COMPOSE_ENV = "compose-env"
+"""The language of a compose project's ``.env`` file, read for the ``COMPOSE_FILE`` it may set."""
+
+
+def compose_file_list(setting: str, environment: Mapping[str, str | None]) -> list[str]:
+    """The files a ``COMPOSE_FILE`` value names: split by ``COMPOSE_PATH_SEPARATOR`` (``:`` on
+    Linux and macOS; ``;`` is taken too, as on Windows)."""
+    separator = environment.get("COMPOSE_PATH_SEPARATOR") or ":"
+    return [file for file in setting.replace(";", separator).split(separator) if file]
 
 
 # -- helm --------------------------------------------------------------------------------------

@@ -47,7 +47,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
-from . import makefiles, manifests, project_commands, project_sources
+from . import chart_archives, makefiles, manifests, project_commands, project_sources
 from .budget import BudgetExceeded, deadline, spend
 from .interpreters import INTERPRETERS, inline_code, judge_code
 from .parse import Script, parsed
@@ -158,16 +158,18 @@ def _planned(script: Script, cwd: str | None) -> tuple[_Run, ...]:
     runs: list[_Run] = []
     written: set[str] = set()
     project_files: dict[str, _Run] = {}
+    exports = project_sources.Exports()
     for stages in walk(script, cwd=cwd):
         for index, invocation in enumerate(stages):
             spend()
             for run in (_runs(invocation), *_fed(stages, index)):
                 if run is not None and posixpath.normpath(run.word) not in written:
                     runs.append(run)
-            for run in project_commands.planned(invocation):
+            for run in project_commands.planned(invocation, exports.exported):
                 runs.extend(project_sources.as_run(run, stages, index, project_files))
             written.update(_writes(invocation))
             project_sources.note_writes(stages, index, project_files)
+            exports.note(invocation)
     return tuple(runs)
 
 
@@ -585,6 +587,23 @@ class _Judging:
         found = Verdict(PRIVILEGE, f"kubectl -f {shown}", why, rule=f"manifest rule, in the file {shown}")
         return self.note(self.policy.apply(found))
 
+    def compose_environment(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
+        """``docker compose up`` with no ``-f``: the project's ``.env`` may set ``COMPOSE_FILE``, and then
+        those are the files compose reads (relative to the project directory)."""
+        settings = manifests.dotenv(text)
+        if "COMPOSE_FILE" not in settings:
+            return None
+        setting = settings["COMPOSE_FILE"]
+        if setting is None:
+            why = "it sets COMPOSE_FILE from other variables, so it cannot be judged"
+            return self.unjudged(run.word, why)
+        for name in project_commands.compose_file_list(setting, settings):
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(path), name))
+            verdict = self.file(_Run(target, "compose", None), depth + 1, path)
+            if verdict is not None:
+                return _through(verdict, run.word)
+        return None
+
     def compose_references(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
         """The compose files one brings in (``include:``, ``extends: {file: …}``): judged the same way."""
         directory = posixpath.dirname(path)
@@ -635,7 +654,8 @@ class _Judging:
 
     def chart(self, run: _Run, depth: int, origin: str | None) -> Verdict | None:
         """``helm install|upgrade|template … CHART``: a chart directory's templates, values and
-        subcharts; a chart from a repository or a packaged one is asked about (not read)."""
+        subcharts, or a packaged chart's (:mod:`.chart_archives`); a chart from a repository is
+        asked about (it is fetched when helm runs)."""
         word = run.word
         places = _candidates(run, self.home, origin)
         for place in places:
@@ -643,9 +663,10 @@ class _Judging:
             if os.path.isdir(real):
                 return self.chart_directory(run, real, depth)
             if os.path.lexists(place):
-                return self.unjudged(
-                    word, "a packaged chart: its templates are not read, so it cannot be judged"
-                )
+                if real in self.seen:
+                    return None
+                self.seen.add(real)
+                return self.packaged_chart(run, chart_archives.read_chart_archive(real), depth)
         if "/" in word and not word.startswith((".", "/", "~", "$")):
             why = (
                 f"the chart {word} comes from a chart repository: its templates are fetched when helm runs, "
@@ -661,31 +682,68 @@ class _Judging:
         self.seen.add(directory)
         if depth >= MAX_DEPTH:
             return self.unjudged(shown, f"its subcharts nest more than {MAX_DEPTH} deep")
+        templates = [posixpath.join(root, name) for root, name in _chart_templates(directory)]
+        if len(templates) > _MAX_TEMPLATES:
+            return self.unjudged(shown, f"the chart has more than {_MAX_TEMPLATES} templates")
+        texts: list[str] = []
+        for path in (posixpath.join(directory, "values.yaml"), *templates):
+            spend()
+            read = read_script(path)
+            if read.missing or read.binary:
+                texts.append("")
+                continue
+            if read.text is None:
+                return self.unjudged(shown, f"{posixpath.relpath(path, directory)}: {read.problem}")
+            texts.append(read.text)
+        verdict = self.chart_texts(run, texts[:1], texts[1:])
+        if verdict is not None:
+            return verdict
+        return self.subcharts(run, directory, depth)
+
+    def packaged_chart(self, run: _Run, chart: chart_archives.PackagedChart, depth: int) -> Verdict | None:
+        """A chart packaged by ``helm package`` (``./chart.tgz``, ``charts/x.tgz``): read from the archive."""
+        shown = run.word
+        if chart.problem:
+            return self.unjudged(shown, f"a packaged chart that cannot be read: {chart.problem}")
+        if depth >= MAX_DEPTH:
+            return self.unjudged(shown, f"its subcharts nest more than {MAX_DEPTH} deep")
+        if len(chart.templates) > _MAX_TEMPLATES:
+            return self.unjudged(shown, f"the chart has more than {_MAX_TEMPLATES} templates")
+        values = [chart.values] if chart.values is not None else []
+        verdict = self.chart_texts(run, values, [text for _, text in chart.templates])
+        for name, inner in chart.subcharts[: MAX_FILES + 1] if verdict is None else ():
+            sets = tuple(e for e in run.entries if e.startswith("set:"))
+            verdict = self.packaged_chart(
+                _Run(f"{shown}/charts/{name}", "helm", None, entries=sets), inner, depth + 1
+            )
+            if verdict is not None:
+                break
+        return verdict
+
+    def chart_texts(self, run: _Run, values: list[str], templates: list[str]) -> Verdict | None:
+        """Judge a chart by its own ``values.yaml`` (``values``), its templates, the ``-f`` values
+        files and the ``--set`` values of the command."""
+        shown = run.word
         certain = manifests.set_findings([entry[4:] for entry in run.entries if entry.startswith("set:")])
         conditional: list[str] = []
-        values = [posixpath.join(directory, "values.yaml")]
+        values = list(values)
         for entry in run.entries:
             if entry.startswith("values:"):
                 if project_commands.remote(entry[7:]):
                     return self.unjudged(shown, f"its values come from {entry[7:]}, so it cannot be judged")
-                values += [normalize_path(entry[7:], home=self.home, cwd=run.cwd)]
-        templates = [posixpath.join(root, name) for root, name in _chart_templates(directory)]
-        if len(templates) > _MAX_TEMPLATES:
-            return self.unjudged(shown, f"the chart has more than {_MAX_TEMPLATES} templates")
+                read = read_script(normalize_path(entry[7:], home=self.home, cwd=run.cwd))
+                if read.text is None and not (read.missing or read.binary):
+                    return self.unjudged(shown, f"{entry[7:]}: {read.problem}")
+                values.append(read.text or "")
         try:
-            for path in (*values, *templates):
+            for text in values:
                 spend()
-                read = read_script(path)
-                if read.missing or read.binary:
-                    continue
-                if read.text is None:
-                    return self.unjudged(shown, f"{posixpath.relpath(path, directory)}: {read.problem}")
-                if path in values:
-                    certain += manifests.kube_findings(read.text)
-                else:
-                    sure, maybe = manifests.chart_findings(read.text)
-                    certain += sure
-                    conditional += maybe
+                certain += manifests.kube_findings(text)
+            for text in templates:
+                spend()
+                sure, maybe = manifests.chart_findings(text)
+                certain += sure
+                conditional += maybe
         except ValueError as exc:
             return self.unjudged(shown, f"the chart cannot be judged: {exc}")
         if certain:
@@ -700,30 +758,24 @@ class _Judging:
                 + "; ".join(dict.fromkeys(conditional))
                 + "), and the guard does not evaluate the templates' conditions"
             )
-            verdict = self.unjudged(shown, why)
-            if verdict is not None:
-                return verdict
-        return self.subcharts(run, directory, depth)
+            return self.unjudged(shown, why)
+        return None
 
     def subcharts(self, run: _Run, directory: str, depth: int) -> Verdict | None:
-        """A chart's ``charts/``: each directory a chart of its own; a packaged one is asked about."""
+        """A chart's ``charts/``: each directory a chart of its own, each ``.tgz`` a packaged one."""
         folder = posixpath.join(directory, "charts")
         try:
             names = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
         except OSError as exc:
             return self.unjudged(run.word, f"its charts/ cannot be read ({exc.strerror})")
+        sets = tuple(e for e in run.entries if e.startswith("set:"))
         for name in names[: MAX_FILES + 1]:
             path = posixpath.join(folder, name)
+            inner = _Run(f"{run.word}/charts/{name}", "helm", None, entries=sets)
             if os.path.isdir(path):
-                inner = _Run(
-                    path, "helm", None, entries=tuple(e for e in run.entries if e.startswith("set:"))
-                )
-                verdict = self.chart_directory(
-                    inner.replace(word=f"{run.word}/charts/{name}"), path, depth + 1
-                )
+                verdict = self.chart_directory(inner, path, depth + 1)
             elif name.endswith((".tgz", ".tar.gz")):
-                why = f"its subchart charts/{name} is packaged: its templates are not read"
-                verdict = self.unjudged(run.word, why + ", so it cannot be judged")
+                verdict = self.packaged_chart(inner, chart_archives.read_chart_archive(path), depth + 1)
             else:
                 continue
             if verdict is not None:
@@ -775,6 +827,7 @@ _PROJECT_FILES: dict[str, Callable[[_Judging, _Run, str, str, int], Verdict | No
     "npm": _Judging.package,
     "kube": _Judging.manifest,
     "compose": _Judging.manifest,
+    project_commands.COMPOSE_ENV: _Judging.compose_environment,
 }
 """How each project file a command runs (:mod:`.project_commands`) is judged."""
 

@@ -75,11 +75,13 @@ SETUP_PRINTERS: dict[str, str] = {
 """Tool name -> its arguments (joined by blanks, matched whole) when it prints setup code."""
 
 _COMPLETION = lazy_compile(
-    rf"(?:completions?|generate-shell-completion)(?: (?:-s|--shell)[ =]?)?(?: {_SHELL}| script)?"
-    rf"|completion --{_SHELL}|--completion(?:[ =]{_SHELL})?"
+    r"(?:(?!(?:run|run-script|exec|x|dlx|start|test|script) )[a-z][\w-]* )?"  # jj util completion
+    rf"(?:(?:completions?|gen-completions?|generate-shell-completion)"
+    rf"(?: (?:-s|--shell)[ =]?)?(?: {_SHELL}| script)?"
+    rf"|completion --{_SHELL}|--completion(?:[ =]{_SHELL})?)"
 )
-"""``kubectl completion bash``, ``gh completion -s zsh``, ``rustup completions bash``: any
-installed tool's completion script (functions and ``complete`` lines)."""
+"""``kubectl completion bash``, ``gh completion -s zsh``, ``rustup completions bash``, ``jj util
+completion fish``: any installed tool's completion script (functions and ``complete`` lines)."""
 
 LOOKUPS: dict[str, str] = {
     "which": r"[\w.+-]+",

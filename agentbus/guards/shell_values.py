@@ -17,7 +17,7 @@ the line gives; an operation the line does not settle (``${x:$i}``) is made at r
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..frozen import Frozen
@@ -26,7 +26,17 @@ from ..lazy_regex import lazy_compile
 if TYPE_CHECKING:
     from .parse import SimpleCommand
 
-__all__ = ["DEFAULT_IFS", "Assigned", "Expansion", "assigned", "expansion", "fields", "formatted", "operated"]
+__all__ = [
+    "DEFAULT_IFS",
+    "Assigned",
+    "Expansion",
+    "assigned",
+    "expansion",
+    "fields",
+    "formatted",
+    "operated",
+    "with_known_numbers",
+]
 
 DEFAULT_IFS = " \t\n"
 _NAME = lazy_compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -401,6 +411,22 @@ def _glob(pattern: str) -> re.Pattern[str] | None:
         return re.compile("".join(parts), re.DOTALL)
     except re.error:
         return None
+
+
+_ARITHMETIC_NAME = lazy_compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$?([A-Za-z_][A-Za-z0-9_]*)")
+_INTEGER = lazy_compile(r"-?\d{1,18}")
+
+
+def with_known_numbers(operator: str, number: Callable[[str], str | None]) -> str:
+    """A substring operator (``:$i``, ``:i:${n}``) with each variable the line set to a number
+    put in (``:1:2``); a variable it did not set stays, and the slice is not worked out. The
+    offset and length are arithmetic to bash: ``$i``, ``${i}`` and a bare ``i`` are the same."""
+
+    def put(match: re.Match[str]) -> str:
+        value = number(match.group(1) or match.group(2))
+        return f"({value})" if value is not None and _INTEGER.fullmatch(value) else match.group(0)
+
+    return operator[:1] + _ARITHMETIC_NAME.sub(put, operator[1:])
 
 
 def _sliced(value: str, spec: str) -> str | None:

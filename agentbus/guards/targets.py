@@ -255,8 +255,12 @@ def _written_operands(invocation: Invocation, values: list[str]) -> list[str]:
             parts = rule[2:].split(rule[1]) if len(rule) > 2 and rule[0] == "s" else []
             if len(parts) >= 2 and parts[1].startswith("/"):
                 written.append(parts[1])
+    if name in ("npx", "pnpx", "bunx") and positionals[:1] in (["asar"], ["@electron/asar"]):
+        name, positionals = "asar", positionals[1:]  # npx asar pack SRC DEST: the package's own program
     if name == "script":
         written += positionals[-1:]
+    elif name == "asar" and positionals[:1] in (["pack"], ["p"]) and len(positionals) >= 3:
+        written.append(positionals[-1])  # asar pack DIR ARCHIVE: an Electron app's code, repacked
     elif name == "xxd" and "-r" in values and len(positionals) >= 2:
         written.append(positionals[-1])
     elif name == "patch":

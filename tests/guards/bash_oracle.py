@@ -288,6 +288,9 @@ _VALUE_FORMS = (
     ("v=$(cat <<EOF\n{b}\nEOF\n)", "$v"),
     ("v=$(printf %s {q})", "$v"),
     ("mapfile -t v <<EOF\n{b}\nEOF\n", "$v"),
+    ("v=XY{q}; i=2", "${{v:$i}}"),
+    ("v=XY{q}Z; i=2; n=-1", "${{v:$i:$n}}"),
+    ("v=XY{q}; i=2", "${{v:i}}"),
 )
 """A builtin that makes a value (``{q}``: the words as one quoted word, ``{w}``: as words,
 ``{c}``/``{k}``: joined by ``,``/``:``, ``{b}``: a here-document line), then how it is run."""
@@ -332,7 +335,8 @@ _WRAPPERS = (
     "select x in a; do {s}; break; done <<< 1", "echo $({s} 2>&1)", "echo $(echo $({s}))",
     "shopt -s extglob\necho @(a|b); {s}", "{s}\r", "{s};", "{s} ;;", "\n{s}\n",
     "bash <<\\EOF\n{s}\nEOF", "bash <<\"EOF\"\n{s}\nEOF", "bash 0<<EOF\n{s}\nEOF",
-    "cat <<EOF | bash\n{s}\nEOF",
+    "cat <<EOF | bash\n{s}\nEOF", "cat - <<EOF | bash\n{s}\nEOF", "bash - <<EOF\n{s}\nEOF",
+    "eval \"$(cat - <<'EOF'\n{s}\nEOF\n)\"",
     "bash <<EOF; :\n{s}\nEOF", "cat <<A; bash <<B\nx\nA\n{s}\nB", "source /dev/stdin <<EOF\n{s}\nEOF",
     "eval \"$(cat <<'EOF'\n{s}\nEOF\n)\"", "bash -c \"$(cat <<'EOF'\n{s}\nEOF\n)\"", "bash <<< {q}",
     "cat <<EOF\n$({s})\nEOF", "cat <<EOF\n`{s}`\nEOF", "cat <<EOF\n${{x:-$({s})}}\nEOF",

@@ -52,7 +52,8 @@ FLOORS = {
     "system-file-write": 245,
     "disk": 126,
     "interpreter": 254,
-    "parser-gap": 231,  # builtin-value, run-time-value, path-shape (vars): values builtins make
+    # parser-gap: builtin-value, run-time-value, path-shape (vars): values builtins make; ${x:$i}, cat - <<EOF
+    "parser-gap": 239,
     "permissions": 47,
     # cloud (tactics/cloud.py): boot scripts in machine metadata, IAM and role bindings, audit trails and
     # log sinks, secrets printed, keys and projects destroyed, snapshots shared; and macOS (tactics/macos.py)
@@ -61,8 +62,10 @@ FLOORS = {
     "defense-impairment": 292,
     "credential-access": 210,
     "impact": 248,  # project2: shape kills, shared directory wipes (asked), outgoing traffic dropped (asked)
-    "exfiltration": 290,  # upload: files named at run time or staged outside the project; download chains;
-    # DNS names spelled a chunk at a time (dns_loops.py); archives downloaded, unpacked flat and run
+    # exfiltration: output-run and clone-run (project3); upload: files named at run time or staged outside
+    # the project; download chains; DNS names spelled a chunk at a time (dns_loops.py); archives
+    # downloaded, unpacked flat and run
+    "exfiltration": 341,
     "collection": 76,
     "remote-access": 56,  # tactics/tunnels.py: entries written alongside it (the lead's)
     "path": 302,
@@ -126,6 +129,9 @@ TLDR_CEILINGS = {
     # category is for (mkfs, shutdown, useradd, `sudo apt install`, `systemctl restart`); the test
     # fails when a category holds back more of what people really type, so a rule that grew too
     # wide is seen. Lower a ceiling when a false positive goes.
+    # project3: an install from a repository builds what it fetches (`pip install git+URL`, `cargo install
+    # --git URL`): download and run, as `pip install https://host/pkg.tar.gz` was
+    "download and run": 4,
     "account change": 71,  # macOS: pwpolicy -setpassword/-disableuser/-enableuser, fdesetup add
     # cloud (each the tldr page showing the very operation): `aws iam create-user`, `aws sts assume-role`,
     # `gcloud iam service-accounts create`, `gcloud projects add-iam-policy-binding`, `kubectl certificate
@@ -136,7 +142,7 @@ TLDR_CEILINGS = {
     # keyloggers: `evtest /dev/input/...`, `intercept -g`; cloud: storage keys; and (cracking family)
     # the pages of password guessers and crackers: hydra, medusa, nxc, patator, john, hashcat, zip2john;
     # impacket's GetNPUsers.py and GetUserSPNs.py pages (AS-REP roasting and Kerberoasting, 10)
-    "credential hunting": 146,
+    "credential hunting": 147,  # +1 macos10: `bw list items` prints the vault, as `bw get` does
     "data collection": 145,  # the pages of screenshot, recorder, webcam, clipboard and sniffer programs
     "data destruction": 5,
     "defense impairment": 27,  # macOS: fdesetup disable (FileVault off)
@@ -166,7 +172,10 @@ TLDR_CEILINGS = {
     # a command's output run as code: tldr's notation (`atuin init bash|zsh|fish`, `completion bash/zsh`,
     # `$(command)`), and on purpose `poetry env activate` (sources a virtualenv's activate, maybe the
     # project's), `oh-my-posh init --config THEME` (a theme's segments run commands), `grog FILE`
-    "unjudged script": 9,
+    # project3: a program's output piped into a shell (`./gen.sh | bash`) is asked, and tldr's `a|b|c`
+    # notation reads as such pipes (`conda init zsh|bash|fish`, `echo_"…" | bash`); one real:
+    # `ssh host abbr --show | source`
+    "unjudged script": 25,
 }
 
 

@@ -15,6 +15,10 @@ from collections.abc import Iterator
 import pytest
 from bash_oracle import BASH, Bash, cases, finding
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from agentbus.guards.parse import parse
+from agentbus.guards.programs import walk
 
 pytestmark = pytest.mark.skipif(BASH is None, reason="bash is not installed: nothing to compare with")
 
@@ -60,3 +64,51 @@ def test_a_known_finding_is_reported(bash: Bash, monkeypatch: pytest.MonkeyPatch
 @given(text=cases())
 def test_the_guard_holds_back_what_bash_runs_dangerously(bash: Bash, text: str) -> None:
     assert finding(bash, text) is None
+
+
+def judged_argvs(text: str) -> list[tuple[str, ...]]:
+    """The argv of each ``ls`` / ``git`` the guard sees in ``text`` (values it cannot know: None)."""
+    found = []
+    for stages in walk(parse(text)):
+        for invocation in stages:
+            if invocation.name in ("ls", "git"):
+                values = (invocation.command.static(arg) for arg in invocation.args)
+                found.append((invocation.name, *("?" if value is None else value for value in values)))
+    return found
+
+
+_SLICES = ("${{x:$i}}", "${{x:$i:$n}}", '"${{x:${{i}}}}"', "${{x:i:n}}", "${{x: $i}}", "a${{x:$i}}b")
+
+
+@settings(max_examples=60, database=None, derandomize=True, deadline=None)
+@given(
+    value=st.text(alphabet="abcXY-", min_size=1, max_size=8),
+    offset=st.integers(-9, 9),
+    length=st.integers(-9, 9),
+    form=st.sampled_from(_SLICES),
+)
+def test_a_substring_with_a_variable_offset_is_the_word_bash_runs(
+    bash: Bash, value: str, offset: int, length: int, form: str
+) -> None:
+    """``${x:$i}``: tree-sitter-bash ends the expansion at ``$i``; the guard reads what bash reads."""
+    text = f"x={value}; i={offset}; n={length}; ls " + form.format()
+    ran = [argv for argv in bash.run(text).argvs if argv[:1] == ("ls",)]
+    if ran:  # bash refuses a negative length past the offset ("substring expression < 0"): nothing runs
+        assert judged_argvs(text) == ran, text
+
+
+@settings(max_examples=30, database=None, derandomize=True, deadline=None)
+@given(
+    before=st.lists(st.sampled_from(["-C", ".", "--", "-", "log"]), max_size=3),
+    dashes=st.integers(1, 3),
+    operator=st.sampled_from(["<<", "<<-", "<< ", "2>&1 <<", ">/dev/null - <<", "<<<x", "2>&1", ">x"]),
+)
+def test_a_dash_before_a_redirection_is_the_word_bash_runs(
+    bash: Bash, before: list[str], dashes: int, operator: str
+) -> None:
+    """``cat - <<EOF``, ``git - 2>&1``: tree-sitter-bash drops the ``-``; bash passes it."""
+    end = "EOF\nbody\nEOF\n" if operator.endswith(("<<", "<< ", "<<-")) else "\n"
+    text = " ".join(["git", *before, *["-"] * dashes]) + f" {operator}{end}"
+    ran = [argv for argv in bash.run(text).argvs if argv[:1] == ("git",)]
+    assert ran
+    assert judged_argvs(text) == ran, text

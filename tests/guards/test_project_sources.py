@@ -260,7 +260,7 @@ def test_a_chart_that_gives_pods_the_node_is_held(
     assert directory.exists()
 
 
-def test_a_subchart_is_judged_and_a_packaged_one_asked(project: Path) -> None:
+def test_a_subchart_is_judged_and_an_unreadable_packaged_one_asked(project: Path) -> None:
     chart(project)
     sub = project / "charts" / "api" / "charts" / "agent"
     write(sub / "Chart.yaml", "name: agent\n")
@@ -271,7 +271,8 @@ def test_a_subchart_is_judged_and_a_packaged_one_asked(project: Path) -> None:
     blocked("helm install api ./charts/api", project, PRIVILEGE, "hostPath /")
     (sub / "templates" / "ds.yaml").unlink()
     write(project / "charts" / "api" / "charts" / "redis-1.0.0.tgz", "not read")
-    asked("helm install api ./charts/api", project, "charts/redis-1.0.0.tgz is packaged")
+    asked("helm install api ./charts/api", project, "charts/redis-1.0.0.tgz")
+    asked("helm install api ./charts/api", project, "a packaged chart that cannot be read")
 
 
 def test_what_a_template_does_only_under_a_condition_is_asked(project: Path) -> None:
@@ -289,7 +290,7 @@ def test_what_a_template_does_only_under_a_condition_is_asked(project: Path) -> 
         ("helm install web bitnami/nginx", "comes from a chart repository"),
         ("helm upgrade --install web oci://registry.example/charts/web", "fetched when helm runs"),
         ("helm install web nginx --repo https://charts.example", "from https://charts.example"),
-        ("helm install web ./web-1.0.0.tgz", "a packaged chart"),
+        ("helm install web ./web-1.0.0.tgz", "a packaged chart that cannot be read"),
     ],
 )
 def test_a_chart_the_guard_cannot_read_is_asked(project: Path, command: str, says: str) -> None:

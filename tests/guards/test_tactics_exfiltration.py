@@ -63,7 +63,7 @@ ORDINARY = [
     "curl -o /tmp/data.csv https://example.com/data.csv && python3 scripts/load.py /tmp/data.csv",
     "wget https://example.com/model.onnx -P models/ && python3 scripts/convert.py models/model.onnx",
     "curl -LO https://example.com/y.tar.gz && tar xzf y.tar.gz && ls y",
-    "git clone https://github.com/x/y && cd y && make",
+    "git clone https://github.com/x/y && ls y",  # and then run: download and run (test_project_runs.py)
     "scp dist/app.tar.gz deploy@staging.example.com:/srv/releases/",
     "rsync -av --exclude .env ./ host:/app",
     "curl -F 'file=@dist/report.html' http://localhost:8000/upload",

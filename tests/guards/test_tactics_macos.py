@@ -762,3 +762,99 @@ def test_the_application_firewall_is_judged_in_one_place(arguments: tuple[str, .
 
     invocation = next(iter(walk(parse(command))))[0]
     assert impairment.judge(invocation, HOME) is None
+
+
+@pytest.mark.parametrize(
+    ("command", "category"),
+    [
+        # held-out macOS sample 10: a copied browser store queried for its secret columns
+        ('sqlite3 /tmp/LoginData "SELECT origin_url, hex(password_value) FROM logins;"', CREDENTIALS),
+        ('sqlite3 /tmp/c "SELECT name, hex(encrypted_value) FROM cookies"', CREDENTIALS),
+        ("sqlite3 /tmp/w <<< 'select name_on_card, card_number_encrypted from credit_cards'", CREDENTIALS),
+        ("sqlite3 /tmp/s <<'EOF'\nSELECT hostname, encryptedPassword FROM moz_logins;\nEOF", CREDENTIALS),
+        # the Bitwarden vault printed whole
+        ("bw list items", CREDENTIALS),
+        ("bw list items --search github", CREDENTIALS),
+        # a credential daemon's memory image searched for secrets
+        ('strings /tmp/securityd_dump.core | grep -iE "password|secret|token|key"', CREDENTIALS),
+        ("strings core.4242 | grep -i passw", CREDENTIALS),
+        ("cat /cores/core.555 | strings | rg -i token", CREDENTIALS),
+        ("grep -a password /cores/core.555", CREDENTIALS),
+        ("strings heap.hprof | grep -i api_key", CREDENTIALS),
+        # an installed app's code replaced: it runs whenever the user opens the app
+        ("npx asar pack /tmp/app /Applications/Target.app/Contents/Resources/app.asar", STEALTH_PERSISTENCE),
+        ("asar p /tmp/app '/Applications/Slack.app/Contents/Resources/app.asar'", STEALTH_PERSISTENCE),
+        ("cp /tmp/x /Applications/Target.app/Contents/MacOS/Target", STEALTH_PERSISTENCE),
+        ("echo 'require(1)' >> ~/Applications/Code.app/Contents/Resources/app/main.js", STEALTH_PERSISTENCE),
+    ],
+)
+def test_sample_10_attacks_are_blocked(command: str, category: str) -> None:
+    assert verdict_of(command) == ("block", category)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'sqlite3 app.db "SELECT id, email FROM users"',
+        "sqlite3 db.sqlite3 'select * from django_session limit 5'",
+        "bw list folders",
+        "bw status",
+        "strings ./build/app | grep -i version",
+        "strings core.4242 | grep -i 'segfault'",
+        "grep -i password config/settings.py",
+        "npx asar pack dist/app out/app.asar",
+        "npx asar extract /Applications/Slack.app/Contents/Resources/app.asar /tmp/slack",
+        "cp -R build/MyApp.app /Applications/",
+        "mv ~/Downloads/Foo.app /Applications/",
+        "cp /Applications/Foo.app/Contents/Resources/icon.icns ./icon.icns",
+        "sudo ln -s '/Applications/Visual Studio Code.app/Contents/Resources/app/bin/code' /usr/local/bin/",
+        "ls /Applications/Xcode.app/Contents/Developer",
+    ],
+)
+def test_sample_10_neighbours_run(command: str) -> None:
+    assert verdict_of(command) == ("allow", None)
+
+
+def test_a_policy_decides_the_sample_10_findings() -> None:
+    query = 'sqlite3 /tmp/L "SELECT password_value FROM logins"'
+    assert verdict_of(query, Policy(verdicts={CREDENTIALS: "ask"})) == ("ask", CREDENTIALS)
+    assert verdict_of(query, Policy(verdicts={CREDENTIALS: "allow"})) == ("allow", None)
+    packed = "asar pack /tmp/app /Applications/T.app/Contents/Resources/app.asar"
+    assert verdict_of(packed, Policy(verdicts={STEALTH_PERSISTENCE: "ask"}))[0] == "ask"
+    unattended = Policy(verdicts={STEALTH_PERSISTENCE: "ask"}, profile="unattended")
+    assert verdict_of(packed, unattended)[0] == "block"
+
+
+@given(
+    table=st.from_regex(r"[a-z_]{1,12}", fullmatch=True),
+    column=st.sampled_from(
+        ["password_value", "encrypted_value", "card_number_encrypted", "encryptedPassword"]
+    ),
+)
+def test_a_browser_secret_column_is_found_in_any_query(table: str, column: str) -> None:
+    """Whatever the table and file are called, a query of a secret column is held; without it, not."""
+    assert verdict_of(f'sqlite3 /tmp/{table} "SELECT {column} FROM {table}"') == ("block", CREDENTIALS)
+    plain = verdict_of(f'sqlite3 /tmp/{table} "SELECT id FROM {table}"')
+    assert plain == ("allow", None) or table in ("moz_logins",)
+
+
+@pytest.mark.parametrize(
+    ("command", "held"),
+    [
+        # the keychain named to see or change its lock settings: its items are not read
+        ("security show-keychain-info ~/Library/Keychains/login.keychain-db", False),
+        ("security lock-keychain ~/Library/Keychains/login.keychain-db", False),
+        ("security list-keychains -d user -s ~/Library/Keychains/login.keychain-db", False),
+        # its items read, or a shorter word security(1) may run as a reading command
+        ("security find-generic-password -s x ~/Library/Keychains/login.keychain-db", True),
+        ("security unlock-keychain -p pw ~/Library/Keychains/login.keychain-db", True),
+        ("security show ~/Library/Keychains/login.keychain-db", True),
+        ("cat ~/Library/Keychains/login.keychain-db", True),
+    ],
+)
+def test_a_keychain_named_for_its_settings_is_not_read(command: str, held: bool) -> None:
+    from agentbus.guards.files import check_shell_files
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HOME", HOME)
+        assert (check_shell_files(command, cwd=f"{HOME}/project") is not None) == held

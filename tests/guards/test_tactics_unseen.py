@@ -194,7 +194,6 @@ def test_a_program_named_only_at_run_time_piped_into_a_shell_is_asked(command: s
 @pytest.mark.parametrize(
     "command",
     [
-        "$PY gen.py | sh",
         "$X | grep foo",
         "echo hi | $PAGER",
         "CURL=echo; $CURL ls | sh",

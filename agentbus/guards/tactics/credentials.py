@@ -808,6 +808,8 @@ def _secret_printers(invocation: Invocation) -> Verdict | None:
             why = "prints Kubernetes secrets"
     elif name in ("op", "bw", "lpass") and first in ("read", "get", "show", "export", "item"):
         why = "prints a password manager's secrets"
+    elif name == "bw" and words[:2] == ["list", "items"]:
+        why = "prints every item of the Bitwarden vault, passwords included"
     elif name == "pass" and first not in _PASS_HARMLESS:
         why = "prints a password from the password store"
     return _verdict(invocation, why) if why else None
@@ -851,6 +853,28 @@ def _sshpass(invocation: Invocation, home: str) -> Verdict | None:
 # -- the judge -----------------------------------------------------------------------------
 
 
+_SQL_CLIENTS = frozenset({"sqlite3", "sqlite", "litecli", "sqlcipher"})
+_BROWSER_SECRET_COLUMNS = lazy_compile(
+    r"\b(?:password_value|encrypted_value|card_number_encrypted|encrypted(?:Username|Password)|moz_logins)\b",
+    re.IGNORECASE,
+)
+"""The columns a browser keeps its secrets in: Chromium's logins.password_value, cookies.encrypted_value,
+credit_cards.card_number_encrypted; Firefox's encryptedUsername/encryptedPassword and old moz_logins."""
+
+
+def _browser_secret_query(invocation: Invocation) -> Verdict | None:
+    """``sqlite3 /tmp/LoginData "SELECT ... password_value FROM logins"``: the query says what it reads,
+    whatever the copy of the store is called."""
+    if invocation.name not in _SQL_CLIENTS:
+        return None
+    command = invocation.command
+    texts = _values(invocation) + [sub.text for sub in command.substitutions if sub.kind == "<<"]
+    texts += [command.render(r.target) for r in command.redirects if r.op == "<<<"]
+    if any(_BROWSER_SECRET_COLUMNS.search(text) for text in texts):
+        return _verdict(invocation, "queries the columns a browser keeps its passwords, cookies or cards in")
+    return None
+
+
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """The first finding of this family in ``invocation``, or None."""
     name = invocation.name
@@ -870,6 +894,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             or _sshpass(invocation, home)
             or _secret_printers(invocation)
             or _browser_debugging(invocation, home)
+            or _browser_secret_query(invocation)
             or _sysvol(invocation)
         )
     if verdict is not None:
@@ -958,6 +983,32 @@ def _search_fed_by_lister(script: Script, home: str) -> Invocation | None:
     return None
 
 
+_DUMP_READERS = frozenset({"strings", "gstrings", "cat", "xxd", "hexdump", "od"})
+_MEMORY_IMAGE = lazy_compile(
+    r"(?:^|/)(?:core(?:\.\d+)?|[^/]+\.(?:core|dmp|mdmp|mem|vmem|lime|hprof|gcore))$|^/(?:cores|private/cores)/",
+    re.IGNORECASE,
+)
+"""A process's or machine's memory saved to a file: core files (``gcore -o X`` writes X.PID or X.core,
+/cores on macOS), minidumps, raw memory images, JVM heap dumps."""
+
+
+def _memory_image_searched(script: Script) -> Invocation | None:
+    """``strings /tmp/securityd.core | grep -iE "password|token"``: a memory image read (or searched
+    directly) for a secret's word: the passwords and keys the dumped process held."""
+    for stages in walk(script):
+        image = False
+        for stage in stages:
+            files = [v for v in _values(stage) if not v.startswith("-")]
+            if stage.name in _DUMP_READERS and any(_MEMORY_IMAGE.search(f) for f in files):
+                image = True
+            elif stage.name in _SEARCHERS:
+                _, patterns, places = search_parts(stage)
+                searched = image or any(_MEMORY_IMAGE.search(p) for p in places)
+                if searched and any(secret_word(p) for p in patterns):
+                    return stage
+    return None
+
+
 def judge_script(script: Script, home: str) -> Verdict | None:
     """What the per-command judge cannot see: a tracer attached to another process, an editor fed a secret,
     a search fed the files of a wide root."""
@@ -965,6 +1016,10 @@ def judge_script(script: Script, home: str) -> Verdict | None:
     if searcher is not None:
         why = "searches the files listed from every home or the disk for passwords, keys or tokens"
         return Verdict(CREDENTIALS, piece(searcher.text), why)
+    searched = _memory_image_searched(script)
+    if searched is not None:
+        why = "searches a process's memory image for passwords, keys or tokens"
+        return Verdict(CREDENTIALS, piece(searched.text), why)
     command = _attached_tracer(script)
     if command is not None:
         why = "attaches a tracer to a running process, seeing the secrets it reads"

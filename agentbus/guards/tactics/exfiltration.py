@@ -32,6 +32,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from ...lazy_regex import lazy_compile
+from ..clones import cloned
 from ..findings import finding as _verdict
 from ..findings import piece as _piece
 from ..findings import positionals as _positionals
@@ -41,6 +42,7 @@ from ..operands import operands
 from ..parse import Script, SimpleCommand, Substitution
 from ..paths import check_path, normalize_path
 from ..programs import SHELLS, Invocation, shell_mode, walk
+from ..project_commands import STDIN, planned
 from ..verdict import DOWNLOAD_RUN, EXFILTRATION, UPLOAD, Verdict
 from ..workdir import call_directory
 from .credentials import credential_store
@@ -781,12 +783,24 @@ def _package_from_url(invocation: Invocation) -> Verdict | None:
         return None
     if not ({"install", "add", "i"} & set(values[:2]) or values[:2] == ["pip", "install"]):
         return None
-    for value in values:
+    for index, value in enumerate(values):
         if _PACKAGE_URL.match(value):
             return _verdict(
                 DOWNLOAD_RUN, invocation, f"installs a package straight from {value.split('/')[2]}"
             )
+        if _REPOSITORY_PACKAGE.match(value) or (name == "cargo" and values[index - 1 : index] == ["--git"]):
+            # pip install git+URL, npm install github:o/r, cargo install --git URL: a repository
+            # fetched now and built, its setup.py / prepare script / build.rs run unseen.
+            why = f"installs a package built from the repository {value.rpartition('@ ')[2]}, fetched now"
+            return _verdict(DOWNLOAD_RUN, invocation, why)
     return None
+
+
+_REPOSITORY_PACKAGE = lazy_compile(
+    r"^(?:[\w.\[\],-]+ ?@ ?)?(?:git|hg|svn|bzr)\+[a-z]+://\S+$|^git(?:\+ssh|\+https?)?://\S+$"
+    r"|^(?:github|gitlab|bitbucket|gist):\S+$"
+)
+"""A package named by its source repository (pip's ``git+https://``, npm's ``github:owner/repo``)."""
 
 
 def _interpreter_file(invocation: Invocation) -> str | None:
@@ -985,6 +999,8 @@ class _Tracker:
                 if windows or _in_path_dir(known, self.home):
                     return self.files[known]
             return None
+        if path in self.trees:  # cd kit (kit/. normalised to kit where the directory is unknown)
+            return self.trees[path]
         parent = posixpath.dirname(path)
         while self.trees and parent not in ("", "/", "."):  # each ancestor once: linear in the path's depth
             if parent in self.trees:
@@ -1253,15 +1269,37 @@ def sends_stdin(invocation: Invocation) -> bool:
     return False
 
 
+_CLONED = "cloned by "
+_REGISTRY_INSTALLERS = frozenset({"pip", "pip3", "npm", "gem"})
+"""Their operands in a cloned repository name what to fetch from a registry (``-r requirements.txt``);
+what of the repository itself they run (``pip install ./repo``, ``npm install`` in it) is
+:func:`..project_commands.planned`'s."""
+
+
 def _run_of_download(invocation: Invocation, tracker: _Tracker) -> Verdict | None:
     """A statement that runs a payload, or carries one on (moves, unpacks, decodes it: remembered)."""
+    clone = cloned(invocation)
+    if clone is not None:  # git clone URL repo: a tree downloaded (this call only: not carried on)
+        tracker.trees[tracker.path(clone[1], invocation.cwd).rstrip("/")] = (
+            f"{_CLONED}{invocation.name} from {clone[0]}"
+        )
+        return None
     decoded = derived(invocation)
     if tracker.empty and (decoded is None or not decoded.decodes):
         return None
+    # cd repo && make, make -C repo, npm install, pip install ./repo: the cloned tree's files run.
+    for run in planned(invocation.replace(cwd=invocation.cwd or ".")):  # ".": make -C repo stays relative
+        where = posixpath.join(run.cwd, run.word) if run.cwd not in (None, ".") else run.word
+        source = tracker.downloaded(where, invocation.cwd) if not run.how and run.word != STDIN else None
+        if source is not None:
+            why = f"runs the {run.language} file {run.word} of what was {source} earlier in the command"
+            return _verdict(DOWNLOAD_RUN, invocation, why)
     for word, how in _runs(invocation):
         by = tracker.downloaded(word, invocation.cwd, program=how == "runs")
         if by is None and how in ("runs", "runs the script", "makes executable"):
             by = tracker.flat(word, invocation.cwd, program=how == "runs")
+        if by is not None and by.startswith(_CLONED) and invocation.name in _REGISTRY_INSTALLERS:
+            continue  # pip install -r repo/requirements.txt: the registry's packages (the project's: planned)
         if by is not None:
             return _verdict(DOWNLOAD_RUN, invocation, f"{how} {word}, {by} earlier in the command")
     for source, destination in _moves(invocation):

@@ -20,7 +20,10 @@ user's, as before.
 
 from __future__ import annotations
 
+import posixpath
+
 from ..findings import finding as _verdict
+from ..findings import piece
 from ..findings import static_args as _values
 from ..parse import RUNTIME, Script, SimpleCommand, Substitution, static_output
 from ..programs import SHELLS, Invocation, shell_mode, walk
@@ -126,6 +129,110 @@ def _code_words(invocation: Invocation) -> list[str]:
 
 
 def judge_script(script: Script, home: str) -> Verdict | None:
+    """A program's output piped into a shell (``./gen.sh | bash``) or written to a file the line then
+    runs (``./gen.sh > out.sh; bash out.sh``), and ``history -r FILE; fc -s``."""
+    return _piped_output(script) or _output_run_later(script) or _history(script)
+
+
+_TEXT = frozenset({"echo", "printf", "cat"})
+"""Stages whose output the line spells out (or a file the script-file rule reads): ``cat x.sh | sh``."""
+_FILTERS = frozenset({"grep", "egrep", "fgrep", "sed", "gsed", "tr", "head", "tail", "sort", "uniq", "cut",
+                      "tee", "base64", "rev", "xxd", "fold", "iconv", "dos2unix", "envsubst", "column",
+                      "awk", "gawk", "mawk", "nawk", "cat", "col", "expand", "unexpand"})  # fmt: skip
+"""Stages that only change what flows through them (when they read no file of their own)."""
+_RUNNERS = SHELLS | {"source", ".", "eval", "python", "python3", "node", "perl", "ruby", "php"}
+"""What runs its standard input as code: shells, the shell itself, the common interpreters (bare)."""
+_PATTERNED = frozenset({"grep", "egrep", "fgrep", "sed", "gsed", "awk", "gawk", "mawk", "nawk"})
+"""Filters whose first operand is their pattern or program, not a file."""
+
+
+def _piped_output(script: Script) -> Verdict | None:
+    """``./gen.sh | bash``, ``python tools/gen.py | sh``, ``make -s print | source /dev/stdin``: the
+    output of a program piped into something that runs it as code. The project is not trusted, so
+    what its script prints is as unknown as a download (which the pipeline rule blocks): a person
+    is asked, as for ``bash <(./gen.sh)`` and ``eval "$(./gen.sh)"``. Not held: text the line
+    spells out (``echo ls | sh``: judged as code), ``cat FILE`` (the file is read and judged), an
+    installed tool that prints shell setup code (``starship init fish | source``)."""
+    from ..danger import _runs_stdin
+
+    for stages in walk(script):
+        for index, stage in enumerate(stages[1:], start=1):
+            if "xargs" in stage.wrappers or stage.name not in _RUNNERS or not _runs_stdin(stage):
+                continue  # find . | xargs bash: the input becomes arguments (files), not code
+            producer = next((s for s in stages[:index] if _produces_unseen(s)), None)
+            if producer is not None:
+                why = (
+                    f"pipes the output of {piece(producer.text)[:80]} into {stage.name or 'a shell'}, "
+                    "which runs it as code the guard cannot see"
+                )
+                return Verdict(UNJUDGED_SCRIPT, piece(" | ".join(s.text for s in stages)), why)
+            break  # a later runner reads the output of code, judged where it is
+    return None
+
+
+def _output_run_later(script: Script) -> Verdict | None:
+    """``./gen.sh > out.sh && bash out.sh``, ``python gen.py | tee run.sh; . ./run.sh``: a program's
+    output written to a file that the same line runs as code (a written Makefile or manifest is
+    :mod:`..project_sources`' to follow; text the line spells out is judged where it runs)."""
+    made: dict[str, Invocation] = {}
+    for stages in walk(script):
+        for index, stage in enumerate(stages):
+            if made:
+                ran = _script_run(stage)
+                producer = made.get(posixpath.normpath(ran)) if ran else None
+                if producer is not None:
+                    why = (
+                        f"runs {ran}, which {piece(producer.text)[:80]} wrote earlier in the command: "
+                        "code the guard cannot see"
+                    )
+                    return _verdict(UNJUDGED_SCRIPT, stage, why)
+            source = next((s for s in stages[: index + 1] if _produces_unseen(s)), None)
+            if source is None:
+                continue
+            command = stage.command
+            targets = [command.static(r.target) for r in command.redirects if r.op in (">", ">>", ">|", "&>")]
+            if stage.name == "tee" and source is not stage:
+                targets += [v for v in _values(stage) if not v.startswith("-")]
+            for target in targets:
+                if target and not target.startswith("/dev/"):
+                    made[posixpath.normpath(target)] = source
+    return None
+
+
+def _script_run(stage: Invocation) -> str | None:
+    """The file ``stage`` runs as code: ``bash F``, ``source F``, ``./F``, ``python3 F``."""
+    command = stage.command
+    if stage.name in SHELLS:
+        file = shell_mode(stage).file
+        return command.static(file) if file is not None else None
+    values = _values(stage)
+    if stage.name in ("source", "."):
+        return values[0] if values else None
+    if stage.name in _RUNNERS:  # python3 gen.py: its first operand
+        return next((v for v in values if not v.startswith("-")), None) if values[:1] != ["-c"] else None
+    at = len(command.words) - len(stage.args) - 1
+    head = command.static(command.words[at]) if 0 <= at < len(command.words) else None
+    return head if head and "/" in head else None
+
+
+def _produces_unseen(stage: Invocation) -> bool:
+    """Whether what ``stage`` writes to the pipe is made by a program the guard cannot see into."""
+    command = stage.command
+    if any(_inside(command, word) is not None for word in command.words):
+        return True  # echo "$(./gen.sh)" | sh
+    if stage.name in _TEXT:
+        return False
+    if stage.name in _FILTERS:  # grep -v '^#' setup.sh | sh: a file the guard does not judge so
+        if stage.name in ("tr", "tee"):
+            return False
+        operands = [v for v in _values(stage) if not v.startswith("-") and not v.isdigit()]
+        return len(operands) > (1 if stage.name in _PATTERNED else 0)
+    if stage.dynamic or not stage.name:
+        return False  # a program named at run time: the pipeline rule's
+    return not prints_setup_code(Script(((command,),), ()))
+
+
+def _history(script: Script) -> Verdict | None:
     """``history -r FILE; fc -s``: a history loaded from a file, then run again by ``fc``.
 
     A shell that is not interactive keeps no history, so ``fc`` alone runs nothing; what
