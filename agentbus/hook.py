@@ -256,15 +256,27 @@ class AuditLog:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = path
         self._lines: list[bytes] = []
+        self.blocked = False
+        """Whether a record of a block (not a shadow's) came by: the hook's deny is on file."""
 
     def __call__(self, record: Record) -> None:
         from .audit_log import json_bytes
 
-        self._lines.append(json_bytes(record.to_dict()) + b"\n")
+        if record.decision == "block" and not record.shadow:
+            self.blocked = True
+        line = record.to_dict()
+        try:
+            data = json_bytes(line)
+        except (RecursionError, ValueError, TypeError) as exc:  # values nested past what json can write
+            line["changes"] = {}
+            line["error"] = f"{line['error'] or ''} (its changes could not be written: {type(exc).__name__})"
+            data = json_bytes(line)
+        self._lines.append(data + b"\n")
 
     def discard(self) -> None:
         """Forget the records not yet written."""
         self._lines.clear()
+        self.blocked = False
 
     def flush(self) -> None:
         """Append the records so far to the file."""
@@ -442,7 +454,56 @@ def run(args: argparse.Namespace) -> int:
         reply = _failed(exc, pre_tool_use=context["pre_tool_use"])
     finally:
         _collect_only_the_event(context["collecting"])
+    _record_unjudged(args, context, reply)
     return _write(reply)
+
+
+def _record_unjudged(args: argparse.Namespace, context: dict[str, Any], reply: HookReply) -> None:
+    """Leave a record of a deny or a failure that no layer recorded.
+
+    Input that cannot be read, an event over the size limit, a configuration
+    that cannot be loaded, args that cannot be copied, a layer that raised past
+    the bus: the hook answers each without any layer's block record, so it
+    writes one itself (id ``agentbus:hook``), to the audit log it would have used.
+    """
+    specific = reply.output.get("hookSpecificOutput") if reply.output is not None else None
+    if not isinstance(specific, dict):
+        specific = {}
+    denied = specific.get("permissionDecision") == "deny"
+    if not denied and reply.exit_code == 0:
+        return
+    audit: AuditLog | None = context.get("audit")
+    if "audit" not in context:  # _answer never ran: the log it would have opened
+        log_path = _audit_log_name(args, context.get("configured_log"))
+        audit = AuditLog(log_path) if log_path is not None else None
+    if audit is None or (denied and audit.blocked):
+        return
+    from .records import ERROR, Record
+
+    payload = context.get("payload") or {}
+
+    def text(key: str) -> str | None:
+        value = payload.get(key)
+        return value if isinstance(value, str) else None
+
+    try:
+        audit(
+            Record(
+                point="tool.before" if denied else "hook",
+                id="agentbus:hook",
+                level=ERROR,
+                tool=text("tool_name"),
+                agent_id=None,
+                session_key=text("session_id"),
+                call_id=text("tool_use_id"),
+                decision="block" if denied else None,
+                reason=str(specific.get("permissionDecisionReason")) if denied else None,
+                error=None if denied else reply.stderr,
+            )
+        )
+        audit.flush()
+    except Exception as exc:  # the answer goes out whatever happens to its record
+        print(f"agentbus: cannot record this answer: {type(exc).__name__}: {exc}", file=sys.stderr)
 
 
 def _collect_only_the_event(collecting: bool) -> None:
@@ -493,6 +554,7 @@ def _decide(args: argparse.Namespace, context: dict[str, Any]) -> HookReply:
         return protocol.HookReply(exit_code=1, stderr=f"agentbus: {exc}")
     event = payload["hook_event_name"]
     context["pre_tool_use"] = event == "PreToolUse"
+    context["payload"] = payload
     if event not in protocol.HANDLED_EVENTS:
         return protocol.PASS  # every other event passes through untouched
     # stdout is the protocol: whatever middleware prints goes to stderr instead.
@@ -505,12 +567,13 @@ def _decide(args: argparse.Namespace, context: dict[str, Any]) -> HookReply:
             if event == "PreToolUse":
                 return protocol.deny(f"{message}; denied to be safe. Fix the configuration.")
             return protocol.HookReply(exit_code=1, stderr=message)
+        context["configured_log"] = configured_log
         for message in refused:
             print(f"agentbus: {message}", file=sys.stderr)
         _load_judges(registry, payload)
         if "collecting" in context:  # run() took the collector for the start-up: give it back
             _collect_only_the_event(context["collecting"])
-        return _answer(args, registry, configured_log, payload, refused)
+        return _answer(args, registry, configured_log, payload, refused, context)
 
 
 def _load_judges(registry: Registry, payload: dict[str, Any]) -> None:
@@ -543,6 +606,7 @@ def _answer(
     configured_log: str | None,
     payload: dict[str, Any],
     refused: Iterable[str] = (),
+    context: dict[str, Any] | None = None,
 ) -> HookReply:
     from .adapters import claude_code as protocol
     from .bus import Bus
@@ -551,6 +615,8 @@ def _answer(
     _remember_sessions_in_files()
     log_path = _audit_log_name(args, configured_log)
     audit = AuditLog(log_path) if log_path is not None else None
+    if context is not None:
+        context["audit"] = audit
     if audit is not None:
         bus.on_event(audit, level=args.audit_level)
 

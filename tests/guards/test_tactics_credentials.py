@@ -400,6 +400,57 @@ def test_any_browser_arguments_are_judged(arguments: list[str]) -> None:
         assert verdict is None or verdict.category != "undecided", verdict
 
 
+ENVIRONMENT_SEARCHED = [
+    "env | grep -iE 'key|token|secret|pass'",
+    "printenv | grep -i token",
+    "env | grep AWS_SECRET_ACCESS_KEY",
+    "set | grep -i secret",
+    "export -p | grep -i password",
+    "declare -x | grep -e API_KEY",
+    "echo $(env | grep TOKEN)",
+    "/usr/bin/env | sort | grep -i credential",
+]
+ENVIRONMENT_SETTINGS = [
+    "env | grep -i proxy",
+    "printenv | grep ^LANG",
+    "env | sort",
+    "env | grep -i ssh_auth",
+    "env | grep PATH",
+    "env | grep PWD",
+    "grep -ri token src/",
+    "env FOO=1 grep token notes.txt",
+]
+
+
+@pytest.mark.parametrize("command", ENVIRONMENT_SEARCHED)
+def test_secrets_picked_out_of_the_environment_are_blocked(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None, command
+    assert (verdict.category, verdict.decision) == (CREDENTIALS, "block"), verdict
+
+
+@pytest.mark.parametrize("command", ENVIRONMENT_SETTINGS)
+def test_settings_looked_up_in_the_environment_run(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is None or verdict.category != CREDENTIALS, verdict
+
+
+def test_the_policy_can_ask_for_an_environment_search() -> None:
+    asked = check_command("printenv | grep -i token", home=HOME, policy=Policy(verdicts={CREDENTIALS: "ask"}))
+    assert asked is not None
+    assert asked.decision == "ask"
+
+
+@given(
+    st.sampled_from(["env", "printenv", "set", "export -p"]),
+    st.sampled_from(["TOKEN", "Secret", "passwd", "_KEY"]),
+)
+def test_any_environment_dump_searched_for_a_secret_word(dump: str, word: str) -> None:
+    verdict = check_command(f"{dump} | grep -i {word}", home=HOME)
+    assert verdict is not None
+    assert verdict.category == CREDENTIALS
+
+
 _OPERAND = st.text(alphabet=st.sampled_from("abcXYZ-_/. *"), min_size=1, max_size=12).filter(
     lambda word: word.strip() == word and word != "--"
 )

@@ -524,3 +524,67 @@ def test_everything_in_a_shared_directory_deleted_is_asked(command: str) -> None
 @pytest.mark.parametrize("command", NOT_WIPES)
 def test_some_files_of_a_shared_directory_deleted_is_ordinary(command: str) -> None:
     assert check_command(command, home=HOME) is None
+
+
+BUSY_OR_SHAPED_KILLS = [
+    # a CPU threshold, then a name check in the loop's body: competitor miners killed
+    (
+        "ps aux | awk '$3>50{print $2}' | while read p; do grep -q xmr /proc/$p/cmdline && kill -9 $p; done",
+        RESOURCE_HIJACK,
+    ),
+    (
+        "ps aux | awk '$3>50{print $2}' | while read p; do grep -q mine /proc/$p/cmdline || kill -9 $p; done",
+        RESOURCE_HIJACK,
+    ),
+    ("kill -9 $(ps aux | grep -v grep | grep xmrig | awk '{if($3>40.0) print $2}')", SHUTDOWN),
+    # PIDs through a file, then killed
+    ("ps aux | awk '$3>40{print $2}' > /tmp/p; kill -9 $(cat /tmp/p)", SHUTDOWN),
+    (
+        "ps aux | grep -v grep | awk '{if($3>40.0) print $2}' > /tmp/proc; "
+        "while read p; do kill -9 $p; done < /tmp/proc",
+        SHUTDOWN,
+    ),
+    ("ps -ef | awk '{print $2}' > pids.txt; xargs kill -9 < pids.txt", SHUTDOWN),
+    ("ps aux | awk '$3>40{print $2}' > /tmp/p\ncat /tmp/p | xargs kill -9", SHUTDOWN),
+    ("pgrep -f '^\\./' > /tmp/p; kill -9 $(cat /tmp/p)", SHUTDOWN),
+    ("pgrep sshd > /tmp/p; xargs kill < /tmp/p", SHUTDOWN),
+    # a shape with an option letter in it
+    ("ps ax|grep -o './[0-9]* -c'| xargs pkill -f", SHUTDOWN),
+]
+KILLS_BY_NAME = [
+    "ps aux | grep node | awk '{print $2}' > /tmp/p; kill $(cat /tmp/p)",
+    'pgrep -f "node server" > pids; kill $(< pids)',
+    "pgrep -f gunicorn > run/pids; xargs kill -HUP < run/pids",
+    "ps aux | awk '{print $2}' > /tmp/p; cat /tmp/p",
+    "kill $(cat /var/run/app.pid)",
+]
+
+
+@pytest.mark.parametrize(("command", "category"), BUSY_OR_SHAPED_KILLS)
+def test_busy_or_shaped_processes_killed_are_blocked(command: str, category: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None, command
+    assert (verdict.category, verdict.decision) == (category, "block"), verdict
+
+
+@pytest.mark.parametrize("command", KILLS_BY_NAME)
+def test_processes_killed_by_name_through_a_file_run(command: str) -> None:
+    assert check_command(command, home=HOME) is None
+
+
+def test_the_policy_decides_what_a_miner_clearing_the_cpu_does() -> None:
+    command = BUSY_OR_SHAPED_KILLS[0][0]
+    asked = check_command(command, home=HOME, policy=Policy(verdicts={RESOURCE_HIJACK: "ask"}))
+    assert asked is not None
+    assert asked.decision == "ask"
+    assert check_command(command, home=HOME, policy=Policy(verdicts={RESOURCE_HIJACK: "allow"})) is None
+
+
+@given(
+    st.integers(min_value=1, max_value=99), st.sampled_from(["$3", "$2", "$4"]), st.sampled_from([">", ">="])
+)
+def test_any_load_threshold_before_a_kill_is_held(threshold: int, column: str, compare: str) -> None:
+    command = f"ps aux | grep -v mine | awk '{{if({column}{compare}{threshold}.0) print $2}}' | xargs kill -9"
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None, command
+    assert verdict.decision == "block"

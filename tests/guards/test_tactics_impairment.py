@@ -705,3 +705,83 @@ def test_the_date_of_a_system_program_picked_at_run_time_is_timestomping(command
 )
 def test_the_date_of_a_project_file_is_ordinary(command: str) -> None:
     assert check_command(command, home=HOME) is None
+
+
+MASQUERADES = [
+    "(exec -a sshd nmap -Pn -F -n --open -oG - 10.0.2.1/24 &>nmap.log &)",
+    "exec -a '[kworker/0:1]' ./miner",
+    "./zapper -a klog nmap -Pn -F -n --open -oG - 10.0.0.1/24",
+    "exec ./zapper -f -a'[kworker/1:0-rcu_gp]' tmux",
+    "zapper -f python3 agent.py",
+]
+OWN_NAMES = ['exec -a "$0" /nix/store/abc-hello-wrapped "$@"', "exec -a -bash bash", "exec python app.py"]
+
+
+@pytest.mark.parametrize("command", MASQUERADES)
+def test_a_program_run_under_a_false_name_is_blocked(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None, command
+    assert verdict.decision == "block", verdict
+    assert verdict.category in (IMPAIR, SYSTEM_FILES), verdict
+
+
+@pytest.mark.parametrize("command", OWN_NAMES)
+def test_a_program_keeping_its_own_name_runs(command: str) -> None:
+    assert check_command(command, home=HOME) is None
+
+
+FIREWALL_OPENED_TO = [
+    "iptables -I INPUT -d 37.187.0.0/12,37.59.0.0/12,88.99.0.0/12 -j ACCEPT",
+    "sudo iptables -A INPUT --destination 10.0.0.0/8 -j ACCEPT",
+]
+
+
+@pytest.mark.parametrize("command", FIREWALL_OPENED_TO)
+def test_an_accept_rule_for_named_addresses_is_blocked(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None, command
+    assert (verdict.category, verdict.decision) == (IMPAIR, "block"), verdict
+
+
+def test_opening_one_port_stays_allowed() -> None:
+    assert check_command("iptables -A INPUT -p tcp --dport 8080 -j ACCEPT", home=HOME) is None
+
+
+AGENT_VARIABLES = [
+    "rm -rf ${AEGIS_INSTALL_DIR}/globalcfg/domaincfg.ini",
+    "rm -f $FALCON_HOME/conf/falcon.conf",
+    "sudo rm -rf ${OSQUERY_DIR}/packs",
+]
+OTHER_VARIABLES = [
+    "rm -rf $BUILD_DIR/out",
+    "rm -rf ${PROJECT_ROOT}/dist",
+    "rm -rf ${PF_DIR}/cache",
+    "rm -rf $HOME/tmp",
+]
+
+
+@pytest.mark.parametrize("command", AGENT_VARIABLES)
+def test_files_under_a_variable_named_for_an_agent_are_its_own(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None, command
+    assert (verdict.category, verdict.decision) == (IMPAIR, "block"), verdict
+
+
+@pytest.mark.parametrize("command", OTHER_VARIABLES)
+def test_files_under_other_variables_are_not_an_agents(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is None or verdict.category != IMPAIR, verdict
+
+
+def test_the_policy_decides_what_masquerading_does() -> None:
+    allowed = check_command(
+        "zapper -f python3 agent.py", home=HOME, policy=Policy(verdicts={IMPAIR: "allow"})
+    )
+    assert allowed is None
+
+
+@pytest.mark.parametrize(
+    "command", ['exec -a python3 /usr/bin/python3.12 "$@"', "exec -a vim /usr/bin/vim.basic"]
+)
+def test_a_shorter_name_of_the_same_program_is_not_masquerading(command: str) -> None:
+    assert check_command(command, home=HOME) is None

@@ -247,3 +247,78 @@ def test_impackets_lateral_movement_is_asked_as_remote_access(command: str) -> N
     blocked = check_command(command, home=HOME, policy=Policy(profile="unattended"))
     assert blocked is not None
     assert blocked.decision == "block"
+
+
+GLOBAL_SOCKET = [
+    ('gs-netcat -l <"report.tgz"', REMOTE_ACCESS),
+    ("gs-netcat -s MySecret -l", REMOTE_ACCESS),
+    ("gsocket /usr/sbin/sshd", REMOTE_ACCESS),
+    ("gs-netcat -l -i", BACKDOOR),
+    ("gs-netcat -ilqD -s SecretChangeMe31337", BACKDOOR),
+    ('gs-netcat -l -e "/bin/bash -il"', BACKDOOR),
+]
+GLOBAL_SOCKET_CLIENTS = ["gs-netcat -s MySecret", "gs-netcat -s MySecret -i", 'gs-netcat >"FILENAME"']
+
+
+@pytest.mark.parametrize(("command", "category"), GLOBAL_SOCKET)
+def test_a_global_socket_listener_is_held_back(command: str, category: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None, command
+    assert verdict.category == category, verdict
+
+
+@pytest.mark.parametrize("command", GLOBAL_SOCKET_CLIENTS)
+def test_the_connecting_end_of_a_global_socket_is_a_client(command: str) -> None:
+    assert check_command(command, home=HOME) is None
+
+
+HIDDEN_SHELLS = [
+    'ssh -o UserKnownHostsFile=/dev/null -T user@server.org "bash -i"',
+    "ssh deploy@10.0.0.5 'exec /bin/sh -li'",
+    "ssh -p 2222 -i key.pem root@host bash -i",
+]
+VISIBLE_LOGINS = [
+    "ssh user@server.org",
+    "ssh -t user@server.org 'bash -i'",
+    "ssh host ls -la",
+    "ssh -T git@github.com",
+]
+
+
+@pytest.mark.parametrize("command", HIDDEN_SHELLS)
+def test_an_interactive_remote_shell_without_a_terminal_is_asked(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None, command
+    assert (verdict.category, verdict.decision) == (REMOTE_ACCESS, "ask"), verdict
+    unattended = check_command(command, home=HOME, policy=Policy(profile="unattended"))
+    assert unattended is not None
+    assert unattended.decision == "block"
+
+
+@pytest.mark.parametrize("command", VISIBLE_LOGINS)
+def test_a_login_or_a_remote_command_runs(command: str) -> None:
+    assert check_command(command, home=HOME) is None
+
+
+@given(
+    st.lists(
+        st.sampled_from(["-4", "-q", "-C", "-p 2222", "-i k.pem", "-o StrictHostKeyChecking=no", "-l root"]),
+        max_size=4,
+    ),
+    st.sampled_from(["ls", "uptime", "make deploy", "cat /etc/os-release"]),
+)
+def test_options_never_turn_a_remote_command_into_a_shell(options: list[str], remote: str) -> None:
+    assert check_command(f"ssh {' '.join(options)} host {remote}", home=HOME) is None
+
+
+@pytest.mark.parametrize(
+    "command", ["scope launch --service-token=$SCOPEMYIP", "sudo scope launch --service-token T0K"]
+)
+def test_weave_scope_joined_to_the_cloud_is_a_backdoor(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert (verdict.category, verdict.decision) == (BACKDOOR, "block")
+
+
+def test_weave_scope_serving_locally_runs() -> None:
+    assert check_command("scope launch", home=HOME) is None

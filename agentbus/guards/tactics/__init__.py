@@ -23,7 +23,8 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.cracking`: passwords guessed against a login or cracked from hashes;
 - :mod:`.scanning`: address ranges swept for open ports (masscan, zmap, pnscan; nmap of wide ranges);
 - :mod:`.unseen`: code the guard cannot see: values made at run time run as commands, ``enable -f``, ``fc``;
-- :mod:`.hidden_runs`: programs run from shared memory or a hidden directory of ``/tmp`` (asked).
+- :mod:`.hidden_runs`: programs run from shared memory or a hidden directory of ``/tmp`` (asked);
+- :mod:`.redis_abuse`: a Redis server told to write its dump file elsewhere, commands fed to a host list.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from . import (
     macos,
     persistence,
     privilege,
+    redis_abuse,
     scanning,
     tunnels,
     unseen,
@@ -73,6 +75,7 @@ JUDGES: tuple[InvocationJudge, ...] = (
     scanning.judge,
     unseen.judge,
     hidden_runs.judge,
+    redis_abuse.judge,
 )
 """Every family's judge of one simple command, in the order they are asked."""
 
@@ -88,5 +91,6 @@ SCRIPT_JUDGES: tuple[ScriptJudge, ...] = (
     macos.judge_script,
     collection.judge_script,
     unseen.judge_script,
+    redis_abuse.judge_script,
 )
 """The judges of what spans statements."""

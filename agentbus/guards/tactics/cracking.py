@@ -7,13 +7,16 @@ each finding is :data:`~agentbus.guards.verdict.CREDENTIALS` (blocked by default
   ``crowbar``, ``crackmapexec``/``nxc``, ``kerbrute``, ``legba``, ``brutespray``) and offline
   crackers (``john``, ``hashcat``, ``ophcrack``, ``fcrackzip``, ``pdfcrack``, ``aircrack-ng`` …);
 - a password tried against a local account: ``dscl . -authonly USER PASSWORD`` (macOS), the
-  step of a guessing loop.
+  step of a guessing loop;
+- nmap's guessing scripts: ``--script ssh-brute``, ``--script brute`` (the NSE category) or any
+  ``*-brute`` script in the list, a guesser like hydra inside the scanner.
 
 Asking a tool for its help or version is ordinary.
 """
 
 from __future__ import annotations
 
+from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
 from ..findings import static_args as _values
 from ..programs import Invocation
@@ -31,11 +34,15 @@ _CRACKERS = frozenset({"john", "hashcat", "ophcrack", "fcrackzip", "pdfcrack", "
                        "chntpw"})  # fmt: skip
 """Programs that recover passwords from hashes, keys or captured handshakes."""
 _INFO = frozenset({"-h", "--help", "-help", "--version", "-V", "--list", "-I"})
+_NSE_BRUTE = lazy_compile(r"^(?:[\w.-]*-brute|brute)(?:\.nse)?$")
+"""An nmap script that guesses logins: every ``*-brute`` script, or the ``brute`` category."""
 
 
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """A password guessed or cracked in this command, or None."""
     name = invocation.name
+    if name == "nmap":
+        return _nmap_brute(invocation, _values(invocation))
     if name not in _GUESSERS and name not in _CRACKERS and name != "dscl":
         return None
     values = _values(invocation)
@@ -53,3 +60,26 @@ def _dscl_guess(invocation: Invocation, values: list[str]) -> Verdict | None:
     if "-authonly" not in values:
         return None
     return _verdict(CREDENTIALS, invocation, "dscl -authonly tries a password against a local account")
+
+
+def _nmap_brute(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """``nmap --script ssh-brute HOST``, ``--script=brute``, ``--script "auth or brute"``."""
+    for index, value in enumerate(values):
+        option, equals, attached = value.partition("=")
+        if option != "--script":
+            continue
+        scripts = attached if equals else (values[index + 1] if index + 1 < len(values) else "")
+        for script in _script_names(scripts):
+            if _NSE_BRUTE.match(script.rsplit("/", 1)[-1]):
+                return _verdict(
+                    CREDENTIALS, invocation, f"nmap's {script} script guesses passwords against a login"
+                )
+    return None
+
+
+def _script_names(scripts: str) -> list[str]:
+    """The names in an ``--script`` list: comma separated, or a boolean expression (``auth or brute``)."""
+    return [word for word in _SCRIPT_WORDS.findall(scripts) if word not in ("and", "or", "not")]
+
+
+_SCRIPT_WORDS = lazy_compile(r"[\w./*-]+")

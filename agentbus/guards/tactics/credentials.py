@@ -1027,4 +1027,53 @@ def judge_script(script: Script, home: str) -> Verdict | None:
     fed = _editor_fed_a_secret(script, home)
     if fed is not None:
         return Verdict(CREDENTIALS, piece(fed[0].text), f"an editor is told on its input to open {fed[1]}")
+    return _environment_searched(script)
+
+
+_ENV_SECRET = lazy_compile(r"pass|secret|token|key|credential|cred\b", re.IGNORECASE)
+"""What a search of the environment for secrets looks for (``PASSWORD``, ``API_KEY``, ``GITHUB_TOKEN``;
+not ``PWD``, the working directory)."""
+
+
+def _dumps_environment(words: list[str]) -> bool:
+    """``env``, ``printenv``, ``set``, ``export -p``, ``declare -x``: every variable and its value printed."""
+    name, values = (words[0].rsplit("/", 1)[-1], words[1:]) if words else ("", [])
+    if name in ("env", "printenv"):
+        return all(v.startswith("-") for v in values)
+    if name in ("set", "export"):
+        return all(v == "-p" for v in values)
+    return name in ("declare", "typeset") and bool(values) and all(re.fullmatch(r"-[xp]+", v) for v in values)
+
+
+def _environment_searched(script: Script) -> Verdict | None:
+    """``env | grep -iE 'key|token|secret|pass'``: the secrets the session holds, picked out of its
+    environment (``env | grep -i proxy``, ``printenv | grep ^LANG`` look for settings: ordinary).
+
+    Read from the pipelines as written: a bare ``env`` runs no program, so :func:`walk` has no stage
+    for it."""
+    for pipeline in script.pipelines:
+        stages = [[command.static(word) or "" for word in command.words] for command in pipeline]
+        for index, words in enumerate(stages[:-1]):
+            if not _dumps_environment(words):
+                continue
+            for search in stages[index + 1 :]:
+                if (
+                    search
+                    and search[0] in _SEARCHERS
+                    and any(
+                        _ENV_SECRET.search(v)
+                        for v in search[1:]
+                        if not v.startswith("-") or v.startswith("-e")
+                    )
+                ):
+                    text = piece(" | ".join(command.text for command in pipeline))
+                    return Verdict(
+                        CREDENTIALS,
+                        text,
+                        "picks the secrets (keys, tokens, passwords) out of the environment",
+                    )
+    for substitution in script.substitutions:  # $(env | grep TOKEN)
+        found = _environment_searched(substitution.script)
+        if found is not None:
+            return found
     return None

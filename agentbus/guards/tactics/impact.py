@@ -181,43 +181,46 @@ def _kill(invocation: Invocation) -> Verdict | None:
             if any(_WHOLE_PS.match(sub.text) and _lists_every_process(sub.script) for sub in subs):
                 return _verdict(SHUTDOWN, invocation, "kills every process that ps lists")
         return _daemon(invocation, _looked_up(invocation))
-    if name in ("pkill", "killall", "pgrep"):
-        if name == "pgrep":
-            return None
-        words = []
-        user = False
-        skip = False
-        for value in values:
-            if skip:
-                skip = False
-                continue
-            if value in ("-u", "--user", "-U", "--uid", "-G", "--group", "-g", "--pgroup", "-s", "--session"):
-                skip = True
-                user = user or value in ("-u", "--user", "-U", "--uid")
-                continue
-            if value in ("-t", "--terminal", "-P", "--parent", "-F", "--pidfile", "--signal", "-o", "-y",
-                         "--older-than", "--younger-than"):  # fmt: skip
-                skip = True
-                continue
-            if value.startswith("-") and len(value) > 1:
-                continue
-            words.append(value)
-        if user and not words:
-            return _verdict(SHUTDOWN, invocation, f"{name} -u kills every process of that user")
-        if any(_EVERYTHING.match(w) for w in words) and (
-            name == "pkill" or "-r" in values or "--regexp" in values
-        ):
-            return _verdict(SHUTDOWN, invocation, f"{name} with a pattern that matches every process")
-        if name == "pkill" and _full_command_line(values) and any(_shape_only(w) for w in words):
-            return _verdict(SHUTDOWN, invocation, "pkill -f with a pattern of a shape, not a name: every "
-                            "process started that way (from ./, from /tmp) is killed")  # fmt: skip
-        for word in words:
-            if word in _VITAL:
-                return _verdict(SHUTDOWN, invocation, f"kills {word}, which the machine or session needs")
-            if word in _SHELL_UI and any(_KILL_SIGNAL.match(v) for v in values):
-                return _verdict(SHUTDOWN, invocation, f"kills {word} with SIGKILL")
-        return _daemon(invocation, words)
+    if name in ("pkill", "killall"):
+        return _by_pattern(invocation, name, values)
     return None
+
+
+def _by_pattern(invocation: Invocation, name: str, values: list[str]) -> Verdict | None:
+    """``pkill``/``killall`` (and ``pgrep``'s list when it is killed later, judged as ``pkill``)."""
+    words = []
+    user = False
+    skip = False
+    for value in values:
+        if skip:
+            skip = False
+            continue
+        if value in ("-u", "--user", "-U", "--uid", "-G", "--group", "-g", "--pgroup", "-s", "--session"):
+            skip = True
+            user = user or value in ("-u", "--user", "-U", "--uid")
+            continue
+        if value in ("-t", "--terminal", "-P", "--parent", "-F", "--pidfile", "--signal", "-o", "-y",
+                     "--older-than", "--younger-than"):  # fmt: skip
+            skip = True
+            continue
+        if value.startswith("-") and len(value) > 1:
+            continue
+        words.append(value)
+    if user and not words:
+        return _verdict(SHUTDOWN, invocation, f"{name} -u kills every process of that user")
+    if any(_EVERYTHING.match(w) for w in words) and (
+        name == "pkill" or "-r" in values or "--regexp" in values
+    ):
+        return _verdict(SHUTDOWN, invocation, f"{name} with a pattern that matches every process")
+    if name == "pkill" and _full_command_line(values) and any(_shape_only(w) for w in words):
+        return _verdict(SHUTDOWN, invocation, "pkill -f with a pattern of a shape, not a name: every "
+                        "process started that way (from ./, from /tmp) is killed")  # fmt: skip
+    for word in words:
+        if word in _VITAL:
+            return _verdict(SHUTDOWN, invocation, f"kills {word}, which the machine or session needs")
+        if word in _SHELL_UI and any(_KILL_SIGNAL.match(v) for v in values):
+            return _verdict(SHUTDOWN, invocation, f"kills {word} with SIGKILL")
+    return _daemon(invocation, words)
 
 
 # -- stopping a system daemon by signalling it -----------------------------------------------
@@ -831,8 +834,27 @@ def _ps_into_kill(stages: list[Invocation]) -> Invocation | None:
         between = stages[1:index]
         reads = [s for s in between if s.name == "read"]
         if stage.name in ("kill", "pkill") and ("xargs" in stage.wrappers or reads):
-            return None if _picked_by_name([s for s in between if s.name != "read"]) else stage
+            return stage if _listing_killed(stages[:index]) else None
     return None
+
+
+def _listing_killed(listing: list[Invocation]) -> bool:
+    """Whether killing what ``ps … | filters`` lists kills processes by shape or by load, not by a name."""
+    filters = [s for s in listing[1:] if s.name != "read"]
+    return not _picked_by_name(filters) or _busy(filters)
+
+
+_LOAD_THRESHOLD = lazy_compile(r"\$\d+\s*>=?\s*\d")
+"""An awk comparison of a column with a number (``$3>40.0``, ``if($2>=80)``): ps's load columns."""
+
+
+def _busy(filters: list[Invocation]) -> bool:
+    """A filter that keeps the processes above a CPU or memory threshold: a miner clearing the machine
+    for itself kills whatever is busy, sparing (``grep -v``) or picking (``grep xmr``) a few by name."""
+    return any(
+        stage.name in ("awk", "gawk", "mawk") and _LOAD_THRESHOLD.search(" ".join(_values(stage)))
+        for stage in filters
+    )
 
 
 _GREPS = frozenset({"grep", "egrep", "fgrep", "rg"})
@@ -843,7 +865,7 @@ def _lists_every_process(script: Script) -> bool:
     or of every one of a shape; not ``$(ps aux | awk '/node/ {print $2}')``."""
     for stages in walk(script):
         if stages and stages[0].name == "ps":
-            return not _picked_by_name(stages[1:])
+            return _listing_killed(stages)
     return False
 
 
@@ -884,9 +906,10 @@ def _full_command_line(values: list[str]) -> bool:
 
 
 def _shape_only(pattern: str) -> bool:
-    r"""A pattern with something to match but no word of a name in it (``^\./``, ``/tmp/\.``)."""
+    r"""A pattern with something to match but no word of a name in it (``^\./``, ``/tmp/\.``, ``./[0-9]* -c``:
+    a single letter is an option or a class, not a program's name)."""
     words = re.findall(r"[A-Za-z][A-Za-z0-9_-]*", pattern)
-    return bool(pattern.strip("^$.*")) and all(word in _PLACE_WORDS for word in words)
+    return bool(pattern.strip("^$.*")) and all(word in _PLACE_WORDS or len(word) == 1 for word in words)
 
 
 def _names_a_process(program: str) -> bool:
@@ -917,12 +940,76 @@ def _filters(stage: Invocation) -> bool:
 
 
 def judge_script(script: Script, home: str) -> Verdict | None:
-    """What spans a pipeline: every PID from ``ps`` handed to ``kill``."""
+    """What spans a pipeline or statements: every PID from ``ps`` handed to ``kill``, directly or
+    through a file (``ps … > /tmp/p; kill -9 $(cat /tmp/p)``)."""
+    lists: dict[str, list[Invocation]] = {}
     for stages in walk(script):
         killer = _ps_into_kill(stages)
         if killer is not None:
-            text = piece(" | ".join(s.text for s in stages))
-            filtered = any(_filters(stage) for stage in stages[1 : stages.index(killer)])
-            why = "kills every process of a shape (no name picks them)" if filtered else ""
-            return Verdict(SHUTDOWN, text, why or "kills every process that ps lists")
+            category, why = _kill_why(stages[: stages.index(killer)])
+            return Verdict(category, piece(" | ".join(s.text for s in stages)), why)
+        listing = _pid_list_written(stages)
+        if listing is not None:
+            lists[listing[0]] = listing[1]
+        read = _pid_list_read(stages) if lists else None
+        if read is not None and read[0] in lists:
+            verdict = _listed_then_killed(lists[read[0]], read[1])
+            if verdict is not None:
+                return verdict
     return None
+
+
+def _kill_why(listing: list[Invocation]) -> tuple[str, str]:
+    """The category and reason for killing what ``listing`` (``ps`` and its filters) prints."""
+    filters = [s for s in listing[1:] if s.name != "read"]
+    if _picked_by_name(filters):
+        return RESOURCE_HIJACK, "kills the busiest processes, as a miner clears the CPU for itself"
+    if any(_filters(stage) for stage in filters):
+        return SHUTDOWN, "kills every process of a shape (no name picks them)"
+    return SHUTDOWN, "kills every process that ps lists"
+
+
+def _pid_list_written(stages: list[Invocation]) -> tuple[str, list[Invocation]] | None:
+    """``ps aux | awk '$3>40 {print $2}' > F``, ``pgrep -f PATTERN > F``: the file a list of PIDs goes to."""
+    if not stages or stages[0].name not in ("ps", "pgrep"):
+        return None
+    for redirect in stages[-1].command.redirects:
+        if redirect.op in (">", ">>", ">|") and redirect.fd in ("", "1") and redirect.target:
+            return redirect.target, stages
+    return None
+
+
+def _pid_list_read(stages: list[Invocation]) -> tuple[str, Invocation] | None:
+    """The file a kill here takes its PIDs from: ``kill $(cat F)``, ``xargs kill < F``, ``cat F | xargs
+    kill``, ``while read p; do kill $p; done < F`` (the loop's redirect reaches its body)."""
+    for stage in stages:
+        if stage.name != "kill" and not (stage.name == "pkill" and "xargs" in stage.wrappers):
+            continue
+        for redirect in stage.command.redirects:
+            if redirect.op == "<":
+                return redirect.target, stage
+        first = _values(stages[0]) if stages[0].name == "cat" and "xargs" in stage.wrappers else []
+        if first:
+            return first[-1], stage
+        for raw in stage.args:
+            for sub in stage.command.substitutions_in(raw):
+                for inner in walk(sub.script):
+                    if inner[0].name == "cat" and _values(inner[0]):
+                        return _values(inner[0])[-1], stage
+                    if not inner[0].name:
+                        reads = [r.target for r in inner[0].command.redirects if r.op == "<"]
+                        if reads:
+                            return reads[0], stage
+    return None
+
+
+def _listed_then_killed(listing: list[Invocation], killer: Invocation) -> Verdict | None:
+    """A PID list written to a file and killed later, judged as the one pipeline it stands for."""
+    text = piece(" | ".join(s.text for s in listing) + " … " + killer.text)
+    if listing[0].name == "pgrep":
+        verdict = _by_pattern(listing[0], "pkill", _values(listing[0]))
+        return None if verdict is None else Verdict(verdict.category, text, f"{verdict.why}, through a file")
+    if not _WHOLE_PS.match(listing[0].text) or not _listing_killed(listing):
+        return None
+    category, why = _kill_why(listing)
+    return Verdict(category, text, f"{why}, through a file")

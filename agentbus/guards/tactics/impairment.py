@@ -20,7 +20,9 @@ on macOS, and trust: a new root certificate (``update-ca-certificates`` after a
 copy into the store, ``trust anchor``, ``security add-trusted-cert``,
 ``certutil -A``, ``keytool -importcert -cacerts``, ``mkcert -install``) or TLS
 verification turned off for every later command (``git config --global
-http.sslVerify false``, ``export NODE_TLS_REJECT_UNAUTHORIZED=0``).
+http.sslVerify false``, ``export NODE_TLS_REJECT_UNAUTHORIZED=0``); a program
+run under a false name so that ``ps`` shows something else (``exec -a sshd
+nmap …``, THC's ``zapper -a klog …``): masquerading.
 
 Stopping an ordinary service is the persistence family's SERVICE (ask); a
 security or logging service is judged here and blocked, and a block wins over
@@ -454,6 +456,9 @@ def _security_services(invocation: Invocation) -> Verdict | None:
     return None
 
 
+_ADDRESSED_TO = frozenset({"-d", "--destination", "--dst"})
+
+
 def _firewall(invocation: Invocation) -> Verdict | None:
     name = invocation.name
     values = _values(invocation)
@@ -467,6 +472,8 @@ def _firewall(invocation: Invocation) -> Verdict | None:
                 return _verdict(IMPAIR, invocation, f"lets everything through {values[index + 1]}")
         if "ACCEPT" in values and flags & {"I", "A", "R"} and ({"-s", "--source", "--src"} & set(values)):
             return _verdict(IMPAIR, invocation, "opens the firewall to one address")
+        if "ACCEPT" in values and flags & {"I", "A", "R"} and _ADDRESSED_TO & set(values):
+            return _verdict(IMPAIR, invocation, "opens the firewall for traffic to the addresses named (-d)")
         if ({"DROP", "REJECT"} & set(values)) and ("D" in flags or "--delete" in values):
             return _verdict(IMPAIR, invocation, "deletes a rule that blocked traffic")
         if _redirects_own_traffic(values, flags):
@@ -670,8 +677,15 @@ _DELETERS = frozenset({"rm", "unlink", "shred", "srm", "wipe", "rmdir"})
 _USERS_PLACES = ("/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/", "/Users/", "/home/")
 
 
+_ROOT_VARIABLE = lazy_compile(r"^\$\{?([A-Za-z_]\w*)\}?/")
+"""The variable a path starts from (``${AEGIS_INSTALL_DIR}/globalcfg``): its name says what it holds."""
+
+
 def _agent_deleted(invocation: Invocation, home: str) -> Verdict | None:
     """``rm -rf ${AEGIS_INSTALL_DIR}/alihids``, ``rm -rf /usr/local/qcloud``: an agent's files deleted.
+
+    A path under a variable named for an agent (``${AEGIS_INSTALL_DIR}/globalcfg/domaincfg.ini``) is the
+    agent's, whatever its last component.
 
     Named by its last component, in a system place or a directory only a variable names
     (where the agent is installed); a checkout of the same name in the home directory, the
@@ -682,6 +696,12 @@ def _agent_deleted(invocation: Invocation, home: str) -> Verdict | None:
     for value in _values(invocation):
         if value.startswith("-"):
             continue
+        root = _ROOT_VARIABLE.match(value)
+        agent = _SECURITY.search(root.group(1).lower().replace("_", " ")) if root else None
+        if root and agent and len(agent.group(0).strip()) > 3:  # not PF_DIR, ALF_X: too short to say
+            return _verdict(
+                IMPAIR, invocation, f"deletes {value}, under {root.group(1)}: a security agent's files"
+            )
         leaf = value.rstrip("/").rsplit("/", 1)[-1]
         if not leaf or not _SECURITY.search(leaf):
             continue
@@ -900,4 +920,39 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         or _memory(invocation)
         or _macos(invocation, home)
         or _trust(invocation)
+        or _masquerade(invocation)
     )
+
+
+def _same_program(shown: str, name: str) -> bool:
+    """``python3`` for ``python3.12``, ``vim`` for ``vim.basic``: one name a prefix of the other."""
+    return bool(shown) and (name.startswith(shown) or shown.startswith(name))
+
+
+def _masquerade(invocation: Invocation) -> Verdict | None:
+    """``exec -a NAME PROGRAM`` with another program's name, any ``zapper`` run: what ``ps`` shows is a lie.
+
+    ``exec -a "$0" …`` (a wrapper keeping its own name) and ``exec -a -bash bash`` (a login shell's
+    leading dash) keep the program's own name: ordinary."""
+    if "zapper" in invocation.wrappers:
+        return _verdict(IMPAIR, invocation, "zapper hides the command line from ps (masquerading)")
+    if "exec" not in invocation.wrappers or not invocation.name:
+        return None
+    args = invocation.wrapper_args
+    for index, arg in enumerate(args):
+        shown = (
+            args[index + 1]
+            if arg == "-a" and index + 1 < len(args)
+            else arg[2:]
+            if arg.startswith("-a")
+            else ""
+        )
+        if (
+            shown
+            and "$" not in shown
+            and not _same_program(shown.lstrip("-").rsplit("/", 1)[-1], invocation.name)
+        ):
+            return _verdict(
+                IMPAIR, invocation, f"runs {invocation.name} under the name {shown} (masquerading)"
+            )
+    return None

@@ -18,6 +18,12 @@ by what it publishes:
   passwd``, ``x11vnc -nopw``), ``tailscale up --ssh``, and the covert channels and pivoting
   tools no development task uses (iodine, dnscat2, dns2tcp, ptunnel, icmpsh, ligolo, chisel's
   reverse tunnels).
+- Weave Scope connected to Weave Cloud (``scope launch --service-token=…``): a console on the internet
+  with a shell into the host and every container, a backdoor (TeamTNT's); ``scope launch`` alone
+  serves the local view only.
+- The Global Socket tools (``gs-netcat``, ``gs-sftp``, ``gs-mount``, ``gsocket``) reach through any
+  firewall by a public relay and a shared secret: a listening end (``gs-netcat -l``) is remote access,
+  one that serves a shell (``-i``) or runs a command (``-e``) a backdoor.
 
 Asking a tool for its version, help or a list, and client-side use (``cloudflared access``,
 ``ssh -L``) stay ordinary. ``ssh -R`` is the command guard's (a reverse tunnel, blocked).
@@ -103,6 +109,8 @@ _PROXIES = frozenset({"gost", "sshuttle", "tor", "microsocks", "3proxy", "redsoc
 _REMOTE_DESKTOPS = frozenset({"x11vnc", "vncserver", "tightvncserver", "tigervncserver", "Xvnc",
                               "x0vncserver", "krfb", "wayvnc", "vino-server", "xrdp"})  # fmt: skip
 _REMOTE_SUPPORT = frozenset({"anydesk", "teamviewer", "rustdesk"})
+_GLOBAL_SOCKET = frozenset({"gs-netcat", "gs-sftp", "gs-mount", "gsocket", "gs-full-link", "blitz"})
+"""THC's Global Socket tools: two ends meet at a public relay by a secret, whatever the firewalls."""
 _PROXY_WRAPPERS = frozenset({"torsocks", "torify", "proxychains", "proxychains4", "tsocks"})
 _PACKAGE_RUNNERS = frozenset({"npx", "bunx", "pnpx"})
 
@@ -132,6 +140,11 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         )
     if name in _TUNNELS:
         return _judge_tunnel(invocation, name, values)
+    if name in _GLOBAL_SOCKET:
+        return _judge_global_socket(invocation, name, values)
+    if name == "scope" and values[:1] == ["launch"] and any(v.startswith("--service-token") for v in values):
+        why = "Weave Scope joins Weave Cloud: an internet console with shells into host and containers"
+        return _verdict(BACKDOOR, invocation, why)
     if name in _REMOTE_DESKTOPS:
         return _judge_desktop(invocation, name, values)
     if name in _REMOTE_SUPPORT:
@@ -210,6 +223,21 @@ def _judge_tunnel(invocation: Invocation, name: str, values: list[str]) -> Verdi
     )
 
 
+def _judge_global_socket(invocation: Invocation, name: str, values: list[str]) -> Verdict | None:
+    """``gs-netcat -l -i`` (a shell for whoever knows the secret), ``gs-netcat -l <FILE`` (serves a file),
+    ``gsocket sshd``; the connecting end (``gs-netcat -s SECRET``, ``gs-sftp -s SECRET``) is a client."""
+    flags = "".join(v[1:] for v in values if v.startswith("-") and not v.startswith("--"))
+    if name == "gs-netcat" and "l" in flags and ("i" in flags or "e" in flags):
+        return _verdict(
+            BACKDOOR, invocation, "gs-netcat serves a shell or a command through the Global Socket relay"
+        )
+    if name == "gsocket" or "l" in flags:
+        return _verdict(
+            REMOTE_ACCESS, invocation, f"{name} listens through the Global Socket relay, past any firewall"
+        )
+    return None
+
+
 def _judge_desktop(invocation: Invocation, name: str, values: list[str]) -> Verdict | None:
     if {"-kill", "--kill", "-list", "--list", "-clean", "--clean"} & set(values):
         return None
@@ -229,14 +257,39 @@ def _judge_support(invocation: Invocation, name: str, values: list[str]) -> Verd
 
 
 def _judge_ssh(invocation: Invocation, values: list[str]) -> Verdict | None:
-    """``ssh -D`` (a SOCKS proxy into the remote network) and ``ssh -w`` (a tunnel device)."""
+    """``ssh -D`` (a SOCKS proxy into the remote network) and ``ssh -w`` (a tunnel device); ``ssh HOST
+    "bash -i"``: an interactive shell as the remote command gets no terminal (no ``-t``), so no login
+    record (utmp: ``who``, ``w``) shows it; ``ssh HOST`` (a login) and ``ssh -t HOST bash -i`` do."""
     if any(
         _opens_proxy_or_tunnel(value, values[index + 1 : index + 2]) for index, value in enumerate(values)
     ):
         return _verdict(
             REMOTE_ACCESS, invocation, "ssh opens a proxy or tunnel device through the remote host"
         )
+    remote = _remote_command(values)
+    if not {"-t", "-tt"} & set(values) and _INTERACTIVE_SHELL.match(" ".join(remote)):
+        why = "ssh opens an interactive shell on another host without a terminal: no login record shows it"
+        return _verdict(REMOTE_ACCESS, invocation, why)
     return None
+
+
+_INTERACTIVE_SHELL = lazy_compile(r"^(?:exec\s+)?(?:/usr)?(?:/bin/)?(?:ba|z|k|da|)sh\s+-\w*i")
+"""``bash -i``, ``exec /bin/sh -li``: an interactive shell asked for as the remote command."""
+
+
+def _remote_command(values: list[str]) -> list[str]:
+    """What ssh runs on the remote host: the words after the destination (options and values skipped)."""
+    index = 0
+    while index < len(values):
+        value = values[index]
+        if value == "--":
+            index += 1
+            break
+        if not value.startswith("-") or value == "-":
+            break
+        last = value[-1] if len(value) == 2 else ""
+        index += 2 if last and last in SSH_OPTIONS_WITH_VALUES else 1
+    return values[index + 1 :]
 
 
 def _opens_proxy_or_tunnel(value: str, following: list[str]) -> bool:
