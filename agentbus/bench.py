@@ -55,6 +55,14 @@ bus's gate (:class:`agentbus.stack.Gate`), a fixed-cost path that ``agentbus-che
 fitted in, its saving would read as a steeper cost per layer."""
 QUICK_LAYER_COUNTS = (2, 10)
 REPEATS = 3
+ROUNDS = 21
+"""Rounds of the in-process grid. Every target is the median of its per-round ratios, so a
+burst of contention flips a verdict only if it spoils more than half of the rounds: with 21
+rounds of about two seconds (a backend's grid), a burst of some twenty seconds. The spread
+reported next to each ratio (the middle half of the rounds) shows the margin."""
+QUICK_ROUNDS = 3
+FRAMEWORK_ROUNDS = 7
+"""Rounds of ``--frameworks`` (each round is whole agent runs: ten seconds a framework)."""
 CONCURRENT_CALLS = 10_000
 QUICK_CONCURRENT_CALLS = 1_000
 CONCURRENT_LAYERS = 5
@@ -633,6 +641,22 @@ def _median(values: list[float]) -> float:
     return statistics.median(finite) if finite else float("nan")
 
 
+def spread(values: list[float]) -> tuple[float, float]:
+    """The interquartile range of per-round figures: the middle half of the rounds lies in it.
+
+    Shown next to each target's median, so a reader sees the margin: a limit outside the
+    range holds (or misses) in three rounds of four, whatever the median's luck. NaN when
+    there is nothing to measure; one round is its own range.
+    """
+    finite = sorted(v for v in values if v == v)
+    if not finite:
+        return float("nan"), float("nan")
+    if len(finite) == 1:
+        return finite[0], finite[0]
+    q1, _, q3 = statistics.quantiles(finite, n=4, method="inclusive")
+    return q1, q3
+
+
 class Rounds:
     """Per-round figures of one run: a scenario's samples, a slope fitted per round, and
     ratios paired by round, each reported as the median over rounds."""
@@ -655,16 +679,20 @@ class Rounds:
         return [slope([(n, samples[i]) for n, samples in points]) for i in range(rounds)]
 
     @staticmethod
+    def ratios(numerators: list[float], denominators: list[float]) -> list[float]:
+        """The ratio of each round: numerator and denominator measured in the same round."""
+        return [a / b for a, b in zip(numerators, denominators, strict=False) if b]
+
+    @staticmethod
     def ratio(numerators: list[float], denominators: list[float]) -> float:
         """The median of the per-round ratios (NaN when either side is missing)."""
-        pairs = [a / b for a, b in zip(numerators, denominators, strict=False) if b]
-        return _median(pairs)
+        return _median(Rounds.ratios(numerators, denominators))
 
 
 def run_benchmarks(
     *,
     backends: tuple[str, ...] = ("asyncio", "trio"),
-    rounds: int = 7,
+    rounds: int = ROUNDS,
     budget_ms: float = 4.0,
     processes: bool = True,
     user: Callable[[], Once] | None = None,
@@ -672,11 +700,13 @@ def run_benchmarks(
     guards: bool = True,
     progress: Progress | None = None,
     frameworks: bool = False,
+    framework_rounds: int = FRAMEWORK_ROUNDS,
 ) -> dict[str, Any]:
     """Run the grid; return the JSON document (``scenarios``, ``slopes``, ``targets``,
     ``guards``, ``skipped``). Backends and baselines that are not installed are skipped
     and named in ``skipped``."""
     progress = progress or Progress(enabled=False)
+    load_at_start = load_average()
     skipped: list[str] = []
     runnable = []
     for backend in backends:
@@ -715,7 +745,7 @@ def run_benchmarks(
         from . import bench_frameworks
 
         framework_document = bench_frameworks.run_frameworks(
-            rounds=3 if quick else rounds,
+            rounds=QUICK_ROUNDS if quick else framework_rounds,
             budget_ms=bench_frameworks.QUICK_BUDGET_MS if quick else None,
             progress=progress,
         )
@@ -737,6 +767,7 @@ def run_benchmarks(
             "platform": platform.platform(),
             "cpus": os.cpu_count(),
             "date": time.strftime("%Y-%m-%d"),
+            "load": [load_at_start, load_average()],
         },
         "scenarios": [r.to_dict() for r in results],
         "slopes": {b: {k: round(v, 1) for k, v in s.items()} for b, s in slopes.items()},
@@ -759,20 +790,28 @@ def targets(
     """The targets, each a ratio within this run (paired by round, median over rounds)."""
     checks: list[dict[str, Any]] = []
 
-    def check(backend: str, what: str, value: float, limit: float) -> None:
+    def check(backend: str, what: str, values: list[float] | float, limit: float) -> None:
+        """One target from its per-round ratios (or one figure, the guards'): the median
+        is judged, the interquartile range shown with it."""
+        rounds = values if isinstance(values, list) else [values]
+        value = _median(rounds)
         if value != value:  # NaN: a side of it was not measured (skipped, too few layer counts)
             return
+        q1, q3 = spread(rounds)
         checks.append(
             {
                 "backend": backend,
                 "target": what,
                 "ratio": round(value, 3),
+                "q1": round(q1, 3),
+                "q3": round(q3, 3),
+                "rounds": len([v for v in rounds if v == v]),
                 "limit": limit,
                 "met": round(value, 3) <= limit,  # judged at the precision it is shown with
             }
         )
 
-    ratio = Rounds.ratio
+    ratio = Rounds.ratios
     for backend in backends:
         slopes = {name: per_round.slopes(name, backend) for name in SLOPED}
 
@@ -901,8 +940,24 @@ def _target_rows(document: dict[str, Any]) -> list[tuple[str, float, dict[str, s
         cells = next((c for name, _, c in rows if name == t["target"]), None)
         if cells is None:
             rows.append((t["target"], t["limit"], cells := {}))
-        cells[t["backend"]] = f"{t['ratio']:.2f} {'✓' if t['met'] else '✗'}"
+        cells[t["backend"]] = _target_cell(t)
     return rows
+
+
+def _target_cell(target: dict[str, Any]) -> str:
+    """``2.41 ✓ (2.35–2.47)``: the median over rounds, the verdict, the interquartile range
+    (left out for a figure of one round, as the guards' are)."""
+    cell = f"{target['ratio']:.2f} {'✓' if target['met'] else '✗'}"
+    if target.get("rounds", 1) > 1:
+        cell += f" ({target['q1']:.2f}–{target['q3']:.2f})"
+    return cell
+
+
+TARGET_HEADER = "target (a ratio within the run)"
+TARGET_NOTE = (
+    "Each cell: the median of the ratios paired in time, ✓ within the limit or ✗ not, then "
+    "(their interquartile range: where the middle half of them lie)."
+)
 
 
 def format_table(document: dict[str, Any]) -> str:
@@ -928,22 +983,40 @@ def format_table(document: dict[str, Any]) -> str:
         extra = sorted({b for _, _, cells in target_rows for b in cells} - set(columns))
         target_columns = columns + extra
         twidth = max(len(name) for name, _, _ in target_rows)
-        lines += ["", f"{'target (a ratio within the run)':<{twidth}}{'limit':>8}"
-                  + "".join(f"{b:>12}" for b in target_columns)]  # fmt: skip
+        twidth = max(twidth, len(TARGET_HEADER))
+        lines += ["", f"{TARGET_HEADER:<{twidth}}{'limit':>8}"
+                  + "".join(f"{b:>22}" for b in target_columns)]  # fmt: skip
         for name, limit, cells in target_rows:
             lines.append(
-                f"{name:<{twidth}}{limit:>8}" + "".join(f"{cells.get(b, ''):>12}" for b in target_columns)
+                f"{name:<{twidth}}{limit:>8}" + "".join(f"{cells.get(b, ''):>22}" for b in target_columns)
             )
+        lines.append(TARGET_NOTE)
     if "frameworks" in document:
         from .bench_frameworks import format_table as framework_table
 
         lines += ["", framework_table(document["frameworks"])]
-    machine = document["machine"]
-    lines += [
-        "",
-        f"Python {machine['python']} on {machine['platform']}, {machine['cpus']} CPUs, {machine['date']}",
-    ]
+    lines += ["", machine_line(document["machine"])]
     return "\n".join(lines)
+
+
+def load_average() -> float | None:
+    """The machine's load average over the last minute (None where the OS has none: Windows)."""
+    try:
+        return round(os.getloadavg()[0], 1)
+    except (AttributeError, OSError):  # pragma: no cover - Windows
+        return None
+
+
+def machine_line(machine: dict[str, Any]) -> str:
+    """Where the figures were taken, with the machine's load while they were: on a shared
+    machine other processes run, and the ratios' spread says how much that moved them."""
+    line = f"Python {machine['python']} on {machine['platform']}, {machine['cpus']} CPUs, {machine['date']}"
+    load = machine.get("load") or [None, None]
+    if None not in load:
+        line += f"; load average {load[0]:g} at the start and {load[1]:g} at the end" + (
+            " (other processes were running)" if max(load) >= 1.5 else ""
+        )
+    return line
 
 
 def format_markdown(document: dict[str, Any]) -> str:
@@ -961,14 +1034,16 @@ def format_markdown(document: dict[str, Any]) -> str:
     target_rows = _target_rows(document)
     extra = sorted({b for _, _, cells in target_rows for b in cells} - set(columns))
     target_columns = columns + extra
-    lines += ["", "| target (a ratio within the run) | limit | " + " | ".join(target_columns) + " |",
+    lines += ["", f"| {TARGET_HEADER} | limit | " + " | ".join(target_columns) + " |",
               "|---|---:|" + "---:|" * len(target_columns)]  # fmt: skip
     for name, limit, cells in target_rows:
         lines.append(f"| {name} | {limit} | " + " | ".join(cells.get(b, "") for b in target_columns) + " |")
+    lines += ["", TARGET_NOTE]
     if "frameworks" in document:
         from .bench_frameworks import format_markdown as framework_markdown
 
         lines += ["", framework_markdown(document["frameworks"])]
+    lines += ["", machine_line(document["machine"]) + "."]
     return "\n".join(lines)
 
 
@@ -996,7 +1071,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--quick", action="store_true", help="a few seconds: fewer rounds, layer counts and sizes"
     )
-    parser.add_argument("--rounds", type=int, help="alternating rounds per scenario (default 7, quick 3)")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        help=f"alternating rounds per scenario (default {ROUNDS}, frameworks {FRAMEWORK_ROUNDS}, "
+        f"quick {QUICK_ROUNDS})",
+    )
     parser.add_argument(
         "--budget-ms", type=float, help="time per scenario per round, in ms (default 4, quick 0.5)"
     )
@@ -1027,7 +1107,8 @@ def run(args: argparse.Namespace) -> int:
     backends = ("asyncio", "trio") if args.backend == "both" else (args.backend,)
     document = run_benchmarks(
         backends=backends,
-        rounds=args.rounds or (3 if args.quick else 7),
+        rounds=args.rounds or (QUICK_ROUNDS if args.quick else ROUNDS),
+        framework_rounds=args.rounds or FRAMEWORK_ROUNDS,
         budget_ms=args.budget_ms or (0.5 if args.quick else 4.0),
         processes=not args.no_processes,
         user=user,

@@ -762,10 +762,12 @@ class Bus:
         # Only tool.before runs around the tool: _pipeline's path for it, in this one coroutine
         # (whose every local costs the calls that nothing intercepts a little: keep them few).
         # The call, as _new_tool_call builds it, without a frame of its own.
+        gate = plan.gate
         call = _new(ToolCall)
         call._tool = plan.name
         call._args = args.copy() if type(args) is dict else _as_args(args)
-        call._call_id = call_id or next(self._call_ids)  # spelled "call-N" when it is read
+        # Spelled "call-N" when it is read; a gate's call (nobody observes) is numbered then too.
+        call._call_id = call_id or (self._call_ids if gate is not None else next(self._call_ids))
         call._agent_id = agent_id
         call._session_key = session_key
         call._kind = plan.kind
@@ -773,7 +775,6 @@ class Bus:
         call._attribution = plan.context
         if _lineage.nested and _lineage_chain.get():
             call._parent_agent_id = parent_of(agent_id)
-        gate = plan.gate
         if gate is not None:  # one sync handler, called here: the stack settles anything unusual
             try:
                 returned = gate(call)

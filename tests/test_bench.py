@@ -216,6 +216,110 @@ def test_ratios_are_paired_by_round_and_the_median_is_reported() -> None:
     assert math.isnan(bench.Rounds.ratio([], [1.0]))
 
 
+def _pair(numerator: list[float], denominator: list[float]) -> list[bench.Result]:
+    return [
+        bench.Result("agentbus-empty", "asyncio", 0, 0.0, tuple(numerator)),
+        bench.Result("direct", "asyncio", 0, 0.0, tuple(denominator)),
+    ]
+
+
+def _target(per_round: bench.Rounds, name: str) -> dict[str, Any]:
+    (target,) = [t for t in bench.targets(per_round, ["asyncio"], with_pluggy=False) if t["target"] == name]
+    return target
+
+
+def test_a_burst_of_contention_over_several_rounds_does_not_flip_a_verdict() -> None:
+    # 21 rounds; in 8 consecutive ones (a burst of some fifteen seconds) agentbus-empty ran
+    # three times slower while direct did not: the median is still the quiet rounds' ratio.
+    direct = [100.0] * bench.ROUNDS
+    empty = [220.0] * bench.ROUNDS
+    for burst in range(5, 13):
+        empty[burst] = 660.0
+    target = _target(bench.Rounds(_pair(empty, direct)), "agentbus-empty / direct")
+    assert target["ratio"] == pytest.approx(2.2)
+    assert target["met"] is True
+    assert target["rounds"] == bench.ROUNDS
+    # and the spread says how much the burst moved: the upper quartile is a burst round
+    assert (target["q1"], target["q3"]) == (pytest.approx(2.2), pytest.approx(6.6))
+
+
+def test_a_burst_over_most_rounds_is_reported_as_it_was_measured() -> None:
+    direct = [100.0] * 7
+    empty = [220.0] * 3 + [660.0] * 4  # more than half the rounds were slow: a miss, shown
+    target = _target(bench.Rounds(_pair(empty, direct)), "agentbus-empty / direct")
+    assert target["ratio"] == pytest.approx(6.6)
+    assert target["met"] is False
+
+
+def test_the_spread_is_the_interquartile_range_of_the_rounds() -> None:
+    assert bench.spread([1.0, 2.0, 3.0, 4.0, 5.0]) == (2.0, 4.0)
+    assert bench.spread([5.0, 1.0, 4.0, 2.0, 3.0]) == (2.0, 4.0)  # in any order
+    assert bench.spread([2.5]) == (2.5, 2.5)  # one round is its own range
+    assert bench.spread([1.0, float("nan"), 3.0]) == (1.5, 2.5)  # a round not measured is left out
+    assert all(math.isnan(q) for q in bench.spread([]))
+
+
+def test_per_round_slope_ratios_keep_a_round_with_a_burst_out_of_the_verdict() -> None:
+    # agentbus-async costs 1.2 closures a layer; in rounds 1 and 3 a burst hit its 20-layer
+    # point (a slope of 3 closures, even a negative one in round 3 had it hit the 2-layer point).
+    rounds = 9
+    closure = {n: [100.0 * n] * rounds for n in (2, 5, 10, 20)}
+    asynchronous = {n: [120.0 * n] * rounds for n in (2, 5, 10, 20)}
+    asynchronous[20][1] = 20 * 360.0
+    asynchronous[2][3] = 50_000.0
+    results = [
+        *[bench.Result("closure", "asyncio", n, 0.0, tuple(v)) for n, v in closure.items()],
+        *[bench.Result("agentbus-async", "asyncio", n, 0.0, tuple(v)) for n, v in asynchronous.items()],
+    ]
+    target = _target(bench.Rounds(results), "agentbus-async slope / closure slope")
+    assert target["ratio"] == pytest.approx(1.2)
+    assert target["met"] is True
+    assert target["q1"] == pytest.approx(1.2)
+    assert target["q3"] == pytest.approx(1.2)
+
+
+def test_each_target_is_shown_with_its_spread() -> None:
+    direct = [100.0, 100.0, 100.0, 100.0, 100.0]
+    empty = [200.0, 210.0, 220.0, 230.0, 240.0]
+    document = {
+        "slopes": {"asyncio": {}},
+        "scenarios": [],
+        "targets": bench.targets(bench.Rounds(_pair(empty, direct)), ["asyncio"], with_pluggy=False),
+        "machine": {"python": "3", "platform": "p", "cpus": 2, "date": "d"},
+    }
+    assert "| agentbus-empty / direct | 2.5 | 2.20 ✓ (2.10–2.30) |" in bench.format_markdown(document)
+    assert "2.20 ✓ (2.10–2.30)" in bench.format_table(document)
+
+
+def test_the_results_say_how_loaded_the_machine_was(monkeypatch: pytest.MonkeyPatch) -> None:
+    loads = iter([(7.21, 7.5, 6.0), (6.2, 7.06, 6.35)])
+    monkeypatch.setattr(bench.os, "getloadavg", lambda: next(loads))
+    document = bench.run_benchmarks(
+        backends=("asyncio",), rounds=1, budget_ms=0.05, processes=False, guards=False
+    )
+    assert document["machine"]["load"] == [7.2, 6.2]
+    last = bench.format_markdown(document).splitlines()[-1]
+    assert last.endswith("load average 7.2 at the start and 6.2 at the end (other processes were running).")
+    assert bench.format_table(document).splitlines()[-1] == last[:-1]
+    quiet = dict(document["machine"], load=[0.1, 1.1])
+    assert bench.machine_line(quiet).endswith("load average 0.1 at the start and 1.1 at the end")
+    assert "load" not in bench.machine_line(dict(document["machine"], load=[None, None]))
+
+
+def test_the_grid_runs_enough_rounds_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: dict[str, Any] = {}
+
+    def run_benchmarks(**options: Any) -> dict[str, Any]:
+        asked.update(options)
+        raise SystemExit(0)
+
+    monkeypatch.setattr(bench, "run_benchmarks", run_benchmarks)
+    with pytest.raises(SystemExit):
+        main(["bench", "--no-processes"])
+    assert asked["rounds"] == bench.ROUNDS >= 15
+    assert asked["framework_rounds"] == bench.FRAMEWORK_ROUNDS
+
+
 def test_guard_costs_are_per_kb_with_the_decision(monkeypatch: pytest.MonkeyPatch) -> None:
     document = bench.guard_costs((1_000, 4_000), 1, bench.Progress(enabled=False))
     rows = {(r["shape"], r["bytes"]): r for r in document["rows"]}
