@@ -40,7 +40,7 @@ from test_sandbox import (  # the throwaway home and the launcher, shared with t
     needs_seccomp,
 )
 
-from agentbus.guards.sandbox import Policy, credential_variables
+from agentbus.guards.sandbox import REFUSED, Policy, credential_variables
 
 MOUNTS = CAPABILITIES is not None and CAPABILITIES.namespaces
 
@@ -196,6 +196,11 @@ def test_memfd_code_runs_as_confined_as_the_command(box: Box) -> None:
     assert (box.home / ".bashrc").read_text() != BASHRC  # unconfined the payload writes
 
 
+def _inside_host_tmp(path: str) -> bool:
+    real, tmp = os.path.realpath(path), os.path.realpath("/tmp")
+    return os.path.commonpath([real, tmp]) == tmp
+
+
 def test_the_host_temporary_directories_are_replaced_by_a_private_one(box: Box) -> None:
     _needs_mounts(box)
     tag = f"agentbus-canary-{os.getpid()}-{secrets.token_hex(4)}"
@@ -217,9 +222,16 @@ def test_the_host_temporary_directories_are_replaced_by_a_private_one(box: Box) 
         assert box.run("echo $AGENTBUS_SANDBOX", own_tmp=False).stdout.count("mount namespace") == (
             box.mechanism == "landlock"
         )
-        # With --shared-tmp the host's /tmp is the command's: the checks above can fail.
-        box.run(f"echo shared > /tmp/{tag}-new", "--shared-tmp", own_tmp=False)
-        assert Path(f"/tmp/{tag}-new").read_text() == "shared\n"
+        # With --shared-tmp the host's /tmp is the command's: the checks above can fail. Where
+        # agentbus itself lives in /tmp (a checkout there), the launcher refuses instead, since
+        # a command could rewrite it and escape the next sandbox.
+        shared = box.run(f"echo shared > /tmp/{tag}-new", "--shared-tmp", own_tmp=False)
+        if _inside_host_tmp(box.launcher) or _inside_host_tmp(os.path.dirname(os.path.dirname(box.python))):
+            assert shared.returncode == REFUSED, shared.stderr
+            assert "is inside" in shared.stderr
+            assert not os.path.lexists(f"/tmp/{tag}-new")
+        else:
+            assert Path(f"/tmp/{tag}-new").read_text() == "shared\n"
     finally:
         for path in (host_tmp, host_shm, Path(f"/tmp/{tag}-new"), Path(f"/tmp/{tag}-link")):
             if os.path.lexists(path):
