@@ -41,8 +41,11 @@ def static_args(invocation: Invocation) -> list[str]:
     return [value for value in map(invocation.command.shape, invocation.args) if value is not None]
 
 
-_LOOKUP = lazy_compile(r"\s*(?:command\s+-v|type\s+-[pP]|which|whereis\s+-b)\s+([\w.+-]+)\s*")
-"""``command -v chattr``, ``type -P wget``, ``which curl``: the path of a program the PATH finds."""
+_LOOKUP = lazy_compile(
+    r"\s*(?:command\s+-v|type\s+-[pP]|which|whereis\s+-b)\s+([\w.+-]+|\"?\$\{?\w+\}?\"?)\s*"
+)
+"""``command -v chattr``, ``type -P wget``, ``which curl``: the path of a program the PATH finds; the
+program may be named by a variable (``command -v $SYSFILEBIN``): whichever it is, it is the system's."""
 
 
 def looked_up_program(invocation: Invocation, words: tuple[str, ...] | None = None) -> str | None:
@@ -54,7 +57,7 @@ def looked_up_program(invocation: Invocation, words: tuple[str, ...] | None = No
         for sub in command.substitutions_in(word):
             match = _LOOKUP.fullmatch(sub.text)
             if match is not None:
-                return match.group(1)
+                return match.group(1).strip('"')
     return None
 
 

@@ -588,3 +588,37 @@ def test_any_load_threshold_before_a_kill_is_held(threshold: int, column: str, c
     verdict = check_command(command, home=HOME)
     assert verdict is not None, command
     assert verdict.decision == "block"
+
+
+# -- a miner known by the wallet it logs in with (held-out sample 10) -----------------------------------
+
+WALLET = "48d3UXd1EWuYuJitB3aYM5GpQ3Tx9fPRTKukHWCkLjQ9WrxGVgR3e1G9DLbQrzGMjcVUX5ieMwZBvFTG33YLufj5bw6ARdQ"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        f"./job -o pool.example.net:443 -u {WALLET} -p x -k --tls",
+        f"./.s --url=pool.example.net:443 --user={WALLET}.rig7",
+        f"kworker -u{WALLET}+50000 -o pool.example.net:3333",
+    ],
+)
+def test_a_pool_login_with_a_monero_wallet_is_resource_hijacking(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert (verdict.category, verdict.decision) == (RESOURCE_HIJACK, "block")
+    assert check_command(command, home=HOME, policy=Policy(verdicts={RESOURCE_HIJACK: "allow"})) is None
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "curl -u deploy:secret -O https://ci.example.com/a.zip",
+        f"echo {WALLET} > wallet.txt",
+        "./job -u 4" + "1" * 60,  # too short for an address
+        "git diff -u HEAD~1",
+    ],
+)
+def test_other_logins_and_a_wallet_merely_written_are_not_mining(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is None or verdict.category != RESOURCE_HIJACK

@@ -785,3 +785,26 @@ def test_the_policy_decides_what_masquerading_does() -> None:
 )
 def test_a_shorter_name_of_the_same_program_is_not_masquerading(command: str) -> None:
     assert check_command(command, home=HOME) is None
+
+
+# -- iptables rules put first or deleted by a listing (held-out sample 10) -----------------------------
+
+
+def test_an_iptables_rule_put_ahead_of_the_others_is_asked_like_ufw_insert() -> None:
+    command = "iptables -I INPUT 1 -p tcp --dport 6379 -j DROP"
+    assert verdict_of(command) == ("ask", SERVICE)
+    assert verdict_of("iptables --insert INPUT -p tcp --dport 11211 -j REJECT") == ("ask", SERVICE)
+    assert verdict_of(command, Policy(profile="unattended")) == ("block", SERVICE)
+    assert verdict_of(command, Policy(verdicts={SERVICE: "allow"})) == ("allow", None)
+    assert verdict_of("iptables -A INPUT -p tcp --dport 6379 -j DROP") == ("allow", None)
+    assert verdict_of("iptables -t nat -I PREROUTING -p tcp --dport 80 -j REDIRECT --to-port 8080") == (
+        "allow",
+        None,
+    )
+
+
+def test_iptables_rules_a_listing_feeds_to_a_delete_are_blocked() -> None:
+    command = "iptables -S INPUT | grep 2375 | cut -d ' ' -f2- | xargs -rL1 iptables -D"
+    assert verdict_of(command) == ("block", IMPAIR)
+    assert verdict_of(command, Policy(verdicts={IMPAIR: "allow"})) == ("allow", None)
+    assert verdict_of("iptables -D INPUT -p tcp --dport 8080 -j ACCEPT") == ("allow", None)

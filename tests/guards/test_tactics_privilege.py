@@ -429,6 +429,8 @@ def test_querying_a_remote_package_or_installing_by_name_without_sudo_runs(comma
         "setfacl -m u:dev:rwx /usr/local/bin/node",
         "setfacl -m u::x $(command -v chattr) 2>/dev/null",  # held-out sample 6: wherever the PATH finds it
         "setfacl -m u:bob:rwx `which sudo`",
+        "setfacl -m u::x $(command -v $SYSFILEBIN) 2>/dev/null",  # held-out sample 10: the program a variable
+        'setfacl -m u::- "$(command -v "${TOOL}")"',
     ],
 )
 def test_an_acl_changed_on_a_system_program_or_file_is_privilege_escalation(command: str) -> None:
@@ -458,3 +460,26 @@ def test_an_acl_read_or_changed_on_the_users_files_is_not_privilege_escalation(c
 def test_a_policy_and_the_unattended_profile_decide_an_acl_on_a_system_program() -> None:
     command = "setfacl -m u::x /bin/chmod"
     assert check_command(command, home=HOME, policy=Policy(verdicts={PRIVILEGE: "allow"})) is None
+
+
+# -- nmap's prompt and script files as root (held-out: tuxarch cheat sheet) ----------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["sudo nmap --interactive", "sudo nmap --script=/tmp/x.nse", 'TF=$(mktemp); sudo nmap --script "$TF"'],
+)
+def test_nmap_as_root_with_its_prompt_or_a_script_file_is_a_root_shell(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert (verdict.category, verdict.decision) == (PRIVILEGE, "block")
+    assert check_command(command, home=HOME, policy=Policy(verdicts={PRIVILEGE: "allow"})) is None
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["nmap --interactive", "sudo nmap -sV --script vuln 127.0.0.1", "sudo nmap --script=default localhost"],
+)
+def test_nmap_unprivileged_or_with_its_own_scripts_is_not_a_root_shell(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is None or verdict.category != PRIVILEGE

@@ -322,3 +322,41 @@ def test_weave_scope_joined_to_the_cloud_is_a_backdoor(command: str) -> None:
 
 def test_weave_scope_serving_locally_runs() -> None:
     assert check_command("scope launch", home=HOME) is None
+
+
+# -- the Docker Engine API of another machine driven by hand (held-out: tuxarch cheat sheet) ------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "curl -X POST -H 'Content-Type: application/json' http://203.0.113.9:2375/containers/create -d '{}'",
+        "curl -X POST http://203.0.113.9:2375/containers/x/start",
+        "wget -qO- --post-data '' http://198.51.100.4:2376/v1.41/containers/web/exec",
+        "curl -X POST http://10.2.0.7:2375/exec/3f2a/start -d '{}'",
+    ],
+)
+def test_creating_or_starting_containers_through_another_machines_engine_api_is_asked(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert (verdict.category, verdict.decision) == (REMOTE_ACCESS, "ask")
+    assert "container engine API of another machine" in verdict.reason
+    assert check_command(command, home=HOME, policy=Policy(profile="unattended")).decision == "block"
+    assert check_command(command, home=HOME, policy=Policy(verdicts={REMOTE_ACCESS: "allow"})) is None
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "curl http://203.0.113.9:2375/info",
+        "curl http://203.0.113.9:2375/containers/json",
+        "curl -X POST http://localhost:2375/containers/create -d '{}'",
+        "curl https://api.example.com/v1/build -X POST",
+        "curl -s https://docs.example.com/engine/api/containers/create",
+    ],
+)
+def test_reading_an_engine_api_the_local_engine_and_lookalike_paths_are_not_remote_access(
+    command: str,
+) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is None or verdict.category != REMOTE_ACCESS

@@ -586,6 +586,8 @@ _MINER_DIR = lazy_compile(r"(?:^|/)(?:moneroocean|c3pool)/", re.IGNORECASE)
 """The directories the miners' own setup scripts install into (``$HOME/moneroocean/miner.sh``)."""
 _MINING_MSRS = frozenset({"0x1a4", "0xc0011020", "0xc0011021", "0xc0011022", "0xc001102b"})
 """The prefetch registers XMRig's RandomX boost rewrites (``wrmsr -a 0xc001102b …``)."""
+_WALLET = lazy_compile(r"[48][1-9A-HJ-NP-Za-km-z]{94}(?:[1-9A-HJ-NP-Za-km-z]{11})?(?:[.+/:].*)?")
+"""A Monero address (95 characters; 106 integrated), perhaps with a pool's worker or difficulty suffix."""
 _MINER_IMAGE = lazy_compile(r"(?:^|/)(?:xmrig|xmr-stak|cpuminer|minerd|monero-miner)(?::|$)", re.IGNORECASE)
 
 
@@ -604,9 +606,27 @@ def _miner(invocation: Invocation) -> Verdict | None:
         "stratum" in v.lower() and _POOL.search(v) for v in values
     ):
         return _verdict(RESOURCE_HIJACK, invocation, "points a miner at a mining pool (stratum)")
+    if _pays_a_wallet(values):
+        return _verdict(RESOURCE_HIJACK, invocation, "logs in to a mining pool with a Monero wallet (-u)")
     if name in ("docker", "podman", "nerdctl") and any(_MINER_IMAGE.search(v) for v in _words(values)):
         return _verdict(RESOURCE_HIJACK, invocation, "runs a cryptocurrency miner's image")
     return None
+
+
+def _pays_a_wallet(values: list[str]) -> bool:
+    """``./job -o pool.hashvault.pro:443 -u 47xS… -k --tls``: XMRig's pool login (``-u``/``--user``) is a
+    Monero wallet, whatever the program is called (malware renames the miner; the wallet stays)."""
+    for index, value in enumerate(values):
+        option, equals, attached = value.partition("=")
+        if option in ("-u", "--user", "--username"):
+            given = attached if equals else values[index + 1] if index + 1 < len(values) else ""
+        elif value.startswith("-u") and not value.startswith("--"):
+            given = value[2:]
+        else:
+            continue
+        if _WALLET.fullmatch(given):
+            return True
+    return False
 
 
 def _run_script(invocation: Invocation, values: list[str]) -> str | None:

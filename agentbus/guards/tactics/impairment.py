@@ -474,14 +474,19 @@ def _firewall(invocation: Invocation) -> Verdict | None:
             return _verdict(IMPAIR, invocation, "opens the firewall to one address")
         if "ACCEPT" in values and flags & {"I", "A", "R"} and _ADDRESSED_TO & set(values):
             return _verdict(IMPAIR, invocation, "opens the firewall for traffic to the addresses named (-d)")
-        if ({"DROP", "REJECT"} & set(values)) and ("D" in flags or "--delete" in values):
+        deletes = "D" in flags or "--delete" in values
+        if ({"DROP", "REJECT"} & set(values)) and deletes:
             return _verdict(IMPAIR, invocation, "deletes a rule that blocked traffic")
+        if deletes and "xargs" in invocation.wrappers:
+            # iptables -S INPUT | grep 2375 | cut -d' ' -f2- | xargs -rL1 iptables -D: each rule listed
+            return _verdict(IMPAIR, invocation, "deletes the firewall rules a listing fed it")
         if _redirects_own_traffic(values, flags):
             return _verdict(
                 IMPAIR, invocation, "redirects the machine's own connections elsewhere (DNAT in OUTPUT)"
             )
         if _drops_outgoing(values):
             return _cuts_outgoing(invocation)
+        return _inserted_rule(invocation, values, flags)
     elif name in _FIREWALL_LOADERS and (name != "nft" or "-f" in values or "--file" in values):
         files = [v for v in values if not v.startswith("-")] or ["-"]
         fed = [
@@ -758,6 +763,16 @@ def _firewall_rule(invocation: Invocation, words: list[str]) -> Verdict | None:
     verb = words[0] if words else ""
     if verb in ("prepend", "insert"):
         return _verdict(SERVICE, invocation, f"ufw {verb} puts a rule ahead of the firewall's others")
+    return None
+
+
+def _inserted_rule(invocation: Invocation, values: list[str], flags: set[str]) -> Verdict | None:
+    """``iptables -I INPUT 1 -p tcp --dport 6379 -j DROP``: a filter rule put ahead of the others, asked
+    as ``ufw insert`` is (it overrides every rule the user wrote; malware locks rivals out of the port it
+    took). Appended rules (``-A``) run, as ``ufw deny 3333`` does; nat redirects are not filters."""
+    table = next((values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-t", "--table")), "filter")
+    if ("I" in flags or "--insert" in values) and table == "filter":
+        return _verdict(SERVICE, invocation, "iptables -I puts a rule ahead of the firewall's others")
     return None
 
 

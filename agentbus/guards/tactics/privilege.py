@@ -448,6 +448,10 @@ def _root_shell(invocation: Invocation) -> Verdict | None:
         return None
     if name in _INTERACTIVE_ESCAPES:
         return _verdict(PRIVILEGE, invocation, f"runs {name} as root, which opens a shell on request")
+    if name == "nmap" and _nmap_runs_code(values):
+        return _verdict(
+            PRIVILEGE, invocation, "runs nmap as root with its prompt or a script file: a root shell"
+        )
     if name in _SHELL_ESCAPES:
         code = [" ".join(_without_judged_scripts(values)), *fed_code(invocation)]
         if INTERPRETERS.match(name):
@@ -455,6 +459,17 @@ def _root_shell(invocation: Invocation) -> Verdict | None:
         if any(_SHELL_PATH.search(text) for text in code):
             return _verdict(PRIVILEGE, invocation, f"spawns a shell from {name}, as root")
     return None
+
+
+def _nmap_runs_code(values: list[str]) -> bool:
+    """``nmap --interactive`` (old versions: ``!sh`` at its prompt) or ``--script=FILE`` (a Lua file of
+    one's own, ``os.execute("/bin/sh")``); the named scripts nmap ships (``--script vuln``) are not code
+    of one's own."""
+    if "--interactive" in values:
+        return True
+    scripts = [v.partition("=")[2] for v in values if v.startswith("--script=")]
+    scripts += [values[i + 1] for i, v in enumerate(values[:-1]) if v == "--script"]
+    return any("/" in s or s.endswith(".nse") or s.startswith("$") for s in scripts)
 
 
 def _without_judged_scripts(values: list[str]) -> list[str]:

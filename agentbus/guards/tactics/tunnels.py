@@ -29,7 +29,8 @@ Asking a tool for its version, help or a list, and client-side use (``cloudflare
 ``ssh -L``) stay ordinary. ``ssh -R`` is the command guard's (a reverse tunnel, blocked).
 
 A container engine driven on another machine (``docker -H tcp://HOST run|cp|exec``,
-``DOCKER_HOST=…``, ``podman --url ssh://…``) is lateral movement: botnets spread through exposed
+``DOCKER_HOST=…``, ``podman --url ssh://…``, or its HTTP API by hand: ``curl -X POST
+http://HOST:2375/containers/create``) is lateral movement: botnets spread through exposed
 Docker APIs that way. Changing what runs there is asked as remote access (a deploy is a
 developer's too); reading it (``ps``, ``info``, ``logs``, ``inspect``) and the local socket stay ordinary.
 Impacket's ``psexec.py``/``wmiexec.py``/``smbexec.py``/``atexec.py``/``dcomexec.py`` (commands run on a
@@ -125,6 +126,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         return _judge_ssh(invocation, values)
     if name in _ENGINES:
         return _judge_remote_engine(invocation, name, values)
+    if name in _HTTP_CLIENTS:
+        return _judge_engine_api(invocation, values)
     wrapper = next((w for w in invocation.wrappers if w in _PROXY_WRAPPERS), None)
     if _INFO.intersection(values[:1]) or (values and values[-1] in ("--help", "--version")):
         return None
@@ -361,3 +364,29 @@ def _judge_remote_engine(invocation: Invocation, name: str, values: list[str]) -
         invocation,
         f"{name} {' '.join(words)} acts through the container engine of another machine ({host})",
     )
+
+
+_HTTP_CLIENTS = frozenset({"curl", "wget", "http", "https", "xh", "xhs", "httpie"})
+_ENGINE_API = lazy_compile(
+    r"(?:https?://)?(?P<host>\[[^\]]*\]|[^/:?#\s@]+)(?::\d+)?/(?:v\d+\.\d+/)?"
+    r"(?P<action>containers/create|containers/[^/?#]+/(?:start|exec|attach|restart|archive|update)"
+    r"|exec/[^/?#]+/start|images/create|swarm/join|plugins/pull)(?:[/?#]|$)",
+    re.IGNORECASE,
+)
+"""The Docker Engine API's calls that create or run something (each a POST or PUT)."""
+
+
+def _judge_engine_api(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """``curl -X POST http://HOST:2375/containers/create -d '{"Binds": ["/:/host"] …}'``, then
+    ``…/containers/NAME/start``: ``docker -H tcp://HOST run`` spelled as HTTP (how botnets drive the
+    exposed Docker APIs they find). Through the local socket (``--unix-socket``) it is this machine's."""
+    if any(v == "--unix-socket" or v.startswith("--unix-socket=") for v in values):
+        return None
+    for value in values:
+        match = _ENGINE_API.match(value)
+        if match is None or _LOCAL_ENGINE.match(match["host"]):
+            continue
+        action = match["action"].split("/")[-1]
+        why = f"calls the container engine API of another machine ({match['host']}): {action}"
+        return _verdict(REMOTE_ACCESS, invocation, why)
+    return None
