@@ -126,8 +126,9 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         return _judge_ssh(invocation, values)
     if name in _ENGINES:
         return _judge_remote_engine(invocation, name, values)
-    if name in _HTTP_CLIENTS:
-        return _judge_engine_api(invocation, values)
+    engine_api = _judge_engine_api(invocation, values) if name in _HTTP_CLIENTS else None
+    if engine_api is not None:
+        return engine_api
     wrapper = next((w for w in invocation.wrappers if w in _PROXY_WRAPPERS), None)
     if _INFO.intersection(values[:1]) or (values and values[-1] in ("--help", "--version")):
         return None
