@@ -25,6 +25,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import posixpath
 import re
@@ -525,7 +526,7 @@ def _posted_to_raw_address(invocation: Invocation) -> Verdict | None:
     )
     if host is None:
         return None
-    for option, body in zip(values, values[1:]):
+    for option, body in itertools.pairwise(values):
         if not _DATA_OPTION.match(option) or body.startswith("@"):
             continue  # -d @file is an upload, judged by what the file is
         if _HOST_FACTS.search(body) or _RUN_TIME_VALUE.search(body):
