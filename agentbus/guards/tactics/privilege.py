@@ -856,7 +856,7 @@ _UNPACKERS = frozenset({"tar", "gtar", "bsdtar", "unzip"})
 def _installs_into_prefix(invocation: Invocation, home: str) -> Verdict | None:
     """``sudo mv ./kind /usr/local/bin/``, ``sudo tar -C /usr/local -xzf go.tgz``, ``sudo ln -s …
     /usr/local/bin``, ``sudo rm -rf /usr/local/lib/android``: software of every user, changed as root."""
-    for write in writes(invocation):
+    for write in writes(invocation) if invocation.name != "ln" else ():  # a link names what is installed
         path = normalize_path(write.path, home=home, cwd=invocation.cwd)
         if _SYSTEM_PREFIX.match(path):
             return _verdict(SUDO_INSTALL, invocation, f"{write.how} {path} as root (software of every user)")

@@ -11,8 +11,10 @@ SYSTEM_CONFIG (asked by default):
   program ``/usr/bin/python`` is), locale, host name, time zone, kernel settings (``sysctl -w``;
   the hardening ones are defense impairment), routes and interfaces (``ip route add``,
   ``route del default``, ``ip link set … down``, ``nmcli``);
-- macOS: ``systemsetup -set…``, ``scutil --set``, ``pmset``, ``nvram``, ``networksetup -set…``,
-  ``launchctl limit``/``config``, ``defaults write /Library/Preferences/…`` (every user's).
+- macOS: ``systemsetup -set…``, ``scutil --set``, ``pmset -a …``, ``nvram``, ``launchctl
+  limit``/``config``, ``defaults write /Library/Preferences/…`` (every user's). ``networksetup
+  -setwebproxy`` is how a developer points the Mac at a debugging proxy: not here (its DNS and
+  proxy forms that hijack traffic are :mod:`.macos`' and :mod:`.impairment`'s).
 
 Reading any of it is discovery (``git config --system --list``, ``update-alternatives
 --display``, ``sysctl -a``, ``ip route``, ``scutil --get``, ``pmset -g``). ``/usr/local/etc`` and
@@ -50,7 +52,6 @@ _SETTERS: dict[str, frozenset[str] | None] = {
     "timedatectl": frozenset({"set-time", "set-timezone", "set-local-rtc", "set-ntp"}),
     "systemsetup": None,  # judged by its -set… options below
     "scutil": frozenset({"--set"}),
-    "networksetup": None,  # -set…, -create…, -remove…, -add…, -delete…
     "nvram": None,
     "pmset": None,
     "nmcli": frozenset({"up", "down", "add", "modify", "mod", "delete", "del", "disconnect", "connect",
@@ -120,13 +121,10 @@ def _setting(name: str, values: list[str]) -> str | None:
     wanted = _SETTERS[name]
     if name == "systemsetup":
         found = next((v for v in values if v.lower().startswith("-set")), None)
-    elif name == "networksetup":
-        found = next((v for v in values if v.lower().startswith(("-set", "-create", "-remove", "-add",
-                                                                 "-delete", "-order"))), None)  # fmt: skip
     elif name == "nvram":
         found = next((v for v in values if "=" in v or v in ("-d", "-c", "-f")), None)
-    elif name == "pmset":
-        found = None if {"-g", "--get"} & set(values) or values[0] == "-g" else values[0]
+    elif name == "pmset":  # pmset -a sleep 0, pmset repeat …; not -g (read) nor schedule cancel
+        found = values[0] if values[0] in ("-a", "-b", "-c", "-u", "repeat") else None
     elif name == "route":
         found = next((v for v in values if v in (wanted or ())), None)
     elif wanted is None:

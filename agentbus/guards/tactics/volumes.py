@@ -4,7 +4,7 @@ VOLUMES (asked by default): what changes the machine's storage but keeps its dat
 
 - mounting and unmounting (``mount SRC DIR``, ``mount -a``, ``mount -o loop``, ``umount``,
   ``mount_smbfs``, ``udisksctl mount``), loop devices attached (``losetup -f IMG``), swap turned
-  on or made (``swapon``, ``mkswap /swapfile``);
+  on (``swapon``);
 - LVM (``lvcreate``, ``lvextend``, ``vgchange -ay``, ``vgrename``, ``pvresize`` ...), LUKS
   (``cryptsetup open``, ``luksAddKey``, ``luksRemoveKey``, ``cryptdisks_start``), iSCSI logins,
   ZFS and mdadm changes, a file system grown or relabelled (``resize2fs``, ``growpart``,
@@ -111,8 +111,8 @@ def _what(invocation: Invocation, values: list[str]) -> str | None:
         return f"unmounts {operands[-1]}" if operands else None
     if name == "losetup":
         return None if set(values) <= _LISTING else "attaches or detaches a loop device"
-    if name in ("swapon", "swapoff"):
-        return None if set(values) <= _LISTING - {"-a", "--all"} else f"{name} changes the swap"
+    if name == "swapon":  # swapoff -a is defense impairment's; one swap file off changes little
+        return None if set(values) <= _LISTING - {"-a", "--all"} else "turns swap on"
     if name == "hdiutil":
         # hdiutil attach app.dmg installs software the macOS way; a RAM disk is a device of its own.
         ram = any(v.startswith("ram://") for v in values)
