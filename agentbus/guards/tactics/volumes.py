@@ -27,10 +27,11 @@ from ..verdict import VOLUMES, Verdict
 
 __all__ = ["judge"]
 
-_MOUNT_VALUES = frozenset({"-t", "--types", "-o", "--options", "-O", "--test-opts", "-L", "--label", "-U",
-                           "--uuid", "-T", "--fstab", "-N", "--namespace", "--target", "--source",
-                           "--target-prefix", "--map-users", "--map-groups"})  # fmt: skip
+_MOUNT_VALUES = frozenset({"-t", "--types", "-o", "--options", "-O", "--test-opts", "-T", "--fstab", "-N",
+                           "--namespace", "--target-prefix", "--map-users", "--map-groups"})  # fmt: skip
 """mount's options that take a value (``-t ext4``, ``-o loop``): not the source or the mount point."""
+_MOUNT_NAMES = frozenset({"-L", "--label", "-U", "--uuid", "--source", "--target"})
+"""mount's options whose value is what is mounted, or where (``mount -L data``)."""
 _LISTING = frozenset({"-l", "--show", "-s", "--summary", "-a", "--all", "--list", "-h", "--help", "-V",
                       "--version", "-n", "--noheadings", "-J", "--json", "--raw", "-v",
                       "--verbose"})  # fmt: skip
@@ -89,6 +90,8 @@ def _mount(values: list[str]) -> str | None:
     for value in values:
         if skip:
             skip = False
+        elif value in _MOUNT_NAMES:
+            continue  # the next word is an operand
         elif value in _MOUNT_VALUES:
             skip = True
         elif not value.startswith("-"):
@@ -121,7 +124,10 @@ def _what(invocation: Invocation, values: list[str]) -> str | None:
         return None
     wanted = _CHANGERS[name]
     if wanted is None:
-        if set(values) & {"-h", "--help", "-V", "--version", "-N", "--dry-run", "-l", "--list"}:
+        reads = {"-h", "--help", "-V", "--version", "-N", "--dry-run"} | (
+            {"-l", "--list"} if name == "vgcfgrestore" else set()
+        )
+        if set(values) & reads:
             return None  # growpart -N, vgcfgrestore --list: nothing changed
         if name.endswith("label") and len([v for v in values if not v.startswith("-")]) < 2:
             return None  # fatlabel /dev/sda1: the label printed, none given
