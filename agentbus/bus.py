@@ -766,8 +766,7 @@ class Bus:
         call = _new(ToolCall)
         call._tool = plan.name
         call._args = args.copy() if type(args) is dict else _as_args(args)
-        # Spelled "call-N" when it is read; a gate's call (nobody observes) is numbered then too.
-        call._call_id = call_id or (self._call_ids if gate is not None else next(self._call_ids))
+        call._call_id = call_id or next(self._call_ids)  # spelled "call-N" when it is read
         call._agent_id = agent_id
         call._session_key = session_key
         call._kind = plan.kind
