@@ -213,7 +213,7 @@ def test_a_variable_wrapper_or_a_pipe_into_no_shell_runs(command: str) -> None:
         "if $(test -f go.mod); then go build; fi",
         "until $([ -e /tmp/ready ]); do sleep 1; done",
         "$(true) && make",
-        "eval \"$(kill -l)\"",  # the shell's own signal names
+        'eval "$(kill -l)"',  # the shell's own signal names
     ],
 )
 def test_a_quiet_builtin_run_as_a_command_runs_nothing_hidden(command: str) -> None:

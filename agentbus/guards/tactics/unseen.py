@@ -14,7 +14,8 @@ person sees it; blocked unattended).
 Not held: the output of an installed tool that exists to print shell setup code (``eval
 "$(pyenv init -)"``, ``eval "$(ssh-agent -s)"``, ``source <(kubectl completion bash)``) or a
 program's path (``$(which python) x.py``): see :mod:`..setup_code` for the list and why it is
-trusted. A value from the environment (``$EDITOR file``, ``"$@"`` of a wrapper script) is the
+trusted; nor a quiet builtin's output (``while $(kill -0 $pid); do sleep 1; done``: empty, or the
+shell's own text), unless the line defines a function of that name. A value from the environment (``$EDITOR file``, ``"$@"`` of a wrapper script) is the
 user's, as before.
 """
 
@@ -164,7 +165,9 @@ def _quiet_redefined(script: Script) -> Verdict | None:
         return None
     for sub in script.substitutions:
         if sub.kind in _OUTPUTS and _prints_no_code(sub.script):
-            called = {c.static(c.words[0]) for stages in sub.script.pipelines for c in stages if c.words}
+            called = {
+                c.static(c.words[0]) or "" for stages in sub.script.pipelines for c in stages if c.words
+            }
             if called & names:
                 shadowed = ", ".join(sorted(called & names))
                 why = f"runs the output of {_shown(sub)}, and the line defines its own {shadowed}"
