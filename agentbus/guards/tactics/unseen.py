@@ -15,8 +15,8 @@ Not held: the output of an installed tool that exists to print shell setup code 
 "$(pyenv init -)"``, ``eval "$(ssh-agent -s)"``, ``source <(kubectl completion bash)``) or a
 program's path (``$(which python) x.py``): see :mod:`..setup_code` for the list and why it is
 trusted; nor a quiet builtin's output (``while $(kill -0 $pid); do sleep 1; done``: empty, or the
-shell's own text), unless the line defines a function of that name. A value from the environment (``$EDITOR file``, ``"$@"`` of a wrapper script) is the
-user's, as before.
+shell's own text), unless the line defines a function of that name. A value from the environment
+(``$EDITOR file``, ``"$@"`` of a wrapper script) is the user's, as before.
 """
 
 from __future__ import annotations
