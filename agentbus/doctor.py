@@ -9,6 +9,13 @@ it answered in a form Claude Code accepts. It also says when the installed
 ``claude`` is older than 2.1.295, which ignores ``onFailure``: a hook that
 crashes or times out then lets the tool call through.
 
+It also reads the project's own settings (.claude/settings.json and
+settings.local.json, which the project's author writes), without running
+anything from them: a ``"disableAllHooks": true`` there turns off every hook
+that is not in the machine's managed settings, agentbus's included; the
+project's own hooks run beside agentbus's; a permission rule that allows Bash
+wholesale leaves agentbus's hook as the only check on commands.
+
 Exit status 0 when everything holds, 1 when something does not (each problem
 says what to do).
 """
@@ -23,6 +30,7 @@ import shutil
 import subprocess
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +45,9 @@ examples:
   agentbus doctor --project --claude ./node_modules/.bin/claude
 """
 
-_SCOPES = ("user", "project", "local")
+_SCOPES = ("managed", "user", "project", "local")
+_WHOLESALE_BASH = re.compile(r"^Bash(\((\*|:\*|\*\*|\s*)\))?$")
+"""Permission rules that allow every Bash command: ``Bash``, ``Bash()``, ``Bash(*)``, ``Bash(:*)``."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -178,6 +188,7 @@ def run(args: argparse.Namespace) -> int:
                 for hook in group.get("hooks", []) if isinstance(group, dict) else ():
                     if is_agentbus_hook(hook):
                         found.setdefault(event, []).append((path, hook))
+    _check_project(report)
     if not found:
         report.problem("no agentbus hook is installed: run `agentbus install claude-code`")
         return 1
@@ -223,6 +234,65 @@ def run(args: argparse.Namespace) -> int:
             else:
                 report.problem(f"PreToolUse hook ({path}), `{command}`: {wrong}")
     return 1 if report.problems else 0
+
+
+def _check_project(report: _Report) -> None:
+    """What the project's own settings files do to agentbus's hooks (read only, nothing run)."""
+    from .install import is_agentbus_hook, read_settings, settings_path
+
+    try:
+        managed_settings = read_settings(settings_path("managed"))
+    except (ValueError, OSError):
+        managed_settings = {}
+    managed = "PreToolUse" in _hooked_events(managed_settings, is_agentbus_hook)
+    for scope in ("project", "local"):
+        path = settings_path(scope)
+        try:
+            settings = read_settings(path)
+        except (ValueError, OSError):
+            continue  # the scope loop above reports an unreadable file
+        if settings.get("disableAllHooks") is True:
+            if managed:
+                report.note(
+                    f'{path} sets "disableAllHooks": true: Claude Code runs no user or project hook here; '
+                    "agentbus's, in the managed settings, still runs"
+                )
+            else:
+                report.problem(
+                    f'{path} sets "disableAllHooks": true: Claude Code runs none of agentbus\'s hooks '
+                    "in this project. Remove it, or install agentbus where no project can turn it off: "
+                    "sudo agentbus install claude-code --managed"
+                )
+        own = _hooked_events(settings, lambda hook: not is_agentbus_hook(hook))
+        if own:
+            report.note(
+                f"{path} defines its own hooks ({', '.join(own)}): Claude Code runs them "
+                "beside agentbus's, as you, with whatever they hold (agentbus does not judge them). A deny "
+                "from agentbus still wins over their allow; allowManagedHooksOnly in the managed settings "
+                "runs only managed hooks"
+            )
+        permissions = settings.get("permissions")
+        allowed = permissions.get("allow") if isinstance(permissions, dict) else None
+        rules = allowed if isinstance(allowed, list) else []
+        wholesale = [rule for rule in rules if isinstance(rule, str) and _WHOLESALE_BASH.match(rule.strip())]
+        if wholesale:
+            report.note(
+                f"{path} allows Bash wholesale ({', '.join(map(repr, wholesale))}): Claude Code asks "
+                "about no command, so agentbus's hook is the only check on what runs"
+            )
+
+
+def _hooked_events(settings: dict[str, Any], which: Callable[[Any], bool]) -> list[str]:
+    """The events a settings file hooks with an entry ``which`` picks, in the file's order."""
+    hooks = settings.get("hooks")
+    events = []
+    for event, groups in hooks.items() if isinstance(hooks, dict) else ():
+        for group in groups if isinstance(groups, list) else ():
+            entries = group.get("hooks") if isinstance(group, dict) else None
+            if isinstance(entries, list) and any(which(hook) for hook in entries):
+                events.append(str(event))
+                break
+    return events
 
 
 def _check_cli(report: _Report, explicit: str | None) -> None:

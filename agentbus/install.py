@@ -108,7 +108,7 @@ def add_scope_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_const",
         const="managed",
         dest="scope",
-        help=f"the machine's managed settings ({managed_settings_path()}; needs root): a project cannot disable them",
+        help=f"the machine's managed settings ({managed_settings_path()}, as root): no project can turn off",
     )
     scope.add_argument("--settings", metavar="PATH", help="this settings file")
     parser.set_defaults(scope="user")

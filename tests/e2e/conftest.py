@@ -128,7 +128,8 @@ class Claude:
             env["ANTHROPIC_BASE_URL"] = fake.url
             completed = subprocess.run(
                 [*self.private_etc(base, scope), str(self.cli), "-p", prompt, "--permission-mode", mode,
-                 "--output-format", "json", "--debug-file", str(debug_log), "--allowedTools", "Glob,Grep", *cli_args],
+                 "--output-format", "json", "--debug-file", str(debug_log), "--allowedTools", "Glob,Grep",
+                 *cli_args],
                 cwd=project, env=env, capture_output=True, text=True, timeout=180,
                 stdin=subprocess.DEVNULL, check=False,
             )  # fmt: skip
@@ -204,7 +205,11 @@ def private_etc_unavailable() -> str:
         upper.mkdir()
         work.mkdir()
         completed = subprocess.run(
-            [*private_etc_prefix(upper, work), "true"], capture_output=True, text=True, timeout=60, check=False
+            [*private_etc_prefix(upper, work), "true"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
         )
     if completed.returncode != 0:
         return f"the kernel refused an unprivileged user namespace or overlay: {completed.stderr.strip()}"
