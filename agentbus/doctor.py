@@ -26,6 +26,7 @@ import argparse
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import urllib.error
@@ -213,6 +214,15 @@ def run(args: argparse.Namespace) -> int:
                     f"{event} in {path}: without {' and '.join(missing)}: a failing hook lets it through"
                 )
     entries = found.get("PreToolUse", [])
+    project_files = {settings_path("project"), settings_path("local")}
+    if entries and entries[0][0] in project_files and not _plain_agentbus_command(entries[0][1]):
+        path, hook = entries[0]
+        report.problem(
+            f"PreToolUse hook ({path}) is not a plain `agentbus hook claude-code` command: doctor runs "
+            "nothing else from a project's settings (the project writes them). Install agentbus again: "
+            "agentbus install claude-code"
+        )
+        entries = []
     if entries:
         path, hook = entries[0]
         cwd = os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
@@ -234,6 +244,42 @@ def run(args: argparse.Namespace) -> int:
             else:
                 report.problem(f"PreToolUse hook ({path}), `{command}`: {wrong}")
     return 1 if report.problems else 0
+
+
+def _plain_agentbus_command(hook: dict[str, Any]) -> bool:
+    """Whether a hook is one `agentbus install` writes: doctor may run it from a project's settings.
+
+    A project's settings are the project's: doctor runs a command from them only when
+    it is an installed ``agentbus hook claude-code`` (no shell syntax, an ``agentbus``
+    executable or ``python -m agentbus``), never one that merely mentions agentbus, and
+    posts only to a loopback URL that gets no environment variable but the server's token.
+    """
+    if hook.get("type") == "http":  # to agentbus serve on this machine, with no variable but its token
+        from urllib.parse import urlsplit
+
+        from .install import TOKEN_ENV
+
+        allowed = hook.get("allowedEnvVars") or []
+        host = urlsplit(str(hook.get("url", ""))).hostname
+        return (
+            host in ("127.0.0.1", "::1", "localhost")
+            and isinstance(allowed, list)
+            and set(allowed) <= {TOKEN_ENV}
+        )
+    command = str(hook.get("command", ""))
+    if any(character in command for character in ";&|$`<>()\n{}*?!#"):
+        return False
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return False
+    if len(argv) >= 4 and os.path.basename(argv[0]).startswith("python") and argv[1:3] == ["-m", "agentbus"]:
+        argv = argv[3:]
+    elif argv and os.path.basename(argv[0]) == "agentbus" and os.path.isabs(argv[0]):
+        argv = argv[1:]
+    else:
+        return False
+    return argv[:2] == ["hook", "claude-code"]
 
 
 def _check_project(report: _Report) -> None:
