@@ -30,6 +30,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+import sys
 from collections.abc import Iterator
 
 from .findings import static_args
@@ -43,7 +44,6 @@ __all__ = [
     "PYTEST",
     "WALKED",
     "builds",
-    "collects",
     "cargo_build_scripts",
     "conftest_files",
     "go_directives",
@@ -107,7 +107,9 @@ def _pytest(invocation: Invocation, values: list[str]) -> FileRun:
         directories.append(posixpath.dirname(path) or "." if path.endswith(".py") else path)
         index += 1
     entries = tuple(f"plugin:{name}" for name in plugins if not name.startswith("no:"))
-    return FileRun(directories[0] if directories else ".", PYTEST, invocation.cwd, tuple(directories[1:]), entries)
+    return FileRun(
+        directories[0] if directories else ".", PYTEST, invocation.cwd, tuple(directories[1:]), entries
+    )
 
 
 _CARGO_BUILDS = frozenset({"build", "b", "check", "c", "test", "t", "run", "r", "bench", "clippy", "doc", "d",
@@ -155,13 +157,16 @@ def builds(invocation: Invocation) -> tuple[FileRun, ...]:
     return ()
 
 
-_BUILDERS = frozenset({"pytest", "py.test", "tox", "nox", "cargo", "cmake", "meson", "ninja", "mvn", "mvnw",
+_BUILDERS = frozenset({"pytest", "py.test", "tox", "nox", "cmake", "meson", "ninja", "mvn", "mvnw",
                        "gradle", "gradlew", "ant", "rake", "bundle", "poetry", "uv", "pdm", "hatch", "pipenv",
                        "flit", "composer", "mix", "swift", "dotnet", "msbuild", "bazel", "bazelisk", "buck",
                        "buck2", "sbt", "lein", "stack", "cabal", "dune", "zig", "deno", "bun", "scons",
-                       "waf", "invoke", "inv", "just", "task", "jake", "grunt", "gulp", "tsc", "jest", "vitest", "mocha", "phpunit", "rspec", "nimble", "xmake"})  # fmt: skip
+                       "waf", "invoke", "inv", "just", "task", "jake", "grunt", "gulp", "tsc", "jest",
+                       "vitest", "mocha", "phpunit", "rspec", "nimble", "xmake"})  # fmt: skip
 """Build tools, test runners and task runners that run the project's own files (its build
 scripts, tests, task files) in the directory they run in."""
+
+
 def _code_path(word: str) -> bool:
     """Whether an operand may name code the tool runs: a directory (no suffix), a Python test
     file, a manifest (``Cargo.toml``); not data it reads (``openapi.yaml``, ``report.xml``)."""
@@ -172,12 +177,6 @@ def _code_path(word: str) -> bool:
 
 _GO_RUNS = frozenset({"generate", "run", "test"})
 _QUERIES = frozenset({"--version", "-V", "--help", "-h", "version", "help"})
-
-
-def collects(invocation: Invocation) -> bool:
-    """Whether ``invocation`` runs code found anywhere beneath its directory (``pytest``
-    collects every folder's tests and ``conftest.py``; ``go generate ./...``)."""
-    return any(run.language == PYTEST or "recursive" in run.entries for run in builds(invocation))
 
 
 def runs_code_in(invocation: Invocation) -> Iterator[str]:
@@ -195,6 +194,8 @@ def runs_code_in(invocation: Invocation) -> Iterator[str]:
     elif name == "go" and values[:1] and values[0] in _GO_RUNS:
         yield "."
         yield from (value.removesuffix("/...") for value in values[1:] if not value.startswith("-"))
+    for run in builds(invocation):
+        yield posixpath.dirname(run.word) or "." if run.language == CARGO else run.word
     for run in planned(invocation):
         if run.language in ("make", "npm", "python") and not run.how:
             yield posixpath.join(run.cwd or ".", posixpath.dirname(run.word) or ".")  # make -C y: y
@@ -238,7 +239,9 @@ _INI_FILES = ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.c
 def conftest_files(directory: str) -> list[str]:
     """The ``conftest.py`` files pytest imports for ``directory``: those beneath it, and those of
     its parents up to the first with an ini file (pytest's root). Raises :class:`TooMany`."""
-    found = [posixpath.join(folder, "conftest.py") for folder, names in _walk(directory) if "conftest.py" in names]
+    found = [
+        posixpath.join(folder, "conftest.py") for folder, names in _walk(directory) if "conftest.py" in names
+    ]
     parent = directory
     for _ in range(8):
         if any(os.path.isfile(posixpath.join(parent, name)) for name in _INI_FILES) or parent == "/":
@@ -274,9 +277,9 @@ def plugin_files(directory: str, name: str) -> list[str]:
 def cargo_build_scripts(text: str) -> tuple[list[str], list[str]]:
     """(build scripts, workspace member patterns) of a ``Cargo.toml``, relative to its directory.
     Raises ValueError when it cannot be read (TOML errors, or no TOML reader on Python 3.10)."""
-    try:
+    if sys.version_info >= (3, 11):
         import tomllib
-    except ImportError:  # pragma: no cover - Python 3.10
+    else:  # pragma: no cover - Python 3.10
         try:
             import tomli as tomllib
         except ImportError:

@@ -207,10 +207,15 @@ def check_clone_runs(session: str | None, command: str, cwd: str | None) -> Verd
             run = script_files.script_run(invocation)
             if run is not None:
                 places.append(run)
-            recursive = build_files.collects(invocation)
-            for word in places:
+            collected = {  # pytest, go generate ./...: the code of every folder beneath
+                normalize_path(word, cwd=run.cwd)
+                for run in build_files.builds(invocation)
+                if run.language == build_files.PYTEST or "recursive" in run.entries
+                for word in (run.word, *run.fallbacks)
+            }
+            for word in [*places, *collected]:
                 path = normalize_path(word, cwd=invocation.cwd)
-                tree = _tree_of(path, trees) or (_tree_beneath(path, trees) if recursive else None)
+                tree = _tree_of(path, trees) or (_tree_beneath(path, trees) if path in collected else None)
                 if tree is None:
                     continue
                 builds = [b for b in build_files.builds(invocation) if b.cwd is not None]

@@ -1451,7 +1451,9 @@ def command_safety_guard(call: ToolCall) -> None:
             verdict = script_files.stricter(verdict, found)
         if verdict is None or verdict.decision != "block":
             # The code of a repository an earlier call cloned (cd y && make): asked about.
-            verdict = script_files.stricter(verdict, clones.check_clone_runs(call.session_key, command, directory))
+            verdict = script_files.stricter(
+                verdict, clones.check_clone_runs(call.session_key, command, directory)
+            )
     hold(call, verdict)
     if verdict is None:
         session_downloads.remember(call.session_key, command)

@@ -179,9 +179,7 @@ def _elsewhere(run: _Run, project: str | None) -> bool:
     directory): there its ``conftest.py`` or ``build.rs`` is not the agent's own project's."""
     if project is None or run.cwd is None:
         return False
-    return any(
-        not _inside(normalize_path(word, cwd=run.cwd), project) for word in (run.word, *run.fallbacks)
-    )
+    return any(not _inside(normalize_path(word, cwd=run.cwd), project) for word in (run.word, *run.fallbacks))
 
 
 def _inside(path: str, directory: str) -> bool:
@@ -1110,7 +1108,9 @@ def script_run(invocation: Invocation) -> str | None:
     return run.word if run is not None else None
 
 
-def check_runs(runs: Sequence[_Run], *, home: str | None = None, policy: Policy | None = None) -> Verdict | None:
+def check_runs(
+    runs: Sequence[_Run], *, home: str | None = None, policy: Policy | None = None
+) -> Verdict | None:
     """A verdict on the files ``runs`` name (their ``cwd`` set: :mod:`.build_files`'s builds),
     judged by their content as :func:`check_script_files` judges a command's, or None."""
     home = home or normalize_path("~")
@@ -1120,7 +1120,9 @@ def check_runs(runs: Sequence[_Run], *, home: str | None = None, policy: Policy 
         with deadline(), using(policy):
             found = judging.command(runs, 0, None)
     except BudgetExceeded as exc:
-        found = judging.unjudged(runs[0].word if runs else "", f"judging the files it runs took too long ({exc})")
+        found = judging.unjudged(
+            runs[0].word if runs else "", f"judging the files it runs took too long ({exc})"
+        )
     except RecursionError:
         found = judging.unjudged(runs[0].word if runs else "", "the files it runs nest too deeply to judge")
     return found or judging.asked

@@ -47,8 +47,8 @@ __all__ = [
     "KEPT_PER_SESSION",
     "MAX_STATEMENT",
     "earlier_downloads",
-    "kept",
     "keep",
+    "kept",
     "persist_in",
     "remember",
 ]
