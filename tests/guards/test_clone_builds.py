@@ -343,3 +343,52 @@ def test_any_arguments_give_runs_named_by_them(words: list[str]) -> None:
         for run in build_files.builds(invocation):
             assert run.cwd == "/p"
             assert {run.word, *run.fallbacks} <= allowed
+
+
+# -- the Claude Code hook: a process per call ----------------------------------------------------------
+
+
+def _hook(tmp_path: Path, command: str, cwd: Path) -> dict[str, Any]:
+    import json
+    import subprocess
+    import sys
+
+    config = tmp_path / "agentbus.toml"
+    config.write_text("middleware = []\n")  # the built-in guards, nothing else
+    event = {
+        "session_id": "0b6f4c1e-5d2a-4c1b-9a3e-7f1d2c3b4a5e",
+        "transcript_path": str(tmp_path / "t.jsonl"),
+        "cwd": str(cwd),
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+    }
+    environment = {**os.environ, "AGENTBUS_HOME": str(tmp_path / "agentbus-home")}
+    environment.pop("AGENTBUS_CONFIG", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "agentbus", "hook", "claude-code", "--config", str(config), "--no-audit-log"],
+        input=json.dumps(event),
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=60,
+        check=True,
+    )
+    if not done.stdout:
+        return {}
+    specific: dict[str, Any] = json.loads(done.stdout)["hookSpecificOutput"]
+    return specific
+
+
+def test_the_hook_asks_before_a_later_call_builds_what_a_session_cloned(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    assert _hook(tmp_path, "git clone https://github.com/x/y", project) == {}  # a clone alone: let through
+    _tree(project / "y", CLEAN)  # what git clone made
+    answer = _hook(tmp_path, "cd y && make", project)
+    assert answer["permissionDecision"] == "ask"
+    assert "cloned from https://github.com/x/y in this session" in answer["permissionDecisionReason"]
+    # Claude Code keeps the directory a call moved to: the next call runs in the clone.
+    assert _hook(tmp_path, "npm install", project / "y")["permissionDecision"] == "ask"
+    assert _hook(tmp_path, "git log --oneline", project / "y") == {}
