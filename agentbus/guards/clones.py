@@ -204,9 +204,9 @@ def check_clone_runs(session: str | None, command: str, cwd: str | None) -> Verd
             if invocation.cwd is None:
                 continue
             places = [*build_files.runs_code_in(invocation)]
-            run = script_files.script_run(invocation)
-            if run is not None:
-                places.append(run)
+            script_word = script_files.script_run(invocation)  # ./install.sh, bash y/setup.sh
+            if script_word is not None:
+                places.append(script_word)
             collected = {  # pytest, go generate ./...: the code of every folder beneath
                 normalize_path(word, cwd=run.cwd)
                 for run in build_files.builds(invocation)
