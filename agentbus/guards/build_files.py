@@ -43,6 +43,7 @@ __all__ = [
     "MAX_ENTRIES",
     "PYTEST",
     "WALKED",
+    "backend_files",
     "builds",
     "cargo_build_scripts",
     "conftest_files",
@@ -274,20 +275,25 @@ def plugin_files(directory: str, name: str) -> list[str]:
     return [path for path in (base + ".py", posixpath.join(base, "__init__.py")) if os.path.isfile(path)]
 
 
-def cargo_build_scripts(text: str) -> tuple[list[str], list[str]]:
-    """(build scripts, workspace member patterns) of a ``Cargo.toml``, relative to its directory.
-    Raises ValueError when it cannot be read (TOML errors, or no TOML reader on Python 3.10)."""
+def _toml(text: str, name: str) -> dict[str, object]:
+    """The table a TOML file holds; ValueError when it cannot be read (or Python 3.10 has no reader)."""
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - Python 3.10
         try:
             import tomli as tomllib
         except ImportError:
-            raise ValueError("reading Cargo.toml on Python 3.10 needs tomli") from None
+            raise ValueError(f"reading {name} on Python 3.10 needs tomli") from None
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"Cargo.toml is not valid TOML ({exc})") from None
+        raise ValueError(f"{name} is not valid TOML ({exc})") from None
+
+
+def cargo_build_scripts(text: str) -> tuple[list[str], list[str]]:
+    """(build scripts, workspace member patterns) of a ``Cargo.toml``, relative to its directory.
+    Raises ValueError when it cannot be read (TOML errors, or no TOML reader on Python 3.10)."""
+    data = _toml(text, "Cargo.toml")
     scripts: list[str] = []
     package = data.get("package")
     if isinstance(package, dict):
@@ -302,6 +308,23 @@ def cargo_build_scripts(text: str) -> tuple[list[str], list[str]]:
     members = workspace.get("members") if isinstance(workspace, dict) else None
     patterns = [item for item in members if isinstance(item, str)] if isinstance(members, list) else []
     return scripts, patterns
+
+
+def backend_files(text: str) -> list[str]:
+    """The files of an in-tree PEP 517 build backend a ``pyproject.toml`` names (``backend-path``
+    with ``build-backend``), relative to its directory: the code ``pip install .`` runs besides
+    ``setup.py``. None for a backend that is an installed package. Raises ValueError."""
+    system = _toml(text, "pyproject.toml").get("build-system")
+    if not isinstance(system, dict):
+        return []
+    paths, backend = system.get("backend-path"), system.get("build-backend")
+    if not isinstance(paths, list) or not isinstance(backend, str):
+        return []
+    module = posixpath.join(*backend.split(":", 1)[0].strip().split("."))
+    found = []
+    for folder in (path for path in paths if isinstance(path, str)):
+        found += [posixpath.join(folder, module + ".py"), posixpath.join(folder, module, "__init__.py")]
+    return found
 
 
 _DIRECTIVE = re.compile(r"^//go:generate[ \t]+(.+)$", re.MULTILINE)

@@ -700,6 +700,21 @@ class _Judging:
                     return _through(verdict, run.word)
         return None
 
+    def backend(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
+        """``pip install .``: the module of an in-tree build backend (``backend-path``), as Python."""
+        if "backend-path" not in text:
+            return None  # the backend is an installed package (setuptools, hatchling ...): no TOML read
+        try:
+            files = build_files.backend_files(text)
+        except ValueError as exc:
+            return self.unjudged(run.word, f"its build backend cannot be found: {exc}")
+        directory = posixpath.dirname(path)
+        for name in files:
+            verdict = self.file(_Run(posixpath.join(directory, name), "python", None), depth + 1, path)
+            if verdict is not None:
+                return _through(verdict, run.word)
+        return None
+
     def kustomization(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
         """``kubectl apply -k DIR``: the resources its kustomization lists (files and directories)."""
         documents = manifests.load_documents(text) or []
@@ -911,6 +926,7 @@ _PROJECT_FILES: dict[str, Callable[[_Judging, _Run, str, str, int], Verdict | No
     "compose": _Judging.manifest,
     project_commands.COMPOSE_ENV: _Judging.compose_environment,
     build_files.CARGO: _Judging.cargo,
+    project_commands.PEP517: _Judging.backend,
 }
 """How each project file a command runs (:mod:`.project_commands`) is judged."""
 

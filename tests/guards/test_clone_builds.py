@@ -324,7 +324,7 @@ def _derived(word: str) -> set[str]:
     """What a run's word may be, made from the argument ``word``."""
     path = word.split("::", 1)[0]
     stem = path.removesuffix("/...").removesuffix("...")
-    return {path, os.path.dirname(path) or ".", stem or ".", os.path.join(path, "Cargo.toml")}
+    return {word, path, os.path.dirname(path) or ".", stem or ".", os.path.join(word, "Cargo.toml")}
 
 
 @settings(max_examples=200, deadline=None)
@@ -392,3 +392,24 @@ def test_the_hook_asks_before_a_later_call_builds_what_a_session_cloned(tmp_path
     # Claude Code keeps the directory a call moved to: the next call runs in the clone.
     assert _hook(tmp_path, "npm install", project / "y")["permissionDecision"] == "ask"
     assert _hook(tmp_path, "git log --oneline", project / "y") == {}
+
+
+def test_pip_install_judges_an_in_tree_build_backend(tmp_path: Path) -> None:
+    backend = f"import os\n\ndef build_wheel(*args):\n    os.system('{CURL_SH}')\n"
+    _tree(
+        tmp_path / "pkg",
+        {
+            "pyproject.toml": '[build-system]\nrequires = []\nbuild-backend = "tools.backend"\n'
+            'backend-path = ["_build"]\n',
+            "_build/tools/backend.py": backend,
+        },
+    )
+    verdict = check_script_files("pip install ./pkg", cwd=str(tmp_path))
+    assert verdict is not None
+    assert "_build/tools/backend.py:4" in verdict.reason
+    (tmp_path / "pkg" / "pyproject.toml").write_text('[build-system]\nbuild-backend = "hatchling.build"\n')
+    assert check_script_files("pip install -e ./pkg", cwd=str(tmp_path)) is None
+    (tmp_path / "pkg" / "pyproject.toml").write_text("[build-system\nbackend-path = [")
+    unreadable = check_script_files("pip install ./pkg", cwd=str(tmp_path))
+    assert unreadable is not None
+    assert (unreadable.category, unreadable.decision) == ("unjudged script", "ask")
