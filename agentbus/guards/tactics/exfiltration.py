@@ -45,7 +45,7 @@ from ..parse import Script, SimpleCommand, Substitution
 from ..paths import check_path, normalize_path
 from ..programs import SHELLS, Invocation, shell_mode, walk
 from ..project_commands import STDIN, planned
-from ..verdict import DOWNLOAD_RUN, EXFILTRATION, UPLOAD, Verdict
+from ..verdict import DOWNLOAD_RUN, EXFILTRATION, UNJUDGED_SCRIPT, UPLOAD, Verdict
 from ..workdir import call_directory
 from .credentials import credential_store
 from .impact import user_data
@@ -818,6 +818,8 @@ def _package_from_url(invocation: Invocation) -> Verdict | None:
     """``pip install https://host/pkg.tar.gz``: a package from no registry, whose build scripts run."""
     name = invocation.name
     values = _values(invocation)
+    if INTERPRETERS.match(name) and values[:2] == ["-m", "pip"]:
+        name, values = "pip", values[2:]  # python -m pip install …
     if name not in ("pip", "pip3", "npm", "pnpm", "yarn", "bun", "gem", "uv", "pipx", "cargo"):
         return None
     if not ({"install", "add", "i"} & set(values[:2]) or values[:2] == ["pip", "install"]):
@@ -830,14 +832,18 @@ def _package_from_url(invocation: Invocation) -> Verdict | None:
         if _REPOSITORY_PACKAGE.match(value) or (name == "cargo" and values[index - 1 : index] == ["--git"]):
             # pip install git+URL, npm install github:o/r, cargo install --git URL: a repository
             # fetched now and built, its setup.py / prepare script / build.rs run unseen.
-            why = f"installs a package built from the repository {value.rpartition('@ ')[2]}, fetched now"
-            return _verdict(DOWNLOAD_RUN, invocation, why)
+            # Asked, not blocked: a registry's package runs its setup code too, and passes.
+            why = (
+                f"installs a package built from the repository {value.rpartition('@ ')[2]}, fetched now: "
+                "its build code runs unseen"
+            )
+            return _verdict(UNJUDGED_SCRIPT, invocation, why)
     return None
 
 
 _REPOSITORY_PACKAGE = lazy_compile(
     r"^(?:[\w.\[\],-]+ ?@ ?)?(?:git|hg|svn|bzr)\+[a-z]+://\S+$|^git(?:\+ssh|\+https?)?://\S+$"
-    r"|^(?:github|gitlab|bitbucket|gist):\S+$"
+    r"|^(?:github|gitlab|bitbucket|gist):\S+$|^https?://\S+\.git(?:#\S*)?$"
 )
 """A package named by its source repository (pip's ``git+https://``, npm's ``github:owner/repo``)."""
 
