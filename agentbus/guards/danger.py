@@ -34,7 +34,7 @@ from typing import Any
 from ..events import ToolCall
 from ..lazy_regex import lazy_compile
 from ..registry import Registry
-from . import script_files, session_downloads, tactics
+from . import clones, script_files, session_downloads, tactics
 from .budget import decide, spend
 from .carriers import TERMINALS as _TERMINALS
 from .findings import finding as _verdict
@@ -1452,9 +1452,16 @@ def command_safety_guard(call: ToolCall) -> None:
             # The scripts it runs from disk (bash x.sh, ./setup.sh, python tools/x.py), by their content.
             found = script_files.check_script_files(command, cwd=directory)
             verdict = script_files.stricter(verdict, found)
+        if verdict is None or verdict.decision != "block":
+            # The code of a repository an earlier call cloned (cd y && make): asked about.
+            verdict = script_files.stricter(
+                verdict, clones.check_clone_runs(call.session_key, command, directory)
+            )
     hold(call, verdict)
     if verdict is None:
         session_downloads.remember(call.session_key, command)
+    if verdict is None or verdict.decision != "block":
+        clones.remember_clones(call.session_key, command, directory)
 
 
 GUARD = Guard(id=GUARD_ID, handler=command_safety_guard, tool=r"^exec$", priority=100)

@@ -70,6 +70,11 @@ _HISTORY_FILES = (
 
 _WEB_SCRIPTS = r"(?:php\d?|phtml|phar|inc|cgi|pl|py|rb|jsp|jspx|aspx?|ashx|sh|shtml)"
 
+_COMMONDIR_WHAT = (
+    "a repository's commondir: git then reads the repository's config (a core.fsmonitor it runs at every "
+    "git status) from the directory it names"
+)
+
 ROWS: tuple[tuple[str, str, str], ...] = (
     # -- privilege: who may become root, and how -------------------------------------------------------
     # /etc/sudoers, /etc/doas.conf and /etc/pam.d are system files (seed 000's category): blocked as such.
@@ -139,6 +144,10 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     (r".*/\.ssh/authorized_keys[^/]*|/etc/ssh/authorized_keys(?:/.*)?", STEALTH_PERSISTENCE,
      "SSH authorized keys: writing one grants a login"),
     (r"~/\.ssh/rc|/etc/ssh/sshrc", STEALTH_PERSISTENCE, "a script ssh runs at every login"),
+    # git writes a linked worktree's commondir itself; written by hand into a repository's own git
+    # directory it moves the config, and the core.fsmonitor the next git status runs, elsewhere
+    # (the sandbox cannot hold a name that does not exist yet: docs/sandbox.md, Limits).
+    (r".*/\.git/commondir", STEALTH_PERSISTENCE, _COMMONDIR_WHAT),
     (r"~/(?:\.local/bin|bin)/(?:ssh|scp|sftp|sudo|su|doas|passwd|kinit|gpg2?|pinentry[^/]*|mysql|psql)",
      STEALTH_PERSISTENCE, "a program that asks for passwords, shadowed in the user's own bin directory "
      "(searched first): the user's next password goes through it"),
@@ -237,6 +246,7 @@ _TABLE = lazy_compile(
 )
 _AUTHORIZED_KEYS = lazy_compile(r"(?:^|/)\.ssh/authorized_keys[^/]*$", re.IGNORECASE)
 _ANYWHERE = (STEALTH_PERSISTENCE, "SSH authorized keys: writing one grants a login")
+_GIT_COMMONDIR = lazy_compile(r"(?:^|/)\.git/commondir$")
 _HOMES = lazy_compile(r"^(?:/home/[^/]+|/Users/[^/]+|/root|/var/root)(?=/|$)", re.IGNORECASE)
 
 
@@ -252,6 +262,8 @@ def location(path: str, *, home: str | None = None, cwd: str | None = None) -> t
     normalized = normalize_path(path, home=home, cwd=cwd)
     if not normalized.startswith("/"):
         # ssh host 'cat >> .ssh/authorized_keys': a key for a login, wherever the directory is.
+        if _GIT_COMMONDIR.search(normalized):  # echo DIR > .git/commondir: this repository's, wherever
+            return STEALTH_PERSISTENCE, _COMMONDIR_WHAT
         return _ANYWHERE if _AUTHORIZED_KEYS.search(normalized) else None
     if normalized.startswith(("/private/etc/", "/private/var/")):
         normalized = normalized[len("/private") :]  # macOS: /etc and /var live in /private

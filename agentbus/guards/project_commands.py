@@ -20,7 +20,8 @@ says which file a command reads, from where, and what of it:
   its kin, and the override file);
 - ``helm install|upgrade|template … CHART``: the chart, with its ``-f`` values files and
   ``--set`` values (``--post-renderer`` names a script helm runs);
-- ``pip install .`` / ``-e DIR``: the project's ``setup.py``.
+- ``pip install .`` / ``-e DIR``: the project's ``setup.py``, and an in-tree build backend
+  (``pyproject.toml``'s ``backend-path``).
 
 A file fetched when the command runs (``kubectl apply -f URL``, a chart from a repository)
 is :data:`UNSEEN`: there is nothing to judge offline, and a person is asked. ``-f -``
@@ -41,6 +42,7 @@ __all__ = [
     "COMPOSE_ENV",
     "COMPOSE_FILES",
     "INSTALL_SCRIPTS",
+    "PEP517",
     "STDIN",
     "UNSEEN",
     "WRITTEN",
@@ -466,7 +468,13 @@ def _pip(invocation: Invocation) -> tuple[FileRun, ...]:
         local = value in (".", "..") or value.startswith(("./", "../", "/"))
         if (editable or (local and not values[index - 1].startswith("-"))) and not _packaged(value):
             runs.append(FileRun(posixpath.join(value, "setup.py"), "python", invocation.cwd))
+            runs.append(FileRun(posixpath.join(value, "pyproject.toml"), PEP517, invocation.cwd))
     return tuple(runs)
+
+
+PEP517 = "pep517"
+"""The language of a ``pyproject.toml`` read for an in-tree build backend (``backend-path``):
+:mod:`.script_files` judges the backend's module, the code ``pip install .`` runs."""
 
 
 def _packaged(value: str) -> bool:

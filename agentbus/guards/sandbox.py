@@ -318,20 +318,25 @@ def private_tmp(project: str) -> str:
     return os.path.join(os.path.realpath(_host_tmp()), f"agentbus-sandbox-{os.geteuid()}", name)
 
 
-def protected_paths(project: str, names: Iterable[str]) -> tuple[str, ...]:
+def protected_paths(project: str, names: Iterable[str], whole: Iterable[str] = ()) -> tuple[str, ...]:
     """The ``names`` (relative to the project, or absolute) that exist inside the project,
     resolved: what the sandbox makes read-only. A git directory named (``.git``) stands
-    for its parts of :data:`GIT_RUNS`. Missing ones cannot be protected (nothing can be
+    for its parts of :data:`GIT_RUNS`, unless it is among ``whole`` (``--protect .git``: all
+    of it, which holds what git would read but does not exist yet, ``commondir``, a staged
+    submodule, and stops commits). Missing ones cannot be protected (nothing can be
     mounted over a name that does not exist)."""
+    entire = {os.path.realpath(os.path.join(project, os.path.expanduser(name))) for name in whole}
     found: list[str] = []
-    for name in names:
+    for name in [*names, *whole]:
         path = os.path.join(project, os.path.expanduser(name))
         if os.path.lexists(path):
             real = os.path.realpath(path)
             if _inside(real, project) and real != project and os.path.exists(real):
-                parts = _git_parts(real) if os.path.basename(real) == ".git" and os.path.isdir(real) else None
+                git = os.path.basename(real) == ".git" and os.path.isdir(real) and real not in entire
+                parts = _git_parts(real) if git else None
                 found.extend(parts if parts is not None else [real])
-    return tuple(dict.fromkeys(found))
+    kept = [path for path in found if not any(path != other and _inside(path, other) for other in entire)]
+    return tuple(dict.fromkeys(kept))
 
 
 def _git_parts(git_dir: str) -> list[str] | None:
@@ -823,7 +828,12 @@ OPTIONS: tuple[tuple[str, str, str], ...] = (
         "let it write the host's own temporary directories, which every other process of the user "
         "uses too (default: a private directory per project stands in for them)",
     ),
-    ("--protect", "list", "another path in the project it may not change"),
+    (
+        "--protect",
+        "list",
+        "another path in the project it may not change (--protect .git: all of .git, not only what makes "
+        "git run a program: no commits, and nothing git would read can be created there)",
+    ),
     (
         "--no-protect",
         "flag",
@@ -943,7 +953,7 @@ def policy_from_options(args: Any) -> Policy:
         unix_sockets=args.unix_sockets,
         temporary=() if args.no_tmp else temporary_dirs(),
         private_tmp=None if args.no_tmp or args.shared_tmp else private_tmp(project),
-        protect=protected_paths(project, [*(() if args.no_protect else PROTECTED), *args.protect]),
+        protect=protected_paths(project, () if args.no_protect else PROTECTED, whole=args.protect),
         keep_env=args.keep_env,
         hidden=daemon_sockets(resolved) if args.unix_sockets else (),
     )

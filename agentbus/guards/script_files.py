@@ -47,7 +47,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
-from . import chart_archives, makefiles, manifests, project_commands, project_sources
+from . import build_files, chart_archives, makefiles, manifests, project_commands, project_sources
 from .bounded_read import Unreadable, opened, read_at_most
 from .budget import BudgetExceeded, deadline, spend
 from .interpreters import INTERPRETERS, inline_code, judge_code
@@ -168,10 +168,23 @@ def _planned(script: Script, cwd: str | None) -> tuple[_Run, ...]:
                     runs.append(run)
             for run in project_commands.planned(invocation, exports.exported):
                 runs.extend(project_sources.as_run(run, stages, index, project_files))
+            runs.extend(run for run in build_files.builds(invocation) if _elsewhere(run, cwd))
             written.update(_writes(invocation))
             project_sources.note_writes(stages, index, project_files)
             exports.note(invocation)
     return tuple(runs)
+
+
+def _elsewhere(run: _Run, project: str | None) -> bool:
+    """Whether a build (:mod:`.build_files`) runs in a directory outside the project (the call's
+    directory): there its ``conftest.py`` or ``build.rs`` is not the agent's own project's."""
+    if project is None or run.cwd is None:
+        return False
+    return any(not _inside(normalize_path(word, cwd=run.cwd), project) for word in (run.word, *run.fallbacks))
+
+
+def _inside(path: str, directory: str) -> bool:
+    return path == directory or path.startswith(directory.rstrip("/") + "/")
 
 
 def _planned_text(text: str, cwd: str | None) -> tuple[_Run, ...]:
@@ -392,6 +405,8 @@ class _Judging:
             return self.written(run, depth, origin)
         if run.language == "helm":
             return self.chart(run, depth, origin)
+        if run.language in build_files.WALKED:
+            return self.walked(run, depth, origin)
         for word in (run.word, *run.fallbacks):
             for path in _candidates(run.replace(word=word), self.home, origin):
                 real = os.path.realpath(path)
@@ -474,6 +489,8 @@ class _Judging:
             return self.note(_located(verdict, shown, text))
         if language == "other":
             return None  # an interpreter the guards do not read (awk -f, make ...): judged as a program
+        if language == "rust":
+            text = build_files.rust_arguments(text)  # a cargo build script (.arg("-c").arg(…))
         return self.code(text, language, shown, run.cwd, path, depth)
 
     def commands(
@@ -601,6 +618,86 @@ class _Judging:
                 verdict = _through(self.file(_Run(target, "compose", None), depth + 1, path), run.word)
             if verdict is not None:
                 return verdict
+        return None
+
+    def walked(self, run: _Run, depth: int, origin: str | None) -> Verdict | None:
+        """``pytest``: the ``conftest.py`` files and the directory's ``-p`` plugins; ``go generate``:
+        its ``//go:generate`` lines (:mod:`.build_files`)."""
+        if depth >= MAX_DEPTH:
+            return self.unjudged(run.word, f"it is run by scripts nested more than {MAX_DEPTH} deep")
+        for word in (run.word, *run.fallbacks):
+            for directory in _candidates(run.replace(word=word), self.home, origin):
+                real = os.path.realpath(directory)
+                if not os.path.isdir(real) or real + "\0" + run.language in self.seen:
+                    continue
+                self.seen.add(real + "\0" + run.language)
+                try:
+                    if run.language == build_files.PYTEST:
+                        verdict = self.pytest_files(run, real, depth)
+                    else:
+                        verdict = self.go_generate(run, real, depth)
+                except build_files.TooMany as exc:
+                    verdict = self.unjudged(word, f"the files {run.language} runs cannot all be found: {exc}")
+                if verdict is not None:
+                    return verdict
+        return None
+
+    def pytest_files(self, run: _Run, directory: str, depth: int) -> Verdict | None:
+        files = build_files.conftest_files(directory)
+        ini_texts = []
+        for name in ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"):
+            read = read_script(posixpath.join(directory, name))
+            ini_texts.append(read.text or "")
+        plugins = [entry[7:] for entry in run.entries if entry.startswith("plugin:")]
+        for name in [*plugins, *build_files.pytest_plugins(ini_texts)]:
+            files += build_files.plugin_files(directory, name)
+        for path in files:
+            verdict = self.file(_Run(path, "python", None), depth + 1, None)
+            if verdict is not None:
+                return verdict
+        return None
+
+    def go_generate(self, run: _Run, directory: str, depth: int) -> Verdict | None:
+        recursive = "recursive" in run.entries
+        for path, line, command in build_files.go_directives(directory, recursive):
+            shown = posixpath.relpath(path, directory)
+            verdict = self.commands([(line, command)], shown, posixpath.dirname(path), path, depth)
+            if verdict is not None:
+                return verdict
+        return None
+
+    def cargo(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
+        """``cargo build``: the build scripts of the package and of the workspace's members."""
+        try:
+            scripts, members = build_files.cargo_build_scripts(text)
+        except ValueError as exc:
+            return self.unjudged(run.word, f"its build scripts cannot be found: {exc}")
+        directory = posixpath.dirname(path)
+        for script in scripts:
+            verdict = self.file(_Run(posixpath.join(directory, script), "rust", None), depth + 1, path)
+            if verdict is not None:
+                return _through(verdict, run.word)
+        for pattern in members:
+            for member in _included(posixpath.join(directory, pattern), None)[: MAX_FILES + 1]:
+                manifest = posixpath.join(member, "Cargo.toml")
+                verdict = self.file(_Run(manifest, build_files.CARGO, None), depth + 1, path)
+                if verdict is not None:
+                    return _through(verdict, run.word)
+        return None
+
+    def backend(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
+        """``pip install .``: the module of an in-tree build backend (``backend-path``), as Python."""
+        if "backend-path" not in text:
+            return None  # the backend is an installed package (setuptools, hatchling ...): no TOML read
+        try:
+            files = build_files.backend_files(text)
+        except ValueError as exc:
+            return self.unjudged(run.word, f"its build backend cannot be found: {exc}")
+        directory = posixpath.dirname(path)
+        for name in files:
+            verdict = self.file(_Run(posixpath.join(directory, name), "python", None), depth + 1, path)
+            if verdict is not None:
+                return _through(verdict, run.word)
         return None
 
     def kustomization(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
@@ -813,6 +910,8 @@ _PROJECT_FILES: dict[str, Callable[[_Judging, _Run, str, str, int], Verdict | No
     "kube": _Judging.manifest,
     "compose": _Judging.manifest,
     project_commands.COMPOSE_ENV: _Judging.compose_environment,
+    build_files.CARGO: _Judging.cargo,
+    project_commands.PEP517: _Judging.backend,
 }
 """How each project file a command runs (:mod:`.project_commands`) is judged."""
 
@@ -1002,6 +1101,32 @@ def _judge_osascript(text: str, language: str, policy: Policy) -> Verdict | None
 
 
 # -- the public check ------------------------------------------------------------------------
+
+
+def script_run(invocation: Invocation) -> str | None:
+    """The script or program ``invocation`` runs by path (``bash x.sh``, ``./configure``), as written."""
+    run = _runs(invocation)
+    return run.word if run is not None else None
+
+
+def check_runs(
+    runs: Sequence[_Run], *, home: str | None = None, policy: Policy | None = None
+) -> Verdict | None:
+    """A verdict on the files ``runs`` name (their ``cwd`` set: :mod:`.build_files`'s builds),
+    judged by their content as :func:`check_script_files` judges a command's, or None."""
+    home = home or normalize_path("~")
+    policy = current_policy() if policy is None else policy
+    judging = _Judging(home, policy)
+    try:
+        with deadline(), using(policy):
+            found = judging.command(runs, 0, None)
+    except BudgetExceeded as exc:
+        found = judging.unjudged(
+            runs[0].word if runs else "", f"judging the files it runs took too long ({exc})"
+        )
+    except RecursionError:
+        found = judging.unjudged(runs[0].word if runs else "", "the files it runs nest too deeply to judge")
+    return found or judging.asked
 
 
 def check_script_files(

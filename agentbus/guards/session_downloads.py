@@ -42,7 +42,16 @@ if TYPE_CHECKING:
 
     from .parse import Script
 
-__all__ = ["KEPT_PER_SESSION", "MAX_STATEMENT", "earlier_downloads", "persist_in", "remember"]
+__all__ = [
+    "CLONES",
+    "KEPT_PER_SESSION",
+    "MAX_STATEMENT",
+    "earlier_downloads",
+    "keep",
+    "kept",
+    "persist_in",
+    "remember",
+]
 
 KEPT_PER_SESSION = 8
 """Download statements (and the statements carrying them on) kept per session: the latest."""
@@ -148,18 +157,18 @@ class _MemoryStore:
         self._sessions: OrderedDict[str, list[str]] = OrderedDict()
         self._lock = threading.Lock()  # agentbus serve decides on worker threads
 
-    def read(self, session: str) -> list[str]:
+    def read(self, session: str, kind: str = "") -> list[str]:
         with self._lock:
-            statements = self._sessions.get(session)
+            statements = self._sessions.get(kind + session)
             if statements is None:
                 return []
-            self._sessions.move_to_end(session)
+            self._sessions.move_to_end(kind + session)
             return list(statements)
 
-    def add(self, session: str, statements: list[str]) -> None:
+    def add(self, session: str, statements: list[str], kind: str = "") -> None:
         with self._lock:
-            kept = self._sessions.pop(session, [])
-            self._sessions[session] = (kept + statements)[-KEPT_PER_SESSION:]
+            kept = self._sessions.pop(kind + session, [])
+            self._sessions[kind + session] = (kept + statements)[-KEPT_PER_SESSION:]
             while len(self._sessions) > MAX_SESSIONS:
                 self._sessions.popitem(last=False)
 
@@ -170,7 +179,7 @@ class _FileStore:
     def __init__(self, directory: str | os.PathLike[str]) -> None:
         self.directory = os.fspath(directory)  # os.path, not pathlib: a hook process imports neither
 
-    def _path(self, session: str) -> str:
+    def _path(self, session: str, kind: str = "") -> str:
         """Claude Code's session ids (UUIDs) name their file as they are; any other id is hashed.
 
         Lowercase letters, digits and ``-`` make a name that cannot leave the directory
@@ -184,17 +193,17 @@ class _FileStore:
             and session.replace("-", "").isalnum()
             and session.lower() == session
         ):
-            return os.path.join(self.directory, f"s-{session}.json")
+            return os.path.join(self.directory, f"s-{session}{kind}.json")
         import hashlib
 
         digest = hashlib.sha256(session.encode("utf-8", "surrogatepass")).hexdigest()[:40]
-        return os.path.join(self.directory, f"h-{digest}.json")
+        return os.path.join(self.directory, f"h-{digest}{kind}.json")
 
-    def read(self, session: str) -> list[str]:
+    def read(self, session: str, kind: str = "") -> list[str]:
         import json
 
         try:
-            with open(self._path(session), encoding="utf-8") as file:
+            with open(self._path(session, kind), encoding="utf-8") as file:
                 data = json.loads(file.read())
         except (OSError, ValueError):
             return []
@@ -202,13 +211,13 @@ class _FileStore:
             return []
         return [item for item in data if isinstance(item, str) and len(item) <= MAX_STATEMENT]
 
-    def add(self, session: str, statements: list[str]) -> None:
+    def add(self, session: str, statements: list[str], kind: str = "") -> None:
         import json
 
         from ..userdirs import open_private
 
-        path = self._path(session)
-        kept = (self.read(session) + statements)[-KEPT_PER_SESSION:]
+        path = self._path(session, kind)
+        kept = (self.read(session, kind) + statements)[-KEPT_PER_SESSION:]
         temporary = f"{path}.{os.getpid()}.tmp"
         fd = open_private(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
         with os.fdopen(fd, "w", encoding="utf-8") as out:
@@ -242,6 +251,27 @@ def persist_in(directory: str | os.PathLike[str]) -> None:
 def earlier_downloads(session: str | None) -> list[str]:
     """The download statements of this session's earlier calls that were let through."""
     return _store.read(session or "")
+
+
+CLONES = ".clones"
+"""The kind of entry :mod:`.clones` keeps per session (the directories cloned from the network),
+apart from the download statements."""
+
+
+def kept(session: str | None, kind: str) -> list[str]:
+    """The entries of ``kind`` kept for this session (:data:`CLONES`)."""
+    return _store.read(session or "", kind)
+
+
+def keep(session: str | None, kind: str, entries: list[str]) -> None:
+    """Keep ``entries`` of ``kind`` for this session (the latest :data:`KEPT_PER_SESSION`); a
+    failure to keep them (a full disk) is not the call's."""
+    entries = [entry for entry in entries if len(entry) <= MAX_STATEMENT]
+    if entries:
+        try:
+            _store.add(session or "", entries, kind)
+        except OSError:
+            pass
 
 
 def remember(session: str | None, command: str) -> None:

@@ -269,3 +269,25 @@ def test_writing_an_ssh_wrapper_into_the_users_bin_directory_is_blocked() -> Non
     verdict = check_command(command, home=HOME)
     assert verdict is not None
     assert (verdict.category, verdict.decision) == (STEALTH_PERSISTENCE, "block")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo /tmp/evil > .git/commondir",
+        "printf '../shadow\\n' >> /work/app/.git/commondir",
+        "cp /tmp/c .git/commondir",
+        "echo $PWD/evil | tee .git/commondir",
+    ],
+)
+def test_a_commondir_written_into_a_repository_is_blocked(command: str) -> None:
+    """What the sandbox cannot hold where none exists (docs/sandbox.md, Limits): the repository's
+    config, and the core.fsmonitor the next git status runs, moved to a directory of the writer's choosing."""
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert (verdict.category, verdict.decision) == (STEALTH_PERSISTENCE, "block")
+
+
+@pytest.mark.parametrize("command", ["cat .git/commondir", "git worktree add ../w", "echo x >docs/commondir"])
+def test_reading_commondir_or_making_a_worktree_is_ordinary(command: str) -> None:
+    assert check_command(command, home=HOME) is None

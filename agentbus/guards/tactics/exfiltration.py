@@ -33,6 +33,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from ...lazy_regex import lazy_compile
+from ..build_files import runs_code_in
 from ..clones import cloned
 from ..findings import finding as _verdict
 from ..findings import piece as _piece
@@ -1337,6 +1338,11 @@ def _run_of_download(invocation: Invocation, tracker: _Tracker) -> Verdict | Non
         source = tracker.downloaded(where, invocation.cwd) if not run.how and run.word != STDIN else None
         if source is not None:
             why = f"runs the {run.language} file {run.word} of what was {source} earlier in the command"
+            return _verdict(DOWNLOAD_RUN, invocation, why)
+    for word in runs_code_in(invocation):  # cd repo && pytest, cargo build, go generate: its code runs
+        source = tracker.downloaded(word, invocation.cwd or ".")
+        if source is not None:
+            why = f"runs the code of {word}, {source} earlier in the command, with {invocation.name}"
             return _verdict(DOWNLOAD_RUN, invocation, why)
     for word, how in _runs(invocation):
         by = tracker.downloaded(word, invocation.cwd, program=how == "runs")

@@ -1,0 +1,371 @@
+"""Code a build or test command runs from its directory without naming a file: ``pytest``, ``cargo build``.
+
+``make``, ``npm install`` and ``pip install .`` read a project file the command
+implies (:mod:`.project_commands`). Others run the directory's code as well:
+
+- ``pytest`` (``py.test``, ``python -m pytest``) imports every ``conftest.py`` of the
+  directories it collects (and of their parents up to the one with its ini file),
+  and the plugins ``-p NAME`` names, on the command line or in the ini file's
+  ``addopts``, when ``NAME`` is a module of the directory;
+- ``cargo build|check|test|run|bench|clippy|doc|install`` compiles and runs the
+  package's build script (``build.rs``, or what ``Cargo.toml``'s ``package.build``
+  names), and the workspace members';
+- ``go generate`` runs the ``//go:generate`` lines of the package's ``.go`` files
+  (``./...``: of every package beneath).
+
+Which files run is found where the files are (a walk of the directory, the
+``Cargo.toml``); :mod:`.script_files` judges what they hold when the command
+runs them from a directory outside the project, or one cloned from the network
+in this session (:mod:`.clones`). For the agent's own project these are its own
+tests and builds, not read. The walks are bounded (:data:`MAX_ENTRIES`): past
+the bound, a person is asked.
+
+:func:`runs_code_in` is wider and reads nothing: the directories whose code a
+command runs (any build tool, test runner or package manager that executes the
+project's files), so that running what a session cloned is noticed.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+import sys
+from collections.abc import Iterator
+
+from .findings import static_args
+from .programs import Invocation
+from .project_commands import FileRun, planned
+
+__all__ = [
+    "CARGO",
+    "GO_GENERATE",
+    "MAX_ENTRIES",
+    "PYTEST",
+    "WALKED",
+    "backend_files",
+    "builds",
+    "cargo_build_scripts",
+    "conftest_files",
+    "go_directives",
+    "pytest_plugins",
+    "runs_code_in",
+]
+
+PYTEST, CARGO, GO_GENERATE = "pytest", "cargo", "go-generate"
+"""The languages of the runs :func:`builds` gives (:class:`.project_commands.FileRun`)."""
+WALKED = frozenset({PYTEST, GO_GENERATE})
+"""Runs whose files are found by walking a directory (``word`` is the directory)."""
+MAX_ENTRIES = 4096
+"""Directory entries one walk looks at; past that, the files that run cannot all be found."""
+_SKIPPED = frozenset({"node_modules", "venv", "build", "dist", "CVS", "_darcs", "{arch}", "target",
+                      "__pycache__", "site-packages"})  # fmt: skip
+"""Directories pytest does not collect by default (``norecursedirs``; ``.*`` and ``*.egg`` too),
+and cargo's build output."""
+
+
+# -- which builds a command runs ------------------------------------------------------------------
+
+
+def _pytest_args(invocation: Invocation) -> list[str] | None:
+    """The arguments pytest gets, when ``invocation`` runs pytest."""
+    values = static_args(invocation)
+    if invocation.name in ("pytest", "py.test"):
+        return values
+    if invocation.name.startswith(("python", "pypy")) and values[:2] == ["-m", "pytest"]:
+        return values[2:]
+    return None
+
+
+_PYTEST_VALUES = frozenset({"-k", "-m", "-c", "-p", "-o", "-W", "-n", "-r", "--rootdir", "--confcutdir",
+                            "--basetemp", "--junitxml", "--junit-xml", "--ignore", "--ignore-glob",
+                            "--deselect", "--durations", "--maxfail", "--tb", "--cov", "--cov-report",
+                            "--log-level", "--override-ini", "--import-mode", "--capture", "--color",
+                            "--config-file", "--dist", "--numprocesses", "--timeout", "--log-file",
+                            "--html", "--lfnf", "--last-failed-no-failures", "--count", "--reruns",
+                            "--randomly-seed"})  # fmt: skip
+"""pytest's options that take a value (``-k expr``): the word after one is not a path."""
+
+
+def _pytest(invocation: Invocation, values: list[str]) -> FileRun:
+    """pytest's directories (its path operands, else where it runs) and the plugins ``-p`` names."""
+    directories: list[str] = []
+    plugins: list[str] = []
+    index = 0
+    while index < len(values):
+        value = values[index]
+        option, equals, attached = value.partition("=")
+        takes = value in _PYTEST_VALUES
+        following = attached if equals else (values[index + 1] if takes and index + 1 < len(values) else "")
+        if value.startswith("-p") and len(value) > 2 and not value.startswith("-p="):
+            plugins.append(value[2:])
+        elif option == "-p" and following:
+            plugins.append(following)
+        if value.startswith("-"):
+            index += 2 if takes and not equals else 1
+            continue
+        path = value.split("::", 1)[0]
+        directories.append(posixpath.dirname(path) or "." if path.endswith(".py") else path)
+        index += 1
+    entries = tuple(f"plugin:{name}" for name in plugins if not name.startswith("no:"))
+    return FileRun(
+        directories[0] if directories else ".", PYTEST, invocation.cwd, tuple(directories[1:]), entries
+    )
+
+
+_CARGO_BUILDS = frozenset({"build", "b", "check", "c", "test", "t", "run", "r", "bench", "clippy", "doc", "d",
+                           "install", "rustc", "fix", "miri"})  # fmt: skip
+
+
+def _cargo(invocation: Invocation, values: list[str]) -> FileRun | None:
+    words = [value for value in values if not value.startswith(("-", "+"))]
+    if not words or words[0] not in _CARGO_BUILDS:
+        return None
+    manifest = "Cargo.toml"
+    for index, value in enumerate(values):
+        option, equals, attached = value.partition("=")
+        if option == "--manifest-path":
+            manifest = attached if equals else (values[index + 1] if index + 1 < len(values) else manifest)
+        elif option == "--path" and words[0] == "install":
+            following = attached if equals else (values[index + 1] if index + 1 < len(values) else ".")
+            manifest = posixpath.join(following, "Cargo.toml")
+    if words[0] == "install" and "--path" not in {value.partition("=")[0] for value in values}:
+        return None  # cargo install NAME: a crate from the registry
+    return FileRun(manifest, CARGO, invocation.cwd)
+
+
+def _go_generate(invocation: Invocation, values: list[str]) -> FileRun | None:
+    if values[:1] != ["generate"]:
+        return None
+    packages = [value for value in values[1:] if not value.startswith("-")] or ["."]
+    recursive = tuple("recursive" for package in packages if package.endswith("/..."))
+    directories = [package.removesuffix("/...").removesuffix("...") or "." for package in packages]
+    return FileRun(directories[0], GO_GENERATE, invocation.cwd, tuple(directories[1:]), recursive[:1])
+
+
+def builds(invocation: Invocation) -> tuple[FileRun, ...]:
+    """The directories ``invocation`` runs the code of without naming it, as runs for
+    :mod:`.script_files` (``word``: the directory, or ``Cargo.toml``)."""
+    values = _pytest_args(invocation)
+    if values is not None:
+        return (_pytest(invocation, values),)
+    if invocation.name == "cargo":
+        run = _cargo(invocation, static_args(invocation))
+        return (run,) if run is not None else ()
+    if invocation.name == "go":
+        run = _go_generate(invocation, static_args(invocation))
+        return (run,) if run is not None else ()
+    return ()
+
+
+_BUILDERS = frozenset({"pytest", "py.test", "tox", "nox", "cmake", "meson", "ninja", "mvn", "mvnw",
+                       "gradle", "gradlew", "ant", "rake", "bundle", "poetry", "uv", "pdm", "hatch", "pipenv",
+                       "flit", "composer", "mix", "swift", "dotnet", "msbuild", "bazel", "bazelisk", "buck",
+                       "buck2", "sbt", "lein", "stack", "cabal", "dune", "zig", "deno", "bun", "scons",
+                       "waf", "invoke", "inv", "just", "task", "jake", "grunt", "gulp", "tsc", "jest",
+                       "vitest", "mocha", "phpunit", "rspec", "nimble", "xmake"})  # fmt: skip
+"""Build tools, test runners and task runners that run the project's own files (its build
+scripts, tests, task files) in the directory they run in."""
+
+
+def _code_path(word: str) -> bool:
+    """Whether an operand may name code the tool runs: a directory (no suffix), a Python test
+    file, a manifest (``Cargo.toml``); not data it reads (``openapi.yaml``, ``report.xml``)."""
+    name = posixpath.basename(word.rstrip("/"))
+    suffix = name.rpartition(".")[2] if "." in name.lstrip(".") else ""
+    return suffix in ("", "py", "toml", "txt") or name in (".", "..")
+
+
+_GO_RUNS = frozenset({"generate", "run", "test"})
+_QUERIES = frozenset({"--version", "-V", "--help", "-h", "version", "help"})
+
+
+def runs_code_in(invocation: Invocation) -> Iterator[str]:
+    """Where ``invocation`` runs code from (as written, from its ``cwd``): the directory of a
+    build, test or task runner and the paths it is given, the directory of the project files
+    :mod:`.project_commands` says it runs. A script or program run by path is not named here."""
+    name = invocation.name
+    values = static_args(invocation)
+    if (name in _BUILDERS or _pytest_args(invocation) is not None) and not _QUERIES & set(values[:2]):
+        yield "."
+        for value in values:
+            word = (value.partition("=")[2] if value.startswith("-") else value).split("::", 1)[0]
+            if word and not word.startswith("-") and _code_path(word):
+                yield word
+    elif name == "go" and values[:1] and values[0] in _GO_RUNS:
+        yield "."
+        yield from (value.removesuffix("/...") for value in values[1:] if not value.startswith("-"))
+    for run in builds(invocation):
+        yield posixpath.dirname(run.word) or "." if run.language == CARGO else run.word
+    for run in planned(invocation):
+        if run.language in ("make", "npm", "python") and not run.how:
+            yield posixpath.join(run.cwd or ".", posixpath.dirname(run.word) or ".")  # make -C y: y
+
+
+# -- the files those builds run ---------------------------------------------------------------
+
+
+class TooMany(Exception):
+    """A walk passed :data:`MAX_ENTRIES`: the files that run cannot all be found."""
+
+
+def _walk(directory: str, recursive: bool = True) -> Iterator[tuple[str, list[str]]]:
+    """(folder, file names) under ``directory``, pytest's skipped folders left out; at most
+    :data:`MAX_ENTRIES` entries, else :class:`TooMany`. Symbolic links to folders are not followed."""
+    seen = 0
+    pending = [directory]
+    while pending:
+        folder = pending.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        seen += len(entries)
+        if seen > MAX_ENTRIES:
+            raise TooMany(f"more than {MAX_ENTRIES} files and folders under {directory}")
+        names = []
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                skipped = entry.name.startswith(".") or entry.name.endswith(".egg") or entry.name in _SKIPPED
+                if recursive and not skipped:
+                    pending.append(entry.path)
+            elif entry.is_file():
+                names.append(entry.name)
+        yield folder, sorted(names)
+
+
+_INI_FILES = ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
+
+
+def conftest_files(directory: str) -> list[str]:
+    """The ``conftest.py`` files pytest imports for ``directory``: those beneath it, and those of
+    its parents up to the first with an ini file (pytest's root). Raises :class:`TooMany`."""
+    found = [
+        posixpath.join(folder, "conftest.py") for folder, names in _walk(directory) if "conftest.py" in names
+    ]
+    parent = directory
+    for _ in range(8):
+        if any(os.path.isfile(posixpath.join(parent, name)) for name in _INI_FILES) or parent == "/":
+            break
+        parent = posixpath.dirname(parent)
+        if os.path.isfile(posixpath.join(parent, "conftest.py")):
+            found.append(posixpath.join(parent, "conftest.py"))
+    return sorted(dict.fromkeys(found))
+
+
+_ADDOPTS = re.compile(r"^\s*addopts\s*=\s*(.*(?:\n[ \t]+.*)*)", re.MULTILINE)
+_PLUGIN = re.compile(r"(?:^|\s)-p\s*=?\s*([\w.]+)")
+
+
+def pytest_plugins(ini_texts: list[str]) -> list[str]:
+    """The plugins ``-p NAME`` names in the ``addopts`` of pytest's ini files (pytest.ini,
+    tox.ini, setup.cfg, pyproject.toml: a TOML string or list is matched the same way)."""
+    found: list[str] = []
+    for text in ini_texts:
+        for match in _ADDOPTS.finditer(text):
+            options = match.group(1).replace('"', " ").replace("'", " ").replace(",", " ").replace("[", " ")
+            found += [name for name in _PLUGIN.findall(options) if not name.startswith("no:")]
+    return found
+
+
+def plugin_files(directory: str, name: str) -> list[str]:
+    """The files of the module ``name`` if the directory holds it (``-p plugins.x``:
+    ``plugins/x.py`` or ``plugins/x/__init__.py``); none for an installed plugin."""
+    base = posixpath.join(directory, *name.split("."))
+    return [path for path in (base + ".py", posixpath.join(base, "__init__.py")) if os.path.isfile(path)]
+
+
+def _toml(text: str, name: str) -> dict[str, object]:
+    """The table a TOML file holds; ValueError when it cannot be read (or Python 3.10 has no reader)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        try:
+            import tomli as tomllib
+        except ImportError:
+            raise ValueError(f"reading {name} on Python 3.10 needs tomli") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{name} is not valid TOML ({exc})") from None
+
+
+def cargo_build_scripts(text: str) -> tuple[list[str], list[str]]:
+    """(build scripts, workspace member patterns) of a ``Cargo.toml``, relative to its directory.
+    Raises ValueError when it cannot be read (TOML errors, or no TOML reader on Python 3.10)."""
+    data = _toml(text, "Cargo.toml")
+    scripts: list[str] = []
+    package = data.get("package")
+    if isinstance(package, dict):
+        build = package.get("build", "build.rs")
+        if isinstance(build, str):
+            scripts.append(build)
+        elif isinstance(build, list):
+            scripts += [item for item in build if isinstance(item, str)]
+        elif build is not False:
+            scripts.append("build.rs")
+    workspace = data.get("workspace")
+    members = workspace.get("members") if isinstance(workspace, dict) else None
+    patterns = [item for item in members if isinstance(item, str)] if isinstance(members, list) else []
+    return scripts, patterns
+
+
+def backend_files(text: str) -> list[str]:
+    """The files of an in-tree PEP 517 build backend a ``pyproject.toml`` names (``backend-path``
+    with ``build-backend``), relative to its directory: the code ``pip install .`` runs besides
+    ``setup.py``. None for a backend that is an installed package. Raises ValueError."""
+    system = _toml(text, "pyproject.toml").get("build-system")
+    if not isinstance(system, dict):
+        return []
+    paths, backend = system.get("backend-path"), system.get("build-backend")
+    if not isinstance(paths, list) or not isinstance(backend, str):
+        return []
+    module = posixpath.join(*backend.split(":", 1)[0].strip().split("."))
+    found = []
+    for folder in (path for path in paths if isinstance(path, str)):
+        found += [posixpath.join(folder, module + ".py"), posixpath.join(folder, module, "__init__.py")]
+    return found
+
+
+_DIRECTIVE = re.compile(r"^//go:generate[ \t]+(.+)$", re.MULTILINE)
+
+
+def go_directives(directory: str, recursive: bool) -> Iterator[tuple[str, int, str]]:
+    """(file, line, command) of each ``//go:generate`` line of the ``.go`` files in ``directory``
+    (and beneath, ``recursive``). Raises :class:`TooMany`."""
+    from .script_files import read_script  # script_files judges what this module finds
+
+    files = 0
+    for folder, names in _walk(directory, recursive):
+        for name in names:
+            if not name.endswith(".go"):
+                continue
+            files += 1
+            if files > MAX_ENTRIES // 8:
+                raise TooMany(f"more than {MAX_ENTRIES // 8} Go files under {directory}")
+            path = posixpath.join(folder, name)
+            read = read_script(path)  # a regular file only, bounded: never a FIFO
+            if read.problem:
+                raise TooMany(f"{path}: {read.problem}")
+            text = read.text or ""
+            if "//go:generate" not in text:
+                continue
+            for match in _DIRECTIVE.finditer(text):
+                yield path, text.count("\n", 0, match.start()) + 1, match.group(1).strip()
+
+
+_ARG = r'\s*\.arg\(\s*("(?:[^"\\\n]|\\.)*")\s*\)'
+_ARGS = re.compile(f"(?:{_ARG})+")
+_ONE_ARG = re.compile(_ARG)
+
+
+def rust_arguments(code: str) -> str:
+    """Rust's ``Command::new("sh").arg("-c").arg("…")`` written as ``.args(["-c", "…"])``, the
+    list form the interpreter rule reads as a command line (lines kept where they were)."""
+
+    def joined(match: re.Match[str]) -> str:
+        text = match.group(0)
+        words = _ONE_ARG.findall(text)
+        return ".args([" + ", ".join(words) + "])" + "\n" * text.count("\n")
+
+    return _ARGS.sub(joined, code) if ".arg(" in code else code
