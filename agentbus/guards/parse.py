@@ -57,6 +57,7 @@ __all__ = [
     "ShellSyntaxError",
     "SimpleCommand",
     "Substitution",
+    "carries_runtime",
     "expand_braces",
     "one_reread_bound",
     "parse",
@@ -313,6 +314,27 @@ def _quote(word: str) -> str:
     if "'" in word and not any(c in word for c in '"$`\\'):
         return f'"{word}"'
     return shlex.quote(word)
+
+
+def carries_runtime(sub: Substitution) -> bool:
+    """Whether ``sub`` is a value made at run time, or passes one on unchanged: ``$(echo "$c")``,
+    ``$(printf %s "$c")`` of ``c=$(cat f)`` print what ``cat f`` printed, not the text ``$c``."""
+    if sub.kind == RUNTIME:
+        return True
+    if sub.kind not in ("$(", "`") or _static_output(sub) is None:
+        return False
+    return any(inner.kind == RUNTIME for inner in sub.script.substitutions)
+
+
+def _origins(sub: Substitution) -> tuple[Substitution, ...]:
+    """The code whose output a value holds: ``$(cat f)`` for ``$c`` of ``c=$(cat f)``, and for
+    ``$(echo "$c")``, which passes that value on."""
+    if sub.kind == RUNTIME:
+        return sub.origins
+    if carries_runtime(sub):
+        inner = tuple(o for s in sub.script.substitutions if s.kind == RUNTIME for o in s.origins)
+        return inner or (sub,)
+    return (sub,)
 
 
 def static_output(sub: Substitution) -> str | None:
@@ -872,7 +894,7 @@ class _Builder:
             o
             for v in values
             for sub in SimpleCommand((), (), self.subs).substitutions_in(v)
-            for o in (sub.origins if sub.kind == RUNTIME else (sub,))
+            for o in _origins(sub)
         )
         self.subs.append(Substitution(RUNTIME, text, Script((), ()), origins))
         return f"{_UNQUOTED}{_SUB_OPEN}{len(self.subs) - 1}{_SUB_CLOSE}"
@@ -884,7 +906,7 @@ class _Builder:
         subs = SimpleCommand((), (), self.subs).substitutions_in(value)
         if len(subs) == 1 and subs[0].kind == RUNTIME and _PLACEHOLDER.fullmatch(value):
             return value  # d=$c: the same value
-        origins = tuple(o for sub in subs for o in (sub.origins if sub.kind == RUNTIME else (sub,)))
+        origins = tuple(o for sub in subs for o in _origins(sub))
         self.subs.append(Substitution(RUNTIME, f"${name}", Script((), ()), origins))
         return f"{_SUB_OPEN}{len(self.subs) - 1}{_SUB_CLOSE}"
 
@@ -1515,8 +1537,9 @@ class _Builder:
         if _SUB_OPEN not in value:
             return value
         command = SimpleCommand((), (), self.subs)
-        if any(sub.kind == RUNTIME for sub in command.substitutions_in(value)):
-            return value  # read c; d=$c: d is made at run time too (not the text "$c")
+        if any(carries_runtime(sub) for sub in command.substitutions_in(value)):
+            # read c; d=$c (and d=$(echo "$c")): d is made at run time too (not the text "$c")
+            return value
         static = command.static(value)
         return value if static is None else static
 

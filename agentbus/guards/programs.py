@@ -21,9 +21,10 @@ from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from .budget import spend
 from .carriers import carried
-from .parse import RUNTIME, Function, Script, ShellSyntaxError, SimpleCommand, ansi_c, parse
+from .parse import RUNTIME, Function, Script, ShellSyntaxError, SimpleCommand, ansi_c, carries_runtime, parse
 
 __all__ = [
+    "ROOT_WRAPPERS",
     "SHELLS",
     "SSH_OPTIONS_WITH_VALUES",
     "Invocation",
@@ -505,8 +506,13 @@ def runtime_program(command: SimpleCommand, head: str) -> str | None:
     ``$dir/run.sh``, whose program is known but for a prefix or a directory.
     """
     leaf = head.rpartition("/")[2]
-    found = [sub.text for sub in command.substitutions_in(leaf) if sub.kind == RUNTIME]
-    return found[0] if found and command.render(leaf).startswith(found[0]) else None
+    subs = command.substitutions_in(leaf)
+    found = [sub.text for sub in subs if sub.kind == RUNTIME]
+    if found and command.render(leaf).startswith(found[0]):
+        return found[0]
+    if subs and carries_runtime(subs[0]) and command.render(leaf).startswith(f"{subs[0].kind}{subs[0].text}"):
+        return command.render(leaf)  # $(echo "$c"): the value of $c, made at run time
+    return None
 
 
 def _key_bindings(command: SimpleCommand, args: tuple[str, ...]) -> list[str]:
@@ -698,6 +704,28 @@ def _run_written(
         yield from _walk(inner, cwd=cwd, _depth=depth + 1)
 
 
+ROOT_WRAPPERS = frozenset({"sudo", "doas", "pkexec", "run0"})
+"""Wrappers that run their command as root (as another user with ``-u``)."""
+
+
+def _root_wrapped(invocation: Invocation) -> bool:
+    """Whether code ``invocation`` runs in turn (``sudo sh -c CODE``, ``sudo find -exec CMD``) runs under
+    its root wrapper too; not ``ssh``'s remote command, which runs as the remote user."""
+    return invocation.name != "ssh" and not ROOT_WRAPPERS.isdisjoint(invocation.wrappers)
+
+
+def _under(runner: Invocation, inner: Invocation) -> Invocation:
+    """``inner``, run by ``runner``, under ``runner``'s root wrappers (and their ``-u USER``): what
+    ``sudo find . -exec vim {} ;`` runs is ``vim`` as root, for the judges of privilege. A command
+    with a root wrapper of its own is left as it is (its own ``sudo`` says who runs it)."""
+    if not _root_wrapped(runner) or not ROOT_WRAPPERS.isdisjoint(inner.wrappers):
+        return inner
+    outer = tuple(w for w in runner.wrappers if w in ROOT_WRAPPERS)
+    return inner.replace(
+        wrappers=outer + inner.wrappers, wrapper_args=runner.wrapper_args + inner.wrapper_args
+    )
+
+
 MAX_CALLS = 16
 """How many calls of functions defined in the line are followed with their arguments."""
 _POSITIONAL = lazy_compile(r"\"?\$(?:\{([1-9@*])\}|([1-9@*]))\"?")
@@ -843,8 +871,12 @@ def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterato
         spend()
         stages: list[Invocation] = []
         nested: list[str] = []
+        as_root: dict[int, Invocation] = {}
+        """Which of ``nested`` (by index) a root wrapper's program hands on: that code runs as root too."""
         for command in pipeline:
             invocation, handed_on = _resolve(command)
+            if invocation is not None and _root_wrapped(invocation):
+                as_root.update(dict.fromkeys(range(len(nested), len(nested) + len(handed_on)), invocation))
             nested.extend(handed_on)
             if invocation is not None:
                 invocation = invocation.replace(cwd=cwd)
@@ -866,9 +898,14 @@ def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterato
                 if invocation.name == "find":
                     for exec_command in _find_exec(invocation):
                         exec_invocation, exec_code = _resolve(exec_command)
+                        if _root_wrapped(invocation):  # sudo find . -exec vim {} ;: vim runs as root
+                            outer = exec_invocation or invocation
+                            as_root.update(
+                                dict.fromkeys(range(len(nested), len(nested) + len(exec_code)), outer)
+                            )
                         nested.extend(exec_code)
                         if exec_invocation is not None:
-                            yield [exec_invocation.replace(cwd=cwd)]
+                            yield [_under(invocation, exec_invocation.replace(cwd=cwd))]
         if stages:
             yield stages
             if _depth < MAX_NESTED and not repl_fed and position + 1 < len(script.pipelines):
@@ -877,12 +914,14 @@ def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterato
                 repl_fed = bool(fed)
                 nested.extend(fed)
         if _depth < MAX_NESTED:
-            for code in nested:
+            for index, code in enumerate(nested):
                 try:
                     inner = parse_nested(code)
                 except ShellSyntaxError:
                     continue
-                yield from _walk(inner, cwd=cwd, _depth=_depth + 1)
+                runner = as_root.get(index)
+                for inner_stages in _walk(inner, cwd=cwd, _depth=_depth + 1):
+                    yield [_under(runner, s) for s in inner_stages] if runner is not None else inner_stages
         cwd = _changed_directory(stages, cwd)
     for sub in script.substitutions:
         yield from _walk(sub.script, cwd=start, _depth=_depth)
