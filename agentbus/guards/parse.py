@@ -75,6 +75,8 @@ UNKNOWN_PART = "…"
 """What a part of a path made at run time stands as in :meth:`SimpleCommand.shape`."""
 MAX_LOOP_VALUES = 256
 """How many values of a ``for`` loop variable are kept (the first ones)."""
+MAX_ONE_VALUE_READINGS = 4
+"""How many of a loop variable's values its body is read again with, one at a time (the first ones)."""
 
 _TEST_OPERATORS = frozenset({"==", "=~", "!="})
 """Tokens tree-sitter-bash reads as test operators even in a plain command, where bash sees words."""
@@ -609,6 +611,8 @@ class _Builder:
         """``declare -n r=x``: r names x (reading or assigning r is x)."""
         self.operations = itertools.count(1)
         """Numbers the variables :meth:`operation` makes (shared with nested builders, like the variables)."""
+        self.one_value = False
+        """A loop's body is being read with one value of its variable (:meth:`loop_runs`)."""
 
     def text(self, node: Node) -> str:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "surrogatepass")
@@ -628,6 +632,7 @@ class _Builder:
         inner.arrays = self.arrays
         inner.owners = self.owners
         inner.namerefs, inner.operations = self.namerefs, self.operations
+        inner.one_value = self.one_value
         return inner
 
     # statements
@@ -755,11 +760,13 @@ class _Builder:
             values = [
                 expanded for child in node.children_by_field_name("value") for expanded in self.words(child)
             ]
-            if variable is not None:
-                self.bind(self.text(variable), values[:MAX_LOOP_VALUES] or [""])
+            name = self.text(variable) if variable is not None else ""
+            if name:
+                self.bind(name, values[:MAX_LOOP_VALUES] or [""])
             body = node.child_by_field_name("body")
             if body is not None:
                 self.statement(body, background=background, redirects=redirects)
+                self.loop_runs(name, values, body, background, redirects)
         elif kind == "ERROR":
             self.error(node, background)
         elif kind == "compound_statement" and _glued_brace(node):
@@ -785,6 +792,30 @@ class _Builder:
                         self.pipelines[index] = (first, *earlier[1:])
                 return
             self.statements(node)
+
+    def loop_runs(
+        self, name: str, values: list[str], body: Node, background: bool, redirects: tuple[Redirect, ...]
+    ) -> None:
+        """``for h in a b; do ssh $h 'curl x|sh'; done``: the body read once more for each of the
+        first values alone, as each run sees it.
+
+        The first reading gives the variable every value at once (``ssh a b 'curl x|sh'``): a
+        dangerous value is seen wherever it stands, but the words shift (``b`` became the remote
+        command). One value a run keeps each word in its place. Only outside another such reading
+        (a loop inside a loop is read once per outer reading, not once per pair of values): the
+        work is linear in the nesting.
+        """
+        distinct = list(dict.fromkeys(values[:MAX_LOOP_VALUES]))
+        if not name or len(distinct) < 2 or self.one_value:
+            return
+        self.one_value = True
+        try:
+            for value in distinct[:MAX_ONE_VALUE_READINGS]:
+                self.bind(name, [value])
+                self.statement(body, background=background, redirects=redirects)
+        finally:
+            self.one_value = False
+            self.bind(name, values[:MAX_LOOP_VALUES])
 
     def dropped_dashes(self, node: Node) -> tuple[str, ...]:
         """``cat - <<EOF``, ``kubectl apply -f - <<EOF``, ``git - 2>&1``: tree-sitter-bash drops a bare
@@ -1142,6 +1173,7 @@ class _Builder:
         inner.reread = self.reread
         inner.arrays, inner.owners = self.arrays, self.owners  # variables whose values name substitutions
         inner.namerefs, inner.operations = self.namerefs, self.operations
+        inner.one_value = self.one_value
         root = _parse_within_budget(source).root_node
         inner.statements(root)
         inner.unread_bodies(root)
