@@ -24,7 +24,9 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.scanning`: address ranges swept for open ports (masscan, zmap, pnscan; nmap of wide ranges);
 - :mod:`.unseen`: code the guard cannot see: values made at run time run as commands, ``enable -f``, ``fc``;
 - :mod:`.hidden_runs`: programs run from shared memory or a hidden directory of ``/tmp`` (asked);
-- :mod:`.redis_abuse`: a Redis server told to write its dump file elsewhere, commands fed to a host list.
+- :mod:`.redis_abuse`: a Redis server told to write its dump file elsewhere, commands fed to a host list;
+- :mod:`.access_tokens`: the tokens ``gh auth token``, ``gcloud auth print-access-token`` ... print,
+  judged by where they go (a login, the provider's own hosts; or printed, sent elsewhere).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from ..parse import Script
 from ..programs import Invocation
 from ..verdict import Verdict
 from . import (
+    access_tokens,
     cloud,
     collection,
     cracking,
@@ -81,6 +84,7 @@ JUDGES: tuple[InvocationJudge, ...] = (
 
 SCRIPT_JUDGES: tuple[ScriptJudge, ...] = (
     credentials.judge_script,
+    access_tokens.judge_script,
     impact.judge_script,
     impairment.judge_script,
     exfiltration.judge_script,
