@@ -806,7 +806,7 @@ class _Builder:
         work is linear in the nesting.
         """
         distinct = list(dict.fromkeys(values[:MAX_LOOP_VALUES]))
-        if not name or len(distinct) < 2 or self.one_value:
+        if not name or len(values) < 2 or self.one_value:
             return
         self.one_value = True
         try:
