@@ -260,17 +260,22 @@ class SimpleCommand(Frozen):
 class Function(Frozen):
     """A shell function definition: its name, its body, and its text (for messages)."""
 
-    __slots__ = ("body", "name", "text")
+    __slots__ = ("body", "defined_at", "name", "text")
 
     name: str
     body: Script
     text: str
+    defined_at: int | None
+    """Where the script defines it for certain: the index of its body's first pipeline among the
+    script's, for a definition that is a statement of the script itself (not inside an ``if``, a
+    loop, a list, a subshell or a substitution, where it may not be made); None otherwise."""
 
-    def __init__(self, name: str, body: Script, text: str) -> None:
+    def __init__(self, name: str, body: Script, text: str, defined_at: int | None = None) -> None:
         set_field = object.__setattr__
         set_field(self, "name", name)
         set_field(self, "body", body)
         set_field(self, "text", text)
+        set_field(self, "defined_at", defined_at)
 
 
 class Script(Frozen):
@@ -738,8 +743,16 @@ class _Builder:
             if body is not None:
                 definition.statement(body)
             script = definition.script()
+            parent = node.parent
+            at_top = parent is not None and parent.type == "program"
+            certain = at_top and self.depth == 0 and not self.one_value
             self.functions.append(
-                Function(self.text(name_node) if name_node else "", script, self.text(node))
+                Function(
+                    self.text(name_node) if name_node else "",
+                    script,
+                    self.text(node),
+                    len(self.pipelines) if certain else None,
+                )
             )
             self.functions.extend(definition.functions)
             # The body runs when the function is called: judge its commands as if they ran.

@@ -735,6 +735,13 @@ def _called(
     function: Function, invocation: Invocation, cwd: str | None, depth: int
 ) -> Iterator[list[Invocation]]:
     """``f(){ rm -rf "$1"; }; f ~``: the body again, with the call's arguments for ``$1``, ``$@``."""
+    inner = _call_body(function, invocation)
+    if inner is not None:
+        yield from _walk(inner, cwd=cwd, _depth=depth + 1)
+
+
+def _call_body(function: Function, invocation: Invocation) -> Script | None:
+    """The body of ``function`` as ``invocation`` runs it (arguments put in); None if it does not parse."""
     text = function.text
     body = text[text.find("{") + 1 : text.rfind("}")] if "{" in text else text
     args = [shlex.quote(invocation.command.render(a)) for a in invocation.args]
@@ -749,8 +756,49 @@ def _called(
     try:
         inner = parse_nested(_POSITIONAL.sub(argument, body))
     except ShellSyntaxError:
-        return
-    yield from _walk(inner, cwd=cwd, _depth=depth + 1)
+        return None
+    return None if inner.malformed else inner
+
+
+def _shadowing(script: Script) -> dict[str, Function]:
+    """The functions a script certainly defines once and never removes: a call to one runs its body,
+    not the program of that name (``pass() { echo ok; }; pass show x`` runs no password store)."""
+    removed = {
+        word
+        for stages in script.pipelines
+        for c in stages
+        if c.words[:1] == ("unset",)
+        for word in c.words[1:]
+    }
+    counts: dict[str, int] = {}
+    for function in script.functions:
+        counts[function.name] = counts.get(function.name, 0) + 1
+    return {
+        f.name: f
+        for f in script.functions
+        if f.defined_at is not None and counts[f.name] == 1 and f.name not in removed
+    }
+
+
+def _runs_function(
+    invocation: Invocation, pipeline: Sequence[SimpleCommand], position: int, function: Function | None
+) -> bool:
+    """Whether this stage certainly runs ``function`` and nothing else: called by its plain name after
+    the definition, alone in its pipeline, with no wrapper (``sudo f``, ``xargs f`` run the program), no
+    redirection and no assignment (what the stage writes or is given is judged with the program's name)."""
+    if function is None or function.defined_at is None:
+        return False
+    command = invocation.command
+    head = len(command.words) - len(invocation.args) - 1
+    return (
+        len(pipeline) == 1
+        and position >= function.defined_at + len(function.body.pipelines)
+        and not invocation.wrappers
+        and not invocation.env
+        and not command.redirects
+        and head == 0
+        and command.static(command.words[0]) == function.name
+    )
 
 
 @functools.lru_cache(maxsize=256)
@@ -865,6 +913,7 @@ def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterato
     renamed: dict[str, str] = {}
     """``alias ls='rm -rf'``, ``hash -p /bin/rm ls``: what a name runs from then on."""
     functions = {function.name: function for function in script.functions}
+    shadowing = _shadowing(script) if script.functions else {}
     expanded = 0
     repl_fed = False
     for position, pipeline in enumerate(script.pipelines):
@@ -887,6 +936,20 @@ def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterato
                     else:
                         args = " ".join(shlex.quote(command.render(a)) for a in invocation.args)
                         nested.append(f"{code} {args}")
+                shadow = shadowing.get(invocation.name) if invocation.name not in renamed else None
+                body = _call_body(shadow, invocation) if shadow is not None else None
+                if (
+                    body is not None
+                    and _depth < MAX_NESTED
+                    and expanded < MAX_CALLS
+                    and _runs_function(invocation, pipeline, position, shadow)
+                ):
+                    # pass() { echo ok; }; pass show x: the body runs, judged in full with the arguments;
+                    # the stage itself is no program (a wrapper of the program calls it by `command pass`).
+                    expanded += 1
+                    stages.append(invocation.replace(name="", dynamic=False))
+                    yield from _walk(body, cwd=cwd, _depth=_depth + 1)
+                    continue
                 stages.append(invocation)
                 _note_renames(invocation, renamed)
                 if _depth < MAX_NESTED:
