@@ -42,6 +42,7 @@ ALLOWED = [
     "gh auth token | helm registry login ghcr.io -u me --password-stdin",
     "gh auth token | oras login ghcr.io -u me --password-stdin",
     "gh auth token | gh auth login --with-token",
+    'docker login ghcr.io -u me --password-stdin <<< "$(gh auth token)"',
     'curl -H "Authorization: Bearer $(gcloud auth print-access-token)" https://storage.googleapis.com/b/o',
     'curl -H "Authorization: Bearer $(gcloud auth print-identity-token)" https://svc-abc-uc.a.run.app/hi',
     'curl -H "Authorization: token $(gh auth token)" https://api.github.com/user',

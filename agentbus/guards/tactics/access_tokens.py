@@ -141,7 +141,7 @@ def judge_script(script: Script, home: str) -> Verdict | None:
         id(command)
         for stages in pipelines
         for stage in stages
-        for word in stage.command.words
+        for word in (*stage.command.words, *(r.target for r in stage.command.redirects))
         for sub in stage.command.substitutions_in(word)
         if id(sub) in made
         for p in sub.script.pipelines
@@ -162,7 +162,7 @@ def judge_script(script: Script, home: str) -> Verdict | None:
             command = stage.command
             for word in (*command.words, *(r.target for r in command.redirects if r.op == "<<<")):
                 held = _printed_in(command, word, made)
-                why = _use(stage, held, downstream) if held is not None else None
-                if why is not None:
-                    return Verdict(CREDENTIALS, piece(stage.text), why)
+                misuse = _use(stage, held, downstream) if held is not None else None
+                if misuse is not None:
+                    return Verdict(CREDENTIALS, piece(stage.text), misuse)
     return None
