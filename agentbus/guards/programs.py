@@ -714,6 +714,17 @@ def _root_wrapped(invocation: Invocation) -> bool:
     return invocation.name != "ssh" and not ROOT_WRAPPERS.isdisjoint(invocation.wrappers)
 
 
+def _root_runner(command: SimpleCommand) -> Invocation | None:
+    """The root wrapper a command starts with, when it hands on code and runs no program of its own
+    (``sudo watch 'vim x'``, ``sudo env -S 'vim x'``): what runs that code."""
+    words = command.words
+    name = program_name(command.static(words[0]) or "") if words else ""
+    if name not in ROOT_WRAPPERS:
+        return None
+    end = _skip_options(words, 1, _WRAPPERS[name])
+    return Invocation("", (), command, (name,), wrapper_args=tuple(words[1:end]))
+
+
 def _under(runner: Invocation, inner: Invocation) -> Invocation:
     """``inner``, run by ``runner``, under ``runner``'s root wrappers (and their ``-u USER``): what
     ``sudo find . -exec vim {} ;`` runs is ``vim`` as root, for the judges of privilege. A command
@@ -924,8 +935,9 @@ def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterato
         """Which of ``nested`` (by index) a root wrapper's program hands on: that code runs as root too."""
         for command in pipeline:
             invocation, handed_on = _resolve(command)
-            if invocation is not None and _root_wrapped(invocation):
-                as_root.update(dict.fromkeys(range(len(nested), len(nested) + len(handed_on)), invocation))
+            runner = invocation if invocation is not None else _root_runner(command) if handed_on else None
+            if runner is not None and _root_wrapped(runner):
+                as_root.update(dict.fromkeys(range(len(nested), len(nested) + len(handed_on)), runner))
             nested.extend(handed_on)
             if invocation is not None:
                 invocation = invocation.replace(cwd=cwd)

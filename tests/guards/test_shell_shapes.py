@@ -37,6 +37,10 @@ RUN_AS_ROOT = [
     "sudo sh -c 'vim /etc/hosts'",
     "sudo find . -exec sh -c 'less /etc/profile' \\;",
     "for f in a b; do sudo find . -exec vim {} \\; ; done",
+    "sudo watch 'vim x'",
+    "sudo env -S 'vim x'",
+    "sudo flock /tmp/l -c 'vim x'",
+    "sudo timeout 5 find . -exec vim {} \\;",
 ]
 NOT_AS_ROOT = [
     "find . -exec vim {} \\;",
@@ -44,6 +48,8 @@ NOT_AS_ROOT = [
     "sudo find /var/log -name '*.gz' -exec ls -l {} \\;",
     "sudo find . -name '*.pyc' -exec rm {} +",
     "sudo ssh host vim notes.txt",
+    "sudo -u dev watch 'vim x'",
+    "sudo -u dev sh -c 'vim x'",
 ]
 
 
