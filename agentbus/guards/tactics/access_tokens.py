@@ -25,8 +25,9 @@ import re
 from ...lazy_regex import lazy_compile
 from ..findings import finding, piece
 from ..findings import static_args as _values
+from ..interpreters import INTERPRETERS
 from ..parse import RUNTIME, Script, SimpleCommand, Substitution
-from ..programs import Invocation, walk
+from ..programs import SHELLS, Invocation, walk
 from ..verdict import CREDENTIALS, Verdict
 
 __all__ = ["judge_script", "token_printer"]
@@ -73,8 +74,20 @@ def token_printer(invocation: Invocation) -> str | None:
 
 
 def _logs_in(invocation: Invocation) -> bool:
-    """``docker login``, ``helm registry login``, ``gh auth login``: a login that takes the token."""
-    return invocation.name in _LOGINS and "login" in _values(invocation)
+    """``docker login``, ``helm registry login``, ``gh auth login``: a login that takes the token; or a
+    program told to read a password on its standard input (``--password-stdin``) that is no shell,
+    interpreter, printer or sender (``sh -c 'curl -d @- URL' --password-stdin`` is still a send)."""
+    name = invocation.name
+    values = _values(invocation)
+    if name in _LOGINS and "login" in values:
+        return True
+    return (
+        "--password-stdin" in values
+        and bool(name)
+        and name not in SHELLS
+        and not INTERPRETERS.match(name)
+        and name not in _PRINTERS | _SENDERS
+    )
 
 
 def _hosts(invocation: Invocation) -> list[str]:
