@@ -974,7 +974,8 @@ def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterato
                     for exec_command in _find_exec(invocation):
                         exec_invocation, exec_code = _resolve(exec_command)
                         if _root_wrapped(invocation):  # sudo find . -exec vim {} ;: vim runs as root
-                            outer = exec_invocation or invocation
+                            own = exec_invocation is not None and _root_wrapped(exec_invocation)
+                            outer = exec_invocation if own and exec_invocation is not None else invocation
                             as_root.update(
                                 dict.fromkeys(range(len(nested), len(nested) + len(exec_code)), outer)
                             )
