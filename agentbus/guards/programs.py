@@ -182,6 +182,12 @@ _WRAPPERS: dict[str, _Wrapper] = {
     "fakeroot": _Wrapper("ls"),
     "firejail": _Wrapper(),
     "systemd-run": _Wrapper("pEuM", frozenset({"--property", "--setenv", "--unit", "--uid"})),
+    "setarch": _Wrapper("", positionals=1),
+    "linux32": _Wrapper(),
+    "linux64": _Wrapper(),
+    "rlwrap": _Wrapper("bCeFfHlOPpqSswz", frozenset({"--break-chars", "--command-name", "--file",
+                                                     "--history-filename", "--logfile", "--prompt-colour"})),
+    "cpulimit": _Wrapper("lpe", frozenset({"--limit", "--pid", "--exe"})),
 }  # fmt: skip
 """Programs that run the rest of their arguments as a command, with the options
 that take a value (so that the value is not mistaken for the command)."""

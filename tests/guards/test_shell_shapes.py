@@ -41,6 +41,9 @@ RUN_AS_ROOT = [
     "sudo env -S 'vim x'",
     "sudo flock /tmp/l -c 'vim x'",
     "sudo timeout 5 find . -exec vim {} \\;",
+    "sudo setarch $(arch) /bin/sh",
+    "sudo rlwrap /bin/sh",
+    "sudo cpulimit -l 100 -f /bin/sh",
 ]
 NOT_AS_ROOT = [
     "find . -exec vim {} \\;",
