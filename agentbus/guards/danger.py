@@ -99,6 +99,8 @@ _NETWORK_TOOLS = frozenset({"nc", "ncat", "netcat", "nc.traditional", "nc.openbs
 _INTERPRETERS = INTERPRETERS
 _CODE_FLAGS = ("-c", "-e", "-E", "-m", "-r", "-p", "--eval", "--print", "--command", "-Command", "-f")
 _VALUE_FLAGS = frozenset({"-W", "-X", "-I", "--require", "-M"})
+_PROGRAM_VALUE_FLAGS = {"osascript": frozenset({"-l", "-s"})}
+"""Options that take a value only for one interpreter: ``curl URL | osascript -l JavaScript`` reads stdin."""
 _SHELL_RUNNERS = SHELLS | {"eval", "source", ".", "exec", "iex", "invoke-expression"}
 _WORLD_WRITABLE = lazy_compile(r"^(?:[0-7]?[0-7][0-7][2367]|0*0{3})$")
 _SYMBOLIC_OPEN = lazy_compile(r"(?:^|,)[ugoa]*[oa][ugoa]*[+=][rwxXst]*w|(?:^|,)[+=]rwx")
@@ -794,6 +796,7 @@ def _runs_stdin(invocation: Invocation) -> bool:
     if name in AWKS or not _INTERPRETERS.match(name):
         return False
     values = _values(invocation)
+    takes_value = _VALUE_FLAGS | _PROGRAM_VALUE_FLAGS.get(name, frozenset())
     skip = False
     for value in values:
         if skip:
@@ -801,7 +804,7 @@ def _runs_stdin(invocation: Invocation) -> bool:
             continue
         if value == "-":
             return True
-        if value in _VALUE_FLAGS:
+        if value in takes_value:
             skip = True
             continue
         if value.startswith("-"):

@@ -34,7 +34,7 @@ from ..events import ToolCall
 from ..lazy_regex import lazy_compile
 from ..registry import Registry
 from .budget import decide, spend
-from .locations import location
+from .locations import location, written
 from .operands import PATH_MAX, PATTERN_OPTIONS, block_device, option_values, system_file
 from .pathnames import home_directory
 from .paths import check_glob, check_path, display_path, normalize_path
@@ -252,6 +252,9 @@ def check_write(path: str, *, cwd: str | None = None, home: str | None = None) -
     system = system_file(path, home=home, cwd=cwd)
     if system is not None:
         return Verdict(SYSTEM_FILES, system, "writing a system file")
+    configuration = written(path, home=home, cwd=cwd)  # the rest of /etc: asked (system configuration)
+    if configuration is not None:
+        return Verdict(configuration[0], display_path(normalized, home=home), f"writing {configuration[1]}")
     return None
 
 

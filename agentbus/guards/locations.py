@@ -38,6 +38,7 @@ from .verdict import (
     SERVICE,
     STEALTH_PERSISTENCE,
     SUDO_INSTALL,
+    SYSTEM_CONFIG,
     SYSTEM_FILES,
 )
 
@@ -270,8 +271,10 @@ def written(value: str, *, home: str, cwd: str | None) -> tuple[str, str] | None
     """``(category, description)`` if writing or deleting ``value`` is dangerous, else None.
 
     A location of the table (``~/.bashrc, a shell start-up file``), else a
-    system file (``/etc/passwd``, :data:`~.verdict.SYSTEM_FILES`). What every
-    rule that knows what a program writes asks about the file it writes.
+    system file (``/etc/passwd``, :data:`~.verdict.SYSTEM_FILES`), else any other
+    file under ``/etc`` (:data:`~.verdict.SYSTEM_CONFIG`, asked: ``/etc/locale.gen``,
+    ``/etc/apt/sources.list.d/x.list``). What every rule that knows what a program
+    writes asks about the file it writes.
     """
     found = location(value, home=home, cwd=cwd)
     if found is not None:
@@ -279,4 +282,12 @@ def written(value: str, *, home: str, cwd: str | None) -> tuple[str, str] | None
         shown = display_path(normalize_path(value, home=home, cwd=cwd), home=home)
         return category, f"{shown}, {what}"
     path = system_file(value, home=home, cwd=cwd)
-    return (SYSTEM_FILES, path) if path is not None else None
+    if path is not None:
+        return SYSTEM_FILES, path
+    normalized = normalize_path(value, home=home, cwd=cwd)
+    if normalized.startswith(("/etc/", "/private/etc/")) and normalized.rstrip("/") not in (
+        "/etc",
+        "/private/etc",
+    ):
+        return SYSTEM_CONFIG, f"{normalized}, in the machine's configuration"
+    return None

@@ -399,9 +399,16 @@ _IN_HOME: tuple[_Rule, ...] = (
     ),
     _rule(
         r"(?:\.config|Library/(?:Application Support|Group Containers|Containers)|AppData/(?:Local|Roaming))/"
-        r"[^/]*(?:1password|bitwarden|keepassxc|enpass|lastpass|dashlane|exodus|electrum)[^/]*(?:/|$)",
+        r"[^/]*(?:1password|bitwarden|keepassxc|enpass|lastpass|dashlane|exodus|electrum|password manager"
+        r"|nordpass|roboform|stickypassword|proton pass)[^/]*(?:/|$)"
+        r"|Documents/Enpass(?:/|$)|Monero/wallets(?:/|$)|\.sparrow/wallets(?:/|$)",
         "password manager or wallet data",
     ),
+    _rule(
+        r"(?:Library/Application Support/Telegram Desktop|\.local/share/TelegramDesktop)/tdata(?:/|$)",
+        "a messenger's session keys (who holds them is logged in)",
+    ),
+    _rule(r"(?:\.config/)?\.?filezilla/(?:sitemanager|recentservers)\.xml$", "saved FTP/SFTP passwords"),
     _rule(
         r"Library/(?:Messages|Mail)(?:/|$)"
         r"|Library/Application Support/(?:com\.apple\.TCC|AddressBook)(?:/|$)",
@@ -443,6 +450,11 @@ _FROM_ROOT: tuple[_Rule, ...] = (
         "process environment or memory, where secrets live",
     ),
     _rule(r"/dev/(?:input(?:/|$)|hidraw\d+$|uinput$)", "input device: reading it logs keystrokes"),
+    _rule(
+        r"/Library/Application Support/[^/]*(?:password manager|1password|bitwarden|enpass|dashlane|nordpass"
+        r"|roboform)[^/]*(?:/|$)",
+        "password manager data (installed for every user)",
+    ),
     _rule(r"/etc/ssh/[^/]*_key$", "SSH host private key", written=SYSTEM_FILES),
     _rule(
         r"/(?:var/)?run/secrets(?:/|$)|/var/lib/kubelet/pki(?:/|$)|/etc/kubernetes/(?:pki(?:/|$)|[^/]+\.conf$)"

@@ -60,6 +60,10 @@ _DEVICE_READERS = frozenset({
     "photorec", "raw", "lvmpersist", "lvchange", "vgchange", "lvrename", "vgrename", "lvscan", "pvscan",
     "vgscan", "e2label", "fatlabel", "exfatlabel", "dosfslabel", "mlabel", "ntfslabel", "swaplabel",
     "hdparm-info", "udisksctl", "cdparanoia", "cdrdao-read", "ddrescue-info", "sg_inq", "sg_readcap",
+    # Grow, move or unlock what is on a device, keeping its data: volume administration, which
+    # tactics.volumes asks about.
+    "resize2fs", "growpart", "xfs_growfs", "pvchange", "pvresize", "pvmove", "lvextend", "lvresize",
+    "iscsiadm", "cryptdisks_start", "cryptdisks_stop",
 })  # fmt: skip
 """Programs that only read a device (the disk tools are judged by their own rule, with their flags)."""
 
@@ -67,18 +71,25 @@ _CLOUD_CLIS = frozenset({"aws", "gcloud", "az"})
 """Their option values name cloud resources (SSM parameters are paths: ``/dev/app/db-url``)."""
 _DEVICE_SUBCOMMANDS: dict[str, frozenset[str]] = {
     "cryptsetup": frozenset({"luksDump", "status", "isLuks", "open", "luksOpen", "close", "luksClose",
-                             "luksUUID", "tcryptDump", "bitlkDump", "benchmark"}),
+                             "luksUUID", "tcryptDump", "bitlkDump", "benchmark", "luksAddKey",
+                             "luksRemoveKey", "luksChangeKey", "resize", "refresh", "luksSuspend",
+                             "luksResume",
+                             "luksHeaderBackup", "config", "token", "tcryptOpen", "bitlkOpen", "plainOpen"}),
     "nvme": frozenset({"list", "id-ctrl", "id-ns", "smart-log", "error-log", "list-ns", "list-ctrl",
                        "fw-log", "get-log", "show-regs", "get-feature", "id-ns-desc", "list-subsys"}),
     "diskutil": frozenset({"list", "info", "activity", "listFilesystems", "mount", "unmount",
-                           "unmountDisk", "mountDisk", "eject", "verifyVolume", "verifyDisk"}),
+                           "unmountDisk", "mountDisk", "eject", "verifyVolume", "verifyDisk", "resizeVolume",
+                           "renameVolume", "rename", "enableJournal", "disableJournal", "enableOwnership",
+                           "disableOwnership", "repairVolume", "addVolume", "resizeContainer", "unlockVolume",
+                           "lockVolume", "listCryptoUsers", "listSnapshots", "listVolumeGroups",
+                           "updatePreboot"}),
     "mdadm": frozenset({"--detail", "-D", "--examine", "-E", "--query", "-Q", "--misc", "--assemble", "-A",
                         "--monitor", "--detail-platform", "--stop", "-S", "--fail", "--remove"}),
     "lvconvert": frozenset({"--repair", "--mirrors", "-m", "--replace"}),
     "fsadm": frozenset({"check", "--dry-run", "-n"}),
     "lvm_import_vdo": frozenset({"--dry-run"}),
     "zpool": frozenset({"status", "list", "import", "iostat", "get", "history"}),
-    "tune2fs": frozenset({"-l"}),
+    "tune2fs": frozenset({"-l", "-L", "-c", "-C", "-i", "-m", "-r", "-e", "-U"}),
     "hdparm": frozenset({"-I", "-i", "-t", "-T", "-g", "-C", "-tT", "-Tt", "-B", "-W"}),
     "blockdev": frozenset({"--report", "--getsize64", "--getsize", "--getss", "--getbsz", "--getro",
                            "--getpbsz", "--getra", "--getsz", "--getiomin", "--getioopt"}),
@@ -195,7 +206,9 @@ _STORAGE_DESTROYERS: dict[str, frozenset[str] | None] = {
     "sg_format": None,
     "hdparm": frozenset({"--security-erase", "--security-erase-enhanced", "--trim-sector-ranges"}),
     "diskutil": frozenset({"eraseDisk", "eraseVolume", "zeroDisk", "randomDisk", "secureErase",
-                           "partitionDisk", "reformat", "deleteVolume", "apfs"}),
+                           "partitionDisk", "reformat", "deleteVolume", "deleteContainer",
+                           "deleteVolumeGroup", "deleteSnapshot", "splitPartition", "mergePartitions",
+                           "deletePartition"}),
 }  # fmt: skip
 """Volume managers, RAID, firmware flashers: the subcommands or options that destroy what they manage
 (``None``: the program only destroys). A snapshot (``zfs destroy pool/fs@snap``) is spared."""

@@ -95,6 +95,17 @@ SHARED_WIPE = "shared directory wipe"
 NETWORK_SCAN = "network scanning"
 """Sweeping address ranges for open ports (``masscan``, ``zmap``, ``pnscan``; ``nmap`` of a range wider
 than a site): how worms find the next machine to break into."""
+VOLUMES = "volume administration"
+"""Mounting, attaching and changing disks and volumes without destroying them: ``mount``, ``losetup``,
+swap, LVM, LUKS ``open``/``addKey``, iSCSI logins, growing a file system, ``diskutil`` changes. Listing
+them is discovery; destroying them is :data:`DISK`."""
+SYSTEM_CONFIG = "system configuration"
+"""Changing how the whole machine behaves: files under ``/etc`` no narrower row covers, ``git config
+--system``, ``update-alternatives``, locale, host name, time zone, kernel settings, routes, and
+macOS's ``systemsetup``/``scutil``/``pmset``/``nvram``."""
+ENV_SECRETS = "environment secrets"
+"""The session's own secrets picked out of its environment (``env | grep TOKEN``): shown to the agent,
+as ``echo $TOKEN`` would; a developer checks a variable is set this way, so a person is asked."""
 
 UNJUDGED_SCRIPT = "unjudged script"
 """A script run from disk that the guard could not judge: too large, unreadable, not a regular
@@ -103,7 +114,8 @@ made at run time from what it cannot see, then run (``read x; $x``, ``enable -f`
 
 TACTICS = (EVIDENCE, IMPAIR, PRIVILEGE, CREDENTIALS, SHUTDOWN, DATA_DESTRUCTION, DOWNLOAD_RUN, EXFILTRATION,
            STEALTH_PERSISTENCE, SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL, COLLECTION,
-           CLOUD_CONTROL, RESOURCE_HIJACK, REMOTE_ACCESS, UPLOAD, SHARED_WIPE, NETWORK_SCAN)  # fmt: skip
+           CLOUD_CONTROL, RESOURCE_HIJACK, REMOTE_ACCESS, UPLOAD, SHARED_WIPE, NETWORK_SCAN, VOLUMES,
+           SYSTEM_CONFIG, ENV_SECRETS)  # fmt: skip
 """The tactic categories, each with a default verdict in :data:`DEFAULT_VERDICTS`."""
 
 SECRETS = "secret access"
@@ -130,6 +142,9 @@ DEFAULT_VERDICTS: dict[str, str] = {
             UPLOAD,
             SHARED_WIPE,
             NETWORK_SCAN,
+            VOLUMES,
+            SYSTEM_CONFIG,
+            ENV_SECRETS,
         ),
         ASK,
     ),

@@ -236,6 +236,8 @@ LOCATION_WRITES = {
     # Places of agentbus.guards.locations: the write has the category of their tactic.
     "iconv -f latin1 -t utf8 -o /etc/ld.so.preload p": "hidden persistence",
     "cat p 1<>/etc/profile": "shell profile",
+    # The rest of /etc: the machine's configuration, asked (issue 18's ask side).
+    "cd /etc && echo x >> agent": "system configuration",
     "sudo chpasswd <<< 'root:x'": "account change",  # it rewrites /etc/shadow: issue 18 asks a person
 }
 

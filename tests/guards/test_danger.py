@@ -15,7 +15,15 @@ import agentbus
 from agentbus.guards.danger import CATEGORIES, GUARD_ID, check_command, command_text
 from agentbus.guards.parse import ShellSyntaxError, parse
 from agentbus.guards.programs import walk
-from agentbus.guards.verdict import DEFAULT_VERDICTS, DOWNLOAD_RUN, SERVICE, SHARED_WIPE, SUDO_INSTALL
+from agentbus.guards.verdict import (
+    DEFAULT_VERDICTS,
+    DOWNLOAD_RUN,
+    SERVICE,
+    SHARED_WIPE,
+    SUDO_INSTALL,
+    SYSTEM_CONFIG,
+    VOLUMES,
+)
 from agentbus.middleware import builtin
 
 HOME = "/home/me"
@@ -66,6 +74,11 @@ ASKED_SINCE_ISSUE_18 = {
     # ... and before everything in a directory all users share is deleted (other sessions' sockets,
     # locks and files go with it; malware clears out its rivals so).
     "rm -rf /tmp/*": SHARED_WIPE,
+    # ... and before the machine's package sources or daemon settings change (the rest of /etc: system
+    # configuration), and a disk is mounted (volume administration).
+    "echo 'deb https://x stable main' | sudo tee /etc/apt/sources.list.d/x.list": SYSTEM_CONFIG,
+    "sudo tee /etc/docker/daemon.json < daemon.json": SYSTEM_CONFIG,
+    "sudo mount /dev/sdb1 /mnt/usb": VOLUMES,
 }
 
 

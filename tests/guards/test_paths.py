@@ -667,3 +667,45 @@ def test_a_text_that_any_real_rule_matches_is_judged_alike_when_long(data: st.Da
     for text in ("a" * 600 + matched, "a" * 600 + "/" + matched, matched + "/" + "b" * 600):
         plain = next((r for r in table.rules if r.pattern.search(text)), None)
         assert table.anywhere(text) == plain, (rule.pattern.pattern, text[-80:])
+
+
+@pytest.mark.parametrize(
+    ("path", "label"),
+    [
+        # macOS sample 11 (an AMOS stealer): vaults, wallets and sessions it copies one file at a time
+        ("~/Library/Application Support/Keeper Password Manager/keeper_db.sqlite", "password manager"),
+        ("~/Library/Application Support/NordPass/nordpass.sqlite", "password manager"),
+        ("~/Library/Application Support/Roboform/Default/rf.db", "password manager"),
+        ("~/Library/Application Support/com.stickypassword.passwordmanager/x.db", "password manager"),
+        ("~/Library/Application Support/Proton Pass/Local Storage/leveldb/000003.log", "password manager"),
+        ("~/Documents/Enpass/Vaults/primary/vault.enpassdb", "password manager"),
+        ("/Library/Application Support/Cyclonis Password Manager/data.db", "password manager"),
+        ("~/Monero/wallets/main/main.keys", "wallet"),
+        ("~/.sparrow/wallets/hot.mv.db", "wallet"),
+        ("~/Library/Application Support/Telegram Desktop/tdata/key_datas", "session keys"),
+        ("~/.local/share/TelegramDesktop/tdata/D877F783D5D3EF8C/maps", "session keys"),
+        ("~/.filezilla/sitemanager.xml", "FTP"),
+        ("~/.config/filezilla/recentservers.xml", "FTP"),
+    ],
+)
+def test_password_managers_wallets_and_messenger_sessions_are_secrets(path: str, label: str) -> None:
+    verdict = check_path(path, cwd=CWD, home=HOME)
+    assert verdict is not None
+    assert label.lower() in verdict.why.lower()
+    assert verdict.category == SECRETS
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "~/code/password-manager/src/main.rs",  # a developer's own password manager is a project
+        "~/Library/Application Support/Telegram Desktop/log.txt",
+        "~/.filezilla/filezilla.xml",  # the client's settings, no sites
+        "~/.sparrow/config",
+        "~/Monero/README.md",
+        "~/Documents/Enpass-notes.txt",
+        "/Library/Application Support/Apple/ParentalControls",
+    ],
+)
+def test_the_neighbours_of_those_secrets_are_not(path: str) -> None:
+    assert check_path(path, cwd=CWD, home=HOME) is None

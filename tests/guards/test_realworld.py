@@ -140,12 +140,6 @@ DEVICE_ORDINARY = [
     "fls -r -m C: /dev/loop2p1",
     "photorec /dev/sdc",
     "fatlabel /dev/sdb1",
-    "e2label /dev/sdb1 backups",
-    "lvchange --activate y /dev/vg0/data",
-    "lvrename /dev/vg0/old /dev/vg0/new",
-    "lvconvert --repair /dev/vg0/data",
-    "mdadm --assemble /dev/md0 /dev/sdb1 /dev/sdc1",
-    "mdadm --fail /dev/md0 /dev/sdc1",
     "fsadm check /dev/vg0/data",
     "wipefs --all --no-act /dev/sdb",
     "sgdisk --backup=table.gpt /dev/sdb",
@@ -173,6 +167,24 @@ DEVICE_DESTROYED = [
 @pytest.mark.parametrize("command", DEVICE_ORDINARY)
 def test_reading_labelling_or_activating_a_device_passes(command: str) -> None:
     assert not held(command), command
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "e2label /dev/sdb1 backups",
+        "lvchange --activate y /dev/vg0/data",
+        "lvrename /dev/vg0/old /dev/vg0/new",
+        "lvconvert --repair /dev/vg0/data",
+        "mdadm --assemble /dev/md0 /dev/sdb1 /dev/sdc1",
+        "mdadm --fail /dev/md0 /dev/sdc1",
+    ],
+)
+def test_labelling_or_activating_a_device_is_asked_not_blocked(command: str) -> None:
+    # Issue 18's ask side: volume administration keeps the data, so it is asked, never blocked.
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert (verdict.category, verdict.decision) == ("volume administration", "ask"), verdict
 
 
 @pytest.mark.parametrize("command", DEVICE_DESTROYED)

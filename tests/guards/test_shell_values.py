@@ -292,7 +292,7 @@ def test_a_variable_before_a_program_is_a_wrapper_or_nothing_and_the_program_is_
         "$EDITOR notes.md",
         "${EDITOR:-vim} notes.md",
         "$PYTHON -m pip install -e .",
-        "$SUDO apt-get install -y jq",
+        "$SUDO apt-get update",
         "$CC main.c -o main",
         "$PIP install requests",
     ],

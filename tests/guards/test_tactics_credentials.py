@@ -14,7 +14,7 @@ from agentbus.guards.danger import check_command
 from agentbus.guards.files import check_shell_files
 from agentbus.guards.policy import Policy
 from agentbus.guards.tactics.credentials import credential_store, metadata_host, secret_name
-from agentbus.guards.verdict import CREDENTIALS
+from agentbus.guards.verdict import CREDENTIALS, ENV_SECRETS
 from agentbus.middleware import builtin
 
 HOME = "/home/dev"
@@ -423,22 +423,28 @@ ENVIRONMENT_SETTINGS = [
 
 
 @pytest.mark.parametrize("command", ENVIRONMENT_SEARCHED)
-def test_secrets_picked_out_of_the_environment_are_blocked(command: str) -> None:
+def test_secrets_picked_out_of_the_environment_are_asked(command: str) -> None:
+    # Asked, not blocked (issue 18's ask side): `env` and `echo $TOKEN` show the same values and run.
     verdict = check_command(command, home=HOME)
     assert verdict is not None, command
-    assert (verdict.category, verdict.decision) == (CREDENTIALS, "block"), verdict
+    assert (verdict.category, verdict.decision) == (ENV_SECRETS, "ask"), verdict
 
 
 @pytest.mark.parametrize("command", ENVIRONMENT_SETTINGS)
 def test_settings_looked_up_in_the_environment_run(command: str) -> None:
     verdict = check_command(command, home=HOME)
-    assert verdict is None or verdict.category != CREDENTIALS, verdict
+    assert verdict is None or verdict.category not in (CREDENTIALS, ENV_SECRETS), verdict
 
 
-def test_the_policy_can_ask_for_an_environment_search() -> None:
-    asked = check_command("printenv | grep -i token", home=HOME, policy=Policy(verdicts={CREDENTIALS: "ask"}))
-    assert asked is not None
-    assert asked.decision == "ask"
+def test_the_policy_decides_what_an_environment_search_does() -> None:
+    command = "printenv | grep -i token"
+    blocked = check_command(command, home=HOME, policy=Policy(verdicts={ENV_SECRETS: "block"}))
+    assert blocked is not None
+    assert blocked.decision == "block"
+    assert check_command(command, home=HOME, policy=Policy(verdicts={ENV_SECRETS: "allow"})) is None
+    unattended = check_command(command, home=HOME, policy=Policy(profile="unattended"))
+    assert unattended is not None
+    assert unattended.decision == "block"
 
 
 @given(
@@ -448,7 +454,7 @@ def test_the_policy_can_ask_for_an_environment_search() -> None:
 def test_any_environment_dump_searched_for_a_secret_word(dump: str, word: str) -> None:
     verdict = check_command(f"{dump} | grep -i {word}", home=HOME)
     assert verdict is not None
-    assert verdict.category == CREDENTIALS
+    assert verdict.category == ENV_SECRETS
 
 
 _OPERAND = st.text(alphabet=st.sampled_from("abcXYZ-_/. *"), min_size=1, max_size=12).filter(

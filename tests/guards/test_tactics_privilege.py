@@ -165,7 +165,6 @@ def test_installs_as_root_ask(command: str) -> None:
         "docker run --rm -v /etc/localtime:/etc/localtime:ro alpine date",
         "curl -s --unix-socket /var/run/docker.sock http://localhost/containers/json",
         "kubectl apply -f k8s/deployment.yaml",
-        "sudo mount /dev/sdb1 /mnt/usb",
         "id -Gn",
     ],
 )
@@ -410,11 +409,11 @@ def test_a_package_fetched_and_installed_in_one_step_asks(command: str) -> None:
     [
         "rpm -qa",
         "rpm -qip https://example.org/x.rpm",
-        "dnf install git",
+        "dnf install --downloadonly git",
         "yum info https://example.org/x.rpm",
     ],
 )
-def test_querying_a_remote_package_or_installing_by_name_without_sudo_runs(command: str) -> None:
+def test_querying_or_downloading_a_remote_package_runs(command: str) -> None:
     assert decision(command) == "allow"
 
 

@@ -61,7 +61,7 @@ DISCOVERY = [
     "zmap --version",
     "zmap -d -p 80 10.0.0.0/8",
     "zmap --list-probe-modules",
-    "apt-get install -y masscan",
+    "brew install masscan",
 ]
 
 

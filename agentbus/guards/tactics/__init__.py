@@ -25,6 +25,10 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.unseen`: code the guard cannot see: values made at run time run as commands, ``enable -f``, ``fc``;
 - :mod:`.hidden_runs`: programs run from shared memory or a hidden directory of ``/tmp`` (asked);
 - :mod:`.redis_abuse`: a Redis server told to write its dump file elsewhere, commands fed to a host list;
+- :mod:`.volumes`: disks and volumes mounted, attached, resized or unlocked (asked);
+- :mod:`.system_config`: the machine's own configuration changed: the rest of ``/etc``, ``git config
+  --system``, ``update-alternatives``, locale, host name, kernel settings, routes (asked);
+- :mod:`.identities`: another account acted as (``su USER -c``), Kerberos and directory administration;
 - :mod:`.access_tokens`: the tokens ``gh auth token``, ``gcloud auth print-access-token`` ... print,
   judged by where they go (a login, the provider's own hosts; or printed, sent elsewhere).
 """
@@ -45,6 +49,7 @@ from . import (
     dns_loops,
     exfiltration,
     hidden_runs,
+    identities,
     impact,
     impairment,
     macos,
@@ -52,9 +57,11 @@ from . import (
     privilege,
     redis_abuse,
     scanning,
+    system_config,
     tunnels,
     unseen,
     uploads,
+    volumes,
 )
 
 __all__ = ["JUDGES", "SCRIPT_JUDGES"]
@@ -79,6 +86,9 @@ JUDGES: tuple[InvocationJudge, ...] = (
     unseen.judge,
     hidden_runs.judge,
     redis_abuse.judge,
+    volumes.judge,
+    system_config.judge,
+    identities.judge,
 )
 """Every family's judge of one simple command, in the order they are asked."""
 

@@ -35,7 +35,7 @@ from ..operands import operands
 from ..parse import Script, SimpleCommand
 from ..paths import check_glob, check_path, normalize_path
 from ..programs import SHELLS, Invocation, walk
-from ..verdict import COLLECTION, CREDENTIALS, SYSTEM_FILES, Verdict
+from ..verdict import COLLECTION, CREDENTIALS, ENV_SECRETS, SYSTEM_FILES, Verdict
 
 __all__ = ["credential_store", "judge", "judge_script", "metadata_host", "secret_name", "wide_root"]
 
@@ -1064,7 +1064,7 @@ def _environment_searched(script: Script) -> Verdict | None:
                 ):
                     text = piece(" | ".join(command.text for command in pipeline))
                     return Verdict(
-                        CREDENTIALS,
+                        ENV_SECRETS,
                         text,
                         "picks the secrets (keys, tokens, passwords) out of the environment",
                     )

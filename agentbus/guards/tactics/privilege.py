@@ -43,7 +43,7 @@ from ..paths import normalize_path
 from ..programs import SHELLS, Invocation, parse_nested, shell_mode, walk
 from ..targets import reads_only
 from ..verdict import PRIVILEGE, SUDO_INSTALL, SYSTEM_FILES, Verdict
-from .writes import located
+from .writes import located, writes
 
 __all__ = ["judge", "judge_script"]
 
@@ -141,7 +141,8 @@ _PACKAGE_VERBS: dict[str, frozenset[str]] = {
     "yum": frozenset({"install", "reinstall", "remove", "erase", "upgrade", "update", "downgrade",
                       "autoremove", "groupinstall", "localinstall", "swap"}),
     "microdnf": frozenset({"install", "reinstall", "remove", "upgrade", "update"}),
-    "zypper": frozenset({"install", "in", "remove", "rm", "update", "up", "dist-upgrade", "dup", "patch"}),
+    "zypper": frozenset({"install", "in", "remove", "rm", "update", "up", "dist-upgrade", "dup", "patch",
+                         "addrepo", "ar", "removerepo", "rr", "modifyrepo", "mr"}),
     "apk": frozenset({"add", "del", "upgrade", "fix"}),
     "brew": frozenset({"install", "reinstall", "uninstall", "remove", "rm", "upgrade", "tap"}),
     "port": frozenset({"install", "uninstall", "upgrade", "selfupdate"}),
@@ -172,11 +173,15 @@ _PACKAGE_VERBS: dict[str, frozenset[str]] = {
     "cpan": frozenset(),
     "cpanm": frozenset(),
     "composer": frozenset({"global"}),
+    "corepack": frozenset({"enable", "disable", "install"}),  # as root: shims next to the system's node
 }  # fmt: skip
 """Package managers and the verbs that install or remove (empty: the program itself does)."""
-_DPKG_VERBS = lazy_compile(r"^-(?:i|r|P|-install|-remove|-purge|-unpack|-configure)$|^-[A-Za-z]*[irP]$")
+_DPKG_VERBS = lazy_compile(
+    r"^-(?:i|r|P|-install|-remove|-purge|-unpack|-configure|-add-architecture|-remove-architecture"
+    r"|-set-selections)$|^-[A-Za-z]*[irP]$"
+)
 _PACMAN_VERBS = lazy_compile(r"^-(?:S|U|R)[A-Za-z]*$|^--(?:sync|upgrade|remove)$")
-_RPM_VERBS = lazy_compile(r"^-(?:i|U|F|e)[A-Za-z]*$|^--(?:install|upgrade|freshen|erase)$")
+_RPM_VERBS = lazy_compile(r"^-(?:i|U|F|e)[A-Za-z]*$|^--(?:install|upgrade|freshen|erase|import)$")
 
 
 def _user(args: list[str]) -> str | None:
@@ -741,8 +746,12 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         if verdict is not None:
             return verdict
     if _as_root(invocation):
-        return _installs_as_root(invocation)
-    return _installs_from_url(invocation)
+        return _installs_as_root(invocation) or _installs_into_prefix(invocation, home)
+    return (
+        _installs_from_url(invocation)
+        or _system_package_change(invocation)
+        or _removes_program(invocation, home)
+    )
 
 
 _URL = re.compile(r"^(?:https?|ftps?)://", re.IGNORECASE)
@@ -761,3 +770,118 @@ def _installs_from_url(invocation: Invocation) -> Verdict | None:
     return _verdict(
         SUDO_INSTALL, invocation, f"installs a package downloaded from {url.split('/')[2]} as root"
     )
+
+
+# -- the system's package managers, which only root may run -----------------------------------------
+
+_SYSTEM_PACKAGE_MANAGERS = frozenset({
+    "apt", "apt-get", "aptitude", "dnf", "yum", "microdnf", "zypper", "apk", "pacman", "dpkg", "rpm",
+    "emerge",
+    "xbps-install", "xbps-remove", "opkg", "port", "snap", "pkg", "softwareupdate", "installer", "flatpak",
+})  # fmt: skip
+"""Package managers of the machine, not of a user or a project: they install for every user, as root."""
+_DRY_RUNS: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("apt", "apt-get", "aptitude"), frozenset({"-s", "--simulate", "--dry-run",
+                                                               "--just-print", "--no-act", "--recon", "-d",
+                                                               "--download-only", "--print-uris"})),
+    **dict.fromkeys(("dnf", "yum", "microdnf"), frozenset({"--downloadonly", "--assumeno"})),
+    "zypper": frozenset({"--dry-run", "-D", "--download-only"}),
+    "apk": frozenset({"-s", "--simulate"}),
+    "emerge": frozenset({"-p", "--pretend", "-s", "--search", "-S", "--searchdesc", "--info", "-h",
+                         "--help"}),
+    "port": frozenset({"-y"}),
+    "flatpak": frozenset({"--user"}),
+}  # fmt: skip
+"""Options with which the package manager changes nothing of the machine (a simulation, a download,
+a user's own installation)."""
+_PACKAGE_SOURCES: dict[str, frozenset[str]] = {
+    "add-apt-repository": frozenset(),
+    "apt-add-repository": frozenset(),
+    "apt-key": frozenset({"add", "adv", "del", "update", "net-update"}),
+    "yum-config-manager": frozenset({"--add-repo", "--enable", "--disable", "--setopt", "--save"}),
+}
+"""Programs that add a package source or trust a signing key for every install (empty: every run with an
+operand)."""
+_DNF_SOURCES = frozenset({"config-manager", "copr", "module"})
+_DNF_SOURCE_CHANGES = frozenset({"--add-repo", "addrepo", "--set-enabled", "--set-disabled", "setopt",
+                                 "--save",
+                                 "enable", "disable", "install", "remove", "reset", "switch-to"})  # fmt: skip
+
+
+def _system_package_change(invocation: Invocation) -> Verdict | None:
+    """``apt-get install -y x``, ``apk add x``, ``dnf install x``, ``dpkg --add-architecture`` without sudo.
+
+    These managers install for every user, as root: without root they fail ("are you root?"), so a
+    call that names no sudo runs in a root shell (a container, a CI runner, a root session). The guard
+    does not ask the uid it runs under (``os.geteuid()``): the hook, ``agentbus eval`` and the bus
+    judge text, and the shell that runs it may be another process, user or machine (``docker exec``,
+    a devcontainer, ssh). Asking costs one question, for a call that would otherwise fail.
+    """
+    name = invocation.name
+    values = _values(invocation)
+    words = [v for v in values if not v.startswith("-")]
+    if name in _PACKAGE_SOURCES:
+        verbs = _PACKAGE_SOURCES[name]
+        if (not verbs and words) or (verbs & set(values)):
+            return _verdict(
+                SUDO_INSTALL, invocation, f"{name} adds a package source or key for every install"
+            )
+        return None
+    if name in ("dnf", "yum") and words[:1] and words[0] in _DNF_SOURCES:
+        if _DNF_SOURCE_CHANGES & set(values) or any(v.startswith("--add-repo=") for v in values):
+            return _verdict(SUDO_INSTALL, invocation, f"{name} {words[0]} changes the package sources")
+        return None
+    if name not in _SYSTEM_PACKAGE_MANAGERS or _DRY_RUNS.get(name, frozenset()) & set(values):
+        return None
+    if name == "pacman" and any(
+        re.fullmatch(r"-[SRU][A-Za-z]*", v) and set(v[2:]) & set("silgph" if v[1] == "S" else "ph")
+        for v in values
+    ):
+        return None  # pacman -Ss, -Si, -Rp, -Uh: searches, prints, help
+    if name == "installer" and "CurrentUserHomeDirectory" in values:
+        return None
+    change = _package_change(invocation)
+    if change is None:
+        return None
+    return _verdict(SUDO_INSTALL, invocation, f"{change} installs for the whole machine, as root")
+
+
+_SYSTEM_PREFIX = lazy_compile(r"^/(?:usr/local|opt)/.")
+"""Where software for every user is installed by hand (``/usr/local/bin``, ``/opt/go``); the operating
+system's own directories (``/usr/bin``, ``/etc``) are system files, judged elsewhere."""
+_PROGRAM_DIR = lazy_compile(r"^/usr/local/s?bin/[^/]+$")
+_UNPACKERS = frozenset({"tar", "gtar", "bsdtar", "unzip"})
+
+
+def _installs_into_prefix(invocation: Invocation, home: str) -> Verdict | None:
+    """``sudo mv ./kind /usr/local/bin/``, ``sudo tar -C /usr/local -xzf go.tgz``, ``sudo ln -s …
+    /usr/local/bin``, ``sudo rm -rf /usr/local/lib/android``: software of every user, changed as root."""
+    for write in writes(invocation) if invocation.name != "ln" else ():  # a link names what is installed
+        path = normalize_path(write.path, home=home, cwd=invocation.cwd)
+        if _SYSTEM_PREFIX.match(path):
+            return _verdict(SUDO_INSTALL, invocation, f"{write.how} {path} as root (software of every user)")
+    values = _values(invocation)
+    targets: list[str] = []
+    if invocation.name in _UNPACKERS:
+        targets = [values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-C", "--directory", "-d")]
+        targets += [v.partition("=")[2] for v in values if v.startswith("--directory=")]
+    elif invocation.name in ("chmod", "chown", "chgrp", "mkdir"):
+        targets = [v for v in values if not v.startswith("-")]
+    for target in targets:
+        path = normalize_path(target, home=home, cwd=invocation.cwd).rstrip("/") + "/"
+        if _SYSTEM_PREFIX.match(path) or path in ("/usr/local/", "/opt/"):
+            return _verdict(
+                SUDO_INSTALL, invocation, f"{invocation.name} changes {path} as root (software of every user)"
+            )
+    return None
+
+
+def _removes_program(invocation: Invocation, home: str) -> Verdict | None:
+    """``rm -f /usr/local/bin/docker-compose``: an installed program uninstalled, for every user."""
+    if invocation.name not in ("rm", "unlink"):
+        return None
+    for write in writes(invocation):
+        path = normalize_path(write.path, home=home, cwd=invocation.cwd)
+        if _PROGRAM_DIR.match(path):
+            return _verdict(SUDO_INSTALL, invocation, f"removes the installed program {path}, for every user")
+    return None

@@ -35,7 +35,7 @@ class Write(Frozen):
 
 _OVERWRITE = frozenset({">", ">|", "&>", ">&"})
 _APPEND = frozenset({">>", "&>>"})
-_DELETERS = frozenset({"rm", "unlink", "shred", "srm", "wipe", "rmdir", "gio", "trash", "trash-put"})
+_DELETERS = frozenset({"rm", "unlink", "shred", "srm", "wipe", "rmdir", "gio", "trash", "trash-put", "rmz"})
 _COPIERS = frozenset({"cp", "install", "rsync", "ditto", "gcp", "scp"})
 _IN_PLACE = frozenset({"sed", "gsed", "perl", "ruby"})
 _VALUE_OPTIONS: dict[str, frozenset[str]] = {

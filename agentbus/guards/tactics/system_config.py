@@ -1,0 +1,162 @@
+"""Tactic family ``system_config``: how the whole machine behaves, changed (asked).
+
+SYSTEM_CONFIG (asked by default):
+
+- a file under ``/etc`` written, edited, linked, created or given away (``sed -i … /etc/locale.gen``,
+  ``sudo tee /etc/apt/sources.list.d/x.list``, ``chown -R app /etc/myapp``, ``sudo mkdir
+  /etc/apt/keyrings``) when no narrower place covers it: :mod:`..locations` names the places
+  whose change is a tactic of its own (cron, sudoers, profiles: blocked or asked as such) and
+  :func:`..locations.written` falls back to this category for the rest of ``/etc``;
+- ``git config --system`` (every repository of every user), ``update-alternatives`` (which
+  program ``/usr/bin/python`` is), locale, host name, time zone, kernel settings (``sysctl -w``;
+  the hardening ones are defense impairment), routes and interfaces (``ip route add``,
+  ``route del default``, ``ip link set … down``, ``nmcli``);
+- macOS: ``systemsetup -set…``, ``scutil --set``, ``pmset -a …``, ``nvram``, ``launchctl
+  limit``/``config``, ``defaults write /Library/Preferences/…`` (every user's). ``networksetup
+  -setwebproxy`` is how a developer points the Mac at a debugging proxy: not here (its DNS and
+  proxy forms that hijack traffic are :mod:`.macos`' and :mod:`.impairment`'s).
+
+Reading any of it is discovery (``git config --system --list``, ``update-alternatives
+--display``, ``sysctl -a``, ``ip route``, ``scutil --get``, ``pmset -g``). ``/usr/local/etc`` and
+Homebrew's ``/opt/homebrew/etc`` are the user's own prefix, not the machine's.
+"""
+
+from __future__ import annotations
+
+from ..findings import finding, static_args
+from ..locations import written
+from ..programs import Invocation
+from ..verdict import SYSTEM_CONFIG, Verdict
+from .writes import writes
+
+__all__ = ["judge"]
+
+_GIT_GLOBAL_VALUES = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"})
+_GIT_CONFIG_READS = frozenset({"--list", "-l", "--get", "--get-all", "--get-regexp", "--get-urlmatch",
+                               "--get-color", "--get-colorbool", "list", "get", "--show-origin",
+                               "--show-scope", "-h", "--help"})  # fmt: skip
+"""``git config`` read forms (option style and git 2.46's subcommands)."""
+_ALTERNATIVES_CHANGES = frozenset({"--install", "--set", "--remove", "--remove-all", "--auto", "--config",
+                                   "--all", "--set-selections"})  # fmt: skip
+_OWNERS = frozenset({"chown", "chgrp", "chmod", "mkdir", "touch", "setfacl", "chattr"})
+"""Programs that create or give away the files they name (their modes and owners are the rest's rules)."""
+
+_SETTERS: dict[str, frozenset[str] | None] = {
+    # program: the words that change a setting (None: every run with an operand does)
+    "locale-gen": None,
+    "update-locale": None,
+    "dpkg-reconfigure": None,
+    "localectl": frozenset({"set-locale", "set-keymap", "set-x11-keymap"}),
+    "hostnamectl": frozenset({"set-hostname", "hostname", "set-icon-name", "set-chassis", "set-deployment",
+                              "set-location", "icon-name", "chassis", "deployment", "location"}),
+    "timedatectl": frozenset({"set-time", "set-timezone", "set-local-rtc", "set-ntp"}),
+    "systemsetup": None,  # judged by its -set… options below
+    "scutil": frozenset({"--set"}),
+    "nvram": None,
+    "pmset": None,
+    "nmcli": frozenset({"up", "down", "add", "modify", "mod", "delete", "del", "disconnect", "connect",
+                        "off", "on", "reload", "import"}),
+    "resolvectl": frozenset({"dns", "domain", "default-route", "llmnr", "mdns", "dnssec", "dnsovertls",
+                             "revert"}),
+    "route": frozenset({"add", "del", "delete", "change", "flush"}),
+}  # fmt: skip
+_IP_CHANGES = frozenset({"add", "del", "delete", "change", "replace", "flush", "set", "append"})
+_READ_FLAGS = frozenset({"-h", "--help", "-V", "--version"})
+
+
+def _git_config(values: list[str]) -> str | None:
+    """``git config --system KEY VALUE`` (or ``git config set --system``): a write every user's git reads."""
+    index = 0
+    while index < len(values) and values[index].startswith("-"):
+        index += 2 if values[index] in _GIT_GLOBAL_VALUES else 1
+    rest = values[index:]
+    if rest[:1] != ["config"] or "--system" not in rest:
+        return None
+    if _GIT_CONFIG_READS & set(rest):
+        return None
+    return "changes git's configuration for every user and repository of the machine (git config --system)"
+
+
+def _setting(name: str, values: list[str]) -> str | None:
+    """Why ``name values`` changes a setting of the whole machine, or None when it only reads."""
+    if not values or set(values) <= _READ_FLAGS:
+        return None
+    if name in ("update-alternatives", "alternatives"):
+        found = next((v for v in values if v in _ALTERNATIVES_CHANGES), None)
+        return f"{name} {found} changes which program the system's commands run" if found else None
+    if name == "sysctl":
+        sets = any(v in ("-w", "--write", "-p", "--load", "--system") or "=" in v for v in values)
+        return "changes a kernel setting" if sets else None
+    if name == "hostname":
+        operands = [v for v in values if not v.startswith("-")]
+        return "changes the machine's name" if operands or "-F" in values or "--file" in values else None
+    if name == "ip":
+        words = [v for v in values if not v.startswith("-")]
+        if (
+            words[:1]
+            and words[0]
+            in ("route", "r", "ro", "addr", "a", "address", "link", "l", "rule", "ru", "neigh", "n", "tunnel")
+            and len(words) > 1
+            and words[1] in _IP_CHANGES
+        ):
+            return f"ip {words[0]} {words[1]} changes the machine's network"
+        return None
+    if name == "ifconfig":
+        operands = [v for v in values if not v.startswith("-")]
+        return "changes a network interface" if len(operands) > 1 else None
+    if name == "launchctl":
+        return (
+            "changes launchd's limits for every process"
+            if values[:1] in (["limit"], ["config"]) and len(values) > 2
+            else None
+        )
+    if name == "defaults":
+        # defaults write /Library/Preferences/...: every user's settings, not the user's own domain.
+        writes_system = values[:1] in (["write"], ["delete"]) and len(values) > 1
+        return (
+            "changes a setting of every user" if writes_system and values[1].startswith("/Library/") else None
+        )
+    if name not in _SETTERS:
+        return None
+    wanted = _SETTERS[name]
+    if name == "systemsetup":
+        found = next((v for v in values if v.lower().startswith("-set")), None)
+    elif name == "nvram":
+        found = next((v for v in values if "=" in v or v in ("-d", "-c", "-f")), None)
+    elif name == "pmset":  # pmset -a sleep 0, pmset repeat …; not -g (read) nor schedule cancel
+        found = values[0] if values[0] in ("-a", "-b", "-c", "-u", "repeat") else None
+    elif name == "route":
+        found = next((v for v in values if v in (wanted or ())), None)
+    elif wanted is None:
+        found = values[0]
+    else:
+        found = next((v for v in values if v in wanted), None)
+    return f"{name} {found} changes a setting of the whole machine" if found else None
+
+
+def _configuration_written(invocation: Invocation, home: str) -> str | None:
+    """The file under /etc ``invocation`` writes, creates or gives away, when no narrower rule covers it."""
+    for write in writes(invocation):
+        found = written(write.path, home=home, cwd=invocation.cwd)
+        if found is not None and found[0] == SYSTEM_CONFIG:
+            return f"{write.how} {found[1]}"
+    if invocation.name in _OWNERS:
+        for value in static_args(invocation):
+            if value.startswith("-"):
+                continue
+            found = written(value, home=home, cwd=invocation.cwd)
+            if found is not None and found[0] == SYSTEM_CONFIG:
+                verb = {"mkdir": "creates", "touch": "creates"}.get(
+                    invocation.name, "changes the owner or mode of"
+                )
+                return f"{verb} {found[1]}"
+    return None
+
+
+def judge(invocation: Invocation, home: str) -> Verdict | None:
+    """A change of the machine's own configuration: asked."""
+    name = invocation.name
+    values = static_args(invocation)
+    why = _git_config(values) if name == "git" else _setting(name, values)
+    why = why or _configuration_written(invocation, home)
+    return None if why is None else finding(SYSTEM_CONFIG, invocation, why)
