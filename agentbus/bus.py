@@ -472,7 +472,7 @@ class Bus:
             plan = self._new_plan(tool, agent)
         return plan
 
-    def _new_plan(self, tool: str, agent: str | None) -> _ToolPlan:
+    def _new_plan(self, tool: str, agent: str | None, call_kind: str | None = None) -> _ToolPlan:
         """The plan of a name the young generation does not hold: promoted, or built.
 
         Plans live in two generations (``_plans``, the young one the hot path
@@ -481,12 +481,15 @@ class Bus:
         holds at most two generations; no call pays for a cache emptied at once.
         Building a plan compiles nothing when another name matched the same
         registrations: stacks are cached by the registrations they hold.
+        ``call_kind``: the kind one call's arguments told (``decide_tool(kind=...)``).
         """
-        key = tool if agent is None else (tool, agent)
+        key: Any = tool if agent is None else (tool, agent)
+        if call_kind is not None:
+            key = (tool, agent, call_kind)
         plan = self._old_plans.pop(key, None)
         if plan is None:
             name = normalize_tool_name(tool)
-            kind = self.registry.kind_of(name)  # layers match the tool's name or its kind
+            kind = call_kind or self.registry.kind_of(name)  # layers match the tool's name or its kind
             matching = (
                 self._matching("tool.before", name, agent, kind),
                 self._matching("tool.call", name, agent, kind),
@@ -521,7 +524,7 @@ class Bus:
             self._plans = {}
             self._bare = set()
         self._plans[key] = plan
-        if plan.bare:
+        if plan.bare and call_kind is None:
             self._bare.add(tool)
         return plan
 
@@ -766,8 +769,7 @@ class Bus:
         call = _new(ToolCall)
         call._tool = plan.name
         call._args = args.copy() if type(args) is dict else _as_args(args)
-        # Spelled "call-N" when it is read; a gate's call (nobody observes) is numbered then too.
-        call._call_id = call_id or (self._call_ids if gate is not None else next(self._call_ids))
+        call._call_id = call_id or next(self._call_ids)  # spelled "call-N" when it is read
         call._agent_id = agent_id
         call._session_key = session_key
         call._kind = plan.kind
@@ -870,6 +872,7 @@ class Bus:
         call_id: str | None = None,
         agent_id: str | None = None,
         session_key: str | None = None,
+        kind: str | None = None,
     ) -> ToolCall:
         """Run only tool.before and return its decision; nothing is executed.
 
@@ -877,9 +880,16 @@ class Bus:
         and for ``agentbus eval``. Run the tool only if ``call.decision is None``:
         an "ask" (``decision == "ask"``, ``blocked`` False) is not an approval;
         route it to your approver or your runtime's own permission prompt.
+
+        ``kind``: this call's own kind, for a tool the registry gives none (one
+        that reaches a hook with no schema): layers matching that kind judge this
+        call only, and the registry learns nothing from it.
         """
         started = _perf() if self.observers.wants_dispatches else 0.0
-        plan = self._plan(tool, agent_id)
+        if kind is None:
+            plan = self._plan(tool, agent_id)
+        else:
+            plan = self._plans.get((tool, agent_id, kind)) or self._new_plan(tool, agent_id, kind)
         if not isinstance(args, Mapping):
             _as_args(args)  # raises the TypeError that says what was expected
         try:
@@ -990,14 +1000,21 @@ class Bus:
         call_id: str | None = None,
         agent_id: str | None = None,
         session_key: str | None = None,
+        kind: str | None = None,
     ) -> ToolResult:
-        """Run only tool.after on a result produced elsewhere; return the final event."""
+        """Run only tool.after on a result produced elsewhere; return the final event.
+
+        ``kind``: the call's own kind, as :meth:`decide_tool` takes it.
+        """
         if error is not None and not isinstance(error, BaseException):
             raise TypeError(
                 f"error must be the exception the tool raised, or None; got {type(error).__name__}"
             )
         started = _perf() if self.observers.wants_dispatches else 0.0
-        plan = self._plan(tool, agent_id)
+        if kind is None:
+            plan = self._plan(tool, agent_id)
+        else:
+            plan = self._plans.get((tool, agent_id, kind)) or self._new_plan(tool, agent_id, kind)
         event = ToolResult(
             tool=plan.name, args=_as_args(args), result=result,
             call_id=call_id or f"call-{next(self._call_ids)}", agent_id=agent_id,

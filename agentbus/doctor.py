@@ -9,6 +9,13 @@ it answered in a form Claude Code accepts. It also says when the installed
 ``claude`` is older than 2.1.295, which ignores ``onFailure``: a hook that
 crashes or times out then lets the tool call through.
 
+It also reads the project's own settings (.claude/settings.json and
+settings.local.json, which the project's author writes), without running
+anything from them: a ``"disableAllHooks": true`` there turns off every hook
+that is not in the machine's managed settings, agentbus's included; the
+project's own hooks run beside agentbus's; a permission rule that allows Bash
+wholesale leaves agentbus's hook as the only check on commands.
+
 Exit status 0 when everything holds, 1 when something does not (each problem
 says what to do).
 """
@@ -19,10 +26,12 @@ import argparse
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +46,9 @@ examples:
   agentbus doctor --project --claude ./node_modules/.bin/claude
 """
 
-_SCOPES = ("user", "project", "local")
+_SCOPES = ("managed", "user", "project", "local")
+_WHOLESALE_BASH = re.compile(r"^Bash(\((\*|:\*|\*\*|\s*)\))?$")
+"""Permission rules that allow every Bash command: ``Bash``, ``Bash()``, ``Bash(*)``, ``Bash(:*)``."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -178,6 +189,7 @@ def run(args: argparse.Namespace) -> int:
                 for hook in group.get("hooks", []) if isinstance(group, dict) else ():
                     if is_agentbus_hook(hook):
                         found.setdefault(event, []).append((path, hook))
+    _check_project(report)
     if not found:
         report.problem("no agentbus hook is installed: run `agentbus install claude-code`")
         return 1
@@ -202,6 +214,15 @@ def run(args: argparse.Namespace) -> int:
                     f"{event} in {path}: without {' and '.join(missing)}: a failing hook lets it through"
                 )
     entries = found.get("PreToolUse", [])
+    project_files = {settings_path("project"), settings_path("local")}
+    if entries and entries[0][0] in project_files and not _plain_agentbus_command(entries[0][1]):
+        path, hook = entries[0]
+        report.problem(
+            f"PreToolUse hook ({path}) is not a plain `agentbus hook claude-code` command: doctor runs "
+            "nothing else from a project's settings (the project writes them). Install agentbus again: "
+            "agentbus install claude-code"
+        )
+        entries = []
     if entries:
         path, hook = entries[0]
         cwd = os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
@@ -223,6 +244,101 @@ def run(args: argparse.Namespace) -> int:
             else:
                 report.problem(f"PreToolUse hook ({path}), `{command}`: {wrong}")
     return 1 if report.problems else 0
+
+
+def _plain_agentbus_command(hook: dict[str, Any]) -> bool:
+    """Whether a hook is one `agentbus install` writes: doctor may run it from a project's settings.
+
+    A project's settings are the project's: doctor runs a command from them only when
+    it is an installed ``agentbus hook claude-code`` (no shell syntax, an ``agentbus``
+    executable or ``python -m agentbus``), never one that merely mentions agentbus, and
+    posts only to a loopback URL that gets no environment variable but the server's token.
+    """
+    if hook.get("type") == "http":  # to agentbus serve on this machine, with no variable but its token
+        from urllib.parse import urlsplit
+
+        from .install import TOKEN_ENV
+
+        allowed = hook.get("allowedEnvVars") or []
+        host = urlsplit(str(hook.get("url", ""))).hostname
+        return (
+            host in ("127.0.0.1", "::1", "localhost")
+            and isinstance(allowed, list)
+            and set(allowed) <= {TOKEN_ENV}
+        )
+    command = str(hook.get("command", ""))
+    if any(character in command for character in ";&|$`<>()\n{}*?!#"):
+        return False
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return False
+    if len(argv) >= 4 and os.path.basename(argv[0]).startswith("python") and argv[1:3] == ["-m", "agentbus"]:
+        argv = argv[3:]
+    elif argv and os.path.basename(argv[0]) == "agentbus" and os.path.isabs(argv[0]):
+        argv = argv[1:]
+    else:
+        return False
+    return argv[:2] == ["hook", "claude-code"]
+
+
+def _check_project(report: _Report) -> None:
+    """What the project's own settings files do to agentbus's hooks (read only, nothing run)."""
+    from .install import is_agentbus_hook, read_settings, settings_path
+
+    try:
+        managed_settings = read_settings(settings_path("managed"))
+    except (ValueError, OSError):
+        managed_settings = {}
+    managed = "PreToolUse" in _hooked_events(managed_settings, is_agentbus_hook)
+    for scope in ("project", "local"):
+        path = settings_path(scope)
+        try:
+            settings = read_settings(path)
+        except (ValueError, OSError):
+            continue  # the scope loop above reports an unreadable file
+        if settings.get("disableAllHooks") is True:
+            if managed:
+                report.note(
+                    f'{path} sets "disableAllHooks": true: Claude Code runs no user or project hook here; '
+                    "agentbus's, in the managed settings, still runs"
+                )
+            else:
+                report.problem(
+                    f'{path} sets "disableAllHooks": true: Claude Code runs none of agentbus\'s hooks '
+                    "in this project. Remove it, or install agentbus where no project can turn it off: "
+                    "sudo agentbus install claude-code --managed"
+                )
+        own = _hooked_events(settings, lambda hook: not is_agentbus_hook(hook))
+        if own:
+            report.note(
+                f"{path} defines its own hooks ({', '.join(own)}): Claude Code runs them "
+                "beside agentbus's, as you, with whatever they hold (agentbus does not judge them). A deny "
+                "from agentbus still wins over their allow; allowManagedHooksOnly in the managed settings "
+                "runs only managed hooks"
+            )
+        permissions = settings.get("permissions")
+        allowed = permissions.get("allow") if isinstance(permissions, dict) else None
+        rules = allowed if isinstance(allowed, list) else []
+        wholesale = [rule for rule in rules if isinstance(rule, str) and _WHOLESALE_BASH.match(rule.strip())]
+        if wholesale:
+            report.note(
+                f"{path} allows Bash wholesale ({', '.join(map(repr, wholesale))}): Claude Code asks "
+                "about no command, so agentbus's hook is the only check on what runs"
+            )
+
+
+def _hooked_events(settings: dict[str, Any], which: Callable[[Any], bool]) -> list[str]:
+    """The events a settings file hooks with an entry ``which`` picks, in the file's order."""
+    hooks = settings.get("hooks")
+    events = []
+    for event, groups in hooks.items() if isinstance(hooks, dict) else ():
+        for group in groups if isinstance(groups, list) else ():
+            entries = group.get("hooks") if isinstance(group, dict) else None
+            if isinstance(entries, list) and any(which(hook) for hook in entries):
+                events.append(str(event))
+                break
+    return events
 
 
 def _check_cli(report: _Report, explicit: str | None) -> None:

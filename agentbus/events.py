@@ -13,7 +13,6 @@ from __future__ import annotations
 import copy
 import math
 import sys
-from collections.abc import Iterator
 from contextvars import ContextVar
 from operator import attrgetter
 from types import MappingProxyType
@@ -450,10 +449,8 @@ class ToolCall(Event):
 
     _tool: str = attrs.field(alias="tool")
     _args: dict[str, Any] = attrs.field(alias="args")
-    # A str, or the bus's number for the call, spelled "call-N" when somebody first reads it;
-    # or the bus's numbering itself (an itertools.count), for a call that no layer observes:
-    # numbered when its id is first read, so a call nobody asks about draws no number.
-    _call_id: str | int | Iterator[int] = attrs.field(default="", alias="call_id")
+    # A str, or the bus's number for the call, spelled "call-N" when somebody first reads it.
+    _call_id: str | int = attrs.field(default="", alias="call_id")
     _agent_id: str | None = attrs.field(default=None, alias="agent_id")
     _session_key: str | None = attrs.field(default=None, alias="session_key")
     _kind: str | None = attrs.field(default=None, alias="kind")
@@ -503,7 +500,6 @@ class ToolCall(Event):
 
     def __copy__(self) -> ToolCall:
         # A copy decides on its own: it gets its own state, not a shared one.
-        # (__getstate__ numbers the call first: the copy carries the number, not the counter.)
         twin: ToolCall = _new(type(self))
         twin.__setstate__(self.__getstate__())  # type: ignore[attr-defined]
         state = self._state
@@ -515,7 +511,7 @@ class ToolCall(Event):
         return twin
 
     def __repr__(self) -> str:
-        self.call_id  # noqa: B018 (numbers a call not yet numbered: the repr shows the id)
+        self.call_id  # noqa: B018 (spells a call's number: the repr shows the id, "call-N")
         shown = super().__repr__()[:-1]
         rare = ("_block_reason", "_blocked_by", "_notes", "tool_error")  # shown as when they were fields
         extra = (f"{name}={getattr(self, name)!r}" for name in rare)
@@ -531,8 +527,6 @@ class ToolCall(Event):
         call_id = self._call_id
         if isinstance(call_id, str):
             return call_id
-        if not isinstance(call_id, int):  # the bus's numbering (an itertools.count): draw it now
-            call_id = next(call_id)
         spelled = self._call_id = f"call-{call_id}"  # once: records read it for every layer
         return spelled
 
@@ -651,19 +645,6 @@ class ToolCall(Event):
         if before[1] != after[1]:
             changes["decision"] = (before[1], after[1])
         return changes
-
-
-_attrs_getstate = ToolCall.__getstate__  # type: ignore[attr-defined]
-
-
-def _numbered_getstate(call: ToolCall) -> Any:
-    """attrs' state of the call, numbered first: a copy or a pickle of a call carries its
-    number, never the bus's counter (from which each would draw a number of its own)."""
-    call.call_id  # noqa: B018 (numbers it, if it is not yet)
-    return _attrs_getstate(call)
-
-
-ToolCall.__getstate__ = _numbered_getstate  # type: ignore[attr-defined]
 
 
 def _new_tool_call(

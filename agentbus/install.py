@@ -2,8 +2,10 @@
 
 Writes one hook entry per event agentbus answers (tool calls, prompts, the
 session's lifecycle) into Claude Code's settings file: the user's
-(~/.claude/settings.json, every project), the project's (.claude/settings.json)
-or the project's local one (.claude/settings.local.json). Running it again
+(~/.claude/settings.json, every project), the project's (.claude/settings.json),
+the project's local one (.claude/settings.local.json) or the machine's managed
+settings (--managed: /etc/claude-code/managed-settings.json on Linux), the one
+scope a project's ``"disableAllHooks": true`` cannot turn off. Running it again
 changes nothing; the user's other hooks and settings are kept; --uninstall
 removes only agentbus's entries.
 
@@ -34,6 +36,7 @@ __all__ = [
     "add_arguments",
     "hook_command",
     "is_agentbus_hook",
+    "managed_settings_path",
     "run",
     "settings_path",
     "update_settings",
@@ -63,6 +66,7 @@ examples:
   agentbus install claude-code                      # ~/.claude/settings.json, command hook
   agentbus install claude-code --project --hook-args="--config ~/agentbus.toml"
   agentbus install claude-code --http               # for `agentbus serve`
+  sudo agentbus install claude-code --managed       # the machine's managed settings: no project turns it off
   agentbus install claude-code --uninstall
 """
 
@@ -90,7 +94,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def add_scope_arguments(parser: argparse.ArgumentParser) -> None:
-    """--user / --project / --local / --settings: which settings file (shared with doctor)."""
+    """--user / --project / --local / --managed / --settings: which settings file (shared with doctor)."""
     scope = parser.add_mutually_exclusive_group()
     scope.add_argument("--user", action="store_const", const="user", dest="scope", help="~/.claude (default)")
     scope.add_argument(
@@ -99,14 +103,36 @@ def add_scope_arguments(parser: argparse.ArgumentParser) -> None:
     scope.add_argument(
         "--local", action="store_const", const="local", dest="scope", help=".claude/settings.local.json"
     )
+    scope.add_argument(
+        "--managed",
+        action="store_const",
+        const="managed",
+        dest="scope",
+        help=f"the machine's managed settings ({managed_settings_path()}, as root): no project can turn off",
+    )
     scope.add_argument("--settings", metavar="PATH", help="this settings file")
     parser.set_defaults(scope="user")
+
+
+def managed_settings_path() -> Path:
+    """The file Claude Code reads its managed (administrator's) settings from on this platform.
+
+    Managed settings outrank the user's and the project's: a ``disableAllHooks``
+    in any other settings file leaves their hooks running.
+    """
+    if sys.platform == "darwin":
+        return Path("/Library/Application Support/ClaudeCode/managed-settings.json")
+    if sys.platform == "win32":
+        return Path("C:/Program Files/ClaudeCode/managed-settings.json")
+    return Path("/etc/claude-code/managed-settings.json")
 
 
 def settings_path(scope: str, explicit: str | None = None) -> Path:
     """The settings file of a scope; the project is $CLAUDE_PROJECT_DIR or the working directory."""
     if explicit:
         return Path(explicit).expanduser()
+    if scope == "managed":
+        return managed_settings_path()
     if scope == "user":
         return Path("~/.claude/settings.json").expanduser()
     project = Path(os.environ.get("CLAUDE_PROJECT_DIR") or Path.cwd())
@@ -207,10 +233,14 @@ def read_settings(path: Path) -> dict[str, Any]:
 
 
 def write_settings(path: Path, settings: dict[str, Any]) -> None:
-    """Replace the file in one step (a crash leaves the old file or the new one)."""
+    """Replace the file in one step (a crash leaves the old file or the new one), keeping its mode."""
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.agentbus-{os.getpid()}")
     temporary.write_text(json.dumps(settings, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    try:
+        os.chmod(temporary, path.stat().st_mode & 0o7777)
+    except FileNotFoundError:
+        pass
     os.replace(temporary, path)
 
 
@@ -237,11 +267,21 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"agentbus install: {exc}", file=sys.stderr)
         return 1
+    except OSError as exc:
+        print(f"agentbus install: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     if updated == settings:
         print(f"agentbus: {path} already {'has no agentbus hooks' if args.uninstall else 'up to date'}")
         return 0
     try:
         write_settings(path, updated)
+    except PermissionError as exc:
+        print(f"agentbus install: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
+        if args.scope == "managed" and not args.settings:
+            print("The managed settings belong to the machine's administrator: run it as root "
+                  "(sudo agentbus install claude-code --managed), or ask your administrator to.",
+                  file=sys.stderr)  # fmt: skip
+        return 1
     except OSError as exc:
         print(f"agentbus install: cannot write {path}: {exc}", file=sys.stderr)
         return 1

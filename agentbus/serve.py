@@ -52,6 +52,8 @@ _LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
 DEFAULT_MAX_CONNECTIONS = 256
 DEFAULT_WORKER_THREADS = 8
 _MEMORY_LIMIT = 10_000
+UNCHECKED = "agentbus could not check this call"
+"""How the deny of a call that nothing could judge begins (the adapter's and the hook's words)."""
 _OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 
 EXAMPLES = f"""\
@@ -351,7 +353,7 @@ class HookServer:
         """A body the server will not read might be a PreToolUse: deny it (200), then close."""
         from .adapters import claude_code as protocol
 
-        reply = protocol.deny(f"agentbus could not check this call: {why}")
+        reply = self.record_unjudged(protocol.deny(f"{UNCHECKED}: {why}"))
         await self._send(
             connection, stream, 200, json_bytes(reply.output), content_type="application/json", close=True
         )
@@ -433,8 +435,9 @@ class HookServer:
             payload = protocol.parse_payload(body)
         except protocol.HookInputError as exc:
             if might_be_pre_tool_use(body):  # Claude Code would run an unchecked call after a 400
-                return _json(protocol.deny(f"agentbus could not check this call: {exc}"))
-            return 400, text, f"agentbus: {exc}".encode("utf-8", "backslashreplace")
+                return _json(self.record_unjudged(protocol.deny(f"{UNCHECKED}: {exc}")))
+            failed = self.record_unjudged(protocol.HookReply(exit_code=1, stderr=f"agentbus: {exc}"))
+            return 400, text, (failed.stderr or "").encode("utf-8", "backslashreplace")
         if self.decide_in_thread:
             limiter = getattr(self, "_limiter", None)
             reply = await anyio.to_thread.run_sync(self._answer_in_thread, payload, limiter=limiter)
@@ -443,10 +446,54 @@ class HookServer:
         if isinstance(self.audit, AuditLog):
             self.audit.flush()
         if payload.get("hook_event_name") == "PreToolUse" and reply.output is None and reply.exit_code != 0:
-            reply = protocol.deny(f"agentbus could not check this call: {reply.stderr}")
+            reply = protocol.deny(f"{UNCHECKED}: {reply.stderr}")
+        if _unchecked(reply):  # denied before any layer judged it (its fields could not be read)
+            self.record_unjudged(reply, payload)
         if reply.exit_code != 0:
             return 400, text, (reply.stderr or "agentbus: bad request").encode("utf-8", "backslashreplace")
         return _json(reply)
+
+    def record_unjudged(self, reply: HookReply, payload: Mapping[str, Any] | None = None) -> HookReply:
+        """Leave the one record of a request answered without any layer's decision; return ``reply``.
+
+        A body over the limit, one that is not a hook event (not JSON, not an
+        object, not UTF-8), an event whose fields cannot be read: the server
+        denies it (a 200 with a deny when it may be a PreToolUse) or refuses it
+        (a 400), and no layer saw it, so no layer recorded it. The record (id
+        ``agentbus:serve``) goes to the audit log and the console, as the
+        command hook's ``agentbus:hook`` record does.
+        """
+        from .records import ERROR, Record
+
+        specific = (reply.output or {}).get("hookSpecificOutput") or {}
+        denied = specific.get("permissionDecision") == "deny"
+        payload = payload or {}
+
+        def text(key: str) -> str | None:
+            value = payload.get(key)
+            return value if isinstance(value, str) else None
+
+        record = Record(
+            point="tool.before" if denied else "hook",
+            id="agentbus:serve",
+            level=ERROR,
+            tool=text("tool_name"),
+            session_key=text("session_id"),
+            call_id=text("tool_use_id"),
+            decision="block" if denied else None,
+            reason=str(specific.get("permissionDecisionReason")) if denied else None,
+            error=None if denied else reply.stderr,
+        )
+        try:
+            if self.audit is not None:
+                self.audit(record)
+                if isinstance(self.audit, AuditLog):
+                    self.audit.flush()
+            if self.console is not None:
+                self.console(f"⛔ {record.reason}" if denied else f"✗ {record.error}")
+        except Exception as exc:  # the answer goes out whatever happens to its record
+            print(f"agentbus serve: cannot record this answer: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return reply
 
     def _answer_in_thread(self, payload: dict[str, Any]) -> HookReply:
         """Decide in this worker thread; never raises.
@@ -515,6 +562,14 @@ class HookServer:
                 _remember(self._approved, key, None)
         if key is not None and self.console is not None:
             self.console(f"✅ {payload.get('tool_name')} · approved by the user")
+
+
+def _unchecked(reply: HookReply) -> bool:
+    """Whether a reply is the deny of a call no layer judged (so no layer recorded it)."""
+    specific = (reply.output or {}).get("hookSpecificOutput") or {}
+    return specific.get("permissionDecision") == "deny" and str(
+        specific.get("permissionDecisionReason")
+    ).startswith(UNCHECKED)
 
 
 def _json(reply: HookReply) -> tuple[int, str, bytes]:

@@ -243,40 +243,40 @@ async def tool_ok(args: dict[str, Any]) -> str:
     return "ok"
 
 
-async def test_a_call_nobody_observes_is_numbered_when_its_id_is_first_read() -> None:
-    # One sync handler and no observer: the bus's gate. A call whose id nobody reads draws no
-    # number; the numbers go to the calls whose ids are read, in the order they are read.
+async def test_a_call_nobody_observes_is_numbered_when_it_is_made() -> None:
+    # One sync handler and no observer: the bus's gate. Its calls are numbered in the order
+    # they are made, whenever (and whether) their ids are read.
     bus = Bus(log_level=None)
     kept: list[ToolCall] = []
     bus.intercept("tool.before", kept.append, id="keeps")
     for _ in range(3):
         assert await bus.call_tool("exec", {"command": "ls"}, tool_ok) == "ok"
-    assert kept[1].call_id == "call-1"
-    assert kept[1].call_id == "call-1"  # drawn once
-    assert kept[0].call_id == "call-2"
+    assert kept[1].call_id == "call-2"
+    assert kept[1].call_id == "call-2"  # spelled once, the same every time
+    assert kept[0].call_id == "call-1"
     mine = await bus.decide_tool("exec", {}, call_id="mine")
     assert mine.call_id == "mine"
-    assert (await bus.decide_tool("exec", {})).call_id == "call-3"  # the bus's one numbering
-    assert kept[2].call_id == "call-4"
+    assert (await bus.decide_tool("exec", {})).call_id == "call-4"  # the bus's one numbering
+    assert kept[2].call_id == "call-3"
 
 
-async def test_a_copy_of_a_call_not_yet_numbered_carries_the_calls_number() -> None:
+async def test_every_copy_of_a_call_whose_id_was_not_read_carries_the_calls_number() -> None:
     bus = Bus(log_level=None)
     copies: list[ToolCall] = []
     kept: list[ToolCall] = []
 
     def copying(call: ToolCall) -> None:
         kept.append(call)
-        copies.extend([copy.copy(call), copy.deepcopy(call), call.shadow_copy()])  # type: ignore[list-item]
+        copies.extend([copy.copy(call), copy.deepcopy(call), call.shadow_copy(), attrs.evolve(call)])  # type: ignore[list-item]
 
     bus.intercept("tool.before", copying, id="copies")
     await bus.call_tool("exec", {"command": "ls"}, tool_ok)
     await bus.call_tool("exec", {"command": "ls"}, tool_ok)
     # Copies were made before anybody read an id: each carries its call's number.
-    assert [c.call_id for c in copies] == ["call-1"] * 3 + ["call-2"] * 3
+    assert [c.call_id for c in copies] == ["call-1"] * 4 + ["call-2"] * 4
     assert [c.call_id for c in kept] == ["call-1", "call-2"]
     await bus.call_tool("exec", {"command": "ls"}, tool_ok)
-    assert "_call_id='call-3'," in repr(kept[2])  # a repr numbers the call, and shows its id
+    assert "_call_id='call-3'," in repr(kept[2])  # a repr shows the id as call_id spells it
     assert kept[2].call_id == "call-3"
 
 

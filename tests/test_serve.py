@@ -388,3 +388,107 @@ async def test_serve_answers_with_the_same_decisions_as_the_hook(monkeypatch: py
             reply = await protocol.handle(hook_bus, event)
             assert (status, body.decode()) == (200, reply.stdout()), event
         tg.cancel_scope.cancel()
+
+
+def audit_records(tmp_path: Path) -> list[dict[str, Any]]:
+    log = tmp_path / "audit.jsonl"
+    return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+
+
+CHUNKED = (
+    b"POST /claude-code HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s3cret\r\n"
+    b"Transfer-Encoding: chunked\r\n\r\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("body", "why"),
+    [
+        (b'{"hook_event_name": "PreToolUse", "tool_name": "Bash", ', "not valid JSON"),
+        (
+            b'{"hook_event_name": "PreTool\\u0055se", "tool_name": "Bash", "tool_input": "rm -rf ~"}',
+            "arguments",
+        ),
+        (
+            b'{"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "\xff"}}',
+            "UTF-8",
+        ),
+        (json.dumps(pre("x" * 20_000)).encode(), "larger than 10000 bytes"),
+        (CHUNKED + b"%x\r\n%s\r\n0\r\n\r\n" % (20_000, b"x" * 20_000), "larger than 10000 bytes"),
+    ],
+    ids=["cut-short", "escaped-and-wrong", "not-utf8", "too-large", "too-large-chunked"],
+)
+async def test_a_body_that_cannot_be_judged_is_denied_with_exactly_one_record(
+    served: tuple[HookServer, int], tmp_path: Path, body: bytes, why: str
+) -> None:
+    server, port = served
+    if body.startswith(b"POST "):
+        answer = await raw(port, body)
+        assert answer.startswith(b"HTTP/1.1 200")
+        reply = json.loads(answer.split(b"\r\n\r\n", 1)[1])
+    else:
+        status, answered = await apost(port, body)
+        assert status == 200
+        reply = json.loads(answered)
+    specific = reply["hookSpecificOutput"]
+    assert specific["permissionDecision"] == "deny"
+    assert why in specific["permissionDecisionReason"]
+    records = audit_records(tmp_path)
+    assert len(records) == 1, records
+    assert records[0]["id"] == "agentbus:serve"
+    assert records[0]["decision"] == "block"
+    assert records[0]["reason"] == specific["permissionDecisionReason"]
+    assert any(why in line for line in server.lines)  # type: ignore[attr-defined]
+
+
+async def test_a_body_that_is_no_hook_event_is_refused_with_exactly_one_record(
+    served: tuple[HookServer, int], tmp_path: Path
+) -> None:
+    """Nothing in it names PreToolUse: a 400 (Claude Code's onFailure decides), and its record."""
+    _, port = served
+    status, answer = await apost(port, b"{nope")
+    assert status == 400
+    records = audit_records(tmp_path)
+    assert len(records) == 1, records
+    assert records[0]["id"] == "agentbus:serve"
+    assert records[0]["decision"] is None
+    assert "not valid JSON" in records[0]["error"]
+    assert records[0]["error"] == answer.decode()
+
+
+async def test_a_judged_call_leaves_no_extra_record(served: tuple[HookServer, int], tmp_path: Path) -> None:
+    _, port = served
+    await apost(port, pre("rm -rf /"))
+    assert "agentbus:serve" not in [record["id"] for record in audit_records(tmp_path)]
+
+
+async def test_a_tools_kind_is_told_by_each_call_not_learnt_from_its_first(tmp_path: Path) -> None:
+    """One registry serves every session: an MCP tool's first call, with no command (a file
+    write), does not make its later calls, with one, escape the command guards."""
+    from agentbus.hook import build_registry
+
+    registry, _ = build_registry(None, [])
+    server = HookServer(agentbus.Bus(registry, log_level=None))
+    listener = await anyio.create_tcp_listener(local_host="127.0.0.1", local_port=0)
+    port = listener.extra(SocketAttribute.local_port)
+    tool = "mcp__devbox__run"
+
+    def call(session: str, tool_input: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "hook_event_name": "PreToolUse",
+            "session_id": session,
+            "tool_name": tool,
+            "tool_input": tool_input,
+        }
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(server.serve, listener)
+        first = await apost(port, call("a", {"path": "notes.txt", "content": "hello"}), token=None)
+        assert first == (200, b"")
+        for session in ("a", "b"):
+            status, body = await apost(port, call(session, {"command": "rm -rf ~"}), token=None)
+            assert status == 200
+            assert json.loads(body)["hookSpecificOutput"]["permissionDecision"] == "deny", session
+        assert await apost(port, call("b", {"command": "ls -la"}), token=None) == (200, b"")
+        tg.cancel_scope.cancel()
+    assert registry.kind_of(tool) is None, "the registry learnt nothing from the calls"

@@ -83,13 +83,13 @@ __all__ = [
     "HookReply",
     "RewriteDecision",
     "agent_of",
+    "call_kind",
     "canonical_args",
     "canonical_tool",
     "claude_args",
     "decide",
     "deny",
     "handle",
-    "learn_kind",
     "lifecycle",
     "parse_payload",
     "payload_too_large",
@@ -224,18 +224,21 @@ def canonical_tool(name: str) -> str:
     return CLAUDE_CODE_TOOLS.get(name) or normalize_tool_name(name)
 
 
-def learn_kind(registry: Registry, tool_name: str, tool_input: Mapping[str, Any]) -> None:
-    """Give a tool Claude Code does not build in the kind its call's arguments tell.
+def call_kind(registry: Registry, tool_name: str, tool_input: Mapping[str, Any]) -> str | None:
+    """The kind of one call to a tool Claude Code does not build in, told by its arguments.
 
     An MCP server's shell (``mcp__desktop-commander__execute_command``), a renamed or
     a new shell tool reaches the hook with no schema and no declared kind, so no
-    guard would judge it: a free-text ``command`` argument makes it ``exec``, a file
-    path with ``content`` a ``write`` ... as :func:`agentbus.kinds.infer_kind` reads a
-    schema. A kind the user declared (the config's ``[tools]`` table) wins, and once
-    learnt a name keeps its kind for the registry, as a bound tool's does.
+    guard would judge it: a free-text ``command`` argument makes the call ``exec``,
+    a file path with ``content`` a ``write`` ... as :func:`agentbus.kinds.infer_kind`
+    reads a schema. A kind the registry holds (the config's ``[tools]`` table, a
+    bound schema) wins. Each call is told by its own arguments, and the registry
+    learns nothing from it: in `agentbus serve` one registry serves every session,
+    and a tool's first call (with no ``command``, or a hostile one) must not decide
+    how its later calls are judged.
     """
     if registry.kind_of(tool_name) is not None:
-        return
+        return None  # the registry's kind: decide_tool looks it up
     from ..kinds import infer_kind
 
     schema = {
@@ -244,8 +247,7 @@ def learn_kind(registry: Registry, tool_name: str, tool_input: Mapping[str, Any]
             for key, value in tool_input.items()
         }
     }
-    if infer_kind(tool_name, schema).kind is not None:
-        registry.bind_tools({tool_name: schema}, source="Claude Code")
+    return infer_kind(tool_name, schema).kind
 
 
 def canonical_args(tool_name: str, tool_input: Mapping[str, Any]) -> dict[str, Any]:
@@ -434,14 +436,14 @@ async def decide(bus: Bus, payload: Mapping[str, Any]) -> ToolCall:
 async def _decide(
     bus: Bus, tool_name: str, tool_input: dict[str, Any], payload: Mapping[str, Any]
 ) -> ToolCall:
-    if tool_name not in CLAUDE_CODE_TOOLS:
-        learn_kind(bus.registry, tool_name, tool_input)
+    kind = None if tool_name in CLAUDE_CODE_TOOLS else call_kind(bus.registry, tool_name, tool_input)
     return await bus.decide_tool(
         canonical_tool(tool_name),
         canonical_args(tool_name, tool_input),
         call_id=_optional_str(payload, "tool_use_id"),
         agent_id=agent_of(payload),
         session_key=_optional_str(payload, "session_id"),
+        kind=kind,
     )
 
 
@@ -528,14 +530,16 @@ async def _finish(
     bus: Bus, payload: Mapping[str, Any], tool_name: str, result: Any, error: BaseException | None = None
 ) -> Any:
     tool_input = payload.get("tool_input")
+    tool_input = tool_input if isinstance(tool_input, dict) else {}
     return await bus.finish_tool(
         canonical_tool(tool_name),
-        canonical_args(tool_name, tool_input if isinstance(tool_input, dict) else {}),
+        canonical_args(tool_name, tool_input),
         result,
         error=error,
         call_id=_optional_str(payload, "tool_use_id"),
         agent_id=agent_of(payload),
         session_key=_optional_str(payload, "session_id"),
+        kind=None if tool_name in CLAUDE_CODE_TOOLS else call_kind(bus.registry, tool_name, tool_input),
     )
 
 

@@ -27,6 +27,7 @@ import stat
 import zlib
 from dataclasses import dataclass, field
 
+from .bounded_read import Unreadable, opened, read_at_most
 from .budget import spend
 
 __all__ = [
@@ -97,32 +98,14 @@ def _read_file(path: str) -> bytes:
         raise _Unreadable("it is not a regular file")
     if before.st_size > MAX_ARCHIVE:
         raise _Unreadable(f"it is larger than the {MAX_ARCHIVE // 1024 // 1024} MiB the guard reads")
-    flags = (
-        os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
-    )
     try:
-        descriptor = os.open(path, flags)
-    except OSError as exc:
-        raise _Unreadable(f"it cannot be read ({exc.strerror or type(exc).__name__})") from None
-    try:
-        after = os.fstat(descriptor)
-        if (after.st_dev, after.st_ino) != (before.st_dev, before.st_ino) or not stat.S_ISREG(after.st_mode):
-            raise _Unreadable("it changed while the guard opened it")
-        chunks: list[bytes] = []
-        size = 0
-        while size <= MAX_ARCHIVE:
-            chunk = os.read(descriptor, MAX_ARCHIVE + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-    except OSError as exc:
-        raise _Unreadable(f"it cannot be read ({exc.strerror or type(exc).__name__})") from None
-    finally:
-        os.close(descriptor)
-    if size > MAX_ARCHIVE:
+        with opened(path, before) as (descriptor, _):
+            data = read_at_most(descriptor, MAX_ARCHIVE)
+    except Unreadable as exc:
+        raise _Unreadable(str(exc)) from None
+    if len(data) > MAX_ARCHIVE:
         raise _Unreadable(f"it is larger than the {MAX_ARCHIVE // 1024 // 1024} MiB the guard reads")
-    return b"".join(chunks)
+    return data
 
 
 def _inflate(data: bytes, budget: list[int]) -> bytes:

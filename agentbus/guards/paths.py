@@ -686,7 +686,10 @@ def _classify(resolved: Resolved, *, home: str, write: bool, local: bool = False
     for start in _starts(resolved, home):
         for spelling in _spellings(start):
             rule = _classify_one(spelling, home=home, write=write)
-            if rule is not None and not (local and rule.local and not write):
+            # A file private only against leaving the machine (a shell profile) is not disclosed
+            # by a local reader, nor by a write: ``cp ~/.zshrc ~/.zshrc.orig`` keeps the copy here,
+            # and a start-up file written is the locations table's (:mod:`.locations`: asked).
+            if rule is not None and not (rule.local and (local or write)):
                 return rule
     return None
 

@@ -48,6 +48,7 @@ from collections.abc import Callable, Iterator, Sequence
 from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from . import chart_archives, makefiles, manifests, project_commands, project_sources
+from .bounded_read import Unreadable, opened, read_at_most
 from .budget import BudgetExceeded, deadline, spend
 from .interpreters import INTERPRETERS, inline_code, judge_code
 from .parse import Script, parsed
@@ -304,34 +305,18 @@ def read_script(path: str) -> _Read:
         return _Read(missing=True)  # bash DIR fails: nothing runs
     if not stat.S_ISREG(before.st_mode):
         return _Read(problem="it is not a regular file (a FIFO, socket or device)")
-    flags = (
-        os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
-    )
     try:
-        descriptor = os.open(real, flags)
-    except OSError as exc:
-        return _Read(problem=f"it cannot be read ({exc.strerror or type(exc).__name__})")
-    try:
-        after = os.fstat(descriptor)
-        if not stat.S_ISREG(after.st_mode) or (after.st_dev, after.st_ino) != (before.st_dev, before.st_ino):
-            return _Read(problem="it changed while the guard opened it")
-        chunks = [os.read(descriptor, _HEAD)]
-        if b"\0" in chunks[0]:
-            return _Read(binary=True)  # a program (ELF, Mach-O) or compiled code: judged by its first bytes
-        if after.st_size > MAX_BYTES:
-            return _Read(problem=f"it is larger than the {MAX_BYTES // 1024} KiB the guard reads")
-        size = len(chunks[0])
-        while chunks[-1] and size <= MAX_BYTES:
-            chunk = os.read(descriptor, MAX_BYTES + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-    except OSError as exc:
-        return _Read(problem=f"it cannot be read ({exc.strerror or type(exc).__name__})")
-    finally:
-        os.close(descriptor)
-    data = b"".join(chunks)
+        with opened(real, before) as (descriptor, after):
+            head = os.read(descriptor, _HEAD)
+            if b"\0" in head:
+                return _Read(
+                    binary=True
+                )  # a program (ELF, Mach-O) or compiled code: judged by its first bytes
+            if after.st_size > MAX_BYTES:
+                return _Read(problem=f"it is larger than the {MAX_BYTES // 1024} KiB the guard reads")
+            data = read_at_most(descriptor, MAX_BYTES, head)
+    except Unreadable as exc:
+        return _Read(problem=str(exc))
     if len(data) > MAX_BYTES:
         return _Read(problem=f"it is larger than the {MAX_BYTES // 1024} KiB the guard reads")
     return _Read(text=data.decode("utf-8", "replace"))

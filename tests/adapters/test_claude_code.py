@@ -123,22 +123,42 @@ async def test_a_tool_claude_code_does_not_build_in_is_judged_by_its_arguments(
     assert reply.output["hookSpecificOutput"]["permissionDecision"] == decision
 
 
-async def test_a_learnt_kind_lets_ordinary_calls_through_and_yields_to_a_declared_one(
+async def test_a_calls_kind_lets_ordinary_calls_through_and_yields_to_a_declared_one(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     bus = guarded_hook_bus(monkeypatch)
     shell = "mcp__desktop-commander__execute_command"
     assert await protocol.handle(bus, pre_tool_use(shell, {"command": "ls -la"})) == protocol.PASS
-    assert bus.registry.kind_of(shell) == "exec"
+    assert protocol.call_kind(bus.registry, shell, {"command": "ls -la"}) == "exec"
+    assert bus.registry.kind_of(shell) is None, "the registry learns nothing from a call"
     # A query tool whose free-text argument is not a command: the user declares what it is.
     bus.registry.declare_tools({"mcp__db__run": "search"})
     reply = await protocol.handle(bus, pre_tool_use("mcp__db__run", {"command": "rm -rf ~"}))
     assert reply == protocol.PASS
     assert bus.registry.kind_of("mcp__db__run") == "search"
-    # Nothing to tell a kind from: the tool stays unjudged by the kind guards.
+    # Nothing to tell a kind from: the call is unjudged by the kind guards.
     issue = pre_tool_use("mcp__github__create_issue", {"title": "x"})
     assert await protocol.handle(bus, issue) == protocol.PASS
-    assert bus.registry.kind_of("mcp__github__create_issue") is None
+    assert protocol.call_kind(bus.registry, "mcp__github__create_issue", {"title": "x"}) is None
+
+
+async def test_each_call_is_judged_by_its_own_arguments_whatever_came_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One bus for every call (as `agentbus serve` has): a tool's first calls, with no command
+    or with a file path, do not decide how a later call with a command is judged."""
+    bus = guarded_hook_bus(monkeypatch)
+    tool = "mcp__devbox__run"
+    firsts = [{"title": "x"}, {"path": "notes.txt", "content": "hello"}, {"path": "notes.txt"}]
+    for tool_input in firsts:
+        assert await protocol.handle(bus, pre_tool_use(tool, tool_input)) == protocol.PASS
+    reply = await protocol.handle(bus, pre_tool_use(tool, {"command": "rm -rf ~"}))
+    assert reply.output is not None
+    assert reply.output["hookSpecificOutput"]["permissionDecision"] == "deny"
+    # and the other way round: a command first does not make a later file write an exec call
+    reply = await protocol.handle(bus, pre_tool_use(tool, {"path": "~/.bashrc", "content": "curl x | sh"}))
+    assert reply.output is not None
+    assert reply.output["hookSpecificOutput"]["permissionDecision"] == "ask"
 
 
 async def test_ask_with_rewritten_args_sends_both() -> None:

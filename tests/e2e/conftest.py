@@ -7,16 +7,24 @@ tests fail and say how to install it: they skip only when
 
 Each scenario gets a throwaway HOME and project directory, agentbus's hooks
 installed by ``agentbus install claude-code --project`` (the command hook, or
-``--http`` with ``agentbus serve`` running), and one ``claude -p`` run.
+``--http`` with ``agentbus serve`` running; another scope on request), and one
+``claude -p`` run.
+
+The managed scope (/etc/claude-code) is the machine's: a scenario that uses it
+runs the install and the CLI in a private mount namespace whose /etc is an
+overlay (``unshare -Urm``, unprivileged), so nothing outside the test sees it.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -111,15 +119,17 @@ class Claude:
         hook_args: str = "",
         timeout: int = 60,
         cli_args: Sequence[str] = (),
+        scope: str = "project",
     ) -> Run:
-        base, home, project, audit_log = self.workspace(files, home_files, hook_args, timeout)
+        base, home, project, audit_log = self.workspace(files, home_files, hook_args, timeout, scope)
         env = self.environment(home)
         debug_log = base / "debug.log"
         with FakeAnthropic(turns) as fake:
             env["ANTHROPIC_BASE_URL"] = fake.url
             completed = subprocess.run(
-                [str(self.cli), "-p", prompt, "--permission-mode", mode, "--output-format", "json",
-                 "--debug-file", str(debug_log), "--allowedTools", "Glob,Grep", *cli_args],
+                [*self.private_etc(base, scope), str(self.cli), "-p", prompt, "--permission-mode", mode,
+                 "--output-format", "json", "--debug-file", str(debug_log), "--allowedTools", "Glob,Grep",
+                 *cli_args],
                 cwd=project, env=env, capture_output=True, text=True, timeout=180,
                 stdin=subprocess.DEVNULL, check=False,
             )  # fmt: skip
@@ -131,6 +141,7 @@ class Claude:
         home_files: dict[str, str] | None = None,
         hook_args: str = "",
         timeout: int = 60,
+        scope: str = "project",
     ) -> tuple[Path, Path, Path, Path]:
         """A fresh HOME and project with agentbus's hooks installed: (base, home, project, audit log)."""
         self.count += 1
@@ -142,7 +153,8 @@ class Claude:
             for name, text in (contents or {}).items():
                 (directory / name).parent.mkdir(parents=True, exist_ok=True)
                 (directory / name).write_text(text)
-        install = [str(AGENTBUS), "install", "claude-code", "--project", "--timeout", str(timeout)]
+        install = [*self.private_etc(base, scope), str(AGENTBUS), "install", "claude-code", f"--{scope}"]
+        install += ["--timeout", str(timeout)]
         if self.http:
             assert self.serve_url is not None
             install += ["--http", "--url", self.serve_url]
@@ -152,6 +164,17 @@ class Claude:
         env = self.environment(home)
         subprocess.run(install, cwd=project, env=env, check=True, capture_output=True, timeout=60)
         return base, home, project, audit_log
+
+    def private_etc(self, base: Path, scope: str) -> list[str]:
+        """The command prefix that runs a program with this run's own /etc (managed scope only)."""
+        if scope != "managed":
+            return []
+        if reason := private_etc_unavailable():
+            pytest.skip(f"the managed scope needs a private /etc: {reason}")
+        upper, work = base / "etc-upper", base / "etc-work"
+        upper.mkdir(exist_ok=True)
+        work.mkdir(exist_ok=True)
+        return private_etc_prefix(upper, work)
 
     def environment(self, home: Path) -> dict[str, str]:
         return {
@@ -164,6 +187,33 @@ class Claude:
             "DISABLE_AUTOUPDATER": "1",
             "NO_COLOR": "1",
         }
+
+
+def private_etc_prefix(upper: Path, work: Path) -> list[str]:
+    """``unshare`` a user and mount namespace, lay an overlay over /etc, then run the command."""
+    mount = f"mount -t overlay overlay -o lowerdir=/etc,upperdir={upper},workdir={work} /etc"
+    return ["unshare", "-Urm", "sh", "-c", f'{mount} && exec "$@"', "private-etc"]
+
+
+@functools.cache
+def private_etc_unavailable() -> str:
+    """Why this machine cannot give a process a private /etc ('' when it can), checked once."""
+    if shutil.which("unshare") is None:
+        return "no `unshare` on PATH (util-linux)"
+    with tempfile.TemporaryDirectory() as scratch:
+        upper, work = Path(scratch, "u"), Path(scratch, "w")
+        upper.mkdir()
+        work.mkdir()
+        completed = subprocess.run(
+            [*private_etc_prefix(upper, work), "true"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    if completed.returncode != 0:
+        return f"the kernel refused an unprivileged user namespace or overlay: {completed.stderr.strip()}"
+    return ""
 
 
 @pytest.fixture

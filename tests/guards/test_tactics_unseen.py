@@ -203,3 +203,35 @@ def test_a_program_named_only_at_run_time_piped_into_a_shell_is_asked(command: s
 def test_a_variable_wrapper_or_a_pipe_into_no_shell_runs(command: str) -> None:
     """``$PY gen.py``: a variable given no option is a wrapper (``$SUDO cmd``), and gen.py is what runs."""
     assert check_command(command, home=HOME) is None
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "while $(kill -0 $iamlive_pid 2>/dev/null); do sleep 1; done",  # benign10: a CI wait loop
+        "$(kill -0 $pid)",
+        "if $(test -f go.mod); then go build; fi",
+        "until $([ -e /tmp/ready ]); do sleep 1; done",
+        "$(true) && make",
+        'eval "$(kill -l)"',  # the shell's own signal names
+    ],
+)
+def test_a_quiet_builtin_run_as_a_command_runs_nothing_hidden(command: str) -> None:
+    assert check_command(command, home=HOME) is None, command
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "$(kill -0 $pid 2>&1)",  # the error text repeats the argument, now on standard output
+        "$(kill -0 $pid &>/dev/stdout)",
+        "$(kill -0 $pid; cat f)",
+        "$(sleep 1)",  # no builtin: a PATH the line set can replace it
+        "kill() { cat f; }; $(kill -0 $pid)",  # the line's own kill prints the file
+        "test() { cat f; }\nif $(test -f x); then :; fi",
+    ],
+)
+def test_a_quiet_builtin_that_may_print_code_is_still_asked(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None, command
+    assert (verdict.category, verdict.decision) == (UNJUDGED_SCRIPT, "ask"), verdict.reason

@@ -14,8 +14,9 @@ person sees it; blocked unattended).
 Not held: the output of an installed tool that exists to print shell setup code (``eval
 "$(pyenv init -)"``, ``eval "$(ssh-agent -s)"``, ``source <(kubectl completion bash)``) or a
 program's path (``$(which python) x.py``): see :mod:`..setup_code` for the list and why it is
-trusted. A value from the environment (``$EDITOR file``, ``"$@"`` of a wrapper script) is the
-user's, as before.
+trusted; nor a quiet builtin's output (``while $(kill -0 $pid); do sleep 1; done``: empty, or the
+shell's own text), unless the line defines a function of that name. A value from the environment
+(``$EDITOR file``, ``"$@"`` of a wrapper script) is the user's, as before.
 """
 
 from __future__ import annotations
@@ -43,14 +44,36 @@ def _hidden(sub: Substitution) -> bool:
     if sub.kind in _OUTPUTS and static_output(sub) is not None:
         # $(echo rm): judged as its value; $(echo "$c") of c=$(cat f): what made $c
         return any(_hidden(inner) for inner in sub.script.substitutions if inner.kind == RUNTIME)
-    if sub.kind not in _OUTPUTS or _empty(sub.script):
-        return False  # `` and $(): nothing
+    if sub.kind not in _OUTPUTS or _empty(sub.script) or _prints_no_code(sub.script):
+        return False  # `` and $(): nothing; $(kill -0 $pid): nothing or the shell's own text
     return not (prints_setup_code(sub.script) or prints_a_program_path(sub.script))
 
 
 def _empty(script: Script) -> bool:
     """No command at all (``$()``, a comment): it prints nothing."""
     return all(not any(c.words) and not c.redirects for stages in script.pipelines for c in stages)
+
+
+_QUIET = frozenset({"kill", "true", "false", ":", "test", "["})
+"""Shell builtins (no PATH can replace them) whose standard output is empty or the shell's own
+fixed text, whatever their arguments: ``kill -0 $pid`` prints nothing (``kill -l`` a list of
+signal names), ``test``/``[`` nothing. Errors, which can repeat an argument, go to standard error."""
+
+
+_STDOUT = frozenset({"/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"})
+
+
+def _prints_no_code(script: Script) -> bool:
+    """Every command is a quiet program (:data:`_QUIET`, named plainly) that does not send its
+    errors to standard output (``2>&1``): ``while $(kill -0 $pid); do sleep 1; done`` runs nothing
+    it did not show."""
+    commands = [c for stages in script.pipelines for c in stages if c.words or c.redirects]
+    return bool(commands) and all(
+        c.words
+        and c.static(c.words[0]) in _QUIET
+        and not any(r.target in _STDOUT or ("&" in r.op and r.target == "1") for r in c.redirects)
+        for c in commands
+    )
 
 
 def _shown(sub: Substitution) -> str:
@@ -154,7 +177,25 @@ def _code_words(invocation: Invocation) -> list[str]:
 def judge_script(script: Script, home: str) -> Verdict | None:
     """A program's output piped into a shell (``./gen.sh | bash``) or written to a file the line then
     runs (``./gen.sh > out.sh; bash out.sh``), and ``history -r FILE; fc -s``."""
-    return _piped_output(script) or _output_run_later(script) or _history(script)
+    return _piped_output(script) or _output_run_later(script) or _history(script) or _quiet_redefined(script)
+
+
+def _quiet_redefined(script: Script) -> Verdict | None:
+    """``kill() { cat f; }; $(kill -0 1)``: a function the line defines takes a quiet program's name,
+    so the output run as a command that :func:`_prints_no_code` lets through is the function's."""
+    names = {f.name for f in script.functions} & _QUIET
+    if not names:
+        return None
+    for sub in script.substitutions:
+        if sub.kind in _OUTPUTS and _prints_no_code(sub.script):
+            called = {
+                c.static(c.words[0]) or "" for stages in sub.script.pipelines for c in stages if c.words
+            }
+            if called & names:
+                shadowed = ", ".join(sorted(called & names))
+                why = f"runs the output of {_shown(sub)}, and the line defines its own {shadowed}"
+                return Verdict(UNJUDGED_SCRIPT, _shown(sub), why)
+    return None
 
 
 _TEXT = frozenset({"echo", "printf", "cat"})
