@@ -794,18 +794,15 @@ def _check_invocation(invocation: Invocation, cwd: str | None, *, shown: bool = 
 _CREDENTIAL_PRINTERS = {
     "aws": (("configure", "export-credentials"), ("configure", "get", "aws_secret_access_key"),
             ("configure", "get", "aws_session_token")),
-    "gh": (("auth", "token"),),
-    "gcloud": (("auth", "print-access-token"), ("auth", "print-identity-token"),
-               ("auth", "application-default", "print-access-token")),
-    "az": (("account", "get-access-token"),),
     "kubectl": (("config", "view", "--raw"),),
-    "doctl": (("auth", "token"),),
     "heroku": (("auth:token",),),
     "vault": (("print", "token"),),
     "op": (("read",),),
     "security": (("find-generic-password", "-w"), ("find-internet-password", "-w")),
 }  # fmt: skip
-"""Commands that print a stored credential: the same as reading the file that holds it."""
+"""Commands that print a stored credential: the same as reading the file that holds it (the access
+tokens of ``gh auth token``, ``gcloud auth print-access-token`` ... are judged by where they go, in
+:mod:`.tactics.access_tokens`)."""
 
 
 def _printed_credential(invocation: Invocation) -> str | None:

@@ -137,6 +137,10 @@ def option_values(word: str) -> Iterator[Operand]:
             yield Operand(url, "url")
 
 
+_FIND_RUNS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+"""find's actions followed by a program to run."""
+
+
 def operands(invocation: Invocation) -> list[Operand]:
     """Every operand of a command whose value is known without running anything."""
     command = invocation.command
@@ -146,6 +150,9 @@ def operands(invocation: Invocation) -> list[Operand]:
         value = command.shape(word)  # /lib/modules/$(uname -r)/x.ko: its known directory still counts
         if value is None or not value or len(value) > PATH_MAX:
             previous = ""  # longer than any path the kernel opens: text, not a file (and linear to skip)
+            continue
+        if invocation.name == "find" and previous in _FIND_RUNS:
+            previous = value  # find -exec /bin/sh ;: a program to run (judged as its own command), no file
             continue
         if not value.startswith("-") or value == "-":
             # -o FILE, -d DIR: an argument right after an option is probably its value.

@@ -57,6 +57,7 @@ __all__ = [
     "ShellSyntaxError",
     "SimpleCommand",
     "Substitution",
+    "carries_runtime",
     "expand_braces",
     "one_reread_bound",
     "parse",
@@ -74,6 +75,8 @@ UNKNOWN_PART = "…"
 """What a part of a path made at run time stands as in :meth:`SimpleCommand.shape`."""
 MAX_LOOP_VALUES = 256
 """How many values of a ``for`` loop variable are kept (the first ones)."""
+MAX_ONE_VALUE_READINGS = 4
+"""How many of a loop variable's values its body is read again with, one at a time (the first ones)."""
 
 _TEST_OPERATORS = frozenset({"==", "=~", "!="})
 """Tokens tree-sitter-bash reads as test operators even in a plain command, where bash sees words."""
@@ -257,17 +260,22 @@ class SimpleCommand(Frozen):
 class Function(Frozen):
     """A shell function definition: its name, its body, and its text (for messages)."""
 
-    __slots__ = ("body", "name", "text")
+    __slots__ = ("body", "defined_at", "name", "text")
 
     name: str
     body: Script
     text: str
+    defined_at: int | None
+    """Where the script defines it for certain: the index of its body's first pipeline among the
+    script's, for a definition that is a statement of the script itself (not inside an ``if``, a
+    loop, a list, a subshell or a substitution, where it may not be made); None otherwise."""
 
-    def __init__(self, name: str, body: Script, text: str) -> None:
+    def __init__(self, name: str, body: Script, text: str, defined_at: int | None = None) -> None:
         set_field = object.__setattr__
         set_field(self, "name", name)
         set_field(self, "body", body)
         set_field(self, "text", text)
+        set_field(self, "defined_at", defined_at)
 
 
 class Script(Frozen):
@@ -313,6 +321,27 @@ def _quote(word: str) -> str:
     if "'" in word and not any(c in word for c in '"$`\\'):
         return f'"{word}"'
     return shlex.quote(word)
+
+
+def carries_runtime(sub: Substitution) -> bool:
+    """Whether ``sub`` is a value made at run time, or passes one on unchanged: ``$(echo "$c")``,
+    ``$(printf %s "$c")`` of ``c=$(cat f)`` print what ``cat f`` printed, not the text ``$c``."""
+    if sub.kind == RUNTIME:
+        return True
+    if sub.kind not in ("$(", "`") or _static_output(sub) is None:
+        return False
+    return any(inner.kind == RUNTIME for inner in sub.script.substitutions)
+
+
+def _origins(sub: Substitution) -> tuple[Substitution, ...]:
+    """The code whose output a value holds: ``$(cat f)`` for ``$c`` of ``c=$(cat f)``, and for
+    ``$(echo "$c")``, which passes that value on."""
+    if sub.kind == RUNTIME:
+        return sub.origins
+    if carries_runtime(sub):
+        inner = tuple(o for s in sub.script.substitutions if s.kind == RUNTIME for o in s.origins)
+        return inner or (sub,)
+    return (sub,)
 
 
 def static_output(sub: Substitution) -> str | None:
@@ -587,6 +616,8 @@ class _Builder:
         """``declare -n r=x``: r names x (reading or assigning r is x)."""
         self.operations = itertools.count(1)
         """Numbers the variables :meth:`operation` makes (shared with nested builders, like the variables)."""
+        self.one_value = False
+        """A loop's body is being read with one value of its variable (:meth:`loop_runs`)."""
 
     def text(self, node: Node) -> str:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "surrogatepass")
@@ -606,6 +637,7 @@ class _Builder:
         inner.arrays = self.arrays
         inner.owners = self.owners
         inner.namerefs, inner.operations = self.namerefs, self.operations
+        inner.one_value = self.one_value
         return inner
 
     # statements
@@ -711,8 +743,16 @@ class _Builder:
             if body is not None:
                 definition.statement(body)
             script = definition.script()
+            parent = node.parent
+            at_top = parent is not None and parent.type == "program"
+            certain = at_top and self.depth == 0 and not self.one_value
             self.functions.append(
-                Function(self.text(name_node) if name_node else "", script, self.text(node))
+                Function(
+                    self.text(name_node) if name_node else "",
+                    script,
+                    self.text(node),
+                    len(self.pipelines) if certain else None,
+                )
             )
             self.functions.extend(definition.functions)
             # The body runs when the function is called: judge its commands as if they ran.
@@ -733,11 +773,13 @@ class _Builder:
             values = [
                 expanded for child in node.children_by_field_name("value") for expanded in self.words(child)
             ]
-            if variable is not None:
-                self.bind(self.text(variable), values[:MAX_LOOP_VALUES] or [""])
+            name = self.text(variable) if variable is not None else ""
+            if name:
+                self.bind(name, values[:MAX_LOOP_VALUES] or [""])
             body = node.child_by_field_name("body")
             if body is not None:
                 self.statement(body, background=background, redirects=redirects)
+                self.loop_runs(name, values, body, background, redirects)
         elif kind == "ERROR":
             self.error(node, background)
         elif kind == "compound_statement" and _glued_brace(node):
@@ -763,6 +805,30 @@ class _Builder:
                         self.pipelines[index] = (first, *earlier[1:])
                 return
             self.statements(node)
+
+    def loop_runs(
+        self, name: str, values: list[str], body: Node, background: bool, redirects: tuple[Redirect, ...]
+    ) -> None:
+        """``for h in a b; do ssh $h 'curl x|sh'; done``: the body read once more for each of the
+        first values alone, as each run sees it.
+
+        The first reading gives the variable every value at once (``ssh a b 'curl x|sh'``): a
+        dangerous value is seen wherever it stands, but the words shift (``b`` became the remote
+        command). One value a run keeps each word in its place. Only outside another such reading
+        (a loop inside a loop is read once per outer reading, not once per pair of values): the
+        work is linear in the nesting.
+        """
+        distinct = list(dict.fromkeys(values[:MAX_LOOP_VALUES]))
+        if not name or len(values) < 2 or self.one_value:
+            return
+        self.one_value = True
+        try:
+            for value in distinct[:MAX_ONE_VALUE_READINGS]:
+                self.bind(name, [value])
+                self.statement(body, background=background, redirects=redirects)
+        finally:
+            self.one_value = False
+            self.bind(name, values[:MAX_LOOP_VALUES])
 
     def dropped_dashes(self, node: Node) -> tuple[str, ...]:
         """``cat - <<EOF``, ``kubectl apply -f - <<EOF``, ``git - 2>&1``: tree-sitter-bash drops a bare
@@ -872,7 +938,7 @@ class _Builder:
             o
             for v in values
             for sub in SimpleCommand((), (), self.subs).substitutions_in(v)
-            for o in (sub.origins if sub.kind == RUNTIME else (sub,))
+            for o in _origins(sub)
         )
         self.subs.append(Substitution(RUNTIME, text, Script((), ()), origins))
         return f"{_UNQUOTED}{_SUB_OPEN}{len(self.subs) - 1}{_SUB_CLOSE}"
@@ -884,7 +950,7 @@ class _Builder:
         subs = SimpleCommand((), (), self.subs).substitutions_in(value)
         if len(subs) == 1 and subs[0].kind == RUNTIME and _PLACEHOLDER.fullmatch(value):
             return value  # d=$c: the same value
-        origins = tuple(o for sub in subs for o in (sub.origins if sub.kind == RUNTIME else (sub,)))
+        origins = tuple(o for sub in subs for o in _origins(sub))
         self.subs.append(Substitution(RUNTIME, f"${name}", Script((), ()), origins))
         return f"{_SUB_OPEN}{len(self.subs) - 1}{_SUB_CLOSE}"
 
@@ -1120,6 +1186,7 @@ class _Builder:
         inner.reread = self.reread
         inner.arrays, inner.owners = self.arrays, self.owners  # variables whose values name substitutions
         inner.namerefs, inner.operations = self.namerefs, self.operations
+        inner.one_value = self.one_value
         root = _parse_within_budget(source).root_node
         inner.statements(root)
         inner.unread_bodies(root)
@@ -1515,8 +1582,9 @@ class _Builder:
         if _SUB_OPEN not in value:
             return value
         command = SimpleCommand((), (), self.subs)
-        if any(sub.kind == RUNTIME for sub in command.substitutions_in(value)):
-            return value  # read c; d=$c: d is made at run time too (not the text "$c")
+        if any(carries_runtime(sub) for sub in command.substitutions_in(value)):
+            # read c; d=$c (and d=$(echo "$c")): d is made at run time too (not the text "$c")
+            return value
         static = command.static(value)
         return value if static is None else static
 

@@ -21,9 +21,10 @@ from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from .budget import spend
 from .carriers import carried
-from .parse import RUNTIME, Function, Script, ShellSyntaxError, SimpleCommand, ansi_c, parse
+from .parse import RUNTIME, Function, Script, ShellSyntaxError, SimpleCommand, ansi_c, carries_runtime, parse
 
 __all__ = [
+    "ROOT_WRAPPERS",
     "SHELLS",
     "SSH_OPTIONS_WITH_VALUES",
     "Invocation",
@@ -181,6 +182,12 @@ _WRAPPERS: dict[str, _Wrapper] = {
     "fakeroot": _Wrapper("ls"),
     "firejail": _Wrapper(),
     "systemd-run": _Wrapper("pEuM", frozenset({"--property", "--setenv", "--unit", "--uid"})),
+    "setarch": _Wrapper("", positionals=1),
+    "linux32": _Wrapper(),
+    "linux64": _Wrapper(),
+    "rlwrap": _Wrapper("bCeFfHlOPpqSswz", frozenset({"--break-chars", "--command-name", "--file",
+                                                     "--history-filename", "--logfile", "--prompt-colour"})),
+    "cpulimit": _Wrapper("lpe", frozenset({"--limit", "--pid", "--exe"})),
 }  # fmt: skip
 """Programs that run the rest of their arguments as a command, with the options
 that take a value (so that the value is not mistaken for the command)."""
@@ -505,8 +512,13 @@ def runtime_program(command: SimpleCommand, head: str) -> str | None:
     ``$dir/run.sh``, whose program is known but for a prefix or a directory.
     """
     leaf = head.rpartition("/")[2]
-    found = [sub.text for sub in command.substitutions_in(leaf) if sub.kind == RUNTIME]
-    return found[0] if found and command.render(leaf).startswith(found[0]) else None
+    subs = command.substitutions_in(leaf)
+    found = [sub.text for sub in subs if sub.kind == RUNTIME]
+    if found and command.render(leaf).startswith(found[0]):
+        return found[0]
+    if subs and carries_runtime(subs[0]) and command.render(leaf).startswith(f"{subs[0].kind}{subs[0].text}"):
+        return command.render(leaf)  # $(echo "$c"): the value of $c, made at run time
+    return None
 
 
 def _key_bindings(command: SimpleCommand, args: tuple[str, ...]) -> list[str]:
@@ -698,6 +710,39 @@ def _run_written(
         yield from _walk(inner, cwd=cwd, _depth=depth + 1)
 
 
+ROOT_WRAPPERS = frozenset({"sudo", "doas", "pkexec", "run0"})
+"""Wrappers that run their command as root (as another user with ``-u``)."""
+
+
+def _root_wrapped(invocation: Invocation) -> bool:
+    """Whether code ``invocation`` runs in turn (``sudo sh -c CODE``, ``sudo find -exec CMD``) runs under
+    its root wrapper too; not ``ssh``'s remote command, which runs as the remote user."""
+    return invocation.name != "ssh" and not ROOT_WRAPPERS.isdisjoint(invocation.wrappers)
+
+
+def _root_runner(command: SimpleCommand) -> Invocation | None:
+    """The root wrapper a command starts with, when it hands on code and runs no program of its own
+    (``sudo watch 'vim x'``, ``sudo env -S 'vim x'``): what runs that code."""
+    words = command.words
+    name = program_name(command.static(words[0]) or "") if words else ""
+    if name not in ROOT_WRAPPERS:
+        return None
+    end = _skip_options(words, 1, _WRAPPERS[name])
+    return Invocation("", (), command, (name,), wrapper_args=tuple(words[1:end]))
+
+
+def _under(runner: Invocation, inner: Invocation) -> Invocation:
+    """``inner``, run by ``runner``, under ``runner``'s root wrappers (and their ``-u USER``): what
+    ``sudo find . -exec vim {} ;`` runs is ``vim`` as root, for the judges of privilege. A command
+    with a root wrapper of its own is left as it is (its own ``sudo`` says who runs it)."""
+    if not _root_wrapped(runner) or not ROOT_WRAPPERS.isdisjoint(inner.wrappers):
+        return inner
+    outer = tuple(w for w in runner.wrappers if w in ROOT_WRAPPERS)
+    return inner.replace(
+        wrappers=outer + inner.wrappers, wrapper_args=runner.wrapper_args + inner.wrapper_args
+    )
+
+
 MAX_CALLS = 16
 """How many calls of functions defined in the line are followed with their arguments."""
 _POSITIONAL = lazy_compile(r"\"?\$(?:\{([1-9@*])\}|([1-9@*]))\"?")
@@ -707,6 +752,13 @@ def _called(
     function: Function, invocation: Invocation, cwd: str | None, depth: int
 ) -> Iterator[list[Invocation]]:
     """``f(){ rm -rf "$1"; }; f ~``: the body again, with the call's arguments for ``$1``, ``$@``."""
+    inner = _call_body(function, invocation)
+    if inner is not None:
+        yield from _walk(inner, cwd=cwd, _depth=depth + 1)
+
+
+def _call_body(function: Function, invocation: Invocation) -> Script | None:
+    """The body of ``function`` as ``invocation`` runs it (arguments put in); None if it does not parse."""
     text = function.text
     body = text[text.find("{") + 1 : text.rfind("}")] if "{" in text else text
     args = [shlex.quote(invocation.command.render(a)) for a in invocation.args]
@@ -721,8 +773,49 @@ def _called(
     try:
         inner = parse_nested(_POSITIONAL.sub(argument, body))
     except ShellSyntaxError:
-        return
-    yield from _walk(inner, cwd=cwd, _depth=depth + 1)
+        return None
+    return None if inner.malformed else inner
+
+
+def _shadowing(script: Script) -> dict[str, Function]:
+    """The functions a script certainly defines once and never removes: a call to one runs its body,
+    not the program of that name (``pass() { echo ok; }; pass show x`` runs no password store)."""
+    removed = {
+        word
+        for stages in script.pipelines
+        for c in stages
+        if c.words[:1] == ("unset",)
+        for word in c.words[1:]
+    }
+    counts: dict[str, int] = {}
+    for function in script.functions:
+        counts[function.name] = counts.get(function.name, 0) + 1
+    return {
+        f.name: f
+        for f in script.functions
+        if f.defined_at is not None and counts[f.name] == 1 and f.name not in removed
+    }
+
+
+def _runs_function(
+    invocation: Invocation, pipeline: Sequence[SimpleCommand], position: int, function: Function | None
+) -> bool:
+    """Whether this stage certainly runs ``function`` and nothing else: called by its plain name after
+    the definition, alone in its pipeline, with no wrapper (``sudo f``, ``xargs f`` run the program), no
+    redirection and no assignment (what the stage writes or is given is judged with the program's name)."""
+    if function is None or function.defined_at is None:
+        return False
+    command = invocation.command
+    head = len(command.words) - len(invocation.args) - 1
+    return (
+        len(pipeline) == 1
+        and position >= function.defined_at + len(function.body.pipelines)
+        and not invocation.wrappers
+        and not invocation.env
+        and not command.redirects
+        and head == 0
+        and command.static(command.words[0]) == function.name
+    )
 
 
 @functools.lru_cache(maxsize=256)
@@ -837,14 +930,20 @@ def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterato
     renamed: dict[str, str] = {}
     """``alias ls='rm -rf'``, ``hash -p /bin/rm ls``: what a name runs from then on."""
     functions = {function.name: function for function in script.functions}
+    shadowing = _shadowing(script) if script.functions else {}
     expanded = 0
     repl_fed = False
     for position, pipeline in enumerate(script.pipelines):
         spend()
         stages: list[Invocation] = []
         nested: list[str] = []
+        as_root: dict[int, Invocation] = {}
+        """Which of ``nested`` (by index) a root wrapper's program hands on: that code runs as root too."""
         for command in pipeline:
             invocation, handed_on = _resolve(command)
+            runner = invocation if invocation is not None else _root_runner(command) if handed_on else None
+            if runner is not None and _root_wrapped(runner):
+                as_root.update(dict.fromkeys(range(len(nested), len(nested) + len(handed_on)), runner))
             nested.extend(handed_on)
             if invocation is not None:
                 invocation = invocation.replace(cwd=cwd)
@@ -855,6 +954,20 @@ def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterato
                     else:
                         args = " ".join(shlex.quote(command.render(a)) for a in invocation.args)
                         nested.append(f"{code} {args}")
+                shadow = shadowing.get(invocation.name) if invocation.name not in renamed else None
+                body = _call_body(shadow, invocation) if shadow is not None else None
+                if (
+                    body is not None
+                    and _depth < MAX_NESTED
+                    and expanded < MAX_CALLS
+                    and _runs_function(invocation, pipeline, position, shadow)
+                ):
+                    # pass() { echo ok; }; pass show x: the body runs, judged in full with the arguments;
+                    # the stage itself is no program (a wrapper of the program calls it by `command pass`).
+                    expanded += 1
+                    stages.append(invocation.replace(name="", dynamic=False))
+                    yield from _walk(body, cwd=cwd, _depth=_depth + 1)
+                    continue
                 stages.append(invocation)
                 _note_renames(invocation, renamed)
                 if _depth < MAX_NESTED:
@@ -866,9 +979,15 @@ def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterato
                 if invocation.name == "find":
                     for exec_command in _find_exec(invocation):
                         exec_invocation, exec_code = _resolve(exec_command)
+                        if _root_wrapped(invocation):  # sudo find . -exec vim {} ;: vim runs as root
+                            own = exec_invocation is not None and _root_wrapped(exec_invocation)
+                            outer = exec_invocation if own and exec_invocation is not None else invocation
+                            as_root.update(
+                                dict.fromkeys(range(len(nested), len(nested) + len(exec_code)), outer)
+                            )
                         nested.extend(exec_code)
                         if exec_invocation is not None:
-                            yield [exec_invocation.replace(cwd=cwd)]
+                            yield [_under(invocation, exec_invocation.replace(cwd=cwd))]
         if stages:
             yield stages
             if _depth < MAX_NESTED and not repl_fed and position + 1 < len(script.pipelines):
@@ -877,12 +996,14 @@ def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterato
                 repl_fed = bool(fed)
                 nested.extend(fed)
         if _depth < MAX_NESTED:
-            for code in nested:
+            for index, code in enumerate(nested):
                 try:
                     inner = parse_nested(code)
                 except ShellSyntaxError:
                     continue
-                yield from _walk(inner, cwd=cwd, _depth=_depth + 1)
+                runner = as_root.get(index)
+                for inner_stages in _walk(inner, cwd=cwd, _depth=_depth + 1):
+                    yield [_under(runner, s) for s in inner_stages] if runner is not None else inner_stages
         cwd = _changed_directory(stages, cwd)
     for sub in script.substitutions:
         yield from _walk(sub.script, cwd=start, _depth=_depth)

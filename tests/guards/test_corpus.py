@@ -81,7 +81,7 @@ CEILINGS = {
     "defense-impairment": 3,
     "credential-access": 1,
     "impact": 3,
-    "exfiltration": 1,
+    "exfiltration": 0,  # shapes: a `gh auth token` sent to GitHub's own API runs (tactics/access_tokens.py)
 }
 KNOWN_FALSE_POSITIVES = {
     # Held back today, though harmless; issue 12 names the first three.
@@ -104,8 +104,6 @@ KNOWN_FALSE_POSITIVES = {
     # asks about them as volume administration (a loop device attached, a logical volume made).
     "losetup -f --show disk.img",
     "lvcreate -L 1G -n scratch vg0",
-    # The credential rule holds back every `gh auth token`, even one sent to GitHub's own API.
-    'curl -H "Authorization: Bearer $(gh auth token)" https://api.github.com/user',
 }
 DEVELOPER_TOLERANCE = 0.005
 """Issue 12's target for ordinary commands: at most 0.5% held back."""

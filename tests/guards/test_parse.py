@@ -28,7 +28,7 @@ def commands(text: str) -> list[list[str]]:
         ("rm${IFS}-rf${IFS}/", [["rm", "-rf", "/"]]),
         ("echo {rm,-rf,/}", [["echo", "rm", "-rf", "/"]]),
         ("F=/etc/passwd; cat $F", [["F=/etc/passwd"], ["cat", "/etc/passwd"]]),  # HISTFILE=x alone acts
-        ('for f in a b; do cat "$f"; done', [["cat", "a", "b"]]),
+        ('for f in a b; do cat "$f"; done', [["cat", "a", "b"], ["cat", "a"], ["cat", "b"]]),
         ("echo \"a \\\"b\\\" $'x'\" $'\\x41'", [["echo", "a \"b\" $'x'", "A"]]),
         ("if true; then rm -rf /; fi", [["true"], ["rm", "-rf", "/"]]),
         ("a && b || c", [["a"], ["b"], ["c"]]),

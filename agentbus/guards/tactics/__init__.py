@@ -28,7 +28,9 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.volumes`: disks and volumes mounted, attached, resized or unlocked (asked);
 - :mod:`.system_config`: the machine's own configuration changed: the rest of ``/etc``, ``git config
   --system``, ``update-alternatives``, locale, host name, kernel settings, routes (asked);
-- :mod:`.identities`: another account acted as (``su USER -c``), Kerberos and directory administration.
+- :mod:`.identities`: another account acted as (``su USER -c``), Kerberos and directory administration;
+- :mod:`.access_tokens`: the tokens ``gh auth token``, ``gcloud auth print-access-token`` ... print,
+  judged by where they go (a login, the provider's own hosts; or printed, sent elsewhere).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from ..parse import Script
 from ..programs import Invocation
 from ..verdict import Verdict
 from . import (
+    access_tokens,
     cloud,
     collection,
     cracking,
@@ -91,6 +94,7 @@ JUDGES: tuple[InvocationJudge, ...] = (
 
 SCRIPT_JUDGES: tuple[ScriptJudge, ...] = (
     credentials.judge_script,
+    access_tokens.judge_script,
     impact.judge_script,
     impairment.judge_script,
     exfiltration.judge_script,

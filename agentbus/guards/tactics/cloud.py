@@ -668,8 +668,7 @@ def _gcloud(invocation: Invocation, call: CloudCall) -> Verdict | None:
     ):
         return _verdict(IMPAIR, invocation, "turns off a cluster's logging")
     # credentials
-    if path[:1] == ("auth",) and any(w.startswith("print-") for w in path[1:]):
-        return _verdict(CREDENTIALS, invocation, "prints a Google Cloud access token")
+    # (gcloud auth print-access-token: .access_tokens, judged by where the token goes)
     if path[:3] == ("secrets", "versions", "access"):
         return _verdict(CREDENTIALS, invocation, "prints a Secret Manager secret")
     # who may do what
@@ -774,7 +773,6 @@ _AZ_CREDENTIALS = {
     ("keyvault", "secret", "download"): "saves a Key Vault secret to a file",
     ("keyvault", "secret", "backup"): "saves a Key Vault secret to a file",
     ("storage", "account", "keys", "list"): "prints a storage account's keys",
-    ("account", "get-access-token"): "prints an Azure access token",
 }
 
 

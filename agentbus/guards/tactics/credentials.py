@@ -785,14 +785,10 @@ def _secret_printers(invocation: Invocation) -> Verdict | None:
         why = "prints a key from the kernel keyring"
     elif name.startswith("docker-credential-") and first in ("list", "get"):
         why = "prints Docker registry credentials"
-    elif name == "gh" and words[:2] == ["auth", "token"]:
-        why = "prints the GitHub CLI's token"
-    elif name == "gcloud" and (("auth" in words and any(w.startswith("print-") for w in words)) or
-                                words[:3] == ["secrets", "versions", "access"]):  # fmt: skip
-        why = "prints a Google Cloud token or secret"
-    elif name == "az" and (words[:2] == ["account", "get-access-token"] or
-                           (words[:2] == ["keyvault", "secret"] and "show" in words)):  # fmt: skip
-        why = "prints an Azure token or secret"
+    elif name == "gcloud" and words[:3] == ["secrets", "versions", "access"]:
+        why = "prints a Google Cloud secret"  # the access tokens: .access_tokens, by where they go
+    elif name == "az" and words[:2] == ["keyvault", "secret"] and "show" in words:
+        why = "prints an Azure secret"
     elif name == "aws" and (words[:2] in (["secretsmanager", "get-secret-value"],
                                           ["configure", "export-credentials"]) or
                             (words[:1] == ["ssm"] and "--with-decryption" in values) or

@@ -13,6 +13,12 @@ Miners and botnets spread through Redis servers left open on the network. Two st
   :data:`~agentbus.guards.verdict.REMOTE_ACCESS` like ``docker -H``. One host named at run time
   (``redis-cli -h $REDIS_HOST < seed.redis``) is a developer's seed script: ordinary.
 
+- code loaded into the server: ``MODULE LOAD /tmp/exp.so`` runs a shared library inside it, and
+  ``SLAVEOF``/``REPLICAOF HOST PORT`` makes it copy whatever HOST sends (the rogue-master way in:
+  the attacker's master ships the module, then ``MODULE LOAD``). Both are
+  :data:`~agentbus.guards.verdict.REMOTE_CODE` (blocked), but a module installed on the machine
+  (under ``/usr`` or ``/opt``), a replica of a server on this machine and ``REPLICAOF NO ONE``.
+
 ``valkey-cli`` and ``keydb-cli`` are the same client under other names.
 """
 
@@ -26,7 +32,7 @@ from ..findings import piece
 from ..findings import static_args as _values
 from ..parse import Script
 from ..programs import Invocation, walk
-from ..verdict import REMOTE_ACCESS, STEALTH_PERSISTENCE, Verdict
+from ..verdict import REMOTE_ACCESS, REMOTE_CODE, STEALTH_PERSISTENCE, Verdict
 
 __all__ = ["judge", "judge_script"]
 
@@ -34,6 +40,12 @@ _CLIENTS = frozenset({"redis-cli", "valkey-cli", "keydb-cli"})
 _MOVES_DUMP = lazy_compile(r"\bconfig\s+set\s+(dir|dbfilename)\s+(\S+)", re.IGNORECASE)
 """``CONFIG SET dir PATH`` / ``CONFIG SET dbfilename NAME``: where the server writes its database file."""
 _PRINTERS = frozenset({"echo", "printf", "cat"})
+_LOADS_MODULE = lazy_compile(r"\bmodule\s+load(?:ex)?\s+(\S+)", re.IGNORECASE)
+"""``MODULE LOAD PATH`` (``MODULE LOADEX PATH``): a shared library run inside the server."""
+_INSTALLED_MODULE = lazy_compile(r"^/(?:usr|opt)/(?!.*\.\./)")
+_REPLICATES = lazy_compile(r"\b(?:slaveof|replicaof)\s+(\S+)\s+(\S+)", re.IGNORECASE)
+"""``SLAVEOF HOST PORT`` / ``REPLICAOF HOST PORT``: the server copies everything HOST sends."""
+_THIS_MACHINE = lazy_compile(r"^(?:localhost|127(?:\.\d+){3}|::1|\[::1\]|0\.0\.0\.0)$", re.IGNORECASE)
 
 
 def judge(invocation: Invocation, home: str) -> Verdict | None:
@@ -44,6 +56,19 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
 
 
 def _moved(invocation: Invocation, commands: str) -> Verdict | None:
+    """What ``commands`` (the client's arguments, or what it is fed) make the server do that plants
+    a file or runs code: the dump file moved, a module loaded, a replica of another server."""
+    module = _LOADS_MODULE.search(commands)
+    if module is not None and not _INSTALLED_MODULE.match(module.group(1).strip("'\"")):
+        why = f"loads {module.group(1)} into the Redis server: a shared library it runs as its own code"
+        return _verdict(REMOTE_CODE, invocation, why)
+    master = _REPLICATES.search(commands)
+    if master is not None and master.group(1).lower() != "no" and not _THIS_MACHINE.match(master.group(1)):
+        why = (
+            f"makes the Redis server a replica of {master.group(1)}: it loads whatever that server sends "
+            "(the rogue-master way to run code on a Redis server)"
+        )
+        return _verdict(REMOTE_CODE, invocation, why)
     match = _MOVES_DUMP.search(commands)
     if match is None:
         return None

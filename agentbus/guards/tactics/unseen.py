@@ -29,7 +29,7 @@ from ..findings import static_args as _values
 from ..parse import RUNTIME, Script, SimpleCommand, Substitution, static_output
 from ..programs import SHELLS, Invocation, shell_mode, walk
 from ..setup_code import prints_a_program_path, prints_setup_code
-from ..verdict import UNJUDGED_SCRIPT, Verdict
+from ..verdict import REMOTE_CODE, UNJUDGED_SCRIPT, Verdict
 
 __all__ = ["judge", "judge_script"]
 
@@ -118,11 +118,21 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     for word in heads if invocation.dynamic or invocation.wrappers else ():
         found = _leading(command, word)
         if found is not None:
+            downloader = _downloaded(found)
+            if downloader is not None:  # c=$(curl URL); $c: as $(curl URL) is
+                return _verdict(
+                    REMOTE_CODE, invocation, f"runs {found.text}, downloaded by {downloader}, as a command"
+                )
             why = f"runs {_what(found)} as a command, which the guard cannot see"
             return _verdict(UNJUDGED_SCRIPT, invocation, why)
     for word in _code_words(invocation):
         found = _inside(command, word)
         if found is not None:
+            downloader = _downloaded(found)
+            if downloader is not None:  # c=$(curl URL); eval "$c": as eval "$(curl URL)" is
+                return _verdict(
+                    REMOTE_CODE, invocation, f"runs {found.text}, downloaded by {downloader}, in {name}"
+                )
             why = f"runs {_what(found)} as code in {name}, which the guard cannot see"
             return _verdict(UNJUDGED_SCRIPT, invocation, why)
     if name == "enable":
@@ -130,6 +140,19 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         if any(v.startswith("-") and "f" in v and not v.startswith("--") for v in values):
             why = "loads a compiled library into the shell (enable -f)"
             return _verdict(UNJUDGED_SCRIPT, invocation, why)
+    return None
+
+
+def _downloaded(sub: Substitution) -> str | None:
+    """The downloader (``curl``) whose output a value made at run time holds (``c=$(curl URL)``)."""
+    from ..danger import _downloads
+
+    if sub.kind != RUNTIME:
+        return None
+    for origin in sub.origins:
+        found = _downloads(origin.script)
+        if found is not None:
+            return found.name
     return None
 
 
