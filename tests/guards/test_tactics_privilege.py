@@ -482,3 +482,34 @@ def test_nmap_as_root_with_its_prompt_or_a_script_file_is_a_root_shell(command: 
 def test_nmap_unprivileged_or_with_its_own_scripts_is_not_a_root_shell(command: str) -> None:
     verdict = check_command(command, home=HOME)
     assert verdict is None or verdict.category != PRIVILEGE
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "/usr/bin/find . -exec /bin/sh -p \\; -quit",  # a set-user-ID find keeps its root in the shell
+        "/bin/bash -p",
+        "env /bin/sh -p",
+        "bash -pc id",
+        "bash -o privileged",
+        "bash -o pipefail -p",
+    ],
+)
+def test_a_shell_in_privileged_mode_is_escalation(command: str) -> None:
+    assert category(command) == PRIVILEGE
+    assert decision(command) == "block"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "bash +p",
+        "bash -- -p",
+        "bash script.sh -p",
+        "bash -c 'grep -p x f'",
+        "bash -o pipefail -c 'make -p'",
+        "bash -x run.sh",
+    ],
+)
+def test_the_words_of_a_shells_script_are_not_its_options(command: str) -> None:
+    assert decision(command) == "allow"

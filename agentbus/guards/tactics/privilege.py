@@ -466,6 +466,34 @@ def _root_shell(invocation: Invocation) -> Verdict | None:
     return None
 
 
+# Shells whose ``-p`` (or ``-o privileged``) keeps a set-user-ID program's effective user: the
+# flag has no use but running a root shell from a set-user-ID binary (``find -exec /bin/sh -p``).
+_PRIVILEGED_MODE_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "rbash"})
+
+
+def _privileged_mode(invocation: Invocation) -> Verdict | None:
+    """A shell started in privileged mode, read from its options up to its script or ``--``."""
+    if invocation.name not in _PRIVILEGED_MODE_SHELLS:
+        return None
+    values = iter(_values(invocation))
+    for value in values:
+        if value in ("--", "-", "+") or value[:1] not in ("-", "+"):
+            return None  # the script or the code starts here: its own words are not the shell's options
+        if value.startswith("--"):
+            continue
+        if value[0] == "-" and "p" in value[1:]:
+            break
+        if value[-1] in "oO" and next(values, None) == "privileged" and value[0] == "-":
+            break
+    else:
+        return None
+    return _verdict(
+        PRIVILEGE,
+        invocation,
+        f"starts {invocation.name} in privileged mode (-p), which keeps a set-user-ID program's root",
+    )
+
+
 def _nmap_runs_code(values: list[str]) -> bool:
     """``nmap --interactive`` (old versions: ``!sh`` at its prompt) or ``--script=FILE`` (a Lua file of
     one's own, ``os.execute("/bin/sh")``); the named scripts nmap ships (``--script vuln``) are not code
@@ -749,6 +777,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         or _privilege_files(invocation, home)
         or _container(invocation)
         or _root_shell(invocation)
+        or _privileged_mode(invocation)
         or _accounts(invocation)
         or _authorization(invocation, home)
         or _option_named_files(invocation)
