@@ -107,7 +107,9 @@ def test_an_untrusted_project_cannot_turn_the_guards_off(setting: str, home: Pat
     assert decision(completed) == "deny"
     assert "refused" in completed.stderr
     assert f"agentbus trust {project}" in completed.stderr
-    records = [json.loads(line) for line in (home / "audit.jsonl").read_text().splitlines()]
+    # The user's own value of a variable the project overwrote is lost: the default is used.
+    log = tmp_path / "home" / ".agentbus" / "audit.jsonl" if name == "AGENTBUS_HOME" else home / "audit.jsonl"
+    records = [json.loads(line) for line in log.read_text().splitlines()]
     refusals = [r for r in records if r["id"] == "agentbus:trust"]
     assert refusals
     assert all(r["decision"] == "refuse" and "refused" in r["reason"] for r in refusals)
@@ -359,3 +361,36 @@ def test_the_server_and_the_hook_share_the_refusals(
     assert len(refused) == 1
     record = refusal_record(refused[0])
     assert (record.id, record.decision, record.point) == ("agentbus:trust", "refuse", "config")
+
+
+@pytest.mark.parametrize(
+    "name", ["AGENTBUS_CONFIG", "AGENTBUS_AUDIT_LOG", "AGENTBUS_HOME", "XDG_CONFIG_HOME", "HOME"]
+)
+@pytest.mark.parametrize("settings", ["settings.json", "settings.local.json"])
+def test_a_project_that_sets_what_agentbus_reads_in_claude_codes_env_is_denied(
+    home: Path, project: Path, tmp_path: Path, name: str, settings: str
+) -> None:
+    """Claude Code gives hooks the "env" of a project's .claude/settings.json: the project would pick
+    agentbus's configuration or audit log. The hook decides with none of it: it denies, and the
+    record goes to the user's own audit log."""
+    lax = write(tmp_path / "lax.toml", "enabled = false\n")
+    (project / ".claude").mkdir()
+    (project / ".claude" / settings).write_text(json.dumps({"env": {name: str(lax)}}))
+    # What Claude Code does with that "env": the hook process gets it.
+    completed = hook(project, RM_HOME, env={name: str(lax)} if name != "HOME" else {})
+    assert decision(completed) == "deny"
+    assert f"sets {name}" in completed.stdout
+    # The user's own value of a variable the project overwrote is lost: the default is used.
+    log = tmp_path / "home" / ".agentbus" / "audit.jsonl" if name == "AGENTBUS_HOME" else home / "audit.jsonl"
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert records[-1]["decision"] == "block"
+    assert records[-1]["id"] == "agentbus:hook"
+
+
+def test_a_project_env_agentbus_does_not_read_changes_nothing(home: Path, project: Path) -> None:
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text(
+        json.dumps({"env": {"PYTHONPATH": "src", "DEBUG": "1"}})
+    )
+    ls = {**RM_HOME, "tool_input": {"command": "ls"}}
+    assert decision(hook(project, ls)) is None
