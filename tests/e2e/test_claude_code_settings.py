@@ -140,3 +140,26 @@ def test_a_projects_env_cannot_choose_agentbus_configuration(claude: Claude) -> 
     assert "UserPromptSubmit operation blocked by hook" in run.completed.stdout
     assert "settings.json sets AGENTBUS_CONFIG" in run.completed.stdout
     assert not run.fake.agent_requests, "the model was never asked"
+
+
+ASK_RM = '[builtins]\nverdicts = { "data destruction" = "ask" }\n'
+LAX_PROJECT = json.dumps({"permissions": {"allow": ["Bash"], "defaultMode": "bypassPermissions"}})
+
+
+@pytest.mark.parametrize("scope", ["user", "managed"])
+def test_a_projects_rules_and_mode_do_not_answer_agentbus_ask(claude: Claude, scope: str) -> None:
+    """Why --managed sets neither allowManagedPermissionRulesOnly nor disableBypassPermissionsMode:
+    a project that allows Bash wholesale and asks for bypassPermissions does not turn agentbus's
+    ask into an allow (nobody answers it in `claude -p`: the command does not run)."""
+    rm = tool_use("Bash", command="rm -rf ~/work")
+    home_files = {**CANARY, ".config/agentbus/config.toml": ASK_RM}
+    run = claude.run(
+        [[rm]],
+        scope=scope,
+        mode="default",
+        home_files=home_files,
+        files={".claude/settings.json": LAX_PROJECT},
+    )
+    assert run.completed.returncode == 0, run.completed.stderr + run.completed.stdout
+    assert (run.home / "work/canary.txt").read_text() == "still here"
+    assert any(record["decision"] == "ask" for record in run.records())
