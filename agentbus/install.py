@@ -8,7 +8,8 @@ settings (--managed: /etc/claude-code/managed-settings.json on Linux), the one
 scope a project's ``"disableAllHooks": true`` cannot turn off; there it also
 sets ``"allowManagedHooksOnly": true``, so that no user or project hook runs
 beside agentbus's (a project's PreToolUse hook could otherwise rewrite a call
-agentbus approved). Running it again
+agentbus approved), and ``"disableSkillShellExecution": true``, so that no
+skill runs a shell command without a Bash call. Running it again
 changes nothing; the user's other hooks and settings are kept; --uninstall
 removes only agentbus's entries.
 
@@ -64,6 +65,8 @@ EVENTS = (
 DEFAULT_TIMEOUT = 30
 MANAGED_ONLY = "allowManagedHooksOnly"
 """The managed setting that runs the managed settings' hooks and no others (see :func:`managed_only`)."""
+NO_SKILL_SHELL = "disableSkillShellExecution"
+"""The managed setting that keeps skills and slash commands from running shell commands of their own."""
 DEFAULT_URL = "http://127.0.0.1:8787/claude-code"
 TOKEN_ENV = "AGENTBUS_SERVE_TOKEN"
 
@@ -230,20 +233,27 @@ def update_settings(settings: dict[str, Any], entry: dict[str, Any] | None) -> d
 
 
 def managed_only(settings: dict[str, Any], on: bool) -> dict[str, Any]:
-    """Managed settings that run only managed hooks (``on``), or no longer say so.
+    """Managed settings that close what runs beside agentbus's hooks (``on``), or no longer say so.
 
-    A project's own PreToolUse hook runs beside agentbus's and may answer with
-    ``updatedInput``: Claude Code then runs the project's command in place of
-    the one agentbus approved (shown with the real CLI in
-    tests/e2e/test_claude_code_settings.py). ``allowManagedHooksOnly`` in the
-    managed settings turns off every hook that is not there: the project's,
-    and the user's own too. Uninstalling removes it with agentbus's hooks.
+    Both shown with the real CLI in tests/e2e/test_claude_code_settings.py:
+
+    - a project's own PreToolUse hook runs beside agentbus's and may answer
+      with ``updatedInput``: Claude Code then runs the project's command in
+      place of the one agentbus approved. ``allowManagedHooksOnly`` turns off
+      every hook that is not in the managed settings (the user's own too);
+    - a project's skill runs the shell commands written in it (``!`cmd```)
+      when the model calls the Skill tool, with no Bash call for agentbus to
+      judge. ``disableSkillShellExecution`` puts a placeholder in their place
+      (in the user's skills and slash commands too).
+
+    Uninstalling removes both with agentbus's hooks.
     """
     updated = dict(settings)
-    if on:
-        updated[MANAGED_ONLY] = True
-    else:
-        updated.pop(MANAGED_ONLY, None)
+    for key in (MANAGED_ONLY, NO_SKILL_SHELL):
+        if on:
+            updated[key] = True
+        else:
+            updated.pop(key, None)
     return updated
 
 
@@ -340,7 +350,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"agentbus: installed {kind} for {', '.join(EVENTS)} in {path}")
         if args.scope == "managed":
             print(f'and "{MANAGED_ONLY}": true there: Claude Code runs no user or project hook, '
-                  "so none can rewrite a call agentbus approved")  # fmt: skip
+                  f'so none can rewrite a call agentbus approved; "{NO_SKILL_SHELL}": true: no skill '
+                  "runs a shell command agentbus does not see")  # fmt: skip
         where = f" --settings {shlex.quote(str(path))}" if args.settings else f" --{args.scope}"
         print(f"Check them with: agentbus doctor{'' if where == ' --user' else where}")
     return 0

@@ -413,7 +413,9 @@ def test_install_managed_runs_only_managed_hooks_and_uninstall_says_so_no_more(
     managed.write_text(json.dumps({"model": "opus"}))
     monkeypatch.setattr(install, "managed_settings_path", lambda: managed)
     assert cli(["install", "claude-code", "--managed"]) == 0
-    assert json.loads(managed.read_text())["allowManagedHooksOnly"] is True
+    written = json.loads(managed.read_text())
+    assert written["allowManagedHooksOnly"] is True
+    assert written["disableSkillShellExecution"] is True
     assert '"allowManagedHooksOnly": true' in capsys.readouterr().out
     assert cli(["install", "claude-code", "--managed", "--uninstall"]) == 0
     assert json.loads(managed.read_text()) == {"model": "opus"}
@@ -421,7 +423,9 @@ def test_install_managed_runs_only_managed_hooks_and_uninstall_says_so_no_more(
 
 def test_install_elsewhere_leaves_other_hooks_running(tmp_path: Path) -> None:
     assert agentbus("install", "claude-code", home=tmp_path).returncode == 0
-    assert "allowManagedHooksOnly" not in (tmp_path / ".claude" / "settings.json").read_text()
+    written = (tmp_path / ".claude" / "settings.json").read_text()
+    assert "allowManagedHooksOnly" not in written
+    assert "disableSkillShellExecution" not in written
 
 
 @pytest.mark.parametrize(
