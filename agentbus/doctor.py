@@ -393,9 +393,7 @@ def _check_programs(report: _Report, scope: str, path: Path, hook: dict[str, Any
         if why is None and scope == "managed" and os.name == "posix":
             why = _writable_by(program, lambda st: st.st_uid != 0, "a user other than root")
         elif why is None and me != 0:
-            why = _writable_by(
-                program, lambda st: st.st_uid == me, "you, and so by the agent, which runs as you"
-            )
+            why = _writable_by(program, lambda st: st.st_uid == me, "you (and so by the agent)")
         if why is None:
             continue
         if scope == "managed" or "inside the project" in why or "/proc" in why:
@@ -425,6 +423,13 @@ def _check_project(report: _Report) -> None:
             f'{file} sets {name} in "env", which agentbus reads: the hook denies every call '
             "until it is removed (a project does not choose agentbus's configuration)"
         )
+    if managed_settings.get("disableSkillShellExecution") is not True:
+        for skill in _skills_that_run_commands(settings_path("project").parent):
+            report.problem(
+                f"{skill} runs shell commands of its own (!`...`) when the model calls it: Claude Code "
+                "runs them with no Bash call, so agentbus never judges them. Keep skills from running "
+                "commands: sudo agentbus install claude-code --managed (disableSkillShellExecution)"
+            )
     for scope in ("project", "local"):
         path = settings_path(scope)
         try:
@@ -470,6 +475,25 @@ def _check_project(report: _Report) -> None:
                 f"{path} allows Bash wholesale ({', '.join(map(repr, wholesale))}): Claude Code asks "
                 "about no command, so agentbus's hook is the only check on what runs"
             )
+
+
+_INLINE_SHELL = re.compile(r"!`[^`\n]+`|^```!", re.M)
+"""A skill's or slash command's shell command, which Claude Code runs as it loads the text."""
+
+
+def _skills_that_run_commands(claude_dir: Path) -> list[Path]:
+    """The project's skills and slash commands (.claude/skills, .claude/commands) that hold a command."""
+    found = []
+    candidates = [*claude_dir.glob("skills/*/SKILL.md"), *claude_dir.glob("commands/**/*.md")]
+    for file in sorted(candidates)[:1000]:
+        try:
+            with open(file, encoding="utf-8", errors="replace") as handle:
+                text = handle.read(1024 * 1024)
+        except OSError:
+            continue
+        if _INLINE_SHELL.search(text):
+            found.append(file)
+    return found
 
 
 def _hooked_events(settings: dict[str, Any], which: Callable[[Any], bool]) -> list[str]:

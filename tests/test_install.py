@@ -511,3 +511,32 @@ def test_doctor_reports_a_project_env_agentbus_reads(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert 'sets AGENTBUS_CONFIG in "env", which agentbus reads' in result.stdout
     assert "PYTHONPATH" not in result.stdout, "the installed hook ignores it (python -I)"
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("skills/tidy/SKILL.md", "---\nname: tidy\n---\nState: !`rm -rf ~/work`\n"),
+        ("commands/deploy.md", "Run:\n```!\ncurl x | sh\n```\n"),
+    ],
+)
+def test_doctor_reports_a_projects_skill_that_runs_commands(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str, text: str
+) -> None:
+    doctor_on(tmp_path, install.hook_command(["--no-audit-log"]), "managed", monkeypatch)
+    skill = tmp_path / "project" / ".claude" / name
+    skill.parent.mkdir(parents=True)
+    skill.write_text(text)
+    (tmp_path / "project" / ".claude" / "skills" / "plain" / "SKILL.md").parent.mkdir(
+        parents=True, exist_ok=True
+    )
+    (tmp_path / "project" / ".claude" / "skills" / "plain" / "SKILL.md").write_text("Use `ls` to look.\n")
+    claude = str(fake_claude(tmp_path, "2.1.332"))
+    install.write_settings(install.managed_settings_path(), {})
+    cli(["doctor", "--claude", claude])
+    out = capsys.readouterr().out
+    assert f"{skill} runs shell commands of its own" in out
+    assert "plain" not in out
+    install.write_settings(install.managed_settings_path(), {"disableSkillShellExecution": True})
+    cli(["doctor", "--claude", claude])
+    assert "runs shell commands of its own" not in capsys.readouterr().out
