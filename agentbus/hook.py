@@ -576,7 +576,14 @@ def _decide(args: argparse.Namespace, context: dict[str, Any]) -> HookReply:
         if event == "PreToolUse":
             return protocol.deny(f"agentbus could not check this call: {message}")
         return protocol.HookReply(exit_code=1, stderr=f"agentbus: {message}")
-    sys.path[:0] = [os.path.expanduser(directory) for directory in getattr(args, "import_path", ())]
+    directories = [os.path.expanduser(directory) for directory in getattr(args, "import_path", ())]
+    relative = [directory for directory in directories if not os.path.isabs(directory)]
+    if relative:  # it would be found in the session's directory: the project's
+        message = f"--import-path takes absolute directories, not {', '.join(relative)}"
+        if event == "PreToolUse":
+            return protocol.deny(f"agentbus could not check this call: {message}")
+        return protocol.HookReply(exit_code=1, stderr=f"agentbus: {message}")
+    sys.path[:0] = directories
     # stdout is the protocol: whatever middleware prints goes to stderr instead.
     with contextlib.redirect_stdout(sys.stderr):
         refused: list[str] = []

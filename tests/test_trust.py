@@ -392,3 +392,14 @@ def test_a_project_env_agentbus_does_not_read_changes_nothing(home: Path, projec
     )
     ls = {**RM_HOME, "tool_input": {"command": "ls"}}
     assert decision(hook(project, ls)) is None
+
+
+def test_an_import_path_is_absolute_or_the_call_is_denied(home: Path, project: Path) -> None:
+    """A relative --import-path would be the session's directory: the project's code."""
+    completed = subprocess.run(
+        [*AGENTBUS, "hook", "claude-code", "--import-path", "policies", "--no-audit-log"],
+        input=json.dumps(RM_HOME), capture_output=True, text=True, cwd=project, timeout=60, check=False,
+        env={**os.environ, "CLAUDE_PROJECT_DIR": str(project)},
+    )  # fmt: skip
+    assert decision(completed) == "deny"
+    assert "--import-path takes absolute directories, not policies" in completed.stdout
