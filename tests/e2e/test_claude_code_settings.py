@@ -194,6 +194,7 @@ def test_a_skill_that_runs_a_destructive_command_is_denied(claude: Claude) -> No
     assert run.completed.returncode == 0, run.completed.stderr + run.completed.stdout
     assert (run.home / "work/canary.txt").read_text() == "still here"
     assert "the skill tidy runs shell commands as it loads" in run.fake.result_text(call)
+    assert "does not match" not in run.debug(), "Claude Code rejected the answer's shape"
     assert any(record["decision"] == "block" and record["tool"] == "exec" for record in run.records())
 
 
