@@ -84,7 +84,7 @@ async def test_building_what_an_earlier_call_cloned_is_asked_about(tmp_path: Pat
     assert await agent.run(build) == "done"  # the approver said yes
     (reason,) = agent.asked
     assert reason.startswith("unjudged script: ")
-    assert "cloned from https://github.com/x/y in this session" in reason
+    assert "fetched from https://github.com/x/y in this session" in reason
 
 
 @pytest.mark.anyio
@@ -388,7 +388,7 @@ def test_the_hook_asks_before_a_later_call_builds_what_a_session_cloned(tmp_path
     _tree(project / "y", CLEAN)  # what git clone made
     answer = _hook(tmp_path, "cd y && make", project)
     assert answer["permissionDecision"] == "ask"
-    assert "cloned from https://github.com/x/y in this session" in answer["permissionDecisionReason"]
+    assert "fetched from https://github.com/x/y in this session" in answer["permissionDecisionReason"]
     # Claude Code keeps the directory a call moved to: the next call runs in the clone.
     assert _hook(tmp_path, "npm install", project / "y")["permissionDecision"] == "ask"
     assert _hook(tmp_path, "git log --oneline", project / "y") == {}
