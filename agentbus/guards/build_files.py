@@ -30,22 +30,28 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+import shlex
 import sys
 from collections.abc import Iterator
 
+from ..frozen import Frozen
 from .findings import static_args
 from .programs import Invocation
 from .project_commands import FileRun, planned
 
 __all__ = [
     "CARGO",
+    "CARGO_CONFIGS",
     "GO_GENERATE",
     "MAX_ENTRIES",
     "PYTEST",
     "WALKED",
+    "CargoCode",
     "backend_files",
     "builds",
-    "cargo_build_scripts",
+    "cargo_code",
+    "cargo_config_programs",
+    "cargo_environment",
     "conftest_files",
     "go_directives",
     "pytest_plugins",
@@ -290,8 +296,33 @@ def _toml(text: str, name: str) -> dict[str, object]:
         raise ValueError(f"{name} is not valid TOML ({exc})") from None
 
 
-def cargo_build_scripts(text: str) -> tuple[list[str], list[str]]:
-    """(build scripts, workspace member patterns) of a ``Cargo.toml``, relative to its directory.
+class CargoCode(Frozen):
+    """What of a package ``cargo build`` runs, from its ``Cargo.toml`` (paths relative to its folder)."""
+
+    __slots__ = ("members", "packages", "scripts")
+
+    scripts: tuple[str, ...]
+    """Rust run at build time: the build script (``build.rs``, or ``package.build``), and the
+    library of a procedural macro crate (``[lib] proc-macro = true``), which the compiler runs."""
+    members: tuple[str, ...]
+    """The workspace's member patterns (``crates/*``)."""
+    packages: tuple[str, ...]
+    """The folders of path dependencies (``foo = { path = "../foo" }``): built, their build
+    scripts and macros run too."""
+
+    def __init__(self, scripts: tuple[str, ...], members: tuple[str, ...], packages: tuple[str, ...]) -> None:
+        set_field = object.__setattr__
+        set_field(self, "scripts", scripts)
+        set_field(self, "members", members)
+        set_field(self, "packages", packages)
+
+
+_DEPENDENCY_TABLES = ("dependencies", "dev-dependencies", "build-dependencies", "dev_dependencies",
+                      "build_dependencies")  # fmt: skip
+
+
+def cargo_code(text: str) -> CargoCode:
+    """What of a package ``Cargo.toml`` describes runs at build time (:class:`CargoCode`).
     Raises ValueError when it cannot be read (TOML errors, or no TOML reader on Python 3.10)."""
     data = _toml(text, "Cargo.toml")
     scripts: list[str] = []
@@ -304,10 +335,96 @@ def cargo_build_scripts(text: str) -> tuple[list[str], list[str]]:
             scripts += [item for item in build if isinstance(item, str)]
         elif build is not False:
             scripts.append("build.rs")
+    library = data.get("lib")
+    if isinstance(library, dict) and (library.get("proc-macro") is True or library.get("proc_macro") is True):
+        path = library.get("path", "src/lib.rs")
+        scripts.append(path if isinstance(path, str) else "src/lib.rs")
     workspace = data.get("workspace")
     members = workspace.get("members") if isinstance(workspace, dict) else None
     patterns = [item for item in members if isinstance(item, str)] if isinstance(members, list) else []
-    return scripts, patterns
+    tables = [data, *(t for t in _values_of(data.get("target")) if isinstance(t, dict))]
+    if isinstance(workspace, dict):
+        tables.append(workspace)
+    packages = [
+        dependency["path"]
+        for table in tables
+        for name in _DEPENDENCY_TABLES
+        for dependency in _values_of(table.get(name))
+        if isinstance(dependency, dict) and isinstance(dependency.get("path"), str)
+    ]
+    return CargoCode(tuple(scripts), tuple(patterns), tuple(dict.fromkeys(packages)))
+
+
+def _values_of(table: object) -> list[object]:
+    return list(table.values()) if isinstance(table, dict) else []
+
+
+CARGO_CONFIGS = (".cargo/config.toml", ".cargo/config")
+"""The configuration files cargo reads in its directory and in each folder above it."""
+_PROGRAM_KEYS = frozenset({"rustc", "rustc-wrapper", "rustc-workspace-wrapper", "rustdoc", "runner", "linker",
+                           "credential-provider", "ar"})  # fmt: skip
+"""The settings of a cargo configuration that name a program cargo runs: in ``[build]``,
+``[target.TRIPLE]`` (``runner``: what ``cargo run|test`` runs the program with), ``[host]``,
+``[registry]`` and ``[registries.NAME]``."""
+_LINKER_FLAG = re.compile(r"-C\s*linker=(\S+)")
+
+
+def cargo_config_programs(text: str) -> list[tuple[str, str]]:
+    """(setting, command line) of each program a ``.cargo/config.toml`` makes cargo run: the
+    wrappers, runners and linkers (``-C linker=`` in ``rustflags`` too), credential providers, and
+    the programs ``--config`` sets in an ``[alias]``. A string is given as written (cargo splits it
+    at spaces), a list as shell words. Raises ValueError."""
+    data = _toml(text, ".cargo/config.toml")
+    found: list[tuple[str, str]] = []
+
+    def visit(table: object, where: str, depth: int) -> None:
+        if not isinstance(table, dict) or depth > 3:
+            return
+        for key, value in table.items():
+            setting = f"{where}.{key}" if where else str(key)
+            if where == "alias" and isinstance(value, (str, list)):
+                words = value.split() if isinstance(value, str) else [str(item) for item in value]
+                found.extend((setting, program) for program in _configured_programs(words))
+            elif key in _PROGRAM_KEYS and isinstance(value, (str, list)):
+                line = value if isinstance(value, str) else shlex.join(str(item) for item in value)
+                if line.strip():
+                    found.append((setting, line))
+            elif key == "rustflags" and isinstance(value, (str, list)):
+                flags = value if isinstance(value, str) else " ".join(str(item) for item in value)
+                found.extend((setting, linker) for linker in _LINKER_FLAG.findall(flags))
+            elif key != "env" or where:  # [env]: judged by :func:`cargo_environment`
+                visit(value, setting, depth + 1)
+
+    visit(data, "", 0)
+    return found
+
+
+def _configured_programs(words: list[str]) -> Iterator[str]:
+    """The programs ``--config KEY=VALUE`` options in an alias's words set (``build.rustc-wrapper``)."""
+    for index, word in enumerate(words[:-1]):
+        if word == "--config" and "=" in words[index + 1]:
+            key, _, value = words[index + 1].partition("=")
+            if key.strip().rpartition(".")[2] in _PROGRAM_KEYS and value.strip(" '\""):
+                yield value.strip(" '\"")
+
+
+_LOADERS = frozenset({"LD_PRELOAD", "LD_AUDIT", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES",
+                      "DYLD_LIBRARY_PATH", "RUSTC_WRAPPER", "RUSTC", "RUSTC_WORKSPACE_WRAPPER",
+                      "RUSTDOC", "NODE_OPTIONS", "PYTHONSTARTUP", "BASH_ENV", "ENV"})  # fmt: skip
+"""Variables that make a program load or run other code: set in a cargo configuration's ``[env]``,
+they reach the build scripts and the compiler."""
+
+
+def cargo_environment(text: str) -> list[str]:
+    """The ``[env]`` variables of a cargo configuration that load code (``LD_PRELOAD`` ...), as
+    ``NAME=value``. Raises ValueError."""
+    environment = _toml(text, ".cargo/config.toml").get("env")
+    found = []
+    for name, value in environment.items() if isinstance(environment, dict) else ():
+        setting = value.get("value") if isinstance(value, dict) else value
+        if str(name).upper() in _LOADERS and isinstance(setting, str):
+            found.append(f"{name}={setting}")
+    return found
 
 
 def backend_files(text: str) -> list[str]:

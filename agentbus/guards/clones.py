@@ -41,7 +41,7 @@ import posixpath
 import re
 from collections.abc import Iterator, Sequence
 
-from .findings import static_args
+from .findings import positionals, static_args
 from .programs import Invocation
 from .project_commands import remote
 from .verdict import UNJUDGED_SCRIPT, Verdict
@@ -84,9 +84,9 @@ def cloned(invocation: Invocation) -> tuple[str, str] | None:
     if name == "git":
         rest, directory = _after_global(values)
         if rest[:1] == ["clone"]:
-            operands = _operands(rest[1:], _CLONE_VALUES)
+            operands = positionals(rest[1:], _CLONE_VALUES)
         elif rest[:2] == ["submodule", "add"]:
-            operands = _operands(rest[2:], _SUBMODULE_VALUES)
+            operands = positionals(rest[2:], _SUBMODULE_VALUES)
         else:
             return None
         if not operands or not _fetched(operands[0]):
@@ -94,13 +94,13 @@ def cloned(invocation: Invocation) -> tuple[str, str] | None:
         target = operands[1] if len(operands) > 1 else _default_directory(operands[0])
         return operands[0], posixpath.join(directory, target) if directory else target
     if name == "gh" and values[:2] == ["repo", "clone"]:
-        operands = _operands(values[2:], _GH_VALUES)
+        operands = positionals(values[2:], _GH_VALUES)
         if not operands:
             return None
         target = operands[1] if len(operands) > 1 else _default_directory(operands[0])
         return operands[0], target
     if name in _DEGIT:
-        operands = _operands(values, frozenset({"-m", "--mode"}))
+        operands = positionals(values, frozenset({"-m", "--mode"}))
         if not operands:
             return None
         return operands[0], operands[1] if len(operands) > 1 else "."
@@ -133,22 +133,6 @@ def _after_global(values: list[str]) -> tuple[list[str], str]:
             directory = posixpath.join(directory, values[index + 1]) if directory else values[index + 1]
         index += 2 if values[index] in _GIT_GLOBAL_VALUES else 1
     return values[index:], directory
-
-
-def _operands(values: list[str], takes_value: frozenset[str]) -> list[str]:
-    found: list[str] = []
-    index = 0
-    while index < len(values):
-        value = values[index]
-        if value == "--":
-            found += values[index + 1 :]
-            break
-        if value.startswith("-"):
-            index += 2 if value in takes_value else 1
-            continue
-        found.append(value)
-        index += 1
-    return found
 
 
 def _fetched(source: str) -> bool:
@@ -218,27 +202,17 @@ def _copies(invocation: Invocation) -> tuple[list[str], str, bool] | None:
     if invocation.name not in _COPIES:
         return None
     values = static_args(invocation)
-    positionals: list[str] = []
+    operands = positionals(values, _COPY_VALUES)
     into = None
-    index = 0
-    while index < len(values):
-        value = values[index]
+    for index, value in enumerate(values):
         option, equals, attached = value.partition("=")
         if option in ("-t", "--target-directory"):
             into = attached if equals else (values[index + 1] if index + 1 < len(values) else None)
-        if value == "--":
-            positionals += values[index + 1 :]
-            break
-        if value.startswith("-"):
-            index += 2 if value in _COPY_VALUES else 1
-            continue
-        positionals.append(value)
-        index += 1
     if into is not None:
-        return positionals, into, True
-    if len(positionals) < 2:
+        return operands, into, True
+    if len(operands) < 2:
         return None
-    return positionals[:-1], positionals[-1], len(positionals) > 2 or positionals[-1].endswith("/")
+    return operands[:-1], operands[-1], len(operands) > 2 or operands[-1].endswith("/")
 
 
 class Fetches:
@@ -258,7 +232,7 @@ class Fetches:
 
     def _load(self, entry: str) -> None:
         if entry.startswith("@"):
-            repository, ref, source = (entry[1:].split("\t") + ["", ""])[:3]
+            repository, ref, source = [*entry[1:].split("\t"), "", ""][:3]
             if repository.startswith("/") and ref:
                 self.refs[(repository, ref)] = source
             return
@@ -313,9 +287,9 @@ class Fetches:
         here = normalize_path(moved, cwd=cwd) if moved else cwd
         command = rest[:1]
         if rest[:2] == ["submodule", "update"]:
-            self._submodules(here, _operands(rest[2:], _SUBMODULE_VALUES))
+            self._submodules(here, positionals(rest[2:], _SUBMODULE_VALUES))
         elif command in (["pull"], ["fetch"]):
-            operands = _operands(rest[1:], _FETCH_VALUES)
+            operands = positionals(rest[1:], _FETCH_VALUES)
             if not operands or not _fetched(operands[0]):
                 return  # a remote of the repository's own configuration (origin)
             repository = _top_level(here)
@@ -327,9 +301,9 @@ class Fetches:
                 destination = refspec.lstrip("+").partition(":")[2]
                 if destination:
                     self._ref(repository, destination.removeprefix("refs/heads/"), operands[0])
-        elif command and command[0] in _CHECKOUTS or rest[:2] == ["worktree", "add"]:
+        elif (command and command[0] in _CHECKOUTS) or rest[:2] == ["worktree", "add"]:
             repository = _top_level(here)
-            words = _operands(rest[2:] if command == ["worktree"] else rest[1:], _CHECKOUT_VALUES)
+            words = positionals(rest[2:] if command == ["worktree"] else rest[1:], _CHECKOUT_VALUES)
             named = [*rest[1:], *(value.partition("=")[2] for value in rest[1:] if value.startswith("-"))]
             sources = [self.refs.get((repository, word)) for word in named]  # --source=FETCH_HEAD too
             source = next((found for found in sources if found is not None), None)

@@ -43,7 +43,7 @@ import posixpath
 import re
 import shlex
 import stat
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
@@ -666,24 +666,90 @@ class _Judging:
                 return verdict
         return None
 
+    def each(self, runs: Iterable[_Run], depth: int, origin: str, shown: str = "") -> Verdict | None:
+        """Judge the files ``runs`` name, run by the file ``origin`` (``shown``: reached through it)."""
+        for inner in runs:
+            verdict = self.file(inner, depth + 1, origin)
+            if verdict is not None:
+                return _through(verdict, shown)
+        return None
+
     def cargo(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
-        """``cargo build``: the build scripts of the package and of the workspace's members."""
+        """``cargo build``: the build scripts and procedural macros of the package, of the workspace's
+        members and of its path dependencies; the programs the cargo configurations make it run."""
         try:
-            scripts, members = build_files.cargo_build_scripts(text)
+            code = build_files.cargo_code(text)
         except ValueError as exc:
             return self.unjudged(run.word, f"its build scripts cannot be found: {exc}")
         directory = posixpath.dirname(path)
-        for script in scripts:
-            verdict = self.file(_Run(posixpath.join(directory, script), "rust", None), depth + 1, path)
-            if verdict is not None:
-                return _through(verdict, run.word)
-        for pattern in members:
-            for member in _included(posixpath.join(directory, pattern), None)[: MAX_FILES + 1]:
-                manifest = posixpath.join(member, "Cargo.toml")
-                verdict = self.file(_Run(manifest, build_files.CARGO, None), depth + 1, path)
+        members = [
+            member
+            for pattern in code.members
+            for member in _included(posixpath.join(directory, pattern), None)[: MAX_FILES + 1]
+        ]
+        packages = [posixpath.normpath(posixpath.join(directory, folder)) for folder in code.packages]
+        return (
+            self.each(
+                [_Run(posixpath.join(directory, script), "rust", None) for script in code.scripts],
+                depth,
+                path,
+                run.word,
+            )
+            or self.each(
+                [
+                    _Run(posixpath.join(folder, "Cargo.toml"), build_files.CARGO, None)
+                    for folder in members + packages
+                ],
+                depth,
+                path,
+                run.word,
+            )
+            or self.cargo_configs(run, directory, depth)
+        )
+
+    def cargo_configs(self, run: _Run, directory: str, depth: int) -> Verdict | None:
+        """The ``.cargo/config.toml`` files cargo reads: in its directory and each folder above, and
+        above the package (but the user's own, ``~/.cargo``)."""
+        folders: list[str] = []
+        for start in (run.cwd, directory):
+            folder = start or ""
+            for _ in range(32) if folder.startswith("/") else ():
+                folders.append(folder)
+                if folder == "/":
+                    break
+                folder = posixpath.dirname(folder)
+        users = posixpath.join(self.home, ".cargo") + "/"
+        for folder in dict.fromkeys(folders):
+            for name in build_files.CARGO_CONFIGS:
+                path = posixpath.join(folder, name)
+                if path.startswith(users) or path + "\0cargo-config" in self.seen:
+                    continue
+                self.seen.add(path + "\0cargo-config")
+                read = read_script(path)
+                if read.missing or read.binary:
+                    continue
+                if read.text is None:
+                    return self.unjudged(path, f"the cargo configuration cannot be judged: {read.problem}")
+                verdict = self.cargo_config(path, read.text, folder, depth)
                 if verdict is not None:
-                    return _through(verdict, run.word)
+                    return verdict
         return None
+
+    def cargo_config(self, path: str, text: str, folder: str, depth: int) -> Verdict | None:
+        """One cargo configuration: its programs judged as commands run from ``folder`` (relative paths
+        in it are the folder's); an ``[env]`` that loads code is asked about."""
+        shown = path
+        try:
+            programs = build_files.cargo_config_programs(text)
+            loaders = build_files.cargo_environment(text)
+        except ValueError as exc:
+            return self.unjudged(shown, f"the cargo configuration cannot be judged: {exc}")
+        pieces = [(_line_in(text, setting.rpartition(".")[2]), line) for setting, line in programs]
+        verdict = self.commands(pieces, shown, folder, path, depth)
+        if verdict is not None or not loaders:
+            return verdict
+        why = f"its [env] sets {', '.join(loaders)} for what cargo runs: code the guard does not read"
+        return self.unjudged(shown, why)
 
     def backend(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
         """``pip install .``: the module of an in-tree build backend (``backend-path``), as Python."""
@@ -694,11 +760,9 @@ class _Judging:
         except ValueError as exc:
             return self.unjudged(run.word, f"its build backend cannot be found: {exc}")
         directory = posixpath.dirname(path)
-        for name in files:
-            verdict = self.file(_Run(posixpath.join(directory, name), "python", None), depth + 1, path)
-            if verdict is not None:
-                return _through(verdict, run.word)
-        return None
+        return self.each(
+            [_Run(posixpath.join(directory, name), "python", None) for name in files], depth, path, run.word
+        )
 
     def kustomization(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
         """``kubectl apply -k DIR``: the resources its kustomization lists (files and directories)."""
