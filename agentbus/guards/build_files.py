@@ -43,7 +43,10 @@ __all__ = [
     "CARGO",
     "CARGO_CONFIGS",
     "GO_GENERATE",
+    "INI_FILES",
     "MAX_ENTRIES",
+    "PACKAGE_SETTINGS",
+    "PACKAGE_SETTING_FILES",
     "PYTEST",
     "WALKED",
     "CargoCode",
@@ -53,12 +56,16 @@ __all__ = [
     "cargo_config_programs",
     "cargo_environment",
     "conftest_files",
+    "conftest_plugins",
+    "entry_point_plugins",
     "go_directives",
+    "package_settings",
     "pytest_plugins",
     "runs_code_in",
+    "tox_commands",
 ]
 
-PYTEST, CARGO, GO_GENERATE = "pytest", "cargo", "go-generate"
+PYTEST, CARGO, GO_GENERATE, PACKAGE_SETTINGS = "pytest", "cargo", "go-generate", "package-settings"
 """The languages of the runs :func:`builds` gives (:class:`.project_commands.FileRun`)."""
 WALKED = frozenset({PYTEST, GO_GENERATE})
 """Runs whose files are found by walking a directory (``word`` is the directory)."""
@@ -161,7 +168,13 @@ def builds(invocation: Invocation) -> tuple[FileRun, ...]:
     if invocation.name == "go":
         run = _go_generate(invocation, static_args(invocation))
         return (run,) if run is not None else ()
+    if invocation.name in _PACKAGE_MANAGERS:
+        folders = (posixpath.dirname(run.word) or "." for run in planned(invocation) if run.language == "npm")
+        return tuple(FileRun(folder, PACKAGE_SETTINGS, invocation.cwd) for folder in dict.fromkeys(folders))
     return ()
+
+
+_PACKAGE_MANAGERS = frozenset({"npm", "yarn", "yarnpkg", "pnpm", "bun"})
 
 
 _BUILDERS = frozenset({"pytest", "py.test", "tox", "nox", "cmake", "meson", "ninja", "mvn", "mvnw",
@@ -240,7 +253,7 @@ def _walk(directory: str, recursive: bool = True) -> Iterator[tuple[str, list[st
         yield folder, sorted(names)
 
 
-_INI_FILES = ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
+INI_FILES = ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
 
 
 def conftest_files(directory: str) -> list[str]:
@@ -251,7 +264,7 @@ def conftest_files(directory: str) -> list[str]:
     ]
     parent = directory
     for _ in range(8):
-        if any(os.path.isfile(posixpath.join(parent, name)) for name in _INI_FILES) or parent == "/":
+        if any(os.path.isfile(posixpath.join(parent, name)) for name in INI_FILES) or parent == "/":
             break
         parent = posixpath.dirname(parent)
         if os.path.isfile(posixpath.join(parent, "conftest.py")):
@@ -276,9 +289,63 @@ def pytest_plugins(ini_texts: list[str]) -> list[str]:
 
 def plugin_files(directory: str, name: str) -> list[str]:
     """The files of the module ``name`` if the directory holds it (``-p plugins.x``:
-    ``plugins/x.py`` or ``plugins/x/__init__.py``); none for an installed plugin."""
-    base = posixpath.join(directory, *name.split("."))
-    return [path for path in (base + ".py", posixpath.join(base, "__init__.py")) if os.path.isfile(path)]
+    ``plugins/x.py`` or ``plugins/x/__init__.py``, or under ``src/``); none for an installed plugin."""
+    found = []
+    for root in (directory, posixpath.join(directory, "src")):
+        base = posixpath.join(root, *name.split("."))
+        found += [
+            path for path in (base + ".py", posixpath.join(base, "__init__.py")) if os.path.isfile(path)
+        ]
+    return found
+
+
+_PLUGINS_ASSIGNED = re.compile(r"^pytest_plugins\s*(?::[^=\n]*)?=\s*([\[(]?)", re.MULTILINE)
+_MODULE_NAME = re.compile(r"""["']([\w.]+)["']""")
+
+
+def conftest_plugins(text: str) -> list[str]:
+    """The modules a ``conftest.py``'s ``pytest_plugins = [...]`` (or a string) names: pytest imports them."""
+    found: list[str] = []
+    for match in _PLUGINS_ASSIGNED.finditer(text):
+        closing = {"[": "]", "(": ")"}.get(match.group(1))
+        end = text.find(closing, match.end()) if closing else text.find("\n", match.end())
+        found += _MODULE_NAME.findall(text[match.end() : end if end >= 0 else len(text)])
+    return found
+
+
+_SETUP_PY_PLUGINS = re.compile(r"""["']pytest11["']\s*:\s*[\[(]([^\])]*)""")
+_ENTRY = re.compile(r"""=\s*([\w.]+)""")
+
+
+def entry_point_plugins(pyproject: str, setup_cfg: str, setup_py: str) -> list[str]:
+    """The modules a package declares as pytest plugins (``pytest11`` entry points: in
+    ``pyproject.toml``'s ``[project.entry-points.pytest11]`` or Poetry's plugins, ``setup.cfg``'s
+    ``[options.entry_points]``, ``setup.py``'s ``entry_points``): pytest loads them once the package
+    is installed. A file that cannot be read declares none."""
+    modules: list[str] = []
+    try:
+        data = _toml(pyproject, "pyproject.toml") if "pytest11" in pyproject else {}
+    except ValueError:
+        data = {}
+    project, tool = data.get("project"), data.get("tool")
+    poetry = tool.get("poetry") if isinstance(tool, dict) else None
+    tables = (project.get("entry-points") if isinstance(project, dict) else None,
+              poetry.get("plugins") if isinstance(poetry, dict) else None)  # fmt: skip
+    for table in tables:
+        declared = table.get("pytest11") if isinstance(table, dict) else None
+        modules += [value for value in _values_of(declared) if isinstance(value, str)]
+    if "pytest11" in setup_cfg:
+        import configparser
+
+        parser = configparser.ConfigParser(interpolation=None, strict=False)
+        try:
+            parser.read_string(setup_cfg)
+            modules += _ENTRY.findall(parser.get("options.entry_points", "pytest11", fallback=""))
+        except configparser.Error:
+            pass
+    for match in _SETUP_PY_PLUGINS.finditer(setup_py):
+        modules += _ENTRY.findall(match.group(1))
+    return [module.partition(":")[0].strip() for module in modules if module.strip()]
 
 
 def _toml(text: str, name: str) -> dict[str, object]:
@@ -442,6 +509,106 @@ def backend_files(text: str) -> list[str]:
     for folder in (path for path in paths if isinstance(path, str)):
         found += [posixpath.join(folder, module + ".py"), posixpath.join(folder, module, "__init__.py")]
     return found
+
+
+_TOX_KEYS = ("commands_pre", "commands", "commands_post", "install_command", "list_dependencies_command")
+"""The settings of a tox environment that hold the command lines it runs."""
+
+
+def tox_commands(text: str, name: str) -> list[str]:
+    """The command lines a tox configuration runs (every environment's: which run depends on ``-e``
+    and the ``env_list``). ``name``: the file's name (``tox.ini`` and ``setup.cfg`` are INI files,
+    ``tox.toml`` and ``pyproject.toml`` TOML, whose ``legacy_tox_ini`` is INI again). A file
+    tox cannot read runs nothing. Raises ValueError for a TOML file that cannot be read."""
+    if not name.endswith(".toml"):
+        return _tox_ini_commands(text)
+    data: object = _toml(text, name)
+    if name.endswith("pyproject.toml"):
+        tool = data.get("tool") if isinstance(data, dict) else None
+        data = tool.get("tox") if isinstance(tool, dict) else None
+    if not isinstance(data, dict):
+        return []
+    legacy = data.get("legacy_tox_ini")
+    if isinstance(legacy, str):
+        return _tox_ini_commands(legacy)
+    environments = [data.get("env_run_base"), data.get("env_pkg_base"), *_values_of(data.get("env"))]
+    found = []
+    for environment in environments:
+        if not isinstance(environment, dict):
+            continue
+        for key in _TOX_KEYS:
+            value = environment.get(key)
+            commands = value if isinstance(value, list) and key != "install_command" else [value]
+            found += [_tox_words(command) for command in commands if isinstance(command, (str, list))]
+    return [command for command in found if command]
+
+
+def _tox_words(command: str | list[object]) -> str:
+    """A tox.toml command (a list of words; ``{replace = "posargs"}`` for a substitution) as a line."""
+    if isinstance(command, str):
+        return command
+    return shlex.join(_tox_word(item) for item in command)
+
+
+def _tox_word(item: object) -> str:
+    if isinstance(item, dict):
+        return "{" + str(item.get("replace", "")) + "}"
+    return str(item)
+
+
+def _tox_ini_commands(text: str) -> list[str]:
+    import configparser
+
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return []  # tox refuses the file: nothing runs
+    found = []
+    for section in parser.sections():
+        for key in _TOX_KEYS:
+            value = parser.get(section, key, fallback="")
+            for line in value.replace("\\\n", " ").split("\n"):
+                line = line.strip().lstrip("-!").strip()
+                if line and not line.startswith("#"):
+                    found.append(line)
+    return found
+
+
+# -- a package manager's settings in the project ------------------------------------------------------
+
+PACKAGE_SETTING_FILES = (".npmrc", ".yarnrc.yml", ".yarnrc", "bunfig.toml", ".pnpmfile.cjs", ".pnpmfile.mjs")
+"""The files of a Node project that make its package manager run code besides ``package.json``'s
+scripts (:func:`package_settings`); ``.pnpmfile.cjs`` is itself code pnpm runs on install."""
+_NPMRC_LINE = re.compile(r"^\s*([\w.-]+)\s*=\s*(.*?)\s*$", re.MULTILINE)
+_NPMRC_PROGRAMS = frozenset({"script-shell", "shell", "git", "editor", "browser", "viewer"})
+_NODE_PRELOAD = re.compile(r"(?:^|\s)(?:--require|-r|--import|--loader|--experimental-loader)[=\s]+(\S+)")
+_YARN_FILE = re.compile(r"""^\s*(?:yarnPath|yarn-path|-?\s*path|-)\s*:?\s*["']?([^"'\s#]+\.[cm]?js)["']?""",
+                        re.MULTILINE)  # fmt: skip
+_BUN_PRELOAD = re.compile(r"""^\s*preload\s*=\s*(\[[^\]]*\]|"[^"\n]*"|'[^'\n]*')""", re.MULTILINE)
+
+
+def package_settings(name: str, text: str) -> tuple[list[tuple[str, str]], list[str]]:
+    """(setting, command line) of the programs a package manager's settings file makes it run
+    (``.npmrc``'s ``script-shell``, ``git``, ``shell``), and the JavaScript files it loads
+    (``node-options=--require ./x.js``, ``.yarnrc.yml``'s ``yarnPath`` and plugins, ``.yarnrc``'s
+    ``yarn-path``, ``bunfig.toml``'s ``preload``), relative to the project."""
+    commands: list[tuple[str, str]] = []
+    files: list[str] = []
+    if name == ".npmrc":
+        for key, value in _NPMRC_LINE.findall(text):
+            value = value.strip("\"'")
+            if key in _NPMRC_PROGRAMS and value:
+                commands.append((key, value))
+            elif key in ("node-options", "onload-script"):
+                files += _NODE_PRELOAD.findall(" " + value) if key == "node-options" else [value]
+    elif name in (".yarnrc.yml", ".yarnrc"):
+        files += _YARN_FILE.findall(text)
+        files += [value.strip("\"'") for value in re.findall(r"^\s*yarn-path\s+(\S+)", text, re.MULTILINE)]
+    elif name == "bunfig.toml":
+        for value in _BUN_PRELOAD.findall(text):
+            files += re.findall(r"""["']([^"']+)["']""", value)
+    return commands, list(dict.fromkeys(file for file in files if file))
 
 
 _DIRECTIVE = re.compile(r"^//go:generate[ \t]+(.+)$", re.MULTILINE)

@@ -44,6 +44,8 @@ __all__ = [
     "INSTALL_SCRIPTS",
     "PEP517",
     "STDIN",
+    "TOX",
+    "TOX_FILES",
     "UNSEEN",
     "WRITTEN",
     "FileRun",
@@ -134,6 +136,8 @@ def planned(invocation: Invocation, exported: Mapping[str, str | None] | None = 
         return _pip(invocation)
     if name.startswith("python") and static_args(invocation)[:2] == ["-m", "pip"]:
         return _pip(invocation)  # python3 -m pip install -e .
+    if name in ("tox", "nox") or (name.startswith("python") and static_args(invocation)[:2] in _TASK_MODULES):
+        return _task_runner(invocation)
     return ()
 
 
@@ -480,3 +484,39 @@ PEP517 = "pep517"
 def _packaged(value: str) -> bool:
     """A URL, a VCS link or a built archive: no ``setup.py`` of the project's runs from disk."""
     return "://" in value or "+" in value.split("/", 1)[0] or value.endswith((".whl", ".tar.gz", ".zip"))
+
+
+# -- tox, nox ----------------------------------------------------------------------------------------
+
+TOX = "tox"
+"""The language of a tox configuration: :mod:`.script_files` judges its ``commands`` (and
+``commands_pre``, ``commands_post``, ``install_command``) as command lines."""
+TOX_FILES = ("tox.ini", "tox.toml", "pyproject.toml", "setup.cfg")
+"""Where tox looks for its configuration (each read: a file without tox's settings holds no commands)."""
+_TASK_MODULES = (["-m", "tox"], ["-m", "nox"])
+_TASK_QUERIES = frozenset({"--version", "--help", "-h", "list", "l", "config", "c", "-l", "--listenvs", "-a",
+                           "--listenvs-all", "--showconfig", "quickstart", "q"})  # fmt: skip
+
+
+def _task_runner(invocation: Invocation) -> tuple[FileRun, ...]:
+    """``tox`` runs the commands of its configuration; ``nox`` imports ``noxfile.py`` (``-l`` too:
+    listing the sessions runs the file) and runs its sessions."""
+    values = static_args(invocation)
+    program = invocation.name
+    if values[:1] == ["-m"]:
+        program, values = values[1], values[2:]
+    chosen = None
+    for index, value in enumerate(values):
+        option, equals, attached = value.partition("=")
+        if option in ("-c", "--conf", "-f", "--noxfile") and (equals or index + 1 < len(values)):
+            chosen = attached if equals else values[index + 1]
+        if value == "--":
+            break
+    if program == "nox":
+        queried = {"--version", "--help", "-h"} & set(values)
+        return () if queried else (FileRun(chosen or "noxfile.py", "python", invocation.cwd),)
+    if _TASK_QUERIES & set(values[:1]) or {"--version", "--help", "-h"} & set(values):
+        return ()
+    if chosen is not None:
+        return (FileRun(chosen, TOX, invocation.cwd),)
+    return tuple(FileRun(name, TOX, invocation.cwd) for name in TOX_FILES)

@@ -407,10 +407,15 @@ class _Judging:
             return self.chart(run, depth, origin)
         if run.language in build_files.WALKED:
             return self.walked(run, depth, origin)
+        if run.language == build_files.PACKAGE_SETTINGS:
+            return self.package_settings(run, depth, origin)
         for word in (run.word, *run.fallbacks):
             for path in _candidates(run.replace(word=word), self.home, origin):
                 real = os.path.realpath(path)
                 key = real + "\0" + "\0".join(run.entries) if run.language == "npm" else real
+                key = (
+                    key + "\0tox" if run.language == project_commands.TOX else key
+                )  # pyproject.toml read twice
                 # Judged already in this decision, or a cycle (a.sh sources b.sh sources a.sh).
                 if key in self.seen:
                     return None
@@ -643,19 +648,52 @@ class _Judging:
         return None
 
     def pytest_files(self, run: _Run, directory: str, depth: int) -> Verdict | None:
+        """The ``conftest.py`` files, and the plugins of the directory pytest loads: ``-p NAME`` on the
+        command line and in the ini files' ``addopts``, ``pytest_plugins`` of a ``conftest.py``, and
+        the ``pytest11`` entry points the package declares."""
         files = build_files.conftest_files(directory)
-        ini_texts = []
-        for name in ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"):
-            read = read_script(posixpath.join(directory, name))
-            ini_texts.append(read.text or "")
+        texts = {name: read_script(posixpath.join(directory, name)).text or "" for name in _PYTEST_SETTINGS}
         plugins = [entry[7:] for entry in run.entries if entry.startswith("plugin:")]
-        for name in [*plugins, *build_files.pytest_plugins(ini_texts)]:
-            files += build_files.plugin_files(directory, name)
+        plugins += build_files.pytest_plugins([texts[name] for name in build_files.INI_FILES])
+        plugins += build_files.entry_point_plugins(
+            texts["pyproject.toml"], texts["setup.cfg"], texts["setup.py"]
+        )
         for path in files:
-            verdict = self.file(_Run(path, "python", None), depth + 1, None)
-            if verdict is not None:
-                return verdict
+            if "pytest_plugins" in (text := read_script(path).text or ""):
+                plugins += build_files.conftest_plugins(text)
+        for name in dict.fromkeys(plugins):
+            files += build_files.plugin_files(directory, name)
+        return self.each([_Run(path, "python", None) for path in files], depth, directory)
+
+    def package_settings(self, run: _Run, depth: int, origin: str | None) -> Verdict | None:
+        """``npm``, ``yarn``, ``pnpm``, ``bun`` in a project: the programs and JavaScript files its
+        ``.npmrc``, ``.yarnrc.yml``, ``bunfig.toml`` make them run, and its ``.pnpmfile.cjs``."""
+        for directory in _candidates(run, self.home, origin):
+            for name in build_files.PACKAGE_SETTING_FILES:
+                path = posixpath.join(directory, name)
+                if name.startswith(".pnpmfile."):
+                    verdict = self.file(_Run(path, "node", None), depth + 1, None)
+                else:
+                    verdict = self.package_setting(path, name, directory, depth)
+                if verdict is not None:
+                    return verdict
         return None
+
+    def package_setting(self, path: str, name: str, directory: str, depth: int) -> Verdict | None:
+        read = read_script(path)
+        if read.text is None:
+            return (
+                None
+                if read.missing or read.binary
+                else self.unjudged(path, f"it cannot be judged: {read.problem}")
+            )
+        commands, files = build_files.package_settings(name, read.text)
+        pieces = [(_line_in(read.text, key), line) for key, line in commands]
+        verdict = self.commands(pieces, path, directory, path, depth)
+        if verdict is not None:
+            return verdict
+        loaded = [_Run(normalize_path(file, home=self.home, cwd=directory), "node", None) for file in files]
+        return self.each(loaded, depth, path, path)
 
     def go_generate(self, run: _Run, directory: str, depth: int) -> Verdict | None:
         recursive = "recursive" in run.entries
@@ -750,6 +788,15 @@ class _Judging:
             return verdict
         why = f"its [env] sets {', '.join(loaders)} for what cargo runs: code the guard does not read"
         return self.unjudged(shown, why)
+
+    def tox(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
+        """``tox``: the command lines of its environments (``commands``, ``commands_pre`` ...)."""
+        try:
+            commands = build_files.tox_commands(text, posixpath.basename(path))
+        except ValueError as exc:
+            return self.unjudged(run.word, f"its tox settings cannot be judged: {exc}")
+        pieces = [(_line_in(text, command), command) for command in commands]
+        return self.commands(pieces, run.word, posixpath.dirname(path), path, depth)
 
     def backend(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
         """``pip install .``: the module of an in-tree build backend (``backend-path``), as Python."""
@@ -968,6 +1015,10 @@ class _Judging:
         return None
 
 
+_PYTEST_SETTINGS = (*build_files.INI_FILES, "setup.py")
+"""The files of a directory that say which plugins pytest loads."""
+
+
 _PROJECT_FILES: dict[str, Callable[[_Judging, _Run, str, str, int], Verdict | None]] = {
     "make": _Judging.makefile,
     "npm": _Judging.package,
@@ -975,6 +1026,7 @@ _PROJECT_FILES: dict[str, Callable[[_Judging, _Run, str, str, int], Verdict | No
     "compose": _Judging.manifest,
     project_commands.COMPOSE_ENV: _Judging.compose_environment,
     build_files.CARGO: _Judging.cargo,
+    project_commands.TOX: _Judging.tox,
     project_commands.PEP517: _Judging.backend,
 }
 """How each project file a command runs (:mod:`.project_commands`) is judged."""
