@@ -1157,12 +1157,19 @@ _PROCESS_CALL = (
 )
 
 
+_PYTHON_STATEMENT = lazy_compile(
+    r"^(?:import\s+[\w.]+(?:\s*,\s*[\w.]+)*(?:\s+as\s+\w+)?\s*(?:;|$)|from\s+[\w.]+\s+import\s)"
+)
+"""``import sys; print(…)``: Python code handed to ``python -c``, not ImageMagick's ``import``."""
+
+
 def _command_line(command: str, code: str) -> bool:
     """Whether a string a program hands to a process looks like a command line (one line,
     starting with a program), not a word of prose caught by the interpreter rule's patterns:
-    a lone word (``"screenshot"``) counts only as the first argument of a process call."""
+    a lone word (``"screenshot"``) counts only as the first argument of a process call; Python
+    code (``"import sys; print(sys.version)"`` for ``python -c``) is not one."""
     command = command.strip()
-    if "\n" in command or _COMMAND_LINE.match(command) is None:
+    if "\n" in command or _COMMAND_LINE.match(command) is None or _PYTHON_STATEMENT.match(command):
         return False
     if " " in command or "/" in command:
         return True
