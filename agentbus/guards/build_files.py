@@ -287,15 +287,13 @@ def pytest_plugins(ini_texts: list[str]) -> list[str]:
     return found
 
 
-def plugin_files(directory: str, name: str) -> list[str]:
-    """The files of the module ``name`` if the directory holds it (``-p plugins.x``:
-    ``plugins/x.py`` or ``plugins/x/__init__.py``, or under ``src/``); none for an installed plugin."""
+def plugin_files(roots: list[str], name: str) -> list[str]:
+    """The files of the module ``name`` if one of the folders ``roots`` holds it (``-p plugins.x``:
+    ``plugins/x.py`` or ``plugins/x/__init__.py``); none for an installed plugin."""
     found = []
-    for root in (directory, posixpath.join(directory, "src")):
+    for root in roots:
         base = posixpath.join(root, *name.split("."))
-        found += [
-            path for path in (base + ".py", posixpath.join(base, "__init__.py")) if os.path.isfile(path)
-        ]
+        found += [path for path in (f"{base}.py", f"{base}/__init__.py") if os.path.isfile(path)]
     return found
 
 

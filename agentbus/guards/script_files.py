@@ -661,8 +661,12 @@ class _Judging:
         for path in files:
             if "pytest_plugins" in (text := read_script(path).text or ""):
                 plugins += build_files.conftest_plugins(text)
+        # Where pytest imports them from: the directory (its src/), the folders of the conftest.py
+        # files (pytest puts them on sys.path), and where it runs (python -m pytest).
+        roots = [directory, posixpath.join(directory, "src"), *(posixpath.dirname(path) for path in files)]
+        roots += [normalize_path(".", cwd=run.cwd)] if run.cwd is not None else []
         for name in dict.fromkeys(plugins):
-            files += build_files.plugin_files(directory, name)
+            files += build_files.plugin_files(list(dict.fromkeys(roots)), name)
         return self.each([_Run(path, "python", None) for path in files], depth, directory)
 
     def package_settings(self, run: _Run, depth: int, origin: str | None) -> Verdict | None:
