@@ -35,7 +35,7 @@ import sys
 from collections.abc import Iterator
 
 from ..frozen import Frozen
-from .findings import static_args
+from .findings import scan_options, static_args
 from .programs import Invocation
 from .project_commands import FileRun, planned
 
@@ -104,22 +104,12 @@ def _pytest(invocation: Invocation, values: list[str]) -> FileRun:
     """pytest's directories (its path operands, else where it runs) and the plugins ``-p`` names."""
     directories: list[str] = []
     plugins: list[str] = []
-    index = 0
-    while index < len(values):
-        value = values[index]
-        option, equals, attached = value.partition("=")
-        takes = value in _PYTEST_VALUES
-        following = attached if equals else (values[index + 1] if takes and index + 1 < len(values) else "")
-        if value.startswith("-p") and len(value) > 2 and not value.startswith("-p="):
-            plugins.append(value[2:])
-        elif option == "-p" and following:
-            plugins.append(following)
-        if value.startswith("-"):
-            index += 2 if takes and not equals else 1
-            continue
-        path = value.split("::", 1)[0]
-        directories.append(posixpath.dirname(path) or "." if path.endswith(".py") else path)
-        index += 1
+    for option, value in scan_options(values, _PYTEST_VALUES, attached=frozenset({"-p"})):
+        if option == "-p" and value:
+            plugins.append(value)
+        elif not option:
+            path = value.split("::", 1)[0]
+            directories.append(posixpath.dirname(path) or "." if path.endswith(".py") else path)
     entries = tuple(f"plugin:{name}" for name in plugins if not name.startswith("no:"))
     return FileRun(
         directories[0] if directories else ".", PYTEST, invocation.cwd, tuple(directories[1:]), entries
@@ -130,18 +120,19 @@ _CARGO_BUILDS = frozenset({"build", "b", "check", "c", "test", "t", "run", "r", 
                            "install", "rustc", "fix", "miri"})  # fmt: skip
 
 
+_CARGO_PATHS = frozenset({"--manifest-path", "--path"})
+
+
 def _cargo(invocation: Invocation, values: list[str]) -> FileRun | None:
     words = [value for value in values if not value.startswith(("-", "+"))]
     if not words or words[0] not in _CARGO_BUILDS:
         return None
     manifest = "Cargo.toml"
-    for index, value in enumerate(values):
-        option, equals, attached = value.partition("=")
-        if option == "--manifest-path":
-            manifest = attached if equals else (values[index + 1] if index + 1 < len(values) else manifest)
+    for option, value in scan_options(values, _CARGO_PATHS):
+        if option == "--manifest-path" and value:
+            manifest = value
         elif option == "--path" and words[0] == "install":
-            following = attached if equals else (values[index + 1] if index + 1 < len(values) else ".")
-            manifest = posixpath.join(following, "Cargo.toml")
+            manifest = posixpath.join(value or ".", "Cargo.toml")
     if words[0] == "install" and "--path" not in {value.partition("=")[0] for value in values}:
         return None  # cargo install NAME: a crate from the registry
     return FileRun(manifest, CARGO, invocation.cwd)

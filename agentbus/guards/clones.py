@@ -41,7 +41,7 @@ import posixpath
 import re
 from collections.abc import Iterator, Sequence
 
-from .findings import positionals, static_args
+from .findings import positionals, scan_options, static_args
 from .programs import Invocation
 from .project_commands import remote
 from .verdict import UNJUDGED_SCRIPT, Verdict
@@ -201,13 +201,13 @@ def _copies(invocation: Invocation) -> tuple[list[str], str, bool] | None:
     move or link; None for another command."""
     if invocation.name not in _COPIES:
         return None
-    values = static_args(invocation)
-    operands = positionals(values, _COPY_VALUES)
+    operands = []
     into = None
-    for index, value in enumerate(values):
-        option, equals, attached = value.partition("=")
+    for option, value in scan_options(static_args(invocation), _COPY_VALUES):
         if option in ("-t", "--target-directory"):
-            into = attached if equals else (values[index + 1] if index + 1 < len(values) else None)
+            into = value or None
+        elif not option:
+            operands.append(value)
     if into is not None:
         return operands, into, True
     if len(operands) < 2:

@@ -34,7 +34,7 @@ import posixpath
 from collections.abc import Mapping
 
 from ..frozen import Frozen
-from .findings import static_args
+from .findings import scan_options, static_args
 from .programs import Invocation
 
 __all__ = [
@@ -168,6 +168,15 @@ _MAKE_MODES = frozenset({"target", "line", "recurse", "none", "basic", "verbose"
                          "makefile", "print", "why"})  # fmt: skip
 
 
+_MAKE_ATTACHED = frozenset({"-C", "-f", "-I", "-o", "-W"})
+"""Short options whose value may be written against them (``-Cdir``)."""
+
+
+def _make_value(option: str, word: str) -> bool:
+    """Whether ``word`` is the value of ``option``: ``-j 4`` is, ``-j all`` (a goal) is not."""
+    return option not in _MAKE_OPTIONAL or word.isdigit() or word in _MAKE_MODES
+
+
 def _make(invocation: Invocation) -> tuple[FileRun, ...]:
     values = static_args(invocation)
     if {"--version", "-v", "--help", "-h"} & set(values):
@@ -176,28 +185,15 @@ def _make(invocation: Invocation) -> tuple[FileRun, ...]:
     files: list[str] = []
     overrides: list[str] = []
     goals: list[str] = []
-    index = 0
-    while index < len(values):
-        value = values[index]
-        option, equals, attached = value.partition("=")
-        if value.startswith("--") and equals:
-            value, following, step = option, attached, 1
-        elif value[:2] in ("-C", "-f", "-I", "-o", "-W") and len(value) > 2:
-            value, following, step = value[:2], value[2:], 1
-        else:
-            following = values[index + 1] if index + 1 < len(values) else ""
-            step = 2 if value in _MAKE_VALUES else 1
-            if value in _MAKE_OPTIONAL and not (following.isdigit() or following in _MAKE_MODES):
-                step = 1
-        if value in ("-C", "--directory"):
-            cwd = _within(cwd, following)
-        elif value in ("-f", "--file", "--makefile"):
-            files.append(following or (STDIN if _fed(invocation) else ""))
-        elif not value.startswith("-") and "=" in value and step == 1:
+    for option, value in scan_options(values, _MAKE_VALUES, attached=_MAKE_ATTACHED, optional=_make_value):
+        if option in ("-C", "--directory"):
+            cwd = _within(cwd, value)
+        elif option in ("-f", "--file", "--makefile"):
+            files.append(value or (STDIN if _fed(invocation) else ""))
+        elif not option and "=" in value:
             overrides.append(value)
-        elif not value.startswith("-") and step == 1:
+        elif not option:
             goals.append(value)
-        index += step
     for assignment in invocation.env:
         overrides.append("env:" + (invocation.command.static(assignment) or assignment))
     if len(files) > 1:
@@ -494,6 +490,7 @@ TOX = "tox"
 TOX_FILES = ("tox.ini", "tox.toml", "pyproject.toml", "setup.cfg")
 """Where tox looks for its configuration (each read: a file without tox's settings holds no commands)."""
 _TASK_MODULES = (["-m", "tox"], ["-m", "nox"])
+_TASK_FILES = frozenset({"-c", "--conf", "-f", "--noxfile"})
 _TASK_QUERIES = frozenset({"--version", "--help", "-h", "list", "l", "config", "c", "-l", "--listenvs", "-a",
                            "--listenvs-all", "--showconfig", "quickstart", "q"})  # fmt: skip
 
@@ -506,12 +503,9 @@ def _task_runner(invocation: Invocation) -> tuple[FileRun, ...]:
     if values[:1] == ["-m"]:
         program, values = values[1], values[2:]
     chosen = None
-    for index, value in enumerate(values):
-        option, equals, attached = value.partition("=")
-        if option in ("-c", "--conf", "-f", "--noxfile") and (equals or index + 1 < len(values)):
-            chosen = attached if equals else values[index + 1]
-        if value == "--":
-            break
+    for option, value in scan_options(values, _TASK_FILES):
+        if option in _TASK_FILES and value:
+            chosen = value
     if program == "nox":
         queried = {"--version", "--help", "-h"} & set(values)
         return () if queried else (FileRun(chosen or "noxfile.py", "python", invocation.cwd),)

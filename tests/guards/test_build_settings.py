@@ -398,3 +398,41 @@ def test_cargo_configuration_programs_are_its_program_settings(table: dict[str, 
 def test_conftest_plugins_are_the_modules_named(modules: list[str]) -> None:
     text = "import pytest\npytest_plugins = [\n" + "".join(f"    '{module}',\n" for module in modules) + "]\n"
     assert build_files.conftest_plugins(text) == modules
+
+
+_ARGUMENTS = st.lists(
+    st.sampled_from(["-o", "x", "--out=y", "-Cdir", "-v", "--", "-", "a.py", "-j", "4", "all"])
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_ARGUMENTS)
+def test_scanned_options_keep_every_operand_in_order(values: list[str]) -> None:
+    from agentbus.guards.findings import positionals, scan_options
+
+    scanned = list(scan_options(values, frozenset({"-o", "-j"})))
+    assert [value for option, value in scanned if not option] == positionals(values, frozenset({"-o", "-j"}))
+    assert all(option.startswith("-") for option, _ in scanned if option)
+
+
+@pytest.mark.parametrize(
+    ("words", "expected"),
+    [
+        (["-Cdir", "-j", "all", "-j", "4", "--file=M", "X=1"],
+         [("-C", "dir"), ("-j", ""), ("", "all"), ("-j", "4"), ("--file", "M"), ("", "X=1")]),
+        (["-o", "--", "-x"], [("-o", "--"), ("-x", "")]),
+        (["-C"], [("-C", "")]),
+    ],
+)  # fmt: skip
+def test_option_values_attached_optional_and_at_the_end(
+    words: list[str], expected: list[tuple[str, str]]
+) -> None:
+    from agentbus.guards.findings import scan_options
+
+    def optional(option: str, word: str) -> bool:
+        return option != "-j" or word.isdigit()
+
+    got = list(
+        scan_options(words, frozenset({"-C", "-j", "-o"}), attached=frozenset({"-C"}), optional=optional)
+    )
+    assert got == expected
