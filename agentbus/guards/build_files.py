@@ -35,6 +35,7 @@ import sys
 from collections.abc import Iterator
 
 from ..frozen import Frozen
+from ..lazy_regex import lazy_compile
 from .findings import scan_options, static_args
 from .programs import Invocation
 from .project_commands import FileRun, planned
@@ -288,8 +289,8 @@ def plugin_files(roots: list[str], name: str) -> list[str]:
     return found
 
 
-_PLUGINS_ASSIGNED = re.compile(r"^pytest_plugins\s*(?::[^=\n]*)?=\s*([\[(]?)", re.MULTILINE)
-_MODULE_NAME = re.compile(r"""["']([\w.]+)["']""")
+_PLUGINS_ASSIGNED = lazy_compile(r"^pytest_plugins\s*(?::[^=\n]*)?=\s*([\[(]?)", re.MULTILINE)
+_MODULE_NAME = lazy_compile(r"""["']([\w.]+)["']""")
 
 
 def conftest_plugins(text: str) -> list[str]:
@@ -302,8 +303,8 @@ def conftest_plugins(text: str) -> list[str]:
     return found
 
 
-_SETUP_PY_PLUGINS = re.compile(r"""["']pytest11["']\s*:\s*[\[(]([^\])]*)""")
-_ENTRY = re.compile(r"""=\s*([\w.]+)""")
+_SETUP_PY_PLUGINS = lazy_compile(r"""["']pytest11["']\s*:\s*[\[(]([^\])]*)""")
+_ENTRY = lazy_compile(r"""=\s*([\w.]+)""")
 
 
 def entry_point_plugins(pyproject: str, setup_cfg: str, setup_py: str) -> list[str]:
@@ -422,7 +423,7 @@ _PROGRAM_KEYS = frozenset({"rustc", "rustc-wrapper", "rustc-workspace-wrapper", 
 """The settings of a cargo configuration that name a program cargo runs: in ``[build]``,
 ``[target.TRIPLE]`` (``runner``: what ``cargo run|test`` runs the program with), ``[host]``,
 ``[registry]`` and ``[registries.NAME]``."""
-_LINKER_FLAG = re.compile(r"-C\s*linker=(\S+)")
+_LINKER_FLAG = lazy_compile(r"-C\s*linker=(\S+)")
 
 
 def cargo_config_programs(text: str) -> list[tuple[str, str]]:
@@ -569,12 +570,12 @@ def _tox_ini_commands(text: str) -> list[str]:
 PACKAGE_SETTING_FILES = (".npmrc", ".yarnrc.yml", ".yarnrc", "bunfig.toml", ".pnpmfile.cjs", ".pnpmfile.mjs")
 """The files of a Node project that make its package manager run code besides ``package.json``'s
 scripts (:func:`package_settings`); ``.pnpmfile.cjs`` is itself code pnpm runs on install."""
-_NPMRC_LINE = re.compile(r"^\s*([\w.-]+)\s*=\s*(.*?)\s*$", re.MULTILINE)
+_NPMRC_LINE = lazy_compile(r"^\s*([\w.-]+)\s*=\s*(.*?)\s*$", re.MULTILINE)
 _NPMRC_PROGRAMS = frozenset({"script-shell", "shell", "git", "editor", "browser", "viewer"})
-_NODE_PRELOAD = re.compile(r"(?:^|\s)(?:--require|-r|--import|--loader|--experimental-loader)[=\s]+(\S+)")
-_YARN_FILE = re.compile(r"""^\s*(?:yarnPath|yarn-path|-?\s*path|-)\s*:?\s*["']?([^"'\s#]+\.[cm]?js)["']?""",
+_NODE_PRELOAD = lazy_compile(r"(?:^|\s)(?:--require|-r|--import|--loader|--experimental-loader)[=\s]+(\S+)")
+_YARN_FILE = lazy_compile(r"""^\s*(?:yarnPath|yarn-path|-?\s*path|-)\s*:?\s*["']?([^"'\s#]+\.[cm]?js)["']?""",
                         re.MULTILINE)  # fmt: skip
-_BUN_PRELOAD = re.compile(r"""^\s*preload\s*=\s*(\[[^\]]*\]|"[^"\n]*"|'[^'\n]*')""", re.MULTILINE)
+_BUN_PRELOAD = lazy_compile(r"""^\s*preload\s*=\s*(\[[^\]]*\]|"[^"\n]*"|'[^'\n]*')""", re.MULTILINE)
 
 
 def package_settings(name: str, text: str) -> tuple[list[tuple[str, str]], list[str]]:

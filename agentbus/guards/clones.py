@@ -41,6 +41,7 @@ import posixpath
 import re
 from collections.abc import Iterator, Sequence
 
+from ..lazy_regex import lazy_compile
 from .findings import positionals, scan_options, static_args
 from .programs import Invocation
 from .project_commands import remote
@@ -172,8 +173,8 @@ def _top_level(directory: str) -> str:
     return directory
 
 
-_GITMODULES_SECTION = re.compile(r'^\s*\[\s*submodule\s+"([^"\n]*)"\s*\]', re.MULTILINE)
-_GITMODULES_KEY = re.compile(r"^\s*(path|url)\s*=\s*(.*?)\s*$", re.MULTILINE)
+_GITMODULES_SECTION = lazy_compile(r'^\s*\[\s*submodule\s+"([^"\n]*)"\s*\]', re.MULTILINE)
+_GITMODULES_KEY = lazy_compile(r"^\s*(path|url)\s*=\s*(.*?)\s*$", re.MULTILINE)
 
 
 def submodules(text: str) -> list[tuple[str, str]]:
@@ -301,7 +302,7 @@ class Fetches:
                 destination = refspec.lstrip("+").partition(":")[2]
                 if destination:
                     self._ref(repository, destination.removeprefix("refs/heads/"), operands[0])
-        elif (command and command[0] in _CHECKOUTS) or rest[:2] == ["worktree", "add"]:
+        elif self.refs and ((command and command[0] in _CHECKOUTS) or rest[:2] == ["worktree", "add"]):
             repository = _top_level(here)
             words = positionals(rest[2:] if command == ["worktree"] else rest[1:], _CHECKOUT_VALUES)
             named = [*rest[1:], *(value.partition("=")[2] for value in rest[1:] if value.startswith("-"))]
@@ -353,7 +354,7 @@ class Fetches:
 
 # -- across the calls of a session ---------------------------------------------------------------
 
-_MENTIONS = re.compile(r"(?<![\w.-])(?:git|degit|tiged|gh|cp|mv|rsync|ditto|ln|gcp|gmv)(?![\w-])")
+_MENTIONS = lazy_compile(r"(?<![\w.-])(?:git|degit|tiged|gh|cp|mv|rsync|ditto|ln|gcp|gmv)(?![\w-])")
 """The programs that fetch, or carry a fetched tree on: a line naming none of them is not walked."""
 
 
