@@ -227,9 +227,23 @@ class Fetches:
         self.trees: dict[str, str] = {}
         self.refs: dict[tuple[str, str], str] = {}
         self.added: list[str] = []
-        """The entries :meth:`note` found, as :func:`remember_clones` keeps them."""
+        """The lines :meth:`note` found (a tree: ``DIR<tab>SOURCE``; a ref: ``@REPO<tab>REF<tab>SOURCE``)."""
         for entry in entries:
-            self._load(entry)
+            for line in entry.split("\n"):
+                self._load(line)
+
+    def entries(self) -> list[str]:
+        """The lines found, packed into as few kept entries as fit: the session keeps its latest
+        entries only, and one ``git submodule update`` of many submodules must not push out the rest."""
+        from .session_downloads import MAX_STATEMENT
+
+        packed: list[str] = []
+        for line in self.added:
+            if packed and len(packed[-1]) + 1 + len(line) <= MAX_STATEMENT:
+                packed[-1] += "\n" + line
+            else:
+                packed.append(line)
+        return packed
 
     def _load(self, entry: str) -> None:
         if entry.startswith("@"):
@@ -242,12 +256,12 @@ class Fetches:
             self.trees[directory.rstrip("/") or "/"] = source
 
     def _tree(self, directory: str, source: str) -> None:
-        if "\t" not in directory and "\t" not in source:
+        if not {"\t", "\n"} & set(directory + source):
             self.added.append(f"{directory}\t{source}")
             self._load(self.added[-1])
 
     def _ref(self, repository: str, ref: str, source: str) -> None:
-        if "\t" not in repository + ref + source:
+        if not {"\t", "\n"} & set(repository + ref + source):
             self.added.append(f"@{repository}\t{ref}\t{source}")
             self._load(self.added[-1])
 
@@ -389,7 +403,7 @@ def remember_clones(session: str | None, command: str, cwd: str | None) -> None:
             fetches.note(invocation)
     except Exception:  # the call was let through: a parse that fails here must not fail it
         return
-    keep(session, CLONES, fetches.added)
+    keep(session, CLONES, fetches.entries())
 
 
 def check_clone_runs(session: str | None, command: str, cwd: str | None) -> Verdict | None:

@@ -632,3 +632,19 @@ def test_gitmodules_are_read_back_as_written(modules: list[tuple[str, str]]) -> 
         for index, (path, url) in enumerate(modules)
     )
     assert submodules(text) == [(path, url) for path, url in modules]
+
+
+@pytest.mark.anyio
+async def test_many_submodules_at_once_are_all_remembered(tmp_path: Path) -> None:
+    agent = Session(tmp_path, {}, approve=True)
+    (tmp_path / ".git").mkdir()
+    names = [f"m{index:02}" for index in range(3 * session_downloads.KEPT_PER_SESSION)]
+    (tmp_path / ".gitmodules").write_text(
+        "".join(f'[submodule "{n}"]\n\tpath = lib/{n}\n\turl = https://h.example/{n}.git\n' for n in names)
+    )
+    agent.effects["git submodule update --init"] = _filled(*(f"lib/{n}" for n in names))
+    await agent.run("git submodule update --init")
+    for name in (names[0], names[-1]):
+        assert await agent.run(f"make -C lib/{name}") == "done"
+        assert f"fetched from https://h.example/{name}.git" in agent.asked[-1]
+    assert len(agent.asked) == 2
