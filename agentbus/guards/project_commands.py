@@ -215,6 +215,12 @@ _SHORTHANDS = {"test": "test", "t": "test", "tst": "test", "start": "start", "st
 _INSTALLS = frozenset({"install", "i", "ci", "clean-install", "add", "isntall", "in", "ins", "inst", "insta",
                        "instal", "isnt", "isnta", "isntal", "install-clean", "install-test", "it", "cit",
                        "install-ci-test", "rebuild", "rb"})  # fmt: skip
+_LIFECYCLES = {
+    "pack": ("prepack", "prepare", "postpack"),
+    "publish": ("prepublishOnly", "prepack", "prepare", "postpack", "prepublish", "publish", "postpublish"),
+    "version": ("preversion", "version", "postversion"),
+}
+"""The project's own scripts ``npm pack``, ``npm publish`` and ``npm version`` run."""
 _YARN_COMMANDS = frozenset({"add", "audit", "autoclean", "bin", "cache", "check", "config", "create", "dlx",
                             "exec", "generate-lock-entry", "global", "help", "import", "info", "init",
                             "install", "licenses", "link", "list", "login", "logout", "node", "outdated",
@@ -264,6 +270,8 @@ def _package(invocation: Invocation) -> tuple[FileRun, ...]:
                    "postrestart") if script == "restart" else _with_hooks(script)  # fmt: skip
     elif command in _INSTALLS or (command == "" and name in ("yarn", "pnpm", "bun")):
         scripts = INSTALL_SCRIPTS
+    elif command in _LIFECYCLES and name != "bun":
+        scripts = _LIFECYCLES[command]
     elif (name == "yarn" and command not in _YARN_COMMANDS) or (
         name == "pnpm" and command not in _PNPM_COMMANDS
     ):

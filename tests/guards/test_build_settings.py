@@ -436,3 +436,20 @@ def test_option_values_attached_optional_and_at_the_end(
         scan_options(words, frozenset({"-C", "-j", "-o"}), attached=frozenset({"-C"}), optional=optional)
     )
     assert got == expected
+
+
+@pytest.mark.parametrize(
+    ("command", "script"),
+    [("npm pack", "prepack"), ("npm publish --dry-run", "prepublishOnly"), ("yarn publish", "postpack"),
+     ("pnpm publish", "prepare"), ("npm version patch", "postversion")],
+)  # fmt: skip
+def test_packing_publishing_and_versioning_run_the_projects_lifecycle_scripts(
+    tmp_path: Path, command: str, script: str
+) -> None:
+    import json
+
+    (tmp_path / "package.json").write_text(json.dumps({"scripts": {script: CURL_SH, "test": "jest"}}))
+    verdict = check_script_files(command, cwd=str(tmp_path), home="/home/dev")
+    assert verdict is not None
+    assert verdict.reason.startswith("remote code execution: package.json:1: curl")
+    assert check_script_files("npm view left-pad", cwd=str(tmp_path), home="/home/dev") is None
