@@ -14,6 +14,7 @@ says which file a command reads, from where, and what of it:
   / ``bun run X``: ``package.json``'s ``preX``, ``X`` and ``postX``; ``npm install``
   / ``npm ci`` / ``yarn`` / ``pnpm install`` / ``bun install``: the project's own
   lifecycle scripts (``preinstall``, ``install``, ``postinstall``, ``prepare`` ...);
+  ``npm pack|publish|version`` (yarn's, pnpm's): theirs (``prepack``, ``prepublishOnly`` ...);
 - ``kubectl apply|create|replace -f FILE|DIR`` and ``-k DIR``: the manifests;
 - ``docker compose up|run|create`` / ``docker-compose`` / ``podman compose``: the
   compose files (``-f``, ``COMPOSE_FILE=`` before the command, else ``compose.yaml`` and
@@ -21,7 +22,8 @@ says which file a command reads, from where, and what of it:
 - ``helm install|upgrade|template … CHART``: the chart, with its ``-f`` values files and
   ``--set`` values (``--post-renderer`` names a script helm runs);
 - ``pip install .`` / ``-e DIR``: the project's ``setup.py``, and an in-tree build backend
-  (``pyproject.toml``'s ``backend-path``).
+  (``pyproject.toml``'s ``backend-path``);
+- ``tox``: its configuration's command lines; ``nox``: ``noxfile.py``.
 
 A file fetched when the command runs (``kubectl apply -f URL``, a chart from a repository)
 is :data:`UNSEEN`: there is nothing to judge offline, and a person is asked. ``-f -``
