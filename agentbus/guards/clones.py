@@ -357,7 +357,8 @@ class Fetches:
         into = into or os.path.isdir(target)
         for word in sources:
             source = normalize_path(word, cwd=cwd)
-            contents = invocation.name == "rsync" and word.endswith("/")  # rsync y/ x: y's files in x
+            # rsync y/ x and cp -r y/. x: y's files go into x
+            contents = (invocation.name == "rsync" and word.endswith("/")) or word.endswith("/.")
             landed = target if contents or not into else posixpath.join(target, posixpath.basename(source))
             for directory, fetched in list(self.trees.items()):
                 if directory == source or directory.startswith(source.rstrip("/") + "/"):

@@ -499,6 +499,7 @@ async def test_submodules_only_those_updated_and_not_those_already_there(tmp_pat
         ("mv /tmp/CLONE vendor/", "make -C vendor/CLONE"),
         ("rsync -a /tmp/CLONE/ ./lib/", "cd lib && npm install"),
         ("cp -R -t third_party /tmp/CLONE", "pytest third_party/CLONE"),
+        ("cp -a /tmp/CLONE/. vendor", "make -C vendor"),
         ("ln -s /tmp/CLONE y", "cd y && cargo build"),
     ],
 )
