@@ -41,7 +41,8 @@ FILLS = [
 @pytest.mark.parametrize("command", FILLS)
 def test_filling_the_disk_is_blocked(command: str) -> None:
     verdict = check_command(command, home=HOME)
-    assert verdict is not None and (verdict.category, verdict.decision) == (DATA_DESTRUCTION, "block"), verdict
+    assert verdict is not None, verdict
+    assert (verdict.category, verdict.decision) == (DATA_DESTRUCTION, "block"), verdict
 
 
 SMALL = [
@@ -73,9 +74,13 @@ def test_small_or_bounded_files_run(command: str) -> None:
 
 def test_the_verdict_says_how_much_and_a_policy_decides() -> None:
     verdict = check_command("fallocate -l 100G f", home=HOME)
-    assert verdict is not None and "100 GiB" in verdict.why and "10 GiB or more" in verdict.why
-    asked = check_command("fallocate -l 100G f", home=HOME, policy=Policy(verdicts={DATA_DESTRUCTION: "ask"}))
-    assert asked is not None and asked.decision == "ask"
+    assert verdict is not None
+    assert "100 GiB" in verdict.why
+    assert "10 GiB or more" in verdict.why
+    policy = Policy(verdicts={DATA_DESTRUCTION: "ask"})
+    asked = check_command("fallocate -l 100G f", home=HOME, policy=policy)
+    assert asked is not None
+    assert asked.decision == "ask"
 
 
 @pytest.mark.parametrize(

@@ -127,14 +127,17 @@ def test_sudo_to_root_by_name_or_uid_is_sudo_itself_not_an_account_change(comman
 )
 def test_sudo_to_root_by_name_or_uid_opens_a_root_shell_like_sudo(command: str) -> None:
     verdict = check_command(command, home=HOME)
-    assert verdict is not None and (verdict.category, verdict.decision) == (PRIVILEGE, "block"), verdict
+    assert verdict is not None, verdict
+    assert (verdict.category, verdict.decision) == (PRIVILEGE, "block"), verdict
 
 
 def test_sudo_as_another_account_is_asked_never_blocked_and_a_policy_decides() -> None:
     assert check_command("sudo -u postgres bash", home=HOME).decision == "ask"  # type: ignore[union-attr]
-    assert check_command("sudo -u postgres psql", home=HOME, policy=Policy(verdicts={ACCOUNT: "allow"})) is None
+    allowed = Policy(verdicts={ACCOUNT: "allow"})
+    assert check_command("sudo -u postgres psql", home=HOME, policy=allowed) is None
     unattended = check_command("sudo -u postgres psql", home=HOME, policy=Policy(profile="unattended"))
-    assert unattended is not None and unattended.decision == "block"
+    assert unattended is not None
+    assert unattended.decision == "block"
 
 
 @given(
@@ -143,5 +146,6 @@ def test_sudo_as_another_account_is_asked_never_blocked_and_a_policy_decides() -
 )
 def test_every_spelling_of_sudo_as_a_user_names_that_user(user: str, spelling: str) -> None:
     verdict = check_command(f"sudo {spelling.format(u=user)} psql", home=HOME)
-    assert verdict is not None and verdict.category == ACCOUNT, verdict
+    assert verdict is not None, verdict
+    assert verdict.category == ACCOUNT, verdict
     assert f"the account {user}:" in verdict.why

@@ -58,7 +58,9 @@ def test_code_a_root_program_hands_on_runs_under_its_layers() -> None:
     before=st.sampled_from(["", "-H ", "-E ", "-D /tmp ", "-g staff ", "-C 3 ", "--chdir=/srv "]),
     spelling=st.sampled_from(["-u {u}", "-u{u}", "--user={u}", "--user {u}", "-Hu {u}", "-Eu{u}"]),
 )
-def test_sudo_user_is_found_in_every_spelling_whatever_comes_before(user: str, before: str, spelling: str) -> None:
+def test_sudo_user_is_found_in_every_spelling_whatever_precedes(
+    user: str, before: str, spelling: str
+) -> None:
     words = tuple(f"{before}{spelling.format(u=user)}".split())
     assert wrapper_option(Layer("sudo", words), "u", "--user") == user
 
@@ -134,7 +136,8 @@ ROOT_SHELLS = [
 @pytest.mark.parametrize("command", ROOT_SHELLS)
 def test_a_root_shell_through_a_wrapper_or_a_runner_is_blocked(command: str) -> None:
     verdict = check_command(command, home=HOME)
-    assert verdict is not None and (verdict.category, verdict.decision) == (PRIVILEGE, "block"), verdict
+    assert verdict is not None, verdict
+    assert (verdict.category, verdict.decision) == (PRIVILEGE, "block"), verdict
 
 
 RUN = [
@@ -174,7 +177,8 @@ def test_the_same_programs_without_a_root_shell_are_not_blocked_as_one(command: 
 
 def test_sudo_as_another_user_through_a_wrapper_is_that_users_shell_asked() -> None:
     verdict = check_command("sudo -u postgres flock -u / /bin/sh", home=HOME)
-    assert verdict is not None and (verdict.category, verdict.decision) == (ACCOUNT, "ask"), verdict
+    assert verdict is not None, verdict
+    assert (verdict.category, verdict.decision) == (ACCOUNT, "ask"), verdict
 
 
 # -- privileged mode, read by shell_mode -------------------------------------------------------------
@@ -197,7 +201,8 @@ def test_sudo_as_another_user_through_a_wrapper_is_that_users_shell_asked() -> N
     ],
 )
 def test_privileged_mode_is_read_from_the_shells_own_options(command: str, privileged: bool) -> None:
-    assert shell_mode(_program(command, "bash" if command.startswith("bash") else "sh")).privileged is privileged
+    shell = _program(command, "bash" if command.startswith("bash") else "sh")
+    assert shell_mode(shell).privileged is privileged
     verdict = check_command(command, home=HOME)
     blocked = verdict is not None and verdict.category == PRIVILEGE and "privileged mode" in verdict.why
     assert blocked is privileged, verdict
