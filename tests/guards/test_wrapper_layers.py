@@ -206,3 +206,37 @@ def test_privileged_mode_is_read_from_the_shells_own_options(command: str, privi
     verdict = check_command(command, home=HOME)
     blocked = verdict is not None and verdict.category == PRIVILEGE and "privileged mode" in verdict.why
     assert blocked is privileged, verdict
+
+
+# -- a shell escape typed at the prompt of a program run as root -------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "sudo debugfs\n!/bin/sh",
+        "sudo ftp\n!/bin/sh",
+        "sudo smbclient '\\\\host\\share'\n!/bin/sh",
+        "sudo zathura\n:! /bin/sh -c 'exec /bin/sh 0<&1'",
+        "sudo bconsole\n@exec /bin/sh",
+        "sudo scanmem\nshell /bin/sh",
+    ],
+)
+def test_a_shell_escape_typed_into_a_root_program_is_blocked(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None, command
+    assert (verdict.category, verdict.decision) == (PRIVILEGE, "block"), verdict
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "ftp host\n!ls",  # the user's own prompt
+        "sudo apt-get update\n! grep -q nginx /etc/hosts",  # a negated pipeline, not a prompt
+        "sudo tee /etc/motd < motd.txt\n!true",  # its input is a file, not the terminal
+        "sudo ls /root\nshell_check",
+    ],
+)
+def test_lines_after_a_root_program_that_are_no_escape_into_it_pass(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is None or "shell escape" not in verdict.why, verdict

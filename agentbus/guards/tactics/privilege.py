@@ -766,6 +766,34 @@ def judge_script(script: Script, home: str) -> Verdict | None:
                 return _verdict(PRIVILEGE, first, f"opens a root shell ({first.name})")
         elif first.name in _OTHER_SHELLS or _repl(first):
             return _verdict(PRIVILEGE, first, f"opens a root shell ({first.name}'s prompt)")
+    return _escape_typed(script)
+
+
+_ESCAPE_LINE = lazy_compile(r"^\s*(?:\\?!|:!|\^K!|@exec\s|shell\s)\s*\S")
+"""A line typed at a program's prompt that runs a shell command: ``!/bin/sh`` (ftp, psql's ``\\!``,
+debugfs, smbclient, telnet ...), vim's ``:!``, joe's ``^K!``, bconsole's ``@exec``, ``shell CMD``."""
+
+
+def _escape_typed(script: Script) -> Verdict | None:
+    """``sudo debugfs`` then ``!/bin/sh`` on the next line: a line that reads as a prompt's shell escape,
+    after a program run as root on the terminal (alone in its pipeline, its input not redirected):
+    the line is typed into that program, which runs the shell as root (GTFOBins)."""
+    if not script.rows or len(script.rows) != len(script.pipelines):
+        return None
+    for position, pipeline in enumerate(script.pipelines[:-1]):
+        if len(pipeline) != 1 or not _ESCAPE_LINE.match(script.pipelines[position + 1][0].text):
+            continue
+        if script.rows[position + 1] <= script.rows[position]:
+            continue
+        try:
+            stages = next(iter(walk(parse_nested(pipeline[0].text))), [])
+        except ShellSyntaxError:
+            continue
+        program = stages[0] if len(stages) == 1 else None
+        if program is not None and program.name not in SHELLS and _as_root(program) and not _fed(program):
+            return _verdict(
+                PRIVILEGE, program, f"a shell escape is typed into {program.name}, which runs as root"
+            )
     return None
 
 
