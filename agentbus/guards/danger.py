@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import binascii
 import functools
+import posixpath
 import re
 import shlex
 from collections.abc import Callable, Iterable, Mapping
@@ -47,7 +48,7 @@ from .operands import block_device, system_file
 from .parse import UNKNOWN_PART, Script, ansi_c, one_reread_bound, parse, parsed
 from .paths import normalize_path
 from .policy import Policy, current_policy, hold, using
-from .programs import SHELLS, Invocation, find_narrowed, parse_nested, shell_mode, walk, written_text
+from .programs import SHELLS, Invocation, find_narrowed, find_selects, parse_nested, shell_mode, walk, written_text
 from .targets import check_targets
 from .verdict import (
     BACKDOOR,
@@ -234,9 +235,13 @@ def _find(invocation: Invocation, home: str) -> Verdict | None:
     name = find_narrowed(values)
     if name is not None and (not any(c in name for c in "*?[") or _JUNK.search(name)):
         return None  # find ~ -name .DS_Store -delete: only the litter it names, not every document
-    for start in starts:
-        what = _critical(start, home, invocation.cwd)
-        if what and "working directory" not in what:
+    for start in starts or ["."]:
+        what = _critical(start, home, invocation.cwd) or (
+            "the working directory" if posixpath.normpath(start) == "." else None
+        )
+        # In the working directory (the project) only what deletes all of it, as rm -rf ./* and
+        # find . | xargs rm -rf: find . -name '*.golden' -delete, -executable, -mtime +7 pick some.
+        if what and ("working directory" not in what or not find_selects(values)):
             return _verdict(FILESYSTEM, invocation, f"deletes every file under {what}")
     return None
 
@@ -1030,7 +1035,11 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
     for index, stage in enumerate(stages[1:], start=1):
         # echo / | xargs rm -rf: the arguments xargs adds can be worked out.
         check = _CHECKS.get(stage.name)
-        added = _xargs_input(stages[:index]) if "xargs" in stage.wrappers and check is not None else None
+        added = (
+            _xargs_input(stages[:index], stage.name, home)
+            if "xargs" in stage.wrappers and check is not None
+            else None
+        )
         if added is not None and check is not None:
             replace = _xargs_replace(stage.wrapper_args)
             if replace:  # xargs -I% dd of=%: the input goes where % is
@@ -1077,16 +1086,30 @@ def _ssh_stdio(invocation: Invocation) -> bool:
     )
 
 
-def _xargs_input(upstream: list[Invocation]) -> str | None:
-    """What xargs is fed, when it can be worked out: echo's words, or the paths find starts from."""
+_DELETERS = frozenset({"rm", "shred", "unlink"})
+
+
+def _xargs_input(upstream: list[Invocation], program: str, home: str) -> str | None:
+    """What xargs is fed, when it can be worked out: echo's words, or the paths find starts from.
+
+    ``find ... | xargs rm`` deletes what ``find ... -delete`` does, and is judged as it is (see
+    :func:`_find`): ``find . -type f -executable | xargs rm -f`` picks some files of the project."""
     decoded = _decoded(upstream)
     if decoded is not None:
         return decoded
     finder = upstream[0] if upstream and upstream[0].name in ("find", "ls") else None
-    if finder is None or find_narrowed(_values(finder)) is not None:
+    if finder is None:
         return None
+    if finder.name == "find":
+        if program in _DELETERS:
+            if _find(finder.replace(args=(*finder.args, "-delete")), home) is None:
+                return None
+        elif find_narrowed(_values(finder)) is not None:
+            return None
     if finder.name == "ls":
-        return " ".join(v for v in _values(finder) if not v.startswith("-")) or None
+        if len(upstream) > 1:
+            return None  # ls -t | tail -n +5 | xargs rm: the files the filter keeps, not known
+        return " ".join(v for v in _values(finder) if not v.startswith("-")) or "./*"  # ls: the directory's files
     starts = []
     for value in _values(finder):
         if value.startswith(("-", "(", "!")):

@@ -39,6 +39,7 @@ from .operands import PATH_MAX, PATTERN_OPTIONS, block_device, option_values, sy
 from .pathnames import home_directory
 from .paths import check_glob, check_path, display_path, normalize_path
 from .policy import Policy, current_policy, hold
+from .targets import EDITORS
 from .tool_matchers import (
     EXEC_TOOL,
     FILE_TOOLS,
@@ -270,13 +271,16 @@ _READERS = frozenset({
 """Programs whose file arguments are read (and shown, copied, sent or sourced)."""
 _PATTERN_FIRST = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "awk", "gawk", "mawk", "sed"})
 _LOCAL_READERS = (
-    _READERS - {"scp", "rsync", "sftp", "mv", "xclip", "xsel", "pbcopy", "wl-copy", "ssh-add", "tee", "dd"}
+    _READERS - {"scp", "rsync", "sftp", "xclip", "xsel", "pbcopy", "wl-copy", "ssh-add", "tee", "dd"}
     | _PATTERN_FIRST
     | {"wc", "bash", "sh", "zsh", "dash", "ksh", "fish", "shellcheck", "shfmt", "colordiff", "delta"}
+    | (EDITORS - {"code", "subl"})
 )
-"""Readers that keep what they read on this machine: they show it, compare it, run it or copy it
-locally. A file private only against leaving the machine (a shell profile) is theirs to read;
-senders (``scp``, ``curl -F @``), the clipboard and programs not known stay judged."""
+"""Readers that keep what they read on this machine: they show it, compare it, run it, edit it, copy
+or move it locally. A file private only against leaving the machine (a shell profile) is theirs to
+read (``vi ~/.zshrc``: what the editor writes back is the command guard's, which asks for a start-up
+file); senders (``scp``, ``curl -F @``), the clipboard, editors that sync to a remote workspace
+(``code``, ``subl``) and programs not known stay judged."""
 _WRITE_TARGET = frozenset({"cp", "mv", "install", "rsync", "scp", "tee", "ln"})
 _CURL_DATA = frozenset({"-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--json"})
 _GLOB = lazy_compile(r"[*?\[]")

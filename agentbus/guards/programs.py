@@ -30,6 +30,7 @@ __all__ = [
     "Invocation",
     "ShellMode",
     "find_narrowed",
+    "find_selects",
     "keeping_walks",
     "runtime_program",
     "shell_mode",
@@ -563,6 +564,28 @@ def find_narrowed(args: Sequence[str]) -> str | None:
         if value in _NAME_TESTS and not _MATCHES_ALL.match(args[index + 1]):
             return args[index + 1]
     return None
+
+
+_SELECTING_TESTS = frozenset({
+    "-executable", "-readable", "-writable", "-perm", "-empty", "-size", "-user", "-uid", "-group", "-gid",
+    "-nouser", "-nogroup", "-links", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-newermt",
+    "-newerct", "-newerat", "-used", "-fstype", "-xtype", "-context",
+})  # fmt: skip
+"""find's tests that pick some files by what they are (not ``-type``, ``-maxdepth``, ``-mindepth``:
+a directory's every regular file, or everything below a depth, is still all of it)."""
+
+
+def find_selects(args: Sequence[str]) -> bool:
+    """Whether find's tests pick only some of the files under its starting points: a name that not
+    every file has, or a property (``-executable``, ``-mtime +7``, ``-empty``), not negated. What
+    ``find . -type f -executable -delete`` and ``find . -type f -executable | xargs rm -f`` delete
+    is the same, and judged the same."""
+    if find_narrowed(args) is not None:
+        return True
+    return any(
+        value in _SELECTING_TESTS and not (index and args[index - 1] in ("!", "-not"))
+        for index, value in enumerate(args)
+    )
 
 
 _PER_FILE_RECURSIVE = frozenset({"chmod", "chown", "chgrp", "setfacl", "chattr", "chcon"})
