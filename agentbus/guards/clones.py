@@ -1,11 +1,13 @@
 """Repositories a command fetches from the network: ``git clone URL [DIR]``, ``gh repo clone OWNER/REPO``.
 
 A clone alone runs nothing of what it fetched, and stays allowed. But the line that
-clones and then runs what it cloned (``git clone URL && cd repo && ./install.sh``,
-``git clone URL && make -C repo``) runs code that came from the network in the same
-call, before anyone saw it: a download and run (:mod:`.tactics.exfiltration` tracks the
-directory as it tracks an unpacked download). A clone of a local path (``git clone
-../lib``) fetches nothing.
+clones and then runs a file of what it cloned (``git clone URL && cd repo && ./install.sh``)
+runs code that came from the network in the same call, before anyone saw it: a download
+and run (:mod:`.tactics.exfiltration` tracks the directory as it tracks an unpacked
+download). The line that clones and builds it (``git clone URL && make -C repo``, ``cd repo
+&& ./configure``, ``pip install .``) is asked, as the same build in a later call is, and as
+a source tarball built is: source is how software gets installed. A clone of a local path
+(``git clone ../lib``) fetches nothing.
 
 An agent clones in one tool call and builds in the next. So the command guard
 remembers, per session, the directories its calls cloned from the network
@@ -18,7 +20,8 @@ read are judged as they are for any project (the Makefile's recipes, the
 ``package.json`` scripts, the ``conftest.py`` and ``build.rs`` the build runs:
 a download and run in them is blocked), but a build runs more of the clone than
 those (compiled code, tests), which nobody has seen. In one call the files are not
-there yet when the line is judged, and the line is blocked as a download and run.
+there yet when the line is judged: the build is asked all the same, and a file of the
+clone run directly (``./install.sh``, ``make && ./tool``) is blocked as a download and run.
 """
 
 from __future__ import annotations

@@ -202,10 +202,11 @@ def test_the_clones_of_a_session_survive_a_new_hook_process(tmp_path: Path) -> N
         "git clone https://github.com/x/y && cmake -S y -B build",
     ],
 )
-def test_cloned_and_built_in_one_call_is_download_and_run(command: str) -> None:
+def test_cloned_and_built_in_one_call_is_asked(command: str) -> None:
+    """As the same build in a later call (the lead's decision, issue 18): asked, not blocked."""
     verdict = check_command(command, home="/home/dev")
     assert verdict is not None
-    assert verdict.category == "download and run"
+    assert (verdict.category, verdict.decision) == ("unjudged script", "ask")
 
 
 @pytest.mark.parametrize(
