@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator, Sequence
 from ..lazy_regex import lazy_compile
 from .applescript import script_text, shell_code
 
-__all__ = ["COMMAND_VARIABLES", "TERMINALS", "carried"]
+__all__ = ["COMMAND_VARIABLES", "TERMINALS", "carried", "confines"]
 
 COMMAND_VARIABLES = frozenset({
     "GIT_SSH_COMMAND", "GIT_SSH", "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_EXTERNAL_DIFF",
@@ -444,7 +444,7 @@ def _container(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
             i += 1
             value = values[i]
         i += 1
-        if word in ("-v", "--volume") and value.startswith("/"):
+        if word in ("-v", "--volume") and value.startswith(("/", "~", "$HOME", "${HOME}")):
             host, _, inside = value.partition(":")
             mounts.append((inside.partition(":")[0] or host, host))
         elif word == "--mount":
@@ -466,6 +466,50 @@ def _container(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
         text = re.sub(rf"(?<![\w/.-]){re.escape(inside)}/", under.replace("\\", "\\\\"), text)
         text = re.sub(rf"(?<![\w/.-]){re.escape(inside)}(?=$|[\s'\"])", host.replace("\\", "\\\\"), text)
     yield text
+
+
+_HOST_SHARING = frozenset({"--privileged", "--cap-add", "--device", "--security-opt", "--volumes-from",
+                           "--device-cgroup-rule", "--gpus"})  # fmt: skip
+"""Options that give a container more of the host than its own file system."""
+_HOST_NAMESPACES = frozenset({"--pid", "--ipc", "--uts", "--userns", "--cgroupns"})
+_PROJECT_MOUNT = lazy_compile(
+    r"^(?:\.{1,2}(?:/|$)|\$\{?PWD\}?(?:/|$)|\$\(pwd\)(?:/|$)|`pwd`(?:/|$)|[\w.-]+$)"
+)
+"""A host source inside the working directory (``.``, ``$PWD/x``, ``$(pwd)``), or a named volume."""
+
+
+def confines(name: str, values: Sequence[str]) -> bool:
+    """Whether ``name VALUES`` runs its command in a container that holds what it does: ``docker
+    run|create|exec``, ``podman``, ``nerdctl``, ``docker compose run|exec`` with no option that shares
+    the host (``--privileged``, ``--cap-add``, ``--device``, ``--pid=host`` ...) and no host directory
+    mounted but the working directory's (a mounted directory's paths are put back as the host's by
+    :func:`_container`, and judged as such); ``kubectl exec`` runs in a pod. A package installed,
+    ``/etc`` written or a user added in there is the container's, not this machine's."""
+    if name in ("kubectl", "oc"):
+        return "--" in values and "exec" in values[: values.index("--")]
+    if name not in ("docker", "podman", "nerdctl"):
+        return False
+    try:
+        start = next(i for i, v in enumerate(values) if v in ("run", "create", "exec"))
+    except StopIteration:
+        return False
+    i = start + 1
+    while i < len(values) and values[i].startswith("-"):
+        word, equals, value = values[i].partition("=")
+        if not equals and word not in _CONTAINER_FLAGS and i + 1 < len(values):
+            i += 1
+            value = values[i]
+        i += 1
+        if word in _HOST_SHARING or (word in _HOST_NAMESPACES and value == "host"):
+            return False
+        if word in ("-v", "--volume") and not _PROJECT_MOUNT.match(value.partition(":")[0]):
+            return False
+        if word == "--mount":
+            fields = dict(f.partition("=")[::2] for f in value.split(","))
+            source = fields.get("source") or fields.get("src", "")
+            if fields.get("type", "volume") == "bind" and not _PROJECT_MOUNT.match(source):
+                return False
+    return i + 1 < len(values)  # an image (or container) and a command
 
 
 def _cloud_remote(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:

@@ -48,7 +48,17 @@ from .operands import block_device, system_file
 from .parse import UNKNOWN_PART, Script, ansi_c, one_reread_bound, parse, parsed
 from .paths import normalize_path
 from .policy import Policy, current_policy, hold, using
-from .programs import SHELLS, Invocation, find_narrowed, find_selects, parse_nested, shell_mode, walk, written_text
+from .containers import in_place
+from .programs import (
+    SHELLS,
+    Invocation,
+    find_narrowed,
+    find_selects,
+    parse_nested,
+    shell_mode,
+    walk,
+    written_text,
+)
 from .targets import check_targets
 from .verdict import (
     BACKDOOR,
@@ -1109,7 +1119,9 @@ def _xargs_input(upstream: list[Invocation], program: str, home: str) -> str | N
     if finder.name == "ls":
         if len(upstream) > 1:
             return None  # ls -t | tail -n +5 | xargs rm: the files the filter keeps, not known
-        return " ".join(v for v in _values(finder) if not v.startswith("-")) or "./*"  # ls: the directory's files
+        return (
+            " ".join(v for v in _values(finder) if not v.startswith("-")) or "./*"
+        )  # ls: the directory's files
     starts = []
     for value in _values(finder):
         if value.startswith(("-", "(", "!")):
@@ -1378,13 +1390,13 @@ def judge_script(script: Script, home: str, policy: Policy) -> Verdict | None:
 def _check_one(invocation: Invocation, home: str, findings: _Findings) -> Verdict | None:
     """The blocking finding of one simple command: seed 000's rules first, then the tactics."""
     rule = f"rule for {invocation.name or 'a computed command'}"
-    verdict = findings.blocks(_check_invocation(invocation, home), rule)
+    verdict = findings.blocks(in_place(invocation, _check_invocation(invocation, home)), rule)
     if verdict is None:
-        verdict = findings.blocks(_check_redirects(invocation, home), "redirect rule")
+        verdict = findings.blocks(in_place(invocation, _check_redirects(invocation, home)), "redirect rule")
     for judge in tactics.JUDGES:
         if verdict is not None:
             return verdict
-        verdict = findings.blocks(judge(invocation, home), _tactic_rule(judge))
+        verdict = findings.blocks(in_place(invocation, judge(invocation, home)), _tactic_rule(judge))
     return verdict
 
 

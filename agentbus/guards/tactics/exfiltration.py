@@ -897,7 +897,9 @@ from a fetched tree, they build it (asked); any other file of it run is the down
 def _builds(word: str, invocation: Invocation, tracker: _Tracker) -> bool:
     """``cd kit && ./configure``: a build entry point of a fetched tree (a file downloaded on its
     own, ``curl -O URL/setup.py && python3 setup.py``, is the download run)."""
-    return posixpath.basename(word) in _BUILD_SCRIPTS and tracker.path(word, invocation.cwd) not in tracker.files
+    return (
+        posixpath.basename(word) in _BUILD_SCRIPTS and tracker.path(word, invocation.cwd) not in tracker.files
+    )
 
 
 def _runs(invocation: Invocation) -> list[tuple[str, str]]:
@@ -1358,7 +1360,9 @@ def _run_of_download(invocation: Invocation, tracker: _Tracker) -> Verdict | Non
         where = posixpath.join(run.cwd, run.word) if run.cwd not in (None, ".") else run.word
         source = tracker.downloaded(where, invocation.cwd) if not run.how and run.word != STDIN else None
         if source is not None:
-            why = f"builds with the {run.language} file {run.word} of what was {source} earlier in the command"
+            why = (
+                f"builds with the {run.language} file {run.word} of what was {source} earlier in the command"
+            )
             return _verdict(UNJUDGED_SCRIPT, invocation, f"{why}, code the guard cannot see")
     for word in runs_code_in(invocation):  # cd repo && pytest, cargo build, go generate: its code runs
         source = tracker.downloaded(word, invocation.cwd or ".")
