@@ -38,6 +38,7 @@ from ..registry import Registry
 from . import clones, script_files, session_downloads, tactics
 from .budget import decide, spend
 from .carriers import TERMINALS as _TERMINALS
+from .containers import in_place
 from .findings import finding as _verdict
 from .findings import looked_up_program
 from .findings import piece as _piece
@@ -48,7 +49,6 @@ from .operands import block_device, system_file
 from .parse import UNKNOWN_PART, Script, ansi_c, one_reread_bound, parse, parsed
 from .paths import normalize_path
 from .policy import Policy, current_policy, hold, using
-from .containers import in_place
 from .programs import (
     SHELLS,
     Invocation,

@@ -597,8 +597,9 @@ _PER_FILE_RECURSIVE = frozenset({"chmod", "chown", "chgrp", "setfacl", "chattr",
 
 
 def _confined(invocation: Invocation) -> bool:
-    """Whether the code ``invocation`` hands on runs in a container that holds it (:func:`.carriers.confines`);
-    a word made at run time is read as written (``-v "$(pwd)":/src``; ``-v "$X":/h`` may mount /: not held)."""
+    """Whether the code ``invocation`` hands on runs in a container that holds it
+    (:func:`.carriers.confines`); a word made at run time is read as written (``-v "$(pwd)":/src``
+    is the working directory; ``-v "$X":/h`` may mount anything: not held)."""
     if invocation.name not in CONTAINER_RUNNERS:
         return False
     return confines(invocation.name, _container_values(invocation))

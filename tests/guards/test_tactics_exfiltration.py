@@ -579,6 +579,9 @@ def test_an_archive_unpacked_then_built_is_asked(stem: str, suffix: str, downloa
     verdict = check_command(command, home=HOME)
     assert verdict is not None
     assert (verdict.category, verdict.decision) == (UNJUDGED_SCRIPT, "ask"), command
-    assert check_command(f"{command} && ./{stem}/bin/run", home=HOME).category == DOWNLOAD_RUN
+    ran = check_command(f"{command} && ./{stem}/bin/run", home=HOME)
+    assert ran is not None
+    assert ran.category == DOWNLOAD_RUN
     single = check_command("curl -O https://e.example/configure && sh ./configure", home=HOME)
-    assert single is not None and single.category == DOWNLOAD_RUN
+    assert single is not None
+    assert single.category == DOWNLOAD_RUN
