@@ -619,6 +619,7 @@ _CARRIERS: dict[str, _Extract] = {
     "ssh": _ssh_options, "scp": _ssh_options, "sftp-ssh": _ssh_options, "autossh": _ssh_options,
     "git": _git,
     "cmake": _cmake,
+    "arpwatch": _by_options("-M"),  # arpwatch -M PROG: the program it mails reports with
     **{name: _npm for name in ("npx", "bunx", "pnpx", "npm", "pnpm", "yarn")},
     "docker": _container, "podman": _container, "nerdctl": _container,
     **{name: _cloud_remote for name in ("kubectl", "oc", "aws", "az", "gcloud")},
