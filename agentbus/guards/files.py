@@ -269,7 +269,9 @@ _READERS = frozenset({
     "bat", "batcat", "view", "xclip", "xsel", "pbcopy", "wl-copy", "split", "dd", "envsubst", "ssh-add",
 })  # fmt: skip
 """Programs whose file arguments are read (and shown, copied, sent or sourced)."""
-_PATTERN_FIRST = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "awk", "gawk", "mawk", "sed"})
+_PATTERN_FIRST = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "awk", "gawk", "mawk", "sed", "jq",
+                            "gojq", "jaq", "yq"})  # fmt: skip
+"""Programs whose first operand is a pattern or program (``jq .env.TOKEN package.json``: a filter)."""
 _LOCAL_READERS = (
     _READERS - {"scp", "rsync", "sftp", "xclip", "xsel", "pbcopy", "wl-copy", "ssh-add", "tee", "dd"}
     | _PATTERN_FIRST
@@ -335,6 +337,7 @@ _FILE_OPTION = lazy_compile(r"^--(?:[a-z-]*-)?(?:file|files-from|input|in|from)$
 _VALUE_SHORT = {
     "grep": "ABCDdefm", "egrep": "ABCDdefm", "fgrep": "ABCDdefm", "rg": "ABCefgjMmTt", "ag": "ABCGgm",
     "ack": "ABCm", "awk": "Ffv", "gawk": "Ffv", "mawk": "Ffv", "sed": "efl",
+    "jq": "fL", "gojq": "fL", "jaq": "fL", "yq": "oIp",
 }  # fmt: skip
 """Short options that take a value, for programs whose first operand is a pattern or program."""
 
@@ -386,6 +389,8 @@ def _operands(invocation: Invocation) -> list[str]:
                     break
             continue
         positionals.append(value)
+    if name == "yq" and positionals[:1] in (["e"], ["eval"], ["ea"], ["eval-all"]):
+        positionals = positionals[1:]  # yq e EXPR FILE: the subcommand, then the expression
     if value_short and not pattern_given and positionals:
         positionals = positionals[1:]
     return positionals + files
