@@ -472,27 +472,34 @@ _HOST_SHARING = frozenset({"--privileged", "--cap-add", "--device", "--security-
                            "--device-cgroup-rule", "--gpus"})  # fmt: skip
 """Options that give a container more of the host than its own file system."""
 _HOST_NAMESPACES = frozenset({"--pid", "--ipc", "--uts", "--userns", "--cgroupns"})
-_PROJECT_MOUNT = lazy_compile(
-    r"^(?:\.{1,2}(?:/|$)|\$\{?PWD\}?(?:/|$)|\$\(pwd\)(?:/|$)|`pwd`(?:/|$)|[\w.-]+$)"
+_KEPT_MOUNT = lazy_compile(
+    r"^(?:\.{1,2}(?:/|$)|\$\{?PWD\}?(?:/|$)|\$\(pwd\)(?:/|$)|`pwd`(?:/|$)|[\w.-]+$"
+    r"|/(?:home|Users)/[^/]+/(?!Library(?:/|$)|bin(?:/|$))[^./][^/]*(?:/|$)"
+    r"|(?:~|\$HOME|\$\{HOME\})/(?!Library(?:/|$)|bin(?:/|$))[^./][^/]*(?:/|$)"
+    r"|/(?:tmp|srv|mnt|data|work|workspaces?|src|code|builds|app|__w)(?:/|$))"
 )
-"""A host source inside the working directory (``.``, ``$PWD/x``, ``$(pwd)``), or a named volume."""
+"""A host directory whose files no finding about the machine's set-up names: the working directory
+(``.``, ``$PWD/x``, ``$(pwd)``), a named volume, a folder of a home that is not hidden, ``Library`` or
+``bin`` (``/home/runner/work/repo``), or a place projects and scratch files live (``/tmp``, ``/srv``)."""
+_CONTAINER_COMMANDS = frozenset({"run", "create", "exec"})
 
 
-def confines(name: str, values: Sequence[str]) -> bool:
-    """Whether ``name VALUES`` runs its command in a container that holds what it does: ``docker
-    run|create|exec``, ``podman``, ``nerdctl``, ``docker compose run|exec`` with no option that shares
-    the host (``--privileged``, ``--cap-add``, ``--device``, ``--pid=host`` ...) and no host directory
-    mounted but the working directory's (a mounted directory's paths are put back as the host's by
-    :func:`_container`, and judged as such); ``kubectl exec`` runs in a pod. A package installed,
-    ``/etc`` written or a user added in there is the container's, not this machine's."""
+def confines(name: str, values: Sequence[str]) -> str | None:
+    """How ``name VALUES`` keeps the command it runs to a container: ``"run"`` for ``docker``/``podman``/
+    ``nerdctl`` ``run``/``create`` with no option that shares the host (``--privileged``, ``--cap-add``,
+    ``--device``, ``--pid=host`` ...) and no host directory mounted that holds the machine's set-up
+    (``/``, ``/etc``, a home, its dot-folders: those paths are put back as the host's by
+    :func:`_container`); ``"exec"`` for a container made earlier, whose options the line does not show
+    (``docker exec``, ``docker compose run|exec``, ``kubectl exec POD --``); None otherwise."""
     if name in ("kubectl", "oc"):
-        return "--" in values and "exec" in values[: values.index("--")]
+        return "exec" if "--" in values and "exec" in values[: values.index("--")] else None
     if name not in ("docker", "podman", "nerdctl"):
-        return False
+        return None
     try:
-        start = next(i for i, v in enumerate(values) if v in ("run", "create", "exec"))
+        start = next(i for i, v in enumerate(values) if v in _CONTAINER_COMMANDS)
     except StopIteration:
-        return False
+        return None
+    level = "exec" if values[start] == "exec" or "compose" in values[:start] else "run"
     i = start + 1
     while i < len(values) and values[i].startswith("-"):
         word, equals, value = values[i].partition("=")
@@ -501,15 +508,15 @@ def confines(name: str, values: Sequence[str]) -> bool:
             value = values[i]
         i += 1
         if word in _HOST_SHARING or (word in _HOST_NAMESPACES and value == "host"):
-            return False
-        if word in ("-v", "--volume") and not _PROJECT_MOUNT.match(value.partition(":")[0]):
-            return False
+            return None
+        if word in ("-v", "--volume") and not _KEPT_MOUNT.match(value.partition(":")[0]):
+            return None
         if word == "--mount":
             fields = dict(f.partition("=")[::2] for f in value.split(","))
             source = fields.get("source") or fields.get("src", "")
-            if fields.get("type", "volume") == "bind" and not _PROJECT_MOUNT.match(source):
-                return False
-    return i + 1 < len(values)  # an image (or container) and a command
+            if fields.get("type", "volume") == "bind" and not _KEPT_MOUNT.match(source):
+                return None
+    return level if i + 1 < len(values) else None  # an image (or container) and a command
 
 
 def _cloud_remote(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:

@@ -12,13 +12,14 @@ is judged as the host, and its mount or privilege is itself held (privilege esca
 For the programs so marked, findings about this machine's own set-up are dropped
 (:data:`HOST_ONLY`): package installs, system configuration, accounts, services,
 scheduled jobs, shell profiles, system files, boot and shutdown, persistence spots,
-logs and local defences, volumes. What reaches beyond the container keeps its verdict:
-downloads run, exfiltration, credentials, deletions (the working directory may be
-mounted), scanning, mining, tunnels, code the guard cannot see.
+volumes. What reaches beyond the container keeps its verdict: privilege escalation and
+impaired defences (``chroot /host``), downloads run, exfiltration, credentials,
+deletions (the working directory may be mounted), scanning, mining, tunnels, code the
+guard cannot see.
 
 ``docker exec``, ``docker compose run|exec`` and ``kubectl exec`` run in a container
-made earlier, whose mounts the line does not show (a service's compose file may mount
-the project): the same categories are dropped, the rest judged.
+made earlier, whose mounts and privileges the line does not show (a pod may hold the
+node's ``/``): only a package install there is the container's (:data:`IN_EXISTING`).
 """
 
 from __future__ import annotations
@@ -26,9 +27,6 @@ from __future__ import annotations
 from .programs import CONTAINER_RUNNERS, Invocation
 from .verdict import (
     ACCOUNT,
-    EVIDENCE,
-    IMPAIR,
-    PRIVILEGE,
     PROFILE,
     SCHEDULED,
     SERVICE,
@@ -41,22 +39,31 @@ from .verdict import (
     Verdict,
 )
 
-__all__ = ["HOST_ONLY", "contained", "in_place"]
+__all__ = ["HOST_ONLY", "IN_EXISTING", "contained", "in_place"]
 
 HOST_ONLY = frozenset({
     SUDO_INSTALL, SYSTEM_CONFIG, ACCOUNT, SERVICE, SCHEDULED, PROFILE, SYSTEM_FILES, SHUTDOWN,
-    STEALTH_PERSISTENCE, EVIDENCE, IMPAIR, PRIVILEGE, VOLUMES,
+    STEALTH_PERSISTENCE, VOLUMES,
 })  # fmt: skip
-"""Categories whose findings are about the machine a command changes: inside a container, that one."""
+"""Categories whose findings are about the set-up of the machine a command changes: inside a container
+that keeps to itself (``docker run`` without host-sharing options), that container's. Privilege
+escalation, defense impairment and evidence destruction are not among them: ``chroot /host``,
+``nsenter -t 1`` and a kernel setting reach out of a container that was given the host."""
+IN_EXISTING = frozenset({SUDO_INSTALL})
+"""Inside a container made earlier (``docker exec``, ``docker compose run``, ``kubectl exec``), whose
+mounts and privileges the line does not show: only a package install is the container's own."""
 
 
-def contained(invocation: Invocation) -> bool:
-    """Whether ``invocation`` runs inside a container that holds what it does."""
-    return not CONTAINER_RUNNERS.isdisjoint(invocation.wrappers)
+def contained(invocation: Invocation) -> frozenset[str]:
+    """The categories of findings that are the container's, not this machine's, for ``invocation``."""
+    levels = [w for w in invocation.wrappers if w.partition(" ")[0] in CONTAINER_RUNNERS]
+    if not levels:
+        return frozenset()
+    return IN_EXISTING if any(" " in w for w in levels) else HOST_ONLY
 
 
 def in_place(invocation: Invocation, verdict: Verdict | None) -> Verdict | None:
     """``verdict`` on ``invocation``, unless it is about a machine's set-up and the container's is changed."""
-    if verdict is not None and verdict.category in HOST_ONLY and contained(invocation):
+    if verdict is not None and verdict.category in contained(invocation):
         return None
     return verdict

@@ -596,12 +596,12 @@ _PER_FILE_RECURSIVE = frozenset({"chmod", "chown", "chgrp", "setfacl", "chattr",
 """Programs that find's ``-exec`` applies to every file: the same as their recursive option."""
 
 
-def _confined(invocation: Invocation) -> bool:
-    """Whether the code ``invocation`` hands on runs in a container that holds it
-    (:func:`.carriers.confines`); a word made at run time is read as written (``-v "$(pwd)":/src``
-    is the working directory; ``-v "$X":/h`` may mount anything: not held)."""
+def _confined(invocation: Invocation) -> str | None:
+    """How the code ``invocation`` hands on is kept to a container (:func:`.carriers.confines`); a word
+    made at run time is read as written (``-v "$(pwd)":/src`` is the working directory; ``-v "$X":/h``
+    may mount anything: not kept)."""
     if invocation.name not in CONTAINER_RUNNERS:
-        return False
+        return None
     return confines(invocation.name, _container_values(invocation))
 
 
@@ -986,16 +986,17 @@ def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterato
         as_root: dict[int, Invocation] = {}
         """Which of ``nested`` (by index) a root wrapper's program hands on: that code runs as root too."""
         contained: dict[int, str] = {}
-        """Which of ``nested`` a container runs (``docker run IMG CMD``): the runner, as CMD's wrapper."""
+        """Which of ``nested`` a container runs: the runner, as CMD's wrapper (``docker`` for ``docker run
+        IMG CMD``; ``docker exec`` for a container made earlier: see :mod:`.containers`)."""
         for command in pipeline:
             invocation, handed_on = _resolve(command)
             runner = invocation if invocation is not None else _root_runner(command) if handed_on else None
             if runner is not None and _root_wrapped(runner):
                 as_root.update(dict.fromkeys(range(len(nested), len(nested) + len(handed_on)), runner))
-            if invocation is not None and handed_on and _confined(invocation):
-                contained.update(
-                    dict.fromkeys(range(len(nested), len(nested) + len(handed_on)), invocation.name)
-                )
+            level = _confined(invocation) if invocation is not None and handed_on else None
+            if invocation is not None and level is not None:
+                marker = invocation.name if level == "run" else f"{invocation.name} {level}"
+                contained.update(dict.fromkeys(range(len(nested), len(nested) + len(handed_on)), marker))
             nested.extend(handed_on)
             if invocation is not None:
                 invocation = invocation.replace(cwd=cwd)

@@ -30,12 +30,11 @@ CONTAINED = [
     "podman run --rm fedora dnf install -y gcc",
     "nerdctl run --rm debian apt-get install -y git",
     "docker compose run --rm web apt-get install -y curl",
-    "docker exec ci sh -c 'echo x > /etc/foo.conf'",
-    "docker exec -u root ci useradd bob",
     "kubectl exec mypod -- apt-get install -y curl",
-    "kubectl exec -it mypod -n dev -- sh -c 'useradd bob'",
     "docker run --rm ubuntu sh -c 'echo alias ll=ls >> /root/.bashrc'",
     "sudo docker run --rm ubuntu apt-get install -y curl",
+    "docker run --rm -v /home/runner/work/repo/repo:/io -w /io alpine:3.12 sh -c 'apk add python3 py3-pip'",
+    "docker exec -u root ci apt-get install -y curl",
 ]
 
 
@@ -57,6 +56,26 @@ def test_the_same_on_the_host_is_still_asked(command: str, category: str) -> Non
     assert decided(command, Policy(profile="unattended")) == (category, "block")
 
 
+# A container made earlier (exec) may hold the host's / (a privileged pod): only its packages are its own.
+@pytest.mark.parametrize(
+    ("command", "category"),
+    [
+        ("docker exec ci sh -c 'echo x > /etc/foo.conf'", SYSTEM_CONFIG),
+        ("docker exec -u root ci useradd bob", ACCOUNT),
+        ("kubectl exec -it mypod -n dev -- sh -c 'useradd bob'", ACCOUNT),
+    ],
+)
+def test_in_a_container_made_earlier_only_package_installs_are_its_own(command: str, category: str) -> None:
+    assert decided(command) == (category, "ask")
+
+
+def test_a_pod_reaching_the_nodes_root_is_still_held() -> None:
+    command = "kubectl exec -i -f /tmp/kubeletmein.yaml -- chroot /mnt /bin/bash -c 'echo x > /etc/cron.d/x'"
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert verdict.decision == "block"
+
+
 # A container that shares the host is judged as the host (and its mount or privilege is held).
 @pytest.mark.parametrize(
     "command",
@@ -67,6 +86,8 @@ def test_the_same_on_the_host_is_still_asked(command: str, category: str) -> Non
         "docker run --rm --cap-add SYS_ADMIN ubuntu apt-get install -y curl",
         "docker run --rm -v /var/run/docker.sock:/var/run/docker.sock ubuntu apt-get install -y docker.io",
         "docker run --rm -v /home/dev:/h ubuntu sh -c 'echo x >> /h/.bashrc'",
+        "docker run --rm -v ~/Library:/l alpine sh -c 'echo x > /l/LaunchAgents/a.plist'",
+        "docker run --rm -v /home/dev/.config:/c alpine apk add git",
         "docker run --rm -v $HOME:/h ubuntu sh -c 'echo x >> /h/.bashrc'",
         'docker run --rm -v "$X":/h ubuntu apt-get install -y curl',
         'docker run --rm -v "$(curl -s https://x.example/p)":/h ubuntu apt-get install -y curl',
@@ -104,12 +125,15 @@ def test_what_reaches_beyond_the_container_is_still_blocked(command: str) -> Non
     st.sampled_from(["docker", "podman", "nerdctl"]),
 )  # fmt: skip
 def test_any_host_sharing_option_ends_confinement(option: str, runner: str) -> None:
-    assert not confines(runner, ["run", "--rm", option, "ubuntu", "apt-get", "install", "x"])
-    assert confines(runner, ["run", "--rm", "ubuntu", "apt-get", "install", "x"])
+    assert confines(runner, ["run", "--rm", option, "ubuntu", "apt-get", "install", "x"]) is None
+    assert confines(runner, ["run", "--rm", "ubuntu", "apt-get", "install", "x"]) == "run"
 
 
-def test_only_kubectl_exec_is_a_container() -> None:
-    assert confines("kubectl", ["exec", "pod", "--", "ls"])
-    assert not confines("kubectl", ["run", "x", "--image", "ubuntu"])
-    assert not confines("aws", ["ssm", "send-command"])
-    assert not confines("docker", ["build", "."])
+def test_how_each_runner_keeps_its_command() -> None:
+    assert confines("kubectl", ["exec", "pod", "--", "ls"]) == "exec"
+    assert confines("docker", ["exec", "ci", "ls"]) == "exec"
+    assert confines("docker", ["compose", "run", "--rm", "web", "ls"]) == "exec"
+    assert confines("docker", ["run", "-v", "/home/runner/work/r/r:/io", "alpine", "ls"]) == "run"
+    assert confines("kubectl", ["run", "x", "--image", "ubuntu"]) is None
+    assert confines("aws", ["ssm", "send-command"]) is None
+    assert confines("docker", ["build", "."]) is None

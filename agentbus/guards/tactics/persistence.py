@@ -601,8 +601,8 @@ def _root_daemon(invocation: Invocation) -> Verdict | None:
     if name not in _SYSTEM_DAEMONS:
         return None
     values = _values(invocation)
-    if values and set(values) <= _INFO_FLAGS | {"-n"}:
-        return None  # nginx -t, sshd -T: the configuration checked
+    if values and (set(values) <= _INFO_FLAGS | {"-n"} or set(values) & {"status", "check", "parse"}):
+        return None  # nginx -t, sshd -T, postfix status, squid -k parse: the configuration checked
     as_root = not ROOT_WRAPPERS.isdisjoint(invocation.wrappers)
     if as_root or "--system" in values:
         return _verdict(SERVICE, invocation, f"starts {name}, a daemon of the whole machine, as root")
