@@ -181,8 +181,12 @@ TLDR_CEILINGS = {
     "remote code execution": 2,
     "scheduled task": 15,
     "secret access": 14,  # `doppler secrets download > path/to/.env`: a .env is not written (seed 000)
-    "service change": 170,  # macOS: systemsetup -setremotelogin on (the SSH server); cloud: 10 (above)
+    # macOS: systemsetup -setremotelogin on (the SSH server); cloud: 10 (above); benign3: a system daemon
+    # started by hand as root (22: `sudo openvpn …`, `sudo squid`, `sudo hostapd`, `sudo ntpd`, `sudo postfix
+    # start`, `dbus-daemon --system`): each tldr page's very operation
+    "service change": 192,
     "shell profile": 12,
+    "file upload": 2,  # benign3: `ncat < path/to/file address port`, `rclone sync … remote_name:path`
     "system file corruption": 8,  # asks: > /etc/nologin.txt is system configuration (asked)
     "system shutdown": 68,
     # a command's output run as code: tldr's notation (`atuin init bash|zsh|fish`, `completion bash/zsh`,
