@@ -176,12 +176,15 @@ TLDR_CEILINGS = {
     "volume administration": 110,
     # the pages of tunnels, proxies and VNC servers (ngrok, cloudflared, frp, bore, lt, tor, sshuttle,
     # `ssh -D`, x11vnc): each asked, since publishing the machine is a person's decision; and impacket's
-    # psexec.py page (7): commands run on a Windows host with a password or hash, lateral movement
-    "remote access": 72,
+    # psexec.py page (7): commands run on a Windows host with a password or hash, lateral movement;
+    # heldout12: `aws ssm send-command` (commands run on the account's machines, the same movement)
+    "remote access": 73,
     "remote code execution": 2,
     "scheduled task": 15,
     "secret access": 14,  # `doppler secrets download > path/to/.env`: a .env is not written (seed 000)
-    "service change": 170,  # macOS: systemsetup -setremotelogin on (the SSH server); cloud: 10 (above)
+    # macOS: systemsetup -setremotelogin on (the SSH server); cloud: 10 (above), and heldout12's `aws sqs
+    # purge-queue` (every waiting message deleted: asked, as `az group delete`)
+    "service change": 171,
     "shell profile": 12,
     "system file corruption": 8,  # asks: > /etc/nologin.txt is system configuration (asked)
     "system shutdown": 68,
