@@ -522,6 +522,8 @@ def test_the_platforms_credential_endpoint_is_a_hunt_whatever_its_address(comman
     "command",
     [
         "echo $IDENTITY_ENDPOINT",
+        'export TOKEN_URL="$ACTIONS_ID_TOKEN_REQUEST_URL"',
+        './configure-azure.sh "$MSI_ENDPOINT"',
         'test -n "$MSI_ENDPOINT" && echo azure',
         "curl http://localhost:8080/api/v2/credentials/list",
         "curl -s http://localhost:8000/latest/status",

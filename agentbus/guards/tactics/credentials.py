@@ -578,10 +578,15 @@ _IDENTITY_ENDPOINT_VARIABLES = lazy_compile(
 GitHub Actions' OIDC tokens): a request to one is a request for the workload's token."""
 
 
+_HTTP_CLIENTS = frozenset({"curl", "wget", "wget2", "http", "https", "xh", "xhs", "curlie", "aria2c", "fetch",
+                           "lwp-request", "GET", "POST", "httpie"})  # fmt: skip
+"""Programs that make the request themselves (``export U=$IDENTITY_ENDPOINT`` only names the endpoint)."""
+
+
 def _credential_endpoint(invocation: Invocation) -> Verdict | None:
     """``curl "$IDENTITY_ENDPOINT?resource=..." -H secret:$IDENTITY_HEADER``, ``curl localhost:1338/latest/
     meta-data/container/security-credentials``: the workload's token asked for by another address."""
-    if invocation.name in _TEXT_ONLY:
+    if invocation.name not in _HTTP_CLIENTS:
         return None
     command = invocation.command
     for word in invocation.args:
