@@ -756,7 +756,36 @@ def _download(invocation: Invocation) -> _Download | None:
         positionals = [v for v in values if not v.startswith("-")]
         if len(positionals) >= 2:
             return _Download((), True)
+    if INTERPRETERS.match(name):
+        written = _fetched_into(inline_code(invocation) or "")
+        return _Download(written, False) if written else None
     return None
+
+
+_WRITES_FILE = lazy_compile(
+    r"""(\bopen|File\.(?:write|binwrite|open)|writeFileSync|file_put_contents)\s*\(\s*(["'])([^"'\n]{1,4095})\2"""
+    r"""(\s*,\s*(?:mode\s*=\s*)?["'](?:[wax]b?\+?|\+?[wax]b?)["'])?"""
+    r"""|\b(?:urlretrieve|getstore|mirror)\s*\([^,()]{1,400},\s*(["'])([^"'\n]{1,4095})\5"""
+)
+"""Where code writes a file: ``open('/tmp/x', 'w')``, ``File.write('/tmp/x', …)``, ``urlretrieve(URL, x)``."""
+
+
+def _fetched_into(code: str) -> tuple[str, ...]:
+    """The files code writes when it also fetches from the network (``urllib3 ... open('/tmp/b.py',
+    'w').write(r.data)``, Ruby's ``Net::HTTP`` then ``File.write``): a download made by an interpreter."""
+    if (
+        not code
+        or not _FETCH_CODE.search(code)
+        or not re.search(r"https?://|\$url|url\b", code, re.IGNORECASE)
+    ):
+        return ()
+    written = []
+    for match in _WRITES_FILE.finditer(code):
+        if match.group(6):
+            written.append(match.group(6))
+        elif match.group(4) or match.group(1) not in ("open", "File.open"):  # open(PATH) alone reads
+            written.append(match.group(3))
+    return tuple(dict.fromkeys(written))
 
 
 def _in_path_dir(path: str, home: str) -> bool:
@@ -769,7 +798,7 @@ def _in_path_dir(path: str, home: str) -> bool:
 _FETCH_CODE = lazy_compile(
     r"urlopen|urllib|requests\.get|httpx\.get|LWP|get\(\s*[\"']https?:|URI\.open|open-uri|Net::HTTP|"
     r"fetch\(|file_get_contents\(\s*[\"']https?:|\biwr\b|Invoke-WebRequest|Invoke-RestMethod|\birm\b|"
-    r"DownloadString|DownloadFile|Net\.WebClient|https?\.get\(|curl_exec",
+    r"DownloadString|DownloadFile|Net\.WebClient|https?\.get\(|curl_exec|\bgetstore\s*\(",
     re.IGNORECASE,
 )
 _EVAL_CODE = lazy_compile(
@@ -820,7 +849,18 @@ def _fetch_and_eval(invocation: Invocation) -> Verdict | None:
         and (_EVAL_CODE.search(code))
     ):
         return _verdict(DOWNLOAD_RUN, invocation, "fetches code from the network and evaluates it")
+    for path in _fetched_into(code or ""):
+        if re.search(_RUN_CALL + r"[^;\n]{0,300}?" + re.escape(path), code or ""):
+            why = f"fetches a file from the network into {path} and runs it"
+            return _verdict(DOWNLOAD_RUN, invocation, why)
     return None
+
+
+_RUN_CALL = (
+    r"(?:os\.system|os\.popen|os\.exec\w*|os\.spawn\w*|subprocess\.\w+|Popen|\bsystem|\bexec\w*|"
+    r"\bspawn\w*|execSync|shell_exec|passthru|\bload|require|`|%x)"
+)
+"""A call that runs a program or loads a file of code (the file named after it is run)."""
 
 
 def _package_from_url(invocation: Invocation) -> Verdict | None:
