@@ -18,6 +18,12 @@ settings.register_profile("local", deadline=None, print_blob=True)
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
 settings.load_profile("ci" if os.environ.get("CI") else "local")
 
+# The guards' decision budget (1 s of wall time) is a timing threshold too: on a loaded machine a
+# first decision, which also imports the rules it needs, can outlive it and come out "undecided".
+# Tests of the budget itself set theirs; every other test, and the hook processes they start
+# (they inherit the environment), decides under a budget no slow machine reaches.
+os.environ.setdefault("AGENTBUS_DECISION_BUDGET", "60")
+
 
 @pytest.fixture(params=["asyncio", "trio"])
 def anyio_backend(request: pytest.FixtureRequest) -> str:
