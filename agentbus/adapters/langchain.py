@@ -287,8 +287,12 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
         """The hook points this middleware runs (the others have no hook in the graph)."""
         self._ends_runs = "wrap_model_call" in hooks or "before_model" in hooks
         for name in _TRACED_HOOKS:
-            if getattr(type(self), name) is not getattr(AgentMiddleware, name):
-                setattr(self, name, _signed(getattr(self, name)))  # LangChain reads the instance's
+            hook = getattr(self, name)
+            # A subclass's coroutine function keeps LangSmith's async wrapper (and its spans) as it is.
+            if getattr(type(self), name) is not getattr(AgentMiddleware, name) and not (
+                inspect.iscoroutinefunction(hook)
+            ):
+                setattr(self, name, _signed(hook))  # LangChain reads the instance's
         self._version = bus.registry.version
         self._warned: set[str] = set()
         self._bound: set[str] = set()
