@@ -37,10 +37,10 @@ bus with ``anyio.run`` and so cannot be used inside a running event loop.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import warnings
 from collections.abc import Callable, Coroutine, Iterable, Mapping
-from inspect import isawaitable
 from typing import Annotated, Any, Final, cast
 
 import anyio
@@ -185,9 +185,15 @@ _CLASSES: dict[tuple[type[Any], frozenset[str]], type[Any]] = {}
 
 def _hook_class(base: type[Any], hooks: frozenset[str]) -> type[Any]:
     """``base`` (AgentbusMiddleware or a subclass) with these loop hooks, where ``base`` does
-    not define them itself: LangChain reads the hooks off the class."""
+    not define them itself: LangChain reads the hooks off the class.
+
+    Without any loop hook, the agent's state keeps LangChain's own schema: AgentbusState's
+    fields are written and read by those hooks only, and each field is a channel of the
+    graph that every step of every run copies and checks (about 2% of a run of one tool call).
+    """
     hooks = frozenset(hook for hook in hooks if not _overrides(base, hook))
-    if not hooks:
+    bare = not hooks and base.state_schema is AgentbusState and not any(_overrides(base, h) for h in _HOOKS)
+    if not hooks and not bare:
         return base
     cls = _CLASSES.get((base, hooks))
     if cls is None:
@@ -197,8 +203,32 @@ def _hook_class(base: type[Any], hooks: frozenset[str]) -> type[Any]:
                 namespace[name] = _LoopHooks.__dict__[name]
         if "wrap_model_call" in hooks:
             namespace["_model_call"] = _LoopHooks.__dict__["_model_call"]
+        if bare:
+            namespace["state_schema"] = AgentState
         cls = _CLASSES[(base, hooks)] = type(base.__name__, (base,), namespace)
     return cls
+
+
+def _signed(hook: Callable[..., Any]) -> Callable[..., Any]:
+    """A bound hook as a plain function that carries its signature.
+
+    ``create_agent`` hands every ``wrap_*`` hook to LangSmith's ``traceable``, whose
+    wrapper asks for the hook's signature on every call, tracing on or off: a bound
+    method's is rebuilt each time (about 90,000 instructions, 45% of what the traced
+    wrapper costs a tool call), a function's ``__signature__`` is read as it is.
+    """
+
+    def signed(request: Any, handler: Callable[..., Any]) -> Any:
+        return hook(request, handler)
+
+    signed.__signature__ = inspect.signature(hook)  # type: ignore[attr-defined]
+    signed.__name__ = signed.__qualname__ = hook.__name__
+    signed.__doc__ = hook.__doc__
+    return signed
+
+
+_TRACED_HOOKS: Final = ("awrap_tool_call", "wrap_tool_call", "awrap_model_call", "wrap_model_call")
+"""The hooks ``create_agent`` wraps in LangSmith's ``traceable`` (the others become graph nodes)."""
 
 
 def _overrides(cls: type[Any], hook: str) -> bool:
@@ -256,6 +286,13 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
         self.points: frozenset[str] = TOOL_POINTS | (served & _bound_points(bus, points))
         """The hook points this middleware runs (the others have no hook in the graph)."""
         self._ends_runs = "wrap_model_call" in hooks or "before_model" in hooks
+        for name in _TRACED_HOOKS:
+            hook = getattr(self, name)
+            # A subclass's coroutine function keeps LangSmith's async wrapper (and its spans) as it is.
+            if getattr(type(self), name) is not getattr(AgentMiddleware, name) and not (
+                inspect.iscoroutinefunction(hook)
+            ):
+                setattr(self, name, _signed(hook))  # LangChain reads the instance's
         self._version = bus.registry.version
         self._warned: set[str] = set()
         self._bound: set[str] = set()
@@ -397,7 +434,7 @@ class AgentbusMiddleware(AgentMiddleware[AgentbusState, Any, Any]):
             try:
                 with running(agent_id):  # an agent invoked inside the tool is this agent's sub-agent
                     response = handler(forwarded)
-                    if isawaitable(response):
+                    if inspect.isawaitable(response):
                         response = await response
             except GraphBubbleUp as exc:  # an interrupt pauses the call: it has not failed, nor ended
                 raise ToolPaused(exc, args) from None

@@ -110,7 +110,9 @@ class AgentbusCapability(AbstractCapability[Any]):
     others only if they have layers then (message.before and params.before
     also while observers want their dispatch records), so that a point without
     layers costs a run nothing; layers registered during a run apply from the
-    next run on, except on the tool points, which every call consults.
+    next run on, except on the tool points, which every call consults, and
+    tool.list, which every model request consults (without the turn number in a
+    run that started when no point but the tools' had layers).
     """
 
     bus: Bus
@@ -127,15 +129,27 @@ class AgentbusCapability(AbstractCapability[Any]):
     _turn: int = dataclasses.field(default=0, init=False, repr=False)
     _turn_open: bool = dataclasses.field(default=False, init=False, repr=False)
     _points: frozenset[str] = dataclasses.field(default=frozenset(), init=False, repr=False)
+    _own: bool = dataclasses.field(default=False, init=False, repr=False)  # a run's copy (see for_run)
 
     async def for_run(self, ctx: RunContext[Any]) -> AgentbusCapability:
-        run = dataclasses.replace(self)
-        run._bound = self._bound  # replace() gives init=False fields their defaults: share it again
+        """A copy for this run's state, or this capability itself when the run has none.
+
+        A run that binds no point but the tools' keeps no state: it gets ``self``
+        (whose ``_points`` are empty, so its hooks touch nothing). A new instance
+        would make pydantic-ai rebuild the agent's capability tree for the run (its
+        ordering, toolsets, instructions): about 2% of a run of one tool call, all of
+        what the capability cost such a run.
+        """
         registry = self.bus.registry
         points = {point for point in _RUN_POINTS if registry.stack(point)}
         if "params.before" in points or self.bus.observers.wants_dispatches:
             points |= {"message.before", "params.before"}  # params.before reads the processed prompt
+        if not points and not registry.stack("tool.list"):  # tool.list reads the turn number
+            return self
+        run = dataclasses.replace(self)
+        run._bound = self._bound  # replace() gives init=False fields their defaults: share it again
         run._points = frozenset(points)
+        run._own = True
         return run
 
     # -- identity -------------------------------------------------------------------
@@ -188,6 +202,8 @@ class AgentbusCapability(AbstractCapability[Any]):
         raise error
 
     async def before_node_run(self, ctx: RunContext[Any], *, node: AgentNode[Any]) -> AgentNode[Any]:
+        if not self._own:  # the capability shared by runs without state (see for_run)
+            return node
         if isinstance(node, UserPromptNode):
             if "message.before" in self._points:
                 await self._process_prompt(ctx, node)

@@ -475,6 +475,23 @@ async def test_without_layers_no_graph_node_is_added_yet_a_guard_registered_late
     assert json.loads(tool_results_seen(model)["c1"].text)["status"] == "blocked"
 
 
+async def test_without_layers_the_graph_is_the_native_one_but_for_the_tool_hook() -> None:
+    """No layer: the same nodes and state channels as the agent without agentbus (each one is work
+    on every step of every run), no model-call wrapper; the tool hook only, carrying its own
+    signature (LangSmith's traced wrapper asks for it on every call)."""
+    bus, _ = make_bus()
+    native = create_agent(script(AIMessage(content="hi")), make_tools([]))
+    middleware = AgentbusMiddleware(bus)
+    agent = create_agent(script(AIMessage(content="hi")), make_tools([]), middleware=[middleware])
+
+    assert set(agent.nodes) == set(native.nodes)
+    assert set(agent.channels) == set(native.channels)  # no agentbus_* state
+    assert not wraps_model_calls(middleware)
+    assert agent.nodes["tools"].bound._awrap_tool_call is not None  # so a guard registered later applies
+    hook = middleware.awrap_tool_call
+    assert list(vars(hook)["__signature__"].parameters) == ["request", "handler"]
+
+
 async def test_a_point_with_layers_gets_its_hook_and_only_that_one() -> None:
     bus, _ = make_bus()
     turns: list[str] = []

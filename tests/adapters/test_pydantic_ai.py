@@ -497,3 +497,41 @@ async def test_params_before_alone_sees_the_users_prompt() -> None:
     await make_agent(ScriptedModel(("bash", {"command": "ls"})), bus, []).run("what is up")
 
     assert seen == ["what is up"]
+
+
+async def test_a_run_with_only_tool_layers_keeps_the_agents_capability_tree() -> None:
+    """A run that binds nothing but the tools gets the capability itself, not a copy: a copy makes
+    pydantic-ai rebuild the run's capability tree (ordering, toolsets, instructions) every run."""
+    bus = agentbus.Bus(log_level=None)
+    capability = AgentbusCapability(bus)
+    agent: Agent[Any, str] = Agent(
+        ScriptedModel(("bash", {"command": "ls"})).model, name="coder", capabilities=[capability]
+    )
+    roots: list[Any] = []
+
+    @agent.tool
+    def bash(ctx: RunContext[Any], command: str) -> str:
+        roots.append(ctx.root_capability)
+        return command
+
+    bus.intercept("tool.before", lambda call: None, tool="exec", id="look")
+    await agent.run("one")
+    await agent.run("two")
+    bus.intercept("turn.start", lambda event: None, id="turns")  # a run with state of its own
+    await agent.run("three")
+
+    leaves = [list(_leaves(root)) for root in roots]
+    assert roots[0] is roots[1]  # the same tree in both runs: nothing was rebuilt
+    assert capability in leaves[0]
+    assert roots[2] is not roots[0]
+    assert capability not in leaves[2]
+    assert any(isinstance(leaf, AgentbusCapability) for leaf in leaves[2])
+
+
+def _leaves(capability: Any) -> Any:
+    children = getattr(capability, "capabilities", None)
+    if children is None:
+        yield capability
+        return
+    for child in children:
+        yield from _leaves(child)
