@@ -718,7 +718,8 @@ def _interpreter(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
-_INSTALLED_PROGRAMS = ("/bin/", "/sbin/", "/usr/", "/opt/homebrew/", "/System/", "/Applications/", "/Library/Apple/")
+_INSTALLED_PROGRAMS = ("/bin/", "/sbin/", "/usr/", "/opt/homebrew/", "/System/", "/Applications/",
+                       "/Library/Apple/")  # fmt: skip
 """Where the system's and the package managers' programs live: a program run from anywhere else is
 the project's, a download's or a payload's."""
 
@@ -742,7 +743,10 @@ def _fed_to_unseen_program(invocation: Invocation, home: str) -> Verdict | None:
     for code in fed_code(invocation):
         found = check_command(code, home=home)
         if found is not None:
-            why = f"{found.why}, fed to {head} on its standard input (a program from outside the system's directories may run it)"
+            why = (
+                f"{found.why}, fed to {head} on its standard input"
+                " (a program from outside the system's directories may run it)"
+            )
             return Verdict(found.category, _piece(invocation.text), why)
     return None
 
