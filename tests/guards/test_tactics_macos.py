@@ -255,7 +255,7 @@ def test_dual_use_macos_changes_are_asked(command: str, category: str) -> None:
         "networksetup -setwebproxy Wi-Fi 127.0.0.1 8888",
         "networksetup -setdnsservers Wi-Fi empty",
         "networksetup -setwebproxy Wi-Fi '' 0",  # Bella's MITM undone: the proxy cleared
-        "sudo networksetup -setsecurewebproxy Wi-Fi \"\" 0",
+        'sudo networksetup -setsecurewebproxy Wi-Fi "" 0',
         "pmset -g batt",
         "pmset schedule cancelall",
         "log show --last 5m --predicate 'subsystem == \"com.example.app\"'",
