@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator, Sequence
 from ..lazy_regex import lazy_compile
 from .applescript import script_text, shell_code
 
-__all__ = ["COMMAND_VARIABLES", "TERMINALS", "carried"]
+__all__ = ["COMMAND_VARIABLES", "TERMINALS", "carried", "confines"]
 
 COMMAND_VARIABLES = frozenset({
     "GIT_SSH_COMMAND", "GIT_SSH", "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_EXTERNAL_DIFF",
@@ -445,7 +445,7 @@ def _container(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
             i += 1
             value = values[i]
         i += 1
-        if word in ("-v", "--volume") and value.startswith("/"):
+        if word in ("-v", "--volume") and value.startswith(("/", "~", "$HOME", "${HOME}")):
             host, _, inside = value.partition(":")
             mounts.append((inside.partition(":")[0] or host, host))
         elif word == "--mount":
@@ -467,6 +467,57 @@ def _container(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
         text = re.sub(rf"(?<![\w/.-]){re.escape(inside)}/", under.replace("\\", "\\\\"), text)
         text = re.sub(rf"(?<![\w/.-]){re.escape(inside)}(?=$|[\s'\"])", host.replace("\\", "\\\\"), text)
     yield text
+
+
+_HOST_SHARING = frozenset({"--privileged", "--cap-add", "--device", "--security-opt", "--volumes-from",
+                           "--device-cgroup-rule", "--gpus"})  # fmt: skip
+"""Options that give a container more of the host than its own file system."""
+_HOST_NAMESPACES = frozenset({"--pid", "--ipc", "--uts", "--userns", "--cgroupns"})
+_KEPT_MOUNT = lazy_compile(
+    r"^(?:\.{1,2}(?:/|$)|\$\{?PWD\}?(?:/|$)|\$\(pwd\)(?:/|$)|`pwd`(?:/|$)|[\w.-]+$"
+    r"|/(?:home|Users)/[^/]+/(?!Library(?:/|$)|bin(?:/|$))[^./][^/]*(?:/|$)"
+    r"|(?:~|\$HOME|\$\{HOME\})/(?!Library(?:/|$)|bin(?:/|$))[^./][^/]*(?:/|$)"
+    r"|/(?:tmp|srv|mnt|data|work|workspaces?|src|code|builds|app|__w)(?:/|$))"
+)
+"""A host directory whose files no finding about the machine's set-up names: the working directory
+(``.``, ``$PWD/x``, ``$(pwd)``), a named volume, a folder of a home that is not hidden, ``Library`` or
+``bin`` (``/home/runner/work/repo``), or a place projects and scratch files live (``/tmp``, ``/srv``)."""
+_CONTAINER_COMMANDS = frozenset({"run", "create", "exec"})
+
+
+def confines(name: str, values: Sequence[str]) -> str | None:
+    """How ``name VALUES`` keeps the command it runs to a container: ``"run"`` for ``docker``/``podman``/
+    ``nerdctl`` ``run``/``create`` with no option that shares the host (``--privileged``, ``--cap-add``,
+    ``--device``, ``--pid=host`` ...) and no host directory mounted that holds the machine's set-up
+    (``/``, ``/etc``, a home, its dot-folders: those paths are put back as the host's by
+    :func:`_container`); ``"exec"`` for a container made earlier, whose options the line does not show
+    (``docker exec``, ``docker compose run|exec``, ``kubectl exec POD --``); None otherwise."""
+    if name in ("kubectl", "oc"):
+        return "exec" if "--" in values and "exec" in values[: values.index("--")] else None
+    if name not in ("docker", "podman", "nerdctl"):
+        return None
+    try:
+        start = next(i for i, v in enumerate(values) if v in _CONTAINER_COMMANDS)
+    except StopIteration:
+        return None
+    level = "exec" if values[start] == "exec" or "compose" in values[:start] else "run"
+    i = start + 1
+    while i < len(values) and values[i].startswith("-"):
+        word, equals, value = values[i].partition("=")
+        if not equals and word not in _CONTAINER_FLAGS and i + 1 < len(values):
+            i += 1
+            value = values[i]
+        i += 1
+        if word in _HOST_SHARING or (word in _HOST_NAMESPACES and value == "host"):
+            return None
+        if word in ("-v", "--volume") and not _KEPT_MOUNT.match(value.partition(":")[0]):
+            return None
+        if word == "--mount":
+            fields = dict(f.partition("=")[::2] for f in value.split(","))
+            source = fields.get("source") or fields.get("src", "")
+            if fields.get("type", "volume") == "bind" and not _KEPT_MOUNT.match(source):
+                return None
+    return level if i + 1 < len(values) else None  # an image (or container) and a command
 
 
 def _cloud_remote(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
@@ -781,6 +832,7 @@ _CARRIERS: dict[str, _Extract] = {
     "slsh": _program_code("-e"),
     "script": _script,
     "capsh": _capsh,
+    "arpwatch": _by_options("-M"),  # arpwatch -M PROG: the program it mails reports with
     "docker": _container, "podman": _container, "nerdctl": _container,
     **{name: _cloud_remote for name in ("kubectl", "oc", "aws", "az", "gcloud")},
     **{name: _terminal for name in TERMINALS},

@@ -12,11 +12,13 @@ A tree of code fetched from the network:
 - a copy, move or link of such a tree (``cp -r /tmp/y vendor/y``, ``mv``, ``rsync``, ``ln -s``).
 
 A clone alone runs nothing of what it fetched, and stays allowed. But the line that
-clones and then runs what it cloned (``git clone URL && cd repo && ./install.sh``,
-``git clone URL && make -C repo``) runs code that came from the network in the same
-call, before anyone saw it: a download and run (:mod:`.tactics.exfiltration` tracks the
-directory as it tracks an unpacked download). A clone of a local path (``git clone
-../lib``) fetches nothing.
+clones and then runs a file of what it cloned (``git clone URL && cd repo && ./install.sh``)
+runs code that came from the network in the same call, before anyone saw it: a download
+and run (:mod:`.tactics.exfiltration` tracks the directory as it tracks an unpacked
+download). The line that clones and builds it (``git clone URL && make -C repo``, ``cd repo
+&& ./configure``, ``pip install .``) is asked, as the same build in a later call is, and as
+a source tarball built is: source is how software gets installed. A clone of a local path
+(``git clone ../lib``) fetches nothing.
 
 An agent clones in one tool call and builds in the next. So the command guard
 remembers, per session, the directories its calls filled from the network
@@ -29,8 +31,9 @@ read are judged as they are for any project (the Makefile's recipes, the
 ``package.json`` scripts, the ``conftest.py``, ``build.rs`` and ``.cargo/config.toml``
 the build runs: a download and run in them is blocked), but a build runs more of the
 clone than those (compiled code, tests), which nobody has seen. In one call the files
-are not there yet when the line is judged, and the line is blocked as a download and run.
-A directory that holds files before the call (the project's own, an initialised
+are not there yet when the line is judged: the build is asked all the same, and a file of
+the clone run directly (``./install.sh``, ``make && ./tool``) is blocked as a download and
+run. A directory that holds files before the call (the project's own, an initialised
 submodule) is not taken for a clone: git would not clone into it.
 """
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import binascii
 import functools
+import posixpath
 import re
 import shlex
 from collections.abc import Callable, Iterable, Mapping
@@ -37,6 +38,7 @@ from ..registry import Registry
 from . import clones, script_files, session_downloads, tactics
 from .budget import decide, spend
 from .carriers import TERMINALS as _TERMINALS
+from .containers import in_place
 from .findings import finding as _verdict
 from .findings import looked_up_program
 from .findings import piece as _piece
@@ -47,7 +49,16 @@ from .operands import block_device, system_file
 from .parse import UNKNOWN_PART, Script, ansi_c, one_reread_bound, parse, parsed
 from .paths import normalize_path
 from .policy import Policy, current_policy, hold, using
-from .programs import SHELLS, Invocation, find_narrowed, parse_nested, shell_mode, walk, written_text
+from .programs import (
+    SHELLS,
+    Invocation,
+    find_narrowed,
+    find_selects,
+    parse_nested,
+    shell_mode,
+    walk,
+    written_text,
+)
 from .targets import check_targets
 from .verdict import (
     BACKDOOR,
@@ -234,9 +245,13 @@ def _find(invocation: Invocation, home: str) -> Verdict | None:
     name = find_narrowed(values)
     if name is not None and (not any(c in name for c in "*?[") or _JUNK.search(name)):
         return None  # find ~ -name .DS_Store -delete: only the litter it names, not every document
-    for start in starts:
-        what = _critical(start, home, invocation.cwd)
-        if what and "working directory" not in what:
+    for start in starts or ["."]:
+        what = _critical(start, home, invocation.cwd) or (
+            "the working directory" if posixpath.normpath(start) == "." else None
+        )
+        # In the working directory (the project) only what deletes all of it, as rm -rf ./* and
+        # find . | xargs rm -rf: find . -name '*.golden' -delete, -executable, -mtime +7 pick some.
+        if what and ("working directory" not in what or not find_selects(values)):
             return _verdict(FILESYSTEM, invocation, f"deletes every file under {what}")
     return None
 
@@ -1063,7 +1078,11 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
     for index, stage in enumerate(stages[1:], start=1):
         # echo / | xargs rm -rf: the arguments xargs adds can be worked out.
         check = _CHECKS.get(stage.name)
-        added = _xargs_input(stages[:index]) if "xargs" in stage.wrappers and check is not None else None
+        added = (
+            _xargs_input(stages[:index], stage.name, home)
+            if "xargs" in stage.wrappers and check is not None
+            else None
+        )
         if added is not None and check is not None:
             replace = _xargs_replace(stage.options_of("xargs") or ())
             if replace:  # xargs -I% dd of=%: the input goes where % is
@@ -1110,16 +1129,32 @@ def _ssh_stdio(invocation: Invocation) -> bool:
     )
 
 
-def _xargs_input(upstream: list[Invocation]) -> str | None:
-    """What xargs is fed, when it can be worked out: echo's words, or the paths find starts from."""
+_DELETERS = frozenset({"rm", "shred", "unlink"})
+
+
+def _xargs_input(upstream: list[Invocation], program: str, home: str) -> str | None:
+    """What xargs is fed, when it can be worked out: echo's words, or the paths find starts from.
+
+    ``find ... | xargs rm`` deletes what ``find ... -delete`` does, and is judged as it is (see
+    :func:`_find`): ``find . -type f -executable | xargs rm -f`` picks some files of the project."""
     decoded = _decoded(upstream)
     if decoded is not None:
         return decoded
     finder = upstream[0] if upstream and upstream[0].name in ("find", "ls") else None
-    if finder is None or find_narrowed(_values(finder)) is not None:
+    if finder is None:
         return None
+    if finder.name == "find":
+        if program in _DELETERS:
+            if _find(finder.replace(args=(*finder.args, "-delete")), home) is None:
+                return None
+        elif find_narrowed(_values(finder)) is not None:
+            return None
     if finder.name == "ls":
-        return " ".join(v for v in _values(finder) if not v.startswith("-")) or None
+        if len(upstream) > 1:
+            return None  # ls -t | tail -n +5 | xargs rm: the files the filter keeps, not known
+        return (
+            " ".join(v for v in _values(finder) if not v.startswith("-")) or "./*"
+        )  # ls: the directory's files
     starts = []
     for value in _values(finder):
         if value.startswith(("-", "(", "!")):
@@ -1390,13 +1425,13 @@ def judge_script(script: Script, home: str, policy: Policy) -> Verdict | None:
 def _check_one(invocation: Invocation, home: str, findings: _Findings) -> Verdict | None:
     """The blocking finding of one simple command: seed 000's rules first, then the tactics."""
     rule = f"rule for {invocation.name or 'a computed command'}"
-    verdict = findings.blocks(_check_invocation(invocation, home), rule)
+    verdict = findings.blocks(in_place(invocation, _check_invocation(invocation, home)), rule)
     if verdict is None:
-        verdict = findings.blocks(_check_redirects(invocation, home), "redirect rule")
+        verdict = findings.blocks(in_place(invocation, _check_redirects(invocation, home)), "redirect rule")
     for judge in tactics.JUDGES:
         if verdict is not None:
             return verdict
-        verdict = findings.blocks(judge(invocation, home), _tactic_rule(judge))
+        verdict = findings.blocks(in_place(invocation, judge(invocation, home)), _tactic_rule(judge))
     return verdict
 
 

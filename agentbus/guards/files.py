@@ -39,6 +39,7 @@ from .operands import PATH_MAX, PATTERN_OPTIONS, block_device, option_values, sy
 from .pathnames import home_directory
 from .paths import check_glob, check_path, display_path, normalize_path
 from .policy import Policy, current_policy, hold
+from .targets import EDITORS
 from .tool_matchers import (
     EXEC_TOOL,
     FILE_TOOLS,
@@ -268,15 +269,20 @@ _READERS = frozenset({
     "bat", "batcat", "view", "xclip", "xsel", "pbcopy", "wl-copy", "split", "dd", "envsubst", "ssh-add",
 })  # fmt: skip
 """Programs whose file arguments are read (and shown, copied, sent or sourced)."""
-_PATTERN_FIRST = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "awk", "gawk", "mawk", "sed"})
+_PATTERN_FIRST = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "awk", "gawk", "mawk", "sed", "jq",
+                            "gojq", "jaq", "yq"})  # fmt: skip
+"""Programs whose first operand is a pattern or program (``jq .env.TOKEN package.json``: a filter)."""
 _LOCAL_READERS = (
-    _READERS - {"scp", "rsync", "sftp", "mv", "xclip", "xsel", "pbcopy", "wl-copy", "ssh-add", "tee", "dd"}
+    _READERS - {"scp", "rsync", "sftp", "xclip", "xsel", "pbcopy", "wl-copy", "ssh-add", "tee", "dd"}
     | _PATTERN_FIRST
     | {"wc", "bash", "sh", "zsh", "dash", "ksh", "fish", "shellcheck", "shfmt", "colordiff", "delta"}
+    | (EDITORS - {"code", "subl"})
 )
-"""Readers that keep what they read on this machine: they show it, compare it, run it or copy it
-locally. A file private only against leaving the machine (a shell profile) is theirs to read;
-senders (``scp``, ``curl -F @``), the clipboard and programs not known stay judged."""
+"""Readers that keep what they read on this machine: they show it, compare it, run it, edit it, copy
+or move it locally. A file private only against leaving the machine (a shell profile) is theirs to
+read (``vi ~/.zshrc``: what the editor writes back is the command guard's, which asks for a start-up
+file); senders (``scp``, ``curl -F @``), the clipboard, editors that sync to a remote workspace
+(``code``, ``subl``) and programs not known stay judged."""
 _WRITE_TARGET = frozenset({"cp", "mv", "install", "rsync", "scp", "tee", "ln"})
 _CURL_DATA = frozenset({"-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--json"})
 _GLOB = lazy_compile(r"[*?\[]")
@@ -331,6 +337,7 @@ _FILE_OPTION = lazy_compile(r"^--(?:[a-z-]*-)?(?:file|files-from|input|in|from)$
 _VALUE_SHORT = {
     "grep": "ABCDdefm", "egrep": "ABCDdefm", "fgrep": "ABCDdefm", "rg": "ABCefgjMmTt", "ag": "ABCGgm",
     "ack": "ABCm", "awk": "Ffv", "gawk": "Ffv", "mawk": "Ffv", "sed": "efl",
+    "jq": "fL", "gojq": "fL", "jaq": "fL", "yq": "oIp",
 }  # fmt: skip
 """Short options that take a value, for programs whose first operand is a pattern or program."""
 
@@ -382,6 +389,8 @@ def _operands(invocation: Invocation) -> list[str]:
                     break
             continue
         positionals.append(value)
+    if name == "yq" and positionals[:1] in (["e"], ["eval"], ["ea"], ["eval-all"]):
+        positionals = positionals[1:]  # yq e EXPR FILE: the subcommand, then the expression
     if value_short and not pattern_given and positionals:
         positionals = positionals[1:]
     return positionals + files

@@ -1750,6 +1750,9 @@ class _Builder:
                 return self.reparse("`", _ESCAPED_IN_BACKTICKS.sub(r"\1", inner_text))
         else:
             kind, inner_text = "$(", text[2:-1]
+        printed = _PRINTENV.fullmatch(inner_text)
+        if printed is not None:  # $(printenv NAME): the variable's value, read as ${NAME} is
+            return f"{_UNQUOTED}${{{printed.group(1)}}}"
         inner = self.nested()
         inner.statements(node)
         self.subs.append(Substitution(kind, inner_text, inner.script()))
@@ -1757,6 +1760,8 @@ class _Builder:
         return f"{_SUB_OPEN}{len(self.subs) - 1}{_SUB_CLOSE}"
 
 
+_PRINTENV = lazy_compile(r"\s*printenv\s+([A-Za-z_][A-Za-z0-9_]*)\s*")
+"""``$(printenv NAME)``: what ``${NAME}`` expands to (an exported variable), and judged as it."""
 _BODY_BACKTICK = lazy_compile(rb"\\|`")
 _PATTERN_SPECIAL = lazy_compile(rb"\\|`|[$<>]\(")
 _BODY_SPECIAL = lazy_compile(rb"\\|`|\$\(")

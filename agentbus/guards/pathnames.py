@@ -122,8 +122,8 @@ def resolve(path: str, *, cwd: str | None = None, home: str | None = None) -> Re
         text = _ADMIN_SHARE.sub("", text)
         if unc and text[:2] == "//":
             text = "/" + text[2:].partition("/")[2]  # \\server\Users\me: the share's path, server aside
-    if text[:1] == "/" and _DRIVE.match(text[1:]):
-        text = text[1:]  # file:///C:/Users/me
+    if text[:1] == "/" and _DRIVE.match(text.lstrip("/")):
+        text = text.lstrip("/")  # file:///C:/Users/me, //C:/Users/me
     if _DRIVE.match(text):
         text = text[2:] or "/"
     elif _DRIVE_RELATIVE.match(text):

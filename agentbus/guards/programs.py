@@ -20,10 +20,11 @@ from collections.abc import Iterator, Sequence
 from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from .budget import spend
-from .carriers import carried
+from .carriers import carried, confines
 from .parse import RUNTIME, Function, Script, ShellSyntaxError, SimpleCommand, ansi_c, carries_runtime, parse
 
 __all__ = [
+    "CONTAINER_RUNNERS",
     "ROOT_WRAPPERS",
     "SHELLS",
     "SSH_OPTIONS_WITH_VALUES",
@@ -31,6 +32,7 @@ __all__ = [
     "Layer",
     "ShellMode",
     "find_narrowed",
+    "find_selects",
     "is_root_user",
     "keeping_walks",
     "runs_as",
@@ -613,7 +615,10 @@ def _fed(command: SimpleCommand) -> list[str]:
 def _carried(invocation: Invocation) -> list[str]:
     """Shell code the program runs from an option, a line of its own language or the environment."""
     command = invocation.command
-    values = [v for v in (command.static(w) for w in invocation.args) if v is not None]
+    if invocation.name in CONTAINER_RUNNERS:  # docker run -v "$(pwd)":/src IMG CMD: each word keeps its place
+        values = _container_values(invocation)
+    else:
+        values = [v for v in (command.static(w) for w in invocation.args) if v is not None]
     env = [v for v in (command.static(w) for w in invocation.env) if v is not None]
     return carried(invocation.name, values, _fed(command), env)
 
@@ -631,8 +636,49 @@ def find_narrowed(args: Sequence[str]) -> str | None:
     return None
 
 
+_SELECTING_TESTS = frozenset({
+    "-executable", "-readable", "-writable", "-perm", "-empty", "-size", "-user", "-uid", "-group", "-gid",
+    "-nouser", "-nogroup", "-links", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-newermt",
+    "-newerct", "-newerat", "-used", "-fstype", "-xtype", "-context",
+})  # fmt: skip
+"""find's tests that pick some files by what they are (not ``-type``, ``-maxdepth``, ``-mindepth``:
+a directory's every regular file, or everything below a depth, is still all of it)."""
+
+
+def find_selects(args: Sequence[str]) -> bool:
+    """Whether find's tests pick only some of the files under its starting points: a name that not
+    every file has, or a property (``-executable``, ``-mtime +7``, ``-empty``), not negated. What
+    ``find . -type f -executable -delete`` and ``find . -type f -executable | xargs rm -f`` delete
+    is the same, and judged the same."""
+    if find_narrowed(args) is not None:
+        return True
+    return any(
+        value in _SELECTING_TESTS and not (index and args[index - 1] in ("!", "-not"))
+        for index, value in enumerate(args)
+    )
+
+
 _PER_FILE_RECURSIVE = frozenset({"chmod", "chown", "chgrp", "setfacl", "chattr", "chcon"})
 """Programs that find's ``-exec`` applies to every file: the same as their recursive option."""
+
+
+def _confined(invocation: Invocation) -> str | None:
+    """How the code ``invocation`` hands on is kept to a container (:func:`.carriers.confines`); a word
+    made at run time is read as written (``-v "$(pwd)":/src`` is the working directory; ``-v "$X":/h``
+    may mount anything: not kept)."""
+    if invocation.name not in CONTAINER_RUNNERS:
+        return None
+    return confines(invocation.name, _container_values(invocation))
+
+
+def _container_values(invocation: Invocation) -> list[str]:
+    """A container runner's arguments, each in its place: one made at run time as written."""
+    command = invocation.command
+    return [command.render(w) if (v := command.static(w)) is None else v for w in invocation.args]
+
+
+CONTAINER_RUNNERS = frozenset({"docker", "podman", "nerdctl", "kubectl", "oc"})
+"""Programs that run a command in a container: the wrapper of what they run (see :mod:`.containers`)."""
 
 
 def _find_exec(invocation: Invocation) -> list[SimpleCommand]:
@@ -1058,11 +1104,18 @@ def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterato
         nested: list[str] = []
         as_root: dict[int, Invocation] = {}
         """Which of ``nested`` (by index) a root wrapper's program hands on: that code runs as root too."""
+        contained: dict[int, str] = {}
+        """Which of ``nested`` a container runs: the runner, as CMD's wrapper (``docker`` for ``docker run
+        IMG CMD``; ``docker exec`` for a container made earlier: see :mod:`.containers`)."""
         for command in pipeline:
             invocation, handed_on = _resolve(command)
             runner = invocation if invocation is not None else _root_runner(command) if handed_on else None
             if runner is not None and _root_wrapped(runner):
                 as_root.update(dict.fromkeys(range(len(nested), len(nested) + len(handed_on)), runner))
+            level = _confined(invocation) if invocation is not None and handed_on else None
+            if invocation is not None and level is not None:
+                marker = invocation.name if level == "run" else f"{invocation.name} {level}"
+                contained.update(dict.fromkeys(range(len(nested), len(nested) + len(handed_on)), marker))
             nested.extend(handed_on)
             if invocation is not None:
                 invocation = invocation.replace(cwd=cwd)
@@ -1121,8 +1174,13 @@ def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterato
                 except ShellSyntaxError:
                     continue
                 runner = as_root.get(index)
+                container = contained.get(index)
                 for inner_stages in _walk(inner, cwd=cwd, _depth=_depth + 1):
-                    yield [_under(runner, s) for s in inner_stages] if runner is not None else inner_stages
+                    if runner is not None:
+                        inner_stages = [_under(runner, s) for s in inner_stages]
+                    if container is not None:  # docker run IMG sh -c CODE: CODE's programs, run by docker
+                        inner_stages = [s.replace(layers=(Layer(container), *s.layers)) for s in inner_stages]
+                    yield inner_stages
         cwd = _changed_directory(stages, cwd)
     for sub in script.substitutions:
         yield from _walk(sub.script, cwd=start, _depth=_depth)

@@ -99,7 +99,7 @@ _DEVICE_SUBCOMMANDS: dict[str, frozenset[str]] = {
 }  # fmt: skip
 """Programs that read or destroy a device depending on the subcommand: the ones that only read."""
 
-_EDITORS = frozenset({"vi", "vim", "nvim", "gvim", "nano", "pico", "emacs", "emacsclient", "ed", "ex", "joe",
+EDITORS = frozenset({"vi", "vim", "nvim", "gvim", "nano", "pico", "emacs", "emacsclient", "ed", "ex", "joe",
                       "micro", "mcedit", "hx", "kak", "code", "subl", "gedit", "kate", "mousepad", "sponge",
                       "patch"})  # fmt: skip
 """Programs that write the files they are given as plain arguments: editors, ``sponge``, ``patch``."""
@@ -396,7 +396,7 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
             # /bin/zsh, ssh-keygen -l -f ~/.ssh/authorized_keys read), unless the option says output.
             core = CORE_SYSTEM_FILE.match(normalize_path(value, home=home, cwd=invocation.cwd))
             output = operand.role in ("option value", "after option") and _OUTPUT_OPTION.match(operand.option)
-            writes = writes_anyway or core or output or name in _EDITORS
+            writes = writes_anyway or core or output or name in EDITORS
             if writes and name not in SHELLS and not reads_only(invocation):
                 what = name or "a computed command"
                 shown = written(value, home=home, cwd=invocation.cwd) or place

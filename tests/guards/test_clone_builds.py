@@ -206,10 +206,11 @@ def test_the_clones_of_a_session_survive_a_new_hook_process(tmp_path: Path) -> N
         "git clone https://github.com/x/y && cmake -S y -B build",
     ],
 )
-def test_cloned_and_built_in_one_call_is_download_and_run(command: str) -> None:
+def test_cloned_and_built_in_one_call_is_asked(command: str) -> None:
+    """As the same build in a later call (the lead's decision, issue 18): asked, not blocked."""
     verdict = check_command(command, home="/home/dev")
     assert verdict is not None
-    assert verdict.category == "download and run"
+    assert (verdict.category, verdict.decision) == ("unjudged script", "ask")
 
 
 @pytest.mark.parametrize(
@@ -608,12 +609,18 @@ def test_the_fetched_refs_of_a_session_survive_a_new_hook_process(tmp_path: Path
         session_downloads._store = session_downloads._MemoryStore()
 
 
-def test_degit_and_submodule_add_then_a_build_in_one_call_is_download_and_run() -> None:
+def test_degit_and_submodule_add_then_a_build_in_one_call_is_asked() -> None:
+    """Built in the same call, as a clone is: asked; a file of the tree run directly is blocked."""
     for command in ("npx degit x/y app && cd app && npm install",
                     "git submodule add https://github.com/x/y lib/y && make -C lib/y"):  # fmt: skip
         verdict = check_command(command, home="/home/dev")
         assert verdict is not None, command
-        assert verdict.category == "download and run"
+        assert verdict.category == "unjudged script"
+    for command in ("npx degit x/y app && ./app/install.sh",
+                    "git submodule add https://github.com/x/y lib/y && bash lib/y/setup.sh"):  # fmt: skip
+        verdict = check_command(command, home="/home/dev")
+        assert verdict is not None, command
+        assert verdict.category == "download and run", command
 
 
 _PATHS = (

@@ -177,13 +177,19 @@ TLDR_CEILINGS = {
     "volume administration": 110,
     # the pages of tunnels, proxies and VNC servers (ngrok, cloudflared, frp, bore, lt, tor, sshuttle,
     # `ssh -D`, x11vnc): each asked, since publishing the machine is a person's decision; and impacket's
-    # psexec.py page (7): commands run on a Windows host with a password or hash, lateral movement
-    "remote access": 78,  # wrappers: torify resolved as a wrapper, asked like torsocks
+    # psexec.py page (7): commands run on a Windows host with a password or hash, lateral movement;
+    # heldout12: `aws ssm send-command` (commands run on the account's machines, the same movement)
+    "remote access": 79,  # wrappers: torify resolved as a wrapper, asked like torsocks
     "remote code execution": 2,
     "scheduled task": 15,
     "secret access": 14,  # `doppler secrets download > path/to/.env`: a .env is not written (seed 000)
-    "service change": 170,  # macOS: systemsetup -setremotelogin on (the SSH server); cloud: 10 (above)
+    # macOS: systemsetup -setremotelogin on (the SSH server); cloud: 10 (above), and heldout12's `aws sqs
+    # purge-queue` (every waiting message deleted: asked, as `az group delete`); benign3: a system daemon
+    # started by hand as root (22: `sudo openvpn …`, `sudo squid`, `sudo hostapd`, `sudo ntpd`, `sudo postfix
+    # start`, `dbus-daemon --system`): each tldr page's very operation
+    "service change": 193,
     "shell profile": 12,
+    "file upload": 2,  # benign3: `ncat < path/to/file address port`, `rclone sync … remote_name:path`
     "system file corruption": 8,  # asks: > /etc/nologin.txt is system configuration (asked)
     "system shutdown": 68,
     # a command's output run as code: tldr's notation (`atuin init bash|zsh|fish`, `completion bash/zsh`,

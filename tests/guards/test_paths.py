@@ -7,7 +7,7 @@ import string
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import agentbus
@@ -320,6 +320,7 @@ def test_an_ordinary_path_in_any_spelling_stays_allowed(case: tuple[str, tuple[s
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(st.sampled_from("/\\.~$%:?a_C-{}"), max_size=40), st.sampled_from([None, CWD]))
+@example("//C:", None)  # a drive after two slashes, as after one
 def test_any_text_resolves_and_resolving_again_changes_nothing(text: str, cwd: str | None) -> None:
     resolved = resolve(text, cwd=cwd, home=HOME)
     check_path(text, cwd=cwd, home=HOME)

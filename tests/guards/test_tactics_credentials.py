@@ -494,3 +494,61 @@ def test_a_recursive_search_for_private_keys_is_a_hunt_anywhere(command: str) ->
     assert asked is not None
     assert asked.decision == "ask"
     assert check_command("grep 'PRIVATE KEY' notes.txt", home=HOME) is None  # one file: not a hunt
+
+
+# -- heldout12: the workload's token asked for elsewhere than 169.254.169.254 ----------------------
+
+IDENTITY_ENDPOINTS = [
+    'curl "$IDENTITY_ENDPOINT?resource=https://management.azure.com/" -H secret:$IDENTITY_HEADER',
+    'curl -s "${MSI_ENDPOINT}?resource=https://vault.azure.net" -H "Secret: $MSI_SECRET"',
+    "curl -s 169.254.170.2$AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+    'wget -qO- "$AWS_CONTAINER_CREDENTIALS_FULL_URI"',
+    'curl -H "Authorization: bearer $ACTIONS_ID_TOKEN_REQUEST_TOKEN" "$ACTIONS_ID_TOKEN_REQUEST_URL&aud=x"',
+    'curl localhost:1338/latest/meta-data/container/security-credentials -H "X-aws-ec2-metadata-token: $T"',
+    "curl -s http://127.0.0.1:8000/latest/meta-data/iam/security-credentials/app-role",
+    "wget -qO- http://proxy.internal/computeMetadata/v1/instance/service-accounts/default/token",
+    'http GET "http://10.0.0.5/metadata/identity/oauth2/token?resource=https://vault.azure.net" M:true',
+]
+
+
+@pytest.mark.parametrize("command", IDENTITY_ENDPOINTS)
+def test_the_platforms_credential_endpoint_is_a_hunt_whatever_its_address(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None, command
+    assert (verdict.category, verdict.decision) == (CREDENTIALS, "block")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo $IDENTITY_ENDPOINT",
+        'export TOKEN_URL="$ACTIONS_ID_TOKEN_REQUEST_URL"',
+        './configure-azure.sh "$MSI_ENDPOINT"',
+        'test -n "$MSI_ENDPOINT" && echo azure',
+        "curl http://localhost:8080/api/v2/credentials/list",
+        "curl -s http://localhost:8000/latest/status",
+        "grep -rn security-credentials docs/",
+        "curl -s https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/instancedata-data-retrieval.html",
+    ],
+)
+def test_naming_the_endpoint_or_a_look_alike_path_is_ordinary(command: str) -> None:
+    assert check_command(command, home=HOME) is None
+
+
+@given(
+    host=st.sampled_from(["localhost:1338", "127.0.0.1", "imds-proxy.internal:9000", "[::1]:8080"]),
+    path=st.sampled_from(
+        [
+            "/latest/meta-data/iam/security-credentials/",
+            "/latest/meta-data/container/security-credentials",
+            "/computeMetadata/v1/instance/service-accounts/sa@p.iam.gserviceaccount.com/token",
+            "/metadata/identity/oauth2/token?api-version=2018-02-01",
+        ]
+    ),
+    scheme=st.sampled_from(["", "http://"]),
+    client=st.sampled_from(["curl -s", "wget -qO-", "curl -H 'Metadata: true'"]),
+)
+def test_a_credential_path_is_a_hunt_on_any_host(host: str, path: str, scheme: str, client: str) -> None:
+    verdict = check_command(f"{client} '{scheme}{host}{path}'", home=HOME)
+    assert verdict is not None
+    assert verdict.category == CREDENTIALS

@@ -106,5 +106,6 @@ SCRIPT_JUDGES: tuple[ScriptJudge, ...] = (
     collection.judge_script,
     unseen.judge_script,
     redis_abuse.judge_script,
+    cloud.judge_script,
 )
 """The judges of what spans statements."""

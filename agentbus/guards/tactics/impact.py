@@ -92,6 +92,10 @@ def _shutdown(invocation: Invocation) -> Verdict | None:
         return _verdict(SHUTDOWN, invocation, f"{name} {first} halts, reboots or drops to single-user mode")
     if name == "launchctl" and first in ("reboot", "halt"):
         return _verdict(SHUTDOWN, invocation, "launchctl reboots the machine or its userspace")
+    if name == "ipmitool" and ipmi_power(words) in _IPMI_OFF:
+        return _verdict(
+            SHUTDOWN, invocation, "powers off or resets a machine through its management controller"
+        )
     if name == "pmset" and first in ("sleepnow", "restart", "shutdown"):
         return _verdict(SHUTDOWN, invocation, "puts the machine to sleep or shuts it down")
     if name in ("dbus-send", "gdbus", "busctl", "qdbus", "qdbus6") and _DBUS_POWER.search(" ".join(values)):
@@ -112,6 +116,18 @@ def _shutdown(invocation: Invocation) -> Verdict | None:
         ):
             return _verdict(SHUTDOWN, invocation, "tells macOS to shut down, restart or log out")
     return _sysrq(invocation)
+
+
+_IPMI_OFF = frozenset({"off", "cycle", "reset", "soft", "diag"})
+_IPMI_VERBS = _IPMI_OFF | {"on", "status"}
+
+
+def ipmi_power(words: list[str]) -> str | None:
+    """The verb of ``ipmitool [-H BMC ...] [chassis] power VERB`` (words: the arguments but options)."""
+    for index, word in enumerate(words[:-1]):
+        if word == "power" and words[index + 1] in _IPMI_VERBS:
+            return words[index + 1]
+    return None
 
 
 def _sysrq(invocation: Invocation) -> Verdict | None:

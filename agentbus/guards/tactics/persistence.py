@@ -36,7 +36,7 @@ from ..findings import static_args as _values
 from ..locations import location
 from ..parse import Script, ShellSyntaxError
 from ..paths import normalize_path
-from ..programs import Invocation, parse_nested, walk
+from ..programs import ROOT_WRAPPERS, Invocation, parse_nested, walk
 from ..verdict import ACCOUNT, IMPAIR, PROFILE, SCHEDULED, SERVICE, STEALTH_PERSISTENCE, Verdict
 
 __all__ = ["judge", "judge_script"]
@@ -580,7 +580,34 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         verdict = _preload(invocation, assignment)
         if verdict is not None:
             return verdict
-    return _init_script(invocation, home) or _computed_startup_file(invocation)
+    return _init_script(invocation, home) or _computed_startup_file(invocation) or _root_daemon(invocation)
+
+
+_SYSTEM_DAEMONS = frozenset({
+    "dockerd", "containerd", "sshd", "nginx", "httpd", "apache2", "lighttpd", "dnsmasq", "named", "unbound",
+    "squid", "vsftpd", "proftpd", "pure-ftpd", "smbd", "nmbd", "cupsd", "avahi-daemon", "xinetd", "inetd",
+    "openvpn", "hostapd", "dhcpd", "in.tftpd", "atftpd", "tftpd", "rpcbind", "nfsd", "sendmail", "postfix",
+    "exim", "slapd", "mysqld", "mongod", "redis-server", "pulseaudio", "pipewire", "dbus-daemon",
+    "tailscaled", "zerotier-one", "snmpd", "ntpd", "chronyd", "rsyslogd", "syslog-ng", "crond", "atd",
+})  # fmt: skip
+"""Daemons that serve the whole machine (or its network) when root starts them."""
+_INFO_FLAGS = frozenset({"-h", "--help", "-V", "-v", "--version", "-t", "-T", "-?", "--check"})
+
+
+def _root_daemon(invocation: Invocation) -> Verdict | None:
+    """``sudo pulseaudio --system``, ``sudo dockerd``, ``sudo /usr/sbin/sshd -D``: a system daemon
+    started by hand as root, a service of the machine that no service manager knows about; also
+    ``pulseaudio --system`` or ``dbus-daemon --system`` without sudo (they need root)."""
+    name = invocation.name
+    if name not in _SYSTEM_DAEMONS:
+        return None
+    values = _values(invocation)
+    if values and (set(values) <= _INFO_FLAGS | {"-n"} or set(values) & {"status", "check", "parse"}):
+        return None  # nginx -t, sshd -T, postfix status, squid -k parse: the configuration checked
+    as_root = not ROOT_WRAPPERS.isdisjoint(invocation.wrappers)
+    if as_root or "--system" in values:
+        return _verdict(SERVICE, invocation, f"starts {name}, a daemon of the whole machine, as root")
+    return None
 
 
 # -- what a pipeline writes where ----------------------------------------------------------------

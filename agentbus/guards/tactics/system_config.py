@@ -30,6 +30,7 @@ from ..findings import finding, static_args
 from ..locations import written
 from ..programs import Invocation
 from ..verdict import SYSTEM_CONFIG, Verdict
+from .impact import ipmi_power
 from .writes import writes
 
 __all__ = ["judge"]
@@ -113,6 +114,17 @@ def _setting(name: str, values: list[str]) -> str | None:
         return (
             "changes launchd's limits for every process"
             if values[:1] in (["limit"], ["config"]) and len(values) > 2
+            else None
+        )
+    if name == "ipmitool":  # a server's management controller (-H BMC: another machine's)
+        words = [v for v in values if not v.startswith("-")]
+        verb = ipmi_power(words)
+        if verb == "on" or any(w in ("bootdev", "bootparam") for w in words):
+            return "ipmitool powers a machine on or changes how it boots, through its management controller"
+        changes = [w for i, w in enumerate(words[1:], 1) if words[i - 1] in ("mc", "user", "lan", "sol")]
+        return (
+            "ipmitool changes a management controller's users or network"
+            if set(changes) & {"reset", "set", "enable", "disable", "priv"}
             else None
         )
     if name == "defaults":

@@ -208,6 +208,36 @@ def _copied_files(invocation: Invocation) -> list[str]:
     return []
 
 
+_NETCATS = frozenset({"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "cryptcat", "pwncat"})
+_NETCAT_VALUES = frozenset({"-p", "-s", "-w", "-i", "-q", "-x", "-X", "-e", "-c", "-I", "-O", "-T", "-V",
+                            "-M", "-m", "-b"})  # fmt: skip
+_LOOPBACK = lazy_compile(r"^(?:localhost|127(?:\.\d{1,3}){3}|::1|0\.0\.0\.0|\[::1\])$", re.IGNORECASE)
+
+
+def _raw_upload(invocation: Invocation) -> str | None:
+    """``nc HOST PORT < FILE`` to another machine: a file sent down a bare socket, no service between
+    that the project names (``nc localhost 8080 < request.http`` tests a local server: not judged);
+    ``rclone sync SRC REMOTE:DST``: the destination made a mirror of a local directory, files it holds
+    beyond it deleted. Whatever the file, a person says whether it may go."""
+    name = invocation.name
+    if name in _NETCATS and sends_stdin(invocation):
+        sent = _stdin_file(invocation)
+        hosts = _positionals(_words(invocation), _NETCAT_VALUES)
+        if sent is not None and hosts and not _LOOPBACK.match(hosts[0]):
+            return f"{name} sends {sent} down a bare socket to {hosts[0]}"
+        return None
+    if name == "rclone":
+        plain = [w for w in _words(invocation) if not w.startswith("-")]
+        if (
+            plain[:1] == ["sync"]
+            and len(plain) > 2
+            and _REMOTE.match(plain[-1])
+            and not _REMOTE.match(plain[1])
+        ):
+            return f"rclone sync makes {plain[-1]} a mirror of {plain[1]}, deleting what else it holds"
+    return None
+
+
 def _put_files(invocation: Invocation, before: list[Invocation]) -> list[str]:
     """``smbclient -c "put F"``, ``lftp -e "put F"``, ``tftp -c put F``, ``ftp <<EOF``: batch uploads."""
     if invocation.name not in _FILE_CLIENTS:
@@ -327,6 +357,9 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             return _verdict(UPLOAD, invocation, f"{invocation.name} sends {what}, to another machine")
     if _to_another_account(invocation):
         return _verdict(UPLOAD, invocation, "copies objects into a bucket another account owns")
+    raw = _raw_upload(invocation)
+    if raw is not None:
+        return _verdict(UPLOAD, invocation, raw)
     if invocation.name in _HTTP_CLIENTS:
         what = _encoded_in_request(invocation, home)
         if what:
