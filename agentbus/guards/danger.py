@@ -733,6 +733,39 @@ def _interpreter(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
+_INSTALLED_PROGRAMS = ("/bin/", "/sbin/", "/usr/", "/opt/homebrew/", "/System/", "/Applications/",
+                       "/Library/Apple/")  # fmt: skip
+"""Where the system's and the package managers' programs live: a program run from anywhere else is
+the project's, a download's or a payload's."""
+
+
+def _fed_to_unseen_program(invocation: Invocation, home: str) -> Verdict | None:
+    """Shell code fed to a program run by its path from outside the system's directories.
+
+    ``/tmp/x/exploit <<< 'chown 0:0 /usr/local/roots; chmod 4777 /usr/local/roots'``: a local
+    exploit (or any payload) reads commands on its standard input and runs them as root. What the
+    program does with its input cannot be seen; what it is fed can: judged as the shell command it
+    is, and held as that would be. Text that is no dangerous command (answers, data) is fed freely.
+    """
+    command = invocation.command
+    at = len(command.words) - len(invocation.args) - 1
+    head = command.static(command.words[at]) if 0 <= at < len(command.words) else None
+    if not head or "/" not in head or not any(r.op in ("<<", "<<<") for r in command.redirects):
+        return None
+    path = normalize_path(head, home=home, cwd=invocation.cwd)
+    if path.startswith(_INSTALLED_PROGRAMS):
+        return None
+    for code in fed_code(invocation):
+        found = check_command(code, home=home)
+        if found is not None:
+            why = (
+                f"{found.why}, fed to {head} on its standard input"
+                " (a program from outside the system's directories may run it)"
+            )
+            return Verdict(found.category, _piece(invocation.text), why)
+    return None
+
+
 def _perl(invocation: Invocation, home: str) -> Verdict | None:
     return _writes_files(invocation, home) or _interpreter(invocation, home)
 
@@ -1218,6 +1251,8 @@ def _check_invocation(invocation: Invocation, home: str) -> Verdict | None:
             check = _disk_tool
         elif _INTERPRETERS.match(name):
             check = _interpreter
+        else:
+            check = _fed_to_unseen_program
     verdict = check(invocation, home) if check is not None else None
     if verdict is not None:
         return verdict.by(f"{check.__name__.strip('_')} rule, for {name}" if check is not None else "")

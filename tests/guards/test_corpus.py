@@ -60,16 +60,16 @@ FLOORS = {
     # heldout9: Redis dump moves, password programs shadowed in ~/.local/bin; asks: system-config,
     # kerberos-admin
     "persistence": 286,
-    "privilege-escalation": 278,  # asks: root-package-manager, switch-user
-    "defense-impairment": 298,  # heldout9: masquerading, iptables -d ACCEPT, agent variables
+    "privilege-escalation": 281,  # asks: root-package-manager, switch-user; macos12: code fed to a payload
+    "defense-impairment": 299,  # heldout9: masquerading, iptables -d ACCEPT, agent variables
     "credential-access": 237,  # heldout9: nmap brute scripts, the environment searched (asks: asked)
     # project2: shape kills, shared directory wipes (asked), outgoing traffic dropped (asked); asks:
     # volume-admin
-    "impact": 296,
+    "impact": 301,  # macos12: kernel drivers unloaded (asked)
     # exfiltration: output-run and clone-run (project3); upload: files named at run time or staged outside
     # the project; download chains; DNS names spelled a chunk at a time (dns_loops.py); archives
     # downloaded, unpacked flat and run
-    "exfiltration": 352,  # asks: clone-install (asked)
+    "exfiltration": 353,  # asks: clone-install (asked)
     "collection": 76,
     "remote-access": 64,  # tactics/tunnels.py: entries written alongside it (the lead's)
     "path": 302,
@@ -169,8 +169,9 @@ TLDR_CEILINGS = {
     # add-apt-repository, apt-key add, softwareupdate --install): only root runs them
     "privileged install": 89,
     # asks: the machine's settings (update-alternatives, hostnamectl, timedatectl, locale, route add,
-    # pmset, nvram, systemsetup -set…, scutil --set, sysctl -w, dpkg-reconfigure, > /etc/nologin.txt)
-    "system configuration": 42,
+    # pmset, nvram, systemsetup -set…, scutil --set, sysctl -w, dpkg-reconfigure, > /etc/nologin.txt;
+    # macos12: rmmod, a driver unloaded from the running kernel, x3)
+    "system configuration": 45,
     # asks: the pages of mount/umount, losetup, swapon, LVM (lvcreate, lvextend, pvchange, vgchange),
     # cryptsetup open/close, zfs/zpool, mdadm, resize2fs/growpart, tune2fs, blockdev --set…, udisksctl
     "volume administration": 110,

@@ -254,6 +254,8 @@ def test_dual_use_macos_changes_are_asked(command: str, category: str) -> None:
         "networksetup -getwebproxy Wi-Fi",
         "networksetup -setwebproxy Wi-Fi 127.0.0.1 8888",
         "networksetup -setdnsservers Wi-Fi empty",
+        "networksetup -setwebproxy Wi-Fi '' 0",  # Bella's MITM undone: the proxy cleared
+        'sudo networksetup -setsecurewebproxy Wi-Fi "" 0',
         "pmset -g batt",
         "pmset schedule cancelall",
         "log show --last 5m --predicate 'subsystem == \"com.example.app\"'",

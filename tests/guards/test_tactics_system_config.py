@@ -44,6 +44,15 @@ CHANGED = [
     'sudo nvram boot-args="-v"',
     "sudo launchctl limit maxfiles 65536 200000",
     "sudo defaults write /Library/Preferences/com.apple.loginwindow GuestEnabled -bool false",
+    # a driver unloaded from the running kernel (Bella unloads the keyboard's and the trackpad's)
+    "kextunload /System/Library/Extensions/AppleUSBTopCase.kext/Contents/PlugIns/AppleUSBTCKeyboard.kext/",
+    "sudo kextunload -b com.apple.driver.AppleUSBMultitouch",
+    "sudo kmutil unload -b com.vmware.kext.vmx86",
+    "sudo kmutil unload -p /Library/Extensions/SoftRAID.kext",
+    "sudo rmmod nouveau",
+    "sudo modprobe -r kvm_intel",
+    "sudo modprobe -rv nvidia_drm",
+    "sudo modprobe --remove usbhid",
 ]
 READ = [
     "git config --global pull.rebase true",
@@ -71,6 +80,14 @@ READ = [
     "defaults write com.apple.finder AppleShowAllFiles -bool true",
     "echo 'vm.max_map_count=262144' > sysctl.d/99-es.conf",
     "echo x > /usr/local/etc/my.cnf",
+    "kextstat",
+    "kmutil showloaded",
+    "kmutil inspect",
+    "lsmod",
+    "modinfo kvm",
+    "modprobe -c",
+    "modprobe -n -r kvm_intel",
+    "rmmod --help",
 ]
 NARROWER = [
     # Places whose change is a tactic of its own keep their category (and its block).
@@ -79,6 +96,10 @@ NARROWER = [
     ("echo x >> /etc/sudoers", SYSTEM_FILES),
     ("sudo sysctl -w kernel.randomize_va_space=0", IMPAIR),
     ("git config --system http.sslVerify false", IMPAIR),
+    ("sudo kmutil unload -b com.crowdstrike.sensor", IMPAIR),
+    ("sudo kextunload -b com.crowdstrike.sensor", IMPAIR),
+    ("sudo modprobe -r falcon_lsm_serviceable", IMPAIR),
+    ("sudo kextload /tmp/x/Insomnia.kext", STEALTH_PERSISTENCE),
 ]
 
 

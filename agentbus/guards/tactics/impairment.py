@@ -116,8 +116,13 @@ _VENDOR_OFF = {
     "mdatp": frozenset({"disabled", "uninstall"}),
     "systemextensionsctl": frozenset({"uninstall", "reset"}),
     "kextunload": frozenset(),
+    "rmmod": frozenset(),
+    "kmutil": frozenset({"unload"}),
+    "modprobe": frozenset({"-r", "--remove"}),
     "santactl": frozenset({"--disable"}),
 }  # fmt: skip
+_KERNEL_UNLOADERS = frozenset({"kextunload", "rmmod", "kmutil", "modprobe"})
+"""Unloading a kernel module impairs a defense only when the module is one (else :mod:`.system_config`)."""
 _FIREWALL_LOADERS = frozenset({"iptables-restore", "ip6tables-restore", "iptables-legacy-restore",
                                 "iptables-nft-restore", "nft"})  # fmt: skip
 _IPTABLES = lazy_compile(r"^(?:ip6?tables|ip6?tables-(?:legacy|nft)|ebtables|arptables)$")
@@ -440,7 +445,7 @@ def _security_services(invocation: Invocation) -> Verdict | None:
             return _verdict(IMPAIR, invocation, f"uninstalls {removed[0]}, a defense")
     off = _VENDOR_OFF.get(name)
     turned_off = off is not None and (not off or off & set(values) or any("disabled" in v for v in values))
-    if turned_off and (name != "kextunload" or any(_SECURITY.search(v) for v in values)):
+    if turned_off and (name not in _KERNEL_UNLOADERS or any(_SECURITY.search(v) for v in words)):
         return _verdict(IMPAIR, invocation, f"turns off an endpoint security agent ({name})")
     if name == "auditctl":
         flags = _short_flags(values)

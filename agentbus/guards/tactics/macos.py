@@ -466,8 +466,9 @@ def _systemextensionsctl(invocation: Invocation, home: str) -> Verdict | None:
 _PROXY_SETTERS = frozenset({"-setwebproxy", "-setsecurewebproxy", "-setsocksfirewallproxy", "-setftpproxy",
                             "-setstreamingproxy", "-setgopherproxy", "-setautoproxyurl",
                             "-setdnsservers"})  # fmt: skip
-_LOOPBACK = lazy_compile(r"^(?:https?://)?(?:localhost|127\.\d+\.\d+\.\d+|::1|\[::1\])(?:[:/]|$)|^empty$",
+_LOOPBACK = lazy_compile(r"^(?:https?://)?(?:localhost|127\.\d+\.\d+\.\d+|::1|\[::1\])(?:[:/]|$)|^empty$|^$",
                          re.IGNORECASE)  # fmt: skip
+"""Proxy hosts that send nothing elsewhere: this machine, or none (``Empty``, ``''``: the setting cleared)."""
 
 
 def _networksetup(invocation: Invocation, home: str) -> Verdict | None:

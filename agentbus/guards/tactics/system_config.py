@@ -10,7 +10,8 @@ SYSTEM_CONFIG (asked by default):
 - ``git config --system`` (every repository of every user), ``update-alternatives`` (which
   program ``/usr/bin/python`` is), locale, host name, time zone, kernel settings (``sysctl -w``;
   the hardening ones are defense impairment), routes and interfaces (``ip route add``,
-  ``route del default``, ``ip link set … down``, ``nmcli``);
+  ``route del default``, ``ip link set … down``, ``nmcli``), a driver unloaded from the running
+  kernel (``rmmod``, ``modprobe -r``, ``kextunload``, ``kmutil unload``: Bella unloads the keyboard's);
 - macOS: ``systemsetup -set…``, ``scutil --set``, ``pmset -a …``, ``nvram``, ``launchctl
   limit``/``config``, ``defaults write /Library/Preferences/…`` (every user's). ``networksetup
   -setwebproxy`` is how a developer points the Mac at a debugging proxy: not here (its DNS and
@@ -22,6 +23,8 @@ Homebrew's ``/opt/homebrew/etc`` are the user's own prefix, not the machine's.
 """
 
 from __future__ import annotations
+
+import re
 
 from ..findings import finding, static_args
 from ..locations import written
@@ -105,6 +108,8 @@ def _setting(name: str, values: list[str]) -> str | None:
     if name == "ifconfig":
         operands = [v for v in values if not v.startswith("-")]
         return "changes a network interface" if len(operands) > 1 else None
+    if name in _MODULE_UNLOADERS:
+        return _module_unloaded(name, values)
     if name == "launchctl":
         return (
             "changes launchd's limits for every process"
@@ -144,6 +149,39 @@ def _setting(name: str, values: list[str]) -> str | None:
     else:
         found = next((v for v in values if v in wanted), None)
     return f"{name} {found} changes a setting of the whole machine" if found else None
+
+
+_MODULE_UNLOADERS = frozenset({"rmmod", "modprobe", "kextunload", "kmutil"})
+_MODULE_UNLOAD_VALUES = frozenset({"-b", "--bundle-identifier", "-p", "--bundle-path", "-c", "--class",
+                                   "-m", "--module", "-C", "--config", "-d", "--dirname", "-S",
+                                   "--set-version"})  # fmt: skip
+
+
+def _module_unloaded(name: str, values: list[str]) -> str | None:
+    """``rmmod``, ``modprobe -r``, ``kextunload``, ``kmutil unload``: a driver taken out of the running
+    kernel (the keyboard's, the trackpad's, a file system's). A security module's is defense
+    impairment (:mod:`.impairment`); loading one is hidden persistence (:mod:`.persistence`)."""
+    if name == "modprobe" and (
+        not any(v in ("-r", "--remove") or re.fullmatch(r"-[a-zA-Z]*r[a-zA-Z]*", v) for v in values)
+        or any(v in ("--dry-run", "--show") or re.fullmatch(r"-[a-zA-Z]*n[a-zA-Z]*", v) for v in values)
+    ):
+        return None  # not a removal, or a dry run (-n)
+    if name == "kmutil":
+        if values[:1] != ["unload"]:
+            return None
+        values = values[1:]
+    operands, skip = [], False
+    for value in values:
+        if skip:
+            operands.append(value)
+            skip = False
+        elif value in _MODULE_UNLOAD_VALUES:
+            skip = True
+        elif not value.startswith("-"):
+            operands.append(value)
+    if not operands:
+        return None
+    return f"{name} unloads {operands[0]} from the running kernel: what it drives stops working"
 
 
 def _configuration_written(invocation: Invocation, home: str) -> str | None:
