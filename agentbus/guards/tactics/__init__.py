@@ -237,7 +237,7 @@ def judges(invocation: Invocation) -> Iterator[InvocationJudge]:
         if not isinstance(judge, Family):
             yield judge
         elif judge.consulted_by(invocation):
-            yield judge.module().judge  # type: ignore[no-any-return]
+            yield judge.module().judge
 
 
 def script_judges(names: Iterable[str]) -> Iterator[ScriptJudge]:
@@ -248,4 +248,4 @@ def script_judges(names: Iterable[str]) -> Iterator[ScriptJudge]:
         if not isinstance(judge, Family):
             yield judge
         elif not judge.programs.isdisjoint(named):
-            yield judge.module().judge_script  # type: ignore[no-any-return]
+            yield judge.module().judge_script
