@@ -28,7 +28,9 @@ import os
 import re
 import shlex
 import shutil
+import stat
 import subprocess
+import sys
 import urllib.error
 import urllib.request
 from collections.abc import Callable
@@ -176,6 +178,7 @@ def run(args: argparse.Namespace) -> int:
     _check_cli(report, args.claude)
     scopes = [args.scope] if args.scope is not None or args.settings else list(_SCOPES)
     found: dict[str, list[tuple[Path, dict[str, Any]]]] = {}
+    scoped: dict[str, list[tuple[str, Path, dict[str, Any]]]] = {}
     for scope in scopes:
         path = settings_path(scope or "user", args.settings)
         try:
@@ -189,6 +192,7 @@ def run(args: argparse.Namespace) -> int:
                 for hook in group.get("hooks", []) if isinstance(group, dict) else ():
                     if is_agentbus_hook(hook):
                         found.setdefault(event, []).append((path, hook))
+                        scoped.setdefault(event, []).append((scope or "user", path, hook))
     _check_project(report)
     if not found:
         report.problem("no agentbus hook is installed: run `agentbus install claude-code`")
@@ -213,6 +217,8 @@ def run(args: argparse.Namespace) -> int:
                 report.problem(
                     f"{event} in {path}: without {' and '.join(missing)}: a failing hook lets it through"
                 )
+    for scope, path, hook in scoped.get("PreToolUse", []):
+        _check_programs(report, scope, path, hook)
     entries = found.get("PreToolUse", [])
     project_files = {settings_path("project"), settings_path("local")}
     if entries and entries[0][0] in project_files and not _plain_agentbus_command(entries[0][1]):
@@ -251,8 +257,10 @@ def _plain_agentbus_command(hook: dict[str, Any]) -> bool:
 
     A project's settings are the project's: doctor runs a command from them only when
     it is an installed ``agentbus hook claude-code`` (no shell syntax, an ``agentbus``
-    executable or ``python -m agentbus``), never one that merely mentions agentbus, and
-    posts only to a loopback URL that gets no environment variable but the server's token.
+    executable or a Python interpreter running one or ``-m agentbus``, each by an
+    absolute path outside the project that no one else can write), never one that
+    merely mentions agentbus, and posts only to a loopback URL that gets no
+    environment variable but the server's token.
     """
     if hook.get("type") == "http":  # to agentbus serve on this machine, with no variable but its token
         from urllib.parse import urlsplit
@@ -266,20 +274,136 @@ def _plain_agentbus_command(hook: dict[str, Any]) -> bool:
             and isinstance(allowed, list)
             and set(allowed) <= {TOKEN_ENV}
         )
-    command = str(hook.get("command", ""))
-    if any(character in command for character in ";&|$`<>()\n{}*?!#"):
+    programs = hook_programs(str(hook.get("command", "")))
+    if not programs:
         return False
+    project = os.path.realpath(os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
+    return all(os.path.isabs(program) and _untrusted_place(program, project) is None for program in programs)
+
+
+_FLAGS = frozenset({"-I", "-E", "-s", "-P", "-S", "-B"})
+"""Interpreter flags `agentbus install` writes (or a user might), before the script or ``-m``."""
+
+
+def hook_programs(command: str) -> list[str]:
+    """The files a plain ``agentbus hook claude-code`` command runs, interpreter first ([] if not plain).
+
+    ``agentbus hook claude-code ...``, ``python [-I|-E ...] /path/agentbus hook claude-code ...``
+    or ``python [-I ...] -m agentbus hook claude-code ...``; no shell syntax.
+    """
+    if any(character in command for character in ";&|$`<>()\n{}*?!#"):
+        return []
     try:
         argv = shlex.split(command)
     except ValueError:
-        return False
-    if len(argv) >= 4 and os.path.basename(argv[0]).startswith("python") and argv[1:3] == ["-m", "agentbus"]:
-        argv = argv[3:]
-    elif argv and os.path.basename(argv[0]) == "agentbus" and os.path.isabs(argv[0]):
-        argv = argv[1:]
-    else:
-        return False
-    return argv[:2] == ["hook", "claude-code"]
+        return []
+    programs = argv[:1]
+    if argv and os.path.basename(argv[0]).startswith("python"):
+        rest = argv[1:]
+        while rest and rest[0] in _FLAGS:
+            rest = rest[1:]
+        if rest[:2] == ["-m", "agentbus"]:
+            argv = rest[1:]
+        elif rest and os.path.basename(rest[0]) == "agentbus":
+            programs.append(rest[0])
+            argv = rest
+        else:
+            return []
+    elif not argv or os.path.basename(argv[0]) != "agentbus":
+        return []
+    return programs if argv[1:3] == ["hook", "claude-code"] else []
+
+
+def _untrusted_place(program: str, project: str) -> str | None:
+    """Why someone other than the user (the project, another account) could change ``program``.
+
+    None when it is outside the project and /proc, and neither it nor a directory
+    above it (as written, and resolved) is writable by the group or others.
+    """
+    resolved = os.path.realpath(program)
+    if resolved == project or resolved.startswith(project.rstrip(os.sep) + os.sep):
+        return f"{program} is inside the project"
+    if resolved.startswith("/proc/") or program.startswith("/proc/"):
+        return f"{program} is under /proc"
+    return _writable_by(program, lambda st: bool(st.st_mode & 0o022), "the group or others")
+
+
+def _writable_by(program: str, writable: Callable[[os.stat_result], bool], whom: str) -> str | None:
+    """The first of ``program`` and the directories above it (as written and resolved) ``whom`` can write."""
+    seen = set()
+    for path in (os.path.abspath(program), os.path.realpath(program)):
+        current = path
+        while current not in seen:
+            seen.add(current)
+            try:
+                status = os.lstat(current) if current == path else os.stat(current)
+            except OSError:
+                return f"{current} cannot be read"
+            if not stat.S_ISLNK(status.st_mode) and writable(status):
+                return f"{current} can be changed by {whom}"
+            parent = os.path.dirname(current)
+            if parent == current:
+                break
+            current = parent
+    return None
+
+
+def _check_programs(report: _Report, scope: str, path: Path, hook: dict[str, Any]) -> None:
+    """Whether what the PreToolUse hook runs is what the user installed, and stays so.
+
+    Claude Code runs a command hook through a shell in the session's directory,
+    with the session's environment (a project's settings may add to it): a
+    command found through PATH may be the project's; a program the user can
+    write can be changed by anything running as the user (the agent included),
+    which for the managed settings undoes what they promise.
+    """
+    if hook.get("type") != "command":
+        return
+    command = str(hook.get("command", ""))
+    programs = hook_programs(command)
+    if not programs:
+        return  # not agentbus's own command line: reported elsewhere when it matters
+    project = os.path.realpath(os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
+    if not os.path.isabs(programs[0]):
+        found = shutil.which(programs[0])
+        report.problem(
+            f"PreToolUse hook ({path}) runs `{programs[0]}` by name: the shell finds it through the "
+            f"session's PATH (now {found or 'nothing'}), which a project's settings can change. Install "
+            "again (agentbus install claude-code): it writes the interpreter's absolute path"
+        )
+        return
+    if os.path.basename(programs[0]).startswith("python") and not ({"-I", "-E"} & set(shlex.split(command))):
+        report.problem(
+            f"PreToolUse hook ({path}) runs Python without -I: a project's settings can set PYTHONPATH "
+            "for it and run their own code in the hook. Install again: agentbus install claude-code"
+        )
+    elif not os.path.basename(programs[0]).startswith("python"):
+        report.problem(
+            f"PreToolUse hook ({path}) runs the `agentbus` script, whose Python reads PYTHONPATH: a "
+            "project's settings can set it and run their own code in the hook. Install again: "
+            "agentbus install claude-code (it writes python -I)"
+        )
+    if os.path.realpath(programs[0]) == os.path.realpath(sys.executable):
+        import agentbus
+
+        programs.append(os.path.dirname(os.path.abspath(agentbus.__file__)))  # what it imports
+    me = os.getuid() if hasattr(os, "getuid") else 0
+    for program in programs:
+        why = _untrusted_place(program, project)
+        if why is None and scope == "managed" and os.name == "posix":
+            why = _writable_by(program, lambda st: st.st_uid != 0, "a user other than root")
+        elif why is None and me != 0:
+            why = _writable_by(program, lambda st: st.st_uid == me, "you (and so by the agent)")
+        if why is None:
+            continue
+        if scope == "managed" or "inside the project" in why or "/proc" in why:
+            report.problem(
+                f"PreToolUse hook ({path}) runs {program}, and {why}: whoever can write it decides "
+                "what agentbus answers. Install agentbus where only root can write (a virtual "
+                "environment made as root outside home), then install the hook from it again"
+            )
+        else:
+            report.note(f"PreToolUse hook ({path}) runs {program}, and {why}")
 
 
 def _check_project(report: _Report) -> None:
@@ -291,6 +415,21 @@ def _check_project(report: _Report) -> None:
     except (ValueError, OSError):
         managed_settings = {}
     managed = "PreToolUse" in _hooked_events(managed_settings, is_agentbus_hook)
+    managed_only = managed_settings.get("allowManagedHooksOnly") is True
+    from .hook_env import project_env_names
+
+    for file, name in project_env_names(str(settings_path("project").parent.parent)):
+        report.problem(
+            f'{file} sets {name} in "env", which agentbus reads: the hook denies every call '
+            "until it is removed (a project does not choose agentbus's configuration)"
+        )
+    if managed_settings.get("disableSkillShellExecution") is not True:
+        for skill in _skills_that_run_commands(settings_path("project").parent):
+            report.problem(
+                f"{skill} runs shell commands of its own (!`...`) when the model calls it: Claude Code "
+                "runs them with no Bash call, so agentbus never judges them. Keep skills from running "
+                "commands: sudo agentbus install claude-code --managed (disableSkillShellExecution)"
+            )
     for scope in ("project", "local"):
         path = settings_path(scope)
         try:
@@ -310,12 +449,22 @@ def _check_project(report: _Report) -> None:
                     "sudo agentbus install claude-code --managed"
                 )
         own = _hooked_events(settings, lambda hook: not is_agentbus_hook(hook))
-        if own:
+        if own and managed_only:
+            report.note(
+                f"{path} defines its own hooks ({', '.join(own)}): the managed settings' "
+                '"allowManagedHooksOnly": true keeps them from running'
+            )
+        elif "PreToolUse" in own:
+            report.problem(
+                f"{path} defines its own PreToolUse hook: Claude Code runs it beside agentbus's, and "
+                "its updatedInput replaces a call agentbus approved with a command agentbus never saw. "
+                "Run only managed hooks: sudo agentbus install claude-code --managed"
+            )
+        elif own:
             report.note(
                 f"{path} defines its own hooks ({', '.join(own)}): Claude Code runs them "
-                "beside agentbus's, as you, with whatever they hold (agentbus does not judge them). A deny "
-                "from agentbus still wins over their allow; allowManagedHooksOnly in the managed settings "
-                "runs only managed hooks"
+                "beside agentbus's, as you, with whatever they hold (agentbus does not judge them); "
+                "sudo agentbus install claude-code --managed runs only managed hooks"
             )
         permissions = settings.get("permissions")
         allowed = permissions.get("allow") if isinstance(permissions, dict) else None
@@ -326,6 +475,25 @@ def _check_project(report: _Report) -> None:
                 f"{path} allows Bash wholesale ({', '.join(map(repr, wholesale))}): Claude Code asks "
                 "about no command, so agentbus's hook is the only check on what runs"
             )
+
+
+_INLINE_SHELL = re.compile(r"!`[^`\n]+`|^```!", re.M)
+"""A skill's or slash command's shell command, which Claude Code runs as it loads the text."""
+
+
+def _skills_that_run_commands(claude_dir: Path) -> list[Path]:
+    """The project's skills and slash commands (.claude/skills, .claude/commands) that hold a command."""
+    found = []
+    candidates = [*claude_dir.glob("skills/*/SKILL.md"), *claude_dir.glob("commands/**/*.md")]
+    for file in sorted(candidates)[:1000]:
+        try:
+            with open(file, encoding="utf-8", errors="replace") as handle:
+                text = handle.read(1024 * 1024)
+        except OSError:
+            continue
+        if _INLINE_SHELL.search(text):
+            found.append(file)
+    return found
 
 
 def _hooked_events(settings: dict[str, Any], which: Callable[[Any], bool]) -> list[str]:

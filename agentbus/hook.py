@@ -116,6 +116,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="largest hook event accepted (default 16 MiB); a larger PreToolUse event is denied",
     )
+    parser.add_argument(
+        "--import-path",
+        metavar="DIR",
+        action="append",
+        default=[],
+        help="a directory to import --middleware from (repeatable): the installed hook runs Python "
+        "in isolated mode, which ignores PYTHONPATH (a project's settings can set it)",
+    )
 
 
 _VALUED = {
@@ -125,6 +133,7 @@ _VALUED = {
     "--audit-level": ("debug", "info", "warning", "error"),
     "--rewrite-decision": ("passthrough", "allow", "ask"),
     "--max-bytes": None,
+    "--import-path": None,
 }
 """The options that take a value, with the values they accept (None: any)."""
 
@@ -152,6 +161,7 @@ def parse_args_quickly(argv: Sequence[str]) -> argparse.Namespace | None:
         "audit_level": "debug",
         "rewrite_decision": "passthrough",
         "max_bytes": None,
+        "import_path": [],
     }
     rest = list(argv[1:])
     while rest:
@@ -170,7 +180,7 @@ def parse_args_quickly(argv: Sequence[str]) -> argparse.Namespace | None:
         if not value or value.startswith("-") or (choices is not None and value not in choices):
             return None
         key = name[2:].replace("-", "_")
-        if name == "--middleware":
+        if name in ("--middleware", "--import-path"):
             values[key].append(value)
         elif name == "--max-bytes":
             if not (value.isascii() and value.isdigit() and len(value) < 19):
@@ -557,6 +567,23 @@ def _decide(args: argparse.Namespace, context: dict[str, Any]) -> HookReply:
     context["payload"] = payload
     if event not in protocol.HANDLED_EVENTS:
         return protocol.PASS  # every other event passes through untouched
+    overridden = _project_env_overrides()
+    if overridden:
+        message = (
+            f'{overridden} in "env", which agentbus reads: a project does not choose agentbus\'s '
+            "configuration or audit log. Remove it there (your own ~/.claude/settings.json may set it)"
+        )
+        if event == "PreToolUse":
+            return protocol.deny(f"agentbus could not check this call: {message}")
+        return protocol.HookReply(exit_code=1, stderr=f"agentbus: {message}")
+    directories = [os.path.expanduser(directory) for directory in getattr(args, "import_path", ())]
+    relative = [directory for directory in directories if not os.path.isabs(directory)]
+    if relative:  # it would be found in the session's directory: the project's
+        message = f"--import-path takes absolute directories, not {', '.join(relative)}"
+        if event == "PreToolUse":
+            return protocol.deny(f"agentbus could not check this call: {message}")
+        return protocol.HookReply(exit_code=1, stderr=f"agentbus: {message}")
+    sys.path[:0] = directories
     # stdout is the protocol: whatever middleware prints goes to stderr instead.
     with contextlib.redirect_stdout(sys.stderr):
         refused: list[str] = []
@@ -574,6 +601,20 @@ def _decide(args: argparse.Namespace, context: dict[str, Any]) -> HookReply:
         if "collecting" in context:  # run() took the collector for the start-up: give it back
             _collect_only_the_event(context["collecting"])
         return _answer(args, registry, configured_log, payload, refused, context)
+
+
+def _project_env_overrides() -> str:
+    """Which variables agentbus reads the project's Claude Code settings set ('' if none).
+
+    They are dropped from this process's environment, so that the record of
+    the deny goes where the user's own settings say.
+    """
+    from .hook_env import project_env_names
+
+    found = project_env_names(os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
+    for _, name in found:
+        os.environ.pop(name, None)
+    return "; ".join(f"{path} sets {name}" for path, name in found)
 
 
 def _load_judges(registry: Registry, payload: dict[str, Any]) -> None:

@@ -5,7 +5,11 @@ session's lifecycle) into Claude Code's settings file: the user's
 (~/.claude/settings.json, every project), the project's (.claude/settings.json),
 the project's local one (.claude/settings.local.json) or the machine's managed
 settings (--managed: /etc/claude-code/managed-settings.json on Linux), the one
-scope a project's ``"disableAllHooks": true`` cannot turn off. Running it again
+scope a project's ``"disableAllHooks": true`` cannot turn off; there it also
+sets ``"allowManagedHooksOnly": true``, so that no user or project hook runs
+beside agentbus's (a project's PreToolUse hook could otherwise rewrite a call
+agentbus approved), and ``"disableSkillShellExecution": true``, so that no
+skill runs a shell command without a Bash call. Running it again
 changes nothing; the user's other hooks and settings are kept; --uninstall
 removes only agentbus's entries.
 
@@ -36,6 +40,7 @@ __all__ = [
     "add_arguments",
     "hook_command",
     "is_agentbus_hook",
+    "managed_only",
     "managed_settings_path",
     "run",
     "settings_path",
@@ -58,6 +63,10 @@ EVENTS = (
 """The events agentbus answers (agentbus.adapters.claude_code.HANDLED_EVENTS)."""
 
 DEFAULT_TIMEOUT = 30
+MANAGED_ONLY = "allowManagedHooksOnly"
+"""The managed setting that runs the managed settings' hooks and no others (see :func:`managed_only`)."""
+NO_SKILL_SHELL = "disableSkillShellExecution"
+"""The managed setting that keeps skills and slash commands from running shell commands of their own."""
 DEFAULT_URL = "http://127.0.0.1:8787/claude-code"
 TOKEN_ENV = "AGENTBUS_SERVE_TOKEN"
 
@@ -142,11 +151,33 @@ def settings_path(scope: str, explicit: str | None = None) -> Path:
 def hook_command(hook_args: Sequence[str] = ()) -> str:
     """The shell command that runs this installation's ``agentbus hook claude-code``.
 
-    An absolute path, so that the hook does not depend on Claude Code's PATH.
+    This interpreter by its absolute path, in isolated mode (``-I``), running
+    this installation's ``agentbus`` script (or ``-m agentbus``): Claude Code
+    gives its hooks the environment a project's ``.claude/settings.json``
+    sets (``"env"``), and a ``PYTHONPATH`` there would otherwise run the
+    project's code in the hook, or import the project's own ``agentbus``. An
+    installation in the user's site-packages needs that directory, so it gets
+    ``-E`` (the environment ignored) without ``-s``. Middleware the hook
+    imports from elsewhere is named with ``--import-path`` in ``hook_args``.
     """
     script = Path(sys.executable).parent / "agentbus"
-    runner = [str(script)] if script.is_file() else [sys.executable, "-m", "agentbus"]
-    return shlex.join([*runner, "hook", "claude-code", *hook_args])
+    if not _in_user_site():
+        isolation = ["-I"]
+    elif script.is_file():
+        isolation = ["-E"]  # a script's sys.path[0] is its own directory
+    else:
+        isolation = ["-E", "-P"]  # -P: no working directory on sys.path (Python 3.11)
+    runner = [str(script)] if script.is_file() else ["-m", "agentbus"]
+    return shlex.join([sys.executable, *isolation, *runner, "hook", "claude-code", *hook_args])
+
+
+def _in_user_site() -> bool:
+    """Whether agentbus was imported from the user's site-packages (pip install --user)."""
+    import site
+
+    user_site = site.getusersitepackages() if site.ENABLE_USER_SITE else None
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return bool(user_site) and os.path.realpath(package) == os.path.realpath(str(user_site))
 
 
 def is_agentbus_hook(hook: Any) -> bool:
@@ -198,6 +229,31 @@ def update_settings(settings: dict[str, Any], entry: dict[str, Any] | None) -> d
         updated["hooks"] = hooks
     else:
         updated.pop("hooks", None)
+    return updated
+
+
+def managed_only(settings: dict[str, Any], on: bool) -> dict[str, Any]:
+    """Managed settings that close what runs beside agentbus's hooks (``on``), or no longer say so.
+
+    Both shown with the real CLI in tests/e2e/test_claude_code_settings.py:
+
+    - a project's own PreToolUse hook runs beside agentbus's and may answer
+      with ``updatedInput``: Claude Code then runs the project's command in
+      place of the one agentbus approved. ``allowManagedHooksOnly`` turns off
+      every hook that is not in the managed settings (the user's own too);
+    - a project's skill runs the shell commands written in it (``!`cmd```)
+      when the model calls the Skill tool, with no Bash call for agentbus to
+      judge. ``disableSkillShellExecution`` puts a placeholder in their place
+      (in the user's skills and slash commands too).
+
+    Uninstalling removes both with agentbus's hooks.
+    """
+    updated = dict(settings)
+    for key in (MANAGED_ONLY, NO_SKILL_SHELL):
+        if on:
+            updated[key] = True
+        else:
+            updated.pop(key, None)
     return updated
 
 
@@ -264,6 +320,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         settings = read_settings(path)
         updated = update_settings(settings, None if args.uninstall else _entry(args, hook_args))
+        if args.scope == "managed":
+            updated = managed_only(updated, not args.uninstall)
     except ValueError as exc:
         print(f"agentbus install: {exc}", file=sys.stderr)
         return 1
@@ -290,6 +348,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         kind = f"HTTP hooks ({args.url})" if args.http else "command hooks"
         print(f"agentbus: installed {kind} for {', '.join(EVENTS)} in {path}")
+        if args.scope == "managed":
+            print(f'and "{MANAGED_ONLY}": true there: Claude Code runs no user or project hook, '
+                  f'so none can rewrite a call agentbus approved; "{NO_SKILL_SHELL}": true: no skill '
+                  "runs a shell command agentbus does not see")  # fmt: skip
         where = f" --settings {shlex.quote(str(path))}" if args.settings else f" --{args.scope}"
         print(f"Check them with: agentbus doctor{'' if where == ' --user' else where}")
     return 0

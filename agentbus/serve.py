@@ -54,6 +54,8 @@ DEFAULT_WORKER_THREADS = 8
 _MEMORY_LIMIT = 10_000
 UNCHECKED = "agentbus could not check this call"
 """How the deny of a call that nothing could judge begins (the adapter's and the hook's words)."""
+FAILED = "agentbus failed while checking this call"
+"""How the deny of a call whose deciding raised past the bus begins (the adapter's words)."""
 _OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 
 EXAMPLES = f"""\
@@ -325,10 +327,8 @@ class HookServer:
                 self._idle.pop(id(scope), None)  # deciding: not to be closed
             try:
                 status, content_type, payload = await self.respond(method, target, headers, bytes(body))
-            except Exception as exc:
-                status, content_type = 500, "text/plain; charset=utf-8"
-                payload = f"agentbus serve failed: {type(exc).__name__}: {exc}".encode("utf-8", "replace")
-                print(payload.decode(), file=sys.stderr)
+            except Exception as exc:  # a bug of the server's own: deny what may be a call, and record it
+                status, content_type, payload = self.internal_error(bytes(body), exc)
             del body
             self.buffered -= held
             held = 0
@@ -447,11 +447,30 @@ class HookServer:
             self.audit.flush()
         if payload.get("hook_event_name") == "PreToolUse" and reply.output is None and reply.exit_code != 0:
             reply = protocol.deny(f"{UNCHECKED}: {reply.stderr}")
-        if _unchecked(reply):  # denied before any layer judged it (its fields could not be read)
+        if _unchecked(reply) or reply.exit_code != 0:  # no layer judged it, or deciding failed past the bus
             self.record_unjudged(reply, payload)
         if reply.exit_code != 0:
             return 400, text, (reply.stderr or "agentbus: bad request").encode("utf-8", "backslashreplace")
         return _json(reply)
+
+    def internal_error(self, body: bytes, exc: Exception) -> tuple[int, str, bytes]:
+        """The answer when answering raised: a 200 with a deny when the body may be a
+        PreToolUse (Claude Code runs the tool after a 500 unless ``onFailure`` blocks it),
+        else a 500; either way one record, as for any request no layer judged."""
+        from .adapters import claude_code as protocol
+        from .hook import might_be_pre_tool_use
+
+        failure = f"agentbus serve failed: {type(exc).__name__}: {exc}"
+        print(failure, file=sys.stderr)
+        try:
+            parsed = json.loads(body)
+        except ValueError:
+            parsed = None
+        payload = parsed if isinstance(parsed, dict) else None
+        if might_be_pre_tool_use(body):
+            return _json(self.record_unjudged(protocol.deny(f"{UNCHECKED}: {failure}"), payload))
+        failed = self.record_unjudged(protocol.HookReply(exit_code=1, stderr=failure), payload)
+        return 500, "text/plain; charset=utf-8", (failed.stderr or "").encode("utf-8", "backslashreplace")
 
     def record_unjudged(self, reply: HookReply, payload: Mapping[str, Any] | None = None) -> HookReply:
         """Leave the one record of a request answered without any layer's decision; return ``reply``.
@@ -565,11 +584,12 @@ class HookServer:
 
 
 def _unchecked(reply: HookReply) -> bool:
-    """Whether a reply is the deny of a call no layer judged (so no layer recorded it)."""
+    """Whether a reply is the deny of a call no layer judged, or whose deciding failed past the
+    bus (so no layer recorded it)."""
     specific = (reply.output or {}).get("hookSpecificOutput") or {}
     return specific.get("permissionDecision") == "deny" and str(
         specific.get("permissionDecisionReason")
-    ).startswith(UNCHECKED)
+    ).startswith((UNCHECKED, FAILED))
 
 
 def _json(reply: HookReply) -> tuple[int, str, bytes]:
@@ -584,7 +604,7 @@ def _failed(payload: dict[str, Any], exc: BaseException) -> HookReply:
     failure = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
     print(f"agentbus serve: a layer raised {failure}; the server goes on", file=sys.stderr)
     if payload.get("hook_event_name") == "PreToolUse":
-        return protocol.deny(f"agentbus failed while checking this call ({failure}); denied to be safe")
+        return protocol.deny(f"{FAILED} ({failure}); denied to be safe")
     return protocol.HookReply(
         exit_code=1, stderr=f"agentbus: {payload.get('hook_event_name')} failed: {failure}"
     )

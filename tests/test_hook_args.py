@@ -20,7 +20,18 @@ from agentbus.install import hook_command
 
 WORDS = (
     *("claude-code", "--config", "--middleware", "--audit-log", "--no-audit-log", "--audit-level"),
-    *("--rewrite-decision", "--max-bytes", "--conf", "--no-audit", "-h", "--help", "--", "-x"),
+    *(
+        "--rewrite-decision",
+        "--max-bytes",
+        "--import-path",
+        "--import",
+        "--conf",
+        "--no-audit",
+        "-h",
+        "--help",
+        "--",
+        "-x",
+    ),
     *("debug", "info", "warning", "error", "loud", "passthrough", "allow", "ask"),
     *("0", "12", "007", "-5", "1_000", "+3", "²", "9" * 30, "x.toml", "-", "", "a=b", "mod:install"),
 )
@@ -67,6 +78,7 @@ def test_what_it_reads_starting_with_the_runtime(argv: list[str]) -> None:
         ["--rewrite-decision=ask", "--audit-level", "info", "--max-bytes", "1024"],
         ["--config", "/etc/agentbus.toml", "--middleware", "a:install", "--middleware=b:install"],
         ["--audit-log", "/tmp/audit.jsonl"],
+        ["--import-path", "/srv/policies", "--import-path=~/mine", "--middleware", "mine:install"],
     ],
 )
 def test_the_command_lines_install_writes_are_read_without_argparse(hook_args: list[str]) -> None:

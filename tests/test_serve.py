@@ -492,3 +492,57 @@ async def test_a_tools_kind_is_told_by_each_call_not_learnt_from_its_first(tmp_p
         assert await apost(port, call("b", {"command": "ls -la"}), token=None) == (200, b"")
         tg.cancel_scope.cancel()
     assert registry.kind_of(tool) is None, "the registry learnt nothing from the calls"
+
+
+@pytest.mark.parametrize("event", ["PreToolUse", "SessionStart"])
+async def test_an_internal_error_denies_and_leaves_a_record(
+    served: tuple[HookServer, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, event: str
+) -> None:
+    """The server's own code raises while answering (here: no thread to decide in): a PreToolUse is
+    denied with a 200 (Claude Code runs the tool after a 500 unless onFailure blocks it), any
+    other event gets a 500, and each leaves its record."""
+    server, port = served
+
+    async def no_thread(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(server, "respond", no_thread)
+    body = {**pre("ls"), "hook_event_name": event, "session_id": "s1"}
+    status, answer = await apost(port, body)
+    records = audit_records(tmp_path)
+    assert len(records) == 1, records
+    assert records[0]["id"] == "agentbus:serve"
+    assert records[0]["session_key"] == "s1"
+    if event == "PreToolUse":
+        assert status == 200
+        specific = json.loads(answer)["hookSpecificOutput"]
+        assert specific["permissionDecision"] == "deny"
+        assert "RuntimeError: can't start new thread" in specific["permissionDecisionReason"]
+        assert records[0]["decision"] == "block"
+        assert records[0]["tool"] == "Bash"
+    else:
+        assert status == 500
+        assert records[0]["decision"] is None
+        assert "can't start new thread" in records[0]["error"]
+    monkeypatch.undo()
+    assert await apost(port, pre("ls")) == (200, b""), "the server goes on"
+
+
+async def test_a_deciding_that_fails_past_the_bus_leaves_a_record(
+    served: tuple[HookServer, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server, port = served
+
+    async def broken(payload: dict[str, Any]) -> Any:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(server, "answer", broken)
+    for event in ("PreToolUse", "Stop"):
+        await apost(port, {**pre("ls"), "hook_event_name": event})
+    records = audit_records(tmp_path)
+    assert [
+        (record["decision"], "a bug" in str(record["reason"] or record["error"])) for record in records
+    ] == [
+        ("block", True),
+        (None, True),
+    ]

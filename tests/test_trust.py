@@ -359,3 +359,47 @@ def test_the_server_and_the_hook_share_the_refusals(
     assert len(refused) == 1
     record = refusal_record(refused[0])
     assert (record.id, record.decision, record.point) == ("agentbus:trust", "refuse", "config")
+
+
+@pytest.mark.parametrize(
+    "name", ["AGENTBUS_CONFIG", "AGENTBUS_AUDIT_LOG", "AGENTBUS_HOME", "XDG_CONFIG_HOME", "HOME"]
+)
+@pytest.mark.parametrize("settings", ["settings.json", "settings.local.json"])
+def test_a_project_that_sets_what_agentbus_reads_in_claude_codes_env_is_denied(
+    home: Path, project: Path, tmp_path: Path, name: str, settings: str
+) -> None:
+    """Claude Code gives hooks the "env" of a project's .claude/settings.json: the project would pick
+    agentbus's configuration or audit log. The hook decides with none of it: it denies, and the
+    record goes to the user's own audit log."""
+    lax = write(tmp_path / "lax.toml", "enabled = false\n")
+    (project / ".claude").mkdir()
+    (project / ".claude" / settings).write_text(json.dumps({"env": {name: str(lax)}}))
+    # What Claude Code does with that "env": the hook process gets it.
+    completed = hook(project, RM_HOME, env={name: str(lax)} if name != "HOME" else {})
+    assert decision(completed) == "deny"
+    assert f"sets {name}" in completed.stdout
+    # The user's own value of a variable the project overwrote is lost: the default is used.
+    log = tmp_path / "home" / ".agentbus" / "audit.jsonl" if name == "AGENTBUS_HOME" else home / "audit.jsonl"
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert records[-1]["decision"] == "block"
+    assert records[-1]["id"] == "agentbus:hook"
+
+
+def test_a_project_env_agentbus_does_not_read_changes_nothing(home: Path, project: Path) -> None:
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text(
+        json.dumps({"env": {"PYTHONPATH": "src", "DEBUG": "1"}})
+    )
+    ls = {**RM_HOME, "tool_input": {"command": "ls"}}
+    assert decision(hook(project, ls)) is None
+
+
+def test_an_import_path_is_absolute_or_the_call_is_denied(home: Path, project: Path) -> None:
+    """A relative --import-path would be the session's directory: the project's code."""
+    completed = subprocess.run(
+        [*AGENTBUS, "hook", "claude-code", "--import-path", "policies", "--no-audit-log"],
+        input=json.dumps(RM_HOME), capture_output=True, text=True, cwd=project, timeout=60, check=False,
+        env={**os.environ, "CLAUDE_PROJECT_DIR": str(project)},
+    )  # fmt: skip
+    assert decision(completed) == "deny"
+    assert "--import-path takes absolute directories, not policies" in completed.stdout

@@ -401,7 +401,15 @@ async def pre_tool_use(
     rewrite_decision: RewriteDecision = "passthrough",
     on_ask: AskHandler | None = None,
 ) -> HookReply:
-    """Run tool.before for a PreToolUse event and answer it (:func:`pre_tool_use_reply`)."""
+    """Run tool.before for a PreToolUse event and answer it (:func:`pre_tool_use_reply`).
+
+    A Skill call is judged first by the shell commands its skill runs as it
+    loads (:mod:`agentbus.adapters.claude_code_skills`), as one Bash call.
+    """
+    if payload.get("tool_name") == "Skill":
+        held = await _judge_skill(bus, payload)
+        if held is not None:
+            return held
     call = await decide(bus, payload)
     approved = False
     if call.decision == "ask" and on_ask is not None:
@@ -413,6 +421,43 @@ async def pre_tool_use(
         rewrite_decision=rewrite_decision,
         approved=approved,
     )
+
+
+async def _judge_skill(bus: Bus, payload: Mapping[str, Any]) -> HookReply | None:
+    """The deny (or ask) of a Skill call whose skill runs a command agentbus holds back; else None."""
+    found = _skill_script(payload)
+    if found is None:
+        return None
+    name, path, script = found
+    call = await decide(bus, {**payload, "tool_name": "Bash", "tool_input": {"command": script}})
+    if call.decision not in ("block", "ask"):
+        return None
+    reply = pre_tool_use_reply(call, "Bash", {"command": script})
+    specific = reply.output["hookSpecificOutput"]  # type: ignore[index]
+    specific.pop("updatedInput", None)  # the Skill call's input is the skill's name
+    reason = specific.get("permissionDecisionReason")
+    specific["permissionDecisionReason"] = (
+        f"the skill {name} runs shell commands as it loads ({path}): {reason}"
+    )
+    return reply
+
+
+def _skill_script(payload: Mapping[str, Any]) -> tuple[str, str, str] | None:
+    """(skill, its file, its commands as one script) for a Skill call whose skill holds commands."""
+    import os
+
+    from .claude_code_skills import skill_commands
+
+    tool_input = payload.get("tool_input")
+    name = tool_input.get("skill") if isinstance(tool_input, dict) else None
+    if not isinstance(name, str):
+        return None
+    cwd = payload.get("cwd")
+    project = os.environ.get("CLAUDE_PROJECT_DIR") or (cwd if isinstance(cwd, str) and cwd else os.getcwd())
+    found = skill_commands(name.lstrip("/"), project, os.path.expanduser("~"))
+    if found is None or not found[1]:
+        return None
+    return name, found[0], "\n".join(found[1])
 
 
 async def decide(bus: Bus, payload: Mapping[str, Any]) -> ToolCall:

@@ -6,6 +6,8 @@ finding reads the same whoever made it.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+
 from ..lazy_regex import lazy_compile
 from .programs import Invocation
 from .verdict import Verdict
@@ -17,6 +19,7 @@ __all__ = [
     "looked_up_program",
     "piece",
     "positionals",
+    "scan_options",
     "static_args",
 ]
 
@@ -79,6 +82,44 @@ def positionals(values: list[str], takes_value: frozenset[str] = frozenset()) ->
         else:
             found.append(value)
     return found
+
+
+def scan_options(
+    values: list[str],
+    takes_value: frozenset[str],
+    *,
+    attached: frozenset[str] = frozenset(),
+    optional: Callable[[str, str], bool] | None = None,
+) -> Iterator[tuple[str, str]]:
+    """Each argument as ``(option, value)``: an option with its value (``--opt=value``; ``-Cdir``
+    for the short options in ``attached``; ``-o value`` for those in ``takes_value``, unless
+    ``optional(option, word)`` says the next word is not its value; ``""`` for a flag), or an
+    operand as ``("", word)``. Everything after ``--`` is an operand."""
+    index = 0
+    while index < len(values):
+        value = values[index]
+        index += 1
+        name, equals, inline = value.partition("=")
+        if value == "--":
+            yield from (("", operand) for operand in values[index:])
+            return
+        if value.startswith("--") and equals:
+            yield name, inline
+        elif value[:2] in attached and len(value) > 2:
+            yield value[:2], value[2:]
+        elif value.startswith("-") and value != "-":
+            following = values[index] if index < len(values) else None
+            if (
+                value in takes_value
+                and following is not None
+                and (optional is None or optional(value, following))
+            ):
+                index += 1
+                yield value, following
+            else:
+                yield value, ""
+        else:
+            yield "", value
 
 
 def inverts_match(values: list[str]) -> bool:

@@ -14,6 +14,7 @@ says which file a command reads, from where, and what of it:
   / ``bun run X``: ``package.json``'s ``preX``, ``X`` and ``postX``; ``npm install``
   / ``npm ci`` / ``yarn`` / ``pnpm install`` / ``bun install``: the project's own
   lifecycle scripts (``preinstall``, ``install``, ``postinstall``, ``prepare`` ...);
+  ``npm pack|publish|version`` (yarn's, pnpm's): theirs (``prepack``, ``prepublishOnly`` ...);
 - ``kubectl apply|create|replace -f FILE|DIR`` and ``-k DIR``: the manifests;
 - ``docker compose up|run|create`` / ``docker-compose`` / ``podman compose``: the
   compose files (``-f``, ``COMPOSE_FILE=`` before the command, else ``compose.yaml`` and
@@ -21,7 +22,8 @@ says which file a command reads, from where, and what of it:
 - ``helm install|upgrade|template … CHART``: the chart, with its ``-f`` values files and
   ``--set`` values (``--post-renderer`` names a script helm runs);
 - ``pip install .`` / ``-e DIR``: the project's ``setup.py``, and an in-tree build backend
-  (``pyproject.toml``'s ``backend-path``).
+  (``pyproject.toml``'s ``backend-path``);
+- ``tox``: its configuration's command lines; ``nox``: ``noxfile.py``.
 
 A file fetched when the command runs (``kubectl apply -f URL``, a chart from a repository)
 is :data:`UNSEEN`: there is nothing to judge offline, and a person is asked. ``-f -``
@@ -34,7 +36,7 @@ import posixpath
 from collections.abc import Mapping
 
 from ..frozen import Frozen
-from .findings import static_args
+from .findings import scan_options, static_args
 from .programs import Invocation
 
 __all__ = [
@@ -44,6 +46,8 @@ __all__ = [
     "INSTALL_SCRIPTS",
     "PEP517",
     "STDIN",
+    "TOX",
+    "TOX_FILES",
     "UNSEEN",
     "WRITTEN",
     "FileRun",
@@ -134,6 +138,8 @@ def planned(invocation: Invocation, exported: Mapping[str, str | None] | None = 
         return _pip(invocation)
     if name.startswith("python") and static_args(invocation)[:2] == ["-m", "pip"]:
         return _pip(invocation)  # python3 -m pip install -e .
+    if name in ("tox", "nox") or (name.startswith("python") and static_args(invocation)[:2] in _TASK_MODULES):
+        return _task_runner(invocation)
     return ()
 
 
@@ -164,6 +170,15 @@ _MAKE_MODES = frozenset({"target", "line", "recurse", "none", "basic", "verbose"
                          "makefile", "print", "why"})  # fmt: skip
 
 
+_MAKE_ATTACHED = frozenset({"-C", "-f", "-I", "-o", "-W"})
+"""Short options whose value may be written against them (``-Cdir``)."""
+
+
+def _make_value(option: str, word: str) -> bool:
+    """Whether ``word`` is the value of ``option``: ``-j 4`` is, ``-j all`` (a goal) is not."""
+    return option not in _MAKE_OPTIONAL or word.isdigit() or word in _MAKE_MODES
+
+
 def _make(invocation: Invocation) -> tuple[FileRun, ...]:
     values = static_args(invocation)
     if {"--version", "-v", "--help", "-h"} & set(values):
@@ -172,28 +187,15 @@ def _make(invocation: Invocation) -> tuple[FileRun, ...]:
     files: list[str] = []
     overrides: list[str] = []
     goals: list[str] = []
-    index = 0
-    while index < len(values):
-        value = values[index]
-        option, equals, attached = value.partition("=")
-        if value.startswith("--") and equals:
-            value, following, step = option, attached, 1
-        elif value[:2] in ("-C", "-f", "-I", "-o", "-W") and len(value) > 2:
-            value, following, step = value[:2], value[2:], 1
-        else:
-            following = values[index + 1] if index + 1 < len(values) else ""
-            step = 2 if value in _MAKE_VALUES else 1
-            if value in _MAKE_OPTIONAL and not (following.isdigit() or following in _MAKE_MODES):
-                step = 1
-        if value in ("-C", "--directory"):
-            cwd = _within(cwd, following)
-        elif value in ("-f", "--file", "--makefile"):
-            files.append(following or (STDIN if _fed(invocation) else ""))
-        elif not value.startswith("-") and "=" in value and step == 1:
+    for option, value in scan_options(values, _MAKE_VALUES, attached=_MAKE_ATTACHED, optional=_make_value):
+        if option in ("-C", "--directory"):
+            cwd = _within(cwd, value)
+        elif option in ("-f", "--file", "--makefile"):
+            files.append(value or (STDIN if _fed(invocation) else ""))
+        elif not option and "=" in value:
             overrides.append(value)
-        elif not value.startswith("-") and step == 1:
+        elif not option:
             goals.append(value)
-        index += step
     for assignment in invocation.env:
         overrides.append("env:" + (invocation.command.static(assignment) or assignment))
     if len(files) > 1:
@@ -215,6 +217,12 @@ _SHORTHANDS = {"test": "test", "t": "test", "tst": "test", "start": "start", "st
 _INSTALLS = frozenset({"install", "i", "ci", "clean-install", "add", "isntall", "in", "ins", "inst", "insta",
                        "instal", "isnt", "isnta", "isntal", "install-clean", "install-test", "it", "cit",
                        "install-ci-test", "rebuild", "rb"})  # fmt: skip
+_LIFECYCLES = {
+    "pack": ("prepack", "prepare", "postpack"),
+    "publish": ("prepublishOnly", "prepack", "prepare", "postpack", "prepublish", "publish", "postpublish"),
+    "version": ("preversion", "version", "postversion"),
+}
+"""The project's own scripts ``npm pack``, ``npm publish`` and ``npm version`` run."""
 _YARN_COMMANDS = frozenset({"add", "audit", "autoclean", "bin", "cache", "check", "config", "create", "dlx",
                             "exec", "generate-lock-entry", "global", "help", "import", "info", "init",
                             "install", "licenses", "link", "list", "login", "logout", "node", "outdated",
@@ -264,6 +272,8 @@ def _package(invocation: Invocation) -> tuple[FileRun, ...]:
                    "postrestart") if script == "restart" else _with_hooks(script)  # fmt: skip
     elif command in _INSTALLS or (command == "" and name in ("yarn", "pnpm", "bun")):
         scripts = INSTALL_SCRIPTS
+    elif command in _LIFECYCLES and name != "bun":
+        scripts = _LIFECYCLES[command]
     elif (name == "yarn" and command not in _YARN_COMMANDS) or (
         name == "pnpm" and command not in _PNPM_COMMANDS
     ):
@@ -480,3 +490,37 @@ PEP517 = "pep517"
 def _packaged(value: str) -> bool:
     """A URL, a VCS link or a built archive: no ``setup.py`` of the project's runs from disk."""
     return "://" in value or "+" in value.split("/", 1)[0] or value.endswith((".whl", ".tar.gz", ".zip"))
+
+
+# -- tox, nox ----------------------------------------------------------------------------------------
+
+TOX = "tox"
+"""The language of a tox configuration: :mod:`.script_files` judges its ``commands`` (and
+``commands_pre``, ``commands_post``, ``install_command``) as command lines."""
+TOX_FILES = ("tox.ini", "tox.toml", "pyproject.toml", "setup.cfg")
+"""Where tox looks for its configuration (each read: a file without tox's settings holds no commands)."""
+_TASK_MODULES = (["-m", "tox"], ["-m", "nox"])
+_TASK_FILES = frozenset({"-c", "--conf", "-f", "--noxfile"})
+_TASK_QUERIES = frozenset({"--version", "--help", "-h", "list", "l", "config", "c", "-l", "--listenvs", "-a",
+                           "--listenvs-all", "--showconfig", "quickstart", "q"})  # fmt: skip
+
+
+def _task_runner(invocation: Invocation) -> tuple[FileRun, ...]:
+    """``tox`` runs the commands of its configuration; ``nox`` imports ``noxfile.py`` (``-l`` too:
+    listing the sessions runs the file) and runs its sessions."""
+    values = static_args(invocation)
+    program = invocation.name
+    if values[:1] == ["-m"]:
+        program, values = values[1], values[2:]
+    chosen = None
+    for option, value in scan_options(values, _TASK_FILES):
+        if option in _TASK_FILES and value:
+            chosen = value
+    if program == "nox":
+        queried = {"--version", "--help", "-h"} & set(values)
+        return () if queried else (FileRun(chosen or "noxfile.py", "python", invocation.cwd),)
+    if _TASK_QUERIES & set(values[:1]) or {"--version", "--help", "-h"} & set(values):
+        return ()
+    if chosen is not None:
+        return (FileRun(chosen, TOX, invocation.cwd),)
+    return tuple(FileRun(name, TOX, invocation.cwd) for name in TOX_FILES)

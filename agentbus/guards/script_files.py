@@ -43,7 +43,7 @@ import posixpath
 import re
 import shlex
 import stat
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from ..frozen import Frozen
@@ -411,10 +411,15 @@ class _Judging:
             return self.chart(run, depth, origin)
         if run.language in build_files.WALKED:
             return self.walked(run, depth, origin)
+        if run.language == build_files.PACKAGE_SETTINGS:
+            return self.package_settings(run, depth, origin)
         for word in (run.word, *run.fallbacks):
             for path in _candidates(run.replace(word=word), self.home, origin):
                 real = os.path.realpath(path)
                 key = real + "\0" + "\0".join(run.entries) if run.language == "npm" else real
+                key = (
+                    key + "\0tox" if run.language == project_commands.TOX else key
+                )  # pyproject.toml read twice
                 # Judged already in this decision, or a cycle (a.sh sources b.sh sources a.sh).
                 if key in self.seen:
                     return None
@@ -655,19 +660,56 @@ class _Judging:
         return None
 
     def pytest_files(self, run: _Run, directory: str, depth: int) -> Verdict | None:
+        """The ``conftest.py`` files, and the plugins of the directory pytest loads: ``-p NAME`` on the
+        command line and in the ini files' ``addopts``, ``pytest_plugins`` of a ``conftest.py``, and
+        the ``pytest11`` entry points the package declares."""
         files = build_files.conftest_files(directory)
-        ini_texts = []
-        for name in ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"):
-            read = read_script(posixpath.join(directory, name))
-            ini_texts.append(read.text or "")
+        texts = {name: read_script(posixpath.join(directory, name)).text or "" for name in _PYTEST_SETTINGS}
         plugins = [entry[7:] for entry in run.entries if entry.startswith("plugin:")]
-        for name in [*plugins, *build_files.pytest_plugins(ini_texts)]:
-            files += build_files.plugin_files(directory, name)
+        plugins += build_files.pytest_plugins([texts[name] for name in build_files.INI_FILES])
+        plugins += build_files.entry_point_plugins(
+            texts["pyproject.toml"], texts["setup.cfg"], texts["setup.py"]
+        )
         for path in files:
-            verdict = self.file(_Run(path, "python", None), depth + 1, None)
-            if verdict is not None:
-                return verdict
+            if "pytest_plugins" in (text := read_script(path).text or ""):
+                plugins += build_files.conftest_plugins(text)
+        # Where pytest imports them from: the directory (its src/), the folders of the conftest.py
+        # files (pytest puts them on sys.path), and where it runs (python -m pytest).
+        roots = [directory, posixpath.join(directory, "src"), *(posixpath.dirname(path) for path in files)]
+        roots += [normalize_path(".", cwd=run.cwd)] if run.cwd is not None else []
+        for name in dict.fromkeys(plugins):
+            files += build_files.plugin_files(list(dict.fromkeys(roots)), name)
+        return self.each([_Run(path, "python", None) for path in files], depth, directory)
+
+    def package_settings(self, run: _Run, depth: int, origin: str | None) -> Verdict | None:
+        """``npm``, ``yarn``, ``pnpm``, ``bun`` in a project: the programs and JavaScript files its
+        ``.npmrc``, ``.yarnrc.yml``, ``bunfig.toml`` make them run, and its ``.pnpmfile.cjs``."""
+        for directory in _candidates(run, self.home, origin):
+            for name in build_files.PACKAGE_SETTING_FILES:
+                path = posixpath.join(directory, name)
+                if name.startswith(".pnpmfile."):
+                    verdict = self.file(_Run(path, "node", None), depth + 1, None)
+                else:
+                    verdict = self.package_setting(path, name, directory, depth)
+                if verdict is not None:
+                    return verdict
         return None
+
+    def package_setting(self, path: str, name: str, directory: str, depth: int) -> Verdict | None:
+        read = read_script(path)
+        if read.text is None:
+            return (
+                None
+                if read.missing or read.binary
+                else self.unjudged(path, f"it cannot be judged: {read.problem}")
+            )
+        commands, files = build_files.package_settings(name, read.text)
+        pieces = [(_line_in(read.text, key), line) for key, line in commands]
+        verdict = self.commands(pieces, path, directory, path, depth)
+        if verdict is not None:
+            return verdict
+        loaded = [_Run(normalize_path(file, home=self.home, cwd=directory), "node", None) for file in files]
+        return self.each(loaded, depth, path, path)
 
     def go_generate(self, run: _Run, directory: str, depth: int) -> Verdict | None:
         recursive = "recursive" in run.entries
@@ -678,24 +720,99 @@ class _Judging:
                 return verdict
         return None
 
+    def each(self, runs: Iterable[_Run], depth: int, origin: str, shown: str = "") -> Verdict | None:
+        """Judge the files ``runs`` name, run by the file ``origin`` (``shown``: reached through it)."""
+        for inner in runs:
+            verdict = self.file(inner, depth + 1, origin)
+            if verdict is not None:
+                return _through(verdict, shown)
+        return None
+
     def cargo(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
-        """``cargo build``: the build scripts of the package and of the workspace's members."""
+        """``cargo build``: the build scripts and procedural macros of the package, of the workspace's
+        members and of its path dependencies; the programs the cargo configurations make it run."""
         try:
-            scripts, members = build_files.cargo_build_scripts(text)
+            code = build_files.cargo_code(text)
         except ValueError as exc:
             return self.unjudged(run.word, f"its build scripts cannot be found: {exc}")
         directory = posixpath.dirname(path)
-        for script in scripts:
-            verdict = self.file(_Run(posixpath.join(directory, script), "rust", None), depth + 1, path)
-            if verdict is not None:
-                return _through(verdict, run.word)
-        for pattern in members:
-            for member in _included(posixpath.join(directory, pattern), None)[: MAX_FILES + 1]:
-                manifest = posixpath.join(member, "Cargo.toml")
-                verdict = self.file(_Run(manifest, build_files.CARGO, None), depth + 1, path)
+        members = [
+            member
+            for pattern in code.members
+            for member in _included(posixpath.join(directory, pattern), None)[: MAX_FILES + 1]
+        ]
+        packages = [posixpath.normpath(posixpath.join(directory, folder)) for folder in code.packages]
+        return (
+            self.each(
+                [_Run(posixpath.join(directory, script), "rust", None) for script in code.scripts],
+                depth,
+                path,
+                run.word,
+            )
+            or self.each(
+                [
+                    _Run(posixpath.join(folder, "Cargo.toml"), build_files.CARGO, None)
+                    for folder in members + packages
+                ],
+                depth,
+                path,
+                run.word,
+            )
+            or self.cargo_configs(run, directory, depth)
+        )
+
+    def cargo_configs(self, run: _Run, directory: str, depth: int) -> Verdict | None:
+        """The ``.cargo/config.toml`` files cargo reads: in its directory and each folder above, and
+        above the package (but the user's own, ``~/.cargo``)."""
+        folders: list[str] = []
+        for start in (run.cwd, directory):
+            folder = start or ""
+            for _ in range(32) if folder.startswith("/") else ():
+                folders.append(folder)
+                if folder == "/":
+                    break
+                folder = posixpath.dirname(folder)
+        users = posixpath.join(self.home, ".cargo") + "/"
+        for folder in dict.fromkeys(folders):
+            for name in build_files.CARGO_CONFIGS:
+                path = posixpath.join(folder, name)
+                if path.startswith(users) or path + "\0cargo-config" in self.seen:
+                    continue
+                self.seen.add(path + "\0cargo-config")
+                read = read_script(path)
+                if read.missing or read.binary:
+                    continue
+                if read.text is None:
+                    return self.unjudged(path, f"the cargo configuration cannot be judged: {read.problem}")
+                verdict = self.cargo_config(path, read.text, folder, depth)
                 if verdict is not None:
-                    return _through(verdict, run.word)
+                    return verdict
         return None
+
+    def cargo_config(self, path: str, text: str, folder: str, depth: int) -> Verdict | None:
+        """One cargo configuration: its programs judged as commands run from ``folder`` (relative paths
+        in it are the folder's); an ``[env]`` that loads code is asked about."""
+        shown = path
+        try:
+            programs = build_files.cargo_config_programs(text)
+            loaders = build_files.cargo_environment(text)
+        except ValueError as exc:
+            return self.unjudged(shown, f"the cargo configuration cannot be judged: {exc}")
+        pieces = [(_line_in(text, setting.rpartition(".")[2]), line) for setting, line in programs]
+        verdict = self.commands(pieces, shown, folder, path, depth)
+        if verdict is not None or not loaders:
+            return verdict
+        why = f"its [env] sets {', '.join(loaders)} for what cargo runs: code the guard does not read"
+        return self.unjudged(shown, why)
+
+    def tox(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
+        """``tox``: the command lines of its environments (``commands``, ``commands_pre`` ...)."""
+        try:
+            commands = build_files.tox_commands(text, posixpath.basename(path))
+        except ValueError as exc:
+            return self.unjudged(run.word, f"its tox settings cannot be judged: {exc}")
+        pieces = [(_line_in(text, command), command) for command in commands]
+        return self.commands(pieces, run.word, posixpath.dirname(path), path, depth)
 
     def backend(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
         """``pip install .``: the module of an in-tree build backend (``backend-path``), as Python."""
@@ -706,11 +823,9 @@ class _Judging:
         except ValueError as exc:
             return self.unjudged(run.word, f"its build backend cannot be found: {exc}")
         directory = posixpath.dirname(path)
-        for name in files:
-            verdict = self.file(_Run(posixpath.join(directory, name), "python", None), depth + 1, path)
-            if verdict is not None:
-                return _through(verdict, run.word)
-        return None
+        return self.each(
+            [_Run(posixpath.join(directory, name), "python", None) for name in files], depth, path, run.word
+        )
 
     def kustomization(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
         """``kubectl apply -k DIR``: the resources its kustomization lists (files and directories)."""
@@ -926,6 +1041,10 @@ class _Judging:
         return None
 
 
+_PYTEST_SETTINGS = (*build_files.INI_FILES, "setup.py")
+"""The files of a directory that say which plugins pytest loads."""
+
+
 _PROJECT_FILES: dict[str, Callable[[_Judging, _Run, str, str, int], Verdict | None]] = {
     "make": _Judging.makefile,
     "npm": _Judging.package,
@@ -933,6 +1052,7 @@ _PROJECT_FILES: dict[str, Callable[[_Judging, _Run, str, str, int], Verdict | No
     "compose": _Judging.manifest,
     project_commands.COMPOSE_ENV: _Judging.compose_environment,
     build_files.CARGO: _Judging.cargo,
+    project_commands.TOX: _Judging.tox,
     project_commands.PEP517: _Judging.backend,
 }
 """How each project file a command runs (:mod:`.project_commands`) is judged."""
@@ -1063,12 +1183,19 @@ _PROCESS_CALL = (
 )
 
 
+_PYTHON_STATEMENT = lazy_compile(
+    r"^(?:import\s+[\w.]+(?:\s*,\s*[\w.]+)*(?:\s+as\s+\w+)?\s*(?:;|$)|from\s+[\w.]+\s+import\s)"
+)
+"""``import sys; print(…)``: Python code handed to ``python -c``, not ImageMagick's ``import``."""
+
+
 def _command_line(command: str, code: str) -> bool:
     """Whether a string a program hands to a process looks like a command line (one line,
     starting with a program), not a word of prose caught by the interpreter rule's patterns:
-    a lone word (``"screenshot"``) counts only as the first argument of a process call."""
+    a lone word (``"screenshot"``) counts only as the first argument of a process call; Python
+    code (``"import sys; print(sys.version)"`` for ``python -c``) is not one."""
     command = command.strip()
-    if "\n" in command or _COMMAND_LINE.match(command) is None:
+    if "\n" in command or _COMMAND_LINE.match(command) is None or _PYTHON_STATEMENT.match(command):
         return False
     if " " in command or "/" in command:
         return True

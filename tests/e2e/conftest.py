@@ -159,7 +159,9 @@ class Claude:
             assert self.serve_url is not None
             install += ["--http", "--url", self.serve_url]
         else:
-            arguments = f"--middleware e2e_policies:install --audit-log {audit_log} {hook_args}"
+            arguments = (
+                f"--import-path {HERE} --middleware e2e_policies:install --audit-log {audit_log} {hook_args}"
+            )
             install.append(f"--hook-args={arguments}")
         env = self.environment(home)
         subprocess.run(install, cwd=project, env=env, check=True, capture_output=True, timeout=60)

@@ -261,3 +261,24 @@ def test_a_download_run_by_a_later_call_is_denied(hooked: Claude) -> None:
     assert (run.project / "payload.sh").read_text() == "touch pwned.txt\n"  # the download ran
     assert not (run.project / "pwned.txt").exists()  # what it fetched did not
     assert "download and run" in run.fake.result_text(run_it)
+
+
+def test_a_sub_agents_and_a_background_call_are_denied_alike(claude: Claude) -> None:
+    """The decision holds where the call comes from a sub-agent, runs in the background, or carries
+    a command far longer than any real one (300 kB)."""
+    agent = tool_use(
+        "Agent", description="look", prompt="run it", subagent_type="general-purpose", run_in_background=False
+    )
+    inner = tool_use("Bash", command="rm -rf ~/work")
+    background = tool_use("Bash", command="rm -rf ~/work", run_in_background=True)
+    padded = tool_use("Bash", command="rm -rf ~/work # " + "x" * 300_000)
+    home_files = {"work/canary.txt": "still here"}
+    run = claude.run(
+        [[agent], [inner], [text("sub-agent done")], [background], [padded]], home_files=home_files
+    )
+    ran(run)
+    assert (run.home / "work/canary.txt").read_text() == "still here"
+    for call in (inner, background, padded):
+        assert "agentbus: builtin:command-safety-guard" in run.fake.result_text(call), call["input"][
+            "command"
+        ][:20]

@@ -34,6 +34,8 @@ class Session:
         self.files = files
         self.asked: list[str] = []
         self.ran: list[str] = []
+        self.effects: dict[str, Any] = {}
+        """What other commands do to the project (``git submodule update`` fills ``vendor/x``)."""
         registry = agentbus.Registry()
         builtin.install(registry, **options)
         approver = None if approve is None else self._approver(approve)
@@ -54,6 +56,8 @@ class Session:
             for name, text in self.files.items():
                 (target / name).parent.mkdir(parents=True, exist_ok=True)
                 (target / name).write_text(text)
+        if command in self.effects:
+            self.effects[command](self.project)
         return "done"
 
     async def run(self, command: str, session: str = "s1") -> Any:
@@ -84,7 +88,7 @@ async def test_building_what_an_earlier_call_cloned_is_asked_about(tmp_path: Pat
     assert await agent.run(build) == "done"  # the approver said yes
     (reason,) = agent.asked
     assert reason.startswith("unjudged script: ")
-    assert "cloned from https://github.com/x/y in this session" in reason
+    assert "fetched from https://github.com/x/y in this session" in reason
 
 
 @pytest.mark.anyio
@@ -388,7 +392,7 @@ def test_the_hook_asks_before_a_later_call_builds_what_a_session_cloned(tmp_path
     _tree(project / "y", CLEAN)  # what git clone made
     answer = _hook(tmp_path, "cd y && make", project)
     assert answer["permissionDecision"] == "ask"
-    assert "cloned from https://github.com/x/y in this session" in answer["permissionDecisionReason"]
+    assert "fetched from https://github.com/x/y in this session" in answer["permissionDecisionReason"]
     # Claude Code keeps the directory a call moved to: the next call runs in the clone.
     assert _hook(tmp_path, "npm install", project / "y")["permissionDecision"] == "ask"
     assert _hook(tmp_path, "git log --oneline", project / "y") == {}
@@ -413,3 +417,235 @@ def test_pip_install_judges_an_in_tree_build_backend(tmp_path: Path) -> None:
     unreadable = check_script_files("pip install ./pkg", cwd=str(tmp_path))
     assert unreadable is not None
     assert (unreadable.category, unreadable.decision) == ("unjudged script", "ask")
+
+
+# -- trees fetched other ways: submodules, copies, fetched refs, degit ---------------------------------
+
+
+def _filled(*folders: str, files: dict[str, str] = CLEAN) -> Any:
+    """What a command does that fills ``folders`` of the project with a fetched tree."""
+
+    def fill(project: Path) -> None:
+        for folder in folders:
+            _tree(project / folder, files)
+
+    return fill
+
+
+def _with_submodule(project: Path, populated: bool = False) -> None:
+    (project / ".git").mkdir(parents=True, exist_ok=True)
+    (project / ".gitmodules").write_text(
+        '[submodule "x"]\n\tpath = vendor/x\n\turl = https://github.com/x/x\n'
+        '[submodule "docs theme"]\n\tpath = "docs/theme"\n\turl = git@github.com:x/theme.git\n'
+    )
+    for folder in ("vendor/x", "docs/theme"):
+        (project / folder).mkdir(parents=True, exist_ok=True)
+        if populated:
+            _tree(project / folder, CLEAN)
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("setup", "fetch", "build", "source"),
+    [
+        (_with_submodule, "git submodule update --init --recursive", "cd vendor/x && make", "https://github.com/x/x"),
+        (_with_submodule, "git submodule update --init -- docs/theme", "make -C docs/theme",
+         "git@github.com:x/theme.git"),
+        (None, "git submodule add https://github.com/x/x vendor/x", "cd vendor/x && cargo build",
+         "https://github.com/x/x"),
+        (None, "npx degit x/y my-app", "cd my-app && npm test", "x/y"),
+        (None, "degit github:x/y app", "cd app && pytest", "github:x/y"),
+        (None, "git pull https://github.com/x/y main", "make", "https://github.com/x/y"),
+    ],
+)  # fmt: skip
+async def test_trees_fetched_other_ways_are_asked_about_when_built(
+    tmp_path: Path, setup: Any, fetch: str, build: str, source: str
+) -> None:
+    agent = Session(tmp_path, {}, approve=True)
+    if setup is not None:
+        setup(tmp_path)
+    folder = fetch.split()[-1] if "add" in fetch or "degit" in fetch else build.split()[-1]
+    folder = "vendor/x" if "--recursive" in fetch else "." if "pull" in fetch else folder
+    agent.effects[fetch] = _filled(folder)
+    assert await agent.run(fetch) == "done"  # fetching alone runs nothing
+    assert agent.asked == []
+    assert await agent.run(build) == "done"
+    (reason,) = agent.asked
+    assert reason.startswith("unjudged script: ")
+    assert f"fetched from {source} in this session" in reason
+
+
+@pytest.mark.anyio
+async def test_submodules_only_those_updated_and_not_those_already_there(tmp_path: Path) -> None:
+    agent = Session(tmp_path, {}, approve=False)
+    _with_submodule(tmp_path)
+    agent.effects["git submodule update --init vendor/x"] = _filled("vendor/x")
+    await agent.run("git submodule update --init vendor/x")
+    _tree(tmp_path / "docs/theme", CLEAN)
+    assert await agent.run("make -C docs/theme") == "done"  # not named: not fetched by that call
+    assert (await agent.run("make -C vendor/x"))["status"] == "blocked"  # asked, and the answer was no
+    populated = Session(tmp_path / "p", {}, approve=False)
+    _with_submodule(populated.project, populated=True)
+    await populated.run("git submodule update --init --recursive")  # an initialised checkout: nothing new
+    assert await populated.run("cd vendor/x && make") == "done"
+    assert populated.asked == []
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("carry", "build"),
+    [
+        ("cp -r /tmp/CLONE ./vendor/x", "cd vendor/x && make"),
+        ("mv /tmp/CLONE vendor/", "make -C vendor/CLONE"),
+        ("rsync -a /tmp/CLONE/ ./lib/", "cd lib && npm install"),
+        ("cp -R -t third_party /tmp/CLONE", "pytest third_party/CLONE"),
+        ("cp -a /tmp/CLONE/. vendor", "make -C vendor"),
+        ("ln -s /tmp/CLONE y", "cd y && cargo build"),
+    ],
+)
+async def test_a_fetched_tree_copied_or_moved_is_asked_about_where_it_lands(
+    tmp_path: Path, carry: str, build: str
+) -> None:
+    clone = tmp_path / "tmp" / "clone"
+    agent = Session(tmp_path / "project", {}, approve=True)
+    agent.project.mkdir()
+    (agent.project / "vendor").mkdir()
+    carry, build = carry.replace("/tmp/CLONE", str(clone)), build.replace("CLONE", "clone")
+    agent.effects[f"git clone https://github.com/x/y {clone}"] = lambda _: _tree(clone, CLEAN)
+    await agent.run(f"git clone https://github.com/x/y {clone}")
+    landed = build.split()[-1] if build.startswith(("make", "pytest")) else build.split()[1]
+    agent.effects[carry] = _filled(landed)
+    await agent.run(carry)
+    assert agent.asked == []
+    assert await agent.run(build) == "done"
+    assert len(agent.asked) == 1
+    assert "fetched from https://github.com/x/y" in agent.asked[0]
+
+
+@pytest.mark.anyio
+async def test_copies_of_the_projects_own_folders_are_not_clones(tmp_path: Path) -> None:
+    agent = Session(tmp_path, {}, approve=False)
+    _tree(tmp_path / "template", CLEAN)
+    agent.effects["cp -r template app"] = _filled("app")
+    await agent.run("git clone https://github.com/x/y /srv/y")  # a clone elsewhere, not copied
+    await agent.run("cp -r template app")
+    assert await agent.run("cd app && make") == "done"
+    assert agent.asked == []
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    "steps",
+    [
+        ["git fetch https://github.com/x/y main", "git checkout FETCH_HEAD"],
+        ["git fetch https://github.com/x/y && git reset --hard FETCH_HEAD"],
+        ["git fetch https://github.com/x/y +main:evil", "git switch evil"],
+        ["git fetch https://github.com/x/y", "git restore --source=FETCH_HEAD ."],
+    ],
+)
+async def test_a_ref_fetched_from_a_url_and_checked_out_is_asked_about(
+    tmp_path: Path, steps: list[str]
+) -> None:
+    agent = Session(tmp_path, {}, approve=True)
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "src").mkdir()
+    for step in steps:
+        assert await agent.run(step) == "done"
+    assert agent.asked == []
+    _tree(tmp_path, CLEAN)
+    assert await agent.run("cd src && make -C ..") == "done"  # the work tree's top, from a folder in it
+    assert len(agent.asked) == 1
+    assert "fetched from https://github.com/x/y in this session" in agent.asked[0]
+
+
+@pytest.mark.anyio
+async def test_a_worktree_of_a_fetched_ref_is_asked_about(tmp_path: Path) -> None:
+    agent = Session(tmp_path / "repo", {}, approve=True)
+    (agent.project / ".git").mkdir(parents=True)
+    await agent.run("git fetch https://github.com/x/y pull/7/head")
+    agent.effects["git worktree add -b review ../pr FETCH_HEAD"] = lambda p: _tree(p.parent / "pr", CLEAN)
+    await agent.run("git worktree add -b review ../pr FETCH_HEAD")
+    assert await agent.run("cd ../pr && make") == "done"
+    assert len(agent.asked) == 1
+    assert await agent.run("make") == "done"  # the repository's own work tree did not change
+    assert len(agent.asked) == 1
+
+
+@pytest.mark.anyio
+async def test_the_projects_own_remotes_and_plain_fetches_are_not_asked_about(tmp_path: Path) -> None:
+    agent = Session(tmp_path, {}, approve=False)
+    (tmp_path / ".git").mkdir()
+    _tree(tmp_path, CLEAN)
+    for command in ("git pull", "git fetch origin && git checkout FETCH_HEAD", "git pull --rebase origin",
+                    "git fetch https://github.com/x/y", "git log FETCH_HEAD", "git diff HEAD...FETCH_HEAD",
+                    "make", "pytest", "cargo build", "npm test"):  # fmt: skip
+        assert await agent.run(command) == "done", command
+    assert agent.asked == []
+
+
+@pytest.mark.anyio
+async def test_a_fetch_and_a_build_in_one_call_is_asked_about(tmp_path: Path) -> None:
+    agent = Session(tmp_path, {}, approve=True)
+    _with_submodule(tmp_path)
+    assert await agent.run("git submodule update --init && make -C vendor/x") == "done"
+    assert len(agent.asked) == 1
+    assert "fetched from https://github.com/x/x" in agent.asked[0]
+
+
+def test_the_fetched_refs_of_a_session_survive_a_new_hook_process(tmp_path: Path) -> None:
+    from agentbus.guards import clones
+
+    session_downloads.persist_in(tmp_path / "sessions")
+    try:
+        clones.remember_clones("abc", "git fetch https://github.com/x/y", "/work/app")
+        session_downloads.persist_in(tmp_path / "sessions")
+        clones.remember_clones("abc", "git checkout FETCH_HEAD", "/work/app")
+        session_downloads.persist_in(tmp_path / "sessions")
+        verdict = clones.check_clone_runs("abc", "make", "/work/app")
+        assert verdict is not None
+        assert verdict.category == "unjudged script"
+    finally:
+        session_downloads._store = session_downloads._MemoryStore()
+
+
+def test_degit_and_submodule_add_then_a_build_in_one_call_is_download_and_run() -> None:
+    for command in ("npx degit x/y app && cd app && npm install",
+                    "git submodule add https://github.com/x/y lib/y && make -C lib/y"):  # fmt: skip
+        verdict = check_command(command, home="/home/dev")
+        assert verdict is not None, command
+        assert verdict.category == "download and run"
+
+
+_PATHS = (
+    st.text(alphabet="abcxyz_-/. ", min_size=1, max_size=12)
+    .map(str.strip)
+    .filter(lambda path: bool(path) and "\n" not in path)
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(_PATHS, st.sampled_from(["https://h/x", "git@h:y.git", ""])), max_size=4))
+def test_gitmodules_are_read_back_as_written(modules: list[tuple[str, str]]) -> None:
+    from agentbus.guards.clones import submodules
+
+    text = "".join(
+        f'[submodule "m{index}"]\n\tpath = {path}\n' + (f"\turl = {url}\n" if url else "")
+        for index, (path, url) in enumerate(modules)
+    )
+    assert submodules(text) == [(path, url) for path, url in modules]
+
+
+@pytest.mark.anyio
+async def test_many_submodules_at_once_are_all_remembered(tmp_path: Path) -> None:
+    agent = Session(tmp_path, {}, approve=True)
+    (tmp_path / ".git").mkdir()
+    names = [f"m{index:02}" for index in range(3 * session_downloads.KEPT_PER_SESSION)]
+    (tmp_path / ".gitmodules").write_text(
+        "".join(f'[submodule "{n}"]\n\tpath = lib/{n}\n\turl = https://h.example/{n}.git\n' for n in names)
+    )
+    agent.effects["git submodule update --init"] = _filled(*(f"lib/{n}" for n in names))
+    await agent.run("git submodule update --init")
+    for name in (names[0], names[-1]):
+        assert await agent.run(f"make -C lib/{name}") == "done"
+        assert f"fetched from https://h.example/{name}.git" in agent.asked[-1]
+    assert len(agent.asked) == 2
