@@ -32,7 +32,8 @@ COMMAND_VARIABLES = frozenset({
     "GIT_SSH_COMMAND", "GIT_SSH", "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_EXTERNAL_DIFF",
     "GIT_PROXY_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "PAGER", "MANPAGER", "EDITOR",
     "VISUAL", "SYSTEMD_PAGER", "RSYNC_RSH", "BROWSER", "LESSOPEN", "LESSCLOSE", "PROMPT_COMMAND",
-    "FCEDIT", "SVN_EDITOR", "HGEDITOR", "BZR_EDITOR", "KUBE_EDITOR", "CVS_RSH",
+    "FCEDIT", "SVN_EDITOR", "HGEDITOR", "BZR_EDITOR", "KUBE_EDITOR", "CVS_RSH", "RESTIC_PASSWORD_COMMAND",
+    "BORG_RSH", "CRASHPAGER", "AUTOM4TE",
 })  # fmt: skip
 """Environment variables whose value a program runs as a command."""
 
@@ -550,6 +551,162 @@ def _npm(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
     yield from _by_options("-c", "--call")(values, fed)
 
 
+# -- programs that run a program named by an option (GTFOBins' sudo list) --------------------
+
+
+def _rest_after_until(*markers: str, end: str = ";") -> _Extract:
+    """The words after ``markers`` up to ``end``, a command line (``fd -x CMD ARGS ;``)."""
+
+    def extract(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+        for index, value in enumerate(values):
+            if value in markers and index + 1 < len(values):
+                rest = list(values[index + 1 :])
+                rest = rest[: rest.index(end)] if end in rest else rest
+                if rest:
+                    yield shlex.join(rest)
+                return
+
+    return extract
+
+
+def _start_stop_daemon(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """``start-stop-daemon -S -x PROGRAM -- ARGS`` (``--startas``): PROGRAM runs with ARGS."""
+    if not {"-S", "--start"} & set(values):
+        return
+    args = list(values[values.index("--") + 1 :]) if "--" in values else []
+    for program in _option_values(values, frozenset({"-x", "--exec", "-a", "--startas"})):
+        yield shlex.join([program, *args])
+        return
+
+
+def _subcommand_runs(*verbs: str, skip: int = 0) -> _Extract:
+    """``npm exec CMD``, ``uv run CMD``, ``xdotool exec CMD``, ``perf stat CMD``: after the verb (and
+    ``skip`` more words: ``codex sandbox linux CMD``), the first word that is no option starts a
+    command line."""
+    wanted = frozenset(verbs)
+
+    def extract(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+        words = list(values)
+        at = next((i for i, v in enumerate(words) if not v.startswith("-")), None)
+        if at is None or words[at] not in wanted:
+            return
+        rest = words[at + 1 + skip :]
+        if "--" in rest:
+            rest = rest[rest.index("--") + 1 :]
+        else:
+            rest = rest[next((i for i, v in enumerate(rest) if not v.startswith("-")), len(rest)) :]
+        if rest:
+            yield shlex.join(rest)
+
+    return extract
+
+
+def _chain(*extracts: _Extract) -> _Extract:
+    def extract(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+        for one in extracts:
+            yield from one(values, fed)
+
+    return extract
+
+
+def _comma_program(*options: str) -> _Extract:
+    """``gcc -wrapper PROG,ARG``, ``busctl --address=unixexec:path=PROG,argv1=ARG``: a program and its
+    arguments written with commas."""
+
+    def extract(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+        for value in _option_values(values, frozenset(options)):
+            if value.startswith("unixexec:"):
+                fields = dict(part.partition("=")[::2] for part in value[9:].split(","))
+                argv = [fields[k] for k in sorted(k for k in fields if k.startswith("argv"))]
+                if fields.get("path"):
+                    yield shlex.join([fields["path"], *argv])
+            elif not value.startswith(("unix:", "tcp:", "kernel", "x-machine")):
+                yield shlex.join(value.split(","))
+
+    return extract
+
+
+def _bang(*options: str) -> _Extract:
+    """``mail --exec='!CMD'``, ``hg --config alias.x=!CMD``: a value whose ``!`` starts a shell command."""
+
+    def extract(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+        for value in _option_values(values, frozenset(options)):
+            command = value.partition("!")[2] if "!" in value else ""
+            if command.strip():
+                yield command
+
+    return extract
+
+
+_FZF_ACTION = lazy_compile(r"(?:execute(?:-silent|-multi)?|become|reload|preview)[(\[{<]([^)\]}>]{1,4000})")
+
+
+def _fzf(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """``fzf --bind 'enter:execute(CMD)'``: CMD runs when the key is pressed."""
+    for value in _option_values(values, frozenset({"--bind"})):
+        for match in _FZF_ACTION.finditer(value):
+            yield match.group(1)
+
+
+def _program_code(*options: str) -> _Extract:
+    """``bpftrace -e 'BEGIN { system("CMD") }'``, ``gnuplot -e 'system("CMD")'``: a ``system("CMD")``
+    call in code an option gives."""
+
+    def extract(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+        for value in [*_option_values(values, frozenset(options)), *fed]:
+            for match in _SYSTEM_CALL.finditer(value):
+                yield match.group(2)
+
+    return extract
+
+
+_SYSTEM_BIN = frozenset({"/bin", "/usr/bin", "/sbin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin"})
+
+
+def _run_parts(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """``run-parts --regex '^sh$' /bin``: run-parts runs the programs of a directory; the system's own
+    directories hold the shells."""
+    if {"--test", "--list", "--help", "--version"} & set(values):
+        return
+    if any(v.rstrip("/") in _SYSTEM_BIN for v in values if v.startswith("/")):
+        yield "sh"
+
+
+def _script(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """``script -q /dev/null``: with no command, script runs the user's shell on its terminal."""
+    if not any(v in ("-c", "--command") or v.startswith("--command=") for v in values) and not {
+        "-V",
+        "--version",
+        "-h",
+        "--help",
+    } & set(values):
+        yield "sh"
+
+
+_RPM_MACRO_SHELL = lazy_compile(r"%\(([^)]{1,4000})\)")
+
+
+def _rpm(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """``rpm --eval '%(CMD)'`` (a macro's shell expansion), ``rpm --pipe CMD``."""
+    yield from _by_options("--pipe")(values, fed)
+    for value in _option_values(values, frozenset({"--eval", "-E"})):
+        for match in _RPM_MACRO_SHELL.finditer(value):
+            yield match.group(1)
+
+
+def _csvtool(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """``csvtool call CMD FILE``: CMD runs for each row."""
+    words = [v for v in values if not v.startswith("-")]
+    if len(words) > 1 and words[0] == "call":
+        yield words[1]
+
+
+def _capsh(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """``capsh [OPTIONS] -- [ARGS]``: capsh runs bash with ARGS (``--`` alone: an interactive bash)."""
+    if "--" in values:
+        yield shlex.join(["bash", *values[values.index("--") + 1 :]])
+
+
 _CARRIERS: dict[str, _Extract] = {
     "tar": _tar, "gtar": _tar, "bsdtar": _tar,
     "zip": _by_options("-TT", "--unzip-command"),
@@ -563,7 +720,9 @@ _CARRIERS: dict[str, _Extract] = {
                                "vimx", "nvim-qt", "neovide", "gex")},
     **{name: _apt for name in ("apt", "apt-get", "aptitude", "apt-cache")},
     **{name: _tex for name in ("tex", "latex", "pdflatex", "xelatex", "lualatex", "luatex", "pdftex", "etex",
-                               "context", "mpost", "latexmk")},
+                               "context", "mpost")},
+    "latexmk": _chain(_tex, _by_options("-pdflatex", "-latex", "-lualatex", "-xelatex", "-dvipdf", "-ps2pdf",
+                                        "-pdfdvi", "-pdfps", "-pdfxelatex", "-pdflualatex")),
     "sqlite3": _sqlite, "sqlite": _sqlite,
     **{name: _bang_lines for name in ("ftp", "sftp", "lftp", "smbclient", "tftp", "ncftp", "mysql", "mariadb",
                                       "psql", "dc")},
@@ -576,7 +735,53 @@ _CARRIERS: dict[str, _Extract] = {
     "ssh": _ssh_options, "scp": _ssh_options, "sftp-ssh": _ssh_options, "autossh": _ssh_options,
     "git": _git,
     "cmake": _cmake,
-    **{name: _npm for name in ("npx", "bunx", "pnpx", "npm", "pnpm", "yarn")},
+    **{name: _npm for name in ("npx", "bunx", "pnpx")},
+    **{name: _chain(_npm, _subcommand_runs("exec")) for name in ("npm", "pnpm", "yarn")},
+    "start-stop-daemon": _start_stop_daemon,
+    "fd": _rest_after_until("-x", "--exec", "-X", "--exec-batch"),
+    "fdfind": _rest_after_until("-x", "--exec", "-X", "--exec-batch"),
+    "pidstat": _rest_after("-e"),
+    "ksu": _by_options("-e"),
+    "dhclient": _by_options("-sf"),
+    "plymouth": _by_options("--command"),
+    "bpftrace": _chain(_by_options("-c"), _program_code("-e")),
+    "gnuplot": _program_code("-e"),
+    "openvpn": _by_options("--up", "--down", "--route-up", "--route-pre-down", "--ipchange",
+                           "--client-connect", "--client-disconnect", "--learn-address", "--tls-verify",
+                           "--auth-user-pass-verify"),
+    "certbot": _by_options("--pre-hook", "--post-hook", "--deploy-hook", "--renew-hook", "--manual-auth-hook",
+                           "--manual-cleanup-hook"),
+    "enscript": _by_options("-I", "--filter"),
+    "yt-dlp": _by_options("--exec", "--exec-before-download"),
+    "youtube-dl": _by_options("--exec"),
+    "fzf": _fzf,
+    "gem": _by_options("-e", "--editor"),
+    "pip": _by_options("--editor"), "pip3": _by_options("--editor"),
+    "borg": _by_options("--rsh"),
+    "genie": _by_options("-c", "--command"),
+    "busctl": _comma_program("--address"),
+    "gcc": _comma_program("-wrapper"), "g++": _comma_program("-wrapper"), "cc": _comma_program("-wrapper"),
+    "mail": _bang("--exec", "-E"), "mailx": _bang("--exec", "-E"),
+    "hg": _bang("--config"),
+    "restic": _by_options("--password-command"),
+    "aria2c": _by_options("--on-download-complete", "--on-download-error", "--on-download-start",
+                          "--on-download-stop", "--on-download-pause", "--on-bt-download-complete"),
+    "dnsmasq": _by_options("--conf-script", "--dhcp-script"),
+    "tcpdump": _by_options("-z"),
+    "uv": _subcommand_runs("run"),
+    "bundle": _subcommand_runs("exec"),
+    "cabal": _subcommand_runs("exec"),
+    "task": _subcommand_runs("execute"),
+    "xdotool": _subcommand_runs("exec"),
+    "perf": _subcommand_runs("stat", "record", "trace"),
+    "codex": _subcommand_runs("sandbox", skip=1),
+    "run-parts": _run_parts,
+    **dict.fromkeys(("rpm", "rpmdb", "rpmquery", "rpmverify", "rpmbuild", "rpmspec"), _rpm),
+    "csvtool": _csvtool,
+    "perlbug": _by_options("-e"),
+    "slsh": _program_code("-e"),
+    "script": _script,
+    "capsh": _capsh,
     "docker": _container, "podman": _container, "nerdctl": _container,
     **{name: _cloud_remote for name in ("kubectl", "oc", "aws", "az", "gcloud")},
     **{name: _terminal for name in TERMINALS},

@@ -1032,7 +1032,7 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
         check = _CHECKS.get(stage.name)
         added = _xargs_input(stages[:index]) if "xargs" in stage.wrappers and check is not None else None
         if added is not None and check is not None:
-            replace = _xargs_replace(stage.wrapper_args)
+            replace = _xargs_replace(stage.options_of("xargs") or ())
             if replace:  # xargs -I% dd of=%: the input goes where % is
                 args = tuple(a.replace(replace, added.split()[0]) if replace in a else a for a in stage.args)
             else:

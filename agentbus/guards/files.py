@@ -842,7 +842,8 @@ def _wrapper_files(invocation: Invocation) -> list[str]:
     """Files a wrapper is given: ``xargs -a FILE`` (also with no command: xargs runs echo),
     ``ltrace -F FILE``, ``strace -o FILE``; a wrapper's option values are user names, numbers
     and files, and a secret among them is read."""
-    wrapped = invocation.wrapper_args + (invocation.args if invocation.name == "xargs" else ())
+    wrapped = tuple(w for layer in invocation.layers for w in layer.args)
+    wrapped += invocation.args if invocation.name == "xargs" else ()
     words = [invocation.command.static(w) or "" for w in wrapped]
     files = [v.partition("=")[2] for v in words if v.startswith("--arg-file=")]
     files += [v for v in words if not v.startswith("-")]

@@ -28,12 +28,16 @@ __all__ = [
     "SHELLS",
     "SSH_OPTIONS_WITH_VALUES",
     "Invocation",
+    "Layer",
     "ShellMode",
     "find_narrowed",
+    "is_root_user",
     "keeping_walks",
+    "runs_as",
     "runtime_program",
     "shell_mode",
     "walk",
+    "wrapper_option",
     "written_text",
 ]
 
@@ -49,47 +53,74 @@ MAX_NESTED = 8
 _ASSIGNMENT = lazy_compile(r"^[A-Za-z_][A-Za-z0-9_]*\+?=")
 
 
+class Layer(Frozen):
+    """One wrapper a program runs under, with the words it was given itself (``sudo -u dev``,
+    ``flock -u /``): each wrapper's options are read against its own words, never another's."""
+
+    __slots__ = ("args", "name")
+
+    name: str
+    args: tuple[str, ...]
+    """The wrapper's own options and fixed operands, before the command it runs."""
+
+    def __init__(self, name: str, args: tuple[str, ...] = ()) -> None:
+        set_field = object.__setattr__
+        set_field(self, "name", name)
+        set_field(self, "args", args)
+
+
 class Invocation(Frozen):
     """One program run: wrappers (``sudo``, ``env`` ...) resolved.
 
     ``name`` is the program's base name (``/bin/rm`` -> ``rm``), or ``""`` when
-    it is computed at run time; ``args`` its arguments; ``wrappers`` the
-    programs that ran it; ``env`` the assignments before it.
+    it is computed at run time; ``args`` its arguments; ``layers`` the wrappers
+    that ran it, outermost first, each with its own arguments (``wrappers`` their
+    names); ``env`` the assignments before it.
     """
 
-    __slots__ = ("args", "command", "cwd", "dynamic", "env", "name", "wrapper_args", "wrappers")
+    __slots__ = ("_wrappers", "args", "command", "cwd", "dynamic", "env", "layers", "name")
 
     name: str
     args: tuple[str, ...]
     command: SimpleCommand
-    wrappers: tuple[str, ...]
+    layers: tuple[Layer, ...]
     env: tuple[str, ...]
     dynamic: bool
     cwd: str | None
     """The working directory it runs in, as far as ``cd`` earlier in the line tells (None: unknown)."""
-    wrapper_args: tuple[str, ...]
-    """What the wrappers were given besides the command (``strace -o FILE``): operands too."""
+    _wrappers: tuple[str, ...]
 
     def __init__(
         self,
         name: str,
         args: tuple[str, ...],
         command: SimpleCommand,
-        wrappers: tuple[str, ...] = (),
+        layers: tuple[Layer, ...] = (),
         env: tuple[str, ...] = (),
         dynamic: bool = False,
         cwd: str | None = None,
-        wrapper_args: tuple[str, ...] = (),
     ) -> None:
         set_field = object.__setattr__
         set_field(self, "name", name)
         set_field(self, "args", args)
         set_field(self, "command", command)
-        set_field(self, "wrappers", wrappers)
+        set_field(self, "layers", layers)
         set_field(self, "env", env)
         set_field(self, "dynamic", dynamic)
         set_field(self, "cwd", cwd)
-        set_field(self, "wrapper_args", wrapper_args)
+        set_field(self, "_wrappers", tuple([layer.name for layer in layers]))
+
+    @property
+    def wrappers(self) -> tuple[str, ...]:
+        """The names of the wrappers that ran the program, outermost first."""
+        return self._wrappers
+
+    def options_of(self, wrapper: str) -> tuple[str, ...] | None:
+        """The words the innermost ``wrapper`` was given (``strace -o FILE``), or None if none ran it."""
+        for layer in reversed(self.layers):
+            if layer.name == wrapper:
+                return layer.args
+        return None
 
     @property
     def text(self) -> str:
@@ -100,19 +131,29 @@ class Invocation(Frozen):
 class ShellMode(Frozen):
     """How a shell invocation gets its code: a ``-c`` string, a script file, or stdin."""
 
-    __slots__ = ("file", "interactive", "reads_stdin", "script")
+    __slots__ = ("file", "interactive", "privileged", "reads_stdin", "script")
 
     script: str | None
     file: str | None
     reads_stdin: bool
     interactive: bool
+    privileged: bool
+    """Started in privileged mode (``-p``, ``-o privileged``): a set-user-ID program's user is kept."""
 
-    def __init__(self, script: str | None, file: str | None, reads_stdin: bool, interactive: bool) -> None:
+    def __init__(
+        self,
+        script: str | None,
+        file: str | None,
+        reads_stdin: bool,
+        interactive: bool,
+        privileged: bool = False,
+    ) -> None:
         set_field = object.__setattr__
         set_field(self, "script", script)
         set_field(self, "file", file)
         set_field(self, "reads_stdin", reads_stdin)
         set_field(self, "interactive", interactive)
+        set_field(self, "privileged", privileged)
 
 
 # -- resolving wrappers and nested scripts ----------------------------------------------
@@ -182,12 +223,33 @@ _WRAPPERS: dict[str, _Wrapper] = {
     "fakeroot": _Wrapper("ls"),
     "firejail": _Wrapper(),
     "systemd-run": _Wrapper("pEuM", frozenset({"--property", "--setenv", "--unit", "--uid"})),
-    "setarch": _Wrapper("", positionals=1),
+    "setarch": _Wrapper("", frozenset({"--uname-2.6"})),  # its ARCH first, read in _resolve
     "linux32": _Wrapper(),
     "linux64": _Wrapper(),
     "rlwrap": _Wrapper("bCeFfHlOPpqSswz", frozenset({"--break-chars", "--command-name", "--file",
                                                      "--history-filename", "--logfile", "--prompt-colour"})),
     "cpulimit": _Wrapper("lpe", frozenset({"--limit", "--pid", "--exe"})),
+    "aa-exec": _Wrapper("pn", frozenset({"--profile", "--namespace"})),
+    "aoss": _Wrapper(),
+    "choom": _Wrapper("np", frozenset({"--adjust", "--pid"})),
+    "multitime": _Wrapper("fns"),
+    "softlimit": _Wrapper("mdslaopfcrt"),
+    "sshpass": _Wrapper("pfdP"),
+    "ssh-agent": _Wrapper("aEtPO"),
+    "torify": _Wrapper(),
+    "valgrind": _Wrapper(),
+    "grc": _Wrapper("c", frozenset({"--config"})),
+    "logsave": _Wrapper("", positionals=1),
+    "setlock": _Wrapper("", positionals=1),
+    "distcc": _Wrapper(),
+    "faketime": _Wrapper("mp", positionals=1),
+    "catchsegv": _Wrapper(),
+    "openvt": _Wrapper("c", frozenset({"--console", "--user"})),
+    **dict.fromkeys(("ld.so", "ld-linux.so.2", "ld-linux-x86-64.so.2", "ld-linux-aarch64.so.1",
+                     "ld-linux-armhf.so.3", "ld-musl-x86_64.so.1", "ld-musl-aarch64.so.1", "ld64.so.1",
+                     "ld64.so.2"),
+                    _Wrapper("", frozenset({"--library-path", "--inhibit-rpath", "--audit", "--preload",
+                                            "--argv0", "--glibc-hwcaps-prepend", "--glibc-hwcaps-mask"}))),
 }  # fmt: skip
 """Programs that run the rest of their arguments as a command, with the options
 that take a value (so that the value is not mistaken for the command)."""
@@ -246,7 +308,7 @@ def shell_mode(invocation: Invocation) -> ShellMode:
     """How a shell (``bash``, ``sh`` ...) invocation gets the code it runs."""
     args = invocation.args
     command = invocation.command
-    has_c = reads_stdin = interactive = False
+    has_c = reads_stdin = interactive = privileged = False
     i = 0
     while i < len(args):
         word = args[i]
@@ -258,27 +320,31 @@ def shell_mode(invocation: Invocation) -> ShellMode:
             continue
         if word[:1] in "-+" and len(word) > 1:
             flags = word[1:]
+            on = word[0] == "-"  # +p turns a flag off
             has_c = has_c or "c" in flags
             reads_stdin = reads_stdin or "s" in flags
             interactive = interactive or "i" in flags
-            i += 2 if flags[-1] in "oO" else 1
+            privileged = privileged or (on and "p" in flags)
+            if flags[-1] in "oO":  # -o OPTION: set -o privileged, as a flag of the command line
+                privileged = privileged or (on and i + 1 < len(args) and args[i + 1] == "privileged")
+                i += 2
+            else:
+                i += 1
             continue
         break
     rest = args[i:]
     if has_c:
-        return ShellMode(command.render(rest[0]) if rest else "", None, False, interactive)
+        return ShellMode(command.render(rest[0]) if rest else "", None, False, interactive, privileged)
     if rest and not reads_stdin:
         file = rest[0]
-        return ShellMode(None, file, file in ("-", "/dev/stdin"), interactive)
-    return ShellMode(None, None, True, interactive)
+        return ShellMode(None, file, file in ("-", "/dev/stdin"), interactive, privileged)
+    return ShellMode(None, None, True, interactive, privileged)
 
 
 def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
     """The program a simple command runs, and shell code it hands on (``eval``, ``-c`` ...)."""
     words = list(command.words)
-    wrappers: list[str] = []
-    wrapper_args: list[str] = []
-    wrapper_counts: list[int] = []
+    layers: list[Layer] = []
     env: list[str] = []
     nested: list[str] = []
     i = 0
@@ -292,6 +358,7 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
         name = program_name(static) if static is not None else ""
         if name == "env":
             i += 1
+            options: list[str] = []
             while i < len(words):
                 arg = words[i]
                 if arg in ("-S", "--split-string") or arg.startswith(("-S", "--split-string=")):
@@ -306,12 +373,15 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
                     env.append(arg)
                     i += 1
                 elif arg == "-":  # the same as -i
+                    options.append(arg)
                     i += 1
                 elif arg.startswith("-"):
-                    i = _skip_options(words, i, _WRAPPERS["env"])
+                    end = _skip_options(words, i, _WRAPPERS["env"])
+                    options.extend(words[i:end])
+                    i = end
                 else:
                     break
-            wrappers.append("env")
+            layers.append(Layer("env", tuple(options)))
             continue
         if name == "coproc":
             # coproc [NAME] { CMD; } or coproc CMD: bash runs CMD as a coprocess (tree-sitter-bash
@@ -330,12 +400,14 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
             return None, nested
         if name == "command" and i + 1 < len(words) and words[i + 1] in ("-v", "-V"):
             return None, nested  # a lookup, not a run
-        if name in ("su", "runuser", "flock") and ("-c" in words[i + 1 :] or "--command" in words[i + 1 :]):
+        if name in ("su", "runuser", "flock", "sg") and (
+            "-c" in words[i + 1 :] or "--command" in words[i + 1 :]
+        ):
             after = words[i + 1 :]
             index = after.index("-c" if "-c" in after else "--command")
             if index + 1 < len(after):
                 nested.append(command.render(after[index + 1]))
-            return Invocation(name, tuple(after), command, tuple(wrappers), tuple(env)), nested
+            return Invocation(name, tuple(after), command, tuple(layers), tuple(env)), nested
         if name == "script" and any(
             w in ("-c", "--command") or w.startswith(("-qc", "-c")) for w in words[i + 1 :]
         ):
@@ -346,7 +418,7 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
                 ) and index + 1 < len(after):
                     nested.append(command.render(after[index + 1]))
                     break
-            return Invocation(name, tuple(after), command, tuple(wrappers), tuple(env)), nested
+            return Invocation(name, tuple(after), command, tuple(layers), tuple(env)), nested
         if name in ("at", "batch", "newgrp"):
             # at now <<< 'CMD': at runs what it reads, later; newgrp docker <<< 'CMD' now, in the group.
             for redirect in command.redirects:
@@ -358,7 +430,7 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
             for word in words[i + 1 :]:
                 if "=" in word:
                     nested.append(command.render(word.partition("=")[2]))  # alias ll='rm -rf ~'; ll
-            return Invocation(name, tuple(words[i + 1 :]), command, tuple(wrappers), tuple(env)), nested
+            return Invocation(name, tuple(words[i + 1 :]), command, tuple(layers), tuple(env)), nested
         if name == "watch":
             start = _skip_options(words, i + 1, _Wrapper("nq", frozenset({"--interval"})))
             nested.append(" ".join(command.render(w) for w in words[start:]))
@@ -367,7 +439,7 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
             start = _skip_options(words, i + 1, _Wrapper(SSH_OPTIONS_WITH_VALUES, positionals=1))
             if start < len(words):
                 nested.append(" ".join(command.render(w) for w in words[start:]))
-            invocation = Invocation(name, tuple(words[i + 1 :]), command, tuple(wrappers), tuple(env))
+            invocation = Invocation(name, tuple(words[i + 1 :]), command, tuple(layers), tuple(env))
             nested.extend(_carried(invocation))
             return invocation, nested
         if (
@@ -379,35 +451,30 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
         ):
             # $SUDO rm -rf /: a variable the line does not set, before a program name, is a wrapper
             # (sudo, env …) or nothing (unquoted and empty, the word vanishes): the program runs.
-            wrappers.append(static)
-            wrapper_counts.append(0)
+            layers.append(Layer(static))
             i += 1
             continue
         spec = _WRAPPERS.get(name)
         if spec is not None and i + 1 < len(words):
-            wrappers.append(name)
-            end = _skip_options(words, i + 1, spec)
-            wrapper_args.extend(words[i + 1 : end])
-            wrapper_counts.append(end - i - 1)
+            start = i + 1
+            if name == "setarch" and not words[start].startswith("-"):
+                start += 1  # setarch ARCH [OPTIONS] CMD; setarch -R CMD: ARCH may be left out
+            end = _skip_options(words, start, spec)
+            layers.append(Layer(name, tuple(words[i + 1 : end])))
             i = end
             continue
         break
     if i >= len(words):
-        if wrappers and wrappers[-1] != "env":
+        if layers and layers[-1].name != "env":
             # sudo -s, chroot /mnt, nsenter -t 1 -a: the wrapper runs a shell of its own.
-            start = len(wrapper_args) - wrapper_counts[-1]
-            own = Invocation(
-                wrappers[-1], tuple(wrapper_args[start:]), command, tuple(wrappers[:-1]), tuple(env)
-            )
+            own = Invocation(layers[-1].name, layers[-1].args, command, tuple(layers[:-1]), tuple(env))
             return own, nested
         if env or (command.redirects and not words):
             # "> /dev/sda" or "HISTFILE=/dev/null" alone: no program, but the shell still acts.
-            return Invocation("", (), command, tuple(wrappers), tuple(env)), nested
-        if wrappers and wrappers[-1] == "xargs":
+            return Invocation("", (), command, tuple(layers), tuple(env)), nested
+        if layers and layers[-1].name == "xargs":
             # xargs -a FILE with no command runs echo: FILE's words are printed.
-            return Invocation(
-                "echo", (), command, tuple(wrappers), tuple(env), wrapper_args=tuple(wrapper_args)
-            ), nested
+            return Invocation("echo", (), command, tuple(layers), tuple(env)), nested
         return None, nested
     head = words[i]
     static = command.static(head)
@@ -434,10 +501,9 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
         name,
         args,
         command,
-        tuple(wrappers),
+        tuple(layers),
         tuple(env),
         dynamic=static is None,
-        wrapper_args=tuple(wrapper_args),
     )
     nested.extend(_carried(invocation))
     if static is not None and _runs_as_node(static, env, [command.static(a) for a in args]):
@@ -714,6 +780,61 @@ ROOT_WRAPPERS = frozenset({"sudo", "doas", "pkexec", "run0"})
 """Wrappers that run their command as root (as another user with ``-u``)."""
 
 
+def wrapper_option(layer: Layer, short: str, long: str = "") -> str | None:
+    """The value ``layer``'s own option was given (``sudo -u USER``, ``-uUSER``, ``-iu USER``,
+    ``--user=USER``), read with that wrapper's options that take a value (``sudo -D/usr`` names
+    no user); None when it was not given. The last one given wins, as getopt reads them."""
+    spec = _WRAPPERS.get(layer.name, _Wrapper())
+    args = layer.args
+    found: str | None = None
+    index = 0
+    while index < len(args):
+        word = args[index]
+        index += 1
+        if word == "--":
+            break
+        if long and (word == long or word.startswith(long + "=")):
+            if "=" in word:
+                found = word.partition("=")[2]
+            elif index < len(args):
+                found, index = args[index], index + 1
+            continue
+        if word.startswith("--"):
+            index += 1 if word in spec.long_values else 0
+            continue
+        if not word.startswith("-"):
+            continue  # a fixed operand (timeout's DURATION)
+        for at, char in enumerate(word[1:], start=1):
+            if char == short or char in spec.short_values:
+                value = word[at + 1 :]
+                if not value and index < len(args):
+                    value, index = args[index], index + 1
+                if char == short:
+                    found = value
+                break
+    return found
+
+
+def is_root_user(user: str) -> bool:
+    """Whether the account a root wrapper names is root: by name, by uid (``#0``), or by sudo's
+    ``-u#-1`` (CVE-2019-14287: uid -1 is read as 0)."""
+    return user in ("root", "0", "#0", "toor") or user.startswith("#-") or user == "#4294967295"
+
+
+def runs_as(invocation: Invocation) -> str | None:
+    """The account the innermost root wrapper runs the program as: ``"root"`` for ``sudo CMD``, the
+    user named for ``sudo -u postgres CMD`` (as written: ``#0`` is root's uid); None when no root
+    wrapper runs it. Each wrapper's own words are read, so ``sudo flock -u / sh`` is root's."""
+    for layer in reversed(invocation.layers):
+        if layer.name in ROOT_WRAPPERS:
+            user = wrapper_option(layer, "u", "--user")
+            if user is None:
+                return "root"
+            static = invocation.command.static(user)
+            return user if static is None else static
+    return None
+
+
 def _root_wrapped(invocation: Invocation) -> bool:
     """Whether code ``invocation`` runs in turn (``sudo sh -c CODE``, ``sudo find -exec CMD``) runs under
     its root wrapper too; not ``ssh``'s remote command, which runs as the remote user."""
@@ -728,7 +849,7 @@ def _root_runner(command: SimpleCommand) -> Invocation | None:
     if name not in ROOT_WRAPPERS:
         return None
     end = _skip_options(words, 1, _WRAPPERS[name])
-    return Invocation("", (), command, (name,), wrapper_args=tuple(words[1:end]))
+    return Invocation("", (), command, (Layer(name, tuple(words[1:end])),))
 
 
 def _under(runner: Invocation, inner: Invocation) -> Invocation:
@@ -737,10 +858,8 @@ def _under(runner: Invocation, inner: Invocation) -> Invocation:
     with a root wrapper of its own is left as it is (its own ``sudo`` says who runs it)."""
     if not _root_wrapped(runner) or not ROOT_WRAPPERS.isdisjoint(inner.wrappers):
         return inner
-    outer = tuple(w for w in runner.wrappers if w in ROOT_WRAPPERS)
-    return inner.replace(
-        wrappers=outer + inner.wrappers, wrapper_args=runner.wrapper_args + inner.wrapper_args
-    )
+    outer = tuple(layer for layer in runner.layers if layer.name in ROOT_WRAPPERS)
+    return inner.replace(layers=outer + inner.layers)
 
 
 MAX_CALLS = 16

@@ -362,12 +362,12 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
             return Verdict(
                 SYSTEM_FILES, _short(piece), f"creates or removes files as root as {configs[0]} says"
             )
-    for word in invocation.wrapper_args:  # strace -o /etc/passwd ls, time -o /dev/sda ...
+    for layer, word in ((la, w) for la in invocation.layers for w in la.args):  # strace -o /etc/passwd ls
         for value in (word, *(o.value for o in option_values(word))):
             device = block_device(value)
             place = (DISK, device) if device else written(value, home=home, cwd=invocation.cwd)
             if place is not None:
-                wrapper = invocation.wrappers[-1] if invocation.wrappers else "a wrapper"
+                wrapper = layer.name
                 verdict = Verdict(place[0], _short(piece), f"{wrapper} is given {place[1]}, and may write it")
                 if policy.decision(verdict.category) == BLOCK:
                     return verdict

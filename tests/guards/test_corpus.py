@@ -140,7 +140,7 @@ TLDR_CEILINGS = {
     # script now (asked), as a registry's package runs its setup code too
     "download and run": 0,
     # macOS: pwpolicy -setpassword/-disableuser/-enableuser, fdesetup add; asks: `su USER` (6)
-    "account change": 77,
+    "account change": 79,  # wrappers: doas -u USER, pkexec --user USER (another account, asked)
     # cloud (each the tldr page showing the very operation): `aws iam create-user`, `aws sts assume-role`,
     # `gcloud iam service-accounts create`, `gcloud projects add-iam-policy-binding`, `kubectl certificate
     # approve` (asked: who may do what); `terraform destroy` (6), `az group delete`, `aws rds
@@ -177,7 +177,7 @@ TLDR_CEILINGS = {
     # the pages of tunnels, proxies and VNC servers (ngrok, cloudflared, frp, bore, lt, tor, sshuttle,
     # `ssh -D`, x11vnc): each asked, since publishing the machine is a person's decision; and impacket's
     # psexec.py page (7): commands run on a Windows host with a password or hash, lateral movement
-    "remote access": 72,
+    "remote access": 78,  # wrappers: torify resolved as a wrapper, asked like torsocks
     "remote code execution": 2,
     "scheduled task": 15,
     "secret access": 14,  # `doppler secrets download > path/to/.env`: a .env is not written (seed 000)

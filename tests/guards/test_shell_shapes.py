@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from agentbus.guards.danger import check_command
 from agentbus.guards.parse import parse
 from agentbus.guards.policy import Policy
-from agentbus.guards.programs import walk
+from agentbus.guards.programs import Layer, walk
 from agentbus.guards.verdict import (
     FILESYSTEM,
     PRIVILEGE,
@@ -78,7 +78,7 @@ def test_find_exec_and_shell_code_carry_the_root_wrapper() -> None:
     assert ("vim", ()) in _stages("sudo echo $(vim x)")
     # a command's own sudo says who runs it: sudo -u dev sh -c 'sudo vim' runs vim as root.
     invocations = [s for p in walk(parse("sudo -u dev sh -c 'sudo vim x'")) for s in p if s.name == "vim"]
-    assert [s.wrapper_args for s in invocations] == [()]
+    assert [s.layers for s in invocations] == [(Layer("sudo"),)]
 
 
 def test_the_program_find_runs_is_no_file_find_writes() -> None:

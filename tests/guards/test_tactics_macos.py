@@ -6,7 +6,7 @@ import itertools
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from linearity import best_cost
 
@@ -929,6 +929,7 @@ HOST_FACTS = ["hostname", "host_name", "computerName", "username", "os_version",
     octets=st.tuples(st.integers(11, 99), st.integers(0, 255), st.integers(0, 255), st.integers(1, 254)),
     form=st.booleans(),
 )
+@example(key="hostname", value=".0.0", octets=(11, 0, 0, 1), form=True)  # not base64 in a host name
 def test_any_host_fact_posted_to_a_public_address_is_asked(
     key: str, value: str, octets: tuple[int, int, int, int], form: bool
 ) -> None:

@@ -820,13 +820,19 @@ def _sshpass(invocation: Invocation, home: str) -> Verdict | None:
     ``sshpass -p $(cut -d: -f2 <<< "$line") ssh ...``: passwords tried from a list (credential stuffing).
 
     ``sshpass -p password ssh user@host`` alone is how tldr shows the tool: left to the ssh rules.
+    sshpass is a wrapper: its options are its own layer's words, the command it runs the program's.
     """
-    if invocation.name != "sshpass":
+    own = invocation.options_of("sshpass")
+    if invocation.name == "sshpass":
+        options = invocation.args
+    elif own is not None:
+        options = own
+    else:
         return None
     command = invocation.command
-    for index, raw in enumerate(invocation.args[:-1]):
-        if command.static(raw) == "-p" and command.static(invocation.args[index + 1]) is None:
-            subs = command.substitutions_in(invocation.args[index + 1])
+    for index, raw in enumerate(options[:-1]):
+        if command.static(raw) == "-p" and command.static(options[index + 1]) is None:
+            subs = command.substitutions_in(options[index + 1])
             if any(
                 stage.name in _FIELD_CUTTERS
                 for sub in subs
@@ -836,10 +842,10 @@ def _sshpass(invocation: Invocation, home: str) -> Verdict | None:
                 return _verdict(
                     invocation, "logs in with passwords computed from a list: credential stuffing"
                 )
-    values = _values(invocation)
+    values = [v for v in (command.static(w) for w in options) if v is not None]
     if not any(v.startswith("-p") for v in values):
         return None
-    for value in values:
+    for value in [*values, *(_values(invocation) if invocation.name != "sshpass" else [])]:
         for token in re.split(r"[\s:;'\"|&]+", value):
             if token.startswith(("/", "~")) and check_path(token, home=home) is not None:
                 return _verdict(invocation, f"logs in with a password on the command line to read {token}")

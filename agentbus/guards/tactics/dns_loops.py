@@ -107,9 +107,10 @@ def _read_variables(invocation: Invocation) -> list[str]:
 
 def _placeholders(invocation: Invocation) -> tuple[str, ...]:
     """The word ``xargs -I X`` replaces in the command it runs (``{}`` by default with ``-i``)."""
-    if "xargs" not in invocation.wrappers:
+    own = invocation.options_of("xargs")
+    if own is None:
         return ()
-    args = list(invocation.wrapper_args)
+    args = list(own)
     for index, arg in enumerate(args):
         if arg == "-I" and index + 1 < len(args):
             return (args[index + 1],)

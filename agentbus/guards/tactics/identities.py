@@ -3,8 +3,9 @@
 ACCOUNT (asked by default), beside the local user and group tools of :mod:`.persistence`:
 
 - running as another (not root) account: ``su vscode -c CMD``, ``su - postgres``, ``runuser -u app --
-  CMD``: that account's files, keys, shell profile and services are the command's. ``su`` to root
-  is :mod:`.privilege`'s (a root shell, or code run as root);
+  CMD``, ``sudo -u postgres psql``, ``doas -u app CMD``, ``sudo -iu dev``: that account's files, keys,
+  shell profile and services are the command's. ``su`` and ``sudo -u root`` (``-u#0``) to root are
+  :mod:`.privilege`'s (a root shell, or code run as root);
 - Kerberos administration: ``kadmin``/``kadmin.local`` (principals created, deleted, keys extracted
   into keytabs), ``kdb5_util`` (the KDC's database), ``kprop``/``kpropd`` (it copied to other KDCs),
   ``kpasswd``, ``ktutil`` (keytabs written), ``ktpass``;
@@ -18,7 +19,7 @@ A ticket for oneself (``kinit``, ``klist``, ``kdestroy``, ``kvno``) and the read
 from __future__ import annotations
 
 from ..findings import finding, static_args
-from ..programs import Invocation
+from ..programs import ROOT_WRAPPERS, Invocation, Layer, is_root_user, runs_as, wrapper_option
 from ..verdict import ACCOUNT, Verdict
 
 __all__ = ["judge"]
@@ -41,6 +42,9 @@ _SAMBA_CHANGE = frozenset({"create", "add", "delete", "setpassword", "setexpiry"
                            "addmembers", "removemembers", "move", "rename", "unlock",
                            "setprimarygroup"})  # fmt: skip
 _HELP = frozenset({"-h", "--help", "-V", "--version"})
+_ONESELF = frozenset({"$USER", "${USER}", "$LOGNAME", "${LOGNAME}", "$(whoami)", "$(id -un)", "$(id -u -n)",
+                      "`whoami`", "$SUDO_USER", "${SUDO_USER}"})  # fmt: skip
+"""The user running the session (``sudo -u "$SUDO_USER" CMD`` gives root back): no other account."""
 
 
 def _other_user(name: str, values: list[str | None]) -> str | None:
@@ -96,12 +100,21 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     """Another account acted as, or a directory of accounts administered: asked."""
     name = invocation.name
     values = static_args(invocation)
-    if "runuser" in invocation.wrappers:  # runuser -u app -- CMD: resolved as a wrapper, like sudo
-        user = _other_user("runuser", list(invocation.wrapper_args))
+    own = invocation.options_of("runuser")
+    if own is not None:  # runuser -u app -- CMD: resolved as a wrapper, like sudo
+        user = _other_user("runuser", list(own))
         if user is not None:
             return finding(
                 ACCOUNT, invocation, f"runs as the account {user}: its files, keys and shell profile"
             )
+    user = (
+        wrapper_option(Layer(name, tuple(values)), "u", "--user")
+        if name in ROOT_WRAPPERS
+        else runs_as(invocation)
+    )
+    if user is not None and not is_root_user(user) and user.strip("\"'") not in _ONESELF:
+        # sudo -u postgres psql; sudo -iu dev: that account's shell
+        return finding(ACCOUNT, invocation, f"runs as the account {user}: its files, keys and shell profile")
     if name in ("su", "runuser"):
         user = _other_user(name, [invocation.command.static(word) for word in invocation.args])
         if user is not None:

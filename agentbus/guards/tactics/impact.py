@@ -41,6 +41,7 @@ from ..operands import operands
 from ..parse import Script
 from ..paths import normalize_path
 from ..programs import SHELLS, Invocation, walk
+from ..sizes import DISK_FILL_LIMIT, size_in_bytes
 from ..verdict import DATA_DESTRUCTION, RESOURCE_HIJACK, SERVICE, SHARED_WIPE, SHUTDOWN, SYSTEM_FILES, Verdict
 
 __all__ = ["judge", "judge_script", "user_data", "users_file"]
@@ -330,7 +331,6 @@ _JUNK = lazy_compile(
     r"lock)$|~$|__pycache__$|node_modules$|\.cache$|^\.?DS_Store$|^Thumbs\.db$",
     re.IGNORECASE,
 )
-_SIZE = lazy_compile(r"^(\d+(?:\.\d+)?)([KMGTPE]?)(?:i?B)?$", re.IGNORECASE)
 _DISK_FILLERS = frozenset({"/dev/zero", "/dev/urandom", "/dev/random"})
 _DROP_SQL = lazy_compile(r"\bDROP\s+(?:DATABASE|SCHEMA)\b|\bTRUNCATE\s+.*\bCASCADE\b", re.IGNORECASE)
 _DISPOSABLE = lazy_compile(r"test|dev|tmp|temp|local|ci\b|example|sandbox|scratch|demo", re.IGNORECASE)
@@ -376,20 +376,6 @@ def _destroy(invocation: Invocation, home: str) -> Verdict | None:
                     return _verdict(
                         DATA_DESTRUCTION, invocation, f"{name} packs {what} and deletes the originals"
                     )
-        return None
-    if name == "dd":
-        source = next((v[3:] for v in values if v.startswith("if=")), "")
-        target = next((v[3:] for v in values if v.startswith("of=")), "")
-        unbounded = not any(v.startswith("count=") for v in values)
-        if source in _DISK_FILLERS and target and unbounded and not target.startswith("/dev/"):
-            return _verdict(DATA_DESTRUCTION, invocation, f"fills the disk from {source}, with no count")
-        return None
-    if name == "fallocate":
-        for index, value in enumerate(values[:-1]):
-            if value in ("-l", "--length") and _bytes(values[index + 1]) >= 50 * 2**30:
-                return _verdict(
-                    DATA_DESTRUCTION, invocation, "allocates a file large enough to fill the disk"
-                )
         return None
     if name == "tmutil" and _words(values)[:1] in (["delete"], ["deletelocalsnapshots"], ["disable"]):
         return _verdict(DATA_DESTRUCTION, invocation, "deletes Time Machine backups")
@@ -556,17 +542,98 @@ def _fill(invocation: Invocation, home: str) -> Verdict | None:
             )
             if where:
                 return _verdict(DATA_DESTRUCTION, invocation, f"{name} overwrites the free space of {where}")
-    endless = (name == "cat" and bool(_ENDLESS & set(values))) or (name == "yes" and not values)
-    if not endless:
+    if name == "dd":
+        return _dd_fill(invocation, values)
+    if name in ("fallocate", "mkfile", "xfs_mkfile"):
+        return _allocates(invocation, values)
+    endless = (name == "cat" and bool(_ENDLESS & set(values))) or name == "yes"
+    size = _head_bytes(values) if name == "head" else None
+    if not endless and (size is None or size < DISK_FILL_LIMIT):
         return None
+    target = _file_written(invocation)
+    if target is None:
+        return None
+    if endless:
+        return _verdict(DATA_DESTRUCTION, invocation, f"writes {target} without end, until the disk is full")
+    return _verdict(DATA_DESTRUCTION, invocation, f"writes {_shown(size or 0)} to {target}: {_FILLS}")
+
+
+_FILLS = f"{DISK_FILL_LIMIT // 2**30} GiB or more fills the disk"
+
+
+def _shown(size: int) -> str:
+    return f"{size / 2**30:.4g} GiB"
+
+
+def _file_written(invocation: Invocation) -> str | None:
+    """The file the command's output is redirected into (not a device: ``> /dev/null``), if any."""
     command = invocation.command
     for redirect in command.redirects:
-        target = command.static(redirect.target) if redirect.op in (">", ">>", ">|") else None
+        target = command.static(redirect.target) if redirect.op in (">", ">>", ">|", "&>", "&>>") else None
         if target and not target.startswith("/dev/") and not target.isdigit():
-            return _verdict(
-                DATA_DESTRUCTION, invocation, f"writes {target} without end, until the disk is full"
-            )
+            return target
     return None
+
+
+def _head_bytes(values: list[str]) -> int | None:
+    """How many bytes ``head -c N`` (``-cN``, ``--bytes=N``) copies out of nothing: from ``/dev/zero``
+    (``/dev/urandom``) or its standard input (``yes | head -c N``); a real file holds only so much."""
+    size: int | None = None
+    files: list[str] = []
+    index = 0
+    while index < len(values):
+        value = values[index]
+        if value in ("-c", "--bytes", "-n", "--lines") and index + 1 < len(values):
+            size = size_in_bytes(values[index + 1]) if value in ("-c", "--bytes") else size
+            index += 2
+            continue
+        if value.startswith("--bytes="):
+            size = size_in_bytes(value.partition("=")[2])
+        elif value.startswith("-c") and len(value) > 2:
+            size = size_in_bytes(value[2:])
+        elif not value.startswith("-") or value == "-":
+            files.append(value)
+        index += 1
+    return size if all(f in _ENDLESS or f == "-" for f in files) else None
+
+
+def _dd_fill(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """``dd if=/dev/zero of=FILE``: with no count it writes until the disk is full; with one, ``bs``
+    times ``count`` bytes (``iflag=count_bytes``: ``count`` bytes), held back above the limit."""
+    operands = dict(v.partition("=")[::2] for v in values if "=" in v)
+    source, target = operands.get("if", ""), operands.get("of", "")
+    if source not in _DISK_FILLERS or not target or target.startswith("/dev/"):
+        return None
+    if "count" not in operands:
+        return _verdict(DATA_DESTRUCTION, invocation, f"fills the disk from {source}, with no count")
+    count = size_in_bytes(operands["count"])
+    block = size_in_bytes(operands.get("bs") or operands.get("ibs") or "512")
+    if count is None or block is None:
+        return None
+    size = count if "count_bytes" in operands.get("iflag", "") else count * block
+    if size < DISK_FILL_LIMIT:
+        return None
+    return _verdict(
+        DATA_DESTRUCTION, invocation, f"writes {_shown(size)} from {source} to {target}: {_FILLS}"
+    )
+
+
+def _allocates(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """``fallocate -l 100G FILE``, ``mkfile 100g FILE`` (macOS; ``-n``: sparse, no space taken)."""
+    if invocation.name == "fallocate":
+        if {"-p", "--punch-hole", "-d", "--dig-holes", "-c", "--collapse-range"} & set(values):
+            return None  # these free space
+        lengths = [values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-l", "--length")]
+        lengths += [v[2:] for v in values if v.startswith("-l") and len(v) > 2]
+        lengths += [v.partition("=")[2] for v in values if v.startswith("--length=")]
+    else:
+        if "-n" in values:
+            return None
+        lengths = [v for v in values if not v.startswith("-")][:1]
+    size = max((s for s in map(size_in_bytes, lengths) if s is not None), default=0)
+    if size < DISK_FILL_LIMIT:
+        return None
+    return _verdict(DATA_DESTRUCTION, invocation, f"allocates {_shown(size)} on the disk: {_FILLS}")
 
 
 _MINERS = lazy_compile(
@@ -688,14 +755,6 @@ def _find(invocation: Invocation, home: str, values: list[str]) -> Verdict | Non
                 DATA_DESTRUCTION, invocation, f"deletes, overwrites or encrypts the files under {what}"
             )
     return None
-
-
-def _bytes(text: str) -> float:
-    match = _SIZE.match(text)
-    if not match:
-        return 0
-    scale = "KMGTPE".find(match.group(2).upper()) + 1 if match.group(2) else 0
-    return float(match.group(1)) * float(1024**scale)
 
 
 def _databases(invocation: Invocation, values: list[str]) -> Verdict | None:

@@ -951,9 +951,9 @@ def _masquerade(invocation: Invocation) -> Verdict | None:
     leading dash) keep the program's own name: ordinary."""
     if "zapper" in invocation.wrappers:
         return _verdict(IMPAIR, invocation, "zapper hides the command line from ps (masquerading)")
-    if "exec" not in invocation.wrappers or not invocation.name:
+    args = invocation.options_of("exec")
+    if args is None or not invocation.name:
         return None
-    args = invocation.wrapper_args
     for index, arg in enumerate(args):
         shown = (
             args[index + 1]

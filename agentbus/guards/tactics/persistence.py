@@ -567,8 +567,9 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     verdict = check(invocation, home) if check is not None else None
     if verdict is not None:
         return verdict
-    if "systemd-run" in invocation.wrappers:
-        verdict = _systemd_run(list(invocation.wrapper_args), invocation)
+    own = invocation.options_of("systemd-run")
+    if own is not None:
+        verdict = _systemd_run(list(own), invocation)
         if verdict is not None:
             return verdict
     if invocation.name in ("export", "declare", "typeset", "local", "readonly"):

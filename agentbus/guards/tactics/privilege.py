@@ -40,7 +40,17 @@ from ..locations import location
 from ..operands import block_device, operands
 from ..parse import Script, ShellSyntaxError
 from ..paths import normalize_path
-from ..programs import SHELLS, Invocation, parse_nested, shell_mode, walk
+from ..programs import (
+    SHELLS,
+    Invocation,
+    Layer,
+    is_root_user,
+    parse_nested,
+    runs_as,
+    shell_mode,
+    walk,
+    wrapper_option,
+)
 from ..targets import reads_only
 from ..verdict import PRIVILEGE, SUDO_INSTALL, SYSTEM_FILES, Verdict
 from .writes import located, writes
@@ -184,26 +194,21 @@ _PACMAN_VERBS = lazy_compile(r"^-(?:S|U|R)[A-Za-z]*$|^--(?:sync|upgrade|remove)$
 _RPM_VERBS = lazy_compile(r"^-(?:i|U|F|e)[A-Za-z]*$|^--(?:install|upgrade|freshen|erase|import)$")
 
 
-def _user(args: list[str]) -> str | None:
-    """The user ``sudo -u USER`` (or ``--user=USER``, ``-uUSER``) names, if any."""
-    for index, arg in enumerate(args):
-        if arg in ("-u", "--user") and index + 1 < len(args):
-            return args[index + 1]
-        if arg.startswith("--user="):
-            return arg.partition("=")[2]
-        if arg[:1] == "-" and arg[1:2] != "-" and "u" in arg[1:]:  # -u dev, -udev, -iu dev
-            after = arg[arg.index("u") + 1 :]
-            return after or (args[index + 1] if index + 1 < len(args) else None)
-    return None
+def _user(name: str, values: list[str]) -> str | None:
+    """The user a root wrapper run as a program of its own (``sudo -u dev -s``) names, if any."""
+    return wrapper_option(Layer(name, tuple(values)), "u", "--user")
 
 
 def _is_root(user: str | None) -> bool:
-    return user is None or user in ("root", "0", "#0") or user.startswith("#-") or user == "#4294967295"
+    """Whether ``user`` (None: not named, the wrapper's default) is root: by name, by uid, or by
+    sudo's ``-u#-1`` (CVE-2019-14287)."""
+    return user is None or is_root_user(user)
 
 
 def _as_root(invocation: Invocation) -> bool:
-    """Run through sudo/doas/pkexec/run0 (as root, not ``sudo -u dev``)."""
-    return bool(_ROOT_WRAPPERS & set(invocation.wrappers)) and _is_root(_user(list(invocation.wrapper_args)))
+    """Run through sudo/doas/pkexec/run0 as root (``sudo -u root``, ``sudo -u#0``; not ``sudo -u dev``)."""
+    user = runs_as(invocation)
+    return user is not None and _is_root(user)
 
 
 # -- setuid bits and capabilities ---------------------------------------------------------------------
@@ -425,7 +430,7 @@ def _root_shell(invocation: Invocation) -> Verdict | None:
     name = invocation.name
     values = _values(invocation)
     sudo_args = (
-        values if name == "sudo" else list(invocation.wrapper_args) if "sudo" in invocation.wrappers else []
+        values if name == "sudo" else [a for la in invocation.layers if la.name == "sudo" for a in la.args]
     )
     if any(re.fullmatch(r"-u#(?:-1|4294967295)|#-1|#4294967295", v) for v in sudo_args):
         return _verdict(
@@ -436,7 +441,7 @@ def _root_shell(invocation: Invocation) -> Verdict | None:
     shell_flags = {"s", "i"} if name == "sudo" else {"s"} if name == "doas" else set()
     if (
         shell_flags
-        and _is_root(_user(values))
+        and _is_root(_user(name, values))
         and any(
             v in ("--shell", "--login") or (v[:1] == "-" and v[1:2] != "-" and shell_flags & set(v[1:]))
             for v in values
@@ -451,6 +456,11 @@ def _root_shell(invocation: Invocation) -> Verdict | None:
             return _verdict(PRIVILEGE, invocation, "opens a root shell")
     if not _as_root(invocation):
         return None
+    if name in ("sg", "newgrp") or (name == "systemd-run" and {"-S", "--shell"} & set(values)):
+        return _verdict(PRIVILEGE, invocation, f"{name} with no command opens a root shell")
+    operands = [v for v in values if not v.startswith("-")]
+    if name == "service" and operands and "/" in operands[0]:
+        return _verdict(PRIVILEGE, invocation, f"service runs {operands[0]}, a program by its path, as root")
     if name in _INTERACTIVE_ESCAPES:
         return _verdict(PRIVILEGE, invocation, f"runs {name} as root, which opens a shell on request")
     if name == "nmap" and _nmap_runs_code(values):
@@ -473,19 +483,7 @@ _PRIVILEGED_MODE_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh",
 
 def _privileged_mode(invocation: Invocation) -> Verdict | None:
     """A shell started in privileged mode, read from its options up to its script or ``--``."""
-    if invocation.name not in _PRIVILEGED_MODE_SHELLS:
-        return None
-    values = iter(_values(invocation))
-    for value in values:
-        if value in ("--", "-", "+") or value[:1] not in ("-", "+"):
-            return None  # the script or the code starts here: its own words are not the shell's options
-        if value.startswith("--"):
-            continue
-        if value[0] == "-" and "p" in value[1:]:
-            break
-        if value[-1] in "oO" and next(values, None) == "privileged" and value[0] == "-":
-            break
-    else:
+    if invocation.name not in _PRIVILEGED_MODE_SHELLS or not shell_mode(invocation).privileged:
         return None
     return _verdict(
         PRIVILEGE,
@@ -614,7 +612,7 @@ def _container(invocation: Invocation) -> Verdict | None:
             return _verdict(PRIVILEGE, invocation, "drives the container engine through its socket")
         return None
     if name == "nsenter" or "nsenter" in invocation.wrappers:
-        args = values if name == "nsenter" else list(invocation.wrapper_args)
+        args = values if name == "nsenter" else list(invocation.options_of("nsenter") or ())
         for index, arg in enumerate(args):
             target = args[index + 1] if arg in ("-t", "--target") and index + 1 < len(args) else ""
             target = arg.partition("=")[2] if arg.startswith("--target=") else target
@@ -760,13 +758,74 @@ def judge_script(script: Script, home: str) -> Verdict | None:
     """
     for stages in walk(script):
         first = stages[0]
-        if first.name not in SHELLS or not _as_root(first) or len(stages) > 1:
+        if len(stages) > 1 or not _as_root(first) or _fed(first):
             continue
-        mode = shell_mode(first)
-        fed = any(r.op in ("<", "<<", "<<<", "<&") for r in first.command.redirects)
-        if mode.script is None and (mode.file is None or mode.reads_stdin) and not fed:
-            return _verdict(PRIVILEGE, first, f"opens a root shell ({first.name})")
+        if first.name in SHELLS:
+            mode = shell_mode(first)
+            if mode.script is None and (mode.file is None or mode.reads_stdin):
+                return _verdict(PRIVILEGE, first, f"opens a root shell ({first.name})")
+        elif first.name in _OTHER_SHELLS or _repl(first):
+            return _verdict(PRIVILEGE, first, f"opens a root shell ({first.name}'s prompt)")
+    return _escape_typed(script)
+
+
+_ESCAPE_LINE = lazy_compile(r"^\s*(?:\\?!|:!|\^K!|@exec\s|shell\s)\s*\S")
+"""A line typed at a program's prompt that runs a shell command: ``!/bin/sh`` (ftp, psql's ``\\!``,
+debugfs, smbclient, telnet ...), vim's ``:!``, joe's ``^K!``, bconsole's ``@exec``, ``shell CMD``."""
+
+
+def _escape_typed(script: Script) -> Verdict | None:
+    """``sudo debugfs`` then ``!/bin/sh`` on the next line: a line that reads as a prompt's shell escape,
+    after a program run as root on the terminal (alone in its pipeline, its input not redirected):
+    the line is typed into that program, which runs the shell as root (GTFOBins)."""
+    if not script.rows or len(script.rows) != len(script.pipelines):
+        return None
+    for position, pipeline in enumerate(script.pipelines[:-1]):
+        if len(pipeline) != 1 or not _ESCAPE_LINE.match(script.pipelines[position + 1][0].text):
+            continue
+        if script.rows[position + 1] <= script.rows[position]:
+            continue
+        try:
+            stages = next(iter(walk(parse_nested(pipeline[0].text))), [])
+        except ShellSyntaxError:
+            continue
+        program = stages[0] if len(stages) == 1 else None
+        if program is not None and program.name not in SHELLS and _as_root(program) and not _fed(program):
+            return _verdict(
+                PRIVILEGE, program, f"a shell escape is typed into {program.name}, which runs as root"
+            )
     return None
+
+
+_TERMINALS = lazy_compile(r"^(?:/dev/tty\w*|/dev/pts/\w+|/dev/console|\$\(tty\)|`tty`)$")
+"""Where a shell reading a redirected standard input still reads the person at the terminal."""
+
+
+def _fed(invocation: Invocation) -> bool:
+    """Whether the program reads code the line shows (a here-document, a file), not the terminal
+    (``sh </dev/tty``, ``sh 0<&2``: GTFOBins' way to a prompt from a program that runs a command)."""
+    command = invocation.command
+    return any(
+        r.op in ("<<", "<<<") or (r.op == "<" and not _TERMINALS.match(command.static(r.target) or ""))
+        for r in command.redirects
+    )
+
+
+_OTHER_SHELLS = frozenset({"posh", "rc", "sash", "es", "nu", "xonsh", "oksh", "loksh", "pdksh", "scsh"})
+"""Shells the shell-code rules do not parse: run as root with no script, a root prompt."""
+_REPLS = lazy_compile(
+    r"^(?:python[\d.]*|pypy[\d.]*|perl[\d.]*|ruby[\d.]*|irb|node|nodejs|bun|deno|php[\d.]*|lua[\d.]*|luajit|"
+    r"pwsh|powershell|tclsh[\d.]*|wish[\d.]*|expect|R|julia|jshell|jjs|guile|racket|sbcl|clisp|ghci|erl|"
+    r"scala|groovysh|swipl|gdb|octave|octave-cli|sqlite3)$"
+)
+"""Interpreters that, given no program, read one from a prompt: with ``system()`` a shell away."""
+
+
+def _repl(invocation: Invocation) -> bool:
+    values = _values(invocation)
+    if any(not v.startswith("-") for v in values) or {"--version", "-V", "-v", "--help", "-h"} & set(values):
+        return False
+    return bool(_REPLS.match(invocation.name)) and inline_code(invocation) is None
 
 
 def judge(invocation: Invocation, home: str) -> Verdict | None:
