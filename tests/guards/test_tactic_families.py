@@ -25,7 +25,7 @@ from agentbus.guards import tactics
 from agentbus.guards.budget import deadline
 from agentbus.guards.danger import check_command
 from agentbus.guards.parse import ShellSyntaxError, parsed
-from agentbus.guards.programs import walk
+from agentbus.guards.programs import ROOT_WRAPPERS, walk
 from agentbus.guards.tactics import (
     Family,
     cloud,
@@ -70,6 +70,7 @@ EXPECTED_PROGRAMS: dict[str, set[str]] = {
         "ipa",
         "samba-tool",
         *identities._KERBEROS_ADMIN,
+        *ROOT_WRAPPERS,  # sudo -u USER, doas -u USER: another account
     },
     "macos": {*macos._CHECKS, "defaults", "osascript"},  # judge_script: defaults | grep, … | osascript
     "redis_abuse": set(redis_abuse._CLIENTS),
@@ -92,7 +93,7 @@ EXPECTED_PROGRAMS: dict[str, set[str]] = {
 }
 """What each family's judges dispatch on, read from the family's own tables."""
 
-EXPECTED_WRAPPERS = {"identities": {"runuser"}, "tunnels": set(tunnels._PROXY_WRAPPERS)}
+EXPECTED_WRAPPERS = {"identities": {"runuser", *ROOT_WRAPPERS}, "tunnels": set(tunnels._PROXY_WRAPPERS)}
 
 
 def test_each_family_lists_the_programs_its_own_tables_judge() -> None:

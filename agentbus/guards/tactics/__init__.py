@@ -90,7 +90,7 @@ class Family:
         self.prefixes = prefixes
         """Program names that start so (``python3.12``, ``mount.cifs``)."""
         self.wrappers = frozenset(wrappers)
-        """Wrappers it judges whatever they run (``torsocks CMD``, ``runuser -u USER -- CMD``)."""
+        """Wrappers it judges whatever they run (``torsocks CMD``, ``sudo -u USER CMD``)."""
         self.env = env
         """Whether it judges a command's environment assignments whatever the program."""
 
@@ -139,8 +139,8 @@ DNS_LOOPS = Family(
 IDENTITIES = Family(
     "identities",
     "ipa kadmin kadmin.local kdb5_ldap_util kdb5_util kpasswd kprop kpropd ktpass ktutil ldapadd "
-    "ldapdelete ldapmodify ldapmodrdn ldappasswd runuser samba-tool su",
-    wrappers=("runuser",),
+    "ldapdelete ldapmodify ldapmodrdn ldappasswd runuser samba-tool su doas pkexec run0 sudo",
+    wrappers=("runuser", "doas", "pkexec", "run0", "sudo"),
 )
 MACOS = Family(
     "macos",
