@@ -25,7 +25,6 @@ import shlex
 from collections.abc import Callable, Iterator, Sequence
 
 from ..lazy_regex import lazy_compile
-from .applescript import script_text, shell_code
 
 __all__ = ["COMMAND_VARIABLES", "TERMINALS", "carried", "confines"]
 
@@ -224,6 +223,8 @@ def _make(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
 
 def _osascript(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
     """AppleScript's ``do shell script``, Terminal's ``do script``, JXA's ``doShellScript``."""
+    from .applescript import script_text, shell_code  # here: only osascript needs it
+
     text, _ = script_text(values, fed)
     yield from shell_code(text)
 

@@ -1410,7 +1410,8 @@ def _check_script(script: Script, home: str, policy: Policy) -> Verdict | None:
         verdict = findings.blocks(_check_pipeline(stages, home), rule)
         if verdict is not None:
             return verdict
-    for judge_script in tactics.SCRIPT_JUDGES:
+    names = {invocation.name for invocation in judged}  # the families that may judge the script
+    for judge_script in tactics.script_judges(names):
         verdict = findings.blocks(judge_script(script, home), _tactic_rule(judge_script))
         if verdict is not None:
             return verdict
@@ -1428,7 +1429,7 @@ def _check_one(invocation: Invocation, home: str, findings: _Findings) -> Verdic
     verdict = findings.blocks(in_place(invocation, _check_invocation(invocation, home)), rule)
     if verdict is None:
         verdict = findings.blocks(in_place(invocation, _check_redirects(invocation, home)), "redirect rule")
-    for judge in tactics.JUDGES:
+    for judge in tactics.judges(invocation):
         if verdict is not None:
             return verdict
         verdict = findings.blocks(in_place(invocation, judge(invocation, home)), _tactic_rule(judge))

@@ -12,17 +12,21 @@ and judges as code a body tree-sitter did not tie to its redirection.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 
 __all__ = ["HereDocument", "closing", "here_documents"]
 
 
-@dataclass(frozen=True)
-class HereDocument:
-    """One body: ``operator`` is the byte where its ``<<`` starts; ``start:end`` its bytes."""
+class HereDocument(Frozen):
+    """One body: ``operator`` is the byte where its ``<<`` starts; ``start:end`` its bytes.
 
+    A :class:`~agentbus.frozen.Frozen` value, not a dataclass: every hook process parses
+    its command, and importing dataclasses and building the class cost more than the
+    parse of an ordinary command."""
+
+    __slots__ = ("after", "delimiter", "end", "operator", "quoted", "start", "strip_tabs", "terminated")
     operator: int
     start: int
     end: int
@@ -35,6 +39,27 @@ class HereDocument:
     """A delimiter line ends the body (else the end of the text does)."""
     after: int
     """Where bash reads on after the delimiter line."""
+
+    def __init__(
+        self,
+        operator: int,
+        start: int,
+        end: int,
+        quoted: bool,
+        strip_tabs: bool,
+        delimiter: bytes,
+        terminated: bool,
+        after: int,
+    ) -> None:
+        set_field = object.__setattr__
+        set_field(self, "operator", operator)
+        set_field(self, "start", start)
+        set_field(self, "end", end)
+        set_field(self, "quoted", quoted)
+        set_field(self, "strip_tabs", strip_tabs)
+        set_field(self, "delimiter", delimiter)
+        set_field(self, "terminated", terminated)
+        set_field(self, "after", after)
 
     def text(self, source: bytes) -> str:
         body = source[self.start : self.end].decode("utf-8", "surrogatepass")

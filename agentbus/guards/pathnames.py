@@ -161,11 +161,12 @@ def _expand(text: str, *, home: str, cwd: str | None) -> tuple[str, str | None]:
     if text[:2] in ("~+", "~-") and text[2:3] in ("", "/"):
         start = cwd if text[1] == "+" else None  # ~- is $OLDPWD: somewhere unknown
         return ((start + text[2:]) if start else "." + text[2:]), (None if start else text[3:])
-    user = _TILDE_USER.match(text)
+    user = _TILDE_USER.match(text) if text.startswith("~") else None
     if user:
         name = user.group(1)
         return ("/root" if name == "root" else f"/home/{name}") + text[user.end() :], None
-    variable = _VARIABLE.match(text)
+    # Checked first: compiling the pattern costs a hook process more than judging its command.
+    variable = _VARIABLE.match(text) if text.startswith(("$", "%")) else None
     if variable is None:
         return text, None
     name = next(group for group in variable.groups() if group).lower()

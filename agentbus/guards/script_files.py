@@ -44,10 +44,11 @@ import re
 import shlex
 import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
-from . import build_files, chart_archives, makefiles, manifests, project_commands, project_sources
+from . import build_files, project_commands, project_sources
 from .bounded_read import Unreadable, opened, read_at_most
 from .budget import BudgetExceeded, deadline, spend
 from .interpreters import INTERPRETERS, inline_code, judge_code
@@ -58,6 +59,9 @@ from .programs import SHELLS, Invocation, keeping_walks, lines_run_apart, shell_
 from .project_commands import FileRun as _Run
 from .verdict import PRIVILEGE, UNJUDGED_SCRIPT, Verdict
 from .workdir import call_directory, working_directory
+
+if TYPE_CHECKING:  # imported where a Makefile, a manifest or a packaged chart is read: most commands run none
+    from .chart_archives import PackagedChart
 
 __all__ = [
     "MAX_BYTES",
@@ -521,6 +525,8 @@ class _Judging:
     def makefile(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
         """``make``: the recipes the goals reach (every recipe when that cannot be worked out), what
         runs while make reads the file, its ``SHELL``, its includes."""
+        from . import makefiles
+
         shown = run.word
         overrides = [entry for entry in run.entries if not entry.startswith("goal:")]
         goals: list[str] | None = [entry[5:] for entry in run.entries if entry.startswith("goal:")]
@@ -570,6 +576,8 @@ class _Judging:
 
     def manifest(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
         """``kubectl apply -f``: pods given the node; ``docker compose up``: services as ``docker run``."""
+        from . import manifests
+
         shown = run.word
         try:
             if run.language == "compose":
@@ -597,6 +605,8 @@ class _Judging:
     def compose_environment(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
         """``docker compose up`` with no ``-f``: the project's ``.env`` may set ``COMPOSE_FILE``, and then
         those are the files compose reads (relative to the project directory)."""
+        from . import manifests
+
         settings = manifests.dotenv(text)
         if "COMPOSE_FILE" not in settings:
             return None
@@ -613,6 +623,8 @@ class _Judging:
 
     def compose_references(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
         """The compose files one brings in (``include:``, ``extends: {file: …}``): judged the same way."""
+        from . import manifests
+
         directory = posixpath.dirname(path)
         for reference in manifests.compose_references(text):
             if project_commands.remote(reference) or reference.startswith("oci:"):
@@ -817,6 +829,8 @@ class _Judging:
 
     def kustomization(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
         """``kubectl apply -k DIR``: the resources its kustomization lists (files and directories)."""
+        from . import manifests
+
         documents = manifests.load_documents(text) or []
         directory = posixpath.dirname(path)
         for document in documents:
@@ -836,6 +850,8 @@ class _Judging:
 
     def manifest_directory(self, run: _Run, real: str, depth: int, origin: str | None) -> Verdict | None:
         """``kubectl apply -f DIR`` / ``-k DIR``: the manifests in it."""
+        from . import manifests
+
         if depth >= MAX_DEPTH:
             return self.unjudged(run.word, f"it is run by scripts nested more than {MAX_DEPTH} deep")
         try:
@@ -853,6 +869,8 @@ class _Judging:
         """``helm install|upgrade|template … CHART``: a chart directory's templates, values and
         subcharts, or a packaged chart's (:mod:`.chart_archives`); a chart from a repository is
         asked about (it is fetched when helm runs)."""
+        from . import chart_archives
+
         word = run.word
         places = _candidates(run, self.home, origin)
         for place in places:
@@ -897,7 +915,7 @@ class _Judging:
             return verdict
         return self.subcharts(run, directory, depth)
 
-    def packaged_chart(self, run: _Run, chart: chart_archives.PackagedChart, depth: int) -> Verdict | None:
+    def packaged_chart(self, run: _Run, chart: PackagedChart, depth: int) -> Verdict | None:
         """A chart packaged by ``helm package`` (``./chart.tgz``, ``charts/x.tgz``): read from the archive."""
         shown = run.word
         if chart.problem:
@@ -920,6 +938,8 @@ class _Judging:
     def chart_texts(self, run: _Run, values: list[str], templates: list[str]) -> Verdict | None:
         """Judge a chart by its own ``values.yaml`` (``values``), its templates, the ``-f`` values
         files and the ``--set`` values of the command."""
+        from . import manifests
+
         shown = run.word
         certain = manifests.set_findings([entry[4:] for entry in run.entries if entry.startswith("set:")])
         conditional: list[str] = []
@@ -960,6 +980,8 @@ class _Judging:
 
     def subcharts(self, run: _Run, directory: str, depth: int) -> Verdict | None:
         """A chart's ``charts/``: each directory a chart of its own, each ``.tgz`` a packaged one."""
+        from . import chart_archives
+
         folder = posixpath.join(directory, "charts")
         try:
             names = sorted(os.listdir(folder)) if os.path.isdir(folder) else []

@@ -117,7 +117,8 @@ def _tool(script: Script, table: dict[str, str], completions: bool) -> bool:
     pattern = table.get(posixpath.basename(program))
     if pattern is not None and re.fullmatch(pattern, joined):
         return True
-    return completions and _COMPLETION.fullmatch(joined) is not None
+    # Every completion form names "completion": checked first, the pattern is costly to compile.
+    return completions and "completion" in joined and _COMPLETION.fullmatch(joined) is not None
 
 
 def prints_setup_code(script: Script) -> bool:

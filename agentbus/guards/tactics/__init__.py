@@ -31,45 +31,165 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.identities`: another account acted as (``su USER -c``), Kerberos and directory administration;
 - :mod:`.access_tokens`: the tokens ``gh auth token``, ``gcloud auth print-access-token`` ... print,
   judged by where they go (a login, the provider's own hosts; or printed, sent elsewhere).
+
+The families whose every finding names a program (:data:`FAMILIES`: ``cloud``, ``macos``,
+``tunnels`` ...) are imported when a command names one of their programs: Claude Code starts
+a hook process per tool call, and a ``git status`` has no use for the cracking tools' tables.
+What each family judges is listed here (a test compares it with the family's own tables and
+checks on every corpus command that a family not consulted would have found nothing), so a
+new program judged by one of them goes into its :class:`Family` too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from types import ModuleType
 
 from ..parse import Script
 from ..programs import Invocation
 from ..verdict import Verdict
 from . import (
-    access_tokens,
-    cloud,
     collection,
-    cracking,
     credentials,
-    dns_loops,
     exfiltration,
     hidden_runs,
-    identities,
     impact,
     impairment,
-    macos,
     persistence,
     privilege,
-    redis_abuse,
-    scanning,
     system_config,
-    tunnels,
     unseen,
     uploads,
-    volumes,
 )
 
-__all__ = ["JUDGES", "SCRIPT_JUDGES"]
+__all__ = ["FAMILIES", "JUDGES", "SCRIPT_JUDGES", "Family", "judges", "script_judges"]
 
 InvocationJudge = Callable[[Invocation, str], "Verdict | None"]
 ScriptJudge = Callable[[Script, str], "Verdict | None"]
 
-JUDGES: tuple[InvocationJudge, ...] = (
+
+class Family:
+    """A family imported on demand: the programs (``programs``, separated by spaces), wrappers,
+    name prefixes or environment assignments without which its judges find nothing."""
+
+    __slots__ = ("env", "name", "prefixes", "programs", "wrappers")
+
+    def __init__(
+        self,
+        name: str,
+        programs: str,
+        *,
+        prefixes: tuple[str, ...] = (),
+        wrappers: Iterable[str] = (),
+        env: bool = False,
+    ) -> None:
+        self.name = name
+        self.programs = frozenset(programs.split())
+        self.prefixes = prefixes
+        """Program names that start so (``python3.12``, ``mount.cifs``)."""
+        self.wrappers = frozenset(wrappers)
+        """Wrappers it judges whatever they run (``torsocks CMD``, ``sudo -u USER CMD``)."""
+        self.env = env
+        """Whether it judges a command's environment assignments whatever the program."""
+
+    def consulted_by(self, invocation: Invocation) -> bool:
+        """Whether ``invocation`` may give this family a finding (if not, its judge returns None)."""
+        name = invocation.name
+        return (
+            name in self.programs
+            or (bool(self.prefixes) and name.startswith(self.prefixes))
+            or (self.env and bool(invocation.env))
+            or (bool(self.wrappers) and not self.wrappers.isdisjoint(invocation.wrappers))
+        )
+
+    def module(self) -> ModuleType:
+        """The family's module, imported on first use."""
+        qualified = f"{__name__}.{self.name}"
+        return sys.modules.get(qualified) or importlib.import_module(qualified)
+
+    def __repr__(self) -> str:
+        return f"Family({self.name!r})"
+
+
+ACCESS_TOKENS = Family(
+    "access_tokens",
+    "aws az doctl gcloud gh",
+)
+CLOUD = Family(
+    "cloud",
+    "aws aws-okta aws-sso-util aws-vault az gcloud granted helm kubectl oc pacu saml2aws stratus "
+    "terraform tofu",
+    prefixes=("python", "pypy", "ipython"),
+)
+CRACKING = Family(
+    "cracking",
+    "aircrack-ng asleap bkcrack brutespray chntpw cme cowpatty crackmapexec crowbar dscl "
+    "fcrackzip hashcat hashcat-legacy hydra john kerbrute keychain2john legba medusa ncrack "
+    "netexec nmap nxc o365spray oclhashcat office2john ophcrack patator pdfcrack pw-inspector "
+    "rarcrack rcracki_mt spray ssh2john ssh2john.py sucrack thc-pptp-bruter unshadow xhydra "
+    "zip2john",
+)
+DNS_LOOPS = Family(
+    "dns_loops",
+    "adnshost avahi-resolve delv dig dns-sd dnsget dog doggo drill dscacheutil getent host kdig "
+    "nmap nslookup ping ping6 resolvectl systemd-resolve traceroute",
+)
+IDENTITIES = Family(
+    "identities",
+    "ipa kadmin kadmin.local kdb5_ldap_util kdb5_util kpasswd kprop kpropd ktpass ktutil ldapadd "
+    "ldapdelete ldapmodify ldapmodrdn ldappasswd runuser samba-tool su doas pkexec run0 sudo",
+    wrappers=("runuser", "doas", "pkexec", "run0", "sudo"),
+)
+MACOS = Family(
+    "macos",
+    "PlistBuddy SetFile audit chflags defaults dscl dseditgroup dsenableroot fdesetup jamf "
+    "kickstart networksetup osascript pluginkit plutil pmset profiles pwpolicy setfile sfltool "
+    "socketfilterfw softwareupdate spctl sysadminctl systemextensionsctl systemsetup touch",
+    env=True,
+)
+REDIS_ABUSE = Family(
+    "redis_abuse",
+    "keydb-cli redis-cli valkey-cli",
+)
+SCANNING = Family(
+    "scanning",
+    "masscan naabu nmap pnscan rustscan unicornscan zgrab zgrab2 zmap",
+)
+TUNNELS = Family(
+    "tunnels",
+    "3proxy Xvnc anydesk atexec atexec.py autossh blitz bore bunx chisel cloudflared curl danted "
+    "dcomexec dcomexec.py dns2tcpc dns2tcpd dnscat dnscat2 docker frpc frps gost gotty "
+    "gs-full-link gs-mount gs-netcat gs-sftp gsocket hans http httpie https hysteria icmpsh "
+    "icmpsh_m.py impacket-atexec impacket-atexec.py impacket-dcomexec impacket-dcomexec.py "
+    "impacket-psexec impacket-psexec.py impacket-smbexec impacket-smbexec.py impacket-wmiexec "
+    "impacket-wmiexec.py iodine iodined krfb ligolo ligolo-agent ligolo-ng ligolo-proxy "
+    "localtunnel loclx lt microsocks nerdctl ngrok npx pagekite pagekite.py pnpm pnpx podman "
+    "privoxy psexec psexec.py ptunnel ptunnel-ng redsocks revsocks rpivot rustdesk scope "
+    "shadowsocks shellinabox shellinaboxd smbexec smbexec.py sockd ss-local ss-server ssh "
+    "sshuttle sshx tailscale teamviewer telebit teleconsole tigervncserver tightvncserver "
+    "tinyproxy tmate tor trojan tty-share ttyd udp2raw upterm v2ray vino-server vncserver wayvnc "
+    "wetty wget wmiexec wmiexec.py wstunnel x0vncserver x11vnc xh xhs xray xrdp yarn zrok",
+    wrappers=("proxychains", "proxychains4", "torify", "torsocks", "tsocks"),
+)
+VOLUMES = Family(
+    "volumes",
+    "blockdev btrfs cryptdisks_start cryptdisks_stop cryptsetup diskutil dmsetup e2label "
+    "exfatlabel fatlabel growpart hdiutil iscsiadm losetup lvchange lvconvert lvcreate lvextend "
+    "lvm lvrename lvresize mdadm mount ntfslabel pvchange pvmove pvresize resize2fs swaplabel "
+    "swapon tune2fs udisksctl umount umount2 vgcfgrestore vgchange vgexport vgextend vgimport "
+    "vgimportclone vgmerge vgmknodes vgrename vgsplit xfs_admin xfs_growfs zfs zpool",
+    prefixes=("mount_", "mount."),
+)
+
+FAMILIES: tuple[Family, ...] = (
+    *(ACCESS_TOKENS, CLOUD, CRACKING, DNS_LOOPS, IDENTITIES),
+    *(MACOS, REDIS_ABUSE, SCANNING, TUNNELS, VOLUMES),
+)
+"""The families imported on demand."""
+
+JUDGES: tuple[InvocationJudge | Family, ...] = (
     persistence.judge,
     privilege.judge,
     impairment.judge,
@@ -77,35 +197,56 @@ JUDGES: tuple[InvocationJudge, ...] = (
     impact.judge,
     exfiltration.judge,
     uploads.judge,
-    macos.judge,
+    MACOS,
     collection.judge,
-    cloud.judge,
-    tunnels.judge,
-    cracking.judge,
-    scanning.judge,
+    CLOUD,
+    TUNNELS,
+    CRACKING,
+    SCANNING,
     unseen.judge,
     hidden_runs.judge,
-    redis_abuse.judge,
-    volumes.judge,
+    REDIS_ABUSE,
+    VOLUMES,
     system_config.judge,
-    identities.judge,
+    IDENTITIES,
 )
-"""Every family's judge of one simple command, in the order they are asked."""
+"""Every family's judge of one simple command, in the order they are asked (a :class:`Family`
+stands for its module's ``judge``)."""
 
-SCRIPT_JUDGES: tuple[ScriptJudge, ...] = (
+SCRIPT_JUDGES: tuple[ScriptJudge | Family, ...] = (
     credentials.judge_script,
-    access_tokens.judge_script,
+    ACCESS_TOKENS,
     impact.judge_script,
     impairment.judge_script,
     exfiltration.judge_script,
-    dns_loops.judge_script,
+    DNS_LOOPS,
     uploads.judge_script,
     persistence.judge_script,
     privilege.judge_script,
-    macos.judge_script,
+    MACOS,
     collection.judge_script,
     unseen.judge_script,
-    redis_abuse.judge_script,
-    cloud.judge_script,
+    REDIS_ABUSE,
+    CLOUD,
 )
-"""The judges of what spans statements."""
+"""The judges of what spans statements (a :class:`Family` stands for its ``judge_script``)."""
+
+
+def judges(invocation: Invocation) -> Iterator[InvocationJudge]:
+    """The judges of :data:`JUDGES` that may find something in ``invocation``, in order."""
+    for judge in JUDGES:
+        if not isinstance(judge, Family):
+            yield judge
+        elif judge.consulted_by(invocation):
+            yield judge.module().judge
+
+
+def script_judges(names: Iterable[str]) -> Iterator[ScriptJudge]:
+    """The judges of :data:`SCRIPT_JUDGES` that may find something in a script whose walk
+    (:func:`~agentbus.guards.programs.walk`) runs the programs ``names``, in order."""
+    named = frozenset(names)
+    for judge in SCRIPT_JUDGES:
+        if not isinstance(judge, Family):
+            yield judge
+        elif not judge.programs.isdisjoint(named):
+            yield judge.module().judge_script

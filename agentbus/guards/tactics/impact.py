@@ -685,7 +685,8 @@ def _miner(invocation: Invocation) -> Verdict | None:
     if name == "wrmsr" and _MINING_MSRS & {v.lower() for v in values}:
         why = "rewrites the CPU's prefetch registers for a RandomX miner"
         return _verdict(RESOURCE_HIJACK, invocation, why)
-    if any(_MINER_OPTION.match(v) for v in values) or any(
+    # Each miner option starts with -- or -a: checked first, the pattern is costly to compile.
+    if any(v[:2] in ("--", "-a", "-A") and _MINER_OPTION.match(v) for v in values) or any(
         "stratum" in v.lower() and _POOL.search(v) for v in values
     ):
         return _verdict(RESOURCE_HIJACK, invocation, "points a miner at a mining pool (stratum)")
