@@ -35,11 +35,10 @@ from ..lazy_regex import lazy_compile
 from ..registry import Registry
 from .budget import decide, spend
 from .locations import location, written
-from .operands import PATH_MAX, PATTERN_OPTIONS, block_device, option_values, system_file
+from .operands import EDITORS, PATH_MAX, PATTERN_OPTIONS, block_device, option_values, system_file
 from .pathnames import home_directory
 from .paths import check_glob, check_path, display_path, normalize_path
 from .policy import Policy, current_policy, hold
-from .targets import EDITORS
 from .tool_matchers import (
     EXEC_TOOL,
     FILE_TOOLS,

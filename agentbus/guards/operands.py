@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # annotations only: the path guards use this module without t
 __all__ = [
     "CORE_SYSTEM_FILE",
     "DEVICE",
+    "EDITORS",
     "PATTERN_OPTIONS",
     "Operand",
     "block_device",
@@ -210,3 +211,9 @@ def system_file(value: str, *, home: str, cwd: str | None) -> str | None:
         if _SYSTEM_FILE.match(climbed):
             return climbed
     return None
+
+
+EDITORS = frozenset({"vi", "vim", "nvim", "gvim", "nano", "pico", "emacs", "emacsclient", "ed", "ex", "joe",
+                      "micro", "mcedit", "hx", "kak", "code", "subl", "gedit", "kate", "mousepad", "sponge",
+                      "patch"})  # fmt: skip
+"""Programs that write the files they are given as plain arguments: editors, ``sponge``, ``patch``."""

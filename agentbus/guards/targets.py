@@ -18,7 +18,7 @@ import re
 from ..lazy_regex import lazy_compile
 from .findings import static_args as _values
 from .locations import location, written
-from .operands import CORE_SYSTEM_FILE, Operand, block_device, operands, option_values, system_file
+from .operands import CORE_SYSTEM_FILE, EDITORS, Operand, block_device, operands, option_values, system_file
 from .paths import normalize_path
 from .policy import current_policy
 from .programs import SHELLS, Invocation
@@ -99,10 +99,6 @@ _DEVICE_SUBCOMMANDS: dict[str, frozenset[str]] = {
 }  # fmt: skip
 """Programs that read or destroy a device depending on the subcommand: the ones that only read."""
 
-EDITORS = frozenset({"vi", "vim", "nvim", "gvim", "nano", "pico", "emacs", "emacsclient", "ed", "ex", "joe",
-                      "micro", "mcedit", "hx", "kak", "code", "subl", "gedit", "kate", "mousepad", "sponge",
-                      "patch"})  # fmt: skip
-"""Programs that write the files they are given as plain arguments: editors, ``sponge``, ``patch``."""
 
 _OUTPUT_OPTION = lazy_compile(
     r"^(?:-o|-O|-w|--?(?:output|out|outfile|output-file|output-document|log-file|logfile|write|save|dest|"
