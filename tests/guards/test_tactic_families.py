@@ -115,7 +115,7 @@ def test_every_family_is_in_the_order_of_judges_it_had() -> None:
     assert invocation_families == [
         *("macos", "cloud", "tunnels", "cracking", "scanning", "redis_abuse", "volumes", "identities")
     ]
-    assert script_families == ["access_tokens", "dns_loops", "macos", "redis_abuse"]
+    assert script_families == ["access_tokens", "dns_loops", "macos", "redis_abuse", "cloud"]
     for family in tactics.FAMILIES:
         module = family.module()
         assert (family.name in invocation_families) == hasattr(module, "judge"), family.name
