@@ -318,14 +318,26 @@ def _untrusted_place(program: str, project: str) -> str | None:
     """Why someone other than the user (the project, another account) could change ``program``.
 
     None when it is outside the project and /proc, and neither it nor a directory
-    above it (as written, and resolved) is writable by the group or others.
+    above it (as written, and resolved) is owned by another account or writable by the
+    group or others (a sticky directory such as ``/tmp`` aside).
     """
     resolved = os.path.realpath(program)
     if resolved == project or resolved.startswith(project.rstrip(os.sep) + os.sep):
         return f"{program} is inside the project"
     if resolved.startswith("/proc/") or program.startswith("/proc/"):
         return f"{program} is under /proc"
-    return _writable_by(program, lambda st: bool(st.st_mode & 0o022), "the group or others")
+    return _writable_by(program, _changeable_by_others, "the group or others")
+
+
+def _changeable_by_others(status: os.stat_result) -> bool:
+    """Whether an account other than the user and root can replace this file or directory's entries:
+    it owns it, or the group or others may write it. A sticky directory (``/tmp``) lets them add
+    entries but not rename or remove another owner's, so it does not count."""
+    me = os.getuid() if hasattr(os, "getuid") else 0
+    if status.st_uid not in (0, me):
+        return True
+    sticky = stat.S_ISDIR(status.st_mode) and bool(status.st_mode & stat.S_ISVTX)
+    return bool(status.st_mode & 0o022) and not sticky
 
 
 def _writable_by(program: str, writable: Callable[[os.stat_result], bool], whom: str) -> str | None:

@@ -494,6 +494,25 @@ def test_doctor_reports_a_managed_hook_that_others_can_change(
     assert "Install agentbus where only root can write" in out
 
 
+@pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX's")
+def test_doctor_takes_a_sticky_directory_for_what_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Others may add entries to a sticky directory (``/tmp``) but not replace the user's: no problem."""
+    venv = tmp_path / "shared" / "bin"
+    venv.mkdir(parents=True)
+    script = venv / "agentbus"
+    script.write_text("#!/bin/sh\n")
+    doctor_on(tmp_path, f"{sys.executable} -I {script} hook claude-code", "user", monkeypatch)
+    claude = str(fake_claude(tmp_path, "2.1.332"))
+    (tmp_path / "shared").chmod(0o1777)
+    cli(["doctor", "--user", "--claude", claude])
+    assert "can be changed by the group or others" not in capsys.readouterr().out
+    (tmp_path / "shared").chmod(0o777)  # the same directory, not sticky: anyone may swap bin/
+    cli(["doctor", "--user", "--claude", claude])
+    assert f"{tmp_path / 'shared'} can be changed by the group or others" in capsys.readouterr().out
+
+
 def test_doctor_reports_an_old_hook_that_reads_pythonpath(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
