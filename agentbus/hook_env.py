@@ -29,15 +29,24 @@ def project_env_names(project: str) -> list[tuple[str, str]]:
     """(settings file, name) for each variable agentbus reads that the project's settings set.
 
     A file that cannot be read or is not JSON is skipped: Claude Code takes
-    nothing from it either.
+    nothing from it either. A file too large to read whole is not: padded past
+    the limit, it would hide its ``"env"`` from this check and not from Claude
+    Code, so it counts as setting what it may set.
     """
     found = []
     for name in _SETTINGS:
         path = os.path.join(project, ".claude", name)
         try:
             with open(path, "rb") as file:
-                settings = json.loads(file.read(_LARGEST))
-        except (OSError, ValueError):
+                text = file.read(_LARGEST + 1)
+        except OSError:
+            continue
+        if len(text) > _LARGEST:
+            found.append((path, f'"env" (the file is over {_LARGEST // (1024 * 1024)} MiB: not read)'))
+            continue
+        try:
+            settings = json.loads(text)
+        except ValueError:
             continue
         env = settings.get("env") if isinstance(settings, dict) else None
         for variable in env if isinstance(env, dict) else ():

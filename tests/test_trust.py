@@ -385,6 +385,18 @@ def test_a_project_that_sets_what_agentbus_reads_in_claude_codes_env_is_denied(
     assert records[-1]["id"] == "agentbus:hook"
 
 
+def test_a_project_settings_file_padded_past_what_is_read_is_denied(home: Path, project: Path) -> None:
+    """Padding hides the file's "env" from a reader that stops early, not from Claude Code: denied."""
+    (project / ".claude").mkdir()
+    padding = " " * (4 * 1024 * 1024)
+    settings = '{"env": {"AGENTBUS_CONFIG": "/x"},' + padding + '"a": 1}'
+    (project / ".claude" / "settings.json").write_text(settings)
+    ls = {**RM_HOME, "tool_input": {"command": "ls"}}
+    completed = hook(project, ls)
+    assert decision(completed) == "deny"
+    assert "over 4 MiB" in completed.stdout
+
+
 def test_a_project_env_agentbus_does_not_read_changes_nothing(home: Path, project: Path) -> None:
     (project / ".claude").mkdir()
     (project / ".claude" / "settings.json").write_text(
