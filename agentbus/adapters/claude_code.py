@@ -429,6 +429,11 @@ async def _judge_skill(bus: Bus, payload: Mapping[str, Any]) -> HookReply | None
     if found is None:
         return None
     name, path, script = found
+    if script is None:
+        return deny(
+            f"agentbus could not check this call: the skill {name}'s file {path} is over 1 MiB, too "
+            "large to read the shell commands it runs as it loads"
+        )
     call = await decide(bus, {**payload, "tool_name": "Bash", "tool_input": {"command": script}})
     if call.decision not in ("block", "ask"):
         return None
@@ -442,8 +447,9 @@ async def _judge_skill(bus: Bus, payload: Mapping[str, Any]) -> HookReply | None
     return reply
 
 
-def _skill_script(payload: Mapping[str, Any]) -> tuple[str, str, str] | None:
-    """(skill, its file, its commands as one script) for a Skill call whose skill holds commands."""
+def _skill_script(payload: Mapping[str, Any]) -> tuple[str, str, str | None] | None:
+    """(skill, its file, its commands as one script) for a Skill call whose skill holds commands
+    (None for the script of a file too large to read)."""
     import os
 
     from .claude_code_skills import skill_commands
@@ -455,9 +461,9 @@ def _skill_script(payload: Mapping[str, Any]) -> tuple[str, str, str] | None:
     cwd = payload.get("cwd")
     project = os.environ.get("CLAUDE_PROJECT_DIR") or (cwd if isinstance(cwd, str) and cwd else os.getcwd())
     found = skill_commands(name.lstrip("/"), project, os.path.expanduser("~"))
-    if found is None or not found[1]:
+    if found is None or found[1] == []:
         return None
-    return name, found[0], "\n".join(found[1])
+    return name, found[0], None if found[1] is None else "\n".join(found[1])
 
 
 async def decide(bus: Bus, payload: Mapping[str, Any]) -> ToolCall:

@@ -28,10 +28,12 @@ _LARGEST = 1024 * 1024
 _NAME = lazy_compile(r"^[A-Za-z0-9_.:-]{1,200}$")
 
 
-def skill_commands(name: str, project: str, home: str) -> tuple[str, list[str]] | None:
+def skill_commands(name: str, project: str, home: str) -> tuple[str, list[str] | None] | None:
     """(file, commands) for the first file that defines skill ``name``; None when none does.
 
     ``name`` may carry a namespace (``frontend:build`` is commands/frontend/build.md).
+    The commands are None for a file over 1 MiB: padded past what is read, it would hide
+    a command from the judge and not from Claude Code.
     """
     if not _NAME.match(name) or name.startswith(".") or ".." in name:
         return None
@@ -43,10 +45,10 @@ def skill_commands(name: str, project: str, home: str) -> tuple[str, list[str]] 
         ):
             try:
                 with open(path, encoding="utf-8", errors="replace") as file:
-                    text = file.read(_LARGEST)
+                    text = file.read(_LARGEST + 1)
             except OSError:
                 continue
-            return path, _commands(text)
+            return path, (_commands(text) if len(text) <= _LARGEST else None)
     return None
 
 
