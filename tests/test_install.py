@@ -410,17 +410,20 @@ HOSTILE_PACKAGE = 'import sys; sys.stdout.write("HIJACKED"); sys.exit(0)\n'
 BASH_CALL = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm -rf ~"}}
 
 
-def run_hook_command(command: str, project: Path) -> subprocess.CompletedProcess[str]:
-    """``command`` as Claude Code runs it: by the shell, in the project, with the project's env."""
+def assert_hook_denies_in_a_hostile_project(command: str, project: Path) -> None:
+    """``command`` as Claude Code runs it (by the shell, in the project, with the project's env)
+    denies ``rm -rf ~``, and the project's own ``agentbus`` package is never imported."""
     (project / "agentbus").mkdir(parents=True, exist_ok=True)
     (project / "agentbus" / "__init__.py").write_text(HOSTILE_PACKAGE)
     (project / "agentbus" / "__main__.py").write_text(HOSTILE_PACKAGE)
     call = {**BASH_CALL, "session_id": "s", "cwd": str(project), "transcript_path": str(project / "t")}
     env = {**os.environ, "PYTHONPATH": str(project), "CLAUDE_PROJECT_DIR": str(project)}
-    return subprocess.run(
+    result = subprocess.run(
         ["/bin/sh", "-c", command], input=json.dumps(call), capture_output=True, text=True,
         cwd=project, env=env, timeout=120, check=False,
     )  # fmt: skip
+    assert "HIJACKED" not in result.stdout
+    assert json.loads(result.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny", result.stderr
 
 
 def test_a_user_site_installation_runs_its_script_from_the_user_scripts_directory(
@@ -438,9 +441,7 @@ def test_a_user_site_installation_runs_its_script_from_the_user_scripts_director
     argv = [sys.executable, "-E", str(script), "hook", "claude-code", "--no-audit-log"]
     assert shlex.split(command) == argv
     assert doctor.hook_programs(command) == [sys.executable, str(script)]
-    result = run_hook_command(command, tmp_path / "project")
-    assert "HIJACKED" not in result.stdout
-    assert json.loads(result.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny", result.stderr
+    assert_hook_denies_in_a_hostile_project(command, tmp_path / "project")
 
 
 def test_a_user_site_installation_without_its_script(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -455,9 +456,7 @@ def test_a_user_site_installation_without_its_script(tmp_path: Path, monkeypatch
     command = install.hook_command(["--no-audit-log"])
     assert shlex.split(command)[:5] == [sys.executable, "-E", "-P", "-m", "agentbus"]
     assert doctor.hook_programs(command) == [sys.executable]
-    result = run_hook_command(command, tmp_path / "project")
-    assert "HIJACKED" not in result.stdout
-    assert json.loads(result.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny", result.stderr
+    assert_hook_denies_in_a_hostile_project(command, tmp_path / "project")
 
 
 def test_install_managed_runs_only_managed_hooks_and_uninstall_says_so_no_more(
