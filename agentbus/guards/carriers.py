@@ -586,9 +586,12 @@ _TEXT_PROGRAMS = frozenset({
     "sqlite3", "psql", "mysql", "mariadb", "mongosh", "mongo", "redis-cli", "duckdb", "clickhouse-client",
     # requests and clipboards: the text is data sent or kept
     "curl", "wget", "http", "https", "xh", "curlie", "pbcopy", "xclip", "xsel", "wl-copy",
+    # disk-image builders: `virt-customize -a img --run-command CMD` runs CMD inside the image
+    "virt-customize", "virt-sysprep", "virt-builder", "guestfish",
 })  # fmt: skip
-"""Programs that take free text (a message, a pattern, a query, a request body) as an argument: a
-string among their arguments that reads as a command is text to them, not a command they run."""
+"""Programs that take free text (a message, a pattern, a query, a request body) as an argument, or
+a command they run somewhere else than this machine (inside a disk image): a string among their
+arguments that reads as a command is not one they run here."""
 
 _TEXT_OPTION = lazy_compile(
     r"^--?(?:m|t|b|message|msg|title|body|desc|description|note|notes|comment|subject|summary|text|"
@@ -599,15 +602,18 @@ _TEXT_OPTION = lazy_compile(
 _COMMAND_START = lazy_compile(r"^\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*[a-z][a-z0-9._+-]*\s")
 """A string that starts as a command line: a lower-case program name (after assignments), then more."""
 
+_PROGRAM_NAME = lazy_compile(r"^[A-Za-z0-9_.][A-Za-z0-9._+@-]*$")
+"""A name a program can have (``--add]``, a word of tldr's ``[-a|--add]`` notation, is none)."""
+
 _SHELL_OPERATOR = lazy_compile(r"\||;|&&|\$\(|`|>|<\(")
 
 
 def unknown_program(name: str) -> bool:
     """Whether ``name`` is a program no rule of the guards knows how it reads its arguments: not a
     carrier, an interpreter, a shell, a printer of text or a program that takes free text."""
-    from .interpreters import INTERPRETERS  # noqa: PLC0415  (interpreters imports this module)
+    from .interpreters import INTERPRETERS  # here: interpreters imports programs, which imports this
 
-    return bool(name) and not (
+    return bool(_PROGRAM_NAME.match(name)) and not (
         name in _CARRIERS
         or name in _PRINTS
         or name in _SHELL_NAMES
@@ -627,8 +633,10 @@ def _command_strings(values: Sequence[str]) -> Iterator[str]:
         text = rest if equals and option.startswith("-") else value
         if equals and option.startswith("-") and _TEXT_OPTION.match(option):
             text = ""
-        if not _TEXT_OPTION.match(previous) and text and (
-            _COMMAND_START.match(text) or (_SHELL_OPERATOR.search(text) and " " in text.strip())
+        if (
+            not _TEXT_OPTION.match(previous)
+            and text
+            and (_COMMAND_START.match(text) or (_SHELL_OPERATOR.search(text) and " " in text.strip()))
         ):
             yield text
         previous = value

@@ -1158,7 +1158,8 @@ def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterato
                 stages.append(invocation)
                 _note_renames(invocation, renamed)
                 if _depth < MAX_NESTED:
-                    piped = written_text(stages[-2]) if len(stages) > 1 and stages[-2].name in _WRITERS else None
+                    before = stages[-2] if len(stages) > 1 else None
+                    piped = written_text(before) if before is not None and before.name in _WRITERS else None
                     yield from _run_written(invocation, written, cwd, _depth, piped)
                 function = functions.get(invocation.name) if invocation.args else None
                 if function is not None and _depth < MAX_NESTED and expanded < MAX_CALLS:

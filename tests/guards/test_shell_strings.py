@@ -55,6 +55,9 @@ TEXT_NOT_COMMANDS = [
     "reflex -r '\\.go$' -- sh -c 'go test ./...'",
     'mytool --query "select name from users; drop table tmp"',
     'concurrently -n api,web "npm:dev:api" "npm run dev:web"',
+    # a command run inside a disk image, not here; tldr's `[-a|--add]` notation is no program
+    "virt-customize -a disk.qcow2 --run-command 'usermod -aG sudo builder'",
+    "sudo virt-builder [-o|--output] out.img --run-command 'useradd -m ci && usermod -aG wheel ci'",
 ]
 
 
