@@ -586,6 +586,8 @@ _TEXT_PROGRAMS = frozenset({
     "sqlite3", "psql", "mysql", "mariadb", "mongosh", "mongo", "redis-cli", "duckdb", "clickhouse-client",
     # requests and clipboards: the text is data sent or kept
     "curl", "wget", "http", "https", "xh", "curlie", "pbcopy", "xclip", "xsel", "wl-copy",
+    # test runners: `pytest -k 'a or b'` selects tests by an expression of their own
+    "pytest", "py.test",
     # disk-image builders: `virt-customize -a img --run-command CMD` runs CMD inside the image
     "virt-customize", "virt-sysprep", "virt-builder", "guestfish",
 })  # fmt: skip
@@ -594,10 +596,11 @@ a command they run somewhere else than this machine (inside a disk image): a str
 arguments that reads as a command is not one they run here."""
 
 _TEXT_OPTION = lazy_compile(
-    r"^--?(?:m|t|b|message|msg|title|body|desc|description|note|notes|comment|subject|summary|text|"
+    r"^--?(?:m|t|b|k|message|msg|title|body|desc|description|note|notes|comment|subject|summary|text|"
     r"label|name|query|search|grep|pattern|regex|filter|format|template|reason)$"
 )
-"""Options whose value is text by name (``--message``, ``-m``, ``--title``, ``--query`` ...)."""
+"""Options whose value is text by name (``--message``, ``-m``, ``--title``, ``--query``, a keyword
+expression's ``-k`` ...)."""
 
 _COMMAND_START = lazy_compile(r"^\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*[a-z][a-z0-9._+-]*\s")
 """A string that starts as a command line: a lower-case program name (after assignments), then more."""
