@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from ..lazy_regex import lazy_compile
 
-__all__ = ["COMMAND_VARIABLES", "TERMINALS", "carried", "confines"]
+__all__ = ["COMMAND_VARIABLES", "TERMINALS", "carried", "confines", "unknown_program"]
 
 COMMAND_VARIABLES = frozenset({
     "GIT_SSH_COMMAND", "GIT_SSH", "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_EXTERNAL_DIFF",
@@ -575,6 +575,76 @@ def _shell_in_arguments(values: Sequence[str]) -> Iterator[str]:
             return
 
 
+_TEXT_PROGRAMS = frozenset({
+    # version control and trackers: messages, titles, bodies
+    "git", "gh", "glab", "hub", "svn", "hg", "jj", "fossil", "bzr", "tea", "jira", "linear", "sl",
+    # notices and speech: text shown to a person
+    "notify-send", "terminal-notifier", "say", "espeak", "logger", "wall", "write", "zenity", "kdialog",
+    "whiptail", "dialog", "cowsay", "figlet", "toilet", "banner", "osascript",
+    # searches, filters and data languages: patterns and programs of their own
+    "ag", "ack", "ack-grep", "fzf", "sk", "jq", "yq", "gojq", "jaq", "sed", "gsed", "tr", "xq", "mlr",
+    "sqlite3", "psql", "mysql", "mariadb", "mongosh", "mongo", "redis-cli", "duckdb", "clickhouse-client",
+    # requests and clipboards: the text is data sent or kept
+    "curl", "wget", "http", "https", "xh", "curlie", "pbcopy", "xclip", "xsel", "wl-copy",
+    # test runners: `pytest -k 'a or b'` selects tests by an expression of their own
+    "pytest", "py.test",
+    # disk-image builders: `virt-customize -a img --run-command CMD` runs CMD inside the image
+    "virt-customize", "virt-sysprep", "virt-builder", "guestfish",
+})  # fmt: skip
+"""Programs that take free text (a message, a pattern, a query, a request body) as an argument, or
+a command they run somewhere else than this machine (inside a disk image): a string among their
+arguments that reads as a command is not one they run here."""
+
+_TEXT_OPTION = lazy_compile(
+    r"^--?(?:m|t|b|k|message|msg|title|body|desc|description|note|notes|comment|subject|summary|text|"
+    r"label|name|query|search|grep|pattern|regex|filter|format|template|reason)$"
+)
+"""Options whose value is text by name (``--message``, ``-m``, ``--title``, ``--query``, a keyword
+expression's ``-k`` ...)."""
+
+_COMMAND_START = lazy_compile(r"^\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*[a-z][a-z0-9._+-]*\s")
+"""A string that starts as a command line: a lower-case program name (after assignments), then more."""
+
+_PROGRAM_NAME = lazy_compile(r"^[A-Za-z0-9_.][A-Za-z0-9._+@-]*$")
+"""A name a program can have (``--add]``, a word of tldr's ``[-a|--add]`` notation, is none)."""
+
+_SHELL_OPERATOR = lazy_compile(r"\||;|&&|\$\(|`|>|<\(")
+
+
+def unknown_program(name: str) -> bool:
+    """Whether ``name`` is a program no rule of the guards knows how it reads its arguments: not a
+    carrier, an interpreter, a shell, a printer of text or a program that takes free text."""
+    from .interpreters import INTERPRETERS  # here: interpreters imports programs, which imports this
+
+    return bool(_PROGRAM_NAME.match(name)) and not (
+        name in _CARRIERS
+        or name in _PRINTS
+        or name in _SHELL_NAMES
+        or name in _TEXT_PROGRAMS
+        or INTERPRETERS.match(name)
+    )
+
+
+def _command_strings(values: Sequence[str]) -> Iterator[str]:
+    """``someprog -c "curl … | sh"``, ``tool --hook='rm -rf ~'``: an argument of a program the guards do
+    not know that reads as a command line (a program name and more, or shell operators), judged as
+    the command it would be if the program ran it. Values of text options (``--message``, ``-t``)
+    are text; a value that starts with a path and has no operator is a file name with spaces."""
+    previous = ""
+    for value in values:
+        option, equals, rest = value.partition("=")
+        text = rest if equals and option.startswith("-") else value
+        if equals and option.startswith("-") and _TEXT_OPTION.match(option):
+            text = ""
+        if (
+            not _TEXT_OPTION.match(previous)
+            and text
+            and (_COMMAND_START.match(text) or (_SHELL_OPERATOR.search(text) and " " in text.strip()))
+        ):
+            yield text
+        previous = value
+
+
 _APT_HOOKS = lazy_compile(
     r"^(?:APT::Update::(?:Pre|Post)-Invoke(?:-Success)?|DPkg::(?:Pre|Post)-Invoke|"
     r"DPkg::Pre-Install-Pkgs|APT::Update::List-Refresh)(?:::)?=(.+)$",
@@ -861,4 +931,6 @@ def carried(name: str, values: Sequence[str], fed: Sequence[str], env: Sequence[
         found.extend(code for code in extract(values, fed) if code.strip())
     if name not in _PRINTS and name not in _SHELL_NAMES:
         found.extend(_shell_in_arguments(values))
+    if unknown_program(name):
+        found.extend(_command_strings(values))
     return found
