@@ -48,7 +48,6 @@ from ..request_bodies import (
     BODY_OPTIONS,
     CURL_VALUES,
     FILE_UPLOADS,
-    IS_FILE,
     REQUEST_OPTIONS,
     request_options,
     sent_file,
@@ -227,13 +226,18 @@ def _upload(invocation: Invocation, home: str) -> Verdict | None:
         dropped = _to_drop(invocation)
         if dropped is not None:
             return dropped
+        for option, value in request_options(name, values):
+            file = sent_file(option, value)
+            what = sensitive_source(file, home, invocation.cwd) if file and file != "-" else None
+            if what:
+                return _verdict(EXFILTRATION, invocation, f"{name} uploads {what}")
         previous = ""
-        for index, value in enumerate(values):
+        for value in values:  # @FILE, name=@FILE, <FILE in any client's words
             if previous in _OUTPUT_OPTIONS or value.split("=", 1)[0] in _OUTPUT_OPTIONS:
                 previous = value
                 continue
             previous = value
-            candidates = [value]
+            candidates = []
             if "@" in value:
                 candidates.append(value.rsplit("@", 1)[1].split(";", 1)[0])
             if value.startswith("--") and "=" in value:
@@ -244,7 +248,7 @@ def _upload(invocation: Invocation, home: str) -> Verdict | None:
                 if candidate.startswith(("http://", "https://", "-")):
                     continue
                 what = sensitive_source(candidate, home, invocation.cwd)
-                if what and (candidate != value or _sends_file(invocation, values, index)):
+                if what:
                     return _verdict(EXFILTRATION, invocation, f"{name} uploads {what}")
         return (
             _substituted(invocation, home)
@@ -300,14 +304,6 @@ _COPY_VALUES = frozenset({"--exclude", "--include", "-e", "--rsh", "--filter", "
                           "-M", "-i", "-o", "-P", "-F", "-c", "-l", "-S", "-J", "--suffix",
                           "--compare-dest", "--link-dest", "--copy-dest"})  # fmt: skip
 """Options of scp, rsync and sftp that take the next word as their value."""
-
-
-def _sends_file(invocation: Invocation, values: list[str], index: int) -> bool:
-    """Whether ``values[index]`` is the file an upload option sends (``-T FILE``, ``--post-file FILE``)."""
-    return index > 0 and any(
-        REQUEST_OPTIONS[option] == IS_FILE and sent == values[index]
-        for option, sent in request_options(invocation.name, values[index - 1 : index + 1])
-    )
 
 
 def _substituted(invocation: Invocation, home: str) -> Verdict | None:
