@@ -108,9 +108,8 @@ def test_each_spelling_of_a_file_dropped_on_a_paste_site_is_exfiltration(command
 @pytest.mark.parametrize(
     "command",
     [
-        c.replace("curl", "curl --unix-socket /var/run/docker.sock", 1).replace(
-            "https://example.com/up", "http://localhost/containers/create"
-        )
+        c.replace("curl", "curl --unix-socket /var/run/docker.sock", 1)
+        + " http://localhost/containers/create"
         for option in sorted(WRITE_OPTIONS - WGET_OPTIONS)
         for c in _spellings(option, "{}")
     ],
