@@ -39,6 +39,7 @@ from .operands import EDITORS, PATH_MAX, PATTERN_OPTIONS, block_device, option_v
 from .pathnames import home_directory
 from .paths import check_glob, check_path, display_path, normalize_path
 from .policy import Policy, current_policy, hold
+from .request_bodies import CURL_PROGRAMS, WGET_PROGRAMS, request_options, sent_file
 from .tool_matchers import (
     EXEC_TOOL,
     FILE_TOOLS,
@@ -283,7 +284,6 @@ read (``vi ~/.zshrc``: what the editor writes back is the command guard's, which
 file); senders (``scp``, ``curl -F @``), the clipboard, editors that sync to a remote workspace
 (``code``, ``subl``) and programs not known stay judged."""
 _WRITE_TARGET = frozenset({"cp", "mv", "install", "rsync", "scp", "tee", "ln"})
-_CURL_DATA = frozenset({"-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--json"})
 _GLOB = lazy_compile(r"[*?\[]")
 
 
@@ -396,19 +396,10 @@ def _operands(invocation: Invocation) -> list[str]:
 
 
 def _curl_files(invocation: Invocation) -> list[str]:
+    """The files curl or wget sends (``-T FILE``, ``-d @FILE``, ``-F f=@FILE``, ``--post-file=FILE``)."""
     values = [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
-    files: list[str] = []
-    for index, value in enumerate(values):
-        following = values[index + 1] if index + 1 < len(values) else ""
-        if value in _CURL_DATA and following.startswith("@"):
-            files.append(following[1:])
-        elif value in ("-F", "--form") and re.search(r"=[@<]", following):
-            files.append(re.split(r"=[@<]", following, maxsplit=1)[1].split(";")[0].strip("\"'"))
-        elif value in ("-T", "--upload-file"):
-            files.append(following)
-        elif value.startswith(tuple(f"{flag}=@" for flag in _CURL_DATA if flag.startswith("--"))):
-            files.append(value.partition("=@")[2])
-    return files
+    sent = (sent_file(option, value) for option, value in request_options(invocation.name, values))
+    return [file for file in sent if file is not None]
 
 
 _METADATA_ONLY = frozenset({
@@ -759,7 +750,7 @@ def _check_invocation(invocation: Invocation, cwd: str | None, *, shown: bool = 
             verdict = _judge(operand, cwd=cwd, write=write, local=local, listing=listing)
             if verdict is not None:
                 return verdict
-        uploads = _curl_files(invocation) if name in ("curl", "wget", "http", "xh") else []
+        uploads = _curl_files(invocation) if name in CURL_PROGRAMS or name in WGET_PROGRAMS else []
         for path in [*uploads, *_code_paths(invocation)]:
             verdict = _judge(path, cwd=cwd)
             if verdict is not None:

@@ -87,8 +87,11 @@ class _Table:
     """Rules checked in order, most specific first; anchored ones as one expression of them
     all, which answers in one pass (the first alternative that matches is the first rule)."""
 
-    def __init__(self, *rules: _Rule) -> None:
+    def __init__(self, *rules: _Rule, starts: tuple[str, ...] | None = None) -> None:
         self.rules = rules
+        self.starts = starts
+        """How every text the rules match at its start begins, lower-cased (``/etc/``): a text that
+        begins otherwise is answered without compiling the rules (a hook process is short)."""
         self._firsts: tuple[frozenset[str] | None, ...] | None = None
         self._literals: tuple[str | None, ...] | None = None
         self._any = lazy_compile(
@@ -98,6 +101,8 @@ class _Table:
 
     def at_start(self, text: str) -> _Rule | None:
         """The first rule that matches at the start of ``text``."""
+        if self.starts is not None and text.isascii() and not text.lower().startswith(self.starts):
+            return None  # on ASCII, lower() is what IGNORECASE ignores
         found = self._any.match(text)
         return self.rules[int(found.lastgroup[1:])] if found and found.lastgroup else None
 
@@ -507,10 +512,21 @@ _WRITE_RULES: tuple[_Rule, ...] = (
     ),
 )
 
+_HOME_STARTS = (
+    *(".", "appdata/", "library/", "snap/", "documents/", "monero/", "ntuser.dat", "huggingface/"),
+    *("com.vercel.cli/", "filezilla/", "wrangler/", "composer/"),
+)
+"""How every name of :data:`_IN_HOME` begins: a dot-file, an application data directory ..."""
+_ROOT_STARTS = (
+    *("/etc/", "/usr/local/etc/", "/var/", "/dev/", "/proc/", "/library/", "/run/", "/windows/"),
+    *("/programdata/", "/unattend.xml", "/autounattend.xml"),
+)
+"""How every path of :data:`_FROM_ROOT` begins."""
+
 _SEARCHED, _HOMES, _ROOTS, _WRITTEN = (
     _Table(*_ANYWHERE),
-    _Table(*_IN_HOME),
-    _Table(*_FROM_ROOT),
+    _Table(*_IN_HOME, starts=_HOME_STARTS),
+    _Table(*_FROM_ROOT, starts=_ROOT_STARTS),
     _Table(*_WRITE_RULES),
 )
 

@@ -650,6 +650,8 @@ _SYSTEM_STORES = lazy_compile(
     r"^/(?:var/)?run/secrets/kubernetes\.io(?:/|$)|^/Library/Keychains(?:/|$)|^/etc/(?:krb5\.keytab|"
     r"ssl/private)(?:/|$)|^/var/lib/(?:sss/secrets|samba/private)(?:/|$)|^/(?:private/)?tmp/krb5cc_[^/]*$"
 )
+_SYSTEM_STORE_STARTS = ("/run/", "/var/", "/Library/", "/etc/", "/tmp/", "/private/tmp/")
+"""How every :data:`_SYSTEM_STORES` path starts: other paths skip compiling it (a hook process is short)."""
 _FIREFOX_IN_A_VARIABLE = lazy_compile(
     r"^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?/(?:logins\.json|signons\.sqlite|key[34]\.db|cookies\.sqlite)$",
     re.IGNORECASE,
@@ -668,9 +670,9 @@ def credential_store(word: str, home: str, cwd: str | None = None) -> str | None
     called ``Cookies`` in the project is the project's.
     """
     path = normalize_path(word, home=home, cwd=cwd)
-    if _SYSTEM_STORES.match(path):
+    if path.startswith(_SYSTEM_STORE_STARTS) and _SYSTEM_STORES.match(path):
         return "the system's secrets (service-account token, keytab, Kerberos tickets, private keys)"
-    if _FIREFOX_IN_A_VARIABLE.match(path):
+    if path.startswith("$") and _FIREFOX_IN_A_VARIABLE.match(path):
         return "a Firefox profile's passwords, cookies or keys (in a directory only a variable names)"
     prefix = re.compile(_HOME_PREFIX.format(home=re.escape(home.rstrip("/"))))
     if not prefix.match(path):
@@ -688,7 +690,8 @@ _HISTORY = lazy_compile(
     r"^(?:~|/home/[^/]+|/Users/[^/]+|/root|/var/root|/home/[*?][^/]*|/Users/[*?][^/]*)/"
     r"(?:\.[A-Za-z0-9_]*_?history|\.zhistory|\.histfile|\.local/share/fish/fish_history|\.[*?][^/]*history)$"
 )
-"""Shell and REPL history files, in any home: passwords typed on a command line stay there."""
+"""Shell and REPL history files, in any home: passwords typed on a command line stay there.
+Each holds ``hist``: other paths skip compiling it."""
 
 
 _QUIET = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
@@ -709,7 +712,9 @@ def _history(invocation: Invocation, home: str) -> Verdict | None:
         path = normalize_path(operand.value, home=home, cwd=invocation.cwd)
         if path.startswith(home.rstrip("/") + "/"):
             path = "~" + path[len(home.rstrip("/")) :]
-        if _HISTORY.match(path) and check_path(operand.value, home=home, cwd=invocation.cwd) is None:
+        if "hist" not in path or not _HISTORY.match(path):
+            continue
+        if check_path(operand.value, home=home, cwd=invocation.cwd) is None:
             return _verdict(invocation, f"reads {operand.value}, a shell history, where typed passwords stay")
     return None
 

@@ -51,6 +51,7 @@ from ..programs import (
     walk,
     wrapper_option,
 )
+from ..request_bodies import WRITE_OPTIONS, request_options
 from ..targets import reads_only
 from ..verdict import PRIVILEGE, SUDO_INSTALL, SYSTEM_FILES, Verdict
 from .writes import located, writes
@@ -604,11 +605,9 @@ def _container(invocation: Invocation) -> Verdict | None:
         return None
     if name == "curl":
         socket = next((values[i + 1] for i, v in enumerate(values[:-1]) if v == "--unix-socket"), "")
-        writes = {"-X", "--request", "-d", "--data", "--data-raw", "--data-binary", "--json"} & set(values)
-        methods = {"POST", "PUT", "DELETE"} & set(values)
-        if socket.endswith(("docker.sock", "podman.sock", "containerd.sock")) and (
-            methods or writes - {"-X"}
-        ):
+        methods = {"POST", "PUT", "DELETE"} & set(values) or {"-XPOST", "-XPUT", "-XDELETE"} & set(values)
+        writes = any(option in WRITE_OPTIONS for option, _ in request_options(name, values))
+        if socket.endswith(("docker.sock", "podman.sock", "containerd.sock")) and (methods or writes):
             return _verdict(PRIVILEGE, invocation, "drives the container engine through its socket")
         return None
     if name == "nsenter" or "nsenter" in invocation.wrappers:
