@@ -73,9 +73,11 @@ _CHECKOUT_VALUES = frozenset({"-b", "-B", "--orphan", "-c", "-C", "--create", "-
                               "--file", "--onto", "--reason", "--source", "--pathspec-from-file",
                               "--cleanup", "--into-name"})  # fmt: skip
 """Values of the options of ``git checkout|switch|merge|reset|rebase|cherry-pick|restore|worktree add``."""
-_CHECKOUTS = frozenset({"checkout", "switch", "merge", "reset", "rebase", "cherry-pick", "restore"})
+_CHECKOUTS = frozenset(
+    {"checkout", "switch", "merge", "reset", "rebase", "cherry-pick", "restore", "read-tree"}
+)
 """git subcommands that put a ref's files in the work tree."""
-_WHOLESALE = frozenset({"checkout", "switch", "reset", "restore"})
+_WHOLESALE = frozenset({"checkout", "switch", "reset", "restore", "read-tree"})
 """Of those, the ones that leave the fetched ref's files in the work tree, not merged with its own."""
 _BRANCH_CREATORS = frozenset({"-b", "-B", "-c", "-C", "--create", "--force-create"})
 """``git checkout -b NEW``, ``git switch -c NEW``: the options that name a branch made at the ref."""
@@ -85,6 +87,8 @@ _BRANCH_QUERIES = frozenset({"-d", "-D", "--delete", "-m", "-M", "--move", "-c",
                              "--edit-description"})  # fmt: skip
 """``git branch`` options that make no branch at a start point (delete, list, rename ...)."""
 _REMOTE_VALUES = frozenset({"-t", "--track", "-m", "--master"})
+_PREFIX = frozenset({"-P", "--prefix"})
+_SUBTREE_VALUES = frozenset({*_PREFIX, "-m", "--message"})
 _CONFIG_VALUES = frozenset({"-f", "--file", "--blob", "--type", "--default", "--comment", "--value"})
 _REMOTE_URL = lazy_compile(r"^(?i:remote)\.(.+)\.(?i:url)$")
 """``remote.NAME.url``: the key ``git config`` points a remote at a URL with."""
@@ -155,6 +159,42 @@ def _after_global(values: list[str]) -> tuple[list[str], str]:
             directory = posixpath.join(directory, values[index + 1]) if directory else values[index + 1]
         index += 2 if values[index] in _GIT_GLOBAL_VALUES else 1
     return values[index:], directory
+
+
+_ANY_REMOTE = "*"
+"""The remote name that stands for every remote of a repository whose ``.git/config`` was written."""
+
+
+def _named_remote(name: str) -> bool:
+    """A remote's name, not ``submodule:PATH`` or :data:`_ANY_REMOTE`."""
+    return ":" not in name and name != _ANY_REMOTE
+
+
+_WRITE_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>"})
+_LAST_IS_WRITTEN = frozenset({"cp", "mv", "install", "ln", "rsync", "ditto", "gcp", "gmv", "scp"})
+_IN_PLACE = frozenset({"sed", "gsed", "perl"})
+
+
+def _written_words(invocation: Invocation) -> Iterator[str]:
+    """The files a statement writes, as written: its redirections, ``tee``'s operands, a copy's
+    destination, the files ``sed -i`` edits, ``dd of=``."""
+    command = invocation.command
+    for redirect in command.redirects:
+        target = command.static(redirect.target) if redirect.op in _WRITE_REDIRECTS else None
+        if target:
+            yield target
+    values = static_args(invocation)
+    operands = positionals(values)
+    name = invocation.name
+    in_place = any(
+        v.startswith("--in-place") or (v[:1] == "-" and v[1:2] != "-" and "i" in v[1:]) for v in values
+    )
+    if name == "tee" or (name in _IN_PLACE and in_place):
+        yield from operands
+    elif name in _LAST_IS_WRITTEN and len(operands) >= 2:
+        yield operands[-1]
+    elif name == "dd":
+        yield from (value[3:] for value in values if value.startswith("of="))
 
 
 def _settings(options: list[str]) -> Iterator[tuple[str, str]]:
@@ -317,13 +357,15 @@ class Fetches:
     name) -> URL; ``submodule:PATH`` for ``git submodule set-url``), followed statement by statement
     (:meth:`note`). ``fresh``: the trees found by this object's own :meth:`note` (this call)."""
 
-    __slots__ = ("added", "fresh", "refs", "remotes", "trees")
+    __slots__ = ("added", "build_texts", "fresh", "refs", "remotes", "trees")
 
     def __init__(self, entries: Sequence[str] = ()) -> None:
         self.trees: dict[str, str] = {}
         self.refs: dict[tuple[str, str], str] = {}
         self.remotes: dict[tuple[str, str], str] = {}
         self.fresh: set[str] = set()
+        self.build_texts: dict[str, str] = {}
+        """The build files of a directory, read once per decision (:func:`_built_beneath`)."""
         self.added: list[str] = []
         """The lines :meth:`note` found (a tree: ``DIR<tab>SOURCE``; a ref: ``@REPO<tab>REF<tab>SOURCE``;
         a remote: ``%REPO<tab>NAME<tab>URL``; an empty source or URL takes one back)."""
@@ -406,8 +448,15 @@ class Fetches:
             if not _occupied(directory) or "--force" in static_args(invocation):
                 self._tree(directory, clone[0])
             return
+        if cwd is not None and invocation.name != "git":
+            self._config_written(invocation, cwd)
         if cwd is not None and invocation.name == "git":
             self._git(invocation, cwd)
+        elif (
+            cwd is not None and invocation.name == "gh" and static_args(invocation)[:2] == ["pr", "checkout"]
+        ):
+            # A pull request's branch, from whoever wrote it, over the repository's own history.
+            self._tree(_top_level(cwd), "a pull request checked out with gh", whole=False)
         elif cwd is not None and self.trees:
             self._copy(invocation, cwd)
 
@@ -439,6 +488,8 @@ class Fetches:
             self._fetch(_top_level(here), command[0], rest[1:])
         elif command == ["branch"]:
             self._branch(_top_level(here), rest[1:])
+        elif rest[:2] in (["subtree", "add"], ["subtree", "pull"], ["subtree", "merge"]):
+            self._subtree(_top_level(here), rest[1], rest[2:])
         elif (self.refs or self.remotes) and (
             (command and command[0] in _CHECKOUTS) or rest[:2] == ["worktree", "add"]
         ):
@@ -518,21 +569,24 @@ class Fetches:
             self._ref(repository, operands[0] + "/*", "")  # git drops its remote-tracking refs
         elif action == "update":
             for (where, name), _url in list(self.remotes.items()):
-                if where == repository and not name.startswith("submodule:"):
+                if where == repository and _named_remote(name):
                     self._fetched_remote(repository, name)
 
     def _pointed(self, repository: str, name: str, url: str) -> bool:
         """Remember that the remote ``name`` now fetches from ``url``, a URL of the network naming
-        another repository than the one it named (``set-url origin git@…`` to the same one is not)."""
+        another repository than the one it named (``set-url origin git@…`` to the same one is not).
+        A remote the session pointed at a URL stays pointed: what the configuration names now is
+        the session's doing, not the user's (setting the same URL again must not clear it)."""
+        if (repository, name) in self.remotes:
+            self._remote(repository, name, url if _fetched(url) else self.remotes[(repository, name)])
+            return True
         if not _fetched(url) or _same_repository(url, _configured_url(repository, name)):
-            if (repository, name) in self.remotes:
-                self._remote(repository, name, "")
             return False
         self._remote(repository, name, url)
         return True
 
     def _fetched_remote(self, repository: str, name: str, refspecs: Sequence[str] = ()) -> None:
-        url = self.remotes.get((repository, name))
+        url = self._url_of(repository, name)
         if url is None:
             return
         self._ref(repository, name + "/*", url)
@@ -552,24 +606,60 @@ class Fetches:
         if operands and _fetched(operands[0]):
             url, refspecs = operands[0], operands[1:]
         else:
-            pointed = [name for (where, name) in self.remotes if where == repository and ":" not in name]
+            rewritten = (repository, _ANY_REMOTE) in self.remotes
+            pointed = [name for (where, name) in self.remotes if where == repository and _named_remote(name)]
             if "--multiple" in args or (operands and "--all" not in args):
                 names, refspecs = (operands, []) if "--multiple" in args else (operands[:1], operands[1:])
             else:
-                names, refspecs = pointed, []  # --all, or none named
-            names = [name for name in names if name in pointed]
+                names, refspecs = pointed or (["origin"] if rewritten else []), []  # --all, or none named
+            names = [name for name in names if name in pointed or (rewritten and _named_remote(name))]
             if not names:
                 return  # the remotes of the repository's own configuration
             if command == "fetch":
                 for name in names:
                     self._fetched_remote(repository, name, refspecs)
                 return
-            url = self.remotes[(repository, names[0])]
+            url = self._url_of(repository, names[0]) or ""
         if command == "pull":
             self._tree(repository, url, whole=False)  # merged into the branch
             return
         self._ref(repository, "FETCH_HEAD", url)
         self._refspecs(repository, refspecs, url)
+
+    def _url_of(self, repository: str, name: str) -> str | None:
+        """Where the remote ``name`` fetches from, when this session pointed it at a URL (or wrote the
+        repository's ``.git/config`` by other means than git: any remote)."""
+        found = self.remotes.get((repository, name))
+        if found is None and _named_remote(name):
+            found = self.remotes.get((repository, _ANY_REMOTE))
+        return found
+
+    def _config_written(self, invocation: Invocation, cwd: str) -> None:
+        """``sed -i … .git/config``, ``printf … >> .git/config``, ``cp x .git/config``: a repository's
+        remotes may point anywhere now (what the file says is not known when the line is judged)."""
+        from .paths import normalize_path
+
+        for word in _written_words(invocation):
+            path = normalize_path(word, cwd=cwd)
+            if path.endswith("/.git/config"):
+                self._remote(
+                    path[: -len("/.git/config")] or "/", _ANY_REMOTE, f"{path}, written in this session"
+                )
+
+    def _subtree(self, repository: str, action: str, args: list[str]) -> None:
+        """``git subtree add|pull|merge --prefix=DIR URL|REMOTE|REF``: ``DIR`` holds what was fetched."""
+        from .paths import normalize_path
+
+        prefix = next(
+            (value for option, value in scan_options(args, _SUBTREE_VALUES) if option in _PREFIX), ""
+        )
+        operands = positionals(args, _SUBTREE_VALUES)
+        if not prefix or not operands:
+            return
+        source = operands[0] if _fetched(operands[0]) else self.remotes.get((repository, operands[0]))
+        source = source or self._ref_source(repository, operands[0])
+        if source is not None:
+            self._tree(normalize_path(prefix, cwd=repository), source, whole=action == "add")
 
     def _branch(self, repository: str, args: list[str]) -> None:
         """``git branch NEW START``: a branch made from a fetched ref is the fetched code."""
@@ -622,8 +712,11 @@ class Fetches:
 
 # -- across the calls of a session ---------------------------------------------------------------
 
-_MENTIONS = lazy_compile(r"(?<![\w.-])(?:git|degit|tiged|gh|cp|mv|rsync|ditto|ln|gcp|gmv)(?![\w-])")
-"""The programs that fetch, or carry a fetched tree on: a line naming none of them is not walked."""
+_MENTIONS = lazy_compile(
+    r"(?<![\w.-])(?:git|degit|tiged|gh|cp|mv|rsync|ditto|ln|gcp|gmv)(?![\w-])|\.git/config"
+)
+"""The programs that fetch, or carry a fetched tree on, and a repository's configuration (written, it
+may point a remote anywhere): a line naming none of them is not walked."""
 
 
 def _session(session: str | None) -> Fetches:
@@ -795,7 +888,12 @@ def _built_beneath(fetches: Fetches, directory: str) -> str | None:
         return None
     from .script_files import read_script
 
-    text = "\n".join(read_script(posixpath.join(directory, name)).text or "" for name in _ROOT_BUILD_FILES)
+    text = fetches.build_texts.get(directory)
+    if text is None:
+        text = "\n".join(
+            read_script(posixpath.join(directory, name)).text or "" for name in _ROOT_BUILD_FILES
+        )
+        fetches.build_texts[directory] = text
     if not text.strip():
         return None
     for tree in beneath[:_MAX_SUBMODULES]:

@@ -713,6 +713,7 @@ async def test_a_remote_pointed_at_a_url_then_checked_out_and_built_is_asked_abo
          "git remote remove contrib", "git checkout -b feature"],
         ["git remote add peer ../peer-clone && git fetch peer && git checkout peer/main"],  # a local path
         ["git remote set-url --push origin https://gitlab.com/c/app.git", "git pull"],  # pushes only
+        ["cat .git/config && git config --get remote.origin.url && grep -n url .git/config", "git pull"],
     ],
 )  # fmt: skip
 async def test_the_projects_own_remotes_and_remotes_only_looked_at_are_not_asked_about(
@@ -723,6 +724,29 @@ async def test_the_projects_own_remotes_and_remotes_only_looked_at_are_not_asked
     for step in [*steps, "make", "npm test", "pytest"]:
         assert await agent.run(step) == "done", step
     assert agent.asked == []
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    "steps",
+    [
+        # Pointed once: setting the same URL again (now what the configuration says) keeps it pointed.
+        ["git remote set-url origin https://gitlab.com/c/app.git", "git remote set-url origin https://gitlab.com/c/app.git"],
+        # The configuration written by other means than git: every remote of it may point anywhere.
+        ["perl -pi -e 's{github.com:me/app}{gitlab.com:c/app}' .git/config"],
+        ["cp /tmp/other-config .git/config"],
+    ],
+)  # fmt: skip
+async def test_a_remote_pointed_elsewhere_however_it_was_done_is_followed(
+    tmp_path: Path, steps: list[str]
+) -> None:
+    agent = Session(tmp_path, {}, approve=True)
+    _own_repository(tmp_path)
+    for step in [*steps, "git fetch", "git reset --hard origin/main"]:
+        assert await agent.run(step) == "done", step
+    assert agent.asked == []
+    assert await agent.run("make") == "done"
+    assert len(agent.asked) == 1
 
 
 def test_a_remote_pointed_at_a_url_survives_a_new_hook_process(tmp_path: Path) -> None:
@@ -764,6 +788,31 @@ def test_a_remote_checked_out_and_run_in_one_call_is_a_download_and_run(tmp_path
         built = clones.check_clone_runs(None, command, str(tmp_path))
         assert built is not None, command
         assert (built.category, built.decision) == ("unjudged script", "ask"), command
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("fetch", "build"),
+    [
+        (
+            "git subtree add -P third_party/lib https://gitlab.com/c/lib.git v2 --squash",
+            "make -C third_party/lib",
+        ),
+        ("gh pr checkout 1234", "pytest -q"),
+        ("git fetch https://gitlab.com/c/app.git && git read-tree -u --reset FETCH_HEAD", "cargo test"),
+    ],
+)
+async def test_subtrees_pull_requests_and_trees_read_from_a_fetch_are_asked_about_when_built(
+    tmp_path: Path, fetch: str, build: str
+) -> None:
+    agent = Session(tmp_path, {}, approve=True)
+    _own_repository(tmp_path)
+    assert await agent.run(fetch) == "done"
+    _tree(tmp_path / "third_party/lib", CLEAN)
+    assert await agent.run(build) == "done"
+    assert len(agent.asked) == 1
+    assert await agent.run("gh pr view 1234 && git subtree split -P third_party/lib") == "done"
+    assert len(agent.asked) == 1
 
 
 # -- git submodule foreach: its command runs in each submodule ------------------------------------------
