@@ -94,7 +94,7 @@ _REMOTE_URL = lazy_compile(r"^(?i:remote)\.(.+)\.(?i:url)$")
 """``remote.NAME.url``: the key ``git config`` points a remote at a URL with."""
 _INSTEAD_OF = lazy_compile(r"^(?i:url)\.(.+)\.(?i:insteadof)$")
 """``url.BASE.insteadOf PREFIX``: git fetches from ``BASE…`` what a remote's URL names as ``PREFIX…``."""
-_REVISION_SUFFIX = lazy_compile(r"(?:[~^][0-9]*|\^\{[^}]*\})+$")
+_REVISION_SUFFIX = lazy_compile(r"(?:[~^][0-9]*|\^\{[^}]{0,64}\})+$")
 """``evil/main~1``, ``FETCH_HEAD^{commit}``: a revision of the ref."""
 _DEGIT = frozenset({"degit", "tiged"})
 _PACKAGE_RUNNERS = {"npx": 0, "bunx": 0, "pnpx": 0, "pnpm": 1, "yarn": 1, "npm": 1}
@@ -242,9 +242,10 @@ def _top_level(directory: str) -> str:
     return directory
 
 
-_GITMODULES_SECTION = lazy_compile(r'^\s*\[\s*submodule\s+"([^"\n]*)"\s*\]', re.MULTILINE)
-_GITMODULES_KEY = lazy_compile(r"^\s*(path|url)\s*=\s*(.*?)\s*$", re.MULTILINE)
-_CONFIG_SECTION = lazy_compile(r'^\s*\[\s*([\w.-]+)(?:\s+"([^"\n]*)")?\s*\]', re.MULTILINE)
+# [ \t]*, not \s*: a run of blank lines must not be scanned again from each of its lines.
+_GITMODULES_SECTION = lazy_compile(r'^[ \t]*\[[ \t]*submodule[ \t]+"([^"\n]*)"[ \t]*\]', re.MULTILINE)
+_GITMODULES_KEY = lazy_compile(r"^[ \t]*(path|url)[ \t]*=[ \t]*(.*?)[ \t]*$", re.MULTILINE)
+_CONFIG_SECTION = lazy_compile(r'^[ \t]*\[[ \t]*([\w.-]+)(?:[ \t]+"([^"\n]*)")?[ \t]*\]', re.MULTILINE)
 
 
 def submodules(text: str) -> list[tuple[str, str]]:
@@ -909,7 +910,7 @@ def _built_beneath(fetches: Fetches, directory: str) -> str | None:
     return None
 
 
-_CMAKE_SOURCE = lazy_compile(r"^CMAKE_HOME_DIRECTORY:\w+=(/.*?)\s*$", re.MULTILINE)
+_CMAKE_SOURCE = lazy_compile(r"^CMAKE_HOME_DIRECTORY:\w+=(/[^\n]*)", re.MULTILINE)
 _MESON_SOURCE = lazy_compile(r'"source"\s*:\s*("(?:[^"\\\n]|\\.)*")')
 
 
@@ -923,7 +924,7 @@ def _configured_source(directory: str) -> str | None:
     cache = read_script(posixpath.join(directory, "CMakeCache.txt")).text or ""
     found = _CMAKE_SOURCE.search(cache)
     if found is not None:
-        return found.group(1)
+        return found.group(1).strip()
     info = read_script(posixpath.join(directory, "meson-info", "meson-info.json")).text or ""
     found = _MESON_SOURCE.search(info)
     if found is not None:

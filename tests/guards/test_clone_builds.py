@@ -921,3 +921,35 @@ def test_a_build_directory_is_followed_to_the_source_it_was_configured_from(tmp_
     verdict = clones.check_clone_runs(None, "git submodule update --init && ninja -C out", str(tmp_path))
     assert verdict is not None
     assert verdict.category == "unjudged script"
+
+
+@pytest.mark.parametrize(
+    "shape",
+    ["blank lines", "revision suffixes", "cmake cache"],
+)
+def test_reading_a_repositorys_files_and_refs_is_linear(tmp_path: Path, shape: str) -> None:
+    """A hostile repository's ``.git/config``, ``.gitmodules`` or ``CMakeCache.txt``, and a hostile ref
+    name, cost in proportion to their size."""
+    from linearity import best_cost
+
+    from agentbus.guards import clones
+
+    def judge(size: str) -> object:
+        n = int(size)
+        if shape == "revision suffixes":
+            return clones.Fetches()._ref_source("/r", "x/main" + "^{" * n)
+        folder = tmp_path / f"r{n}"
+        if not folder.exists():
+            text = "\n" * n + '[remote "o"]\n\turl = https://h/x\n' + " " * n + "\n"
+            cache = "CMAKE_HOME_DIRECTORY:INTERNAL=/" + " " * n + "x\n"
+            _tree(folder, {".git/config": text, ".gitmodules": text.replace("remote", "submodule"),
+                           "CMakeCache.txt": cache})  # fmt: skip
+        if shape == "cmake cache":
+            return clones._configured_source(str(folder))
+        return clones._configured_remotes(str(folder)), clones.submodule_directories(str(folder))
+
+    small, large = "20000", "200000"
+    judge(small)
+    judge(large)
+    ratio = best_cost(judge, large) / max(best_cost(judge, small), 1e-6)
+    assert ratio < 50, f"{shape}: 10x the input cost {ratio:.0f}x"
