@@ -26,16 +26,40 @@ from collections.abc import Callable, Iterator, Sequence
 
 from ..lazy_regex import lazy_compile
 
-__all__ = ["COMMAND_VARIABLES", "TERMINALS", "carried", "confines", "unknown_program"]
+__all__ = ["COMMAND_VARIABLES", "TERMINALS", "carried", "confines", "git_runs_setting", "unknown_program"]
 
 COMMAND_VARIABLES = frozenset({
     "GIT_SSH_COMMAND", "GIT_SSH", "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_EXTERNAL_DIFF",
     "GIT_PROXY_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "PAGER", "MANPAGER", "EDITOR",
     "VISUAL", "SYSTEMD_PAGER", "RSYNC_RSH", "BROWSER", "LESSOPEN", "LESSCLOSE", "PROMPT_COMMAND",
     "FCEDIT", "SVN_EDITOR", "HGEDITOR", "BZR_EDITOR", "KUBE_EDITOR", "CVS_RSH", "RESTIC_PASSWORD_COMMAND",
-    "BORG_RSH", "CRASHPAGER", "AUTOM4TE",
+    "BORG_RSH", "CRASHPAGER", "AUTOM4TE", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "RUSTC", "RUSTDOC",
+    "CARGO_BUILD_RUSTC_WRAPPER", "CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTC",
+    "CARGO_BUILD_RUSTDOC",
 })  # fmt: skip
 """Environment variables whose value a program runs as a command."""
+
+_COMMAND_VARIABLE = lazy_compile(
+    r"^(?:CARGO_TARGET_\w+_(?:RUNNER|LINKER)|CARGO_HOST_LINKER|(?i:npm_config_script[_-]shell))$"
+)
+"""Variables named by a pattern whose value a program runs: cargo's per-target runners and linkers,
+npm's ``script-shell`` (``npm_config_*`` is npm's configuration, in any case)."""
+_TOOL_OPTIONS = {"GOFLAGS": ("-toolexec", "--toolexec", "-exec", "--exec")}
+"""Variables that hold a program's options, some of which name a program it runs."""
+
+
+def _variable_code(key: str, value: str) -> Iterator[str]:
+    """The command a variable assignment gives a program to run (``PAGER=CMD``, ``RUSTC_WRAPPER=./w``,
+    ``GOFLAGS=-toolexec=./w``, ``npm_config_node_options='--require ./x.js'``), if any."""
+    if not value:
+        return
+    if key in COMMAND_VARIABLES or _COMMAND_VARIABLE.match(key):
+        yield value
+    elif key in _TOOL_OPTIONS:
+        yield from _by_options(*_TOOL_OPTIONS[key])(value.split(), ())
+    elif key.lower().replace("-", "_") == "npm_config_node_options":
+        yield from _node_preloads(value)
+
 
 _Extract = Callable[[Sequence[str], Sequence[str]], Iterator[str]]
 """(argument values, here-string and here-document texts) -> shell code."""
@@ -353,6 +377,12 @@ _GIT_COMMAND_KEYS = lazy_compile(
 """git configuration keys whose value git runs (an alias or a helper when it starts with ``!``)."""
 
 
+def git_runs_setting(setting: str) -> bool:
+    """Whether ``KEY=VALUE`` (``git -c``'s) sets a key whose value git runs (``core.sshCommand``):
+    the value is a command line, judged as one, not a file name."""
+    return _GIT_COMMAND_KEYS.match(setting.partition("=")[0]) is not None
+
+
 def _git_value(key: str, value: str) -> str | None:
     key = key.lower()
     if key.startswith(("alias.", "credential")) or key.endswith(".helper"):
@@ -405,7 +435,17 @@ _CMAKE_TOOLS = {
 """``cmake -E TOOL``: the shell command each tool is."""
 
 
+_CMAKE_PROGRAM = lazy_compile(
+    r"^CMAKE_(?:\w+_(?:COMPILER_LAUNCHER|LINKER_LAUNCHER|COMPILER)|LINKER|MAKE_PROGRAM|AR|RANLIB)(?::\w+)?$"
+)
+"""``cmake -D`` cache variables that name a program the build runs (a compiler, a launcher)."""
+
+
 def _cmake(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    for definition in _option_values(values, frozenset({"-D"})):
+        name, _, value = definition.partition("=")
+        if _CMAKE_PROGRAM.match(name) and value:
+            yield " ".join(value.split(";"))  # a list: the program and its arguments
     if "-E" not in values:
         return
     rest = values[values.index("-E") + 1 :]
@@ -668,8 +708,44 @@ def _tex(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
 
 
 def _npm(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
-    """``npx -c CMD``, ``npm exec -c CMD``: a shell command run with the package's binaries on the path."""
-    yield from _by_options("-c", "--call")(values, fed)
+    """``npx -c CMD``, ``npm exec -c CMD``: a shell command run with the package's binaries on the path;
+    ``--script-shell PROG``: the shell every script runs in; ``--node-options '--require ./x.js'``:
+    the files each node process loads first (as ``node ./x.js``)."""
+    yield from _by_options("-c", "--call", "--script-shell")(values, fed)
+    for options in _option_values(values, frozenset({"--node-options"})):
+        yield from _node_preloads(options)
+    words = [value for value in values if not value.startswith("-")]
+    setting = words[2:] if words[:2] == ["config", "set"] else words[1:] if words[:1] == ["set"] else []
+    if setting:  # npm config set script-shell ./x.sh: what every later script runs in
+        key, equals, value = setting[0].partition("=")
+        value = value if equals else " ".join(setting[1:2])
+        if key in _NPM_PROGRAMS and value:
+            yield value
+        elif key == "node-options":
+            yield from _node_preloads(value)
+
+
+_NPM_PROGRAMS = frozenset({"script-shell", "shell", "git"})
+"""npm settings whose value is a program npm runs (the shell of scripts and ``npm exec``, git)."""
+
+
+_NODE_PRELOAD = lazy_compile(r"(?:^|\s)(?:--require|-r|--import|--loader|--experimental-loader)[=\s]+(\S+)")
+
+
+def _node_preloads(options: str) -> Iterator[str]:
+    """``--require ./x.js`` in node's options: ``node ./x.js`` (a module of the project it loads)."""
+    for module in _NODE_PRELOAD.findall(" " + options):
+        if module.startswith((".", "/")):
+            yield shlex.join(["node", module])
+
+
+_GO_BUILDS = frozenset({"build", "test", "run", "install", "vet", "generate", "list", "get"})
+
+
+def _go(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """``go build -toolexec CMD``, ``go test -exec CMD``: a program go runs each tool (or test) with."""
+    if values[:1] and values[0] in _GO_BUILDS:
+        yield from _by_options("-toolexec", "--toolexec", "-exec", "--exec")(values[1:], fed)
 
 
 # -- programs that run a program named by an option (GTFOBins' sudo list) --------------------
@@ -856,6 +932,7 @@ _CARRIERS: dict[str, _Extract] = {
     "ssh": _ssh_options, "scp": _ssh_options, "sftp-ssh": _ssh_options, "autossh": _ssh_options,
     "git": _git,
     "cmake": _cmake,
+    "go": _go,
     **{name: _npm for name in ("npx", "bunx", "pnpx")},
     **{name: _chain(_npm, _subcommand_runs("exec")) for name in ("npm", "pnpm", "yarn")},
     "start-stop-daemon": _start_stop_daemon,
@@ -917,15 +994,13 @@ def carried(name: str, values: Sequence[str], fed: Sequence[str], env: Sequence[
     found: list[str] = []
     for assignment in env:
         key, _, value = assignment.partition("=")
-        if key in COMMAND_VARIABLES and value:
-            found.append(value)
-            if key == "LESSOPEN" and value.startswith("echo "):
-                found.append(f"cat {value[5:]}")  # LESSOPEN prints the name of the file less shows instead
+        found.extend(_variable_code(key, value))
+        if key == "LESSOPEN" and value.startswith("echo "):
+            found.append(f"cat {value[5:]}")  # LESSOPEN prints the name of the file less shows instead
     if name in ("export", "declare", "typeset", "local", "readonly", "env", "setenv"):
         for value in values:
             key, _, code = value.partition("=")
-            if key in COMMAND_VARIABLES and code:
-                found.append(code)
+            found.extend(_variable_code(key, code))
     extract = _CARRIERS.get(name)
     if extract is not None:
         found.extend(code for code in extract(values, fed) if code.strip())

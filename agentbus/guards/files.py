@@ -34,6 +34,7 @@ from ..events import ToolCall
 from ..lazy_regex import lazy_compile
 from ..registry import Registry
 from .budget import decide, spend
+from .carriers import git_runs_setting
 from .locations import location, written
 from .operands import EDITORS, PATH_MAX, PATTERN_OPTIONS, block_device, option_values, system_file
 from .pathnames import home_directory
@@ -463,7 +464,7 @@ def _generic_operands(invocation: Invocation) -> list[str]:
     found: list[str] = []
     skip_next = identity_file = False
     identity = invocation.name in _IDENTITY_USERS
-    for value in values:
+    for index, value in enumerate(values):
         if skip_next:
             skip_next = False
             continue
@@ -479,6 +480,8 @@ def _generic_operands(invocation: Invocation) -> list[str]:
                 continue
         if invocation.name == "zip" and value in ("-x", "-i"):
             break
+        if invocation.name == "git" and index and values[index - 1] == "-c" and git_runs_setting(value):
+            continue  # git -c core.sshCommand='ssh -i KEY': a command, judged as one (walked)
         if identity and value.startswith("-i") and len(value) > 2:
             continue
         if not value.startswith("-") or value == "-":
@@ -759,6 +762,8 @@ def _check_invocation(invocation: Invocation, cwd: str | None, *, shown: bool = 
         # --files0-from=FILE, -F~/.ssh/config, @FILE: an option that loads a file reads it,
         # whatever the program (du is metadata-only, its --files0-from is not).
         for value in (invocation.command.static(w) for w in invocation.args):
+            if name == "git" and value and "=" in value and git_runs_setting(value):
+                continue  # git -c core.sshCommand='ssh -i KEY': a command line, walked and judged as one
             for loaded in option_values(value) if value else ():
                 if loaded.role == "pattern" or (name in _IDENTITY_USERS and loaded.option == "-i"):
                     continue

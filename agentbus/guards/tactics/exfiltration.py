@@ -921,7 +921,7 @@ def _interpreter_file(invocation: Invocation) -> str | None:
     return None
 
 
-_BUILD_SCRIPTS = frozenset({"configure", "Configure", "config", "autogen.sh", "setup.py"})
+BUILD_SCRIPTS = frozenset({"configure", "Configure", "config", "autogen.sh", "setup.py"})
 """A source tree's build entry points (autotools, Perl's and OpenSSL's Configure, setuptools): run
 from a fetched tree, they build it (asked); any other file of it run is the download run (blocked)."""
 
@@ -930,7 +930,7 @@ def _builds(word: str, invocation: Invocation, tracker: _Tracker) -> bool:
     """``cd kit && ./configure``: a build entry point of a fetched tree (a file downloaded on its
     own, ``curl -O URL/setup.py && python3 setup.py``, is the download run)."""
     return (
-        posixpath.basename(word) in _BUILD_SCRIPTS and tracker.path(word, invocation.cwd) not in tracker.files
+        posixpath.basename(word) in BUILD_SCRIPTS and tracker.path(word, invocation.cwd) not in tracker.files
     )
 
 
