@@ -15,6 +15,12 @@ against the real CLI (2.1.332, tests/e2e):
   permission checks, as if the model had written it. ``"allow"`` approves the
   rewritten call (skipping those checks), ``"ask"`` has a person confirm it.
   ``call.notes`` become ``additionalContext``.
+- **PreSkillShellCommand** (Claude Code runs it before each shell command a
+  skill or slash command holds, ``!`cmd```, with the skill's arguments filled
+  in) runs tool.before as a Bash call of that command: a block becomes
+  ``permissionDecision: "deny"`` and an ask ``"ask"`` (a skill cannot wait for a
+  person: either keeps the command from running); a layer that rewrites the
+  command is a deny too, since Claude Code never runs a rewritten skill command.
 - **PostToolUse** runs tool.after (:meth:`Bus.finish_tool`) on
   ``tool_response``. The tool has already run, so nothing can be undone. A
   layer that replaces the result sets ``updatedToolOutput`` in the shape of
@@ -73,6 +79,7 @@ from . import claude_code_outputs as outputs
 __all__ = [
     "BLOCK_PROMPT",
     "CLAUDE_CODE_TOOLS",
+    "GUARDING_EVENTS",
     "HANDLED_EVENTS",
     "LIFECYCLE_EVENTS",
     "MAIN_AGENT",
@@ -95,6 +102,7 @@ __all__ = [
     "payload_too_large",
     "post_tool_use",
     "post_tool_use_failure",
+    "pre_skill_shell_command",
     "pre_tool_use",
     "pre_tool_use_reply",
     "user_prompt_submit",
@@ -116,8 +124,12 @@ LIFECYCLE_EVENTS: Final[Mapping[str, tuple[str, str | None]]] = {
 }
 """Claude Code's lifecycle events -> (agentbus lifecycle point, session reason)."""
 
+GUARDING_EVENTS: Final = ("PreToolUse", "PreSkillShellCommand")
+"""The events whose answer decides whether something runs: whatever goes wrong while one is
+decided denies it (in that event's own answer: Claude Code ignores an answer naming another)."""
+
 HANDLED_EVENTS: Final = frozenset(
-    {"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", *LIFECYCLE_EVENTS}
+    {*GUARDING_EVENTS, "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", *LIFECYCLE_EVENTS}
 )
 
 MAIN_AGENT: Final = "main"
@@ -149,9 +161,13 @@ CLAUDE_CODE_TOOLS: Mapping[str, str] = {
     "Task": "task",
     "Agent": "task",
     "TodoWrite": "todo_write",
+    "Workflow": "task",
 }
 """Claude Code's built-in tool names -> canonical names. Anything else (MCP tools
-``mcp__server__tool``, new tools) is normalised as it is: lower case."""
+``mcp__server__tool``, new tools) is normalised as it is: lower case. Workflow runs a
+JavaScript script that starts sub-agents (in a VM that compiles no code from strings,
+checked with the real CLI 2.1.332): a ``task`` tool like Agent, whose sub-agents' calls
+each come to the hook."""
 
 _PATH_FIELDS: Mapping[str, str] = {
     "Read": "file_path",
@@ -312,12 +328,12 @@ def unreadable(data: bytes, error: HookInputError) -> HookReply:
     return HookReply(exit_code=1, stderr=f"agentbus: {error}")
 
 
-def deny(reason: str) -> HookReply:
-    """A PreToolUse reply that denies the call; Claude sees the reason."""
+def deny(reason: str, event: str = "PreToolUse") -> HookReply:
+    """A reply to ``event`` (PreToolUse, PreSkillShellCommand) that denies the call; Claude sees why."""
     return HookReply(
         output={
             "hookSpecificOutput": {
-                "hookEventName": "PreToolUse",
+                "hookEventName": event,
                 "permissionDecision": "deny",
                 "permissionDecisionReason": reason,
             }
@@ -369,6 +385,8 @@ async def handle(
     try:
         if event == "PreToolUse":
             return await pre_tool_use(bus, payload, rewrite_decision=rewrite_decision, on_ask=on_ask)
+        if event == "PreSkillShellCommand":
+            return await pre_skill_shell_command(bus, payload)
         if event == "PostToolUse":
             return await post_tool_use(bus, payload)
         if event == "PostToolUseFailure":
@@ -380,17 +398,18 @@ async def handle(
         return PASS
     except RunEnded as ended:  # a layer ended the run: Claude Code stops, and a pending call is denied
         output: dict[str, Any] = {"continue": False, "stopReason": ended.reason}
-        if event == "PreToolUse":
-            output["hookSpecificOutput"] = deny(ended.reason).output["hookSpecificOutput"]  # type: ignore[index]
+        if event in GUARDING_EVENTS:
+            output["hookSpecificOutput"] = deny(ended.reason, event).output["hookSpecificOutput"]  # type: ignore[index]
         return HookReply(output=output)
     except HookInputError as exc:
-        if event == "PreToolUse":  # a call nothing could check is not let through
-            return deny(f"agentbus could not check this call: {exc}")
+        if event in GUARDING_EVENTS:  # a call nothing could check is not let through
+            return deny(f"agentbus could not check this call: {exc}", str(event))
         return HookReply(exit_code=1, stderr=f"agentbus: {exc}")
     except (Exception, SystemExit) as exc:  # a layer calling sys.exit() must not end the hook silently
         failure = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-        if event == "PreToolUse":
-            return deny(f"agentbus failed while checking this call ({failure}); denied to be safe")
+        if event in GUARDING_EVENTS:
+            reason = f"agentbus failed while checking this call ({failure}); denied to be safe"
+            return deny(reason, str(event))
         return HookReply(exit_code=1, stderr=f"agentbus: {event} failed: {failure}")
 
 
@@ -464,6 +483,46 @@ def _skill_script(payload: Mapping[str, Any]) -> tuple[str, str, str | None] | N
     if found is None or found[1] == []:
         return None
     return name, found[0], None if found[1] is None else "\n".join(found[1])
+
+
+async def pre_skill_shell_command(bus: Bus, payload: Mapping[str, Any]) -> HookReply:
+    """Judge one shell command a skill runs as it loads, as Claude Code will run it.
+
+    The event carries the command with the skill's arguments filled in
+    (``$ARGUMENTS``, ``$0`` ...), whoever wrote the skill (the project, the user,
+    a plugin) and whatever its file is called, so it is judged as a Bash call
+    (``tool_name`` says which shell: Bash, or PowerShell, judged alike). Allowed,
+    it gets no answer; blocked, asked or rewritten, a deny or an ask, either of
+    which keeps the command from running.
+    """
+    tool_input = _require(payload, "tool_input", dict, "the command's arguments")
+    command = tool_input.get("command")
+    if not isinstance(command, str):
+        got = type(command).__name__ if "command" in tool_input else "nothing"
+        raise HookInputError(f"PreSkillShellCommand event whose 'command' is not a string ({got})")
+    skill = _optional_str(payload, "command_name") or "a skill"
+    call = await decide(bus, {**payload, "tool_name": "Bash", "tool_input": {"command": command}})
+    event = "PreSkillShellCommand"
+    if call.decision == "block":
+        reason = call.block_reason or "blocked"
+        if call.blocked_by:
+            reason = f"{reason} (agentbus: {call.blocked_by})"
+        return deny(f"the skill {skill} runs a shell command as it loads: {reason}", event)
+    if call.decision == "ask":
+        specific = {
+            "hookEventName": event,
+            "permissionDecision": "ask",
+            "permissionDecisionReason": f"the skill {skill} runs a shell command as it loads: "
+            + (call.block_reason or "agentbus asks for approval"),
+        }
+        return HookReply(output={"hookSpecificOutput": specific})
+    if call.args != {"command": command}:
+        return deny(
+            f"the skill {skill} runs a shell command that agentbus's layers rewrite, and Claude Code "
+            "runs no rewritten skill command: denied",
+            event,
+        )
+    return PASS
 
 
 async def decide(bus: Bus, payload: Mapping[str, Any]) -> ToolCall:
