@@ -37,7 +37,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["FAIL_CLOSED_VERSION", "add_arguments", "check_answer", "claude_version", "run"]
+__all__ = [
+    "FAIL_CLOSED_VERSION",
+    "add_arguments",
+    "check_answer",
+    "claude_version",
+    "plain_agentbus_hook",
+    "run",
+]
 
 FAIL_CLOSED_VERSION = (2, 1, 295)
 """The first Claude Code that honours a hook entry's ``"onFailure": "block"``."""
@@ -221,7 +228,7 @@ def run(args: argparse.Namespace) -> int:
         _check_programs(report, scope, path, hook)
     entries = found.get("PreToolUse", [])
     project_files = {settings_path("project"), settings_path("local")}
-    if entries and entries[0][0] in project_files and not _plain_agentbus_command(entries[0][1]):
+    if entries and entries[0][0] in project_files and not plain_agentbus_hook(entries[0][1]):
         path, hook = entries[0]
         report.problem(
             f"PreToolUse hook ({path}) is not a plain `agentbus hook claude-code` command: doctor runs "
@@ -252,7 +259,7 @@ def run(args: argparse.Namespace) -> int:
     return 1 if report.problems else 0
 
 
-def _plain_agentbus_command(hook: dict[str, Any]) -> bool:
+def plain_agentbus_hook(hook: dict[str, Any]) -> bool:
     """Whether a hook is one `agentbus install` writes: doctor may run it from a project's settings.
 
     A project's settings are the project's: doctor runs a command from them only when

@@ -717,7 +717,7 @@ def _answer(
         bus.on_event(audit, level=args.audit_level)
 
     async def answer() -> HookReply:
-        return await protocol.handle(bus, payload, rewrite_decision=args.rewrite_decision)
+        return await protocol.handle(bus, payload, rewrite_decision=args.rewrite_decision, project_hooks=True)
 
     try:
         return _run(answer, bus, audit)

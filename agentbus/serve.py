@@ -566,7 +566,9 @@ class HookServer:
         if payload.get("hook_event_name") == "PostToolUse":
             self._note_approval(payload)
         on_ask = self._asked_before if self.remember_approvals else None
-        return await protocol.handle(self.bus, payload, rewrite_decision=self.rewrite_decision, on_ask=on_ask)
+        return await protocol.handle(
+            self.bus, payload, rewrite_decision=self.rewrite_decision, on_ask=on_ask, project_hooks=True
+        )
 
     async def _asked_before(self, call: ToolCall, payload: Mapping[str, Any]) -> bool:
         """Whether a person approved this call earlier in the session; if not, remember the ask."""

@@ -372,6 +372,7 @@ async def handle(
     *,
     rewrite_decision: RewriteDecision = "passthrough",
     on_ask: AskHandler | None = None,
+    project_hooks: bool = False,
 ) -> HookReply:
     """Answer one parsed hook event. Never raises (except cancellation).
 
@@ -380,11 +381,16 @@ async def handle(
     "allow" (approve it, skipping Claude Code's checks but not its deny rules)
     or "ask" (a person confirms every rewritten call). ``on_ask`` sees each
     call a layer wants a person to approve (see :data:`AskHandler`).
+    ``project_hooks``: deny what the project's own hooks could change or answer
+    (:mod:`agentbus.project_hooks`; the Claude Code CLI loads them, the Agent SDK
+    only when asked to).
     """
     event = payload.get("hook_event_name")
     try:
         if event == "PreToolUse":
-            return await pre_tool_use(bus, payload, rewrite_decision=rewrite_decision, on_ask=on_ask)
+            return await pre_tool_use(
+                bus, payload, rewrite_decision=rewrite_decision, on_ask=on_ask, project_hooks=project_hooks
+            )
         if event == "PreSkillShellCommand":
             return await pre_skill_shell_command(bus, payload)
         if event == "PostToolUse":
@@ -419,18 +425,32 @@ async def pre_tool_use(
     *,
     rewrite_decision: RewriteDecision = "passthrough",
     on_ask: AskHandler | None = None,
+    project_hooks: bool = False,
 ) -> HookReply:
     """Run tool.before for a PreToolUse event and answer it (:func:`pre_tool_use_reply`).
 
     A Skill call is judged first by the shell commands its skill runs as it
     loads (:mod:`agentbus.adapters.claude_code_skills`), as one Bash call.
+    ``project_hooks``: a call the project's own hooks could replace, or whose
+    ask they could answer, is denied (:mod:`agentbus.project_hooks`).
     """
+    if project_hooks:
+        held = _held_for_project_hooks(payload)
+        if held is not None:
+            return held
     if payload.get("tool_name") == "Skill":
         held = await _judge_skill(bus, payload)
         if held is not None:
             return held
     call = await decide(bus, payload)
     approved = False
+    if call.decision == "ask" and project_hooks:
+        answered = _project_hooks(payload, "PermissionRequest")
+        if answered:
+            return deny(
+                f"{call.block_reason or 'agentbus asks for approval'}; denied, not asked: the project's own "
+                f"PermissionRequest hook would answer the prompt ({'; '.join(answered)})"
+            )
     if call.decision == "ask" and on_ask is not None:
         approved = await on_ask(call, payload)
     return pre_tool_use_reply(
@@ -440,6 +460,48 @@ async def pre_tool_use(
         rewrite_decision=rewrite_decision,
         approved=approved,
     )
+
+
+_MANAGED_ONLY_ADVICE = (
+    "Remove it (a hook of your own belongs in ~/.claude/settings.json), or run only managed hooks: "
+    "sudo agentbus install claude-code --managed (allowManagedHooksOnly)"
+)
+
+
+def _held_for_project_hooks(payload: Mapping[str, Any]) -> HookReply | None:
+    """The deny of a call a project's own PreToolUse hook, or a skill's, could replace; else None."""
+    tool_name = payload.get("tool_name")
+    if not isinstance(tool_name, str):
+        return None
+    found = _project_hooks(payload, "PreToolUse")
+    if found:
+        return deny(
+            "agentbus could not check this call: the project defines its own PreToolUse hook, whose "
+            f"updatedInput would replace the call agentbus judged ({'; '.join(found)}). "
+            + _MANAGED_ONLY_ADVICE
+        )
+    tool_input = payload.get("tool_input")
+    skill = tool_input.get("skill") if tool_name == "Skill" and isinstance(tool_input, dict) else None
+    if not isinstance(skill, str):
+        return None
+    from ..project_hooks import managed_hooks_only, project_directories, skill_hooks
+
+    found = skill_hooks(project_directories(payload), skill.lstrip("/"))
+    if found and not managed_hooks_only():
+        return deny(
+            "agentbus could not check this call: the project's skills define hooks of their own, which "
+            f"run while a skill is loaded and may replace calls agentbus judged ({'; '.join(found)}). "
+            + _MANAGED_ONLY_ADVICE
+        )
+    return None
+
+
+def _project_hooks(payload: Mapping[str, Any], event: str) -> list[str]:
+    """The project's own hooks on ``event`` that match the call's tool, unless only managed hooks run."""
+    from ..project_hooks import foreign_hooks, managed_hooks_only, project_directories
+
+    found = foreign_hooks(project_directories(payload), event, str(payload.get("tool_name")))
+    return found if found and not managed_hooks_only() else []
 
 
 async def _judge_skill(bus: Bus, payload: Mapping[str, Any]) -> HookReply | None:
