@@ -443,11 +443,22 @@ def _check_project(report: _Report) -> None:
             "until it is removed (a project does not choose agentbus's configuration)"
         )
     if managed_settings.get("disableSkillShellExecution") is not True:
-        for skill in _skills_that_run_commands(settings_path("project").parent):
+        for skill, why in _skills_that_run_commands(settings_path("project").parent):
             report.problem(
-                f"{skill} runs shell commands of its own (!`...`) when the model calls it: Claude Code "
-                "runs them with no Bash call, so agentbus never judges them. Keep skills from running "
+                f"{skill} {why} when the model calls it: Claude Code runs them with no Bash call (agentbus "
+                "judges each in its PreSkillShellCommand hook, before it runs). Keep skills from running "
                 "commands: sudo agentbus install claude-code --managed (disableSkillShellExecution)"
+            )
+    if not managed_only:
+        from .project_hooks import project_directories, skill_hooks
+
+        for found in skill_hooks(
+            project_directories({}) or [str(settings_path("project").parent.parent)], ""
+        ):
+            report.problem(
+                f"{found}: hooks a skill defines run while it is loaded, beside agentbus's, and may replace "
+                "a call agentbus judged; agentbus denies every Skill call in this project. Remove them, or "
+                "run only managed hooks: sudo agentbus install claude-code --managed"
             )
     for scope in ("project", "local"):
         path = settings_path(scope)
@@ -473,11 +484,13 @@ def _check_project(report: _Report) -> None:
                 f"{path} defines its own hooks ({', '.join(own)}): the managed settings' "
                 '"allowManagedHooksOnly": true keeps them from running'
             )
-        elif "PreToolUse" in own:
+        elif "PreToolUse" in own or "PermissionRequest" in own:
             report.problem(
-                f"{path} defines its own PreToolUse hook: Claude Code runs it beside agentbus's, and "
-                "its updatedInput replaces a call agentbus approved with a command agentbus never saw. "
-                "Run only managed hooks: sudo agentbus install claude-code --managed"
+                f"{path} defines its own PreToolUse or PermissionRequest hook: Claude Code runs it beside "
+                "agentbus's, and its updatedInput would replace a call agentbus approved with a command "
+                "agentbus never saw (or its answer approve what agentbus asks about), so agentbus denies "
+                "each call it matches. Remove it, or run only managed hooks: "
+                "sudo agentbus install claude-code --managed"
             )
         elif own:
             report.note(
@@ -500,18 +513,26 @@ _INLINE_SHELL = re.compile(r"!`[^`\n]+`|^```!", re.M)
 """A skill's or slash command's shell command, which Claude Code runs as it loads the text."""
 
 
-def _skills_that_run_commands(claude_dir: Path) -> list[Path]:
-    """The project's skills and slash commands (.claude/skills, .claude/commands) that hold a command."""
+_LARGEST_SKILL = 1024 * 1024
+
+
+def _skills_that_run_commands(claude_dir: Path) -> list[tuple[Path, str]]:
+    """The project's skills and slash commands (.claude/skills, .claude/commands) that hold a
+    command, with what doctor saw; one too large to read whole may hold one past what was read."""
     found = []
     candidates = [*claude_dir.glob("skills/*/SKILL.md"), *claude_dir.glob("commands/**/*.md")]
     for file in sorted(candidates)[:1000]:
         try:
             with open(file, encoding="utf-8", errors="replace") as handle:
-                text = handle.read(1024 * 1024)
+                text = handle.read(_LARGEST_SKILL + 1)
         except OSError:
             continue
-        if _INLINE_SHELL.search(text):
-            found.append(file)
+        if len(text) > _LARGEST_SKILL:
+            found.append(
+                (file, "is over 1 MiB, more than doctor reads: it may run shell commands of its own")
+            )
+        elif _INLINE_SHELL.search(text):
+            found.append((file, "runs shell commands of its own (!`...`)"))
     return found
 
 
