@@ -324,8 +324,9 @@ def test_doctor_notes_a_projects_own_hooks_and_bash_allowed_wholesale(tmp_path: 
     assert agentbus("install", "claude-code", "--hook-args=--no-audit-log", home=tmp_path).returncode == 0
     result = agentbus("doctor", "--claude", str(fake_claude(tmp_path, "2.1.332")), home=tmp_path, cwd=project)
     assert result.returncode == 1, result.stdout
-    assert "defines its own PreToolUse hook" in result.stdout
-    assert "replaces a call agentbus approved" in result.stdout
+    assert "defines its own PreToolUse or PermissionRequest hook" in result.stdout
+    assert "would replace a call agentbus approved" in result.stdout
+    assert "agentbus denies each call it matches" in result.stdout
     assert "allows Bash wholesale ('Bash(*)')" in result.stdout
     assert "Bash(git status)" not in result.stdout
     assert not ran.exists(), "doctor ran nothing from the project's settings"
