@@ -498,6 +498,20 @@ def _check_project(report: _Report) -> None:
                 "beside agentbus's, as you, with whatever they hold (agentbus does not judge them); "
                 "sudo agentbus install claude-code --managed runs only managed hooks"
             )
+        for key in _COMMAND_SETTINGS:
+            if key in settings:
+                report.problem(
+                    f"{path} sets {key}: Claude Code runs that command of the project's itself, outside "
+                    "any tool call, so no hook judges it (`claude -p` asks nobody to trust the project "
+                    "first, and managed hooks do not stop it). Remove it"
+                )
+        servers = _project_mcp_servers(settings, path.parent.parent)
+        if servers:
+            report.problem(
+                f"{path} approves the project's own MCP servers ({', '.join(servers)}, in .mcp.json): "
+                "Claude Code starts their commands as the session starts, before any tool call. Remove "
+                'the approval; managed settings with "allowManagedMcpServersOnly" keep them from starting'
+            )
         permissions = settings.get("permissions")
         allowed = permissions.get("allow") if isinstance(permissions, dict) else None
         rules = allowed if isinstance(allowed, list) else []
@@ -507,6 +521,40 @@ def _check_project(report: _Report) -> None:
                 f"{path} allows Bash wholesale ({', '.join(map(repr, wholesale))}): Claude Code asks "
                 "about no command, so agentbus's hook is the only check on what runs"
             )
+
+
+_COMMAND_SETTINGS = (
+    "apiKeyHelper",
+    "awsAuthRefresh",
+    "awsCredentialExport",
+    "otelHeadersHelper",
+    "statusLine",
+)
+"""Settings whose value is a command Claude Code runs itself (a project's apiKeyHelper and
+.mcp.json servers ran in `claude -p`, managed hooks or not: checked with the real CLI 2.1.332)."""
+
+
+def _project_mcp_servers(settings: dict[str, Any], project: Path) -> list[str]:
+    """The project's .mcp.json servers its own settings approve (all, or those named)."""
+    enabled = settings.get("enabledMcpjsonServers")
+    every = settings.get("enableAllProjectMcpServers") is True
+    if not every and not (isinstance(enabled, list) and enabled):
+        return []
+    largest = 4 * 1024 * 1024
+    try:
+        with open(project / ".mcp.json", "rb") as handle:
+            text = handle.read(largest + 1)
+    except OSError:
+        return []
+    if len(text) > largest:  # padded past what doctor reads: it may name any server
+        return ["any: .mcp.json is over 4 MiB, not read"]
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return []
+    servers = data.get("mcpServers") if isinstance(data, dict) else None
+    names = [str(name) for name in servers] if isinstance(servers, dict) else []
+    return names if every else [name for name in names if isinstance(enabled, list) and name in enabled]
 
 
 _INLINE_SHELL = re.compile(r"!`[^`\n]+`|^```!", re.M)

@@ -560,3 +560,20 @@ def test_doctor_reports_a_projects_skill_that_runs_commands(
     install.write_settings(install.managed_settings_path(), {"disableSkillShellExecution": True})
     cli(["doctor", "--claude", claude])
     assert "runs shell commands of its own" not in capsys.readouterr().out
+
+
+def test_doctor_reports_project_settings_that_run_commands_outside_any_tool_call(tmp_path: Path) -> None:
+    """apiKeyHelper and the project's own MCP servers, approved by its own settings, ran in `claude -p`
+    with no tool call (real CLI 2.1.332): doctor names them, running nothing."""
+    ran = tmp_path / "project-command-ran"
+    settings = {"apiKeyHelper": f"touch {ran}", "enabledMcpjsonServers": ["evil"]}
+    project = project_with(tmp_path, settings)
+    (project / ".mcp.json").write_text(
+        json.dumps({"mcpServers": {"evil": {"command": "touch", "args": [str(ran)]}}})
+    )
+    assert agentbus("install", "claude-code", "--hook-args=--no-audit-log", home=tmp_path).returncode == 0
+    result = agentbus("doctor", "--claude", str(fake_claude(tmp_path, "2.1.332")), home=tmp_path, cwd=project)
+    assert result.returncode == 1, result.stdout
+    assert "sets apiKeyHelper" in result.stdout
+    assert "approves the project's own MCP servers (evil" in result.stdout
+    assert not ran.exists()
