@@ -54,6 +54,7 @@ PreSkillShellCommand, the shell a skill's command runs in)."""
 EVENTS = (
     *TOOL_EVENTS,
     "UserPromptSubmit",
+    "UserPromptExpansion",
     "SessionStart",
     "SessionEnd",
     "Stop",

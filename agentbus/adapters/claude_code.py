@@ -32,6 +32,9 @@ against the real CLI (2.1.332, tests/e2e):
 - **PostToolUseFailure** runs tool.after on the error (``event.error`` is a
   :class:`ClaudeCodeToolError`, the result agentbus's error result), so that
   it is audited; a blocked result becomes ``additionalContext``.
+- **UserPromptExpansion** (a slash command the user typed) runs nothing; the
+  expansion is blocked where the project's skills define hooks of their own
+  (``project_hooks``), since loading one starts them without a Skill call.
 - **UserPromptSubmit** runs message.before (:meth:`Bus.process_message`).
   Claude Code cannot replace the prompt: a rewritten prompt and new metadata
   tags reach Claude as ``additionalContext``; a layer that sets
@@ -105,6 +108,7 @@ __all__ = [
     "pre_skill_shell_command",
     "pre_tool_use",
     "pre_tool_use_reply",
+    "user_prompt_expansion",
     "user_prompt_submit",
 ]
 
@@ -129,7 +133,14 @@ GUARDING_EVENTS: Final = ("PreToolUse", "PreSkillShellCommand")
 decided denies it (in that event's own answer: Claude Code ignores an answer naming another)."""
 
 HANDLED_EVENTS: Final = frozenset(
-    {*GUARDING_EVENTS, "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", *LIFECYCLE_EVENTS}
+    {
+        *GUARDING_EVENTS,
+        "PostToolUse",
+        "PostToolUseFailure",
+        "UserPromptSubmit",
+        "UserPromptExpansion",
+        *LIFECYCLE_EVENTS,
+    }
 )
 
 MAIN_AGENT: Final = "main"
@@ -393,6 +404,8 @@ async def handle(
             )
         if event == "PreSkillShellCommand":
             return await pre_skill_shell_command(bus, payload)
+        if event == "UserPromptExpansion":
+            return user_prompt_expansion(payload, project_hooks=project_hooks)
         if event == "PostToolUse":
             return await post_tool_use(bus, payload)
         if event == "PostToolUseFailure":
@@ -494,6 +507,24 @@ def _held_for_project_hooks(payload: Mapping[str, Any]) -> HookReply | None:
             + _MANAGED_ONLY_ADVICE
         )
     return None
+
+
+def user_prompt_expansion(payload: Mapping[str, Any], *, project_hooks: bool = False) -> HookReply:
+    """A slash command the user typed loads a skill with no Skill call: blocked, with ``project_hooks``,
+    where a project's skill defines hooks of its own (see :func:`_held_for_project_hooks`)."""
+    name = _optional_str(payload, "command_name")
+    if not project_hooks or name is None:
+        return PASS
+    from ..project_hooks import managed_hooks_only, project_directories, skill_hooks
+
+    found = skill_hooks(project_directories(payload), name.lstrip("/"))
+    if not found or managed_hooks_only():
+        return PASS
+    reason = (
+        f"agentbus: /{name} not loaded: the project's skills define hooks of their own, which run while a "
+        f"skill is loaded and may replace calls agentbus judged ({'; '.join(found)}). " + _MANAGED_ONLY_ADVICE
+    )
+    return HookReply(output={"decision": "block", "reason": reason})
 
 
 def _project_hooks(payload: Mapping[str, Any], event: str) -> list[str]:

@@ -624,3 +624,23 @@ async def test_a_skill_call_is_denied_where_a_projects_skill_defines_hooks(
     assert "the project's skills define hooks of their own" in str(reply.output)
     (tmp_path / "managed.json").write_text(json.dumps({"allowManagedHooksOnly": True}))
     assert await protocol.handle(bus, event, project_hooks=True) == protocol.PASS
+
+
+async def test_a_slash_command_is_blocked_where_a_projects_skill_defines_hooks(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(tmp_path))
+    monkeypatch.setattr("agentbus.install.managed_settings_path", lambda: tmp_path / "managed.json")
+    bus = agentbus.Bus(agentbus.Registry(), log_level=None)
+    event = {"hook_event_name": "UserPromptExpansion", "command_name": "tidy"}
+    assert await protocol.handle(bus, event, project_hooks=True) == protocol.PASS
+    skill = tmp_path / ".claude/skills/other/SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("---\nname: other\nhooks:\n  PreToolUse: []\n---\n")
+    blocked = await protocol.handle(bus, event, project_hooks=True)
+    assert blocked.output is not None
+    assert blocked.output["decision"] == "block"
+    assert "/tidy not loaded" in blocked.output["reason"]
+    assert await protocol.handle(bus, event) == protocol.PASS
+    (tmp_path / "managed.json").write_text(json.dumps({"allowManagedHooksOnly": True}))
+    assert await protocol.handle(bus, event, project_hooks=True) == protocol.PASS
