@@ -452,9 +452,8 @@ def _check_project(report: _Report) -> None:
     if not managed_only:
         from .project_hooks import project_directories, skill_hooks
 
-        for found in skill_hooks(
-            project_directories({}) or [str(settings_path("project").parent.parent)], ""
-        ):
+        project = str(settings_path("project").parent.parent.resolve())
+        for found in skill_hooks(project_directories({"cwd": project}), ""):
             report.problem(
                 f"{found}: hooks a skill defines run while it is loaded, beside agentbus's, and may replace "
                 "a call agentbus judged; agentbus denies every Skill call in this project. Remove them, or "

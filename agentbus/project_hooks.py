@@ -44,14 +44,15 @@ _FRONTMATTER_HOOKS = re.compile(r"""(?<![\w-])["']?hooks["']?\s*:""")
 
 def project_directories(payload: Mapping[str, Any]) -> list[str]:
     """Where the session's project settings may be: ``$CLAUDE_PROJECT_DIR``, else the event's
-    ``cwd`` and the directories above it (not the home directory: its ``.claude`` is the user's)."""
+    ``cwd`` and the directories above it; never the home directory (its ``.claude`` is the user's
+    own, where a session started in it finds its project settings too)."""
+    home = os.path.realpath(os.path.expanduser("~"))
     project = os.environ.get("CLAUDE_PROJECT_DIR")
     if project:
-        return [project]
+        return [] if os.path.realpath(project) == home else [project]
     cwd = payload.get("cwd")
     if not isinstance(cwd, str) or not os.path.isabs(cwd):
         return []
-    home = os.path.realpath(os.path.expanduser("~"))
     found = []
     directory = os.path.normpath(cwd)
     while True:

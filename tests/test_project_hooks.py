@@ -99,6 +99,8 @@ def test_project_directories_are_the_project_or_the_directories_above_cwd_but_ho
     assert project_directories({"cwd": "relative"}) == []
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", "/work/app")
     assert project_directories({"cwd": "/elsewhere"}) == ["/work/app"]
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(tmp_path))
+    assert project_directories({}) == [], "a session started at home: its settings are the user's"
 
 
 def test_managed_hooks_only_is_read_from_the_managed_settings(
