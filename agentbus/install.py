@@ -47,12 +47,14 @@ __all__ = [
     "update_settings",
 ]
 
-TOOL_EVENTS = ("PreToolUse", "PostToolUse", "PostToolUseFailure")
-"""Events whose entries take a tool ``matcher`` ("*": every tool, MCP tools too)."""
+TOOL_EVENTS = ("PreToolUse", "PreSkillShellCommand", "PostToolUse", "PostToolUseFailure")
+"""Events whose entries take a tool ``matcher`` ("*": every tool, MCP tools too; for
+PreSkillShellCommand, the shell a skill's command runs in)."""
 
 EVENTS = (
     *TOOL_EVENTS,
     "UserPromptSubmit",
+    "UserPromptExpansion",
     "SessionStart",
     "SessionEnd",
     "Stop",
