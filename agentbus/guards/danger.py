@@ -46,7 +46,7 @@ from .findings import static_args as _values
 from .interpreters import AWKS, INTERPRETERS, fed_code, inline_code, judge_code
 from .locations import written
 from .operands import block_device, system_file
-from .parse import UNKNOWN_PART, Script, ansi_c, one_reread_bound, parse, parsed
+from .parse import UNKNOWN_PART, Function, Script, ansi_c, one_reread_bound, parse, parsed
 from .paths import normalize_path
 from .policy import Policy, current_policy, hold, using
 from .programs import (
@@ -1213,12 +1213,29 @@ def _check_redirects(invocation: Invocation, home: str) -> Verdict | None:
 def _fork_bomb(script: Script) -> str | None:
     """The definition of a function that runs itself in the background or a pipe, if any."""
     for function in script.functions:
+        if _runs_program_found(function):
+            continue
         for pipeline in function.body.pipelines:
             for command in pipeline:
                 calls_itself = bool(command.words) and command.words[0] == function.name
                 if calls_itself and (len(pipeline) > 1 or command.background):
                     return function.text
     return None
+
+
+_LOOKUPS = r"(?:which|type\s+-[pP]|whence\s+-p)\s+"
+
+
+def _runs_program_found(function: Function) -> bool:
+    """``pbcopy() { p="$(which pbcopy)"; echo x | "$p"; }``: the body looks its own name up and runs
+    what it found, a file on the PATH (``which``, ``type -P`` find no function; ``command -v`` does), and
+    never names itself otherwise."""
+    name = re.escape(function.name)
+    body = function.text.split("{", 1)[-1] if "{" in function.text else function.text
+    lookups = re.compile(_LOOKUPS + name + r"(?![\w.+-])")
+    if not name or not lookups.search(body):
+        return False
+    return re.search(r"(?<![\w.+/-])" + name + r"(?![\w.+-])", lookups.sub("", body)) is None
 
 
 def _nested_code(invocation: Invocation) -> list[str]:
