@@ -35,7 +35,7 @@ from typing import Any
 from ..events import ToolCall
 from ..lazy_regex import lazy_compile
 from ..registry import Registry
-from . import clones, script_files, session_downloads, tactics
+from . import clones, definitions, script_files, session_downloads, tactics
 from .budget import decide, spend
 from .carriers import TERMINALS as _TERMINALS
 from .containers import in_place
@@ -1525,17 +1525,21 @@ def command_safety_guard(call: ToolCall) -> None:
     if command is None:
         return
     directory = script_files.call_directory(call.args)
+    session = call.session_key
     with working_directory(directory):  # the flat-archive rule looks at what is there
-        verdict = check_command(command)
+        # A function the command defines and cannot call is judged at its calls (.definitions).
+        verdict = definitions.deferred(command, check_command(command), check_command, keeper(session))
         if verdict is None:
-            earlier = session_downloads.earlier_downloads(call.session_key)
+            earlier = session_downloads.earlier_downloads(session)
             # Only statements that pass alone: a finding they gave would not be this call's.
             earlier = [statement for statement in earlier if check_command(statement) is None]
             if earlier and check_command("\n".join(earlier)) is not None:
                 # Together they judge differently (one was evicted): they cannot speak for this call.
                 earlier = []
-            if earlier:
-                verdict = check_command("\n".join([*earlier, command]))
+            # The functions earlier calls defined that this one may call: their bodies, judged here.
+            called = definitions.reached(command, session_downloads.kept(session, definitions.FUNCTIONS))
+            if earlier or called:
+                verdict = check_command("\n".join([*earlier, *called, command]))
         if verdict is None or verdict.decision != "block":
             # The scripts it runs from disk (bash x.sh, ./setup.sh, python tools/x.py), by their content.
             found = script_files.check_script_files(command, cwd=directory)
@@ -1550,6 +1554,11 @@ def command_safety_guard(call: ToolCall) -> None:
         session_downloads.remember(call.session_key, command)
     if verdict is None or verdict.decision != "block":
         clones.remember_clones(call.session_key, command, directory)
+
+
+def keeper(session: str | None) -> Callable[[list[str]], bool]:
+    """What keeps a call's deferred function definitions for ``session`` (:mod:`.definitions`)."""
+    return lambda texts: session_downloads.keep_all(session, definitions.FUNCTIONS, texts)
 
 
 GUARD = Guard(id=GUARD_ID, handler=command_safety_guard, tool=r"^exec$", priority=100)

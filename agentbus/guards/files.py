@@ -953,13 +953,26 @@ def _reads_name_list(invocation: Invocation) -> bool:
 
 
 def shell_file_guard(call: ToolCall) -> None:
-    """tool.before handler: block exec calls that read or copy sensitive files."""
-    from .danger import command_text
+    """tool.before handler: block exec calls that read or copy sensitive files (a function the call
+    defines and cannot call: at its calls, :mod:`.definitions`)."""
+    from . import definitions, session_downloads
+    from .danger import command_text, keeper
 
     command = command_text(call.args)
     if command is None:
         return
-    hold(call, check_shell_files(command, cwd=_cwd(call.args)))
+    cwd = _cwd(call.args)
+
+    def judge(text: str) -> Verdict | None:
+        return check_shell_files(text, cwd=cwd)
+
+    # A function the command defines and cannot call is judged at its calls (.definitions).
+    verdict = definitions.deferred(command, judge(command), judge, keeper(call.session_key))
+    if verdict is None:
+        called = definitions.reached(command, session_downloads.kept(call.session_key, definitions.FUNCTIONS))
+        if called:
+            verdict = judge("\n".join([*called, command]))
+    hold(call, verdict)
 
 
 # -- search tools --------------------------------------------------------------------------
