@@ -53,33 +53,54 @@ HOOKS = frozenset({
 of one runs with no call in sight. zsh's ``TRAP<SIGNAL>`` functions too (:func:`_called_by_shell`)."""
 
 _QUOTES = lazy_compile(r"[\"'\\]")
-_RUNS_NAMES = lazy_compile(r"(?<![\w.+:@-])(?:eval|source|\.)(?![\w.+:@-])")
-"""``eval``, ``source`` and ``.``: what they run may call any function."""
+_RUNS_NAMES = frozenset({"eval", "source", "."})
+"""What they run may call any function."""
 
 
 def _called_by_shell(name: str) -> bool:
     return name in HOOKS or name.startswith("TRAP")
 
 
-def _mentions(text: str, name: str) -> bool:
-    """Whether ``name`` is a word of ``text`` (quotes and backslashes taken out first)."""
+def _mentions(text: str, name: str, words: frozenset[str]) -> bool:
+    """Whether ``name`` is a word of ``text`` (quotes and backslashes taken out first) or one of the
+    ``words`` the parser made of it (``x=l; ${x}s`` is ``ls``)."""
+    if name in words:
+        return True
     flat = _QUOTES.sub("", text)
     return re.search(r"(?<![\w.+:@-])" + re.escape(name) + r"(?![\w.+:@-])", flat) is not None
 
 
-def _computes_names(text: str) -> bool:
-    """Whether ``text`` may call a function by a name it does not spell: a command name computed at
-    run time (``$f``, ``"${cmd[@]}"``), ``eval``, ``source`` or ``.``."""
-    from .parse import ShellSyntaxError, parsed
-    from .programs import walk
+_PREFIXES = frozenset({"time", "-p", "coproc", "!"})
+"""Words before a command name that still run a function by it (``time f``)."""
+_COMPUTED = lazy_compile("[$\ue020]")
+"""A word with a variable or a substitution in it (the parser's placeholder for ``$(...)``)."""
 
-    if _RUNS_NAMES.search(_QUOTES.sub("", text)):
-        return True
+
+def _words(text: str) -> frozenset[str] | None:
+    """Every word the parser makes of ``text`` (substitutions included); None when ``text`` may call
+    a function by a name it does not spell: a command name computed at run time (``$f``, ``"$@"``,
+    ``$(printf f)``), ``eval``, ``source`` or ``.``, or text the parser cannot read whole."""
+    from .parse import ShellSyntaxError, parsed
+
     try:
         script = parsed(text)
     except ShellSyntaxError:
-        return True
-    return script.malformed or any(stage.dynamic for stages in walk(script) for stage in stages)
+        return None
+    if script.malformed:
+        return None
+    found: set[str] = set()
+    scripts = [script, *(sub.script for sub in script.substitutions)]
+    for each in scripts:
+        for stages in each.pipelines:
+            for command in stages:
+                head = True
+                for word in command.words:
+                    if head and (_COMPUTED.search(word) or word in _RUNS_NAMES):
+                        return None
+                    if head and not (word in _PREFIXES or "=" in word.split("/", 1)[0]):
+                        head = False
+                    found.add(command.static(word) or word)
+    return frozenset(found)
 
 
 def without(command: str, functions: Sequence[Function]) -> str:
@@ -105,30 +126,40 @@ def unreached(command: str, script: Script) -> list[Function]:
     names = [f.name for f in script.functions]
     candidates = [f for f in candidates if names.count(f.name) == 1]
     rest = without(command, candidates)
-    candidates = [f for f in candidates if not _mentions(rest, f.name)]
-    if not candidates:
+    words = _words(rest)
+    if words is None:
         return []
-    rest = without(command, candidates)
-    if _computes_names(rest):
+    candidates = [f for f in candidates if not _mentions(rest, f.name, words)]
+    if candidates and _words(without(command, candidates)) is None:
         return []
     return candidates
 
 
 def reached(command: str, definitions: Sequence[str]) -> list[str]:
-    """Which of a session's kept ``definitions`` ``command`` may call: those it names; all of them
-    when it computes a command name, evals or sources."""
+    """Which of a session's kept ``definitions`` ``command`` may call: those it names (outside a
+    definition of its own that is kept), and those they name; all of them when it computes a command
+    name, evals or sources."""
     if not definitions:
         return []
-    if _computes_names(command):
+    from .parse import as_read
+
+    text = as_read(command)
+    for definition in definitions:  # the call that defined it (again) names it there: no call
+        text = text.replace(definition, ":")
+    words = _words(text)
+    if words is None:
         return list(definitions)
     found: list[str] = []
-    text = command
     while True:  # f calls g, both kept: a call of f reaches g too
-        more = [d for d in definitions if d not in found and _mentions(text, _name(d))]
+        more = [d for d in definitions if d not in found and _mentions(text, _name(d), words)]
         if not more:
             return [d for d in definitions if d in found]
         found.extend(more)
         text = "\n".join(more)
+        more_words = _words(text)
+        if more_words is None:  # a kept body that computes a command name may call any of them
+            return list(definitions)
+        words = more_words
 
 
 def _name(definition: str) -> str:

@@ -414,7 +414,8 @@ def _curl_files(invocation: Invocation) -> list[str]:
 _METADATA_ONLY = frozenset({
     "ls", "ll", "stat", "test", "[", "file", "du", "touch", "mkdir", "chown", "chgrp", "realpath", "readlink",
     "basename", "dirname", "echo", "printf", "which", "type", "command", "cd", "pushd", "popd", "export",
-    "local", "declare", "typeset", "readonly", "unset", "ssh-keygen", "lsattr", "getfacl", "setfacl", "namei", "exa", "eza", "tree", "true", ":",
+    "local", "declare", "typeset", "readonly", "unset", "ssh-keygen", "lsattr", "getfacl", "setfacl", "namei",
+    "exa", "eza", "tree", "true", ":",
 })  # fmt: skip
 """Programs known not to read or write their operands' contents: a secret's name is safe with them."""
 _KEYCHAIN_SETTINGS = frozenset({"show-keychain-info", "lock-keychain", "list-keychains", "default-keychain",
