@@ -1235,7 +1235,8 @@ def _runs_program_found(function: Function) -> bool:
     lookups = re.compile(_LOOKUPS + name + r"(?![\w.+-])")
     if not name or not lookups.search(body):
         return False
-    return re.search(r"(?<![\w.+/-])" + name + r"(?![\w.+-])", lookups.sub("", body)) is None
+    # what is left names it only as a variable (`pbcopy=...`, `"$pbcopy"`, `${pbcopy}`), or not at all
+    return re.search(r"(?<![\w.+/${-])" + name + r"(?![\w.+=-])", lookups.sub("", body)) is None
 
 
 def _nested_code(invocation: Invocation) -> list[str]:

