@@ -35,7 +35,7 @@ from typing import Any
 from ..events import ToolCall
 from ..lazy_regex import lazy_compile
 from ..registry import Registry
-from . import clones, script_files, session_downloads, tactics
+from . import clones, definitions, script_files, session_downloads, tactics
 from .budget import decide, spend
 from .carriers import TERMINALS as _TERMINALS
 from .containers import in_place
@@ -46,7 +46,7 @@ from .findings import static_args as _values
 from .interpreters import AWKS, INTERPRETERS, fed_code, inline_code, judge_code
 from .locations import written
 from .operands import block_device, system_file
-from .parse import UNKNOWN_PART, Script, ansi_c, one_reread_bound, parse, parsed
+from .parse import UNKNOWN_PART, Function, Script, ansi_c, one_reread_bound, parse, parsed
 from .paths import normalize_path
 from .policy import Policy, current_policy, hold, using
 from .programs import (
@@ -1213,12 +1213,30 @@ def _check_redirects(invocation: Invocation, home: str) -> Verdict | None:
 def _fork_bomb(script: Script) -> str | None:
     """The definition of a function that runs itself in the background or a pipe, if any."""
     for function in script.functions:
+        if _runs_program_found(function):
+            continue
         for pipeline in function.body.pipelines:
             for command in pipeline:
                 calls_itself = bool(command.words) and command.words[0] == function.name
                 if calls_itself and (len(pipeline) > 1 or command.background):
                     return function.text
     return None
+
+
+_LOOKUPS = r"(?:which|type\s+-[pP]|whence\s+-p)\s+"
+
+
+def _runs_program_found(function: Function) -> bool:
+    """``pbcopy() { p="$(which pbcopy)"; echo x | "$p"; }``: the body looks its own name up and runs
+    what it found, a file on the PATH (``which``, ``type -P`` find no function; ``command -v`` does), and
+    never names itself otherwise."""
+    name = re.escape(function.name)
+    body = function.text.split("{", 1)[-1] if "{" in function.text else function.text
+    lookups = re.compile(_LOOKUPS + name + r"(?![\w.+-])")
+    if not name or not lookups.search(body):
+        return False
+    # what is left names it only as a variable (`pbcopy=...`, `"$pbcopy"`, `${pbcopy}`), or not at all
+    return re.search(r"(?<![\w.+/${-])" + name + r"(?![\w.+=-])", lookups.sub("", body)) is None
 
 
 def _nested_code(invocation: Invocation) -> list[str]:
@@ -1508,17 +1526,21 @@ def command_safety_guard(call: ToolCall) -> None:
     if command is None:
         return
     directory = script_files.call_directory(call.args)
+    session = call.session_key
     with working_directory(directory):  # the flat-archive rule looks at what is there
-        verdict = check_command(command)
+        # A function the command defines and cannot call is judged at its calls (.definitions).
+        verdict = definitions.deferred(command, check_command(command), check_command, keeper(session))
         if verdict is None:
-            earlier = session_downloads.earlier_downloads(call.session_key)
+            earlier = session_downloads.earlier_downloads(session)
             # Only statements that pass alone: a finding they gave would not be this call's.
             earlier = [statement for statement in earlier if check_command(statement) is None]
             if earlier and check_command("\n".join(earlier)) is not None:
                 # Together they judge differently (one was evicted): they cannot speak for this call.
                 earlier = []
-            if earlier:
-                verdict = check_command("\n".join([*earlier, command]))
+            # The functions earlier calls defined that this one may call: their bodies, judged here.
+            called = definitions.reached(command, session_downloads.kept(session, definitions.FUNCTIONS))
+            if earlier or called:
+                verdict = check_command("\n".join([*earlier, *called, command]))
         if verdict is None or verdict.decision != "block":
             # The scripts it runs from disk (bash x.sh, ./setup.sh, python tools/x.py), by their content.
             found = script_files.check_script_files(command, cwd=directory)
@@ -1533,6 +1555,11 @@ def command_safety_guard(call: ToolCall) -> None:
         session_downloads.remember(call.session_key, command)
     if verdict is None or verdict.decision != "block":
         clones.remember_clones(call.session_key, command, directory)
+
+
+def keeper(session: str | None) -> Callable[[list[str]], bool]:
+    """What keeps a call's deferred function definitions for ``session`` (:mod:`.definitions`)."""
+    return lambda texts: session_downloads.keep_all(session, definitions.FUNCTIONS, texts)
 
 
 GUARD = Guard(id=GUARD_ID, handler=command_safety_guard, tool=r"^exec$", priority=100)

@@ -406,7 +406,8 @@ def _curl_files(invocation: Invocation) -> list[str]:
 _METADATA_ONLY = frozenset({
     "ls", "ll", "stat", "test", "[", "file", "du", "touch", "mkdir", "chown", "chgrp", "realpath", "readlink",
     "basename", "dirname", "echo", "printf", "which", "type", "command", "cd", "pushd", "popd", "export",
-    "unset", "ssh-keygen", "lsattr", "getfacl", "setfacl", "namei", "exa", "eza", "tree", "true", ":",
+    "local", "declare", "typeset", "readonly", "unset", "ssh-keygen", "lsattr", "getfacl", "setfacl", "namei",
+    "exa", "eza", "tree", "true", ":",
 })  # fmt: skip
 """Programs known not to read or write their operands' contents: a secret's name is safe with them."""
 _KEYCHAIN_SETTINGS = frozenset({"show-keychain-info", "lock-keychain", "list-keychains", "default-keychain",
@@ -949,13 +950,26 @@ def _reads_name_list(invocation: Invocation) -> bool:
 
 
 def shell_file_guard(call: ToolCall) -> None:
-    """tool.before handler: block exec calls that read or copy sensitive files."""
-    from .danger import command_text
+    """tool.before handler: block exec calls that read or copy sensitive files (a function the call
+    defines and cannot call: at its calls, :mod:`.definitions`)."""
+    from . import definitions, session_downloads
+    from .danger import command_text, keeper
 
     command = command_text(call.args)
     if command is None:
         return
-    hold(call, check_shell_files(command, cwd=_cwd(call.args)))
+    cwd = _cwd(call.args)
+
+    def judge(text: str) -> Verdict | None:
+        return check_shell_files(text, cwd=cwd)
+
+    # A function the command defines and cannot call is judged at its calls (.definitions).
+    verdict = definitions.deferred(command, judge(command), judge, keeper(call.session_key))
+    if verdict is None:
+        called = definitions.reached(command, session_downloads.kept(call.session_key, definitions.FUNCTIONS))
+        if called:
+            verdict = judge("\n".join([*called, command]))
+    hold(call, verdict)
 
 
 # -- search tools --------------------------------------------------------------------------

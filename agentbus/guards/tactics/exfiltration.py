@@ -38,7 +38,7 @@ from ..findings import finding as _verdict
 from ..findings import piece as _piece
 from ..findings import positionals as _positionals
 from ..findings import static_args as _values
-from ..interpreters import INTERPRETERS, fed_code, inline_code
+from ..interpreters import AWKS, INTERPRETERS, fed_code, inline_code
 from ..operands import operands
 from ..parse import Script, SimpleCommand, Substitution
 from ..paths import check_path, normalize_path
@@ -896,6 +896,8 @@ def _interpreter_file(invocation: Invocation) -> str | None:
         for index, value in enumerate(values[:-1]):
             if value.lower() in ("-file", "-f"):
                 return values[index + 1]
+    if name in AWKS:
+        return _awk_file(values)
     if not INTERPRETERS.match(name) and name not in ("osascript", "Rscript", "php"):
         return None
     skip = False
@@ -918,6 +920,31 @@ def _interpreter_file(invocation: Invocation) -> str | None:
         if value.startswith("-"):
             continue
         return value
+    return None
+
+
+_AWK_FILE_OPTIONS = ("-f", "--file", "-E", "--exec", "-i", "--include")
+_AWK_VALUE_OPTIONS = ("-F", "--field-separator", "-v", "--assign", "-l", "--load")
+
+
+def _awk_file(values: list[str]) -> str | None:
+    """The program file awk runs (``-f FILE``, gawk's ``-E``/``-i``): its first operand otherwise is
+    the program's text (``awk 'NR==4 {print $4}'``), inline code judged as code, no file run."""
+    index = 0
+    while index < len(values):
+        value = values[index]
+        if value == "--" or not value.startswith("-"):
+            return None
+        option, equals, glued = value.partition("=")
+        if option in _AWK_FILE_OPTIONS:
+            if equals:
+                return glued
+            return values[index + 1] if index + 1 < len(values) else None
+        if value[:2] in ("-f", "-E", "-i") and not value.startswith("--"):
+            return value[2:]  # -fprog.awk
+        if value in _AWK_VALUE_OPTIONS:
+            index += 1  # -F ':' -v x=1: the option's value, not the program
+        index += 1
     return None
 
 
