@@ -37,6 +37,36 @@ COMMAND_VARIABLES = frozenset({
 })  # fmt: skip
 """Environment variables whose value a program runs as a command."""
 
+PROMPT_VARIABLES = frozenset({"PS0", "PS1", "PS2", "PS3", "PS4"})
+"""Prompts bash expands each time it shows them: a ``$(...)`` in one runs (``env SHELLOPTS=xtrace
+PS4='$(chmod +s /bin/bash)' ./setuid-script`` runs chmod as the script's owner at its first line)."""
+
+
+def substitutions(text: str) -> Iterator[str]:
+    """The commands of the ``$(...)`` and backquoted substitutions in ``text``, outermost first (one pass)."""
+    index, depth, start = 0, 0, 0
+    while index < len(text):
+        char = text[index]
+        if depth == 0 and char == "`":
+            end = text.find("`", index + 1)
+            if end < 0:
+                return
+            yield text[index + 1 : end]
+            index = end + 1
+            continue
+        if text.startswith("$(", index) and not text.startswith("$((", index):
+            if depth == 0:
+                start = index + 2
+            depth += 1
+            index += 2
+            continue
+        if char == ")" and depth:
+            depth -= 1
+            if depth == 0:
+                yield text[start:index]
+        index += 1
+
+
 _Extract = Callable[[Sequence[str], Sequence[str]], Iterator[str]]
 """(argument values, here-string and here-document texts) -> shell code."""
 
@@ -847,6 +877,8 @@ def carried(name: str, values: Sequence[str], fed: Sequence[str], env: Sequence[
     found: list[str] = []
     for assignment in env:
         key, _, value = assignment.partition("=")
+        if key in PROMPT_VARIABLES:
+            found.extend(substitutions(value))
         if key in COMMAND_VARIABLES and value:
             found.append(value)
             if key == "LESSOPEN" and value.startswith("echo "):
@@ -856,6 +888,8 @@ def carried(name: str, values: Sequence[str], fed: Sequence[str], env: Sequence[
             key, _, code = value.partition("=")
             if key in COMMAND_VARIABLES and code:
                 found.append(code)
+            elif key in PROMPT_VARIABLES:
+                found.extend(substitutions(code))
     extract = _CARRIERS.get(name)
     if extract is not None:
         found.extend(code for code in extract(values, fed) if code.strip())

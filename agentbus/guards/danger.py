@@ -71,6 +71,7 @@ from .verdict import (
     GIT_HOOKS,
     OBFUSCATED,
     PERMISSIONS,
+    REMOTE_ACCESS,
     REMOTE_CODE,
     SYSTEM_FILES,
     UNJUDGED_SCRIPT,
@@ -577,7 +578,18 @@ def _socat(invocation: Invocation, home: str) -> Verdict | None:
     network = any(re.match(r"^(?:tcp|udp|ssl|openssl|sctp|socks)", v) for v in values)
     if runs and network:
         return _verdict(BACKDOOR, invocation, "connects a shell to the network")
+    listens = any(re.match(r"^(?:tcp|udp|ssl|openssl|sctp)[46]?-listen:", v) for v in values)
+    for value in values:
+        target = _SOCAT_CONNECT.match(value)
+        if listens and target and not _SOCAT_LOCAL.match(target.group(1)):
+            why = f"relays a port here to {target.group(1)} (a pivot into the network it reaches)"
+            return _verdict(REMOTE_ACCESS, invocation, why)
     return None
+
+
+_SOCAT_CONNECT = lazy_compile(r"^(?:tcp|udp|ssl|openssl|sctp)[46]?(?:-connect)?:(\[[^\]]*\]|[^:,]+)")
+"""socat's connecting address and its host: ``TCP:10.10.10.20:5432``, ``TCP4-CONNECT:db:5432``."""
+_SOCAT_LOCAL = lazy_compile(r"^(?:localhost|127(?:\.\d+){0,3}|\[::1\]|0\.0\.0\.0)$", re.IGNORECASE)
 
 
 _TUNNELLED_PORTS = frozenset({"22", "23", "2222", "3389", "5900", "5901", "2375", "2376"})
