@@ -217,10 +217,17 @@ _SQL_WRITES = lazy_compile(
 """SQL that writes a file: ``SELECT … INTO OUTFILE 'F'``, ``COPY … TO 'F'``, psql's ``\\o F``."""
 
 
+_SQL_PROGRAM = lazy_compile(r"\b(?:FROM|TO)\s+PROGRAM\s+'((?:[^']|''){1,4096})'", re.IGNORECASE)
+"""PostgreSQL's ``COPY … FROM PROGRAM 'CMD'`` / ``TO PROGRAM 'CMD'``: the server runs CMD with a shell."""
+
+
 def _bang_lines(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
-    """ftp, sftp, smbclient, mysql, psql, dc: a line ``!CMD`` (``\\! CMD``, ``system CMD``) runs CMD."""
+    """ftp, sftp, smbclient, mysql, psql, dc: a line ``!CMD`` (``\\! CMD``, ``system CMD``) runs CMD;
+    psql's ``COPY … PROGRAM 'CMD'`` runs it on the database server."""
     texts = [*fed, *_option_values(values, frozenset({"-c", "-e", "--execute", "--command", "--expression"}))]
     for text in texts:
+        for match in _SQL_PROGRAM.finditer(text):
+            yield match.group(1).replace("''", "'")
         for match in _SQL_WRITES.finditer(text):
             target = next(g for g in match.groups() if g)
             yield f": >> {shlex.quote(target)}"

@@ -52,6 +52,7 @@ from .policy import Policy, current_policy, hold, using
 from .programs import (
     SHELLS,
     Invocation,
+    collecting_nested,
     find_narrowed,
     find_selects,
     parse_nested,
@@ -1409,24 +1410,27 @@ def _check_script(script: Script, home: str, policy: Policy) -> Verdict | None:
         if verdict is not None:
             return verdict
     judged: set[Invocation] = set()
-    for stages in walk(script):
-        for invocation in stages:
-            spend()
-            if invocation in judged:
-                continue  # the same command again (a function called twice, a loop): same verdict
-            judged.add(invocation)
-            verdict = _check_one(invocation, home, findings)
+    with collecting_nested() as nested:
+        for stages in walk(script):
+            for invocation in stages:
+                spend()
+                if invocation in judged:
+                    continue  # the same command again (a function called twice, a loop): same verdict
+                judged.add(invocation)
+                verdict = _check_one(invocation, home, findings)
+                if verdict is not None:
+                    return verdict
+            rule = "pipeline rule (what flows into a shell or interpreter)"
+            verdict = findings.blocks(_check_pipeline(stages, home), rule)
             if verdict is not None:
                 return verdict
-        rule = "pipeline rule (what flows into a shell or interpreter)"
-        verdict = findings.blocks(_check_pipeline(stages, home), rule)
-        if verdict is not None:
-            return verdict
     names = {invocation.name for invocation in judged}  # the families that may judge the script
-    for judge_script in tactics.script_judges(names):
-        verdict = findings.blocks(judge_script(script, home), _tactic_rule(judge_script))
-        if verdict is not None:
-            return verdict
+    # bash -c 'env | grep -i token', watch 'ps aux | grep pass': the nested code, judged whole too
+    for whole in (script, *nested):
+        for judge_script in tactics.script_judges(names):
+            verdict = findings.blocks(judge_script(whole, home), _tactic_rule(judge_script))
+            if verdict is not None:
+                return verdict
     return findings.asked
 
 

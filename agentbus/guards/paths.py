@@ -521,6 +521,8 @@ _OTHER_SSH_HOSTS = _rule(
 """Read from another account's home only: the user's own ``~/.ssh/config`` is theirs to read;
 ``grep HostName /root/.ssh/config /home/*/.ssh/config`` is how Hadooken's worm finds its next hosts."""
 
+_LINUX_HOME = lazy_compile(r"^/(?:home/[^/]+|root|var/root)/")
+
 _ALLOWED = lazy_compile(r"/node_modules/|\.test\.|/tests?/|/fixtures/|/package-lock\.json$")
 _HOME_DIR = lazy_compile(
     r"^(?:/volumes/[^/]+)?(?:/(?:var|usr|export))?/(?:home|users)/[^/]+/|^/(?:var/)?root/"
@@ -721,7 +723,9 @@ def _classify_one(path: str, *, home: str, write: bool) -> _Rule | None:
             if rule is not None:
                 return rule
             own = absolute.lower().startswith(home.lower().rstrip("/") + "/")
-            if not own and _OTHER_SSH_HOSTS.pattern.fullmatch(rest):
+            # Linux homes only: C:\\Users\\NAME arrives as /Users/NAME, the user's own on Windows.
+            linux = _LINUX_HOME.match(absolute) is not None
+            if not own and linux and _OTHER_SSH_HOSTS.pattern.fullmatch(rest):
                 return _OTHER_SSH_HOSTS
         rule = _ROOTS.at_start(absolute)
         if rule is not None:

@@ -50,6 +50,10 @@ _WIDE_ROOTS = frozenset({"/", "/home", "/Users", "/root", "/etc", "/var", "/opt"
                          "/Volumes", "/private", "/usr", "/tmp", "/Library", "/var/www"})  # fmt: skip
 
 
+_CONFIG_ROOTS = frozenset({"", "/etc", "/root", "/opt", "/srv", "/var/www", "/usr/local/etc"})
+"""Directories whose files, globbed (``/etc/*.conf``), are other programs' configurations and secrets."""
+
+
 def wide_root(word: str, home: str, cwd: str | None = None) -> str | None:
     """Describe ``word`` if it is a place a search of which reaches beyond the project.
 
@@ -148,6 +152,8 @@ def _search(invocation: Invocation, home: str) -> Verdict | None:
         return _verdict(invocation, "searches every file below a directory for private keys")
     if not recursive:
         places = [p for p in places if p.endswith("/*") or "*" in p.rsplit("/", 1)[-1]]
+        # grep -i password /etc/*.conf: every configuration file of the directory, as grep -r reads them
+        places += [p.rsplit("/", 1)[0] or "/" for p in places if p.rsplit("/", 1)[0] in _CONFIG_ROOTS]
     if not any(secret_word(p) for p in patterns):
         return None
     for place in places:
@@ -1087,6 +1093,19 @@ def _dumps_environment(words: list[str]) -> bool:
     return name in ("declare", "typeset") and bool(values) and all(re.fullmatch(r"-[xp]+", v) for v in values)
 
 
+_PROCESS_SECRET = lazy_compile(
+    r"\bpass(?:w(?:or)?d|wd)?\b|secret|token|api[_-]?key|credential", re.IGNORECASE
+)
+"""What a search of the process list for secrets looks for (``ps aux | grep pass``; not ``passenger``)."""
+
+
+def _lists_commands(words: list[str]) -> bool:
+    """``ps aux``, ``ps -ef``, ``ps -eo args``: every process's command line, passwords given as arguments."""
+    if not words or words[0].rsplit("/", 1)[-1] != "ps":
+        return False
+    return any(re.fullmatch(r"-?[a-zA-Z]*[aAex][a-zA-Z]*", v) for v in words[1:])
+
+
 def _environment_searched(script: Script) -> Verdict | None:
     """``env | grep -iE 'key|token|secret|pass'``: the secrets the session holds, picked out of its
     environment (``env | grep -i proxy``, ``printenv | grep ^LANG`` look for settings: ordinary).
@@ -1096,6 +1115,13 @@ def _environment_searched(script: Script) -> Verdict | None:
     for pipeline in script.pipelines:
         stages = [[command.static(word) or "" for word in command.words] for command in pipeline]
         for index, words in enumerate(stages[:-1]):
+            if _lists_commands(words) and any(
+                search and search[0] in _SEARCHERS and any(_PROCESS_SECRET.search(v) for v in search[1:])
+                for search in stages[index + 1 :]
+            ):
+                text = piece(" | ".join(command.text for command in pipeline))
+                why = "picks passwords and tokens out of every process's command line"
+                return Verdict(ENV_SECRETS, text, why)
             if not _dumps_environment(words):
                 continue
             for search in stages[index + 1 :]:
