@@ -947,7 +947,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     if verdict is not None:
         return verdict
     return (
-        _proc_memory(invocation)
+        _traced_prompt(invocation)
+        or _proc_memory(invocation)
         or _metadata(invocation)
         or _credential_endpoint(invocation)
         or _history(invocation, home)
@@ -957,6 +958,20 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
 
 
 _TRACERS = frozenset({"strace", "ltrace"})
+_PROMPTERS = frozenset({"ssh", "scp", "sftp", "sudo", "su", "passwd", "login", "ssh-add", "ssh-keygen",
+                        "gpg", "gpg2", "kinit", "doas", "pkexec", "chsh", "chfn", "vncpasswd",
+                        "htpasswd"})  # fmt: skip
+"""Programs that read a password or passphrase typed at the terminal (what they are for, not a debugging
+target: ``strace git fetch`` and ``strace psql`` trace a developer's connection problem)."""
+
+
+def _traced_prompt(invocation: Invocation) -> Verdict | None:
+    """``strace -e read -o /tmp/.ssh.log ssh host``: a tracer under a program that reads a password
+    from the terminal records every key typed (the ssh alias backdoor of intrusion notes)."""
+    tracer = next((w for w in invocation.wrappers if w in _TRACERS), None)
+    if tracer is None or invocation.name not in _PROMPTERS:
+        return None
+    return _verdict(invocation, f"{tracer} records what {invocation.name} reads: the password typed at it")
 
 
 def _attached_tracer(script: Script) -> SimpleCommand | None:
