@@ -26,7 +26,11 @@ by what it publishes:
   one that serves a shell (``-i``) or runs a command (``-e``) a backdoor.
 
 Asking a tool for its version, help or a list, and client-side use (``cloudflared access``,
-``ssh -L``) stay ordinary. ``ssh -R`` is the command guard's (a reverse tunnel, blocked).
+``ssh -L 5432:db:5432 bastion``) stay ordinary. A forward that pivots is remote access: ``ssh -L``
+published on the network (a bind address that is not loopback: ``0.0.0.0:4455:10.0.0.8:445``,
+``*:``, ``-g``, ``GatewayPorts=yes``) and ``ssh -R`` to a third host (``-R 2345:10.10.100.20:5432``:
+the remote end reaches a machine of this network). ``ssh -R`` to a login port or as a SOCKS proxy is
+the command guard's (a reverse tunnel, blocked).
 
 A container engine driven on another machine (``docker -H tcp://HOST run|cp|exec``,
 ``DOCKER_HOST=…``, ``podman --url ssh://…``, or its HTTP API by hand: ``curl -X POST
