@@ -1116,9 +1116,32 @@ _PROCESS_SECRET = lazy_compile(
 
 def _lists_commands(words: list[str]) -> bool:
     """``ps aux``, ``ps -ef``, ``ps -eo args``: every process's command line, passwords given as arguments."""
+    words = _unwrapped(words)
     if not words or words[0].rsplit("/", 1)[-1] != "ps":
         return False
     return any(re.fullmatch(r"-?[a-zA-Z]*[aAex][a-zA-Z]*", v) for v in words[1:])
+
+
+_PLAIN_WRAPPERS = frozenset(
+    {"sudo", "doas", "nice", "ionice", "env", "timeout", "stdbuf", "nohup", "command"}
+)
+
+
+def _unwrapped(words: list[str]) -> list[str]:
+    """The words from the program on: ``sudo tcpdump -A`` is ``tcpdump -A`` (wrappers, their options
+    and numbers skipped; the pipelines here are read as written, not resolved)."""
+    for index, word in enumerate(words):
+        if word.rsplit("/", 1)[-1] not in _PLAIN_WRAPPERS and not word.startswith("-") and not word.isdigit():
+            return words[index:]
+    return []
+
+
+def _prints_packets(words: list[str]) -> bool:
+    """``tcpdump -A``/``-X``: every packet's payload printed as text, loopback's too (a local login)."""
+    words = _unwrapped(words)
+    if not words or words[0].rsplit("/", 1)[-1] != "tcpdump":
+        return False
+    return any(re.fullmatch(r"-[a-zA-Z]*[AX][a-zA-Z]*", v) for v in words[1:])
 
 
 def _environment_searched(script: Script) -> Verdict | None:
@@ -1137,6 +1160,12 @@ def _environment_searched(script: Script) -> Verdict | None:
                 text = piece(" | ".join(command.text for command in pipeline))
                 why = "picks passwords and tokens out of every process's command line"
                 return Verdict(ENV_SECRETS, text, why)
+            if _prints_packets(words) and any(
+                search and search[0] in _SEARCHERS and any(_PROCESS_SECRET.search(v) for v in search[1:])
+                for search in stages[index + 1 :]
+            ):
+                text = piece(" | ".join(command.text for command in pipeline))
+                return Verdict(CREDENTIALS, text, "picks passwords and tokens out of the traffic it captures")
             if not _dumps_environment(words):
                 continue
             for search in stages[index + 1 :]:
