@@ -61,6 +61,36 @@ def _variable_code(key: str, value: str) -> Iterator[str]:
         yield from _node_preloads(value)
 
 
+PROMPT_VARIABLES = frozenset({"PS0", "PS1", "PS2", "PS3", "PS4"})
+"""Prompts bash expands each time it shows them: a ``$(...)`` in one runs (``env SHELLOPTS=xtrace
+PS4='$(chmod +s /bin/bash)' ./setuid-script`` runs chmod as the script's owner at its first line)."""
+
+
+def substitutions(text: str) -> Iterator[str]:
+    """The commands of the ``$(...)`` and backquoted substitutions in ``text``, outermost first (one pass)."""
+    index, depth, start = 0, 0, 0
+    while index < len(text):
+        char = text[index]
+        if depth == 0 and char == "`":
+            end = text.find("`", index + 1)
+            if end < 0:
+                return
+            yield text[index + 1 : end]
+            index = end + 1
+            continue
+        if text.startswith("$(", index) and not text.startswith("$((", index):
+            if depth == 0:
+                start = index + 2
+            depth += 1
+            index += 2
+            continue
+        if char == ")" and depth:
+            depth -= 1
+            if depth == 0:
+                yield text[start:index]
+        index += 1
+
+
 _Extract = Callable[[Sequence[str], Sequence[str]], Iterator[str]]
 """(argument values, here-string and here-document texts) -> shell code."""
 
@@ -211,10 +241,17 @@ _SQL_WRITES = lazy_compile(
 """SQL that writes a file: ``SELECT … INTO OUTFILE 'F'``, ``COPY … TO 'F'``, psql's ``\\o F``."""
 
 
+_SQL_PROGRAM = lazy_compile(r"\b(?:FROM|TO)\s+PROGRAM\s+'((?:[^']|''){1,4096})'", re.IGNORECASE)
+"""PostgreSQL's ``COPY … FROM PROGRAM 'CMD'`` / ``TO PROGRAM 'CMD'``: the server runs CMD with a shell."""
+
+
 def _bang_lines(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
-    """ftp, sftp, smbclient, mysql, psql, dc: a line ``!CMD`` (``\\! CMD``, ``system CMD``) runs CMD."""
+    """ftp, sftp, smbclient, mysql, psql, dc: a line ``!CMD`` (``\\! CMD``, ``system CMD``) runs CMD;
+    psql's ``COPY … PROGRAM 'CMD'`` runs it on the database server."""
     texts = [*fed, *_option_values(values, frozenset({"-c", "-e", "--execute", "--command", "--expression"}))]
     for text in texts:
+        for match in _SQL_PROGRAM.finditer(text):
+            yield match.group(1).replace("''", "'")
         for match in _SQL_WRITES.finditer(text):
             target = next(g for g in match.groups() if g)
             yield f": >> {shlex.quote(target)}"
@@ -995,12 +1032,16 @@ def carried(name: str, values: Sequence[str], fed: Sequence[str], env: Sequence[
     for assignment in env:
         key, _, value = assignment.partition("=")
         found.extend(_variable_code(key, value))
+        if key in PROMPT_VARIABLES:
+            found.extend(substitutions(value))
         if key == "LESSOPEN" and value.startswith("echo "):
             found.append(f"cat {value[5:]}")  # LESSOPEN prints the name of the file less shows instead
     if name in ("export", "declare", "typeset", "local", "readonly", "env", "setenv"):
         for value in values:
             key, _, code = value.partition("=")
             found.extend(_variable_code(key, code))
+            if key in PROMPT_VARIABLES:
+                found.extend(substitutions(code))
     extract = _CARRIERS.get(name)
     if extract is not None:
         found.extend(code for code in extract(values, fed) if code.strip())

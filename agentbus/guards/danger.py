@@ -52,6 +52,7 @@ from .policy import Policy, current_policy, hold, using
 from .programs import (
     SHELLS,
     Invocation,
+    collecting_nested,
     find_narrowed,
     find_selects,
     parse_nested,
@@ -71,6 +72,7 @@ from .verdict import (
     GIT_HOOKS,
     OBFUSCATED,
     PERMISSIONS,
+    REMOTE_ACCESS,
     REMOTE_CODE,
     SYSTEM_FILES,
     UNJUDGED_SCRIPT,
@@ -577,7 +579,18 @@ def _socat(invocation: Invocation, home: str) -> Verdict | None:
     network = any(re.match(r"^(?:tcp|udp|ssl|openssl|sctp|socks)", v) for v in values)
     if runs and network:
         return _verdict(BACKDOOR, invocation, "connects a shell to the network")
+    listens = any(re.match(r"^(?:tcp|udp|ssl|openssl|sctp)[46]?-listen:", v) for v in values)
+    for value in values:
+        target = _SOCAT_CONNECT.match(value)
+        if listens and target and not _SOCAT_LOCAL.match(target.group(1)):
+            why = f"relays a port here to {target.group(1)} (a pivot into the network it reaches)"
+            return _verdict(REMOTE_ACCESS, invocation, why)
     return None
+
+
+_SOCAT_CONNECT = lazy_compile(r"^(?:tcp|udp|ssl|openssl|sctp)[46]?(?:-connect)?:(\[[^\]]*\]|[^:,]+)")
+"""socat's connecting address and its host: ``TCP:10.10.10.20:5432``, ``TCP4-CONNECT:db:5432``."""
+_SOCAT_LOCAL = lazy_compile(r"^(?:localhost|127(?:\.\d+){0,3}|\[::1\]|0\.0\.0\.0)$", re.IGNORECASE)
 
 
 _TUNNELLED_PORTS = frozenset({"22", "23", "2222", "3389", "5900", "5901", "2375", "2376"})
@@ -1415,24 +1428,27 @@ def _check_script(script: Script, home: str, policy: Policy) -> Verdict | None:
         if verdict is not None:
             return verdict
     judged: set[Invocation] = set()
-    for stages in walk(script):
-        for invocation in stages:
-            spend()
-            if invocation in judged:
-                continue  # the same command again (a function called twice, a loop): same verdict
-            judged.add(invocation)
-            verdict = _check_one(invocation, home, findings)
+    with collecting_nested() as nested:
+        for stages in walk(script):
+            for invocation in stages:
+                spend()
+                if invocation in judged:
+                    continue  # the same command again (a function called twice, a loop): same verdict
+                judged.add(invocation)
+                verdict = _check_one(invocation, home, findings)
+                if verdict is not None:
+                    return verdict
+            rule = "pipeline rule (what flows into a shell or interpreter)"
+            verdict = findings.blocks(_check_pipeline(stages, home), rule)
             if verdict is not None:
                 return verdict
-        rule = "pipeline rule (what flows into a shell or interpreter)"
-        verdict = findings.blocks(_check_pipeline(stages, home), rule)
-        if verdict is not None:
-            return verdict
     names = {invocation.name for invocation in judged}  # the families that may judge the script
-    for judge_script in tactics.script_judges(names):
-        verdict = findings.blocks(judge_script(script, home), _tactic_rule(judge_script))
-        if verdict is not None:
-            return verdict
+    # bash -c 'env | grep -i token', watch 'ps aux | grep pass': the nested code, judged whole too
+    for whole in (script, *nested):
+        for judge_script in tactics.script_judges(names):
+            verdict = findings.blocks(judge_script(whole, home), _tactic_rule(judge_script))
+            if verdict is not None:
+                return verdict
     return findings.asked
 
 

@@ -530,6 +530,15 @@ _SEARCHED, _HOMES, _ROOTS, _WRITTEN = (
     _Table(*_WRITE_RULES),
 )
 
+_OTHER_SSH_HOSTS = _rule(
+    r"\.ssh/(?:known_hosts(?:\.old)?|config)$",
+    "another account's SSH hosts: where it logs in, the map a worm spreads by",
+)
+"""Read from another account's home only: the user's own ``~/.ssh/config`` is theirs to read;
+``grep HostName /root/.ssh/config /home/*/.ssh/config`` is how Hadooken's worm finds its next hosts."""
+
+_LINUX_HOME = lazy_compile(r"^/(?:home/[^/]+|root|var/root)/")
+
 _ALLOWED = lazy_compile(r"/node_modules/|\.test\.|/tests?/|/fixtures/|/package-lock\.json$")
 _HOME_DIR = lazy_compile(
     r"^(?:/volumes/[^/]+)?(?:/(?:var|usr|export))?/(?:home|users)/[^/]+/|^/(?:var/)?root/"
@@ -729,6 +738,11 @@ def _classify_one(path: str, *, home: str, write: bool) -> _Rule | None:
             rule = _HOMES.at_start(rest)
             if rule is not None:
                 return rule
+            own = absolute.lower().startswith(home.lower().rstrip("/") + "/")
+            # Linux homes only: C:\\Users\\NAME arrives as /Users/NAME, the user's own on Windows.
+            linux = _LINUX_HOME.match(absolute) is not None
+            if not own and linux and _OTHER_SSH_HOSTS.pattern.fullmatch(rest):
+                return _OTHER_SSH_HOSTS
         rule = _ROOTS.at_start(absolute)
         if rule is not None:
             return rule

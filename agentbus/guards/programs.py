@@ -1078,6 +1078,24 @@ def walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator
 
 
 _keep_walks: contextvars.ContextVar[bool] = contextvars.ContextVar("agentbus_keep_walks", default=False)
+_nested_found: contextvars.ContextVar[list[Script] | None] = contextvars.ContextVar(
+    "agentbus_nested_scripts", default=None
+)
+MAX_NESTED_SCRIPTS = 64
+"""At most this many nested scripts are kept for the rules that judge a script as a whole."""
+
+
+@contextlib.contextmanager
+def collecting_nested() -> Iterator[list[Script]]:
+    """The scripts nested in what is walked inside the block (``bash -c CODE``, ``watch CODE``,
+    ``su -c CODE``, ``ssh host CODE``, here-documents fed to a shell): the rules that judge a
+    whole script (``env | grep -i token``) judge each of them too."""
+    found: list[Script] = []
+    token = _nested_found.set(found)
+    try:
+        yield found
+    finally:
+        _nested_found.reset(token)
 
 
 @contextlib.contextmanager
@@ -1190,6 +1208,9 @@ def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterato
                     inner = parse_nested(code)
                 except ShellSyntaxError:
                     continue
+                found = _nested_found.get()
+                if found is not None and len(found) < MAX_NESTED_SCRIPTS:
+                    found.append(inner)
                 runner = as_root.get(index)
                 container = contained.get(index)
                 for inner_stages in _walk(inner, cwd=cwd, _depth=_depth + 1):

@@ -50,6 +50,10 @@ _WIDE_ROOTS = frozenset({"/", "/home", "/Users", "/root", "/etc", "/var", "/opt"
                          "/Volumes", "/private", "/usr", "/tmp", "/Library", "/var/www"})  # fmt: skip
 
 
+_CONFIG_ROOTS = frozenset({"", "/etc", "/root", "/opt", "/srv", "/var/www", "/usr/local/etc"})
+"""Directories whose files, globbed (``/etc/*.conf``), are other programs' configurations and secrets."""
+
+
 def wide_root(word: str, home: str, cwd: str | None = None) -> str | None:
     """Describe ``word`` if it is a place a search of which reaches beyond the project.
 
@@ -148,6 +152,8 @@ def _search(invocation: Invocation, home: str) -> Verdict | None:
         return _verdict(invocation, "searches every file below a directory for private keys")
     if not recursive:
         places = [p for p in places if p.endswith("/*") or "*" in p.rsplit("/", 1)[-1]]
+        # grep -i password /etc/*.conf: every configuration file of the directory, as grep -r reads them
+        places += [p.rsplit("/", 1)[0] or "/" for p in places if p.rsplit("/", 1)[0] in _CONFIG_ROOTS]
     if not any(secret_word(p) for p in patterns):
         return None
     for place in places:
@@ -946,7 +952,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     if verdict is not None:
         return verdict
     return (
-        _proc_memory(invocation)
+        _traced_prompt(invocation)
+        or _proc_memory(invocation)
         or _metadata(invocation)
         or _credential_endpoint(invocation)
         or _history(invocation, home)
@@ -956,6 +963,20 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
 
 
 _TRACERS = frozenset({"strace", "ltrace"})
+_PROMPTERS = frozenset({"ssh", "scp", "sftp", "sudo", "su", "passwd", "login", "ssh-add", "ssh-keygen",
+                        "gpg", "gpg2", "kinit", "doas", "pkexec", "chsh", "chfn", "vncpasswd",
+                        "htpasswd"})  # fmt: skip
+"""Programs that read a password or passphrase typed at the terminal (what they are for, not a debugging
+target: ``strace git fetch`` and ``strace psql`` trace a developer's connection problem)."""
+
+
+def _traced_prompt(invocation: Invocation) -> Verdict | None:
+    """``strace -e read -o /tmp/.ssh.log ssh host``: a tracer under a program that reads a password
+    from the terminal records every key typed (the ssh alias backdoor of intrusion notes)."""
+    tracer = next((w for w in invocation.wrappers if w in _TRACERS), None)
+    if tracer is None or invocation.name not in _PROMPTERS:
+        return None
+    return _verdict(invocation, f"{tracer} records what {invocation.name} reads: the password typed at it")
 
 
 def _attached_tracer(script: Script) -> SimpleCommand | None:
@@ -1092,6 +1113,42 @@ def _dumps_environment(words: list[str]) -> bool:
     return name in ("declare", "typeset") and bool(values) and all(re.fullmatch(r"-[xp]+", v) for v in values)
 
 
+_PROCESS_SECRET = lazy_compile(
+    r"\bpass(?:w(?:or)?d|wd)?\b|secret|token|api[_-]?key|credential", re.IGNORECASE
+)
+"""What a search of the process list for secrets looks for (``ps aux | grep pass``; not ``passenger``)."""
+
+
+def _lists_commands(words: list[str]) -> bool:
+    """``ps aux``, ``ps -ef``, ``ps -eo args``: every process's command line, passwords given as arguments."""
+    words = _unwrapped(words)
+    if not words or words[0].rsplit("/", 1)[-1] != "ps":
+        return False
+    return any(re.fullmatch(r"-?[a-zA-Z]*[aAex][a-zA-Z]*", v) for v in words[1:])
+
+
+_PLAIN_WRAPPERS = frozenset(
+    {"sudo", "doas", "nice", "ionice", "env", "timeout", "stdbuf", "nohup", "command"}
+)
+
+
+def _unwrapped(words: list[str]) -> list[str]:
+    """The words from the program on: ``sudo tcpdump -A`` is ``tcpdump -A`` (wrappers, their options
+    and numbers skipped; the pipelines here are read as written, not resolved)."""
+    for index, word in enumerate(words):
+        if word.rsplit("/", 1)[-1] not in _PLAIN_WRAPPERS and not word.startswith("-") and not word.isdigit():
+            return words[index:]
+    return []
+
+
+def _prints_packets(words: list[str]) -> bool:
+    """``tcpdump -A``/``-X``: every packet's payload printed as text, loopback's too (a local login)."""
+    words = _unwrapped(words)
+    if not words or words[0].rsplit("/", 1)[-1] != "tcpdump":
+        return False
+    return any(re.fullmatch(r"-[a-zA-Z]*[AX][a-zA-Z]*", v) for v in words[1:])
+
+
 def _environment_searched(script: Script) -> Verdict | None:
     """``env | grep -iE 'key|token|secret|pass'``: the secrets the session holds, picked out of its
     environment (``env | grep -i proxy``, ``printenv | grep ^LANG`` look for settings: ordinary).
@@ -1101,6 +1158,19 @@ def _environment_searched(script: Script) -> Verdict | None:
     for pipeline in script.pipelines:
         stages = [[command.static(word) or "" for word in command.words] for command in pipeline]
         for index, words in enumerate(stages[:-1]):
+            if _lists_commands(words) and any(
+                search and search[0] in _SEARCHERS and any(_PROCESS_SECRET.search(v) for v in search[1:])
+                for search in stages[index + 1 :]
+            ):
+                text = piece(" | ".join(command.text for command in pipeline))
+                why = "picks passwords and tokens out of every process's command line"
+                return Verdict(ENV_SECRETS, text, why)
+            if _prints_packets(words) and any(
+                search and search[0] in _SEARCHERS and any(_PROCESS_SECRET.search(v) for v in search[1:])
+                for search in stages[index + 1 :]
+            ):
+                text = piece(" | ".join(command.text for command in pipeline))
+                return Verdict(CREDENTIALS, text, "picks passwords and tokens out of the traffic it captures")
             if not _dumps_environment(words):
                 continue
             for search in stages[index + 1 :]:

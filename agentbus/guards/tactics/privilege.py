@@ -337,10 +337,11 @@ def _privilege_files(invocation: Invocation, home: str) -> Verdict | None:
 
 _COMMAND_OPTION_NAME = lazy_compile(
     r"--checkpoint-action=exec|--to-command=|--use-compress-program=|--info-script=|--new-volume-script="
-    r"|--rsh=|-e\s*\S|--unzip-command"
+    r"|--rsh=|-e\s*\S|--unzip-command|--checkpoint=\d"
 )
 """File names that are options making tar, rsync or zip run a command: a root job's ``tar cf x *`` in
-that directory expands the glob into them and runs the attacker's script (wildcard injection)."""
+that directory expands the glob into them and runs the attacker's script (wildcard injection); and
+the action's companion ``--checkpoint=1`` (the action runs at each checkpoint)."""
 
 
 def _option_named_files(invocation: Invocation) -> Verdict | None:
@@ -765,7 +766,35 @@ def judge_script(script: Script, home: str) -> Verdict | None:
                 return _verdict(PRIVILEGE, first, f"opens a root shell ({first.name})")
         elif first.name in _OTHER_SHELLS or _repl(first):
             return _verdict(PRIVILEGE, first, f"opens a root shell ({first.name}'s prompt)")
-    return _escape_typed(script)
+    return _escape_typed(script) or _writable_path(script)
+
+
+_WORLD_WRITABLE = frozenset({"/tmp", "/var/tmp", "/dev/shm", "/private/tmp", "/usr/tmp"})
+"""Directories every account may write: a program planted there under a common name (``service``, ``ps``)."""
+
+
+def _writable_path(script: Script) -> Verdict | None:
+    """``export PATH=/tmp:$PATH``: a directory anyone can write searched before the system's, so a
+    setuid program or a root script calling ``service`` or ``cp`` by name runs the attacker's file."""
+    for pipeline in script.pipelines:
+        for command in pipeline:
+            for word in command.words:
+                text = command.static(word) or word
+                if not text.startswith("PATH="):
+                    continue
+                for entry in text[5:].split(":"):
+                    if entry in ("$PATH", "${PATH}"):
+                        break
+                    if entry.rstrip("/") in _WORLD_WRITABLE:
+                        why = (
+                            f"puts {entry}, which anyone can write, first in PATH: what is planted there runs"
+                        )
+                        return Verdict(PRIVILEGE, _piece(command.text), why)
+    for substitution in script.substitutions:
+        found = _writable_path(substitution.script)
+        if found is not None:
+            return found
+    return None
 
 
 _ESCAPE_LINE = lazy_compile(r"^\s*(?:\\?!|:!|\^K!|@exec\s|shell\s)\s*\S")
