@@ -179,10 +179,10 @@ class _Report:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .install import EVENTS, is_agentbus_hook, read_settings, settings_path
+    from .install import EVENT_SINCE, events_for, is_agentbus_hook, read_settings, settings_path
 
     report = _Report()
-    _check_cli(report, args.claude)
+    version = _check_cli(report, args.claude)
     scopes = [args.scope] if args.scope is not None or args.settings else list(_SCOPES)
     found: dict[str, list[tuple[Path, dict[str, Any]]]] = {}
     scoped: dict[str, list[tuple[str, Path, dict[str, Any]]]] = {}
@@ -194,6 +194,17 @@ def run(args: argparse.Namespace) -> int:
             report.problem(str(exc))
             continue
         hooks = settings.get("hooks")
+        unknown = [
+            event
+            for event in (hooks if isinstance(hooks, dict) else ())
+            if version is not None and version < EVENT_SINCE.get(event, version)
+        ]
+        if unknown and version is not None:
+            report.problem(
+                f"{path} names hook events that Claude Code {'.'.join(map(str, version))} does not know "
+                f"({', '.join(unknown)}): it skips the whole file, every hook in it with it. Run `agentbus "
+                "install claude-code` again (it writes only the events this Claude Code knows), or update it"
+            )
         for event, groups in hooks.items() if isinstance(hooks, dict) else ():
             for group in groups if isinstance(groups, list) else ():
                 for hook in group.get("hooks", []) if isinstance(group, dict) else ():
@@ -204,7 +215,7 @@ def run(args: argparse.Namespace) -> int:
     if not found:
         report.problem("no agentbus hook is installed: run `agentbus install claude-code`")
         return 1
-    for event in EVENTS:
+    for event in events_for(version):
         entries = found.get(event, [])
         if not entries:
             report.problem(f"{event}: no agentbus hook (run `agentbus install claude-code` again)")
@@ -596,15 +607,16 @@ def _hooked_events(settings: dict[str, Any], which: Callable[[Any], bool]) -> li
     return events
 
 
-def _check_cli(report: _Report, explicit: str | None) -> None:
+def _check_cli(report: _Report, explicit: str | None) -> tuple[int, ...] | None:
+    """Claude Code's version (None: not found or not readable), reporting what it means."""
     executable = explicit or shutil.which("claude")
     if executable is None:
         report.note("no `claude` on PATH: cannot check its version (pass --claude PATH)")
-        return
+        return None
     version = claude_version(executable)
     if version is None:
         report.note(f"cannot read the version of {executable}")
-        return
+        return None
     shown = ".".join(map(str, version))
     if version < FAIL_CLOSED_VERSION:
         wanted = ".".join(map(str, FAIL_CLOSED_VERSION))
@@ -616,3 +628,4 @@ def _check_cli(report: _Report, explicit: str | None) -> None:
         )
     else:
         report.ok(f"Claude Code {shown}: a failing hook blocks the call (onFailure)")
+    return version

@@ -64,6 +64,11 @@ EVENTS = (
 )
 """The events agentbus answers (agentbus.adapters.claude_code.HANDLED_EVENTS)."""
 
+EVENT_SINCE: dict[str, tuple[int, int, int]] = {"PreSkillShellCommand": (2, 1, 332)}
+"""The first Claude Code that knows each event newer than 2.1.295, read off each release's binary:
+a Claude Code that meets an event it does not know may skip the whole settings file ("Invalid
+key in record"), agentbus's other hooks with it (see :func:`events_for`)."""
+
 DEFAULT_TIMEOUT = 30
 MANAGED_ONLY = "allowManagedHooksOnly"
 """The managed setting that runs the managed settings' hooks and no others (see :func:`managed_only`)."""
@@ -101,6 +106,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="",
         metavar="ARGS",
         help='arguments for `agentbus hook claude-code`, as one string: --hook-args="--config agentbus.toml"',
+    )
+    parser.add_argument(
+        "--claude",
+        metavar="PATH",
+        help="the Claude Code CLI whose version says which hook events to write (default: `claude` on PATH)",
     )
 
 
@@ -237,8 +247,21 @@ def _entry(args: argparse.Namespace, hook_args: Sequence[str]) -> dict[str, Any]
     return entry
 
 
-def update_settings(settings: dict[str, Any], entry: dict[str, Any] | None) -> dict[str, Any]:
-    """``settings`` without agentbus's hook entries, plus ``entry`` for each event (None: remove).
+def events_for(version: tuple[int, ...] | None) -> tuple[str, ...]:
+    """The events to install for Claude Code ``version``: all of them when it is unknown (None).
+
+    Claude Code 2.1.268, 2.1.295 and 2.1.331 ran agentbus's hooks beside PreSkillShellCommand,
+    which they do not know (tests/e2e run on them by hand, ``claude -p``), but public reports of
+    files skipped for "Invalid key in record" are many: an event is left out wherever the version
+    says it is unknown, and doctor reports a file that names one.
+    """
+    return tuple(event for event in EVENTS if version is None or version >= EVENT_SINCE.get(event, version))
+
+
+def update_settings(
+    settings: dict[str, Any], entry: dict[str, Any] | None, events: Sequence[str] = EVENTS
+) -> dict[str, Any]:
+    """``settings`` without agentbus's hook entries, plus ``entry`` for each of ``events`` (None: remove).
 
     Other hooks, matchers and settings are kept as they are, in their order
     (an event left with an empty list is dropped).
@@ -249,7 +272,7 @@ def update_settings(settings: dict[str, Any], entry: dict[str, Any] | None) -> d
         raise ValueError(f"'hooks' is a {type(hooks).__name__}, not an object: fix the settings file first")
     hooks = {event: _without_agentbus(groups) for event, groups in (hooks or {}).items()}
     if entry is not None:
-        for event in EVENTS:
+        for event in events:
             group: dict[str, Any] = {"matcher": "*"} if event in TOOL_EVENTS else {}
             group["hooks"] = [dict(entry)]
             hooks[event] = [*hooks.get(event, []), group]
@@ -329,6 +352,32 @@ def write_settings(path: Path, settings: dict[str, Any]) -> None:
     os.replace(temporary, path)
 
 
+def _events_for_the_cli(explicit: str | None) -> tuple[str, ...]:
+    """The events the Claude Code at hand knows, saying on stderr which are left out and why."""
+    import shutil
+
+    from .doctor import claude_version
+
+    executable = explicit or shutil.which("claude")
+    version = claude_version(executable) if executable else None
+    events = events_for(version)
+    if version is None:
+        print(
+            "agentbus install: cannot read Claude Code's version (pass --claude PATH): writing every "
+            "event, PreSkillShellCommand (2.1.332) too; run `agentbus doctor` to check them",
+            file=sys.stderr,
+        )
+    elif left_out := [event for event in EVENTS if event not in events]:
+        needs = ", ".join(f"{event} (from {'.'.join(map(str, EVENT_SINCE[event]))})" for event in left_out)
+        print(
+            f"agentbus install: Claude Code {'.'.join(map(str, version))} does not know {needs}: not "
+            "written (a settings file naming an unknown event may be skipped whole). Skills' commands "
+            "are judged at the Skill call; install again after updating Claude Code",
+            file=sys.stderr,
+        )
+    return events
+
+
 def run(args: argparse.Namespace) -> int:
     path = settings_path(args.scope, args.settings)
     try:
@@ -346,9 +395,10 @@ def run(args: argparse.Namespace) -> int:
     if args.timeout <= 0:
         print("agentbus install: --timeout must be a positive number of seconds", file=sys.stderr)
         return 2
+    events = EVENTS if args.uninstall else _events_for_the_cli(args.claude)
     try:
         settings = read_settings(path)
-        updated = update_settings(settings, None if args.uninstall else _entry(args, hook_args))
+        updated = update_settings(settings, None if args.uninstall else _entry(args, hook_args), events)
         if args.scope == "managed":
             updated = managed_only(updated, not args.uninstall)
     except ValueError as exc:
@@ -376,7 +426,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"agentbus: removed agentbus's hooks from {path}")
     else:
         kind = f"HTTP hooks ({args.url})" if args.http else "command hooks"
-        print(f"agentbus: installed {kind} for {', '.join(EVENTS)} in {path}")
+        print(f"agentbus: installed {kind} for {', '.join(events)} in {path}")
         if args.scope == "managed":
             print(f'and "{MANAGED_ONLY}": true there: Claude Code runs no user or project hook, '
                   f'so none can rewrite a call agentbus approved; "{NO_SKILL_SHELL}": true: no skill '

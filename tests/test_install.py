@@ -29,6 +29,14 @@ def agentbus(*args: str, home: Path, cwd: Path | None = None) -> subprocess.Comp
     )
 
 
+@pytest.fixture(autouse=True)
+def newest_claude_on_path(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A `claude` of the pinned version on PATH, whose version install and doctor read."""
+    directory = tmp_path_factory.mktemp("bin")
+    fake_claude(directory, "2.1.332")
+    monkeypatch.setenv("PATH", f"{directory}{os.pathsep}{os.environ.get('PATH', '')}")
+
+
 MINE = {"type": "command", "command": "my-own-hook"}
 ENTRY = {
     "type": "command",
@@ -198,11 +206,46 @@ def fake_claude(tmp_path: Path, version: str) -> Path:
 
 
 def test_doctor_runs_the_installed_hook(tmp_path: Path) -> None:
-    assert agentbus("install", "claude-code", "--hook-args=--no-audit-log", home=tmp_path).returncode == 0
-    result = agentbus("doctor", "--user", "--claude", str(fake_claude(tmp_path, "2.1.332")), home=tmp_path)
+    claude = str(fake_claude(tmp_path, "2.1.332"))
+    assert (
+        agentbus(
+            "install", "claude-code", "--hook-args=--no-audit-log", "--claude", claude, home=tmp_path
+        ).returncode
+        == 0
+    )
+    result = agentbus("doctor", "--user", "--claude", claude, home=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "✓ Claude Code 2.1.332" in result.stdout
     assert "answered `rm -rf /` as Claude Code expects" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("version", "written"), [("2.1.331", False), ("2.1.332", True), ("2.2.0", True), (None, True)]
+)
+def test_install_writes_only_the_events_the_claude_code_at_hand_knows(
+    tmp_path: Path, version: str | None, written: bool
+) -> None:
+    """A Claude Code may skip a whole settings file naming an event it does not know (agentbus's
+    PreToolUse hook with it): PreSkillShellCommand (2.1.332) is left out where the version says so."""
+    claude = str(fake_claude(tmp_path, version)) if version else str(tmp_path / "no-claude")
+    result = agentbus("install", "claude-code", "--claude", claude, home=tmp_path)
+    assert result.returncode == 0, result.stderr
+    hooks = json.loads((tmp_path / ".claude" / "settings.json").read_text())["hooks"]
+    assert ("PreSkillShellCommand" in hooks) is written
+    assert {"PreToolUse", "UserPromptSubmit", "UserPromptExpansion", "PostToolUse"} <= set(hooks)
+    assert ("does not know PreSkillShellCommand (from 2.1.332): not written" in result.stderr) is not written
+    doctor_result = agentbus("doctor", "--user", "--claude", claude, home=tmp_path)
+    assert "PreSkillShellCommand: no agentbus hook" not in doctor_result.stdout
+
+
+def test_doctor_reports_a_settings_file_naming_an_event_the_cli_does_not_know(tmp_path: Path) -> None:
+    newest = str(fake_claude(tmp_path, "2.1.332"))
+    assert agentbus("install", "claude-code", "--claude", newest, home=tmp_path).returncode == 0
+    older = tmp_path / "older"
+    older.mkdir()
+    result = agentbus("doctor", "--user", "--claude", str(fake_claude(older, "2.1.331")), home=tmp_path)
+    assert result.returncode == 1
+    assert "does not know (PreSkillShellCommand): it skips the whole file" in result.stdout
 
 
 def test_doctor_says_what_fails_open_on_an_old_claude_code(tmp_path: Path) -> None:

@@ -154,7 +154,7 @@ class Claude:
                 (directory / name).parent.mkdir(parents=True, exist_ok=True)
                 (directory / name).write_text(text)
         install = [*self.private_etc(base, scope), str(AGENTBUS), "install", "claude-code", f"--{scope}"]
-        install += ["--timeout", str(timeout)]
+        install += ["--timeout", str(timeout), "--claude", str(self.cli)]
         if self.http:
             assert self.serve_url is not None
             install += ["--http", "--url", self.serve_url]
