@@ -37,7 +37,15 @@ from ..paths import check_glob, check_path, normalize_path
 from ..programs import SHELLS, Invocation, walk
 from ..verdict import COLLECTION, CREDENTIALS, ENV_SECRETS, SYSTEM_FILES, Verdict
 
-__all__ = ["credential_store", "judge", "judge_script", "metadata_host", "secret_name", "wide_root"]
+__all__ = [
+    "KUBE_SECRETS_PATH",
+    "credential_store",
+    "judge",
+    "judge_script",
+    "metadata_host",
+    "secret_name",
+    "wide_root",
+]
 
 
 def _verdict(invocation: Invocation, why: str) -> Verdict:
@@ -47,7 +55,10 @@ def _verdict(invocation: Invocation, why: str) -> Verdict:
 # -- where a search is a hunt ------------------------------------------------------------
 
 _WIDE_ROOTS = frozenset({"/", "/home", "/Users", "/root", "/etc", "/var", "/opt", "/srv", "/mnt", "/media",
-                         "/Volumes", "/private", "/usr", "/tmp", "/Library", "/var/www"})  # fmt: skip
+                         "/Volumes", "/private", "/usr", "/tmp", "/Library", "/var/www",
+                         "/host", "/rootfs", "/hostfs"})  # fmt: skip
+"""Where a search reaches beyond the project; ``/host``, ``/rootfs``: where a pod mounts its node's root
+(``kubectl debug node/NAME``, node exporters, badPods)."""
 
 
 def wide_root(word: str, home: str, cwd: str | None = None) -> str | None:
@@ -106,10 +117,12 @@ def secret_name(name: str) -> bool:
 
 _SECRET_WORDS = lazy_compile(
     r"pass(?:w(?:or)?d)?|pwd|secret|token|api[^a-z]{0,3}key|apikey|private[^a-z]{0,3}key|credential|"
-    r"auth|AKIA|ASIA|aws_|xox[abposr]|ghp_|gh[ousr]_|glpat|sk-|bearer|cookie|session|BEGIN|\bkey\b|_key|key=",
+    r"auth|AKIA|ASIA|aws_|xox[abposr]|ghp_|gh[ousr]_|glpat|sk-|bearer|cookie|session|BEGIN|\bkey\b|_key|key=|"
+    r"eyJhbGci|current-context|client-(?:key|certificate)-data",
     re.IGNORECASE,
 )
-"""Words a secret search looks for: passwords, tokens, API keys, PEM headers, cloud key ids."""
+"""Words a secret search looks for: passwords, tokens, API keys, PEM headers, cloud key ids, a JWT's
+first bytes (``eyJhbGci``: service-account tokens in etcd's database), a kubeconfig's keys."""
 _KEY_MATERIAL = lazy_compile(
     r"PRIVATE KEY|BEGIN (?:[A-Z0-9]+ )*PRIVATE|BEGIN (?:OPENSSH|RSA|DSA|EC|ENCRYPTED)(?: |$)|^-+BEGIN-*$"
 )
@@ -597,7 +610,14 @@ def _credential_endpoint(invocation: Invocation) -> Verdict | None:
         url = value if value is not None else text
         if "/" in url and not url.startswith("-") and _CREDENTIAL_PATH.search(url.split("?", 1)[0]):
             return _verdict(invocation, "asks a metadata service's credential path for the machine's keys")
+        if "/" in url and not url.startswith("-") and KUBE_SECRETS_PATH.search(url.split("?", 1)[0]):
+            return _verdict(invocation, "reads the cluster's secrets from the Kubernetes API")
     return None
+
+
+KUBE_SECRETS_PATH = lazy_compile(r"/api/v1/(?:namespaces/[^/\s]+/)?secrets(?:/|$)")
+"""The Kubernetes API's secrets, of one namespace or every one (``curl -H "Authorization: Bearer $TOKEN"
+$APISERVER/api/v1/namespaces/$NS/secrets``: a pod's stolen token spent on them)."""
 
 
 # -- credential stores -------------------------------------------------------------------
