@@ -55,10 +55,10 @@ def _verdict(invocation: Invocation, why: str) -> Verdict:
 # -- where a search is a hunt ------------------------------------------------------------
 
 _WIDE_ROOTS = frozenset({"/", "/home", "/Users", "/root", "/etc", "/var", "/opt", "/srv", "/mnt", "/media",
-                         "/Volumes", "/private", "/usr", "/tmp", "/Library", "/var/www",
-                         "/host", "/rootfs", "/hostfs"})  # fmt: skip
-"""Where a search reaches beyond the project; ``/host``, ``/rootfs``: where a pod mounts its node's root
-(``kubectl debug node/NAME``, node exporters, badPods)."""
+                         "/Volumes", "/private", "/usr", "/tmp", "/Library", "/var/www"})  # fmt: skip
+_NODE_ROOT = lazy_compile(r"^/(?:host|rootfs|hostfs)(?=/|$)")
+"""Where a pod mounts its node's root file system (``kubectl debug node/NAME`` at /host, node exporters at
+/rootfs, badPods): a search under it is a search of the node's own directories."""
 
 
 def wide_root(word: str, home: str, cwd: str | None = None) -> str | None:
@@ -69,6 +69,10 @@ def wide_root(word: str, home: str, cwd: str | None = None) -> str | None:
     """
     path = normalize_path(word, home=home, cwd=cwd)
     path = path.rstrip("/") or "/"
+    node = _NODE_ROOT.match(path)
+    if node:
+        inner = wide_root(path[node.end() :] or "/", home="/nonexistent")
+        return f"the node's file system ({inner})" if inner else None
     if path.endswith("/*"):
         path = path[:-2] or "/"
     home = home.rstrip("/")
