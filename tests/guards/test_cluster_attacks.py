@@ -250,3 +250,34 @@ def test_cloud_control_is_held(command: str, category: str) -> None:
 )
 def test_the_same_services_ordinary_calls_stay_allowed(command: str) -> None:
     assert decided(command) is None
+
+
+# -- secrets found by listing: every process's environment, the cluster's configuration ----------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "for p in $(find /proc -maxdepth 2 -name environ); do tr '\\0' '\\n' < $p; done",
+        "for f in $(echo /proc/[0-9]*/environ); do strings $f; done",
+        "oc get deploy -A -o yaml | grep -iE 'password|api_key'",
+        "kubectl get po -n prod -o json | jq '.items[].spec.containers[].env[]|select(.name|test(\"KEY\"))'",
+        "kubectl get configmap -A -o yaml | rg -i secret",
+    ],
+)
+def test_secrets_found_by_listing_are_held(command: str) -> None:
+    assert held(command) == CREDENTIALS
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "ls /proc/self/environ",
+        "find /proc -maxdepth 1 -name status",
+        "kubectl get pods -o json | jq '.items[].metadata.name'",
+        "kubectl get cm app-config -o yaml | grep -i image",
+        "kubectl get pods -A -o wide | grep -i Pending",
+    ],
+)
+def test_ordinary_listings_stay_allowed(command: str) -> None:
+    assert decided(command) is None

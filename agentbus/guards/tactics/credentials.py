@@ -44,6 +44,7 @@ __all__ = [
     "judge_script",
     "metadata_host",
     "secret_name",
+    "secret_word",
     "wide_root",
 ]
 
@@ -341,9 +342,33 @@ _DUMP_COMMANDS = lazy_compile(
 )
 
 
+_LISTERS_OF_NAMES = frozenset({"ls", "echo", "printf", "stat", "find"})
+_FIND_NAMES = frozenset({"-name", "-path", "-iname", "-wholename"})
+_PROC_SECRET_NAME = lazy_compile(r"^\*?/?(?:environ|mem)\*?$|^\*/(?:environ|mem)$")
+
+
+def _every_process(invocation: Invocation) -> Verdict | None:
+    """``for e in `ls /proc/*/environ`; do xargs -0 -a $e; done``, ``find /proc -name environ``: every
+    process's environment (or memory) listed, to be read one at a time (badPods' hostPID pod)."""
+    values = _values(invocation)
+    if invocation.name not in _LISTERS_OF_NAMES:
+        return None
+    if invocation.name == "find":
+        named = [values[i + 1] for i, v in enumerate(values[:-1]) if v in _FIND_NAMES]
+        found = "/proc" in (v.rstrip("/") for v in values) and any(_PROC_SECRET_NAME.match(n) for n in named)
+    else:
+        found = any(
+            (match := _PROC_SECRET.match(v)) is not None and any(c in match.group(1) for c in "*?[")
+            for v in values
+        )
+    return (
+        _verdict(invocation, "lists every process's environment or memory, to read each") if found else None
+    )
+
+
 def _proc_memory(invocation: Invocation) -> Verdict | None:
     if invocation.name in _NAMES_ONLY:
-        return None
+        return _every_process(invocation)
     command = invocation.command
     words = [command.render(w) for w in invocation.args]
     words += [command.render(r.target) for r in command.redirects if r.op in ("<", "<>")]
@@ -946,7 +971,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     if not name:
         return None
     if name == "find":
-        verdict = _find(invocation, home)
+        verdict = _find(invocation, home) or _every_process(invocation)
     elif name in _SEARCHERS:
         verdict = _search(invocation, home)
     elif name in _LOCATORS:
