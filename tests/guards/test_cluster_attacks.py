@@ -263,6 +263,7 @@ def test_the_same_services_ordinary_calls_stay_allowed(command: str) -> None:
         "oc get deploy -A -o yaml | grep -iE 'password|api_key'",
         "kubectl get po -n prod -o json | jq '.items[].spec.containers[].env[]|select(.name|test(\"KEY\"))'",
         "kubectl get configmap -A -o yaml | rg -i secret",
+        "ls -l /proc/[0-9]*/fd/",
     ],
 )
 def test_secrets_found_by_listing_are_held(command: str) -> None:
@@ -273,6 +274,7 @@ def test_secrets_found_by_listing_are_held(command: str) -> None:
     "command",
     [
         "ls /proc/self/environ",
+        "ls -l /proc/self/fd",
         "find /proc -maxdepth 1 -name status",
         "kubectl get pods -o json | jq '.items[].metadata.name'",
         "kubectl get cm app-config -o yaml | grep -i image",
@@ -281,3 +283,9 @@ def test_secrets_found_by_listing_are_held(command: str) -> None:
 )
 def test_ordinary_listings_stay_allowed(command: str) -> None:
     assert decided(command) is None
+
+
+def test_credentials_made_into_a_console_sign_in_are_held() -> None:
+    url = "https://signin.aws.amazon.com/federation?Action=getSigninToken&SessionDuration=43200&Session=$E"
+    assert held(f'wget -qO- "{url}"') == CREDENTIALS
+    assert decided("curl -sI https://signin.aws.amazon.com/") is None

@@ -42,9 +42,9 @@ FIRST_SIGHT = {
 """What the guards held back (main at 23ddf33) before they were changed with this corpus in view: 68/109."""
 
 FLOORS = {
-    # left: `sh undock.sh "cat /etc/shadow"` (a script given a shell string), an SSM parameter read
-    # without decryption, temporary credentials turned into a console sign-in link
-    "credential-access": 47,
+    # left: `sh undock.sh "cat /etc/shadow"` and its token hunt (a script given shell strings: judged
+    # by its content when the file is there), an SSM parameter read without decryption
+    "credential-access": 49,
     # left: the release_agent escape written as a file from base64 (written, not run), a container
     # given the Docker socket that runs its image's own entrypoint (the socket alone is allowed:
     # tactics.jsonl's `docker run -v /var/run/docker.sock:... docker:cli docker ps`), a Cognito
@@ -121,6 +121,8 @@ def test_dangerous_commands_held_back_do_not_fall_below_todays(
     assert FLOORS[tactic] >= first, "a floor is never below first sight"
 
 
-def test_discovery_and_ordinary_steps_are_never_held_back(decisions: list[tuple[dict[str, str], str]]) -> None:
+def test_discovery_and_ordinary_steps_are_never_held_back(
+    decisions: list[tuple[dict[str, str], str]],
+) -> None:
     flagged = {e["command"] for e, d in decisions if e["label"] == "benign" and d != "allow"}
     assert flagged <= KNOWN_FALSE_POSITIVES, flagged - KNOWN_FALSE_POSITIVES

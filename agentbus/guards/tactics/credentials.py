@@ -345,6 +345,9 @@ _DUMP_COMMANDS = lazy_compile(
 _LISTERS_OF_NAMES = frozenset({"ls", "echo", "printf", "stat", "find"})
 _FIND_NAMES = frozenset({"-name", "-path", "-iname", "-wholename"})
 _PROC_SECRET_NAME = lazy_compile(r"^\*?/?(?:environ|mem)\*?$|^\*/(?:environ|mem)$")
+_EVERY_PROCESS_FILES = lazy_compile(r"^/proc/[^/]*[*?\[][^/]*/fd(?:/\*?)?$")
+"""``/proc/*/fd``: every process's open files, each readable through its link (a deleted secret, a swap
+file): listed to be read, as badPods' hostPID pod does."""
 
 
 def _every_process(invocation: Invocation) -> Verdict | None:
@@ -361,6 +364,7 @@ def _every_process(invocation: Invocation) -> Verdict | None:
             (match := _PROC_SECRET.match(v)) is not None and any(c in match.group(1) for c in "*?[")
             for v in values
         )
+    found = found or any(_EVERY_PROCESS_FILES.match(v) for v in values)
     return (
         _verdict(invocation, "lists every process's environment or memory, to read each") if found else None
     )
@@ -641,9 +645,16 @@ def _credential_endpoint(invocation: Invocation) -> Verdict | None:
             return _verdict(invocation, "asks a metadata service's credential path for the machine's keys")
         if "/" in url and not url.startswith("-") and KUBE_SECRETS_PATH.search(url.split("?", 1)[0]):
             return _verdict(invocation, "reads the cluster's secrets from the Kubernetes API")
+        if _CONSOLE_SIGNIN.search(url):
+            return _verdict(invocation, "turns AWS credentials into a console sign-in token")
     return None
 
 
+_CONSOLE_SIGNIN = lazy_compile(
+    r"signin\.(?:aws\.amazon|amazonaws-us-gov|amazonaws\.cn)[^/]*/federation\?.*getSigninToken"
+)
+"""AWS's federation endpoint asked for a sign-in token: temporary credentials (a machine's, from the metadata
+service) made into a console session that outlives the shell (CloudGoat's console takeover)."""
 KUBE_SECRETS_PATH = lazy_compile(r"/api/v1/(?:namespaces/[^/\s]+/)?secrets(?:/|$)")
 """The Kubernetes API's secrets, of one namespace or every one (``curl -H "Authorization: Bearer $TOKEN"
 $APISERVER/api/v1/namespaces/$NS/secrets``: a pod's stolen token spent on them)."""
