@@ -645,13 +645,13 @@ def _credential_endpoint(invocation: Invocation) -> Verdict | None:
             return _verdict(invocation, "asks a metadata service's credential path for the machine's keys")
         if "/" in url and not url.startswith("-") and KUBE_SECRETS_PATH.search(url.split("?", 1)[0]):
             return _verdict(invocation, "reads the cluster's secrets from the Kubernetes API")
-        if _CONSOLE_SIGNIN.search(url):
+        if "getSigninToken" in url and _CONSOLE_SIGNIN.search(url):
             return _verdict(invocation, "turns AWS credentials into a console sign-in token")
     return None
 
 
 _CONSOLE_SIGNIN = lazy_compile(
-    r"signin\.(?:aws\.amazon|amazonaws-us-gov|amazonaws\.cn)[^/]*/federation\?.*getSigninToken"
+    r"signin\.(?:aws\.amazon\.com|amazonaws-us-gov\.com|amazonaws\.cn)/federation\?"
 )
 """AWS's federation endpoint asked for a sign-in token: temporary credentials (a machine's, from the metadata
 service) made into a console session that outlives the shell (CloudGoat's console takeover)."""
