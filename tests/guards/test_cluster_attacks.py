@@ -264,6 +264,11 @@ def test_the_same_services_ordinary_calls_stay_allowed(command: str) -> None:
         "kubectl get po -n prod -o json | jq '.items[].spec.containers[].env[]|select(.name|test(\"KEY\"))'",
         "kubectl get configmap -A -o yaml | rg -i secret",
         "ls -l /proc/[0-9]*/fd/",
+        "oc exec -n prod api-0 -- env | grep -iE 'pass|secret'",
+        "kubectl exec deploy/api -- /usr/bin/printenv | rg KEY",
+        "ETCDCTL_API=3 etcdctl --endpoints https://127.0.0.1:2379 get /registry/secrets/default/db",
+        "etcdctl get /registry --prefix -w json",
+        "etcdctl --cacert=ca.crt snapshot save /tmp/snap.db",
     ],
 )
 def test_secrets_found_by_listing_are_held(command: str) -> None:
@@ -279,6 +284,10 @@ def test_secrets_found_by_listing_are_held(command: str) -> None:
         "kubectl get pods -o json | jq '.items[].metadata.name'",
         "kubectl get cm app-config -o yaml | grep -i image",
         "kubectl get pods -A -o wide | grep -i Pending",
+        "kubectl exec deploy/api -- env | grep -i path",
+        'etcdctl get "" --prefix --keys-only',
+        "etcdctl get /myapp/config",
+        "etcdctl endpoint health",
     ],
 )
 def test_ordinary_listings_stay_allowed(command: str) -> None:

@@ -1153,7 +1153,8 @@ _FILTERS = frozenset({"grep", "egrep", "fgrep", "rg", "jq", "yq", "gojq", "awk",
 def _configuration_searched(script: Script) -> Invocation | None:
     """``kubectl get cm -A -o json | jq '... contains("pass") or contains("token")'``: the cluster's
     configuration (config maps, the pods' environment) dumped and searched for passwords and tokens
-    (red-kube's credential access): what ``kubectl get secrets -o yaml`` is held for, by another kind."""
+    (red-kube's credential access): what ``kubectl get secrets -o yaml`` is held for, by another kind;
+    likewise a pod's environment (``kubectl exec POD -- env | grep -i token``)."""
     for stages in walk(script):
         dumped = False
         for invocation in stages:
@@ -1164,6 +1165,8 @@ def _configuration_searched(script: Script) -> Invocation | None:
                     any(_CONFIG_KINDS.match(kind) for kind in kinds)
                     and re.match(r"(?:json|yaml)", call.value("-o", "--output")) is not None
                 )
+                program = call.after[0].rsplit("/", 1)[-1] if call.after else ""
+                dumped = dumped or (call.path[:1] == ("exec",) and program in ("env", "printenv"))
             elif (
                 dumped
                 and invocation.name in _FILTERS

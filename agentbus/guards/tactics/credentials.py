@@ -856,6 +856,16 @@ _PASS_HARMLESS = frozenset({"", "ls", "list", "find", "search", "init", "git", "
 """pass subcommands that do not print a password."""
 
 
+def _etcd_secrets(words: list[str], flags: set[str]) -> bool:
+    """``etcdctl get /registry/secrets --prefix``: Kubernetes keeps its secrets in etcd under that key."""
+    if "get" not in words or "--keys-only" in flags:
+        return False
+    keys = words[words.index("get") + 1 :]
+    every = "--prefix" in flags
+    whole = ("/registry", "/registry/", "")
+    return any(k.startswith("/registry/secrets") or (every and k in whole) for k in keys)
+
+
 def _secret_printers(invocation: Invocation) -> Verdict | None:
     """Commands whose purpose is to print a stored secret or token."""
     name = invocation.name
@@ -901,6 +911,10 @@ def _secret_printers(invocation: Invocation) -> Verdict | None:
         if re.search(r"(?:-o|--output)[= ]?(?:yaml|json|jsonpath|go-template|custom-columns)", output) or \
                 re.search(r"-o(?:yaml|json|jsonpath)", output):  # fmt: skip
             why = "prints Kubernetes secrets"
+    elif name == "etcdctl" and _etcd_secrets(words, flags):
+        why = "prints the cluster's secrets from etcd"
+    elif name == "etcdctl" and "snapshot" in words and "save" in words:
+        why = "copies the cluster's database, every secret in it"
     elif name in ("op", "bw", "lpass") and first in ("read", "get", "show", "export", "item"):
         why = "prints a password manager's secrets"
     elif name == "bw" and words[:2] == ["list", "items"]:
