@@ -268,7 +268,6 @@ def test_the_same_services_ordinary_calls_stay_allowed(command: str) -> None:
         "kubectl exec deploy/api -- /usr/bin/printenv | rg KEY",
         "ETCDCTL_API=3 etcdctl --endpoints https://127.0.0.1:2379 get /registry/secrets/default/db",
         "etcdctl get /registry --prefix -w json",
-        "etcdctl --cacert=ca.crt snapshot save /tmp/snap.db",
     ],
 )
 def test_secrets_found_by_listing_are_held(command: str) -> None:
@@ -288,6 +287,7 @@ def test_secrets_found_by_listing_are_held(command: str) -> None:
         'etcdctl get "" --prefix --keys-only',
         "etcdctl get /myapp/config",
         "etcdctl endpoint health",
+        "etcdctl snapshot save backups/snapshot.db",  # a backup: tldr's, an administrator's everyday work
     ],
 )
 def test_ordinary_listings_stay_allowed(command: str) -> None:

@@ -913,8 +913,6 @@ def _secret_printers(invocation: Invocation) -> Verdict | None:
             why = "prints Kubernetes secrets"
     elif name == "etcdctl" and _etcd_secrets(words, flags):
         why = "prints the cluster's secrets from etcd"
-    elif name == "etcdctl" and "snapshot" in words and "save" in words:
-        why = "copies the cluster's database, every secret in it"
     elif name in ("op", "bw", "lpass") and first in ("read", "get", "show", "export", "item"):
         why = "prints a password manager's secrets"
     elif name == "bw" and words[:2] == ["list", "items"]:
