@@ -569,9 +569,10 @@ def confines(name: str, values: Sequence[str]) -> str | None:
     ``--device``, ``--pid=host`` ...) and no host directory mounted that holds the machine's set-up
     (``/``, ``/etc``, a home, its dot-folders: those paths are put back as the host's by
     :func:`_container`); ``"exec"`` for a container made earlier, whose options the line does not show
-    (``docker exec``, ``docker compose run|exec``, ``kubectl exec POD --``); None otherwise."""
+    (``docker exec``, ``docker compose run|exec``, ``kubectl exec POD --``); for ``kubectl run NAME
+    --image=X -- CMD``, ``"run"``: the new pod holds what CMD changes (:func:`_pod_level`); None otherwise."""
     if name in ("kubectl", "oc"):
-        return "exec" if "--" in values and "exec" in values[: values.index("--")] else None
+        return _pod_level(values)
     if name not in ("docker", "podman", "nerdctl"):
         return None
     try:
@@ -598,12 +599,47 @@ def confines(name: str, values: Sequence[str]) -> str | None:
     return level if i + 1 < len(values) else None  # an image (or container) and a command
 
 
-def _cloud_remote(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
-    """The commands a cloud CLI runs on a machine or in a pod: ``kubectl exec POD -- CMD``,
-    ``aws ssm send-command --parameters commands=CMD``, ``az vm run-command invoke --scripts CMD``,
-    ``az vm extension set --settings '{"commandToExecute": CMD}'``, ``gcloud compute ssh --command CMD``."""
-    if "--" in values and "exec" in values[: values.index("--")]:  # kubectl/oc [-n NS] exec POD -- CMD
+_NEW_POD_KINDS = frozenset({"job", "cronjob", "cj", "deployment", "deploy"})
+
+
+def _pod_command(values: Sequence[str]) -> str | None:
+    """What ``kubectl``/``oc`` runs after ``--``: ``"exec"`` in a pod made earlier (``exec POD --``,
+    ``debug POD --``), ``"new"`` in a pod it starts (``run NAME --image=X --``, ``create
+    job|cronjob|deployment NAME --image=X --``), ``"node"`` on a node (``debug node/NAME --``)."""
+    if "--" not in values:
+        return None
+    before = values[: values.index("--")]
+    if "exec" in before:
+        return "exec"
+    if "debug" in before:
+        return "node" if any(v.startswith(("node/", "nodes/")) for v in before) else "exec"
+    if "run" in before or ("create" in before and not _NEW_POD_KINDS.isdisjoint(before)):
+        return "new"
+    return None
+
+
+def _pod_level(values: Sequence[str]) -> str | None:
+    """How kubectl keeps the command after ``--`` to a pod (see :func:`confines`): a new pod given no
+    ``--overrides`` (which may hand it the node: judged by the privilege rule) holds what it changes
+    (``"run"``); a pod made earlier, whose mounts the line does not show, ``"exec"``; a node, nothing."""
+    where = _pod_command(values)
+    if where == "new":
+        return None if any(v.startswith("--overrides") for v in values) else "run"
+    return "exec" if where == "exec" else None
+
+
+def _kube_remote(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """The commands kubectl or oc runs in a pod: ``exec POD -- CMD``, ``run NAME --image=X -- CMD`` (and
+    ``create job|cronjob|deployment``, ``debug``)."""
+    if _pod_command(values):
         yield from _rest_after("--")(values, fed)
+    yield from _cloud_remote(values, fed)
+
+
+def _cloud_remote(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """The commands a cloud CLI runs on a machine: ``aws ssm send-command --parameters commands=CMD``,
+    ``az vm run-command invoke --scripts CMD``,
+    ``az vm extension set --settings '{"commandToExecute": CMD}'``, ``gcloud compute ssh --command CMD``."""
     yield from _by_options("--command", "--scripts")(values, fed)
     for document in _option_values(values, frozenset({"--parameters", "--settings", "--protected-settings"})):
         text = document.strip()
@@ -1019,7 +1055,8 @@ _CARRIERS: dict[str, _Extract] = {
     "capsh": _capsh,
     "arpwatch": _by_options("-M"),  # arpwatch -M PROG: the program it mails reports with
     "docker": _container, "podman": _container, "nerdctl": _container,
-    **{name: _cloud_remote for name in ("kubectl", "oc", "aws", "az", "gcloud")},
+    **{name: _kube_remote for name in ("kubectl", "oc")},
+    **{name: _cloud_remote for name in ("aws", "az", "gcloud")},
     **{name: _terminal for name in TERMINALS},
 }  # fmt: skip
 """Each program that runs a command given as data, and how to find it."""

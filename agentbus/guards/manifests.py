@@ -9,6 +9,10 @@ a file and on the command line:
   ``hostPID``/``hostIPC``/``hostNetwork: true``, a ``hostPath`` of the node's
   root, system or account directories or of a container engine's socket (root on
   the node), capabilities that break out (``SYS_ADMIN``, ``ALL`` ...);
+- what its containers run (``command`` and ``args``), as the ``kubectl run NAME --image=X -- CMD``
+  it amounts to (:func:`kube_commands`): a reverse shell or a miner in a pod is judged as on the
+  command line; and a workload placed in ``kube-system`` (:func:`kube_placements`), beside the
+  cluster's own components and their service accounts;
 - compose: each service is turned into the ``docker run`` command it amounts to
   (``privileged``, ``pid: host``, ``cap_add``, ``security_opt``, ``devices``,
   ``volumes``), which the command guard judges.
@@ -33,7 +37,9 @@ __all__ = [
     "compose_commands",
     "compose_references",
     "dotenv",
+    "kube_commands",
     "kube_findings",
+    "kube_placements",
     "load_documents",
     "manifest_files",
     "set_findings",
@@ -109,6 +115,52 @@ def kube_findings(text: str) -> list[str]:
                 for capability in capabilities["add"]:
                     if str(capability).upper().removeprefix("CAP_") in _BREAKOUT_CAPABILITIES:
                         found.append(f"capabilities add {capability} (breaks out of the container)")
+    return found
+
+
+_WORKLOAD_KINDS = frozenset({"pod", "deployment", "daemonset", "statefulset", "replicaset",
+                             "replicationcontroller", "job", "cronjob"})  # fmt: skip
+_SYSTEM_NAMESPACES = frozenset({"kube-system"})
+
+
+def kube_commands(text: str) -> list[tuple[str, str]]:
+    """(container, the ``kubectl run`` command it amounts to) for each container of a Kubernetes
+    manifest given a ``command`` or ``args`` (``[]`` without PyYAML: the lines cannot say which
+    list belongs to which container)."""
+    documents = load_documents(text)
+    if documents is None:
+        return []
+    commands = []
+    for document in documents:
+        for node in _nodes(document):
+            image = node.get("image")
+            words = [*_listed_words(node.get("command")), *_listed_words(node.get("args"))]
+            if not isinstance(image, str) or not words:
+                continue
+            name = str(node.get("name") or "container")
+            commands.append((name, shlex.join(["kubectl", "run", name, f"--image={image}", "--", *words])))
+    return commands
+
+
+def _listed_words(value: Any) -> list[str]:
+    if isinstance(value, list):
+        return [str(item) for item in value if isinstance(item, (str, int, float))]
+    return []
+
+
+def kube_placements(text: str) -> list[str]:
+    """The workloads of a Kubernetes manifest placed in ``kube-system``, in words (``Pod
+    kube-proxy-x2b9``): a pod there passes for the cluster's own and may run as its service accounts."""
+    documents = load_documents(text)
+    if documents is None:
+        return []
+    found = []
+    for document in documents:
+        if not isinstance(document, dict) or str(document.get("kind", "")).lower() not in _WORKLOAD_KINDS:
+            continue
+        metadata = document.get("metadata")
+        if isinstance(metadata, dict) and metadata.get("namespace") in _SYSTEM_NAMESPACES:
+            found.append(f"{document['kind']} {metadata.get('name', '')} in {metadata['namespace']}".strip())
     return found
 
 

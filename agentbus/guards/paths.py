@@ -293,6 +293,11 @@ _ANYWHERE: tuple[_Rule, ...] = (
     _rule(r"/\.config/gcloud(?:/|$)", "Google Cloud credentials"),
     _rule(r"/\.azure(?:/|$)", "Azure credentials"),
     _rule(r"/(?:kubeconfig[^/]*|[^/]*\.kubeconfig|\.kube/config)$", "Kubernetes credentials"),
+    # A node's pod volumes seen from elsewhere (a host disk mounted at /host, a relative path after cd /).
+    _rule(
+        r"/kubernetes\.io~(?:secret|projected)(?:/|$)|/serviceaccount/token$",
+        "a pod's secret or service-account token",
+    ),
     _rule(r"/\.docker/config\.json$", "Docker registry credentials"),
     _rule(r"/[^/]*service[-_]account[^/]*\.json$", "cloud service-account key"),
     _rule(r"/\.claude/\.credentials\.json$|/\.claude/credentials(?:/|$)", "Claude Code credentials"),
@@ -462,8 +467,9 @@ _FROM_ROOT: tuple[_Rule, ...] = (
     ),
     _rule(r"/etc/ssh/[^/]*_key$", "SSH host private key", written=SYSTEM_FILES),
     _rule(
-        r"/(?:var/)?run/secrets(?:/|$)|/var/lib/kubelet/pki(?:/|$)|/etc/kubernetes/(?:pki(?:/|$)|[^/]+\.conf$)"
-        r"|/etc/rancher/(?:k3s|rke2)/[^/]+\.ya?ml$|/var/lib/rancher/(?:k3s|rke2)/server/(?:token|cred|tls)(?:/|$)",
+        r"/(?:var/)?run/secrets(?:/|$)|/var/lib/kubelet/(?:pki|pods)(?:/|$)|/etc/kubernetes/(?:pki(?:/|$)|[^/]+\.conf$)"
+        r"|/etc/rancher/(?:k3s|rke2)/[^/]+\.ya?ml$|/var/lib/rancher/(?:k3s|rke2)/server/(?:token|cred|tls|db)(?:/|$)"
+        r"|/var/lib/(?:etcd|minikube/etcd)(?:/|$)",
         "container or cluster secret",
     ),
     _rule(

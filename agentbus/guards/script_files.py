@@ -57,7 +57,7 @@ from .paths import check_path, normalize_path
 from .policy import Policy, current_policy, using
 from .programs import SHELLS, Invocation, keeping_walks, lines_run_apart, shell_mode, walk
 from .project_commands import FileRun as _Run
-from .verdict import PRIVILEGE, UNJUDGED_SCRIPT, Verdict
+from .verdict import CLOUD_CONTROL, PRIVILEGE, UNJUDGED_SCRIPT, Verdict
 from .workdir import call_directory, working_directory
 
 if TYPE_CHECKING:  # imported where a Makefile, a manifest or a packaged chart is read: most commands run none
@@ -612,13 +612,26 @@ class _Judging:
                 if verdict is not None:
                     return verdict
             findings = manifests.kube_findings(text)
+            commands = manifests.kube_commands(text) if not findings else []
+            placements = manifests.kube_placements(text) if not findings else []
         except ValueError as exc:
             return self.unjudged(shown, f"the manifest cannot be judged: {exc}")
-        if not findings:
-            return None
-        why = "starts a pod with the node's privileges or disk: " + "; ".join(dict.fromkeys(findings))
-        found = Verdict(PRIVILEGE, f"kubectl -f {shown}", why, rule=f"manifest rule, in the file {shown}")
-        return self.note(self.policy.apply(found))
+        rule = f"manifest rule, in the file {shown}"
+        if findings:
+            why = "starts a pod with the node's privileges or disk: " + "; ".join(dict.fromkeys(findings))
+            found = Verdict(PRIVILEGE, f"kubectl -f {shown}", why, rule=rule)
+            return self.note(self.policy.apply(found))
+        for container, command in commands:
+            judged = _judge_shell_text(command, self.home, self.policy)
+            if judged is not None:
+                judged = _renamed(judged, f"{shown}: container {container} runs {judged.piece}")
+                verdict = self.note(judged.replace(rule=rule))
+                if verdict is not None:
+                    return verdict
+        if placements:
+            why = "puts a workload beside the cluster's own components: " + "; ".join(placements)
+            return self.note(self.policy.apply(Verdict(CLOUD_CONTROL, f"kubectl -f {shown}", why, rule=rule)))
+        return None
 
     def compose_environment(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
         """``docker compose up`` with no ``-f``: the project's ``.env`` may set ``COMPOSE_FILE``, and then

@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterable
 
 from ...frozen import Frozen
 from ...lazy_regex import lazy_compile
-from ..findings import finding, piece
+from ..findings import finding, piece, static_args
 from ..interpreters import fed_code, inline_code
 from ..parse import Script
 from ..programs import Invocation, walk
@@ -62,6 +62,7 @@ from ..verdict import (
     UPLOAD,
     Verdict,
 )
+from .credentials import KUBE_SECRETS_PATH, secret_word
 
 __all__ = ["CloudCall", "judge", "judge_script", "read_call"]
 
@@ -359,8 +360,10 @@ _IDENTITY_CHANGES: dict[str, re.Pattern[str]] = {
 """Services besides IAM that decide who gets credentials (IAM Roles Anywhere, Identity Center, EKS access)."""
 _CLUSTER_ADMIN_POLICY = lazy_compile(r"/(?:AmazonEKSClusterAdminPolicy|AmazonEKSAdminPolicy)$")
 _IAM_CHANGES = lazy_compile(
-    r"^(?:create|attach|put|update|add|set|delete|detach|remove|upload|enable|deactivate|reset|change)-"
+    r"^(?:create|attach|put|update|add|set|delete|detach|remove|upload|enable|deactivate|reset|change|tag|untag)-"
 )
+"""IAM operations that change who may do what; tags too (``tag-user``): policies that test
+``aws:PrincipalTag`` grant by them."""
 _BACKUP_DELETIONS: dict[str, frozenset[str]] = {
     "ec2": frozenset({"delete-snapshot", "delete-volume", "deregister-image", "terminate-instances"}),
     "rds": frozenset(
@@ -514,6 +517,12 @@ def _aws_secrets(invocation: Invocation, call: CloudCall, service: str, operatio
     if service == "ssm" and operation.startswith("get-parameter") and call.has("--with-decryption"):
         return _verdict(CREDENTIALS, invocation, "prints decrypted SSM SecureString parameters")
     if (
+        service == "ec2"
+        and operation == "describe-instance-attribute"
+        and call.value("--attribute").lower() == "userdata"
+    ):
+        return _verdict(CREDENTIALS, invocation, "prints a machine's boot script, where secrets are left")
+    if (
         service == "configure"
         and operation == "get"
         and len(call.path) > 2
@@ -521,6 +530,24 @@ def _aws_secrets(invocation: Invocation, call: CloudCall, service: str, operatio
     ):
         return _verdict(CREDENTIALS, invocation, "prints the profile's AWS credentials")
     return None
+
+
+_DATABASES = frozenset({"rds", "docdb", "neptune", "redshift"})
+_DATABASE_SETUPS = ("create-db-", "restore-db-", "modify-db-", "create-cluster", "modify-cluster",
+                    "restore-from-cluster-snapshot")  # fmt: skip
+"""Operations that make or reconfigure a database (``--publicly-accessible``: open to the internet)."""
+_OBJECT_WRITES = frozenset({"put-object", "delete-object", "delete-objects", "copy-object"})
+
+
+def _anonymous_write(call: CloudCall, service: str, operation: str) -> bool:
+    """``aws s3 cp x.js s3://b/k --no-sign-request``: a bucket written with no credentials is not the
+    account's own; it was left writable by anyone (a site's scripts replaced, CloudGoat's ``static``)."""
+    if service == "s3api":
+        return operation in _OBJECT_WRITES
+    if service != "s3":
+        return False
+    return operation == "rm" or (operation in ("cp", "mv", "sync") and call.path[3:4] >= ("s3://",)
+                                 and call.path[3].startswith("s3://"))  # fmt: skip
 
 
 _MASTER_PASSWORDS = frozenset({("rds", "modify-db-instance"), ("rds", "modify-db-cluster"),
@@ -593,6 +620,10 @@ def _aws_exposure(invocation: Invocation, call: CloudCall, service: str, operati
         )
     ):
         return _verdict(CLOUD_CONTROL, invocation, "makes a bucket public")
+    if service in _DATABASES and operation.startswith(_DATABASE_SETUPS) and call.has("--publicly-accessible"):
+        return _verdict(CLOUD_CONTROL, invocation, "makes a database reachable from the internet")
+    if call.has("--no-sign-request") and _anonymous_write(call, service, operation):
+        return _verdict(UPLOAD, invocation, "writes into a bucket anonymously: not the account's, left open")
     if service == "lambda" and operation == "add-permission" and call.value("--principal") in ("*", COMPUTED):
         return _verdict(CLOUD_CONTROL, invocation, "lets anyone invoke the function")
     if (
@@ -938,6 +969,9 @@ def _kubectl(invocation: Invocation, call: CloudCall) -> Verdict | None:
         return _verdict(CREDENTIALS, invocation, "prints Kubernetes secrets")
     if verb == "exec" and any(_TOKEN_PATH.search(word) for word in call.after):
         return _verdict(CREDENTIALS, invocation, "reads a pod's service-account token")
+    raw = call.value("--raw")
+    if raw and KUBE_SECRETS_PATH.search(raw.split("?", 1)[0]):
+        return _verdict(CREDENTIALS, invocation, "reads the cluster's secrets from the Kubernetes API")
     if verb == "create" and path[1:2] in (("clusterrolebinding",), ("rolebinding",)):
         if (
             call.value("--clusterrole", "--role") in ("cluster-admin", "admin")
@@ -957,6 +991,10 @@ def _kubectl(invocation: Invocation, call: CloudCall) -> Verdict | None:
         return _verdict(SCHEDULED, invocation, "schedules a job in the cluster")
     if verb == "run" and call.has("--privileged") and call.value("--privileged").lower() != "false":
         return _verdict(PRIVILEGE, invocation, "starts a privileged pod: root on the node")
+    if verb == "run" and "kube-system" in call.values("-n", "--namespace"):
+        return _verdict(CLOUD_CONTROL, invocation, "starts a pod in kube-system, beside the cluster's own")
+    if verb == "run" and (call.has("--serviceaccount") or "serviceAccount" in call.value("--overrides")):
+        return _verdict(CLOUD_CONTROL, invocation, "starts a pod as a service account of one's choosing")
     if verb in ("label", "annotate") and any(_POD_SECURITY_OFF.search(word) for word in path[1:]):
         return _verdict(IMPAIR, invocation, "turns pod security admission off for a namespace")
     if verb in ("patch", "edit", "replace", "apply", "create", "set") and any(
@@ -1105,12 +1143,50 @@ def _streams_object(call: CloudCall, direction: str) -> bool:
     return source == "-" and destination.startswith("s3://")
 
 
+_CONFIG_KINDS = lazy_compile(
+    r"^(?:configmaps?|cm|pods?|po|deployments?|deploy|daemonsets?|ds|statefulsets?|sts|replicasets?|rs|"
+    r"jobs?|cronjobs?|cj|all)(?:\.[\w.]+)?$"
+)
+_FILTERS = frozenset({"grep", "egrep", "fgrep", "rg", "jq", "yq", "gojq", "awk", "gawk", "mawk"})
+
+
+def _configuration_searched(script: Script) -> Invocation | None:
+    """``kubectl get cm -A -o json | jq '... contains("pass") or contains("token")'``: the cluster's
+    configuration (config maps, the pods' environment) dumped and searched for passwords and tokens
+    (red-kube's credential access): what ``kubectl get secrets -o yaml`` is held for, by another kind;
+    likewise a pod's environment (``kubectl exec POD -- env | grep -i token``)."""
+    for stages in walk(script):
+        dumped = False
+        for invocation in stages:
+            if invocation.name in ("kubectl", "oc"):
+                call = read_call(invocation)
+                kinds = call.path[1].split(",") if call.path[:1] == ("get",) and len(call.path) > 1 else []
+                dumped = dumped or (
+                    any(_CONFIG_KINDS.match(kind) for kind in kinds)
+                    and re.match(r"(?:json|yaml)", call.value("-o", "--output")) is not None
+                )
+                program = call.after[0].rsplit("/", 1)[-1] if call.after else ""
+                dumped = dumped or (call.path[:1] == ("exec",) and program in ("env", "printenv"))
+            elif (
+                dumped
+                and invocation.name in _FILTERS
+                and any(secret_word(v) for v in static_args(invocation))
+            ):
+                return invocation
+    return None
+
+
 def judge_script(script: Script, home: str) -> Verdict | None:
     """``aws s3 cp s3://theirs/x - | aws s3 cp --profile attacker - s3://mine/x``: an object streamed
     from a bucket read as one identity into a bucket written as another (the S3 streaming copy):
     data moved between accounts without touching the disk. Asked: moving data between one's own
-    accounts is done this way too."""
+    accounts is done this way too. And the cluster's configuration searched for secrets
+    (:func:`_configuration_searched`)."""
     del home
+    searched = _configuration_searched(script)
+    if searched is not None:
+        why = "searches the cluster's configuration (config maps, pods' environment) for passwords and tokens"
+        return Verdict(CREDENTIALS, piece(searched.text), why)
     for stages in walk(script):
         readers: list[tuple[str, ...]] = []
         for invocation in stages:

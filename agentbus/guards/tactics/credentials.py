@@ -37,7 +37,16 @@ from ..paths import check_glob, check_path, normalize_path
 from ..programs import SHELLS, Invocation, walk
 from ..verdict import COLLECTION, CREDENTIALS, ENV_SECRETS, SYSTEM_FILES, Verdict
 
-__all__ = ["credential_store", "judge", "judge_script", "metadata_host", "secret_name", "wide_root"]
+__all__ = [
+    "KUBE_SECRETS_PATH",
+    "credential_store",
+    "judge",
+    "judge_script",
+    "metadata_host",
+    "secret_name",
+    "secret_word",
+    "wide_root",
+]
 
 
 def _verdict(invocation: Invocation, why: str) -> Verdict:
@@ -48,6 +57,9 @@ def _verdict(invocation: Invocation, why: str) -> Verdict:
 
 _WIDE_ROOTS = frozenset({"/", "/home", "/Users", "/root", "/etc", "/var", "/opt", "/srv", "/mnt", "/media",
                          "/Volumes", "/private", "/usr", "/tmp", "/Library", "/var/www"})  # fmt: skip
+_NODE_ROOT = lazy_compile(r"^/(?:host|rootfs|hostfs)(?=/|$)")
+"""Where a pod mounts its node's root file system (``kubectl debug node/NAME`` at /host, node exporters at
+/rootfs, badPods): a search under it is a search of the node's own directories."""
 
 
 _CONFIG_ROOTS = frozenset({"", "/etc", "/root", "/opt", "/srv", "/var/www", "/usr/local/etc"})
@@ -62,6 +74,10 @@ def wide_root(word: str, home: str, cwd: str | None = None) -> str | None:
     """
     path = normalize_path(word, home=home, cwd=cwd)
     path = path.rstrip("/") or "/"
+    node = _NODE_ROOT.match(path)
+    if node:
+        inner = wide_root(path[node.end() :] or "/", home="/nonexistent")
+        return f"the node's file system ({inner})" if inner else None
     if path.endswith("/*"):
         path = path[:-2] or "/"
     home = home.rstrip("/")
@@ -110,10 +126,12 @@ def secret_name(name: str) -> bool:
 
 _SECRET_WORDS = lazy_compile(
     r"pass(?:w(?:or)?d)?|pwd|secret|token|api[^a-z]{0,3}key|apikey|private[^a-z]{0,3}key|credential|"
-    r"auth|AKIA|ASIA|aws_|xox[abposr]|ghp_|gh[ousr]_|glpat|sk-|bearer|cookie|session|BEGIN|\bkey\b|_key|key=",
+    r"auth|AKIA|ASIA|aws_|xox[abposr]|ghp_|gh[ousr]_|glpat|sk-|bearer|cookie|session|BEGIN|\bkey\b|_key|key=|"
+    r"eyJhbGci|current-context|client-(?:key|certificate)-data",
     re.IGNORECASE,
 )
-"""Words a secret search looks for: passwords, tokens, API keys, PEM headers, cloud key ids."""
+"""Words a secret search looks for: passwords, tokens, API keys, PEM headers, cloud key ids, a JWT's
+first bytes (``eyJhbGci``: service-account tokens in etcd's database), a kubeconfig's keys."""
 _KEY_MATERIAL = lazy_compile(
     r"PRIVATE KEY|BEGIN (?:[A-Z0-9]+ )*PRIVATE|BEGIN (?:OPENSSH|RSA|DSA|EC|ENCRYPTED)(?: |$)|^-+BEGIN-*$"
 )
@@ -330,9 +348,37 @@ _DUMP_COMMANDS = lazy_compile(
 )
 
 
+_LISTERS_OF_NAMES = frozenset({"ls", "echo", "printf", "stat", "find"})
+_FIND_NAMES = frozenset({"-name", "-path", "-iname", "-wholename"})
+_PROC_SECRET_NAME = lazy_compile(r"^\*?/?(?:environ|mem)\*?$|^\*/(?:environ|mem)$")
+_EVERY_PROCESS_FILES = lazy_compile(r"^/proc/[^/]*[*?\[][^/]*/fd(?:/\*?)?$")
+"""``/proc/*/fd``: every process's open files, each readable through its link (a deleted secret, a swap
+file): listed to be read, as badPods' hostPID pod does."""
+
+
+def _every_process(invocation: Invocation) -> Verdict | None:
+    """``for e in `ls /proc/*/environ`; do xargs -0 -a $e; done``, ``find /proc -name environ``: every
+    process's environment (or memory) listed, to be read one at a time (badPods' hostPID pod)."""
+    values = _values(invocation)
+    if invocation.name not in _LISTERS_OF_NAMES:
+        return None
+    if invocation.name == "find":
+        named = [values[i + 1] for i, v in enumerate(values[:-1]) if v in _FIND_NAMES]
+        found = "/proc" in (v.rstrip("/") for v in values) and any(_PROC_SECRET_NAME.match(n) for n in named)
+    else:
+        found = any(
+            (match := _PROC_SECRET.match(v)) is not None and any(c in match.group(1) for c in "*?[")
+            for v in values
+        )
+    found = found or any(_EVERY_PROCESS_FILES.match(v) for v in values)
+    return (
+        _verdict(invocation, "lists every process's environment or memory, to read each") if found else None
+    )
+
+
 def _proc_memory(invocation: Invocation) -> Verdict | None:
     if invocation.name in _NAMES_ONLY:
-        return None
+        return _every_process(invocation)
     command = invocation.command
     words = [command.render(w) for w in invocation.args]
     words += [command.render(r.target) for r in command.redirects if r.op in ("<", "<>")]
@@ -603,7 +649,21 @@ def _credential_endpoint(invocation: Invocation) -> Verdict | None:
         url = value if value is not None else text
         if "/" in url and not url.startswith("-") and _CREDENTIAL_PATH.search(url.split("?", 1)[0]):
             return _verdict(invocation, "asks a metadata service's credential path for the machine's keys")
+        if "/" in url and not url.startswith("-") and KUBE_SECRETS_PATH.search(url.split("?", 1)[0]):
+            return _verdict(invocation, "reads the cluster's secrets from the Kubernetes API")
+        if "getSigninToken" in url and _CONSOLE_SIGNIN.search(url):
+            return _verdict(invocation, "turns AWS credentials into a console sign-in token")
     return None
+
+
+_CONSOLE_SIGNIN = lazy_compile(
+    r"signin\.(?:aws\.amazon\.com|amazonaws-us-gov\.com|amazonaws\.cn)/federation\?"
+)
+"""AWS's federation endpoint asked for a sign-in token: temporary credentials (a machine's, from the metadata
+service) made into a console session that outlives the shell (CloudGoat's console takeover)."""
+KUBE_SECRETS_PATH = lazy_compile(r"/api/v1/(?:namespaces/[^/\s]+/)?secrets(?:/|$)")
+"""The Kubernetes API's secrets, of one namespace or every one (``curl -H "Authorization: Bearer $TOKEN"
+$APISERVER/api/v1/namespaces/$NS/secrets``: a pod's stolen token spent on them)."""
 
 
 # -- credential stores -------------------------------------------------------------------
@@ -807,6 +867,16 @@ _PASS_HARMLESS = frozenset({"", "ls", "list", "find", "search", "init", "git", "
 """pass subcommands that do not print a password."""
 
 
+def _etcd_secrets(words: list[str], flags: set[str]) -> bool:
+    """``etcdctl get /registry/secrets --prefix``: Kubernetes keeps its secrets in etcd under that key."""
+    if "get" not in words or "--keys-only" in flags:
+        return False
+    keys = words[words.index("get") + 1 :]
+    every = "--prefix" in flags
+    whole = ("/registry", "/registry/", "")
+    return any(k.startswith("/registry/secrets") or (every and k in whole) for k in keys)
+
+
 def _secret_printers(invocation: Invocation) -> Verdict | None:
     """Commands whose purpose is to print a stored secret or token."""
     name = invocation.name
@@ -852,6 +922,8 @@ def _secret_printers(invocation: Invocation) -> Verdict | None:
         if re.search(r"(?:-o|--output)[= ]?(?:yaml|json|jsonpath|go-template|custom-columns)", output) or \
                 re.search(r"-o(?:yaml|json|jsonpath)", output):  # fmt: skip
             why = "prints Kubernetes secrets"
+    elif name == "etcdctl" and _etcd_secrets(words, flags):
+        why = "prints the cluster's secrets from etcd"
     elif name in ("op", "bw", "lpass") and first in ("read", "get", "show", "export", "item"):
         why = "prints a password manager's secrets"
     elif name == "bw" and words[:2] == ["list", "items"]:
@@ -933,7 +1005,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     if not name:
         return None
     if name == "find":
-        verdict = _find(invocation, home)
+        verdict = _find(invocation, home) or _every_process(invocation)
     elif name in _SEARCHERS:
         verdict = _search(invocation, home)
     elif name in _LOCATORS:
