@@ -53,6 +53,7 @@ from ..programs import (
 )
 from ..targets import reads_only
 from ..verdict import PRIVILEGE, SUDO_INSTALL, SYSTEM_FILES, Verdict
+from . import root_code
 from .writes import located, writes
 
 __all__ = ["judge", "judge_script"]
@@ -741,7 +742,11 @@ def _nested_as_root(invocation: Invocation, home: str) -> Verdict | None:
 
 def _judge_root(invocation: Invocation) -> Verdict | None:
     """What a command run as root does that it could not do otherwise."""
-    return _root_shell_as_root(invocation) or _installs_as_root(invocation)
+    return (
+        _root_shell_as_root(invocation)
+        or _installs_as_root(invocation)
+        or root_code.judge_as_root(invocation)
+    )
 
 
 def _root_shell_as_root(invocation: Invocation) -> Verdict | None:
@@ -766,7 +771,7 @@ def judge_script(script: Script, home: str) -> Verdict | None:
                 return _verdict(PRIVILEGE, first, f"opens a root shell ({first.name})")
         elif first.name in _OTHER_SHELLS or _repl(first):
             return _verdict(PRIVILEGE, first, f"opens a root shell ({first.name}'s prompt)")
-    return _escape_typed(script)
+    return _escape_typed(script) or root_code.judge_script(script, home)
 
 
 _ESCAPE_LINE = lazy_compile(r"^\s*(?:\\?!|:!|\^K!|@exec\s|shell\s)\s*\S")
@@ -849,7 +854,10 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         if verdict is not None:
             return verdict
     if _as_root(invocation):
-        return _installs_as_root(invocation) or _installs_into_prefix(invocation, home)
+        handed = root_code.judge(invocation, home)
+        if handed is not None and handed.category == PRIVILEGE:
+            return handed
+        return _installs_as_root(invocation) or _installs_into_prefix(invocation, home) or handed
     return (
         _installs_from_url(invocation)
         or _system_package_change(invocation)
