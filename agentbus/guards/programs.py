@@ -786,6 +786,11 @@ def written_text(invocation: Invocation) -> str | None:
     return None
 
 
+_KEEPS_WRITTEN = frozenset({"chmod", "chown", "chgrp", "touch", "ls", "stat", "file", "test", "["})
+"""Programs that change or look at a written script without running it (``chmod +x x.sh``): the script
+is judged where it runs next (``sudo scp -S x.sh``: as root), not used up by them."""
+
+
 def _run_written(
     invocation: Invocation, written: dict[str, str], cwd: str | None, depth: int
 ) -> Iterator[list[Invocation]]:
@@ -799,7 +804,7 @@ def _run_written(
             if target and text:
                 written[posixpath.normpath(target)] = text
         return
-    if not written:
+    if not written or invocation.name in _KEEPS_WRITTEN:
         return
     runs = [command.static(w) for w in (*command.words[:1], *invocation.args)]
     runs += [v.partition("=")[2] for v in runs if v and v.startswith("-") and "=" in v]  # --script=x.nse

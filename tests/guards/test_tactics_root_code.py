@@ -16,7 +16,7 @@ from linearity import best_cost
 
 from agentbus.guards import budget
 from agentbus.guards.danger import check_command
-from agentbus.guards.verdict import PRIVILEGE, SUDO_INSTALL
+from agentbus.guards.verdict import CREDENTIALS, PRIVILEGE, SUDO_INSTALL
 
 HOME = "/home/dev"
 
@@ -63,6 +63,14 @@ def judged(command: str) -> tuple[str | None, str]:
         # interpreter code that starts a shell, and su -c
         "su root -c 'perl -e \"exec q{/bin/bash}\"'",
         "sudo nice -n 5 tclsh <<< 'exec /bin/sh <@stdin >@stdout'",
+        # a written script made executable, then handed over: chmod does not use it up
+        "echo 'exec bash -i 0<&2 1>&2' > /tmp/k\nchmod 755 /tmp/k\ndoas rsync -e /tmp/k a host:b",
+        # prompts and screens with a key that opens a shell, as root
+        "sudo pry",
+        "doas hping3",
+        "sudo zless /var/log/syslog.2.gz",
+        "sudo ranger /etc",
+        "sudo ncdu /",
     ],
 )
 def test_code_handed_to_root_reaching_a_shell_is_blocked(command: str) -> None:
@@ -85,6 +93,13 @@ def test_code_handed_to_root_reaching_a_shell_is_blocked(command: str) -> None:
         "run0 yarn build",
         "doas PATH=/tmp/bin:$PATH apt-get update",
         "printf 'include /tmp/x\\n' > /tmp/r.conf; sudo some-daemon -c /tmp/r.conf",
+        # code of one's own through programs that are no language
+        "sudo pdflatex --shell-escape report.tex",
+        "sudo rpmquery --eval '%{lua: print(1)}'",
+        "sudo knife exec -E 'puts 1'",
+        "sudo java -jar build/libs/app.jar",
+        "doas pdb3 tools/fix.py",
+        "sudo gem build app.gemspec",
     ],
 )
 def test_code_of_unknown_content_run_as_root_is_asked(command: str) -> None:
@@ -120,10 +135,19 @@ def test_code_of_unknown_content_run_as_root_is_asked(command: str) -> None:
         "sudo tail -f /var/log/syslog",
         "sudo pueue completions bash /usr/share/bash-completion/completions/pueue.bash",
         "printf 'x\\n' > notes.txt && sudo cat notes.txt",
+        "sudo ncdu -o usage.json /",
+        "sudo rpm --eval '%{_arch}'",
+        "sudo java -version",
+        "getent passwd dev",
     ],
 )
 def test_the_same_without_root_and_ordinary_root_work_run(command: str) -> None:
     assert judged(command) == (None, "allow")
+
+
+@pytest.mark.parametrize("command", ["sudo getent shadow", "doas getent gshadow", "getent shadow dev"])
+def test_the_password_hashes_printed_are_credential_hunting(command: str) -> None:
+    assert judged(command) == (CREDENTIALS, "block")
 
 
 SHAPES: dict[str, Callable[[int], str]] = {

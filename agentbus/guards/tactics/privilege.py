@@ -104,6 +104,19 @@ _INTERACTIVE_ESCAPES = frozenset(
         "lldb",
         "tmux",
         "screen",
+        # less run by another name, and file managers and terminals with a key that opens a shell
+        "zless",
+        "zmore",
+        "bzless",
+        "bzmore",
+        "xzless",
+        "xzmore",
+        "ranger",
+        "mc",
+        "nnn",
+        "vifm",
+        "lf",
+        "minicom",
     }
 )
 _SHELL_PATH = lazy_compile(
@@ -464,6 +477,8 @@ def _root_shell(invocation: Invocation) -> Verdict | None:
         return _verdict(PRIVILEGE, invocation, f"service runs {operands[0]}, a program by its path, as root")
     if name in _INTERACTIVE_ESCAPES:
         return _verdict(PRIVILEGE, invocation, f"runs {name} as root, which opens a shell on request")
+    if name == "ncdu" and not {"-o", "-f", "--help", "-h", "-v", "--version"} & set(values):
+        return _verdict(PRIVILEGE, invocation, "runs ncdu as root, which opens a shell on a key (b)")
     if name == "nmap" and _nmap_runs_code(values):
         return _verdict(
             PRIVILEGE, invocation, "runs nmap as root with its prompt or a script file: a root shell"
@@ -821,7 +836,7 @@ _OTHER_SHELLS = frozenset({"posh", "rc", "sash", "es", "nu", "xonsh", "oksh", "l
 _REPLS = lazy_compile(
     r"^(?:python[\d.]*|pypy[\d.]*|perl[\d.]*|ruby[\d.]*|irb|node|nodejs|bun|deno|php[\d.]*|lua[\d.]*|luajit|"
     r"pwsh|powershell|tclsh[\d.]*|wish[\d.]*|expect|R|julia|jshell|jjs|guile|racket|sbcl|clisp|ghci|erl|"
-    r"scala|groovysh|swipl|gdb|octave|octave-cli|sqlite3)$"
+    r"scala|groovysh|swipl|gdb|octave|octave-cli|sqlite3|pry|hping3|tdbtool)$"
 )
 """Interpreters that, given no program, read one from a prompt: with ``system()`` a shell away."""
 

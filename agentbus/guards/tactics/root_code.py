@@ -206,8 +206,8 @@ def _names_shell(text: str) -> bool:
 def _code(invocation: Invocation) -> Verdict | None:
     """An interpreter run as root with code: a shell from it is blocked, any other code asked."""
     name = invocation.name
-    if not INTERPRETERS.match(name) or name in SHELLS:
-        return None
+    if not INTERPRETERS.match(name) or name in SHELLS or name in _CODE_OPTIONS:
+        return None  # rpm --eval: judged by _code_option (a macro's value is no code of one's own)
     values = _values(invocation)
     if _PRINTS_ONLY & set(values):
         return None
@@ -229,6 +229,47 @@ def _code(invocation: Invocation) -> Verdict | None:
     return _verdict(SUDO_INSTALL, invocation, f"runs {shown} as root")
 
 
+_TEX = ("tex", "latex", "pdflatex", "xelatex", "lualatex", "luatex", "pdftex", "etex", "xetex", "context")
+_RPMS = ("rpm", "rpmdb", "rpmquery", "rpmverify", "rpmspec", "rpmbuild")
+_CODE_OPTIONS: dict[str, frozenset[str]] = {
+    **dict.fromkeys(_TEX, frozenset({"-shell-escape", "--shell-escape", "-enable-write18",
+                                     "--enable-write18"})),
+    "dvips": frozenset({"-R0"}),
+    "latexmk": frozenset({"-e", "-shell-escape", "--shell-escape"}),
+    "knife": frozenset({"exec"}),
+    "sqlmap": frozenset({"--eval"}),
+    **dict.fromkeys(_RPMS, frozenset({"--eval", "-E"})),
+    "bee": frozenset({"eval", "ev", "php-eval", "php-script"}),
+    "drush": frozenset({"eval", "ev", "php-eval", "php-script", "scr"}),
+    "gem": frozenset({"build", "open"}),
+}  # fmt: skip
+"""Programs that are no language, and the options or verbs with which they run code of one's own (TeX's
+shell escape, rpm's Lua macros, knife's Ruby, a gemspec, Drupal's PHP)."""
+_SCRIPT_RUNNERS = frozenset({"java", "byebug", "rdbg", "pdb", "pdb3", "pudb", "ipdb", "jdb"})
+"""Programs that run the class, jar or script they are given (a debugger runs it too)."""
+
+
+def _code_option(invocation: Invocation) -> Verdict | None:
+    name = invocation.name
+    values = _values(invocation)
+    if _PRINTS_ONLY & set(values):
+        return None
+    options = _CODE_OPTIONS.get(name)
+    if options is not None:
+        for value in values:
+            if value in options or value.partition("=")[0] in options:
+                if name in _RPMS and "lua:" not in " ".join(values):
+                    return None  # rpm --eval '%{_arch}': a macro's value (%(...) runs a shell: carriers)
+                return _verdict(
+                    SUDO_INSTALL, invocation, f"runs code of one's own through {name} {value}, as root"
+                )
+    if name in _SCRIPT_RUNNERS:
+        script = next((v for v in values if not v.startswith("-")), None)
+        if script is not None or "-jar" in values:
+            return _verdict(SUDO_INSTALL, invocation, f"runs {script or 'a jar'} with {name}, as root")
+    return None
+
+
 def _project(invocation: Invocation) -> Verdict | None:
     name = invocation.name
     if name not in _PROJECT_RUNNERS:
@@ -248,7 +289,13 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
 
 def judge_as_root(invocation: Invocation) -> Verdict | None:
     """What ``invocation``, known to run as root (``su -c CODE``'s commands), is handed to run."""
-    return _environment(invocation) or _handed(invocation) or _code(invocation) or _project(invocation)
+    return (
+        _environment(invocation)
+        or _handed(invocation)
+        or _code(invocation)
+        or _code_option(invocation)
+        or _project(invocation)
+    )
 
 
 # -- files written in the command, handed to a root program ---------------------------------------
