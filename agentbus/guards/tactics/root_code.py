@@ -65,8 +65,8 @@ _CODE_VARIABLES = lazy_compile(
     r"^(?:LD_PRELOAD|LD_AUDIT|LD_LIBRARY_PATH|DYLD_INSERT_LIBRARIES|DYLD_LIBRARY_PATH|GCONV_PATH"
     r"|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|PYTHONINSPECT|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB"
     r"|NODE_OPTIONS|NODE_PATH|LUA_INIT(?:_\d_\d)?|LUA_PATH|LUA_CPATH|TCLLIBPATH|R_PROFILE(?:_USER)?"
-    r"|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|CLASSPATH|PHPRC|PHP_INI_SCAN_DIR|BASH_ENV|ENV"
-    r"|GIT_EXEC_PATH|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|FACTERLIB|RUBYSHELL|GEM_PATH|GEM_HOME"
+    r"|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|CLASSPATH|PHPRC|PHP_INI_SCAN_DIR|BASH_ENV"
+    r"|GIT_EXEC_PATH|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|FACTERLIB|RUBYSHELL"
     r"|PERL5SHELL|SHELLOPTS|PS4|[A-Z0-9_]*_BIN_PATH|[A-Z0-9_]*_PLUGIN_PATH|[A-Z0-9_]*PLUGINS?_DIR)$"
 )
 """Variables that choose the code a program loads or runs: set for a root program, root runs that code."""
@@ -94,7 +94,10 @@ _FILE_HANDLERS = frozenset({
     "ssh", "sftp", "docker", "podman", "nerdctl", "kubectl", "oc", "lxc", "incus", "machinectl",
     "systemd-nspawn", "chroot", "nsenter", "unshare", "visudo", "vipw", "vigr", "mount", "umount",
     "find", "xargs", "env", "sudo", "doas", "pkexec", "run0", "su", "runuser", "apt", "apt-get", "dnf",
-    "yum", "zypper", "pacman", "apk", "snap", "flatpak", "brew", "port", "debugfs", "tune2fs",
+    "yum", "zypper", "pacman", "apk", "snap", "flatpak", "brew", "port", "debugfs", "tune2fs", "dscl",
+    "sysadminctl", "pw", "luseradd", "lusermod", "newusers", "debsums", "journalctl", "coredumpctl",
+    "pidof", "auditctl", "ausearch", "aureport", "bpftrace", "perf", "trace-cmd", "stap", "aa-genprof",
+    "aa-logprof", "apparmor_parser",
 })  # fmt: skip
 """Programs that take a shell's or a library's path as a file to handle, list or install, not to run
 (``sudo chsh -s /bin/zsh dev``, ``sudo ln -sf /bin/dash /bin/sh``, ``sudo ldd /bin/sh``); containers
@@ -167,10 +170,23 @@ def _environment(invocation: Invocation) -> Verdict | None:
 
 
 def _split(value: str) -> Iterator[str]:
+    """``value`` and its parts: ``--opt=A,B``, ``key=value``, ``a:b`` (a path list)."""
     yield value
     for part in re.split(r"[=,:]", value):
         if part != value:
             yield part
+
+
+def _commands(value: str) -> Iterator[str]:
+    """Where a shell may be named to run: the value, an option's value, and the parts of a list written
+    with commas (``-wrapper /bin/sh,-s``); not ``_EXE=/bin/bash`` or ``uprobe:/bin/bash:readline``,
+    which name the file."""
+    yield value
+    if value.startswith("-") and "=" in value:
+        value = value.partition("=")[2]
+        yield value
+    if "," in value:
+        yield from value.split(",")
 
 
 def _handed(invocation: Invocation) -> Verdict | None:
@@ -184,7 +200,7 @@ def _handed(invocation: Invocation) -> Verdict | None:
             why = f"loads {library} into {invocation.name}, run as root"
             return _verdict(PRIVILEGE, invocation, why)
     for value in values:
-        for part in _split(value):
+        for part in _commands(value):
             if SHELL_SPAWN.search(part) and _names_shell(part):
                 why = f"hands a shell ({part.strip()[:40]}) to {invocation.name}, run as root"
                 return _verdict(PRIVILEGE, invocation, why)
