@@ -71,6 +71,8 @@ def judged(command: str) -> tuple[str | None, str]:
         "sudo zless /var/log/syslog.2.gz",
         "sudo ranger /etc",
         "sudo ncdu /",
+        # xargs -o: the command reads the terminal, not the pipe
+        "ls | doas xargs --open-tty bash",
     ],
 )
 def test_code_handed_to_root_reaching_a_shell_is_blocked(command: str) -> None:

@@ -777,8 +777,8 @@ def judge_script(script: Script, home: str) -> Verdict | None:
     Judged per pipeline: ``curl URL | sudo bash`` is the pipeline rule's (code downloaded and run).
     """
     for stages in walk(script):
-        first = stages[0]
-        if len(stages) > 1 or not _as_root(first) or _fed(first):
+        first = stages[0] if len(stages) == 1 else next(filter(_opens_terminal, stages), None)
+        if first is None or not _as_root(first) or _fed(first):
             continue
         if first.name in SHELLS:
             mode = shell_mode(first)
@@ -787,6 +787,12 @@ def judge_script(script: Script, home: str) -> Verdict | None:
         elif first.name in _OTHER_SHELLS or _repl(first):
             return _verdict(PRIVILEGE, first, f"opens a root shell ({first.name}'s prompt)")
     return _escape_typed(script) or root_code.judge_script(script, home)
+
+
+def _opens_terminal(invocation: Invocation) -> bool:
+    """``xargs -o CMD`` (``--open-tty``): CMD reads the terminal, not the pipe that feeds xargs."""
+    options = invocation.options_of("xargs") or ()
+    return any(o == "--open-tty" or (o[:1] == "-" and o[1:2] != "-" and "o" in o[1:]) for o in options)
 
 
 _ESCAPE_LINE = lazy_compile(r"^\s*(?:\\?!|:!|\^K!|@exec\s|shell\s)\s*\S")
