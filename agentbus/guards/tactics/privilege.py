@@ -116,7 +116,6 @@ _INTERACTIVE_ESCAPES = frozenset(
         "nnn",
         "vifm",
         "lf",
-        "minicom",
     }
 )
 _SHELL_PATH = lazy_compile(

@@ -118,14 +118,15 @@ _NOT_RUN = _FILE_HANDLERS | _DATA_ONLY
 _PROJECT_RUNNERS = frozenset({
     "make", "gmake", "bmake", "cmake", "ctest", "meson", "ninja", "scons", "npm", "pnpm", "yarn", "bun",
     "npx", "pnpx", "bunx", "composer", "bundle", "bundler", "rake", "cargo", "gradle", "gradlew", "mvn",
-    "mvnw", "ant", "sbt", "mix", "poetry", "pipenv", "pdm", "hatch", "tox", "nox", "pytest", "just",
+    "mvnw", "ant", "sbt", "mix", "poetry", "pipenv", "pdm", "hatch", "just",
     "task", "invoke", "fab", "gulp", "grunt", "vagrant", "ansible-playbook", "forge", "dotnet", "swift",
     "stack", "cabal", "dune", "opam", "lein", "clojure", "zig", "bazel", "bazelisk", "buck", "pants",
     "pipx", "uv", "rye", "deno", "go", "arch-nspawn", "makepkg", "debuild", "dpkg-buildpackage",
     "rpmbuild", "easy_install", "acr", "nix-build", "nix-shell",
 })  # fmt: skip
 """Build and task runners: what they run is the project's (its Makefile, package.json scripts, build.rs,
-setup.py, Gemfile, Vagrantfile, playbook), root's when they run as root."""
+setup.py, Gemfile, Vagrantfile, playbook), root's when they run as root. Test runners are not here:
+``sudo -E env PATH=$PATH pytest`` is how tests that need root (namespaces, raw sockets) are run."""
 _PRINTS_ONLY = frozenset({"--version", "-V", "--help", "-h", "help", "version", "-v"})
 _INTERPRETER_ONLY = frozenset({"rpm", "rake", "puppet", "gimp", "emacs", "bpftrace", "go", *AWKS})
 """Interpreters whose operands are not their script (``rpm -qa``, ``awk '{print}' LOG``): their code is
