@@ -788,7 +788,10 @@ def written_text(invocation: Invocation) -> str | None:
 
 _KEEPS_WRITTEN = frozenset({"chmod", "chown", "chgrp", "touch", "ls", "stat", "file", "test", "["})
 """Programs that change or look at a written script without running it (``chmod +x x.sh``): the script
-is judged where it runs next (``sudo scp -S x.sh``: as root), not used up by them."""
+is judged there (written and made executable: a program to be), and kept for where it runs next
+(``sudo scp -S x.sh``: as root). Each script is judged at most twice, whatever the line repeats."""
+_KEPT = "\0kept\0"
+"""The key prefix under which ``written`` remembers a script one of them has judged."""
 
 
 def _run_written(
@@ -804,13 +807,22 @@ def _run_written(
             if target and text:
                 written[posixpath.normpath(target)] = text
         return
-    if not written or invocation.name in _KEEPS_WRITTEN:
+    if not written:
         return
+    keeps = invocation.name in _KEEPS_WRITTEN
     runs = [command.static(w) for w in (*command.words[:1], *invocation.args)]
     runs += [v.partition("=")[2] for v in runs if v and v.startswith("-") and "=" in v]  # --script=x.nse
     for value in runs:
-        # Popped: a script run many times is judged once (linear in the line, whatever it repeats).
-        text = written.pop(posixpath.normpath(value), None) if value else None
+        key = posixpath.normpath(value) if value else ""
+        if keeps:
+            if not key or _KEPT + key in written:
+                continue
+            text = written.get(key)
+            if text is not None:
+                written[_KEPT + key] = ""
+        else:
+            # Popped: a script run many times is judged once (linear in the line, whatever it repeats).
+            text = written.pop(key, None) if key else None
         if text is None or value is None:
             continue
         suffix = posixpath.splitext(value)[1].lower()

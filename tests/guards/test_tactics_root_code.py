@@ -158,6 +158,9 @@ SHAPES: dict[str, Callable[[int], str]] = {
     ),
     "one file appended to, then handed over": lambda n: "echo x >> /tmp/a; " * (n // 36) + "sudo prog /tmp/a",
     "many separators in a root program's value": lambda n: "sudo prog --x=" + "a:" * (n // 2),
+    "a written script made executable again and again": lambda n: (
+        "echo 'ls' > x.sh" + "; chmod +x x.sh" * (n // 16) + "; sudo ./x.sh"
+    ),
     "sed lines": lambda n: "sudo sed '" + "s/a/b/;" * (n // 7) + "p' f",
 }
 
