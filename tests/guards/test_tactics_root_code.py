@@ -33,6 +33,7 @@ def judged(command: str) -> tuple[str | None, str]:
         "printf '[Interface]\\nPostUp = bash -i\\n' > /tmp/wg1.conf\ndoas wg-quick up /tmp/wg1.conf",
         "D=$(mktemp -d); echo 'exec(\"/bin/bash\")' > $D/x.rb; sudo FACTERLIB=$D facter",
         "F=$(mktemp); echo 'BEGIN { system(\"bash -i\") }' > $F; sudo gawk -f $F",
+        "T=$(mktemp); echo 'BEGIN { system(\"zsh\") }' > $T; doas bpftrace --unsafe $T",
         "C=$(mktemp); echo 'exec zsh -i' > $C; run0 screenfetch-like --config=$C",
         "mkdir -p /tmp/h && ln -s /bin/bash /tmp/h/git-x && sudo git --exec-path=/tmp/h x",
         "echo 'sh 0<&2 1>&2' > /tmp/p\nchmod +x /tmp/p\nsudo -u root rsync -e /tmp/p x host:y",

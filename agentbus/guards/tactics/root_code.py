@@ -96,7 +96,7 @@ _FILE_HANDLERS = frozenset({
     "find", "xargs", "env", "sudo", "doas", "pkexec", "run0", "su", "runuser", "apt", "apt-get", "dnf",
     "yum", "zypper", "pacman", "apk", "snap", "flatpak", "brew", "port", "debugfs", "tune2fs", "dscl",
     "sysadminctl", "pw", "luseradd", "lusermod", "newusers", "debsums", "journalctl", "coredumpctl",
-    "pidof", "auditctl", "ausearch", "aureport", "bpftrace", "perf", "trace-cmd", "stap", "aa-genprof",
+    "pidof", "auditctl", "ausearch", "aureport", "trace-cmd", "aa-genprof",
     "aa-logprof", "apparmor_parser",
 })  # fmt: skip
 """Programs that take a shell's or a library's path as a file to handle, list or install, not to run
