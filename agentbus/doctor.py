@@ -37,7 +37,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["FAIL_CLOSED_VERSION", "add_arguments", "check_answer", "claude_version", "run"]
+__all__ = [
+    "FAIL_CLOSED_VERSION",
+    "add_arguments",
+    "check_answer",
+    "claude_version",
+    "plain_agentbus_hook",
+    "run",
+]
 
 FAIL_CLOSED_VERSION = (2, 1, 295)
 """The first Claude Code that honours a hook entry's ``"onFailure": "block"``."""
@@ -221,7 +228,7 @@ def run(args: argparse.Namespace) -> int:
         _check_programs(report, scope, path, hook)
     entries = found.get("PreToolUse", [])
     project_files = {settings_path("project"), settings_path("local")}
-    if entries and entries[0][0] in project_files and not _plain_agentbus_command(entries[0][1]):
+    if entries and entries[0][0] in project_files and not plain_agentbus_hook(entries[0][1]):
         path, hook = entries[0]
         report.problem(
             f"PreToolUse hook ({path}) is not a plain `agentbus hook claude-code` command: doctor runs "
@@ -252,7 +259,7 @@ def run(args: argparse.Namespace) -> int:
     return 1 if report.problems else 0
 
 
-def _plain_agentbus_command(hook: dict[str, Any]) -> bool:
+def plain_agentbus_hook(hook: dict[str, Any]) -> bool:
     """Whether a hook is one `agentbus install` writes: doctor may run it from a project's settings.
 
     A project's settings are the project's: doctor runs a command from them only when
@@ -436,11 +443,21 @@ def _check_project(report: _Report) -> None:
             "until it is removed (a project does not choose agentbus's configuration)"
         )
     if managed_settings.get("disableSkillShellExecution") is not True:
-        for skill in _skills_that_run_commands(settings_path("project").parent):
+        for skill, why in _skills_that_run_commands(settings_path("project").parent):
             report.problem(
-                f"{skill} runs shell commands of its own (!`...`) when the model calls it: Claude Code "
-                "runs them with no Bash call, so agentbus never judges them. Keep skills from running "
+                f"{skill} {why} when the model calls it: Claude Code runs them with no Bash call (agentbus "
+                "judges each in its PreSkillShellCommand hook, before it runs). Keep skills from running "
                 "commands: sudo agentbus install claude-code --managed (disableSkillShellExecution)"
+            )
+    if not managed_only:
+        from .project_hooks import project_directories, skill_hooks
+
+        project = str(settings_path("project").parent.parent.resolve())
+        for found in skill_hooks(project_directories({"cwd": project}), ""):
+            report.problem(
+                f"{found}: hooks a skill defines run while it is loaded, beside agentbus's, and may replace "
+                "a call agentbus judged; agentbus denies every Skill call in this project. Remove them, or "
+                "run only managed hooks: sudo agentbus install claude-code --managed"
             )
     for scope in ("project", "local"):
         path = settings_path(scope)
@@ -466,17 +483,33 @@ def _check_project(report: _Report) -> None:
                 f"{path} defines its own hooks ({', '.join(own)}): the managed settings' "
                 '"allowManagedHooksOnly": true keeps them from running'
             )
-        elif "PreToolUse" in own:
+        elif "PreToolUse" in own or "PermissionRequest" in own:
             report.problem(
-                f"{path} defines its own PreToolUse hook: Claude Code runs it beside agentbus's, and "
-                "its updatedInput replaces a call agentbus approved with a command agentbus never saw. "
-                "Run only managed hooks: sudo agentbus install claude-code --managed"
+                f"{path} defines its own PreToolUse or PermissionRequest hook: Claude Code runs it beside "
+                "agentbus's, and its updatedInput would replace a call agentbus approved with a command "
+                "agentbus never saw (or its answer approve what agentbus asks about), so agentbus denies "
+                "each call it matches. Remove it, or run only managed hooks: "
+                "sudo agentbus install claude-code --managed"
             )
         elif own:
             report.note(
                 f"{path} defines its own hooks ({', '.join(own)}): Claude Code runs them "
                 "beside agentbus's, as you, with whatever they hold (agentbus does not judge them); "
                 "sudo agentbus install claude-code --managed runs only managed hooks"
+            )
+        for key in _COMMAND_SETTINGS:
+            if key in settings:
+                report.problem(
+                    f"{path} sets {key}: Claude Code runs that command of the project's itself, outside "
+                    "any tool call, so no hook judges it (`claude -p` asks nobody to trust the project "
+                    "first, and managed hooks do not stop it). Remove it"
+                )
+        servers = _project_mcp_servers(settings, path.parent.parent)
+        if servers:
+            report.problem(
+                f"{path} approves the project's own MCP servers ({', '.join(servers)}, in .mcp.json): "
+                "Claude Code starts their commands as the session starts, before any tool call. Remove "
+                'the approval; managed settings with "allowManagedMcpServersOnly" keep them from starting'
             )
         permissions = settings.get("permissions")
         allowed = permissions.get("allow") if isinstance(permissions, dict) else None
@@ -489,22 +522,64 @@ def _check_project(report: _Report) -> None:
             )
 
 
+_COMMAND_SETTINGS = (
+    "apiKeyHelper",
+    "awsAuthRefresh",
+    "awsCredentialExport",
+    "otelHeadersHelper",
+    "statusLine",
+)
+"""Settings whose value is a command Claude Code runs itself (a project's apiKeyHelper and
+.mcp.json servers ran in `claude -p`, managed hooks or not: checked with the real CLI 2.1.332)."""
+
+
+def _project_mcp_servers(settings: dict[str, Any], project: Path) -> list[str]:
+    """The project's .mcp.json servers its own settings approve (all, or those named)."""
+    enabled = settings.get("enabledMcpjsonServers")
+    every = settings.get("enableAllProjectMcpServers") is True
+    if not every and not (isinstance(enabled, list) and enabled):
+        return []
+    largest = 4 * 1024 * 1024
+    try:
+        with open(project / ".mcp.json", "rb") as handle:
+            text = handle.read(largest + 1)
+    except OSError:
+        return []
+    if len(text) > largest:  # padded past what doctor reads: it may name any server
+        return ["any: .mcp.json is over 4 MiB, not read"]
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return []
+    servers = data.get("mcpServers") if isinstance(data, dict) else None
+    names = [str(name) for name in servers] if isinstance(servers, dict) else []
+    return names if every else [name for name in names if isinstance(enabled, list) and name in enabled]
+
+
 _INLINE_SHELL = re.compile(r"!`[^`\n]+`|^```!", re.M)
 """A skill's or slash command's shell command, which Claude Code runs as it loads the text."""
 
 
-def _skills_that_run_commands(claude_dir: Path) -> list[Path]:
-    """The project's skills and slash commands (.claude/skills, .claude/commands) that hold a command."""
+_LARGEST_SKILL = 1024 * 1024
+
+
+def _skills_that_run_commands(claude_dir: Path) -> list[tuple[Path, str]]:
+    """The project's skills and slash commands (.claude/skills, .claude/commands) that hold a
+    command, with what doctor saw; one too large to read whole may hold one past what was read."""
     found = []
     candidates = [*claude_dir.glob("skills/*/SKILL.md"), *claude_dir.glob("commands/**/*.md")]
     for file in sorted(candidates)[:1000]:
         try:
             with open(file, encoding="utf-8", errors="replace") as handle:
-                text = handle.read(1024 * 1024)
+                text = handle.read(_LARGEST_SKILL + 1)
         except OSError:
             continue
-        if _INLINE_SHELL.search(text):
-            found.append(file)
+        if len(text) > _LARGEST_SKILL:
+            found.append(
+                (file, "is over 1 MiB, more than doctor reads: it may run shell commands of its own")
+            )
+        elif _INLINE_SHELL.search(text):
+            found.append((file, "runs shell commands of its own (!`...`)"))
     return found
 
 

@@ -11,9 +11,11 @@ to a JSON-lines audit log, which `agentbus tail` follows.
 Exit codes follow Claude Code's documentation: 0 with a JSON decision (or
 nothing) on stdout; 1 with a message on stderr for input that is not a hook
 event (a failure, which ``onFailure: block`` turns into a block). A PreToolUse
-call that cannot be checked, for any reason, is denied: a layer that raises
+call (or a skill's shell command, PreSkillShellCommand) that cannot be checked,
+for any reason, is denied in that event's own answer: a layer that raises
 anything (SystemExit and KeyboardInterrupt included), input that cannot be
-read but names PreToolUse in any spelling JSON allows, a configuration that
+read but names the event in any spelling JSON allows (naming both: a
+top-level ``"decision": "block"``, which blocks either), a configuration that
 cannot be loaded. stdout carries the answer alone: while layers run, file
 descriptor 1 points at stderr. Any string JSON can carry (lone surrogates
 too) reaches the guards, the audit log and the answer.
@@ -322,8 +324,11 @@ def _hex_either_case(digits: str) -> bytes:
 
 _PRE_TOOL_USE = lazy_compile(b'"' + _spelled("PreToolUse") + b'"')
 """``"PreToolUse"`` as a JSON string, however it is escaped (``"PreTool\\u0055se"``)."""
+_PRE_SKILL_SHELL_COMMAND = lazy_compile(b'"' + _spelled("PreSkillShellCommand") + b'"')
 _OVERLAP = 64 * 8
-"""Bytes kept between chunks when scanning: longer than the longest spelling of the pattern."""
+"""Bytes kept between chunks when scanning: longer than the longest spelling of the patterns."""
+AMBIGUOUS = "PreToolUse or PreSkillShellCommand"
+"""What :func:`guarding_event_named` says of input naming both (see :func:`refuse`)."""
 
 
 def might_be_pre_tool_use(data: bytes) -> bool:
@@ -336,21 +341,63 @@ def might_be_pre_tool_use(data: bytes) -> bool:
     return _PRE_TOOL_USE.search(data) is not None
 
 
-def _read_stdin(limit: int) -> tuple[bytes, int, bool]:
+def guarding_event_named(data: bytes) -> str | None:
+    """The event, deciding whether something runs, that unreadable input may be (None: neither).
+
+    Like :func:`might_be_pre_tool_use`, for PreToolUse and PreSkillShellCommand; input
+    naming both is :data:`AMBIGUOUS` (an answer naming the wrong event is ignored).
+    """
+    tool = might_be_pre_tool_use(data)
+    skill = _PRE_SKILL_SHELL_COMMAND.search(data) is not None
+    if tool and skill:
+        return AMBIGUOUS
+    return "PreToolUse" if tool else "PreSkillShellCommand" if skill else None
+
+
+def _read_stdin(limit: int) -> tuple[bytes, int, str | None]:
     """Read at most ``limit + 1`` bytes; return them, how many were read in all, and
-    whether the part past the limit (read and dropped) names PreToolUse."""
+    the guarding event the part past the limit (read and dropped) names."""
     stream = sys.stdin.buffer
     data = stream.read(limit + 1)
     size = len(data)
-    named = False
+    named: set[str] = set()
     if size > limit:
         tail = data[-_OVERLAP:]
         while chunk := stream.read(1 << 20):  # drain, so that Claude Code's write does not fail
             size += len(chunk)
             window = tail + chunk
-            named = named or might_be_pre_tool_use(window)
+            found = guarding_event_named(window)
+            if found is not None:
+                named.update(found.split(" or "))
             tail = window[-_OVERLAP:]
-    return data, size, named
+    return data, size, _joined(named)
+
+
+def _joined(events: set[str]) -> str | None:
+    if len(events) > 1:
+        return AMBIGUOUS
+    return next(iter(events), None)
+
+
+def _either(first: str | None, second: str | None) -> str | None:
+    """The guarding event two scans of one input name together."""
+    return _joined({name for found in (first, second) if found for name in found.split(" or ")})
+
+
+def refuse(event: str | None, reason: str, failure: str) -> HookReply:
+    """Deny ``event`` (a guarding event, :data:`AMBIGUOUS`) with ``reason``; any other fails with ``failure``.
+
+    Input that may be either guarding event gets the top-level ``"decision": "block"``,
+    which blocks both (checked with the real CLI 2.1.332): a ``hookSpecificOutput``
+    naming one is ignored when the event was the other.
+    """
+    from .adapters import claude_code as protocol
+
+    if event == AMBIGUOUS:
+        return protocol.HookReply(output={"decision": "block", "reason": reason})
+    if event is not None:
+        return protocol.deny(reason, event)
+    return protocol.HookReply(exit_code=1, stderr=failure)
 
 
 _answer_fd: int | None = None
@@ -453,15 +500,15 @@ def _run(main: Callable[[], Coroutine[Any, Any, T]], bus: Bus, audit: AuditLog |
 def run(args: argparse.Namespace) -> int:
     """Answer the event on stdin: the whole of a hook process (it takes over stdout and the
     garbage collector, see :func:`_collect_only_the_event`)."""
-    # pre_tool_use until the event says otherwise; whether the collector ran before run() took it.
-    context: dict[str, Any] = {"pre_tool_use": True, "collecting": gc.isenabled()}
+    # Denied as PreToolUse until the event says otherwise; whether the collector ran before run() took it.
+    context: dict[str, Any] = {"guarding": "PreToolUse", "collecting": gc.isenabled()}
     gc.disable()
     drop_working_directory()
     _claim_stdout()
     try:
         reply = _decide(args, context)
     except BaseException as exc:  # SystemExit, KeyboardInterrupt ... from a layer: deny
-        reply = _failed(exc, pre_tool_use=context["pre_tool_use"])
+        reply = _failed(exc, context["guarding"])
     finally:
         _collect_only_the_event(context["collecting"])
     _record_unjudged(args, context, reply)
@@ -479,7 +526,7 @@ def _record_unjudged(args: argparse.Namespace, context: dict[str, Any], reply: H
     specific = reply.output.get("hookSpecificOutput") if reply.output is not None else None
     if not isinstance(specific, dict):
         specific = {}
-    denied = specific.get("permissionDecision") == "deny"
+    denied = specific.get("permissionDecision") == "deny" or context.get("guarding") == AMBIGUOUS
     if not denied and reply.exit_code == 0:
         return
     audit: AuditLog | None = context.get("audit")
@@ -507,13 +554,22 @@ def _record_unjudged(args: argparse.Namespace, context: dict[str, Any], reply: H
                 session_key=text("session_id"),
                 call_id=text("tool_use_id"),
                 decision="block" if denied else None,
-                reason=str(specific.get("permissionDecisionReason")) if denied else None,
+                reason=_reason(reply) if denied else None,
                 error=None if denied else reply.stderr,
             )
         )
         audit.flush()
     except Exception as exc:  # the answer goes out whatever happens to its record
         print(f"agentbus: cannot record this answer: {type(exc).__name__}: {exc}", file=sys.stderr)
+
+
+def _reason(reply: HookReply) -> str:
+    """The reason a deny (or a top-level block) gives."""
+    output = reply.output or {}
+    specific = output.get("hookSpecificOutput")
+    if isinstance(specific, dict) and "permissionDecisionReason" in specific:
+        return str(specific["permissionDecisionReason"])
+    return str(output.get("reason"))
 
 
 def _collect_only_the_event(collecting: bool) -> None:
@@ -534,14 +590,14 @@ def _collect_only_the_event(collecting: bool) -> None:
         gc.enable()
 
 
-def _failed(exc: BaseException, *, pre_tool_use: bool) -> HookReply:
-    """The answer when deciding raised: a deny for a call that may be a PreToolUse."""
-    from .adapters import claude_code as protocol
-
+def _failed(exc: BaseException, guarding: str | None) -> HookReply:
+    """The answer when deciding raised: a deny for a call that may be a guarding event."""
     failure = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-    if pre_tool_use:
-        return protocol.deny(f"agentbus failed while checking this call ({failure}); denied to be safe")
-    return protocol.HookReply(exit_code=1, stderr=f"agentbus failed: {failure}")
+    return refuse(
+        guarding,
+        f"agentbus failed while checking this call ({failure}); denied to be safe",
+        f"agentbus failed: {failure}",
+    )
 
 
 def _decide(args: argparse.Namespace, context: dict[str, Any]) -> HookReply:
@@ -550,20 +606,20 @@ def _decide(args: argparse.Namespace, context: dict[str, Any]) -> HookReply:
     limit = args.max_bytes if args.max_bytes is not None else protocol.MAX_PAYLOAD_BYTES
     data, size, later_named = _read_stdin(max(limit, 0))
     if size > limit:
-        context["pre_tool_use"] = later_named or might_be_pre_tool_use(data)
+        context["guarding"] = _either(later_named, guarding_event_named(data))
         message = f"the hook event is larger than the limit of {limit} bytes ({size} bytes read)"
-        if context["pre_tool_use"]:
-            return protocol.deny(f"agentbus could not check this call: {message}")
-        return protocol.HookReply(exit_code=1, stderr=f"agentbus: {message}; raise it with --max-bytes")
+        return refuse(
+            context["guarding"],
+            f"agentbus could not check this call: {message}",
+            f"agentbus: {message}; raise it with --max-bytes",
+        )
     try:
         payload = protocol.parse_payload(data)
     except protocol.HookInputError as exc:
-        context["pre_tool_use"] = might_be_pre_tool_use(data)
-        if context["pre_tool_use"]:
-            return protocol.deny(f"agentbus could not check this call: {exc}")
-        return protocol.HookReply(exit_code=1, stderr=f"agentbus: {exc}")
+        context["guarding"] = guarding_event_named(data)
+        return refuse(context["guarding"], f"agentbus could not check this call: {exc}", f"agentbus: {exc}")
     event = payload["hook_event_name"]
-    context["pre_tool_use"] = event == "PreToolUse"
+    context["guarding"] = event if event in protocol.GUARDING_EVENTS else None
     context["payload"] = payload
     if event not in protocol.HANDLED_EVENTS:
         return protocol.PASS  # every other event passes through untouched
@@ -573,16 +629,14 @@ def _decide(args: argparse.Namespace, context: dict[str, Any]) -> HookReply:
             f'{overridden} in "env", which agentbus reads: a project does not choose agentbus\'s '
             "configuration or audit log. Remove it there (your own ~/.claude/settings.json may set it)"
         )
-        if event == "PreToolUse":
-            return protocol.deny(f"agentbus could not check this call: {message}")
-        return protocol.HookReply(exit_code=1, stderr=f"agentbus: {message}")
+        unchecked = f"agentbus could not check this call: {message}"
+        return refuse(context["guarding"], unchecked, f"agentbus: {message}")
     directories = [os.path.expanduser(directory) for directory in getattr(args, "import_path", ())]
     relative = [directory for directory in directories if not os.path.isabs(directory)]
     if relative:  # it would be found in the session's directory: the project's
         message = f"--import-path takes absolute directories, not {', '.join(relative)}"
-        if event == "PreToolUse":
-            return protocol.deny(f"agentbus could not check this call: {message}")
-        return protocol.HookReply(exit_code=1, stderr=f"agentbus: {message}")
+        unchecked = f"agentbus could not check this call: {message}"
+        return refuse(context["guarding"], unchecked, f"agentbus: {message}")
     sys.path[:0] = directories
     # stdout is the protocol: whatever middleware prints goes to stderr instead.
     with contextlib.redirect_stdout(sys.stderr):
@@ -591,9 +645,8 @@ def _decide(args: argparse.Namespace, context: dict[str, Any]) -> HookReply:
             registry, configured_log = build_registry(args.config, args.middleware, refused)
         except Exception as exc:  # a broken configuration must not let calls through unchecked
             message = f"agentbus could not load its middleware ({type(exc).__name__}: {exc})"
-            if event == "PreToolUse":
-                return protocol.deny(f"{message}; denied to be safe. Fix the configuration.")
-            return protocol.HookReply(exit_code=1, stderr=message)
+            denied = f"{message}; denied to be safe. Fix the configuration."
+            return refuse(context["guarding"], denied, message)
         context["configured_log"] = configured_log
         for message in refused:
             print(f"agentbus: {message}", file=sys.stderr)
@@ -624,7 +677,9 @@ def _load_judges(registry: Registry, payload: dict[str, Any]) -> None:
     a module that cannot be imported fails there, where a failure is a deny.
     """
     tool = payload.get("tool_name")
-    if payload["hook_event_name"] != "PreToolUse" or not isinstance(tool, str):
+    if payload["hook_event_name"] == "PreSkillShellCommand":
+        tool = "Bash"
+    elif payload["hook_event_name"] != "PreToolUse" or not isinstance(tool, str):
         return
     from .adapters.claude_code import canonical_tool
     from .middleware import builtin
@@ -662,7 +717,7 @@ def _answer(
         bus.on_event(audit, level=args.audit_level)
 
     async def answer() -> HookReply:
-        return await protocol.handle(bus, payload, rewrite_decision=args.rewrite_decision)
+        return await protocol.handle(bus, payload, rewrite_decision=args.rewrite_decision, project_hooks=True)
 
     try:
         return _run(answer, bus, audit)

@@ -47,12 +47,14 @@ __all__ = [
     "update_settings",
 ]
 
-TOOL_EVENTS = ("PreToolUse", "PostToolUse", "PostToolUseFailure")
-"""Events whose entries take a tool ``matcher`` ("*": every tool, MCP tools too)."""
+TOOL_EVENTS = ("PreToolUse", "PreSkillShellCommand", "PostToolUse", "PostToolUseFailure")
+"""Events whose entries take a tool ``matcher`` ("*": every tool, MCP tools too; for
+PreSkillShellCommand, the shell a skill's command runs in)."""
 
 EVENTS = (
     *TOOL_EVENTS,
     "UserPromptSubmit",
+    "UserPromptExpansion",
     "SessionStart",
     "SessionEnd",
     "Stop",
@@ -160,15 +162,30 @@ def hook_command(hook_args: Sequence[str] = ()) -> str:
     ``-E`` (the environment ignored) without ``-s``. Middleware the hook
     imports from elsewhere is named with ``--import-path`` in ``hook_args``.
     """
-    script = Path(sys.executable).parent / "agentbus"
     if not _in_user_site():
-        isolation = ["-I"]
-    elif script.is_file():
-        isolation = ["-E"]  # a script's sys.path[0] is its own directory
+        script = Path(sys.executable).parent / "agentbus"
+        runner = [str(script)] if script.is_file() else ["-m", "agentbus"]
+        return shlex.join([sys.executable, "-I", *runner, "hook", "claude-code", *hook_args])
+    # The user's site-packages is on the path only without -s: -E keeps the environment out.
+    user_script = _user_script()
+    if user_script is not None:  # a script's sys.path[0] is its own directory, not the working one
+        runner = ["-E", str(user_script)]
+    elif sys.version_info >= (3, 11):
+        runner = ["-E", "-P", "-m", "agentbus"]  # -P: no working directory on sys.path
     else:
-        isolation = ["-E", "-P"]  # -P: no working directory on sys.path (Python 3.11)
-    runner = [str(script)] if script.is_file() else ["-m", "agentbus"]
-    return shlex.join([sys.executable, *isolation, *runner, "hook", "claude-code", *hook_args])
+        raise ValueError(
+            f"agentbus is installed in the user's site-packages ({_package_directory()}) without its "
+            f"`agentbus` script in {_user_scripts_directory()}, and on Python "
+            f"{sys.version_info.major}.{sys.version_info.minor} `python -m agentbus` would import a "
+            "project's own `agentbus` from the working directory. Reinstall it so that pip writes the "
+            "script (pip install --user --force-reinstall agentbus), or install it in a virtual environment"
+        )
+    return shlex.join([sys.executable, *runner, "hook", "claude-code", *hook_args])
+
+
+def _package_directory() -> str:
+    """The directory agentbus was imported from (the one holding the ``agentbus`` package)."""
+    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def _in_user_site() -> bool:
@@ -176,8 +193,20 @@ def _in_user_site() -> bool:
     import site
 
     user_site = site.getusersitepackages() if site.ENABLE_USER_SITE else None
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    return bool(user_site) and os.path.realpath(package) == os.path.realpath(str(user_site))
+    return bool(user_site) and os.path.realpath(_package_directory()) == os.path.realpath(str(user_site))
+
+
+def _user_scripts_directory() -> str:
+    """Where ``pip install --user`` writes scripts (``~/.local/bin`` on Linux), not beside the interpreter."""
+    import sysconfig
+
+    return sysconfig.get_path("scripts", scheme=sysconfig.get_preferred_scheme("user"))
+
+
+def _user_script() -> Path | None:
+    """The ``agentbus`` script of a user-site installation, or None if pip wrote none."""
+    script = Path(_user_scripts_directory()) / "agentbus"
+    return script if script.is_file() else None
 
 
 def is_agentbus_hook(hook: Any) -> bool:

@@ -350,10 +350,13 @@ class HookServer:
     async def _send_too_large(
         self, connection: h11.Connection, stream: anyio.abc.ByteStream, why: str
     ) -> None:
-        """A body the server will not read might be a PreToolUse: deny it (200), then close."""
+        """A body the server will not read might be a PreToolUse or a PreSkillShellCommand: deny it
+        (200; the top-level block stops a skill's command, which ignores PreToolUse's answer), then close."""
         from .adapters import claude_code as protocol
 
-        reply = self.record_unjudged(protocol.deny(f"{UNCHECKED}: {why}"))
+        reason = f"{UNCHECKED}: {why}"
+        output = {"decision": "block", "reason": reason, **(protocol.deny(reason).output or {})}
+        reply = self.record_unjudged(protocol.HookReply(output=output))
         await self._send(
             connection, stream, 200, json_bytes(reply.output), content_type="application/json", close=True
         )
@@ -428,14 +431,15 @@ class HookServer:
         if target.split("?", 1)[0] == HEALTH_PATH:
             return 200, "application/json", b'{"status": "ok"}'
         from .adapters import claude_code as protocol
-        from .hook import might_be_pre_tool_use
+        from .hook import AMBIGUOUS, guarding_event_named
 
         self.requests += 1
         try:
             payload = protocol.parse_payload(body)
         except protocol.HookInputError as exc:
-            if might_be_pre_tool_use(body):  # Claude Code would run an unchecked call after a 400
-                return _json(self.record_unjudged(protocol.deny(f"{UNCHECKED}: {exc}")))
+            guarding = guarding_event_named(body)
+            if guarding is not None and guarding != AMBIGUOUS:  # Claude Code would run it after a 400
+                return _json(self.record_unjudged(protocol.deny(f"{UNCHECKED}: {exc}", guarding)))
             failed = self.record_unjudged(protocol.HookReply(exit_code=1, stderr=f"agentbus: {exc}"))
             return 400, text, (failed.stderr or "").encode("utf-8", "backslashreplace")
         if self.decide_in_thread:
@@ -445,8 +449,9 @@ class HookServer:
             reply = await self._answer_safely(payload)
         if isinstance(self.audit, AuditLog):
             self.audit.flush()
-        if payload.get("hook_event_name") == "PreToolUse" and reply.output is None and reply.exit_code != 0:
-            reply = protocol.deny(f"{UNCHECKED}: {reply.stderr}")
+        event = payload.get("hook_event_name")
+        if event in protocol.GUARDING_EVENTS and reply.output is None and reply.exit_code != 0:
+            reply = protocol.deny(f"{UNCHECKED}: {reply.stderr}", str(event))
         if _unchecked(reply) or reply.exit_code != 0:  # no layer judged it, or deciding failed past the bus
             self.record_unjudged(reply, payload)
         if reply.exit_code != 0:
@@ -458,7 +463,7 @@ class HookServer:
         PreToolUse (Claude Code runs the tool after a 500 unless ``onFailure`` blocks it),
         else a 500; either way one record, as for any request no layer judged."""
         from .adapters import claude_code as protocol
-        from .hook import might_be_pre_tool_use
+        from .hook import AMBIGUOUS, guarding_event_named
 
         failure = f"agentbus serve failed: {type(exc).__name__}: {exc}"
         print(failure, file=sys.stderr)
@@ -467,8 +472,9 @@ class HookServer:
         except ValueError:
             parsed = None
         payload = parsed if isinstance(parsed, dict) else None
-        if might_be_pre_tool_use(body):
-            return _json(self.record_unjudged(protocol.deny(f"{UNCHECKED}: {failure}"), payload))
+        guarding = guarding_event_named(body)
+        if guarding is not None and guarding != AMBIGUOUS:
+            return _json(self.record_unjudged(protocol.deny(f"{UNCHECKED}: {failure}", guarding), payload))
         failed = self.record_unjudged(protocol.HookReply(exit_code=1, stderr=failure), payload)
         return 500, "text/plain; charset=utf-8", (failed.stderr or "").encode("utf-8", "backslashreplace")
 
@@ -560,7 +566,9 @@ class HookServer:
         if payload.get("hook_event_name") == "PostToolUse":
             self._note_approval(payload)
         on_ask = self._asked_before if self.remember_approvals else None
-        return await protocol.handle(self.bus, payload, rewrite_decision=self.rewrite_decision, on_ask=on_ask)
+        return await protocol.handle(
+            self.bus, payload, rewrite_decision=self.rewrite_decision, on_ask=on_ask, project_hooks=True
+        )
 
     async def _asked_before(self, call: ToolCall, payload: Mapping[str, Any]) -> bool:
         """Whether a person approved this call earlier in the session; if not, remember the ask."""
@@ -603,8 +611,9 @@ def _failed(payload: dict[str, Any], exc: BaseException) -> HookReply:
 
     failure = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
     print(f"agentbus serve: a layer raised {failure}; the server goes on", file=sys.stderr)
-    if payload.get("hook_event_name") == "PreToolUse":
-        return protocol.deny(f"{FAILED} ({failure}); denied to be safe")
+    event = payload.get("hook_event_name")
+    if event in protocol.GUARDING_EVENTS:
+        return protocol.deny(f"{FAILED} ({failure}); denied to be safe", str(event))
     return protocol.HookReply(
         exit_code=1, stderr=f"agentbus: {payload.get('hook_event_name')} failed: {failure}"
     )

@@ -555,3 +555,57 @@ def test_a_download_unpacked_in_a_second_call_is_held_back_when_a_third_runs_it(
     run = decision(hook(pre("Bash", {"command": "./kit/install"}), *builtins))
     assert run["permissionDecision"] == "deny"
     assert "download and run" in run["permissionDecisionReason"]
+
+
+# -- PreSkillShellCommand: a skill's command, as it will run -------------------------------
+
+
+def skill_command(command: str) -> dict[str, Any]:
+    return {
+        "hook_event_name": "PreSkillShellCommand",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+        "tool_use_id": "toolu_1:preamble-0",
+        "command_name": "tidy",
+        "command_source": "projectSettings",
+        "invoked_by": "claude",
+    }
+
+
+def test_a_skills_destructive_command_is_denied_in_its_own_events_answer(tmp_path: Path) -> None:
+    env = {"CLAUDE_PROJECT_DIR": str(tmp_path)}
+    result = hook(skill_command("git log -1 --oneline; rm -rf ~/work"), env=env)
+    assert result.returncode == 0, result.stderr
+    specific = json.loads(result.stdout)["hookSpecificOutput"]
+    assert specific["hookEventName"] == "PreSkillShellCommand"
+    assert specific["permissionDecision"] == "deny"
+    assert "the skill tidy runs a shell command as it loads" in specific["permissionDecisionReason"]
+    assert hook(skill_command("git status --short"), env=env).stdout == ""
+
+
+def test_an_unreadable_skill_command_is_denied_and_one_naming_both_events_blocked() -> None:
+    skill = json.dumps({**BASE, **skill_command("x" * 5000)})
+    specific = json.loads(hook(skill, "--max-bytes", "1000").stdout)["hookSpecificOutput"]
+    assert (specific["hookEventName"], specific["permissionDecision"]) == ("PreSkillShellCommand", "deny")
+    both = json.dumps({**BASE, **skill_command("PreToolUse"), "padding": "x" * 5000})
+    output = json.loads(hook(both, "--max-bytes", "1000").stdout)
+    assert output["decision"] == "block", "a top-level block stops either event"
+    assert "hookSpecificOutput" not in output
+
+
+# -- a project's own hooks, which could replace what agentbus judged ----------------------------
+
+
+def test_a_call_a_projects_own_pre_tool_use_hook_matches_is_denied(tmp_path: Path) -> None:
+    rewriter = {"type": "command", "command": "echo '{}'"}
+    settings = {"hooks": {"PreToolUse": [{"matcher": "Bash|Write", "hooks": [rewriter]}]}}
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude/settings.local.json").write_text(json.dumps(settings))
+    env = {"CLAUDE_PROJECT_DIR": str(tmp_path)}
+    specific = decision(hook(pre("Bash", {"command": "ls"}), env=env))
+    assert specific["permissionDecision"] == "deny"
+    assert "the project defines its own PreToolUse hook" in specific["permissionDecisionReason"]
+    assert (
+        "settings.local.json: PreToolUse hook, matcher 'Bash|Write'" in specific["permissionDecisionReason"]
+    )
+    assert hook(pre("Read", {"file_path": "README.md"}), env=env).stdout == "", "the matcher names no Read"

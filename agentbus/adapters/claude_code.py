@@ -15,6 +15,12 @@ against the real CLI (2.1.332, tests/e2e):
   permission checks, as if the model had written it. ``"allow"`` approves the
   rewritten call (skipping those checks), ``"ask"`` has a person confirm it.
   ``call.notes`` become ``additionalContext``.
+- **PreSkillShellCommand** (Claude Code runs it before each shell command a
+  skill or slash command holds, ``!`cmd```, with the skill's arguments filled
+  in) runs tool.before as a Bash call of that command: a block becomes
+  ``permissionDecision: "deny"`` and an ask ``"ask"`` (a skill cannot wait for a
+  person: either keeps the command from running); a layer that rewrites the
+  command is a deny too, since Claude Code never runs a rewritten skill command.
 - **PostToolUse** runs tool.after (:meth:`Bus.finish_tool`) on
   ``tool_response``. The tool has already run, so nothing can be undone. A
   layer that replaces the result sets ``updatedToolOutput`` in the shape of
@@ -26,6 +32,9 @@ against the real CLI (2.1.332, tests/e2e):
 - **PostToolUseFailure** runs tool.after on the error (``event.error`` is a
   :class:`ClaudeCodeToolError`, the result agentbus's error result), so that
   it is audited; a blocked result becomes ``additionalContext``.
+- **UserPromptExpansion** (a slash command the user typed) runs nothing; the
+  expansion is blocked where the project's skills define hooks of their own
+  (``project_hooks``), since loading one starts them without a Skill call.
 - **UserPromptSubmit** runs message.before (:meth:`Bus.process_message`).
   Claude Code cannot replace the prompt: a rewritten prompt and new metadata
   tags reach Claude as ``additionalContext``; a layer that sets
@@ -73,6 +82,7 @@ from . import claude_code_outputs as outputs
 __all__ = [
     "BLOCK_PROMPT",
     "CLAUDE_CODE_TOOLS",
+    "GUARDING_EVENTS",
     "HANDLED_EVENTS",
     "LIFECYCLE_EVENTS",
     "MAIN_AGENT",
@@ -95,8 +105,10 @@ __all__ = [
     "payload_too_large",
     "post_tool_use",
     "post_tool_use_failure",
+    "pre_skill_shell_command",
     "pre_tool_use",
     "pre_tool_use_reply",
+    "user_prompt_expansion",
     "user_prompt_submit",
 ]
 
@@ -116,8 +128,19 @@ LIFECYCLE_EVENTS: Final[Mapping[str, tuple[str, str | None]]] = {
 }
 """Claude Code's lifecycle events -> (agentbus lifecycle point, session reason)."""
 
+GUARDING_EVENTS: Final = ("PreToolUse", "PreSkillShellCommand")
+"""The events whose answer decides whether something runs: whatever goes wrong while one is
+decided denies it (in that event's own answer: Claude Code ignores an answer naming another)."""
+
 HANDLED_EVENTS: Final = frozenset(
-    {"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", *LIFECYCLE_EVENTS}
+    {
+        *GUARDING_EVENTS,
+        "PostToolUse",
+        "PostToolUseFailure",
+        "UserPromptSubmit",
+        "UserPromptExpansion",
+        *LIFECYCLE_EVENTS,
+    }
 )
 
 MAIN_AGENT: Final = "main"
@@ -149,9 +172,13 @@ CLAUDE_CODE_TOOLS: Mapping[str, str] = {
     "Task": "task",
     "Agent": "task",
     "TodoWrite": "todo_write",
+    "Workflow": "task",
 }
 """Claude Code's built-in tool names -> canonical names. Anything else (MCP tools
-``mcp__server__tool``, new tools) is normalised as it is: lower case."""
+``mcp__server__tool``, new tools) is normalised as it is: lower case. Workflow runs a
+JavaScript script that starts sub-agents (in a VM that compiles no code from strings,
+checked with the real CLI 2.1.332): a ``task`` tool like Agent, whose sub-agents' calls
+each come to the hook."""
 
 _PATH_FIELDS: Mapping[str, str] = {
     "Read": "file_path",
@@ -312,12 +339,12 @@ def unreadable(data: bytes, error: HookInputError) -> HookReply:
     return HookReply(exit_code=1, stderr=f"agentbus: {error}")
 
 
-def deny(reason: str) -> HookReply:
-    """A PreToolUse reply that denies the call; Claude sees the reason."""
+def deny(reason: str, event: str = "PreToolUse") -> HookReply:
+    """A reply to ``event`` (PreToolUse, PreSkillShellCommand) that denies the call; Claude sees why."""
     return HookReply(
         output={
             "hookSpecificOutput": {
-                "hookEventName": "PreToolUse",
+                "hookEventName": event,
                 "permissionDecision": "deny",
                 "permissionDecisionReason": reason,
             }
@@ -356,6 +383,7 @@ async def handle(
     *,
     rewrite_decision: RewriteDecision = "passthrough",
     on_ask: AskHandler | None = None,
+    project_hooks: bool = False,
 ) -> HookReply:
     """Answer one parsed hook event. Never raises (except cancellation).
 
@@ -364,11 +392,20 @@ async def handle(
     "allow" (approve it, skipping Claude Code's checks but not its deny rules)
     or "ask" (a person confirms every rewritten call). ``on_ask`` sees each
     call a layer wants a person to approve (see :data:`AskHandler`).
+    ``project_hooks``: deny what the project's own hooks could change or answer
+    (:mod:`agentbus.project_hooks`; the Claude Code CLI loads them, the Agent SDK
+    only when asked to).
     """
     event = payload.get("hook_event_name")
     try:
         if event == "PreToolUse":
-            return await pre_tool_use(bus, payload, rewrite_decision=rewrite_decision, on_ask=on_ask)
+            return await pre_tool_use(
+                bus, payload, rewrite_decision=rewrite_decision, on_ask=on_ask, project_hooks=project_hooks
+            )
+        if event == "PreSkillShellCommand":
+            return await pre_skill_shell_command(bus, payload)
+        if event == "UserPromptExpansion":
+            return user_prompt_expansion(payload, project_hooks=project_hooks)
         if event == "PostToolUse":
             return await post_tool_use(bus, payload)
         if event == "PostToolUseFailure":
@@ -380,17 +417,18 @@ async def handle(
         return PASS
     except RunEnded as ended:  # a layer ended the run: Claude Code stops, and a pending call is denied
         output: dict[str, Any] = {"continue": False, "stopReason": ended.reason}
-        if event == "PreToolUse":
-            output["hookSpecificOutput"] = deny(ended.reason).output["hookSpecificOutput"]  # type: ignore[index]
+        if event in GUARDING_EVENTS:
+            output["hookSpecificOutput"] = deny(ended.reason, event).output["hookSpecificOutput"]  # type: ignore[index]
         return HookReply(output=output)
     except HookInputError as exc:
-        if event == "PreToolUse":  # a call nothing could check is not let through
-            return deny(f"agentbus could not check this call: {exc}")
+        if event in GUARDING_EVENTS:  # a call nothing could check is not let through
+            return deny(f"agentbus could not check this call: {exc}", str(event))
         return HookReply(exit_code=1, stderr=f"agentbus: {exc}")
     except (Exception, SystemExit) as exc:  # a layer calling sys.exit() must not end the hook silently
         failure = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-        if event == "PreToolUse":
-            return deny(f"agentbus failed while checking this call ({failure}); denied to be safe")
+        if event in GUARDING_EVENTS:
+            reason = f"agentbus failed while checking this call ({failure}); denied to be safe"
+            return deny(reason, str(event))
         return HookReply(exit_code=1, stderr=f"agentbus: {event} failed: {failure}")
 
 
@@ -400,18 +438,32 @@ async def pre_tool_use(
     *,
     rewrite_decision: RewriteDecision = "passthrough",
     on_ask: AskHandler | None = None,
+    project_hooks: bool = False,
 ) -> HookReply:
     """Run tool.before for a PreToolUse event and answer it (:func:`pre_tool_use_reply`).
 
     A Skill call is judged first by the shell commands its skill runs as it
     loads (:mod:`agentbus.adapters.claude_code_skills`), as one Bash call.
+    ``project_hooks``: a call the project's own hooks could replace, or whose
+    ask they could answer, is denied (:mod:`agentbus.project_hooks`).
     """
+    if project_hooks:
+        held = _held_for_project_hooks(payload)
+        if held is not None:
+            return held
     if payload.get("tool_name") == "Skill":
         held = await _judge_skill(bus, payload)
         if held is not None:
             return held
     call = await decide(bus, payload)
     approved = False
+    if call.decision == "ask" and project_hooks:
+        answered = _project_hooks(payload, "PermissionRequest")
+        if answered:
+            return deny(
+                f"{call.block_reason or 'agentbus asks for approval'}; denied, not asked: the project's own "
+                f"PermissionRequest hook would answer the prompt ({'; '.join(answered)})"
+            )
     if call.decision == "ask" and on_ask is not None:
         approved = await on_ask(call, payload)
     return pre_tool_use_reply(
@@ -421,6 +473,66 @@ async def pre_tool_use(
         rewrite_decision=rewrite_decision,
         approved=approved,
     )
+
+
+_MANAGED_ONLY_ADVICE = (
+    "Remove it (a hook of your own belongs in ~/.claude/settings.json), or run only managed hooks: "
+    "sudo agentbus install claude-code --managed (allowManagedHooksOnly)"
+)
+
+
+def _held_for_project_hooks(payload: Mapping[str, Any]) -> HookReply | None:
+    """The deny of a call a project's own PreToolUse hook, or a skill's, could replace; else None."""
+    tool_name = payload.get("tool_name")
+    if not isinstance(tool_name, str):
+        return None
+    found = _project_hooks(payload, "PreToolUse")
+    if found:
+        return deny(
+            "agentbus could not check this call: the project defines its own PreToolUse hook, whose "
+            f"updatedInput would replace the call agentbus judged ({'; '.join(found)}). "
+            + _MANAGED_ONLY_ADVICE
+        )
+    tool_input = payload.get("tool_input")
+    skill = tool_input.get("skill") if tool_name == "Skill" and isinstance(tool_input, dict) else None
+    if not isinstance(skill, str):
+        return None
+    from ..project_hooks import managed_hooks_only, project_directories, skill_hooks
+
+    found = skill_hooks(project_directories(payload), skill.lstrip("/"))
+    if found and not managed_hooks_only():
+        return deny(
+            "agentbus could not check this call: the project's skills define hooks of their own, which "
+            f"run while a skill is loaded and may replace calls agentbus judged ({'; '.join(found)}). "
+            + _MANAGED_ONLY_ADVICE
+        )
+    return None
+
+
+def user_prompt_expansion(payload: Mapping[str, Any], *, project_hooks: bool = False) -> HookReply:
+    """A slash command the user typed loads a skill with no Skill call: blocked, with ``project_hooks``,
+    where a project's skill defines hooks of its own (see :func:`_held_for_project_hooks`)."""
+    name = _optional_str(payload, "command_name")
+    if not project_hooks or name is None:
+        return PASS
+    from ..project_hooks import managed_hooks_only, project_directories, skill_hooks
+
+    found = skill_hooks(project_directories(payload), name.lstrip("/"))
+    if not found or managed_hooks_only():
+        return PASS
+    reason = (
+        f"agentbus: /{name} not loaded: the project's skills define hooks of their own, which run while a "
+        f"skill is loaded and may replace calls agentbus judged ({'; '.join(found)}). " + _MANAGED_ONLY_ADVICE
+    )
+    return HookReply(output={"decision": "block", "reason": reason})
+
+
+def _project_hooks(payload: Mapping[str, Any], event: str) -> list[str]:
+    """The project's own hooks on ``event`` that match the call's tool, unless only managed hooks run."""
+    from ..project_hooks import foreign_hooks, managed_hooks_only, project_directories
+
+    found = foreign_hooks(project_directories(payload), event, str(payload.get("tool_name")))
+    return found if found and not managed_hooks_only() else []
 
 
 async def _judge_skill(bus: Bus, payload: Mapping[str, Any]) -> HookReply | None:
@@ -464,6 +576,46 @@ def _skill_script(payload: Mapping[str, Any]) -> tuple[str, str, str | None] | N
     if found is None or found[1] == []:
         return None
     return name, found[0], None if found[1] is None else "\n".join(found[1])
+
+
+async def pre_skill_shell_command(bus: Bus, payload: Mapping[str, Any]) -> HookReply:
+    """Judge one shell command a skill runs as it loads, as Claude Code will run it.
+
+    The event carries the command with the skill's arguments filled in
+    (``$ARGUMENTS``, ``$0`` ...), whoever wrote the skill (the project, the user,
+    a plugin) and whatever its file is called, so it is judged as a Bash call
+    (``tool_name`` says which shell: Bash, or PowerShell, judged alike). Allowed,
+    it gets no answer; blocked, asked or rewritten, a deny or an ask, either of
+    which keeps the command from running.
+    """
+    tool_input = _require(payload, "tool_input", dict, "the command's arguments")
+    command = tool_input.get("command")
+    if not isinstance(command, str):
+        got = type(command).__name__ if "command" in tool_input else "nothing"
+        raise HookInputError(f"PreSkillShellCommand event whose 'command' is not a string ({got})")
+    skill = _optional_str(payload, "command_name") or "a skill"
+    call = await decide(bus, {**payload, "tool_name": "Bash", "tool_input": {"command": command}})
+    event = "PreSkillShellCommand"
+    if call.decision == "block":
+        reason = call.block_reason or "blocked"
+        if call.blocked_by:
+            reason = f"{reason} (agentbus: {call.blocked_by})"
+        return deny(f"the skill {skill} runs a shell command as it loads: {reason}", event)
+    if call.decision == "ask":
+        specific = {
+            "hookEventName": event,
+            "permissionDecision": "ask",
+            "permissionDecisionReason": f"the skill {skill} runs a shell command as it loads: "
+            + (call.block_reason or "agentbus asks for approval"),
+        }
+        return HookReply(output={"hookSpecificOutput": specific})
+    if call.args != {"command": command}:
+        return deny(
+            f"the skill {skill} runs a shell command that agentbus's layers rewrite, and Claude Code "
+            "runs no rewritten skill command: denied",
+            event,
+        )
+    return PASS
 
 
 async def decide(bus: Bus, payload: Mapping[str, Any]) -> ToolCall:

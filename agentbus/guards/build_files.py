@@ -27,6 +27,7 @@ project's files), so that running what a session cloned is noticed.
 
 from __future__ import annotations
 
+import json
 import os
 import posixpath
 import re
@@ -38,14 +39,16 @@ from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from .findings import scan_options, static_args
 from .programs import Invocation
-from .project_commands import FileRun, planned
+from .project_commands import WRITTEN, FileRun, planned
 
 __all__ = [
     "CARGO",
+    "CARGO_CONFIG",
     "CARGO_CONFIGS",
     "GO_GENERATE",
     "INI_FILES",
     "MAX_ENTRIES",
+    "NPMRC",
     "PACKAGE_SETTINGS",
     "PACKAGE_SETTING_FILES",
     "PYTEST",
@@ -59,6 +62,7 @@ __all__ = [
     "conftest_files",
     "conftest_plugins",
     "entry_point_plugins",
+    "given_settings",
     "go_directives",
     "package_settings",
     "pytest_plugins",
@@ -68,6 +72,8 @@ __all__ = [
 
 PYTEST, CARGO, GO_GENERATE, PACKAGE_SETTINGS = "pytest", "cargo", "go-generate", "package-settings"
 """The languages of the runs :func:`builds` gives (:class:`.project_commands.FileRun`)."""
+CARGO_CONFIG, NPMRC = "cargo-config", "npmrc"
+"""The languages of the runs :func:`given_settings` gives: a cargo configuration, an ``.npmrc``."""
 WALKED = frozenset({PYTEST, GO_GENERATE})
 """Runs whose files are found by walking a directory (``word`` is the directory)."""
 MAX_ENTRIES = 4096
@@ -211,6 +217,48 @@ def runs_code_in(invocation: Invocation) -> Iterator[str]:
     for run in planned(invocation):
         if run.language in ("make", "npm", "python") and not run.how:
             yield posixpath.join(run.cwd or ".", posixpath.dirname(run.word) or ".")  # make -C y: y
+
+
+# -- settings given on the command line ----------------------------------------------------------
+
+_NPMS = frozenset({"npm", "pnpm", "yarn", "yarnpkg", "npx", "pnpx", "bun", "bunx"})
+
+
+def given_settings(invocation: Invocation) -> Iterator[FileRun]:
+    """The settings a command line gives a build tool, in a file or as text, as runs:
+    ``cargo --config FILE`` or ``--config KEY=VALUE`` (a cargo configuration, :data:`CARGO_CONFIG`;
+    the text is ``KEY = VALUE``, named ``cargo --config``), ``npm --userconfig FILE`` (or
+    ``npm_config_userconfig=FILE``: an ``.npmrc``, :data:`NPMRC`)."""
+    cwd = invocation.cwd
+    if invocation.name == "cargo":
+        for option, value in scan_options(static_args(invocation), frozenset({"--config"})):
+            if option != "--config" or not value:
+                continue
+            key, equals, setting = value.partition("=")
+            if not equals:
+                yield FileRun(value, CARGO_CONFIG, cwd)
+            else:
+                text = _toml_pair(key, setting)
+                yield FileRun("cargo --config", CARGO_CONFIG, cwd, how=WRITTEN, text=text)
+    elif invocation.name in _NPMS:
+        files = [value for option, value in scan_options(static_args(invocation), frozenset({"--userconfig"}))
+                 if option == "--userconfig" and value]  # fmt: skip
+        for assignment in invocation.env:
+            key, _, value = assignment.partition("=")
+            if key.lower() == "npm_config_userconfig":
+                files.append(invocation.command.static(value) or "")
+        yield from (FileRun(file, NPMRC, cwd) for file in files if file)
+
+
+def _toml_pair(key: str, value: str) -> str:
+    """``KEY = VALUE`` as cargo reads ``--config KEY=VALUE`` (a bare value, which cargo refuses, as a
+    string: what it names is judged all the same)."""
+    line = f"{key.strip()} = {value.strip()}"
+    try:
+        _toml(line, "--config")
+    except ValueError:
+        return f"{key.strip()} = {json.dumps(value.strip())}"
+    return line
 
 
 # -- the files those builds run ---------------------------------------------------------------

@@ -26,16 +26,70 @@ from collections.abc import Callable, Iterator, Sequence
 
 from ..lazy_regex import lazy_compile
 
-__all__ = ["COMMAND_VARIABLES", "TERMINALS", "carried", "confines"]
+__all__ = ["COMMAND_VARIABLES", "TERMINALS", "carried", "confines", "git_runs_setting", "unknown_program"]
 
 COMMAND_VARIABLES = frozenset({
     "GIT_SSH_COMMAND", "GIT_SSH", "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_EXTERNAL_DIFF",
     "GIT_PROXY_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "PAGER", "MANPAGER", "EDITOR",
     "VISUAL", "SYSTEMD_PAGER", "RSYNC_RSH", "BROWSER", "LESSOPEN", "LESSCLOSE", "PROMPT_COMMAND",
     "FCEDIT", "SVN_EDITOR", "HGEDITOR", "BZR_EDITOR", "KUBE_EDITOR", "CVS_RSH", "RESTIC_PASSWORD_COMMAND",
-    "BORG_RSH", "CRASHPAGER", "AUTOM4TE",
+    "BORG_RSH", "CRASHPAGER", "AUTOM4TE", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "RUSTC", "RUSTDOC",
+    "CARGO_BUILD_RUSTC_WRAPPER", "CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTC",
+    "CARGO_BUILD_RUSTDOC",
 })  # fmt: skip
 """Environment variables whose value a program runs as a command."""
+
+_COMMAND_VARIABLE = lazy_compile(
+    r"^(?:CARGO_TARGET_\w+_(?:RUNNER|LINKER)|CARGO_HOST_LINKER|(?i:npm_config_script[_-]shell))$"
+)
+"""Variables named by a pattern whose value a program runs: cargo's per-target runners and linkers,
+npm's ``script-shell`` (``npm_config_*`` is npm's configuration, in any case)."""
+_TOOL_OPTIONS = {"GOFLAGS": ("-toolexec", "--toolexec", "-exec", "--exec")}
+"""Variables that hold a program's options, some of which name a program it runs."""
+
+
+def _variable_code(key: str, value: str) -> Iterator[str]:
+    """The command a variable assignment gives a program to run (``PAGER=CMD``, ``RUSTC_WRAPPER=./w``,
+    ``GOFLAGS=-toolexec=./w``, ``npm_config_node_options='--require ./x.js'``), if any."""
+    if not value:
+        return
+    if key in COMMAND_VARIABLES or _COMMAND_VARIABLE.match(key):
+        yield value
+    elif key in _TOOL_OPTIONS:
+        yield from _by_options(*_TOOL_OPTIONS[key])(value.split(), ())
+    elif key.lower().replace("-", "_") == "npm_config_node_options":
+        yield from _node_preloads(value)
+
+
+PROMPT_VARIABLES = frozenset({"PS0", "PS1", "PS2", "PS3", "PS4"})
+"""Prompts bash expands each time it shows them: a ``$(...)`` in one runs (``env SHELLOPTS=xtrace
+PS4='$(chmod +s /bin/bash)' ./setuid-script`` runs chmod as the script's owner at its first line)."""
+
+
+def substitutions(text: str) -> Iterator[str]:
+    """The commands of the ``$(...)`` and backquoted substitutions in ``text``, outermost first (one pass)."""
+    index, depth, start = 0, 0, 0
+    while index < len(text):
+        char = text[index]
+        if depth == 0 and char == "`":
+            end = text.find("`", index + 1)
+            if end < 0:
+                return
+            yield text[index + 1 : end]
+            index = end + 1
+            continue
+        if text.startswith("$(", index) and not text.startswith("$((", index):
+            if depth == 0:
+                start = index + 2
+            depth += 1
+            index += 2
+            continue
+        if char == ")" and depth:
+            depth -= 1
+            if depth == 0:
+                yield text[start:index]
+        index += 1
+
 
 _Extract = Callable[[Sequence[str], Sequence[str]], Iterator[str]]
 """(argument values, here-string and here-document texts) -> shell code."""
@@ -187,10 +241,17 @@ _SQL_WRITES = lazy_compile(
 """SQL that writes a file: ``SELECT … INTO OUTFILE 'F'``, ``COPY … TO 'F'``, psql's ``\\o F``."""
 
 
+_SQL_PROGRAM = lazy_compile(r"\b(?:FROM|TO)\s+PROGRAM\s+'((?:[^']|''){1,4096})'", re.IGNORECASE)
+"""PostgreSQL's ``COPY … FROM PROGRAM 'CMD'`` / ``TO PROGRAM 'CMD'``: the server runs CMD with a shell."""
+
+
 def _bang_lines(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
-    """ftp, sftp, smbclient, mysql, psql, dc: a line ``!CMD`` (``\\! CMD``, ``system CMD``) runs CMD."""
+    """ftp, sftp, smbclient, mysql, psql, dc: a line ``!CMD`` (``\\! CMD``, ``system CMD``) runs CMD;
+    psql's ``COPY … PROGRAM 'CMD'`` runs it on the database server."""
     texts = [*fed, *_option_values(values, frozenset({"-c", "-e", "--execute", "--command", "--expression"}))]
     for text in texts:
+        for match in _SQL_PROGRAM.finditer(text):
+            yield match.group(1).replace("''", "'")
         for match in _SQL_WRITES.finditer(text):
             target = next(g for g in match.groups() if g)
             yield f": >> {shlex.quote(target)}"
@@ -353,6 +414,12 @@ _GIT_COMMAND_KEYS = lazy_compile(
 """git configuration keys whose value git runs (an alias or a helper when it starts with ``!``)."""
 
 
+def git_runs_setting(setting: str) -> bool:
+    """Whether ``KEY=VALUE`` (``git -c``'s) sets a key whose value git runs (``core.sshCommand``):
+    the value is a command line, judged as one, not a file name."""
+    return _GIT_COMMAND_KEYS.match(setting.partition("=")[0]) is not None
+
+
 def _git_value(key: str, value: str) -> str | None:
     key = key.lower()
     if key.startswith(("alias.", "credential")) or key.endswith(".helper"):
@@ -405,7 +472,17 @@ _CMAKE_TOOLS = {
 """``cmake -E TOOL``: the shell command each tool is."""
 
 
+_CMAKE_PROGRAM = lazy_compile(
+    r"^CMAKE_(?:\w+_(?:COMPILER_LAUNCHER|LINKER_LAUNCHER|COMPILER)|LINKER|MAKE_PROGRAM|AR|RANLIB)(?::\w+)?$"
+)
+"""``cmake -D`` cache variables that name a program the build runs (a compiler, a launcher)."""
+
+
 def _cmake(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    for definition in _option_values(values, frozenset({"-D"})):
+        name, _, value = definition.partition("=")
+        if _CMAKE_PROGRAM.match(name) and value:
+            yield " ".join(value.split(";"))  # a list: the program and its arguments
     if "-E" not in values:
         return
     rest = values[values.index("-E") + 1 :]
@@ -575,6 +652,76 @@ def _shell_in_arguments(values: Sequence[str]) -> Iterator[str]:
             return
 
 
+_TEXT_PROGRAMS = frozenset({
+    # version control and trackers: messages, titles, bodies
+    "git", "gh", "glab", "hub", "svn", "hg", "jj", "fossil", "bzr", "tea", "jira", "linear", "sl",
+    # notices and speech: text shown to a person
+    "notify-send", "terminal-notifier", "say", "espeak", "logger", "wall", "write", "zenity", "kdialog",
+    "whiptail", "dialog", "cowsay", "figlet", "toilet", "banner", "osascript",
+    # searches, filters and data languages: patterns and programs of their own
+    "ag", "ack", "ack-grep", "fzf", "sk", "jq", "yq", "gojq", "jaq", "sed", "gsed", "tr", "xq", "mlr",
+    "sqlite3", "psql", "mysql", "mariadb", "mongosh", "mongo", "redis-cli", "duckdb", "clickhouse-client",
+    # requests and clipboards: the text is data sent or kept
+    "curl", "wget", "http", "https", "xh", "curlie", "pbcopy", "xclip", "xsel", "wl-copy",
+    # test runners: `pytest -k 'a or b'` selects tests by an expression of their own
+    "pytest", "py.test",
+    # disk-image builders: `virt-customize -a img --run-command CMD` runs CMD inside the image
+    "virt-customize", "virt-sysprep", "virt-builder", "guestfish",
+})  # fmt: skip
+"""Programs that take free text (a message, a pattern, a query, a request body) as an argument, or
+a command they run somewhere else than this machine (inside a disk image): a string among their
+arguments that reads as a command is not one they run here."""
+
+_TEXT_OPTION = lazy_compile(
+    r"^--?(?:m|t|b|k|message|msg|title|body|desc|description|note|notes|comment|subject|summary|text|"
+    r"label|name|query|search|grep|pattern|regex|filter|format|template|reason)$"
+)
+"""Options whose value is text by name (``--message``, ``-m``, ``--title``, ``--query``, a keyword
+expression's ``-k`` ...)."""
+
+_COMMAND_START = lazy_compile(r"^\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*[a-z][a-z0-9._+-]*\s")
+"""A string that starts as a command line: a lower-case program name (after assignments), then more."""
+
+_PROGRAM_NAME = lazy_compile(r"^[A-Za-z0-9_.][A-Za-z0-9._+@-]*$")
+"""A name a program can have (``--add]``, a word of tldr's ``[-a|--add]`` notation, is none)."""
+
+_SHELL_OPERATOR = lazy_compile(r"\||;|&&|\$\(|`|>|<\(")
+
+
+def unknown_program(name: str) -> bool:
+    """Whether ``name`` is a program no rule of the guards knows how it reads its arguments: not a
+    carrier, an interpreter, a shell, a printer of text or a program that takes free text."""
+    from .interpreters import INTERPRETERS  # here: interpreters imports programs, which imports this
+
+    return bool(_PROGRAM_NAME.match(name)) and not (
+        name in _CARRIERS
+        or name in _PRINTS
+        or name in _SHELL_NAMES
+        or name in _TEXT_PROGRAMS
+        or INTERPRETERS.match(name)
+    )
+
+
+def _command_strings(values: Sequence[str]) -> Iterator[str]:
+    """``someprog -c "curl … | sh"``, ``tool --hook='rm -rf ~'``: an argument of a program the guards do
+    not know that reads as a command line (a program name and more, or shell operators), judged as
+    the command it would be if the program ran it. Values of text options (``--message``, ``-t``)
+    are text; a value that starts with a path and has no operator is a file name with spaces."""
+    previous = ""
+    for value in values:
+        option, equals, rest = value.partition("=")
+        text = rest if equals and option.startswith("-") else value
+        if equals and option.startswith("-") and _TEXT_OPTION.match(option):
+            text = ""
+        if (
+            not _TEXT_OPTION.match(previous)
+            and text
+            and (_COMMAND_START.match(text) or (_SHELL_OPERATOR.search(text) and " " in text.strip()))
+        ):
+            yield text
+        previous = value
+
+
 _APT_HOOKS = lazy_compile(
     r"^(?:APT::Update::(?:Pre|Post)-Invoke(?:-Success)?|DPkg::(?:Pre|Post)-Invoke|"
     r"DPkg::Pre-Install-Pkgs|APT::Update::List-Refresh)(?:::)?=(.+)$",
@@ -598,8 +745,44 @@ def _tex(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
 
 
 def _npm(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
-    """``npx -c CMD``, ``npm exec -c CMD``: a shell command run with the package's binaries on the path."""
-    yield from _by_options("-c", "--call")(values, fed)
+    """``npx -c CMD``, ``npm exec -c CMD``: a shell command run with the package's binaries on the path;
+    ``--script-shell PROG``: the shell every script runs in; ``--node-options '--require ./x.js'``:
+    the files each node process loads first (as ``node ./x.js``)."""
+    yield from _by_options("-c", "--call", "--script-shell")(values, fed)
+    for options in _option_values(values, frozenset({"--node-options"})):
+        yield from _node_preloads(options)
+    words = [value for value in values if not value.startswith("-")]
+    setting = words[2:] if words[:2] == ["config", "set"] else words[1:] if words[:1] == ["set"] else []
+    if setting:  # npm config set script-shell ./x.sh: what every later script runs in
+        key, equals, value = setting[0].partition("=")
+        value = value if equals else " ".join(setting[1:2])
+        if key in _NPM_PROGRAMS and value:
+            yield value
+        elif key == "node-options":
+            yield from _node_preloads(value)
+
+
+_NPM_PROGRAMS = frozenset({"script-shell", "shell", "git"})
+"""npm settings whose value is a program npm runs (the shell of scripts and ``npm exec``, git)."""
+
+
+_NODE_PRELOAD = lazy_compile(r"(?:^|\s)(?:--require|-r|--import|--loader|--experimental-loader)[=\s]+(\S+)")
+
+
+def _node_preloads(options: str) -> Iterator[str]:
+    """``--require ./x.js`` in node's options: ``node ./x.js`` (a module of the project it loads)."""
+    for module in _NODE_PRELOAD.findall(" " + options):
+        if module.startswith((".", "/")):
+            yield shlex.join(["node", module])
+
+
+_GO_BUILDS = frozenset({"build", "test", "run", "install", "vet", "generate", "list", "get"})
+
+
+def _go(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """``go build -toolexec CMD``, ``go test -exec CMD``: a program go runs each tool (or test) with."""
+    if values[:1] and values[0] in _GO_BUILDS:
+        yield from _by_options("-toolexec", "--toolexec", "-exec", "--exec")(values[1:], fed)
 
 
 # -- programs that run a program named by an option (GTFOBins' sudo list) --------------------
@@ -834,6 +1017,7 @@ _CARRIERS: dict[str, _Extract] = {
     "ssh": _ssh_options, "scp": _ssh_options, "sftp-ssh": _ssh_options, "autossh": _ssh_options,
     "git": _git,
     "cmake": _cmake,
+    "go": _go,
     **{name: _npm for name in ("npx", "bunx", "pnpx")},
     **{name: _chain(_npm, _subcommand_runs("exec")) for name in ("npm", "pnpm", "yarn")},
     "start-stop-daemon": _start_stop_daemon,
@@ -900,18 +1084,22 @@ def carried(name: str, values: Sequence[str], fed: Sequence[str], env: Sequence[
     found: list[str] = []
     for assignment in env:
         key, _, value = assignment.partition("=")
-        if key in COMMAND_VARIABLES and value:
-            found.append(value)
-            if key == "LESSOPEN" and value.startswith("echo "):
-                found.append(f"cat {value[5:]}")  # LESSOPEN prints the name of the file less shows instead
+        found.extend(_variable_code(key, value))
+        if key in PROMPT_VARIABLES:
+            found.extend(substitutions(value))
+        if key == "LESSOPEN" and value.startswith("echo "):
+            found.append(f"cat {value[5:]}")  # LESSOPEN prints the name of the file less shows instead
     if name in ("export", "declare", "typeset", "local", "readonly", "env", "setenv"):
         for value in values:
             key, _, code = value.partition("=")
-            if key in COMMAND_VARIABLES and code:
-                found.append(code)
+            found.extend(_variable_code(key, code))
+            if key in PROMPT_VARIABLES:
+                found.extend(substitutions(code))
     extract = _CARRIERS.get(name)
     if extract is not None:
         found.extend(code for code in extract(values, fed) if code.strip())
     if name not in _PRINTS and name not in _SHELL_NAMES:
         found.extend(_shell_in_arguments(values))
+    if unknown_program(name):
+        found.extend(_command_strings(values))
     return found

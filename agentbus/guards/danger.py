@@ -35,7 +35,7 @@ from typing import Any
 from ..events import ToolCall
 from ..lazy_regex import lazy_compile
 from ..registry import Registry
-from . import clones, script_files, session_downloads, tactics
+from . import clones, definitions, script_files, session_downloads, tactics
 from .budget import decide, spend
 from .carriers import TERMINALS as _TERMINALS
 from .containers import in_place
@@ -46,12 +46,13 @@ from .findings import static_args as _values
 from .interpreters import AWKS, INTERPRETERS, fed_code, inline_code, judge_code
 from .locations import written
 from .operands import block_device, system_file
-from .parse import UNKNOWN_PART, Script, ansi_c, one_reread_bound, parse, parsed
+from .parse import UNKNOWN_PART, Function, Script, ansi_c, one_reread_bound, parse, parsed
 from .paths import normalize_path
 from .policy import Policy, current_policy, hold, using
 from .programs import (
     SHELLS,
     Invocation,
+    collecting_nested,
     find_narrowed,
     find_selects,
     parse_nested,
@@ -71,6 +72,7 @@ from .verdict import (
     GIT_HOOKS,
     OBFUSCATED,
     PERMISSIONS,
+    REMOTE_ACCESS,
     REMOTE_CODE,
     SYSTEM_FILES,
     UNJUDGED_SCRIPT,
@@ -577,7 +579,18 @@ def _socat(invocation: Invocation, home: str) -> Verdict | None:
     network = any(re.match(r"^(?:tcp|udp|ssl|openssl|sctp|socks)", v) for v in values)
     if runs and network:
         return _verdict(BACKDOOR, invocation, "connects a shell to the network")
+    listens = any(re.match(r"^(?:tcp|udp|ssl|openssl|sctp)[46]?-listen:", v) for v in values)
+    for value in values:
+        target = _SOCAT_CONNECT.match(value)
+        if listens and target and not _SOCAT_LOCAL.match(target.group(1)):
+            why = f"relays a port here to {target.group(1)} (a pivot into the network it reaches)"
+            return _verdict(REMOTE_ACCESS, invocation, why)
     return None
+
+
+_SOCAT_CONNECT = lazy_compile(r"^(?:tcp|udp|ssl|openssl|sctp)[46]?(?:-connect)?:(\[[^\]]*\]|[^:,]+)")
+"""socat's connecting address and its host: ``TCP:10.10.10.20:5432``, ``TCP4-CONNECT:db:5432``."""
+_SOCAT_LOCAL = lazy_compile(r"^(?:localhost|127(?:\.\d+){0,3}|\[::1\]|0\.0\.0\.0)$", re.IGNORECASE)
 
 
 _TUNNELLED_PORTS = frozenset({"22", "23", "2222", "3389", "5900", "5901", "2375", "2376"})
@@ -1213,12 +1226,30 @@ def _check_redirects(invocation: Invocation, home: str) -> Verdict | None:
 def _fork_bomb(script: Script) -> str | None:
     """The definition of a function that runs itself in the background or a pipe, if any."""
     for function in script.functions:
+        if _runs_program_found(function):
+            continue
         for pipeline in function.body.pipelines:
             for command in pipeline:
                 calls_itself = bool(command.words) and command.words[0] == function.name
                 if calls_itself and (len(pipeline) > 1 or command.background):
                     return function.text
     return None
+
+
+_LOOKUPS = r"(?:which|type\s+-[pP]|whence\s+-p)\s+"
+
+
+def _runs_program_found(function: Function) -> bool:
+    """``pbcopy() { p="$(which pbcopy)"; echo x | "$p"; }``: the body looks its own name up and runs
+    what it found, a file on the PATH (``which``, ``type -P`` find no function; ``command -v`` does), and
+    never names itself otherwise."""
+    name = re.escape(function.name)
+    body = function.text.split("{", 1)[-1] if "{" in function.text else function.text
+    lookups = re.compile(_LOOKUPS + name + r"(?![\w.+-])")
+    if not name or not lookups.search(body):
+        return False
+    # what is left names it only as a variable (`pbcopy=...`, `"$pbcopy"`, `${pbcopy}`), or not at all
+    return re.search(r"(?<![\w.+/${-])" + name + r"(?![\w.+=-])", lookups.sub("", body)) is None
 
 
 def _nested_code(invocation: Invocation) -> list[str]:
@@ -1397,24 +1428,27 @@ def _check_script(script: Script, home: str, policy: Policy) -> Verdict | None:
         if verdict is not None:
             return verdict
     judged: set[Invocation] = set()
-    for stages in walk(script):
-        for invocation in stages:
-            spend()
-            if invocation in judged:
-                continue  # the same command again (a function called twice, a loop): same verdict
-            judged.add(invocation)
-            verdict = _check_one(invocation, home, findings)
+    with collecting_nested() as nested:
+        for stages in walk(script):
+            for invocation in stages:
+                spend()
+                if invocation in judged:
+                    continue  # the same command again (a function called twice, a loop): same verdict
+                judged.add(invocation)
+                verdict = _check_one(invocation, home, findings)
+                if verdict is not None:
+                    return verdict
+            rule = "pipeline rule (what flows into a shell or interpreter)"
+            verdict = findings.blocks(_check_pipeline(stages, home), rule)
             if verdict is not None:
                 return verdict
-        rule = "pipeline rule (what flows into a shell or interpreter)"
-        verdict = findings.blocks(_check_pipeline(stages, home), rule)
-        if verdict is not None:
-            return verdict
     names = {invocation.name for invocation in judged}  # the families that may judge the script
-    for judge_script in tactics.script_judges(names):
-        verdict = findings.blocks(judge_script(script, home), _tactic_rule(judge_script))
-        if verdict is not None:
-            return verdict
+    # bash -c 'env | grep -i token', watch 'ps aux | grep pass': the nested code, judged whole too
+    for whole in (script, *nested):
+        for judge_script in tactics.script_judges(names):
+            verdict = findings.blocks(judge_script(whole, home), _tactic_rule(judge_script))
+            if verdict is not None:
+                return verdict
     return findings.asked
 
 
@@ -1508,17 +1542,21 @@ def command_safety_guard(call: ToolCall) -> None:
     if command is None:
         return
     directory = script_files.call_directory(call.args)
+    session = call.session_key
     with working_directory(directory):  # the flat-archive rule looks at what is there
-        verdict = check_command(command)
+        # A function the command defines and cannot call is judged at its calls (.definitions).
+        verdict = definitions.deferred(command, check_command(command), check_command, keeper(session))
         if verdict is None:
-            earlier = session_downloads.earlier_downloads(call.session_key)
+            earlier = session_downloads.earlier_downloads(session)
             # Only statements that pass alone: a finding they gave would not be this call's.
             earlier = [statement for statement in earlier if check_command(statement) is None]
             if earlier and check_command("\n".join(earlier)) is not None:
                 # Together they judge differently (one was evicted): they cannot speak for this call.
                 earlier = []
-            if earlier:
-                verdict = check_command("\n".join([*earlier, command]))
+            # The functions earlier calls defined that this one may call: their bodies, judged here.
+            called = definitions.reached(command, session_downloads.kept(session, definitions.FUNCTIONS))
+            if earlier or called:
+                verdict = check_command("\n".join([*earlier, *called, command]))
         if verdict is None or verdict.decision != "block":
             # The scripts it runs from disk (bash x.sh, ./setup.sh, python tools/x.py), by their content.
             found = script_files.check_script_files(command, cwd=directory)
@@ -1533,6 +1571,11 @@ def command_safety_guard(call: ToolCall) -> None:
         session_downloads.remember(call.session_key, command)
     if verdict is None or verdict.decision != "block":
         clones.remember_clones(call.session_key, command, directory)
+
+
+def keeper(session: str | None) -> Callable[[list[str]], bool]:
+    """What keeps a call's deferred function definitions for ``session`` (:mod:`.definitions`)."""
+    return lambda texts: session_downloads.keep_all(session, definitions.FUNCTIONS, texts)
 
 
 GUARD = Guard(id=GUARD_ID, handler=command_safety_guard, tool=r"^exec$", priority=100)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 
+from . import definitions
 from .danger import GUARD_ID, check_command
 from .files import SHELL_FILE_GUARD_ID, check_shell_files
 from .locations import location
@@ -82,6 +83,12 @@ def explain(
                 f"      decided by the {verdict.rule or 'guard'}; category {verdict.category!r} is set to"
             )
             lines.append(f"      {verdict.decision} (builtins verdicts in the config change it)")
+    unreached = [f.name for f in definitions.unreached(command, script)]
+    if unreached and any(verdict is not None for _, verdict in verdicts):
+        lines.append(
+            f"defined, never called here: {', '.join(unreached)}; an exec guard with a session judges"
+            " these at their calls (a later call that names one is judged after it)"
+        )
     return "\n".join(line.rstrip() for line in lines)
 
 

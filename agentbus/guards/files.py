@@ -34,11 +34,13 @@ from ..events import ToolCall
 from ..lazy_regex import lazy_compile
 from ..registry import Registry
 from .budget import decide, spend
+from .carriers import git_runs_setting
 from .locations import location, written
 from .operands import EDITORS, PATH_MAX, PATTERN_OPTIONS, block_device, option_values, system_file
 from .pathnames import home_directory
 from .paths import check_glob, check_path, display_path, normalize_path
 from .policy import Policy, current_policy, hold
+from .request_bodies import CURL_PROGRAMS, WGET_PROGRAMS, request_options, sent_file
 from .tool_matchers import (
     EXEC_TOOL,
     FILE_TOOLS,
@@ -283,7 +285,6 @@ read (``vi ~/.zshrc``: what the editor writes back is the command guard's, which
 file); senders (``scp``, ``curl -F @``), the clipboard, editors that sync to a remote workspace
 (``code``, ``subl``) and programs not known stay judged."""
 _WRITE_TARGET = frozenset({"cp", "mv", "install", "rsync", "scp", "tee", "ln"})
-_CURL_DATA = frozenset({"-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--json"})
 _GLOB = lazy_compile(r"[*?\[]")
 
 
@@ -396,25 +397,17 @@ def _operands(invocation: Invocation) -> list[str]:
 
 
 def _curl_files(invocation: Invocation) -> list[str]:
+    """The files curl or wget sends (``-T FILE``, ``-d @FILE``, ``-F f=@FILE``, ``--post-file=FILE``)."""
     values = [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
-    files: list[str] = []
-    for index, value in enumerate(values):
-        following = values[index + 1] if index + 1 < len(values) else ""
-        if value in _CURL_DATA and following.startswith("@"):
-            files.append(following[1:])
-        elif value in ("-F", "--form") and re.search(r"=[@<]", following):
-            files.append(re.split(r"=[@<]", following, maxsplit=1)[1].split(";")[0].strip("\"'"))
-        elif value in ("-T", "--upload-file"):
-            files.append(following)
-        elif value.startswith(tuple(f"{flag}=@" for flag in _CURL_DATA if flag.startswith("--"))):
-            files.append(value.partition("=@")[2])
-    return files
+    sent = (sent_file(option, value) for option, value in request_options(invocation.name, values))
+    return [file for file in sent if file is not None]
 
 
 _METADATA_ONLY = frozenset({
     "ls", "ll", "stat", "test", "[", "file", "du", "touch", "mkdir", "chown", "chgrp", "realpath", "readlink",
     "basename", "dirname", "echo", "printf", "which", "type", "command", "cd", "pushd", "popd", "export",
-    "unset", "ssh-keygen", "lsattr", "getfacl", "setfacl", "namei", "exa", "eza", "tree", "true", ":",
+    "local", "declare", "typeset", "readonly", "unset", "ssh-keygen", "lsattr", "getfacl", "setfacl", "namei",
+    "exa", "eza", "tree", "true", ":",
 })  # fmt: skip
 """Programs known not to read or write their operands' contents: a secret's name is safe with them."""
 _KEYCHAIN_SETTINGS = frozenset({"show-keychain-info", "lock-keychain", "list-keychains", "default-keychain",
@@ -472,7 +465,7 @@ def _generic_operands(invocation: Invocation) -> list[str]:
     found: list[str] = []
     skip_next = identity_file = False
     identity = invocation.name in _IDENTITY_USERS
-    for value in values:
+    for index, value in enumerate(values):
         if skip_next:
             skip_next = False
             continue
@@ -488,6 +481,8 @@ def _generic_operands(invocation: Invocation) -> list[str]:
                 continue
         if invocation.name == "zip" and value in ("-x", "-i"):
             break
+        if invocation.name == "git" and index and values[index - 1] == "-c" and git_runs_setting(value):
+            continue  # git -c core.sshCommand='ssh -i KEY': a command, judged as one (walked)
         if identity and value.startswith("-i") and len(value) > 2:
             continue
         if not value.startswith("-") or value == "-":
@@ -759,7 +754,7 @@ def _check_invocation(invocation: Invocation, cwd: str | None, *, shown: bool = 
             verdict = _judge(operand, cwd=cwd, write=write, local=local, listing=listing)
             if verdict is not None:
                 return verdict
-        uploads = _curl_files(invocation) if name in ("curl", "wget", "http", "xh") else []
+        uploads = _curl_files(invocation) if name in CURL_PROGRAMS or name in WGET_PROGRAMS else []
         for path in [*uploads, *_code_paths(invocation)]:
             verdict = _judge(path, cwd=cwd)
             if verdict is not None:
@@ -768,6 +763,8 @@ def _check_invocation(invocation: Invocation, cwd: str | None, *, shown: bool = 
         # --files0-from=FILE, -F~/.ssh/config, @FILE: an option that loads a file reads it,
         # whatever the program (du is metadata-only, its --files0-from is not).
         for value in (invocation.command.static(w) for w in invocation.args):
+            if name == "git" and value and "=" in value and git_runs_setting(value):
+                continue  # git -c core.sshCommand='ssh -i KEY': a command line, walked and judged as one
             for loaded in option_values(value) if value else ():
                 if loaded.role == "pattern" or (name in _IDENTITY_USERS and loaded.option == "-i"):
                     continue
@@ -953,13 +950,26 @@ def _reads_name_list(invocation: Invocation) -> bool:
 
 
 def shell_file_guard(call: ToolCall) -> None:
-    """tool.before handler: block exec calls that read or copy sensitive files."""
-    from .danger import command_text
+    """tool.before handler: block exec calls that read or copy sensitive files (a function the call
+    defines and cannot call: at its calls, :mod:`.definitions`)."""
+    from . import definitions, session_downloads
+    from .danger import command_text, keeper
 
     command = command_text(call.args)
     if command is None:
         return
-    hold(call, check_shell_files(command, cwd=_cwd(call.args)))
+    cwd = _cwd(call.args)
+
+    def judge(text: str) -> Verdict | None:
+        return check_shell_files(text, cwd=cwd)
+
+    # A function the command defines and cannot call is judged at its calls (.definitions).
+    verdict = definitions.deferred(command, judge(command), judge, keeper(call.session_key))
+    if verdict is None:
+        called = definitions.reached(command, session_downloads.kept(call.session_key, definitions.FUNCTIONS))
+        if called:
+            verdict = judge("\n".join([*called, command]))
+    hold(call, verdict)
 
 
 # -- search tools --------------------------------------------------------------------------

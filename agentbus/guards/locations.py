@@ -302,4 +302,7 @@ def written(value: str, *, home: str, cwd: str | None) -> tuple[str, str] | None
         "/private/etc",
     ):
         return SYSTEM_CONFIG, f"{normalized}, in the machine's configuration"
+    if normalized.startswith(("/proc/sys/", "/sys/")):
+        # echo 0 > /proc/sys/kernel/nmi_watchdog is sysctl by another name (miners turn the watchdog off)
+        return SYSTEM_CONFIG, f"{normalized}, a kernel setting"
     return None

@@ -81,6 +81,8 @@ _SYSTEM_FILE = lazy_compile(
 )
 """Files whose change hands over the machine: accounts, sudo, PAM, preloads, cron, boot scripts;
 and the rest of /etc, which :data:`CORE_SYSTEM_FILE` tells apart."""
+_SYSTEM_DIRECTORIES = ("/etc/", "/var/spool/cron")
+"""Where every :data:`_SYSTEM_FILE` is: other paths skip compiling it (a hook process is short)."""
 CORE_SYSTEM_FILE = lazy_compile(
     r"^/etc/(?:passwd|shadow|gshadow|group|sudoers|master\.passwd|ld\.so\.preload|security/opasswd|doas\.conf)"
     r"(?:[-~]|\.(?:bak|old|orig|tmp|lock|new))?$|^/etc/(?:sudoers\.d|pam\.d)(?:/|$)"
@@ -190,7 +192,9 @@ def redirect_operands(invocation: Invocation) -> list[Operand]:
 def block_device(value: str) -> str | None:
     """The device ``value`` names, if it is a block device or raw memory."""
     path = value
-    if path.startswith("/dev/") and ("//" in path or "/./" in path or "/../" in path):
+    if not path.startswith("/dev/"):
+        return None  # every device is under /dev: other paths skip compiling the pattern
+    if "//" in path or "/./" in path or "/../" in path:
         path = normalize_path(path)
     return path if DEVICE.match(path) else None
 
@@ -204,11 +208,11 @@ def system_file(value: str, *, home: str, cwd: str | None) -> str | None:
     path = normalize_path(value, home=home, cwd=cwd)
     if path.startswith("/private/etc/"):
         path = path[len("/private") :]  # macOS: /etc is a link to /private/etc
-    if _SYSTEM_FILE.match(path):
+    if path.startswith(_SYSTEM_DIRECTORIES) and _SYSTEM_FILE.match(path):
         return path
     if cwd is None and path.startswith("../"):
         climbed = "/" + path.lstrip("./")
-        if _SYSTEM_FILE.match(climbed):
+        if climbed.startswith(_SYSTEM_DIRECTORIES) and _SYSTEM_FILE.match(climbed):
             return climbed
     return None
 

@@ -57,6 +57,7 @@ __all__ = [
     "ShellSyntaxError",
     "SimpleCommand",
     "Substitution",
+    "as_read",
     "carries_runtime",
     "expand_braces",
     "one_reread_bound",
@@ -2104,6 +2105,16 @@ def _escaped(text: str, index: int) -> bool:
     return count % 2 == 1
 
 
+def as_read(text: str) -> str:
+    """``text`` as the parser reads it, the text of each :class:`Function` a part of it: cut at a NUL
+    (the end of the C string bash is given), line continuations joined, the private-use characters
+    of the placeholders replaced (the same characters in the input are not ours)."""
+    text = text.partition("\0")[0]
+    if "\\\n" in text:
+        text = join_continuations(text)
+    return text.translate(_OURS)
+
+
 def parse(text: str, *, strict: bool = False) -> Script:
     """Parse a command line once: linear in its length.
 
@@ -2116,12 +2127,8 @@ def parse(text: str, *, strict: bool = False) -> Script:
         raise TooComplex(
             f"a pipeline of more than {MAX_PIPELINE_STAGES:,} stages is more than the guards judge"
         )
-    # A NUL ends the C string bash is given (exec calls reject it or cut the text there).
-    text, nul, _ = text.partition("\0")
-    if "\\\n" in text:
-        text = join_continuations(text)
-    # The placeholders are private-use characters: the same characters in the input are not ours.
-    source = text.translate(_OURS).encode("utf-8", "surrogatepass")
+    nul = "\0" in text
+    source = as_read(text).encode("utf-8", "surrogatepass")
     source += closing(source)  # bodies the end of the text ends, closed as bash reads them
     tree = _parse_within_budget(source)
     root = tree.root_node

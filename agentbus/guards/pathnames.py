@@ -107,7 +107,9 @@ def resolve(path: str, *, cwd: str | None = None, home: str | None = None) -> Re
         if text[:10].lower() == "localhost/":
             text = text[9:]
     windows = "\\" in text or text.startswith("%") or "$env:" in text.lower()
-    text = _STREAM.sub("", text.replace("\\", "/"))
+    text = text.replace("\\", "/")
+    if ":$" in text:  # every stream name (``:name:$DATA``) holds it: other paths skip compiling the pattern
+        text = _STREAM.sub("", text)
     windows = windows or bool(_DRIVE.match(text))
     if text[:2] == "//":  # each device, volume and share pattern starts so: other paths skip compiling them
         device = _win32_device(text)

@@ -87,8 +87,11 @@ class _Table:
     """Rules checked in order, most specific first; anchored ones as one expression of them
     all, which answers in one pass (the first alternative that matches is the first rule)."""
 
-    def __init__(self, *rules: _Rule) -> None:
+    def __init__(self, *rules: _Rule, starts: tuple[str, ...] | None = None) -> None:
         self.rules = rules
+        self.starts = starts
+        """How every text the rules match at its start begins, lower-cased (``/etc/``): a text that
+        begins otherwise is answered without compiling the rules (a hook process is short)."""
         self._firsts: tuple[frozenset[str] | None, ...] | None = None
         self._literals: tuple[str | None, ...] | None = None
         self._any = lazy_compile(
@@ -98,6 +101,8 @@ class _Table:
 
     def at_start(self, text: str) -> _Rule | None:
         """The first rule that matches at the start of ``text``."""
+        if self.starts is not None and text.isascii() and not text.lower().startswith(self.starts):
+            return None  # on ASCII, lower() is what IGNORECASE ignores
         found = self._any.match(text)
         return self.rules[int(found.lastgroup[1:])] if found and found.lastgroup else None
 
@@ -507,12 +512,32 @@ _WRITE_RULES: tuple[_Rule, ...] = (
     ),
 )
 
+_HOME_STARTS = (
+    *(".", "appdata/", "library/", "snap/", "documents/", "monero/", "ntuser.dat", "huggingface/"),
+    *("com.vercel.cli/", "filezilla/", "wrangler/", "composer/"),
+)
+"""How every name of :data:`_IN_HOME` begins: a dot-file, an application data directory ..."""
+_ROOT_STARTS = (
+    *("/etc/", "/usr/local/etc/", "/var/", "/dev/", "/proc/", "/library/", "/run/", "/windows/"),
+    *("/programdata/", "/unattend.xml", "/autounattend.xml"),
+)
+"""How every path of :data:`_FROM_ROOT` begins."""
+
 _SEARCHED, _HOMES, _ROOTS, _WRITTEN = (
     _Table(*_ANYWHERE),
-    _Table(*_IN_HOME),
-    _Table(*_FROM_ROOT),
+    _Table(*_IN_HOME, starts=_HOME_STARTS),
+    _Table(*_FROM_ROOT, starts=_ROOT_STARTS),
     _Table(*_WRITE_RULES),
 )
+
+_OTHER_SSH_HOSTS = _rule(
+    r"\.ssh/(?:known_hosts(?:\.old)?|config)$",
+    "another account's SSH hosts: where it logs in, the map a worm spreads by",
+)
+"""Read from another account's home only: the user's own ``~/.ssh/config`` is theirs to read;
+``grep HostName /root/.ssh/config /home/*/.ssh/config`` is how Hadooken's worm finds its next hosts."""
+
+_LINUX_HOME = lazy_compile(r"^/(?:home/[^/]+|root|var/root)/")
 
 _ALLOWED = lazy_compile(r"/node_modules/|\.test\.|/tests?/|/fixtures/|/package-lock\.json$")
 _HOME_DIR = lazy_compile(
@@ -713,6 +738,11 @@ def _classify_one(path: str, *, home: str, write: bool) -> _Rule | None:
             rule = _HOMES.at_start(rest)
             if rule is not None:
                 return rule
+            own = absolute.lower().startswith(home.lower().rstrip("/") + "/")
+            # Linux homes only: C:\\Users\\NAME arrives as /Users/NAME, the user's own on Windows.
+            linux = _LINUX_HOME.match(absolute) is not None
+            if not own and linux and _OTHER_SSH_HOSTS.pattern.fullmatch(rest):
+                return _OTHER_SSH_HOSTS
         rule = _ROOTS.at_start(absolute)
         if rule is not None:
             return rule

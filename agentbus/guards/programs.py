@@ -762,6 +762,10 @@ _CODE_SUFFIXES = {
 """A script's suffix, and the command line that runs its code inline (``.go``: judged as code)."""
 
 
+_WRITERS = frozenset({"echo", "printf", "cat"})
+"""Programs whose output :func:`written_text` knows."""
+
+
 def written_text(invocation: Invocation) -> str | None:
     """What ``echo TEXT``, ``printf TEXT`` or ``cat <<EOF`` writes, when it is known."""
     command = invocation.command
@@ -779,7 +783,10 @@ def written_text(invocation: Invocation) -> str | None:
         template = words[0]
         if "%" not in template:
             return ansi_c(template)  # printf '\x72\x6d' is rm
-        return "".join(words[1:]) if template.replace("%s", "") in ("", "\\n") else None
+        if template.replace("%s", "") not in ("", "\\n"):
+            return None
+        # printf '%s\\n' '#!/bin/sh' 'CMD': the template is used again for each argument, one per line
+        return ("\n" if template.endswith("\\n") else "").join(words[1:])
     if invocation.name == "echo":
         text = " ".join(w for w in words if w not in ("-n", "-e", "-E", "-ne", "-en"))
         return ansi_c(text) if words and words[0] in ("-e", "-ne", "-en") else text
@@ -795,7 +802,7 @@ _KEPT = "\0kept\0"
 
 
 def _run_written(
-    invocation: Invocation, written: dict[str, str], cwd: str | None, depth: int
+    invocation: Invocation, written: dict[str, str], cwd: str | None, depth: int, piped: str | None = None
 ) -> Iterator[list[Invocation]]:
     """``echo CODE > x.go && go run x.go``: a script written earlier in the line, judged where it runs
     (``sudo neofetch --config FILE``: as root, when the program it is handed to runs as root)."""
@@ -805,6 +812,14 @@ def _run_written(
         text = written_text(invocation) if any(targets) else None
         for target in targets:
             if target and text:
+                written[posixpath.normpath(target)] = text
+        return
+    if invocation.name == "tee":
+        # tee FILE <<'EOF' … EOF, printf CODE | tee FILE: what tee reads is what it writes to FILE
+        text = "\n".join(_fed(command)) or piped
+        files = [command.static(a) for a in invocation.args]
+        for target in files:
+            if target and text and not target.startswith("-"):
                 written[posixpath.normpath(target)] = text
         return
     if not written:
@@ -1088,6 +1103,24 @@ def walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator
 
 
 _keep_walks: contextvars.ContextVar[bool] = contextvars.ContextVar("agentbus_keep_walks", default=False)
+_nested_found: contextvars.ContextVar[list[Script] | None] = contextvars.ContextVar(
+    "agentbus_nested_scripts", default=None
+)
+MAX_NESTED_SCRIPTS = 64
+"""At most this many nested scripts are kept for the rules that judge a script as a whole."""
+
+
+@contextlib.contextmanager
+def collecting_nested() -> Iterator[list[Script]]:
+    """The scripts nested in what is walked inside the block (``bash -c CODE``, ``watch CODE``,
+    ``su -c CODE``, ``ssh host CODE``, here-documents fed to a shell): the rules that judge a
+    whole script (``env | grep -i token``) judge each of them too."""
+    found: list[Script] = []
+    token = _nested_found.set(found)
+    try:
+        yield found
+    finally:
+        _nested_found.reset(token)
 
 
 @contextlib.contextmanager
@@ -1169,7 +1202,9 @@ def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterato
                 stages.append(invocation)
                 _note_renames(invocation, renamed)
                 if _depth < MAX_NESTED:
-                    yield from _run_written(invocation, written, cwd, _depth)
+                    before = stages[-2] if len(stages) > 1 else None
+                    piped = written_text(before) if before is not None and before.name in _WRITERS else None
+                    yield from _run_written(invocation, written, cwd, _depth, piped)
                 function = functions.get(invocation.name) if invocation.args else None
                 if function is not None and _depth < MAX_NESTED and expanded < MAX_CALLS:
                     expanded += 1
@@ -1199,6 +1234,9 @@ def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterato
                     inner = parse_nested(code)
                 except ShellSyntaxError:
                     continue
+                found = _nested_found.get()
+                if found is not None and len(found) < MAX_NESTED_SCRIPTS:
+                    found.append(inner)
                 runner = as_root.get(index)
                 container = contained.get(index)
                 for inner_stages in _walk(inner, cwd=cwd, _depth=_depth + 1):

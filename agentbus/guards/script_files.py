@@ -173,10 +173,24 @@ def _planned(script: Script, cwd: str | None) -> tuple[_Run, ...]:
             for run in project_commands.planned(invocation, exports.exported):
                 runs.extend(project_sources.as_run(run, stages, index, project_files))
             runs.extend(run for run in build_files.builds(invocation) if _elsewhere(run, cwd))
+            runs.extend(build_files.given_settings(invocation))  # cargo --config FILE, npm --userconfig
+            runs.extend(_in_submodules(invocation))
             written.update(_writes(invocation))
             project_sources.note_writes(stages, index, project_files)
             exports.note(invocation)
     return tuple(runs)
+
+
+def _in_submodules(invocation: Invocation) -> Iterator[_Run]:
+    """``git submodule foreach CMD``: the scripts ``CMD`` runs in each submodule (``make`` reads each
+    submodule's Makefile)."""
+    from . import clones
+
+    code = clones.foreach(invocation)
+    if code is None:
+        return
+    for directory in clones.foreach_directories(invocation):
+        yield from _planned_text(code, directory)
 
 
 def _elsewhere(run: _Run, project: str | None) -> bool:
@@ -234,6 +248,10 @@ def _interpreter_file(invocation: Invocation) -> _Run | None:
         return None
     takes_value = _VALUE_OPTIONS.get(language, frozenset())
     values = [invocation.command.static(arg) for arg in invocation.args]
+    if language == "go":  # go run x.go; go build, go test ... run no file named after them
+        if values[:1] != ["run"]:
+            return None
+        values = values[1:]
     skip = False
     for index, value in enumerate(values):
         if skip:
@@ -703,13 +721,22 @@ class _Judging:
                 if read.missing or read.binary
                 else self.unjudged(path, f"it cannot be judged: {read.problem}")
             )
-        commands, files = build_files.package_settings(name, read.text)
-        pieces = [(_line_in(read.text, key), line) for key, line in commands]
+        return self.package_setting_text(path, name, read.text, directory, depth)
+
+    def package_setting_text(
+        self, path: str, name: str, text: str, directory: str, depth: int
+    ) -> Verdict | None:
+        commands, files = build_files.package_settings(name, text)
+        pieces = [(_line_in(text, key), line) for key, line in commands]
         verdict = self.commands(pieces, path, directory, path, depth)
         if verdict is not None:
             return verdict
         loaded = [_Run(normalize_path(file, home=self.home, cwd=directory), "node", None) for file in files]
         return self.each(loaded, depth, path, path)
+
+    def npmrc(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
+        """``npm --userconfig FILE``: the file, as an ``.npmrc``."""
+        return self.package_setting_text(path, ".npmrc", text, run.cwd or posixpath.dirname(path), depth)
 
     def go_generate(self, run: _Run, directory: str, depth: int) -> Verdict | None:
         recursive = "recursive" in run.entries
@@ -804,6 +831,11 @@ class _Judging:
             return verdict
         why = f"its [env] sets {', '.join(loaders)} for what cargo runs: code the guard does not read"
         return self.unjudged(shown, why)
+
+    def given_cargo_config(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
+        """``cargo --config FILE`` (its programs run from where cargo runs) or ``--config KEY=VALUE``."""
+        folder = run.cwd or posixpath.dirname(path)
+        return self.cargo_config(path if run.word != "cargo --config" else run.word, text, folder, depth)
 
     def tox(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
         """``tox``: the command lines of its environments (``commands``, ``commands_pre`` ...)."""
@@ -1052,6 +1084,8 @@ _PROJECT_FILES: dict[str, Callable[[_Judging, _Run, str, str, int], Verdict | No
     "compose": _Judging.manifest,
     project_commands.COMPOSE_ENV: _Judging.compose_environment,
     build_files.CARGO: _Judging.cargo,
+    build_files.CARGO_CONFIG: _Judging.given_cargo_config,
+    build_files.NPMRC: _Judging.npmrc,
     project_commands.TOX: _Judging.tox,
     project_commands.PEP517: _Judging.backend,
 }

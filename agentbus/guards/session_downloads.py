@@ -48,6 +48,7 @@ __all__ = [
     "MAX_STATEMENT",
     "earlier_downloads",
     "keep",
+    "keep_all",
     "kept",
     "persist_in",
     "remember",
@@ -57,6 +58,8 @@ KEPT_PER_SESSION = 8
 """Download statements (and the statements carrying them on) kept per session: the latest."""
 MAX_STATEMENT = 2048
 """Characters of one kept statement; a longer pipeline is not kept."""
+KEPT_PER_KIND = {".functions": 32}  # definitions.MAX_DEFERRED
+"""Kinds of entry kept in greater number than :data:`KEPT_PER_SESSION` (:mod:`.definitions`)."""
 MAX_SESSIONS = 1024
 """Sessions kept in memory (least recently used first out)."""
 STALE_SECONDS = 7 * 24 * 3600
@@ -168,7 +171,7 @@ class _MemoryStore:
     def add(self, session: str, statements: list[str], kind: str = "") -> None:
         with self._lock:
             kept = self._sessions.pop(kind + session, [])
-            self._sessions[kind + session] = (kept + statements)[-KEPT_PER_SESSION:]
+            self._sessions[kind + session] = (kept + statements)[-KEPT_PER_KIND.get(kind, KEPT_PER_SESSION) :]
             while len(self._sessions) > MAX_SESSIONS:
                 self._sessions.popitem(last=False)
 
@@ -217,7 +220,7 @@ class _FileStore:
         from ..userdirs import open_private
 
         path = self._path(session, kind)
-        kept = (self.read(session, kind) + statements)[-KEPT_PER_SESSION:]
+        kept = (self.read(session, kind) + statements)[-KEPT_PER_KIND.get(kind, KEPT_PER_SESSION) :]
         temporary = f"{path}.{os.getpid()}.tmp"
         fd = open_private(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
         with os.fdopen(fd, "w", encoding="utf-8") as out:
@@ -272,6 +275,24 @@ def keep(session: str | None, kind: str, entries: list[str]) -> None:
             _store.add(session or "", entries, kind)
         except OSError:
             pass
+
+
+def keep_all(session: str | None, kind: str, entries: Sequence[str]) -> bool:
+    """Keep every one of ``entries`` of ``kind`` for this session, or none: False when one is longer
+    than :data:`MAX_STATEMENT`, when they would push out entries kept before, or when they cannot be
+    written. What a caller let through on the promise that they are kept must not be dropped."""
+    if any(len(entry) > MAX_STATEMENT for entry in entries):
+        return False
+    try:
+        before = _store.read(session or "", kind)
+        new = [entry for entry in dict.fromkeys(entries) if entry not in before]
+        if len(before) + len(new) > KEPT_PER_KIND.get(kind, KEPT_PER_SESSION):
+            return False
+        if new:
+            _store.add(session or "", new, kind)
+    except OSError:
+        return False
+    return True
 
 
 def remember(session: str | None, command: str) -> None:

@@ -107,6 +107,18 @@ _OUTPUT_OPTION = lazy_compile(
 )
 """Options whose value is a file the program writes (``-o FILE``, ``--output=FILE``, ``of=FILE``)."""
 
+_SAVE = ("-f", "--file")
+_DUMP_FILE_OPTIONS: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("iptables-save", "ip6tables-save", "iptables-legacy-save", "ip6tables-legacy-save",
+                     "iptables-nft-save", "ip6tables-nft-save", "arptables-save", "ebtables-save"), _SAVE),
+    "pg_dump": _SAVE,
+    "pg_dumpall": _SAVE,
+    "mysqldump": ("-r", "--result-file"),
+    "mariadb-dump": ("-r", "--result-file"),
+}  # fmt: skip
+"""Dumpers whose file option is their output, though ``-f`` names an input elsewhere:
+``iptables-save -f /root/.ssh/authorized_keys`` writes a key hidden in a rule's comment."""
+
 _PRECISE = frozenset({"cp", "mv", "install", "ln", "rsync", "scp", "dd", "tee", "chmod", "rm", "unlink",
                       "curl", "wget", "truncate"})  # fmt: skip
 """Programs with a rule of their own for system files (the destination of a copy, ``of=``)."""
@@ -391,7 +403,9 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
             # Only a sure write: an option value is a guess (virtualenv -p /usr/bin/python3, chsh -s
             # /bin/zsh, ssh-keygen -l -f ~/.ssh/authorized_keys read), unless the option says output.
             core = CORE_SYSTEM_FILE.match(normalize_path(value, home=home, cwd=invocation.cwd))
-            output = operand.role in ("option value", "after option") and _OUTPUT_OPTION.match(operand.option)
+            output = operand.role in ("option value", "after option") and (
+                _OUTPUT_OPTION.match(operand.option) or operand.option in _DUMP_FILE_OPTIONS.get(name, ())
+            )
             writes = writes_anyway or core or output or name in EDITORS
             if writes and name not in SHELLS and not reads_only(invocation):
                 what = name or "a computed command"

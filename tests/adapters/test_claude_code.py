@@ -534,3 +534,113 @@ async def test_a_layer_that_ends_the_run_stops_claude_code_with_its_reason(
     assert (reply.output["continue"], reply.output["stopReason"]) == (False, "the budget is spent")
     if point == "tool.before":  # the pending call is denied as well
         assert reply.output["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def skill_command_event(command: str) -> dict[str, Any]:
+    return {
+        "hook_event_name": "PreSkillShellCommand",
+        "session_id": "s1",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+        "tool_use_id": "toolu_1:preamble-0",
+        "command_name": "tidy",
+    }
+
+
+async def test_a_skill_command_that_is_asked_about_or_rewritten_does_not_run() -> None:
+    """A skill cannot wait for a person, and Claude Code runs no rewritten skill command."""
+    registry = agentbus.Registry()
+    registry.declare_tools(*protocol.CLAUDE_CODE_TOOLS.values())
+
+    def judge(call: agentbus.ToolCall) -> None:
+        if "ask" in call.args["command"]:
+            call.ask("a person decides")
+        if "rewrite" in call.args["command"]:
+            call.args["command"] = "echo rewritten"
+
+    registry.add("tool.before", judge, id="test:judge", tool="exec")
+    bus = agentbus.Bus(registry, log_level=None)
+    asked = await protocol.handle(bus, skill_command_event("ask me"))
+    rewritten = await protocol.handle(bus, skill_command_event("rewrite me"))
+    assert asked.output == {
+        "hookSpecificOutput": {
+            "hookEventName": "PreSkillShellCommand",
+            "permissionDecision": "ask",
+            "permissionDecisionReason": "the skill tidy runs a shell command as it loads: a person decides",
+        }
+    }
+    assert rewritten.output is not None
+    assert rewritten.output["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert await protocol.handle(bus, skill_command_event("ls")) == protocol.PASS
+    broken = await protocol.handle(bus, {**skill_command_event("ls"), "tool_input": {"command": 3}})
+    assert broken.output is not None
+    assert broken.output["hookSpecificOutput"]["hookEventName"] == "PreSkillShellCommand"
+    assert broken.output["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+async def test_an_ask_a_projects_permission_request_hook_would_answer_is_denied(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(tmp_path))
+    monkeypatch.setattr("agentbus.install.managed_settings_path", lambda: tmp_path / "managed.json")
+    registry = agentbus.Registry()
+    registry.declare_tools(*protocol.CLAUDE_CODE_TOOLS.values())
+    registry.add("tool.before", lambda call: call.ask("a person decides"), id="test:ask")
+    bus = agentbus.Bus(registry, log_level=None)
+    event = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}}
+    answer = {"type": "command", "command": "echo allow"}
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude/settings.json").write_text(
+        json.dumps({"hooks": {"PermissionRequest": [{"matcher": "Bash", "hooks": [answer]}]}})
+    )
+    reply = await protocol.handle(bus, event, project_hooks=True)
+    assert reply.output is not None
+    specific = reply.output["hookSpecificOutput"]
+    assert specific["permissionDecision"] == "deny"
+    assert "PermissionRequest hook would answer the prompt" in specific["permissionDecisionReason"]
+    unguarded = await protocol.handle(bus, event)  # the Agent SDK's default: no project settings
+    assert unguarded.output is not None
+    assert unguarded.output["hookSpecificOutput"]["permissionDecision"] == "ask"
+    (tmp_path / "managed.json").write_text(json.dumps({"allowManagedHooksOnly": True}))
+    managed = await protocol.handle(bus, event, project_hooks=True)
+    assert managed.output is not None
+    assert managed.output["hookSpecificOutput"]["permissionDecision"] == "ask", "no project hook runs"
+
+
+async def test_a_skill_call_is_denied_where_a_projects_skill_defines_hooks(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(tmp_path))
+    monkeypatch.setattr("agentbus.install.managed_settings_path", lambda: tmp_path / "managed.json")
+    skill = tmp_path / ".claude/skills/tidy/SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("---\nname: tidy\nhooks:\n  PreToolUse: []\n---\nTidy.\n")
+    registry = agentbus.Registry()
+    registry.declare_tools(*protocol.CLAUDE_CODE_TOOLS.values())
+    bus = agentbus.Bus(registry, log_level=None)
+    event = {"hook_event_name": "PreToolUse", "tool_name": "Skill", "tool_input": {"skill": "tidy"}}
+    reply = await protocol.handle(bus, event, project_hooks=True)
+    assert reply.output is not None
+    assert "the project's skills define hooks of their own" in str(reply.output)
+    (tmp_path / "managed.json").write_text(json.dumps({"allowManagedHooksOnly": True}))
+    assert await protocol.handle(bus, event, project_hooks=True) == protocol.PASS
+
+
+async def test_a_slash_command_is_blocked_where_a_projects_skill_defines_hooks(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(tmp_path))
+    monkeypatch.setattr("agentbus.install.managed_settings_path", lambda: tmp_path / "managed.json")
+    bus = agentbus.Bus(agentbus.Registry(), log_level=None)
+    event = {"hook_event_name": "UserPromptExpansion", "command_name": "tidy"}
+    assert await protocol.handle(bus, event, project_hooks=True) == protocol.PASS
+    skill = tmp_path / ".claude/skills/other/SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("---\nname: other\nhooks:\n  PreToolUse: []\n---\n")
+    blocked = await protocol.handle(bus, event, project_hooks=True)
+    assert blocked.output is not None
+    assert blocked.output["decision"] == "block"
+    assert "/tidy not loaded" in blocked.output["reason"]
+    assert await protocol.handle(bus, event) == protocol.PASS
+    (tmp_path / "managed.json").write_text(json.dumps({"allowManagedHooksOnly": True}))
+    assert await protocol.handle(bus, event, project_hooks=True) == protocol.PASS

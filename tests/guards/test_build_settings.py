@@ -453,3 +453,86 @@ def test_packing_publishing_and_versioning_run_the_projects_lifecycle_scripts(
     assert verdict is not None
     assert verdict.reason.startswith("remote code execution: package.json:1: curl")
     assert check_script_files("npm view left-pad", cwd=str(tmp_path), home="/home/dev") is None
+
+
+# -- settings given on the command line ------------------------------------------------------------
+
+WRAPPER = {"scripts/wrapper.sh": f"#!/bin/sh\n{CURL_SH}\n"}
+"""A program of the project that downloads and runs: named as a tool's wrapper, shell or runner."""
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cargo --config 'build.rustc-wrapper = \"scripts/wrapper.sh\"' check",
+        "cargo test --config=target.aarch64-apple-darwin.runner='[\"scripts/wrapper.sh\"]'",
+        "cargo --config settings/ci.toml build",  # a file of settings, read as a .cargo/config.toml
+        "cargo --config 'alias.t = \"test --config build.rustc-wrapper=scripts/wrapper.sh\"' t",
+        "CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER=scripts/wrapper.sh cargo run",
+        "export RUSTC_WORKSPACE_WRAPPER=./scripts/wrapper.sh; cargo clippy",
+        "pnpm --script-shell=./scripts/wrapper.sh run lint",
+        "NPM_CONFIG_SCRIPT_SHELL=./scripts/wrapper.sh npm run build",
+        "yarn config set script-shell scripts/wrapper.sh",
+        "npm --userconfig settings/ci.npmrc ci",
+        "go test -exec=./scripts/wrapper.sh ./pkg/...",
+        "env GOFLAGS='-mod=mod -toolexec=./scripts/wrapper.sh' go vet ./...",
+        "cmake -S . -B out -D CMAKE_CXX_COMPILER_LAUNCHER:FILEPATH=./scripts/wrapper.sh",
+        "npm --node-options='--require ./scripts/boot.cjs' test",
+    ],
+)  # fmt: skip
+def test_a_program_a_command_line_sets_for_a_build_is_judged(tmp_path: Path, command: str) -> None:
+    project = _tree(
+        tmp_path,
+        {
+            **PACKAGE,
+            **WRAPPER,
+            "settings/ci.toml": '[build]\nrustc-wrapper = "scripts/wrapper.sh"\n',
+            "settings/ci.npmrc": "script-shell = ./scripts/wrapper.sh\n",
+            "scripts/boot.cjs": f"require('child_process').execSync('{CURL_SH}')\n",
+            "CMakeLists.txt": "project(app CXX)\n",
+        },
+    )
+    verdict = check_script_files(command, cwd=str(project), home="/home/dev")
+    assert verdict is not None, command
+    assert verdict.decision == "block", command
+    assert "remote code execution" in verdict.reason, command
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cargo build --release --config 'build.rustc-wrapper=\"sccache\"'",
+        "cargo --config net.git-fetch-with-cli=true --config profile.dev.debug=0 test",
+        "RUSTC_WRAPPER=sccache CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER=clang cargo build",
+        "npm --script-shell bash run build",
+        "npm config set fund false && npm config set registry https://registry.npmjs.org/",
+        "cmake -B build -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER=clang++",
+        "go test -race -count=1 ./...",
+        "pip install -e . --config-settings editable_mode=compat",
+    ],
+)  # fmt: skip
+def test_ordinary_settings_on_the_command_line_are_let_through(tmp_path: Path, command: str) -> None:
+    project = _tree(tmp_path, {**PACKAGE, "CMakeLists.txt": "project(app C)\n"})
+    assert check_script_files(command, cwd=str(project), home="/home/dev") is None
+
+
+def test_an_env_given_to_cargo_on_the_command_line_is_asked_about(
+    tmp_path: Path,
+) -> None:
+    project = _tree(tmp_path, PACKAGE)
+    verdict = check_script_files("cargo --config 'env.LD_PRELOAD = \"./x.so\"' build", cwd=str(project))
+    assert verdict is not None
+    assert (verdict.category, verdict.decision) == ("unjudged script", "ask")
+
+
+def test_a_git_setting_that_is_a_command_is_judged_as_one_not_as_a_file() -> None:
+    from agentbus.guards.files import check_shell_files
+
+    assert (
+        check_shell_files("git -c core.sshCommand='ssh -i ~/.ssh/id_deploy -o IdentitiesOnly=yes' pull")
+        is None
+    )
+    leaked = check_shell_files("git -c core.sshCommand='cat ~/.ssh/id_ed25519' fetch")
+    assert leaked is not None
+    assert leaked.decision == "block"
+    assert check_shell_files("git -c include.path=~/.ssh/id_ed25519 status") is not None

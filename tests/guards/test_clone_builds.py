@@ -656,3 +656,300 @@ async def test_many_submodules_at_once_are_all_remembered(tmp_path: Path) -> Non
         assert await agent.run(f"make -C lib/{name}") == "done"
         assert f"fetched from https://h.example/{name}.git" in agent.asked[-1]
     assert len(agent.asked) == 2
+
+
+# -- named remotes: a remote the session pointed at a URL is that URL --------------------------------
+
+
+def _own_repository(project: Path) -> None:
+    """A work tree whose ``origin`` is the user's own repository."""
+    _tree(project, {".git/config": '[remote "origin"]\n\turl = git@github.com:me/app.git\n', **CLEAN})
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    "steps",
+    [
+        ["git remote add contrib https://gitlab.com/c/app.git", "git fetch contrib",
+         "git checkout -B try contrib/main"],
+        ["git remote add -f contrib https://gitlab.com/c/app.git && git reset --hard remotes/contrib/main"],
+        ["git remote set-url origin https://gitlab.com/c/app.git", "git pull --no-rebase"],
+        ["git config remote.contrib.url git@gitlab.com:c/app.git && git fetch contrib main",
+         "git merge FETCH_HEAD"],
+        ["git remote add contrib https://gitlab.com/c/app.git && git remote update",
+         "git rebase contrib/dev~1"],
+        ["git config --global url.https://gitlab.com/c/.insteadOf git@github.com:me/",
+         "git pull origin main"],
+        ["git -c remote.origin.url=https://gitlab.com/c/app.git fetch", "git reset --hard origin/main"],
+        ["git remote add contrib https://gitlab.com/c/app.git", "git fetch contrib",
+         "git branch try contrib/main", "git switch try"],
+    ],
+)  # fmt: skip
+async def test_a_remote_pointed_at_a_url_then_checked_out_and_built_is_asked_about(
+    tmp_path: Path, steps: list[str]
+) -> None:
+    agent = Session(tmp_path, {}, approve=True)
+    _own_repository(tmp_path)
+    for step in steps:
+        assert await agent.run(step) == "done", step
+    assert agent.asked == []  # fetching and checking out run nothing
+    assert await agent.run("npm test") == "done"
+    (reason,) = agent.asked
+    assert (
+        "fetched from https://gitlab.com/c/app.git" in reason
+        or "fetched from git@gitlab.com:c/app.git" in reason
+    )
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    "steps",
+    [
+        ["git fetch origin && git rebase origin/main"],
+        ["git remote set-url origin https://github.com/me/app", "git pull"],  # the same repository
+        ["git remote add upstream https://gitlab.com/c/app.git && git fetch upstream",
+         "git log --oneline upstream/main..HEAD", "git diff upstream/main"],  # looked at, not checked out
+        ["git remote add contrib https://gitlab.com/c/app.git && git fetch contrib",
+         "git remote remove contrib", "git checkout -b feature"],
+        ["git remote add peer ../peer-clone && git fetch peer && git checkout peer/main"],  # a local path
+        ["git remote set-url --push origin https://gitlab.com/c/app.git", "git pull"],  # pushes only
+        ["cat .git/config && git config --get remote.origin.url && grep -n url .git/config", "git pull"],
+    ],
+)  # fmt: skip
+async def test_the_projects_own_remotes_and_remotes_only_looked_at_are_not_asked_about(
+    tmp_path: Path, steps: list[str]
+) -> None:
+    agent = Session(tmp_path, {}, approve=False)
+    _own_repository(tmp_path)
+    for step in [*steps, "make", "npm test", "pytest"]:
+        assert await agent.run(step) == "done", step
+    assert agent.asked == []
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    "steps",
+    [
+        # Pointed once: setting the same URL again (now what the configuration says) keeps it pointed.
+        ["git remote set-url origin https://gitlab.com/c/app.git", "git remote set-url origin https://gitlab.com/c/app.git"],
+        # The configuration written by other means than git: every remote of it may point anywhere.
+        ["perl -pi -e 's{github.com:me/app}{gitlab.com:c/app}' .git/config"],
+        ["cp /tmp/other-config .git/config"],
+    ],
+)  # fmt: skip
+async def test_a_remote_pointed_elsewhere_however_it_was_done_is_followed(
+    tmp_path: Path, steps: list[str]
+) -> None:
+    agent = Session(tmp_path, {}, approve=True)
+    _own_repository(tmp_path)
+    for step in [*steps, "git fetch", "git reset --hard origin/main"]:
+        assert await agent.run(step) == "done", step
+    assert agent.asked == []
+    assert await agent.run("make") == "done"
+    assert len(agent.asked) == 1
+
+
+def test_a_remote_pointed_at_a_url_survives_a_new_hook_process(tmp_path: Path) -> None:
+    from agentbus.guards import clones
+
+    session_downloads.persist_in(tmp_path / "sessions")
+    try:
+        for step in (
+            "git remote add x https://h.example/x.git",
+            "git fetch x",
+            "git worktree add ../rev x/pr-1",
+        ):
+            clones.remember_clones("abc", step, "/work/app")
+            session_downloads.persist_in(tmp_path / "sessions")
+        verdict = clones.check_clone_runs("abc", "cd ../rev && cargo build", "/work/app")
+        assert verdict is not None
+        assert verdict.category == "unjudged script"
+        assert clones.check_clone_runs("abc", "cargo build", "/work/app") is None  # its own work tree
+    finally:
+        session_downloads._store = session_downloads._MemoryStore()
+
+
+def test_a_remote_checked_out_and_run_in_one_call_is_a_download_and_run(tmp_path: Path) -> None:
+    """A checkout leaves the fetched files alone in the work tree: one of them run is the download run;
+    merged (``git pull``), and built, they are asked about."""
+    from agentbus.guards import clones
+
+    _own_repository(tmp_path)
+    fetched = "git remote add x https://h.example/x.git && git fetch x"
+    ran = clones.check_clone_runs(
+        None, f"{fetched} && git checkout x/main && ./scripts/setup.sh", str(tmp_path)
+    )
+    assert ran is not None
+    assert (ran.category, ran.decision) == ("download and run", "block")
+    for command in (
+        f"{fetched} && git checkout x/main && make",
+        f"{fetched} && git merge x/main && ./run.sh",
+    ):
+        built = clones.check_clone_runs(None, command, str(tmp_path))
+        assert built is not None, command
+        assert (built.category, built.decision) == ("unjudged script", "ask"), command
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("fetch", "build"),
+    [
+        (
+            "git subtree add -P third_party/lib https://gitlab.com/c/lib.git v2 --squash",
+            "make -C third_party/lib",
+        ),
+        ("gh pr checkout 1234", "pytest -q"),
+        ("git fetch https://gitlab.com/c/app.git && git read-tree -u --reset FETCH_HEAD", "cargo test"),
+    ],
+)
+async def test_subtrees_pull_requests_and_trees_read_from_a_fetch_are_asked_about_when_built(
+    tmp_path: Path, fetch: str, build: str
+) -> None:
+    agent = Session(tmp_path, {}, approve=True)
+    _own_repository(tmp_path)
+    assert await agent.run(fetch) == "done"
+    _tree(tmp_path / "third_party/lib", CLEAN)
+    assert await agent.run(build) == "done"
+    assert len(agent.asked) == 1
+    assert await agent.run("gh pr view 1234 && git subtree split -P third_party/lib") == "done"
+    assert len(agent.asked) == 1
+
+
+# -- git submodule foreach: its command runs in each submodule ------------------------------------------
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    "command",
+    ["git submodule foreach make", "git submodule foreach --quiet 'npm ci && npm run build'",
+     "git submodule foreach --recursive 'cargo test'", "git submodule foreach sh ./install.sh"],
+)  # fmt: skip
+async def test_a_command_run_in_each_fetched_submodule_is_asked_about(tmp_path: Path, command: str) -> None:
+    agent = Session(tmp_path, {}, approve=True)
+    _with_submodule(tmp_path)
+    agent.effects["git submodule update --init"] = _filled("vendor/x", "docs/theme")
+    await agent.run("git submodule update --init")
+    assert await agent.run(command) == "done"
+    (reason,) = agent.asked
+    assert "fetched from https://github.com/x/x in this session" in reason
+
+
+@pytest.mark.anyio
+async def test_submodule_foreach_judges_each_submodules_files_and_lets_git_commands_through(
+    tmp_path: Path,
+) -> None:
+    agent = Session(tmp_path, {}, approve=True)
+    _with_submodule(tmp_path, populated=True)  # the user's own checkout, from before the session
+    for command in ("git submodule foreach make", "git submodule foreach 'git fetch && git status'"):
+        assert await agent.run(command) == "done", command
+    (tmp_path / "docs/theme/Makefile").write_text(f"all:\n\t@{CURL_SH}\n")
+    result = await agent.run("git submodule foreach --quiet make all")
+    assert result["status"] == "blocked"
+    assert "Makefile:2: curl" in result["reason"]
+    assert agent.asked == []
+
+
+def test_a_file_of_submodules_fetched_in_the_same_call_run_is_a_download_and_run(tmp_path: Path) -> None:
+    from agentbus.guards import clones
+
+    _with_submodule(tmp_path)
+    verdict = clones.check_clone_runs(
+        None, "git submodule update --init && git submodule foreach ./bootstrap", str(tmp_path)
+    )
+    assert verdict is not None
+    assert (verdict.category, verdict.decision) == ("download and run", "block")
+    configure = clones.check_clone_runs(
+        None, "git submodule update --init && cd vendor/x && ./configure", str(tmp_path)
+    )
+    assert configure is not None
+    assert (configure.category, configure.decision) == ("unjudged script", "ask")  # a build entry point
+
+
+# -- a root build over fetched trees -------------------------------------------------------------------------
+
+
+ROOT_BUILDS = [
+    ({"CMakeLists.txt": "project(app)\nadd_subdirectory(vendor/x EXCLUDE_FROM_ALL)\n"}, "cmake -S . -B out"),
+    ({"CMakeLists.txt": "project(app)\nadd_subdirectory(vendor)\n"}, "cmake --build out"),
+    ({"Makefile": "LIBS = ./vendor/x/libx.a\napp: $(LIBS)\n\tcc -o app main.c $(LIBS)\n"}, "make app"),
+    ({"Cargo.toml": '[workspace]\nmembers = ["vendor/*", "app"]\n'}, "cargo build --workspace"),
+    ({"package.json": '{"private": true, "workspaces": ["vendor/*"]}'}, "npm install"),
+    ({"meson.build": "project('app', 'c')\nsubdir('vendor')\n"}, "meson setup out"),
+]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("files", "build"), ROOT_BUILDS)
+async def test_a_root_build_that_builds_a_fetched_submodule_is_asked_about(
+    tmp_path: Path, files: dict[str, str], build: str
+) -> None:
+    agent = Session(tmp_path, {}, approve=True)
+    _with_submodule(tmp_path)
+    _tree(tmp_path, files)
+    agent.effects["git submodule update --init vendor/x"] = _filled("vendor/x")
+    await agent.run("git submodule update --init vendor/x")
+    assert agent.asked == []
+    assert await agent.run(build) == "done"
+    (reason,) = agent.asked
+    assert "fetched from https://github.com/x/x in this session" in reason
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("files", "build"), ROOT_BUILDS)
+async def test_a_root_build_of_submodules_checked_out_before_or_not_built_is_not_asked_about(
+    tmp_path: Path, files: dict[str, str], build: str
+) -> None:
+    populated = Session(tmp_path / "a", {}, approve=False)
+    _with_submodule(populated.project, populated=True)
+    _tree(populated.project, files)
+    await populated.run(f"git submodule update --init --recursive && {build}")
+    other = Session(tmp_path / "b", {}, approve=False)
+    _with_submodule(other.project)
+    _tree(other.project, {name: text.replace("vendor", "third_party") for name, text in files.items()})
+    other.effects["git submodule update --init docs/theme"] = _filled("docs/theme")
+    await other.run("git submodule update --init docs/theme")  # a theme the build does not name
+    await other.run(build)
+    assert populated.asked == other.asked == []
+
+
+def test_a_build_directory_is_followed_to_the_source_it_was_configured_from(tmp_path: Path) -> None:
+    from agentbus.guards import clones
+
+    _with_submodule(tmp_path)
+    _tree(tmp_path, {"CMakeLists.txt": "add_subdirectory(vendor/x)\n",
+                     "out/CMakeCache.txt": f"CMAKE_HOME_DIRECTORY:INTERNAL={tmp_path}\n"})  # fmt: skip
+    verdict = clones.check_clone_runs(None, "git submodule update --init && ninja -C out", str(tmp_path))
+    assert verdict is not None
+    assert verdict.category == "unjudged script"
+
+
+@pytest.mark.parametrize(
+    "shape",
+    ["blank lines", "revision suffixes", "cmake cache"],
+)
+def test_reading_a_repositorys_files_and_refs_is_linear(tmp_path: Path, shape: str) -> None:
+    """A hostile repository's ``.git/config``, ``.gitmodules`` or ``CMakeCache.txt``, and a hostile ref
+    name, cost in proportion to their size."""
+    from linearity import best_cost
+
+    from agentbus.guards import clones
+
+    def judge(size: str) -> object:
+        n = int(size)
+        if shape == "revision suffixes":
+            return clones.Fetches()._ref_source("/r", "x/main" + "^{" * n)
+        folder = tmp_path / f"r{n}"
+        if not folder.exists():
+            text = "\n" * n + '[remote "o"]\n\turl = https://h/x\n' + " " * n + "\n"
+            cache = "CMAKE_HOME_DIRECTORY:INTERNAL=/" + " " * n + "x\n"
+            _tree(folder, {".git/config": text, ".gitmodules": text.replace("remote", "submodule"),
+                           "CMakeCache.txt": cache})  # fmt: skip
+        if shape == "cmake cache":
+            return clones._configured_source(str(folder))
+        return clones._configured_remotes(str(folder)), clones.submodule_directories(str(folder))
+
+    small, large = "20000", "200000"
+    judge(small)
+    judge(large)
+    ratio = best_cost(judge, large) / max(best_cost(judge, small), 1e-6)
+    assert ratio < 50, f"{shape}: 10x the input cost {ratio:.0f}x"

@@ -1,9 +1,10 @@
-"""PANIX, ForgeArmory and Metasploit: attack scripts nobody on the team had seen, at first sight.
+"""PANIX, ForgeArmory, Metasploit and macclean: attack scripts nobody on the team had seen, at first sight.
 
 ``corpus/external/panix.jsonl`` holds the commands of PANIX's Linux persistence modules,
 ``corpus/external/forgearmory.jsonl`` the shell steps of Meta's ForgeArmory TTPs for Linux and
 macOS (both MIT), and ``corpus/external/metasploit.jsonl`` the shell commands of Metasploit's
-Linux and macOS post and persistence modules (BSD-3-Clause); see external/README.md. Each was
+Linux and macOS post and persistence modules (BSD-3-Clause), ``corpus/external/macclean.jsonl`` the
+stages and decoded shell commands of a 2026 macOS infostealer (MIT); see external/README.md. Each was
 labelled before the guards judged it, then measured as the guards stood ("first sight"); the
 floors below are today's figures per tactic, raised when the guards improve, and never lowered
 to let a change through. Discovery and ordinary steps are held to no false positive but the
@@ -22,7 +23,7 @@ from test_corpus import HOME, judge_command
 EXTERNAL = Path(__file__).parent / "corpus" / "external"
 CORPORA = {
     name: [json.loads(line) for line in (EXTERNAL / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
-    for name in ("panix", "forgearmory", "metasploit")
+    for name in ("panix", "forgearmory", "metasploit", "macclean")
 }
 
 FIRST_SIGHT = {
@@ -47,6 +48,13 @@ FIRST_SIGHT = {
         "privilege-escalation": (12, 12),
         "defense-impairment": (12, 16),
         "credential-access": (8, 10),
+    },
+    "macclean": {
+        "credential-access": (10, 10),
+        "persistence": (5, 6),
+        "command-and-control": (3, 3),
+        "exfiltration": (2, 2),
+        "privilege-escalation": (1, 1),
     },
 }
 """What the guards held back before they were changed with these corpora in view."""
@@ -83,6 +91,15 @@ FLOORS = {
         "defense-impairment": 16,
         "credential-access": 10,
     },
+    "macclean": {
+        "credential-access": 10,
+        # left: `ditto -x -k /tmp/app.zip /Applications`, the trojanised wallet app unpacked over the
+        # real one (a developer installs their own build into /Applications the same way)
+        "persistence": 5,
+        "command-and-control": 3,
+        "exfiltration": 2,
+        "privilege-escalation": 1,
+    },
 }
 KNOWN_FALSE_POSITIVES = {
     # Metasploit's enum_network looks for .ssh directories before reading the keys in them; the
@@ -113,6 +130,11 @@ def test_the_corpora_are_what_the_readme_describes() -> None:
         "dangerous": 61,
         "benign": 53,
         "unlabelled": 22,
+    }
+    assert Counter(e["label"] for e in CORPORA["macclean"]) == {
+        "dangerous": 22,
+        "benign": 2,
+        "unlabelled": 16,
     }
     for name, tactics in FIRST_SIGHT.items():
         dangerous = Counter(e["category"] for e in CORPORA[name] if e["label"] == "dangerous")

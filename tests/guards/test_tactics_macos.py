@@ -957,3 +957,25 @@ def test_sample_11_stores_are_secrets_to_every_reader(command: str) -> None:
     from agentbus.guards.files import check_shell_files
 
     assert check_shell_files(command, cwd=f"{HOME}/project") is not None
+
+
+@pytest.mark.parametrize(
+    ("command", "held"),
+    [
+        # Variants of the macOS held-out misses (external/README.md), not the corpus lines themselves.
+        ("sudo chown 0:0 /Library/LaunchAgents/com.adobe.sync.plist", True),
+        ("chgrp -h wheel /Library/LaunchDaemons/org.helper.daemon.plist", True),
+        ("chown root /Library/Security/SecurityAgentPlugins/Auth.bundle", True),
+        ("mkdir /Library/Security/SecurityAgentPlugins/Login.bundle", True),
+        ("defaults write com.apple.FolderActionsDispatcher folderActionsEnabled 1", True),
+        # ... and what stays allowed
+        ("chown dev:staff ~/Library/LaunchAgents/com.dev.watch.plist", False),
+        ("chown -R dev:staff build/MyApp.app", False),
+        ("mkdir -p ~/Library/Application\\ Support/MyApp/cache", False),
+        ("defaults write com.apple.FolderActionsDispatcher folderActionsEnabled -bool false", False),
+    ],
+)
+def test_the_last_steps_of_a_launchd_job_or_plugin_are_held(command: str, held: bool) -> None:
+    """launchd loads a daemon's plist only when root owns it; an authorization plug-in is a bundle
+    (a directory); Folder Actions run scripts by themselves once turned on."""
+    assert (verdict_of(command)[0] != "allow") is held

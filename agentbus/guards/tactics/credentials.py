@@ -50,6 +50,10 @@ _WIDE_ROOTS = frozenset({"/", "/home", "/Users", "/root", "/etc", "/var", "/opt"
                          "/Volumes", "/private", "/usr", "/tmp", "/Library", "/var/www"})  # fmt: skip
 
 
+_CONFIG_ROOTS = frozenset({"", "/etc", "/root", "/opt", "/srv", "/var/www", "/usr/local/etc"})
+"""Directories whose files, globbed (``/etc/*.conf``), are other programs' configurations and secrets."""
+
+
 def wide_root(word: str, home: str, cwd: str | None = None) -> str | None:
     """Describe ``word`` if it is a place a search of which reaches beyond the project.
 
@@ -148,6 +152,8 @@ def _search(invocation: Invocation, home: str) -> Verdict | None:
         return _verdict(invocation, "searches every file below a directory for private keys")
     if not recursive:
         places = [p for p in places if p.endswith("/*") or "*" in p.rsplit("/", 1)[-1]]
+        # grep -i password /etc/*.conf: every configuration file of the directory, as grep -r reads them
+        places += [p.rsplit("/", 1)[0] or "/" for p in places if p.rsplit("/", 1)[0] in _CONFIG_ROOTS]
     if not any(secret_word(p) for p in patterns):
         return None
     for place in places:
@@ -650,6 +656,8 @@ _SYSTEM_STORES = lazy_compile(
     r"^/(?:var/)?run/secrets/kubernetes\.io(?:/|$)|^/Library/Keychains(?:/|$)|^/etc/(?:krb5\.keytab|"
     r"ssl/private)(?:/|$)|^/var/lib/(?:sss/secrets|samba/private)(?:/|$)|^/(?:private/)?tmp/krb5cc_[^/]*$"
 )
+_SYSTEM_STORE_STARTS = ("/run/", "/var/", "/Library/", "/etc/", "/tmp/", "/private/tmp/")
+"""How every :data:`_SYSTEM_STORES` path starts: other paths skip compiling it (a hook process is short)."""
 _FIREFOX_IN_A_VARIABLE = lazy_compile(
     r"^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?/(?:logins\.json|signons\.sqlite|key[34]\.db|cookies\.sqlite)$",
     re.IGNORECASE,
@@ -668,9 +676,9 @@ def credential_store(word: str, home: str, cwd: str | None = None) -> str | None
     called ``Cookies`` in the project is the project's.
     """
     path = normalize_path(word, home=home, cwd=cwd)
-    if _SYSTEM_STORES.match(path):
+    if path.startswith(_SYSTEM_STORE_STARTS) and _SYSTEM_STORES.match(path):
         return "the system's secrets (service-account token, keytab, Kerberos tickets, private keys)"
-    if _FIREFOX_IN_A_VARIABLE.match(path):
+    if path.startswith("$") and _FIREFOX_IN_A_VARIABLE.match(path):
         return "a Firefox profile's passwords, cookies or keys (in a directory only a variable names)"
     prefix = re.compile(_HOME_PREFIX.format(home=re.escape(home.rstrip("/"))))
     if not prefix.match(path):
@@ -688,7 +696,8 @@ _HISTORY = lazy_compile(
     r"^(?:~|/home/[^/]+|/Users/[^/]+|/root|/var/root|/home/[*?][^/]*|/Users/[*?][^/]*)/"
     r"(?:\.[A-Za-z0-9_]*_?history|\.zhistory|\.histfile|\.local/share/fish/fish_history|\.[*?][^/]*history)$"
 )
-"""Shell and REPL history files, in any home: passwords typed on a command line stay there."""
+"""Shell and REPL history files, in any home: passwords typed on a command line stay there.
+Each holds ``hist``: other paths skip compiling it."""
 
 
 _QUIET = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
@@ -709,7 +718,9 @@ def _history(invocation: Invocation, home: str) -> Verdict | None:
         path = normalize_path(operand.value, home=home, cwd=invocation.cwd)
         if path.startswith(home.rstrip("/") + "/"):
             path = "~" + path[len(home.rstrip("/")) :]
-        if _HISTORY.match(path) and check_path(operand.value, home=home, cwd=invocation.cwd) is None:
+        if "hist" not in path or not _HISTORY.match(path):
+            continue
+        if check_path(operand.value, home=home, cwd=invocation.cwd) is None:
             return _verdict(invocation, f"reads {operand.value}, a shell history, where typed passwords stay")
     return None
 
@@ -943,7 +954,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     if verdict is not None:
         return verdict
     return (
-        _proc_memory(invocation)
+        _traced_prompt(invocation)
+        or _proc_memory(invocation)
         or _metadata(invocation)
         or _credential_endpoint(invocation)
         or _history(invocation, home)
@@ -953,6 +965,20 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
 
 
 _TRACERS = frozenset({"strace", "ltrace"})
+_PROMPTERS = frozenset({"ssh", "scp", "sftp", "sudo", "su", "passwd", "login", "ssh-add", "ssh-keygen",
+                        "gpg", "gpg2", "kinit", "doas", "pkexec", "chsh", "chfn", "vncpasswd",
+                        "htpasswd"})  # fmt: skip
+"""Programs that read a password or passphrase typed at the terminal (what they are for, not a debugging
+target: ``strace git fetch`` and ``strace psql`` trace a developer's connection problem)."""
+
+
+def _traced_prompt(invocation: Invocation) -> Verdict | None:
+    """``strace -e read -o /tmp/.ssh.log ssh host``: a tracer under a program that reads a password
+    from the terminal records every key typed (the ssh alias backdoor of intrusion notes)."""
+    tracer = next((w for w in invocation.wrappers if w in _TRACERS), None)
+    if tracer is None or invocation.name not in _PROMPTERS:
+        return None
+    return _verdict(invocation, f"{tracer} records what {invocation.name} reads: the password typed at it")
 
 
 def _attached_tracer(script: Script) -> SimpleCommand | None:
@@ -1089,6 +1115,42 @@ def _dumps_environment(words: list[str]) -> bool:
     return name in ("declare", "typeset") and bool(values) and all(re.fullmatch(r"-[xp]+", v) for v in values)
 
 
+_PROCESS_SECRET = lazy_compile(
+    r"\bpass(?:w(?:or)?d|wd)?\b|secret|token|api[_-]?key|credential", re.IGNORECASE
+)
+"""What a search of the process list for secrets looks for (``ps aux | grep pass``; not ``passenger``)."""
+
+
+def _lists_commands(words: list[str]) -> bool:
+    """``ps aux``, ``ps -ef``, ``ps -eo args``: every process's command line, passwords given as arguments."""
+    words = _unwrapped(words)
+    if not words or words[0].rsplit("/", 1)[-1] != "ps":
+        return False
+    return any(re.fullmatch(r"-?[a-zA-Z]*[aAex][a-zA-Z]*", v) for v in words[1:])
+
+
+_PLAIN_WRAPPERS = frozenset(
+    {"sudo", "doas", "nice", "ionice", "env", "timeout", "stdbuf", "nohup", "command"}
+)
+
+
+def _unwrapped(words: list[str]) -> list[str]:
+    """The words from the program on: ``sudo tcpdump -A`` is ``tcpdump -A`` (wrappers, their options
+    and numbers skipped; the pipelines here are read as written, not resolved)."""
+    for index, word in enumerate(words):
+        if word.rsplit("/", 1)[-1] not in _PLAIN_WRAPPERS and not word.startswith("-") and not word.isdigit():
+            return words[index:]
+    return []
+
+
+def _prints_packets(words: list[str]) -> bool:
+    """``tcpdump -A``/``-X``: every packet's payload printed as text, loopback's too (a local login)."""
+    words = _unwrapped(words)
+    if not words or words[0].rsplit("/", 1)[-1] != "tcpdump":
+        return False
+    return any(re.fullmatch(r"-[a-zA-Z]*[AX][a-zA-Z]*", v) for v in words[1:])
+
+
 def _environment_searched(script: Script) -> Verdict | None:
     """``env | grep -iE 'key|token|secret|pass'``: the secrets the session holds, picked out of its
     environment (``env | grep -i proxy``, ``printenv | grep ^LANG`` look for settings: ordinary).
@@ -1098,6 +1160,19 @@ def _environment_searched(script: Script) -> Verdict | None:
     for pipeline in script.pipelines:
         stages = [[command.static(word) or "" for word in command.words] for command in pipeline]
         for index, words in enumerate(stages[:-1]):
+            if _lists_commands(words) and any(
+                search and search[0] in _SEARCHERS and any(_PROCESS_SECRET.search(v) for v in search[1:])
+                for search in stages[index + 1 :]
+            ):
+                text = piece(" | ".join(command.text for command in pipeline))
+                why = "picks passwords and tokens out of every process's command line"
+                return Verdict(ENV_SECRETS, text, why)
+            if _prints_packets(words) and any(
+                search and search[0] in _SEARCHERS and any(_PROCESS_SECRET.search(v) for v in search[1:])
+                for search in stages[index + 1 :]
+            ):
+                text = piece(" | ".join(command.text for command in pipeline))
+                return Verdict(CREDENTIALS, text, "picks passwords and tokens out of the traffic it captures")
             if not _dumps_environment(words):
                 continue
             for search in stages[index + 1 :]:

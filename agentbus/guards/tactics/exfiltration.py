@@ -25,7 +25,6 @@
 
 from __future__ import annotations
 
-import itertools
 import os
 import posixpath
 import re
@@ -39,12 +38,20 @@ from ..findings import finding as _verdict
 from ..findings import piece as _piece
 from ..findings import positionals as _positionals
 from ..findings import static_args as _values
-from ..interpreters import INTERPRETERS, fed_code, inline_code
+from ..interpreters import AWKS, INTERPRETERS, fed_code, inline_code
 from ..operands import operands
 from ..parse import Script, SimpleCommand, Substitution
 from ..paths import check_path, normalize_path
 from ..programs import SHELLS, Invocation, shell_mode, walk
 from ..project_commands import STDIN, planned
+from ..request_bodies import (
+    BODY_OPTIONS,
+    CURL_VALUES,
+    FILE_UPLOADS,
+    REQUEST_OPTIONS,
+    request_options,
+    sent_file,
+)
 from ..verdict import DOWNLOAD_RUN, EXFILTRATION, UNJUDGED_SCRIPT, UPLOAD, Verdict
 from ..workdir import call_directory
 from .credentials import credential_store
@@ -52,7 +59,6 @@ from .impact import user_data
 from .unpack import archive_stem, derived, name_keys, stem_keys, unpacking
 
 __all__ = [
-    "CURL_VALUES",
     "DROPS",
     "download_chain",
     "judge",
@@ -181,7 +187,6 @@ DROPS = lazy_compile(
     re.IGNORECASE,
 )
 """Anonymous file drops, paste sites, request catchers and chat APIs: where stolen files are sent."""
-_FILE_UPLOAD = lazy_compile(r"^(?:-F|--form|-T|--upload-file|--data-binary|--post-file|--body-file)$")
 
 
 def _to_drop(invocation: Invocation) -> Verdict | None:
@@ -191,30 +196,21 @@ def _to_drop(invocation: Invocation) -> Verdict | None:
     drop = next((host for host in hosts if DROPS.match(host)), None)
     if drop is None:
         return None
-    for index, value in enumerate(values):
-        option = value.split("=", 1)[0] if value.startswith("--") else value
-        short = option.startswith("-") and not option.startswith("--") and option[-1:] in ("F", "T")
-        if not (_FILE_UPLOAD.match(option) or short):
-            continue
-        given = value.partition("=")[2] if value.startswith("--") and "=" in value else ""
-        given = given or (values[index + 1] if index + 1 < len(values) else "")
-        if "@" in given or "<" in given or option[-1:] == "T" or option in ("--upload-file", "--post-file"):
+    for option, value in request_options(invocation.name, values):
+        if option in FILE_UPLOADS and sent_file(option, value) is not None:
             return _verdict(
                 EXFILTRATION, invocation, f"uploads a file to {drop}, an anonymous drop or chat API"
             )
-    for index, value in enumerate(values[:-1]):
-        sent = invocation.command.render(values[index + 1])
-        if _ADDRESSING.match(sent):
+    for option, value in request_options(invocation.name, values):
+        sent = invocation.command.render(value)
+        if option not in BODY_OPTIONS or _ADDRESSING.match(sent):
             continue  # -d chat_id=$CHAT: where the message goes, not what it says
-        if _DATA_OPTION.match(value) and _RUN_TIME_VALUE.search(sent):
+        if _RUN_TIME_VALUE.search(sent):
             why = f"sends values made at run time (variables, command output) to {drop}, a drop or chat API"
             return _verdict(UPLOAD, invocation, why)
     return None
 
 
-_DATA_OPTION = lazy_compile(
-    r"^(?:-d|--data|--data-raw|--data-urlencode|--data-ascii|--json|-F|--form|--form-string|--post-data)$"
-)
 _RUN_TIME_VALUE = lazy_compile(r"\$[{A-Za-z_(]")
 _ADDRESSING = lazy_compile(
     r"^(?:chat_id|channel|channel_id|thread_id|message_thread_id|token|username|avatar_url|parse_mode|to|user)="
@@ -230,13 +226,18 @@ def _upload(invocation: Invocation, home: str) -> Verdict | None:
         dropped = _to_drop(invocation)
         if dropped is not None:
             return dropped
+        for option, value in request_options(name, values):
+            file = sent_file(option, value)
+            what = sensitive_source(file, home, invocation.cwd) if file and file != "-" else None
+            if what:
+                return _verdict(EXFILTRATION, invocation, f"{name} uploads {what}")
         previous = ""
-        for index, value in enumerate(values):
+        for value in values:  # @FILE, name=@FILE, <FILE in any client's words
             if previous in _OUTPUT_OPTIONS or value.split("=", 1)[0] in _OUTPUT_OPTIONS:
                 previous = value
                 continue
             previous = value
-            candidates = [value]
+            candidates = []
             if "@" in value:
                 candidates.append(value.rsplit("@", 1)[1].split(";", 1)[0])
             if value.startswith("--") and "=" in value:
@@ -247,7 +248,7 @@ def _upload(invocation: Invocation, home: str) -> Verdict | None:
                 if candidate.startswith(("http://", "https://", "-")):
                     continue
                 what = sensitive_source(candidate, home, invocation.cwd)
-                if what and (candidate != value or _sends_file(values, index)):
+                if what:
                     return _verdict(EXFILTRATION, invocation, f"{name} uploads {what}")
         return (
             _substituted(invocation, home)
@@ -303,20 +304,6 @@ _COPY_VALUES = frozenset({"--exclude", "--include", "-e", "--rsh", "--filter", "
                           "-M", "-i", "-o", "-P", "-F", "-c", "-l", "-S", "-J", "--suffix",
                           "--compare-dest", "--link-dest", "--copy-dest"})  # fmt: skip
 """Options of scp, rsync and sftp that take the next word as their value."""
-
-
-def _sends_file(values: list[str], index: int) -> bool:
-    """Whether ``values[index]`` is the file an upload option sends (``-T FILE``, ``--upload-file FILE``)."""
-    previous = values[index - 1] if index else ""
-    return previous in (
-        "-T",
-        "--upload-file",
-        "--post-file",
-        "--body-file",
-        "--data-binary",
-        "-d",
-        "--data",
-    ) or (previous.startswith("-") and not previous.startswith("--") and previous.endswith("T"))
 
 
 def _substituted(invocation: Invocation, home: str) -> Verdict | None:
@@ -414,10 +401,8 @@ _BASE64_LABEL = lazy_compile(r"^(?:[a-z][\w+.-]*://)?[A-Za-z0-9+]{6,}={1,2}\.[A-
 """A host name whose first label ends in base64 padding: no DNS name has ``=``, encoded data does."""
 
 
-_BODY_OPTIONS = frozenset({"-d", "--data", "--data-raw", "--data-binary", "--data-ascii", "--data-urlencode",
-                           "--json", "-F", "--form", "--form-string", "-H", "--header", "-b", "--cookie",
-                           "--post-data", "--body-data"})  # fmt: skip
-"""Options whose value is a request's body or header, never a name resolved (``-d 'hostname=.0.0'``)."""
+_BODY_OPTIONS = frozenset(REQUEST_OPTIONS) | {"-b", "--cookie"}
+"""Options whose value is a request's body, header or file, never a name resolved (``-d 'hostname=.0.0'``)."""
 
 
 def _encoded_host(invocation: Invocation) -> Verdict | None:
@@ -536,8 +521,8 @@ def _posted_to_raw_address(invocation: Invocation) -> Verdict | None:
     )
     if host is None:
         return None
-    for option, body in itertools.pairwise(values):
-        if not _DATA_OPTION.match(option) or body.startswith("@"):
+    for option, body in request_options(invocation.name, values):
+        if option not in BODY_OPTIONS or sent_file(option, body) is not None:
             continue  # -d @file is an upload, judged by what the file is
         if _HOST_FACTS.search(body) or _RUN_TIME_VALUE.search(body):
             return _verdict(UPLOAD, invocation, f"posts facts about this machine to {host}, a bare address")
@@ -641,8 +626,6 @@ class _Download(NamedTuple):
     """Whether the payload goes to standard output (``curl URL``, ``wget -O-``)."""
 
 
-CURL_VALUES = frozenset("AbcCdDeEFHKmoPQrtTuUwxXyYz")
-"""curl's short options that take a value: the rest of a cluster (``-sLo``), or the next word."""
 _WGET_VALUES = frozenset("aBeiotTwQUPlARDIXO")
 
 
@@ -913,6 +896,8 @@ def _interpreter_file(invocation: Invocation) -> str | None:
         for index, value in enumerate(values[:-1]):
             if value.lower() in ("-file", "-f"):
                 return values[index + 1]
+    if name in AWKS:
+        return _awk_file(values)
     if not INTERPRETERS.match(name) and name not in ("osascript", "Rscript", "php"):
         return None
     skip = False
@@ -938,7 +923,32 @@ def _interpreter_file(invocation: Invocation) -> str | None:
     return None
 
 
-_BUILD_SCRIPTS = frozenset({"configure", "Configure", "config", "autogen.sh", "setup.py"})
+_AWK_FILE_OPTIONS = ("-f", "--file", "-E", "--exec", "-i", "--include")
+_AWK_VALUE_OPTIONS = ("-F", "--field-separator", "-v", "--assign", "-l", "--load")
+
+
+def _awk_file(values: list[str]) -> str | None:
+    """The program file awk runs (``-f FILE``, gawk's ``-E``/``-i``): its first operand otherwise is
+    the program's text (``awk 'NR==4 {print $4}'``), inline code judged as code, no file run."""
+    index = 0
+    while index < len(values):
+        value = values[index]
+        if value == "--" or not value.startswith("-"):
+            return None
+        option, equals, glued = value.partition("=")
+        if option in _AWK_FILE_OPTIONS:
+            if equals:
+                return glued
+            return values[index + 1] if index + 1 < len(values) else None
+        if value[:2] in ("-f", "-E", "-i") and not value.startswith("--"):
+            return value[2:]  # -fprog.awk
+        if value in _AWK_VALUE_OPTIONS:
+            index += 1  # -F ':' -v x=1: the option's value, not the program
+        index += 1
+    return None
+
+
+BUILD_SCRIPTS = frozenset({"configure", "Configure", "config", "autogen.sh", "setup.py"})
 """A source tree's build entry points (autotools, Perl's and OpenSSL's Configure, setuptools): run
 from a fetched tree, they build it (asked); any other file of it run is the download run (blocked)."""
 
@@ -947,7 +957,7 @@ def _builds(word: str, invocation: Invocation, tracker: _Tracker) -> bool:
     """``cd kit && ./configure``: a build entry point of a fetched tree (a file downloaded on its
     own, ``curl -O URL/setup.py && python3 setup.py``, is the download run)."""
     return (
-        posixpath.basename(word) in _BUILD_SCRIPTS and tracker.path(word, invocation.cwd) not in tracker.files
+        posixpath.basename(word) in BUILD_SCRIPTS and tracker.path(word, invocation.cwd) not in tracker.files
     )
 
 

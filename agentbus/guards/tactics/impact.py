@@ -307,6 +307,8 @@ _DATA_SYSTEM = lazy_compile(
     r"cassandra|couchdb|neo4j|clickhouse)(?:/|$)|^/(?:Volumes|media|mnt|run/media)/[^/]+(?:/Backups\.backupdb)?|^/srv(?:/|$)|"
     r"^/home$|^/Users$|^/var/backups?(?:/|$)|^/var/mail(?:/|$)|^/var/www(?:/|$)"
 )
+_DATA_SYSTEM_STARTS = ("/var/", "/Volumes/", "/media/", "/mnt/", "/run/media/", "/srv", "/home", "/Users")
+"""How every :data:`_DATA_SYSTEM` path starts: other paths skip compiling it."""
 
 
 def user_data(word: str, home: str, cwd: str | None = None) -> str | None:
@@ -321,7 +323,7 @@ def user_data(word: str, home: str, cwd: str | None = None) -> str | None:
     last = path.rsplit("/", 1)[-1]
     if "*" in last or "?" in last or "[" in last or "{}" in last:  # a glob (plain tests: a word may be 10 MB)
         path, every = path.rsplit("/", 1)[0] or "/", "every file in "
-    system = _DATA_SYSTEM.match(path)
+    system = _DATA_SYSTEM.match(path) if path.startswith(_DATA_SYSTEM_STARTS) else None
     if system and (path == system.group(0) or every):
         return f"{every}{path}"
     home = home.rstrip("/")
@@ -659,6 +661,16 @@ _MINERS = lazy_compile(
     r"(?:\.exe|\.sh)?$",
     re.IGNORECASE,
 )
+_MINER_PARTS = ("miner", "xmr", "rig", "t-rex", "claymore", "kdevtmpfsi", "kinsing")
+"""A part of every name :data:`_MINERS` matches: other programs skip compiling it."""
+
+
+def _is_miner(name: str) -> bool:
+    if name.isascii() and not any(part in name.lower() for part in _MINER_PARTS):
+        return False  # on ASCII, lower() is what IGNORECASE ignores
+    return _MINERS.match(name) is not None
+
+
 _POOL = lazy_compile(r"stratum\d?\+(?:tcp|ssl|tls|udp)://|stratum://", re.IGNORECASE)
 _MINER_OPTION = lazy_compile(r"^(?:--donate-level(?:=|$)|--coin=|--algo=(?:rx/|cn/|kawpow|ethash|randomx)|"
                              r"-a=?(?:rx/|cryptonight|randomx)|--cpu-max-threads-hint(?:=|$)|"
@@ -677,10 +689,10 @@ _MINER_IMAGE = lazy_compile(r"(?:^|/)(?:xmrig|xmr-stak|cpuminer|minerd|monero-mi
 def _miner(invocation: Invocation) -> Verdict | None:
     name = invocation.name
     values = _values(invocation)
-    if _MINERS.match(name) and not (set(values) <= {"--help", "-h", "--version", "-V"} and values):
+    if _is_miner(name) and not (set(values) <= {"--help", "-h", "--version", "-V"} and values):
         return _verdict(RESOURCE_HIJACK, invocation, f"{name} mines cryptocurrency with this machine")
     script = _run_script(invocation, values)
-    if script and (_MINERS.match(script.rsplit("/", 1)[-1]) or _MINER_DIR.search(script)):
+    if script and (_is_miner(script.rsplit("/", 1)[-1]) or _MINER_DIR.search(script)):
         return _verdict(RESOURCE_HIJACK, invocation, f"runs {script}, a cryptocurrency miner's start script")
     if name == "wrmsr" and _MINING_MSRS & {v.lower() for v in values}:
         why = "rewrites the CPU's prefetch registers for a RandomX miner"

@@ -325,6 +325,13 @@ def _defaults(invocation: Invocation, home: str) -> Verdict | None:
         return _verdict(STEALTH_PERSISTENCE, invocation, "hides an account from the login window")
     if "loginwindow" in domain and key == "autoLoginUser":
         return _verdict(IMPAIR, invocation, "logs an account in at boot without its password")
+    if (
+        domain.endswith("FolderActionsDispatcher")
+        and key == "folderActionsEnabled"
+        and not (_FALSEY & set(settings))
+    ):
+        why = "turns Folder Actions on: scripts attached to folders run by themselves"
+        return _verdict(STEALTH_PERSISTENCE, invocation, why)
     if "SoftwareUpdate" in domain and _UPDATES.match(key) and _FALSEY & set(settings):
         return _verdict(IMPAIR, invocation, "turns macOS's automatic security updates off")
     return None

@@ -532,9 +532,46 @@ def _made_runnable(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
+_ROOT_OWNERS = frozenset({"root", "0"})
+_ROOT_GROUPS = frozenset({"root", "wheel", "0"})
+
+
+def _given_to_root(invocation: Invocation, home: str) -> Verdict | None:
+    """``chown root:wheel /Library/LaunchDaemons/x.plist``: launchd loads a daemon's job only when root
+    owns it (cron a system crontab, systemd a unit, likewise), so handing a file where the system runs
+    code to root is the step that schedules it (writing it is held already; this is the rest)."""
+    operands = [v for v in _values(invocation) if not v.startswith("-")]
+    if len(operands) < 2:
+        return None
+    owner, _, group = operands[0].replace(".", ":", 1).partition(":")
+    to_root = owner in _ROOT_OWNERS if invocation.name == "chown" else operands[0] in _ROOT_GROUPS
+    if not (to_root or (invocation.name == "chown" and not owner and group in _ROOT_GROUPS)):
+        return None
+    for file in operands[1:]:
+        found = location(file, home=home, cwd=invocation.cwd)
+        if found is not None and found[0] in (SCHEDULED, SERVICE, STEALTH_PERSISTENCE):
+            return _verdict(found[0], invocation, f"gives {found[1]} to root")
+    return None
+
+
+def _bundle_made(invocation: Invocation, home: str) -> Verdict | None:
+    """``mkdir -p /Library/Security/SecurityAgentPlugins/X.bundle/Contents/MacOS``: where the system
+    loads a bundle (a directory) as a plug-in, making the directory makes the plug-in."""
+    for value in _values(invocation):
+        if value.startswith("-"):
+            continue
+        found = location(value, home=home, cwd=invocation.cwd)
+        if found is not None and found[0] == STEALTH_PERSISTENCE:
+            return _verdict(found[0], invocation, f"creates {value}, {found[1]}")
+    return None
+
+
 _Check = Callable[[Invocation, str], "Verdict | None"]
 _CHECKS: dict[str, _Check] = {
     "chmod": _made_runnable,
+    "chown": _given_to_root,
+    "chgrp": _given_to_root,
+    "mkdir": _bundle_made,
     "crontab": _crontab,
     "at": _at,
     "batch": _at,

@@ -51,6 +51,7 @@ from ..programs import (
     walk,
     wrapper_option,
 )
+from ..request_bodies import WRITE_OPTIONS, request_options
 from ..targets import reads_only
 from ..verdict import PRIVILEGE, SUDO_INSTALL, SYSTEM_FILES, Verdict
 from . import root_code
@@ -349,10 +350,11 @@ def _privilege_files(invocation: Invocation, home: str) -> Verdict | None:
 
 _COMMAND_OPTION_NAME = lazy_compile(
     r"--checkpoint-action=exec|--to-command=|--use-compress-program=|--info-script=|--new-volume-script="
-    r"|--rsh=|-e\s*\S|--unzip-command"
+    r"|--rsh=|-e\s*\S|--unzip-command|--checkpoint=\d"
 )
 """File names that are options making tar, rsync or zip run a command: a root job's ``tar cf x *`` in
-that directory expands the glob into them and runs the attacker's script (wildcard injection)."""
+that directory expands the glob into them and runs the attacker's script (wildcard injection); and
+the action's companion ``--checkpoint=1`` (the action runs at each checkpoint)."""
 
 
 def _option_named_files(invocation: Invocation) -> Verdict | None:
@@ -619,11 +621,9 @@ def _container(invocation: Invocation) -> Verdict | None:
         return None
     if name == "curl":
         socket = next((values[i + 1] for i, v in enumerate(values[:-1]) if v == "--unix-socket"), "")
-        writes = {"-X", "--request", "-d", "--data", "--data-raw", "--data-binary", "--json"} & set(values)
-        methods = {"POST", "PUT", "DELETE"} & set(values)
-        if socket.endswith(("docker.sock", "podman.sock", "containerd.sock")) and (
-            methods or writes - {"-X"}
-        ):
+        methods = {"POST", "PUT", "DELETE"} & set(values) or {"-XPOST", "-XPUT", "-XDELETE"} & set(values)
+        writes = any(option in WRITE_OPTIONS for option, _ in request_options(name, values))
+        if socket.endswith(("docker.sock", "podman.sock", "containerd.sock")) and (methods or writes):
             return _verdict(PRIVILEGE, invocation, "drives the container engine through its socket")
         return None
     if name == "nsenter" or "nsenter" in invocation.wrappers:
@@ -785,7 +785,35 @@ def judge_script(script: Script, home: str) -> Verdict | None:
                 return _verdict(PRIVILEGE, first, f"opens a root shell ({first.name})")
         elif first.name in _OTHER_SHELLS or _repl(first):
             return _verdict(PRIVILEGE, first, f"opens a root shell ({first.name}'s prompt)")
-    return _escape_typed(script) or root_code.judge_script(script, home)
+    return _escape_typed(script) or _writable_path(script) or root_code.judge_script(script, home)
+
+
+_WORLD_WRITABLE = frozenset({"/tmp", "/var/tmp", "/dev/shm", "/private/tmp", "/usr/tmp"})
+"""Directories every account may write: a program planted there under a common name (``service``, ``ps``)."""
+
+
+def _writable_path(script: Script) -> Verdict | None:
+    """``export PATH=/tmp:$PATH``: a directory anyone can write searched before the system's, so a
+    setuid program or a root script calling ``service`` or ``cp`` by name runs the attacker's file."""
+    for pipeline in script.pipelines:
+        for command in pipeline:
+            for word in command.words:
+                text = command.static(word) or word
+                if not text.startswith("PATH="):
+                    continue
+                for entry in text[5:].split(":"):
+                    if entry in ("$PATH", "${PATH}"):
+                        break
+                    if entry.rstrip("/") in _WORLD_WRITABLE:
+                        why = (
+                            f"puts {entry}, which anyone can write, first in PATH: what is planted there runs"
+                        )
+                        return Verdict(PRIVILEGE, _piece(command.text), why)
+    for substitution in script.substitutions:
+        found = _writable_path(substitution.script)
+        if found is not None:
+            return found
+    return None
 
 
 def _opens_terminal(invocation: Invocation) -> bool:

@@ -13,6 +13,10 @@ Miners and botnets spread through Redis servers left open on the network. Two st
   :data:`~agentbus.guards.verdict.REMOTE_ACCESS` like ``docker -H``. One host named at run time
   (``redis-cli -h $REDIS_HOST < seed.redis``) is a developer's seed script: ordinary.
 
+- a cron line or an SSH key stored in a value, padded with newlines (``SET x "\\n\\n*/2 * * * * … | sh\\n"``):
+  the payload the moved dump file plants, :data:`~agentbus.guards.verdict.STEALTH_PERSISTENCE` too; and
+  ``FLUSHALL`` fed on standard input (``echo FLUSHALL | redis-cli -h HOST``) destroys as it does in the
+  arguments (:mod:`.impact`);
 - code loaded into the server: ``MODULE LOAD /tmp/exp.so`` runs a shared library inside it, and
   ``SLAVEOF``/``REPLICAOF HOST PORT`` makes it copy whatever HOST sends (the rogue-master way in:
   the attacker's master ships the module, then ``MODULE LOAD``). Both are
@@ -32,7 +36,7 @@ from ..findings import piece
 from ..findings import static_args as _values
 from ..parse import Script
 from ..programs import Invocation, walk
-from ..verdict import REMOTE_ACCESS, REMOTE_CODE, STEALTH_PERSISTENCE, Verdict
+from ..verdict import DATA_DESTRUCTION, REMOTE_ACCESS, REMOTE_CODE, STEALTH_PERSISTENCE, Verdict
 
 __all__ = ["judge", "judge_script"]
 
@@ -45,6 +49,14 @@ _LOADS_MODULE = lazy_compile(r"\bmodule\s+load(?:ex)?\s+(\S+)", re.IGNORECASE)
 _INSTALLED_MODULE = lazy_compile(r"^/(?:usr|opt)/(?!.*\.\./)")
 _REPLICATES = lazy_compile(r"\b(?:slaveof|replicaof)\s+(\S+)\s+(\S+)", re.IGNORECASE)
 """``SLAVEOF HOST PORT`` / ``REPLICAOF HOST PORT``: the server copies everything HOST sends."""
+_PLANTED = lazy_compile(
+    r"\bset\s+\S+\s+.{0,400}?(?:\\n|\n)\s*(?:(?:[*\d/,-]+\s+){4}[*\d/,-]+\s+\S"
+    r"|@(?:reboot|hourly|daily|weekly|monthly)\s+\S|ssh-(?:rsa|dss|ed25519|ecdsa-\S+)\s+AAAA)",
+    re.IGNORECASE | re.DOTALL,
+)
+"""``SET KEY "\\n\\n*/2 * * * * curl … | sh\\n"``: a cron line (or an SSH key) padded with newlines, kept
+in a value so that the dump file, once moved to ``/var/spool/cron``, holds a line cron reads."""
+_FLUSHES = lazy_compile(r"\bflushall\b", re.IGNORECASE)
 _THIS_MACHINE = lazy_compile(r"^(?:localhost|127(?:\.\d+){3}|::1|\[::1\]|0\.0\.0\.0)$", re.IGNORECASE)
 
 
@@ -69,6 +81,13 @@ def _moved(invocation: Invocation, commands: str) -> Verdict | None:
             "(the rogue-master way to run code on a Redis server)"
         )
         return _verdict(REMOTE_CODE, invocation, why)
+    planted = _PLANTED.search(commands)
+    if planted is not None:
+        why = (
+            "stores a cron line or an SSH key, padded with newlines, in a Redis value: the dump file "
+            "written to a cron or .ssh directory then plants it"
+        )
+        return _verdict(STEALTH_PERSISTENCE, invocation, why)
     match = _MOVES_DUMP.search(commands)
     if match is None:
         return None
@@ -91,6 +110,8 @@ def judge_script(script: Script, home: str) -> Verdict | None:
                 continue
             fed = " ".join(" ".join(_values(s)) for s in stages[:index] if s.name in ("echo", "printf"))
             moved = _moved(stage, fed.replace("\\n", "\n"))
+            if moved is None and _FLUSHES.search(fed):
+                moved = _verdict(DATA_DESTRUCTION, stage, "deletes every key in every Redis database")
             if moved is not None:
                 return Verdict(
                     moved.category, piece(" | ".join(s.text for s in stages[: index + 1])), moved.why

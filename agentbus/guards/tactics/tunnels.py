@@ -26,7 +26,11 @@ by what it publishes:
   one that serves a shell (``-i``) or runs a command (``-e``) a backdoor.
 
 Asking a tool for its version, help or a list, and client-side use (``cloudflared access``,
-``ssh -L``) stay ordinary. ``ssh -R`` is the command guard's (a reverse tunnel, blocked).
+``ssh -L 5432:db:5432 bastion``) stay ordinary. A forward that pivots is remote access: ``ssh -L``
+published on the network (a bind address that is not loopback: ``0.0.0.0:4455:10.0.0.8:445``,
+``*:``, ``-g``, ``GatewayPorts=yes``) and ``ssh -R`` to a third host (``-R 2345:10.10.100.20:5432``:
+the remote end reaches a machine of this network). ``ssh -R`` to a login port or as a SOCKS proxy is
+the command guard's (a reverse tunnel, blocked).
 
 A container engine driven on another machine (``docker -H tcp://HOST run|cp|exec``,
 ``DOCKER_HOST=…``, ``podman --url ssh://…``, or its HTTP API by hand: ``curl -X POST
@@ -270,11 +274,62 @@ def _judge_ssh(invocation: Invocation, values: list[str]) -> Verdict | None:
         return _verdict(
             REMOTE_ACCESS, invocation, "ssh opens a proxy or tunnel device through the remote host"
         )
+    for letter, spec, gateway in _forwards(values):
+        parts = _BRACKETED.sub("host", spec).split(":")
+        published = gateway or (len(parts) == 4 and not _LOOPBACK.match(parts[0]))
+        if letter == "L" and len(parts) >= 3 and published:
+            why = f"-L {spec} publishes a port of another host on this machine's network (a pivot)"
+            return _verdict(REMOTE_ACCESS, invocation, why)
+        if letter == "R" and len(parts) >= 3 and not _LOOPBACK.match(parts[-2]):
+            reached = ":".join(parts[-2:])
+            why = f"-R {spec} lets the remote host reach {reached} through this machine (a pivot)"
+            return _verdict(REMOTE_ACCESS, invocation, why)
     remote = _remote_command(values)
     if not {"-t", "-tt"} & set(values) and _INTERACTIVE_SHELL.match(" ".join(remote)):
         why = "ssh opens an interactive shell on another host without a terminal: no login record shows it"
         return _verdict(REMOTE_ACCESS, invocation, why)
     return None
+
+
+_LOOPBACK = lazy_compile(r"^(?:localhost|127(?:\.\d+){0,3}|::1|host)$", re.IGNORECASE)
+"""A forward's address that stays on one machine (``host`` stands for a bracketed IPv6 one)."""
+_BRACKETED = lazy_compile(r"\[(?:::1|[^\]]*)\]")
+_FORWARD_SETTINGS = {"localforward": "L", "remoteforward": "R"}
+
+
+def _forwards(values: list[str]) -> list[tuple[str, str, bool]]:
+    """``(L or R, spec, -g given)`` for each ``-L``/``-R`` forward (``-fNL spec``, ``-o LocalForward=...``),
+    up to the destination: ``ssh -N -L 0.0.0.0:4455:172.16.50.10:445 host`` publishes an SMB port."""
+    found: list[tuple[str, str]] = []
+    gateway = False
+    for index, value in enumerate(values):
+        following = values[index + 1] if index + 1 < len(values) else ""
+        if value.startswith("-o"):
+            setting = value[2:].lstrip() or following
+            key, _, spec = re.sub(r"[=\s]+", "=", setting.strip(), count=1).partition("=")
+            key = key.lower()
+            if key in _FORWARD_SETTINGS:
+                found.append((_FORWARD_SETTINGS[key], re.sub(r"\s+", ":", spec.strip())))
+            elif key == "gatewayports" and spec.lower().startswith("yes"):
+                gateway = True
+            continue
+        if not value.startswith("-") or value.startswith("--"):
+            if index and not _takes_value(values[index - 1]):
+                break  # the destination: what follows is the remote command
+            continue
+        for at, letter in enumerate(value[1:], start=1):
+            if letter == "g":
+                gateway = True
+            elif letter in "LR":
+                found.append((letter, value[at + 1 :] or following))
+                break
+            elif letter in SSH_OPTIONS_WITH_VALUES:
+                break
+    return [(letter, spec.lower(), gateway) for letter, spec in found if spec]
+
+
+def _takes_value(option: str) -> bool:
+    return option.startswith("-") and not option.startswith("--") and option[-1] in SSH_OPTIONS_WITH_VALUES
 
 
 _INTERACTIVE_SHELL = lazy_compile(r"^(?:exec\s+)?(?:/usr)?(?:/bin/)?(?:ba|z|k|da|)sh\s+-\w*i")

@@ -41,8 +41,9 @@ from ..operands import operands
 from ..parse import Script
 from ..paths import normalize_path
 from ..programs import Invocation, walk
+from ..request_bodies import request_options, sent_file
 from ..verdict import UPLOAD, Verdict
-from .exfiltration import CURL_VALUES, option_cluster, sends_stdin
+from .exfiltration import sends_stdin
 
 __all__ = ["judge", "judge_script", "unseen_file"]
 
@@ -82,15 +83,9 @@ _PWD = lazy_compile(r"^(?:\$PWD|\$\{PWD\}|\$\(pwd\))(?=/)")
 
 # -- what each program sends ----------------------------------------------------------------------
 
-_CURL_DATA = frozenset({"-d", "--data", "--data-binary", "--data-ascii", "--json", "--data-urlencode"})
-"""curl options whose value is sent, read from a file when it starts with ``@``."""
-_CURL_FORM = frozenset({"-F", "--form"})
-_CURL_UPLOAD = frozenset({"-T", "--upload-file"})
-_WGET_UPLOAD = frozenset({"--post-file", "--body-file"})
 _HTTPIE = frozenset({"http", "https", "xh", "xhs", "httpie", "curlie"})
 _HTTPIE_FILE = lazy_compile(r"^[^:=@]*(?::=@|=@|@)(.+)$")
 """An HTTPie request item that reads a file: ``@body.json``, ``field@file`` (form), ``field=@file``."""
-_FORM_FILE = lazy_compile(r"^[^=]*=[@<]([^;]+)")
 _COPIERS = frozenset({"scp", "rsync", "sftp", "pscp"})
 _COPY_VALUES = frozenset({"--exclude", "--include", "-e", "--rsh", "--filter", "-f", "--exclude-from",
                           "--include-from", "--files-from", "--chmod", "--chown", "--log-file", "-T",
@@ -130,34 +125,15 @@ def _http_files(invocation: Invocation) -> Iterator[str]:
     """The files an HTTP client sends: ``-F f=@FILE``, ``-d @FILE``, ``-T FILE``, ``--post-file``, ``f@F``."""
     words = _words(invocation)
     name = invocation.name
-    for index, word in enumerate(words):
-        option, equals, attached = word.partition("=") if word.startswith("--") else (word, "", "")
-        value = attached if equals else _following(words, index)
-        if name in _HTTPIE and not word.startswith("-"):
-            item = _HTTPIE_FILE.match(word)
+    if name in _HTTPIE:  # request items; curlie takes curl's options too
+        for word in words:
+            item = None if word.startswith("-") else _HTTPIE_FILE.match(word)
             if item is not None and not _URL.match(word):
                 yield item.group(1)
-            continue
-        if option in _CURL_UPLOAD or option in _WGET_UPLOAD:
-            yield value
-        elif option in _CURL_DATA:
-            if option == "--data-urlencode" and "@" in value and "=" not in value.split("@", 1)[0]:
-                yield value.split("@", 1)[1]
-            elif value.startswith("@"):
-                yield value[1:]
-        elif option in _CURL_FORM:
-            form = _FORM_FILE.match(value)
-            if form is not None:
-                yield form.group(1)
-        elif word.startswith("-") and not word.startswith("--") and len(word) > 2 and name != "wget":
-            short, rest = option_cluster(word, CURL_VALUES)  # curl -d@file, -sF f=@x, -sTfile
-            rest = rest or _following(words, index)
-            if short == "T":
-                yield rest
-            elif short == "d" and rest.startswith("@"):
-                yield rest[1:]
-            elif short == "F" and (form := _FORM_FILE.match(rest)) is not None:
-                yield form.group(1)
+    for option, value in request_options(name, words):
+        file = sent_file(option, value)
+        if file is not None:
+            yield file
 
 
 def _stdin_file(invocation: Invocation) -> str | None:

@@ -1,0 +1,217 @@
+"""The hooks a project's Claude Code files define that can change or answer what agentbus decided.
+
+Claude Code runs a project's own hooks beside agentbus's and merges their
+answers (checked with the real CLI 2.1.332, tests/e2e/test_claude_code_settings.py):
+a deny wins and an "allow" does not outvote agentbus's deny or ask, but a
+PreToolUse hook's ``updatedInput`` replaces the call agentbus judged, and
+Claude Code runs the replacement, which no hook sees. They come from the
+project's ``.claude/settings.json`` and ``settings.local.json`` and from the
+frontmatter of its skills (a skill's ``hooks:`` run while it is loaded), and
+a project's PermissionRequest hook answers the prompt agentbus's "ask" asks
+for. So the PreToolUse hook denies (:func:`agentbus.adapters.claude_code.pre_tool_use`):
+
+- a call that a project's PreToolUse hook matches;
+- a call agentbus asks about, where a project's PermissionRequest hook matches;
+- a Skill call, where a project's skill defines such hooks in its frontmatter.
+
+The machine's managed settings with ``"allowManagedHooksOnly": true``
+(``agentbus install claude-code --managed``) run no project hook, and then
+nothing here counts. An entry ``agentbus install`` writes (agentbus's own, in a
+project-scope install) is not the project's. Files are read, never run;
+one too large to read whole counts as defining what it may define.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+__all__ = ["REWRITING_EVENTS", "foreign_hooks", "managed_hooks_only", "project_directories", "skill_hooks"]
+
+REWRITING_EVENTS = ("PreToolUse", "PermissionRequest")
+"""Hook events whose answer can replace a call's input or approve it."""
+
+_SETTINGS = ("settings.json", "settings.local.json")
+_LARGEST = 4 * 1024 * 1024
+_LARGEST_SKILL = 1024 * 1024
+_MOST_SKILLS = 1000
+_SIMPLE_MATCHER = re.compile(r"^[A-Za-z0-9_|]*$")
+_FRONTMATTER_HOOKS = re.compile(r"""(?<![\w-])["']?hooks["']?\s*:""")
+
+
+def project_directories(payload: Mapping[str, Any]) -> list[str]:
+    """Where the session's project settings may be: ``$CLAUDE_PROJECT_DIR``, else the event's
+    ``cwd`` and the directories above it; never the home directory (its ``.claude`` is the user's
+    own, where a session started in it finds its project settings too)."""
+    home = os.path.realpath(os.path.expanduser("~"))
+    project = os.environ.get("CLAUDE_PROJECT_DIR")
+    if project:
+        return [] if os.path.realpath(project) == home else [project]
+    cwd = payload.get("cwd")
+    if not isinstance(cwd, str) or not os.path.isabs(cwd):
+        return []
+    found = []
+    directory = os.path.normpath(cwd)
+    while True:
+        if os.path.realpath(directory) != home:
+            found.append(directory)
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return found
+        directory = parent
+
+
+def foreign_hooks(projects: list[str], event: str, tool_name: str) -> list[str]:
+    """Where the project's settings define a hook on ``event`` that matches ``tool_name``
+    ("PATH: PreToolUse hook, matcher 'Bash'"), agentbus's own entries aside."""
+    found = []
+    for project in projects:
+        for name in _SETTINGS:
+            path = os.path.join(project, ".claude", name)
+            settings = _read_json(path)
+            if settings is None:
+                continue
+            if settings is _TOO_LARGE:
+                found.append(
+                    f"{path} (over {_LARGEST // (1024 * 1024)} MiB, not read: it may define any hook)"
+                )
+                continue
+            for matcher in _matching_groups(settings, event, tool_name):
+                found.append(f"{path}: {event} hook, matcher {matcher!r}")
+    return found
+
+
+def skill_hooks(projects: list[str], skill: str) -> list[str]:
+    """The project's skills and slash commands that define hooks in their frontmatter (any
+    may be PreToolUse); ``skill`` (``apps/web:deploy``) adds the directory it is scoped to."""
+    found = []
+    for claude_dir in _claude_dirs(projects, skill):
+        candidates = [
+            os.path.join(claude_dir, "skills", entry, "SKILL.md") for entry in _listing(claude_dir, "skills")
+        ]
+        candidates += list(_markdown_under(os.path.join(claude_dir, "commands")))
+        if len(candidates) > _MOST_SKILLS:
+            found.append(f"{claude_dir} (more than {_MOST_SKILLS} skills and commands: not all read)")
+            candidates = candidates[:_MOST_SKILLS]
+        for path in candidates:
+            why = _frontmatter_hooks(path)
+            if why:
+                found.append(f"{path} ({why})")
+    return found
+
+
+def managed_hooks_only() -> bool:
+    """Whether the managed settings run no hook but their own (``allowManagedHooksOnly``)."""
+    from .install import MANAGED_ONLY, managed_settings_path
+
+    settings = _read_json(str(managed_settings_path()))
+    return isinstance(settings, dict) and settings.get(MANAGED_ONLY) is True
+
+
+_TOO_LARGE: dict[str, Any] = {}
+
+
+def _read_json(path: str) -> dict[str, Any] | None:
+    """The settings in ``path``; None when it cannot be read or is not a JSON object (Claude Code
+    takes nothing from it either); :data:`_TOO_LARGE` when it is over the limit."""
+    try:
+        with open(path, "rb") as file:
+            data = file.read(_LARGEST + 1)
+    except OSError:
+        return None
+    if len(data) > _LARGEST:
+        return _TOO_LARGE
+    try:
+        settings = json.loads(data)
+    except ValueError:
+        return None
+    return settings if isinstance(settings, dict) else None
+
+
+def _matching_groups(settings: Mapping[str, Any], event: str, tool_name: str) -> Iterator[str]:
+    hooks = settings.get("hooks")
+    groups = hooks.get(event) if isinstance(hooks, dict) else None
+    for group in groups if isinstance(groups, list) else ():
+        if not isinstance(group, dict):
+            continue
+        entries = group.get("hooks")
+        if not isinstance(entries, list) or all(_agentbus_own(entry) for entry in entries):
+            continue
+        matcher = group.get("matcher")
+        if _matches(matcher, tool_name):
+            yield "*" if matcher in (None, "") else str(matcher)
+
+
+def _matches(matcher: Any, tool_name: str) -> bool:
+    """Whether Claude Code's matcher selects the tool: none, "" and "*" select every tool, plain
+    names joined by ``|`` select those, anything else is a regular expression (one that does not
+    compile here counts as matching)."""
+    if matcher is None or matcher in ("", "*"):
+        return True
+    if not isinstance(matcher, str):
+        return True
+    if _SIMPLE_MATCHER.match(matcher):
+        return tool_name in matcher.split("|")
+    try:
+        return re.search(matcher, tool_name) is not None
+    except re.error:
+        return True
+
+
+def _agentbus_own(entry: Any) -> bool:
+    """An entry `agentbus install` writes (plain, by paths the project cannot change)."""
+    from .install import is_agentbus_hook
+
+    if not is_agentbus_hook(entry):
+        return False
+    from .doctor import plain_agentbus_hook
+
+    return plain_agentbus_hook(entry)
+
+
+def _claude_dirs(projects: list[str], skill: str) -> Iterator[str]:
+    scope, _, _ = skill.rpartition(":")
+    for project in projects:
+        yield os.path.join(project, ".claude")
+        if "/" in scope and ".." not in scope.split("/"):
+            yield os.path.join(project, *scope.split("/"), ".claude")
+
+
+def _listing(directory: str, name: str) -> list[str]:
+    try:
+        return sorted(os.listdir(os.path.join(directory, name)))
+    except OSError:
+        return []
+
+
+def _markdown_under(directory: str) -> Iterator[str]:
+    for root, directories, files in os.walk(directory):
+        directories.sort()
+        for file in sorted(files):
+            if file.endswith(".md"):
+                yield os.path.join(root, file)
+
+
+def _frontmatter_hooks(path: str) -> str:
+    """Why a skill file may define a PreToolUse or PermissionRequest hook ('' when it does not).
+
+    Any ``hooks:`` in its frontmatter counts: YAML can spell an event's name with escapes.
+    """
+    try:
+        with open(path, encoding="utf-8", errors="replace") as file:
+            text = file.read(_LARGEST_SKILL + 1)
+    except OSError:
+        return ""
+    if len(text) > _LARGEST_SKILL:
+        return f"over {_LARGEST_SKILL // (1024 * 1024)} MiB, not read: its frontmatter may define hooks"
+    if not text.startswith("---"):
+        return ""
+    end = text.find("\n---", 3)
+    frontmatter = text[3:] if end < 0 else text[3:end]
+    if not _FRONTMATTER_HOOKS.search(frontmatter):
+        return ""
+    events = [event for event in REWRITING_EVENTS if event in frontmatter]
+    return f"its frontmatter defines {' and '.join(events) or 'its own'} hooks"

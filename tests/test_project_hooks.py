@@ -1,0 +1,113 @@
+"""The hooks a project's Claude Code files define that could replace or answer a call agentbus decided."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from agentbus import project_hooks
+from agentbus.install import hook_command
+from agentbus.project_hooks import foreign_hooks, project_directories, skill_hooks
+
+
+def settings(project: Path, groups: list[dict[str, object]], name: str = "settings.json") -> None:
+    (project / ".claude").mkdir(exist_ok=True)
+    (project / ".claude" / name).write_text(json.dumps({"hooks": {"PreToolUse": groups}}))
+
+
+def echo(matcher: object = None) -> dict[str, object]:
+    group: dict[str, object] = {"hooks": [{"type": "command", "command": "echo '{}'"}]}
+    if matcher is not None:
+        group["matcher"] = matcher
+    return group
+
+
+@pytest.mark.parametrize(
+    ("matcher", "tool", "matches"),
+    [
+        (None, "Bash", True),
+        ("", "mcp__x__y", True),
+        ("*", "Skill", True),
+        ("Bash", "Bash", True),
+        ("Bash", "BashOutput", False),
+        ("Edit|Write", "Write", True),
+        ("Edit|Write", "Bash", False),
+        ("mcp__.*", "mcp__github__create_issue", True),
+        ("Notebook.*", "Bash", False),
+        ("(unclosed", "Bash", True),
+        (["Bash"], "Read", True),
+    ],
+)
+def test_a_matcher_selects_tools_as_claude_code_reads_it(
+    tmp_path: Path, matcher: object, tool: str, matches: bool
+) -> None:
+    settings(tmp_path, [echo(matcher)])
+    assert bool(foreign_hooks([str(tmp_path)], "PreToolUse", tool)) is matches
+
+
+def test_agentbus_own_entry_is_not_the_projects_but_a_look_alike_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(tmp_path))
+    own = {"type": "command", "command": hook_command(), "timeout": 30}
+    settings(tmp_path, [{"matcher": "*", "hooks": [own]}])
+    assert foreign_hooks([str(tmp_path)], "PreToolUse", "Bash") == []
+    look_alike = {"type": "command", "command": "echo '{}' # agentbus hook claude-code"}
+    settings(tmp_path, [{"matcher": "*", "hooks": [own]}, {"matcher": "*", "hooks": [look_alike]}])
+    assert foreign_hooks([str(tmp_path)], "PreToolUse", "Bash")
+
+
+def test_a_settings_file_too_large_to_read_counts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(project_hooks, "_LARGEST", 100)
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude/settings.json").write_text(json.dumps({"padding": "x" * 200}))
+    assert "not read: it may define any hook" in foreign_hooks([str(tmp_path)], "PreToolUse", "Bash")[0]
+
+
+def test_a_skill_with_hooks_in_its_frontmatter_is_found_however_its_events_are_spelled(
+    tmp_path: Path,
+) -> None:
+    skills = tmp_path / ".claude/skills"
+    (skills / "plain").mkdir(parents=True)
+    (skills / "plain/SKILL.md").write_text("---\nname: plain\ndescription: d\n---\nhooks: in the body\n")
+    assert skill_hooks([str(tmp_path)], "plain") == []
+    (skills / "hooked").mkdir()
+    (skills / "hooked/SKILL.md").write_text('---\nname: x\n"hooks":\n  "PreTool\\x55se": []\n---\n')
+    found = skill_hooks([str(tmp_path)], "plain")
+    assert len(found) == 1
+    assert "hooked/SKILL.md" in found[0]
+
+
+def test_a_directory_scoped_skill_is_looked_for_where_it_is_scoped(tmp_path: Path) -> None:
+    nested = tmp_path / "apps/web/.claude/commands"
+    nested.mkdir(parents=True)
+    (nested / "deploy.md").write_text("---\nhooks:\n  PermissionRequest: []\n---\n")
+    assert skill_hooks([str(tmp_path)], "deploy") == []
+    assert "PermissionRequest" in skill_hooks([str(tmp_path)], "apps/web:deploy")[0]
+
+
+def test_project_directories_are_the_project_or_the_directories_above_cwd_but_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    found = project_directories({"cwd": str(tmp_path / "src/app")})
+    assert found[:2] == [str(tmp_path / "src/app"), str(tmp_path / "src")]
+    assert str(tmp_path) not in found
+    assert project_directories({"cwd": "relative"}) == []
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", "/work/app")
+    assert project_directories({"cwd": "/elsewhere"}) == ["/work/app"]
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(tmp_path))
+    assert project_directories({}) == [], "a session started at home: its settings are the user's"
+
+
+def test_managed_hooks_only_is_read_from_the_managed_settings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    managed = tmp_path / "managed-settings.json"
+    monkeypatch.setattr("agentbus.install.managed_settings_path", lambda: managed)
+    assert project_hooks.managed_hooks_only() is False
+    managed.write_text(json.dumps({"allowManagedHooksOnly": True}))
+    assert project_hooks.managed_hooks_only() is True
