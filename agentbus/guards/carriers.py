@@ -971,6 +971,54 @@ def _csvtool(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
         yield words[1]
 
 
+_SED_EXECUTE = lazy_compile(
+    r"^\s*(?:(?:\d+|\$|/(?:[^/\\]|\\.)*/)(?:\s*,\s*(?:\d+|\$|/(?:[^/\\]|\\.)*/))?\s*!?\s*)?e(?:\s+(.*))?$"
+)
+"""GNU sed's ``e`` command, after an optional address: ``e CMD`` runs CMD, a bare ``e`` runs the pattern
+space (the input line) as a command."""
+_SED_SUBSTITUTE_EXECUTE = lazy_compile(r"^\s*[^s]{0,40}s(.)(?:(?!\1).)*\1(?:(?!\1).)*\1[gpIiMm0-9]*e")
+"""``s/X/Y/e``: the line after the substitution runs as a command."""
+_SED_VALUES = frozenset({"-l", "--line-length", "-s"})
+
+
+def _sed(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """GNU sed's ``e``: ``sed -n '1e CMD' FILE`` runs CMD; ``sed e`` and ``s/x/y/e`` run the lines they read
+    (any command the input holds: a shell's, here ``sh``)."""
+    scripts = list(_option_values(values, frozenset({"-e", "--expression"})))
+    if not scripts and not any(v in ("-f", "--file") or v.startswith("--file=") for v in values):
+        index = 0
+        while index < len(values):
+            value = values[index]
+            if value == "--":
+                scripts.extend(values[index + 1 : index + 2])
+                break
+            if not value.startswith("-") or value == "-":
+                scripts.append(value)
+                break
+            index += 2 if value in _SED_VALUES else 1
+    for script in scripts:
+        for line in re.split(r"[\n;]", script):
+            execute = _SED_EXECUTE.match(line)
+            if execute is not None:
+                yield execute.group(1) or "sh"
+            elif _SED_SUBSTITUTE_EXECUTE.match(line):
+                yield "sh"
+
+
+_IP_RUNS = (("netns", "exec"), ("vrf", "exec"))
+
+
+def _ip(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """``ip netns exec NAME CMD``, ``ip vrf exec NAME CMD``: CMD runs in the namespace, as ip's user."""
+    words = [v for v in values if not v.startswith("-")]
+    for first, second in _IP_RUNS:
+        if words[:2] == [first, second] and len(words) > 3:
+            at = values.index(second) + 2
+            rest = values[at:]
+            yield rest[0] if len(rest) == 1 else shlex.join(rest)
+            return
+
+
 def _capsh(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
     """``capsh [OPTIONS] -- [ARGS]``: capsh runs bash with ARGS (``--`` alone: an interactive bash)."""
     if "--" in values:
@@ -1053,6 +1101,11 @@ _CARRIERS: dict[str, _Extract] = {
     "slsh": _program_code("-e"),
     "script": _script,
     "capsh": _capsh,
+    "sed": _sed, "gsed": _sed,
+    "ip": _ip,
+    "cpio": _by_options("--rsh-command"),
+    "c89": _comma_program("-wrapper"), "c99": _comma_program("-wrapper"),
+    "clang": _comma_program("-wrapper"),
     "arpwatch": _by_options("-M"),  # arpwatch -M PROG: the program it mails reports with
     "docker": _container, "podman": _container, "nerdctl": _container,
     **{name: _kube_remote for name in ("kubectl", "oc")},

@@ -793,10 +793,19 @@ def written_text(invocation: Invocation) -> str | None:
     return None
 
 
+_KEEPS_WRITTEN = frozenset({"chmod", "chown", "chgrp", "touch", "ls", "stat", "file", "test", "["})
+"""Programs that change or look at a written script without running it (``chmod +x x.sh``): the script
+is judged there (written and made executable: a program to be), and kept for where it runs next
+(``sudo scp -S x.sh``: as root). Each script is judged at most twice, whatever the line repeats."""
+_KEPT = "\0kept\0"
+"""The key prefix under which ``written`` remembers a script one of them has judged."""
+
+
 def _run_written(
     invocation: Invocation, written: dict[str, str], cwd: str | None, depth: int, piped: str | None = None
 ) -> Iterator[list[Invocation]]:
-    """``echo CODE > x.go && go run x.go``: a script written earlier in the line, judged where it runs."""
+    """``echo CODE > x.go && go run x.go``: a script written earlier in the line, judged where it runs
+    (``sudo neofetch --config FILE``: as root, when the program it is handed to runs as root)."""
     command = invocation.command
     if invocation.name in ("echo", "printf", "cat"):
         targets = [command.static(r.target) for r in command.redirects if r.op in (">", ">>", ">|", "&>")]
@@ -815,11 +824,20 @@ def _run_written(
         return
     if not written:
         return
+    keeps = invocation.name in _KEEPS_WRITTEN
     runs = [command.static(w) for w in (*command.words[:1], *invocation.args)]
     runs += [v.partition("=")[2] for v in runs if v and v.startswith("-") and "=" in v]  # --script=x.nse
     for value in runs:
-        # Popped: a script run many times is judged once (linear in the line, whatever it repeats).
-        text = written.pop(posixpath.normpath(value), None) if value else None
+        key = posixpath.normpath(value) if value else ""
+        if keeps:
+            if not key or _KEPT + key in written:
+                continue
+            text = written.get(key)
+            if text is not None:
+                written[_KEPT + key] = ""
+        else:
+            # Popped: a script run many times is judged once (linear in the line, whatever it repeats).
+            text = written.pop(key, None) if key else None
         if text is None or value is None:
             continue
         suffix = posixpath.splitext(value)[1].lower()
@@ -828,13 +846,14 @@ def _run_written(
             inline = SimpleCommand((program, flag, text), (), ())
             resolved, _ = _resolve(inline)
             if resolved is not None:
-                yield [resolved.replace(cwd=cwd)]
+                yield [_under(invocation, resolved.replace(cwd=cwd))]
             continue
         try:
             inner = parse_nested(text)
         except ShellSyntaxError:
             continue
-        yield from _walk(inner, cwd=cwd, _depth=depth + 1)
+        for stages in _walk(inner, cwd=cwd, _depth=depth + 1):
+            yield [_under(invocation, stage) for stage in stages]
 
 
 ROOT_WRAPPERS = frozenset({"sudo", "doas", "pkexec", "run0"})
@@ -902,6 +921,12 @@ def _root_wrapped(invocation: Invocation) -> bool:
     return invocation.name != "ssh" and not ROOT_WRAPPERS.isdisjoint(invocation.wrappers)
 
 
+def _remote(runner: Invocation, handed_on: Sequence[str]) -> int:
+    """How many of the codes ``runner`` hands on run on another machine (they come first): ssh's
+    remote command; its ``ProxyCommand`` and ``LocalCommand`` run here, as ssh's own user."""
+    return len(handed_on) - len(_carried(runner)) if runner.name == "ssh" else 0
+
+
 def _root_runner(command: SimpleCommand) -> Invocation | None:
     """The root wrapper a command starts with, when it hands on code and runs no program of its own
     (``sudo watch 'vim x'``, ``sudo env -S 'vim x'``): what runs that code."""
@@ -917,7 +942,7 @@ def _under(runner: Invocation, inner: Invocation) -> Invocation:
     """``inner``, run by ``runner``, under ``runner``'s root wrappers (and their ``-u USER``): what
     ``sudo find . -exec vim {} ;`` runs is ``vim`` as root, for the judges of privilege. A command
     with a root wrapper of its own is left as it is (its own ``sudo`` says who runs it)."""
-    if not _root_wrapped(runner) or not ROOT_WRAPPERS.isdisjoint(inner.wrappers):
+    if ROOT_WRAPPERS.isdisjoint(runner.wrappers) or not ROOT_WRAPPERS.isdisjoint(inner.wrappers):
         return inner
     outer = tuple(layer for layer in runner.layers if layer.name in ROOT_WRAPPERS)
     return inner.replace(layers=outer + inner.layers)
@@ -1143,8 +1168,9 @@ def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterato
         for command in pipeline:
             invocation, handed_on = _resolve(command)
             runner = invocation if invocation is not None else _root_runner(command) if handed_on else None
-            if runner is not None and _root_wrapped(runner):
-                as_root.update(dict.fromkeys(range(len(nested), len(nested) + len(handed_on)), runner))
+            if runner is not None and not ROOT_WRAPPERS.isdisjoint(runner.wrappers):
+                here = len(nested) + _remote(runner, handed_on)
+                as_root.update(dict.fromkeys(range(here, len(nested) + len(handed_on)), runner))
             level = _confined(invocation) if invocation is not None and handed_on else None
             if invocation is not None and level is not None:
                 marker = invocation.name if level == "run" else f"{invocation.name} {level}"

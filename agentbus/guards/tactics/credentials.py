@@ -891,6 +891,8 @@ def _secret_printers(invocation: Invocation) -> Verdict | None:
         first = "dump-keychain" if len(first) >= 2 and "dump-keychain".startswith(first) else first
         if first in ("dump-keychain", "export") or (first.startswith("find-") and shows):
             why = "prints passwords from the macOS keychain"
+    elif name == "getent" and first in ("shadow", "gshadow"):
+        why = "prints the password hashes of the accounts (only root reads them)"
     elif name == "secret-tool" and first in ("lookup", "search"):
         why = "prints passwords from the desktop keyring"
     elif name in ("kwallet-query", "kwalletcli") and (

@@ -54,6 +54,7 @@ from ..programs import (
 from ..request_bodies import WRITE_OPTIONS, request_options
 from ..targets import reads_only
 from ..verdict import PRIVILEGE, SUDO_INSTALL, SYSTEM_FILES, Verdict
+from . import root_code
 from .writes import located, writes
 
 __all__ = ["judge", "judge_script"]
@@ -104,6 +105,18 @@ _INTERACTIVE_ESCAPES = frozenset(
         "lldb",
         "tmux",
         "screen",
+        # less run by another name, and file managers and terminals with a key that opens a shell
+        "zless",
+        "zmore",
+        "bzless",
+        "bzmore",
+        "xzless",
+        "xzmore",
+        "ranger",
+        "mc",
+        "nnn",
+        "vifm",
+        "lf",
     }
 )
 _SHELL_PATH = lazy_compile(
@@ -465,6 +478,8 @@ def _root_shell(invocation: Invocation) -> Verdict | None:
         return _verdict(PRIVILEGE, invocation, f"service runs {operands[0]}, a program by its path, as root")
     if name in _INTERACTIVE_ESCAPES:
         return _verdict(PRIVILEGE, invocation, f"runs {name} as root, which opens a shell on request")
+    if name == "ncdu" and not {"-o", "-f", "--help", "-h", "-v", "--version"} & set(values):
+        return _verdict(PRIVILEGE, invocation, "runs ncdu as root, which opens a shell on a key (b)")
     if name == "nmap" and _nmap_runs_code(values):
         return _verdict(
             PRIVILEGE, invocation, "runs nmap as root with its prompt or a script file: a root shell"
@@ -741,7 +756,11 @@ def _nested_as_root(invocation: Invocation, home: str) -> Verdict | None:
 
 def _judge_root(invocation: Invocation) -> Verdict | None:
     """What a command run as root does that it could not do otherwise."""
-    return _root_shell_as_root(invocation) or _installs_as_root(invocation)
+    return (
+        _root_shell_as_root(invocation)
+        or _installs_as_root(invocation)
+        or root_code.judge_as_root(invocation)
+    )
 
 
 def _root_shell_as_root(invocation: Invocation) -> Verdict | None:
@@ -757,8 +776,8 @@ def judge_script(script: Script, home: str) -> Verdict | None:
     Judged per pipeline: ``curl URL | sudo bash`` is the pipeline rule's (code downloaded and run).
     """
     for stages in walk(script):
-        first = stages[0]
-        if len(stages) > 1 or not _as_root(first) or _fed(first):
+        first = stages[0] if len(stages) == 1 else next(filter(_opens_terminal, stages), None)
+        if first is None or not _as_root(first) or _fed(first):
             continue
         if first.name in SHELLS:
             mode = shell_mode(first)
@@ -766,7 +785,7 @@ def judge_script(script: Script, home: str) -> Verdict | None:
                 return _verdict(PRIVILEGE, first, f"opens a root shell ({first.name})")
         elif first.name in _OTHER_SHELLS or _repl(first):
             return _verdict(PRIVILEGE, first, f"opens a root shell ({first.name}'s prompt)")
-    return _escape_typed(script) or _writable_path(script)
+    return _escape_typed(script) or _writable_path(script) or root_code.judge_script(script, home)
 
 
 _WORLD_WRITABLE = frozenset({"/tmp", "/var/tmp", "/dev/shm", "/private/tmp", "/usr/tmp"})
@@ -795,6 +814,12 @@ def _writable_path(script: Script) -> Verdict | None:
         if found is not None:
             return found
     return None
+
+
+def _opens_terminal(invocation: Invocation) -> bool:
+    """``xargs -o CMD`` (``--open-tty``): CMD reads the terminal, not the pipe that feeds xargs."""
+    options = invocation.options_of("xargs") or ()
+    return any(o == "--open-tty" or (o[:1] == "-" and o[1:2] != "-" and "o" in o[1:]) for o in options)
 
 
 _ESCAPE_LINE = lazy_compile(r"^\s*(?:\\?!|:!|\^K!|@exec\s|shell\s)\s*\S")
@@ -844,7 +869,7 @@ _OTHER_SHELLS = frozenset({"posh", "rc", "sash", "es", "nu", "xonsh", "oksh", "l
 _REPLS = lazy_compile(
     r"^(?:python[\d.]*|pypy[\d.]*|perl[\d.]*|ruby[\d.]*|irb|node|nodejs|bun|deno|php[\d.]*|lua[\d.]*|luajit|"
     r"pwsh|powershell|tclsh[\d.]*|wish[\d.]*|expect|R|julia|jshell|jjs|guile|racket|sbcl|clisp|ghci|erl|"
-    r"scala|groovysh|swipl|gdb|octave|octave-cli|sqlite3)$"
+    r"scala|groovysh|swipl|gdb|octave|octave-cli|sqlite3|pry|hping3|tdbtool)$"
 )
 """Interpreters that, given no program, read one from a prompt: with ``system()`` a shell away."""
 
@@ -877,7 +902,10 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         if verdict is not None:
             return verdict
     if _as_root(invocation):
-        return _installs_as_root(invocation) or _installs_into_prefix(invocation, home)
+        handed = root_code.judge(invocation, home)
+        if handed is not None and handed.category == PRIVILEGE:
+            return handed
+        return _installs_as_root(invocation) or _installs_into_prefix(invocation, home) or handed
     return (
         _installs_from_url(invocation)
         or _system_package_change(invocation)
