@@ -34,7 +34,6 @@ from ..events import ToolCall
 from ..lazy_regex import lazy_compile
 from ..registry import Registry
 from .budget import decide, spend
-from .carriers import git_runs_setting
 from .locations import location, written
 from .operands import EDITORS, PATH_MAX, PATTERN_OPTIONS, block_device, option_values, system_file
 from .pathnames import home_directory
@@ -481,7 +480,7 @@ def _generic_operands(invocation: Invocation) -> list[str]:
                 continue
         if invocation.name == "zip" and value in ("-x", "-i"):
             break
-        if invocation.name == "git" and index and values[index - 1] == "-c" and git_runs_setting(value):
+        if invocation.name == "git" and index and values[index - 1] == "-c" and _git_runs_setting(value):
             continue  # git -c core.sshCommand='ssh -i KEY': a command, judged as one (walked)
         if identity and value.startswith("-i") and len(value) > 2:
             continue
@@ -763,7 +762,7 @@ def _check_invocation(invocation: Invocation, cwd: str | None, *, shown: bool = 
         # --files0-from=FILE, -F~/.ssh/config, @FILE: an option that loads a file reads it,
         # whatever the program (du is metadata-only, its --files0-from is not).
         for value in (invocation.command.static(w) for w in invocation.args):
-            if name == "git" and value and "=" in value and git_runs_setting(value):
+            if name == "git" and value and "=" in value and _git_runs_setting(value):
                 continue  # git -c core.sshCommand='ssh -i KEY': a command line, walked and judged as one
             for loaded in option_values(value) if value else ():
                 if loaded.role == "pattern" or (name in _IDENTITY_USERS and loaded.option == "-i"):
@@ -1022,3 +1021,11 @@ def install(
     Options name guards by id, as in :func:`agentbus.middleware.builtin.install`.
     """
     install_guards(registry, GUARDS, shadow=shadow, disable=disable, priorities=priorities, policy=policy)
+
+
+def _git_runs_setting(setting: str) -> bool:
+    """:func:`.carriers.git_runs_setting`, imported when a git command needs it: a file tool's call
+    loads no shell machinery (tests/test_hook_imports.py)."""
+    from .carriers import git_runs_setting
+
+    return git_runs_setting(setting)
