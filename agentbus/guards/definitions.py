@@ -25,23 +25,32 @@ So a definition the command cannot reach is judged at its calls, by the session:
   command: the body is judged as if it ran there. When they cannot be kept (longer
   than a kept statement, the session's store full, a disk error) the command keeps
   its own verdict: the definition is judged where it stands, as before.
+
+Inside :func:`shell_per_call` (the Claude Code hook's Bash calls) nothing is kept:
+Claude Code 2.1.332 runs each Bash call in a new ``bash -c`` (seen with the real CLI:
+a function, an alias or an export of one call is gone in the next), so such a
+definition runs nowhere and a later call that names it is judged alone. Only the
+names that shell calls after the command (its wrapper's ``pwd -P``) stay judged at
+their definition.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
 from ..lazy_regex import lazy_compile
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterator, Sequence
 
     from .parse import Function, Script
     from .verdict import Verdict
 
-__all__ = ["FUNCTIONS", "HOOKS", "deferred", "reached", "unreached"]
+__all__ = ["FUNCTIONS", "HOOKS", "deferred", "reached", "shell_per_call", "unreached"]
 
 FUNCTIONS = ".functions"
 """The kind of entry kept per session (:func:`.session_downloads.keep`): the definitions deferred."""
@@ -56,13 +65,31 @@ HOOKS = frozenset({
 """Functions the shell calls by itself (bash when a command is not found; zsh's hooks): a definition
 of one runs with no call in sight. zsh's ``TRAP<SIGNAL>`` functions too (:func:`_called_by_shell`)."""
 
+_PER_CALL: ContextVar[frozenset[str] | None] = ContextVar("agentbus_shell_per_call", default=None)
+"""Set by :func:`shell_per_call`: the names its shell calls after each command."""
+
+
+@contextmanager
+def shell_per_call(called_after: frozenset[str]) -> Iterator[None]:
+    """Judge the calls made inside as run by a shell that ends with each call (Claude Code's Bash
+    tool): a definition a call cannot reach is not kept for the session but dropped, except one
+    named in ``called_after`` (what the tool's wrapper runs after the command: Claude Code's ``pwd
+    -P``), which runs there and is judged where it stands."""
+    token = _PER_CALL.set(called_after)
+    try:
+        yield
+    finally:
+        _PER_CALL.reset(token)
+
+
 _QUOTES = lazy_compile(r"[\"'\\]")
 _RUNS_NAMES = frozenset({"eval", "source", "."})
 """What they run may call any function."""
 
 
 def _called_by_shell(name: str) -> bool:
-    return name in HOOKS or name.startswith("TRAP")
+    after = _PER_CALL.get()
+    return name in HOOKS or name.startswith("TRAP") or (after is not None and name in after)
 
 
 def _mentions(text: str, name: str, words: frozenset[str]) -> bool:
@@ -199,4 +226,6 @@ def deferred(
     rest = judge(without(command, functions))
     if rest is not None and (rest.decision == verdict.decision or rest.decision == "block"):
         return verdict
+    if _PER_CALL.get() is not None:
+        return rest  # the shell ends with the call, and the definitions with it: nothing runs them
     return rest if keep([f.text for f in functions]) else verdict

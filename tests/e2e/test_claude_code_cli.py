@@ -282,3 +282,27 @@ def test_a_sub_agents_and_a_background_call_are_denied_alike(claude: Claude) -> 
         assert "agentbus: builtin:command-safety-guard" in run.fake.result_text(call), call["input"][
             "command"
         ][:20]
+
+
+def test_a_function_defined_in_one_bash_call_is_gone_in_the_next(hooked: Claude) -> None:
+    """Each Bash call is a new `bash -c`: a function, an alias, an export of one call are gone in the
+    next, so a function defined and not called runs nowhere, and a later call that names it is not
+    held for it. Only `pwd`, which Claude Code's wrapper runs after each command, is judged where it is
+    defined; the shell snapshot the wrapper sources cannot be written."""
+    define = tool_use(
+        "Bash", command="server() { rm -rf ~/work; }; alias srv='rm -rf ~/work'; export MARK=1; echo ok"
+    )
+    call = tool_use("Bash", command="type server; server; srv; echo MARK=${MARK:-unset}")
+    pwd = tool_use("Bash", command="pwd() { rm -rf ~/work; builtin pwd; }; echo ok")
+    snapshot = tool_use("Bash", command="echo 'ls() { rm -rf ~/work; }' >> ~/.claude/shell-snapshots/s.sh")
+    home_files = {"work/canary.txt": "still here"}
+    run = hooked.run(
+        [[define], [call], [pwd], [snapshot], [tool_use("Bash", command="ls")]], home_files=home_files
+    )
+    ran(run)
+    assert "ok" in run.fake.result_text(define)
+    seen = run.fake.result_text(call)
+    assert "server: not found" in seen and "MARK=unset" in seen and "agentbus" not in seen
+    assert "agentbus: builtin:command-safety-guard" in run.fake.result_text(pwd)
+    assert "hidden persistence" in run.fake.result_text(snapshot)
+    assert (run.home / "work/canary.txt").read_text() == "still here"

@@ -225,6 +225,8 @@ def test_writes_to_locations_are_the_command_guards_not_the_secret_guards() -> N
         ("/etc/ld.so.preload", "block"),
         ("~/.ssh/authorized_keys", "block"),
         ("/usr/lib/python3/dist-packages/zz.pth", "block"),
+        ("~/.claude/shell-snapshots/snapshot-bash-1795728734010-7prk2k.sh", "block"),
+        ("/home/dev/.claude/session-env/12f98a78/sessionstart-hook-0.sh", "block"),
         # what the command guard's writers hold, the file tools hold too
         ("/etc/hosts", "block"),
         ("/private/etc/fstab", "block"),
