@@ -302,7 +302,9 @@ def test_a_function_defined_in_one_bash_call_is_gone_in_the_next(hooked: Claude)
     ran(run)
     assert "ok" in run.fake.result_text(define)
     seen = run.fake.result_text(call)
-    assert "server: not found" in seen and "MARK=unset" in seen and "agentbus" not in seen
+    assert "server: not found" in seen
+    assert "MARK=unset" in seen
+    assert "agentbus" not in seen
     assert "agentbus: builtin:command-safety-guard" in run.fake.result_text(pwd)
     assert "hidden persistence" in run.fake.result_text(snapshot)
     assert (run.home / "work/canary.txt").read_text() == "still here"
