@@ -640,18 +640,20 @@ async def _decide(
     bus: Bus, tool_name: str, tool_input: dict[str, Any], payload: Mapping[str, Any]
 ) -> ToolCall:
     kind = None if tool_name in CLAUDE_CODE_TOOLS else call_kind(bus.registry, tool_name, tool_input)
-    if tool_name == "Bash":
+    if tool_name in SHELL_PER_CALL:
         from ..guards.definitions import shell_per_call
 
-        # Each Bash call is a new `bash -c 'source SNAPSHOT && eval CMD && pwd -P >| FILE'` (2.1.332):
+        # Each call is a new `bash -c 'source SNAPSHOT && eval CMD && pwd -P >| FILE'` (2.1.332):
         # a function it defines and does not call is gone when it ends, unless it is named pwd.
         with shell_per_call(BASH_CALLS_AFTER):
             return await _decide_tool(bus, tool_name, tool_input, payload, kind)
     return await _decide_tool(bus, tool_name, tool_input, payload, kind)
 
 
+SHELL_PER_CALL = frozenset({"Bash", "Monitor"})
+"""Claude Code's tools that run each command in a new shell (the real CLI, 2.1.332: tests/e2e)."""
 BASH_CALLS_AFTER = frozenset({"pwd"})
-"""What Claude Code's Bash tool runs, by a name a function can take, after the command of a call."""
+"""What those tools run, by a name a function can take, after the command of a call."""
 
 
 async def _decide_tool(

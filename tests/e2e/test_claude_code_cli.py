@@ -287,17 +287,20 @@ def test_a_sub_agents_and_a_background_call_are_denied_alike(claude: Claude) -> 
 def test_a_function_defined_in_one_bash_call_is_gone_in_the_next(hooked: Claude) -> None:
     """Each Bash call is a new `bash -c`: a function, an alias, an export of one call are gone in the
     next, so a function defined and not called runs nowhere, and a later call that names it is not
-    held for it. Only `pwd`, which Claude Code's wrapper runs after each command, is judged where it is
-    defined; the shell snapshot the wrapper sources cannot be written."""
+    held for it. Only `pwd`, which Claude Code's wrapper runs after each command (Bash's and
+    Monitor's), is judged where it is defined; the shell snapshot the wrapper sources cannot be
+    written."""
     define = tool_use(
         "Bash", command="server() { rm -rf ~/work; }; alias srv='rm -rf ~/work'; export MARK=1; echo ok"
     )
     call = tool_use("Bash", command="type server; server; srv; echo MARK=${MARK:-unset}")
     pwd = tool_use("Bash", command="pwd() { rm -rf ~/work; builtin pwd; }; echo ok")
     snapshot = tool_use("Bash", command="echo 'ls() { rm -rf ~/work; }' >> ~/.claude/shell-snapshots/s.sh")
+    monitor = tool_use("Monitor", command="pwd() { rm -rf ~/work; builtin pwd; }; echo ok", description="x")
     home_files = {"work/canary.txt": "still here"}
     run = hooked.run(
-        [[define], [call], [pwd], [snapshot], [tool_use("Bash", command="ls")]], home_files=home_files
+        [[define], [call], [pwd], [snapshot], [tool_use("Bash", command="ls")], [monitor]],
+        home_files=home_files,
     )
     ran(run)
     assert "ok" in run.fake.result_text(define)
@@ -307,4 +310,5 @@ def test_a_function_defined_in_one_bash_call_is_gone_in_the_next(hooked: Claude)
     assert "agentbus" not in seen
     assert "agentbus: builtin:command-safety-guard" in run.fake.result_text(pwd)
     assert "hidden persistence" in run.fake.result_text(snapshot)
+    assert "agentbus: builtin:command-safety-guard" in run.fake.result_text(monitor)  # the same wrapper
     assert (run.home / "work/canary.txt").read_text() == "still here"
