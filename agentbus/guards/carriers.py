@@ -758,6 +758,80 @@ def _command_strings(values: Sequence[str]) -> Iterator[str]:
         previous = value
 
 
+_SCRIPT_LANGUAGES = lazy_compile(
+    r"^(?:python[\d.]*|pypy[\d.]*|perl[\d.]*|ruby[\d.]*|node|nodejs|bun|deno|php[\d.]*|lua[\d.]*|"
+    r"tclsh[\d.]*|Rscript)$"
+)
+"""Interpreters whose script is a file named on the command line, its arguments after it."""
+_SCRIPT_FILE = lazy_compile(r"\.(?:py|pl|pm|rb|js|mjs|cjs|ts|mts|php|lua|tcl|R|r)$")
+_CODE_FLAG = lazy_compile(r"^-[A-Za-z]*[cemEr]$|^--(?:eval|print|command|module|require|import)$")
+"""An interpreter's option whose value is code or a module, not a script file (``-c``, ``-e``, ``-m``)."""
+_COMMAND_OPTION = lazy_compile(
+    r"^--?(?:cmd|exec|execute|run|shell|shell-cmd|shell-command|command-line|cmdline|hook|on-\w+)$"
+)
+"""A script's option whose value, by its name, is a command it runs (``--cmd``, ``--exec``)."""
+_CODE_OPTION = lazy_compile(r"^--?(?:c|command|code|e|eval|script|sql|expr|expression)$")
+"""A script's option whose value is code of its own language (Django's ``manage.py shell -c``)."""
+
+
+def _script_arguments(name: str, values: Sequence[str]) -> list[str] | None:
+    """The arguments after the script file a shell or an interpreter runs (``sh undock.sh ARG``,
+    ``python3 tool.py --cmd ARG``); None when it runs code given inline (``-c``), a module or its
+    standard input."""
+    shell = name in _SHELL_NAMES
+    index = 0
+    while index < len(values):
+        value = values[index]
+        if shell:
+            if value == "--":
+                index += 1
+                break
+            if value in ("--rcfile", "--init-file"):
+                index += 2
+                continue
+            if value[:1] in "-+" and len(value) > 1 and not value.startswith("--"):
+                if "c" in value or "s" in value:
+                    return None  # sh -c CODE: judged as code; sh -s ARGS: the script is the input
+                index += 2 if value[-1] in "oO" else 1
+                continue
+            if value.startswith("--"):
+                index += 1
+                continue
+            break
+        if _CODE_FLAG.match(value) or value == "-":
+            return None
+        if not value.startswith("-") and _SCRIPT_FILE.search(value):
+            break
+        index += 1
+    if index >= len(values):
+        return None
+    return list(values[index + 1 :])
+
+
+def _script_command_strings(name: str, values: Sequence[str]) -> Iterator[str]:
+    """``sh undock.sh "curl … | sh"``, ``bash ./run.sh 'rm -rf ~'``: an argument of a script that reads
+    as a command line, judged as that command (the script may well run it: Kubernetes Goat's
+    undock.sh does). A shell script's argument as :func:`_command_strings` reads an unknown program's;
+    an interpreter's script's only with a shell operator in it or after an option that names a command
+    (``--cmd``): ``manage.py shell -c CODE`` is Python, not shell."""
+    arguments = _script_arguments(name, values)
+    if not arguments:
+        return
+    if name in _SHELL_NAMES:
+        yield from _command_strings(arguments)
+        return
+    previous = ""
+    for value in arguments:
+        option, equals, rest = value.partition("=")
+        named = option if equals and option.startswith("-") else previous
+        text = rest if equals and option.startswith("-") else value
+        plain = not _CODE_OPTION.match(named) and not _TEXT_OPTION.match(named) and " " in text.strip()
+        runs = _COMMAND_OPTION.match(named) or _SHELL_OPERATOR.search(text)
+        if plain and runs and _COMMAND_START.match(text):
+            yield text
+        previous = value
+
+
 _APT_HOOKS = lazy_compile(
     r"^(?:APT::Update::(?:Pre|Post)-Invoke(?:-Success)?|DPkg::(?:Pre|Post)-Invoke|"
     r"DPkg::Pre-Install-Pkgs|APT::Update::List-Refresh)(?:::)?=(.+)$",
@@ -1139,4 +1213,6 @@ def carried(name: str, values: Sequence[str], fed: Sequence[str], env: Sequence[
         found.extend(_shell_in_arguments(values))
     if unknown_program(name):
         found.extend(_command_strings(values))
+    elif name in _SHELL_NAMES or _SCRIPT_LANGUAGES.match(name):
+        found.extend(_script_command_strings(name, values))
     return found

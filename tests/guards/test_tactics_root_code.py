@@ -148,6 +148,38 @@ def test_the_same_without_root_and_ordinary_root_work_run(command: str) -> None:
     assert judged(command) == (None, "allow")
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        # a shell planted under a helper's name in a directory put first in root's PATH: apt and cp only
+        # handle files, but run dpkg, apt-* or ls by name, found there
+        "mkdir /tmp/t; cp /bin/dash /tmp/t/apt-x; sudo PATH=/tmp/t:$PATH apt x",
+        "mkdir /tmp/t; cp /bin/dash /tmp/t/apt-x; sudo -u root PATH=/tmp/t:$PATH apt x",
+        "cp /bin/dash /tmp/t/dpkg; doas env PATH=/tmp/t:$PATH apt install x",
+        "ln -s /bin/bash /tmp/q/dpkg && sudo env PATH=/tmp/q:/usr/bin apt-get install -y vim",
+        "mkdir -p ~/b; ln -s /bin/sh ~/b/ls; sudo PATH=~/b:$PATH cp a b",
+        "install -m 755 /bin/zsh /var/tmp/k/dpkg\nrun0 env PATH=/var/tmp/k:/usr/bin:/bin apt-get upgrade",
+        # an ask met earlier in the command (a written file handed over, installs as root) hides no block
+        "echo hi > /tmp/a; sudo make -f /tmp/a; cp /bin/sh /tmp/t/make; sudo PATH=/tmp/t:$PATH make",
+        "sudo sh -c 'pip install .; cp /bin/sh /tmp/k/dpkg; PATH=/tmp/k:$PATH apt install y'",
+    ],
+)
+def test_an_ask_found_first_does_not_hide_a_root_shell(command: str) -> None:
+    assert judged(command) == (PRIVILEGE, "block")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "mkdir /tmp/t; sudo PATH=/tmp/t:$PATH apt x",  # nothing planted: the PATH alone, asked
+        "cp notes.txt /tmp/t/dpkg; sudo PATH=/tmp/t:$PATH apt install x",
+        "ln -s /bin/sh /tmp/t/dpkg; sudo apt install x",  # PATH left alone: sudo's secure_path
+    ],
+)
+def test_a_foreign_path_without_a_planted_shell_is_asked(command: str) -> None:
+    assert judged(command)[1] == "ask"
+
+
 @pytest.mark.parametrize("command", ["sudo getent shadow", "doas getent gshadow", "getent shadow dev"])
 def test_the_password_hashes_printed_are_credential_hunting(command: str) -> None:
     assert judged(command) == (CREDENTIALS, "block")

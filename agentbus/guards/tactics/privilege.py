@@ -744,23 +744,16 @@ def _nested_as_root(invocation: Invocation, home: str) -> Verdict | None:
         script = parse_nested(code)
     except ShellSyntaxError:
         return None
-    for stages in walk(script):
-        for inner in stages:
-            verdict = _judge_root(inner)
-            if verdict is not None:
-                return Verdict(
-                    verdict.category, _piece(invocation.text), f"{verdict.why}, in code run as root"
-                )
-    return None
+    verdict = root_code.strongest(_judge_root(inner) for stages in walk(script) for inner in stages)
+    if verdict is None:
+        return None
+    return Verdict(verdict.category, _piece(invocation.text), f"{verdict.why}, in code run as root")
 
 
 def _judge_root(invocation: Invocation) -> Verdict | None:
-    """What a command run as root does that it could not do otherwise."""
-    return (
-        _root_shell_as_root(invocation)
-        or _installs_as_root(invocation)
-        or root_code.judge_as_root(invocation)
-    )
+    """What a command run as root does that it could not do otherwise: an escalation before an ask."""
+    checks = (_root_shell_as_root, _installs_as_root, root_code.judge_as_root)
+    return root_code.strongest(check(invocation) for check in checks)
 
 
 def _root_shell_as_root(invocation: Invocation) -> Verdict | None:

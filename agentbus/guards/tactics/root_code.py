@@ -32,7 +32,7 @@ from __future__ import annotations
 import posixpath
 import re
 import shlex
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
@@ -51,7 +51,7 @@ from ..programs import (
 )
 from ..verdict import PRIVILEGE, SUDO_INSTALL, Verdict
 
-__all__ = ["judge", "judge_as_root", "judge_script"]
+__all__ = ["judge", "judge_as_root", "judge_script", "strongest"]
 
 SHELL_SPAWN = lazy_compile(
     r"/bin/(?:ba|da|z|k|c|tc|fi|a)?sh\b|\bpty\.spawn|\bos\.exec[lv]|\bsetuid\(0\)"
@@ -304,15 +304,21 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     return judge_as_root(invocation)
 
 
+def strongest(verdicts: Iterable[Verdict | None]) -> Verdict | None:
+    """The first escalation among ``verdicts`` (read lazily, up to it), else the first finding: an
+    ask met first (a ``PATH`` outside the system's) does not hide a block found after it."""
+    first: Verdict | None = None
+    for verdict in verdicts:
+        if verdict is not None and verdict.category == PRIVILEGE:
+            return verdict
+        first = first or verdict
+    return first
+
+
 def judge_as_root(invocation: Invocation) -> Verdict | None:
     """What ``invocation``, known to run as root (``su -c CODE``'s commands), is handed to run."""
-    return (
-        _environment(invocation)
-        or _handed(invocation)
-        or _code(invocation)
-        or _code_option(invocation)
-        or _project(invocation)
-    )
+    checks = (_environment, _handed, _code, _code_option, _project)
+    return strongest(check(invocation) for check in checks)
 
 
 # -- files written in the command, handed to a root program ---------------------------------------
@@ -364,6 +370,9 @@ def _names(value: str, path: str) -> bool:
 
 def _values_of(invocation: Invocation) -> Iterator[str]:
     """The program's own word (``rsync -e FILE`` runs FILE), its arguments and root's variables."""
+    if invocation.name in _NOT_RUN:
+        yield from _searched(invocation)
+        return
     words = invocation.command.words
     at = len(words) - len(invocation.args) - 1
     head = invocation.command.static(words[at]) if 0 <= at < len(words) else None
@@ -377,30 +386,43 @@ def _values_of(invocation: Invocation) -> Iterator[str]:
         yield from value.split(":")
 
 
+def _searched(invocation: Invocation) -> Iterator[str]:
+    """The directories root's ``PATH`` puts before the system's: a program that only handles files
+    (``apt``, ``cp``) still runs others by name (``dpkg``, ``apt-*``), found there."""
+    for key, value in _root_env(invocation):
+        if key == "PATH":
+            yield from (d for d in value.split(":") if d not in _WHOLE_PATH and not _SYSTEM_DIRS.match(d))
+
+
 def judge_script(script: Script, home: str) -> Verdict | None:
     """A file written earlier in the command, then handed to a program run as root."""
+    return strongest(_handed_all(script))
+
+
+def _handed_all(script: Script) -> Iterator[Verdict | None]:
     written: dict[str, list[str]] = {}
     for stages in walk(script):
         for invocation in stages:
-            if written and _as_root(invocation) and invocation.name not in _NOT_RUN:
-                verdict = _handed_written(invocation, written)
-                if verdict is not None:
-                    return verdict
+            if written and _as_root(invocation):
+                yield _handed_written(invocation, written)
             for path, text in _written(invocation):
                 key = posixpath.normpath(path)
                 if key in written or len(written) < _MAX_WRITTEN:
                     written.setdefault(key, []).append(text)
-    return None
 
 
 def _handed_written(invocation: Invocation, written: dict[str, list[str]]) -> Verdict | None:
+    return strongest(_each_handed(invocation, written))
+
+
+def _each_handed(invocation: Invocation, written: dict[str, list[str]]) -> Iterator[Verdict]:
     for value in _values_of(invocation):
         texts = [text for path, texts in written.items() if _names(value, path) for text in texts]
         if texts:
             shown, program = shlex.quote(value), invocation.name
             if any(SHELL_SPAWN.search(t) for t in texts):
                 why = f"hands {shown}, written with a shell in it, to {program} run as root"
-                return _verdict(PRIVILEGE, invocation, why)
-            why = f"hands {shown}, written in this command, to {program} run as root"
-            return _verdict(SUDO_INSTALL, invocation, why)
-    return None
+                yield _verdict(PRIVILEGE, invocation, why)
+            elif invocation.name not in _NOT_RUN:
+                why = f"hands {shown}, written in this command, to {program} run as root"
+                yield _verdict(SUDO_INSTALL, invocation, why)
