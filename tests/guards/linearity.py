@@ -28,3 +28,12 @@ def best_cost(judge: Callable[[str], object], text: str, runs: int = 5) -> float
     finally:
         gc.enable()
     return best
+
+
+def cost_ratio(judge: Callable[[str], object], small: str, large: str, runs: int = 5) -> float:
+    """How many times ``small``'s cost ``large`` costs: about ten for ten times the input when linear.
+
+    ``small`` is judged once first, so that imports and the parser's caches are not counted.
+    """
+    judge(small)
+    return best_cost(judge, large, runs) / max(best_cost(judge, small, runs), 1e-6)

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from linearity import best_cost
+from linearity import best_cost, cost_ratio
 
 from agentbus.guards import budget
 from agentbus.guards.danger import check_command
@@ -46,8 +46,7 @@ def test_each_guard_is_linear_in_the_command(shape: str) -> None:
         judge_command(text, home=HOME, cwd=HOME)
 
     small, large = make(10_000), make(100_000)
-    judge(small)  # warm up: imports, caches of the parser
-    ratio = best_cost(judge, large) / max(best_cost(judge, small), 1e-6)
+    ratio = cost_ratio(judge, small, large)
     assert ratio < 50, f"{shape}: 10x the input cost {ratio:.0f}x"  # linear ~10, quadratic ~100
 
 

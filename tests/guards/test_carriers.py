@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from linearity import best_cost
+from linearity import cost_ratio
 
 from agentbus.guards import budget
 from agentbus.guards.carriers import carried
@@ -434,8 +434,7 @@ def test_judging_stays_linear_in_the_command(shape: str) -> None:
             check_shell_files(text + "  ")
 
         small, large = make(2_000), make(20_000)
-        judge(small)
-        ratio = best_cost(judge, large) / max(best_cost(judge, small), 1e-6)
+        ratio = cost_ratio(judge, small, large)
         assert ratio < 50, f"{shape}: 10x the input cost {ratio:.0f}x"
     finally:
         budget.configure(None)

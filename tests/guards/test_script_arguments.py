@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from linearity import best_cost
+from linearity import cost_ratio
 
 from agentbus.guards import budget
 from agentbus.guards.carriers import carried
@@ -102,8 +102,7 @@ def test_reading_a_scripts_arguments_stays_linear() -> None:
             return "bash run.sh " + " ".join(f"'tool{i} --flag value{i} | sort'" for i in range(n))
 
         small, large = line(100), line(1_000)
-        judge(small)
-        ratio = best_cost(judge, large) / max(best_cost(judge, small), 1e-6)
+        ratio = cost_ratio(judge, small, large)
         assert ratio < 50, f"10x the arguments cost {ratio:.0f}x"
     finally:
         budget.configure(None)

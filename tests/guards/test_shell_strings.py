@@ -10,7 +10,7 @@ were read as writers. The cases below are variants written after the fix, not th
 from __future__ import annotations
 
 import pytest
-from linearity import best_cost
+from linearity import cost_ratio
 
 from agentbus.guards import budget
 from agentbus.guards.carriers import carried, unknown_program
@@ -113,8 +113,7 @@ def test_reading_command_strings_stays_linear() -> None:
             return "someprog " + " ".join(f"'tool{i} --flag value{i} | sort'" for i in range(n))
 
         small, large = line(100), line(1_000)
-        judge(small)
-        ratio = best_cost(judge, large) / max(best_cost(judge, small), 1e-6)
+        ratio = cost_ratio(judge, small, large)
         assert ratio < 50, f"10x the arguments cost {ratio:.0f}x"
     finally:
         budget.configure(None)

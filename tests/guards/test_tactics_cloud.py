@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from linearity import best_cost
+from linearity import cost_ratio
 
 from agentbus.guards import budget
 from agentbus.guards.danger import check_command
@@ -358,8 +358,7 @@ def test_the_cloud_judge_is_linear_in_the_command(shape: str) -> None:
     def judge(text: str) -> None:
         judge_command(text, home=HOME)  # uncached: the cost of judging, not of a cache look-up
 
-    judge(small)  # warm up: imports, caches of the parser
-    ratio = best_cost(judge, large) / max(best_cost(judge, small), 1e-6)
+    ratio = cost_ratio(judge, small, large)
     assert ratio < 50, f"{shape}: 10x the input cost {ratio:.0f}x"  # linear ~10, quadratic ~100
 
 

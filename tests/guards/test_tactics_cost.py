@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
-from linearity import best_cost
+from linearity import cost_ratio
 
 from agentbus.guards import budget
 from agentbus.guards.judge import judge_command
@@ -56,6 +56,5 @@ def test_each_tactic_judge_is_linear_in_the_command(shape: str) -> None:
     def judge(text: str) -> None:
         judge_command(text, home=HOME)  # uncached: the cost of judging, not of a cache look-up
 
-    judge(small)  # warm up: imports, caches of the parser
-    ratio = best_cost(judge, large) / max(best_cost(judge, small), 1e-6)
+    ratio = cost_ratio(judge, small, large)
     assert ratio < 50, f"{shape}: 10x the input cost {ratio:.0f}x"  # linear ~10, quadratic ~100

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
-from linearity import best_cost
+from linearity import cost_ratio
 
 import agentbus
 from agentbus.guards import budget
@@ -394,8 +394,7 @@ def test_reading_a_script_is_linear_in_its_length(make: Any) -> None:
             check_command(f"{text} # {next(runs)}", home=HOME)  # a new command each time: no cached verdict
 
         small, large = make(100), make(1_000)
-        judge(small)
-        ratio = best_cost(judge, large, runs=2) / max(best_cost(judge, small, runs=2), 1e-6)
+        ratio = cost_ratio(judge, small, large, runs=2)
         assert ratio < 50, f"10x the script cost {ratio:.0f}x"
     finally:
         budget.configure(None)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from linearity import best_cost
+from linearity import cost_ratio
 
 from agentbus.guards import budget
 from agentbus.guards.danger import check_command
@@ -209,8 +209,7 @@ def test_judging_stays_linear_in_the_command(shape: str) -> None:
             check_command(text + " ", home=HOME)  # a fresh string: no cached verdict
 
         small, large = make(2_000), make(20_000)
-        judge(small)
-        ratio = best_cost(judge, large) / max(best_cost(judge, small), 1e-6)
+        ratio = cost_ratio(judge, small, large)
         assert ratio < 50, f"{shape}: 10x the input cost {ratio:.0f}x"
     finally:
         budget.configure(None)
