@@ -88,6 +88,8 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      PRIVILEGE, "polkit's rules: who may act as root"),
     (r"/proc/sys/kernel/(?:core_pattern|modprobe)|/proc/sys/fs/binfmt_misc/.*", PRIVILEGE,
      "a program the kernel runs as root"),
+    (r"/.+/(?:release_agent|notify_on_release)", PRIVILEGE,
+     "a cgroup's release agent: a program the host's kernel runs as root (the container escape)"),
     (r"/var/db/\.AppleSetupDone", PRIVILEGE,
      "macOS's setup marker: without it the next boot offers to create a new administrator"),
     # -- defenses: security policy, audit, logging, firewall, trusted roots --------------------------

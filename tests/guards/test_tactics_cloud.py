@@ -476,3 +476,126 @@ def test_the_policy_decides_what_a_command_on_the_accounts_machines_does() -> No
     assert unattended is not None
     assert unattended.decision == "block"
     assert check_command(command, home=HOME, policy=Policy(verdicts={REMOTE_ACCESS: "allow"})) is None
+
+
+# Session 14 (cloud14): fresh sources (controlplaneio/simulator's CTF walkthroughs, InternalAllTheThings'
+# cloud pages, Stratus Red Team's detonation logs) missed these classes at first sight. The variants
+# below were written after the fix, in spellings the sources do not use.
+HELDOUT14_BLOCKED = {
+    BACKDOOR: [
+        "aws --profile victim ec2 authorize-security-group-ingress --group-id sg-1 --protocol tcp --port 3389"
+        " --cidr 10.1.2.3/0",
+        "aws ec2 authorize-security-group-ingress --group-id sg-1 --ip-protocol tcp"
+        " --from-port 22 --to-port 22 --cidr-ip 0.0.0.0/0",
+    ],
+    EXFILTRATION: [
+        "aws ec2 modify-snapshot-attribute --snapshot-id snap-1 --attribute createVolumePermission"
+        " --create-volume-permission 'ADD=[{UserId=111122223333}]'",
+        'aws ec2 modify-image-attribute --image-id ami-1 --launch-permission \'{"add":[{"Group":"all"}]}\'',
+    ],
+    CREDENTIALS: ["aws apigateway get-api-key --api-key abc123 --include-value"],
+    PRIVILEGE: ["bash cdk.sh --auto-escape", "python3 escape.py --exploit=cgroup"],
+}
+HELDOUT14_ASKED = {
+    CLOUD_CONTROL: [
+        "aws s3 sync ./dist s3://site-bucket --acl authenticated-read",
+        "aws s3 cp ./report.csv s3://b/r.csv --grants"
+        " full=uri=http://acs.amazonaws.com/groups/global/AllUsers",
+        "aws s3api put-object-acl --bucket b --key k"
+        " --grant-read uri=http://acs.amazonaws.com/groups/global/AuthenticatedUsers",
+        "env AWS_PROFILE=x aws cognito-idp admin-add-user-to-group --user-pool-id p --username u"
+        " --group-name admins",
+        "aws cognito-idp admin-update-user-attributes --user-pool-id p --username u"
+        " --user-attributes Name=custom:role,Value=admin",
+        "aws cognito-identity get-credentials-for-identity --identity-id us-east-1:abc",
+        "aws ec2 replace-iam-instance-profile-association --association-id a"
+        " --iam-instance-profile Name=Admin",
+        "timeout 60 aws ec2 run-instances --image-id ami-1 --instance-type t3.micro"
+        " --iam-instance-profile Arn=arn:aws:iam::1:instance-profile/admin",
+        "aws glue update-dev-endpoint --endpoint-name e --add-public-keys 'ssh-rsa AAA'",
+        "aws iam create-access-key \u2014user-name alice",
+        "az rest --method put --uri https://management.azure.com/subscriptions/s/providers/"
+        "Microsoft.Authorization/roleAssignments/x?api-version=2022-04-01 --body @ra.json",
+        "az rest -m PATCH --url 'https://graph.microsoft.com/v1.0/groups/g1/owners/$ref' --body '{}'",
+        "kubectl --as=admin scale deploy web --replicas=3",
+        "kubectl --token=\"$(cat token)\" -n kube-system patch deploy coredns -p '{}'",
+    ],
+}
+HELDOUT14_ORDINARY = [
+    "aws ec2 authorize-security-group-ingress --group-id sg-1 --protocol tcp --port 443 --cidr 0.0.0.0/0",
+    "aws ec2 authorize-security-group-ingress --group-id sg-1 --protocol tcp --port 22 --cidr 203.0.113.7/32",
+    "aws s3 cp ./dist s3://site-bucket --recursive",
+    "aws apigateway get-api-keys",
+    "aws cognito-idp list-users --user-pool-id p",
+    "aws ec2 run-instances --image-id ami-1 --instance-type t3.micro",
+    "aws ec2 get-serial-console-access-status",
+    "az rest --method get --url https://graph.microsoft.com/v1.0/me",
+    "kubectl --token=$T auth can-i --list",
+    "kubectl -n web patch deploy api -p '{}'",
+    "./deepce.sh",
+]
+
+
+@pytest.mark.parametrize(("category", "command"), _cases(HELDOUT14_BLOCKED))
+def test_shares_open_ports_key_values_and_escape_kits_are_blocked(category: str, command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None, command
+    assert (verdict.category, verdict.decision) == (category, "block")
+
+
+@pytest.mark.parametrize(("category", "command"), _cases(HELDOUT14_ASKED))
+def test_public_objects_user_pools_roles_and_borrowed_identities_are_asked(
+    category: str, command: str
+) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None, command
+    assert (verdict.category, verdict.decision) == (category, "ask")
+
+
+@pytest.mark.parametrize("command", HELDOUT14_ORDINARY)
+def test_their_ordinary_neighbours_run(command: str) -> None:
+    assert check_command(command, home=HOME) is None
+
+
+KUBE_API_WRITES = [
+    'curl -sk -XPOST -H "Authorization: Bearer $TOKEN" https://$APISERVER/apis/rbac.authorization.k8s.io/v1/'
+    "clusterrolebindings --data-binary @crb.json",
+    "wget --method=PATCH --body-data={} https://k8s:6443/api/v1/namespaces/kube-system/configmaps/coredns",
+    "curl -sk -X POST https://$API/api/v1/namespaces/default/serviceaccounts/builder/token"
+    " -H \"Authorization: Bearer $T\" -d '{}'",
+]
+
+
+@pytest.mark.parametrize("command", KUBE_API_WRITES)
+def test_role_bindings_kube_system_and_tokens_written_over_http_are_asked(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None, command
+    assert (verdict.category, verdict.decision) == (CLOUD_CONTROL, "ask")
+
+
+def test_reading_the_same_api_paths_runs() -> None:
+    command = (
+        "curl -sk https://$API/apis/rbac.authorization.k8s.io/v1/clusterrolebindings"
+        ' -H "Authorization: Bearer $T"'
+    )
+    assert check_command(command, home=HOME) is None
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "sh -c 'echo /tmp/x.sh > /sys/fs/cgroup/rdma/release_agent'",
+        "printf 1 | tee /mnt/cg/child/notify_on_release",
+    ],
+)
+def test_a_cgroup_release_agent_written_is_the_container_escape(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None, command
+    assert (verdict.category, verdict.decision) == (PRIVILEGE, "block")
+
+
+def test_a_computed_option_value_keeps_the_option_name() -> None:
+    invocation = next(inv for stages in walk(parse("kubectl --token=$(cat t) get pods")) for inv in stages)
+    call = read_call(invocation)
+    assert call.path == ("get", "pods")
+    assert call.options["--token"] == (COMPUTED,)

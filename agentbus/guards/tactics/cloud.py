@@ -159,6 +159,23 @@ _FLAGS: dict[str, frozenset[str]] = {
 _FLAGS["oc"] = _FLAGS["kubectl"]
 
 
+def _static_word(invocation: Invocation, raw: str) -> str:
+    """A word's value; :data:`COMPUTED` where run time decides it, keeping the option's name
+    (``--token=$(cat t)`` is ``--token=$(…)``)."""
+    value = invocation.command.static(raw)
+    if value is not None:
+        return value
+    text = invocation.command.render(raw)
+    name, equals, _ = text.partition("=")
+    if equals and re.fullmatch(r"--?[A-Za-z][\w-]*", name):
+        return f"{name}={COMPUTED}"
+    return COMPUTED
+
+
+_DASHES = ("\u2013", "\u2014")
+"""An en or em dash where ``--`` belongs (``–user-name``, as typeset pages print it): read as ``--``."""
+
+
 def read_call(invocation: Invocation, program: str | None = None) -> CloudCall:
     """``invocation`` read as a call of ``program`` (default: its own name).
 
@@ -168,8 +185,8 @@ def read_call(invocation: Invocation, program: str | None = None) -> CloudCall:
     for an unknown short option (``-it``, ``-q``).
     """
     program = program or invocation.name
-    static = invocation.command.static
-    words = [COMPUTED if (value := static(raw)) is None else value for raw in invocation.args]
+    words = [_static_word(invocation, raw) for raw in invocation.args]
+    words = [f"--{word[1:]}" if word[:1] in _DASHES and len(word) > 1 else word for word in words]
     takes_value = _GLOBAL_VALUES.get(program, frozenset())
     flags = _FLAGS.get(program, frozenset())
     path: list[str] = []
@@ -221,7 +238,8 @@ def _computed(call: CloudCall) -> bool:
 # -- what several CLIs share -------------------------------------------------------------
 
 _WORLD = lazy_compile(
-    r"(?:^|[\s\"'=,\[])(?:0\.0\.0\.0/0|::/0|\*|Internet|Any)(?:$|[\s\"',\]])", re.IGNORECASE
+    r"(?:^|[\s\"'=,\[])(?:(?:\d{1,3}\.){3}\d{1,3}/0|[0-9a-f:]*::[0-9a-f:]*/0|\*|Internet|Any)(?:$|[\s\"',\]])",
+    re.IGNORECASE,
 )
 _ADMIN_PORT = lazy_compile(r"(?:^|[^\d])(?:22|3389|5985|5986|0-65535|1-65535)(?:$|[^\d])")
 _ADMIN_POLICY = lazy_compile(r"/(?:AdministratorAccess|IAMFullAccess)$")
@@ -334,6 +352,12 @@ _AWS_OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("kms", "put-key-policy"): (CLOUD_CONTROL, "changes who may use an encryption key"),
     ("kms", "create-grant"): (CLOUD_CONTROL, "lets another principal use an encryption key"),
     ("s3api", "delete-public-access-block"): (CLOUD_CONTROL, "lets a bucket be made public"),
+    **_each("ec2", "associate-iam-instance-profile replace-iam-instance-profile-association",
+            (CLOUD_CONTROL, "gives a machine a role: whoever runs code on it acts as that role")),
+    ("ec2", "enable-serial-console-access"): (CLOUD_CONTROL, "opens machines' serial consoles to SSH keys"),
+    **_each("glue", "create-dev-endpoint update-dev-endpoint",
+            (CLOUD_CONTROL, "a Glue endpoint that runs one's code (and SSH key) as a role")),
+    ("cognito-identity", "get-credentials-for-identity"): (CLOUD_CONTROL, "mints temporary AWS credentials"),
     ("s3control", "delete-public-access-block"): (CLOUD_CONTROL, "lets every bucket be made public"),
     # impact
     # commands run on the account's machines (lateral movement, asked as a deploy may be a developer's)
@@ -356,8 +380,15 @@ _IDENTITY_CHANGES: dict[str, re.Pattern[str]] = {
     "identitystore": lazy_compile(r"^(?:create|update)-"),
     "eks": lazy_compile(r"^(?:create-access-entry|update-access-entry|associate-access-policy)$"),
     "organizations": lazy_compile(r"^(?:invite-account-to-organization|create-account)$"),
+    "cognito-idp": lazy_compile(
+        r"^(?:update-user-attributes|admin-(?:update-user-attributes|add-user-to-group|set-user-password|"
+        r"reset-user-password|create-user|confirm-sign-up|enable-user|link-provider-for-user|"
+        r"set-user-mfa-preference|set-user-settings|initiate-auth|respond-to-auth-challenge)|"
+        r"update-user-pool-client|create-user-pool-client|set-user-pool-mfa-config)$"
+    ),
 }
-"""Services besides IAM that decide who gets credentials (IAM Roles Anywhere, Identity Center, EKS access)."""
+"""Services besides IAM that decide who gets credentials (IAM Roles Anywhere, Identity Center, EKS access,
+Cognito user pools: a user's ``custom:role`` attribute or group is what the application trusts)."""
 _CLUSTER_ADMIN_POLICY = lazy_compile(r"/(?:AmazonEKSClusterAdminPolicy|AmazonEKSAdminPolicy)$")
 _IAM_CHANGES = lazy_compile(
     r"^(?:create|attach|put|update|add|set|delete|detach|remove|upload|enable|deactivate|reset|change|tag|untag)-"
@@ -514,6 +545,12 @@ def _aws_dns(invocation: Invocation, call: CloudCall, service: str, operation: s
 
 
 def _aws_secrets(invocation: Invocation, call: CloudCall, service: str, operation: str) -> Verdict | None:
+    if (
+        service == "apigateway"
+        and operation in ("get-api-keys", "get-api-key")
+        and call.has("--include-values", "--include-value")
+    ):
+        return _verdict(CREDENTIALS, invocation, "prints API Gateway keys' values")
     if service == "ssm" and operation.startswith("get-parameter") and call.has("--with-decryption"):
         return _verdict(CREDENTIALS, invocation, "prints decrypted SSM SecureString parameters")
     if (
@@ -583,23 +620,51 @@ def _aws_identity(invocation: Invocation, call: CloudCall, service: str, operati
     return _verdict(CLOUD_CONTROL, invocation, f"{service} {operation} changes who may get credentials")
 
 
+_PUBLIC_ACLS = frozenset({"public-read-write", "authenticated-read"})
+_PUBLISHING_WRITES = frozenset({"put-object", "copy-object", "put-object-acl", "create-multipart-upload"})
+_EVERY_ACCOUNT = lazy_compile(r"acs\.amazonaws\.com/groups/global/AuthenticatedUsers", re.IGNORECASE)
+_ANYONE_CONTROLS = lazy_compile(
+    r"(?:^|[\s,])(?:full|writeacl)=uri=https?://acs\.amazonaws\.com/groups/global/AllUsers", re.IGNORECASE
+)
+
+
+def _public_object(call: CloudCall, service: str, operation: str) -> bool:
+    """``aws s3 cp x s3://b/k --acl authenticated-read``, ``--grants full=uri=.../AllUsers``: the object
+    is left to every AWS account, or to anyone to change. (``--acl public-read`` is how a static site is
+    published: it stays the developer's.)"""
+    writes = (service == "s3" and operation in ("cp", "mv", "sync")) or (
+        service == "s3api" and operation in _PUBLISHING_WRITES
+    )
+    if not writes:
+        return False
+    grants = " ".join(call.values("--grants", "--grant-read", "--grant-full-control", "--grant-read-acp"))
+    anyone_controls = " ".join(call.values("--grant-full-control", "--grant-write-acp"))
+    return (
+        call.value("--acl").lower() in _PUBLIC_ACLS
+        or bool(_EVERY_ACCOUNT.search(grants))
+        or bool(_ANYONE_CONTROLS.search(grants))
+        or "AllUsers" in anyone_controls
+    )
+
+
 def _aws_exposure(invocation: Invocation, call: CloudCall, service: str, operation: str) -> Verdict | None:
     text = call.text
     shared = _SNAPSHOT_SHARES.get((service, operation))
     if shared is not None and (
         call.value("--operation-type").lower() == "add"
         or call.has("--values-to-add")
-        or re.search(r"\bAdd=", text)
-        or re.search(r"\"Add\"\s*:", text)
+        or re.search(r"\bAdd=|\"Add\"\s*:", text, re.IGNORECASE)
     ):
         return _verdict(EXFILTRATION, invocation, f"shares {shared} with another account or everyone")
     if service == "ec2" and operation in ("authorize-security-group-ingress", "modify-security-group-rules"):
-        world = any(_WORLD.search(v) for v in call.values("--cidr", "--cidr-ipv6")) or re.search(
-            r"(?:CidrIp(?:v6)?[\"']?\s*[:=]\s*[\"']?(?:0\.0\.0\.0/0|::/0))", text
+        world = any(_WORLD.search(v) for v in call.values("--cidr", "--cidr-ipv6", "--cidr-ip")) or re.search(
+            r"(?:CidrIp(?:v6)?[\"']?\s*[:=]\s*[\"']?(?:(?:\d{1,3}\.){3}\d{1,3}/0|::/0))", text, re.IGNORECASE
         )
-        ports = " ".join(call.values("--port", "--ip-permissions", "--security-group-rules"))
-        every = call.value("--protocol") in ("-1", "all") or re.search(
-            r"IpProtocol[\"']?\s*[:=]\s*[\"']?-1", text
+        ports = " ".join(
+            call.values("--port", "--from-port", "--to-port", "--ip-permissions", "--security-group-rules")
+        )
+        every = call.value("--protocol", "--ip-protocol") in ("-1", "all") or re.search(
+            r"IpProtocol[\"']?\s*[:=]\s*[\"']?-1", text, re.IGNORECASE
         )
         if world and (every or _ADMIN_PORT.search(ports)):
             return _verdict(BACKDOOR, invocation, "opens SSH, RDP or every port to the whole internet")
@@ -620,6 +685,10 @@ def _aws_exposure(invocation: Invocation, call: CloudCall, service: str, operati
         )
     ):
         return _verdict(CLOUD_CONTROL, invocation, "makes a bucket public")
+    if _public_object(call, service, operation):
+        return _verdict(
+            CLOUD_CONTROL, invocation, "writes objects any AWS account may read, or anyone change"
+        )
     if service in _DATABASES and operation.startswith(_DATABASE_SETUPS) and call.has("--publicly-accessible"):
         return _verdict(CLOUD_CONTROL, invocation, "makes a database reachable from the internet")
     if call.has("--no-sign-request") and _anonymous_write(call, service, operation):
@@ -642,6 +711,8 @@ def _aws_compute(invocation: Invocation, call: CloudCall, service: str, operatio
         and (call.has("--user-data") or call.value("--attribute").lower() == "userdata")
     ):
         return _verdict(STEALTH_PERSISTENCE, invocation, "changes the script a machine runs when it boots")
+    if service == "ec2" and operation == "run-instances" and call.has("--iam-instance-profile"):
+        return _verdict(CLOUD_CONTROL, invocation, "starts a machine with a role: its code acts as that role")
     if service == "ec2" and operation == "run-instances" and call.has("--user-data"):
         return _verdict(SERVICE, invocation, "starts a cloud machine that runs a script when it boots")
     if (
@@ -891,6 +962,32 @@ _AZ_CREDENTIALS = {
 }
 
 
+_GRAPH_DIRECTORY = lazy_compile(
+    r"graph\.(?:microsoft\.com|windows\.net)/[^\s?]*(?:users|groups|directoryRoles|roleManagement|roleAssignments|"
+    r"administrativeUnits|applications|servicePrincipals|oauth2PermissionGrants|appRoleAssignments|"
+    r"identity/conditionalAccess|policies|invitations|domains|directory)",
+    re.IGNORECASE,
+)
+"""Microsoft Graph's directory: written through ``az rest`` (a hidden administrative unit, a new owner, a
+member added to a role), it is an ``az ad`` change by another spelling."""
+_ROLE_ASSIGNMENTS = lazy_compile(
+    r"/providers/Microsoft\.Authorization/role(?:Assignments|Definitions)", re.IGNORECASE
+)
+
+
+_WRITES = frozenset({"post", "put", "patch", "delete"})
+
+
+def _az_rest(invocation: Invocation, *names: str) -> str:
+    """The value of ``az rest``'s option ``names`` (``-m PATCH``, ``--url=...``): short forms take one too."""
+    words = static_args(invocation)
+    for index, word in enumerate(words):
+        name, equals, value = word.partition("=")
+        if name in names:
+            return value if equals else (words[index + 1] if index + 1 < len(words) else "")
+    return ""
+
+
 def _az(invocation: Invocation, call: CloudCall) -> Verdict | None:
     path = call.path
     if not path or "help" in path or call.has("-h", "--help"):
@@ -904,6 +1001,10 @@ def _az(invocation: Invocation, call: CloudCall) -> Verdict | None:
             if any(_OWNER_ROLE.match(role) for role in call.values("--role")):
                 return _verdict(PRIVILEGE, invocation, "grants ownership of the subscription")
             return _verdict(CLOUD_CONTROL, invocation, why)
+    if path[:1] == ("rest",) and _az_rest(invocation, "--method", "-m").lower() in _WRITES:
+        url = _az_rest(invocation, "--url", "--uri", "-u")
+        if _GRAPH_DIRECTORY.search(url) or _ROLE_ASSIGNMENTS.search(url):
+            return _verdict(CLOUD_CONTROL, invocation, "changes the directory's users, groups, roles or apps")
     if (
         path[:3] == ("security", "auto-provisioning-setting", "update")
         and call.value("--auto-provision").lower() == "off"
@@ -957,6 +1058,13 @@ _POD_SECURITY_OFF = lazy_compile(
 _SECRET_KINDS = lazy_compile(r"^(?:secrets?|secret/.+|secrets/.+)(?:,|$)")
 
 
+_KUBECTL_WRITES = frozenset({"apply", "create", "patch", "replace", "edit", "set", "delete", "label",
+                             "annotate", "scale", "run", "expose", "exec", "cp", "debug", "attach",
+                             "port-forward", "proxy", "drain", "cordon", "taint", "rollout"})  # fmt: skip
+"""Verbs that change the cluster or reach into it: done with a ``--token`` (a pod's, stolen) or ``--as``
+(impersonation), they act as an identity that is not the user's kubeconfig one."""
+
+
 def _kubectl(invocation: Invocation, call: CloudCall) -> Verdict | None:
     path = call.path
     if not path:
@@ -995,6 +1103,9 @@ def _kubectl(invocation: Invocation, call: CloudCall) -> Verdict | None:
         return _verdict(CLOUD_CONTROL, invocation, "starts a pod in kube-system, beside the cluster's own")
     if verb == "run" and (call.has("--serviceaccount") or "serviceAccount" in call.value("--overrides")):
         return _verdict(CLOUD_CONTROL, invocation, "starts a pod as a service account of one's choosing")
+    if verb in _KUBECTL_WRITES and call.has("--token", "--as", "--as-group", "--username", "--password"):
+        why = f"kubectl {verb} as another identity (a token or impersonation)"
+        return _verdict(CLOUD_CONTROL, invocation, why)
     if verb in ("label", "annotate") and any(_POD_SECURITY_OFF.search(word) for word in path[1:]):
         return _verdict(IMPAIR, invocation, "turns pod security admission off for a namespace")
     if verb in ("patch", "edit", "replace", "apply", "create", "set") and any(

@@ -35,7 +35,7 @@ from ..operands import operands
 from ..parse import Script, SimpleCommand
 from ..paths import check_glob, check_path, normalize_path
 from ..programs import SHELLS, Invocation, walk
-from ..verdict import COLLECTION, CREDENTIALS, ENV_SECRETS, SYSTEM_FILES, Verdict
+from ..verdict import CLOUD_CONTROL, COLLECTION, CREDENTIALS, ENV_SECRETS, SYSTEM_FILES, Verdict
 
 __all__ = [
     "KUBE_SECRETS_PATH",
@@ -653,7 +653,36 @@ def _credential_endpoint(invocation: Invocation) -> Verdict | None:
             return _verdict(invocation, "reads the cluster's secrets from the Kubernetes API")
         if "getSigninToken" in url and _CONSOLE_SIGNIN.search(url):
             return _verdict(invocation, "turns AWS credentials into a console sign-in token")
+        if "/" in url and _KUBE_CONTROL_PATH.search(url.split("?", 1)[0]) and _writes(invocation):
+            why = "writes the cluster's role bindings or kube-system through the Kubernetes API"
+            return finding(CLOUD_CONTROL, invocation, why)
     return None
+
+
+_KUBE_CONTROL_PATH = lazy_compile(
+    r"/apis/rbac\.authorization\.k8s\.io/|/api/v1/namespaces/kube-system/|/apis/[^/\s]+/v1\w*/namespaces/kube-system/"
+    r"|/api/v1/namespaces/[^/\s]+/serviceaccounts/[^/\s]+/token"
+)
+"""Where a write to the Kubernetes API grants (role bindings, cluster roles), lands beside the cluster's own
+components (kube-system) or mints a service account's token: ``kubectl create rolebinding`` by HTTP."""
+_WRITE_METHODS = lazy_compile(r"^(?:-X|--request=?|--method=)?(?:POST|PUT|PATCH)$", re.IGNORECASE)
+_BODY_OPTIONS = frozenset({"-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "--json", "-T",
+                           "--upload-file", "-F", "--form", "--body-data", "--body-file", "--post-data",
+                           "--post-file"})  # fmt: skip
+
+
+def _writes(invocation: Invocation) -> bool:
+    """Whether an HTTP client's request writes: a method that does (``-X POST``, ``-XPATCH``) or a body."""
+    words = _values(invocation)
+    for index, word in enumerate(words):
+        if _WRITE_METHODS.match(word) and word[:1] == "-":
+            return True
+        following = words[index + 1] if index + 1 < len(words) else ""
+        if word in ("-X", "--request", "--method") and _WRITE_METHODS.match(following):
+            return True
+        if word.split("=", 1)[0] in _BODY_OPTIONS:
+            return True
+    return False
 
 
 _CONSOLE_SIGNIN = lazy_compile(

@@ -573,6 +573,21 @@ def _host_mount(spec: str) -> str | None:
     return host if host and _HOST_DIRS.match(host if host == "/" else host + "/") else None
 
 
+_EXPLOIT_OPTION = lazy_compile(r"^--?(?:exploit|autopwn|auto-?escape|auto-?exploit)(?:=.*)?$", re.IGNORECASE)
+"""The option an escape kit is told to attack with (deepce's ``--exploit PRIVILEGED``, ``-autopwn=true``)."""
+
+
+def _exploit_option(invocation: Invocation) -> Verdict | None:
+    """``./deepce.sh --no-enumeration --exploit SOCK``, ``./ed -path=/var/run/ -autopwn=true``: whatever the
+    tool is called, an option that names the exploit is the tool told to break out (its enumeration,
+    without it, stays allowed)."""
+    for value in _values(invocation):
+        if _EXPLOIT_OPTION.match(value) and not value.lower().endswith(("=false", "=0", "=no")):
+            why = f"a tool told to exploit ({value.split('=', 1)[0]}): a break-out"
+            return _verdict(PRIVILEGE, invocation, why)
+    return None
+
+
 def _container(invocation: Invocation) -> Verdict | None:
     name = invocation.name
     values = _values(invocation)
@@ -881,6 +896,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         or _acl(invocation, home)
         or _privilege_files(invocation, home)
         or _container(invocation)
+        or _exploit_option(invocation)
         or _root_shell(invocation)
         or _privileged_mode(invocation)
         or _accounts(invocation)
