@@ -145,8 +145,10 @@ TLDR_CEILINGS = {
     # `gcloud iam service-accounts create`, `gcloud projects add-iam-policy-binding`, `kubectl certificate
     # approve` (asked: who may do what); `terraform destroy` (6), `az group delete`, `aws rds
     # delete-db-instance` (asked: service change); `gcloud projects delete`, `aws cloudwatch delete-alarms`,
-    # `az storage account keys list`, `az disk grant-access` (blocked).
-    "cloud control": 10,
+    # `az storage account keys list`, `az disk grant-access` (blocked). cloud14: `aws cognito-idp
+    # admin-create-user` (a user in an application's pool) and `aws glue create-dev-endpoint --role-arn`
+    # (an endpoint that runs one's code as the role), asked as `aws iam create-user` is.
+    "cloud control": 12,
     # keyloggers: `evtest /dev/input/...`, `intercept -g`; cloud: storage keys; and (cracking family)
     # the pages of password guessers and crackers: hydra, medusa, nxc, patator, john, hashcat, zip2john;
     # impacket's GetNPUsers.py and GetUserSPNs.py pages (AS-REP roasting and Kerberoasting, 10)

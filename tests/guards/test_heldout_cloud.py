@@ -42,14 +42,12 @@ FIRST_SIGHT = {
 """What the guards held back (main at 23ddf33) before they were changed with this corpus in view: 68/109."""
 
 FLOORS = {
-    # left: `sh undock.sh "cat /etc/shadow"` and its token hunt (a script given shell strings: judged
-    # by its content when the file is there), an SSM parameter read without decryption
-    "credential-access": 49,
+    # left: an SSM parameter read without decryption (a String parameter is configuration)
+    "credential-access": 51,
     # left: the release_agent escape written as a file from base64 (written, not run), a container
     # given the Docker socket that runs its image's own entrypoint (the socket alone is allowed:
-    # tactics.jsonl's `docker run -v /var/run/docker.sock:... docker:cli docker ps`), a Cognito
-    # user's own attribute set to `admin`
-    "privilege-escalation": 32,
+    # tactics.jsonl's `docker run -v /var/run/docker.sock:... docker:cli docker ps`)
+    "privilege-escalation": 33,
     # left: a reverse shell written to a file (run later, it is judged then), the escape script
     # given shell strings
     "command-and-control": 4,

@@ -518,6 +518,8 @@ HELDOUT14_ASKED = {
         "Microsoft.Authorization/roleAssignments/x?api-version=2022-04-01 --body @ra.json",
         "az rest -m PATCH --url 'https://graph.microsoft.com/v1.0/groups/g1/owners/$ref' --body '{}'",
         "kubectl --as=admin scale deploy web --replicas=3",
+        "kubectl --namespace=kube-system exec -it kube-apiserver-master -- sh",
+        "kubectl cp kube-system/etcd-master:/var/lib/etcd/member/snap/db ./db",
         "kubectl --token=\"$(cat token)\" -n kube-system patch deploy coredns -p '{}'",
     ],
 }
@@ -532,6 +534,8 @@ HELDOUT14_ORDINARY = [
     "az rest --method get --url https://graph.microsoft.com/v1.0/me",
     "kubectl --token=$T auth can-i --list",
     "kubectl -n web patch deploy api -p '{}'",
+    "kubectl exec -it -n web api-7d9f -- sh",
+    "kubectl -n kube-system logs coredns-abc",
     "./deepce.sh",
 ]
 

@@ -1101,6 +1101,11 @@ def _kubectl(invocation: Invocation, call: CloudCall) -> Verdict | None:
         return _verdict(PRIVILEGE, invocation, "starts a privileged pod: root on the node")
     if verb == "run" and "kube-system" in call.values("-n", "--namespace"):
         return _verdict(CLOUD_CONTROL, invocation, "starts a pod in kube-system, beside the cluster's own")
+    system = "kube-system" in call.values("-n", "--namespace")
+    system = system or any(word.startswith("kube-system/") for word in path[1:])
+    if verb in ("exec", "attach", "debug", "cp") and system:
+        why = f"kubectl {verb} into a pod of the cluster's own components (kube-system: etcd, the API server)"
+        return _verdict(CLOUD_CONTROL, invocation, why)
     if verb == "run" and (call.has("--serviceaccount") or "serviceAccount" in call.value("--overrides")):
         return _verdict(CLOUD_CONTROL, invocation, "starts a pod as a service account of one's choosing")
     if verb in _KUBECTL_WRITES and call.has("--token", "--as", "--as-group", "--username", "--password"):
