@@ -963,9 +963,9 @@ _AZ_CREDENTIALS = {
 
 
 _GRAPH_DIRECTORY = lazy_compile(
-    r"graph\.(?:microsoft\.com|windows\.net)/[^\s?]*(?:users|groups|directoryRoles|roleManagement|roleAssignments|"
-    r"administrativeUnits|applications|servicePrincipals|oauth2PermissionGrants|appRoleAssignments|"
-    r"identity/conditionalAccess|policies|invitations|domains|directory)",
+    r"/(?:users|groups|directoryRoles|roleManagement|roleAssignments|administrativeUnits|applications|"
+    r"servicePrincipals|oauth2PermissionGrants|appRoleAssignments|identity/conditionalAccess|policies|"
+    r"invitations|domains|directory)(?:/|$)",
     re.IGNORECASE,
 )
 """Microsoft Graph's directory: written through ``az rest`` (a hidden administrative unit, a new owner, a
@@ -1003,7 +1003,9 @@ def _az(invocation: Invocation, call: CloudCall) -> Verdict | None:
             return _verdict(CLOUD_CONTROL, invocation, why)
     if path[:1] == ("rest",) and _az_rest(invocation, "--method", "-m").lower() in _WRITES:
         url = _az_rest(invocation, "--url", "--uri", "-u")
-        if _GRAPH_DIRECTORY.search(url) or _ROLE_ASSIGNMENTS.search(url):
+        host, _, rest = url.partition("://")[2].partition("/")
+        graph = host.lower() in ("graph.microsoft.com", "graph.windows.net")
+        if (graph and _GRAPH_DIRECTORY.search("/" + rest.split("?", 1)[0])) or _ROLE_ASSIGNMENTS.search(url):
             return _verdict(CLOUD_CONTROL, invocation, "changes the directory's users, groups, roles or apps")
     if (
         path[:3] == ("security", "auto-provisioning-setting", "update")
