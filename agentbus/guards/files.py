@@ -579,7 +579,8 @@ _KEY_OPTION = lazy_compile(
 a key, a certificate or a credential the program uses to authenticate or sign, not text it shows or sends."""
 _KEY_LIKE = lazy_compile(
     r"(?:^|/)(?:id_[a-z0-9_]+|kubeconfig[^/]*|[^/]*credentials[^/]*\.json|[^/]*service[-_]account[^/]*\.json)$"
-    r"|\.(?:pem|key|crt|cer|der|ppk|p12|pfx|jks|keystore|keychain(?:-db)?)$|/\.ssh/[^/]+$|/\.kube/config$",
+    r"|\.(?:pem|key|crt|cer|der|ppk|p12|pfx|jks|keystore|keychain(?:-db)?|kubeconfig)$|/\.ssh/[^/]+$"
+    r"|/\.kube/config$",
     re.IGNORECASE,
 )
 """What a key option is given: a key, a certificate, a keystore, a kubeconfig, a cloud credentials file."""
@@ -690,7 +691,9 @@ def _consumable(value: str, option: str = "") -> bool:
     return not _KUBECONFIG.search(value)
 
 
-_KUBECONFIG = lazy_compile(r"(?:^|/)kubeconfig[^/]*$|/\.kube/config$", re.IGNORECASE)
+_KUBECONFIG = lazy_compile(r"(?:^|/)kubeconfig[^/]*$|\.kubeconfig$|/\.kube/config$", re.IGNORECASE)
+"""A kubeconfig's names: ``kubeconfig``, ``kubeconfig.yaml``, ``~/.kube/config`` and ``NAME.kubeconfig``
+(``clusterctl get kubeconfig capi-quickstart > capi-quickstart.kubeconfig``, the paths guard's name too)."""
 _KEYSTORE = lazy_compile(r"\.(?:jks|keystore|p12|pfx|bks|keychain(?:-db)?)$", re.IGNORECASE)
 
 
