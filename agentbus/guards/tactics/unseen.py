@@ -106,15 +106,15 @@ def _inside(command: SimpleCommand, word: str, *, file: bool = False) -> Substit
     followed by ``/`` is a directory the file is looked up in (``. "$(brew --prefix asdf)/asdf.sh"``,
     ``source "$(dirname "$0")/lib.sh"``), as ``. "$HOME/.asdf/asdf.sh"`` is: not code it runs.
     """
-    rendered = command.render(word) if file else ""
-    return next(
-        (
-            sub
-            for sub in command.substitutions_in(word)
-            if _hidden(sub) and not (file and _shown(sub) + "/" in rendered)
-        ),
-        None,
-    )
+    subs = command.substitutions_in(word)
+    # A path has a substitution or two; past a few, no exemption (each look-up scans the word).
+    rendered = command.render(word) if file and len(subs) <= _PATH_PARTS else ""
+    found = (sub for sub in subs if _hidden(sub) and not (rendered and _shown(sub) + "/" in rendered))
+    return next(found, None)
+
+
+_PATH_PARTS = 4
+"""The most substitutions a sourced file's path may have and still be read as directories."""
 
 
 def judge(invocation: Invocation, home: str) -> Verdict | None:
