@@ -579,7 +579,8 @@ _KEY_OPTION = lazy_compile(
 a key, a certificate or a credential the program uses to authenticate or sign, not text it shows or sends."""
 _KEY_LIKE = lazy_compile(
     r"(?:^|/)(?:id_[a-z0-9_]+|kubeconfig[^/]*|[^/]*credentials[^/]*\.json|[^/]*service[-_]account[^/]*\.json)$"
-    r"|\.(?:pem|key|crt|cer|der|ppk|p12|pfx|jks|keystore|keychain(?:-db)?)$|/\.ssh/[^/]+$|/\.kube/config$",
+    r"|\.(?:pem|key|crt|cer|der|ppk|p12|pfx|jks|keystore|keychain(?:-db)?|kubeconfig)$|/\.ssh/[^/]+$"
+    r"|/\.kube/config$",
     re.IGNORECASE,
 )
 """What a key option is given: a key, a certificate, a keystore, a kubeconfig, a cloud credentials file."""
@@ -664,6 +665,8 @@ def _without_consumed(invocation: Invocation, cwd: str | None) -> Invocation:
         variable, _, path = (value or "").partition("=")
         if path and _KEY_VARIABLE.match(variable) and _consumable(path, variable):
             continue  # export KUBECONFIG=PATH
+        if path and _SETTING.match(variable) and _KEY_OPTION.match("--" + variable) and _set_key(path, cwd):
+            continue  # postgres -c ssl_key_file=server.key, local keyfile=tls/a.key
         if value is not None and creates and _created(value, cwd):
             continue  # step certificate create NAME new.crt new.key
         kept.append(word)
@@ -690,8 +693,20 @@ def _consumable(value: str, option: str = "") -> bool:
     return not _KUBECONFIG.search(value)
 
 
-_KUBECONFIG = lazy_compile(r"(?:^|/)kubeconfig[^/]*$|/\.kube/config$", re.IGNORECASE)
+_KUBECONFIG = lazy_compile(r"(?:^|/)kubeconfig[^/]*$|\.kubeconfig$|/\.kube/config$", re.IGNORECASE)
+"""A kubeconfig's names: ``kubeconfig``, ``kubeconfig.yaml``, ``~/.kube/config`` and ``NAME.kubeconfig``
+(``clusterctl get kubeconfig capi-quickstart > capi-quickstart.kubeconfig``, the paths guard's name too)."""
 _KEYSTORE = lazy_compile(r"\.(?:jks|keystore|p12|pfx|bks|keychain(?:-db)?)$", re.IGNORECASE)
+
+
+_SETTING = lazy_compile(r"^[A-Za-z][\w-]*$")
+
+
+def _set_key(value: str, cwd: str | None) -> bool:
+    """A key given to a setting named for it (``ssl_key_file=server.key``): consumed like ``--keyfile``'s,
+    when it is not in a credential store (``make KEY=~/.ssh/id_rsa``, ``--set-file key=~/.aws/...``
+    stay judged: a setting is a weaker sign of use than an option)."""
+    return _consumable(value) and not _CREDENTIAL_STORE.match(normalize_path(value, cwd=cwd))
 
 
 def _created(value: str, cwd: str | None) -> bool:

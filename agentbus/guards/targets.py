@@ -106,6 +106,10 @@ _OUTPUT_OPTION = lazy_compile(
     re.IGNORECASE,
 )
 """Options whose value is a file the program writes (``-o FILE``, ``--output=FILE``, ``of=FILE``)."""
+_INPUT_OPTION = lazy_compile(r"^--?(?:from|input|infile|in)(?:[-_](?:file|path))?$", re.IGNORECASE)
+"""Options whose value is a file the program reads (``argocd cert add-ssh --from /etc/ssh/ssh_known_hosts``,
+``--input FILE``, ``-in FILE``): not told to write it (the core system files stay held, and reading a
+secret is the path guards' business)."""
 
 _SAVE = ("-f", "--file")
 _DUMP_FILE_OPTIONS: dict[str, tuple[str, ...]] = {
@@ -394,7 +398,9 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
         if name in _PRECISE or operand.role == "output":
             continue  # their own rules, and the redirection rule, know which operand is written
         value = operand.value.partition("=")[2] or operand.value
-        told_to_write = operand.role in ("option value", "after option") or writes_anyway
+        told_to_write = (
+            operand.role in ("option value", "after option") and not _INPUT_OPTION.match(operand.option)
+        ) or writes_anyway
         place = location(value, home=home, cwd=invocation.cwd)
         if place is not None and place[0] in _READ_OFTEN:
             continue  # last -f /var/log/wtmp reads it: tactics.writes knows the writers of these

@@ -99,9 +99,22 @@ def _leading(command: SimpleCommand, word: str) -> Substitution | None:
     return None
 
 
-def _inside(command: SimpleCommand, word: str) -> Substitution | None:
-    """A hidden value anywhere in ``word`` (code handed to ``eval``, ``sh -c``, ``source``)."""
-    return next((sub for sub in command.substitutions_in(word) if _hidden(sub)), None)
+def _inside(command: SimpleCommand, word: str, *, file: bool = False) -> Substitution | None:
+    """A hidden value anywhere in ``word`` (code handed to ``eval``, ``sh -c``, ``source``).
+
+    ``file``: the word names a file to run (``source``'s, a shell's script), not code; a value
+    followed by ``/`` is a directory the file is looked up in (``. "$(brew --prefix asdf)/asdf.sh"``,
+    ``source "$(dirname "$0")/lib.sh"``), as ``. "$HOME/.asdf/asdf.sh"`` is: not code it runs.
+    """
+    subs = command.substitutions_in(word)
+    # A path has a substitution or two; past a few, no exemption (each look-up scans the word).
+    rendered = command.render(word) if file and len(subs) <= _PATH_PARTS else ""
+    found = (sub for sub in subs if _hidden(sub) and not (rendered and _shown(sub) + "/" in rendered))
+    return next(found, None)
+
+
+_PATH_PARTS = 4
+"""The most substitutions a sourced file's path may have and still be read as directories."""
 
 
 def judge(invocation: Invocation, home: str) -> Verdict | None:
@@ -125,8 +138,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
                 )
             why = f"runs {_what(found)} as a command, which the guard cannot see"
             return _verdict(UNJUDGED_SCRIPT, invocation, why)
-    for word in _code_words(invocation):
-        found = _inside(command, word)
+    for word, file in _code_words(invocation):
+        found = _inside(command, word, file=file)
         if found is not None:
             downloader = _downloaded(found)
             if downloader is not None:  # c=$(curl URL); eval "$c": as eval "$(curl URL)" is
@@ -156,21 +169,24 @@ def _downloaded(sub: Substitution) -> str | None:
     return None
 
 
-def _code_words(invocation: Invocation) -> list[str]:
+def _code_words(invocation: Invocation) -> list[tuple[str, bool]]:
     """The words whose value runs as shell code: ``eval``'s, ``trap``'s first, the file
-    ``source`` reads (``source <(X)``), a shell's ``-c`` string or script file (``bash <(X)``)."""
+    ``source`` reads (``source <(X)``), a shell's ``-c`` string or script file (``bash <(X)``);
+    each with whether it names a file (``source``'s, a shell's script) rather than being code."""
     name = invocation.name
     args = list(invocation.args)
     if name == "eval":
-        return args
-    if name in ("source", ".", "trap"):
-        return args[:1]
+        return [(w, False) for w in args]
+    if name == "trap":
+        return [(w, False) for w in args[:1]]
+    if name in ("source", "."):
+        return [(w, True) for w in args[:1]]
     if name in SHELLS:
         mode = shell_mode(invocation)
         if mode.script is not None:
             command = invocation.command
-            return [next((w for w in args if command.render(w) == mode.script), mode.script)]
-        return [mode.file] if mode.file is not None else []
+            return [(next((w for w in args if command.render(w) == mode.script), mode.script), False)]
+        return [(mode.file, True)] if mode.file is not None else []
     return []
 
 
