@@ -690,3 +690,12 @@ def test_doctor_reports_a_skill_with_hooks_and_one_too_large_to_read(tmp_path: P
     assert result.returncode == 1, result.stdout
     assert "tidy/SKILL.md (its frontmatter defines PreToolUse hooks)" in result.stdout
     assert "pad.md is over 1 MiB" in result.stdout
+
+
+def test_the_user_scope_follows_claude_config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Claude Code reads the user's settings from $CLAUDE_CONFIG_DIR/settings.json when it is set, and
+    never ~/.claude/settings.json then (2.1.332): an install there would run no hook at all."""
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "cc"))
+    assert install.settings_path("user") == tmp_path / "cc" / "settings.json"
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR")
+    assert install.settings_path("user") == Path("~/.claude/settings.json").expanduser()
