@@ -23,13 +23,24 @@ one too large to read whole counts as defining what it may define.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-__all__ = ["REWRITING_EVENTS", "foreign_hooks", "managed_hooks_only", "project_directories", "skill_hooks"]
+from .userdirs import claude_config_dir_name
+
+__all__ = [
+    "REWRITING_EVENTS",
+    "agent_hooks",
+    "foreign_hooks",
+    "managed_hooks_only",
+    "plugin_hooks",
+    "project_directories",
+    "skill_hooks",
+]
 
 REWRITING_EVENTS = ("PreToolUse", "PermissionRequest")
 """Hook events whose answer can replace a call's input or approve it."""
@@ -40,6 +51,8 @@ _LARGEST_SKILL = 1024 * 1024
 _MOST_SKILLS = 1000
 _SIMPLE_MATCHER = re.compile(r"^[A-Za-z0-9_|]*$")
 _FRONTMATTER_HOOKS = re.compile(r"""(?<![\w-])["']?hooks["']?\s*:""")
+_NAME_KEY = re.compile(r"""^["']?name["']?[ \t]*:""", re.M)
+_PLAIN_NAME = re.compile(r"""^name:[ \t]*(["']?)([A-Za-z0-9_.:-]+)\1[ \t]*$""", re.M)
 
 
 def project_directories(payload: Mapping[str, Any]) -> list[str]:
@@ -103,6 +116,69 @@ def skill_hooks(projects: list[str], skill: str) -> list[str]:
     return found
 
 
+def agent_hooks(projects: list[str], agent_type: str) -> list[str]:
+    """The project's sub-agent definitions (``.claude/agents/**/*.md``) that define hooks in their
+    frontmatter and may be the agent ``agent_type`` (one whose name cannot be read plainly may be any).
+
+    Claude Code 2.1.332 runs such hooks for the agent's own calls, once the project is trusted: for a
+    sub-agent the Agent tool starts, and for the main thread when the settings' ``"agent"`` (or
+    ``--agent``) names it; their ``updatedInput`` replaces a call agentbus judged.
+    """
+    found = []
+    for project in projects:
+        directory = os.path.join(project, ".claude", "agents")
+        paths = list(itertools.islice(_markdown_under(directory), _MOST_SKILLS + 1))
+        if len(paths) > _MOST_SKILLS:
+            found.append(f"{directory} (more than {_MOST_SKILLS} agents: not all read)")
+            paths = paths[:_MOST_SKILLS]
+        for path in paths:
+            why = _frontmatter_hooks(path)
+            if not why:
+                continue
+            name = _agent_name(path)
+            if name is None or name.casefold() == agent_type.casefold():
+                found.append(f"{path} ({why})")
+    return found
+
+
+def plugin_hooks(projects: list[str]) -> list[str]:
+    """The plugins whose hooks are the project's: those its settings enable (``enabledPlugins``) and
+    the user's own settings do not, and any enabled plugin whose marketplace the project declares
+    (``extraKnownMarketplaces``), since that declaration chooses where the plugin comes from.
+
+    Claude Code 2.1.332 in a trusted project loads such a plugin with no prompt, in ``claude -p``
+    too, and runs its hooks (a PreToolUse hook's ``updatedInput`` replaces a call agentbus judged); a
+    marketplace the project declares under the name of the user's own replaces it.
+    """
+    user = _read_json(os.path.join(claude_config_dir_name(), "settings.json"))
+    users_own = _enabled(user) if isinstance(user, dict) and user is not _TOO_LARGE else set()
+    files = []
+    for project in projects:
+        for name in _SETTINGS:
+            path = os.path.join(project, ".claude", name)
+            settings = _read_json(path)
+            if settings is not None:
+                files.append((path, settings))
+    enabled = set(users_own)
+    for _, settings in files:
+        enabled |= _enabled(settings)
+    found = []
+    for path, settings in files:
+        if settings is _TOO_LARGE:
+            continue  # foreign_hooks says so already
+        for plugin in sorted(_enabled(settings) - users_own):
+            found.append(f"{path}: enabledPlugins {plugin!r} (a plugin the project enables)")
+        markets = settings.get("extraKnownMarketplaces")
+        for market in sorted(markets) if isinstance(markets, dict) else ():
+            chosen = sorted(plugin for plugin in enabled if plugin.rpartition("@")[2] == market)
+            if chosen:
+                found.append(
+                    f"{path}: extraKnownMarketplaces {market!r} (the project chooses where "
+                    f"{', '.join(chosen)} comes from)"
+                )
+    return found
+
+
 def managed_hooks_only() -> bool:
     """Whether the managed settings run no hook but their own (``allowManagedHooksOnly``)."""
     from .install import MANAGED_ONLY, managed_settings_path
@@ -129,6 +205,16 @@ def _read_json(path: str) -> dict[str, Any] | None:
     except ValueError:
         return None
     return settings if isinstance(settings, dict) else None
+
+
+def _enabled(settings: Mapping[str, Any]) -> set[str]:
+    """The plugins a settings file enables (``"name@marketplace": true``; any value but false)."""
+    plugins = settings.get("enabledPlugins")
+    if isinstance(plugins, dict):
+        return {str(name) for name, on in plugins.items() if on is not False and on is not None}
+    if isinstance(plugins, list):  # not Claude Code's documented form: counted all the same
+        return {str(name) for name in plugins}
+    return set()
 
 
 def _matching_groups(settings: Mapping[str, Any], event: str, tool_name: str) -> Iterator[str]:
@@ -193,6 +279,22 @@ def _markdown_under(directory: str) -> Iterator[str]:
         for file in sorted(files):
             if file.endswith(".md"):
                 yield os.path.join(root, file)
+
+
+def _agent_name(path: str) -> str | None:
+    """The agent's name when its frontmatter spells it plainly, once; None otherwise (YAML can spell
+    a name with escapes, or twice: such an agent may be any)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as file:
+            text = file.read(_LARGEST_SKILL + 1)
+    except OSError:
+        return None
+    end = text.find("\n---", 3)
+    frontmatter = text[3:] if end < 0 else text[3:end]
+    plain = _PLAIN_NAME.findall(frontmatter)
+    if len(plain) != 1 or len(_NAME_KEY.findall(frontmatter)) != 1:
+        return None
+    return str(plain[0][1])
 
 
 def _frontmatter_hooks(path: str) -> str:

@@ -481,8 +481,15 @@ _MANAGED_ONLY_ADVICE = (
 )
 
 
+_AGENT_ADVICE = (
+    "An agent with hooks of your own belongs in ~/.claude/agents; or run only managed hooks: "
+    "sudo agentbus install claude-code --managed (allowManagedHooksOnly)"
+)
+
+
 def _held_for_project_hooks(payload: Mapping[str, Any]) -> HookReply | None:
-    """The deny of a call a project's own PreToolUse hook, or a skill's, could replace; else None."""
+    """The deny of a call that hooks the project brings could replace (its settings' PreToolUse hooks,
+    its plugins', its agents' or its skills'); else None."""
     tool_name = payload.get("tool_name")
     if not isinstance(tool_name, str):
         return None
@@ -493,13 +500,48 @@ def _held_for_project_hooks(payload: Mapping[str, Any]) -> HookReply | None:
             f"updatedInput would replace the call agentbus judged ({'; '.join(found)}). "
             + _MANAGED_ONLY_ADVICE
         )
+    from ..project_hooks import (
+        agent_hooks,
+        managed_hooks_only,
+        plugin_hooks,
+        project_directories,
+        skill_hooks,
+    )
+
+    projects = project_directories(payload)
+    found = plugin_hooks(projects)
+    if found and not managed_hooks_only():
+        return deny(
+            "agentbus could not check this call: the project brings plugins of its own, whose hooks "
+            f"may replace the call agentbus judged ({'; '.join(found)}). A plugin you trust belongs in "
+            "your own settings (~/.claude/settings.json, its marketplace too); or run only managed "
+            "hooks: sudo agentbus install claude-code --managed (allowManagedHooksOnly)"
+        )
+    running = _optional_str(payload, "agent_type")
+    found = agent_hooks(projects, running) if running else []
+    if found and not managed_hooks_only():
+        return deny(
+            f"agentbus could not check this call: it comes from the agent {running!r}, whose definition in "
+            f"the project defines hooks of its own, which may replace calls agentbus judged "
+            f"({'; '.join(found)}). " + _AGENT_ADVICE
+        )
     tool_input = payload.get("tool_input")
-    skill = tool_input.get("skill") if tool_name == "Skill" and isinstance(tool_input, dict) else None
+    if not isinstance(tool_input, dict):
+        return None
+    started = (
+        (tool_input.get("subagent_type") or "general-purpose") if tool_name in ("Agent", "Task") else None
+    )
+    found = agent_hooks(projects, started) if isinstance(started, str) else []
+    if found and not managed_hooks_only():
+        return deny(
+            f"agentbus could not check this call: the project's agent {started!r} defines hooks of its own "
+            f"in its frontmatter, which run for the sub-agent's calls and may replace calls agentbus "
+            f"judged ({'; '.join(found)}). " + _AGENT_ADVICE
+        )
+    skill = tool_input.get("skill") if tool_name == "Skill" else None
     if not isinstance(skill, str):
         return None
-    from ..project_hooks import managed_hooks_only, project_directories, skill_hooks
-
-    found = skill_hooks(project_directories(payload), skill.lstrip("/"))
+    found = skill_hooks(projects, skill.lstrip("/"))
     if found and not managed_hooks_only():
         return deny(
             "agentbus could not check this call: the project's skills define hooks of their own, which "
