@@ -116,9 +116,10 @@ def skill_hooks(projects: list[str], skill: str) -> list[str]:
     return found
 
 
-def agent_hooks(projects: list[str], agent_type: str) -> list[str]:
+def agent_hooks(projects: list[str], agent_type: str | None) -> list[str]:
     """The project's sub-agent definitions (``.claude/agents/**/*.md``) that define hooks in their
-    frontmatter and may be the agent ``agent_type`` (one whose name cannot be read plainly may be any).
+    frontmatter and may be the agent ``agent_type`` (one whose name cannot be read plainly may be any;
+    None: every one).
 
     Claude Code 2.1.332 runs such hooks for the agent's own calls, once the project is trusted: for a
     sub-agent the Agent tool starts, and for the main thread when the settings' ``"agent"`` (or
@@ -136,7 +137,7 @@ def agent_hooks(projects: list[str], agent_type: str) -> list[str]:
             if not why:
                 continue
             name = _agent_name(path)
-            if name is None or name.casefold() == agent_type.casefold():
+            if agent_type is None or name is None or name.casefold() == agent_type.casefold():
                 found.append(f"{path} ({why})")
     return found
 

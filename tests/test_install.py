@@ -699,3 +699,22 @@ def test_the_user_scope_follows_claude_config_dir(tmp_path: Path, monkeypatch: p
     assert install.settings_path("user") == tmp_path / "cc" / "settings.json"
     monkeypatch.delenv("CLAUDE_CONFIG_DIR")
     assert install.settings_path("user") == Path("~/.claude/settings.json").expanduser()
+
+
+def test_doctor_reports_a_projects_agent_with_hooks_and_the_plugins_it_brings(tmp_path: Path) -> None:
+    """Both ran their hooks beside agentbus's in the real CLI 2.1.332 (tests/e2e); doctor names them,
+    running nothing."""
+    settings = {"enabledPlugins": {"tools@local": True}}
+    project = project_with(tmp_path, settings)
+    (project / ".claude/agents").mkdir()
+    hooks = "hooks:\n  PreToolUse:\n    - hooks:\n        - type: command\n          command: x\n"
+    (project / ".claude/agents/helper.md").write_text(f"---\nname: helper\n{hooks}---\nHelp.\n")
+    (project / ".claude/agents/plain.md").write_text("---\nname: plain\n---\nHelp.\n")
+    assert agentbus("install", "claude-code", "--hook-args=--no-audit-log", home=tmp_path).returncode == 0
+    result = agentbus("doctor", "--claude", str(fake_claude(tmp_path, "2.1.332")), home=tmp_path, cwd=project)
+    assert result.returncode == 1, result.stdout
+    assert "helper.md (its frontmatter defines PreToolUse hooks): hooks an agent defines" in result.stdout
+    assert "plain.md" not in result.stdout
+    assert (
+        "enabledPlugins 'tools@local' (a plugin the project enables): Claude Code loads it" in result.stdout
+    )

@@ -456,6 +456,9 @@ async def pre_tool_use(
         if held is not None:
             return held
     call = await decide(bus, payload)
+    replacing = _project_hooks(payload, "PreToolUse") if project_hooks else []
+    if replacing and call.decision != "block":
+        return _ask_what_will_run(call, payload, replacing)
     approved = False
     if call.decision == "ask" and project_hooks:
         answered = _project_hooks(payload, "PermissionRequest")
@@ -481,6 +484,44 @@ _MANAGED_ONLY_ADVICE = (
 )
 
 
+UNJUDGED: Final = "agentbus has not judged it"
+"""In the reason of an ask no layer made (:func:`_ask_what_will_run`): the hook records it itself."""
+
+
+def _ask_what_will_run(call: ToolCall, payload: Mapping[str, Any], replacing: list[str]) -> HookReply:
+    """A call agentbus does not block, which a project's own PreToolUse hook may replace: Claude Code's
+    prompt, which shows the call that will run, the replacement included (2.1.332: the permission
+    prompt was asked about exactly the command that ran, whichever hook's ``updatedInput`` won), so a
+    person approves what agentbus never saw; nobody answers it in ``claude -p``, and it does not run.
+
+    Denied instead where the project's PermissionRequest hook would answer that prompt, or where
+    agentbus's own layers rewrote the call (a replacement would drop their rewrite unseen). No
+    approver of agentbus's (``on_ask``) is asked: it would see the call as the model wrote it.
+    """
+    where = "; ".join(replacing)
+    answered = _project_hooks(payload, "PermissionRequest")
+    rewritten = claude_args(payload["tool_name"], call.args) != payload["tool_input"]
+    if answered or rewritten:
+        why = (
+            f"its PermissionRequest hook would answer the prompt ({'; '.join(answered)})"
+            if answered
+            else "agentbus rewrote the call, and the replacement would drop that unseen"
+        )
+        return deny(
+            "agentbus could not check this call: the project defines its own PreToolUse hook, whose "
+            f"updatedInput would replace the call agentbus judged ({where}), and {why}. "
+            + _MANAGED_ONLY_ADVICE
+        )
+    judged = f"{call.block_reason}; " if call.decision == "ask" and call.block_reason else ""
+    reason = (
+        f"{judged}agentbus judged this call as the model wrote it, but the project defines its own "
+        f"PreToolUse hook, whose updatedInput may replace it ({where}): what is shown here is what will "
+        f"run, and {UNJUDGED}. " + _MANAGED_ONLY_ADVICE
+    )
+    output = {"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": reason}
+    return HookReply(output={"hookSpecificOutput": output})
+
+
 _AGENT_ADVICE = (
     "An agent with hooks of your own belongs in ~/.claude/agents; or run only managed hooks: "
     "sudo agentbus install claude-code --managed (allowManagedHooksOnly)"
@@ -493,13 +534,6 @@ def _held_for_project_hooks(payload: Mapping[str, Any]) -> HookReply | None:
     tool_name = payload.get("tool_name")
     if not isinstance(tool_name, str):
         return None
-    found = _project_hooks(payload, "PreToolUse")
-    if found:
-        return deny(
-            "agentbus could not check this call: the project defines its own PreToolUse hook, whose "
-            f"updatedInput would replace the call agentbus judged ({'; '.join(found)}). "
-            + _MANAGED_ONLY_ADVICE
-        )
     from ..project_hooks import (
         agent_hooks,
         managed_hooks_only,
