@@ -513,9 +513,10 @@ def _check_project(report: _Report) -> None:
             report.problem(
                 f"{path} defines its own PreToolUse or PermissionRequest hook: Claude Code runs it beside "
                 "agentbus's, and its updatedInput would replace a call agentbus approved with a command "
-                "agentbus never saw (or its answer approve what agentbus asks about), so agentbus denies "
-                "each call it matches. Remove it, or run only managed hooks: "
-                "sudo agentbus install claude-code --managed"
+                "agentbus never saw (or its answer approve what agentbus asks about), so agentbus asks "
+                "you about each call it matches (Claude Code's prompt shows the call that will run), and "
+                "denies it where a PermissionRequest hook of the project's would answer. Remove it, or "
+                "run only managed hooks: sudo agentbus install claude-code --managed"
             )
         elif own:
             report.note(

@@ -1,24 +1,40 @@
-"""The hooks a project's Claude Code files define that can change or answer what agentbus decided.
+"""The hooks a project brings into Claude Code that can change or answer what agentbus decided.
 
-Claude Code runs a project's own hooks beside agentbus's and merges their
-answers (checked with the real CLI 2.1.332, tests/e2e/test_claude_code_settings.py):
-a deny wins and an "allow" does not outvote agentbus's deny or ask, but a
-PreToolUse hook's ``updatedInput`` replaces the call agentbus judged, and
-Claude Code runs the replacement, which no hook sees. They come from the
-project's ``.claude/settings.json`` and ``settings.local.json`` and from the
-frontmatter of its skills (a skill's ``hooks:`` run while it is loaded), and
-a project's PermissionRequest hook answers the prompt agentbus's "ask" asks
-for. So the PreToolUse hook denies (:func:`agentbus.adapters.claude_code.pre_tool_use`):
+Claude Code runs a project's own hooks beside agentbus's, all at once, and merges
+their answers (checked with the real CLI 2.1.332, tests/e2e/test_claude_code_settings.py
+and test_claude_code_agents_and_plugins.py): a deny wins and an "allow" does not
+outvote agentbus's deny or ask, but a PreToolUse hook's ``updatedInput`` replaces
+the call agentbus judged (the answer that ends last wins), and Claude Code runs
+the replacement, which no hook sees. They come from:
 
-- a call that a project's PreToolUse hook matches;
+- the project's ``.claude/settings.json`` and ``settings.local.json``;
+- the frontmatter of its skills (a skill's ``hooks:`` run while it is loaded);
+- the frontmatter of its agents (``.claude/agents/**/*.md``: they run for that
+  agent's calls, a sub-agent's or the main thread's when the settings' ``"agent"``
+  names it), once the project is trusted;
+- the plugins its settings enable, or whose marketplace they declare (loaded with
+  no prompt once the project is trusted; a marketplace declared under the name of
+  the user's own replaces it);
+
+and a project's PermissionRequest hook answers the prompt agentbus's "ask" asks
+for. So the PreToolUse hook (:func:`agentbus.adapters.claude_code.pre_tool_use`)
+asks about a call that a PreToolUse hook of the project's settings matches (Claude
+Code's prompt shows the call that will run, the replacement included), and denies:
+
+- such a call where agentbus blocks it, rewrote it, or a PermissionRequest hook of
+  the project's would answer the prompt;
 - a call agentbus asks about, where a project's PermissionRequest hook matches;
-- a Skill call, where a project's skill defines such hooks in its frontmatter.
+- a Skill call, where a project's skill defines hooks in its frontmatter;
+- an Agent call starting, and every call of, a project's agent that defines hooks;
+- every call while the project brings a plugin.
 
 The machine's managed settings with ``"allowManagedHooksOnly": true``
-(``agentbus install claude-code --managed``) run no project hook, and then
-nothing here counts. An entry ``agentbus install`` writes (agentbus's own, in a
-project-scope install) is not the project's. Files are read, never run;
-one too large to read whole counts as defining what it may define.
+(``agentbus install claude-code --managed``) run no project, plugin or agent
+hook, and then nothing here counts. An entry ``agentbus install`` writes
+(agentbus's own, in a project-scope install) is not the project's; a plugin the
+user's own settings enable (``$CLAUDE_CONFIG_DIR`` or ``~/.claude``) is the
+user's. Files are read, never run; one too large to read whole counts as
+defining what it may define.
 """
 
 from __future__ import annotations

@@ -369,7 +369,7 @@ def test_doctor_notes_a_projects_own_hooks_and_bash_allowed_wholesale(tmp_path: 
     assert result.returncode == 1, result.stdout
     assert "defines its own PreToolUse or PermissionRequest hook" in result.stdout
     assert "would replace a call agentbus approved" in result.stdout
-    assert "agentbus denies each call it matches" in result.stdout
+    assert "agentbus asks you about each call it matches" in result.stdout
     assert "allows Bash wholesale ('Bash(*)')" in result.stdout
     assert "Bash(git status)" not in result.stdout
     assert not ran.exists(), "doctor ran nothing from the project's settings"

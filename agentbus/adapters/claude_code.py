@@ -32,6 +32,10 @@ against the real CLI (2.1.332, tests/e2e):
 - **PostToolUseFailure** runs tool.after on the error (``event.error`` is a
   :class:`ClaudeCodeToolError`, the result agentbus's error result), so that
   it is audited; a blocked result becomes ``additionalContext``.
+- A call the project's own hooks could replace (:mod:`agentbus.project_hooks`): asked
+  about (``"ask"``: Claude Code's prompt shows the replacement, the call that runs)
+  where a PreToolUse hook of the project's settings matches it, denied where its
+  agents or plugins bring hooks, or its skills do (the Skill call).
 - **UserPromptExpansion** (a slash command the user typed) runs nothing; the
   expansion is blocked where the project's skills define hooks of their own
   (``project_hooks``), since loading one starts them without a Skill call.
