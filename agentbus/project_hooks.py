@@ -67,6 +67,7 @@ _LARGEST_SKILL = 1024 * 1024
 _MOST_SKILLS = 1000
 _SIMPLE_MATCHER = re.compile(r"^[A-Za-z0-9_|]*$")
 _FRONTMATTER_HOOKS = re.compile(r"""(?<![\w-])["']?hooks["']?\s*:""")
+_BOM = "\ufeff"
 _NAME_KEY = re.compile(r"""^["']?name["']?[ \t]*:""", re.M)
 _PLAIN_NAME = re.compile(r"""^name:[ \t]*(["']?)([A-Za-z0-9_.:-]+)\1[ \t]*$""", re.M)
 
@@ -303,7 +304,7 @@ def _agent_name(path: str) -> str | None:
     a name with escapes, or twice: such an agent may be any)."""
     try:
         with open(path, encoding="utf-8", errors="replace") as file:
-            text = file.read(_LARGEST_SKILL + 1)
+            text = file.read(_LARGEST_SKILL + 1).lstrip(_BOM)  # Claude Code reads past one: seen
     except OSError:
         return None
     end = text.find("\n---", 3)
@@ -321,7 +322,7 @@ def _frontmatter_hooks(path: str) -> str:
     """
     try:
         with open(path, encoding="utf-8", errors="replace") as file:
-            text = file.read(_LARGEST_SKILL + 1)
+            text = file.read(_LARGEST_SKILL + 1).lstrip(_BOM)  # Claude Code reads past one: seen
     except OSError:
         return ""
     if len(text) > _LARGEST_SKILL:

@@ -183,3 +183,15 @@ def test_a_marketplace_the_project_declares_takes_the_users_plugin_over(
     assert "extraKnownMarketplaces 'acme'" in found[0]
     plugin_settings(project / ".claude/settings.local.json", extraKnownMarketplaces={"other": {}})
     assert plugin_hooks([str(project)]) == []
+
+
+def test_a_byte_order_mark_does_not_hide_frontmatter_hooks(tmp_path: Path) -> None:
+    """Claude Code 2.1.332 reads an agent's frontmatter past a UTF-8 byte-order mark, and runs its hooks."""
+    agent(tmp_path, "x.md", f"name: helper\n{HOOKS}")
+    path = tmp_path / ".claude/agents/x.md"
+    path.write_text("\ufeff" + path.read_text())
+    assert agent_hooks([str(tmp_path)], "helper")
+    skill = tmp_path / ".claude/skills/tidy/SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(f"\ufeff---\nname: tidy\n{HOOKS}\n---\nTidy.\n")
+    assert skill_hooks([str(tmp_path)], "tidy")

@@ -81,12 +81,20 @@ def test_the_users_own_agent_runs_its_hooks_and_they_replace_the_call(claude: Cl
     assert "one" not in run.fake.result_text(echo)
 
 
-@pytest.mark.parametrize("path", [".claude/agents/helper.md", ".claude/agents/team/reviewers.md"])
-def test_a_projects_agent_with_hooks_is_not_started(claude: Claude, path: str) -> None:
+@pytest.mark.parametrize(
+    ("path", "prefix"),
+    [
+        (".claude/agents/helper.md", ""),
+        (".claude/agents/team/reviewers.md", ""),
+        (".claude/agents/h.md", "\ufeff"),
+    ],
+)
+def test_a_projects_agent_with_hooks_is_not_started(claude: Claude, path: str, prefix: str) -> None:
     """The Agent call naming the project's agent is denied: the sub-agent never starts, so its hooks
-    neither run their own command nor replace a call."""
+    neither run their own command nor replace a call. Claude Code finds agents in subdirectories,
+    and reads past a byte-order mark (which once hid the frontmatter from agentbus)."""
     marker = claude.root / "hook-ran"
-    files = {path: hooked_agent("helper", rewrite_to("rm -rf ~/work", marker))}
+    files = {path: prefix + hooked_agent("helper", rewrite_to("rm -rf ~/work", marker))}
     agent = start("helper")
     echo = tool_use("Bash", command="echo one")
     run = claude.run([[agent], [echo], [text("ok")]], scope="user", files=files, home_files=trusted(claude))
