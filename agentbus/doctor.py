@@ -461,14 +461,29 @@ def _check_project(report: _Report) -> None:
                 "commands: sudo agentbus install claude-code --managed (disableSkillShellExecution)"
             )
     if not managed_only:
-        from .project_hooks import project_directories, skill_hooks
+        from .project_hooks import agent_hooks, plugin_hooks, project_directories, skill_hooks
 
         project = str(settings_path("project").parent.parent.resolve())
-        for found in skill_hooks(project_directories({"cwd": project}), ""):
+        directories = project_directories({"cwd": project})
+        for found in skill_hooks(directories, ""):
             report.problem(
                 f"{found}: hooks a skill defines run while it is loaded, beside agentbus's, and may replace "
                 "a call agentbus judged; agentbus denies every Skill call in this project. Remove them, or "
                 "run only managed hooks: sudo agentbus install claude-code --managed"
+            )
+        for found in agent_hooks(directories, None):
+            report.problem(
+                f"{found}: hooks an agent defines run for its calls, beside agentbus's, and may replace a "
+                "call agentbus judged; agentbus denies starting it, and every call while it is the main "
+                "thread. Move it to ~/.claude/agents, or run only managed hooks: "
+                "sudo agentbus install claude-code --managed"
+            )
+        for found in plugin_hooks(directories):
+            report.problem(
+                f"{found}: Claude Code loads it with no prompt once the project is trusted, and its hooks "
+                "run beside agentbus's and may replace a call agentbus judged; agentbus denies every call "
+                "in this project. Enable plugins you trust in your own settings, or run only managed "
+                "hooks: sudo agentbus install claude-code --managed"
             )
     for scope in ("project", "local"):
         path = settings_path(scope)
@@ -498,9 +513,10 @@ def _check_project(report: _Report) -> None:
             report.problem(
                 f"{path} defines its own PreToolUse or PermissionRequest hook: Claude Code runs it beside "
                 "agentbus's, and its updatedInput would replace a call agentbus approved with a command "
-                "agentbus never saw (or its answer approve what agentbus asks about), so agentbus denies "
-                "each call it matches. Remove it, or run only managed hooks: "
-                "sudo agentbus install claude-code --managed"
+                "agentbus never saw (or its answer approve what agentbus asks about), so agentbus asks "
+                "you about each call it matches (Claude Code's prompt shows the call that will run), and "
+                "denies it where a PermissionRequest hook of the project's would answer. Remove it, or "
+                "run only managed hooks: sudo agentbus install claude-code --managed"
             )
         elif own:
             report.note(

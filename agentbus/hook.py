@@ -527,7 +527,8 @@ def _record_unjudged(args: argparse.Namespace, context: dict[str, Any], reply: H
     if not isinstance(specific, dict):
         specific = {}
     denied = specific.get("permissionDecision") == "deny" or context.get("guarding") == AMBIGUOUS
-    if not denied and reply.exit_code == 0:
+    asked = specific.get("permissionDecision") == "ask" and _asked_unjudged(specific)
+    if not denied and not asked and reply.exit_code == 0:
         return
     audit: AuditLog | None = context.get("audit")
     if "audit" not in context:  # _answer never ran: the log it would have opened
@@ -546,21 +547,28 @@ def _record_unjudged(args: argparse.Namespace, context: dict[str, Any], reply: H
     try:
         audit(
             Record(
-                point="tool.before" if denied else "hook",
+                point="tool.before" if denied or asked else "hook",
                 id="agentbus:hook",
                 level=ERROR,
                 tool=text("tool_name"),
                 agent_id=None,
                 session_key=text("session_id"),
                 call_id=text("tool_use_id"),
-                decision="block" if denied else None,
-                reason=_reason(reply) if denied else None,
-                error=None if denied else reply.stderr,
+                decision="block" if denied else "ask" if asked else None,
+                reason=_reason(reply) if denied or asked else None,
+                error=None if denied or asked else reply.stderr,
             )
         )
         audit.flush()
     except Exception as exc:  # the answer goes out whatever happens to its record
         print(f"agentbus: cannot record this answer: {type(exc).__name__}: {exc}", file=sys.stderr)
+
+
+def _asked_unjudged(specific: dict[str, Any]) -> bool:
+    """An ask no layer made: a call the project's own hook may replace (the adapter's ``UNJUDGED``)."""
+    from .adapters.claude_code import UNJUDGED
+
+    return UNJUDGED in str(specific.get("permissionDecisionReason"))
 
 
 def _reason(reply: HookReply) -> str:

@@ -2,7 +2,8 @@
 
 Writes one hook entry per event agentbus answers (tool calls, prompts, the
 session's lifecycle) into Claude Code's settings file: the user's
-(~/.claude/settings.json, every project), the project's (.claude/settings.json),
+(~/.claude/settings.json, every project; $CLAUDE_CONFIG_DIR/settings.json when
+that is set, as Claude Code then reads no other), the project's (.claude/settings.json),
 the project's local one (.claude/settings.local.json) or the machine's managed
 settings (--managed: /etc/claude-code/managed-settings.json on Linux), the one
 scope a project's ``"disableAllHooks": true`` cannot turn off; there it also
@@ -32,6 +33,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from .userdirs import claude_config_dir_name
 
 __all__ = [
     "EVENTS",
@@ -117,7 +120,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def add_scope_arguments(parser: argparse.ArgumentParser) -> None:
     """--user / --project / --local / --managed / --settings: which settings file (shared with doctor)."""
     scope = parser.add_mutually_exclusive_group()
-    scope.add_argument("--user", action="store_const", const="user", dest="scope", help="~/.claude (default)")
+    scope.add_argument(
+        "--user",
+        action="store_const",
+        const="user",
+        dest="scope",
+        help="~/.claude, or $CLAUDE_CONFIG_DIR (default)",
+    )
     scope.add_argument(
         "--project", action="store_const", const="project", dest="scope", help=".claude/settings.json"
     )
@@ -154,8 +163,8 @@ def settings_path(scope: str, explicit: str | None = None) -> Path:
         return Path(explicit).expanduser()
     if scope == "managed":
         return managed_settings_path()
-    if scope == "user":
-        return Path("~/.claude/settings.json").expanduser()
+    if scope == "user":  # $CLAUDE_CONFIG_DIR, where Claude Code reads the user's settings when it is set
+        return Path(claude_config_dir_name(), "settings.json")
     project = Path(os.environ.get("CLAUDE_PROJECT_DIR") or Path.cwd())
     return project / ".claude" / ("settings.local.json" if scope == "local" else "settings.json")
 

@@ -1,35 +1,62 @@
-"""The hooks a project's Claude Code files define that can change or answer what agentbus decided.
+"""The hooks a project brings into Claude Code that can change or answer what agentbus decided.
 
-Claude Code runs a project's own hooks beside agentbus's and merges their
-answers (checked with the real CLI 2.1.332, tests/e2e/test_claude_code_settings.py):
-a deny wins and an "allow" does not outvote agentbus's deny or ask, but a
-PreToolUse hook's ``updatedInput`` replaces the call agentbus judged, and
-Claude Code runs the replacement, which no hook sees. They come from the
-project's ``.claude/settings.json`` and ``settings.local.json`` and from the
-frontmatter of its skills (a skill's ``hooks:`` run while it is loaded), and
-a project's PermissionRequest hook answers the prompt agentbus's "ask" asks
-for. So the PreToolUse hook denies (:func:`agentbus.adapters.claude_code.pre_tool_use`):
+Claude Code runs a project's own hooks beside agentbus's, all at once, and merges
+their answers (checked with the real CLI 2.1.332, tests/e2e/test_claude_code_settings.py
+and test_claude_code_agents_and_plugins.py): a deny wins and an "allow" does not
+outvote agentbus's deny or ask, but a PreToolUse hook's ``updatedInput`` replaces
+the call agentbus judged (the answer that ends last wins), and Claude Code runs
+the replacement, which no hook sees. They come from:
 
-- a call that a project's PreToolUse hook matches;
+- the project's ``.claude/settings.json`` and ``settings.local.json``;
+- the frontmatter of its skills (a skill's ``hooks:`` run while it is loaded);
+- the frontmatter of its agents (``.claude/agents/**/*.md``: they run for that
+  agent's calls, a sub-agent's or the main thread's when the settings' ``"agent"``
+  names it), once the project is trusted;
+- the plugins its settings enable, or whose marketplace they declare (loaded with
+  no prompt once the project is trusted; a marketplace declared under the name of
+  the user's own replaces it);
+
+and a project's PermissionRequest hook answers the prompt agentbus's "ask" asks
+for. So the PreToolUse hook (:func:`agentbus.adapters.claude_code.pre_tool_use`)
+asks about a call that a PreToolUse hook of the project's settings matches (Claude
+Code's prompt shows the call that will run, the replacement included), and denies:
+
+- such a call where agentbus blocks it, rewrote it, or a PermissionRequest hook of
+  the project's would answer the prompt;
 - a call agentbus asks about, where a project's PermissionRequest hook matches;
-- a Skill call, where a project's skill defines such hooks in its frontmatter.
+- a Skill call, where a project's skill defines hooks in its frontmatter;
+- an Agent call starting, and every call of, a project's agent that defines hooks;
+- every call while the project brings a plugin.
 
 The machine's managed settings with ``"allowManagedHooksOnly": true``
-(``agentbus install claude-code --managed``) run no project hook, and then
-nothing here counts. An entry ``agentbus install`` writes (agentbus's own, in a
-project-scope install) is not the project's. Files are read, never run;
-one too large to read whole counts as defining what it may define.
+(``agentbus install claude-code --managed``) run no project, plugin or agent
+hook, and then nothing here counts. An entry ``agentbus install`` writes
+(agentbus's own, in a project-scope install) is not the project's; a plugin the
+user's own settings enable (``$CLAUDE_CONFIG_DIR`` or ``~/.claude``) is the
+user's. Files are read, never run; one too large to read whole counts as
+defining what it may define.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-__all__ = ["REWRITING_EVENTS", "foreign_hooks", "managed_hooks_only", "project_directories", "skill_hooks"]
+from .userdirs import claude_config_dir_name
+
+__all__ = [
+    "REWRITING_EVENTS",
+    "agent_hooks",
+    "foreign_hooks",
+    "managed_hooks_only",
+    "plugin_hooks",
+    "project_directories",
+    "skill_hooks",
+]
 
 REWRITING_EVENTS = ("PreToolUse", "PermissionRequest")
 """Hook events whose answer can replace a call's input or approve it."""
@@ -40,6 +67,9 @@ _LARGEST_SKILL = 1024 * 1024
 _MOST_SKILLS = 1000
 _SIMPLE_MATCHER = re.compile(r"^[A-Za-z0-9_|]*$")
 _FRONTMATTER_HOOKS = re.compile(r"""(?<![\w-])["']?hooks["']?\s*:""")
+_BOM = "\ufeff"
+_NAME_KEY = re.compile(r"""^["']?name["']?[ \t]*:""", re.M)
+_PLAIN_NAME = re.compile(r"""^name:[ \t]*(["']?)([A-Za-z0-9_.:-]+)\1[ \t]*$""", re.M)
 
 
 def project_directories(payload: Mapping[str, Any]) -> list[str]:
@@ -103,6 +133,70 @@ def skill_hooks(projects: list[str], skill: str) -> list[str]:
     return found
 
 
+def agent_hooks(projects: list[str], agent_type: str | None) -> list[str]:
+    """The project's sub-agent definitions (``.claude/agents/**/*.md``) that define hooks in their
+    frontmatter and may be the agent ``agent_type`` (one whose name cannot be read plainly may be any;
+    None: every one).
+
+    Claude Code 2.1.332 runs such hooks for the agent's own calls, once the project is trusted: for a
+    sub-agent the Agent tool starts, and for the main thread when the settings' ``"agent"`` (or
+    ``--agent``) names it; their ``updatedInput`` replaces a call agentbus judged.
+    """
+    found = []
+    for project in projects:
+        directory = os.path.join(project, ".claude", "agents")
+        paths = list(itertools.islice(_markdown_under(directory), _MOST_SKILLS + 1))
+        if len(paths) > _MOST_SKILLS:
+            found.append(f"{directory} (more than {_MOST_SKILLS} agents: not all read)")
+            paths = paths[:_MOST_SKILLS]
+        for path in paths:
+            why = _frontmatter_hooks(path)
+            if not why:
+                continue
+            name = _agent_name(path)
+            if agent_type is None or name is None or name.casefold() == agent_type.casefold():
+                found.append(f"{path} ({why})")
+    return found
+
+
+def plugin_hooks(projects: list[str]) -> list[str]:
+    """The plugins whose hooks are the project's: those its settings enable (``enabledPlugins``) and
+    the user's own settings do not, and any enabled plugin whose marketplace the project declares
+    (``extraKnownMarketplaces``), since that declaration chooses where the plugin comes from.
+
+    Claude Code 2.1.332 in a trusted project loads such a plugin with no prompt, in ``claude -p``
+    too, and runs its hooks (a PreToolUse hook's ``updatedInput`` replaces a call agentbus judged); a
+    marketplace the project declares under the name of the user's own replaces it.
+    """
+    user = _read_json(os.path.join(claude_config_dir_name(), "settings.json"))
+    users_own = _enabled(user) if isinstance(user, dict) and user is not _TOO_LARGE else set()
+    files = []
+    for project in projects:
+        for name in _SETTINGS:
+            path = os.path.join(project, ".claude", name)
+            settings = _read_json(path)
+            if settings is not None:
+                files.append((path, settings))
+    enabled = set(users_own)
+    for _, settings in files:
+        enabled |= _enabled(settings)
+    found = []
+    for path, settings in files:
+        if settings is _TOO_LARGE:
+            continue  # foreign_hooks says so already
+        for plugin in sorted(_enabled(settings) - users_own):
+            found.append(f"{path}: enabledPlugins {plugin!r} (a plugin the project enables)")
+        markets = settings.get("extraKnownMarketplaces")
+        for market in sorted(markets) if isinstance(markets, dict) else ():
+            chosen = sorted(plugin for plugin in enabled if plugin.rpartition("@")[2] == market)
+            if chosen:
+                found.append(
+                    f"{path}: extraKnownMarketplaces {market!r} (the project chooses where "
+                    f"{', '.join(chosen)} comes from)"
+                )
+    return found
+
+
 def managed_hooks_only() -> bool:
     """Whether the managed settings run no hook but their own (``allowManagedHooksOnly``)."""
     from .install import MANAGED_ONLY, managed_settings_path
@@ -129,6 +223,16 @@ def _read_json(path: str) -> dict[str, Any] | None:
     except ValueError:
         return None
     return settings if isinstance(settings, dict) else None
+
+
+def _enabled(settings: Mapping[str, Any]) -> set[str]:
+    """The plugins a settings file enables (``"name@marketplace": true``; any value but false)."""
+    plugins = settings.get("enabledPlugins")
+    if isinstance(plugins, dict):
+        return {str(name) for name, on in plugins.items() if on is not False and on is not None}
+    if isinstance(plugins, list):  # not Claude Code's documented form: counted all the same
+        return {str(name) for name in plugins}
+    return set()
 
 
 def _matching_groups(settings: Mapping[str, Any], event: str, tool_name: str) -> Iterator[str]:
@@ -195,6 +299,22 @@ def _markdown_under(directory: str) -> Iterator[str]:
                 yield os.path.join(root, file)
 
 
+def _agent_name(path: str) -> str | None:
+    """The agent's name when its frontmatter spells it plainly, once; None otherwise (YAML can spell
+    a name with escapes, or twice: such an agent may be any)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as file:
+            text = file.read(_LARGEST_SKILL + 1).lstrip(_BOM)  # Claude Code reads past one: seen
+    except OSError:
+        return None
+    end = text.find("\n---", 3)
+    frontmatter = text[3:] if end < 0 else text[3:end]
+    plain = _PLAIN_NAME.findall(frontmatter)
+    if len(plain) != 1 or len(_NAME_KEY.findall(frontmatter)) != 1:
+        return None
+    return str(plain[0][1])
+
+
 def _frontmatter_hooks(path: str) -> str:
     """Why a skill file may define a PreToolUse or PermissionRequest hook ('' when it does not).
 
@@ -202,7 +322,7 @@ def _frontmatter_hooks(path: str) -> str:
     """
     try:
         with open(path, encoding="utf-8", errors="replace") as file:
-            text = file.read(_LARGEST_SKILL + 1)
+            text = file.read(_LARGEST_SKILL + 1).lstrip(_BOM)  # Claude Code reads past one: seen
     except OSError:
         return ""
     if len(text) > _LARGEST_SKILL:

@@ -25,9 +25,19 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pathlib import Path
 
-__all__ = ["HOME_ENV", "config_dir", "data_dir", "data_dir_name", "make_private_dir", "open_private"]
+__all__ = [
+    "CLAUDE_CONFIG_ENV",
+    "HOME_ENV",
+    "claude_config_dir_name",
+    "config_dir",
+    "data_dir",
+    "data_dir_name",
+    "make_private_dir",
+    "open_private",
+]
 
 HOME_ENV = "AGENTBUS_HOME"
+CLAUDE_CONFIG_ENV = "CLAUDE_CONFIG_DIR"
 
 # pathlib is imported only by the functions that return a Path: the Claude Code hook,
 # a process per tool call, works with data_dir_name() and os.path (pathlib and the
@@ -63,6 +73,17 @@ def data_dir_name() -> str:
     """:func:`data_dir` as a string, without importing pathlib."""
     chosen = os.environ.get(HOME_ENV)
     return os.path.expanduser(chosen) if chosen else os.path.expanduser("~/.agentbus")
+
+
+def claude_config_dir_name() -> str:
+    """Claude Code's own directory for the user: ``$CLAUDE_CONFIG_DIR``, else ``~/.claude``.
+
+    Claude Code 2.1.332 keeps the user's settings.json, shell snapshots and session
+    environments there when the variable is set, and never reads ``~/.claude`` then
+    (seen with the real CLI, tests/e2e/test_claude_code_config_dir.py).
+    """
+    chosen = os.environ.get(CLAUDE_CONFIG_ENV)
+    return os.path.expanduser(chosen) if chosen else os.path.expanduser("~/.claude")
 
 
 def make_private_dir(directory: str | os.PathLike[str]) -> None:

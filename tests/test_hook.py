@@ -596,16 +596,25 @@ def test_an_unreadable_skill_command_is_denied_and_one_naming_both_events_blocke
 # -- a project's own hooks, which could replace what agentbus judged ----------------------------
 
 
-def test_a_call_a_projects_own_pre_tool_use_hook_matches_is_denied(tmp_path: Path) -> None:
+def test_a_call_a_projects_own_pre_tool_use_hook_matches_is_asked_about(tmp_path: Path) -> None:
+    """Claude Code's prompt shows the call that will run, the project's replacement included (real CLI
+    2.1.332, tests/e2e): agentbus asks where it would allow, denies where it blocks."""
     rewriter = {"type": "command", "command": "echo '{}'"}
-    settings = {"hooks": {"PreToolUse": [{"matcher": "Bash|Write", "hooks": [rewriter]}]}}
+    settings: dict[str, Any] = {"hooks": {"PreToolUse": [{"matcher": "Bash|Write", "hooks": [rewriter]}]}}
     (tmp_path / ".claude").mkdir()
     (tmp_path / ".claude/settings.local.json").write_text(json.dumps(settings))
     env = {"CLAUDE_PROJECT_DIR": str(tmp_path)}
     specific = decision(hook(pre("Bash", {"command": "ls"}), env=env))
-    assert specific["permissionDecision"] == "deny"
+    assert specific["permissionDecision"] == "ask"
     assert "the project defines its own PreToolUse hook" in specific["permissionDecisionReason"]
+    assert "what is shown here is what will run" in specific["permissionDecisionReason"]
     assert (
         "settings.local.json: PreToolUse hook, matcher 'Bash|Write'" in specific["permissionDecisionReason"]
     )
+    assert decision(hook(pre("Bash", {"command": "rm -rf ~"}), env=env))["permissionDecision"] == "deny"
     assert hook(pre("Read", {"file_path": "README.md"}), env=env).stdout == "", "the matcher names no Read"
+    settings["hooks"]["PermissionRequest"] = [{"hooks": [rewriter]}]
+    (tmp_path / ".claude/settings.local.json").write_text(json.dumps(settings))
+    specific = decision(hook(pre("Bash", {"command": "ls"}), env=env))
+    assert specific["permissionDecision"] == "deny", "a project's hook would answer the prompt"
+    assert "its PermissionRequest hook would answer the prompt" in specific["permissionDecisionReason"]

@@ -369,7 +369,7 @@ def test_doctor_notes_a_projects_own_hooks_and_bash_allowed_wholesale(tmp_path: 
     assert result.returncode == 1, result.stdout
     assert "defines its own PreToolUse or PermissionRequest hook" in result.stdout
     assert "would replace a call agentbus approved" in result.stdout
-    assert "agentbus denies each call it matches" in result.stdout
+    assert "agentbus asks you about each call it matches" in result.stdout
     assert "allows Bash wholesale ('Bash(*)')" in result.stdout
     assert "Bash(git status)" not in result.stdout
     assert not ran.exists(), "doctor ran nothing from the project's settings"
@@ -690,3 +690,31 @@ def test_doctor_reports_a_skill_with_hooks_and_one_too_large_to_read(tmp_path: P
     assert result.returncode == 1, result.stdout
     assert "tidy/SKILL.md (its frontmatter defines PreToolUse hooks)" in result.stdout
     assert "pad.md is over 1 MiB" in result.stdout
+
+
+def test_the_user_scope_follows_claude_config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Claude Code reads the user's settings from $CLAUDE_CONFIG_DIR/settings.json when it is set, and
+    never ~/.claude/settings.json then (2.1.332): an install there would run no hook at all."""
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "cc"))
+    assert install.settings_path("user") == tmp_path / "cc" / "settings.json"
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR")
+    assert install.settings_path("user") == Path("~/.claude/settings.json").expanduser()
+
+
+def test_doctor_reports_a_projects_agent_with_hooks_and_the_plugins_it_brings(tmp_path: Path) -> None:
+    """Both ran their hooks beside agentbus's in the real CLI 2.1.332 (tests/e2e); doctor names them,
+    running nothing."""
+    settings = {"enabledPlugins": {"tools@local": True}}
+    project = project_with(tmp_path, settings)
+    (project / ".claude/agents").mkdir()
+    hooks = "hooks:\n  PreToolUse:\n    - hooks:\n        - type: command\n          command: x\n"
+    (project / ".claude/agents/helper.md").write_text(f"---\nname: helper\n{hooks}---\nHelp.\n")
+    (project / ".claude/agents/plain.md").write_text("---\nname: plain\n---\nHelp.\n")
+    assert agentbus("install", "claude-code", "--hook-args=--no-audit-log", home=tmp_path).returncode == 0
+    result = agentbus("doctor", "--claude", str(fake_claude(tmp_path, "2.1.332")), home=tmp_path, cwd=project)
+    assert result.returncode == 1, result.stdout
+    assert "helper.md (its frontmatter defines PreToolUse hooks): hooks an agent defines" in result.stdout
+    assert "plain.md" not in result.stdout
+    assert (
+        "enabledPlugins 'tools@local' (a plugin the project enables): Claude Code loads it" in result.stdout
+    )

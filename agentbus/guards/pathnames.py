@@ -175,6 +175,9 @@ def _expand(text: str, *, home: str, cwd: str | None) -> tuple[str, str | None]:
     rest = text[variable.end() :]
     if name in _HOME_RELATIVE:
         return home + _HOME_RELATIVE[name] + rest, None
+    if name == "claude_config_dir":  # Claude Code's directory: the Bash tool's value is the hook's own
+        chosen = os.path.expanduser(os.environ.get("CLAUDE_CONFIG_DIR") or "")
+        return (chosen.rstrip("/") if chosen.startswith("/") else home + "/.claude") + rest, None
     if name in _ABSOLUTE:
         return _ABSOLUTE[name].rstrip("/") + rest or "/", None
     if name == "pwd" and cwd:

@@ -644,3 +644,80 @@ async def test_a_slash_command_is_blocked_where_a_projects_skill_defines_hooks(
     assert await protocol.handle(bus, event) == protocol.PASS
     (tmp_path / "managed.json").write_text(json.dumps({"allowManagedHooksOnly": True}))
     assert await protocol.handle(bus, event, project_hooks=True) == protocol.PASS
+
+
+async def test_a_call_a_projects_pre_tool_use_hook_may_replace_is_asked_and_no_approver_answers(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Claude Code's prompt shows the replacement, agentbus's approver would see the call as written:
+    it is not asked. A call agentbus's own layers rewrote is denied (a replacement would drop that)."""
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(tmp_path))
+    monkeypatch.setattr("agentbus.install.managed_settings_path", lambda: tmp_path / "managed.json")
+    (tmp_path / ".claude").mkdir()
+    rewriter = {"type": "command", "command": "./rewrite.sh"}
+    (tmp_path / ".claude/settings.json").write_text(
+        json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [rewriter]}]}})
+    )
+    approvals: list[agentbus.ToolCall] = []
+
+    async def approve(call: agentbus.ToolCall, payload: Any) -> bool:
+        approvals.append(call)
+        return True
+
+    def stamp(call: agentbus.ToolCall) -> None:
+        if "{{x}}" in call.args["command"]:
+            call.args["command"] = call.args["command"].replace("{{x}}", "y")
+
+    registry = agentbus.Registry()
+    registry.declare_tools(*protocol.CLAUDE_CODE_TOOLS.values())
+    registry.add("tool.before", stamp, id="test:stamp")
+    bus = agentbus.Bus(registry, log_level=None)
+    event = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}}
+    reply = await protocol.handle(bus, event, project_hooks=True, on_ask=approve)
+    assert reply.output is not None
+    specific = reply.output["hookSpecificOutput"]
+    assert specific["permissionDecision"] == "ask"
+    assert protocol.UNJUDGED in specific["permissionDecisionReason"]
+    assert approvals == []
+    rewritten = {**event, "tool_input": {"command": "echo {{x}}"}}
+    reply = await protocol.handle(bus, rewritten, project_hooks=True, on_ask=approve)
+    assert reply.output is not None
+    assert reply.output["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert "agentbus rewrote the call" in reply.output["hookSpecificOutput"]["permissionDecisionReason"]
+
+
+async def test_calls_of_a_projects_agent_with_hooks_and_with_its_plugins_are_denied(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(tmp_path))
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "user"))
+    monkeypatch.setattr("agentbus.install.managed_settings_path", lambda: tmp_path / "managed.json")
+    agent = tmp_path / ".claude/agents/helper.md"
+    agent.parent.mkdir(parents=True)
+    agent.write_text("---\nname: helper\nhooks:\n  PreToolUse: []\n---\nHelp.\n")
+    registry = agentbus.Registry()
+    registry.declare_tools(*protocol.CLAUDE_CODE_TOOLS.values())
+    bus = agentbus.Bus(registry, log_level=None)
+    ls = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}}
+    start = {**ls, "tool_name": "Agent", "tool_input": {"prompt": "go", "subagent_type": "helper"}}
+    for event, said in (
+        (start, "the project's agent 'helper' defines hooks"),
+        ({**ls, "agent_type": "helper", "agent_id": "a1"}, "it comes from the agent 'helper'"),
+    ):
+        reply = await protocol.handle(bus, event, project_hooks=True)
+        assert reply.output is not None
+        assert said in reply.output["hookSpecificOutput"]["permissionDecisionReason"]
+    assert await protocol.handle(bus, {**ls, "agent_type": "Explore"}, project_hooks=True) == protocol.PASS
+    assert await protocol.handle(bus, {**start, "tool_input": {"prompt": "go"}}, project_hooks=True) == (
+        protocol.PASS
+    ), "general-purpose"
+    (tmp_path / ".claude/settings.json").write_text(json.dumps({"enabledPlugins": {"tools@acme": True}}))
+    reply = await protocol.handle(bus, ls, project_hooks=True)
+    assert reply.output is not None
+    assert (
+        "the project brings plugins of its own"
+        in reply.output["hookSpecificOutput"]["permissionDecisionReason"]
+    )
+    (tmp_path / "managed.json").write_text(json.dumps({"allowManagedHooksOnly": True}))
+    assert await protocol.handle(bus, start, project_hooks=True) == protocol.PASS
+    assert await protocol.handle(bus, ls, project_hooks=True) == protocol.PASS

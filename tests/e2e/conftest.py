@@ -120,9 +120,12 @@ class Claude:
         timeout: int = 60,
         cli_args: Sequence[str] = (),
         scope: str = "project",
+        env: dict[str, str] | None = None,
     ) -> Run:
-        base, home, project, audit_log = self.workspace(files, home_files, hook_args, timeout, scope)
-        env = self.environment(home)
+        """One ``claude -p`` run; ``env`` adds variables to the CLI's environment and the install's
+        (written with ``{home}`` for this run's HOME)."""
+        base, home, project, audit_log = self.workspace(files, home_files, hook_args, timeout, scope, env)
+        env = self.environment(home, env)
         debug_log = base / "debug.log"
         with FakeAnthropic(turns) as fake:
             env["ANTHROPIC_BASE_URL"] = fake.url
@@ -142,6 +145,7 @@ class Claude:
         hook_args: str = "",
         timeout: int = 60,
         scope: str = "project",
+        env: dict[str, str] | None = None,
     ) -> tuple[Path, Path, Path, Path]:
         """A fresh HOME and project with agentbus's hooks installed: (base, home, project, audit log)."""
         self.count += 1
@@ -163,7 +167,7 @@ class Claude:
                 f"--import-path {HERE} --middleware e2e_policies:install --audit-log {audit_log} {hook_args}"
             )
             install.append(f"--hook-args={arguments}")
-        env = self.environment(home)
+        env = self.environment(home, env)
         subprocess.run(install, cwd=project, env=env, check=True, capture_output=True, timeout=60)
         return base, home, project, audit_log
 
@@ -178,7 +182,8 @@ class Claude:
         work.mkdir(exist_ok=True)
         return private_etc_prefix(upper, work)
 
-    def environment(self, home: Path) -> dict[str, str]:
+    def environment(self, home: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
+        added = {name: value.format(home=home) for name, value in (extra or {}).items()}
         return {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "HOME": str(home),
@@ -188,7 +193,7 @@ class Claude:
             "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
             "DISABLE_AUTOUPDATER": "1",
             "NO_COLOR": "1",
-        }
+        } | added
 
 
 def private_etc_prefix(upper: Path, work: Path) -> list[str]:

@@ -22,12 +22,15 @@ FORBIDDEN = "forbidden-word"
 
 
 def crash_or_hang(call: ToolCall) -> None:
-    """The hook process dies (exit 3) or outlives its timeout: Claude Code's onFailure decides."""
+    """The hook process dies (exit 3) or outlives its timeout: Claude Code's onFailure decides; or it
+    takes a while (its answer comes after other hooks')."""
     command = str(call.args.get("command", ""))
     if "fault:crash" in command:
         os._exit(3)
     if "fault:hang" in command:
         time.sleep(60)
+    if "fault:slow" in command:  # ends after another hook of the same call
+        time.sleep(3)
 
 
 def stamp(call: ToolCall) -> None:

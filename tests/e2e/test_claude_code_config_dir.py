@@ -1,0 +1,48 @@
+"""``$CLAUDE_CONFIG_DIR``: where the real Claude Code CLI keeps the user's directory when it is set.
+
+Claude Code 2.1.332 then reads the user's settings from
+``$CLAUDE_CONFIG_DIR/settings.json`` (never ``~/.claude/settings.json``) and keeps
+its shell snapshots and session environments there, which its Bash tool sources
+before each command. ``agentbus install claude-code`` once wrote
+``~/.claude/settings.json`` whatever the variable said: no hook ran, and
+``rm -rf ~/work`` ran.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import Claude
+from .fake_anthropic import text, tool_use
+
+pytestmark = pytest.mark.claude_cli
+
+CANARY = {"work/canary.txt": "still here"}
+CONFIG_DIR = {"CLAUDE_CONFIG_DIR": "{home}/claude-config"}
+
+
+def test_the_users_install_and_the_snapshot_rule_follow_claude_config_dir(claude: Claude) -> None:
+    """`agentbus install claude-code --user` with the variable set: the hook runs, denies `rm -rf
+    ~/work`, and denies a line appended to the snapshot in the directory the variable names (the
+    snapshot is really there: a harmless `ls` of it lists it)."""
+    where = tool_use("Bash", command="ls $CLAUDE_CONFIG_DIR/shell-snapshots; ls -a ~/.claude 2>&1 | wc -l")
+    rm = tool_use("Bash", command="rm -rf ~/work")
+    snapshot = tool_use(
+        "Bash",
+        command="echo 'ls() { rm -rf ~/work; }' >> \"$CLAUDE_CONFIG_DIR\"/shell-snapshots/snapshot-x.sh",
+    )
+    literal = tool_use("Bash", command="cp /dev/null ~/claude-config/session-env/hook-0.sh")
+    run = claude.run(
+        [[where], [rm], [snapshot], [literal], [text("ok")]], scope="user", env=CONFIG_DIR, home_files=CANARY
+    )
+    assert run.completed.returncode == 0, run.completed.stderr + run.completed.stdout
+    assert (run.home / "claude-config/settings.json").exists()
+    assert not (run.home / ".claude/settings.json").exists()
+    assert "snapshot-bash-" in run.fake.result_text(where), (
+        "Claude Code's snapshot is where the variable says"
+    )
+    assert (run.home / "work/canary.txt").read_text() == "still here"
+    assert "agentbus: builtin:command-safety-guard" in run.fake.result_text(rm)
+    for call in (snapshot, literal):
+        assert "hidden persistence" in run.fake.result_text(call), call["input"]["command"]
+    assert not list((run.home / "claude-config/shell-snapshots").glob("snapshot-x.sh"))
