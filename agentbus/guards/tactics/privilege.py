@@ -50,10 +50,11 @@ from ..programs import (
     shell_mode,
     walk,
     wrapper_option,
+    written_text,
 )
 from ..request_bodies import WRITE_OPTIONS, request_options
 from ..targets import reads_only
-from ..verdict import PRIVILEGE, SUDO_INSTALL, SYSTEM_FILES, Verdict
+from ..verdict import PRIVILEGE, SCHEDULED, SERVICE, STEALTH_PERSISTENCE, SUDO_INSTALL, SYSTEM_FILES, Verdict
 from . import root_code
 from .writes import located, writes
 
@@ -370,6 +371,137 @@ def _option_named_files(invocation: Invocation) -> Verdict | None:
         if base.startswith("-") and _COMMAND_OPTION_NAME.match(base):
             why = f"names a file {base}: a glob (tar *) run by another user turns it into a command"
             return _verdict(PRIVILEGE, invocation, why)
+    return None
+
+
+_RUNS_AS_ROOT_LATER = frozenset({PRIVILEGE, SCHEDULED, SERVICE, STEALTH_PERSISTENCE})
+"""Places whose content root runs or obeys (a cron directory, ``/etc/ld.so.preload``, sudoers, units)."""
+
+
+def _planted_link(invocation: Invocation, home: str) -> Verdict | None:
+    """``ln -s /etc/cron.hourly data``: a link to a place root runs from, left where a root program (a
+    database's start-up, logrotate, a service's log) creates or hands over files: what it writes
+    there, or gives the attacker, lands in that place (CVE-2016-1247, CVE-2017-14798 ...).
+
+    A link made in such a place (``ln -s UNIT /etc/systemd/system/x.wants/``) is the persistence rules'.
+    """
+    if invocation.name != "ln":
+        return None
+    values = _values(invocation)
+    positionals = [v for v in values if not v.startswith("-")]
+    if len(positionals) != 2 or any(v in ("-t", "--target-directory") for v in values):
+        return None
+    target, name = positionals
+    place = location(target, home=home, cwd=invocation.cwd)
+    if place is None or place[0] not in _RUNS_AS_ROOT_LATER:
+        return None
+    if location(name, home=home, cwd=invocation.cwd) is not None:
+        return None
+    why = f"links {name} to {target} ({place[1]}): what a root program writes there lands in it"
+    return _verdict(PRIVILEGE, invocation, why)
+
+
+_SHARED_DIRS = lazy_compile(r"^(?:/tmp|/var/tmp|/dev/shm|/private/tmp|/usr/tmp)/[^/]+$")
+"""A file directly in a directory every account may write."""
+_PRIVILEGED_FLAGS = frozenset({"-p", "-pi", "-ip", "-i", "-c"})
+
+
+def _copied_shell(invocation: Invocation) -> Verdict | None:
+    """``/tmp/rootbash -p``: a program in a shared directory started with a shell's privileged-mode flag
+    and nothing but shell flags after it: a shell copied there with the setuid bit, run keeping root."""
+    command = invocation.command
+    program = command.static(command.words[0]) if command.words else None
+    values = _values(invocation)
+    if not program or not _SHARED_DIRS.match(program) or values[:1] != ["-p"]:
+        return None
+    rest = values[1:]
+    if rest and (rest[0] not in _PRIVILEGED_FLAGS or (rest[0] == "-c" and len(rest) != 2)):
+        return None
+    why = f"runs {program} in privileged mode (-p): a shell copy that keeps a setuid root"
+    return _verdict(PRIVILEGE, invocation, why)
+
+
+_SHARED_PLACE = lazy_compile(
+    r"(?:^|[\s:=,;])(?:/tmp|/var/tmp|/dev/shm|/private/tmp)"
+    r"(?:/[^/\s:,;]+\.(?:so(?:\.\d+)*|pm|pl|py|rb|js|mjs|cjs|lua))?/?(?=$|[\s:,;])"
+)
+"""A directory every account may write, or a library or module directly in it, named in a variable's
+value (``/tmp/build/lib``, a directory of one's own build, is not)."""
+
+
+def _code_from_shared_dirs(invocation: Invocation) -> Verdict | None:
+    """``PERL5LIB=/tmp PERL5OPT=-Mroot /usr/exim/bin/exim -ps``, ``MODPROBE_OPTIONS='-d $PWD' ntfs-3g``:
+    a variable that picks the code a program loads pointed at a directory anyone writes (or a kernel
+    module search moved), for any program: a setuid program (exim, ntfs-3g) loads it as root."""
+    for assignment in invocation.env:
+        key, _, value = (invocation.command.static(assignment) or assignment).partition("=")
+        if key == "MODPROBE_OPTIONS":
+            return _verdict(PRIVILEGE, invocation, "moves where modprobe finds kernel modules for a program")
+        if root_code.code_variable(key) and _SHARED_PLACE.search(value):
+            program = invocation.name or "a program"
+            why = f"{key}={value} loads code from a directory anyone may write, into {program}"
+            return _verdict(PRIVILEGE, invocation, why)
+    return None
+
+
+_OUTPUTS = frozenset({">", ">>", ">|", "&>", "&>>"})
+
+
+def _root_shell_source(invocation: Invocation) -> Verdict | None:
+    """``echo 'int main(){setuid(0);system("/bin/sh");}' > /tmp/r.c``, ``cat <<EOF > lib.c`` with
+    ``chmod("/tmp/sh", 04755)``: code written to a file that becomes root and starts a shell, or sets
+    a setuid bit: the payload of an escalation, whatever compiles or loads it next."""
+    if invocation.name not in ("echo", "printf", "cat"):
+        return None
+    if not any(r.op in _OUTPUTS for r in invocation.command.redirects):
+        return None
+    text = written_text(invocation)
+    if not text:
+        return None
+    if _BECOME_ROOT_CODE.search(text) and root_code.SHELL_SPAWN.search(text):
+        return _verdict(PRIVILEGE, invocation, "writes code that switches to uid 0 and starts a shell")
+    if _SETUID_CODE.search(text):
+        return _verdict(PRIVILEGE, invocation, "writes code that sets a setuid/setgid bit")
+    return None
+
+
+_ELF_PATCHES = frozenset(
+    {"--add-needed", "--replace-needed", "--set-interpreter", "--set-rpath", "--add-rpath"}
+)
+_SYSTEM_PROGRAM = lazy_compile(r"^/(?:usr/(?:local/)?)?(?:s?bin|lib\w*|libexec)/")
+_UDF = lazy_compile(r"\bcreate\s+(?:aggregate\s+)?function\s+\S+\s+returns\s+\w+\s+soname\b", re.IGNORECASE)
+"""MySQL's user-defined function from a shared library: code of one's own run by the database server."""
+
+
+def _loads_own_code(invocation: Invocation) -> Verdict | None:
+    """``patchelf --add-needed /tmp/x.so /usr/bin/cat`` (a system program made to load a library: its
+    setuid bit, or root running it, runs the library), ``nmap --interactive`` (old nmap's prompt, a
+    shell from a setuid nmap), MySQL's ``CREATE FUNCTION … SONAME`` (the server runs the library)."""
+    name = invocation.name
+    values = _values(invocation)
+    if name == "patchelf" and _ELF_PATCHES & set(values) and "--output" not in values:
+        target = next((v for v in reversed(values) if not v.startswith("-")), "")
+        if _SYSTEM_PROGRAM.match(target):
+            return _verdict(PRIVILEGE, invocation, f"patches {target}, a system program, to load other code")
+    if name == "nmap" and "--interactive" in values:
+        why = "nmap --interactive: a prompt whose !sh is a shell (a setuid nmap's root)"
+        return _verdict(PRIVILEGE, invocation, why)
+    database = "mysql" in name or name == "mariadb"
+    if database and any(_UDF.search(text) for text in (*values, *fed_code(invocation))):
+        why = "loads a shared library into the database server as a function"
+        return _verdict(PRIVILEGE, invocation, why)
+    return None
+
+
+_EXIM_RUN = lazy_compile(r"\$\{run\{")
+"""Exim's string expansion that runs a program: in a recipient address, the root exploit of
+CVE-2019-10149 ("The Return of the WIZard")."""
+
+
+def _mail_expansion(invocation: Invocation) -> Verdict | None:
+    """``echo 'rcpt to:<${run{...}}@localhost>' >&3``: Exim's ``${run{`` in text sent or handed on."""
+    if any(_EXIM_RUN.search(v) for v in _values(invocation)):
+        return _verdict(PRIVILEGE, invocation, "hands Exim a ${run{...}} expansion: a command its root runs")
     return None
 
 
@@ -778,7 +910,23 @@ def judge_script(script: Script, home: str) -> Verdict | None:
                 return _verdict(PRIVILEGE, first, f"opens a root shell ({first.name})")
         elif first.name in _OTHER_SHELLS or _repl(first):
             return _verdict(PRIVILEGE, first, f"opens a root shell ({first.name}'s prompt)")
-    return _escape_typed(script) or _writable_path(script) or root_code.judge_script(script, home)
+    return (
+        _escape_typed(script)
+        or _writable_path(script)
+        or _program_named_function(script)
+        or root_code.judge_script(script, home)
+    )
+
+
+def _program_named_function(script: Script) -> Verdict | None:
+    """``function /usr/bin/mail() { /bin/sh; }; export -f /usr/bin/mail``: a function named as a program's
+    path: bash runs it wherever that path is called, in every child it is exported to (a setuid
+    program's ``system("/usr/bin/mail")`` among them): a shell in place of the program."""
+    for function in script.functions:
+        if "/" in function.name:
+            why = f"defines a function named {function.name}: bash runs it in place of that program"
+            return Verdict(PRIVILEGE, _piece(function.text), why)
+    return None
 
 
 _WORLD_WRITABLE = frozenset({"/tmp", "/var/tmp", "/dev/shm", "/private/tmp", "/usr/tmp"})
@@ -794,7 +942,11 @@ def _writable_path(script: Script) -> Verdict | None:
                 text = command.static(word) or word
                 if not text.startswith("PATH="):
                     continue
-                for entry in text[5:].split(":"):
+                entries = text[5:].split(":")
+                if all(entry in ("", ".") for entry in entries):
+                    why = "makes PATH the working directory alone: a program called by name is a file there"
+                    return Verdict(PRIVILEGE, _piece(command.text), why)
+                for entry in entries:
                     if entry in ("$PATH", "${PATH}"):
                         break
                     if entry.rstrip("/") in _WORLD_WRITABLE:
@@ -886,6 +1038,12 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         or _accounts(invocation)
         or _authorization(invocation, home)
         or _option_named_files(invocation)
+        or _planted_link(invocation, home)
+        or _copied_shell(invocation)
+        or _code_from_shared_dirs(invocation)
+        or _mail_expansion(invocation)
+        or _root_shell_source(invocation)
+        or _loads_own_code(invocation)
     )
     if verdict is not None:
         return verdict
