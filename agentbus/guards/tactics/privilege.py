@@ -914,6 +914,7 @@ def judge_script(script: Script, home: str) -> Verdict | None:
         _escape_typed(script)
         or _writable_path(script)
         or _program_named_function(script)
+        or _debugger_injection(script)
         or root_code.judge_script(script, home)
     )
 
@@ -926,6 +927,44 @@ def _program_named_function(script: Script) -> Verdict | None:
         if "/" in function.name:
             why = f"defines a function named {function.name}: bash runs it in place of that program"
             return Verdict(PRIVILEGE, _piece(function.text), why)
+    for stages in walk(script):
+        for stage in stages:
+            values = _values(stage) if stage.name in ("export", "declare", "typeset") else []
+            if any(v.startswith("-") and "f" in v for v in values):
+                named = next((v for v in values if "/" in v and not v.startswith("-")), None)
+                if named is not None:
+                    why = f"exports a function named {named}: children run it in place of that program"
+                    return _verdict(PRIVILEGE, stage, why)
+    return None
+
+
+_DEBUGGERS = frozenset({"gdb", "gdb-multiarch", "cgdb", "lldb"})
+_INJECTED_CALL = lazy_compile(
+    r"\b(?:call|print|p|expr|expression)\b[^\n]*?\b(?:system|popen|execve?|execl|execvp|dlopen"
+    r"|__libc_dlopen_mode|setuid)\s*\("
+)
+"""A debugger command that calls a function inside the process it is attached to: code run as that
+process's user (``call system("...")``, ``call dlopen("/tmp/x.so", 2)``)."""
+
+
+def _debugger_injection(script: Script) -> Verdict | None:
+    """``echo 'call system("cp /bin/bash /tmp; chmod +s /tmp/bash")' | gdb -p PID``: a debugger attached
+    to a running process (another user's shell, a root daemon) told to call ``system`` or ``dlopen`` in
+    it: the command runs as that process's user (ptrace_scope 0, the exploit-db 46989 escalation)."""
+    for stages in walk(script):
+        for position, stage in enumerate(stages):
+            if stage.name not in _DEBUGGERS:
+                continue
+            values = _values(stage)
+            attached = any(v in ("-p", "--pid", "attach") or v.startswith(("--pid=", "-p")) for v in values)
+            if not attached:
+                continue
+            before = stages[position - 1] if position else None
+            piped = written_text(before) if before is not None and before.name in ("echo", "printf") else None
+            if any(_INJECTED_CALL.search(text) for text in (*values, *fed_code(stage), piped or "")):
+                return _verdict(
+                    PRIVILEGE, stage, "makes a process it attaches to call a function: code run as it"
+                )
     return None
 
 
