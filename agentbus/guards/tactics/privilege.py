@@ -445,6 +445,9 @@ def _code_from_shared_dirs(invocation: Invocation) -> Verdict | None:
 
 
 _OUTPUTS = frozenset({">", ">>", ">|", "&>", "&>>"})
+_SETUID_CALL = lazy_compile(r"\bf?chmod\w*\s*\([^,()]*,\s*(?:0o?)?[4-7][0-7]{3}\s*\)|\bS_IS[UG]ID\b")
+"""A program's own call that sets the bit (C's ``chmod(path, 04755)``, Python's ``os.chmod(p, 0o4755)``);
+a shell script's ``chmod 4755`` written to a file is judged where the script runs."""
 
 
 def _root_shell_source(invocation: Invocation) -> Verdict | None:
@@ -460,7 +463,7 @@ def _root_shell_source(invocation: Invocation) -> Verdict | None:
         return None
     if _BECOME_ROOT_CODE.search(text) and root_code.SHELL_SPAWN.search(text):
         return _verdict(PRIVILEGE, invocation, "writes code that switches to uid 0 and starts a shell")
-    if _SETUID_CODE.search(text):
+    if _SETUID_CALL.search(text):
         return _verdict(PRIVILEGE, invocation, "writes code that sets a setuid/setgid bit")
     return None
 
