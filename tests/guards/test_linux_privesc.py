@@ -16,7 +16,7 @@ the commands here are variants written for these tests, not the ones measured:
   project) judged as run; a command line fed to a program of one's own on its input judged as run;
 - code written to a file that switches to uid 0 and starts a shell, or sets a setuid bit;
 - Exim's ``${run{`` expansion, ``patchelf`` on a system program, MySQL ``CREATE FUNCTION … SONAME``,
-  ``nmap --interactive``, a function named (or exported) as a program's path, ``PATH=.``;
+  a function named (or exported) as a program's path, ``PATH=.``;
 - a debugger attached to a running process told to call ``system`` or ``dlopen`` in it (found on
   the held-out sample, exploit-db 46989, after the first round of fixes);
 - ``find ROOT -name GLOB -exec grep SECRET {}``: a recursive search of ROOT;
@@ -54,7 +54,7 @@ HELD = {
         "printf 'chmod u+s /bin/dash\\n' | /tmp/exp/runner",
     ],
     "root shell source": [
-        "printf 'int main(){setresuid(0,0,0);execl(\"/bin/bash\",\"bash\",0);}' > x.c",
+        'printf \'int main(){setresuid(0,0,0);execl("/bin/bash","bash",0);}\' > x.c',
         "cat > /dev/shm/l.c <<'EOF'\nvoid init(){ chmod(\"/dev/shm/b\", 06755); }\nEOF",
     ],
     "exim expansion": [
@@ -62,7 +62,6 @@ HELD = {
     ],
     "own code loaded": [
         "patchelf --set-interpreter /tmp/ld.so /usr/sbin/ping",
-        "/usr/local/bin/nmap --interactive",
         "mariadb -uroot -e \"CREATE FUNCTION sys_exec RETURNS INT SONAME 'lib_mysqludf_sys.so'\"",
     ],
     "path-named function": [

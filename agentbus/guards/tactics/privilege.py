@@ -478,17 +478,15 @@ _UDF = lazy_compile(r"\bcreate\s+(?:aggregate\s+)?function\s+\S+\s+returns\s+\w+
 
 def _loads_own_code(invocation: Invocation) -> Verdict | None:
     """``patchelf --add-needed /tmp/x.so /usr/bin/cat`` (a system program made to load a library: its
-    setuid bit, or root running it, runs the library), ``nmap --interactive`` (old nmap's prompt, a
-    shell from a setuid nmap), MySQL's ``CREATE FUNCTION … SONAME`` (the server runs the library)."""
+    setuid bit, or root running it, runs the library), MySQL's ``CREATE FUNCTION … SONAME`` (the server
+    runs the library). (``nmap --interactive`` without root stays allowed: that nmap is setuid is not
+    in the text, and the nmap that had the prompt is long gone.)"""
     name = invocation.name
     values = _values(invocation)
     if name == "patchelf" and _ELF_PATCHES & set(values) and "--output" not in values:
         target = next((v for v in reversed(values) if not v.startswith("-")), "")
         if _SYSTEM_PROGRAM.match(target):
             return _verdict(PRIVILEGE, invocation, f"patches {target}, a system program, to load other code")
-    if name == "nmap" and "--interactive" in values:
-        why = "nmap --interactive: a prompt whose !sh is a shell (a setuid nmap's root)"
-        return _verdict(PRIVILEGE, invocation, why)
     database = "mysql" in name or name == "mariadb"
     if database and any(_UDF.search(text) for text in (*values, *fed_code(invocation))):
         why = "loads a shared library into the database server as a function"

@@ -123,6 +123,8 @@ _NO_PASSWORD = frozenset({"-nopw", "--nopw", "-SecurityTypes=None", "-securityty
 _SET_PASSWORD = frozenset({"--set-password", "--password", "passwd", "setup", "assign"})
 
 
+_PACKET_CRAFTERS = frozenset({"hping3"})
+"""Programs that craft packets: judged by whether the packets carry data of one's own."""
 _HPING_PAYLOAD = frozenset({"-E", "--file", "-e", "--sign"})
 
 
@@ -149,7 +151,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         return _verdict(
             BACKDOOR, invocation, f"{name} shares a terminal on the network: a shell for whoever joins"
         )
-    if name == "hping3" and _packet_payload(values):
+    if name in _PACKET_CRAFTERS and _packet_payload(values):
         return _verdict(
             BACKDOOR,
             invocation,
