@@ -13,6 +13,13 @@ PRIVILEGE (blocked by default):
   other programs with a shell escape), a password fed to ``sudo -S``, a user given
   uid 0 or put in a group whose members may act as root (``usermod -aG sudo``,
   ``gpasswd -a USER wheel``, ``adduser USER sudo``);
+- a root program's own files turned against it: a link to a place root runs from left where a
+  root program writes (``ln -s /etc/cron.hourly data``), a shell copy in ``/tmp`` run with ``-p``,
+  code-choosing variables (``PERL5LIB``, ``LD_LIBRARY_PATH`` ...) pointed at ``/tmp`` for any program,
+  ``MODPROBE_OPTIONS``, code written to a file that becomes root and starts a shell or sets a setuid
+  bit, Exim's ``${run{``, ``patchelf`` on a system program, MySQL ``CREATE FUNCTION … SONAME``, a
+  function named or exported as a program's path, ``PATH=.``, a debugger told to ``call system()``
+  in a process it attaches to;
 - container escapes: ``docker run --privileged``, ``--pid=host``, the host's root or
   system directories mounted (``-v /:/host``), ``nsenter -t 1``, ``chroot`` into a
   mounted disk, mounting a disk, kubectl pods with ``privileged``/``hostPath``/``hostPID``
@@ -940,12 +947,16 @@ def _program_named_function(script: Script) -> Verdict | None:
 
 
 _DEBUGGERS = frozenset({"gdb", "gdb-multiarch", "cgdb", "lldb"})
-_INJECTED_CALL = lazy_compile(
-    r"\b(?:call|print|p|expr|expression)\b[^\n]*?\b(?:system|popen|execve?|execl|execvp|dlopen"
-    r"|__libc_dlopen_mode|setuid)\s*\("
+_DEBUGGER_CALL = lazy_compile(r"^\s*(?:call|print|p|expr|expression)\b")
+_INJECTED_FUNCTION = lazy_compile(
+    r"\b(?:system|popen|execve?|execl|execvp|dlopen|__libc_dlopen_mode|setuid)\s*\("
 )
-"""A debugger command that calls a function inside the process it is attached to: code run as that
-process's user (``call system("...")``, ``call dlopen("/tmp/x.so", 2)``)."""
+
+
+def _injects(text: str) -> bool:
+    """Whether a debugger command line calls a function inside the process it is attached to: code run
+    as that process's user (``call system("...")``, ``call dlopen("/tmp/x.so", 2)``)."""
+    return any(_DEBUGGER_CALL.match(line) and _INJECTED_FUNCTION.search(line) for line in text.splitlines())
 
 
 def _debugger_injection(script: Script) -> Verdict | None:
@@ -962,7 +973,7 @@ def _debugger_injection(script: Script) -> Verdict | None:
                 continue
             before = stages[position - 1] if position else None
             piped = written_text(before) if before is not None and before.name in ("echo", "printf") else None
-            if any(_INJECTED_CALL.search(text) for text in (*values, *fed_code(stage), piped or "")):
+            if any(_injects(text) for text in (*values, *fed_code(stage), piped or "")):
                 return _verdict(
                     PRIVILEGE, stage, "makes a process it attaches to call a function: code run as it"
                 )
