@@ -381,6 +381,7 @@ def _option_named_files(invocation: Invocation) -> Verdict | None:
     return None
 
 
+_ROOT_RUNS_FROM = ("/etc/", "/var/spool/", "/root/", "/lib/systemd/", "/usr/lib/systemd/")
 _RUNS_AS_ROOT_LATER = frozenset({PRIVILEGE, SCHEDULED, SERVICE, STEALTH_PERSISTENCE})
 """Places whose content root runs or obeys (a cron directory, ``/etc/ld.so.preload``, sudoers, units)."""
 
@@ -399,6 +400,8 @@ def _planted_link(invocation: Invocation, home: str) -> Verdict | None:
     if len(positionals) != 2 or any(v in ("-t", "--target-directory") for v in values):
         return None
     target, name = positionals
+    if not normalize_path(target, home=home, cwd=invocation.cwd).startswith(_ROOT_RUNS_FROM):
+        return None
     place = location(target, home=home, cwd=invocation.cwd)
     if place is None or place[0] not in _RUNS_AS_ROOT_LATER:
         return None
@@ -421,6 +424,8 @@ def _copied_shell(invocation: Invocation) -> Verdict | None:
     values = _values(invocation)
     if not program or not _SHARED_DIRS.match(program) or values[:1] != ["-p"]:
         return None
+    if program.rpartition("/")[2].startswith("."):
+        return None  # a hidden program in /tmp: :mod:`.hidden_runs` asks, whatever its flags
     rest = values[1:]
     if rest and (rest[0] not in _PRIVILEGED_FLAGS or (rest[0] == "-c" and len(rest) != 2)):
         return None
@@ -436,6 +441,9 @@ _SHARED_PLACE = lazy_compile(
 value (``/tmp/build/lib``, a directory of one's own build, is not)."""
 
 
+_PRELOADS = frozenset({"LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES"})
+
+
 def _code_from_shared_dirs(invocation: Invocation) -> Verdict | None:
     """``PERL5LIB=/tmp PERL5OPT=-Mroot /usr/exim/bin/exim -ps``, ``MODPROBE_OPTIONS='-d $PWD' ntfs-3g``:
     a variable that picks the code a program loads pointed at a directory anyone writes (or a kernel
@@ -444,6 +452,8 @@ def _code_from_shared_dirs(invocation: Invocation) -> Verdict | None:
         key, _, value = (invocation.command.static(assignment) or assignment).partition("=")
         if key == "MODPROBE_OPTIONS":
             return _verdict(PRIVILEGE, invocation, "moves where modprobe finds kernel modules for a program")
+        if key in _PRELOADS:
+            continue  # LD_PRELOAD=/tmp/x.so: the persistence rules' (a library injected into a program)
         if root_code.code_variable(key) and _SHARED_PLACE.search(value):
             program = invocation.name or "a program"
             why = f"{key}={value} loads code from a directory anyone may write, into {program}"
