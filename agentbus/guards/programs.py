@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from .budget import spend
-from .carriers import carried, confines
+from .carriers import carried, confines, unknown_program
 from .parse import RUNTIME, Function, Script, ShellSyntaxError, SimpleCommand, ansi_c, carries_runtime, parse
 
 __all__ = [
@@ -660,6 +660,8 @@ def find_selects(args: Sequence[str]) -> bool:
 
 _PER_FILE_RECURSIVE = frozenset({"chmod", "chown", "chgrp", "setfacl", "chattr", "chcon"})
 """Programs that find's ``-exec`` applies to every file: the same as their recursive option."""
+_PER_FILE_SEARCHES = frozenset({"grep", "egrep", "fgrep", "zgrep"})
+"""Searches that find's ``-exec`` runs on every file of a kind: a recursive search of the starting points."""
 
 
 def _confined(invocation: Invocation) -> str | None:
@@ -700,6 +702,15 @@ def _find_exec(invocation: Invocation) -> list[SimpleCommand]:
             # when a name test narrows the search, a file of that name under them.
             found_files = starts or ["."]
             name = find_narrowed(args)
+            run = args[i + 1 : end]
+            globbed = name is None or any(c in name for c in "*?[")
+            if run and _basename(run[0]) in _PER_FILE_SEARCHES and globbed:
+                # find / -name '*.conf' -exec grep password {} ;: every file of a kind under the starting
+                # points searched, as grep -r searches them (a name glob narrows the kind, not the places)
+                searched = tuple(w for word in run[1:] for w in (found_files if word == "{}" else [word]))
+                found.append(SimpleCommand((run[0], "-r", *searched), (), invocation.command.substitutions))
+                i = end + 1
+                continue
             if name is not None:
                 leaf = name if not any(c in name for c in "*?[") else "x"
                 found_files = [f"{start.rstrip('/')}/{leaf}" for start in found_files]
@@ -813,6 +824,9 @@ def _run_written(
         for target in targets:
             if target and text:
                 written[posixpath.normpath(target)] = text
+        later = next((t for t in targets if t and text and RUN_LATER.match(t)), None)
+        if later is not None and text is not None:
+            yield from _run_later(invocation, text, later, cwd, depth)
         return
     if invocation.name == "tee":
         # tee FILE <<'EOF' … EOF, printf CODE | tee FILE: what tee reads is what it writes to FILE
@@ -821,7 +835,12 @@ def _run_written(
         for target in files:
             if target and text and not target.startswith("-"):
                 written[posixpath.normpath(target)] = text
+        later = next((t for t in files if t and text and RUN_LATER.match(t)), None)
+        if later is not None and text:
+            yield from _run_later(invocation, text, later, cwd, depth)
         return
+    if piped is not None and _reads_commands(invocation):
+        yield from _run_later(invocation, piped, "", cwd, depth)
     if not written:
         return
     keeps = invocation.name in _KEEPS_WRITTEN
@@ -854,6 +873,49 @@ def _run_written(
             continue
         for stages in _walk(inner, cwd=cwd, _depth=depth + 1):
             yield [_under(invocation, stage) for stage in stages]
+
+
+RUN_LATER = lazy_compile(
+    r"^(?:/usr(?:/local)?/s?bin|/s?bin|/opt/[^/]+/s?bin|(?:~|/home/[^/]+|/root)/(?:bin|\.local/bin))/[^/]+$"
+    r"|^(?:/|~/)(?:[^/]+/)*[^/]+\.(?:sh|bash)$"
+)
+"""Where a script written is run later by someone else, by name: a directory of programs (a cron job
+or a setuid program calling ``ifconfig`` finds it there), or a shell script outside the project (a root
+job's ``backup.sh``). Relative paths are the project's: written there, nothing runs them yet."""
+
+
+def _run_later(
+    invocation: Invocation, text: str, target: str, cwd: str | None, depth: int
+) -> Iterator[list[Invocation]]:
+    """``echo 'chmod 777 /etc/passwd' > /usr/local/bin/backup.sh``: a script written to where it runs
+    later (:data:`RUN_LATER`), judged as if run now: what it will do is known, who runs it is not."""
+    if depth >= MAX_NESTED or not _COMMAND_TEXT.match(text):
+        return
+    from .locations import location  # here: locations' table is only needed for a write of a script
+
+    if target and location(target) is not None:
+        return  # ~/.local/bin/ssh, a shell snapshot: the place is the finding (hidden persistence ...)
+    try:
+        inner = parse_nested(text)
+    except ShellSyntaxError:
+        return
+    for stages in _walk(inner, cwd=cwd, _depth=depth + 1):
+        yield [_under(invocation, stage) for stage in stages]
+
+
+def _reads_commands(invocation: Invocation) -> bool:
+    """``echo "cp x /lib; echo /lib/x > /etc/ld.so.preload" | ./subuid_shell``, ``echo CMD | $rootshell``:
+    a program of the project's or the attacker's own (run by its path, or named at run time), which no
+    rule knows, fed a line on its input: a shell, for all the guards can tell."""
+    command = invocation.command
+    program = command.static(command.words[0]) if command.words else None
+    if program is None:
+        return invocation.dynamic
+    return "/" in program and unknown_program(invocation.name)
+
+
+_COMMAND_TEXT = lazy_compile(r"^\s*(?:#!\S+\s+)?(?:[A-Za-z_]\w*=\S*\s+)*[/.~$A-Za-z_]")
+"""Text that can be a command line (not data: a number, JSON, a comment alone)."""
 
 
 ROOT_WRAPPERS = frozenset({"sudo", "doas", "pkexec", "run0"})

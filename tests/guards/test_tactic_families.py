@@ -87,6 +87,7 @@ EXPECTED_PROGRAMS: dict[str, set[str]] = {
         *tunnels._REMOTE_SUPPORT,
         *tunnels._PROXIES,
         *tunnels._PACKAGE_RUNNERS,
+        *tunnels._PACKET_CRAFTERS,
         *_remote_exec_names(),
     },
     "volumes": {"mount", "umount", "umount2", "losetup", "swapon", "hdiutil", *volumes._CHANGERS},

@@ -131,7 +131,20 @@ def _captures(invocation: Invocation) -> str | None:
         return _SCREEN
     if reads_clipboard(invocation):
         return _CLIPBOARD
+    if name in _INPUT_READERS and _reads_framebuffer(invocation, values):
+        return _SCREEN
     return None
+
+
+_FRAMEBUFFER = lazy_compile(r"^(?:if=)?/dev/fb\d+$")
+"""The Linux framebuffer: its bytes are the pixels on the screen (``cat /dev/fb0 > screen.raw``)."""
+
+
+def _reads_framebuffer(invocation: Invocation, values: list[str]) -> bool:
+    command = invocation.command
+    return any(_FRAMEBUFFER.match(v) for v in values) or any(
+        r.op == "<" and _FRAMEBUFFER.match(command.static(r.target) or "") for r in command.redirects
+    )
 
 
 _LOOPBACK = frozenset({"lo", "lo0", "loopback", "Loopback", "\\Device\\NPF_Loopback"})

@@ -13,6 +13,13 @@ PRIVILEGE (blocked by default):
   other programs with a shell escape), a password fed to ``sudo -S``, a user given
   uid 0 or put in a group whose members may act as root (``usermod -aG sudo``,
   ``gpasswd -a USER wheel``, ``adduser USER sudo``);
+- a root program's own files turned against it: a link to a place root runs from left where a
+  root program writes (``ln -s /etc/cron.hourly data``), a shell copy in ``/tmp`` run with ``-p``,
+  code-choosing variables (``PERL5LIB``, ``LD_LIBRARY_PATH`` ...) pointed at ``/tmp`` for any program,
+  ``MODPROBE_OPTIONS``, code written to a file that becomes root and starts a shell or sets a setuid
+  bit, Exim's ``${run{``, ``patchelf`` on a system program, MySQL ``CREATE FUNCTION … SONAME``, a
+  function named or exported as a program's path, ``PATH=.``, a debugger told to ``call system()``
+  in a process it attaches to;
 - container escapes: ``docker run --privileged``, ``--pid=host``, the host's root or
   system directories mounted (``-v /:/host``), ``nsenter -t 1``, ``chroot`` into a
   mounted disk, mounting a disk, kubectl pods with ``privileged``/``hostPath``/``hostPID``
@@ -50,10 +57,11 @@ from ..programs import (
     shell_mode,
     walk,
     wrapper_option,
+    written_text,
 )
 from ..request_bodies import WRITE_OPTIONS, request_options
 from ..targets import reads_only
-from ..verdict import PRIVILEGE, SUDO_INSTALL, SYSTEM_FILES, Verdict
+from ..verdict import PRIVILEGE, SCHEDULED, SERVICE, STEALTH_PERSISTENCE, SUDO_INSTALL, SYSTEM_FILES, Verdict
 from . import root_code
 from .writes import located, writes
 
@@ -370,6 +378,148 @@ def _option_named_files(invocation: Invocation) -> Verdict | None:
         if base.startswith("-") and _COMMAND_OPTION_NAME.match(base):
             why = f"names a file {base}: a glob (tar *) run by another user turns it into a command"
             return _verdict(PRIVILEGE, invocation, why)
+    return None
+
+
+_ROOT_RUNS_FROM = ("/etc/", "/var/spool/", "/root/", "/lib/systemd/", "/usr/lib/systemd/")
+_RUNS_AS_ROOT_LATER = frozenset({PRIVILEGE, SCHEDULED, SERVICE, STEALTH_PERSISTENCE})
+"""Places whose content root runs or obeys (a cron directory, ``/etc/ld.so.preload``, sudoers, units)."""
+
+
+def _planted_link(invocation: Invocation, home: str) -> Verdict | None:
+    """``ln -s /etc/cron.hourly data``: a link to a place root runs from, left where a root program (a
+    database's start-up, logrotate, a service's log) creates or hands over files: what it writes
+    there, or gives the attacker, lands in that place (CVE-2016-1247, CVE-2017-14798 ...).
+
+    A link made in such a place (``ln -s UNIT /etc/systemd/system/x.wants/``) is the persistence rules'.
+    """
+    if invocation.name != "ln":
+        return None
+    values = _values(invocation)
+    positionals = [v for v in values if not v.startswith("-")]
+    if len(positionals) != 2 or any(v in ("-t", "--target-directory") for v in values):
+        return None
+    target, name = positionals
+    if not normalize_path(target, home=home, cwd=invocation.cwd).startswith(_ROOT_RUNS_FROM):
+        return None
+    place = location(target, home=home, cwd=invocation.cwd)
+    if place is None or place[0] not in _RUNS_AS_ROOT_LATER:
+        return None
+    if location(name, home=home, cwd=invocation.cwd) is not None:
+        return None
+    why = f"links {name} to {target} ({place[1]}): what a root program writes there lands in it"
+    return _verdict(PRIVILEGE, invocation, why)
+
+
+_SHARED_DIRS = lazy_compile(r"^(?:/tmp|/var/tmp|/dev/shm|/private/tmp|/usr/tmp)/[^/]+$")
+"""A file directly in a directory every account may write."""
+_PRIVILEGED_FLAGS = frozenset({"-p", "-pi", "-ip", "-i", "-c"})
+
+
+def _copied_shell(invocation: Invocation) -> Verdict | None:
+    """``/tmp/rootbash -p``: a program in a shared directory started with a shell's privileged-mode flag
+    and nothing but shell flags after it: a shell copied there with the setuid bit, run keeping root."""
+    command = invocation.command
+    program = command.static(command.words[0]) if command.words else None
+    values = _values(invocation)
+    if not program or not _SHARED_DIRS.match(program) or values[:1] != ["-p"]:
+        return None
+    if program.rpartition("/")[2].startswith("."):
+        return None  # a hidden program in /tmp: :mod:`.hidden_runs` asks, whatever its flags
+    rest = values[1:]
+    if rest and (rest[0] not in _PRIVILEGED_FLAGS or (rest[0] == "-c" and len(rest) != 2)):
+        return None
+    why = f"runs {program} in privileged mode (-p): a shell copy that keeps a setuid root"
+    return _verdict(PRIVILEGE, invocation, why)
+
+
+_SHARED_PLACE = lazy_compile(
+    r"(?:^|[\s:=,;])(?:/tmp|/var/tmp|/dev/shm|/private/tmp)"
+    r"(?:/[^/\s:,;]+\.(?:so(?:\.\d+)*|pm|pl|py|rb|js|mjs|cjs|lua))?/?(?=$|[\s:,;])"
+)
+"""A directory every account may write, or a library or module directly in it, named in a variable's
+value (``/tmp/build/lib``, a directory of one's own build, is not)."""
+
+
+_PRELOADS = frozenset({"LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES"})
+
+
+def _code_from_shared_dirs(invocation: Invocation) -> Verdict | None:
+    """``PERL5LIB=/tmp PERL5OPT=-Mroot /usr/exim/bin/exim -ps``, ``MODPROBE_OPTIONS='-d $PWD' ntfs-3g``:
+    a variable that picks the code a program loads pointed at a directory anyone writes (or a kernel
+    module search moved), for any program: a setuid program (exim, ntfs-3g) loads it as root."""
+    for assignment in invocation.env:
+        key, _, value = (invocation.command.static(assignment) or assignment).partition("=")
+        if key == "MODPROBE_OPTIONS":
+            return _verdict(PRIVILEGE, invocation, "moves where modprobe finds kernel modules for a program")
+        if key in _PRELOADS:
+            continue  # LD_PRELOAD=/tmp/x.so: the persistence rules' (a library injected into a program)
+        if root_code.code_variable(key) and _SHARED_PLACE.search(value):
+            program = invocation.name or "a program"
+            why = f"{key}={value} loads code from a directory anyone may write, into {program}"
+            return _verdict(PRIVILEGE, invocation, why)
+    return None
+
+
+_OUTPUTS = frozenset({">", ">>", ">|", "&>", "&>>"})
+_SETUID_CALL = lazy_compile(r"\bf?chmod\w*\s*\([^,()]*,\s*(?:0o?)?[4-7][0-7]{3}\s*\)|\bS_IS[UG]ID\b")
+"""A program's own call that sets the bit (C's ``chmod(path, 04755)``, Python's ``os.chmod(p, 0o4755)``);
+a shell script's ``chmod 4755`` written to a file is judged where the script runs."""
+
+
+def _root_shell_source(invocation: Invocation) -> Verdict | None:
+    """``echo 'int main(){setuid(0);system("/bin/sh");}' > /tmp/r.c``, ``cat <<EOF > lib.c`` with
+    ``chmod("/tmp/sh", 04755)``: code written to a file that becomes root and starts a shell, or sets
+    a setuid bit: the payload of an escalation, whatever compiles or loads it next."""
+    if invocation.name not in ("echo", "printf", "cat"):
+        return None
+    if not any(r.op in _OUTPUTS for r in invocation.command.redirects):
+        return None
+    text = written_text(invocation)
+    if not text:
+        return None
+    if _BECOME_ROOT_CODE.search(text) and root_code.SHELL_SPAWN.search(text):
+        return _verdict(PRIVILEGE, invocation, "writes code that switches to uid 0 and starts a shell")
+    if _SETUID_CALL.search(text):
+        return _verdict(PRIVILEGE, invocation, "writes code that sets a setuid/setgid bit")
+    return None
+
+
+_ELF_PATCHES = frozenset(
+    {"--add-needed", "--replace-needed", "--set-interpreter", "--set-rpath", "--add-rpath"}
+)
+_SYSTEM_PROGRAM = lazy_compile(r"^/(?:usr/(?:local/)?)?(?:s?bin|lib\w*|libexec)/")
+_UDF = lazy_compile(r"\bcreate\s+(?:aggregate\s+)?function\s+\S+\s+returns\s+\w+\s+soname\b", re.IGNORECASE)
+"""MySQL's user-defined function from a shared library: code of one's own run by the database server."""
+
+
+def _loads_own_code(invocation: Invocation) -> Verdict | None:
+    """``patchelf --add-needed /tmp/x.so /usr/bin/cat`` (a system program made to load a library: its
+    setuid bit, or root running it, runs the library), MySQL's ``CREATE FUNCTION … SONAME`` (the server
+    runs the library). (``nmap --interactive`` without root stays allowed: that nmap is setuid is not
+    in the text, and the nmap that had the prompt is long gone.)"""
+    name = invocation.name
+    values = _values(invocation)
+    if name == "patchelf" and _ELF_PATCHES & set(values) and "--output" not in values:
+        target = next((v for v in reversed(values) if not v.startswith("-")), "")
+        if _SYSTEM_PROGRAM.match(target):
+            return _verdict(PRIVILEGE, invocation, f"patches {target}, a system program, to load other code")
+    database = "mysql" in name or name == "mariadb"
+    if database and any(_UDF.search(text) for text in (*values, *fed_code(invocation))):
+        why = "loads a shared library into the database server as a function"
+        return _verdict(PRIVILEGE, invocation, why)
+    return None
+
+
+_EXIM_RUN = lazy_compile(r"\$\{run\{")
+"""Exim's string expansion that runs a program: in a recipient address, the root exploit of
+CVE-2019-10149 ("The Return of the WIZard")."""
+
+
+def _mail_expansion(invocation: Invocation) -> Verdict | None:
+    """``echo 'rcpt to:<${run{...}}@localhost>' >&3``: Exim's ``${run{`` in text sent or handed on."""
+    if any(_EXIM_RUN.search(v) for v in _values(invocation)):
+        return _verdict(PRIVILEGE, invocation, "hands Exim a ${run{...}} expansion: a command its root runs")
     return None
 
 
@@ -793,7 +943,66 @@ def judge_script(script: Script, home: str) -> Verdict | None:
                 return _verdict(PRIVILEGE, first, f"opens a root shell ({first.name})")
         elif first.name in _OTHER_SHELLS or _repl(first):
             return _verdict(PRIVILEGE, first, f"opens a root shell ({first.name}'s prompt)")
-    return _escape_typed(script) or _writable_path(script) or root_code.judge_script(script, home)
+    return (
+        _escape_typed(script)
+        or _writable_path(script)
+        or _program_named_function(script)
+        or _debugger_injection(script)
+        or root_code.judge_script(script, home)
+    )
+
+
+def _program_named_function(script: Script) -> Verdict | None:
+    """``function /usr/bin/mail() { /bin/sh; }; export -f /usr/bin/mail``: a function named as a program's
+    path: bash runs it wherever that path is called, in every child it is exported to (a setuid
+    program's ``system("/usr/bin/mail")`` among them): a shell in place of the program."""
+    for function in script.functions:
+        if "/" in function.name:
+            why = f"defines a function named {function.name}: bash runs it in place of that program"
+            return Verdict(PRIVILEGE, _piece(function.text), why)
+    for stages in walk(script):
+        for stage in stages:
+            values = _values(stage) if stage.name in ("export", "declare", "typeset") else []
+            if any(v.startswith("-") and "f" in v for v in values):
+                named = next((v for v in values if "/" in v and not v.startswith("-")), None)
+                if named is not None:
+                    why = f"exports a function named {named}: children run it in place of that program"
+                    return _verdict(PRIVILEGE, stage, why)
+    return None
+
+
+_DEBUGGERS = frozenset({"gdb", "gdb-multiarch", "cgdb", "lldb"})
+_DEBUGGER_CALL = lazy_compile(r"^\s*(?:call|print|p|expr|expression)\b")
+_INJECTED_FUNCTION = lazy_compile(
+    r"\b(?:system|popen|execve?|execl|execvp|dlopen|__libc_dlopen_mode|setuid)\s*\("
+)
+
+
+def _injects(text: str) -> bool:
+    """Whether a debugger command line calls a function inside the process it is attached to: code run
+    as that process's user (``call system("...")``, ``call dlopen("/tmp/x.so", 2)``)."""
+    return any(_DEBUGGER_CALL.match(line) and _INJECTED_FUNCTION.search(line) for line in text.splitlines())
+
+
+def _debugger_injection(script: Script) -> Verdict | None:
+    """``echo 'call system("cp /bin/bash /tmp; chmod +s /tmp/bash")' | gdb -p PID``: a debugger attached
+    to a running process (another user's shell, a root daemon) told to call ``system`` or ``dlopen`` in
+    it: the command runs as that process's user (ptrace_scope 0, the exploit-db 46989 escalation)."""
+    for stages in walk(script):
+        for position, stage in enumerate(stages):
+            if stage.name not in _DEBUGGERS:
+                continue
+            values = _values(stage)
+            attached = any(v in ("-p", "--pid", "attach") or v.startswith(("--pid=", "-p")) for v in values)
+            if not attached:
+                continue
+            before = stages[position - 1] if position else None
+            piped = written_text(before) if before is not None and before.name in ("echo", "printf") else None
+            if any(_injects(text) for text in (*values, *fed_code(stage), piped or "")):
+                return _verdict(
+                    PRIVILEGE, stage, "makes a process it attaches to call a function: code run as it"
+                )
+    return None
 
 
 _WORLD_WRITABLE = frozenset({"/tmp", "/var/tmp", "/dev/shm", "/private/tmp", "/usr/tmp"})
@@ -809,7 +1018,11 @@ def _writable_path(script: Script) -> Verdict | None:
                 text = command.static(word) or word
                 if not text.startswith("PATH="):
                     continue
-                for entry in text[5:].split(":"):
+                entries = text[5:].split(":")
+                if all(entry in ("", ".") for entry in entries):
+                    why = "makes PATH the working directory alone: a program called by name is a file there"
+                    return Verdict(PRIVILEGE, _piece(command.text), why)
+                for entry in entries:
                     if entry in ("$PATH", "${PATH}"):
                         break
                     if entry.rstrip("/") in _WORLD_WRITABLE:
@@ -902,6 +1115,12 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         or _accounts(invocation)
         or _authorization(invocation, home)
         or _option_named_files(invocation)
+        or _planted_link(invocation, home)
+        or _copied_shell(invocation)
+        or _code_from_shared_dirs(invocation)
+        or _mail_expansion(invocation)
+        or _root_shell_source(invocation)
+        or _loads_own_code(invocation)
     )
     if verdict is not None:
         return verdict

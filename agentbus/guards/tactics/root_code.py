@@ -51,7 +51,7 @@ from ..programs import (
 )
 from ..verdict import PRIVILEGE, SUDO_INSTALL, Verdict
 
-__all__ = ["judge", "judge_as_root", "judge_script", "strongest"]
+__all__ = ["code_variable", "judge", "judge_as_root", "judge_script", "strongest"]
 
 SHELL_SPAWN = lazy_compile(
     r"/bin/(?:ba|da|z|k|c|tc|fi|a)?sh\b|\bpty\.spawn|\bos\.exec[lv]|\bsetuid\(0\)"
@@ -70,6 +70,12 @@ _CODE_VARIABLES = lazy_compile(
     r"|PERL5SHELL|SHELLOPTS|PS4|[A-Z0-9_]*_BIN_PATH|[A-Z0-9_]*_PLUGIN_PATH|[A-Z0-9_]*PLUGINS?_DIR)$"
 )
 """Variables that choose the code a program loads or runs: set for a root program, root runs that code."""
+
+
+def code_variable(name: str) -> bool:
+    """Whether the environment variable ``name`` chooses the code a program loads or runs (``PERL5OPT``)."""
+    return _CODE_VARIABLES.match(name) is not None
+
 
 _SYSTEM_DIRS = lazy_compile(
     r"^(?:/usr/local/s?bin|/usr/s?bin|/s?bin|/usr/games|/usr/local/games|/snap/bin|/opt/[^/]+/s?bin"

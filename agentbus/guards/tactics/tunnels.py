@@ -123,6 +123,17 @@ _NO_PASSWORD = frozenset({"-nopw", "--nopw", "-SecurityTypes=None", "-securityty
 _SET_PASSWORD = frozenset({"--set-password", "--password", "passwd", "setup", "assign"})
 
 
+_PACKET_CRAFTERS = frozenset({"hping3"})
+"""Programs that craft packets: judged by whether the packets carry data of one's own."""
+_HPING_PAYLOAD = frozenset({"-E", "--file", "-e", "--sign"})
+
+
+def _packet_payload(values: list[str]) -> bool:
+    """``hping3 -E FILE`` (``--file``) or ``-e TEXT`` (``--sign``): the packets' data is chosen, not
+    padding (a probe's ``-S -p 80`` or ``--flood`` sends none of one's own)."""
+    return any(v in _HPING_PAYLOAD or v.startswith(("--file=", "--sign=")) for v in values)
+
+
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """A tunnel, proxy, shared terminal or remote desktop this command starts, or None."""
     name, values = _program(invocation)
@@ -139,6 +150,13 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     if name in _SHARED_TERMINALS:
         return _verdict(
             BACKDOOR, invocation, f"{name} shares a terminal on the network: a shell for whoever joins"
+        )
+    if name in _PACKET_CRAFTERS and _packet_payload(values):
+        return _verdict(
+            BACKDOOR,
+            invocation,
+            "hping3 sends packets carrying a file or text of one's own: a covert channel out, or a "
+            "backdoor's wake-up packet",
         )
     if name in _COVERT_CHANNELS:
         return _verdict(
