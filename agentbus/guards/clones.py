@@ -47,6 +47,7 @@ from collections.abc import Iterator, Sequence
 
 from ..lazy_regex import lazy_compile
 from .findings import positionals, scan_options, static_args
+from .git_settings import settings as git_settings
 from .programs import Invocation
 from .project_commands import remote
 from .verdict import DOWNLOAD_RUN, UNJUDGED_SCRIPT, Verdict
@@ -195,14 +196,6 @@ def _written_words(invocation: Invocation) -> Iterator[str]:
         yield operands[-1]
     elif name == "dd":
         yield from (value[3:] for value in values if value.startswith("of="))
-
-
-def _settings(options: list[str]) -> Iterator[tuple[str, str]]:
-    """(key, value) of each ``-c KEY=VALUE`` among git's own options."""
-    for index, option in enumerate(options[:-1]):
-        if option == "-c":
-            key, _, value = options[index + 1].partition("=")
-            yield key, value
 
 
 def _fetched(source: str) -> bool:
@@ -468,7 +461,8 @@ class Fetches:
         rest, moved = _after_global(values)
         here = normalize_path(moved, cwd=cwd) if moved else cwd
         command = rest[:1]
-        for setting in _settings(values[: len(values) - len(rest)]):  # git -c remote.origin.url=URL pull
+        # git -c remote.origin.url=URL pull, GIT_CONFIG_PARAMETERS="'remote.origin.url'='URL'" git pull
+        for setting in git_settings(values[: len(values) - len(rest)], invocation.env):
             self._configured(_top_level(here), *setting)
         if command == ["config"]:
             operands = positionals(rest[1:], _CONFIG_VALUES)
