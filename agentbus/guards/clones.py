@@ -52,7 +52,14 @@ from .programs import Invocation
 from .project_commands import remote
 from .verdict import DOWNLOAD_RUN, UNJUDGED_SCRIPT, Verdict
 
-__all__ = ["Fetches", "check_clone_runs", "cloned", "remember_clones", "submodule_directories"]
+__all__ = [
+    "Fetches",
+    "check_clone_runs",
+    "cloned",
+    "remember_clones",
+    "remember_config_written",
+    "submodule_directories",
+]
 
 _GIT_GLOBAL_VALUES = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env",
                                 "--exec-path", "--super-prefix"})  # fmt: skip
@@ -635,11 +642,13 @@ class Fetches:
         from .paths import normalize_path
 
         for word in _written_words(invocation):
-            path = normalize_path(word, cwd=cwd)
-            if path.endswith("/.git/config"):
-                self._remote(
-                    path[: -len("/.git/config")] or "/", _ANY_REMOTE, f"{path}, written in this session"
-                )
+            self.config_written(normalize_path(word, cwd=cwd))
+
+    def config_written(self, path: str) -> None:
+        """``path`` was written: when it is a repository's ``.git/config``, its remotes may point
+        anywhere now."""
+        if path.endswith("/.git/config"):
+            self._remote(path[: -len("/.git/config")] or "/", _ANY_REMOTE, f"{path}, written in this session")
 
     def _subtree(self, repository: str, action: str, args: list[str]) -> None:
         """``git subtree add|pull|merge --prefix=DIR URL|REMOTE|REF``: ``DIR`` holds what was fetched."""
@@ -745,6 +754,17 @@ def remember_clones(session: str | None, command: str, cwd: str | None) -> None:
             fetches.note(invocation)
     except Exception:  # the call was let through: a parse that fails here must not fail it
         return
+    keep(session, CLONES, fetches.entries())
+
+
+def remember_config_written(session: str | None, path: str) -> None:
+    """Keep that a call of ``session`` (a file tool's) pointed a remote of the repository whose git
+    configuration is ``path`` at a URL: every remote of it may fetch from anywhere now, as after a
+    ``sed -i`` of the file (:meth:`Fetches._config_written`)."""
+    from .session_downloads import CLONES, keep
+
+    fetches = _session(session)
+    fetches.config_written(path)
     keep(session, CLONES, fetches.entries())
 
 

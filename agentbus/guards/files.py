@@ -141,12 +141,28 @@ def security_audit(call: ToolCall) -> None:
     asked: Verdict | None = None  # the first ask waits: a later path may be blocked
     for path in _file_paths(call.args):
         decided = check_file_access(path, cwd=cwd, write=write)
+        if decided is None and write and _GIT_DIRECTORY in path:
+            decided = _git_machinery(path, call, cwd)
         if decided is not None and decided.decision != "ask":
             hold(call, decided)
             return
         asked = asked or decided
     if asked is not None:
         hold(call, asked)
+
+
+_GIT_DIRECTORY = ".git/"
+
+
+def _git_machinery(path: str, call: ToolCall, cwd: str | None) -> Verdict | None:
+    """A hook or the configuration of a git directory written (:mod:`.git_files`), judged as the
+    shell's writes of them are."""
+    from .git_files import check_git_file_write
+
+    normalized = normalize_path(path, cwd=cwd or call_directory())
+    if not normalized.startswith("/"):
+        return None
+    return current_policy().apply(check_git_file_write(normalized, call.args, session=call.session_key))
 
 
 def check_file_access(
