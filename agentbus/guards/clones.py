@@ -206,8 +206,9 @@ def _written_words(invocation: Invocation) -> Iterator[str]:
 
 
 def _fetched(source: str) -> bool:
-    """A URL or ``host:path`` (scp-like), not a local directory."""
-    if remote(source):
+    """A URL or ``host:path`` (scp-like), not a local directory; or a bundle (``y.bundle``: a
+    repository carried here from elsewhere as a file)."""
+    if remote(source) or source.endswith(".bundle"):
         return True
     host, colon, _ = source.partition(":")
     return bool(colon) and "/" not in host and bool(host)
@@ -324,6 +325,72 @@ def _repository_of(url: str) -> str:
     return f"{host.lower()}/{path}"
 
 
+_ARCHIVE_VALUES = frozenset({"--remote", "--exec", "-o", "--output", "--format", "--prefix", "--add-file",
+                             "--add-virtual-file", "--mtime"})  # fmt: skip
+"""``git archive``'s options that take a value."""
+_OUTPUT = frozenset({"-o", "--output"})
+_TARS = frozenset({"tar", "gtar", "bsdtar"})
+_TAR_VALUE_LETTERS = frozenset("fCbTXKNgLV")
+"""tar's short options that take a value (``-f ARCHIVE``, ``-C DIR`` ...)."""
+_TAR_TO_STDOUT = frozenset({"-O", "--to-stdout", "--to-command", "-t", "--list"})
+
+
+def _unpacked(invocation: Invocation) -> tuple[str, str] | None:
+    """(the archive, as written: ``""`` or ``-`` for its input; the folder it lands in) of ``tar x``
+    (``-C DIR``, ``--directory=DIR``) or ``unzip ARCHIVE [-d DIR]``; None for another command, or one
+    that only lists or prints what the archive holds."""
+    values = static_args(invocation)
+    if invocation.name == "unzip":
+        operands = positionals(values, frozenset({"-d", "-x", "-P"}))
+        if not operands or {"-l", "-p", "-c", "-t", "-Z", "-v"} & set(values):
+            return None
+        directory = next((values[i + 1] for i, v in enumerate(values[:-1]) if v == "-d"), ".")
+        return operands[0], directory
+    if invocation.name not in _TARS:
+        return None
+    archive, directory, extract = "", ".", False
+    pending: list[str] = []
+    words = list(values)
+    if words and not words[0].startswith("-"):  # tar xzf y.tgz: the old style, letters first
+        pending = [letter for letter in words[0] if letter in _TAR_VALUE_LETTERS]
+        extract = "x" in words[0]
+        if "O" in words[0] or "t" in words[0]:
+            return None
+        words = words[1:]
+    index = 0
+    while index < len(words):
+        word = words[index]
+        index += 1
+        following = words[index] if index < len(words) else ""
+        if word in _TAR_TO_STDOUT or word.startswith("--to-command"):
+            return None
+        if word.startswith("--"):
+            option, equals, value = word.partition("=")
+            extract = extract or option in ("--extract", "--get")
+            if option in ("--directory", "--file"):
+                value = value if equals else following
+                index += 0 if equals else 1
+                archive, directory = (value, directory) if option == "--file" else (archive, value)
+            continue
+        if word.startswith("-") and len(word) > 1:
+            for at, letter in enumerate(word[1:], start=1):
+                if letter in "Ot":
+                    return None
+                extract = extract or letter == "x"
+                if letter in _TAR_VALUE_LETTERS:
+                    value = word[at + 1 :] or following
+                    index += 0 if word[at + 1 :] else 1
+                    archive, directory = (value, directory) if letter == "f" else (archive, directory)
+                    directory = value if letter == "C" else directory
+                    break
+            continue
+        if pending:  # tar xzf y.tgz -C y: the old style's values, in order
+            letter = pending.pop(0)
+            archive, directory = (word, directory) if letter == "f" else (archive, directory)
+            directory = word if letter == "C" else directory
+    return (archive, directory) if extract else None
+
+
 _COPIES = frozenset({"cp", "mv", "rsync", "ditto", "ln", "gcp", "gmv"})
 _COPY_VALUES = frozenset({"-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner",
                           "-g", "--group", "-e", "--rsh", "--exclude", "--include", "--exclude-from",
@@ -436,11 +503,21 @@ class Fetches:
         prefix = path.rstrip("/") + "/"
         return (directory for directory in self.trees if directory.startswith(prefix))
 
-    def note(self, invocation: Invocation) -> None:
-        """Follow one statement: the trees and refs it fetches, the trees it copies or moves."""
+    def note(self, invocation: Invocation, fed: Invocation | None = None) -> None:
+        """Follow one statement (``fed``: the stage of its pipeline whose output it reads): the trees
+        and refs it fetches, the trees it copies, moves or unpacks."""
         from .paths import normalize_path
 
         cwd = invocation.cwd
+        unpacked = _unpacked(invocation) if cwd is not None else None
+        if unpacked is not None:  # git archive --remote=URL | tar x -C y; tar xzf y.tgz (fetched)
+            archive, directory = unpacked
+            source = self._archive_source(fed) if archive in ("", "-") and fed is not None else None
+            if archive not in ("", "-"):
+                source = self.trees.get(normalize_path(archive, cwd=cwd))
+            if source is not None:
+                self._tree(normalize_path(directory, cwd=cwd), source)
+            return
         clone = cloned(invocation)
         if clone is not None:
             if cwd is None and not clone[1].startswith(("/", "~")):
@@ -471,6 +548,14 @@ class Fetches:
         # git -c remote.origin.url=URL pull, GIT_CONFIG_PARAMETERS="'remote.origin.url'='URL'" git pull
         for setting in git_settings(values[: len(values) - len(rest)], invocation.env):
             self._configured(_top_level(here), *setting)
+        if command == ["archive"]:
+            output = next(
+                (value for option, value in scan_options(rest[1:], _ARCHIVE_VALUES) if option in _OUTPUT),
+                None,
+            )
+            source = self._archive_source(invocation)
+            if output and source is not None:  # git archive --remote=URL -o y.tgz: an archive fetched
+                self._tree(normalize_path(output, cwd=here), source)
         if command == ["config"]:
             operands = positionals(rest[1:], _CONFIG_VALUES)
             operands = operands[1:] if operands[:1] in (["set"], ["--add"]) else operands
@@ -515,6 +600,26 @@ class Fetches:
             ]
             for branch in created if command[0] in ("checkout", "switch") else ():  # checkout -b pr evil/main
                 self._ref(repository, branch, source)
+
+    def _archive_source(self, invocation: Invocation) -> str | None:
+        """Where ``git archive --remote=URL|REMOTE`` fetches its archive from, when that is the
+        network (a remote this session pointed at a URL included); None for another command."""
+        if invocation.name != "git" or invocation.cwd is None:
+            return None
+        from .paths import normalize_path
+
+        rest, moved = _after_global(static_args(invocation))
+        if rest[:1] != ["archive"]:
+            return None
+        remote_name = next(
+            (value for option, value in scan_options(rest[1:], _ARCHIVE_VALUES) if option == "--remote"), ""
+        )
+        if not remote_name:
+            return None
+        if _fetched(remote_name):
+            return remote_name
+        here = normalize_path(moved, cwd=invocation.cwd) if moved else invocation.cwd
+        return self._url_of(_top_level(here), remote_name)
 
     def _ref_source(self, repository: str, word: str) -> str | None:
         """Where the ref ``word`` names was fetched from, when this session fetched it: a ref named
@@ -720,7 +825,10 @@ _MENTIONS = lazy_compile(
     r"(?<![\w.-])(?:git|degit|tiged|gh|cp|mv|rsync|ditto|ln|gcp|gmv)(?![\w-])|\.git/config"
 )
 """The programs that fetch, or carry a fetched tree on, and a repository's configuration (written, it
-may point a remote anywhere): a line naming none of them is not walked."""
+may point a remote anywhere): a line naming none of them is not walked (nor one that unpacks, when
+the session fetched no archive)."""
+_UNPACKS = lazy_compile(r"(?<![\w.-])(?:tar|gtar|bsdtar|unzip)(?![\w-])")
+"""The programs that unpack an archive (``git archive --remote=URL -o y.tgz``, then ``tar xzf y.tgz``)."""
 
 
 def _session(session: str | None) -> Fetches:
@@ -730,6 +838,13 @@ def _session(session: str | None) -> Fetches:
 
 
 def _statements(command: str, cwd: str | None) -> Iterator[Invocation]:
+    for invocation, _fed in _piped(command, cwd):
+        yield invocation
+
+
+def _piped(command: str, cwd: str | None) -> Iterator[tuple[Invocation, Invocation | None]]:
+    """Each statement of ``command``, with the stage of its pipeline whose output it reads (None:
+    it reads none)."""
     from .parse import ShellSyntaxError, parsed
     from .programs import walk
 
@@ -738,7 +853,10 @@ def _statements(command: str, cwd: str | None) -> Iterator[Invocation]:
     except ShellSyntaxError:
         return
     for stages in walk(script, cwd=cwd):
-        yield from stages
+        fed = None
+        for stage in stages:
+            yield stage, fed
+            fed = stage
 
 
 def remember_clones(session: str | None, command: str, cwd: str | None) -> None:
@@ -746,12 +864,12 @@ def remember_clones(session: str | None, command: str, cwd: str | None) -> None:
     network, and the refs it fetches (:class:`Fetches`)."""
     from .session_downloads import CLONES, keep
 
-    if _MENTIONS.search(command) is None:
-        return
     try:
         fetches = _session(session)
-        for invocation in _statements(command, cwd):
-            fetches.note(invocation)
+        if _MENTIONS.search(command) is None and not (fetches.trees and _UNPACKS.search(command)):
+            return
+        for invocation, fed in _piped(command, cwd):
+            fetches.note(invocation, fed)
     except Exception:  # the call was let through: a parse that fails here must not fail it
         return
     keep(session, CLONES, fetches.entries())
@@ -777,12 +895,12 @@ def check_clone_runs(session: str | None, command: str, cwd: str | None) -> Verd
     fetches = _session(session)
     if not (fetches.trees or fetches.refs or fetches.remotes) and _MENTIONS.search(command) is None:
         return None
-    for invocation in _statements(command, cwd):
+    for invocation, fed in _piped(command, cwd):
         if invocation.cwd is not None and fetches.trees:
             verdict = _judge_run(fetches, invocation) or _judge_foreach(fetches, invocation)
             if verdict is not None:
                 return verdict
-        fetches.note(invocation)
+        fetches.note(invocation, fed)
     return None
 
 
