@@ -58,6 +58,7 @@ __all__ = [
     "cloned",
     "remember_clones",
     "remember_config_written",
+    "remember_written_fetches",
     "submodule_directories",
 ]
 
@@ -203,6 +204,19 @@ def _written_words(invocation: Invocation) -> Iterator[str]:
         yield operands[-1]
     elif name == "dd":
         yield from (value[3:] for value in values if value.startswith("of="))
+
+
+def _texts_written(invocation: Invocation) -> Iterator[str]:
+    """What a statement that writes a file writes, where the line holds it: its here-documents and
+    here-strings, ``echo``'s and ``printf``'s words."""
+    command = invocation.command
+    for redirect in command.redirects:
+        if redirect.op == "<<<":
+            yield command.static(redirect.target) or ""
+        elif redirect.op in ("<<", "<<-"):
+            yield from (sub.text for sub in command.substitutions_in(redirect.target))
+    if invocation.name in ("echo", "printf"):
+        yield " ".join(static_args(invocation)).replace("\\n", "\n")
 
 
 def _fetched(source: str) -> bool:
@@ -744,10 +758,28 @@ class Fetches:
     def _config_written(self, invocation: Invocation, cwd: str) -> None:
         """``sed -i … .git/config``, ``printf … >> .git/config``, ``cp x .git/config``: a repository's
         remotes may point anywhere now (what the file says is not known when the line is judged)."""
+        from .cmake_files import is_cmake_file
         from .paths import normalize_path
+        from .script_files import read_script
 
         for word in _written_words(invocation):
-            self.config_written(normalize_path(word, cwd=cwd))
+            path = normalize_path(word, cwd=cwd)
+            self.config_written(path)
+            if is_cmake_file(path):  # cat >> CMakeLists.txt <<EOF … FetchContent_Declare(…) EOF
+                self.fetch_written(path, read_script(path).text or "", "\n".join(_texts_written(invocation)))
+
+    def fetch_written(self, path: str, old: str, new: str) -> None:
+        """The CMake file ``path`` goes from ``old`` to ``new``: a fetch from the network it did not
+        name before makes its folder's build run fetched code."""
+        from .cmake_files import fetched_urls
+
+        before = set(fetched_urls(old))
+        url = next((url for url in fetched_urls(new) if url not in before), None)
+        if url is not None:
+            name = posixpath.basename(path)
+            self._tree(
+                posixpath.dirname(path) or "/", f"{url} (named in {name} in this session)", whole=False
+            )
 
     def config_written(self, path: str) -> None:
         """``path`` was written: when it is a repository's ``.git/config``, its remotes may point
@@ -822,7 +854,7 @@ class Fetches:
 # -- across the calls of a session ---------------------------------------------------------------
 
 _MENTIONS = lazy_compile(
-    r"(?<![\w.-])(?:git|degit|tiged|gh|cp|mv|rsync|ditto|ln|gcp|gmv)(?![\w-])|\.git/config"
+    r"(?<![\w.-])(?:git|degit|tiged|gh|cp|mv|rsync|ditto|ln|gcp|gmv)(?![\w-])|\.git/config|CMakeLists\.txt|\.cmake\b"
 )
 """The programs that fetch, or carry a fetched tree on, and a repository's configuration (written, it
 may point a remote anywhere): a line naming none of them is not walked (nor one that unpacks, when
@@ -873,6 +905,21 @@ def remember_clones(session: str | None, command: str, cwd: str | None) -> None:
     except Exception:  # the call was let through: a parse that fails here must not fail it
         return
     keep(session, CLONES, fetches.entries())
+
+
+def remember_written_fetches(session: str | None, path: str, old: str, new: str) -> None:
+    """Keep that a call of ``session`` wrote into the CMake file ``path`` (its text ``old``, now
+    ``new``) a fetch from the network (``FetchContent_Declare``, ``ExternalProject_Add``,
+    ``file(DOWNLOAD)``) it did not hold: the folder's build runs what it fetches."""
+    from .cmake_files import is_cmake_file
+    from .session_downloads import CLONES, keep
+
+    if not is_cmake_file(path) or not new:
+        return
+    fetches = _session(session)
+    fetches.fetch_written(path, old, new)
+    if fetches.added:
+        keep(session, CLONES, fetches.entries())
 
 
 def remember_config_written(session: str | None, path: str) -> None:

@@ -22,13 +22,12 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Iterator
 
 from ..lazy_regex import lazy_compile
 from .verdict import STEALTH_PERSISTENCE, Verdict
 
-__all__ = ["check_git_file_write", "config_settings", "git_file", "new_text"]
+__all__ = ["check_git_file_write", "config_settings", "git_file"]
 
 _GIT_FILE = lazy_compile(
     r"^(?P<repo>.*?)/\.git(?:/(?:worktrees|modules)/[^/]+(?:/modules/[^/]+){0,8})?"
@@ -46,30 +45,6 @@ def git_file(path: str) -> tuple[str, str] | None:
     if found is None or (found.group("hook") and found.group("hook").endswith(".sample")):
         return None
     return ("hook" if found.group("hook") else "config"), found.group("repo") or "/"
-
-
-def new_text(args: Mapping[str, Any], old: str) -> str | None:
-    """The file's text after a file tool's call (Write's ``content``; Edit's and MultiEdit's
-    replacements applied to ``old``, the text on disk now); None when the call does not say."""
-    for key in ("content", "contents", "text", "file_text"):
-        value = args.get(key)
-        if isinstance(value, str):
-            return value
-    edits = args.get("edits")
-    pairs = edits if isinstance(edits, list) else [args]
-    text = old
-    changed = False
-    for edit in pairs:
-        if not isinstance(edit, Mapping):
-            continue
-        before, after = (
-            edit.get("old_string", edit.get("old_str")),
-            edit.get("new_string", edit.get("new_str")),
-        )
-        if isinstance(before, str) and isinstance(after, str):
-            text = text.replace(before, after) if edit.get("replace_all") else text.replace(before, after, 1)
-            changed = True
-    return text if changed else None
 
 
 _SECTION = lazy_compile(r'^[ \t]*\[[ \t]*([\w.-]+)(?:[ \t]+"((?:[^"\\\n]|\\.)*)")?[ \t]*\](.*)$')
@@ -114,9 +89,12 @@ def _value(raw: str) -> str:
     return "".join(out).strip()
 
 
-def check_git_file_write(path: str, args: Mapping[str, Any], *, session: str | None = None) -> Verdict | None:
-    """The verdict on a file tool writing ``path`` (absolute, normalised) with ``args``, when it is a
-    hook or the configuration of a git directory; None otherwise (or when the write is harmless)."""
+def check_git_file_write(
+    path: str, old: str, text: str | None, *, session: str | None = None
+) -> Verdict | None:
+    """The verdict on a file tool writing ``path`` (absolute, normalised; ``old``: its text now,
+    ``text``: after the write, None if the call does not say), when it is a hook or the
+    configuration of a git directory; None otherwise (or when the write is harmless)."""
     found = git_file(path)
     if found is None:
         return None
@@ -125,10 +103,6 @@ def check_git_file_write(path: str, args: Mapping[str, Any], *, session: str | N
         name = path.rsplit("/", 1)[-1]
         why = f"writes the git hook {name}: git runs it with no one choosing to run it"
         return Verdict(STEALTH_PERSISTENCE, path, why, rule="git files rule")
-    from .script_files import read_script
-
-    old = read_script(path).text or ""
-    text = new_text(args, old)
     if text is None:
         return None
     before = set(config_settings(old))
