@@ -213,15 +213,15 @@ def fetched_urls(text: str) -> list[str]:
 
 
 def included_files(text: str) -> list[str]:
-    """The files ``include(FILE)`` reads and the folders ``add_subdirectory(DIR)`` configures, as
-    written (a module named without a path, ``include(FetchContent)``, is CMake's own: not named)."""
+    """The files ``include(FILE)`` reads, as written (a module named without a path,
+    ``include(FetchContent)``, is CMake's own: not named). The folders ``add_subdirectory`` configures
+    are not followed: a large project has hundreds, and its own subfolders are as much its code as
+    its sources are (a fetched folder among them is the clone tracker's, :mod:`.clones`)."""
     found: list[str] = []
     for call in calls(text):
-        if not call.arguments:
+        if call.name != "include" or not call.arguments:
             continue
         first = call.arguments[0]
-        if call.name == "include" and ("/" in first or first.endswith(_SUFFIX)):
+        if "/" in first or first.endswith(_SUFFIX):
             found.append(first)
-        elif call.name == "add_subdirectory":
-            found.append(first.rstrip("/") + "/CMakeLists.txt")
     return found
