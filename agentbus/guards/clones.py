@@ -726,6 +726,8 @@ class Fetches:
         operands = positionals(args, _FETCH_VALUES)
         if operands and _fetched(operands[0]):
             url, refspecs = operands[0], operands[1:]
+            if self._own_url(repository, url):
+                return  # git pull https://github.com/me/proj: the repository's own remote, by its URL
         else:
             rewritten = (repository, _ANY_REMOTE) in self.remotes
             pointed = [name for (where, name) in self.remotes if where == repository and _named_remote(name)]
@@ -746,6 +748,17 @@ class Fetches:
             return
         self._ref(repository, "FETCH_HEAD", url)
         self._refspecs(repository, refspecs, url)
+
+    def _own_url(self, repository: str, url: str) -> bool:
+        """Whether ``url`` names the repository a remote of its configuration names, as the user left
+        it (not a remote this session pointed, nor a configuration it wrote)."""
+        if (repository, _ANY_REMOTE) in self.remotes:
+            return False
+        return any(
+            _same_repository(url, own)
+            for name, own in _configured_remotes(repository)
+            if (repository, name) not in self.remotes
+        )
 
     def _url_of(self, repository: str, name: str) -> str | None:
         """Where the remote ``name`` fetches from, when this session pointed it at a URL (or wrote the

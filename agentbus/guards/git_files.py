@@ -30,10 +30,10 @@ from .verdict import STEALTH_PERSISTENCE, Verdict
 __all__ = ["check_git_file_write", "config_settings", "git_file"]
 
 _GIT_FILE = lazy_compile(
-    r"^(?P<repo>.*?)/\.git(?:/(?:worktrees|modules)/[^/]+(?:/modules/[^/]+){0,8})?"
-    r"/(?:(?P<hook>hooks/[^/]+)|(?P<config>config(?:\.worktree)?))$"
+    r"^(?:worktrees/[^/]+/|modules/(?:.*/)?)?(?:(?P<hook>hooks/[^/]+)|(?P<config>config(?:\.worktree)?))$"
 )
-"""A hook or configuration file of a repository's git directory (its worktrees' and submodules' too)."""
+"""A hook or configuration file of a git directory, from its ``.git/`` on (the git directories of
+linked worktrees, ``worktrees/NAME/``, and of submodules, ``modules/NAME/``: a name may hold ``/``)."""
 _MAX_SETTINGS = 64
 """The settings of one written configuration judged (each is a command line judged)."""
 
@@ -41,10 +41,11 @@ _MAX_SETTINGS = 64
 def git_file(path: str) -> tuple[str, str] | None:
     """(``"hook"`` or ``"config"``, the work tree) for a hook or configuration file of a git
     directory (``path`` absolute, normalised); None for any other file (a hook's ``.sample``)."""
-    found = _GIT_FILE.match(path)
+    repository, dot_git, inside = path.partition("/.git/")
+    found = _GIT_FILE.match(inside) if dot_git else None
     if found is None or (found.group("hook") and found.group("hook").endswith(".sample")):
         return None
-    return ("hook" if found.group("hook") else "config"), found.group("repo") or "/"
+    return ("hook" if found.group("hook") else "config"), repository or "/"
 
 
 _SECTION = lazy_compile(r'^[ \t]*\[[ \t]*([\w.-]+)(?:[ \t]+"((?:[^"\\\n]|\\.)*)")?[ \t]*\](.*)$')
