@@ -175,7 +175,7 @@ def commands(text: str) -> Iterator[tuple[int, str]]:
                 if words:
                     yield call.line, _command_line(words)
                 words = None
-            elif words is not None:
+            elif words is not None and argument:  # INSTALL_COMMAND "": the step is left out
                 words.append(argument)
         if words:
             yield call.line, _command_line(words)
