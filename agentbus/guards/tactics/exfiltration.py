@@ -859,8 +859,9 @@ def _package_from_url(invocation: Invocation) -> Verdict | None:
     if not (runs or {"install", "add", "i"} & set(values[:2]) or values[:2] == ["pip", "install"]):
         return None
     npm = name in _NPM_INSTALLERS and not runs
-    for index, word in enumerate(values):
-        after_path_option = bool(_NPM_PATH_OPTIONS & {*values[index - 1 : index]})
+    words = _run_packages(name, values) if runs else values
+    for index, word in enumerate(words):
+        after_path_option = bool(_NPM_PATH_OPTIONS & {*words[index - 1 : index]})
         # --package=github:o/r, --spec=git+URL: the option's value names the package
         value = word.partition("=")[2] if word.startswith("--") and "=" in word else word
         if _PACKAGE_URL.match(value):
@@ -869,7 +870,7 @@ def _package_from_url(invocation: Invocation) -> Verdict | None:
             )
         if (
             _REPOSITORY_PACKAGE.match(value)
-            or (name == "cargo" and values[index - 1 : index] == ["--git"])
+            or (name == "cargo" and words[index - 1 : index] == ["--git"])
             or (npm and _GITHUB_SHORTHAND.match(value) and not after_path_option)
         ):
             # pip install git+URL, npm install github:o/r (or o/r), cargo install --git URL: a
@@ -905,6 +906,35 @@ def _runs_package(name: str, values: list[str]) -> bool:
     return name in _PACKAGE_RUNNERS or any(
         tuple(values[: len(words)]) == words for words in _RUNNER_SUBCOMMANDS.get(name, ())
     )
+
+
+_PACKAGE_OPTIONS = frozenset({"-p", "--package", "--from", "--with", "--with-editable", "--spec"})
+"""A package runner's options that name a package to fetch (``npx -p github:o/r cmd``)."""
+
+
+def _run_packages(name: str, values: list[str]) -> list[str]:
+    """The packages a package runner fetches: its package options' values and the package it runs
+    (its first operand; ``uv run``'s first operand is a command of the project, not a package)."""
+    skip = next(
+        (len(words) for words in _RUNNER_SUBCOMMANDS.get(name, ()) if tuple(values[: len(words)]) == words), 0
+    )
+    wants_operand = not (name == "uv" and values[:1] == ["run"])
+    found: list[str] = []
+    index = skip
+    while index < len(values):
+        word = values[index]
+        index += 1
+        option, equals, given = word.partition("=")
+        if option in _PACKAGE_OPTIONS:
+            found.append(given if equals else values[index] if index < len(values) else "")
+            index += 0 if equals else 1
+        elif word == "--":
+            found += values[index : index + 1] if wants_operand else []
+            break
+        elif not word.startswith("-"):
+            found += [word] if wants_operand else []
+            break
+    return found
 
 
 _REPOSITORY_PACKAGE = lazy_compile(
