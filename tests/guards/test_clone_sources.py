@@ -399,3 +399,17 @@ async def test_a_toolchain_from_a_clone_makes_the_configure_asked(agent: Agent) 
 )
 async def test_packages_run_from_a_repository_are_asked(agent: Agent, line: str, expected: str) -> None:
     assert await agent.run(line) == expected
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda n: "[core]\n" + "\tpager = " + '"' * n,
+        lambda n: "[" * n,
+        lambda n: "\\" * n,
+        lambda n: "a\n" * n,
+    ],
+)
+def test_a_git_configuration_is_read_in_linear_time(make: Any) -> None:
+    ratio = cost_ratio(lambda text: list(config_settings(text)), make(5_000), make(50_000))
+    assert ratio < 50, f"10x the input cost {ratio:.0f}x"
