@@ -39,7 +39,7 @@ from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from .findings import scan_options, static_args
 from .programs import Invocation
-from .project_commands import WRITTEN, FileRun, planned
+from .project_commands import CMAKE, WRITTEN, FileRun, planned
 
 __all__ = [
     "CARGO",
@@ -215,7 +215,7 @@ def runs_code_in(invocation: Invocation) -> Iterator[str]:
     for run in builds(invocation):
         yield posixpath.dirname(run.word) or "." if run.language == CARGO else run.word
     for run in planned(invocation):
-        if run.language in ("make", "npm", "python") and not run.how:
+        if run.language in ("make", "npm", "python", CMAKE) and not run.how:
             yield posixpath.join(run.cwd or ".", posixpath.dirname(run.word) or ".")  # make -C y: y
 
 

@@ -25,6 +25,8 @@ import shlex
 from collections.abc import Callable, Iterator, Sequence
 
 from ..lazy_regex import lazy_compile
+from .git_settings import environment_settings
+from .git_settings import settings as git_settings
 
 __all__ = ["COMMAND_VARIABLES", "TERMINALS", "carried", "confines", "git_runs_setting", "unknown_program"]
 
@@ -418,6 +420,15 @@ def git_runs_setting(setting: str) -> bool:
     """Whether ``KEY=VALUE`` (``git -c``'s) sets a key whose value git runs (``core.sshCommand``):
     the value is a command line, judged as one, not a file name."""
     return _GIT_COMMAND_KEYS.match(setting.partition("=")[0]) is not None
+
+
+def _git_settings_code(given: Sequence[tuple[str, str]]) -> Iterator[str]:
+    """The commands git runs for the settings ``given`` (:mod:`.git_settings`)."""
+    for key, value in given:
+        if _GIT_COMMAND_KEYS.match(key):
+            code = _git_value(key, value)
+            if code:
+                yield code
 
 
 def _git_value(key: str, value: str) -> str | None:
@@ -1206,6 +1217,10 @@ def carried(name: str, values: Sequence[str], fed: Sequence[str], env: Sequence[
             found.extend(_variable_code(key, code))
             if key in PROMPT_VARIABLES:
                 found.extend(substitutions(code))
+        found.extend(_git_settings_code(environment_settings(values)))  # export GIT_CONFIG_COUNT=1 …
+    if name == "git":  # GIT_CONFIG_PARAMETERS=… git, --config-env=KEY=VARIABLE: -c in other words
+        given = [(k, v) for k, v in git_settings(values, env) if f"{k}={v}" not in values]
+        found.extend(_git_settings_code(given))
     extract = _CARRIERS.get(name)
     if extract is not None:
         found.extend(code for code in extract(values, fed) if code.strip())

@@ -47,11 +47,20 @@ from collections.abc import Iterator, Sequence
 
 from ..lazy_regex import lazy_compile
 from .findings import positionals, scan_options, static_args
+from .git_settings import settings as git_settings
 from .programs import Invocation
 from .project_commands import remote
 from .verdict import DOWNLOAD_RUN, UNJUDGED_SCRIPT, Verdict
 
-__all__ = ["Fetches", "check_clone_runs", "cloned", "remember_clones", "submodule_directories"]
+__all__ = [
+    "Fetches",
+    "check_clone_runs",
+    "cloned",
+    "remember_clones",
+    "remember_config_written",
+    "remember_written_fetches",
+    "submodule_directories",
+]
 
 _GIT_GLOBAL_VALUES = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env",
                                 "--exec-path", "--super-prefix"})  # fmt: skip
@@ -197,17 +206,23 @@ def _written_words(invocation: Invocation) -> Iterator[str]:
         yield from (value[3:] for value in values if value.startswith("of="))
 
 
-def _settings(options: list[str]) -> Iterator[tuple[str, str]]:
-    """(key, value) of each ``-c KEY=VALUE`` among git's own options."""
-    for index, option in enumerate(options[:-1]):
-        if option == "-c":
-            key, _, value = options[index + 1].partition("=")
-            yield key, value
+def _texts_written(invocation: Invocation) -> Iterator[str]:
+    """What a statement that writes a file writes, where the line holds it: its here-documents and
+    here-strings, ``echo``'s and ``printf``'s words."""
+    command = invocation.command
+    for redirect in command.redirects:
+        if redirect.op == "<<<":
+            yield command.static(redirect.target) or ""
+        elif redirect.op in ("<<", "<<-"):
+            yield from (sub.text for sub in command.substitutions_in(redirect.target))
+    if invocation.name in ("echo", "printf"):
+        yield " ".join(static_args(invocation)).replace("\\n", "\n")
 
 
 def _fetched(source: str) -> bool:
-    """A URL or ``host:path`` (scp-like), not a local directory."""
-    if remote(source):
+    """A URL or ``host:path`` (scp-like), not a local directory; or a bundle (``y.bundle``: a
+    repository carried here from elsewhere as a file)."""
+    if remote(source) or source.endswith(".bundle"):
         return True
     host, colon, _ = source.partition(":")
     return bool(colon) and "/" not in host and bool(host)
@@ -324,6 +339,72 @@ def _repository_of(url: str) -> str:
     return f"{host.lower()}/{path}"
 
 
+_ARCHIVE_VALUES = frozenset({"--remote", "--exec", "-o", "--output", "--format", "--prefix", "--add-file",
+                             "--add-virtual-file", "--mtime"})  # fmt: skip
+"""``git archive``'s options that take a value."""
+_OUTPUT = frozenset({"-o", "--output"})
+_TARS = frozenset({"tar", "gtar", "bsdtar"})
+_TAR_VALUE_LETTERS = frozenset("fCbTXKNgLV")
+"""tar's short options that take a value (``-f ARCHIVE``, ``-C DIR`` ...)."""
+_TAR_TO_STDOUT = frozenset({"-O", "--to-stdout", "--to-command", "-t", "--list"})
+
+
+def _unpacked(invocation: Invocation) -> tuple[str, str] | None:
+    """(the archive, as written: ``""`` or ``-`` for its input; the folder it lands in) of ``tar x``
+    (``-C DIR``, ``--directory=DIR``) or ``unzip ARCHIVE [-d DIR]``; None for another command, or one
+    that only lists or prints what the archive holds."""
+    values = static_args(invocation)
+    if invocation.name == "unzip":
+        operands = positionals(values, frozenset({"-d", "-x", "-P"}))
+        if not operands or {"-l", "-p", "-c", "-t", "-Z", "-v"} & set(values):
+            return None
+        directory = next((values[i + 1] for i, v in enumerate(values[:-1]) if v == "-d"), ".")
+        return operands[0], directory
+    if invocation.name not in _TARS:
+        return None
+    archive, directory, extract = "", ".", False
+    pending: list[str] = []
+    words = list(values)
+    if words and not words[0].startswith("-"):  # tar xzf y.tgz: the old style, letters first
+        pending = [letter for letter in words[0] if letter in _TAR_VALUE_LETTERS]
+        extract = "x" in words[0]
+        if "O" in words[0] or "t" in words[0]:
+            return None
+        words = words[1:]
+    index = 0
+    while index < len(words):
+        word = words[index]
+        index += 1
+        following = words[index] if index < len(words) else ""
+        if word in _TAR_TO_STDOUT or word.startswith("--to-command"):
+            return None
+        if word.startswith("--"):
+            option, equals, value = word.partition("=")
+            extract = extract or option in ("--extract", "--get")
+            if option in ("--directory", "--file"):
+                value = value if equals else following
+                index += 0 if equals else 1
+                archive, directory = (value, directory) if option == "--file" else (archive, value)
+            continue
+        if word.startswith("-") and len(word) > 1:
+            for at, letter in enumerate(word[1:], start=1):
+                if letter in "Ot":
+                    return None
+                extract = extract or letter == "x"
+                if letter in _TAR_VALUE_LETTERS:
+                    value = word[at + 1 :] or following
+                    index += 0 if word[at + 1 :] else 1
+                    archive, directory = (value, directory) if letter == "f" else (archive, directory)
+                    directory = value if letter == "C" else directory
+                    break
+            continue
+        if pending:  # tar xzf y.tgz -C y: the old style's values, in order
+            letter = pending.pop(0)
+            archive, directory = (word, directory) if letter == "f" else (archive, directory)
+            directory = word if letter == "C" else directory
+    return (archive, directory) if extract else None
+
+
 _COPIES = frozenset({"cp", "mv", "rsync", "ditto", "ln", "gcp", "gmv"})
 _COPY_VALUES = frozenset({"-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner",
                           "-g", "--group", "-e", "--rsh", "--exclude", "--include", "--exclude-from",
@@ -436,11 +517,21 @@ class Fetches:
         prefix = path.rstrip("/") + "/"
         return (directory for directory in self.trees if directory.startswith(prefix))
 
-    def note(self, invocation: Invocation) -> None:
-        """Follow one statement: the trees and refs it fetches, the trees it copies or moves."""
+    def note(self, invocation: Invocation, fed: Invocation | None = None) -> None:
+        """Follow one statement (``fed``: the stage of its pipeline whose output it reads): the trees
+        and refs it fetches, the trees it copies, moves or unpacks."""
         from .paths import normalize_path
 
         cwd = invocation.cwd
+        unpacked = _unpacked(invocation) if cwd is not None else None
+        if unpacked is not None:  # git archive --remote=URL | tar x -C y; tar xzf y.tgz (fetched)
+            archive, directory = unpacked
+            source = self._archive_source(fed) if archive in ("", "-") and fed is not None else None
+            if archive not in ("", "-"):
+                source = self.trees.get(normalize_path(archive, cwd=cwd))
+            if source is not None:
+                self._tree(normalize_path(directory, cwd=cwd), source)
+            return
         clone = cloned(invocation)
         if clone is not None:
             if cwd is None and not clone[1].startswith(("/", "~")):
@@ -468,8 +559,17 @@ class Fetches:
         rest, moved = _after_global(values)
         here = normalize_path(moved, cwd=cwd) if moved else cwd
         command = rest[:1]
-        for setting in _settings(values[: len(values) - len(rest)]):  # git -c remote.origin.url=URL pull
+        # git -c remote.origin.url=URL pull, GIT_CONFIG_PARAMETERS="'remote.origin.url'='URL'" git pull
+        for setting in git_settings(values[: len(values) - len(rest)], invocation.env):
             self._configured(_top_level(here), *setting)
+        if command == ["archive"]:
+            output = next(
+                (value for option, value in scan_options(rest[1:], _ARCHIVE_VALUES) if option in _OUTPUT),
+                None,
+            )
+            source = self._archive_source(invocation)
+            if output and source is not None:  # git archive --remote=URL -o y.tgz: an archive fetched
+                self._tree(normalize_path(output, cwd=here), source)
         if command == ["config"]:
             operands = positionals(rest[1:], _CONFIG_VALUES)
             operands = operands[1:] if operands[:1] in (["set"], ["--add"]) else operands
@@ -514,6 +614,26 @@ class Fetches:
             ]
             for branch in created if command[0] in ("checkout", "switch") else ():  # checkout -b pr evil/main
                 self._ref(repository, branch, source)
+
+    def _archive_source(self, invocation: Invocation) -> str | None:
+        """Where ``git archive --remote=URL|REMOTE`` fetches its archive from, when that is the
+        network (a remote this session pointed at a URL included); None for another command."""
+        if invocation.name != "git" or invocation.cwd is None:
+            return None
+        from .paths import normalize_path
+
+        rest, moved = _after_global(static_args(invocation))
+        if rest[:1] != ["archive"]:
+            return None
+        remote_name = next(
+            (value for option, value in scan_options(rest[1:], _ARCHIVE_VALUES) if option == "--remote"), ""
+        )
+        if not remote_name:
+            return None
+        if _fetched(remote_name):
+            return remote_name
+        here = normalize_path(moved, cwd=invocation.cwd) if moved else invocation.cwd
+        return self._url_of(_top_level(here), remote_name)
 
     def _ref_source(self, repository: str, word: str) -> str | None:
         """Where the ref ``word`` names was fetched from, when this session fetched it: a ref named
@@ -606,6 +726,8 @@ class Fetches:
         operands = positionals(args, _FETCH_VALUES)
         if operands and _fetched(operands[0]):
             url, refspecs = operands[0], operands[1:]
+            if self._own_url(repository, url):
+                return  # git pull https://github.com/me/proj: the repository's own remote, by its URL
         else:
             rewritten = (repository, _ANY_REMOTE) in self.remotes
             pointed = [name for (where, name) in self.remotes if where == repository and _named_remote(name)]
@@ -627,6 +749,17 @@ class Fetches:
         self._ref(repository, "FETCH_HEAD", url)
         self._refspecs(repository, refspecs, url)
 
+    def _own_url(self, repository: str, url: str) -> bool:
+        """Whether ``url`` names the repository a remote of its configuration names, as the user left
+        it (not a remote this session pointed, nor a configuration it wrote)."""
+        if (repository, _ANY_REMOTE) in self.remotes:
+            return False
+        return any(
+            _same_repository(url, own)
+            for name, own in _configured_remotes(repository)
+            if (repository, name) not in self.remotes
+        )
+
     def _url_of(self, repository: str, name: str) -> str | None:
         """Where the remote ``name`` fetches from, when this session pointed it at a URL (or wrote the
         repository's ``.git/config`` by other means than git: any remote)."""
@@ -638,14 +771,34 @@ class Fetches:
     def _config_written(self, invocation: Invocation, cwd: str) -> None:
         """``sed -i … .git/config``, ``printf … >> .git/config``, ``cp x .git/config``: a repository's
         remotes may point anywhere now (what the file says is not known when the line is judged)."""
+        from .cmake_files import is_cmake_file
         from .paths import normalize_path
+        from .script_files import read_script
 
         for word in _written_words(invocation):
             path = normalize_path(word, cwd=cwd)
-            if path.endswith("/.git/config"):
-                self._remote(
-                    path[: -len("/.git/config")] or "/", _ANY_REMOTE, f"{path}, written in this session"
-                )
+            self.config_written(path)
+            if is_cmake_file(path):  # cat >> CMakeLists.txt <<EOF … FetchContent_Declare(…) EOF
+                self.fetch_written(path, read_script(path).text or "", "\n".join(_texts_written(invocation)))
+
+    def fetch_written(self, path: str, old: str, new: str) -> None:
+        """The CMake file ``path`` goes from ``old`` to ``new``: a fetch from the network it did not
+        name before makes its folder's build run fetched code."""
+        from .cmake_files import fetched_urls
+
+        before = set(fetched_urls(old))
+        url = next((url for url in fetched_urls(new) if url not in before), None)
+        if url is not None:
+            name = posixpath.basename(path)
+            self._tree(
+                posixpath.dirname(path) or "/", f"{url} (named in {name} in this session)", whole=False
+            )
+
+    def config_written(self, path: str) -> None:
+        """``path`` was written: when it is a repository's ``.git/config``, its remotes may point
+        anywhere now."""
+        if path.endswith("/.git/config"):
+            self._remote(path[: -len("/.git/config")] or "/", _ANY_REMOTE, f"{path}, written in this session")
 
     def _subtree(self, repository: str, action: str, args: list[str]) -> None:
         """``git subtree add|pull|merge --prefix=DIR URL|REMOTE|REF``: ``DIR`` holds what was fetched."""
@@ -714,10 +867,13 @@ class Fetches:
 # -- across the calls of a session ---------------------------------------------------------------
 
 _MENTIONS = lazy_compile(
-    r"(?<![\w.-])(?:git|degit|tiged|gh|cp|mv|rsync|ditto|ln|gcp|gmv)(?![\w-])|\.git/config"
+    r"(?<![\w.-])(?:git|degit|tiged|gh|cp|mv|rsync|ditto|ln|gcp|gmv)(?![\w-])|\.git/config|CMakeLists\.txt|\.cmake\b"
 )
 """The programs that fetch, or carry a fetched tree on, and a repository's configuration (written, it
-may point a remote anywhere): a line naming none of them is not walked."""
+may point a remote anywhere): a line naming none of them is not walked (nor one that unpacks, when
+the session fetched no archive)."""
+_UNPACKS = lazy_compile(r"(?<![\w.-])(?:tar|gtar|bsdtar|unzip)(?![\w-])")
+"""The programs that unpack an archive (``git archive --remote=URL -o y.tgz``, then ``tar xzf y.tgz``)."""
 
 
 def _session(session: str | None) -> Fetches:
@@ -727,6 +883,13 @@ def _session(session: str | None) -> Fetches:
 
 
 def _statements(command: str, cwd: str | None) -> Iterator[Invocation]:
+    for invocation, _fed in _piped(command, cwd):
+        yield invocation
+
+
+def _piped(command: str, cwd: str | None) -> Iterator[tuple[Invocation, Invocation | None]]:
+    """Each statement of ``command``, with the stage of its pipeline whose output it reads (None:
+    it reads none)."""
     from .parse import ShellSyntaxError, parsed
     from .programs import walk
 
@@ -735,7 +898,10 @@ def _statements(command: str, cwd: str | None) -> Iterator[Invocation]:
     except ShellSyntaxError:
         return
     for stages in walk(script, cwd=cwd):
-        yield from stages
+        fed = None
+        for stage in stages:
+            yield stage, fed
+            fed = stage
 
 
 def remember_clones(session: str | None, command: str, cwd: str | None) -> None:
@@ -743,14 +909,40 @@ def remember_clones(session: str | None, command: str, cwd: str | None) -> None:
     network, and the refs it fetches (:class:`Fetches`)."""
     from .session_downloads import CLONES, keep
 
-    if _MENTIONS.search(command) is None:
-        return
     try:
         fetches = _session(session)
-        for invocation in _statements(command, cwd):
-            fetches.note(invocation)
+        if _MENTIONS.search(command) is None and not (fetches.trees and _UNPACKS.search(command)):
+            return
+        for invocation, fed in _piped(command, cwd):
+            fetches.note(invocation, fed)
     except Exception:  # the call was let through: a parse that fails here must not fail it
         return
+    keep(session, CLONES, fetches.entries())
+
+
+def remember_written_fetches(session: str | None, path: str, old: str, new: str) -> None:
+    """Keep that a call of ``session`` wrote into the CMake file ``path`` (its text ``old``, now
+    ``new``) a fetch from the network (``FetchContent_Declare``, ``ExternalProject_Add``,
+    ``file(DOWNLOAD)``) it did not hold: the folder's build runs what it fetches."""
+    from .cmake_files import is_cmake_file
+    from .session_downloads import CLONES, keep
+
+    if not is_cmake_file(path) or not new:
+        return
+    fetches = _session(session)
+    fetches.fetch_written(path, old, new)
+    if fetches.added:
+        keep(session, CLONES, fetches.entries())
+
+
+def remember_config_written(session: str | None, path: str) -> None:
+    """Keep that a call of ``session`` (a file tool's) pointed a remote of the repository whose git
+    configuration is ``path`` at a URL: every remote of it may fetch from anywhere now, as after a
+    ``sed -i`` of the file (:meth:`Fetches._config_written`)."""
+    from .session_downloads import CLONES, keep
+
+    fetches = _session(session)
+    fetches.config_written(path)
     keep(session, CLONES, fetches.entries())
 
 
@@ -763,12 +955,12 @@ def check_clone_runs(session: str | None, command: str, cwd: str | None) -> Verd
     fetches = _session(session)
     if not (fetches.trees or fetches.refs or fetches.remotes) and _MENTIONS.search(command) is None:
         return None
-    for invocation in _statements(command, cwd):
+    for invocation, fed in _piped(command, cwd):
         if invocation.cwd is not None and fetches.trees:
             verdict = _judge_run(fetches, invocation) or _judge_foreach(fetches, invocation)
             if verdict is not None:
                 return verdict
-        fetches.note(invocation)
+        fetches.note(invocation, fed)
     return None
 
 

@@ -43,6 +43,7 @@ from .findings import finding as _verdict
 from .findings import looked_up_program
 from .findings import piece as _piece
 from .findings import static_args as _values
+from .git_settings import settings as git_settings
 from .interpreters import AWKS, INTERPRETERS, fed_code, inline_code, judge_code
 from .locations import written
 from .operands import block_device, system_file
@@ -471,8 +472,11 @@ def _git(invocation: Invocation, home: str) -> Verdict | None:
     hooks_path = None
     while i < len(values) and values[i].startswith("-"):
         if values[i] == "-c" and i + 1 < len(values) and values[i + 1].lower().startswith("core.hookspath"):
-            hooks_path = values[i + 1]
+            hooks_path = f"-c {values[i + 1]}"
         i += 2 if values[i] in _GIT_GLOBAL_VALUES else 1
+    for key, value in git_settings(values[:i], invocation.env):  # GIT_CONFIG_PARAMETERS, --config-env
+        if key.lower() == "core.hookspath" and hooks_path is None:
+            hooks_path = f"{key}={value} (in git's environment)"
     if i >= len(values):
         return None
     subcommand, args = values[i], values[i + 1 :]
@@ -484,7 +488,7 @@ def _git(invocation: Invocation, home: str) -> Verdict | None:
     if subcommand not in ("commit", "push", "merge", "am", "rebase", "cherry-pick", "revert", "pull"):
         return None
     if hooks_path is not None:
-        return _verdict(GIT_HOOKS, invocation, f"-c {hooks_path} runs {subcommand} without the hooks")
+        return _verdict(GIT_HOOKS, invocation, f"{hooks_path} runs {subcommand} without the hooks")
     skip_env = next((e for e in invocation.env if _HOOK_SKIP_ENV.match(e)), None)
     if skip_env:
         return _verdict(GIT_HOOKS, invocation, f"{skip_env} skips the hooks of git {subcommand}")

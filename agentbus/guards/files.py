@@ -74,6 +74,7 @@ __all__ = [
     "search_path_guard",
     "security_audit",
     "shell_file_guard",
+    "written_text",
 ]
 
 _WRITING = lazy_compile(
@@ -141,12 +142,59 @@ def security_audit(call: ToolCall) -> None:
     asked: Verdict | None = None  # the first ask waits: a later path may be blocked
     for path in _file_paths(call.args):
         decided = check_file_access(path, cwd=cwd, write=write)
+        if decided is None and write and (_GIT_DIRECTORY in path or _CMAKE.search(path)):
+            decided = _build_machinery(path, call, cwd)
         if decided is not None and decided.decision != "ask":
             hold(call, decided)
             return
         asked = asked or decided
     if asked is not None:
         hold(call, asked)
+
+
+_GIT_DIRECTORY = ".git/"
+
+
+_CMAKE = lazy_compile(r"(?:^|/)CMakeLists\.txt$|\.cmake$")
+
+
+def _build_machinery(path: str, call: ToolCall, cwd: str | None) -> Verdict | None:
+    """A hook or the configuration of a git directory written (:mod:`.git_files`), judged as the
+    shell's writes of them are; a CMake file given a fetch from the network (``FetchContent``:
+    :func:`.clones.remember_written_fetches`), kept for the build that follows."""
+    from . import clones
+    from .git_files import check_git_file_write
+    from .script_files import read_script
+
+    normalized = normalize_path(path, cwd=cwd or call_directory())
+    if not normalized.startswith("/"):
+        return None
+    old = read_script(normalized).text or ""
+    text = written_text(call.args, old)
+    clones.remember_written_fetches(call.session_key, normalized, old, text or "")
+    return current_policy().apply(check_git_file_write(normalized, old, text, session=call.session_key))
+
+
+def written_text(args: Mapping[str, Any], old: str) -> str | None:
+    """A file's text after a file tool's call (Write's ``content``; Edit's and MultiEdit's
+    replacements applied to ``old``, the text on disk now); None when the call does not say."""
+    for key in ("content", "contents", "text", "file_text"):
+        value = args.get(key)
+        if isinstance(value, str):
+            return value
+    edits = args.get("edits")
+    pairs = edits if isinstance(edits, list) else [args]
+    text = old
+    changed = False
+    for edit in pairs:
+        if not isinstance(edit, Mapping):
+            continue
+        before = edit.get("old_string", edit.get("old_str"))
+        after = edit.get("new_string", edit.get("new_str"))
+        if isinstance(before, str) and isinstance(after, str):
+            text = text.replace(before, after) if edit.get("replace_all") else text.replace(before, after, 1)
+            changed = True
+    return text if changed else None
 
 
 def check_file_access(

@@ -41,6 +41,7 @@ from .programs import Invocation
 
 __all__ = [
     "APPENDED",
+    "CMAKE",
     "COMPOSE_ENV",
     "COMPOSE_FILES",
     "INSTALL_SCRIPTS",
@@ -140,6 +141,8 @@ def planned(invocation: Invocation, exported: Mapping[str, str | None] | None = 
         return _pip(invocation)  # python3 -m pip install -e .
     if name in ("tox", "nox") or (name.startswith("python") and static_args(invocation)[:2] in _TASK_MODULES):
         return _task_runner(invocation)
+    if name == "cmake":
+        return _cmake(invocation)
     return ()
 
 
@@ -490,6 +493,64 @@ PEP517 = "pep517"
 def _packaged(value: str) -> bool:
     """A URL, a VCS link or a built archive: no ``setup.py`` of the project's runs from disk."""
     return "://" in value or "+" in value.split("/", 1)[0] or value.endswith((".whl", ".tar.gz", ".zip"))
+
+
+# -- cmake --------------------------------------------------------------------------------------------
+
+CMAKE = "cmake"
+"""The language of a CMake file a configure step runs (:mod:`.cmake_files` reads what it runs)."""
+_CMAKE_VALUES = frozenset({"-S", "-B", "-C", "-D", "-U", "-G", "-T", "-A", "--toolchain", "--install-prefix",
+                           "--preset", "-P", "--build", "--install", "--graphviz", "--system-information",
+                           "--profiling-output", "--trace-redirect", "--log-level", "--debug-find-pkg",
+                           "--debug-find-var"})  # fmt: skip
+_CMAKE_ATTACHED = ("-S", "-B", "-C", "-D", "-G", "-T", "-A", "-P")
+"""Short options whose value may be written against them (``-Bbuild``)."""
+_CMAKE_ELSEWHERE = frozenset({"-E", "--build", "--install", "--open", "--version", "--help", "-h",
+                              "--workflow", "-N"})  # fmt: skip
+"""Modes that configure nothing: a tool (``-E``), a build of a configured tree, an install, a query."""
+_TOOLCHAIN = ("CMAKE_TOOLCHAIN_FILE", "CMAKE_PROJECT_TOP_LEVEL_INCLUDES", "CMAKE_PROJECT_INCLUDE",
+              "CMAKE_PROJECT_INCLUDE_BEFORE")  # fmt: skip
+"""``-D`` variables naming CMake files the configure step runs (a toolchain, includes of ``project()``)."""
+
+
+def _cmake(invocation: Invocation) -> tuple[FileRun, ...]:
+    """``cmake -B build``, ``cmake ..``, ``cmake -S src``: the source tree's ``CMakeLists.txt``, the
+    toolchain file, the initial cache script (``-C``); ``cmake -P x.cmake``: the script."""
+    values = static_args(invocation)
+    cwd = invocation.cwd
+    options: list[tuple[str, str]] = []
+    operands: list[str] = []
+    index = 0
+    while index < len(values):
+        value = values[index]
+        index += 1
+        attached = next((o for o in _CMAKE_ATTACHED if value.startswith(o) and value != o), None)
+        if attached is not None and not value.startswith("--"):
+            options.append((attached, value[len(attached) :]))
+        elif value.startswith("--") and "=" in value:
+            options.append(tuple(value.split("=", 1)))  # type: ignore[arg-type]
+        elif value in _CMAKE_VALUES:
+            options.append((value, values[index] if index < len(values) else ""))
+            index += 1
+        elif value.startswith("-"):
+            options.append((value, ""))
+        else:
+            operands.append(value)
+    given = {option for option, _ in options}
+    script = next((v for o, v in options if o == "-P"), None)
+    if script:
+        return (FileRun(script, CMAKE, cwd),)
+    if given & _CMAKE_ELSEWHERE:
+        return ()
+    source = next((v for o, v in options if o == "-S"), None) or (operands[-1] if operands else ".")
+    runs = [FileRun(posixpath.join(source, "CMakeLists.txt"), CMAKE, cwd)]
+    for option, value in options:
+        name, _, setting = value.partition("=")
+        if option == "-C" or option == "--toolchain":
+            runs.append(FileRun(value, CMAKE, cwd))
+        elif option == "-D" and name.partition(":")[0] in _TOOLCHAIN and setting:
+            runs.extend(FileRun(word, CMAKE, cwd) for word in setting.split(";") if word)
+    return tuple(runs)
 
 
 # -- tox, nox ----------------------------------------------------------------------------------------

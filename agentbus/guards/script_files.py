@@ -576,6 +576,25 @@ class _Judging:
             return self.unjudged(shown, made.problem)
         return None
 
+    def cmake(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
+        """``cmake -B build``: the programs the CMake file runs (``execute_process``, custom commands,
+        ``ExternalProject`` steps), and the files it includes (:mod:`.cmake_files`)."""
+        from . import cmake_files
+
+        shown = run.word
+        verdict = self.commands(list(cmake_files.commands(text)), shown, run.cwd, path, depth)
+        if verdict is not None:
+            return verdict
+        here = posixpath.dirname(path)  # CMake names included files from the including file's folder
+        for word in cmake_files.included_files(text)[: MAX_FILES + 1]:
+            if "${" in word:
+                continue  # a path made while CMake runs: its own modules, most often
+            included = word if word.startswith("/") else posixpath.join(here, word)
+            verdict = self.file(_Run(included, project_commands.CMAKE, run.cwd), depth + 1, path)
+            if verdict is not None:
+                return _through(verdict, shown)
+        return None
+
     def package(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
         """``npm run X``: the scripts of ``package.json`` that run (``preX``, ``X``, ``postX``)."""
         try:
@@ -1093,6 +1112,7 @@ _PYTEST_SETTINGS = (*build_files.INI_FILES, "setup.py")
 _PROJECT_FILES: dict[str, Callable[[_Judging, _Run, str, str, int], Verdict | None]] = {
     "make": _Judging.makefile,
     "npm": _Judging.package,
+    project_commands.CMAKE: _Judging.cmake,
     "kube": _Judging.manifest,
     "compose": _Judging.manifest,
     project_commands.COMPOSE_ENV: _Judging.compose_environment,

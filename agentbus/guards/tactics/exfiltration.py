@@ -847,30 +847,94 @@ _RUN_CALL = (
 
 
 def _package_from_url(invocation: Invocation) -> Verdict | None:
-    """``pip install https://host/pkg.tar.gz``: a package from no registry, whose build scripts run."""
+    """``pip install https://host/pkg.tar.gz``: a package from no registry, whose build scripts run;
+    ``pip install git+URL``, ``npx github:o/r``, ``uvx --from git+URL``: one built from a repository."""
     name = invocation.name
     values = _values(invocation)
     if INTERPRETERS.match(name) and values[:2] == ["-m", "pip"]:
         name, values = "pip", values[2:]  # python -m pip install …
-    if name not in ("pip", "pip3", "npm", "pnpm", "yarn", "bun", "gem", "uv", "pipx", "cargo"):
+    runs = _runs_package(name, values)
+    if not runs and name not in _INSTALLERS:
         return None
-    if not ({"install", "add", "i"} & set(values[:2]) or values[:2] == ["pip", "install"]):
+    if not (runs or {"install", "add", "i"} & set(values[:2]) or values[:2] == ["pip", "install"]):
         return None
-    for index, value in enumerate(values):
+    npm = name in _NPM_INSTALLERS and not runs
+    words = _run_packages(name, values) if runs else values
+    for index, word in enumerate(words):
+        after_path_option = bool(_NPM_PATH_OPTIONS & {*words[index - 1 : index]})
+        # --package=github:o/r, --spec=git+URL: the option's value names the package
+        value = word.partition("=")[2] if word.startswith("--") and "=" in word else word
         if _PACKAGE_URL.match(value):
             return _verdict(
                 DOWNLOAD_RUN, invocation, f"installs a package straight from {value.split('/')[2]}"
             )
-        if _REPOSITORY_PACKAGE.match(value) or (name == "cargo" and values[index - 1 : index] == ["--git"]):
-            # pip install git+URL, npm install github:o/r, cargo install --git URL: a repository
-            # fetched now and built, its setup.py / prepare script / build.rs run unseen.
+        if (
+            _REPOSITORY_PACKAGE.match(value)
+            or (name == "cargo" and words[index - 1 : index] == ["--git"])
+            or (npm and _GITHUB_SHORTHAND.match(value) and not after_path_option)
+        ):
+            # pip install git+URL, npm install github:o/r (or o/r), cargo install --git URL: a
+            # repository fetched now and built, its setup.py / prepare script / build.rs run unseen.
             # Asked, not blocked: a registry's package runs its setup code too, and passes.
+            verb = "runs" if runs else "installs"
             why = (
-                f"installs a package built from the repository {value.rpartition('@ ')[2]}, fetched now: "
+                f"{verb} a package built from the repository {value.rpartition('@ ')[2]}, fetched now: "
                 "its build code runs unseen"
             )
             return _verdict(UNJUDGED_SCRIPT, invocation, why)
     return None
+
+
+_INSTALLERS = frozenset({"pip", "pip3", "npm", "pnpm", "yarn", "bun", "gem", "uv", "pipx", "cargo"})
+_NPM_INSTALLERS = frozenset({"npm", "pnpm", "yarn", "bun"})
+_GITHUB_SHORTHAND = lazy_compile(r"^[^@%/\s.~-][^:@%/\s]*/[^:@%/\s]+(?:#\S*)?$")
+"""npm's ``owner/repo`` (``#ref``): a package fetched from GitHub (npm-package-arg's rule: not a
+scope, not a path)."""
+_NPM_PATH_OPTIONS = frozenset({"-w", "--workspace", "--prefix", "-C", "--dir", "--cwd", "--cache",
+                               "--userconfig", "--globalconfig", "--modules-folder"})  # fmt: skip
+"""npm's, pnpm's and yarn's options whose value is a folder (``-w packages/web``), not a package."""
+_PACKAGE_RUNNERS = frozenset({"npx", "bunx", "pnpx", "uvx"})
+"""Programs that fetch a package and run its command."""
+_RUNNER_SUBCOMMANDS = {"npm": (("exec",), ("x",)), "pnpm": (("dlx",), ("exec",)), "yarn": (("dlx",),),
+                       "bun": (("x",),), "pipx": (("run",),), "uv": (("run",), ("tool", "run"))}  # fmt: skip
+"""Subcommands that fetch a package and run it (``npm exec``, ``pnpm dlx``, ``uv tool run``,
+``uv run --with PACKAGE``)."""
+
+
+def _runs_package(name: str, values: list[str]) -> bool:
+    """Whether ``name values`` fetches a package and runs its command (``npx github:o/r``)."""
+    return name in _PACKAGE_RUNNERS or any(
+        tuple(values[: len(words)]) == words for words in _RUNNER_SUBCOMMANDS.get(name, ())
+    )
+
+
+_PACKAGE_OPTIONS = frozenset({"-p", "--package", "--from", "--with", "--with-editable", "--spec"})
+"""A package runner's options that name a package to fetch (``npx -p github:o/r cmd``)."""
+
+
+def _run_packages(name: str, values: list[str]) -> list[str]:
+    """The packages a package runner fetches: its package options' values and the package it runs
+    (its first operand; ``uv run``'s first operand is a command of the project, not a package)."""
+    skip = next(
+        (len(words) for words in _RUNNER_SUBCOMMANDS.get(name, ()) if tuple(values[: len(words)]) == words), 0
+    )
+    wants_operand = not (name == "uv" and values[:1] == ["run"])
+    found: list[str] = []
+    index = skip
+    while index < len(values):
+        word = values[index]
+        index += 1
+        option, equals, given = word.partition("=")
+        if option in _PACKAGE_OPTIONS:
+            found.append(given if equals else values[index] if index < len(values) else "")
+            index += 0 if equals else 1
+        elif word == "--":
+            found += values[index : index + 1] if wants_operand else []
+            break
+        elif not word.startswith("-"):
+            found += [word] if wants_operand else []
+            break
+    return found
 
 
 _REPOSITORY_PACKAGE = lazy_compile(

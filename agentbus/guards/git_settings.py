@@ -1,0 +1,83 @@
+"""git configuration a command gives git without a configuration file.
+
+git reads settings from its command line (``git -c KEY=VALUE``, ``git --config-env=KEY=VARIABLE``)
+and from its environment: ``GIT_CONFIG_PARAMETERS`` (what ``-c`` itself passes on to the git
+programs it starts: ``'KEY'='VALUE' …``) and ``GIT_CONFIG_COUNT`` with ``GIT_CONFIG_KEY_<n>`` and
+``GIT_CONFIG_VALUE_<n>``. Each of them sets any key for the one command, whatever the repository:
+``core.fsmonitor``, ``core.sshCommand``, ``core.pager``, ``core.hooksPath``, a filter or diff
+driver, an alias that starts with ``!`` make git run a program, and ``remote.NAME.url`` points a
+remote anywhere. :func:`settings` gives them all as (key, value) pairs, so that the rules that
+judge ``-c`` (:mod:`.carriers`: the command a key runs; the git rule: hooks taken away;
+:mod:`.clones`: where a remote fetches from) judge every spelling alike.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Iterator, Sequence
+
+__all__ = ["ENVIRONMENT_KEYS", "environment_settings", "settings"]
+
+ENVIRONMENT_KEYS = ("GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")
+"""The names (and prefixes) of the variables git takes configuration from."""
+
+_MAX_COUNT = 64
+"""The ``GIT_CONFIG_<n>`` pairs read (git reads as many as ``GIT_CONFIG_COUNT`` says)."""
+
+
+def settings(options: Sequence[str], env: Sequence[str] = ()) -> list[tuple[str, str]]:
+    """(key, value) of each setting git's own options (``options``: the words before the
+    subcommand) and the assignments in its environment (``env``: ``NAME=VALUE``) give it."""
+    variables = dict(assignment.partition("=")[::2] for assignment in env)
+    found = environment_settings(env)
+    for index, option in enumerate(options):
+        given = options[index + 1] if index + 1 < len(options) else None
+        if option == "-c" and given is not None:
+            key, _, value = given.partition("=")
+            found.append((key, value))
+        elif option == "--config-env" and given is not None:
+            key, _, variable = given.partition("=")
+            found.append((key, variables.get(variable, "")))
+        elif option.startswith("--config-env="):
+            key, _, variable = option[len("--config-env=") :].partition("=")
+            found.append((key, variables.get(variable, "")))
+    return found
+
+
+def environment_settings(env: Sequence[str]) -> list[tuple[str, str]]:
+    """(key, value) of each setting ``GIT_CONFIG_PARAMETERS`` and the ``GIT_CONFIG_COUNT`` pairs
+    in the assignments ``env`` (``NAME=VALUE``) give git."""
+    variables = {}
+    for assignment in env:
+        name, equals, value = assignment.partition("=")
+        if equals and name.startswith("GIT_CONFIG_"):
+            variables[name] = value
+    if not variables:
+        return []
+    found = list(_parameters(variables.get("GIT_CONFIG_PARAMETERS", "")))
+    count = variables.get("GIT_CONFIG_COUNT", "")
+    # git reads pairs up to the count; a count not written as a number is read up to what is there.
+    limit = min(int(count), _MAX_COUNT) if count.strip().isdigit() else _MAX_COUNT
+    for index in range(limit):
+        key = variables.get(f"GIT_CONFIG_KEY_{index}")
+        if key is None:
+            if count.strip().isdigit():
+                continue
+            break
+        found.append((key, variables.get(f"GIT_CONFIG_VALUE_{index}", "")))
+    return found
+
+
+def _parameters(text: str) -> Iterator[tuple[str, str]]:
+    """``'core.pager'='less -R' 'user.name=x'``: git's own quoting (single quotes, ``'\\''``), as the
+    shell reads it; each word is ``KEY=VALUE`` (quoted apart or together)."""
+    if not text.strip():
+        return
+    try:
+        words = shlex.split(text)
+    except ValueError:  # an unclosed quote: git refuses it too, but judge what it says
+        words = text.replace("'", " ").split()
+    for word in words:
+        key, _, value = word.partition("=")
+        if key:
+            yield key, value
