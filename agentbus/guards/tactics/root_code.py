@@ -190,11 +190,36 @@ def _commands(value: str) -> Iterator[str]:
         yield from value.split(",")
 
 
+_LIBRARY_OPTION = lazy_compile(
+    r"^--?(?:default[-_]auth|plugin[-_](?:dir|load(?:[-_]add)?|path)|plugins?[-_]?dir|engine|"
+    r"load[-_](?:extension|module|plugin)s?|extension[-_]dir|module[-_]path|preload)$"
+)
+"""Options whose value is a library or a directory of them that the program loads (``mysql
+--default-auth=PATH``, ``--plugin-dir=DIR``, ``openssl -engine``): a path of one's choosing loads one's
+own code into root."""
+_SYSTEM_LIBRARIES = lazy_compile(r"^/(?:usr/(?:local/)?)?lib(?:64|exec)?/")
+
+
+def _library_option(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """``sudo mysql --default-auth ../../tmp/x``: a library path given through an option that loads it."""
+    for index, value in enumerate(values):
+        option, equals, given = value.partition("=")
+        if not equals:
+            given = values[index + 1] if index + 1 < len(values) else ""
+        if _LIBRARY_OPTION.match(option) and "/" in given and not _SYSTEM_LIBRARIES.match(given):
+            why = f"loads {given} into {invocation.name} through {option}, run as root"
+            return _verdict(PRIVILEGE, invocation, why)
+    return None
+
+
 def _handed(invocation: Invocation) -> Verdict | None:
     """A shell or a shared library among a root program's arguments."""
     if invocation.name in _NOT_RUN or invocation.name in SHELLS:
         return None
     values = _values(invocation)
+    library = _library_option(invocation, values)
+    if library is not None:
+        return library
     for value in values:
         library = re.split(r"[=,:]", value)[-1].removeprefix("-D")
         if _SHARED_LIBRARY.search(library) and not value.startswith("-o"):
@@ -399,12 +424,39 @@ def judge_script(script: Script, home: str) -> Verdict | None:
     return strongest(_handed_all(script))
 
 
+_USER_CONFIG = lazy_compile(
+    r"^(?:(?:~|\$\{?HOME\}?|/home/[^/]+|/Users/[^/]+)/|\./)?\.(?!\.?/)[^/]"
+)
+"""A file of the user's home or of the working directory whose name (or first directory) starts with a
+dot: where programs look for their configuration and start-up files (``~/.rtorrent.rc``,
+``~/.config/procps/toprc``, ``./.gdbinit``)."""
+_SHELL_PROFILE = lazy_compile(
+    r"/?\.(?:(?:ba|z|k|c|tc)?sh(?:rc|env)|(?:bash_|z)?(?:profile|login|logout)|bash_aliases)$"
+)
+"""Shell start-up files: the profile rule's (root's shell reads root's own, not the user's)."""
+
+
+def _config_with_shell(invocation: Invocation) -> Iterator[str]:
+    """The user configuration files ``invocation`` writes with a command or a shell in the text."""
+    for path, text in _written(invocation):
+        if _USER_CONFIG.match(path) and not _SHELL_PROFILE.search(path) and SHELL_SPAWN.search(text):
+            yield path
+
+
 def _handed_all(script: Script) -> Iterator[Verdict | None]:
     written: dict[str, list[str]] = {}
+    configs: list[str] = []
     for stages in walk(script):
         for invocation in stages:
             if written and _as_root(invocation):
                 yield _handed_written(invocation, written)
+            if configs and _as_root(invocation) and invocation.name not in _NOT_RUN | SHELLS:
+                # ~/.rtorrent.rc with `execute = /bin/sh…`, then sudo rtorrent: sudo keeps HOME (or -E
+                # does): root reads the user's configuration, and runs what it names.
+                why = f"writes {configs[0]} with a command in it, then runs {invocation.name} as root"
+                yield _verdict(PRIVILEGE, invocation, f"{why}: a program run as root may read it")
+            if len(configs) < _MAX_WRITTEN:
+                configs.extend(_config_with_shell(invocation))
             for path, text in _written(invocation):
                 key = posixpath.normpath(path)
                 if key in written or len(written) < _MAX_WRITTEN:
