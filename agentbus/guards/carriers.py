@@ -36,6 +36,7 @@ __all__ = [
     "unknown_program",
 ]
 
+
 class Perhaps(str):
     """A command line found in an argument that a program or a script may or may not run: an unknown
     program's (``tool 'curl … | sh'``) or a script's (``sh ok.sh 'rm -rf ~'``). Nothing in the line says

@@ -80,7 +80,8 @@ _LANGUAGE_CALL = lazy_compile(
     r"|\\(?:immediate)?\\?write18\s*\{([^}]{1,4000})\}"
     r"|\be?syscmd\s*\(\s*`?([^()`']{1,4000})'?\s*\)"
 )
-"""Elisp ``(shell-command "CMD")``, Puppet ``exec { 'CMD': }``, TeX ``\\write18{CMD}``, m4 ``esyscmd(CMD)``."""
+"""Elisp ``(shell-command "CMD")``, Puppet ``exec { 'CMD': }``, TeX ``\\write18{CMD}``, m4
+``esyscmd(CMD)``."""
 _ARGV_CALL = lazy_compile(
     r"\b(?:system|exec[lv]?p?e?|spawn|spawnSync|execFileSync|execFile|Popen|run|call|check_call|check_output|"
     r"Command|ProcessBuilder|Process)\s*\(\s*\[?\s*((?:[rbf]?[\"'][^\"'\n]{0,400}[\"']\s*,\s*){1,40}[rbf]?[\"'][^\"'\n]{0,400}[\"'])"

@@ -1244,7 +1244,7 @@ def _walk(
                 runner = as_root.get(index)
                 container = contained.get(index)
                 for inner_stages in _walk(inner, cwd=cwd, _depth=_depth + 1, _perhaps=perhaps):
-                    if perhaps and not _perhaps:  # tool 'rm -rf ~': it may run it or only show it (carriers.Perhaps)
+                    if perhaps and not _perhaps:  # tool 'rm -rf ~': it may run or only show it (Perhaps)
                         inner_stages = [s.replace(layers=(Layer(PERHAPS), *s.layers)) for s in inner_stages]
                     if runner is not None:
                         inner_stages = [_under(runner, s) for s in inner_stages]

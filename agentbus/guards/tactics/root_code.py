@@ -49,13 +49,13 @@ from ..programs import (
     walk,
     written_text,
 )
-from ..verdict import PRIVILEGE, SUDO_INSTALL, Verdict
+from ..verdict import BLOCK, DEFAULT_VERDICTS, PRIVILEGE, SUDO_INSTALL, Verdict
 
 __all__ = ["judge", "judge_as_root", "judge_script", "strongest"]
 
 SHELL_SPAWN = lazy_compile(
     r"/bin/(?:ba|da|z|k|c|tc|fi|a)?sh\b|\bpty\.spawn|\bos\.exec[lv]|\bsetuid\(0\)"
-    r"|(?:^|[\s;&|(`'\"=,{])(?:exec\s+)?(?:ba|da|z|k)?sh(?:\s+-[a-z]*[ci]|\s*[#;]|\s+[0-9]?[<>]|\s*[)'\"`]|\s*$)"
+    r"|(?:^|[\s;&|(`'\"=,{])(?:exec\s+)?(?:ba|da|z|k)?sh(?:\s+-[a-z]*[cip]|\s*[#;]|\s+[0-9]?[<>]|\s*[)'\"`]|\s*$)"
     r"|\b(?:system|exec|popen|spawn|execute|callCommand|run-shell-command|esyscmd|syscmd)\b"
 )
 """Text that starts a shell or a command (``/bin/sh``, ``exec sh 0<&2``, ``system(...)``, ``os.execute``):
@@ -217,9 +217,9 @@ def _handed(invocation: Invocation) -> Verdict | None:
     if invocation.name in _NOT_RUN or invocation.name in SHELLS:
         return None
     values = _values(invocation)
-    library = _library_option(invocation, values)
-    if library is not None:
-        return library
+    loaded = _library_option(invocation, values)
+    if loaded is not None:
+        return loaded
     for value in values:
         library = re.split(r"[=,:]", value)[-1].removeprefix("-D")
         if _SHARED_LIBRARY.search(library) and not value.startswith("-o"):
@@ -284,9 +284,13 @@ _CODE_OPTIONS: dict[str, frozenset[str]] = {
     "bee": frozenset({"eval", "ev", "php-eval", "php-script"}),
     "drush": frozenset({"eval", "ev", "php-eval", "php-script", "scr"}),
     "gem": frozenset({"build", "open"}),
+    "facter": frozenset({"--custom-dir", "--external-dir"}),
+    **dict.fromkeys(("cowsay", "cowthink"), frozenset({"-f"})),
+    "ldconfig": frozenset({"-f", "-C"}),
 }  # fmt: skip
 """Programs that are no language, and the options or verbs with which they run code of one's own (TeX's
-shell escape, rpm's Lua macros, knife's Ruby, a gemspec, Drupal's PHP)."""
+shell escape, rpm's Lua macros, knife's Ruby, a gemspec, Drupal's PHP, Facter's Ruby facts, a cow file's
+Perl, the library directories ldconfig gives every program)."""
 _SCRIPT_RUNNERS = frozenset({"java", "byebug", "rdbg", "pdb", "pdb3", "pudb", "ipdb", "jdb"})
 """Programs that run the class, jar or script they are given (a debugger runs it too)."""
 
@@ -330,11 +334,12 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
 
 
 def strongest(verdicts: Iterable[Verdict | None]) -> Verdict | None:
-    """The first escalation among ``verdicts`` (read lazily, up to it), else the first finding: an
-    ask met first (a ``PATH`` outside the system's) does not hide a block found after it."""
+    """The first finding of a category blocked by default among ``verdicts`` (read lazily, up to it),
+    else the first finding: an ask met first (a ``PATH`` outside the system's, an account change) does
+    not hide a block found after it."""
     first: Verdict | None = None
     for verdict in verdicts:
-        if verdict is not None and verdict.category == PRIVILEGE:
+        if verdict is not None and DEFAULT_VERDICTS.get(verdict.category) == BLOCK:
             return verdict
         first = first or verdict
     return first
@@ -424,9 +429,7 @@ def judge_script(script: Script, home: str) -> Verdict | None:
     return strongest(_handed_all(script))
 
 
-_USER_CONFIG = lazy_compile(
-    r"^(?:(?:~|\$\{?HOME\}?|/home/[^/]+|/Users/[^/]+)/|\./)?\.(?!\.?/)[^/]"
-)
+_USER_CONFIG = lazy_compile(r"^(?:(?:~|\$\{?HOME\}?|/home/[^/]+|/Users/[^/]+)/|\./)?\.(?!\.?/)[^/]")
 """A file of the user's home or of the working directory whose name (or first directory) starts with a
 dot: where programs look for their configuration and start-up files (``~/.rtorrent.rc``,
 ``~/.config/procps/toprc``, ``./.gdbinit``)."""
