@@ -41,7 +41,8 @@ def decision(command: str) -> str:
 )
 def test_a_command_line_an_argument_may_hold_is_asked(command: str) -> None:
     verdict = check_command(command, home=HOME)
-    assert verdict is not None and verdict.decision == "ask", verdict
+    assert verdict is not None
+    assert verdict.decision == "ask", verdict
     assert verdict.category == ARGUMENT_COMMAND or decision(command) == "ask"
 
 
@@ -64,13 +65,15 @@ def test_a_command_option_or_a_line_of_its_own_still_blocks(command: str) -> Non
 def test_nobody_to_ask_turns_it_into_a_block() -> None:
     with using(Policy(profile="unattended")):
         verdict = check_command("pick-one confirm 'rm -rf ~'", home=HOME)
-    assert verdict is not None and verdict.decision == "block"
+    assert verdict is not None
+    assert verdict.decision == "block"
 
 
 def test_the_category_can_be_set_back_to_block() -> None:
     with using(Policy(verdicts={ARGUMENT_COMMAND: "block"})):
         verdict = check_command("python3 tools/note.py 'rm -rf ~'", home=HOME)
-    assert verdict is not None and verdict.decision == "block"
+    assert verdict is not None
+    assert verdict.decision == "block"
     assert "filesystem destruction" in verdict.reason
 
 

@@ -3,7 +3,8 @@ script may well run it (Kubernetes Goat's ``undock.sh`` runs ``$1``), so the arg
 that command, as an unknown program's is (``carriers.unknown_program``): asked (the script may only
 print it), blocked after an option that names a command (``--cmd``). Code given inline (``sh -c``,
 ``python3 -c``) is the code rules'; an interpreter's script's code options are its own language
-(``manage.py shell -c`` takes Python). The attacks below are variants written after the fix, not the ones it was tuned on.
+(``manage.py shell -c`` takes Python). The attacks below are variants written after the fix, not the
+ones it was tuned on.
 """
 
 from __future__ import annotations
@@ -122,4 +123,5 @@ def test_reading_a_scripts_arguments_stays_linear() -> None:
 )
 def test_a_positional_command_line_is_asked_alike_for_shells_and_interpreters(command: str) -> None:
     verdict = check_command(command, home=HOME)
-    assert verdict is not None and verdict.decision == "ask", verdict
+    assert verdict is not None
+    assert verdict.decision == "ask", verdict

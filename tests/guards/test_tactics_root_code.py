@@ -272,7 +272,11 @@ def test_a_block_found_after_an_ask_wins() -> None:
 
 @pytest.mark.parametrize(
     "command",
-    ["doas cowthink -f ./eyes.cow moo", "sudo facter --external-dir ./facts.d os", "sudo ldconfig -C ./x.cache"],
+    [
+        "doas cowthink -f ./eyes.cow moo",
+        "sudo facter --external-dir ./facts.d os",
+        "sudo ldconfig -C ./x.cache",
+    ],
 )
 def test_options_that_load_code_or_library_paths_as_root_are_asked(command: str) -> None:
     assert judged(command) == (SUDO_INSTALL, "ask")
