@@ -439,6 +439,10 @@ _SHELL_PROFILE = lazy_compile(
 """Shell start-up files: the profile rule's (root's shell reads root's own, not the user's)."""
 
 
+_READS_NO_CONFIG = _NOT_RUN | SHELLS
+"""Root programs that read no configuration of the user's (file handlers; a root shell reads root's)."""
+
+
 def _config_with_shell(invocation: Invocation) -> Iterator[str]:
     """The user configuration files ``invocation`` writes with a command or a shell in the text."""
     for path, text in _written(invocation):
@@ -453,7 +457,7 @@ def _handed_all(script: Script) -> Iterator[Verdict | None]:
         for invocation in stages:
             if written and _as_root(invocation):
                 yield _handed_written(invocation, written)
-            if configs and _as_root(invocation) and invocation.name not in _NOT_RUN | SHELLS:
+            if configs and _as_root(invocation) and invocation.name not in _READS_NO_CONFIG:
                 # ~/.rtorrent.rc with `execute = /bin/sh…`, then sudo rtorrent: sudo keeps HOME (or -E
                 # does): root reads the user's configuration, and runs what it names.
                 why = f"writes {configs[0]} with a command in it, then runs {invocation.name} as root"
