@@ -28,7 +28,30 @@ from ..lazy_regex import lazy_compile
 from .git_settings import environment_settings
 from .git_settings import settings as git_settings
 
-__all__ = ["COMMAND_VARIABLES", "TERMINALS", "carried", "confines", "git_runs_setting", "unknown_program"]
+__all__ = [
+    "COMMAND_VARIABLES",
+    "TERMINALS",
+    "Perhaps",
+    "carried",
+    "confines",
+    "git_runs_setting",
+    "unknown_program",
+]
+
+
+class Perhaps(str):
+    """A command line found in an argument that a program or a script may or may not run: an unknown
+    program's (``tool 'curl … | sh'``) or a script's (``sh ok.sh 'rm -rf ~'``). Nothing in the line says
+    whether it runs it or only shows it (``gum confirm 'rm -rf ~?'``), so what it would do is asked,
+    never blocked (:func:`~.programs.walk` marks its commands with :data:`PERHAPS`); after an option
+    that names a command (``--exec``, ``-c``, ``run``) it is a plain string, judged in full."""
+
+    __slots__ = ()
+
+
+PERHAPS = "(an argument it may run)"
+"""The layer :func:`~.programs.walk` puts on the commands of a :class:`Perhaps` string."""
+
 
 COMMAND_VARIABLES = frozenset({
     "GIT_SSH_COMMAND", "GIT_SSH", "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_EXTERNAL_DIFF",
@@ -704,7 +727,8 @@ _TEXT_PROGRAMS = frozenset({
     "git", "gh", "glab", "hub", "svn", "hg", "jj", "fossil", "bzr", "tea", "jira", "linear", "sl",
     # notices and speech: text shown to a person
     "notify-send", "terminal-notifier", "say", "espeak", "logger", "wall", "write", "zenity", "kdialog",
-    "whiptail", "dialog", "cowsay", "figlet", "toilet", "banner", "osascript",
+    "whiptail", "dialog", "cowsay", "figlet", "toilet", "banner", "osascript", "xmessage", "gxmessage",
+    "dmenu", "boxes", "lolcat", "cowthink", "ponysay", "apprise",
     # searches, filters and data languages: patterns and programs of their own
     "ag", "ack", "ack-grep", "fzf", "sk", "jq", "yq", "gojq", "jaq", "sed", "gsed", "tr", "xq", "mlr",
     "sqlite3", "psql", "mysql", "mariadb", "mongosh", "mongo", "redis-cli", "duckdb", "clickhouse-client",
@@ -721,7 +745,8 @@ arguments that reads as a command is not one they run here."""
 
 _TEXT_OPTION = lazy_compile(
     r"^--?(?:m|t|b|k|message|msg|title|body|desc|description|note|notes|comment|subject|summary|text|"
-    r"label|name|query|search|grep|pattern|regex|filter|format|template|reason)$"
+    r"label|name|query|search|grep|pattern|regex|filter|format|template|reason|placeholder|prompt|header|"
+    r"footer|question|caption|hint)$"
 )
 """Options whose value is text by name (``--message``, ``-m``, ``--title``, ``--query``, a keyword
 expression's ``-k`` ...)."""
@@ -749,24 +774,29 @@ def unknown_program(name: str) -> bool:
     )
 
 
-def _command_strings(values: Sequence[str]) -> Iterator[str]:
-    """``someprog -c "curl … | sh"``, ``tool --hook='rm -rf ~'``: an argument of a program the guards do
-    not know that reads as a command line (a program name and more, or shell operators), judged as
-    the command it would be if the program ran it. Values of text options (``--message``, ``-t``)
-    are text; a value that starts with a path and has no operator is a file name with spaces."""
+def _command_strings(values: Sequence[str], code_options: bool = False) -> Iterator[str]:
+    """``someprog -c "curl … | sh"``, ``tool --hook='rm -rf ~'``, ``sh ok.sh 'rm -rf ~'``: an argument of
+    a program the guards do not know (or of a script) that reads as a command line (a program name
+    and more, or shell operators), judged as the command it would be if the program ran it. After an
+    option or a verb that names a command (``--exec``, ``-c``, ``run``) it is one; anywhere else it
+    may be text the program only shows (``gum confirm 'rm -rf ~?'``): a :class:`Perhaps`, asked.
+    Values of text options (``--message``, ``-t``) are text; with ``code_options`` (a script run by an
+    interpreter) so are the values of code options (``manage.py shell -c CODE`` is Python)."""
     previous = ""
     for value in values:
         option, equals, rest = value.partition("=")
+        named = option if equals and option.startswith("-") else previous
         text = rest if equals and option.startswith("-") else value
-        if equals and option.startswith("-") and _TEXT_OPTION.match(option):
+        if _TEXT_OPTION.match(named) or (code_options and _CODE_OPTION.match(named)):
             text = ""
-        if (
-            not _TEXT_OPTION.match(previous)
-            and text
-            and (_COMMAND_START.match(text) or (_SHELL_OPERATOR.search(text) and " " in text.strip()))
-        ):
-            yield text
+        if text and (_COMMAND_START.match(text) or (_SHELL_OPERATOR.search(text) and " " in text.strip())):
+            runs = _COMMAND_OPTION.match(named) or named in _RUN_VERBS
+            yield text if runs and not (code_options and named in _RUN_VERBS) else Perhaps(text)
         previous = value
+
+
+_RUN_VERBS = frozenset({"-c", "-e", "-x", "--command", "run", "exec", "execute"})
+"""Options and verbs whose value is a command by convention (``tool -c CMD``, ``tool run CMD``)."""
 
 
 _SCRIPT_LANGUAGES = lazy_compile(
@@ -820,27 +850,15 @@ def _script_arguments(name: str, values: Sequence[str]) -> list[str] | None:
 
 
 def _script_command_strings(name: str, values: Sequence[str]) -> Iterator[str]:
-    """``sh undock.sh "curl … | sh"``, ``bash ./run.sh 'rm -rf ~'``: an argument of a script that reads
+    """``sh undock.sh "curl … | sh"``, ``python3 tool.py 'rm -rf ~'``: an argument of a script that reads
     as a command line, judged as that command (the script may well run it: Kubernetes Goat's
-    undock.sh does). A shell script's argument as :func:`_command_strings` reads an unknown program's;
-    an interpreter's script's only with a shell operator in it or after an option that names a command
-    (``--cmd``): ``manage.py shell -c CODE`` is Python, not shell."""
+    undock.sh does), alike for a shell's script and an interpreter's (:func:`_command_strings`):
+    asked, since the agent cannot know whether the script runs it or only prints it, unless an
+    option names it a command (``--cmd``, ``--exec``). An interpreter's script's code options are
+    its own language (``manage.py shell -c CODE`` is Python)."""
     arguments = _script_arguments(name, values)
-    if not arguments:
-        return
-    if name in _SHELL_NAMES:
-        yield from _command_strings(arguments)
-        return
-    previous = ""
-    for value in arguments:
-        option, equals, rest = value.partition("=")
-        named = option if equals and option.startswith("-") else previous
-        text = rest if equals and option.startswith("-") else value
-        plain = not _CODE_OPTION.match(named) and not _TEXT_OPTION.match(named) and " " in text.strip()
-        runs = _COMMAND_OPTION.match(named) or _SHELL_OPERATOR.search(text)
-        if plain and runs and _COMMAND_START.match(text):
-            yield text
-        previous = value
+    if arguments:
+        yield from _command_strings(arguments, code_options=name not in _SHELL_NAMES)
 
 
 _APT_HOOKS = lazy_compile(
@@ -1177,6 +1195,7 @@ _CARRIERS: dict[str, _Extract] = {
     "cabal": _subcommand_runs("exec"),
     "task": _subcommand_runs("execute"),
     "xdotool": _subcommand_runs("exec"),
+    "gum": _subcommand_runs("spin"),  # gum spin [--title T] -- CMD; confirm/input/choose/style: text
     "perf": _subcommand_runs("stat", "record", "trace"),
     "codex": _subcommand_runs("sandbox", skip=1),
     "run-parts": _run_parts,

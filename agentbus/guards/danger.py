@@ -37,6 +37,7 @@ from ..lazy_regex import lazy_compile
 from ..registry import Registry
 from . import clones, definitions, script_files, session_downloads, tactics
 from .budget import decide, spend
+from .carriers import PERHAPS
 from .carriers import TERMINALS as _TERMINALS
 from .containers import in_place
 from .findings import finding as _verdict
@@ -49,14 +50,16 @@ from .locations import written
 from .operands import block_device, system_file
 from .parse import UNKNOWN_PART, Function, Script, ansi_c, one_reread_bound, parse, parsed
 from .paths import normalize_path
-from .policy import Policy, current_policy, hold, using
+from .policy import Policy, current_policy, hold, in_argument, using
 from .programs import (
     SHELLS,
     Invocation,
     collecting_nested,
     find_narrowed,
     find_selects,
+    is_root_user,
     parse_nested,
+    runs_as,
     shell_mode,
     walk,
     written_text,
@@ -75,6 +78,7 @@ from .verdict import (
     PERMISSIONS,
     REMOTE_ACCESS,
     REMOTE_CODE,
+    SUDO_INSTALL,
     SYSTEM_FILES,
     UNJUDGED_SCRIPT,
     Guard,
@@ -845,6 +849,11 @@ _CHECKS: dict[str, _Check] = {
 # -- code that reaches a shell -------------------------------------------------------------
 
 
+def _as_root(invocation: Invocation) -> bool:
+    user = runs_as(invocation)
+    return user is not None and is_root_user(user)
+
+
 def _runs_stdin(invocation: Invocation) -> bool:
     """Whether the program runs, as code, what arrives on its standard input."""
     name = invocation.name
@@ -1078,11 +1087,15 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
         decoded = _decoded(upstream)
         if decoded is None and decoder:
             return Verdict(OBFUSCATED, piece, f"pipes decoded data into {stage.name}")
-        if decoded is not None and stage.name not in SHELLS and _INTERPRETERS.match(stage.name):
+        interpreter = stage.name not in SHELLS and _INTERPRETERS.match(stage.name) is not None
+        if decoded is not None and interpreter:
             verdict = _judge_code(decoded, stage, home, how=f"piped into {stage.name}", piece=piece)
             if verdict is not None:
                 return verdict
-        elif decoded is not None:
+        if interpreter and stage.name not in AWKS and _as_root(stage):
+            # echo 'esyscmd(CMD)' | sudo m4: code of one's own run as root, as `sudo m4 <<< CODE` is
+            return Verdict(SUDO_INSTALL, piece, f"runs the code piped into {stage.name} as root")
+        if decoded is not None and not interpreter:
             verdict = check_command(decoded, home=home)
             if verdict is not None:
                 return Verdict(
@@ -1408,9 +1421,11 @@ class _Findings:
         self.policy = policy
         self.asked: Verdict | None = None
 
-    def blocks(self, verdict: Verdict | None, rule: str) -> Verdict | None:
-        """``verdict`` (named after ``rule``) if it blocks; remember it if it asks."""
-        decided = self.policy.apply(verdict)
+    def blocks(self, verdict: Verdict | None, rule: str, perhaps: bool = False) -> Verdict | None:
+        """``verdict`` (named after ``rule``) if it blocks; remember it if it asks. With ``perhaps`` the
+        finding is about a command line a program was given that it may run or only show
+        (:class:`~.carriers.Perhaps`): at most an ask (unattended, nobody answers: a block)."""
+        decided = in_argument(verdict, self.policy) if perhaps else self.policy.apply(verdict)
         if decided is None:
             return None
         decided = decided.by(rule)
@@ -1443,17 +1458,24 @@ def _check_script(script: Script, home: str, policy: Policy) -> Verdict | None:
                 if verdict is not None:
                     return verdict
             rule = "pipeline rule (what flows into a shell or interpreter)"
-            verdict = findings.blocks(_check_pipeline(stages, home), rule)
+            perhaps = any(_perhaps(stage) for stage in stages)
+            verdict = findings.blocks(_check_pipeline(stages, home), rule, perhaps)
             if verdict is not None:
                 return verdict
     names = {invocation.name for invocation in judged}  # the families that may judge the script
     # bash -c 'env | grep -i token', watch 'ps aux | grep pass': the nested code, judged whole too
-    for whole in (script, *nested):
+    for whole, perhaps in ((script, False), *nested):
         for judge_script in tactics.script_judges(names):
-            verdict = findings.blocks(judge_script(whole, home), _tactic_rule(judge_script))
+            verdict = findings.blocks(judge_script(whole, home), _tactic_rule(judge_script), perhaps)
             if verdict is not None:
                 return verdict
     return findings.asked
+
+
+def _perhaps(invocation: Invocation) -> bool:
+    """Whether ``invocation`` is a command of a line a program was given as an argument and may run
+    or only show (``gum confirm 'rm -rf ~'``): its findings are asked."""
+    return any(layer.name == PERHAPS for layer in invocation.layers)
 
 
 def judge_script(script: Script, home: str, policy: Policy) -> Verdict | None:
@@ -1464,13 +1486,15 @@ def judge_script(script: Script, home: str, policy: Policy) -> Verdict | None:
 def _check_one(invocation: Invocation, home: str, findings: _Findings) -> Verdict | None:
     """The blocking finding of one simple command: seed 000's rules first, then the tactics."""
     rule = f"rule for {invocation.name or 'a computed command'}"
-    verdict = findings.blocks(in_place(invocation, _check_invocation(invocation, home)), rule)
+    perhaps = _perhaps(invocation)
+    verdict = findings.blocks(in_place(invocation, _check_invocation(invocation, home)), rule, perhaps)
     if verdict is None:
-        verdict = findings.blocks(in_place(invocation, _check_redirects(invocation, home)), "redirect rule")
+        found = in_place(invocation, _check_redirects(invocation, home))
+        verdict = findings.blocks(found, "redirect rule", perhaps)
     for judge in tactics.judges(invocation):
         if verdict is not None:
             return verdict
-        verdict = findings.blocks(in_place(invocation, judge(invocation, home)), _tactic_rule(judge))
+        verdict = findings.blocks(in_place(invocation, judge(invocation, home)), _tactic_rule(judge), perhaps)
     return verdict
 
 

@@ -38,7 +38,7 @@ from .locations import location, written
 from .operands import EDITORS, PATH_MAX, PATTERN_OPTIONS, block_device, option_values, system_file
 from .pathnames import home_directory
 from .paths import check_glob, check_path, display_path, normalize_path
-from .policy import Policy, current_policy, hold
+from .policy import Policy, current_policy, hold, in_argument
 from .request_bodies import CURL_PROGRAMS, WGET_PROGRAMS, request_options, sent_file
 from .tool_matchers import (
     EXEC_TOOL,
@@ -944,12 +944,14 @@ def _check_shell_files(command: str, cwd: str | None, home: str) -> Verdict | No
 def _judge_shell_files(
     command: str, cwd: str | None, home: str, script: Script | None = None
 ) -> Verdict | None:
+    from .carriers import PERHAPS
     from .parse import parsed
     from .programs import walk
 
     script = parsed(command) if script is None else script
     # The commands of the line itself; a nested one (in $(...), bash -c) may feed its output on.
     written = {id(pipeline[-1]) for pipeline in script.pipelines if pipeline}
+    asked: Verdict | None = None
     for stages in walk(script, cwd=cwd):
         upstream: list[str] | None = None
         for index, invocation in enumerate(stages):
@@ -960,9 +962,15 @@ def _judge_shell_files(
                 if upstream is None:
                     upstream = _echoed(stages[0])
                 verdict = _check_fed_names(invocation, upstream)
-            if verdict is not None:
-                return verdict.by(f"secret operand rule, for {invocation.name or 'a computed command'}")
-    return None
+            if verdict is None:
+                continue
+            verdict = verdict.by(f"secret operand rule, for {invocation.name or 'a computed command'}")
+            if any(layer.name == PERHAPS for layer in invocation.layers):
+                # tool 'cat ~/.ssh/id_rsa': asked at most, and a later block in the line still wins
+                asked = asked or in_argument(verdict, current_policy())
+                continue
+            return verdict
+    return asked
 
 
 def _echoed(first: Invocation) -> list[str]:

@@ -31,7 +31,7 @@ INTERPRETERS = lazy_compile(
     r"pwsh|powershell|tclsh[\d.]*|wish[\d.]*|expect|irb|R|Rscript|osascript|julia|jrunscript|jshell|groovy|"
     r"scala|kotlin|kotlinc|awk|gawk|nawk|mawk|busybox-awk|swift|crystal|elixir|erl|escript|guile|racket|"
     r"sbcl|clisp|ghc|runghc|dotnet-script|csi|rustc-script|zx|go|jjs|rhino|nashorn|emacs|gimp|puppet|rake|"
-    r"rpm|bpftrace|octave|octave-cli)$"
+    r"rpm|bpftrace|octave|octave-cli|m4|gm4)$"
 )
 """Programs that run code."""
 AWKS = frozenset({"awk", "gawk", "nawk", "mawk", "busybox-awk"})
@@ -48,7 +48,7 @@ _SOCKET = lazy_compile(
 _PROCESS = lazy_compile(
     r"subprocess|pty\.spawn|dup2|exec|proc_open|popen|spawn|/bin/(?:ba|z|da)?sh\b|cmd\.exe|ProcessBuilder|"
     r"child_process|system\s*\(|IO\.popen|open3|\brun\s*\(|\|&?\s*\"(?:/bin/)?(?:ba)?sh|\bsystem\b|fdopen|"
-    r"\biex\b|Invoke-Expression|Start-Process|exec\.Command|os\.execute|\.execute\(\)|\bpipe\s*\(",
+    r"\biex\b|Invoke-Expression|Start-Process|exec\.Command|os\.execute|\.execute\(\)|\bpipe\s*\(|\be?syscmd\b",
     re.IGNORECASE,
 )
 _SHELL_BOUND = lazy_compile(
@@ -78,8 +78,10 @@ _LANGUAGE_CALL = lazy_compile(
     r"\((?:shell-command|async-shell-command|call-process-shell-command|start-process-shell-command|"
     r"shell-command-to-string)\s+\"((?:[^\"\\]|\\.){1,4000})\"|\bexec\s*\{\s*([\"'])(.{1,4000}?)\2\s*:"
     r"|\\(?:immediate)?\\?write18\s*\{([^}]{1,4000})\}"
+    r"|\be?syscmd\s*\(\s*`?([^()`']{1,4000})'?\s*\)"
 )
-"""Elisp ``(shell-command "CMD")``, Puppet ``exec { 'CMD': }``, TeX ``\\write18{CMD}``."""
+"""Elisp ``(shell-command "CMD")``, Puppet ``exec { 'CMD': }``, TeX ``\\write18{CMD}``, m4
+``esyscmd(CMD)``."""
 _ARGV_CALL = lazy_compile(
     r"\b(?:system|exec[lv]?p?e?|spawn|spawnSync|execFileSync|execFile|Popen|run|call|check_call|check_output|"
     r"Command|ProcessBuilder|Process)\s*\(\s*\[?\s*((?:[rbf]?[\"'][^\"'\n]{0,400}[\"']\s*,\s*){1,40}[rbf]?[\"'][^\"'\n]{0,400}[\"'])"
@@ -99,9 +101,11 @@ _RUN_URL = lazy_compile(
 )
 """``source("https://...")`` (R), ``eval get("https://...")`` (Perl): code run straight from a URL."""
 _SHELL_ESCAPE = lazy_compile(
-    r"^\s*[\"']?(?:/(?:usr/)?bin/)?(?:ba|z|da|k|c|tc|fi)?sh(?:\s+-[ilp]+)*[\"']?\s*$"
+    r"^\s*[\"']?(?:/(?:usr/)?bin/)?(?:ba|z|da|k|c|tc|fi)?sh(?:\s+-[ilp]+)*"
+    r"(?:\s+[0-2]?[<>]&?\s*(?:[0-2]|/dev/tty))*[\"']?\s*$"
 )
-"""An interactive shell run from inside a program (``system("/bin/sh")``): GTFOBins' shell escape."""
+"""An interactive shell run from inside a program (``system("/bin/sh")``, ``esyscmd(sh 0<&2 1>&2)``, its
+standard streams put back on the terminal): GTFOBins' shell escape."""
 _RUN_FETCHED = lazy_compile(
     r"(?:\b(?:iex|Invoke-Expression|exec|eval|loadstring|load|instance_eval|Function)\b)"
     r"[^;\n]{0,300}?(?:DownloadString|DownloadData|Invoke-WebRequest|Invoke-RestMethod|\biwr\b|\birm\b|"
@@ -386,7 +390,7 @@ def _shell_commands(code: str, *, awk: bool) -> Iterator[str]:
     for match in _QX.finditer(code):
         yield match.group(1) or match.group(2) or match.group(3)  # Perl qx(...), Ruby %x(...)
     for match in _LANGUAGE_CALL.finditer(code):
-        found = match.group(1) or match.group(3) or match.group(4)
+        found = match.group(1) or match.group(3) or match.group(4) or match.group(5)
         yield found.replace('\\"', '"')
     for match in _STRING_RUN.finditer(code):
         yield match.group(2)  # "rm -rf /".execute()

@@ -28,7 +28,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..frozen import Frozen
-from .verdict import ALLOW, ASK, BLOCK, DEFAULT_VERDICTS, VERDICTS, Guard, Verdict
+from .verdict import ALLOW, ARGUMENT_COMMAND, ASK, BLOCK, DEFAULT_VERDICTS, VERDICTS, Guard, Verdict
 
 if TYPE_CHECKING:
     from ..events import ToolCall
@@ -146,6 +146,17 @@ def using(policy: Policy) -> Iterator[Policy]:
         yield policy
     finally:
         _current.reset(token)
+
+
+def in_argument(verdict: Verdict | None, policy: Policy) -> Verdict | None:
+    """``verdict``, about a command line a program was given as an argument and may run or only show
+    (:class:`~.carriers.Perhaps`), decided by ``policy``: a block becomes a finding of
+    :data:`~.verdict.ARGUMENT_COMMAND` (asked by default) that names the danger it would be."""
+    decided = policy.apply(verdict)
+    if decided is None or decided.decision != BLOCK:
+        return decided
+    why = f"{decided.category} if the program runs it: {decided.why}"
+    return policy.apply(Verdict(ARGUMENT_COMMAND, decided.piece, why, rule=decided.rule))
 
 
 def hold(call: ToolCall, verdict: Verdict | None) -> bool:

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from .budget import spend
-from .carriers import carried, confines, unknown_program
+from .carriers import PERHAPS, Perhaps, carried, confines, unknown_program
 from .parse import RUNTIME, Function, Script, ShellSyntaxError, SimpleCommand, ansi_c, carries_runtime, parse
 
 __all__ = [
@@ -1165,7 +1165,7 @@ def walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator
 
 
 _keep_walks: contextvars.ContextVar[bool] = contextvars.ContextVar("agentbus_keep_walks", default=False)
-_nested_found: contextvars.ContextVar[list[Script] | None] = contextvars.ContextVar(
+_nested_found: contextvars.ContextVar[list[tuple[Script, bool]] | None] = contextvars.ContextVar(
     "agentbus_nested_scripts", default=None
 )
 MAX_NESTED_SCRIPTS = 64
@@ -1173,11 +1173,12 @@ MAX_NESTED_SCRIPTS = 64
 
 
 @contextlib.contextmanager
-def collecting_nested() -> Iterator[list[Script]]:
+def collecting_nested() -> Iterator[list[tuple[Script, bool]]]:
     """The scripts nested in what is walked inside the block (``bash -c CODE``, ``watch CODE``,
     ``su -c CODE``, ``ssh host CODE``, here-documents fed to a shell): the rules that judge a
-    whole script (``env | grep -i token``) judge each of them too."""
-    found: list[Script] = []
+    whole script (``env | grep -i token``) judge each of them too. Each comes with whether it is a
+    :class:`~.carriers.Perhaps` (an argument a program may run or only show: asked)."""
+    found: list[tuple[Script, bool]] = []
     token = _nested_found.set(found)
     try:
         yield found
@@ -1201,7 +1202,9 @@ def _walked(script: Script, cwd: str | None, lines_are_input: bool) -> tuple[lis
     return tuple(_walk(script, cwd=cwd))  # lines_are_input: part of the key (lines_run_apart)
 
 
-def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator[list[Invocation]]:
+def _walk(
+    script: Script, *, cwd: str | None = None, _depth: int = 0, _perhaps: bool = False
+) -> Iterator[list[Invocation]]:
     """Every pipeline that running ``script`` may run, as lists of invocations.
 
     Nested code is visited too: substitutions, here-documents fed to a shell,
@@ -1296,12 +1299,15 @@ def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterato
                     inner = parse_nested(code)
                 except ShellSyntaxError:
                     continue
+                perhaps = _perhaps or isinstance(code, Perhaps)
                 found = _nested_found.get()
                 if found is not None and len(found) < MAX_NESTED_SCRIPTS:
-                    found.append(inner)
+                    found.append((inner, perhaps))
                 runner = as_root.get(index)
                 container = contained.get(index)
-                for inner_stages in _walk(inner, cwd=cwd, _depth=_depth + 1):
+                for inner_stages in _walk(inner, cwd=cwd, _depth=_depth + 1, _perhaps=perhaps):
+                    if perhaps and not _perhaps:  # tool 'rm -rf ~': it may run or only show it (Perhaps)
+                        inner_stages = [s.replace(layers=(Layer(PERHAPS), *s.layers)) for s in inner_stages]
                     if runner is not None:
                         inner_stages = [_under(runner, s) for s in inner_stages]
                     if container is not None:  # docker run IMG sh -c CODE: CODE's programs, run by docker
@@ -1309,4 +1315,4 @@ def _walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterato
                     yield inner_stages
         cwd = _changed_directory(stages, cwd)
     for sub in script.substitutions:
-        yield from _walk(sub.script, cwd=start, _depth=_depth)
+        yield from _walk(sub.script, cwd=start, _depth=_depth, _perhaps=_perhaps)

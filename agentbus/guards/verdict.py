@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from .policy import Policy
 
 __all__ = [
+    "ARGUMENT_COMMAND",
     "CATEGORIES",
     "DEFAULT_VERDICTS",
     "TACTICS",
@@ -107,6 +108,11 @@ ENV_SECRETS = "environment secrets"
 """The session's own secrets picked out of its environment (``env | grep TOKEN``): shown to the agent,
 as ``echo $TOKEN`` would; a developer checks a variable is set this way, so a person is asked."""
 
+ARGUMENT_COMMAND = "command in an argument"
+"""A dangerous command line given as an argument to a program or a script that may run it or only show
+it (``gum confirm 'rm -rf ~'``, ``sh ok.sh 'curl … | sh'``, ``python3 tool.py 'rm -rf ~'``): nothing in
+the line says which, so a person is asked (:class:`~.carriers.Perhaps`); the reason names the danger."""
+
 UNJUDGED_SCRIPT = "unjudged script"
 """A script run from disk that the guard could not judge: too large, unreadable, not a regular
 file, compiled (AppleScript, Python bytecode), nested too deep (:mod:`.script_files`); or code
@@ -149,6 +155,7 @@ DEFAULT_VERDICTS: dict[str, str] = {
         ASK,
     ),
     UNJUDGED_SCRIPT: ASK,
+    ARGUMENT_COMMAND: ASK,
 }
 """Every category a guard can judge, and what it does by default."""
 

@@ -213,3 +213,70 @@ def test_judging_stays_linear_in_the_command(shape: str) -> None:
         assert ratio < 50, f"{shape}: 10x the input cost {ratio:.0f}x"
     finally:
         budget.configure(None)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        # a user configuration with a command in it, then a program run as root (sudo keeps HOME, or -E)
+        "printf 'on_finish = exec /bin/bash -i\\n' > ~/.dlmgrrc && sudo dlmgr",
+        "mkdir -p ~/.config/viewer; echo 'filter=sh -c id' > ~/.config/viewer/conf; sudo -E viewer",
+        "echo 'shell bash -p' > .debuginit && doas somedebugger",
+        # code piped into an interpreter run as root (m4's esyscmd is a shell command)
+        "echo 'syscmd(/bin/bash -i)' | sudo m4 -P",
+        "printf 'esyscmd(`zsh </dev/tty >/dev/tty'\"'\"')' | doas gm4",
+        # a root program's option that loads a library or a plugin directory of one's choosing
+        "sudo mariadb --plugin-dir ./plugins --default-auth evil -u root",
+        "sudo mysqldump --default_auth=../../home/dev/x db",
+    ],
+)
+def test_configuration_piped_code_and_loaded_libraries_as_root_are_blocked(command: str) -> None:
+    assert judged(command) == (PRIVILEGE, "block")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo 'esyscmd(make dist)' | sudo m4",
+        "printf 'print 1' | doas perl",
+        "cat tools/fix.py | sudo python3 -",
+    ],
+)
+def test_code_of_unknown_content_piped_into_a_root_interpreter_is_asked(command: str) -> None:
+    assert judged(command) == (SUDO_INSTALL, "ask")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "sudo mysql --default-auth=caching_sha2_password -u root",
+        "sudo mysql --plugin-dir=/usr/lib/mysql/plugin -u root -e 'select 1'",
+        "echo 'color = blue' > ~/.toolrc && sudo systemctl restart nginx",
+        "echo '{print $2}' | sudo awk -f - /var/log/syslog",
+        "echo 'define(V, 1.2)V' | m4",
+    ],
+)
+def test_ordinary_root_and_m4_work_is_not_blocked(command: str) -> None:
+    assert judged(command)[1] != "block"
+
+
+def test_a_block_found_after_an_ask_wins() -> None:
+    from agentbus.guards.tactics.root_code import strongest
+    from agentbus.guards.verdict import ACCOUNT, FILESYSTEM, Verdict
+
+    asked = Verdict(ACCOUNT, "usermod", "changes an account")
+    blocked = Verdict(FILESYSTEM, "x", "deletes home")
+    assert strongest([None, asked, blocked]) is blocked
+    assert strongest([asked, None]) is asked
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "doas cowthink -f ./eyes.cow moo",
+        "sudo facter --external-dir ./facts.d os",
+        "sudo ldconfig -C ./x.cache",
+    ],
+)
+def test_options_that_load_code_or_library_paths_as_root_are_asked(command: str) -> None:
+    assert judged(command) == (SUDO_INSTALL, "ask")

@@ -36,6 +36,7 @@ the agent meant, a person should see it.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
@@ -1103,42 +1104,39 @@ def _repl(invocation: Invocation) -> bool:
 
 
 def judge(invocation: Invocation, home: str) -> Verdict | None:
-    """The first privilege finding in ``invocation``: escalation blocks, installs as root ask."""
-    verdict = (
-        _setuid(invocation)
-        or _acl(invocation, home)
-        or _privilege_files(invocation, home)
-        or _container(invocation)
-        or _exploit_option(invocation)
-        or _root_shell(invocation)
-        or _privileged_mode(invocation)
-        or _accounts(invocation)
-        or _authorization(invocation, home)
-        or _option_named_files(invocation)
-        or _planted_link(invocation, home)
-        or _copied_shell(invocation)
-        or _code_from_shared_dirs(invocation)
-        or _mail_expansion(invocation)
-        or _root_shell_source(invocation)
-        or _loads_own_code(invocation)
-    )
-    if verdict is not None:
-        return verdict
+    """The strongest privilege finding in ``invocation``: a block wherever it is found (escalation), else
+    the first ask (installs as root, account changes)."""
+    return root_code.strongest(_findings(invocation, home))
+
+
+def _findings(invocation: Invocation, home: str) -> Iterator[Verdict | None]:
+    yield _setuid(invocation)
+    yield _acl(invocation, home)
+    yield _privilege_files(invocation, home)
+    yield _container(invocation)
+    yield _exploit_option(invocation)
+    yield _root_shell(invocation)
+    yield _privileged_mode(invocation)
+    yield _accounts(invocation)
+    yield _authorization(invocation, home)
+    yield _option_named_files(invocation)
+    yield _planted_link(invocation, home)
+    yield _copied_shell(invocation)
+    yield _code_from_shared_dirs(invocation)
+    yield _mail_expansion(invocation)
+    yield _root_shell_source(invocation)
+    yield _loads_own_code(invocation)
     switches_user = invocation.name in ("su", "runuser")
     if switches_user or (invocation.name in SHELLS and _as_root(invocation)):
-        verdict = _nested_as_root(invocation, home)
-        if verdict is not None:
-            return verdict
+        yield _nested_as_root(invocation, home)
     if _as_root(invocation):
-        handed = root_code.judge(invocation, home)
-        if handed is not None and handed.category == PRIVILEGE:
-            return handed
-        return _installs_as_root(invocation) or _installs_into_prefix(invocation, home) or handed
-    return (
-        _installs_from_url(invocation)
-        or _system_package_change(invocation)
-        or _removes_program(invocation, home)
-    )
+        yield _installs_as_root(invocation)
+        yield _installs_into_prefix(invocation, home)
+        yield root_code.judge(invocation, home)
+    else:
+        yield _installs_from_url(invocation)
+        yield _system_package_change(invocation)
+        yield _removes_program(invocation, home)
 
 
 _URL = re.compile(r"^(?:https?|ftps?)://", re.IGNORECASE)

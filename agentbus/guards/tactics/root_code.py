@@ -49,13 +49,13 @@ from ..programs import (
     walk,
     written_text,
 )
-from ..verdict import PRIVILEGE, SUDO_INSTALL, Verdict
+from ..verdict import BLOCK, DEFAULT_VERDICTS, PRIVILEGE, SUDO_INSTALL, Verdict
 
 __all__ = ["code_variable", "judge", "judge_as_root", "judge_script", "strongest"]
 
 SHELL_SPAWN = lazy_compile(
     r"/bin/(?:ba|da|z|k|c|tc|fi|a)?sh\b|\bpty\.spawn|\bos\.exec[lv]|\bsetuid\(0\)"
-    r"|(?:^|[\s;&|(`'\"=,{])(?:exec\s+)?(?:ba|da|z|k)?sh(?:\s+-[a-z]*[ci]|\s*[#;]|\s+[0-9]?[<>]|\s*[)'\"`]|\s*$)"
+    r"|(?:^|[\s;&|(`'\"=,{])(?:exec\s+)?(?:ba|da|z|k)?sh(?:\s+-[a-z]*[cip]|\s*[#;]|\s+[0-9]?[<>]|\s*[)'\"`]|\s*$)"
     r"|\b(?:system|exec|popen|spawn|execute|callCommand|run-shell-command|esyscmd|syscmd)\b"
 )
 """Text that starts a shell or a command (``/bin/sh``, ``exec sh 0<&2``, ``system(...)``, ``os.execute``):
@@ -196,11 +196,36 @@ def _commands(value: str) -> Iterator[str]:
         yield from value.split(",")
 
 
+_LIBRARY_OPTION = lazy_compile(
+    r"^--?(?:default[-_]auth|plugin[-_](?:dir|load(?:[-_]add)?|path)|plugins?[-_]?dir|engine|"
+    r"load[-_](?:extension|module|plugin)s?|extension[-_]dir|module[-_]path|preload)$"
+)
+"""Options whose value is a library or a directory of them that the program loads (``mysql
+--default-auth=PATH``, ``--plugin-dir=DIR``, ``openssl -engine``): a path of one's choosing loads one's
+own code into root."""
+_SYSTEM_LIBRARIES = lazy_compile(r"^/(?:usr/(?:local/)?)?lib(?:64|exec)?/")
+
+
+def _library_option(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """``sudo mysql --default-auth ../../tmp/x``: a library path given through an option that loads it."""
+    for index, value in enumerate(values):
+        option, equals, given = value.partition("=")
+        if not equals:
+            given = values[index + 1] if index + 1 < len(values) else ""
+        if _LIBRARY_OPTION.match(option) and "/" in given and not _SYSTEM_LIBRARIES.match(given):
+            why = f"loads {given} into {invocation.name} through {option}, run as root"
+            return _verdict(PRIVILEGE, invocation, why)
+    return None
+
+
 def _handed(invocation: Invocation) -> Verdict | None:
     """A shell or a shared library among a root program's arguments."""
     if invocation.name in _NOT_RUN or invocation.name in SHELLS:
         return None
     values = _values(invocation)
+    loaded = _library_option(invocation, values)
+    if loaded is not None:
+        return loaded
     for value in values:
         library = re.split(r"[=,:]", value)[-1].removeprefix("-D")
         if _SHARED_LIBRARY.search(library) and not value.startswith("-o"):
@@ -265,9 +290,13 @@ _CODE_OPTIONS: dict[str, frozenset[str]] = {
     "bee": frozenset({"eval", "ev", "php-eval", "php-script"}),
     "drush": frozenset({"eval", "ev", "php-eval", "php-script", "scr"}),
     "gem": frozenset({"build", "open"}),
+    "facter": frozenset({"--custom-dir", "--external-dir"}),
+    **dict.fromkeys(("cowsay", "cowthink"), frozenset({"-f"})),
+    "ldconfig": frozenset({"-f", "-C"}),
 }  # fmt: skip
 """Programs that are no language, and the options or verbs with which they run code of one's own (TeX's
-shell escape, rpm's Lua macros, knife's Ruby, a gemspec, Drupal's PHP)."""
+shell escape, rpm's Lua macros, knife's Ruby, a gemspec, Drupal's PHP, Facter's Ruby facts, a cow file's
+Perl, the library directories ldconfig gives every program)."""
 _SCRIPT_RUNNERS = frozenset({"java", "byebug", "rdbg", "pdb", "pdb3", "pudb", "ipdb", "jdb"})
 """Programs that run the class, jar or script they are given (a debugger runs it too)."""
 
@@ -311,11 +340,12 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
 
 
 def strongest(verdicts: Iterable[Verdict | None]) -> Verdict | None:
-    """The first escalation among ``verdicts`` (read lazily, up to it), else the first finding: an
-    ask met first (a ``PATH`` outside the system's) does not hide a block found after it."""
+    """The first finding of a category blocked by default among ``verdicts`` (read lazily, up to it),
+    else the first finding: an ask met first (a ``PATH`` outside the system's, an account change) does
+    not hide a block found after it."""
     first: Verdict | None = None
     for verdict in verdicts:
-        if verdict is not None and verdict.category == PRIVILEGE:
+        if verdict is not None and DEFAULT_VERDICTS.get(verdict.category) == BLOCK:
             return verdict
         first = first or verdict
     return first
@@ -405,12 +435,41 @@ def judge_script(script: Script, home: str) -> Verdict | None:
     return strongest(_handed_all(script))
 
 
+_USER_CONFIG = lazy_compile(r"^(?:(?:~|\$\{?HOME\}?|/home/[^/]+|/Users/[^/]+)/|\./)?\.(?!\.?/)[^/]")
+"""A file of the user's home or of the working directory whose name (or first directory) starts with a
+dot: where programs look for their configuration and start-up files (``~/.rtorrent.rc``,
+``~/.config/procps/toprc``, ``./.gdbinit``)."""
+_SHELL_PROFILE = lazy_compile(
+    r"/?\.(?:(?:ba|z|k|c|tc)?sh(?:rc|env)|(?:bash_|z)?(?:profile|login|logout)|bash_aliases)$"
+)
+"""Shell start-up files: the profile rule's (root's shell reads root's own, not the user's)."""
+
+
+_READS_NO_CONFIG = _NOT_RUN | SHELLS
+"""Root programs that read no configuration of the user's (file handlers; a root shell reads root's)."""
+
+
+def _config_with_shell(invocation: Invocation) -> Iterator[str]:
+    """The user configuration files ``invocation`` writes with a command or a shell in the text."""
+    for path, text in _written(invocation):
+        if _USER_CONFIG.match(path) and not _SHELL_PROFILE.search(path) and SHELL_SPAWN.search(text):
+            yield path
+
+
 def _handed_all(script: Script) -> Iterator[Verdict | None]:
     written: dict[str, list[str]] = {}
+    configs: list[str] = []
     for stages in walk(script):
         for invocation in stages:
             if written and _as_root(invocation):
                 yield _handed_written(invocation, written)
+            if configs and _as_root(invocation) and invocation.name not in _READS_NO_CONFIG:
+                # ~/.rtorrent.rc with `execute = /bin/sh…`, then sudo rtorrent: sudo keeps HOME (or -E
+                # does): root reads the user's configuration, and runs what it names.
+                why = f"writes {configs[0]} with a command in it, then runs {invocation.name} as root"
+                yield _verdict(PRIVILEGE, invocation, f"{why}: a program run as root may read it")
+            if len(configs) < _MAX_WRITTEN:
+                configs.extend(_config_with_shell(invocation))
             for path, text in _written(invocation):
                 key = posixpath.normpath(path)
                 if key in written or len(written) < _MAX_WRITTEN:
