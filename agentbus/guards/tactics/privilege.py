@@ -28,6 +28,7 @@ the agent meant, a person should see it.
 
 from __future__ import annotations
 
+import posixpath
 import re
 
 from ...lazy_regex import lazy_compile
@@ -493,6 +494,89 @@ def _root_shell(invocation: Invocation) -> Verdict | None:
     return None
 
 
+_SUDO_VALUED = frozenset("ugCDhprtTUR")
+"""sudo's short options that take a value (``-u bob``, ``-ubob``, ``-R /dir``)."""
+_SUDOEDIT_SHELL = lazy_compile(r"^-[A-Za-z]*[si][A-Za-z]*$|^--(?:shell|login)$")
+
+
+def _sudo_exploit(invocation: Invocation) -> Verdict | None:
+    """sudo's own exploits: ``sudo -R DIR`` (a chroot whose ``nsswitch.conf`` the caller wrote loads
+    the caller's library as root, CVE-2025-32463) and ``sudoedit -s 'x\\'`` (an argument ending in
+    a backslash overflows sudo's heap, CVE-2021-3156 "Baron Samedit"). Neither has an ordinary use:
+    ``sudo --chroot`` is off in every default policy and sudoedit has no shell mode."""
+    layers = [(layer.name, list(layer.args)) for layer in invocation.layers]
+    layers.append((invocation.name, _values(invocation)))
+    for name, args in layers:
+        if name == "sudo":
+            if _sudo_chroots(args):
+                why = "sudo --chroot runs as root inside a directory the caller chose (CVE-2025-32463)"
+                return _verdict(PRIVILEGE, invocation, why)
+        editing = name == "sudoedit" or (name == "sudo" and ("-e" in args or "--edit" in args))
+        if editing and (
+            any(_SUDOEDIT_SHELL.match(arg) for arg in args) or any(_odd_backslash(arg) for arg in args)
+        ):
+            why = "sudoedit with a shell flag or a trailing backslash: the heap overflow of CVE-2021-3156"
+            return _verdict(PRIVILEGE, invocation, why)
+    return None
+
+
+def _sudo_chroots(args: list[str]) -> bool:
+    """``sudo -R DIR``, ``sudo -uroot -RDIR``, ``sudo --chroot=DIR`` among sudo's own options."""
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg == "--" or not arg.startswith("-") or arg == "-":
+            return False
+        if arg.startswith("--"):
+            if arg == "--chroot" or arg.startswith("--chroot="):
+                return True
+            index += 1
+            continue
+        for position, letter in enumerate(arg[1:], start=1):
+            if letter == "R":
+                return True
+            if letter in _SUDO_VALUED:
+                index += 0 if position + 1 < len(arg) else 1  # -uBOB carries its value; -u BOB does not
+                break
+        index += 1
+    return False
+
+
+def _odd_backslash(word: str) -> bool:
+    return (len(word) - len(word.rstrip("\\"))) % 2 == 1
+
+
+_SETUID_PROGRAMS = frozenset({
+    "pkexec", "su", "sudo", "sudoedit", "doas", "passwd", "chsh", "chfn", "newgrp", "sg", "gpasswd", "chage",
+    "expiry", "mount", "umount", "fusermount", "fusermount3", "at", "crontab", "unix_chkpwd", "ssh-keysign",
+    "polkit-agent-helper-1", "dbus-daemon-launch-helper", "Xorg", "Xorg.wrap", "exim4", "exim", "ntfs-3g",
+    "pppd", "staprun", "mount.nfs", "mount.cifs", "snap-confine", "vmware-user-suid-wrapper", "traceroute6",
+})  # fmt: skip
+"""Programs installed set-user-ID root on common Linux systems: they start as root from any user."""
+_EXPLOIT_VARIABLES = lazy_compile(
+    r"^(?:GCONV_PATH|GLIBC_TUNABLES|LD_PRELOAD|LD_AUDIT|LD_LIBRARY_PATH|LD_ORIGIN_PATH|LD_DEBUG_OUTPUT"
+    r"|LD_PROFILE(?:_OUTPUT)?|MALLOC_TRACE|NLSPATH|LOCPATH|RES_OPTIONS|HOSTALIASES)="
+)
+"""Variables the dynamic loader or libc reads before ``main``: the way a set-user-ID program is made
+to load or parse the caller's code (PwnKit's ``GCONV_PATH``, Looney Tunables' ``GLIBC_TUNABLES``)."""
+
+
+def _loader_hijack(invocation: Invocation) -> Verdict | None:
+    """``env -i GCONV_PATH=. pkexec``, ``GLIBC_TUNABLES=glibc.tunables=... su --help``: libc's
+    variables handed to a set-user-ID program, which parses them as root (CVE-2021-4034,
+    CVE-2023-4911). The same variables for an ordinary program (``GLIBC_TUNABLES=glibc.malloc...
+    java``) are tuning, not judged here."""
+    if posixpath.basename(invocation.name) not in _SETUID_PROGRAMS:
+        return None
+    environment = [*invocation.env, *(a for layer in invocation.layers if layer.name == "env" for a in layer.args)]
+    for assignment in environment:
+        if _EXPLOIT_VARIABLES.match(assignment):
+            variable = assignment.partition("=")[0]
+            why = f"hands {variable} to {invocation.name}, a set-user-ID root program: its loader obeys it as root"
+            return _verdict(PRIVILEGE, invocation, why)
+    return None
+
+
 # Shells whose ``-p`` (or ``-o privileged``) keeps a set-user-ID program's effective user: the
 # flag has no use but running a root shell from a set-user-ID binary (``find -exec /bin/sh -p``).
 _PRIVILEGED_MODE_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "rbash"})
@@ -882,6 +966,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         or _privilege_files(invocation, home)
         or _container(invocation)
         or _root_shell(invocation)
+        or _sudo_exploit(invocation)
+        or _loader_hijack(invocation)
         or _privileged_mode(invocation)
         or _accounts(invocation)
         or _authorization(invocation, home)

@@ -114,6 +114,9 @@ _PROXIES = frozenset({"gost", "sshuttle", "tor", "microsocks", "3proxy", "redsoc
 _REMOTE_DESKTOPS = frozenset({"x11vnc", "vncserver", "tightvncserver", "tigervncserver", "Xvnc",
                               "x0vncserver", "krfb", "wayvnc", "vino-server", "xrdp"})  # fmt: skip
 _REMOTE_SUPPORT = frozenset({"anydesk", "teamviewer", "rustdesk"})
+_MANAGEMENT_AGENTS = frozenset({"amazon-ssm-agent", "ssm-agent-worker", "azcmagent"})
+"""Cloud management agents: enrolled with an activation code, they run whatever the account's owner sends."""
+_REGISTERS = frozenset({"-register", "--register", "register", "connect"})
 _GLOBAL_SOCKET = frozenset({"gs-netcat", "gs-sftp", "gs-mount", "gsocket", "gs-full-link", "blitz"})
 """THC's Global Socket tools: two ends meet at a public relay by a secret, whatever the firewalls."""
 _PROXY_WRAPPERS = frozenset({"torsocks", "torify", "proxychains", "proxychains4", "tsocks"})
@@ -157,6 +160,9 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         return _judge_desktop(invocation, name, values)
     if name in _REMOTE_SUPPORT:
         return _judge_support(invocation, name, values)
+    if name in _MANAGEMENT_AGENTS and _REGISTERS & set(values):
+        why = f"{name} enrols this machine with an activation someone else holds: their commands run here as root"
+        return _verdict(BACKDOOR, invocation, why)
     if _REMOTE_EXEC.match(name):
         why = f"{name} runs commands on another (Windows) machine with an account's password or hash"
         return _verdict(REMOTE_ACCESS, invocation, why)
