@@ -159,9 +159,9 @@ SCANNING = Family(
 )
 TUNNELS = Family(
     "tunnels",
-    "3proxy Xvnc amazon-ssm-agent anydesk atexec atexec.py autossh azcmagent blitz bore bunx chisel cloudflared curl danted "
-    "dcomexec dcomexec.py dns2tcpc dns2tcpd dnscat dnscat2 docker frpc frps gost gotty "
-    "gs-full-link gs-mount gs-netcat gs-sftp gsocket hans http httpie https hysteria icmpsh "
+    "3proxy Xvnc amazon-ssm-agent anydesk atexec atexec.py autossh azcmagent blitz bore bunx chisel "
+    "cloudflared curl danted dcomexec dcomexec.py dns2tcpc dns2tcpd dnscat dnscat2 docker frpc frps "
+    "gost gotty gs-full-link gs-mount gs-netcat gs-sftp gsocket hans http httpie https hysteria icmpsh "
     "icmpsh_m.py impacket-atexec impacket-atexec.py impacket-dcomexec impacket-dcomexec.py "
     "impacket-psexec impacket-psexec.py impacket-smbexec impacket-smbexec.py impacket-wmiexec "
     "impacket-wmiexec.py iodine iodined krfb ligolo ligolo-agent ligolo-ng ligolo-proxy "

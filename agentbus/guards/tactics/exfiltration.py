@@ -812,7 +812,9 @@ _EVAL_CODE = lazy_compile(
 _MEMORY_FILE = lazy_compile(r"memfd_create|\bsyscall\s*\(\s*(?:319|279|356|385)\b|MFD_CLOEXEC")
 """``os.memfd_create``, perl's ``syscall(319, ...)`` (x86-64; 279 arm64, 356 i386, 385 arm): an
 anonymous in-memory file, the usual home of a fileless payload."""
-_MEMORY_RUN = lazy_compile(r"/proc/(?:self|\$\$|\d+|\{?\$?\w*\}?)/fd/|fexecve|\bexec[lv]p?e?\s*\(|\bexec\s*\{")
+_MEMORY_RUN = lazy_compile(
+    r"/proc/(?:self|\$\$|\d+|\{?\$?\w*\}?)/fd/|fexecve|\bexec[lv]p?e?\s*\(|\bexec\s*\{"
+)
 """Running a file by descriptor: ``os.execv('/proc/self/fd/3', …)``, ``fexecve``, ``exec {…}``."""
 _PACKAGE_URL = lazy_compile(
     r"^https?://\S+\.(?:tar\.gz|tgz|zip|whl|tar\.bz2|tar\.xz|egg|gem|crate)(?:[?#]\S*)?$"

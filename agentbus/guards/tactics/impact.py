@@ -938,8 +938,10 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     )
 
 
-_VM_STOPS = lazy_compile(r"^vmsvc/(?:power\.(?:off|shutdown|suspend|reset|reboot)|destroy|unregister"
-                         r"|snapshot\.remove(?:all)?)$|^hostsvc/(?:maintenance_mode_enter|standby_mode_enter)$")
+_VM_STOPS = lazy_compile(
+    r"^vmsvc/(?:power\.(?:off|shutdown|suspend|reset|reboot)|destroy|unregister"
+    r"|snapshot\.remove(?:all)?)$|^hostsvc/(?:maintenance_mode_enter|standby_mode_enter)$"
+)
 
 
 def _hypervisor(invocation: Invocation) -> Verdict | None:
@@ -956,7 +958,9 @@ def _hypervisor(invocation: Invocation) -> Verdict | None:
     if name == "esxcli" and re.search(r" system shutdown (?:poweroff|reboot) ", spoken):
         return _verdict(SHUTDOWN, invocation, "shuts the ESXi host down")
     if name == "vim-cmd" and words and _VM_STOPS.match(words[0]):
-        return _verdict(SHUTDOWN, invocation, f"{words[0]} stops or destroys virtual machines on the ESXi host")
+        return _verdict(
+            SHUTDOWN, invocation, f"{words[0]} stops or destroys virtual machines on the ESXi host"
+        )
     return None
 
 

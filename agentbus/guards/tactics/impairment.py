@@ -615,7 +615,9 @@ def _door_for_one_address(values: list[str]) -> bool:
     adds = any(v in ("-A", "-I", "--APPEND", "--INSERT") for v in upper)
     target = next((upper[i + 1] for i, v in enumerate(upper[:-1]) if v in ("-J", "--JUMP")), "")
     source = {"-S", "--SOURCE", "--SRC"} & set(upper)
-    return table == "NAT" and adds and "PREROUTING" in upper and target in ("REDIRECT", "DNAT") and bool(source)
+    return (
+        table == "NAT" and adds and "PREROUTING" in upper and target in ("REDIRECT", "DNAT") and bool(source)
+    )
 
 
 _ATTRIBUTE_OPTIONS = frozenset({"-R", "-V", "-f", "-v", "-p"})

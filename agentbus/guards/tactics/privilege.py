@@ -507,10 +507,9 @@ def _sudo_exploit(invocation: Invocation) -> Verdict | None:
     layers = [(layer.name, list(layer.args)) for layer in invocation.layers]
     layers.append((invocation.name, _values(invocation)))
     for name, args in layers:
-        if name == "sudo":
-            if _sudo_chroots(args):
-                why = "sudo --chroot runs as root inside a directory the caller chose (CVE-2025-32463)"
-                return _verdict(PRIVILEGE, invocation, why)
+        if name == "sudo" and _sudo_chroots(args):
+            why = "sudo --chroot runs as root inside a directory the caller chose (CVE-2025-32463)"
+            return _verdict(PRIVILEGE, invocation, why)
         editing = name == "sudoedit" or (name == "sudo" and ("-e" in args or "--edit" in args))
         if editing and (
             any(_SUDOEDIT_SHELL.match(arg) for arg in args) or any(_odd_backslash(arg) for arg in args)
@@ -568,11 +567,14 @@ def _loader_hijack(invocation: Invocation) -> Verdict | None:
     java``) are tuning, not judged here."""
     if posixpath.basename(invocation.name) not in _SETUID_PROGRAMS:
         return None
-    environment = [*invocation.env, *(a for layer in invocation.layers if layer.name == "env" for a in layer.args)]
+    environment = [
+        *invocation.env,
+        *(a for layer in invocation.layers if layer.name == "env" for a in layer.args),
+    ]
     for assignment in environment:
         if _EXPLOIT_VARIABLES.match(assignment):
             variable = assignment.partition("=")[0]
-            why = f"hands {variable} to {invocation.name}, a set-user-ID root program: its loader obeys it as root"
+            why = f"hands {variable} to {invocation.name}, a set-user-ID root program: its loader obeys it"
             return _verdict(PRIVILEGE, invocation, why)
     return None
 

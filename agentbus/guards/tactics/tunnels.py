@@ -161,7 +161,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     if name in _REMOTE_SUPPORT:
         return _judge_support(invocation, name, values)
     if name in _MANAGEMENT_AGENTS and _REGISTERS & set(values):
-        why = f"{name} enrols this machine with an activation someone else holds: their commands run here as root"
+        why = f"{name} enrols this machine with someone's activation: their commands run here as root"
         return _verdict(BACKDOOR, invocation, why)
     if _REMOTE_EXEC.match(name):
         why = f"{name} runs commands on another (Windows) machine with an account's password or hash"
