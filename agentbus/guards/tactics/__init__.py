@@ -165,7 +165,7 @@ TUNNELS = Family(
     "icmpsh_m.py impacket-atexec impacket-atexec.py impacket-dcomexec impacket-dcomexec.py "
     "impacket-psexec impacket-psexec.py impacket-smbexec impacket-smbexec.py impacket-wmiexec "
     "impacket-wmiexec.py iodine iodined krfb ligolo ligolo-agent ligolo-ng ligolo-proxy "
-    "localtunnel loclx lt microsocks nerdctl ngrok npx pagekite pagekite.py pnpm pnpx podman "
+    "localtonet localtunnel loclx lt microsocks nerdctl ngrok npx pagekite pagekite.py pnpm pnpx podman "
     "privoxy psexec psexec.py ptunnel ptunnel-ng redsocks revsocks rpivot rustdesk scope "
     "shadowsocks shellinabox shellinaboxd smbexec smbexec.py sockd ss-local ss-server ssh "
     "ssm-agent-worker sshuttle sshx tailscale teamviewer telebit teleconsole tigervncserver tightvncserver "

@@ -1020,9 +1020,45 @@ def _runs(invocation: Invocation) -> list[tuple[str, str]]:
         found.extend((values[i + 1], "installs or loads") for i, v in enumerate(values[:-1]) if v == "-pkg")
     if name == "chmod" and positionals and _MODES_X.match(positionals[0]):
         found.extend((p, "makes executable") for p in positionals[1:])
+    if name == "java":
+        found.extend((path, "runs the class") for path in _java_classes(values))
     if name == "chmod" and any(_MODES_X.match(v[1:]) or v in ("+x",) for v in values if v.startswith("+")):
         found.extend((p, "makes executable") for p in positionals)
     return found
+
+
+_JAVA_VALUED = frozenset({"-cp", "-classpath", "--class-path", "-p", "--module-path", "-jar", "-m",
+                          "--module", "--add-modules", "-d", "-javaagent"})  # fmt: skip
+
+
+def _java_classes(values: list[str]) -> list[str]:
+    """``java -cp /tmp Exploit``: the class file it loads (``/tmp/Exploit.class``), or each class
+    path entry when the class is not named; ``-javaagent:/tmp/a.jar`` too."""
+    paths: list[str] = []
+    main = ""
+    classpath: list[str] = []
+    index = 0
+    while index < len(values):
+        value = values[index]
+        if value in ("-cp", "-classpath", "--class-path") and index + 1 < len(values):
+            classpath.extend(p for p in values[index + 1].split(":") if p)
+            index += 2
+            continue
+        if value.startswith("-javaagent:"):
+            paths.append(value.partition(":")[2].partition("=")[0])
+        elif value in _JAVA_VALUED:
+            index += 2
+            continue
+        elif not value.startswith("-"):
+            main = value
+            break
+        index += 1
+    for entry in classpath:
+        if main and not entry.endswith((".jar", ".zip", "*")):
+            paths.append(posixpath.join(entry, main.replace(".", "/") + ".class"))
+        else:
+            paths.append(entry)
+    return paths
 
 
 _LOADERS = frozenset({"insmod", "kldload", "kextload", "open", "xdg-open", "gio", "installer", "dpkg", "rpm",

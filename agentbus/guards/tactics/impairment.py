@@ -819,6 +819,9 @@ def _kernel_traces(invocation: Invocation) -> Verdict | None:
         if len(words) >= 2 and words[1] in _BPF_DETACH.get(words[0], ()):
             why = f"bpftool {words[0]} {words[1]} unhooks a loaded eBPF program (a sensor's probes)"
             return _verdict(IMPAIR, invocation, why)
+        if len(words) >= 2 and words[0] == "prog" and words[1] in ("load", "loadall"):
+            why = f"bpftool prog {words[1]} loads an eBPF program into the kernel (it may hide or intercept)"
+            return _verdict(SYSTEM_CONFIG, invocation, why)
         if len(words) >= 2 and words[0] == "map" and words[1] in _BPF_MAP_WRITES:
             why = f"bpftool map {words[1]} rewrites a loaded eBPF program's map (its filters and lists)"
             return _verdict(SYSTEM_CONFIG, invocation, why)

@@ -54,7 +54,7 @@ from ..programs import (
 )
 from ..request_bodies import WRITE_OPTIONS, request_options
 from ..targets import reads_only
-from ..verdict import PRIVILEGE, SUDO_INSTALL, SYSTEM_FILES, Verdict
+from ..verdict import EVIDENCE, PRIVILEGE, SUDO_INSTALL, SYSTEM_FILES, Verdict
 from . import root_code
 from .writes import located, writes
 
@@ -287,6 +287,7 @@ _SYSTEM_PROGRAMS = lazy_compile(
     r"usr/(?:bin|sbin|lib(?:32|64|x32|exec)?|share|local/bin|local/sbin))(?:/|$)"
 )
 """The system's programs, libraries and configuration: whose permissions decide who may do what."""
+_SYSTEM_LOG_PATHS = lazy_compile(r"^/(?:private/)?var/(?:log|audit|adm)(?:/|$)")
 _ACL_VALUES = frozenset({"-m", "--modify", "-x", "--remove", "--set", "-M", "--modify-file", "-X",
                          "--remove-file", "--set-file", "--restore"})  # fmt: skip
 _ACL_CHANGES = frozenset({"-b", "--remove-all", "-k", "--remove-default", *_ACL_VALUES})
@@ -323,6 +324,9 @@ def _acl(invocation: Invocation, home: str) -> Verdict | None:
         path = normalize_path(file, home=home, cwd=invocation.cwd)
         if _SYSTEM_PROGRAMS.match(path):
             return _verdict(PRIVILEGE, invocation, f"changes the ACL of {path}, a system program or setting")
+        if _SYSTEM_LOG_PATHS.match(path):
+            why = f"changes the ACL of {path}, the system's logs: someone may now rewrite or erase them"
+            return _verdict(EVIDENCE, invocation, why)
     program = looked_up_program(invocation) if changes else None
     if program is not None:
         why = f"changes the ACL of the program {program} wherever the PATH finds it"
@@ -558,6 +562,25 @@ _EXPLOIT_VARIABLES = lazy_compile(
 )
 """Variables the dynamic loader or libc reads before ``main``: the way a set-user-ID program is made
 to load or parse the caller's code (PwnKit's ``GCONV_PATH``, Looney Tunables' ``GLIBC_TUNABLES``)."""
+
+
+_PWNKIT_NAME = lazy_compile(r"(?:^|/)GCONV_PATH=")
+_DEVICE_TYPES = frozenset({"b", "c", "u"})
+
+
+def _exploit_files(invocation: Invocation) -> Verdict | None:
+    """``mkdir 'GCONV_PATH=.'``: the directory whose name PwnKit turns into an environment variable;
+    ``mknod /tmp/sda b 8 0``: a device node, the disk (or kernel memory) under a name no rule watches."""
+    values = _values(invocation)
+    if invocation.name in ("mknod", "busybox") and any(value in _DEVICE_TYPES for value in values):
+        why = "creates a device node: a disk or the kernel's memory, reachable under a name of its choosing"
+        return _verdict(PRIVILEGE, invocation, why)
+    redirects = [invocation.command.static(r.target) or "" for r in invocation.command.redirects]
+    if any(_PWNKIT_NAME.search(value) for value in [*values, *redirects] if "=" in value):
+        return _verdict(
+            PRIVILEGE, invocation, "makes a file named GCONV_PATH=…: PwnKit's set-up (CVE-2021-4034)"
+        )
+    return None
 
 
 def _loader_hijack(invocation: Invocation) -> Verdict | None:
@@ -970,6 +993,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         or _root_shell(invocation)
         or _sudo_exploit(invocation)
         or _loader_hijack(invocation)
+        or _exploit_files(invocation)
         or _privileged_mode(invocation)
         or _accounts(invocation)
         or _authorization(invocation, home)

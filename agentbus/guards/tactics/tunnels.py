@@ -107,7 +107,8 @@ _COVERT_CHANNELS = frozenset({"iodine", "iodined", "dnscat", "dnscat2", "dns2tcp
                               "ligolo-agent", "ligolo-proxy", "revsocks", "rpivot", "udp2raw"})  # fmt: skip
 """Tunnels through DNS or ICMP and pivoting agents: an attacker's tools, not a developer's."""
 _TUNNELS = frozenset({"ngrok", "cloudflared", "bore", "lt", "localtunnel", "tailscale", "zrok", "frpc",
-                      "frps", "pagekite", "pagekite.py", "loclx", "telebit", "chisel"})  # fmt: skip
+                      "frps", "pagekite", "pagekite.py", "loclx", "telebit", "chisel",
+                      "localtonet"})  # fmt: skip
 _PROXIES = frozenset({"gost", "sshuttle", "tor", "microsocks", "3proxy", "redsocks", "tinyproxy", "danted",
                       "sockd", "privoxy", "v2ray", "xray", "shadowsocks", "ss-local", "ss-server",
                       "trojan", "hysteria", "wstunnel"})  # fmt: skip
@@ -210,6 +211,8 @@ def _judge_tunnel(invocation: Invocation, name: str, values: list[str]) -> Verdi
         return None
     if name == "ngrok" and command not in ("http", "tcp", "tls", "start", "tunnel", "service"):
         return None  # `ngrok config add-authtoken`, `ngrok diagnose`
+    if name == "localtonet" and command not in ("tcp", "udp", "tcpudp", "http", "https", "start", "run"):
+        return None  # `localtonet authtoken TOKEN`: the client's login
     if name == "bore" and command not in ("local", "server"):
         return None
     if name in ("frpc", "frps") and command in ("verify", "completion"):
