@@ -150,6 +150,7 @@ ALLOWED = [
     "bpftool prog show",
     "localtonet authtoken abc123",
     "cat /entrypoint.sh",
+    "export GCONV_PATH=/usr/lib/x86_64-linux-gnu/gconv",
 ]
 
 

@@ -566,6 +566,8 @@ to load or parse the caller's code (PwnKit's ``GCONV_PATH``, Looney Tunables' ``
 
 _PWNKIT_NAME = lazy_compile(r"(?:^|/)GCONV_PATH=")
 _DEVICE_TYPES = frozenset({"b", "c", "u"})
+_FILE_MAKERS = frozenset({"mkdir", "touch", "cp", "mv", "ln", "install", "chmod", "tee", "rsync", "gcc", "cc"})
+"""Programs whose operands are files they make (``export GCONV_PATH=…`` is a variable, judged elsewhere)."""
 
 
 def _exploit_files(invocation: Invocation) -> Verdict | None:
@@ -576,7 +578,8 @@ def _exploit_files(invocation: Invocation) -> Verdict | None:
         why = "creates a device node: a disk or the kernel's memory, reachable under a name of its choosing"
         return _verdict(PRIVILEGE, invocation, why)
     redirects = [invocation.command.static(r.target) or "" for r in invocation.command.redirects]
-    if any(_PWNKIT_NAME.search(value) for value in [*values, *redirects] if "=" in value):
+    named = [*values, *redirects] if invocation.name in _FILE_MAKERS else redirects
+    if any(_PWNKIT_NAME.search(value) for value in named if "=" in value):
         return _verdict(
             PRIVILEGE, invocation, "makes a file named GCONV_PATH=…: PwnKit's set-up (CVE-2021-4034)"
         )
