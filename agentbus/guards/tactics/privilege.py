@@ -566,7 +566,9 @@ to load or parse the caller's code (PwnKit's ``GCONV_PATH``, Looney Tunables' ``
 
 _PWNKIT_NAME = lazy_compile(r"(?:^|/)GCONV_PATH=")
 _DEVICE_TYPES = frozenset({"b", "c", "u"})
-_FILE_MAKERS = frozenset({"mkdir", "touch", "cp", "mv", "ln", "install", "chmod", "tee", "rsync", "gcc", "cc"})
+_FILE_MAKERS = frozenset(
+    {"mkdir", "touch", "cp", "mv", "ln", "install", "chmod", "tee", "rsync", "gcc", "cc"}
+)
 """Programs whose operands are files they make (``export GCONV_PATH=…`` is a variable, judged elsewhere)."""
 
 
