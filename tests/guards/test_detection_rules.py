@@ -8,7 +8,7 @@ measured:
 
 - sudo's own exploits: ``sudo -R``/``--chroot`` (CVE-2025-32463) and ``sudoedit`` given a shell flag
   or an argument ending in a backslash (CVE-2021-3156);
-- libc's and the loader's variables (``GCONV_PATH``, ``GLIBC_TUNABLES``, ``LD_LIBRARY_PATH`` ...)
+- libc's and the loader's variables (``GCONV_PATH``, ``GLIBC_TUNABLES``, ``LOCPATH`` ...)
   handed to a set-user-ID root program (PwnKit, Looney Tunables);
 - the kernel's ring buffer emptied (``dmesg -C``) and an eBPF program detached (``bpftool prog
   detach``; a map rewritten is asked);
@@ -51,7 +51,7 @@ HELD = {
     "loader variables to a set-user-ID program": [
         "GCONV_PATH=./lol pkexec",
         "env GLIBC_TUNABLES=glibc.tunables=glibc.malloc.mxfast=X passwd --help",
-        "LD_LIBRARY_PATH=/dev/shm/lib chsh -s /bin/sh",
+        "LOCPATH=/dev/shm/loc chsh -s /bin/sh",
         "env -i NLSPATH=/tmp/x.cat /usr/bin/newgrp",
     ],
     "kernel traces": [
@@ -151,6 +151,7 @@ ALLOWED = [
     "localtonet authtoken abc123",
     "cat /entrypoint.sh",
     "export GCONV_PATH=/usr/lib/x86_64-linux-gnu/gconv",
+    "LD_LIBRARY_PATH=/opt/app/lib crontab -l",
 ]
 
 

@@ -557,11 +557,12 @@ _SETUID_PROGRAMS = frozenset({
 })  # fmt: skip
 """Programs installed set-user-ID root on common Linux systems: they start as root from any user."""
 _EXPLOIT_VARIABLES = lazy_compile(
-    r"^(?:GCONV_PATH|GLIBC_TUNABLES|LD_PRELOAD|LD_AUDIT|LD_LIBRARY_PATH|LD_ORIGIN_PATH|LD_DEBUG_OUTPUT"
-    r"|LD_PROFILE(?:_OUTPUT)?|MALLOC_TRACE|NLSPATH|LOCPATH|RES_OPTIONS|HOSTALIASES)="
+    r"^(?:GCONV_PATH|GLIBC_TUNABLES|LD_AUDIT|LD_ORIGIN_PATH|LD_DEBUG_OUTPUT|LD_PROFILE(?:_OUTPUT)?"
+    r"|MALLOC_TRACE|NLSPATH|LOCPATH|RES_OPTIONS|HOSTALIASES)="
 )
-"""Variables the dynamic loader or libc reads before ``main``: the way a set-user-ID program is made
-to load or parse the caller's code (PwnKit's ``GCONV_PATH``, Looney Tunables' ``GLIBC_TUNABLES``)."""
+"""Variables libc or the loader reads before ``main``, that no one gives a set-user-ID program but to
+make it load or parse the caller's code (PwnKit's ``GCONV_PATH``, Looney Tunables' ``GLIBC_TUNABLES``).
+``LD_LIBRARY_PATH`` is left out: secure mode drops it, and people do set it before ``sudo``."""
 
 
 _PWNKIT_NAME = lazy_compile(r"(?:^|/)GCONV_PATH=")
@@ -576,7 +577,8 @@ def _exploit_files(invocation: Invocation) -> Verdict | None:
     """``mkdir 'GCONV_PATH=.'``: the directory whose name PwnKit turns into an environment variable;
     ``mknod /tmp/sda b 8 0``: a device node, the disk (or kernel memory) under a name no rule watches."""
     values = _values(invocation)
-    if invocation.name in ("mknod", "busybox") and any(value in _DEVICE_TYPES for value in values):
+    nodes = values if invocation.name == "mknod" else values[1:] if values[:1] == ["mknod"] else []
+    if any(value in _DEVICE_TYPES for value in nodes):
         why = "creates a device node: a disk or the kernel's memory, reachable under a name of its choosing"
         return _verdict(PRIVILEGE, invocation, why)
     redirects = [invocation.command.static(r.target) or "" for r in invocation.command.redirects]
