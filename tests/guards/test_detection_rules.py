@@ -29,7 +29,7 @@ classes, measured again on that sample (93/101):
 
 - a debugger attached to a process told to call code (``gdb -p 1 -ex 'call system(...)'``, ``dlopen``);
 - an ACL changed on the system's logs (``setfacl -m u:dev:rw /var/log/...``);
-- PwnKit's ``GCONV_PATH=`` directory and a device node made with ``mknod``;
+- PwnKit's ``GCONV_PATH=`` directory; a device node made with ``mknod`` (asked);
 - a container's entrypoint script rewritten (asked); ``bpftool prog load`` (asked);
 - a class file downloaded then run by ``java -cp DIR Class``; localtonet's tunnels.
 """

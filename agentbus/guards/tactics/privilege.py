@@ -54,7 +54,7 @@ from ..programs import (
 )
 from ..request_bodies import WRITE_OPTIONS, request_options
 from ..targets import reads_only
-from ..verdict import EVIDENCE, PRIVILEGE, SUDO_INSTALL, SYSTEM_FILES, Verdict
+from ..verdict import EVIDENCE, PRIVILEGE, SUDO_INSTALL, SYSTEM_FILES, VOLUMES, Verdict
 from . import root_code
 from .writes import located, writes
 
@@ -580,7 +580,7 @@ def _exploit_files(invocation: Invocation) -> Verdict | None:
     nodes = values if invocation.name == "mknod" else values[1:] if values[:1] == ["mknod"] else []
     if any(value in _DEVICE_TYPES for value in nodes):
         why = "creates a device node: a disk or the kernel's memory, reachable under a name of its choosing"
-        return _verdict(PRIVILEGE, invocation, why)
+        return _verdict(VOLUMES, invocation, why)  # asked: tldr's mknod page makes them so
     redirects = [invocation.command.static(r.target) or "" for r in invocation.command.redirects]
     named = [*values, *redirects] if invocation.name in _FILE_MAKERS else redirects
     if any(_PWNKIT_NAME.search(value) for value in named if "=" in value):
