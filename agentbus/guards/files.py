@@ -952,12 +952,17 @@ def _judge_shell_files(
     # The commands of the line itself; a nested one (in $(...), bash -c) may feed its output on.
     written = {id(pipeline[-1]) for pipeline in script.pipelines if pipeline}
     asked: Verdict | None = None
+    links: dict[str, str] = {}
     for stages in walk(script, cwd=cwd):
         upstream: list[str] | None = None
         for index, invocation in enumerate(stages):
             spend()
             shown = index == len(stages) - 1 and id(invocation.command) in written
             verdict = _check_invocation(invocation, invocation.cwd, shown=shown)
+            if verdict is None and links:
+                verdict = _through_links(invocation, links, home)
+            if invocation.name == "ln":
+                _record_link(invocation, links, home)
             if verdict is None and index > 0:
                 if upstream is None:
                     upstream = _echoed(stages[0])
@@ -971,6 +976,46 @@ def _judge_shell_files(
                 continue
             return verdict
     return asked
+
+
+def _record_link(invocation: Invocation, links: dict[str, str], home: str) -> None:
+    """``ln -s /etc /tmp/e``: remember that later paths under ``/tmp/e/`` are paths under ``/etc/``."""
+    values = [invocation.command.static(word) for word in invocation.args]
+    if any(value is None for value in values):
+        return
+    words = [value for value in values if value]
+    options = [word for word in words if word.startswith("-")]
+    if not any(o in ("--symbolic",) or (o[1:2] != "-" and "s" in o[1:]) for o in options):
+        return
+    if any(o in ("-t", "--target-directory") or o.startswith("--target-directory=") for o in options):
+        return
+    positionals = [word for word in words if not word.startswith("-")]
+    if len(positionals) != 2 or not positionals[0].startswith(("/", "~")):
+        return
+    target = normalize_path(positionals[0], home=home, cwd=invocation.cwd).rstrip("/") or "/"
+    link = normalize_path(positionals[1], home=home, cwd=invocation.cwd).rstrip("/")
+    if link and len(links) < _LINKS_KEPT:
+        links[link] = target
+
+
+_LINKS_KEPT = 16
+"""Links remembered per command line: a bound, so that checking each later path stays linear."""
+
+
+def _through_links(invocation: Invocation, links: dict[str, str], home: str) -> Verdict | None:
+    """A path under a link this command line made, judged where it leads (``cat /tmp/e/shadow``
+    after ``ln -s /etc /tmp/e`` reads ``/etc/shadow``)."""
+    for word in invocation.args:
+        value = invocation.command.static(word)
+        if not value or value.startswith("-"):
+            continue
+        path = normalize_path(value, home=home, cwd=invocation.cwd)
+        for link, target in links.items():
+            if path.startswith(link + "/"):
+                verdict = _judge(target.rstrip("/") + path[len(link) :], cwd=invocation.cwd)
+                if verdict is not None:
+                    return verdict.by(f"secret operand rule, through the link {link} -> {target}")
+    return None
 
 
 def _echoed(first: Invocation) -> list[str]:

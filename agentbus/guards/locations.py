@@ -203,6 +203,9 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      r"|/etc/rc\.local|/etc/rc\.conf\.local|/etc/supervisord\.conf|/etc/xinetd\.conf|/etc/rc\.common"
      r"|(?:/System)?/Library/StartupItems(?:/.*)?",
      SERVICE, "a boot script or service definition"),
+    (r"/(?:docker-)?entrypoint(?:\.sh)?|/docker-entrypoint\.d/.*|/usr/local/bin/(?:docker-)?entrypoint(?:\.sh)?"
+     r"|/(?:start|run|init)\.sh",
+     SERVICE, "a container's entrypoint: run as the container's main process at every start"),
     (rf"(?:/var/www|/srv/(?:http|www)|/usr/share/nginx|/usr/local/var/www|/opt/homebrew/var/www)/.*\.{_WEB_SCRIPTS}"
      r"|/(?:usr/lib|usr/share|var/www|srv/www)/cgi-bin/.*|/Library/WebServer/(?:Documents|CGI-Executables)/.*",
      SERVICE, "a web server's scripts: a file here runs for anyone who requests it (a web shell)"),

@@ -176,7 +176,8 @@ TLDR_CEILINGS = {
     "system configuration": 45,
     # asks: the pages of mount/umount, losetup, swapon, LVM (lvcreate, lvextend, pvchange, vgchange),
     # cryptsetup open/close, zfs/zpool, mdadm, resize2fs/growpart, tune2fs, blockdev --set…, udisksctl
-    "volume administration": 110,
+    # linux14: mknod's page making block and character device nodes (2): a disk under another name
+    "volume administration": 112,
     # the pages of tunnels, proxies and VNC servers (ngrok, cloudflared, frp, bore, lt, tor, sshuttle,
     # `ssh -D`, x11vnc): each asked, since publishing the machine is a person's decision; and impacket's
     # psexec.py page (7): commands run on a Windows host with a password or hash, lateral movement;

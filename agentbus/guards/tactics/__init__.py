@@ -159,16 +159,17 @@ SCANNING = Family(
 )
 TUNNELS = Family(
     "tunnels",
-    "3proxy Xvnc anydesk atexec atexec.py autossh blitz bore bunx chisel cloudflared curl danted "
-    "dcomexec dcomexec.py dns2tcpc dns2tcpd dnscat dnscat2 docker frpc frps gost gotty "
-    "gs-full-link gs-mount gs-netcat gs-sftp gsocket hans hping3 http httpie https hysteria icmpsh "
+    "3proxy Xvnc amazon-ssm-agent anydesk atexec atexec.py autossh azcmagent blitz bore bunx chisel "
+    "cloudflared curl danted dcomexec dcomexec.py dns2tcpc dns2tcpd dnscat dnscat2 docker frpc frps "
+    "gost gotty gs-full-link gs-mount gs-netcat gs-sftp gsocket hans hping3 http httpie https hysteria "
+    "icmpsh "
     "icmpsh_m.py impacket-atexec impacket-atexec.py impacket-dcomexec impacket-dcomexec.py "
     "impacket-psexec impacket-psexec.py impacket-smbexec impacket-smbexec.py impacket-wmiexec "
     "impacket-wmiexec.py iodine iodined krfb ligolo ligolo-agent ligolo-ng ligolo-proxy "
-    "localtunnel loclx lt microsocks nerdctl ngrok npx pagekite pagekite.py pnpm pnpx podman "
+    "localtonet localtunnel loclx lt microsocks nerdctl ngrok npx pagekite pagekite.py pnpm pnpx podman "
     "privoxy psexec psexec.py ptunnel ptunnel-ng redsocks revsocks rpivot rustdesk scope "
     "shadowsocks shellinabox shellinaboxd smbexec smbexec.py sockd ss-local ss-server ssh "
-    "sshuttle sshx tailscale teamviewer telebit teleconsole tigervncserver tightvncserver "
+    "ssm-agent-worker sshuttle sshx tailscale teamviewer telebit teleconsole tigervncserver tightvncserver "
     "tinyproxy tmate tor trojan tty-share ttyd udp2raw upterm v2ray vino-server vncserver wayvnc "
     "wetty wget wmiexec wmiexec.py wstunnel x0vncserver x11vnc xh xhs xray xrdp yarn zrok",
     wrappers=("proxychains", "proxychains4", "torify", "torsocks", "tsocks"),

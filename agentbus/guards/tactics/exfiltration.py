@@ -137,6 +137,8 @@ def _reads_sensitive(invocation: Invocation, home: str) -> str | None:
         return "the environment (API keys and tokens)"
     if invocation.name == "history" or (invocation.name == "fc" and "-l" in _values(invocation)):
         return "the shell history (commands typed, passwords among them)"
+    if _database_dump(invocation):
+        return f"a dump of a database server ({invocation.name}: its tables, users and password hashes)"
     if invocation.name in ("ls", "stat", "test", "[", "echo", "printf", "du", "wc"):
         return None
     for operand in operands(invocation):
@@ -146,6 +148,24 @@ def _reads_sensitive(invocation: Invocation, home: str) -> str | None:
         if what:
             return what
     return None
+
+
+_DUMPERS = frozenset({"mysqldump", "mariadb-dump", "mysqlpump", "mydumper", "pg_dump", "pg_dumpall",
+                      "mongodump", "mongoexport", "cqlsh", "influxd", "clickhouse-backup"})  # fmt: skip
+
+
+def _database_dump(invocation: Invocation) -> bool:
+    """``mysqldump --all-databases``, ``pg_dumpall``, ``mongodump --archive``, ``redis-cli --rdb -``:
+    a database server's contents on standard output (where they go is the caller's question)."""
+    name = invocation.name
+    values = _values(invocation)
+    if name in ("redis-cli", "valkey-cli", "keydb-cli"):
+        return "--rdb" in values
+    if name == "influxd":
+        return values[:1] == ["backup"]
+    if name == "cqlsh":
+        return any("COPY" in v.upper() for v in values)
+    return name in _DUMPERS
 
 
 # -- sending -------------------------------------------------------------------------------
@@ -789,6 +809,13 @@ _EVAL_CODE = lazy_compile(
     r"compile\s*\(|runpy|__import__\s*\(\s*[\"']os|vm\.run|\binclude\s*\(\s*[\"']https?:",
     re.IGNORECASE,
 )
+_MEMORY_FILE = lazy_compile(r"memfd_create|\bsyscall\s*\(\s*(?:319|279|356|385)\b|MFD_CLOEXEC")
+"""``os.memfd_create``, perl's ``syscall(319, ...)`` (x86-64; 279 arm64, 356 i386, 385 arm): an
+anonymous in-memory file, the usual home of a fileless payload."""
+_MEMORY_RUN = lazy_compile(
+    r"/proc/(?:self|\$\$|\d+|\{?\$?\w*\}?)/fd/|fexecve|\bexec[lv]p?e?\s*\(|\bexec\s*\{"
+)
+"""Running a file by descriptor: ``os.execv('/proc/self/fd/3', …)``, ``fexecve``, ``exec {…}``."""
 _PACKAGE_URL = lazy_compile(
     r"^https?://\S+\.(?:tar\.gz|tgz|zip|whl|tar\.bz2|tar\.xz|egg|gem|crate)(?:[?#]\S*)?$"
 )
@@ -832,6 +859,9 @@ def _fetch_and_eval(invocation: Invocation) -> Verdict | None:
         and (_EVAL_CODE.search(code))
     ):
         return _verdict(DOWNLOAD_RUN, invocation, "fetches code from the network and evaluates it")
+    if code and _MEMORY_FILE.search(code) and _MEMORY_RUN.search(code):
+        why = "writes a program into an anonymous memory file and runs it: fileless, nothing on disk to judge"
+        return _verdict(DOWNLOAD_RUN, invocation, why)
     for path in _fetched_into(code or ""):
         if re.search(_RUN_CALL + r"[^;\n]{0,300}?" + re.escape(path), code or ""):
             why = f"fetches a file from the network into {path} and runs it"
@@ -1054,9 +1084,45 @@ def _runs(invocation: Invocation) -> list[tuple[str, str]]:
         found.extend((values[i + 1], "installs or loads") for i, v in enumerate(values[:-1]) if v == "-pkg")
     if name == "chmod" and positionals and _MODES_X.match(positionals[0]):
         found.extend((p, "makes executable") for p in positionals[1:])
+    if name == "java":
+        found.extend((path, "runs the class") for path in _java_classes(values))
     if name == "chmod" and any(_MODES_X.match(v[1:]) or v in ("+x",) for v in values if v.startswith("+")):
         found.extend((p, "makes executable") for p in positionals)
     return found
+
+
+_JAVA_VALUED = frozenset({"-cp", "-classpath", "--class-path", "-p", "--module-path", "-jar", "-m",
+                          "--module", "--add-modules", "-d", "-javaagent"})  # fmt: skip
+
+
+def _java_classes(values: list[str]) -> list[str]:
+    """``java -cp /tmp Exploit``: the class file it loads (``/tmp/Exploit.class``), or each class
+    path entry when the class is not named; ``-javaagent:/tmp/a.jar`` too."""
+    paths: list[str] = []
+    main = ""
+    classpath: list[str] = []
+    index = 0
+    while index < len(values):
+        value = values[index]
+        if value in ("-cp", "-classpath", "--class-path") and index + 1 < len(values):
+            classpath.extend(p for p in values[index + 1].split(":") if p)
+            index += 2
+            continue
+        if value.startswith("-javaagent:"):
+            paths.append(value.partition(":")[2].partition("=")[0])
+        elif value in _JAVA_VALUED:
+            index += 2
+            continue
+        elif not value.startswith("-"):
+            main = value
+            break
+        index += 1
+    for entry in classpath:
+        if main and not entry.endswith((".jar", ".zip", "*")):
+            paths.append(posixpath.join(entry, main.replace(".", "/") + ".class"))
+        else:
+            paths.append(entry)
+    return paths
 
 
 _LOADERS = frozenset({"insmod", "kldload", "kextload", "open", "xdg-open", "gio", "installer", "dpkg", "rpm",

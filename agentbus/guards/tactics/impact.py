@@ -759,6 +759,11 @@ def _home_itself(word: str, home: str, cwd: str | None) -> str | None:
     return "the home directory" if re.fullmatch(pattern, path) else None
 
 
+def _whole_disk(word: str, home: str, cwd: str | None) -> str | None:
+    """``find / ... -exec``: every file on the machine, the user's among them."""
+    return "the whole disk" if normalize_path(word, home=home, cwd=cwd).rstrip("/") == "" else None
+
+
 def _find(invocation: Invocation, home: str, values: list[str]) -> Verdict | None:
     starts = []
     for value in values:
@@ -777,7 +782,11 @@ def _find(invocation: Invocation, home: str, values: list[str]) -> Verdict | Non
     if names and all(_JUNK.search(n.strip("*")) for n in names):
         return None  # find ~ -name '*.pyc' -delete: litter, not the user's files
     for start in starts or ["."]:
-        what = user_data(start, home, invocation.cwd) or _home_itself(start, home, invocation.cwd)
+        what = (
+            user_data(start, home, invocation.cwd)
+            or _home_itself(start, home, invocation.cwd)
+            or _whole_disk(start, home, invocation.cwd)
+        )
         if what:
             return _verdict(
                 DATA_DESTRUCTION, invocation, f"deletes, overwrites or encrypts the files under {what}"
@@ -925,7 +934,34 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         or _encrypt(invocation, home)
         or _fill(invocation, home)
         or _miner(invocation)
+        or _hypervisor(invocation)
     )
+
+
+_VM_STOPS = lazy_compile(
+    r"^vmsvc/(?:power\.(?:off|shutdown|suspend|reset|reboot)|destroy|unregister"
+    r"|snapshot\.remove(?:all)?)$|^hostsvc/(?:maintenance_mode_enter|standby_mode_enter)$"
+)
+
+
+def _hypervisor(invocation: Invocation) -> Verdict | None:
+    """An ESXi host's virtual machines stopped or destroyed: ``esxcli vm process kill``, ``vim-cmd
+    vmsvc/power.off``, ``vmsvc/snapshot.removeall`` (how ESXi ransomware clears the way before it
+    encrypts the disks), or the host itself put in maintenance mode."""
+    name = invocation.name
+    if name not in ("esxcli", "vim-cmd"):
+        return None
+    words = [v for v in _values(invocation) if not v.startswith("-")]
+    spoken = f" {' '.join(words)} "  # esxcli's namespaces, whatever options (--server h) come between
+    if name == "esxcli" and " vm process kill " in spoken:
+        return _verdict(SHUTDOWN, invocation, "kills a running virtual machine on the ESXi host")
+    if name == "esxcli" and re.search(r" system shutdown (?:poweroff|reboot) ", spoken):
+        return _verdict(SHUTDOWN, invocation, "shuts the ESXi host down")
+    if name == "vim-cmd" and words and _VM_STOPS.match(words[0]):
+        return _verdict(
+            SHUTDOWN, invocation, f"{words[0]} stops or destroys virtual machines on the ESXi host"
+        )
+    return None
 
 
 _PID_COLUMNS = frozenset({"awk", "gawk", "mawk", "cut", "tail", "tr", "sort", "uniq"})

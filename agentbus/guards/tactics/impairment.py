@@ -40,7 +40,7 @@ from ..locations import location
 from ..parse import Script
 from ..paths import normalize_path
 from ..programs import Invocation, walk
-from ..verdict import EVIDENCE, IMPAIR, SERVICE, Verdict
+from ..verdict import EVIDENCE, IMPAIR, SERVICE, SYSTEM_CONFIG, Verdict
 from .writes import located
 
 __all__ = ["judge", "judge_script"]
@@ -485,6 +485,9 @@ def _firewall(invocation: Invocation) -> Verdict | None:
         if deletes and "xargs" in invocation.wrappers:
             # iptables -S INPUT | grep 2375 | cut -d' ' -f2- | xargs -rL1 iptables -D: each rule listed
             return _verdict(IMPAIR, invocation, "deletes the firewall rules a listing fed it")
+        if _door_for_one_address(values):
+            why = "redirects one address's connections to another port: a door only that address can use"
+            return _verdict(IMPAIR, invocation, why)
         if _redirects_own_traffic(values, flags):
             return _verdict(
                 IMPAIR, invocation, "redirects the machine's own connections elsewhere (DNAT in OUTPUT)"
@@ -601,6 +604,20 @@ def _redirects_own_traffic(values: list[str], flags: set[str]) -> bool:
     )
     target = after("-j") or after("--jump")
     return table == "nat" and chain.upper() == "OUTPUT" and target.upper() in ("DNAT", "REDIRECT")
+
+
+def _door_for_one_address(values: list[str]) -> bool:
+    """``iptables -t nat -I PREROUTING -s 203.0.113.9 -p tcp --dport 22 -j REDIRECT --to-ports 42391``:
+    BPFDoor's rule. Connections to an open port from one address go to a hidden listener; everyone
+    else still reaches the real service. A low-port redirect for a server names no source."""
+    upper = [value.upper() for value in values]
+    table = next((upper[i + 1] for i, v in enumerate(upper[:-1]) if v in ("-T", "--TABLE")), "")
+    adds = any(v in ("-A", "-I", "--APPEND", "--INSERT") for v in upper)
+    target = next((upper[i + 1] for i, v in enumerate(upper[:-1]) if v in ("-J", "--JUMP")), "")
+    source = {"-S", "--SOURCE", "--SRC"} & set(upper)
+    return (
+        table == "NAT" and adds and "PREROUTING" in upper and target in ("REDIRECT", "DNAT") and bool(source)
+    )
 
 
 _ATTRIBUTE_OPTIONS = frozenset({"-R", "-V", "-f", "-v", "-p"})
@@ -781,6 +798,36 @@ def _inserted_rule(invocation: Invocation, values: list[str], flags: set[str]) -
     return None
 
 
+_DMESG_CLEARS = lazy_compile(r"^--(?:clear|read-clear)$|^-[^-lfnsFKc]*[cC]")
+"""``dmesg -C``/``-c``/``--clear``: a cluster's letters before the c take no value (``-lcrit`` is a level)."""
+_BPF_DETACH = {"prog": ("detach",), "link": ("detach",), "net": ("detach",), "cgroup": ("detach",),
+               "struct_ops": ("unregister",)}  # fmt: skip
+_BPF_MAP_WRITES = frozenset({"delete", "update", "freeze"})
+
+
+def _kernel_traces(invocation: Invocation) -> Verdict | None:
+    """The kernel's own record and probes: ``dmesg -C`` (the ring buffer emptied: module loads,
+    segfaults and audit lines gone) and ``bpftool prog detach`` (an eBPF sensor unhooked: how
+    rootkits blind Falco, Tracee and EDR agents). ``bpftool map update``/``delete`` rewrites what a
+    loaded program filters on: asked, since eBPF developers do it to their own programs."""
+    name = invocation.name
+    values = _values(invocation)
+    if name == "dmesg" and any(_DMESG_CLEARS.match(v) for v in values):
+        return _verdict(EVIDENCE, invocation, "empties the kernel's ring buffer (dmesg's record)")
+    if name == "bpftool":
+        words = [v for v in values if not v.startswith("-")]
+        if len(words) >= 2 and words[1] in _BPF_DETACH.get(words[0], ()):
+            why = f"bpftool {words[0]} {words[1]} unhooks a loaded eBPF program (a sensor's probes)"
+            return _verdict(IMPAIR, invocation, why)
+        if len(words) >= 2 and words[0] == "prog" and words[1] in ("load", "loadall"):
+            why = f"bpftool prog {words[1]} loads an eBPF program into the kernel (it may hide or intercept)"
+            return _verdict(SYSTEM_CONFIG, invocation, why)
+        if len(words) >= 2 and words[0] == "map" and words[1] in _BPF_MAP_WRITES:
+            why = f"bpftool map {words[1]} rewrites a loaded eBPF program's map (its filters and lists)"
+            return _verdict(SYSTEM_CONFIG, invocation, why)
+    return None
+
+
 def _memory(invocation: Invocation) -> Verdict | None:
     """Swap and the page cache emptied: traces of what ran are gone from memory (the machine may run out)."""
     name = invocation.name
@@ -938,6 +985,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         or _firewall(invocation)
         or _mandatory_access(invocation)
         or _memory(invocation)
+        or _kernel_traces(invocation)
         or _macos(invocation, home)
         or _trust(invocation)
         or _masquerade(invocation)

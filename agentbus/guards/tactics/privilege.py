@@ -35,6 +35,7 @@ the agent meant, a person should see it.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterator
 
@@ -62,7 +63,17 @@ from ..programs import (
 )
 from ..request_bodies import WRITE_OPTIONS, request_options
 from ..targets import reads_only
-from ..verdict import PRIVILEGE, SCHEDULED, SERVICE, STEALTH_PERSISTENCE, SUDO_INSTALL, SYSTEM_FILES, Verdict
+from ..verdict import (
+    EVIDENCE,
+    PRIVILEGE,
+    SCHEDULED,
+    SERVICE,
+    STEALTH_PERSISTENCE,
+    SUDO_INSTALL,
+    SYSTEM_FILES,
+    VOLUMES,
+    Verdict,
+)
 from . import root_code
 from .writes import located, writes
 
@@ -295,6 +306,7 @@ _SYSTEM_PROGRAMS = lazy_compile(
     r"usr/(?:bin|sbin|lib(?:32|64|x32|exec)?|share|local/bin|local/sbin))(?:/|$)"
 )
 """The system's programs, libraries and configuration: whose permissions decide who may do what."""
+_SYSTEM_LOG_PATHS = lazy_compile(r"^/(?:private/)?var/(?:log|audit|adm)(?:/|$)")
 _ACL_VALUES = frozenset({"-m", "--modify", "-x", "--remove", "--set", "-M", "--modify-file", "-X",
                          "--remove-file", "--set-file", "--restore"})  # fmt: skip
 _ACL_CHANGES = frozenset({"-b", "--remove-all", "-k", "--remove-default", *_ACL_VALUES})
@@ -331,6 +343,9 @@ def _acl(invocation: Invocation, home: str) -> Verdict | None:
         path = normalize_path(file, home=home, cwd=invocation.cwd)
         if _SYSTEM_PROGRAMS.match(path):
             return _verdict(PRIVILEGE, invocation, f"changes the ACL of {path}, a system program or setting")
+        if _SYSTEM_LOG_PATHS.match(path):
+            why = f"changes the ACL of {path}, the system's logs: someone may now rewrite or erase them"
+            return _verdict(EVIDENCE, invocation, why)
     program = looked_up_program(invocation) if changes else None
     if program is not None:
         why = f"changes the ACL of the program {program} wherever the PATH finds it"
@@ -641,6 +656,117 @@ def _root_shell(invocation: Invocation) -> Verdict | None:
             code.append(inline_code(invocation) or "")
         if any(_SHELL_PATH.search(text) for text in code):
             return _verdict(PRIVILEGE, invocation, f"spawns a shell from {name}, as root")
+    return None
+
+
+_SUDO_VALUED = frozenset("ugCDhprtTUR")
+"""sudo's short options that take a value (``-u bob``, ``-ubob``, ``-R /dir``)."""
+_SUDOEDIT_SHELL = lazy_compile(r"^-[A-Za-z]*[si][A-Za-z]*$|^--(?:shell|login)$")
+
+
+def _sudo_exploit(invocation: Invocation) -> Verdict | None:
+    """sudo's own exploits: ``sudo -R DIR`` (a chroot whose ``nsswitch.conf`` the caller wrote loads
+    the caller's library as root, CVE-2025-32463) and ``sudoedit -s 'x\\'`` (an argument ending in
+    a backslash overflows sudo's heap, CVE-2021-3156 "Baron Samedit"). Neither has an ordinary use:
+    ``sudo --chroot`` is off in every default policy and sudoedit has no shell mode."""
+    layers = [(layer.name, list(layer.args)) for layer in invocation.layers]
+    layers.append((invocation.name, _values(invocation)))
+    for name, args in layers:
+        if name == "sudo" and _sudo_chroots(args):
+            why = "sudo --chroot runs as root inside a directory the caller chose (CVE-2025-32463)"
+            return _verdict(PRIVILEGE, invocation, why)
+        editing = name == "sudoedit" or (name == "sudo" and ("-e" in args or "--edit" in args))
+        if editing and (
+            any(_SUDOEDIT_SHELL.match(arg) for arg in args) or any(_odd_backslash(arg) for arg in args)
+        ):
+            why = "sudoedit with a shell flag or a trailing backslash: the heap overflow of CVE-2021-3156"
+            return _verdict(PRIVILEGE, invocation, why)
+    return None
+
+
+def _sudo_chroots(args: list[str]) -> bool:
+    """``sudo -R DIR``, ``sudo -uroot -RDIR``, ``sudo --chroot=DIR`` among sudo's own options."""
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg == "--" or not arg.startswith("-") or arg == "-":
+            return False
+        if arg.startswith("--"):
+            if arg == "--chroot" or arg.startswith("--chroot="):
+                return True
+            index += 1
+            continue
+        for position, letter in enumerate(arg[1:], start=1):
+            if letter == "R":
+                return True
+            if letter in _SUDO_VALUED:
+                index += 0 if position + 1 < len(arg) else 1  # -uBOB carries its value; -u BOB does not
+                break
+        index += 1
+    return False
+
+
+def _odd_backslash(word: str) -> bool:
+    return (len(word) - len(word.rstrip("\\"))) % 2 == 1
+
+
+_SETUID_PROGRAMS = frozenset({
+    "pkexec", "su", "sudo", "sudoedit", "doas", "passwd", "chsh", "chfn", "newgrp", "sg", "gpasswd", "chage",
+    "expiry", "mount", "umount", "fusermount", "fusermount3", "at", "crontab", "unix_chkpwd", "ssh-keysign",
+    "polkit-agent-helper-1", "dbus-daemon-launch-helper", "Xorg", "Xorg.wrap", "exim4", "exim", "ntfs-3g",
+    "pppd", "staprun", "mount.nfs", "mount.cifs", "snap-confine", "vmware-user-suid-wrapper", "traceroute6",
+})  # fmt: skip
+"""Programs installed set-user-ID root on common Linux systems: they start as root from any user."""
+_EXPLOIT_VARIABLES = lazy_compile(
+    r"^(?:GCONV_PATH|GLIBC_TUNABLES|LD_AUDIT|LD_ORIGIN_PATH|LD_DEBUG_OUTPUT|LD_PROFILE(?:_OUTPUT)?"
+    r"|MALLOC_TRACE|NLSPATH|LOCPATH|RES_OPTIONS|HOSTALIASES)="
+)
+"""Variables libc or the loader reads before ``main``, that no one gives a set-user-ID program but to
+make it load or parse the caller's code (PwnKit's ``GCONV_PATH``, Looney Tunables' ``GLIBC_TUNABLES``).
+``LD_LIBRARY_PATH`` is left out: secure mode drops it, and people do set it before ``sudo``."""
+
+
+_PWNKIT_NAME = lazy_compile(r"(?:^|/)GCONV_PATH=")
+_DEVICE_TYPES = frozenset({"b", "c", "u"})
+_FILE_MAKERS = frozenset(
+    {"mkdir", "touch", "cp", "mv", "ln", "install", "chmod", "tee", "rsync", "gcc", "cc"}
+)
+"""Programs whose operands are files they make (``export GCONV_PATH=…`` is a variable, judged elsewhere)."""
+
+
+def _exploit_files(invocation: Invocation) -> Verdict | None:
+    """``mkdir 'GCONV_PATH=.'``: the directory whose name PwnKit turns into an environment variable;
+    ``mknod /tmp/sda b 8 0``: a device node, the disk (or kernel memory) under a name no rule watches."""
+    values = _values(invocation)
+    nodes = values if invocation.name == "mknod" else values[1:] if values[:1] == ["mknod"] else []
+    if any(value in _DEVICE_TYPES for value in nodes):
+        why = "creates a device node: a disk or the kernel's memory, reachable under a name of its choosing"
+        return _verdict(VOLUMES, invocation, why)  # asked: tldr's mknod page makes them so
+    redirects = [invocation.command.static(r.target) or "" for r in invocation.command.redirects]
+    named = [*values, *redirects] if invocation.name in _FILE_MAKERS else redirects
+    if any(_PWNKIT_NAME.search(value) for value in named if "=" in value):
+        return _verdict(
+            PRIVILEGE, invocation, "makes a file named GCONV_PATH=…: PwnKit's set-up (CVE-2021-4034)"
+        )
+    return None
+
+
+def _loader_hijack(invocation: Invocation) -> Verdict | None:
+    """``env -i GCONV_PATH=. pkexec``, ``GLIBC_TUNABLES=glibc.tunables=... su --help``: libc's
+    variables handed to a set-user-ID program, which parses them as root (CVE-2021-4034,
+    CVE-2023-4911). The same variables for an ordinary program (``GLIBC_TUNABLES=glibc.malloc...
+    java``) are tuning, not judged here."""
+    if posixpath.basename(invocation.name) not in _SETUID_PROGRAMS:
+        return None
+    environment = [
+        *invocation.env,
+        *(a for layer in invocation.layers if layer.name == "env" for a in layer.args),
+    ]
+    for assignment in environment:
+        if _EXPLOIT_VARIABLES.match(assignment):
+            variable = assignment.partition("=")[0]
+            why = f"hands {variable} to {invocation.name}, a set-user-ID root program: its loader obeys it"
+            return _verdict(PRIVILEGE, invocation, why)
     return None
 
 
@@ -1116,6 +1242,9 @@ def _findings(invocation: Invocation, home: str) -> Iterator[Verdict | None]:
     yield _container(invocation)
     yield _exploit_option(invocation)
     yield _root_shell(invocation)
+    yield _sudo_exploit(invocation)
+    yield _loader_hijack(invocation)
+    yield _exploit_files(invocation)
     yield _privileged_mode(invocation)
     yield _accounts(invocation)
     yield _authorization(invocation, home)

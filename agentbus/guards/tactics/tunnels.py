@@ -107,13 +107,17 @@ _COVERT_CHANNELS = frozenset({"iodine", "iodined", "dnscat", "dnscat2", "dns2tcp
                               "ligolo-agent", "ligolo-proxy", "revsocks", "rpivot", "udp2raw"})  # fmt: skip
 """Tunnels through DNS or ICMP and pivoting agents: an attacker's tools, not a developer's."""
 _TUNNELS = frozenset({"ngrok", "cloudflared", "bore", "lt", "localtunnel", "tailscale", "zrok", "frpc",
-                      "frps", "pagekite", "pagekite.py", "loclx", "telebit", "chisel"})  # fmt: skip
+                      "frps", "pagekite", "pagekite.py", "loclx", "telebit", "chisel",
+                      "localtonet"})  # fmt: skip
 _PROXIES = frozenset({"gost", "sshuttle", "tor", "microsocks", "3proxy", "redsocks", "tinyproxy", "danted",
                       "sockd", "privoxy", "v2ray", "xray", "shadowsocks", "ss-local", "ss-server",
                       "trojan", "hysteria", "wstunnel"})  # fmt: skip
 _REMOTE_DESKTOPS = frozenset({"x11vnc", "vncserver", "tightvncserver", "tigervncserver", "Xvnc",
                               "x0vncserver", "krfb", "wayvnc", "vino-server", "xrdp"})  # fmt: skip
 _REMOTE_SUPPORT = frozenset({"anydesk", "teamviewer", "rustdesk"})
+_MANAGEMENT_AGENTS = frozenset({"amazon-ssm-agent", "ssm-agent-worker", "azcmagent"})
+"""Cloud management agents: enrolled with an activation code, they run whatever the account's owner sends."""
+_REGISTERS = frozenset({"-register", "--register", "register", "connect"})
 _GLOBAL_SOCKET = frozenset({"gs-netcat", "gs-sftp", "gs-mount", "gsocket", "gs-full-link", "blitz"})
 """THC's Global Socket tools: two ends meet at a public relay by a secret, whatever the firewalls."""
 _PROXY_WRAPPERS = frozenset({"torsocks", "torify", "proxychains", "proxychains4", "tsocks"})
@@ -175,6 +179,9 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         return _judge_desktop(invocation, name, values)
     if name in _REMOTE_SUPPORT:
         return _judge_support(invocation, name, values)
+    if name in _MANAGEMENT_AGENTS and _REGISTERS & set(values):
+        why = f"{name} enrols this machine with someone's activation: their commands run here as root"
+        return _verdict(BACKDOOR, invocation, why)
     if _REMOTE_EXEC.match(name):
         why = f"{name} runs commands on another (Windows) machine with an account's password or hash"
         return _verdict(REMOTE_ACCESS, invocation, why)
@@ -222,6 +229,8 @@ def _judge_tunnel(invocation: Invocation, name: str, values: list[str]) -> Verdi
         return None
     if name == "ngrok" and command not in ("http", "tcp", "tls", "start", "tunnel", "service"):
         return None  # `ngrok config add-authtoken`, `ngrok diagnose`
+    if name == "localtonet" and command not in ("tcp", "udp", "tcpudp", "http", "https", "start", "run"):
+        return None  # `localtonet authtoken TOKEN`: the client's login
     if name == "bore" and command not in ("local", "server"):
         return None
     if name in ("frpc", "frps") and command in ("verify", "completion"):
