@@ -35,7 +35,7 @@ from ..operands import operands
 from ..parse import Script, SimpleCommand
 from ..paths import check_glob, check_path, normalize_path
 from ..programs import SHELLS, Invocation, walk
-from ..verdict import CLOUD_CONTROL, COLLECTION, CREDENTIALS, ENV_SECRETS, PRIVILEGE, SYSTEM_FILES, Verdict
+from ..verdict import CLOUD_CONTROL, COLLECTION, CREDENTIALS, ENV_SECRETS, SYSTEM_FILES, Verdict
 
 __all__ = [
     "KUBE_SECRETS_PATH",
@@ -341,13 +341,6 @@ _KEEPERS = lazy_compile(
     re.IGNORECASE,
 )
 """Processes that hold credentials in memory."""
-_INJECT_COMMANDS = lazy_compile(
-    r"\b(?:call|print|p|expr(?:ession)?)\s+[^;\n]{0,80}?\b(?:system|dlopen|__libc_dlopen_mode|execve|execl"
-    r"|execlp|execvp|popen|mprotect|setuid|ptrace)\s*\(",
-    re.IGNORECASE,
-)
-"""gdb's ``call system("…")``, ``print (void*)dlopen("/tmp/x.so", 2)``, lldb's ``expr``: code the
-attached process runs with its own privileges (PID 1's are root's)."""
 _DUMP_COMMANDS = lazy_compile(
     r"dump\s+(?:memory|binary|value)|generate-core-file|\bgcore\b|save-core|\bx/\d*[sxbw]|find\s+/|"
     r"memory\s+read|process\s+save-core",
@@ -420,9 +413,6 @@ def _debugger(invocation: Invocation) -> Verdict | None:
     code = " ".join(rendered)
     if _DUMP_COMMANDS.search(code):
         return _verdict(invocation, "attaches a debugger to a running process and dumps its memory")
-    if _INJECT_COMMANDS.search(code):
-        why = "attaches a debugger to a running process and makes it run code (system, dlopen): injection"
-        return finding(PRIVILEGE, invocation, why)
     if _KEEPERS.search(attach):
         return _verdict(invocation, "attaches a debugger to a process that holds credentials")
     return None
