@@ -26,6 +26,11 @@ So a definition the command cannot reach is judged at its calls, by the session:
   than a kept statement, the session's store full, a disk error) the command keeps
   its own verdict: the definition is judged where it stands, as before.
 
+An alias is a definition too (``alias please="gum input | sudo -nS"``; a later ``please``
+runs the value): the parser notes the ``alias`` statements whose value is their text
+(:attr:`.parse.Script.aliases`, one entry per name, each with the whole statement), and they
+are deferred and reached as functions are; a statement is deferred only with all its names.
+
 Inside :func:`shell_per_call` (the Claude Code hook's Bash calls) nothing is kept:
 Claude Code 2.1.332 runs each Bash call in a new ``bash -c`` (seen with the real CLI:
 a function, an alias or an export of one call is gone in the next), so such a
@@ -146,21 +151,26 @@ def without(command: str, functions: Sequence[Function]) -> str:
 
 
 def unreached(command: str, script: Script) -> list[Function]:
-    """The functions ``command`` (parsed: ``script``) defines and cannot call (module docstring)."""
+    """The functions and aliases ``command`` (parsed: ``script``) defines and cannot call (module
+    docstring); an ``alias`` statement is one definition of each name it defines, deferred only
+    with all of them."""
+    defined = [*script.functions, *script.aliases]
     candidates = [
-        f
-        for f in script.functions
-        if f.defined_at is not None and f.name and f.text and not _called_by_shell(f.name)
+        f for f in defined if f.defined_at is not None and f.name and f.text and not _called_by_shell(f.name)
     ]
     if not candidates or len(candidates) > MAX_DEFERRED:
         return []  # more than a session keeps: judged where they stand (and no work per definition)
-    names = Counter(f.name for f in script.functions)
+    names = Counter(f.name for f in defined)
     candidates = [f for f in candidates if names[f.name] == 1]
     rest = without(command, candidates)
     words = _words(rest)
     if words is None:
         return []
     candidates = [f for f in candidates if not _mentions(rest, f.name, words)]
+    # alias a=x b=y: the statement is deferred whole, so each of its names must be.
+    texts = Counter(f.text for f in candidates)
+    statements = Counter(f.text for f in script.aliases)
+    candidates = [f for f in candidates if texts[f.text] == statements.get(f.text, 1)]
     if candidates and _words(without(command, candidates)) is None:
         return []
     return candidates
@@ -182,7 +192,7 @@ def reached(command: str, definitions: Sequence[str]) -> list[str]:
         return list(definitions)
     found: list[str] = []
     while True:  # f calls g, both kept: a call of f reaches g too
-        more = [d for d in definitions if d not in found and _mentions(text, _name(d), words)]
+        more = [d for d in definitions if d not in found and _mentioned(text, _names(d), words)]
         if not more:
             return [d for d in definitions if d in found]
         found.extend(more)
@@ -193,10 +203,23 @@ def reached(command: str, definitions: Sequence[str]) -> list[str]:
         words = more_words
 
 
-def _name(definition: str) -> str:
-    """The name a kept definition defines (``f() {``, ``function f {``)."""
+def _mentioned(text: str, names: list[str], words: frozenset[str]) -> bool:
+    return any(_mentions(text, name, words) for name in names)
+
+
+def _names(definition: str) -> list[str]:
+    """The names a kept definition defines (``f() {``, ``function f {``, ``alias a=x b=y``)."""
+    from .parse import ShellSyntaxError, parsed
+
+    if definition.startswith("alias"):
+        try:
+            script = parsed(definition)
+        except ShellSyntaxError:
+            script = None
+        if script is not None and script.aliases:
+            return [alias.name for alias in script.aliases]
     match = re.match(r"\s*(?:function\s+)?([^\s(){}]+)", definition)
-    return match.group(1) if match else definition
+    return [match.group(1) if match else definition]
 
 
 def deferred(
@@ -228,4 +251,4 @@ def deferred(
         return verdict
     if _PER_CALL.get() is not None:
         return rest  # the shell ends with the call, and the definitions with it: nothing runs them
-    return rest if keep([f.text for f in functions]) else verdict
+    return rest if keep(list(dict.fromkeys(f.text for f in functions))) else verdict

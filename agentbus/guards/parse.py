@@ -282,11 +282,16 @@ class Function(Frozen):
 class Script(Frozen):
     """A parsed command line: pipelines of simple commands, plus every substitution."""
 
-    __slots__ = ("functions", "malformed", "pipelines", "rows", "substitutions")
+    __slots__ = ("aliases", "functions", "malformed", "pipelines", "rows", "substitutions")
 
     pipelines: tuple[tuple[SimpleCommand, ...], ...]
     substitutions: tuple[Substitution, ...]
     functions: tuple[Function, ...]
+    aliases: tuple[Function, ...]
+    """The aliases the script defines as statements of its own, one per name: ``alias NAME=VALUE
+    ...`` alone, every word a definition, no expansion outside single quotes (the value is what
+    the text shows). Each one's ``text`` is its whole statement and its ``body`` empty: the value
+    is judged among the script's commands (:mod:`.programs`), and :mod:`.definitions` defers it."""
     malformed: bool
     """tree-sitter found a syntax error; what did parse is still here."""
     rows: tuple[int, ...]
@@ -301,16 +306,23 @@ class Script(Frozen):
         functions: tuple[Function, ...] = (),
         malformed: bool = False,
         rows: tuple[int, ...] = (),
+        aliases: tuple[Function, ...] = (),
     ) -> None:
         set_field = object.__setattr__
         set_field(self, "pipelines", pipelines)
         set_field(self, "substitutions", substitutions)
         set_field(self, "functions", functions)
+        set_field(self, "aliases", aliases)
         set_field(self, "malformed", malformed)
         set_field(self, "rows", rows if len(rows) == len(pipelines) else ())
 
 
 _SHOWN_LIMIT = 200
+_PLAIN_NODES = frozenset({"command", "command_name", "word", "string", "raw_string", "string_content",
+                          "concatenation", '"'})  # fmt: skip
+"""Nodes of a command whose words are text: no expansion, substitution or ``$'...'``."""
+_ALIAS_NAME = lazy_compile(r"[^\s/$`=\\'\"()<>;&|-][^\s/$`=\\'\"()<>;&|]*")
+"""A name bash takes for an alias (none of these characters: ``alias a/b=x`` is refused), not an option."""
 _PLAIN_WORD = lazy_compile(r"[\w@%+=:,./~$*{}\[\]!?#^`-]+")
 
 
@@ -591,6 +603,7 @@ class _Builder:
         self.pipelines: list[tuple[SimpleCommand, ...]] = []
         self.subs: list[Substitution] = []
         self.functions: list[Function] = []
+        self.aliases: list[Function] = []
         self.variables: dict[str, list[str]] = variables if variables is not None else {}
         self.background = False
         self.dropped: set[int] = set()
@@ -625,7 +638,13 @@ class _Builder:
 
     def script(self) -> Script:
         del self.rows[len(self.pipelines) :]
-        return Script(tuple(self.pipelines), tuple(self.subs), tuple(self.functions), rows=tuple(self.rows))
+        return Script(
+            tuple(self.pipelines),
+            tuple(self.subs),
+            tuple(self.functions),
+            rows=tuple(self.rows),
+            aliases=tuple(self.aliases),
+        )
 
     def nested(self) -> _Builder:
         if self.depth >= MAX_DEPTH:
@@ -671,6 +690,8 @@ class _Builder:
             raise ShellSyntaxError(f"the command nests more than {MAX_DEPTH} levels deep")
         if kind == "command":
             command = self.command(node, redirects, background)
+            if command.words[:1] == ("alias",):
+                self.alias(node, command)
             self.pipelines.append((command,))
             self.builtin_values(command)
             self.sourced_input(command)
@@ -806,6 +827,19 @@ class _Builder:
                         self.pipelines[index] = (first, *earlier[1:])
                 return
             self.statements(node)
+
+    def alias(self, node: Node, command: SimpleCommand) -> None:
+        """Note the aliases a statement of the script's own defines (:attr:`Script.aliases`)."""
+        parent = node.parent
+        if parent is None or parent.type != "program" or self.depth or self.one_value:
+            return
+        if command.redirects or command.background or not _plain(node):
+            return  # alias x="$P": P's value is this line's; alias x=$(...) runs at definition
+        text = self.text(node)
+        names = [name for name, equals, _ in (word.partition("=") for word in command.words[1:]) if equals]
+        if names and len(names) == len(command.words) - 1 and all(_ALIAS_NAME.fullmatch(n) for n in names):
+            empty = Script((), ())
+            self.aliases.extend(Function(name, empty, text, len(self.pipelines)) for name in names)
 
     def loop_runs(
         self, name: str, values: list[str], body: Node, background: bool, redirects: tuple[Redirect, ...]
@@ -1903,6 +1937,18 @@ _BLANKS = lazy_compile(r"[ \t\n]+")
 def _unescape_gap(text: str) -> str:
     """Text between loose nodes: a line continuation vanishes."""
     return text.replace("\\\n", "")
+
+
+def _plain(node: Node) -> bool:
+    """Whether ``node`` holds nothing but :data:`_PLAIN_NODES` (its value is its text)."""
+    stack = [node]
+    while stack:
+        spend()
+        each = stack.pop()
+        if each.type not in _PLAIN_NODES:
+            return False
+        stack.extend(each.children)
+    return True
 
 
 def _errors(node: Node) -> Iterator[Node]:
