@@ -191,8 +191,9 @@ def reached(command: str, definitions: Sequence[str]) -> list[str]:
     if words is None:
         return list(definitions)
     found: list[str] = []
+    names = {definition: _names(definition) for definition in definitions}
     while True:  # f calls g, both kept: a call of f reaches g too
-        more = [d for d in definitions if d not in found and _mentioned(text, _names(d), words)]
+        more = [d for d in definitions if d not in found and _mentioned(text, names[d], words)]
         if not more:
             return [d for d in definitions if d in found]
         found.extend(more)
