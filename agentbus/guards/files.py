@@ -774,10 +774,13 @@ def _a_name(word: str, cwd: str | None) -> bool:
 
 
 _SHOWS_TEXT = frozenset({"gum", "zenity", "kdialog", "whiptail", "dialog", "notify-send", "terminal-notifier",
-                         "xmessage", "gxmessage", "cowsay", "cowthink", "figlet", "toilet", "banner", "say"})  # fmt: skip
+                         "xmessage", "gxmessage", "cowsay", "cowthink", "figlet", "toilet", "banner",
+                         "say"})  # fmt: skip
 """Programs that show (or speak) the text they are given; ``gum`` but for ``gum spin -- CMD``."""
 _VERSION_CONTROL = frozenset({"git", "gh", "glab", "hub", "svn", "hg", "jj", "fossil", "bzr", "tea", "sl"})
-_MESSAGE_OPTION = lazy_compile(r"^(?:-[A-Za-z]*m|--?(?:message|title|body|subject|description|notes|comment))$")
+_MESSAGE_OPTION = lazy_compile(
+    r"^(?:-[A-Za-z]*m|--?(?:message|title|body|subject|description|notes|comment))$"
+)
 """Options of version control and ``gum spin`` whose value is a message or a title (``git commit -am``)."""
 _PROSE = lazy_compile(r"^[^/~.$\s][^\s]*\s")
 """Text, not a path: a first word that does not start as a path, then a space (``cat ~/.ssh/id_rsa``
@@ -798,9 +801,9 @@ def _shown_text(invocation: Invocation) -> set[str]:
     texts: set[str] = set()
     for index, value in enumerate(values):
         option, equals, rest = value.partition("=")
-        if equals and _MESSAGE_OPTION.match(option) and _PROSE.match(rest):
-            texts.add(value)
-        elif index and _MESSAGE_OPTION.match(values[index - 1]) and _PROSE.match(value):
+        given = bool(equals) and _MESSAGE_OPTION.match(option) and _PROSE.match(rest)  # --message=TEXT
+        after = index and _MESSAGE_OPTION.match(values[index - 1]) and _PROSE.match(value)  # -m TEXT
+        if given or after:
             texts.add(value)
     return texts
 
@@ -842,7 +845,7 @@ def _check_invocation(invocation: Invocation, cwd: str | None, *, shown: bool = 
         )
         listing = name == "find" and shown and not _find_runs_commands(invocation)
         for index, operand in enumerate(plain):
-            if generic and _a_name(operand, cwd) or operand in shown_text:
+            if (generic and _a_name(operand, cwd)) or operand in shown_text:
                 continue
             # sed -i edits its files where they are (nothing is shown); ln -s makes its last operand.
             write = name == "tee" or in_place or (name in _WRITE_TARGET and index == last and last > 0)

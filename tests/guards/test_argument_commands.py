@@ -118,13 +118,13 @@ def test_a_secret_path_in_shown_text_is_not_a_read(command: str) -> None:
     [
         "gum spin --spinner dot -- cat ~/.aws/credentials",
         "gum confirm ok && xxd ~/.ssh/id_ecdsa",
-        "gum write --value \"$(cat ~/.ssh/id_ecdsa)\"",
+        'gum write --value "$(cat ~/.ssh/id_ecdsa)"',
         "git commit --file ~/.aws/credentials",
         "git commit -t ~/.netrc",
         "cowsay -f ~/.ssh/id_ecdsa moo",
         "zenity --text-info --filename ~/.aws/credentials",
         "gh gist create --public ~/.netrc",
-        "notify-send key \"$(head -c 64 ~/.ssh/id_ed25519)\"",
+        'notify-send key "$(head -c 64 ~/.ssh/id_ed25519)"',
     ],
 )
 def test_a_secret_read_beside_shown_text_still_blocks(command: str) -> None:

@@ -1077,13 +1077,12 @@ def _kubectl(invocation: Invocation, call: CloudCall) -> Verdict | None:
     output = call.value("-o", "--output")
     every_namespace = call.has("-A", "--all-namespaces")
     secrets = len(path) > 1 and any(_SECRET_KINDS.match(k) for k in path[1].split(","))
-    if verb == "get" and secrets and (
-        re.match(r"^(?:yaml|json|jsonpath|go-template|custom-columns|template)", output) or call.has("--template")
-    ):
+    printed = re.match(r"^(?:yaml|json|jsonpath|go-template|custom-columns|template)", output)
+    if verb == "get" and secrets and (printed or call.has("--template")):
         return _verdict(CREDENTIALS, invocation, "prints Kubernetes secrets")
     if verb == "describe" and secrets:
         # a service-account token secret is described with its token in clear
-        return _verdict(CREDENTIALS, invocation, "prints Kubernetes secrets (a service account's token in clear)")
+        return _verdict(CREDENTIALS, invocation, "prints Kubernetes secrets (service tokens in clear)")
     if verb in _SECRET_PLUGINS:
         return _verdict(CREDENTIALS, invocation, "prints Kubernetes secrets, decoded")
     if verb == "exec" and any(_TOKEN_PATH.search(word) for word in call.after):
