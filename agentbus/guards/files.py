@@ -773,12 +773,48 @@ def _a_name(word: str, cwd: str | None) -> bool:
     return not _CREDENTIAL_STORE.match(normalize_path(word, cwd=cwd))
 
 
+_SHOWS_TEXT = frozenset({"gum", "zenity", "kdialog", "whiptail", "dialog", "notify-send", "terminal-notifier",
+                         "xmessage", "gxmessage", "cowsay", "cowthink", "figlet", "toilet", "banner",
+                         "say"})  # fmt: skip
+"""Programs that show (or speak) the text they are given; ``gum`` but for ``gum spin -- CMD``."""
+_VERSION_CONTROL = frozenset({"git", "gh", "glab", "hub", "svn", "hg", "jj", "fossil", "bzr", "tea", "sl"})
+_MESSAGE_OPTION = lazy_compile(
+    r"^(?:-[A-Za-z]*m|--?(?:message|title|body|subject|description|notes|comment))$"
+)
+"""Options of version control and ``gum spin`` whose value is a message or a title (``git commit -am``)."""
+_PROSE = lazy_compile(r"^[^/~.$\s][^\s]*\s")
+"""Text, not a path: a first word that does not start as a path, then a space (``cat ~/.ssh/id_rsa``
+names, as a file, ``./cat ~/.ssh/id_rsa``; ``/Users/x/Library/Application Support/...`` is a path)."""
+
+
+def _shown_text(invocation: Invocation) -> set[str]:
+    """The arguments that a program only shows as text: a prompt's question (``gum confirm 'cat
+    ~/.ssh/id_rsa?'``, ``zenity --question --text ...``), a commit message (``git commit -m``). A
+    secret's path in them is not a read of the file. Whether the program may run that text is another
+    rule's question (carriers: an argument it may run)."""
+    values = [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
+    name = invocation.name
+    if name in _SHOWS_TEXT and not (name == "gum" and "spin" in values):
+        return {value for value in values if _PROSE.match(value)}
+    if name not in _VERSION_CONTROL and name != "gum":
+        return set()  # gum spin --title TEXT -- CMD: the title only
+    texts: set[str] = set()
+    for index, value in enumerate(values):
+        option, equals, rest = value.partition("=")
+        given = bool(equals) and _MESSAGE_OPTION.match(option) and _PROSE.match(rest)  # --message=TEXT
+        after = index and _MESSAGE_OPTION.match(values[index - 1]) and _PROSE.match(value)  # -m TEXT
+        if given or after:
+            texts.add(value)
+    return texts
+
+
 def _check_invocation(invocation: Invocation, cwd: str | None, *, shown: bool = False) -> Verdict | None:
     """The verdict on one program run; ``shown``: its output goes to the terminal or a file, not
     into another program (the last stage of a pipeline of the command line itself)."""
     invocation = _without_consumed(invocation, cwd)
     name = invocation.name
     local = name in _LOCAL_READERS
+    shown_text = _shown_text(invocation)
     if name in ("apply_patch", "applypatch"):
         # Codex runs patches through the shell: apply_patch <<'EOF' *** Update File: ... EOF
         command = invocation.command
@@ -809,7 +845,7 @@ def _check_invocation(invocation: Invocation, cwd: str | None, *, shown: bool = 
         )
         listing = name == "find" and shown and not _find_runs_commands(invocation)
         for index, operand in enumerate(plain):
-            if generic and _a_name(operand, cwd):
+            if (generic and _a_name(operand, cwd)) or operand in shown_text:
                 continue
             # sed -i edits its files where they are (nothing is shown); ln -s makes its last operand.
             write = name == "tee" or in_place or (name in _WRITE_TARGET and index == last and last > 0)
@@ -827,6 +863,8 @@ def _check_invocation(invocation: Invocation, cwd: str | None, *, shown: bool = 
         for value in (invocation.command.static(w) for w in invocation.args):
             if name == "git" and value and "=" in value and _git_runs_setting(value):
                 continue  # git -c core.sshCommand='ssh -i KEY': a command line, walked and judged as one
+            if value in shown_text:
+                continue  # git commit --message='...': text
             for loaded in option_values(value) if value else ():
                 if loaded.role == "pattern" or (name in _IDENTITY_USERS and loaded.option == "-i"):
                     continue

@@ -1058,6 +1058,8 @@ _POD_SECURITY_OFF = lazy_compile(
     r"^pod-security\.kubernetes\.io/(?:enforce(?:=privileged|-)$|\w+=privileged$)"
 )
 _SECRET_KINDS = lazy_compile(r"^(?:secrets?|secret/.+|secrets/.+)(?:,|$)")
+_SECRET_PLUGINS = frozenset({"view-secret", "view_secret", "view-serviceaccount-kubeconfig"})
+"""krew plugins that print a secret's values decoded (``kubectl view-secret NAME``)."""
 
 
 _KUBECTL_WRITES = frozenset({"apply", "create", "patch", "replace", "edit", "set", "delete", "label",
@@ -1074,9 +1076,15 @@ def _kubectl(invocation: Invocation, call: CloudCall) -> Verdict | None:
     verb = path[0]
     output = call.value("-o", "--output")
     every_namespace = call.has("-A", "--all-namespaces")
-    secrets = verb == "get" and len(path) > 1 and any(_SECRET_KINDS.match(k) for k in path[1].split(","))
-    if secrets and re.match(r"^(?:yaml|json|jsonpath|go-template|custom-columns|template)", output):
+    secrets = len(path) > 1 and any(_SECRET_KINDS.match(k) for k in path[1].split(","))
+    printed = re.match(r"^(?:yaml|json|jsonpath|go-template|custom-columns|template)", output)
+    if verb == "get" and secrets and (printed or call.has("--template")):
         return _verdict(CREDENTIALS, invocation, "prints Kubernetes secrets")
+    if verb == "describe" and secrets:
+        # a service-account token secret is described with its token in clear
+        return _verdict(CREDENTIALS, invocation, "prints Kubernetes secrets (service tokens in clear)")
+    if verb in _SECRET_PLUGINS:
+        return _verdict(CREDENTIALS, invocation, "prints Kubernetes secrets, decoded")
     if verb == "exec" and any(_TOKEN_PATH.search(word) for word in call.after):
         return _verdict(CREDENTIALS, invocation, "reads a pod's service-account token")
     raw = call.value("--raw")
