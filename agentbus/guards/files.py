@@ -594,7 +594,7 @@ _TEX_READS = lazy_compile(
 
 def _code_paths(invocation: Invocation) -> list[str]:
     """File paths quoted in interpreter code (``open("/home/me/.netrc")``, ``File.read(".env")``)."""
-    from .interpreters import INTERPRETERS, fed_code, inline_code
+    from .interpreters import INTERPRETERS, fed_code, home_joined, inline_code
 
     if invocation.name in _TEX:
         texts = [v for v in (invocation.command.static(w) for w in invocation.args) if v]
@@ -602,7 +602,7 @@ def _code_paths(invocation: Invocation) -> list[str]:
     if invocation.name in _SQL_SHELLS:
         codes = [v for v in (invocation.command.static(w) for w in invocation.args) if v]
     elif INTERPRETERS.match(invocation.name):
-        codes = [code for code in (inline_code(invocation), *fed_code(invocation)) if code]
+        codes = [home_joined(code) for code in (inline_code(invocation), *fed_code(invocation)) if code]
     else:
         return []
     quoted = [

@@ -128,15 +128,22 @@ _DO_SHELL_SCRIPT = lazy_compile(r"do\s+shell\s+script\s+\"((?:[^\"\\]|\\.){1,400
 _BASE64_LITERAL = lazy_compile(
     r"(?:b64decode|decode64|atob|base64_decode|from_base64)\s*\(\s*b?[\"']([A-Za-z0-9+/=]{4,8000})[\"']"
 )
-_HOME_EXPRESSION = lazy_compile(
+_HOME_SOURCE = (
     r"os\.path\.expanduser\(\s*[\"']~[\"']\s*\)|(?:pathlib\.)?Path\.home\(\)|os\.environ\[\s*[\"']HOME[\"']\s*\]|"
     r"os\.(?:getenv|environ\.get)\(\s*[\"']HOME[\"']\s*\)|\$ENV\{+\s*[\"']?HOME[\"']?\s*\}+|process\.env\.HOME|"
     r"process\.env\[\s*[\"']HOME[\"']\s*\]|Dir\.home|ENV\[\s*[\"']HOME[\"']\s*\]|"
     r"(?:require\(\s*[\"'](?:node:)?os[\"']\s*\)|os)\.homedir\(\)|\bhomedir\(\)|"
     r"Deno\.env\.get\(\s*[\"']HOME[\"']\s*\)|Deno\.homeDir\(\)|\$env:(?:HOME|USERPROFILE)\b|\$HOME\b|"
     r"System\.getProperty\(\s*[\"']user\.home[\"']\s*\)|os\.UserHomeDir\(\)|Sys\.getenv\(\s*[\"']HOME[\"']\s*\)|"
-    r"\bgetenv\(\s*[\"']HOME[\"']\s*\)|path\.expand\(\s*[\"']~[\"']\s*\)|File\.expand_path\(\s*[\"']~[\"']\s*\)",
+    r"\bgetenv\(\s*[\"']HOME[\"']\s*\)|path\.expand\(\s*[\"']~[\"']\s*\)|File\.expand_path\(\s*[\"']~[\"']\s*\)"
 )
+_HOME_EXPRESSION = lazy_compile(_HOME_SOURCE)
+_HOME_JOINED = lazy_compile(
+    r"(?:" + _HOME_SOURCE + r")\s*(?:\+|/|,|\.\.?)\s*[rbf]?([\"'`])/?"
+    r"|\$?\{\s*(?:" + _HOME_SOURCE + r")\s*\}/?"
+)
+"""A home expression joined to a literal: ``process.env.HOME + '/Library/...'``, ``Path.home() / '.ssh'``,
+``os.path.join(os.environ['HOME'], 'Library/...')``, ``f"{Path.home()}/.aws"``."""
 _AWK_PIPE = lazy_compile(r"\|&?\s*\"([^\"]{1,4000})\"|\"([^\"]{1,4000})\"\s*\|&?\s*getline")
 _RMTREE = lazy_compile(
     r"(?:rmtree|rm_rf|remove_dir_all|rm_r|deleteRecursively|rimraf|RemoveAll|remove_all|removeTree|"
@@ -423,3 +430,11 @@ def _shell_commands(code: str, *, awk: bool) -> Iterator[str]:
     if awk:
         for match in _AWK_PIPE.finditer(code):
             yield match.group(1) or match.group(2)
+
+
+def home_joined(code: str) -> str:
+    """``code`` with each home expression joined to a string literal written as ``~/``: the literal
+    ``HOME + '/Library/Keychains/login.keychain-db'`` names is ``'~/Library/Keychains/login.keychain-db'``."""
+    if "home" not in code.lower():
+        return code
+    return _HOME_JOINED.sub(lambda m: f"{m.group(1)}~/" if m.group(1) else "~/", code)

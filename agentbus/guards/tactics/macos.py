@@ -71,6 +71,7 @@ from ..verdict import (
     SERVICE,
     SHUTDOWN,
     STEALTH_PERSISTENCE,
+    SYSTEM_CONFIG,
     SYSTEM_FILES,
     Verdict,
 )
@@ -420,10 +421,35 @@ def _audit(invocation: Invocation, home: str) -> Verdict | None:
 
 
 def _chflags(invocation: Invocation, home: str) -> Verdict | None:
-    for value in _values(invocation)[1:]:
+    values = _values(invocation)
+    for value in values[1:]:
         place = location(value, home=home, cwd=invocation.cwd)
         if place is not None and place[0] in _TOUCHED_PLACES:
             return _verdict(place[0], invocation, f"locks or hides {value}, {place[1]}")
+    flags = next((v for v in values if not v.startswith("-")), "")
+    if "hidden" in flags.lower().split(",") and "nohidden" not in flags.lower():
+        return _hidden(invocation, values[values.index(flags) + 1 :], home)
+    return None
+
+
+_STAGING = lazy_compile(r"^(?:/private)?/(?:tmp|var/tmp|var/folders|Users/Shared|Library)(?:/|$)")
+"""Where a dropper keeps what it hides: the shared temporary places, the machine's Library."""
+
+
+def _hidden(invocation: Invocation, targets: list[str], home: str) -> Verdict | None:
+    """A file hidden from the Finder (``chflags hidden``, ``SetFile -a V``) in a staging place or the
+    user's Library: what a dropper does to its agent. A disk image's ``.background`` (in ``/Volumes``)
+    or a file of the project is packaging."""
+    from ..pathnames import normalize_path
+
+    for target in targets:
+        if target.startswith("-"):
+            continue
+        path = normalize_path(target, home=home, cwd=invocation.cwd)
+        library = path == f"{home.rstrip('/')}/Library" or path.startswith(f"{home.rstrip('/')}/Library/")
+        if _STAGING.match(path) or library:
+            why = f"hides {target} from the Finder, where a dropper keeps its agent"
+            return _verdict(STEALTH_PERSISTENCE, invocation, why)
     return None
 
 
@@ -497,6 +523,10 @@ _DATED = frozenset({"-d", "-m"})
 
 def _setfile(invocation: Invocation, home: str) -> Verdict | None:
     values = _values(invocation)
+    if "-a" in values[:-1] and "V" in values[values.index("-a") + 1]:  # V: invisible (v: visible)
+        hidden = _hidden(invocation, values[values.index("-a") + 2 :], home)
+        if hidden is not None:
+            return hidden
     if not _DATED & set(values):
         return None
     for value in values[1:]:
@@ -538,7 +568,26 @@ def _pluginkit(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
+def _firmwarepasswd(invocation: Invocation, home: str) -> Verdict | None:
+    """The Intel Mac's firmware password: ``-delete``/``-disable`` let anyone boot another system or
+    recovery (``-check``/``-verify`` read); ``-setpasswd``/``-setmode`` change who can."""
+    values = {v.lower() for v in _values(invocation)}
+    if values & {"-delete", "-disable"}:
+        return _verdict(IMPAIR, invocation, "removes the firmware password: anyone may boot another system")
+    if values & {"-setpasswd", "-setmode"}:
+        return _verdict(SYSTEM_CONFIG, invocation, "sets the firmware password or its mode")
+    return None
+
+
+def _mkpassdb(invocation: Invocation, home: str) -> Verdict | None:
+    if "-dump" in _values(invocation):
+        return _verdict(CREDENTIALS, invocation, "dumps the password server's account hashes")
+    return None
+
+
 _CHECKS: dict[str, Callable[[Invocation, str], Verdict | None]] = {
+    "firmwarepasswd": _firmwarepasswd,
+    "mkpassdb": _mkpassdb,
     "pluginkit": _pluginkit,
     "osascript": _osascript,
     "dscl": _dscl,
