@@ -35,7 +35,9 @@ from ..interpreters import INTERPRETERS, inline_code
 from ..parse import Script, parsed
 from ..programs import SHELLS, Invocation, shell_mode, walk
 from ..verdict import COLLECTION, CREDENTIALS, EXFILTRATION, OBFUSCATED, Verdict
+from ..pathnames import normalize_path
 from .exfiltration import sends_stdin, sensitive_source
+from .impact import user_data
 
 __all__ = ["judge", "judge_script", "reads_clipboard"]
 
@@ -487,6 +489,34 @@ def _gathered(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
+_COPIERS = frozenset({"cp", "gcp", "rsync", "ditto"})
+_STAGING = lazy_compile(r"^(?:/private)?/(?:tmp|var/tmp|var/folders|dev/shm|Users/Shared)(?:/|$)")
+"""Places every program may read: where a stealer gathers what it takes before it packs and sends it."""
+
+
+def _staged_copy(invocation: Invocation, home: str) -> Verdict | None:
+    """``cp -r ~/Documents /tmp/x``, ``ditto ~/Desktop /Users/Shared/.s``: a whole folder of the user's
+    data (or the home) copied where every program may read it: a stealer's staging step. A project's
+    folder, or one file of a data folder, is not a data folder."""
+    if invocation.name not in _COPIERS:
+        return None
+    values = _values(invocation)
+    recursive = invocation.name in ("rsync", "ditto") or any(
+        v in ("--recursive", "--archive") or re.fullmatch(r"-[A-Za-z]*[rRa][A-Za-z]*", v) for v in values
+    )
+    operands = _positionals(values, frozenset({"-t", "--target-directory", "-e", "--rsh", "--exclude"}))
+    if not recursive or len(operands) < 2:
+        return None
+    target = normalize_path(operands[-1], home=home, cwd=invocation.cwd)
+    if not _STAGING.match(target):
+        return None
+    for source in operands[:-1]:
+        what = user_data(source, home, invocation.cwd)
+        if what:
+            return _verdict(EXFILTRATION, invocation, f"copies {what} to {operands[-1]}, ready to carry away")
+    return None
+
+
 # -- the judges ---------------------------------------------------------------------------------------
 
 
@@ -499,7 +529,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         return _verdict(
             OBFUSCATED, invocation, "runs the clipboard's content as code, which no guard can read"
         )
-    staged = _staged(invocation, home) or _gathered(invocation, home)
+    staged = _staged(invocation, home) or _gathered(invocation, home) or _staged_copy(invocation, home)
     if staged is not None:
         return staged
     if not invocation.name:

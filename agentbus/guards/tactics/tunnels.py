@@ -9,13 +9,14 @@ by what it publishes:
   ``bore local``, ``lt --port``, ``tailscale funnel``, ``zrok share``, frp), a proxy or an
   anonymiser (``ssh -D``, ``ssh -w``, gost, sshuttle, tor, a command run through
   ``torsocks``/``proxychains``), a remote desktop server (x11vnc, vncserver …) and remote
-  support tools (AnyDesk, TeamViewer, RustDesk) started. Developers do some of these on
+  support tools (AnyDesk, TeamViewer, RustDesk, MeshCentral's ``meshagent``) started. Developers do some of these on
   purpose, so a person decides.
 - :data:`~agentbus.guards.verdict.BACKDOOR` (blocked): the same when it publishes a login
   or a shell: a tunnel to an SSH, telnet, VNC, RDP or SMB port (``ngrok tcp 22``,
   ``--url ssh://…``), a terminal shared on the network (tmate, ttyd, gotty, shellinabox,
   upterm, sshx), a remote-access password set (``anydesk --set-password``, ``teamviewer
-  passwd``, ``x11vnc -nopw``), ``tailscale up --ssh``, and the covert channels and pivoting
+  passwd``, ``x11vnc -nopw``), a ``meshagent`` installed as a service (``-install``,
+  ``--meshServiceName``), ``tailscale up --ssh``, and the covert channels and pivoting
   tools no development task uses (iodine, dnscat2, dns2tcp, ptunnel, icmpsh, ligolo, chisel's
   reverse tunnels).
 - Weave Scope connected to Weave Cloud (``scope launch --service-token=…``): a console on the internet
@@ -118,6 +119,8 @@ _REMOTE_SUPPORT = frozenset({"anydesk", "teamviewer", "rustdesk"})
 _MANAGEMENT_AGENTS = frozenset({"amazon-ssm-agent", "ssm-agent-worker", "azcmagent"})
 """Cloud management agents: enrolled with an activation code, they run whatever the account's owner sends."""
 _REGISTERS = frozenset({"-register", "--register", "register", "connect"})
+_MESH_AGENTS = frozenset({"meshagent", "meshagent_osx64", "meshagent64", "meshagent32", "meshagent_arm64"})
+"""MeshCentral's agent: once it runs it dials its server, whose owner gets a desktop, files and a shell."""
 _GLOBAL_SOCKET = frozenset({"gs-netcat", "gs-sftp", "gs-mount", "gsocket", "gs-full-link", "blitz"})
 """THC's Global Socket tools: two ends meet at a public relay by a secret, whatever the firewalls."""
 _PROXY_WRAPPERS = frozenset({"torsocks", "torify", "proxychains", "proxychains4", "tsocks"})
@@ -182,6 +185,10 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     if name in _MANAGEMENT_AGENTS and _REGISTERS & set(values):
         why = f"{name} enrols this machine with someone's activation: their commands run here as root"
         return _verdict(BACKDOOR, invocation, why)
+    if name in _MESH_AGENTS:
+        installs = any(v.startswith(("--meshServiceName", "-install", "-fullinstall")) for v in values)
+        why = f"{name} connects this machine to a MeshCentral server: its owner gets a desktop and a shell"
+        return _verdict(BACKDOOR if installs else REMOTE_ACCESS, invocation, why)
     if _REMOTE_EXEC.match(name):
         why = f"{name} runs commands on another (Windows) machine with an account's password or hash"
         return _verdict(REMOTE_ACCESS, invocation, why)
