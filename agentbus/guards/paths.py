@@ -421,8 +421,11 @@ _IN_HOME: tuple[_Rule, ...] = (
     _rule(r"(?:\.config/)?\.?filezilla/(?:sitemanager|recentservers)\.xml$", "saved FTP/SFTP passwords"),
     _rule(
         r"Library/(?:Messages|Mail)(?:/|$)"
-        r"|Library/Application Support/(?:com\.apple\.TCC|AddressBook)(?:/|$)",
-        "private mail, messages or the privacy database",
+        r"|Library/Application Support/(?:com\.apple\.TCC|AddressBook)(?:/|$)"
+        r"|Library/(?:Group Containers/group\.com\.apple\.notes|Containers/com\.apple\.Notes)(?:/|$)"
+        r"|Library/Group Containers/[^/]*(?:whatsapp|signal)[^/]*(?:/|$)"
+        r"|Library/Application Support/(?:Signal|discord/Local Storage)(?:/|$)",
+        "private mail, messages, notes or the privacy database",
     ),
     _rule(
         r"NTUSER\.DAT(?:\.LOG\d*)?$|AppData/Local/Microsoft/Windows/UsrClass\.dat$", "Windows user registry"

@@ -144,7 +144,7 @@ IDENTITIES = Family(
 )
 MACOS = Family(
     "macos",
-    "PlistBuddy SetFile audit chflags defaults dscl dseditgroup dsenableroot fdesetup firmwarepasswd jamf "
+    "PlistBuddy SetFile audit bputil chflags defaults dscl dseditgroup dsenableroot fdesetup firmwarepasswd jamf "
     "kickstart mkpassdb networksetup osascript pluginkit plutil pmset profiles pwpolicy setfile sfltool "
     "socketfilterfw softwareupdate spctl sysadminctl systemextensionsctl systemsetup touch",
     env=True,

@@ -909,9 +909,17 @@ def _macos(invocation: Invocation, home: str) -> Verdict | None:
     if name == "xattr":
         flags = _short_flags(values)
         targets = [v for v in values if not v.startswith("-") and v != "com.apple.quarantine"]
-        if "com.apple.quarantine" in values and "d" in flags:
+        outside = [
+            t
+            for t in targets
+            if t.startswith(("/", "~", "$"))
+            or ".." in t
+            or "/Downloads" in normalize_path(t, home=home, cwd=invocation.cwd)
+        ]
+        if "com.apple.quarantine" in values and "d" in flags and (outside or not targets):
+            # a build output of the project (build/App.app) carries no quarantine of the internet's
             return _verdict(IMPAIR, invocation, "removes Gatekeeper's quarantine, so it is never checked")
-        if "c" in flags and any(t.startswith(("/", "~", "$HOME")) or "Downloads" in t for t in targets):
+        if "c" in flags and outside:
             return _verdict(IMPAIR, invocation, "clears the quarantine of a file from outside the project")
     if name in ("sqlite3", "sqlite") and any(_SQL_WRITE.search(v) for v in values):
         for value in values:

@@ -89,7 +89,8 @@ _HIDDEN_ANSWER = lazy_compile(
 _ANSWER = lazy_compile(r"\bdefault\s+answer\b|\bdefaultAnswer\s*:", re.IGNORECASE)
 _SECRET_WORD = lazy_compile(r"pass(?:word|phrase|code)|keychain|credential|\bPIN\b|Apple ID", re.IGNORECASE)
 _BROWSER_JS = lazy_compile(
-    r"\bexecute\b[^\n]{0,200}?\bjavascript\b|\bdo\s+JavaScript\b|\.execute\s*\(\s*\{?\s*javascript\s*:",
+    r"\bexecute\b[^\n]{0,200}?\bjavascript\b|\bdo\s+JavaScript\b|\.execute\s*\(\s*\{?\s*javascript\s*:"
+    r"|\.doJavaScript\s*\(",
     re.IGNORECASE,
 )
 _PAGE_SECRETS = lazy_compile(r"document\.cookie|password|localStorage|sessionStorage|document\.forms|"
@@ -112,6 +113,13 @@ _MUTE = lazy_compile(
     r"|\boutput\s+muted\s+(?:true|yes)\b|\boutput\s+volume\s+0\b)|setVolume\([^)]{0,80}outputMuted\s*:\s*true",
     re.IGNORECASE,
 )
+_HIDE_TERMINAL = lazy_compile(
+    r"\bset\s+visible\s+of\s+(?:application\s+)?process\s+\"(?:Terminal|iTerm2?|Warp|kitty|Alacritty|Ghostty)\"\s+"
+    r"to\s+false\b|processes(?:\.byName\(\s*|\[\s*)['\"](?:Terminal|iTerm2?|Warp|kitty|Alacritty|Ghostty)['\"]"
+    r"\s*[)\]]\s*\.visible\s*=\s*false",
+    re.IGNORECASE,
+)
+"""The terminal window hidden: what runs in it next is out of the user's sight (a stealer's first line)."""
 _MESSAGING_APP = lazy_compile(
     r"application\s+(?:id\s+)?\"(?:Mail|Messages|Microsoft Outlook|com\.apple\.mail|com\.apple\.MobileSMS)\""
     r"|\bapp\s+\"(?:Mail|Messages)\"|Application\(\s*['\"](?:Mail|Messages|Microsoft Outlook)['\"]\s*\)",
@@ -188,6 +196,8 @@ def _applescript(text: str, invocation: Invocation, home: str) -> Verdict | None
             return _verdict(IMPAIR, invocation, "types keystrokes into whatever window has the focus")
     if _MUTE.search(text):
         return _verdict(IMPAIR, invocation, "mutes the sound, so that the user does not hear what happens")
+    if _HIDE_TERMINAL.search(text):
+        return _verdict(IMPAIR, invocation, "hides the terminal window, so that the user does not see what runs")
     if _POWER_EVENT.search(text):
         return _verdict(SHUTDOWN, invocation, "sends macOS a shut down, restart or log out event")
     if _JS_FETCH_EVAL.search(text) or _DOWNLOADED_SCRIPT.search(text):
@@ -335,6 +345,10 @@ def _defaults(invocation: Invocation, home: str) -> Verdict | None:
         return _verdict(STEALTH_PERSISTENCE, invocation, why)
     if "SoftwareUpdate" in domain and _UPDATES.match(key) and _FALSEY & set(settings):
         return _verdict(IMPAIR, invocation, "turns macOS's automatic security updates off")
+    if "screensaver" in domain and key == "askForPassword" and _FALSEY & set(settings):
+        return _verdict(IMPAIR, invocation, "unlocks the screen without a password after the screen saver")
+    if "com.apple.Terminal" in domain and any("CommandString" in v for v in values[2:]):
+        return _verdict(PROFILE, invocation, "makes Terminal run a command in every window it opens")
     return None
 
 
@@ -579,6 +593,22 @@ def _firmwarepasswd(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
+_LOWERED_BOOT = frozenset({"-r", "--reduced-security", "-p", "--permissive-security", "-k", "--enable-kexts",
+                           "-c", "--disable-kernel-ctrr", "-a", "--enable-boot-args", "-s", "--disable-ssv",
+                           "-m", "--enable-mdm"})  # fmt: skip
+"""``bputil`` options that lower an Apple silicon Mac's boot policy (``-d``, ``--display-policy``, reads it)."""
+
+
+def _bputil(invocation: Invocation, home: str) -> Verdict | None:
+    values = _values(invocation)
+    flags = {v for v in values if v.startswith("--")} | {
+        f"-{letter}" for v in values if v.startswith("-") and not v.startswith("--") for letter in v[1:]
+    }
+    if flags & _LOWERED_BOOT:
+        return _verdict(IMPAIR, invocation, "lowers the Mac's boot security (kernel extensions, SIP's sealed volume)")
+    return None
+
+
 def _mkpassdb(invocation: Invocation, home: str) -> Verdict | None:
     if "-dump" in _values(invocation):
         return _verdict(CREDENTIALS, invocation, "dumps the password server's account hashes")
@@ -587,6 +617,7 @@ def _mkpassdb(invocation: Invocation, home: str) -> Verdict | None:
 
 _CHECKS: dict[str, Callable[[Invocation, str], Verdict | None]] = {
     "firmwarepasswd": _firmwarepasswd,
+    "bputil": _bputil,
     "mkpassdb": _mkpassdb,
     "pluginkit": _pluginkit,
     "osascript": _osascript,
