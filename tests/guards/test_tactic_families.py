@@ -86,6 +86,7 @@ EXPECTED_PROGRAMS: dict[str, set[str]] = {
         *tunnels._REMOTE_DESKTOPS,
         *tunnels._REMOTE_SUPPORT,
         *tunnels._MANAGEMENT_AGENTS,
+        *tunnels._MESH_AGENTS,
         *tunnels._PROXIES,
         *tunnels._PACKAGE_RUNNERS,
         *tunnels._PACKET_CRAFTERS,
