@@ -152,7 +152,7 @@ _KEYRING_LOOKUP = lazy_compile(
 _BROWSER_KEY = lazy_compile(
     r"Safe Storage|\b(?:chrome|chromium|brave|vivaldi|yandex)\b|microsoft[- ]edge|\bopera\b", re.IGNORECASE
 )
-"""The browsers whose cookies and passwords are sealed with a key the keyring holds (``Chrome Safe Storage``)."""
+"""Browsers whose cookies and passwords are sealed with a key the keyring holds (``Chrome Safe Storage``)."""
 _AWK_PIPE = lazy_compile(r"\|&?\s*\"([^\"]{1,4000})\"|\"([^\"]{1,4000})\"\s*\|&?\s*getline")
 _RMTREE = lazy_compile(
     r"(?:rmtree|rm_rf|remove_dir_all|rm_r|deleteRecursively|rimraf|RemoveAll|remove_all|removeTree|"
@@ -447,6 +447,7 @@ def _shell_commands(code: str, *, awk: bool) -> Iterator[str]:
 def home_joined(code: str) -> str:
     """``code`` with each home expression joined to a string literal written as ``~/``: the literal
     ``HOME + '/Library/Keychains/login.keychain-db'`` names is ``'~/Library/Keychains/login.keychain-db'``."""
-    if "home" not in code.lower():
+    lowered = code.lower()
+    if "home" not in lowered and "expand" not in lowered and "userprofile" not in lowered:  # each names one
         return code
     return _HOME_JOINED.sub(lambda m: f"{m.group(1)}~/" if m.group(1) else "~/", code)

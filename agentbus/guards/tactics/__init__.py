@@ -144,8 +144,8 @@ IDENTITIES = Family(
 )
 MACOS = Family(
     "macos",
-    "PlistBuddy SetFile audit bputil chflags defaults dscl dseditgroup dsenableroot fdesetup firmwarepasswd jamf "
-    "kickstart mkpassdb networksetup osascript pluginkit plutil pmset profiles pwpolicy setfile sfltool "
+    "PlistBuddy SetFile audit bputil chflags defaults dscl dseditgroup dsenableroot fdesetup firmwarepasswd "
+    "jamf kickstart mkpassdb networksetup osascript pluginkit plutil pmset profiles pwpolicy setfile sfltool "
     "socketfilterfw softwareupdate spctl sysadminctl systemextensionsctl systemsetup touch",
     env=True,
 )

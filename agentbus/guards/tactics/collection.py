@@ -33,9 +33,9 @@ from ..findings import positionals as _positionals
 from ..findings import static_args as _values
 from ..interpreters import INTERPRETERS, inline_code
 from ..parse import Script, parsed
+from ..pathnames import normalize_path
 from ..programs import SHELLS, Invocation, shell_mode, walk
 from ..verdict import COLLECTION, CREDENTIALS, EXFILTRATION, OBFUSCATED, Verdict
-from ..pathnames import normalize_path
 from .exfiltration import sends_stdin, sensitive_source
 from .impact import user_data
 

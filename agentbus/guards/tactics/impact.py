@@ -301,7 +301,8 @@ _DATA_DIRS = frozenset({"documents", "desktop", "downloads", "pictures", "music"
 """Folders in a home directory that hold the user's own files (lower case)."""
 _DATA_SUBDIRS = frozenset({".local/share", "library/application support", "library/mobile documents",
                            "library/mail", "library/messages", "library/photos", "library/containers",
-                           "library/group containers", "library/keychains", ".config/google-chrome", ".mozilla/firefox"})  # fmt: skip
+                           "library/group containers", "library/keychains", ".config/google-chrome",
+                           ".mozilla/firefox"})  # fmt: skip
 _DATA_SYSTEM = lazy_compile(
     r"^/var/lib/(?:postgresql|pgsql|mysql|mariadb|mongodb|redis|elasticsearch|docker|containers|influxdb|"
     r"cassandra|couchdb|neo4j|clickhouse)(?:/|$)|^/(?:Volumes|media|mnt|run/media)/[^/]+(?:/Backups\.backupdb)?|^/srv(?:/|$)|"

@@ -197,7 +197,7 @@ def _applescript(text: str, invocation: Invocation, home: str) -> Verdict | None
     if _MUTE.search(text):
         return _verdict(IMPAIR, invocation, "mutes the sound, so that the user does not hear what happens")
     if _HIDE_TERMINAL.search(text):
-        return _verdict(IMPAIR, invocation, "hides the terminal window, so that the user does not see what runs")
+        return _verdict(IMPAIR, invocation, "hides the terminal window: the user does not see what runs")
     if _POWER_EVENT.search(text):
         return _verdict(SHUTDOWN, invocation, "sends macOS a shut down, restart or log out event")
     if _JS_FETCH_EVAL.search(text) or _DOWNLOADED_SCRIPT.search(text):
@@ -323,6 +323,8 @@ _FALSEY = frozenset({"0", "false", "no", "off"})
 
 def _defaults(invocation: Invocation, home: str) -> Verdict | None:
     values = _values(invocation)
+    while values[:1] in (["-currentHost"], ["-host"]):  # defaults -currentHost write DOMAIN KEY ...
+        values = values[2:] if values[0] == "-host" else values[1:]
     words = [v for v in values if not v.startswith("-")]  # defaults -currentHost find WORD
     if words[:1] == ["find"] and any(secret_word(v) for v in words[1:2]):
         return _verdict(CREDENTIALS, invocation, f"searches every app's preferences for {words[1]}")
@@ -596,7 +598,7 @@ def _firmwarepasswd(invocation: Invocation, home: str) -> Verdict | None:
 _LOWERED_BOOT = frozenset({"-r", "--reduced-security", "-p", "--permissive-security", "-k", "--enable-kexts",
                            "-c", "--disable-kernel-ctrr", "-a", "--enable-boot-args", "-s", "--disable-ssv",
                            "-m", "--enable-mdm"})  # fmt: skip
-"""``bputil`` options that lower an Apple silicon Mac's boot policy (``-d``, ``--display-policy``, reads it)."""
+"""``bputil`` options that lower an Apple silicon Mac's boot policy (``-d``, ``--display-policy``, reads)."""
 
 
 def _bputil(invocation: Invocation, home: str) -> Verdict | None:
@@ -605,7 +607,9 @@ def _bputil(invocation: Invocation, home: str) -> Verdict | None:
         f"-{letter}" for v in values if v.startswith("-") and not v.startswith("--") for letter in v[1:]
     }
     if flags & _LOWERED_BOOT:
-        return _verdict(IMPAIR, invocation, "lowers the Mac's boot security (kernel extensions, SIP's sealed volume)")
+        return _verdict(
+            IMPAIR, invocation, "lowers the Mac's boot security (kernel extensions, the sealed volume)"
+        )
     return None
 
 

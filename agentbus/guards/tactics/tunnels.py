@@ -9,8 +9,8 @@ by what it publishes:
   ``bore local``, ``lt --port``, ``tailscale funnel``, ``zrok share``, frp), a proxy or an
   anonymiser (``ssh -D``, ``ssh -w``, gost, sshuttle, tor, a command run through
   ``torsocks``/``proxychains``), a remote desktop server (x11vnc, vncserver …) and remote
-  support tools (AnyDesk, TeamViewer, RustDesk, MeshCentral's ``meshagent``) started. Developers do some of these on
-  purpose, so a person decides.
+  support tools (AnyDesk, TeamViewer, RustDesk, MeshCentral's ``meshagent``) started. Developers
+  do some of these on purpose, so a person decides.
 - :data:`~agentbus.guards.verdict.BACKDOOR` (blocked): the same when it publishes a login
   or a shell: a tunnel to an SSH, telnet, VNC, RDP or SMB port (``ngrok tcp 22``,
   ``--url ssh://…``), a terminal shared on the network (tmate, ttyd, gotty, shellinabox,
