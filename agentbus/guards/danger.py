@@ -948,6 +948,10 @@ def _substituted_download(invocation: Invocation) -> Invocation | None:
     return None
 
 
+_UNREADABLE = lazy_compile("[\ufffd\x00-\x08\x0e-\x1f]")
+"""Bytes no text decodes to: a decode of what was not base64 (a payload decoded twice, or binary)."""
+
+
 def _decoded(stages: list[Invocation]) -> str | None:
     """What ``echo TEXT | base64 -d | rev ...`` writes, worked out without running it.
 
@@ -977,6 +981,8 @@ def _decoded(stages: list[Invocation]) -> str | None:
             try:
                 text = base64.b64decode(text.strip() + "==", validate=False).decode("utf-8", "replace")
             except (binascii.Error, ValueError):
+                return None
+            if _UNREADABLE.search(text):  # not base64 text: what the shell gets is not known here
                 return None
         elif stage.name == "rev":
             text = "\n".join(line[::-1] for line in text.split("\n"))
@@ -1034,7 +1040,8 @@ def _interactive(invocation: Invocation) -> bool:
 
 def _computed_code(invocation: Invocation, home: str) -> Verdict | None:
     """Code a shell gets from a substitution that can be worked out: ``bash -c "$(echo … | base64 -d)"``."""
-    if not (invocation.name in _SHELL_RUNNERS or invocation.dynamic):
+    applescript = invocation.name == "osascript"  # osascript -e "$(echo … | base64 -D)"
+    if not (invocation.name in _SHELL_RUNNERS or invocation.dynamic or applescript):
         return None
     command = invocation.command
     for word in command.words:
@@ -1042,7 +1049,8 @@ def _computed_code(invocation: Invocation, home: str) -> Verdict | None:
             for stages in walk(sub.script):
                 decoded = _decoded(stages)
                 if decoded is not None:
-                    verdict = check_command(decoded, home=home)
+                    code = f"osascript -e {shlex.quote(decoded)}" if applescript else decoded
+                    verdict = check_command(code, home=home)
                     if verdict is not None:
                         why = f"{verdict.why}; computed as {decoded.strip()!r}"
                         return Verdict(verdict.category, _piece(invocation.text), why)

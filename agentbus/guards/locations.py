@@ -233,8 +233,10 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      "a program started at every desktop login"),
     (r"~/\.(?:vimrc|gvimrc|exrc|emacs|emacs\.el)|~/\.vim/(?:after/)?(?:plugin|autoload|ftplugin|ftdetect)/.*"
      r"|~/\.config/nvim/(?:init\.(?:vim|lua)|(?:after/)?(?:plugin|lua|autoload|ftplugin)/.*)"
-     r"|~/\.(?:emacs\.d|config/emacs)/(?:init|early-init)\.el|/etc/vim/vimrc(?:\.local)?|/usr/share/vim/vimfiles/plugin/.*",
-     PROFILE, "an editor's start-up code (vim, neovim, emacs): it runs each time the editor opens"),
+     r"|~/\.(?:emacs\.d|config/emacs)/(?:init|early-init)\.el|/etc/vim/vimrc(?:\.local)?|/usr/share/vim/vimfiles/plugin/.*"
+     r"|~/Library/Application Support/Sublime Text(?: \d)?/Packages/.*"
+     r"|~/\.config/sublime-text(?:-\d)?/Packages/.*|~/\.atom/(?:init\.(?:coffee|js)|packages/.*)",
+     PROFILE, "an editor's start-up code (vim, neovim, emacs, Sublime Text, Atom): it runs at each start"),
     (r"~/\.gitconfig|~/\.config/git/config|/etc/gitconfig", PROFILE,
      "git's configuration: its aliases, pager and hooks run from it"),
     (r"~/\.ssh/config|~/\.ssh/config\.d/.*", PROFILE,

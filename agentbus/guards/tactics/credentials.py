@@ -520,6 +520,34 @@ def _browser_debugging(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
+_DEBUG_OPTIONS = frozenset(
+    {"--inspect", "--inspect-brk", "--remote-debugging-port", "--remote-debugging-pipe"}
+)
+
+
+def _app_debugging(invocation: Invocation) -> Verdict | None:
+    """An installed app (``/Applications/Slack.app/Contents/MacOS/Slack``) started with a debugger port
+    (``--inspect=9229``) or as plain Node (``ELECTRON_RUN_AS_NODE=1``): any local program then runs code
+    inside it, with its sessions, its keychain items and the privacy permissions (TCC) the user gave it."""
+    command = invocation.command
+    at = len(command.words) - len(invocation.args) - 1
+    head = command.static(command.words[at]) if 0 <= at < len(command.words) else None
+    if not head or not _INSTALLED_APP.match(head):
+        return None
+    options = {command.render(word).partition("=")[0] for word in invocation.args}
+    as_node = any(a.partition("=")[0] == "ELECTRON_RUN_AS_NODE" for a in invocation.env) and not any(
+        (command.static(word) or "").endswith("/Contents/Resources/app/out/cli.js")
+        for word in invocation.args
+    )  # VS Code's own `code` command runs its cli.js this way
+    if options & _DEBUG_OPTIONS or as_node:
+        why = "opens an installed app to any local program: its sessions, keys and privacy permissions"
+        return _verdict(invocation, why)
+    return None
+
+
+_INSTALLED_APP = lazy_compile(r"^(?:~|/Users/[^/]+)?/Applications/[^/]+\.app/Contents/(?:MacOS|Frameworks)/")
+
+
 # -- the cloud metadata service ------------------------------------------------------------
 
 _METADATA_V4 = frozenset({0xA9FEA9FE, 0xA9FEAA02, 0xA9FEAA17, 0x646464C8, 0xC00000C0})
@@ -1049,6 +1077,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             or _sshpass(invocation, home)
             or _secret_printers(invocation)
             or _browser_debugging(invocation, home)
+            or _app_debugging(invocation)
             or _browser_secret_query(invocation)
             or _sysvol(invocation)
         )

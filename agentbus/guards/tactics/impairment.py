@@ -54,6 +54,7 @@ _SECURITY = lazy_compile(
     r"clamd|freshclam|fail2ban|aide|tripwire|auditbeat|filebeat|elastic-agent|elastic-endpoint|splunkd?|"
     r"splunkforwarder|fluentd|fluent-bit|td-agent|sysmon|falco|tetragon|tracee|mdatp|wdavdaemon|xprotect\w*|"
     r"gatekeeper|little ?snitch(?: agent| daemon)?|littlesnitch\w*|lulu|blockblock|santad?|carbonblack|"
+    r"notificationcenter|usernoted|"  # macOS's alerts: a login item added raises no notice
     r"cbagentd|"
     r"cylance\w*|sophos\w*|esets?\w*|kesl|kaspersky\w*|ds_agent|qualys\w*|ir_agent|taniumclient|traps\w*|"
     r"cortex-xdr|cbdaemon|cbsensor|opendns\S*|umbrella\S*|amazon-cloudwatch-agent|google-fluentd|snoopy|endpointsecurity\w*|com\.apple\.(?:auditd|syslogd|"

@@ -116,7 +116,8 @@ _MUTE = lazy_compile(
 _HIDE_TERMINAL = lazy_compile(
     r"\bset\s+visible\s+of\s+(?:application\s+)?process\s+\"(?:Terminal|iTerm2?|Warp|kitty|Alacritty|Ghostty)\"\s+"
     r"to\s+false\b|processes(?:\.byName\(\s*|\[\s*)['\"](?:Terminal|iTerm2?|Warp|kitty|Alacritty|Ghostty)['\"]"
-    r"\s*[)\]]\s*\.visible\s*=\s*false",
+    r"\s*[)\]]\s*\.visible\s*=\s*false"
+    r"|\btell\s+application\s+\"(?:Terminal|iTerm2?)\"\s+to\s+close\b",
     re.IGNORECASE,
 )
 """The terminal window hidden: what runs in it next is out of the user's sight (a stealer's first line)."""
@@ -319,6 +320,11 @@ _UPDATES = lazy_compile(
     re.IGNORECASE,
 )
 _FALSEY = frozenset({"0", "false", "no", "off"})
+_SAFARI_SCRIPTING = frozenset({"AllowJavaScriptFromAppleEvents", "AllowRemoteAutomation"})
+_SCREEN_SAVERS = lazy_compile(
+    r"^(?:/System)?/Library/Screen Savers/|^~/Library/Screen Savers/", re.IGNORECASE
+)
+"""Where screen savers are installed; a module elsewhere (``/tmp/x.saver``) is code loaded at idle."""
 
 
 def _defaults(invocation: Invocation, home: str) -> Verdict | None:
@@ -347,6 +353,17 @@ def _defaults(invocation: Invocation, home: str) -> Verdict | None:
         return _verdict(STEALTH_PERSISTENCE, invocation, why)
     if "SoftwareUpdate" in domain and _UPDATES.match(key) and _FALSEY & set(settings):
         return _verdict(IMPAIR, invocation, "turns macOS's automatic security updates off")
+    if "Safari" in domain and key in _SAFARI_SCRIPTING and not _FALSEY & set(settings):
+        return _verdict(IMPAIR, invocation, "lets scripts run JavaScript in Safari's tabs (cookies, forms)")
+    if (
+        "screensaver" in domain
+        and key == "modulePath"
+        and settings
+        and not _SCREEN_SAVERS.match(settings[-1])
+    ):
+        return _verdict(
+            STEALTH_PERSISTENCE, invocation, "makes the screen saver load a module from elsewhere"
+        )
     if "screensaver" in domain and key == "askForPassword" and _FALSEY & set(settings):
         return _verdict(IMPAIR, invocation, "unlocks the screen without a password after the screen saver")
     if "com.apple.Terminal" in domain and any("CommandString" in v for v in values[2:]):

@@ -29,7 +29,7 @@ from ..findings import static_args as _values
 from ..parse import RUNTIME, Script, SimpleCommand, Substitution, static_output
 from ..programs import SHELLS, Invocation, shell_mode, walk
 from ..setup_code import prints_a_program_path, prints_setup_code
-from ..verdict import REMOTE_CODE, UNJUDGED_SCRIPT, Verdict
+from ..verdict import OBFUSCATED, REMOTE_CODE, UNJUDGED_SCRIPT, Verdict
 
 __all__ = ["judge", "judge_script"]
 
@@ -117,9 +117,26 @@ _PATH_PARTS = 4
 """The most substitutions a sourced file's path may have and still be read as directories."""
 
 
+_POWERSHELLS = frozenset({"pwsh", "powershell", "pwsh.exe", "powershell.exe"})
+
+
+def _encoded_powershell(invocation: Invocation) -> Verdict | None:
+    """``pwsh -enc BASE64`` (any prefix of ``-EncodedCommand`` from ``-e``): a script in base64 of UTF-16,
+    the spelling malware and ClickFix lures use so that nobody reads it."""
+    for value in _values(invocation)[:-1]:
+        flag = value.lower().lstrip("-/")
+        if value.startswith(("-", "/")) and len(flag) >= 1 and "encodedcommand".startswith(flag):
+            return _verdict(OBFUSCATED, invocation, "runs a base64-encoded PowerShell script, unread")
+    return None
+
+
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """Code run in this command that no judge can see, or None."""
     name = invocation.name
+    if name.lower() in _POWERSHELLS:
+        encoded = _encoded_powershell(invocation)
+        if encoded is not None:
+            return encoded
     command = invocation.command
     at = len(command.words) - len(invocation.args) - 1
     # The program word, and words before it that the parser took for a wrapper ($c ls).
