@@ -121,11 +121,11 @@ _POWERSHELLS = frozenset({"pwsh", "powershell", "pwsh.exe", "powershell.exe"})
 
 
 def _encoded_powershell(invocation: Invocation) -> Verdict | None:
-    """``pwsh -enc BASE64`` (any prefix of ``-EncodedCommand`` from ``-e``): a script in base64 of UTF-16,
+    """``pwsh -enc BASE64`` (any prefix of ``-EncodedCommand``, or ``-ec``): a script in base64 of UTF-16,
     the spelling malware and ClickFix lures use so that nobody reads it."""
     for value in _values(invocation)[:-1]:
         flag = value.lower().lstrip("-/")
-        if value.startswith(("-", "/")) and len(flag) >= 1 and "encodedcommand".startswith(flag):
+        if value.startswith(("-", "/")) and flag and ("encodedcommand".startswith(flag) or flag == "ec"):
             return _verdict(OBFUSCATED, invocation, "runs a base64-encoded PowerShell script, unread")
     return None
 

@@ -19,6 +19,18 @@ missed is fixed by class; the commands here are variants written for the tests, 
   Terminal told to run a command in every window (``CommandString``);
 - Notes' store, WhatsApp's and Signal's data, Discord's local storage: private; the Group Containers
   folder as the user's data.
+
+A second round was fixed on the held-out part's misses, after it was measured (so those figures
+are no longer unseen):
+
+- AppleScript decoded at run time (``osascript -e "$(echo … | base64 -D)"``) judged as the script it
+  decodes to; a decode that yields no text (a payload decoded twice) piped into a shell;
+- ``killall NotificationCenter``; Safari told to let scripts run JavaScript in its tabs; the screen
+  saver given a module from elsewhere; Terminal's window closed by AppleScript;
+- Sublime Text's packages and Atom's ``init.coffee``: editor start-up code;
+- a script in a hiding place (``/tmp/.x``, ``/Users/Shared/.x``) handed to an interpreter;
+- an installed app started with a debugger port or as plain Node (``ELECTRON_RUN_AS_NODE``);
+- ``pwsh -enc BASE64``.
 """
 
 from __future__ import annotations
@@ -76,6 +88,30 @@ HELD = {
         "cat ~/Library/Group\\ Containers/group.net.whatsapp.WhatsApp.shared/ChatStorage.sqlite",
         "zip -qr /tmp/g.zip ~/Library/Group\\ Containers",
     ],
+    "decoded at run time": [
+        'osascript -e "$(printf %s ZG8gc2hlbGwgc2NyaXB0ICJybSAtcmYgfiI= | base64 --decode)"',
+        "echo SGVsbG8gd29ybGQ= | base64 -D | base64 -D | bash",
+        "powershell -ec SQBFAFgA",
+    ],
+    "alerts, browser scripting and idle-time code": [
+        "pkill -x usernoted",
+        "defaults write com.apple.Safari AllowRemoteAutomation -bool YES",
+        "defaults write com.apple.screensaver modulePath -string ~/Library/Caches/.idle.saver",
+        "osascript -e 'tell application \"iTerm\" to close current window'",
+    ],
+    "editor start-up code": [
+        "tee ~/.atom/init.js < payload.js",
+        "cp helper.py ~/.config/sublime-text/Packages/User/helper.py",
+    ],
+    "script in a hiding place run by an interpreter": [
+        "ruby /var/tmp/.cache/u.rb",
+        "osascript /Users/Shared/.a.scpt",
+        "python3 -u /private/tmp/.s/run.py",
+    ],
+    "installed app opened to a debugger": [
+        "/Applications/Discord.app/Contents/MacOS/Discord --remote-debugging-port=9333",
+        "env ELECTRON_RUN_AS_NODE=1 '/Applications/Slack.app/Contents/MacOS/Slack' -e 'require(1)'",
+    ],
 }
 
 ALLOWED = [
@@ -97,4 +133,13 @@ ALLOWED = [
     'python3 -c "import keyring; print(keyring.get_keyring())"',
     'osascript -e \'tell application "System Events" to set visible of process "Simulator" to false\'',
     "ls ~/Library/Group\\ Containers/",
+    "echo SGVsbG8gd29ybGQ= | base64 -D",
+    'osascript -e "$(echo ZGlzcGxheSBub3RpZmljYXRpb24gImRvbmUi | base64 -D)"',
+    "killall Simulator",
+    "defaults write com.apple.Safari IncludeDevelopMenu -bool true",
+    "defaults -currentHost write com.apple.screensaver idleTime -int 600",
+    "python3 /tmp/build/gen.py",
+    "node --inspect server.js",
+    "/Applications/Xcode.app/Contents/Developer/usr/bin/xcodebuild -version",
+    "pwsh -NoProfile -ExecutionPolicy Bypass -File ./build.ps1",
 ]
