@@ -145,14 +145,12 @@ _HOME_JOINED = lazy_compile(
 """A home expression joined to a literal: ``process.env.HOME + '/Library/...'``, ``Path.home() / '.ssh'``,
 ``os.path.join(os.environ['HOME'], 'Library/...')``, ``f"{Path.home()}/.aws"``."""
 _KEYRING_LOOKUP = lazy_compile(
-    r"password_lookup(?:_sync)?\b|\bkeyring\.get_password\b|SecKeychainFindGenericPassword|"
-    r"kSecClassGenericPassword|find-generic-password"
+    r"(?:password_lookup(?:_sync)?|\bkeyring\.get_password|SecKeychainFindGenericPassword|find-generic-password)"
+    r"[^\n]{0,200}?(?:Safe Storage|\b(?:chrome|chromium|brave|vivaldi|yandex|opera)\b|microsoft[- ]edge)",
+    re.IGNORECASE,
 )
-"""A keyring or keychain read from code: libsecret, Python's keyring, the macOS Security framework."""
-_BROWSER_KEY = lazy_compile(
-    r"Safe Storage|\b(?:chrome|chromium|brave|vivaldi|yandex)\b|microsoft[- ]edge|\bopera\b", re.IGNORECASE
-)
-"""Browsers whose cookies and passwords are sealed with a key the keyring holds (``Chrome Safe Storage``)."""
+"""A keyring or keychain read from code (libsecret, Python's keyring, the macOS Security framework) of the
+key a browser seals its cookies and passwords with (``Chrome Safe Storage``), named in the same call."""
 _AWK_PIPE = lazy_compile(r"\|&?\s*\"([^\"]{1,4000})\"|\"([^\"]{1,4000})\"\s*\|&?\s*getline")
 _RMTREE = lazy_compile(
     r"(?:rmtree|rm_rf|remove_dir_all|rm_r|deleteRecursively|rimraf|RemoveAll|remove_all|removeTree|"
@@ -327,7 +325,7 @@ def _judge_once(
     process = _SHELL_BOUND if whole_file else _PROCESS
     if _SOCKET.search(code) is not None and process.search(code) is not None:
         return CodeDanger(BACKDOOR, "connects a shell to a network socket")
-    if _KEYRING_LOOKUP.search(code) and _BROWSER_KEY.search(code):
+    if _KEYRING_LOOKUP.search(code):
         return CodeDanger(CREDENTIALS, "reads a browser's cookie and password key from the keyring")
     if awk and ("/inet/tcp/" in code or "/inet/udp/" in code):
         return CodeDanger(BACKDOOR, "opens a network connection from awk (/inet/tcp)")

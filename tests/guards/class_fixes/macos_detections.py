@@ -131,6 +131,7 @@ ALLOWED = [
     "node -e \"console.log(require('os').homedir() + '/projects')\"",
     "python3 -c \"import os; print(os.path.join(os.environ['HOME'], 'src'))\"",
     'python3 -c "import keyring; print(keyring.get_keyring())"',
+    "python3 -c \"import keyring;p = keyring.get_password('myapp', 'me')\nfrom selenium import webdriver\"",
     'osascript -e \'tell application "System Events" to set visible of process "Simulator" to false\'',
     "ls ~/Library/Group\\ Containers/",
     "echo SGVsbG8gd29ybGQ= | base64 -D",
