@@ -465,7 +465,7 @@ def _chflags(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
-_STAGING = lazy_compile(r"^(?:/private)?/(?:tmp|var/tmp|var/folders|Users/Shared|Library)(?:/|$)")
+_STAGING = lazy_compile(r"^(?:/private)?/(?:tmp|var/tmp|var/folders|Users/Shared|Library)/")
 """Where a dropper keeps what it hides: the shared temporary places, the machine's Library."""
 
 
@@ -479,7 +479,7 @@ def _hidden(invocation: Invocation, targets: list[str], home: str) -> Verdict | 
         if target.startswith("-"):
             continue
         path = normalize_path(target, home=home, cwd=invocation.cwd)
-        library = path == f"{home.rstrip('/')}/Library" or path.startswith(f"{home.rstrip('/')}/Library/")
+        library = path.startswith(f"{home.rstrip('/')}/Library/")  # ~/Library itself is hidden by default
         if _STAGING.match(path) or library:
             why = f"hides {target} from the Finder, where a dropper keeps its agent"
             return _verdict(STEALTH_PERSISTENCE, invocation, why)
