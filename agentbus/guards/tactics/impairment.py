@@ -884,6 +884,14 @@ def _resigns_installed(values: list[str]) -> bool:
     return changes and any(v.startswith(_INSTALLED) for v in values)
 
 
+_BUILD_OUTPUT = lazy_compile(
+    r"^(?:\./)?(?:[^/]+/)*(?:build|\.build|DerivedData|dist|out|target|Products|release|debug)/",
+    re.IGNORECASE,
+)
+"""A path through a build output directory: what the project built, which no download quarantined
+(``myapp.app`` alone, in the working directory, may be a download)."""
+
+
 def _macos(invocation: Invocation, home: str) -> Verdict | None:
     name = invocation.name
     values = _values(invocation)
@@ -917,7 +925,8 @@ def _macos(invocation: Invocation, home: str) -> Verdict | None:
             or ".." in t
             or "/Downloads" in normalize_path(t, home=home, cwd=invocation.cwd)
         ]
-        if "com.apple.quarantine" in values and "d" in flags and (outside or not targets):
+        built = targets and all(_BUILD_OUTPUT.match(t) for t in targets) and not outside
+        if "com.apple.quarantine" in values and "d" in flags and not built:
             # a build output of the project (build/App.app) carries no quarantine of the internet's
             return _verdict(IMPAIR, invocation, "removes Gatekeeper's quarantine, so it is never checked")
         if "c" in flags and outside:
