@@ -271,6 +271,8 @@ def _looked_up(invocation: Invocation) -> list[str]:
                     words = _words(_values(stage))
                     if stage.name in ("pgrep", "pidof"):
                         names += words
+                    elif stage.name in ("grep", "egrep") and stages[0].name == "ps":
+                        names += words[:1]
                     elif stage.name in ("cat", "head"):
                         names += [m.group(1) for m in map(_PID_FILE.match, words) if m]
     return names
@@ -935,6 +937,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         or _fill(invocation, home)
         or _miner(invocation)
         or _hypervisor(invocation)
+        or _virtual_machines(invocation)
+        or _marked_renames(invocation, home)
     )
 
 
@@ -962,6 +966,64 @@ def _hypervisor(invocation: Invocation) -> Verdict | None:
             SHUTDOWN, invocation, f"{words[0]} stops or destroys virtual machines on the ESXi host"
         )
     return None
+
+
+_VM_PROCESSES = lazy_compile(r"^\^?(?:vmx|vmware-vmx|vmx-\w+)\$?$")
+"""The process of a running VMware virtual machine (one per guest on ESXi): killing it pulls the plug."""
+_LIBVIRT_STOPS = frozenset({"destroy", "undefine", "managedsave-remove", "vol-wipe", "vol-delete",
+                            "pool-destroy", "pool-delete", "snapshot-delete"})  # fmt: skip
+
+
+def _virtual_machines(invocation: Invocation) -> Verdict | None:
+    """Virtual machines stopped by force or deleted the way ransomware clears its way to their disks:
+    the VMware guest processes killed (``pkill -9 vmx``, ``kill -9 $(ps | grep vmx | awk ...)``),
+    ``virsh destroy|undefine`` (libvirt's forced power-off and removal)."""
+    name = invocation.name
+    if name in ("pkill", "killall", "kill"):
+        names = _looked_up(invocation) if name == "kill" else _words(_values(invocation))
+        hit = next((n for n in names if _VM_PROCESSES.match(n.strip("'\""))), None)
+        if hit is not None:
+            return _verdict(SHUTDOWN, invocation, f"kills the virtual machines' processes ({hit})")
+    if name == "virsh":
+        words = _words(_values(invocation))
+        if words and words[0] in _LIBVIRT_STOPS:
+            return _verdict(
+                SHUTDOWN, invocation, f"virsh {words[0]} forces a virtual machine off or deletes it"
+            )
+    return None
+
+
+_RENAMERS = frozenset({"mv", "gmv"})
+_NEW_EXTENSION = lazy_compile(r"^[.~_-][\w.~-]{1,24}$")
+
+
+def _marked_renames(invocation: Invocation, home: str) -> Verdict | None:
+    """Every file of a folder of the user's renamed with a new extension (``mv "$f" "$f.locked"`` over
+    ``~/Documents/*``, ``rename 's/$/.enc/' /home/*/*``): ransomware's mark on what it encrypted, and
+    the user's files out of reach of the programs that open them."""
+    values = _values(invocation)
+    if invocation.name in _RENAMERS:
+        paths = [v for v in values if not v.startswith("-")]
+        if len(paths) != 2 or not any(c in paths[0] for c in "*?["):
+            return None
+        source, target = paths
+        if not (target.startswith(source) and _NEW_EXTENSION.match(target[len(source) :])):
+            return None
+        what = users_file(source, home, invocation.cwd)
+    elif invocation.name in ("rename", "prename", "file-rename", "perl-rename"):
+        words = _words(values)
+        if not words or not re.search(r"\$/\.?\w+/|\$/\$&\.|\$/\.", words[0]):
+            return None
+        what = next(
+            (users_file(w, home, invocation.cwd) for w in words[1:] if any(c in w for c in "*?[")), None
+        )
+    else:
+        return None
+    if what is None:
+        return None
+    return _verdict(
+        DATA_DESTRUCTION, invocation, f"renames every file of {what} with a new extension (ransomware's mark)"
+    )
 
 
 _PID_COLUMNS = frozenset({"awk", "gawk", "mawk", "cut", "tail", "tr", "sort", "uniq"})

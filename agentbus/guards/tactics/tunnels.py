@@ -104,11 +104,12 @@ _SHARED_TERMINALS = frozenset({"tmate", "ttyd", "gotty", "shellinaboxd", "shelli
 """Programs whose every run puts a terminal on the network."""
 _COVERT_CHANNELS = frozenset({"iodine", "iodined", "dnscat", "dnscat2", "dns2tcpc", "dns2tcpd", "ptunnel",
                               "ptunnel-ng", "icmpsh", "icmpsh_m.py", "hans", "ligolo", "ligolo-ng",
-                              "ligolo-agent", "ligolo-proxy", "revsocks", "rpivot", "udp2raw"})  # fmt: skip
+                              "ligolo-agent", "ligolo-proxy", "revsocks", "rpivot", "udp2raw",
+                              "iox"})  # fmt: skip
 """Tunnels through DNS or ICMP and pivoting agents: an attacker's tools, not a developer's."""
 _TUNNELS = frozenset({"ngrok", "cloudflared", "bore", "lt", "localtunnel", "tailscale", "zrok", "frpc",
                       "frps", "pagekite", "pagekite.py", "loclx", "telebit", "chisel",
-                      "localtonet"})  # fmt: skip
+                      "localtonet", "rathole", "npc", "nps"})  # fmt: skip
 _PROXIES = frozenset({"gost", "sshuttle", "tor", "microsocks", "3proxy", "redsocks", "tinyproxy", "danted",
                       "sockd", "privoxy", "v2ray", "xray", "shadowsocks", "ss-local", "ss-server",
                       "trojan", "hysteria", "wstunnel"})  # fmt: skip
@@ -141,14 +142,19 @@ def _packet_payload(values: list[str]) -> bool:
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """A tunnel, proxy, shared terminal or remote desktop this command starts, or None."""
     name, values = _program(invocation)
+    wrapper = next((w for w in invocation.wrappers if w in _PROXY_WRAPPERS), None)
     if name in ("ssh", "autossh"):
-        return _judge_ssh(invocation, values)
+        found = _judge_ssh(invocation, values)
+        if found is None and wrapper is not None:  # torsocks ssh HOST: the login's way hidden
+            return _verdict(
+                REMOTE_ACCESS, invocation, f"runs ssh through {wrapper}, hiding where its traffic goes"
+            )
+        return found
     if name in _ENGINES:
         return _judge_remote_engine(invocation, name, values)
     engine_api = _judge_engine_api(invocation, values) if name in _HTTP_CLIENTS else None
     if engine_api is not None:
         return engine_api
-    wrapper = next((w for w in invocation.wrappers if w in _PROXY_WRAPPERS), None)
     if _INFO.intersection(values[:1]) or (values and values[-1] in ("--help", "--version")):
         return None
     if name in _SHARED_TERMINALS:
