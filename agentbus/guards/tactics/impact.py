@@ -534,8 +534,11 @@ def _after_options(values: list[str], takes_value: frozenset[str]) -> list[str]:
 
 
 def _encrypt(invocation: Invocation, home: str) -> Verdict | None:
-    """A file of the user's outside the project encrypted: ransomware's step (or staging for theft)."""
-    for value in _encrypted_inputs(invocation):
+    """A file of the user's outside the project encrypted: ransomware's step (or staging for theft);
+    the files a search of the home directory or the whole disk lists (``for f in $(find / -name
+    '*.sql'); do openssl enc … -in $f``) likewise."""
+    inputs = _encrypted_inputs(invocation)
+    for value in inputs:
         what = users_file(value, home, invocation.cwd)
         if what:
             return _verdict(
@@ -543,6 +546,11 @@ def _encrypt(invocation: Invocation, home: str) -> Verdict | None:
                 invocation,
                 f"{invocation.name} encrypts {what}, the user's file outside the project",
             )
+    what = _listed(invocation, home, disk=True) if inputs else None
+    if what:
+        return _verdict(
+            DATA_DESTRUCTION, invocation, f"{invocation.name} encrypts every file find lists under {what}"
+        )
     return None
 
 
@@ -739,8 +747,9 @@ def _run_script(invocation: Invocation, values: list[str]) -> str | None:
     return None
 
 
-def _listed(invocation: Invocation, home: str) -> str | None:
-    """``rm $(find ~ -type f)``, ``for f in $(find ~ ...); do rm "$f"``: the files a search lists."""
+def _listed(invocation: Invocation, home: str, *, disk: bool = False) -> str | None:
+    """``rm $(find ~ -type f)``, ``for f in $(find ~ ...); do rm "$f"``: the files a search lists (of the
+    whole disk too when ``disk`` is set: ``find / -name '*.sql'``)."""
     command = invocation.command
     for word in invocation.args:
         for sub in command.substitutions_in(word):
@@ -750,6 +759,7 @@ def _listed(invocation: Invocation, home: str) -> str | None:
                     continue
                 for value in _words(_values(lister)):
                     what = user_data(value, home, lister.cwd) or _home_itself(value, home, lister.cwd)
+                    what = what or (_whole_disk(value, home, lister.cwd) if disk else None)
                     if what:
                         return what
     return None
@@ -970,14 +980,16 @@ def _hypervisor(invocation: Invocation) -> Verdict | None:
 
 _VM_PROCESSES = lazy_compile(r"^\^?(?:vmx|vmware-vmx|vmx-\w+)\$?$")
 """The process of a running VMware virtual machine (one per guest on ESXi): killing it pulls the plug."""
-_LIBVIRT_STOPS = frozenset({"destroy", "undefine", "managedsave-remove", "vol-wipe", "vol-delete",
-                            "pool-destroy", "pool-delete", "snapshot-delete"})  # fmt: skip
+_LIBVIRT_STOPS = frozenset({"destroy", "vol-wipe", "vol-delete", "pool-delete", "snapshot-delete"})
+"""virsh's forced power-off and the deletions of disks, pools and snapshots (and ``undefine`` with them)."""
+_LIBVIRT_STORAGE = frozenset({"--remove-all-storage", "--storage", "--wipe-storage"})
 
 
 def _virtual_machines(invocation: Invocation) -> Verdict | None:
     """Virtual machines stopped by force or deleted the way ransomware clears its way to their disks:
     the VMware guest processes killed (``pkill -9 vmx``, ``kill -9 $(ps | grep vmx | awk ...)``),
-    ``virsh destroy|undefine`` (libvirt's forced power-off and removal)."""
+    ``virsh destroy`` (libvirt's forced power-off), ``virsh undefine --remove-all-storage`` and the
+    deletion of volumes, pools and snapshots."""
     name = invocation.name
     if name in ("pkill", "killall", "kill"):
         names = _looked_up(invocation) if name == "kill" else _words(_values(invocation))
@@ -986,7 +998,9 @@ def _virtual_machines(invocation: Invocation) -> Verdict | None:
             return _verdict(SHUTDOWN, invocation, f"kills the virtual machines' processes ({hit})")
     if name == "virsh":
         words = _words(_values(invocation))
-        if words and words[0] in _LIBVIRT_STOPS:
+        values = _values(invocation)
+        storage = words[:1] == ["undefine"] and any(v.partition("=")[0] in _LIBVIRT_STORAGE for v in values)
+        if words and (words[0] in _LIBVIRT_STOPS or storage):
             return _verdict(
                 SHUTDOWN, invocation, f"virsh {words[0]} forces a virtual machine off or deletes it"
             )
