@@ -56,8 +56,8 @@ HELD = {
         "yad --title=Auth --entry --hide-text",
     ],
     "marked renames": [
-        "for doc in /home/dev/Documents/*.docx; do mv -f \"$doc\" \"$doc.crypted\"; done",
-        "for p in ~/Pictures/*; do mv \"$p\" \"$p.enc\"; done",
+        'for doc in /home/dev/Documents/*.docx; do mv -f "$doc" "$doc.crypted"; done',
+        'for p in ~/Pictures/*; do mv "$p" "$p.enc"; done',
         "rename 's/$/.locked/' /home/*/Desktop/*",
     ],
     "virtual machines stopped": [
@@ -95,7 +95,7 @@ ALLOWED = [
     "tar -czf release.tgz dist && nc -z 10.0.0.5 22",
     "zenity --info --text='Tests passed'",
     "kdialog --msgbox 'Build done'",
-    "for f in src/*.js; do mv \"$f\" \"$f.bak\"; done",
+    'for f in src/*.js; do mv "$f" "$f.bak"; done',
     "mv ~/Downloads/report.pdf ~/Documents/",
     "pkill -f 'vite --port 5173'",
     "virsh list --all",
