@@ -20,7 +20,18 @@ fixed by class; the commands here are variants written for these tests, not the 
   password through AccountsService over the system bus (asked);
 - a download saved into a hiding place (``/var/tmp/.X11/...``), a PKCS#11 provider loaded from outside
   the system's libraries (``ssh-keygen -D``, ``ssh -I``) (asked);
-- credential hunts for cloud credential files and over a web server's site directory.
+- credential hunts for cloud credential files and over a web server's site directory;
+- the files a search of the whole disk lists encrypted (``for f in $(find / -name '*.sql'); do
+  openssl enc … -in $f``).
+
+After the held-out second sample (splunk/security_content's Linux detections; 103/111 held back
+on main and with the fixes above alike: they did not transfer), more classes, fixed with that sample
+in view:
+
+- a database server's data files deleted or overwritten (``/var/lib/mysql/ibdata1``; a stale pid,
+  lock or socket file stays a developer's fix);
+- a request sent through a SOCKS proxy (``curl --socks5``, ``-x socks5h://``: a pivot or Tor; asked);
+- a program named like a kernel thread run by its path (``./kworker``, ``/tmp/ksoftirqd``; asked).
 """
 
 from __future__ import annotations
@@ -83,6 +94,24 @@ HELD = {
         "find /home -name 'application_default_credentials.json' 2>/dev/null",
         "grep -rinE 'db_password|DB_PASS' /var/www/wordpress 2>/dev/null",
     ],
+    "encryption of what a disk search lists": [
+        "for db in $(find / -type f -name '*.sqlite3'); do "
+        "openssl aes-256-cbc -pass pass:x -in $db -out $db.x; done",
+    ],
+    "database files": [
+        "sudo rm -rf /var/lib/mysql/appdb",
+        "dd if=/dev/urandom of=/var/lib/postgresql/16/main/global/pg_control bs=512 count=1",
+        ": > /var/lib/mongodb/collection-0.wt",
+    ],
+    "SOCKS proxies": [
+        "curl --socks5-hostname 198.51.100.20:1080 http://10.0.0.12:8080/admin",
+        "curl --proxy socks4://10.9.9.9:1080 -o out http://172.16.0.4/",
+        "wget -e https_proxy=socks5h://127.0.0.1:9050 https://exampleonion.onion/",
+    ],
+    "kernel thread names": [
+        "/var/tmp/kthreadd -B",
+        "nohup ./ksoftirqd >/dev/null 2>&1 &",
+    ],
 }
 
 ALLOWED = [
@@ -107,6 +136,12 @@ ALLOWED = [
     "find . -name 'credentials.example.json'",
     "grep -rn 'TODO' /var/www/html",
     "torsocks --help",
+    "rm -f /usr/local/var/postgres/postmaster.pid",
+    "sudo rm /var/lib/mysql/mysql.sock.lock",
+    "du -sh /var/lib/postgresql",
+    "curl --proxy http://proxy.internal:3128 https://pypi.org/simple/",
+    "./bin/watchdog-server --port 9000",
+    "pgrep -a kworker",
 ]
 
 

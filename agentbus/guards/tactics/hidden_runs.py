@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import posixpath
 
+from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
 from ..findings import static_args as _values
 from ..paths import normalize_path
@@ -49,6 +50,14 @@ _PROVIDER_OPTIONS = {
 }
 _SYSTEM_LIBRARIES = ("/usr/lib/", "/usr/lib64/", "/lib/", "/lib64/", "/usr/local/lib/", "/opt/homebrew/lib/",
                      "/usr/local/opt/", "/opt/homebrew/opt/", "/Library/")  # fmt: skip
+
+
+_KERNEL_THREAD = lazy_compile(
+    r"^\[.*\]$|^(?:kworker|ksoftirqd|kswapd\d*|kthreadd|kdevtmpfs|kauditd|khugepaged|ksmd|kcompactd\d*"
+    r"|rcu_(?:sched|bh|preempt)|watchdogd|kblockd|kintegrityd|kthrotld)(?:/[\w:.+-]*)?$"
+    r"|^(?:migration|irq|jbd2|cpuhp)/[\w:.+-]+$"
+)
+"""A kernel thread's name (``kworker/0:1``, ``[kthreadd]``): no program on disk is called that."""
 
 
 def _option_paths(values: list[str], options: frozenset[str]) -> list[str]:
@@ -102,6 +111,12 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     if not head or "/" not in head:
         return None
     path = normalize_path(head, home=home, cwd=invocation.cwd)
+    shown = (
+        path[path.rfind("/[") + 1 :] if "/[" in path else posixpath.basename(path)
+    )  # /usr/bin/[kworker/0:1]
+    if _KERNEL_THREAD.match(shown):
+        why = f"runs {path}, named like a kernel thread so that ps lists it as one (a masquerade)"
+        return _verdict(UNJUDGED_SCRIPT, invocation, why)
     where = hiding_place(path) if path.startswith("/") else None
     if where is None:
         return None

@@ -155,6 +155,10 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     engine_api = _judge_engine_api(invocation, values) if name in _HTTP_CLIENTS else None
     if engine_api is not None:
         return engine_api
+    socks = _socks_proxy(values) if name in ("curl", "wget") else None
+    if socks is not None:
+        why = f"{name} goes through the SOCKS proxy {socks}: a pivot or Tor, hiding where its traffic goes"
+        return _verdict(REMOTE_ACCESS, invocation, why)
     if _INFO.intersection(values[:1]) or (values and values[-1] in ("--help", "--version")):
         return None
     if name in _SHARED_TERMINALS:
@@ -206,6 +210,29 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
 
 _REMOTE_EXEC = lazy_compile(r"^(?:impacket-)?(?:psexec|smbexec|wmiexec|atexec|dcomexec)(?:\.py)?$")
 """Impacket's lateral movement: a command run on another host through SMB, WMI, the task scheduler or DCOM."""
+
+
+_SOCKS_OPTIONS = frozenset({"--socks4", "--socks4a", "--socks5", "--socks5-hostname"})
+_PROXY_OPTIONS = frozenset({"-x", "--proxy", "--preproxy", "-e"})
+
+
+def _socks_proxy(values: list[str]) -> str | None:
+    """The SOCKS proxy a request is sent through (``curl --socks5 HOST:PORT``, ``-x socks5h://…``, wget's
+    ``-e http_proxy=socks5://…``): how a pivot's tunnel (ssh -D, EarthWorm) or Tor is used."""
+    for index, value in enumerate(values):
+        option, equals, given = value.partition("=")
+        if not (equals and option.startswith("--")):
+            option, given = value, values[index + 1] if index + 1 < len(values) else ""
+        if option.startswith("-x") and len(option) > 2:  # -xsocks5://host:port
+            option, given = "-x", option[2:]
+        if option in _SOCKS_OPTIONS and given:
+            return given
+        if option in _PROXY_OPTIONS and _SOCKS_URL.search(given):
+            return given.rpartition("=")[2]
+    return None
+
+
+_SOCKS_URL = lazy_compile(r"(?:^|=)socks[45]?[ah]?://", re.IGNORECASE)
 
 
 def _program(invocation: Invocation) -> tuple[str, list[str]]:
