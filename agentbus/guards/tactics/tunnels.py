@@ -8,8 +8,10 @@ by what it publishes:
   a local port on the internet (``ngrok http 3000``, ``cloudflared tunnel --url …``,
   ``bore local``, ``lt --port``, ``tailscale funnel``, ``zrok share``, frp), a proxy or an
   anonymiser (``ssh -D``, ``ssh -w``, gost, sshuttle, tor, a command run through
-  ``torsocks``/``proxychains``), a remote desktop server (x11vnc, vncserver …) and remote
-  support tools (AnyDesk, TeamViewer, RustDesk) started. Developers do some of these on
+  ``torsocks``/``proxychains``, ``ssh`` among them; a request sent through a SOCKS proxy, ``curl
+  --socks5 HOST:PORT``, ``-x socks5h://``: a pivot's tunnel or Tor), rathole and nps' ``npc``, a
+  remote desktop server (x11vnc, vncserver …) and remote support tools (AnyDesk, TeamViewer,
+  RustDesk) started. Developers do some of these on
   purpose, so a person decides.
 - :data:`~agentbus.guards.verdict.BACKDOOR` (blocked): the same when it publishes a login
   or a shell: a tunnel to an SSH, telnet, VNC, RDP or SMB port (``ngrok tcp 22``,
