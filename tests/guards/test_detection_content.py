@@ -30,7 +30,8 @@ in view:
 
 - a database server's data files deleted or overwritten (``/var/lib/mysql/ibdata1``; a stale pid,
   lock or socket file stays a developer's fix);
-- a request sent through a SOCKS proxy (``curl --socks5``, ``-x socks5h://``: a pivot or Tor; asked);
+- a request sent through another host's SOCKS proxy or Tor's (``curl --socks5 HOST:1080``, ``-x
+  socks5h://127.0.0.1:9050``: a pivot or Tor; asked; a local one is the developer's own tunnel);
 - a program named like a kernel thread run by its path (``./kworker``, ``/tmp/ksoftirqd``; asked).
 """
 
@@ -140,6 +141,7 @@ ALLOWED = [
     "sudo rm /var/lib/mysql/mysql.sock.lock",
     "du -sh /var/lib/postgresql",
     "curl --proxy http://proxy.internal:3128 https://pypi.org/simple/",
+    "curl -x socks5h://127.0.0.1:1080 https://api.github.com",
     "./bin/watchdog-server --port 9000",
     "pgrep -a kworker",
 ]

@@ -158,7 +158,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     if engine_api is not None:
         return engine_api
     socks = _socks_proxy(values) if name in ("curl", "wget") else None
-    if socks is not None:
+    if socks is not None and not _own_socks(socks):
         why = f"{name} goes through the SOCKS proxy {socks}: a pivot or Tor, hiding where its traffic goes"
         return _verdict(REMOTE_ACCESS, invocation, why)
     if _INFO.intersection(values[:1]) or (values and values[-1] in ("--help", "--version")):
@@ -220,7 +220,8 @@ _PROXY_OPTIONS = frozenset({"-x", "--proxy", "--preproxy", "-e"})
 
 def _socks_proxy(values: list[str]) -> str | None:
     """The SOCKS proxy a request is sent through (``curl --socks5 HOST:PORT``, ``-x socks5h://…``, wget's
-    ``-e http_proxy=socks5://…``): how a pivot's tunnel (ssh -D, EarthWorm) or Tor is used."""
+    ``-e http_proxy=socks5://…``): how a pivot's tunnel (ssh -D, EarthWorm) or Tor is used; one on this
+    machine is the developer's own tunnel but for Tor's ports."""
     for index, value in enumerate(values):
         option, equals, given = value.partition("=")
         if not (equals and option.startswith("--")):
@@ -232,6 +233,14 @@ def _socks_proxy(values: list[str]) -> str | None:
         if option in _PROXY_OPTIONS and _SOCKS_URL.search(given):
             return given.rpartition("=")[2]
     return None
+
+
+def _own_socks(proxy: str) -> bool:
+    """A SOCKS proxy on this machine (``localhost:1080``: the developer's own ``ssh -D`` tunnel), not Tor's
+    ports (9050, 9150) there."""
+    address = proxy.partition("://")[2] or proxy
+    host, _, port = address.rstrip("/").rpartition(":")
+    return bool(_LOOPBACK.match(host.strip("[]") or address)) and port not in ("9050", "9150")
 
 
 _SOCKS_URL = lazy_compile(r"(?:^|=)socks[45]?[ah]?://", re.IGNORECASE)
