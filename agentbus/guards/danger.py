@@ -555,7 +555,16 @@ def _is_volume_listing(invocation: Invocation) -> bool:
 
 
 def _netcat(invocation: Invocation, home: str) -> Verdict | None:
-    for value in _values(invocation):
+    values = _values(invocation)
+    listens = any(
+        v == "--listen" or (v.startswith("-") and not v.startswith("--") and "l" in v) for v in values
+    )
+    if "rlwrap" in invocation.wrappers and listens:
+        # rlwrap gives a listener line editing: it waits for a shell to type into (a reverse shell's catcher)
+        return _verdict(
+            REMOTE_ACCESS, invocation, "waits, with line editing, for a shell to connect back (rlwrap nc -l)"
+        )
+    for value in values:
         if value in ("--exec", "--sh-exec", "--lua-exec") or value.startswith(("--exec=", "--sh-exec=")):
             return _verdict(BACKDOOR, invocation, "serves a program over the network")
         if value.startswith("-") and not value.startswith("--") and set(value[1:]) & {"e", "c"}:

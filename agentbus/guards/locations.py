@@ -31,6 +31,7 @@ from ..lazy_regex import lazy_compile
 from .operands import system_file
 from .paths import display_path, normalize_path
 from .verdict import (
+    DATA_DESTRUCTION,
     EVIDENCE,
     IMPAIR,
     PRIVILEGE,
@@ -241,6 +242,12 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      "git's configuration: its aliases, pager and hooks run from it"),
     (r"~/\.ssh/config|~/\.ssh/config\.d/.*", PROFILE,
      "ssh's configuration: its ProxyCommand and LocalCommand run at every connection"),
+    # -- data: the database servers' own files (a dump or the client changes them, not a write); a
+    # stale pid, lock or socket file removed after a crash (postmaster.pid) is a developer's fix ------
+    (r"(?:/var/lib/(?:mysql|mariadb|postgresql|pgsql|mongodb|mongo|redis|elasticsearch|opensearch|cassandra"
+     r"|influxdb|clickhouse|couchdb|neo4j|etcd)|/usr/local/var/(?:mysql|postgres(?:ql@?\d*)?))"
+     r"/(?!(?:.*/)?[^/]*\.(?:pid|lock|sock|socket)$).+",
+     DATA_DESTRUCTION, "a database server's data files"),
     # -- the machine's own programs and boot loader: the package manager's to write --------------
     (r"/(?:usr/)?s?bin/.+|/usr/libexec/.+|/boot/.+|/System/.+", SYSTEM_FILES,
      "a system program or the boot loader"),

@@ -152,7 +152,7 @@ TLDR_CEILINGS = {
     # keyloggers: `evtest /dev/input/...`, `intercept -g`; cloud: storage keys; and (cracking family)
     # the pages of password guessers and crackers: hydra, medusa, nxc, patator, john, hashcat, zip2john;
     # impacket's GetNPUsers.py and GetUserSPNs.py pages (AS-REP roasting and Kerberoasting, 10)
-    "credential hunting": 147,  # +1 macos10: `bw list items` prints the vault, as `bw get` does
+    "credential hunting": 148,  # +1 macos10: `bw list items`; +1 linux15: `kdialog --password`
     "data collection": 145,  # the pages of screenshot, recorder, webcam, clipboard and sniffer programs
     "data destruction": 5,
     "defense impairment": 27,  # macOS: fdesetup disable (FileVault off)
@@ -195,7 +195,7 @@ TLDR_CEILINGS = {
     "shell profile": 12,
     "file upload": 2,  # benign3: `ncat < path/to/file address port`, `rclone sync … remote_name:path`
     "system file corruption": 8,  # asks: > /etc/nologin.txt is system configuration (asked)
-    "system shutdown": 68,
+    "system shutdown": 72,  # +4 linux15: virsh pool-delete, undefine --remove-all-storage (VM disks)
     # a command's output run as code: tldr's notation (`atuin init bash|zsh|fish`, `completion bash/zsh`,
     # `$(command)`), and on purpose `poetry env activate` (sources a virtualenv's activate, maybe the
     # project's), `oh-my-posh init --config THEME` (a theme's segments run commands), `grog FILE`

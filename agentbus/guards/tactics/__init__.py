@@ -20,6 +20,7 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.macos`: AppleScript (``osascript``) and the programs only macOS has, across every tactic;
 - :mod:`.cloud`: the cloud and cluster CLIs (``aws``, ``gcloud``, ``az``, ``kubectl`` ...), across tactics;
 - :mod:`.tunnels`: tunnels, proxies, shared terminals and remote desktops that open the machine;
+- :mod:`.pivots`: EarthWorm-style relays known by their ``-s`` mode, whatever the binary is called;
 - :mod:`.cracking`: passwords guessed against a login or cracked from hashes;
 - :mod:`.scanning`: address ranges swept for open ports (masscan, zmap, pnscan; nmap of wide ranges);
 - :mod:`.unseen`: code the guard cannot see: values made at run time run as commands, ``enable -f``, ``fc``;
@@ -58,6 +59,7 @@ from . import (
     impact,
     impairment,
     persistence,
+    pivots,
     privilege,
     system_config,
     unseen,
@@ -163,12 +165,12 @@ TUNNELS = Family(
     "cloudflared curl danted dcomexec dcomexec.py dns2tcpc dns2tcpd dnscat dnscat2 docker frpc frps "
     "gost gotty gs-full-link gs-mount gs-netcat gs-sftp gsocket hans hping3 http httpie https hysteria "
     "icmpsh "
-    "icmpsh_m.py impacket-atexec impacket-atexec.py impacket-dcomexec impacket-dcomexec.py "
+    "icmpsh_m.py iox impacket-atexec impacket-atexec.py impacket-dcomexec impacket-dcomexec.py "
     "impacket-psexec impacket-psexec.py impacket-smbexec impacket-smbexec.py impacket-wmiexec "
     "impacket-wmiexec.py iodine iodined krfb ligolo ligolo-agent ligolo-ng ligolo-proxy "
-    "localtonet localtunnel loclx lt meshagent meshagent32 meshagent64 meshagent_arm64 meshagent_osx64 "
-    "microsocks nerdctl ngrok npx pagekite pagekite.py pnpm pnpx podman "
-    "privoxy psexec psexec.py ptunnel ptunnel-ng redsocks revsocks rpivot rustdesk scope "
+    "localtonet localtunnel loclx lt meshagent meshagent32 meshagent64 meshagent_arm64 "
+    "meshagent_osx64 microsocks nerdctl ngrok npc nps npx pagekite pagekite.py pnpm pnpx podman "
+    "privoxy psexec psexec.py ptunnel ptunnel-ng rathole redsocks revsocks rpivot rustdesk scope "
     "shadowsocks shellinabox shellinaboxd smbexec smbexec.py sockd ss-local ss-server ssh "
     "ssm-agent-worker sshuttle sshx tailscale teamviewer telebit teleconsole tigervncserver tightvncserver "
     "tinyproxy tmate tor trojan tty-share ttyd udp2raw upterm v2ray vino-server vncserver wayvnc "
@@ -203,6 +205,7 @@ JUDGES: tuple[InvocationJudge | Family, ...] = (
     collection.judge,
     CLOUD,
     TUNNELS,
+    pivots.judge,
     CRACKING,
     SCANNING,
     unseen.judge,

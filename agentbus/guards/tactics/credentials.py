@@ -62,6 +62,10 @@ _NODE_ROOT = lazy_compile(r"^/(?:host|rootfs|hostfs)(?=/|$)")
 /rootfs, badPods): a search under it is a search of the node's own directories."""
 
 
+_WEB_ROOTS = lazy_compile(r"^/(?:var/www|srv/www|srv/http|usr/share/nginx)/[^/]+$")
+"""A site's directory under a web server's root (``/var/www/html``): wp-config.php, .env and the like."""
+
+
 _CONFIG_ROOTS = frozenset({"", "/etc", "/root", "/opt", "/srv", "/var/www", "/usr/local/etc"})
 """Directories whose files, globbed (``/etc/*.conf``), are other programs' configurations and secrets."""
 
@@ -85,6 +89,9 @@ def wide_root(word: str, home: str, cwd: str | None = None) -> str | None:
         return "the home directory"
     if path in _WIDE_ROOTS:
         return "the whole machine" if path == "/" else path
+    inside = cwd is not None and (path + "/").startswith(cwd.rstrip("/") + "/")
+    if _WEB_ROOTS.match(path) and not inside:  # a site's own developer works in it: the project
+        return f"the web server's files ({path}: its configuration holds database passwords)"
     hidden = re.match(rf"^(?:{re.escape(home)}|/home/[^/]+|/Users/[^/]+|/root|)/(\.[^/.][^/]*)(?:/|$)", path)
     if hidden:
         return f"a hidden folder ({hidden.group(1)}) outside the project, where tools keep their credentials"
@@ -95,7 +102,7 @@ def wide_root(word: str, home: str, cwd: str | None = None) -> str | None:
 _SECRET_NAME = lazy_compile(
     r"^(?:id_[a-z0-9_*?\[\]]+|.*\.(?:pem|key|p12|pfx|ppk|jks|keystore|kdbx?|ovpn|gpg|asc|keychain(?:-db)?|"
     r"psafe3|agilekeychain|opvault|1pif|rdp|pgpass|tfrc\.json)|\.?netrc|_netrc|\.?git-credentials|"
-    r"\.?pgpass|\.?my\.cnf|credentials(?:\.\w+)?|\.?s3cfg|\.?npmrc|\.?pypirc|\.?vault-token|\.?boto|"
+    r"\.?pgpass|\.?my\.cnf|credentials(?:\.\w+)?|.*_credentials\.json|.*credentials\.(?:db|json|xml|ya?ml)|\.?s3cfg|\.?npmrc|\.?pypirc|\.?vault-token|\.?boto|"
     r"\.?docker/config\.json|known_hosts|shadow|master\.passwd|"
     r"tokens?(?:\.\w+)?|.*[._-]token|access_tokens\.db|wp-config\.php|\.env(?:\.[a-z]+)?|\*\.env|secrets?(?:\.\w+)?|.*passw(?:or)?d.*|.*secret.*|"
     r"logins\.json|key[34]\.db|login data|cookies(?:\.sqlite)?|kubeconfig|\.?kube/config|"
@@ -1085,6 +1092,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         return verdict
     return (
         _traced_prompt(invocation)
+        or _password_dialog(invocation)
         or _proc_memory(invocation)
         or _metadata(invocation)
         or _credential_endpoint(invocation)
@@ -1207,6 +1215,25 @@ def _memory_image_searched(script: Script) -> Invocation | None:
                 if searched and any(secret_word(p) for p in patterns):
                     return stage
     return None
+
+
+_DIALOGS = frozenset({"zenity", "kdialog", "yad", "Xdialog", "gxmessage"})
+_HIDDEN_ENTRY = frozenset({"--password", "--hide-text", "--passwordbox", "--new-password"})
+
+
+def _password_dialog(invocation: Invocation) -> Verdict | None:
+    """A dialog that asks the user for a password (``zenity --password``, ``kdialog --password TEXT``,
+    ``yad --entry --hide-text``): a program has no need to draw its own password prompt but to phish
+    one (sudo, polkit and ssh ask through their own helpers); macOS's ``with hidden answer`` likewise."""
+    if invocation.name not in _DIALOGS:
+        return None
+    values = _values(invocation)
+    hidden = next((v for v in values if v.partition("=")[0] in _HIDDEN_ENTRY), None)
+    if hidden is None and not (
+        invocation.name == "yad" and any(":H" in v for v in values if v.startswith("--field"))
+    ):
+        return None
+    return _verdict(invocation, f"{invocation.name} draws its own password prompt ({hidden or '--field :H'})")
 
 
 def judge_script(script: Script, home: str) -> Verdict | None:

@@ -5,9 +5,12 @@ leaves nothing on disk) or under a dot name in a shared temporary directory
 (``/tmp/.x``, ``/tmp/.ICE-unix/.x``, ``/var/tmp/.cache/sshd``, macOS's ``/Users/Shared/.agent``), then
 runs it: ``cd /dev/shm && ./x``, or hands it to an interpreter (``node /tmp/.x.js``,
 ``osascript -l JavaScript /tmp/.p.js``).
-A developer runs builds from ``/tmp/build`` or ``./bin``, not from there. What such a
-program does cannot be seen (a binary is not read; a script is judged by
-:mod:`..script_files` too), so the finding is
+A developer runs builds from ``/tmp/build`` or ``./bin``, not from there. A download saved into
+such a directory (``wget -O /var/tmp/.X11/agent URL``) is the same payload a step earlier, a program
+named like a kernel thread (``./kworker``) a masquerade, and a library that
+a program is told to load (``ssh-keygen -D /tmp/x.so``, ``ssh -I``: a PKCS#11 provider's code runs
+in it) is a program run by another name. What such a program does cannot be seen (a binary is not
+read; a script is judged by :mod:`..script_files` too), so the finding is
 :data:`~agentbus.guards.verdict.UNJUDGED_SCRIPT`: a person is asked (blocked unattended).
 """
 
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import posixpath
 
+from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
 from ..findings import static_args as _values
 from ..interpreters import INTERPRETERS, inline_code
@@ -59,9 +63,66 @@ def _script_operand(values: list[str]) -> str | None:
     return None
 
 
+_DOWNLOAD_OUTPUTS = {"curl": frozenset({"-o", "--output"}), "wget": frozenset({"-O", "--output-document"})}
+_PROVIDER_OPTIONS = {
+    "ssh-keygen": frozenset({"-D"}),
+    "ssh": frozenset({"-I"}),
+    "ssh-add": frozenset({"-s", "-e"}),
+}
+_SYSTEM_LIBRARIES = ("/usr/lib/", "/usr/lib64/", "/lib/", "/lib64/", "/usr/local/lib/", "/opt/homebrew/lib/",
+                     "/usr/local/opt/", "/opt/homebrew/opt/", "/Library/")  # fmt: skip
+
+
+_KERNEL_THREAD = lazy_compile(
+    r"^\[.*\]$|^(?:kworker|ksoftirqd|kswapd\d*|kthreadd|kdevtmpfs|kauditd|khugepaged|ksmd|kcompactd\d*"
+    r"|rcu_(?:sched|bh|preempt)|watchdogd|kblockd|kintegrityd|kthrotld)(?:/[\w:.+-]*)?$"
+    r"|^(?:migration|irq|jbd2|cpuhp)/[\w:.+-]+$"
+)
+"""A kernel thread's name (``kworker/0:1``, ``[kthreadd]``): no program on disk is called that."""
+
+
+def _option_paths(values: list[str], options: frozenset[str]) -> list[str]:
+    """The values of ``options`` (``-O PATH``, ``-OPATH``, ``--output=PATH``)."""
+    found = []
+    for index, value in enumerate(values):
+        key, equals, rest = value.partition("=")
+        if value in options and index + 1 < len(values):
+            found.append(values[index + 1])
+        elif equals and key in options:
+            found.append(rest)
+        elif not value.startswith("--") and value[:2] in options and len(value) > 2:
+            found.append(value[2:])
+    return found
+
+
+def _saved_or_loaded(invocation: Invocation, home: str) -> Verdict | None:
+    """A download written into a hiding place; a PKCS#11 provider loaded from outside the system's
+    libraries."""
+    name = invocation.name
+    values = _values(invocation)
+    for path in _option_paths(values, _DOWNLOAD_OUTPUTS.get(name, frozenset())):
+        # the directory: /var/tmp/.X11/agent, /dev/shm/.x/a (a hidden file right in /tmp is a download's)
+        folder = posixpath.dirname(normalize_path(path, home=home, cwd=invocation.cwd))
+        where = hiding_place(folder) if folder.startswith("/") else None
+        if where is not None:
+            return _verdict(UNJUDGED_SCRIPT, invocation, f"downloads into {where}, where payloads hide")
+    providers = _option_paths(values, _PROVIDER_OPTIONS.get(name, frozenset()))
+    if name in ("ssh", "scp", "sftp"):
+        providers += [v.split("=", 1)[-1].strip() for v in values if v.lower().startswith("pkcs11provider")]
+    for path in providers:
+        full = normalize_path(path, home=home, cwd=invocation.cwd)
+        if "/" in path and not full.startswith(_SYSTEM_LIBRARIES):
+            why = f"loads {full} into {name} as a PKCS#11 provider: code whose doings cannot be seen"
+            return _verdict(UNJUDGED_SCRIPT, invocation, why)
+    return None
+
+
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """A program (or a shell script: ``sh /dev/shm/x``) this command runs by a path into such a
-    place, or None."""
+    place, a download saved there, a library loaded from outside the system's, or None."""
+    found = _saved_or_loaded(invocation, home)
+    if found is not None:
+        return found
     command = invocation.command
     at = len(command.words) - len(invocation.args) - 1
     head = command.static(command.words[at]) if 0 <= at < len(command.words) else None
@@ -77,5 +138,12 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     path = normalize_path(head, home=home, cwd=invocation.cwd)
     where = hiding_place(path) if path.startswith("/") else None
     if where is None:
-        return None
+        # /usr/bin/[kworker/0:1]: the name shown is what follows the last "/["
+        shown = path[path.rfind("/[") + 1 :] if "/[" in path else posixpath.basename(path)
+        if not _KERNEL_THREAD.match(shown):
+            return None
+        why = (
+            f"runs {path}, named like a kernel thread so that ps lists it as one: what it does cannot be seen"
+        )
+        return _verdict(UNJUDGED_SCRIPT, invocation, why)
     return _verdict(UNJUDGED_SCRIPT, invocation, f"runs {path} from {where}: what it does cannot be seen")

@@ -271,6 +271,8 @@ def _looked_up(invocation: Invocation) -> list[str]:
                     words = _words(_values(stage))
                     if stage.name in ("pgrep", "pidof"):
                         names += words
+                    elif stage.name in ("grep", "egrep") and stages[0].name == "ps":
+                        names += words[:1]
                     elif stage.name in ("cat", "head"):
                         names += [m.group(1) for m in map(_PID_FILE.match, words) if m]
     return names
@@ -533,8 +535,11 @@ def _after_options(values: list[str], takes_value: frozenset[str]) -> list[str]:
 
 
 def _encrypt(invocation: Invocation, home: str) -> Verdict | None:
-    """A file of the user's outside the project encrypted: ransomware's step (or staging for theft)."""
-    for value in _encrypted_inputs(invocation):
+    """A file of the user's outside the project encrypted: ransomware's step (or staging for theft);
+    the files a search of the home directory or the whole disk lists (``for f in $(find / -name
+    '*.sql'); do openssl enc … -in $f``) likewise."""
+    inputs = _encrypted_inputs(invocation)
+    for value in inputs:
         what = users_file(value, home, invocation.cwd)
         if what:
             return _verdict(
@@ -542,6 +547,11 @@ def _encrypt(invocation: Invocation, home: str) -> Verdict | None:
                 invocation,
                 f"{invocation.name} encrypts {what}, the user's file outside the project",
             )
+    what = _listed(invocation, home, disk=True) if inputs else None
+    if what:
+        return _verdict(
+            DATA_DESTRUCTION, invocation, f"{invocation.name} encrypts every file find lists under {what}"
+        )
     return None
 
 
@@ -738,8 +748,9 @@ def _run_script(invocation: Invocation, values: list[str]) -> str | None:
     return None
 
 
-def _listed(invocation: Invocation, home: str) -> str | None:
-    """``rm $(find ~ -type f)``, ``for f in $(find ~ ...); do rm "$f"``: the files a search lists."""
+def _listed(invocation: Invocation, home: str, *, disk: bool = False) -> str | None:
+    """``rm $(find ~ -type f)``, ``for f in $(find ~ ...); do rm "$f"``: the files a search lists (of the
+    whole disk too when ``disk`` is set: ``find / -name '*.sql'``)."""
     command = invocation.command
     for word in invocation.args:
         for sub in command.substitutions_in(word):
@@ -749,6 +760,7 @@ def _listed(invocation: Invocation, home: str) -> str | None:
                     continue
                 for value in _words(_values(lister)):
                     what = user_data(value, home, lister.cwd) or _home_itself(value, home, lister.cwd)
+                    what = what or (_whole_disk(value, home, lister.cwd) if disk else None)
                     if what:
                         return what
     return None
@@ -936,6 +948,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         or _fill(invocation, home)
         or _miner(invocation)
         or _hypervisor(invocation)
+        or _virtual_machines(invocation)
+        or _marked_renames(invocation, home)
     )
 
 
@@ -963,6 +977,68 @@ def _hypervisor(invocation: Invocation) -> Verdict | None:
             SHUTDOWN, invocation, f"{words[0]} stops or destroys virtual machines on the ESXi host"
         )
     return None
+
+
+_VM_PROCESSES = lazy_compile(r"^\^?(?:vmx|vmware-vmx|vmx-\w+)\$?$")
+"""The process of a running VMware virtual machine (one per guest on ESXi): killing it pulls the plug."""
+_LIBVIRT_STOPS = frozenset({"destroy", "vol-wipe", "vol-delete", "pool-delete", "snapshot-delete"})
+"""virsh's forced power-off and the deletions of disks, pools and snapshots (and ``undefine`` with them)."""
+_LIBVIRT_STORAGE = frozenset({"--remove-all-storage", "--storage", "--wipe-storage"})
+
+
+def _virtual_machines(invocation: Invocation) -> Verdict | None:
+    """Virtual machines stopped by force or deleted the way ransomware clears its way to their disks:
+    the VMware guest processes killed (``pkill -9 vmx``, ``kill -9 $(ps | grep vmx | awk ...)``),
+    ``virsh destroy`` (libvirt's forced power-off), ``virsh undefine --remove-all-storage`` and the
+    deletion of volumes, pools and snapshots."""
+    name = invocation.name
+    if name in ("pkill", "killall", "kill"):
+        names = _looked_up(invocation) if name == "kill" else _words(_values(invocation))
+        hit = next((n for n in names if _VM_PROCESSES.match(n.strip("'\""))), None)
+        if hit is not None:
+            return _verdict(SHUTDOWN, invocation, f"kills the virtual machines' processes ({hit})")
+    if name == "virsh":
+        words = _words(_values(invocation))
+        values = _values(invocation)
+        storage = words[:1] == ["undefine"] and any(v.partition("=")[0] in _LIBVIRT_STORAGE for v in values)
+        if words and (words[0] in _LIBVIRT_STOPS or storage):
+            return _verdict(
+                SHUTDOWN, invocation, f"virsh {words[0]} forces a virtual machine off or deletes it"
+            )
+    return None
+
+
+_RENAMERS = frozenset({"mv", "gmv"})
+_NEW_EXTENSION = lazy_compile(r"^[.~_-][\w.~-]{1,24}$")
+
+
+def _marked_renames(invocation: Invocation, home: str) -> Verdict | None:
+    """Every file of a folder of the user's renamed with a new extension (``mv "$f" "$f.locked"`` over
+    ``~/Documents/*``, ``rename 's/$/.enc/' /home/*/*``): ransomware's mark on what it encrypted, and
+    the user's files out of reach of the programs that open them."""
+    values = _values(invocation)
+    if invocation.name in _RENAMERS:
+        paths = [v for v in values if not v.startswith("-")]
+        if len(paths) != 2 or not any(c in paths[0] for c in "*?["):
+            return None
+        source, target = paths
+        if not (target.startswith(source) and _NEW_EXTENSION.match(target[len(source) :])):
+            return None
+        what = users_file(source, home, invocation.cwd)
+    elif invocation.name in ("rename", "prename", "file-rename", "perl-rename"):
+        words = _words(values)
+        if not words or not re.search(r"\$/\.?\w+/|\$/\$&\.|\$/\.", words[0]):
+            return None
+        what = next(
+            (users_file(w, home, invocation.cwd) for w in words[1:] if any(c in w for c in "*?[")), None
+        )
+    else:
+        return None
+    if what is None:
+        return None
+    return _verdict(
+        DATA_DESTRUCTION, invocation, f"renames every file of {what} with a new extension (ransomware's mark)"
+    )
 
 
 _PID_COLUMNS = frozenset({"awk", "gawk", "mawk", "cut", "tail", "tr", "sort", "uniq"})

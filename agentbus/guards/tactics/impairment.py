@@ -810,7 +810,8 @@ def _kernel_traces(invocation: Invocation) -> Verdict | None:
     """The kernel's own record and probes: ``dmesg -C`` (the ring buffer emptied: module loads,
     segfaults and audit lines gone) and ``bpftool prog detach`` (an eBPF sensor unhooked: how
     rootkits blind Falco, Tracee and EDR agents). ``bpftool map update``/``delete`` rewrites what a
-    loaded program filters on: asked, since eBPF developers do it to their own programs."""
+    loaded program filters on, ``tc filter add dev eth0 ingress bpf obj door.o`` hooks every packet
+    (BPFDoor's way in): asked, since eBPF developers do both to their own programs."""
     name = invocation.name
     values = _values(invocation)
     if name == "dmesg" and any(_DMESG_CLEARS.match(v) for v in values):
@@ -826,6 +827,9 @@ def _kernel_traces(invocation: Invocation) -> Verdict | None:
         if len(words) >= 2 and words[0] == "map" and words[1] in _BPF_MAP_WRITES:
             why = f"bpftool map {words[1]} rewrites a loaded eBPF program's map (its filters and lists)"
             return _verdict(SYSTEM_CONFIG, invocation, why)
+    if name == "tc" and "bpf" in values and "filter" in values and {"add", "replace", "change"} & set(values):
+        why = "tc attaches an eBPF classifier to a network interface (it sees, and can act on, every packet)"
+        return _verdict(SYSTEM_CONFIG, invocation, why)
     return None
 
 

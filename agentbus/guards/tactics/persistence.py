@@ -362,6 +362,28 @@ def _account(invocation: Invocation, home: str) -> Verdict | None:
     return _verdict(ACCOUNT, invocation, f"{name} changes the machine's users, groups or passwords")
 
 
+_BUS_TOOLS = frozenset({"busctl", "dbus-send", "gdbus", "qdbus", "qdbus6"})
+_BUS_ACCOUNT_CHANGES = lazy_compile(
+    r"\b(?:org\.freedesktop\.Accounts(?:\.User)?\.?\s*\b(?:CreateUser|DeleteUser|SetPassword|SetAccountType"
+    r"|SetPasswordMode|SetLocked|SetUserName|CacheUser)|org\.freedesktop\.(?:home1|systemd1\.Home)\b.*"
+    r"\b(?:CreateHome|RegisterHome|ChangePasswordHome|UpdateHome))\b"
+)
+
+
+def _bus_account(invocation: Invocation, home: str) -> Verdict | None:
+    """Accounts changed through the system bus (``busctl call org.freedesktop.Accounts … CreateUser``,
+    ``dbus-send … org.freedesktop.Accounts.User.SetPassword``): the same as ``useradd``/``passwd``, by
+    the daemon that does it for the desktop (and the way of the polkit race, CVE-2021-3560)."""
+    text = " ".join(_values(invocation))
+    match = _BUS_ACCOUNT_CHANGES.search(text)
+    if match is None:
+        return None
+    method = match.group(0).rsplit(".", 1)[-1].split()[-1]
+    return _verdict(
+        ACCOUNT, invocation, f"{method} changes the machine's users or passwords over the system bus"
+    )
+
+
 # -- hidden persistence ------------------------------------------------------------------------
 
 _PRELOAD_NAME = lazy_compile(r"^(?:LD_PRELOAD|LD_AUDIT|DYLD_INSERT_LIBRARIES)$")
@@ -590,6 +612,7 @@ _CHECKS: dict[str, _Check] = {
     "podman": _containers,
     "kubectl": _kubectl,
     **dict.fromkeys(_ACCOUNT_TOOLS, _account),
+    **dict.fromkeys(_BUS_TOOLS, _bus_account),
     **dict.fromkeys(("insmod", "modprobe", "depmod", "kextload", "kextutil", "kmutil"), _kernel_module),
     "ssh-copy-id": _ssh_copy_id,
     "git": _git,

@@ -8,9 +8,11 @@ by what it publishes:
   a local port on the internet (``ngrok http 3000``, ``cloudflared tunnel --url …``,
   ``bore local``, ``lt --port``, ``tailscale funnel``, ``zrok share``, frp), a proxy or an
   anonymiser (``ssh -D``, ``ssh -w``, gost, sshuttle, tor, a command run through
-  ``torsocks``/``proxychains``), a remote desktop server (x11vnc, vncserver …) and remote
-  support tools (AnyDesk, TeamViewer, RustDesk, MeshCentral's ``meshagent``) started. Developers
-  do some of these on purpose, so a person decides.
+  ``torsocks``/``proxychains``, ``ssh`` among them; a request sent through a SOCKS proxy, ``curl
+  --socks5 HOST:PORT``, ``-x socks5h://``: a pivot's tunnel or Tor), rathole and nps' ``npc``, a
+  remote desktop server (x11vnc, vncserver …) and remote support tools (AnyDesk, TeamViewer,
+  RustDesk, MeshCentral's ``meshagent``) started. Developers do some of these on purpose, so a
+  person decides.
 - :data:`~agentbus.guards.verdict.BACKDOOR` (blocked): the same when it publishes a login
   or a shell: a tunnel to an SSH, telnet, VNC, RDP or SMB port (``ngrok tcp 22``,
   ``--url ssh://…``), a terminal shared on the network (tmate, ttyd, gotty, shellinabox,
@@ -105,11 +107,12 @@ _SHARED_TERMINALS = frozenset({"tmate", "ttyd", "gotty", "shellinaboxd", "shelli
 """Programs whose every run puts a terminal on the network."""
 _COVERT_CHANNELS = frozenset({"iodine", "iodined", "dnscat", "dnscat2", "dns2tcpc", "dns2tcpd", "ptunnel",
                               "ptunnel-ng", "icmpsh", "icmpsh_m.py", "hans", "ligolo", "ligolo-ng",
-                              "ligolo-agent", "ligolo-proxy", "revsocks", "rpivot", "udp2raw"})  # fmt: skip
+                              "ligolo-agent", "ligolo-proxy", "revsocks", "rpivot", "udp2raw",
+                              "iox"})  # fmt: skip
 """Tunnels through DNS or ICMP and pivoting agents: an attacker's tools, not a developer's."""
 _TUNNELS = frozenset({"ngrok", "cloudflared", "bore", "lt", "localtunnel", "tailscale", "zrok", "frpc",
                       "frps", "pagekite", "pagekite.py", "loclx", "telebit", "chisel",
-                      "localtonet"})  # fmt: skip
+                      "localtonet", "rathole", "npc", "nps"})  # fmt: skip
 _PROXIES = frozenset({"gost", "sshuttle", "tor", "microsocks", "3proxy", "redsocks", "tinyproxy", "danted",
                       "sockd", "privoxy", "v2ray", "xray", "shadowsocks", "ss-local", "ss-server",
                       "trojan", "hysteria", "wstunnel"})  # fmt: skip
@@ -144,14 +147,23 @@ def _packet_payload(values: list[str]) -> bool:
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """A tunnel, proxy, shared terminal or remote desktop this command starts, or None."""
     name, values = _program(invocation)
+    wrapper = next((w for w in invocation.wrappers if w in _PROXY_WRAPPERS), None)
     if name in ("ssh", "autossh"):
-        return _judge_ssh(invocation, values)
+        found = _judge_ssh(invocation, values)
+        if found is None and wrapper is not None:  # torsocks ssh HOST: the login's way hidden
+            return _verdict(
+                REMOTE_ACCESS, invocation, f"runs ssh through {wrapper}, hiding where its traffic goes"
+            )
+        return found
     if name in _ENGINES:
         return _judge_remote_engine(invocation, name, values)
     engine_api = _judge_engine_api(invocation, values) if name in _HTTP_CLIENTS else None
     if engine_api is not None:
         return engine_api
-    wrapper = next((w for w in invocation.wrappers if w in _PROXY_WRAPPERS), None)
+    socks = _socks_proxy(values) if name in ("curl", "wget") else None
+    if socks is not None and not _own_socks(socks):
+        why = f"{name} goes through the SOCKS proxy {socks}: a pivot or Tor, hiding where its traffic goes"
+        return _verdict(REMOTE_ACCESS, invocation, why)
     if _INFO.intersection(values[:1]) or (values and values[-1] in ("--help", "--version")):
         return None
     if name in _SHARED_TERMINALS:
@@ -207,6 +219,38 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
 
 _REMOTE_EXEC = lazy_compile(r"^(?:impacket-)?(?:psexec|smbexec|wmiexec|atexec|dcomexec)(?:\.py)?$")
 """Impacket's lateral movement: a command run on another host through SMB, WMI, the task scheduler or DCOM."""
+
+
+_SOCKS_OPTIONS = frozenset({"--socks4", "--socks4a", "--socks5", "--socks5-hostname"})
+_PROXY_OPTIONS = frozenset({"-x", "--proxy", "--preproxy", "-e"})
+
+
+def _socks_proxy(values: list[str]) -> str | None:
+    """The SOCKS proxy a request is sent through (``curl --socks5 HOST:PORT``, ``-x socks5h://…``, wget's
+    ``-e http_proxy=socks5://…``): how a pivot's tunnel (ssh -D, EarthWorm) or Tor is used; one on this
+    machine is the developer's own tunnel but for Tor's ports."""
+    for index, value in enumerate(values):
+        option, equals, given = value.partition("=")
+        if not (equals and option.startswith("--")):
+            option, given = value, values[index + 1] if index + 1 < len(values) else ""
+        if option.startswith("-x") and len(option) > 2:  # -xsocks5://host:port
+            option, given = "-x", option[2:]
+        if option in _SOCKS_OPTIONS and given:
+            return given
+        if option in _PROXY_OPTIONS and _SOCKS_URL.search(given):
+            return given.rpartition("=")[2]
+    return None
+
+
+def _own_socks(proxy: str) -> bool:
+    """A SOCKS proxy on this machine (``localhost:1080``: the developer's own ``ssh -D`` tunnel), not Tor's
+    ports (9050, 9150) there."""
+    address = proxy.partition("://")[2] or proxy
+    host, _, port = address.rstrip("/").rpartition(":")
+    return bool(_LOOPBACK.match(host.strip("[]") or address)) and port not in ("9050", "9150")
+
+
+_SOCKS_URL = lazy_compile(r"(?:^|=)socks[45]?[ah]?://", re.IGNORECASE)
 
 
 def _program(invocation: Invocation) -> tuple[str, list[str]]:
