@@ -1031,17 +1031,21 @@ def _browser_secret_query(invocation: Invocation) -> Verdict | None:
     return None
 
 
-_AGENT_SOCKET = lazy_compile(r"^SSH_AUTH_SOCK=(?:/tmp|/var/tmp|/dev/shm|/private/tmp|/run/user)/\S*[$*?\[`\ue020]")
+_AGENT_SOCKET = lazy_compile(
+    r"^SSH_AUTH_SOCK=(?:/tmp|/var/tmp|/dev/shm|/private/tmp|/run/user)/\S*[$*?\[`\ue020]"
+)
+"""An agent socket in a shared directory, its name made at run time (a variable, a substitution, a glob)."""
 
 
 def _borrowed_agent(invocation: Invocation) -> Verdict | None:
-    """``export SSH_AUTH_SOCK=/tmp/$AGENT/$(ls /tmp/$AGENT)``, ``SSH_AUTH_SOCK=/tmp/ssh-*/agent.* ssh-add -l``:
-    the agent socket looked for among the sockets in a shared directory, not one's own: another user's
-    (root's) loaded keys used to log in elsewhere."""
-    words = [*invocation.env, *(invocation.args if invocation.name in ("export", "declare", "typeset") else ())]
-    for word in words:
+    """``export SSH_AUTH_SOCK=/tmp/$AGENT/$(ls /tmp/$AGENT)``, ``SSH_AUTH_SOCK=/tmp/ssh-*/agent.*
+    ssh-add -l``: the agent socket looked for among the sockets in a shared directory, not one's own:
+    another user's (root's) loaded keys used to log in elsewhere."""
+    exported = invocation.args if invocation.name in ("export", "declare", "typeset") else ()
+    for word in (*invocation.env, *exported):
         if _AGENT_SOCKET.match(word):
-            return finding(CREDENTIALS, invocation, "points SSH_AUTH_SOCK at an agent socket found at run time")
+            why = "points SSH_AUTH_SOCK at an agent socket found at run time"
+            return finding(CREDENTIALS, invocation, why)
     return None
 
 

@@ -927,7 +927,7 @@ def _exploit_run(invocation: Invocation) -> Verdict | None:
     if kit is not None and (not kit or kit & set(values) or any(v.startswith("--exploit=") for v in values)):
         return _verdict(PRIVILEGE, invocation, f"runs {invocation.name}, an escalation kit, to attack")
     if invocation.name in _SETUID_HELPERS and values:
-        why = f"runs {invocation.name}, a set-user-ID helper of other programs, by hand: a root exploit's entry"
+        why = f"runs {invocation.name}, a set-user-ID helper of other programs, by hand: an exploit's way in"
         return _verdict(PRIVILEGE, invocation, why)
     return None
 
@@ -966,10 +966,10 @@ def _dbus_as_root(invocation: Invocation) -> Verdict | None:
     if invocation.name not in _DBUS_CALLERS:
         return None
     text = " ".join(_values(invocation))
-    if "org.freedesktop" not in text or not _DBUS_ROOT_METHODS.search(text):
+    method = _DBUS_ROOT_METHODS.search(text) if "org.freedesktop" in text else None
+    if method is None:
         return None
-    method = _DBUS_ROOT_METHODS.search(text)
-    why = f"asks a system service over D-Bus to {method.group(0) if method else 'act'} as root"
+    why = f"asks a system service over D-Bus to {method.group(0)} as root"
     return _verdict(PRIVILEGE, invocation, why)
 
 
