@@ -9,35 +9,16 @@ kept for the session, and each later call that names one of its names is judged 
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from linearity import best_cost
+from session_agent import Agent
 from test_definitions import claude_code_bash
 
-import agentbus
 from agentbus.guards import definitions, session_downloads
 from agentbus.guards.danger import check_command
 from agentbus.guards.parse import parsed
-from agentbus.middleware import builtin
 
 pytestmark = pytest.mark.anyio
-
-
-class Agent:
-    """A bus with the built-in guards, and a shell tool that records what it ran."""
-
-    def __init__(self) -> None:
-        self.bus = agentbus.Bus(log_level=None)
-        builtin.install(self.bus.registry)
-        self.ran: list[str] = []
-
-    def shell(self, args: dict[str, Any]) -> str:
-        self.ran.append(args["command"])
-        return "done"
-
-    async def run(self, command: str, session: str | None = "s1") -> Any:
-        return await self.bus.call_tool("exec", {"command": command}, self.shell, session_key=session)
 
 
 # (definition, a later command that uses it): none was in the corpora the change was measured on.

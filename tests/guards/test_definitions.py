@@ -10,34 +10,16 @@ reach it after it; a definition they cannot keep is judged where it stands.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from linearity import best_cost
+from session_agent import Agent
 
 import agentbus
 from agentbus.guards import definitions, session_downloads
 from agentbus.guards.danger import check_command
 from agentbus.guards.parse import parsed
-from agentbus.middleware import builtin
 
 pytestmark = pytest.mark.anyio
-
-
-class Agent:
-    """A bus with the built-in guards, and a shell tool that records what it ran."""
-
-    def __init__(self) -> None:
-        self.bus = agentbus.Bus(log_level=None)
-        builtin.install(self.bus.registry)
-        self.ran: list[str] = []
-
-    def shell(self, args: dict[str, Any]) -> str:
-        self.ran.append(args["command"])
-        return "done"
-
-    async def run(self, command: str, session: str | None = "s1") -> Any:
-        return await self.bus.call_tool("exec", {"command": command}, self.shell, session_key=session)
 
 
 # Definitions from real dotfiles and setup scripts (jessfraz/dotfiles, ohmyzsh, vscode-dev-containers,

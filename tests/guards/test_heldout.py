@@ -13,18 +13,13 @@ one listed in KNOWN_FALSE_POSITIVES.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from pathlib import Path
 
 import pytest
+from measured import Decisions, assert_benign_pass, assert_floor_holds, judge_all, load
 from test_corpus import HOME, judge_command
 
-EXTERNAL = Path(__file__).parent / "corpus" / "external"
-CORPORA = {
-    name: [json.loads(line) for line in (EXTERNAL / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
-    for name in ("panix", "forgearmory", "metasploit", "macclean")
-}
+CORPORA = {name: load(name) for name in ("panix", "forgearmory", "metasploit", "macclean")}
 
 FIRST_SIGHT = {
     # corpus: {tactic: (held back at first sight, dangerous entries)}
@@ -110,13 +105,8 @@ KNOWN_FALSE_POSITIVES = {
 
 
 @pytest.fixture(scope="module")
-def decisions() -> dict[str, list[tuple[dict[str, str], str]]]:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("HOME", HOME)  # check_shell_files resolves ~ from the environment
-        return {
-            name: [(entry, judge_command(entry["command"])) for entry in entries]
-            for name, entries in CORPORA.items()
-        }
+def decisions() -> dict[str, Decisions]:
+    return {name: judge_all(entries, judge_command, HOME) for name, entries in CORPORA.items()}
 
 
 def test_the_corpora_are_what_the_readme_describes() -> None:
@@ -144,22 +134,16 @@ def test_the_corpora_are_what_the_readme_describes() -> None:
 
 @pytest.mark.parametrize(("corpus", "tactic"), [(c, t) for c, tactics in FLOORS.items() for t in tactics])
 def test_dangerous_scripts_held_back_do_not_fall_below_todays(
-    decisions: dict[str, list[tuple[dict[str, str], str]]], corpus: str, tactic: str
+    decisions: dict[str, Decisions], corpus: str, tactic: str
 ) -> None:
-    dangerous = [
-        (e, d) for e, d in decisions[corpus] if e["label"] == "dangerous" and e["category"] == tactic
-    ]
-    missed = [e["test"] for e, d in dangerous if d == "allow"]
-    held = len(dangerous) - len(missed)
-    first, total = FIRST_SIGHT[corpus][tactic]
-    print(f"\n{corpus}:{tactic}: {held}/{total} held back (first sight {first}); missed: {missed}")
-    assert held >= FLOORS[corpus][tactic], missed
-    assert FLOORS[corpus][tactic] >= first, "a floor is never below first sight"
+    first_sight, floor = FIRST_SIGHT[corpus][tactic], FLOORS[corpus][tactic]
+    assert_floor_holds(
+        decisions[corpus], tactic, first_sight=first_sight, floor=floor, name=corpus, key="test"
+    )
 
 
 @pytest.mark.parametrize("corpus", sorted(CORPORA))
 def test_discovery_and_ordinary_steps_are_never_held_back(
-    decisions: dict[str, list[tuple[dict[str, str], str]]], corpus: str
+    decisions: dict[str, Decisions], corpus: str
 ) -> None:
-    flagged = [e["command"] for e, d in decisions[corpus] if e["label"] == "benign" and d != "allow"]
-    assert set(flagged) <= KNOWN_FALSE_POSITIVES, flagged
+    assert_benign_pass(decisions[corpus], KNOWN_FALSE_POSITIVES)

@@ -12,21 +12,15 @@ ordinary steps are held to no false positive but the ones listed in KNOWN_FALSE_
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from pathlib import Path
 
 import pytest
+from measured import Decisions, assert_benign_pass, assert_floor_holds, judge_all, load
 from test_corpus import CWD, HOME
 
 from agentbus.guards.judge import judge_command
 
-CORPUS = [
-    json.loads(line)
-    for line in (Path(__file__).parent / "corpus" / "external" / "cloudk8s.jsonl")
-    .read_text(encoding="utf-8")
-    .splitlines()
-]
+CORPUS = load("cloudk8s")
 
 FIRST_SIGHT = {
     # tactic: (held back at first sight, dangerous entries)
@@ -83,14 +77,12 @@ KNOWN_FALSE_POSITIVES = {
 
 
 @pytest.fixture(scope="module")
-def decisions() -> list[tuple[dict[str, str], str]]:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("HOME", HOME)
-        judged = []
-        for entry in CORPUS:
-            verdict = judge_command(entry["command"], home=HOME, cwd=CWD)
-            judged.append((entry, "allow" if verdict is None else verdict.decision))
-        return judged
+def decisions() -> Decisions:
+    def decide(command: str) -> str:
+        verdict = judge_command(command, home=HOME, cwd=CWD)
+        return "allow" if verdict is None else verdict.decision
+
+    return judge_all(CORPUS, decide, HOME)
 
 
 def test_the_corpus_is_what_the_readme_describes() -> None:
@@ -107,20 +99,11 @@ def test_the_corpus_is_what_the_readme_describes() -> None:
 
 
 @pytest.mark.parametrize("tactic", sorted(FLOORS))
-def test_dangerous_commands_held_back_do_not_fall_below_todays(
-    decisions: list[tuple[dict[str, str], str]], tactic: str
-) -> None:
-    dangerous = [(e, d) for e, d in decisions if e["label"] == "dangerous" and e["category"] == tactic]
-    missed = [e["id"] for e, d in dangerous if d == "allow"]
-    held = len(dangerous) - len(missed)
-    first, total = FIRST_SIGHT[tactic]
-    print(f"\ncloudk8s:{tactic}: {held}/{total} held back (first sight {first}); missed: {missed}")
-    assert held >= FLOORS[tactic], missed
-    assert FLOORS[tactic] >= first, "a floor is never below first sight"
+def test_dangerous_commands_held_back_do_not_fall_below_todays(decisions: Decisions, tactic: str) -> None:
+    assert_floor_holds(
+        decisions, tactic, first_sight=FIRST_SIGHT[tactic], floor=FLOORS[tactic], name="cloudk8s"
+    )
 
 
-def test_discovery_and_ordinary_steps_are_never_held_back(
-    decisions: list[tuple[dict[str, str], str]],
-) -> None:
-    flagged = {e["command"] for e, d in decisions if e["label"] == "benign" and d != "allow"}
-    assert flagged <= KNOWN_FALSE_POSITIVES, flagged - KNOWN_FALSE_POSITIVES
+def test_discovery_and_ordinary_steps_are_never_held_back(decisions: Decisions) -> None:
+    assert_benign_pass(decisions, KNOWN_FALSE_POSITIVES)

@@ -5,34 +5,16 @@ from __future__ import annotations
 import json
 import stat
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from session_agent import Agent
 
-import agentbus
 from agentbus.guards import session_downloads
 from agentbus.guards.session_downloads import DOWNLOADERS
-from agentbus.middleware import builtin
 
 pytestmark = pytest.mark.anyio
-
-
-class Agent:
-    """A bus with the built-in guards, and a shell tool that records what it ran."""
-
-    def __init__(self) -> None:
-        self.bus = agentbus.Bus(log_level=None)
-        builtin.install(self.bus.registry)
-        self.ran: list[str] = []
-
-    def shell(self, args: dict[str, Any]) -> str:
-        self.ran.append(args["command"])
-        return "done"
-
-    async def run(self, command: str, session: str | None = "s1") -> Any:
-        return await self.bus.call_tool("exec", {"command": command}, self.shell, session_key=session)
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,7 @@
 First sight was measured on commands written from the techniques that falcosecurity/event-generator
 performs, and that SigmaHQ's Linux process-creation rules and Elastic's Linux detection rules detect
 (kept outside the repository: /work/realworld/linux14 on the machine that measured them). What they
-missed is fixed by class; the commands here are variants written for these tests, not the ones
+missed is fixed by class; the commands here are variants written for the tests, not the ones
 measured:
 
 - sudo's own exploits: ``sudo -R``/``--chroot`` (CVE-2025-32463) and ``sudoedit`` given a shell flag
@@ -35,9 +35,6 @@ classes, measured again on that sample (93/101):
 """
 
 from __future__ import annotations
-
-import pytest
-from test_corpus import HOME, judge_command
 
 HELD = {
     "sudo exploit": [
@@ -153,18 +150,3 @@ ALLOWED = [
     "export GCONV_PATH=/usr/lib/x86_64-linux-gnu/gconv",
     "LD_LIBRARY_PATH=/opt/app/lib crontab -l",
 ]
-
-
-@pytest.fixture(autouse=True)
-def _home(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HOME", HOME)  # the path guard resolves ~ (and whose home is whose) from it
-
-
-@pytest.mark.parametrize(("family", "command"), [(f, c) for f, cs in HELD.items() for c in cs])
-def test_each_class_is_held_back_in_other_spellings(family: str, command: str) -> None:
-    assert judge_command(command) != "allow", (family, command)
-
-
-@pytest.mark.parametrize("command", ALLOWED)
-def test_the_ordinary_neighbours_stay_allowed(command: str) -> None:
-    assert judge_command(command) == "allow"

@@ -5,7 +5,7 @@ First sight was measured on exploit-db's Linux local shell exploits (nginx, MySQ
 symlinks, screenroot, the CVE-2018-18955 wrappers, Exim's WIZard, the PostgreSQL cron race ...), two
 privilege-escalation note collections and LinEnum, kept outside the repository
 (/work/realworld/privesc14 on the machine that measured them). What they missed is fixed by class;
-the commands here are variants written for these tests, not the ones measured:
+the commands here are variants written for the tests, not the ones measured:
 
 - a link to a place root runs from (a cron directory, ``/etc/ld.so.preload``, sudoers) left where a
   root program writes or hands over a file;
@@ -24,9 +24,6 @@ the commands here are variants written for these tests, not the ones measured:
 """
 
 from __future__ import annotations
-
-import pytest
-from test_corpus import HOME, judge_command
 
 HELD = {
     "link planted for root": [
@@ -116,18 +113,3 @@ ALLOWED = [
     "gdb -p 4242 -batch -ex 'thread apply all bt'",
     "gdb -q ./build/app -ex 'break main' -ex run",
 ]
-
-
-@pytest.fixture(autouse=True)
-def _home(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HOME", HOME)  # the path guard resolves ~ (and whose home is whose) from it
-
-
-@pytest.mark.parametrize(("family", "command"), [(f, c) for f, cs in HELD.items() for c in cs])
-def test_each_class_is_held_back_in_other_spellings(family: str, command: str) -> None:
-    assert judge_command(command) != "allow", (family, command)
-
-
-@pytest.mark.parametrize("command", ALLOWED)
-def test_the_ordinary_neighbours_stay_allowed(command: str) -> None:
-    assert judge_command(command) == "allow"
