@@ -1043,7 +1043,12 @@ def _borrowed_agent(invocation: Invocation) -> Verdict | None:
     another user's (root's) loaded keys used to log in elsewhere."""
     exported = invocation.args if invocation.name in ("export", "declare", "typeset") else ()
     for word in (*invocation.env, *exported):
-        if _AGENT_SOCKET.match(word):
+        if not word.startswith("SSH_AUTH_SOCK="):
+            continue
+        found = [
+            f"SSH_AUTH_SOCK={s.text.split()[-1]}" for s in invocation.command.substitutions_in(word) if s.text
+        ]
+        if any(_AGENT_SOCKET.match(w) for w in (word, *found)):
             why = "points SSH_AUTH_SOCK at an agent socket found at run time"
             return finding(CREDENTIALS, invocation, why)
     return None

@@ -432,11 +432,18 @@ _SHARED_DIRS = lazy_compile(r"^(?:/tmp|/var/tmp|/dev/shm|/private/tmp|/usr/tmp)/
 _PRIVILEGED_FLAGS = frozenset({"-p", "-pi", "-ip", "-i", "-c"})
 
 
+def _program_word(invocation: Invocation) -> str:
+    """The program as written, after its wrappers (``timeout 5 /dev/shm/sh``: ``/dev/shm/sh``)."""
+    command = invocation.command
+    index = len(command.words) - len(invocation.args) - 1
+    word = command.words[index] if 0 <= index < len(command.words) else None
+    return (command.static(word) if word is not None else None) or ""
+
+
 def _copied_shell(invocation: Invocation) -> Verdict | None:
     """``/tmp/rootbash -p``: a program in a shared directory started with a shell's privileged-mode flag
     and nothing but shell flags after it: a shell copied there with the setuid bit, run keeping root."""
-    command = invocation.command
-    program = command.static(command.words[0]) if command.words else None
+    program = _program_word(invocation)
     values = _values(invocation)
     if not program or not _SHARED_DIRS.match(program) or values[:1] != ["-p"]:
         return None
@@ -909,8 +916,7 @@ CVE-2022-37706, snap-confine's CVE-2021-44731) or a password oracle (unix_chkpwd
 def _exploit_run(invocation: Invocation) -> Verdict | None:
     """A program that names itself an exploit, a shell copy in a shared directory run, an escalation kit
     told to attack, a set-user-ID helper run by hand."""
-    command = invocation.command
-    program = (command.static(command.words[0]) if command.words else None) or ""
+    program = _program_word(invocation)
     base = program.rpartition("/")[2]
     script = None
     if invocation.name in SHELLS or INTERPRETERS.match(invocation.name or ""):
