@@ -20,6 +20,11 @@ PRIVILEGE (blocked by default):
   bit, Exim's ``${run{``, ``patchelf`` on a system program, MySQL ``CREATE FUNCTION … SONAME``, a
   function named or exported as a program's path, ``PATH=.``, a debugger told to ``call system()``
   in a process it attaches to;
+- exploits run: a program that names itself one (``./exploit``, ``./cve-2016-0728``), a shell's name
+  run from a shared directory (``/tmp/sh``), an escalation kit told to attack (``traitor -a``,
+  ``logrotten``), a set-user-ID helper run by hand (``enlightenment_sys``); a system service asked over
+  D-Bus to create a user, set a password or install a package; ``sed`` rewriting root's entry or giving
+  uid 0; a password piped into ``su``; a written line that copies a shell and sets its setuid bit;
 - container escapes: ``docker run --privileged``, ``--pid=host``, the host's root or
   system directories mounted (``-v /:/host``), ``nsenter -t 1``, ``chroot`` into a
   mounted disk, mounting a disk, kubectl pods with ``privileged``/``hostPath``/``hostPID``
