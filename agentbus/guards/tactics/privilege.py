@@ -896,6 +896,7 @@ _EXPLOIT_NAME = lazy_compile(
 )
 """A program that calls itself an exploit (``./exploit``, ``./cve-2016-0728``, ``gcc x.c -o pwn && ./pwn``,
 ``/tmp/rootshell``, ``python dirtyc0w.py``): whatever it does, the author says it breaks in.
+Named by a path or as a script: a bare name the PATH finds is an installed tool (pwntools' ``pwn``).
 The word ends the name or comes before a number, an architecture or ``poc``: ``searchsploit``,
 ``spawn`` (the word inside another) and ``linux-exploit-suggester``, ``cve-2021-4034-checker`` (tools
 about exploits) are not exploits."""
@@ -926,7 +927,9 @@ def _exploit_run(invocation: Invocation) -> Verdict | None:
     script = None
     if invocation.name in SHELLS or INTERPRETERS.match(invocation.name or ""):
         script = next((v for v in _values(invocation) if not v.startswith("-")), None)
-    for name in (invocation.name, base, (script or "").rpartition("/")[2]):
+    # by a path (``./pwn``, ``/tmp/x``) or as a script: a program on the PATH by its bare name is an
+    # installed tool (pwntools' ``pwn cyclic 100``), not a build of one's own
+    for name in (base if "/" in program else "", (script or "").rpartition("/")[2]):
         stem = name.rsplit(".", 1)[0] if name.endswith((".py", ".pl", ".rb", ".sh", ".c", ".out")) else name
         if stem and _EXPLOIT_NAME.search(stem):
             return _verdict(PRIVILEGE, invocation, f"runs {name}, a program named as an exploit")
