@@ -92,4 +92,5 @@ ALLOWED = [
     "grep -n timeout /var/log/nginx/error.log",
     "echo ok | tee status.txt",
     "traitor --help",
+    "pwn cyclic 64",
 ]
