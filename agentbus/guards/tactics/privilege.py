@@ -967,6 +967,8 @@ def _root_entry_edit(invocation: Invocation) -> Verdict | None:
         return None
     texts = [*_values(invocation)]
     if invocation.name in ("echo", "printf", "cat"):
+        if not any(r.op in _OUTPUTS for r in invocation.command.redirects):
+            return None  # shown, not written: ``echo "sed -i 's/^root:…/' /etc/shadow"`` prints a line
         texts = [written_text(invocation) or ""]
     if any(_ROOT_ENTRY_EDIT.search(text) for text in texts):
         return _verdict(PRIVILEGE, invocation, "rewrites root's account entry or gives an account uid 0")
