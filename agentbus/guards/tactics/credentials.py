@@ -56,7 +56,8 @@ def _verdict(invocation: Invocation, why: str) -> Verdict:
 # -- where a search is a hunt ------------------------------------------------------------
 
 _WIDE_ROOTS = frozenset({"/", "/home", "/Users", "/root", "/etc", "/var", "/opt", "/srv", "/mnt", "/media",
-                         "/Volumes", "/private", "/usr", "/tmp", "/Library", "/var/www"})  # fmt: skip
+                         "/Volumes", "/private", "/usr", "/tmp", "/Library", "/var/www", "/var/log",
+                         "/var/backups"})  # fmt: skip
 _NODE_ROOT = lazy_compile(r"^/(?:host|rootfs|hostfs)(?=/|$)")
 """Where a pod mounts its node's root file system (``kubectl debug node/NAME`` at /host, node exporters at
 /rootfs, badPods): a search under it is a search of the node's own directories."""
@@ -1065,6 +1066,29 @@ def _browser_secret_query(invocation: Invocation) -> Verdict | None:
     return None
 
 
+_AGENT_SOCKET = lazy_compile(
+    r"^SSH_AUTH_SOCK=(?:/tmp|/var/tmp|/dev/shm|/private/tmp|/run/user)/\S*[$*?\[`\ue020]"
+)
+"""An agent socket in a shared directory, its name made at run time (a variable, a substitution, a glob)."""
+
+
+def _borrowed_agent(invocation: Invocation) -> Verdict | None:
+    """``export SSH_AUTH_SOCK=/tmp/$AGENT/$(ls /tmp/$AGENT)``, ``SSH_AUTH_SOCK=/tmp/ssh-*/agent.*
+    ssh-add -l``: the agent socket looked for among the sockets in a shared directory, not one's own:
+    another user's (root's) loaded keys used to log in elsewhere."""
+    exported = invocation.args if invocation.name in ("export", "declare", "typeset") else ()
+    for word in (*invocation.env, *exported):
+        if not word.startswith("SSH_AUTH_SOCK="):
+            continue
+        found = [
+            f"SSH_AUTH_SOCK={s.text.split()[-1]}" for s in invocation.command.substitutions_in(word) if s.text
+        ]
+        if any(_AGENT_SOCKET.match(w) for w in (word, *found)):
+            why = "points SSH_AUTH_SOCK at an agent socket found at run time"
+            return finding(CREDENTIALS, invocation, why)
+    return None
+
+
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """The first finding of this family in ``invocation``, or None."""
     name = invocation.name
@@ -1087,6 +1111,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             or _app_debugging(invocation)
             or _browser_secret_query(invocation)
             or _sysvol(invocation)
+            or _borrowed_agent(invocation)
         )
     if verdict is not None:
         return verdict

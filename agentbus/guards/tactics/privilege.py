@@ -20,6 +20,11 @@ PRIVILEGE (blocked by default):
   bit, Exim's ``${run{``, ``patchelf`` on a system program, MySQL ``CREATE FUNCTION … SONAME``, a
   function named or exported as a program's path, ``PATH=.``, a debugger told to ``call system()``
   in a process it attaches to;
+- exploits run: a program that names itself one (``./exploit``, ``./cve-2016-0728``), a shell's name
+  run from a shared directory (``/tmp/sh``), an escalation kit told to attack (``traitor -a``,
+  ``logrotten``), a set-user-ID helper run by hand (``enlightenment_sys``); a system service asked over
+  D-Bus to create a user, set a password or install a package; ``sed`` rewriting root's entry or giving
+  uid 0; a password piped into ``su``; a written line that copies a shell and sets its setuid bit;
 - container escapes: ``docker run --privileged``, ``--pid=host``, the host's root or
   system directories mounted (``-v /:/host``), ``nsenter -t 1``, ``chroot`` into a
   mounted disk, mounting a disk, kubectl pods with ``privileged``/``hostPath``/``hostPID``
@@ -432,11 +437,18 @@ _SHARED_DIRS = lazy_compile(r"^(?:/tmp|/var/tmp|/dev/shm|/private/tmp|/usr/tmp)/
 _PRIVILEGED_FLAGS = frozenset({"-p", "-pi", "-ip", "-i", "-c"})
 
 
+def _program_word(invocation: Invocation) -> str:
+    """The program as written, after its wrappers (``timeout 5 /dev/shm/sh``: ``/dev/shm/sh``)."""
+    command = invocation.command
+    index = len(command.words) - len(invocation.args) - 1
+    word = command.words[index] if 0 <= index < len(command.words) else None
+    return (command.static(word) if word is not None else None) or ""
+
+
 def _copied_shell(invocation: Invocation) -> Verdict | None:
     """``/tmp/rootbash -p``: a program in a shared directory started with a shell's privileged-mode flag
     and nothing but shell flags after it: a shell copied there with the setuid bit, run keeping root."""
-    command = invocation.command
-    program = command.static(command.words[0]) if command.words else None
+    program = _program_word(invocation)
     values = _values(invocation)
     if not program or not _SHARED_DIRS.match(program) or values[:1] != ["-p"]:
         return None
@@ -498,7 +510,18 @@ def _root_shell_source(invocation: Invocation) -> Verdict | None:
         return _verdict(PRIVILEGE, invocation, "writes code that switches to uid 0 and starts a shell")
     if _SETUID_CALL.search(text):
         return _verdict(PRIVILEGE, invocation, "writes code that sets a setuid/setgid bit")
+    if _SHELL_COPIED.search(text) and _SETUID_SHELL_LINE.search(text):
+        why = "writes a command line that copies a shell and sets its setuid bit, for whatever runs it"
+        return _verdict(PRIVILEGE, invocation, why)
     return None
+
+
+_SHELL_COPIED = lazy_compile(r"\b(?:cp|install|cat|rsync)\s+(?:-\S+\s+)*/(?:usr/)?bin/(?:ba|da|z|k|mk)?sh\b")
+"""A shell binary copied (``cp /bin/sh /tmp/sh``, ``cp -p /bin/bash X``)."""
+_SETUID_SHELL_LINE = lazy_compile(r"\bchmod\s+(?:-\S+\s+)*(?:[ugoa]*\+[rwx]*s|0*[4-7][0-7]{3})\b")
+"""With the setuid (or setgid) bit set by a shell ``chmod`` in the same text: the recipe of a root shell
+(``debugger_command = /bin/cp /bin/sh /tmp/sh; chmod 4755 /tmp/sh`` in a mail server's configuration, a
+cron script's line); ``chmod 4755 ./bin/tool`` alone, a project's own build step, is not."""
 
 
 _ELF_PATCHES = frozenset(
@@ -865,6 +888,107 @@ def _exploit_option(invocation: Invocation) -> Verdict | None:
     return None
 
 
+_EXPLOIT_NAME = lazy_compile(
+    r"(?:^|[-_.])(?:exploit|xploit|sploit|pwn(?:ed|kit|er)?|rootshell|rootbash|rootsh|privesc|dirtyc[o0]w"
+    r"|dirtypipe|cve[-_]?\d{4}[-_]\d{4,})"
+    r"(?=$|[-_.]?\d|[-_.](?:poc|exp|lpe|root|x86|x64|amd64|i[36]86|arm\w*|static|v\d+)(?:$|[-_.]))",
+    re.IGNORECASE,
+)
+"""A program that calls itself an exploit (``./exploit``, ``./cve-2016-0728``, ``gcc x.c -o pwn && ./pwn``,
+``/tmp/rootshell``, ``python dirtyc0w.py``): whatever it does, the author says it breaks in.
+Named by a path or as a script: a bare name the PATH finds is an installed tool (pwntools' ``pwn``).
+The word ends the name or comes before a number, an architecture or ``poc``: ``searchsploit``,
+``spawn`` (the word inside another) and ``linux-exploit-suggester``, ``cve-2021-4034-checker`` (tools
+about exploits) are not exploits."""
+_SHELL_LIKE_NAME = lazy_compile(r"^\.?(?:(?:ba|da|z|k|mk|c|tc)?sh|suid\w*|\w*root\w*)$")
+"""A shell's name or a root shell's (``/tmp/sh``, ``/tmp/suid``, ``/dev/shm/rootme``) for a program in a
+directory anyone writes: the copy of a shell the escalation set the setuid bit on."""
+_EXPLOIT_KITS = {
+    "traitor": frozenset({"-a", "--any", "-e", "--exploit"}),
+    "logrotten": frozenset(),
+}
+"""Escalation kits by name, with the options that make them attack (none: attacking is all it does);
+``traitor`` without them only lists what it might try."""
+_SETUID_HELPERS = frozenset({
+    "enlightenment_sys", "snap-confine", "polkit-agent-helper-1", "dbus-daemon-launch-helper",
+    "chrome-sandbox", "ssh-keysign", "pt_chown", "Xorg.wrap", "unix_chkpwd", "pam_timestamp_check",
+    "vmware-user-suid-wrapper",
+})  # fmt: skip
+"""Set-user-ID helpers other programs call (a desktop's, a sandbox's, PAM's), never a person: run by
+hand with arguments of one's own, they are the entry of a local root exploit (enlightenment_sys's
+CVE-2022-37706, snap-confine's CVE-2021-44731) or a password oracle (unix_chkpwd)."""
+
+
+def _exploit_run(invocation: Invocation) -> Verdict | None:
+    """A program that names itself an exploit, a shell copy in a shared directory run, an escalation kit
+    told to attack, a set-user-ID helper run by hand."""
+    program = _program_word(invocation)
+    base = program.rpartition("/")[2]
+    script = None
+    if invocation.name in SHELLS or INTERPRETERS.match(invocation.name or ""):
+        script = next((v for v in _values(invocation) if not v.startswith("-")), None)
+    # by a path (``./pwn``, ``/tmp/x``) or as a script: a program on the PATH by its bare name is an
+    # installed tool (pwntools' ``pwn cyclic 100``), not a build of one's own
+    for name in (base if "/" in program else "", (script or "").rpartition("/")[2]):
+        stem = name.rsplit(".", 1)[0] if name.endswith((".py", ".pl", ".rb", ".sh", ".c", ".out")) else name
+        if stem and _EXPLOIT_NAME.search(stem):
+            return _verdict(PRIVILEGE, invocation, f"runs {name}, a program named as an exploit")
+    if _SHARED_DIRS.match(program) and _SHELL_LIKE_NAME.match(base):
+        why = f"runs {program}: a shell's (or root shell's) name in a directory anyone writes, a setuid copy"
+        return _verdict(PRIVILEGE, invocation, why)
+    kit = _EXPLOIT_KITS.get(invocation.name)
+    values = _values(invocation)
+    if kit is not None and (not kit or kit & set(values) or any(v.startswith("--exploit=") for v in values)):
+        return _verdict(PRIVILEGE, invocation, f"runs {invocation.name}, an escalation kit, to attack")
+    if invocation.name in _SETUID_HELPERS and values:
+        why = f"runs {invocation.name}, a set-user-ID helper of other programs, by hand: an exploit's way in"
+        return _verdict(PRIVILEGE, invocation, why)
+    return None
+
+
+_DBUS_CALLERS = frozenset({"dbus-send", "gdbus", "busctl", "qdbus", "qdbus6", "dbus"})
+_DBUS_ROOT_METHODS = lazy_compile(
+    r"\b(?:CreateUser|DeleteUser|SetPassword|SetAccountType|SetPasswordMode|InstallFiles|InstallPackages"
+    r"|InstallSignature|RepairSystem|LinkUnitFiles|EnableUnitFiles|StartTransientUnit)\b"
+)
+
+
+_ROOT_ENTRY_EDIT = lazy_compile(
+    r"\bs([,/|#@!])\^?root:[^\n]*?\1|\bs([,/|#@!])\^?[\w.-]+:x?:\d+\2[\w.-]+:x?:0\b"
+)
+"""A ``sed`` substitution that rewrites root's entry (``s,^root:[^:]+:,root:$HASH:,``) or gives an account
+uid 0 (``s/alice:x:1000/alice:x:0/``): a password or shadow file made to let one in as root."""
+_ENTRY_EDITORS = frozenset({"sed", "gsed", "perl", "echo", "printf", "cat"})
+
+
+def _root_entry_edit(invocation: Invocation) -> Verdict | None:
+    """``sed "s/alice:x:1000/alice:x:0/g"``, an editor script written with ``sed -i "s,^root:[^:]+:,…"``."""
+    if invocation.name not in _ENTRY_EDITORS:
+        return None
+    texts = [*_values(invocation)]
+    if invocation.name in ("echo", "printf", "cat"):
+        if not any(r.op in _OUTPUTS for r in invocation.command.redirects):
+            return None  # shown, not written: ``echo "sed -i 's/^root:…/' /etc/shadow"`` prints a line
+        texts = [written_text(invocation) or ""]
+    if any(_ROOT_ENTRY_EDIT.search(text) for text in texts):
+        return _verdict(PRIVILEGE, invocation, "rewrites root's account entry or gives an account uid 0")
+    return None
+
+
+def _dbus_as_root(invocation: Invocation) -> Verdict | None:
+    """``dbus-send --system --dest=org.freedesktop.Accounts ... CreateUser string:x string:x int32:1``: a
+    system service told to create an administrator, set a password or install a package or a unit:
+    root does it on the caller's behalf (polkit's CVE-2021-3560 race is this call, interrupted)."""
+    if invocation.name not in _DBUS_CALLERS:
+        return None
+    text = " ".join(_values(invocation))
+    method = _DBUS_ROOT_METHODS.search(text) if "org.freedesktop" in text else None
+    if method is None:
+        return None
+    why = f"asks a system service over D-Bus to {method.group(0)} as root"
+    return _verdict(PRIVILEGE, invocation, why)
+
+
 def _container(invocation: Invocation) -> Verdict | None:
     name = invocation.name
     values = _values(invocation)
@@ -1075,6 +1199,7 @@ def judge_script(script: Script, home: str) -> Verdict | None:
         or _writable_path(script)
         or _program_named_function(script)
         or _debugger_injection(script)
+        or _password_fed_to_su(script)
         or root_code.judge_script(script, home)
     )
 
@@ -1129,6 +1254,27 @@ def _debugger_injection(script: Script) -> Verdict | None:
                 return _verdict(
                     PRIVILEGE, stage, "makes a process it attaches to call a function: code run as it"
                 )
+    return None
+
+
+_PASSWORD_SOURCES = frozenset({"echo", "printf", "cat", "yes"})
+
+
+def _password_fed_to_su(script: Script) -> Verdict | None:
+    """``echo "$line" | su root -c whoami`` in a loop over a word list, ``su bob -c id < pw.txt``: su given
+    a password on its input, not by a person at a terminal: a password guessed or used unseen."""
+    for stages in walk(script):
+        for position, stage in enumerate(stages):
+            if stage.name != "su":
+                continue  # sudo -S: _root_shell's
+            before = stages[position - 1] if position else None
+            piped = before is not None and before.name in _PASSWORD_SOURCES
+            redirected = any(
+                r.op in ("<", "<<<") and not _TERMINALS.match(stage.command.static(r.target) or "")
+                for r in stage.command.redirects
+            )
+            if piped or redirected:
+                return _verdict(PRIVILEGE, stage, "feeds su a password on its input")
     return None
 
 
@@ -1255,6 +1401,9 @@ def _findings(invocation: Invocation, home: str) -> Iterator[Verdict | None]:
     yield _mail_expansion(invocation)
     yield _root_shell_source(invocation)
     yield _loads_own_code(invocation)
+    yield _exploit_run(invocation)
+    yield _dbus_as_root(invocation)
+    yield _root_entry_edit(invocation)
     switches_user = invocation.name in ("su", "runuser")
     if switches_user or (invocation.name in SHELLS and _as_root(invocation)):
         yield _nested_as_root(invocation, home)
