@@ -79,6 +79,9 @@ MAX_DEPTH = 6
 """How deep scripts run by scripts are followed (``a.sh`` runs ``b.sh`` runs ...)."""
 MAX_FILES = 32
 """How many script files one decision reads; past that, a person is asked."""
+MAX_FOLDERS = 256
+"""How many CMake folders (``add_subdirectory``) one decision reads; past that, a person is asked. Their
+``CMakeLists.txt`` are not counted among the :data:`MAX_FILES`: a large project has dozens."""
 _WINDOW, _STEP = 10, 5
 """Interpreter code is judged ten lines at a time, each line in two windows."""
 
@@ -386,7 +389,7 @@ def _shebang_language(text: str) -> str:
 class _Judging:
     """One decision's walk through the script files of a command."""
 
-    __slots__ = ("asked", "files", "home", "policy", "seen")
+    __slots__ = ("asked", "files", "folders", "home", "policy", "seen")
 
     def __init__(self, home: str, policy: Policy) -> None:
         self.home = home
@@ -394,6 +397,7 @@ class _Judging:
         self.seen: set[str] = set()
         """The files judged so far (their real paths): each once, and a cycle ends."""
         self.files = 0
+        self.folders = 0
         self.asked: Verdict | None = None
         """The first ask found, kept while the rest is judged (a block ends the decision)."""
 
@@ -593,6 +597,25 @@ class _Judging:
             verdict = self.file(_Run(included, project_commands.CMAKE, run.cwd), depth + 1, path)
             if verdict is not None:
                 return _through(verdict, shown)
+        return self.cmake_folders(run, text, here, depth)
+
+    def cmake_folders(self, run: _Run, text: str, here: str, depth: int) -> Verdict | None:
+        """The ``CMakeLists.txt`` of each folder ``add_subdirectory`` configures (run as the top one
+        is), at the same depth: a folder is part of the build, not a script run by a script."""
+        from . import cmake_files
+
+        for word in cmake_files.subdirectories(text):
+            if "${" in word:
+                continue  # a folder named while CMake runs (a loop's variable)
+            self.folders += 1
+            if self.folders > MAX_FOLDERS:
+                return self.unjudged(run.word, f"the build configures more than {MAX_FOLDERS} CMake folders")
+            folder = word if word.startswith("/") else posixpath.join(here, word)
+            counted = self.files
+            verdict = self.file(_Run(posixpath.join(folder, "CMakeLists.txt"), project_commands.CMAKE, run.cwd), depth, here)
+            self.files = counted  # a folder's CMakeLists.txt is not one of the MAX_FILES scripts
+            if verdict is not None:
+                return _through(verdict, run.word)
         return None
 
     def package(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
