@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING
 
 from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
-from . import build_files, project_commands, project_sources
+from . import build_files, git_files, project_commands, project_sources
 from .bounded_read import Unreadable, opened, read_at_most
 from .budget import BudgetExceeded, deadline, spend
 from .interpreters import INTERPRETERS, inline_code, judge_code
@@ -79,6 +79,8 @@ MAX_DEPTH = 6
 """How deep scripts run by scripts are followed (``a.sh`` runs ``b.sh`` runs ...)."""
 MAX_FILES = 32
 """How many script files one decision reads; past that, a person is asked."""
+MAX_SETTINGS = 64
+"""How many settings of one git configuration file are judged (each is a command line judged)."""
 MAX_FOLDERS = 256
 """How many CMake folders (``add_subdirectory``) one decision reads; past that, a person is asked. Their
 ``CMakeLists.txt`` are not counted among the :data:`MAX_FILES`: a large project has dozens."""
@@ -177,6 +179,7 @@ def _planned(script: Script, cwd: str | None) -> tuple[_Run, ...]:
                 runs.extend(project_sources.as_run(run, stages, index, project_files))
             runs.extend(run for run in build_files.builds(invocation) if _elsewhere(run, cwd))
             runs.extend(build_files.given_settings(invocation))  # cargo --config FILE, npm --userconfig
+            runs.extend(git_files.configuration_files(invocation))  # git config include.path FILE
             runs.extend(_in_submodules(invocation))
             written.update(_writes(invocation))
             project_sources.note_writes(stages, index, project_files)
@@ -614,6 +617,20 @@ class _Judging:
             counted = self.files
             verdict = self.file(_Run(posixpath.join(folder, "CMakeLists.txt"), project_commands.CMAKE, run.cwd), depth, here)
             self.files = counted  # a folder's CMakeLists.txt is not one of the MAX_FILES scripts
+            if verdict is not None:
+                return _through(verdict, run.word)
+        return None
+
+    def git_config(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
+        """A git configuration file git reads (:func:`.git_files.configuration_files`): each setting
+        judged as the ``git config KEY VALUE`` that adds it, and the files it includes."""
+        settings = [(k, v) for k, v in git_files.config_settings(text) if not git_files.include_key(k)]
+        for key, value in settings[:MAX_SETTINGS]:
+            verdict = self.shell(shlex.join(["git", "config", key, value]), run.word, run.cwd, path, depth)
+            if verdict is not None:
+                return verdict
+        for included in git_files.included_files(text, path)[: MAX_FILES + 1]:
+            verdict = self.file(_Run(included, git_files.GIT_CONFIG, run.cwd), depth + 1, path)
             if verdict is not None:
                 return _through(verdict, run.word)
         return None
@@ -1136,6 +1153,7 @@ _PROJECT_FILES: dict[str, Callable[[_Judging, _Run, str, str, int], Verdict | No
     "make": _Judging.makefile,
     "npm": _Judging.package,
     project_commands.CMAKE: _Judging.cmake,
+    git_files.GIT_CONFIG: _Judging.git_config,
     "kube": _Judging.manifest,
     "compose": _Judging.manifest,
     project_commands.COMPOSE_ENV: _Judging.compose_environment,
