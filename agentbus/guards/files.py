@@ -547,6 +547,8 @@ def _generic_operands(invocation: Invocation) -> list[str]:
             break
         if invocation.name == "git" and index and values[index - 1] == "-c" and _git_runs_setting(value):
             continue  # git -c core.sshCommand='ssh -i KEY': a command, judged as one (walked)
+        if invocation.name in _DECLARERS and _command_assignment(value):
+            continue  # export GIT_SSH_COMMAND='ssh -i KEY': a command, judged as one (walked)
         if identity and value.startswith("-i") and len(value) > 2:
             continue
         if not value.startswith("-") or value == "-":
@@ -887,6 +889,8 @@ def _check_invocation(invocation: Invocation, cwd: str | None, *, shown: bool = 
         for value in (invocation.command.static(w) for w in invocation.args):
             if name == "git" and value and "=" in value and _git_runs_setting(value):
                 continue  # git -c core.sshCommand='ssh -i KEY': a command line, walked and judged as one
+            if name in _DECLARERS and value and _command_assignment(value):
+                continue  # export GIT_SSH_COMMAND='ssh -i KEY': likewise
             if value in shown_text:
                 continue  # git commit --message='...': text
             for loaded in option_values(value) if value else ():
@@ -1251,6 +1255,18 @@ def install(
     Options name guards by id, as in :func:`agentbus.middleware.builtin.install`.
     """
     install_guards(registry, GUARDS, shadow=shadow, disable=disable, priorities=priorities, policy=policy)
+
+
+_DECLARERS = frozenset({"export", "declare", "typeset", "readonly", "local"})
+
+
+def _command_assignment(assignment: str) -> bool:
+    """``GIT_SSH_COMMAND=ssh -i KEY`` (an ``export``'s argument): a variable whose value a program
+    runs (:data:`.carriers.COMMAND_VARIABLES`), a command line walked and judged as one."""
+    from .carriers import variable_runs
+
+    key, equals, _ = assignment.partition("=")
+    return bool(equals) and variable_runs(key)
 
 
 def _git_runs_setting(setting: str) -> bool:
