@@ -1611,23 +1611,29 @@ def session_exports(session: str | None) -> list[str]:
     statements; none when the shell ends with each call (:func:`.definitions.shell_per_call`)."""
     if definitions.shell_ends_each_call():
         return []
-    return session_downloads.kept(session, EXPORTS)
+    kept = session_downloads.kept(session, EXPORTS)[-1:]  # the latest entry is the whole state
+    return [] if kept == [":"] else kept
 
 
 def keep_exports(session: str | None, command: str) -> None:
     """Keep what ``command`` (let through) exports to git and go, for the session's later calls."""
-    if definitions.shell_ends_each_call() or not _EXPORT_HINT.search(command):
+    if definitions.shell_ends_each_call():
         return
-    try:
-        statements = exported_statements(walk(parsed(command)))
+    kept = session_exports(session)
+    exporting_all = bool(kept) and kept[-1].startswith("set -a")
+    if not (_EXPORT_HINT.search(command) or (exporting_all and _FAMILY_HINT.search(command))):
+        return
+    try:  # the whole state after this call, from the state before it: the latest entry is the state
+        statements = exported_statements(walk(parsed("\n".join([*kept, command]))))
     except Exception:  # the call was let through: a parse that fails here must not fail it
         return
-    session_downloads.keep(session, EXPORTS, statements)
+    session_downloads.keep(session, EXPORTS, statements or [":"])
 
 
 EXPORTS = ".exports"
 """The kind of entry kept per session (:func:`.session_downloads.keep`): git's and go's exports."""
-_EXPORT_HINT = lazy_compile(r"\b(?:export|declare|typeset|set)\b[\s\S]*\b(?:GIT_|GO[A-Z])")
+_EXPORT_HINT = lazy_compile(r"\b(?:export|declare|typeset|set|unset)\b[\s\S]*\b(?:GIT_|GO[A-Z]|allexport)|\bset\s+[-+]\w*a")
+_FAMILY_HINT = lazy_compile(r"\b(?:GIT_|GO[A-Z])")
 
 
 def keeper(session: str | None) -> Callable[[list[str]], bool]:

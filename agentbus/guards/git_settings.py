@@ -150,6 +150,11 @@ class Exported:
                 else:
                     self.exported[variable] = value if equals else self._assigned.get(variable, "")
 
+    @property
+    def exporting_all(self) -> bool:
+        """Whether ``set -a`` is on: each later assignment is exported."""
+        return self._all
+
     def words(self) -> tuple[str, ...]:
         """The exported variables as the assignments of a command's environment (``X=VALUE``, the
         words as the parser gives them: quotes taken out)."""
@@ -162,11 +167,15 @@ def _assignment(word: str | None) -> tuple[str, str]:
 
 
 def exported_statements(stages: Iterable[Sequence[Invocation]]) -> list[str]:
-    """The ``export X=VALUE`` statement of what the statements ``stages`` (a walked line) leave
-    exported of :data:`_FAMILY` (none: an empty list), for the session's later calls."""
+    """The statement (``set -a; export X=VALUE …``) that leaves exported what the statements
+    ``stages`` (a walked line) leave exported of :data:`_FAMILY` (none: an empty list), for the
+    session's later calls."""
     exported = Exported()
     for pipeline in stages:
         for invocation in pipeline:
             exported.note(invocation)
     words = exported.words()
-    return [" ".join(("export", *map(shlex.quote, words)))] if words else []
+    parts = ["set -a"] if exported.exporting_all else []  # set -a: later assignments are exported too
+    if words:
+        parts.append(" ".join(("export", *map(shlex.quote, words))))
+    return ["; ".join(parts)] if parts else []
