@@ -577,7 +577,9 @@ class Fetches:
             if len(operands) >= 2 and not {"--unset", "--get", "--unset-all", "--get-all"} & set(rest):
                 repository = _top_level(here)
                 # git config include.path ../remote.cfg: the included file's remotes are the repository's
-                for setting in with_included([(operands[0], operands[1])], posixpath.join(repository, ".git")):
+                for setting in with_included(
+                    [(operands[0], operands[1])], posixpath.join(repository, ".git")
+                ):
                     self._configured(repository, *setting)
         if rest[:2] == ["submodule", "update"]:
             self._submodules(here, positionals(rest[2:], _SUBMODULE_VALUES))

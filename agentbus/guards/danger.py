@@ -1587,7 +1587,7 @@ def command_safety_guard(call: ToolCall) -> None:
             called = definitions.reached(command, session_downloads.kept(session, definitions.FUNCTIONS))
             if earlier or called or exports:
                 verdict = check_command("\n".join([*earlier, *called, *exports, command]))
-        # What earlier calls exported to git and go (export GIT_CONFIG_COUNT=1 …): this call's git runs with it.
+        # What earlier calls exported to git and go (export GIT_CONFIG_COUNT=1 …): this call's git has it.
         after_exports = "\n".join([*exports, command])
         if verdict is None or verdict.decision != "block":
             # The scripts it runs from disk (bash x.sh, ./setup.sh, python tools/x.py), by their content.
@@ -1632,7 +1632,9 @@ def keep_exports(session: str | None, command: str) -> None:
 
 EXPORTS = ".exports"
 """The kind of entry kept per session (:func:`.session_downloads.keep`): git's and go's exports."""
-_EXPORT_HINT = lazy_compile(r"\b(?:export|declare|typeset|set|unset)\b[\s\S]*\b(?:GIT_|GO[A-Z]|allexport)|\bset\s+[-+]\w*a")
+_EXPORT_HINT = lazy_compile(
+    r"\b(?:export|declare|typeset|set|unset)\b[\s\S]*\b(?:GIT_|GO[A-Z]|allexport)|\bset\s+[-+]\w*a"
+)
 _FAMILY_HINT = lazy_compile(r"\b(?:GIT_|GO[A-Z])")
 
 

@@ -931,7 +931,9 @@ def _patch_input(invocation: Invocation, cwd: str | None) -> tuple[list[str], st
 
     command = invocation.command
     values = [command.static(word) or "" for word in invocation.args]
-    texts = [sub.text for r in command.redirects if r.op == "<<" for sub in command.substitutions_in(r.target)]
+    texts = [
+        sub.text for r in command.redirects if r.op == "<<" for sub in command.substitutions_in(r.target)
+    ]
     files = [command.static(r.target) or "" for r in command.redirects if r.op == "<"]
     strip = 4096  # no -p: the file name alone
     directory = cwd

@@ -68,6 +68,7 @@ def include_key(key: str) -> bool:
     """``include.path`` or ``includeIf.COND.path``: a key whose value is a configuration file read."""
     return _INCLUDE_KEY.match(key) is not None
 
+
 _GIT_FILE = lazy_compile(
     r"^(?:worktrees/[^/]+/|modules/(?:.*/)?)?(?:(?P<hook>hooks/[^/]+)|(?P<config>config(?:\.worktree)?))$"
 )
@@ -253,7 +254,9 @@ def included_files(text: str, path: str) -> list[str]:
     found = []
     for key, value in config_settings(text):
         if include_key(key) and value:
-            found.append(value if value.startswith(("/", "~")) else posixpath.normpath(posixpath.join(here, value)))
+            found.append(
+                value if value.startswith(("/", "~")) else posixpath.normpath(posixpath.join(here, value))
+            )
     return found
 
 

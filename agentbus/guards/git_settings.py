@@ -97,7 +97,9 @@ def _parameters(text: str) -> Iterator[tuple[str, str]]:
             yield key, value
 
 
-_FAMILY = re.compile(r"^(?:GIT_[A-Z0-9_]+|GO(?:PROXY|SUMDB|NOSUMDB|NOSUMCHECK|PRIVATE|INSECURE|FLAGS|NOPROXY|VCS))$")
+_FAMILY = re.compile(
+    r"^(?:GIT_[A-Z0-9_]+|GO(?:PROXY|SUMDB|NOSUMDB|NOSUMCHECK|PRIVATE|INSECURE|FLAGS|NOPROXY|VCS))$"
+)
 """The variables an export gives every later git (``GIT_*``) and go (the module fetch's) of the shell."""
 READERS = frozenset({"git", "go"})
 """The programs given the exported variables of :data:`_FAMILY`."""

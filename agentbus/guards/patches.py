@@ -118,7 +118,9 @@ def _unified(text: str, strip: int | None) -> list[FileChange]:
             index += 1
         deleted = new_name == "/dev/null"
         name = old_name if deleted else new_name
-        found.append(FileChange(_stripped(name, strip), hunks, created=old_name == "/dev/null", deleted=deleted))
+        found.append(
+            FileChange(_stripped(name, strip), hunks, created=old_name == "/dev/null", deleted=deleted)
+        )
     return found
 
 
@@ -174,6 +176,9 @@ def _find(lines: list[str], block: list[str], start: int) -> int | None:
     wanted = [line.rstrip() for line in block]
     for origin in (start, 0):
         for index in range(origin, len(lines) - len(block) + 1):
-            if lines[index].rstrip() == wanted[0] and [x.rstrip() for x in lines[index : index + len(block)]] == wanted:
+            if (
+                lines[index].rstrip() == wanted[0]
+                and [x.rstrip() for x in lines[index : index + len(block)]] == wanted
+            ):
                 return index
     return None

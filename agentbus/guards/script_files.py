@@ -615,7 +615,9 @@ class _Judging:
                 return self.unjudged(run.word, f"the build configures more than {MAX_FOLDERS} CMake folders")
             folder = word if word.startswith("/") else posixpath.join(here, word)
             counted = self.files
-            verdict = self.file(_Run(posixpath.join(folder, "CMakeLists.txt"), project_commands.CMAKE, run.cwd), depth, here)
+            verdict = self.file(
+                _Run(posixpath.join(folder, "CMakeLists.txt"), project_commands.CMAKE, run.cwd), depth, here
+            )
             self.files = counted  # a folder's CMakeLists.txt is not one of the MAX_FILES scripts
             if verdict is not None:
                 return _through(verdict, run.word)

@@ -925,7 +925,9 @@ def _go_module_direct(invocation: Invocation) -> Verdict | None:
     values = _values(invocation)
     if invocation.name != "go" or values[:1] not in (["run"], ["install"], ["get"]):
         return None
-    modules = [v for v in values[1:] if "@" in v and not v.startswith(("-", ".", "/")) and "." in v.split("/")[0]]
+    modules = [
+        v for v in values[1:] if "@" in v and not v.startswith(("-", ".", "/")) and "." in v.split("/")[0]
+    ]
     if not modules:
         return None
     env = dict(assignment.partition("=")[::2] for assignment in invocation.env)
@@ -934,7 +936,11 @@ def _go_module_direct(invocation: Invocation) -> Verdict | None:
     why = None
     if proxies[:1] == ["direct"]:
         why = "GOPROXY=direct"
-    elif env.get("GOSUMDB", "").strip() == "off" or env.get("GONOSUMCHECK") or "-insecure" in env.get("GOFLAGS", ""):
+    elif (
+        env.get("GOSUMDB", "").strip() == "off"
+        or env.get("GONOSUMCHECK")
+        or "-insecure" in env.get("GOFLAGS", "")
+    ):
         why = "its checksum check off"
     else:
         for variable in ("GONOSUMDB", "GOPRIVATE", "GOINSECURE"):
