@@ -1621,7 +1621,10 @@ def keep_exports(session: str | None, command: str) -> None:
         return
     kept = session_exports(session)
     exporting_all = bool(kept) and kept[-1].startswith("set -a")
-    if not (_EXPORT_HINT.search(command) or (exporting_all and _FAMILY_HINT.search(command))):
+    family = _FAMILY_HINT.search(command) is not None
+    declares = _EXPORT_HINT.search(command) is not None  # searches apart: linear in the command
+    allexport = "allexport" in command or _ALLEXPORT.search(command) is not None
+    if not ((declares and (family or allexport)) or (exporting_all and family)):
         return
     try:  # the whole state after this call, from the state before it: the latest entry is the state
         statements = exported_statements(walk(parsed("\n".join([*kept, command]))))
@@ -1632,10 +1635,9 @@ def keep_exports(session: str | None, command: str) -> None:
 
 EXPORTS = ".exports"
 """The kind of entry kept per session (:func:`.session_downloads.keep`): git's and go's exports."""
-_EXPORT_HINT = lazy_compile(
-    r"\b(?:export|declare|typeset|set|unset)\b[\s\S]*\b(?:GIT_|GO[A-Z]|allexport)|\bset\s+[-+]\w*a"
-)
+_EXPORT_HINT = lazy_compile(r"\b(?:export|declare|typeset|set|unset)\b")
 _FAMILY_HINT = lazy_compile(r"\b(?:GIT_|GO[A-Z])")
+_ALLEXPORT = lazy_compile(r"\bset\s+[-+]\w*a")
 
 
 def keeper(session: str | None) -> Callable[[list[str]], bool]:

@@ -83,7 +83,7 @@ async def test_a_remote_exported_elsewhere_makes_the_build_asked(agent: Patching
 
 @pytest.mark.anyio
 async def test_allexport_and_unset_carry_across_calls(agent: PatchingAgent) -> None:
-    assert await agent.run("set -o allexport") == "allow"
+    assert await agent.run("set -ea") == "allow"
     assert (
         await agent.run("GIT_CONFIG_COUNT=1; GIT_CONFIG_KEY_0=core.hooksPath; GIT_CONFIG_VALUE_0=/dev/null")
         == "allow"
@@ -312,6 +312,17 @@ async def test_go_modules_fetched_past_the_proxy_are_asked(
 async def test_a_go_proxy_exported_earlier_counts(agent: PatchingAgent) -> None:
     assert await agent.run("export GOPROXY=direct") == "allow"
     assert await agent.run("go run github.com/x/tool@latest") == "ask"
+
+
+def test_the_export_hints_are_linear() -> None:
+    from linearity import cost_ratio
+
+    from agentbus.guards.danger import keep_exports
+
+    ratio = cost_ratio(
+        lambda text: keep_exports("linear", text), "set export " * 2_000, "set export " * 20_000
+    )
+    assert ratio < 50
 
 
 def test_exports_are_followed_in_linear_time() -> None:
