@@ -73,6 +73,11 @@ _TOOL_OPTIONS = {"GOFLAGS": ("-toolexec", "--toolexec", "-exec", "--exec")}
 """Variables that hold a program's options, some of which name a program it runs."""
 
 
+def variable_runs(key: str) -> bool:
+    """Whether the variable ``key`` holds a command line a program runs (``GIT_SSH_COMMAND``)."""
+    return key in COMMAND_VARIABLES or _COMMAND_VARIABLE.match(key) is not None
+
+
 def _variable_code(key: str, value: str) -> Iterator[str]:
     """The command a variable assignment gives a program to run (``PAGER=CMD``, ``RUSTC_WRAPPER=./w``,
     ``GOFLAGS=-toolexec=./w``, ``npm_config_node_options='--require ./x.js'``), if any."""

@@ -47,6 +47,7 @@ from collections.abc import Iterator, Sequence
 
 from ..lazy_regex import lazy_compile
 from .findings import positionals, scan_options, static_args
+from .git_files import with_included
 from .git_settings import settings as git_settings
 from .programs import Invocation
 from .project_commands import remote
@@ -574,7 +575,12 @@ class Fetches:
             operands = positionals(rest[1:], _CONFIG_VALUES)
             operands = operands[1:] if operands[:1] in (["set"], ["--add"]) else operands
             if len(operands) >= 2 and not {"--unset", "--get", "--unset-all", "--get-all"} & set(rest):
-                self._configured(_top_level(here), operands[0], operands[1])
+                repository = _top_level(here)
+                # git config include.path ../remote.cfg: the included file's remotes are the repository's
+                for setting in with_included(
+                    [(operands[0], operands[1])], posixpath.join(repository, ".git")
+                ):
+                    self._configured(repository, *setting)
         if rest[:2] == ["submodule", "update"]:
             self._submodules(here, positionals(rest[2:], _SUBMODULE_VALUES))
         elif rest[:2] == ["submodule", "set-url"]:

@@ -25,7 +25,16 @@ from collections.abc import Iterator
 
 from ..lazy_regex import lazy_compile
 
-__all__ = ["FILES", "Call", "calls", "commands", "fetched_urls", "included_files", "is_cmake_file"]
+__all__ = [
+    "FILES",
+    "Call",
+    "calls",
+    "commands",
+    "fetched_urls",
+    "included_files",
+    "is_cmake_file",
+    "subdirectories",
+]
 
 FILES = ("CMakeLists.txt",)
 _SUFFIX = ".cmake"
@@ -160,25 +169,30 @@ def _arguments(text: str, index: int, line: int) -> tuple[list[str], int, int]:
 
 
 def commands(text: str) -> Iterator[tuple[int, str]]:
-    """(line, command line) of each program the file's ``execute_process``, custom commands and
-    ``ExternalProject`` steps run (``${VAR}`` kept as the shell's variable: a value made at run time)."""
+    """(line, command line) of the programs each ``execute_process``, custom command and
+    ``ExternalProject`` step runs (``${VAR}`` kept as the shell's variable: a value made at run time).
+    The ``COMMAND``s of one call are one command line: ``execute_process`` pipes each into the next
+    (``COMMAND wget -qO- URL COMMAND sh``), a custom command runs them one after another."""
     for call in calls(text):
         if call.name not in _RUNS:
             continue
+        lines: list[str] = []
         words: list[str] | None = None
         for argument in call.arguments:
             if _COMMAND_KEY.match(argument):
                 if words:
-                    yield call.line, _command_line(words)
+                    lines.append(_command_line(words))
                 words = []
             elif words is not None and _KEYWORD.match(argument) and argument not in ("ON", "OFF"):
                 if words:
-                    yield call.line, _command_line(words)
+                    lines.append(_command_line(words))
                 words = None
             elif words is not None and argument:  # INSTALL_COMMAND "": the step is left out
                 words.append(argument)
         if words:
-            yield call.line, _command_line(words)
+            lines.append(_command_line(words))
+        if lines:
+            yield call.line, (" | " if call.name == "execute_process" else "\n").join(lines)
 
 
 def _command_line(words: list[str]) -> str:
@@ -215,8 +229,7 @@ def fetched_urls(text: str) -> list[str]:
 def included_files(text: str) -> list[str]:
     """The files ``include(FILE)`` reads, as written (a module named without a path,
     ``include(FetchContent)``, is CMake's own: not named). The folders ``add_subdirectory`` configures
-    are not followed: a large project has hundreds, and its own subfolders are as much its code as
-    its sources are (a fetched folder among them is the clone tracker's, :mod:`.clones`)."""
+    are :func:`subdirectories`."""
     found: list[str] = []
     for call in calls(text):
         if call.name != "include" or not call.arguments:
@@ -225,3 +238,9 @@ def included_files(text: str) -> list[str]:
         if "/" in first or first.endswith(_SUFFIX):
             found.append(first)
     return found
+
+
+def subdirectories(text: str) -> list[str]:
+    """The folders ``add_subdirectory(SOURCE_DIR [BINARY_DIR] …)`` configures, as written: CMake runs
+    each folder's ``CMakeLists.txt`` while it configures, as it runs the top one."""
+    return [call.arguments[0] for call in calls(text) if call.name == "add_subdirectory" and call.arguments]

@@ -44,6 +44,7 @@ from .findings import finding as _verdict
 from .findings import looked_up_program
 from .findings import piece as _piece
 from .findings import static_args as _values
+from .git_settings import exported_statements
 from .git_settings import settings as git_settings
 from .interpreters import AWKS, INTERPRETERS, fed_code, inline_code, judge_code
 from .locations import written
@@ -1591,6 +1592,7 @@ def command_safety_guard(call: ToolCall) -> None:
     with working_directory(directory):  # the flat-archive rule looks at what is there
         # A function the command defines and cannot call is judged at its calls (.definitions).
         verdict = definitions.deferred(command, check_command(command), check_command, keeper(session))
+        exports = session_exports(session)
         if verdict is None:
             earlier = session_downloads.earlier_downloads(session)
             # Only statements that pass alone: a finding they gave would not be this call's.
@@ -1600,22 +1602,59 @@ def command_safety_guard(call: ToolCall) -> None:
                 earlier = []
             # The functions earlier calls defined that this one may call: their bodies, judged here.
             called = definitions.reached(command, session_downloads.kept(session, definitions.FUNCTIONS))
-            if earlier or called:
-                verdict = check_command("\n".join([*earlier, *called, command]))
+            if earlier or called or exports:
+                verdict = check_command("\n".join([*earlier, *called, *exports, command]))
+        # What earlier calls exported to git and go (export GIT_CONFIG_COUNT=1 …): this call's git has it.
+        after_exports = "\n".join([*exports, command])
         if verdict is None or verdict.decision != "block":
             # The scripts it runs from disk (bash x.sh, ./setup.sh, python tools/x.py), by their content.
-            found = script_files.check_script_files(command, cwd=directory)
+            found = script_files.check_script_files(after_exports, cwd=directory)
             verdict = script_files.stricter(verdict, found)
         if verdict is None or verdict.decision != "block":
             # The code of a repository an earlier call cloned (cd y && make): asked about.
             verdict = script_files.stricter(
-                verdict, clones.check_clone_runs(call.session_key, command, directory)
+                verdict, clones.check_clone_runs(call.session_key, after_exports, directory)
             )
     hold(call, verdict)
     if verdict is None:
         session_downloads.remember(call.session_key, command)
     if verdict is None or verdict.decision != "block":
-        clones.remember_clones(call.session_key, command, directory)
+        clones.remember_clones(call.session_key, after_exports, directory)
+        keep_exports(session, command)
+
+
+def session_exports(session: str | None) -> list[str]:
+    """What the session's earlier calls exported to git and go (:mod:`.git_settings`), as ``export``
+    statements; none when the shell ends with each call (:func:`.definitions.shell_per_call`)."""
+    if definitions.shell_ends_each_call():
+        return []
+    kept = session_downloads.kept(session, EXPORTS)[-1:]  # the latest entry is the whole state
+    return [] if kept == [":"] else kept
+
+
+def keep_exports(session: str | None, command: str) -> None:
+    """Keep what ``command`` (let through) exports to git and go, for the session's later calls."""
+    if definitions.shell_ends_each_call():
+        return
+    kept = session_exports(session)
+    exporting_all = bool(kept) and kept[-1].startswith("set -a")
+    family = _FAMILY_HINT.search(command) is not None
+    declares = _EXPORT_HINT.search(command) is not None  # searches apart: linear in the command
+    allexport = "allexport" in command or _ALLEXPORT.search(command) is not None
+    if not ((declares and (family or allexport)) or (exporting_all and family)):
+        return
+    try:  # the whole state after this call, from the state before it: the latest entry is the state
+        statements = exported_statements(walk(parsed("\n".join([*kept, command]))))
+    except Exception:  # the call was let through: a parse that fails here must not fail it
+        return
+    session_downloads.keep(session, EXPORTS, statements or [":"])
+
+
+EXPORTS = ".exports"
+"""The kind of entry kept per session (:func:`.session_downloads.keep`): git's and go's exports."""
+_EXPORT_HINT = lazy_compile(r"\b(?:export|declare|typeset|set|unset)\b")
+_FAMILY_HINT = lazy_compile(r"\b(?:GIT_|GO[A-Z])")
+_ALLEXPORT = lazy_compile(r"\bset\s+[-+]\w*a")
 
 
 def keeper(session: str | None) -> Callable[[list[str]], bool]:

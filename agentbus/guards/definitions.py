@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from .parse import Function, Script
     from .verdict import Verdict
 
-__all__ = ["FUNCTIONS", "HOOKS", "deferred", "reached", "shell_per_call", "unreached"]
+__all__ = ["FUNCTIONS", "HOOKS", "deferred", "reached", "shell_ends_each_call", "shell_per_call", "unreached"]
 
 FUNCTIONS = ".functions"
 """The kind of entry kept per session (:func:`.session_downloads.keep`): the definitions deferred."""
@@ -85,6 +85,11 @@ def shell_per_call(called_after: frozenset[str]) -> Iterator[None]:
         yield
     finally:
         _PER_CALL.reset(token)
+
+
+def shell_ends_each_call() -> bool:
+    """Whether the calls judged now run in a shell that ends with each (inside :func:`shell_per_call`)."""
+    return _PER_CALL.get() is not None
 
 
 _QUOTES = lazy_compile(r"[\"'\\]")

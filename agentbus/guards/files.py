@@ -171,8 +171,25 @@ def _build_machinery(path: str, call: ToolCall, cwd: str | None) -> Verdict | No
         return None
     old = read_script(normalized).text or ""
     text = written_text(call.args, old)
+    if text is None:
+        text = patched_text(call.args, path, old)
     clones.remember_written_fetches(call.session_key, normalized, old, text or "")
     return current_policy().apply(check_git_file_write(normalized, old, text, session=call.session_key))
+
+
+def patched_text(args: Mapping[str, Any], path: str, old: str, strip: int | None = None) -> str | None:
+    """A file's text after a patch tool's call (``apply_patch``'s patch, a unified diff) changes
+    ``path`` (as the patch names it; ``old``: its text now); None when no patch of the call names it."""
+    from .patches import changes, patched
+
+    for key in _PATCH_KEYS:
+        patch = args.get(key)
+        if not isinstance(patch, str):
+            continue
+        for change in changes(patch, strip):
+            if change.path == path:
+                return patched(old, change)
+    return None
 
 
 def written_text(args: Mapping[str, Any], old: str) -> str | None:
@@ -530,6 +547,8 @@ def _generic_operands(invocation: Invocation) -> list[str]:
             break
         if invocation.name == "git" and index and values[index - 1] == "-c" and _git_runs_setting(value):
             continue  # git -c core.sshCommand='ssh -i KEY': a command, judged as one (walked)
+        if invocation.name in _DECLARERS and _command_assignment(value):
+            continue  # export GIT_SSH_COMMAND='ssh -i KEY': a command, judged as one (walked)
         if identity and value.startswith("-i") and len(value) > 2:
             continue
         if not value.startswith("-") or value == "-":
@@ -827,6 +846,13 @@ def _check_invocation(invocation: Invocation, cwd: str | None, *, shown: bool = 
                 verdict = _judge(path, cwd=cwd, write=True)
                 if verdict is not None:
                     return verdict
+        verdict = _patched_machinery(texts, cwd, None)
+        if verdict is not None:
+            return verdict
+    elif name in ("patch", "gpatch"):
+        verdict = _patched_machinery(*_patch_input(invocation, cwd))
+        if verdict is not None:
+            return verdict
     elif (name or invocation.dynamic) and not _metadata_only(invocation):
         # Any program not known to leave contents alone reads what it is given (nawk, expand,
         # git diff --no-index, date -f, gcc @file, curl file://, socat FILE:...).
@@ -863,6 +889,8 @@ def _check_invocation(invocation: Invocation, cwd: str | None, *, shown: bool = 
         for value in (invocation.command.static(w) for w in invocation.args):
             if name == "git" and value and "=" in value and _git_runs_setting(value):
                 continue  # git -c core.sshCommand='ssh -i KEY': a command line, walked and judged as one
+            if name in _DECLARERS and value and _command_assignment(value):
+                continue  # export GIT_SSH_COMMAND='ssh -i KEY': likewise
             if value in shown_text:
                 continue  # git commit --message='...': text
             for loaded in option_values(value) if value else ():
@@ -893,6 +921,60 @@ def _check_invocation(invocation: Invocation, cwd: str | None, *, shown: bool = 
         verdict = _judge(target, cwd=cwd, write=redirect.op != "<", local=local)
         if verdict is not None:
             return verdict
+    return None
+
+
+def _patch_input(invocation: Invocation, cwd: str | None) -> tuple[list[str], str | None, int | None]:
+    """``patch -p1 < x.diff``, ``patch -p1 -i x.diff``, ``patch -p1 <<'EOF' … EOF``: the patch texts,
+    the directory, and the components its paths lose (``-pN``; without it patch keeps the file name)."""
+    from .script_files import read_script
+
+    command = invocation.command
+    values = [command.static(word) or "" for word in invocation.args]
+    texts = [
+        sub.text for r in command.redirects if r.op == "<<" for sub in command.substitutions_in(r.target)
+    ]
+    files = [command.static(r.target) or "" for r in command.redirects if r.op == "<"]
+    strip = 4096  # no -p: the file name alone
+    directory = cwd
+    for index, value in enumerate(values):
+        given = values[index + 1] if index + 1 < len(values) else ""
+        if value in ("-p", "--strip") and given.isdigit():
+            strip = int(given)
+        elif value.startswith("-p") and value[2:].isdigit():
+            strip = int(value[2:])
+        elif value.startswith("--strip=") and value[8:].isdigit():
+            strip = int(value[8:])
+        elif value in ("-i", "--input"):
+            files.append(given)
+        elif value.startswith("--input="):
+            files.append(value[8:])
+        elif value in ("-d", "--directory") and given:
+            directory = normalize_path(given, cwd=cwd) if cwd else given
+    for file in files:
+        if file:
+            texts.append(read_script(normalize_path(file, cwd=cwd)).text or "")
+    return texts, directory, strip
+
+
+def _patched_machinery(texts: list[str], cwd: str | None, strip: int | None) -> Verdict | None:
+    """A patch run in the shell (``apply_patch <<'EOF'``, ``patch -p1``) that writes a hook or the
+    configuration of a git directory: judged as a file tool's write of the same text is."""
+    from .git_files import check_git_file_write
+    from .patches import changes, patched
+    from .script_files import read_script
+
+    for text in texts:
+        if _GIT_DIRECTORY not in text:
+            continue
+        for change in changes(text, strip):
+            normalized = normalize_path(change.path, cwd=cwd or call_directory())
+            if _GIT_DIRECTORY not in normalized or not normalized.startswith("/"):
+                continue
+            old = read_script(normalized).text or ""
+            verdict = current_policy().apply(check_git_file_write(normalized, old, patched(old, change)))
+            if verdict is not None:
+                return verdict
     return None
 
 
@@ -1175,6 +1257,18 @@ def install(
     Options name guards by id, as in :func:`agentbus.middleware.builtin.install`.
     """
     install_guards(registry, GUARDS, shadow=shadow, disable=disable, priorities=priorities, policy=policy)
+
+
+_DECLARERS = frozenset({"export", "declare", "typeset", "readonly", "local"})
+
+
+def _command_assignment(assignment: str) -> bool:
+    """``GIT_SSH_COMMAND=ssh -i KEY`` (an ``export``'s argument): a variable whose value a program
+    runs (:data:`.carriers.COMMAND_VARIABLES`), a command line walked and judged as one."""
+    from .carriers import variable_runs
+
+    key, equals, _ = assignment.partition("=")
+    return bool(equals) and variable_runs(key)
 
 
 def _git_runs_setting(setting: str) -> bool:

@@ -9,14 +9,28 @@ driver, an alias that starts with ``!`` make git run a program, and ``remote.NAM
 remote anywhere. :func:`settings` gives them all as (key, value) pairs, so that the rules that
 judge ``-c`` (:mod:`.carriers`: the command a key runs; the git rule: hooks taken away;
 :mod:`.clones`: where a remote fetches from) judge every spelling alike.
+
+An ``export`` (``declare -x``, an assignment after ``set -a``) gives those variables, and the
+others git (``GIT_SSH_COMMAND``, ``GIT_CONFIG_GLOBAL`` ...) and go (``GOPROXY``, ``GOSUMDB`` ...)
+read, to every later git or go of the shell: :class:`Exported` follows them through a line, and
+:func:`.programs.walk` gives them to each later ``git``/``go`` as its own environment (as
+``VAR=value git …``). A shell that outlives the call (an in-process bus's session) keeps them for
+the session's later calls: the command guard keeps each call's exports (:func:`exported_statements`)
+and judges later calls after them; a shell per call (Claude Code's Bash tool,
+:func:`.definitions.shell_per_call`) forgets them, and nothing is kept.
 """
 
 from __future__ import annotations
 
+import re
 import shlex
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
-__all__ = ["ENVIRONMENT_KEYS", "environment_settings", "settings"]
+if TYPE_CHECKING:
+    from .programs import Invocation
+
+__all__ = ["ENVIRONMENT_KEYS", "Exported", "environment_settings", "exported_statements", "settings"]
 
 ENVIRONMENT_KEYS = ("GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")
 """The names (and prefixes) of the variables git takes configuration from."""
@@ -81,3 +95,89 @@ def _parameters(text: str) -> Iterator[tuple[str, str]]:
         key, _, value = word.partition("=")
         if key:
             yield key, value
+
+
+_FAMILY = re.compile(
+    r"^(?:GIT_[A-Z0-9_]+|GO(?:PROXY|SUMDB|NOSUMDB|NOSUMCHECK|PRIVATE|INSECURE|FLAGS|NOPROXY|VCS))$"
+)
+"""The variables an export gives every later git (``GIT_*``) and go (the module fetch's) of the shell."""
+READERS = frozenset({"git", "go"})
+"""The programs given the exported variables of :data:`_FAMILY`."""
+_DECLARERS = frozenset({"declare", "typeset"})
+
+
+class Exported:
+    """The variables of :data:`_FAMILY` a line has exported so far, statement by statement:
+    ``export X=v``, ``declare -x X=v``, ``X=v; export X``, an assignment after ``set -a``;
+    ``unset X``, ``export -n X`` take one back. Each as the word ``X=VALUE``, quoted for the shell."""
+
+    __slots__ = ("_all", "_assigned", "exported")
+
+    def __init__(self) -> None:
+        self.exported: dict[str, str] = {}
+        self._assigned: dict[str, str] = {}
+        self._all = False
+
+    def note(self, invocation: Invocation) -> None:
+        """Learn what ``invocation`` (a statement run before the next) does to the environment."""
+        command = invocation.command
+        name = invocation.name
+        if not name and not invocation.dynamic:  # X=v alone: a shell variable, exported if it was
+            for word in invocation.env:
+                variable, value = _assignment(command.static(word))
+                if variable:
+                    self._assigned[variable] = value
+                    if self._all or variable in self.exported:
+                        self.exported[variable] = value
+            return
+        args = [command.static(arg) or "" for arg in invocation.args]
+        flags = "".join(a[1:] for a in args if a.startswith("-") and not a.startswith("--"))
+        if name == "set":
+            if "a" in flags or ("allexport" in args and "-o" in args):
+                self._all = True
+            elif "+a" in args or ("allexport" in args and "+o" in args):
+                self._all = False
+        elif name == "unset":
+            for arg in args:
+                self.exported.pop(arg, None)
+        elif name == "export" or (name in _DECLARERS and "x" in flags):
+            for arg in args:
+                if arg.startswith("-"):
+                    continue
+                variable, equals, value = arg.partition("=")
+                if not _FAMILY.match(variable):
+                    continue
+                if "n" in flags:
+                    self.exported.pop(variable, None)
+                else:
+                    self.exported[variable] = value if equals else self._assigned.get(variable, "")
+
+    @property
+    def exporting_all(self) -> bool:
+        """Whether ``set -a`` is on: each later assignment is exported."""
+        return self._all
+
+    def words(self) -> tuple[str, ...]:
+        """The exported variables as the assignments of a command's environment (``X=VALUE``, the
+        words as the parser gives them: quotes taken out)."""
+        return tuple(f"{name}={value}" for name, value in self.exported.items())
+
+
+def _assignment(word: str | None) -> tuple[str, str]:
+    variable, equals, value = (word or "").partition("=")
+    return (variable, value) if equals and _FAMILY.match(variable) else ("", "")
+
+
+def exported_statements(stages: Iterable[Sequence[Invocation]]) -> list[str]:
+    """The statement (``set -a; export X=VALUE …``) that leaves exported what the statements
+    ``stages`` (a walked line) leave exported of :data:`_FAMILY` (none: an empty list), for the
+    session's later calls."""
+    exported = Exported()
+    for pipeline in stages:
+        for invocation in pipeline:
+            exported.note(invocation)
+    words = exported.words()
+    parts = ["set -a"] if exported.exporting_all else []  # set -a: later assignments are exported too
+    if words:
+        parts.append(" ".join(("export", *map(shlex.quote, words))))
+    return ["; ".join(parts)] if parts else []

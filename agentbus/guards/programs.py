@@ -21,6 +21,8 @@ from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from .budget import spend
 from .carriers import PERHAPS, Perhaps, carried, confines, unknown_program
+from .git_settings import READERS as GIT_ENVIRONMENT_READERS
+from .git_settings import Exported
 from .parse import RUNTIME, Function, Script, ShellSyntaxError, SimpleCommand, ansi_c, carries_runtime, parse
 
 __all__ = [
@@ -1221,6 +1223,8 @@ def _walk(
     shadowing = _shadowing(script) if script.functions else {}
     expanded = 0
     repl_fed = False
+    exported = Exported()
+    """``export GIT_CONFIG_COUNT=1 …`` (:mod:`.git_settings`): given to each later git and go."""
     for position, pipeline in enumerate(script.pipelines):
         spend()
         stages: list[Invocation] = []
@@ -1243,6 +1247,9 @@ def _walk(
             nested.extend(handed_on)
             if invocation is not None:
                 invocation = invocation.replace(cwd=cwd)
+                if exported.exported and invocation.name in GIT_ENVIRONMENT_READERS:
+                    invocation = invocation.replace(env=(*exported.words(), *invocation.env))
+                exported.note(invocation)
                 if renamed and invocation.name in renamed:
                     code = renamed[invocation.name]
                     if _PLAIN_PROGRAM.match(code):  # hash -p /usr/bin/curl git: this stage is curl

@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING
 
 from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
-from . import build_files, project_commands, project_sources
+from . import build_files, git_files, project_commands, project_sources
 from .bounded_read import Unreadable, opened, read_at_most
 from .budget import BudgetExceeded, deadline, spend
 from .interpreters import INTERPRETERS, inline_code, judge_code
@@ -79,6 +79,11 @@ MAX_DEPTH = 6
 """How deep scripts run by scripts are followed (``a.sh`` runs ``b.sh`` runs ...)."""
 MAX_FILES = 32
 """How many script files one decision reads; past that, a person is asked."""
+MAX_SETTINGS = 64
+"""How many settings of one git configuration file are judged (each is a command line judged)."""
+MAX_FOLDERS = 256
+"""How many CMake folders (``add_subdirectory``) one decision reads; past that, a person is asked. Their
+``CMakeLists.txt`` are not counted among the :data:`MAX_FILES`: a large project has dozens."""
 _WINDOW, _STEP = 10, 5
 """Interpreter code is judged ten lines at a time, each line in two windows."""
 
@@ -174,6 +179,7 @@ def _planned(script: Script, cwd: str | None) -> tuple[_Run, ...]:
                 runs.extend(project_sources.as_run(run, stages, index, project_files))
             runs.extend(run for run in build_files.builds(invocation) if _elsewhere(run, cwd))
             runs.extend(build_files.given_settings(invocation))  # cargo --config FILE, npm --userconfig
+            runs.extend(git_files.configuration_files(invocation))  # git config include.path FILE
             runs.extend(_in_submodules(invocation))
             written.update(_writes(invocation))
             project_sources.note_writes(stages, index, project_files)
@@ -386,7 +392,7 @@ def _shebang_language(text: str) -> str:
 class _Judging:
     """One decision's walk through the script files of a command."""
 
-    __slots__ = ("asked", "files", "home", "policy", "seen")
+    __slots__ = ("asked", "files", "folders", "home", "policy", "seen")
 
     def __init__(self, home: str, policy: Policy) -> None:
         self.home = home
@@ -394,6 +400,7 @@ class _Judging:
         self.seen: set[str] = set()
         """The files judged so far (their real paths): each once, and a cycle ends."""
         self.files = 0
+        self.folders = 0
         self.asked: Verdict | None = None
         """The first ask found, kept while the rest is judged (a block ends the decision)."""
 
@@ -593,6 +600,41 @@ class _Judging:
             verdict = self.file(_Run(included, project_commands.CMAKE, run.cwd), depth + 1, path)
             if verdict is not None:
                 return _through(verdict, shown)
+        return self.cmake_folders(run, text, here, depth)
+
+    def cmake_folders(self, run: _Run, text: str, here: str, depth: int) -> Verdict | None:
+        """The ``CMakeLists.txt`` of each folder ``add_subdirectory`` configures (run as the top one
+        is), at the same depth: a folder is part of the build, not a script run by a script."""
+        from . import cmake_files
+
+        for word in cmake_files.subdirectories(text):
+            if "${" in word:
+                continue  # a folder named while CMake runs (a loop's variable)
+            self.folders += 1
+            if self.folders > MAX_FOLDERS:
+                return self.unjudged(run.word, f"the build configures more than {MAX_FOLDERS} CMake folders")
+            folder = word if word.startswith("/") else posixpath.join(here, word)
+            counted = self.files
+            verdict = self.file(
+                _Run(posixpath.join(folder, "CMakeLists.txt"), project_commands.CMAKE, run.cwd), depth, here
+            )
+            self.files = counted  # a folder's CMakeLists.txt is not one of the MAX_FILES scripts
+            if verdict is not None:
+                return _through(verdict, run.word)
+        return None
+
+    def git_config(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
+        """A git configuration file git reads (:func:`.git_files.configuration_files`): each setting
+        judged as the ``git config KEY VALUE`` that adds it, and the files it includes."""
+        settings = [(k, v) for k, v in git_files.config_settings(text) if not git_files.include_key(k)]
+        for key, value in settings[:MAX_SETTINGS]:
+            verdict = self.shell(shlex.join(["git", "config", key, value]), run.word, run.cwd, path, depth)
+            if verdict is not None:
+                return verdict
+        for included in git_files.included_files(text, path)[: MAX_FILES + 1]:
+            verdict = self.file(_Run(included, git_files.GIT_CONFIG, run.cwd), depth + 1, path)
+            if verdict is not None:
+                return _through(verdict, run.word)
         return None
 
     def package(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
@@ -1113,6 +1155,7 @@ _PROJECT_FILES: dict[str, Callable[[_Judging, _Run, str, str, int], Verdict | No
     "make": _Judging.makefile,
     "npm": _Judging.package,
     project_commands.CMAKE: _Judging.cmake,
+    git_files.GIT_CONFIG: _Judging.git_config,
     "kube": _Judging.manifest,
     "compose": _Judging.manifest,
     project_commands.COMPOSE_ENV: _Judging.compose_environment,

@@ -58,7 +58,7 @@ KEPT_PER_SESSION = 8
 """Download statements (and the statements carrying them on) kept per session: the latest."""
 MAX_STATEMENT = 2048
 """Characters of one kept statement; a longer pipeline is not kept."""
-KEPT_PER_KIND = {".functions": 32}  # definitions.MAX_DEFERRED
+KEPT_PER_KIND = {".functions": 32, ".exports": 1}  # definitions.MAX_DEFERRED; danger.EXPORTS
 """Kinds of entry kept in greater number than :data:`KEPT_PER_SESSION` (:mod:`.definitions`)."""
 MAX_SESSIONS = 1024
 """Sessions kept in memory (least recently used first out)."""

@@ -915,6 +915,59 @@ def _package_from_url(invocation: Invocation) -> Verdict | None:
     return None
 
 
+def _go_module_direct(invocation: Invocation) -> Verdict | None:
+    """``GOPROXY=direct go run github.com/o/r@latest`` (or with ``GOSUMDB=off``, ``GONOSUMDB``,
+    ``GOPRIVATE``, ``GOINSECURE`` over the module, ``GOFLAGS=-insecure``): a module fetched straight
+    from its repository, past the module proxy and the checksum database, and run or installed:
+    asked, as ``npx github:o/r`` is. Through them (the default) ``go run MODULE@VERSION`` is a
+    registry's package, as ``npx pkg`` is, and passes: a Go build runs no code of the module (no
+    build scripts; cgo's flags are checked), only the program asked for."""
+    values = _values(invocation)
+    if invocation.name != "go" or values[:1] not in (["run"], ["install"], ["get"]):
+        return None
+    modules = [
+        v for v in values[1:] if "@" in v and not v.startswith(("-", ".", "/")) and "." in v.split("/")[0]
+    ]
+    if not modules:
+        return None
+    env = dict(assignment.partition("=")[::2] for assignment in invocation.env)
+    module = modules[0].partition("@")[0]
+    proxies = [p.strip() for p in re.split(r"[,|]", env.get("GOPROXY", "")) if p.strip()]
+    why = None
+    if proxies[:1] == ["direct"]:
+        why = "GOPROXY=direct"
+    elif (
+        env.get("GOSUMDB", "").strip() == "off"
+        or env.get("GONOSUMCHECK")
+        or "-insecure" in env.get("GOFLAGS", "")
+    ):
+        why = "its checksum check off"
+    else:
+        for variable in ("GONOSUMDB", "GOPRIVATE", "GOINSECURE"):
+            patterns = [p.strip() for p in env.get(variable, "").split(",") if p.strip()]
+            if any(_go_pattern(pattern, module) for pattern in patterns):
+                why = f"{variable} over it"
+                break
+    if why is None:
+        return None
+    verb = "runs" if values[0] == "run" else "installs"
+    return _verdict(
+        UNJUDGED_SCRIPT,
+        invocation,
+        f"{verb} the Go module {module} fetched straight from its repository ({why}), not through the "
+        "module proxy and checksum database: code nobody has seen",
+    )
+
+
+def _go_pattern(pattern: str, module: str) -> bool:
+    """go's GOPRIVATE-style pattern (a glob over the path's leading elements) matches ``module``."""
+    import fnmatch
+
+    elements = pattern.count("/") + 1
+    prefix = "/".join(module.split("/")[:elements])
+    return fnmatch.fnmatchcase(prefix, pattern)
+
+
 _INSTALLERS = frozenset({"pip", "pip3", "npm", "pnpm", "yarn", "bun", "gem", "uv", "pipx", "cargo"})
 _NPM_INSTALLERS = frozenset({"npm", "pnpm", "yarn", "bun"})
 _GITHUB_SHORTHAND = lazy_compile(r"^[^@%/\s.~-][^:@%/\s]*/[^:@%/\s]+(?:#\S*)?$")
@@ -1620,5 +1673,6 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         _upload(invocation, home)
         or _fetch_and_eval(invocation)
         or _package_from_url(invocation)
+        or _go_module_direct(invocation)
         or _code_sends(invocation, home)
     )
