@@ -871,7 +871,10 @@ def _gcloud(invocation: Invocation, call: CloudCall) -> Verdict | None:
         path[:1] == ("iam",)
         and len(path) >= 3
         and path[2] in ("create", "update", "upload", "undelete", "enable")
+        and path[:3] != ("iam", "service-accounts", "create")
     ):
+        # A service account created is an identity with no key and no role (as az identity create and
+        # kubectl create serviceaccount): its keys and role bindings are what give it power, asked.
         return _verdict(
             CLOUD_CONTROL,
             invocation,
@@ -1069,6 +1072,22 @@ _KUBECTL_WRITES = frozenset({"apply", "create", "patch", "replace", "edit", "set
 (impersonation), they act as an identity that is not the user's kubeconfig one."""
 
 
+_VARIABLE_VALUE = lazy_compile(r"""^(["']?)\$(?:[A-Za-z_]\w*|\{[A-Za-z_]\w*\})\1$""")
+
+
+def _token_from_variable(invocation: Invocation) -> bool:
+    """``kubectl --token="$KUBE_TOKEN" apply``: the token a CI deploy is given in its environment, where
+    the user put it. A literal token (pasted, a stolen pod's) or one read at run time (``--token=$(cat
+    t)``) is another identity's, asked about as ``--as`` is."""
+    words = [invocation.command.render(word) for word in invocation.args]
+    for index, word in enumerate(words):
+        if word == "--token" and index + 1 < len(words):
+            return bool(_VARIABLE_VALUE.match(words[index + 1]))
+        if word.startswith("--token="):
+            return bool(_VARIABLE_VALUE.match(word.removeprefix("--token=")))
+    return False
+
+
 def _kubectl(invocation: Invocation, call: CloudCall) -> Verdict | None:
     path = call.path
     if not path:
@@ -1118,7 +1137,8 @@ def _kubectl(invocation: Invocation, call: CloudCall) -> Verdict | None:
         return _verdict(CLOUD_CONTROL, invocation, why)
     if verb == "run" and (call.has("--serviceaccount") or "serviceAccount" in call.value("--overrides")):
         return _verdict(CLOUD_CONTROL, invocation, "starts a pod as a service account of one's choosing")
-    if verb in _KUBECTL_WRITES and call.has("--token", "--as", "--as-group", "--username", "--password"):
+    others = call.has("--as", "--as-group", "--username", "--password")
+    if verb in _KUBECTL_WRITES and (others or (call.has("--token") and not _token_from_variable(invocation))):
         why = f"kubectl {verb} as another identity (a token or impersonation)"
         return _verdict(CLOUD_CONTROL, invocation, why)
     if verb in ("label", "annotate") and any(_POD_SECURITY_OFF.search(word) for word in path[1:]):
