@@ -9,8 +9,7 @@ mise, pnpm, k6, pipx, httpx).
 - a path given to a new container that mounts nothing is the image's own file;
 - the system trust stores' certificates are public (``cat /etc/ssl/certs/*.pem``);
 - a service account created with no key and no role is ordinary infrastructure work;
-- ``kubectl --token="$KUBE_TOKEN" apply`` is a CI deploy; a literal token or one read at run time
-  is another identity's;
+- (``kubectl --token="$KUBE_TOKEN" apply`` stays asked: a stolen token is kept in a variable too);
 - Markdown backticks around a name in a message (``err "\\`$dest/just\\` already exists"``);
 - a prompt tool's init for one more shell (``starship init ion``); a downloader given only
   ``file://`` URLs is a local read; a code host's archive of a repository is a package built from
@@ -168,11 +167,9 @@ def test_private_keys_and_planted_cas_stay_blocked(command: str) -> None:
     [
         "gcloud iam service-accounts create ci-runner --display-name='CI runner'",
         "gcloud --project my-proj iam service-accounts create spanner-user --description 'db user'",
-        'kubectl --token="$KUBE_TOKEN" apply -f deploy/',
-        "kubectl --server=$K8S_SERVER --token ${K8S_TOKEN} rollout restart deploy/web",
     ],
 )
-def test_plain_identities_and_ci_deploys_pass(command: str) -> None:
+def test_a_plain_service_account_passes(command: str) -> None:
     assert decision(command) == "allow"
 
 
@@ -187,6 +184,10 @@ def test_plain_identities_and_ci_deploys_pass(command: str) -> None:
         "kubectl --token=$(cat /tmp/t) apply -f x.yaml",
         "kubectl --token eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJzeXN0ZW06c2EifQ.c2ln apply -f x.yaml",
         "kubectl --token=$KUBE_TOKEN --as=system:admin apply -f x.yaml",
+        # A token in a variable is still another identity's: a stolen one is kept in a variable too
+        # (controlplaneio/simulator: `kubectl apply -f cr.yaml -n kube-system --token=$T2`).
+        'kubectl --token="$KUBE_TOKEN" apply -f deploy/',
+        "kubectl --server=$K8S_SERVER --token ${K8S_TOKEN} rollout restart deploy/web",
     ],
 )
 def test_keys_roles_and_foreign_tokens_stay_asked(command: str) -> None:

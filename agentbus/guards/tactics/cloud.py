@@ -1072,22 +1072,6 @@ _KUBECTL_WRITES = frozenset({"apply", "create", "patch", "replace", "edit", "set
 (impersonation), they act as an identity that is not the user's kubeconfig one."""
 
 
-_VARIABLE_VALUE = lazy_compile(r"""^(["']?)\$(?:[A-Za-z_]\w*|\{[A-Za-z_]\w*\})\1$""")
-
-
-def _token_from_variable(invocation: Invocation) -> bool:
-    """``kubectl --token="$KUBE_TOKEN" apply``: the token a CI deploy is given in its environment, where
-    the user put it. A literal token (pasted, a stolen pod's) or one read at run time (``--token=$(cat
-    t)``) is another identity's, asked about as ``--as`` is."""
-    words = [invocation.command.render(word) for word in invocation.args]
-    for index, word in enumerate(words):
-        if word == "--token" and index + 1 < len(words):
-            return bool(_VARIABLE_VALUE.match(words[index + 1]))
-        if word.startswith("--token="):
-            return bool(_VARIABLE_VALUE.match(word.removeprefix("--token=")))
-    return False
-
-
 def _kubectl(invocation: Invocation, call: CloudCall) -> Verdict | None:
     path = call.path
     if not path:
@@ -1137,8 +1121,7 @@ def _kubectl(invocation: Invocation, call: CloudCall) -> Verdict | None:
         return _verdict(CLOUD_CONTROL, invocation, why)
     if verb == "run" and (call.has("--serviceaccount") or "serviceAccount" in call.value("--overrides")):
         return _verdict(CLOUD_CONTROL, invocation, "starts a pod as a service account of one's choosing")
-    others = call.has("--as", "--as-group", "--username", "--password")
-    if verb in _KUBECTL_WRITES and (others or (call.has("--token") and not _token_from_variable(invocation))):
+    if verb in _KUBECTL_WRITES and call.has("--token", "--as", "--as-group", "--username", "--password"):
         why = f"kubectl {verb} as another identity (a token or impersonation)"
         return _verdict(CLOUD_CONTROL, invocation, why)
     if verb in ("label", "annotate") and any(_POD_SECURITY_OFF.search(word) for word in path[1:]):
