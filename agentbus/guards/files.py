@@ -34,7 +34,6 @@ from ..events import ToolCall
 from ..lazy_regex import lazy_compile
 from ..registry import Registry
 from .budget import decide, spend
-from .carriers import image_arguments
 from .locations import location, written
 from .operands import EDITORS, PATH_MAX, PATTERN_OPTIONS, block_device, option_values, system_file
 from .pathnames import home_directory
@@ -985,6 +984,8 @@ def _fresh_containers(every: list[list[Invocation]]) -> bool:
     shares nothing with the host (:func:`~.carriers.image_arguments`): the paths its command and the
     image's arguments name are the image's files (``postgres -c ssl_key_file=/etc/ssl/private/db.key``).
     A ``docker exec`` or a mount anywhere in the line keeps every path judged as this machine's."""
+    from .carriers import image_arguments
+
     runners = [
         invocation
         for stages in every
@@ -1005,7 +1006,7 @@ def _check_shell_files(command: str, cwd: str | None, home: str) -> Verdict | No
 def _judge_shell_files(
     command: str, cwd: str | None, home: str, script: Script | None = None
 ) -> Verdict | None:
-    from .carriers import PERHAPS
+    from .carriers import PERHAPS, image_arguments
     from .parse import parsed
     from .programs import walk
 
