@@ -638,6 +638,29 @@ def confines(name: str, values: Sequence[str]) -> str | None:
     return level if i + 1 < len(values) else None  # an image (or container) and a command
 
 
+def image_arguments(name: str, values: Sequence[str]) -> int | None:
+    """Where the words after the image start in ``docker run|create [OPTIONS] IMAGE ARGS`` when the
+    container shares nothing with the host (:func:`confines` is ``"run"``) and mounts nothing at all
+    (no ``-v``/``--mount``/``--volumes-from``/``--tmpfs`` of a host directory): then a path in ARGS
+    (``postgres -c ssl_key_file=/etc/ssl/private/db.key``, ``cat /etc/ssl/private/x.key``) is one
+    of the image's own files, not this machine's. None otherwise (``docker exec`` runs in a
+    container made earlier, whose mounts the line does not show)."""
+    if name not in ("docker", "podman", "nerdctl") or confines(name, values) != "run":
+        return None
+    start = next(i for i, v in enumerate(values) if v in _CONTAINER_COMMANDS)
+    if values[start] == "exec" or "compose" in values[:start]:
+        return None
+    i = start + 1
+    while i < len(values) and values[i].startswith("-"):
+        word, equals, _ = values[i].partition("=")
+        if word in ("-v", "--volume", "--mount") or (word.startswith("-v") and len(word) > 2):
+            return None
+        if not equals and word not in _CONTAINER_FLAGS and i + 1 < len(values):
+            i += 1
+        i += 1
+    return i + 1 if i < len(values) else None
+
+
 _NEW_POD_KINDS = frozenset({"job", "cronjob", "cj", "deployment", "deploy"})
 
 
@@ -763,6 +786,10 @@ _PROGRAM_NAME = lazy_compile(r"^[A-Za-z0-9_.][A-Za-z0-9._+@-]*$")
 """A name a program can have (``--add]``, a word of tldr's ``[-a|--add]`` notation, is none)."""
 
 _SHELL_OPERATOR = lazy_compile(r"\||;|&&|\$\(|`|>|<\(")
+_QUOTED_IN_PROSE = lazy_compile(r"^[^|;&<>`$]*(?:`[^`]*`[^|;&<>`$]*)+$")
+"""Text whose only shell operators are pairs of backticks around names, as messages quote them
+(``"`$dest/just` already exists"``): what is outside them reads as prose, not code."""
+_BACKTICKED = lazy_compile(r"`([^`]*)`")
 
 
 def unknown_program(name: str) -> bool:
@@ -794,8 +821,17 @@ def _command_strings(values: Sequence[str], code_options: bool = False) -> Itera
         text = rest if equals and option.startswith("-") else value
         if _TEXT_OPTION.match(named) or (code_options and _CODE_OPTION.match(named)):
             text = ""
+        runs = _COMMAND_OPTION.match(named) or named in _RUN_VERBS
+        if text and not runs and not _COMMAND_START.match(text) and _QUOTED_IN_PROSE.match(text):
+            # err "`$dest/just` already exists": Markdown's backticks around a name in a message; what
+            # they hold is judged if it reads as a command line itself
+            for found in _BACKTICKED.finditer(text):
+                span = found.group(1)
+                if _COMMAND_START.match(span) or _SHELL_OPERATOR.search(span):
+                    # at the start, the substitution's output would be the command: judged as that
+                    yield Perhaps(found.group(0) if not text[: found.start()].strip() else span)
+            text = ""
         if text and (_COMMAND_START.match(text) or (_SHELL_OPERATOR.search(text) and " " in text.strip())):
-            runs = _COMMAND_OPTION.match(named) or named in _RUN_VERBS
             yield text if runs and not (code_options and named in _RUN_VERBS) else Perhaps(text)
         previous = value
 

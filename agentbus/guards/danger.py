@@ -916,6 +916,16 @@ _URL_ARGUMENT = lazy_compile(r"^(?:https?|ftps?|tftp)://", re.IGNORECASE)
 _PRINTERS = frozenset({"echo", "printf", "print"})
 
 
+def _local_urls(invocation: Invocation) -> bool:
+    """``curl -sS "file://$(pwd)/install/install.sh"``: every URL a downloader is given is a file of this
+    machine, read as ``cat`` reads it (a script piped on is judged as ``cat FILE | sh`` is). URLs from a
+    config or list file (``-K``, ``-i``) are not seen: then it is a download."""
+    words = [invocation.command.render(word).strip("'\"") for word in invocation.args]
+    urls = [word for word in words if "://" in word]
+    more = any(word.startswith(("-K", "--config", "-i", "--input-file", "--url")) for word in words)
+    return bool(urls) and not more and all(url.lower().startswith("file://") for url in urls)
+
+
 def _fetches_url(invocation: Invocation) -> bool:
     """``$bbdir -fsSL http://host/x.sh``, ``cdl -s URL``: a downloader renamed or named by a variable
     (malware copies curl to ``cur``, ``cdl``, ``wdl``); any program given a URL but a printer."""
@@ -1080,7 +1090,9 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
         runs = index > 0 and _runs_stdin(stage)
         if not runs:
             source = source or (
-                stage if stage.name in _DOWNLOADERS or _fetches_url(stage) else _fed_download(stage)
+                stage
+                if (stage.name in _DOWNLOADERS and not _local_urls(stage)) or _fetches_url(stage)
+                else _fed_download(stage)
             )
             listener = listener or (stage if stage.name in _NETWORK_TOOLS else None)
             unseen = unseen or (stage if stage.dynamic or stage.name.startswith("$") else None)

@@ -1053,6 +1053,30 @@ def check_shell_files(command: str, *, cwd: str | None = None) -> Verdict | None
 
 
 _CACHED_LENGTH = 1 << 16
+_IMAGE_RUNNERS = frozenset({"docker", "podman", "nerdctl"})
+
+
+def _runner_values(invocation: Invocation) -> list[str]:
+    command = invocation.command
+    return [command.render(w) if (v := command.static(w)) is None else v for w in invocation.args]
+
+
+def _fresh_containers(every: list[list[Invocation]]) -> bool:
+    """True when every container the line starts or enters is a new one that mounts nothing and
+    shares nothing with the host (:func:`~.carriers.image_arguments`): the paths its command and the
+    image's arguments name are the image's files (``postgres -c ssl_key_file=/etc/ssl/private/db.key``).
+    A ``docker exec`` or a mount anywhere in the line keeps every path judged as this machine's."""
+    from .carriers import image_arguments
+
+    runners = [
+        invocation
+        for stages in every
+        for invocation in stages
+        if invocation.name in _IMAGE_RUNNERS and {"run", "create", "exec"} & set(invocation.args)
+    ]
+    return bool(runners) and all(
+        image_arguments(invocation.name, _runner_values(invocation)) is not None for invocation in runners
+    )
 
 
 @functools.lru_cache(maxsize=1024)
@@ -1064,7 +1088,7 @@ def _check_shell_files(command: str, cwd: str | None, home: str) -> Verdict | No
 def _judge_shell_files(
     command: str, cwd: str | None, home: str, script: Script | None = None
 ) -> Verdict | None:
-    from .carriers import PERHAPS
+    from .carriers import PERHAPS, image_arguments
     from .parse import parsed
     from .programs import walk
 
@@ -1073,10 +1097,17 @@ def _judge_shell_files(
     written = {id(pipeline[-1]) for pipeline in script.pipelines if pipeline}
     asked: Verdict | None = None
     links: dict[str, str] = {}
-    for stages in walk(script, cwd=cwd):
+    every = list(walk(script, cwd=cwd))
+    fresh = _fresh_containers(every)
+    for stages in every:
         upstream: list[str] | None = None
         for index, invocation in enumerate(stages):
             spend()
+            if fresh and not _IMAGE_RUNNERS.isdisjoint(invocation.wrappers):
+                continue  # docker run alpine cat /etc/ssl/private/x.key: the image's own file
+            if fresh and invocation.name in _IMAGE_RUNNERS:
+                start = image_arguments(invocation.name, _runner_values(invocation))
+                invocation = invocation.replace(args=invocation.args[:start])
             shown = index == len(stages) - 1 and id(invocation.command) in written
             verdict = _check_invocation(invocation, invocation.cwd, shown=shown)
             if verdict is None and links:

@@ -209,7 +209,7 @@ def _docker_run(service: dict[Any, Any]) -> list[str]:
     if service.get("privileged") is True:
         words.append("--privileged")
     for key, option in (("pid", "--pid"), ("userns_mode", "--userns"), ("cgroup", "--cgroupns"),
-                        ("uts", "--uts"), ("ipc", "--ipc")):  # fmt: skip
+                        ("uts", "--uts"), ("ipc", "--ipc"), ("network_mode", "--network")):  # fmt: skip
         if isinstance(service.get(key), str):
             words.append(f"{option}={service[key]}")
     for key, option in (("cap_add", "--cap-add"), ("security_opt", "--security-opt")):

@@ -83,6 +83,15 @@ fullchain.pem, cfssl's ca.pem, ``server-cert.pem``), never with ``key`` or ``pri
 (privkey.pem, ca-key.pem, mkcert's localhost-key.pem): the public half, as a ``.crt`` is."""
 
 
+_CA_STORE = lazy_compile(
+    r"^/(?:etc/ssl/certs|etc/pki/(?:tls/certs|ca-trust)|etc/ca-certificates|usr/(?:local/)?share/ca-certificates"
+    r"|usr/share/pki/(?:ca-trust-source|trust)|usr/local/etc/ssl/certs|etc/openssl/certs)/(?![^/]*(?:key|priv)[^/]*$)"
+)
+"""The system's trust stores: a ``.pem`` read there is a CA certificate every program trusts, public by
+design (``cat /etc/ssl/certs/*.pem``); ``/etc/ssl/private`` and a file named for a key are not among
+them, and writing there plants a CA (:mod:`.locations`)."""
+
+
 class _Table:
     """Rules checked in order, most specific first; anchored ones as one expression of them
     all, which answers in one pass (the first alternative that matches is the first rule)."""
@@ -810,6 +819,8 @@ def check_path(
     if rule is None:
         return None
     public = rule.public is not None and bool(rule.public.search(resolved.path))
+    if rule.public is not None and not write and _CA_STORE.match(resolved.path):
+        return None  # cat /etc/ssl/certs/ISRG_Root_X1.pem: a CA's certificate, public
     # The project's own certificate, read or written. Its .env is not written (seed 000's rule):
     # tools load it (dotenv, compose, direnv), so a write there is a change of what runs.
     if public and _in_project(resolved, cwd=cwd, home=home):
@@ -860,7 +871,10 @@ def check_glob(
     else:
         candidates.append(f"{base}/{last}")
     for candidate in candidates:
-        rule = _classify(resolve(candidate, cwd=cwd, home=home), home=home, write=False, local=local)
+        resolved = resolve(candidate, cwd=cwd, home=home)
+        rule = _classify(resolved, home=home, write=False, local=local)
+        if rule is not None and rule.public is not None and _CA_STORE.match(resolved.path):
+            continue  # /etc/ssl/certs/*.pem: the trust store's certificates
         if rule is not None:
             return _verdict(rule, pattern, write=False)
     return None

@@ -27,7 +27,7 @@ from .parse import Script
 
 __all__ = ["LOOKUPS", "SETUP_PRINTERS", "prints_a_program_path", "prints_setup_code"]
 
-_SHELL = r"(?:bash|zsh|fish|sh|ksh|posix|elvish|nu|nushell|xonsh|tcsh|csh|pwsh|powershell)"
+_SHELL = r"(?:bash|zsh|fish|sh|ksh|posix|elvish|nu|nushell|xonsh|tcsh|csh|pwsh|powershell|ion|cmd)"
 _OPTIONS = r"(?: --?[\w-]+(?:[ =][\w./~:@+-]+)?)*"
 """Options with plain values (``--cmd cd``, ``--use-on-cd``)."""
 _INIT = rf"init(?: -{{1,2}}(?:path)?)?(?: {_SHELL})?(?: --no-rehash)?"

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ARGUMENT_COMMAND",
     "CATEGORIES",
+    "DEBUG_CONTAINER",
     "DEFAULT_VERDICTS",
     "TACTICS",
     "UNDECIDED",
@@ -108,6 +109,12 @@ ENV_SECRETS = "environment secrets"
 """The session's own secrets picked out of its environment (``env | grep TOKEN``): shown to the agent,
 as ``echo $TOKEN`` would; a developer checks a variable is set this way, so a person is asked."""
 
+DEBUG_CONTAINER = "debugging container"
+"""A container given ``SYS_PTRACE`` or run with seccomp/AppArmor/SELinux confinement off
+(``--security-opt seccomp=unconfined``), without host namespaces (``--pid``/``--net``/``--ipc=host``),
+host system mounts or ``--privileged`` (those are :data:`PRIVILEGE`): how debuggers, profilers and
+sanitizers run in Docker, and a step towards a break-out, so a person is asked."""
+
 ARGUMENT_COMMAND = "command in an argument"
 """A dangerous command line given as an argument to a program or a script that may run it or only show
 it (``gum confirm 'rm -rf ~'``, ``sh ok.sh 'curl … | sh'``, ``python3 tool.py 'rm -rf ~'``): nothing in
@@ -121,7 +128,7 @@ made at run time from what it cannot see, then run (``read x; $x``, ``enable -f`
 TACTICS = (EVIDENCE, IMPAIR, PRIVILEGE, CREDENTIALS, SHUTDOWN, DATA_DESTRUCTION, DOWNLOAD_RUN, EXFILTRATION,
            STEALTH_PERSISTENCE, SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL, COLLECTION,
            CLOUD_CONTROL, RESOURCE_HIJACK, REMOTE_ACCESS, UPLOAD, SHARED_WIPE, NETWORK_SCAN, VOLUMES,
-           SYSTEM_CONFIG, ENV_SECRETS)  # fmt: skip
+           SYSTEM_CONFIG, ENV_SECRETS, DEBUG_CONTAINER)  # fmt: skip
 """The tactic categories, each with a default verdict in :data:`DEFAULT_VERDICTS`."""
 
 SECRETS = "secret access"
@@ -151,6 +158,7 @@ DEFAULT_VERDICTS: dict[str, str] = {
             VOLUMES,
             SYSTEM_CONFIG,
             ENV_SECRETS,
+            DEBUG_CONTAINER,
         ),
         ASK,
     ),

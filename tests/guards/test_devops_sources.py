@@ -40,12 +40,9 @@ KNOWN_HELD = {
     "function copy_binary() {": "definition: sudo mv into /usr/local/bin",
     # Held by design.
     'alias please="gum input --password | sudo -nS"': "an alias judged as its body (a password fed to sudo)",
-    "docker run --rm -it --pid=container:my-nginx": "a debugger container (SYS_PTRACE, seccomp=unconfined)",
+    "docker run --rm -it --pid=container:my-nginx": "a debugging container (SYS_PTRACE): asked",
     "gcloud compute instances create $VM_NAME": "a GPU machine (g4-standard-384): the account pays, asked",
-    "gcloud iam service-accounts create": "a cloud identity created: asked, as useradd is",
     "kubectl delete ns flux-system --wait": "deleting a namespace: asked (may ask)",
-    # The unknown-program rule reads a message as a command line (another session's rule).
-    'if [ -e "$dest/just" ] && [ "$force" = false ]; then': 'err "\\`$dest/just\\` already exists"',
 }
 
 
@@ -65,7 +62,8 @@ def test_ordinary_devops_work_is_let_through() -> None:
     unexpected = [command for command in held if not _known(command)]
     assert not unexpected
     # First sight (main at 8ff32d3, judged whole): 13 of 593 held back (2.2%; issue 18 allows 2%).
-    assert len(held) <= 9
+    # After session 12: 9; after fp15 (SA creation, message backticks; the debugger container asked): 7.
+    assert len(held) <= 7
     print(f"\ndevops-sources: benign held back {len(held)}/{len(benign)}")
 
 

@@ -15,7 +15,7 @@ from agentbus.guards import makefiles
 from agentbus.guards.danger import check_command
 from agentbus.guards.policy import Policy
 from agentbus.guards.script_files import check_script_files
-from agentbus.guards.verdict import Verdict
+from agentbus.guards.verdict import DEBUG_CONTAINER, Verdict
 
 pytestmark = pytest.mark.anyio
 
@@ -489,7 +489,7 @@ volumes: {data: {}}
         "volumes: ['/etc:/host-etc:ro']",
         "volumes: [{type: bind, source: /root, target: /r}]",
         "cap_add: [SYS_ADMIN]",
-        "security_opt: ['apparmor:unconfined']",
+        "security_opt: ['apparmor:unconfined']\n    network_mode: host",  # alone: asked (below)
         "devices: ['/dev/sda:/dev/sda']",
     ],
 )
@@ -507,6 +507,19 @@ def test_a_service_given_the_host_is_held(project: Path, service: str) -> None:
         # The category docker run gives the same options: a block device is a direct disk operation.
         assert verdict.category == (PRIVILEGE if "/dev/sda" not in service else "direct disk operation")
         assert "compose.yaml: service agent" in verdict.reason
+
+
+@pytest.mark.parametrize("service", ["security_opt: ['apparmor:unconfined']", "cap_add: [SYS_PTRACE]"])
+def test_a_debugging_service_is_asked(project: Path, service: str) -> None:
+    """As ``docker run --cap-add SYS_PTRACE``: a debugger's container, asked (``debugging container``)."""
+    services, volumes = COMPOSE.split("volumes: {data")
+    write(
+        project / "compose.yaml",
+        f"{services}  agent:\n    image: alpine\n    {service}\nvolumes: {{data{volumes}",
+    )
+    verdict = check("docker compose up -d", project)
+    assert verdict is not None
+    assert (verdict.category, verdict.decision) == (DEBUG_CONTAINER, "ask")
 
 
 def test_an_ordinary_compose_file_passes(project: Path) -> None:

@@ -80,7 +80,7 @@ def category(command: str) -> str | None:
         "docker run --volume=/etc:/e alpine",
         "podman run --pid host fedora",
         "docker run --cap-add=SYS_ADMIN ubuntu",
-        "docker run --security-opt seccomp=unconfined ubuntu",
+        "docker run --security-opt seccomp=unconfined --net=host ubuntu",  # alone: debugging container (ask)
         "docker run --mount type=bind,source=/,target=/h alpine",
         "nsenter -t 1 -m -u -i -n -p -- sh",
         "nsenter --target=1 --all",

@@ -871,7 +871,10 @@ def _gcloud(invocation: Invocation, call: CloudCall) -> Verdict | None:
         path[:1] == ("iam",)
         and len(path) >= 3
         and path[2] in ("create", "update", "upload", "undelete", "enable")
+        and path[:3] != ("iam", "service-accounts", "create")
     ):
+        # A service account created is an identity with no key and no role (as az identity create and
+        # kubectl create serviceaccount): its keys and role bindings are what give it power, asked.
         return _verdict(
             CLOUD_CONTROL,
             invocation,

@@ -894,12 +894,13 @@ def _package_from_url(invocation: Invocation) -> Verdict | None:
         after_path_option = bool(_NPM_PATH_OPTIONS & {*words[index - 1 : index]})
         # --package=github:o/r, --spec=git+URL: the option's value names the package
         value = word.partition("=")[2] if word.startswith("--") and "=" in word else word
-        if _PACKAGE_URL.match(value):
+        if _PACKAGE_URL.match(value) and not _REPOSITORY_ARCHIVE.match(value):
             return _verdict(
                 DOWNLOAD_RUN, invocation, f"installs a package straight from {value.split('/')[2]}"
             )
         if (
             _REPOSITORY_PACKAGE.match(value)
+            or _REPOSITORY_ARCHIVE.match(value)
             or (name == "cargo" and words[index - 1 : index] == ["--git"])
             or (npm and _GITHUB_SHORTHAND.match(value) and not after_path_option)
         ):
@@ -1025,6 +1026,12 @@ _REPOSITORY_PACKAGE = lazy_compile(
     r"|^(?:github|gitlab|bitbucket|gist):\S+$|^https?://\S+\.git(?:#\S*)?$"
 )
 """A package named by its source repository (pip's ``git+https://``, npm's ``github:owner/repo``)."""
+_REPOSITORY_ARCHIVE = lazy_compile(
+    r"^https://(?:github\.com/[\w.-]+/[\w.-]+/archive/|codeload\.github\.com/[\w.-]+/[\w.-]+/(?:zip|tar\.gz)/"
+    r"|gitlab\.com/[\w./-]+/-/archive/|bitbucket\.org/[\w.-]+/[\w.-]+/get/)(?!\S*\.\./)\S+$"
+)
+"""A code host's archive of a repository at a ref (``github.com/psf/black/archive/18.9b0.zip``): the same
+source ``git+https://`` would fetch, asked as that is, not a file from anywhere (blocked)."""
 
 
 def _interpreter_file(invocation: Invocation) -> str | None:

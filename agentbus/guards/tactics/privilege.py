@@ -69,6 +69,7 @@ from ..programs import (
 from ..request_bodies import WRITE_OPTIONS, request_options
 from ..targets import reads_only
 from ..verdict import (
+    DEBUG_CONTAINER,
     EVIDENCE,
     PRIVILEGE,
     SCHEDULED,
@@ -159,6 +160,13 @@ _SECURITY_OPTS = lazy_compile(
     r"(?:apparmor|seccomp|label)[=:](?:unconfined|disable)|no-new-privileges[=:]false"
 )
 _HOST_NAMESPACES = frozenset({"--pid", "--userns", "--cgroupns", "--uts"})
+_HOST_SHARED = frozenset({"--net", "--network", "--ipc"})
+"""Host namespaces a container may share on its own (``--network host`` is ordinary), not beside
+ptrace or confinement turned off (:data:`~agentbus.guards.verdict.DEBUG_CONTAINER`)."""
+_BREAKOUT_CAPABILITIES = frozenset(
+    {"SYS_ADMIN", "ALL", "SYS_MODULE", "DAC_READ_SEARCH", "DAC_OVERRIDE", "SYS_RAWIO"}
+)
+"""Capabilities that reach past the container (SYS_PTRACE alone reaches its own processes: asked)."""
 _HOST_DIRS = lazy_compile(
     r"^/(?:|etc|root|boot|proc|sys|dev|usr|var|lib|lib64|bin|sbin|home|Users|run|var/run|var/lib|private|System"
     r"|Library|opt|srv|mnt)/?$|^/(?:etc|root|boot|proc|sys|dev|var/lib/docker|var/lib/kubelet|home/[^/]+/\.ssh|"
@@ -996,6 +1004,7 @@ def _container(invocation: Invocation) -> Verdict | None:
         return None
     if name in _CONTAINER_RUNNERS:
         options = values[: values.index("--")] if "--" in values else values
+        debugging, shared = "", ""
         for index, value in enumerate(options):
             following = options[index + 1] if index + 1 < len(options) else ""
             option, _, attached = value.partition("=")
@@ -1003,12 +1012,15 @@ def _container(invocation: Invocation) -> Verdict | None:
                 return _verdict(PRIVILEGE, invocation, "runs a privileged container: root on the host")
             if option in _HOST_NAMESPACES and (attached or following) == "host":
                 return _verdict(PRIVILEGE, invocation, f"shares the host's {option[2:]} namespace")
-            if option == "--cap-add" and (attached or following).upper().removeprefix("CAP_") in (
-                "SYS_ADMIN", "ALL", "SYS_PTRACE", "SYS_MODULE", "DAC_READ_SEARCH", "DAC_OVERRIDE", "SYS_RAWIO"
-            ):  # fmt: skip
+            if option in _HOST_SHARED and (attached or following) == "host":
+                shared = option[2:]
+            capability = (attached or following).upper().removeprefix("CAP_")
+            if option == "--cap-add" and capability in _BREAKOUT_CAPABILITIES:
                 return _verdict(PRIVILEGE, invocation, f"gives a container {attached or following}")
+            if option == "--cap-add" and capability == "SYS_PTRACE":
+                debugging = debugging or f"gives a container {attached or following}"
             if option == "--security-opt" and _SECURITY_OPTS.search(attached or following):
-                return _verdict(PRIVILEGE, invocation, "turns a container's confinement off")
+                debugging = debugging or "turns a container's confinement off"
             if option == "--device" and block_device((attached or following).split(":", 1)[0]):
                 return _verdict(PRIVILEGE, invocation, "gives a container the host's disk")
             if option in ("-v", "--volume", "--mount") or (value.startswith("-v") and len(value) > 2):
@@ -1016,6 +1028,11 @@ def _container(invocation: Invocation) -> Verdict | None:
                 host = _host_mount(spec)
                 if host is not None:
                     return _verdict(PRIVILEGE, invocation, f"mounts the host's {host} into a container")
+        if debugging and shared:
+            return _verdict(PRIVILEGE, invocation, f"{debugging} on the host's {shared}: a break-out")
+        if debugging:
+            why = f"{debugging} (a debugger's container: ptrace and syscalls of its own processes)"
+            return _verdict(DEBUG_CONTAINER, invocation, why)
         return None
     if name in ("lxc", "incus") and any(
         v == "security.privileged=true"
