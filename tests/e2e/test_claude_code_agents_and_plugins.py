@@ -219,7 +219,9 @@ def plugin_without_hooks(where: str) -> dict[str, str]:
             {"name": "local", "owner": {"name": "x"}, "plugins": [{"name": "tools", "source": "./tools"}]}
         ),
         f"{where}/tools/.claude-plugin/plugin.json": json.dumps({"name": "tools", "version": "1.0.0"}),
-        f"{where}/tools/skills/tidy/SKILL.md": "---\nname: tidy\ndescription: tidy-the-plugin-way\n---\nTidy.\n",
+        f"{where}/tools/skills/tidy/SKILL.md": (
+            "---\nname: tidy\ndescription: tidy-the-plugin-way\n---\nTidy.\n"
+        ),
         f"{where}/tools/agents/helper.md": "---\nname: helper\ndescription: helps\n---\nYou help.\n",
     }
 
