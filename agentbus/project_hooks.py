@@ -19,14 +19,16 @@ the replacement, which no hook sees. They come from:
 and a project's PermissionRequest hook answers the prompt agentbus's "ask" asks
 for. So the PreToolUse hook (:func:`agentbus.adapters.claude_code.pre_tool_use`)
 asks about a call that a PreToolUse hook of the project's settings matches (Claude
-Code's prompt shows the call that will run, the replacement included), and denies:
+Code's prompt, `claude -p`'s and the interactive one, shows the call that will run, the
+replacement included: tests/e2e/test_claude_code_prompt.py), and denies:
 
 - such a call where agentbus blocks it, rewrote it, or a PermissionRequest hook of
   the project's would answer the prompt;
 - a call agentbus asks about, where a project's PermissionRequest hook matches;
 - a Skill call, where a project's skill defines hooks in its frontmatter;
 - an Agent call starting, and every call of, a project's agent that defines hooks;
-- every call while the project brings a plugin.
+- every call while the project brings a plugin whose files may define hooks, or that
+  agentbus cannot read (:func:`plugin_hooks`).
 
 The machine's managed settings with ``"allowManagedHooksOnly": true``
 (``agentbus install claude-code --managed``) run no project, plugin or agent
@@ -65,6 +67,7 @@ _SETTINGS = ("settings.json", "settings.local.json")
 _LARGEST = 4 * 1024 * 1024
 _LARGEST_SKILL = 1024 * 1024
 _MOST_SKILLS = 1000
+_MOST_PLUGIN_FILES = 20000
 _SIMPLE_MATCHER = re.compile(r"^[A-Za-z0-9_|]*$")
 _FRONTMATTER_HOOKS = re.compile(r"""(?<![\w-])["']?hooks["']?\s*:""")
 _BOM = "\ufeff"
@@ -298,10 +301,13 @@ def _plugin_directory_hooks(directory: str, entry: Mapping[str, Any]) -> str:
                     or ".." in path.replace("\\", "/").split("/")
                 ):
                     return f"{directory}: its {key} are read from outside the plugin"
-    count = 0
+    count = entries = 0
     for root, directories, files in os.walk(directory):
         if any(os.path.islink(os.path.join(root, child)) for child in directories):
             return f"{root} holds a linked directory agentbus does not follow"
+        entries += len(directories) + len(files)
+        if entries > _MOST_PLUGIN_FILES:
+            return f"{directory} (more than {_MOST_PLUGIN_FILES} files: not all read)"
         directories.sort()
         for file in sorted(files):
             if not file.endswith(".md"):
