@@ -19,7 +19,7 @@ the replacement, which no hook sees. They come from:
 and a project's PermissionRequest hook answers the prompt agentbus's "ask" asks
 for. So the PreToolUse hook (:func:`agentbus.adapters.claude_code.pre_tool_use`)
 asks about a call that a PreToolUse hook of the project's settings matches (Claude
-Code's prompt, `claude -p`'s and the interactive one, shows the call that will run, the
+Code's prompt, a `--permission-prompt-tool` and the interactive one, shows the call that will run, the
 replacement included: tests/e2e/test_claude_code_prompt.py), and denies:
 
 - such a call where agentbus blocks it, rewrote it, or a PermissionRequest hook of
