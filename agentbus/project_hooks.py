@@ -19,14 +19,16 @@ the replacement, which no hook sees. They come from:
 and a project's PermissionRequest hook answers the prompt agentbus's "ask" asks
 for. So the PreToolUse hook (:func:`agentbus.adapters.claude_code.pre_tool_use`)
 asks about a call that a PreToolUse hook of the project's settings matches (Claude
-Code's prompt shows the call that will run, the replacement included), and denies:
+Code's prompt, a `--permission-prompt-tool` and the interactive one, shows the call that will run, the
+replacement included: tests/e2e/test_claude_code_prompt.py), and denies:
 
 - such a call where agentbus blocks it, rewrote it, or a PermissionRequest hook of
   the project's would answer the prompt;
 - a call agentbus asks about, where a project's PermissionRequest hook matches;
 - a Skill call, where a project's skill defines hooks in its frontmatter;
 - an Agent call starting, and every call of, a project's agent that defines hooks;
-- every call while the project brings a plugin.
+- every call while the project brings a plugin whose files may define hooks, or that
+  agentbus cannot read (:func:`plugin_hooks`).
 
 The machine's managed settings with ``"allowManagedHooksOnly": true``
 (``agentbus install claude-code --managed``) run no project, plugin or agent
@@ -65,6 +67,7 @@ _SETTINGS = ("settings.json", "settings.local.json")
 _LARGEST = 4 * 1024 * 1024
 _LARGEST_SKILL = 1024 * 1024
 _MOST_SKILLS = 1000
+_MOST_PLUGIN_FILES = 20000
 _SIMPLE_MATCHER = re.compile(r"^[A-Za-z0-9_|]*$")
 _FRONTMATTER_HOOKS = re.compile(r"""(?<![\w-])["']?hooks["']?\s*:""")
 _BOM = "\ufeff"
@@ -160,15 +163,21 @@ def agent_hooks(projects: list[str], agent_type: str | None) -> list[str]:
 
 
 def plugin_hooks(projects: list[str]) -> list[str]:
-    """The plugins whose hooks are the project's: those its settings enable (``enabledPlugins``) and
-    the user's own settings do not, and any enabled plugin whose marketplace the project declares
-    (``extraKnownMarketplaces``), since that declaration chooses where the plugin comes from.
+    """The plugins the project brings that may run hooks: those its settings enable
+    (``enabledPlugins``) and the user's own settings do not, and any enabled plugin whose marketplace
+    the project declares (``extraKnownMarketplaces``), since that declaration chooses where the plugin
+    comes from.
 
     Claude Code 2.1.332 in a trusted project loads such a plugin with no prompt, in ``claude -p``
     too, and runs its hooks (a PreToolUse hook's ``updatedInput`` replaces a call agentbus judged); a
-    marketplace the project declares under the name of the user's own replaces it.
+    marketplace the project declares under the name of the user's own replaces it. A plugin counts
+    when it may define hooks (:func:`_plugin_hooks`): its marketplace entry, ``plugin.json``,
+    ``hooks/hooks.json``, ``settings.json`` or a Markdown file's frontmatter (its skills, commands and
+    agents) defines them, or its files cannot be read here (a marketplace or plugin that is not a
+    local directory, a file too large or unreadable): fail closed.
     """
-    user = _read_json(os.path.join(claude_config_dir_name(), "settings.json"))
+    config = claude_config_dir_name()
+    user = _read_json(os.path.join(config, "settings.json"))
     users_own = _enabled(user) if isinstance(user, dict) and user is not _TOO_LARGE else set()
     files = []
     for project in projects:
@@ -180,21 +189,137 @@ def plugin_hooks(projects: list[str]) -> list[str]:
     enabled = set(users_own)
     for _, settings in files:
         enabled |= _enabled(settings)
+    sources = _marketplace_sources(files, config, user)
     found = []
     for path, settings in files:
         if settings is _TOO_LARGE:
             continue  # foreign_hooks says so already
         for plugin in sorted(_enabled(settings) - users_own):
-            found.append(f"{path}: enabledPlugins {plugin!r} (a plugin the project enables)")
+            why = _plugin_hooks(plugin, sources)
+            if why:
+                found.append(f"{path}: enabledPlugins {plugin!r} (a plugin the project enables: {why})")
         markets = settings.get("extraKnownMarketplaces")
         for market in sorted(markets) if isinstance(markets, dict) else ():
             chosen = sorted(plugin for plugin in enabled if plugin.rpartition("@")[2] == market)
-            if chosen:
+            hooked = [f"{plugin}: {why}" for plugin in chosen if (why := _plugin_hooks(plugin, sources))]
+            if hooked:
                 found.append(
                     f"{path}: extraKnownMarketplaces {market!r} (the project chooses where "
-                    f"{', '.join(chosen)} comes from)"
+                    f"{'; '.join(hooked)} comes from)"
                 )
     return found
+
+
+def _marketplace_sources(
+    files: list[tuple[str, dict[str, Any]]], config: str, user: dict[str, Any] | None
+) -> dict[str, list[Any]]:
+    """Each marketplace name -> the sources Claude Code may take it from: the project's declarations
+    where it declares one (they replace the user's), else the user's (``known_marketplaces.json``,
+    the user's settings)."""
+    project: dict[str, list[Any]] = {}
+    for _, settings in files:
+        markets = settings.get("extraKnownMarketplaces")
+        for market, entry in markets.items() if isinstance(markets, dict) else ():
+            project.setdefault(str(market), []).append(
+                entry.get("source") if isinstance(entry, dict) else None
+            )
+    users: dict[str, list[Any]] = {}
+    known = _read_json(os.path.join(config, "plugins", "known_marketplaces.json"))
+    declared = user.get("extraKnownMarketplaces") if isinstance(user, dict) else None
+    for markets in (known, declared):
+        for market, entry in markets.items() if isinstance(markets, dict) else ():
+            users.setdefault(str(market), []).append(entry.get("source") if isinstance(entry, dict) else None)
+    if known is _TOO_LARGE:
+        return {**{market: [None] for market in users}, **project, "": [None]}
+    return {**users, **project}
+
+
+def _plugin_hooks(plugin: str, sources: Mapping[str, list[Any]]) -> str:
+    """Why the plugin ``name@marketplace`` may define hooks ('' when its files say it defines none)."""
+    name, _, market = plugin.rpartition("@")
+    found = sources.get(market) or sources.get("")
+    if not name or not found:
+        return f"its marketplace {market!r} is not one agentbus can find, so its hooks were not read"
+    for source in found:
+        why = _source_hooks(source, name)
+        if why:
+            return why
+    return ""
+
+
+def _source_hooks(source: Any, name: str) -> str:
+    kind = source.get("source") if isinstance(source, dict) else None
+    root = source.get("path") if isinstance(source, dict) else None
+    if kind != "directory" or not isinstance(root, str) or not os.path.isabs(root):
+        return f"its marketplace is a {kind or 'source'!s} agentbus does not read (only a local directory)"
+    listing = _read_json(os.path.join(root, ".claude-plugin", "marketplace.json"))
+    if listing is None or listing is _TOO_LARGE:
+        return f"{root}/.claude-plugin/marketplace.json cannot be read"
+    metadata = listing.get("metadata")
+    if isinstance(metadata, dict) and "pluginRoot" in metadata:
+        return f"{root}: its marketplace.json sets pluginRoot, which agentbus does not follow"
+    plugins = listing.get("plugins")
+    entries = (
+        [entry for entry in plugins if isinstance(entry, dict) and entry.get("name") == name]
+        if (isinstance(plugins, list))
+        else []
+    )
+    if not entries:
+        return f"{root}: its marketplace.json does not list {name!r} plainly"
+    for entry in entries:
+        if "hooks" in entry:
+            return f"{root}: its marketplace entry declares hooks"
+        where = entry.get("source")
+        if not isinstance(where, str) or os.path.isabs(where):
+            return f"{root}: the plugin comes from a source agentbus does not read (only a local directory)"
+        why = _plugin_directory_hooks(os.path.normpath(os.path.join(root, where)), entry)
+        if why:
+            return why
+    return ""
+
+
+def _plugin_directory_hooks(directory: str, entry: Mapping[str, Any]) -> str:
+    """Why the plugin in ``directory`` may define hooks ('' when it defines none)."""
+    if not os.path.isdir(directory):
+        return f"{directory} is not a directory agentbus can read"
+    manifest_path = os.path.join(directory, ".claude-plugin", "plugin.json")
+    manifest = _read_json(manifest_path) if os.path.lexists(manifest_path) else {}
+    if manifest is None or manifest is _TOO_LARGE:
+        return f"{manifest_path} cannot be read"
+    if "hooks" in manifest:
+        return f"{manifest_path} declares hooks"
+    for name in ("hooks", "settings.json"):
+        if os.path.lexists(os.path.join(directory, name)):
+            return f"{directory}/{name} exists (hooks, or settings that may choose them)"
+    for declaration in (entry, manifest):
+        for key in ("commands", "agents", "skills"):
+            paths = declaration.get(key)
+            for path in paths if isinstance(paths, list) else [paths] if paths is not None else []:
+                if (
+                    not isinstance(path, str)
+                    or os.path.isabs(path)
+                    or ".." in path.replace("\\", "/").split("/")
+                ):
+                    return f"{directory}: its {key} are read from outside the plugin"
+    count = entries = 0
+    for root, directories, files in os.walk(directory):
+        if any(os.path.islink(os.path.join(root, child)) for child in directories):
+            return f"{root} holds a linked directory agentbus does not follow"
+        entries += len(directories) + len(files)
+        if entries > _MOST_PLUGIN_FILES:
+            return f"{directory} (more than {_MOST_PLUGIN_FILES} files: not all read)"
+        directories.sort()
+        for file in sorted(files):
+            if not file.endswith(".md"):
+                continue
+            count += 1
+            if count > _MOST_SKILLS:
+                return f"{directory} (more than {_MOST_SKILLS} Markdown files: not all read)"
+            path = os.path.join(root, file)
+            why = _frontmatter_hooks(path)
+            if why:
+                return f"{path} ({why})"
+    return ""
 
 
 def managed_hooks_only() -> bool:

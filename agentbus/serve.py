@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from .audit_log import RecordLog, json_bytes
 from .cli import interrupted
 from .hook import AuditLog
+from .userdirs import claude_config_dir_name
 
 if TYPE_CHECKING:
     import anyio.abc
@@ -565,6 +566,15 @@ class HookServer:
 
         if payload.get("hook_event_name") == "PostToolUse":
             self._note_approval(payload)
+        elsewhere = _other_config_dir(payload)
+        if elsewhere and payload.get("hook_event_name") in protocol.GUARDING_EVENTS:
+            return protocol.deny(
+                f"agentbus could not check this call: this Claude Code session keeps its user directory in "
+                f"{elsewhere} ($CLAUDE_CONFIG_DIR), while agentbus serve reads {claude_config_dir_name()} "
+                "(the user's settings and plugins, the shell snapshots it protects). Start agentbus serve "
+                f"with CLAUDE_CONFIG_DIR={elsewhere}, or use the command hook",
+                str(payload.get("hook_event_name")),
+            )
         on_ask = self._asked_before if self.remember_approvals else None
         return await protocol.handle(
             self.bus, payload, rewrite_decision=self.rewrite_decision, on_ask=on_ask, project_hooks=True
@@ -589,6 +599,26 @@ class HookServer:
                 _remember(self._approved, key, None)
         if key is not None and self.console is not None:
             self.console(f"✅ {payload.get('tool_name')} · approved by the user")
+
+
+def _other_config_dir(payload: Mapping[str, Any]) -> str:
+    """The session's Claude Code user directory where it is not the one this server reads ('' when
+    it is, or the payload does not say). Claude Code 2.1.332 keeps the transcript in
+    ``$CLAUDE_CONFIG_DIR/projects/<project>/<session>.jsonl`` (seen with the real CLI), and an HTTP
+    hook gets none of the session's environment. A session's ``~/.claude`` under another home than
+    the server's is not counted (a server for another user's sessions is not one this checks)."""
+    transcript = payload.get("transcript_path")
+    if not isinstance(transcript, str) or not os.path.isabs(transcript):
+        return ""
+    projects = os.path.dirname(os.path.dirname(transcript))
+    if os.path.basename(projects) != "projects":
+        return ""
+    session = os.path.dirname(projects)
+    if os.path.realpath(session) == os.path.realpath(claude_config_dir_name()):
+        return ""
+    if os.path.basename(session) == ".claude" and not os.environ.get("CLAUDE_CONFIG_DIR"):
+        return ""
+    return session
 
 
 def _unchecked(reply: HookReply) -> bool:

@@ -716,5 +716,6 @@ def test_doctor_reports_a_projects_agent_with_hooks_and_the_plugins_it_brings(tm
     assert "helper.md (its frontmatter defines PreToolUse hooks): hooks an agent defines" in result.stdout
     assert "plain.md" not in result.stdout
     assert (
-        "enabledPlugins 'tools@local' (a plugin the project enables): Claude Code loads it" in result.stdout
+        "enabledPlugins 'tools@local' (a plugin the project enables: its marketplace 'local' is not one "
+        "agentbus can find, so its hooks were not read): Claude Code loads it" in result.stdout
     )

@@ -163,7 +163,8 @@ def test_a_plugin_the_project_enables_is_the_projects_unless_the_user_enables_it
     project = tmp_path / "project"
     plugin_settings(project / ".claude/settings.json", enabledPlugins={"tools@acme": True, "off@acme": False})
     assert plugin_hooks([str(project)]) == [
-        f"{project}/.claude/settings.json: enabledPlugins 'tools@acme' (a plugin the project enables)"
+        f"{project}/.claude/settings.json: enabledPlugins 'tools@acme' (a plugin the project enables: its "
+        "marketplace 'acme' is not one agentbus can find, so its hooks were not read)"
     ]
     plugin_settings(tmp_path / "user/settings.json", enabledPlugins={"tools@acme": True})
     assert plugin_hooks([str(project)]) == []
@@ -195,3 +196,109 @@ def test_a_byte_order_mark_does_not_hide_frontmatter_hooks(tmp_path: Path) -> No
     skill.parent.mkdir(parents=True)
     skill.write_text(f"\ufeff---\nname: tidy\n{HOOKS}\n---\nTidy.\n")
     assert skill_hooks([str(tmp_path)], "tidy")
+
+
+def market(root: Path, entry: dict[str, object], files: dict[str, str]) -> dict[str, object]:
+    """A local marketplace at ``root`` listing the plugin ``tools`` (``entry``) with ``files`` under it;
+    the project settings' declaration of it."""
+    plugin_settings(
+        root / ".claude-plugin/marketplace.json", name="acme", plugins=[{"name": "tools", **entry}]
+    )
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return {"acme": {"source": {"source": "directory", "path": str(root)}}}
+
+
+PLUGIN = {
+    "tools/.claude-plugin/plugin.json": json.dumps({"name": "tools"}),
+    "tools/skills/a/SKILL.md": "---\nname: a\n---\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("entry", "files", "said"),
+    [
+        ({"source": "./tools"}, {}, ""),
+        ({"source": "./tools", "hooks": {}}, {}, "its marketplace entry declares hooks"),
+        (
+            {"source": "./tools"},
+            {"tools/.claude-plugin/plugin.json": '{"hooks": "./h.json"}'},
+            "declares hooks",
+        ),
+        ({"source": "./tools"}, {"tools/hooks/hooks.json": "{}"}, "hooks exists"),
+        ({"source": "./tools"}, {"tools/settings.json": "{}"}, "settings.json exists"),
+        (
+            {"source": "./tools"},
+            {"tools/agents/x/helper.md": f"---\nname: h\n{HOOKS}"},
+            "helper.md (its frontmatter",
+        ),
+        ({"source": "./tools"}, {"tools/commands/c.md": f"---\n{HOOKS}"}, "c.md (its frontmatter"),
+        (
+            {"source": "./tools", "agents": ["../elsewhere"]},
+            {},
+            "its agents are read from outside the plugin",
+        ),
+        ({"source": {"source": "github", "repo": "a/b"}}, {}, "a source agentbus does not read"),
+        ({"source": "./missing"}, {}, "is not a directory agentbus can read"),
+    ],
+)
+def test_a_plugin_the_project_brings_counts_where_its_files_may_define_hooks(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    entry: dict[str, object],
+    files: dict[str, str],
+    said: str,
+) -> None:
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "user"))
+    project = tmp_path / "project"
+    declared = market(project / "m", entry, {**PLUGIN, **files})
+    plugin_settings(
+        project / ".claude/settings.json",
+        extraKnownMarketplaces=declared,
+        enabledPlugins={"tools@acme": True},
+    )
+    found = plugin_hooks([str(project)])
+    if not said:
+        assert found == []
+    else:
+        assert found
+        assert all(said in line for line in found), found
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        {"source": "github", "repo": "a/b"},
+        {"source": "directory", "path": "./m"},
+        {"source": "url", "url": "x"},
+        None,
+    ],
+)
+def test_a_marketplace_agentbus_cannot_read_counts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: object
+) -> None:
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "user"))
+    project = tmp_path / "project"
+    plugin_settings(
+        project / ".claude/settings.json",
+        extraKnownMarketplaces={"acme": {"source": source}},
+        enabledPlugins={"tools@acme": True},
+    )
+    assert len(plugin_hooks([str(project)])) == 2  # enabled and declared
+    plugin_settings(project / ".claude/settings.json", enabledPlugins={"tools@acme": True})
+    assert plugin_hooks([str(project)]), "no marketplace known"
+
+
+def test_the_users_known_marketplace_is_read_unless_the_project_declares_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "user"))
+    project = tmp_path / "project"
+    known = market(tmp_path / "users-market", {"source": "./tools"}, PLUGIN)
+    plugin_settings(tmp_path / "user/plugins/known_marketplaces.json", **known)
+    plugin_settings(project / ".claude/settings.json", enabledPlugins={"tools@acme": True})
+    assert plugin_hooks([str(project)]) == []
+    (tmp_path / "users-market/tools/hooks").mkdir()
+    (tmp_path / "users-market/tools/hooks/hooks.json").write_text("{}")
+    assert plugin_hooks([str(project)])

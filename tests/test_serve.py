@@ -546,3 +546,23 @@ async def test_a_deciding_that_fails_past_the_bus_leaves_a_record(
         ("block", True),
         (None, True),
     ]
+
+
+def test_the_sessions_claude_config_dir_is_read_off_its_transcript_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agentbus.serve import _other_config_dir
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+
+    def session(directory: Path) -> dict[str, str]:
+        return {"transcript_path": str(directory / "projects/-p/id.jsonl")}
+
+    assert _other_config_dir(session(tmp_path / "home/.claude")) == ""
+    assert _other_config_dir(session(tmp_path / "cfg")) == str(tmp_path / "cfg")
+    assert _other_config_dir(session(tmp_path / "other-home/.claude")) == "", "another user's: not checked"
+    assert _other_config_dir({"transcript_path": "/dev/null"}) == ""
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "cfg"))
+    assert _other_config_dir(session(tmp_path / "cfg")) == ""
+    assert _other_config_dir(session(tmp_path / "home/.claude")) == str(tmp_path / "home/.claude")

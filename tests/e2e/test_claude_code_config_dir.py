@@ -46,3 +46,17 @@ def test_the_users_install_and_the_snapshot_rule_follow_claude_config_dir(claude
     for call in (snapshot, literal):
         assert "hidden persistence" in run.fake.result_text(call), call["input"]["command"]
     assert not list((run.home / "claude-config/shell-snapshots").glob("snapshot-x.sh"))
+
+
+def test_agentbus_serve_denies_a_session_whose_claude_config_dir_it_does_not_read(
+    served_claude: Claude,
+) -> None:
+    """An HTTP hook gets none of the session's environment: `agentbus serve` reads its own
+    $CLAUDE_CONFIG_DIR (the user's settings and plugins, the snapshots it protects). The session's
+    directory shows in the transcript path Claude Code sends; where it is another, calls are denied."""
+    echo = tool_use("Bash", command="echo one")
+    run = served_claude.run([[echo], [text("ok")]], env=CONFIG_DIR)
+    assert run.completed.returncode == 0, run.completed.stderr + run.completed.stdout
+    said = run.fake.result_text(echo)
+    assert "Start agentbus serve with CLAUDE_CONFIG_DIR=" in said
+    assert str(run.home / "claude-config") in said
