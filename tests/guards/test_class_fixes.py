@@ -5,10 +5,10 @@ from __future__ import annotations
 from types import ModuleType
 
 import pytest
-from class_fixes import detection_rules, linux_malware, linux_privesc
+from class_fixes import detection_rules, linux_malware, linux_privesc, pentest_cheatsheets
 from test_corpus import HOME, judge_command
 
-SOURCES: tuple[ModuleType, ...] = (detection_rules, linux_malware, linux_privesc)
+SOURCES: tuple[ModuleType, ...] = (detection_rules, linux_malware, linux_privesc, pentest_cheatsheets)
 
 
 def _source(module: ModuleType) -> str:
