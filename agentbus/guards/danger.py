@@ -570,6 +570,13 @@ def _netcat(invocation: Invocation, home: str) -> Verdict | None:
             return _verdict(BACKDOOR, invocation, "serves a program over the network")
         if value.startswith("-") and not value.startswith("--") and set(value[1:]) & {"e", "c"}:
             return _verdict(BACKDOOR, invocation, "serves a shell over the network")
+    values = _values(invocation)
+    if any(v == "--proxy-type" or v.startswith("--proxy-type=") for v in values):
+        listens = any(
+            v == "--listen" or (v.startswith("-") and not v.startswith("--") and "l" in v) for v in values
+        )
+        if listens:
+            return _verdict(REMOTE_ACCESS, invocation, "serves a proxy into the network it reaches")
     return None
 
 
@@ -597,12 +604,23 @@ def _socat(invocation: Invocation, home: str) -> Verdict | None:
     network = any(re.match(r"^(?:tcp|udp|ssl|openssl|sctp|socks)", v) for v in values)
     if runs and network:
         return _verdict(BACKDOOR, invocation, "connects a shell to the network")
-    listens = any(re.match(r"^(?:tcp|udp|ssl|openssl|sctp)[46]?-listen:", v) for v in values)
-    for value in values:
-        target = _SOCAT_CONNECT.match(value)
-        if listens and target and not _SOCAT_LOCAL.match(target.group(1)):
-            why = f"relays a port here to {target.group(1)} (a pivot into the network it reaches)"
-            return _verdict(REMOTE_ACCESS, invocation, why)
+    listeners = [v for v in values if re.match(r"^(?:tcp|udp|ssl|openssl|sctp)[46]?-l(?:isten)?:", v)]
+    targets = [m.group(1) for m in map(_SOCAT_CONNECT.match, values) if m]
+    remote = [t for t in targets if not _SOCAT_LOCAL.match(t)]
+    if listeners and remote:
+        why = f"relays a port here to {remote[0]} (a pivot into the network it reaches)"
+        return _verdict(REMOTE_ACCESS, invocation, why)
+    if remote and len(targets) > len(remote):
+        why = f"relays {remote[0]} to a port of this machine (a reverse tunnel: {remote[0]} reaches it)"
+        return _verdict(REMOTE_ACCESS, invocation, why)
+    if len(listeners) > 1:
+        return _verdict(
+            REMOTE_ACCESS, invocation, "joins two listening ports (a relay between whoever connects)"
+        )
+    if listeners and any("echo=0" in v.lower() for v in invocation.args):
+        return _verdict(
+            REMOTE_ACCESS, invocation, "gives whoever connects this terminal (a remote shell's other end)"
+        )
     return None
 
 
@@ -668,10 +686,57 @@ def _remote_display(invocation: Invocation, home: str) -> Verdict | None:
 
 
 def _payload_builder(invocation: Invocation, home: str) -> Verdict | None:
-    """msfvenom -p linux/x64/shell_reverse_tcp: builds a reverse or bind shell."""
-    payload = " ".join(_values(invocation)).lower()
-    if re.search(r"reverse|bind_|meterpreter|shell_|/exec\b", payload):
+    """msfvenom -p linux/x64/shell_reverse_tcp: builds a reverse or bind shell, or any other payload
+    (``windows/adduser``, ``linux/x64/exec``): code made to run on a machine it breaks into."""
+    values = _values(invocation)
+    if {"-l", "--list", "--list-options", "-h", "--help"} & set(values):
+        return None
+    if re.search(r"reverse|bind_|meterpreter|shell_|/exec\b", " ".join(values).lower()):
         return _verdict(BACKDOOR, invocation, "builds a reverse or bind shell payload")
+    if any(v in ("-p", "--payload") or (v.startswith(("--payload=", "-p")) and len(v) > 2) for v in values):
+        return _verdict(BACKDOOR, invocation, "builds a Metasploit payload")
+    return None
+
+
+_ATTACK_CONSOLES = frozenset({"msfconsole", "msfd", "msfrpcd", "routersploit", "rsf", "rsf.py", "setoolkit",
+                              "commix", "beef-xss"})  # fmt: skip
+"""Exploitation frameworks: each run throws exploits, scanners or phishing kits at hosts."""
+_REMOTE_CONTROLS = frozenset({"weevely", "sliver", "sliver-server", "sliver-client", "pupysh",
+                              "powershell-empire", "empire", "villain", "havoc"})  # fmt: skip
+"""Command-and-control tools: web shells made and driven, implants' servers and clients."""
+_ASKING_FOR_HELP = frozenset({"-h", "--help", "-help", "--version", "-v", "-V", "version", "help"})
+
+
+def _attack_framework(invocation: Invocation, home: str) -> Verdict | None:
+    """``msfconsole -x 'use exploit/...; run'``, ``weevely generate PW shell.php``: attacking tools run."""
+    values = _values(invocation)
+    if values and set(values) <= _ASKING_FOR_HELP:
+        return None
+    name = invocation.name
+    if name in _REMOTE_CONTROLS:
+        return _verdict(
+            BACKDOOR, invocation, f"{name} makes or drives a remote shell (a web shell or an implant)"
+        )
+    if "handler" in " ".join(values).lower():
+        return _verdict(BACKDOOR, invocation, f"{name} waits for reverse shells (a payload handler)")
+    return _verdict(REMOTE_CODE, invocation, f"{name} runs exploits against hosts")
+
+
+_SHELLSHOCK = lazy_compile(r"\(\)\s*\{[^}]*\}\s*;")
+"""Bash's exported-function prefix with a command after it, ``() { :; }; CMD``: Shellshock's payload."""
+
+
+def _downloader(invocation: Invocation, home: str) -> Verdict | None:
+    """curl and wget: a file written where it must not be, or a Shellshock payload sent."""
+    return _writes_files(invocation, home) or _shellshock(invocation, home)
+
+
+def _shellshock(invocation: Invocation, home: str) -> Verdict | None:
+    """``curl -A '() { :; }; /bin/id' URL``: code for a remote bash (CVE-2014-6271) sent in a header."""
+    for value in _values(invocation):
+        header = value.partition(":")[2] if ":" in value[:40] else ""
+        if _SHELLSHOCK.match(value.lstrip("\"' ")) or _SHELLSHOCK.match(header.lstrip("\"' ")):
+            return _verdict(REMOTE_CODE, invocation, "sends a Shellshock payload (code for a remote bash)")
     return None
 
 
@@ -826,8 +891,8 @@ _CHECKS: dict[str, _Check] = {
     "truncate": _writes_files,
     "sed": _writes_files,
     "perl": _perl,
-    "curl": _writes_files,
-    "wget": _writes_files,
+    "curl": _downloader,
+    "wget": _downloader,
     "sort": _writes_files,
     "dd": _dd,
     "chmod": _chmod,
@@ -846,6 +911,8 @@ _CHECKS: dict[str, _Check] = {
     "ssh": _ssh,
     "autossh": _ssh,
     "msfvenom": _payload_builder,
+    **{name: _attack_framework for name in _ATTACK_CONSOLES | _REMOTE_CONTROLS},
+    **{name: _shellshock for name in ("http", "https", "xh", "curlie")},
     "ztcp": _ztcp,
     "setfacl": _setfacl,
     "gpg": _encrypts,

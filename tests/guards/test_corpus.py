@@ -152,7 +152,8 @@ TLDR_CEILINGS = {
     # keyloggers: `evtest /dev/input/...`, `intercept -g`; cloud: storage keys; and (cracking family)
     # the pages of password guessers and crackers: hydra, medusa, nxc, patator, john, hashcat, zip2john;
     # impacket's GetNPUsers.py and GetUserSPNs.py pages (AS-REP roasting and Kerberoasting, 10)
-    "credential hunting": 148,  # +1 macos10: `bw list items`; +1 linux15: `kdialog --password`
+    # arsenal15: the pages of Wi-Fi attackers (bully x2, `aireplay-ng --deauth`, mdk4 x3)
+    "credential hunting": 154,  # +1 macos10: `bw list items`; +1 linux15: `kdialog --password`
     "data collection": 145,  # the pages of screenshot, recorder, webcam, clipboard and sniffer programs
     "data destruction": 5,
     "defense impairment": 27,  # macOS: fdesetup disable (FileVault off)
@@ -184,7 +185,7 @@ TLDR_CEILINGS = {
     # heldout12: `aws ssm send-command` (commands run on the account's machines, the same movement)
     # malware13: socat's page relaying port 80 to another host (`TCP-LISTEN:80,fork TCP4:host:80`), a pivot
     "remote access": 80,  # wrappers: torify resolved as a wrapper, asked like torsocks
-    "remote code execution": 2,
+    "remote code execution": 5,  # arsenal15: msfconsole's page (3), an exploitation framework run
     "scheduled task": 15,
     "secret access": 14,  # `doppler secrets download > path/to/.env`: a .env is not written (seed 000)
     # macOS: systemsetup -setremotelogin on (the SSH server); cloud: 10 (above), and heldout12's `aws sqs

@@ -60,7 +60,7 @@ def _remote_exec_names() -> set[str]:
 EXPECTED_PROGRAMS: dict[str, set[str]] = {
     "access_tokens": {"gh", "doctl", "gcloud", "az", "aws"},  # token_printer's providers
     "cloud": {*cloud._CLIS, *cloud._CREDENTIAL_RUNNERS},
-    "cracking": {"nmap", "dscl", *cracking._GUESSERS, *cracking._CRACKERS},
+    "cracking": {"nmap", "dscl", *cracking._GUESSERS, *cracking._CRACKERS, *cracking._WIRELESS},
     "dns_loops": set(dns_loops._RESOLVERS),
     "identities": {
         "su",

@@ -64,7 +64,7 @@ _CAPTURERS: dict[str, str] = {
     **dict.fromkeys(("tcpdump", "tshark", "dumpcap", "ngrep", "tcpflow", "ettercap", "dsniff", "bettercap",
                      "arpspoof", "urlsnarf", "mailsnarf", "driftnet", "tcpick", "justniffer", "sniffglue",
                      "termshark", "airodump-ng", "kismet", "netsniff-ng", "ssldump", "sslsniff",
-                     "responder", "arpwatch", "p0f"), _PACKETS),
+                     "responder", "arpwatch", "p0f", "hcxdumptool", "mitm6"), _PACKETS),
 }  # fmt: skip
 """Programs whose every run captures something (besides asking them for help or a list)."""
 _INFO = frozenset({"-h", "--help", "-help", "--version", "-version", "-V", "--usage", "-?"})

@@ -8,8 +8,14 @@ each finding is :data:`~agentbus.guards.verdict.CREDENTIALS` (blocked by default
   crackers (``john``, ``hashcat``, ``ophcrack``, ``fcrackzip``, ``pdfcrack``, ``aircrack-ng`` …);
 - a password tried against a local account: ``dscl . -authonly USER PASSWORD`` (macOS), the
   step of a guessing loop;
+- a wireless network attacked for its key or its users' passwords: WPS guessers (``reaver``,
+  ``bully``, ``pixiewps``), rogue access points that collect logins (``hostapd-wpe``,
+  ``eaphammer``, ``wifiphisher``), clients knocked off to capture their handshake
+  (``aireplay-ng``, ``mdk4``) and the suites that chain them (``wifite``, ``airgeddon``);
 - nmap's guessing scripts: ``--script ssh-brute``, ``--script brute`` (the NSE category) or any
-  ``*-brute`` script in the list, a guesser like hydra inside the scanner.
+  ``*-brute`` script in the list, a guesser like hydra inside the scanner, and the scripts that
+  take hashes or try empty and default passwords (``mysql-dump-hashes``, ``mysql-empty-password``,
+  ``http-default-accounts``).
 
 Asking a tool for its help or version is ordinary.
 """
@@ -33,9 +39,15 @@ _CRACKERS = frozenset({"john", "hashcat", "ophcrack", "fcrackzip", "pdfcrack", "
                        "cowpatty", "asleap", "bkcrack", "hashcat-legacy", "oclhashcat", "rcracki_mt",
                        "chntpw"})  # fmt: skip
 """Programs that recover passwords from hashes, keys or captured handshakes."""
+_WIRELESS = frozenset({"reaver", "bully", "pixiewps", "hostapd-wpe", "eaphammer", "wifiphisher", "wifite",
+                       "airgeddon", "aireplay-ng", "airbase-ng", "mdk3", "mdk4", "fluxion"})  # fmt: skip
+"""Programs that attack a wireless network for its key or for the logins of its users."""
 _INFO = frozenset({"-h", "--help", "-help", "--version", "-V", "--list", "-I"})
-_NSE_BRUTE = lazy_compile(r"^(?:[\w.-]*-brute|brute)(?:\.nse)?$")
-"""An nmap script that guesses logins: every ``*-brute`` script, or the ``brute`` category."""
+_NSE_BRUTE = lazy_compile(
+    r"^(?:[\w.-]*-(?:brute|dump-hashes|empty-password|default-accounts)|brute|[\w.-]*hashdump)(?:\.nse)?$"
+)
+"""An nmap script that guesses logins or takes their hashes: every ``*-brute`` script, the ``brute``
+category, ``*-dump-hashes``, ``*-empty-password``, ``*-default-accounts``."""
 
 
 def judge(invocation: Invocation, home: str) -> Verdict | None:
@@ -43,7 +55,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     name = invocation.name
     if name == "nmap":
         return _nmap_brute(invocation, _values(invocation))
-    if name not in _GUESSERS and name not in _CRACKERS and name != "dscl":
+    if name not in _GUESSERS and name not in _CRACKERS and name not in _WIRELESS and name != "dscl":
         return None
     values = _values(invocation)
     if name == "dscl":
@@ -52,6 +64,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         return None
     if name in _GUESSERS:
         return _verdict(CREDENTIALS, invocation, f"{name} guesses passwords against a login")
+    if name in _WIRELESS:
+        return _verdict(CREDENTIALS, invocation, f"{name} attacks a wireless network for its key or logins")
     return _verdict(CREDENTIALS, invocation, f"{name} cracks passwords from hashes or keys")
 
 

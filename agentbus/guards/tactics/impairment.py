@@ -957,7 +957,7 @@ def _trust(invocation: Invocation) -> Verdict | None:
     if (
         name == "keytool"
         and {"-importcert", "-import"} & set(values)
-        and ("-cacerts" in values or any(v.endswith("cacerts") for v in values))
+        and ("-cacerts" in values or any(v.endswith("cacerts") and not v.startswith("-") for v in values))
     ):
         return _verdict(IMPAIR, invocation, "adds a root certificate to Java's trust store")
     if name == "mkcert" and "-install" in values and "-help" not in values:
