@@ -333,6 +333,8 @@ _AWS_OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     **_each("route53resolver", "delete-resolver-query-log-config disassociate-resolver-query-log-config",
             (IMPAIR, "stops DNS query logging")),
     ("wafv2", "delete-logging-configuration"): (IMPAIR, "stops the web firewall's logging"),
+    **_each("fms", "delete-policy disassociate-admin-account",
+            (IMPAIR, "deletes Firewall Manager's policies or detaches its administrator")),
     # credentials
     ("ec2", "get-password-data"): (CREDENTIALS, "decrypts a Windows machine's administrator password"),
     ("secretsmanager", "batch-get-secret-value"): (CREDENTIALS, "prints many Secrets Manager secrets"),
@@ -343,6 +345,7 @@ _AWS_OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     # exfiltration: whole disks exported
     **_each("ec2", "create-instance-export-task export-image",
             (EXFILTRATION, "exports a machine's whole disk to a bucket")),
+    ("rds", "start-export-task"): (EXFILTRATION, "exports a whole database snapshot to a bucket"),
     # cloud control: minting credentials, access to machines, resource policies
     **_each("sts", "assume-role assume-role-with-saml assume-role-with-web-identity get-session-token "
             "get-federation-token",
@@ -366,6 +369,8 @@ _AWS_OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("sqs", "purge-queue"): (SERVICE, "deletes every message waiting in a queue"),
     ("kms", "schedule-key-deletion"): (DATA_DESTRUCTION, "deletes an encryption key: its data is lost"),
     ("kms", "disable-key"): (DATA_DESTRUCTION, "disables an encryption key: its data cannot be read"),
+    **_each("kms", "delete-custom-key-store delete-imported-key-material",
+            (DATA_DESTRUCTION, "deletes encryption keys' material: what they encrypt is lost")),
     ("backup", "delete-backup-vault"): (DATA_DESTRUCTION, "deletes a backup vault"),
     ("backup", "delete-recovery-point"): (DATA_DESTRUCTION, "deletes a backup"),
     ("s3api", "delete-objects"): (DATA_DESTRUCTION, "deletes objects from a bucket in bulk"),
@@ -375,8 +380,10 @@ _AWS_OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
 _IDENTITY_CHANGES: dict[str, re.Pattern[str]] = {
     "rolesanywhere": lazy_compile(r"^(?:create|update|enable)-"),
     "sso-admin": lazy_compile(
-        r"^(?:create-account-assignment|create-permission-set|attach-|put-inline-policy)"
+        r"^(?:create-account-assignment|create-permission-set|attach-|detach-|put-|delete-account-assignment|"
+        r"delete-inline-policy|delete-permissions-boundary|update-permission-set|provision-permission-set)"
     ),
+    "cognito-identity": lazy_compile(r"^(?:set-identity-pool-roles|update-identity-pool|merge-developer-identities)$"),
     "identitystore": lazy_compile(r"^(?:create|update)-"),
     "eks": lazy_compile(r"^(?:create-access-entry|update-access-entry|associate-access-policy)$"),
     "organizations": lazy_compile(r"^(?:invite-account-to-organization|create-account)$"),
@@ -388,7 +395,8 @@ _IDENTITY_CHANGES: dict[str, re.Pattern[str]] = {
     ),
 }
 """Services besides IAM that decide who gets credentials (IAM Roles Anywhere, Identity Center, EKS access,
-Cognito user pools: a user's ``custom:role`` attribute or group is what the application trusts)."""
+Cognito user pools: a user's ``custom:role`` attribute or group is what the application trusts; Cognito
+identity pools: which roles, and whether strangers without a login get one)."""
 _CLUSTER_ADMIN_POLICY = lazy_compile(r"/(?:AmazonEKSClusterAdminPolicy|AmazonEKSAdminPolicy)$")
 _IAM_CHANGES = lazy_compile(
     r"^(?:create|attach|put|update|add|set|delete|detach|remove|upload|enable|deactivate|reset|change|tag|untag)-"
@@ -624,21 +632,24 @@ _PUBLIC_ACLS = frozenset({"public-read-write", "authenticated-read"})
 _PUBLISHING_WRITES = frozenset({"put-object", "copy-object", "put-object-acl", "create-multipart-upload"})
 _EVERY_ACCOUNT = lazy_compile(r"acs\.amazonaws\.com/groups/global/AuthenticatedUsers", re.IGNORECASE)
 _ANYONE_CONTROLS = lazy_compile(
-    r"(?:^|[\s,])(?:full|writeacl)=uri=https?://acs\.amazonaws\.com/groups/global/AllUsers", re.IGNORECASE
+    r"(?:^|[\s,])(?:full|writeacl|read|readacl)=uri=https?://acs\.amazonaws\.com/groups/global/AllUsers",
+    re.IGNORECASE,
 )
+"""An explicit grant to the global ``AllUsers`` group: the spelling that exposes one object (attack guides'
+``--grants read=uri=.../AllUsers``), or lets anyone change it."""
 
 
 def _public_object(call: CloudCall, service: str, operation: str) -> bool:
-    """``aws s3 cp x s3://b/k --acl authenticated-read``, ``--grants full=uri=.../AllUsers``: the object
-    is left to every AWS account, or to anyone to change. (``--acl public-read`` is how a static site is
-    published: it stays the developer's.)"""
+    """``aws s3 cp x s3://b/k --acl authenticated-read``, ``--grants read=uri=.../AllUsers``: the object
+    is left to every AWS account, to anyone by an explicit grant, or to anyone to change. (``--acl
+    public-read`` on a whole site's sync is how a static site is published: it stays the developer's.)"""
     writes = (service == "s3" and operation in ("cp", "mv", "sync")) or (
         service == "s3api" and operation in _PUBLISHING_WRITES
     )
     if not writes:
         return False
     grants = " ".join(call.values("--grants", "--grant-read", "--grant-full-control", "--grant-read-acp"))
-    anyone_controls = " ".join(call.values("--grant-full-control", "--grant-write-acp"))
+    anyone_controls = " ".join(call.values("--grant-full-control", "--grant-write-acp", "--grant-read"))
     return (
         call.value("--acl").lower() in _PUBLIC_ACLS
         or bool(_EVERY_ACCOUNT.search(grants))
@@ -809,7 +820,15 @@ _GCLOUD_IMPAIR = {
     ("access-context-manager", "policies", "delete"): "deletes an access policy",
     ("scc", "notifications", "delete"): "deletes Security Command Center notifications",
     ("scc", "muteconfigs", "create"): "mutes Security Command Center findings",
+    ("scc", "findings", "bulk-mute"): "mutes Security Command Center findings",
+    ("scc", "findings", "set-mute"): "mutes a Security Command Center finding",
+    ("monitoring", "policies", "delete"): "deletes an alerting policy: nobody is told",
+    ("monitoring", "channels", "delete"): "deletes a notification channel: alerts reach nobody",
 }
+_ALERTS_SILENCED = frozenset({"--no-enabled", "--clear-notification-channels", "--remove-notification-channels",
+                              "--set-notification-channels", "--update-channel-labels", "--channel-labels",
+                              "--no-enabled-channel"})  # fmt: skip
+"""``gcloud monitoring policies|channels update`` options that turn an alert off or send it elsewhere."""
 _GCLOUD_DELETIONS = frozenset({("compute", "instances", "delete"), ("compute", "disks", "delete"),
                                ("compute", "snapshots", "delete"), ("compute", "images", "delete"),
                                ("sql", "instances", "delete"), ("sql", "backups", "delete"),
@@ -847,6 +866,12 @@ def _gcloud(invocation: Invocation, call: CloudCall) -> Verdict | None:
         return _verdict(IMPAIR, invocation, "turns off the default log sink")
     if path[:2] == ("services", "disable") and any(_SECURITY_SERVICES.match(w) for w in path[2:]):
         return _verdict(IMPAIR, invocation, "turns off a logging or security service")
+    if (
+        path[:2] in (("monitoring", "policies"), ("monitoring", "channels"))
+        and path[2:3] == ("update",)
+        and (call.has(*_ALERTS_SILENCED) or call.value("--enabled").lower() == "false")
+    ):
+        return _verdict(IMPAIR, invocation, "turns an alert off or sends it to someone else")
     if path[:3] == ("compute", "networks", "subnets") and call.has("--no-enable-flow-logs"):
         return _verdict(IMPAIR, invocation, "turns off a subnet's flow logs")
     if path[:2] == ("container", "clusters") and (
@@ -949,7 +974,18 @@ _AZ_CONTROL = {
     ("vm", "user", "update"): "resets a machine's password or SSH key",
     ("vm", "user", "reset-ssh"): "resets a machine's SSH configuration",
     ("keyvault", "set-policy"): "changes who may read a Key Vault",
+    ("ad", "sp", "update"): "changes a service principal (enabled, URLs, credentials' owner)",
+    ("ad", "app", "update"): "changes an application (where its sign-ins' tokens are sent)",
+    ("ad", "sp", "owner", "add"): "makes someone owner of a service principal: they may add its secrets",
+    ("ad", "app", "owner", "add"): "makes someone owner of an application: they may add its secrets",
+    ("ad", "app", "federated-credential", "create"): "lets another identity provider's tokens sign in as the app",
+    ("webapp", "deployment", "user", "set"): "sets the publishing login of every web app of the user",
+    ("functionapp", "keys", "set"): "sets a function app's host key: whoever knows it calls the functions",
+    ("functionapp", "function", "keys", "set"): "sets a function's key: whoever knows it calls the function",
 }
+_AZ_REMOTE = (("vm", "extension", "set"), ("vmss", "extension", "set"), ("vm", "run-command", "invoke"),
+              ("vm", "run-command", "create"), ("vmss", "run-command", "invoke"))  # fmt: skip
+"""Ways to run one's code on the subscription's machines (extensions such as CustomScript, Chef, Salt)."""
 _AZ_DELETIONS = (("vm", "delete"), ("disk", "delete"), ("snapshot", "delete"), ("group", "delete"),
                  ("sql", "db", "delete"), ("storage", "account", "delete"), ("keyvault", "delete"),
                  ("backup", "protection", "disable"))  # fmt: skip
@@ -959,13 +995,28 @@ _AZ_CREDENTIALS = {
     ("keyvault", "secret", "download"): "saves a Key Vault secret to a file",
     ("keyvault", "secret", "backup"): "saves a Key Vault secret to a file",
     ("storage", "account", "keys", "list"): "prints a storage account's keys",
+    ("webapp", "deployment", "list-publishing-profiles"): "prints a web app's publishing passwords",
+    ("webapp", "deployment", "list-publishing-credentials"): "prints a web app's publishing passwords",
+    ("functionapp", "deployment", "list-publishing-profiles"): "prints a function app's publishing passwords",
+    ("functionapp", "deployment", "list-publishing-credentials"): "prints a function app's publishing passwords",
+    ("webapp", "config", "connection-string", "list"): "prints a web app's connection strings",
+    ("search", "admin-key", "show"): "prints a search service's admin keys",
 }
+_ARM_SECRETS = lazy_compile(
+    r"/(?:listKeys|listSecrets|listConnectionStrings|listCredentials?|listAdminKeys|listAccountSas|listServiceSas|"
+    r"listKeyValue|listSyncFunctionTriggers|listQueryKeys|regenerateKeys?)(?:$|[/?])|"
+    r"/config/(?:connectionstrings|appsettings|publishingcredentials)/list(?:$|[/?])|"
+    r"/(?:functions/admin/token|host/default/list(?:keys|functionkeys|systemkeys))(?:$|[/?])",
+    re.IGNORECASE,
+)
+"""Azure Resource Manager actions that answer with a resource's keys, passwords or a master token (an
+``az rest`` spelling of ``az storage account keys list`` or ``az functionapp keys list``)."""
 
 
 _GRAPH_DIRECTORY = lazy_compile(
     r"/(?:users|groups|directoryRoles|roleManagement|roleAssignments|administrativeUnits|applications|"
     r"servicePrincipals|oauth2PermissionGrants|appRoleAssignments|identity/conditionalAccess|policies|"
-    r"invitations|domains|directory)(?:/|$)",
+    r"invitations|domains|directory|devices)(?:/|$)",
     re.IGNORECASE,
 )
 """Microsoft Graph's directory: written through ``az rest`` (a hidden administrative unit, a new owner, a
@@ -988,6 +1039,12 @@ def _az_rest(invocation: Invocation, *names: str) -> str:
     return ""
 
 
+def _pair(path: tuple[str, ...], first: str, second: str) -> bool:
+    """Whether ``first second`` follow each other in ``path`` (values of unknown short options such as
+    ``-g rg`` are read as words too, so the command is not always the path's end)."""
+    return any(path[index : index + 2] == (first, second) for index in range(len(path) - 1))
+
+
 def _az(invocation: Invocation, call: CloudCall) -> Verdict | None:
     path = call.path
     if not path or "help" in path or call.has("-h", "--help"):
@@ -996,11 +1053,26 @@ def _az(invocation: Invocation, call: CloudCall) -> Verdict | None:
         for prefix, why in table.items():
             if path[: len(prefix)] == prefix:
                 return _verdict(category, invocation, why)
+    if "list-keys" in path or _pair(path, "keys", "list"):
+        return _verdict(CREDENTIALS, invocation, f"az {' '.join(path)} prints access keys")
     for prefix, why in _AZ_CONTROL.items():
         if path[: len(prefix)] == prefix:
             if any(_OWNER_ROLE.match(role) for role in call.values("--role")):
                 return _verdict(PRIVILEGE, invocation, "grants ownership of the subscription")
             return _verdict(CLOUD_CONTROL, invocation, why)
+    if _pair(path, "identity", "assign") or ("create" in path and call.has("--assign-identity")):
+        return _verdict(CLOUD_CONTROL, invocation, "gives a resource a managed identity: its code acts as it")
+    if "update" in path and call.has("--admin-password", "--administrator-login-password"):
+        return _verdict(CLOUD_CONTROL, invocation, "resets a server's administrator password")
+    if path[:2] == ("acr", "update") and call.value("--anonymous-pull-enabled").lower() in ("true", ""):
+        if call.has("--anonymous-pull-enabled"):
+            return _verdict(CLOUD_CONTROL, invocation, "lets anyone pull the registry's images")
+    if any(path[: len(prefix)] == prefix for prefix in _AZ_REMOTE):
+        return _verdict(REMOTE_ACCESS, invocation, "runs code on the subscription's machines")
+    if path[:2] == ("keyvault", "key") and path[2:3] in (("delete",), ("purge",)):
+        return _verdict(DATA_DESTRUCTION, invocation, "deletes an encryption key: what it encrypts is lost")
+    if path[:1] == ("rest",) and _ARM_SECRETS.search(_az_rest(invocation, "--url", "--uri", "-u").split("?", 1)[0]):
+        return _verdict(CREDENTIALS, invocation, "asks Azure for a resource's keys, passwords or master token")
     if path[:1] == ("rest",) and _az_rest(invocation, "--method", "-m").lower() in _WRITES:
         url = _az_rest(invocation, "--url", "--uri", "-u")
         host, _, rest = url.partition("://")[2].partition("/")
@@ -1121,6 +1193,10 @@ def _kubectl(invocation: Invocation, call: CloudCall) -> Verdict | None:
     if verb in _KUBECTL_WRITES and call.has("--token", "--as", "--as-group", "--username", "--password"):
         why = f"kubectl {verb} as another identity (a token or impersonation)"
         return _verdict(CLOUD_CONTROL, invocation, why)
+    if verb != "auth" and call.has("--as", "--as-group", "--as-uid"):
+        # reads too: impersonating a service account reads what it may (its secrets); `auth can-i --as`
+        # only asks what it may
+        return _verdict(CLOUD_CONTROL, invocation, f"kubectl {verb} impersonating another identity")
     if verb in ("label", "annotate") and any(_POD_SECURITY_OFF.search(word) for word in path[1:]):
         return _verdict(IMPAIR, invocation, "turns pod security admission off for a namespace")
     if verb in ("patch", "edit", "replace", "apply", "create", "set") and any(
