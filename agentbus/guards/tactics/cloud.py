@@ -139,6 +139,8 @@ _GLOBAL_VALUES: dict[str, frozenset[str]] = {
                        "--timeout"}),
     "terraform": frozenset({"-chdir", "-var", "-var-file", "-target", "-state", "-lock-timeout",
                             "-parallelism"}),
+    "gsutil": frozenset({"-o", "-h", "-u"}),
+    "bq": frozenset({"--project_id", "--location", "--format", "--dataset_id", "--api"}),
 }  # fmt: skip
 """Options that take a value where it may be mistaken for a command word (``aws --profile prod iam``)."""
 _GLOBAL_VALUES["oc"] = _GLOBAL_VALUES["kubectl"]
@@ -335,6 +337,11 @@ _AWS_OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("wafv2", "delete-logging-configuration"): (IMPAIR, "stops the web firewall's logging"),
     **_each("fms", "delete-policy disassociate-admin-account",
             (IMPAIR, "deletes Firewall Manager's policies or detaches its administrator")),
+    **_each("wafv2", "delete-web-acl delete-rule-group disassociate-web-acl delete-firewall-manager-rule-groups",
+            (IMPAIR, "deletes or detaches the web firewall's rules")),
+    **_each("network-firewall", "delete-firewall delete-firewall-policy delete-rule-group "
+            "disassociate-subnets", (IMPAIR, "deletes the network firewall or its rules")),
+    ("shield", "delete-protection"): (IMPAIR, "removes a resource's DDoS protection"),
     # credentials
     ("ec2", "get-password-data"): (CREDENTIALS, "decrypts a Windows machine's administrator password"),
     ("secretsmanager", "batch-get-secret-value"): (CREDENTIALS, "prints many Secrets Manager secrets"),
@@ -704,6 +711,8 @@ def _aws_exposure(invocation: Invocation, call: CloudCall, service: str, operati
         return _verdict(CLOUD_CONTROL, invocation, "makes a database reachable from the internet")
     if call.has("--no-sign-request") and _anonymous_write(call, service, operation):
         return _verdict(UPLOAD, invocation, "writes into a bucket anonymously: not the account's, left open")
+    if operation == "add-resource-permissions" and re.search(r"Type=ANONYMOUS|\bId=anonymous\b", text, re.I):
+        return _verdict(CLOUD_CONTROL, invocation, "shares a document with anyone, signed in or not")
     if service == "lambda" and operation == "add-permission" and call.value("--principal") in ("*", COMPUTED):
         return _verdict(CLOUD_CONTROL, invocation, "lets anyone invoke the function")
     if (
@@ -934,6 +943,8 @@ def _gcloud(invocation: Invocation, call: CloudCall) -> Verdict | None:
     if boot and path[:3] == ("compute", "instances", "create"):
         return _verdict(SERVICE, invocation, "starts a cloud machine that runs a script when it boots")
     # impact
+    if path[:2] == ("firestore", "bulk-delete") or path[:3] == ("firestore", "databases", "delete"):
+        return _verdict(DATA_DESTRUCTION, invocation, "deletes a Firestore database's documents in bulk")
     if path[:2] == ("projects", "delete"):
         return _verdict(DATA_DESTRUCTION, invocation, "deletes a whole Google Cloud project")
     if path[:3] == ("kms", "keys", "versions") and path[3:4] in (("destroy",), ("disable",)):
@@ -982,6 +993,8 @@ _AZ_CONTROL = {
     ("webapp", "deployment", "user", "set"): "sets the publishing login of every web app of the user",
     ("functionapp", "keys", "set"): "sets a function app's host key: whoever knows it calls the functions",
     ("functionapp", "function", "keys", "set"): "sets a function's key: whoever knows it calls the function",
+    ("staticwebapp", "users", "invite"): "invites a user into a static web app with roles",
+    ("staticwebapp", "users", "update"): "changes a static web app user's roles",
 }
 _AZ_REMOTE = (("vm", "extension", "set"), ("vmss", "extension", "set"), ("vm", "run-command", "invoke"),
               ("vm", "run-command", "create"), ("vmss", "run-command", "invoke"))  # fmt: skip
@@ -1053,14 +1066,20 @@ def _az(invocation: Invocation, call: CloudCall) -> Verdict | None:
         for prefix, why in table.items():
             if path[: len(prefix)] == prefix:
                 return _verdict(category, invocation, why)
-    if "list-keys" in path or _pair(path, "keys", "list"):
-        return _verdict(CREDENTIALS, invocation, f"az {' '.join(path)} prints access keys")
+    if (
+        "list-keys" in path
+        or _pair(path, "keys", "list")
+        or "show-secret" in path
+        or ("secret" in path and call.has("--show-values"))
+        or (_pair(path, "secret", "show") and path[:1] != ("keyvault",))
+    ):
+        return _verdict(CREDENTIALS, invocation, f"az {' '.join(path)} prints access keys or secrets' values")
     for prefix, why in _AZ_CONTROL.items():
         if path[: len(prefix)] == prefix:
             if any(_OWNER_ROLE.match(role) for role in call.values("--role")):
                 return _verdict(PRIVILEGE, invocation, "grants ownership of the subscription")
             return _verdict(CLOUD_CONTROL, invocation, why)
-    if _pair(path, "identity", "assign") or ("create" in path and call.has("--assign-identity")):
+    if _pair(path, "identity", "assign"):
         return _verdict(CLOUD_CONTROL, invocation, "gives a resource a managed identity: its code acts as it")
     if "update" in path and call.has("--admin-password", "--administrator-login-password"):
         return _verdict(CLOUD_CONTROL, invocation, "resets a server's administrator password")
@@ -1129,6 +1148,12 @@ _TOKEN_PATH = lazy_compile(
 _POD_SECURITY_OFF = lazy_compile(
     r"^pod-security\.kubernetes\.io/(?:enforce(?:=privileged|-)$|\w+=privileged$)"
 )
+_WORKLOAD_IDENTITY = lazy_compile(
+    r"^(?:eks\.amazonaws\.com/role-arn|iam\.gke\.io/gcp-service-account|azure\.workload\.identity/"
+    r"(?:client-id|tenant-id|use))="
+)
+"""Annotations and labels that hand a Kubernetes service account a cloud identity (IRSA, GKE and Azure
+workload identity): every pod running as it gets that role's credentials."""
 _SECRET_KINDS = lazy_compile(r"^(?:secrets?|secret/.+|secrets/.+)(?:,|$)")
 _SECRET_PLUGINS = frozenset({"view-secret", "view_secret", "view-serviceaccount-kubeconfig"})
 """krew plugins that print a secret's values decoded (``kubectl view-secret NAME``)."""
@@ -1197,6 +1222,8 @@ def _kubectl(invocation: Invocation, call: CloudCall) -> Verdict | None:
         # reads too: impersonating a service account reads what it may (its secrets); `auth can-i --as`
         # only asks what it may
         return _verdict(CLOUD_CONTROL, invocation, f"kubectl {verb} impersonating another identity")
+    if verb in ("label", "annotate") and any(_WORKLOAD_IDENTITY.match(word) for word in path[1:]):
+        return _verdict(CLOUD_CONTROL, invocation, "binds a service account to a cloud role: its pods act as it")
     if verb in ("label", "annotate") and any(_POD_SECURITY_OFF.search(word) for word in path[1:]):
         return _verdict(IMPAIR, invocation, "turns pod security admission off for a namespace")
     if verb in ("patch", "edit", "replace", "apply", "create", "set") and any(
@@ -1281,11 +1308,34 @@ def _pacu(invocation: Invocation, call: CloudCall) -> Verdict | None:
     return _verdict(category, invocation, f"runs Pacu's attack module {module}")
 
 
+def _gsutil(invocation: Invocation, call: CloudCall) -> Verdict | None:
+    """``gsutil iam ch allUsers:objectViewer gs://b``, ``gsutil acl ch -u AllUsers:R``: who may read or
+    change a bucket, the ``gcloud storage buckets add-iam-policy-binding`` of the older CLI."""
+    if call.path[:1] not in (("iam",), ("acl",), ("defacl",)) or call.path[1:2] not in (("ch",), ("set",)):
+        return None
+    text = " ".join((*call.path, *(v for values in call.options.values() for v in values)))
+    if re.search(r"\ballusers\b|\ballauthenticatedusers\b|public-read", text, re.IGNORECASE):
+        return _verdict(CLOUD_CONTROL, invocation, "makes a bucket or its objects public")
+    return _verdict(CLOUD_CONTROL, invocation, f"gsutil {call.path[0]} {call.path[1]} changes who may use a bucket")
+
+
+def _bq(invocation: Invocation, call: CloudCall) -> Verdict | None:
+    """``bq add-iam-policy-binding --role roles/bigquery.admin``: a dataset's or table's access."""
+    if call.path[:1] not in (("add-iam-policy-binding",), ("set-iam-policy",), ("remove-iam-policy-binding",)):
+        return None
+    members = " ".join(call.values("--member"))
+    if re.search(r"allUsers|allAuthenticatedUsers", members):
+        return _verdict(CLOUD_CONTROL, invocation, "makes a dataset or table public")
+    return _verdict(CLOUD_CONTROL, invocation, f"bq {call.path[0]} changes who may use a dataset or table")
+
+
 # -- the judge -----------------------------------------------------------------------------
 
 _CLIS: dict[str, Callable[[Invocation, CloudCall], Verdict | None]] = {
     "aws": _aws,
     "gcloud": _gcloud,
+    "gsutil": _gsutil,
+    "bq": _bq,
     "az": _az,
     "kubectl": _kubectl,
     "oc": _kubectl,
