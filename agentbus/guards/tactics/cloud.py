@@ -3,7 +3,7 @@
 Attack scripts run on a developer's machine use the developer's cloud credentials
 through the same CLIs the developer uses (Stratus Red Team's detonations, Atomic Red
 Team's cloud tests, Pacu's modules). This module reads a call of ``aws``, ``gcloud``,
-``az``, ``kubectl``/``oc``, ``helm``, ``terraform``, ``stratus`` or ``pacu`` as the CLI
+``az``, ``kubectl``/``oc``, ``helm``, ``terraform``, ``gsutil``, ``bq``, ``stratus`` or ``pacu`` as the CLI
 does (global options such as ``--profile`` anywhere, ``--flag value`` and
 ``--flag=value``) and judges the operation and its options:
 
@@ -337,7 +337,8 @@ _AWS_OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("wafv2", "delete-logging-configuration"): (IMPAIR, "stops the web firewall's logging"),
     **_each("fms", "delete-policy disassociate-admin-account",
             (IMPAIR, "deletes Firewall Manager's policies or detaches its administrator")),
-    **_each("wafv2", "delete-web-acl delete-rule-group disassociate-web-acl delete-firewall-manager-rule-groups",
+    **_each("wafv2", "delete-web-acl delete-rule-group disassociate-web-acl "
+            "delete-firewall-manager-rule-groups",
             (IMPAIR, "deletes or detaches the web firewall's rules")),
     **_each("network-firewall", "delete-firewall delete-firewall-policy delete-rule-group "
             "disassociate-subnets", (IMPAIR, "deletes the network firewall or its rules")),
@@ -349,6 +350,9 @@ _AWS_OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("configure", "export-credentials"): (CREDENTIALS, "prints the profile's AWS credentials"),
     **_each("lightsail", "get-instance-access-details download-default-key-pair",
             (CREDENTIALS, "prints a machine's SSH private key")),
+    ("lightsail", "get-relational-database-master-user-password"): (
+        CREDENTIALS, "prints a database's administrator password"),
+    ("redshift", "get-cluster-credentials"): (CREDENTIALS, "mints a database login for any of its users"),
     # exfiltration: whole disks exported
     **_each("ec2", "create-instance-export-task export-image",
             (EXFILTRATION, "exports a machine's whole disk to a bucket")),
@@ -361,6 +365,14 @@ _AWS_OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
             (CLOUD_CONTROL, "lets an SSH key into a machine")),
     ("kms", "put-key-policy"): (CLOUD_CONTROL, "changes who may use an encryption key"),
     ("kms", "create-grant"): (CLOUD_CONTROL, "lets another principal use an encryption key"),
+    **_each("sqs", "add-permission", (CLOUD_CONTROL, "lets other accounts use the queue")),
+    **_each("sns", "add-permission", (CLOUD_CONTROL, "lets other accounts use the topic")),
+    ("events", "put-permission"): (CLOUD_CONTROL, "lets other accounts send to the event bus"),
+    ("lambda", "add-layer-version-permission"): (CLOUD_CONTROL, "lets other accounts use a code layer"),
+    ("secretsmanager", "put-resource-policy"): (CLOUD_CONTROL, "changes who may read a secret"),
+    ("ecr", "set-repository-policy"): (CLOUD_CONTROL, "changes who may pull or push the images"),
+    ("glacier", "set-vault-access-policy"): (CLOUD_CONTROL, "changes who may read an archive vault"),
+    ("backup", "put-backup-vault-access-policy"): (CLOUD_CONTROL, "changes who may use a backup vault"),
     ("s3api", "delete-public-access-block"): (CLOUD_CONTROL, "lets a bucket be made public"),
     **_each("ec2", "associate-iam-instance-profile replace-iam-instance-profile-association",
             (CLOUD_CONTROL, "gives a machine a role: whoever runs code on it acts as that role")),
@@ -390,7 +402,9 @@ _IDENTITY_CHANGES: dict[str, re.Pattern[str]] = {
         r"^(?:create-account-assignment|create-permission-set|attach-|detach-|put-|delete-account-assignment|"
         r"delete-inline-policy|delete-permissions-boundary|update-permission-set|provision-permission-set)"
     ),
-    "cognito-identity": lazy_compile(r"^(?:set-identity-pool-roles|update-identity-pool|merge-developer-identities)$"),
+    "cognito-identity": lazy_compile(
+        r"^(?:set-identity-pool-roles|update-identity-pool|merge-developer-identities)$"
+    ),
     "identitystore": lazy_compile(r"^(?:create|update)-"),
     "eks": lazy_compile(r"^(?:create-access-entry|update-access-entry|associate-access-policy)$"),
     "organizations": lazy_compile(r"^(?:invite-account-to-organization|create-account)$"),
@@ -446,8 +460,21 @@ def _aws(invocation: Invocation, call: CloudCall) -> Verdict | None:
     return None
 
 
+_SECURITY_SERVICES_AWS = frozenset({"guardduty", "securityhub", "macie2", "inspector2", "detective",
+                                    "access-analyzer", "fms", "configservice", "auditmanager"})  # fmt: skip
+_SECURITY_DETACHED = lazy_compile(r"^(?:disable|disassociate|stop|deregister)-")
+
+
 def _aws_logging(invocation: Invocation, call: CloudCall, service: str, operation: str) -> Verdict | None:
     text = call.text
+    if service in _SECURITY_SERVICES_AWS and _SECURITY_DETACHED.match(operation):
+        why = f"{service} {operation}: a security service turned off or detached"
+        return _verdict(IMPAIR, invocation, why)
+    if service == "kms" and (
+        call.has("--bypass-policy-lockout-safety-check")
+        or (operation == "replicate-key" and call.has("--policy"))
+    ):
+        return _verdict(CLOUD_CONTROL, invocation, "sets an encryption key's policy past its safety check")
     if service == "cloudtrail" and operation == "put-event-selectors":
         keeps_management = re.search(r"IncludeManagementEvents\"?\s*[:=]\s*true", text, re.IGNORECASE)
         narrowed = re.search(r"ReadOnly|WriteOnly|NotEquals|\"?Management\"?", text)
@@ -834,8 +861,9 @@ _GCLOUD_IMPAIR = {
     ("monitoring", "policies", "delete"): "deletes an alerting policy: nobody is told",
     ("monitoring", "channels", "delete"): "deletes a notification channel: alerts reach nobody",
 }
-_ALERTS_SILENCED = frozenset({"--no-enabled", "--clear-notification-channels", "--remove-notification-channels",
-                              "--set-notification-channels", "--update-channel-labels", "--channel-labels",
+_ALERTS_SILENCED = frozenset({"--no-enabled", "--clear-notification-channels",
+                              "--remove-notification-channels", "--set-notification-channels",
+                              "--update-channel-labels", "--channel-labels",
                               "--no-enabled-channel"})  # fmt: skip
 """``gcloud monitoring policies|channels update`` options that turn an alert off or send it elsewhere."""
 _GCLOUD_DELETIONS = frozenset({("compute", "instances", "delete"), ("compute", "disks", "delete"),
@@ -943,6 +971,14 @@ def _gcloud(invocation: Invocation, call: CloudCall) -> Verdict | None:
     if boot and path[:3] == ("compute", "instances", "create"):
         return _verdict(SERVICE, invocation, "starts a cloud machine that runs a script when it boots")
     # impact
+    if path[:3] == ("scc", "findings", "update") and (
+        call.value("--state").upper() == "INACTIVE" or call.value("--mute").upper() == "MUTED"
+    ):
+        return _verdict(IMPAIR, invocation, "closes or mutes a Security Command Center finding")
+    if path[:3] == ("secrets", "versions", "destroy"):
+        return _verdict(DATA_DESTRUCTION, invocation, "destroys a secret's version: it cannot be read again")
+    if path[:3] == ("secrets", "versions", "disable"):
+        return _verdict(SERVICE, invocation, "disables a secret's version: what reads it stops working")
     if path[:2] == ("firestore", "bulk-delete") or path[:3] == ("firestore", "databases", "delete"):
         return _verdict(DATA_DESTRUCTION, invocation, "deletes a Firestore database's documents in bulk")
     if path[:2] == ("projects", "delete"):
@@ -989,7 +1025,7 @@ _AZ_CONTROL = {
     ("ad", "app", "update"): "changes an application (where its sign-ins' tokens are sent)",
     ("ad", "sp", "owner", "add"): "makes someone owner of a service principal: they may add its secrets",
     ("ad", "app", "owner", "add"): "makes someone owner of an application: they may add its secrets",
-    ("ad", "app", "federated-credential", "create"): "lets another identity provider's tokens sign in as the app",
+    ("ad", "app", "federated-credential", "create"): "lets another provider's tokens sign in as the app",
     ("webapp", "deployment", "user", "set"): "sets the publishing login of every web app of the user",
     ("functionapp", "keys", "set"): "sets a function app's host key: whoever knows it calls the functions",
     ("functionapp", "function", "keys", "set"): "sets a function's key: whoever knows it calls the function",
@@ -1011,7 +1047,7 @@ _AZ_CREDENTIALS = {
     ("webapp", "deployment", "list-publishing-profiles"): "prints a web app's publishing passwords",
     ("webapp", "deployment", "list-publishing-credentials"): "prints a web app's publishing passwords",
     ("functionapp", "deployment", "list-publishing-profiles"): "prints a function app's publishing passwords",
-    ("functionapp", "deployment", "list-publishing-credentials"): "prints a function app's publishing passwords",
+    ("functionapp", "deployment", "list-publishing-credentials"): "prints a function app's publishing logins",
     ("webapp", "config", "connection-string", "list"): "prints a web app's connection strings",
     ("search", "admin-key", "show"): "prints a search service's admin keys",
 }
@@ -1081,17 +1117,34 @@ def _az(invocation: Invocation, call: CloudCall) -> Verdict | None:
             return _verdict(CLOUD_CONTROL, invocation, why)
     if _pair(path, "identity", "assign"):
         return _verdict(CLOUD_CONTROL, invocation, "gives a resource a managed identity: its code acts as it")
+    if "update" in path and (
+        call.value("--public-access").lower() in ("enabled", "all", "0.0.0.0-255.255.255.255")
+        or call.value("--public-network-access").lower() == "enabled"
+    ):
+        return _verdict(CLOUD_CONTROL, invocation, "opens a server to the internet")
+    if _pair(path, "authorization-rule", "create") or _pair(path, "authorization-rule", "update"):
+        return _verdict(CLOUD_CONTROL, invocation, "creates a shared access key with the rights it names")
+    if path[:2] == ("acr", "task") and path[2:3] in (("create",), ("update",)):
+        if call.has("--schedule"):
+            return _verdict(SCHEDULED, invocation, "schedules a registry task: its command runs again")
+        if call.has("--assign-identity"):
+            return _verdict(CLOUD_CONTROL, invocation, "gives a registry task a managed identity")
     if "update" in path and call.has("--admin-password", "--administrator-login-password"):
         return _verdict(CLOUD_CONTROL, invocation, "resets a server's administrator password")
-    if path[:2] == ("acr", "update") and call.value("--anonymous-pull-enabled").lower() in ("true", ""):
-        if call.has("--anonymous-pull-enabled"):
-            return _verdict(CLOUD_CONTROL, invocation, "lets anyone pull the registry's images")
+    if (
+        path[:2] == ("acr", "update")
+        and call.has("--anonymous-pull-enabled")
+        and call.value("--anonymous-pull-enabled").lower() in ("true", "")
+    ):
+        return _verdict(CLOUD_CONTROL, invocation, "lets anyone pull the registry's images")
     if any(path[: len(prefix)] == prefix for prefix in _AZ_REMOTE):
         return _verdict(REMOTE_ACCESS, invocation, "runs code on the subscription's machines")
     if path[:2] == ("keyvault", "key") and path[2:3] in (("delete",), ("purge",)):
         return _verdict(DATA_DESTRUCTION, invocation, "deletes an encryption key: what it encrypts is lost")
-    if path[:1] == ("rest",) and _ARM_SECRETS.search(_az_rest(invocation, "--url", "--uri", "-u").split("?", 1)[0]):
-        return _verdict(CREDENTIALS, invocation, "asks Azure for a resource's keys, passwords or master token")
+    if path[:1] == ("rest",) and _ARM_SECRETS.search(
+        _az_rest(invocation, "--url", "--uri", "-u").split("?")[0]
+    ):
+        return _verdict(CREDENTIALS, invocation, "asks Azure for a resource's keys, passwords or master key")
     if path[:1] == ("rest",) and _az_rest(invocation, "--method", "-m").lower() in _WRITES:
         url = _az_rest(invocation, "--url", "--uri", "-u")
         host, _, rest = url.partition("://")[2].partition("/")
@@ -1223,7 +1276,7 @@ def _kubectl(invocation: Invocation, call: CloudCall) -> Verdict | None:
         # only asks what it may
         return _verdict(CLOUD_CONTROL, invocation, f"kubectl {verb} impersonating another identity")
     if verb in ("label", "annotate") and any(_WORKLOAD_IDENTITY.match(word) for word in path[1:]):
-        return _verdict(CLOUD_CONTROL, invocation, "binds a service account to a cloud role: its pods act as it")
+        return _verdict(CLOUD_CONTROL, invocation, "binds a service account to a cloud role (its pods')")
     if verb in ("label", "annotate") and any(_POD_SECURITY_OFF.search(word) for word in path[1:]):
         return _verdict(IMPAIR, invocation, "turns pod security admission off for a namespace")
     if verb in ("patch", "edit", "replace", "apply", "create", "set") and any(
@@ -1316,12 +1369,16 @@ def _gsutil(invocation: Invocation, call: CloudCall) -> Verdict | None:
     text = " ".join((*call.path, *(v for values in call.options.values() for v in values)))
     if re.search(r"\ballusers\b|\ballauthenticatedusers\b|public-read", text, re.IGNORECASE):
         return _verdict(CLOUD_CONTROL, invocation, "makes a bucket or its objects public")
-    return _verdict(CLOUD_CONTROL, invocation, f"gsutil {call.path[0]} {call.path[1]} changes who may use a bucket")
+    why = f"gsutil {call.path[0]} {call.path[1]} changes who may use a bucket"
+    return _verdict(CLOUD_CONTROL, invocation, why)
+
+
+_BQ_ACCESS = (("add-iam-policy-binding",), ("set-iam-policy",), ("remove-iam-policy-binding",))
 
 
 def _bq(invocation: Invocation, call: CloudCall) -> Verdict | None:
     """``bq add-iam-policy-binding --role roles/bigquery.admin``: a dataset's or table's access."""
-    if call.path[:1] not in (("add-iam-policy-binding",), ("set-iam-policy",), ("remove-iam-policy-binding",)):
+    if call.path[:1] not in _BQ_ACCESS:
         return None
     members = " ".join(call.values("--member"))
     if re.search(r"allUsers|allAuthenticatedUsers", members):
