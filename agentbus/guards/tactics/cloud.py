@@ -463,13 +463,35 @@ def _aws(invocation: Invocation, call: CloudCall) -> Verdict | None:
 _SECURITY_SERVICES_AWS = frozenset({"guardduty", "securityhub", "macie2", "inspector2", "detective",
                                     "access-analyzer", "fms", "configservice", "auditmanager"})  # fmt: skip
 _SECURITY_DETACHED = lazy_compile(r"^(?:disable|disassociate|stop|deregister)-")
+_AUDIT_PARAMETER_OFF = lazy_compile(
+    r"ParameterName\W{0,3}(?:general_log|slow_query_log|log_statement|log_connections|log_disconnections|"
+    r"pgaudit\.\w+|server_audit\w*|audit_trail|log_min_duration_statement)\W{0,3}[,\s]+\W{0,3}"
+    r"ParameterValue\W{0,3}(?:0|off|none|false|-1)\b",
+    re.IGNORECASE,
+)
+"""A database parameter that turns its query, connection or audit log off."""
+_LOGINS = lazy_compile(
+    r"^(?:create|update)-user$|^create-[\w-]*(?:access-key|credential)s?$|^(?:reset|update|set)-[\w-]*password$"
+)
+"""Operations that make or change a login to a service (a broker's console user, a bucket's access key)."""
 
 
 def _aws_logging(invocation: Invocation, call: CloudCall, service: str, operation: str) -> Verdict | None:
     text = call.text
-    if service in _SECURITY_SERVICES_AWS and _SECURITY_DETACHED.match(operation):
+    if service in _SECURITY_SERVICES_AWS and (
+        _SECURITY_DETACHED.match(operation) or operation.startswith("delete-")
+    ):
         why = f"{service} {operation}: a security service turned off or detached"
         return _verdict(IMPAIR, invocation, why)
+    if service in _DATABASES and "parameter-group" in operation and _AUDIT_PARAMETER_OFF.search(text):
+        return _verdict(IMPAIR, invocation, "turns a database's query or audit log off")
+    if service == "s3api" and (
+        call.has("--bypass-governance-retention")
+        or (operation == "put-object-legal-hold" and re.search(r"Status\W{0,3}OFF", text))
+    ):
+        return _verdict(IMPAIR, invocation, "lifts an object's retention lock (what keeps it from deletion)")
+    if service not in ("iam", "cognito-idp") and _LOGINS.match(operation):
+        return _verdict(CLOUD_CONTROL, invocation, f"{service} {operation} makes or changes a login")
     if service == "kms" and (
         call.has("--bypass-policy-lockout-safety-check")
         or (operation == "replicate-key" and call.has("--policy"))
@@ -945,6 +967,8 @@ def _gcloud(invocation: Invocation, call: CloudCall) -> Verdict | None:
         )
     if path[:2] == ("compute", "reset-windows-password"):
         return _verdict(CREDENTIALS, invocation, "creates a Windows machine's password and prints it")
+    if path[:3] == ("storage", "hmac", "create"):
+        return _verdict(CLOUD_CONTROL, invocation, "creates a long-lived storage key for a service account")
     if path[:3] == ("iam", "service-accounts", "keys") and path[3:4] == ("create",):
         return _verdict(CLOUD_CONTROL, invocation, "creates a long-lived key for a service account")
     # exposure
@@ -1065,11 +1089,16 @@ _ARM_SECRETS = lazy_compile(
 _GRAPH_DIRECTORY = lazy_compile(
     r"/(?:users|groups|directoryRoles|roleManagement|roleAssignments|administrativeUnits|applications|"
     r"servicePrincipals|oauth2PermissionGrants|appRoleAssignments|identity/conditionalAccess|policies|"
-    r"invitations|domains|directory|devices)(?:/|$)",
+    r"invitations|domains|directory|devices)(?:/|\(|$)",
     re.IGNORECASE,
 )
 """Microsoft Graph's directory: written through ``az rest`` (a hidden administrative unit, a new owner, a
 member added to a role), it is an ``az ad`` change by another spelling."""
+_GRAPH_CREDENTIALS = lazy_compile(
+    r"/(?:deviceLocalCredentials|bitlockerRecoveryKeys|bitlocker/recoveryKeys)\b|/informationProtection/bitlocker",
+    re.IGNORECASE,
+)
+"""Microsoft Graph reads that answer with machines' local administrator passwords or disk recovery keys."""
 _ROLE_ASSIGNMENTS = lazy_compile(
     r"/providers/Microsoft\.Authorization/role(?:Assignments|Definitions)", re.IGNORECASE
 )
@@ -1115,6 +1144,18 @@ def _az(invocation: Invocation, call: CloudCall) -> Verdict | None:
             if any(_OWNER_ROLE.match(role) for role in call.values("--role")):
                 return _verdict(PRIVILEGE, invocation, "grants ownership of the subscription")
             return _verdict(CLOUD_CONTROL, invocation, why)
+    if (_pair(path, "role", "assignment") or _pair(path, "role", "definition")) and (
+        "create" in path or "update" in path
+    ):
+        return _verdict(CLOUD_CONTROL, invocation, f"az {' '.join(path[:4])} grants or defines a role")
+    if any(word in ("ad-admin", "aad-admin", "microsoft-entra-admin") for word in path) and (
+        "create" in path or "set" in path or "update" in path
+    ):
+        return _verdict(CLOUD_CONTROL, invocation, "makes a directory identity the server's administrator")
+    if ("immutability-policy" in path and "delete" in path) or _pair(path, "legal-hold", "clear"):
+        return _verdict(
+            IMPAIR, invocation, "lifts a container's immutability (what keeps its data from deletion)"
+        )
     if _pair(path, "identity", "assign"):
         return _verdict(CLOUD_CONTROL, invocation, "gives a resource a managed identity: its code acts as it")
     if "update" in path and (
@@ -1141,6 +1182,8 @@ def _az(invocation: Invocation, call: CloudCall) -> Verdict | None:
         return _verdict(REMOTE_ACCESS, invocation, "runs code on the subscription's machines")
     if path[:2] == ("keyvault", "key") and path[2:3] in (("delete",), ("purge",)):
         return _verdict(DATA_DESTRUCTION, invocation, "deletes an encryption key: what it encrypts is lost")
+    if path[:1] == ("rest",) and _GRAPH_CREDENTIALS.search(_az_rest(invocation, "--url", "--uri", "-u")):
+        return _verdict(CREDENTIALS, invocation, "reads machines' local admin passwords or recovery keys")
     if path[:1] == ("rest",) and _ARM_SECRETS.search(
         _az_rest(invocation, "--url", "--uri", "-u").split("?")[0]
     ):
@@ -1364,6 +1407,8 @@ def _pacu(invocation: Invocation, call: CloudCall) -> Verdict | None:
 def _gsutil(invocation: Invocation, call: CloudCall) -> Verdict | None:
     """``gsutil iam ch allUsers:objectViewer gs://b``, ``gsutil acl ch -u AllUsers:R``: who may read or
     change a bucket, the ``gcloud storage buckets add-iam-policy-binding`` of the older CLI."""
+    if call.path[:2] == ("hmac", "create"):
+        return _verdict(CLOUD_CONTROL, invocation, "creates a long-lived storage key for a service account")
     if call.path[:1] not in (("iam",), ("acl",), ("defacl",)) or call.path[1:2] not in (("ch",), ("set",)):
         return None
     text = " ".join((*call.path, *(v for values in call.options.values() for v in values)))
@@ -1373,11 +1418,17 @@ def _gsutil(invocation: Invocation, call: CloudCall) -> Verdict | None:
     return _verdict(CLOUD_CONTROL, invocation, why)
 
 
+_SQL_ACCESS = lazy_compile(r"\b(?:GRANT|REVOKE)\b|\bDROP\s+(?:ALL\s+)?ROW\s+ACCESS\s+POLIC", re.IGNORECASE)
 _BQ_ACCESS = (("add-iam-policy-binding",), ("set-iam-policy",), ("remove-iam-policy-binding",))
 
 
 def _bq(invocation: Invocation, call: CloudCall) -> Verdict | None:
     """``bq add-iam-policy-binding --role roles/bigquery.admin``: a dataset's or table's access."""
+    if call.path[:1] == ("update",) and call.has("--source"):
+        return _verdict(CLOUD_CONTROL, invocation, "replaces a dataset's access list")
+    sql = " ".join((*call.path[1:], *(v for values in call.options.values() for v in values)))
+    if call.path[:1] == ("query",) and _SQL_ACCESS.search(sql):
+        return _verdict(CLOUD_CONTROL, invocation, "grants, revokes or drops row access in BigQuery")
     if call.path[:1] not in _BQ_ACCESS:
         return None
     members = " ".join(call.values("--member"))
