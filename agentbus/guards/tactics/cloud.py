@@ -490,6 +490,19 @@ def _aws_logging(invocation: Invocation, call: CloudCall, service: str, operatio
         or (operation == "put-object-legal-hold" and re.search(r"Status\W{0,3}OFF", text))
     ):
         return _verdict(IMPAIR, invocation, "lifts an object's retention lock (what keeps it from deletion)")
+    if "lifecycle-config" in operation and operation.startswith(("create-", "update-")):
+        return _verdict(SERVICE, invocation, "code that runs in every notebook or studio app as it starts")
+    if (
+        service == "lambda"
+        and operation == "add-permission"
+        and not call.value("--principal").endswith((".amazonaws.com", ".amazon.com"))
+    ):
+        return _verdict(CLOUD_CONTROL, invocation, "lets another account or user invoke the function")
+    if operation.startswith("update-") and (
+        call.has("--role", "--role-arn", "--execution-role-arn", "--service-role")
+        or re.search(r"\bExecutionRole\W{0,3}=", text)
+    ):
+        return _verdict(CLOUD_CONTROL, invocation, f"{service} {operation} gives a resource another role")
     if service not in ("iam", "cognito-idp") and _LOGINS.match(operation):
         return _verdict(CLOUD_CONTROL, invocation, f"{service} {operation} makes or changes a login")
     if service == "kms" and (
@@ -1003,6 +1016,8 @@ def _gcloud(invocation: Invocation, call: CloudCall) -> Verdict | None:
         return _verdict(DATA_DESTRUCTION, invocation, "destroys a secret's version: it cannot be read again")
     if path[:3] == ("secrets", "versions", "disable"):
         return _verdict(SERVICE, invocation, "disables a secret's version: what reads it stops working")
+    if "backups" in path[:3] and "delete" in path[:4]:
+        return _verdict(DATA_DESTRUCTION, invocation, f"gcloud {' '.join(path[:3])}: a backup deleted")
     if path[:2] == ("firestore", "bulk-delete") or path[:3] == ("firestore", "databases", "delete"):
         return _verdict(DATA_DESTRUCTION, invocation, "deletes a Firestore database's documents in bulk")
     if path[:2] == ("projects", "delete"):
@@ -1156,6 +1171,17 @@ def _az(invocation: Invocation, call: CloudCall) -> Verdict | None:
         return _verdict(
             IMPAIR, invocation, "lifts a container's immutability (what keeps its data from deletion)"
         )
+    if path[:1] == ("automation",) and (
+        _pair(path, "runbook", "create")
+        or _pair(path, "runbook", "replace-content")
+        or _pair(path, "runbook", "publish")
+        or _pair(path, "runbook", "start")
+        or (any(word.endswith("-package") for word in path) and "create" in path)
+    ):
+        return _verdict(REMOTE_ACCESS, invocation, "runs code as the automation account's identity")
+    if {"user", "users", "local-user"} & set(path) and {"create", "update", "regenerate-password",
+                                                         "reset-password", "invite"} & set(path):  # fmt: skip
+        return _verdict(CLOUD_CONTROL, invocation, f"az {' '.join(path[:4])} makes or changes a login")
     if _pair(path, "identity", "assign"):
         return _verdict(CLOUD_CONTROL, invocation, "gives a resource a managed identity: its code acts as it")
     if "update" in path and (
@@ -1182,6 +1208,14 @@ def _az(invocation: Invocation, call: CloudCall) -> Verdict | None:
         return _verdict(REMOTE_ACCESS, invocation, "runs code on the subscription's machines")
     if path[:2] == ("keyvault", "key") and path[2:3] in (("delete",), ("purge",)):
         return _verdict(DATA_DESTRUCTION, invocation, "deletes an encryption key: what it encrypts is lost")
+    if (
+        path[:1] == ("rest",)
+        and "/microsoft.authorization/elevateaccess"
+        in _az_rest(invocation, "--url", "--uri", "-u").lower().split("?")[0]
+    ):
+        return _verdict(
+            PRIVILEGE, invocation, "elevates a directory admin to User Access Administrator of all"
+        )
     if path[:1] == ("rest",) and _GRAPH_CREDENTIALS.search(_az_rest(invocation, "--url", "--uri", "-u")):
         return _verdict(CREDENTIALS, invocation, "reads machines' local admin passwords or recovery keys")
     if path[:1] == ("rest",) and _ARM_SECRETS.search(
