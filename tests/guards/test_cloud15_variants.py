@@ -65,6 +65,9 @@ BLOCKED = [
     # (fourth round) the tenant's admin elevated over every subscription, backups deleted
     "az rest -m POST -u 'https://management.azure.com/providers/microsoft.authorization/elevateAccess?api-version=1'",
     "gcloud spanner backups delete nightly --instance=prod --quiet",
+    # (fifth round) no recovery window, data protection removed
+    "aws secretsmanager delete-secret --secret-id prod/api --force-delete-without-recovery",
+    "aws logs delete-data-protection-policy --log-group-identifier payments",
 ]
 
 ASKED = [
@@ -126,6 +129,12 @@ ASKED = [
     "aws codebuild update-project --name p --service-role arn:aws:iam::1:role/admin",
     "az automation runbook create --automation-account-name a -g rg --name r --type PowerShell",
     "az storage account local-user update --account-name a -g rg -n u --has-ssh-password true",
+    # (fifth round) a whole bucket expiring soon, sign-in URLs, firewall allow lists, servers opened
+    "aws s3api put-bucket-lifecycle-configuration --bucket data --lifecycle-configuration "
+    '\'{"Rules":[{"Status":"Enabled","Filter":{},"Expiration":{"Days":2}}]}\'',
+    "aws sagemaker create-presigned-notebook-instance-url --notebook-instance-name nb",
+    "aws wafv2 update-ip-set --name allow --id i --addresses 203.0.113.9/32 --lock-token t --scope REGIONAL",
+    "az sql server update -n srv -g rg --enable-public-network true",
 ]
 
 ORDINARY = [
@@ -169,6 +178,12 @@ ORDINARY = [
     "az automation runbook list --automation-account-name a -g rg",
     "gcloud sql backups list --instance db",
     "aws sagemaker list-notebook-instance-lifecycle-configs",
+    "aws s3api put-bucket-lifecycle-configuration --bucket logs --lifecycle-configuration "
+    '\'{"Rules":[{"Status":"Enabled","Filter":{"Prefix":"tmp/"},"Expiration":{"Days":3}}]}\'',
+    "aws s3api put-bucket-lifecycle-configuration --bucket logs --lifecycle-configuration "
+    '\'{"Rules":[{"Status":"Enabled","Filter":{},"Expiration":{"Days":90}}]}\'',
+    "aws secretsmanager delete-secret --secret-id dev/scratch --recovery-window-in-days 7",
+    "az sql server update -n srv -g rg --enable-public-network false",
 ]
 
 

@@ -462,6 +462,9 @@ def _aws(invocation: Invocation, call: CloudCall) -> Verdict | None:
 
 _SECURITY_SERVICES_AWS = frozenset({"guardduty", "securityhub", "macie2", "inspector2", "detective",
                                     "access-analyzer", "fms", "configservice", "auditmanager"})  # fmt: skip
+_SHORT_EXPIRY = 7
+"""Days within which a lifecycle rule over a whole bucket deletes all of it (asked: a bucket for scratch
+files may want it, a bucket of records is gone)."""
 _SECURITY_DETACHED = lazy_compile(r"^(?:disable|disassociate|stop|deregister)-")
 _AUDIT_PARAMETER_OFF = lazy_compile(
     r"ParameterName\W{0,3}(?:general_log|slow_query_log|log_statement|log_connections|log_disconnections|"
@@ -490,6 +493,20 @@ def _aws_logging(invocation: Invocation, call: CloudCall, service: str, operatio
         or (operation == "put-object-legal-hold" and re.search(r"Status\W{0,3}OFF", text))
     ):
         return _verdict(IMPAIR, invocation, "lifts an object's retention lock (what keeps it from deletion)")
+    if call.has("--force-delete-without-recovery"):
+        return _verdict(DATA_DESTRUCTION, invocation, f"{service} {operation} with no recovery window")
+    if operation.endswith("data-protection-policy") and (
+        operation.startswith("delete-") or not call.value("--data-protection-policy").strip("'\" {}")
+    ):
+        return _verdict(IMPAIR, invocation, "removes a data protection policy (what masks or audits data)")
+    if service == "wafv2" and operation in ("update-ip-set", "update-web-acl", "update-rule-group"):
+        return _verdict(
+            CLOUD_CONTROL, invocation, "changes which addresses or requests the web firewall lets in"
+        )
+    if re.search(r"allowPublicOverrides\W{0,3}=\W{0,3}true|getObject\W{0,3}=\W{0,3}public", text, re.I):
+        return _verdict(CLOUD_CONTROL, invocation, "lets a bucket's objects be public")
+    if re.match(r"^create-presigned-[\w-]*url$", operation):
+        return _verdict(CLOUD_CONTROL, invocation, "mints a sign-in URL: whoever holds it acts as that user")
     if "lifecycle-config" in operation and operation.startswith(("create-", "update-")):
         return _verdict(SERVICE, invocation, "code that runs in every notebook or studio app as it starts")
     if (
@@ -555,6 +572,10 @@ def _aws_logging(invocation: Invocation, call: CloudCall, service: str, operatio
             return _verdict(
                 IMPAIR, invocation, "makes S3 delete the bucket's objects (a trail's logs) within a day"
             )
+        whole = not re.search(r"\"Prefix\"\s*:\s*\"[^\"]|\"Tag\"|\"And\"", text)
+        if days is not None and days <= _SHORT_EXPIRY and whole:
+            why = f"makes S3 delete every object of the bucket within {days} days"
+            return _verdict(SERVICE, invocation, why)
     if service == "s3api" and operation == "put-bucket-logging" and not re.search(r"LoggingEnabled", text):
         return _verdict(IMPAIR, invocation, "turns a bucket's access logging off")
     if (
@@ -1187,6 +1208,7 @@ def _az(invocation: Invocation, call: CloudCall) -> Verdict | None:
     if "update" in path and (
         call.value("--public-access").lower() in ("enabled", "all", "0.0.0.0-255.255.255.255")
         or call.value("--public-network-access").lower() == "enabled"
+        or (call.has("--enable-public-network") and call.value("--enable-public-network").lower() != "false")
     ):
         return _verdict(CLOUD_CONTROL, invocation, "opens a server to the internet")
     if _pair(path, "authorization-rule", "create") or _pair(path, "authorization-rule", "update"):
