@@ -698,11 +698,19 @@ def _kube_remote(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
     yield from _cloud_remote(values, fed)
 
 
+_COMMANDS = frozenset({"--command"})
+
+
 def _cloud_remote(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
     """The commands a cloud CLI runs on a machine: ``aws ssm send-command --parameters commands=CMD``,
     ``az vm run-command invoke --scripts CMD``,
     ``az vm extension set --settings '{"commandToExecute": CMD}'``, ``gcloud compute ssh --command CMD``."""
     yield from _by_options("--command", "--scripts")(values, fed)
+    # gcloud run jobs create --command=bash --args="-c,CODE": the shell's code rides in the list of args
+    if any(command.rsplit("/", 1)[-1] in _SHELL_NAMES for command in _option_values(values, _COMMANDS)):
+        for arguments in _option_values(values, frozenset({"--args"})):
+            if arguments.startswith("-c,"):
+                yield arguments.removeprefix("-c,")
     for document in _option_values(values, frozenset({"--parameters", "--settings", "--protected-settings"})):
         text = document.strip()
         if text.startswith("{"):

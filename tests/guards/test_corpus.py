@@ -148,7 +148,9 @@ TLDR_CEILINGS = {
     # `az storage account keys list`, `az disk grant-access` (blocked). cloud14: `aws cognito-idp
     # admin-create-user` (a user in an application's pool) and `aws glue create-dev-endpoint --role-arn`
     # (an endpoint that runs one's code as the role), asked as `aws iam create-user` is.
-    "cloud control": 12,
+    # +3 (session 15): `aws sqs|sns add-permission` for another account and `aws workmail create-user`,
+    # asked like the IAM user and policy changes already counted here
+    "cloud control": 15,
     # keyloggers: `evtest /dev/input/...`, `intercept -g`; cloud: storage keys; and (cracking family)
     # the pages of password guessers and crackers: hydra, medusa, nxc, patator, john, hashcat, zip2john;
     # impacket's GetNPUsers.py and GetUserSPNs.py pages (AS-REP roasting and Kerberoasting, 10)

@@ -121,7 +121,7 @@ ACCESS_TOKENS = Family(
 )
 CLOUD = Family(
     "cloud",
-    "aws aws-okta aws-sso-util aws-vault az gcloud granted helm kubectl oc pacu saml2aws stratus "
+    "aws aws-okta aws-sso-util aws-vault az bq gcloud granted gsutil helm kubectl oc pacu saml2aws stratus "
     "terraform tofu",
     prefixes=("python", "pypy", "ipython"),
 )

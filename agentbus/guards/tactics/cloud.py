@@ -3,7 +3,7 @@
 Attack scripts run on a developer's machine use the developer's cloud credentials
 through the same CLIs the developer uses (Stratus Red Team's detonations, Atomic Red
 Team's cloud tests, Pacu's modules). This module reads a call of ``aws``, ``gcloud``,
-``az``, ``kubectl``/``oc``, ``helm``, ``terraform``, ``stratus`` or ``pacu`` as the CLI
+``az``, ``kubectl``/``oc``, ``helm``, ``terraform``, ``gsutil``, ``bq``, ``stratus`` or ``pacu`` as the CLI
 does (global options such as ``--profile`` anywhere, ``--flag value`` and
 ``--flag=value``) and judges the operation and its options:
 
@@ -139,6 +139,8 @@ _GLOBAL_VALUES: dict[str, frozenset[str]] = {
                        "--timeout"}),
     "terraform": frozenset({"-chdir", "-var", "-var-file", "-target", "-state", "-lock-timeout",
                             "-parallelism"}),
+    "gsutil": frozenset({"-o", "-h", "-u"}),
+    "bq": frozenset({"--project_id", "--location", "--format", "--dataset_id", "--api"}),
 }  # fmt: skip
 """Options that take a value where it may be mistaken for a command word (``aws --profile prod iam``)."""
 _GLOBAL_VALUES["oc"] = _GLOBAL_VALUES["kubectl"]
@@ -333,6 +335,14 @@ _AWS_OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     **_each("route53resolver", "delete-resolver-query-log-config disassociate-resolver-query-log-config",
             (IMPAIR, "stops DNS query logging")),
     ("wafv2", "delete-logging-configuration"): (IMPAIR, "stops the web firewall's logging"),
+    **_each("fms", "delete-policy disassociate-admin-account",
+            (IMPAIR, "deletes Firewall Manager's policies or detaches its administrator")),
+    **_each("wafv2", "delete-web-acl delete-rule-group disassociate-web-acl "
+            "delete-firewall-manager-rule-groups",
+            (IMPAIR, "deletes or detaches the web firewall's rules")),
+    **_each("network-firewall", "delete-firewall delete-firewall-policy delete-rule-group "
+            "disassociate-subnets", (IMPAIR, "deletes the network firewall or its rules")),
+    ("shield", "delete-protection"): (IMPAIR, "removes a resource's DDoS protection"),
     # credentials
     ("ec2", "get-password-data"): (CREDENTIALS, "decrypts a Windows machine's administrator password"),
     ("secretsmanager", "batch-get-secret-value"): (CREDENTIALS, "prints many Secrets Manager secrets"),
@@ -340,9 +350,13 @@ _AWS_OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("configure", "export-credentials"): (CREDENTIALS, "prints the profile's AWS credentials"),
     **_each("lightsail", "get-instance-access-details download-default-key-pair",
             (CREDENTIALS, "prints a machine's SSH private key")),
+    ("lightsail", "get-relational-database-master-user-password"): (
+        CREDENTIALS, "prints a database's administrator password"),
+    ("redshift", "get-cluster-credentials"): (CREDENTIALS, "mints a database login for any of its users"),
     # exfiltration: whole disks exported
     **_each("ec2", "create-instance-export-task export-image",
             (EXFILTRATION, "exports a machine's whole disk to a bucket")),
+    ("rds", "start-export-task"): (EXFILTRATION, "exports a whole database snapshot to a bucket"),
     # cloud control: minting credentials, access to machines, resource policies
     **_each("sts", "assume-role assume-role-with-saml assume-role-with-web-identity get-session-token "
             "get-federation-token",
@@ -351,6 +365,14 @@ _AWS_OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
             (CLOUD_CONTROL, "lets an SSH key into a machine")),
     ("kms", "put-key-policy"): (CLOUD_CONTROL, "changes who may use an encryption key"),
     ("kms", "create-grant"): (CLOUD_CONTROL, "lets another principal use an encryption key"),
+    **_each("sqs", "add-permission", (CLOUD_CONTROL, "lets other accounts use the queue")),
+    **_each("sns", "add-permission", (CLOUD_CONTROL, "lets other accounts use the topic")),
+    ("events", "put-permission"): (CLOUD_CONTROL, "lets other accounts send to the event bus"),
+    ("lambda", "add-layer-version-permission"): (CLOUD_CONTROL, "lets other accounts use a code layer"),
+    ("secretsmanager", "put-resource-policy"): (CLOUD_CONTROL, "changes who may read a secret"),
+    ("ecr", "set-repository-policy"): (CLOUD_CONTROL, "changes who may pull or push the images"),
+    ("glacier", "set-vault-access-policy"): (CLOUD_CONTROL, "changes who may read an archive vault"),
+    ("backup", "put-backup-vault-access-policy"): (CLOUD_CONTROL, "changes who may use a backup vault"),
     ("s3api", "delete-public-access-block"): (CLOUD_CONTROL, "lets a bucket be made public"),
     **_each("ec2", "associate-iam-instance-profile replace-iam-instance-profile-association",
             (CLOUD_CONTROL, "gives a machine a role: whoever runs code on it acts as that role")),
@@ -366,6 +388,8 @@ _AWS_OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("sqs", "purge-queue"): (SERVICE, "deletes every message waiting in a queue"),
     ("kms", "schedule-key-deletion"): (DATA_DESTRUCTION, "deletes an encryption key: its data is lost"),
     ("kms", "disable-key"): (DATA_DESTRUCTION, "disables an encryption key: its data cannot be read"),
+    **_each("kms", "delete-custom-key-store delete-imported-key-material",
+            (DATA_DESTRUCTION, "deletes encryption keys' material: what they encrypt is lost")),
     ("backup", "delete-backup-vault"): (DATA_DESTRUCTION, "deletes a backup vault"),
     ("backup", "delete-recovery-point"): (DATA_DESTRUCTION, "deletes a backup"),
     ("s3api", "delete-objects"): (DATA_DESTRUCTION, "deletes objects from a bucket in bulk"),
@@ -375,7 +399,11 @@ _AWS_OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
 _IDENTITY_CHANGES: dict[str, re.Pattern[str]] = {
     "rolesanywhere": lazy_compile(r"^(?:create|update|enable)-"),
     "sso-admin": lazy_compile(
-        r"^(?:create-account-assignment|create-permission-set|attach-|put-inline-policy)"
+        r"^(?:create-account-assignment|create-permission-set|attach-|detach-|put-|delete-account-assignment|"
+        r"delete-inline-policy|delete-permissions-boundary|update-permission-set|provision-permission-set)"
+    ),
+    "cognito-identity": lazy_compile(
+        r"^(?:set-identity-pool-roles|update-identity-pool|merge-developer-identities)$"
     ),
     "identitystore": lazy_compile(r"^(?:create|update)-"),
     "eks": lazy_compile(r"^(?:create-access-entry|update-access-entry|associate-access-policy)$"),
@@ -388,7 +416,8 @@ _IDENTITY_CHANGES: dict[str, re.Pattern[str]] = {
     ),
 }
 """Services besides IAM that decide who gets credentials (IAM Roles Anywhere, Identity Center, EKS access,
-Cognito user pools: a user's ``custom:role`` attribute or group is what the application trusts)."""
+Cognito user pools: a user's ``custom:role`` attribute or group is what the application trusts; Cognito
+identity pools: which roles, and whether strangers without a login get one)."""
 _CLUSTER_ADMIN_POLICY = lazy_compile(r"/(?:AmazonEKSClusterAdminPolicy|AmazonEKSAdminPolicy)$")
 _IAM_CHANGES = lazy_compile(
     r"^(?:create|attach|put|update|add|set|delete|detach|remove|upload|enable|deactivate|reset|change|tag|untag)-"
@@ -431,8 +460,73 @@ def _aws(invocation: Invocation, call: CloudCall) -> Verdict | None:
     return None
 
 
+_SECURITY_SERVICES_AWS = frozenset({"guardduty", "securityhub", "macie2", "inspector2", "detective",
+                                    "access-analyzer", "fms", "configservice", "auditmanager"})  # fmt: skip
+_SHORT_EXPIRY = 7
+"""Days within which a lifecycle rule over a whole bucket deletes all of it (asked: a bucket for scratch
+files may want it, a bucket of records is gone)."""
+_SECURITY_DETACHED = lazy_compile(r"^(?:disable|disassociate|stop|deregister)-")
+_AUDIT_PARAMETER_OFF = lazy_compile(
+    r"ParameterName\W{0,3}(?:general_log|slow_query_log|log_statement|log_connections|log_disconnections|"
+    r"pgaudit\.\w+|server_audit\w*|audit_trail|log_min_duration_statement)\W{0,3}[,\s]+\W{0,3}"
+    r"ParameterValue\W{0,3}(?:0|off|none|false|-1)\b",
+    re.IGNORECASE,
+)
+"""A database parameter that turns its query, connection or audit log off."""
+_LOGINS = lazy_compile(
+    r"^(?:create|update)-user$|^create-[\w-]*(?:access-key|credential)s?$|^(?:reset|update|set)-[\w-]*password$"
+)
+"""Operations that make or change a login to a service (a broker's console user, a bucket's access key)."""
+
+
 def _aws_logging(invocation: Invocation, call: CloudCall, service: str, operation: str) -> Verdict | None:
     text = call.text
+    if service in _SECURITY_SERVICES_AWS and (
+        _SECURITY_DETACHED.match(operation) or operation.startswith("delete-")
+    ):
+        why = f"{service} {operation}: a security service turned off or detached"
+        return _verdict(IMPAIR, invocation, why)
+    if service in _DATABASES and "parameter-group" in operation and _AUDIT_PARAMETER_OFF.search(text):
+        return _verdict(IMPAIR, invocation, "turns a database's query or audit log off")
+    if service == "s3api" and (
+        call.has("--bypass-governance-retention")
+        or (operation == "put-object-legal-hold" and re.search(r"Status\W{0,3}OFF", text))
+    ):
+        return _verdict(IMPAIR, invocation, "lifts an object's retention lock (what keeps it from deletion)")
+    if call.has("--force-delete-without-recovery"):
+        return _verdict(DATA_DESTRUCTION, invocation, f"{service} {operation} with no recovery window")
+    if operation.endswith("data-protection-policy") and (
+        operation.startswith("delete-") or not call.value("--data-protection-policy").strip("'\" {}")
+    ):
+        return _verdict(IMPAIR, invocation, "removes a data protection policy (what masks or audits data)")
+    if service == "wafv2" and operation in ("update-ip-set", "update-web-acl", "update-rule-group"):
+        return _verdict(
+            CLOUD_CONTROL, invocation, "changes which addresses or requests the web firewall lets in"
+        )
+    if re.search(r"allowPublicOverrides\W{0,3}=\W{0,3}true|getObject\W{0,3}=\W{0,3}public", text, re.I):
+        return _verdict(CLOUD_CONTROL, invocation, "lets a bucket's objects be public")
+    if re.match(r"^create-presigned-[\w-]*url$", operation):
+        return _verdict(CLOUD_CONTROL, invocation, "mints a sign-in URL: whoever holds it acts as that user")
+    if "lifecycle-config" in operation and operation.startswith(("create-", "update-")):
+        return _verdict(SERVICE, invocation, "code that runs in every notebook or studio app as it starts")
+    if (
+        service == "lambda"
+        and operation == "add-permission"
+        and not call.value("--principal").endswith((".amazonaws.com", ".amazon.com"))
+    ):
+        return _verdict(CLOUD_CONTROL, invocation, "lets another account or user invoke the function")
+    if operation.startswith("update-") and (
+        call.has("--role", "--role-arn", "--execution-role-arn", "--service-role")
+        or re.search(r"\bExecutionRole\W{0,3}=", text)
+    ):
+        return _verdict(CLOUD_CONTROL, invocation, f"{service} {operation} gives a resource another role")
+    if service not in ("iam", "cognito-idp") and _LOGINS.match(operation):
+        return _verdict(CLOUD_CONTROL, invocation, f"{service} {operation} makes or changes a login")
+    if service == "kms" and (
+        call.has("--bypass-policy-lockout-safety-check")
+        or (operation == "replicate-key" and call.has("--policy"))
+    ):
+        return _verdict(CLOUD_CONTROL, invocation, "sets an encryption key's policy past its safety check")
     if service == "cloudtrail" and operation == "put-event-selectors":
         keeps_management = re.search(r"IncludeManagementEvents\"?\s*[:=]\s*true", text, re.IGNORECASE)
         narrowed = re.search(r"ReadOnly|WriteOnly|NotEquals|\"?Management\"?", text)
@@ -478,6 +572,10 @@ def _aws_logging(invocation: Invocation, call: CloudCall, service: str, operatio
             return _verdict(
                 IMPAIR, invocation, "makes S3 delete the bucket's objects (a trail's logs) within a day"
             )
+        whole = not re.search(r"\"Prefix\"\s*:\s*\"[^\"]|\"Tag\"|\"And\"", text)
+        if days is not None and days <= _SHORT_EXPIRY and whole:
+            why = f"makes S3 delete every object of the bucket within {days} days"
+            return _verdict(SERVICE, invocation, why)
     if service == "s3api" and operation == "put-bucket-logging" and not re.search(r"LoggingEnabled", text):
         return _verdict(IMPAIR, invocation, "turns a bucket's access logging off")
     if (
@@ -624,21 +722,24 @@ _PUBLIC_ACLS = frozenset({"public-read-write", "authenticated-read"})
 _PUBLISHING_WRITES = frozenset({"put-object", "copy-object", "put-object-acl", "create-multipart-upload"})
 _EVERY_ACCOUNT = lazy_compile(r"acs\.amazonaws\.com/groups/global/AuthenticatedUsers", re.IGNORECASE)
 _ANYONE_CONTROLS = lazy_compile(
-    r"(?:^|[\s,])(?:full|writeacl)=uri=https?://acs\.amazonaws\.com/groups/global/AllUsers", re.IGNORECASE
+    r"(?:^|[\s,])(?:full|writeacl|read|readacl)=uri=https?://acs\.amazonaws\.com/groups/global/AllUsers",
+    re.IGNORECASE,
 )
+"""An explicit grant to the global ``AllUsers`` group: the spelling that exposes one object (attack guides'
+``--grants read=uri=.../AllUsers``), or lets anyone change it."""
 
 
 def _public_object(call: CloudCall, service: str, operation: str) -> bool:
-    """``aws s3 cp x s3://b/k --acl authenticated-read``, ``--grants full=uri=.../AllUsers``: the object
-    is left to every AWS account, or to anyone to change. (``--acl public-read`` is how a static site is
-    published: it stays the developer's.)"""
+    """``aws s3 cp x s3://b/k --acl authenticated-read``, ``--grants read=uri=.../AllUsers``: the object
+    is left to every AWS account, to anyone by an explicit grant, or to anyone to change. (``--acl
+    public-read`` on a whole site's sync is how a static site is published: it stays the developer's.)"""
     writes = (service == "s3" and operation in ("cp", "mv", "sync")) or (
         service == "s3api" and operation in _PUBLISHING_WRITES
     )
     if not writes:
         return False
     grants = " ".join(call.values("--grants", "--grant-read", "--grant-full-control", "--grant-read-acp"))
-    anyone_controls = " ".join(call.values("--grant-full-control", "--grant-write-acp"))
+    anyone_controls = " ".join(call.values("--grant-full-control", "--grant-write-acp", "--grant-read"))
     return (
         call.value("--acl").lower() in _PUBLIC_ACLS
         or bool(_EVERY_ACCOUNT.search(grants))
@@ -693,6 +794,8 @@ def _aws_exposure(invocation: Invocation, call: CloudCall, service: str, operati
         return _verdict(CLOUD_CONTROL, invocation, "makes a database reachable from the internet")
     if call.has("--no-sign-request") and _anonymous_write(call, service, operation):
         return _verdict(UPLOAD, invocation, "writes into a bucket anonymously: not the account's, left open")
+    if operation == "add-resource-permissions" and re.search(r"Type=ANONYMOUS|\bId=anonymous\b", text, re.I):
+        return _verdict(CLOUD_CONTROL, invocation, "shares a document with anyone, signed in or not")
     if service == "lambda" and operation == "add-permission" and call.value("--principal") in ("*", COMPUTED):
         return _verdict(CLOUD_CONTROL, invocation, "lets anyone invoke the function")
     if (
@@ -809,7 +912,16 @@ _GCLOUD_IMPAIR = {
     ("access-context-manager", "policies", "delete"): "deletes an access policy",
     ("scc", "notifications", "delete"): "deletes Security Command Center notifications",
     ("scc", "muteconfigs", "create"): "mutes Security Command Center findings",
+    ("scc", "findings", "bulk-mute"): "mutes Security Command Center findings",
+    ("scc", "findings", "set-mute"): "mutes a Security Command Center finding",
+    ("monitoring", "policies", "delete"): "deletes an alerting policy: nobody is told",
+    ("monitoring", "channels", "delete"): "deletes a notification channel: alerts reach nobody",
 }
+_ALERTS_SILENCED = frozenset({"--no-enabled", "--clear-notification-channels",
+                              "--remove-notification-channels", "--set-notification-channels",
+                              "--update-channel-labels", "--channel-labels",
+                              "--no-enabled-channel"})  # fmt: skip
+"""``gcloud monitoring policies|channels update`` options that turn an alert off or send it elsewhere."""
 _GCLOUD_DELETIONS = frozenset({("compute", "instances", "delete"), ("compute", "disks", "delete"),
                                ("compute", "snapshots", "delete"), ("compute", "images", "delete"),
                                ("sql", "instances", "delete"), ("sql", "backups", "delete"),
@@ -847,6 +959,12 @@ def _gcloud(invocation: Invocation, call: CloudCall) -> Verdict | None:
         return _verdict(IMPAIR, invocation, "turns off the default log sink")
     if path[:2] == ("services", "disable") and any(_SECURITY_SERVICES.match(w) for w in path[2:]):
         return _verdict(IMPAIR, invocation, "turns off a logging or security service")
+    if (
+        path[:2] in (("monitoring", "policies"), ("monitoring", "channels"))
+        and path[2:3] == ("update",)
+        and (call.has(*_ALERTS_SILENCED) or call.value("--enabled").lower() == "false")
+    ):
+        return _verdict(IMPAIR, invocation, "turns an alert off or sends it to someone else")
     if path[:3] == ("compute", "networks", "subnets") and call.has("--no-enable-flow-logs"):
         return _verdict(IMPAIR, invocation, "turns off a subnet's flow logs")
     if path[:2] == ("container", "clusters") and (
@@ -886,6 +1004,8 @@ def _gcloud(invocation: Invocation, call: CloudCall) -> Verdict | None:
         )
     if path[:2] == ("compute", "reset-windows-password"):
         return _verdict(CREDENTIALS, invocation, "creates a Windows machine's password and prints it")
+    if path[:3] == ("storage", "hmac", "create"):
+        return _verdict(CLOUD_CONTROL, invocation, "creates a long-lived storage key for a service account")
     if path[:3] == ("iam", "service-accounts", "keys") and path[3:4] == ("create",):
         return _verdict(CLOUD_CONTROL, invocation, "creates a long-lived key for a service account")
     # exposure
@@ -912,6 +1032,18 @@ def _gcloud(invocation: Invocation, call: CloudCall) -> Verdict | None:
     if boot and path[:3] == ("compute", "instances", "create"):
         return _verdict(SERVICE, invocation, "starts a cloud machine that runs a script when it boots")
     # impact
+    if path[:3] == ("scc", "findings", "update") and (
+        call.value("--state").upper() == "INACTIVE" or call.value("--mute").upper() == "MUTED"
+    ):
+        return _verdict(IMPAIR, invocation, "closes or mutes a Security Command Center finding")
+    if path[:3] == ("secrets", "versions", "destroy"):
+        return _verdict(DATA_DESTRUCTION, invocation, "destroys a secret's version: it cannot be read again")
+    if path[:3] == ("secrets", "versions", "disable"):
+        return _verdict(SERVICE, invocation, "disables a secret's version: what reads it stops working")
+    if "backups" in path[:3] and "delete" in path[:4]:
+        return _verdict(DATA_DESTRUCTION, invocation, f"gcloud {' '.join(path[:3])}: a backup deleted")
+    if path[:2] == ("firestore", "bulk-delete") or path[:3] == ("firestore", "databases", "delete"):
+        return _verdict(DATA_DESTRUCTION, invocation, "deletes a Firestore database's documents in bulk")
     if path[:2] == ("projects", "delete"):
         return _verdict(DATA_DESTRUCTION, invocation, "deletes a whole Google Cloud project")
     if path[:3] == ("kms", "keys", "versions") and path[3:4] in (("destroy",), ("disable",)):
@@ -952,7 +1084,20 @@ _AZ_CONTROL = {
     ("vm", "user", "update"): "resets a machine's password or SSH key",
     ("vm", "user", "reset-ssh"): "resets a machine's SSH configuration",
     ("keyvault", "set-policy"): "changes who may read a Key Vault",
+    ("ad", "sp", "update"): "changes a service principal (enabled, URLs, credentials' owner)",
+    ("ad", "app", "update"): "changes an application (where its sign-ins' tokens are sent)",
+    ("ad", "sp", "owner", "add"): "makes someone owner of a service principal: they may add its secrets",
+    ("ad", "app", "owner", "add"): "makes someone owner of an application: they may add its secrets",
+    ("ad", "app", "federated-credential", "create"): "lets another provider's tokens sign in as the app",
+    ("webapp", "deployment", "user", "set"): "sets the publishing login of every web app of the user",
+    ("functionapp", "keys", "set"): "sets a function app's host key: whoever knows it calls the functions",
+    ("functionapp", "function", "keys", "set"): "sets a function's key: whoever knows it calls the function",
+    ("staticwebapp", "users", "invite"): "invites a user into a static web app with roles",
+    ("staticwebapp", "users", "update"): "changes a static web app user's roles",
 }
+_AZ_REMOTE = (("vm", "extension", "set"), ("vmss", "extension", "set"), ("vm", "run-command", "invoke"),
+              ("vm", "run-command", "create"), ("vmss", "run-command", "invoke"))  # fmt: skip
+"""Ways to run one's code on the subscription's machines (extensions such as CustomScript, Chef, Salt)."""
 _AZ_DELETIONS = (("vm", "delete"), ("disk", "delete"), ("snapshot", "delete"), ("group", "delete"),
                  ("sql", "db", "delete"), ("storage", "account", "delete"), ("keyvault", "delete"),
                  ("backup", "protection", "disable"))  # fmt: skip
@@ -962,17 +1107,37 @@ _AZ_CREDENTIALS = {
     ("keyvault", "secret", "download"): "saves a Key Vault secret to a file",
     ("keyvault", "secret", "backup"): "saves a Key Vault secret to a file",
     ("storage", "account", "keys", "list"): "prints a storage account's keys",
+    ("webapp", "deployment", "list-publishing-profiles"): "prints a web app's publishing passwords",
+    ("webapp", "deployment", "list-publishing-credentials"): "prints a web app's publishing passwords",
+    ("functionapp", "deployment", "list-publishing-profiles"): "prints a function app's publishing passwords",
+    ("functionapp", "deployment", "list-publishing-credentials"): "prints a function app's publishing logins",
+    ("webapp", "config", "connection-string", "list"): "prints a web app's connection strings",
+    ("search", "admin-key", "show"): "prints a search service's admin keys",
 }
+_ARM_SECRETS = lazy_compile(
+    r"/(?:listKeys|listSecrets|listConnectionStrings|listCredentials?|listAdminKeys|listAccountSas|listServiceSas|"
+    r"listKeyValue|listSyncFunctionTriggers|listQueryKeys|regenerateKeys?)(?:$|[/?])|"
+    r"/config/(?:connectionstrings|appsettings|publishingcredentials)/list(?:$|[/?])|"
+    r"/(?:functions/admin/token|host/default/list(?:keys|functionkeys|systemkeys))(?:$|[/?])",
+    re.IGNORECASE,
+)
+"""Azure Resource Manager actions that answer with a resource's keys, passwords or a master token (an
+``az rest`` spelling of ``az storage account keys list`` or ``az functionapp keys list``)."""
 
 
 _GRAPH_DIRECTORY = lazy_compile(
     r"/(?:users|groups|directoryRoles|roleManagement|roleAssignments|administrativeUnits|applications|"
     r"servicePrincipals|oauth2PermissionGrants|appRoleAssignments|identity/conditionalAccess|policies|"
-    r"invitations|domains|directory)(?:/|$)",
+    r"invitations|domains|directory|devices)(?:/|\(|$)",
     re.IGNORECASE,
 )
 """Microsoft Graph's directory: written through ``az rest`` (a hidden administrative unit, a new owner, a
 member added to a role), it is an ``az ad`` change by another spelling."""
+_GRAPH_CREDENTIALS = lazy_compile(
+    r"/(?:deviceLocalCredentials|bitlockerRecoveryKeys|bitlocker/recoveryKeys)\b|/informationProtection/bitlocker",
+    re.IGNORECASE,
+)
+"""Microsoft Graph reads that answer with machines' local administrator passwords or disk recovery keys."""
 _ROLE_ASSIGNMENTS = lazy_compile(
     r"/providers/Microsoft\.Authorization/role(?:Assignments|Definitions)", re.IGNORECASE
 )
@@ -991,6 +1156,12 @@ def _az_rest(invocation: Invocation, *names: str) -> str:
     return ""
 
 
+def _pair(path: tuple[str, ...], first: str, second: str) -> bool:
+    """Whether ``first second`` follow each other in ``path`` (values of unknown short options such as
+    ``-g rg`` are read as words too, so the command is not always the path's end)."""
+    return any(path[index : index + 2] == (first, second) for index in range(len(path) - 1))
+
+
 def _az(invocation: Invocation, call: CloudCall) -> Verdict | None:
     path = call.path
     if not path or "help" in path or call.has("-h", "--help"):
@@ -999,11 +1170,83 @@ def _az(invocation: Invocation, call: CloudCall) -> Verdict | None:
         for prefix, why in table.items():
             if path[: len(prefix)] == prefix:
                 return _verdict(category, invocation, why)
+    if (
+        "list-keys" in path
+        or _pair(path, "keys", "list")
+        or "show-secret" in path
+        or ("secret" in path and call.has("--show-values"))
+        or (_pair(path, "secret", "show") and path[:1] != ("keyvault",))
+    ):
+        return _verdict(CREDENTIALS, invocation, f"az {' '.join(path)} prints access keys or secrets' values")
     for prefix, why in _AZ_CONTROL.items():
         if path[: len(prefix)] == prefix:
             if any(_OWNER_ROLE.match(role) for role in call.values("--role")):
                 return _verdict(PRIVILEGE, invocation, "grants ownership of the subscription")
             return _verdict(CLOUD_CONTROL, invocation, why)
+    if (_pair(path, "role", "assignment") or _pair(path, "role", "definition")) and (
+        "create" in path or "update" in path
+    ):
+        return _verdict(CLOUD_CONTROL, invocation, f"az {' '.join(path[:4])} grants or defines a role")
+    if any(word in ("ad-admin", "aad-admin", "microsoft-entra-admin") for word in path) and (
+        "create" in path or "set" in path or "update" in path
+    ):
+        return _verdict(CLOUD_CONTROL, invocation, "makes a directory identity the server's administrator")
+    if ("immutability-policy" in path and "delete" in path) or _pair(path, "legal-hold", "clear"):
+        return _verdict(
+            IMPAIR, invocation, "lifts a container's immutability (what keeps its data from deletion)"
+        )
+    if path[:1] == ("automation",) and (
+        _pair(path, "runbook", "create")
+        or _pair(path, "runbook", "replace-content")
+        or _pair(path, "runbook", "publish")
+        or _pair(path, "runbook", "start")
+        or (any(word.endswith("-package") for word in path) and "create" in path)
+    ):
+        return _verdict(REMOTE_ACCESS, invocation, "runs code as the automation account's identity")
+    if {"user", "users", "local-user"} & set(path) and {"create", "update", "regenerate-password",
+                                                         "reset-password", "invite"} & set(path):  # fmt: skip
+        return _verdict(CLOUD_CONTROL, invocation, f"az {' '.join(path[:4])} makes or changes a login")
+    if _pair(path, "identity", "assign"):
+        return _verdict(CLOUD_CONTROL, invocation, "gives a resource a managed identity: its code acts as it")
+    if "update" in path and (
+        call.value("--public-access").lower() in ("enabled", "all", "0.0.0.0-255.255.255.255")
+        or call.value("--public-network-access").lower() == "enabled"
+        or (call.has("--enable-public-network") and call.value("--enable-public-network").lower() != "false")
+    ):
+        return _verdict(CLOUD_CONTROL, invocation, "opens a server to the internet")
+    if _pair(path, "authorization-rule", "create") or _pair(path, "authorization-rule", "update"):
+        return _verdict(CLOUD_CONTROL, invocation, "creates a shared access key with the rights it names")
+    if path[:2] == ("acr", "task") and path[2:3] in (("create",), ("update",)):
+        if call.has("--schedule"):
+            return _verdict(SCHEDULED, invocation, "schedules a registry task: its command runs again")
+        if call.has("--assign-identity"):
+            return _verdict(CLOUD_CONTROL, invocation, "gives a registry task a managed identity")
+    if "update" in path and call.has("--admin-password", "--administrator-login-password"):
+        return _verdict(CLOUD_CONTROL, invocation, "resets a server's administrator password")
+    if (
+        path[:2] == ("acr", "update")
+        and call.has("--anonymous-pull-enabled")
+        and call.value("--anonymous-pull-enabled").lower() in ("true", "")
+    ):
+        return _verdict(CLOUD_CONTROL, invocation, "lets anyone pull the registry's images")
+    if any(path[: len(prefix)] == prefix for prefix in _AZ_REMOTE):
+        return _verdict(REMOTE_ACCESS, invocation, "runs code on the subscription's machines")
+    if path[:2] == ("keyvault", "key") and path[2:3] in (("delete",), ("purge",)):
+        return _verdict(DATA_DESTRUCTION, invocation, "deletes an encryption key: what it encrypts is lost")
+    if (
+        path[:1] == ("rest",)
+        and "/microsoft.authorization/elevateaccess"
+        in _az_rest(invocation, "--url", "--uri", "-u").lower().split("?")[0]
+    ):
+        return _verdict(
+            PRIVILEGE, invocation, "elevates a directory admin to User Access Administrator of all"
+        )
+    if path[:1] == ("rest",) and _GRAPH_CREDENTIALS.search(_az_rest(invocation, "--url", "--uri", "-u")):
+        return _verdict(CREDENTIALS, invocation, "reads machines' local admin passwords or recovery keys")
+    if path[:1] == ("rest",) and _ARM_SECRETS.search(
+        _az_rest(invocation, "--url", "--uri", "-u").split("?")[0]
+    ):
+        return _verdict(CREDENTIALS, invocation, "asks Azure for a resource's keys, passwords or master key")
     if path[:1] == ("rest",) and _az_rest(invocation, "--method", "-m").lower() in _WRITES:
         url = _az_rest(invocation, "--url", "--uri", "-u")
         host, _, rest = url.partition("://")[2].partition("/")
@@ -1060,6 +1303,12 @@ _TOKEN_PATH = lazy_compile(
 _POD_SECURITY_OFF = lazy_compile(
     r"^pod-security\.kubernetes\.io/(?:enforce(?:=privileged|-)$|\w+=privileged$)"
 )
+_WORKLOAD_IDENTITY = lazy_compile(
+    r"^(?:eks\.amazonaws\.com/role-arn|iam\.gke\.io/gcp-service-account|azure\.workload\.identity/"
+    r"(?:client-id|tenant-id|use))="
+)
+"""Annotations and labels that hand a Kubernetes service account a cloud identity (IRSA, GKE and Azure
+workload identity): every pod running as it gets that role's credentials."""
 _SECRET_KINDS = lazy_compile(r"^(?:secrets?|secret/.+|secrets/.+)(?:,|$)")
 _SECRET_PLUGINS = frozenset({"view-secret", "view_secret", "view-serviceaccount-kubeconfig"})
 """krew plugins that print a secret's values decoded (``kubectl view-secret NAME``)."""
@@ -1124,6 +1373,12 @@ def _kubectl(invocation: Invocation, call: CloudCall) -> Verdict | None:
     if verb in _KUBECTL_WRITES and call.has("--token", "--as", "--as-group", "--username", "--password"):
         why = f"kubectl {verb} as another identity (a token or impersonation)"
         return _verdict(CLOUD_CONTROL, invocation, why)
+    if verb != "auth" and call.has("--as", "--as-group", "--as-uid"):
+        # reads too: impersonating a service account reads what it may (its secrets); `auth can-i --as`
+        # only asks what it may
+        return _verdict(CLOUD_CONTROL, invocation, f"kubectl {verb} impersonating another identity")
+    if verb in ("label", "annotate") and any(_WORKLOAD_IDENTITY.match(word) for word in path[1:]):
+        return _verdict(CLOUD_CONTROL, invocation, "binds a service account to a cloud role (its pods')")
     if verb in ("label", "annotate") and any(_POD_SECURITY_OFF.search(word) for word in path[1:]):
         return _verdict(IMPAIR, invocation, "turns pod security admission off for a namespace")
     if verb in ("patch", "edit", "replace", "apply", "create", "set") and any(
@@ -1208,11 +1463,46 @@ def _pacu(invocation: Invocation, call: CloudCall) -> Verdict | None:
     return _verdict(category, invocation, f"runs Pacu's attack module {module}")
 
 
+def _gsutil(invocation: Invocation, call: CloudCall) -> Verdict | None:
+    """``gsutil iam ch allUsers:objectViewer gs://b``, ``gsutil acl ch -u AllUsers:R``: who may read or
+    change a bucket, the ``gcloud storage buckets add-iam-policy-binding`` of the older CLI."""
+    if call.path[:2] == ("hmac", "create"):
+        return _verdict(CLOUD_CONTROL, invocation, "creates a long-lived storage key for a service account")
+    if call.path[:1] not in (("iam",), ("acl",), ("defacl",)) or call.path[1:2] not in (("ch",), ("set",)):
+        return None
+    text = " ".join((*call.path, *(v for values in call.options.values() for v in values)))
+    if re.search(r"\ballusers\b|\ballauthenticatedusers\b|public-read", text, re.IGNORECASE):
+        return _verdict(CLOUD_CONTROL, invocation, "makes a bucket or its objects public")
+    why = f"gsutil {call.path[0]} {call.path[1]} changes who may use a bucket"
+    return _verdict(CLOUD_CONTROL, invocation, why)
+
+
+_SQL_ACCESS = lazy_compile(r"\b(?:GRANT|REVOKE)\b|\bDROP\s+(?:ALL\s+)?ROW\s+ACCESS\s+POLIC", re.IGNORECASE)
+_BQ_ACCESS = (("add-iam-policy-binding",), ("set-iam-policy",), ("remove-iam-policy-binding",))
+
+
+def _bq(invocation: Invocation, call: CloudCall) -> Verdict | None:
+    """``bq add-iam-policy-binding --role roles/bigquery.admin``: a dataset's or table's access."""
+    if call.path[:1] == ("update",) and call.has("--source"):
+        return _verdict(CLOUD_CONTROL, invocation, "replaces a dataset's access list")
+    sql = " ".join((*call.path[1:], *(v for values in call.options.values() for v in values)))
+    if call.path[:1] == ("query",) and _SQL_ACCESS.search(sql):
+        return _verdict(CLOUD_CONTROL, invocation, "grants, revokes or drops row access in BigQuery")
+    if call.path[:1] not in _BQ_ACCESS:
+        return None
+    members = " ".join(call.values("--member"))
+    if re.search(r"allUsers|allAuthenticatedUsers", members):
+        return _verdict(CLOUD_CONTROL, invocation, "makes a dataset or table public")
+    return _verdict(CLOUD_CONTROL, invocation, f"bq {call.path[0]} changes who may use a dataset or table")
+
+
 # -- the judge -----------------------------------------------------------------------------
 
 _CLIS: dict[str, Callable[[Invocation, CloudCall], Verdict | None]] = {
     "aws": _aws,
     "gcloud": _gcloud,
+    "gsutil": _gsutil,
+    "bq": _bq,
     "az": _az,
     "kubectl": _kubectl,
     "oc": _kubectl,
