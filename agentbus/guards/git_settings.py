@@ -27,6 +27,8 @@ import shlex
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from .exports import Exports
+
 if TYPE_CHECKING:
     from .programs import Invocation
 
@@ -103,69 +105,24 @@ _FAMILY = re.compile(
 """The variables an export gives every later git (``GIT_*``) and go (the module fetch's) of the shell."""
 READERS = frozenset({"git", "go"})
 """The programs given the exported variables of :data:`_FAMILY`."""
-_DECLARERS = frozenset({"declare", "typeset"})
 
 
-class Exported:
-    """The variables of :data:`_FAMILY` a line has exported so far, statement by statement:
-    ``export X=v``, ``declare -x X=v``, ``X=v; export X``, an assignment after ``set -a``;
-    ``unset X``, ``export -n X`` take one back. Each as the word ``X=VALUE``, quoted for the shell."""
+class Exported(Exports):
+    """The variables of :data:`_FAMILY` a line has exported so far (:class:`~.exports.Exports`:
+    ``export X=v``, ``declare -x X=v``, ``X=v; export X``, an assignment after ``set -a``; ``unset X``,
+    ``export -n X`` take one back)."""
 
-    __slots__ = ("_all", "_assigned", "exported")
-
-    def __init__(self) -> None:
-        self.exported: dict[str, str] = {}
-        self._assigned: dict[str, str] = {}
-        self._all = False
-
-    def note(self, invocation: Invocation) -> None:
-        """Learn what ``invocation`` (a statement run before the next) does to the environment."""
-        command = invocation.command
-        name = invocation.name
-        if not name and not invocation.dynamic:  # X=v alone: a shell variable, exported if it was
-            for word in invocation.env:
-                variable, value = _assignment(command.static(word))
-                if variable:
-                    self._assigned[variable] = value
-                    if self._all or variable in self.exported:
-                        self.exported[variable] = value
-            return
-        args = [command.static(arg) or "" for arg in invocation.args]
-        flags = "".join(a[1:] for a in args if a.startswith("-") and not a.startswith("--"))
-        if name == "set":
-            if "a" in flags or ("allexport" in args and "-o" in args):
-                self._all = True
-            elif "+a" in args or ("allexport" in args and "+o" in args):
-                self._all = False
-        elif name == "unset":
-            for arg in args:
-                self.exported.pop(arg, None)
-        elif name == "export" or (name in _DECLARERS and "x" in flags):
-            for arg in args:
-                if arg.startswith("-"):
-                    continue
-                variable, equals, value = arg.partition("=")
-                if not _FAMILY.match(variable):
-                    continue
-                if "n" in flags:
-                    self.exported.pop(variable, None)
-                else:
-                    self.exported[variable] = value if equals else self._assigned.get(variable, "")
-
-    @property
-    def exporting_all(self) -> bool:
-        """Whether ``set -a`` is on: each later assignment is exported."""
-        return self._all
+    __slots__ = ()
 
     def words(self) -> tuple[str, ...]:
-        """The exported variables as the assignments of a command's environment (``X=VALUE``, the
-        words as the parser gives them: quotes taken out)."""
-        return tuple(f"{name}={value}" for name, value in self.exported.items())
-
-
-def _assignment(word: str | None) -> tuple[str, str]:
-    variable, equals, value = (word or "").partition("=")
-    return (variable, value) if equals and _FAMILY.match(variable) else ("", "")
+        """The exported variables of the family as the assignments of a command's environment
+        (``X=VALUE``, the words as the parser gives them: quotes taken out); one made at run time is
+        left out."""
+        return tuple(
+            f"{name}={value}"
+            for name, value in self.exported.items()
+            if value is not None and _FAMILY.match(name)
+        )
 
 
 def exported_statements(stages: Iterable[Sequence[Invocation]]) -> list[str]:

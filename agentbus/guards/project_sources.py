@@ -29,8 +29,8 @@ import posixpath
 from collections.abc import Iterator
 
 from ..lazy_regex import lazy_compile
+from .exports import Exports
 from .findings import piece
-from .parse import SimpleCommand
 from .programs import Invocation, written_text
 from .project_commands import APPENDED, STDIN, UNSEEN, WRITTEN, FileRun, planned, unseen
 
@@ -197,60 +197,3 @@ def _edits_in_place(invocation: Invocation, values: list[str]) -> bool:
     return invocation.name in _EDITORS and any(
         v.startswith("--in-place") or (v[:1] == "-" and v[1:2] != "-" and "i" in v[1:]) for v in values
     )
-
-
-# -- the environment the line exports -------------------------------------------------------------
-
-_DECLARES = frozenset({"declare", "typeset", "local", "readonly"})
-
-
-class Exports:
-    """The variables a line has exported so far, statement by statement: ``export X=v``, ``declare
-    -x X=v``, ``X=v; export X``, every assignment after ``set -a``; ``unset X`` and ``export -n X``
-    take one back. A value made at run time (``export X=$(pick)``) is None."""
-
-    __slots__ = ("_all", "_assigned", "exported")
-
-    def __init__(self) -> None:
-        self.exported: dict[str, str | None] = {}
-        self._assigned: dict[str, str | None] = {}
-        self._all = False
-
-    def note(self, invocation: Invocation) -> None:
-        """Learn what ``invocation`` (a statement run before the next) does to the environment."""
-        command = invocation.command
-        name = invocation.name
-        if not name and not invocation.dynamic:  # X=v alone: a shell variable, exported if it was
-            for assignment in invocation.env:
-                variable, value = _assigned(command, assignment)
-                self._assigned[variable] = value
-                if self._all or variable in self.exported:
-                    self.exported[variable] = value
-            return
-        args = [command.static(arg) for arg in invocation.args]
-        flags = "".join(a[1:] for a in args if a and a.startswith("-") and not a.startswith("--"))
-        if name == "set":
-            if "a" in flags or ("allexport" in args and "-o" in args):
-                self._all = True
-            elif "+a" in args or ("allexport" in args and "+o" in args):
-                self._all = False
-        elif name == "unset":
-            for arg in args:
-                self.exported.pop(arg or "", None)
-        elif name == "export" or (name in _DECLARES and "x" in flags):
-            for raw, arg in zip(invocation.args, args, strict=True):
-                if arg is not None and arg.startswith("-"):
-                    continue
-                variable, equals, _ = raw.partition("=")
-                if "n" in flags:
-                    self.exported.pop(variable, None)
-                elif equals:
-                    self.exported[variable] = _assigned(command, raw)[1]
-                else:
-                    self.exported[variable] = self._assigned.get(variable, self.exported.get(variable))
-
-
-def _assigned(command: SimpleCommand, assignment: str) -> tuple[str, str | None]:
-    variable = assignment.partition("=")[0]
-    value = command.static(assignment)
-    return variable, (value.partition("=")[2] if value is not None else None)
