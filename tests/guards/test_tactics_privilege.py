@@ -371,6 +371,8 @@ def test_usermod_blocks_exactly_when_a_group_is_an_admin_group(groups: list[str]
         "cd /var/backups && touch -- --checkpoint=1 '--checkpoint-action=exec=sh x.sh'",
         "echo > '--use-compress-program=sh x.sh'",
         "touch -- '-e sh shell.sh'",
+        "touch ./-esh",
+        "echo x > '-e bash -i'",
     ],
 )
 def test_a_file_named_as_an_option_that_runs_code_is_escalation(command: str) -> None:
@@ -378,7 +380,15 @@ def test_a_file_named_as_an_option_that_runs_code_is_escalation(command: str) ->
 
 
 @pytest.mark.parametrize(
-    "command", ["touch -- -rf", "touch --no-create notes.txt", "touch -- --version", "tar cf x.tar *"]
+    "command",
+    [
+        "touch -- -rf",
+        "touch --no-create notes.txt",
+        "touch -- --version",
+        "tar cf x.tar *",
+        "echo x > a/-e0",  # found by a property test: a name starting -e is no command
+        "touch -- -example.txt",
+    ],
 )
 def test_other_odd_file_names_run(command: str) -> None:
     assert decision(command) == "allow"

@@ -387,11 +387,13 @@ def _privilege_files(invocation: Invocation, home: str) -> Verdict | None:
 
 _COMMAND_OPTION_NAME = lazy_compile(
     r"--checkpoint-action=exec|--to-command=|--use-compress-program=|--info-script=|--new-volume-script="
-    r"|--rsh=|-e\s*\S|--unzip-command|--checkpoint=\d"
+    r"|--rsh=|-e\s*\S+\s+\S|-e\s*(?:/bin/|/usr/bin/)?(?:ba|da|z|k)?sh\b|--unzip-command|--checkpoint=\d"
 )
 """File names that are options making tar, rsync or zip run a command: a root job's ``tar cf x *`` in
 that directory expands the glob into them and runs the attacker's script (wildcard injection); and
-the action's companion ``--checkpoint=1`` (the action runs at each checkpoint)."""
+the action's companion ``--checkpoint=1`` (the action runs at each checkpoint). rsync's ``-e``
+counts with a command and its argument, or a shell (``-e sh x.sh``, ``-esh``), not as any name that
+starts ``-e`` (``-example.txt``)."""
 
 
 def _option_named_files(invocation: Invocation) -> Verdict | None:
