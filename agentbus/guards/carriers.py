@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator, Sequence
 from ..lazy_regex import lazy_compile
 from .git_settings import environment_settings
 from .git_settings import settings as git_settings
+from .options import option_values as _option_values
 
 __all__ = [
     "COMMAND_VARIABLES",
@@ -123,20 +124,6 @@ def substitutions(text: str) -> Iterator[str]:
 
 _Extract = Callable[[Sequence[str], Sequence[str]], Iterator[str]]
 """(argument values, here-string and here-document texts) -> shell code."""
-
-
-def _option_values(values: Sequence[str], options: frozenset[str]) -> Iterator[str]:
-    """The values of ``options``: ``--opt=VALUE``, ``--opt VALUE``, ``-oVALUE`` (short ones)."""
-    for index, value in enumerate(values):
-        if value in options:
-            if index + 1 < len(values):
-                yield values[index + 1]
-            continue
-        key, equals, rest = value.partition("=")
-        if equals and key in options:
-            yield rest
-        elif not value.startswith("--") and value[:2] in options and len(value) > 2:
-            yield value[2:]
 
 
 def _by_options(*options: str, transform: Callable[[str], str | None] = lambda v: v) -> _Extract:

@@ -22,6 +22,7 @@ from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
 from ..findings import static_args as _values
 from ..interpreters import INTERPRETERS, inline_code
+from ..options import option_values
 from ..paths import normalize_path
 from ..programs import SHELLS, Invocation, shell_mode
 from ..verdict import UNJUDGED_SCRIPT, Verdict
@@ -81,32 +82,18 @@ _KERNEL_THREAD = lazy_compile(
 """A kernel thread's name (``kworker/0:1``, ``[kthreadd]``): no program on disk is called that."""
 
 
-def _option_paths(values: list[str], options: frozenset[str]) -> list[str]:
-    """The values of ``options`` (``-O PATH``, ``-OPATH``, ``--output=PATH``)."""
-    found = []
-    for index, value in enumerate(values):
-        key, equals, rest = value.partition("=")
-        if value in options and index + 1 < len(values):
-            found.append(values[index + 1])
-        elif equals and key in options:
-            found.append(rest)
-        elif not value.startswith("--") and value[:2] in options and len(value) > 2:
-            found.append(value[2:])
-    return found
-
-
 def _saved_or_loaded(invocation: Invocation, home: str) -> Verdict | None:
     """A download written into a hiding place; a PKCS#11 provider loaded from outside the system's
     libraries."""
     name = invocation.name
     values = _values(invocation)
-    for path in _option_paths(values, _DOWNLOAD_OUTPUTS.get(name, frozenset())):
+    for path in option_values(values, _DOWNLOAD_OUTPUTS.get(name, frozenset())):
         # the directory: /var/tmp/.X11/agent, /dev/shm/.x/a (a hidden file right in /tmp is a download's)
         folder = posixpath.dirname(normalize_path(path, home=home, cwd=invocation.cwd))
         where = hiding_place(folder) if folder.startswith("/") else None
         if where is not None:
             return _verdict(UNJUDGED_SCRIPT, invocation, f"downloads into {where}, where payloads hide")
-    providers = _option_paths(values, _PROVIDER_OPTIONS.get(name, frozenset()))
+    providers = option_values(values, _PROVIDER_OPTIONS.get(name, frozenset()))
     if name in ("ssh", "scp", "sftp"):
         providers += [v.split("=", 1)[-1].strip() for v in values if v.lower().startswith("pkcs11provider")]
     for path in providers:

@@ -52,6 +52,7 @@ from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
 from ..findings import positionals as _positionals
 from ..findings import static_args as _values
+from ..options import option_values as _option_values
 from ..programs import SSH_OPTIONS_WITH_VALUES, Invocation
 from ..verdict import BACKDOOR, REMOTE_ACCESS, Verdict
 
@@ -82,20 +83,6 @@ def _publishes_login(values: list[str]) -> str | None:
         if scheme in _LOGIN_SCHEMES or (port is not None and int(port) in _LOGIN_PORTS):
             return value
     return None
-
-
-def _option_values(values: list[str], names: frozenset[str]) -> list[str]:
-    """The values given to the options ``names`` (``--port 22``, ``--port=22``, ``-p22``)."""
-    found: list[str] = []
-    for index, value in enumerate(values):
-        name, equals, attached = value.partition("=")
-        if equals and name in names:
-            found.append(attached)
-        elif value in names and index + 1 < len(values):
-            found.append(values[index + 1])
-        elif len(value) > 2 and value[:2] in names and not value.startswith("--"):
-            found.append(value[2:])
-    return found
 
 
 # -- the programs ---------------------------------------------------------------------------
