@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from agentbus.guards.judge import judge_command
+
 EXTERNAL = Path(__file__).parent / "corpus" / "external"
 
 Entry = dict[str, str]
@@ -31,6 +33,17 @@ def judge_all(entries: Iterable[Entry], judge: Callable[[str], str], home: str) 
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("HOME", home)
         return [(entry, judge(entry["command"])) for entry in entries]
+
+
+def exec_decision(home: str, cwd: str) -> Callable[[str], str]:
+    """The whole exec decision, as the hook gives it (the command guard, the shell-file guard and what
+    the command runs from disk or its input), as block, ask or allow."""
+
+    def decide(command: str) -> str:
+        verdict = judge_command(command, home=home, cwd=cwd)
+        return "allow" if verdict is None else verdict.decision
+
+    return decide
 
 
 def assert_floor_holds(

@@ -14,10 +14,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from measured import Decisions, assert_benign_pass, assert_floor_holds, judge_all, load
+from measured import Decisions, assert_benign_pass, assert_floor_holds, exec_decision, judge_all, load
 from test_corpus import CWD, HOME
-
-from agentbus.guards.judge import judge_command
 
 CORPUS = load("cloud14")
 
@@ -55,11 +53,7 @@ KNOWN_FALSE_POSITIVES = {
 
 @pytest.fixture(scope="module")
 def decisions() -> Decisions:
-    def decide(command: str) -> str:
-        verdict = judge_command(command, home=HOME, cwd=CWD)
-        return "allow" if verdict is None else verdict.decision
-
-    return judge_all(CORPUS, decide, HOME)
+    return judge_all(CORPUS, exec_decision(HOME, CWD), HOME)
 
 
 def test_the_corpus_is_what_the_readme_describes() -> None:
