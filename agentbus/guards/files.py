@@ -471,9 +471,11 @@ _METADATA_ONLY = frozenset({
     "ls", "ll", "stat", "test", "[", "file", "du", "touch", "mkdir", "chown", "chgrp", "realpath", "readlink",
     "basename", "dirname", "echo", "printf", "which", "type", "command", "cd", "pushd", "popd", "export",
     "local", "declare", "typeset", "readonly", "unset", "ssh-keygen", "lsattr", "getfacl", "setfacl", "namei",
-    "exa", "eza", "tree", "true", ":",
+    "exa", "eza", "tree", "true", ":", "ausearch", "aureport", "auditctl", "getcap",
 })  # fmt: skip
-"""Programs known not to read or write their operands' contents: a secret's name is safe with them."""
+"""Programs known not to read or write their operands' contents: a secret's name is safe with them
+(``auditctl -w /etc/shadow`` watches it, ``ausearch -f /etc/shadow`` looks up the audit trail's events
+about it)."""
 _KEYCHAIN_SETTINGS = frozenset({"show-keychain-info", "lock-keychain", "list-keychains", "default-keychain",
                                 "login-keychain"})  # fmt: skip
 """security(1) commands that name a keychain file to list, lock or choose it, never reading its items."""

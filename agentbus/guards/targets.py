@@ -40,11 +40,12 @@ _READ_ONLY = frozenset({
     "nginx", "apachectl", "apache2ctl", "httpd", "haproxy", "sshd", "named-checkconf", "promtool", "man",
     "vdir", "dir", "openssl", "logrotate", "dpkg-query",
     "export", "local", "declare", "typeset", "readonly", "unset", ":", "true", "false",
-    "socketfilterfw",
+    "socketfilterfw", "ausearch", "aureport", "auditctl", "getcap",
 })  # fmt: skip
 """Programs that read their operands and write nothing but their standard output (with exceptions below).
 ``socketfilterfw`` changes only the firewall's rules for the programs it is given: the macOS family
-(:mod:`.tactics.macos`) is the one place that judges it."""
+(:mod:`.tactics.macos`) is the one place that judges it; ``auditctl -w /etc/passwd`` watches the file
+(turning auditing off is :mod:`.tactics.impairment`'s)."""
 
 _DEVICE_READERS = frozenset({
     "lsblk", "blkid", "file", "stat", "ls", "test", "[", "udevadm", "mount", "umount", "eject", "partprobe",

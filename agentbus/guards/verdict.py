@@ -103,8 +103,9 @@ swap, LVM, LUKS ``open``/``addKey``, iSCSI logins, growing a file system, ``disk
 them is discovery; destroying them is :data:`DISK`."""
 SYSTEM_CONFIG = "system configuration"
 """Changing how the whole machine behaves: files under ``/etc`` no narrower row covers, ``git config
---system``, ``update-alternatives``, locale, host name, time zone, kernel settings, routes, and
-macOS's ``systemsetup``/``scutil``/``pmset``/``nvram``."""
+--system``, ``update-alternatives``, locale, host name, time zone, kernel settings, routes, firewall
+rules, file capabilities short of root (``setcap cap_net_raw+ep``), and macOS's
+``systemsetup``/``scutil``/``pmset``/``nvram``."""
 ENV_SECRETS = "environment secrets"
 """The session's own secrets picked out of its environment (``env | grep TOKEN``): shown to the agent,
 as ``echo $TOKEN`` would; a developer checks a variable is set this way, so a person is asked."""

@@ -176,7 +176,9 @@ TLDR_CEILINGS = {
     # asks: the machine's settings (update-alternatives, hostnamectl, timedatectl, locale, route add,
     # pmset, nvram, systemsetup -set…, scutil --set, sysctl -w, dpkg-reconfigure, > /etc/nologin.txt;
     # macos12: rmmod, a driver unloaded from the running kernel, x3)
-    "system configuration": 45,
+    # lead16: firewall rule changes asked (ufw allow/deny/enable/delete x24, nft add x4, firewall-cmd
+    # --add/--remove/--change/--runtime-to-permanent x5; listing them runs)
+    "system configuration": 76,
     # asks: the pages of mount/umount, losetup, swapon, LVM (lvcreate, lvextend, pvchange, vgchange),
     # cryptsetup open/close, zfs/zpool, mdadm, resize2fs/growpart, tune2fs, blockdev --set…, udisksctl
     # linux14: mknod's page making block and character device nodes (2): a disk under another name

@@ -24,6 +24,10 @@ http.sslVerify false``, ``export NODE_TLS_REJECT_UNAUTHORIZED=0``); a program
 run under a false name so that ``ps`` shows something else (``exec -a sshd
 nmap …``, THC's ``zapper -a klog …``): masquerading.
 
+SYSTEM_CONFIG (asked by default): any other change to the host's firewall rules
+(``iptables -A``, ``ufw allow``, ``nft add rule``, ``firewall-cmd --add-port``);
+listing them runs.
+
 Stopping an ordinary service is the persistence family's SERVICE (ask); a
 security or logging service is judged here and blocked, and a block wins over
 an ask in the decision.
@@ -495,7 +499,7 @@ def _firewall(invocation: Invocation) -> Verdict | None:
             )
         if _drops_outgoing(values):
             return _cuts_outgoing(invocation)
-        return _inserted_rule(invocation, values, flags)
+        return _firewall_rule(invocation, words)
     elif name in _FIREWALL_LOADERS and (name != "nft" or "-f" in values or "--file" in values):
         files = [v for v in values if not v.startswith("-")] or ["-"]
         fed = [
@@ -519,6 +523,7 @@ def _firewall(invocation: Invocation) -> Verdict | None:
             and not _to_metadata(lowered)
         ):
             return _cuts_outgoing(invocation)
+        return _firewall_rule(invocation, words)
     elif name == "ufw":
         if "--dry-run" in values:
             return None  # ufw --dry-run shows what a command would do
@@ -542,6 +547,7 @@ def _firewall(invocation: Invocation) -> Verdict | None:
             return None  # drops every packet: an outage, not an opening
         if any(v.startswith(("--add-rule", "--direct")) for v in values) and _drops_outgoing(values):
             return _cuts_outgoing(invocation)
+        return _firewall_rule(invocation, words)
     elif name == "pfctl":
         if "d" in _short_flags(values) or "F" in _short_flags(values):
             return _verdict(IMPAIR, invocation, "turns pf off or flushes its rules")
@@ -775,28 +781,42 @@ def judge_script(script: Script, home: str) -> Verdict | None:
     return None
 
 
+_UFW_CHANGES = frozenset({"allow", "deny", "reject", "limit", "delete", "insert", "prepend", "route",
+                          "enable", "default", "logging"})  # fmt: skip
+_FIREWALLD_CHANGES = ("--add-", "--remove-", "--set-", "--change-", "--new-", "--delete-", "--direct",
+                      "--runtime-to-permanent", "--load-")  # fmt: skip
+_NFT_CHANGES = frozenset({"add", "insert", "replace", "create", "delete", "destroy", "flush", "rename",
+                          "reset"})  # fmt: skip
+_IPTABLES_CHANGES = frozenset({"A", "I", "R", "D", "P", "N", "E"})
+_IPTABLES_LONG_CHANGES = frozenset({"--append", "--insert", "--replace", "--delete", "--policy",
+                                    "--new-chain", "--rename-chain"})  # fmt: skip
+
+
 def _firewall_rule(invocation: Invocation, words: list[str]) -> Verdict | None:
-    """A ufw rule put ahead of the others: asked, since it overrides every rule the user wrote.
+    """Any other change to the host's firewall rules: asked.
 
-    ``ufw allow 8080/tcp`` and ``ufw allow from 192.168.1.0/24`` are how people
-    open the firewall to their own network (tldr's examples): allowed, like
-    any rule appended; ``ufw prepend deny from HOST`` and ``ufw insert 1 ...``
-    jump the queue (Atomic Red Team's T1686), so a person is asked.
+    The firewall is the machine's, not the project's: no coding task needs a rule added, and
+    an attack script opens a port for its door (``iptables -A INPUT -p tcp --dport 4444 -j
+    ACCEPT``, ``ufw allow 31337``) or locks rivals out exactly as an administrator hardens a
+    server (``ufw default deny incoming``). The text cannot tell them apart, so a person does;
+    listing the rules (``iptables -L``, ``ufw status``, ``nft list ruleset``, ``firewall-cmd
+    --list-all``) runs. The openings and flushes no administrator does blindly are blocked
+    before this (IMPAIR).
     """
-    verb = words[0] if words else ""
-    if verb in ("prepend", "insert"):
-        return _verdict(SERVICE, invocation, f"ufw {verb} puts a rule ahead of the firewall's others")
-    return None
-
-
-def _inserted_rule(invocation: Invocation, values: list[str], flags: set[str]) -> Verdict | None:
-    """``iptables -I INPUT 1 -p tcp --dport 6379 -j DROP``: a filter rule put ahead of the others, asked
-    as ``ufw insert`` is (it overrides every rule the user wrote; malware locks rivals out of the port it
-    took). Appended rules (``-A``) run, as ``ufw deny 3333`` does; nat redirects are not filters."""
-    table = next((values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-t", "--table")), "filter")
-    if ("I" in flags or "--insert" in values) and table == "filter":
-        return _verdict(SERVICE, invocation, "iptables -I puts a rule ahead of the firewall's others")
-    return None
+    name = invocation.name
+    values = _values(invocation)
+    if name == "ufw":
+        changed = bool(words) and words[0] in _UFW_CHANGES
+    elif name == "firewall-cmd":
+        changed = any(v.startswith(_FIREWALLD_CHANGES) for v in values)
+    elif name == "nft":
+        changed = bool(words) and words[0] in _NFT_CHANGES
+    else:  # iptables and its kin
+        changed = bool(_short_flags(values) & _IPTABLES_CHANGES or _IPTABLES_LONG_CHANGES & set(values))
+    if not changed:
+        return None
+    shown = f"{name} {' '.join(words[:2])}" if name in ("ufw", "nft") else name
+    return _verdict(SYSTEM_CONFIG, invocation, f"changes the host's firewall rules: {shown}")
 
 
 _DMESG_CLEARS = lazy_compile(r"^--(?:clear|read-clear)$|^-[^-lfnsFKc]*[cC]")

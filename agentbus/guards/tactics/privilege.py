@@ -4,7 +4,8 @@ PRIVILEGE (blocked by default):
 
 - setuid and setgid bits on any file (``chmod u+s``, ``chmod 4755``, ``install -m 6755``,
   ``os.chmod(path, 0o4755)``), and file capabilities that amount to root
-  (``setcap cap_setuid+ep``, any capability on a shell or an interpreter);
+  (``setcap cap_setuid+ep``, any capability on a shell or an interpreter; any other capability
+  is asked as SYSTEM_CONFIG);
 - writes to the places that decide who may be root: sudoers (``/etc/sudoers.d``,
   ``/usr/local/etc/sudoers``), ``doas.conf``, PAM configuration and modules, polkit
   rules (rows of :mod:`agentbus.guards.locations`); any program given one of them
@@ -76,6 +77,7 @@ from ..verdict import (
     SERVICE,
     STEALTH_PERSISTENCE,
     SUDO_INSTALL,
+    SYSTEM_CONFIG,
     SYSTEM_FILES,
     VOLUMES,
     Verdict,
@@ -311,7 +313,10 @@ def _setcap(invocation: Invocation, values: list[str]) -> Verdict | None:
         base = file.rstrip("/").rsplit("/", 1)[-1]
         if base in SHELLS or INTERPRETERS.match(base):
             return _verdict(PRIVILEGE, invocation, f"gives capabilities to the interpreter {file}")
-    return None
+    # cap_net_raw (sniffing), cap_net_bind_service (ports below 1024): a privilege the program keeps for
+    # whoever runs it; a developer's server may need one, an attacker's sniffer too: a person is asked.
+    shown = ", ".join(sorted(caps - {""})) or "capabilities"
+    return _verdict(SYSTEM_CONFIG, invocation, f"gives {shown} to {' '.join(files)}")
 
 
 _SYSTEM_PROGRAMS = lazy_compile(
