@@ -824,6 +824,28 @@ def _privileged_mode(invocation: Invocation) -> Verdict | None:
     )
 
 
+_FIND_RUNS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+
+
+def _find_shell_escape(invocation: Invocation) -> Verdict | None:
+    """``find . -exec /bin/sh \\; -quit``: find starting a shell with nothing to run, which only a shell
+    escape does. Where find is set-user-ID (GTFOBins' SUID list), dash keeps the root it inherits even
+    without ``-p``; a script of one's own (``-exec sh -c '...' {} \\;``) is judged as the script."""
+    if invocation.name != "find":
+        return None
+    values = _values(invocation)
+    for index, value in enumerate(values):
+        if value not in _FIND_RUNS or index + 1 >= len(values):
+            continue
+        program, *rest = values[index + 1 :]
+        ran = rest[: next((i for i, v in enumerate(rest) if v in (";", "+")), len(rest))]
+        bare = all(v.startswith("-") and v not in ("-c", "-s") and "c" not in v[1:] for v in ran)
+        if program.rsplit("/", 1)[-1] in _PRIVILEGED_MODE_SHELLS and bare:
+            why = f"find {value} starts {program} with nothing to run: a shell escape (root if find is suid)"
+            return _verdict(PRIVILEGE, invocation, why)
+    return None
+
+
 def _nmap_runs_code(values: list[str]) -> bool:
     """``nmap --interactive`` (old versions: ``!sh`` at its prompt) or ``--script=FILE`` (a Lua file of
     one's own, ``os.execute("/bin/sh")``); the named scripts nmap ships (``--script vuln``) are not code
@@ -1416,6 +1438,7 @@ def _findings(invocation: Invocation, home: str) -> Iterator[Verdict | None]:
     yield _loader_hijack(invocation)
     yield _exploit_files(invocation)
     yield _privileged_mode(invocation)
+    yield _find_shell_escape(invocation)
     yield _accounts(invocation)
     yield _authorization(invocation, home)
     yield _option_named_files(invocation)

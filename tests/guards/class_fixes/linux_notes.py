@@ -9,7 +9,9 @@ here are variants written for the tests, not the ones measured:
   ``nft add``, ``firewall-cmd --add-port``): asked, as system configuration. Openings and flushes that
   no administrator does blindly stay blocked as defense impairment; listing the rules runs;
 - a file capability short of root (``setcap cap_net_raw+ep``): asked; ``cap_setuid``, ``cap_sys_admin``
-  and any capability on an interpreter stay blocked.
+  and any capability on an interpreter stay blocked;
+- ``find . -exec /bin/sh \\; -quit``: find starting a shell with nothing to run (GTFOBins' SUID entry;
+  dash keeps the root it inherits without ``-p``).
 
 And one false positive: the audit tools (``ausearch -f /etc/passwd``, ``auditctl -w /etc/shadow``) name
 a system file to search for or to watch; they do not write it.
@@ -24,6 +26,10 @@ HELD = {
         "iptables --append FORWARD -i eth0 -j ACCEPT",
         "sudo ufw route allow in on wg0 out on eth0",
         "iptables -N DOOR",
+    ],
+    "shell escape": [
+        "find /tmp -maxdepth 0 -exec /bin/dash \\; -quit",
+        "/usr/bin/find . -okdir bash -i \\;",
     ],
     "file capability": [
         "setcap cap_net_raw=eip /tmp/sniffer",
@@ -44,4 +50,6 @@ ALLOWED = [
     "sudo auditctl -w /etc/sudoers -p wa -k sudoers",
     "getcap /usr/bin/ping",
     "setcap -r ./build/tool",
+    "find . -name '*.sh' -exec bash -n {} \\;",
+    "find scripts -type f -exec sh {} \\;",
 ]
