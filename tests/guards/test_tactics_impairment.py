@@ -14,7 +14,7 @@ from agentbus.guards.parse import parse
 from agentbus.guards.policy import Policy
 from agentbus.guards.programs import walk
 from agentbus.guards.tactics.writes import Write, writes
-from agentbus.guards.verdict import EVIDENCE, IMPAIR, SERVICE, SYSTEM_FILES
+from agentbus.guards.verdict import EVIDENCE, IMPAIR, SERVICE, SYSTEM_CONFIG, SYSTEM_FILES
 from agentbus.middleware import builtin
 
 HOME = "/home/dev"
@@ -160,9 +160,7 @@ def test_impairing_a_defense_is_blocked(command: str) -> None:
         "export HISTCONTROL=ignoredups",
         "echo $HISTFILE",
         "iptables -L -n",
-        "sudo iptables -A INPUT -p tcp --dport 22 -j DROP",
         "ufw status verbose",
-        "sudo ufw allow 8080/tcp",
         "firewall-cmd --panic-off",
         "setenforce 1",
         "getenforce",
@@ -383,13 +381,17 @@ def test_history_switched_off_by_shopt_or_written_to_nowhere_is_evidence_destruc
     assert verdict_of(command) == ("block", EVIDENCE)
 
 
-def test_a_ufw_rule_ahead_of_the_others_asks_while_an_appended_rule_runs() -> None:
-    assert verdict_of("ufw prepend deny from 1.2.3.4") == ("ask", SERVICE)
-    assert verdict_of("sudo ufw insert 1 allow from 203.0.113.9") == ("ask", SERVICE)
-    assert verdict_of("sudo ufw allow from 192.168.1.0/24") == ("allow", None)
-    assert verdict_of("sudo ufw allow 8080/tcp") == ("allow", None)
+def test_every_ufw_rule_change_is_asked_and_turning_it_off_blocked() -> None:
+    assert verdict_of("ufw prepend deny from 1.2.3.4") == ("ask", SYSTEM_CONFIG)
+    assert verdict_of("sudo ufw insert 1 allow from 203.0.113.9") == ("ask", SYSTEM_CONFIG)
+    assert verdict_of("sudo ufw allow from 192.168.1.0/24") == ("ask", SYSTEM_CONFIG)
+    assert verdict_of("sudo ufw allow 8080/tcp") == ("ask", SYSTEM_CONFIG)
+    assert verdict_of("sudo iptables -A INPUT -p tcp --dport 22 -j DROP") == ("ask", SYSTEM_CONFIG)
     assert verdict_of("ufw disable") == ("block", IMPAIR)
-    assert verdict_of("ufw prepend deny from 1.2.3.4", Policy(profile="unattended")) == ("block", SERVICE)
+    assert verdict_of("ufw status numbered") == ("allow", None)
+    unattended = Policy(profile="unattended")
+    assert verdict_of("ufw prepend deny from 1.2.3.4", unattended) == ("block", SYSTEM_CONFIG)
+    assert verdict_of("sudo ufw allow 8080/tcp", Policy(verdicts={SYSTEM_CONFIG: "allow"})) == ("allow", None)
 
 
 @pytest.mark.parametrize(
@@ -652,14 +654,16 @@ OUTBOUND_CUTS = [
     "nft 'add chain inet filter output { type filter hook output priority 0; policy drop; }'",
     "firewall-cmd --direct --add-rule ipv4 filter OUTPUT 0 -p tcp --dport 3333 -j DROP",
 ]
-FIREWALL_ORDINARY = [
-    "iptables -L OUTPUT -n",
+FIREWALL_CHANGES = [
     "sudo iptables -A INPUT -p tcp --dport 6379 -j DROP",
     "ufw deny 3333",
-    "nft list chain inet filter output",
     "iptables -A OUTPUT -o lo -j ACCEPT",
     "iptables -A OUTPUT -d 169.254.169.254 -j DROP",  # the metadata service kept from containers
     "nft add rule inet filter output ip daddr 169.254.169.254 drop",
+]
+FIREWALL_ORDINARY = [
+    "iptables -L OUTPUT -n",
+    "nft list chain inet filter output",
 ]
 
 
@@ -673,8 +677,16 @@ def test_dropping_what_the_machine_sends_out_is_asked(command: str) -> None:
     assert check_command(command, home=HOME, policy=Policy(verdicts={SERVICE: "allow"})) is None
 
 
+@pytest.mark.parametrize("command", FIREWALL_CHANGES)
+def test_other_rules_are_a_change_to_the_machine_asked(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None, command
+    assert (verdict.category, verdict.decision) == (SYSTEM_CONFIG, "ask"), verdict
+    assert "firewall" in verdict.reason
+
+
 @pytest.mark.parametrize("command", FIREWALL_ORDINARY)
-def test_incoming_rules_and_listings_are_ordinary(command: str) -> None:
+def test_listings_are_ordinary(command: str) -> None:
     assert check_command(command, home=HOME) is None
 
 
@@ -743,8 +755,8 @@ def test_an_accept_rule_for_named_addresses_is_blocked(command: str) -> None:
     assert (verdict.category, verdict.decision) == (IMPAIR, "block"), verdict
 
 
-def test_opening_one_port_stays_allowed() -> None:
-    assert check_command("iptables -A INPUT -p tcp --dport 8080 -j ACCEPT", home=HOME) is None
+def test_opening_one_port_is_asked() -> None:
+    assert verdict_of("iptables -A INPUT -p tcp --dport 8080 -j ACCEPT") == ("ask", SYSTEM_CONFIG)
 
 
 AGENT_VARIABLES = [
@@ -792,14 +804,14 @@ def test_a_shorter_name_of_the_same_program_is_not_masquerading(command: str) ->
 
 def test_an_iptables_rule_put_ahead_of_the_others_is_asked_like_ufw_insert() -> None:
     command = "iptables -I INPUT 1 -p tcp --dport 6379 -j DROP"
-    assert verdict_of(command) == ("ask", SERVICE)
-    assert verdict_of("iptables --insert INPUT -p tcp --dport 11211 -j REJECT") == ("ask", SERVICE)
-    assert verdict_of(command, Policy(profile="unattended")) == ("block", SERVICE)
-    assert verdict_of(command, Policy(verdicts={SERVICE: "allow"})) == ("allow", None)
-    assert verdict_of("iptables -A INPUT -p tcp --dport 6379 -j DROP") == ("allow", None)
+    assert verdict_of(command) == ("ask", SYSTEM_CONFIG)
+    assert verdict_of("iptables --insert INPUT -p tcp --dport 11211 -j REJECT") == ("ask", SYSTEM_CONFIG)
+    assert verdict_of(command, Policy(profile="unattended")) == ("block", SYSTEM_CONFIG)
+    assert verdict_of(command, Policy(verdicts={SYSTEM_CONFIG: "allow"})) == ("allow", None)
+    assert verdict_of("iptables -A INPUT -p tcp --dport 6379 -j DROP") == ("ask", SYSTEM_CONFIG)
     assert verdict_of("iptables -t nat -I PREROUTING -p tcp --dport 80 -j REDIRECT --to-port 8080") == (
-        "allow",
-        None,
+        "ask",
+        SYSTEM_CONFIG,
     )
 
 
@@ -807,4 +819,4 @@ def test_iptables_rules_a_listing_feeds_to_a_delete_are_blocked() -> None:
     command = "iptables -S INPUT | grep 2375 | cut -d ' ' -f2- | xargs -rL1 iptables -D"
     assert verdict_of(command) == ("block", IMPAIR)
     assert verdict_of(command, Policy(verdicts={IMPAIR: "allow"})) == ("allow", None)
-    assert verdict_of("iptables -D INPUT -p tcp --dport 8080 -j ACCEPT") == ("allow", None)
+    assert verdict_of("iptables -D INPUT -p tcp --dport 8080 -j ACCEPT") == ("ask", SYSTEM_CONFIG)

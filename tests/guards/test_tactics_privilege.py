@@ -13,7 +13,7 @@ from agentbus.guards.parse import parse
 from agentbus.guards.policy import Policy
 from agentbus.guards.programs import walk
 from agentbus.guards.tactics import privilege
-from agentbus.guards.verdict import PRIVILEGE, SUDO_INSTALL, SYSTEM_FILES
+from agentbus.guards.verdict import PRIVILEGE, SUDO_INSTALL, SYSTEM_CONFIG, SYSTEM_FILES
 
 HOME = "/home/dev"
 
@@ -150,7 +150,6 @@ def test_installs_as_root_ask(command: str) -> None:
         "chmod g-s ./shared",
         "chmod 2775 ./shared-cache",
         "setcap -r ./build/devserver",
-        "setcap cap_net_bind_service=+ep ./build/devserver",
         "getcap -r /usr/bin",
         "visudo -c",
         "cat /etc/pam.d/sudo",
@@ -520,3 +519,10 @@ def test_a_shell_in_privileged_mode_is_escalation(command: str) -> None:
 )
 def test_the_words_of_a_shells_script_are_not_its_options(command: str) -> None:
     assert decision(command) == "allow"
+
+
+def test_a_capability_short_of_root_is_asked() -> None:
+    for command in ("setcap cap_net_bind_service=+ep ./build/devserver", "sudo setcap cap_net_raw+ep /tmp/x"):
+        verdict = check_command(command, home=HOME)
+        assert verdict is not None, command
+        assert (verdict.category, verdict.decision) == (SYSTEM_CONFIG, "ask"), verdict

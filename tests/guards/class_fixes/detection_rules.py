@@ -130,7 +130,6 @@ ALLOWED = [
     "mysqldump app | gzip > dump.sql.gz",
     "mysqldump --no-data app > schema.sql",
     'python3 -c "import os; print(os.getpid())"',
-    "sudo iptables -t nat -A PREROUTING -p tcp --dport 80 -j REDIRECT --to-ports 8080",
     "amazon-ssm-agent -version",
     "ln -s /usr/share/dict words && head words/README",
     "ln -s ../shared/config config && cat config/app.toml",

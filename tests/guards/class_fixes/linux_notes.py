@@ -26,6 +26,8 @@ HELD = {
         "iptables --append FORWARD -i eth0 -j ACCEPT",
         "sudo ufw route allow in on wg0 out on eth0",
         "iptables -N DOOR",
+        # a redirect for every source (how a server gets a low port) ran before: a firewall change too
+        "sudo iptables -t nat -A PREROUTING -p tcp --dport 80 -j REDIRECT --to-ports 8080",
     ],
     "shell escape": [
         "find /tmp -maxdepth 0 -exec /bin/dash \\; -quit",
