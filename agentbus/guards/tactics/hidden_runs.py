@@ -17,6 +17,7 @@ read; a script is judged by :mod:`..script_files` too), so the finding is
 from __future__ import annotations
 
 import posixpath
+import re
 
 from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
@@ -25,9 +26,9 @@ from ..interpreters import INTERPRETERS, inline_code
 from ..options import option_values
 from ..paths import normalize_path
 from ..programs import SHELLS, Invocation, shell_mode
-from ..verdict import UNJUDGED_SCRIPT, Verdict
+from ..verdict import BACKDOOR, UNJUDGED_SCRIPT, Verdict
 
-__all__ = ["hiding_place", "judge"]
+__all__ = ["hiding_place", "judge", "launched_file"]
 
 _SHARED = ("/tmp/", "/var/tmp/", "/private/tmp/", "/private/var/tmp/", "/Users/Shared/")
 
@@ -104,22 +105,66 @@ def _saved_or_loaded(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
+_LAUNCH_OPTIONS = {"java": frozenset({"-jar", "-cp", "-classpath", "--class-path"})}
+"""Launchers whose option names the file they run (``java -jar /tmp/x.jar``, ``java -cp /tmp/x.jar Main``)."""
+_RUN_VERBS = {"deno": frozenset({"run"}), "bun": frozenset({"run", "x"}), "dotnet": frozenset({"exec"})}
+"""A launcher's verb before the file it runs (``deno run -A /tmp/x.ts``, ``dotnet exec /tmp/x.dll``)."""
+_LAUNCHERS = frozenset({"dotnet", "source", ".", "run-parts"})
+"""Programs whose first operand is the file (or, for run-parts, the directory of files) they run."""
+
+
+def launched_file(invocation: Invocation) -> str | None:
+    """The file an interpreter or launcher runs, as written: a shell's script, ``source FILE``, an
+    interpreter's script (``node /tmp/x.js``), ``java -jar FILE``, ``deno run FILE``, ``dotnet FILE``,
+    ``run-parts DIR`` (given as ``DIR/``); None for inline code or a program run by its own name."""
+    name = invocation.name
+    if name in SHELLS:
+        mode = shell_mode(invocation)
+        return invocation.command.static(mode.file) if mode.file is not None else None
+    values = _values(invocation)
+    options = _LAUNCH_OPTIONS.get(name)
+    if options is not None:
+        found = option_values(values, options)
+        return found[0].split(":", 1)[0] if found else None
+    verbs = _RUN_VERBS.get(name, frozenset())
+    if (INTERPRETERS.match(name) and inline_code(invocation) is None) or name in _LAUNCHERS:
+        operand = _script_operand(values[1:] if values[:1] and values[0] in verbs else values)
+        if name == "dotnet" and operand is not None and "/" not in operand and not operand.endswith(".dll"):
+            return None  # dotnet build, dotnet test: a verb of its own
+        if name == "run-parts" and operand is not None:
+            return operand.rstrip("/") + "/"
+        return operand
+    return None
+
+
+_ATTACK_NAME = lazy_compile(
+    r"(?:^|[-_.])(?:rev(?:erse)?[-_]?shell|bind[-_]?shell|backdoor|back[-_]door|implant|dropper|stager"
+    r"|meterpreter|rootkit|webshell)(?=$|[-_.\d])",
+    re.IGNORECASE,
+)
+"""A file that calls itself an attacker's tool (``/tmp/revshell.jar``, ``./backdoor``, ``python3
+implant.py``): whatever it does, its author says it gives someone else a way in."""
+
+
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """A program (or a shell script: ``sh /dev/shm/x``) this command runs by a path into such a
-    place, a download saved there, a library loaded from outside the system's, or None."""
+    place, a download saved there, a library loaded from outside the system's, a file named as an
+    attacker's tool, or None."""
     found = _saved_or_loaded(invocation, home)
     if found is not None:
         return found
     command = invocation.command
     at = len(command.words) - len(invocation.args) - 1
     head = command.static(command.words[at]) if 0 <= at < len(command.words) else None
-    if invocation.name in SHELLS:
-        mode = shell_mode(invocation)
-        head = command.static(mode.file) if mode.file is not None else None
-    elif INTERPRETERS.match(invocation.name) and inline_code(invocation) is None:
-        head = _script_operand(_values(invocation))
+    launched = launched_file(invocation)
+    if launched is not None or invocation.name in SHELLS or INTERPRETERS.match(invocation.name):
+        head = launched
     elif not head or posixpath.basename(head).lower() != invocation.name.lower():
         return None  # (names are read without case: /tmp/.X-AbC runs as `.x-abc`)
+    stem = posixpath.basename((head or "").rstrip("/")).rsplit(".", 1)[0]
+    if head and ("/" in head or launched is not None) and _ATTACK_NAME.search(stem):
+        why = f"runs {head}, a file named as an attacker's tool (a reverse shell, a backdoor, an implant)"
+        return _verdict(BACKDOOR, invocation, why)
     if not head or "/" not in head:
         return None
     path = normalize_path(head, home=home, cwd=invocation.cwd)

