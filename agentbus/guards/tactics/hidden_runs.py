@@ -131,9 +131,46 @@ def launched_file(invocation: Invocation) -> str | None:
         operand = _script_operand(values[1:] if values[:1] and values[0] in verbs else values)
         if name == "dotnet" and operand is not None and "/" not in operand and not operand.endswith(".dll"):
             return None  # dotnet build, dotnet test: a verb of its own
-        if name == "run-parts" and operand is not None:
-            return operand.rstrip("/") + "/"
+        if name == "run-parts":
+            operands = [v for v in values if not v.startswith("-")]
+            return operands[-1].rstrip("/") + "/*" if operands else None  # every program in DIR
         return operand
+    if name == "find" and _FOUND_RUN & set(values):
+        # find /dev/shm -type f -exec {} \;: the files found are the programs run
+        runs = [values[i + 1] for i, v in enumerate(values[:-1]) if v in _FOUND_RUN]
+        starts = [v for v in values[: values.index(next(iter(_FOUND_RUN & set(values))))] if v[:1] in "/~."]
+        if starts and any(r in ("{}", "./{}") for r in runs):
+            return starts[0].rstrip("/") + "/*"
+    return None
+
+
+_FOUND_RUN = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+_PRELOADS = frozenset({"-r", "--require", "--import", "--loader", "--experimental-loader", "-I", "-M",
+                       "--preload", "-d", "--include-path", "-i"})  # fmt: skip
+"""Interpreter options that load a module or a file before the script (``node --require F``, ``ruby -rF``,
+``perl -IDIR``, ``php -d auto_prepend_file=F``): code run by another name."""
+_LITERAL_PATH = lazy_compile(r"[\"'](/(?:dev/shm|tmp|var/tmp|private/tmp|Users/Shared)/[^\"'\s]{1,400})[\"']")
+_RUNS_FILE = lazy_compile(
+    r"\b(?:exec|eval|execfile|run_path|runpy|load|loadfile|dofile|require|require_relative|include|source"
+    r"|system|popen|spawn|execv\w*|CDLL|cdll|LoadLibrary|dlopen|ffi_lib|DynaLoader|import_module)\b"
+)
+"""Inline code that runs or loads a file (``exec(open(F).read())``, ``runpy.run_path(F)``,
+``ctypes.CDLL(F)``, ``load F``, ``require F``)."""
+
+
+def _loaded_by_code(invocation: Invocation) -> str | None:
+    """A file in a hiding place an interpreter's inline code runs or loads, or a module it preloads."""
+    for value in option_values(_values(invocation), _PRELOADS):
+        path = value.rpartition("=")[2]  # php -d auto_prepend_file=/dev/shm/p.php
+        full = normalize_path(path)
+        if path.startswith("/") and (hiding_place(full) or hiding_place(full + "/x")) is not None:
+            return path  # (a directory of modules: perl -I/dev/shm)
+    code = inline_code(invocation)
+    if code is None or _RUNS_FILE.search(code) is None:
+        return None
+    for match in _LITERAL_PATH.finditer(code):
+        if hiding_place(normalize_path(match.group(1))) is not None:
+            return match.group(1)
     return None
 
 
@@ -157,6 +194,12 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     at = len(command.words) - len(invocation.args) - 1
     head = command.static(command.words[at]) if 0 <= at < len(command.words) else None
     launched = launched_file(invocation)
+    if INTERPRETERS.match(invocation.name):
+        loaded = _loaded_by_code(invocation)
+        if loaded is not None:
+            full = normalize_path(loaded)
+            place = hiding_place(full) or hiding_place(full + "/x") or ""
+            return _verdict(UNJUDGED_SCRIPT, invocation, f"loads or runs {loaded} from {place}: code unseen")
     if launched is not None or invocation.name in SHELLS or INTERPRETERS.match(invocation.name):
         head = launched
     elif not head or posixpath.basename(head).lower() != invocation.name.lower():

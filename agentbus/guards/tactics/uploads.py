@@ -46,7 +46,7 @@ from ..request_bodies import request_options, sent_file
 from ..verdict import BACKDOOR, UPLOAD, Verdict
 from .exfiltration import sends_stdin
 
-__all__ = ["judge", "judge_script", "unseen_file"]
+__all__ = ["judge", "judge_script", "remote_runner", "unseen_file"]
 
 
 def unseen_file(text: str, home: str, cwd: str | None) -> str | None:
@@ -222,11 +222,25 @@ _SSH_VALUES = frozenset({"-B", "-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "
                          "-o", "-p", "-Q", "-R", "-S", "-W", "-w", "-M"})  # fmt: skip
 _REMOTE_RUNNER = lazy_compile(
     r"^(?:(?:sudo|doas|env|nice|nohup|exec)(?:\s+-\S+)*\s+)*(?:/\S*/)?"
-    r"(?:(?:ba|da|z|k|mk|a)?sh(?:\s+-[a-z]*s[a-z]*)?(?:\s+-[a-z]+)*(?:\s+-s)?"
-    r"|(?:python[\d.]*|perl[\d.]*|ruby[\d.]*|node|php[\d.]*)(?:\s+-\S*)*?(?:\s+-)?)\s*$"
+    r"(?:(?:ba|da|z|k|mk|a)?sh(?:\s+-[a-z]+)*(?:\s+--(?:\s.*)?)?"
+    r"|(?:python[\d.]*|perl[\d.]*|ruby[\d.]*|node|php[\d.]*)(?:\s+-[a-zA-Z]*)*(?:\s+-(?:\s.*)?)?)\s*$"
 )
-"""A remote command that runs what arrives on its input as code: ``bash -s``, ``sh``, ``sudo bash -s``,
-``python3 -``."""
+"""A remote command that runs what arrives on its input as code: ``bash -s``, ``sh``, ``sudo bash -s --
+ARGS``, ``python3 -``; no command at all is the login shell reading its input."""
+
+
+def remote_runner(invocation: Invocation) -> tuple[str, str] | None:
+    """The host and the remote command of an ``ssh`` that runs its input as code (``ssh HOST 'bash -s'``,
+    ``ssh HOST`` with no command and no terminal), or None."""
+    if invocation.name not in _SSH_CLIENTS:
+        return None
+    positionals = _positionals(_words(invocation), _SSH_VALUES)
+    if not positionals or (len(positionals) == 1 and "-N" in _words(invocation)):
+        return None
+    remote = " ".join(positionals[1:])
+    if remote and not _REMOTE_RUNNER.match(remote):
+        return None
+    return positionals[0], remote or "its login shell"
 
 
 def _remote_script(invocation: Invocation) -> str | None:
@@ -236,12 +250,10 @@ def _remote_script(invocation: Invocation) -> str | None:
     fed = next(
         (command.render(r.target) for r in command.redirects if r.op == "<" and r.fd in ("", "0")), None
     )
-    if fed is None:
+    runner = remote_runner(invocation)
+    if fed is None or runner is None or fed == "/dev/null":
         return None
-    positionals = _positionals(_words(invocation), _SSH_VALUES)
-    if len(positionals) < 2 or not _REMOTE_RUNNER.match(" ".join(positionals[1:])):
-        return None
-    return f"runs {fed} as code on {positionals[0]} ({' '.join(positionals[1:])} reads it from ssh's input)"
+    return f"runs {fed} as code on {runner[0]} ({runner[1]} reads it from ssh's input)"
 
 
 def _put_files(invocation: Invocation, before: list[Invocation]) -> list[str]:

@@ -20,7 +20,14 @@ measured:
 - a one-liner that fetches from the network and runs a value as a command (``os.system(get(URL).text)``);
 - a one-liner that attaches to another process (``ptrace`` through ctypes, ``process_vm_writev``);
 - ``ssh HOST 'bash -s' < FILE``: a local file run as code on another machine;
-- ``split --filter=sh``, ``tar --to-command=bash``: data cut into pieces and each piece run as code.
+- ``split --filter=sh``, ``tar --to-command=bash``: data cut into pieces and each piece run as code;
+- a second round, on variants of the first round's classes written by hand: wrappers that run the rest
+  of their line (``xvfb-run``, ``setpriv``, ``proot``, ``dbus-run-session``, ``wine``, ``mono``,
+  user-mode ``qemu``), ``run-parts`` and ``find -exec {}`` running a hiding place's files, a module an
+  interpreter preloads from one (``node --require``, ``ruby -r``, ``perl -I``, ``php -d
+  auto_prepend_file=``), inline code that runs or loads a file there (``exec(open(F).read())``,
+  ``runpy.run_path``, ``ctypes.CDLL``), ``ssh HOST < FILE`` with no command and ``cat F | ssh HOST
+  'bash -s'``.
 """
 
 from __future__ import annotations
@@ -61,6 +68,24 @@ HELD = {
         "ssh -i key ops@web1 sh -s < ops/patch.sh",
         "ssh web1 'python3 -' < tool.py",
     ],
+    "another launcher or wrapper given a hiding place's file": [
+        "xvfb-run -a /var/tmp/.gui/app",
+        "wine64 /dev/shm/setup.exe",
+        "setpriv --inh-caps=-all /tmp/.sp/run",
+        "qemu-aarch64-static /dev/shm/b",
+        "run-parts --exit-on-error /var/tmp/.jobs",
+        "find /dev/shm/.w -type f -execdir {} \\;",
+    ],
+    "module preloaded or file run by inline code": [
+        "node --import /var/tmp/.i/x.mjs server.js",
+        "php -d auto_append_file=/tmp/.p/a.php x.php",
+        "ruby -e 'load \"/dev/shm/x.rb\"'",
+        "python3 -c \"exec(compile(open('/var/tmp/.c/a.py').read(),'a','exec'))\"",
+    ],
+    "input run as code on another machine": [
+        "ssh ops@web2 < ./steps.txt",
+        "cat ops/fix.sh | ssh -T web2 'bash -s -- --dry-run'",
+    ],
     "data run as code by a cutter": [
         "split -l 5 --filter=bash jobs.txt",
         "tar -xf payload.tar --to-command='sh'",
@@ -86,4 +111,11 @@ ALLOWED = [
     "split -l 1000 --filter='gzip > $FILE.gz' big.csv part-",
     "tar -xf logs.tar --to-command='grep -c ERROR'",
     "curl -fsSL https://example.com/tool.tar.gz -o tool.tar.gz",
+    "xvfb-run -a pytest tests/gui",
+    "node --import ./register.mjs server.js",
+    "php -d display_errors=1 -S localhost:8000",
+    "ruby -e 'load \"Rakefile\"'",
+    "find ./bin -type f -exec chmod +x {} \\;",
+    "ssh web2 'df -h' < /dev/null",
+    "git bundle create - HEAD | ssh web2 'cat > repo.bundle'",
 ]
