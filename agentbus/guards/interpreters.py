@@ -232,6 +232,11 @@ _PROGRAM_CODE_FLAGS = {
 """Programs that are not languages first, and the options that give them code (Elisp, Script-Fu ...)."""
 
 
+_SCRIPT_EXTRACT = lazy_compile(r"^(?:perl|python|ruby)[\d.]*$")
+"""Interpreters whose ``-x`` names no code: it skips the script's leading lines (Perl's and Ruby's until a
+``#!`` line naming them)."""
+
+
 def inline_code(invocation: Invocation) -> str | None:
     """The code an interpreter is given on its command line, if any."""
     values = [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
@@ -249,6 +254,8 @@ def inline_code(invocation: Invocation) -> str | None:
             return value[2:]  # ruby -e'CODE', perl -e'CODE': the code attached to the flag
         if index + 1 >= len(values):
             break
+        if value == "-x" and _SCRIPT_EXTRACT.match(invocation.name):
+            continue  # perl -x FILE, python -x FILE: the script is FILE (its leading lines skipped)
         if value in _CODE_FLAGS or value.lower() in ("-command", "-c", "-encodedcommand"):
             return values[index + 1]
         if re.fullmatch(r"-[a-zA-Z]{0,2}[ce]", value) and value != "-m":

@@ -37,6 +37,8 @@ def hiding_place(path: str) -> str | None:
     """Why ``path`` (absolute, normalised) is where payloads hide, or None."""
     if path.startswith("/dev/shm/"):
         return "shared memory (/dev/shm), where nothing stays on disk"
+    if path.startswith("/var/run/"):
+        return "the runtime directory (/var/run), where no program is installed"
     for shared in _SHARED:
         if path.startswith(shared):
             parts = path[len(shared) :].split("/")
@@ -88,10 +90,14 @@ def _saved_or_loaded(invocation: Invocation, home: str) -> Verdict | None:
     libraries."""
     name = invocation.name
     values = _values(invocation)
-    for path in option_values(values, _DOWNLOAD_OUTPUTS.get(name, frozenset())):
+    outputs = option_values(values, _DOWNLOAD_OUTPUTS.get(name, frozenset()))
+    if name in _DOWNLOAD_OUTPUTS:  # wget -O - URL > /var/run/x: the download written by a redirect
+        command = invocation.command
+        outputs += [command.render(r.target) for r in command.redirects if r.op in (">", ">|", ">>")]
+    for path in outputs:
         # the directory: /var/tmp/.X11/agent, /dev/shm/.x/a (a hidden file right in /tmp is a download's)
         folder = posixpath.dirname(normalize_path(path, home=home, cwd=invocation.cwd))
-        where = hiding_place(folder) if folder.startswith("/") else None
+        where = hiding_place(folder.rstrip("/") + "/") if folder.startswith("/") else None
         if where is not None:
             return _verdict(UNJUDGED_SCRIPT, invocation, f"downloads into {where}, where payloads hide")
     providers = option_values(values, _PROVIDER_OPTIONS.get(name, frozenset()))

