@@ -115,14 +115,15 @@ _LAUNCH_OPTIONS = {"java": frozenset({"-jar", "-cp", "-classpath", "--class-path
 """Launchers whose option names the file they run (``java -jar /tmp/x.jar``, ``java -cp /tmp/x.jar Main``)."""
 _RUN_VERBS = {"deno": frozenset({"run"}), "bun": frozenset({"run", "x"}), "dotnet": frozenset({"exec"})}
 """A launcher's verb before the file it runs (``deno run -A /tmp/x.ts``, ``dotnet exec /tmp/x.dll``)."""
-_LAUNCHERS = frozenset({"dotnet", "source", ".", "run-parts"})
-"""Programs whose first operand is the file (or, for run-parts, the directory of files) they run."""
+_LAUNCHERS = frozenset({"dotnet", "source", "."})
+"""Programs whose first operand is the file they run."""
 
 
 def launched_file(invocation: Invocation) -> str | None:
     """The file an interpreter or launcher runs, as written: a shell's script, ``source FILE``, an
     interpreter's script (``node /tmp/x.js``), ``java -jar FILE``, ``deno run FILE``, ``dotnet FILE``,
-    ``run-parts DIR`` (given as ``DIR/``); None for inline code or a program run by its own name."""
+    ``run-parts DIR`` and ``find DIR -exec {} ;`` (given as ``DIR/*``: every program in DIR); None for
+    inline code or a program run by its own name."""
     name = invocation.name
     if name in SHELLS:
         mode = shell_mode(invocation)
@@ -132,25 +133,35 @@ def launched_file(invocation: Invocation) -> str | None:
     if options is not None:
         found = option_values(values, options)
         return found[0].split(":", 1)[0] if found else None
+    if name == "run-parts":
+        operands = [v for v in values if not v.startswith("-")]
+        return operands[-1].rstrip("/") + "/*" if operands else None
+    if name == "find":
+        return _found_and_run(values)
     verbs = _RUN_VERBS.get(name, frozenset())
     if (INTERPRETERS.match(name) and inline_code(invocation) is None) or name in _LAUNCHERS:
         operand = _script_operand(values[1:] if values[:1] and values[0] in verbs else values)
         if name == "dotnet" and operand is not None and "/" not in operand and not operand.endswith(".dll"):
             return None  # dotnet build, dotnet test: a verb of its own
-        if name == "run-parts":
-            operands = [v for v in values if not v.startswith("-")]
-            return operands[-1].rstrip("/") + "/*" if operands else None  # every program in DIR
         return operand
-    if name == "find" and _FOUND_RUN & set(values):
-        # find /dev/shm -type f -exec {} \;: the files found are the programs run
-        runs = [values[i + 1] for i, v in enumerate(values[:-1]) if v in _FOUND_RUN]
-        starts = [v for v in values[: values.index(next(iter(_FOUND_RUN & set(values))))] if v[:1] in "/~."]
-        if starts and any(r in ("{}", "./{}") for r in runs):
-            return starts[0].rstrip("/") + "/*"
     return None
 
 
 _FOUND_RUN = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+
+
+def _found_and_run(values: list[str]) -> str | None:
+    """``find /dev/shm -type f -exec {} \\;``: the files found are the programs run (``DIR/*``)."""
+    first = next((i for i, v in enumerate(values) if v in _FOUND_RUN), None)
+    if first is None:
+        return None
+    starts = [v for v in values[:first] if v[:1] in "/~."]
+    runs = [values[i + 1] for i in range(first, len(values) - 1) if values[i] in _FOUND_RUN]
+    if starts and any(run in ("{}", "./{}") for run in runs):
+        return starts[0].rstrip("/") + "/*"
+    return None
+
+
 _PRELOADS = frozenset({"-r", "--require", "--import", "--loader", "--experimental-loader", "-I", "-M",
                        "--preload", "-d", "--include-path", "-i"})  # fmt: skip
 """Interpreter options that load a module or a file before the script (``node --require F``, ``ruby -rF``,
