@@ -1222,6 +1222,10 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
             shown = _piece(decoded.strip())
             why = f"pipes encoded text into {stage.name} (it decodes to {shown!r}), code hidden from a reader"
             return Verdict(UNJUDGED_SCRIPT, piece, why)
+    shells = [s for s in stages if s.name in SHELLS and _interactive(s)]
+    network = [s for s in stages if s.name in _NETWORK_TOOLS or _tls_client(s) or _ssh_stdio(s)]
+    if shells and network and len(stages) > 1:
+        return Verdict(BACKDOOR, piece, f"connects {shells[0].name} to the network through {network[0].name}")
     from .tactics.uploads import remote_runner
 
     for stage in stages[1:]:
@@ -1229,10 +1233,6 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
         if remote is not None:  # cat deploy.sh | ssh HOST 'bash -s': as ssh HOST 'bash -s' < deploy.sh
             why = f"pipes its output into {remote[1]} on {remote[0]}, which runs it as code there"
             return Verdict(UPLOAD, piece, why)
-    shells = [s for s in stages if s.name in SHELLS and _interactive(s)]
-    network = [s for s in stages if s.name in _NETWORK_TOOLS or _tls_client(s) or _ssh_stdio(s)]
-    if shells and network and len(stages) > 1:
-        return Verdict(BACKDOOR, piece, f"connects {shells[0].name} to the network through {network[0].name}")
     for index, stage in enumerate(stages[1:], start=1):
         # echo / | xargs rm -rf: the arguments xargs adds can be worked out.
         check = _CHECKS.get(stage.name)

@@ -234,9 +234,13 @@ def remote_runner(invocation: Invocation) -> tuple[str, str] | None:
     ``ssh HOST`` with no command and no terminal), or None."""
     if invocation.name not in _SSH_CLIENTS:
         return None
-    positionals = _positionals(_words(invocation), _SSH_VALUES)
-    if not positionals or (len(positionals) == 1 and "-N" in _words(invocation)):
+    words = _words(invocation)
+    positionals = _positionals(words, _SSH_VALUES)
+    if not positionals:
         return None
+    options = words[: words.index(positionals[0])]  # ssh's own, before the host
+    if any(w.startswith(("-W", "-N", "-O", "-s")) or w == "-V" for w in options):
+        return None  # a forwarded stream, no command, a control command, a subsystem: no shell reads it
     remote = " ".join(positionals[1:])
     if remote and not _REMOTE_RUNNER.match(remote):
         return None
