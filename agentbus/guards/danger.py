@@ -82,6 +82,7 @@ from .verdict import (
     SUDO_INSTALL,
     SYSTEM_FILES,
     UNJUDGED_SCRIPT,
+    UPLOAD,
     Guard,
     Verdict,
     install_guards,
@@ -1120,6 +1121,23 @@ def _is_decoder(invocation: Invocation) -> bool:
     )
 
 
+_ESCAPES = lazy_compile(r"\\(?:x[0-9A-Fa-f]|u[0-9A-Fa-f]|0?[0-7]{2,3})")
+"""A byte written as an escape (``\\x69``, ``\\151``): text spelled so that it cannot be read."""
+
+
+def _encoded(stages: list[Invocation]) -> bool:
+    """Whether the text these stages write was decoded or transformed (``base64 -d``, ``rev``, ``tr``,
+    ``printf '\\x69\\x64'``) rather than written as it reads."""
+    if any(_is_decoder(s) or s.name == "tr" for s in stages):
+        return True
+    first = stages[0] if stages else None
+    return (
+        first is not None
+        and first.name in ("echo", "printf")
+        and any(_ESCAPES.search(first.command.render(word)) for word in first.command.words[1:])
+    )
+
+
 def _interactive(invocation: Invocation) -> bool:
     mode = shell_mode(invocation)
     return mode.interactive or mode.reads_stdin
@@ -1198,10 +1216,23 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
                 return Verdict(
                     verdict.category, piece, f"{verdict.why}; piped in as {_piece(decoded.strip())!r}"
                 )
+        if decoded is not None and _encoded(upstream):
+            # echo cHdk | base64 -d | sh: what it decodes to reads as harmless, but code written so that
+            # no reader sees it is the attacker's habit, not a developer's: a person confirms it.
+            shown = _piece(decoded.strip())
+            why = f"pipes encoded text into {stage.name} (it decodes to {shown!r}), code hidden from a reader"
+            return Verdict(UNJUDGED_SCRIPT, piece, why)
     shells = [s for s in stages if s.name in SHELLS and _interactive(s)]
     network = [s for s in stages if s.name in _NETWORK_TOOLS or _tls_client(s) or _ssh_stdio(s)]
     if shells and network and len(stages) > 1:
         return Verdict(BACKDOOR, piece, f"connects {shells[0].name} to the network through {network[0].name}")
+    from .tactics.uploads import remote_runner
+
+    for stage in stages[1:]:
+        remote = remote_runner(stage)
+        if remote is not None:  # cat deploy.sh | ssh HOST 'bash -s': as ssh HOST 'bash -s' < deploy.sh
+            why = f"pipes its output into {remote[1]} on {remote[0]}, which runs it as code there"
+            return Verdict(UPLOAD, piece, why)
     for index, stage in enumerate(stages[1:], start=1):
         # echo / | xargs rm -rf: the arguments xargs adds can be worked out.
         check = _CHECKS.get(stage.name)

@@ -114,6 +114,23 @@ _RUN_FETCHED = lazy_compile(
     re.IGNORECASE,
 )
 """Code that runs what it downloads (``iex (New-Object Net.WebClient).DownloadString(URL)``)."""
+_FETCHES = lazy_compile(
+    r"[\"']https?://[^\"'\s]{1,400}[\"']|\b(?:urlopen|urlretrieve|requests|LWP|HTTP::Tiny|Net::HTTP|open-uri|"
+    r"fetch\(|http\.get|https\.get|DownloadString|Invoke-WebRequest|file_get_contents)\b",
+    re.IGNORECASE,
+)
+"""A one-liner that fetches something from the network (a URL literal or a fetching library)."""
+_RUNS_VALUE = lazy_compile(
+    r"\b(?:system|popen|exec|execSync|spawn|shell_exec|passthru|check_output|Popen|IO\.popen|os\.execute)\b"
+    r"(?:\s*\(\s*|\s+)(?![\"'`\[(])[$@\w]"
+)
+"""A command run from a value, not a literal (``os.system(get(URL).text)``, Perl's ``system $c``)."""
+_PROCESS_INJECTION = lazy_compile(
+    r"\bptrace\s*\(|\bprocess_vm_writev\b|\bPTRACE_(?:ATTACH|SEIZE|POKE\w*|SETREGS)\b"
+    r"|/proc/(?:\d+|[\"'{$+\s\w]{1,40})/mem\b",
+)
+"""A one-liner that attaches to another process or writes its memory (``ctypes.CDLL(None).ptrace(16, PID,
+0, 0)``, ``process_vm_writev``, ``/proc/PID/mem``): code injected into a running program."""
 _RUN_DECODED = lazy_compile(
     r"\b(?:exec|eval|iex|Invoke-Expression|loadstring|load|instance_eval|system)\b[^;\n]{0,300}?"
     r"(?:b64decode|decode64|atob|base64_decode|FromBase64String|from_base64|unpack1?\(\s*[\"']m|"
@@ -215,6 +232,11 @@ _PROGRAM_CODE_FLAGS = {
 """Programs that are not languages first, and the options that give them code (Elisp, Script-Fu ...)."""
 
 
+_SCRIPT_EXTRACT = lazy_compile(r"^(?:perl|python|ruby)[\d.]*$")
+"""Interpreters whose ``-x`` names no code: it skips the script's leading lines (Perl's and Ruby's until a
+``#!`` line naming them)."""
+
+
 def inline_code(invocation: Invocation) -> str | None:
     """The code an interpreter is given on its command line, if any."""
     values = [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
@@ -232,6 +254,8 @@ def inline_code(invocation: Invocation) -> str | None:
             return value[2:]  # ruby -e'CODE', perl -e'CODE': the code attached to the flag
         if index + 1 >= len(values):
             break
+        if value == "-x" and _SCRIPT_EXTRACT.match(invocation.name):
+            continue  # perl -x FILE, python -x FILE: the script is FILE (its leading lines skipped)
         if value in _CODE_FLAGS or value.lower() in ("-command", "-c", "-encodedcommand"):
             return values[index + 1]
         if re.fullmatch(r"-[a-zA-Z]{0,2}[ce]", value) and value != "-m":
@@ -331,6 +355,13 @@ def _judge_once(
         return CodeDanger(BACKDOOR, "opens a network connection from awk (/inet/tcp)")
     if _RUN_FETCHED.search(code) or _RUN_URL.search(code):
         return CodeDanger(REMOTE_CODE, "runs code it downloads")
+    if not whole_file and _FETCHES.search(code) and _RUNS_VALUE.search(code):
+        # python -c "os.system(get(URL).text)", perl -e '...$c=$res->content();system $c': the command run
+        # is what the network sent (a one-liner that fetches and runs a literal command is judged below).
+        return CodeDanger(REMOTE_CODE, "runs as a command what it fetches from the network")
+    if not whole_file and _PROCESS_INJECTION.search(code):
+        why = "attaches to another process (ptrace) or writes its memory: code injection"
+        return CodeDanger(PRIVILEGE, why)
     if _RUN_DECODED.search(code):
         return CodeDanger(OBFUSCATED, "runs code it decodes")
     code = _HOME_EXPRESSION.sub('"~"', code)  # shutil.rmtree(os.path.expanduser("~")) is rmtree("~")

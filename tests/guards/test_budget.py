@@ -63,7 +63,7 @@ def test_a_glob_is_linear_in_its_pattern() -> None:
     ("command", "category"),
     [
         ("echo " + "a" * 10_000_000, None),
-        ("echo " + "QUJD" * 250_000 + " | base64 -d | sh", None),
+        ("echo " + "QUJD" * 250_000 + " | base64 -d | sh", "unjudged script"),  # encoded text run: asked
         ("rm -rf ~; echo {" + "," * 60_000 + "}", "filesystem destruction"),
         ("`" * 100_000, None),
     ],

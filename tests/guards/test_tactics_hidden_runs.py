@@ -64,3 +64,34 @@ def test_any_dot_name_in_tmp_is_a_hiding_place_and_a_plain_one_is_not(directory:
     assert hiding_place(f"/dev/shm/{name}") is not None
     assert hiding_place(f"/tmp/{directory}/{name}") is None
     assert hiding_place(f"/tmp/.{name}") is not None
+
+
+LAUNCHERS = [
+    "{}",
+    "sh {}",
+    "source {}",
+    ". {}",
+    "python3 -B {}",
+    "node --no-warnings {}",
+    "java -jar {}",
+    "java -cp {} Main",
+    "deno run -A {}",
+    "bun run {}",
+    "dotnet {}.dll",
+    "nohup setpriv --reuid 1000 {}",
+    "xvfb-run -a {}",
+]
+"""How a file gets run, whatever runs it (helper launch16): ``{}`` is the file."""
+
+
+@given(st.sampled_from(LAUNCHERS), NAME, NAME)
+def test_the_file_any_launcher_runs_is_judged_by_where_it_lives(
+    launch: str, directory: str, name: str
+) -> None:
+    """A launcher's file in a hiding place is asked for, the same file in a plain project directory is
+    not: the verdict follows the file, not the launcher that runs it."""
+    hidden = check_command(launch.format(f"/dev/shm/{directory}/{name}"), home=HOME)
+    assert hidden is not None, launch
+    assert hidden.category in (UNJUDGED_SCRIPT, "network backdoor"), launch
+    plain = check_command(launch.format(f"/home/dev/project/{directory}/{name}"), home=HOME)
+    assert plain is None or plain.category != UNJUDGED_SCRIPT, launch

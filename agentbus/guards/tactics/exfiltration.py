@@ -1195,6 +1195,20 @@ _OPENS_CODE = lazy_compile(
 """What ``open``/``xdg-open`` runs rather than views: an app, an installer, a script (not a PDF)."""
 
 
+def _moved_downloads(given: str, cwd: str | None, tracker: _Tracker) -> list[tuple[str, str]]:
+    """The downloads (path, by whom) a copy's source names: the file itself, or each one a pattern
+    matches (``wget URL/kit_x.sh && mv kit_* /tmp``: the shell expands the pattern to the download)."""
+    by = tracker.downloaded(given, cwd)
+    if by is not None:
+        return [(given, by)]
+    if not any(c in given for c in "*?["):
+        return []
+    import fnmatch
+
+    pattern = tracker.path(given, cwd)
+    return [(path, by) for path, by in list(tracker.files.items()) if fnmatch.fnmatchcase(path, pattern)]
+
+
 def _moves(invocation: Invocation) -> list[tuple[str, str]]:
     """(source, destination) of ``cp``/``mv``/``install``/``ln``."""
     if invocation.name not in ("cp", "mv", "install", "ln", "ditto", "rsync"):
@@ -1629,18 +1643,16 @@ def _run_of_download(invocation: Invocation, tracker: _Tracker) -> Verdict | Non
             return _verdict(UNJUDGED_SCRIPT, invocation, why)
         if by is not None:
             return _verdict(DOWNLOAD_RUN, invocation, f"{how} {word}, {by} earlier in the command")
-    for source, destination in _moves(invocation):
-        by = tracker.downloaded(source, invocation.cwd)
-        if by is None:
-            continue
-        target = tracker.path(destination, invocation.cwd)
-        if _in_path_dir(target, tracker.home) or any(
-            target == normalize_path(d, home=tracker.home) for d in _PATH_DIRS
-        ):
-            return _verdict(DOWNLOAD_RUN, invocation, f"puts {source}, {by}, on the PATH")
-        tracker.remember(target, by)
-        tracker.remember(f"{target.rstrip('/')}/{posixpath.basename(source)}", by)
-        tracker.carried.add(id(invocation.command))
+    for given, destination in _moves(invocation):
+        for source, by in _moved_downloads(given, invocation.cwd, tracker):
+            target = tracker.path(destination, invocation.cwd)
+            if _in_path_dir(target, tracker.home) or any(
+                target == normalize_path(d, home=tracker.home) for d in _PATH_DIRS
+            ):
+                return _verdict(DOWNLOAD_RUN, invocation, f"puts {source}, {by}, on the PATH")
+            tracker.remember(target, by)
+            tracker.remember(f"{target.rstrip('/')}/{posixpath.basename(source)}", by)
+            tracker.carried.add(id(invocation.command))
     if invocation.name in ("cd", "pushd"):
         tracker.moved_into(invocation)
         return None

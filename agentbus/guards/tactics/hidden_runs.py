@@ -17,6 +17,7 @@ read; a script is judged by :mod:`..script_files` too), so the finding is
 from __future__ import annotations
 
 import posixpath
+import re
 
 from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
@@ -25,9 +26,9 @@ from ..interpreters import INTERPRETERS, inline_code
 from ..options import option_values
 from ..paths import normalize_path
 from ..programs import SHELLS, Invocation, shell_mode
-from ..verdict import UNJUDGED_SCRIPT, Verdict
+from ..verdict import BACKDOOR, UNJUDGED_SCRIPT, Verdict
 
-__all__ = ["hiding_place", "judge"]
+__all__ = ["hiding_place", "judge", "launched_file"]
 
 _SHARED = ("/tmp/", "/var/tmp/", "/private/tmp/", "/private/var/tmp/", "/Users/Shared/")
 
@@ -36,6 +37,8 @@ def hiding_place(path: str) -> str | None:
     """Why ``path`` (absolute, normalised) is where payloads hide, or None."""
     if path.startswith("/dev/shm/"):
         return "shared memory (/dev/shm), where nothing stays on disk"
+    if path.startswith("/var/run/"):
+        return "the runtime directory (/var/run), where no program is installed"
     for shared in _SHARED:
         if path.startswith(shared):
             parts = path[len(shared) :].split("/")
@@ -87,7 +90,11 @@ def _saved_or_loaded(invocation: Invocation, home: str) -> Verdict | None:
     libraries."""
     name = invocation.name
     values = _values(invocation)
-    for path in option_values(values, _DOWNLOAD_OUTPUTS.get(name, frozenset())):
+    outputs = option_values(values, _DOWNLOAD_OUTPUTS.get(name, frozenset()))
+    if name in _DOWNLOAD_OUTPUTS:  # wget -O - URL > /var/run/x: the download written by a redirect
+        command = invocation.command
+        outputs += [command.render(r.target) for r in command.redirects if r.op in (">", ">|", ">>")]
+    for path in outputs:
         # the directory: /var/tmp/.X11/agent, /dev/shm/.x/a (a hidden file right in /tmp is a download's)
         folder = posixpath.dirname(normalize_path(path, home=home, cwd=invocation.cwd))
         where = hiding_place(folder) if folder.startswith("/") else None
@@ -104,22 +111,120 @@ def _saved_or_loaded(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
+_LAUNCH_OPTIONS = {"java": frozenset({"-jar", "-cp", "-classpath", "--class-path"})}
+"""Launchers whose option names the file they run (``java -jar /tmp/x.jar``, ``java -cp /tmp/x.jar Main``)."""
+_RUN_VERBS = {"deno": frozenset({"run"}), "bun": frozenset({"run", "x"}), "dotnet": frozenset({"exec"})}
+"""A launcher's verb before the file it runs (``deno run -A /tmp/x.ts``, ``dotnet exec /tmp/x.dll``)."""
+_LAUNCHERS = frozenset({"dotnet", "source", "."})
+"""Programs whose first operand is the file they run."""
+
+
+def launched_file(invocation: Invocation) -> str | None:
+    """The file an interpreter or launcher runs, as written: a shell's script, ``source FILE``, an
+    interpreter's script (``node /tmp/x.js``), ``java -jar FILE``, ``deno run FILE``, ``dotnet FILE``,
+    ``run-parts DIR`` and ``find DIR -exec {} ;`` (given as ``DIR/*``: every program in DIR); None for
+    inline code or a program run by its own name."""
+    name = invocation.name
+    if name in SHELLS:
+        mode = shell_mode(invocation)
+        return invocation.command.static(mode.file) if mode.file is not None else None
+    values = _values(invocation)
+    options = _LAUNCH_OPTIONS.get(name)
+    if options is not None:
+        found = option_values(values, options)
+        return found[0].split(":", 1)[0] if found else None
+    if name == "run-parts":
+        operands = [v for v in values if not v.startswith("-")]
+        return operands[-1].rstrip("/") + "/*" if operands else None
+    if name == "find":
+        return _found_and_run(values)
+    verbs = _RUN_VERBS.get(name, frozenset())
+    if (INTERPRETERS.match(name) and inline_code(invocation) is None) or name in _LAUNCHERS:
+        operand = _script_operand(values[1:] if values[:1] and values[0] in verbs else values)
+        if name == "dotnet" and operand is not None and "/" not in operand and not operand.endswith(".dll"):
+            return None  # dotnet build, dotnet test: a verb of its own
+        return operand
+    return None
+
+
+_FOUND_RUN = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+
+
+def _found_and_run(values: list[str]) -> str | None:
+    """``find /dev/shm -type f -exec {} \\;``: the files found are the programs run (``DIR/*``)."""
+    first = next((i for i, v in enumerate(values) if v in _FOUND_RUN), None)
+    if first is None:
+        return None
+    starts = [v for v in values[:first] if v[:1] in "/~."]
+    runs = [values[i + 1] for i in range(first, len(values) - 1) if values[i] in _FOUND_RUN]
+    if starts and any(run in ("{}", "./{}") for run in runs):
+        return starts[0].rstrip("/") + "/*"
+    return None
+
+
+_PRELOADS = frozenset({"-r", "--require", "--import", "--loader", "--experimental-loader", "-I", "-M",
+                       "--preload", "-d", "--include-path", "-i"})  # fmt: skip
+"""Interpreter options that load a module or a file before the script (``node --require F``, ``ruby -rF``,
+``perl -IDIR``, ``php -d auto_prepend_file=F``): code run by another name."""
+_LITERAL_PATH = lazy_compile(r"[\"'](/(?:dev/shm|tmp|var/tmp|private/tmp|Users/Shared)/[^\"'\s]{1,400})[\"']")
+_RUNS_FILE = lazy_compile(
+    r"\b(?:exec|eval|execfile|run_path|runpy|load|loadfile|dofile|require|require_relative|include|source"
+    r"|system|popen|spawn|execv\w*|CDLL|cdll|LoadLibrary|dlopen|ffi_lib|DynaLoader|import_module)\b"
+)
+"""Inline code that runs or loads a file (``exec(open(F).read())``, ``runpy.run_path(F)``,
+``ctypes.CDLL(F)``, ``load F``, ``require F``)."""
+
+
+def _loaded_by_code(invocation: Invocation) -> str | None:
+    """A file in a hiding place an interpreter's inline code runs or loads, or a module it preloads."""
+    for value in option_values(_values(invocation), _PRELOADS):
+        path = value.rpartition("=")[2]  # php -d auto_prepend_file=/dev/shm/p.php
+        full = normalize_path(path)
+        if path.startswith("/") and (hiding_place(full) or hiding_place(full + "/x")) is not None:
+            return path  # (a directory of modules: perl -I/dev/shm)
+    code = inline_code(invocation)
+    if code is None or _RUNS_FILE.search(code) is None:
+        return None
+    for match in _LITERAL_PATH.finditer(code):
+        if hiding_place(normalize_path(match.group(1))) is not None:
+            return match.group(1)
+    return None
+
+
+_ATTACK_NAME = lazy_compile(
+    r"(?:^|[-_.])(?:rev(?:erse)?[-_]?shell|bind[-_]?shell|backdoor|back[-_]door|implant|dropper|stager"
+    r"|meterpreter|rootkit|webshell)(?=$|[-_.\d])",
+    re.IGNORECASE,
+)
+"""A file that calls itself an attacker's tool (``/tmp/revshell.jar``, ``./backdoor``, ``python3
+implant.py``): whatever it does, its author says it gives someone else a way in."""
+
+
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """A program (or a shell script: ``sh /dev/shm/x``) this command runs by a path into such a
-    place, a download saved there, a library loaded from outside the system's, or None."""
+    place, a download saved there, a library loaded from outside the system's, a file named as an
+    attacker's tool, or None."""
     found = _saved_or_loaded(invocation, home)
     if found is not None:
         return found
     command = invocation.command
     at = len(command.words) - len(invocation.args) - 1
     head = command.static(command.words[at]) if 0 <= at < len(command.words) else None
-    if invocation.name in SHELLS:
-        mode = shell_mode(invocation)
-        head = command.static(mode.file) if mode.file is not None else None
-    elif INTERPRETERS.match(invocation.name) and inline_code(invocation) is None:
-        head = _script_operand(_values(invocation))
+    launched = launched_file(invocation)
+    if INTERPRETERS.match(invocation.name):
+        loaded = _loaded_by_code(invocation)
+        if loaded is not None:
+            full = normalize_path(loaded)
+            place = hiding_place(full) or hiding_place(full + "/x") or ""
+            return _verdict(UNJUDGED_SCRIPT, invocation, f"loads or runs {loaded} from {place}: code unseen")
+    if launched is not None or invocation.name in SHELLS or INTERPRETERS.match(invocation.name):
+        head = launched
     elif not head or posixpath.basename(head).lower() != invocation.name.lower():
         return None  # (names are read without case: /tmp/.X-AbC runs as `.x-abc`)
+    stem = posixpath.basename((head or "").rstrip("/")).rsplit(".", 1)[0]
+    if head and ("/" in head or launched is not None) and _ATTACK_NAME.search(stem):
+        why = f"runs {head}, a file named as an attacker's tool (a reverse shell, a backdoor, an implant)"
+        return _verdict(BACKDOOR, invocation, why)
     if not head or "/" not in head:
         return None
     path = normalize_path(head, home=home, cwd=invocation.cwd)

@@ -130,9 +130,43 @@ def _encoded_powershell(invocation: Invocation) -> Verdict | None:
     return None
 
 
+_DATA_FILTERS = {"split": frozenset({"--filter"}), "tar": frozenset({"--to-command"}),
+                 "gtar": frozenset({"--to-command"})}  # fmt: skip
+"""Programs that hand pieces of their input to a command on its standard input: what the command does
+with the data is its business, unless it is a shell or an interpreter that runs it as code."""
+
+
+def _data_as_code(invocation: Invocation) -> Verdict | None:
+    """``split -l 1 --filter=sh cmds.txt``, ``tar xf a.tar --to-command=bash``: a file's lines (an archive's
+    members) run as code by a program whose job is to cut data, a disguise for ``sh cmds.txt``."""
+    import shlex
+
+    from ..interpreters import INTERPRETERS
+    from ..options import option_values
+
+    for value in option_values(_values(invocation), _DATA_FILTERS.get(invocation.name, frozenset())):
+        try:
+            words = shlex.split(value)
+        except ValueError:
+            continue
+        program = posixpath.basename(words[0]) if words else ""
+        rest = [w for w in words[1:] if w.startswith("-")]
+        runs_input = (program in SHELLS and len(rest) == len(words) - 1 and "-c" not in rest) or (
+            INTERPRETERS.match(program) is not None and "awk" not in program and words[1:] in ([], ["-"])
+        )
+        if runs_input:
+            why = f"{invocation.name} hands the data it reads to {value} on its input: the data runs as code"
+            return _verdict(UNJUDGED_SCRIPT, invocation, why)
+    return None
+
+
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """Code run in this command that no judge can see, or None."""
     name = invocation.name
+    if name in _DATA_FILTERS:
+        data_run = _data_as_code(invocation)
+        if data_run is not None:
+            return data_run
     if name.lower() in _POWERSHELLS:
         encoded = _encoded_powershell(invocation)
         if encoded is not None:

@@ -46,7 +46,7 @@ from ..request_bodies import request_options, sent_file
 from ..verdict import BACKDOOR, UPLOAD, Verdict
 from .exfiltration import sends_stdin
 
-__all__ = ["judge", "judge_script", "unseen_file"]
+__all__ = ["judge", "judge_script", "remote_runner", "unseen_file"]
 
 
 def unseen_file(text: str, home: str, cwd: str | None) -> str | None:
@@ -203,6 +203,8 @@ def _raw_upload(invocation: Invocation) -> str | None:
         if sent is not None and hosts and not _LOOPBACK.match(hosts[0]):
             return f"{name} sends {sent} down a bare socket to {hosts[0]}"
         return None
+    if name in _SSH_CLIENTS:
+        return _remote_script(invocation)
     if name == "rclone":
         plain = [w for w in _words(invocation) if not w.startswith("-")]
         if (
@@ -213,6 +215,49 @@ def _raw_upload(invocation: Invocation) -> str | None:
         ):
             return f"rclone sync makes {plain[-1]} a mirror of {plain[1]}, deleting what else it holds"
     return None
+
+
+_SSH_CLIENTS = frozenset({"ssh", "dbclient", "autossh"})
+_SSH_VALUES = frozenset({"-B", "-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O",
+                         "-o", "-p", "-Q", "-R", "-S", "-W", "-w", "-M"})  # fmt: skip
+_REMOTE_RUNNER = lazy_compile(
+    r"^(?:(?:sudo|doas|env|nice|nohup|exec)(?:\s+-\S+)*\s+)*(?:/\S*/)?"
+    r"(?:(?:ba|da|z|k|mk|a)?sh(?:\s+-[a-z]+)*(?:\s+--(?:\s.*)?)?"
+    r"|(?:python[\d.]*|perl[\d.]*|ruby[\d.]*|node|php[\d.]*)(?:\s+-[a-zA-Z]*)*(?:\s+-(?:\s.*)?)?)\s*$"
+)
+"""A remote command that runs what arrives on its input as code: ``bash -s``, ``sh``, ``sudo bash -s --
+ARGS``, ``python3 -``; no command at all is the login shell reading its input."""
+
+
+def remote_runner(invocation: Invocation) -> tuple[str, str] | None:
+    """The host and the remote command of an ``ssh`` that runs its input as code (``ssh HOST 'bash -s'``,
+    ``ssh HOST`` with no command and no terminal), or None."""
+    if invocation.name not in _SSH_CLIENTS:
+        return None
+    words = _words(invocation)
+    positionals = _positionals(words, _SSH_VALUES)
+    if not positionals:
+        return None
+    options = words[: words.index(positionals[0])]  # ssh's own, before the host
+    if any(w.startswith(("-W", "-N", "-O", "-s")) or w == "-V" for w in options):
+        return None  # a forwarded stream, no command, a control command, a subsystem: no shell reads it
+    remote = " ".join(positionals[1:])
+    if remote and not _REMOTE_RUNNER.match(remote):
+        return None
+    return positionals[0], remote or "its login shell"
+
+
+def _remote_script(invocation: Invocation) -> str | None:
+    """``ssh HOST 'bash -s' < deploy.sh``: a local file run as code on another machine, where no guard
+    sees what it does (the file may be the project's own; what it does there is a person's call)."""
+    command = invocation.command
+    fed = next(
+        (command.render(r.target) for r in command.redirects if r.op == "<" and r.fd in ("", "0")), None
+    )
+    runner = remote_runner(invocation)
+    if fed is None or runner is None or fed == "/dev/null":
+        return None
+    return f"runs {fed} as code on {runner[0]} ({runner[1]} reads it from ssh's input)"
 
 
 def _put_files(invocation: Invocation, before: list[Invocation]) -> list[str]:
