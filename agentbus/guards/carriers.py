@@ -1006,10 +1006,7 @@ def _subcommand_runs(*verbs: str, skip: int = 0, valued: frozenset[str] = frozen
         if at is None or words[at] not in wanted:
             return
         rest = words[at + 1 + skip :]
-        if "--" in rest:
-            rest = rest[rest.index("--") + 1 :]
-        else:
-            rest = rest[starts(rest) :]
+        rest = rest[rest.index("--") + 1 :] if "--" in rest else rest[starts(rest) :]
         if rest:
             yield shlex.join(rest)
 
