@@ -988,11 +988,17 @@ def _start_stop_daemon(values: Sequence[str], fed: Sequence[str]) -> Iterator[st
         return
 
 
-def _subcommand_runs(*verbs: str, skip: int = 0) -> _Extract:
+def _subcommand_runs(*verbs: str, skip: int = 0, valued: frozenset[str] = frozenset()) -> _Extract:
     """``npm exec CMD``, ``uv run CMD``, ``xdotool exec CMD``, ``perf stat CMD``: after the verb (and
-    ``skip`` more words: ``codex sandbox linux CMD``), the first word that is no option starts a
-    command line."""
+    ``skip`` more words: ``codex sandbox linux CMD``), the first word that is no option (nor the value
+    of a ``valued`` option: ``conda run -n ENV CMD``) starts a command line."""
     wanted = frozenset(verbs)
+
+    def starts(rest: list[str]) -> int:
+        i = 0
+        while i < len(rest) and rest[i].startswith("-"):
+            i += 2 if rest[i] in valued else 1
+        return min(i, len(rest))
 
     def extract(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
         words = list(values)
@@ -1000,10 +1006,7 @@ def _subcommand_runs(*verbs: str, skip: int = 0) -> _Extract:
         if at is None or words[at] not in wanted:
             return
         rest = words[at + 1 + skip :]
-        if "--" in rest:
-            rest = rest[rest.index("--") + 1 :]
-        else:
-            rest = rest[next((i for i, v in enumerate(rest) if not v.startswith("-")), len(rest)) :]
+        rest = rest[rest.index("--") + 1 :] if "--" in rest else rest[starts(rest) :]
         if rest:
             yield shlex.join(rest)
 
@@ -1227,6 +1230,10 @@ _CARRIERS: dict[str, _Extract] = {
     "dnsmasq": _by_options("--conf-script", "--dhcp-script"),
     "tcpdump": _by_options("-z"),
     "uv": _subcommand_runs("run"),
+    # Python project managers run a command in the project's environment: poetry run python -c CODE
+    **dict.fromkeys(("poetry", "pipenv", "pdm", "hatch", "rye", "pixi"), _subcommand_runs("run")),
+    **dict.fromkeys(("conda", "mamba", "micromamba"),
+                    _subcommand_runs("run", valued=frozenset({"-n", "--name", "-p", "--prefix", "--cwd"}))),
     "bundle": _subcommand_runs("exec"),
     "cabal": _subcommand_runs("exec"),
     "task": _subcommand_runs("execute"),

@@ -39,7 +39,26 @@ from .verdict import (
     Verdict,
 )
 
-__all__ = ["HOST_ONLY", "IN_EXISTING", "contained", "in_place"]
+__all__ = [
+    "BREAKOUT_CAPABILITIES",
+    "DEBUGGING_CAPABILITIES",
+    "HOST_ONLY",
+    "IN_EXISTING",
+    "contained",
+    "in_place",
+]
+
+BREAKOUT_CAPABILITIES = frozenset(
+    {"SYS_ADMIN", "ALL", "SYS_MODULE", "DAC_READ_SEARCH", "DAC_OVERRIDE", "SYS_RAWIO", "BPF"}
+)
+"""Capabilities that reach past a container (mounts, kernel modules, any file, raw I/O, kernel-wide
+eBPF): privilege escalation, given with ``docker run --cap-add`` or in a pod's ``capabilities.add``."""
+DEBUGGING_CAPABILITIES = frozenset({"SYS_PTRACE"})
+"""Capabilities a debugger or profiler needs and that reach the container's own processes only: the
+``debugging container`` category (asked), unless a host namespace is shared beside them. The one
+list for ``docker run``, compose services and Kubernetes manifests. ``NET_ADMIN`` is in neither:
+it changes the container's own network namespace (``--network host`` and ``hostNetwork`` are
+judged on their own)."""
 
 HOST_ONLY = frozenset({
     SUDO_INSTALL, SYSTEM_CONFIG, ACCOUNT, SERVICE, SCHEDULED, PROFILE, SYSTEM_FILES, SHUTDOWN,

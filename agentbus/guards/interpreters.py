@@ -27,7 +27,7 @@ from .programs import Invocation
 __all__ = ["INTERPRETERS", "CodeDanger", "fed_code", "inline_code", "judge_code"]
 
 INTERPRETERS = lazy_compile(
-    r"^(?:python[\d.]*|pypy[\d.]*|perl[\d.]*|ruby[\d.]*|node|nodejs|bun|deno|php[\d.]*|lua[\d.]*|luajit|"
+    r"^(?:python[\d.]*|py|pypy[\d.]*|perl[\d.]*|ruby[\d.]*|node|nodejs|bun|deno|php[\d.]*|lua[\d.]*|luajit|"
     r"pwsh|powershell|tclsh[\d.]*|wish[\d.]*|expect|irb|R|Rscript|osascript|julia|jrunscript|jshell|groovy|"
     r"scala|kotlin|kotlinc|awk|gawk|nawk|mawk|busybox-awk|swift|crystal|elixir|erl|escript|guile|racket|"
     r"sbcl|clisp|ghc|runghc|dotnet-script|csi|rustc-script|zx|go|jjs|rhino|nashorn|emacs|gimp|puppet|rake|"

@@ -8,7 +8,9 @@ a file and on the command line:
 - Kubernetes (every document, every object in it): ``privileged: true``,
   ``hostPID``/``hostIPC``/``hostNetwork: true``, a ``hostPath`` of the node's
   root, system or account directories or of a container engine's socket (root on
-  the node), capabilities that break out (``SYS_ADMIN``, ``ALL`` ...);
+  the node), capabilities that break out (``SYS_ADMIN``, ``ALL`` ...); ``SYS_PTRACE`` or an
+  ``Unconfined`` seccomp/AppArmor profile alone is a debugger's container (:func:`kube_debugging`,
+  asked), from the same lists as ``docker run`` (:mod:`.containers`);
 - what its containers run (``command`` and ``args``), as the ``kubectl run NAME --image=X -- CMD``
   it amounts to (:func:`kube_commands`): a reverse shell or a miner in a pod is judged as on the
   command line; and a workload placed in ``kube-system`` (:func:`kube_placements`), beside the
@@ -31,13 +33,16 @@ from typing import Any
 
 from ..lazy_regex import lazy_compile
 from .budget import spend
+from .containers import BREAKOUT_CAPABILITIES, DEBUGGING_CAPABILITIES
 
 __all__ = [
+    "chart_debugging",
     "chart_findings",
     "compose_commands",
     "compose_references",
     "dotenv",
     "kube_commands",
+    "kube_debugging",
     "kube_findings",
     "kube_placements",
     "load_documents",
@@ -51,8 +56,6 @@ _HOST_PATHS = lazy_compile(
     r"|Users/[^/]+/\.ssh)(?:/|$)|(?:docker|containerd|crio|podman|cri-dockerd)\.sock$"
 )
 """Node paths a pod must not mount: the disk, system and account files, a container engine's socket."""
-_BREAKOUT_CAPABILITIES = frozenset({"SYS_ADMIN", "ALL", "SYS_PTRACE", "SYS_MODULE", "DAC_READ_SEARCH",
-                                    "DAC_OVERRIDE", "SYS_RAWIO", "NET_ADMIN", "BPF"})  # fmt: skip
 _MAX_NODES = 200_000
 """How many YAML nodes one file may have before the guard stops walking it."""
 
@@ -110,11 +113,41 @@ def kube_findings(text: str) -> list[str]:
                 path = host_path.get("path")
                 if isinstance(path, str) and _HOST_PATHS.search(_clean(path)):
                     found.append(f"hostPath {path} (mounts the node's {path})")
-            capabilities = node.get("capabilities")
-            if isinstance(capabilities, dict) and isinstance(capabilities.get("add"), list):
-                for capability in capabilities["add"]:
-                    if str(capability).upper().removeprefix("CAP_") in _BREAKOUT_CAPABILITIES:
-                        found.append(f"capabilities add {capability} (breaks out of the container)")
+            for capability in _added_capabilities(node):
+                if capability.upper().removeprefix("CAP_") in BREAKOUT_CAPABILITIES:
+                    found.append(f"capabilities add {capability} (breaks out of the container)")
+    return found
+
+
+def _added_capabilities(node: dict[Any, Any]) -> list[str]:
+    capabilities = node.get("capabilities")
+    if isinstance(capabilities, dict) and isinstance(capabilities.get("add"), list):
+        return [str(capability) for capability in capabilities["add"]]
+    return []
+
+
+_CONFINEMENT_PROFILES = ("seccompProfile", "appArmorProfile")
+
+
+def kube_debugging(text: str) -> list[str]:
+    """What a Kubernetes manifest gives its containers that a debugger needs, in words: ``SYS_PTRACE``
+    (:data:`~agentbus.guards.containers.DEBUGGING_CAPABILITIES`, the list ``docker run --cap-add`` is
+    judged by) or a seccomp/AppArmor profile of type ``Unconfined`` (``--security-opt
+    seccomp=unconfined``). The ``debugging container`` category, as on the command line; with the
+    node's namespaces or disk beside them :func:`kube_findings` holds the pod anyway."""
+    documents = load_documents(text)
+    if not documents:
+        return []
+    found: list[str] = []
+    for document in documents:
+        for node in _nodes(document):
+            for capability in _added_capabilities(node):
+                if capability.upper().removeprefix("CAP_") in DEBUGGING_CAPABILITIES:
+                    found.append(f"capabilities add {capability} (ptrace of the container's own processes)")
+            for key in _CONFINEMENT_PROFILES:
+                profile = node.get(key)
+                if isinstance(profile, dict) and str(profile.get("type", "")).lower() == "unconfined":
+                    found.append(f"{key} Unconfined (the container's confinement off)")
     return found
 
 
@@ -289,6 +322,15 @@ def chart_findings(text: str) -> tuple[list[str], list[str]]:
     certain = _template_findings(_outside_blocks(text))
     found = _template_findings(_ACTION.sub("", text))
     return certain, [finding for finding in found if finding not in certain]
+
+
+def chart_debugging(text: str) -> list[str]:
+    """:func:`kube_debugging` of a Helm template, its actions dropped (whatever the values say)."""
+    found: list[str] = []
+    for document in _DOCUMENT.split(_ACTION.sub("", text)):
+        spend()
+        found += kube_debugging(document)
+    return found
 
 
 _OPENS = lazy_compile(r"^\{\{-?\s*(?:if|with|range|define|block)\b")

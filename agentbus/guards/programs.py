@@ -297,7 +297,15 @@ def _skip_options(words: Sequence[str], i: int, spec: _Wrapper) -> int:
     return min(i + spec.positionals, n)
 
 
+_WINDOWS_PATH = lazy_compile(r"^[A-Za-z]:\\")
+"""``C:\\Users\\me\\python.exe``: a Windows path, which Git Bash and MSYS run as it is."""
+_WINDOWS_SUFFIX = lazy_compile(r"\.exe$", re.IGNORECASE)
+"""``python.exe`` is ``python`` where Windows programs run (Git Bash, MSYS, WSL's interop)."""
+
+
 def _basename(word: str) -> str:
+    if _WINDOWS_PATH.match(word):
+        word = word.replace("\\", "/")
     return posixpath.basename(word.rstrip("/")) if "/" in word else word
 
 
@@ -312,12 +320,13 @@ def program_name(word: str) -> str:
     macOS's file systems ignore case by default, so ``RM -rf ~`` runs ``rm`` and
     ``Python.app/Contents/MacOS/Python`` is ``python``; elsewhere a name in
     capitals is a program nobody installed, so judging it as its lower case
-    costs nothing.
+    costs nothing. A Windows program's ``.exe`` is dropped and a Windows path's backslashes
+    separate directories, as Git Bash runs them: ``C:\\Python312\\python.exe`` is ``python``.
     """
     name = _basename(word)
     if name in _CASED_PROGRAMS or not _PLAIN_NAME.match(name):
         return name  # "$SHELL", "${BASH}": variables, not names
-    return name.lower()
+    return _WINDOWS_SUFFIX.sub("", name.lower()) or name.lower()
 
 
 def shell_mode(invocation: Invocation) -> ShellMode:

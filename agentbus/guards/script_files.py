@@ -57,7 +57,7 @@ from .paths import check_path, normalize_path
 from .policy import Policy, current_policy, using
 from .programs import SHELLS, Invocation, keeping_walks, lines_run_apart, shell_mode, walk
 from .project_commands import FileRun as _Run
-from .verdict import CLOUD_CONTROL, PRIVILEGE, UNJUDGED_SCRIPT, Verdict
+from .verdict import CLOUD_CONTROL, DEBUG_CONTAINER, PRIVILEGE, UNJUDGED_SCRIPT, Verdict
 from .workdir import call_directory, working_directory
 
 if TYPE_CHECKING:  # imported where a Makefile, a manifest or a packaged chart is read: most commands run none
@@ -675,6 +675,7 @@ class _Judging:
             findings = manifests.kube_findings(text)
             commands = manifests.kube_commands(text) if not findings else []
             placements = manifests.kube_placements(text) if not findings else []
+            debugging = manifests.kube_debugging(text) if not findings else []
         except ValueError as exc:
             return self.unjudged(shown, f"the manifest cannot be judged: {exc}")
         rule = f"manifest rule, in the file {shown}"
@@ -692,6 +693,10 @@ class _Judging:
         if placements:
             why = "puts a workload beside the cluster's own components: " + "; ".join(placements)
             return self.note(self.policy.apply(Verdict(CLOUD_CONTROL, f"kubectl -f {shown}", why, rule=rule)))
+        if debugging:
+            why = "starts a debugger's container: " + "; ".join(dict.fromkeys(debugging))
+            found = Verdict(DEBUG_CONTAINER, f"kubectl -f {shown}", why, rule=rule)
+            return self.note(self.policy.apply(found))
         return None
 
     def compose_environment(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
@@ -1049,6 +1054,7 @@ class _Judging:
         shown = run.word
         certain = manifests.set_findings([entry[4:] for entry in run.entries if entry.startswith("set:")])
         conditional: list[str] = []
+        debugging: list[str] = []
         values = list(values)
         for entry in run.entries:
             if entry.startswith("values:"):
@@ -1062,11 +1068,13 @@ class _Judging:
             for text in values:
                 spend()
                 certain += manifests.kube_findings(text)
+                debugging += manifests.kube_debugging(text)
             for text in templates:
                 spend()
                 sure, maybe = manifests.chart_findings(text)
                 certain += sure
                 conditional += maybe
+                debugging += manifests.chart_debugging(text)
         except ValueError as exc:
             return self.unjudged(shown, f"the chart cannot be judged: {exc}")
         if certain:
@@ -1082,6 +1090,11 @@ class _Judging:
                 + "), and the guard does not evaluate the templates' conditions"
             )
             return self.unjudged(shown, why)
+        if debugging:
+            why = "starts debuggers' containers: " + "; ".join(dict.fromkeys(debugging))
+            rule = f"chart rule, in the chart {shown}"
+            found = Verdict(DEBUG_CONTAINER, f"helm chart {shown}", why, rule=rule)
+            return self.note(self.policy.apply(found))
         return None
 
     def subcharts(self, run: _Run, directory: str, depth: int) -> Verdict | None:

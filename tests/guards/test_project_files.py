@@ -417,6 +417,43 @@ def test_a_pod_given_the_node_is_held(project: Path, spec: str, container: str, 
         assert finding in verdict.reason
 
 
+@pytest.mark.parametrize(
+    ("container", "flag"),
+    [
+        ("securityContext: {capabilities: {add: [SYS_PTRACE]}}", "--cap-add SYS_PTRACE"),
+        ("securityContext: {capabilities: {add: [CAP_SYS_PTRACE]}}", "--cap-add=CAP_SYS_PTRACE"),
+        ("securityContext: {seccompProfile: {type: Unconfined}}", "--security-opt seccomp=unconfined"),
+        ("securityContext: {appArmorProfile: {type: Unconfined}}", "--security-opt apparmor=unconfined"),
+    ],
+)
+def test_a_debugging_pod_is_asked_as_docker_run_is(project: Path, container: str, flag: str) -> None:
+    """One list (guards/containers.py) for a manifest, a compose service and ``docker run``: a
+    debugger's container is asked in each, not blocked in the file and asked on the command line."""
+    write(project / "k8s" / "pod.yaml", POD.format(spec="restartPolicy: Never", container=container))
+    for command in ("kubectl apply -f k8s/pod.yaml", "oc create -f k8s"):
+        verdict = check(command, project)
+        assert verdict is not None, command
+        assert (verdict.category, verdict.decision) == (DEBUG_CONTAINER, "ask"), command
+    on_the_line = check_command(f"docker run {flag} golang:1.22 dlv debug")
+    assert on_the_line is not None
+    assert on_the_line.category == DEBUG_CONTAINER
+
+
+def test_a_debugging_pod_with_the_nodes_namespace_is_held(project: Path) -> None:
+    write(project / "pod.yaml", POD.format(spec="hostPID: true", container="securityContext: "
+                                           "{capabilities: {add: [SYS_PTRACE]}}"))  # fmt: skip
+    assert "hostPID" in blocked("kubectl apply -f pod.yaml", project, PRIVILEGE).reason
+
+
+def test_a_network_admin_sidecar_passes(project: Path) -> None:
+    """NET_ADMIN changes the pod's own network namespace (service-mesh init containers, VPN
+    sidecars), as ``docker run --cap-add NET_ADMIN`` changes the container's."""
+    container = "securityContext: {capabilities: {add: [NET_ADMIN, NET_RAW]}}"
+    write(project / "pod.yaml", POD.format(spec="restartPolicy: Never", container=container))
+    assert check("kubectl apply -f pod.yaml", project) is None
+    assert check_command("docker run --cap-add NET_ADMIN --cap-add NET_RAW wireguard") is None
+
+
 def test_a_plain_deployment_passes(project: Path) -> None:
     write(project / "deploy.yaml", DEPLOYMENT)
     write(

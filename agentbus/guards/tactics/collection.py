@@ -103,6 +103,23 @@ _SOX_DEVICES = frozenset({"alsa", "coreaudio", "pulseaudio", "oss", "waveaudio",
 _CAPTURE_DEVICE = lazy_compile(r"^/dev/(?:video\d|dsp\d*$|audio\d*$|snd/pcm|fb\d)")
 
 
+_IMAGE_FILE = lazy_compile(
+    r"^[A-Za-z0-9]{2,8}:.|\.(?:png|jpe?g|gif|bmp|tiff?|webp|ppm|pnm|pgm|pbm|xwd|miff|pdf|e?ps|svg|ico|heic"
+    r"|avif|jxl|tga|pcx|sgi|xpm)$",
+    re.IGNORECASE,
+)
+"""An ImageMagick output: a file named as an image, or a ``FORMAT:name`` the encoder reads."""
+
+
+def _imagemagick_import(values: list[str]) -> bool:
+    """Whether ``import VALUES`` is ImageMagick taking a screenshot: ``-window``/``-screen`` names what
+    to grab, or an image file is written. Python's ``import sys, json`` read as a shell command (code
+    handed to a runner the guards do not know) names no image and grabs nothing."""
+    if "-window" in values or "-screen" in values:
+        return True
+    return any(not v.startswith("-") and _IMAGE_FILE.search(v) for v in values)
+
+
 def _captures(invocation: Invocation) -> str | None:
     """What ``invocation`` captures from the screen, microphone, camera, clipboard or network, if anything."""
     name = invocation.name
@@ -127,7 +144,7 @@ def _captures(invocation: Invocation) -> str | None:
         return _MICROPHONE
     if name == "v4l2-ctl" and any(v.startswith(("--stream-to", "--stream-mmap")) for v in values):
         return _CAMERA
-    if name == "import" and values and (not values[0].startswith("-") or "-window" in values):
+    if name == "import" and _imagemagick_import(values):
         return _SCREEN
     if name in ("convert", "magick") and any(v.startswith("x:") for v in values):
         return _SCREEN

@@ -46,6 +46,7 @@ import re
 from collections.abc import Iterator
 
 from ...lazy_regex import lazy_compile
+from ..containers import BREAKOUT_CAPABILITIES, DEBUGGING_CAPABILITIES
 from ..findings import finding as _verdict
 from ..findings import looked_up_program
 from ..findings import piece as _piece
@@ -165,10 +166,6 @@ _HOST_NAMESPACES = frozenset({"--pid", "--userns", "--cgroupns", "--uts"})
 _HOST_SHARED = frozenset({"--net", "--network", "--ipc"})
 """Host namespaces a container may share on its own (``--network host`` is ordinary), not beside
 ptrace or confinement turned off (:data:`~agentbus.guards.verdict.DEBUG_CONTAINER`)."""
-_BREAKOUT_CAPABILITIES = frozenset(
-    {"SYS_ADMIN", "ALL", "SYS_MODULE", "DAC_READ_SEARCH", "DAC_OVERRIDE", "SYS_RAWIO"}
-)
-"""Capabilities that reach past the container (SYS_PTRACE alone reaches its own processes: asked)."""
 _HOST_DIRS = lazy_compile(
     r"^/(?:|etc|root|boot|proc|sys|dev|usr|var|lib|lib64|bin|sbin|home|Users|run|var/run|var/lib|private|System"
     r"|Library|opt|srv|mnt)/?$|^/(?:etc|root|boot|proc|sys|dev|var/lib/docker|var/lib/kubelet|home/[^/]+/\.ssh|"
@@ -1044,9 +1041,9 @@ def _container(invocation: Invocation) -> Verdict | None:
             if option in _HOST_SHARED and (attached or following) == "host":
                 shared = option[2:]
             capability = (attached or following).upper().removeprefix("CAP_")
-            if option == "--cap-add" and capability in _BREAKOUT_CAPABILITIES:
+            if option == "--cap-add" and capability in BREAKOUT_CAPABILITIES:
                 return _verdict(PRIVILEGE, invocation, f"gives a container {attached or following}")
-            if option == "--cap-add" and capability == "SYS_PTRACE":
+            if option == "--cap-add" and capability in DEBUGGING_CAPABILITIES:
                 debugging = debugging or f"gives a container {attached or following}"
             if option == "--security-opt" and _SECURITY_OPTS.search(attached or following):
                 debugging = debugging or "turns a container's confinement off"
