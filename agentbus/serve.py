@@ -570,9 +570,9 @@ class HookServer:
         if elsewhere and payload.get("hook_event_name") in protocol.GUARDING_EVENTS:
             return protocol.deny(
                 f"agentbus could not check this call: this Claude Code session keeps its user directory in "
-                f"{elsewhere} ($CLAUDE_CONFIG_DIR), while agentbus serve reads {claude_config_dir_name()} "
-                "(the user's settings and plugins, the shell snapshots it protects). Start agentbus serve "
-                f"with CLAUDE_CONFIG_DIR={elsewhere}, or use the command hook",
+                f"{elsewhere}, while agentbus serve reads {claude_config_dir_name()} (the user's settings "
+                f"and plugins, the shell snapshots it protects). {_remedy(elsewhere)}, "
+                "or use the command hook",
                 str(payload.get("hook_event_name")),
             )
         on_ask = self._asked_before if self.remember_approvals else None
@@ -606,7 +606,8 @@ def _other_config_dir(payload: Mapping[str, Any]) -> str:
     it is, or the payload does not say). Claude Code 2.1.332 keeps the transcript in
     ``$CLAUDE_CONFIG_DIR/projects/<project>/<session>.jsonl`` (seen with the real CLI), and an HTTP
     hook gets none of the session's environment. A session's ``~/.claude`` under another home than
-    the server's is not counted (a server for another user's sessions is not one this checks)."""
+    the server's counts too: the server would judge its calls by another user directory's settings,
+    plugins and snapshots."""
     transcript = payload.get("transcript_path")
     if not isinstance(transcript, str) or not os.path.isabs(transcript):
         return ""
@@ -616,9 +617,17 @@ def _other_config_dir(payload: Mapping[str, Any]) -> str:
     session = os.path.dirname(projects)
     if os.path.realpath(session) == os.path.realpath(claude_config_dir_name()):
         return ""
-    if os.path.basename(session) == ".claude" and not os.environ.get("CLAUDE_CONFIG_DIR"):
-        return ""
     return session
+
+
+def _remedy(session: str) -> str:
+    """How to start agentbus serve so that it reads the session's user directory ``session``."""
+    if os.path.basename(session) != ".claude":
+        return f"Start agentbus serve with CLAUDE_CONFIG_DIR={session}"
+    home = os.path.dirname(session)
+    if os.path.realpath(home) == os.path.realpath(os.path.expanduser("~")):
+        return "Start agentbus serve without CLAUDE_CONFIG_DIR"
+    return f"Start agentbus serve with HOME={home} (the session's home: its ~/.claude)"
 
 
 def _unchecked(reply: HookReply) -> bool:

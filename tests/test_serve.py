@@ -561,8 +561,30 @@ def test_the_sessions_claude_config_dir_is_read_off_its_transcript_path(
 
     assert _other_config_dir(session(tmp_path / "home/.claude")) == ""
     assert _other_config_dir(session(tmp_path / "cfg")) == str(tmp_path / "cfg")
-    assert _other_config_dir(session(tmp_path / "other-home/.claude")) == "", "another user's: not checked"
+    assert _other_config_dir(session(tmp_path / "other-home/.claude")) == str(tmp_path / "other-home/.claude")
+    (tmp_path / "home").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "home")
+    assert _other_config_dir(session(tmp_path / "link/.claude")) == "", "the same home through a link"
     assert _other_config_dir({"transcript_path": "/dev/null"}) == ""
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "cfg"))
     assert _other_config_dir(session(tmp_path / "cfg")) == ""
     assert _other_config_dir(session(tmp_path / "home/.claude")) == str(tmp_path / "home/.claude")
+
+
+async def test_a_session_under_another_home_is_denied_and_told_which_home(
+    served: tuple[HookServer, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A session whose ~/.claude is under another HOME than the server's (no $CLAUDE_CONFIG_DIR on
+    either side): the server would judge it by its own home's settings, plugins and snapshots, so a
+    call it would allow is denied, naming the session's home; the server's own home is served."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+
+    def under(home: Path) -> dict[str, Any]:
+        return {**pre("ls"), "transcript_path": str(home / ".claude/projects/-p/s1.jsonl")}
+
+    status, body = await apost(port := served[1], under(tmp_path / "other"))
+    specific = json.loads(body)["hookSpecificOutput"]
+    assert (status, specific["permissionDecision"]) == (200, "deny")
+    assert f"Start agentbus serve with HOME={tmp_path / 'other'}" in specific["permissionDecisionReason"]
+    assert await apost(port, under(tmp_path / "home")) == (200, b"")

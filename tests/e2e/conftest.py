@@ -107,6 +107,7 @@ class Claude:
     http: bool = False
     serve_url: str | None = None
     count: int = 0
+    home: Path | None = None  # the HOME every run shares (agentbus serve's own); else one per run
 
     def run(
         self,
@@ -150,10 +151,10 @@ class Claude:
         """A fresh HOME and project with agentbus's hooks installed: (base, home, project, audit log)."""
         self.count += 1
         base = self.root / f"run{self.count}"
-        home, project = base / "home", base / "project"
+        home, project = self.home or base / "home", base / "project"
         audit_log = base / "audit.jsonl" if not self.http else self.root / "serve-audit.jsonl"
         for directory, contents in ((home, home_files), (project, files)):
-            directory.mkdir(parents=True)
+            directory.mkdir(parents=True, exist_ok=True)
             for name, text in (contents or {}).items():
                 (directory / name).parent.mkdir(parents=True, exist_ok=True)
                 (directory / name).write_text(text)
@@ -231,8 +232,11 @@ def claude(claude_cli: Path, tmp_path: Path) -> Claude:
 
 @pytest.fixture
 def served_claude(claude_cli: Path, tmp_path: Path) -> Iterator[Claude]:
-    """Scenarios through the HTTP hook, `agentbus serve` running on a free port."""
+    """Scenarios through the HTTP hook, `agentbus serve` running on a free port. Its sessions share
+    its HOME, as one user's server and sessions do (serve denies a session under another home)."""
     log = tmp_path / "serve-audit.jsonl"
+    home = tmp_path / "home"
+    home.mkdir()
     process = subprocess.Popen(
         [
             str(AGENTBUS),
@@ -244,7 +248,7 @@ def served_claude(claude_cli: Path, tmp_path: Path) -> Iterator[Claude]:
             "--audit-log",
             str(log),
         ],
-        env={**os.environ, "PYTHONPATH": str(HERE)},
+        env={**os.environ, "PYTHONPATH": str(HERE), "HOME": str(home)},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -254,7 +258,7 @@ def served_claude(claude_cli: Path, tmp_path: Path) -> Iterator[Claude]:
         line = process.stderr.readline()
         found = re.search(r"(http://\S+/claude-code)", line)
         assert found, f"agentbus serve did not start: {line}"
-        yield Claude(claude_cli, tmp_path, http=True, serve_url=found.group(1))
+        yield Claude(claude_cli, tmp_path, http=True, serve_url=found.group(1), home=home)
     finally:
         process.terminate()
         process.wait(timeout=30)

@@ -60,3 +60,19 @@ def test_agentbus_serve_denies_a_session_whose_claude_config_dir_it_does_not_rea
     said = run.fake.result_text(echo)
     assert "Start agentbus serve with CLAUDE_CONFIG_DIR=" in said
     assert str(run.home / "claude-config") in said
+
+
+def test_agentbus_serve_denies_a_session_under_another_home(served_claude: Claude) -> None:
+    """A session run with another HOME (no $CLAUDE_CONFIG_DIR) keeps its user directory in that
+    home's .claude, which `agentbus serve` does not read: a line written into that session's own
+    shell snapshot (by its absolute path) was allowed, judged against the server's home; now the
+    session's calls are denied, naming the home to start serve with."""
+    other = served_claude.root / "other-home"
+    other.mkdir()
+    snapshot = other / ".claude/shell-snapshots/snapshot-x.sh"
+    planted = tool_use("Bash", command=f"printf 'cd() {{ builtin cd \"$@\"; . ./.x; }}\\n' >> {snapshot}")
+    run = served_claude.run([[planted], [text("ok")]], env={"HOME": str(other)})
+    assert run.completed.returncode == 0, run.completed.stderr + run.completed.stdout
+    said = run.fake.result_text(planted)
+    assert f"Start agentbus serve with HOME={other}" in said, said
+    assert not snapshot.exists()
