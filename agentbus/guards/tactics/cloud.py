@@ -1387,11 +1387,13 @@ def _kubectl(invocation: Invocation, call: CloudCall) -> Verdict | None:
         return _verdict(CLOUD_CONTROL, invocation, "binds a service account to a cloud role (its pods')")
     if verb in ("label", "annotate") and any(_POD_SECURITY_OFF.search(word) for word in path[1:]):
         return _verdict(IMPAIR, invocation, "turns pod security admission off for a namespace")
-    if verb in ("patch", "edit", "replace", "apply", "create", "set") and any(
-        word in ("aws-auth", "configmap/aws-auth", "cm/aws-auth") for word in path[1:]
-    ) or (verb in ("apply", "create", "replace") and any(
-        "aws-auth" in name.rsplit("/", 1)[-1] for name in call.values("-f", "--filename")
-    )):
+    if (
+        verb in ("patch", "edit", "replace", "apply", "create", "set")
+        and any(word in ("aws-auth", "configmap/aws-auth", "cm/aws-auth") for word in path[1:])
+    ) or (
+        verb in ("apply", "create", "replace")
+        and any("aws-auth" in name.rsplit("/", 1)[-1] for name in call.values("-f", "--filename"))
+    ):
         return _verdict(CLOUD_CONTROL, invocation, "changes which AWS identities may act in the cluster")
     if verb in ("delete", "scale"):
         names = [*path[1:], *call.values("-n", "--namespace"), *call.values("-f", "--filename")]

@@ -18,11 +18,12 @@ family and option classes instead, the same way for each service:
   encryption option;
 - a compute call that carries a payload acting on IAM or the metadata service (a build spec, a start
   command, a task's command line that attaches ``AdministratorAccess`` or reads role credentials);
-- shells on the account's machines (``ssm start-session``, ``ecs execute-command``);
 - an existing resource moved to another identity (``update-*`` with ``--role-arn``, ``gcloud app update
   --service-account``): whoever controls its code acts as that identity.
 
-Creating or deploying one's own resources with a role (``lambda create-function --role``, ``gcloud run
+A shell on one of the account's machines (``ssm start-session``, ``ecs execute-command``) is left as
+``ssh`` and ``kubectl exec`` are; what it is given to run is judged. Creating or deploying one's own
+resources with a role (``lambda create-function --role``, ``gcloud run
 deploy --service-account``) and reads of non-secret metadata stay allowed.
 """
 
@@ -34,7 +35,7 @@ from typing import TYPE_CHECKING
 from ...lazy_regex import lazy_compile
 from ..findings import finding
 from ..programs import Invocation
-from ..verdict import CLOUD_CONTROL, CREDENTIALS, IMPAIR, PRIVILEGE, REMOTE_ACCESS, Verdict
+from ..verdict import CLOUD_CONTROL, CREDENTIALS, IMPAIR, PRIVILEGE, Verdict
 
 if TYPE_CHECKING:
     from .cloud import CloudCall
@@ -53,9 +54,9 @@ _READS = lazy_compile(
 # -- credentials --------------------------------------------------------------------------
 
 _CREDENTIAL_VERBS = lazy_compile(
-    r"^(?:get|batch-get|create|generate|retrieve|export)-[\w-]*?"
-    r"(?:credentials?|secret-value|secret|password-data|master-user-password|"
-    r"(?<!caller-)(?<!change-)(?<!pagination-)(?<!next-)(?<!continuation-)token|presigned[\w-]*-url|(?:login|auth|sign-in|console)[\w-]*-url)(?:-[\w-]+)?$"
+    r"^(?:(?:get|batch-get|retrieve|export)-[\w-]*?(?:credentials?|secret-value|password-data|master-user-password)"
+    r"|(?:get|create|generate)-[\w-]*?(?:(?<!caller-)(?<!change-)(?<!pagination-)(?<!next-)(?<!continuation-)token|"
+    r"presigned[\w-]*-url|(?:login|auth|sign-in|console|embed)[\w-]*-url))(?:-[\w-]+)?$"
 )
 _DEVELOPER_LOGINS = frozenset({
     ("ecr", "get-login-password"), ("ecr", "get-authorization-token"), ("ecr-public", "get-login-password"),
@@ -70,9 +71,12 @@ _DEVELOPER_LOGINS = frozenset({
 def _credential_verb(service: str, operation: str) -> Verdict | tuple[str, str] | None:
     if (service, operation) in _DEVELOPER_LOGINS or not _CREDENTIAL_VERBS.match(operation):
         return None
-    if re.search(r"credentials?|secret|password", operation):
-        return (CREDENTIALS, f"{service} {operation} prints credentials, a secret or a password")
-    return (CLOUD_CONTROL, f"{service} {operation} mints a token or sign-in link for an identity")
+    if re.search(r"secret|password", operation):
+        return (CREDENTIALS, f"{service} {operation} prints a secret or a password")
+    return (
+        CLOUD_CONTROL,
+        f"{service} {operation} mints credentials, a token or a sign-in link for an identity",
+    )
 
 
 # -- the account's watchers ---------------------------------------------------------------
@@ -101,8 +105,9 @@ _NO_WATCHER = lazy_compile(
 _SOME_OFF = lazy_compile(r"(?:^|[,{\s])\"?\w+\"?\s*[=:]\s*false\b", re.IGNORECASE)
 """In a log option's value, any member set to false (``--logs Audit=true,General=false``)."""
 _LOG_VALUE_OFF = lazy_compile(
-    r"\b[\w./]*(?:log|logs|logging|audit|trail|tracing)[\w./]*\W{0,4}(?:\{\s*\W?)?"
-    r"(?:enabled?\W{0,3}[:=]\s*\W?false|,\s*value\s*=\s*false)",
+    r"(?:log|audit|trail|tracing)[\w./]{0,60}?\W{0,4}(?:\{\s*\W?)?"
+    r"(?:enabled?\W{0,3}[:=]\s*\W?false|,\s*value\s*=\s*false)"
+    r"|\b(?:LoggingLevel|logging|auditing)\W{0,3}[:=]\s*\W?(?:off|none|disabled)\b",
     re.IGNORECASE,
 )
 """A log named in a document and switched off (``AccessLog={Enabled=false}``,
@@ -113,7 +118,7 @@ _SECURITY_URL = lazy_compile(
     re.IGNORECASE,
 )
 _AUDIT_FLAG_OFF = lazy_compile(
-    r"(?:^|[,\s])(?:log_\w+|\w*audit\w*|general_log|slow_query_log)\s*[=:]\s*(?:off|false|0|none)\b",
+    r"(?:^|[,\s])(?:log_\w{1,60}|\w{0,40}audit\w{0,40}|general_log|slow_query_log)\s*[=:]\s*(?:off|false|0|none)\b",
     re.IGNORECASE,
 )
 
@@ -121,6 +126,15 @@ _AUDIT_FLAG_OFF = lazy_compile(
 def _watchers_off(call: CloudCall, service: str, operation: str) -> str:
     if service in _WATCHERS and _OFF_VERBS.match(operation) and not _HARMLESS_OFF.search(operation):
         return f"{service} {operation}: a logging, monitoring or security service stopped or removed"
+    if (
+        service in _WATCHERS
+        and not _READS.match(operation)
+        and any(
+            call.value(name).lower() in ("paused", "disabled", "false")
+            for name in ("--status", "--state", "--enable")
+        )
+    ):
+        return f"{service} {operation} pauses or disables a security service"
     if _LOGGING_OFF.match(operation):
         return f"{service} {operation} stops a log, an audit or a detector"
     if _READS.match(operation):
@@ -144,10 +158,16 @@ def _watchers_off(call: CloudCall, service: str, operation: str) -> str:
 
 # -- exposure -------------------------------------------------------------------------------
 
-_PUBLIC_PRINCIPAL = lazy_compile(r"\"Principal\"\s*:\s*(?:\"\*\"|\{\s*\"AWS\"\s*:\s*(?:\[\s*)?\"\*\")")
+_PUBLIC_PRINCIPAL = lazy_compile(
+    r"\\?\"Principal\\?\"\s*:\s*(?:\\?\"\*\\?\"|\{\s*\\?\"AWS\\?\"\s*:\s*(?:\[\s*)?\\?\"\*\\?\")"
+)
+"""``"Principal": "*"`` (or ``{"AWS": "*"}``), also escaped inside another document (an SQS or SNS
+``Policy`` attribute is a JSON string in JSON)."""
 _WORLD_RANGE = lazy_compile(r"(?:^|[\s\"'=,\[{])(?:0\.0\.0\.0/0|::/0)(?:$|[\s\"',\]}])")
 _WEB_PORTS = frozenset({"80", "443"})
-_PORT = lazy_compile(r"(?:FromPort|--port|ToPort)\W{0,3}\s*[:=]?\s*(\d+)|(?:^|[\s,=])(\d+)(?:-(\d+))?(?:$|[\s,])")
+_PORT = lazy_compile(
+    r"(?:FromPort|--port|ToPort)\W{0,3}\s*[:=]?\s*(\d+)|(?:^|[\s,=:])(\d+)(?:-(\d+))?(?:$|[\s,])"
+)
 _OPEN_SWITCHES: dict[str, frozenset[str]] = {
     "--public-network-access": frozenset({"enabled", "true", "all"}),
     "--default-action": frozenset({"allow"}),
@@ -169,11 +189,15 @@ _GUARD_OFF_OPTION = lazy_compile(
 )
 _GUARD_SETTING = lazy_compile(r"^--[\w-]*(?:dnssec|mfa|auth-enabled)[\w-]*$")
 _GUARD_OFF_VALUE = lazy_compile(
-    r"(?:IamAuth|MfaAuth|Auth|Mfa|Deletion_?Protection|Termination_?Protection)\w*\W{0,3}(?:\.enabled)?"
+    r"(?:Auth|Mfa|Deletion_?Protection|Termination_?Protection)\w{0,40}?\W{0,3}(?:\.enabled)?"
     r"\W{0,3}(?:,\s*value)?\s*[:=]\s*\W?false\b",
     re.IGNORECASE,
 )
 _GUARD_OFF_VERB = lazy_compile(r"^(?:disable|delete)-[\w-]*(?:transfer-lock|protection|mfa-device)$")
+_PLAIN_ALLOWED = lazy_compile(
+    r"(?:EnforceHTTPS|require_ssl|RequireSSL)\W{0,3}[,:=]\s*\W{0,2}(?:ParameterValue\W{0,3}[:=]\s*)?false",
+    re.IGNORECASE,
+)
 _BLOCK_PUBLIC = lazy_compile(r"(?:block-public-access|public-access-block)")
 
 
@@ -192,15 +216,17 @@ def _world_ports(call: CloudCall) -> bool:
 def _opened(call: CloudCall, operation: str) -> str:
     if _READS.match(operation):
         return ""
-    for name, values in _OPEN_SWITCHES.items():
-        if call.has(name) and (not call.options[name] or call.options[name][0].lower() in values):
+    for name, opening in _OPEN_SWITCHES.items():
+        if call.has(name) and (not call.options[name] or call.options[name][0].lower() in opening):
             return f"{name} opens the resource to everyone"
     if re.match(r"^(?:delete|disable)-", operation) and _BLOCK_PUBLIC.search(operation):
         return f"{operation} lets resources be made public"
-    if _BLOCK_PUBLIC.search(operation) and re.search(r"(?:Block|Restrict|Ignore)\w*\W{0,3}[:=]\s*false", call.text):
+    if _BLOCK_PUBLIC.search(operation) and re.search(
+        r"(?:Block|Restrict|Ignore)\w*\W{0,3}[:=]\s*false", call.text
+    ):
         return "turns block-public-access off"
-    if _PUBLIC_PRINCIPAL.search(call.text) and not re.search(r"\"Condition\"", call.text):
-        return "a resource policy that lets anyone (Principal \"*\") in"
+    if _PUBLIC_PRINCIPAL.search(call.text) and not re.search(r"Condition\\?\"\s*:", call.text):
+        return 'a resource policy that lets anyone (Principal "*") in'
     if operation == "add-permission" and call.value("--principal") in ("*", COMPUTED):
         return "lets anyone use the resource"
     if re.search(r"ingress|firewall|security-rule|nsg|inbound", operation + " " + " ".join(call.path)) and (
@@ -224,8 +250,7 @@ def _opened(call: CloudCall, operation: str) -> str:
             return "turns the app's sign-in off"
     if _GUARD_OFF_VALUE.search(call.text) or _GUARD_OFF_VERB.match(operation):
         return "turns a sign-in check or a deletion protection off"
-    if re.search(r"(?:EnforceHTTPS|require_ssl|RequireSSL)\W{0,3}[,:=]\s*\W{0,2}(?:ParameterValue\W{0,3}[:=]\s*)?false",
-                 call.text, re.IGNORECASE):  # fmt: skip
+    if _PLAIN_ALLOWED.search(call.text):
         return "plain, unencrypted connections allowed"
     return ""
 
@@ -240,10 +265,9 @@ _PAYLOAD_CREDENTIALS = lazy_compile(
     r"169\.254\.169\.254|169\.254\.170\.2|AWS_CONTAINER_CREDENTIALS|metadata\.google\.internal|"
     r"security-credentials|get-secret-value"
 )
-_SHELL_VERBS = frozenset({"start-session", "execute-command", "start-ssh-session", "open-tunnel"})
-_ROLE_OPTIONS = frozenset({"--role", "--role-arn", "--service-role", "--task-role-arn", "--execution-role-arn",
-                           "--iam-role-arn", "--service-account", "--instance-role-arn",
-                           "--job-role-arn"})  # fmt: skip
+_ROLE_OPTIONS = frozenset({"--role", "--role-arn", "--service-role", "--task-role-arn",
+                           "--execution-role-arn", "--iam-role-arn", "--service-account",
+                           "--instance-role-arn", "--job-role-arn"})  # fmt: skip
 
 
 def _payload(call: CloudCall, service: str, operation: str) -> Verdict | tuple[str, str] | None:
@@ -251,7 +275,10 @@ def _payload(call: CloudCall, service: str, operation: str) -> Verdict | tuple[s
         return None
     text = call.text
     if _PAYLOAD_GRANT.search(text):
-        return (PRIVILEGE, f"{service} {operation} carries code that grants IAM power (runs as the resource's role)")
+        return (
+            PRIVILEGE,
+            f"{service} {operation} carries code that grants IAM power (runs as the resource's role)",
+        )
     if _PAYLOAD_CREDENTIALS.search(text):
         return (CREDENTIALS, f"{service} {operation} carries code that reads a role's credentials")
     return None
@@ -261,8 +288,8 @@ _HOOK_VARIABLES = lazy_compile(
     r"(?:^|[\s,{\[\"'=])\"?(?:PYTHONWARNINGS|PYTHONSTARTUP|PYTHONINSPECT|BROWSER|LD_PRELOAD|LD_AUDIT|NODE_OPTIONS|"
     r"PERL5OPT|PERL5DB|RUBYOPT|BASH_ENV|ENV|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|AWS_LAMBDA_EXEC_WRAPPER)\"?\s*[=:]"
 )
-"""Variables that make an interpreter load or run code of their value (Composer's ``PYTHONWARNINGS``/``BROWSER``
-trick, Lambda's ``NODE_OPTIONS``/``AWS_LAMBDA_EXEC_WRAPPER``)."""
+"""Variables that make an interpreter load or run code of their value (Composer's ``PYTHONWARNINGS``
+and ``BROWSER`` trick, Lambda's ``NODE_OPTIONS`` and ``AWS_LAMBDA_EXEC_WRAPPER``)."""
 _ENV_OPTION = lazy_compile(r"^--(?:[\w-]*env[\w-]*|environment|settings|set-env-vars|update-env-variables)$")
 
 
@@ -279,12 +306,16 @@ def _code_by_variable(call: CloudCall, operation: str) -> bool:
 def _moved_identity(call: CloudCall, operation: str) -> bool:
     """``update-*`` (or gcloud/az ``update``) handing an existing resource another role: its code, whoever
     wrote it, now acts as that role. Creating one's own resource with a role is a deploy."""
-    updates = operation.startswith(("update-", "modify-")) or (call.program != "aws" and "update" in call.path)
+    updates = operation.startswith(("update-", "modify-")) or (
+        call.program != "aws" and "update" in call.path
+    )
     if not updates:
         return False
     if any(name in call.options for name in _ROLE_OPTIONS):
         return True
-    return bool(re.search(r"(?:^|[,{\s])\"?(?:Role|InstanceRoleArn|ServiceRole)\"?\s*[:=]\s*\"?arn:", call.text))
+    return bool(
+        re.search(r"(?:^|[,{\s])\"?(?:Role|InstanceRoleArn|ServiceRole)\"?\s*[:=]\s*\"?arn:", call.text)
+    )
 
 
 # -- the judge --------------------------------------------------------------------------------
@@ -299,11 +330,12 @@ _GROUP_VERB = lazy_compile(
 def _az_rest(invocation: Invocation, call: CloudCall) -> Verdict | None:
     """``az rest --method put --url .../Microsoft.Security/... --body '{"isEnabled": false}'``: Defender,
     auditing or vulnerability assessment switched off through the management API."""
-    if call.value("--method", "-m").lower() not in ("put", "patch", "post"):
+    words = " ".join((*call.path, call.text))  # -m, -u and -b are read as flags, their values as words
+    if not ({"put", "patch", "post"} & {w.lower() for w in (*call.path, *call.values("--method"))}):
         return None
-    if not _SECURITY_URL.search(call.value("--url", "--uri", "-u")):
+    if not _SECURITY_URL.search(words):
         return None
-    body = call.value("--body", "-b")
+    body = words
     if _VALUE_OFF.search(body) or re.search(r"\"pricingTier\"\s*:\s*\"Free\"", body, re.IGNORECASE):
         return finding(IMPAIR, invocation, "turns a Defender, audit or assessment setting off")
     return None
@@ -335,10 +367,11 @@ def judge_call(invocation: Invocation, call: CloudCall) -> Verdict | None:
             found = (CLOUD_CONTROL, why)
     if found is None:
         found = _payload(call, service, operation)
-    if found is None and operation in _SHELL_VERBS:
-        found = (REMOTE_ACCESS, f"{service} {operation} opens a shell on one of the account's machines")
     if found is None and _code_by_variable(call, operation):
-        found = (PRIVILEGE, "sets a variable that makes the workload's interpreter run code (as its identity)")
+        found = (
+            PRIVILEGE,
+            "sets a variable that makes the workload's interpreter run code (as its identity)",
+        )
     if found is None and _moved_identity(call, operation):
         found = (CLOUD_CONTROL, "hands an existing resource another identity: its code acts as that role")
     if isinstance(found, tuple):
