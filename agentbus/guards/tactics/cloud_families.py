@@ -88,7 +88,9 @@ _WATCHERS = frozenset({
 })  # fmt: skip
 """AWS services that log, monitor or detect: stopping or deleting any of their parts blinds the defenders."""
 _OFF_VERBS = lazy_compile(r"^(?:stop|delete|disable|deregister|disassociate|remove|cancel|batch-disable)-")
-_HARMLESS_OFF = lazy_compile(r"(?:dashboards?|tags?|insight-rules?|archive-rules?|filter|sample-findings)$")
+_HARMLESS_OFF = lazy_compile(
+    r"(?:dashboards?|tags?|insight-rules?|archive-rules?|filter|sample-findings|reports?|sbom-export)$"
+)
 _LOGGING_OFF = lazy_compile(
     r"^(?:stop|delete|disable|deregister|disassociate|remove)-[\w-]*?"
     r"(?:logging|logs?|audit\w*|flow-logs|trail|monitoring|metric-streams?|alarms?|detector|recorder|"
