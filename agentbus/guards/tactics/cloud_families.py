@@ -96,7 +96,11 @@ _LOGGING_OFF = lazy_compile(
     r"(?:logging|logs?|audit\w*|flow-logs|trail|monitoring|metric-streams?|alarms?|detector|recorder|"
     r"analyzer|findings|insights|log-delivery\w*)(?:-[\w-]+)?$"
 )
-_LOG_OPTION = lazy_compile(r"^--[\w-]*(?:log|audit|monitor|tracking|alert)[\w-]*$")
+_LOG_OPTION = lazy_compile(
+    r"^--(?![\w-]*(?:level|format|http|verbosity|retention|dir|file|group|bucket|prefix))"
+    r"[\w-]*(?:log|audit|monitor|tracking|alert)[\w-]*$"
+)
+"""Options that set a log, an audit or a monitor (not its level, format or place: ``--log-level none``)."""
 _VALUE_OFF = lazy_compile(
     r"(?:enabled?|status|state|isEnabled|logging|auditing)\W{0,3}\s*[:=]\s*\W{0,2}(?:false|disabled?|off)\b",
     re.IGNORECASE,
@@ -187,8 +191,11 @@ _WEAK_TRANSPORT = lazy_compile(
 _OLD_TLS = lazy_compile(r"^(?:TLS)?1[._][01]$", re.IGNORECASE)
 _ENCRYPTION_OPTION = lazy_compile(r"^--[\w-]*(?:encrypt|sse-specification|kms)[\w-]*$")
 _GUARD_OFF_OPTION = lazy_compile(
-    r"^--no-enable-[\w-]*(?:auth|authentication|mfa|protection|soft-delete|lock|versioning|validation)[\w-]*$"
+    r"^--no-enable-(?![\w-]*(?:basic|legacy|local|shared-key|anonymous|insecure|public))"
+    r"[\w-]*(?:auth|authentication|mfa|protection|soft-delete|lock|versioning|validation)[\w-]*$"
 )
+"""Sign-in checks and protections switched off (``--no-enable-iam-database-authentication``); the weak ones
+switched off are the secure choice (``--no-enable-basic-auth``, ``--no-enable-legacy-authorization``)."""
 _GUARD_SETTING = lazy_compile(r"^--[\w-]*(?:dnssec|mfa|auth-enabled)[\w-]*$")
 _GUARD_OFF_VALUE = lazy_compile(
     r"(?:Auth|Mfa|Deletion_?Protection|Termination_?Protection)\w{0,40}?\W{0,3}(?:\.enabled)?"
