@@ -150,7 +150,9 @@ TLDR_CEILINGS = {
     # (an endpoint that runs one's code as the role), asked as `aws iam create-user` is.
     # +3 (session 15): `aws sqs|sns add-permission` for another account and `aws workmail create-user`,
     # asked like the IAM user and policy changes already counted here
-    "cloud control": 15,
+    # +2 (cloud16): `aws sso get-role-credentials` (credentials of an SSO role printed) and `az storage
+    # account update --min-tls-version TLS1_0` (the page's first choice: an outdated TLS allowed)
+    "cloud control": 17,
     # keyloggers: `evtest /dev/input/...`, `intercept -g`; cloud: storage keys; and (cracking family)
     # the pages of password guessers and crackers: hydra, medusa, nxc, patator, john, hashcat, zip2john;
     # impacket's GetNPUsers.py and GetUserSPNs.py pages (AS-REP roasting and Kerberoasting, 10)
@@ -158,7 +160,8 @@ TLDR_CEILINGS = {
     "credential hunting": 154,  # +1 macos10: `bw list items`; +1 linux15: `kdialog --password`
     "data collection": 145,  # the pages of screenshot, recorder, webcam, clipboard and sniffer programs
     "data destruction": 5,
-    "defense impairment": 27,  # macOS: fdesetup disable (FileVault off)
+    # +1 (cloud16): `aws accessanalyzer delete-analyzer` (the table named it access-analyzer, no service)
+    "defense impairment": 28,  # macOS: fdesetup disable (FileVault off)
     "direct disk operation": 89,
     "docker data wipe": 1,
     "evidence destruction": 8,

@@ -62,11 +62,12 @@ from ..verdict import (
     UPLOAD,
     Verdict,
 )
+from . import cloud_families
 from .credentials import KUBE_SECRETS_PATH, secret_word
 
 __all__ = ["CloudCall", "judge", "judge_script", "read_call"]
 
-COMPUTED = "$(…)"
+COMPUTED = cloud_families.COMPUTED
 """The value of an argument known only at run time (``$(aws ec2 describe-instances ...)``)."""
 
 
@@ -451,6 +452,8 @@ def _aws(invocation: Invocation, call: CloudCall) -> Verdict | None:
         return None
     service, operation = call.path[0], call.path[1]
     known = _AWS_OPERATIONS.get((service, operation))
+    if (service, operation) == ("cloudtrail", "update-trail") and set(call.options) <= _TRAIL_HARDENING:
+        return None  # log file validation, every region: the trail made stronger
     if known is not None:
         return _verdict(known[0], invocation, known[1])
     for judge_operation in _AWS_JUDGES:
@@ -460,6 +463,9 @@ def _aws(invocation: Invocation, call: CloudCall) -> Verdict | None:
     return None
 
 
+_TRAIL_HARDENING = frozenset({"--name", "--enable-log-file-validation", "--is-multi-region-trail",
+                               "--include-global-service-events", "--is-organization-trail"})  # fmt: skip
+"""``update-trail`` options that only make the trail cover or prove more."""
 _SECURITY_SERVICES_AWS = frozenset({"guardduty", "securityhub", "macie2", "inspector2", "detective",
                                     "access-analyzer", "fms", "configservice", "auditmanager"})  # fmt: skip
 _SHORT_EXPIRY = 7
@@ -1381,8 +1387,12 @@ def _kubectl(invocation: Invocation, call: CloudCall) -> Verdict | None:
         return _verdict(CLOUD_CONTROL, invocation, "binds a service account to a cloud role (its pods')")
     if verb in ("label", "annotate") and any(_POD_SECURITY_OFF.search(word) for word in path[1:]):
         return _verdict(IMPAIR, invocation, "turns pod security admission off for a namespace")
-    if verb in ("patch", "edit", "replace", "apply", "create", "set") and any(
-        word in ("aws-auth", "configmap/aws-auth", "cm/aws-auth") for word in path[1:]
+    if (
+        verb in ("patch", "edit", "replace", "apply", "create", "set")
+        and any(word in ("aws-auth", "configmap/aws-auth", "cm/aws-auth") for word in path[1:])
+    ) or (
+        verb in ("apply", "create", "replace")
+        and any("aws-auth" in name.rsplit("/", 1)[-1] for name in call.values("-f", "--filename"))
     ):
         return _verdict(CLOUD_CONTROL, invocation, "changes which AWS identities may act in the cluster")
     if verb in ("delete", "scale"):
@@ -1534,7 +1544,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     for candidate in _unwrapped(invocation):
         judge_cli = _CLIS.get(candidate.name)
         if judge_cli is not None:
-            verdict = judge_cli(candidate, read_call(candidate))
+            call = read_call(candidate)
+            verdict = judge_cli(candidate, call) or cloud_families.judge_call(candidate, call)
             if verdict is not None:
                 return verdict
     return None
