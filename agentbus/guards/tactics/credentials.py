@@ -566,8 +566,11 @@ _METADATA_NAMES = frozenset({"metadata.google.internal", "metadata.goog", "metad
                              "instance-data.ec2.internal", "metadata.tencentyun.com",
                              "metadata.platformequinix.com"})  # fmt: skip
 _HOST_IN_URL = lazy_compile(
-    r"(?:[a-z][a-z0-9+.-]*://)(?:[^@/\s'\"]*@)?(\[[0-9a-fA-F:.%]+\]|[^/:\s'\"?#\\)$`{]+)", re.IGNORECASE
+    r"(?<![a-z0-9+.-])(?:[a-z][a-z0-9+.-]*://)(?:[^@/\s'\"]*@)?(\[[0-9a-fA-F:.%]+\]|[^/:\s'\"?#\\)$`{]+)",
+    re.IGNORECASE,
 )
+"""A URL's host. A scheme starts where no scheme character precedes it: tried at every letter of a long
+``a.a.a…`` word, the scheme would be read to the word's end each time (quadratic)."""
 _BARE_HOST = lazy_compile(r"^(?:[^@/\s]*@)?(\[[0-9a-fA-F:.%]+\]|[0-9a-zA-Z.\-]+)(?::\d+)?(?:/.*)?$")
 _TEXT_ONLY = frozenset({"echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "ack", "git", "sed",
                         "awk", "jq", "yq", "man", "iptables", "ip6tables", "nft", "ip", "route", "ufw",
