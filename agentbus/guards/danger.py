@@ -473,7 +473,8 @@ def _chown(invocation: Invocation, home: str) -> Verdict | None:
         return None
     for target in positionals[1:]:
         if _shared_scratch(target, home):
-            return _verdict(PERMISSIONS, invocation, f"recursive {invocation.name} of {target}: {_EVERY_USERS}")
+            why = f"recursive {invocation.name} of {target}: {_EVERY_USERS}"
+            return _verdict(PERMISSIONS, invocation, why)
         what = _critical(target, home, invocation.cwd)
         if what and "working directory" not in what:
             return _verdict(PERMISSIONS, invocation, f"recursive {invocation.name} of {what}")

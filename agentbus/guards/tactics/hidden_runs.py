@@ -9,14 +9,17 @@ A developer runs builds from ``/tmp/build`` or ``./bin``, not from there. A down
 such a directory (``wget -O /var/tmp/.X11/agent URL``) is the same payload a step earlier, a program
 named like a kernel thread (``./kworker``) a masquerade, and a library that
 a program is told to load (``ssh-keygen -D /tmp/x.so``, ``ssh -I``: a PKCS#11 provider's code runs
-in it) is a program run by another name, and so is a program of another name given a mass scanner's
-packet rate and ports (``./firewire --rate 50000 -p2375``: a renamed masscan, asked as a scan). What such a program does cannot be seen (a binary is not
+in it) is a program run by another name. What such a program does cannot be seen (a binary is not
 read; a script is judged by :mod:`..script_files` too), so the finding is
-:data:`~agentbus.guards.verdict.UNJUDGED_SCRIPT`: a person is asked (blocked unattended).
+:data:`~agentbus.guards.verdict.UNJUDGED_SCRIPT`: a person is asked (blocked unattended). A program
+of another name given a mass scanner's packet rate and ports (``./firewire --rate 50000 -p2375``:
+Kinsing's masscan, renamed) is a masquerade too, found as the scan it is
+(:data:`~agentbus.guards.verdict.NETWORK_SCAN`, asked).
 """
 
 from __future__ import annotations
 
+import itertools
 import posixpath
 
 from ...lazy_regex import lazy_compile
@@ -106,7 +109,8 @@ def _saved_or_loaded(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
-_SCANNERS = frozenset({"masscan", "zmap", "pnscan", "zgrab", "zgrab2", "unicornscan", "nmap", "naabu", "rustscan"})
+_SCANNERS = frozenset({"masscan", "zmap", "pnscan", "zgrab", "zgrab2", "unicornscan", "nmap", "naabu",
+                       "rustscan"})  # fmt: skip
 _RATE = lazy_compile(r"^--(?:rate|max-rate|packets-per-second|pps)(?:=\d+)?$")
 _PORTS = lazy_compile(r"^(?:-p|--ports?=|--target-ports?=)\d+(?:[,-]\d+)*$")
 _PORT_OPTIONS = frozenset({"-p", "--port", "--ports", "--target-port", "--target-ports"})
@@ -122,10 +126,11 @@ def _renamed_scanner(invocation: Invocation) -> Verdict | None:
         return None
     values = _values(invocation)
     ports = any(_PORTS.match(v) for v in values) or any(
-        v in _PORT_OPTIONS and _PORT_LIST.match(after) for v, after in zip(values, values[1:])
+        v in _PORT_OPTIONS and _PORT_LIST.match(after) for v, after in itertools.pairwise(values)
     )
     if ports and any(_RATE.match(v) for v in values):
-        return _verdict(NETWORK_SCAN, invocation, f"{name} is given a network scanner's packet rate and ports")
+        why = f"{name} is given a network scanner's packet rate and ports"
+        return _verdict(NETWORK_SCAN, invocation, why)
     return None
 
 

@@ -38,9 +38,9 @@ HELD = {
         "awk '{print $3}' /root/.ssh/id_rsa.pub",
     ],
     "interpreter changes installed files": [
-        "python3 -c 'import os; os.chown(\"/usr/sbin/sshd\", 0, 0); os.remove(\"/usr/sbin/sshd\")'",
+        'python3 -c \'import os; os.chown("/usr/sbin/sshd", 0, 0); os.remove("/usr/sbin/sshd")\'',
         "perl -e 'unlink(\"/usr/bin/top\")'",
-        "ruby -e 'require \"fileutils\"; FileUtils.rm_rf(\"/var/log/audit\")'",
+        'ruby -e \'require "fileutils"; FileUtils.rm_rf("/var/log/audit")\'',
         "node -e \"require('fs').chmodSync('/bin/ps', 0o700)\"",
         "python -c \"import shutil; shutil.rmtree(r'/usr/lib/systemd/system')\"",
     ],
