@@ -425,6 +425,8 @@ def _chmod(invocation: Invocation, home: str) -> Verdict | None:
     # chmod -w file: a mode that starts with "-" went into flags; it is never world-opening.
     opening = bool(_WORLD_WRITABLE.match(mode) or _SYMBOLIC_OPEN.search(mode)) or mode.lstrip("0") == ""
     for target in targets:
+        if recursive and _shared_scratch(target, home):
+            return _verdict(PERMISSIONS, invocation, f"recursive chmod {mode} of {target}: {_EVERY_USERS}")
         what = _critical(target, home, invocation.cwd)
         if what and (recursive or opening) and "working directory" not in what:
             how = "recursive " if recursive else ""
@@ -444,6 +446,19 @@ def _chmod(invocation: Invocation, home: str) -> Verdict | None:
 _SCRATCH = ("/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/", "/private/var/folders/", "/var/folders/")
 
 
+_SCRATCH_ROOTS = frozenset({"/tmp", "/var/tmp", "/dev/shm", "/private/tmp", "/private/var/tmp"})
+_EVERY_USERS = "every user's and service's files in it, not only this session's"
+
+
+def _shared_scratch(target: str, home: str) -> bool:
+    """A temporary directory shared by the machine, itself (``/tmp``, ``/var/tmp/``, ``/dev/shm``): a
+    recursive chmod or chown of it reaches what other users and services keep there (sockets, locks,
+    their own files); ``chmod 1777 /tmp`` alone only restores its mode."""
+    if not target.startswith("/"):
+        return False
+    return normalize_path(target, home=home).rstrip("/") in _SCRATCH_ROOTS
+
+
 def _outside_project(target: str, home: str) -> bool:
     """An absolute path outside the home directory and the scratch directories."""
     if not target.startswith(("/", "~/", "$HOME")) or target.startswith("/dev/"):
@@ -458,6 +473,9 @@ def _chown(invocation: Invocation, home: str) -> Verdict | None:
     if not flags & {"R", "--recursive"} or len(positionals) < 2:
         return None
     for target in positionals[1:]:
+        if _shared_scratch(target, home):
+            why = f"recursive {invocation.name} of {target}: {_EVERY_USERS}"
+            return _verdict(PERMISSIONS, invocation, why)
         what = _critical(target, home, invocation.cwd)
         if what and "working directory" not in what:
             return _verdict(PERMISSIONS, invocation, f"recursive {invocation.name} of {what}")

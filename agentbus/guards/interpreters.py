@@ -196,6 +196,18 @@ _SYSTEM_PATH = lazy_compile(
     r"/etc/(?!ssl/|os-release|lsb-release)[^\"'\s]*"
     r"|/dev/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|disk/by-)[^\"'\s]*"
 )
+_CHANGES_INSTALLED = lazy_compile(
+    r"\b(?:chmod|lchmod|chown|lchown|chflags|remove|unlink|rmtree|rmdir|rename|renames|replace|truncate|"
+    r"utime|setxattr|removexattr|rm_rf|rm_r|rm_f|rm|chmod_R|chown_R|unlinkSync|rmSync|chmodSync|"
+    r"chownSync|renameSync|truncateSync|utimesSync)\s*\(\s*[rb]?([\"'])"
+    r"(/(?:usr/(?:local/)?)?(?:s?bin|lib(?:exec|32|64)?)(?:/[^\"'\s]*)?|/boot(?:/[^\"'\s]*)?"
+    r"|/var/log(?:/[^\"'\s]*)?)\1"
+)
+"""A file call whose first argument is an installed program, library, the boot loader or the system
+logs, changed in place (``os.chmod('/usr/bin/chmod', …)``, ``shutil.rmtree('/var/log')``,
+``fs.unlinkSync('/usr/bin/ps')``): the chmod / rm of those paths, written in the interpreter."""
+_INSTALLED_WHAT = "a system program, library or log"
+
 _WRITES = lazy_compile(
     r"[\"'](?:a|w|r\+|a\+|w\+|wb|ab|rb\+)[\"']|>>|\bwrite|append|O_WRONLY|O_RDWR|O_APPEND|writeFile|appendFile|"
     r"File\.open|print\s+[A-Z]+\s|open\s*\(\s*[A-Z]+\s*,\s*[\"']?>|\bputs\b|shutil\.copy|copyfile|truncate|"
@@ -385,6 +397,9 @@ def _judge_once(
         verdict = judge_shell(command)
         if verdict is not None:
             return CodeDanger(getattr(verdict, "category", ""), getattr(verdict, "why", ""), command)
+    installed = _CHANGES_INSTALLED.search(code)
+    if installed is not None:
+        return CodeDanger(SYSTEM_FILES, f"changes {installed.group(2)}, {_INSTALLED_WHAT}")
     target = _system_write(code) if whole_file else _SYSTEM_PATH.search(code)
     if target is not None and (whole_file or _WRITES.search(code) is not None):
         category = DISK if target.group(0).startswith("/dev/") else SYSTEM_FILES

@@ -549,11 +549,13 @@ _SEARCHED, _HOMES, _ROOTS, _WRITTEN = (
 )
 
 _OTHER_SSH_HOSTS = _rule(
-    r"\.ssh/(?:known_hosts(?:\.old)?|config)$",
-    "another account's SSH hosts: where it logs in, the map a worm spreads by",
+    r"\.ssh/(?:known_hosts(?:\.old)?|config|authorized_keys2?|[^/]+\.pub)$",
+    "another account's SSH hosts and keys: where it logs in and who may, the map a worm spreads by",
 )
 """Read from another account's home only: the user's own ``~/.ssh/config`` is theirs to read;
-``grep HostName /root/.ssh/config /home/*/.ssh/config`` is how Hadooken's worm finds its next hosts."""
+``grep HostName /root/.ssh/config /home/*/.ssh/config`` is how Hadooken's worm finds its next hosts,
+``cat /root/.ssh/authorized_keys`` how a dropper checks whose keys log in as root (its own or a rival's),
+and a public key's comment names the account and host it opens (``deploy@db1``)."""
 
 _LINUX_HOME = lazy_compile(r"^/(?:home/[^/]+|root|var/root)/")
 
@@ -753,14 +755,15 @@ def _classify_one(path: str, *, home: str, write: bool) -> _Rule | None:
     for absolute in dict.fromkeys((path, _MOUNTED_DRIVE.sub("", path))):
         rest = _home_rest(absolute, home)
         if rest is not None:
-            rule = _HOMES.at_start(rest)
-            if rule is not None:
-                return rule
             own = absolute.lower().startswith(home.lower().rstrip("/") + "/")
             # Linux homes only: C:\\Users\\NAME arrives as /Users/NAME, the user's own on Windows.
             linux = _LINUX_HOME.match(absolute) is not None
-            if not own and linux and _OTHER_SSH_HOSTS.pattern.fullmatch(rest):
+            # Read first: another account's authorized_keys read is its map; written, the home table's.
+            if not write and not own and linux and _OTHER_SSH_HOSTS.pattern.fullmatch(rest):
                 return _OTHER_SSH_HOSTS
+            rule = _HOMES.at_start(rest)
+            if rule is not None:
+                return rule
         rule = _ROOTS.at_start(absolute)
         if rule is not None:
             return rule

@@ -762,7 +762,32 @@ def _download(invocation: Invocation) -> _Download | None:
     if INTERPRETERS.match(name):
         written = _fetched_into(inline_code(invocation) or "")
         return _Download(written, False) if written else None
-    return None
+    return _renamed_download(invocation, values)
+
+
+_OUTPUT_OPTIONS = frozenset({"-o", "-O", "--output", "--output-document", "--out"})
+_URL_TAKERS = frozenset({"git", "hg", "svn", "docker", "podman", "nerdctl", "helm", "kubectl", "pip", "pip3",
+                         "npm", "npx", "pnpm", "yarn", "bun", "cargo", "go", "gh", "ssh", "scp", "rsync",
+                         "echo", "printf", "print", "open", "xdg-open"})  # fmt: skip
+"""Programs that take a URL and an ``-o`` that is not where a fetched file goes (``git clone URL -o
+origin``), or that the rules above already read."""
+
+
+def _renamed_download(invocation: Invocation, values: list[str]) -> _Download | None:
+    """``wge --tries=100 -O /tmp/x URL``, ``xget -o /var/tmp/.k URL``: a program the rules do not know,
+    given a URL and an output file, fetches the URL into that file (malware renames ``wget`` and ``curl``
+    to ``wge``, ``cur``, ``cd1``, ``xget`` so that rules naming the downloaders miss them)."""
+    if invocation.name in _URL_TAKERS or not any(_URL.match(v) for v in values):
+        return None
+    files = []
+    for index, value in enumerate(values):
+        option, equals, attached = value.partition("=")
+        if option in _OUTPUT_OPTIONS and option.startswith("--") and equals:
+            files.append(attached)
+        elif value in _OUTPUT_OPTIONS and index + 1 < len(values):
+            files.append(values[index + 1])
+    files = [f for f in files if f and not f.startswith("-") and not _URL.match(f)]
+    return _Download(tuple(files), False) if files else None
 
 
 _WRITES_FILE = lazy_compile(
@@ -1681,6 +1706,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     if not invocation.name:
         return None
     download = _download(invocation) if invocation.name in _DOWNLOADERS else None
+    download = download or _renamed_download(invocation, _values(invocation))
     if download is not None:
         for file in download.files:
             path = normalize_path(file, home=home, cwd=invocation.cwd)

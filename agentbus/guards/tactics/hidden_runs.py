@@ -11,22 +11,27 @@ named like a kernel thread (``./kworker``) a masquerade, and a library that
 a program is told to load (``ssh-keygen -D /tmp/x.so``, ``ssh -I``: a PKCS#11 provider's code runs
 in it) is a program run by another name. What such a program does cannot be seen (a binary is not
 read; a script is judged by :mod:`..script_files` too), so the finding is
-:data:`~agentbus.guards.verdict.UNJUDGED_SCRIPT`: a person is asked (blocked unattended).
+:data:`~agentbus.guards.verdict.UNJUDGED_SCRIPT`: a person is asked (blocked unattended). A program
+of another name given a mass scanner's packet rate and ports (``./firewire --rate 50000 -p2375``:
+Kinsing's masscan, renamed) is a masquerade too, found as the scan it is
+(:data:`~agentbus.guards.verdict.NETWORK_SCAN`, asked).
 """
 
 from __future__ import annotations
 
+import itertools
 import posixpath
 import re
 
 from ...lazy_regex import lazy_compile
+from ..carriers import unknown_program
 from ..findings import finding as _verdict
 from ..findings import static_args as _values
 from ..interpreters import INTERPRETERS, inline_code
 from ..options import option_values
 from ..paths import normalize_path
 from ..programs import SHELLS, Invocation, shell_mode
-from ..verdict import BACKDOOR, UNJUDGED_SCRIPT, Verdict
+from ..verdict import BACKDOOR, NETWORK_SCAN, UNJUDGED_SCRIPT, Verdict
 
 __all__ = ["hiding_place", "judge", "launched_file"]
 
@@ -200,11 +205,36 @@ _ATTACK_NAME = lazy_compile(
 implant.py``): whatever it does, its author says it gives someone else a way in."""
 
 
+_SCANNERS = frozenset({"masscan", "zmap", "pnscan", "zgrab", "zgrab2", "unicornscan", "nmap", "naabu",
+                       "rustscan"})  # fmt: skip
+_RATE = lazy_compile(r"^--(?:rate|max-rate|packets-per-second|pps)(?:=\d+)?$")
+_PORTS = lazy_compile(r"^(?:-p|--ports?=|--target-ports?=)\d+(?:[,-]\d+)*$")
+_PORT_OPTIONS = frozenset({"-p", "--port", "--ports", "--target-port", "--target-ports"})
+_PORT_LIST = lazy_compile(r"^\d+(?:[,-]\d+)*$")
+
+
+def _renamed_scanner(invocation: Invocation) -> Verdict | None:
+    """``./firewire -iL ranges --rate 50000 -p2375``: a packet rate and the ports to probe (masscan's
+    and zmap's options) given to a program of another name: droppers ship the scanner renamed, and the
+    scanners' own names are :mod:`.scanning`'s."""
+    name = invocation.name
+    if name in _SCANNERS or not unknown_program(name):
+        return None
+    values = _values(invocation)
+    ports = any(_PORTS.match(v) for v in values) or any(
+        v in _PORT_OPTIONS and _PORT_LIST.match(after) for v, after in itertools.pairwise(values)
+    )
+    if ports and any(_RATE.match(v) for v in values):
+        why = f"{name} is given a network scanner's packet rate and ports"
+        return _verdict(NETWORK_SCAN, invocation, why)
+    return None
+
+
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """A program (or a shell script: ``sh /dev/shm/x``) this command runs by a path into such a
     place, a download saved there, a library loaded from outside the system's, a file named as an
     attacker's tool, or None."""
-    found = _saved_or_loaded(invocation, home)
+    found = _saved_or_loaded(invocation, home) or _renamed_scanner(invocation)
     if found is not None:
         return found
     command = invocation.command
