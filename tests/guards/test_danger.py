@@ -79,9 +79,6 @@ ASKED_SINCE_ISSUE_18 = {
     "echo 'deb https://x stable main' | sudo tee /etc/apt/sources.list.d/x.list": SYSTEM_CONFIG,
     "sudo tee /etc/docker/daemon.json < daemon.json": SYSTEM_CONFIG,
     "sudo mount /dev/sdb1 /mnt/usb": VOLUMES,
-    # ... and a whole disk copied raw (every file on it, keychains and deleted files too, past their
-    # permissions: helper macos16); a count of blocks (the boot sector looked at) still runs.
-    "dd if=/dev/sda of=backup.img bs=4M": VOLUMES,
 }
 
 

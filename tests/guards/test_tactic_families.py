@@ -92,16 +92,7 @@ EXPECTED_PROGRAMS: dict[str, set[str]] = {
         *tunnels._PACKET_CRAFTERS,
         *_remote_exec_names(),
     },
-    "volumes": {
-        "mount",
-        "umount",
-        "umount2",
-        "losetup",
-        "swapon",
-        "hdiutil",
-        *volumes._CHANGERS,
-        *volumes._IMAGERS,
-    },
+    "volumes": {"mount", "umount", "umount2", "losetup", "swapon", "hdiutil", *volumes._CHANGERS},
 }
 """What each family's judges dispatch on, read from the family's own tables."""
 

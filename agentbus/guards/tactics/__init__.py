@@ -181,7 +181,7 @@ TUNNELS = Family(
 )
 VOLUMES = Family(
     "volumes",
-    "blockdev btrfs cryptdisks_start cryptdisks_stop cryptsetup dc3dd dcfldd dd ddrescue "
+    "blockdev btrfs cryptdisks_start cryptdisks_stop cryptsetup "
     "diskutil dmsetup e2label exfatlabel fatlabel growpart hdiutil iscsiadm losetup lvchange "
     "lvconvert lvcreate lvextend lvm lvrename lvresize mdadm mount ntfslabel pvchange pvmove "
     "pvresize resize2fs swaplabel swapon tune2fs udisksctl umount umount2 vgcfgrestore vgchange "

@@ -22,7 +22,6 @@ installed, and stays allowed. Destroying a disk or a volume (``mkfs /dev/sdb1``,
 from __future__ import annotations
 
 from ..findings import finding, static_args
-from ..operands import block_device
 from ..programs import Invocation
 from ..verdict import VOLUMES, Verdict
 
@@ -148,24 +147,8 @@ def _what(invocation: Invocation, values: list[str]) -> str | None:
     return f"{name} {found} changes a disk or volume"
 
 
-_IMAGERS = frozenset({"dd", "dcfldd", "dc3dd", "ddrescue"})
-"""Programs that copy the device they are given from end to end (``dd if=DEV``), unless told a count."""
-
-
-def _raw_read(invocation: Invocation, values: list[str]) -> str | None:
-    """A whole disk or partition read raw (``dd if=/dev/rdisk0 of=img``, ``ddrescue /dev/sda``): every file
-    on it, deleted ones and the keychains and password hashes included, past every file permission."""
-    if invocation.name not in _IMAGERS or any(v.startswith("count=") for v in values):
-        return None  # dd if=/dev/sda bs=512 count=1: the boot sector looked at
-    for value in values:
-        device = block_device(value[3:] if value.startswith("if=") else value)
-        if device is not None and not device.startswith(("/dev/mem", "/dev/kmem", "/dev/port")):
-            return f"reads the raw device {device}: every file on it, past their permissions"
-    return None
-
-
 def judge(invocation: Invocation, home: str) -> Verdict | None:
-    """A disk or volume mounted, attached, resized, unlocked or relabelled, or read raw: asked."""
+    """A disk or volume mounted, attached, resized, unlocked or relabelled: asked."""
     values = static_args(invocation)
-    why = _what(invocation, values) or _raw_read(invocation, values)
+    why = _what(invocation, values)
     return None if why is None else finding(VOLUMES, invocation, why)

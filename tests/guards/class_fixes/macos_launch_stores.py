@@ -20,7 +20,6 @@ ones measured:
   ``-e`` text judged as AppleScript); a link of an app's own scheme (``vscode://…clone``,
   ``cursor://…mcp/install``, ``x-man-page://``) handed to that app;
 - another folder's ``.vscode/tasks.json`` (a ``runOn: folderOpen`` task runs when it is opened);
-- a whole disk copied raw (``dd if=/dev/rdisk0``, no ``count=``);
 - the terminal app killed (``killall Terminal``, ``pkill iTerm2``);
 - a decoded script piped into ``osascript`` judged as the script it decodes to;
 - ``do shell script … with administrator privileges with prompt "…"`` (the password dialog in the
@@ -66,10 +65,6 @@ HELD = {
     "another folder's editor tasks": [
         "tee ~/src/other-repo/.vscode/tasks.json < /tmp/t.json",
         "cp planted-tasks.json /Users/Shared/client/.vscode/tasks.json",
-    ],
-    "raw disk copied": [
-        "sudo dcfldd if=/dev/rdisk1 of=/tmp/d.img",
-        "ddrescue /dev/disk0 img.bin map.log",
     ],
     "terminal killed": ["pkill -x iTerm2", "sudo killall -9 Terminal"],
     "decoded script into osascript": [
