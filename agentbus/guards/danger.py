@@ -906,6 +906,7 @@ _CHECKS: dict[str, _Check] = {
     "install": _copy_target,
     "ln": _copy_target,
     "rsync": _copy_target,
+    "ditto": _copy_target,
     "tee": _writes_files,
     "truncate": _writes_files,
     "sed": _writes_files,
@@ -1221,7 +1222,12 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
         if decoded is None and decoder:
             return Verdict(OBFUSCATED, piece, f"pipes decoded data into {stage.name}")
         interpreter = stage.name not in SHELLS and _INTERPRETERS.match(stage.name) is not None
-        if decoded is not None and interpreter:
+        if decoded is not None and stage.name == "osascript":
+            # echo … | base64 -D | osascript -l JavaScript: the decoded text is the script it runs
+            verdict = check_command(_as_osascript(stage, decoded), home=home)
+            if verdict is not None:
+                return Verdict(verdict.category, piece, f"{verdict.why}; decoded and piped into osascript")
+        elif decoded is not None and interpreter:
             verdict = _judge_code(decoded, stage, home, how=f"piped into {stage.name}", piece=piece)
             if verdict is not None:
                 return verdict
@@ -1277,6 +1283,13 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
             ):
                 return Verdict(DOCKER, piece, "deletes every volume, and the data in it")
     return None
+
+
+def _as_osascript(stage: Invocation, text: str) -> str:
+    """``osascript [-l LANG] -e TEXT``: the script osascript reads from its input, given inline."""
+    values = _values(stage)
+    language = values[values.index("-l") : values.index("-l") + 2] if "-l" in values[:-1] else []
+    return shlex.join(["osascript", *language, "-e", text])
 
 
 def _xargs_replace(words: tuple[str, ...]) -> str | None:

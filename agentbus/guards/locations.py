@@ -160,6 +160,8 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      "(searched first): the user's next password goes through it"),
     (r"/(?:etc|lib|usr/lib|usr/local/lib|run)/udev/rules\.d/.*", STEALTH_PERSISTENCE,
      "a udev rule: a program run as root whenever a device (a network interface) appears"),
+    (r"/var/db/launchd\.db(?:/.*)?|/var/db/com\.apple\.xpc\.launchd(?:/.*)?", STEALTH_PERSISTENCE,
+     "launchd's own record of which jobs are enabled or disabled: a job turned on, or a protection off"),
     (r"/etc/emond\.d/.*|/var/db/emondClients(?:/.*)?", STEALTH_PERSISTENCE,
      "the macOS event monitor's rules, run as root"),
     (r"/Library/Security/SecurityAgentPlugins(?:/.*)?|/Library/DirectoryServices/PlugIns(?:/.*)?",
@@ -232,6 +234,18 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      r"|~/Library/Application Support/iTerm2/Scripts/AutoLaunch/.*",
      PROFILE,
      "a program started at every desktop login"),
+    # Folders macOS or an app loads plug-in code from (the Beyond-the-LaunchAgents places): a screen
+    # saver, a colour picker, a preference pane, a Spotlight importer or Quick Look generator (loaded by
+    # mds and quicklookd unasked), an audio unit or driver (coreaudiod, as root for HAL), an input
+    # method, a Services or Mail bundle, a menu-bar script (xbar, SwiftBar), Hammerspoon's init.lua.
+    (r"(?:~|)/Library/(?:ColorPickers|Screen Savers|PreferencePanes|Spotlight|QuickLook"
+     r"|Audio/(?:Plug-Ins|MIDI Drivers)|Input Methods|Internet Plug-Ins|Contextual Menu Items|Services"
+     r"|Mail/Bundles|Address Book Plug-Ins"
+     r"|Widgets|Components|Automator|Image Capture/Devices|Printers/Plugins|Keyboard Layouts)(?:/.*)?"
+     r"|~/Library/Application Support/(?:xbar|BitBar|SwiftBar)/.*|~/\.hammerspoon/.*"
+     r"|~/Library/Preferences/com\.apple\.LaunchServices(?:/.*)?",
+     PROFILE, "a folder macOS or an app loads plug-in code from, or the table of which app opens which "
+     "file or link: what is put there runs inside them, unasked"),
     (r"~/\.(?:vimrc|gvimrc|exrc|emacs|emacs\.el)|~/\.vim/(?:after/)?(?:plugin|autoload|ftplugin|ftdetect)/.*"
      r"|~/\.config/nvim/(?:init\.(?:vim|lua)|(?:after/)?(?:plugin|lua|autoload|ftplugin)/.*)"
      r"|~/\.(?:emacs\.d|config/emacs)/(?:init|early-init)\.el|/etc/vim/vimrc(?:\.local)?|/usr/share/vim/vimfiles/plugin/.*"
@@ -298,9 +312,28 @@ def location(path: str, *, home: str | None = None, cwd: str | None = None) -> t
         keyed = _HOMES.sub("~", normalized, count=1)
     match = _TABLE.fullmatch(keyed)
     if match is None:
-        return _claude_shell_state(normalized)
+        return _claude_shell_state(normalized) or _other_workspace(normalized, cwd)
     _, category, what = ROWS[int((match.lastgroup or "row0")[3:])]
     return category, what
+
+
+_WORKSPACE_TASKS = lazy_compile(r"/\.vscode/tasks\.json$", re.IGNORECASE)
+_WORKSPACE_TASKS_WHAT = (
+    "another folder's editor tasks: VS Code runs a task marked runOn folderOpen as soon as that folder "
+    "is opened"
+)
+
+
+def _other_workspace(normalized: str, cwd: str | None) -> tuple[str, str] | None:
+    """``.vscode/tasks.json`` of a folder outside the working directory: the project's own tasks are
+    its developer's; another folder's run the moment someone opens it (a planted folderOpen task)."""
+    if not _WORKSPACE_TASKS.search(normalized):
+        return None
+    if cwd is not None:
+        base = normalize_path(cwd).rstrip("/")
+        if base and (normalized.startswith(base + "/") or normalized == base):
+            return None
+    return PROFILE, _WORKSPACE_TASKS_WHAT
 
 
 def _claude_shell_state(normalized: str) -> tuple[str, str] | None:

@@ -200,7 +200,9 @@ TLDR_CEILINGS = {
     # started by hand as root (22: `sudo openvpn …`, `sudo squid`, `sudo hostapd`, `sudo ntpd`, `sudo postfix
     # start`, `dbus-daemon --system`): each tldr page's very operation
     "service change": 193,
-    "shell profile": 12,
+    # macos16: dockutil --add (5) and duti -s (3): a Dock tile or a default app changed, what the user's
+    # clicks start, asked like a login item
+    "shell profile": 20,
     "file upload": 2,  # benign3: `ncat < path/to/file address port`, `rclone sync … remote_name:path`
     "system file corruption": 8,  # asks: > /etc/nologin.txt is system configuration (asked)
     "system shutdown": 72,  # +4 linux15: virsh pool-delete, undefine --remove-all-storage (VM disks)

@@ -147,9 +147,10 @@ IDENTITIES = Family(
 )
 MACOS = Family(
     "macos",
-    "PlistBuddy SetFile audit bputil chflags defaults dscl dseditgroup dsenableroot fdesetup firmwarepasswd "
-    "jamf kickstart mkpassdb networksetup osascript pluginkit plutil pmset profiles pwpolicy setfile sfltool "
-    "socketfilterfw softwareupdate spctl sysadminctl systemextensionsctl systemsetup touch",
+    "PlistBuddy SetFile audit automator bputil chflags defaults dockutil dscl dseditgroup "
+    "dsenableroot duti fdesetup firmwarepasswd jamf kickstart mkpassdb networksetup open osacompile "
+    "osascript pluginkit plutil pmset profiles pwpolicy setfile sfltool socketfilterfw "
+    "softwareupdate spctl sysadminctl systemextensionsctl systemsetup touch",
     env=True,
 )
 REDIS_ABUSE = Family(
@@ -180,11 +181,12 @@ TUNNELS = Family(
 )
 VOLUMES = Family(
     "volumes",
-    "blockdev btrfs cryptdisks_start cryptdisks_stop cryptsetup diskutil dmsetup e2label "
-    "exfatlabel fatlabel growpart hdiutil iscsiadm losetup lvchange lvconvert lvcreate lvextend "
-    "lvm lvrename lvresize mdadm mount ntfslabel pvchange pvmove pvresize resize2fs swaplabel "
-    "swapon tune2fs udisksctl umount umount2 vgcfgrestore vgchange vgexport vgextend vgimport "
-    "vgimportclone vgmerge vgmknodes vgrename vgsplit xfs_admin xfs_growfs zfs zpool",
+    "blockdev btrfs cryptdisks_start cryptdisks_stop cryptsetup "
+    "diskutil dmsetup e2label exfatlabel fatlabel growpart hdiutil iscsiadm losetup lvchange "
+    "lvconvert lvcreate lvextend lvm lvrename lvresize mdadm mount ntfslabel pvchange pvmove "
+    "pvresize resize2fs swaplabel swapon tune2fs udisksctl umount umount2 vgcfgrestore vgchange "
+    "vgexport vgextend vgimport vgimportclone vgmerge vgmknodes vgrename vgsplit xfs_admin "
+    "xfs_growfs zfs zpool",
     prefixes=("mount_", "mount."),
 )
 

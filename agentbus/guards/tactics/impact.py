@@ -153,8 +153,9 @@ def _is_sysrq(value: str | None) -> bool:
 _VITAL = frozenset({"init", "systemd", "launchd", "sshd", "loginwindow", "WindowServer", "systemd-logind",
                     "dbus-daemon", "Xorg", "X", "Xwayland", "gnome-shell", "kwin_x11", "kwin_wayland",
                     "plasmashell", "gdm", "gdm3", "lightdm", "sddm", "login", "agetty", "getty",
-                    "kernel_task", "systemd-journald"})  # fmt: skip
-"""Processes without which the machine, the session or the remote login is gone."""
+                    "kernel_task", "systemd-journald", "Terminal", "iTerm2", "iTerm"})  # fmt: skip
+"""Processes without which the machine, the session or the remote login is gone (the terminal app:
+every shell the user has open in it, and what ran there, goes with it)."""
 _SHELL_UI = frozenset({"Finder", "Dock", "SystemUIServer", "explorer", "explorer.exe"})
 """Relaunched at once when stopped politely (``killall Dock`` applies a setting); gone when KILLed."""
 _EVERYTHING = lazy_compile(r"^(?:\.|\.\*|\^|\$|\^\.\*\$?|\.\+|\[\^?\]?.*\]\*|\(\.\*\)|\\w\*|)$")

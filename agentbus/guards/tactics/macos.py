@@ -73,6 +73,7 @@ from ..verdict import (
     STEALTH_PERSISTENCE,
     SYSTEM_CONFIG,
     SYSTEM_FILES,
+    UNJUDGED_SCRIPT,
     Verdict,
 )
 from .credentials import credential_store, search_parts, secret_word
@@ -106,6 +107,24 @@ _UI_ACTION = lazy_compile(r"\bclick\b|\bkeystroke\b|\bkey\s+code\b|\bset\s+value
 _TYPING = lazy_compile(
     r"\bkeystroke\s+(?:\"((?:[^\"\\]|\\.){0,4000})\"|(?!return\b|tab\b|space\b|\")(\w+))"
     r"|\.keystroke\(\s*(['\"])((?:(?!\3)[^\\]|\\.){0,4000})\3",
+    re.IGNORECASE,
+)
+_ADMIN_RIGHTS = lazy_compile(r"\bwith\s+administrator\s+privileges\b|administratorPrivileges\s*:\s*true",
+                             re.IGNORECASE)  # fmt: skip
+_OWN_PROMPT = lazy_compile(r"\bwith\s+prompt\b|\bwithPrompt\s*:", re.IGNORECASE)
+"""``do shell script ... with administrator privileges with prompt "..."``: the system's password
+dialog, with the text the script wants (``Software Update needs your password``)."""
+_KEY_MONITOR = lazy_compile(
+    r"addGlobalMonitorForEvents\w*[^;\n]{0,200}?Key(?:Down|Up)|CGEventTapCreate[^;\n]{0,300}?Key(?:Down|Up)"
+    r"|IOHIDManager\w*[^;\n]{0,200}?Keyboard",
+    re.IGNORECASE,
+)
+"""A global keyboard monitor (``NSEvent.addGlobalMonitorForEventsMatchingMask(KeyDown)``, an event
+tap, an IOHID keyboard matcher): every key typed anywhere, passwords included."""
+_SESSION_TYPED = lazy_compile(r"\bwrite\s+text\b|\.write\s*\(\s*\{\s*text\s*:", re.IGNORECASE)
+_SESSION_READ = lazy_compile(
+    r"\b(?:history|contents)\s+of\s+(?:(?:the\s+)?(?:selected\s+|current\s+)?(?:tab|session)\b)"
+    r"|\.(?:history|contents)\s*\(\s*\)",
     re.IGNORECASE,
 )
 _MUTE = lazy_compile(
@@ -171,6 +190,18 @@ _DOWNLOADED_SCRIPT = lazy_compile(r"\bload\s+script\b[^\n]{0,300}?\bhttps?://|\b
                                   r"script\s+\"curl", re.IGNORECASE)  # fmt: skip
 
 
+_JS_FETCH = lazy_compile(
+    r"\b(?:dataWithContentsOfURL|stringWithContentsOfURL\w*|NSURLSession|NSURLConnection)\b"
+)
+_JS_RUN = lazy_compile(r"\beval\s*\(|\bnew\s+Function\s*\(")
+
+
+def _fetched_then_run(text: str) -> bool:
+    """JXA that fetches a URL's text and evaluates it, in either order of the two statements
+    (``var s = $.NSString.stringWithContentsOfURL…; eval(s.js)``)."""
+    return _JS_FETCH.search(text) is not None and _JS_RUN.search(text) is not None
+
+
 def _osascript(invocation: Invocation, home: str) -> Verdict | None:
     values = _values(invocation)
     text, _ = script_text(values, list(fed_code(invocation)))
@@ -195,13 +226,22 @@ def _applescript(text: str, invocation: Invocation, home: str) -> Verdict | None
         typed = match.group(1) if match.group(1) is not None else match.group(4)
         if typed is None or len(typed) > 2:
             return _verdict(IMPAIR, invocation, "types keystrokes into whatever window has the focus")
+    if _ADMIN_RIGHTS.search(text) and _OWN_PROMPT.search(text):
+        return _verdict(CREDENTIALS, invocation, "asks for the administrator password in words it chooses: "
+                        "a spoofed prompt")  # fmt: skip
+    if _KEY_MONITOR.search(text):
+        return _verdict(CREDENTIALS, invocation, "watches every key pressed in every app: a keylogger")
+    if _SESSION_TYPED.search(text):
+        return _verdict(IMPAIR, invocation, "types a command into another terminal session")
+    if _SESSION_READ.search(text):
+        return _verdict(COLLECTION, invocation, "reads another terminal session's history (its secrets)")
     if _MUTE.search(text):
         return _verdict(IMPAIR, invocation, "mutes the sound, so that the user does not hear what happens")
     if _HIDE_TERMINAL.search(text):
         return _verdict(IMPAIR, invocation, "hides the terminal window: the user does not see what runs")
     if _POWER_EVENT.search(text):
         return _verdict(SHUTDOWN, invocation, "sends macOS a shut down, restart or log out event")
-    if _JS_FETCH_EVAL.search(text) or _DOWNLOADED_SCRIPT.search(text):
+    if _JS_FETCH_EVAL.search(text) or _DOWNLOADED_SCRIPT.search(text) or _fetched_then_run(text):
         return _verdict(DOWNLOAD_RUN, invocation, "runs script code it downloads")
     if _JXA_LOGIN_ITEM.search(text):
         return _verdict(PROFILE, invocation, "adds a login item: a program started at every login")
@@ -366,8 +406,186 @@ def _defaults(invocation: Invocation, home: str) -> Verdict | None:
         )
     if "screensaver" in domain and key == "askForPassword" and _FALSEY & set(settings):
         return _verdict(IMPAIR, invocation, "unlocks the screen without a password after the screen saver")
+    launched = _launch_key(invocation, key, values[3:], home)
+    if launched is not None:
+        return launched
     if "com.apple.Terminal" in domain and any("CommandString" in v for v in values[2:]):
         return _verdict(PROFILE, invocation, "makes Terminal run a command in every window it opens")
+    return None
+
+
+_DOCK_TILES = frozenset({"persistent-apps", "persistent-others"})
+_LAUNCH_KEYS = {
+    "lshandlers": "changes which app opens a kind of file or link (LaunchServices' handlers): "
+    "the next file or link of that kind runs it",
+    "autolaunchedapplicationdictionary": "adds an app started at every login",
+}
+_UNTRUSTED = lazy_compile(
+    r"^(?:/private)?/(?:tmp|var/tmp|var/folders|Users/Shared|Volumes)/|^~/Downloads/|^~/Library/(?!Developer/)"
+    r"|/\.[^/.]"
+)
+"""Where no installed program lives: the shared temporary places, a mounted volume, the Downloads
+folder, a Library, or a path through a hidden name (``~/.cache/x.app``, ``/tmp/.u``)."""
+_PATH_IN_TEXT = lazy_compile(r"(?:file://)?((?:~|/)[^\s<>'\";,}]+)")
+
+
+def untrusted(path: str, home: str, cwd: str | None) -> str | None:
+    """``path`` shown as ``~/...`` when it is in a place of :data:`_UNTRUSTED` (outside the working
+    directory), else None."""
+    from ..pathnames import normalize_path
+
+    full = normalize_path(path, home=home, cwd=cwd)
+    if not full.startswith("/"):
+        return None
+    if cwd and (full + "/").startswith(normalize_path(cwd).rstrip("/") + "/"):
+        return None
+    home = home.rstrip("/")
+    shown = "~" + full[len(home) :] if home and full.startswith(home + "/") else full
+    return shown if _UNTRUSTED.search(shown) else None
+
+
+def _named_paths(values: list[str], home: str, cwd: str | None) -> list[str]:
+    """The untrusted paths written in values (a Dock tile's ``_CFURLString``, a plist's text)."""
+    found = []
+    for value in values:
+        for match in _PATH_IN_TEXT.finditer(value):
+            shown = untrusted(match.group(1), home, cwd)
+            if shown is not None:
+                found.append(shown)
+    return found
+
+
+def _launch_key(invocation: Invocation, key: str, settings: list[str], home: str) -> Verdict | None:
+    """A preference that names what the user starts: the Dock's tiles, LaunchServices' handlers, the
+    apps opened at login. Pointed at a program in a temporary, shared or hidden place it is a planted
+    look-alike (blocked); otherwise a change of what the user's clicks start (asked)."""
+    lowered = key.lower()
+    if key not in _DOCK_TILES and lowered not in _LAUNCH_KEYS:
+        return None
+    planted = _named_paths(settings, home, invocation.cwd)
+    if planted:
+        why = f"makes the user's {'Dock' if key in _DOCK_TILES else 'clicks'} start {planted[0]}"
+        return _verdict(STEALTH_PERSISTENCE, invocation, why + ", a program kept where none is installed")
+    if key in _DOCK_TILES:
+        return _verdict(PROFILE, invocation, "changes the Dock's tiles: what the user starts from it")
+    return _verdict(PROFILE, invocation, _LAUNCH_KEYS[lowered])
+
+
+def _dockutil(invocation: Invocation, home: str) -> Verdict | None:
+    values = _values(invocation)
+    if not {"--add", "-a"} & set(values):
+        return None
+    planted = _named_paths(values, home, invocation.cwd)
+    if planted:
+        why = f"puts {planted[0]} in the Dock, a program kept where none is installed: a planted look-alike"
+        return _verdict(STEALTH_PERSISTENCE, invocation, why)
+    return _verdict(PROFILE, invocation, "adds a tile to the Dock: what the user starts from it")
+
+
+def _duti(invocation: Invocation, home: str) -> Verdict | None:
+    """``duti -s BUNDLE UTI ROLE`` or ``duti FILE``: which app opens a kind of file or a URL scheme
+    (``-x EXT``, ``-d``, ``-l``, ``-h``, ``-V`` read)."""
+    values = _values(invocation)
+    if values[:1] and values[0] in ("-x", "-d", "-l", "-h", "-V", "-v"):
+        return None
+    if not values:
+        return None
+    return _verdict(PROFILE, invocation, _LAUNCH_KEYS["lshandlers"])
+
+
+# -- files and links handed to what runs them ----------------------------------------------
+
+_RUNS_WHEN_OPENED = lazy_compile(
+    r"\.(?:app|command|tool|terminal|workflow|scptd?|applescript|pkg|mpkg|mobileconfig|saver|prefPane"
+    r"|qlgenerator|mdimporter|action|jar|fileloc|inetloc|webloc|scpt|sh|zsh|bash|py|pl|rb)/?$",
+    re.IGNORECASE,
+)
+"""Files that open by running code: an app, a Terminal script (``.command``, ``.terminal``), an
+Automator workflow, a compiled AppleScript, an installer package or profile, a plug-in bundle."""
+_SCRIPT_RUNNERS = lazy_compile(
+    r"^(?:.*/)?(?:Terminal|iTerm2?|Script Editor|Automator|Installer|Warp|Ghostty|kitty|Alacritty)"
+    r"(?:\.app)?/?$",
+    re.IGNORECASE,
+)
+"""Apps that run (or install) the file they are given: Terminal runs a script, Script Editor a script."""
+_PLAIN_SCHEMES = frozenset({"http", "https", "mailto", "file", "x-apple.systempreferences", "macappstore",
+                            "itms-apps", "help", "applenews", "music", "maps", "facetime", "tel",
+                            "sms"})  # fmt: skip
+"""Link schemes that open a page, a mail, a settings pane: nothing runs from their text."""
+_SCHEME = lazy_compile(r"^([a-z][a-z0-9+.-]*):(?://|[^/\s])", re.IGNORECASE)
+_EDITOR_FILE = lazy_compile(r"^(?:vscode(?:-insiders)?|cursor|windsurf|vscodium|zed|idea|pycharm)://file/")
+"""An editor's link to one file (``vscode://file/PATH:LINE``): the file opened at a line, nothing run."""
+_OPEN_VALUED = frozenset({"-a", "-b", "--env", "--stdin", "--stdout", "--stderr", "-u"})
+
+
+def _open(invocation: Invocation, home: str) -> Verdict | None:
+    """``open``: an app, a Terminal script or an installer in a temporary, shared, hidden or
+    downloaded place is a program run unseen; a file handed to Terminal runs as a script; a link of
+    an app's own scheme (``vscode://``, ``x-man-page://``) hands its text to that app (a clone, a
+    command). The project's own build (``open build/MyApp.app``), installed apps and web pages pass."""
+    values = _values(invocation)
+    runner = False
+    skip = ""
+    for value in values:
+        if skip == "--env" and value.startswith(("DYLD_INSERT_LIBRARIES=", "DYLD_LIBRARY_PATH=")):
+            why = "starts an app with a library of someone's choosing loaded into it (DYLD_ variables)"
+            return _verdict(STEALTH_PERSISTENCE, invocation, why)
+        if skip:
+            if skip in ("-a", "-b") and _SCRIPT_RUNNERS.match(value):
+                runner = True
+            if skip == "-a":
+                shown = untrusted(value, home, invocation.cwd)
+                if shown is not None:
+                    return _verdict(
+                        UNJUDGED_SCRIPT, invocation, f"starts {shown}, an app kept where none is installed"
+                    )
+            skip = ""
+            continue
+        if value in _OPEN_VALUED:
+            skip = value
+            continue
+        if value.startswith("-"):
+            continue
+        scheme = _SCHEME.match(value)
+        if scheme is not None and "/" not in scheme.group(1):
+            name = scheme.group(1).lower()
+            if name not in _PLAIN_SCHEMES and not _EDITOR_FILE.match(value):
+                why = (
+                    f"hands a {name}: link to the app that owns it: what that app does with it cannot be seen"
+                )
+                return _verdict(UNJUDGED_SCRIPT, invocation, why)
+            continue
+        shown = untrusted(value, home, invocation.cwd)
+        if shown is not None and (runner or _RUNS_WHEN_OPENED.search(value)):
+            return _verdict(
+                UNJUDGED_SCRIPT, invocation, f"opens {shown}, which runs code, from where none is installed"
+            )
+    return None
+
+
+def _automator(invocation: Invocation, home: str) -> Verdict | None:
+    for value in _values(invocation):
+        if value.startswith("-"):
+            continue
+        shown = untrusted(value, home, invocation.cwd)
+        if shown is not None:
+            return _verdict(
+                UNJUDGED_SCRIPT, invocation, f"runs the workflow {shown}: what it does cannot be seen"
+            )
+    return None
+
+
+def _osacompile(invocation: Invocation, home: str) -> Verdict | None:
+    """``osacompile``: its ``-e`` text is AppleScript to be run later (judged as such); a script
+    compiled from or into a temporary, shared or hidden place is a payload readied."""
+    found = _osascript(invocation, home)
+    if found is not None:
+        return found
+    for value in _values(invocation):
+        shown = None if value.startswith("-") else untrusted(value, home, invocation.cwd)
+        if shown is not None:
+            why = f"compiles a script from or into {shown}, where no project keeps one: a payload readied"
+            return _verdict(UNJUDGED_SCRIPT, invocation, why)
     return None
 
 
@@ -517,8 +735,15 @@ def _socketfilterfw(invocation: Invocation, home: str) -> Verdict | None:
 def _sfltool(invocation: Invocation, home: str) -> Verdict | None:
     """``sfltool resetbtm``: Background Task Management's records wiped, so login items added next
     raise no notice and the user's record of what starts at login is gone (``dumpbtm`` reads)."""
-    if _values(invocation)[:1] == ["resetbtm"]:
+    values = _values(invocation)
+    if values[:1] == ["resetbtm"]:
         return _verdict(IMPAIR, invocation, "wipes macOS's records of login and background items")
+    if values[:1] == ["add-item"]:
+        planted = _named_paths(values[1:], home, invocation.cwd)
+        if planted:
+            why = f"adds {planted[0]}, a program kept where none is installed, as a login item"
+            return _verdict(STEALTH_PERSISTENCE, invocation, why)
+        return _verdict(PROFILE, invocation, "adds a login item: a program started at every login")
     return None
 
 
@@ -667,6 +892,11 @@ _CHECKS: dict[str, Callable[[Invocation, str], Verdict | None]] = {
     "spctl": _spctl,
     "audit": _audit,
     "chflags": _chflags,
+    "dockutil": _dockutil,
+    "duti": _duti,
+    "open": _open,
+    "automator": _automator,
+    "osacompile": _osacompile,
 }
 """Each macOS program this family judges, and its check."""
 

@@ -36,7 +36,7 @@ from ..findings import static_args as _values
 from ..locations import location
 from ..parse import Script, ShellSyntaxError
 from ..paths import normalize_path
-from ..programs import ROOT_WRAPPERS, Invocation, parse_nested, walk
+from ..programs import ROOT_WRAPPERS, Invocation, is_root_user, parse_nested, runs_as, walk
 from ..verdict import ACCOUNT, IMPAIR, PROFILE, SCHEDULED, SERVICE, STEALTH_PERSISTENCE, Verdict
 
 __all__ = ["judge", "judge_script"]
@@ -181,13 +181,21 @@ def _sv(invocation: Invocation, home: str) -> Verdict | None:
 
 
 def _brew(invocation: Invocation, home: str) -> Verdict | None:
+    """``brew services start|restart`` registers a launchd agent started at every login (a daemon at
+    every boot as root), ``stop`` and ``kill`` end a running service: asked. ``run`` starts the
+    service once without registering it (the developer's database for this session): allowed unless
+    run as root, where it is the machine's daemon."""
     words = _positionals(_values(invocation))
-    if (
-        words[:1] == ["services"]
-        and len(words) > 1
-        and words[1] in ("start", "stop", "restart", "run", "kill")
-    ):
-        return _verdict(SERVICE, invocation, f"brew services {words[1]}")
+    if words[:1] != ["services"] or len(words) < 2:
+        return None
+    verb = words[1]
+    if verb in ("start", "restart"):
+        return _verdict(SERVICE, invocation, f"brew services {verb} registers it to start at every login")
+    if verb in ("stop", "kill"):
+        return _verdict(SERVICE, invocation, f"brew services {verb}")
+    user = runs_as(invocation)
+    if verb == "run" and user is not None and is_root_user(user):
+        return _verdict(SERVICE, invocation, "brew services run as root: a system daemon")
     return None
 
 
