@@ -901,10 +901,12 @@ def _run_written(
 RUN_LATER = lazy_compile(
     r"^(?:/usr(?:/local)?/s?bin|/s?bin|/opt/[^/]+/s?bin|(?:~|/home/[^/]+|/root)/(?:bin|\.local/bin))/[^/]+$"
     r"|^(?:/|~/)(?:[^/]+/)*[^/]+\.(?:sh|bash)$"
+    r"|^/(?:opt|srv)/(?:[^/]+/)+[^/]+$"
 )
 """Where a script written is run later by someone else, by name: a directory of programs (a cron job
-or a setuid program calling ``ifconfig`` finds it there), or a shell script outside the project (a root
-job's ``backup.sh``). Relative paths are the project's: written there, nothing runs them yet."""
+or a setuid program calling ``ifconfig`` finds it there), a shell script outside the project (a root
+job's ``backup.sh``), or an installed program's file under ``/opt`` or ``/srv`` (its service's worker).
+Relative paths are the project's: written there, nothing runs them yet."""
 
 
 def _run_later(
@@ -1270,6 +1272,14 @@ def _walk(
                 invocation = invocation.replace(cwd=cwd)
                 if exported.exported and invocation.name in GIT_ENVIRONMENT_READERS:
                     invocation = invocation.replace(env=(*exported.words(), *invocation.env))
+                elif exported.exported and invocation.name in ("sudoedit", "sudo"):
+                    # export EDITOR=/tmp/x; sudoedit FILE: the editor sudoedit runs (privilege's rule)
+                    editors = tuple(
+                        f"{key}={value}"
+                        for key, value in exported.exported.items()
+                        if value is not None and key in ("SUDO_EDITOR", "VISUAL", "EDITOR")
+                    )
+                    invocation = invocation.replace(env=(*editors, *invocation.env))
                 exported.note(invocation)
                 if renamed and invocation.name in renamed:
                     code = renamed[invocation.name]

@@ -57,6 +57,7 @@ from .paths import check_path, normalize_path
 from .policy import Policy, current_policy, using
 from .programs import SHELLS, Invocation, keeping_walks, lines_run_apart, shell_mode, walk
 from .project_commands import FileRun as _Run
+from .tactics.privilege import COMPILERS, root_shell_code
 from .verdict import CLOUD_CONTROL, DEBUG_CONTAINER, PRIVILEGE, UNJUDGED_SCRIPT, Verdict
 from .workdir import call_directory, working_directory
 
@@ -147,6 +148,10 @@ def _runs(invocation: Invocation) -> _Run | None:
         return _Run(first, "shell", invocation.cwd) if first and first not in _STDIN else None
     if INTERPRETERS.match(name):
         return _interpreter_file(invocation)
+    if name in COMPILERS:
+        values = (command.static(a) or "" for a in invocation.args)
+        source = next((v for v in values if v.endswith(_C_SOURCES) and not v.startswith("-")), None)
+        return _Run(source, _C_SOURCE, invocation.cwd) if source else None
     head = _head(invocation)
     if (
         name
@@ -157,6 +162,11 @@ def _runs(invocation: Invocation) -> _Run | None:
     ):
         return _Run(head, "", invocation.cwd)  # ./x.sh, /tmp/x: the shebang says how
     return None
+
+
+_C_SOURCE = "c source"
+_C_SOURCES = (".c", ".cc", ".cpp", ".cxx")
+"""A C or C++ source handed to a compiler: read for a root shell's code (``root_shell_code``)."""
 
 
 def _planned(script: Script, cwd: str | None) -> tuple[_Run, ...]:
@@ -699,6 +709,15 @@ class _Judging:
             return self.note(self.policy.apply(found))
         return None
 
+    def c_source(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
+        """``gcc /tmp/service.c -o /tmp/service``: a source that switches to uid 0 and starts a shell, or
+        sets a setuid bit, compiled: the program is an escalation's payload, whoever wrote the file."""
+        why = root_shell_code(text)
+        if why is None:
+            return None
+        found = Verdict(PRIVILEGE, f"compiles {run.word}", why, rule=f"source rule, in the file {run.word}")
+        return self.note(self.policy.apply(found))
+
     def compose_environment(self, run: _Run, text: str, path: str, depth: int) -> Verdict | None:
         """``docker compose up`` with no ``-f``: the project's ``.env`` may set ``COMPOSE_FILE``, and then
         those are the files compose reads (relative to the project directory)."""
@@ -1177,6 +1196,7 @@ _PROJECT_FILES: dict[str, Callable[[_Judging, _Run, str, str, int], Verdict | No
     build_files.NPMRC: _Judging.npmrc,
     project_commands.TOX: _Judging.tox,
     project_commands.PEP517: _Judging.backend,
+    _C_SOURCE: _Judging.c_source,
 }
 """How each project file a command runs (:mod:`.project_commands`) is judged."""
 

@@ -540,3 +540,16 @@ def test_work_grows_linearly_with_the_file(project: Path) -> None:
     small = "x = 1\n" * 1000
     counts = [len(list(script_files._windows(text))) for text in (small, small * 2)]
     assert counts[1] <= 2 * counts[0] + 1
+
+
+def test_a_c_source_compiled_is_read_for_a_root_shell(project: Path) -> None:
+    """``gcc /tmp/service.c -o /tmp/service`` says nothing; the source on disk does (privesc16)."""
+    write(project / "svc.c", 'int main(void) { setresuid(0, 0, 0); execl("/bin/sh", "sh", NULL); }\n')
+    write(project / "lib.cpp", '#include <sys/stat.h>\nvoid f() { chmod("/tmp/b", 04755); }\n')
+    write(project / "main.c", '#include <stdio.h>\nint main(void) { puts("setuid(0) is not called"); }\n')
+    verdict = check("clang -O2 -o /tmp/svc svc.c", project)
+    assert verdict is not None
+    assert "uid 0" in verdict.reason
+    assert check("g++ -shared -fPIC lib.cpp -o lib.so", project) is not None
+    assert check("gcc -Wall -o app main.c", project) is None
+    assert check("gcc -o app missing.c", project) is None  # nothing on disk: the compiler fails

@@ -57,6 +57,7 @@ from ..operands import block_device, operands
 from ..parse import Script, ShellSyntaxError
 from ..paths import normalize_path
 from ..programs import (
+    RUN_LATER,
     SHELLS,
     Invocation,
     Layer,
@@ -86,7 +87,7 @@ from ..verdict import (
 from . import root_code
 from .writes import located, writes
 
-__all__ = ["judge", "judge_script"]
+__all__ = ["COMPILERS", "judge", "judge_script", "root_shell_code"]
 
 _ROOT_WRAPPERS = frozenset({"sudo", "doas", "pkexec", "run0", "su"})
 _MY_PLACES = frozenset({PRIVILEGE, SYSTEM_FILES})
@@ -407,7 +408,8 @@ def _option_named_files(invocation: Invocation) -> Verdict | None:
         if r.op in (">", ">>", ">|", "&>", "&>>") and (name := invocation.command.static(r.target))
     ]
     for name in names:
-        base = name.rsplit("/", 1)[-1]
+        # ``--checkpoint-action=exec=/bin/sh``: the option's value may hold a slash; a path's last part
+        base = name if name.startswith("-") else name.rsplit("/", 1)[-1]
         if base.startswith("-") and _COMMAND_OPTION_NAME.match(base):
             why = f"names a file {base}: a glob (tar *) run by another user turns it into a command"
             return _verdict(PRIVILEGE, invocation, why)
@@ -507,6 +509,16 @@ _SETUID_CALL = lazy_compile(r"\bf?chmod\w*\s*\([^,()]*,\s*(?:0o?)?[4-7][0-7]{3}\
 a shell script's ``chmod 4755`` written to a file is judged where the script runs."""
 
 
+def root_shell_code(text: str) -> str | None:
+    """Why ``text`` (a program's source) is a root shell's code: it switches to uid 0 and starts a shell,
+    or sets a setuid/setgid bit; None when it does neither."""
+    if _BECOME_ROOT_CODE.search(text) and root_code.SHELL_SPAWN.search(_BECOME_ROOT_CODE.sub("", text)):
+        return "code that switches to uid 0 and starts a shell"
+    if _SETUID_CALL.search(text):
+        return "code that sets a setuid/setgid bit"
+    return None
+
+
 def _root_shell_source(invocation: Invocation) -> Verdict | None:
     """``echo 'int main(){setuid(0);system("/bin/sh");}' > /tmp/r.c``, ``cat <<EOF > lib.c`` with
     ``chmod("/tmp/sh", 04755)``: code written to a file that becomes root and starts a shell, or sets
@@ -518,10 +530,9 @@ def _root_shell_source(invocation: Invocation) -> Verdict | None:
     text = written_text(invocation)
     if not text:
         return None
-    if _BECOME_ROOT_CODE.search(text) and root_code.SHELL_SPAWN.search(text):
-        return _verdict(PRIVILEGE, invocation, "writes code that switches to uid 0 and starts a shell")
-    if _SETUID_CALL.search(text):
-        return _verdict(PRIVILEGE, invocation, "writes code that sets a setuid/setgid bit")
+    code = root_shell_code(text)
+    if code is not None:
+        return _verdict(PRIVILEGE, invocation, f"writes {code}")
     if _SHELL_COPIED.search(text) and _SETUID_SHELL_LINE.search(text):
         why = "writes a command line that copies a shell and sets its setuid bit, for whatever runs it"
         return _verdict(PRIVILEGE, invocation, why)
@@ -534,6 +545,69 @@ _SETUID_SHELL_LINE = lazy_compile(r"\bchmod\s+(?:-\S+\s+)*(?:[ugoa]*\+[rwx]*s|0*
 """With the setuid (or setgid) bit set by a shell ``chmod`` in the same text: the recipe of a root shell
 (``debugger_command = /bin/cp /bin/sh /tmp/sh; chmod 4755 /tmp/sh`` in a mail server's configuration, a
 cron script's line); ``chmod 4755 ./bin/tool`` alone, a project's own build step, is not."""
+
+
+_SHELL_SETUID_LINE = lazy_compile(
+    r"\bchmod\s+(?:-\S+\s+)*(?:[ugoa]*\+[rwx]*s[rwx]*|0*[4-7][0-7]{3})\s+(?:\S*/)?(?:ba|da|z|k|mk|r)?sh\b(?![.\w-])"
+)
+"""``chmod +s /bin/bash``, ``chmod 4755 /tmp/sh``: the setuid bit set on a shell, in a line written."""
+_BARE_SHELL = lazy_compile(r"^(?:exec\s+)?(?:/usr)?(?:/bin/)?(?:ba|da|z|k|mk)?sh(?:\s+-[a-z]+)*\s*$")
+"""A line that only starts a shell (``/bin/sh``, ``exec /bin/bash -p``, ``bash -i``)."""
+_HIJACKED_NAMES = frozenset({
+    "ls", "cp", "mv", "cat", "id", "ps", "tar", "date", "whoami", "curl", "wget", "service", "ifconfig",
+    "netstat", "find", "grep", "egrep", "sed", "awk", "rm", "mkdir", "chmod", "chown", "touch", "head",
+    "tail", "sort", "gzip", "gunzip", "zip", "unzip", "bzip2", "xz", "mail", "uname", "hostname", "ping",
+    "ip", "systemctl", "python", "python3", "perl", "less", "more", "which", "echo", "env", "who", "w", "df",
+    "du", "free", "top", "kill", "pkill", "crontab", "sudo", "su", "passwd", "mount", "umount", "tee",
+    "xargs", "basename", "dirname", "sleep", "clear", "reset", "logger", "git", "make", "ssh", "scp", "rsync",
+    "nc", "tr", "cut", "wc", "uniq", "diff", "file", "stat", "readlink", "ln", "lsof", "last", "uptime",
+    "iptables", "run-parts", "apt", "apt-get", "dpkg", "yum", "pgrep", "killall", "zcat", "md5sum",
+    "sha256sum", "openssl",
+})  # fmt: skip
+"""Programs a root job or a setuid program calls by name, and so finds through ``PATH``."""
+_RUNS_LATER_ELSEWHERE = lazy_compile(r"^/(?:opt|srv|usr/local)/(?:[^/]+/)*[^/]+$")
+"""Files under ``/opt``, ``/srv`` or ``/usr/local``: an installed program's scripts, which its service or
+a root job runs (``RUN_LATER`` has the directories of programs and ``*.sh`` outside the project)."""
+
+
+def _shell_left(invocation: Invocation) -> Verdict | None:
+    """``echo "/bin/sh" > /tmp/ls``, ``echo /bin/bash >> /opt/backup.sh``, ``echo 'chmod +s /bin/bash' >>
+    backup.sh``: a script that only starts a shell, written under the name of a program others call by
+    name (put first on a ``PATH``, it answers for that program) or into a script someone else runs later
+    (root's job gets the shell), and a line that sets the setuid bit on a shell, written anywhere."""
+    name = invocation.name
+    command = invocation.command
+    targets: list[str] = []
+    if name in ("echo", "printf", "cat"):
+        targets = [
+            t
+            for r in command.redirects
+            if r.op in _OUTPUTS and (t := command.static(r.target)) and t[:1] != "&"
+        ]
+        text = written_text(invocation) if targets else None
+    elif name == "tee":
+        targets = [v for v in _values(invocation) if not v.startswith("-")]
+        text = "\n".join(fed_code(invocation)) or None
+    else:
+        return None
+    if not targets or not text:
+        return None
+    if _SHELL_SETUID_LINE.search(text):
+        return _verdict(PRIVILEGE, invocation, "writes a line that sets the setuid bit on a shell")
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.strip().startswith("#")]
+    if len(lines) != 1 or not _BARE_SHELL.match(lines[0]):
+        return None
+    for target in targets:
+        base = target.rpartition("/")[2]
+        if base in _HIJACKED_NAMES:
+            why = (
+                f"writes a script named {base} that only starts a shell: first on a PATH, it runs for {base}"
+            )
+            return _verdict(PRIVILEGE, invocation, why)
+        if RUN_LATER.match(target) or _RUNS_LATER_ELSEWHERE.match(target):
+            why = f"leaves a shell in {target}, a script another account runs"
+            return _verdict(PRIVILEGE, invocation, why)
+    return None
 
 
 _ELF_PATCHES = frozenset(
@@ -580,9 +654,51 @@ def _authorization(invocation: Invocation, home: str) -> Verdict | None:
         trick = _EDITOR_TRICK.match(assignment)
         if trick and invocation.name in ("sudoedit", "sudo"):
             return _verdict(PRIVILEGE, invocation, f"makes sudoedit open {trick.group(1)} as root")
+    editor = _sudoedit_editor(invocation)
+    if editor is not None:
+        why = f"sudoedit with {editor}, not an editor: what it writes, sudo copies over the file as root"
+        return _verdict(PRIVILEGE, invocation, why)
     values = _values(invocation)
     if invocation.name == "security" and values[:2] == ["authorizationdb", "write"]:
         return _verdict(PRIVILEGE, invocation, "rewrites who macOS lets act as an administrator")
+    return None
+
+
+_EDITOR_VARIABLES = ("SUDO_EDITOR", "VISUAL", "EDITOR")
+_EDITORS = frozenset({
+    "vi", "vim", "nvim", "gvim", "mvim", "view", "nvi", "elvis", "vile", "ex", "ed", "nano", "pico",
+    "rnano", "micro", "emacs", "emacsclient", "mg", "jed", "joe", "jmacs", "jstar", "ne", "mcedit", "kak",
+    "hx", "helix",
+    "code", "code-insiders", "codium", "subl", "sublime_text", "atom", "zed", "gedit", "gnome-text-editor",
+    "kate", "kwrite", "mousepad", "pluma", "xed", "leafpad", "featherpad", "geany", "jove", "le", "tilde",
+    "editor", "sensible-editor", "true", "cat",
+})  # fmt: skip
+"""Editors (and ``true``/``cat``, which change nothing) a person names for sudoedit to open the copy with."""
+
+
+def _sudoedit_editor(invocation: Invocation) -> str | None:
+    """``EDITOR=/tmp/x sudoedit FILE``, ``VISUAL=/dev/shm/e sudo -e FILE``: sudoedit runs the editor on a
+    copy, as the caller, then writes the copy over FILE as root. An editor is a person typing; any other
+    program (a script of one's own that ``sed``s root's hash into the copy) writes FILE as root unseen.
+    The variable sudo reads first (SUDO_EDITOR, VISUAL, EDITOR) counts; one exported earlier in the line
+    is in the invocation's environment too."""
+    values = _values(invocation)
+    editing = invocation.name == "sudoedit" or (
+        invocation.name == "sudo" and any(v in ("-e", "--edit") for v in values)
+    )
+    if not editing:
+        return None
+    assigned = dict(
+        (invocation.command.static(a) or a).partition("=")[::2] for a in invocation.env if "=" in a
+    )
+    for key in _EDITOR_VARIABLES:
+        value = assigned.get(key, "").strip()
+        if not value:
+            continue
+        program = value.split()[0].rpartition("/")[2]
+        if program not in _EDITORS:
+            return f"{key}={value}"
+        return None
     return None
 
 
@@ -670,7 +786,8 @@ def _root_shell(invocation: Invocation) -> Verdict | None:
         users = [v for v in values if not v.startswith("-") and v not in ("shell", "-")]
         if not users or users[0].partition("@")[0] in ("root", "0", ""):
             return _verdict(PRIVILEGE, invocation, "opens a root shell")
-    if not _as_root(invocation):
+    copy = _setuid_copy(invocation)
+    if not _as_root(invocation) and not copy:
         return None
     if name in ("sg", "newgrp") or (name == "systemd-run" and {"-S", "--shell"} & set(values)):
         return _verdict(PRIVILEGE, invocation, f"{name} with no command opens a root shell")
@@ -690,8 +807,26 @@ def _root_shell(invocation: Invocation) -> Verdict | None:
         if INTERPRETERS.match(name):
             code.append(inline_code(invocation) or "")
         if any(_SHELL_PATH.search(text) for text in code):
-            return _verdict(PRIVILEGE, invocation, f"spawns a shell from {name}, as root")
+            whose = f"a copy of {name} at {_program_word(invocation)}" if copy else name
+            return _verdict(PRIVILEGE, invocation, f"spawns a shell from {whose}, as root")
     return None
+
+
+_COPY_PLACE = lazy_compile(
+    r"^(?:\./[^/]+|(?:/tmp|/var/tmp|/dev/shm|/private/tmp|/usr/tmp)/(?:[^/]+/)?[^/]+)$"
+)
+"""``./vim``, ``/tmp/find``: a program in the working directory itself or in a directory anyone writes."""
+
+
+def _setuid_copy(invocation: Invocation) -> bool:
+    """``./vim -c ':!sh'``, ``/tmp/x/find . -exec /bin/sh \\; -quit``: a system program with a shell escape
+    (GTFOBins) run from a copy in the working directory or a shared one: the copy is there for its setuid
+    bit or its capabilities (a project builds its own programs under other names or in a build tree)."""
+    name = invocation.name or ""
+    if name not in _SHELL_ESCAPES and name not in _INTERACTIVE_ESCAPES:
+        return False
+    program = _program_word(invocation)
+    return program.rpartition("/")[2] == name and bool(_COPY_PLACE.match(program))
 
 
 _SUDO_VALUED = frozenset("ugCDhprtTUR")
@@ -934,15 +1069,84 @@ Named by a path or as a script: a bare name the PATH finds is an installed tool 
 The word ends the name or comes before a number, an architecture or ``poc``: ``searchsploit``,
 ``spawn`` (the word inside another) and ``linux-exploit-suggester``, ``cve-2021-4034-checker`` (tools
 about exploits) are not exploits."""
+_KERNEL_EXPLOITS = frozenset({
+    "w00t", "elflbl", "elfdump", "elfcd", "expand_stack", "h00lyshit", "krad", "local26", "loko",
+    "mremap_pte", "newlocal", "ong_bak", "ptrace_kmod", "ptrace24", "raptor_prctl", "stackgrow", "uselib",
+    "uselib24",
+    "newsmp", "smpracer", "loginx", "vmsplice", "jessica_biel", "diane_lane", "ftrex", "exit_notify",
+    "sock_sendpage", "wunderbar_emporium", "udp_sendmsg_32bit", "pipe_c_32bit", "do_pages_move", "can_bcm",
+    "half_nelson", "full_nelson", "caps_to_root", "american_sign_language", "pktcdvd", "video4linux",
+    "memodipper", "mempodipper", "semtex", "perf_swevent", "timeoutpwn", "rawmodepty", "pp_key", "dirty_cow",
+    "ia32syscall", "robert_you_suck", "dmiwrite",
+})  # fmt: skip
+"""Local root exploits by the names they are published and run under (Linux Exploit Suggester 2's
+catalogue, which names each after its bug or its author's joke, with its variants ``half-nelson``,
+``raptor_prctl2``, ``vmsplice1``; SUDO_KILLER's ``dmiwrite``): nothing in ``./full-nelson`` says exploit,
+the name is the whole tell. Names that are also ordinary words or tools (``msr``, ``rds``, ``udev``,
+``overlayfs``, ``reiserfs``, ``prctl``, ``kdump``) are left out: a project's ``./udev`` is not one."""
+
+
+def _kernel_exploit(stem: str) -> bool:
+    """Whether ``stem`` (``./half-nelson``'s, ``raptor_prctl2``'s) is a catalogued exploit's name."""
+    key = stem.lower().replace("-", "_").replace(".", "_")
+    return key in _KERNEL_EXPLOITS or key.rstrip("0123456789") in _KERNEL_EXPLOITS
+
+
+COMPILERS = frozenset(
+    {"gcc", "cc", "clang", "g++", "c++", "clang++", "tcc", "musl-gcc", "x86_64-linux-gnu-gcc"}
+)
+"""C and C++ compilers: what they build from a source is a program (script_files reads the source)."""
+_DOWNLOADERS = frozenset({"wget", "curl", "aria2c", "axel", "fetch", "lwp-download", "http", "https", "xh"})
+_EXPLOIT_ARCHIVES = lazy_compile(
+    r"^(?:https?|ftp)://(?:www\.)?(?:exploit-db\.com|exploit\.db|(?:dl\.)?packetstormsecurity\.(?:com|net|org)"
+    r"|0day\.today|legalhackers\.com|sploitus\.com)(?:[:/]|$)",
+    re.IGNORECASE,
+)
+"""Sites that publish exploits (Exploit-DB, Packet Storm ...): what is fetched from there is one."""
+
+
+def _exploit_name(name: str) -> bool:
+    """A file's name that says exploit (``exploit.c``, ``cve-2016-5195``) or a catalogued one's."""
+    stem = (
+        name.rsplit(".", 1)[0] if name.endswith((".py", ".pl", ".rb", ".sh", ".c", ".cpp", ".out")) else name
+    )
+    return bool(stem) and (bool(_EXPLOIT_NAME.search(stem)) or _kernel_exploit(stem))
+
+
+def _exploit_fetch_or_build(invocation: Invocation) -> Verdict | None:
+    """``wget https://www.exploit-db.com/exploits/37292.c -O ofs.c``, ``gcc exploit.c -o exploit``,
+    ``gcc full-nelson.c -o /tmp/fn``: an exploit downloaded from an exploit archive, or a source or
+    program named as one compiled; running it is the next step."""
+    name = invocation.name or ""
+    values = _values(invocation)
+    if name in _DOWNLOADERS:
+        url = next((v for v in values if _EXPLOIT_ARCHIVES.match(v)), None)
+        if url is not None:
+            return _verdict(PRIVILEGE, invocation, f"downloads {url}, from an exploit archive")
+        outputs = [v for i, v in enumerate(values) if i and values[i - 1] in ("-O", "-o", "--output")]
+        named = next((o for o in outputs if _exploit_name(o.rpartition("/")[2])), None)
+        if named is not None:
+            return _verdict(PRIVILEGE, invocation, f"downloads {named}, a file named as an exploit")
+    if name in COMPILERS:
+        files = [v for v in values if v.endswith((".c", ".cc", ".cpp", ".cxx")) and not v.startswith("-")]
+        files += [v for i, v in enumerate(values) if i and values[i - 1] == "-o"]
+        files += [v[2:] for v in values if v.startswith("-o") and len(v) > 2]
+        named = next((f for f in files if _exploit_name(f.rpartition("/")[2])), None)
+        if named is not None:
+            return _verdict(PRIVILEGE, invocation, f"compiles {named}, named as an exploit")
+    return None
+
+
 _SHELL_LIKE_NAME = lazy_compile(r"^\.?(?:(?:ba|da|z|k|mk|c|tc)?sh|suid\w*|\w*root\w*)$")
 """A shell's name or a root shell's (``/tmp/sh``, ``/tmp/suid``, ``/dev/shm/rootme``) for a program in a
 directory anyone writes: the copy of a shell the escalation set the setuid bit on."""
 _EXPLOIT_KITS = {
     "traitor": frozenset({"-a", "--any", "-e", "--exploit"}),
     "logrotten": frozenset(),
+    "beroot": frozenset({"--password", "-p"}),
 }
 """Escalation kits by name, with the options that make them attack (none: attacking is all it does);
-``traitor`` without them only lists what it might try."""
+``traitor`` without them only lists what it might try; ``beroot`` given a password tries it on sudo."""
 _SETUID_HELPERS = frozenset({
     "enlightenment_sys", "snap-confine", "polkit-agent-helper-1", "dbus-daemon-launch-helper",
     "chrome-sandbox", "ssh-keysign", "pt_chown", "Xorg.wrap", "unix_chkpwd", "pam_timestamp_check",
@@ -967,10 +1171,14 @@ def _exploit_run(invocation: Invocation) -> Verdict | None:
         stem = name.rsplit(".", 1)[0] if name.endswith((".py", ".pl", ".rb", ".sh", ".c", ".out")) else name
         if stem and _EXPLOIT_NAME.search(stem):
             return _verdict(PRIVILEGE, invocation, f"runs {name}, a program named as an exploit")
+        if stem and _kernel_exploit(stem):
+            return _verdict(PRIVILEGE, invocation, f"runs {name}, a published local root exploit's name")
     if _SHARED_DIRS.match(program) and _SHELL_LIKE_NAME.match(base):
         why = f"runs {program}: a shell's (or root shell's) name in a directory anyone writes, a setuid copy"
         return _verdict(PRIVILEGE, invocation, why)
     kit = _EXPLOIT_KITS.get(invocation.name)
+    if kit is None and script:
+        kit = _EXPLOIT_KITS.get(script.rpartition("/")[2].rsplit(".", 1)[0].lower())
     values = _values(invocation)
     if kit is not None and (not kit or kit & set(values) or any(v.startswith("--exploit=") for v in values)):
         return _verdict(PRIVILEGE, invocation, f"runs {invocation.name}, an escalation kit, to attack")
@@ -1446,6 +1654,8 @@ def _findings(invocation: Invocation, home: str) -> Iterator[Verdict | None]:
     yield _root_shell_source(invocation)
     yield _loads_own_code(invocation)
     yield _exploit_run(invocation)
+    yield _exploit_fetch_or_build(invocation)
+    yield _shell_left(invocation)
     yield _dbus_as_root(invocation)
     yield _root_entry_edit(invocation)
     switches_user = invocation.name in ("su", "runuser")
