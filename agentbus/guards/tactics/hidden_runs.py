@@ -30,7 +30,7 @@ from ..findings import static_args as _values
 from ..interpreters import INTERPRETERS, inline_code
 from ..options import option_values
 from ..paths import normalize_path
-from ..programs import SHELLS, Invocation, shell_mode
+from ..programs import SHELLS, Invocation, program_name, shell_mode
 from ..verdict import BACKDOOR, NETWORK_SCAN, UNJUDGED_SCRIPT, Verdict
 
 __all__ = ["hiding_place", "judge", "launched_file"]
@@ -249,8 +249,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             return _verdict(UNJUDGED_SCRIPT, invocation, f"loads or runs {loaded} from {place}: code unseen")
     if launched is not None or invocation.name in SHELLS or INTERPRETERS.match(invocation.name):
         head = launched
-    elif not head or posixpath.basename(head).lower() != invocation.name.lower():
-        return None  # (names are read without case: /tmp/.X-AbC runs as `.x-abc`)
+    elif not head or program_name(head) != invocation.name.lower():
+        return None  # (names are read without case: /tmp/.X-AbC runs as `.x-abc`; x.exe as `x`)
     stem = posixpath.basename((head or "").rstrip("/")).rsplit(".", 1)[0]
     if head and ("/" in head or launched is not None) and _ATTACK_NAME.search(stem):
         why = f"runs {head}, a file named as an attacker's tool (a reverse shell, a backdoor, an implant)"
