@@ -68,9 +68,9 @@ def test_code_the_interpreter_receives_is_still_judged(command: str) -> None:
 def test_an_interpreter_reading_its_input_after_its_line_can_be_allowed_by_policy() -> None:
     allowed = Policy(verdicts={BACKDOOR: "allow"})
     verdict = check_command(f"python\n{REVERSE_SHELL}", home=HOME, policy=allowed)
-    # The line runs as a shell command too: ImageMagick's `import` captures the screen (an ask).
-    assert verdict is not None
-    assert (verdict.category, verdict.decision) == ("data collection", "ask")
+    # The line runs as a shell command too, but `import socket,…` is no screenshot: ImageMagick's
+    # `import` captures the screen only given -window/-screen or an image file to write.
+    assert verdict is None
 
 
 _WORDS = st.lists(

@@ -55,7 +55,6 @@ ORDINARY = [
     "kubectl get secrets -n dev",
     "locate libssl.so",
     "echo 169.254.169.254",
-    "iptables -A OUTPUT -d 169.254.169.254 -j DROP",
     "kill -1 1234",
     "find ~ -name config.json",
     "find / -name hosts.yml",
