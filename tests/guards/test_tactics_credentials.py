@@ -423,7 +423,7 @@ ENVIRONMENT_SETTINGS = [
 
 @pytest.mark.parametrize("command", ENVIRONMENT_SEARCHED)
 def test_secrets_picked_out_of_the_environment_are_asked(command: str) -> None:
-    # Asked, not blocked (issue 18's ask side): `env` and `echo $TOKEN` show the same values and run.
+    # Asked, not blocked (issue 18's ask side): a developer checks a variable is set this way.
     verdict = check_command(command, home=HOME)
     assert verdict is not None, command
     assert (verdict.category, verdict.decision) == (ENV_SECRETS, "ask"), verdict

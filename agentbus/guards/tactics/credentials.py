@@ -1282,7 +1282,7 @@ def judge_script(script: Script, home: str) -> Verdict | None:
     fed = _editor_fed_a_secret(script, home)
     if fed is not None:
         return Verdict(CREDENTIALS, piece(fed[0].text), f"an editor is told on its input to open {fed[1]}")
-    return _environment_searched(script)
+    return _environment_searched(script) or _secret_variable_printed(script)
 
 
 _ENV_SECRET = lazy_compile(r"pass|secret|token|key|credential|cred\b", re.IGNORECASE)
@@ -1334,6 +1334,54 @@ def _prints_packets(words: list[str]) -> bool:
     if not words or words[0].rsplit("/", 1)[-1] != "tcpdump":
         return False
     return any(re.fullmatch(r"-[a-zA-Z]*[AX][a-zA-Z]*", v) for v in words[1:])
+
+
+_SECRET_VARIABLE = lazy_compile(
+    r"^(?!.*_(?:FILE|PATH|DIR|ID|NAME|URL|ENV|TYPE|HEADER|REGION|HOST|PORT|USER|USERNAME|LENGTH)$)"
+    r"(?:\w*_)?(?:PASS(?:WORD|WD|PHRASE)?|SECRET|TOKEN|API_?KEY|ACCESS_KEY|PRIVATE_KEY|SECRET_KEY|CREDENTIALS?)"
+    r"(?:_\w*)?$",
+    re.IGNORECASE,
+)
+"""A variable named for a secret (``OPENAI_API_KEY``, ``GITHUB_TOKEN``, ``DB_PASSWORD``); not a path, an id or
+a name that goes with one (``GITHUB_TOKEN_FILE``, ``AWS_ACCESS_KEY_ID``)."""
+_EXPANDED = lazy_compile(r"\$(?:\{([A-Za-z_]\w*)(?:\}|:?-)|([A-Za-z_]\w*)(?![\w{]))")
+"""``$NAME``, ``${NAME}``: the value itself (not ``${#NAME}``, ``${NAME:0:4}``, ``${NAME:+set}``)."""
+_SHOWN_BY = frozenset({"head", "tail", "cat", "tee", "less", "more", "cut", "tr", "base64", "xxd", "od",
+                       "rev", "fold", "sed", "awk", "wc"})  # fmt: skip
+"""Filters whose output is still the value, or part of it, for the agent to read."""
+_NOT_SHOWN = frozenset({"/dev/stdout", "/dev/stderr", "/dev/tty"})
+
+
+def _secret_variable_printed(script: Script) -> Verdict | None:
+    """``echo $OPENAI_API_KEY``, ``printenv GITHUB_TOKEN``: a secret of the session's environment printed
+    where the agent reads it, as ``env | grep TOKEN`` does (asked: a developer checks a key this way).
+    Fed to a program that uses it (``echo $TOKEN | gh auth login --with-token``), written to a file (the
+    path rules judge that) or checked without its value (``${TOKEN:+set}``, ``${#TOKEN}``) it runs."""
+    for pipeline in script.pipelines:
+        for index, command in enumerate(pipeline):
+            words = command.words
+            name = (command.static(words[0]) or "").rsplit("/", 1)[-1] if words else ""
+            if name in ("echo", "printf"):
+                shown = [m.group(1) or m.group(2) for w in words[1:] for m in _EXPANDED.finditer(w)]
+            elif name == "printenv":
+                shown = [w for w in words[1:] if not w.startswith("-")]
+            else:
+                continue
+            secret = next((v for v in shown if _SECRET_VARIABLE.match(v)), None)
+            if secret is None:
+                continue
+            later = [c for c in pipeline[index + 1 :] if c.words]
+            after = [(c.static(c.words[0]) or "").rsplit("/", 1)[-1] for c in later]
+            written = any(
+                r.op in (">", ">>", ">|") and r.fd in ("", "1") and r.target not in _NOT_SHOWN
+                for c in pipeline[index:]
+                for r in c.redirects
+            )
+            if written or any(program not in _SHOWN_BY for program in after):
+                continue
+            why = f"prints ${secret}, a secret of the environment, where the agent reads it"
+            return Verdict(ENV_SECRETS, piece(command.text), why)
+    return None
 
 
 def _environment_searched(script: Script) -> Verdict | None:
