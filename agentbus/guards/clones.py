@@ -878,6 +878,15 @@ _MENTIONS = lazy_compile(
 """The programs that fetch, or carry a fetched tree on, and a repository's configuration (written, it
 may point a remote anywhere): a line naming none of them is not walked (nor one that unpacks, when
 the session fetched no archive)."""
+_MENTION_WORDS = ("git", "tiged", "gh", "cp", "mv", "rsync", "ditto", "ln", "CMakeLists", ".cmake")
+"""Substrings one of which every match of :data:`_MENTIONS` holds: found by a plain scan first, since
+the pattern, tried at each position, costs about 70 ms on a 10 MB line that names none of them."""
+
+
+def _mentions(command: str) -> bool:
+    return any(word in command for word in _MENTION_WORDS) and _MENTIONS.search(command) is not None
+
+
 _UNPACKS = lazy_compile(r"(?<![\w.-])(?:tar|gtar|bsdtar|unzip)(?![\w-])")
 """The programs that unpack an archive (``git archive --remote=URL -o y.tgz``, then ``tar xzf y.tgz``)."""
 
@@ -917,7 +926,7 @@ def remember_clones(session: str | None, command: str, cwd: str | None) -> None:
 
     try:
         fetches = _session(session)
-        if _MENTIONS.search(command) is None and not (fetches.trees and _UNPACKS.search(command)):
+        if not _mentions(command) and not (fetches.trees and _UNPACKS.search(command)):
             return
         for invocation, fed in _piped(command, cwd):
             fetches.note(invocation, fed)
@@ -959,7 +968,7 @@ def check_clone_runs(session: str | None, command: str, cwd: str | None) -> Verd
     when it runs a file of a tree this very call fetched (a download and run); None otherwise (and
     when nothing was fetched)."""
     fetches = _session(session)
-    if not (fetches.trees or fetches.refs or fetches.remotes) and _MENTIONS.search(command) is None:
+    if not (fetches.trees or fetches.refs or fetches.remotes) and not _mentions(command):
         return None
     for invocation, fed in _piped(command, cwd):
         if invocation.cwd is not None and fetches.trees:
