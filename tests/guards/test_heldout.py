@@ -13,13 +13,8 @@ one listed in KNOWN_FALSE_POSITIVES.
 
 from __future__ import annotations
 
-from collections import Counter
-
-import pytest
-from measured import Decisions, assert_benign_pass, assert_floor_holds, judge_all, load
+from measured import HeldOut, held_out_tests
 from test_corpus import HOME, judge_command
-
-CORPORA = {name: load(name) for name in ("panix", "forgearmory", "metasploit", "macclean")}
 
 FIRST_SIGHT = {
     # corpus: {tactic: (held back at first sight, dangerous entries)}
@@ -104,46 +99,29 @@ KNOWN_FALSE_POSITIVES = {
 }
 
 
-@pytest.fixture(scope="module")
-def decisions() -> dict[str, Decisions]:
-    return {name: judge_all(entries, judge_command, HOME) for name, entries in CORPORA.items()}
+LABELS = {
+    "panix": {"dangerous": 126, "benign": 31, "unlabelled": 6},
+    "forgearmory": {"dangerous": 69, "benign": 80, "unlabelled": 150},
+    "metasploit": {"dangerous": 61, "benign": 53, "unlabelled": 22},
+    "macclean": {"dangerous": 22, "benign": 2, "unlabelled": 16},
+}
 
-
-def test_the_corpora_are_what_the_readme_describes() -> None:
-    assert Counter(e["label"] for e in CORPORA["panix"]) == {"dangerous": 126, "benign": 31, "unlabelled": 6}
-    assert Counter(e["label"] for e in CORPORA["forgearmory"]) == {
-        "dangerous": 69,
-        "benign": 80,
-        "unlabelled": 150,
-    }
-    assert Counter(e["label"] for e in CORPORA["metasploit"]) == {
-        "dangerous": 61,
-        "benign": 53,
-        "unlabelled": 22,
-    }
-    assert Counter(e["label"] for e in CORPORA["macclean"]) == {
-        "dangerous": 22,
-        "benign": 2,
-        "unlabelled": 16,
-    }
-    for name, tactics in FIRST_SIGHT.items():
-        dangerous = Counter(e["category"] for e in CORPORA[name] if e["label"] == "dangerous")
-        assert dangerous == {tactic: total for tactic, (_, total) in tactics.items()}
-        assert set(FLOORS[name]) == set(tactics)
-
-
-@pytest.mark.parametrize(("corpus", "tactic"), [(c, t) for c, tactics in FLOORS.items() for t in tactics])
-def test_dangerous_scripts_held_back_do_not_fall_below_todays(
-    decisions: dict[str, Decisions], corpus: str, tactic: str
-) -> None:
-    first_sight, floor = FIRST_SIGHT[corpus][tactic], FLOORS[corpus][tactic]
-    assert_floor_holds(
-        decisions[corpus], tactic, first_sight=first_sight, floor=floor, name=corpus, key="test"
+CORPORA = [
+    HeldOut(
+        name=name,
+        first_sight=FIRST_SIGHT[name],
+        floors=FLOORS[name],
+        labels=labels,
+        judge=judge_command,
+        home=HOME,
+        known_false_positives=frozenset(KNOWN_FALSE_POSITIVES),
+        key="test",
     )
+    for name, labels in LABELS.items()
+]
 
-
-@pytest.mark.parametrize("corpus", sorted(CORPORA))
-def test_discovery_and_ordinary_steps_are_never_held_back(
-    decisions: dict[str, Decisions], corpus: str
-) -> None:
-    assert_benign_pass(decisions[corpus], KNOWN_FALSE_POSITIVES)
+(
+    test_the_corpora_are_what_the_readme_describes,
+    test_dangerous_scripts_held_back_do_not_fall_below_todays,
+    test_discovery_and_ordinary_steps_are_never_held_back,
+) = held_out_tests(*CORPORA)

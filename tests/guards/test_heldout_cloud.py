@@ -12,13 +12,8 @@ ordinary steps are held to no false positive but the ones listed in KNOWN_FALSE_
 
 from __future__ import annotations
 
-from collections import Counter
-
-import pytest
-from measured import Decisions, assert_benign_pass, assert_floor_holds, exec_decision, judge_all, load
+from measured import HeldOut, exec_decision, held_out_tests
 from test_corpus import CWD, HOME
-
-CORPUS = load("cloudk8s")
 
 FIRST_SIGHT = {
     # tactic: (held back at first sight, dangerous entries)
@@ -74,30 +69,19 @@ KNOWN_FALSE_POSITIVES = {
 }
 
 
-@pytest.fixture(scope="module")
-def decisions() -> Decisions:
-    return judge_all(CORPUS, exec_decision(HOME, CWD), HOME)
+CORPUS = HeldOut(
+    name="cloudk8s",
+    first_sight=FIRST_SIGHT,
+    floors=FLOORS,
+    labels={"dangerous": 109, "benign": 180, "unlabelled": 74},
+    sources={"badpods": 106, "cloudgoat": 145, "kubernetes-goat": 73, "red-kube": 39},
+    judge=exec_decision(HOME, CWD),
+    home=HOME,
+    known_false_positives=frozenset(KNOWN_FALSE_POSITIVES),
+)
 
-
-def test_the_corpus_is_what_the_readme_describes() -> None:
-    assert Counter(e["label"] for e in CORPUS) == {"dangerous": 109, "benign": 180, "unlabelled": 74}
-    assert Counter(e["source"] for e in CORPUS) == {
-        "badpods": 106,
-        "cloudgoat": 145,
-        "kubernetes-goat": 73,
-        "red-kube": 39,
-    }
-    dangerous = Counter(e["category"] for e in CORPUS if e["label"] == "dangerous")
-    assert dangerous == {tactic: total for tactic, (_, total) in FIRST_SIGHT.items()}
-    assert set(FLOORS) == set(FIRST_SIGHT)
-
-
-@pytest.mark.parametrize("tactic", sorted(FLOORS))
-def test_dangerous_commands_held_back_do_not_fall_below_todays(decisions: Decisions, tactic: str) -> None:
-    assert_floor_holds(
-        decisions, tactic, first_sight=FIRST_SIGHT[tactic], floor=FLOORS[tactic], name="cloudk8s"
-    )
-
-
-def test_discovery_and_ordinary_steps_are_never_held_back(decisions: Decisions) -> None:
-    assert_benign_pass(decisions, KNOWN_FALSE_POSITIVES)
+(
+    test_the_corpus_is_what_the_readme_describes,
+    test_dangerous_commands_held_back_do_not_fall_below_todays,
+    test_discovery_and_ordinary_steps_are_never_held_back,
+) = held_out_tests(CORPUS)

@@ -10,13 +10,8 @@ lowered to let a change through. The whole exec decision is measured, as the hoo
 
 from __future__ import annotations
 
-from collections import Counter
-
-import pytest
-from measured import Decisions, assert_benign_pass, assert_floor_holds, exec_decision, judge_all, load
+from measured import HeldOut, exec_decision, held_out_tests
 from test_corpus import CWD, HOME
-
-CORPUS = load("linux30")
 
 FIRST_SIGHT = {
     # tactic: (held back at first sight, dangerous entries)
@@ -46,24 +41,18 @@ FLOORS = {
 KNOWN_FALSE_POSITIVES: set[str] = set()
 
 
-@pytest.fixture(scope="module")
-def decisions() -> Decisions:
-    return judge_all(CORPUS, exec_decision(HOME, CWD), HOME)
+CORPUS = HeldOut(
+    name="linux30",
+    first_sight=FIRST_SIGHT,
+    floors=FLOORS,
+    labels={"dangerous": 57, "benign": 184, "unlabelled": 112},
+    judge=exec_decision(HOME, CWD),
+    home=HOME,
+    known_false_positives=frozenset(KNOWN_FALSE_POSITIVES),
+)
 
-
-def test_the_corpus_is_what_the_readme_describes() -> None:
-    assert Counter(e["label"] for e in CORPUS) == {"dangerous": 57, "benign": 184, "unlabelled": 112}
-    dangerous = Counter(e["category"] for e in CORPUS if e["label"] == "dangerous")
-    assert dangerous == {tactic: total for tactic, (_, total) in FIRST_SIGHT.items()}
-    assert set(FLOORS) == set(FIRST_SIGHT)
-
-
-@pytest.mark.parametrize("tactic", sorted(FLOORS))
-def test_dangerous_commands_held_back_do_not_fall_below_todays(decisions: Decisions, tactic: str) -> None:
-    assert_floor_holds(
-        decisions, tactic, first_sight=FIRST_SIGHT[tactic], floor=FLOORS[tactic], name="linux30"
-    )
-
-
-def test_discovery_and_ordinary_steps_are_never_held_back(decisions: Decisions) -> None:
-    assert_benign_pass(decisions, KNOWN_FALSE_POSITIVES)
+(
+    test_the_corpus_is_what_the_readme_describes,
+    test_dangerous_commands_held_back_do_not_fall_below_todays,
+    test_discovery_and_ordinary_steps_are_never_held_back,
+) = held_out_tests(CORPUS)
