@@ -445,7 +445,8 @@ def _option_off(option: str, values: tuple[str, ...], context: str) -> str:
         given
         and {"public", "access"} <= words
         and not _NEGATIONS & words
-        and not re.match(r"(?:no|none|private|disabled?|off|deny)|.*[=:{]", given[0], re.IGNORECASE)
+        and re.fullmatch(r"[A-Za-z][\w-]*", given[0])  # a kind of access named, not an address range
+        and not re.match(r"(?:no|none|private|disabled?|off|deny)", given[0], re.IGNORECASE)
     ):
         return f"{option} {given[0]}: public access turned on"
     return ""
