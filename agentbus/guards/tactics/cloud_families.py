@@ -353,9 +353,11 @@ _EXPOSURES = lazy_compile(
     r"public|anonymous|insecure|serial|debugging|unencrypted|plaintext|legacy|basic|shared|local|keys"
 )
 """Words naming an exposure: weakened when switched on (``--allow-blob-public-access true``,
-``serial-port-enable=true``, ``disableLocalAuth=false``); ``keys`` as in project-wide SSH keys."""
+``serial-port-enable=true``, ``disableLocalAuth=false``); ``keys`` as in project-wide SSH keys (not
+``--generate-ssh-keys``)."""
 _NEGATIONS = frozenset({"no", "not", "disable", "disabled", "disables", "skip", "without", "block", "blocks",
-                        "deny", "restrict", "restricts", "ignore", "prevent", "exclude"})  # fmt: skip
+                        "deny", "restrict", "restricts", "ignore", "prevent", "prevention",
+                        "exclude"})  # fmt: skip
 _ON = frozenset({"true", "enabled", "enable", "on", "yes", "1", "y", "required", "enforced"})
 _OFF = frozenset({"false", "disabled", "disable", "off", "no", "none", "0", "n", "suspended", "paused",
                   "privileged", "optional"})  # fmt: skip
@@ -368,6 +370,8 @@ _PAIR = lazy_compile(
     r"(?:^|[\s,{\[(;&])[\"']?([A-Za-z][\w./-]{0,80}?)[\"']?\s*[:=]\s*[\"']?([\w.]{1,20})(?=[\"'\s,}\])&;]|$)"
 )
 """``key=value`` or ``"key": value`` inside an option's value, a query string or a JSON document."""
+_ENCLOSING = lazy_compile(r"([A-Za-z][\w.-]{0,80})[\"']?\s*[:=]\s*\{[^{}]{0,200}$")
+"""The member a bare ``Enabled=false`` belongs to: the key whose ``{`` encloses it."""
 _OFF_OPERATION = lazy_compile(r"^(?:disable|stop|suspend|deactivate|delete|remove|deregister)-")
 _DELETABLE = frozenset({"encryption", "rotation", "logging", "audit", "versioning", "protection", "mfa",
                         "validation", "scanning", "tls", "ssl"})  # fmt: skip
@@ -404,7 +408,7 @@ def _weakens(name: str, on: bool, context: str = "") -> bool:
         named = _words(context)  # what the call itself is about; its negations are not the setting's
     if any(_EXPOSURES.fullmatch(w) for w in named) and "ip" not in named:  # a public IP is no setting
         local = "local" not in named or "auth" in named  # local sign-in, not a local anything
-        keys = "keys" not in named or "ssh" in named
+        keys = "keys" not in named or {"ssh", "project"} <= set(named)  # project-wide, not one's own
         if local and keys:
             return on != (negations % 2 == 1)
     policy = "policy" in named and bool({"network", "pod"} & set(named))
@@ -456,10 +460,16 @@ def _member_off(option: str, value: str, context: str) -> str:
     """A member of a setting: ``httpsOnly=false``, ``"enabled": false`` in ``--logs``, ``Status=Suspended``
     in ``--versioning-configuration``, ``allSupported=false`` in a recorder's ``--recording-group``."""
     name = option.lstrip("-")
-    for key, setting in _PAIR.findall(value):
+    for match in _PAIR.finditer(value):
+        key, setting = match.groups()
         if key.rsplit(".", 1)[-1].lower() in _TLS_KEYS and _OLD_PROTOCOL.match(setting):
             return f"{key}={setting}: an outdated TLS version allowed"
         state = _state(setting)
+        enclosing = _ENCLOSING.search(value, max(0, match.start(1) - 200), match.start(1))
+        if enclosing and set(_words(key)) <= _GENERIC:  # Unauthenticated={Enabled=false}: its own setting
+            if state is not None and _weakens(enclosing.group(1), state):
+                return f"{enclosing.group(1)} {key}={setting}: a security setting turned off"
+            continue
         if state is not None and _weakens(key, state, f"{name} {context}"):
             return f"{key}={setting}: a security setting turned off"
         if state is False and _WATCHING.search(name.lower()) and _weakens(name, False):
@@ -470,7 +480,9 @@ def _member_off(option: str, value: str, context: str) -> str:
 def _setting_off(call: CloudCall, operation: str) -> str:
     """What security setting the call turns off, or ``""``."""
     names = call.values("--name", "-n", "--key", "--setting-name", "--parameter-name")
-    context = " ".join((*call.path, *names))
+    # the command words up to the operation (``sql db tde set``), not the values aws keeps among them
+    command = call.path[: call.path.index(operation) + 1] if operation in call.path else call.path[:1]
+    context = " ".join((*command, *names))
     why = _operation_off(operation)
     for option, values in call.options.items():
         if why or option in _CLIENT_OPTIONS:
