@@ -121,8 +121,8 @@ ACCESS_TOKENS = Family(
 )
 CLOUD = Family(
     "cloud",
-    "aws aws-okta aws-sso-util aws-vault az bq gcloud granted gsutil helm kubectl oc pacu saml2aws stratus "
-    "terraform tofu",
+    "aliyun aws aws-okta aws-sso-util aws-vault az bq doctl gcloud granted gsutil helm ibmcloud ic kubectl "
+    "oc oci pacu saml2aws stratus terraform tofu",
     prefixes=("python", "pypy", "ipython"),
 )
 CRACKING = Family(

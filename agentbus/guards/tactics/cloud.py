@@ -1508,6 +1508,13 @@ def _bq(invocation: Invocation, call: CloudCall) -> Verdict | None:
 
 # -- the judge -----------------------------------------------------------------------------
 
+
+def _no_rule(invocation: Invocation, call: CloudCall) -> Verdict | None:
+    """oci, doctl, ibmcloud, aliyun: judged by :mod:`.cloud_families` alone (a setting turned off)."""
+    del invocation, call
+    return None
+
+
 _CLIS: dict[str, Callable[[Invocation, CloudCall], Verdict | None]] = {
     "aws": _aws,
     "gcloud": _gcloud,
@@ -1521,6 +1528,7 @@ _CLIS: dict[str, Callable[[Invocation, CloudCall], Verdict | None]] = {
     "tofu": _terraform,
     "stratus": _stratus,
     "pacu": _pacu,
+    **dict.fromkeys(("oci", "doctl", "ibmcloud", "ic", "aliyun"), _no_rule),
 }
 _CREDENTIAL_RUNNERS = frozenset({"aws-vault", "aws-okta", "saml2aws", "granted", "aws-sso-util"})
 """Programs that run a command with cloud credentials: ``aws-vault exec prod -- aws iam ...``."""

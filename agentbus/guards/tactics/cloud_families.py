@@ -169,7 +169,7 @@ _PUBLIC_PRINCIPAL = lazy_compile(
 )
 """``"Principal": "*"`` (or ``{"AWS": "*"}``), also escaped inside another document (an SQS or SNS
 ``Policy`` attribute is a JSON string in JSON)."""
-_WORLD_RANGE = lazy_compile(r"(?:^|[\s\"'=,\[{])(?:0\.0\.0\.0/0|::/0)(?:$|[\s\"',\]}])")
+_WORLD_RANGE = lazy_compile(r"(?:^|[\s\"'=:,\[{])(?:0\.0\.0\.0/0|::/0)(?:$|[\s\"',\]}])")
 _WEB_PORTS = frozenset({"80", "443"})
 _PORT = lazy_compile(
     r"(?:FromPort|--port|ToPort)\W{0,3}\s*[:=]?\s*(\d+)|(?:^|[\s,=:])(\d+)(?:-(\d+))?(?:$|[\s,])"
@@ -216,7 +216,8 @@ def _world_ports(call: CloudCall) -> bool:
     if not _WORLD_RANGE.search(text):
         return False
     ports = " ".join(call.values("--port", "--ports", "--allow", "--rules", "--destination-port-ranges",
-                                 "--ip-permissions", "--security-group-rules", "--from-port"))  # fmt: skip
+                                 "--ip-permissions", "--security-group-rules", "--from-port",
+                                 "--inbound-rules", "--rule", "--ingress-security-rules"))  # fmt: skip
     found = {p for m in _PORT.finditer(ports) for p in m.groups() if p}
     # no port number (every port, or one named by a placeholder or variable): as open as any
     return not found or bool(found - _WEB_PORTS)
@@ -327,6 +328,204 @@ def _moved_identity(call: CloudCall, operation: str) -> bool:
     )
 
 
+# -- a security setting turned off -------------------------------------------------------------
+#
+# One rule for every CLI and service: a call that changes something (not a read) and names a
+# security property -- in an option (``--https-only``), a member of a setting (``--set
+# httpsOnly=false``, ``--metadata block-project-ssh-keys=FALSE``, ``PointInTimeRecoveryEnabled=false``),
+# a ``--name X --value Y`` pair, or its operation (``disable-key-rotation``) -- and gives it the value
+# that turns the protection off. A name is read word by word: a protection (encryption, a log, an
+# audit, backups, versioning, TLS, MFA, a firewall ...) is weakened when switched off; an exposure
+# (public access, anonymous access, a serial port, remote debugging, local or shared-key sign-in ...)
+# when switched on; each negating word (``no``, ``disable``, ``block``, ``ignore`` ...) flips the value.
+
+_PROTECTIONS = lazy_compile(
+    r"encrypt\w*|kms|sse|tde|cmk|cmek|rotation|logs?|logging|\w*audit\w*|trail|monitor\w*|tracing|record\w*|"
+    r"backups?|pitr|recovery|versioning|retention|purge|protection|protected|scan\w*|vulnerabilit\w*|"
+    r"threat\w*|defender|guard\w*|detector|detection|alerts?|watcher|inspection|https|tls|mtls|ssl|secure|"
+    r"dnssec|vtpm|integrity|shielded|mfa|auth|authentication|authorization|rbac|oslogin|cert|certificate|"
+    r"firewall|waf|ddos|admission|psp|security|validation|verification|enforce\w*|checks?|private|"
+    r"fine|grained|tokens"
+)
+"""Words naming a protection: weakened when switched off (``--enable-versioning false``); ``tokens`` as in
+IMDSv2's ``--http-tokens optional``."""
+_EXPOSURES = lazy_compile(
+    r"public|anonymous|insecure|serial|debugging|unencrypted|plaintext|legacy|basic|shared|local|keys"
+)
+"""Words naming an exposure: weakened when switched on (``--allow-blob-public-access true``,
+``serial-port-enable=true``, ``disableLocalAuth=false``); ``keys`` as in project-wide SSH keys (not
+``--generate-ssh-keys``)."""
+_NEGATIONS = frozenset({"no", "not", "disable", "disabled", "disables", "skip", "without", "block", "blocks",
+                        "deny", "restrict", "restricts", "ignore", "prevent", "prevention",
+                        "exclude"})  # fmt: skip
+_ON = frozenset({"true", "enabled", "enable", "on", "yes", "1", "y", "required", "enforced"})
+_OFF = frozenset({"false", "disabled", "disable", "off", "no", "none", "0", "n", "suspended", "paused",
+                  "privileged", "optional"})  # fmt: skip
+_GENERIC = frozenset({"status", "state", "enabled", "enable", "disabled", "is", "mode", "value", "setting",
+                      "flag", "configuration", "config", "properties", "spec", "set"})  # fmt: skip
+"""Setting names that say nothing of what they set (``--status Disabled``, ``{"enabled": false}``):
+the call's own words (``sql db tde set``, ``flow-log configure``) or ``--name`` say it."""
+_WORD = lazy_compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+_PAIR = lazy_compile(
+    r"(?:^|[\s,{\[(;&])[\"']?([A-Za-z][\w./-]{0,80}?)[\"']?\s*[:=]\s*[\"']?([\w.]{1,20})(?=[\"'\s,}\])&;]|$)"
+)
+"""``key=value`` or ``"key": value`` inside an option's value, a query string or a JSON document."""
+_ENCLOSING = lazy_compile(r"([A-Za-z][\w.-]{0,80})[\"']?\s*[:=]\s*\{[^{}]{0,200}$")
+"""The member a bare ``Enabled=false`` belongs to: the key whose ``{`` encloses it."""
+_OFF_OPERATION = lazy_compile(r"^(?:disable|stop|suspend|deactivate|delete|remove|deregister)-")
+_DELETABLE = frozenset({"encryption", "rotation", "logging", "audit", "versioning", "protection", "mfa",
+                        "validation", "scanning", "tls", "ssl"})  # fmt: skip
+"""What ``delete-*`` removes as a setting (``delete-bucket-encryption``), not as data (``delete-backup``)."""
+_CLIENT_OPTIONS = frozenset({
+    "--no-verify-ssl", "--insecure-skip-tls-verify", "--insecure", "--no-sign-request", "--log-http",
+    "--verbosity", "--log-level", "--debug", "--no-cli-pager", "--skip-ssl-validation", "--skip-tls-verify",
+    "--tls-verify", "--no-verify",
+})  # fmt: skip
+"""How the CLI itself talks or reports (its own TLS check, its own log), not a setting of the resource."""
+_OLD_PROTOCOL = lazy_compile(r"^(?:(?:TLS|TLSv|SSLv?)(?:1(?:[._]?[01])?|[23])|1[._][01])$", re.IGNORECASE)
+_TLS_KEYS = frozenset({"tls_version", "minimumtlsversion", "mintlsversion", "minimum_tls_version"})
+_WATCHING = lazy_compile(
+    r"log|audit|trail|monitor|flow|record|alert|detect|tracing|defender|guard|threat|scan"
+)
+"""A setting of these words turned off blinds the defenders (:data:`IMPAIR`); the others weaken a resource."""
+
+
+def _words(name: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(name)]
+
+
+def _state(value: str) -> bool | None:
+    word = value.strip().strip("\"'{}[](),.;").lower()
+    return True if word in _ON else False if word in _OFF else None
+
+
+def _weakens(name: str, on: bool, context: str = "") -> bool:
+    """Whether setting ``name`` to ``on`` turns a protection off or an exposure on."""
+    words = _words(name)
+    negations = sum(w in _NEGATIONS for w in words)
+    named = [w for w in words if w not in _NEGATIONS]
+    if not named or all(w in _GENERIC for w in named):
+        named = _words(context)  # what the call itself is about; its negations are not the setting's
+    if any(_EXPOSURES.fullmatch(w) for w in named) and "ip" not in named:  # a public IP is no setting
+        local = "local" not in named or "auth" in named  # local sign-in, not a local anything
+        keys = "keys" not in named or {"ssh", "project"} <= set(named)  # project-wide, not one's own
+        if local and keys:
+            return on != (negations % 2 == 1)
+    policy = "policy" in named and bool({"network", "pod"} & set(named))
+    if policy or any(_PROTECTIONS.fullmatch(w) for w in named):
+        return on == (negations % 2 == 1)
+    return False
+
+
+def _operation_off(operation: str) -> str:
+    """``disable-key-rotation``, ``delete-bucket-encryption``, ``enable-serial-console-access``."""
+    verb, _, rest = operation.partition("-")
+    if _OFF_OPERATION.match(operation) and not _HARMLESS_OFF.search(operation):
+        deletes = verb in ("delete", "remove", "deregister")
+        if (not deletes or _DELETABLE & set(_words(rest))) and _weakens(rest, False):
+            return f"{operation} turns a security setting off"
+    if verb == "enable" and _weakens(rest, True):
+        return f"{operation} turns an exposure on"
+    return ""
+
+
+def _option_off(option: str, values: tuple[str, ...], context: str) -> str:
+    """``--https-only false``, ``--no-deletion-protection``, ``--min-tls-version 1.0``, ``--status Disabled``
+    (of ``sql db tde set``), ``--public-access-type ObjectRead``."""
+    name = option.lstrip("-")
+    words = set(_words(name))
+    given = [v.strip(",;") for v in values if v.strip(",;")]
+    about = f"{name} {context}" if words <= _GENERIC else name
+    if re.search(r"tls|ssl|security-policy|protocol", about, re.IGNORECASE) and any(
+        _OLD_PROTOCOL.match(v) for v in given
+    ):
+        return f"{option} {given[0]}: an outdated TLS or SSL version allowed"
+    state = _state(given[0]) if given else None
+    if state is not None:
+        return f"{option} {given[0]}: a security setting turned off" if _weakens(name, state, context) else ""
+    if (not given or name.startswith(("no-", "disable-"))) and _weakens(name, True, context):
+        return f"{option}: a security setting turned off"  # a flag: --no-encrypted
+    if (
+        given
+        and {"public", "access"} <= words
+        and not _NEGATIONS & words
+        and re.fullmatch(r"[A-Za-z][\w-]*", given[0])  # a kind of access named, not an address range
+        and not re.match(r"(?:no|none|private|disabled?|off|deny)", given[0], re.IGNORECASE)
+    ):
+        return f"{option} {given[0]}: public access turned on"
+    return ""
+
+
+def _member_off(option: str, value: str, context: str) -> str:
+    """A member of a setting: ``httpsOnly=false``, ``"enabled": false`` in ``--logs``, ``Status=Suspended``
+    in ``--versioning-configuration``, ``allSupported=false`` in a recorder's ``--recording-group``."""
+    name = option.lstrip("-")
+    for match in _PAIR.finditer(value):
+        key, setting = match.groups()
+        if key.rsplit(".", 1)[-1].lower() in _TLS_KEYS and _OLD_PROTOCOL.match(setting):
+            return f"{key}={setting}: an outdated TLS version allowed"
+        state = _state(setting)
+        enclosing = _ENCLOSING.search(value, max(0, match.start(1) - 200), match.start(1))
+        if enclosing and set(_words(key)) <= _GENERIC:  # Unauthenticated={Enabled=false}: its own setting
+            if state is not None and _weakens(enclosing.group(1), state):
+                return f"{enclosing.group(1)} {key}={setting}: a security setting turned off"
+            continue
+        if state is not None and _weakens(key, state, f"{name} {context}"):
+            return f"{key}={setting}: a security setting turned off"
+        if state is False and _WATCHING.search(name.lower()) and _weakens(name, False):
+            return f"{option} {key}={setting}: part of a log, an audit or a recorder turned off"
+    return ""
+
+
+def _setting_off(call: CloudCall, operation: str) -> str:
+    """What security setting the call turns off, or ``""``."""
+    names = call.values("--name", "-n", "--key", "--setting-name", "--parameter-name")
+    # the command words up to the operation (``sql db tde set``), not the values aws keeps among them
+    command = call.path[: call.path.index(operation) + 1] if operation in call.path else call.path[:1]
+    context = " ".join((*command, *names))
+    why = _operation_off(operation)
+    for option, values in call.options.items():
+        if why or option in _CLIENT_OPTIONS:
+            continue
+        why = _option_off(option, values, context) or next(
+            (found for value in values if (found := _member_off(option, value, context))), ""
+        )
+    if not why and call.program in ("kubectl", "oc", "helm"):
+        for word in call.path:  # kubectl annotate/label NAME key=value
+            why = why or _member_off("", word, context)
+    return why
+
+
+def _setting_verdict(call: CloudCall, operation: str) -> tuple[str, str] | None:
+    why = _setting_off(call, operation)
+    if not why:
+        return None
+    return (IMPAIR if _WATCHING.search(why.lower()) else CLOUD_CONTROL, why)
+
+
+_OTHER_CLIS = frozenset({"kubectl", "oc", "helm", "oci", "doctl", "ibmcloud", "ic", "aliyun"})
+"""CLIs judged here by the security-setting rule alone (their other rules, if any, are in :mod:`.cloud`)."""
+_KUBE_CHANGES = frozenset({"patch", "annotate", "label", "install", "upgrade", "set", "edit"})
+_CHANGE = lazy_compile(r"^(?:modify|update|set|create|put|disable|delete|enable|config|add|append|patch)")
+
+
+def _other_cli(invocation: Invocation, call: CloudCall) -> Verdict | None:
+    """kubectl/oc (``patch``, ``annotate``, ``label``), helm (``--set``), oci, doctl, ibmcloud, aliyun."""
+    if call.program in ("kubectl", "oc", "helm"):
+        operation = call.path[0]
+        if operation not in _KUBE_CHANGES:
+            return None
+    else:
+        operation = next((w for w in call.path if _GROUP_VERB.match(w) or _CHANGE.match(w)), call.path[-1])
+        if _READS.match(operation):
+            return None
+    found = _setting_verdict(call, operation)
+    if found is None and call.program not in ("kubectl", "oc", "helm"):
+        why = _opened(call, operation)
+        found = (CLOUD_CONTROL, why) if why else None
+    return finding(found[0], invocation, found[1]) if found else None
+
+
 # -- the judge --------------------------------------------------------------------------------
 
 _GROUP_VERB = lazy_compile(
@@ -361,6 +560,8 @@ def judge_call(invocation: Invocation, call: CloudCall) -> Verdict | None:
             return None
         service = call.path[0]
         operation = next((w for w in call.path[1:] if _GROUP_VERB.match(w)), call.path[-1])
+    elif call.program in _OTHER_CLIS and call.path:
+        return _other_cli(invocation, call)
     else:
         return None
     if call.program == "az" and call.path[:1] == ("rest",):
@@ -381,6 +582,8 @@ def judge_call(invocation: Invocation, call: CloudCall) -> Verdict | None:
             PRIVILEGE,
             "sets a variable that makes the workload's interpreter run code (as its identity)",
         )
+    if found is None and not _READS.match(operation):
+        found = _setting_verdict(call, operation)
     if found is None and _moved_identity(call, operation):
         found = (CLOUD_CONTROL, "hands an existing resource another identity: its code acts as that role")
     if isinstance(found, tuple):
