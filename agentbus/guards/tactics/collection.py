@@ -176,9 +176,7 @@ def _images_mac_disk(invocation: Invocation, values: list[str]) -> bool:
     command = invocation.command
     read = [v for v in values if _MAC_DISK.match(v) and not v.startswith("of=")]
     read += [
-        t
-        for r in command.redirects
-        if r.op == "<" and _MAC_DISK.match(t := command.static(r.target) or "")
+        t for r in command.redirects if r.op == "<" and _MAC_DISK.match(t := command.static(r.target) or "")
     ]
     if not read:
         return False

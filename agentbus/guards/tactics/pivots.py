@@ -31,7 +31,9 @@ _MODES = frozenset({"ssocksd", "rcsocks", "rssocks", "lcx_listen", "lcx_tran", "
 _LOGINS = frozenset({"ssh", "scp", "sftp", "slogin"})
 _SSH_VALUED = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
 """ssh's options that take a value (``-o OPTION``, ``-i KEY``, ``-p PORT`` ...)."""
-_UNCHECKED_HOST_KEYS = ("stricthostkeychecking=no", "stricthostkeychecking=off", "userknownhostsfile=/dev/null")
+_UNCHECKED_HOST_KEYS = frozenset(
+    {"stricthostkeychecking=no", "stricthostkeychecking=off", "userknownhostsfile=/dev/null"}
+)
 _PASSWORD_WRAPPERS = frozenset({"sshpass"})
 
 
