@@ -28,7 +28,7 @@ __all__ = ["judge"]
 _MODES = frozenset({"ssocksd", "rcsocks", "rssocks", "lcx_listen", "lcx_tran", "lcx_slave"})
 
 
-_LOGINS = frozenset({"ssh", "scp", "sftp", "slogin"})
+_LOGINS = frozenset({"ssh", "scp", "sftp", "slogin", "rsync", "ssh-copy-id"})
 _SSH_VALUED = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
 """ssh's options that take a value (``-o OPTION``, ``-i KEY``, ``-p PORT`` ...)."""
 _UNCHECKED_HOST_KEYS = frozenset(
@@ -66,7 +66,7 @@ def _sweep(invocation: Invocation) -> Verdict | None:
     password = bool(_PASSWORD_WRAPPERS & set(invocation.wrappers)) or any(
         e.startswith("SSHPASS=") for e in invocation.env
     )
-    unchecked = any(v.removeprefix("-o").strip() in _UNCHECKED_HOST_KEYS for v in values)
+    unchecked = any(option in v for v in values for option in _UNCHECKED_HOST_KEYS)
     if not (password or unchecked):
         return None
     how = "with a password on the command line" if password else "with host keys unchecked"

@@ -28,6 +28,8 @@ HELD: dict[str, list[str]] = {
         "for h in $(awk '{print $1}' inventory); do SSHPASS=raspberry sshpass -e scp implant.sh "
         "pi@$h:/tmp/; done",
         "timeout 5 sshpass -p toor ssh -oStrictHostKeyChecking=off root@`cat target` whoami",
+        "for h in $(cat hosts); do sshpass -p hunter2 ssh-copy-id -i ~/.ssh/id_ed25519.pub root@$h; done",
+        "while read h; do rsync -e 'ssh -o StrictHostKeyChecking=no' -a loot/ u@$h:/srv/; done < hosts",
     ],
     "keylogger by name": [
         "./MacKeyLogger -d",
@@ -51,6 +53,8 @@ ALLOWED: list[str] = [
     "for h in $(cat hosts); do ssh $h uptime; done",
     "ssh -o StrictHostKeyChecking=no git@github.com",
     "ssh dev@$(terraform output -raw bastion_ip) uptime",
+    "rsync -a dist/ deploy@$DEPLOY_HOST:/srv/app/",
+    "scp build.tar.gz deploy@staging.example.com:/tmp/",
     # names that only look like a keylogger's, and the TLS key log for Wireshark
     "python3 monkeylogic.py",
     "SSLKEYLOGFILE=/tmp/keys.log curl https://example.com",
