@@ -15,7 +15,9 @@ written for the tests, not the ones measured:
   blocked like ``logkeys``;
 - a disk as macOS names it (``/dev/rdiskN``, ``/dev/diskNsM``) read into a file or a pipe: asked as
   data collection (issue 12 still lets Linux's ``dd if=/dev/sda of=disk.img`` run);
-- ``screencapture -i``/``-W`` (the person picks the area with the mouse) no longer asked.
+- ``screencapture -i``/``-W`` (the person picks the area with the mouse) no longer asked;
+- after the held-out part was measured: ``security authorizationdb remove``/``merge`` (as ``write``),
+  ``chmod +a "… deny readextattr"`` (the quarantine hidden from Gatekeeper, CVE-2022-42821).
 """
 
 HELD: dict[str, list[str]] = {
@@ -45,6 +47,13 @@ HELD: dict[str, list[str]] = {
         "pv /dev/rdisk2 | xz > backup.img.xz",
         "sudo dd if=/dev/rdisk0 of=/Volumes/USB/full.dmg bs=1m count=500000",
     ],
+    # fixed after the held-out part was measured (so not unseen): the authorization database's rights
+    # removed or merged, not only written; an ACL that hides a file's quarantine from Gatekeeper
+    "after the held-out measure": [
+        "sudo security authorizationdb remove system.preferences",
+        "security authorizationdb merge /tmp/rights.plist",
+        'sudo chmod +ai "group:everyone deny readextattr,readsecurity" ~/Downloads/Tool.app',
+    ],
 }
 
 ALLOWED: list[str] = [
@@ -68,4 +77,6 @@ ALLOWED: list[str] = [
     # the person chooses what is taken
     "screencapture -i docs/images/settings.png",
     "screencapture -W -o window.png",
+    "security authorizationdb read system.preferences",
+    'chmod +a "staff allow read" shared/notes.txt',
 ]
