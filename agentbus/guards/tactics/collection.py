@@ -133,6 +133,8 @@ def _captures(invocation: Invocation) -> str | None:
             return None
         if what == _PACKETS and _loopback_only(values):
             return None
+        if name == "screencapture" and any(_INTERACTIVE_CAPTURE.match(v) for v in values):
+            return None  # the person picks the area or the window with the mouse, or nothing is taken
         return what
     if name in ("ffmpeg", "avconv", "ffmpeg6", "ffmpeg7"):
         return None if "-list_devices" in values or "-list_formats" in values else _ffmpeg_device(values)
@@ -152,7 +154,38 @@ def _captures(invocation: Invocation) -> str | None:
         return _CLIPBOARD
     if name in _INPUT_READERS and _reads_framebuffer(invocation, values):
         return _SCREEN
+    if name in _DISK_READERS and _images_mac_disk(invocation, values):
+        return "copies a whole disk of this Mac into a file: every account's files, keychains and mail"
     return None
+
+
+_MAC_DISK = lazy_compile(r"^(?:if=)?/dev/r?disk\d+(?:s\d+)?$")
+"""A disk or partition as macOS names it (``/dev/rdisk0``, ``/dev/disk3s1``): ``dd if=/dev/rdisk0
+of=disk.img`` takes everything on it, the way a disk is imaged for forensics or theft. Issue 12 leaves
+Linux's ``dd if=/dev/sda of=disk.img`` to run (an image of a VM's or an SD card's disk); a Mac's disks
+are the developer's own machine. Writing to a disk is :data:`~agentbus.guards.verdict.DISK`'s."""
+_INTERACTIVE_CAPTURE = lazy_compile(r"^-[A-Za-z]*[iWJ]")
+"""``screencapture -i``, ``-W``, ``-J window``: an area or window chosen by the person at the Mac."""
+_DISK_READERS = frozenset({"dd", "cat", "pv", "gzip", "pigz", "xz", "zstd", "bzip2", "lz4", "ditto", "cp"})
+_FEW_BLOCKS = 64
+"""``dd if=/dev/rdisk0 count=1 | xxd``: a look at the partition table, not an image."""
+
+
+def _images_mac_disk(invocation: Invocation, values: list[str]) -> bool:
+    """Whether ``invocation`` reads a macOS disk device into a file or a pipe (not a short look)."""
+    command = invocation.command
+    read = [v for v in values if _MAC_DISK.match(v) and not v.startswith("of=")]
+    read += [
+        t for r in command.redirects if r.op == "<" and _MAC_DISK.match(t := command.static(r.target) or "")
+    ]
+    if not read:
+        return False
+    if invocation.name == "dd":
+        count = next((v[6:] for v in values if v.startswith("count=")), None)
+        if count is not None and count.isdigit() and int(count) <= _FEW_BLOCKS:
+            return False
+        return not any(v.startswith("of=/dev/") for v in values)
+    return True
 
 
 _FRAMEBUFFER = lazy_compile(r"^(?:if=)?/dev/fb\d+$")
@@ -275,6 +308,19 @@ _INPUT_READERS = frozenset({"cat", "dd", "od", "hexdump", "xxd", "head", "tail",
 """Programs that, given an input device, read the events from it (keystrokes among them)."""
 
 
+_KEYLOGGER_NAME = lazy_compile(r"(?<!ssl)(?<!ssl[-_])key[-_.]?log(?:ger|ging)?s?(?![a-z])", re.IGNORECASE)
+"""A name that says it logs keys: ``keylogger``, ``SwiftKeylogger``, ``USBKeyLog``, ``key_log.py``
+(``monkeylogic`` goes on with letters, ``sslkeylog`` logs TLS secrets for Wireshark: neither is one)."""
+
+
+def _runs_keylogger(invocation: Invocation, values: list[str]) -> bool:
+    """``swift keylogger.swift``, ``python3 key_logger.py``: a runner given a keylogger's script."""
+    if not (INTERPRETERS.match(invocation.name) or invocation.name in SHELLS):
+        return False
+    script = next((v for v in values if not v.startswith("-")), "")
+    return bool(_KEYLOGGER_NAME.search(posixpath.basename(script)))
+
+
 def _keylogger(invocation: Invocation) -> str | None:
     """Why ``invocation`` logs keystrokes or command lines (passwords among them), or None."""
     name = invocation.name
@@ -317,6 +363,8 @@ def _keylogger(invocation: Invocation) -> str | None:
         "bashreadline.bt",
     ):
         return None if values and set(values) <= {"-k", "--kill", *_INFO} else "a keylogger"
+    if _KEYLOGGER_NAME.search(posixpath.basename(name)) or _runs_keylogger(invocation, values):
+        return "a program named as a keylogger"
     if name in _INPUT_READERS and not (name == "evtest" and "--query" in values):
         for value in values:
             if value.startswith("/dev/input/") or value == "/dev/uinput":

@@ -939,6 +939,10 @@ def _macos(invocation: Invocation, home: str) -> Verdict | None:
         and len([v for v in values if not v.startswith("-")]) < 3
     ):
         return _verdict(IMPAIR, invocation, "resets every app's privacy permissions")
+    if name == "chmod" and any(_hides_attributes(v) for v in values):
+        # CVE-2022-42821: Gatekeeper cannot read the quarantine it is never shown
+        why = "hides a file's extended attributes (its quarantine) from Gatekeeper"
+        return _verdict(IMPAIR, invocation, why)
     if name == "xattr":
         flags = _short_flags(values)
         targets = [v for v in values if not v.startswith("-") and v != "com.apple.quarantine"]
@@ -1066,3 +1070,11 @@ def _masquerade(invocation: Invocation) -> Verdict | None:
                 IMPAIR, invocation, f"runs {invocation.name} under the name {shown} (masquerading)"
             )
     return None
+
+
+def _hides_attributes(value: str) -> bool:
+    """A macOS ACL entry that stops anyone reading a file's extended attributes (``chmod +a "everyone
+    deny readextattr" FILE``): a word search, linear however long the value."""
+    lowered = value.lower()
+    deny = lowered.find("deny")
+    return deny >= 0 and "readextattr" in lowered[deny:]

@@ -1,4 +1,13 @@
-"""Tactic family ``pivots``: SOCKS relays and port forwarders known by their mode, whatever their name.
+"""Tactic family ``pivots``: other machines reached from this one.
+
+- :data:`~agentbus.guards.verdict.REMOTE_ACCESS` (asked): logins swept over a list of hosts
+  (``for h in $(cat hosts); do sshpass -p PW ssh -o StrictHostKeyChecking=no admin@$h id; done``,
+  ``while read ip; do ssh … root@$ip …; done < targets``): a host named at run time, from a list or a
+  command's output, logged in to with a password on the command line or with host keys unchecked.
+  That is a password sprayed or commands run across a network (lateral movement). One host named by a
+  variable of the environment (``sshpass -p "$PASS" ssh deploy@$HOST``) is a deploy script: ordinary.
+- :data:`~agentbus.guards.verdict.BACKDOOR`: SOCKS relays and port forwarders known by their mode,
+  whatever their name.
 
 EarthWorm (``ew``) and its forks (Termite, ``ew_for_linux64``, renamed copies) take the mode as
 ``-s MODE``: ``ssocksd`` (a SOCKS server here), ``rcsocks``/``rssocks`` (a reverse SOCKS tunnel
@@ -12,17 +21,66 @@ from __future__ import annotations
 from ..findings import finding as _verdict
 from ..findings import static_args as _values
 from ..programs import Invocation
-from ..verdict import BACKDOOR, Verdict
+from ..verdict import BACKDOOR, REMOTE_ACCESS, Verdict
 
 __all__ = ["judge"]
 
 _MODES = frozenset({"ssocksd", "rcsocks", "rssocks", "lcx_listen", "lcx_tran", "lcx_slave"})
 
 
+_LOGINS = frozenset({"ssh", "scp", "sftp", "slogin", "rsync", "ssh-copy-id"})
+_SSH_VALUED = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
+"""ssh's options that take a value (``-o OPTION``, ``-i KEY``, ``-p PORT`` ...)."""
+_UNCHECKED_HOST_KEYS = frozenset(
+    {"stricthostkeychecking=no", "stricthostkeychecking=off", "userknownhostsfile=/dev/null"}
+)
+_PASSWORD_WRAPPERS = frozenset({"sshpass"})
+
+
+def _destinations(invocation: Invocation) -> list[str]:
+    """The raw words naming the host(s) ``invocation`` logs in to."""
+    args = invocation.args
+    if invocation.name != "ssh" and invocation.name != "slogin":
+        return [a for a in args if not a.startswith("-") and (":" in a or "@" in a)]
+    index = 0
+    while index < len(args):
+        word = args[index]
+        if word == "--":
+            return list(args[index + 1 : index + 2])
+        if word.startswith("-") and len(word) > 1:
+            index += 2 if word[-1] in _SSH_VALUED and len(word) == 2 else 1
+            continue
+        return [word]
+    return []
+
+
+def _sweep(invocation: Invocation) -> Verdict | None:
+    """A login to hosts named at run time, with a password given or the host keys unchecked."""
+    if invocation.name not in _LOGINS:
+        return None
+    command = invocation.command
+    listed = any(command.substitutions_in(word) for word in _destinations(invocation))
+    if not listed:
+        return None
+    values = [v.lower() for v in _values(invocation)]
+    password = bool(_PASSWORD_WRAPPERS & set(invocation.wrappers)) or any(
+        e.startswith("SSHPASS=") for e in invocation.env
+    )
+    unchecked = any(option in v for v in values for option in _UNCHECKED_HOST_KEYS)
+    if not (password or unchecked):
+        return None
+    how = "with a password on the command line" if password else "with host keys unchecked"
+    why = f"logs in {how} to hosts named at run time (a list): a sweep across the network"
+    return _verdict(REMOTE_ACCESS, invocation, why)
+
+
 def judge(invocation: Invocation, home: str) -> Verdict | None:
-    """EarthWorm's relay modes (``-s rssocks -d HOST -e PORT``), or None."""
+    """Logins swept over a host list, EarthWorm's relay modes (``-s rssocks -d HOST -e PORT``), or None."""
     if not invocation.name:
         return None
+    sweep = _sweep(invocation)
+    if sweep is not None:
+        return sweep
     values = _values(invocation)
     for index, value in enumerate(values[:-1]):
         mode = values[index + 1] if value == "-s" else None

@@ -659,11 +659,13 @@ def _authorization(invocation: Invocation, home: str) -> Verdict | None:
         why = f"sudoedit with {editor}, not an editor: what it writes, sudo copies over the file as root"
         return _verdict(PRIVILEGE, invocation, why)
     values = _values(invocation)
-    if invocation.name == "security" and values[:2] == ["authorizationdb", "write"]:
+    if invocation.name == "security" and values[:1] == ["authorizationdb"] and values[1:2] in _AUTHDB_CHANGES:
         return _verdict(PRIVILEGE, invocation, "rewrites who macOS lets act as an administrator")
     return None
 
 
+_AUTHDB_CHANGES = (["write"], ["remove"], ["merge"])
+"""``security authorizationdb`` verbs that change a right (``read`` only shows it)."""
 _EDITOR_VARIABLES = ("SUDO_EDITOR", "VISUAL", "EDITOR")
 _EDITORS = frozenset({
     "vi", "vim", "nvim", "gvim", "mvim", "view", "nvi", "elvis", "vile", "ex", "ed", "nano", "pico",
