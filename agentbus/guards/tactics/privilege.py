@@ -73,6 +73,7 @@ from ..request_bodies import WRITE_OPTIONS, request_options
 from ..targets import reads_only
 from ..verdict import (
     DEBUG_CONTAINER,
+    ENGINE_SOCKET,
     EVIDENCE,
     PRIVILEGE,
     SCHEDULED,
@@ -1027,19 +1028,38 @@ _A_SHELL = lazy_compile(r"(?:^|[\s;&|(`'\"/])(?:ba|da|z|k|c|tc|fi)?sh(?:$|[\s;&|
 # -- containers --------------------------------------------------------------------------------------
 
 
-def _host_mount(spec: str) -> str | None:
-    """The host directory of ``-v HOST:CTR`` or ``--mount type=bind,src=HOST``, if it is one to protect."""
+def _mount_source(spec: str) -> str:
+    """The host side of ``-v HOST:CTR`` or ``--mount type=bind,src=HOST`` (empty for a named volume)."""
     if "src=" in spec or "source=" in spec:
         fields = dict(part.partition("=")[::2] for part in spec.split(","))
         host = fields.get("src") or fields.get("source") or ""
     else:
         host = spec.split(":", 1)[0] if ":" in spec else ""
-    host = host.rstrip("/") or ("/" if host.startswith("/") else "")
+    return host.rstrip("/") or ("/" if host.startswith("/") else "")
+
+
+def _host_mount(spec: str) -> str | None:
+    """The host directory of ``-v HOST:CTR`` or ``--mount type=bind,src=HOST``, if it is one to protect."""
+    host = _mount_source(spec)
     if host in _HARMLESS_HOST_FILES:
         return None  # -v /etc/localtime:/etc/localtime:ro: the container keeps the host's time
-    if host and host in ("/var/run/docker.sock", "/run/docker.sock"):
-        return None  # the agent can reach Docker already
+    if _ENGINE_SOCKET.search(host):
+        return None  # the engine's socket: asked on its own (_engine_socket)
     return host if host and _HOST_DIRS.match(host if host == "/" else host + "/") else None
+
+
+_ENGINE_SOCKET = lazy_compile(
+    r"(?:^|/)(?:docker|containerd|crio|podman|cri-dockerd|buildkitd|dockershim)\.sock$"
+    r"|^(?:/var)?/run/(?:containerd|podman|crio|docker|buildkit)$"
+)
+"""A container engine's control socket, or the directory that holds it (``/run/containerd``): whoever
+reaches it starts containers as the engine's user, root on most hosts."""
+
+
+def _engine_socket(spec: str) -> str | None:
+    """``-v /var/run/docker.sock:/var/run/docker.sock``: the engine's socket a container is given."""
+    host = _mount_source(spec)
+    return host if _ENGINE_SOCKET.search(host) else None
 
 
 _EXPLOIT_OPTION = lazy_compile(r"^--?(?:exploit|autopwn|auto-?escape|auto-?exploit)(?:=.*)?$", re.IGNORECASE)
@@ -1161,6 +1181,12 @@ def _exploit_fetch_or_build(invocation: Invocation) -> Verdict | None:
         if named is not None:
             why = f"downloads {named.rpartition('/')[2]}, a privilege-escalation scanner"
             return _verdict(PRIVILEGE, invocation, why)
+    if name in _CONTAINER_RUNNERS and {"build", "run", "create"} & set(values):
+        parts = (p for v in values if not v.startswith("-") for p in re.split(r"[/:@]", v))
+        named = next((p for p in parts if _EXPLOIT_NAME.search(p)), None)
+        if named is not None:  # docker build -t cve-2019-5736:poc ./RunC-CVE-2019-5736/malicious_image
+            why = f"builds or runs a container image named as an exploit ({named})"
+            return _verdict(PRIVILEGE, invocation, why)
     if name in COMPILERS:
         files = [v for v in values if v.endswith((".c", ".cc", ".cpp", ".cxx")) and not v.startswith("-")]
         files += [v for i, v in enumerate(values) if i and values[i - 1] == "-o"]
@@ -1274,7 +1300,7 @@ def _container(invocation: Invocation) -> Verdict | None:
         return None
     if name in _CONTAINER_RUNNERS:
         options = values[: values.index("--")] if "--" in values else values
-        debugging, shared = "", ""
+        debugging, shared, engine = "", "", ""
         for index, value in enumerate(options):
             following = options[index + 1] if index + 1 < len(options) else ""
             option, _, attached = value.partition("=")
@@ -1298,8 +1324,15 @@ def _container(invocation: Invocation) -> Verdict | None:
                 host = _host_mount(spec)
                 if host is not None:
                     return _verdict(PRIVILEGE, invocation, f"mounts the host's {host} into a container")
+                engine = engine or _engine_socket(spec) or ""
         if debugging and shared:
             return _verdict(PRIVILEGE, invocation, f"{debugging} on the host's {shared}: a break-out")
+        if engine:
+            why = (
+                f"gives a container the container engine's socket ({engine}): what runs in it can start"
+                " a container with the host's root"
+            )
+            return _verdict(ENGINE_SOCKET, invocation, why)
         if debugging:
             why = f"{debugging} (a debugger's container: ptrace and syscalls of its own processes)"
             return _verdict(DEBUG_CONTAINER, invocation, why)
