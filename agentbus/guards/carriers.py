@@ -1255,6 +1255,7 @@ _CARRIERS: dict[str, _Extract] = {
     "clang": _comma_program("-wrapper"),
     "arpwatch": _by_options("-M"),  # arpwatch -M PROG: the program it mails reports with
     "docker": _container, "podman": _container, "nerdctl": _container,
+    "lxc": _subcommand_runs("exec", skip=1), "incus": _subcommand_runs("exec", skip=1),
     **{name: _kube_remote for name in ("kubectl", "oc")},
     **{name: _cloud_remote for name in ("aws", "az", "gcloud")},
     **{name: _terminal for name in TERMINALS},

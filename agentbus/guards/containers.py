@@ -24,7 +24,7 @@ node's ``/``): only a package install there is the container's (:data:`IN_EXISTI
 
 from __future__ import annotations
 
-from .programs import CONTAINER_RUNNERS, Invocation
+from .programs import CONTAINER_RUNNERS, SYSTEM_CONTAINER_RUNNERS, Invocation
 from .verdict import (
     ACCOUNT,
     PROFILE,
@@ -75,7 +75,8 @@ mounts and privileges the line does not show: only a package install is the cont
 
 def contained(invocation: Invocation) -> frozenset[str]:
     """The categories of findings that are the container's, not this machine's, for ``invocation``."""
-    levels = [w for w in invocation.wrappers if w.partition(" ")[0] in CONTAINER_RUNNERS]
+    runners = CONTAINER_RUNNERS | SYSTEM_CONTAINER_RUNNERS
+    levels = [w for w in invocation.wrappers if w.partition(" ")[0] in runners]
     if not levels:
         return frozenset()
     return IN_EXISTING if any(" " in w for w in levels) else HOST_ONLY

@@ -47,7 +47,7 @@ from .findings import static_args as _values
 from .git_settings import exported_statements
 from .git_settings import settings as git_settings
 from .interpreters import AWKS, INTERPRETERS, fed_code, inline_code, judge_code
-from .locations import written
+from .locations import top_level_file, written
 from .operands import block_device, system_file
 from .parse import UNKNOWN_PART, Function, Script, ansi_c, one_reread_bound, parse, parsed
 from .paths import normalize_path
@@ -1396,6 +1396,9 @@ def _check_redirects(invocation: Invocation, home: str) -> Verdict | None:
         if re.fullmatch(r"/(?:private/)?etc/[^/]+", path):
             # cd /etc && echo x >> agent: a file of the machine's own configuration, whichever.
             return _verdict(SYSTEM_FILES, invocation, f"writes {path}, in the machine's configuration")
+        top = top_level_file(path)
+        if top is not None:
+            held = held or _verdict(top[0], invocation, f"writes {path}, {top[1]}")
     return held
 
 

@@ -28,7 +28,7 @@ import os
 import re
 
 from ..lazy_regex import lazy_compile
-from .operands import system_file
+from .operands import mounted_root, system_file
 from .paths import display_path, normalize_path
 from .verdict import (
     DATA_DESTRUCTION,
@@ -44,7 +44,7 @@ from .verdict import (
     SYSTEM_FILES,
 )
 
-__all__ = ["ROWS", "location", "written"]
+__all__ = ["ROWS", "location", "top_level_file", "written"]
 
 _CLAUDE_SHELL_STATE = (
     "Claude Code's shell snapshot or session environment: sourced before every later Bash command"
@@ -95,6 +95,8 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      "a program the kernel runs as root"),
     (r"/.+/(?:release_agent|notify_on_release)", PRIVILEGE,
      "a cgroup's release agent: a program the host's kernel runs as root (the container escape)"),
+    (r"/(?!sys/).+/cgroup\.procs", SYSTEM_CONFIG,
+     "a cgroup mounted outside /sys/fs/cgroup, a process moved into it (the release-agent escape's trigger)"),
     (r"/var/db/\.AppleSetupDone", PRIVILEGE,
      "macOS's setup marker: without it the next boot offers to create a new administrator"),
     # -- defenses: security policy, audit, logging, firewall, trusted roots --------------------------
@@ -302,6 +304,8 @@ def location(path: str, *, home: str | None = None, cwd: str | None = None) -> t
         # ssh host 'cat >> .ssh/authorized_keys': a key for a login, wherever the directory is.
         if _GIT_COMMONDIR.search(normalized):  # echo DIR > .git/commondir: this repository's, wherever
             return STEALTH_PERSISTENCE, _COMMONDIR_WHAT
+        if normalized.startswith("$") and _KERNEL_HOOK.search(normalized):
+            return PRIVILEGE, _KERNEL_HOOK_WHAT  # echo "$t/c" > "$d/release_agent": d found at run time
         return _ANYWHERE if _AUTHORIZED_KEYS.search(normalized) else None
     if normalized.startswith(("/private/etc/", "/private/var/")):
         normalized = normalized[len("/private") :]  # macOS: /etc and /var live in /private
@@ -312,9 +316,48 @@ def location(path: str, *, home: str | None = None, cwd: str | None = None) -> t
         keyed = _HOMES.sub("~", normalized, count=1)
     match = _TABLE.fullmatch(keyed)
     if match is None:
-        return _claude_shell_state(normalized) or _other_workspace(normalized, cwd)
+        return (
+            _mounted_root(normalized, home=home, cwd=cwd)
+            or _claude_shell_state(normalized)
+            or _other_workspace(normalized, cwd)
+        )
     _, category, what = ROWS[int((match.lastgroup or "row0")[3:])]
     return category, what
+
+
+_KERNEL_HOOK = lazy_compile(r"/(?:release_agent|notify_on_release|uevent_helper|core_pattern)$")
+_KERNEL_HOOK_WHAT = (
+    "a kernel hook by its name (a cgroup's release agent, uevent_helper, core_pattern) in a directory "
+    "found at run time: a program the host's kernel runs as root (the container escape)"
+)
+
+
+def _mounted_root(normalized: str, *, home: str, cwd: str | None) -> tuple[str, str] | None:
+    """``echo 'toor:…:0:0::/root:/bin/sh' >> /mnt/etc/passwd``: a system path of another root file system
+    mounted here, judged as that path is (not when the agent works inside that tree: a WSL ``/mnt/c``)."""
+    top = mounted_root(normalized, cwd)
+    inner = location(normalized[len(top) :], home=home, cwd="/") if top is not None else None
+    if inner is None:
+        return None
+    return inner[0], f"{inner[1]}, of the root file system mounted at {top}"
+
+
+_TOP_LEVEL = lazy_compile(
+    r"^/(?!(?:bin|boot|dev|etc|home|lib|lib32|lib64|libx32|media|mnt|opt|proc|root|run|sbin|srv|sys|tmp|usr"
+    r"|var|snap|nix|Users|Applications|Library|System|Volumes|private|cores|workspaces?|app|src|code|data"
+    r"|projects?|build|out|output|dist|cache|scratch|work|swapfile|swap\.img)$)[^/]+$",
+    re.IGNORECASE,
+)
+_TOP_LEVEL_WHAT = (
+    "a file at the top of the file system, where no project lives (a container escape's payload spot: "
+    "the host runs it through the overlay's directory)"
+)
+
+
+def top_level_file(normalized: str) -> tuple[str, str] | None:
+    """``echo '#!/bin/sh' > /cmd``: a file written in ``/`` itself, beside the system's own directories.
+    Only for a sure write (a redirection): a program's operand ``/w`` is as often a container's path."""
+    return (SYSTEM_CONFIG, _TOP_LEVEL_WHAT) if _TOP_LEVEL.match(normalized) else None
 
 
 _WORKSPACE_TASKS = lazy_compile(r"/\.vscode/tasks\.json$", re.IGNORECASE)

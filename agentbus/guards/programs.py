@@ -30,6 +30,7 @@ __all__ = [
     "ROOT_WRAPPERS",
     "SHELLS",
     "SSH_OPTIONS_WITH_VALUES",
+    "SYSTEM_CONTAINER_RUNNERS",
     "Invocation",
     "Layer",
     "ShellMode",
@@ -691,6 +692,8 @@ def _confined(invocation: Invocation) -> str | None:
     """How the code ``invocation`` hands on is kept to a container (:func:`.carriers.confines`); a word
     made at run time is read as written (``-v "$(pwd)":/src`` is the working directory; ``-v "$X":/h``
     may mount anything: not kept)."""
+    if invocation.name in SYSTEM_CONTAINER_RUNNERS:
+        return "exec"  # lxc exec NAME -- CMD: a container made earlier, its devices not on the line
     if invocation.name not in CONTAINER_RUNNERS:
         return None
     return confines(invocation.name, _container_values(invocation))
@@ -704,6 +707,8 @@ def _container_values(invocation: Invocation) -> list[str]:
 
 CONTAINER_RUNNERS = frozenset({"docker", "podman", "nerdctl", "kubectl", "oc"})
 """Programs that run a command in a container: the wrapper of what they run (see :mod:`.containers`)."""
+SYSTEM_CONTAINER_RUNNERS = frozenset({"lxc", "incus"})
+"""LXD's and Incus's clients: ``lxc exec NAME -- CMD`` runs in a system container made earlier."""
 
 
 def _find_exec(invocation: Invocation) -> list[SimpleCommand]:

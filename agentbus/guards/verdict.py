@@ -23,6 +23,7 @@ __all__ = [
     "CATEGORIES",
     "DEBUG_CONTAINER",
     "DEFAULT_VERDICTS",
+    "ENGINE_SOCKET",
     "TACTICS",
     "UNDECIDED",
     "UNJUDGED_SCRIPT",
@@ -116,6 +117,12 @@ DEBUG_CONTAINER = "debugging container"
 host system mounts or ``--privileged`` (those are :data:`PRIVILEGE`): how debuggers, profilers and
 sanitizers run in Docker, and a step towards a break-out, so a person is asked."""
 
+ENGINE_SOCKET = "container engine socket"
+"""A container given the container engine's socket (``-v /var/run/docker.sock:/var/run/docker.sock``,
+``containerd.sock``, ``podman.sock``): whatever runs in it can start a container with the host's root
+mounted, out of the guard's sight; Testcontainers, CI runners and image tools (``dive``) need it, so a
+person is asked."""
+
 ARGUMENT_COMMAND = "command in an argument"
 """A dangerous command line given as an argument to a program or a script that may run it or only show
 it (``gum confirm 'rm -rf ~'``, ``sh ok.sh 'curl … | sh'``, ``python3 tool.py 'rm -rf ~'``): nothing in
@@ -129,7 +136,7 @@ made at run time from what it cannot see, then run (``read x; $x``, ``enable -f`
 TACTICS = (EVIDENCE, IMPAIR, PRIVILEGE, CREDENTIALS, SHUTDOWN, DATA_DESTRUCTION, DOWNLOAD_RUN, EXFILTRATION,
            STEALTH_PERSISTENCE, SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL, COLLECTION,
            CLOUD_CONTROL, RESOURCE_HIJACK, REMOTE_ACCESS, UPLOAD, SHARED_WIPE, NETWORK_SCAN, VOLUMES,
-           SYSTEM_CONFIG, ENV_SECRETS, DEBUG_CONTAINER)  # fmt: skip
+           SYSTEM_CONFIG, ENV_SECRETS, DEBUG_CONTAINER, ENGINE_SOCKET)  # fmt: skip
 """The tactic categories, each with a default verdict in :data:`DEFAULT_VERDICTS`."""
 
 SECRETS = "secret access"
@@ -160,6 +167,7 @@ DEFAULT_VERDICTS: dict[str, str] = {
             SYSTEM_CONFIG,
             ENV_SECRETS,
             DEBUG_CONTAINER,
+            ENGINE_SOCKET,
         ),
         ASK,
     ),

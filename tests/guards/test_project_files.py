@@ -15,7 +15,7 @@ from agentbus.guards import makefiles
 from agentbus.guards.danger import check_command
 from agentbus.guards.policy import Policy
 from agentbus.guards.script_files import check_script_files
-from agentbus.guards.verdict import DEBUG_CONTAINER, Verdict
+from agentbus.guards.verdict import DEBUG_CONTAINER, ENGINE_SOCKET, Verdict
 
 pytestmark = pytest.mark.anyio
 
@@ -577,12 +577,16 @@ def test_the_override_file_is_read_too(project: Path) -> None:
 
 
 def test_compose_judges_the_docker_socket_as_docker_run_does(project: Path) -> None:
-    """``docker run -v /var/run/docker.sock:...`` is not held (the agent can reach Docker already):
-    the same mount in a compose file is not either."""
-    assert check_command("docker run -v /var/run/docker.sock:/var/run/docker.sock x") is None
+    """``docker run -v /var/run/docker.sock:...`` is asked (``container engine socket``: what runs in
+    the container can start a host-root one unseen): the same mount in a compose file is too."""
+    on_the_line = check_command("docker run -v /var/run/docker.sock:/var/run/docker.sock x")
+    assert on_the_line is not None
+    assert (on_the_line.category, on_the_line.decision) == (ENGINE_SOCKET, "ask")
     write(project / "compose.yaml", "services:\n  ci:\n    image: x\n    volumes:\n"
                                     "      - /var/run/docker.sock:/var/run/docker.sock\n")  # fmt: skip
-    assert check("docker compose up", project) is None
+    verdict = check("docker compose up", project)
+    assert verdict is not None
+    assert (verdict.category, verdict.decision) == (ENGINE_SOCKET, "ask")
 
 
 # -- through the bus -----------------------------------------------------------------------------------

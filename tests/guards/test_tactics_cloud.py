@@ -543,7 +543,6 @@ HELDOUT14_ORDINARY = [
     "kubectl -n web patch deploy api -p '{}'",
     "kubectl exec -it -n web api-7d9f -- sh",
     "kubectl -n kube-system logs coredns-abc",
-    "./deepce.sh",
 ]
 
 

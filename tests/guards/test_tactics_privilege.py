@@ -155,7 +155,6 @@ def test_installs_as_root_ask(command: str) -> None:
         "cat /etc/pam.d/sudo",
         "ls /usr/lib/pam.d",
         'docker run --rm -v "$PWD":/src -w /src golang:1.22 go build ./...',
-        "docker run --rm -v /var/run/docker.sock:/var/run/docker.sock docker:cli docker ps",
         "docker run --rm --network host redis:7",
         "docker exec -it web bash",
         "docker run --rm -v /etc/localtime:/etc/localtime:ro alpine date",
@@ -166,6 +165,19 @@ def test_installs_as_root_ask(command: str) -> None:
 )
 def test_the_same_programs_without_escalation_run(command: str) -> None:
     assert decision(command) == "allow"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "docker run --rm -v /var/run/docker.sock:/var/run/docker.sock docker:cli docker ps",
+        "docker run -d --mount type=bind,source=/run/containerd/containerd.sock,target=/c.sock alpine",
+        "podman run -v /run/podman/podman.sock:/run/podman/podman.sock quay.io/podman/stable podman ps",
+    ],
+)
+def test_a_container_given_the_engines_socket_asks(command: str) -> None:
+    """Testcontainers and CI runners do it; what runs inside can start a host-root container unseen."""
+    assert (category(command), decision(command)) == ("container engine socket", "ask")
 
 
 @pytest.mark.parametrize(

@@ -73,6 +73,7 @@ from ..request_bodies import WRITE_OPTIONS, request_options
 from ..targets import reads_only
 from ..verdict import (
     DEBUG_CONTAINER,
+    ENGINE_SOCKET,
     EVIDENCE,
     PRIVILEGE,
     SCHEDULED,
@@ -1029,19 +1030,38 @@ _A_SHELL = lazy_compile(r"(?:^|[\s;&|(`'\"/])(?:ba|da|z|k|c|tc|fi)?sh(?:$|[\s;&|
 # -- containers --------------------------------------------------------------------------------------
 
 
-def _host_mount(spec: str) -> str | None:
-    """The host directory of ``-v HOST:CTR`` or ``--mount type=bind,src=HOST``, if it is one to protect."""
+def _mount_source(spec: str) -> str:
+    """The host side of ``-v HOST:CTR`` or ``--mount type=bind,src=HOST`` (empty for a named volume)."""
     if "src=" in spec or "source=" in spec:
         fields = dict(part.partition("=")[::2] for part in spec.split(","))
         host = fields.get("src") or fields.get("source") or ""
     else:
         host = spec.split(":", 1)[0] if ":" in spec else ""
-    host = host.rstrip("/") or ("/" if host.startswith("/") else "")
+    return host.rstrip("/") or ("/" if host.startswith("/") else "")
+
+
+def _host_mount(spec: str) -> str | None:
+    """The host directory of ``-v HOST:CTR`` or ``--mount type=bind,src=HOST``, if it is one to protect."""
+    host = _mount_source(spec)
     if host in _HARMLESS_HOST_FILES:
         return None  # -v /etc/localtime:/etc/localtime:ro: the container keeps the host's time
-    if host and host in ("/var/run/docker.sock", "/run/docker.sock"):
-        return None  # the agent can reach Docker already
+    if _ENGINE_SOCKET.search(host):
+        return None  # the engine's socket: asked on its own (_engine_socket)
     return host if host and _HOST_DIRS.match(host if host == "/" else host + "/") else None
+
+
+_ENGINE_SOCKET = lazy_compile(
+    r"(?:^|/)(?:docker|containerd|crio|podman|cri-dockerd|buildkitd|dockershim)\.sock$"
+    r"|^(?:/var)?/run/(?:containerd|podman|crio|docker|buildkit)$"
+)
+"""A container engine's control socket, or the directory that holds it (``/run/containerd``): whoever
+reaches it starts containers as the engine's user, root on most hosts."""
+
+
+def _engine_socket(spec: str) -> str | None:
+    """``-v /var/run/docker.sock:/var/run/docker.sock``: the engine's socket a container is given."""
+    host = _mount_source(spec)
+    return host if _ENGINE_SOCKET.search(host) else None
 
 
 _EXPLOIT_OPTION = lazy_compile(r"^--?(?:exploit|autopwn|auto-?escape|auto-?exploit)(?:=.*)?$", re.IGNORECASE)
@@ -1060,8 +1080,8 @@ def _exploit_option(invocation: Invocation) -> Verdict | None:
 
 
 _EXPLOIT_NAME = lazy_compile(
-    r"(?:^|[-_.])(?:exploit|xploit|sploit|pwn(?:ed|kit|er)?|rootshell|rootbash|rootsh|privesc|dirtyc[o0]w"
-    r"|dirtypipe|cve[-_]?\d{4}[-_]\d{4,})"
+    r"(?:^|[-_.])(?:exploit|xploit|sploit|pwn(?:ed|kit|er)?|rootshell|rootbash|rootsh|privesc"
+    r"|dirty(?:[-_]?(?:c[o0]w|pipe))?|dc[o0]w|c0w|cowroot|cve[-_]?\d{4}[-_]\d{4,})"
     r"(?=$|[-_.]?\d|[-_.](?:poc|exp|lpe|root|x86|x64|amd64|i[36]86|arm\w*|static|v\d+)(?:$|[-_.]))",
     re.IGNORECASE,
 )
@@ -1070,7 +1090,29 @@ _EXPLOIT_NAME = lazy_compile(
 Named by a path or as a script: a bare name the PATH finds is an installed tool (pwntools' ``pwn``).
 The word ends the name or comes before a number, an architecture or ``poc``: ``searchsploit``,
 ``spawn`` (the word inside another) and ``linux-exploit-suggester``, ``cve-2021-4034-checker`` (tools
-about exploits) are not exploits."""
+about exploits) are not exploits. Dirty COW's and Dirty Pipe's published builds go by the bug's name
+alone (``gcc dirty.c -o dirty``, ``dcow``, ``c0w``, ``cowroot``)."""
+_EXPLOIT_DB_SOURCE = lazy_compile(r"^\d{5}\.(?:c|cc|cpp|py|pl|rb|sh)$")
+"""A source named by its Exploit-DB number alone (``40847.cpp``, ``searchsploit -m 40839`` gives
+``40839.c``): five digits, as every entry since 2009 is; a project's numbered exercises stay below."""
+_ESCALATION_SCANNERS = frozenset({
+    "lse", "linux-smart-enumeration", "linenum", "les", "linux-exploit-suggester",
+    "linux-exploit-suggester-2", "deepce", "pspy", "pspy32", "pspy64", "pspy32s", "pspy64s", "peas",
+    "unix-privesc-check", "linuxprivchecker", "linux-priv-checker",
+})  # fmt: skip
+"""Privilege-escalation and container-escape scanners by the names they are published and run under
+(``./lse.sh -l1``, ``./LinEnum.sh``, ``bash les.sh``, ``./deepce.sh``, ``./pspy64``): they list the
+host's ways to root (and ``pspy`` watches every process's command line for secrets), which is no coding
+task's step; ``linpeas`` is a credential-theft tool (:mod:`.credentials`)."""
+
+
+def _scanner(name: str, *, fetched: bool = False) -> bool:
+    """Whether a file's name (``LinEnum.sh``, ``linux-exploit-suggester-2.pl``, ``pspy64``) is a scanner's;
+    ``fetched``: a download's, where ``linpeas.sh`` counts too (run, it is :mod:`.credentials`' to judge)."""
+    stem = (name.rsplit(".", 1)[0] if name.endswith((".sh", ".py", ".pl")) else name).lower()
+    return stem in _ESCALATION_SCANNERS or (fetched and stem in ("linpeas", "linpeas_fat", "linpeas_small"))
+
+
 _KERNEL_EXPLOITS = frozenset({
     "w00t", "elflbl", "elfdump", "elfcd", "expand_stack", "h00lyshit", "krad", "local26", "loko",
     "mremap_pte", "newlocal", "ong_bak", "ptrace_kmod", "ptrace24", "raptor_prctl", "stackgrow", "uselib",
@@ -1112,7 +1154,14 @@ def _exploit_name(name: str) -> bool:
     stem = (
         name.rsplit(".", 1)[0] if name.endswith((".py", ".pl", ".rb", ".sh", ".c", ".cpp", ".out")) else name
     )
+    if _EXPLOIT_DB_SOURCE.match(name):
+        return True
     return bool(stem) and (bool(_EXPLOIT_NAME.search(stem)) or _kernel_exploit(stem))
+
+
+def _url_file(url: str) -> str:
+    """The file a URL names (``…/releases/latest/download/linpeas.sh`` -> ``linpeas.sh``), less its query."""
+    return url.split("?", 1)[0].split("#", 1)[0].rstrip("/").rpartition("/")[2]
 
 
 def _exploit_fetch_or_build(invocation: Invocation) -> Verdict | None:
@@ -1126,9 +1175,20 @@ def _exploit_fetch_or_build(invocation: Invocation) -> Verdict | None:
         if url is not None:
             return _verdict(PRIVILEGE, invocation, f"downloads {url}, from an exploit archive")
         outputs = [v for i, v in enumerate(values) if i and values[i - 1] in ("-O", "-o", "--output")]
-        named = next((o for o in outputs if _exploit_name(o.rpartition("/")[2])), None)
+        urls = [_url_file(v) for v in values if "://" in v]
+        named = next((o for o in [*outputs, *urls] if _exploit_name(o.rpartition("/")[2])), None)
         if named is not None:
             return _verdict(PRIVILEGE, invocation, f"downloads {named}, a file named as an exploit")
+        named = next((o for o in [*outputs, *urls] if _scanner(o.rpartition("/")[2], fetched=True)), None)
+        if named is not None:
+            why = f"downloads {named.rpartition('/')[2]}, a privilege-escalation scanner"
+            return _verdict(PRIVILEGE, invocation, why)
+    if name in _CONTAINER_RUNNERS and {"build", "run", "create"} & set(values):
+        parts = (p for v in values if not v.startswith("-") for p in re.split(r"[/:@]", v))
+        named = next((p for p in parts if _EXPLOIT_NAME.search(p)), None)
+        if named is not None:  # docker build -t cve-2019-5736:poc ./RunC-CVE-2019-5736/malicious_image
+            why = f"builds or runs a container image named as an exploit ({named})"
+            return _verdict(PRIVILEGE, invocation, why)
     if name in COMPILERS:
         files = [v for v in values if v.endswith((".c", ".cc", ".cpp", ".cxx")) and not v.startswith("-")]
         files += [v for i, v in enumerate(values) if i and values[i - 1] == "-o"]
@@ -1175,6 +1235,8 @@ def _exploit_run(invocation: Invocation) -> Verdict | None:
             return _verdict(PRIVILEGE, invocation, f"runs {name}, a program named as an exploit")
         if stem and _kernel_exploit(stem):
             return _verdict(PRIVILEGE, invocation, f"runs {name}, a published local root exploit's name")
+        if name and _scanner(name):
+            return _verdict(PRIVILEGE, invocation, f"runs {name}, a privilege-escalation scanner")
     if _SHARED_DIRS.match(program) and _SHELL_LIKE_NAME.match(base):
         why = f"runs {program}: a shell's (or root shell's) name in a directory anyone writes, a setuid copy"
         return _verdict(PRIVILEGE, invocation, why)
@@ -1240,7 +1302,7 @@ def _container(invocation: Invocation) -> Verdict | None:
         return None
     if name in _CONTAINER_RUNNERS:
         options = values[: values.index("--")] if "--" in values else values
-        debugging, shared = "", ""
+        debugging, shared, engine = "", "", ""
         for index, value in enumerate(options):
             following = options[index + 1] if index + 1 < len(options) else ""
             option, _, attached = value.partition("=")
@@ -1264,8 +1326,15 @@ def _container(invocation: Invocation) -> Verdict | None:
                 host = _host_mount(spec)
                 if host is not None:
                     return _verdict(PRIVILEGE, invocation, f"mounts the host's {host} into a container")
+                engine = engine or _engine_socket(spec) or ""
         if debugging and shared:
             return _verdict(PRIVILEGE, invocation, f"{debugging} on the host's {shared}: a break-out")
+        if engine:
+            why = (
+                f"gives a container the container engine's socket ({engine}): what runs in it can start"
+                " a container with the host's root"
+            )
+            return _verdict(ENGINE_SOCKET, invocation, why)
         if debugging:
             why = f"{debugging} (a debugger's container: ptrace and syscalls of its own processes)"
             return _verdict(DEBUG_CONTAINER, invocation, why)

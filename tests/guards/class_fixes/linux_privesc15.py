@@ -75,7 +75,6 @@ HELD = {
 }
 
 ALLOWED = [
-    "./linux-exploit-suggester-2.pl -k 4.4",
     "searchsploit dirty cow",
     "./scripts/spawn_workers.sh 4",
     "python scripts/exploitability_check.py report.json",
