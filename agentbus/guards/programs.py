@@ -23,7 +23,18 @@ from .budget import spend
 from .carriers import PERHAPS, Perhaps, carried, confines, unknown_program
 from .git_settings import READERS as GIT_ENVIRONMENT_READERS
 from .git_settings import Exported
-from .parse import RUNTIME, Function, Script, ShellSyntaxError, SimpleCommand, ansi_c, carries_runtime, parse
+from .hidden_names import empty_reading, has_positional_noise, names_the_shell, without_positional
+from .parse import (
+    RUNTIME,
+    Function,
+    Redirect,
+    Script,
+    ShellSyntaxError,
+    SimpleCommand,
+    ansi_c,
+    carries_runtime,
+    parse,
+)
 
 __all__ = [
     "CONTAINER_RUNNERS",
@@ -368,6 +379,8 @@ def shell_mode(invocation: Invocation) -> ShellMode:
 
 def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
     """The program a simple command runs, and shell code it hands on (``eval``, ``-c`` ...)."""
+    if any(has_positional_noise(w) for w in (*command.words, *(r.target for r in command.redirects))):
+        command = _positional_put_in(command)
     words = list(command.words)
     layers: list[Layer] = []
     env: list[str] = []
@@ -471,6 +484,7 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
             static is not None
             and _UNKNOWN_VARIABLE.match(static)
             and static not in _SHELL_VARIABLES
+            and not names_the_shell(static)
             and i + 1 < len(words)
             and _BARE_PROGRAM.match(command.static(words[i + 1]) or "")
         ):
@@ -505,9 +519,13 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
     static = command.static(head)
     name = program_name(static) if static is not None else ""
     name = _SHELL_VARIABLES.get(name, name)
-    if static is not None and _SHELL_DEFAULT.match(static):
-        name = "sh"  # ${SHELL:-sh}: a shell, whichever
+    if static is not None and (_SHELL_DEFAULT.match(static) or names_the_shell(static)):
+        name = "sh"  # ${SHELL:-sh}: a shell, whichever; ${0##-}: the shell running the line
     args = tuple(words[i + 1 :])
+    spelled = empty_reading(name) if static is not None else None
+    if spelled is not None:
+        # c${u}a${u}t F: the unknown values between the letters read as empty, as the payload means them
+        nested.append(_emptied(command, words[i:], name, spelled))
     if static is not None and " " in static.strip() and command.substitutions_in(head):
         # "/opt/my tools/rm" (quoted, or with an escaped space) is one word: that program. An unquoted
         # variable was split by the parser; the output of a substitution is one word when quoted,
@@ -566,6 +584,34 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
 
 
 _NODE_CODE_FLAGS = frozenset({"-e", "--eval", "-p", "--print"})
+
+
+def _positional_put_in(command: SimpleCommand) -> SimpleCommand:
+    """``command`` with its positional parameters put in (nothing: a command line has no
+    arguments), when a word holds them as noise (``r$@m``, ``"${@/f}" $BASH``); a word left empty goes."""
+    words = tuple(w for w in (without_positional(w) for w in command.words) if w)
+    redirects = tuple(
+        Redirect(r.op, without_positional(r.target), r.fd) if has_positional_noise(r.target) else r
+        for r in command.redirects
+    )
+    return SimpleCommand(words, redirects, command.substitutions, command.background)
+
+
+def _emptied(command: SimpleCommand, words: Sequence[str], name: str, spelled: str) -> str:
+    """The command line ``words`` run, read with the unknown values of the program's name ``name``
+    empty wherever they stand (``${u}r${u}m -${u}rf ~`` is ``rm -rf ~``)."""
+    values = set(_NAME_VALUES.findall(name))
+    pattern = re.compile("|".join(re.escape(v) for v in sorted(values, key=len, reverse=True)))
+
+    def shown(word: str) -> str:
+        word = pattern.sub("", word)
+        return command.render(word) if command.substitutions_in(word) else shlex.quote(word)
+
+    redirects = [f"{r.fd}{r.op}{shown(r.target)}" for r in command.redirects if r.op != "<<"]
+    return " ".join([shlex.quote(spelled), *(shown(w) for w in words[1:]), *redirects])
+
+
+_NAME_VALUES = lazy_compile(r"\$(?:\{[^}]*\}|[A-Za-z_][A-Za-z0-9_]*)")
 
 
 def _runs_as_node(program: str, env: list[str], args: list[str | None]) -> bool:

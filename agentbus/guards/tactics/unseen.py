@@ -25,6 +25,7 @@ import posixpath
 
 from ..findings import finding as _verdict
 from ..findings import piece
+from ..hidden_names import hidden_name
 from ..findings import static_args as _values
 from ..parse import RUNTIME, Script, SimpleCommand, Substitution, static_output
 from ..programs import SHELLS, Invocation, shell_mode, walk
@@ -171,6 +172,9 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         encoded = _encoded_powershell(invocation)
         if encoded is not None:
             return encoded
+    hidden = hidden_name(invocation.name)
+    if hidden is not None:  # /???/r? -rf ~, ${x:0:2} -rf ~, c${u}a${u}t F: no reader can tell what runs
+        return _verdict(UNJUDGED_SCRIPT, invocation, f"{hidden}: what runs is hidden from a reader")
     command = invocation.command
     at = len(command.words) - len(invocation.args) - 1
     # The program word, and words before it that the parser took for a wrapper ($c ls).
