@@ -522,6 +522,10 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
     if static is not None and (_SHELL_DEFAULT.match(static) or names_the_shell(static)):
         name = "sh"  # ${SHELL:-sh}: a shell, whichever; ${0##-}: the shell running the line
     args = tuple(words[i + 1 :])
+    if command.substitutions and args:
+        decoded = _decoded_arguments(command, words[i:])
+        if decoded is not None:  # cat `xxd -r -p <<< 2f65…`: the argument as it decodes
+            nested.append(decoded)
     spelled = empty_reading(name) if static is not None else None
     if spelled is not None:
         # c${u}a${u}t F: the unknown values between the letters read as empty, as the payload means them
@@ -595,6 +599,32 @@ def _positional_put_in(command: SimpleCommand) -> SimpleCommand:
         for r in command.redirects
     )
     return SimpleCommand(words, redirects, command.substitutions, command.background)
+
+
+def _decoded_arguments(command: SimpleCommand, words: Sequence[str]) -> str | None:
+    """The command line ``words`` run with the arguments it decodes put in (``rm -rf $(echo L2hvbWU= |
+    base64 -d)`` is ``rm -rf /home``), when one does: a path spelled in hex or base64 is still that path."""
+    from .danger import decoded_output  # here: danger imports this module
+
+    found = False
+
+    def shown(word: str) -> str:
+        nonlocal found
+        subs = command.substitutions_in(word)
+        if not subs or len(subs) > _PATH_PARTS:
+            return command.render(word) if subs else shlex.quote(word)
+        values = [decoded_output(sub.script) if sub.kind in ("$(", "`") else None for sub in subs]
+        if any(v is None for v in values):
+            return command.render(word)
+        found = True
+        return shlex.quote(command.put_in(word, [v or "" for v in values]))
+
+    text = " ".join(shown(w) for w in words)
+    return text if found else None
+
+
+_PATH_PARTS = 4
+"""The most substitutions a decoded argument may have (each is decoded)."""
 
 
 def _emptied(command: SimpleCommand, words: Sequence[str], name: str, spelled: str) -> str:
@@ -908,7 +938,7 @@ def _run_written(
         if later is not None and text:
             yield from _run_later(invocation, text, later, cwd, depth)
         return
-    if piped is not None and _reads_commands(invocation):
+    if piped is not None and (_reads_commands(invocation) or _shell_reading_input(invocation)):
         yield from _run_later(invocation, piped, "", cwd, depth)
     if not written:
         return
@@ -983,6 +1013,15 @@ def _reads_commands(invocation: Invocation) -> bool:
     if program is None:
         return invocation.dynamic
     return "/" in program and unknown_program(invocation.name)
+
+
+def _shell_reading_input(invocation: Invocation) -> bool:
+    """``echo 'cat ~/.ssh/id_rsa' | $0``: a shell that runs the lines it reads, as ``sh <<< CODE`` does
+    (every rule judges them, the rules of secret paths too)."""
+    if invocation.name not in SHELLS:
+        return False
+    mode = shell_mode(invocation)
+    return mode.reads_stdin and mode.script is None and mode.file is None
 
 
 _COMMAND_TEXT = lazy_compile(r"^\s*(?:#!\S+\s+)?(?:[A-Za-z_]\w*=\S*\s+)*[/.~$A-Za-z_]")
