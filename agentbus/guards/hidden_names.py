@@ -25,7 +25,14 @@ from __future__ import annotations
 
 from ..lazy_regex import lazy_compile
 
-__all__ = ["empty_reading", "has_positional_noise", "hidden_name", "names_the_shell", "without_positional"]
+__all__ = [
+    "empty_reading",
+    "has_positional_noise",
+    "hidden_name",
+    "names_the_shell",
+    "positional_only",
+    "without_positional",
+]
 
 _POSITIONAL = lazy_compile(r"\$(?:[@*]|\{!?[@*](?:[^}]*)\})")
 """``$@``, ``$*``, ``${@…}``, ``${*…}``, ``${!@}``, ``${!*}``: empty in a command line."""
@@ -49,6 +56,11 @@ def has_positional_noise(word: str) -> bool:
         return True
     found = _POSITIONAL.search(word)
     return found is not None and _POSITIONAL.sub("", word) != ""
+
+
+def positional_only(word: str) -> bool:
+    """``word`` is the positional parameters alone (``$@``, ``${*}``): nothing, in a command line."""
+    return _POSITIONAL.fullmatch(word) is not None
 
 
 def without_positional(word: str) -> str:

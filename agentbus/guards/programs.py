@@ -23,7 +23,7 @@ from .budget import spend
 from .carriers import PERHAPS, Perhaps, carried, confines, unknown_program
 from .git_settings import READERS as GIT_ENVIRONMENT_READERS
 from .git_settings import Exported
-from .hidden_names import empty_reading, has_positional_noise, names_the_shell, without_positional
+from .hidden_names import empty_reading, has_positional_noise, names_the_shell, positional_only, without_positional
 from .parse import (
     RUNTIME,
     Function,
@@ -482,14 +482,15 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
             return invocation, nested
         if (
             static is not None
-            and _UNKNOWN_VARIABLE.match(static)
+            and (_UNKNOWN_VARIABLE.match(static) or positional_only(static))
             and static not in _SHELL_VARIABLES
             and not names_the_shell(static)
             and i + 1 < len(words)
             and _BARE_PROGRAM.match(command.static(words[i + 1]) or "")
         ):
             # $SUDO rm -rf /: a variable the line does not set, before a program name, is a wrapper
-            # (sudo, env …) or nothing (unquoted and empty, the word vanishes): the program runs.
+            # (sudo, env …) or nothing (unquoted and empty, the word vanishes): the program runs;
+            # so is ${*} base64 -d (a command line has no arguments).
             layers.append(Layer(static))
             i += 1
             continue

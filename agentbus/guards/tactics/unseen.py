@@ -28,6 +28,7 @@ from ..findings import piece
 from ..hidden_names import hidden_name
 from ..findings import static_args as _values
 from ..parse import RUNTIME, Script, SimpleCommand, Substitution, static_output
+from ..carriers import sed_runs_input
 from ..programs import SHELLS, Invocation, shell_mode, walk
 from ..setup_code import prints_a_program_path, prints_setup_code
 from ..verdict import OBFUSCATED, REMOTE_CODE, UNJUDGED_SCRIPT, Verdict
@@ -172,6 +173,11 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         encoded = _encoded_powershell(invocation)
         if encoded is not None:
             return encoded
+    if name == "sed" and sed_runs_input(_values(invocation)):
+        return _verdict(UNJUDGED_SCRIPT, invocation, "runs the lines it reads as commands (sed's e), unseen")
+    if name in SHELLS and _input_as_code(invocation):
+        why = f"runs what {invocation.wrappers[-1]} reads as shell code (sh -c), which the guard cannot see"
+        return _verdict(UNJUDGED_SCRIPT, invocation, why)
     hidden = hidden_name(invocation.name)
     if hidden is not None:  # /???/r? -rf ~, ${x:0:2} -rf ~, c${u}a${u}t F: no reader can tell what runs
         return _verdict(UNJUDGED_SCRIPT, invocation, f"{hidden}: what runs is hidden from a reader")
@@ -209,6 +215,26 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             why = "loads a compiled library into the shell (enable -f)"
             return _verdict(UNJUDGED_SCRIPT, invocation, why)
     return None
+
+
+_FEEDERS = frozenset({"xargs", "parallel"})
+
+
+def _input_as_code(invocation: Invocation) -> bool:
+    """``xargs -a cmds.txt sh -c``, ``xargs -I{} sh -c '{}'``: a shell given the words xargs reads as its
+    code (its ``-c`` with no string, or a string that is only the replacement, ``{}``)."""
+    if not invocation.wrappers or invocation.wrappers[-1] not in _FEEDERS:
+        return False
+    args = [invocation.command.static(a) for a in invocation.args]
+    options = [a for a in args if a is not None and a.startswith("-") and not a.startswith("--")]
+    if not any("c" in option for option in options):
+        return False
+    mode = shell_mode(invocation)
+    code = (mode.script or "").strip().strip("'\"")
+    replace = invocation.options_of(invocation.wrappers[-1]) or ()
+    marks = {"{}", *(v[2:] for v in replace if v.startswith("-I") and len(v) > 2)}
+    marks |= {replace[i + 1] for i, v in enumerate(replace[:-1]) if v == "-I"}
+    return not code or code in marks
 
 
 def _downloaded(sub: Substitution) -> str | None:
