@@ -1125,7 +1125,7 @@ _SED_VALUES = frozenset({"-l", "--line-length", "-s"})
 
 
 def sed_runs_input(values: Sequence[str]) -> bool:
-    """GNU sed's bare ``e`` or ``s/X/Y/e`` among sed's words ``values``: the lines it reads run as commands."""
+    """GNU sed's bare ``e`` or ``s/X/Y/e`` among sed's words ``values``: it runs the lines it reads."""
     return any(isinstance(command, _InputRun) for command in _sed(values, ()))
 
 

@@ -34,15 +34,15 @@ __all__ = [
     "without_positional",
 ]
 
-_POSITIONAL = lazy_compile(r"\$(?:[@*]|\{!?[@*](?:[^}]*)\})")
+_POSITIONAL = lazy_compile(r"\$(?:[@*]|\{!?[@*][^}]{0,200}\})")
 """``$@``, ``$*``, ``${@…}``, ``${*…}``, ``${!@}``, ``${!*}``: empty in a command line."""
 _OPERATED_POSITIONAL = lazy_compile(r"\$\{(?:![@*]|[@*][\^,~/#%])")
 """An operated or indirect form (``${@^}``, ``${*//x}``, ``${!*}``): noise in any line; no script
 needs ``${@^^}`` as a program word (a slice, ``"${@:2}"``, is a wrapper's arguments: not noise)."""
 _SHELL_ITSELF = lazy_compile(r"\$(?:0|\{0(?:[#%/^,~][^}]*)?\}|\{!#\})")
-_GLOB = lazy_compile(r"[?*]|\[[^\]/]+\]")
-_EXPANSION = lazy_compile(r"\$(?:\{[^}]*\}|[A-Za-z_][A-Za-z0-9_]*)")
-_OPERATED = lazy_compile(r"\$\{!|\$\{[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\])?(?::[^-=+?]|[#%/^,~@])")
+_GLOB = lazy_compile(r"[?*]|\[[^\]/]{1,200}\]")
+_EXPANSION = lazy_compile(r"\$(?:\{[^}]{0,200}\}|[A-Za-z_][A-Za-z0-9_]*)")
+_OPERATED = lazy_compile(r"\$\{!|\$\{[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]{0,200}\])?(?::[^-=+?]|[#%/^,~@])")
 """An unknown variable cut or changed: ``${x:0:1}``, ``${x/a/b}``, ``${x^^}``, ``${!x}`` (not a default,
 ``${CC:-cc}``, which is the variable or the word)."""
 _LETTER = lazy_compile(r"[A-Za-z0-9]")

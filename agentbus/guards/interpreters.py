@@ -428,7 +428,9 @@ def _built_command(code: str, *, awk: bool, judge_shell: Callable[[str], object]
     return None
 
 
-_RUNNER = lazy_compile(r"\b(?:system|popen|exec\w*|spawn\w*|shell_exec|passthru|check_output|Popen|run|call)\b")
+_RUNNER = lazy_compile(
+    r"\b(?:system|popen|exec\w*|spawn\w*|shell_exec|passthru|check_output|Popen|run|call)\b"
+)
 _PIECES = lazy_compile(
     r"([\"'])([^\"'\\\n]{0,4000})\1\s{0,9}(?:\+|\.(?=\s{0,9}[\"'])|(?=\s[\"']))\s{0,9}([\"'])([^\"'\\\n]{0,4000})\3"
 )
@@ -441,8 +443,8 @@ _RUNS_COMMAND_VALUE = lazy_compile(
     r"\b(?:system|popen|execSync|spawn|shell_exec|passthru|check_output|Popen|IO\.popen|os\.execute)\b"
     r"(?:\s*\(\s*|\s+)(?![\"'`\[(])[$@\w]|\bexec\s*\(?\s*\$"
 )
-"""A shell command run from a value (``system($c)``, Perl's ``exec $c``); not Python's ``exec(open(f).read())``,
-which runs the project's Python file."""
+"""A shell command run from a value (``system($c)``, Perl's ``exec $c``); not Python's
+``exec(open(f).read())``, which runs the project's Python file."""
 _RUNS_BUILT = lazy_compile(
     r"\b(?:system|popen|exec|execSync|spawn|shell_exec|passthru|check_output|Popen|run|call)\s*\(\s*"
     r"[rbf]?([\"'])[^\"'\s]{0,200}\1\s*(?:\+|%|\.\s*[\"'$]|\.(?:join|format|replace|decode)\b|\s[\"'])"

@@ -23,7 +23,13 @@ from .budget import spend
 from .carriers import PERHAPS, Perhaps, carried, confines, unknown_program
 from .git_settings import READERS as GIT_ENVIRONMENT_READERS
 from .git_settings import Exported
-from .hidden_names import empty_reading, has_positional_noise, names_the_shell, positional_only, without_positional
+from .hidden_names import (
+    empty_reading,
+    has_positional_noise,
+    names_the_shell,
+    positional_only,
+    without_positional,
+)
 from .parse import (
     RUNTIME,
     Function,
@@ -642,7 +648,7 @@ def _emptied(command: SimpleCommand, words: Sequence[str], name: str, spelled: s
     return " ".join([shlex.quote(spelled), *(shown(w) for w in words[1:]), *redirects])
 
 
-_NAME_VALUES = lazy_compile(r"\$(?:\{[^}]*\}|[A-Za-z_][A-Za-z0-9_]*)")
+_NAME_VALUES = lazy_compile(r"\$(?:\{[^}]{0,200}\}|[A-Za-z_][A-Za-z0-9_]*)")
 
 
 def _runs_as_node(program: str, env: list[str], args: list[str | None]) -> bool:

@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import posixpath
 
+from ..carriers import sed_runs_input
 from ..findings import finding as _verdict
 from ..findings import piece
-from ..hidden_names import hidden_name
 from ..findings import static_args as _values
+from ..hidden_names import hidden_name
 from ..parse import RUNTIME, Script, SimpleCommand, Substitution, static_output
-from ..carriers import sed_runs_input
 from ..programs import SHELLS, Invocation, shell_mode, walk
 from ..setup_code import prints_a_program_path, prints_setup_code
 from ..verdict import OBFUSCATED, REMOTE_CODE, UNJUDGED_SCRIPT, Verdict
