@@ -73,9 +73,11 @@ def names_the_shell(word: str) -> bool:
     return _SHELL_ITSELF.fullmatch(word) is not None
 
 
-def hidden_name(name: str) -> str | None:
-    """Why the program name ``name`` (a base name, variables the line does not set left as written)
-    cannot be read: a pattern, or a name cut from or built around an unknown value; else None."""
+def hidden_name(name: str, word: str) -> str | None:
+    """Why the program name ``name`` (a base name, variables the line does not set left as written) of
+    the program word ``word`` cannot be read: a pattern in an absolute path (a system program's: a
+    word without ``/`` is looked up on ``PATH``, never matched against a pattern, and a relative one
+    names the project's files), or a name cut from or built around an unknown value; else None."""
     if name in ("[", "[[") or not name:
         return None
     if "$" in name:
@@ -87,7 +89,7 @@ def hidden_name(name: str) -> str | None:
         if len(parts) > 2 and not "".join(parts):
             return f"builds its program's name ({name}) from values the line does not give"
         name = "".join(parts)
-    if _GLOB.search(name):
+    if word.startswith("/") and _GLOB.search(name):
         return f"names its program by a pattern ({name}), which the guard does not expand"
     return None
 

@@ -441,7 +441,7 @@ _FOLDS = 16
 """How many joins are folded (a bound: each fold scans the code once)."""
 _RUNS_COMMAND_VALUE = lazy_compile(
     r"\b(?:system|popen|execSync|spawn|shell_exec|passthru|check_output|Popen|IO\.popen|os\.execute)\b"
-    r"(?:\s*\(\s*|\s+)(?![\"'`\[(])[$@\w]|\bexec\s*\(?\s*\$"
+    r"(?:\s*\(\s*(?![\"'`\[(])[$@\w]|\s+[$@])|\bexec\s*\(?\s*\$"
 )
 """A shell command run from a value (``system($c)``, Perl's ``exec $c``); not Python's
 ``exec(open(f).read())``, which runs the project's Python file."""

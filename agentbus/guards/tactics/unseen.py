@@ -178,11 +178,12 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     if name in SHELLS and _input_as_code(invocation):
         why = f"runs what {invocation.wrappers[-1]} reads as shell code (sh -c), which the guard cannot see"
         return _verdict(UNJUDGED_SCRIPT, invocation, why)
-    hidden = hidden_name(invocation.name)
-    if hidden is not None:  # /???/r? -rf ~, ${x:0:2} -rf ~, c${u}a${u}t F: no reader can tell what runs
-        return _verdict(UNJUDGED_SCRIPT, invocation, f"{hidden}: what runs is hidden from a reader")
     command = invocation.command
     at = len(command.words) - len(invocation.args) - 1
+    head = command.static(command.words[at]) if 0 <= at < len(command.words) else None
+    hidden = hidden_name(invocation.name, head or "")
+    if hidden is not None:  # /???/r? -rf ~, ${x:0:2} -rf ~, c${u}a${u}t F: no reader can tell what runs
+        return _verdict(UNJUDGED_SCRIPT, invocation, f"{hidden}: what runs is hidden from a reader")
     # The program word, and words before it that the parser took for a wrapper ($c ls).
     heads = [
         w

@@ -12,7 +12,7 @@ fixed by class; the commands here are variants written for the tests, not the on
 - the positional parameters are empty in a command line: noise made of them (``r$@m``,
   ``"${@^}"``, ``${*//x}``, a lone ``${*}`` before a program) is put in, and the command judged;
 - ``$0``, ``${0##-}``, ``${0##*/}``, ``${!#}`` name the shell running the line;
-- a program named by a pattern (``/???/r?``), or cut from or built around values the line does
+- a program named by a pattern in a path (``/???/r?``), or cut from or built around values the line does
   not give (``${x:0:2}``, ``${!x}``, ``$a$b``, ``c${u}a${u}t``) is asked, and a name spelled with
   unknown values between its letters is judged as those letters too (``${u}r${u}m`` is ``rm``);
 - an argument decoded from hex, base64 or ``echo -e`` escapes is judged as what it decodes to;
