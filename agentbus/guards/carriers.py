@@ -36,6 +36,7 @@ __all__ = [
     "carried",
     "confines",
     "git_runs_setting",
+    "sed_runs_input",
     "unknown_program",
 ]
 
@@ -1123,6 +1124,20 @@ _SED_SUBSTITUTE_EXECUTE = lazy_compile(r"^\s*[^s]{0,40}s(.)(?:(?!\1).)*\1(?:(?!\
 _SED_VALUES = frozenset({"-l", "--line-length", "-s"})
 
 
+def sed_runs_input(values: Sequence[str]) -> bool:
+    """GNU sed's bare ``e`` or ``s/X/Y/e`` among sed's words ``values``: it runs the lines it reads."""
+    return any(isinstance(command, _InputRun) for command in _sed(values, ()))
+
+
+class _InputRun(str):
+    """What :func:`_sed` yields for the lines it runs from its input: a shell's, ``sh``."""
+
+    __slots__ = ()
+
+
+_INPUT_RUN = _InputRun("sh")
+
+
 def _sed(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
     """GNU sed's ``e``: ``sed -n '1e CMD' FILE`` runs CMD; ``sed e`` and ``s/x/y/e`` run the lines they read
     (any command the input holds: a shell's, here ``sh``)."""
@@ -1142,9 +1157,9 @@ def _sed(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
         for line in re.split(r"[\n;]", script):
             execute = _SED_EXECUTE.match(line)
             if execute is not None:
-                yield execute.group(1) or "sh"
+                yield execute.group(1) or _INPUT_RUN
             elif _SED_SUBSTITUTE_EXECUTE.match(line):
-                yield "sh"
+                yield _INPUT_RUN
 
 
 _IP_RUNS = (("netns", "exec"), ("vrf", "exec"))

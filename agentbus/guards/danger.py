@@ -96,6 +96,7 @@ __all__ = [
     "check_command",
     "command_safety_guard",
     "command_text",
+    "decoded_output",
     "install",
 ]
 
@@ -1093,9 +1094,29 @@ def _decoded(stages: list[Invocation]) -> str | None:
                 return None
         elif stage.name == "rev":
             text = "\n".join(line[::-1] for line in text.split("\n"))
+        elif stage.name == "xxd" and "-r" in stage.args and {"-p", "-ps", "-plain"} & set(stage.args):
+            try:  # xxd -r -p: hex digits back to bytes
+                text = bytes.fromhex("".join(text.split())).decode("utf-8", "replace")
+            except ValueError:
+                return None
+            if _UNREADABLE.search(text):
+                return None
         else:
             return None
     return text
+
+
+def decoded_output(script: Script) -> str | None:
+    """What a substitution of one decoding pipeline prints (``$(xxd -r -p <<< 2f65…)``, ``$(echo L2V0… |
+    base64 -d)``), worked out; None when it decodes nothing or cannot be worked out."""
+    if len(script.pipelines) != 1:
+        return None
+    for stages in walk(script):
+        if not _encoded(stages):
+            return None
+        decoded = _decoded(stages)
+        return None if decoded is None else decoded.rstrip("\n")
+    return None
 
 
 def _tr(stage: Invocation, text: str) -> str | None:

@@ -404,7 +404,68 @@ def _judge_once(
     if target is not None and (whole_file or _WRITES.search(code) is not None):
         category = DISK if target.group(0).startswith("/dev/") else SYSTEM_FILES
         return CodeDanger(category, f"writes {target.group(0)}")
+    if not whole_file:
+        return _built_command(code, awk=awk, judge_shell=judge_shell)
     return None
+
+
+def _built_command(code: str, *, awk: bool, judge_shell: Callable[[str], object]) -> CodeDanger | None:
+    """A one-liner that runs a command it builds: string pieces joined (``os.system('r'+'m -rf ~')``,
+    awk's ``"r" "m -rf ~"``, Perl's ``"r"."m"``, ``''.join([...])``), judged as the joined command; or
+    a value (``system($c)``, ``system(pack("H*", …))``), which no reader can see: asked."""
+    from .verdict import UNJUDGED_SCRIPT
+
+    if not _RUNNER.search(code):
+        return None
+    folded = _folded(code)
+    if folded != code:
+        for command in _shell_commands(folded, awk=awk):
+            verdict = judge_shell(command)
+            if verdict is not None:
+                return CodeDanger(getattr(verdict, "category", ""), getattr(verdict, "why", ""), command)
+    if _RUNS_COMMAND_VALUE.search(folded) or _RUNS_BUILT.search(folded):
+        return CodeDanger(UNJUDGED_SCRIPT, "runs a command it builds at run time, which no reader can see")
+    return None
+
+
+_RUNNER = lazy_compile(
+    r"\b(?:system|popen|exec\w*|spawn\w*|shell_exec|passthru|check_output|Popen|run|call)\b"
+)
+_PIECES = lazy_compile(
+    r"([\"'])([^\"'\\\n]{0,4000})\1\s{0,9}(?:\+|\.(?=\s{0,9}[\"'])|(?=\s[\"']))\s{0,9}([\"'])([^\"'\\\n]{0,4000})\3"
+)
+"""Two string literals joined: ``'r'+'m'``, Perl's ``"r"."m"``, awk's ``"r" "m"``."""
+_JOINED_LIST = lazy_compile(r"([\"'])\1\.join\(\s{0,9}\[([^\]]{0,4000})\]\s{0,9}\)")
+"""``''.join(['cu', 'rl …'])``: the literals of the list, joined."""
+_FOLDS = 16
+"""How many joins are folded (a bound: each fold scans the code once)."""
+_RUNS_COMMAND_VALUE = lazy_compile(
+    r"\b(?:system|popen|execSync|spawn|shell_exec|passthru|check_output|Popen|IO\.popen|os\.execute)\b"
+    r"(?:\s*\(\s*(?![\"'`\[(])[$@\w]|\s+[$@])|\bexec\s*\(?\s*\$"
+)
+"""A shell command run from a value (``system($c)``, Perl's ``exec $c``); not Python's
+``exec(open(f).read())``, which runs the project's Python file."""
+_RUNS_BUILT = lazy_compile(
+    r"\b(?:system|popen|exec|execSync|spawn|shell_exec|passthru|check_output|Popen|run|call)\s*\(\s*"
+    r"[rbf]?([\"'])[^\"'\s]{0,200}\1\s*(?:\+|%|\.\s*[\"'$]|\.(?:join|format|replace|decode)\b|\s[\"'])"
+)
+"""A command whose first piece is a string cut short and joined to more (``system("r" . $m)``)."""
+
+
+def _folded(code: str) -> str:
+    """``code`` with joined string literals made one literal (:data:`_PIECES`, :data:`_JOINED_LIST`)."""
+
+    def joined_list(match: re.Match[str]) -> str:
+        quote = match.group(1)
+        return quote + "".join(_literals(match.group(2))) + quote
+
+    code = _JOINED_LIST.sub(joined_list, code)
+    for _ in range(_FOLDS):
+        folded = _PIECES.sub(lambda m: m.group(1) + m.group(2) + m.group(4) + m.group(1), code, count=1)
+        if folded == code:
+            break
+        code = folded
+    return code
 
 
 _FILE_WRITES = lazy_compile(

@@ -208,6 +208,11 @@ class SimpleCommand(Frozen):
 
         return _PLACEHOLDER.sub(original, word)
 
+    def put_in(self, word: str, values: Sequence[str]) -> str:
+        """``word`` with its substitutions, in order, replaced by ``values`` (what each prints)."""
+        pieces = iter(values)
+        return _PLACEHOLDER.sub(lambda _: next(pieces, ""), word)
+
     def static(self, word: str) -> str | None:
         """The value of a word if it can be known without running anything.
 
@@ -384,9 +389,12 @@ def _static_output(sub: Substitution) -> str | None:
         return None
     name, *args = words
     if name == "echo":
+        escapes = False
         while args and args[0] in ("-n", "-e", "-E", "-ne", "-en"):
+            escapes = args[0] in ("-e", "-ne", "-en") or (escapes and args[0] != "-E")
             args = args[1:]
-        return " ".join(a for a in args if a is not None)
+        text = " ".join(a for a in args if a is not None)
+        return ansi_c(text) if escapes else text  # echo -e '\x2f\x65…' is /e…
     if name == "printf" and args:
         template = args[0] or ""
         if "%" in template:

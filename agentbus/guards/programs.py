@@ -23,7 +23,24 @@ from .budget import spend
 from .carriers import PERHAPS, Perhaps, carried, confines, unknown_program
 from .git_settings import READERS as GIT_ENVIRONMENT_READERS
 from .git_settings import Exported
-from .parse import RUNTIME, Function, Script, ShellSyntaxError, SimpleCommand, ansi_c, carries_runtime, parse
+from .hidden_names import (
+    empty_reading,
+    has_positional_noise,
+    names_the_shell,
+    positional_only,
+    without_positional,
+)
+from .parse import (
+    RUNTIME,
+    Function,
+    Redirect,
+    Script,
+    ShellSyntaxError,
+    SimpleCommand,
+    ansi_c,
+    carries_runtime,
+    parse,
+)
 
 __all__ = [
     "CONTAINER_RUNNERS",
@@ -369,6 +386,8 @@ def shell_mode(invocation: Invocation) -> ShellMode:
 
 def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
     """The program a simple command runs, and shell code it hands on (``eval``, ``-c`` ...)."""
+    if any(has_positional_noise(w) for w in (*command.words, *(r.target for r in command.redirects))):
+        command = _positional_put_in(command)
     words = list(command.words)
     layers: list[Layer] = []
     env: list[str] = []
@@ -470,13 +489,15 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
             return invocation, nested
         if (
             static is not None
-            and _UNKNOWN_VARIABLE.match(static)
+            and (_UNKNOWN_VARIABLE.match(static) or positional_only(static))
             and static not in _SHELL_VARIABLES
+            and not names_the_shell(static)
             and i + 1 < len(words)
             and _BARE_PROGRAM.match(command.static(words[i + 1]) or "")
         ):
             # $SUDO rm -rf /: a variable the line does not set, before a program name, is a wrapper
-            # (sudo, env …) or nothing (unquoted and empty, the word vanishes): the program runs.
+            # (sudo, env …) or nothing (unquoted and empty, the word vanishes): the program runs;
+            # so is ${*} base64 -d (a command line has no arguments).
             layers.append(Layer(static))
             i += 1
             continue
@@ -506,9 +527,17 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
     static = command.static(head)
     name = program_name(static) if static is not None else ""
     name = _SHELL_VARIABLES.get(name, name)
-    if static is not None and _SHELL_DEFAULT.match(static):
-        name = "sh"  # ${SHELL:-sh}: a shell, whichever
+    if static is not None and (_SHELL_DEFAULT.match(static) or names_the_shell(static)):
+        name = "sh"  # ${SHELL:-sh}: a shell, whichever; ${0##-}: the shell running the line
     args = tuple(words[i + 1 :])
+    if command.substitutions and args:
+        decoded = _decoded_arguments(command, words[i:])
+        if decoded is not None:  # cat `xxd -r -p <<< 2f65…`: the argument as it decodes
+            nested.append(decoded)
+    spelled = empty_reading(name) if static is not None else None
+    if spelled is not None:
+        # c${u}a${u}t F: the unknown values between the letters read as empty, as the payload means them
+        nested.append(_emptied(command, words[i:], name, spelled))
     if static is not None and " " in static.strip() and command.substitutions_in(head):
         # "/opt/my tools/rm" (quoted, or with an escaped space) is one word: that program. An unquoted
         # variable was split by the parser; the output of a substitution is one word when quoted,
@@ -567,6 +596,60 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
 
 
 _NODE_CODE_FLAGS = frozenset({"-e", "--eval", "-p", "--print"})
+
+
+def _positional_put_in(command: SimpleCommand) -> SimpleCommand:
+    """``command`` with its positional parameters put in (nothing: a command line has no
+    arguments), when a word holds them as noise (``r$@m``, ``"${@/f}" $BASH``); a word left empty goes."""
+    words = tuple(w for w in (without_positional(w) for w in command.words) if w)
+    redirects = tuple(
+        Redirect(r.op, without_positional(r.target), r.fd) if has_positional_noise(r.target) else r
+        for r in command.redirects
+    )
+    return SimpleCommand(words, redirects, command.substitutions, command.background)
+
+
+def _decoded_arguments(command: SimpleCommand, words: Sequence[str]) -> str | None:
+    """The command line ``words`` run with the arguments it decodes put in (``rm -rf $(echo L2hvbWU= |
+    base64 -d)`` is ``rm -rf /home``), when one does: a path spelled in hex or base64 is still that path."""
+    from .danger import decoded_output  # here: danger imports this module
+
+    found = False
+
+    def shown(word: str) -> str:
+        nonlocal found
+        subs = command.substitutions_in(word)
+        if not subs or len(subs) > _PATH_PARTS:
+            return command.render(word) if subs else shlex.quote(word)
+        values = [decoded_output(sub.script) if sub.kind in ("$(", "`") else None for sub in subs]
+        if any(v is None for v in values):
+            return command.render(word)
+        found = True
+        return shlex.quote(command.put_in(word, [v or "" for v in values]))
+
+    text = " ".join(shown(w) for w in words)
+    return text if found else None
+
+
+_PATH_PARTS = 4
+"""The most substitutions a decoded argument may have (each is decoded)."""
+
+
+def _emptied(command: SimpleCommand, words: Sequence[str], name: str, spelled: str) -> str:
+    """The command line ``words`` run, read with the unknown values of the program's name ``name``
+    empty wherever they stand (``${u}r${u}m -${u}rf ~`` is ``rm -rf ~``)."""
+    values = set(_NAME_VALUES.findall(name))
+    pattern = re.compile("|".join(re.escape(v) for v in sorted(values, key=len, reverse=True)))
+
+    def shown(word: str) -> str:
+        word = pattern.sub("", word)
+        return command.render(word) if command.substitutions_in(word) else shlex.quote(word)
+
+    redirects = [f"{r.fd}{r.op}{shown(r.target)}" for r in command.redirects if r.op != "<<"]
+    return " ".join([shlex.quote(spelled), *(shown(w) for w in words[1:]), *redirects])
+
+
+_NAME_VALUES = lazy_compile(r"\$(?:\{[^}]{0,200}\}|[A-Za-z_][A-Za-z0-9_]*)")
 
 
 def _runs_as_node(program: str, env: list[str], args: list[str | None]) -> bool:
@@ -867,7 +950,7 @@ def _run_written(
         if later is not None and text:
             yield from _run_later(invocation, text, later, cwd, depth)
         return
-    if piped is not None and _reads_commands(invocation):
+    if piped is not None and (_reads_commands(invocation) or _shell_reading_input(invocation)):
         yield from _run_later(invocation, piped, "", cwd, depth)
     if not written:
         return
@@ -942,6 +1025,15 @@ def _reads_commands(invocation: Invocation) -> bool:
     if program is None:
         return invocation.dynamic
     return "/" in program and unknown_program(invocation.name)
+
+
+def _shell_reading_input(invocation: Invocation) -> bool:
+    """``echo 'cat ~/.ssh/id_rsa' | $0``: a shell that runs the lines it reads, as ``sh <<< CODE`` does
+    (every rule judges them, the rules of secret paths too)."""
+    if invocation.name not in SHELLS:
+        return False
+    mode = shell_mode(invocation)
+    return mode.reads_stdin and mode.script is None and mode.file is None
 
 
 _COMMAND_TEXT = lazy_compile(r"^\s*(?:#!\S+\s+)?(?:[A-Za-z_]\w*=\S*\s+)*[/.~$A-Za-z_]")

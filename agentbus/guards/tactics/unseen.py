@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import posixpath
 
+from ..carriers import sed_runs_input
 from ..findings import finding as _verdict
 from ..findings import piece
 from ..findings import static_args as _values
+from ..hidden_names import hidden_name
 from ..parse import RUNTIME, Script, SimpleCommand, Substitution, static_output
 from ..programs import SHELLS, Invocation, shell_mode, walk
 from ..setup_code import prints_a_program_path, prints_setup_code
@@ -171,8 +173,17 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         encoded = _encoded_powershell(invocation)
         if encoded is not None:
             return encoded
+    if name == "sed" and sed_runs_input(_values(invocation)):
+        return _verdict(UNJUDGED_SCRIPT, invocation, "runs the lines it reads as commands (sed's e), unseen")
+    if name in SHELLS and _input_as_code(invocation):
+        why = f"runs what {invocation.wrappers[-1]} reads as shell code (sh -c), which the guard cannot see"
+        return _verdict(UNJUDGED_SCRIPT, invocation, why)
     command = invocation.command
     at = len(command.words) - len(invocation.args) - 1
+    head = command.static(command.words[at]) if 0 <= at < len(command.words) else None
+    hidden = hidden_name(invocation.name, head or "")
+    if hidden is not None:  # /???/r? -rf ~, ${x:0:2} -rf ~, c${u}a${u}t F: no reader can tell what runs
+        return _verdict(UNJUDGED_SCRIPT, invocation, f"{hidden}: what runs is hidden from a reader")
     # The program word, and words before it that the parser took for a wrapper ($c ls).
     heads = [
         w
@@ -205,6 +216,26 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             why = "loads a compiled library into the shell (enable -f)"
             return _verdict(UNJUDGED_SCRIPT, invocation, why)
     return None
+
+
+_FEEDERS = frozenset({"xargs", "parallel"})
+
+
+def _input_as_code(invocation: Invocation) -> bool:
+    """``xargs -a cmds.txt sh -c``, ``xargs -I{} sh -c '{}'``: a shell given the words xargs reads as its
+    code (its ``-c`` with no string, or a string that is only the replacement, ``{}``)."""
+    if not invocation.wrappers or invocation.wrappers[-1] not in _FEEDERS:
+        return False
+    args = [invocation.command.static(a) for a in invocation.args]
+    options = [a for a in args if a is not None and a.startswith("-") and not a.startswith("--")]
+    if not any("c" in option for option in options):
+        return False
+    mode = shell_mode(invocation)
+    code = (mode.script or "").strip().strip("'\"")
+    replace = invocation.options_of(invocation.wrappers[-1]) or ()
+    marks = {"{}", *(v[2:] for v in replace if v.startswith("-I") and len(v) > 2)}
+    marks |= {replace[i + 1] for i, v in enumerate(replace[:-1]) if v == "-I"}
+    return not code or code in marks
 
 
 def _downloaded(sub: Substitution) -> str | None:
