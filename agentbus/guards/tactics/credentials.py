@@ -1162,9 +1162,59 @@ def _attached_tracer(script: Script) -> SimpleCommand | None:
                     words
                     and posixpath.basename(words[0]) in _TRACERS
                     and any(w in ("-p", "--attach") or w.startswith(("-p", "--attach=")) for w in words[1:])
+                    and not _traces_own_process(command)
                 ):
                     return command
     return None
+
+
+_OWN_PIDS = frozenset({"$!", "${!}", "$$", "${$}", "$BASHPID", "${BASHPID}"})
+_PROJECT_RUNNERS = frozenset({"npm", "npx", "yarn", "pnpm", "cargo", "java", "gunicorn", "uvicorn", "celery",
+                              "rails", "puma", "pytest", "jest", "vite", "next", "webpack", "air", "nodemon"})  # fmt: skip
+_PID_FINDERS = frozenset({"pgrep", "pidof"})
+_KEEPERS = lazy_compile(r"agent|keyring|sshd|vault|pass(?:word)?|1password|bitwarden|keepass|chrom|firefox|safari"
+                        r"|gpg|login|secret", re.IGNORECASE)  # fmt: skip
+
+
+def _traces_own_process(command: SimpleCommand) -> bool:
+    """``strace -p $!``, ``strace -p $(pgrep -f 'python manage.py runserver')``: the tracer is attached to
+    a process of the agent's own shell (``$!``, ``$$``) or to one found by the command line of the
+    project's code (an interpreter, a script path, a project runner such as ``npm`` or ``gunicorn``):
+    a developer debugging their own server, not a reader of another program's secrets. A process found
+    by a name that keeps secrets (an agent, a keyring, sshd, a browser, a password manager) is not."""
+    words = list(command.words)
+    pid_words = [
+        after if word in ("-p", "--attach") else word.partition("=")[2] if word.startswith("--attach=") else word[2:]
+        for word, after in zip(words, [*words[1:], ""])
+        if word in ("-p", "--attach") or word.startswith(("--attach=", "-p"))
+    ]
+    if not pid_words:
+        return False
+    for pid in pid_words:
+        if command.render(pid).strip("'\"") in _OWN_PIDS:
+            continue
+        found = [sub.script for sub in command.substitutions_in(pid)]
+        if not found or not all(_finds_project_process(script) for script in found):
+            return False
+    return True
+
+
+def _finds_project_process(script: Script) -> bool:
+    """Whether a substitution is a ``pgrep``/``pidof`` of the project's code (filters after it allowed)."""
+    if not script.pipelines or not script.pipelines[0]:
+        return False
+    finder = script.pipelines[0][0]
+    words = [finder.static(w) for w in finder.words]
+    if not words or words[0] is None or posixpath.basename(words[0]) not in _PID_FINDERS or None in words:
+        return False
+    tokens = [t for w in words[1:] if w and not w.startswith("-") for t in w.split()]
+    if not tokens or any(_KEEPERS.search(t) for t in tokens):
+        return False
+    return any(
+        INTERPRETERS.match(posixpath.basename(t)) or posixpath.basename(t) in _PROJECT_RUNNERS
+        or t.startswith("./") or t.endswith((".py", ".js", ".ts", ".rb", ".php", ".jar"))
+        for t in tokens
+    )
 
 
 _LINE_EDITORS = frozenset({"ed", "red", "ex", "vi", "vim", "nvi", "nvim", "view", "busybox-ed"})

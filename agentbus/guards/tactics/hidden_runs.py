@@ -4,7 +4,8 @@ Malware drops its payload in shared memory (``/dev/shm``, a file system in RAM t
 leaves nothing on disk) or under a dot name in a shared temporary directory
 (``/tmp/.x``, ``/tmp/.ICE-unix/.x``, ``/var/tmp/.cache/sshd``, macOS's ``/Users/Shared/.agent``), then
 runs it: ``cd /dev/shm && ./x``, or hands it to an interpreter (``node /tmp/.x.js``,
-``osascript -l JavaScript /tmp/.p.js``).
+``osascript -l JavaScript /tmp/.p.js``). A file run straight from where downloads and disk images
+arrive (``~/Downloads/x``, ``/Volumes/X/X.app/Contents/MacOS/X``, ``/media/usb/run.sh``) is as unseen.
 A developer runs builds from ``/tmp/build`` or ``./bin``, not from there. A download saved into
 such a directory (``wget -O /var/tmp/.X11/agent URL``) is the same payload a step earlier, a program
 named like a kernel thread (``./kworker``) a masquerade, and a library that
@@ -32,8 +33,9 @@ from ..options import option_values
 from ..paths import normalize_path
 from ..programs import SHELLS, Invocation, program_name, shell_mode
 from ..verdict import BACKDOOR, NETWORK_SCAN, UNJUDGED_SCRIPT, Verdict
+from ..workdir import call_directory
 
-__all__ = ["hiding_place", "judge", "launched_file"]
+__all__ = ["arrival_place", "hiding_place", "judge", "launched_file"]
 
 _SHARED = ("/tmp/", "/var/tmp/", "/private/tmp/", "/private/var/tmp/", "/Users/Shared/")
 
@@ -53,6 +55,27 @@ def hiding_place(path: str) -> str | None:
             if hidden:
                 return f"a hidden name ({hidden}) in the shared {shared.rstrip('/')}"
     return None
+
+
+_ARRIVALS = lazy_compile(r"^(?:/(?:home|Users)/[^/]+|/root)/Downloads/|^/Volumes/|^/(?:run/)?media/")
+
+
+def arrival_place(path: str) -> str | None:
+    """Why ``path`` (absolute, normalised) is where files from elsewhere arrive, or None: the Downloads
+    folder, a mounted disk image or removable disk (``/Volumes``, ``/media``). A developer runs what
+    they built or installed, not a file fresh from the network or a disk image (``~/Downloads/tool``,
+    ``bash ~/Downloads/install.sh``, ``/Volumes/App/App.app/Contents/MacOS/App``); a project kept on
+    such a disk (the call's working directory under it, not a ``cd`` in the command) is not one.
+    Opening, listing or copying such a file is not a run."""
+    match = _ARRIVALS.match(path)
+    if match is None:
+        return None
+    cwd = call_directory()
+    if cwd and (path + "/").startswith(normalize_path(cwd).rstrip("/") + "/"):
+        return None
+    if match.group(0).endswith("/Downloads/"):
+        return "the Downloads folder, where files from the network land"
+    return "a mounted disk image or removable disk, whose files came from elsewhere"
 
 
 _VALUED = frozenset({"-l", "-m", "-W", "-X", "-r", "--require", "-I", "--import", "--loader", "-s"})
@@ -258,7 +281,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     if not head or "/" not in head:
         return None
     path = normalize_path(head, home=home, cwd=invocation.cwd)
-    where = hiding_place(path) if path.startswith("/") else None
+    where = (hiding_place(path) or arrival_place(path)) if path.startswith("/") else None
     if where is None:
         # /usr/bin/[kworker/0:1]: the name shown is what follows the last "/["
         shown = path[path.rfind("/[") + 1 :] if "/[" in path else posixpath.basename(path)
