@@ -23,6 +23,7 @@ What a coding task never needs, judged by mechanism (category
 
 from __future__ import annotations
 
+import itertools
 import posixpath
 import re
 from collections.abc import Iterable
@@ -1169,11 +1170,11 @@ def _attached_tracer(script: Script) -> SimpleCommand | None:
 
 
 _OWN_PIDS = frozenset({"$!", "${!}", "$$", "${$}", "$BASHPID", "${BASHPID}"})
-_PROJECT_RUNNERS = frozenset({"npm", "npx", "yarn", "pnpm", "cargo", "java", "gunicorn", "uvicorn", "celery",
-                              "rails", "puma", "pytest", "jest", "vite", "next", "webpack", "air", "nodemon"})  # fmt: skip
+_PROJECT_RUNNERS = frozenset({"npm", "npx", "yarn", "pnpm", "cargo", "java", "gunicorn", "uvicorn",
+                              "celery", "rails", "puma", "pytest", "jest", "vite", "next", "webpack", "air",
+                              "nodemon"})  # fmt: skip
+"""Programs a project's server or tests run under, besides the interpreters."""
 _PID_FINDERS = frozenset({"pgrep", "pidof"})
-_KEEPERS = lazy_compile(r"agent|keyring|sshd|vault|pass(?:word)?|1password|bitwarden|keepass|chrom|firefox|safari"
-                        r"|gpg|login|secret", re.IGNORECASE)  # fmt: skip
 
 
 def _traces_own_process(command: SimpleCommand) -> bool:
@@ -1181,13 +1182,15 @@ def _traces_own_process(command: SimpleCommand) -> bool:
     a process of the agent's own shell (``$!``, ``$$``) or to one found by the command line of the
     project's code (an interpreter, a script path, a project runner such as ``npm`` or ``gunicorn``):
     a developer debugging their own server, not a reader of another program's secrets. A process found
-    by a name that keeps secrets (an agent, a keyring, sshd, a browser, a password manager) is not."""
-    words = list(command.words)
-    pid_words = [
-        after if word in ("-p", "--attach") else word.partition("=")[2] if word.startswith("--attach=") else word[2:]
-        for word, after in zip(words, [*words[1:], ""])
-        if word in ("-p", "--attach") or word.startswith(("--attach=", "-p"))
-    ]
+    by a name that keeps secrets (:data:`_KEEPERS`: an agent, a keyring, sshd, a browser) is not."""
+    pid_words = []
+    for word, after in itertools.pairwise([*command.words, ""]):
+        if word in ("-p", "--attach"):
+            pid_words.append(after)
+        elif word.startswith("--attach="):
+            pid_words.append(word.partition("=")[2])
+        elif word.startswith("-p"):
+            pid_words.append(word[2:])
     if not pid_words:
         return False
     for pid in pid_words:
@@ -1211,8 +1214,10 @@ def _finds_project_process(script: Script) -> bool:
     if not tokens or any(_KEEPERS.search(t) for t in tokens):
         return False
     return any(
-        INTERPRETERS.match(posixpath.basename(t)) or posixpath.basename(t) in _PROJECT_RUNNERS
-        or t.startswith("./") or t.endswith((".py", ".js", ".ts", ".rb", ".php", ".jar"))
+        INTERPRETERS.match(posixpath.basename(t))
+        or posixpath.basename(t) in _PROJECT_RUNNERS
+        or t.startswith("./")
+        or t.endswith((".py", ".js", ".ts", ".rb", ".php", ".jar"))
         for t in tokens
     )
 

@@ -1,4 +1,4 @@
-"""Discovery commands, viewers of system files, and programs run from where downloads arrive (fp17, session 15).
+"""Discovery commands, viewers of system files, programs run from where downloads arrive (fp17, session 15).
 
 First sight was measured on fresh material split by source before any verdict was seen (kept outside the
 repository: /work/realworld/fp17 on the machine that measured it): tuning = the OpenShift alert runbooks
@@ -39,7 +39,7 @@ HELD = {
         "strace -p $(pidof sshd)",
         "ltrace -p $(pgrep -f gnome-keyring-daemon)",
         "strace -f -p 4242",
-        'strace -p "$(pgrep -f \'python keepass_sync.py\')"',
+        "strace -p \"$(pgrep -f 'python keepass_sync.py')\"",
         "strace -p $(pgrep -f node) -p $(pidof ssh-agent)",
     ],
     "unknown program given a system file": [
