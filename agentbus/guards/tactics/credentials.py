@@ -344,7 +344,7 @@ _DUMPERS = lazy_compile(
 domain (impacket's roasting, ticket forging and DPAPI key scripts, bifrost's Kerberos tickets on macOS;
 guessing and cracking passwords is :mod:`.cracking`'s)."""
 _KEEPERS = lazy_compile(
-    r"ssh-agent|gpg-agent|gnome-keyring|keepass|kwallet|seahorse|sshd|\bsudo\b|\bsu\b|passwd|login|"
+    r"ssh-agent|gpg-agent|keyring|keepass|kwallet|seahorse|sshd|\bsudo\b|\bsu\b|passwd|login|"
     r"chrome|chromium|firefox|safari|brave|msedge|1password|bitwarden|lastpass|vault|securityd|lsass|"
     r"secretd|keychain|ksecretd|polkit|systemd-logind",
     re.IGNORECASE,
