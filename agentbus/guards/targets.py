@@ -42,9 +42,9 @@ _READ_ONLY = frozenset({
     "export", "local", "declare", "typeset", "readonly", "unset", ":", "true", "false",
     "socketfilterfw", "ausearch", "aureport", "auditctl", "getcap",
     # viewers: colour, page, highlight, render or tabulate a file on standard output, never write it
-    "lolcat", "ccat", "hexyl", "glow", "mdcat", "mdless", "jless", "fx", "gron", "highlight", "pygmentize",
-    "source-highlight", "lnav", "multitail", "csvlook", "csvstat", "csvcut", "csvgrep", "csvsort", "csvjson",
-    "pv", "batman", "delta", "difft", "colordiff", "icdiff", "tspin", "bat-extras",
+    "lolcat", "ccat", "hexyl", "glow", "mdcat", "mdless", "jless", "gron", "highlight", "pygmentize",
+    "source-highlight", "csvlook", "csvstat", "csvcut", "csvgrep", "csvsort", "csvjson", "pv", "batman",
+    "delta", "difft", "colordiff", "icdiff", "tspin",
 })  # fmt: skip
 """Programs that read their operands and write nothing but their standard output (with exceptions below).
 ``socketfilterfw`` changes only the firewall's rules for the programs it is given: the macOS family
