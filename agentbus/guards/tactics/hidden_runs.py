@@ -4,8 +4,7 @@ Malware drops its payload in shared memory (``/dev/shm``, a file system in RAM t
 leaves nothing on disk) or under a dot name in a shared temporary directory
 (``/tmp/.x``, ``/tmp/.ICE-unix/.x``, ``/var/tmp/.cache/sshd``, macOS's ``/Users/Shared/.agent``), then
 runs it: ``cd /dev/shm && ./x``, or hands it to an interpreter (``node /tmp/.x.js``,
-``osascript -l JavaScript /tmp/.p.js``). A file run straight from where downloads and disk images
-arrive (``~/Downloads/x``, ``/Volumes/X/X.app/Contents/MacOS/X``, ``/media/usb/run.sh``) is as unseen.
+``osascript -l JavaScript /tmp/.p.js``).
 A developer runs builds from ``/tmp/build`` or ``./bin``, not from there. A download saved into
 such a directory (``wget -O /var/tmp/.X11/agent URL``) is the same payload a step earlier, a program
 named like a kernel thread (``./kworker``) a masquerade, and a library that
@@ -33,9 +32,8 @@ from ..options import option_values
 from ..paths import normalize_path
 from ..programs import SHELLS, Invocation, program_name, shell_mode
 from ..verdict import BACKDOOR, NETWORK_SCAN, UNJUDGED_SCRIPT, Verdict
-from ..workdir import call_directory
 
-__all__ = ["arrival_place", "hiding_place", "judge", "launched_file"]
+__all__ = ["hiding_place", "judge", "launched_file"]
 
 _SHARED = ("/tmp/", "/var/tmp/", "/private/tmp/", "/private/var/tmp/", "/Users/Shared/")
 
@@ -60,13 +58,15 @@ def hiding_place(path: str) -> str | None:
 _ARRIVALS = lazy_compile(r"^(?:/(?:home|Users)/[^/]+|/root)/Downloads/|^/Volumes/|^/(?:run/)?media/")
 
 
-def arrival_place(path: str) -> str | None:
+def _arrival_place(path: str) -> str | None:
     """Why ``path`` (absolute, normalised) is where files from elsewhere arrive, or None: the Downloads
     folder, a mounted disk image or removable disk (``/Volumes``, ``/media``). A developer runs what
     they built or installed, not a file fresh from the network or a disk image (``~/Downloads/tool``,
     ``bash ~/Downloads/install.sh``, ``/Volumes/App/App.app/Contents/MacOS/App``); a project kept on
     such a disk (the call's working directory under it, not a ``cd`` in the command) is not one.
     Opening, listing or copying such a file is not a run."""
+    from ..workdir import call_directory
+
     match = _ARRIVALS.match(path)
     if match is None:
         return None
@@ -281,12 +281,14 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     if not head or "/" not in head:
         return None
     path = normalize_path(head, home=home, cwd=invocation.cwd)
-    where = (hiding_place(path) or arrival_place(path)) if path.startswith("/") else None
+    where = hiding_place(path) if path.startswith("/") else None
     if where is None:
         # /usr/bin/[kworker/0:1]: the name shown is what follows the last "/["
         shown = path[path.rfind("/[") + 1 :] if "/[" in path else posixpath.basename(path)
         if not _KERNEL_THREAD.match(shown):
-            return None
+            arrived = _arrival_place(path)  # ~/Downloads/tool, /Volumes/App/App.app/Contents/MacOS/App
+            why = f"runs {path} from {arrived}: what it does cannot be seen"
+            return None if arrived is None else _verdict(UNJUDGED_SCRIPT, invocation, why)
         why = (
             f"runs {path}, named like a kernel thread so that ps lists it as one: what it does cannot be seen"
         )
