@@ -41,6 +41,10 @@ _READ_ONLY = frozenset({
     "vdir", "dir", "openssl", "logrotate", "dpkg-query",
     "export", "local", "declare", "typeset", "readonly", "unset", ":", "true", "false",
     "socketfilterfw", "ausearch", "aureport", "auditctl", "getcap",
+    # viewers: colour, page, highlight, render or tabulate a file on standard output, never write it
+    "lolcat", "ccat", "hexyl", "glow", "mdcat", "mdless", "jless", "gron", "highlight", "pygmentize",
+    "source-highlight", "csvlook", "csvstat", "csvcut", "csvgrep", "csvsort", "csvjson", "pv", "batman",
+    "delta", "difft", "colordiff", "icdiff", "tspin",
 })  # fmt: skip
 """Programs that read their operands and write nothing but their standard output (with exceptions below).
 ``socketfilterfw`` changes only the firewall's rules for the programs it is given: the macOS family

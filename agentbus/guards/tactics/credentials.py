@@ -23,6 +23,7 @@ What a coding task never needs, judged by mechanism (category
 
 from __future__ import annotations
 
+import itertools
 import posixpath
 import re
 from collections.abc import Iterable
@@ -343,7 +344,7 @@ _DUMPERS = lazy_compile(
 domain (impacket's roasting, ticket forging and DPAPI key scripts, bifrost's Kerberos tickets on macOS;
 guessing and cracking passwords is :mod:`.cracking`'s)."""
 _KEEPERS = lazy_compile(
-    r"ssh-agent|gpg-agent|gnome-keyring|keepass|kwallet|seahorse|sshd|\bsudo\b|\bsu\b|passwd|login|"
+    r"ssh-agent|gpg-agent|keyring|keepass|kwallet|seahorse|sshd|\bsudo\b|\bsu\b|passwd|login|"
     r"chrome|chromium|firefox|safari|brave|msedge|1password|bitwarden|lastpass|vault|securityd|lsass|"
     r"secretd|keychain|ksecretd|polkit|systemd-logind",
     re.IGNORECASE,
@@ -1162,9 +1163,63 @@ def _attached_tracer(script: Script) -> SimpleCommand | None:
                     words
                     and posixpath.basename(words[0]) in _TRACERS
                     and any(w in ("-p", "--attach") or w.startswith(("-p", "--attach=")) for w in words[1:])
+                    and not _traces_own_process(command)
                 ):
                     return command
     return None
+
+
+_OWN_PIDS = frozenset({"$!", "${!}", "$$", "${$}", "$BASHPID", "${BASHPID}"})
+_PROJECT_RUNNERS = frozenset({"npm", "npx", "yarn", "pnpm", "cargo", "java", "gunicorn", "uvicorn",
+                              "celery", "rails", "puma", "pytest", "jest", "vite", "next", "webpack", "air",
+                              "nodemon"})  # fmt: skip
+"""Programs a project's server or tests run under, besides the interpreters."""
+_PID_FINDERS = frozenset({"pgrep", "pidof"})
+
+
+def _traces_own_process(command: SimpleCommand) -> bool:
+    """``strace -p $!``, ``strace -p $(pgrep -f 'python manage.py runserver')``: the tracer is attached to
+    a process of the agent's own shell (``$!``, ``$$``) or to one found by the command line of the
+    project's code (an interpreter, a script path, a project runner such as ``npm`` or ``gunicorn``):
+    a developer debugging their own server, not a reader of another program's secrets. A process found
+    by a name that keeps secrets (:data:`_KEEPERS`: an agent, a keyring, sshd, a browser) is not."""
+    pid_words = []
+    for word, after in itertools.pairwise([*command.words, ""]):
+        if word in ("-p", "--attach"):
+            pid_words.append(after)
+        elif word.startswith("--attach="):
+            pid_words.append(word.partition("=")[2])
+        elif word.startswith("-p"):
+            pid_words.append(word[2:])
+    if not pid_words:
+        return False
+    for pid in pid_words:
+        if command.render(pid).strip("'\"") in _OWN_PIDS:
+            continue
+        found = [sub.script for sub in command.substitutions_in(pid)]
+        if not found or not all(_finds_project_process(script) for script in found):
+            return False
+    return True
+
+
+def _finds_project_process(script: Script) -> bool:
+    """Whether a substitution is a ``pgrep``/``pidof`` of the project's code (filters after it allowed)."""
+    if not script.pipelines or not script.pipelines[0]:
+        return False
+    finder = script.pipelines[0][0]
+    words = [finder.static(w) for w in finder.words]
+    if not words or words[0] is None or posixpath.basename(words[0]) not in _PID_FINDERS or None in words:
+        return False
+    tokens = [t for w in words[1:] if w and not w.startswith("-") for t in w.split()]
+    if not tokens or any(_KEEPERS.search(t) for t in tokens):
+        return False
+    return any(
+        INTERPRETERS.match(posixpath.basename(t))
+        or posixpath.basename(t) in _PROJECT_RUNNERS
+        or t.startswith("./")
+        or t.endswith((".py", ".js", ".ts", ".rb", ".php", ".jar"))
+        for t in tokens
+    )
 
 
 _LINE_EDITORS = frozenset({"ed", "red", "ex", "vi", "vim", "nvi", "nvim", "view", "busybox-ed"})

@@ -55,6 +55,29 @@ def hiding_place(path: str) -> str | None:
     return None
 
 
+_ARRIVALS = lazy_compile(r"^(?:/(?:home|Users)/[^/]+|/root)/Downloads/|^/Volumes/|^/(?:run/)?media/")
+
+
+def _arrival_place(path: str) -> str | None:
+    """Why ``path`` (absolute, normalised) is where files from elsewhere arrive, or None: the Downloads
+    folder, a mounted disk image or removable disk (``/Volumes``, ``/media``). A developer runs what
+    they built or installed, not a file fresh from the network or a disk image (``~/Downloads/tool``,
+    ``bash ~/Downloads/install.sh``, ``/Volumes/App/App.app/Contents/MacOS/App``); a project kept on
+    such a disk (the call's working directory under it, not a ``cd`` in the command) is not one.
+    Opening, listing or copying such a file is not a run."""
+    from ..workdir import call_directory
+
+    match = _ARRIVALS.match(path)
+    if match is None:
+        return None
+    cwd = call_directory()
+    if cwd and (path + "/").startswith(normalize_path(cwd).rstrip("/") + "/"):
+        return None
+    if match.group(0).endswith("/Downloads/"):
+        return "the Downloads folder, where files from the network land"
+    return "a mounted disk image or removable disk, whose files came from elsewhere"
+
+
 _VALUED = frozenset({"-l", "-m", "-W", "-X", "-r", "--require", "-I", "--import", "--loader", "-s"})
 """Interpreter options whose value is not the script (osascript's ``-l JavaScript``, node's ``-r MOD``)."""
 
@@ -263,7 +286,9 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         # /usr/bin/[kworker/0:1]: the name shown is what follows the last "/["
         shown = path[path.rfind("/[") + 1 :] if "/[" in path else posixpath.basename(path)
         if not _KERNEL_THREAD.match(shown):
-            return None
+            arrived = _arrival_place(path)  # ~/Downloads/tool, /Volumes/App/App.app/Contents/MacOS/App
+            why = f"runs {path} from {arrived}: what it does cannot be seen"
+            return None if arrived is None else _verdict(UNJUDGED_SCRIPT, invocation, why)
         why = (
             f"runs {path}, named like a kernel thread so that ps lists it as one: what it does cannot be seen"
         )
