@@ -1157,13 +1157,15 @@ def _attached_tracer(script: Script) -> SimpleCommand | None:
         for pipeline in current.pipelines:
             for command in pipeline:
                 words = [command.static(w) or "" for w in command.words]
+                as_root = False
                 while words and words[0] in ("sudo", "doas", "nohup", "timeout", "env"):
+                    as_root = as_root or words[0] in ("sudo", "doas")
                     words = words[1:]
                 if (
                     words
                     and posixpath.basename(words[0]) in _TRACERS
                     and any(w in ("-p", "--attach") or w.startswith(("-p", "--attach=")) for w in words[1:])
-                    and not _traces_own_process(command)
+                    and not _traces_own_process(command, as_root=as_root)
                 ):
                     return command
     return None
@@ -1177,12 +1179,13 @@ _PROJECT_RUNNERS = frozenset({"npm", "npx", "yarn", "pnpm", "cargo", "java", "gu
 _PID_FINDERS = frozenset({"pgrep", "pidof"})
 
 
-def _traces_own_process(command: SimpleCommand) -> bool:
+def _traces_own_process(command: SimpleCommand, *, as_root: bool) -> bool:
     """``strace -p $!``, ``strace -p $(pgrep -f 'python manage.py runserver')``: the tracer is attached to
     a process of the agent's own shell (``$!``, ``$$``) or to one found by the command line of the
     project's code (an interpreter, a script path, a project runner such as ``npm`` or ``gunicorn``):
     a developer debugging their own server, not a reader of another program's secrets. A process found
-    by a name that keeps secrets (:data:`_KEEPERS`: an agent, a keyring, sshd, a browser) is not."""
+    by a name that keeps secrets (:data:`_KEEPERS`: an agent, a keyring, sshd, a browser) is not, nor,
+    as root, one found by a pattern (``sudo strace -p $(pgrep -f python)`` may reach a root daemon)."""
     pid_words = []
     for word, after in itertools.pairwise([*command.words, ""]):
         if word in ("-p", "--attach"):
@@ -1197,7 +1200,7 @@ def _traces_own_process(command: SimpleCommand) -> bool:
         if command.render(pid).strip("'\"") in _OWN_PIDS:
             continue
         found = [sub.script for sub in command.substitutions_in(pid)]
-        if not found or not all(_finds_project_process(script) for script in found):
+        if as_root or not found or not all(_finds_project_process(script) for script in found):
             return False
     return True
 

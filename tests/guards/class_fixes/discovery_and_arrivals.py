@@ -41,6 +41,9 @@ HELD = {
         "strace -f -p 4242",
         "strace -p \"$(pgrep -f 'python keepass_sync.py')\"",
         "strace -p $(pgrep -f node) -p $(pidof ssh-agent)",
+        # as root a pattern may find a root daemon's or another user's process (lead, after fp17)
+        "sudo strace -p $(pgrep -f python)",
+        "sudo ltrace -f -p $(pgrep -f 'gunicorn app:app' | head -n1)",
     ],
     "unknown program given a system file": [
         "./dirtypipe /etc/passwd 1 ootz:",
