@@ -23,6 +23,7 @@ __all__ = [
     "CATEGORIES",
     "DEBUG_CONTAINER",
     "DEFAULT_VERDICTS",
+    "PROCESS_HUNT",
     "TACTICS",
     "UNDECIDED",
     "UNJUDGED_SCRIPT",
@@ -115,6 +116,11 @@ DEBUG_CONTAINER = "debugging container"
 (``--security-opt seccomp=unconfined``), without host namespaces (``--pid``/``--net``/``--ipc=host``),
 host system mounts or ``--privileged`` (those are :data:`PRIVILEGE`): how debuggers, profilers and
 sanitizers run in Docker, and a step towards a break-out, so a person is asked."""
+PROCESS_HUNT = "process hunt"
+"""Processes searched for and killed by what marks them as another program's: run from ``/tmp``, named
+like a kernel thread or a hidden file, talking to a given peer, holding a connection ``netstat`` lists
+(``ps aux | grep /tmp/.x | awk '{print $2}' | xargs kill -9``): a dropper clearing out the malware
+before it; as the developer's own user it reaches only their processes, so a person is asked."""
 
 ARGUMENT_COMMAND = "command in an argument"
 """A dangerous command line given as an argument to a program or a script that may run it or only show
@@ -129,7 +135,7 @@ made at run time from what it cannot see, then run (``read x; $x``, ``enable -f`
 TACTICS = (EVIDENCE, IMPAIR, PRIVILEGE, CREDENTIALS, SHUTDOWN, DATA_DESTRUCTION, DOWNLOAD_RUN, EXFILTRATION,
            STEALTH_PERSISTENCE, SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL, COLLECTION,
            CLOUD_CONTROL, RESOURCE_HIJACK, REMOTE_ACCESS, UPLOAD, SHARED_WIPE, NETWORK_SCAN, VOLUMES,
-           SYSTEM_CONFIG, ENV_SECRETS, DEBUG_CONTAINER)  # fmt: skip
+           SYSTEM_CONFIG, ENV_SECRETS, DEBUG_CONTAINER, PROCESS_HUNT)  # fmt: skip
 """The tactic categories, each with a default verdict in :data:`DEFAULT_VERDICTS`."""
 
 SECRETS = "secret access"
@@ -160,6 +166,7 @@ DEFAULT_VERDICTS: dict[str, str] = {
             SYSTEM_CONFIG,
             ENV_SECRETS,
             DEBUG_CONTAINER,
+            PROCESS_HUNT,
         ),
         ASK,
     ),

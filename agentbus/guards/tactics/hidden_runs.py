@@ -33,7 +33,7 @@ from ..paths import normalize_path
 from ..programs import SHELLS, Invocation, program_name, shell_mode
 from ..verdict import BACKDOOR, NETWORK_SCAN, UNJUDGED_SCRIPT, Verdict
 
-__all__ = ["hiding_place", "judge", "launched_file"]
+__all__ = ["hiding_place", "judge", "kernel_thread", "launched_file"]
 
 _SHARED = ("/tmp/", "/var/tmp/", "/private/tmp/", "/private/var/tmp/", "/Users/Shared/")
 
@@ -84,10 +84,16 @@ _SYSTEM_LIBRARIES = ("/usr/lib/", "/usr/lib64/", "/lib/", "/lib64/", "/usr/local
 
 _KERNEL_THREAD = lazy_compile(
     r"^\[.*\]$|^(?:kworker|ksoftirqd|kswapd\d*|kthreadd|kdevtmpfs|kauditd|khugepaged|ksmd|kcompactd\d*"
-    r"|rcu_(?:sched|bh|preempt)|watchdogd|kblockd|kintegrityd|kthrotld)(?:/[\w:.+-]*)?$"
+    r"|rcu_(?:sched|bh|preempt)|watchdogd|kblockd|kintegrityd|kthrotld|sync_supers|khubd|kjournald|kseriod"
+    r"|kpsmoused|kacpid|bdi-default|khungtaskd|kmpathd|kdmflush)(?:/[\w:.+-]*)?$"
     r"|^(?:migration|irq|jbd2|cpuhp)/[\w:.+-]+$"
 )
 """A kernel thread's name (``kworker/0:1``, ``[kthreadd]``): no program on disk is called that."""
+
+
+def kernel_thread(name: str) -> bool:
+    """Whether ``name`` is a kernel thread's (``kworker/0:1``, ``kswapd0``, ``[kthreadd]``)."""
+    return _KERNEL_THREAD.match(name) is not None
 
 
 def _saved_or_loaded(invocation: Invocation, home: str) -> Verdict | None:
