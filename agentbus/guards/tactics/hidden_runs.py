@@ -5,6 +5,9 @@ leaves nothing on disk) or under a dot name in a shared temporary directory
 (``/tmp/.x``, ``/tmp/.ICE-unix/.x``, ``/var/tmp/.cache/sshd``, macOS's ``/Users/Shared/.agent``), then
 runs it: ``cd /dev/shm && ./x``, or hands it to an interpreter (``node /tmp/.x.js``,
 ``osascript -l JavaScript /tmp/.p.js``).
+In the home, the same hiding is a program in a hidden folder inside a hidden folder (``~/.cache/.x/a``),
+in ``~/.ssh``, or in a hidden folder no toolchain lays out (no ``bin``, ``shims``, ``versions``) and left
+running on its own (``cd ~/.configrc/a; nohup ./init0 &``, Outlaw's kit).
 A developer runs builds from ``/tmp/build`` or ``./bin``, not from there. A download saved into
 such a directory (``wget -O /var/tmp/.X11/agent URL``) is the same payload a step earlier, a program
 named like a kernel thread (``./kworker``) a masquerade, and a library that
@@ -236,6 +239,40 @@ def _renamed_scanner(invocation: Invocation) -> Verdict | None:
     return None
 
 
+_KEY_STORES = frozenset({".ssh", ".gnupg"})
+"""Home folders of keys, where no program is installed."""
+_TOOL_PARTS = frozenset({"bin", "sbin", "libexec", "shims", "node_modules", "versions", "plugins", "tools"})
+"""Where toolchains in the home keep their programs (``~/.cargo/bin``, ``~/.pyenv/shims``)."""
+_TOOL_DOTS = frozenset({".bin", ".venv", ".git"})
+"""Dot names a toolchain nests (``node_modules/.bin``, a cached ``.venv``): no hiding."""
+_DETACHERS = frozenset({"nohup", "setsid", "disown", "daemonize", "start-stop-daemon"})
+
+
+def _detached(invocation: Invocation) -> bool:
+    """Whether the program is left running on its own (``nohup``, ``setsid``, ``&``)."""
+    return invocation.command.background or not _DETACHERS.isdisjoint(invocation.wrappers)
+
+
+def _home_hideout(path: str, home: str, *, detached: bool) -> str | None:
+    """Why a program at ``path`` hides in the home, or None: in a folder of keys (``~/.ssh/x``), under a
+    hidden name inside a hidden folder (``~/.cache/.x/a``), or in a hidden folder no toolchain lays out
+    and left running on its own (``cd ~/.configrc/a; nohup ./init0 &``: Outlaw's miner and bot)."""
+    prefix = home.rstrip("/") + "/"
+    if not path.startswith(prefix):
+        return None
+    parts = path[len(prefix) :].split("/")[:-1]
+    if not parts or not parts[0].startswith("."):
+        return None
+    if parts[0] in _KEY_STORES:
+        return f"the key folder ~/{parts[0]}, where no program is installed"
+    nested = parts[-1] if len(parts) > 1 and parts[-1].startswith(".") else None
+    if nested is not None and nested not in _TOOL_DOTS:
+        return f"a hidden folder ({nested}) inside the hidden ~/{parts[0]}"
+    if detached and _TOOL_PARTS.isdisjoint(parts):
+        return f"the hidden folder ~/{'/'.join(parts)}, left running on its own"
+    return None
+
+
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """A program (or a shell script: ``sh /dev/shm/x``) this command runs by a path into such a
     place, a download saved there, a library loaded from outside the system's, a file named as an
@@ -265,6 +302,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         return None
     path = normalize_path(head, home=home, cwd=invocation.cwd)
     where = hiding_place(path) if path.startswith("/") else None
+    where = where or _home_hideout(path, home, detached=_detached(invocation))
     if where is None:
         # /usr/bin/[kworker/0:1]: the name shown is what follows the last "/["
         shown = path[path.rfind("/[") + 1 :] if "/[" in path else posixpath.basename(path)

@@ -731,8 +731,8 @@ def _miner(invocation: Invocation) -> Verdict | None:
     ):
         return _verdict(RESOURCE_HIJACK, invocation, "points a miner at a mining pool (stratum)")
     if _writes_wallet(invocation, values):
-        return _verdict(RESOURCE_HIJACK, invocation, "writes a Monero wallet into a file: a miner's payout "
-                        "redirected")  # fmt: skip
+        why = "edits a Monero wallet into files: the miners there made to pay it"
+        return _verdict(RESOURCE_HIJACK, invocation, why)
     if _pays_a_wallet(values):
         return _verdict(RESOURCE_HIJACK, invocation, "logs in to a mining pool with a Monero wallet (-u)")
     if name in ("docker", "podman", "nerdctl") and any(_MINER_IMAGE.search(v) for v in _words(values)):
@@ -741,13 +741,13 @@ def _miner(invocation: Invocation) -> Verdict | None:
 
 
 def _writes_wallet(invocation: Invocation, values: list[str]) -> bool:
-    """``sed -i 's/"user": .*/"user": "4…"/' config.json``, ``echo 4… > wallet``: a wallet written down."""
+    """``sed -i 's/"user": .*/"user": "4…"/' config.json``: a wallet edited into files in place, as
+    droppers rewrite the miners they find to pay them (a wallet merely written down is no mining)."""
     in_place = invocation.name in ("sed", "gsed", "perl") and any(
         v.startswith(("-i", "--in-place")) or (v[:1] == "-" and "i" in v[1:] and v[1:].isalpha())
         for v in values
     )
-    written = any(r.op in (">", ">>", ">|") for r in invocation.command.redirects)
-    return (in_place or written) and any(names_wallet(v) for v in values)
+    return in_place and any(names_wallet(v) for v in values)
 
 
 def _pays_a_wallet(values: list[str]) -> bool:

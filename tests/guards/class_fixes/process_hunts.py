@@ -12,8 +12,12 @@ tuning part missed is fixed by class; the commands here are variants written for
   peer, holding a connection that ``netstat``/``ss`` lists; through ``pkill``/``killall``, ``kill
   $(…)`` or a listing piped to ``xargs kill``;
 - the same searches for other miners (a miner's name, a pool, a wallet): a miner clearing the CPU for
-  itself, blocked as resource hijacking; a wallet written into a file (``sed -i`` over miners' configs);
+  itself, blocked as resource hijacking; a wallet edited into files in place (``sed -i`` over
+  miners' configs);
 - the system's package manager killed mid-run (``pkill -9 dpkg``): asked as a service change;
+- a program run from a hidden folder of the home that no toolchain lays out and left running on its own
+  (``cd ~/.configrc/a; nohup ./init0 &``), from a hidden folder inside one (``~/.cache/.x/a``) or from
+  ``~/.ssh``: asked, like a program run from a hidden name in ``/tmp``;
 - a path made from a listing (``for d in $(find /sys/devices/… -type d); do echo 3 > $d/…``) judged
   under the directory listed (here a kernel setting, asked).
 """
@@ -44,13 +48,19 @@ HELD = {
         "kill $(pidof xmr-stak)",
         f"pkill -f {WALLET}",
     ],
-    "wallet written into a file": [
+    "wallet edited into files": [
         f'sed -i -e \'s/"user": ".*"/"user": "{WALLET}"/\' ~/.config/c.json',
-        f"echo {WALLET} > /tmp/.w",
+        f'perl -pi -e \'s/"user":.*/"user": "{WALLET}",/\' /etc/xmr.json',
     ],
     "package manager killed": [
         "killall -9 yum",
         "sudo pkill rpm",
+    ],
+    "program hidden in the home": [
+        "cd ~/.mozilla/.cache && ./x86",
+        "nohup ~/.bashtemp/a/run -c cfg >/dev/null 2>&1 &",
+        "(cd ~/.rsync/c && setsid ./aptitude)",
+        "~/.ssh/.k/agent --daemon",
     ],
     "path under a listed directory": [
         "for n in $(find /sys/devices/system/node -maxdepth 1 -name 'node*');"
@@ -76,4 +86,9 @@ ALLOWED = [
     "sed -i 's/localhost/db.internal.example.com/' config.yaml",
     "for f in $(find ./src -name '*.orig'); do rm $f; done",
     "cat /sys/kernel/mm/transparent_hugepage/enabled",
+    "nohup ~/.local/bin/uvicorn app:app &",
+    "~/.fzf/install --all",
+    "nohup ~/.pyenv/shims/python worker.py &",
+    "~/.nvm/versions/node/v20.11.0/bin/node app.js &",
+    "cd ~/.dotfiles && ./install.sh",
 ]
