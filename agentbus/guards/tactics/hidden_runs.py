@@ -17,7 +17,10 @@ read; a script is judged by :mod:`..script_files` too), so the finding is
 :data:`~agentbus.guards.verdict.UNJUDGED_SCRIPT`: a person is asked (blocked unattended). A program
 of another name given a mass scanner's packet rate and ports (``./firewire --rate 50000 -p2375``:
 Kinsing's masscan, renamed) is a masquerade too, found as the scan it is
-(:data:`~agentbus.guards.verdict.NETWORK_SCAN`, asked).
+(:data:`~agentbus.guards.verdict.NETWORK_SCAN`, asked), and so is a program run by its path given a
+wide address range (``./tsm -t 8 p 10.0.0.0/8``: Outlaw's SSH guesser); given a password list and
+logins to try it on (a login port, a host list) it is a guesser renamed
+(:data:`~agentbus.guards.verdict.CREDENTIALS`).
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from ..interpreters import INTERPRETERS, inline_code
 from ..options import option_values
 from ..paths import normalize_path
 from ..programs import SHELLS, Invocation, program_name, shell_mode
-from ..verdict import BACKDOOR, NETWORK_SCAN, UNJUDGED_SCRIPT, Verdict
+from ..verdict import BACKDOOR, CREDENTIALS, NETWORK_SCAN, UNJUDGED_SCRIPT, Verdict
 
 __all__ = ["hiding_place", "judge", "kernel_thread", "launched_file"]
 
@@ -273,11 +276,56 @@ def _home_hideout(path: str, home: str, *, detached: bool) -> str | None:
     return None
 
 
+_PASSWORD_LIST = lazy_compile(
+    r"(?:^|/)(?:pass(?:word)?s?|pwds?|passlist|wordlist|dict(?:ionary)?|rockyou|combos?|creds?|userpass)"
+    r"(?:[-_.]?\w+)?\.(?:txt|lst|list|dic)$",
+    re.IGNORECASE,
+)
+"""A list of passwords to try (``pass.txt``, ``passwords.lst``, ``rockyou.txt``, ``combo_ssh.txt``)."""
+_WIDE_RANGE = lazy_compile(r"^(?:\d{1,3}\.){3}\d{1,3}/(?:[0-9]|1[0-6])$")
+"""An address range of 65536 addresses or more (``10.0.0.0/8``, ``172.16.0.0/12``, ``0.0.0.0/0``)."""
+_LOGIN_PORTS = frozenset({"21", "22", "23", "2222", "3389", "5900", "3306", "5432", "6379", "1433"})
+
+
+def _renamed_guesser(invocation: Invocation) -> Verdict | None:
+    """A program run from a path, not one the rules know, given a password list and a target (a login
+    port, a host list), or a wide address range as an operand (``./tsm -t 8 -p 0 p 10.0.0.0/8``:
+    Outlaw's SSH guesser renamed; the guessers' own names are :mod:`.cracking`'s)."""
+    name = invocation.name
+    command = invocation.command
+    at = len(command.words) - len(invocation.args) - 1
+    head = command.static(command.words[at]) if 0 <= at < len(command.words) else None
+    if (
+        not head
+        or "/" not in head
+        or head.startswith(("/usr/", "/bin/", "/sbin/"))
+        or "." in name  # a script (allow.sh, tool.py): its file is judged, not its arguments
+        or not unknown_program(name)
+    ):
+        return None
+    values = _values(invocation)
+    operands = [
+        v for i, v in enumerate(values) if not v.startswith("-") and (i == 0 or values[i - 1][:1] != "-")
+    ]
+    wide = next((v for v in operands if _WIDE_RANGE.match(v)), None)
+    if wide is not None:
+        return _verdict(
+            NETWORK_SCAN, invocation, f"{head} is given the address range {wide}: a renamed scanner"
+        )
+    if any(_PASSWORD_LIST.search(v) for v in values) and (
+        _LOGIN_PORTS.intersection(values)
+        or any(v.lower() in ("ssh", "telnet", "rdp", "ftp") for v in values)
+        or any(re.search(r"(?:^|/)(?:ips?|hosts?|targets?|ranges?)[\w.-]*\.(?:txt|lst)$", v) for v in values)
+    ):
+        return _verdict(CREDENTIALS, invocation, f"{head} is given a password list and logins to try it on")
+    return None
+
+
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """A program (or a shell script: ``sh /dev/shm/x``) this command runs by a path into such a
     place, a download saved there, a library loaded from outside the system's, a file named as an
     attacker's tool, or None."""
-    found = _saved_or_loaded(invocation, home) or _renamed_scanner(invocation)
+    found = _saved_or_loaded(invocation, home) or _renamed_scanner(invocation) or _renamed_guesser(invocation)
     if found is not None:
         return found
     command = invocation.command
@@ -291,7 +339,9 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             place = hiding_place(full) or hiding_place(full + "/x") or ""
             return _verdict(UNJUDGED_SCRIPT, invocation, f"loads or runs {loaded} from {place}: code unseen")
     if launched is not None or invocation.name in SHELLS or INTERPRETERS.match(invocation.name):
-        head = launched
+        # nothing launched (inline code, a REPL): the program itself, when run by its path (/dev/shm/.s/go)
+        own = head if head and "/" in head and program_name(head) == invocation.name.lower() else None
+        head = launched if launched is not None else own
     elif not head or program_name(head) != invocation.name.lower():
         return None  # (names are read without case: /tmp/.X-AbC runs as `.x-abc`; x.exe as `x`)
     stem = posixpath.basename((head or "").rstrip("/")).rsplit(".", 1)[0]

@@ -18,6 +18,9 @@ tuning part missed is fixed by class; the commands here are variants written for
 - a program run from a hidden folder of the home that no toolchain lays out and left running on its own
   (``cd ~/.configrc/a; nohup ./init0 &``), from a hidden folder inside one (``~/.cache/.x/a``) or from
   ``~/.ssh``: asked, like a program run from a hidden name in ``/tmp``;
+- a program run by a path that no rule knows given a password list and logins to try it on (a login
+  port, a host list): a guesser renamed (``credential hunting``); or a wide address range as an
+  operand (``./tsm -t 8 p 10.0.0.0/8``, Outlaw's): a scanner renamed (asked);
 - a path made from a listing (``for d in $(find /sys/devices/… -type d); do echo 3 > $d/…``) judged
   under the directory listed (here a kernel setting, asked).
 """
@@ -62,6 +65,12 @@ HELD = {
         "(cd ~/.rsync/c && setsid ./aptitude)",
         "~/.ssh/.k/agent --daemon",
     ],
+    "renamed guesser": [
+        "./kswap -t 64 -p 22 hosts_up.txt passwords.lst",
+        "nohup ./dbx -P rockyou.txt -p 3389 -f targets.txt &",
+        "./r32 -T 12 x 192.168.0.0/16",
+        "/var/tmp/.s/g0 -s 10 0.0.0.0/0",
+    ],
     "path under a listed directory": [
         "for n in $(find /sys/devices/system/node -maxdepth 1 -name 'node*');"
         " do echo 4 > $n/hugepages/hugepages-2048kB/nr_hugepages; done",
@@ -91,4 +100,8 @@ ALLOWED = [
     "nohup ~/.pyenv/shims/python worker.py &",
     "~/.nvm/versions/node/v20.11.0/bin/node app.js &",
     "cd ~/.dotfiles && ./install.sh",
+    "./scripts/firewall.sh 10.0.0.0/8",
+    "./bin/seed --users users.txt --passwords passwords.txt",
+    "docker network create --subnet 10.10.0.0/16 lab",
+    "./server --allow-cidr 10.0.0.0/8",
 ]
