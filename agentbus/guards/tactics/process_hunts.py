@@ -66,6 +66,9 @@ _LOCAL_PEERS = frozenset({"127.0.0.1", "0.0.0.0"})
 _PLACES = ("/tmp/", "/var/tmp/", "/dev/shm/", "/run/shm/", "/boot/", "/var/run/", "/run/user/")
 _HIDDEN_NAME = lazy_compile(r"^\\?\.[A-Za-z][\w-]*$")
 """A program named as a hidden file (``.sshd``, ``\\.Historys``); ``./x`` and ``.venv/…`` are no names."""
+_DEVELOPER_DOTS = frozenset({".venv", ".env", ".next", ".nuxt", ".cache", ".vscode-server", ".cursor-server",
+                             ".vscode", ".idea", ".git", ".bin", ".local", ".cargo", ".npm"})  # fmt: skip
+"""Dot folders a developer's own processes run from (``pkill -f .vscode-server`` restarts its server)."""
 _SPLIT = lazy_compile(r"[|()\s]+|\\\|")
 _AWK_LITERAL = lazy_compile(r'"((?:[^"\\]|\\.)*)"|(?<![\w)\]])/((?:[^/\\\n]|\\.)+)/')
 
@@ -89,7 +92,7 @@ def _mark(pattern: str) -> tuple[str, str] | None:
         if thread is not None:
             why = f"kills a process named like a kernel thread ({thread}): only an impostor dies"
             return PROCESS_HUNT, why
-        if _HIDDEN_NAME.match(token):
+        if _HIDDEN_NAME.match(token) and token.lstrip("\\") not in _DEVELOPER_DOTS:
             return PROCESS_HUNT, f"kills a program named as a hidden file ({token.lstrip(chr(92))})"
     return _peer(pattern)
 

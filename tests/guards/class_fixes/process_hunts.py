@@ -104,4 +104,5 @@ ALLOWED = [
     "./bin/seed --users users.txt --passwords passwords.txt",
     "docker network create --subnet 10.10.0.0/16 lab",
     "./server --allow-cidr 10.0.0.0/8",
+    "pkill -f .vscode-server",
 ]
