@@ -248,6 +248,13 @@ _TOOL_PARTS = frozenset({"bin", "sbin", "libexec", "shims", "node_modules", "ver
 """Where toolchains in the home keep their programs (``~/.cargo/bin``, ``~/.pyenv/shims``)."""
 _TOOL_DOTS = frozenset({".bin", ".venv", ".git"})
 """Dot names a toolchain nests (``node_modules/.bin``, a cached ``.venv``): no hiding."""
+_TOOL_HOMES = frozenset({
+    ".local", ".cache", ".config", ".cargo", ".rustup", ".nvm", ".pyenv", ".rbenv", ".nodenv", ".goenv",
+    ".jenv", ".volta", ".bun", ".deno", ".sdkman", ".asdf", ".npm", ".yarn", ".pnpm", ".dotnet", ".foundry",
+    ".elan", ".ghcup", ".opam", ".rye", ".poetry", ".gradle", ".m2", ".vscode-server", ".cursor-server",
+    ".docker", ".kube",
+})  # fmt: skip
+"""The home's dot folders that toolchains and the desktop install programs into (``~/.local/share/pnpm``)."""
 _DETACHERS = frozenset({"nohup", "setsid", "disown", "daemonize", "start-stop-daemon"})
 
 
@@ -271,7 +278,7 @@ def _home_hideout(path: str, home: str, *, detached: bool) -> str | None:
     nested = parts[-1] if len(parts) > 1 and parts[-1].startswith(".") else None
     if nested is not None and nested not in _TOOL_DOTS:
         return f"a hidden folder ({nested}) inside the hidden ~/{parts[0]}"
-    if detached and _TOOL_PARTS.isdisjoint(parts):
+    if detached and parts[0] not in _TOOL_HOMES and _TOOL_PARTS.isdisjoint(parts):
         return f"the hidden folder ~/{'/'.join(parts)}, left running on its own"
     return None
 

@@ -105,4 +105,5 @@ ALLOWED = [
     "docker network create --subnet 10.10.0.0/16 lab",
     "./server --allow-cidr 10.0.0.0/8",
     "pkill -f .vscode-server",
+    "nohup ~/.local/share/pnpm/pnpm dev &",
 ]
