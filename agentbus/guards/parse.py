@@ -240,7 +240,11 @@ class SimpleCommand(Frozen):
         for match in _PLACEHOLDER.finditer(word):
             parts.append(word[last : match.start()])
             directory = directory or "/" in parts[-1]
-            value = _static_output(self.substitutions[int(match.group(1))])
+            sub = self.substitutions[int(match.group(1))]
+            value = _static_output(sub)
+            if value is None and shaped and not directory:
+                value = _listed_under(sub)  # $(find /sys/… -type d)/x: a path under /sys/
+                directory = value is not None
             if value is None and not (shaped and directory):
                 return None
             parts.append(UNKNOWN_PART if value is None else value)
@@ -365,6 +369,24 @@ def _origins(sub: Substitution) -> tuple[Substitution, ...]:
 def static_output(sub: Substitution) -> str | None:
     """What a substitution prints when the line says (``$(echo rm)``), else None (:func:`_static_output`)."""
     return _static_output(sub)
+
+
+def _listed_under(sub: Substitution) -> str | None:
+    """``$(find /sys/devices -type d)``, ``$(ls -d /home/*)``: the directory every path it prints is under
+    (``/sys/devices/…``, ``/home/…``), when it lists one absolute directory's contents and nothing else."""
+    if sub.kind not in ("$(", "`") or len(sub.script.pipelines) != 1 or len(sub.script.pipelines[0]) != 1:
+        return None
+    command = sub.script.pipelines[0][0]
+    words = [command.static(w) for w in command.words]
+    if words[:1] not in (["find"], ["ls"]) or command.redirects:
+        return None
+    roots = [w for w in words[1:] if w is not None and w.startswith("/")][:1]
+    if not roots:
+        return None
+    root = roots[0]
+    glob = min((i for i, c in enumerate(root) if c in "*?["), default=len(root))
+    directory = root[: root.rfind("/", 0, glob + 1) + 1] if glob < len(root) else root.rstrip("/") + "/"
+    return directory + UNKNOWN_PART if len(directory) > 1 else None
 
 
 def _static_output(sub: Substitution) -> str | None:

@@ -24,6 +24,7 @@ __all__ = [
     "DEBUG_CONTAINER",
     "DEFAULT_VERDICTS",
     "ENGINE_SOCKET",
+    "PROCESS_HUNT",
     "TACTICS",
     "UNDECIDED",
     "UNJUDGED_SCRIPT",
@@ -116,6 +117,11 @@ DEBUG_CONTAINER = "debugging container"
 (``--security-opt seccomp=unconfined``), without host namespaces (``--pid``/``--net``/``--ipc=host``),
 host system mounts or ``--privileged`` (those are :data:`PRIVILEGE`): how debuggers, profilers and
 sanitizers run in Docker, and a step towards a break-out, so a person is asked."""
+PROCESS_HUNT = "process hunt"
+"""Processes searched for and killed by what marks them as another program's: run from ``/tmp``, named
+like a kernel thread or a hidden file, talking to a given peer, holding a connection ``netstat`` lists
+(``ps aux | grep /tmp/.x | awk '{print $2}' | xargs kill -9``): a dropper clearing out the malware
+before it; as the developer's own user it reaches only their processes, so a person is asked."""
 
 ENGINE_SOCKET = "container engine socket"
 """A container given the container engine's socket (``-v /var/run/docker.sock:/var/run/docker.sock``,
@@ -136,7 +142,7 @@ made at run time from what it cannot see, then run (``read x; $x``, ``enable -f`
 TACTICS = (EVIDENCE, IMPAIR, PRIVILEGE, CREDENTIALS, SHUTDOWN, DATA_DESTRUCTION, DOWNLOAD_RUN, EXFILTRATION,
            STEALTH_PERSISTENCE, SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL, COLLECTION,
            CLOUD_CONTROL, RESOURCE_HIJACK, REMOTE_ACCESS, UPLOAD, SHARED_WIPE, NETWORK_SCAN, VOLUMES,
-           SYSTEM_CONFIG, ENV_SECRETS, DEBUG_CONTAINER, ENGINE_SOCKET)  # fmt: skip
+           SYSTEM_CONFIG, ENV_SECRETS, DEBUG_CONTAINER, ENGINE_SOCKET, PROCESS_HUNT)  # fmt: skip
 """The tactic categories, each with a default verdict in :data:`DEFAULT_VERDICTS`."""
 
 SECRETS = "secret access"
@@ -168,6 +174,7 @@ DEFAULT_VERDICTS: dict[str, str] = {
             ENV_SECRETS,
             DEBUG_CONTAINER,
             ENGINE_SOCKET,
+            PROCESS_HUNT,
         ),
         ASK,
     ),

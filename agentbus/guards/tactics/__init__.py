@@ -12,6 +12,8 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.impairment`: logs and history destroyed, firewalls and security tools turned off, root CAs;
 - :mod:`.credentials`: hunting for keys and passwords, process memory, cloud metadata, browser stores;
 - :mod:`.impact`: shutdown and reboot, killing everything, destroying or encrypting the user's data;
+- :mod:`.process_hunts`: processes searched for and killed by what marks them as another's (other miners,
+  programs in /tmp, kernel-thread impostors, a peer's connections);
 - :mod:`.exfiltration`: archives sent away, payloads downloaded and run;
 - :mod:`.dns_loops`: encoded or secret data looked up a chunk at a time as DNS names;
 - :mod:`.uploads`: files named only at run time, or from outside the project, sent away (asked);
@@ -61,6 +63,7 @@ from . import (
     persistence,
     pivots,
     privilege,
+    process_hunts,
     system_config,
     unseen,
     uploads,
@@ -202,6 +205,7 @@ JUDGES: tuple[InvocationJudge | Family, ...] = (
     impairment.judge,
     credentials.judge,
     impact.judge,
+    process_hunts.judge,
     exfiltration.judge,
     uploads.judge,
     MACOS,
@@ -225,6 +229,7 @@ SCRIPT_JUDGES: tuple[ScriptJudge | Family, ...] = (
     credentials.judge_script,
     ACCESS_TOKENS,
     impact.judge_script,
+    process_hunts.judge_script,
     impairment.judge_script,
     exfiltration.judge_script,
     DNS_LOOPS,

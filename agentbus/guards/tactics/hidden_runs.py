@@ -5,6 +5,9 @@ leaves nothing on disk) or under a dot name in a shared temporary directory
 (``/tmp/.x``, ``/tmp/.ICE-unix/.x``, ``/var/tmp/.cache/sshd``, macOS's ``/Users/Shared/.agent``), then
 runs it: ``cd /dev/shm && ./x``, or hands it to an interpreter (``node /tmp/.x.js``,
 ``osascript -l JavaScript /tmp/.p.js``).
+In the home, the same hiding is a program in a hidden folder inside a hidden folder (``~/.cache/.x/a``),
+in ``~/.ssh``, or in a hidden folder no toolchain lays out (no ``bin``, ``shims``, ``versions``) and left
+running on its own (``cd ~/.configrc/a; nohup ./init0 &``, Outlaw's kit).
 A developer runs builds from ``/tmp/build`` or ``./bin``, not from there. A download saved into
 such a directory (``wget -O /var/tmp/.X11/agent URL``) is the same payload a step earlier, a program
 named like a kernel thread (``./kworker``) a masquerade, and a library that
@@ -14,7 +17,10 @@ read; a script is judged by :mod:`..script_files` too), so the finding is
 :data:`~agentbus.guards.verdict.UNJUDGED_SCRIPT`: a person is asked (blocked unattended). A program
 of another name given a mass scanner's packet rate and ports (``./firewire --rate 50000 -p2375``:
 Kinsing's masscan, renamed) is a masquerade too, found as the scan it is
-(:data:`~agentbus.guards.verdict.NETWORK_SCAN`, asked).
+(:data:`~agentbus.guards.verdict.NETWORK_SCAN`, asked), and so is a program run by its path given a
+wide address range (``./tsm -t 8 p 10.0.0.0/8``: Outlaw's SSH guesser); given a password list and
+logins to try it on (a login port, a host list) it is a guesser renamed
+(:data:`~agentbus.guards.verdict.CREDENTIALS`).
 """
 
 from __future__ import annotations
@@ -31,9 +37,9 @@ from ..interpreters import INTERPRETERS, inline_code
 from ..options import option_values
 from ..paths import normalize_path
 from ..programs import SHELLS, Invocation, program_name, shell_mode
-from ..verdict import BACKDOOR, NETWORK_SCAN, UNJUDGED_SCRIPT, Verdict
+from ..verdict import BACKDOOR, CREDENTIALS, NETWORK_SCAN, UNJUDGED_SCRIPT, Verdict
 
-__all__ = ["hiding_place", "judge", "launched_file"]
+__all__ = ["hiding_place", "judge", "kernel_thread", "launched_file"]
 
 _SHARED = ("/tmp/", "/var/tmp/", "/private/tmp/", "/private/var/tmp/", "/Users/Shared/")
 
@@ -107,10 +113,16 @@ _SYSTEM_LIBRARIES = ("/usr/lib/", "/usr/lib64/", "/lib/", "/lib64/", "/usr/local
 
 _KERNEL_THREAD = lazy_compile(
     r"^\[.*\]$|^(?:kworker|ksoftirqd|kswapd\d*|kthreadd|kdevtmpfs|kauditd|khugepaged|ksmd|kcompactd\d*"
-    r"|rcu_(?:sched|bh|preempt)|watchdogd|kblockd|kintegrityd|kthrotld)(?:/[\w:.+-]*)?$"
+    r"|rcu_(?:sched|bh|preempt)|watchdogd|kblockd|kintegrityd|kthrotld|sync_supers|khubd|kjournald|kseriod"
+    r"|kpsmoused|kacpid|bdi-default|khungtaskd|kmpathd|kdmflush)(?:/[\w:.+-]*)?$"
     r"|^(?:migration|irq|jbd2|cpuhp)/[\w:.+-]+$"
 )
 """A kernel thread's name (``kworker/0:1``, ``[kthreadd]``): no program on disk is called that."""
+
+
+def kernel_thread(name: str) -> bool:
+    """Whether ``name`` is a kernel thread's (``kworker/0:1``, ``kswapd0``, ``[kthreadd]``)."""
+    return _KERNEL_THREAD.match(name) is not None
 
 
 def _saved_or_loaded(invocation: Invocation, home: str) -> Verdict | None:
@@ -253,11 +265,97 @@ def _renamed_scanner(invocation: Invocation) -> Verdict | None:
     return None
 
 
+_KEY_STORES = frozenset({".ssh", ".gnupg"})
+"""Home folders of keys, where no program is installed."""
+_TOOL_PARTS = frozenset({"bin", "sbin", "libexec", "shims", "node_modules", "versions", "plugins", "tools"})
+"""Where toolchains in the home keep their programs (``~/.cargo/bin``, ``~/.pyenv/shims``)."""
+_TOOL_DOTS = frozenset({".bin", ".venv", ".git"})
+"""Dot names a toolchain nests (``node_modules/.bin``, a cached ``.venv``): no hiding."""
+_TOOL_HOMES = frozenset({
+    ".local", ".cache", ".config", ".cargo", ".rustup", ".nvm", ".pyenv", ".rbenv", ".nodenv", ".goenv",
+    ".jenv", ".volta", ".bun", ".deno", ".sdkman", ".asdf", ".npm", ".yarn", ".pnpm", ".dotnet", ".foundry",
+    ".elan", ".ghcup", ".opam", ".rye", ".poetry", ".gradle", ".m2", ".vscode-server", ".cursor-server",
+    ".docker", ".kube",
+})  # fmt: skip
+"""The home's dot folders that toolchains and the desktop install programs into (``~/.local/share/pnpm``)."""
+_DETACHERS = frozenset({"nohup", "setsid", "disown", "daemonize", "start-stop-daemon"})
+
+
+def _detached(invocation: Invocation) -> bool:
+    """Whether the program is left running on its own (``nohup``, ``setsid``, ``&``)."""
+    return invocation.command.background or not _DETACHERS.isdisjoint(invocation.wrappers)
+
+
+def _home_hideout(path: str, home: str, *, detached: bool) -> str | None:
+    """Why a program at ``path`` hides in the home, or None: in a folder of keys (``~/.ssh/x``), under a
+    hidden name inside a hidden folder (``~/.cache/.x/a``), or in a hidden folder no toolchain lays out
+    and left running on its own (``cd ~/.configrc/a; nohup ./init0 &``: Outlaw's miner and bot)."""
+    prefix = home.rstrip("/") + "/"
+    if not path.startswith(prefix):
+        return None
+    parts = path[len(prefix) :].split("/")[:-1]
+    if not parts or not parts[0].startswith("."):
+        return None
+    if parts[0] in _KEY_STORES:
+        return f"the key folder ~/{parts[0]}, where no program is installed"
+    nested = parts[-1] if len(parts) > 1 and parts[-1].startswith(".") else None
+    if nested is not None and nested not in _TOOL_DOTS:
+        return f"a hidden folder ({nested}) inside the hidden ~/{parts[0]}"
+    if detached and parts[0] not in _TOOL_HOMES and _TOOL_PARTS.isdisjoint(parts):
+        return f"the hidden folder ~/{'/'.join(parts)}, left running on its own"
+    return None
+
+
+_PASSWORD_LIST = lazy_compile(
+    r"(?:^|/)(?:pass(?:word)?s?|pwds?|passlist|wordlist|dict(?:ionary)?|rockyou|combos?|creds?|userpass)"
+    r"(?:[-_.]?\w+)?\.(?:txt|lst|list|dic)$",
+    re.IGNORECASE,
+)
+"""A list of passwords to try (``pass.txt``, ``passwords.lst``, ``rockyou.txt``, ``combo_ssh.txt``)."""
+_WIDE_RANGE = lazy_compile(r"^(?:\d{1,3}\.){3}\d{1,3}/(?:[0-9]|1[0-6])$")
+"""An address range of 65536 addresses or more (``10.0.0.0/8``, ``172.16.0.0/12``, ``0.0.0.0/0``)."""
+_LOGIN_PORTS = frozenset({"21", "22", "23", "2222", "3389", "5900", "3306", "5432", "6379", "1433"})
+
+
+def _renamed_guesser(invocation: Invocation) -> Verdict | None:
+    """A program run from a path, not one the rules know, given a password list and a target (a login
+    port, a host list), or a wide address range as an operand (``./tsm -t 8 -p 0 p 10.0.0.0/8``:
+    Outlaw's SSH guesser renamed; the guessers' own names are :mod:`.cracking`'s)."""
+    name = invocation.name
+    command = invocation.command
+    at = len(command.words) - len(invocation.args) - 1
+    head = command.static(command.words[at]) if 0 <= at < len(command.words) else None
+    if (
+        not head
+        or "/" not in head
+        or head.startswith(("/usr/", "/bin/", "/sbin/"))
+        or "." in name  # a script (allow.sh, tool.py): its file is judged, not its arguments
+        or not unknown_program(name)
+    ):
+        return None
+    values = _values(invocation)
+    operands = [
+        v for i, v in enumerate(values) if not v.startswith("-") and (i == 0 or values[i - 1][:1] != "-")
+    ]
+    wide = next((v for v in operands if _WIDE_RANGE.match(v)), None)
+    if wide is not None:
+        return _verdict(
+            NETWORK_SCAN, invocation, f"{head} is given the address range {wide}: a renamed scanner"
+        )
+    if any(_PASSWORD_LIST.search(v) for v in values) and (
+        _LOGIN_PORTS.intersection(values)
+        or any(v.lower() in ("ssh", "telnet", "rdp", "ftp") for v in values)
+        or any(re.search(r"(?:^|/)(?:ips?|hosts?|targets?|ranges?)[\w.-]*\.(?:txt|lst)$", v) for v in values)
+    ):
+        return _verdict(CREDENTIALS, invocation, f"{head} is given a password list and logins to try it on")
+    return None
+
+
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """A program (or a shell script: ``sh /dev/shm/x``) this command runs by a path into such a
     place, a download saved there, a library loaded from outside the system's, a file named as an
     attacker's tool, or None."""
-    found = _saved_or_loaded(invocation, home) or _renamed_scanner(invocation)
+    found = _saved_or_loaded(invocation, home) or _renamed_scanner(invocation) or _renamed_guesser(invocation)
     if found is not None:
         return found
     command = invocation.command
@@ -271,7 +369,9 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             place = hiding_place(full) or hiding_place(full + "/x") or ""
             return _verdict(UNJUDGED_SCRIPT, invocation, f"loads or runs {loaded} from {place}: code unseen")
     if launched is not None or invocation.name in SHELLS or INTERPRETERS.match(invocation.name):
-        head = launched
+        # nothing launched (inline code, a REPL): the program itself, when run by its path (/dev/shm/.s/go)
+        own = head if head and "/" in head and program_name(head) == invocation.name.lower() else None
+        head = launched if launched is not None else own
     elif not head or program_name(head) != invocation.name.lower():
         return None  # (names are read without case: /tmp/.X-AbC runs as `.x-abc`; x.exe as `x`)
     stem = posixpath.basename((head or "").rstrip("/")).rsplit(".", 1)[0]
@@ -282,6 +382,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         return None
     path = normalize_path(head, home=home, cwd=invocation.cwd)
     where = hiding_place(path) if path.startswith("/") else None
+    where = where or _home_hideout(path, home, detached=_detached(invocation))
     if where is None:
         # /usr/bin/[kworker/0:1]: the name shown is what follows the last "/["
         shown = path[path.rfind("/[") + 1 :] if "/[" in path else posixpath.basename(path)

@@ -44,7 +44,7 @@ from ..programs import SHELLS, Invocation, walk
 from ..sizes import DISK_FILL_LIMIT, size_in_bytes
 from ..verdict import DATA_DESTRUCTION, RESOURCE_HIJACK, SERVICE, SHARED_WIPE, SHUTDOWN, SYSTEM_FILES, Verdict
 
-__all__ = ["judge", "judge_script", "user_data", "users_file"]
+__all__ = ["is_miner", "judge", "judge_script", "names_wallet", "user_data", "users_file"]
 
 
 def _words(values: list[str]) -> list[str]:
@@ -252,6 +252,9 @@ _DAEMONS = frozenset({"cron", "crond", "cronie", "atd", "anacron", "chronyd", "n
                       "multipathd", "iscsid", "nfsd", "mountd", "lockd", "ntpdate", "containerd", "dockerd",
                       "kubelet", "libvirtd", "haveged", "rngd", "mDNSResponder"})  # fmt: skip
 """The system's own daemons (not the developer's servers): killing one stops a service."""
+_PACKAGE_MANAGERS = frozenset({"apt", "apt-get", "aptitude", "dpkg", "yum", "dnf", "rpm", "zypper", "pacman",
+                               "unattended-upgrade", "unattended-upgr", "packagekitd"})  # fmt: skip
+"""The system's package managers: killed mid-run, they leave its package database half-written."""
 _SERVERS = frozenset({"postgres", "postmaster", "mysqld", "mariadbd", "mongod", "nginx", "httpd", "apache2",
                       "redis-server", "memcached", "php-fpm", "slapd", "vsftpd", "proftpd",
                       "dovecot"})  # fmt: skip
@@ -291,6 +294,8 @@ def _daemon(invocation: Invocation, names: list[str]) -> Verdict | None:
         bare = name.strip("^$'\"")
         if bare in _DAEMONS or (as_root and bare in _SERVERS):
             return _verdict(SERVICE, invocation, f"stops the system daemon {bare} by killing it")
+        if bare in _PACKAGE_MANAGERS and invocation.name != "kill":
+            return _verdict(SERVICE, invocation, f"kills the system's package manager ({bare}) mid-run")
     return None
 
 
@@ -677,7 +682,8 @@ _MINER_PARTS = ("miner", "xmr", "rig", "t-rex", "claymore", "kdevtmpfsi", "kinsi
 """A part of every name :data:`_MINERS` matches: other programs skip compiling it."""
 
 
-def _is_miner(name: str) -> bool:
+def is_miner(name: str) -> bool:
+    """Whether ``name`` is a cryptocurrency miner's program (``xmrig``, ``cpuminer-opt``, ``minerd.sh``)."""
     if name.isascii() and not any(part in name.lower() for part in _MINER_PARTS):
         return False  # on ASCII, lower() is what IGNORECASE ignores
     return _MINERS.match(name) is not None
@@ -695,16 +701,26 @@ _MINING_MSRS = frozenset({"0x1a4", "0xc0011020", "0xc0011021", "0xc0011022", "0x
 """The prefetch registers XMRig's RandomX boost rewrites (``wrmsr -a 0xc001102b …``)."""
 _WALLET = lazy_compile(r"[48][1-9A-HJ-NP-Za-km-z]{94}(?:[1-9A-HJ-NP-Za-km-z]{11})?(?:[.+/:].*)?")
 """A Monero address (95 characters; 106 integrated), perhaps with a pool's worker or difficulty suffix."""
+_WALLET_IN_TEXT = lazy_compile(
+    r"(?<![1-9A-HJ-NP-Za-km-z])[48][1-9A-HJ-NP-Za-km-z]{94}(?:[1-9A-HJ-NP-Za-km-z]{11})?(?![1-9A-HJ-NP-Za-km-z])"
+)
+
+
+def names_wallet(text: str) -> bool:
+    """Whether ``text`` holds a Monero address (a miner's wallet)."""
+    return len(text) >= 95 and _WALLET_IN_TEXT.search(text) is not None
+
+
 _MINER_IMAGE = lazy_compile(r"(?:^|/)(?:xmrig|xmr-stak|cpuminer|minerd|monero-miner)(?::|$)", re.IGNORECASE)
 
 
 def _miner(invocation: Invocation) -> Verdict | None:
     name = invocation.name
     values = _values(invocation)
-    if _is_miner(name) and not (set(values) <= {"--help", "-h", "--version", "-V"} and values):
+    if is_miner(name) and not (set(values) <= {"--help", "-h", "--version", "-V"} and values):
         return _verdict(RESOURCE_HIJACK, invocation, f"{name} mines cryptocurrency with this machine")
     script = _run_script(invocation, values)
-    if script and (_is_miner(script.rsplit("/", 1)[-1]) or _MINER_DIR.search(script)):
+    if script and (is_miner(script.rsplit("/", 1)[-1]) or _MINER_DIR.search(script)):
         return _verdict(RESOURCE_HIJACK, invocation, f"runs {script}, a cryptocurrency miner's start script")
     if name == "wrmsr" and _MINING_MSRS & {v.lower() for v in values}:
         why = "rewrites the CPU's prefetch registers for a RandomX miner"
@@ -714,11 +730,24 @@ def _miner(invocation: Invocation) -> Verdict | None:
         "stratum" in v.lower() and _POOL.search(v) for v in values
     ):
         return _verdict(RESOURCE_HIJACK, invocation, "points a miner at a mining pool (stratum)")
+    if _writes_wallet(invocation, values):
+        why = "edits a Monero wallet into files: the miners there made to pay it"
+        return _verdict(RESOURCE_HIJACK, invocation, why)
     if _pays_a_wallet(values):
         return _verdict(RESOURCE_HIJACK, invocation, "logs in to a mining pool with a Monero wallet (-u)")
     if name in ("docker", "podman", "nerdctl") and any(_MINER_IMAGE.search(v) for v in _words(values)):
         return _verdict(RESOURCE_HIJACK, invocation, "runs a cryptocurrency miner's image")
     return None
+
+
+def _writes_wallet(invocation: Invocation, values: list[str]) -> bool:
+    """``sed -i 's/"user": .*/"user": "4…"/' config.json``: a wallet edited into files in place, as
+    droppers rewrite the miners they find to pay them (a wallet merely written down is no mining)."""
+    in_place = invocation.name in ("sed", "gsed", "perl") and any(
+        v.startswith(("-i", "--in-place")) or (v[:1] == "-" and "i" in v[1:] and v[1:].isalpha())
+        for v in values
+    )
+    return in_place and any(names_wallet(v) for v in values)
 
 
 def _pays_a_wallet(values: list[str]) -> bool:

@@ -1,0 +1,183 @@
+"""Tactic family ``process hunts``: processes searched for and killed by what marks them as another's.
+
+A dropper clears the machine before it settles: it kills the miners and bots that came before it
+and whatever talks to their pools. It finds them by a search, not by a name it started itself:
+``ps aux | grep -v grep | grep '/tmp/.xmrig' | awk '{print $2}' | xargs kill -9``, ``netstat -anp |
+grep :3333 | awk '{print $7}' | … | xargs -I % kill -9 %``, ``pkill -f stratum``, ``killall -9
+kswapd0``, ``kill -9 $(pgrep -f 185.71.65.238)``. A developer kills their own server the same way
+(``pkill -f uvicorn``, ``lsof -ti:3000 | xargs kill``, ``ps aux | grep 'manage.py runserver' | awk
+'{print $2}' | xargs kill``); what differs is the mark the search names:
+
+- a miner (``xmrig``, ``minerd``, ``stratum``, a pool's host, a Monero wallet): a miner clearing the
+  CPU for itself, :data:`~agentbus.guards.verdict.RESOURCE_HIJACK` (blocked by default);
+- a place no project runs from (``/tmp/…``, ``/var/tmp/…``, ``/dev/shm/…``, ``/boot/…``), a kernel
+  thread's name (``kworker``, ``kswapd0``: a kernel thread cannot be killed, only a program disguised
+  as one), a hidden program name (``killall .sshd``), a network peer (``185.71.65.238``,
+  ``mine.pool.example.com:3333``), or the connection table itself (``netstat``/``ss`` output handed
+  to ``kill``: every process holding a matching connection): :data:`~agentbus.guards.verdict.PROCESS_HUNT`,
+  asked by default, since as the developer's own user it reaches only their own processes.
+
+Killing every process, or every one of a shape, and the system's daemons stay :mod:`.impact`'s.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...lazy_regex import lazy_compile
+from ..findings import finding as _verdict
+from ..findings import inverts_match, piece
+from ..findings import static_args as _values
+from ..parse import Script
+from ..programs import Invocation, walk
+from ..verdict import PROCESS_HUNT, RESOURCE_HIJACK, Verdict
+from .hidden_runs import kernel_thread
+from .impact import is_miner, names_wallet
+
+__all__ = ["judge", "judge_script"]
+
+_LISTERS = frozenset({"ps", "pgrep", "pidof", "netstat", "ss", "lsof"})
+"""Programs whose output a kill takes its PIDs from."""
+_CONNECTION_TABLES = frozenset({"netstat", "ss"})
+"""Listings of every connection with its process (``-p``): filtered by a port or a peer, not by a program."""
+_VALUED = frozenset({"-u", "--user", "-U", "--uid", "-G", "--group", "-g", "--pgroup", "-s", "--session",
+                     "--signal", "-t", "--terminal", "-P", "--parent", "-F", "--pidfile", "-o", "-y",
+                     "--older-than", "--younger-than", "-Z", "--context", "--ns", "--nslist"})  # fmt: skip
+"""pkill's and killall's options that take a value (``-F /var/run/x.pid``): no pattern."""
+_GREPS = frozenset({"grep", "egrep", "fgrep", "rg"})
+_AWKS = frozenset({"awk", "gawk", "mawk"})
+_KILLERS = frozenset({"kill", "pkill", "killall"})
+
+_MINING_WORDS = ("stratum", "monero", "xmr", "cryptonight", "randomx", "minerd", "cpuminer", "minergate",
+                 "minexmr", "nanopool", "nicehash", "f2pool", "c3pool", "hashvault", "supportxmr",
+                 "crypto-pool", "kdevtmpfsi", "kinsing")  # fmt: skip
+"""Words of miners, their pools and the cryptojacking kits that fight over the same machines."""
+_IPV4 = lazy_compile(r"(?<![\w.])(\d{1,3}(?:\.\d{1,3}){3})(?![\w.])")
+_HOST = lazy_compile(r"(?<![\w./-])((?:[a-z0-9-]+\.){2,}[a-z]{2,})(?::\d+)?(?![\w/-])|"
+                     r"(?<![\w./-])((?:[a-z0-9-]+\.)+[a-z]{2,}):\d{2,5}(?!\w)", re.IGNORECASE)  # fmt: skip
+"""A host name of three labels or more (``mine.moneropool.com``), or with a port (``pool.fr:3333``)."""
+_FILE_EXTENSIONS = frozenset({"js", "mjs", "cjs", "ts", "jsx", "tsx", "py", "rb", "sh", "go", "rs", "php",
+                              "pl", "lua", "jar", "json", "yaml", "yml", "toml", "conf", "cfg", "ini", "txt",
+                              "log", "pid", "sock", "vue", "java", "class", "war", "exs", "ex"})  # fmt: skip
+"""What ends a file's name, not a host's (``webpack.config.js``)."""
+_HOST_LIMIT = 300
+"""Longer than any host name with a port and a scheme: no word that long is searched for one."""
+_LOCAL_PEERS = frozenset({"127.0.0.1", "0.0.0.0"})
+_PLACES = ("/tmp/", "/var/tmp/", "/dev/shm/", "/run/shm/", "/boot/", "/var/run/", "/run/user/")
+_HIDDEN_NAME = lazy_compile(r"^\\?\.[A-Za-z][\w-]*$")
+"""A program named as a hidden file (``.sshd``, ``\\.Historys``); ``./x`` and ``.venv/…`` are no names."""
+_DEVELOPER_DOTS = frozenset({".venv", ".env", ".next", ".nuxt", ".cache", ".vscode-server", ".cursor-server",
+                             ".vscode", ".idea", ".git", ".bin", ".local", ".cargo", ".npm"})  # fmt: skip
+"""Dot folders a developer's own processes run from (``pkill -f .vscode-server`` restarts its server)."""
+_SPLIT = lazy_compile(r"[|()\s]+|\\\|")
+_AWK_LITERAL = lazy_compile(r'"((?:[^"\\]|\\.)*)"|(?<![\w)\]])/((?:[^/\\\n]|\\.)+)/')
+
+
+def _mark(pattern: str) -> tuple[str, str] | None:
+    """What marks the processes ``pattern`` picks as another's (a category and a reason), or None."""
+    lowered = pattern.lower()
+    if any(word in lowered for word in _MINING_WORDS) or names_wallet(pattern):
+        return RESOURCE_HIJACK, f"kills other miners ({piece(pattern)}): a miner clearing the CPU for itself"
+    for token in _SPLIT.split(pattern):
+        token = token.strip("'\"^$*")
+        if not token:
+            continue
+        base = token.rstrip("/").rsplit("/", 1)[-1]
+        if is_miner(base):
+            return RESOURCE_HIJACK, f"kills other miners ({token}): a miner clearing the CPU for itself"
+        place = next((p for p in _PLACES if token.startswith(p)), None)
+        if place is not None:
+            return PROCESS_HUNT, f"kills the programs run from {token}, where no project runs"
+        thread = token if kernel_thread(token) else base if kernel_thread(base) else None
+        if thread is not None:
+            why = f"kills a process named like a kernel thread ({thread}): only an impostor dies"
+            return PROCESS_HUNT, why
+        if _HIDDEN_NAME.match(token) and token.lstrip("\\") not in _DEVELOPER_DOTS:
+            return PROCESS_HUNT, f"kills a program named as a hidden file ({token.lstrip(chr(92))})"
+    return _peer(pattern)
+
+
+def _peer(pattern: str) -> tuple[str, str] | None:
+    """A network peer the pattern names: an address, a host name (``pool.example.com:3333``)."""
+    for token in _SPLIT.split(pattern):
+        if len(token) > _HOST_LIMIT or "." not in token:
+            continue
+        for match in _IPV4.finditer(token):
+            if match.group(1) not in _LOCAL_PEERS:
+                return PROCESS_HUNT, f"kills the processes talking to {match.group(1)}"
+        for host in _HOST.finditer(token):
+            if host.group(0).rpartition(".")[2].partition(":")[0].lower() not in _FILE_EXTENSIONS:
+                return PROCESS_HUNT, f"kills the processes talking to {host.group(0)}"
+    return None
+
+
+def _patterns(stage: Invocation) -> list[str]:
+    """The patterns a filter stage (grep, awk) or a lister (pgrep, pidof) picks processes by."""
+    values = _values(stage)
+    if stage.name in _GREPS:
+        if inverts_match(values):
+            return []  # grep -v grep: what it names is spared
+        return [v for v in values if not v.startswith("-")][:1]
+    if stage.name in _AWKS:
+        program = " ".join(values)
+        found = []
+        for match in _AWK_LITERAL.finditer(program):
+            literal = match.group(1) if match.group(1) is not None else match.group(2)
+            if not program[max(0, match.start() - 8) : match.start()].rstrip().endswith("!"):
+                found.append(literal)  # !/awk/ spares what it names
+        return found
+    if stage.name in ("pgrep", "pidof"):
+        return [v for v in values if not v.startswith("-")]
+    return []
+
+
+def _hunt(listing: list[Invocation]) -> tuple[str, str] | None:
+    """What marks the processes a listing and its filters (``ps aux | grep X | awk …``) pick."""
+    if not listing or listing[0].name not in _LISTERS:
+        return None
+    for stage in listing:
+        for pattern in _patterns(stage):
+            mark = _mark(pattern)
+            if mark is not None:
+                return mark
+    if listing[0].name in _CONNECTION_TABLES and len(listing) > 1:
+        return PROCESS_HUNT, f"kills the processes holding the connections {listing[0].name} lists"
+    return None
+
+
+def judge(invocation: Invocation, home: str) -> Verdict | None:
+    """``pkill``/``killall`` by a mark, ``kill $(…)`` of what a search by a mark lists."""
+    name = invocation.name
+    if name not in _KILLERS:
+        return None
+    if name in ("pkill", "killall"):
+        values = _values(invocation)
+        for index, word in enumerate(values):
+            if word.startswith("-") or (index and values[index - 1] in _VALUED):
+                continue
+            mark = _mark(word)
+            if mark is not None:
+                return _verdict(mark[0], invocation, mark[1])
+        return None
+    command = invocation.command
+    for raw in invocation.args:
+        for sub in command.substitutions_in(raw):
+            for stages in walk(sub.script):
+                mark = _hunt(stages)
+                if mark is not None:
+                    return _verdict(mark[0], invocation, mark[1])
+    return None
+
+
+def judge_script(script: Script, home: str) -> Verdict | None:
+    """A listing piped into ``xargs kill`` (or a ``while read`` loop that kills what it reads)."""
+    for stages in walk(script):
+        reads = False  # a `while read` loop between the listing and the kill
+        for index, stage in enumerate(stages[1:], 1):
+            if stage.name in _KILLERS and ("xargs" in stage.wrappers or reads):
+                mark = _hunt([s for s in stages[:index] if s.name != "read"])
+                if mark is not None:
+                    return Verdict(mark[0], piece(" | ".join(s.text for s in stages)), mark[1])
+                break
+            reads = reads or stage.name == "read"
+    return None
