@@ -43,7 +43,16 @@ from ..parse import Script
 from ..paths import normalize_path
 from ..programs import SHELLS, Invocation, walk
 from ..sizes import DISK_FILL_LIMIT, size_in_bytes
-from ..verdict import DATA_DESTRUCTION, RESOURCE_HIJACK, SERVICE, SHARED_WIPE, SHUTDOWN, SYSTEM_FILES, Verdict
+from ..verdict import (
+    DATA_DESTRUCTION,
+    FORK_BOMB,
+    RESOURCE_HIJACK,
+    SERVICE,
+    SHARED_WIPE,
+    SHUTDOWN,
+    SYSTEM_FILES,
+    Verdict,
+)
 
 __all__ = ["judge", "judge_script", "user_data", "users_file"]
 
@@ -952,7 +961,25 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         or _hypervisor(invocation)
         or _virtual_machines(invocation)
         or _marked_renames(invocation, home)
+        or _forks_forever(invocation)
     )
+
+
+_FORKS = lazy_compile(r"(?:\b|_)fork\b|\bProcess\.spawn\b|\bspawn\(process\.argv")
+_FOREVER = lazy_compile(
+    r"\bwhile\s*(?:\(\s*)?(?:1|True|true|!0)\b|\bfor\s*\(\s*;\s*;\s*\)|\bloop\s*(?:do|\{)|\buntil\s+(?:0|false)\b"
+    r"|\bwhile\s+fork\b|iter\(int,\s*1\)|\bitertools\.count\(|\bsetInterval\("
+)
+
+
+def _forks_forever(invocation: Invocation) -> Verdict | None:
+    """An interpreter's one-liner that forks in a loop without end (``perl -e 'fork while 1'``,
+    ``python3 -c 'while True: os.fork()'``, ``ruby -e 'loop { fork }'``): a fork bomb
+    in another language, the machine's process table filled."""
+    code = inline_code(invocation)
+    if not code or not _FORKS.search(code) or not _FOREVER.search(code):
+        return None
+    return _verdict(FORK_BOMB, invocation, f"{invocation.name}'s code forks in a loop without end")
 
 
 _VM_STOPS = lazy_compile(
