@@ -238,12 +238,16 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      r"|~/\.config/(?:openbox|labwc|herbstluftwm|lxsession/[^/]+|lxqt)/autostart(?:\.sh)?"
      r"|~/\.config/(?:i3|sway|i3-regolith)/config|~/\.config/hypr/hyprland\.conf|~/\.config/bspwm/bspwmrc"
      r"|~/\.config/qtile/autostart\.sh|~/\.config/river/init|~/\.config/niri/config\.kdl"
+     # a desktop entry of the user's shadows the system's of the same name, and the file associations
+     # pick which entry opens a file: an Exec= line run whenever the user opens that app or file type
+     r"|~/\.local/share/applications/.*\.desktop|~/\.config/(?:[^/]+-)?mimeapps\.list"
+     r"|~/\.local/share/applications/(?:[^/]+-)?mimeapps\.list"
      r"|~/Library/Preferences/(?:ByHost/)?com\.apple\.(?:loginwindow|loginitems)[^/]*\.plist"
      r"|~/Library/Application Support/com\.apple\.backgroundtaskmanagementagent/.*"
      r"|~/Library/Preferences/com\.apple\.dock\.plist"
      r"|~/Library/Application Support/iTerm2/Scripts/AutoLaunch/.*",
      PROFILE,
-     "a program started at every desktop login"),
+     "a program started at every desktop login, or the app that opens a file"),
     # Folders macOS or an app loads plug-in code from (the Beyond-the-LaunchAgents places): a screen
     # saver, a colour picker, a preference pane, a Spotlight importer or Quick Look generator (loaded by
     # mds and quicklookd unasked), an audio unit or driver (coreaudiod, as root for HAL), an input
