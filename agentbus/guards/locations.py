@@ -392,4 +392,36 @@ def written(value: str, *, home: str, cwd: str | None) -> tuple[str, str] | None
     if normalized.startswith(("/proc/sys/", "/sys/")):
         # echo 0 > /proc/sys/kernel/nmi_watchdog is sysctl by another name (miners turn the watchdog off)
         return SYSTEM_CONFIG, f"{normalized}, a kernel setting"
+    return _in_other_root(normalized, cwd)
+
+
+_OTHER_ROOT = lazy_compile(r"^/(?:mnt|media|sysroot|target|run/media)(?=/)")
+"""Where a root file system is mounted elsewhere (an installer's ``/target``, the initramfs's ``/sysroot``,
+a disk at ``/mnt`` or ``/media/USER/DISK``)."""
+_ROOT_DEPTH = 3
+"""How many directories below the mount point a root file system may start (``/media/USER/DISK``)."""
+
+
+def _in_other_root(normalized: str, cwd: str | None) -> tuple[str, str] | None:
+    """``echo 'x:…:0:0::' >> /sysroot/etc/passwd``, ``cp evil.service /mnt/etc/systemd/system/``: a
+    persistence place or a system file of another root file system, the machine's own at the next boot
+    (the initramfs mounts the real root at /sysroot) or another machine's disk. Only the table's places
+    and the system files count there: other files under a mounted disk's ``etc`` are its data, and a
+    project's own tree (``rootfs/etc/passwd`` of an image it builds) is the project's."""
+    match = _OTHER_ROOT.match(normalized)
+    base = (cwd or "").rstrip("/")
+    if match is None or (base and normalized.startswith(base + "/")):
+        return None
+    parts = normalized[match.end() :].split("/")  # ['', 'USER', 'DISK', 'etc', ...]
+    for depth in range(min(_ROOT_DEPTH, len(parts) - 2)):
+        root = match.group(0) + "/".join(parts[: depth + 1])
+        inner = "/" + "/".join(parts[depth + 1 :])
+        if not inner.startswith(("/etc/", "/var/", "/usr/", "/boot/", "/root/")):
+            continue
+        found = location(inner, home="/root", cwd=None)
+        if found is not None:
+            return found[0], f"{normalized}, {found[1]} of the root file system at {root}"
+        path = system_file(inner, home="/root", cwd=None)
+        if path is not None:
+            return SYSTEM_FILES, f"{normalized}, {path} of the root file system at {root}"
     return None
