@@ -28,7 +28,7 @@ import os
 import re
 
 from ..lazy_regex import lazy_compile
-from .operands import system_file
+from .operands import CORE_SYSTEM_FILE, system_file
 from .paths import display_path, normalize_path
 from .verdict import (
     DATA_DESTRUCTION,
@@ -404,10 +404,11 @@ _ROOT_DEPTH = 3
 
 def _in_other_root(normalized: str, cwd: str | None) -> tuple[str, str] | None:
     """``echo 'x:…:0:0::' >> /sysroot/etc/passwd``, ``cp evil.service /mnt/etc/systemd/system/``: a
-    persistence place or a system file of another root file system, the machine's own at the next boot
-    (the initramfs mounts the real root at /sysroot) or another machine's disk. Only the table's places
-    and the system files count there: other files under a mounted disk's ``etc`` are its data, and a
-    project's own tree (``rootfs/etc/passwd`` of an image it builds) is the project's."""
+    persistence place, or an account, sudo, PAM or preload file, of another root file system: the
+    machine's own at the next boot (the initramfs mounts the real root at /sysroot) or another
+    machine's disk. Only those count there: an installer's ``genfstab -U /mnt >> /mnt/etc/fstab`` is
+    not persistence, other files under a mounted disk's ``etc`` are its data, and a project's own
+    tree (``rootfs/etc/passwd`` of an image it builds) is the project's."""
     match = _OTHER_ROOT.match(normalized)
     base = (cwd or "").rstrip("/")
     if match is None or (base and normalized.startswith(base + "/")):
@@ -421,7 +422,6 @@ def _in_other_root(normalized: str, cwd: str | None) -> tuple[str, str] | None:
         found = location(inner, home="/root", cwd=None)
         if found is not None:
             return found[0], f"{normalized}, {found[1]} of the root file system at {root}"
-        path = system_file(inner, home="/root", cwd=None)
-        if path is not None:
-            return SYSTEM_FILES, f"{normalized}, {path} of the root file system at {root}"
+        if CORE_SYSTEM_FILE.match(inner):  # accounts, sudo, PAM, preloads; not its fstab or host name
+            return SYSTEM_FILES, f"{normalized}, {inner} of the root file system at {root}"
     return None

@@ -37,7 +37,7 @@ from ..locations import location
 from ..parse import Script, ShellSyntaxError
 from ..paths import normalize_path
 from ..programs import ROOT_WRAPPERS, Invocation, is_root_user, parse_nested, runs_as, walk
-from ..verdict import ACCOUNT, IMPAIR, PROFILE, SCHEDULED, SERVICE, STEALTH_PERSISTENCE, SYSTEM_FILES, Verdict
+from ..verdict import ACCOUNT, IMPAIR, PROFILE, SCHEDULED, SERVICE, STEALTH_PERSISTENCE, Verdict
 from ..workdir import call_directory
 
 __all__ = ["judge", "judge_script"]
@@ -598,32 +598,6 @@ def _bundle_made(invocation: Invocation, home: str) -> Verdict | None:
 
 
 _Check = Callable[[Invocation, str], "Verdict | None"]
-_BOOT_BUILDERS = frozenset({"update-grub", "update-grub2", "grub-mkconfig", "grub2-mkconfig", "grub-install",
-                            "grub2-install", "dracut", "update-initramfs", "mkinitcpio", "mkinitrd",
-                            "kernel-install", "bootctl"})  # fmt: skip
-"""What rebuilds the boot loader's menu or the initramfs in /boot from the configuration staged for it."""
-_BOOT_READS = frozenset({"-h", "--help", "-V", "--version", "-L", "--list-modules", "-M", "--automods",
-                         "--print-cmdline", "status", "list", "inspect", "is-installed"})  # fmt: skip
-
-
-def _boot_image(invocation: Invocation, home: str) -> Verdict | None:
-    """``update-grub``, ``dracut --force``, ``update-initramfs -u``, ``mkinitcpio -P``: the machine's boot
-    loader or initramfs rebuilt, with whatever kernel arguments, hooks and modules were staged for it
-    (``init=/payload.sh``, a dracut module's ``pre-pivot`` hook): it runs as root before the system does.
-    ``grub-mkconfig`` without ``-o`` only prints the menu; ``lsinitramfs`` and the list modes read."""
-    values = _values(invocation)
-    if set(values) & _BOOT_READS:
-        return None
-    if invocation.name in ("grub-mkconfig", "grub2-mkconfig") and not any(
-        v in ("-o", "--output") or v.startswith("--output=") for v in values
-    ):
-        return None
-    if invocation.name == "update-initramfs" and not {"-u", "-c", "-d"} & set(values):
-        return None
-    why = f"{invocation.name} rebuilds what the machine boots (the boot loader or the initramfs in /boot)"
-    return _verdict(SYSTEM_FILES, invocation, why)
-
-
 _CHECKS: dict[str, _Check] = {
     "chmod": _made_runnable,
     "chown": _given_to_root,
@@ -650,7 +624,6 @@ _CHECKS: dict[str, _Check] = {
     **dict.fromkeys(_BUS_TOOLS, _bus_account),
     **dict.fromkeys(("insmod", "modprobe", "depmod", "kextload", "kextutil", "kmutil"), _kernel_module),
     "ssh-copy-id": _ssh_copy_id,
-    **dict.fromkeys(_BOOT_BUILDERS, _boot_image),
     "git": _git,
     **dict.fromkeys(("defaults", "plutil", "PlistBuddy"), _plist),
     "osascript": _osascript,
