@@ -204,6 +204,8 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      r"|~/\.local/share/dbus-1/services/.*",
      SERVICE, "a D-Bus service: started on demand, as root for the system bus"),
     (rf"(?:{_UNIT_DIRS})(?:/.*)?", SERVICE, "a systemd unit"),
+    (r"~/\.config/upstart/.*|~/\.init/.*|/etc/xdg/upstart/.*|/usr/share/upstart/sessions/.*",
+     SERVICE, "an Upstart session job, started at the user's login"),
     (r"/etc/(?:init\.d|rc\.d|rc[0-6S]\.d|init|xinetd\.d|supervisor/conf\.d|supervisord\.d)(?:/.*)?"
      r"|/etc/rc\.local|/etc/rc\.conf\.local|/etc/supervisord\.conf|/etc/xinetd\.conf|/etc/rc\.common"
      r"|(?:/System)?/Library/StartupItems(?:/.*)?",
@@ -229,13 +231,25 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      r"csh\.login|csh\.logout|inputrc|ksh\.kshrc)"
      r"|/etc/(?:profile\.d|zsh|fish|bash_completion\.d|X11/Xsession\.d)/.*",
      PROFILE, "a shell start-up file of every user"),
+    # Linux desktops: XDG autostart (~/.local/share/autostart and /usr/share/autostart too), KDE's
+    # login and logout scripts, and the window managers' own start-up files (every exec line of i3's,
+    # sway's or Hyprland's configuration runs at each login).
     (r"~/\.config/autostart/.*|/etc/xdg/autostart/.*|~/\.kde4?/Autostart/.*"
+     r"|~/\.local/share/autostart/.*|/usr/(?:local/)?share/autostart/.*|~/\.config/autostart-scripts/.*"
+     r"|~/\.config/plasma-workspace/(?:env|shutdown)/.*"
+     r"|~/\.config/(?:openbox|labwc|herbstluftwm|lxsession/[^/]+|lxqt)/autostart(?:\.sh)?"
+     r"|~/\.config/(?:i3|sway|i3-regolith)/config|~/\.config/hypr/hyprland\.conf|~/\.config/bspwm/bspwmrc"
+     r"|~/\.config/qtile/autostart\.sh|~/\.config/river/init|~/\.config/niri/config\.kdl"
+     # a desktop entry of the user's shadows the system's of the same name, and the file associations
+     # pick which entry opens a file: an Exec= line run whenever the user opens that app or file type
+     r"|~/\.local/share/applications/.*\.desktop|~/\.config/(?:[^/]+-)?mimeapps\.list"
+     r"|~/\.local/share/applications/(?:[^/]+-)?mimeapps\.list"
      r"|~/Library/Preferences/(?:ByHost/)?com\.apple\.(?:loginwindow|loginitems)[^/]*\.plist"
      r"|~/Library/Application Support/com\.apple\.backgroundtaskmanagementagent/.*"
      r"|~/Library/Preferences/com\.apple\.dock\.plist"
      r"|~/Library/Application Support/iTerm2/Scripts/AutoLaunch/.*",
      PROFILE,
-     "a program started at every desktop login"),
+     "a program started at every desktop login, or the app that opens a file"),
     # Folders macOS or an app loads plug-in code from (the Beyond-the-LaunchAgents places): a screen
     # saver, a colour picker, a preference pane, a Spotlight importer or Quick Look generator (loaded by
     # mds and quicklookd unasked), an audio unit or driver (coreaudiod, as root for HAL), an input

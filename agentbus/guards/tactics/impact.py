@@ -19,7 +19,8 @@
   Also one file of the user's outside the project encrypted (``gpg -c``, ``openssl
   enc``, ``7z a -p``, ``zip -e``, ``age``, ``ccencrypt``) or shredded, and the free
   space overwritten (``sfill``, ``cat /dev/zero > FILE``): ransomware's and the
-  anti-forensic wiper's steps. Encrypting the project's own files is ordinary.
+  anti-forensic wiper's steps. Encrypting the project's own files is ordinary, but not ransomware's
+  loop: each file a loop, a glob or a search hands over encrypted and the original then deleted.
 - :data:`~agentbus.guards.verdict.SERVICE` (asked): a system daemon stopped by
   signalling it (``killall cron``, ``kill $(pgrep crond)``), as ``systemctl stop``
   would be asked. Security and logging daemons are the impairment family's.
@@ -42,7 +43,16 @@ from ..parse import Script
 from ..paths import normalize_path
 from ..programs import SHELLS, Invocation, walk
 from ..sizes import DISK_FILL_LIMIT, size_in_bytes
-from ..verdict import DATA_DESTRUCTION, RESOURCE_HIJACK, SERVICE, SHARED_WIPE, SHUTDOWN, SYSTEM_FILES, Verdict
+from ..verdict import (
+    DATA_DESTRUCTION,
+    FORK_BOMB,
+    RESOURCE_HIJACK,
+    SERVICE,
+    SHARED_WIPE,
+    SHUTDOWN,
+    SYSTEM_FILES,
+    Verdict,
+)
 
 __all__ = ["is_miner", "judge", "judge_script", "names_wallet", "user_data", "users_file"]
 
@@ -980,7 +990,25 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         or _hypervisor(invocation)
         or _virtual_machines(invocation)
         or _marked_renames(invocation, home)
+        or _forks_forever(invocation)
     )
+
+
+_FORKS = lazy_compile(r"(?:\b|_)fork\b|\bProcess\.spawn\b|\bspawn\(process\.argv")
+_FOREVER = lazy_compile(
+    r"\bwhile\s*(?:\(\s*)?(?:1|True|true|!0)\b|\bfor\s*\(\s*;\s*;\s*\)|\bloop\s*(?:do|\{)|\buntil\s+(?:0|false)\b"
+    r"|\bwhile\s+fork\b|iter\(int,\s*1\)|\bitertools\.count\(|\bsetInterval\("
+)
+
+
+def _forks_forever(invocation: Invocation) -> Verdict | None:
+    """An interpreter's one-liner that forks in a loop without end (``perl -e 'fork while 1'``,
+    ``python3 -c 'while True: os.fork()'``, ``ruby -e 'loop { fork }'``): a fork bomb
+    in another language, the machine's process table filled."""
+    code = inline_code(invocation)
+    if not code or not _FORKS.search(code) or not _FOREVER.search(code):
+        return None
+    return _verdict(FORK_BOMB, invocation, f"{invocation.name}'s code forks in a loop without end")
 
 
 _VM_STOPS = lazy_compile(
@@ -1192,9 +1220,15 @@ def _filters(stage: Invocation) -> bool:
 
 def judge_script(script: Script, home: str) -> Verdict | None:
     """What spans a pipeline or statements: every PID from ``ps`` handed to ``kill``, directly or
-    through a file (``ps … > /tmp/p; kill -9 $(cat /tmp/p)``)."""
+    through a file (``ps … > /tmp/p; kill -9 $(cat /tmp/p)``); each file a loop or a search hands
+    over encrypted and then deleted (:func:`_encrypted_then_removed`)."""
     lists: dict[str, list[Invocation]] = {}
+    encrypted: dict[str, Invocation] = {}
     for stages in walk(script):
+        for stage in stages:
+            verdict = _encrypted_then_removed(stage, encrypted)
+            if verdict is not None:
+                return verdict
         killer = _ps_into_kill(stages)
         if killer is not None:
             category, why = _kill_why(stages[: stages.index(killer)])
@@ -1208,6 +1242,84 @@ def judge_script(script: Script, home: str) -> Verdict | None:
             if verdict is not None:
                 return verdict
     return None
+
+
+_REMOVERS = frozenset({"rm", "grm", "unlink", "shred", "gshred", "wipe", "srm", "truncate"})
+_ENCRYPTORS = frozenset({"gpg", "gpg2", "openssl", "age", "rage", "7z", "7za", "7zz", "rar", "zip",
+                         "aescrypt", "scrypt", "ccrypt", "ccencrypt"})  # fmt: skip
+_ITERATED = lazy_compile(r"[*?\[]|\$(?:[0-9@*(]|\{?[a-z_][a-z0-9_]*\b)")
+"""A word standing for many files: a glob (``*.pdf``), a command's output (``$(find …)``), a script's
+argument (``"$1"``: what ``find -exec sh -c`` or a loop hands over) or a loop's variable (``"$f"``,
+lower case by custom; an upper-case ``$SECRETS_FILE`` names one file of the environment's)."""
+
+
+def _encrypted_then_removed(stage: Invocation, encrypted: dict[str, Invocation]) -> Verdict | None:
+    """Each file a loop, a glob or a search hands over encrypted and the original deleted:
+    ``for f in *.pdf; do gpg -c "$f"; shred -u "$f"; done``, ``find . -exec sh -c 'openssl enc -in "$1"
+    … && rm "$1"' _ {} \\;``, ``find . -exec gpg -c {} \\; -delete``. Ransomware's loop, wherever it runs
+    (the project's files too: every one of them left only as ciphertext, the key elsewhere). One named
+    file encrypted and its plaintext removed is a developer's (``openssl enc -in .env … && rm .env``).
+    ``encrypted`` keeps, across the script's statements, the words encrypted so far (as shell text)."""
+    if stage.name == "find":
+        return _find_encrypts_and_removes(stage)
+    command = stage.command
+    words = [_bare(command.render(word)) for word in stage.args]
+    if _run_encrypts(stage.name, _values(stage)):
+        for word in words:
+            if not word.startswith("-") and _ITERATED.search(word):
+                encrypted.setdefault(word, stage)
+    if not encrypted or stage.name not in _REMOVERS | {"dd"}:
+        return None
+    removed = [w[3:] for w in words if w.startswith("of=")] if stage.name == "dd" else _words(words)
+    for word in removed:
+        crypt = encrypted.get(word)
+        if crypt is not None:
+            text = piece(f"{crypt.text} … {stage.text}")
+            why = f"encrypts each file {word} stands for, then destroys the original ({stage.name})"
+            return Verdict(DATA_DESTRUCTION, text, why)
+    return None
+
+
+def _run_encrypts(name: str, args: list[str]) -> bool:
+    """Whether ``name ARGS`` (a program a search runs on each file) encrypts, not decrypts or signs."""
+    if name not in _ENCRYPTORS or {"-d", "--decrypt", "-decrypt"} & set(args):
+        return False
+    if name in ("gpg", "gpg2"):
+        short = {c for a in args if a.startswith("-") and not a.startswith("--") for c in a[1:]}
+        return bool({"c", "e"} & short or {"--symmetric", "--encrypt"} & set(args))
+    if name == "openssl":
+        return bool(args) and (
+            (args[0] == "enc" and any(_OPENSSL_CIPHER.match(a) for a in args[1:]))
+            or bool(_OPENSSL_CIPHER_COMMAND.match(args[0]))
+        )
+    if name in ("7z", "7za", "7zz", "rar", "zip"):
+        adds = name == "zip" or args[:1] == ["a"]  # 7z x, rar e: extracting
+        return adds and any(a.startswith(("-p", "-hp", "-P", "--password", "-e", "--encrypt")) for a in args)
+    return name not in ("aescrypt", "scrypt") or "-e" in args or args[:1] == ["enc"]
+
+
+def _bare(word: str) -> str:
+    """``"${f}"`` and ``$f`` as one word."""
+    return re.sub(r"\$\{(\w+)\}", r"$\1", word.strip("'\""))
+
+
+def _find_encrypts_and_removes(find: Invocation) -> Verdict | None:
+    """``find … -exec gpg -c {} \\; -delete``, ``-exec openssl enc … \\; -exec rm {} \\;``: one search
+    whose every file is encrypted, then deleted."""
+    values = _values(find)
+    runs: list[list[str]] = []
+    for index, value in enumerate(values[:-1]):
+        if value in ("-exec", "-execdir"):
+            end = next((j for j in range(index + 1, len(values)) if values[j] in (";", "+")), len(values))
+            runs.append([values[index + 1].rsplit("/", 1)[-1], *values[index + 2 : end]])
+    crypt = next((run[0] for run in runs if _run_encrypts(run[0], run[1:])), None)
+    if crypt is None or not ("-delete" in values or any(run[0] in _REMOVERS for run in runs)):
+        return None
+    return _verdict(
+        DATA_DESTRUCTION,
+        find,
+        f"encrypts every file the search lists ({crypt}) and then deletes the originals",
+    )
 
 
 def _kill_why(listing: list[Invocation]) -> tuple[str, str]:

@@ -38,6 +38,7 @@ from ..parse import Script, ShellSyntaxError
 from ..paths import normalize_path
 from ..programs import ROOT_WRAPPERS, Invocation, is_root_user, parse_nested, runs_as, walk
 from ..verdict import ACCOUNT, IMPAIR, PROFILE, SCHEDULED, SERVICE, STEALTH_PERSISTENCE, Verdict
+from ..workdir import call_directory
 
 __all__ = ["judge", "judge_script"]
 
@@ -741,7 +742,7 @@ def _texts(stage: Invocation) -> Iterator[str]:
                 yield sub.text
 
 
-def _hook_copy(stage: Invocation) -> Verdict | None:
+def _hook_copy(stage: Invocation, home: str) -> Verdict | None:
     """cp /tmp/x .git/hooks/post-merge: a hook taken from outside the project."""
     if stage.name not in ("cp", "install", "mv", "ln"):
         return None
@@ -755,7 +756,28 @@ def _hook_copy(stage: Invocation) -> Verdict | None:
             return _verdict(
                 STEALTH_PERSISTENCE, stage, f"installs {source} as a git hook, outside the project's files"
             )
+    other = _other_repository(words[-1], stage.cwd, home)
+    if other is not None:
+        why = f"installs a git hook into another repository ({other}), run by its next git command there"
+        return _verdict(STEALTH_PERSISTENCE, stage, why)
     return None
+
+
+def _other_repository(hook: str, cwd: str | None, home: str) -> str | None:
+    """The repository a hook path belongs to (resolved from ``cwd``, where a ``cd`` of the line
+    left it), when it is neither the call's own (the call's directory in it) nor one inside the
+    call's directory (a vendored checkout): ``cp h ~/src/api/.git/hooks/post-merge``."""
+    base = call_directory()
+    if base is None:
+        return None
+    path = normalize_path(hook, home=home, cwd=cwd or base).rstrip("/")
+    repo, found, _ = path.partition("/.git/hooks")
+    base = normalize_path(base).rstrip("/")
+    if not found or not repo.startswith("/"):
+        return None
+    if base == repo or base.startswith(repo + "/") or repo.startswith(base + "/"):
+        return None
+    return repo
 
 
 def judge_script(script: Script, home: str) -> Verdict | None:
@@ -764,7 +786,7 @@ def judge_script(script: Script, home: str) -> Verdict | None:
         inline = any(stage.name in _INLINE for stage in stages[:-1])
         texts: list[str] | None = None
         for stage in stages:
-            verdict = _hook_copy(stage)
+            verdict = _hook_copy(stage, home)
             if verdict is not None:
                 return verdict
             for target, from_command in _targets(stage):
