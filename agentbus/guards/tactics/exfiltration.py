@@ -29,6 +29,7 @@ import os
 import posixpath
 import re
 from collections.abc import Iterator
+from fnmatch import fnmatchcase as fnmatch
 from typing import NamedTuple
 
 from ...lazy_regex import lazy_compile
@@ -1338,7 +1339,18 @@ def _moves(invocation: Invocation) -> list[tuple[str, str]]:
 class _Tracker:
     """What a command line has downloaded (and packed) so far, statement by statement."""
 
-    __slots__ = ("carried", "files", "here", "home", "inside", "names", "packed", "trees")
+    __slots__ = (
+        "built",
+        "carried",
+        "executable",
+        "files",
+        "here",
+        "home",
+        "inside",
+        "names",
+        "packed",
+        "trees",
+    )
 
     def __init__(self, home: str) -> None:
         self.home = home
@@ -1357,6 +1369,10 @@ class _Tracker:
         """ids of the simple commands that downloaded, moved, unpacked or decoded a payload."""
         self.packed: dict[str, str] = {}
         """Normalised path of each file holding a sensitive source (``tar czf /tmp/h.tgz ~/.ssh``) -> what."""
+        self.executable: dict[str, str] = {}
+        """Normalised path (or pattern: ``chmod +x *``) made executable in a temporary directory -> how."""
+        self.built: set[str] = set()
+        """Normalised paths a compiler wrote (``gcc -o /tmp/t t.c``, ``go build -o /tmp/app .``)."""
 
     def path(self, word: str, cwd: str | None) -> str:
         return normalize_path(word, home=self.home, cwd=cwd)
@@ -1699,6 +1715,66 @@ what of the repository itself they run (``pip install ./repo``, ``npm install`` 
 
 
 def _run_of_download(invocation: Invocation, tracker: _Tracker) -> Verdict | None:
+    """A statement that runs a payload, or carries one on (moves, unpacks, decodes it: remembered);
+    or runs a file the command made executable in a temporary directory."""
+    found = _run_of_fetched(invocation, tracker)
+    return found if found is not None else _run_of_temp_program(invocation, tracker)
+
+
+_TEMP_DIRS = ("/tmp/", "/var/tmp/", "/dev/shm/", "/run/shm/", "/private/tmp/", "/private/var/tmp/")
+"""World-writable directories: anything may be put there, by anyone. (``/run/user/N`` is the user's own.)"""
+_COMPILERS = frozenset({"gcc", "g++", "cc", "c++", "clang", "clang++", "tcc", "rustc", "go", "gccgo",
+                        "zig", "swiftc", "ghc", "nim", "fpc", "gfortran", "ld", "nvcc", "javac",
+                        "kotlinc"})  # fmt: skip
+"""Programs that write a program built from source (``-o``); ``cargo`` writes under its target directory."""
+
+
+def _run_of_temp_program(invocation: Invocation, tracker: _Tracker) -> Verdict | None:
+    """``cd /tmp; chmod 777 x; ./x``, ``install -m 755 p /var/tmp/p && /var/tmp/p``: a file the command
+    makes executable in a world-writable directory, then runs. What it is cannot be seen (it was put
+    there by anyone, or fetched by a program the guard does not know); asked. Not a program a compiler
+    of the same command wrote there (``go build -o /tmp/app . && chmod +x /tmp/app && /tmp/app``), nor
+    one under the directory the call runs in (a project kept in /tmp)."""
+    name = invocation.name
+    values = _values(invocation)
+    if name in _COMPILERS or name == "cargo":
+        outputs = option_values(values, frozenset({"-o", "--target-dir"}))
+        outputs += [v.partition("=")[2] for v in values if v.startswith(("-o=", "--target-dir="))]
+        tracker.built.update(tracker.path(o, invocation.cwd).rstrip("/") for o in outputs if o)
+        return None
+    made = [word for word, how in _runs(invocation) if how == "makes executable"]
+    if name == "install" and any(
+        _MODES_X.match(m) for m in option_values(values, frozenset({"-m", "--mode"}))
+    ):
+        operands = _operands_after(values, frozenset({"-m", "--mode", "-o", "-g", "--owner", "--group"}))
+        made += list(_into(operands[-1], operands[:-1])) if len(operands) >= 2 else []
+    for word in made:
+        path = tracker.path(word, invocation.cwd)
+        if path.startswith(_TEMP_DIRS):
+            tracker.executable[path] = f"made executable by {name}"
+    if not tracker.executable:
+        return None
+    cwd = call_directory()
+    here = normalize_path(cwd).rstrip("/") + "/" if cwd else None
+    for word, how in _runs(invocation):
+        if how not in ("runs", "runs the script"):
+            continue
+        path = tracker.path(word, invocation.cwd)
+        if path in tracker.built or any(path.startswith(b + "/") for b in tracker.built):
+            continue
+        if here is not None and path.startswith(here):
+            continue
+        by = tracker.executable.get(path) or next(
+            (by for pattern, by in tracker.executable.items() if "*" in pattern and fnmatch(path, pattern)),
+            None,
+        )
+        if by is not None:
+            why = f"{how} {path}, {by} earlier in the command in a world-writable directory: code unseen"
+            return _verdict(UNJUDGED_SCRIPT, invocation, why)
+    return None
+
+
+def _run_of_fetched(invocation: Invocation, tracker: _Tracker) -> Verdict | None:
     """A statement that runs a payload, or carries one on (moves, unpacks, decodes it: remembered)."""
     clone = cloned(invocation)
     if clone is not None:  # git clone URL repo: a tree downloaded (this call only: not carried on)
