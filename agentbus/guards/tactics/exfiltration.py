@@ -1752,13 +1752,13 @@ def _run_of_temp_program(invocation: Invocation, tracker: _Tracker) -> Verdict |
         path = tracker.path(word, invocation.cwd)
         if path.startswith(_TEMP_DIRS):
             tracker.executable[path] = f"made executable by {name}"
-    if not tracker.executable:
+    if made or not tracker.executable:
         return None
     cwd = call_directory()
     here = normalize_path(cwd).rstrip("/") + "/" if cwd else None
     for word, how in _runs(invocation):
-        if how not in ("runs", "runs the script"):
-            continue
+        if how not in ("runs", "runs the script") or (how == "runs" and "/" not in word):
+            continue  # a program by its bare name is found on the PATH, not here
         path = tracker.path(word, invocation.cwd)
         if path in tracker.built or any(path.startswith(b + "/") for b in tracker.built):
             continue
