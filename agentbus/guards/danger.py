@@ -1758,7 +1758,7 @@ def command_safety_guard(call: ToolCall) -> None:
         # A function the command defines and cannot call is judged at its calls (.definitions).
         verdict = definitions.deferred(command, check_command(command), check_command, keeper(session))
         exports = session_exports(session)
-        if verdict is None:
+        if verdict is None or verdict.decision != "block":  # an ask alone may be a block after them
             earlier = session_downloads.earlier_downloads(session)
             # Only statements that pass alone: a finding they gave would not be this call's.
             earlier = [statement for statement in earlier if check_command(statement) is None]
@@ -1768,7 +1768,8 @@ def command_safety_guard(call: ToolCall) -> None:
             # The functions earlier calls defined that this one may call: their bodies, judged here.
             called = definitions.reached(command, session_downloads.kept(session, definitions.FUNCTIONS))
             if earlier or called or exports:
-                verdict = check_command("\n".join([*earlier, *called, *exports, command]))
+                together = check_command("\n".join([*earlier, *called, *exports, command]))
+                verdict = together if verdict is None else script_files.stricter(verdict, together)
         # What earlier calls exported to git and go (export GIT_CONFIG_COUNT=1 …): this call's git has it.
         after_exports = "\n".join([*exports, command])
         if verdict is None or verdict.decision != "block":

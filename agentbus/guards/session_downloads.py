@@ -65,10 +65,13 @@ MAX_SESSIONS = 1024
 STALE_SECONDS = 7 * 24 * 3600
 """A session file untouched this long is removed when another is written."""
 
-DOWNLOADERS = frozenset({"curl", "wget", "fetch", "http", "https", "xh", "lwp-request", "lwp-download",
-                         "GET", "aria2c", "iwr", "irm", "invoke-webrequest", "scp", "rsync", "sftp",
-                         "ftp", "tftp", "nscurl"})  # fmt: skip
-"""Programs whose output file may be a payload (the command guard's downloaders, and copies from hosts)."""
+DOWNLOADERS = frozenset({"curl", "wget", "wget2", "fetch", "http", "https", "xh", "lwp-request",
+                         "lwp-download", "GET", "aria2c", "axel", "iwr", "irm", "invoke-webrequest", "scp",
+                         "rsync", "sftp", "psftp", "ftp", "lftp", "ncftp", "ncftpget", "ftpget", "tftp",
+                         "atftp", "smbclient", "nscurl"})  # fmt: skip
+"""Programs that bring a file from another machine (the downloaders, file-transfer clients, copies from
+hosts): the one table of them; their output file may be a payload. The command guard reads what each
+writes (``exfiltration._download``)."""
 
 
 CARRIERS = frozenset({"mv", "cp", "install", "ln", "ditto", "rsync", "tar", "gtar", "bsdtar", "unzip",

@@ -29,6 +29,7 @@ import os
 import posixpath
 import re
 from collections.abc import Iterator
+from fnmatch import fnmatchcase as fnmatch
 from typing import NamedTuple
 
 from ...lazy_regex import lazy_compile
@@ -40,6 +41,7 @@ from ..findings import positionals as _positionals
 from ..findings import static_args as _values
 from ..interpreters import AWKS, INTERPRETERS, fed_code, inline_code
 from ..operands import operands
+from ..options import option_values
 from ..parse import Script, SimpleCommand, Substitution
 from ..paths import check_path, normalize_path
 from ..programs import SHELLS, Invocation, shell_mode, walk
@@ -52,6 +54,7 @@ from ..request_bodies import (
     request_options,
     sent_file,
 )
+from ..session_downloads import DOWNLOADERS as TRANSFERS
 from ..verdict import DOWNLOAD_RUN, EXFILTRATION, UNJUDGED_SCRIPT, UPLOAD, Verdict
 from ..workdir import call_directory
 from .credentials import credential_store
@@ -632,8 +635,7 @@ _SYSTEM_DIRECTORY = lazy_compile(
 _PATH_DIRS = ("/usr/local/bin", "/usr/local/sbin", "/usr/bin", "/usr/sbin", "/bin", "/sbin",
               "/opt/homebrew/bin", "/opt/local/bin", "/snap/bin", "~/.local/bin", "~/bin", "~/.cargo/bin",
               "~/go/bin", "~/.npm-global/bin", "~/.deno/bin", "~/.bun/bin")  # fmt: skip
-_DOWNLOADERS = frozenset({"curl", "wget", "aria2c", "fetch", "tftp", "certutil", "http", "https", "xh",
-                          "lwp-download", "axel", "wget2"})  # fmt: skip
+_DOWNLOADERS = TRANSFERS | {"certutil"}
 _URL = lazy_compile(r"^(?:https?|ftp|tftp)://", re.IGNORECASE)
 
 
@@ -740,29 +742,96 @@ def _download(invocation: Invocation) -> _Download | None:
         files = files or _url_name(values)
         files = [f"{directory.rstrip('/')}/{f}" if directory and not f.startswith("/") else f for f in files]
         return _Download(tuple(f for f in files if f and f != "-"), "-" in files)
-    if name == "tftp":
-        text = " ".join(values)
-        match = re.search(r"\bget\s+(\S+)(?:\s+(\S+))?", text)
-        return _Download((match.group(2) or posixpath.basename(match.group(1)),), False) if match else None
+    fetched = _file_fetch(invocation, values) if name in _FILE_FETCHERS else None
+    if fetched is not None:
+        return fetched
     if name == "certutil" and any(v.lower() in ("-urlcache", "/urlcache") for v in values):
         positionals = [v for v in values if not v.startswith(("-", "/"))]
         return _Download(tuple(positionals[-1:]), False)
-    if name in ("scp", "sftp"):
+    if name in ("scp", "sftp", "rsync"):  # scp host:x ./y, sftp user@host:/x.sh ., rsync -a host:x .
         positionals = [v for v in values if not v.startswith("-")]
-        if (
-            len(positionals) >= 2
-            and _REMOTE_PATH.match(positionals[0])
-            and not _REMOTE_PATH.match(positionals[-1])
-        ):
-            return _Download((positionals[-1],), False)
+        remote = [p for p in positionals[:-1] if _REMOTE_PATH.match(p) and not _URL.match(p)]
+        if remote and len(positionals) >= 2 and not _REMOTE_PATH.match(positionals[-1]):
+            return _Download(_into(positionals[-1], remote), False)
     if name in _SOCKETS and "-l" not in values and not any(v.startswith("-l") for v in values):
         positionals = [v for v in values if not v.startswith("-")]
         if len(positionals) >= 2:
             return _Download((), True)
+    if (name == "openssl" and "s_client" in values) or _socket_input(invocation):
+        return _Download((), True)  # openssl s_client -connect h:443 > f, cat < /dev/tcp/h/80 > f
     if INTERPRETERS.match(name):
         written = _fetched_into(inline_code(invocation) or "")
         return _Download(written, False) if written else None
     return _renamed_download(invocation, values)
+
+
+_FILE_FETCHERS = frozenset({"tftp", "atftp", "ftp", "lftp", "sftp", "smbclient", "ftpget", "ncftpget",
+                            "ncftp", "psftp"})  # fmt: skip
+"""File-transfer clients that fetch a file by a ``get`` command or their own options (:func:`_file_fetch`)."""
+_GET = lazy_compile(
+    r"(?:^|[\s;'\"])(?:get|mget|recv|reget|pget)\s+(-\w+\s+)*([^\s;'\"]+)(?:[ \t]+([^\s;'\"]+))?"
+)
+_FTPGET_VALUES = frozenset({"-u", "-p", "-P", "--username", "--password", "--port"})
+_NCFTPGET_VALUES = frozenset({"-u", "-p", "-P", "-j", "-t", "-f", "-d", "-W", "-X", "-Y"})
+
+
+def _file_fetch(invocation: Invocation, values: list[str]) -> _Download | None:
+    """What a file-transfer client fetches: busybox/atftp ``tftp -g -r R [-l L] HOST``, busybox
+    ``ftpget [-u U -p P -P N] HOST LOCAL [REMOTE]``, ``ncftpget HOST DIR REMOTE...``, or a ``get R [L]``
+    command given on the line (``tftp h -c get x``, ``lftp -c 'open h; get x'``, ``smbclient -c 'get x'``)
+    or fed in (``ftp h <<< 'get x'``)."""
+    name = invocation.name
+    if name in ("tftp", "atftp") and any(v in ("-g", "--get") or v.startswith("-g") for v in values):
+        remote = option_values(values, frozenset({"-r", "--remote-file"}))
+        local = option_values(values, frozenset({"-l", "--local-file"}))
+        files = local or [posixpath.basename(r) for r in remote]
+        return _Download(tuple(files), False) if files else None
+    if name == "ftpget":
+        positionals = _operands_after(values, _FTPGET_VALUES)
+        return _Download((positionals[1],), False) if len(positionals) >= 2 else None
+    if name == "ncftpget":
+        positionals = _operands_after(values, _NCFTPGET_VALUES)
+        if len(positionals) >= 3:
+            return _Download(_into(positionals[1], positionals[2:]), False)
+        return None
+    texts = [" ".join(values), *fed_code(invocation)]
+    files = []
+    for text in texts:
+        for match in _GET.finditer(text.replace("\\n", "\n")):
+            files.append(match.group(3) or posixpath.basename(match.group(2)))
+    return _Download(tuple(files), False) if files else None
+
+
+def _operands_after(values: list[str], valued: frozenset[str]) -> list[str]:
+    """The operands of ``values``, the values of the ``valued`` options left out."""
+    operands: list[str] = []
+    skip = False
+    for value in values:
+        if skip:
+            skip = False
+        elif value in valued:
+            skip = True
+        elif not value.startswith("-"):
+            operands.append(value)
+    return operands
+
+
+def _into(destination: str, remote: list[str]) -> tuple[str, ...]:
+    """The files a copy from a host writes: ``destination`` itself, and, as it may be a directory
+    (``.``, ``/tmp/``), each remote file's name in it."""
+    names = [posixpath.basename(r.split(":", 1)[-1].rstrip("/")) for r in remote]
+    folder = "" if destination in (".", "./") else destination.rstrip("/") + "/"
+    inside = [f"{folder}{name}" for name in names if name]
+    return tuple(dict.fromkeys([destination, *inside]))
+
+
+def _socket_input(invocation: Invocation) -> bool:
+    """``cat < /dev/tcp/HOST/PORT``: a command reading from a network connection bash opens."""
+    command = invocation.command
+    return any(
+        r.op in ("<", "<>") and (command.static(r.target) or "").startswith(("/dev/tcp/", "/dev/udp/"))
+        for r in command.redirects
+    )
 
 
 _OUTPUT_OPTIONS = frozenset({"-o", "-O", "--output", "--output-document", "--out"})
@@ -793,7 +862,7 @@ def _renamed_download(invocation: Invocation, values: list[str]) -> _Download | 
 _WRITES_FILE = lazy_compile(
     r"""(\bopen|File\.(?:write|binwrite|open)|writeFileSync|file_put_contents)\s*\(\s*(["'])([^"'\n]{1,4095})\2"""
     r"""(\s*,\s*(?:mode\s*=\s*)?["'](?:[wax]b?\+?|\+?[wax]b?)["'])?"""
-    r"""|\b(?:urlretrieve|getstore|mirror)\s*\([^,()]{1,400},\s*(["'])([^"'\n]{1,4095})\5"""
+    r"""|\b(?:urlretrieve|getstore|mirror|copy)\s*\([^,()]{1,400},\s*(["'])([^"'\n]{1,4095})\5"""
 )
 """Where code writes a file: ``open('/tmp/x', 'w')``, ``File.write('/tmp/x', …)``, ``urlretrieve(URL, x)``."""
 
@@ -826,7 +895,7 @@ def _in_path_dir(path: str, home: str) -> bool:
 _FETCH_CODE = lazy_compile(
     r"urlopen|urllib|requests\.get|httpx\.get|LWP|get\(\s*[\"']https?:|URI\.open|open-uri|Net::HTTP|"
     r"fetch\(|file_get_contents\(\s*[\"']https?:|\biwr\b|Invoke-WebRequest|Invoke-RestMethod|\birm\b|"
-    r"DownloadString|DownloadFile|Net\.WebClient|https?\.get\(|curl_exec|\bgetstore\s*\(",
+    r"DownloadString|DownloadFile|Net\.WebClient|https?\.get\(|curl_exec|\bgetstore\s*\(|\bcopy\s*\(\s*[\"']https?:",
     re.IGNORECASE,
 )
 _EVAL_CODE = lazy_compile(
@@ -1270,7 +1339,18 @@ def _moves(invocation: Invocation) -> list[tuple[str, str]]:
 class _Tracker:
     """What a command line has downloaded (and packed) so far, statement by statement."""
 
-    __slots__ = ("carried", "files", "here", "home", "inside", "names", "packed", "trees")
+    __slots__ = (
+        "built",
+        "carried",
+        "executable",
+        "files",
+        "here",
+        "home",
+        "inside",
+        "names",
+        "packed",
+        "trees",
+    )
 
     def __init__(self, home: str) -> None:
         self.home = home
@@ -1289,6 +1369,10 @@ class _Tracker:
         """ids of the simple commands that downloaded, moved, unpacked or decoded a payload."""
         self.packed: dict[str, str] = {}
         """Normalised path of each file holding a sensitive source (``tar czf /tmp/h.tgz ~/.ssh``) -> what."""
+        self.executable: dict[str, str] = {}
+        """Normalised path (or pattern: ``chmod +x *``) made executable in a temporary directory -> how."""
+        self.built: set[str] = set()
+        """Normalised paths a compiler wrote (``gcc -o /tmp/t t.c``, ``go build -o /tmp/app .``)."""
 
     def path(self, word: str, cwd: str | None) -> str:
         return normalize_path(word, home=self.home, cwd=cwd)
@@ -1631,6 +1715,66 @@ what of the repository itself they run (``pip install ./repo``, ``npm install`` 
 
 
 def _run_of_download(invocation: Invocation, tracker: _Tracker) -> Verdict | None:
+    """A statement that runs a payload, or carries one on (moves, unpacks, decodes it: remembered);
+    or runs a file the command made executable in a temporary directory."""
+    found = _run_of_fetched(invocation, tracker)
+    return found if found is not None else _run_of_temp_program(invocation, tracker)
+
+
+_TEMP_DIRS = ("/tmp/", "/var/tmp/", "/dev/shm/", "/run/shm/", "/private/tmp/", "/private/var/tmp/")
+"""World-writable directories: anything may be put there, by anyone. (``/run/user/N`` is the user's own.)"""
+_COMPILERS = frozenset({"gcc", "g++", "cc", "c++", "clang", "clang++", "tcc", "rustc", "go", "gccgo",
+                        "zig", "swiftc", "ghc", "nim", "fpc", "gfortran", "ld", "nvcc", "javac",
+                        "kotlinc"})  # fmt: skip
+"""Programs that write a program built from source (``-o``); ``cargo`` writes under its target directory."""
+
+
+def _run_of_temp_program(invocation: Invocation, tracker: _Tracker) -> Verdict | None:
+    """``cd /tmp; chmod 777 x; ./x``, ``install -m 755 p /var/tmp/p && /var/tmp/p``: a file the command
+    makes executable in a world-writable directory, then runs. What it is cannot be seen (it was put
+    there by anyone, or fetched by a program the guard does not know); asked. Not a program a compiler
+    of the same command wrote there (``go build -o /tmp/app . && chmod +x /tmp/app && /tmp/app``), nor
+    one under the directory the call runs in (a project kept in /tmp)."""
+    name = invocation.name
+    values = _values(invocation)
+    if name in _COMPILERS or name == "cargo":
+        outputs = option_values(values, frozenset({"-o", "--target-dir"}))
+        outputs += [v.partition("=")[2] for v in values if v.startswith(("-o=", "--target-dir="))]
+        tracker.built.update(tracker.path(o, invocation.cwd).rstrip("/") for o in outputs if o)
+        return None
+    made = [word for word, how in _runs(invocation) if how == "makes executable"]
+    if name == "install" and any(
+        _MODES_X.match(m) for m in option_values(values, frozenset({"-m", "--mode"}))
+    ):
+        operands = _operands_after(values, frozenset({"-m", "--mode", "-o", "-g", "--owner", "--group"}))
+        made += list(_into(operands[-1], operands[:-1])) if len(operands) >= 2 else []
+    for word in made:
+        path = tracker.path(word, invocation.cwd)
+        if path.startswith(_TEMP_DIRS):
+            tracker.executable[path] = f"made executable by {name}"
+    if made or not tracker.executable:
+        return None
+    cwd = call_directory()
+    here = normalize_path(cwd).rstrip("/") + "/" if cwd else None
+    for word, how in _runs(invocation):
+        if how not in ("runs", "runs the script") or (how == "runs" and "/" not in word):
+            continue  # a program by its bare name is found on the PATH, not here
+        path = tracker.path(word, invocation.cwd)
+        if path in tracker.built or any(path.startswith(b + "/") for b in tracker.built):
+            continue
+        if here is not None and path.startswith(here):
+            continue
+        by = tracker.executable.get(path) or next(
+            (by for pattern, by in tracker.executable.items() if "*" in pattern and fnmatch(path, pattern)),
+            None,
+        )
+        if by is not None:
+            why = f"{how} {path}, {by} earlier in the command in a world-writable directory: code unseen"
+            return _verdict(UNJUDGED_SCRIPT, invocation, why)
+    return None
+
+
+def _run_of_fetched(invocation: Invocation, tracker: _Tracker) -> Verdict | None:
     """A statement that runs a payload, or carries one on (moves, unpacks, decodes it: remembered)."""
     clone = cloned(invocation)
     if clone is not None:  # git clone URL repo: a tree downloaded (this call only: not carried on)
