@@ -37,7 +37,7 @@ from .budget import decide, spend
 from .locations import location, written
 from .operands import EDITORS, PATH_MAX, PATTERN_OPTIONS, block_device, option_values, system_file
 from .pathnames import home_directory
-from .paths import check_glob, check_path, display_path, normalize_path
+from .paths import check_glob, check_path, display_path, new_in_project, normalize_path
 from .policy import Policy, current_policy, hold, in_argument
 from .request_bodies import CURL_PROGRAMS, WGET_PROGRAMS, request_options, sent_file
 from .tool_matchers import (
@@ -231,6 +231,8 @@ def check_file_access(
 
 def _judge_file(path: str, *, cwd: str | None, home: str | None, write: bool) -> Verdict | None:
     verdict = check_write(path, cwd=cwd, home=home) if write else None
+    if verdict is None and write and new_in_project(path, cwd=cwd, home=home):
+        return None  # a new key or certificate of the project's: made, not read
     return verdict or check_path(path, cwd=cwd, home=home, write=write, local=not write)
 
 
@@ -738,6 +740,8 @@ def _without_consumed(invocation: Invocation, cwd: str | None) -> Invocation:
             continue  # postgres -c ssl_key_file=server.key, local keyfile=tls/a.key
         if value is not None and creates and _created(value, cwd):
             continue  # step certificate create NAME new.crt new.key
+        if name == "ssh-add" and value and not value.startswith("-") and _consumable(value):
+            continue  # ssh-add ~/.ssh/id_ed25519: loaded into the agent as ssh -i uses it, never shown
         kept.append(word)
     if len(kept) == len(invocation.args):
         return invocation
@@ -877,6 +881,8 @@ def _check_invocation(invocation: Invocation, cwd: str | None, *, shown: bool = 
                 continue
             # sed -i edits its files where they are (nothing is shown); ln -s makes its last operand.
             write = name == "tee" or in_place or (name in _WRITE_TARGET and index == last and last > 0)
+            if name == "tee" and new_in_project(operand, cwd=cwd):
+                continue  # ... | tee certs/dev.pem: a new key or certificate of the project's
             verdict = _judge(operand, cwd=cwd, write=write, local=local, listing=listing)
             if verdict is not None:
                 return verdict
@@ -920,6 +926,8 @@ def _check_invocation(invocation: Invocation, cwd: str | None, *, shown: bool = 
         target = command.static(redirect.target)
         if target is None or redirect.op in ("<<", "<<<", ">&", "<&") or target.isdigit():
             continue
+        if redirect.op != "<" and new_in_project(target, cwd=cwd):
+            continue  # security find-certificate -p > dev.pem: a new key or certificate of the project's
         verdict = _judge(target, cwd=cwd, write=redirect.op != "<", local=local)
         if verdict is not None:
             return verdict

@@ -35,6 +35,7 @@ and at the home directory, the worst places it could.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
@@ -73,6 +74,7 @@ def _rule(
     return _Rule(lazy_compile(pattern, re.IGNORECASE), label, category, written or category, local, public)
 
 
+_KEY_OR_CERTIFICATE = "certificate or private key file"
 _PUBLIC_CERTIFICATE = lazy_compile(
     r"/(?![^/]*(?:key|priv))(?:[^/]*[-_.])?(?:certs?|certificate|chain|fullchain|ca|cacert|ca-bundle|bundle"
     r"|crt|trust|truststore|root-?ca|ca-?chain)\.pem$",
@@ -327,10 +329,10 @@ _ANYWHERE: tuple[_Rule, ...] = (
         r"(?!(?:[^/]*\.)?(?:d\.ts|[cm]?[jt]sx?|py|rb|go|rs|java|kt|php|md|rst)$)[^/]+)?$",
         "environment file with secrets",
     ),
-    _rule(r"\.(?:key|p12|pfx|pkcs12|p8|ppk|jks|keystore|ovpn)$", "certificate or private key file"),
+    _rule(r"\.(?:key|p12|pfx|pkcs12|p8|ppk|jks|keystore|ovpn)$", _KEY_OR_CERTIFICATE),
     # A .pem may hold a private key (an EC2 key pair, mkcert's localhost-key.pem); inside the
     # project, one named as certificates are by every tool's convention holds the public half.
-    _rule(r"\.pem$", "certificate or private key file", public=_PUBLIC_CERTIFICATE),
+    _rule(r"\.pem$", _KEY_OR_CERTIFICATE, public=_PUBLIC_CERTIFICATE),
     _rule(r"\.kdbx?$|\.(?:agilekeychain|opvault|1pif|1pux|psafe3)$", "password manager vault"),
     _rule(r"\.keytab$", "Kerberos keytab"),
     _rule(r"\.tfstate(?:\.backup)?$", "Terraform state, which holds secrets in plain text"),
@@ -831,6 +833,27 @@ def check_path(
     known = resolved.unknown_start is None and not resolved.path.startswith("//./")
     shown = display_path(resolved.path, home=home) if known else path.strip()
     return _verdict(rule, shown, write=write)
+
+
+def new_in_project(path: str, *, cwd: str | None, home: str | None = None) -> bool:
+    """A key or certificate file that is not there yet, inside the project (see :func:`_in_project`).
+
+    Written (``openssl req -x509 ... > cert.pem``, ``security find-certificate -p > dev.pem``,
+    the file tool's write of ``certs/dev.key``), it is made: nothing is read and no key is
+    replaced. One already there may be the only copy of a key, so overwriting it stays judged,
+    as do a link, a path whose real directory is elsewhere, and every other secret's name (a
+    project's ``.env`` is loaded by its tools).
+    """
+    if not isinstance(path, str) or not path.strip():
+        return False
+    home = home or home_directory()
+    resolved = resolve(path, cwd=cwd, home=home)
+    rule = _classify(resolved, home=home, write=True, local=False)
+    if rule is None or rule.label != _KEY_OR_CERTIFICATE or not _in_project(resolved, cwd=cwd, home=home):
+        return False
+    target = resolved.path
+    directory = os.path.dirname(target)
+    return not os.path.lexists(target) and os.path.realpath(directory) == directory
 
 
 def check_glob(

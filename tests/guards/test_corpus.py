@@ -172,7 +172,9 @@ TLDR_CEILINGS = {
     "network backdoor": 15,
     # (scanning family) the pages of the mass scanners, each a sweep of a range: masscan (7), zmap (8)
     "network scanning": 15,
-    "privilege escalation": 8,
+    "privilege escalation": 7,
+    # ask (fpwrite17): `kubectl debug node/NAME`, the platforms' own node-debug step, was a block
+    "debugging container": 1,
     # asks: the system's package managers without sudo (apt/apk/dnf/snap/flatpak/xbps/opkg install,
     # add-apt-repository, apt-key add, softwareupdate --install): only root runs them
     "privileged install": 89,

@@ -15,6 +15,7 @@ from agentbus.guards.files import (
     SEARCH_PATH_GUARD_ID,
     SECURITY_AUDIT_ID,
     SHELL_FILE_GUARD_ID,
+    check_file_access,
     check_glob,
     check_path,
     check_shell_files,
@@ -438,3 +439,24 @@ async def test_links_that_stay_in_the_project_or_lead_nowhere_pass(linked: Path)
     assert await bus.call_tool("Read", {"file_path": "readme-link.md"}, lambda args: "text") == "text"
     assert await bus.call_tool("Write", {"file_path": str(linked / "readme-link.md")}, lambda a: "ok") == "ok"
     assert await bus.call_tool("Read", {"file_path": "loop"}, lambda args: "text") == "text"  # ELOOP on open
+
+
+def test_a_new_key_or_certificate_is_written_in_the_project_and_an_old_one_is_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Writing a key or certificate that is not there yet makes it; one already there may be the
+    # only copy of a key, so overwriting it (or writing through a link) stays denied.
+    home = tmp_path / "home"
+    project = home / "app"
+    (project / "tls").mkdir(parents=True)
+    (project / "tls" / "old.key").write_text("-----BEGIN PRIVATE KEY-----\n")
+    (project / "tls" / "link.pem").symlink_to(home / "elsewhere.pem")
+    monkeypatch.setenv("HOME", str(home))
+    cwd = str(project)
+    assert check_shell_files("security find-certificate -a -p > tls/dev.pem", cwd=cwd) is None
+    assert check_shell_files("openssl genrsa 2048 | tee tls/new.key", cwd=cwd) is None
+    assert check_file_access("tls/new.p12", cwd=cwd, home=str(home), write=True) is None
+    for command in ("openssl genrsa > tls/old.key", "echo x | tee tls/link.pem", "cat tls/new.key"):
+        assert check_shell_files(command, cwd=cwd) is not None, command
+    assert check_file_access("tls/old.key", cwd=cwd, home=str(home), write=True) is not None
+    assert check_file_access(".env.local", cwd=cwd, home=str(home), write=True) is not None

@@ -86,7 +86,6 @@ def category(command: str) -> str | None:
         "nsenter --target=1 --all",
         "chroot /mnt",
         "mkdir /tmp/h && mount /dev/nvme0n1p1 /tmp/h",
-        "kubectl debug node/worker-1 -it --image=busybox",
         'kubectl run x --image=alpine --overrides=\'{"spec":{"hostPID":true}}\'',
         "curl --unix-socket /var/run/docker.sock -X POST http://localhost/containers/create",
         "newgrp docker <<< 'docker run -v /:/h alpine'",
@@ -538,3 +537,18 @@ def test_a_capability_short_of_root_is_asked() -> None:
         verdict = check_command(command, home=HOME)
         assert verdict is not None, command
         assert (verdict.category, verdict.decision) == (SYSTEM_CONFIG, "ask"), verdict
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "kubectl debug node/worker-1 -it --image=busybox",
+        "oc debug node/ip-10-0-1-5.ec2.internal",
+        "oc -n default debug node/master-0",
+        "kubectl debug node/kind-worker -it --image=nicolaka/netshoot",
+    ],
+)
+def test_a_debugging_pod_on_a_node_is_asked(command: str) -> None:
+    # The node-debug step of OpenShift's own runbooks: a root shell on the node, allowed by the
+    # user's cluster role; a person confirms it (a privileged pod spelled in a manifest is blocked).
+    assert decision(command) == "ask"

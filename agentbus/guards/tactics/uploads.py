@@ -42,7 +42,7 @@ from ..operands import operands
 from ..parse import Script
 from ..paths import normalize_path
 from ..programs import SHELLS, Invocation, shell_mode, walk
-from ..request_bodies import request_options, sent_file
+from ..request_bodies import CURL_VALUES, request_options, sent_file
 from ..verdict import BACKDOOR, UPLOAD, Verdict
 from .exfiltration import sends_stdin
 
@@ -371,7 +371,7 @@ def _to_another_account(invocation: Invocation) -> bool:
 
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """An upload, by ``invocation`` alone, of a file named at run time or from outside the project."""
-    if not invocation.name:
+    if not invocation.name or _loopback_only(invocation):
         return None
     for text in _sent(invocation, []):
         what = unseen_file(text, home, invocation.cwd)
@@ -389,6 +389,61 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
                 UPLOAD, invocation, f"{invocation.name} sends the bytes of {what}, to another machine"
             )
     return None
+
+
+_LOOPBACK_URL = lazy_compile(
+    r"^(?:https?://)?(?:localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])(?::\d{1,5})?(?:[/?#]|$)",
+    re.IGNORECASE,
+)
+_HOST_LIKE = lazy_compile(r"://|^[\w-]+(?:\.[\w-]+)+(?::\d+)?(?:[/?#]|$)|^[\w.-]+:\d+(?:[/?#]|$)|^[\w-]+$")
+"""A word curl could take for a URL: a scheme, a dotted host, a host and port, a bare name."""
+_REROUTES = frozenset({
+    "--proxy", "--preproxy", "--resolve", "--connect-to", "--config", "--socks4", "--socks4a", "--socks5",
+    "--socks5-hostname", "--proxy1.0", "--url", "--next",
+})  # fmt: skip
+"""curl options that send the request elsewhere than its URL says, or read more URLs."""
+_LONG_VALUES = frozenset({
+    "--header", "--request", "--cookie", "--cookie-jar", "--output", "--user", "--user-agent", "--referer",
+    "--data", "--data-binary", "--data-raw", "--data-urlencode", "--json", "--form", "--form-string",
+    "--upload-file", "--write-out", "--max-time", "--retry", "--connect-timeout", "--cacert", "--cert",
+    "--key", "--oauth2-bearer",
+})  # fmt: skip
+"""curl's long options whose value is the next word (a header, a method, a body, a file)."""
+
+
+def _loopback_only(invocation: Invocation) -> bool:
+    """``curl --data-binary @/tmp/bundle.json http://localhost/api/import``: every word static, a
+    loopback URL given, no other word a URL or host, nothing that reroutes the request (a proxy,
+    ``--resolve``, ``--connect-to``, ``-K`` config, ``http_proxy=``): the file stays on this machine.
+
+    A server on this machine may pass on what it gets; that is the server's code, judged where it runs.
+    """
+    if invocation.name not in ("curl", "curlie"):
+        return False
+    command = invocation.command
+    values = [command.static(word) for word in invocation.args]
+    if any(value is None for value in values) or any("proxy" in e.lower() for e in invocation.env):
+        return False  # http_proxy=http://peer curl ...: sent through another machine
+    loopback = False
+    value_next = False
+    for value in values:
+        assert value is not None
+        if value_next:
+            value_next = False
+            continue
+        option = value.partition("=")[0]
+        short = value[:1] == "-" and value[1:2] != "-"
+        if option in _REROUTES or (short and {"x", "K"} & set(value[1:])):
+            return False
+        if short:
+            value_next = any(char in CURL_VALUES for char in value[1:]) and value[-1] in CURL_VALUES
+        elif value.startswith("--"):
+            value_next = "=" not in value and value in _LONG_VALUES
+        elif _LOOPBACK_URL.match(value):
+            loopback = True
+        elif not value.startswith("@") and _HOST_LIKE.search(value):
+            return False
+    return loopback
 
 
 _STREAM_PACKERS = frozenset({"tar", "gtar", "bsdtar", "cpio", "zip", "pax"})
