@@ -78,9 +78,17 @@ def shell_tool(cwd: Path) -> Any:
     return run
 
 
-def confined_bus(box: Project, **options: Any) -> tuple[agentbus.Bus, list[Record]]:
+MISSED_BY_THE_JUDGE = ["builtin:command-safety-guard", "builtin:shell-file-guard"]
+"""The exec guards read a base64 payload handed to ``python3 -c`` (they block the attack below): these tests
+stand for what the judge misses, so its verdict is recorded (shadow mode), not applied, and the sandbox
+alone must hold."""
+
+
+def confined_bus(
+    box: Project, *, judge_misses: bool = False, **options: Any
+) -> tuple[agentbus.Bus, list[Record]]:
     bus = agentbus.Bus(log_level=None)
-    builtin.install(bus.registry)
+    builtin.install(bus.registry, shadow=MISSED_BY_THE_JUDGE if judge_misses else False)
     sandbox.install(bus.registry, project=str(box.project), tmp=False, write=[str(box.tmp)], **options)
     records: list[Record] = []
     bus.on_event(records.append)
@@ -89,7 +97,7 @@ def confined_bus(box: Project, **options: Any) -> tuple[agentbus.Bus, list[Recor
 
 @needs_landlock
 async def test_an_exec_call_through_the_bus_runs_confined_and_the_canaries_hold(box: Project) -> None:
-    bus, records = confined_bus(box)
+    bus, records = confined_bus(box, judge_misses=True)
     encoded = base64.b64encode(PAYLOAD.encode()).decode()
     attack = f'python3 -c "$(echo {encoded} | base64 -d)"; echo built > out.txt'
     result = await bus.call_tool("Bash", {"command": attack}, shell_tool(box.project))
@@ -338,7 +346,8 @@ async def test_a_launcher_or_python_the_command_could_rewrite_is_refused(box: Pr
 async def test_a_config_file_turns_the_sandbox_on(box: Project) -> None:
     config = box.tmp / "agentbus.toml"
     config.write_text(
-        f'[[middleware]]\nuse = "sandbox"\nproject = "{box.project}"\ntmp = false\nwrite = ["{box.tmp}"]\n'
+        f"builtins = {{ shadow = {MISSED_BY_THE_JUDGE!r} }}\n".replace("'", '"')
+        + f'[[middleware]]\nuse = "sandbox"\nproject = "{box.project}"\ntmp = false\nwrite = ["{box.tmp}"]\n'
         'network = "off"\n'
     )
     bus = agentbus.Bus(load_config(config).build_registry(), log_level=None)
@@ -353,7 +362,7 @@ async def test_a_config_file_turns_the_sandbox_on(box: Project) -> None:
 
 @needs_landlock
 async def test_a_shell_tool_of_another_name_declared_as_exec_runs_confined(box: Project) -> None:
-    bus, _ = confined_bus(box)
+    bus, _ = confined_bus(box, judge_misses=True)
     bus.registry.declare_tools({"run_shell": "exec"})
     encoded = base64.b64encode(PAYLOAD.encode()).decode()
     result = await bus.call_tool(
