@@ -787,10 +787,10 @@ def _file_fetch(invocation: Invocation, values: list[str]) -> _Download | None:
         files = local or [posixpath.basename(r) for r in remote]
         return _Download(tuple(files), False) if files else None
     if name == "ftpget":
-        positionals = _operands_after(values, _FTPGET_VALUES)
+        positionals = _positionals(values, _FTPGET_VALUES)
         return _Download((positionals[1],), False) if len(positionals) >= 2 else None
     if name == "ncftpget":
-        positionals = _operands_after(values, _NCFTPGET_VALUES)
+        positionals = _positionals(values, _NCFTPGET_VALUES)
         if len(positionals) >= 3:
             return _Download(_into(positionals[1], positionals[2:]), False)
         return None
@@ -800,20 +800,6 @@ def _file_fetch(invocation: Invocation, values: list[str]) -> _Download | None:
         for match in _GET.finditer(text.replace("\\n", "\n")):
             files.append(match.group(3) or posixpath.basename(match.group(2)))
     return _Download(tuple(files), False) if files else None
-
-
-def _operands_after(values: list[str], valued: frozenset[str]) -> list[str]:
-    """The operands of ``values``, the values of the ``valued`` options left out."""
-    operands: list[str] = []
-    skip = False
-    for value in values:
-        if skip:
-            skip = False
-        elif value in valued:
-            skip = True
-        elif not value.startswith("-"):
-            operands.append(value)
-    return operands
 
 
 def _into(destination: str, remote: list[str]) -> tuple[str, ...]:
@@ -1746,7 +1732,7 @@ def _run_of_temp_program(invocation: Invocation, tracker: _Tracker) -> Verdict |
     if name == "install" and any(
         _MODES_X.match(m) for m in option_values(values, frozenset({"-m", "--mode"}))
     ):
-        operands = _operands_after(values, frozenset({"-m", "--mode", "-o", "-g", "--owner", "--group"}))
+        operands = _positionals(values, frozenset({"-m", "--mode", "-o", "-g", "--owner", "--group"}))
         made += list(_into(operands[-1], operands[:-1])) if len(operands) >= 2 else []
     for word in made:
         path = tracker.path(word, invocation.cwd)
