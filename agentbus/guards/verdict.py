@@ -25,6 +25,7 @@ __all__ = [
     "DEFAULT_VERDICTS",
     "ENGINE_SOCKET",
     "PROCESS_HUNT",
+    "SERVICE_ATTACK",
     "TACTICS",
     "UNDECIDED",
     "UNJUDGED_SCRIPT",
@@ -123,6 +124,13 @@ like a kernel thread or a hidden file, talking to a given peer, holding a connec
 (``ps aux | grep /tmp/.x | awk '{print $2}' | xargs kill -9``): a dropper clearing out the malware
 before it; as the developer's own user it reaches only their processes, so a person is asked."""
 
+SERVICE_ATTACK = "service attack"
+"""Another machine's service probed for weaknesses or broken into: web paths guessed from word lists
+(``gobuster``, ``ffuf``), injection and vulnerability scanners (``sqlmap``, ``nikto``, ``nuclei``), another
+host's users and shares listed (``enum4linux``, ``smtp-user-enum``), a URL climbing out of a web root
+(``curl --path-as-is http://h/../../etc/passwd``); a developer testing their own site does it on
+purpose, so a person is asked."""
+
 ENGINE_SOCKET = "container engine socket"
 """A container given the container engine's socket (``-v /var/run/docker.sock:/var/run/docker.sock``,
 ``containerd.sock``, ``podman.sock``): whatever runs in it can start a container with the host's root
@@ -142,7 +150,8 @@ made at run time from what it cannot see, then run (``read x; $x``, ``enable -f`
 TACTICS = (EVIDENCE, IMPAIR, PRIVILEGE, CREDENTIALS, SHUTDOWN, DATA_DESTRUCTION, DOWNLOAD_RUN, EXFILTRATION,
            STEALTH_PERSISTENCE, SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL, COLLECTION,
            CLOUD_CONTROL, RESOURCE_HIJACK, REMOTE_ACCESS, UPLOAD, SHARED_WIPE, NETWORK_SCAN, VOLUMES,
-           SYSTEM_CONFIG, ENV_SECRETS, DEBUG_CONTAINER, ENGINE_SOCKET, PROCESS_HUNT)  # fmt: skip
+           SYSTEM_CONFIG, ENV_SECRETS, DEBUG_CONTAINER, ENGINE_SOCKET, PROCESS_HUNT,
+           SERVICE_ATTACK)  # fmt: skip
 """The tactic categories, each with a default verdict in :data:`DEFAULT_VERDICTS`."""
 
 SECRETS = "secret access"
@@ -175,6 +184,7 @@ DEFAULT_VERDICTS: dict[str, str] = {
             DEBUG_CONTAINER,
             ENGINE_SOCKET,
             PROCESS_HUNT,
+            SERVICE_ATTACK,
         ),
         ASK,
     ),

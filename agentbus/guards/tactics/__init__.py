@@ -25,6 +25,8 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.pivots`: EarthWorm-style relays known by their ``-s`` mode, whatever the binary is called;
 - :mod:`.cracking`: passwords guessed against a login or cracked from hashes;
 - :mod:`.scanning`: address ranges swept for open ports (masscan, zmap, pnscan; nmap of wide ranges);
+- :mod:`.service_attacks`: another machine's service probed and attacked (web fuzzers, sqlmap, nikto,
+  user and share enumeration, path traversal URLs);
 - :mod:`.unseen`: code the guard cannot see: values made at run time run as commands, ``enable -f``, ``fc``;
 - :mod:`.hidden_runs`: programs run from shared memory or a hidden directory of ``/tmp`` (asked);
 - :mod:`.redis_abuse`: a Redis server told to write its dump file elsewhere, commands fed to a host list;
@@ -164,6 +166,19 @@ SCANNING = Family(
     "scanning",
     "masscan naabu nmap pnscan rustscan unicornscan zgrab zgrab2 zmap",
 )
+SERVICE_ATTACKS = Family(
+    "service_attacks",
+    "arachni bloodhound-python cadaver-exploit cmseek curl dalfox davtest dig dirb dirbuster "
+    "dirhunt dirsearch dirsearch.py drill droopescan enum4linux enum4linux-ng enum4linux-ng.py enum4linux.pl "
+    "feroxbuster ffuf finger-user-enum finger-user-enum.pl ghauri gobuster host http httpie https "
+    "ident-user-enum ident-user-enum.pl ike-scan impacket-lookupsid impacket-rpcdump impacket-samrdump "
+    "jaeles joomscan kiterunner kr ldapdomaindump ldapdomaindump.py lookupsid lookupsid.py nbtscan "
+    "nfsshell nikto nikto.pl nmap nosqlmap nosqlmap.py nuclei onesixtyone perl rpcdump rpcdump.py ruby "
+    "rusers-enum samrdump samrdump.py showmount-enum skipfish smbmap smtp-user-enum smtp-user-enum.pl "
+    "snmp-check sqlmap sqlmap.py sslyze-attack sstimap sstimap.py tplmap tplmap.py wapiti wfuzz "
+    "wget windapsearch windapsearch.py wpscan xh xsser xsstrike xsstrike.py",
+    prefixes=("python",),
+)
 TUNNELS = Family(
     "tunnels",
     "3proxy Xvnc amazon-ssm-agent anydesk atexec atexec.py autossh azcmagent blitz bore bunx chisel "
@@ -195,7 +210,7 @@ VOLUMES = Family(
 
 FAMILIES: tuple[Family, ...] = (
     *(ACCESS_TOKENS, CLOUD, CRACKING, DNS_LOOPS, IDENTITIES),
-    *(MACOS, REDIS_ABUSE, SCANNING, TUNNELS, VOLUMES),
+    *(MACOS, REDIS_ABUSE, SCANNING, SERVICE_ATTACKS, TUNNELS, VOLUMES),
 )
 """The families imported on demand."""
 
@@ -215,6 +230,7 @@ JUDGES: tuple[InvocationJudge | Family, ...] = (
     pivots.judge,
     CRACKING,
     SCANNING,
+    SERVICE_ATTACKS,
     unseen.judge,
     hidden_runs.judge,
     REDIS_ABUSE,

@@ -78,22 +78,25 @@ def _dscl_guess(invocation: Invocation, values: list[str]) -> Verdict | None:
 
 def _nmap_brute(invocation: Invocation, values: list[str]) -> Verdict | None:
     """``nmap --script ssh-brute HOST``, ``--script=brute``, ``--script "auth or brute"``."""
+    for script in nse_scripts(values):
+        if _NSE_BRUTE.match(script.rsplit("/", 1)[-1]):
+            return _verdict(
+                CREDENTIALS, invocation, f"nmap's {script} script guesses passwords against a login"
+            )
+    return None
+
+
+def nse_scripts(values: list[str]) -> list[str]:
+    """The scripts and categories nmap's ``--script`` options name: comma separated, or a boolean
+    expression (``--script "auth or brute"``)."""
+    names: list[str] = []
     for index, value in enumerate(values):
         option, equals, attached = value.partition("=")
         if option != "--script":
             continue
         scripts = attached if equals else (values[index + 1] if index + 1 < len(values) else "")
-        for script in _script_names(scripts):
-            if _NSE_BRUTE.match(script.rsplit("/", 1)[-1]):
-                return _verdict(
-                    CREDENTIALS, invocation, f"nmap's {script} script guesses passwords against a login"
-                )
-    return None
-
-
-def _script_names(scripts: str) -> list[str]:
-    """The names in an ``--script`` list: comma separated, or a boolean expression (``auth or brute``)."""
-    return [word for word in _SCRIPT_WORDS.findall(scripts) if word not in ("and", "or", "not")]
+        names += [word for word in _SCRIPT_WORDS.findall(scripts) if word not in ("and", "or", "not")]
+    return names
 
 
 _SCRIPT_WORDS = lazy_compile(r"[\w./*-]+")

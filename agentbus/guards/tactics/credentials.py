@@ -183,11 +183,29 @@ def _search(invocation: Invocation, home: str) -> Verdict | None:
         places += [p.rsplit("/", 1)[0] or "/" for p in places if p.rsplit("/", 1)[0] in _CONFIG_ROOTS]
     if not any(secret_word(p) for p in patterns):
         return None
+    hunt = recursive and any(_BARE_SECRET_WORD.fullmatch(p) for p in patterns)
     for place in places:
         where = wide_root(place, home, invocation.cwd)
+        if where is None and hunt:
+            where = _service_configuration(place, home, invocation.cwd)
         if where:
             return _verdict(invocation, f"searches {where} for passwords, keys or tokens")
     return None
+
+
+_BARE_SECRET_WORD = lazy_compile(
+    r"\W*(?:db_?)?(?:pass(?:word|wd)?|pwd|secret|token|api[_-]?key|credentials?|auth)s?\W*[=:]?\W*",
+    re.IGNORECASE,
+)
+"""A search for the word alone (``password``, ``PASSWORD=``, ``"pass"``): a hunt for whatever value follows
+it, where ``PasswordAuthentication`` looks up one setting."""
+
+
+def _service_configuration(place: str, home: str, cwd: str | None) -> str | None:
+    """``grep -iR password /etc/zabbix/``: a service's configuration directory searched through, where its
+    database and admin passwords are kept (one file read by name is a look at a setting)."""
+    path = normalize_path(place, home=home, cwd=cwd)
+    return f"a service's configuration ({path})" if path.startswith("/etc/") and path != "/etc/" else None
 
 
 def search_parts(invocation: Invocation) -> tuple[bool, list[str], list[str]]:

@@ -1081,12 +1081,13 @@ def _exploit_option(invocation: Invocation) -> Verdict | None:
 
 _EXPLOIT_NAME = lazy_compile(
     r"(?:^|[-_.])(?:exploit|xploit|sploit|pwn(?:ed|kit|er)?|rootshell|rootbash|rootsh|privesc"
-    r"|dirty(?:[-_]?(?:c[o0]w|pipe))?|dc[o0]w|c0w|cowroot|cve[-_]?\d{4}[-_]\d{4,})"
+    r"|dirty(?:[-_]?(?:c[o0]w|pipe))?|dc[o0]w|c0w|cowroot|cve[-_]?\d{4}[-_]\d{4,}|(?<=[-_.])rce)"
     r"(?=$|[-_.]?\d|[-_.](?:poc|exp|lpe|root|x86|x64|amd64|i[36]86|arm\w*|static|v\d+)(?:$|[-_.]))",
     re.IGNORECASE,
 )
 """A program that calls itself an exploit (``./exploit``, ``./cve-2016-0728``, ``gcc x.c -o pwn && ./pwn``,
-``/tmp/rootshell``, ``python dirtyc0w.py``): whatever it does, the author says it breaks in.
+``/tmp/rootshell``, ``python dirtyc0w.py``, ``python redis-rce.py``: remote code execution after a
+service's name): whatever it does, the author says it breaks in.
 Named by a path or as a script: a bare name the PATH finds is an installed tool (pwntools' ``pwn``).
 The word ends the name or comes before a number, an architecture or ``poc``: ``searchsploit``,
 ``spawn`` (the word inside another) and ``linux-exploit-suggester``, ``cve-2021-4034-checker`` (tools
@@ -1233,6 +1234,8 @@ def _exploit_run(invocation: Invocation) -> Verdict | None:
         stem = name.rsplit(".", 1)[0] if name.endswith((".py", ".pl", ".rb", ".sh", ".c", ".out")) else name
         if stem and _EXPLOIT_NAME.search(stem):
             return _verdict(PRIVILEGE, invocation, f"runs {name}, a program named as an exploit")
+        if _EXPLOIT_DB_SOURCE.match(name):  # python3 49876.py -u http://site/ after searchsploit -m 49876
+            return _verdict(PRIVILEGE, invocation, f"runs {name}, an exploit named by its Exploit-DB number")
         if stem and _kernel_exploit(stem):
             return _verdict(PRIVILEGE, invocation, f"runs {name}, a published local root exploit's name")
         if name and _scanner(name):

