@@ -93,6 +93,10 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      PRIVILEGE, "polkit's rules: who may act as root"),
     (r"/proc/sys/kernel/(?:core_pattern|modprobe)|/proc/sys/fs/binfmt_misc/.*", PRIVILEGE,
      "a program the kernel runs as root"),
+    # The host's /proc or /sys given to a container elsewhere (-v /proc:/host-proc, a hostPath at /host/proc):
+    # the same hooks, under another top.
+    (r"/.+/sys/kernel/(?:core_pattern|modprobe|uevent_helper|hotplug)|/.+/sys/fs/binfmt_misc/.+", PRIVILEGE,
+     "a program the kernel runs as root, through a /proc or /sys mounted elsewhere (the host's)"),
     (r"/.+/(?:release_agent|notify_on_release)", PRIVILEGE,
      "a cgroup's release agent: a program the host's kernel runs as root (the container escape)"),
     (r"/(?!sys/).+/cgroup\.procs", SYSTEM_CONFIG,
@@ -320,6 +324,8 @@ def location(path: str, *, home: str | None = None, cwd: str | None = None) -> t
             return STEALTH_PERSISTENCE, _COMMONDIR_WHAT
         if normalized.startswith("$") and _KERNEL_HOOK.search(normalized):
             return PRIVILEGE, _KERNEL_HOOK_WHAT  # echo "$t/c" > "$d/release_agent": d found at run time
+        if normalized.startswith("$") and normalized.endswith("/cgroup.procs"):
+            return SYSTEM_CONFIG, _CGROUP_PROCS_WHAT  # echo 0 > $d/w/cgroup.procs: the escape's trigger
         return _ANYWHERE if _AUTHORIZED_KEYS.search(normalized) else None
     if normalized.startswith(("/private/etc/", "/private/var/")):
         normalized = normalized[len("/private") :]  # macOS: /etc and /var live in /private
@@ -343,6 +349,11 @@ _KERNEL_HOOK = lazy_compile(r"/(?:release_agent|notify_on_release|uevent_helper|
 _KERNEL_HOOK_WHAT = (
     "a kernel hook by its name (a cgroup's release agent, uevent_helper, core_pattern) in a directory "
     "found at run time: a program the host's kernel runs as root (the container escape)"
+)
+
+_CGROUP_PROCS_WHAT = (
+    "a cgroup's process list in a directory found at run time: a process moved into a cgroup the command "
+    "found (the release-agent escape's trigger)"
 )
 
 
