@@ -95,7 +95,8 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      "a program the kernel runs as root"),
     # The host's /proc or /sys given to a container elsewhere (-v /proc:/host-proc, a hostPath at /host/proc):
     # the same hooks, under another top.
-    (r"/.+/sys/kernel/(?:core_pattern|modprobe|uevent_helper|hotplug)|/.+/sys/fs/binfmt_misc/.+", PRIVILEGE,
+    (r"/.+/sys/kernel/(?:core_pattern|modprobe|hotplug)|/.+/kernel/uevent_helper|/.+/sys/fs/binfmt_misc/.+",
+     PRIVILEGE,
      "a program the kernel runs as root, through a /proc or /sys mounted elsewhere (the host's)"),
     (r"/.+/(?:release_agent|notify_on_release)", PRIVILEGE,
      "a cgroup's release agent: a program the host's kernel runs as root (the container escape)"),

@@ -1378,14 +1378,18 @@ _ROOT_ID_OPTIONS = frozenset({"--uid", "--gid", "--reuid", "--regid", "--ruid", 
 def _root_ids(invocation: Invocation) -> Verdict | None:
     """``capsh --gid=0 --uid=0 --``, ``setpriv --reuid=0 bash``: a program asked to take uid or gid 0. It
     works only where it was given root's capabilities (a capability or setuid bit left on it)."""
-    if invocation.name not in ("capsh", "setpriv"):
+    if invocation.name in ("capsh", "setpriv"):
+        values = _values(invocation)
+    elif "setpriv" in invocation.wrappers:  # setpriv --reuid=0 bash: the wrapper's options
+        values = list(invocation.options_of("setpriv") or ())
+    else:
         return None
-    values = _values(invocation)
     for index, value in enumerate(values):
         option, sign, attached = value.partition("=")
         given = attached if sign else (values[index + 1] if index + 1 < len(values) else "")
         if option in _ROOT_ID_OPTIONS and given in ("0", "root"):
-            return _verdict(PRIVILEGE, invocation, f"{invocation.name} {option}={given}: takes root's ids")
+            tool = invocation.name if invocation.name in ("capsh", "setpriv") else "setpriv"
+            return _verdict(PRIVILEGE, invocation, f"{tool} {option}={given}: takes root's ids")
     return None
 
 
