@@ -29,7 +29,10 @@ PRIVILEGE (blocked by default):
 - container escapes: ``docker run --privileged``, ``--pid=host``, the host's root or
   system directories mounted (``-v /:/host``), ``nsenter -t 1``, ``chroot`` into a
   mounted disk, mounting a disk, kubectl pods with ``privileged``/``hostPath``/``hostPID``
-  and ``kubectl debug node/...``, the Docker API called through its socket.
+  and ``kubectl debug node/...``, the Docker API called through its socket; CDK's verbs (``cdk run``,
+  ``cdk evaluate``), ``unshare`` mapping root with a cgroup namespace (without one: asked), ``capsh`` or
+  ``setpriv`` taking uid 0, ``setns`` into pid 1's namespaces, a git build context that is an option
+  (``#--upload-pack=``), ``searchsploit -m``.
 
 SUDO_INSTALL (asked by default): installing or removing packages as root
 (``sudo apt install``, ``sudo pip install``, ``sudo npm i -g``, ``sudo installer -pkg``,
