@@ -44,7 +44,7 @@ from .verdict import (
     SYSTEM_FILES,
 )
 
-__all__ = ["ROWS", "location", "top_level_file", "written"]
+__all__ = ["PROCESS_ROOT", "ROWS", "location", "top_level_file", "written"]
 
 _CLAUDE_SHELL_STATE = (
     "Claude Code's shell snapshot or session environment: sourced before every later Bash command"
@@ -317,6 +317,8 @@ def location(path: str, *, home: str | None = None, cwd: str | None = None) -> t
     """
     if not path:
         return None
+    if _PROCESS_ROOT.match(path):  # resolved, /proc/1/root/var/tmp/x is /var/tmp/x: seen before that
+        return PRIVILEGE, _PROCESS_ROOT_WHAT
     home = home or normalize_path("~")
     normalized = normalize_path(path, home=home, cwd=cwd)
     if not normalized.startswith("/"):
@@ -352,6 +354,14 @@ _KERNEL_HOOK_WHAT = (
     "found at run time: a program the host's kernel runs as root (the container escape)"
 )
 
+PROCESS_ROOT = lazy_compile(r"^/proc/(?:[0-9]+|\$\{?\w+\}?)/root/")
+"""Another process's root directory (``/proc/1/root/``): with the host's process namespace, pid 1's is the
+host's root file system, whatever the container's own."""
+_PROCESS_ROOT = PROCESS_ROOT
+_PROCESS_ROOT_WHAT = (
+    "a file in another process's root file system (pid 1's: the host's, from a container that shares its "
+    "processes): written from outside it"
+)
 _CGROUP_PROCS_WHAT = (
     "a cgroup's process list in a directory found at run time: a process moved into a cgroup the command "
     "found (the release-agent escape's trigger)"

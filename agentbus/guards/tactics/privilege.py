@@ -55,7 +55,7 @@ from ..findings import looked_up_program
 from ..findings import piece as _piece
 from ..findings import static_args as _values
 from ..interpreters import INTERPRETERS, fed_code, inline_code
-from ..locations import location
+from ..locations import PROCESS_ROOT, location
 from ..operands import block_device, operands
 from ..parse import Script, ShellSyntaxError
 from ..paths import normalize_path
@@ -1350,6 +1350,18 @@ def _init_namespaces_joined(invocation: Invocation) -> Verdict | None:
     return None
 
 
+def _process_root_operand(invocation: Invocation) -> Verdict | None:
+    """``./dirty_pipe_write /proc/1/root/usr/sbin/runc payload``: a program that may write given a file of
+    pid 1's root file system (the host's, from a container sharing its processes). Readers pass."""
+    if reads_only(invocation):
+        return None
+    found = next((v for v in _values(invocation) if PROCESS_ROOT.match(v)), None)
+    if found is None:
+        return None
+    why = f"gives {found}, a file of pid 1's (the host's) root file system, to a program that may write it"
+    return _verdict(PRIVILEGE, invocation, why)
+
+
 def _namespace_root(invocation: Invocation) -> Verdict | None:
     """``unshare -UrmC bash``, ``unshare --map-root-user --mount sh``: a user namespace in which the caller
     is root. With its own cgroup namespace that root may write a cgroup's release_agent the host runs
@@ -1858,6 +1870,7 @@ def _findings(invocation: Invocation, home: str) -> Iterator[Verdict | None]:
     yield _exploit_fetch_or_build(invocation)
     yield _escape_kit(invocation)
     yield _init_namespaces_joined(invocation)
+    yield _process_root_operand(invocation)
     yield _namespace_root(invocation)
     yield _root_ids(invocation)
     yield _build_context_option(invocation)

