@@ -44,7 +44,7 @@ from .verdict import (
     SYSTEM_FILES,
 )
 
-__all__ = ["ROWS", "location", "top_level_file", "written"]
+__all__ = ["PROCESS_ROOT", "ROWS", "location", "top_level_file", "written"]
 
 _CLAUDE_SHELL_STATE = (
     "Claude Code's shell snapshot or session environment: sourced before every later Bash command"
@@ -93,6 +93,11 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      PRIVILEGE, "polkit's rules: who may act as root"),
     (r"/proc/sys/kernel/(?:core_pattern|modprobe)|/proc/sys/fs/binfmt_misc/.*", PRIVILEGE,
      "a program the kernel runs as root"),
+    # The host's /proc or /sys given to a container elsewhere (-v /proc:/host-proc, a hostPath at /host/proc):
+    # the same hooks, under another top.
+    (r"/.+/sys/kernel/(?:core_pattern|modprobe|hotplug)|/.+/kernel/uevent_helper|/.+/sys/fs/binfmt_misc/.+",
+     PRIVILEGE,
+     "a program the kernel runs as root, through a /proc or /sys mounted elsewhere (the host's)"),
     (r"/.+/(?:release_agent|notify_on_release)", PRIVILEGE,
      "a cgroup's release agent: a program the host's kernel runs as root (the container escape)"),
     (r"/(?!sys/).+/cgroup\.procs", SYSTEM_CONFIG,
@@ -312,6 +317,8 @@ def location(path: str, *, home: str | None = None, cwd: str | None = None) -> t
     """
     if not path:
         return None
+    if _PROCESS_ROOT.match(path):  # resolved, /proc/1/root/var/tmp/x is /var/tmp/x: seen before that
+        return PRIVILEGE, _PROCESS_ROOT_WHAT
     home = home or normalize_path("~")
     normalized = normalize_path(path, home=home, cwd=cwd)
     if not normalized.startswith("/"):
@@ -320,6 +327,8 @@ def location(path: str, *, home: str | None = None, cwd: str | None = None) -> t
             return STEALTH_PERSISTENCE, _COMMONDIR_WHAT
         if normalized.startswith("$") and _KERNEL_HOOK.search(normalized):
             return PRIVILEGE, _KERNEL_HOOK_WHAT  # echo "$t/c" > "$d/release_agent": d found at run time
+        if normalized.startswith("$") and normalized.endswith("/cgroup.procs"):
+            return SYSTEM_CONFIG, _CGROUP_PROCS_WHAT  # echo 0 > $d/w/cgroup.procs: the escape's trigger
         return _ANYWHERE if _AUTHORIZED_KEYS.search(normalized) else None
     if normalized.startswith(("/private/etc/", "/private/var/")):
         normalized = normalized[len("/private") :]  # macOS: /etc and /var live in /private
@@ -343,6 +352,19 @@ _KERNEL_HOOK = lazy_compile(r"/(?:release_agent|notify_on_release|uevent_helper|
 _KERNEL_HOOK_WHAT = (
     "a kernel hook by its name (a cgroup's release agent, uevent_helper, core_pattern) in a directory "
     "found at run time: a program the host's kernel runs as root (the container escape)"
+)
+
+PROCESS_ROOT = lazy_compile(r"^/proc/(?:[0-9]+|\$\{?\w+\}?)/root/")
+"""Another process's root directory (``/proc/1/root/``): with the host's process namespace, pid 1's is the
+host's root file system, whatever the container's own."""
+_PROCESS_ROOT = PROCESS_ROOT
+_PROCESS_ROOT_WHAT = (
+    "a file in another process's root file system (pid 1's: the host's, from a container that shares its "
+    "processes): written from outside it"
+)
+_CGROUP_PROCS_WHAT = (
+    "a cgroup's process list in a directory found at run time: a process moved into a cgroup the command "
+    "found (the release-agent escape's trigger)"
 )
 
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
-from .paths import normalize_path
+from .paths import OTHER_ROOT, normalize_path
 
 if TYPE_CHECKING:  # annotations only: the path guards use this module without the shell parser
     from .programs import Invocation
@@ -199,17 +199,7 @@ def block_device(value: str) -> str | None:
     return path if DEVICE.match(path) else None
 
 
-_MOUNTED_ROOT = lazy_compile(
-    r"^(?:/(?:mnt|media|run/media/[^/]+|host|hostfs|host[-_]?os|host[-_]?root|rootfs|target|sysroot|chroot)"
-    r"(?:/[^/]+){0,2}|/proc/(?:[0-9]+|\$[^/]*)/root)(?=/(?:etc|root|home|var|usr|bin|sbin|lib|lib64|boot)/)",
-    re.IGNORECASE,
-)
-"""Another root file system's top (a disk mounted at ``/mnt`` or ``/media/USER/DISK``, the host's ``/`` a
-container was given at ``/host``, ``/mnt/root`` of an LXD container, an installer's ``/target``, the
-initramfs's ``/sysroot``, ``/proc/1/root`` with the host's process namespace), then one of its system
-directories: ``/mnt/etc/passwd`` is that system's password file. Of its files only the
-:data:`CORE_SYSTEM_FILE` ones count as system files: its ``/etc/fstab`` written by an installer
-(``genfstab -U /mnt >> /mnt/etc/fstab``) is that system's set-up, not an escalation."""
+_MOUNTED_ROOT = OTHER_ROOT  # where it is defined: .paths, which reads a secret of such a tree too
 
 
 def mounted_root(path: str, cwd: str | None) -> str | None:

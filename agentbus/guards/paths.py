@@ -44,7 +44,7 @@ from ..lazy_regex import lazy_compile
 from .pathnames import Resolved, display_path, home_directory, normalize_path, resolve
 from .verdict import DISK, IMPAIR, SECRETS, STEALTH_PERSISTENCE, SYSTEM_FILES, Verdict
 
-__all__ = ["check_glob", "check_path", "display_path", "glob_matcher", "normalize_path"]
+__all__ = ["OTHER_ROOT", "check_glob", "check_path", "display_path", "glob_matcher", "normalize_path"]
 
 _GLOB_CHARS = frozenset("*?[")
 
@@ -572,6 +572,17 @@ _MOUNTED_DRIVE = lazy_compile(
     r"^/(?:mnt/|cygdrive/)[a-z](?=/)|^/[a-z](?=/(?:users|windows|programdata)(?:/|$))", re.IGNORECASE
 )
 """A Windows drive seen from WSL (``/mnt/c``), Cygwin (``/cygdrive/c``) or Git Bash (``/c``)."""
+OTHER_ROOT = lazy_compile(
+    r"^(?:/(?:mnt|media|run/media/[^/]+|host|hostfs|host[-_]?os|host[-_]?root|rootfs|target|sysroot|chroot)"
+    r"(?:/[^/]+){0,2}|/proc/(?:[0-9]+|\$[^/]*)/root)(?=/(?:etc|root|home|var|usr|bin|sbin|lib|lib64|boot)/)",
+    re.IGNORECASE,
+)
+"""Another root file system's top (a disk mounted at ``/mnt`` or ``/media/USER/DISK``, the host's ``/`` a
+container was given at ``/host``, ``/mnt/root`` of an LXD container, an installer's ``/target``, the
+initramfs's ``/sysroot``, ``/proc/1/root`` with the host's process namespace), then one of its system
+directories: ``/mnt/etc/passwd`` is that system's password file. Of its files only the
+:data:`CORE_SYSTEM_FILE` ones count as system files: its ``/etc/fstab`` written by an installer
+(``genfstab -U /mnt >> /mnt/etc/fstab``) is that system's set-up, not an escalation."""
 _BACKUP_SUFFIX = lazy_compile(
     r"(?:~|-|\.(?:bak\d*|backup|old|orig|save|sav|swp|swo|tmp|temp|lock|dpkg-(?:old|dist|new|bak|tmp)"
     r"|rpm(?:save|new|orig)|ucf-(?:old|dist|new)|pac(?:save|new)|\d))$",
@@ -754,7 +765,9 @@ def _classify_one(path: str, *, home: str, write: bool) -> _Rule | None:
             return rule
     if not path.startswith("/"):
         return None
-    for absolute in dict.fromkeys((path, _MOUNTED_DRIVE.sub("", path))):
+    # /mnt/c/Users/NAME (a Windows drive under WSL); /host/etc/shadow (the host's root given to a container):
+    # that system's file, a secret as it is at home.
+    for absolute in dict.fromkeys((path, _MOUNTED_DRIVE.sub("", path), OTHER_ROOT.sub("", path, count=1))):
         rest = _home_rest(absolute, home)
         if rest is not None:
             own = absolute.lower().startswith(home.lower().rstrip("/") + "/")

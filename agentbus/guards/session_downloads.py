@@ -78,8 +78,10 @@ CARRIERS = frozenset({"mv", "cp", "install", "ln", "ditto", "rsync", "tar", "gta
                       "7z", "7za", "7zz", "7zr", "unrar", "cpio", "gunzip", "gzip", "bunzip2", "bzip2", "xz",
                       "unxz", "zstd", "unzstd", "lz4", "unlz4", "uncompress", "lzma", "unlzma", "pigz",
                       "base64", "base32", "basenc", "xxd", "uudecode", "openssl", "gpg", "dd", "cat", "tac",
-                      "tee", "cd", "pushd"})  # fmt: skip
-"""Programs that may carry a download on (move, unpack, decode it): their statements may be kept too."""
+                      "tee", "cd", "pushd", "gcc", "cc", "clang", "g++", "c++", "clang++", "tcc", "musl-gcc",
+                      "rustc", "gccgo"})  # fmt: skip
+"""Programs that may carry a download on (move, unpack, decode, compile it): their statements may be kept
+too (:data:`.tactics.unpack.BUILDERS`: a program built from a downloaded source is that download)."""
 
 
 def download_statements(command: str, earlier: Sequence[str] = ()) -> list[str]:

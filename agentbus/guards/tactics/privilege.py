@@ -29,7 +29,10 @@ PRIVILEGE (blocked by default):
 - container escapes: ``docker run --privileged``, ``--pid=host``, the host's root or
   system directories mounted (``-v /:/host``), ``nsenter -t 1``, ``chroot`` into a
   mounted disk, mounting a disk, kubectl pods with ``privileged``/``hostPath``/``hostPID``
-  and ``kubectl debug node/...``, the Docker API called through its socket.
+  and ``kubectl debug node/...``, the Docker API called through its socket; CDK's verbs (``cdk run``,
+  ``cdk evaluate``), ``unshare`` mapping root with a cgroup namespace (without one: asked), ``capsh`` or
+  ``setpriv`` taking uid 0, ``setns`` into pid 1's namespaces, a git build context that is an option
+  (``#--upload-pack=``), ``searchsploit -m``.
 
 SUDO_INSTALL (asked by default): installing or removing packages as root
 (``sudo apt install``, ``sudo pip install``, ``sudo npm i -g``, ``sudo installer -pkg``,
@@ -52,7 +55,7 @@ from ..findings import looked_up_program
 from ..findings import piece as _piece
 from ..findings import static_args as _values
 from ..interpreters import INTERPRETERS, fed_code, inline_code
-from ..locations import location
+from ..locations import PROCESS_ROOT, location
 from ..operands import block_device, operands
 from ..parse import Script, ShellSyntaxError
 from ..paths import normalize_path
@@ -1184,6 +1187,12 @@ def _exploit_fetch_or_build(invocation: Invocation) -> Verdict | None:
         if named is not None:
             why = f"downloads {named.rpartition('/')[2]}, a privilege-escalation scanner"
             return _verdict(PRIVILEGE, invocation, why)
+    if name == "searchsploit" and (
+        {"-m", "--mirror"} & set(values)
+        or any(v.startswith("-") and not v.startswith("--") and "m" in v for v in values)
+    ):
+        why = "copies an exploit out of Exploit-DB's archive (searchsploit -m)"
+        return _verdict(PRIVILEGE, invocation, why)
     if name in _CONTAINER_RUNNERS and {"build", "run", "create"} & set(values):
         parts = (p for v in values if not v.startswith("-") for p in re.split(r"[/:@]", v))
         named = next((p for p in parts if _EXPLOIT_NAME.search(p)), None)
@@ -1296,6 +1305,135 @@ def _dbus_as_root(invocation: Invocation) -> Verdict | None:
         return None
     why = f"asks a system service over D-Bus to {method.group(0)} as root"
     return _verdict(PRIVILEGE, invocation, why)
+
+
+_ESCAPE_KIT_VERBS = frozenset({"run", "evaluate", "eva", "ucurl", "kcurl", "dcurl", "probe", "auto-escape"})
+"""The verbs of CDK, the container penetration toolkit (``cdk evaluate --full``, ``cdk run docker-sock-pwn``,
+``cdk ucurl post /var/run/docker.sock ...``): each surveys or attacks the host from inside a container.
+AWS CDK answers to the same name with other verbs only (``cdk deploy``, ``cdk synth``, ``cdk diff``)."""
+_ESCAPE_KIT_NAME = lazy_compile(
+    r"^cdk(?:[-_](?:linux|darwin|arm|amd|x86|386|thin|upx|musl)\w*)?$", re.IGNORECASE
+)
+
+
+_ESCAPE_KIT_BUILD = lazy_compile(r"^cdk[-_](?:linux|darwin|arm|amd|x86|386|thin|upx|musl)\w*$", re.IGNORECASE)
+"""CDK's release files by name (``cdk_linux_amd64``): copied into a container, the kit is put in place."""
+
+
+def _escape_kit(invocation: Invocation) -> Verdict | None:
+    """``./cdk run mount-cgroup``, ``cdk_linux_amd64 eva --full``: the container escape kit told to work;
+    ``docker cp cdk_linux_amd64 poc:/``: the kit copied into a container."""
+    values = _values(invocation)
+    if invocation.name in (*_CONTAINER_RUNNERS, "kubectl", "oc") and values[:1] == ["cp"]:
+        kit = next((v for v in values[1:] if _ESCAPE_KIT_BUILD.match(v.rpartition("/")[2])), None)
+        if kit is not None:
+            why = f"copies {kit}, CDK's container escape kit, into a container"
+            return _verdict(PRIVILEGE, invocation, why)
+    base = _program_word(invocation).rpartition("/")[2] or (invocation.name or "")
+    if not _ESCAPE_KIT_NAME.match(base):
+        return None
+    verb = next((v for v in _values(invocation) if not v.startswith("-")), "")
+    if verb not in _ESCAPE_KIT_VERBS:
+        return None
+    why = f"runs CDK's {verb}: a container escape kit surveying or attacking the host"
+    return _verdict(PRIVILEGE, invocation, why)
+
+
+_INIT_NAMESPACE = lazy_compile(r"/proc/1/ns\b")
+
+
+def _init_namespaces_joined(invocation: Invocation) -> Verdict | None:
+    """``python3 - <<EOF … libc.setns(os.open("/proc/1/ns/mnt", …)) …``: code that joins pid 1's namespaces
+    itself, as ``nsenter -t 1`` does (:func:`_container`)."""
+    if not INTERPRETERS.match(invocation.name or ""):
+        return None
+    texts = [inline_code(invocation) or "", *fed_code(invocation)]
+    if any("setns" in text and _INIT_NAMESPACE.search(text) for text in texts):
+        return _verdict(PRIVILEGE, invocation, "joins the namespaces of the host's init (pid 1) with setns")
+    return None
+
+
+def _process_root_operand(invocation: Invocation) -> Verdict | None:
+    """``./dirty_pipe_write /proc/1/root/usr/sbin/runc payload``: a program that may write given a file of
+    pid 1's root file system (the host's, from a container sharing its processes). Readers pass."""
+    if reads_only(invocation):
+        return None
+    found = next((v for v in _values(invocation) if PROCESS_ROOT.match(v)), None)
+    if found is None:
+        return None
+    why = f"gives {found}, a file of pid 1's (the host's) root file system, to a program that may write it"
+    return _verdict(PRIVILEGE, invocation, why)
+
+
+def _namespace_root(invocation: Invocation) -> Verdict | None:
+    """``unshare -UrmC bash``, ``unshare --map-root-user --mount sh``: a user namespace in which the caller
+    is root. With its own cgroup namespace that root may write a cgroup's release_agent the host runs
+    (CVE-2022-0492): blocked. Otherwise a root of its own (rootless builds use it; so do the kernel
+    exploits that need root in a namespace): asked."""
+    if invocation.name != "unshare" and "unshare" not in invocation.wrappers:
+        return None
+    own = invocation.name == "unshare"
+    args = _values(invocation) if own else list(invocation.options_of("unshare") or ())
+    letters = "".join(a[1:] for a in args if a.startswith("-") and not a.startswith("--"))
+    longs = {a.partition("=")[0] for a in args if a.startswith("--")}
+    maps_root = (
+        "r" in letters
+        or "--map-root-user" in longs
+        or any(a in ("--map-user=0", "--map-user=root") for a in args)
+    )
+    if not maps_root:
+        return None
+    if "C" in letters or "--cgroup" in longs:
+        why = "makes the caller root in a user namespace with a cgroup namespace: a release_agent's escape"
+        return _verdict(PRIVILEGE, invocation, why)
+    why = "makes the caller root in a new user namespace (a kernel exploit's first step, or a rootless build)"
+    return _verdict(SYSTEM_CONFIG, invocation, why)
+
+
+_ROOT_ID_OPTIONS = frozenset({"--uid", "--gid", "--reuid", "--regid", "--ruid", "--rgid", "--euid", "--egid"})
+
+
+def _root_ids(invocation: Invocation) -> Verdict | None:
+    """``capsh --gid=0 --uid=0 --``, ``setpriv --reuid=0 bash``: a program asked to take uid or gid 0. It
+    works only where it was given root's capabilities (a capability or setuid bit left on it)."""
+    if invocation.name in ("capsh", "setpriv"):
+        values = _values(invocation)
+    elif "setpriv" in invocation.wrappers:  # setpriv --reuid=0 bash: the wrapper's options
+        values = list(invocation.options_of("setpriv") or ())
+    else:
+        return None
+    for index, value in enumerate(values):
+        option, sign, attached = value.partition("=")
+        given = attached if sign else (values[index + 1] if index + 1 < len(values) else "")
+        if option in _ROOT_ID_OPTIONS and given in ("0", "root"):
+            tool = invocation.name if invocation.name in ("capsh", "setpriv") else "setpriv"
+            return _verdict(PRIVILEGE, invocation, f"{tool} {option}={given}: takes root's ids")
+    return None
+
+
+def _build_context_option(invocation: Invocation) -> Verdict | None:
+    """``docker build "git@github.com:x/y#--upload-pack=sh -c id"``: a git build context whose reference
+    begins with ``-``. The builder hands it to ``git fetch`` as an option, and ``--upload-pack`` runs its
+    value as a command on the machine that builds (CVE-2019-13139)."""
+    values = _values(invocation)
+    if invocation.name not in _CONTAINER_RUNNERS or "build" not in values:
+        return None
+    context = next((v for v in values if "#-" in v and ("git" in v or "://" in v)), None)
+    if context is None:
+        return None
+    why = "a git build context whose reference is an option: git runs the --upload-pack command"
+    return _verdict(PRIVILEGE, invocation, why)
+
+
+def _server_module_install(invocation: Invocation) -> Verdict | None:
+    """``apxs -c -i mod_x.c``, ``apxs -cia mod_x.c``: a module built and installed into the web server's
+    modules directory (``-a``: and enabled in its configuration); Apache loads it as root when it starts."""
+    if not re.fullmatch(r"apxs[0-9]?", invocation.name or ""):
+        return None
+    letters = "".join(v[1:] for v in _values(invocation) if re.fullmatch(r"-[cioaAe]+", v))
+    if not {"i", "a", "A"} & set(letters):
+        return None
+    return _verdict(SUDO_INSTALL, invocation, "installs a module into the web server, which loads it as root")
 
 
 def _container(invocation: Invocation) -> Verdict | None:
@@ -1733,6 +1871,13 @@ def _findings(invocation: Invocation, home: str) -> Iterator[Verdict | None]:
     yield _loads_own_code(invocation)
     yield _exploit_run(invocation)
     yield _exploit_fetch_or_build(invocation)
+    yield _escape_kit(invocation)
+    yield _init_namespaces_joined(invocation)
+    yield _process_root_operand(invocation)
+    yield _namespace_root(invocation)
+    yield _root_ids(invocation)
+    yield _build_context_option(invocation)
+    yield _server_module_install(invocation)
     yield _shell_left(invocation)
     yield _dbus_as_root(invocation)
     yield _root_entry_edit(invocation)

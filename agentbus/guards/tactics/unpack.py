@@ -142,6 +142,10 @@ _COMPRESSORS = {"gzip": ".gz", "xz": ".xz", "zstd": ".zst", "bzip2": ".bz2", "lz
 _SUFFIXES = lazy_compile(r"\.(?:t?gz|xz|zst|bz2|Z|lzma|lz4|tbz2?|txz)$")
 _DECODERS = frozenset({"base64", "base32", "basenc", "xxd", "uudecode", "openssl", "gpg"})
 _COPIERS = frozenset({"cat", "tac", "dd", "tee", "head", "tail"})
+BUILDERS = frozenset({"gcc", "cc", "clang", "g++", "c++", "clang++", "tcc", "musl-gcc", "rustc", "gccgo"})
+"""Compilers that build a program from the sources they are given: the program is what its sources are
+(an exploit's source fetched, then ``gcc -o poc poc.c``: the fetched code, now a program)."""
+_SOURCES = lazy_compile(r"\.(?:c|cc|cpp|cxx|c\+\+|C|s|S|rs|go)$")
 
 
 def derived(invocation: Invocation) -> Derived | None:
@@ -170,6 +174,13 @@ def derived(invocation: Invocation) -> Derived | None:
         if name == "xxd" and len(plain) > 1:
             inputs, outputs = [plain[0]], [*outputs, plain[1]]
         return Derived(tuple(inputs), tuple(o for o in outputs if o), True)
+    if name in BUILDERS:
+        sources = [v for v in plain if _SOURCES.search(v)]
+        outputs = [_following(values, i) for i, v in enumerate(values) if v == "-o"]
+        outputs += [v[2:] for v in values if v.startswith("-o") and len(v) > 2]
+        if not sources or "-c" in values or "-S" in values or "-E" in values:
+            return None  # an object file, assembly or preprocessed text: not yet a program
+        return Derived(tuple(sources), tuple(outputs or ["a.out"]), False)
     if name in _COPIERS:
         if name == "dd":
             inputs = [v[3:] for v in values if v.startswith("if=")]
