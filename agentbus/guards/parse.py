@@ -1792,6 +1792,8 @@ class _Builder:
                 if self.masking and not quoted and child.type in _QUOTED_NODES:
                     value = value.translate(_MASK)
                 parts.append(value if not quoted else value.replace(_IFS, "$IFS").replace(_UNQUOTED, ""))
+            elif child.type == "``":
+                pass  # r``m: an empty command substitution, which tree-sitter keeps as a token, is nothing
             elif not (quoted and child.type in ('"', '$"')):
                 parts.append(self.text(child))
             elif len(self.text(child)) > len(child.type):
