@@ -226,12 +226,12 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
 _FEEDERS = frozenset({"xargs", "parallel"})
 _ARITHMETIC_CODE = lazy_compile(r"^[\s{'\"$\\]*\$(?:\(\(|\[)|\\\$(?:\(\(|\[)")
 """Code that is an arithmetic expansion (``$((8#143))``: a number as the command) or spells escapes
-with one (``$'\$((2#1001))'``: the digits of an octal escape), which only running it reveals."""
+with one (``$'\\$((2#1001))'``: the digits of an octal escape), which only running it reveals."""
 
 
 def _computed_code(invocation: Invocation) -> str | None:
     """The text a shell (``eval``, ``source /dev/stdin``) runs, when arithmetic makes it (RodricBr's
-    ``${0##-}<<<$'\$((…))'``, ``bash <<< $((8#…))``): None when the code reads as text."""
+    ``${0##-}<<<$'\\$((…))'``, ``bash <<< $((8#…))``): None when the code reads as text."""
     name = invocation.name
     command = invocation.command
     texts: list[str] = []
