@@ -1586,7 +1586,10 @@ def _check_malformed(command: str, home: str) -> Verdict | None:
         return Verdict(category, _piece(command), why, rule="malformed command rule")
     if _HANDS_TO_SHELL.search(command):
         # eval "$(a=(…);for i in 1 2;{ printf %s "${a[$i]}";})": bash runs it, the parser drops text
-        why = "part of it does not parse as the guard reads it, and text goes to a shell: what runs is hidden from a reader"
+        why = (
+            "part of it does not parse as the guard reads it, and text goes to a shell: "
+            "what runs is hidden from a reader"
+        )
         return Verdict(UNJUDGED_SCRIPT, _piece(command), why, rule="malformed command rule")
     return None
 

@@ -1861,6 +1861,8 @@ _SEPARATORS = frozenset({";", "&", "&&", "||", "|", "|&", ";;", ";&", ";;&", "\n
 _BACKTICK = lazy_compile(r"(?<!\\)`")
 _OPERATOR_CHAR = lazy_compile(r"[<>|;&]")
 _ESCAPED_IN_BACKTICKS = lazy_compile(r"\\([`$\\])")
+
+
 def _root_slash(name: str, indirect: bool, operator: str) -> str | None:
     """``/`` for ``${HOME:0:1}``, ``${PATH%%u*}``, ``${PWD%%[a-z]*}`` …: an operation on a variable every
     shell sets to an absolute path that leaves its first character whatever the value is (tried on

