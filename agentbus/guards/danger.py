@@ -1596,9 +1596,9 @@ def _check_malformed(command: str, home: str) -> Verdict | None:
 
 _HANDS_TO_SHELL = lazy_compile(
     r"(?:^|[;&|({\s])(?:eval|source|\.)\s"
-    r"|\|\s*(?:\S*/)?(?:ba|da|z|k|mk|)sh\b"
+    r"|\|\s*(?:[^\s|;&]{0,200}/)?(?:ba|da|z|k|mk|)sh\b"
     r"|\|\s*\$\{?(?:BASH|SHELL|0)\b|\$\{!#\}"
-    r"|\b(?:ba|da|z|k|)sh\s+(?:-\w+\s+)*-\w*c\b"
+    r"|\b(?:ba|da|z|k|)sh\s+(?:-\w{1,20}\s+){0,4}-\w{0,20}c\b"
     r"|(?:ba|da|z|k|)sh\s*<<<"
 )
 """Text handed to a shell as code: ``eval``, ``source``, ``| sh``, ``| $BASH``, ``sh -c``, ``sh <<<``."""
