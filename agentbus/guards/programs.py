@@ -70,7 +70,8 @@ SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "
 _SHELL_VARIABLES = {"$SHELL": "sh", "${SHELL}": "sh", "$BASH": "bash", "${BASH}": "bash", "$0": "sh"}
 """Variables that name a shell: ``curl x | $SHELL`` runs a shell."""
 
-_SHELL_DEFAULT = lazy_compile(r"^\$\{(?:SHELL|BASH)(?::?[-=+?][^}]*)?\}$")
+_SHELL_DEFAULT = lazy_compile(r"^\$\{(?:SHELL|BASH)(?::?[-=+?][^}]*|##?[^}]{0,20})?\}$")
+"""``${SHELL:-sh}``, ``${BASH}``, ``${SHELL##*/}`` (the shell's path cut to its name): a shell."""
 MAX_NESTED = 8
 """How deep code handed to shells as strings (``bash -c "eval '...'"``) is followed."""
 _ASSIGNMENT = lazy_compile(r"^[A-Za-z_][A-Za-z0-9_]*\+?=")
