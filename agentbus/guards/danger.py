@@ -1580,13 +1580,28 @@ def _check_malformed(command: str, home: str) -> Verdict | None:
                 rule = f"{verdict.rule}, on a repaired command"
                 reason = f"{verdict.category}: {verdict.piece} ({why})"
                 return verdict.replace(why=why, reason=reason, rule=rule)
-    if parsed:
-        return None
-    category = _looks_dangerous(command)
+    category = None if parsed else _looks_dangerous(command)
     if category is not None:
         why = "the command does not parse, and looks dangerous"
         return Verdict(category, _piece(command), why, rule="malformed command rule")
+    if _HANDS_TO_SHELL.search(command):
+        # eval "$(a=(…);for i in 1 2;{ printf %s "${a[$i]}";})": bash runs it, the parser drops text
+        why = (
+            "part of it does not parse as the guard reads it, and text goes to a shell: "
+            "what runs is hidden from a reader"
+        )
+        return Verdict(UNJUDGED_SCRIPT, _piece(command), why, rule="malformed command rule")
     return None
+
+
+_HANDS_TO_SHELL = lazy_compile(
+    r"(?:^|[;&|({\s])(?:eval|source|\.)\s"
+    r"|\|\s*(?:[^\s|;&]{0,200}/)?(?:ba|da|z|k|mk|)sh\b"
+    r"|\|\s*\$\{?(?:BASH|SHELL|0)\b|\$\{!#\}"
+    r"|\b(?:ba|da|z|k|)sh\s+(?:-\w{1,20}\s+){0,4}-\w{0,20}c\b"
+    r"|(?:ba|da|z|k|)sh\s*<<<"
+)
+"""Text handed to a shell as code: ``eval``, ``source``, ``| sh``, ``| $BASH``, ``sh -c``, ``sh <<<``."""
 
 
 class _Findings:

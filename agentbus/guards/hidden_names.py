@@ -18,7 +18,9 @@ it matches is on the disk, not in the line), and a name cut from a value the lin
 and :mod:`.tactics.unseen` asks a person. A prefix or a suffix from the environment leaves the
 name readable (``${CROSS_COMPILE}gcc``, ``python$PY_VERSION``, ``$HOME/bin/x``, ``${CC:-cc}``), and a
 variable between letters read as empty, as the payload means it (``c${u}a${u}t`` is ``cat``), is
-judged as that command too (:func:`empty_reading`).
+judged as that command too (:func:`empty_reading`); a name after an unknown prefix is that program
+(:func:`prefix_reading`: ``${QZ}nc -${QZ}e /bin/sh`` is ``nc -e /bin/sh``, its values empty in
+every word).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ __all__ = [
     "hidden_name",
     "names_the_shell",
     "positional_only",
+    "prefix_reading",
     "without_positional",
 ]
 
@@ -109,3 +112,18 @@ def empty_reading(name: str) -> str | None:
         return None
     parts = _EXPANSION.split(name)
     return "".join(parts) if _between_letters(parts) else None
+
+
+def prefix_reading(name: str) -> str | None:
+    """The program ``name`` names after an unknown value it starts with: ``${QZ}nc`` is ``nc`` when
+    ``QZ`` is empty, as a payload means it (commix's uninitialised variable), and
+    ``${CROSS_COMPILE}gcc`` is a ``gcc``; None for a name without that form (``$x``, ``c${u}at``)."""
+    if not name.startswith("$") or _OPERATED.search(name):
+        return None
+    parts = _EXPANSION.split(name)
+    if len(parts) != 2 or parts[0] or not _BARE.fullmatch(parts[1]):
+        return None
+    return parts[1]
+
+
+_BARE = lazy_compile(r"[A-Za-z][\w.+-]*")

@@ -968,7 +968,7 @@ class _Builder:
         name = self.namerefs.get(found.name, found.name)
         values = self.variables.get(name)
         if values is None:
-            return None
+            return _root_slash(found.name, found.indirect, found.operator)
         owner = self.owners.get(name)
         if owner is not None and owner is not self.subs:  # b=$(find .); f=$(basename "${b%.exe}")
             values = [self.adopt(value, owner) for value in values]
@@ -1792,6 +1792,8 @@ class _Builder:
                 if self.masking and not quoted and child.type in _QUOTED_NODES:
                     value = value.translate(_MASK)
                 parts.append(value if not quoted else value.replace(_IFS, "$IFS").replace(_UNQUOTED, ""))
+            elif child.type == "``":
+                pass  # r``m: an empty command substitution, which tree-sitter keeps as a token, is nothing
             elif not (quoted and child.type in ('"', '$"')):
                 parts.append(self.text(child))
             elif len(self.text(child)) > len(child.type):
@@ -1859,6 +1861,32 @@ _SEPARATORS = frozenset({";", "&", "&&", "||", "|", "|&", ";;", ";&", ";;&", "\n
 _BACKTICK = lazy_compile(r"(?<!\\)`")
 _OPERATOR_CHAR = lazy_compile(r"[<>|;&]")
 _ESCAPED_IN_BACKTICKS = lazy_compile(r"\\([`$\\])")
+
+
+def _root_slash(name: str, indirect: bool, operator: str) -> str | None:
+    """``/`` for ``${HOME:0:1}``, ``${PATH%%u*}``, ``${PWD%%[a-z]*}`` …: an operation on a variable every
+    shell sets to an absolute path that leaves its first character whatever the value is (tried on
+    several values), the slash a filter-bypass payload spells without writing it; else None (the
+    environment's value, unknown: ``${PATH%%:*}`` stays unread)."""
+    samples = _ROOTED.get(name)
+    if samples is None or indirect or not operator:
+        return None
+    results = {operated(sample, operator) for sample in samples}
+    return "/" if results == {"/"} else None
+
+
+_ROOTED = {
+    "HOME": ("/home/dev", "/root", "/var/lib/app"),
+    "PWD": ("/home/dev/project", "/tmp", "/srv/app"),
+    "OLDPWD": ("/home/dev/project", "/tmp", "/srv/app"),
+    "PATH": ("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "/usr/bin:/bin"),
+    "SHELL": ("/bin/bash", "/usr/bin/zsh", "/bin/sh"),
+    "BASH": ("/bin/bash", "/usr/bin/bash", "/usr/local/bin/bash"),
+}
+"""Values of variables the shell sets to an absolute path, for :func:`_root_slash`: Linux ones, as the
+payloads mean them (on macOS ``${HOME%%[a-z]*}`` is ``/U``; a PATH that starts in the home makes
+``${PATH%%u*}`` longer than ``/``): the reading a payload means is judged, the stricter one."""
+
 _SET_BY_SHELL = frozenset({
     "HOME", "PWD", "OLDPWD", "PATH", "USER", "LOGNAME", "SHELL", "HOSTNAME", "UID", "EUID", "PPID",
     "BASH", "RANDOM", "SECONDS", "LINENO", "TMPDIR",

@@ -28,6 +28,7 @@ from .hidden_names import (
     has_positional_noise,
     names_the_shell,
     positional_only,
+    prefix_reading,
     without_positional,
 )
 from .parse import (
@@ -69,7 +70,8 @@ SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "
 _SHELL_VARIABLES = {"$SHELL": "sh", "${SHELL}": "sh", "$BASH": "bash", "${BASH}": "bash", "$0": "sh"}
 """Variables that name a shell: ``curl x | $SHELL`` runs a shell."""
 
-_SHELL_DEFAULT = lazy_compile(r"^\$\{(?:SHELL|BASH)(?::?[-=+?][^}]*)?\}$")
+_SHELL_DEFAULT = lazy_compile(r"^\$\{(?:SHELL|BASH)(?::?[-=+?][^}]*|##?[^}]{0,20})?\}$")
+"""``${SHELL:-sh}``, ``${BASH}``, ``${SHELL##*/}`` (the shell's path cut to its name): a shell."""
 MAX_NESTED = 8
 """How deep code handed to shells as strings (``bash -c "eval '...'"``) is followed."""
 _ASSIGNMENT = lazy_compile(r"^[A-Za-z_][A-Za-z0-9_]*\+?=")
@@ -531,9 +533,13 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
         name = "sh"  # ${SHELL:-sh}: a shell, whichever; ${0##-}: the shell running the line
     args = tuple(words[i + 1 :])
     if command.substitutions and args:
-        decoded = _decoded_arguments(command, words[i:])
-        if decoded is not None:  # cat `xxd -r -p <<< 2f65…`: the argument as it decodes
-            nested.append(decoded)
+        # cat `xxd -r -p <<< 2f65…`: the argument as it decodes (one word, and split when unquoted)
+        nested.extend(_decoded_arguments(command, words[i:]))
+    prefixed = prefix_reading(name) if static is not None else None
+    if prefixed is not None:
+        # ${QZ}nc -${QZ}e /bin/sh: the program after an unknown prefix, its values read as empty everywhere
+        nested.append(_emptied(command, words[i:], name, prefixed))
+        name = prefixed
     spelled = empty_reading(name) if static is not None else None
     if spelled is not None:
         # c${u}a${u}t F: the unknown values between the letters read as empty, as the payload means them
@@ -609,15 +615,20 @@ def _positional_put_in(command: SimpleCommand) -> SimpleCommand:
     return SimpleCommand(words, redirects, command.substitutions, command.background)
 
 
-def _decoded_arguments(command: SimpleCommand, words: Sequence[str]) -> str | None:
+def _decoded_arguments(command: SimpleCommand, words: Sequence[str]) -> list[str]:
     """The command line ``words`` run with the arguments it decodes put in (``rm -rf $(echo L2hvbWU= |
-    base64 -d)`` is ``rm -rf /home``), when one does: a path spelled in hex or base64 is still that path."""
+    base64 -d)`` is ``rm -rf /home``), when one does: a path spelled in hex or base64 is still that path.
+
+    A decoded value with blanks is one word when the substitution is quoted and several when not
+    (``rm `xxd -r -p <<< 2d7266…``` is ``rm -rf /home/dev``); the words no longer say which, so
+    both readings are given."""
     from .danger import decoded_output  # here: danger imports this module
 
     found = False
+    blank = False
 
-    def shown(word: str) -> str:
-        nonlocal found
+    def shown(word: str, split: bool) -> str:
+        nonlocal found, blank
         subs = command.substitutions_in(word)
         if not subs or len(subs) > _PATH_PARTS:
             return command.render(word) if subs else shlex.quote(word)
@@ -625,10 +636,14 @@ def _decoded_arguments(command: SimpleCommand, words: Sequence[str]) -> str | No
         if any(v is None for v in values):
             return command.render(word)
         found = True
-        return shlex.quote(command.put_in(word, [v or "" for v in values]))
+        value = command.put_in(word, [v or "" for v in values])
+        blank = blank or any(c.isspace() for c in value.strip())
+        return " ".join(map(shlex.quote, value.split())) if split else shlex.quote(value)
 
-    text = " ".join(shown(w) for w in words)
-    return text if found else None
+    text = " ".join(shown(w, False) for w in words)
+    if not found:
+        return []
+    return [text, " ".join(shown(w, True) for w in words)] if blank else [text]
 
 
 _PATH_PARTS = 4

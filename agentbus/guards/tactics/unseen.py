@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import posixpath
 
+from ...lazy_regex import lazy_compile
 from ..carriers import sed_runs_input
 from ..findings import finding as _verdict
 from ..findings import piece
@@ -173,6 +174,10 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         encoded = _encoded_powershell(invocation)
         if encoded is not None:
             return encoded
+    computed = _computed_code(invocation)
+    if computed is not None:  # bash <<< $((8#143)), ${0##-}<<<$'\$((2#1001…))': numbers made into code
+        why = f"runs text made by arithmetic ({computed[:60]}) as code: what runs is hidden from a reader"
+        return _verdict(UNJUDGED_SCRIPT, invocation, why)
     if name == "sed" and sed_runs_input(_values(invocation)):
         return _verdict(UNJUDGED_SCRIPT, invocation, "runs the lines it reads as commands (sed's e), unseen")
     if name in SHELLS and _input_as_code(invocation):
@@ -219,6 +224,25 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
 
 
 _FEEDERS = frozenset({"xargs", "parallel"})
+_ARITHMETIC_CODE = lazy_compile(r"^[\s{'\"$\\]*\$(?:\(\(|\[)|\\\$(?:\(\(|\[)")
+"""Code that is an arithmetic expansion (``$((8#143))``: a number as the command) or spells escapes
+with one (``$'\\$((2#1001))'``: the digits of an octal escape), which only running it reveals."""
+
+
+def _computed_code(invocation: Invocation) -> str | None:
+    """The text a shell (``eval``, ``source /dev/stdin``) runs, when arithmetic makes it (RodricBr's
+    ``${0##-}<<<$'\\$((…))'``, ``bash <<< $((8#…))``): None when the code reads as text."""
+    name = invocation.name
+    command = invocation.command
+    texts: list[str] = []
+    if name in SHELLS or name in ("source", "."):
+        texts.extend(command.render(r.target) for r in command.redirects if r.op == "<<<")
+    if name in SHELLS:
+        script = shell_mode(invocation).script
+        texts.extend([script] if script is not None else [])
+    elif name == "eval":
+        texts.append(" ".join(command.render(w) for w in invocation.args))
+    return next((t for t in texts if _ARITHMETIC_CODE.search(t)), None)
 
 
 def _input_as_code(invocation: Invocation) -> bool:
