@@ -351,6 +351,32 @@ def _renamed_guesser(invocation: Invocation) -> Verdict | None:
     return None
 
 
+_APP_BUNDLE = lazy_compile(r"^(.*?/([^/]+)\.app)/Contents/")
+_DEVELOPER_TOOLS = lazy_compile(r"/Xcode[^/]*\.app/Contents/Developer/|/CommandLineTools/")
+"""Apple's developer toolchain, whose ``python3`` is the one ``/usr/bin/python3`` runs."""
+
+
+def _bundled_interpreter(invocation: Invocation, head: str | None) -> Verdict | None:
+    """An app's own interpreter given code (``/Applications/GIMP.app/Contents/MacOS/python -c …``,
+    ``ELECTRON_RUN_AS_NODE=1 …/Visual Studio Code.app/Contents/MacOS/Electron -e …``): the code runs as
+    that app, with the privacy grants (Full Disk Access, the camera, other apps' data) the user gave it."""
+    if not head or "/" not in head or _DEVELOPER_TOOLS.search(head):
+        return None
+    bundle = _APP_BUNDLE.match(head)
+    if bundle is None:
+        return None
+    as_node = any(e.startswith("ELECTRON_RUN_AS_NODE=") for e in invocation.env)
+    if not (as_node or INTERPRETERS.match(invocation.name) or program_name(head) in _INTERPRETER_STEMS):
+        return None
+    app = bundle.group(2)
+    why = (f"runs code in {app}.app's own interpreter: it borrows the privacy grants given to {app} "
+           "(files, camera, other apps' data), and what it reaches under them cannot be seen")  # fmt: skip
+    return _verdict(UNJUDGED_SCRIPT, invocation, why)
+
+
+_INTERPRETER_STEMS = frozenset({"python", "python3", "node", "ruby", "perl", "php", "lua", "electron"})
+
+
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """A program (or a shell script: ``sh /dev/shm/x``) this command runs by a path into such a
     place, a download saved there, a library loaded from outside the system's, a file named as an
@@ -362,6 +388,9 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     at = len(command.words) - len(invocation.args) - 1
     head = command.static(command.words[at]) if 0 <= at < len(command.words) else None
     launched = launched_file(invocation)
+    borrowed = _bundled_interpreter(invocation, head)
+    if borrowed is not None:
+        return borrowed
     if INTERPRETERS.match(invocation.name):
         loaded = _loaded_by_code(invocation)
         if loaded is not None:
