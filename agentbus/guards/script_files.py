@@ -337,8 +337,6 @@ class _Read(Frozen):
 
 
 _SPECIAL = ("/proc/", "/sys/", "/dev/")
-_SHARED_TEMP = lazy_compile(r"^(?:/private)?/(?:tmp|var/tmp|var/folders|Users/Shared|dev/shm)/")
-"""Temporary places any program may write to (macOS's ``/private`` spellings too)."""
 _HEAD = 8192
 """The first bytes read: a NUL among them makes the file a binary."""
 
@@ -480,19 +478,6 @@ class _Judging:
                 if self.asked is not asked:
                     self.asked = _redacted(self.asked, word)
                 return verdict
-        return self.missing_applescript(run)
-
-    def missing_applescript(self, run: _Run) -> Verdict | None:
-        """An AppleScript or JXA file in a shared temporary place that is not on disk to read
-        (``osascript -l JavaScript /tmp/p.jxa``): something else writes it, and AppleScript drives
-        other apps, draws password dialogs and borrows their privacy grants, so what cannot be read
-        is asked. A file the agent wrote is on disk when it runs, and judged by its text."""
-        if run.language not in ("applescript", "jxa") or run.how:
-            return None
-        for path in _candidates(run, self.home, None):
-            if _SHARED_TEMP.match(path):
-                return self.unjudged(run.word, "the AppleScript file is not on disk in the shared "
-                                     "temporary place it names, so it cannot be read")  # fmt: skip
         return None
 
     def written(self, run: _Run, depth: int, origin: str | None) -> Verdict | None:

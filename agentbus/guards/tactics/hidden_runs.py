@@ -26,6 +26,7 @@ logins to try it on (a login port, a host list) it is a guesser renamed
 from __future__ import annotations
 
 import itertools
+import os
 import posixpath
 import re
 
@@ -374,6 +375,23 @@ def _bundled_interpreter(invocation: Invocation, head: str | None) -> Verdict | 
     return _verdict(UNJUDGED_SCRIPT, invocation, why)
 
 
+_SHARED_TEMP = lazy_compile(r"^(?:/private)?/(?:tmp|var/tmp|var/folders|Users/Shared|dev/shm)/")
+
+
+def _unread_applescript(invocation: Invocation, launched: str | None, home: str) -> Verdict | None:
+    """``osascript -l JavaScript /tmp/p.jxa`` where no such file is on disk to read: something else
+    writes it (a download, an earlier background call), and AppleScript drives other apps, draws
+    password dialogs and borrows their privacy grants. A script the agent wrote is on disk when it
+    runs, and is judged by its text (:mod:`..script_files`)."""
+    if invocation.name != "osascript" or not launched or "/" not in launched:
+        return None
+    path = normalize_path(launched, home=home, cwd=invocation.cwd)
+    if not _SHARED_TEMP.match(path) or os.path.exists(path):
+        return None
+    why = f"runs the AppleScript {path}, which is not on disk to read in a shared temporary place: unseen"
+    return _verdict(UNJUDGED_SCRIPT, invocation, why)
+
+
 _INTERPRETER_STEMS = frozenset({"python", "python3", "node", "ruby", "perl", "php", "lua", "electron"})
 
 
@@ -388,7 +406,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     at = len(command.words) - len(invocation.args) - 1
     head = command.static(command.words[at]) if 0 <= at < len(command.words) else None
     launched = launched_file(invocation)
-    borrowed = _bundled_interpreter(invocation, head)
+    borrowed = _bundled_interpreter(invocation, head) or _unread_applescript(invocation, launched, home)
     if borrowed is not None:
         return borrowed
     if INTERPRETERS.match(invocation.name):
