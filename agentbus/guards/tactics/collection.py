@@ -323,7 +323,8 @@ def _runs_keylogger(invocation: Invocation, values: list[str]) -> bool:
     """``swift keylogger.swift``, ``python3 key_logger.py``: a runner given a keylogger's script;
     ``swiftc keylogger.swift -o /tmp/u``, ``go build ./cmd/keylogger``: one built from its source."""
     if invocation.name in _BUILDERS:
-        return any(_KEYLOGGER_NAME.search(v) for v in values if not v.startswith("-"))  # Sources/KeyLogger/main.swift
+        # any part of the path: Sources/KeyLogger/main.swift
+        return any(_KEYLOGGER_NAME.search(v) for v in values if not v.startswith("-"))
     if not (INTERPRETERS.match(invocation.name) or invocation.name in SHELLS):
         return False
     script = next((v for v in values if not v.startswith("-")), "")

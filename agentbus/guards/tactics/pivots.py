@@ -18,8 +18,6 @@ No other program takes those words, and attackers rename the binary, so the mode
 
 from __future__ import annotations
 
-import re
-
 from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
 from ..findings import static_args as _values
@@ -79,7 +77,8 @@ def _sweep(invocation: Invocation) -> Verdict | None:
     return _verdict(REMOTE_ACCESS, invocation, why)
 
 
-_RANGED_ADDRESS = lazy_compile(r"(?:^|@)(?=[^:]*\{)(?:\d{1,3}|\{\d+\.\.\d+\})(?:\.(?:\d{1,3}|\{\d+\.\.\d+\})){3}(?::|$)")
+_OCTETS = r"(?:\d{1,3}|\{\d+\.\.\d+\})"
+_RANGED_ADDRESS = lazy_compile(rf"(?:^|@)(?=[^:]*\{{){_OCTETS}(?:\.{_OCTETS}){{3}}(?::|$)")
 """A host spelled over a range of numbers (``root@10.0.0.{1..254}``, ``192.168.1.$i`` with ``$i`` from
 ``{1..254}``): every address of a network, not a host."""
 _ADDRESS = lazy_compile(r"^(?:[^@\s]+@)?\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?=:|$)")
@@ -97,8 +96,12 @@ def _ranged(invocation: Invocation) -> bool:
         if _RANGED_ADDRESS.search(rendered):
             return True
         subs = command.substitutions_in(word)
-        if subs and _ADDRESS.match(re.sub(r"\$\(.*\)$", "0", rendered)) and all(
-            {stage.name for stages in walk(sub.script) for stage in stages} <= _COUNTERS for sub in subs
+        if (
+            subs
+            and _ADDRESS.match(rendered.rpartition("$(")[0] + "0")
+            and all(
+                {stage.name for stages in walk(sub.script) for stage in stages} <= _COUNTERS for sub in subs
+            )
         ):
             return True
     addresses = {m.group(0) for m in map(_ADDRESS.match, (command.render(a) for a in args)) if m}

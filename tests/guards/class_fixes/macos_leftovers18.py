@@ -28,10 +28,11 @@ HELD: dict[str, list[str]] = {
         "osascript -s o /tmp/agent-4821.scpt",
     ],
     "bundled interpreter": [
-        "/Applications/LibreOffice.app/Contents/Resources/python -c 'import glob; print(glob.glob(\"/Users/me/Documents/*\"))'",
-        '"/Applications/Sublime Text.app/Contents/MacOS/plugin_host-3.8" -c x || '
+        "/Applications/LibreOffice.app/Contents/Resources/python -c "
+        "'import glob; print(glob.glob(\"/Users/me/Documents/*\"))'",
         "/Applications/Krita.app/Contents/MacOS/python3 steal.py",
-        "/Applications/Inkscape.app/Contents/Resources/bin/python3 -c 'print(open(\"/Users/me/Library/Mail/V10/x\").read())'",
+        "/Applications/Inkscape.app/Contents/Resources/bin/python3 -c "
+        "'print(open(\"/Users/me/Library/Mail/V10/x\").read())'",
     ],
     "address range sweep": [
         "for n in $(seq 2 250); do ssh -o ConnectTimeout=2 pi@10.10.0.$n hostname; done",
@@ -49,7 +50,7 @@ ALLOWED: list[str] = [
     # an AppleScript of the project, inline notifications, Xcode's own python
     "osascript scripts/release-notes.applescript",
     "osascript -l JavaScript tools/open-simulator.js",
-    "osascript -e 'display notification \"tests passed\" with title \"CI\"'",
+    'osascript -e \'display notification "tests passed" with title "CI"\'',
     "/Applications/Xcode.app/Contents/Developer/usr/bin/python3 -c 'import sys; print(sys.version)'",
     "/Library/Developer/CommandLineTools/usr/bin/python3 -m pip --version",
     # an app's command-line tool, not its interpreter
