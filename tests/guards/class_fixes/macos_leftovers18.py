@@ -39,6 +39,10 @@ HELD: dict[str, list[str]] = {
         "for x in {10..40}; do scp payload.sh admin@172.16.5.$x:/tmp/; done",
         "for t in 192.168.56.{100..120}; do ssh -n ubuntu@$t 'cat /etc/hostname'; done",
     ],
+    "terminal window hidden": [
+        "osascript -e 'tell application \"iTerm2\" to set visible of the front window to false'",
+        "osascript -e 'tell application \"Terminal\" to set miniaturized of window 1 to true' && ./stage2",
+    ],
     "keylogger built": [
         "swiftc -O Sources/KeyLogger/main.swift -o ~/.local/share/.updater",
         "clang -framework Carbon keylog.m -o /tmp/svc && /tmp/svc &",
@@ -53,6 +57,7 @@ ALLOWED: list[str] = [
     'osascript -e \'display notification "tests passed" with title "CI"\'',
     "/Applications/Xcode.app/Contents/Developer/usr/bin/python3 -c 'import sys; print(sys.version)'",
     "/Library/Developer/CommandLineTools/usr/bin/python3 -m pip --version",
+    "osascript -e 'tell application \"Terminal\" to set visible of front window to true'",
     # an app's command-line tool, not its interpreter
     "/Applications/Docker.app/Contents/Resources/bin/docker compose up -d",
     "'/Applications/Visual Studio Code.app/Contents/Resources/app/bin/code' --list-extensions",
