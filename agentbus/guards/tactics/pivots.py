@@ -78,7 +78,7 @@ def _sweep(invocation: Invocation) -> Verdict | None:
 
 
 _OCTETS = r"(?:\d{1,3}|\{\d+\.\.\d+\})"
-_RANGED_ADDRESS = lazy_compile(rf"(?:^|@)(?=[^:]*\{{){_OCTETS}(?:\.{_OCTETS}){{3}}(?::|$)")
+_RANGED_ADDRESS = lazy_compile(rf"(?:^|@)(?=[\d.]{{0,12}}\{{){_OCTETS}(?:\.{_OCTETS}){{3}}(?::|$)")
 """A host spelled over a range of numbers (``root@10.0.0.{1..254}``, ``192.168.1.$i`` with ``$i`` from
 ``{1..254}``): every address of a network, not a host."""
 _ADDRESS = lazy_compile(r"^(?:[^@\s]+@)?\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?=:|$)")
