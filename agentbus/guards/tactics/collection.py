@@ -313,8 +313,18 @@ _KEYLOGGER_NAME = lazy_compile(r"(?<!ssl)(?<!ssl[-_])key[-_.]?log(?:ger|ging)?s?
 (``monkeylogic`` goes on with letters, ``sslkeylog`` logs TLS secrets for Wireshark: neither is one)."""
 
 
+_BUILDERS = frozenset({"swiftc", "gcc", "cc", "clang", "clang++", "g++", "c++", "rustc", "javac", "kotlinc",
+                       "go", "tcc", "zig", "nim", "crystal", "ldc2", "dmd", "xcrun"})  # fmt: skip
+"""Compilers: a program built from a keylogger's source is a keylogger under whatever name it is given
+(``swiftc k/keylogger.swift -o /tmp/.u && /tmp/.u``)."""
+
+
 def _runs_keylogger(invocation: Invocation, values: list[str]) -> bool:
-    """``swift keylogger.swift``, ``python3 key_logger.py``: a runner given a keylogger's script."""
+    """``swift keylogger.swift``, ``python3 key_logger.py``: a runner given a keylogger's script;
+    ``swiftc keylogger.swift -o /tmp/u``, ``go build ./cmd/keylogger``: one built from its source."""
+    if invocation.name in _BUILDERS:
+        # any part of the path: Sources/KeyLogger/main.swift
+        return any(_KEYLOGGER_NAME.search(v) for v in values if not v.startswith("-"))
     if not (INTERPRETERS.match(invocation.name) or invocation.name in SHELLS):
         return False
     script = next((v for v in values if not v.startswith("-")), "")

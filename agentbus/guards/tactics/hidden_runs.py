@@ -26,6 +26,7 @@ logins to try it on (a login port, a host list) it is a guesser renamed
 from __future__ import annotations
 
 import itertools
+import os
 import posixpath
 import re
 
@@ -351,6 +352,49 @@ def _renamed_guesser(invocation: Invocation) -> Verdict | None:
     return None
 
 
+_APP_BUNDLE = lazy_compile(r"^(.*?/([^/]+)\.app)/Contents/")
+_DEVELOPER_TOOLS = lazy_compile(r"/Xcode[^/]*\.app/Contents/Developer/|/CommandLineTools/")
+"""Apple's developer toolchain, whose ``python3`` is the one ``/usr/bin/python3`` runs."""
+
+
+def _bundled_interpreter(invocation: Invocation, head: str | None) -> Verdict | None:
+    """An app's own interpreter given code (``/Applications/GIMP.app/Contents/MacOS/python -c …``,
+    ``ELECTRON_RUN_AS_NODE=1 …/Visual Studio Code.app/Contents/MacOS/Electron -e …``): the code runs as
+    that app, with the privacy grants (Full Disk Access, the camera, other apps' data) the user gave it."""
+    if not head or "/" not in head or _DEVELOPER_TOOLS.search(head):
+        return None
+    bundle = _APP_BUNDLE.match(head)
+    if bundle is None:
+        return None
+    as_node = any(e.startswith("ELECTRON_RUN_AS_NODE=") for e in invocation.env)
+    if not (as_node or INTERPRETERS.match(invocation.name) or program_name(head) in _INTERPRETER_STEMS):
+        return None
+    app = bundle.group(2)
+    why = (f"runs code in {app}.app's own interpreter: it borrows the privacy grants given to {app} "
+           "(files, camera, other apps' data), and what it reaches under them cannot be seen")  # fmt: skip
+    return _verdict(UNJUDGED_SCRIPT, invocation, why)
+
+
+_SHARED_TEMP = lazy_compile(r"^(?:/private)?/(?:tmp|var/tmp|var/folders|Users/Shared|dev/shm)/")
+
+
+def _unread_applescript(invocation: Invocation, launched: str | None, home: str) -> Verdict | None:
+    """``osascript -l JavaScript /tmp/p.jxa`` where no such file is on disk to read: something else
+    writes it (a download, an earlier background call), and AppleScript drives other apps, draws
+    password dialogs and borrows their privacy grants. A script the agent wrote is on disk when it
+    runs, and is judged by its text (:mod:`..script_files`)."""
+    if invocation.name != "osascript" or not launched or "/" not in launched:
+        return None
+    path = normalize_path(launched, home=home, cwd=invocation.cwd)
+    if not _SHARED_TEMP.match(path) or os.path.exists(path):
+        return None
+    why = f"runs the AppleScript {path}, which is not on disk to read in a shared temporary place: unseen"
+    return _verdict(UNJUDGED_SCRIPT, invocation, why)
+
+
+_INTERPRETER_STEMS = frozenset({"python", "python3", "node", "ruby", "perl", "php", "lua", "electron"})
+
+
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """A program (or a shell script: ``sh /dev/shm/x``) this command runs by a path into such a
     place, a download saved there, a library loaded from outside the system's, a file named as an
@@ -362,6 +406,9 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     at = len(command.words) - len(invocation.args) - 1
     head = command.static(command.words[at]) if 0 <= at < len(command.words) else None
     launched = launched_file(invocation)
+    borrowed = _bundled_interpreter(invocation, head) or _unread_applescript(invocation, launched, home)
+    if borrowed is not None:
+        return borrowed
     if INTERPRETERS.match(invocation.name):
         loaded = _loaded_by_code(invocation)
         if loaded is not None:

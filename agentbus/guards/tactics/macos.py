@@ -136,7 +136,9 @@ _HIDE_TERMINAL = lazy_compile(
     r"\bset\s+visible\s+of\s+(?:application\s+)?process\s+\"(?:Terminal|iTerm2?|Warp|kitty|Alacritty|Ghostty)\"\s+"
     r"to\s+false\b|processes(?:\.byName\(\s*|\[\s*)['\"](?:Terminal|iTerm2?|Warp|kitty|Alacritty|Ghostty)['\"]"
     r"\s*[)\]]\s*\.visible\s*=\s*false"
-    r"|\btell\s+application\s+\"(?:Terminal|iTerm2?)\"\s+to\s+close\b",
+    r"|\btell\s+application\s+\"(?:Terminal|iTerm2?)\"\s+to\s+close\b"
+    r"|\btell\s+application\s+\"(?:Terminal|iTerm2?)\"\s+to\s+set\s+(?:visible\s+of\s+[^\n\"]{1,40}?\s+to\s+false"
+    r"|miniaturized\s+of\s+[^\n\"]{1,40}?\s+to\s+true)\b",
     re.IGNORECASE,
 )
 """The terminal window hidden: what runs in it next is out of the user's sight (a stealer's first line)."""

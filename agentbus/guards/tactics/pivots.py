@@ -18,9 +18,10 @@ No other program takes those words, and attackers rename the binary, so the mode
 
 from __future__ import annotations
 
+from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
 from ..findings import static_args as _values
-from ..programs import Invocation
+from ..programs import Invocation, walk
 from ..verdict import BACKDOOR, REMOTE_ACCESS, Verdict
 
 __all__ = ["judge"]
@@ -28,6 +29,8 @@ __all__ = ["judge"]
 _MODES = frozenset({"ssocksd", "rcsocks", "rssocks", "lcx_listen", "lcx_tran", "lcx_slave"})
 
 
+_COUNTERS = frozenset({"seq", "jot", "expr"})
+"""What a sweep computes an address from: numbers."""
 _LOGINS = frozenset({"ssh", "scp", "sftp", "slogin", "rsync", "ssh-copy-id"})
 _SSH_VALUED = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
 """ssh's options that take a value (``-o OPTION``, ``-i KEY``, ``-p PORT`` ...)."""
@@ -74,10 +77,45 @@ def _sweep(invocation: Invocation) -> Verdict | None:
     return _verdict(REMOTE_ACCESS, invocation, why)
 
 
+_OCTETS = r"(?:\d{1,3}|\{\d+\.\.\d+\})"
+_RANGED_ADDRESS = lazy_compile(rf"(?:^|@)(?=[\d.]{{0,12}}\{{){_OCTETS}(?:\.{_OCTETS}){{3}}(?::|$)")
+"""A host spelled over a range of numbers (``root@10.0.0.{1..254}``, ``192.168.1.$i`` with ``$i`` from
+``{1..254}``): every address of a network, not a host."""
+_ADDRESS = lazy_compile(r"^(?:[^@\s]+@)?\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?=:|$)")
+_SPREAD = 3
+"""Addresses named together (a brace range or a loop's list expanded) that make a sweep."""
+
+
+def _ranged(invocation: Invocation) -> bool:
+    """Whether the hosts ``invocation`` logs in to are the addresses of a range: a brace range or a
+    counter (``$(seq 1 254)``) in an address, or a range's addresses given together."""
+    command = invocation.command
+    args = [a for a in invocation.args if not a.startswith("-")]
+    for word in _destinations(invocation)[:1] or args[:1]:
+        rendered = command.render(word)
+        if _RANGED_ADDRESS.search(rendered):
+            return True
+        subs = command.substitutions_in(word)
+        if (
+            subs
+            and _ADDRESS.match(rendered.rpartition("$(")[0] + "0")
+            and all(
+                {stage.name for stages in walk(sub.script) for stage in stages} <= _COUNTERS for sub in subs
+            )
+        ):
+            return True
+    addresses = {m.group(0) for m in map(_ADDRESS.match, (command.render(a) for a in args)) if m}
+    return len(addresses) >= _SPREAD
+
+
 def judge(invocation: Invocation, home: str) -> Verdict | None:
-    """Logins swept over a host list, EarthWorm's relay modes (``-s rssocks -d HOST -e PORT``), or None."""
+    """Logins swept over a host list or an address range, EarthWorm's relay modes (``-s rssocks -d HOST
+    -e PORT``), or None."""
     if not invocation.name:
         return None
+    if invocation.name in _LOGINS and _ranged(invocation):
+        why = "logs in to every address of a range (a brace range or a counter): a sweep across the network"
+        return _verdict(REMOTE_ACCESS, invocation, why)
     sweep = _sweep(invocation)
     if sweep is not None:
         return sweep
