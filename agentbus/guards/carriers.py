@@ -588,9 +588,9 @@ _KEPT_MOUNT = lazy_compile(
 (``.``, ``$PWD/x``, ``$(pwd)``), a named volume, a folder of a home that is not hidden, ``Library`` or
 ``bin`` (``/home/runner/work/repo``), or a place projects and scratch files live (``/tmp``, ``/srv``)."""
 _CONTAINER_COMMANDS = frozenset({"run", "create", "exec"})
-_OTHER_OBJECTS = frozenset({"network", "volume", "secret", "config", "context", "manifest", "buildx", "builder",
-                            "imagetools", "plugin", "node", "trust", "image", "images", "pod", "machine", "swarm",
-                            "stack", "artifact", "farm", "kube"})  # fmt: skip
+_OTHER_OBJECTS = frozenset({"network", "volume", "secret", "config", "context", "manifest", "buildx",
+                            "builder", "imagetools", "plugin", "node", "trust", "image", "images", "pod",
+                            "machine", "swarm", "stack", "artifact", "farm", "kube"})  # fmt: skip
 """Objects of a container engine that are not containers: their ``create`` (``docker network create``,
 ``docker secret create NAME FILE``, ``docker buildx imagetools create -t TAG SRC...``, ``podman manifest
 create``) makes a network, a secret, an image list, never a container that runs the words after it."""
