@@ -35,6 +35,7 @@ __all__ = [
     "Perhaps",
     "carried",
     "confines",
+    "container_verb",
     "git_runs_setting",
     "sed_runs_input",
     "unknown_program",
@@ -535,9 +536,8 @@ _CONTAINER_FLAGS = frozenset({"-d", "-i", "-t", "-it", "-ti", "-dit", "-itd", "-
 
 def _container(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
     """docker/podman run|exec ... IMAGE CMD: CMD, with mounted host directories as host paths."""
-    try:
-        start = next(i for i, v in enumerate(values) if v in ("run", "create", "exec"))
-    except StopIteration:
+    start = container_verb(values)
+    if start is None:
         return
     mounts: list[tuple[str, str]] = []
     i = start + 1
@@ -588,6 +588,25 @@ _KEPT_MOUNT = lazy_compile(
 (``.``, ``$PWD/x``, ``$(pwd)``), a named volume, a folder of a home that is not hidden, ``Library`` or
 ``bin`` (``/home/runner/work/repo``), or a place projects and scratch files live (``/tmp``, ``/srv``)."""
 _CONTAINER_COMMANDS = frozenset({"run", "create", "exec"})
+_OTHER_OBJECTS = frozenset({"network", "volume", "secret", "config", "context", "manifest", "buildx",
+                            "builder", "imagetools", "plugin", "node", "trust", "image", "images", "pod",
+                            "machine", "swarm", "stack", "artifact", "farm", "kube"})  # fmt: skip
+"""Objects of a container engine that are not containers: their ``create`` (``docker network create``,
+``docker secret create NAME FILE``, ``docker buildx imagetools create -t TAG SRC...``, ``podman manifest
+create``) makes a network, a secret, an image list, never a container that runs the words after it."""
+
+
+def container_verb(values: Sequence[str]) -> int | None:
+    """Where ``run``/``create``/``exec`` of a container stands in ``docker|podman|nerdctl VALUES``:
+    the first such word, unless a word before it names another kind of object (:data:`_OTHER_OBJECTS`;
+    not an option's value: ``docker -H image run ...`` still runs a container); None when the line
+    starts no container."""
+    for i, value in enumerate(values):
+        if value in _OTHER_OBJECTS and not (i and values[i - 1].startswith("-")):
+            return None
+        if value in _CONTAINER_COMMANDS:
+            return i
+    return None
 
 
 def confines(name: str, values: Sequence[str]) -> str | None:
@@ -602,9 +621,8 @@ def confines(name: str, values: Sequence[str]) -> str | None:
         return _pod_level(values)
     if name not in ("docker", "podman", "nerdctl"):
         return None
-    try:
-        start = next(i for i, v in enumerate(values) if v in _CONTAINER_COMMANDS)
-    except StopIteration:
+    start = container_verb(values)
+    if start is None:
         return None
     level = "exec" if values[start] == "exec" or "compose" in values[:start] else "run"
     i = start + 1
@@ -635,8 +653,8 @@ def image_arguments(name: str, values: Sequence[str]) -> int | None:
     container made earlier, whose mounts the line does not show)."""
     if name not in ("docker", "podman", "nerdctl") or confines(name, values) != "run":
         return None
-    start = next(i for i, v in enumerate(values) if v in _CONTAINER_COMMANDS)
-    if values[start] == "exec" or "compose" in values[:start]:
+    start = container_verb(values)
+    if start is None or values[start] == "exec" or "compose" in values[:start]:
         return None
     i = start + 1
     while i < len(values) and values[i].startswith("-"):
@@ -662,7 +680,7 @@ def _pod_command(values: Sequence[str]) -> str | None:
     if "exec" in before:
         return "exec"
     if "debug" in before:
-        return "node" if any(v.startswith(("node/", "nodes/")) for v in before) else "exec"
+        return "node" if any(v.startswith(("node/", "nodes/", "no/")) for v in before) else "exec"
     if "run" in before or ("create" in before and not _NEW_POD_KINDS.isdisjoint(before)):
         return "new"
     return None
@@ -680,8 +698,17 @@ def _pod_level(values: Sequence[str]) -> str | None:
 
 def _kube_remote(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
     """The commands kubectl or oc runs in a pod: ``exec POD -- CMD``, ``run NAME --image=X -- CMD`` (and
-    ``create job|cronjob|deployment``, ``debug``)."""
-    if _pod_command(values):
+    ``create job|cronjob|deployment``, ``debug``). A node's debugging pod mounts the node's root
+    at ``/host``: its ``chroot /host CMD`` (the platforms' runbooks' step) is CMD on the node, judged
+    as itself; the pod, a root shell on the node, is asked by the privilege rule's debugging category."""
+    where = _pod_command(values)
+    if where == "node":
+        rest = list(values[values.index("--") + 1 :])
+        if len(rest) >= 2 and rest[0] == "chroot" and rest[1].rstrip("/") == "/host":
+            rest = rest[2:]
+        if rest:
+            yield rest[0] if len(rest) == 1 else shlex.join(rest)
+    elif where:
         yield from _rest_after("--")(values, fed)
     yield from _cloud_remote(values, fed)
 

@@ -48,6 +48,7 @@ from collections.abc import Iterator, Sequence
 from ..lazy_regex import lazy_compile
 from .findings import positionals, scan_options, static_args
 from .git_files import with_included
+from .git_settings import GLOBAL_VALUES as GIT_GLOBAL_VALUES
 from .git_settings import settings as git_settings
 from .programs import Invocation
 from .project_commands import remote
@@ -63,9 +64,6 @@ __all__ = [
     "submodule_directories",
 ]
 
-_GIT_GLOBAL_VALUES = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env",
-                                "--exec-path", "--super-prefix"})  # fmt: skip
-"""git's own options that take a value (before the subcommand)."""
 _CLONE_VALUES = frozenset({"-b", "--branch", "--depth", "-o", "--origin", "--reference",
                            "--reference-if-able", "-c", "--config", "--template", "--separate-git-dir",
                            "-j", "--jobs", "--filter", "--shallow-since", "--shallow-exclude", "-u",
@@ -167,7 +165,7 @@ def _after_global(values: list[str]) -> tuple[list[str], str]:
     while index < len(values) and values[index].startswith("-"):
         if values[index] == "-C" and index + 1 < len(values):
             directory = posixpath.join(directory, values[index + 1]) if directory else values[index + 1]
-        index += 2 if values[index] in _GIT_GLOBAL_VALUES else 1
+        index += 2 if values[index] in GIT_GLOBAL_VALUES else 1
     return values[index:], directory
 
 

@@ -44,6 +44,7 @@ from .findings import finding as _verdict
 from .findings import looked_up_program
 from .findings import piece as _piece
 from .findings import static_args as _values
+from .git_settings import GLOBAL_VALUES as GIT_GLOBAL_VALUES
 from .git_settings import exported_statements
 from .git_settings import settings as git_settings
 from .interpreters import AWKS, INTERPRETERS, fed_code, inline_code, judge_code
@@ -487,8 +488,6 @@ _COMMIT_VALUE_SHORT = "mFCctSu"
 _COMMIT_VALUE_LONG = frozenset({"--message", "--file", "--author", "--date", "--template", "--reuse-message",
                                 "--reedit-message", "--fixup", "--squash", "--cleanup", "--trailer",
                                 "--pathspec-from-file"})  # fmt: skip
-_GIT_GLOBAL_VALUES = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path",
-                                "--config-env"})  # fmt: skip
 
 
 def _git(invocation: Invocation, home: str) -> Verdict | None:
@@ -498,7 +497,7 @@ def _git(invocation: Invocation, home: str) -> Verdict | None:
     while i < len(values) and values[i].startswith("-"):
         if values[i] == "-c" and i + 1 < len(values) and values[i + 1].lower().startswith("core.hookspath"):
             hooks_path = f"-c {values[i + 1]}"
-        i += 2 if values[i] in _GIT_GLOBAL_VALUES else 1
+        i += 2 if values[i] in GIT_GLOBAL_VALUES else 1
     for key, value in git_settings(values[:i], invocation.env):  # GIT_CONFIG_PARAMETERS, --config-env
         if key.lower() == "core.hookspath" and hooks_path is None:
             hooks_path = f"{key}={value} (in git's environment)"

@@ -32,10 +32,33 @@ from .exports import Exports
 if TYPE_CHECKING:
     from .programs import Invocation
 
-__all__ = ["ENVIRONMENT_KEYS", "Exported", "environment_settings", "exported_statements", "settings"]
+__all__ = [
+    "ENVIRONMENT_KEYS",
+    "GLOBAL_VALUES",
+    "Exported",
+    "environment_settings",
+    "exported_statements",
+    "settings",
+    "subcommand_at",
+]
 
 ENVIRONMENT_KEYS = ("GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")
 """The names (and prefixes) of the variables git takes configuration from."""
+
+GLOBAL_VALUES = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env",
+                           "--exec-path", "--super-prefix"})  # fmt: skip
+"""git's own options that take a value in the next word (before the subcommand)."""
+
+
+def subcommand_at(values: Sequence[str]) -> int:
+    """Where git's subcommand stands in its arguments ``values``: past git's own options and the
+    values they take (``git -C ../app ls-files .env``: ``ls-files``, not ``../app``); ``len(values)``
+    when there is none."""
+    index = 0
+    while index < len(values) and values[index].startswith("-"):
+        index += 2 if values[index] in GLOBAL_VALUES else 1
+    return min(index, len(values))
+
 
 _MAX_COUNT = 64
 """The ``GIT_CONFIG_<n>`` pairs read (git reads as many as ``GIT_CONFIG_COUNT`` says)."""

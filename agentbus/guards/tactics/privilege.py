@@ -1490,7 +1490,7 @@ def _container(invocation: Invocation) -> Verdict | None:
         )
     if name in ("kubectl", "oc"):
         words = set(values)
-        if "debug" in words and any(v.startswith("node/") for v in values):
+        if "debug" in words and any(v.startswith(("node/", "nodes/", "no/")) for v in values):
             # The node-debug step of the platforms' own runbooks (OpenShift's ``oc debug node/X``):
             # named for what it does and allowed by the user's own cluster role, so a person
             # confirms it; a privileged pod spelled in a manifest below stays a break-out.

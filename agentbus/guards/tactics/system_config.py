@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 
 from ..findings import finding, static_args
+from ..git_settings import subcommand_at
 from ..locations import written
 from ..programs import Invocation
 from ..verdict import SYSTEM_CONFIG, Verdict
@@ -35,7 +36,6 @@ from .writes import writes
 
 __all__ = ["judge"]
 
-_GIT_GLOBAL_VALUES = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"})
 _GIT_CONFIG_READS = frozenset({"--list", "-l", "--get", "--get-all", "--get-regexp", "--get-urlmatch",
                                "--get-color", "--get-colorbool", "list", "get", "--show-origin",
                                "--show-scope", "-h", "--help"})  # fmt: skip
@@ -70,10 +70,7 @@ _READ_FLAGS = frozenset({"-h", "--help", "-V", "--version"})
 
 def _git_config(values: list[str]) -> str | None:
     """``git config --system KEY VALUE`` (or ``git config set --system``): a write every user's git reads."""
-    index = 0
-    while index < len(values) and values[index].startswith("-"):
-        index += 2 if values[index] in _GIT_GLOBAL_VALUES else 1
-    rest = values[index:]
+    rest = values[subcommand_at(values) :]
     if rest[:1] != ["config"] or "--system" not in rest:
         return None
     if _GIT_CONFIG_READS & set(rest):
