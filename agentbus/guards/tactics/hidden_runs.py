@@ -37,6 +37,7 @@ from ..interpreters import INTERPRETERS, inline_code
 from ..options import option_values
 from ..paths import normalize_path
 from ..programs import SHELLS, Invocation, program_name, shell_mode
+from ..transfers import download
 from ..verdict import BACKDOOR, CREDENTIALS, NETWORK_SCAN, UNJUDGED_SCRIPT, Verdict
 
 __all__ = ["hiding_place", "judge", "kernel_thread", "launched_file"]
@@ -101,7 +102,6 @@ def _script_operand(values: list[str]) -> str | None:
     return None
 
 
-_DOWNLOAD_OUTPUTS = {"curl": frozenset({"-o", "--output"}), "wget": frozenset({"-O", "--output-document"})}
 _PROVIDER_OPTIONS = {
     "ssh-keygen": frozenset({"-D"}),
     "ssh": frozenset({"-I"}),
@@ -130,8 +130,9 @@ def _saved_or_loaded(invocation: Invocation, home: str) -> Verdict | None:
     libraries."""
     name = invocation.name
     values = _values(invocation)
-    outputs = option_values(values, _DOWNLOAD_OUTPUTS.get(name, frozenset()))
-    if name in _DOWNLOAD_OUTPUTS:  # wget -O - URL > /var/run/x: the download written by a redirect
+    fetched = download(invocation)  # any transfer program: aria2c -o, tftp -l, cat < /dev/tcp/h/p > f
+    outputs = list(fetched.files) if fetched is not None else []
+    if fetched is not None and fetched.stdout:  # wget -O - URL > /var/run/x: written by a redirect
         command = invocation.command
         outputs += [command.render(r.target) for r in command.redirects if r.op in (">", ">|", ">>")]
     for path in outputs:
