@@ -856,6 +856,25 @@ def _note_renames(invocation: Invocation, renamed: dict[str, str]) -> None:
                 renamed[hashed] = path[0] if _PLAIN_PROGRAM.match(path[0]) else shlex.quote(path[0])
 
 
+def _lone_cd(stages: list[Invocation]) -> bool:
+    return len(stages) == 1 and stages[0].name in ("cd", "pushd")
+
+
+_PAYLOAD_DIRS = ("/dev/shm", "/run/shm", "/var/run", "/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp")
+"""Where droppers try to land, riskiest first: memory and run-time directories, then world-writable ones."""
+
+
+def _riskiest(chain: list[str | None]) -> str | None:
+    """The directory a line that tries ``cd A || cd B || ...`` is judged in: the one among them where
+    payloads land (a run there is judged as such, whichever of them exists), else the first (it is where
+    the line goes when it exists)."""
+    for place in _PAYLOAD_DIRS:
+        for directory in chain:
+            if directory is not None and (directory.rstrip("/") + "/").startswith(place + "/"):
+                return directory
+    return chain[0]
+
+
 def _changed_directory(stages: list[Invocation], cwd: str | None) -> str | None:
     """The working directory after a pipeline: ``cd DIR`` alone changes it."""
     if len(stages) != 1 or stages[0].name not in ("cd", "pushd"):
@@ -1345,6 +1364,9 @@ def _walk(
     repl_fed = False
     exported = Exported()
     """``export GIT_CONFIG_COUNT=1 …`` (:mod:`.git_settings`): given to each later git and go."""
+    chain: list[str | None] = []
+    """``cd /tmp || cd /var/run || cd /dev/shm``: the directories one of which the line is in."""
+    before_chain = cwd
     for position, pipeline in enumerate(script.pipelines):
         spend()
         stages: list[Invocation] = []
@@ -1448,6 +1470,12 @@ def _walk(
                     if container is not None:  # docker run IMG sh -c CODE: CODE's programs, run by docker
                         inner_stages = [s.replace(layers=(Layer(container), *s.layers)) for s in inner_stages]
                     yield inner_stages
-        cwd = _changed_directory(stages, cwd)
+        if position in script.fallbacks and chain and _lone_cd(stages):
+            chain.append(_changed_directory(stages, before_chain))
+            cwd = _riskiest(chain)
+        else:
+            before_chain = cwd
+            cwd = _changed_directory(stages, cwd)
+            chain = [cwd] if _lone_cd(stages) else []
     for sub in script.substitutions:
         yield from _walk(sub.script, cwd=start, _depth=_depth, _perhaps=_perhaps)

@@ -38,7 +38,7 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 from ..lazy_regex import lazy_compile
-from .transfers import DOWNLOADERS, SOCKETS, download
+from .transfers import DOWNLOADERS, SOCKETS, download, printed_binary
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -82,7 +82,11 @@ def download_statements(command: str, earlier: Sequence[str] = ()) -> list[str]:
     before them (in ``command`` or in ``earlier``, the session's kept statements), as shell text."""
     # Most calls: no parse, no walk. The plain substring tests first: the pattern's look-behind
     # costs a step per character, a tenth of a second on a 10 MB command.
-    downloads = _names_in(command) and _DOWNLOADER.search(command) is not None
+    downloads = (_names_in(command) and _FETCH_NAMES.search(command) is not None) or (
+        "\\" in command
+        and ("echo" in command or "printf" in command)
+        and _PRINTER.search(command) is not None
+    )
     carries = (downloads or bool(earlier)) and _CARRIER.search(command) is not None
     if not downloads and not carries:
         return []
@@ -112,8 +116,13 @@ def download_statements(command: str, earlier: Sequence[str] = ()) -> list[str]:
 
 
 def _fetches(stage: Invocation) -> bool:
-    """Whether ``stage`` brings a file from another machine (a transfer program, a network peer read)."""
-    return stage.name.rsplit("/", 1)[-1] in DOWNLOADERS or download(stage) is not None
+    """Whether ``stage`` brings a file from another machine (a transfer program, a network peer read), or a
+    binary through the command line (``echo -ne '\\x7f\\x45...' >> f``)."""
+    return (
+        stage.name.rsplit("/", 1)[-1] in DOWNLOADERS
+        or download(stage) is not None
+        or bool(printed_binary(stage))
+    )
 
 
 def _carried_on(script: Script, earlier: Sequence[str]) -> set[int]:
@@ -132,8 +141,10 @@ def _carried_on(script: Script, earlier: Sequence[str]) -> set[int]:
     return {index - len(before.pipelines) for index in chain if index >= len(before.pipelines)}
 
 
-_FETCHING = DOWNLOADERS | SOCKETS | {"/dev/tcp/", "/dev/udp/"}
-"""What a download statement names: a transfer program, a raw socket client, bash's network paths."""
+_NAMES = DOWNLOADERS | SOCKETS | {"GET"}
+_FETCHING = _NAMES | {"/dev/tcp/", "/dev/udp/"}
+"""What a download statement's text holds: a transfer program's name (as typed: ``GET``), a raw socket
+client's, bash's network paths."""
 _NAME_LETTERS = {name: frozenset(name) for name in _FETCHING}
 _LONG = 4096
 
@@ -152,11 +163,10 @@ def _names_in(command: str) -> bool:
     return any(_NAME_LETTERS[name] <= present and name in command for name in _FETCHING)
 
 
-_DOWNLOADER = lazy_compile(
-    r"(?<![\w.-])(?:"
-    + "|".join(map(re.escape, sorted(DOWNLOADERS | SOCKETS)))
-    + r")(?![\w.:-])|/dev/(?:tcp|udp)/"
+_FETCH_NAMES = lazy_compile(
+    r"(?<![\w.-])(?:" + "|".join(map(re.escape, sorted(_NAMES))) + r")(?![\w.:-])|/dev/(?:tcp|udp)/"
 )
+_PRINTER = lazy_compile(r"(?<![\w.-])(?:echo|printf)(?![\w.:-])")
 _CARRIER = lazy_compile(r"(?<![\w.-])(?:" + "|".join(sorted(CARRIERS)) + r")(?![\w.:-])")
 
 

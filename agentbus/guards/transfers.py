@@ -36,15 +36,17 @@ __all__ = [
     "copied_into",
     "download",
     "option_cluster",
+    "printed_binary",
     "url_name",
 ]
 
 DOWNLOADERS = frozenset({"curl", "wget", "wget2", "fetch", "http", "https", "xh", "lwp-request",
-                         "lwp-download", "GET", "aria2c", "axel", "iwr", "irm", "invoke-webrequest", "scp",
+                         "lwp-download", "get", "aria2c", "axel", "iwr", "irm", "invoke-webrequest", "scp",
                          "rsync", "sftp", "psftp", "ftp", "lftp", "ncftp", "ncftpget", "ftpget", "tftp",
                          "atftp", "smbclient", "nscurl", "certutil"})  # fmt: skip
 """Programs that bring a file from another machine (the downloaders, file-transfer clients, copies from
-hosts): the one table of them; what they fetch may be a payload (:func:`download` reads where it goes)."""
+hosts): the one table of them; what they fetch may be a payload (:func:`download` reads where it goes).
+Names as commands are read: in lower case (libwww-perl's ``GET`` is ``get``)."""
 SOCKETS = frozenset({"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "socat", "telnet", "cryptcat",
                      "pwncat", "sbd"})  # fmt: skip
 """Programs that open a raw network connection: what they read from a peer (``nc h 80 > f``) is a download."""
@@ -247,3 +249,34 @@ def _named_output(values: list[str]) -> Download:
     name when it saves one (``axel URL``), else its standard output."""
     files = option_values(values, OUTPUT_OPTIONS)
     return Download(tuple(f for f in files if f and f != "-"), not files or "-" in files)
+
+
+_ESCAPE = lazy_compile(r"\\(?:x([0-9a-fA-F]{1,2})|0?([0-7]{1,3}))")
+_TEXT_BYTES = frozenset({0x09, 0x0A, 0x0D, 0x1B}) | frozenset(range(0x20, 0x7F))
+"""Bytes of text (and the terminal's escape): an escaped byte outside them is a binary's."""
+
+
+def printed_binary(invocation: Invocation) -> tuple[str, ...]:
+    """The files ``invocation`` writes binary bytes into from escapes it is given: ``echo -ne '\\x7f\\x45
+    \\x4c\\x46...' > f``, ``printf '\\177ELF' >> f``: a program brought in through the command line itself
+    (Mirai's echo loader, where no downloader is installed), unreadable as a download is."""
+    name = invocation.name
+    values = _values(invocation)
+    if name == "echo":
+        flags = "".join(v[1:] for v in values if v.startswith("-") and v[1:].isalpha())
+        if "e" not in flags:
+            return ()
+    elif name != "printf":
+        return ()
+    escaped = (
+        int(match.group(1), 16) if match.group(1) else int(match.group(2), 8)
+        for match in _ESCAPE.finditer(" ".join(values))
+    )
+    if all(byte in _TEXT_BYTES for byte in escaped):
+        return ()
+    command = invocation.command
+    return tuple(
+        target
+        for redirect in command.redirects
+        if redirect.op in (">", ">>", ">|") and (target := command.static(redirect.target) or "")
+    )

@@ -52,7 +52,17 @@ from ..request_bodies import (
     request_options,
     sent_file,
 )
-from ..transfers import REMOTE_PATH, SOCKETS, URL, Download, copied_into, download, option_cluster, url_name
+from ..transfers import (
+    REMOTE_PATH,
+    SOCKETS,
+    URL,
+    Download,
+    copied_into,
+    download,
+    option_cluster,
+    printed_binary,
+    url_name,
+)
 from ..verdict import DOWNLOAD_RUN, EXFILTRATION, UNJUDGED_SCRIPT, UPLOAD, Verdict
 from ..workdir import call_directory
 from .credentials import credential_store
@@ -1150,6 +1160,7 @@ class _Tracker:
     """What a command line has downloaded (and packed) so far, statement by statement."""
 
     __slots__ = (
+        "binaries",
         "built",
         "carried",
         "executable",
@@ -1183,6 +1194,8 @@ class _Tracker:
         """Normalised path (or pattern: ``chmod +x *``) made executable in a temporary directory -> how."""
         self.built: set[str] = set()
         """Normalised paths a compiler wrote (``gcc -o /tmp/t t.c``, ``go build -o /tmp/app .``)."""
+        self.binaries: dict[str, str] = {}
+        """Normalised paths written binary bytes from escapes (``echo -ne '\\x7f...' > f``) -> by what."""
 
     def path(self, word: str, cwd: str | None) -> str:
         return normalize_path(word, home=self.home, cwd=cwd)
@@ -1552,6 +1565,12 @@ def _run_of_temp_program(invocation: Invocation, tracker: _Tracker) -> Verdict |
         outputs += [v.partition("=")[2] for v in values if v.startswith(("-o=", "--target-dir="))]
         tracker.built.update(tracker.path(o, invocation.cwd).rstrip("/") for o in outputs if o)
         return None
+    for word in printed_binary(invocation):
+        tracker.binaries[tracker.path(word, invocation.cwd)] = f"written from escaped bytes by {name}"
+    if tracker.binaries:
+        found = _run_of_printed(invocation, tracker)
+        if found is not None:
+            return found
     made = [word for word, how in _runs(invocation) if how == "makes executable"]
     if name == "install" and any(
         _MODES_X.match(m) for m in option_values(values, frozenset({"-m", "--mode"}))
@@ -1580,6 +1599,21 @@ def _run_of_temp_program(invocation: Invocation, tracker: _Tracker) -> Verdict |
         )
         if by is not None:
             why = f"{how} {path}, {by} earlier in the command in a world-writable directory: code unseen"
+            return _verdict(UNJUDGED_SCRIPT, invocation, why)
+    return None
+
+
+def _run_of_printed(invocation: Invocation, tracker: _Tracker) -> Verdict | None:
+    """``echo -ne '\\x7f\\x45\\x4c\\x46...' > .s; chmod +x .s; ./.s``: a program the command wrote from
+    escaped bytes, run, wherever it is (the project's directory too). What a binary does cannot be read:
+    asked, as a program made executable in a temporary directory is."""
+    for word, how in _runs(invocation):
+        if how not in ("runs", "runs the script") or (how == "runs" and "/" not in word):
+            continue
+        path = tracker.path(word, invocation.cwd)
+        by = tracker.binaries.get(path)
+        if by is not None:
+            why = f"{how} {path}, {by} earlier in the command: a program whose doings cannot be seen"
             return _verdict(UNJUDGED_SCRIPT, invocation, why)
     return None
 

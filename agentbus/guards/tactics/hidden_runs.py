@@ -47,7 +47,7 @@ _SHARED = ("/tmp/", "/var/tmp/", "/private/tmp/", "/private/var/tmp/", "/Users/S
 
 def hiding_place(path: str) -> str | None:
     """Why ``path`` (absolute, normalised) is where payloads hide, or None."""
-    if path.startswith("/dev/shm/"):
+    if path.startswith(("/dev/shm/", "/run/shm/")):
         return "shared memory (/dev/shm), where nothing stays on disk"
     if path.startswith("/var/run/"):
         return "the runtime directory (/var/run), where no program is installed"
@@ -140,7 +140,8 @@ def _saved_or_loaded(invocation: Invocation, home: str) -> Verdict | None:
         folder = posixpath.dirname(normalize_path(path, home=home, cwd=invocation.cwd))
         where = hiding_place(folder) if folder.startswith("/") else None
         if where is not None:
-            return _verdict(UNJUDGED_SCRIPT, invocation, f"downloads into {where}, where payloads hide")
+            why = f"downloads into {where}, where payloads hide: what it fetched cannot be seen"
+            return _verdict(UNJUDGED_SCRIPT, invocation, why)
     providers = option_values(values, _PROVIDER_OPTIONS.get(name, frozenset()))
     if name in ("ssh", "scp", "sftp"):
         providers += [v.split("=", 1)[-1].strip() for v in values if v.lower().startswith("pkcs11provider")]
