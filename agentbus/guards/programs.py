@@ -864,15 +864,13 @@ _PAYLOAD_DIRS = ("/dev/shm", "/run/shm", "/var/run", "/tmp", "/var/tmp", "/priva
 """Where droppers try to land, riskiest first: memory and run-time directories, then world-writable ones."""
 
 
-def _riskiest(chain: list[str | None]) -> str | None:
-    """The directory a line that tries ``cd A || cd B || ...`` is judged in: the one among them where
-    payloads land (a run there is judged as such, whichever of them exists), else the first (it is where
-    the line goes when it exists)."""
-    for place in _PAYLOAD_DIRS:
-        for directory in chain:
-            if directory is not None and (directory.rstrip("/") + "/").startswith(place + "/"):
-                return directory
-    return chain[0]
+def _risk(directory: str | None) -> int:
+    """How early :data:`_PAYLOAD_DIRS` names where ``directory`` is (their number when it names none)."""
+    if directory is not None:
+        for rank, place in enumerate(_PAYLOAD_DIRS):
+            if (directory.rstrip("/") + "/").startswith(place + "/"):
+                return rank
+    return len(_PAYLOAD_DIRS)
 
 
 def _changed_directory(stages: list[Invocation], cwd: str | None) -> str | None:
@@ -1364,8 +1362,10 @@ def _walk(
     repl_fed = False
     exported = Exported()
     """``export GIT_CONFIG_COUNT=1 …`` (:mod:`.git_settings`): given to each later git and go."""
-    chain: list[str | None] = []
-    """``cd /tmp || cd /var/run || cd /dev/shm``: the directories one of which the line is in."""
+    chained = False
+    """Whether the pipeline before was a ``cd`` that ``cd /tmp || cd /var/run || cd /dev/shm`` may try
+    another directory after: the line is then judged in the riskiest of them (where payloads land, by
+    :data:`_PAYLOAD_DIRS`; else the first, where the line is when it exists)."""
     before_chain = cwd
     for position, pipeline in enumerate(script.pipelines):
         spend()
@@ -1470,12 +1470,12 @@ def _walk(
                     if container is not None:  # docker run IMG sh -c CODE: CODE's programs, run by docker
                         inner_stages = [s.replace(layers=(Layer(container), *s.layers)) for s in inner_stages]
                     yield inner_stages
-        if position in script.fallbacks and chain and _lone_cd(stages):
-            chain.append(_changed_directory(stages, before_chain))
-            cwd = _riskiest(chain)
+        if position in script.fallbacks and chained and _lone_cd(stages):
+            other = _changed_directory(stages, before_chain)
+            cwd = other if _risk(other) < _risk(cwd) else cwd
         else:
             before_chain = cwd
             cwd = _changed_directory(stages, cwd)
-            chain = [cwd] if _lone_cd(stages) else []
+            chained = _lone_cd(stages)
     for sub in script.substitutions:
         yield from _walk(sub.script, cwd=start, _depth=_depth, _perhaps=_perhaps)
