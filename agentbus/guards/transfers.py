@@ -7,7 +7,8 @@ a later call (:mod:`.tactics.exfiltration`, :mod:`.session_downloads`), a downlo
 hide (:mod:`.tactics.hidden_runs`), an exploit fetched (:mod:`.tactics.privilege`), a download piped into
 a shell or written over a system file (:mod:`.danger`). A transfer program added to :data:`DOWNLOADERS`
 is seen by all of them; one that names its output file by an option the generic ones
-(:data:`OUTPUT_OPTIONS`) do not cover needs a branch in :func:`download`.
+(:data:`OUTPUT_OPTIONS`) do not cover needs a branch in :func:`download`. A file can also arrive through
+the command line itself, as escaped bytes a shell builtin writes (:func:`printed_binary`).
 """
 
 from __future__ import annotations
