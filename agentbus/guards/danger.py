@@ -67,6 +67,8 @@ from .programs import (
     written_text,
 )
 from .targets import check_targets
+from .transfers import DOWNLOADERS as _DOWNLOADERS
+from .transfers import download
 from .verdict import (
     BACKDOOR,
     CATEGORIES,
@@ -114,8 +116,6 @@ _CREDENTIAL_DIRS = (".ssh", ".gnupg", ".aws")
 _NET_DEVICE = lazy_compile(r"^/dev/(?:tcp|udp)/")
 _LOCAL_PROBE = lazy_compile(r"^/dev/(?:tcp|udp)/(?:localhost|127\.\d+\.\d+\.\d+|::1|0\.0\.0\.0)/\d+$")
 """``: > /dev/tcp/localhost/5432``: a health probe of a local port, not a shell sent away."""
-_DOWNLOADERS = frozenset({"curl", "wget", "fetch", "http", "https", "xh", "lwp-request", "lwp-download",
-                          "GET", "aria2c", "iwr", "irm", "invoke-webrequest"})  # fmt: skip
 _NETWORK_TOOLS = frozenset({"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "socat", "telnet",
                             "cryptcat", "pwncat"})  # fmt: skip
 _INTERPRETERS = INTERPRETERS
@@ -341,7 +341,8 @@ def _copy_target(invocation: Invocation, home: str) -> Verdict | None:
 
 
 def _writes_files(invocation: Invocation, home: str) -> Verdict | None:
-    """tee, truncate, shred, sed -i, perl -i, curl -o, wget -O, sort -o onto a system file."""
+    """tee, truncate, shred, sed -i, perl -i, sort -o, a download (curl -o, wget -O, tftp -l ...) onto a
+    system file."""
     name = invocation.name
     values = _values(invocation)
     flags, positionals = _split_flags(values)
@@ -349,16 +350,16 @@ def _writes_files(invocation: Invocation, home: str) -> Verdict | None:
     in_place = "i" in flags or any(v.startswith(("-i", "--in-place")) for v in values)
     if name in ("tee", "truncate", "shred") or (name in ("sed", "perl") and in_place):
         targets = positionals
-    elif name in ("curl", "wget", "sort"):
-        option = {"curl": ("-o", "--output"), "wget": ("-O", "--output-document"), "sort": ("-o", "--output")}
-        letter = option[name][0][1]
+    elif name == "sort":
         for index, value in enumerate(values):
-            # curl -o FILE, and -o ending a cluster of short flags: curl -fsSLo FILE.
-            clustered = re.fullmatch(rf"-[a-zA-Z]*{letter}", value) is not None
-            if (value in option[name] or clustered) and index + 1 < len(values):
+            # sort -o FILE, and -o ending a cluster of short flags: sort -uo FILE.
+            if (value == "--output" or re.fullmatch(r"-[a-zA-Z]*o", value)) and index + 1 < len(values):
                 targets.append(values[index + 1])
-            elif value.startswith(tuple(f"{o}=" for o in option[name] if o.startswith("--"))):
+            elif value.startswith("--output="):
                 targets.append(value.partition("=")[2])
+    elif name in _DOWNLOADERS:
+        fetched = download(invocation)
+        targets = list(fetched.files) if fetched is not None else []
     held = None
     for target in targets:
         if _block_device(target):
@@ -746,7 +747,7 @@ _SHELLSHOCK = lazy_compile(r"\(\)\s*\{[^}]*\}\s*;")
 
 
 def _downloader(invocation: Invocation, home: str) -> Verdict | None:
-    """curl and wget: a file written where it must not be, or a Shellshock payload sent."""
+    """A transfer program: a file written where it must not be, or a Shellshock payload sent."""
     return _writes_files(invocation, home) or _shellshock(invocation, home)
 
 
@@ -898,6 +899,7 @@ def _judge_code(code: str, invocation: Invocation, home: str, *, how: str, piece
 
 
 _CHECKS: dict[str, _Check] = {
+    **{name: _downloader for name in _DOWNLOADERS},  # what a transfer program writes (rsync: below)
     "rm": _rm,
     "unlink": _rm,
     "find": _find,
@@ -911,8 +913,6 @@ _CHECKS: dict[str, _Check] = {
     "truncate": _writes_files,
     "sed": _writes_files,
     "perl": _perl,
-    "curl": _downloader,
-    "wget": _downloader,
     "sort": _writes_files,
     "dd": _dd,
     "chmod": _chmod,
@@ -932,7 +932,7 @@ _CHECKS: dict[str, _Check] = {
     "autossh": _ssh,
     "msfvenom": _payload_builder,
     **{name: _attack_framework for name in _ATTACK_CONSOLES | _REMOTE_CONTROLS},
-    **{name: _shellshock for name in ("http", "https", "xh", "curlie")},
+    **{name: _shellshock for name in ("curlie",)},
     "ztcp": _ztcp,
     "setfacl": _setfacl,
     "gpg": _encrypts,
@@ -1519,7 +1519,6 @@ def _renamed(invocation: Invocation, name: str) -> Invocation:
 
 # -- the public check ----------------------------------------------------------------------
 
-_LOOK_DOWNLOADERS = frozenset({"curl", "wget"})
 _LOOK_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh"})
 
 
@@ -1536,7 +1535,7 @@ def _looks_dangerous(command: str) -> str | None:
         "dd" in words and any(w.startswith("of=/dev/") for w in words)
     ):
         return DISK
-    if words & _LOOK_DOWNLOADERS and words & _LOOK_SHELLS and "|" in words:
+    if words & _DOWNLOADERS and words & _LOOK_SHELLS and "|" in words:
         return REMOTE_CODE
     if _REMOTE_SOCKET.search(unquoted):
         return BACKDOOR

@@ -291,7 +291,7 @@ class Function(Frozen):
 class Script(Frozen):
     """A parsed command line: pipelines of simple commands, plus every substitution."""
 
-    __slots__ = ("aliases", "functions", "malformed", "pipelines", "rows", "substitutions")
+    __slots__ = ("aliases", "fallbacks", "functions", "malformed", "pipelines", "rows", "substitutions")
 
     pipelines: tuple[tuple[SimpleCommand, ...], ...]
     substitutions: tuple[Substitution, ...]
@@ -307,6 +307,9 @@ class Script(Frozen):
     """The line (from 0) each pipeline's statement starts on, when known (as many as pipelines):
     a shell reads a whole line before it runs it, so what an interpreter started on one line
     reads from the same input is the lines after it (:func:`.programs._repl_input`)."""
+    fallbacks: frozenset[int]
+    """The pipelines (by index) that start the right of ``||``: run only when the one before failed
+    (``cd /tmp || cd /var/run``: the second ``cd`` is an alternative to the first, not a move after it)."""
 
     def __init__(
         self,
@@ -316,9 +319,11 @@ class Script(Frozen):
         malformed: bool = False,
         rows: tuple[int, ...] = (),
         aliases: tuple[Function, ...] = (),
+        fallbacks: frozenset[int] = frozenset(),
     ) -> None:
         set_field = object.__setattr__
         set_field(self, "pipelines", pipelines)
+        set_field(self, "fallbacks", fallbacks)
         set_field(self, "substitutions", substitutions)
         set_field(self, "functions", functions)
         set_field(self, "aliases", aliases)
@@ -656,6 +661,8 @@ class _Builder:
         """Words after a redirection's target (``cat >/tmp/x ~/.ssh/id_rsa``): the command's arguments."""
         self.rows: list[int] = []
         """The line each pipeline's statement starts on (:attr:`Script.rows`)."""
+        self.fallbacks: set[int] = set()
+        """The pipelines that start the right of ``||`` (:attr:`Script.fallbacks`)."""
         self.namerefs: dict[str, str] = {}
         """``declare -n r=x``: r names x (reading or assigning r is x)."""
         self.operations = itertools.count(1)
@@ -674,6 +681,7 @@ class _Builder:
             tuple(self.functions),
             rows=tuple(self.rows),
             aliases=tuple(self.aliases),
+            fallbacks=frozenset(self.fallbacks),
         )
 
     def nested(self) -> _Builder:
@@ -780,7 +788,10 @@ class _Builder:
                     self.statement(after, background=background)
         elif kind == "list":
             children = [c for c in node.children if c.type in _STATEMENTS]
+            operators = [c.type for c in node.children if c.type in ("&&", "||")]
             for index, child in enumerate(children):
+                if index and operators[index - 1 : index] == ["||"]:
+                    self.fallbacks.add(len(self.pipelines))
                 # a && b > file: tree-sitter puts the redirect on the list; bash on its last command.
                 self.statement(
                     child, background=background, redirects=redirects if index == len(children) - 1 else ()

@@ -871,6 +871,23 @@ def _note_renames(invocation: Invocation, renamed: dict[str, str]) -> None:
                 renamed[hashed] = path[0] if _PLAIN_PROGRAM.match(path[0]) else shlex.quote(path[0])
 
 
+def _lone_cd(stages: list[Invocation]) -> bool:
+    return len(stages) == 1 and stages[0].name in ("cd", "pushd")
+
+
+_PAYLOAD_DIRS = ("/dev/shm", "/run/shm", "/var/run", "/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp")
+"""Where droppers try to land, riskiest first: memory and run-time directories, then world-writable ones."""
+
+
+def _risk(directory: str | None) -> int:
+    """How early :data:`_PAYLOAD_DIRS` names where ``directory`` is (their number when it names none)."""
+    if directory is not None:
+        for rank, place in enumerate(_PAYLOAD_DIRS):
+            if (directory.rstrip("/") + "/").startswith(place + "/"):
+                return rank
+    return len(_PAYLOAD_DIRS)
+
+
 def _changed_directory(stages: list[Invocation], cwd: str | None) -> str | None:
     """The working directory after a pipeline: ``cd DIR`` alone changes it."""
     if len(stages) != 1 or stages[0].name not in ("cd", "pushd"):
@@ -1360,6 +1377,11 @@ def _walk(
     repl_fed = False
     exported = Exported()
     """``export GIT_CONFIG_COUNT=1 …`` (:mod:`.git_settings`): given to each later git and go."""
+    chained = False
+    """Whether the pipeline before was a ``cd`` that ``cd /tmp || cd /var/run || cd /dev/shm`` may try
+    another directory after: the line is then judged in the riskiest of them (where payloads land, by
+    :data:`_PAYLOAD_DIRS`; else the first, where the line is when it exists)."""
+    before_chain = cwd
     for position, pipeline in enumerate(script.pipelines):
         spend()
         stages: list[Invocation] = []
@@ -1463,6 +1485,12 @@ def _walk(
                     if container is not None:  # docker run IMG sh -c CODE: CODE's programs, run by docker
                         inner_stages = [s.replace(layers=(Layer(container), *s.layers)) for s in inner_stages]
                     yield inner_stages
-        cwd = _changed_directory(stages, cwd)
+        if position in script.fallbacks and chained and _lone_cd(stages):
+            other = _changed_directory(stages, before_chain)
+            cwd = other if _risk(other) < _risk(cwd) else cwd
+        else:
+            before_chain = cwd
+            cwd = _changed_directory(stages, cwd)
+            chained = _lone_cd(stages)
     for sub in script.substitutions:
         yield from _walk(sub.script, cwd=start, _depth=_depth, _perhaps=_perhaps)

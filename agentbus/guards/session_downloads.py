@@ -8,7 +8,8 @@ the download statements of the calls it let through, and judges each later call
 of that session after them, as one script: the statement that runs the download
 is then held back like the same two statements on one line.
 
-Only download statements are kept (a pipeline with ``curl``, ``wget`` ...), and
+Only download statements are kept (a pipeline with a transfer program of :data:`.transfers.DOWNLOADERS`,
+``curl``, ``wget``, ``tftp`` ..., or one reading a network peer: ``cat < /dev/tcp/h/80 > f``), and
 the statements of later calls that carry a download on: move or copy it, unpack
 it, decompress or decode it, ``cd`` into what it unpacked (``curl -O URL/kit.tgz``
 in one call, ``tar xf kit.tgz`` in the next, ``./kit/install`` in a third is held
@@ -30,17 +31,20 @@ latest :data:`KEPT_PER_SESSION` statements are kept.
 from __future__ import annotations
 
 import os
+import re
 import threading
 import time
 from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 from ..lazy_regex import lazy_compile
+from .transfers import DOWNLOADERS, SOCKETS, download, printed_binary
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from .parse import Script
+    from .programs import Invocation
 
 __all__ = [
     "CLONES",
@@ -65,15 +69,6 @@ MAX_SESSIONS = 1024
 STALE_SECONDS = 7 * 24 * 3600
 """A session file untouched this long is removed when another is written."""
 
-DOWNLOADERS = frozenset({"curl", "wget", "wget2", "fetch", "http", "https", "xh", "lwp-request",
-                         "lwp-download", "GET", "aria2c", "axel", "iwr", "irm", "invoke-webrequest", "scp",
-                         "rsync", "sftp", "psftp", "ftp", "lftp", "ncftp", "ncftpget", "ftpget", "tftp",
-                         "atftp", "smbclient", "nscurl"})  # fmt: skip
-"""Programs that bring a file from another machine (the downloaders, file-transfer clients, copies from
-hosts): the one table of them; their output file may be a payload. The command guard reads what each
-writes (``exfiltration._download``)."""
-
-
 CARRIERS = frozenset({"mv", "cp", "install", "ln", "ditto", "rsync", "tar", "gtar", "bsdtar", "unzip",
                       "7z", "7za", "7zz", "7zr", "unrar", "cpio", "gunzip", "gzip", "bunzip2", "bzip2", "xz",
                       "unxz", "zstd", "unzstd", "lz4", "unlz4", "uncompress", "lzma", "unlzma", "pigz",
@@ -89,7 +84,11 @@ def download_statements(command: str, earlier: Sequence[str] = ()) -> list[str]:
     before them (in ``command`` or in ``earlier``, the session's kept statements), as shell text."""
     # Most calls: no parse, no walk. The plain substring tests first: the pattern's look-behind
     # costs a step per character, a tenth of a second on a 10 MB command.
-    downloads = _names_in(command) and _DOWNLOADER.search(command) is not None
+    downloads = (_names_in(command) and _FETCH_NAMES.search(command) is not None) or (
+        "\\" in command
+        and ("echo" in command or "printf" in command)
+        and _PRINTER.search(command) is not None
+    )
     carries = (downloads or bool(earlier)) and _CARRIER.search(command) is not None
     if not downloads and not carries:
         return []
@@ -111,13 +110,21 @@ def download_statements(command: str, earlier: Sequence[str] = ()) -> list[str]:
             moves.append(text)
             continue
         alone = Script((pipeline,), script.substitutions)
-        if index in chain or any(
-            stage.name.rsplit("/", 1)[-1] in DOWNLOADERS for stages in walk(alone) for stage in stages
-        ):
+        if index in chain or any(_fetches(stage) for stages in walk(alone) for stage in stages):
             placed = "; ".join([*moves, text])
             kept.append(placed if len(placed) <= MAX_STATEMENT else text)
             moves = []
     return kept
+
+
+def _fetches(stage: Invocation) -> bool:
+    """Whether ``stage`` brings a file from another machine (a transfer program, a network peer read), or a
+    binary through the command line (``echo -ne '\\x7f\\x45...' >> f``)."""
+    return (
+        stage.name.rsplit("/", 1)[-1] in DOWNLOADERS
+        or download(stage) is not None
+        or bool(printed_binary(stage))
+    )
 
 
 def _carried_on(script: Script, earlier: Sequence[str]) -> set[int]:
@@ -136,7 +143,11 @@ def _carried_on(script: Script, earlier: Sequence[str]) -> set[int]:
     return {index - len(before.pipelines) for index in chain if index >= len(before.pipelines)}
 
 
-_NAME_LETTERS = {name: frozenset(name) for name in DOWNLOADERS}
+_NAMES = DOWNLOADERS | SOCKETS | {"GET"}
+_FETCHING = _NAMES | {"/dev/tcp/", "/dev/udp/"}
+"""What a download statement's text holds: a transfer program's name (as typed: ``GET``), a raw socket
+client's, bash's network paths."""
+_NAME_LETTERS = {name: frozenset(name) for name in _FETCHING}
 _LONG = 4096
 
 
@@ -148,13 +159,16 @@ def _names_in(command: str) -> bool:
     the twenty names).
     """
     if len(command) <= _LONG:
-        return any(name in command for name in DOWNLOADERS)
+        return any(name in command for name in _FETCHING)
     letters = frozenset().union(*_NAME_LETTERS.values())
     present = frozenset(letter for letter in letters if letter in command)
-    return any(_NAME_LETTERS[name] <= present and name in command for name in DOWNLOADERS)
+    return any(_NAME_LETTERS[name] <= present and name in command for name in _FETCHING)
 
 
-_DOWNLOADER = lazy_compile(r"(?<![\w.-])(?:" + "|".join(sorted(DOWNLOADERS)) + r")(?![\w.:-])")
+_FETCH_NAMES = lazy_compile(
+    r"(?<![\w.-])(?:" + "|".join(map(re.escape, sorted(_NAMES))) + r")(?![\w.:-])|/dev/(?:tcp|udp)/"
+)
+_PRINTER = lazy_compile(r"(?<![\w.-])(?:echo|printf)(?![\w.:-])")
 _CARRIER = lazy_compile(r"(?<![\w.-])(?:" + "|".join(sorted(CARRIERS)) + r")(?![\w.:-])")
 
 

@@ -206,10 +206,15 @@ def test_a_traversal_is_judged_against_the_root_only_when_the_directory_is_unkno
 
 
 def test_the_reason_names_the_rule_that_decided() -> None:
-    verdict = check_command("aria2c -o /etc/sudoers http://x", home=HOME)
+    verdict = check_command("pandoc -o /etc/sudoers notes.md", home=HOME)
     assert verdict is not None
     assert "operand rule" in verdict.rule
     assert verdict.reason == (
-        "system file corruption: aria2c -o /etc/sudoers http://x "
-        "(aria2c may write /etc/sudoers, and is not known only to read)"
+        "system file corruption: pandoc -o /etc/sudoers notes.md "
+        "(pandoc may write /etc/sudoers, and is not known only to read)"
     )
+    # a transfer program's output file is read by the downloader rule (guards/transfers.py)
+    verdict = check_command("aria2c -o /etc/sudoers http://x", home=HOME)
+    assert verdict is not None
+    assert verdict.rule == "downloader rule, for aria2c"
+    assert verdict.reason.endswith("aria2c -o /etc/sudoers http://x (overwrites /etc/sudoers)")

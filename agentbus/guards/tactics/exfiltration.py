@@ -30,7 +30,6 @@ import posixpath
 import re
 from collections.abc import Iterator
 from fnmatch import fnmatchcase as fnmatch
-from typing import NamedTuple
 
 from ...lazy_regex import lazy_compile
 from ..build_files import runs_code_in
@@ -48,13 +47,22 @@ from ..programs import SHELLS, Invocation, shell_mode, walk
 from ..project_commands import STDIN, planned
 from ..request_bodies import (
     BODY_OPTIONS,
-    CURL_VALUES,
     FILE_UPLOADS,
     REQUEST_OPTIONS,
     request_options,
     sent_file,
 )
-from ..session_downloads import DOWNLOADERS as TRANSFERS
+from ..transfers import (
+    REMOTE_PATH,
+    SOCKETS,
+    URL,
+    Download,
+    copied_into,
+    download,
+    option_cluster,
+    printed_binary,
+    url_name,
+)
 from ..verdict import DOWNLOAD_RUN, EXFILTRATION, UNJUDGED_SCRIPT, UPLOAD, Verdict
 from ..workdir import call_directory
 from .credentials import credential_store
@@ -175,8 +183,6 @@ def _database_dump(invocation: Invocation) -> bool:
 
 _HTTP_CLIENTS = frozenset({"curl", "wget", "http", "https", "xh", "xhs", "httpie", "curlie", "aria2c",
                            "lwp-request", "POST", "PUT"})  # fmt: skip
-_SOCKETS = frozenset({"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "socat", "telnet", "cryptcat",
-                      "pwncat", "sbd"})  # fmt: skip
 _DNS = frozenset({"dig", "nslookup", "host", "drill", "kdig", "delv", "ping", "ping6", "resolvectl",
                   "getent", "traceroute"})  # fmt: skip
 _OUTPUT_OPTIONS = frozenset({"-o", "--output", "-O", "--remote-name", "-D", "--dump-header", "-c",
@@ -186,7 +192,6 @@ _OUTPUT_OPTIONS = frozenset({"-o", "--output", "-O", "--remote-name", "-D", "--d
                              "--stderr", "--ca-certificate", "--certificate", "--private-key",
                              "--load-cookies", "--save-cookies"})  # fmt: skip
 """Options whose file is written, or used to make the connection, not sent."""
-_REMOTE_PATH = lazy_compile(r"^(?:[\w.+-]+@)?[\w.-]+:(?!//)|^[\w+.-]+://")
 _CLOUD_COPIERS = {
     "aws": (("s3", "cp"), ("s3", "sync"), ("s3", "mv")),
     "gsutil": (("cp",), ("rsync",), ("mv",)),
@@ -284,9 +289,9 @@ def _upload(invocation: Invocation, home: str) -> Verdict | None:
         return _verdict(EXFILTRATION, invocation, f"{name} uploads {batch}")
     if name in ("scp", "rsync", "sftp", "pscp"):
         positionals = _positionals(values, _COPY_VALUES)
-        if len(positionals) >= 2 and _REMOTE_PATH.match(positionals[-1]):
+        if len(positionals) >= 2 and REMOTE_PATH.match(positionals[-1]):
             for source in positionals[:-1]:
-                if _REMOTE_PATH.match(source):
+                if REMOTE_PATH.match(source):
                     continue
                 what = sensitive_source(source, home, invocation.cwd)
                 if what:
@@ -310,7 +315,7 @@ def _upload(invocation: Invocation, home: str) -> Verdict | None:
             what = sensitive_source(match.group(1), home, invocation.cwd)
             if what:
                 return _verdict(EXFILTRATION, invocation, f"{name} uploads {what}")
-    if name in _SOCKETS:
+    if name in SOCKETS:
         for operand in operands(invocation):
             if operand.role in ("input", "file"):
                 what = sensitive_source(operand.value, home, invocation.cwd)
@@ -635,189 +640,18 @@ _SYSTEM_DIRECTORY = lazy_compile(
 _PATH_DIRS = ("/usr/local/bin", "/usr/local/sbin", "/usr/bin", "/usr/sbin", "/bin", "/sbin",
               "/opt/homebrew/bin", "/opt/local/bin", "/snap/bin", "~/.local/bin", "~/bin", "~/.cargo/bin",
               "~/go/bin", "~/.npm-global/bin", "~/.deno/bin", "~/.bun/bin")  # fmt: skip
-_DOWNLOADERS = TRANSFERS | {"certutil"}
-_URL = lazy_compile(r"^(?:https?|ftp|tftp)://", re.IGNORECASE)
 
 
-class _Download(NamedTuple):
-    """What a downloader writes."""
-
-    files: tuple[str, ...]
-    """The files it writes (as written: relative to the command's directory)."""
-    stdout: bool
-    """Whether the payload goes to standard output (``curl URL``, ``wget -O-``)."""
-
-
-_WGET_VALUES = frozenset("aBeiotTwQUPlARDIXO")
-
-
-def option_cluster(value: str, takes_value: frozenset[str]) -> tuple[str, str]:
-    """The value-taking option in a cluster of short options (``-sLo``, ``-qO-``) and its attached value."""
-    for index, char in enumerate(value[1:], start=1):
-        if char in takes_value:
-            return char, value[index + 1 :]
-    return "", ""
-
-
-def _url_name(values: list[str]) -> list[str]:
-    names = []
-    for value in values:
-        if _URL.match(value) or ("://" not in value and "." in value.split("/", 1)[0] and "/" in value):
-            tail = value.split("?", 1)[0].split("#", 1)[0].rstrip("/").rsplit("/", 1)[-1]
-            if tail and "://" not in value.rsplit("/", 1)[-1]:
-                names.append(tail)
-    return names
-
-
-def _download(invocation: Invocation) -> _Download | None:
-    """What a downloader writes, or None if ``invocation`` is not one."""
-    name = invocation.name
-    values = _values(invocation)
-    if name == "curl":
-        files: list[str] = []
-        remote_name = False
-        directory = ""
-        for index, value in enumerate(values):
-            following = values[index + 1] if index + 1 < len(values) else ""
-            if value in ("-o", "--output"):
-                files.append(following)
-            elif value.startswith("--output="):
-                files.append(value.partition("=")[2])
-            elif value in ("-O", "--remote-name", "--remote-name-all"):
-                remote_name = True
-            elif value == "--output-dir":
-                directory = following
-            elif value.startswith("-") and not value.startswith("--") and len(value) > 2:
-                option, attached = option_cluster(value, CURL_VALUES)
-                if option == "o":
-                    files.append(attached or following)
-                before = value[1:].split(option, 1)[0] if option else value[1:]
-                remote_name = remote_name or "O" in before
-        if remote_name:
-            files += _url_name(values)
-        files = [
-            f"{directory.rstrip('/')}/{f}" if directory and not f.startswith("/") else f for f in files if f
-        ]
-        stdout = not files or "-" in files
-        return _Download(tuple(f for f in files if f != "-"), stdout)
-    if name in ("wget", "wget2"):
-        files, prefix, stdout = [], "", False
-        for index, value in enumerate(values):
-            following = values[index + 1] if index + 1 < len(values) else ""
-            if value == "--output-document":
-                files.append(following)
-            elif value.startswith("--output-document="):
-                files.append(value.partition("=")[2])
-            elif value.startswith("-") and not value.startswith("--") and len(value) > 1:
-                option, attached = option_cluster(value, _WGET_VALUES)
-                if option == "O":
-                    files.append(attached or following)
-                elif option == "P":
-                    prefix = attached or following
-            elif value == "--directory-prefix":
-                prefix = following
-            elif value.startswith("--directory-prefix="):
-                prefix = value.partition("=")[2]
-        if "-" in files:
-            stdout = True
-        files = [f for f in files if f and f != "-"]
-        if not files and not stdout:
-            files = [n for n in _url_name(values)] or ["index.html"]
-            if prefix:
-                files = [f"{prefix.rstrip('/')}/{f}" for f in files]
-        return _Download(tuple(files), stdout)
-    if name in ("aria2c", "fetch", "axel", "lwp-download", "http", "https", "xh"):
-        files, directory = [], ""
-        for index, value in enumerate(values):
-            following = values[index + 1] if index + 1 < len(values) else ""
-            if value in ("-o", "--out", "--output"):
-                files.append(following)
-            elif value in ("-d", "--dir") and name == "aria2c":
-                directory = following
-        if name in ("http", "https", "xh") and not files:
-            return _Download((), True)
-        if name == "lwp-download":
-            positionals = [v for v in values if not v.startswith("-")]
-            files = positionals[1:2] or _url_name(values)
-        files = files or _url_name(values)
-        files = [f"{directory.rstrip('/')}/{f}" if directory and not f.startswith("/") else f for f in files]
-        return _Download(tuple(f for f in files if f and f != "-"), "-" in files)
-    fetched = _file_fetch(invocation, values) if name in _FILE_FETCHERS else None
-    if fetched is not None:
-        return fetched
-    if name == "certutil" and any(v.lower() in ("-urlcache", "/urlcache") for v in values):
-        positionals = [v for v in values if not v.startswith(("-", "/"))]
-        return _Download(tuple(positionals[-1:]), False)
-    if name in ("scp", "sftp", "rsync"):  # scp host:x ./y, sftp user@host:/x.sh ., rsync -a host:x .
-        positionals = [v for v in values if not v.startswith("-")]
-        remote = [p for p in positionals[:-1] if _REMOTE_PATH.match(p) and not _URL.match(p)]
-        if remote and len(positionals) >= 2 and not _REMOTE_PATH.match(positionals[-1]):
-            return _Download(_into(positionals[-1], remote), False)
-    if name in _SOCKETS and "-l" not in values and not any(v.startswith("-l") for v in values):
-        positionals = [v for v in values if not v.startswith("-")]
-        if len(positionals) >= 2:
-            return _Download((), True)
-    if (name == "openssl" and "s_client" in values) or _socket_input(invocation):
-        return _Download((), True)  # openssl s_client -connect h:443 > f, cat < /dev/tcp/h/80 > f
-    if INTERPRETERS.match(name):
+def _download(invocation: Invocation) -> Download | None:
+    """What ``invocation`` downloads and where it goes: a transfer program's fetch (:mod:`..transfers`), an
+    interpreter's code that fetches into a file, or a renamed downloader given a URL and an output file."""
+    found = download(invocation)
+    if found is not None:
+        return found
+    if INTERPRETERS.match(invocation.name):
         written = _fetched_into(inline_code(invocation) or "")
-        return _Download(written, False) if written else None
-    return _renamed_download(invocation, values)
-
-
-_FILE_FETCHERS = frozenset({"tftp", "atftp", "ftp", "lftp", "sftp", "smbclient", "ftpget", "ncftpget",
-                            "ncftp", "psftp"})  # fmt: skip
-"""File-transfer clients that fetch a file by a ``get`` command or their own options (:func:`_file_fetch`)."""
-_GET = lazy_compile(
-    r"(?:^|[\s;'\"])(?:get|mget|recv|reget|pget)\s+(-\w+\s+)*([^\s;'\"]+)(?:[ \t]+([^\s;'\"]+))?"
-)
-_FTPGET_VALUES = frozenset({"-u", "-p", "-P", "--username", "--password", "--port"})
-_NCFTPGET_VALUES = frozenset({"-u", "-p", "-P", "-j", "-t", "-f", "-d", "-W", "-X", "-Y"})
-
-
-def _file_fetch(invocation: Invocation, values: list[str]) -> _Download | None:
-    """What a file-transfer client fetches: busybox/atftp ``tftp -g -r R [-l L] HOST``, busybox
-    ``ftpget [-u U -p P -P N] HOST LOCAL [REMOTE]``, ``ncftpget HOST DIR REMOTE...``, or a ``get R [L]``
-    command given on the line (``tftp h -c get x``, ``lftp -c 'open h; get x'``, ``smbclient -c 'get x'``)
-    or fed in (``ftp h <<< 'get x'``)."""
-    name = invocation.name
-    if name in ("tftp", "atftp") and any(v in ("-g", "--get") or v.startswith("-g") for v in values):
-        remote = option_values(values, frozenset({"-r", "--remote-file"}))
-        local = option_values(values, frozenset({"-l", "--local-file"}))
-        files = local or [posixpath.basename(r) for r in remote]
-        return _Download(tuple(files), False) if files else None
-    if name == "ftpget":
-        positionals = _positionals(values, _FTPGET_VALUES)
-        return _Download((positionals[1],), False) if len(positionals) >= 2 else None
-    if name == "ncftpget":
-        positionals = _positionals(values, _NCFTPGET_VALUES)
-        if len(positionals) >= 3:
-            return _Download(_into(positionals[1], positionals[2:]), False)
-        return None
-    texts = [" ".join(values), *fed_code(invocation)]
-    files = []
-    for text in texts:
-        for match in _GET.finditer(text.replace("\\n", "\n")):
-            files.append(match.group(3) or posixpath.basename(match.group(2)))
-    return _Download(tuple(files), False) if files else None
-
-
-def _into(destination: str, remote: list[str]) -> tuple[str, ...]:
-    """The files a copy from a host writes: ``destination`` itself, and, as it may be a directory
-    (``.``, ``/tmp/``), each remote file's name in it."""
-    names = [posixpath.basename(r.split(":", 1)[-1].rstrip("/")) for r in remote]
-    folder = "" if destination in (".", "./") else destination.rstrip("/") + "/"
-    inside = [f"{folder}{name}" for name in names if name]
-    return tuple(dict.fromkeys([destination, *inside]))
-
-
-def _socket_input(invocation: Invocation) -> bool:
-    """``cat < /dev/tcp/HOST/PORT``: a command reading from a network connection bash opens."""
-    command = invocation.command
-    return any(
-        r.op in ("<", "<>") and (command.static(r.target) or "").startswith(("/dev/tcp/", "/dev/udp/"))
-        for r in command.redirects
-    )
+        return Download(written, False) if written else None
+    return _renamed_download(invocation, _values(invocation))
 
 
 _OUTPUT_OPTIONS = frozenset({"-o", "-O", "--output", "--output-document", "--out"})
@@ -828,11 +662,11 @@ _URL_TAKERS = frozenset({"git", "hg", "svn", "docker", "podman", "nerdctl", "hel
 origin``), or that the rules above already read."""
 
 
-def _renamed_download(invocation: Invocation, values: list[str]) -> _Download | None:
+def _renamed_download(invocation: Invocation, values: list[str]) -> Download | None:
     """``wge --tries=100 -O /tmp/x URL``, ``xget -o /var/tmp/.k URL``: a program the rules do not know,
     given a URL and an output file, fetches the URL into that file (malware renames ``wget`` and ``curl``
     to ``wge``, ``cur``, ``cd1``, ``xget`` so that rules naming the downloaders miss them)."""
-    if invocation.name in _URL_TAKERS or not any(_URL.match(v) for v in values):
+    if invocation.name in _URL_TAKERS or not any(URL.match(v) for v in values):
         return None
     files = []
     for index, value in enumerate(values):
@@ -841,8 +675,8 @@ def _renamed_download(invocation: Invocation, values: list[str]) -> _Download | 
             files.append(attached)
         elif value in _OUTPUT_OPTIONS and index + 1 < len(values):
             files.append(values[index + 1])
-    files = [f for f in files if f and not f.startswith("-") and not _URL.match(f)]
-    return _Download(tuple(files), False) if files else None
+    files = [f for f in files if f and not f.startswith("-") and not URL.match(f)]
+    return Download(tuple(files), False) if files else None
 
 
 _WRITES_FILE = lazy_compile(
@@ -1326,6 +1160,7 @@ class _Tracker:
     """What a command line has downloaded (and packed) so far, statement by statement."""
 
     __slots__ = (
+        "binaries",
         "built",
         "carried",
         "executable",
@@ -1359,6 +1194,8 @@ class _Tracker:
         """Normalised path (or pattern: ``chmod +x *``) made executable in a temporary directory -> how."""
         self.built: set[str] = set()
         """Normalised paths a compiler wrote (``gcc -o /tmp/t t.c``, ``go build -o /tmp/app .``)."""
+        self.binaries: dict[str, str] = {}
+        """Normalised paths written binary bytes from escapes (``echo -ne '\\x7f...' > f``) -> by what."""
 
     def path(self, word: str, cwd: str | None) -> str:
         return normalize_path(word, home=self.home, cwd=cwd)
@@ -1523,7 +1360,7 @@ def _git_push(invocation: Invocation, added_remotes: set[str]) -> Verdict | None
     targets = [v for v in values[1:] if not v.startswith("-")] if values[:1] == ["push"] else []
     if targets and targets[0] in added_remotes:
         return _verdict(EXFILTRATION, invocation, "pushes the repository to a remote added just now")
-    if targets and _URL.match(targets[0]) and {"--all", "--mirror"} & set(values):
+    if targets and URL.match(targets[0]) and {"--all", "--mirror"} & set(values):
         return _verdict(EXFILTRATION, invocation, "pushes every branch to a URL that is no configured remote")
     return None
 
@@ -1554,7 +1391,7 @@ def _packed_upload(invocation: Invocation, home: str, tracker: _Tracker) -> Verd
         for operand in operands(invocation):
             what = tracker.packed.get(tracker.path(operand.value, invocation.cwd))
             if what and (
-                invocation.name in _HTTP_CLIENTS or invocation.name in _SOCKETS or _upload_like(invocation)
+                invocation.name in _HTTP_CLIENTS or invocation.name in SOCKETS or _upload_like(invocation)
             ):
                 return _verdict(EXFILTRATION, invocation, f"sends an archive or copy of {what}")
     if invocation.name not in _ARCHIVERS:
@@ -1634,7 +1471,7 @@ def _pipeline(stages: list[Invocation], home: str, tracker: _Tracker) -> Verdict
             return Verdict(DOWNLOAD_RUN, _piece(text), f"schedules code downloaded by {stages[0].name}")
         extraction = unpacking(stage)
         if extraction is not None and not extraction.archives:  # curl URL | tar xz: the download, unpacked
-            names = _url_name(_values(stages[0])) or [""]
+            names = url_name(_values(stages[0])) or [""]
             tracker.unpacked(names[0], extraction.directory, stage.cwd, f"downloaded by {stages[0].name}")
             tracker.carried.add(id(stage.command))
         copied = derived(stage) if stage.name in ("tee", "dd") else None
@@ -1679,7 +1516,7 @@ def sends_stdin(invocation: Invocation) -> bool:
     """Whether a command sends its standard input to another machine."""
     name = invocation.name
     values = _values(invocation)
-    if name in _SOCKETS:
+    if name in SOCKETS:
         return "-l" not in values and not any(v.startswith("-l") for v in values)
     if name in ("ssh", "openssl") or name.startswith("ssh"):
         return name != "openssl" or "s_client" in values
@@ -1728,12 +1565,18 @@ def _run_of_temp_program(invocation: Invocation, tracker: _Tracker) -> Verdict |
         outputs += [v.partition("=")[2] for v in values if v.startswith(("-o=", "--target-dir="))]
         tracker.built.update(tracker.path(o, invocation.cwd).rstrip("/") for o in outputs if o)
         return None
+    for word in printed_binary(invocation):
+        tracker.binaries[tracker.path(word, invocation.cwd)] = f"written from escaped bytes by {name}"
+    if tracker.binaries:
+        found = _run_of_printed(invocation, tracker)
+        if found is not None:
+            return found
     made = [word for word, how in _runs(invocation) if how == "makes executable"]
     if name == "install" and any(
         _MODES_X.match(m) for m in option_values(values, frozenset({"-m", "--mode"}))
     ):
         operands = _positionals(values, frozenset({"-m", "--mode", "-o", "-g", "--owner", "--group"}))
-        made += list(_into(operands[-1], operands[:-1])) if len(operands) >= 2 else []
+        made += list(copied_into(operands[-1], operands[:-1])) if len(operands) >= 2 else []
     for word in made:
         path = tracker.path(word, invocation.cwd)
         if path.startswith(_TEMP_DIRS):
@@ -1756,6 +1599,21 @@ def _run_of_temp_program(invocation: Invocation, tracker: _Tracker) -> Verdict |
         )
         if by is not None:
             why = f"{how} {path}, {by} earlier in the command in a world-writable directory: code unseen"
+            return _verdict(UNJUDGED_SCRIPT, invocation, why)
+    return None
+
+
+def _run_of_printed(invocation: Invocation, tracker: _Tracker) -> Verdict | None:
+    """``echo -ne '\\x7f\\x45\\x4c\\x46...' > .s; chmod +x .s; ./.s``: a program the command wrote from
+    escaped bytes, run, wherever it is (the project's directory too). What a binary does cannot be read:
+    asked, as a program made executable in a temporary directory is."""
+    for word, how in _runs(invocation):
+        if how not in ("runs", "runs the script") or (how == "runs" and "/" not in word):
+            continue
+        path = tracker.path(word, invocation.cwd)
+        by = tracker.binaries.get(path)
+        if by is not None:
+            why = f"{how} {path}, {by} earlier in the command: a program whose doings cannot be seen"
             return _verdict(UNJUDGED_SCRIPT, invocation, why)
     return None
 
@@ -1835,8 +1693,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     """The first finding of this family in ``invocation``, or None."""
     if not invocation.name:
         return None
-    download = _download(invocation) if invocation.name in _DOWNLOADERS else None
-    download = download or _renamed_download(invocation, _values(invocation))
+    download = _download(invocation)
     if download is not None:
         for file in download.files:
             path = normalize_path(file, home=home, cwd=invocation.cwd)

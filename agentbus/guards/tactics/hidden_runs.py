@@ -38,6 +38,7 @@ from ..interpreters import INTERPRETERS, inline_code
 from ..options import option_values
 from ..paths import normalize_path
 from ..programs import SHELLS, Invocation, program_name, shell_mode
+from ..transfers import download
 from ..verdict import BACKDOOR, CREDENTIALS, NETWORK_SCAN, UNJUDGED_SCRIPT, Verdict
 
 __all__ = ["hiding_place", "judge", "kernel_thread", "launched_file"]
@@ -47,7 +48,7 @@ _SHARED = ("/tmp/", "/var/tmp/", "/private/tmp/", "/private/var/tmp/", "/Users/S
 
 def hiding_place(path: str) -> str | None:
     """Why ``path`` (absolute, normalised) is where payloads hide, or None."""
-    if path.startswith("/dev/shm/"):
+    if path.startswith(("/dev/shm/", "/run/shm/")):
         return "shared memory (/dev/shm), where nothing stays on disk"
     if path.startswith("/var/run/"):
         return "the runtime directory (/var/run), where no program is installed"
@@ -102,7 +103,6 @@ def _script_operand(values: list[str]) -> str | None:
     return None
 
 
-_DOWNLOAD_OUTPUTS = {"curl": frozenset({"-o", "--output"}), "wget": frozenset({"-O", "--output-document"})}
 _PROVIDER_OPTIONS = {
     "ssh-keygen": frozenset({"-D"}),
     "ssh": frozenset({"-I"}),
@@ -131,8 +131,9 @@ def _saved_or_loaded(invocation: Invocation, home: str) -> Verdict | None:
     libraries."""
     name = invocation.name
     values = _values(invocation)
-    outputs = option_values(values, _DOWNLOAD_OUTPUTS.get(name, frozenset()))
-    if name in _DOWNLOAD_OUTPUTS:  # wget -O - URL > /var/run/x: the download written by a redirect
+    fetched = download(invocation)  # any transfer program: aria2c -o, tftp -l, cat < /dev/tcp/h/p > f
+    outputs = list(fetched.files) if fetched is not None else []
+    if fetched is not None and fetched.stdout:  # wget -O - URL > /var/run/x: written by a redirect
         command = invocation.command
         outputs += [command.render(r.target) for r in command.redirects if r.op in (">", ">|", ">>")]
     for path in outputs:
@@ -140,7 +141,8 @@ def _saved_or_loaded(invocation: Invocation, home: str) -> Verdict | None:
         folder = posixpath.dirname(normalize_path(path, home=home, cwd=invocation.cwd))
         where = hiding_place(folder) if folder.startswith("/") else None
         if where is not None:
-            return _verdict(UNJUDGED_SCRIPT, invocation, f"downloads into {where}, where payloads hide")
+            why = f"downloads into {where}, where payloads hide: what it fetched cannot be seen"
+            return _verdict(UNJUDGED_SCRIPT, invocation, why)
     providers = option_values(values, _PROVIDER_OPTIONS.get(name, frozenset()))
     if name in ("ssh", "scp", "sftp"):
         providers += [v.split("=", 1)[-1].strip() for v in values if v.lower().startswith("pkcs11provider")]

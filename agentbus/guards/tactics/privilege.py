@@ -74,6 +74,7 @@ from ..programs import (
 )
 from ..request_bodies import WRITE_OPTIONS, request_options
 from ..targets import reads_only
+from ..transfers import DOWNLOADERS, download
 from ..verdict import (
     DEBUG_CONTAINER,
     ENGINE_SOCKET,
@@ -1144,7 +1145,6 @@ COMPILERS = frozenset(
     {"gcc", "cc", "clang", "g++", "c++", "clang++", "tcc", "musl-gcc", "x86_64-linux-gnu-gcc"}
 )
 """C and C++ compilers: what they build from a source is a program (script_files reads the source)."""
-_DOWNLOADERS = frozenset({"wget", "curl", "aria2c", "axel", "fetch", "lwp-download", "http", "https", "xh"})
 _EXPLOIT_ARCHIVES = lazy_compile(
     r"^(?:https?|ftp)://(?:www\.)?(?:exploit-db\.com|exploit\.db|(?:dl\.)?packetstormsecurity\.(?:com|net|org)"
     r"|0day\.today|legalhackers\.com|sploitus\.com)(?:[:/]|$)",
@@ -1174,11 +1174,12 @@ def _exploit_fetch_or_build(invocation: Invocation) -> Verdict | None:
     program named as one compiled; running it is the next step."""
     name = invocation.name or ""
     values = _values(invocation)
-    if name in _DOWNLOADERS:
+    fetched = download(invocation) if name in DOWNLOADERS else None
+    if fetched is not None:
         url = next((v for v in values if _EXPLOIT_ARCHIVES.match(v)), None)
         if url is not None:
             return _verdict(PRIVILEGE, invocation, f"downloads {url}, from an exploit archive")
-        outputs = [v for i, v in enumerate(values) if i and values[i - 1] in ("-O", "-o", "--output")]
+        outputs = list(fetched.files)
         urls = [_url_file(v) for v in values if "://" in v]
         named = next((o for o in [*outputs, *urls] if _exploit_name(o.rpartition("/")[2])), None)
         if named is not None:
