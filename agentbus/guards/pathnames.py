@@ -203,6 +203,8 @@ def _walk(text: str, *, cwd: str | None, windows: bool) -> Resolved:
             elif not absolute:
                 up += 1
             continue
+        if absolute and not parts and len(part) == 2 and _DRIVE.match(part):
+            continue  # /a/../C: or \C:. trimmed to C: names a drive's root, as a leading /C: does
         parts.append(part)
         if absolute and len(parts) in (3, 5):
             alias = _PROC_ALIAS.match("/".join(parts))

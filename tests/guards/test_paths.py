@@ -321,6 +321,8 @@ def test_an_ordinary_path_in_any_spelling_stays_allowed(case: tuple[str, tuple[s
 @settings(max_examples=300, deadline=None)
 @given(st.text(st.sampled_from("/\\.~$%:?a_C-{}"), max_size=40), st.sampled_from([None, CWD]))
 @example("//C:", None)  # a drive after two slashes, as after one
+@example("\\C:.", None)  # a drive letter that trimming a Windows name's trailing dot makes
+@example("/a/../C:", None)  # one that collapsing .. makes
 def test_any_text_resolves_and_resolving_again_changes_nothing(text: str, cwd: str | None) -> None:
     resolved = resolve(text, cwd=cwd, home=HOME)
     check_path(text, cwd=cwd, home=HOME)
