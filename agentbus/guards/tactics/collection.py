@@ -544,6 +544,8 @@ def _gathered(invocation: Invocation, home: str) -> Verdict | None:
     runs = {values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-exec", "-execdir", "-ok", "-okdir")}
     if not {posixpath.basename(r) for r in runs} & _COLLECTORS:
         return None
+    if _into_each(values):
+        return None  # cp NOTE {}: one file put in every place found (impact's ransom note), not gathered
     patterns = [values[i + 1] for i, v in enumerate(values[:-1]) if v in _NAME_TESTS]
     if patterns and not any(re.search(r"[*?\[]", p) for p in patterns):
         return None  # a file named exactly: one file, not a collection
@@ -552,6 +554,20 @@ def _gathered(invocation: Invocation, home: str) -> Verdict | None:
         if what:
             return _verdict(EXFILTRATION, invocation, f"gathers files from across {what} into one place")
     return None
+
+
+def _into_each(values: list[str]) -> bool:
+    """``find / -type d -exec cp NOTE {} \\;``: each ``-exec`` copies into what the search found."""
+    ends = [i for i, v in enumerate(values) if v in (";", "+")]
+    runs = [i for i, v in enumerate(values[:-1]) if v in ("-exec", "-execdir", "-ok", "-okdir")]
+    if not runs:
+        return False
+    for start in runs:
+        end = next((j for j in ends if j > start), len(values))
+        words = [v for v in values[start + 2 : end] if not v.startswith("-")]
+        if len(words) < 2 or not words[-1].startswith("{}") or any("{}" in w for w in words[:-1]):
+            return False
+    return True
 
 
 _COPIERS = frozenset({"cp", "gcp", "rsync", "ditto"})

@@ -199,6 +199,29 @@ _CLOUD_COPIERS = {
 }
 
 
+_DROP_CLIENTS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "megaput": ((),),
+    "megacopy": ((),),
+    "mega-put": ((),),
+    "mega-sync": ((),),
+    "mega-backup": ((),),
+    "mega-cmd": (("put",), ("sync",), ("backup",)),
+    "megacmd": (("put",), ("sync",), ("backup",)),
+    "gdrive": (("upload",), ("files", "upload"), ("sync", "upload")),
+    "drive": (("push",), ("upload",)),
+    "skicka": (("upload",),),
+    "dropbox_uploader.sh": (("upload",),),
+    "dropbox_uploader": (("upload",),),
+    "dbxcli": (("put",),),
+    "onedrive-uploader": ((),),
+    "ffsend": (("upload",), ("up",), ("u",)),
+    "croc": (("send",),),
+    "wormhole": (("send",),),
+    "pcloud": (("upload",),),
+}
+"""Clients of cloud drives and relay drops (MEGA, Google Drive, Dropbox, Firefox Send, croc, magic
+wormhole): each word after the verb is a local file sent, where the verb is the program's upload."""
+
 DROPS = lazy_compile(
     r"^(?:[\w-]+\.)*(?:transfer\.sh|file\.io|0x0\.st|termbin\.com|ix\.io|sprunge\.us|paste\.rs|pastebin\.com|"
     r"bashupload\.com|tmpfiles\.org|catbox\.moe|gofile\.io|anonfiles\.com|temp\.sh|oshi\.at|filebin\.net|"
@@ -299,6 +322,13 @@ def _upload(invocation: Invocation, home: str) -> Verdict | None:
                 what = sensitive_source(source, home, invocation.cwd)
                 if what:
                     return _verdict(EXFILTRATION, invocation, f"{name} uploads {what}")
+    for verbs in _DROP_CLIENTS.get(name, ()):
+        words = [v for v in values if not v.startswith("-")]
+        if tuple(words[: len(verbs)]) == verbs:
+            for source in words[len(verbs) :]:
+                what = sensitive_source(source, home, invocation.cwd)
+                if what:
+                    return _verdict(EXFILTRATION, invocation, f"{name} uploads {what} to a cloud drive")
     if name == "gh" and values[:2] == ["gist", "create"]:
         for value in values[2:]:
             what = None if value.startswith("-") else sensitive_source(value, home, invocation.cwd)
