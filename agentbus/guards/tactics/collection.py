@@ -27,6 +27,7 @@ import posixpath
 import re
 
 from ...lazy_regex import lazy_compile
+from ..findings import copies_into_found, exec_runs
 from ..findings import finding as _verdict
 from ..findings import piece as _piece
 from ..findings import positionals as _positionals
@@ -558,16 +559,8 @@ def _gathered(invocation: Invocation, home: str) -> Verdict | None:
 
 def _into_each(values: list[str]) -> bool:
     """``find / -type d -exec cp NOTE {} \\;``: each ``-exec`` copies into what the search found."""
-    ends = [i for i, v in enumerate(values) if v in (";", "+")]
-    runs = [i for i, v in enumerate(values[:-1]) if v in ("-exec", "-execdir", "-ok", "-okdir")]
-    if not runs:
-        return False
-    for start in runs:
-        end = next((j for j in ends if j > start), len(values))
-        words = [v for v in values[start + 2 : end] if not v.startswith("-")]
-        if len(words) < 2 or not words[-1].startswith("{}") or any("{}" in w for w in words[:-1]):
-            return False
-    return True
+    runs = exec_runs(values)
+    return bool(runs) and all(copies_into_found(run[1:]) for run in runs)
 
 
 _COPIERS = frozenset({"cp", "gcp", "rsync", "ditto"})

@@ -33,9 +33,9 @@ from __future__ import annotations
 import re
 
 from ...lazy_regex import lazy_compile
+from ..findings import copies_into_found, exec_runs, looked_up_program, piece
 from ..findings import finding as _verdict
 from ..findings import inverts_match as _excludes
-from ..findings import looked_up_program, piece
 from ..findings import static_args as _values
 from ..interpreters import inline_code
 from ..operands import operands
@@ -1313,14 +1313,9 @@ def _note_in_every_directory(script: Script, home: str) -> Verdict | None:
 
 def _copies_into_each(values: list[str]) -> bool:
     """``-exec cp NOTE {} \\;``: a copy whose destination is each thing the search found."""
-    for index, value in enumerate(values[:-1]):
-        if value not in ("-exec", "-execdir") or values[index + 1] not in ("cp", "install", "ln"):
-            continue
-        end = next((j for j in range(index + 1, len(values)) if values[j] in (";", "+")), len(values))
-        run = [v for v in values[index + 2 : end] if not v.startswith("-")]
-        if len(run) >= 2 and run[-1].startswith("{}"):
-            return True
-    return False
+    return any(
+        run[:1] in (["cp"], ["install"], ["ln"]) and copies_into_found(run[1:]) for run in exec_runs(values)
+    )
 
 
 _REMOVERS = frozenset({"rm", "grm", "unlink", "shred", "gshred", "wipe", "srm", "truncate"})

@@ -37,7 +37,7 @@ HELD = {
     "ransom note in every directory": [
         r"find /home -type d -execdir install -m 644 /tmp/RESTORE_FILES.txt {} \;",
         'find "$HOME" -type d | while read -r dir; do cp -f ./READ_ME.html "$dir"; done',
-        'for dir in `find / -xdev -type d 2>/dev/null`; do printf "%s\\n" "$NOTE" >> "$dir/DECRYPT.txt"; done',
+        'for dir in `find / -xdev -type d 2>/dev/null`; do printf "%s" "$NOTE" >> "$dir/DECRYPT.txt"; done',
         "find /srv -type d -exec ln -s /tmp/note.txt {}/note.txt \\;",
     ],
     "cloud drive upload": [
