@@ -69,6 +69,7 @@ __all__ = [
     "option_cluster",
     "sends_stdin",
     "sensitive_source",
+    "verb_words",
 ]
 
 
@@ -199,6 +200,18 @@ _CLOUD_COPIERS = {
 }
 
 
+def verb_words(values: list[str], verb: str) -> list[str]:
+    """The words from the subcommand on, options left out: the global options before ``verb`` taken
+    with their values (``rclone --user-agent Mozilla --config /tmp/r.conf copy SRC DST``: ``Mozilla``
+    is no subcommand)."""
+    start = 0
+    while start < len(values) and values[start].startswith("-") and values[start] != "-":
+        following = values[start + 1] if start + 1 < len(values) else "-"
+        takes = "=" not in values[start] and not following.startswith("-") and following != verb
+        start += 2 if takes else 1
+    return [v for v in values[start:] if not v.startswith("-")]
+
+
 _DROP_CLIENTS: dict[str, tuple[tuple[str, ...], ...]] = {
     "megaput": ((),),
     "megacopy": ((),),
@@ -316,14 +329,14 @@ def _upload(invocation: Invocation, home: str) -> Verdict | None:
                     return _verdict(EXFILTRATION, invocation, f"{name} copies {what} to another machine")
         return None
     for verbs in _CLOUD_COPIERS.get(name, ()):
-        words = [v for v in values if not v.startswith("-")]
+        words = verb_words(values, verbs[0])
         if tuple(words[: len(verbs)]) == verbs and len(words) > len(verbs) + 1:
             for source in words[len(verbs) : -1]:
                 what = sensitive_source(source, home, invocation.cwd)
                 if what:
                     return _verdict(EXFILTRATION, invocation, f"{name} uploads {what}")
     for verbs in _DROP_CLIENTS.get(name, ()):
-        words = [v for v in values if not v.startswith("-")]
+        words = verb_words(values, verbs[0]) if verbs else [v for v in values if not v.startswith("-")]
         if tuple(words[: len(verbs)]) == verbs:
             for source in words[len(verbs) :]:
                 what = sensitive_source(source, home, invocation.cwd)

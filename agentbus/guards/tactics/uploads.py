@@ -44,7 +44,7 @@ from ..paths import normalize_path
 from ..programs import SHELLS, Invocation, shell_mode, walk
 from ..request_bodies import CURL_VALUES, request_options, sent_file
 from ..verdict import BACKDOOR, UPLOAD, Verdict
-from .exfiltration import sends_stdin
+from .exfiltration import sends_stdin, verb_words
 
 __all__ = ["judge", "judge_script", "remote_runner", "unseen_file"]
 
@@ -164,8 +164,8 @@ def _copied_files(invocation: Invocation) -> list[str]:
     bucket = _BUCKETS.get(name)
     if bucket is not None:
         verbs, remote = bucket
-        plain = [w for w in words if not w.startswith("-")]
         for verb in verbs:
+            plain = verb_words(words, verb[0])
             if tuple(plain[: len(verb)]) != verb:
                 continue
             rest = plain[len(verb) :]  # sources, then the destination (option values may follow)
