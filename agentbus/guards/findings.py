@@ -14,6 +14,8 @@ from .verdict import Verdict
 
 __all__ = [
     "PIECE_LIMIT",
+    "copies_into_found",
+    "exec_runs",
     "finding",
     "inverts_match",
     "looked_up_program",
@@ -127,3 +129,26 @@ def inverts_match(values: list[str]) -> bool:
     return "--invert-match" in values or any(
         v.startswith("-") and not v.startswith("--") and "v" in v[1:] for v in values
     )
+
+
+def exec_runs(values: list[str]) -> list[list[str]]:
+    """``find``'s ``-exec``/``-execdir``/``-ok``/``-okdir`` commands, each as its words up to ``;`` or
+    ``+`` (one pass over the arguments)."""
+    runs: list[list[str]] = []
+    run: list[str] | None = None
+    for value in values:
+        if run is None:
+            if value in ("-exec", "-execdir", "-ok", "-okdir"):
+                run = []
+                runs.append(run)
+        elif value in (";", "+"):
+            run = None
+        else:
+            run.append(value)
+    return runs
+
+
+def copies_into_found(args: list[str]) -> bool:
+    """``cp NOTE {}`` run by ``find -exec``: the destination is what the search found, the source is not."""
+    words = [v for v in args if not v.startswith("-")]
+    return len(words) >= 2 and words[-1].startswith("{}") and not any("{}" in w for w in words[:-1])

@@ -27,6 +27,7 @@ import posixpath
 import re
 
 from ...lazy_regex import lazy_compile
+from ..findings import copies_into_found, exec_runs
 from ..findings import finding as _verdict
 from ..findings import piece as _piece
 from ..findings import positionals as _positionals
@@ -554,6 +555,8 @@ def _gathered(invocation: Invocation, home: str) -> Verdict | None:
     runs = {values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-exec", "-execdir", "-ok", "-okdir")}
     if not {posixpath.basename(r) for r in runs} & _COLLECTORS:
         return None
+    if _into_each(values):
+        return None  # cp NOTE {}: one file put in every place found (impact's ransom note), not gathered
     patterns = [values[i + 1] for i, v in enumerate(values[:-1]) if v in _NAME_TESTS]
     if patterns and not any(re.search(r"[*?\[]", p) for p in patterns):
         return None  # a file named exactly: one file, not a collection
@@ -562,6 +565,12 @@ def _gathered(invocation: Invocation, home: str) -> Verdict | None:
         if what:
             return _verdict(EXFILTRATION, invocation, f"gathers files from across {what} into one place")
     return None
+
+
+def _into_each(values: list[str]) -> bool:
+    """``find / -type d -exec cp NOTE {} \\;``: each ``-exec`` copies into what the search found."""
+    runs = exec_runs(values)
+    return bool(runs) and all(copies_into_found(run[1:]) for run in runs)
 
 
 _COPIERS = frozenset({"cp", "gcp", "rsync", "ditto"})

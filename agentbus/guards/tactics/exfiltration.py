@@ -77,6 +77,7 @@ __all__ = [
     "option_cluster",
     "sends_stdin",
     "sensitive_source",
+    "verb_words",
 ]
 
 
@@ -204,6 +205,41 @@ _CLOUD_COPIERS = {
 }
 
 
+def verb_words(values: list[str], verb: str) -> list[str]:
+    """The words from the subcommand on, options left out: the global options before ``verb`` taken
+    with their values (``rclone --user-agent Mozilla --config /tmp/r.conf copy SRC DST``: ``Mozilla``
+    is no subcommand)."""
+    start = 0
+    while start < len(values) and values[start].startswith("-") and values[start] != "-":
+        following = values[start + 1] if start + 1 < len(values) else "-"
+        takes = "=" not in values[start] and not following.startswith("-") and following != verb
+        start += 2 if takes else 1
+    return [v for v in values[start:] if not v.startswith("-")]
+
+
+_DROP_CLIENTS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "megaput": ((),),
+    "megacopy": ((),),
+    "mega-put": ((),),
+    "mega-sync": ((),),
+    "mega-backup": ((),),
+    "mega-cmd": (("put",), ("sync",), ("backup",)),
+    "megacmd": (("put",), ("sync",), ("backup",)),
+    "gdrive": (("upload",), ("files", "upload"), ("sync", "upload")),
+    "drive": (("push",), ("upload",)),
+    "skicka": (("upload",),),
+    "dropbox_uploader.sh": (("upload",),),
+    "dropbox_uploader": (("upload",),),
+    "dbxcli": (("put",),),
+    "onedrive-uploader": ((),),
+    "ffsend": (("upload",), ("up",), ("u",)),
+    "croc": (("send",),),
+    "wormhole": (("send",),),
+    "pcloud": (("upload",),),
+}
+"""Clients of cloud drives and relay drops (MEGA, Google Drive, Dropbox, Firefox Send, croc, magic
+wormhole): each word after the verb is a local file sent, where the verb is the program's upload."""
+
 DROPS = lazy_compile(
     r"^(?:[\w-]+\.)*(?:transfer\.sh|file\.io|0x0\.st|termbin\.com|ix\.io|sprunge\.us|paste\.rs|pastebin\.com|"
     r"bashupload\.com|tmpfiles\.org|catbox\.moe|gofile\.io|anonfiles\.com|temp\.sh|oshi\.at|filebin\.net|"
@@ -298,12 +334,19 @@ def _upload(invocation: Invocation, home: str) -> Verdict | None:
                     return _verdict(EXFILTRATION, invocation, f"{name} copies {what} to another machine")
         return None
     for verbs in _CLOUD_COPIERS.get(name, ()):
-        words = [v for v in values if not v.startswith("-")]
+        words = verb_words(values, verbs[0])
         if tuple(words[: len(verbs)]) == verbs and len(words) > len(verbs) + 1:
             for source in words[len(verbs) : -1]:
                 what = sensitive_source(source, home, invocation.cwd)
                 if what:
                     return _verdict(EXFILTRATION, invocation, f"{name} uploads {what}")
+    for verbs in _DROP_CLIENTS.get(name, ()):
+        words = verb_words(values, verbs[0]) if verbs else [v for v in values if not v.startswith("-")]
+        if tuple(words[: len(verbs)]) == verbs:
+            for source in words[len(verbs) :]:
+                what = sensitive_source(source, home, invocation.cwd)
+                if what:
+                    return _verdict(EXFILTRATION, invocation, f"{name} uploads {what} to a cloud drive")
     if name == "gh" and values[:2] == ["gist", "create"]:
         for value in values[2:]:
             what = None if value.startswith("-") else sensitive_source(value, home, invocation.cwd)

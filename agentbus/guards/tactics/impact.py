@@ -33,9 +33,9 @@ from __future__ import annotations
 import re
 
 from ...lazy_regex import lazy_compile
+from ..findings import copies_into_found, exec_runs, looked_up_program, piece
 from ..findings import finding as _verdict
 from ..findings import inverts_match as _excludes
-from ..findings import looked_up_program, piece
 from ..findings import static_args as _values
 from ..interpreters import inline_code
 from ..operands import operands
@@ -1224,6 +1224,9 @@ def judge_script(script: Script, home: str) -> Verdict | None:
     over encrypted and then deleted (:func:`_encrypted_then_removed`)."""
     lists: dict[str, list[Invocation]] = {}
     encrypted: dict[str, Invocation] = {}
+    planted = _note_in_every_directory(script, home)
+    if planted is not None:
+        return planted
     for stages in walk(script):
         for stage in stages:
             verdict = _encrypted_then_removed(stage, encrypted)
@@ -1242,6 +1245,77 @@ def judge_script(script: Script, home: str) -> Verdict | None:
             if verdict is not None:
                 return verdict
     return None
+
+
+_EACH_DIRECTORY = lazy_compile(r'^"?(?:\$\{?[A-Za-z_]\w*\}?|\{\}|\$\([^()]*\)|`[^`]*`)"?(?:/[^/]+)?"?$')
+"""``"$d/HOW_TO_DECRYPT.txt"``, ``$dir``, ``{}/README.txt``: a file in the directory a loop or a search
+hands over (a ``for`` loop's variable is read as its word list: ``$(find ~ -type d)/README.txt``)."""
+
+
+def _searched_directories(find: Invocation, home: str) -> str | None:
+    """``find / -type d``, ``find ~ -type d``: the start (outside the project) of a search that lists
+    directories."""
+    values = _values(find)
+    if "-type" not in values or values[values.index("-type") + 1 : values.index("-type") + 2] != ["d"]:
+        return None
+    for value in values:
+        if value.startswith(("-", "(", "!", ")")):
+            return None
+        path = normalize_path(value, home=home, cwd=find.cwd).rstrip("/") or "/"
+        root = (find.cwd or "").rstrip("/")
+        inside = bool(root) and (path == root or path.startswith(root + "/"))
+        scratch = path.startswith(_SCRATCH) or path in ("/tmp", "/var/tmp", "/dev/shm")
+        if path.startswith("/") and not inside and not scratch:
+            return "~" if path == home.rstrip("/") else path
+    return None
+
+
+def _plants(stage: Invocation) -> bool:
+    """Whether ``stage`` writes a file into the directory a loop's variable or find's ``{}`` names."""
+    command = stage.command
+    for redirect in command.redirects:
+        if redirect.op in (">", ">>", ">|") and _EACH_DIRECTORY.match(command.render(redirect.target)):
+            return True
+    if stage.name not in ("cp", "install", "tee", "ln"):
+        return False
+    words = [command.render(word) for word in stage.args if not word.startswith("-")]
+    targets = words if stage.name == "tee" else words[-1:] if len(words) >= 2 else []
+    return any(_EACH_DIRECTORY.match(word) for word in targets)
+
+
+def _note_in_every_directory(script: Script, home: str) -> Verdict | None:
+    """``find / -type d -exec cp NOTE {} \\;``, ``for d in $(find ~ -type d); do echo … > "$d/README.txt";
+    done``: one file planted in every directory under the home or the whole disk, how ransomware
+    leaves its note (HOW_TO_DECRYPT.txt) beside what it encrypted. A search inside the project
+    (``find . -type d -exec touch {}/.keep \\;``) is the project's."""
+    searches = [
+        (stage, start)
+        for stages in walk(script)
+        for stage in stages
+        if stage.name == "find" and (start := _searched_directories(stage, home)) is not None
+    ]
+    if not searches:
+        return None
+    spread = "(how ransomware spreads its note)"
+    for find, start in searches:
+        if _copies_into_each(_values(find)):
+            return _verdict(
+                DATA_DESTRUCTION, find, f"copies one file into every directory under {start} {spread}"
+            )
+    start = searches[0][1]
+    for stages in walk(script):
+        for stage in stages:
+            if _plants(stage):
+                why = f"writes a file into every directory a search lists under {start} {spread}"
+                return _verdict(DATA_DESTRUCTION, stage, why)
+    return None
+
+
+def _copies_into_each(values: list[str]) -> bool:
+    """``-exec cp NOTE {} \\;``: a copy whose destination is each thing the search found."""
+    return any(
+        run[:1] in (["cp"], ["install"], ["ln"]) and copies_into_found(run[1:]) for run in exec_runs(values)
+    )
 
 
 _REMOVERS = frozenset({"rm", "grm", "unlink", "shred", "gshred", "wipe", "srm", "truncate"})

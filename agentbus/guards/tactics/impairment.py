@@ -6,8 +6,10 @@ the audit trail, macOS's unified log store) and shell history, by any writer
 (:mod:`.writes`: ``rm``, ``truncate -s0``, ``> FILE``, ``ln -sf /dev/null``,
 ``sed -i``, ``find DIR -delete`` ...); ``journalctl --vacuum-*``, ``log erase``,
 ``history -c``, turning history off (``unset HISTFILE``, ``HISTSIZE=0``,
-``set +o history``), and back-dating a system file (``touch -r``). A project's
-own logs (``logs/app.log``, ``./server.log``) are the project's: not evidence.
+``set +o history``), back-dating a system file (``touch -r``), and a running script
+destroying itself or its folder (``shred -u "$0"``, ``rm -rf "$(dirname "$0")"``: a
+dropper's self-deletion). A project's own logs (``logs/app.log``, ``./server.log``) are
+the project's: not evidence.
 
 IMPAIR (blocked by default): firewall flushes and openings (``iptables -F``,
 ``-P INPUT ACCEPT``, ``nft flush ruleset``, ``ufw disable``, ``pfctl -d``, the
@@ -210,6 +212,65 @@ def _history(invocation: Invocation) -> Verdict | None:
         v.lower().replace("_", "") in ("histignorespace", "nohistsavebycopy") for v in values
     ):
         return _verdict(EVIDENCE, invocation, "hides commands from the zsh history")
+    return None
+
+
+_SELF_DELETERS = frozenset({"rm", "grm", "unlink", "shred", "gshred", "srm", "wipe"})
+_SCRIPT_ITSELF = frozenset({"$0", "${0}", "$BASH_SOURCE", "${BASH_SOURCE}", "${BASH_SOURCE[0]}",
+                            "$ZSH_SCRIPT", "${ZSH_SCRIPT}"})  # fmt: skip
+"""``$0``, ``${BASH_SOURCE[0]}``: the path of the script that is running."""
+_PATH_OF = frozenset({"dirname", "realpath", "readlink", "cd"})
+_LEADING_OPTIONS = lazy_compile(r"(?:-\S*\s+)*")
+"""``$(dirname X)``, ``$(readlink -f X)``, ``$(cd X && pwd)``: the path X names, or its folder."""
+
+
+def _script_itself(word: str) -> str | None:
+    """``"$0"`` -> ``the running script``, ``"$(dirname "$(readlink -f "$0")")"`` -> ``the running
+    script's folder``: a word naming the script that runs, or its folder (a few layers peeled, each
+    by slicing: linear in the word's length)."""
+    folder = False
+    for _ in range(6):
+        word = word.strip().strip("'\"")
+        if word in _SCRIPT_ITSELF:
+            return "the running script's own folder" if folder else "the running script itself"
+        if word.startswith("$(") and word.endswith(")"):
+            inner = word[2:-1]
+        elif len(word) > 1 and word.startswith("`") and word.endswith("`"):
+            inner = word[1:-1]
+        else:
+            return None
+        parts = inner.split(None, 1)
+        if len(parts) != 2 or parts[0] not in _PATH_OF:
+            return None
+        head, rest = parts
+        rest = rest[_LEADING_OPTIONS.match(rest).end() :]  # type: ignore[union-attr]  # always matches
+        if head == "cd":
+            rest = rest.rstrip()
+            for tail in ("pwd -P", "pwd"):
+                if rest.endswith(tail):
+                    rest = rest[: -len(tail)].rstrip()
+                    break
+            if not rest.endswith("&&"):
+                return None
+            rest = rest[:-2]
+        folder = folder or head in ("dirname", "cd")
+        word = rest
+    return None
+
+
+def _self_deleted(invocation: Invocation) -> Verdict | None:
+    """``shred -u "$0"``, ``rm -- "$0"``, ``rm -rf "$(dirname "$0")"``: a script that deletes itself
+    (or the folder it came in) when it has run, so nothing is left to analyse: a dropper's last
+    step. The words are read as written: what ``$0`` is cannot be known, what it stands for can."""
+    if invocation.name not in _SELF_DELETERS:
+        return None
+    for word in invocation.args:
+        text = invocation.command.render(word)
+        if "$" not in text:
+            continue
+        what = _script_itself(text)
+        if what is not None:
+            return _verdict(EVIDENCE, invocation, f"deletes {what} (a dropper's self-deletion)")
     return None
 
 
@@ -1022,6 +1083,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     return (
         _places(invocation, home)
         or _history(invocation)
+        or _self_deleted(invocation)
         or _logs(invocation, home)
         or _security_services(invocation)
         or _agent_uninstaller(invocation)

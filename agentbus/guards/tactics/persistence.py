@@ -37,7 +37,7 @@ from ..locations import location
 from ..parse import Script, ShellSyntaxError
 from ..paths import normalize_path
 from ..programs import ROOT_WRAPPERS, Invocation, is_root_user, parse_nested, runs_as, walk
-from ..verdict import ACCOUNT, IMPAIR, PROFILE, SCHEDULED, SERVICE, STEALTH_PERSISTENCE, Verdict
+from ..verdict import ACCOUNT, IMPAIR, PRIVILEGE, PROFILE, SCHEDULED, SERVICE, STEALTH_PERSISTENCE, Verdict
 from ..workdir import call_directory
 
 __all__ = ["judge", "judge_script"]
@@ -368,7 +368,30 @@ def _account(invocation: Invocation, home: str) -> Verdict | None:
         return None
     if name == "pw" and not (values and re.match(r"^(?:user|group)(?:add|mod|del)|^lock|^unlock", values[0])):
         return None
+    emptied = _password_emptied(name, invocation)
+    if emptied is not None:
+        return _verdict(PRIVILEGE, invocation, f"leaves {emptied} with no password: anyone may log in as it")
     return _verdict(ACCOUNT, invocation, f"{name} changes the machine's users, groups or passwords")
+
+
+def _password_emptied(name: str, invocation: Invocation) -> str | None:
+    """``passwd -d root``, ``usermod -p '' root``, ``useradd -p "" -o -u 0 x``: the account (by name) an
+    empty password is given to, so ``su`` and the console let anyone in: a door, not an account change.
+    (A word is read as written: ``-p "$HASH"`` is a value known at run time, not an empty one.)"""
+    if name not in ("passwd", "usermod", "useradd", "adduser"):
+        return None
+    words = [invocation.command.render(word) for word in invocation.args]
+    if name == "passwd":
+        empty = any(
+            w in ("-d", "--delete") or (w[:1] == "-" and w[1:2] != "-" and "d" in w[1:]) for w in words
+        )
+    else:
+        pairs = zip(words, [*words[1:], None], strict=True)
+        empty = any(w in ("-p", "--password") and value == "" for w, value in pairs) or "--password=" in words
+    if not empty:
+        return None
+    plain = [w for w in words if w and not w.startswith("-")]
+    return plain[-1] if plain else "the current user"
 
 
 _BUS_TOOLS = frozenset({"busctl", "dbus-send", "gdbus", "qdbus", "qdbus6"})

@@ -44,7 +44,7 @@ from ..paths import normalize_path
 from ..programs import SHELLS, Invocation, shell_mode, walk
 from ..request_bodies import CURL_VALUES, request_options, sent_file
 from ..verdict import BACKDOOR, UPLOAD, Verdict
-from .exfiltration import sends_stdin
+from .exfiltration import sends_stdin, verb_words
 
 __all__ = ["judge", "judge_script", "remote_runner", "unseen_file"]
 
@@ -74,9 +74,11 @@ def unseen_file(text: str, home: str, cwd: str | None) -> str | None:
 
 _ELSEWHERE = lazy_compile(
     r"^/(?:tmp|var|private|dev/shm|Users/Shared|Volumes|media|root|home|Users|usr|Library|System|etc|boot|run"
-    r"|proc|sys)(?:/|$)"
+    r"|proc|sys|srv|mnt(?=/?$|/(?![a-z](?:/|$))))(?:/|$)"
 )
-"""Where no project lives: temporary directories, system directories, other users' homes, other disks."""
+"""Where no project lives: temporary directories, system directories, other users' homes, other disks
+(``/mnt/nas``, ``/srv/share``: file servers' shares, what ransomware crews copy out before they encrypt;
+not WSL's ``/mnt/c``, where Windows users keep their projects)."""
 _URL = lazy_compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _DEVICE = lazy_compile(r"^/dev/(?!shm/)")
 _PWD = lazy_compile(r"^(?:\$PWD|\$\{PWD\}|\$\(pwd\))(?=/)")
@@ -162,8 +164,8 @@ def _copied_files(invocation: Invocation) -> list[str]:
     bucket = _BUCKETS.get(name)
     if bucket is not None:
         verbs, remote = bucket
-        plain = [w for w in words if not w.startswith("-")]
         for verb in verbs:
+            plain = verb_words(words, verb[0])
             if tuple(plain[: len(verb)]) != verb:
                 continue
             rest = plain[len(verb) :]  # sources, then the destination (option values may follow)
@@ -379,6 +381,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             return _verdict(UPLOAD, invocation, f"{invocation.name} sends {what}, to another machine")
     if _to_another_account(invocation):
         return _verdict(UPLOAD, invocation, "copies objects into a bucket another account owns")
+    if _new_remote_login(invocation):
+        return _verdict(UPLOAD, invocation, "adds a cloud remote, with its login, where later copies can go")
     raw = _raw_upload(invocation)
     if raw is not None:
         return _verdict(UPLOAD, invocation, raw)
@@ -389,6 +393,19 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
                 UPLOAD, invocation, f"{invocation.name} sends the bytes of {what}, to another machine"
             )
     return None
+
+
+def _new_remote_login(invocation: Invocation) -> bool:
+    """``rclone config create loot mega user x@mail pass …``: a storage remote written into rclone's
+    configuration with an account's login on the command line, the first step of the copy-out to
+    MEGA that ransomware crews run before they encrypt. Asked: a person knows whether the account is
+    theirs. ``rclone config`` (interactive) and ``config show``/``file``/``dump`` are not judged."""
+    if invocation.name != "rclone":
+        return False
+    words = [w for w in _words(invocation) if not w.startswith("-")]
+    if words[:2] not in (["config", "create"], ["config", "update"]):
+        return False
+    return bool({"user", "pass", "password", "token", "key", "secret_access_key", "account"} & set(words[3:]))
 
 
 _LOOPBACK_URL = lazy_compile(
