@@ -226,10 +226,12 @@ def _world_ports(call: CloudCall) -> bool:
 
 
 _RANGE_OPTION = lazy_compile(
-    r"^--[\w-]*(?:authorized-networks|source-ranges?|allowed-ips?|ip-ranges?|cidrs?|cidr-blocks?|ip-address(?:es)?|"
-    r"allow-?list|white-?list|ip-rules?|trusted-ips?)$"
+    r"^--(?![\w-]*(?:destination|route|next-hop|egress|outbound))[\w-]*(?:authorized-networks|source-ranges?|"
+    r"source-address-prefix(?:es)?|allowed-ips?|ip-ranges?|cidr-ips?|cidrip|ip-address(?:es)?|allow-?list|"
+    r"white-?list|ip-rules?|trusted-ips?)$"
 )
-"""Options naming who may connect (``gcloud sql instances patch --authorized-networks=0.0.0.0/0``)."""
+"""Options naming who may connect (``gcloud sql instances patch --authorized-networks=0.0.0.0/0``), not where
+traffic goes (``create-route --destination-cidr-block 0.0.0.0/0`` is every VPC's default route)."""
 
 
 def _every_address(call: CloudCall) -> bool:
@@ -379,7 +381,7 @@ _PROTECTIONS = lazy_compile(
     r"threat\w*|defender|guard\w*|detector|detection|alerts?|watcher|inspection|https|tls|mtls|ssl|secure|"
     r"dnssec|vtpm|integrity|shielded|mfa|auth|authentication|authorization|rbac|oslogin|cert|certificate|"
     r"firewall|waf|ddos|admission|psp|security|validation|verification|enforce\w*|checks?|private|"
-    r"fine|grained|tokens|locks?|throttl\w*|uniform\w*|ubla|pap|prevention"
+    r"fine|grained|tokens|locks?|throttl\w*|uniform\w*|ubla|pap"
 )
 """Words naming a protection: weakened when switched off (``--enable-versioning false``); ``tokens`` as in
 IMDSv2's ``--http-tokens optional``."""
@@ -461,7 +463,7 @@ def _weakens(name: str, on: bool, context: str = "") -> bool:
     }
     if "keys" in exposures and not {"ssh", "project"} <= given:  # project-wide SSH keys, not one's own
         exposures.discard("keys")
-    if "termination" in exposures and "protection" in given:  # --termination-protection names the guard
+    if "termination" in exposures and any(_PROTECTIONS.fullmatch(w) for w in given):  # --termination-protected
         exposures.discard("termination")
     if exposures and "ip" not in given:  # a public IP is no setting
         return on != (negations % 2 == 1)

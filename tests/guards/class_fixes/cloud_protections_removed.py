@@ -53,6 +53,8 @@ HELD = {
     "every-address": [
         "gcloud container clusters update prod --enable-master-authorized-networks --master-authorized-networks 0.0.0.0/0",
         "az mysql flexible-server firewall-rule create -g rg -n db -r any --start-ip-address 0.0.0.0 --end-ip-address 255.255.255.255",
+        "az webapp config access-restriction add -g rg -n app --rule-name any --action Allow --ip-address 0.0.0.0/0 --priority 90",
+        "aws emr modify-cluster-attributes --cluster-id j-1 --termination-protected false",
         "aws lightsail open-instance-public-ports --instance-name web --port-info fromPort=3389,toPort=3389,protocol=TCP",
         (
             "aws ec2 create-network-acl-entry --network-acl-id acl-1 --ingress --rule-number 90 "
@@ -90,4 +92,8 @@ ALLOWED = [
     ),
     "aws ec2 create-network-acl-entry --network-acl-id acl-1 --egress --rule-number 100 --protocol -1 --cidr-block 0.0.0.0/0 --rule-action allow",
     "gcloud sql instances patch db --database-flags max_connections=500",
+    "aws ec2 create-route --route-table-id rtb-1 --destination-cidr-block 0.0.0.0/0 --gateway-id igw-1",
+    "gcloud compute routes create out --destination-range 0.0.0.0/0 --next-hop-gateway default-internet-gateway",
+    "az vm open-port -g rg -n web --port 443",
+    "gcloud run services update api --clear-env-vars",
 ]
