@@ -242,12 +242,14 @@ def _every_address(call: CloudCall) -> bool:
 
 
 def _public_ports(call: CloudCall) -> bool:
-    """``aws lightsail open-instance-public-ports``, ``az vm open-port``: from anywhere unless sources are named."""
+    """``aws lightsail open-instance-public-ports``, ``az vm open-port``: from anywhere unless sources are
+    named."""
     text = call.text
     if re.search(r"cidrs?\W{0,3}[=:]|--source|--cidr", text, re.IGNORECASE) and not _WORLD_RANGE.search(text):
         return False
     ports = " ".join(call.values("--port", "--ports", "--port-info"))
-    found = {p for m in _PORT.finditer(ports.replace("fromPort=", " ").replace("toPort=", " ")) for p in m.groups() if p}
+    ports = ports.replace("fromPort=", " ").replace("toPort=", " ")
+    found = {p for m in _PORT.finditer(ports) for p in m.groups() if p}
     return not found or bool(found - _WEB_PORTS)
 
 
@@ -267,7 +269,7 @@ def _opened(call: CloudCall, operation: str) -> str:
         return 'a resource policy that lets anyone (Principal "*") in'
     if operation == "add-permission" and call.value("--principal") in ("*", COMPUTED):
         return "lets anyone use the resource"
-    if re.search(r"ingress|firewall|security-rule|nsg|inbound|acl-entry", operation + " " + " ".join(call.path)):
+    if re.search(r"ingress|firewall|security-rule|nsg|inbound|acl-entry", " ".join((operation, *call.path))):
         if _world_ports(call):
             return "opens a port to the whole internet"
     elif any(
@@ -463,7 +465,7 @@ def _weakens(name: str, on: bool, context: str = "") -> bool:
     }
     if "keys" in exposures and not {"ssh", "project"} <= given:  # project-wide SSH keys, not one's own
         exposures.discard("keys")
-    if "termination" in exposures and any(_PROTECTIONS.fullmatch(w) for w in given):  # --termination-protected
+    if "termination" in exposures and any(_PROTECTIONS.fullmatch(w) for w in given):  # ...-protected
         exposures.discard("termination")
     if exposures and "ip" not in given:  # a public IP is no setting
         return on != (negations % 2 == 1)
@@ -518,15 +520,16 @@ def _option_off(option: str, values: tuple[str, ...], context: str) -> str:
 
 
 _NAME_VALUE = lazy_compile(
-    r"(?:Parameter|Setting|Option)?(?:Name|Key)\W{0,3}[=:]\s*\W{0,2}([A-Za-z][\w. -]{0,80}?)\W{0,3}[,\s]\s*\W{0,2}"
-    r"(?:Parameter|Setting|Option)?Value\W{0,3}[=:]\s*\W{0,2}([\w.]{1,20})",
+    r"(?:Parameter|Setting|Option)?(?:Name|Key)\W{0,3}[=:]\s*\W{0,2}([A-Za-z][\w. -]{0,80}?)\W{0,3}[,\s]"
+    r"\s*\W{0,2}(?:Parameter|Setting|Option)?Value\W{0,3}[=:]\s*\W{0,2}([\w.]{1,20})",
     re.IGNORECASE,
 )
 """A setting given as a name and a value (``ParameterName=local_infile,ParameterValue=1``)."""
 
 
 def setting_switched(setting: str, value: str) -> tuple[str, str] | None:
-    """A setting named by a command word switched to ``value`` (``gsutil versioning set off``), if it weakens."""
+    """A setting named by a command word switched to ``value`` (``gsutil versioning set off``), if that
+    weakens it."""
     state = _state(value)
     if state is None or not _weakens(setting, state):
         return None
@@ -562,8 +565,8 @@ def _member_off(option: str, value: str, context: str) -> str:
 _FLAG = lazy_compile(r"(?:^|,)\s*[\"']?([A-Za-z][\w. -]{0,80}?)[\"']?\s*[=:]\s*[\"']?([\w.-]{1,20})")
 """A database flag, its name possibly of several words (``cross db ownership chaining=on``)."""
 _PROTECTION_NOUNS = frozenset({"lock", "locks", "protection", "retention", "versioning", "immutability"})
-"""What az and gcloud name before ``delete``/``disable`` when the call removes a protection (``az lock delete``,
-``az group lock delete``), not a resource."""
+"""What az and gcloud name before ``delete``/``disable`` when the call removes a protection (``az lock
+delete``, ``az group lock delete``), not a resource."""
 
 
 def _flags_off(values: tuple[str, ...]) -> str:

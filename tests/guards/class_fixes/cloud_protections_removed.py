@@ -26,7 +26,10 @@ from __future__ import annotations
 HELD = {
     "protection-removed": [
         "az lock delete -n keep -g rg-prod",
-        "sudo az resource lock delete --name keep --resource-group rg --resource-name kv --resource-type Microsoft.KeyVault/vaults",
+        (
+            "sudo az resource lock delete --name keep --resource-group rg --resource-name kv "
+            "--resource-type Microsoft.KeyVault/vaults"
+        ),
         "az storage blob service-properties delete-policy update --enable false --account-name logs",
         "env AWS_PROFILE=prod aws backup delete-backup-selection --backup-plan-id p --selection-id s",
         "aws redshift delete-snapshot-schedule --schedule-identifier nightly",
@@ -34,11 +37,17 @@ HELD = {
         "gsutil ubla set off gs://data",
         "gsutil versioning set off gs://backups",
         "aws ec2 modify-instance-attribute --instance-id i-0abc --no-disable-api-termination",
-        "aws s3api put-object-lock-configuration --bucket b --object-lock-configuration '{\"ObjectLockEnabled\": \"Disabled\"}'",
+        (
+            "aws s3api put-object-lock-configuration --bucket b --object-lock-configuration "
+            '\'{"ObjectLockEnabled": "Disabled"}\''
+        ),
     ],
     "unsafe-on": [
         "gcloud sql instances patch mssql --database-flags='remote access=on'",
-        "gcloud sql instances patch mssql --database-flags=\"external scripts enabled=on,user connections=100\"",
+        (
+            'gcloud sql instances patch mssql --database-flags="external scripts enabled=on,user '
+            'connections=100"'
+        ),
         "gcloud sql instances patch mysql --database-flags skip_show_database=off,local_infile=on",
         "az sql server configuration set -g rg -s srv -n 'contained database authentication' --value on",
         "az mysql flexible-server parameter set -g rg -s db --name local_infile --value 1",
@@ -51,11 +60,23 @@ HELD = {
         "az postgres server configuration set -g rg -s pg --name connection_throttling --value OFF",
     ],
     "every-address": [
-        "gcloud container clusters update prod --enable-master-authorized-networks --master-authorized-networks 0.0.0.0/0",
-        "az mysql flexible-server firewall-rule create -g rg -n db -r any --start-ip-address 0.0.0.0 --end-ip-address 255.255.255.255",
-        "az webapp config access-restriction add -g rg -n app --rule-name any --action Allow --ip-address 0.0.0.0/0 --priority 90",
+        (
+            "gcloud container clusters update prod --enable-master-authorized-networks "
+            "--master-authorized-networks 0.0.0.0/0"
+        ),
+        (
+            "az mysql flexible-server firewall-rule create -g rg -n db -r any --start-ip-address "
+            "0.0.0.0 --end-ip-address 255.255.255.255"
+        ),
+        (
+            "az webapp config access-restriction add -g rg -n app --rule-name any --action Allow "
+            "--ip-address 0.0.0.0/0 --priority 90"
+        ),
         "aws emr modify-cluster-attributes --cluster-id j-1 --termination-protected false",
-        "aws lightsail open-instance-public-ports --instance-name web --port-info fromPort=3389,toPort=3389,protocol=TCP",
+        (
+            "aws lightsail open-instance-public-ports --instance-name web --port-info "
+            "fromPort=3389,toPort=3389,protocol=TCP"
+        ),
         (
             "aws ec2 create-network-acl-entry --network-acl-id acl-1 --ingress --rule-number 90 "
             "--protocol tcp --port-range From=22,To=22 --cidr-block 0.0.0.0/0 --rule-action allow"
@@ -74,7 +95,10 @@ ALLOWED = [
     ),
     "az lock create -n keep -g rg-prod --lock-type CanNotDelete",
     "az lock list -g rg-prod",
-    "az storage blob service-properties delete-policy update --enable true --days-retained 14 --account-name logs",
+    (
+        "az storage blob service-properties delete-policy update --enable true "
+        "--days-retained 14 --account-name logs"
+    ),
     "az aks update --resource-group rg --name prod --disable-local-accounts",
     "gsutil versioning set on gs://backups",
     "gsutil ubla set on gs://data",
@@ -83,17 +107,29 @@ ALLOWED = [
     "aws cloudformation update-termination-protection --enable-termination-protection --stack-name prod",
     "az mysql flexible-server replica stop-replication -g rg --name replica1 --yes",
     "gcloud container clusters update prod --master-authorized-networks 203.0.113.0/24",
-    "az mysql flexible-server firewall-rule create -g rg -n db -r office --start-ip-address 203.0.113.4 --end-ip-address 203.0.113.9",
-    "aws lightsail open-instance-public-ports --instance-name web --port-info fromPort=443,toPort=443,protocol=TCP",
+    (
+        "az mysql flexible-server firewall-rule create -g rg -n db -r office "
+        "--start-ip-address 203.0.113.4 --end-ip-address 203.0.113.9"
+    ),
+    (
+        "aws lightsail open-instance-public-ports --instance-name web --port-info "
+        "fromPort=443,toPort=443,protocol=TCP"
+    ),
     (
         "az network nsg rule create -g rg --nsg-name web -n all-out --priority 300 --direction Outbound "
         "--access Allow --protocol '*' --source-address-prefixes '*' --destination-address-prefixes '*' "
         "--destination-port-ranges '*'"
     ),
-    "aws ec2 create-network-acl-entry --network-acl-id acl-1 --egress --rule-number 100 --protocol -1 --cidr-block 0.0.0.0/0 --rule-action allow",
+    (
+        "aws ec2 create-network-acl-entry --network-acl-id acl-1 --egress --rule-number 100 "
+        "--protocol -1 --cidr-block 0.0.0.0/0 --rule-action allow"
+    ),
     "gcloud sql instances patch db --database-flags max_connections=500",
     "aws ec2 create-route --route-table-id rtb-1 --destination-cidr-block 0.0.0.0/0 --gateway-id igw-1",
-    "gcloud compute routes create out --destination-range 0.0.0.0/0 --next-hop-gateway default-internet-gateway",
+    (
+        "gcloud compute routes create out --destination-range 0.0.0.0/0 --next-hop-gateway "
+        "default-internet-gateway"
+    ),
     "az vm open-port -g rg -n web --port 443",
     "gcloud run services update api --clear-env-vars",
 ]
