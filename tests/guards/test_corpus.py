@@ -152,7 +152,9 @@ TLDR_CEILINGS = {
     # asked like the IAM user and policy changes already counted here
     # +2 (cloud16): `aws sso get-role-credentials` (credentials of an SSO role printed) and `az storage
     # account update --min-tls-version TLS1_0` (the page's first choice: an outdated TLS allowed)
-    "cloud control": 17,
+    # +2 (cloud18): `az lock delete` x2 and `aws backup delete-backup-plan` (a resource lock and the backups
+    # to come removed: a protection off, asked) on a count that stood at 16
+    "cloud control": 19,
     # keyloggers: `evtest /dev/input/...`, `intercept -g`; cloud: storage keys; and (cracking family)
     # the pages of password guessers and crackers: hydra, medusa, nxc, patator, john, hashcat, zip2john;
     # impacket's GetNPUsers.py and GetUserSPNs.py pages (AS-REP roasting and Kerberoasting, 10)

@@ -129,7 +129,8 @@ _GLOBAL_VALUES: dict[str, frozenset[str]] = {
                          "--billing-project", "--format", "--verbosity", "--flags-file",
                          "--access-token-file",
                          "--trace-token", "--zone", "--region", "--location"}),
-    "az": frozenset({"--subscription", "--output", "-o", "--query", "--resource-group", "-g"}),
+    "az": frozenset({"--subscription", "--output", "-o", "--query", "--resource-group", "-g", "-n", "-s",
+                     "-l"}),
     "kubectl": frozenset({"-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s",
                           "--server", "--token", "--as", "--as-group", "--as-uid", "--request-timeout",
                           "--certificate-authority", "--client-certificate", "--client-key",
@@ -1275,7 +1276,8 @@ def _az(invocation: Invocation, call: CloudCall) -> Verdict | None:
         sources = " ".join(call.values("--source-address-prefixes", "--source-address-prefix"))
         ports = " ".join(call.values("--destination-port-ranges", "--destination-port-range"))
         allow = call.value("--access").lower() != "deny"
-        if allow and _WORLD.search(sources) and (ports == "*" or _ADMIN_PORT.search(ports)):
+        inbound = call.value("--direction").lower() not in ("outbound", "out")  # what leaves opens nothing
+        if allow and inbound and _WORLD.search(sources) and (ports == "*" or _ADMIN_PORT.search(ports)):
             return _verdict(BACKDOOR, invocation, "opens SSH, RDP or every port to the whole internet")
     if path[:3] == ("storage", "container", "set-permission") and call.value("--public-access") in (
         "blob",
@@ -1478,6 +1480,11 @@ def _gsutil(invocation: Invocation, call: CloudCall) -> Verdict | None:
     change a bucket, the ``gcloud storage buckets add-iam-policy-binding`` of the older CLI."""
     if call.path[:2] == ("hmac", "create"):
         return _verdict(CLOUD_CONTROL, invocation, "creates a long-lived storage key for a service account")
+    if call.path[1:2] == ("set",) and call.path[:1] != ("acl",) and len(call.path) > 2:
+        # gsutil versioning/ubla/pap/logging set off: a bucket's protection switched off
+        found = cloud_families.setting_switched(call.path[0], call.path[2])
+        if found:
+            return _verdict(found[0], invocation, f"gsutil {' '.join(call.path[:3])}: {found[1]}")
     if call.path[:1] not in (("iam",), ("acl",), ("defacl",)) or call.path[1:2] not in (("ch",), ("set",)):
         return None
     text = " ".join((*call.path, *(v for values in call.options.values() for v in values)))

@@ -213,13 +213,43 @@ _BLOCK_PUBLIC = lazy_compile(r"(?:block-public-access|public-access-block)")
 def _world_ports(call: CloudCall) -> bool:
     """Whether the call opens a port other than the web's to 0.0.0.0/0 or ::/0."""
     text = call.text
-    if not _WORLD_RANGE.search(text):
+    if not _WORLD_RANGE.search(text) or call.value("--direction").lower() in ("outbound", "out", "egress"):
+        return False  # a rule for what leaves opens nothing
+    if call.has("--egress") or call.value("--rule-action", "--access", "--action").lower() == "deny":
         return False
     ports = " ".join(call.values("--port", "--ports", "--allow", "--rules", "--destination-port-ranges",
                                  "--ip-permissions", "--security-group-rules", "--from-port",
                                  "--inbound-rules", "--rule", "--ingress-security-rules"))  # fmt: skip
     found = {p for m in _PORT.finditer(ports) for p in m.groups() if p}
     # no port number (every port, or one named by a placeholder or variable): as open as any
+    return not found or bool(found - _WEB_PORTS)
+
+
+_RANGE_OPTION = lazy_compile(
+    r"^--(?![\w-]*(?:destination|route|next-hop|egress|outbound))[\w-]*(?:authorized-networks|source-ranges?|"
+    r"source-address-prefix(?:es)?|allowed-ips?|ip-ranges?|cidr-ips?|cidrip|ip-address(?:es)?|allow-?list|"
+    r"white-?list|ip-rules?|trusted-ips?)$"
+)
+"""Options naming who may connect (``gcloud sql instances patch --authorized-networks=0.0.0.0/0``), not where
+traffic goes (``create-route --destination-cidr-block 0.0.0.0/0`` is every VPC's default route)."""
+
+
+def _every_address(call: CloudCall) -> bool:
+    """``az sql server firewall-rule create --start-ip-address 0.0.0.0 --end-ip-address 255.255.255.255``."""
+    start = call.value("--start-ip-address", "--start-ip", "--start-ip-range")
+    end = call.value("--end-ip-address", "--end-ip", "--end-ip-range")
+    return end == "255.255.255.255" and bool(re.match(r"^(?:0|1)\.\d+\.\d+\.\d+$", start))
+
+
+def _public_ports(call: CloudCall) -> bool:
+    """``aws lightsail open-instance-public-ports``, ``az vm open-port``: from anywhere unless sources are
+    named."""
+    text = call.text
+    if re.search(r"cidrs?\W{0,3}[=:]|--source|--cidr", text, re.IGNORECASE) and not _WORLD_RANGE.search(text):
+        return False
+    ports = " ".join(call.values("--port", "--ports", "--port-info"))
+    ports = ports.replace("fromPort=", " ").replace("toPort=", " ")
+    found = {p for m in _PORT.finditer(ports) for p in m.groups() if p}
     return not found or bool(found - _WEB_PORTS)
 
 
@@ -239,9 +269,17 @@ def _opened(call: CloudCall, operation: str) -> str:
         return 'a resource policy that lets anyone (Principal "*") in'
     if operation == "add-permission" and call.value("--principal") in ("*", COMPUTED):
         return "lets anyone use the resource"
-    if re.search(r"ingress|firewall|security-rule|nsg|inbound", operation + " " + " ".join(call.path)) and (
-        _world_ports(call)
+    if re.search(r"ingress|firewall|security-rule|nsg|inbound|acl-entry", " ".join((operation, *call.path))):
+        if _world_ports(call):
+            return "opens a port to the whole internet"
+    elif any(
+        _RANGE_OPTION.match(name) and any(_WORLD_RANGE.search(v) for v in values)
+        for name, values in call.options.items()
     ):
+        return "lets every address on the internet connect"
+    if _every_address(call):
+        return "a firewall rule from 0.0.0.0 to 255.255.255.255: every address may connect"
+    if re.match(r"^open-[\w-]*ports?$", operation) and _public_ports(call):
         return "opens a port to the whole internet"
     for name, values in call.options.items():
         value = values[0] if values else ""
@@ -345,22 +383,35 @@ _PROTECTIONS = lazy_compile(
     r"threat\w*|defender|guard\w*|detector|detection|alerts?|watcher|inspection|https|tls|mtls|ssl|secure|"
     r"dnssec|vtpm|integrity|shielded|mfa|auth|authentication|authorization|rbac|oslogin|cert|certificate|"
     r"firewall|waf|ddos|admission|psp|security|validation|verification|enforce\w*|checks?|private|"
-    r"fine|grained|tokens"
+    r"fine|grained|tokens|locks?|throttl\w*|uniform\w*|ubla|pap"
 )
 """Words naming a protection: weakened when switched off (``--enable-versioning false``); ``tokens`` as in
 IMDSv2's ``--http-tokens optional``."""
 _EXPOSURES = lazy_compile(
-    r"public|anonymous|insecure|serial|debugging|unencrypted|plaintext|legacy|basic|shared|local|keys"
+    r"public|anonymous|insecure|serial|debugging|unencrypted|plaintext|legacy|basic|shared|local|keys|"
+    r"infile|chaining|contained|remote|external|cross|termination|show"
 )
 """Words naming an exposure: weakened when switched on (``--allow-blob-public-access true``,
 ``serial-port-enable=true``, ``disableLocalAuth=false``); ``keys`` as in project-wide SSH keys (not
-``--generate-ssh-keys``)."""
+``--generate-ssh-keys``). Database settings whose "on" is the exposure: ``local_infile`` (the server reads
+the client's files), ``cross db ownership chaining``, ``remote access``, ``external scripts enabled``,
+``contained database authentication`` (sign-in that bypasses the server's logins), and ``skip_show_database``
+(off: any user lists every database); ``termination`` as in ``--no-disable-api-termination``."""
+_EXPOSURE_WITH: dict[str, frozenset[str]] = {
+    "local": frozenset({"auth", "infile", "accounts"}),  # local sign-in or files, not a local anything
+    "remote": frozenset({"access", "admin"}),
+    "external": frozenset({"scripts"}),
+    "cross": frozenset({"tenant", "chaining"}),
+    "show": frozenset({"database", "databases"}),
+    "contained": frozenset({"database", "authentication"}),
+}
+"""Exposure words that are one only beside another word (``remote access``, not a remote anything)."""
 _NEGATIONS = frozenset({"no", "not", "disable", "disabled", "disables", "skip", "without", "block", "blocks",
                         "deny", "restrict", "restricts", "ignore", "prevent", "prevention",
-                        "exclude"})  # fmt: skip
+                        "exclude", "clear"})  # fmt: skip
 _ON = frozenset({"true", "enabled", "enable", "on", "yes", "1", "y", "required", "enforced"})
 _OFF = frozenset({"false", "disabled", "disable", "off", "no", "none", "0", "n", "suspended", "paused",
-                  "privileged", "optional"})  # fmt: skip
+                  "privileged", "optional", "unspecified", "inherited"})  # fmt: skip
 _GENERIC = frozenset({"status", "state", "enabled", "enable", "disabled", "is", "mode", "value", "setting",
                       "flag", "configuration", "config", "properties", "spec", "set"})  # fmt: skip
 """Setting names that say nothing of what they set (``--status Disabled``, ``{"enabled": false}``):
@@ -374,8 +425,10 @@ _ENCLOSING = lazy_compile(r"([A-Za-z][\w.-]{0,80})[\"']?\s*[:=]\s*\{[^{}]{0,200}
 """The member a bare ``Enabled=false`` belongs to: the key whose ``{`` encloses it."""
 _OFF_OPERATION = lazy_compile(r"^(?:disable|stop|suspend|deactivate|delete|remove|deregister)-")
 _DELETABLE = frozenset({"encryption", "rotation", "logging", "audit", "versioning", "protection", "mfa",
-                        "validation", "scanning", "tls", "ssl"})  # fmt: skip
+                        "validation", "scanning", "tls", "ssl", "lock", "locks"})  # fmt: skip
 """What ``delete-*`` removes as a setting (``delete-bucket-encryption``), not as data (``delete-backup``)."""
+_SCHEDULES = frozenset({"plan", "policy", "selection", "schedule", "rule", "vault"})
+"""With backups or snapshots, what ``delete-*`` removes is the protection to come (``delete-backup-plan``)."""
 _CLIENT_OPTIONS = frozenset({
     "--no-verify-ssl", "--insecure-skip-tls-verify", "--insecure", "--no-sign-request", "--log-http",
     "--verbosity", "--log-level", "--debug", "--no-cli-pager", "--skip-ssl-validation", "--skip-tls-verify",
@@ -406,11 +459,18 @@ def _weakens(name: str, on: bool, context: str = "") -> bool:
     named = [w for w in words if w not in _NEGATIONS]
     if not named or all(w in _GENERIC for w in named):
         named = _words(context)  # what the call itself is about; its negations are not the setting's
-    if any(_EXPOSURES.fullmatch(w) for w in named) and "ip" not in named:  # a public IP is no setting
-        local = "local" not in named or "auth" in named  # local sign-in, not a local anything
-        keys = "keys" not in named or {"ssh", "project"} <= set(named)  # project-wide, not one's own
-        if local and keys:
-            return on != (negations % 2 == 1)
+    given = set(named)
+    exposures = {
+        w for w in named if _EXPOSURES.fullmatch(w) and (w not in _EXPOSURE_WITH or _EXPOSURE_WITH[w] & given)
+    }
+    if "keys" in exposures and not {"ssh", "project"} <= given:  # project-wide SSH keys, not one's own
+        exposures.discard("keys")
+    if "termination" in exposures and any(_PROTECTIONS.fullmatch(w) for w in given):  # ...-protected
+        exposures.discard("termination")
+    if exposures and "ip" not in given:  # a public IP is no setting
+        return on != (negations % 2 == 1)
+    if "delete" in given and given & {"policy", "retention", "soft"}:  # soft delete: what is deleted stays
+        return on == (negations % 2 == 1)
     policy = "policy" in named and bool({"network", "pod"} & set(named))
     if policy or any(_PROTECTIONS.fullmatch(w) for w in named):
         return on == (negations % 2 == 1)
@@ -422,7 +482,10 @@ def _operation_off(operation: str) -> str:
     verb, _, rest = operation.partition("-")
     if _OFF_OPERATION.match(operation) and not _HARMLESS_OFF.search(operation):
         deletes = verb in ("delete", "remove", "deregister")
-        if (not deletes or _DELETABLE & set(_words(rest))) and _weakens(rest, False):
+        words = set(_words(rest))
+        if deletes and {"backup", "backups", "snapshot"} & words and _SCHEDULES & words:
+            return f"{operation}: the backups it would take stop"
+        if (not deletes or _DELETABLE & words) and _weakens(rest, False):
             return f"{operation} turns a security setting off"
     if verb == "enable" and _weakens(rest, True):
         return f"{operation} turns an exposure on"
@@ -456,10 +519,32 @@ def _option_off(option: str, values: tuple[str, ...], context: str) -> str:
     return ""
 
 
+_NAME_VALUE = lazy_compile(
+    r"(?:Parameter|Setting|Option)?(?:Name|Key)\W{0,3}[=:]\s*\W{0,2}([A-Za-z][\w. -]{0,80}?)\W{0,3}[,\s]"
+    r"\s*\W{0,2}(?:Parameter|Setting|Option)?Value\W{0,3}[=:]\s*\W{0,2}([\w.]{1,20})",
+    re.IGNORECASE,
+)
+"""A setting given as a name and a value (``ParameterName=local_infile,ParameterValue=1``)."""
+
+
+def setting_switched(setting: str, value: str) -> tuple[str, str] | None:
+    """A setting named by a command word switched to ``value`` (``gsutil versioning set off``), if that
+    weakens it."""
+    state = _state(value)
+    if state is None or not _weakens(setting, state):
+        return None
+    return (IMPAIR if _WATCHING.search(setting) else CLOUD_CONTROL, "a security setting turned off")
+
+
 def _member_off(option: str, value: str, context: str) -> str:
     """A member of a setting: ``httpsOnly=false``, ``"enabled": false`` in ``--logs``, ``Status=Suspended``
     in ``--versioning-configuration``, ``allSupported=false`` in a recorder's ``--recording-group``."""
     name = option.lstrip("-")
+    for match in _NAME_VALUE.finditer(value):  # ParameterName=local_infile,ParameterValue=1
+        key, setting = match.groups()
+        state = _state(setting)
+        if state is not None and _weakens(key, state):
+            return f"{key}={setting}: a security setting turned off"
     for match in _PAIR.finditer(value):
         key, setting = match.groups()
         if key.rsplit(".", 1)[-1].lower() in _TLS_KEYS and _OLD_PROTOCOL.match(setting):
@@ -477,15 +562,46 @@ def _member_off(option: str, value: str, context: str) -> str:
     return ""
 
 
+_FLAG = lazy_compile(r"(?:^|,)\s*[\"']?([A-Za-z][\w. -]{0,80}?)[\"']?\s*[=:]\s*[\"']?([\w.-]{1,20})")
+"""A database flag, its name possibly of several words (``cross db ownership chaining=on``)."""
+_PROTECTION_NOUNS = frozenset({"lock", "locks", "protection", "retention", "versioning", "immutability"})
+"""What az and gcloud name before ``delete``/``disable`` when the call removes a protection (``az lock
+delete``, ``az group lock delete``), not a resource."""
+
+
+def _flags_off(values: tuple[str, ...]) -> str:
+    """``--database-flags "cross db ownership chaining=on,local_infile=on"``: each flag by its whole name."""
+    for value in values:
+        for match in _FLAG.finditer(value):
+            key, setting = match.groups()
+            state = _state(setting)
+            if state is not None and _weakens(key, state):
+                return f"{key.strip()}={setting}: a database's security setting turned off"
+    return ""
+
+
+def _protection_removed(call: CloudCall, operation: str) -> str:
+    """``az lock delete``, ``az resource lock delete``: the nouns before the verb name a protection."""
+    if call.program not in ("az", "gcloud") or operation not in ("delete", "remove", "disable"):
+        return ""
+    nouns = set(call.path[: call.path.index(operation)]) if operation in call.path else set()
+    if nouns & _PROTECTION_NOUNS:
+        return f"{' '.join(call.path[: call.path.index(operation) + 1])} removes a protection"
+    return ""
+
+
 def _setting_off(call: CloudCall, operation: str) -> str:
     """What security setting the call turns off, or ``""``."""
     names = call.values("--name", "-n", "--key", "--setting-name", "--parameter-name")
     # the command words up to the operation (``sql db tde set``), not the values aws keeps among them
     command = call.path[: call.path.index(operation) + 1] if operation in call.path else call.path[:1]
     context = " ".join((*command, *names))
-    why = _operation_off(operation)
+    why = _operation_off(operation) or _protection_removed(call, operation)
     for option, values in call.options.items():
         if why or option in _CLIENT_OPTIONS:
+            continue
+        if option == "--database-flags":
+            why = _flags_off(values)
             continue
         why = _option_off(option, values, context) or next(
             (found for value in values if (found := _member_off(option, value, context))), ""
