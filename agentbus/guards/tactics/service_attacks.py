@@ -82,7 +82,10 @@ _NMAP_VALUE_OPTIONS = frozenset({
     "--host-timeout", "--scan-delay", "--max-retries", "--script-args-file", "--datadir", "--dns-servers",
 })  # fmt: skip
 _LOOPBACK = lazy_compile(r"^(?:localhost|127(?:\.\d{1,3}){3}(?:/\d+)?|::1|\[::1\])$")
-_INFO = frozenset({"--help", "-help", "--version", "-version"})
+_INFO = frozenset(
+    {"--help", "-help", "--version", "-version", "-update", "--update", "-ut", "-update-templates"}
+)
+"""Help, version, or the tool's own data updated (``nikto -update``, ``nuclei -ut``): nothing is sent."""
 _BARE_INFO = frozenset({"-h", "-V", "version", "help"})
 """Help or version only as the one argument: ``nikto -h HOST`` names its target with ``-h``."""
 _REVERSE_SHELL = lazy_compile(
@@ -109,6 +112,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     tool = _tool_name(name, values)
     if tool is None or _INFO & set(values) or (len(values) == 1 and values[0] in _BARE_INFO):
         return None
+    if _only_this_machine(values):  # nikto -h localhost:8000, sqlmap -u http://127.0.0.1/: one's own site
+        return None
     if tool in _BRUTE_FORCERS:
         why = f"{tool} guesses a site's hidden paths from a word list"
     elif tool in _VULNERABILITY_SCANNERS:
@@ -116,6 +121,23 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     else:
         why = f"{tool} lists another host's users, shares or services to attack"
     return _verdict(SERVICE_ATTACK, invocation, why)
+
+
+_ADDRESS = lazy_compile(
+    r"^(?:\w+://(\[[0-9a-f:]+\]|[\w.-]+)|(\d{1,3}(?:\.\d{1,3}){3}|localhost|::1))(?=$|[:/])", re.I
+)
+"""A host in an argument: a URL's or an address (``http://127.0.0.1:8000/x``, ``10.0.0.5``, ``::1``)."""
+
+
+def _only_this_machine(values: list[str]) -> bool:
+    """Whether every host the arguments name is this machine (and one is named): a developer testing
+    their own site or service (``nikto -h localhost:8000``, ART's ``ldapdomaindump ... 127.0.0.1``)."""
+    hosts = []
+    for value in values:
+        match = _ADDRESS.match(value.partition("=")[2] if value.startswith("-") else value)
+        if match:
+            hosts.append((match.group(1) or match.group(2)).strip("[]"))
+    return bool(hosts) and all(_LOOPBACK.match(host) for host in hosts)
 
 
 def _tool_name(name: str, values: list[str]) -> str | None:
