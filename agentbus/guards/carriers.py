@@ -255,8 +255,7 @@ def _sqlite(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
 
 
 SQL_WRITES = lazy_compile(
-    r"\bINTO\s+(?:OUT|DUMP)FILE\s+['\"]([^'\"]{1,4096})|"
-    r"\bCOPY\b(?:[^;']|'[^']{0,4000}'){0,4000}?\bTO\s+'([^']{1,4096})'|"
+    r"\bINTO\s+(?:OUT|DUMP)FILE\s+['\"]([^'\"]{1,4096})['\"]|\bCOPY\b[^;]{0,4000}?\bTO\s+'([^']{1,4096})'|"
     r"^\\o\s+(\S+)|\\copy\b[^;]{0,4000}?\bto\s+'?([^'\s;]+)|"
     r"\b(?:general_log_file|slow_query_log_file)\s*=\s*['\"]([^'\"]{1,4096})|\blo_export\s*\([^,)]{1,200},\s*'([^']{1,4096})'",
     re.IGNORECASE | re.MULTILINE,

@@ -77,6 +77,8 @@ _PASSWORD_COLUMN = lazy_compile(
 """What makes a read of ``mysql.user`` or ``sql_logins`` a read of the hashes, not of the names."""
 
 _WEB_PAGE = lazy_compile(r"\.(?:php\d?|phtml|phar|jspx?|aspx?|ashx|asmx|cfm|cgi|shtml)$", re.IGNORECASE)
+_COPY = lazy_compile(r"\bCOPY\b", re.IGNORECASE)
+_COPY_TARGET = lazy_compile(r"\)\s*TO\s+'([^']{1,4096})'", re.IGNORECASE)
 _PAGE_CODE = lazy_compile(r"<\?php|<\?=|<%[@=!]?\s*\w", re.IGNORECASE)
 
 _C_FUNCTION = lazy_compile(
@@ -112,9 +114,12 @@ def _statement(invocation: Invocation, text: str) -> Verdict | None:
         if _PASSWORD_TABLES.search(part) is not None and _reads_hashes(part):
             why = "reads the database server's password hashes (its table of logins)"
             return _verdict(CREDENTIALS, invocation, why)
-    for match in SQL_WRITES.finditer(text):
-        target = next(group for group in match.groups() if group)
-        if _WEB_PAGE.search(target.strip()) or _PAGE_CODE.search(text):
+    page_code = _PAGE_CODE.search(text) is not None
+    targets = [next(group for group in match.groups() if group) for match in SQL_WRITES.finditer(text)]
+    if _COPY.search(text):  # COPY (SELECT '…;…') TO 'F': the page's own code may hold a semicolon
+        targets += [match.group(1) for match in _COPY_TARGET.finditer(text)]
+    for target in targets:
+        if page_code or _WEB_PAGE.search(target.strip()):
             why = f"has the database server write {target}, a page a web server runs: a web shell"
             return _verdict(BACKDOOR, invocation, why)
     if _C_FUNCTION.search(text):
