@@ -54,16 +54,18 @@ CLIENTS = frozenset({
 """Database clients: what their arguments and fed text say, the server does."""
 
 _SERVER_RUNS = lazy_compile(r"\bxp_cmdshell\b|\bsp_OACreate\b|\bsp_execute_external_script\b", re.IGNORECASE)
+"""A statement that has the server run a command (and :data:`~..carriers.SERVER_COMMAND`)."""
 _PROGRAM_COPY = lazy_compile(r"\b(?:FROM|TO)\s+PROGRAM\s+'", re.IGNORECASE)
 """PostgreSQL's ``COPY … FROM PROGRAM``: a developer's own server unpacks a dump with it
 (``FROM PROGRAM 'gzip -dc dump.csv.gz'``), so only another machine's server running one is asked."""
-_HOST_OPTIONS = frozenset({"-h", "--host", "-S", "--server"})
+_HOST_OPTIONS = frozenset({"-h", "--host"})
+_SQL_SERVER_CLIENTS = frozenset({"sqlcmd", "osql", "isql", "bcp"})
+"""Clients whose ``-S`` names the server (psql's is single-line mode, mysql's a socket)."""
 _URL_HOST = lazy_compile(r"^(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?)://(?:[^@/]*@)?([^/:?,]+)")
 _THIS_MACHINE = lazy_compile(
     r"^(?:localhost|127(?:\.\d+){3}|::1|\[::1\]|0\.0\.0\.0|/.*|\.|\(local\)|tcp:localhost\b.*)$",
     re.IGNORECASE,
 )
-"""A statement that has the server run a command (and :data:`~..carriers.SERVER_COMMAND`)."""
 
 _PASSWORD_TABLES = lazy_compile(
     r"\bpg_shadow\b|\bpg_authid\b|\bsys\.user\$|\bsystem\.users\b|\bmysql\s*\.\s*`?user`?\b|"
@@ -82,11 +84,12 @@ _COPY_TARGET = lazy_compile(r"\)\s*TO\s+'([^']{1,4096})'", re.IGNORECASE)
 _PAGE_CODE = lazy_compile(r"<\?php|<\?=|<%[@=!]?\s*\w", re.IGNORECASE)
 
 _C_FUNCTION = lazy_compile(
-    r"\bcreate\s+(?:or\s+replace\s+)?function\b[^;]{0,2000}?\bas\s+'[^']*\.(?:so|dll|dylib)(?:\.\d+)*'|"
-    r"^\s*LOAD\s+'[^']+'",
+    r"\bcreate\s+(?:or\s+replace\s+)?function\b[^;]{0,2000}?\bas\s+'(?!\$libdir)[^']*\.(?:so|dll|dylib)(?:\.\d+)*'|"
+    r"^\s*LOAD\s+'(?!\$libdir)[^']*/[^']*'",
     re.IGNORECASE | re.MULTILINE,
 )
-"""PostgreSQL's C function from a library file, or a library loaded into the session."""
+"""PostgreSQL's C function from a library file, or a library file loaded into the session (``LOAD
+'auto_explain'`` and ``'$libdir/…'`` name the server's own libraries)."""
 
 _BARE_SHELL = lazy_compile(
     r"^\s*(?:\\?!|\.shell\s|\.system\s|system\s)\s*(?:/usr)?(?:/bin/)?(?:ba|da|z|k|c|tc|fi)?sh"
@@ -143,7 +146,8 @@ def _statement(invocation: Invocation, text: str) -> Verdict | None:
 def _other_machine(invocation: Invocation) -> bool:
     """Whether the client names a server on another machine (``-h HOST``, ``-S HOST``, a URL, ``PGHOST``)."""
     values = [value for value in (invocation.command.static(word) for word in invocation.args) if value]
-    hosts = option_values(values, _HOST_OPTIONS)
+    options = _HOST_OPTIONS | {"-S", "--server"} if invocation.name in _SQL_SERVER_CLIENTS else _HOST_OPTIONS
+    hosts = option_values(values, options)
     hosts += [match.group(1) for value in values if (match := _URL_HOST.match(value))]
     hosts += [a.partition("=")[2] for a in invocation.env if a.startswith(("PGHOST=", "MYSQL_HOST="))]
     return any(host and not _THIS_MACHINE.match(host) for host in hosts)

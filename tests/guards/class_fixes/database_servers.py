@@ -69,6 +69,8 @@ ALLOWED = [
     "mongosh mongodb://localhost/app --eval 'db.orders.find().limit(3)'",
     "mongosh --eval 'db.runCommand({ping: 1})'",
     "sqlite3 data/app.db '.schema users'",
+    "psql -d app_dev -c \"LOAD 'auto_explain'\"",
+    "psql -S -d app_dev -c \"COPY t FROM PROGRAM 'zcat t.csv.gz' CSV\"",
     "sqlite3 data/app.db '.shell ls'",
     "sqlcmd -S localhost -U sa -P \"$MSSQL_SA_PASSWORD\" -Q 'SELECT @@VERSION'",
     'psql -d app_dev -c "COPY (SELECT * FROM events) TO STDOUT WITH CSV"',
