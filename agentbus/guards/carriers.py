@@ -31,6 +31,8 @@ from .options import option_values as _option_values
 
 __all__ = [
     "COMMAND_VARIABLES",
+    "SERVER_COMMAND",
+    "SQL_WRITES",
     "TERMINALS",
     "Perhaps",
     "carried",
@@ -252,12 +254,36 @@ def _sqlite(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
                 yield rest[1:]
 
 
-_SQL_WRITES = lazy_compile(
-    r"\bINTO\s+(?:OUT|DUMP)FILE\s+'([^']{1,4096})'|\bCOPY\b[^;]{0,4000}?\bTO\s+'([^']{1,4096})'|"
-    r"^\\o\s+(\S+)|\\copy\b[^;]{0,4000}?\bto\s+'?([^'\s;]+)",
+SQL_WRITES = lazy_compile(
+    r"\bINTO\s+(?:OUT|DUMP)FILE\s+['\"]([^'\"]{1,4096})['\"]|\bCOPY\b[^;]{0,4000}?\bTO\s+'([^']{1,4096})'|"
+    r"^\\o\s+(\S+)|\\copy\b[^;]{0,4000}?\bto\s+'?([^'\s;]+)|"
+    r"\b(?:general_log_file|slow_query_log_file)\s*=\s*['\"]([^'\"]{1,4096})|\blo_export\s*\([^,)]{1,200},\s*'([^']{1,4096})'",
     re.IGNORECASE | re.MULTILINE,
 )
-"""SQL that writes a file: ``SELECT … INTO OUTFILE 'F'``, ``COPY … TO 'F'``, psql's ``\\o F``."""
+"""SQL that writes a file: ``SELECT … INTO OUTFILE 'F'``, ``COPY … TO 'F'``, psql's ``\\o F``, MySQL's
+query log moved (``SET GLOBAL general_log_file='F'``), PostgreSQL's ``lo_export(OID, 'F')``."""
+
+
+SERVER_COMMAND = lazy_compile(
+    r"\bxp_cmdshell\s+N?'((?:[^']|''){1,4096})'|"
+    r"\b(?:select|do|call|exec(?:ute)?)\s+(?:\w+\.)*(?:\w+_)?(?:exec|eval|system|cmd|shell|spawn|popen)(?:_\w+)?"
+    r"\s*\(\s*(?:N?'((?:[^']|''){1,4096})'|\"([^\"]{1,4096})\")",
+    re.IGNORECASE,
+)
+"""A command handed to the server's shell: SQL Server's ``xp_cmdshell 'CMD'``, a user-defined function
+made for it (``SELECT sys_exec('CMD')``, ``do_system('CMD')``)."""
+
+
+def _server_commands(texts: Sequence[str]) -> Iterator[str]:
+    for text in texts:
+        for match in SERVER_COMMAND.finditer(text):
+            yield next(g for g in match.groups() if g).replace("''", "'")
+
+
+def _sql_server(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """sqlcmd, osql, isql: ``-Q``/``-q`` queries and fed text whose ``xp_cmdshell 'CMD'`` runs CMD."""
+    texts = [*fed, *_option_values(values, frozenset({"-Q", "-q", "--query"}))]
+    yield from _server_commands(texts)
 
 
 _SQL_PROGRAM = lazy_compile(r"\b(?:FROM|TO)\s+PROGRAM\s+'((?:[^']|''){1,4096})'", re.IGNORECASE)
@@ -268,10 +294,11 @@ def _bang_lines(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
     """ftp, sftp, smbclient, mysql, psql, dc: a line ``!CMD`` (``\\! CMD``, ``system CMD``) runs CMD;
     psql's ``COPY … PROGRAM 'CMD'`` runs it on the database server."""
     texts = [*fed, *_option_values(values, frozenset({"-c", "-e", "--execute", "--command", "--expression"}))]
+    yield from _server_commands(texts)
     for text in texts:
         for match in _SQL_PROGRAM.finditer(text):
             yield match.group(1).replace("''", "'")
-        for match in _SQL_WRITES.finditer(text):
+        for match in SQL_WRITES.finditer(text):
             target = next(g for g in match.groups() if g)
             yield f": >> {shlex.quote(target)}"
         for line in re.split(r"[\n;]", text):
@@ -280,6 +307,19 @@ def _bang_lines(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
                 yield line[1:]
             elif line.lower().startswith("system "):
                 yield line[7:]
+
+
+def _mongo_shell(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """``mongosh --eval CODE``: JavaScript run by Node (``require("child_process")``), handed on as
+    ``node -e CODE``; the old shell's ``run("CMD", …)``/``runProgram(…)`` start programs."""
+    for code in [*_option_values(values, frozenset({"--eval"})), *fed]:
+        if "require" in code or "process" in code:
+            yield shlex.join(["node", "-e", code])
+        for match in _MONGO_RUN.finditer(code):
+            yield shlex.join(re.findall(r"[\"']([^\"']*)[\"']", match.group(1)))
+
+
+_MONGO_RUN = lazy_compile(r"\b(?:run|runProgram|_runMongoProgram)\s*\(([^)]{1,4096})\)")
 
 
 _MAKE_FILE = lazy_compile(r"\$[({]file\s+(>>?|<)\s*([^,)}\s]+)")
@@ -1228,6 +1268,8 @@ _CARRIERS: dict[str, _Extract] = {
     "sqlite3": _sqlite, "sqlite": _sqlite,
     **{name: _bang_lines for name in ("ftp", "sftp", "lftp", "smbclient", "tftp", "ncftp", "mysql", "mariadb",
                                       "psql", "dc")},
+    **{name: _sql_server for name in ("sqlcmd", "osql", "isql")},
+    **{name: _mongo_shell for name in ("mongo", "mongosh")},
     "make": _make, "gmake": _make, "bmake": _make,
     "osascript": _osascript,
     "launchctl": _launchctl,

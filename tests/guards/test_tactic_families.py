@@ -30,6 +30,7 @@ from agentbus.guards.tactics import (
     Family,
     cloud,
     cracking,
+    databases,
     dns_loops,
     identities,
     macos,
@@ -75,6 +76,7 @@ EXPECTED_PROGRAMS: dict[str, set[str]] = {
     },
     "macos": {*macos._CHECKS, "defaults", "osascript"},  # judge_script: defaults | grep, … | osascript
     "redis_abuse": set(redis_abuse._CLIENTS),
+    "databases": set(databases.CLIENTS),
     "scanning": {*scanning._MASS_SCANNERS, *scanning._HOST_SCANNERS},
     "service_attacks": {
         *service_attacks._TOOLS,
@@ -124,8 +126,8 @@ def test_every_family_is_in_the_order_of_judges_it_had() -> None:
     invocation_families = [judge.name for judge in tactics.JUDGES if isinstance(judge, Family)]
     script_families = [judge.name for judge in tactics.SCRIPT_JUDGES if isinstance(judge, Family)]
     assert invocation_families == [
-        *("macos", "cloud", "tunnels", "cracking", "scanning", "service_attacks", "redis_abuse", "volumes"),
-        "identities",
+        *("macos", "cloud", "tunnels", "cracking", "scanning", "service_attacks", "redis_abuse"),
+        *("databases", "volumes", "identities"),
     ]
     assert script_families == ["access_tokens", "dns_loops", "macos", "redis_abuse", "cloud"]
     for family in tactics.FAMILIES:

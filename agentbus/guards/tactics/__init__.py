@@ -29,6 +29,8 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
   user and share enumeration, path traversal URLs);
 - :mod:`.unseen`: code the guard cannot see: values made at run time run as commands, ``enable -f``, ``fc``;
 - :mod:`.hidden_runs`: programs run from shared memory or a hidden directory of ``/tmp`` (asked);
+- :mod:`.databases`: a database server made to run commands, write web pages, load libraries, or give up
+  its password table;
 - :mod:`.redis_abuse`: a Redis server told to write its dump file elsewhere, commands fed to a host list;
 - :mod:`.volumes`: disks and volumes mounted, attached, resized or unlocked (asked);
 - :mod:`.system_config`: the machine's own configuration changed: the rest of ``/etc``, ``git config
@@ -139,6 +141,11 @@ CRACKING = Family(
     "reaver spray ssh2john ssh2john.py sucrack thc-pptp-bruter unshadow wifiphisher wifite "
     "xhydra zip2john",
 )
+DATABASES = Family(
+    "databases",
+    "bcp clickhouse-client cockroach duckdb impacket-mssqlclient isql litecli mariadb mongo mongosh "
+    "mssqlclient mssqlclient.py mycli mysql mysqlsh osql pgcli psql sqlcmd sqlite sqlite3 sqlplus usql",
+)
 DNS_LOOPS = Family(
     "dns_loops",
     "adnshost avahi-resolve delv dig dns-sd dnsget dog doggo drill dscacheutil getent host kdig "
@@ -209,7 +216,7 @@ VOLUMES = Family(
 )
 
 FAMILIES: tuple[Family, ...] = (
-    *(ACCESS_TOKENS, CLOUD, CRACKING, DNS_LOOPS, IDENTITIES),
+    *(ACCESS_TOKENS, CLOUD, CRACKING, DATABASES, DNS_LOOPS, IDENTITIES),
     *(MACOS, REDIS_ABUSE, SCANNING, SERVICE_ATTACKS, TUNNELS, VOLUMES),
 )
 """The families imported on demand."""
@@ -234,6 +241,7 @@ JUDGES: tuple[InvocationJudge | Family, ...] = (
     unseen.judge,
     hidden_runs.judge,
     REDIS_ABUSE,
+    DATABASES,
     VOLUMES,
     system_config.judge,
     IDENTITIES,

@@ -1,0 +1,162 @@
+"""Tactic family ``databases``: a database server used as a way onto its machine.
+
+A database client sends statements to a server that runs as an account of its own, on the
+machine the data lives on. Some statements make that server act on the operating system; pentest
+notes use them once they hold a database login:
+
+- :data:`~agentbus.guards.verdict.SERVICE_ATTACK` (asked): operating-system commands run by the
+  server: SQL Server's ``xp_cmdshell`` (and turning it on with ``sp_configure``, OLE automation's
+  ``sp_OACreate``), a user-defined function called with a command (``SELECT sys_exec('id')``,
+  ``do_system(…)``: a function named for running or evaluating something, given a string), and
+  PostgreSQL's ``COPY … FROM PROGRAM 'CMD'`` on another machine's server (``-h HOST``, a URL,
+  ``PGHOST``; the developer's own server unpacks dumps with it). The command itself is judged too,
+  as shell code (:mod:`..carriers`), so ``COPY … FROM PROGRAM 'rm -rf ~'`` is blocked anywhere; a
+  harmless one is asked, since it runs as the database's account, on the database's machine.
+- :data:`~agentbus.guards.verdict.CREDENTIALS`: the server's own password tables read: ``pg_shadow``,
+  ``pg_authid``, ``mysql.user`` with its password column (``authentication_string``, ``*``), MongoDB's
+  ``system.users``, SQL Server's ``sql_logins``/``syslogins`` with the hash, Oracle's ``sys.user$``.
+  ``SELECT user, host FROM mysql.user`` (who may log in) stays allowed.
+- :data:`~agentbus.guards.verdict.BACKDOOR`: a web page written by the server: ``INTO OUTFILE``,
+  ``INTO DUMPFILE``, ``COPY … TO``, ``lo_export`` or the query log moved (``general_log_file``) to a
+  file a web server runs (``.php``, ``.jsp``, ``.asp`` …), or a file given ``<?php``/``<%`` code: a
+  web shell. Where else the server writes is judged as a write to that path (:mod:`..carriers`).
+- :data:`~agentbus.guards.verdict.PRIVILEGE`: a shared library loaded into PostgreSQL as a C function
+  (``CREATE FUNCTION f() … AS '/tmp/x.so'``, ``LOAD '/tmp/x.so'``): the server runs it as its own code
+  (MySQL's ``… SONAME`` is :mod:`.privilege`'s).
+- :data:`~agentbus.guards.verdict.UNJUDGED_SCRIPT` (asked): the client's shell escape to a bare shell
+  (``mysql -e '\\! bash -i'``, ``sqlite3 db '.shell sh'``): a shell whose commands the guard never sees.
+  An escape that names a command is that command, judged as it is (:mod:`..carriers`).
+
+Developer work stays allowed: queries of the project's tables, migrations, ``COPY … FROM STDIN``,
+``\\copy … TO 'out.csv'``, ``CREATE EXTENSION pgcrypto``, ``mongosh --eval 'db.stats()'``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...lazy_regex import lazy_compile
+from ..carriers import SERVER_COMMAND, SQL_WRITES
+from ..findings import finding as _verdict
+from ..findings import piece
+from ..interpreters import fed_code
+from ..options import option_values
+from ..programs import Invocation
+from ..verdict import BACKDOOR, CREDENTIALS, PRIVILEGE, SERVICE_ATTACK, UNJUDGED_SCRIPT, Verdict
+
+__all__ = ["CLIENTS", "judge"]
+
+CLIENTS = frozenset({
+    "mysql", "mariadb", "mysqlsh", "psql", "pgcli", "mycli", "sqlcmd", "osql", "isql", "bcp",
+    "mssqlclient.py", "impacket-mssqlclient", "mssqlclient", "usql", "sqlplus", "cockroach",
+    "mongo", "mongosh", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "litecli",
+})  # fmt: skip
+"""Database clients: what their arguments and fed text say, the server does."""
+
+_SERVER_RUNS = lazy_compile(r"\bxp_cmdshell\b|\bsp_OACreate\b|\bsp_execute_external_script\b", re.IGNORECASE)
+"""A statement that has the server run a command (and :data:`~..carriers.SERVER_COMMAND`)."""
+_PROGRAM_COPY = lazy_compile(r"\b(?:FROM|TO)\s+PROGRAM\s+'", re.IGNORECASE)
+"""PostgreSQL's ``COPY … FROM PROGRAM``: a developer's own server unpacks a dump with it
+(``FROM PROGRAM 'gzip -dc dump.csv.gz'``), so only another machine's server running one is asked."""
+_HOST_OPTIONS = frozenset({"-h", "--host"})
+_SQL_SERVER_CLIENTS = frozenset({"sqlcmd", "osql", "isql", "bcp"})
+"""Clients whose ``-S`` names the server (psql's is single-line mode, mysql's a socket)."""
+_URL_HOST = lazy_compile(r"^(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?)://(?:[^@/]*@)?([^/:?,]+)")
+_THIS_MACHINE = lazy_compile(
+    r"^(?:localhost|127(?:\.\d+){3}|::1|\[::1\]|0\.0\.0\.0|/.*|\.|\(local\)|tcp:localhost\b.*)$",
+    re.IGNORECASE,
+)
+
+_PASSWORD_TABLES = lazy_compile(
+    r"\bpg_shadow\b|\bpg_authid\b|\bsys\.user\$|\bsystem\.users\b|\bmysql\s*\.\s*`?user`?\b|"
+    r"\b(?:sql_logins|syslogins)\b",
+    re.IGNORECASE,
+)
+"""The server's tables of logins and their password hashes."""
+_PASSWORD_COLUMN = lazy_compile(
+    r"authentication_string|password|passwd|\bselect\s+(?:\w+\.)?\*", re.IGNORECASE
+)
+"""What makes a read of ``mysql.user`` or ``sql_logins`` a read of the hashes, not of the names."""
+
+_WEB_PAGE = lazy_compile(r"\.(?:php\d?|phtml|phar|jspx?|aspx?|ashx|asmx|cfm|cgi|shtml)$", re.IGNORECASE)
+_COPY = lazy_compile(r"\bCOPY\b", re.IGNORECASE)
+_COPY_TARGET = lazy_compile(r"\)\s*TO\s+'([^']{1,4096})'", re.IGNORECASE)
+_PAGE_CODE = lazy_compile(r"<\?php|<\?=|<%[@=!]?\s*\w", re.IGNORECASE)
+
+_C_FUNCTION = lazy_compile(
+    r"\bcreate\s+(?:or\s+replace\s+)?function\b[^;]{0,2000}?\bas\s+'(?!\$libdir)[^']*\.(?:so|dll|dylib)(?:\.\d+)*'|"
+    r"^\s*LOAD\s+'(?!\$libdir)[^']*/[^']*'",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""PostgreSQL's C function from a library file, or a library file loaded into the session (``LOAD
+'auto_explain'`` and ``'$libdir/…'`` name the server's own libraries)."""
+
+_BARE_SHELL = lazy_compile(
+    r"^\s*(?:\\?!|\.shell\s|\.system\s|system\s)\s*(?:/usr)?(?:/bin/)?(?:ba|da|z|k|c|tc|fi)?sh"
+    r"(?:\s+-[il]+)*\s*$",
+    re.MULTILINE,
+)
+
+
+def judge(invocation: Invocation, home: str) -> Verdict | None:
+    """What a database client's statements (its arguments and the text it is fed) make the server do."""
+    if invocation.name not in CLIENTS:
+        return None
+    command = invocation.command
+    texts = [value for value in (command.static(word) for word in invocation.args) if value]
+    texts.extend(fed_code(invocation))
+    for text in texts:
+        found = _statement(invocation, text)
+        if found is not None:
+            return found
+    return None
+
+
+def _statement(invocation: Invocation, text: str) -> Verdict | None:
+    for part in re.split(r";|\n", text) if len(text) < 100_000 else [text]:
+        if _PASSWORD_TABLES.search(part) is not None and _reads_hashes(part):
+            why = "reads the database server's password hashes (its table of logins)"
+            return _verdict(CREDENTIALS, invocation, why)
+    page_code = _PAGE_CODE.search(text) is not None
+    targets = [next(group for group in match.groups() if group) for match in SQL_WRITES.finditer(text)]
+    if _COPY.search(text):  # COPY (SELECT '…;…') TO 'F': the page's own code may hold a semicolon
+        targets += [match.group(1) for match in _COPY_TARGET.finditer(text)]
+    for target in targets:
+        if page_code or _WEB_PAGE.search(target.strip()):
+            why = f"has the database server write {target}, a page a web server runs: a web shell"
+            return _verdict(BACKDOOR, invocation, why)
+    if _C_FUNCTION.search(text):
+        why = "loads a shared library into the database server: code of one's own run as the server"
+        return _verdict(PRIVILEGE, invocation, why)
+    runs = _SERVER_RUNS.search(text) or SERVER_COMMAND.search(text)
+    if runs is None and _other_machine(invocation):
+        runs = _PROGRAM_COPY.search(text)
+    if runs is not None:
+        why = (
+            f"has the database server run an operating-system command ({piece(runs.group(0))[:60]} …): "
+            "it runs as the database's account, on the database's machine"
+        )
+        return _verdict(SERVICE_ATTACK, invocation, why)
+    if _BARE_SHELL.search(text):
+        why = "starts a shell from inside the database client: the guard never sees what is typed into it"
+        return _verdict(UNJUDGED_SCRIPT, invocation, why)
+    return None
+
+
+def _other_machine(invocation: Invocation) -> bool:
+    """Whether the client names a server on another machine (``-h HOST``, ``-S HOST``, a URL, ``PGHOST``)."""
+    values = [value for value in (invocation.command.static(word) for word in invocation.args) if value]
+    options = _HOST_OPTIONS | {"-S", "--server"} if invocation.name in _SQL_SERVER_CLIENTS else _HOST_OPTIONS
+    hosts = option_values(values, options)
+    hosts += [match.group(1) for value in values if (match := _URL_HOST.match(value))]
+    hosts += [a.partition("=")[2] for a in invocation.env if a.startswith(("PGHOST=", "MYSQL_HOST="))]
+    return any(host and not _THIS_MACHINE.match(host) for host in hosts)
+
+
+def _reads_hashes(statement: str) -> bool:
+    """``pg_shadow``, ``pg_authid``, ``sys.user$``, ``system.users`` hold nothing else; ``mysql.user`` and
+    ``sql_logins`` also say who may log in, so a read of them is one of the hashes when it names them."""
+    lowered = statement.lower()
+    if any(table in lowered for table in ("pg_shadow", "pg_authid", "sys.user$", "system.users")):
+        return True
+    return "select" in lowered and _PASSWORD_COLUMN.search(statement) is not None
