@@ -34,7 +34,6 @@ from ..events import ToolCall
 from ..lazy_regex import lazy_compile
 from ..registry import Registry
 from .budget import decide, spend
-from .git_settings import subcommand_at
 from .locations import location, written
 from .operands import EDITORS, PATH_MAX, PATTERN_OPTIONS, block_device, option_values, system_file
 from .pathnames import home_directory
@@ -504,6 +503,8 @@ def _metadata_only(invocation: Invocation) -> bool:
         mode = next((v for v in values if not v.startswith("-") or re.fullmatch(r"-[rwxXst]+", v)), "")
         return bool(_PRIVATE_MODE.match(mode))  # chmod 600 ~/.ssh/id_rsa; chmod 644 exposes it
     if name == "git":
+        from .git_settings import subcommand_at  # only for git: a file tool's call loads no shell parser
+
         at = subcommand_at(values)
         subcommand = values[at] if at < len(values) else ""
         loads = any(v in ("-f", "--file", "--blob") or v.startswith(("--file=", "--blob=")) for v in values)

