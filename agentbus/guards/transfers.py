@@ -18,9 +18,6 @@ import re
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..lazy_regex import lazy_compile
-from .findings import positionals as _positionals
-from .findings import static_args as _values
-from .interpreters import fed_code
 from .options import option_values
 from .request_bodies import CURL_VALUES
 
@@ -91,6 +88,8 @@ def url_name(values: list[str]) -> list[str]:
 
 def download(invocation: Invocation) -> Download | None:
     """What ``invocation`` fetches from another machine and where it goes, or None if it fetches nothing."""
+    from .findings import static_args as _values  # here: the hook imports this module for its tables alone
+
     name = invocation.name
     values = _values(invocation)
     if name == "curl":
@@ -199,6 +198,9 @@ def _file_fetch(invocation: Invocation, values: list[str]) -> Download | None:
     ``ftpget [-u U -p P -P N] HOST LOCAL [REMOTE]``, ``ncftpget HOST DIR REMOTE...``, or a ``get R [L]``
     command given on the line (``tftp h -c get x``, ``lftp -c 'open h; get x'``, ``smbclient -c 'get x'``)
     or fed in (``ftp h <<< 'get x'``)."""
+    from .findings import positionals as _positionals
+    from .interpreters import fed_code
+
     name = invocation.name
     if name in ("tftp", "atftp") and any(v in ("-g", "--get") or v.startswith("-g") for v in values):
         remote = option_values(values, frozenset({"-r", "--remote-file"}))
@@ -264,6 +266,8 @@ def printed_binary(invocation: Invocation) -> tuple[str, ...]:
     """The files ``invocation`` writes binary bytes into from escapes it is given: ``echo -ne '\\x7f\\x45
     \\x4c\\x46...' > f``, ``printf '\\177ELF' >> f``: a program brought in through the command line itself
     (Mirai's echo loader, where no downloader is installed), unreadable as a download is."""
+    from .findings import static_args as _values
+
     name = invocation.name
     values = _values(invocation)
     if name == "echo":
