@@ -32,7 +32,6 @@ from .options import option_values as _option_values
 __all__ = [
     "COMMAND_VARIABLES",
     "SERVER_COMMAND",
-    "SQL_WRITES",
     "TERMINALS",
     "Perhaps",
     "carried",
@@ -40,6 +39,7 @@ __all__ = [
     "container_verb",
     "git_runs_setting",
     "sed_runs_input",
+    "sql_write_targets",
     "unknown_program",
 ]
 
@@ -254,14 +254,32 @@ def _sqlite(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
                 yield rest[1:]
 
 
-SQL_WRITES = lazy_compile(
-    r"\bINTO\s+(?:OUT|DUMP)FILE\s+['\"]([^'\"]{1,4096})['\"]|\bCOPY\b[^;]{0,4000}?\bTO\s+'([^']{1,4096})'|"
-    r"^\\o\s+(\S+)|\\copy\b[^;]{0,4000}?\bto\s+'?([^'\s;]+)|"
+_SQL_WRITES = lazy_compile(
+    r"\bINTO\s+(?:OUT|DUMP)FILE\s+['\"]([^'\"]{1,4096})['\"]|^\\o\s+(\S+)|"
     r"\b(?:general_log_file|slow_query_log_file)\s*=\s*['\"]([^'\"]{1,4096})|\blo_export\s*\([^,)]{1,200},\s*'([^']{1,4096})'",
     re.IGNORECASE | re.MULTILINE,
 )
-"""SQL that writes a file: ``SELECT … INTO OUTFILE 'F'``, ``COPY … TO 'F'``, psql's ``\\o F``, MySQL's
-query log moved (``SET GLOBAL general_log_file='F'``), PostgreSQL's ``lo_export(OID, 'F')``."""
+_COPY_WORD = lazy_compile(r"\bcopy\b", re.IGNORECASE)
+_COPY_TO = lazy_compile(r"\bTO\s+'([^']{1,4096})'", re.IGNORECASE)
+_PSQL_COPY_TO = lazy_compile(r"\bto\s+'?([^'\s;]+)", re.IGNORECASE)
+
+
+def sql_write_targets(text: str) -> list[str]:
+    """The files SQL writes: ``SELECT … INTO OUTFILE 'F'``, ``COPY … TO 'F'``, psql's ``\\copy … to F`` and
+    ``\\o F``, MySQL's query log moved (``SET GLOBAL general_log_file='F'``), PostgreSQL's
+    ``lo_export(OID, 'F')``. A ``COPY`` and its ``TO`` are paired within one statement (between
+    semicolons), searched from the statement's first ``COPY``: one pass, whatever the text repeats."""
+    targets = [next(group for group in match.groups() if group) for match in _SQL_WRITES.finditer(text)]
+    for statement in text.split(";"):
+        copy = _COPY_WORD.search(statement)
+        if copy is None:
+            continue
+        targets += [match.group(1) for match in _COPY_TO.finditer(statement, copy.end())]
+        if statement[copy.start() - 1 : copy.start()] == "\\":  # psql's \copy t to out.csv
+            unquoted = _PSQL_COPY_TO.search(statement, copy.end())
+            if unquoted is not None and unquoted.group(1) not in targets:
+                targets.append(unquoted.group(1))
+    return targets
 
 
 SERVER_COMMAND = lazy_compile(
@@ -298,8 +316,7 @@ def _bang_lines(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
     for text in texts:
         for match in _SQL_PROGRAM.finditer(text):
             yield match.group(1).replace("''", "'")
-        for match in SQL_WRITES.finditer(text):
-            target = next(g for g in match.groups() if g)
+        for target in sql_write_targets(text):
             yield f": >> {shlex.quote(target)}"
         for line in re.split(r"[\n;]", text):
             line = line.strip().removeprefix("\\")

@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 
 from ...lazy_regex import lazy_compile
-from ..carriers import SERVER_COMMAND, SQL_WRITES
+from ..carriers import SERVER_COMMAND, sql_write_targets
 from ..findings import finding as _verdict
 from ..findings import piece
 from ..interpreters import fed_code
@@ -118,7 +118,7 @@ def _statement(invocation: Invocation, text: str) -> Verdict | None:
             why = "reads the database server's password hashes (its table of logins)"
             return _verdict(CREDENTIALS, invocation, why)
     page_code = _PAGE_CODE.search(text) is not None
-    targets = [next(group for group in match.groups() if group) for match in SQL_WRITES.finditer(text)]
+    targets = sql_write_targets(text)
     if _COPY.search(text):  # COPY (SELECT '…;…') TO 'F': the page's own code may hold a semicolon
         targets += [match.group(1) for match in _COPY_TARGET.finditer(text)]
     for target in targets:
