@@ -438,3 +438,14 @@ def test_judging_stays_linear_in_the_command(shape: str) -> None:
         assert ratio < 50, f"{shape}: 10x the input cost {ratio:.0f}x"
     finally:
         budget.configure(None)
+
+
+def test_sql_write_targets_grow_linearly_with_repeated_copies() -> None:
+    """``COPY x COPY x …`` with no ``TO``: each COPY once searched 4,000 characters ahead for its TO."""
+    from agentbus.guards.carriers import sql_write_targets
+
+    assert sql_write_targets("COPY (SELECT 1) TO '/var/www/s.php'; COPY t FROM stdin") == ["/var/www/s.php"]
+    assert sql_write_targets("\\copy t to out.csv") == ["out.csv"]
+    small, large = "COPY x " * 2_000, "COPY x " * 20_000
+    ratio = cost_ratio(sql_write_targets, small, large)
+    assert ratio < 50, f"10x the input cost {ratio:.0f}x"
