@@ -175,14 +175,14 @@ SCANNING = Family(
 )
 SERVICE_ATTACKS = Family(
     "service_attacks",
-    "arachni bloodhound-python cadaver-exploit cmseek curl dalfox davtest dig dirb dirbuster "
+    "arachni bloodhound-python cmseek curl dalfox davtest dig dirb dirbuster "
     "dirhunt dirsearch dirsearch.py drill droopescan enum4linux enum4linux-ng enum4linux-ng.py enum4linux.pl "
     "feroxbuster ffuf finger-user-enum finger-user-enum.pl ghauri gobuster host http httpie https "
     "ident-user-enum ident-user-enum.pl ike-scan impacket-lookupsid impacket-rpcdump impacket-samrdump "
     "jaeles joomscan kiterunner kr ldapdomaindump ldapdomaindump.py lookupsid lookupsid.py nbtscan "
     "nfsshell nikto nikto.pl nmap nosqlmap nosqlmap.py nuclei onesixtyone perl rpcdump rpcdump.py ruby "
-    "rusers-enum samrdump samrdump.py showmount-enum skipfish smbmap smtp-user-enum smtp-user-enum.pl "
-    "snmp-check sqlmap sqlmap.py sslyze-attack sstimap sstimap.py tplmap tplmap.py wapiti wfuzz "
+    "samrdump samrdump.py skipfish smbmap smtp-user-enum smtp-user-enum.pl "
+    "snmp-check sqlmap sqlmap.py sstimap sstimap.py tplmap tplmap.py wapiti wfuzz "
     "wget windapsearch windapsearch.py wpscan xh xsser xsstrike xsstrike.py",
     prefixes=("python",),
 )

@@ -47,14 +47,14 @@ _BRUTE_FORCERS = frozenset({"gobuster", "ffuf", "feroxbuster", "dirsearch", "dir
 _VULNERABILITY_SCANNERS = frozenset({
     "sqlmap", "ghauri", "nosqlmap", "tplmap", "sstimap", "xsstrike", "dalfox", "xsser",
     "nikto", "nuclei", "wpscan", "joomscan", "droopescan", "cmseek", "wapiti", "skipfish", "arachni",
-    "jaeles", "sslyze-attack", "davtest", "cadaver-exploit",
+    "jaeles", "davtest",
 })  # fmt: skip
 """Programs that probe a site for injectable parameters and known flaws, and exploit what they find."""
 _ENUMERATORS = frozenset({
     "enum4linux", "enum4linux-ng", "smbmap", "nbtscan", "finger-user-enum", "smtp-user-enum",
     "onesixtyone", "snmp-check", "ike-scan", "ldapdomaindump", "windapsearch", "bloodhound-python",
     "rpcdump", "samrdump", "lookupsid", "impacket-lookupsid", "impacket-samrdump", "impacket-rpcdump",
-    "ident-user-enum", "rusers-enum", "nfsshell", "showmount-enum",
+    "ident-user-enum", "nfsshell",
 })  # fmt: skip
 """Programs that list another host's accounts, shares and services to attack next."""
 _TOOLS = _BRUTE_FORCERS | _VULNERABILITY_SCANNERS | _ENUMERATORS
@@ -69,11 +69,12 @@ _INTERPRETERS = frozenset({"perl", "ruby"})
 _HTTP_CLIENTS = frozenset({"curl", "wget", "http", "https", "xh", "httpie"})
 """Clients whose URL may climb out of a web root."""
 _NSE_ATTACK = lazy_compile(
-    r"^(?:vuln|exploit|intrusive|dos|malware|[\w.-]*(?:cve-?\d{4}|vuln|exploit|heartbleed|shellshock|backdoor|rce)[\w.-]*)"
-    r"(?:\.nse)?$",
+    r"^(?:vuln|exploit|intrusive|dos|malware|[\w.-]*(?:cve-?\d{4}|vuln|exploit|heartbleed|shellshock|backdoor)[\w.-]*"
+    r"|(?:[\w.-]*[-_.])?rce(?:[-_.][\w.-]*)?)(?:\.nse)?$",
     re.IGNORECASE,
 )
-"""An nmap script that exploits or hunts for flaws, or one of the categories of such scripts."""
+"""An nmap script that exploits or hunts for flaws, or one of the categories of such scripts (``rce`` as a
+word of the name: ``http-vmware-path-vuln``, ``smb-rce``, not ``http-sourcecode``)."""
 _NSE_COMMAND = lazy_compile(r"(?:^|[.,\s])(?:cmd|command|exec|shell)\s*=", re.IGNORECASE)
 """A command handed to a script in ``--script-args`` (``distcc-exec.cmd='id'``, ``cmd=whoami``)."""
 _NMAP_VALUE_OPTIONS = frozenset({
