@@ -169,7 +169,7 @@ _FETCH_NAMES = lazy_compile(
     r"(?<![\w.-])(?:" + "|".join(map(re.escape, sorted(_NAMES))) + r")(?![\w.:-])|/dev/(?:tcp|udp)/"
 )
 _PRINTER = lazy_compile(r"(?<![\w.-])(?:echo|printf)(?![\w.:-])")
-_CARRIER = lazy_compile(r"(?<![\w.-])(?:" + "|".join(sorted(CARRIERS)) + r")(?![\w.:-])")
+_CARRIER = lazy_compile(r"(?<![\w.-])(?:" + "|".join(map(re.escape, sorted(CARRIERS))) + r")(?![\w.:-])")
 
 
 class _MemoryStore:
