@@ -9,6 +9,7 @@ and wrappers than the ones measured.
 from __future__ import annotations
 
 import pytest
+from linearity import cost_ratio
 from test_corpus import HOME
 
 from agentbus.guards.danger import check_command
@@ -128,3 +129,12 @@ def test_a_services_configuration_searched_for_the_password_word_is_credential_h
 def test_a_setting_looked_up_or_one_file_read_is_not_a_hunt(command: str) -> None:
     verdict = check_command(command, home=HOME)
     assert verdict is None or verdict.category != CREDENTIALS, verdict
+
+
+def test_the_bare_secret_word_is_read_in_linear_time() -> None:
+    """``grep -r 'password====…x' /etc/x``: a long run after the word once cost quadratic time."""
+    from agentbus.guards.tactics.credentials import _BARE_SECRET_WORD
+
+    small, large = "password" + "=" * 2_000 + "x", "password" + "=" * 20_000 + "x"
+    ratio = cost_ratio(_BARE_SECRET_WORD.fullmatch, small, large)
+    assert ratio < 50, f"10x the input cost {ratio:.0f}x"

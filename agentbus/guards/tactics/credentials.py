@@ -194,11 +194,12 @@ def _search(invocation: Invocation, home: str) -> Verdict | None:
 
 
 _BARE_SECRET_WORD = lazy_compile(
-    r"\W*(?:db_?)?(?:pass(?:word|wd)?|pwd|secret|token|api[_-]?key|credentials?|auth)s?\W*[=:]?\W*",
+    r"\W*(?:db_?)?(?:pass(?:word|wd)?|pwd|secret|token|api[_-]?key|credentials?|auth)s?\W*",
     re.IGNORECASE,
 )
 """A search for the word alone (``password``, ``PASSWORD=``, ``"pass"``): a hunt for whatever value follows
-it, where ``PasswordAuthentication`` looks up one setting."""
+it, where ``PasswordAuthentication`` looks up one setting. One trailing ``\\W*``: a second after it made a
+long run of ``=`` cost quadratic time."""
 
 
 def _service_configuration(place: str, home: str, cwd: str | None) -> str | None:
