@@ -138,3 +138,12 @@ def test_the_bare_secret_word_is_read_in_linear_time() -> None:
     small, large = "password" + "=" * 2_000 + "x", "password" + "=" * 20_000 + "x"
     ratio = cost_ratio(_BARE_SECRET_WORD.fullmatch, small, large)
     assert ratio < 50, f"10x the input cost {ratio:.0f}x"
+
+
+@pytest.mark.parametrize("unit", ["nc a ", "socat a "])
+def test_a_reverse_shell_is_looked_for_in_linear_time(unit: str) -> None:
+    """``curl -d 'nc a nc a …'``: each ``nc`` once searched the rest of the text for its ``-e``."""
+    from agentbus.guards.tactics.service_attacks import _REVERSE_SHELL
+
+    ratio = cost_ratio(_REVERSE_SHELL.search, unit * 1_000, unit * 10_000)
+    assert ratio < 50, f"10x the input cost {ratio:.0f}x"

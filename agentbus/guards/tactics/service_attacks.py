@@ -90,11 +90,12 @@ _INFO = frozenset(
 _BARE_INFO = frozenset({"-h", "-V", "version", "help"})
 """Help or version only as the one argument: ``nikto -h HOST`` names its target with ``-h``."""
 _REVERSE_SHELL = lazy_compile(
-    r"/dev/(?:tcp|udp)/|\b(?:ba|z|da)?sh\s+-i\b|\bn(?:c|cat|etcat)\b[^|;&]*\s-\w*[ec]\s|\bmkfifo\b"
-    r"|socket\.socket\(|\bsocat\b[^|;&]*\bexec:"
+    r"/dev/(?:tcp|udp)/|\b(?:ba|z|da)?sh\s+-i\b|\bn(?:c|cat|etcat)\b[^|;&]{0,200}?\s-\w{0,10}[ec]\s|\bmkfifo\b"
+    r"|socket\.socket\(|\bsocat\b[^|;&]{0,200}?\bexec:"
 )
 """What ties a shell to a connection (``/dev/tcp/``, ``bash -i``, ``nc -e``, a FIFO, a Python socket), in
-text sent to another machine: a reverse shell injected into it."""
+text sent to another machine: a reverse shell injected into it. The gaps are bounded: each ``nc`` of a long
+text searched only so far ahead, the work stays linear."""
 _PERCENT = lazy_compile(r"%([0-9A-Fa-f]{2})")
 """A percent-encoded byte of a URL or a form field (decoded here: urllib.parse costs the hook its import)."""
 
