@@ -209,7 +209,7 @@ TLDR_CEILINGS = {
     # purge-queue` (every waiting message deleted: asked, as `az group delete`); benign3: a system daemon
     # started by hand as root (22: `sudo openvpn …`, `sudo squid`, `sudo hostapd`, `sudo ntpd`, `sudo postfix
     # start`, `dbus-daemon --system`): each tldr page's very operation
-    "service change": 193,
+    "service change": 194,  # firejail … /etc/init.d/apache2 start (an init script under a wrapper)
     # macos16: dockutil --add (5) and duti -s (3): a Dock tile or a default app changed, what the user's
     # clicks start, asked like a login item
     "shell profile": 20,

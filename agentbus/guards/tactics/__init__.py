@@ -202,6 +202,7 @@ TUNNELS = Family(
     "ssm-agent-worker sshuttle sshx tailscale teamviewer telebit teleconsole tigervncserver tightvncserver "
     "tinyproxy tmate tor trojan tty-share ttyd udp2raw upterm v2ray vino-server vncserver wayvnc "
     "wetty wget wmiexec wmiexec.py wstunnel x0vncserver x11vnc xh xhs xray xrdp yarn zrok",
+    prefixes=("chisel", "ligolo", "frpc", "frps", "gost", "ngrok", "rathole", "revsocks", "rpivot"),
     wrappers=("proxychains", "proxychains4", "torify", "torsocks", "tsocks"),
 )
 VOLUMES = Family(
