@@ -24,8 +24,8 @@ __all__ = ["UDEV_RULE", "settled"]
 _KEY = lazy_compile(r'\s*([A-Z]+)(?:\{[\w.:*-]*\})?\s*(==|!=|\+=|-=|:=|=)\s*"[^"\n]*"\s*(,|$)')
 """One ``KEY{attribute}OP"value"`` of a rule line, and the comma or the end after it."""
 _MATCHES = frozenset({
-    "ACTION", "DEVPATH", "KERNEL", "KERNELS", "NAME", "SYMLINK", "SUBSYSTEM", "SUBSYSTEMS", "DRIVER", "DRIVERS",
-    "ATTR", "ATTRS", "TAG", "TAGS", "ENV", "CONST", "TEST", "RESULT",
+    "ACTION", "DEVPATH", "KERNEL", "KERNELS", "NAME", "SYMLINK", "SUBSYSTEM", "SUBSYSTEMS", "DRIVER",
+    "DRIVERS", "ATTR", "ATTRS", "TAG", "TAGS", "ENV", "CONST", "TEST", "RESULT",
 })  # fmt: skip
 """Keys that only match a device when compared (``==``, ``!=``)."""
 _SETS = frozenset({"NAME", "SYMLINK", "OWNER", "GROUP", "MODE", "TAG", "OPTIONS", "LABEL", "GOTO", "ATTR"})
@@ -58,9 +58,9 @@ def _runs_nothing(text: str) -> bool:
 def settled(verdict: Verdict | None, text: str | None, invocation: Invocation) -> Verdict | None:
     """``verdict``, or a system-configuration finding when it blocks a udev rule written with ``text``
     (known in full) that runs nothing."""
-    if verdict is None or text is None or verdict.category != STEALTH_PERSISTENCE or UDEV_RULE not in verdict.why:
+    if verdict is None or text is None or verdict.category != STEALTH_PERSISTENCE:
         return verdict
-    if not _runs_nothing(text):
+    if UDEV_RULE not in verdict.why or not _runs_nothing(text):
         return verdict
-    what = "a udev rule that only matches devices and sets their names, links, group or mode (it runs nothing)"
+    what = "a udev rule that only matches devices and sets their names, links, group or mode (runs nothing)"
     return finding(SYSTEM_CONFIG, invocation, verdict.why.replace(UDEV_RULE, what))
