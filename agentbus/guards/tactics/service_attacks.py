@@ -109,6 +109,10 @@ _TRAVERSAL = lazy_compile(r"(?:/|%2f|\\|=)(?:\.|%2e){2}(?:/|%2f|\\|$)")
 ``%2e%2e%2f``, ``?page=..%2f..%2fetc%2fpasswd``)."""
 
 
+_DOT_SEGMENT = lazy_compile(r"/\.\.?(?=/|$)")
+"""A plain ``.`` or ``..`` segment of a URL's path, which curl and wget remove before sending it."""
+
+
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """The attack on another machine's service in this command, or None."""
     name = invocation.name
@@ -161,12 +165,20 @@ def _tool_name(name: str, values: list[str]) -> str | None:
 
 
 def _traversal(invocation: Invocation, values: list[str]) -> Verdict | None:
-    """``curl --path-as-is http://h/../../etc/passwd``: a URL whose path climbs above the web root."""
+    """``curl --path-as-is http://h/../../etc/passwd``: a URL whose path climbs above the web root.
+
+    curl (unless told ``--path-as-is``) and wget remove a path's plain ``..`` segments before they send it
+    (RFC 3986's dot segments): ``curl localhost:3000/api/../health`` asks for ``/health``. What they keep is
+    judged: encoded dots and slashes (``..%2f``, ``%2e%2e/``), backslashes, and the query (``?f=../../x``)."""
+    squashed = invocation.name == "wget" or (invocation.name == "curl" and "--path-as-is" not in values)
     for value in values:
         scheme, sep, rest = value.partition("://")
         if not sep or not scheme.isalpha():
             continue
         path = rest.partition("/")[2].split("#", 1)[0]
+        if squashed:
+            path, mark, query = path.partition("?")
+            path = _DOT_SEGMENT.sub("/", "/" + path)[1:] + mark + query
         if _TRAVERSAL.search("/" + path.lower()):  # lower: %2E%2E is %2e%2e
             why = f"requests {value[:80]}, a path that climbs out of the server's web root (path traversal)"
             return _verdict(SERVICE_ATTACK, invocation, why)
