@@ -319,7 +319,7 @@ def sql_read_sources(text: str) -> list[tuple[str, bool]]:
     ``\\copy … FROM`` read the client's file."""
     sources: list[tuple[str, bool]] = []
     for match in _SQL_READS.finditer(text):
-        path = next(group for group in (match.group(1), match.group(3), match.group(4), match.group(5)) if group)
+        path = next(group for group in match.group(1, 3, 4, 5) if group)
         sources.append((path, match.group(2) is None))
     for statement, start, client in _copy_statements(text):
         sources += [(match.group(1), not client) for match in _COPY_FROM.finditer(statement, start)]

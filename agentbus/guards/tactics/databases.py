@@ -43,6 +43,7 @@ from ..findings import piece
 from ..interpreters import fed_code
 from ..options import option_values
 from ..parse import Script
+from ..paths import check_path
 from ..programs import Invocation, walk, written_text
 from ..verdict import BACKDOOR, CREDENTIALS, PRIVILEGE, SERVICE_ATTACK, UNJUDGED_SCRIPT, Verdict
 
@@ -58,15 +59,16 @@ CLIENTS = frozenset({
 _SERVER_RUNS = lazy_compile(
     r"\b(?:enable_)?xp_cmdshell\b|\bsp_OACreate\b|\bsp_execute_external_script\b|\bsp_start_job\s+\S|"
     r"\bdbms_scheduler\s*\.\s*create_(?:job|program)\b[^;]{0,2000}?\b(?:executable|external_script)\b|"
-    r"\bdbms_java\s*\.\s*grant_permission\b[^;]{0,1000}?\bFilePermission\b[^;]{0,1000}?\bexecute\b|"
     r"\bgetRuntime\s*\(\s*\)\s*\.\s*exec\s*\(|\bnew\s+(?:java\.lang\.)?ProcessBuilder\s*\(",
     re.IGNORECASE,
 )
 """A statement that has the server run a command (and :data:`~..carriers.SERVER_COMMAND`): SQL Server's
 ``xp_cmdshell`` (impacket's ``enable_xp_cmdshell``, an Agent job's ``sp_start_job CMD``), Oracle's
-scheduler job of an ``EXECUTABLE`` or ``EXTERNAL_SCRIPT``, its Java given the right to execute a file,
-and Java that starts a process handed to the server (Oracle's ``CREATE JAVA SOURCE``, H2's ``CREATE ALIAS
-… AS $$ … Runtime.getRuntime().exec(…) $$``)."""
+scheduler job of an ``EXECUTABLE`` or ``EXTERNAL_SCRIPT`` (its Java given the right to execute a file
+is :data:`_JAVA_GRANT`'s), and Java that starts a process handed to the server (Oracle's ``CREATE JAVA
+SOURCE``, H2's ``CREATE ALIAS … AS $$ … Runtime.getRuntime().exec(…) $$``)."""
+_JAVA_GRANT = lazy_compile(r"\bdbms_java\s*\.\s*grant_permission\b", re.IGNORECASE)
+"""Oracle's grant of a Java permission: one to execute a file lets the server's Java run programs."""
 _PROGRAM_COPY = lazy_compile(r"\b(?:FROM|TO)\s+PROGRAM\s+'", re.IGNORECASE)
 """PostgreSQL's ``COPY … FROM PROGRAM``: a developer's own server unpacks a dump with it
 (``FROM PROGRAM 'gzip -dc dump.csv.gz'``), so only another machine's server running one is asked."""
@@ -130,13 +132,13 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     texts = [value for value in (command.static(word) for word in invocation.args) if value]
     texts.extend(fed_code(invocation))
     for text in texts:
-        found = _statement(invocation, text)
+        found = _statement(invocation, text, home)
         if found is not None:
             return found
     return None
 
 
-def _statement(invocation: Invocation, text: str) -> Verdict | None:
+def _statement(invocation: Invocation, text: str, home: str) -> Verdict | None:
     for part in re.split(r";|\n", text) if len(text) < 100_000 else [text]:
         if _PASSWORD_TABLES.search(part) is not None and _reads_hashes(part):
             why = "reads the database server's password hashes (its table of logins)"
@@ -152,10 +154,14 @@ def _statement(invocation: Invocation, text: str) -> Verdict | None:
     if _C_FUNCTION.search(text):
         why = "loads a shared library into the database server: code of one's own run as the server"
         return _verdict(PRIVILEGE, invocation, why)
-    runs = _SERVER_RUNS.search(text) or SERVER_COMMAND.search(text)
+    runs = _SERVER_RUNS.search(text) or SERVER_COMMAND.search(text) or _grants_execute(text)
     remote = _other_machine(invocation)
     if runs is None and remote:
         runs = _PROGRAM_COPY.search(text)
+    for path, _ in sql_read_sources(text) if runs is None else ():
+        secret = check_path(path, home=home, local=True)
+        if secret is not None:
+            return _verdict(secret.category, invocation, f"has the database read {path}: {secret.why}")
     if runs is not None:
         why = (
             f"has the database server run an operating-system command ({piece(runs.group(0))[:60]} …): "
@@ -173,8 +179,13 @@ def _statement(invocation: Invocation, text: str) -> Verdict | None:
     return None
 
 
-_FILE_OPTIONS = frozenset({"-f", "--file", "-i", "--input-file", "-script"})
-"""Options that name a file of statements the client runs (psql's ``-f``, sqlcmd's ``-i``, H2's ``-script``)."""
+_FILE_OPTIONS = {
+    **dict.fromkeys(("psql", "pgcli"), frozenset({"-f", "--file"})),
+    **dict.fromkeys(("sqlcmd", "osql", "isql"), frozenset({"-i", "--input-file"})),
+    "java": frozenset({"-script"}),
+}
+"""Options that name a file of statements the client runs (psql's ``-f``, sqlcmd's ``-i``, H2's
+``-script``; sqlplus takes ``@FILE``)."""
 
 
 def judge_script(script: Script, home: str) -> Verdict | None:
@@ -194,13 +205,16 @@ def judge_script(script: Script, home: str) -> Verdict | None:
                 for redirect in stage.command.redirects:
                     target = stage.command.static(redirect.target)
                     if redirect.op in (">", ">>", ">|") and text is not None and target:
-                        written[target] = written.get(target, "") + "\n" + text if redirect.op == ">>" else text
+                        before = written.get(target, "") + "\n" if redirect.op == ">>" else ""
+                        written[target] = before + text
             if not _client(stage):
                 continue
             texts = [_decoded(stages[:index])] if index else []
             values = [v for v in (stage.command.static(word) for word in stage.args) if v]
             files = [r.target for r in stage.command.redirects if r.op == "<"]
-            names = [stage.command.static(word) for word in files] + option_values(values, _FILE_OPTIONS)
+            names = [stage.command.static(word) for word in files]
+            names += option_values(values, _FILE_OPTIONS.get(stage.name, frozenset()))
+            names += [value[1:] for value in values if stage.name == "sqlplus" and value.startswith("@")]
             texts += [written.get(name) for name in names if name]
             for text in texts:
                 found = _fed_verdict(stage, text, values, home, check_command) if text else None
@@ -213,7 +227,7 @@ def judge_script(script: Script, home: str) -> Verdict | None:
 def _fed_verdict(
     stage: Invocation, text: str, values: list[str], home: str, check: Callable[..., Verdict | None]
 ) -> Verdict | None:
-    found = _statement(stage, text)
+    found = _statement(stage, text, home)
     if found is not None:
         return found
     env = [v for v in (stage.command.static(word) for word in stage.env) if v is not None]
@@ -222,6 +236,16 @@ def _fed_verdict(
         if verdict is not None:
             why = f"{verdict.why}; run by {stage.name} from the statements fed to it"
             return Verdict(verdict.category, verdict.piece, why)
+    return None
+
+
+def _grants_execute(text: str) -> re.Match[str] | None:
+    """``dbms_java.grant_permission('SCOTT', 'SYS:java.io.FilePermission', '/bin/sh', 'execute')``: the
+    grant, when its statement (the next 1,000 characters, to a ``;``) gives a file's execute right."""
+    for grant in _JAVA_GRANT.finditer(text):
+        statement = text[grant.end() : grant.end() + 1000].split(";", 1)[0].lower()
+        if "filepermission" in statement and "execute" in statement:
+            return grant
     return None
 
 

@@ -231,10 +231,9 @@ def _server_code(invocation: Invocation, values: list[str]) -> Verdict | None:
     language's field); ``curl -X PUT h:5984/_node/…/_config/query_servers/cmd -d '"CMD"'``: a command
     CouchDB runs, set through its API."""
     for value in values:
-        if "exec" in value or "Runtime" in value or "Process" in value:
-            if _PROCESS_CODE.search(value):
-                why = f"sends code that starts a process for a server to run ({value[:80]})"
-                return _verdict(SERVICE_ATTACK, invocation, why)
+        if ("exec" in value or "Runtime" in value or "Process" in value) and _PROCESS_CODE.search(value):
+            why = f"sends code that starts a process for a server to run ({value[:80]})"
+            return _verdict(SERVICE_ATTACK, invocation, why)
         if "_config" in value and _COUCHDB_COMMANDS.search(value):
             why = f"sets a command for CouchDB to run ({value[:80]})"
             return _verdict(SERVICE_ATTACK, invocation, why)
