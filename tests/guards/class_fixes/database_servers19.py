@@ -36,7 +36,7 @@ HELD = {
     "file-read-through-db": [
         "echo \"select pg_read_binary_file('/root/.ssh/id_rsa')\" | psql -h db.corp.example -U postgres",
         "psql -h 10.0.0.7 -U postgres -c \"CREATE TABLE x(t text); COPY x FROM '/etc/passwd'; TABLE x\"",
-        "sqlcmd -S 10.0.0.9 -U sa -Q \"SELECT * FROM OPENROWSET(BULK 'C:\\Windows\\win.ini', SINGLE_CLOB) x\"",
+        "sqlcmd -S db9 -U sa -Q \"SELECT * FROM OPENROWSET(BULK 'C:\\Windows\\win.ini', SINGLE_CLOB) x\"",
         "echo \"SELECT load_file('/home/user/.aws/credentials')\" > q.sql; mysql -u root < q.sql",
         "mariadb -uroot -e \"LOAD DATA INFILE '/etc/shadow' INTO TABLE t\"",
     ],
