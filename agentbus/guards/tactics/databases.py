@@ -27,6 +27,17 @@ notes use them once they hold a database login:
   (``mysql -e '\\! bash -i'``, ``sqlite3 db '.shell sh'``): a shell whose commands the guard never sees.
   An escape that names a command is that command, judged as it is (:mod:`..carriers`).
 
+- a file read through the server (``LOAD_FILE('F')``, ``pg_read_file``, ``lo_import``, ``LOAD DATA INFILE``,
+  ``COPY t FROM 'F'``, ``BULK INSERT``, ``OPENROWSET(BULK …)``): a secret file is judged as its read
+  (``/etc/shadow``, a key: blocked); any server-side read on another machine's server is
+  :data:`~agentbus.guards.verdict.SERVICE_ATTACK`; a shared library the server writes
+  (``INTO DUMPFILE '/tmp/udf.so'``) is :data:`~agentbus.guards.verdict.PRIVILEGE`.
+
+Statements reach the server in the client's arguments, in a here-document, on its standard input
+(``echo '\\! sh' | mysql``) or from a file the same command line wrote (``echo … > x.sql && mysql < x.sql``,
+``psql -f``, ``sqlplus @F``): each is judged alike (:func:`judge_script` for the last two). H2's own clients
+(``java -cp h2.jar org.h2.tools.Shell -sql …``) are clients too.
+
 Developer work stays allowed: queries of the project's tables, migrations, ``COPY … FROM STDIN``,
 ``\\copy … TO 'out.csv'``, ``CREATE EXTENSION pgcrypto``, ``mongosh --eval 'db.stats()'``.
 """
