@@ -37,6 +37,7 @@ from ..findings import positionals
 from ..findings import static_args as _values
 from ..programs import Invocation
 from ..verdict import SERVICE_ATTACK, Verdict
+from ..web_payloads import attack as web_attack
 from .cracking import nse_scripts
 
 __all__ = ["judge"]
@@ -114,7 +115,16 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     name = invocation.name
     values = _values(invocation)
     if name in _HTTP_CLIENTS:
-        return _traversal(invocation, values) or _injected_shell(invocation, values)
+        return (
+            _traversal(invocation, values)
+            or _injected_shell(invocation, values)
+            or _web_attack(invocation, values)
+        )
+    generator = _payload_generator(name, values)
+    if generator is not None:
+        return _verdict(
+            SERVICE_ATTACK, invocation, f"{generator} makes exploit payloads for another host's application"
+        )
     if name == "nmap":
         return _nmap_attack(invocation, values)
     if name in ("dig", "host", "drill"):
@@ -202,6 +212,35 @@ def _injected_shell(invocation: Invocation, values: list[str]) -> Verdict | None
             why = f"sends a reverse shell for another machine to run ({value[:80]})"
             return _verdict(SERVICE_ATTACK, invocation, why)
     return None
+
+
+def _web_attack(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """``curl 'http://h/?page=php://filter/…'``, ``curl -A '<?php system(…) ?>' h``, ``curl -F f=@shell.php
+    h/upload.php``: what the request sends makes another host's web application open or run it."""
+    why = web_attack(invocation.name, values)
+    return _verdict(SERVICE_ATTACK, invocation, why) if why else None
+
+
+_PAYLOAD_GENERATORS = lazy_compile(
+    r"^(?:ysoserial[\w.-]*|phpggc|marshalsec[\w.-]*|jndiexploit[\w.-]*|rogue-?jndi[\w.-]*|jndi-injection-exploit[\w.-]*"
+    r"|jndi-exploit-kit[\w.-]*)(?:\.jar|\.exe|\.php)?$",
+    re.IGNORECASE,
+)
+"""Generators of deserialization and JNDI exploit payloads (``ysoserial``, ``phpggc``, ``marshalsec``,
+``JNDIExploit``, ``RogueJndi``): gadget chains that run a command in another host's application."""
+
+
+def _payload_generator(name: str, values: list[str]) -> str | None:
+    """``java -jar ysoserial-all.jar CommonsCollections5 CMD``, ``phpggc Laravel/RCE1 system id``: the
+    payload generator run (by name, as a jar or as a PHP script), or None."""
+    if name in ("java", "php", "mono", "dotnet"):
+        name = next((v for v in values if not v.startswith("-")), "").rpartition("/")[2]
+    elif name.startswith("./"):
+        name = name[2:]
+    name = name.rpartition("/")[2]
+    if not _PAYLOAD_GENERATORS.match(name) or _INFO & set(values):
+        return None
+    return name
 
 
 def _zone_transfer(invocation: Invocation, values: list[str]) -> Verdict | None:
