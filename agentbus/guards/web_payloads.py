@@ -123,7 +123,9 @@ _SQL_INJECTION = lazy_compile(
     r"\s{0,10}(?:=|like\b|>|<)"
     r"|\b(?:sleep|pg_sleep|benchmark|extractvalue|updatexml|load_file|sys_eval|sys_exec)\s{0,10}\("
     r"|\bwaitfor\s{1,10}delay\b|\binformation_schema\b|\binto\s{1,10}(?:out|dump)file\b"
-    r"|'\s{0,10}(?:;|--|#)|\border\s{1,10}by\s{1,10}\d{1,4}\s{0,10}(?:--|#)",
+    r"|'\s{0,10}(?:;|--|#)|\border\s{1,10}by\s{1,10}\d{1,4}\s{0,10}(?:--|#)"
+    r"|'\s{0,10}\b(?:and|or)\b[\s(]{0,10}(?:select|length|ascii|substr\w{0,6}|database|user|version|if|char"
+    r"|exists|not)\b",
     re.IGNORECASE,
 )
 """An SQL injection: a second query joined on (``UNION SELECT``), a condition that is always true
@@ -139,10 +141,16 @@ extension or a null byte (``shell.php.jpg``, ``x.php%00.png``)."""
 
 
 def _decoded(text: str) -> str:
-    """``text`` percent-decoded once (and ``+`` as a space): what the application reads."""
+    """``text`` percent-decoded (and ``+`` as a space): what the application reads; twice when it was
+    encoded twice (``%252e%252e%252f``, what gets past a filter that decodes once)."""
     if "%" not in text and "+" not in text:
         return text
-    return _PERCENT.sub(lambda m: chr(int(m.group(1), 16)), text.replace("+", " "))
+    once = _PERCENT.sub(_byte, text.replace("+", " "))
+    return _PERCENT.sub(_byte, once) if "%" in once else once
+
+
+def _byte(match: re.Match[str]) -> str:
+    return chr(int(match.group(1), 16))
 
 
 def _fields(text: str) -> Iterator[tuple[str, str]]:
@@ -161,7 +169,9 @@ class _Request:
 
     def __init__(self, program: str, values: Sequence[str]) -> None:
         self.hosts: list[str] = []
+        self.paths: list[str] = []
         self.fields: list[tuple[str, str]] = []
+        self.headers: list[str] = []
         self.texts: list[str] = []
         self.uploads: list[str] = []
         httpie = program in _HTTPIE
@@ -179,6 +189,7 @@ class _Request:
         host = authority.rpartition("@")[2]
         host = host.partition("]")[0].lstrip("[") if host.startswith("[") else host.partition(":")[0]
         self.hosts.append(host.lower())
+        self.paths.append(_decoded(path.partition("?")[0].partition("#")[0]))
         query = path.partition("?")[2].partition("#")[0] if "?" in path else ""
         if "?" in authority:  # http://h?x=1
             query = authority.partition("?")[2]
@@ -192,7 +203,7 @@ class _Request:
                 if separator == "@":
                     self.uploads.append(value)
                 elif separator == ":":
-                    self.texts.append(value)
+                    self.headers.append(value)
                 else:
                     self.fields.append((name.lower(), value))
                 return
@@ -209,7 +220,7 @@ class _Request:
                         self.texts.append(content_type)
                 continue
             if option in ("-H", "--header"):
-                self.texts.append(value.partition(":")[2] if ":" in value else value)
+                self.headers.append(value.partition(":")[2] if ":" in value else value)
             elif REQUEST_OPTIONS[option] == FORM:
                 name, _, content = value.partition("=")
                 self.fields.append((name.strip().lower(), content))
@@ -223,7 +234,7 @@ class _Request:
         for index, value in enumerate(values):
             option, equals, attached = value.partition("=")
             if option in options and (equals or index + 1 < len(values)):
-                self.texts.append(attached if equals else values[index + 1])
+                self.headers.append(attached if equals else values[index + 1])
 
     def to_this_machine(self) -> bool:
         return bool(self.hosts) and all(_LOOPBACK_HOST.match(host) for host in self.hosts)
@@ -243,7 +254,13 @@ def attack(program: str, values: Sequence[str]) -> str | None:
         why = None if name in _SEARCH_NAMES else _field_attack(name, value)
         if why:
             return why
-    for text in request.texts + [value for _, value in request.fields]:
+    for path in request.paths:
+        if _CLIMB.search(path):
+            return f"requests /{path[:60]}, a path that climbs out of the server's folders (path traversal)"
+    for header in request.headers:
+        if _SQL_INJECTION.search(header):
+            return f"sends an SQL injection in a header ({header[:60]})"
+    for text in request.headers + request.texts + request.paths + [value for _, value in request.fields]:
         why = _code_in(text)
         if why:
             return why

