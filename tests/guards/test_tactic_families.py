@@ -83,6 +83,8 @@ EXPECTED_PROGRAMS: dict[str, set[str]] = {
         *service_attacks._PUBLISHED_SCRIPTS,
         *service_attacks._INTERPRETERS,
         *service_attacks._HTTP_CLIENTS,
+        *service_attacks._GENERATOR_RUNNERS,
+        *service_attacks._GENERATORS,
         *("nmap", "dig", "host", "drill"),
     },
     "tunnels": {

