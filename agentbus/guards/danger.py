@@ -576,6 +576,12 @@ def _is_volume_listing(invocation: Invocation) -> bool:
     return invocation.name in ("docker", "podman") and "volume" in values and listing
 
 
+def _stream_redirected(invocation: Invocation) -> bool:
+    """Its standard input or output is a file (``< f``, ``> f``, ``>> f``), not the terminal."""
+    files = ("<", ">", ">>", ">|", "&>", "&>>")
+    return any(r.op in files and r.fd in ("", "0", "1") for r in invocation.command.redirects)
+
+
 def _netcat(invocation: Invocation, home: str) -> Verdict | None:
     values = _values(invocation)
     listens = any(
@@ -591,6 +597,11 @@ def _netcat(invocation: Invocation, home: str) -> Verdict | None:
             return _verdict(BACKDOOR, invocation, "serves a program over the network")
         if value.startswith("-") and not value.startswith("--") and set(value[1:]) & {"e", "c"}:
             return _verdict(BACKDOOR, invocation, "serves a shell over the network")
+    if listens and not _stream_redirected(invocation):
+        # nc -lvnp 4444: a listener whose input and output are the terminal is a reverse shell's catcher
+        # (what connects is typed into); one that writes a file (nc -l -p 9000 > f) or reads one is a copy
+        why = "waits in the terminal for a shell to connect back (nc -l)"
+        return _verdict(REMOTE_ACCESS, invocation, why)
     values = _values(invocation)
     if any(v == "--proxy-type" or v.startswith("--proxy-type=") for v in values):
         listens = any(

@@ -561,6 +561,16 @@ and a public key's comment names the account and host it opens (``deploy@db1``).
 
 _LINUX_HOME = lazy_compile(r"^/(?:home/[^/]+|root|var/root)/")
 
+_OTHER_ACCOUNT = _rule(
+    r"^/(?:home/[^/]+|root)/.|^/var/(?:spool/)?mail/[^/]+$",
+    "another account's private files: its home (root's included) or its mailbox",
+)
+"""Read from another account's Linux home or mailbox: ``cat /root/proof.txt``, ``cat /home/bob/user.txt``,
+``cat /var/mail/alice``. An agent that is not root reads them only through a misconfiguration or an
+exploit (the flag files of a capture-the-flag write-up), and no task in the user's project needs them.
+Written files are the other tables' (a hook planted in another user's repository, authorized_keys)."""
+_MAILBOX = lazy_compile(r"^/var/(?:spool/)?mail/([^/]+)$")
+
 _ALLOWED = lazy_compile(r"/node_modules/|\.test\.|/tests?/|/fixtures/|/package-lock\.json$")
 _HOME_DIR = lazy_compile(
     r"^(?:/volumes/[^/]+)?(?:/(?:var|usr|export))?/(?:home|users)/[^/]+/|^/(?:var/)?root/"
@@ -779,6 +789,11 @@ def _classify_one(path: str, *, home: str, write: bool) -> _Rule | None:
             rule = _HOMES.at_start(rest)
             if rule is not None:
                 return rule
+            if not write and not own and linux and absolute == path:
+                return _OTHER_ACCOUNT
+        mailbox = _MAILBOX.match(absolute)
+        if not write and mailbox and mailbox.group(1) != home.rstrip("/").rpartition("/")[2]:
+            return _OTHER_ACCOUNT
         rule = _ROOTS.at_start(absolute)
         if rule is not None:
             return rule
@@ -834,8 +849,8 @@ def check_path(
     home = home or home_directory()
     resolved = resolve(path, cwd=cwd, home=home)
     rule = _classify(resolved, home=home, write=write, local=local)
-    if rule is None:
-        return None
+    if rule is None or (rule is _OTHER_ACCOUNT and not path.lstrip().startswith(("/", "~"))):
+        return None  # ../../scripts/x climbs from where the path is used (a link's directory), not named
     public = rule.public is not None and bool(rule.public.search(resolved.path))
     if rule.public is not None and not write and _CA_STORE.match(resolved.path):
         return None  # cat /etc/ssl/certs/ISRG_Root_X1.pem: a CA's certificate, public
