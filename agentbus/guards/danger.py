@@ -576,6 +576,20 @@ def _is_volume_listing(invocation: Invocation) -> bool:
     return invocation.name in ("docker", "podman") and "volume" in values and listing
 
 
+def _terminal_listener(stages: list[Invocation]) -> Invocation | None:
+    """``nc -lvnp 4444`` alone, its input and output the terminal: a reverse shell's catcher (what connects
+    is typed into). A listener that writes a file or a pipe (``nc -l -p 9000 > f``, ``nc -l 9000 | tar x``)
+    or reads one is a copy; one serving a program (``-e``) is :func:`_netcat`'s backdoor."""
+    if len(stages) != 1 or stages[0].name not in _NETWORK_TOOLS - {"socat", "telnet"}:
+        return None
+    invocation = stages[0]
+    values = _values(invocation)
+    listens = any(v == "--listen" or (v[:1] == "-" and v[1:2] != "-" and "l" in v) for v in values)
+    files = ("<", ">", ">>", ">|", "&>", "&>>")
+    redirected = any(r.op in files and r.fd in ("", "0", "1") for r in invocation.command.redirects)
+    return invocation if listens and not redirected else None
+
+
 def _netcat(invocation: Invocation, home: str) -> Verdict | None:
     values = _values(invocation)
     listens = any(
@@ -1208,6 +1222,8 @@ def _computed_code(invocation: Invocation, home: str) -> Verdict | None:
 
 def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
     piece = _piece(" | ".join(stage.text for stage in stages))
+    if _terminal_listener(stages) is not None:
+        return Verdict(REMOTE_ACCESS, piece, "waits in the terminal for a shell to connect back (nc -l)")
     # One pass: what flowed in so far is remembered, not searched again at each stage (linear).
     source = listener = unseen = None
     decoder = first_runner = False
