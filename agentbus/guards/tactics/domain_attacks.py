@@ -79,13 +79,6 @@ PYTHONS = lazy_compile(r"^(?:python[\d.]*|pypy[\d.]*)$")
 
 _CLIENTS = frozenset({"smbclient", "rpcclient", "ldapsearch", "net"})
 """Samba's and OpenLDAP's clients: a developer's tools too, judged only in the ways an attacker uses them."""
-_GENERIC = frozenset(
-    {"laps", "rbcd", "dnstool", "fgpp", "pre2k", "pretender", "multirelay", "goexec", "godap"}
-)
-"""Script names a project may have for itself: judged only when given arguments."""
-_BARE = frozenset({"bloodhound", "kerbrute", "mssqlclient", *_CLIENTS})
-"""Names that, without arguments, send nothing (``bloodhound`` alone is BloodHound's viewer)."""
-
 
 PROGRAMS = frozenset({*VERBS, "certipy-ad"} - {"impacket-smbclient"})
 """The names the family is consulted for, in any case and with ``.py`` or not (``GetUserSPNs.py``);
@@ -125,10 +118,10 @@ as ART's T1069 has it)."""
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """The attack on a Windows domain in this command, or None."""
     tool, values = _tool(invocation.name, _values(invocation))
-    if tool is None or (not values and tool in _BARE) or (len(values) == 1 and values[0] in _INFO):
+    if tool is None or (not values and tool != "mitm6") or (len(values) == 1 and values[0] in _INFO):
         return None
-    if (tool in _GENERIC and not values) or (tool == "responder" and not {"-I", "--interface"} & set(values)):
-        return None  # a project's own responder.py or laps.py; Responder poisons only on an interface
+    if tool == "responder" and not {"-I", "--interface"} & set(values):
+        return None  # a project's own responder.py; Responder poisons only on an interface
     if _credential_material(invocation, values, tool):
         why = f"{tool} is handed an NT hash, a Kerberos key or a ticket instead of a password (pass-the-hash)"
         return _verdict(CREDENTIALS, invocation, why)
@@ -177,7 +170,7 @@ def _tool(name: str, values: list[str]) -> tuple[str | None, list[str]]:
             name, values = values[index + 1].rpartition(".")[2], values[index + 2 :]
         else:
             name, values = posixpath.basename(values[index]), values[index + 1 :]
-            if not name.lower().endswith(".py") and (name.lower() not in VERBS or name.lower() in _BARE):
+            if not name.lower().endswith(".py") and (name.lower() not in VERBS or name.lower() in _CLIENTS):
                 return None, values  # python3 ldapdomaindump (a checkout's directory), not python3 net
     lowered = name.lower()
     if lowered in ("impacket-smbclient", "smbclient.py"):
