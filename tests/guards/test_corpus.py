@@ -209,8 +209,8 @@ TLDR_CEILINGS = {
     # feroxbuster, dirb), scanners (nuclei, wpscan, dalfox, nikto.pl, sqlmap.py), enumeration of another
     # host (smbmap, enum4linux, nbtscan, rpcdump.py, ldapdomaindump, bloodhound-python); a loopback target
     # (`nikto -h localhost:8000`) is one's own site and stays allowed
-    # ad19 (+12): a Windows domain listed: impacket's smbclient.py (7) and GetADUsers.py (3) pages, rpcclient
-    # against a host (2); bloodhound-python and rpcdump.py moved to domain_attacks (counted above already)
+    # ad19 (+12): a Windows domain listed: impacket's smbclient.py and GetADUsers.py pages, rpcclient against a
+    # host; bloodhound-python and rpcdump.py moved to domain_attacks (still asked, counted before)
     "service attack": 144,
     "secret access": 14,  # `doppler secrets download > path/to/.env`: a .env is not written (seed 000)
     # macOS: systemsetup -setremotelogin on (the SSH server); cloud: 10 (above), and heldout12's `aws sqs
