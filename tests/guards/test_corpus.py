@@ -159,7 +159,7 @@ TLDR_CEILINGS = {
     # the pages of password guessers and crackers: hydra, medusa, nxc, patator, john, hashcat, zip2john;
     # impacket's GetNPUsers.py and GetUserSPNs.py pages (AS-REP roasting and Kerberoasting, 10)
     # arsenal15: the pages of Wi-Fi attackers (bully x2, `aireplay-ng --deauth`, mdk4 x3)
-    # ad19 (+26): impacket's pages of getTGT.py (6), getST.py (5), addcomputer.py (6) and ticketConverter.py (2)
+    # ad19 (+26): impacket's pages of getTGT.py (6), getST.py (5), addcomputer.py (6), ticketConverter.py (2)
     # (tickets requested, forged or converted; a machine account added), and each impacket page's example
     # handed a hash or a ticket (`-hashes LM:NT`, `-k -no-pass`: psexec x2, GetADUsers, rpcdump, smbclient.py,
     # mssqlclient, bloodhound-python): pass-the-hash
@@ -209,8 +209,8 @@ TLDR_CEILINGS = {
     # feroxbuster, dirb), scanners (nuclei, wpscan, dalfox, nikto.pl, sqlmap.py), enumeration of another
     # host (smbmap, enum4linux, nbtscan, rpcdump.py, ldapdomaindump, bloodhound-python); a loopback target
     # (`nikto -h localhost:8000`) is one's own site and stays allowed
-    # ad19 (+12): a Windows domain listed: impacket's smbclient.py and GetADUsers.py pages, rpcclient against a
-    # host; bloodhound-python and rpcdump.py moved to domain_attacks (still asked, counted before)
+    # ad19 (+12): a Windows domain listed: impacket's smbclient.py and GetADUsers.py pages, rpcclient against
+    # a host; bloodhound-python and rpcdump.py moved to domain_attacks (still asked, counted before)
     "service attack": 144,
     "secret access": 14,  # `doppler secrets download > path/to/.env`: a .env is not written (seed 000)
     # macOS: systemsetup -setremotelogin on (the SSH server); cloud: 10 (above), and heldout12's `aws sqs
