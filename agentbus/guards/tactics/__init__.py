@@ -167,7 +167,7 @@ DOMAIN_ATTACKS = Family(
     "gettgt gettgtpkinit getuserspns gmsadumper godap goexec goldenpac gpp-decrypt kerbrute "
     "keylistattack kirbi2john krbrelayx laps lapsdumper ldap-scanner ldapdomaindump ldaprelayscan "
     "ldapsearch ldeep lookupsid lsassy manspider mitm6 mssqlclient multirelay net netview nopac ntlmrecon "
-    "ntlmrelayx owneredit passthecert petitpotam pre2k pretender printerbug privexchange psexec "
+    "ntlmrelayx owneredit passthecert petitpotam pre2k pretender printerbug privexchange psexec pth-toolkit "
     "pylaps pywerview pywhisker pywsus raisechild rbcd rdesktop responder rpcclient rpcdump rusthound "
     "rusthound-ce sam_the_admin samrdump sccmhunter sccmwtf secretsdump set_empty_pw shadowcoerce smbclient "
     "smbclient-ng smbcrawler smbexec smbrelayx targetedkerberoast ticketconverter ticketer "

@@ -67,6 +67,7 @@ VERBS: dict[str, str] = {
         "getlapspassword",
         "gpp-decrypt", "get-gpppassword", "pre2k", "sccmwtf", "pywsus", "zerologon_tester",
         "cve-2020-1472-exploit", "set_empty_pw", "dploot", "donpapi", "secretsdump", "lsassy", "dpapi",
+        "pth-toolkit",
     ), STEAL),
 }  # fmt: skip
 """Each domain tool, by its normalised name (lower case, no ``impacket-``/``pth-`` prefix, no ``.py``),
@@ -183,6 +184,8 @@ def _tool(name: str, values: list[str]) -> tuple[str | None, list[str]]:
         lowered = "certipy"
     if lowered.startswith("kerbrute"):
         lowered = "kerbrute"
+    if name.lower().startswith("pth-") and lowered not in VERBS:
+        lowered = "pth-toolkit"  # pth-wmis, pth-curl, pth-sqsh: the pass-the-hash toolkit's other programs
     return (lowered if lowered in VERBS else None), values
 
 
