@@ -39,7 +39,7 @@ def _decision(command: str) -> str:
             "block",
         ),
         ("sudo responder -I eth0 -wd", "block"),
-        ("pth-wmis -U corp/admin%00:31d6cfe0d16ae931b73c59d7e0c089c0 //192.0.2.30 'select * from x'", "block"),
+        ("pth-wmis -U c/a%00:31d6cfe0d16ae931b73c59d7e0c089c0 //192.0.2.30 'select * from x'", "block"),
         ("impacket-ntlmrelayx -tf targets.txt -smb2support", "block"),
         ("timeout 60 impacket-getST -spn cifs/srv -impersonate Administrator example.org/svc:pw", "block"),
         ("ldapdomaindump -u 'EXAMPLE\\alice' -p pw 127.0.0.1", "allow"),
