@@ -29,7 +29,7 @@ import re
 
 from ..lazy_regex import lazy_compile
 from .operands import mounted_root, system_file
-from .paths import display_path, normalize_path
+from .paths import display_path, host_dir_path, normalize_path
 from .verdict import (
     DATA_DESTRUCTION,
     EVIDENCE,
@@ -98,9 +98,9 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     (r"/.+/sys/kernel/(?:core_pattern|modprobe|hotplug)|/.+/kernel/uevent_helper|/.+/sys/fs/binfmt_misc/.+",
      PRIVILEGE,
      "a program the kernel runs as root, through a /proc or /sys mounted elsewhere (the host's)"),
-    # A kernel hook by its file name wherever the host's /proc/sys is mounted (KubeHound's /sysproc/core_pattern).
+    # A kernel hook by its file name wherever the host's /proc/sys is mounted (/sysproc/core_pattern).
     (r"/.+/(?:core_pattern|uevent_helper)|/.+/binfmt_misc/register", PRIVILEGE,
-     "a program the kernel runs as root, by its hook's name in a /proc or /sys mounted elsewhere (the host's)"),
+     "a program the kernel runs as root, by its hook's name in a /proc or /sys mounted elsewhere"),
     (r"/.+/(?:release_agent|notify_on_release)", PRIVILEGE,
      "a cgroup's release agent: a program the host's kernel runs as root (the container escape)"),
     (r"/(?!sys/).+/cgroup\.procs", SYSTEM_CONFIG,
@@ -341,11 +341,10 @@ def location(path: str, *, home: str | None = None, cwd: str | None = None) -> t
     else:
         keyed = _HOMES.sub("~", normalized, count=1)
     match = _TABLE.fullmatch(keyed)
-    host_dir = _HOST_DIR.match(normalized) if match is None else None
-    if host_dir is not None:  # /host-etc/cron.d/x: the host's /etc, given to a container at /host-etc
-        inner = location("/" + host_dir["dir"] + host_dir["rest"], home=home, cwd="/")
-        if inner is not None:
-            return inner[0], f"{inner[1]}, of the host's /{host_dir['dir']} mounted at {host_dir.group(1)}"
+    hosts = host_dir_path(normalized) if match is None else None
+    inner = location(hosts, home=home, cwd="/") if hosts else None
+    if inner is not None:  # /host-etc/cron.d/x: the host's /etc, given to a container at /host-etc
+        return inner[0], f"{inner[1]}, of the host's system directory mounted at {normalized}"
     if match is None:
         return (
             _mounted_root(normalized, home=home, cwd=cwd)
@@ -356,11 +355,6 @@ def location(path: str, *, home: str | None = None, cwd: str | None = None) -> t
     return category, what
 
 
-_HOST_DIR = lazy_compile(
-    r"^(/host[-_]?(?P<dir>etc|root|var|usr|boot|proc|sys|lib|lib64|bin|sbin|opt|home))(?P<rest>/.*)?$",
-    re.IGNORECASE,
-)
-"""A system directory of the host given to a container under its own name (``/host-etc``, ``/hostproc``)."""
 _KERNEL_HOOK = lazy_compile(r"/(?:release_agent|notify_on_release|uevent_helper|core_pattern)$")
 _KERNEL_HOOK_WHAT = (
     "a kernel hook by its name (a cgroup's release agent, uevent_helper, core_pattern) in a directory "

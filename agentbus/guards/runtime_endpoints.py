@@ -62,12 +62,12 @@ def engine_sockets(text: str) -> list[str]:
 
 
 def host_socket(path: str) -> bool:
-    """``path`` lies in the host's root file system as a container was given it (``/host/run/docker.sock``)."""
+    """``path`` lies in the host's root as a container was given it (``/host/run/docker.sock``)."""
     return bool(_HOST_TOP.match(path))
 
 
 def unusual_socket(path: str) -> bool:
-    """``path`` is where no engine keeps its socket (``/custom/docker/docker.sock``): mounted in from elsewhere."""
+    """``path`` is where no engine keeps its socket (``/custom/docker/docker.sock``): mounted in."""
     return not host_socket(path) and not _STANDARD_PLACE.match(path)
 
 
@@ -77,9 +77,7 @@ _KUBELET = lazy_compile(
     re.IGNORECASE,
 )
 _KUBELET_RUNS = lazy_compile(r"^/(?:run|exec|attach|portforward|cri)(?:/|$)", re.IGNORECASE)
-_KUBELET_READS = lazy_compile(
-    r"^/(?:pods|runningpods|logs|containerlogs|checkpoint)(?:/|$)", re.IGNORECASE
-)
+_KUBELET_READS = lazy_compile(r"^/(?:pods|runningpods|logs|containerlogs|checkpoint)(?:/|$)", re.IGNORECASE)
 
 RUNS, READS = "runs", "reads"
 

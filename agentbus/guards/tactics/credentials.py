@@ -284,9 +284,11 @@ def _short_cluster_value(value: str) -> str | None:
 
 
 _POD_VOLUMES = lazy_compile(r"(?:^|/)kubelet/pods(?:/|$)")
-"""A node's pod directories (``/var/lib/kubelet/pods``, ``/host/var/lib/kubelet/pods``): each pod's volumes, its
-service-account token and mounted secrets among them."""
-_POD_SECRET_NAME = lazy_compile(r"token|ca\.crt|namespace|\.?dockerconfigjson|kube-api-access.*", re.IGNORECASE)
+"""A node's pod directories (``/var/lib/kubelet/pods``, ``/host/var/lib/kubelet/pods``): each pod's
+volumes, its service-account token and mounted secrets among them."""
+_POD_SECRET_NAME = lazy_compile(
+    r"token|ca\.crt|namespace|\.?dockerconfigjson|kube-api-access.*", re.IGNORECASE
+)
 
 _FIND_NAME_TESTS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex",
                               "-iregex"})  # fmt: skip
@@ -316,7 +318,8 @@ def _find(invocation: Invocation, home: str) -> Verdict | None:
             if secret_name(name):
                 return _verdict(invocation, f"searches {where or pods} for credential files ({name})")
             if pods is not None and _POD_SECRET_NAME.fullmatch(name.strip("*")):
-                return _verdict(invocation, f"searches a node's pod volumes ({pods}) for their tokens ({name})")
+                why = f"searches a node's pod volumes ({pods}) for their tokens ({name})"
+                return _verdict(invocation, why)
         negated = False
     return None
 

@@ -44,6 +44,7 @@ the agent meant, a person should see it.
 
 from __future__ import annotations
 
+import itertools
 import posixpath
 import re
 from collections.abc import Iterator
@@ -1400,8 +1401,8 @@ _ENGINE_CLIENTS = frozenset({"docker", "podman", "nerdctl", "crictl", "ctr", "ru
                              "dockerd", "containerd", "socat", "nc", "ncat", "netcat", "curl", "wget", "http",
                              "https", "xh", "kubeletctl", "export", "env", "alias", "declare", "typeset",
                              "setenv"})  # fmt: skip
-"""Programs that drive an engine at a socket they are given (``-H``, ``--address``, ``--runtime-endpoint``,
-``--unix-socket``, ``UNIX-CONNECT:``, ``nc -U``) or keep one for the commands after (``export DOCKER_HOST``)."""
+"""Programs that drive an engine at a socket they are given (``-H``, ``--address``, ``--unix-socket``,
+``--runtime-endpoint``, ``UNIX-CONNECT:``, ``nc -U``) or keep one for later (``export DOCKER_HOST``)."""
 _SOCKET_OBSERVERS = frozenset({"ls", "stat", "test", "[", "[[", "file", "readlink", "realpath", "find",
                                "lsof", "fuser", "du", "grep", "rg", "which", "type"})  # fmt: skip
 """Programs that only look at a socket's file: ``ls -l /host/run/docker.sock`` drives nothing."""
@@ -1419,20 +1420,22 @@ def _runtime_endpoint(invocation: Invocation) -> Verdict | None:
     name = invocation.name or ""
     values = [*_values(invocation), *invocation.env]
     if name not in _SOCKET_OBSERVERS:
-        texts = values if name not in ("echo", "printf", "cat", "tee") else [*values, written_text(invocation) or ""]
+        written = written_text(invocation) if name in ("echo", "printf", "cat", "tee") else None
+        texts = [*values, written] if written else values
         for text in texts:
             for path in engine_sockets(text):
                 if host_socket(path):
                     why = f"reaches the host's container engine through its socket mounted at {path}"
                     return _verdict(PRIVILEGE, invocation, why)
                 if name in _ENGINE_CLIENTS and unusual_socket(path) and not _engine_reads_only(values):
-                    why = f"drives a container engine through a socket where none is kept ({path}): mounted in"
+                    why = f"drives a container engine through a socket where none is kept ({path})"
                     return _verdict(ENGINE_SOCKET, invocation, why)
     if name in _RUNTIME_CLIENTS:
         found = _runtime_client(invocation, name, values)
         if found is not None:
             return found
-    if name in _RAW_CLIENTS and any(engine_sockets(v) for v in values):
+    relay = any(v.upper().startswith(_LISTENERS) for v in values)  # socat TCP-LISTEN:2375 UNIX-CONNECT:...
+    if name in _RAW_CLIENTS and not relay and any(engine_sockets(v) for v in values):
         why = "sends raw requests to a container engine's socket: what they ask it to start is not seen"
         return _verdict(ENGINE_SOCKET, invocation, why)
     verb = ""
@@ -1458,6 +1461,8 @@ _RUNTIME_PLACES = frozenset({"--root", "--address", "-a", "--config", "-c", "--r
 _NODE_RUNTIMES = frozenset({"ctr", "crictl", "runc", "crun"})
 """The runtimes below the orchestrator: their containers are the node's pods, not the developer's own."""
 _RAW_CLIENTS = frozenset({"socat", "nc", "ncat", "netcat", "busybox"})
+_LISTENERS = ("TCP-LISTEN", "TCP4-LISTEN", "TCP6-LISTEN", "UNIX-LISTEN")
+"""socat's listening addresses: a relay to the socket (the tunnels' concern), not requests sent to it."""
 
 
 _ENGINE_CHANGES = frozenset({"run", "exec", "create", "start", "restart", "attach", "cp", "commit", "update",
@@ -1474,12 +1479,16 @@ def _engine_reads_only(values: list[str]) -> bool:
 
 
 def _runtime_client(invocation: Invocation, name: str, values: list[str]) -> Verdict | None:
-    """``runc --root /host/run/containerd/runc/k8s.io exec``: a runtime told to work through the host's state;
-    ``ctr -n k8s.io task exec``, ``crictl exec``: a command run in a node's pod through its runtime (asked)."""
+    """``runc --root /host/run/containerd/runc/k8s.io exec``: a runtime working through the host's state;
+    ``ctr -n k8s.io task exec``, ``crictl exec``: a command run in a node's pod by its runtime (asked)."""
     for index, value in enumerate(values):
         option, sign, attached = value.partition("=")
         given = attached if sign else (values[index + 1] if index + 1 < len(values) else "")
-        if option in _RUNTIME_PLACES and given.startswith(("/", "$")) and host_socket(given.removeprefix("unix://")):
+        if (
+            option in _RUNTIME_PLACES
+            and given.startswith(("/", "$"))
+            and host_socket(given.removeprefix("unix://"))
+        ):
             why = f"drives the host's container runtime through its {option} {given}"
             return _verdict(PRIVILEGE, invocation, why)
     if name in _NODE_RUNTIMES and {"exec", "attach"} & set(values):
@@ -1505,7 +1514,8 @@ def _kube_impersonation(invocation: Invocation) -> Verdict | None:
         if _ADMIN_IDENTITY.match(value) or (
             value.lstrip("-") in ("as", "as-group") and _ADMIN_IDENTITY.match(f"--as={following}")
         ):
-            return _verdict(PRIVILEGE, invocation, "impersonates the cluster's administrators, a node or a component")
+            why = "impersonates the cluster's administrators, a node or a component"
+            return _verdict(PRIVILEGE, invocation, why)
     return None
 
 
@@ -1792,14 +1802,15 @@ def _piped_manifest(script: Script) -> Verdict | None:
     """``cat <<EOF | kubectl apply -f -`` with ``hostPID: true``/``privileged: true``/a ``hostPath``: the pod
     spelled in the text fed to the cluster client, judged as one given in its arguments."""
     for stages in walk(script):
-        for producer, consumer in zip(stages, stages[1:]):
+        for producer, consumer in itertools.pairwise(stages):
             if consumer.name not in ("kubectl", "oc") or "-" not in _values(consumer):
                 continue
             if not {"apply", "create", "replace", "run"} & set(_values(consumer)):
                 continue
             text = written_text(producer) if producer.name in ("cat", "echo", "printf") else None
             if text and _KUBE_DANGER.search(text):
-                return _verdict(PRIVILEGE, consumer, "starts a pod with the node's privileges or disk (a manifest fed to it)")
+                why = "starts a pod with the node's privileges or disk (in the manifest fed to it)"
+                return _verdict(PRIVILEGE, consumer, why)
     return None
 
 
