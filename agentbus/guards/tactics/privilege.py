@@ -1407,6 +1407,16 @@ _SOCKET_OBSERVERS = frozenset({"ls", "stat", "test", "[", "[[", "file", "readlin
                                "lsof", "fuser", "du", "grep", "rg", "which", "type"})  # fmt: skip
 """Programs that only look at a socket's file: ``ls -l /host/run/docker.sock`` drives nothing."""
 _HTTP_CLIENTS = frozenset({"curl", "wget", "http", "https", "xh", "xhs", "httpie", "kubectl", "oc"})
+_ENGINE_CREATE = lazy_compile(r"/containers/create(?:[?#]|$)|/exec/[^/\s]+/start|/containers/[^/\s]+/exec\b")
+_HOST_CONTAINER_BODY = lazy_compile(
+    r"\"Binds\"\s*:\s*\[[^\]]*\"/(?:|etc|root|proc|sys|var|dev|boot|run)(?::|/:)"
+    r"|\"Source\"\s*:\s*\"/(?:|etc|root|proc|sys|var|dev|boot|run)/?\""
+    r"|\"(?:Privileged|PidMode|NetworkMode|IpcMode|CapAdd)\"\s*:\s*(?:true|\"host\"|\[\s*\"(?:ALL|SYS_ADMIN)\")",
+    re.IGNORECASE,
+)
+"""A Docker Engine API body asking for a container with the host's root (or /etc, /proc ...) bound in, or
+privileged, or in the host's process, network or IPC namespace: ``docker run -v /:/h --privileged`` spelled
+as JSON, through any socket or address."""
 _KUBELETCTL_RUNS = frozenset({"exec", "run", "attach", "cri", "portforward", "scan"})
 _KUBELETCTL_READS = frozenset({"pods", "runningpods", "log", "containerlogs"})
 
@@ -1438,6 +1448,11 @@ def _runtime_endpoint(invocation: Invocation) -> Verdict | None:
     if name in _RAW_CLIENTS and not relay and any(engine_sockets(v) for v in values):
         why = "sends raw requests to a container engine's socket: what they ask it to start is not seen"
         return _verdict(ENGINE_SOCKET, invocation, why)
+    if name in _HTTP_CLIENTS and any(_ENGINE_CREATE.search(v) for v in values):
+        body = next((v for v in values if _HOST_CONTAINER_BODY.search(v)), None)
+        if body is not None:
+            why = "asks a container engine's API for a container with the host's root or privileges"
+            return _verdict(PRIVILEGE, invocation, why)
     verb = ""
     if name == "kubeletctl":
         verb = next((v.lower() for v in values if not v.startswith("-")), "")

@@ -17,7 +17,10 @@ that measured them). The commands here are variants written for the tests:
   stay allowed;
 - a kernel hook by its file name in any directory (``/sysproc/core_pattern`` after ``cd``), a system
   directory of the host under its own name (``/host-etc/cron.d``), a node's pod volumes searched for
-  tokens, impersonating ``system:masters``, a privileged pod fed to ``kubectl apply -f -`` by a pipe.
+  tokens, impersonating ``system:masters``, a privileged pod fed to ``kubectl apply -f -`` by a pipe;
+- (after the held-out part was measured: kubelet/engine-API notes of other authors, GameOver(lay) notes,
+  a hotplug PoC, KubeShadow's labs) an engine API body asking for a container with the host's root or
+  privileges, through any socket or address (a socket in a variable, the local TCP port).
 """
 
 from __future__ import annotations
@@ -54,6 +57,14 @@ HELD = {
         "kubectl get secrets -A --as=x --as-group=system:masters",
         'echo \'{"spec":{"hostPID":true}}\' | kubectl create -f -',
     ],
+    "engine API body": [
+        'ID=$(curl -s --unix-socket "$S" -H "Content-Type: application/json" '
+        """-d '{"Image":"busybox","HostConfig":{"Binds":["/etc:/x"]}}' http://v/containers/create)""",
+        "curl -sXPOST localhost:2375/containers/create "
+        """-d '{"Image":"a","HostConfig":{"PidMode":"host"}}'""",
+        """wget -qO- --post-data '{"Image":"a","Privileged":true}' """
+        "http://127.0.0.1:2375/v1.43/containers/create",
+    ],
 }
 
 ALLOWED = [
@@ -71,4 +82,5 @@ ALLOWED = [
     "kubectl get pods -o wide",
     "echo 'apiVersion: v1\nkind: ConfigMap' | kubectl apply -f -",
     "find . -name token.go",
+    "curl -s localhost:2375/containers/json",
 ]
