@@ -33,10 +33,11 @@ SOCKET_NAMES = (
 )
 """The file names (``NAME.sock``) container engines and runtimes listen on."""
 
-_SOCKET = lazy_compile(
-    r"(?:unix://)?(?P<path>(?:/|\$\{?[A-Za-z_]\w*\}?/)[^\s'\"=,;|&()<>]*?"
-    r"(?:" + "|".join(re.escape(name) for name in SOCKET_NAMES) + r")\.sock)(?![\w.-])",
-    re.IGNORECASE,
+_WORD = lazy_compile(r"[^\s'\"=,;|&()<>:]+")
+"""A path-like piece of a word: ``-v /var/run/docker.sock:/x``, ``UNIX-CONNECT:/run/crio/crio.sock``."""
+_URL_SCHEME = lazy_compile(r"unix://", re.IGNORECASE)
+_SOCKET_FILE = lazy_compile(
+    r"(?:^|/)(?:" + "|".join(re.escape(name) for name in SOCKET_NAMES) + r")\.sock$", re.IGNORECASE
 )
 _HOST_TOP = lazy_compile(
     r"^/(?:host|hostfs|host[-_][^/]+|rootfs|node[-_]?root|noderoot|mnt/host[^/]*|mnt/root"
@@ -58,7 +59,8 @@ def engine_sockets(text: str) -> list[str]:
     """The container engine socket paths ``text`` names (``unix:///var/run/docker.sock`` -> its path)."""
     if ".sock" not in text.lower():
         return []
-    return [match["path"] for match in _SOCKET.finditer(text)]
+    pieces = (match.group(0) for match in _WORD.finditer(_URL_SCHEME.sub(" ", text)))
+    return [piece for piece in pieces if piece.startswith(("/", "$")) and _SOCKET_FILE.search(piece)]
 
 
 def host_socket(path: str) -> bool:

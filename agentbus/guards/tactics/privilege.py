@@ -1409,7 +1409,7 @@ _SOCKET_OBSERVERS = frozenset({"ls", "stat", "test", "[", "[[", "file", "readlin
 _HTTP_CLIENTS = frozenset({"curl", "wget", "http", "https", "xh", "xhs", "httpie", "kubectl", "oc"})
 _ENGINE_CREATE = lazy_compile(r"/containers/create(?:[?#]|$)|/exec/[^/\s]+/start|/containers/[^/\s]+/exec\b")
 _HOST_CONTAINER_BODY = lazy_compile(
-    r"\"Binds\"\s*:\s*\[[^\]]*\"/(?:|etc|root|proc|sys|var|dev|boot|run)(?::|/:)"
+    r"\"Binds\"\s*:\s*\[[^\]]{0,1000}?\"/(?:|etc|root|proc|sys|var|dev|boot|run)(?::|/:)"
     r"|\"Source\"\s*:\s*\"/(?:|etc|root|proc|sys|var|dev|boot|run)/?\""
     r"|\"(?:Privileged|PidMode|NetworkMode|IpcMode|CapAdd)\"\s*:\s*(?:true|\"host\"|\[\s*\"(?:ALL|SYS_ADMIN)\")",
     re.IGNORECASE,
