@@ -60,7 +60,12 @@ def engine_sockets(text: str) -> list[str]:
     if ".sock" not in text.lower():
         return []
     pieces = (match.group(0) for match in _WORD.finditer(_URL_SCHEME.sub(" ", text)))
-    return [piece for piece in pieces if piece.startswith(("/", "$")) and _SOCKET_FILE.search(piece)]
+    # "//host/run/podman.sock" is the rest of ssh://host/...: another machine's socket, the tunnels' concern
+    return [
+        piece
+        for piece in pieces
+        if piece.startswith(("/", "$")) and not piece.startswith("//") and _SOCKET_FILE.search(piece)
+    ]
 
 
 def host_socket(path: str) -> bool:

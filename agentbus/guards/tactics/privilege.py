@@ -1473,8 +1473,9 @@ _RUNTIME_PLACES = frozenset({"--root", "--address", "-a", "--config", "-c", "--r
                              "--image-endpoint", "-i", "-H", "--host", "--url", "--state", "--namespace-dir",
                              "--data-root"})  # fmt: skip
 """A runtime client's options naming the socket, state or configuration it works through."""
-_NODE_RUNTIMES = frozenset({"ctr", "crictl", "runc", "crun"})
-"""The runtimes below the orchestrator: their containers are the node's pods, not the developer's own."""
+_NODE_RUNTIMES = frozenset({"ctr", "runc", "crun"})
+"""The runtimes below the orchestrator: their containers are the node's pods, not the developer's own.
+(``crictl exec`` is the node's documented debugging step, as ``kubectl exec`` is the cluster's: allowed.)"""
 _RAW_CLIENTS = frozenset({"socat", "nc", "ncat", "netcat", "busybox"})
 _LISTENERS = ("TCP-LISTEN", "TCP4-LISTEN", "TCP6-LISTEN", "UNIX-LISTEN")
 """socat's listening addresses: a relay to the socket (the tunnels' concern), not requests sent to it."""
@@ -1495,7 +1496,7 @@ def _engine_reads_only(values: list[str]) -> bool:
 
 def _runtime_client(invocation: Invocation, name: str, values: list[str]) -> Verdict | None:
     """``runc --root /host/run/containerd/runc/k8s.io exec``: a runtime working through the host's state;
-    ``ctr -n k8s.io task exec``, ``crictl exec``: a command run in a node's pod by its runtime (asked)."""
+    ``ctr -n k8s.io task exec``, ``runc exec``: a command run in a node's pod by its runtime (asked)."""
     for index, value in enumerate(values):
         option, sign, attached = value.partition("=")
         given = attached if sign else (values[index + 1] if index + 1 < len(values) else "")
