@@ -79,7 +79,7 @@ ALLOWED = [
     "ctr -n k8s.io containers ls",
     "crictl inspect 9f2c",
     "crictl exec -i -t 9f2c sh",
-    "podman --url ssh://me@box/run/podman/podman.sock run alpine",
+    "podman --url ssh://me@box/run/podman/podman.sock ps",
     "kubectl auth can-i get pods --as=system:serviceaccount:dev:builder",
     "kubectl get pods -o wide",
     "echo 'apiVersion: v1\nkind: ConfigMap' | kubectl apply -f -",
