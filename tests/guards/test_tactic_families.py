@@ -76,13 +76,15 @@ EXPECTED_PROGRAMS: dict[str, set[str]] = {
     },
     "macos": {*macos._CHECKS, "defaults", "osascript"},  # judge_script: defaults | grep, … | osascript
     "redis_abuse": set(redis_abuse._CLIENTS),
-    "databases": set(databases.CLIENTS),
+    "databases": set(databases.CLIENTS) | set(databases.JVM_LAUNCHERS),
     "scanning": {*scanning._MASS_SCANNERS, *scanning._HOST_SCANNERS},
     "service_attacks": {
         *service_attacks._TOOLS,
         *service_attacks._PUBLISHED_SCRIPTS,
         *service_attacks._INTERPRETERS,
         *service_attacks._HTTP_CLIENTS,
+        *service_attacks._GENERATOR_RUNNERS,
+        *service_attacks._GENERATORS,
         *("nmap", "dig", "host", "drill"),
     },
     "tunnels": {
@@ -129,7 +131,7 @@ def test_every_family_is_in_the_order_of_judges_it_had() -> None:
         *("macos", "cloud", "tunnels", "cracking", "scanning", "service_attacks", "redis_abuse"),
         *("databases", "volumes", "identities"),
     ]
-    assert script_families == ["access_tokens", "dns_loops", "macos", "redis_abuse", "cloud"]
+    assert script_families == ["access_tokens", "dns_loops", "macos", "redis_abuse", "databases", "cloud"]
     for family in tactics.FAMILIES:
         module = family.module()
         assert (family.name in invocation_families) == hasattr(module, "judge"), family.name

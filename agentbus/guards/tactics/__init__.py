@@ -143,7 +143,7 @@ CRACKING = Family(
 )
 DATABASES = Family(
     "databases",
-    "bcp clickhouse-client cockroach duckdb impacket-mssqlclient isql litecli mariadb mongo mongosh "
+    "bcp clickhouse-client cockroach duckdb impacket-mssqlclient isql java litecli mariadb mongo mongosh "
     "mssqlclient mssqlclient.py mycli mysql mysqlsh osql pgcli psql sqlcmd sqlite sqlite3 sqlplus usql",
 )
 DNS_LOOPS = Family(
@@ -176,11 +176,13 @@ SCANNING = Family(
 SERVICE_ATTACKS = Family(
     "service_attacks",
     "arachni bloodhound-python cmseek curl dalfox davtest dig dirb dirbuster "
-    "dirhunt dirsearch dirsearch.py drill droopescan enum4linux enum4linux-ng enum4linux-ng.py enum4linux.pl "
+    "java marshalsec php phpggc ysoserial dirhunt dirsearch dirsearch.py drill droopescan enum4linux "
+    "enum4linux-ng enum4linux-ng.py enum4linux.pl "
     "feroxbuster ffuf finger-user-enum finger-user-enum.pl ghauri gobuster host http httpie https "
     "ident-user-enum ident-user-enum.pl ike-scan impacket-lookupsid impacket-rpcdump impacket-samrdump "
     "jaeles joomscan kiterunner kr ldapdomaindump ldapdomaindump.py lookupsid lookupsid.py nbtscan "
-    "nfsshell nikto nikto.pl nmap nosqlmap nosqlmap.py nuclei onesixtyone perl rpcdump rpcdump.py ruby "
+    "nfsshell nikto nikto.pl nmap nosqlmap nosqlmap.py nuclei odat odat.py onesixtyone perl "
+    "redis-rogue-server redis-rogue-server.py rpcdump rpcdump.py ruby "
     "samrdump samrdump.py skipfish smbmap smtp-user-enum smtp-user-enum.pl "
     "snmp-check sqlmap sqlmap.py sstimap sstimap.py tplmap tplmap.py wapiti wfuzz "
     "wget windapsearch windapsearch.py wpscan xh xsser xsstrike xsstrike.py",
@@ -202,6 +204,7 @@ TUNNELS = Family(
     "ssm-agent-worker sshuttle sshx tailscale teamviewer telebit teleconsole tigervncserver tightvncserver "
     "tinyproxy tmate tor trojan tty-share ttyd udp2raw upterm v2ray vino-server vncserver wayvnc "
     "wetty wget wmiexec wmiexec.py wstunnel x0vncserver x11vnc xh xhs xray xrdp yarn zrok",
+    prefixes=("chisel", "ligolo", "frpc", "frps", "gost", "ngrok", "rathole", "revsocks", "rpivot"),
     wrappers=("proxychains", "proxychains4", "torify", "torsocks", "tsocks"),
 )
 VOLUMES = Family(
@@ -264,6 +267,7 @@ SCRIPT_JUDGES: tuple[ScriptJudge | Family, ...] = (
     collection.judge_script,
     unseen.judge_script,
     REDIS_ABUSE,
+    DATABASES,
     CLOUD,
 )
 """The judges of what spans statements (a :class:`Family` stands for its ``judge_script``)."""

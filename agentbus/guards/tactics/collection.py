@@ -425,6 +425,14 @@ _COMPRESSORS = frozenset({"gzip", "bzip2", "xz", "zstd", "lz4", "lzma", "lzip", 
                           "brotli", "lzop", "pixz", "plzip"})  # fmt: skip
 _COMPRESSOR_VALUES = frozenset({"-o", "-S", "--suffix", "-p", "--processes", "-D", "-b", "--output"})
 _TAR_VALUES = "fCTXbHKLNgVI"
+_TAR_LONG_VALUES = frozenset({
+    "--file", "--directory", "--files-from", "--exclude-from", "--exclude", "--exclude-tag",
+    "--exclude-tag-all", "--exclude-tag-under", "--exclude-ignore", "--exclude-ignore-recursive",
+    "--transform", "--xform", "--owner", "--group", "--mode", "--mtime", "--label", "--format",
+    "--use-compress-program", "--newer", "--newer-mtime", "--after-date", "--blocking-factor",
+    "--record-size", "--strip-components", "--sort", "--warning",
+})  # fmt: skip
+"""tar's long options that take their value as the next word (``--exclude .env``): not sources."""
 _ZIP_VALUES = frozenset({"-P", "--password", "-b", "-t", "-tt", "-n", "-Z", "-O", "--output-file", "-s"})
 
 
@@ -490,8 +498,8 @@ def _tar_sources(values: list[str], cwd: str | None) -> list[tuple[str, str | No
         if value.startswith("--"):
             option, has_value, _ = value.partition("=")
             create = create or option in ("--create", "--append", "--update", "--concatenate")
-            if option in ("--file", "--directory", "--files-from", "--exclude-from") and not has_value:
-                pending.append("C" if option == "--directory" else "f")
+            if option in _TAR_LONG_VALUES and not has_value:
+                pending.append("C" if option == "--directory" else "f")  # --exclude .env: a pattern, skipped
             elif option == "--directory" and has_value:
                 directory = value.partition("=")[2]
             continue

@@ -697,7 +697,8 @@ def _download(invocation: Invocation) -> Download | None:
     return _renamed_download(invocation, _values(invocation))
 
 
-_OUTPUT_OPTIONS = frozenset({"-o", "-O", "--output", "--output-document", "--out"})
+_RENAMED_OUTPUT_OPTIONS = frozenset({"-o", "-O", "--output", "--output-document", "--out"})
+"""A renamed downloader's output options (``wge -O /tmp/x URL``)."""
 _URL_TAKERS = frozenset({"git", "hg", "svn", "docker", "podman", "nerdctl", "helm", "kubectl", "pip", "pip3",
                          "npm", "npx", "pnpm", "yarn", "bun", "cargo", "go", "gh", "ssh", "scp", "rsync",
                          "echo", "printf", "print", "open", "xdg-open"})  # fmt: skip
@@ -714,9 +715,9 @@ def _renamed_download(invocation: Invocation, values: list[str]) -> Download | N
     files = []
     for index, value in enumerate(values):
         option, equals, attached = value.partition("=")
-        if option in _OUTPUT_OPTIONS and option.startswith("--") and equals:
+        if option in _RENAMED_OUTPUT_OPTIONS and option.startswith("--") and equals:
             files.append(attached)
-        elif value in _OUTPUT_OPTIONS and index + 1 < len(values):
+        elif value in _RENAMED_OUTPUT_OPTIONS and index + 1 < len(values):
             files.append(values[index + 1])
     files = [f for f in files if f and not f.startswith("-") and not URL.match(f)]
     return Download(tuple(files), False) if files else None

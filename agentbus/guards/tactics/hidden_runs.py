@@ -241,6 +241,37 @@ _ATTACK_NAME = lazy_compile(
 )
 """A file that calls itself an attacker's tool (``/tmp/revshell.jar``, ``./backdoor``, ``python3
 implant.py``): whatever it does, its author says it gives someone else a way in."""
+_CRACKER_NAME = lazy_compile(
+    r"(?:^|[-_.])(?:crack(?:er|ing)|bruter|[a-z0-9]+2john)(?=$|[-_.\d])", re.IGNORECASE
+)
+"""A file that calls itself a password cracker or guesser (``pyvboxdie-cracker.py``, ``keepass2john.py``;
+the tools' own names are :mod:`.cracking`'s). Not ``crack`` or ``brute`` alone: crack detection and
+brute-force search are ordinary projects' words."""
+_LEAKED_PASSWORDS = lazy_compile(
+    r"(?:^|/)(?:rockyou[\w.-]*|fasttrack\.txt|john\.lst|darkweb2017[\w.-]*|[\w.-]*xato-net[\w.-]*"
+    r"|10[-_]million[\w.-]*)$|/seclists/passwords/",
+    re.IGNORECASE,
+)
+"""A list of leaked passwords (``rockyou.txt``, SecLists' ``Passwords/``): given to a program as an option's
+value (``jwt_tool.py TOKEN -d rockyou.txt -C``), it is what the program guesses with."""
+
+_WORDLIST_OPTION = lazy_compile(r"^(?:-[wWdDPp]|--[\w-]*(?:word|dict|pass|list)[\w-]*)$", re.IGNORECASE)
+"""Options that take the list a guesser tries: ``-w``, ``-d``, ``-P``, ``--wordlist``, ``--passwords``."""
+
+
+def _leaked_password_list(invocation: Invocation) -> Verdict | None:
+    """Any program given a leaked password list as an option's value (``-w``, ``-d``, ``--wordlist=``):
+    a password guessed or cracked; reading or counting the list (``wc -l rockyou.txt``) is not."""
+    values = _values(invocation)
+    for index, value in enumerate(values):
+        option, equals, attached = value.partition("=")
+        given = attached if option.startswith("-") and equals else value
+        if not equals:
+            option = values[index - 1] if index else ""
+        if _WORDLIST_OPTION.match(option) and _LEAKED_PASSWORDS.search(given):
+            why = f"{invocation.name} is given the leaked password list {given}: passwords guessed or cracked"
+            return _verdict(CREDENTIALS, invocation, why)
+    return None
 
 
 _SCANNERS = frozenset({"masscan", "zmap", "pnscan", "zgrab", "zgrab2", "unicornscan", "nmap", "naabu",
@@ -401,7 +432,12 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     """A program (or a shell script: ``sh /dev/shm/x``) this command runs by a path into such a
     place, a download saved there, a library loaded from outside the system's, a file named as an
     attacker's tool, or None."""
-    found = _saved_or_loaded(invocation, home) or _renamed_scanner(invocation) or _renamed_guesser(invocation)
+    found = (
+        _saved_or_loaded(invocation, home)
+        or _renamed_scanner(invocation)
+        or _renamed_guesser(invocation)
+        or _leaked_password_list(invocation)
+    )
     if found is not None:
         return found
     command = invocation.command
@@ -427,6 +463,9 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     if head and ("/" in head or launched is not None) and _ATTACK_NAME.search(stem):
         why = f"runs {head}, a file named as an attacker's tool (a reverse shell, a backdoor, an implant)"
         return _verdict(BACKDOOR, invocation, why)
+    if head and ("/" in head or launched is not None) and _CRACKER_NAME.search(stem):
+        why = f"runs {head}, a file named as a password cracker or guesser"
+        return _verdict(CREDENTIALS, invocation, why)
     if not head or "/" not in head:
         return None
     path = normalize_path(head, home=home, cwd=invocation.cwd)

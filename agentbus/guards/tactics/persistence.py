@@ -135,8 +135,11 @@ def _service(invocation: Invocation, home: str) -> Verdict | None:
 
 
 def _init_script(invocation: Invocation, home: str) -> Verdict | None:
-    """``/etc/init.d/mysql stop``: an init script run with a verb that changes the service."""
-    program = invocation.command.static(invocation.command.words[0]) if invocation.command.words else None
+    """``/etc/init.d/mysql stop``, ``sudo /etc/init.d/fail2ban restart``: an init script run with a verb
+    that changes the service."""
+    line = invocation.command.words
+    at = len(line) - len(invocation.args) - 1  # the program's word, past any wrapper (sudo, env …)
+    program = invocation.command.static(line[at]) if 0 <= at < len(line) else None
     if not program or not re.match(r"^/etc/(?:rc\.d/)?init\.d/[^/]+$", program):
         return None
     words = _positionals(_values(invocation))

@@ -45,6 +45,7 @@ the agent meant, a person should see it.
 from __future__ import annotations
 
 import itertools
+import os
 import posixpath
 import re
 from collections.abc import Iterator
@@ -1203,6 +1204,14 @@ def _exploit_fetch_or_build(invocation: Invocation) -> Verdict | None:
         if named is not None:  # docker build -t cve-2019-5736:poc ./RunC-CVE-2019-5736/malicious_image
             why = f"builds or runs a container image named as an exploit ({named})"
             return _verdict(PRIVILEGE, invocation, why)
+    where = (invocation.cwd or "").rstrip("/").rpartition("/")[2]
+    if name in (*COMPILERS, "make", "gmake", "cmake") and where and _exploit_name(where):
+        return _verdict(PRIVILEGE, invocation, f"builds in {invocation.cwd}, a directory named as an exploit")
+    if name in ("scp", "rsync", "sftp") and any(":" in v and not v.startswith("-") for v in values):
+        local = (v for v in values if ":" not in v and not v.startswith("-"))
+        sent = next((v for v in local if _exploit_name(v.rstrip("/").rpartition("/")[2])), None)
+        if sent is not None:
+            return _verdict(PRIVILEGE, invocation, f"copies {sent}, named as an exploit, to another host")
     if name in COMPILERS:
         files = [v for v in values if v.endswith((".c", ".cc", ".cpp", ".cxx")) and not v.startswith("-")]
         files += [v for i, v in enumerate(values) if i and values[i - 1] == "-o"]
@@ -1233,6 +1242,22 @@ hand with arguments of one's own, they are the entry of a local root exploit (en
 CVE-2022-37706, snap-confine's CVE-2021-44731) or a password oracle (unix_chkpwd)."""
 
 
+_POC_NAME = lazy_compile(r"(?:^|[-_.])(?:poc|pocs|proof[-_]?of[-_]?concept)(?:$|[-_.\d])", re.IGNORECASE)
+"""A proof of concept by its name (``heartbleed-poc.py``, ``poc_cve.py``): what it proves is a break-in."""
+_GUESSER_NAME = lazy_compile(r"(?:^|[-_.])brute(?:force|forcer|r)?(?:$|[-_.\d])", re.IGNORECASE)
+"""A password guesser by its name (``brute_user.py``, ``ssh-bruteforce``)."""
+_FILE_ARGUMENT = lazy_compile(
+    r"[/\\]|\.(?:txt|json|csv|dmp|dump|log|pcap|bin|img|xml|yml|yaml|ini|conf|zip|gz)$"
+)
+
+
+def _target_given(invocation: Invocation, script: str) -> bool:
+    """A proof of concept given something to attack: a positional argument that is no file (a host, an
+    address, a URL), as in ``python3 heartbleed-poc.py host`` or ``./poc 10.0.0.5 443``."""
+    words = [v for v in _values(invocation) if not v.startswith("-") and not v.endswith(script)]
+    return any("://" in w or not (w.isdigit() or _FILE_ARGUMENT.search(w)) for w in words)
+
+
 def _exploit_run(invocation: Invocation) -> Verdict | None:
     """A program that names itself an exploit, a shell copy in a shared directory run, an escalation kit
     told to attack, a set-user-ID helper run by hand."""
@@ -1247,6 +1272,11 @@ def _exploit_run(invocation: Invocation) -> Verdict | None:
         stem = name.rsplit(".", 1)[0] if name.endswith((".py", ".pl", ".rb", ".sh", ".c", ".out")) else name
         if stem and _EXPLOIT_NAME.search(stem):
             return _verdict(PRIVILEGE, invocation, f"runs {name}, a program named as an exploit")
+        if stem and _GUESSER_NAME.search(stem):
+            return _verdict(PRIVILEGE, invocation, f"runs {name}, a program named as a password guesser")
+        if stem and _POC_NAME.search(stem) and _target_given(invocation, name):
+            why = f"runs {name}, a proof-of-concept exploit by its name, against a target"
+            return _verdict(PRIVILEGE, invocation, why)
         if _EXPLOIT_DB_SOURCE.match(name):  # python3 49876.py -u http://site/ after searchsploit -m 49876
             return _verdict(PRIVILEGE, invocation, f"runs {name}, an exploit named by its Exploit-DB number")
         if stem and _kernel_exploit(stem):
@@ -2000,6 +2030,42 @@ def _repl(invocation: Invocation) -> bool:
     return bool(_REPLS.match(invocation.name)) and inline_code(invocation) is None
 
 
+_SHARED_SOCKET_DIR = lazy_compile(
+    r"^/(?:tmp|var/tmp|dev/shm|run|var/run|private/tmp)/|^/(?:home/[^/]+|root)/"
+)
+"""Where another account's terminal-multiplexer socket can be: a directory everyone reaches, another home."""
+
+
+def _own_tmux_dir() -> str:
+    getuid = getattr(os, "getuid", None)
+    return f"/tmp/tmux-{getuid()}/" if getuid is not None else "/tmp/tmux-/"
+
+
+def _session_hijack(invocation: Invocation, home: str) -> Verdict | None:
+    """``tmux -S /tmp/dev_sess attach``, ``screen -x root/``: attaching to a terminal session another account
+    started (its socket in a shared directory, its user named): typing into it runs as that account."""
+    values = _values(invocation)
+    if invocation.name == "tmux":
+        socket = next((values[i + 1] for i, v in enumerate(values[:-1]) if v == "-S"), None)
+        socket = socket or next((v[2:] for v in values if v.startswith("-S") and len(v) > 2), None)
+        if socket is None:
+            return None
+        path = normalize_path(socket)
+        own = path.startswith((_own_tmux_dir(), home.rstrip("/") + "/"))
+        if _SHARED_SOCKET_DIR.match(path) and not own:
+            why = f"attaches to the tmux session at {socket}, in a shared place: another account's terminal"
+            return _verdict(PRIVILEGE, invocation, why)
+    if invocation.name == "screen":
+        me = home.rstrip("/").rpartition("/")[2]
+        for i, value in enumerate(values[:-1]):
+            if value.startswith("-") and not value.startswith("--") and set(value[1:]) & {"x", "r", "R"}:
+                user = values[i + 1].partition("/")[0]
+                if "/" in values[i + 1] and user and user != me:
+                    why = f"attaches to {user}'s screen session ({values[i + 1]}): typing runs as {user}"
+                    return _verdict(PRIVILEGE, invocation, why)
+    return None
+
+
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """The strongest privilege finding in ``invocation``: a block wherever it is found (escalation), else
     the first ask (installs as root, account changes)."""
@@ -2041,6 +2107,7 @@ def _findings(invocation: Invocation, home: str) -> Iterator[Verdict | None]:
     yield _shell_left(invocation)
     yield _dbus_as_root(invocation)
     yield _root_entry_edit(invocation)
+    yield _session_hijack(invocation, home)
     switches_user = invocation.name in ("su", "runuser")
     if switches_user or (invocation.name in SHELLS and _as_root(invocation)):
         yield _nested_as_root(invocation, home)

@@ -17,6 +17,9 @@ Miners and botnets spread through Redis servers left open on the network. Two st
   the payload the moved dump file plants, :data:`~agentbus.guards.verdict.STEALTH_PERSISTENCE` too; and
   ``FLUSHALL`` fed on standard input (``echo FLUSHALL | redis-cli -h HOST``) destroys as it does in the
   arguments (:mod:`.impact`);
+- a web page's code stored in a value (``SET x "<?php system($_GET['c']); ?>"``): what the dump file,
+  moved to ``/var/www/html`` as ``shell.php``, serves as a web shell;
+  :data:`~agentbus.guards.verdict.BACKDOOR` (blocked);
 - code loaded into the server: ``MODULE LOAD /tmp/exp.so`` runs a shared library inside it, and
   ``SLAVEOF``/``REPLICAOF HOST PORT`` makes it copy whatever HOST sends (the rogue-master way in:
   the attacker's master ships the module, then ``MODULE LOAD``). Both are
@@ -31,12 +34,13 @@ from __future__ import annotations
 import re
 
 from ...lazy_regex import lazy_compile
+from ..carriers import PAGE_CODE
 from ..findings import finding as _verdict
 from ..findings import piece
 from ..findings import static_args as _values
 from ..parse import Script
 from ..programs import Invocation, walk
-from ..verdict import DATA_DESTRUCTION, REMOTE_ACCESS, REMOTE_CODE, STEALTH_PERSISTENCE, Verdict
+from ..verdict import BACKDOOR, DATA_DESTRUCTION, REMOTE_ACCESS, REMOTE_CODE, STEALTH_PERSISTENCE, Verdict
 
 __all__ = ["judge", "judge_script"]
 
@@ -56,6 +60,8 @@ _PLANTED = lazy_compile(
 )
 """``SET KEY "\\n\\n*/2 * * * * curl … | sh\\n"``: a cron line (or an SSH key) padded with newlines, kept
 in a value so that the dump file, once moved to ``/var/spool/cron``, holds a line cron reads."""
+_STORES = lazy_compile(r"\b(?:set|setnx|setex|getset|append|hset|lpush|rpush|sadd)\s+\S", re.IGNORECASE)
+"""A command that stores a value (``SET KEY VALUE``, ``HSET``, ``LPUSH`` …)."""
 _FLUSHES = lazy_compile(r"\bflushall\b", re.IGNORECASE)
 _THIS_MACHINE = lazy_compile(r"^(?:localhost|127(?:\.\d+){3}|::1|\[::1\]|0\.0\.0\.0)$", re.IGNORECASE)
 
@@ -88,6 +94,12 @@ def _moved(invocation: Invocation, commands: str) -> Verdict | None:
             "written to a cron or .ssh directory then plants it"
         )
         return _verdict(STEALTH_PERSISTENCE, invocation, why)
+    if _STORES.search(commands) and PAGE_CODE.search(commands):
+        why = (
+            "stores a web page's code (<?php, <%) in a Redis value: the dump file, written into a web "
+            "root, is then a web shell"
+        )
+        return _verdict(BACKDOOR, invocation, why)
     match = _MOVES_DUMP.search(commands)
     if match is None:
         return None

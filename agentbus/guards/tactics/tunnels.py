@@ -240,9 +240,20 @@ def _own_socks(proxy: str) -> bool:
 _SOCKS_URL = lazy_compile(r"(?:^|=)socks[45]?[ah]?://", re.IGNORECASE)
 
 
+_RELEASE_NAME = lazy_compile(
+    r"^(chisel|ligolo-ng|ligolo|frpc|frps|gost|ngrok|rathole|revsocks|rpivot)(?:[0-9]+|[-_.][A-Za-z0-9_.-]*)$"
+)
+"""A tunnel's binary under its release or a renamed copy's name (``chisel_1.9.1_linux_amd64``, ``chisel2``,
+``ligolo-ng_agent``): the same program."""
+
+
 def _program(invocation: Invocation) -> tuple[str, list[str]]:
-    """The program and its static arguments, looking through ``npx PKG`` and ``pnpm dlx PKG``."""
+    """The program and its static arguments, looking through ``npx PKG`` and ``pnpm dlx PKG`` and
+    release names (:data:`_RELEASE_NAME`)."""
     name, values = invocation.name, _values(invocation)
+    release = _RELEASE_NAME.match(name)
+    if release:
+        name = release.group(1)
     if name in ("pnpm", "yarn") and values[:1] == ["dlx"]:
         name, values = "npx", values[1:]
     if name in _PACKAGE_RUNNERS:
