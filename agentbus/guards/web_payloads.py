@@ -69,6 +69,9 @@ _SYSTEM_PATH = lazy_compile(
 )
 """A system file or folder (or a UNC share) named as a parameter's value: what a page or a file name
 never is."""
+_DOT_SEGMENT = lazy_compile(r"/\.\.?(?=/|$)")
+"""A plain ``.`` or ``..`` segment of a URL's path (RFC 3986), which HTTP clients remove unless told
+``--path-as-is``."""
 _CLIMB = lazy_compile(r"(?:^|[/\\])\.{2,}[/\\]|^\.\.$")
 """A climb out of a folder in a value (``../``, ``....//``, ``..\\``)."""
 _REMOTE_CODE_FILE = lazy_compile(r"\.(?:php\d?|phtml|phar|inc|jspx?|aspx?|cgi|pl|sh|txt)$", re.IGNORECASE)
@@ -175,21 +178,25 @@ class _Request:
         self.texts: list[str] = []
         self.uploads: list[str] = []
         httpie = program in _HTTPIE
+        squashed = "--path-as-is" not in values  # curl, wget, HTTPie and xh send /a/../b as /b
         for value in values:
             if _URL.match(value):
-                self._url(value)
+                self._url(value, squashed)
             elif httpie and not value.startswith("-"):
                 self._item(value)
         if program in CURL_PROGRAMS or program in WGET_PROGRAMS:
             self._options(program, values)
 
-    def _url(self, url: str) -> None:
+    def _url(self, url: str, squashed: bool) -> None:
         rest = url.partition("://")[2]
         authority, _, path = rest.partition("/")
         host = authority.rpartition("@")[2]
         host = host.partition("]")[0].lstrip("[") if host.startswith("[") else host.partition(":")[0]
         self.hosts.append(host.lower())
-        self.paths.append(_decoded(path.partition("?")[0].partition("#")[0]))
+        sent = path.partition("?")[0].partition("#")[0]
+        if squashed:  # the plain dot segments are removed before sending; encoded ones are not
+            sent = _DOT_SEGMENT.sub("/", "/" + sent)[1:]
+        self.paths.append(_decoded(sent))
         query = path.partition("?")[2].partition("#")[0] if "?" in path else ""
         if "?" in authority:  # http://h?x=1
             query = authority.partition("?")[2]

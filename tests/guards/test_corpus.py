@@ -159,7 +159,11 @@ TLDR_CEILINGS = {
     # the pages of password guessers and crackers: hydra, medusa, nxc, patator, john, hashcat, zip2john;
     # impacket's GetNPUsers.py and GetUserSPNs.py pages (AS-REP roasting and Kerberoasting, 10)
     # arsenal15: the pages of Wi-Fi attackers (bully x2, `aireplay-ng --deauth`, mdk4 x3)
-    "credential hunting": 154,  # +1 macos10: `bw list items`; +1 linux15: `kdialog --password`
+    # ad19 (+26): impacket's pages of getTGT.py (6), getST.py (5), addcomputer.py (6), ticketConverter.py (2)
+    # (tickets requested, forged or converted; a machine account added), and each impacket page's example
+    # handed a hash or a ticket (`-hashes LM:NT`, `-k -no-pass`: psexec x2, GetADUsers, rpcdump, smbclient.py,
+    # mssqlclient, bloodhound-python): pass-the-hash
+    "credential hunting": 180,  # +1 macos10: `bw list items`; +1 linux15: `kdialog --password`
     "data collection": 145,  # the pages of screenshot, recorder, webcam, clipboard and sniffer programs
     "data destruction": 5,
     # +1 (cloud16): `aws accessanalyzer delete-analyzer` (the table named it access-analyzer, no service)
@@ -195,7 +199,10 @@ TLDR_CEILINGS = {
     # psexec.py page (7): commands run on a Windows host with a password or hash, lateral movement;
     # heldout12: `aws ssm send-command` (commands run on the account's machines, the same movement)
     # malware13: socat's page relaying port 80 to another host (`TCP-LISTEN:80,fork TCP4:host:80`), a pivot
-    "remote access": 82,  # torify as a wrapper; netcat listeners in the terminal asked (cryptcat -l -p)
+    # ad19 (+14): the pages of the RDP clients (xfreerdp x6, rdesktop x6) and evil-winrm (4): a desktop or a
+    # shell on another Windows machine; psexec.py's two examples with a hash or ticket are blocked now (-2);
+    # postex19 (+2): netcat listeners in the terminal asked (cryptcat -l -p)
+    "remote access": 96,  # wrappers: torify resolved as a wrapper, asked like torsocks
     "remote code execution": 5,  # arsenal15: msfconsole's page (3), an exploitation framework run
     "scheduled task": 15,
     # ask (lead, session 16): the pages of the attack tools against another machine's service, each an
@@ -203,7 +210,9 @@ TLDR_CEILINGS = {
     # feroxbuster, dirb), scanners (nuclei, wpscan, dalfox, nikto.pl, sqlmap.py), enumeration of another
     # host (smbmap, enum4linux, nbtscan, rpcdump.py, ldapdomaindump, bloodhound-python); a loopback target
     # (`nikto -h localhost:8000`) is one's own site and stays allowed
-    "service attack": 132,
+    # ad19 (+12): a Windows domain listed: impacket's smbclient.py and GetADUsers.py pages, rpcclient against
+    # a host; bloodhound-python and rpcdump.py moved to domain_attacks (still asked, counted before)
+    "service attack": 144,
     "secret access": 14,  # `doppler secrets download > path/to/.env`: a .env is not written (seed 000)
     # macOS: systemsetup -setremotelogin on (the SSH server); cloud: 10 (above), and heldout12's `aws sqs
     # purge-queue` (every waiting message deleted: asked, as `az group delete`); benign3: a system daemon

@@ -32,6 +32,7 @@ from agentbus.guards.tactics import (
     cracking,
     databases,
     dns_loops,
+    domain_attacks,
     identities,
     macos,
     redis_abuse,
@@ -45,25 +46,12 @@ HOME = "/home/me"
 CORPORA = Path(__file__).parent
 
 
-def _remote_exec_names() -> set[str]:
-    """The names tunnels' ``_REMOTE_EXEC`` pattern matches (impacket's tools, with or without .py)."""
-    names = {
-        f"{prefix}{tool}{suffix}"
-        for prefix in ("", "impacket-")
-        for tool in ("psexec", "smbexec", "wmiexec", "atexec", "dcomexec")
-        for suffix in ("", ".py")
-    }
-    assert all(tunnels._REMOTE_EXEC.match(name) for name in names)
-    assert not tunnels._REMOTE_EXEC.match("psexec2")
-    assert not tunnels._REMOTE_EXEC.match("xpsexec")
-    return names
-
-
 EXPECTED_PROGRAMS: dict[str, set[str]] = {
     "access_tokens": {"gh", "doctl", "gcloud", "az", "aws"},  # token_printer's providers
     "cloud": {*cloud._CLIS, *cloud._CREDENTIAL_RUNNERS},
     "cracking": {"nmap", "dscl", *cracking._GUESSERS, *cracking._CRACKERS, *cracking._WIRELESS},
     "dns_loops": set(dns_loops._RESOLVERS),
+    "domain_attacks": set(domain_attacks.PROGRAMS),
     "identities": {
         "su",
         "runuser",
@@ -102,7 +90,6 @@ EXPECTED_PROGRAMS: dict[str, set[str]] = {
         *tunnels._PROXIES,
         *tunnels._PACKAGE_RUNNERS,
         *tunnels._PACKET_CRAFTERS,
-        *_remote_exec_names(),
     },
     "volumes": {"mount", "umount", "umount2", "losetup", "swapon", "hdiutil", *volumes._CHANGERS},
 }
@@ -121,6 +108,9 @@ def test_each_family_lists_the_programs_its_own_tables_judge() -> None:
     assert all(cloud._PYTHONS.match(n) for n in ("python", "python3.12", "pypy3", "ipython"))
     assert tactics.VOLUMES.prefixes == ("mount_", "mount.")
     assert [family.name for family in tactics.FAMILIES if family.env] == ["macos"]
+    assert tactics.DOMAIN_ATTACKS.prefixes == ("python", "pypy", "impacket-", "pth-", "kerbrute")
+    assert all(domain_attacks.PYTHONS.match(n) for n in ("python", "python3.12", "pypy3"))
+    assert [family.name for family in tactics.FAMILIES if family.any_spelling] == ["domain_attacks"]
 
 
 def test_every_family_is_in_the_order_of_judges_it_had() -> None:
@@ -128,7 +118,8 @@ def test_every_family_is_in_the_order_of_judges_it_had() -> None:
     invocation_families = [judge.name for judge in tactics.JUDGES if isinstance(judge, Family)]
     script_families = [judge.name for judge in tactics.SCRIPT_JUDGES if isinstance(judge, Family)]
     assert invocation_families == [
-        *("macos", "cloud", "tunnels", "cracking", "scanning", "service_attacks", "redis_abuse"),
+        *("macos", "cloud", "tunnels", "cracking", "scanning", "service_attacks", "domain_attacks"),
+        "redis_abuse",
         *("databases", "volumes", "identities"),
     ]
     assert script_families == ["access_tokens", "dns_loops", "macos", "redis_abuse", "databases", "cloud"]

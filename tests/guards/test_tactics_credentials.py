@@ -357,7 +357,6 @@ def test_sample_6_and_forge_hunts_are_blocked(command: str) -> None:
         "scp host:/var/log/app.log .",
         "chromium --user-data-dir=./profile --remote-debugging-port=9222",
         "google-chrome --headless --remote-debugging-port=9222",
-        "smbclient -L //fileserver -N",
         "smbclient //nas/share -c 'get report.pdf'",
         "openssl enc -d -aes-256-cbc -in f.enc -out f -pass env:KEY",
         "./scripts/memory-usage.sh -p 8080",
@@ -368,6 +367,14 @@ def test_sample_6_and_forge_hunts_are_blocked(command: str) -> None:
 )
 def test_sample_6_neighbours_are_ordinary(command: str) -> None:
     assert check_command(command, home=HOME) is None
+
+
+def test_an_anonymous_share_listing_is_a_service_attack_not_credential_hunting() -> None:
+    """``smbclient -L //fileserver -N``: another host's shares listed with a null session (ad19): asked, as
+    ``enum4linux`` is; opening a share with one's own account stays ordinary (above)."""
+    verdict = check_command("smbclient -L //fileserver -N", home=HOME)
+    assert verdict is not None
+    assert (verdict.decision, verdict.category) == ("ask", "service attack")
 
 
 def test_an_extension_loaded_into_the_users_browser_is_asked() -> None:

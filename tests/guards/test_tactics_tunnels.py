@@ -11,7 +11,7 @@ import agentbus
 from agentbus.guards.danger import check_command
 from agentbus.guards.policy import Policy
 from agentbus.guards.tactics.tunnels import _publishes_login
-from agentbus.guards.verdict import BACKDOOR, REMOTE_ACCESS
+from agentbus.guards.verdict import BACKDOOR, CREDENTIALS, REMOTE_ACCESS
 
 HOME = "/home/dev"
 
@@ -235,18 +235,31 @@ def test_a_policy_and_the_unattended_profile_decide_remote_docker() -> None:
     "command",
     [
         "psexec.py 'corp/Administrator:P@ss@10.0.0.5' whoami",
-        "impacket-wmiexec -hashes :aad3b435b51404ee admin@10.0.0.5",
         "smbexec.py admin@dc01",
-        "atexec.py -k -no-pass dc01 'ipconfig'",
     ],
 )
 def test_impackets_lateral_movement_is_asked_as_remote_access(command: str) -> None:
+    """With a password (domain_attacks judges them now): asked, blocked when unattended."""
     verdict = check_command(command, home=HOME)
     assert verdict is not None
     assert (verdict.decision, verdict.category) == ("ask", REMOTE_ACCESS)
     blocked = check_command(command, home=HOME, policy=Policy(profile="unattended"))
     assert blocked is not None
     assert blocked.decision == "block"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "impacket-wmiexec -hashes :aad3b435b51404ee admin@10.0.0.5",
+        "atexec.py -k -no-pass dc01 'ipconfig'",
+    ],
+)
+def test_impackets_lateral_movement_with_a_hash_or_ticket_is_blocked(command: str) -> None:
+    """Pass-the-hash and pass-the-ticket: credential material no coding task uses (ad19)."""
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert (verdict.decision, verdict.category) == ("block", CREDENTIALS)
 
 
 GLOBAL_SOCKET = [

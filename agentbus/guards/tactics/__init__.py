@@ -27,6 +27,8 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.scanning`: address ranges swept for open ports (masscan, zmap, pnscan; nmap of wide ranges);
 - :mod:`.service_attacks`: another machine's service probed and attacked (web fuzzers, sqlmap, nikto,
   user and share enumeration, path traversal URLs);
+- :mod:`.domain_attacks`: a Windows domain attacked from Linux (impacket, certipy, bloodyAD, Responder):
+  its accounts listed, commands run on its hosts, its credentials roasted, forged or relayed;
 - :mod:`.unseen`: code the guard cannot see: values made at run time run as commands, ``enable -f``, ``fc``;
 - :mod:`.hidden_runs`: programs run from shared memory or a hidden directory of ``/tmp`` (asked);
 - :mod:`.databases`: a database server made to run commands, write web pages, load libraries, or give up
@@ -83,7 +85,7 @@ class Family:
     """A family imported on demand: the programs (``programs``, separated by spaces), wrappers,
     name prefixes or environment assignments without which its judges find nothing."""
 
-    __slots__ = ("env", "name", "prefixes", "programs", "wrappers")
+    __slots__ = ("any_spelling", "env", "name", "prefixes", "programs", "wrappers")
 
     def __init__(
         self,
@@ -93,6 +95,7 @@ class Family:
         prefixes: tuple[str, ...] = (),
         wrappers: Iterable[str] = (),
         env: bool = False,
+        any_spelling: bool = False,
     ) -> None:
         self.name = name
         self.programs = frozenset(programs.split())
@@ -102,12 +105,15 @@ class Family:
         """Wrappers it judges whatever they run (``torsocks CMD``, ``sudo -u USER CMD``)."""
         self.env = env
         """Whether it judges a command's environment assignments whatever the program."""
+        self.any_spelling = any_spelling
+        """Whether its programs go by any case and with ``.py`` too (``GetUserSPNs.py``, ``getuserspns``)."""
 
     def consulted_by(self, invocation: Invocation) -> bool:
         """Whether ``invocation`` may give this family a finding (if not, its judge returns None)."""
         name = invocation.name
         return (
             name in self.programs
+            or (self.any_spelling and _spelled(name) in self.programs)
             or (bool(self.prefixes) and name.startswith(self.prefixes))
             or (self.env and bool(invocation.env))
             or (bool(self.wrappers) and not self.wrappers.isdisjoint(invocation.wrappers))
@@ -120,6 +126,12 @@ class Family:
 
     def __repr__(self) -> str:
         return f"Family({self.name!r})"
+
+
+def _spelled(name: str) -> str:
+    """A script's name as a family lists it: lower case, without ``.py`` (``GetUserSPNs.py``)."""
+    lowered = name.lower()
+    return lowered[:-3] if lowered.endswith(".py") else lowered
 
 
 ACCESS_TOKENS = Family(
@@ -145,6 +157,23 @@ DATABASES = Family(
     "databases",
     "bcp clickhouse-client cockroach duckdb impacket-mssqlclient isql java litecli mariadb mongo mongosh "
     "mssqlclient mssqlclient.py mycli mysql mysqlsh osql pgcli psql sqlcmd sqlite sqlite3 sqlplus usql",
+)
+DOMAIN_ATTACKS = Family(
+    "domain_attacks",
+    "aclpwn addcomputer addspn adidnsdump atexec bloodhound bloodhound-ce-python bloodhound-python "
+    "bloodyad certipy certipy-ad changepasswd coercer cve-2020-1472-exploit dacledit dcomexec "
+    "dementor dfscoerce dnstool donpapi dpapi dploot evil-winrm evil-winrm-py fgpp finddelegation "
+    "get-gpppassword getadcomputers getadusers getlapspassword getnpusers getnthash getpac getst "
+    "gettgt gettgtpkinit getuserspns gmsadumper godap goexec goldenpac gpp-decrypt kerbrute "
+    "keylistattack kirbi2john krbrelayx laps lapsdumper ldap-scanner ldapdomaindump ldaprelayscan "
+    "ldapsearch ldeep lookupsid lsassy manspider mitm6 mssqlclient multirelay net netview nopac ntlmrecon "
+    "ntlmrelayx owneredit passthecert petitpotam pre2k pretender printerbug privexchange psexec pth-toolkit "
+    "pylaps pywerview pywhisker pywsus raisechild rbcd rdesktop responder rpcclient rpcdump rusthound "
+    "rusthound-ce sam_the_admin samrdump sccmhunter sccmwtf secretsdump set_empty_pw shadowcoerce smbclient "
+    "smbclient-ng smbcrawler smbexec smbrelayx targetedkerberoast ticketconverter ticketer "
+    "windapsearch winexe wlfreerdp wmiexec wmiquery xfreerdp xfreerdp3 zerologon_tester",
+    prefixes=("python", "pypy", "impacket-", "pth-", "kerbrute"),
+    any_spelling=True,
 )
 DNS_LOOPS = Family(
     "dns_loops",
@@ -175,35 +204,32 @@ SCANNING = Family(
 )
 SERVICE_ATTACKS = Family(
     "service_attacks",
-    "arachni bloodhound-python cmseek curl dalfox davtest dig dirb dirbuster "
+    "arachni cmseek curl dalfox davtest dig dirb dirbuster "
     "java marshalsec php phpggc ysoserial dirhunt dirsearch dirsearch.py drill droopescan enum4linux "
     "enum4linux-ng enum4linux-ng.py enum4linux.pl "
     "feroxbuster ffuf finger-user-enum finger-user-enum.pl ghauri gobuster host http httpie https "
-    "ident-user-enum ident-user-enum.pl ike-scan impacket-lookupsid impacket-rpcdump impacket-samrdump "
-    "jaeles joomscan kiterunner kr ldapdomaindump ldapdomaindump.py lookupsid lookupsid.py nbtscan "
+    "ident-user-enum ident-user-enum.pl ike-scan "
+    "jaeles joomscan kiterunner kr nbtscan "
     "nfsshell nikto nikto.pl nmap nosqlmap nosqlmap.py nuclei odat odat.py onesixtyone perl "
-    "redis-rogue-server redis-rogue-server.py rpcdump rpcdump.py ruby "
-    "samrdump samrdump.py skipfish smbmap smtp-user-enum smtp-user-enum.pl "
+    "redis-rogue-server redis-rogue-server.py ruby "
+    "skipfish smbmap smtp-user-enum smtp-user-enum.pl "
     "snmp-check sqlmap sqlmap.py sstimap sstimap.py tplmap tplmap.py wapiti wfuzz "
-    "wget windapsearch windapsearch.py wpscan xh xsser xsstrike xsstrike.py",
+    "wget wpscan xh xsser xsstrike xsstrike.py",
     prefixes=("python",),
 )
 TUNNELS = Family(
     "tunnels",
-    "3proxy Xvnc amazon-ssm-agent anydesk atexec atexec.py autossh azcmagent blitz bore bunx chisel "
-    "cloudflared curl danted dcomexec dcomexec.py dns2tcpc dns2tcpd dnscat dnscat2 docker frpc frps "
+    "3proxy Xvnc amazon-ssm-agent anydesk autossh azcmagent blitz bore bunx chisel "
+    "cloudflared curl danted dns2tcpc dns2tcpd dnscat dnscat2 docker frpc frps "
     "gost gotty gs-full-link gs-mount gs-netcat gs-sftp gsocket hans hping3 http httpie https hysteria "
-    "icmpsh "
-    "icmpsh_m.py iox impacket-atexec impacket-atexec.py impacket-dcomexec impacket-dcomexec.py "
-    "impacket-psexec impacket-psexec.py impacket-smbexec impacket-smbexec.py impacket-wmiexec "
-    "impacket-wmiexec.py iodine iodined krfb ligolo ligolo-agent ligolo-ng ligolo-proxy "
+    "icmpsh icmpsh_m.py iox iodine iodined krfb ligolo ligolo-agent ligolo-ng ligolo-proxy "
     "localtonet localtunnel loclx lt meshagent meshagent32 meshagent64 meshagent_arm64 "
     "meshagent_osx64 microsocks nerdctl ngrok npc nps npx pagekite pagekite.py pnpm pnpx podman "
-    "privoxy psexec psexec.py ptunnel ptunnel-ng rathole redsocks revsocks rpivot rustdesk scope "
-    "shadowsocks shellinabox shellinaboxd smbexec smbexec.py sockd ss-local ss-server ssh "
+    "privoxy ptunnel ptunnel-ng rathole redsocks revsocks rpivot rustdesk scope "
+    "shadowsocks shellinabox shellinaboxd sockd ss-local ss-server ssh "
     "ssm-agent-worker sshuttle sshx tailscale teamviewer telebit teleconsole tigervncserver tightvncserver "
     "tinyproxy tmate tor trojan tty-share ttyd udp2raw upterm v2ray vino-server vncserver wayvnc "
-    "wetty wget wmiexec wmiexec.py wstunnel x0vncserver x11vnc xh xhs xray xrdp yarn zrok",
+    "wetty wget wstunnel x0vncserver x11vnc xh xhs xray xrdp yarn zrok",
     prefixes=("chisel", "ligolo", "frpc", "frps", "gost", "ngrok", "rathole", "revsocks", "rpivot"),
     wrappers=("proxychains", "proxychains4", "torify", "torsocks", "tsocks"),
 )
@@ -219,7 +245,7 @@ VOLUMES = Family(
 )
 
 FAMILIES: tuple[Family, ...] = (
-    *(ACCESS_TOKENS, CLOUD, CRACKING, DATABASES, DNS_LOOPS, IDENTITIES),
+    *(ACCESS_TOKENS, CLOUD, CRACKING, DATABASES, DNS_LOOPS, DOMAIN_ATTACKS, IDENTITIES),
     *(MACOS, REDIS_ABUSE, SCANNING, SERVICE_ATTACKS, TUNNELS, VOLUMES),
 )
 """The families imported on demand."""
@@ -241,6 +267,7 @@ JUDGES: tuple[InvocationJudge | Family, ...] = (
     CRACKING,
     SCANNING,
     SERVICE_ATTACKS,
+    DOMAIN_ATTACKS,
     unseen.judge,
     hidden_runs.judge,
     REDIS_ABUSE,

@@ -241,12 +241,6 @@ _ATTACK_NAME = lazy_compile(
 )
 """A file that calls itself an attacker's tool (``/tmp/revshell.jar``, ``./backdoor``, ``python3
 implant.py``): whatever it does, its author says it gives someone else a way in."""
-_CRACKER_NAME = lazy_compile(
-    r"(?:^|[-_.])(?:crack(?:er|ing)|bruter|[a-z0-9]+2john)(?=$|[-_.\d])", re.IGNORECASE
-)
-"""A file that calls itself a password cracker or guesser (``pyvboxdie-cracker.py``, ``keepass2john.py``;
-the tools' own names are :mod:`.cracking`'s). Not ``crack`` or ``brute`` alone: crack detection and
-brute-force search are ordinary projects' words."""
 _LEAKED_PASSWORDS = lazy_compile(
     r"(?:^|/)(?:rockyou[\w.-]*|fasttrack\.txt|john\.lst|darkweb2017[\w.-]*|[\w.-]*xato-net[\w.-]*"
     r"|10[-_]million[\w.-]*)$|/seclists/passwords/",
@@ -463,9 +457,6 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     if head and ("/" in head or launched is not None) and _ATTACK_NAME.search(stem):
         why = f"runs {head}, a file named as an attacker's tool (a reverse shell, a backdoor, an implant)"
         return _verdict(BACKDOOR, invocation, why)
-    if head and ("/" in head or launched is not None) and _CRACKER_NAME.search(stem):
-        why = f"runs {head}, a file named as a password cracker or guesser"
-        return _verdict(CREDENTIALS, invocation, why)
     if not head or "/" not in head:
         return None
     path = normalize_path(head, home=home, cwd=invocation.cwd)

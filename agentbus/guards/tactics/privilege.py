@@ -79,6 +79,7 @@ from ..runtime_endpoints import READS, RUNS, engine_sockets, host_socket, kubele
 from ..targets import reads_only
 from ..transfers import DOWNLOADERS, download
 from ..verdict import (
+    CREDENTIALS,
     DEBUG_CONTAINER,
     ENGINE_SOCKET,
     EVIDENCE,
@@ -1244,8 +1245,15 @@ CVE-2022-37706, snap-confine's CVE-2021-44731) or a password oracle (unix_chkpwd
 
 _POC_NAME = lazy_compile(r"(?:^|[-_.])(?:poc|pocs|proof[-_]?of[-_]?concept)(?:$|[-_.\d])", re.IGNORECASE)
 """A proof of concept by its name (``heartbleed-poc.py``, ``poc_cve.py``): what it proves is a break-in."""
-_GUESSER_NAME = lazy_compile(r"(?:^|[-_.])brute(?:force|forcer|r)?(?:$|[-_.\d])", re.IGNORECASE)
-"""A password guesser by its name (``brute_user.py``, ``ssh-bruteforce``)."""
+_GUESSER_NAME = lazy_compile(
+    r"(?:^|[-_.])(?:crack(?:er|ing)|bruter|[a-z0-9]+2john)(?=$|[-_.\d])"
+    r"|(?=.*(?:^|[-_.])brute(?:force|forcer)?(?:$|[-_.\d]))"
+    r"(?=.*(?:user|pass|login|cred|ssh|ftp|smb|rdp|telnet|http|wp|sql|auth|admin|zip|hash))",
+    re.IGNORECASE,
+)
+"""A password cracker or guesser by its name (``pyvboxdie-cracker.py``, ``keepass2john.py``,
+``brute_user.py``, ``ssh-bruteforce``); not ``crack`` or ``brute`` alone: crack detection and
+brute-force search are ordinary projects' words."""
 _FILE_ARGUMENT = lazy_compile(
     r"[/\\]|\.(?:txt|json|csv|dmp|dump|log|pcap|bin|img|xml|yml|yaml|ini|conf|zip|gz)$"
 )
@@ -1273,7 +1281,9 @@ def _exploit_run(invocation: Invocation) -> Verdict | None:
         if stem and _EXPLOIT_NAME.search(stem):
             return _verdict(PRIVILEGE, invocation, f"runs {name}, a program named as an exploit")
         if stem and _GUESSER_NAME.search(stem):
-            return _verdict(PRIVILEGE, invocation, f"runs {name}, a program named as a password guesser")
+            return _verdict(
+                CREDENTIALS, invocation, f"runs {name}, a program named as a password cracker or guesser"
+            )
         if stem and _POC_NAME.search(stem) and _target_given(invocation, name):
             why = f"runs {name}, a proof-of-concept exploit by its name, against a target"
             return _verdict(PRIVILEGE, invocation, why)

@@ -61,11 +61,10 @@ _VULNERABILITY_SCANNERS = frozenset({
 """Programs that probe a site for injectable parameters and known flaws, and exploit what they find."""
 _ENUMERATORS = frozenset({
     "enum4linux", "enum4linux-ng", "smbmap", "nbtscan", "finger-user-enum", "smtp-user-enum",
-    "onesixtyone", "snmp-check", "ike-scan", "ldapdomaindump", "windapsearch", "bloodhound-python",
-    "rpcdump", "samrdump", "lookupsid", "impacket-lookupsid", "impacket-samrdump", "impacket-rpcdump",
-    "ident-user-enum", "nfsshell",
+    "onesixtyone", "snmp-check", "ike-scan", "ident-user-enum", "nfsshell",
 })  # fmt: skip
-"""Programs that list another host's accounts, shares and services to attack next."""
+"""Programs that list another host's accounts, shares and services to attack next (a Windows domain's:
+:mod:`.domain_attacks`)."""
 _DATABASE_ATTACKERS = frozenset({"odat", "redis-rogue-server"})
 """Programs that take over a database server: ODAT (Oracle's scheduler jobs, Java, ``UTL_FILE`` writes,
 external tables), a rogue Redis master that ships a module to its replica."""
@@ -73,8 +72,7 @@ _TOOLS = _BRUTE_FORCERS | _VULNERABILITY_SCANNERS | _ENUMERATORS | _DATABASE_ATT
 _PUBLISHED_SCRIPTS = frozenset({
     "finger-user-enum.pl", "smtp-user-enum.pl", "ident-user-enum.pl", "enum4linux.pl", "enum4linux-ng.py",
     "dirsearch.py", "sqlmap.py", "xsstrike.py", "nosqlmap.py", "tplmap.py", "sstimap.py",
-    "nikto.pl", "ldapdomaindump.py", "windapsearch.py", "rpcdump.py", "samrdump.py", "lookupsid.py",
-    "odat.py", "redis-rogue-server.py",
+    "nikto.pl", "odat.py", "redis-rogue-server.py",
 })  # fmt: skip
 """The tools published as scripts and run by their file's name (``./finger-user-enum.pl -U names -t H``)."""
 _INTERPRETERS = frozenset({"perl", "ruby"})
@@ -170,7 +168,7 @@ _ADDRESS = lazy_compile(
 
 def _only_this_machine(values: list[str]) -> bool:
     """Whether every host the arguments name is this machine (and one is named): a developer testing
-    their own site or service (``nikto -h localhost:8000``, ART's ``ldapdomaindump ... 127.0.0.1``)."""
+    their own site or service (``nikto -h localhost:8000``, ``smtp-user-enum -t 127.0.0.1``)."""
     hosts = []
     for value in values:
         match = _ADDRESS.match(value.partition("=")[2] if value.startswith("-") else value)

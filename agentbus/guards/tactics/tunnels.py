@@ -40,8 +40,7 @@ A container engine driven on another machine (``docker -H tcp://HOST run|cp|exec
 http://HOST:2375/containers/create``) is lateral movement: botnets spread through exposed
 Docker APIs that way. Changing what runs there is asked as remote access (a deploy is a
 developer's too); reading it (``ps``, ``info``, ``logs``, ``inspect``) and the local socket stay ordinary.
-Impacket's ``psexec.py``/``wmiexec.py``/``smbexec.py``/``atexec.py``/``dcomexec.py`` (commands run on a
-Windows host with a password or hash) are lateral movement too, asked the same way.
+Impacket's ``psexec.py``/``wmiexec.py`` ... (commands run on a Windows host) are :mod:`.domain_attacks`'.
 """
 
 from __future__ import annotations
@@ -188,9 +187,6 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         installs = any(v.startswith(("--meshServiceName", "-install", "-fullinstall")) for v in values)
         why = f"{name} connects this machine to a MeshCentral server: its owner gets a desktop and a shell"
         return _verdict(BACKDOOR if installs else REMOTE_ACCESS, invocation, why)
-    if _REMOTE_EXEC.match(name):
-        why = f"{name} runs commands on another (Windows) machine with an account's password or hash"
-        return _verdict(REMOTE_ACCESS, invocation, why)
     if name in _PROXIES:
         return _verdict(
             REMOTE_ACCESS, invocation, f"{name} runs a proxy or tunnel that routes traffic in or out"
@@ -202,10 +198,6 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             f"runs {name or 'a command'} through {wrapper}, hiding where its traffic goes",
         )
     return None
-
-
-_REMOTE_EXEC = lazy_compile(r"^(?:impacket-)?(?:psexec|smbexec|wmiexec|atexec|dcomexec)(?:\.py)?$")
-"""Impacket's lateral movement: a command run on another host through SMB, WMI, the task scheduler or DCOM."""
 
 
 _SOCKS_OPTIONS = frozenset({"--socks4", "--socks4a", "--socks5", "--socks5-hostname"})

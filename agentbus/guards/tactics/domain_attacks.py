@@ -1,0 +1,290 @@
+"""Tactic family ``domain attacks``: a Windows domain attacked from a Linux shell.
+
+A prompt-injected agent on a developer's Linux machine (or a pentest box) reaches the company's
+Active Directory with Python tools: impacket's scripts, certipy, bloodyAD, bloodhound-python,
+Responder. One table (:data:`VERBS`) names each tool by what it does to the domain, whatever
+spelling runs it (``impacket-getST``, ``getST.py``, ``python3 /usr/share/doc/python3-impacket/
+examples/getST.py``, ``certipy-ad``, ``./kerbrute_linux_amd64``):
+
+- ``enumerate``: another host's accounts, groups, shares, SPNs, delegation or certificate
+  templates listed (``bloodhound-python -c All``, ``GetADUsers.py``, ``certipy find``, ``bloodyAD
+  get``, ``rpcclient -U "" -N DC``, ``smbclient -N -L //DC``, an anonymous or account-hunting
+  ``ldapsearch`` of another server): :data:`~agentbus.guards.verdict.SERVICE_ATTACK`, asked, as
+  ``enum4linux`` is;
+- ``execute``: a command run on another Windows host with an account's password (``psexec.py``,
+  ``wmiexec.py``, ``evil-winrm``, ``winexe``, an RDP client):
+  :data:`~agentbus.guards.verdict.REMOTE_ACCESS`, asked (a developer's ``ssh host cmd`` stays allowed:
+  a Windows VM of one's own is reached the same way, and a person can say so);
+- ``steal``: credential material requested, forged, dumped, relayed or poisoned for (Kerberoasting and
+  AS-REP roasting, tickets forged or requested on another's behalf, certificates abused, NTLM relays and
+  poisoners, coercion, LAPS and gMSA passwords read, directory rights rewritten to take an account):
+  :data:`~agentbus.guards.verdict.CREDENTIALS`, blocked.
+
+Whatever the tool, a hash or a ticket handed to it (``-hashes :NT``, ``-H NT``, ``/pth:NT``,
+``--pw-nt-hash``, ``-aesKey``, ``-k -no-pass`` or ``KRB5CCNAME=x.ccache``: pass-the-hash or
+pass-the-ticket) is credential use no coding task has: blocked. Tools with subcommands are judged
+by the subcommand (``certipy find`` enumerates, ``certipy req`` steals; ``bloodyAD get`` reads,
+``bloodyAD set``/``add``/``remove`` rewrite the directory). ``kinit``, ``klist``, ``ldapsearch``
+of the project's own server and ``smbclient //nas/share -U me`` are not judged here; installing a
+tool (``pip install impacket``) runs none of it; help and version send nothing.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from ...lazy_regex import lazy_compile
+from ..findings import finding as _verdict
+from ..findings import static_args as _values
+from ..programs import Invocation
+from ..verdict import CREDENTIALS, REMOTE_ACCESS, SERVICE_ATTACK, Verdict
+
+__all__ = ["PROGRAMS", "PYTHONS", "judge"]
+
+ENUMERATE, EXECUTE, STEAL = "enumerate", "execute", "steal"
+
+VERBS: dict[str, str] = {
+    **dict.fromkeys((
+        "bloodhound-python", "bloodhound-ce-python", "bloodhound", "rusthound", "rusthound-ce",
+        "ldapdomaindump", "windapsearch", "adidnsdump", "getadusers", "getadcomputers", "lookupsid",
+        "samrdump", "rpcdump", "netview", "finddelegation", "ldeep", "smbcrawler", "fgpp", "ntlmrecon",
+        "ldap-scanner", "ldaprelayscan", "manspider", "pywerview", "godap", "smbclient-ng", "smbclient",
+        "rpcclient", "ldapsearch", "sccmhunter", "certipy", "bloodyad", "kerbrute", "net",
+        "impacket-smbclient",
+    ), ENUMERATE),
+    **dict.fromkeys((
+        "psexec", "smbexec", "wmiexec", "atexec", "dcomexec", "wmiquery", "evil-winrm", "evil-winrm-py",
+        "winexe", "xfreerdp", "xfreerdp3", "wlfreerdp", "rdesktop", "goexec", "mssqlclient",
+    ), EXECUTE),
+    **dict.fromkeys((
+        "getnpusers", "getuserspns", "targetedkerberoast", "ticketer", "getst", "gettgt", "gettgtpkinit",
+        "getnthash", "ticketconverter", "kirbi2john", "getpac", "goldenpac", "raisechild", "keylistattack",
+        "nopac", "sam_the_admin", "ntlmrelayx", "krbrelayx", "smbrelayx", "multirelay", "responder", "mitm6",
+        "pretender", "petitpotam", "coercer", "dfscoerce", "shadowcoerce", "printerbug", "dementor",
+        "privexchange", "addcomputer", "rbcd", "dacledit", "owneredit", "addspn", "dnstool", "aclpwn",
+        "passthecert", "changepasswd", "pywhisker", "gmsadumper", "pylaps", "lapsdumper", "laps",
+        "getlapspassword",
+        "gpp-decrypt", "get-gpppassword", "pre2k", "sccmwtf", "pywsus", "zerologon_tester",
+        "cve-2020-1472-exploit", "set_empty_pw", "dploot", "donpapi", "secretsdump", "lsassy", "dpapi",
+        "pth-toolkit",
+    ), STEAL),
+}  # fmt: skip
+"""Each domain tool, by its normalised name (lower case, no ``impacket-``/``pth-`` prefix, no ``.py``),
+and what it does: ``enumerate`` (asked), ``execute`` (asked), ``steal`` (blocked). Samba's and
+OpenLDAP's clients (:data:`_CLIENTS`) are judged by their arguments (:func:`_client`); the tools with
+subcommands (:data:`_SUBCOMMANDS`) by the subcommand; impacket's ``smbclient.py`` is its own entry."""
+
+PYTHONS = lazy_compile(r"^(?:python[\d.]*|pypy[\d.]*)$")
+"""Interpreters a tool's script is run with (``python3 gMSADumper.py``, ``python3 -m bloodhound``)."""
+
+_CLIENTS = frozenset({"smbclient", "rpcclient", "ldapsearch", "net"})
+"""Samba's and OpenLDAP's clients: a developer's tools too, judged only in the ways an attacker uses them."""
+
+PROGRAMS = frozenset({*VERBS, "certipy-ad"} - {"impacket-smbclient"})
+"""The names the family is consulted for, in any case and with ``.py`` or not (``GetUserSPNs.py``);
+besides them, Python running a script, and the names ``impacket-``, ``pth-`` and ``kerbrute`` start."""
+
+_SUFFIX = lazy_compile(r"(?:\.py|_(?:linux|darwin|windows)_(?:amd64|386|arm64|arm)(?:\.exe)?)$")
+_HASH_OPTIONS = frozenset(
+    {"-hashes", "--hashes", "-nthash", "--nthash", "-aesKey", "--aes-key", "--pw-nt-hash"}
+)
+"""Options that hand a tool an NT hash or a Kerberos key instead of a password (``-H`` too, given a hash)."""
+_HASH = lazy_compile(r"^(?:[0-9a-fA-F]{32})?:?[0-9a-fA-F]{32}$")
+_LOOPBACK = lazy_compile(r"^(?:localhost|127(?:\.\d{1,3}){3}|::1|\[::1\])$")
+_INFO = frozenset({"-h", "--help", "-help", "--version", "-V", "version", "help"})
+_SUBCOMMANDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "certipy": (frozenset({"find", "parse", "cert"}),
+                frozenset({"req", "auth", "shadow", "forge", "ca", "template", "relay", "account"})),
+    "bloodyad": (frozenset({"get"}), frozenset({"set", "add", "remove"})),
+    "sccmhunter": (frozenset({"find", "smb", "show"}), frozenset({"http", "mssql", "dpapi", "admin"})),
+    "kerbrute": (frozenset({"userenum"}), frozenset({"passwordspray", "bruteuser", "bruteforce"})),
+}  # fmt: skip
+"""Per tool with subcommands: the subcommands that read, and those that take credentials or rewrite the
+directory to take an account (``certipy req``, ``bloodyAD set password``)."""
+_SECRET_ATTRIBUTES = lazy_compile(
+    r"(?i)ms-mcs-admpwd\b|mslaps-(?:encrypted)?password|msds-managedpassword|unicodepwd|\bgmsa\b"
+)
+"""Directory attributes that hold a password: LAPS, gMSA, an account's own."""
+_RPC_WRITES = lazy_compile(r"(?i)setuserinfo|chgpasswd|createdomuser|deletedomuser|addmem|setdompwinfo")
+_LDAP_HUNTS = lazy_compile(
+    r"(?i)serviceprincipalname|1\.2\.840\.113556\.1\.4\.80[34]|admincount|msds-allowedtodelegateto"
+    r"|msds-allowedtoactonbehalf|trustedfordelegation"
+)
+"""An LDAP filter or attribute that hunts a Windows domain's accounts to attack: SPNs to roast, accounts
+with pre-authentication off or delegation set, admins (listing users or groups with an account is discovery,
+as ART's T1069 has it)."""
+
+
+def judge(invocation: Invocation, home: str) -> Verdict | None:
+    """The attack on a Windows domain in this command, or None."""
+    tool, values = _tool(invocation.name, _values(invocation))
+    if tool is None or (not values and tool != "mitm6") or (len(values) == 1 and values[0] in _INFO):
+        return None
+    if tool == "responder" and not {"-I", "--interface"} & set(values):
+        return None  # a project's own responder.py; Responder poisons only on an interface
+    if _credential_material(invocation, values, tool):
+        why = f"{tool} is handed an NT hash, a Kerberos key or a ticket instead of a password (pass-the-hash)"
+        return _verdict(CREDENTIALS, invocation, why)
+    if tool in _CLIENTS:
+        return _client(invocation, tool, values)
+    verb = _subcommand_verb(tool, values) or VERBS[tool]
+    if verb != STEAL and _only_this_machine(values):
+        return None  # ART's ldapdomaindump of 127.0.0.1, a Windows container of one's own on localhost
+    if verb == STEAL:
+        why = f"{tool} takes credentials from a Windows domain (roasting, forged tickets, relays, rights)"
+        return _verdict(CREDENTIALS, invocation, why)
+    if verb == EXECUTE:
+        if tool == "mssqlclient":
+            return None  # a database client given a password; what it is told to run is .databases'
+        why = f"{tool} runs commands on, or opens a desktop of, another (Windows) machine"
+        return _verdict(REMOTE_ACCESS, invocation, why)
+    why = f"{tool} lists a Windows domain's accounts, shares or services to attack"
+    return _verdict(SERVICE_ATTACK, invocation, why)
+
+
+_TARGET = lazy_compile(
+    r"^(?:[\w.$\\/-]*(?::[^@\s]*)?@)?(\d{1,3}(?:\.\d{1,3}){3}|localhost|::1)(?=$|[:/])"
+    r"|^\w+://(\[[0-9a-f:]+\]|[\w.-]+)",
+    re.IGNORECASE,
+)
+"""A host an argument names: an address, ``DOMAIN/user:pass@10.0.0.5``, a URL's host."""
+
+
+def _only_this_machine(values: list[str]) -> bool:
+    """Whether every host the arguments name is this machine (and one is named)."""
+    hosts = []
+    for value in values:
+        match = _TARGET.match(value.partition("=")[2] if value.startswith("-") else value)
+        if match:
+            hosts.append((match.group(1) or match.group(2) or "").strip("[]"))
+    return bool(hosts) and all(_LOOPBACK.match(host) for host in hosts)
+
+
+def _tool(name: str, values: list[str]) -> tuple[str | None, list[str]]:
+    """The domain tool run and its arguments: by name, or as a script (or module) Python runs."""
+    if PYTHONS.match(name):
+        index = next((i for i, v in enumerate(values) if v == "-m" or not v.startswith("-")), None)
+        if index is None or (values[index] == "-m" and index + 1 >= len(values)):
+            return None, values
+        if values[index] == "-m":
+            name, values = values[index + 1].rpartition(".")[2], values[index + 2 :]
+        else:
+            name, values = posixpath.basename(values[index]), values[index + 1 :]
+            if not name.lower().endswith(".py") and (name.lower() not in VERBS or name.lower() in _CLIENTS):
+                return None, values  # python3 ldapdomaindump (a checkout's directory), not python3 net
+    lowered = name.lower()
+    if lowered in ("impacket-smbclient", "smbclient.py"):
+        return "impacket-smbclient", values
+    lowered = _SUFFIX.sub("", lowered)
+    for prefix in ("impacket-", "pth-"):
+        if lowered.startswith(prefix):
+            lowered = lowered[len(prefix) :]
+    if lowered == "certipy-ad":
+        lowered = "certipy"
+    if lowered.startswith("kerbrute"):
+        lowered = "kerbrute"
+    if name.lower().startswith("pth-") and lowered not in VERBS:
+        lowered = "pth-toolkit"  # pth-wmis, pth-curl, pth-sqsh: the pass-the-hash toolkit's other programs
+    return (lowered if lowered in VERBS else None), values
+
+
+def _credential_material(invocation: Invocation, values: list[str], tool: str) -> bool:
+    """A hash, key or ticket used instead of a password: ``-hashes :NT``, ``-H NT``, ``/pth:NT``,
+    ``-k -no-pass``, ``KRB5CCNAME=x.ccache`` before an attack tool, Samba's clients wrapped as ``pth-*``."""
+    if invocation.name.lower().startswith("pth-"):
+        return True
+    if tool not in _CLIENTS and any(assignment.startswith("KRB5CCNAME=") for assignment in invocation.env):
+        return True
+    for index, value in enumerate(values):
+        option, _, attached = value.partition("=")
+        if option in _HASH_OPTIONS or value.lower().startswith("/pth:"):
+            return True
+        given = attached or (values[index + 1] if index + 1 < len(values) else "")
+        if option in ("-H", "--hash") and _HASH.match(given):
+            return True
+    return "-k" in values and "-no-pass" in values
+
+
+def _subcommand_verb(tool: str, values: list[str]) -> str | None:
+    """What a tool with subcommands does, by its first subcommand word (``certipy req``, ``bloodyAD ...
+    set password``); a read of a password attribute (LAPS, gMSA) steals."""
+    if tool in _SUBCOMMANDS:
+        reads, takes = _SUBCOMMANDS[tool]
+        word = next((v.lower() for v in values if v.lower() in reads or v.lower() in takes), "")
+        if word in takes or _SECRET_ATTRIBUTES.search(" ".join(values)):
+            return STEAL
+        return ENUMERATE
+    if tool == "ldeep" and _SECRET_ATTRIBUTES.search(" ".join(values)):
+        return STEAL
+    return None
+
+
+def _client(invocation: Invocation, tool: str, values: list[str]) -> Verdict | None:
+    """Samba's and OpenLDAP's clients, in the ways an attacker uses them on another host."""
+    hosts = [host for host in map(_host_of, values) if host]
+    if tool == "ldapsearch":
+        hosts += [
+            values[i + 1]
+            for i, v in enumerate(values[:-1])
+            if v in ("-h", "-H") and "://" not in values[i + 1]
+        ]
+    if hosts and all(_LOOPBACK.match(host) for host in hosts):
+        return None
+    if tool == "rpcclient":
+        commands = " ".join(values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-c", "--command"))
+        if _RPC_WRITES.search(commands):
+            return _verdict(CREDENTIALS, invocation, "rpcclient resets or creates a domain account")
+        return _verdict(
+            SERVICE_ATTACK, invocation, "rpcclient lists another host's accounts, groups or policy"
+        )
+    if tool == "smbclient":
+        return _smb_listing(invocation, values)
+    if tool == "net":
+        if values[:1] == ["rpc"] and "password" in values:
+            return _verdict(CREDENTIALS, invocation, "net rpc password resets a domain account's password")
+        return None
+    return _ldap_hunt(invocation, values, remote=bool(hosts))
+
+
+def _host_of(value: str) -> str:
+    """The host an argument names (``//10.0.0.5/share``, ``\\\\h\\s``, ``ldap://dc:389``), or ''."""
+    slashed = value.replace("\\", "/")
+    if slashed.startswith("//"):
+        return slashed[2:].partition("/")[0]
+    scheme, sep, rest = value.partition("://")
+    if sep and scheme.lower() in ("ldap", "ldaps", "smb", "gc"):
+        address = rest.partition("/")[0]
+        return address.rpartition(":")[0] if address.count(":") == 1 else address
+    return ""
+
+
+_ANONYMOUS = frozenset({"", "%", "guest", "guest%", "anonymous", "null"})
+
+
+def _smb_listing(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """``smbclient -N -L //DC``, ``smbclient -U '' //h/share``, ``smbclient -L //h``: another host's shares
+    listed, or opened with a null or guest session; a share of one's own opened with one's account is not."""
+    users = [values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-U", "--user")]
+    users += [v.partition("=")[2] for v in values if v.startswith("--user=")]
+    anonymous = "-N" in values or "--no-pass" in values or any(u.lower() in _ANONYMOUS for u in users)
+    if anonymous or any(v == "-L" or v.startswith("--list") for v in values):
+        how = "with a null or guest session" if anonymous else "as a list"
+        return _verdict(SERVICE_ATTACK, invocation, f"smbclient opens another host's shares {how}")
+    return None
+
+
+def _ldap_hunt(invocation: Invocation, values: list[str], *, remote: bool) -> Verdict | None:
+    """``ldapsearch -x -H ldap://DC -b DC=corp,DC=local`` (an anonymous bind to another server), a filter
+    for SPNs, pre-authentication off, admins or every account; LAPS and gMSA passwords read (blocked)."""
+    text = " ".join(values)
+    if _SECRET_ATTRIBUTES.search(text):
+        return _verdict(CREDENTIALS, invocation, "ldapsearch reads LAPS or gMSA passwords from a directory")
+    binds = [values[i + 1] for i, v in enumerate(values[:-1]) if v == "-D"]
+    anonymous = remote and "-x" in values and all(not bind for bind in binds)
+    if anonymous or _LDAP_HUNTS.search(text):
+        why = (
+            "ldapsearch lists another server's accounts, SPNs or delegation (anonymously, or to attack them)"
+        )
+        return _verdict(SERVICE_ATTACK, invocation, why)
+    return None
