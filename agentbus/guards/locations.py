@@ -29,7 +29,7 @@ import re
 
 from ..lazy_regex import lazy_compile
 from .operands import mounted_root, system_file
-from .paths import display_path, normalize_path
+from .paths import display_path, host_dir_path, normalize_path
 from .verdict import (
     DATA_DESTRUCTION,
     EVIDENCE,
@@ -100,6 +100,9 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     (r"/.+/sys/kernel/(?:core_pattern|modprobe|hotplug)|/.+/kernel/uevent_helper|/.+/sys/fs/binfmt_misc/.+",
      PRIVILEGE,
      "a program the kernel runs as root, through a /proc or /sys mounted elsewhere (the host's)"),
+    # A kernel hook by its file name wherever the host's /proc/sys is mounted (/sysproc/core_pattern).
+    (r"/.+/(?:core_pattern|uevent_helper)|/.+/binfmt_misc/register", PRIVILEGE,
+     "a program the kernel runs as root, by its hook's name in a /proc or /sys mounted elsewhere"),
     (r"/.+/(?:release_agent|notify_on_release)", PRIVILEGE,
      "a cgroup's release agent: a program the host's kernel runs as root (the container escape)"),
     (r"/(?!sys/).+/cgroup\.procs", SYSTEM_CONFIG,
@@ -340,6 +343,10 @@ def location(path: str, *, home: str | None = None, cwd: str | None = None) -> t
     else:
         keyed = _HOMES.sub("~", normalized, count=1)
     match = _TABLE.fullmatch(keyed)
+    hosts = host_dir_path(normalized) if match is None else None
+    inner = location(hosts, home=home, cwd="/") if hosts else None
+    if inner is not None:  # /host-etc/cron.d/x: the host's /etc, given to a container at /host-etc
+        return inner[0], f"{inner[1]}, of the host's system directory mounted at {normalized}"
     if match is None:
         return (
             _mounted_root(normalized, home=home, cwd=cwd)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
-from .paths import OTHER_ROOT, normalize_path
+from .paths import OTHER_ROOT, host_dir_path, normalize_path
 
 if TYPE_CHECKING:  # annotations only: the path guards use this module without the shell parser
     from .programs import Invocation
@@ -225,6 +225,9 @@ def system_file(value: str, *, home: str, cwd: str | None) -> str | None:
     top = mounted_root(path, cwd)
     if top is not None and CORE_SYSTEM_FILE.match(path[len(top) :]):
         return path  # /mnt/etc/shadow, /sysroot/etc/ld.so.preload: who may log in or be root on that system
+    hosts = host_dir_path(path)
+    if hosts is not None and CORE_SYSTEM_FILE.match(hosts):
+        return path  # /host-etc/shadow: the host's /etc given to a container under its own name
     if cwd is None and path.startswith("../"):
         climbed = "/" + path.lstrip("./")
         if climbed.startswith(_SYSTEM_DIRECTORIES) and _SYSTEM_FILE.match(climbed):

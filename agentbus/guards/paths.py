@@ -596,6 +596,19 @@ initramfs's ``/sysroot``, ``/proc/1/root`` with the host's process namespace), t
 directories: ``/mnt/etc/passwd`` is that system's password file. Of its files only the
 :data:`CORE_SYSTEM_FILE` ones count as system files: its ``/etc/fstab`` written by an installer
 (``genfstab -U /mnt >> /mnt/etc/fstab``) is that system's set-up, not an escalation."""
+_HOST_DIR = lazy_compile(
+    r"^/host[-_]?(?P<dir>etc|root|var|usr|boot|proc|sys|lib|lib64|bin|sbin|opt|home)(?P<rest>/.*)?$",
+    re.IGNORECASE,
+)
+
+
+def host_dir_path(path: str) -> str | None:
+    """The host's path a system directory given to a container under its own name stands for:
+    ``/host-etc/cron.d/x`` is the host's ``/etc/cron.d/x`` (``-v /etc:/host-etc``, ``/hostproc``)."""
+    match = _HOST_DIR.match(path)
+    return f"/{match['dir'].lower()}{match['rest'] or ''}" if match else None
+
+
 _BACKUP_SUFFIX = lazy_compile(
     r"(?:~|-|\.(?:bak\d*|backup|old|orig|save|sav|swp|swo|tmp|temp|lock|dpkg-(?:old|dist|new|bak|tmp)"
     r"|rpm(?:save|new|orig)|ucf-(?:old|dist|new)|pac(?:save|new)|\d))$",

@@ -283,6 +283,13 @@ def _short_cluster_value(value: str) -> str | None:
     return attached
 
 
+_POD_VOLUMES = lazy_compile(r"(?:^|/)kubelet/pods(?:/|$)")
+"""A node's pod directories (``/var/lib/kubelet/pods``, ``/host/var/lib/kubelet/pods``): each pod's
+volumes, its service-account token and mounted secrets among them."""
+_POD_SECRET_NAME = lazy_compile(
+    r"token|ca\.crt|namespace|\.?dockerconfigjson|kube-api-access.*", re.IGNORECASE
+)
+
 _FIND_NAME_TESTS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex",
                               "-iregex"})  # fmt: skip
 
@@ -296,7 +303,8 @@ def _find(invocation: Invocation, home: str) -> Verdict | None:
             break
         starts.append(value)
     where = next((w for w in (wide_root(s, home, invocation.cwd) for s in starts) if w), None)
-    if where is None:
+    pods = next((s for s in starts if _POD_VOLUMES.search(s)), None)
+    if where is None and pods is None:
         return None
     negated = False
     for index, value in enumerate(values[:-1]):
@@ -308,7 +316,10 @@ def _find(invocation: Invocation, home: str) -> Verdict | None:
             if value in ("-regex", "-iregex"):
                 name = re.sub(r"[\\^$()]|\.\*", "", name)
             if secret_name(name):
-                return _verdict(invocation, f"searches {where} for credential files ({name})")
+                return _verdict(invocation, f"searches {where or pods} for credential files ({name})")
+            if pods is not None and _POD_SECRET_NAME.fullmatch(name.strip("*")):
+                why = f"searches a node's pod volumes ({pods}) for their tokens ({name})"
+                return _verdict(invocation, why)
         negated = False
     return None
 

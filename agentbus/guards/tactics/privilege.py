@@ -44,6 +44,7 @@ the agent meant, a person should see it.
 
 from __future__ import annotations
 
+import itertools
 import os
 import posixpath
 import re
@@ -74,6 +75,7 @@ from ..programs import (
     written_text,
 )
 from ..request_bodies import WRITE_OPTIONS, request_options
+from ..runtime_endpoints import READS, RUNS, engine_sockets, host_socket, kubelet_call, unusual_socket
 from ..targets import reads_only
 from ..transfers import DOWNLOADERS, download
 from ..verdict import (
@@ -84,6 +86,7 @@ from ..verdict import (
     PRIVILEGE,
     SCHEDULED,
     SERVICE,
+    SERVICE_ATTACK,
     STEALTH_PERSISTENCE,
     SUDO_INSTALL,
     SYSTEM_CONFIG,
@@ -1434,6 +1437,143 @@ def _namespace_root(invocation: Invocation) -> Verdict | None:
 _ROOT_ID_OPTIONS = frozenset({"--uid", "--gid", "--reuid", "--regid", "--ruid", "--rgid", "--euid", "--egid"})
 
 
+_ENGINE_CLIENTS = frozenset({"docker", "podman", "nerdctl", "crictl", "ctr", "runc", "crun", "buildctl",
+                             "dockerd", "containerd", "socat", "nc", "ncat", "netcat", "curl", "wget", "http",
+                             "https", "xh", "kubeletctl", "export", "env", "alias", "declare", "typeset",
+                             "setenv"})  # fmt: skip
+"""Programs that drive an engine at a socket they are given (``-H``, ``--address``, ``--unix-socket``,
+``--runtime-endpoint``, ``UNIX-CONNECT:``, ``nc -U``) or keep one for later (``export DOCKER_HOST``)."""
+_SOCKET_OBSERVERS = frozenset({"ls", "stat", "test", "[", "[[", "file", "readlink", "realpath", "find",
+                               "lsof", "fuser", "du", "grep", "rg", "which", "type"})  # fmt: skip
+"""Programs that only look at a socket's file: ``ls -l /host/run/docker.sock`` drives nothing."""
+_HTTP_CLIENTS = frozenset({"curl", "wget", "http", "https", "xh", "xhs", "httpie", "kubectl", "oc"})
+_ENGINE_CREATE = lazy_compile(r"/containers/create(?:[?#]|$)|/exec/[^/\s]+/start|/containers/[^/\s]+/exec\b")
+_HOST_CONTAINER_BODY = lazy_compile(
+    r"\"Binds\"\s*:\s*\[[^\]]{0,1000}?\"/(?:|etc|root|proc|sys|var|dev|boot|run)(?::|/:)"
+    r"|\"Source\"\s*:\s*\"/(?:|etc|root|proc|sys|var|dev|boot|run)/?\""
+    r"|\"(?:Privileged|PidMode|NetworkMode|IpcMode|CapAdd)\"\s*:\s*(?:true|\"host\"|\[\s*\"(?:ALL|SYS_ADMIN)\")",
+    re.IGNORECASE,
+)
+"""A Docker Engine API body asking for a container with the host's root (or /etc, /proc ...) bound in, or
+privileged, or in the host's process, network or IPC namespace: ``docker run -v /:/h --privileged`` spelled
+as JSON, through any socket or address."""
+_KUBELETCTL_RUNS = frozenset({"exec", "run", "attach", "cri", "portforward", "scan"})
+_KUBELETCTL_READS = frozenset({"pods", "runningpods", "log", "containerlogs"})
+
+
+def _runtime_endpoint(invocation: Invocation) -> Verdict | None:
+    """What a command reaches rather than the program it names (:mod:`..runtime_endpoints`): the host's
+    container engine through its socket mounted in a container (``docker -H unix:///host/run/docker.sock``,
+    ``crictl --runtime-endpoint unix:///host/...``, a ``crictl.yaml`` naming it, ``DOCKER_HOST=...``), an
+    engine socket where none is kept (asked), a kubelet told to run a command in a pod
+    (``curl -sk https://NODE:10250/run/NS/POD/C -d cmd=id``) or to give up its pods and logs (asked)."""
+    name = invocation.name or ""
+    values = [*_values(invocation), *invocation.env]
+    if name not in _SOCKET_OBSERVERS:
+        written = written_text(invocation) if name in ("echo", "printf", "cat", "tee") else None
+        texts = [*values, written] if written else values
+        for text in texts:
+            for path in engine_sockets(text):
+                if host_socket(path):
+                    why = f"reaches the host's container engine through its socket mounted at {path}"
+                    return _verdict(PRIVILEGE, invocation, why)
+                if name in _ENGINE_CLIENTS and unusual_socket(path) and not _engine_reads_only(values):
+                    why = f"drives a container engine through a socket where none is kept ({path})"
+                    return _verdict(ENGINE_SOCKET, invocation, why)
+    if name in _RUNTIME_CLIENTS:
+        found = _runtime_client(invocation, name, values)
+        if found is not None:
+            return found
+    relay = any(v.upper().startswith(_LISTENERS) for v in values)  # socat TCP-LISTEN:2375 UNIX-CONNECT:...
+    if name in _RAW_CLIENTS and not relay and any(engine_sockets(v) for v in values):
+        why = "sends raw requests to a container engine's socket: what they ask it to start is not seen"
+        return _verdict(ENGINE_SOCKET, invocation, why)
+    if name in _HTTP_CLIENTS and any(_ENGINE_CREATE.search(v) for v in values):
+        body = next((v for v in values if _HOST_CONTAINER_BODY.search(v)), None)
+        if body is not None:
+            why = "asks a container engine's API for a container with the host's root or privileges"
+            return _verdict(PRIVILEGE, invocation, why)
+    verb = ""
+    if name == "kubeletctl":
+        verb = next((v.lower() for v in values if not v.startswith("-")), "")
+        verb = RUNS if verb in _KUBELETCTL_RUNS else (READS if verb in _KUBELETCTL_READS else "")
+    elif name in _HTTP_CLIENTS:
+        calls = [kubelet_call(v) for v in values]
+        verb = RUNS if RUNS in calls else next((c for c in calls if c), "")
+    if verb == RUNS:
+        return _verdict(PRIVILEGE, invocation, "runs a command in a pod through a node's kubelet API")
+    if verb:
+        why = "reads a node's pods, their specs' secrets or logs through its kubelet API"
+        return _verdict(SERVICE_ATTACK, invocation, why)
+    return None
+
+
+_RUNTIME_CLIENTS = frozenset({"ctr", "crictl", "runc", "crun", "nerdctl", "docker", "podman", "buildctl"})
+_RUNTIME_PLACES = frozenset({"--root", "--address", "-a", "--config", "-c", "--runtime-endpoint", "-r",
+                             "--image-endpoint", "-i", "-H", "--host", "--url", "--state", "--namespace-dir",
+                             "--data-root"})  # fmt: skip
+"""A runtime client's options naming the socket, state or configuration it works through."""
+_NODE_RUNTIMES = frozenset({"ctr", "runc", "crun"})
+"""The runtimes below the orchestrator: their containers are the node's pods, not the developer's own.
+(``crictl exec`` is the node's documented debugging step, as ``kubectl exec`` is the cluster's: allowed.)"""
+_RAW_CLIENTS = frozenset({"socat", "nc", "ncat", "netcat", "busybox"})
+_LISTENERS = ("TCP-LISTEN", "TCP4-LISTEN", "TCP6-LISTEN", "UNIX-LISTEN")
+"""socat's listening addresses: a relay to the socket (the tunnels' concern), not requests sent to it."""
+
+
+_ENGINE_CHANGES = frozenset({"run", "exec", "create", "start", "restart", "attach", "cp", "commit", "update",
+                             "runp", "build", "load", "import", "pull", "push", "plugin", "swarm", "service",
+                             "stack", "tag", "rm", "rmi", "kill", "stop", "prune", "compose", "POST", "PUT",
+                             "DELETE", "-XPOST", "-XPUT", "-XDELETE", "-d", "--data", "--data-binary", "-T",
+                             "--upload-file", "-F"})  # fmt: skip
+"""The verbs and request options by which an engine is told to change or start something."""
+
+
+def _engine_reads_only(values: list[str]) -> bool:
+    """``crictl -r unix:///custom/containerd.sock images``: a look at the engine, not a change to it."""
+    return not any(v in _ENGINE_CHANGES or v.startswith(("-XP", "--data=", "-d{", "-d'")) for v in values)
+
+
+def _runtime_client(invocation: Invocation, name: str, values: list[str]) -> Verdict | None:
+    """``runc --root /host/run/containerd/runc/k8s.io exec``: a runtime working through the host's state;
+    ``ctr -n k8s.io task exec``, ``runc exec``: a command run in a node's pod by its runtime (asked)."""
+    for index, value in enumerate(values):
+        option, sign, attached = value.partition("=")
+        given = attached if sign else (values[index + 1] if index + 1 < len(values) else "")
+        if (
+            option in _RUNTIME_PLACES
+            and given.startswith(("/", "$"))
+            and host_socket(given.removeprefix("unix://"))
+        ):
+            why = f"drives the host's container runtime through its {option} {given}"
+            return _verdict(PRIVILEGE, invocation, why)
+    if name in _NODE_RUNTIMES and {"exec", "attach"} & set(values):
+        why = f"{name} runs a command in a container of the node's own runtime (another pod's)"
+        return _verdict(ENGINE_SOCKET, invocation, why)
+    return None
+
+
+_ADMIN_IDENTITY = lazy_compile(r"^-{1,2}as-group=?system:masters$", re.IGNORECASE)
+"""The group every member of which is the cluster's administrator, whatever RBAC says (impersonating another
+user, ``--as=system:admin``, stays the cloud rule's ask: the user's own RBAC decides what it may do)."""
+
+
+def _kube_impersonation(invocation: Invocation) -> Verdict | None:
+    """``kubectl get secrets --as=null --as-group=system:masters``: acting as the cluster's administrators
+    through the impersonate permission."""
+    if invocation.name not in ("kubectl", "oc"):
+        return None
+    values = _values(invocation)
+    for index, value in enumerate(values):
+        following = values[index + 1] if index + 1 < len(values) and "=" not in value else ""
+        if _ADMIN_IDENTITY.match(value) or (
+            value.lstrip("-") == "as-group" and _ADMIN_IDENTITY.match(f"--as-group={following}")
+        ):
+            why = "impersonates the cluster's administrators (the system:masters group)"
+            return _verdict(PRIVILEGE, invocation, why)
+    return None
+
+
 def _root_ids(invocation: Invocation) -> Verdict | None:
     """``capsh --gid=0 --uid=0 --``, ``setpriv --reuid=0 bash``: a program asked to take uid or gid 0. It
     works only where it was given root's capabilities (a capability or setuid bit left on it)."""
@@ -1704,12 +1844,29 @@ def judge_script(script: Script, home: str) -> Verdict | None:
             return _verdict(PRIVILEGE, first, f"opens a root shell ({first.name}'s prompt)")
     return (
         _escape_typed(script)
+        or _piped_manifest(script)
         or _writable_path(script)
         or _program_named_function(script)
         or _debugger_injection(script)
         or _password_fed_to_su(script)
         or root_code.judge_script(script, home)
     )
+
+
+def _piped_manifest(script: Script) -> Verdict | None:
+    """``cat <<EOF | kubectl apply -f -`` with ``hostPID: true``/``privileged: true``/a ``hostPath``: the pod
+    spelled in the text fed to the cluster client, judged as one given in its arguments."""
+    for stages in walk(script):
+        for producer, consumer in itertools.pairwise(stages):
+            if consumer.name not in ("kubectl", "oc") or "-" not in _values(consumer):
+                continue
+            if not {"apply", "create", "replace", "run"} & set(_values(consumer)):
+                continue
+            text = written_text(producer) if producer.name in ("cat", "echo", "printf") else None
+            if text and _KUBE_DANGER.search(text):
+                why = "starts a pod with the node's privileges or disk (in the manifest fed to it)"
+                return _verdict(PRIVILEGE, consumer, why)
+    return None
 
 
 def _program_named_function(script: Script) -> Verdict | None:
@@ -1949,6 +2106,8 @@ def _findings(invocation: Invocation, home: str) -> Iterator[Verdict | None]:
     yield _exploit_run(invocation)
     yield _exploit_fetch_or_build(invocation)
     yield _escape_kit(invocation)
+    yield _runtime_endpoint(invocation)
+    yield _kube_impersonation(invocation)
     yield _init_namespaces_joined(invocation)
     yield _process_root_operand(invocation)
     yield _namespace_root(invocation)
