@@ -1043,7 +1043,7 @@ _BOOT_INSTALLERS = frozenset({"grub-install", "grub2-install", "grub-bios-setup"
 _BOOTCTL_WRITES = frozenset(
     {"install", "remove", "update", "set-default", "set-oneshot", "unlink", "cleanup"}
 )
-_ONLY_ASKS = frozenset({"--help", "-h", "--version", "-V", "-v", "--verbose"})
+_ONLY_ASKS = frozenset({"--help", "-h", "--version", "-V"})
 
 
 def _boot_chain(invocation: Invocation) -> Verdict | None:
@@ -1603,6 +1603,18 @@ def _searched_start(find: Invocation, home: str) -> str | None:
     return None
 
 
+def _script_of(stage: Invocation) -> str | None:
+    """The script file a shell or an interpreter runs (``bash ./lock.sh``, ``python3 enc.py``)."""
+    if stage.name not in SHELLS and not re.match(r"^(?:python[\d.]*|perl|ruby|node|php|lua)$", stage.name):
+        return None
+    for value in _values(stage):
+        if value.startswith("-c") or value in ("-e", "-s", "-m"):
+            return None
+        if not value.startswith(("-", "+")):
+            return value
+    return None
+
+
 def _every_file_to_a_script(stages: list[Invocation], stage: Invocation, home: str) -> Verdict | None:
     """``find $HOME -type f | xargs ./crypto-locker.sh enc``, ``find / -type f -exec /tmp/x {} \\;``: every
     file under the home, a data folder or the whole disk handed to a script or a program of one's own,
@@ -1610,7 +1622,9 @@ def _every_file_to_a_script(stages: list[Invocation], stage: Invocation, home: s
     if stage.name == "find":
         start = _searched_start(stage, home)
         runs = exec_runs(_values(stage)) if start else []
-        script = next((run[0] for run in runs if run and _a_script(run[0])), None)
+        # -exec ./enc.sh {}, -exec bash ./enc.sh {}: the program, or the script a shell runs
+        calls = [run[1:] if run[0] in SHELLS else run for run in runs if run]
+        script = next((call[0] for call in calls if call and _a_script(call[0])), None)
         if start and script:
             why = f"hands every file under {start} to {script}, a script whose work on them is out of sight"
             return _verdict(UNJUDGED_SCRIPT, stage, why)
@@ -1623,7 +1637,7 @@ def _every_file_to_a_script(stages: list[Invocation], stage: Invocation, home: s
     ):
         return None
     start = _searched_start(stages[0], home)
-    word = next(
+    word = _script_of(stage) or next(
         (w for w in stage.text.split() if w.strip("'\"").rsplit("/", 1)[-1] == stage.name), stage.name
     )
     if start is None or not _a_script(word):
