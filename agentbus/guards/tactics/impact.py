@@ -1001,12 +1001,12 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
 
 def _burns_cpu(invocation: Invocation) -> Verdict | None:
     """A program that never ends on its own, its output thrown away: ``yes > /dev/null``, ``cat /dev/zero
-    > /dev/null``, ``dd if=/dev/urandom of=/dev/null`` with no count. It does nothing but burn a CPU
-    (started in the background in a loop, one per core: the machine starved). Stopped in sight
+    > /dev/null``, ``dd if=/dev/urandom of=/dev/null`` with no count, started in the background. It does
+    nothing but burn a CPU (in a loop, one per core: the machine starved). Stopped in sight
     (``timeout 5 yes > /dev/null``, ``yes > /dev/null & sleep 1; kill $!``) it is a test of load:
     :func:`judge_script` looks for the stop."""
-    if "timeout" in invocation.wrappers:
-        return None
+    if "timeout" in invocation.wrappers or not invocation.command.background:
+        return None  # in the foreground it runs until interrupted: the call's own business
     command = invocation.command
     values = _values(invocation)
     discarded = any(
