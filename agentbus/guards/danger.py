@@ -386,10 +386,18 @@ def _dd(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
+def _listed_devices(invocation: Invocation) -> list[str]:
+    """The arguments made at run time that list the machine's disks: ``wipefs -a $(ls /dev/sd[a-z])``,
+    ``for d in $(lsblk -pdno NAME); do sgdisk -Z $d; done`` (the loop's word list is its variable)."""
+    command = invocation.command
+    rendered = (command.render(word) for word in invocation.args if command.shape(word) is None)
+    return [word for word in rendered if word.startswith(("$(", "`")) and block_device(word)]
+
+
 def _disk_tool(invocation: Invocation, home: str) -> Verdict | None:
     name = invocation.name
     values = _values(invocation)
-    devices = [v for v in values if v.startswith("/dev/")]
+    devices = [v for v in values if v.startswith("/dev/")] or _listed_devices(invocation)
     if not devices:
         return None
     device = devices[0]
@@ -1751,6 +1759,9 @@ def _check_script(script: Script, home: str, policy: Policy) -> Verdict | None:
         verdict = findings.blocks(Verdict(FORK_BOMB, _piece(bomb), why), "fork bomb rule")
         if verdict is not None:
             return verdict
+    verdict = findings.blocks(_listed_disks_destroyed(script, home), "disk listing rule")
+    if verdict is not None:
+        return verdict
     judged: set[Invocation] = set()
     sockets = _Sockets()
     with collecting_nested() as nested:
@@ -1789,6 +1800,59 @@ def _fed_text(stages: list[Invocation], position: int) -> str | None:
     """The text the stage before ``position`` writes into it, when known (``echo TEXT | tee FILE``)."""
     before = stages[position - 1] if position else None
     return written_text(before) if before is not None and before.name in _TEXT_SOURCES else None
+
+
+_HANDED = lazy_compile(r"\$\{?(\d|[A-Za-z_]\w*)|\{\}")
+"""A value handed over at run time: a script's argument (``$1``, ``${0}``: xargs' ``sh -c``), xargs'
+``{}``, or a variable ``read`` sets (``while read d``)."""
+_DISK_READERS = frozenset({"lsblk", "blkid"})
+
+
+def _lists_disks(invocation: Invocation) -> bool:
+    """``find /dev -type b``, ``ls /dev/sd*``, ``lsblk``, ``ls /sys/block``: the machine's disks listed."""
+    values = _values(invocation)
+    if invocation.name in _DISK_READERS:
+        return True
+    if invocation.name == "find":
+        return any(v.startswith("/dev") for v in values[:1])
+    return any(block_device(v) is not None or v.startswith("/sys/block") for v in values)
+
+
+def _listed_disks_destroyed(script: Script, home: str) -> Verdict | None:
+    """``find /dev -type b | xargs -n1 sh -c 'wipefs -af $0; sgdisk -Z $0'``, ``lsblk -pdno NAME | while read
+    d; do dd if=/dev/zero of=$d; done``: the machine's disks listed, then a disk tool given a run-time
+    value (a script's argument, a loop's variable, xargs' ``{}``): it rewrites each disk the listing names,
+    as the tool would given ``/dev/sda``."""
+    stages = [stage for group in walk(script) for stage in group]
+    lister = next((stage for stage in stages if _lists_disks(stage)), None)
+    if lister is None:
+        return None
+    read = {v for stage in stages if stage.name == "read" for v in _values(stage) if not v.startswith("-")}
+
+    def handed(word: str) -> bool:
+        return any(
+            m.group(1) is None or m.group(1).isdigit() or m.group(1) in read for m in _HANDED.finditer(word)
+        )
+
+    for stage in stages:
+        check = _CHECKS.get(stage.name)
+        if check not in (_disk_tool, _dd) or check is None:
+            continue
+        rendered = [stage.command.render(word) for word in stage.args]
+        if not any(handed(word) for word in rendered):
+            continue
+        args = tuple(
+            (word.partition("=")[0] + "=/dev/sda" if "=" in word else "/dev/sda") if handed(word) else word
+            for word in rendered
+        )
+        verdict = check(stage.replace(args=args), home)
+        if verdict is not None:
+            said = verdict.why.replace("the block device /dev/sda", "each disk").replace(
+                "/dev/sda", "each disk"
+            )
+            why = f"{said} that {lister.name or 'a listing'} names"
+            return Verdict(DISK, _piece(f"{lister.text} … {stage.text}"), why)
+    return None
 
 
 def _perhaps(invocation: Invocation) -> bool:

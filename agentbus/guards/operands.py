@@ -190,13 +190,40 @@ def redirect_operands(invocation: Invocation) -> list[Operand]:
 
 
 def block_device(value: str) -> str | None:
-    """The device ``value`` names, if it is a block device or raw memory."""
+    """The device ``value`` names, if it is a block device or raw memory.
+
+    Also the devices a run-time value stands for: a glob of device names (``/dev/sd*``,
+    ``/dev/nvme[0-9]n1``: every disk it matches) and a command substitution that lists them
+    (``$(ls /dev/sd[a-z])``, ``$(find /dev -type b)``, ``$(lsblk -pdno NAME)``), the word a
+    ``for`` loop over the machine's disks hands its body."""
     path = value
+    if path.startswith(("$(", "`")):
+        return _listed_device(path)
     if not path.startswith("/dev/"):
         return None  # every device is under /dev: other paths skip compiling the pattern
     if "//" in path or "/./" in path or "/../" in path:
         path = normalize_path(path)
-    return path if DEVICE.match(path) else None
+    if DEVICE.match(path):
+        return path
+    if not _GLOB_CHARS.search(path):
+        return None
+    # /dev/sd* matches a disk when one of its names does: each wildcard read as a letter, then a digit.
+    classes = _GLOB_CLASS.sub(lambda m: m.group(1)[:1], path)
+    return path if any(DEVICE.match(classes.replace("*", c).replace("?", c)) for c in "a0") else None
+
+
+_GLOB_CHARS = lazy_compile(r"[*?\[]")
+_GLOB_CLASS = lazy_compile(r"\[!?\^?([^\]]*)\]")
+_LISTED = lazy_compile(r"/dev/[^\s'\")`;|&<>]+|\blsblk\b|/sys/block\b|/sys/class/block\b")
+
+
+def _listed_device(text: str) -> str | None:
+    """The devices a command substitution lists: a device name or glob in it, ``lsblk``, ``/sys/block``."""
+    for match in _LISTED.finditer(text):
+        word = match.group(0)
+        if not word.startswith("/dev/") or block_device(word) is not None:
+            return word
+    return None
 
 
 _MOUNTED_ROOT = OTHER_ROOT  # where it is defined: .paths, which reads a secret of such a tree too

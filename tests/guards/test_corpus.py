@@ -223,7 +223,9 @@ TLDR_CEILINGS = {
     # clicks start, asked like a login item
     "shell profile": 20,
     "file upload": 2,  # benign3: `ncat < path/to/file address port`, `rclone sync … remote_name:path`
-    "system file corruption": 8,  # asks: > /etc/nologin.txt is system configuration (asked)
+    # asks: > /etc/nologin.txt is system configuration (asked); +12 boot loaders installed or removed
+    # (grub-install, grub-bios-setup, bootctl install/remove/set-default): the boot chain rewritten (impact19)
+    "system file corruption": 20,
     "system shutdown": 72,  # +4 linux15: virsh pool-delete, undefine --remove-all-storage (VM disks)
     # a command's output run as code: tldr's notation (`atuin init bash|zsh|fish`, `completion bash/zsh`,
     # `$(command)`), and on purpose `poetry env activate` (sources a virtualenv's activate, maybe the

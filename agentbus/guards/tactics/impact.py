@@ -50,7 +50,9 @@ from ..verdict import (
     SERVICE,
     SHARED_WIPE,
     SHUTDOWN,
+    SYSTEM_CONFIG,
     SYSTEM_FILES,
+    UNJUDGED_SCRIPT,
     Verdict,
 )
 
@@ -991,7 +993,160 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         or _virtual_machines(invocation)
         or _marked_renames(invocation, home)
         or _forks_forever(invocation)
+        or _boot_chain(invocation)
+        or _backups_destroyed(invocation)
+        or _ransom_note(invocation)
     )
+
+
+def _burns_cpu(invocation: Invocation) -> Verdict | None:
+    """A program that never ends on its own, its output thrown away: ``yes > /dev/null``, ``cat /dev/zero
+    > /dev/null``, ``dd if=/dev/urandom of=/dev/null`` with no count, started in the background. It does
+    nothing but burn a CPU (in a loop, one per core: the machine starved). Stopped in sight
+    (``timeout 5 yes > /dev/null``, ``yes > /dev/null & sleep 1; kill $!``) it is a test of load:
+    :func:`judge_script` looks for the stop."""
+    if "timeout" in invocation.wrappers or not invocation.command.background:
+        return None  # in the foreground it runs until interrupted: the call's own business
+    command = invocation.command
+    values = _values(invocation)
+    discarded = any(
+        r.op in (">", ">>", ">|") and r.fd in ("", "1") and command.render(r.target) == "/dev/null"
+        for r in command.redirects
+    )
+    endless = invocation.name == "yes" or (
+        invocation.name in ("cat", "pv", "md5sum", "sha1sum", "sha256sum", "gzip", "bzip2", "xz")
+        and any(v in _ENDLESS for v in values)
+    )
+    if (
+        invocation.name == "dd"
+        and "of=/dev/null" in values
+        and not any(v.startswith("count=") for v in values)
+    ):
+        endless = discarded = any(v[3:] in _ENDLESS for v in values if v.startswith("if="))
+    if not (endless and discarded):
+        return None
+    return _verdict(
+        RESOURCE_HIJACK, invocation, f"{invocation.name} runs without end into /dev/null: it only burns a CPU"
+    )
+
+
+# -- the boot chain, backups and snapshots, ransom notes --------------------------------------
+
+_EFI_CHANGES = frozenset("BoOcCnNAaD")
+"""efibootmgr's short options that change the firmware's boot entries: delete one (``-b 0000 -B``), set
+the order or the next boot (``-o``, ``-n``), create, (de)activate, remove duplicates."""
+_EFI_LONG_CHANGES = frozenset({"--delete-bootnum", "--bootorder", "--delete-bootorder", "--create",
+                               "--create-only", "--bootnext", "--delete-bootnext", "--inactive", "--active",
+                               "--remove-dups"})  # fmt: skip
+_BOOT_INSTALLERS = frozenset({"grub-install", "grub2-install", "grub-bios-setup", "grub2-bios-setup", "lilo",
+                              "extlinux", "install-mbr", "ms-sys", "refind-install"})  # fmt: skip
+_BOOTCTL_WRITES = frozenset(
+    {"install", "remove", "update", "set-default", "set-oneshot", "unlink", "cleanup"}
+)
+_ONLY_ASKS = frozenset({"--help", "-h", "--version", "-V"})
+
+
+def _boot_chain(invocation: Invocation) -> Verdict | None:
+    """The machine's boot chain rewritten: a boot loader installed (``grub-install``, ``lilo``,
+    ``bootctl install``) or the firmware's boot entries deleted or reordered (``efibootmgr -b 0000 -B``,
+    ``efibootmgr -o``). The next boot starts something else, or nothing (wipers' and bootkits' step)."""
+    name = invocation.name
+    values = _values(invocation)
+    if name in _BOOT_INSTALLERS and not set(values) <= _ONLY_ASKS:
+        return _verdict(SYSTEM_FILES, invocation, f"{name} writes a boot loader: the machine's next boot")
+    if name == "bootctl" and _words(values)[:1] and _words(values)[0] in _BOOTCTL_WRITES:
+        return _verdict(SYSTEM_FILES, invocation, f"bootctl {_words(values)[0]} changes the boot loader")
+    if name == "efibootmgr":
+        short = {c for v in values if v.startswith("-") and not v.startswith("--") for c in v[1:]}
+        if short & _EFI_CHANGES or _EFI_LONG_CHANGES & {v.partition("=")[0] for v in values}:
+            return _verdict(SYSTEM_FILES, invocation, "efibootmgr changes the firmware's boot entries")
+    return None
+
+
+_SNAPSHOT_DELETES: dict[str, frozenset[str]] = {
+    "borg": frozenset({"delete", "rdelete", "repo-delete"}),
+    "borg2": frozenset({"delete", "rdelete", "repo-delete"}),
+    "snapper": frozenset({"delete", "rm", "remove"}),
+    "timeshift": frozenset({"--delete-all"}),
+}
+"""Backup and snapshot tools, and the words that delete what they keep (``borg delete REPO``, ``snapper
+delete 1-100``, ``timeshift --delete-all``). One named archive or snapshot (``borg delete REPO::ARCHIVE``,
+``snapper delete 42``) is upkeep, as ``zfs destroy pool/fs@snap`` is."""
+_ONE_KEPT = lazy_compile(r"^[^*?\[\]{}]+::[^*?\[\]{}]+$|^\d+$")
+_DRY = frozenset({"-n", "--dry-run", "--cache-only", "--help", "-h", "--list"})
+_KEEP = lazy_compile(r"^--keep-(?:last|hourly|daily|weekly|monthly|yearly|within\S*|tag|secondly|minutely)$")
+
+
+def _keeps_nothing(values: list[str]) -> bool:
+    """``restic forget --keep-last 0``, ``borg prune --keep-daily=0``: a retention policy that keeps no
+    snapshot (every ``--keep-*`` given is zero), so the prune deletes them all."""
+    kept: list[str] = []
+    for index, value in enumerate(values):
+        option, equals, given = value.partition("=")
+        if _KEEP.match(option):
+            kept.append(given if equals else (values[index + 1] if index + 1 < len(values) else ""))
+    return bool(kept) and all(re.fullmatch(r"0+[a-z]*", k.strip("'\"")) for k in kept)
+
+
+def _backups_destroyed(invocation: Invocation) -> Verdict | None:
+    """A backup repository or the machine's snapshots deleted, the way ransomware takes away the way
+    back before it encrypts: ``borg delete REPO``, ``restic forget --keep-last 0 --prune``, ``snapper
+    delete``, ``timeshift --delete-all``, every snapshot ``zfs list`` prints handed to ``zfs destroy``.
+    A retention policy that keeps some (``restic forget --keep-daily 7 --prune``) is ordinary upkeep."""
+    name = invocation.name
+    values = _values(invocation)
+    if _DRY & set(values):
+        return None
+    words = _words(values)
+    deletes = _SNAPSHOT_DELETES.get(name) or frozenset()
+    verb = next((index for index, value in enumerate(values) if value in deletes), None)
+    named = _words(values[verb + 1 :]) if verb is not None else []
+    if verb is not None and not (named and all(_ONE_KEPT.match(w) for w in named)):
+        return _verdict(DATA_DESTRUCTION, invocation, f"{name} deletes backups or snapshots (the way back)")
+    if (
+        name in ("restic", "borg", "borg2", "rustic")
+        and {"forget", "prune"} & set(words)
+        and _keeps_nothing(values)
+    ):
+        return _verdict(
+            DATA_DESTRUCTION, invocation, f"{name}'s retention keeps nothing: every backup deleted"
+        )
+    if name == "zfs" and words[:1] == ["destroy"] and (not words[1:] or len(values) < len(invocation.args)):
+        return _verdict(
+            DATA_DESTRUCTION,
+            invocation,
+            "zfs destroy of datasets or snapshots named only at run time (a listing)",
+        )
+    return None
+
+
+_ENCRYPTED_NOTE = lazy_compile(
+    r"\b(?:files?|data|documents|servers?|network|systems?|computers?|machines?|disks?|databases?)\b"
+    r"[^.\n]{0,60}?\b(?:(?:have|has)\s+been|are|were|got|is)\s+(?:\w+\s+)?(?:encrypted|locked|stolen|crypted)\b",
+    re.IGNORECASE,
+)
+_RANSOM_PAY = lazy_compile(
+    r"\b(?:bitcoins?|btc|monero|xmr|ransom|wallet|decrypt(?:ion|or)?\s+(?:key|tool|software)|tor\s+browser)\b"
+    r"|\.onion\b|\bsend\s+\$?\d",
+    re.IGNORECASE,
+)
+_NOTE_WRITERS = frozenset({"tee", "wall", "write", "logger", "notify-send", "zenity", "xmessage"})
+
+
+def _ransom_note(invocation: Invocation) -> Verdict | None:
+    """A ransom note written: text that says the files are encrypted and asks for payment (bitcoin, a
+    wallet, a decryption key, an .onion address) put into a file, a login banner or on users' screens
+    (``echo "YOUR FILES ARE ENCRYPTED ... bitcoin" > ~/README.txt``, ``esxcli system welcomemsg set``).
+    No coding task writes one; the text is the signal, wherever it goes."""
+    command = invocation.command
+    writes = any(r.op in (">", ">>", ">|") and r.fd in ("", "1") for r in command.redirects)
+    welcome = invocation.name == "esxcli" and "welcomemsg" in _values(invocation)
+    if not (writes or welcome or invocation.name in _NOTE_WRITERS):
+        return None
+    text = " ".join(command.render(word) for word in invocation.args)
+    if len(text) > 20000 or not _ENCRYPTED_NOTE.search(text) or not _RANSOM_PAY.search(text):
+        return None
+    return _verdict(DATA_DESTRUCTION, invocation, "writes a ransom note (files encrypted, payment asked)")
 
 
 _FORKS = lazy_compile(r"(?:\b|_)fork\b|\bProcess\.spawn\b|\bspawn\(process\.argv")
@@ -1017,14 +1172,32 @@ _VM_STOPS = lazy_compile(
 )
 
 
+_AUTOSTART_OFF = lazy_compile(
+    r"^hostsvc/autostartmanager/(?:clear_autostart|enable_autostart\s+(?:0|false)|autostart_disable)\b"
+)
+_VMDK_DESTROYS = frozenset({"-U", "--deletevirtualdisk", "-w", "--writezeros", "-K", "--punchzero"})
+
+
 def _hypervisor(invocation: Invocation) -> Verdict | None:
     """An ESXi host's virtual machines stopped or destroyed: ``esxcli vm process kill``, ``vim-cmd
     vmsvc/power.off``, ``vmsvc/snapshot.removeall`` (how ESXi ransomware clears the way before it
     encrypts the disks), or the host itself put in maintenance mode."""
     name = invocation.name
+    if name == "vmkfstools" and _VMDK_DESTROYS & {v.partition("=")[0] for v in _values(invocation)}:
+        return _verdict(DATA_DESTRUCTION, invocation, "vmkfstools deletes or zeroes a virtual machine's disk")
     if name not in ("esxcli", "vim-cmd"):
         return None
     words = [v for v in _values(invocation) if not v.startswith("-")]
+    if name == "esxcli" and " system welcomemsg set " in f" {' '.join(words)} ":
+        return _verdict(
+            SYSTEM_CONFIG, invocation, "changes the ESXi host's welcome message (its console banner)"
+        )
+    if name == "vim-cmd" and words and _AUTOSTART_OFF.match(" ".join(words)):
+        return _verdict(
+            SHUTDOWN,
+            invocation,
+            "turns off the ESXi host's virtual machine autostart (they stay down after a boot)",
+        )
     spoken = f" {' '.join(words)} "  # esxcli's namespaces, whatever options (--server h) come between
     if name == "esxcli" and " vm process kill " in spoken:
         return _verdict(SHUTDOWN, invocation, "kills a running virtual machine on the ESXi host")
@@ -1221,17 +1394,25 @@ def _filters(stage: Invocation) -> bool:
 def judge_script(script: Script, home: str) -> Verdict | None:
     """What spans a pipeline or statements: every PID from ``ps`` handed to ``kill``, directly or
     through a file (``ps … > /tmp/p; kill -9 $(cat /tmp/p)``); each file a loop or a search hands
-    over encrypted and then deleted (:func:`_encrypted_then_removed`)."""
+    over encrypted and then deleted (:func:`_encrypted_then_removed`); every file of the home handed
+    to a script (:func:`_every_file_to_a_script`); a CPU burned without end, never stopped
+    (:func:`_burns_cpu`)."""
     lists: dict[str, list[Invocation]] = {}
     encrypted: dict[str, Invocation] = {}
+    burner: Verdict | None = None
+    stopped = False
     planted = _note_in_every_directory(script, home)
     if planted is not None:
         return planted
     for stages in walk(script):
         for stage in stages:
-            verdict = _encrypted_then_removed(stage, encrypted)
+            verdict = _encrypted_then_removed(stage, encrypted) or _every_file_to_a_script(
+                stages, stage, home
+            )
             if verdict is not None:
                 return verdict
+            burner = burner or _burns_cpu(stage)
+            stopped = stopped or stage.name in ("kill", "pkill", "killall")
         killer = _ps_into_kill(stages)
         if killer is not None:
             category, why = _kill_why(stages[: stages.index(killer)])
@@ -1244,7 +1425,7 @@ def judge_script(script: Script, home: str) -> Verdict | None:
             verdict = _listed_then_killed(lists[read[0]], read[1])
             if verdict is not None:
                 return verdict
-    return None
+    return None if stopped else burner
 
 
 _EACH_DIRECTORY = lazy_compile(r'^"?(?:\$\{?[A-Za-z_]\w*\}?|\{\}|\$\([^()]*\)|`[^`]*`)"?(?:/[^/]+)?"?$')
@@ -1394,6 +1575,75 @@ def _find_encrypts_and_removes(find: Invocation) -> Verdict | None:
         find,
         f"encrypts every file the search lists ({crypt}) and then deletes the originals",
     )
+
+
+_SCRIPT_NAME = lazy_compile(r"\.(?:sh|bash|zsh|py|pl|rb|js|php|lua|ps1)$")
+_SYSTEM_BIN = ("/usr/", "/bin/", "/sbin/", "/opt/homebrew/")
+
+
+def _a_script(word: str) -> bool:
+    """A program given by path or as a script file (``./crypto-locker.sh``, ``/tmp/enc``), not one the
+    system provides: what it does to each file is in a file the guard does not read."""
+    word = word.strip("'\"")
+    return bool(_SCRIPT_NAME.search(word)) or ("/" in word and not word.startswith(_SYSTEM_BIN))
+
+
+def _searched_start(find: Invocation, home: str) -> str | None:
+    """The home, a data folder or the whole disk, when a search (``find``, ``fd``) starts there."""
+    for value in _values(find):
+        if value.startswith(("-", "(", "!", ")")):
+            break
+        what = (
+            user_data(value, home, find.cwd)
+            or _home_itself(value, home, find.cwd)
+            or _whole_disk(value, home, find.cwd)
+        )
+        if what:
+            return what
+    return None
+
+
+def _script_of(stage: Invocation) -> str | None:
+    """The script file a shell or an interpreter runs (``bash ./lock.sh``, ``python3 enc.py``)."""
+    if stage.name not in SHELLS and not re.match(r"^(?:python[\d.]*|perl|ruby|node|php|lua)$", stage.name):
+        return None
+    for value in _values(stage):
+        if value.startswith("-c") or value in ("-e", "-s", "-m"):
+            return None
+        if not value.startswith(("-", "+")):
+            return value
+    return None
+
+
+def _every_file_to_a_script(stages: list[Invocation], stage: Invocation, home: str) -> Verdict | None:
+    """``find $HOME -type f | xargs ./crypto-locker.sh enc``, ``find / -type f -exec /tmp/x {} \\;``: every
+    file under the home, a data folder or the whole disk handed to a script or a program of one's own,
+    whose work on each file (encrypting it, overwriting it) is out of sight. Asked."""
+    if stage.name == "find":
+        start = _searched_start(stage, home)
+        runs = exec_runs(_values(stage)) if start else []
+        # -exec ./enc.sh {}, -exec bash ./enc.sh {}: the program, or the script a shell runs
+        calls = [run[1:] if run[0] in SHELLS else run for run in runs if run]
+        script = next((call[0] for call in calls if call and _a_script(call[0])), None)
+        if start and script:
+            why = f"hands every file under {start} to {script}, a script whose work on them is out of sight"
+            return _verdict(UNJUDGED_SCRIPT, stage, why)
+        return None
+    if (
+        "xargs" not in stage.wrappers
+        or not stages
+        or stages[0] is stage
+        or stages[0].name not in ("find", "fd")
+    ):
+        return None
+    start = _searched_start(stages[0], home)
+    word = _script_of(stage) or next(
+        (w for w in stage.text.split() if w.strip("'\"").rsplit("/", 1)[-1] == stage.name), stage.name
+    )
+    if start is None or not _a_script(word):
+        return None
+    why = f"hands every file under {start} to {word}, a script whose work on them is out of sight"
+    return Verdict(UNJUDGED_SCRIPT, piece(f"{stages[0].text} | {stage.text}"), why)
 
 
 def _kill_why(listing: list[Invocation]) -> tuple[str, str]:
