@@ -75,17 +75,22 @@ from . import (
     uploads,
 )
 
-__all__ = ["FAMILIES", "JUDGES", "SCRIPT_JUDGES", "Family", "judges", "script_judges"]
+__all__ = ["FAMILIES", "JOHN_CONVERTERS", "JUDGES", "SCRIPT_JUDGES", "Family", "judges", "script_judges"]
 
 InvocationJudge = Callable[[Invocation, str], "Verdict | None"]
 ScriptJudge = Callable[[Script, str], "Verdict | None"]
+
+
+JOHN_CONVERTERS = ("2john", "2john.py", "2john.pl")
+"""How John the Ripper's converters end (``zip2john``, ``ansible2john``, ``keepass2john.py``): each turns a
+protected file into a hash to crack."""
 
 
 class Family:
     """A family imported on demand: the programs (``programs``, separated by spaces), wrappers,
     name prefixes or environment assignments without which its judges find nothing."""
 
-    __slots__ = ("any_spelling", "env", "name", "prefixes", "programs", "wrappers")
+    __slots__ = ("any_spelling", "env", "name", "prefixes", "programs", "suffixes", "wrappers")
 
     def __init__(
         self,
@@ -93,6 +98,7 @@ class Family:
         programs: str,
         *,
         prefixes: tuple[str, ...] = (),
+        suffixes: tuple[str, ...] = (),
         wrappers: Iterable[str] = (),
         env: bool = False,
         any_spelling: bool = False,
@@ -101,6 +107,8 @@ class Family:
         self.programs = frozenset(programs.split())
         self.prefixes = prefixes
         """Program names that start so (``python3.12``, ``mount.cifs``)."""
+        self.suffixes = suffixes
+        """Program names that end so (John the Ripper's converters: ``ansible2john``, ``rar2john.py``)."""
         self.wrappers = frozenset(wrappers)
         """Wrappers it judges whatever they run (``torsocks CMD``, ``sudo -u USER CMD``)."""
         self.env = env
@@ -115,6 +123,7 @@ class Family:
             name in self.programs
             or (self.any_spelling and _spelled(name) in self.programs)
             or (bool(self.prefixes) and name.startswith(self.prefixes))
+            or (bool(self.suffixes) and name.endswith(self.suffixes))
             or (self.env and bool(invocation.env))
             or (bool(self.wrappers) and not self.wrappers.isdisjoint(invocation.wrappers))
         )
@@ -152,6 +161,7 @@ CRACKING = Family(
     "oclhashcat office2john ophcrack patator pdfcrack pixiewps pw-inspector rarcrack rcracki_mt "
     "reaver spray ssh2john ssh2john.py sucrack thc-pptp-bruter unshadow wifiphisher wifite "
     "xhydra zip2john",
+    suffixes=JOHN_CONVERTERS,
 )
 DATABASES = Family(
     "databases",

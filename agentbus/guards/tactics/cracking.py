@@ -27,6 +27,7 @@ from ..findings import finding as _verdict
 from ..findings import static_args as _values
 from ..programs import Invocation
 from ..verdict import CREDENTIALS, Verdict
+from . import JOHN_CONVERTERS
 
 __all__ = ["judge"]
 
@@ -55,7 +56,13 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     name = invocation.name
     if name == "nmap":
         return _nmap_brute(invocation, _values(invocation))
-    if name not in _GUESSERS and name not in _CRACKERS and name not in _WIRELESS and name != "dscl":
+    if (
+        name not in _GUESSERS
+        and name not in _CRACKERS
+        and name not in _WIRELESS
+        and name != "dscl"
+        and not name.endswith(JOHN_CONVERTERS)
+    ):
         return None
     values = _values(invocation)
     if name == "dscl":

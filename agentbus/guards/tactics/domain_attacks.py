@@ -281,7 +281,10 @@ def _ldap_hunt(invocation: Invocation, values: list[str], *, remote: bool) -> Ve
     if _SECRET_ATTRIBUTES.search(text):
         return _verdict(CREDENTIALS, invocation, "ldapsearch reads LAPS or gMSA passwords from a directory")
     binds = [values[i + 1] for i, v in enumerate(values[:-1]) if v == "-D"]
-    anonymous = remote and "-x" in values and all(not bind for bind in binds)
+    passwords = [values[i + 1] for i, v in enumerate(values[:-1]) if v == "-w"]
+    # no bind name, a guest's, or a name with an empty password (RFC 4513's unauthenticated bind)
+    unauthenticated = all(not b or b.lower() in _ANONYMOUS for b in binds) or "" in passwords
+    anonymous = remote and "-x" in values and unauthenticated
     if anonymous or _LDAP_HUNTS.search(text):
         why = (
             "ldapsearch lists another server's accounts, SPNs or delegation (anonymously, or to attack them)"
