@@ -1245,9 +1245,9 @@ CVE-2022-37706, snap-confine's CVE-2021-44731) or a password oracle (unix_chkpwd
 
 _POC_NAME = lazy_compile(r"(?:^|[-_.])(?:poc|pocs|proof[-_]?of[-_]?concept)(?:$|[-_.\d])", re.IGNORECASE)
 """A proof of concept by its name (``heartbleed-poc.py``, ``poc_cve.py``): what it proves is a break-in."""
-_GUESSER_NAME = lazy_compile(
+_GUESSER_NAME = lazy_compile(  # ^ below: the look-aheads scan the name once, not once per position
     r"(?:^|[-_.])(?:crack(?:er|ing)|bruter|[a-z0-9]+2john)(?=$|[-_.\d])"
-    r"|(?=.*(?:^|[-_.])brute(?:force|forcer)?(?:$|[-_.\d]))"
+    r"|^(?=.*(?:^|[-_.])brute(?:force|forcer)?(?:$|[-_.\d]))"
     r"(?=.*(?:user|pass|login|cred|ssh|ftp|smb|rdp|telnet|http|wp|sql|auth|admin|zip|hash))",
     re.IGNORECASE,
 )
