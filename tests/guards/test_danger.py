@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import agentbus
@@ -321,6 +321,8 @@ WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCXYZ0123456789._-=:,+", min
     ),
     words=st.lists(WORD, max_size=6),
 )
+@example(program="ls", words=["-eXploit"])  # a cluster of short options, not an order to attack
+@example(program="grep -n", words=["-exploit", "--autopwn-docs"])
 def test_random_benign_words_never_block_an_everyday_command(program: str, words: list[str]) -> None:
     assert check_command(" ".join([program, *words]), home=HOME) is None
 

@@ -1073,8 +1073,13 @@ def _engine_socket(spec: str) -> str | None:
     return host if _ENGINE_SOCKET.search(host) else None
 
 
-_EXPLOIT_OPTION = lazy_compile(r"^--?(?:exploit|autopwn|auto-?escape|auto-?exploit)(?:=.*)?$", re.IGNORECASE)
-"""The option an escape kit is told to attack with (deepce's ``--exploit PRIVILEGED``, ``-autopwn=true``)."""
+_EXPLOIT_OPTION = lazy_compile(
+    r"^--(?:exploit|autopwn|auto-?escape|auto-?exploit)(?:=.*)?$"
+    r"|^-(?:autopwn|auto-?escape|auto-?exploit)(?:=.*)?$|^-exploit=."
+)
+"""The option an escape kit is told to attack with (deepce's ``--exploit PRIVILEGED``, ``-autopwn=true``).
+Case-sensitive, and a single dash only for the Go-style words: ``ls -eXploit`` is a cluster of short
+options, not an order to attack."""
 
 
 def _exploit_option(invocation: Invocation) -> Verdict | None:
