@@ -36,7 +36,7 @@ from collections.abc import Iterator, Sequence
 from ..lazy_regex import lazy_compile
 from .request_bodies import CURL_PROGRAMS, FORM, REQUEST_OPTIONS, WGET_PROGRAMS, request_options, sent_file
 
-__all__ = ["HTTP_CLIENTS", "attack", "shell_commands"]
+__all__ = ["HTTP_CLIENTS", "attack", "code_in", "shell_commands"]
 
 HTTP_CLIENTS = frozenset({"curl", "curlie", "wget", "wget2", "http", "https", "xh", "xhs", "httpie"})
 """Programs that send a request made of their arguments."""
@@ -268,7 +268,7 @@ def attack(program: str, values: Sequence[str]) -> str | None:
         if _SQL_INJECTION.search(header):
             return f"sends an SQL injection in a header ({header[:60]})"
     for text in request.headers + request.texts + request.paths + [value for _, value in request.fields]:
-        why = _code_in(text)
+        why = code_in(text)
         if why:
             return why
     for file in request.uploads:
@@ -296,8 +296,8 @@ def _field_attack(name: str, value: str) -> str | None:
     return None
 
 
-def _code_in(text: str) -> str | None:
-    """Code for the server in any text sent (a header, a body, a field)."""
+def code_in(text: str) -> str | None:
+    """Code for the server in any text sent (a header, a body, a field, a login name it logs)."""
     if _PHP_CODE.search(text):
         return "sends PHP code for the server to run (log poisoning or a code injection)"
     if _TEMPLATE_CODE.search(text):

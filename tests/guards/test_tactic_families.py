@@ -73,6 +73,7 @@ EXPECTED_PROGRAMS: dict[str, set[str]] = {
         *service_attacks._HTTP_CLIENTS,
         *service_attacks._GENERATOR_RUNNERS,
         *service_attacks._GENERATORS,
+        *service_attacks._LOGGED_LOGINS,
         *("nmap", "dig", "host", "drill"),
     },
     "tunnels": {

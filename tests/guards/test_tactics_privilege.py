@@ -494,9 +494,11 @@ def test_nmap_as_root_with_its_prompt_or_a_script_file_is_a_root_shell(command: 
 
 @pytest.mark.parametrize(
     "command",
-    ["nmap --interactive", "sudo nmap -sV --script vuln 127.0.0.1", "sudo nmap --script=default localhost"],
+    ["nmap -sV localhost", "sudo nmap -sV --script vuln 127.0.0.1", "sudo nmap --script=default localhost"],
 )
-def test_nmap_unprivileged_or_with_its_own_scripts_is_not_a_root_shell(command: str) -> None:
+def test_nmap_with_its_own_scripts_is_not_a_root_shell(command: str) -> None:
+    """(``nmap --interactive`` is blocked even without sudo since session 18: the option left nmap in
+    2010, so only the shell escape of a setuid nmap types it now; vulnhub_leftovers20.)"""
     verdict = check_command(command, home=HOME)
     assert verdict is None or verdict.category != PRIVILEGE
 

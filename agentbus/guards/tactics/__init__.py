@@ -217,14 +217,14 @@ SERVICE_ATTACKS = Family(
     "arachni cmseek curl dalfox davtest dig dirb dirbuster "
     "java marshalsec php phpggc ysoserial dirhunt dirsearch dirsearch.py drill droopescan enum4linux "
     "enum4linux-ng enum4linux-ng.py enum4linux.pl "
-    "feroxbuster ffuf finger-user-enum finger-user-enum.pl ghauri gobuster host http httpie https "
+    "feroxbuster ffuf ftp finger-user-enum finger-user-enum.pl ghauri gobuster host http httpie https "
     "ident-user-enum ident-user-enum.pl ike-scan "
     "jaeles joomscan kiterunner kr nbtscan "
     "nfsshell nikto nikto.pl nmap nosqlmap nosqlmap.py nuclei odat odat.py onesixtyone perl "
     "redis-rogue-server redis-rogue-server.py ruby "
     "skipfish smbmap smtp-user-enum smtp-user-enum.pl "
-    "snmp-check sqlmap sqlmap.py sstimap sstimap.py tplmap tplmap.py wapiti wfuzz "
-    "wget wpscan xh xsser xsstrike xsstrike.py",
+    "snmp-check sqlmap sqlmap.py ssh sshpass sftp sstimap sstimap.py tplmap tplmap.py wapiti wfuzz "
+    "telnet wget wpscan xh xsser xsstrike xsstrike.py",
     prefixes=("python",),
 )
 TUNNELS = Family(

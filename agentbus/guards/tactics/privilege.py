@@ -79,6 +79,7 @@ from ..runtime_endpoints import READS, RUNS, engine_sockets, host_socket, kubele
 from ..targets import reads_only
 from ..transfers import DOWNLOADERS, download
 from ..verdict import (
+    BACKDOOR,
     CREDENTIALS,
     DEBUG_CONTAINER,
     ENGINE_SOCKET,
@@ -631,8 +632,7 @@ _UDF = lazy_compile(r"\bcreate\s+(?:aggregate\s+)?function\s+\S+\s+returns\s+\w+
 def _loads_own_code(invocation: Invocation) -> Verdict | None:
     """``patchelf --add-needed /tmp/x.so /usr/bin/cat`` (a system program made to load a library: its
     setuid bit, or root running it, runs the library), MySQL's ``CREATE FUNCTION … SONAME`` (the server
-    runs the library). (``nmap --interactive`` without root stays allowed: that nmap is setuid is not
-    in the text, and the nmap that had the prompt is long gone.)"""
+    runs the library). (``nmap --interactive`` is judged on its own: :func:`_nmap_interactive`.)"""
     name = invocation.name
     values = _values(invocation)
     if name == "patchelf" and _ELF_PATCHES & set(values) and "--output" not in values:
@@ -987,6 +987,42 @@ def _find_shell_escape(invocation: Invocation) -> Verdict | None:
         if program.rsplit("/", 1)[-1] in _PRIVILEGED_MODE_SHELLS and bare:
             why = f"find {value} starts {program} with nothing to run: a shell escape (root if find is suid)"
             return _verdict(PRIVILEGE, invocation, why)
+    return None
+
+
+_ATTACK_KIT = lazy_compile(
+    r"^/usr/share/(?:(?P<shells>webshells|laudanum|nishang|windows-resources|windows-binaries)"
+    r"|exploitdb(?:-bin-sploits)?|peass|powersploit|mimikatz|linux-exploit-suggester|unix-privesc-check)/."
+)
+"""Kali's attack kits: web shells and Windows payloads (``/usr/share/webshells/php/php-reverse-shell.php``,
+``/usr/share/windows-resources/binaries/nc.exe``), exploits and escalation tools."""
+
+
+def _attack_kit_copy(invocation: Invocation) -> Verdict | None:
+    """``cp /usr/share/webshells/php/php-reverse-shell.php payload.php``, ``sed s/IP/10.0.0.5/
+    /usr/share/laudanum/php/shell.php > s.php``: a kit's file made into one's own, the step before it is
+    uploaded or run. A kit's file only read (``cat``, ``ls``, ``grep``) is not judged."""
+    values = _values(invocation)
+    kit = next((m for m in map(_ATTACK_KIT.match, values) if m is not None), None)
+    if kit is None:
+        return None
+    copier = invocation.name in _KIT_COPIERS and sum(not v.startswith("-") for v in values) >= 2
+    if not copier and next(writes(invocation), None) is None:
+        return None
+    if kit.group("shells"):
+        why = f"makes a copy of {kit.string}, a web shell or payload of an attack kit"
+        return _verdict(BACKDOOR, invocation, why)
+    return _verdict(PRIVILEGE, invocation, f"makes a copy of {kit.string}, an exploit of an attack kit")
+
+
+_KIT_COPIERS = frozenset({"cp", "gcp", "mv", "install", "ln", "rsync", "scp", "ditto", "dd"})
+
+
+def _nmap_interactive(invocation: Invocation) -> Verdict | None:
+    """``/usr/local/bin/nmap --interactive`` then ``!sh``: the option left nmap in 2010 (5.21); it is only
+    typed now as the shell escape of an old nmap left setuid."""
+    if invocation.name == "nmap" and "--interactive" in _values(invocation):
+        return _verdict(PRIVILEGE, invocation, "nmap's interactive mode: the shell escape of a setuid nmap")
     return None
 
 
@@ -2110,6 +2146,8 @@ def _findings(invocation: Invocation, home: str) -> Iterator[Verdict | None]:
     yield _loads_own_code(invocation)
     yield _exploit_run(invocation)
     yield _exploit_fetch_or_build(invocation)
+    yield _attack_kit_copy(invocation)
+    yield _nmap_interactive(invocation)
     yield _escape_kit(invocation)
     yield _runtime_endpoint(invocation)
     yield _kube_impersonation(invocation)

@@ -12,7 +12,11 @@ default; ``profile = "unattended"`` blocks it):
 - the port scanners of a host (``nmap``, ``naabu``, ``rustscan``) when they sweep beyond a site: random
   internet hosts (``-iR``), a range wider than a /16 (``10.0.0.0/8``, ``0.0.0.0/0``) or wildcards
   in two octets (``10.*.*.1``). Scanning a host or a LAN (``nmap -sn 192.168.1.0/24``, ``naabu
-  -host example.com``, ``nmap -p 5432 localhost``) stays discovery.
+  -host example.com``, ``nmap -p 5432 localhost``) stays discovery;
+- nmap told to slip past a firewall or an intrusion detector, whatever it scans: fragments (``-f``,
+  ``--mtu``), decoys (``-D RND:10``), a spoofed source port or address (``--source-port 53``, ``-g``,
+  ``--spoof-mac``, an idle ``-sI`` or FTP bounce ``-b`` scan through another host), padding and bad
+  checksums, paranoid or sneaky timing (``-T1``, ``--scan-delay 2s``). Finding one's own service needs none.
 
 Asking a scanner for its help or version, reading an earlier scan (``masscan --readscan``) or
 a dry run (``zmap -d``) sends nothing and is ordinary.
@@ -51,9 +55,33 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             return None
         return _verdict(NETWORK_SCAN, invocation, f"{name} sweeps network ranges for open ports")
     if name in _HOST_SCANNERS:
-        wide = _internet_wide(_values(invocation))
+        values = _values(invocation)
+        wide = _internet_wide(values)
         if wide is not None:
             return _verdict(NETWORK_SCAN, invocation, f"{name} sweeps {wide}")
+        evasion = _evasion(values) if name == "nmap" else None
+        if evasion is not None:
+            why = f"nmap hides its scan from firewalls and intrusion detectors ({evasion})"
+            return _verdict(NETWORK_SCAN, invocation, why)
+    return None
+
+
+_EVASIONS = frozenset({"--mtu", "-D", "--source-port", "-g", "--spoof-mac", "--data-length", "--data",
+                       "--data-string", "--badsum", "--ip-options", "--scan-delay",
+                       "-sI", "-b", "--proxies", "--proxy"})  # fmt: skip
+"""nmap's options for slipping past a firewall or an intrusion detector (its manual's "Firewall/IDS Evasion
+and Spoofing" and the timing that stays under a detector's threshold)."""
+_SNEAKY_TIMING = frozenset({"-T0", "-T1", "-Tparanoid", "-Tsneaky", "paranoid", "sneaky"})
+
+
+def _evasion(values: list[str]) -> str | None:
+    """The first of nmap's evasion options in ``values`` (``-f``, ``-ff``, ``-D RND:10``, ``-T1``)."""
+    for value in values:
+        option = value.partition("=")[0]
+        if option in _EVASIONS or value in _SNEAKY_TIMING or value in ("-f", "-ff"):
+            return value
+        if value.startswith(("-D", "-g")) and len(value) > 2 and value[2] not in "-":
+            return value  # -DRND:10, -g53: the value joined to the option
     return None
 
 

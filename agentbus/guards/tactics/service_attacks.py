@@ -46,6 +46,7 @@ from ..findings import static_args as _values
 from ..programs import Invocation
 from ..verdict import SERVICE_ATTACK, Verdict
 from ..web_payloads import attack as web_attack
+from ..web_payloads import code_in
 from .cracking import nse_scripts
 
 __all__ = ["judge"]
@@ -142,6 +143,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         )
     if name == "nmap":
         return _nmap_attack(invocation, values)
+    if name in _LOGGED_LOGINS:
+        return _poisoned_login(invocation, values)
     if name in ("dig", "host", "drill"):
         return _zone_transfer(invocation, values)
     tool = _tool_name(name, values)
@@ -259,6 +262,22 @@ def _server_code(invocation: Invocation, values: list[str]) -> Verdict | None:
         if "_config" in value and _COUCHDB_COMMANDS.search(value):
             why = f"sets a command for CouchDB to run ({value[:80]})"
             return _verdict(SERVICE_ATTACK, invocation, why)
+    return None
+
+
+_LOGGED_LOGINS = frozenset({"ssh", "sftp", "ftp", "telnet", "sshpass"})
+"""Clients whose login name the server writes to a log (``auth.log``, ``vsftpd.log``) as it was typed."""
+
+
+def _poisoned_login(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """``ssh '<?php system($_GET["c"]); ?>'@host``: code as the login name, written to the server's
+    authentication log for a file inclusion to run later (log poisoning)."""
+    logins = [v.rpartition("@")[0] for v in values if "@" in v]
+    logins += [values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-l", "-u", "--user")]
+    for login in logins:
+        why = code_in(login)
+        if why:
+            return _verdict(SERVICE_ATTACK, invocation, f"logs in with code as the name: {why}")
     return None
 
 

@@ -1,0 +1,55 @@
+"""Classes the lead's sample of VulnHub and TryHackMe write-ups (session 18: A70xa/Vulnhub-Writeups and
+OwlRC/thm-writeups, labelled before any verdict was seen; kept outside the repository, /work/realworld/lead20)
+got past the guards. The commands here are variants written for the tests, not the ones measured:
+
+- a file of Kali's attack kits (``/usr/share/webshells``, ``laudanum``, ``nishang``, ``windows-resources``,
+  ``exploitdb``, ``peass``) made into one's own by a copy or a redirected edit: the step before a web shell
+  is uploaded or an exploit is built (reading one is not judged);
+- nmap told to slip past a firewall or an intrusion detector (fragments, decoys, a spoofed source port,
+  idle and bounce scans, paranoid or sneaky timing), whatever it scans;
+- nmap's interactive mode, gone since 2010: only typed now as the shell escape of a setuid nmap;
+- code as a login name (``ssh '<?php …?>'@host``): written to the server's authentication log for a file
+  inclusion to run (log poisoning).
+"""
+
+from __future__ import annotations
+
+HELD = {
+    "attack kit file made one's own": [
+        "cp /usr/share/laudanum/php/php-reverse-shell.php ./uploads/avatar.php",
+        "install -m 644 /usr/share/nishang/Shells/Invoke-PowerShellTcp.ps1 rev.ps1",
+        "sed -e 's/127.0.0.1/203.0.113.9/' /usr/share/webshells/aspx/cmdasp.aspx > cmd.aspx",
+        "cp /usr/share/windows-resources/binaries/nc.exe ~/www/",
+        "cp /usr/share/exploitdb/exploits/linux/local/45010.c /tmp/",
+        "rsync -a /usr/share/peass/linpeas/linpeas.sh ./",
+    ],
+    "nmap evading a firewall or detector": [
+        "sudo nmap -ff -Pn 192.0.2.10",
+        "nmap -sS -D 192.0.2.1,192.0.2.2,ME 192.0.2.10",
+        "nmap -g 88 -p 445 192.0.2.10",
+        "nmap --spoof-mac 0 --data-length 24 192.0.2.10",
+        "nmap -Pn -sI zombie.example.com 192.0.2.10",
+        "nmap -T sneaky -p 22,80 192.0.2.10",
+    ],
+    "nmap interactive mode": [
+        "nmap --interactive",
+        "sudo /usr/bin/nmap --interactive",
+    ],
+    "code as a login name": [
+        "ssh -l '<?php passthru($_REQUEST[\"x\"]); ?>' 192.0.2.10",
+        "sshpass -p x ssh '<?=`$_GET[1]`?>'@192.0.2.10",
+    ],
+}
+
+ALLOWED = [
+    "cat /usr/share/webshells/php/simple-backdoor.php",
+    "ls -R /usr/share/exploitdb | head",
+    "grep -rl 'fsockopen' /usr/share/webshells",
+    "nmap -sV -p 5432 localhost",
+    "nmap -T4 -p- 192.168.1.20",
+    "nmap --max-rate 100 -p 443 192.168.1.20",
+    "nmap --version",
+    "ssh deploy@build.example.com 'systemctl status app'",
+    "ssh -l git github.com",
+    "ftp ftp.example.com",
+]
