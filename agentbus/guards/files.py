@@ -594,10 +594,12 @@ def _find_operands(invocation: Invocation) -> list[str]:
         if value.startswith(("-", "(", "!", ")")):
             break
         starts.append(value)
-    names = [  # ! -name .env: a name left out, not looked for
+    names = [  # ! -name .env: a name left out, not looked for; -name '*-*': every file, not one kind
         values[i + 1]
         for i in range(len(values) - 1)
-        if values[i] in _FIND_NAMES and (i == 0 or values[i - 1] not in ("!", "-not"))
+        if values[i] in _FIND_NAMES
+        and (i == 0 or values[i - 1] not in ("!", "-not"))
+        and any(c.isalnum() for c in values[i + 1])
     ]
     paths = [values[i + 1] for i in range(len(values) - 1) if values[i] in _FIND_PATHS]
     bases = [p.rsplit("/", 1)[0] for p in paths if "/" in p] or [

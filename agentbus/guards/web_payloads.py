@@ -82,6 +82,17 @@ _INCLUDE_NAMES = frozenset({
     "read", "show", "layout", "conf", "config", "pg", "p",
 })  # fmt: skip
 """Parameter names a server opens or includes a file by."""
+_INCLUDE_WORD = lazy_compile(r"path|file|page|include|template|dir|doc", re.IGNORECASE)
+"""A word in a parameter's name that says the server opens what it names (``ajax_path``, ``tplFile``)."""
+_ABSOLUTE = lazy_compile(r"^\s*(?:/|[a-z]:[\\/])", re.IGNORECASE)
+_ENCODED_HOST = lazy_compile(
+    r"^\s*[a-z][a-z0-9+.-]{0,15}://(?:[^/@?#]*@)?\[?(?:\d{8,10}|0x[0-9a-f]{6,8}|0[0-7]{1,4}(?:\.\d{1,4}){3}"
+    r"|0x[0-9a-f]{1,2}(?:\.(?:0x)?[0-9a-f]{1,3}){3}|::ffff:[0-9a-f.:]{3,})\]?(?::\d{1,5})?(?:[/?#]|$)",
+    re.IGNORECASE,
+)
+"""A URL whose host is an IPv4 address spelled as one number, in hex or octal, or mapped into IPv6
+(``http://2130706433/``, ``http://0x7f000001/``, ``http://0177.0.0.1/``, ``http://[::ffff:127.0.0.1]``):
+the spellings that slip a server-side request past a filter of internal addresses."""
 _SEARCH_NAMES = frozenset({"q", "query", "search", "s", "keyword", "keywords", "term", "text", "k"})
 """Parameter names of a search box: the value is text to look for (``?q=php://filter``), not a name the
 server opens."""
@@ -287,6 +298,10 @@ def _field_attack(name: str, value: str) -> str | None:
         return f"names a system file for the server to open ({name}={value[:60]}): a file inclusion"
     if name in _INCLUDE_NAMES and _URL.match(value) and _REMOTE_CODE_FILE.search(value.partition("?")[0]):
         return f"has the server include code from {value[:60]} (a remote file inclusion)"
+    if _ENCODED_HOST.match(value):
+        return f"has the server fetch {value[:60]}, an address spelled to pass a filter (SSRF)"
+    if _INCLUDE_WORD.search(name) and _ABSOLUTE.match(value) and _CODE_FILE.search(value.partition("?")[0]):
+        return f"has the server open {value[:60]}, code at a path of its own ({name}=): a file inclusion"
     if name in _COMMAND_NAMES and _COMMAND_VALUE.match(value):
         return f"hands a web shell the command {value[:60]!r}"
     if _INJECTED.search(value):

