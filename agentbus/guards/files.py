@@ -50,7 +50,7 @@ from .tool_matchers import (
     SHELL_FILE_GUARD_ID,
 )
 from .verdict import DISK, SYSTEM_FILES, Guard, Verdict, install_guards
-from .workdir import call_directory
+from .workdir import call_directory, judging_line
 
 if TYPE_CHECKING:  # the shell's modules are imported where a command is judged: a Read needs none
     from .parse import Script
@@ -594,12 +594,13 @@ def _find_operands(invocation: Invocation) -> list[str]:
         if value.startswith(("-", "(", "!", ")")):
             break
         starts.append(value)
-    names = [  # ! -name .env: a name left out, not looked for; -name '*-*': every file, not one kind
+    # ! -name .env: a name left out, not looked for; -name '*-*': every file ('.*': the hidden ones)
+    names = [
         values[i + 1]
         for i in range(len(values) - 1)
         if values[i] in _FIND_NAMES
         and (i == 0 or values[i - 1] not in ("!", "-not"))
-        and any(c.isalnum() for c in values[i + 1])
+        and (values[i + 1].startswith(".") or any(c.isalnum() for c in values[i + 1]))
     ]
     paths = [values[i + 1] for i in range(len(values) - 1) if values[i] in _FIND_PATHS]
     bases = [p.rsplit("/", 1)[0] for p in paths if "/" in p] or [
@@ -1114,6 +1115,11 @@ def _check_shell_files(command: str, cwd: str | None, home: str) -> Verdict | No
 def _judge_shell_files(
     command: str, cwd: str | None, home: str, script: Script | None = None
 ) -> Verdict | None:
+    with judging_line(cwd):  # a relative name after a `cd` in the line is read from where it moved
+        return _judge_line_files(command, cwd, home, script)
+
+
+def _judge_line_files(command: str, cwd: str | None, home: str, script: Script | None) -> Verdict | None:
     from .carriers import PERHAPS, image_arguments
     from .parse import parsed
     from .programs import walk

@@ -43,7 +43,7 @@ from typing import NamedTuple
 from ..lazy_regex import lazy_compile
 from .pathnames import Resolved, display_path, home_directory, normalize_path, resolve
 from .verdict import DISK, IMPAIR, SECRETS, STEALTH_PERSISTENCE, SYSTEM_FILES, Verdict
-from .workdir import call_directory
+from .workdir import call_directory, moved_by_the_line
 
 __all__ = ["OTHER_ROOT", "check_glob", "check_path", "display_path", "glob_matcher", "normalize_path"]
 
@@ -849,12 +849,14 @@ def _named_absolutely(path: str) -> bool:
     return path.lstrip().startswith(("/", "~"))
 
 
-def _named_elsewhere(path: str, resolved: Resolved, home: str) -> bool:
-    """Another account's file named as such: from the root or by ``~`` (a relative path, ``data.json`` or
-    ``../../scripts/x``, is where the agent works or climbs from where it is used: a link's directory),
-    and outside the home the call runs in (a project under another home than $HOME: it is its own; the
-    call's directory, not one a ``cd`` in the line moved to: ``cd /root && cat /root/x`` is no project)."""
-    if not _named_absolutely(path):
+def _named_elsewhere(path: str, resolved: Resolved, home: str, cwd: str | None) -> bool:
+    """Another account's file named as such: from the root or by ``~``, or relative to a directory a
+    ``cd`` in the line moved to (``cd /root && cat root.txt``; a relative path from where the call runs,
+    ``data.json`` or ``../../scripts/x``, is where the agent works or climbs from where it is used: a
+    link's directory), and outside the home the call runs in (a project under another home than $HOME:
+    it is its own; the call's directory, not one a ``cd`` in the line moved to: ``cd /root && cat
+    /root/x`` is no project)."""
+    if not _named_absolutely(path) and not moved_by_the_line(cwd):
         return False
     cwd = call_directory()
     working = _HOME_DIR.match(resolve(cwd, home=home).path.rstrip("/") + "/") if cwd else None
@@ -881,7 +883,7 @@ def check_path(
     home = home or home_directory()
     resolved = resolve(path, cwd=cwd, home=home)
     rule = _classify(resolved, home=home, write=write, local=local)
-    if rule is None or (rule is _OTHER_ACCOUNT and not _named_elsewhere(path, resolved, home)):
+    if rule is None or (rule is _OTHER_ACCOUNT and not _named_elsewhere(path, resolved, home, cwd)):
         return None
     public = rule.public is not None and bool(rule.public.search(resolved.path))
     if rule.public is not None and not write and _CA_STORE.match(resolved.path):

@@ -13,10 +13,13 @@ import contextvars
 import os
 from collections.abc import Iterator
 
-__all__ = ["call_directory", "working_directory"]
+__all__ = ["call_directory", "judging_line", "moved_by_the_line", "working_directory"]
 
 _working_directory: contextvars.ContextVar[str | None] = contextvars.ContextVar(
     "agentbus_call_working_directory", default=None
+)
+_line_directory: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "agentbus_line_working_directory", default=None
 )
 
 
@@ -42,3 +45,20 @@ def call_directory(args: object = None) -> str | None:
         with contextlib.suppress(OSError):  # the process's directory may be gone
             found = os.getcwd()
     return found
+
+
+@contextlib.contextmanager
+def judging_line(cwd: str | None) -> Iterator[None]:
+    """Judge the command line inside the block as started in ``cwd`` (the directory its caller gave)."""
+    token = _line_directory.set(cwd if isinstance(cwd, str) and cwd.startswith("/") else None)
+    try:
+        yield
+    finally:
+        _line_directory.reset(token)
+
+
+def moved_by_the_line(cwd: str | None) -> bool:
+    """Whether ``cwd`` (where a command of the line runs) is not where the line started: a ``cd`` in it
+    moved there (``cd /root && cat root.txt``)."""
+    start = _line_directory.get() or call_directory()
+    return bool(cwd and start and cwd.rstrip("/") != start.rstrip("/"))

@@ -323,6 +323,7 @@ WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCXYZ0123456789._-=:,+", min
 )
 @example(program="ls", words=["-eXploit"])  # a cluster of short options, not an order to attack
 @example(program="grep -n", words=["-exploit", "--autopwn-docs"])
+@example(program="ls", words=["--exploit"])  # an escape kit's option, on a program of the PATH
 def test_random_benign_words_never_block_an_everyday_command(program: str, words: list[str]) -> None:
     assert check_command(" ".join([program, *words]), home=HOME) is None
 

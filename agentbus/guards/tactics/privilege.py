@@ -1121,7 +1121,11 @@ options, not an order to attack."""
 def _exploit_option(invocation: Invocation) -> Verdict | None:
     """``./deepce.sh --no-enumeration --exploit SOCK``, ``./ed -path=/var/run/ -autopwn=true``: whatever the
     tool is called, an option that names the exploit is the tool told to break out (its enumeration,
-    without it, stays allowed)."""
+    without it, stays allowed). Only for a program run by a path or as a script: a kit is fetched, not
+    installed, and ``ls --exploit`` or ``echo --exploit`` is no order to attack."""
+    scripted = invocation.name in SHELLS or bool(INTERPRETERS.match(invocation.name or ""))
+    if not scripted and "/" not in _program_word(invocation):
+        return None
     for value in _values(invocation):
         if _EXPLOIT_OPTION.match(value) and not value.lower().endswith(("=false", "=0", "=no")):
             why = f"a tool told to exploit ({value.split('=', 1)[0]}): a break-out"

