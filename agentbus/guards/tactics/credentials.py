@@ -327,10 +327,10 @@ def _find(invocation: Invocation, home: str) -> Verdict | None:
 _FD = frozenset({"fd", "fdfind"})
 _FD_VALUE_OPTIONS = frozenset({"-e", "--extension", "-E", "--exclude", "-t", "--type", "-d", "--max-depth",
                                "--min-depth", "--exact-depth", "-S", "--size", "--changed-within",
-                               "--changed-before", "--change-newer-than", "--change-older-than", "-o", "--owner",
-                               "-j", "--threads", "-c", "--color", "--ignore-file", "--max-results",
-                               "--path-separator", "--batch-size", "--format", "--max-buffer-time",
-                               "--search-path", "--base-directory"})  # fmt: skip
+                               "--changed-before", "--change-newer-than", "--change-older-than", "-o",
+                               "--owner", "-j", "--threads", "-c", "--color", "--ignore-file",
+                               "--max-results", "--path-separator", "--batch-size", "--format",
+                               "--max-buffer-time", "--search-path", "--base-directory"})  # fmt: skip
 """fd's options that take a value (the pattern is the first other word, the places after it)."""
 
 

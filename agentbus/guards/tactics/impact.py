@@ -851,7 +851,8 @@ def _find(invocation: Invocation, home: str, values: list[str]) -> Verdict | Non
 
 _DROPDB_VALUE_OPTIONS = frozenset({"-h", "--host", "-p", "--port", "-U", "--username", "--maintenance-db"})
 _MYSQLADMIN_VALUE_OPTIONS = frozenset({"-h", "--host", "-P", "--port", "-u", "--user", "-S", "--socket",
-                                       "--defaults-file", "--login-path", "-c", "--count", "-i", "--sleep"})  # fmt: skip
+                                       "--defaults-file", "--login-path", "-c", "--count", "-i",
+                                       "--sleep"})  # fmt: skip
 
 
 def _dropped_by_client(name: str, values: list[str]) -> str | None:

@@ -77,7 +77,7 @@ ALLOWED = [
     "curl -s -H 'Metadata-Flavor: Google' http://metadata.google.internal/computeMetadata/v1/instance/machine-type",
     "curl -s -H Metadata:true 'http://169.254.169.254/metadata/instance/compute?api-version=2021-02-01'",
     "wget -qO- http://169.254.169.254/latest/dynamic/instance-identity/document",
-    "security find-certificate -c 'Apple Root CA' -p /System/Library/Keychains/SystemRootCertificates.keychain",
+    "security find-certificate -c 'Apple Root CA' -p /Library/Keychains/System.keychain",
     "security find-identity -p basic -v ~/Library/Keychains/login.keychain-db",
     "tcpick -r capture.pcap -C -yP",
     "urlsnarf -p traffic.pcap",
