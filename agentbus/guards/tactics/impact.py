@@ -855,10 +855,16 @@ _MYSQLADMIN_VALUE_OPTIONS = frozenset({"-h", "--host", "-P", "--port", "-u", "--
                                        "--sleep"})  # fmt: skip
 
 
+_PRODUCTION = lazy_compile(r"(?:^|[^a-z0-9])(?:prod|production|prd|live)(?:$|[^a-z0-9])", re.IGNORECASE)
+"""Database names with a word that says they hold production data (``production``, ``shop_prod``,
+``app-live``; not ``product_catalog`` or ``liveness``)."""
+
+
 def _dropped_by_client(name: str, values: list[str]) -> str | None:
-    """The database a client's drop command names: ``dropdb NAME`` (PostgreSQL), ``mysqladmin drop NAME``;
-    judged as ``DROP DATABASE NAME`` is, so ``dropdb mydb`` and ``psql -c 'DROP DATABASE mydb'`` get
-    one verdict (a name marked disposable, ``dropdb app_test``, is dropped and recreated)."""
+    """The database a client's drop command names: ``dropdb NAME`` (PostgreSQL), ``mysqladmin drop NAME``.
+    One named database dropped is a developer resetting theirs (``dropdb mydb``, as ``FLUSHDB`` of one
+    Redis database runs); one whose name says it is production's is not (``dropdb production``, as
+    ``psql -c 'DROP DATABASE production'``). ``FLUSHALL`` empties every database of the server."""
     if name == "dropdb":
         skip = _DROPDB_VALUE_OPTIONS
     elif name in ("mysqladmin", "mariadb-admin"):
@@ -883,8 +889,8 @@ def _databases(invocation: Invocation, values: list[str]) -> Verdict | None:
     if dropped and not _DISPOSABLE.search(text[dropped.end() : dropped.end() + 80].split(";", 1)[0]):
         return _verdict(DATA_DESTRUCTION, invocation, "drops a whole database or schema")
     dropped_name = _dropped_by_client(name, values)
-    if dropped_name is not None and not _DISPOSABLE.search(dropped_name):
-        return _verdict(DATA_DESTRUCTION, invocation, f"drops a whole database ({dropped_name})")
+    if dropped_name is not None and _PRODUCTION.search(dropped_name) and not _DISPOSABLE.search(dropped_name):
+        return _verdict(DATA_DESTRUCTION, invocation, f"drops a production database ({dropped_name})")
     if name in ("redis-cli", "valkey-cli", "keydb-cli") and "flushall" in [w.lower() for w in words]:
         return _verdict(DATA_DESTRUCTION, invocation, "deletes every key in every Redis database")
     if name in ("mongo", "mongosh") and re.search(r"dropDatabase\s*\(|\.drop\s*\(\s*\)", text):

@@ -22,8 +22,9 @@ dennyzhang's kubectl and docker cheat sheets. The fixes are classes:
   dots and slashes (``*``, ``*.*``, ``*/*``) match every file;
 - ``fd``/``fdfind`` over a wide root for a credential's file name is the credential search ``find ~ -name
   id_rsa`` is (fd's pattern first, the places after it, ``-e EXT``, regex alternatives);
-- ``dropdb NAME`` and ``mysqladmin drop NAME`` are judged as ``DROP DATABASE NAME`` is: blocked unless the
-  name marks the database disposable (test, dev, tmp, local, ci, scratch ...).
+- ``dropdb NAME`` and ``mysqladmin drop NAME`` of a name that says production (``shop_prod``, ``app_live``)
+  are blocked as ``DROP DATABASE production`` is; one named database otherwise runs (a developer resets
+  theirs, as ``FLUSHDB`` of one Redis database runs; ``FLUSHALL`` empties every database of the server).
 
 The commands here are variants written for the tests (other programs, paths, options and spellings than
 the ones measured).
@@ -53,11 +54,11 @@ HELD = {
         "timeout 30 fd -H credentials /",
         "fd -H 'id_(rsa|ecdsa)' /Users",
     ],
-    "whole database dropped": [
-        "dropdb -U postgres shop",
-        "sudo -u postgres dropdb --if-exists billing",
-        "mariadb-admin -f drop crm",
-        "env PGHOST=db.internal dropdb orders",
+    "production database dropped": [
+        "dropdb -U postgres shop_prod",
+        "sudo -u postgres dropdb --if-exists billing-production",
+        "mariadb-admin -f drop crm_live",
+        "env PGHOST=db.internal dropdb PROD_orders",
     ],
     "tracer showing a process's data": [
         "strace -C -p 4242",
@@ -88,6 +89,8 @@ ALLOWED = [
     "dropdb --if-exists myapp_test",
     "dropdb -h localhost app_dev",
     "mysqladmin -u root drop scratch_db",
+    "dropdb -U postgres myapp",
+    "mysqladmin -f drop blog",
     "strace -c -f -p $(pidof nginx)",
     "ltrace -c -p 4242",
     "find . -name '*.orig' -delete",
