@@ -725,10 +725,10 @@ def _hosts(word: str, bare: bool) -> Iterable[str]:
 _INSTANCE_FACT = lazy_compile(
     r"(?:https?://)?[^/\s]+(?:"
     r"/latest/api/token|"
-    r"/latest/meta-data/?(?:(?:instance-id|instance-type|instance-life-cycle|ami-id|ami-launch-index|"
+    r"/latest/meta-data/(?:(?:instance-id|instance-type|instance-life-cycle|ami-id|ami-launch-index|"
     r"reservation-id|(?:local-|public-)?hostname|(?:local|public)-ipv4|ipv6|mac|security-groups|"
     r"placement(?:/[\w-]+)?|network/interfaces/macs(?:/[\w:-]+(?:/[\w-]+)?)?|services/[\w/-]+|events/[\w/-]+|"
-    r"tags/instance(?:/[\w:-]+)?|block-device-mapping(?:/[\w-]+)?)/?)?|"
+    r"tags/instance(?:/[\w:-]+)?|block-device-mapping(?:/[\w-]+)?)/?)|"
     r"/latest/dynamic/instance-identity/document|"
     r"/computeMetadata/v1/instance/(?:id|zone|name|hostname|machine-type|cpu-platform|image|tags|"
     r"network-interfaces(?:/[\w/-]*)?)|"
@@ -741,7 +741,8 @@ _INSTANCE_FACT = lazy_compile(
 (``curl -H "X-aws-ec2-metadata-token: $T" http://169.254.169.254/latest/meta-data/instance-id``, a node log
 collector's first question), and the IMDSv2 session token that only reads them. Credentials, the
 identity document's signature (Vault's AWS login accepts it), user data and custom attributes (both
-carry secrets: ``kube-env``, bootstrap tokens) stay credential hunting."""
+carry secrets: ``kube-env``, bootstrap tokens) and the bare listing (``/latest/meta-data/``, where a
+search for the credentials starts) stay credential hunting."""
 _CLIMBS = lazy_compile(r"\.\.|%2e|%2f|\\", re.IGNORECASE)
 
 
