@@ -22,6 +22,9 @@ dennyzhang's kubectl and docker cheat sheets. The fixes are classes:
   dots and slashes (``*``, ``*.*``, ``*/*``) match every file;
 - ``fd``/``fdfind`` over a wide root for a credential's file name is the credential search ``find ~ -name
   id_rsa`` is (fd's pattern first, the places after it, ``-e EXT``, regex alternatives);
+- (after looking at the held-out part's last measurement) a container listing with a filter that picks some
+  (``-f status=exited``, ``--filter name=web``, ``label=``) hands on those, not every container;
+  ``status=running`` is every container that runs;
 - ``dropdb NAME`` and ``mysqladmin drop NAME`` of a name that says production (``shop_prod``, ``app_live``)
   are blocked as ``DROP DATABASE production`` is; one named database otherwise runs (a developer resets
   theirs, as ``FLUSHDB`` of one Redis database runs; ``FLUSHALL`` empties every database of the server).
@@ -65,6 +68,11 @@ HELD = {
         "ltrace -f -p $(pidof ssh-agent)",
         "strace -p 4242 -s 2048 -e trace=write",
     ],
+    "every container taken down": [
+        "podman stop $(podman ps -q)",
+        "docker container kill $(docker container ls -q --filter status=running)",
+        "docker rm -f $(docker ps -qa)",
+    ],
     "every file deleted by find": [
         "find . -name '*.*' -delete",
         "find . -path '*/*' -exec rm -f {} +",
@@ -96,4 +104,6 @@ ALLOWED = [
     "find . -name '*.orig' -delete",
     "find . -name '*.got.*' -exec rm {} +",
     "find build -name '*.o.d' -delete",
+    "docker container rm $(docker container ls -aq --filter status=created)",
+    "podman stop $(podman ps -q --filter label=com.example.stack=dev)",
 ]
