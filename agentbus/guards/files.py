@@ -479,8 +479,10 @@ _METADATA_ONLY = frozenset({
 (``auditctl -w /etc/shadow`` watches it, ``ausearch -f /etc/shadow`` looks up the audit trail's events
 about it)."""
 _KEYCHAIN_SETTINGS = frozenset({"show-keychain-info", "lock-keychain", "list-keychains", "default-keychain",
-                                "login-keychain"})  # fmt: skip
-"""security(1) commands that name a keychain file to list, lock or choose it, never reading its items."""
+                                "login-keychain", "find-certificate", "find-identity"})  # fmt: skip
+"""security(1) commands that name a keychain file to list, lock or choose it, or to show its public part
+(``find-certificate -a -p`` prints certificates, ``find-identity -v`` their names and hashes: neither has
+an option that prints a password or a private key), never reading its secret items."""
 _IDENTITY_USERS = frozenset({"ssh", "scp", "sftp", "autossh", "mosh", "putty", "plink", "pscp", "psftp"})
 """``-i KEY`` gives them a key to log in with, which is not shown or sent."""
 _GIT_METADATA = frozenset({"rm", "check-ignore", "ls-files", "status", "mv", "check-attr", "config"})

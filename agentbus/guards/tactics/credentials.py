@@ -324,6 +324,61 @@ def _find(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
+_FD = frozenset({"fd", "fdfind"})
+_FD_VALUE_OPTIONS = frozenset({"-e", "--extension", "-E", "--exclude", "-t", "--type", "-d", "--max-depth",
+                               "--min-depth", "--exact-depth", "-S", "--size", "--changed-within",
+                               "--changed-before", "--change-newer-than", "--change-older-than", "-o",
+                               "--owner", "-j", "--threads", "-c", "--color", "--ignore-file",
+                               "--max-results", "--path-separator", "--batch-size", "--format",
+                               "--max-buffer-time", "--search-path", "--base-directory"})  # fmt: skip
+"""fd's options that take a value (the pattern is the first other word, the places after it)."""
+
+
+def _fd(invocation: Invocation, home: str) -> Verdict | None:
+    """``fd -H id_rsa ~``, ``fdfind -e pem . /``: fd over a wide root for a credential's file name, as
+    :func:`_find` judges ``find ~ -name id_rsa`` (fd's pattern comes first, then the places; ``-e EXT``
+    names files by extension)."""
+    values = _values(invocation)
+    words: list[str] = []
+    places: list[str] = []
+    names: list[str] = []
+    index = 0
+    while index < len(values):
+        value = values[index]
+        option, equals, rest = value.partition("=")
+        if value == "--":
+            words += values[index + 1 :]
+            break
+        if option in _FD_VALUE_OPTIONS and value.startswith("--") and equals:
+            given = rest
+        elif value in _FD_VALUE_OPTIONS:
+            given = values[index + 1] if index + 1 < len(values) else ""
+            index += 1
+        else:
+            if not value.startswith("-") or value == "-":
+                words.append(value)
+            index += 1
+            continue
+        index += 1
+        if option in ("--search-path", "--base-directory"):
+            places.append(given)
+        elif option in ("-e", "--extension"):
+            names.append(f"x.{given.lstrip('.')}")
+    if words:
+        names.insert(0, words[0])
+        places += words[1:]
+    where = next((w for w in (wide_root(p, home, invocation.cwd) for p in places) if w), None)
+    if where is None:
+        return None
+    # a regular expression's alternatives each (id_(rsa|ed25519) names id_rsa), without its anchors
+    found = next(
+        (n for n in names if any(secret_name(a) for a in re.sub(r"[\\^$()]|\.\*", "", n).split("|"))), None
+    )
+    if found is None:
+        return None
+    return _verdict(invocation, f"searches {where} for credential files ({found})")
+
+
 _LOCATORS = frozenset({"locate", "mlocate", "plocate", "slocate", "mdfind", "glocate"})
 _MDFIND_NAME = lazy_compile(r"(?:==|=)\s*[\"']?([^\"'\s]+)")
 
@@ -667,6 +722,30 @@ def _hosts(word: str, bare: bool) -> Iterable[str]:
         yield bare_host.group(1)
 
 
+_INSTANCE_FACT = lazy_compile(
+    r"(?:https?://)?[^/\s]+(?:"
+    r"/latest/api/token|"
+    r"/latest/meta-data/(?:(?:instance-id|instance-type|instance-life-cycle|ami-id|ami-launch-index|"
+    r"reservation-id|(?:local-|public-)?hostname|(?:local|public)-ipv4|ipv6|mac|security-groups|"
+    r"placement(?:/[\w-]+)?|network/interfaces/macs(?:/[\w:-]+(?:/[\w-]+)?)?|services/[\w/-]+|events/[\w/-]+|"
+    r"tags/instance(?:/[\w:-]+)?|block-device-mapping(?:/[\w-]+)?)/?)|"
+    r"/latest/dynamic/instance-identity/document|"
+    r"/computeMetadata/v1/instance/(?:id|zone|name|hostname|machine-type|cpu-platform|image|tags|"
+    r"network-interfaces(?:/[\w/-]*)?)|"
+    r"/computeMetadata/v1/project/(?:numeric-)?project-id|"
+    r"/metadata/instance(?:/(?:compute|network)(?:/[\w/-]*)?)?"
+    r")(?:\?[\w=&.-]*)?",
+    re.IGNORECASE,
+)
+"""Metadata paths that name a fact about the machine, not a secret: its id, type, zone, region, addresses
+(``curl -H "X-aws-ec2-metadata-token: $T" http://169.254.169.254/latest/meta-data/instance-id``, a node log
+collector's first question), and the IMDSv2 session token that only reads them. Credentials, the
+identity document's signature (Vault's AWS login accepts it), user data and custom attributes (both
+carry secrets: ``kube-env``, bootstrap tokens) and the bare listing (``/latest/meta-data/``, where a
+search for the credentials starts) stay credential hunting."""
+_CLIMBS = lazy_compile(r"\.\.|%2e|%2f|\\", re.IGNORECASE)
+
+
 def _metadata(invocation: Invocation) -> Verdict | None:
     if invocation.name in _TEXT_ONLY:
         return None
@@ -675,6 +754,8 @@ def _metadata(invocation: Invocation) -> Verdict | None:
         text = command.render(word)
         value = command.static(word)
         bare = value is not None and not value.startswith("-") and "=" not in value.partition("/")[0]
+        if value is not None and _INSTANCE_FACT.fullmatch(value) and not _CLIMBS.search(value):
+            continue
         for host in _hosts(value if value is not None else text, bare):
             if metadata_host(host) and not (host.strip("[]").lower() == "metadata" and "://" not in text):
                 return _verdict(
@@ -1134,6 +1215,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         verdict = _search(invocation, home)
     elif name in _LOCATORS:
         verdict = _locate(invocation, home)
+    elif name in _FD:
+        verdict = _fd(invocation, home)
     else:
         verdict = (
             _debugger(invocation)
@@ -1196,11 +1279,16 @@ def _attached_tracer(script: Script) -> SimpleCommand | None:
                     and posixpath.basename(words[0]) in _TRACERS
                     and any(w in ("-p", "--attach") or w.startswith(("-p", "--attach=")) for w in words[1:])
                     and not _traces_own_process(command, as_root=as_root)
+                    and not any(_SUMMARY_ONLY.fullmatch(w) for w in words[1:])
                 ):
                     return command
     return None
 
 
+_SUMMARY_ONLY = lazy_compile(r"--summary-only|-[fFqQrtTvwxyzhinkdDVZ]*c[fFqQrtTvwxyzhinkdDVZ]*")
+"""``strace -c -p PID``, ``ltrace -fc -p PID``: a count of the calls and their time, printed instead of
+the calls (``-c``, alone or in a cluster of flags that take no value; not ``-C``, which prints both):
+a profile of where a process spends its time, with none of the data it reads or writes."""
 _OWN_PIDS = frozenset({"$!", "${!}", "$$", "${$}", "$BASHPID", "${BASHPID}"})
 _PROJECT_RUNNERS = frozenset({"npm", "npx", "yarn", "pnpm", "cargo", "java", "gunicorn", "uvicorn",
                               "celery", "rails", "puma", "pytest", "jest", "vite", "next", "webpack", "air",

@@ -849,6 +849,37 @@ def _find(invocation: Invocation, home: str, values: list[str]) -> Verdict | Non
     return None
 
 
+_DROPDB_VALUE_OPTIONS = frozenset({"-h", "--host", "-p", "--port", "-U", "--username", "--maintenance-db"})
+_MYSQLADMIN_VALUE_OPTIONS = frozenset({"-h", "--host", "-P", "--port", "-u", "--user", "-S", "--socket",
+                                       "--defaults-file", "--login-path", "-c", "--count", "-i",
+                                       "--sleep"})  # fmt: skip
+
+
+_PRODUCTION = lazy_compile(r"(?:^|[^a-z0-9])(?:prod|production|prd|live)(?:$|[^a-z0-9])", re.IGNORECASE)
+"""Database names with a word that says they hold production data (``production``, ``shop_prod``,
+``app-live``; not ``product_catalog`` or ``liveness``)."""
+
+
+def _dropped_by_client(name: str, values: list[str]) -> str | None:
+    """The database a client's drop command names: ``dropdb NAME`` (PostgreSQL), ``mysqladmin drop NAME``.
+    One named database dropped is a developer resetting theirs (``dropdb mydb``, as ``FLUSHDB`` of one
+    Redis database runs); one whose name says it is production's is not (``dropdb production``, as
+    ``psql -c 'DROP DATABASE production'``). ``FLUSHALL`` empties every database of the server."""
+    if name == "dropdb":
+        skip = _DROPDB_VALUE_OPTIONS
+    elif name in ("mysqladmin", "mariadb-admin"):
+        skip = _MYSQLADMIN_VALUE_OPTIONS
+    else:
+        return None
+    positional = [
+        v for i, v in enumerate(values) if not v.startswith("-") and not (i and values[i - 1] in skip)
+    ]
+    if name == "dropdb":
+        return positional[-1] if positional else None
+    verbs = [v.lower() for v in positional]
+    return positional[verbs.index("drop") + 1] if "drop" in verbs[:-1] else None
+
+
 def _databases(invocation: Invocation, values: list[str]) -> Verdict | None:
     """Dropping a whole database or schema, flushing every Redis database, a bucket deleted."""
     name = invocation.name
@@ -857,6 +888,9 @@ def _databases(invocation: Invocation, values: list[str]) -> Verdict | None:
     dropped = _DROP_SQL.search(text) if name in _SQL_CLIENTS else None
     if dropped and not _DISPOSABLE.search(text[dropped.end() : dropped.end() + 80].split(";", 1)[0]):
         return _verdict(DATA_DESTRUCTION, invocation, "drops a whole database or schema")
+    dropped_name = _dropped_by_client(name, values)
+    if dropped_name is not None and _PRODUCTION.search(dropped_name) and not _DISPOSABLE.search(dropped_name):
+        return _verdict(DATA_DESTRUCTION, invocation, f"drops a production database ({dropped_name})")
     if name in ("redis-cli", "valkey-cli", "keydb-cli") and "flushall" in [w.lower() for w in words]:
         return _verdict(DATA_DESTRUCTION, invocation, "deletes every key in every Redis database")
     if name in ("mongo", "mongosh") and re.search(r"dropDatabase\s*\(|\.drop\s*\(\s*\)", text):

@@ -278,11 +278,21 @@ def _containers(invocation: Invocation, home: str) -> Verdict | None:
         return None
     for word in invocation.args:
         for sub in invocation.command.substitutions_in(word):
+            if _PICKS_SOME.search(sub.text):
+                continue  # docker rm $(docker ps -aq -f status=exited): the stopped ones, as container prune
             if re.search(r"\b(?:docker|podman)\s+(?:container\s+)?(?:ps|ls)\b.*-\w*q", sub.text) or any(
                 _every_container_id(stages) for stages in walk(sub.script)
             ):
                 return _verdict(SERVICE, invocation, f"{verb}s every container")
     return None
+
+
+_PICKS_SOME = lazy_compile(
+    r"(?:^|\s)(?:-f|--filter)(?:\s+|=)[\"']?(?!status=(?:running|up)\b)[a-z_-]+=", re.IGNORECASE
+)
+"""A listing filter that picks some containers (``-f status=exited``, ``--filter name=web``, ``label=``,
+``ancestor=``): what it hands on is those, as a ``grep NAME`` picks some; ``status=running`` is every
+container that runs."""
 
 
 _ID_COLUMN = lazy_compile(r"\{\s*print\s+\$1\s*;?\s*\}")
