@@ -32,8 +32,12 @@ Asking a tool for its version, help or a list, and client-side use (``cloudflare
 ``ssh -L 5432:db:5432 bastion``) stay ordinary. A forward that pivots is remote access: ``ssh -L``
 published on the network (a bind address that is not loopback: ``0.0.0.0:4455:10.0.0.8:445``,
 ``*:``, ``-g``, ``GatewayPorts=yes``) and ``ssh -R`` to a third host (``-R 2345:10.10.100.20:5432``:
-the remote end reaches a machine of this network). ``ssh -R`` to a login port or as a SOCKS proxy is
-the command guard's (a reverse tunnel, blocked).
+the remote end reaches a machine of this network). ``ssh -R`` of a port of this machine
+(``-R 5555:127.0.0.1:5555``, ``-R 80:localhost:3000 serveo.net``) publishes it on the remote host, past
+any firewall, as ngrok does: remote access too. ``ssh -R`` to a login port or as a SOCKS proxy is
+the command guard's (a reverse tunnel, blocked). A developer's database tunnel (``ssh -L
+5432:localhost:5432 db``: one port, to one named service, bound to loopback, reached from this machine
+only) stays ordinary: the remote service comes to the developer, nothing here is opened to anyone.
 
 A container engine driven on another machine (``docker -H tcp://HOST run|cp|exec``,
 ``DOCKER_HOST=…``, ``podman --url ssh://…``, or its HTTP API by hand: ``curl -X POST
@@ -351,6 +355,13 @@ def _judge_ssh(invocation: Invocation, values: list[str]) -> Verdict | None:
         if letter == "R" and len(parts) >= 3 and not _LOOPBACK.match(parts[-2]):
             reached = ":".join(parts[-2:])
             why = f"-R {spec} lets the remote host reach {reached} through this machine (a pivot)"
+            return _verdict(REMOTE_ACCESS, invocation, why)
+        if letter == "R" and len(parts) >= 2:
+            # ssh -R 5555:127.0.0.1:5555 kali@HOST, ssh -R 80:localhost:3000 serveo.net: this machine's
+            # port published on another (ngrok's job, done by ssh), reached from there past any firewall
+            why = (
+                f"-R {spec} publishes port {parts[-1]} of this machine on the remote host (a reverse tunnel)"
+            )
             return _verdict(REMOTE_ACCESS, invocation, why)
     remote = _remote_command(values)
     if not {"-t", "-tt"} & set(values) and _INTERACTIVE_SHELL.match(" ".join(remote)):
