@@ -790,12 +790,27 @@ _REMOTE_CONTROLS = frozenset({"weevely", "sliver", "sliver-server", "sliver-clie
 _ASKING_FOR_HELP = frozenset({"-h", "--help", "-help", "--version", "-v", "-V", "version", "help"})
 
 
+def _framework_script(invocation: Invocation) -> str | None:
+    """The attacking tool run by its script's name (``./weevely.py URL PW``, ``python3 weevely.py ...``,
+    ``python rsf.py``): a clone of the tool's repository run in place, not the packaged command."""
+    name = invocation.name.lower()
+    if _INTERPRETERS.match(name):
+        values = _values(invocation)
+        script = values[0] if values and not values[0].startswith("-") else ""
+        name = posixpath.basename(script).lower()
+    stem = name.removesuffix(".py")
+    return stem if stem != name and stem in _ATTACK_CONSOLES | _REMOTE_CONTROLS else None
+
+
 def _attack_framework(invocation: Invocation, home: str) -> Verdict | None:
     """``msfconsole -x 'use exploit/...; run'``, ``weevely generate PW shell.php``: attacking tools run."""
     values = _values(invocation)
+    script = _framework_script(invocation)
+    if script is not None and _INTERPRETERS.match(invocation.name):
+        values = values[1:]
     if values and set(values) <= _ASKING_FOR_HELP:
         return None
-    name = invocation.name
+    name = script or invocation.name
     if name in _REMOTE_CONTROLS:
         return _verdict(
             BACKDOOR, invocation, f"{name} makes or drives a remote shell (a web shell or an implant)"
@@ -1645,6 +1660,8 @@ def _check_invocation(invocation: Invocation, home: str) -> Verdict | None:
     if check is None:
         if name.startswith("mkfs"):
             check = _disk_tool
+        elif _framework_script(invocation) is not None:
+            check = _attack_framework
         elif _INTERPRETERS.match(name):
             check = _interpreter
         else:
