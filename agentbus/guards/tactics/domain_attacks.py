@@ -269,16 +269,20 @@ def _bait(invocation: Invocation, values: list[str]) -> Verdict | None:
     Explorer sends their NTLM hash there (to Responder). No project ships those to a share."""
     commands = " ".join(values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-c", "--command"))
     commands += " " + " ".join(v.partition("=")[2] for v in values if v.startswith("--command="))
-    found = _BAIT.search(commands)
-    if found is None:
-        return None
-    why = f"smbclient plants {found.group(1)} on another host's share: its viewers' NTLM hashes are sent away"
-    return _verdict(CREDENTIALS, invocation, why)
+    for found in _BAIT.finditer(commands):
+        name = found.group(1).strip("\"'")
+        if _BAIT_NAME.search(name):
+            why = f"smbclient plants {name} on another host's share: its viewers' NTLM hashes are sent away"
+            return _verdict(CREDENTIALS, invocation, why)
+    return None
 
 
 _BAIT = lazy_compile(
-    r"\bm?put\s+['\"]?([^'\";]*?(?:\.(?:scf|lnk|url|library-ms|searchconnector-ms)|desktop\.ini))(?=['\"\s;]|$)",
-    re.IGNORECASE,
+    r"\bm?put\s+(\"[^\"]{0,300}\"|'[^']{0,300}'|[^\s;]+)",
+)
+"""A file ``put``/``mput`` sends (quoted names bounded: the search stays linear in the commands' length)."""
+_BAIT_NAME = lazy_compile(
+    r"(?:\.(?:scf|lnk|url|library-ms|searchconnector-ms)|(?:^|/)desktop\.ini)$", re.IGNORECASE
 )
 
 
