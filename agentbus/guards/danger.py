@@ -586,8 +586,8 @@ def _is_volume_listing(invocation: Invocation) -> bool:
 
 def _terminal_listener(stages: list[Invocation]) -> Invocation | None:
     """``nc -lvnp 4444`` alone, its input and output the terminal: a reverse shell's catcher (what connects
-    is typed into). A listener that writes a file or a pipe (``nc -l -p 9000 > f``, ``nc -l 9000 | tar x``)
-    or reads one is a copy; one serving a program (``-e``) is :func:`_netcat`'s backdoor."""
+    is typed into). A listener that writes a file or a pipe (``nc -l -p 9000 > f``, ``nc -l 9000 | tar x``) is
+    :func:`_receiving_listener`'s; one serving a program (``-e``) is :func:`_netcat`'s backdoor."""
     if len(stages) != 1 or stages[0].name not in _NETWORK_TOOLS - {"socat", "telnet"}:
         return None
     invocation = stages[0]
@@ -596,6 +596,29 @@ def _terminal_listener(stages: list[Invocation]) -> Invocation | None:
     files = ("<", ">", ">>", ">|", "&>", "&>>")
     redirected = any(r.op in files and r.fd in ("", "0", "1") for r in invocation.command.redirects)
     return invocation if listens and not redirected else None
+
+
+def _receiving_listener(stages: list[Invocation]) -> Invocation | None:
+    """``nc -lvnp 9001 > loot.tar``, ``nc -l -p 4444 | tar x``: a listener on every address whose output is
+    written to a file or handed on. Whoever connects, from anywhere, puts what they like here, unasked
+    for and unauthenticated: the collecting end of an exfiltration or a drop point for tools. A developer
+    copies between their own machines with scp or rsync (a login on both ends), or binds the listener to
+    loopback (``nc -l 127.0.0.1 9000 > f``), which stays ordinary."""
+    invocation = stages[0]
+    if invocation.name not in _NETWORK_TOOLS - {"socat", "telnet"}:
+        return None
+    values = _values(invocation)
+    if not any(v == "--listen" or (v[:1] == "-" and v[1:2] != "-" and "l" in v) for v in values):
+        return None
+    if any(_LOOPBACK_ADDRESS.match(v) for v in values):
+        return None
+    written = any(
+        r.op in (">", ">>", ">|", "&>", "&>>") and r.fd in ("", "1") for r in invocation.command.redirects
+    )
+    return invocation if written or len(stages) > 1 else None
+
+
+_LOOPBACK_ADDRESS = lazy_compile(r"^(?:localhost|127\.[\d.]+|::1|\[::1\])$")
 
 
 def _netcat(invocation: Invocation, home: str) -> Verdict | None:
@@ -664,9 +687,26 @@ def _socat(invocation: Invocation, home: str) -> Verdict | None:
         return _verdict(
             REMOTE_ACCESS, invocation, "gives whoever connects this terminal (a remote shell's other end)"
         )
+    # A port opened to the network (not bound to loopback) and tied to something of this machine: a local
+    # service relayed (TCP:127.0.0.1:3306, UNIX-CONNECT:, SOCKS4A:), a file written or served (OPEN:x,creat:
+    # a file received from whoever connects), the terminal: the network reaches in, where no one looks.
+    published = [v for v in listeners if not _SOCAT_LOOPBACK_BIND.search(v)]
+    other = [v for v in _values(invocation) if v.lower() not in listeners and not v.startswith("-")]
+    if published and other:
+        if _SOCAT_FILES.match(other[0]):
+            why = f"{other[0]}: a file written or served for whoever connects (a drop point on the network)"
+        elif _SOCAT_TERMINAL.match(other[0]):
+            why = "waits for whoever connects, its traffic in the terminal (a listener on the network)"
+        else:
+            why = f"relays whoever connects to {other[0]} (this machine's service published on the network)"
+        return _verdict(REMOTE_ACCESS, invocation, why)
     return None
 
 
+_SOCAT_LOOPBACK_BIND = lazy_compile(r",(?:bind=(?:localhost|127\.[\d.]+|\[?::1\]?)|range=127\.)")
+"""A listening address bound to, or letting in, only this machine (``TCP-LISTEN:8080,bind=127.0.0.1``)."""
+_SOCAT_FILES = lazy_compile(r"^(?:file|open|create|gopen):", re.IGNORECASE)
+_SOCAT_TERMINAL = lazy_compile(r"^(?:stdio|stdout|stdin|stderr|readline|pty)(?:,|$)", re.IGNORECASE)
 _SOCAT_CONNECT = lazy_compile(r"^(?:tcp|udp|ssl|openssl|sctp)[46]?(?:-connect)?:(\[[^\]]*\]|[^:,]+)")
 """socat's connecting address and its host: ``TCP:10.10.10.20:5432``, ``TCP4-CONNECT:db:5432``."""
 _SOCAT_LOCAL = lazy_compile(r"^(?:localhost|127(?:\.\d+){0,3}|\[::1\]|0\.0\.0\.0)$", re.IGNORECASE)
@@ -750,12 +790,27 @@ _REMOTE_CONTROLS = frozenset({"weevely", "sliver", "sliver-server", "sliver-clie
 _ASKING_FOR_HELP = frozenset({"-h", "--help", "-help", "--version", "-v", "-V", "version", "help"})
 
 
+def _framework_script(invocation: Invocation) -> str | None:
+    """The attacking tool run by its script's name (``./weevely.py URL PW``, ``python3 weevely.py ...``,
+    ``python rsf.py``): a clone of the tool's repository run in place, not the packaged command."""
+    name = invocation.name.lower()
+    if _INTERPRETERS.match(name):
+        values = _values(invocation)
+        script = values[0] if values and not values[0].startswith("-") else ""
+        name = posixpath.basename(script).lower()
+    stem = name.removesuffix(".py")
+    return stem if stem != name and stem in _ATTACK_CONSOLES | _REMOTE_CONTROLS else None
+
+
 def _attack_framework(invocation: Invocation, home: str) -> Verdict | None:
     """``msfconsole -x 'use exploit/...; run'``, ``weevely generate PW shell.php``: attacking tools run."""
     values = _values(invocation)
+    script = _framework_script(invocation)
+    if script is not None and _INTERPRETERS.match(invocation.name):
+        values = values[1:]
     if values and set(values) <= _ASKING_FOR_HELP:
         return None
-    name = invocation.name
+    name = script or invocation.name
     if name in _REMOTE_CONTROLS:
         return _verdict(
             BACKDOOR, invocation, f"{name} makes or drives a remote shell (a web shell or an implant)"
@@ -1327,6 +1382,15 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
                 _is_volume_listing(s) for s in stages
             ):
                 return Verdict(DOCKER, piece, "deletes every volume, and the data in it")
+    receiver = _receiving_listener(stages)
+    if receiver is not None:
+        relay = next((stage for stage in stages[1:] if stage.name in _NETWORK_TOOLS), None)
+        why = (
+            f"relays whoever connects to {relay.name} {' '.join(_values(relay))} (a port forward)"
+            if relay is not None
+            else f"{receiver.name} -l takes in whatever anyone on the network sends (a drop point for all)"
+        )
+        return Verdict(REMOTE_ACCESS, piece, why)
     return None
 
 
@@ -1596,6 +1660,8 @@ def _check_invocation(invocation: Invocation, home: str) -> Verdict | None:
     if check is None:
         if name.startswith("mkfs"):
             check = _disk_tool
+        elif _framework_script(invocation) is not None:
+            check = _attack_framework
         elif _INTERPRETERS.match(name):
             check = _interpreter
         else:

@@ -16,6 +16,7 @@ from agentbus.guards.verdict import (
     COLLECTION,
     FILESYSTEM,
     PROFILE,
+    REMOTE_ACCESS,
     SERVICE,
     SHUTDOWN,
     SYSTEM_CONFIG,
@@ -156,7 +157,9 @@ def test_a_key_edited_or_a_profile_sent_stays_blocked(command: str) -> None:
         ("nc host 9000 < file.txt", (UPLOAD, "ask")),
         ("nc localhost 8080 < request.http", None),
         ("nc -w 3 127.0.0.1 8080 < req.txt", None),
-        ("nc -l 9000 > out.txt", None),
+        # pivot20: a listener on every address writing what it gets: anyone's drop point (scp/rsync copy)
+        ("nc -l 9000 > out.txt", (REMOTE_ACCESS, "ask")),
+        ("nc -l 127.0.0.1 9000 > out.txt", None),
         ("rclone sync /local/path remote:path", (UPLOAD, "ask")),
         ("rclone sync remote:path ./local", None),
         ("rclone copy ./dist remote:bucket", None),

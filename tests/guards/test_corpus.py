@@ -202,7 +202,9 @@ TLDR_CEILINGS = {
     # ad19 (+14): the pages of the RDP clients (xfreerdp x6, rdesktop x6) and evil-winrm (4): a desktop or a
     # shell on another Windows machine; psexec.py's two examples with a hash or ticket are blocked now (-2);
     # postex19 (+2): netcat listeners in the terminal asked (cryptcat -l -p)
-    "remote access": 96,  # wrappers: torify resolved as a wrapper, asked like torsocks
+    # pivot20 (+15): smbserver.py's 8 examples and updog's 5 (file servers others write into), a netcat
+    # listener piped into another nc (a relay), socat OPENSSL-LISTEN on every address to STDOUT
+    "remote access": 111,  # wrappers: torify resolved as a wrapper, asked like torsocks
     "remote code execution": 5,  # arsenal15: msfconsole's page (3), an exploitation framework run
     "scheduled task": 15,
     # ask (lead, session 16): the pages of the attack tools against another machine's service, each an

@@ -18,6 +18,7 @@ from agentbus.guards.programs import walk
 from agentbus.guards.verdict import (
     DEFAULT_VERDICTS,
     DOWNLOAD_RUN,
+    REMOTE_ACCESS,
     SERVICE,
     SHARED_WIPE,
     SUDO_INSTALL,
@@ -79,6 +80,10 @@ ASKED_SINCE_ISSUE_18 = {
     "echo 'deb https://x stable main' | sudo tee /etc/apt/sources.list.d/x.list": SYSTEM_CONFIG,
     "sudo tee /etc/docker/daemon.json < daemon.json": SYSTEM_CONFIG,
     "sudo mount /dev/sdb1 /mnt/usb": VOLUMES,
+    # ... and before a listener on every address takes in whatever anyone sends (pivot20: a drop point for
+    # all, unauthenticated; a copy between one's own machines goes by scp/rsync or a loopback listener).
+    "nc -l 8000 > received.txt": REMOTE_ACCESS,
+    "nc -l 9000 | tar x": REMOTE_ACCESS,
 }
 
 

@@ -119,7 +119,7 @@ ALLOWED = [
     "./ew --help",
     "sort -s -k2 names.txt",
     "rlwrap sqlite3 app.db",
-    "nc -l -p 8080 > upload.bin",  # postex19: a listener in the terminal (nc -lvnp 8080) is asked now
+    "nc -l -p 8080 -s 127.0.0.1 > upload.bin",  # pivot20: on every address it is asked (a drop point)
     "tar czf - dist | ssh deploy@staging 'tar xzf - -C /srv/app'",
     "tar cz . | nc 127.0.0.1 9000",
     "tar -czf release.tgz dist && nc -z 10.0.0.5 22",

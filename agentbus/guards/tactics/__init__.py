@@ -15,6 +15,7 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.process_hunts`: processes searched for and killed by what marks them as another's (other miners,
   programs in /tmp, kernel-thread impostors, a peer's connections);
 - :mod:`.exfiltration`: archives sent away, payloads downloaded and run;
+- :mod:`.file_servers`: SMB, FTP, TFTP, WebDAV and upload servers opening a directory to the network;
 - :mod:`.dns_loops`: encoded or secret data looked up a chunk at a time as DNS names;
 - :mod:`.uploads`: files named only at run time, or from outside the project, sent away (asked);
 - :mod:`.collection`: the screen, microphone, camera, clipboard and packets captured, keyloggers,
@@ -63,6 +64,7 @@ from . import (
     collection,
     credentials,
     exfiltration,
+    file_servers,
     hidden_runs,
     impact,
     impairment,
@@ -268,6 +270,7 @@ JUDGES: tuple[InvocationJudge | Family, ...] = (
     impact.judge,
     process_hunts.judge,
     exfiltration.judge,
+    file_servers.judge,
     uploads.judge,
     MACOS,
     collection.judge,

@@ -239,7 +239,7 @@ def _client(invocation: Invocation, tool: str, values: list[str]) -> Verdict | N
             SERVICE_ATTACK, invocation, "rpcclient lists another host's accounts, groups or policy"
         )
     if tool == "smbclient":
-        return _smb_listing(invocation, values)
+        return _bait(invocation, values) or _smb_listing(invocation, values)
     if tool == "net":
         if values[:1] == ["rpc"] and "password" in values:
             return _verdict(CREDENTIALS, invocation, "net rpc password resets a domain account's password")
@@ -260,6 +260,30 @@ def _host_of(value: str) -> str:
 
 
 _ANONYMOUS = frozenset({"", "%", "guest", "guest%", "anonymous", "null"})
+
+
+def _bait(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """``smbclient //h/share -c 'put @Inventory.scf'``: a shortcut, shell command or internet shortcut file
+    (``.scf``, ``.lnk``, ``.url``, ``.library-ms``, ``.searchConnector-ms``, ``desktop.ini``) planted on
+    another host's share: its icon points at the attacker's server, so whoever opens the folder in Windows
+    Explorer sends their NTLM hash there (to Responder). No project ships those to a share."""
+    commands = " ".join(values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-c", "--command"))
+    commands += " " + " ".join(v.partition("=")[2] for v in values if v.startswith("--command="))
+    for found in _BAIT.finditer(commands):
+        name = found.group(1).strip("\"'")
+        if _BAIT_NAME.search(name):
+            why = f"smbclient plants {name} on another host's share: its viewers' NTLM hashes are sent away"
+            return _verdict(CREDENTIALS, invocation, why)
+    return None
+
+
+_BAIT = lazy_compile(
+    r"\bm?put\s+(\"[^\"]{0,300}\"|'[^']{0,300}'|[^\s;]+)",
+)
+"""A file ``put``/``mput`` sends (quoted names bounded: the search stays linear in the commands' length)."""
+_BAIT_NAME = lazy_compile(
+    r"(?:\.(?:scf|lnk|url|library-ms|searchconnector-ms)|(?:^|/)desktop\.ini)$", re.IGNORECASE
+)
 
 
 def _smb_listing(invocation: Invocation, values: list[str]) -> Verdict | None:

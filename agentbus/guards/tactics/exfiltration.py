@@ -71,6 +71,7 @@ from .unpack import archive_stem, derived, name_keys, stem_keys, unpacking
 
 __all__ = [
     "DROPS",
+    "SYSTEM_DIRECTORY",
     "download_chain",
     "judge",
     "judge_script",
@@ -676,6 +677,7 @@ _SYSTEM_DIRECTORY = lazy_compile(
     r"^/(?:tmp|private|var|usr|opt|mnt|media|Volumes|Library|System|proc|sys|dev|boot|run|srv/?$)(?:/|$)"
 )
 """Directories outside any project: serving one serves other people's and programs' files."""
+SYSTEM_DIRECTORY = _SYSTEM_DIRECTORY
 
 
 # -- downloading -------------------------------------------------------------------------------

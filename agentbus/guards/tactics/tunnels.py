@@ -32,8 +32,15 @@ Asking a tool for its version, help or a list, and client-side use (``cloudflare
 ``ssh -L 5432:db:5432 bastion``) stay ordinary. A forward that pivots is remote access: ``ssh -L``
 published on the network (a bind address that is not loopback: ``0.0.0.0:4455:10.0.0.8:445``,
 ``*:``, ``-g``, ``GatewayPorts=yes``) and ``ssh -R`` to a third host (``-R 2345:10.10.100.20:5432``:
-the remote end reaches a machine of this network). ``ssh -R`` to a login port or as a SOCKS proxy is
-the command guard's (a reverse tunnel, blocked).
+the remote end reaches a machine of this network). ``ssh -R`` of a port of this machine bound to every
+address of the remote host (``-R 0.0.0.0:8080:localhost:8080 vps``, ``*:``) publishes it on that host's
+network, as ngrok does: remote access too. Without a bind address (``-R 8080:localhost:3000 staging``)
+sshd's default (``GatewayPorts no``) binds it to the remote host's loopback: only that host, which the
+user logs in to anyway, reaches it, the mirror of a loopback ``ssh -L``, so it stays ordinary (an
+attacker's own box reached that way is not told apart). ``ssh -R`` to a login port or as a SOCKS proxy is
+the command guard's (a reverse tunnel, blocked). A developer's database tunnel (``ssh -L
+5432:localhost:5432 db``: one port, to one named service, bound to loopback, reached from this machine
+only) stays ordinary: the remote service comes to the developer, nothing here is opened to anyone.
 
 A container engine driven on another machine (``docker -H tcp://HOST run|cp|exec``,
 ``DOCKER_HOST=…``, ``podman --url ssh://…``, or its HTTP API by hand: ``curl -X POST
@@ -135,6 +142,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     name, values = _program(invocation)
     wrapper = next((w for w in invocation.wrappers if w in _PROXY_WRAPPERS), None)
     if name in ("ssh", "autossh"):
+        if name == "autossh":  # autossh -M PORT (its monitoring port), then ssh's own options
+            values = [v for i, v in enumerate(values) if v != "-M" and (i == 0 or values[i - 1] != "-M")]
         found = _judge_ssh(invocation, values)
         if found is None and wrapper is not None:  # torsocks ssh HOST: the login's way hidden
             return _verdict(
@@ -351,6 +360,11 @@ def _judge_ssh(invocation: Invocation, values: list[str]) -> Verdict | None:
         if letter == "R" and len(parts) >= 3 and not _LOOPBACK.match(parts[-2]):
             reached = ":".join(parts[-2:])
             why = f"-R {spec} lets the remote host reach {reached} through this machine (a pivot)"
+            return _verdict(REMOTE_ACCESS, invocation, why)
+        if letter == "R" and len(parts) == 4 and not _LOOPBACK.match(parts[0]):
+            # ssh -R 0.0.0.0:8080:localhost:8080 vps: this machine's port published on every address of
+            # the remote host (ngrok's job, done by ssh), reached from its network past any firewall
+            why = f"-R {spec} publishes port {parts[-1]} of this machine on the remote host's network"
             return _verdict(REMOTE_ACCESS, invocation, why)
     remote = _remote_command(values)
     if not {"-t", "-tt"} & set(values) and _INTERACTIVE_SHELL.match(" ".join(remote)):
