@@ -1115,7 +1115,7 @@ def _unit_commands(
             yield [_under(invocation, stage) for stage in stages]
 
 
-_SED_ADDS = lazy_compile(r"^\s*(?:\$|\d+|/[^/]*/)?\s*[aic]\\?\s*(\S.*)$", re.DOTALL)
+_SED_ADDS = lazy_compile(r"^\s*(?:(?:\$|\d+|/[^/]*/)\s*)?[aic]\\?\s*(\S.*)$", re.DOTALL)
 """sed's append, insert and change commands (``$a TEXT``, ``1i\\ TEXT``): the text they add."""
 
 

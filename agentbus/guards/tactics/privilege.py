@@ -401,7 +401,7 @@ def _privilege_files(invocation: Invocation, home: str) -> Verdict | None:
 _COMMAND_OPTION_NAME = lazy_compile(
     r"--checkpoint-action=exec|--to-command=|--use-compress-program=|--info-script=|--new-volume-script="
     r"|--rsh=|-e\s*\S+\s+\S|-e\s*(?:/bin/|/usr/bin/)?(?:ba|da|z|k)?sh\b|--unzip-command|--checkpoint=\d"
-    r"|-TT\s*=?\s*\S|-o\s*ProxyCommand="
+    r"|-TT\s*(?:=\s*)?\S|-o\s*ProxyCommand="
 )
 """File names that are options making tar, rsync or zip run a command: a root job's ``tar cf x *`` in
 that directory expands the glob into them and runs the attacker's script (wildcard injection); and
