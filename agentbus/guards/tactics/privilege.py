@@ -415,7 +415,8 @@ _FILE_OPTION_NAME = lazy_compile(r"--reference=")
 """File names that are options making ``chown``/``chmod`` take another file's owner or mode: a root
 job's ``chown -R www-data: *`` there gives every file the owner of the one named (wildcard injection).
 ``touch --reference=OLD NEW`` is touch's own option, so only a name that is surely a file counts
-(after ``--``, under a directory, a redirection's target)."""
+(after ``--``, a path to it: ``./--reference=x``, ``DIR/--reference=x``; a redirection's target), not
+``touch --reference=/usr/bin/ssh x`` (touch's option, back-dating x: the impairment rules')."""
 
 
 def _option_named_files(invocation: Invocation) -> Verdict | None:
@@ -423,7 +424,7 @@ def _option_named_files(invocation: Invocation) -> Verdict | None:
     names: list[tuple[str, bool]] = []
     ended = False  # after ``--``: every word is a file's name
     for value in _values(invocation) if invocation.name == "touch" else ():
-        names.append((value, ended or "/" in value))
+        names.append((value, ended or not value.startswith("-")))  # ./--reference=x, DIR/--reference=x
         ended = ended or value == "--"
     names += [
         (name, True)

@@ -61,6 +61,7 @@ HELD = {
 
 ALLOWED = [
     "touch --reference=old.txt new.txt",
+    "touch --reference=src/main.c build/main.o",
     "touch -r Makefile build/stamp",
     "sed -i 's/foo/bar/' /opt/app/config.sh",
     "sed -i '$a export FOO=1' /opt/app/env.sh",
