@@ -49,7 +49,7 @@ from .tool_matchers import (
     SECURITY_AUDIT_ID,
     SHELL_FILE_GUARD_ID,
 )
-from .verdict import DISK, SYSTEM_FILES, Guard, Verdict, install_guards
+from .verdict import DISK, SCHEDULED, SERVICE, SYSTEM_FILES, Guard, Verdict, install_guards
 from .workdir import call_directory, judging_line
 
 if TYPE_CHECKING:  # the shell's modules are imported where a command is judged: a Read needs none
@@ -144,6 +144,8 @@ def security_audit(call: ToolCall) -> None:
         decided = check_file_access(path, cwd=cwd, write=write)
         if decided is None and write and (_GIT_DIRECTORY in path or _CMAKE.search(path)):
             decided = _build_machinery(path, call, cwd)
+        if write and (decided is None or decided.decision == "ask"):
+            decided = _stricter(decided, _script_run_later(path, call, cwd))
         if decided is not None and decided.decision != "ask":
             hold(call, decided)
             return
@@ -175,6 +177,45 @@ def _build_machinery(path: str, call: ToolCall, cwd: str | None) -> Verdict | No
         text = patched_text(call.args, path, old)
     clones.remember_written_fetches(call.session_key, normalized, old, text or "")
     return current_policy().apply(check_git_file_write(normalized, old, text, session=call.session_key))
+
+
+def _stricter(first: Verdict | None, second: Verdict | None) -> Verdict | None:
+    """The verdict that holds more (a block over an ask), the first when they hold alike."""
+    if second is None or (first is not None and (first.decision == "block" or second.decision != "block")):
+        return first
+    return second
+
+
+def _script_run_later(path: str, call: ToolCall, cwd: str | None) -> Verdict | None:
+    """A script written outside the project where someone else runs it later (a root job's
+    ``/opt/scripts/backup.sh``, ``/usr/local/bin/cleanup``, a module a root script imports:
+    :data:`.programs.RUN_LATER`; a systemd unit's commands), judged as the shell's ``cat > PATH <<EOF``
+    writing the same text is (the command guard's rules and the shell-file guard's paths):
+    what it will do is known, who runs it is not. A write in the project is not (nothing runs it yet,
+    and the shell's parser stays unloaded for the file tool's everyday call)."""
+    directory = cwd or call_directory() or ""
+    normalized = normalize_path(path, cwd=directory or None)
+    if not normalized.startswith("/") or (
+        directory and (normalized + "/").startswith(directory.rstrip("/") + "/")
+    ):
+        return None
+    from .judge import judge_command
+    from .programs import RUN_LATER
+    from .script_files import read_script
+
+    if not RUN_LATER.match(normalized) and (location(normalized) or ("",))[0] not in (SERVICE, SCHEDULED):
+        return None
+    text = written_text(call.args, "")
+    if text is None:
+        old = read_script(normalized).text or ""
+        text = written_text(call.args, old) or patched_text(call.args, path, old)
+    if not text:
+        return None
+    end = "AGENTBUS_EOF"
+    while end in text:
+        end += "_"
+    written = f"cat > {shlex.quote(normalized)} <<'{end}'\n{text}\n{end}"
+    return current_policy().apply(judge_command(written, cwd=directory or None))
 
 
 def patched_text(args: Mapping[str, Any], path: str, old: str, strip: int | None = None) -> str | None:

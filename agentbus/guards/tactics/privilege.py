@@ -402,27 +402,46 @@ def _privilege_files(invocation: Invocation, home: str) -> Verdict | None:
 _COMMAND_OPTION_NAME = lazy_compile(
     r"--checkpoint-action=exec|--to-command=|--use-compress-program=|--info-script=|--new-volume-script="
     r"|--rsh=|-e\s*\S+\s+\S|-e\s*(?:/bin/|/usr/bin/)?(?:ba|da|z|k)?sh\b|--unzip-command|--checkpoint=\d"
+    r"|-TT\s*(?:=\s*)?\S|-o\s*ProxyCommand="
 )
 """File names that are options making tar, rsync or zip run a command: a root job's ``tar cf x *`` in
 that directory expands the glob into them and runs the attacker's script (wildcard injection); and
 the action's companion ``--checkpoint=1`` (the action runs at each checkpoint). rsync's ``-e``
 counts with a command and its argument, or a shell (``-e sh x.sh``, ``-esh``), not as any name that
-starts ``-e`` (``-example.txt``)."""
+starts ``-e`` (``-example.txt``); zip's ``-TT CMD`` (its test command) and scp's ``-o ProxyCommand=CMD``
+likewise."""
+
+
+_FILE_OPTION_NAME = lazy_compile(r"--reference=")
+"""File names that are options making ``chown``/``chmod`` take another file's owner or mode: a root
+job's ``chown -R www-data: *`` there gives every file the owner of the one named (wildcard injection).
+``touch --reference=OLD NEW`` is touch's own option, so only a name that is surely a file counts
+(after ``--``, a path to it: ``./--reference=x``, ``DIR/--reference=x``; a redirection's target), not
+``touch --reference=/usr/bin/ssh x`` (touch's option, back-dating x: the impairment rules')."""
 
 
 def _option_named_files(invocation: Invocation) -> Verdict | None:
     """``touch -- '--checkpoint-action=exec=sh x.sh'``: a file named as an option that runs code."""
-    names = list(_values(invocation)) if invocation.name == "touch" else []
+    names: list[tuple[str, bool]] = []
+    ended = False  # after ``--``: every word is a file's name
+    for value in _values(invocation) if invocation.name == "touch" else ():
+        names.append((value, ended or not value.startswith("-")))  # ./--reference=x, DIR/--reference=x
+        ended = ended or value == "--"
     names += [
-        name
+        (name, True)
         for r in invocation.command.redirects
         if r.op in (">", ">>", ">|", "&>", "&>>") and (name := invocation.command.static(r.target))
     ]
-    for name in names:
+    for name, surely_a_file in names:
         # ``--checkpoint-action=exec=/bin/sh``: the option's value may hold a slash; a path's last part
         base = name if name.startswith("-") else name.rsplit("/", 1)[-1]
-        if base.startswith("-") and _COMMAND_OPTION_NAME.match(base):
+        if not base.startswith("-"):
+            continue
+        if _COMMAND_OPTION_NAME.match(base):
             why = f"names a file {base}: a glob (tar *) run by another user turns it into a command"
+            return _verdict(PRIVILEGE, invocation, why)
+        if surely_a_file and _FILE_OPTION_NAME.match(base):
+            why = f"names a file {base}: a glob (chown -R USER *) run by root turns it into an option"
             return _verdict(PRIVILEGE, invocation, why)
     return None
 
@@ -619,6 +638,35 @@ def _shell_left(invocation: Invocation) -> Verdict | None:
             why = f"leaves a shell in {target}, a script another account runs"
             return _verdict(PRIVILEGE, invocation, why)
     return None
+
+
+_SHELL_PROGRAM = lazy_compile(r"^(?:/usr)?(?:/local)?/s?bin/(?:ba|da|z|k|mk|a|r|fi)?sh$")
+"""A shell's program file (``/bin/bash``, ``/usr/bin/dash``)."""
+
+
+_COPY_VALUE_OPTIONS = frozenset({"-m", "-o", "-g", "-S", "-t", "--mode", "--owner", "--group", "--suffix"})
+"""Options of ``cp``, ``ln`` and ``install`` whose value is the next word (``install -m 755 SRC DEST``)."""
+
+
+def _shell_renamed(invocation: Invocation) -> Verdict | None:
+    """``cp /bin/bash /tmp/bin/tar``, ``ln -s /bin/sh /tmp/ps``: a shell copied or linked under the name
+    of a program a root job or a setuid program calls by name: first on a ``PATH``, it answers for it."""
+    if invocation.name not in ("cp", "ln", "install"):
+        return None
+    positionals: list[str] = []
+    skip = False
+    for value in _values(invocation):
+        if skip or value.startswith("-"):
+            skip = not skip and value in _COPY_VALUE_OPTIONS
+            continue
+        positionals.append(value)
+    if len(positionals) != 2 or not _SHELL_PROGRAM.match(positionals[0]):
+        return None
+    base = positionals[1].rstrip("/").rpartition("/")[2]
+    if base not in _HIJACKED_NAMES:
+        return None
+    why = f"puts a shell ({positionals[0]}) under the name {base}: first on a PATH, it runs for {base}"
+    return _verdict(PRIVILEGE, invocation, why)
 
 
 _ELF_PATCHES = frozenset(
@@ -2162,6 +2210,7 @@ def _findings(invocation: Invocation, home: str) -> Iterator[Verdict | None]:
     yield _build_context_option(invocation)
     yield _server_module_install(invocation)
     yield _shell_left(invocation)
+    yield _shell_renamed(invocation)
     yield _dbus_as_root(invocation)
     yield _root_entry_edit(invocation)
     yield _session_hijack(invocation, home)
