@@ -48,7 +48,7 @@ from .findings import static_args as _values
 from .git_settings import GLOBAL_VALUES as GIT_GLOBAL_VALUES
 from .git_settings import exported_statements
 from .git_settings import settings as git_settings
-from .interpreters import AWKS, INTERPRETERS, fed_code, inline_code, judge_code
+from .interpreters import AWKS, INTERPRETERS, fed_code, inline_code, judge_code, written_paths
 from .locations import top_level_file, written
 from .operands import block_device, system_file
 from .parse import UNKNOWN_PART, Function, Script, ansi_c, one_reread_bound, parse, parsed
@@ -869,6 +869,11 @@ def _interpreter(invocation: Invocation, home: str) -> Verdict | None:
         verdict = _judge_code(code, invocation, home, how=f"run from {invocation.name}")
         if verdict is not None:
             return verdict
+    for code in codes:
+        for path in written_paths(code):
+            place = written(path, home=home, cwd=invocation.cwd)
+            if place is not None:
+                return _verdict(place[0], invocation, f"writes {place[1]}, run from {invocation.name}")
     return None
 
 

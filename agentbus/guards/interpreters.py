@@ -24,7 +24,7 @@ from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from .programs import Invocation
 
-__all__ = ["INTERPRETERS", "CodeDanger", "fed_code", "inline_code", "judge_code"]
+__all__ = ["INTERPRETERS", "CodeDanger", "fed_code", "inline_code", "judge_code", "written_paths"]
 
 INTERPRETERS = lazy_compile(
     r"^(?:python[\d.]*|py|pypy[\d.]*|perl[\d.]*|ruby[\d.]*|node|nodejs|bun|deno|php[\d.]*|lua[\d.]*|luajit|"
@@ -547,6 +547,54 @@ def _shell_commands(code: str, *, awk: bool) -> Iterator[str]:
     if awk:
         for match in _AWK_PIPE.finditer(code):
             yield match.group(1) or match.group(2)
+
+
+_PATH_ARG = r"(?:[\w.]{1,40}\(\s*)?[rbf]?([\"'])([^\"'\n]{1,400})\{q}\s*\)?"
+"""A string literal argument, perhaps wrapped in one call (``os.path.expanduser("~/x")``, ``Path("x")``)."""
+_WRITE_CALLS = lazy_compile(
+    # open(PATH, "w"|"a"|"x"|"r+"...) in Python, Ruby, PHP (fopen), Lua (io.open)
+    r"\b(?:open|fopen|io\.open|File\.open|codecs\.open)\s*\(\s*"
+    + _PATH_ARG.replace("{q}", "1")
+    + r"\s*,\s*(?:mode\s*=\s*)?[rbf]?[\"'][rbtU]*[wax+]"
+    # writeFileSync(PATH, …), File.write(PATH, …), file_put_contents(PATH, …), Files.writeString(PATH …)
+    r"|\b(?:writeFileSync|appendFileSync|writeFile|appendFile|createWriteStream|File\.write|IO\.write|"
+    r"File\.binwrite|file_put_contents|Files\.write(?:String)?|Deno\.writeTextFile(?:Sync)?|Bun\.write)\s*\(\s*"
+    + _PATH_ARG.replace("{q}", "3")
+    # Path(PATH).write_text(…), Path(PATH).open("w")
+    + r"|\bPath\s*\(\s*[rbf]?([\"'])([^\"'\n]{1,400})\5\s*\)\s*\.\s*(?:write_text|write_bytes|"
+    r"open\s*\(\s*[\"'][rbt]*[wax+]|symlink_to|touch)"
+    # copy, move or link onto PATH: shutil.copy(a, PATH), fs.copyFileSync(a, PATH), os.symlink(a, PATH)
+    r"|\b(?:shutil\.(?:copy\w*|move)|copyFileSync|copyFile|cpSync|renameSync|symlinkSync|os\.(?:rename|"
+    r"replace|symlink|link)|FileUtils\.(?:cp|mv|ln_s|ln|copy|move|install)|copy|rename|symlink)\s*\("
+    r"[^,()\n]{1,300}(?:\([^()\n]{0,200}\))?[^,()\n]{0,100},\s*"
+    + _PATH_ARG.replace("{q}", "7")
+    # Perl: open(my $f, '>>', PATH), open(F, ">PATH")
+    + r"|\bopen\s*\(?\s*(?:my\s+)?[\$\w]+\s*,\s*(?:[\"']>>?[\"']\s*,\s*"
+    + _PATH_ARG.replace("{q}", "9")
+    + r"|([\"'])>>?\s*([^\"'\n]{1,400})\11)"
+)
+"""A call that writes, appends to, copies onto or links the file a string literal names."""
+
+
+_HOME_INTERPOLATED = lazy_compile(r"^(?:\$ENV\{\s*[\"']?HOME[\"']?\s*\}|\$\{?HOME\}?|#\{Dir\.home\}|\$\{os\.homedir\(\)\})")
+"""A home interpolated at the start of a string (Perl's ``">>$ENV{HOME}/.zshrc"``, ``"${HOME}/x"``)."""
+
+
+def written_paths(code: str) -> list[str]:
+    """The files ``code`` opens for writing, copies or links onto, named by literals (a home
+    expression joined to a literal read as ``~/``): ``open(os.path.expanduser("~/.zshrc"), "a")``,
+    ``fs.writeFileSync(process.env.HOME + '/Library/LaunchAgents/x.plist', …)``, ``shutil.copy(a,
+    '/Library/LaunchDaemons/x.plist')``."""
+    if not code:
+        return []
+    code = home_joined(code)
+    found = []
+    for match in _WRITE_CALLS.finditer(code):
+        groups = match.groups()
+        path = next((groups[i] for i in (1, 3, 5, 7, 9, 11) if groups[i]), None)
+        if path:
+            found.append(_HOME_INTERPOLATED.sub("~", path))
+    return found
 
 
 def home_joined(code: str) -> str:
