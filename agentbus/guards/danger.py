@@ -979,6 +979,10 @@ def _as_root(invocation: Invocation) -> bool:
     return user is not None and is_root_user(user)
 
 
+_SECURITY_INTERACTIVE = frozenset({"-i", "-p", "-iq", "-qi", "-iv", "-vi"})
+"""``security -i``, ``-p PROMPT``: security(1) reads its own subcommands from its input, one a line."""
+
+
 def _runs_stdin(invocation: Invocation) -> bool:
     """Whether the program runs, as code, what arrives on its standard input."""
     name = invocation.name
@@ -992,6 +996,10 @@ def _runs_stdin(invocation: Invocation) -> bool:
         # curl URL | source /dev/stdin: the shell itself runs what arrives.
         values = _values(invocation)
         return not values or values[0] in ("/dev/stdin", "-", "/proc/self/fd/0", "/dev/fd/0")
+    if name == "security":
+        return bool(
+            _SECURITY_INTERACTIVE & set(_values(invocation)[:2])
+        )  # echo 'dump-keychain -d' | security -i
     if name in AWKS or not _INTERPRETERS.match(name):
         return False
     values = _values(invocation)
@@ -1277,6 +1285,14 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
             verdict = check_command(_as_osascript(stage, decoded), home=home)
             if verdict is not None:
                 return Verdict(verdict.category, piece, f"{verdict.why}; decoded and piped into osascript")
+        elif decoded is not None and stage.name == "security":
+            lines = [
+                ln.strip() for ln in decoded.splitlines() if ln.strip() and not ln.lstrip().startswith("#")
+            ]
+            for line in lines:
+                verdict = check_command(f"security {line}", home=home)
+                if verdict is not None:
+                    return Verdict(verdict.category, piece, f"{verdict.why}; piped into security's own shell")
         elif decoded is not None and interpreter:
             verdict = _judge_code(decoded, stage, home, how=f"piped into {stage.name}", piece=piece)
             if verdict is not None:

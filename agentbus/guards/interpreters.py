@@ -576,7 +576,9 @@ _WRITE_CALLS = lazy_compile(
 """A call that writes, appends to, copies onto or links the file a string literal names."""
 
 
-_HOME_INTERPOLATED = lazy_compile(r"^(?:\$ENV\{\s*[\"']?HOME[\"']?\s*\}|\$\{?HOME\}?|#\{Dir\.home\}|\$\{os\.homedir\(\)\})")
+_HOME_INTERPOLATED = lazy_compile(
+    r"^(?:\$ENV\{\s*[\"']?HOME[\"']?\s*\}|\$\{?HOME\}?|#\{Dir\.home\}|\$\{os\.homedir\(\)\})"
+)
 """A home interpolated at the start of a string (Perl's ``">>$ENV{HOME}/.zshrc"``, ``"${HOME}/x"``)."""
 
 

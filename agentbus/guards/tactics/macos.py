@@ -917,7 +917,9 @@ def _load_commands(invocation: Invocation, home: str) -> Verdict | None:
     for path in added:
         shown = untrusted(path, home, invocation.cwd)
         if shown is not None:
-            why = f"makes a program load code from {shown}, where no installed library lives (dylib hijacking)"
+            why = (
+                f"makes a program load code from {shown}, where no installed library lives (dylib hijacking)"
+            )
             return _verdict(STEALTH_PERSISTENCE, invocation, why)
     return None
 

@@ -15,7 +15,9 @@ for the tests, not the ones measured:
   later (a launchd agent, a shell start-up file, an app's code), named by a literal or a home
   expression joined to one: judged like the shell's write to that place;
 - macOS endpoint agents by name (Jamf Protect, Kandji, Malwarebytes, Huntress, Bitdefender ...)
-  killed or unloaded, also when the PID comes from a lookup.
+  killed or unloaded, also when the PID comes from a lookup;
+- ``security -i`` fed its own subcommands (a here-document, a pipe from ``echo``/``printf``):
+  each line judged as ``security LINE``.
 """
 
 from __future__ import annotations
@@ -31,13 +33,13 @@ HELD = {
         "install_name_tool -prepend_rpath /tmp/l /usr/bin/python3",
     ],
     "interpreter code writing where code runs later": [
-        "python3 -c 'open(\"/Library/LaunchDaemons/com.acme.sync.plist\", \"w\").write(PLIST)'",
-        "python3 -c 'import os; open(os.path.join(os.environ[\"HOME\"], \"Library/LaunchAgents/a.plist\"), \"wb\")'",
-        "node -e 'require(\"fs\").appendFileSync(require(\"os\").homedir() + \"/.zshenv\", \"x\\n\")'",
-        "ruby -e 'File.open(Dir.home + \"/.bash_profile\", \"a\") { |f| f.puts \"x\" }'",
-        "perl -e 'open(my $f, \">>\", \"$ENV{HOME}/.profile\"); print $f \"x\"'",
-        "python3 -c 'import shutil; shutil.copyfile(\"p.scpt\", \"/Library/Scripts/Folder Action Scripts/p.scpt\")'",
-        "python3 -c 'from pathlib import Path; Path(\"/etc/periodic/daily/900.x\").write_text(\"x\")'",
+        'python3 -c \'open("/Library/LaunchDaemons/com.acme.sync.plist", "w").write(PLIST)\'',
+        'python3 -c \'import os; open(os.environ["HOME"] + "/Library/LaunchAgents/a.plist", "wb")\'',
+        'node -e \'require("fs").appendFileSync(require("os").homedir() + "/.zshenv", "x\\n")\'',
+        'ruby -e \'File.open(Dir.home + "/.bash_profile", "a") { |f| f.puts "x" }\'',
+        'perl -e \'open(my $f, ">>", "$ENV{HOME}/.profile"); print $f "x"\'',
+        'python3 -c \'import shutil; shutil.copyfile("p.scpt", "/Library/Scripts/Folder Action Scripts/x")\'',
+        'python3 -c \'from pathlib import Path; Path("/etc/periodic/daily/900.x").write_text("x")\'',
     ],
     "macOS endpoint agent stopped": [
         "sudo pkill -9 -f JamfProtect",
@@ -45,9 +47,15 @@ HELD = {
         "kill -9 $(pgrep -x BDLDaemon) $(pgrep -f Bitdefender)",
         "sudo killall -KILL 'Malwarebytes Protection'",
     ],
+    "security's own shell fed a keychain dump": [
+        "printf 'unlock-keychain -p hunter2\\ndump-keychain -d login.keychain\\n' | security -i",
+        "security -i <<< 'find-internet-password -g -s github.com'",
+        "echo 'export -k login.keychain -t identities -f pkcs12 -o /tmp/i.p12' | /usr/bin/security -i",
+    ],
 }
 
 ALLOWED = [
+    "echo 'list-keychains' | security -i",
     "pkill -f kandinsky-server",
     "pkill -f jamfcache_builder",
     "install_name_tool -change @rpath/libbar.dylib @loader_path/libbar.dylib build/Release/libfoo.dylib",
@@ -56,8 +64,8 @@ ALLOWED = [
     "insert_dylib --inplace @executable_path/../Frameworks/Sparkle.framework/Sparkle build/MyApp",
     "xcrun simctl boot 'iPhone 15'",
     "xcrun -sdk iphonesimulator clang -c src/a.c -o build/a.o",
-    "python3 -c 'open(\"dist/version.txt\", \"w\").write(\"1.2.3\")'",
-    "node -e 'require(\"fs\").writeFileSync(\"build/manifest.json\", JSON.stringify({}))'",
-    "python3 -c 'import shutil; shutil.copy(\"templates/a.plist\", \"build/Info.plist\")'",
-    "python3 -c 'import json; json.dump(json.load(open(\"package.json\")), open(\"out/p.json\", \"w\"))'",
+    'python3 -c \'open("dist/version.txt", "w").write("1.2.3")\'',
+    'node -e \'require("fs").writeFileSync("build/manifest.json", JSON.stringify({}))\'',
+    'python3 -c \'import shutil; shutil.copy("templates/a.plist", "build/Info.plist")\'',
+    'python3 -c \'import json; json.dump(json.load(open("package.json")), open("out/p.json", "w"))\'',
 ]
