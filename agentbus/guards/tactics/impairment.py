@@ -148,7 +148,7 @@ _TRUST_OFF_ENV = lazy_compile(
 _FALSEY = frozenset({"0", "false", "no", "off", "disabled"})
 _MAC_DEFAULTS = lazy_compile(
     r"LSQuarantine|GKAutoRearm|com\.apple\.alf|systempolicy|EnableAssessment|XProtect|ConfigDataInstall|"
-    r"CriticalUpdateInstall|com\.apple\.security",
+    r"CriticalUpdateInstall|com\.apple\.security|WarnAboutFraudulentWebsites|SafeBrowsing",
     re.IGNORECASE,
 )
 _HARDENING = {

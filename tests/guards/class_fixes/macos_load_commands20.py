@@ -17,7 +17,8 @@ for the tests, not the ones measured:
 - macOS endpoint agents by name (Jamf Protect, Kandji, Malwarebytes, Huntress, Bitdefender ...)
   killed or unloaded, also when the PID comes from a lookup;
 - ``security -i`` fed its own subcommands (a here-document, a pipe from ``echo``/``printf``):
-  each line judged as ``security LINE``.
+  each line judged as ``security LINE``;
+- a browser's fraudulent-site warnings or Safe Browsing turned off by ``defaults write``.
 """
 
 from __future__ import annotations
@@ -52,9 +53,14 @@ HELD = {
         "security -i <<< 'find-internet-password -g -s github.com'",
         "echo 'export -k login.keychain -t identities -f pkcs12 -o /tmp/i.p12' | /usr/bin/security -i",
     ],
+    "browser's fraud warnings off": [
+        "defaults write com.apple.Safari WarnAboutFraudulentWebsites 0",
+        "defaults write com.microsoft.Edge SafeBrowsingProtectionLevel -integer 0",
+    ],
 }
 
 ALLOWED = [
+    "defaults write com.google.Chrome SafeBrowsingProtectionLevel -int 2",
     "echo 'list-keychains' | security -i",
     "pkill -f kandinsky-server",
     "pkill -f jamfcache_builder",
