@@ -161,6 +161,13 @@ _HOME_JOINED = lazy_compile(
 )
 """A home expression joined to a literal: ``process.env.HOME + '/Library/...'``, ``Path.home() / '.ssh'``,
 ``os.path.join(os.environ['HOME'], 'Library/...')``, ``f"{Path.home()}/.aws"``."""
+_KEYRING_READ = lazy_compile(
+    r"\bkeyring\b[\s\S]{0,300}?\bget_(?:password|credential)\s*\(|\bSecItemCopyMatching\s*\(|\bSecKeychainFindGenericPassword\s*\("
+    r"|\bpassword_lookup(?:_sync)?\s*\(|\b(?:keytar|require\(\s*[\"']keytar[\"']\s*\))\s*\.\s*"
+    r"(?:getPassword|findPassword|findCredentials)\s*\("
+)
+"""A stored password read from code through the OS keyring (Python's keyring, libsecret, the macOS
+Security framework, Node's keytar): what ``security find-generic-password -w`` prints."""
 _KEYRING_LOOKUP = lazy_compile(
     r"(?:password_lookup(?:_sync)?|\bkeyring\.get_password|SecKeychainFindGenericPassword|find-generic-password)"
     r"[^\n]{0,200}?(?:Safe Storage|\b(?:chrome|chromium|brave|vivaldi|yandex|opera)\b|microsoft[- ]edge)",
@@ -363,6 +370,9 @@ def _judge_once(
         return CodeDanger(BACKDOOR, "connects a shell to a network socket")
     if _KEYRING_LOOKUP.search(code):
         return CodeDanger(CREDENTIALS, "reads a browser's cookie and password key from the keyring")
+    if not whole_file and _KEYRING_READ.search(code):
+        # python -c "import keyring; print(keyring.get_password(S, U))": security find-generic-password -w
+        return CodeDanger(CREDENTIALS, "reads a stored password from the keyring or keychain")
     if awk and ("/inet/tcp/" in code or "/inet/udp/" in code):
         return CodeDanger(BACKDOOR, "opens a network connection from awk (/inet/tcp)")
     if _RUN_FETCHED.search(code) or _RUN_URL.search(code):

@@ -19,6 +19,13 @@ for the tests, not the ones measured:
 - ``security -i`` fed its own subcommands (a here-document, a pipe from ``echo``/``printf``):
   each line judged as ``security LINE``;
 - a browser's fraudulent-site warnings or Safe Browsing turned off by ``defaults write``.
+
+Fixed after the held-out part was measured (so not unseen any more):
+
+- a stored password read from code through the OS keyring (Python's ``keyring.get_password``,
+  Node's ``keytar``, the Security framework): what ``security find-generic-password -w`` prints;
+- the machine's configuration profiles' store (``/var/db/ConfigurationProfiles``) or its managed
+  preferences written or deleted: its device management undone.
 """
 
 from __future__ import annotations
@@ -57,9 +64,19 @@ HELD = {
         "defaults write com.apple.Safari WarnAboutFraudulentWebsites 0",
         "defaults write com.microsoft.Edge SafeBrowsingProtectionLevel -integer 0",
     ],
+    "keyring read from code (after looking)": [
+        "python3 -c 'import keyring as k; print(k.get_credential(\"github.com\", None).password)'",
+        "node -e \"require('keytar').findPassword('npm').then(p => console.log(p))\"",
+    ],
+    "device management store removed (after looking)": [
+        "sudo rm -rf /private/var/db/ConfigurationProfiles/Settings",
+        "sudo mv '/Library/Managed Preferences' /tmp/mp",
+    ],
 }
 
 ALLOWED = [
+    "python3 -c 'import keyring; print(keyring.get_keyring())'",
+    "ls -la /var/db/ConfigurationProfiles",
     "defaults write com.google.Chrome SafeBrowsingProtectionLevel -int 2",
     "echo 'list-keychains' | security -i",
     "pkill -f kandinsky-server",
