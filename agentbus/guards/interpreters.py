@@ -162,12 +162,14 @@ _HOME_JOINED = lazy_compile(
 """A home expression joined to a literal: ``process.env.HOME + '/Library/...'``, ``Path.home() / '.ssh'``,
 ``os.path.join(os.environ['HOME'], 'Library/...')``, ``f"{Path.home()}/.aws"``."""
 _KEYRING_READ = lazy_compile(
-    r"\bkeyring\b[\s\S]{0,300}?\bget_(?:password|credential)\s*\(|\bSecItemCopyMatching\s*\(|\bSecKeychainFindGenericPassword\s*\("
-    r"|\bpassword_lookup(?:_sync)?\s*\(|\b(?:keytar|require\(\s*[\"']keytar[\"']\s*\))\s*\.\s*"
-    r"(?:getPassword|findPassword|findCredentials)\s*\("
+    r"\b(?:print|puts|pp|console\.log|sys\.stdout\.write|echo)\s*\(?[^\n;]{0,60}?"
+    r"\b(?:get_password|get_credential|getPassword|findPassword|findCredentials|password_lookup_sync)\s*\("
+    r"|\b(?:getPassword|findPassword|findCredentials)\s*\([^)\n]{0,200}\)\s*\.then\s*\(\s*"
+    r"(?:console\.log|\(?\s*\w+\s*\)?\s*=>\s*console\.log)"
 )
-"""A stored password read from code through the OS keyring (Python's keyring, libsecret, the macOS
-Security framework, Node's keytar): what ``security find-generic-password -w`` prints."""
+"""A stored password read from code through the OS keyring (Python's keyring, libsecret, Node's keytar)
+and printed: what ``security find-generic-password -w`` prints. A program's own secret read and used
+(``p = keyring.get_password('myapp', 'me')``) is not."""
 _KEYRING_LOOKUP = lazy_compile(
     r"(?:password_lookup(?:_sync)?|\bkeyring\.get_password|SecKeychainFindGenericPassword|find-generic-password)"
     r"[^\n]{0,200}?(?:Safe Storage|\b(?:chrome|chromium|brave|vivaldi|yandex|opera)\b|microsoft[- ]edge)",
@@ -372,7 +374,7 @@ def _judge_once(
         return CodeDanger(CREDENTIALS, "reads a browser's cookie and password key from the keyring")
     if not whole_file and _KEYRING_READ.search(code):
         # python -c "import keyring; print(keyring.get_password(S, U))": security find-generic-password -w
-        return CodeDanger(CREDENTIALS, "reads a stored password from the keyring or keychain")
+        return CodeDanger(CREDENTIALS, "prints a stored password from the keyring or keychain")
     if awk and ("/inet/tcp/" in code or "/inet/udp/" in code):
         return CodeDanger(BACKDOOR, "opens a network connection from awk (/inet/tcp)")
     if _RUN_FETCHED.search(code) or _RUN_URL.search(code):
