@@ -421,6 +421,17 @@ def _launchctl(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
         yield rest[0] if len(rest) == 1 else shlex.join(rest)
 
 
+def _security_shell(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """``security -i`` (or ``-p PROMPT``) reads its own subcommands, one a line, from its input:
+    ``echo 'dump-keychain -d' | security -i`` is ``security dump-keychain -d``."""
+    if not any(v == "-i" or v == "-p" or (v[:1] == "-" != v[1:2] and "i" in v[1:]) for v in values[:3]):
+        return
+    for text in fed:
+        for line in text.splitlines():
+            if line.strip() and not line.lstrip().startswith("#"):
+                yield f"security {line.strip()}"
+
+
 def _rest_after(*markers: str) -> _Extract:
     """The words after the first of ``markers`` are a command line (``xterm -e CMD ARGS``)."""
 
@@ -1356,6 +1367,7 @@ _CARRIERS: dict[str, _Extract] = {
     "make": _make, "gmake": _make, "bmake": _make,
     "osascript": _osascript,
     "launchctl": _launchctl,
+    "security": _security_shell,
     "screen": _screen,
     "tmux": _tmux,
     "parallel": _parallel,

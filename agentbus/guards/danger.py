@@ -48,7 +48,7 @@ from .findings import static_args as _values
 from .git_settings import GLOBAL_VALUES as GIT_GLOBAL_VALUES
 from .git_settings import exported_statements
 from .git_settings import settings as git_settings
-from .interpreters import AWKS, INTERPRETERS, fed_code, inline_code, judge_code
+from .interpreters import AWKS, INTERPRETERS, fed_code, inline_code, judge_code, written_paths
 from .locations import top_level_file, written
 from .operands import block_device, system_file
 from .parse import UNKNOWN_PART, Function, Script, ansi_c, one_reread_bound, parse, parsed
@@ -924,6 +924,11 @@ def _interpreter(invocation: Invocation, home: str) -> Verdict | None:
         verdict = _judge_code(code, invocation, home, how=f"run from {invocation.name}")
         if verdict is not None:
             return verdict
+    for code in codes:
+        for path in written_paths(code):
+            place = written(path, home=home, cwd=invocation.cwd)
+            if place is not None:
+                return _verdict(place[0], invocation, f"writes {place[1]}, run from {invocation.name}")
     return None
 
 
@@ -1029,6 +1034,10 @@ def _as_root(invocation: Invocation) -> bool:
     return user is not None and is_root_user(user)
 
 
+_SECURITY_INTERACTIVE = frozenset({"-i", "-p", "-iq", "-qi", "-iv", "-vi"})
+"""``security -i``, ``-p PROMPT``: security(1) reads its own subcommands from its input, one a line."""
+
+
 def _runs_stdin(invocation: Invocation) -> bool:
     """Whether the program runs, as code, what arrives on its standard input."""
     name = invocation.name
@@ -1042,6 +1051,10 @@ def _runs_stdin(invocation: Invocation) -> bool:
         # curl URL | source /dev/stdin: the shell itself runs what arrives.
         values = _values(invocation)
         return not values or values[0] in ("/dev/stdin", "-", "/proc/self/fd/0", "/dev/fd/0")
+    if name == "security":
+        return bool(
+            _SECURITY_INTERACTIVE & set(_values(invocation)[:2])
+        )  # echo 'dump-keychain -d' | security -i
     if name in AWKS or not _INTERPRETERS.match(name):
         return False
     values = _values(invocation)
@@ -1327,6 +1340,14 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
             verdict = check_command(_as_osascript(stage, decoded), home=home)
             if verdict is not None:
                 return Verdict(verdict.category, piece, f"{verdict.why}; decoded and piped into osascript")
+        elif decoded is not None and stage.name == "security":
+            lines = [
+                ln.strip() for ln in decoded.splitlines() if ln.strip() and not ln.lstrip().startswith("#")
+            ]
+            for line in lines:
+                verdict = check_command(f"security {line}", home=home)
+                if verdict is not None:
+                    return Verdict(verdict.category, piece, f"{verdict.why}; piped into security's own shell")
         elif decoded is not None and interpreter:
             verdict = _judge_code(decoded, stage, home, how=f"piped into {stage.name}", piece=piece)
             if verdict is not None:

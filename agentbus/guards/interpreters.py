@@ -24,7 +24,7 @@ from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from .programs import Invocation
 
-__all__ = ["INTERPRETERS", "CodeDanger", "fed_code", "inline_code", "judge_code"]
+__all__ = ["INTERPRETERS", "CodeDanger", "fed_code", "inline_code", "judge_code", "written_paths"]
 
 INTERPRETERS = lazy_compile(
     r"^(?:python[\d.]*|py|pypy[\d.]*|perl[\d.]*|ruby[\d.]*|node|nodejs|bun|deno|php[\d.]*|lua[\d.]*|luajit|"
@@ -161,6 +161,15 @@ _HOME_JOINED = lazy_compile(
 )
 """A home expression joined to a literal: ``process.env.HOME + '/Library/...'``, ``Path.home() / '.ssh'``,
 ``os.path.join(os.environ['HOME'], 'Library/...')``, ``f"{Path.home()}/.aws"``."""
+_KEYRING_READ = lazy_compile(
+    r"\b(?:print|puts|pp|console\.log|sys\.stdout\.write|echo)\s*\(?[^\n;]{0,60}?"
+    r"\b(?:get_password|get_credential|getPassword|findPassword|findCredentials|password_lookup_sync)\s*\("
+    r"|\b(?:getPassword|findPassword|findCredentials)\s*\([^)\n]{0,200}\)\s*\.then\s*\(\s*"
+    r"(?:console\.log|\(?\s*\w+\s*\)?\s*=>\s*console\.log)"
+)
+"""A stored password read from code through the OS keyring (Python's keyring, libsecret, Node's keytar)
+and printed: what ``security find-generic-password -w`` prints. A program's own secret read and used
+(``p = keyring.get_password('myapp', 'me')``) is not."""
 _KEYRING_LOOKUP = lazy_compile(
     r"(?:password_lookup(?:_sync)?|\bkeyring\.get_password|SecKeychainFindGenericPassword|find-generic-password)"
     r"[^\n]{0,200}?(?:Safe Storage|\b(?:chrome|chromium|brave|vivaldi|yandex|opera)\b|microsoft[- ]edge)",
@@ -363,6 +372,9 @@ def _judge_once(
         return CodeDanger(BACKDOOR, "connects a shell to a network socket")
     if _KEYRING_LOOKUP.search(code):
         return CodeDanger(CREDENTIALS, "reads a browser's cookie and password key from the keyring")
+    if not whole_file and _KEYRING_READ.search(code):
+        # python -c "import keyring; print(keyring.get_password(S, U))": security find-generic-password -w
+        return CodeDanger(CREDENTIALS, "prints a stored password from the keyring or keychain")
     if awk and ("/inet/tcp/" in code or "/inet/udp/" in code):
         return CodeDanger(BACKDOOR, "opens a network connection from awk (/inet/tcp)")
     if _RUN_FETCHED.search(code) or _RUN_URL.search(code):
@@ -547,6 +559,56 @@ def _shell_commands(code: str, *, awk: bool) -> Iterator[str]:
     if awk:
         for match in _AWK_PIPE.finditer(code):
             yield match.group(1) or match.group(2)
+
+
+_PATH_ARG = r"(?:[\w.]{1,40}\(\s*)?[rbf]?([\"'])([^\"'\n]{1,400})\{q}\s*\)?"
+"""A string literal argument, perhaps wrapped in one call (``os.path.expanduser("~/x")``, ``Path("x")``)."""
+_WRITE_CALLS = lazy_compile(
+    # open(PATH, "w"|"a"|"x"|"r+"...) in Python, Ruby, PHP (fopen), Lua (io.open)
+    r"\b(?:open|fopen|io\.open|File\.open|codecs\.open)\s*\(\s*"
+    + _PATH_ARG.replace("{q}", "1")
+    + r"\s*,\s*(?:mode\s*=\s*)?[rbf]?[\"'][rbtU]*[wax+]"
+    # writeFileSync(PATH, …), File.write(PATH, …), file_put_contents(PATH, …), Files.writeString(PATH …)
+    r"|\b(?:writeFileSync|appendFileSync|writeFile|appendFile|createWriteStream|File\.write|IO\.write|"
+    r"File\.binwrite|file_put_contents|Files\.write(?:String)?|Deno\.writeTextFile(?:Sync)?|Bun\.write)\s*\(\s*"
+    + _PATH_ARG.replace("{q}", "3")
+    # Path(PATH).write_text(…), Path(PATH).open("w")
+    + r"|\bPath\s*\(\s*[rbf]?([\"'])([^\"'\n]{1,400})\5\s*\)\s*\.\s*(?:write_text|write_bytes|"
+    r"open\s*\(\s*[\"'][rbt]*[wax+]|symlink_to|touch)"
+    # copy, move or link onto PATH: shutil.copy(a, PATH), fs.copyFileSync(a, PATH), os.symlink(a, PATH)
+    r"|\b(?:shutil\.(?:copy\w*|move)|copyFileSync|copyFile|cpSync|renameSync|symlinkSync|os\.(?:rename|"
+    r"replace|symlink|link)|FileUtils\.(?:cp|mv|ln_s|ln|copy|move|install)|copy|rename|symlink)\s*\("
+    r"[^,()\n]{1,300}(?:\([^()\n]{0,200}\))?[^,()\n]{0,100},\s*"
+    + _PATH_ARG.replace("{q}", "7")
+    # Perl: open(my $f, '>>', PATH), open(F, ">PATH")
+    + r"|\bopen\s*\(?\s*(?:my\s+)?[\$\w]+\s*,\s*(?:[\"']>>?[\"']\s*,\s*"
+    + _PATH_ARG.replace("{q}", "9")
+    + r"|([\"'])>>?\s*([^\"'\n]{1,400})\11)"
+)
+"""A call that writes, appends to, copies onto or links the file a string literal names."""
+
+
+_HOME_INTERPOLATED = lazy_compile(
+    r"^(?:\$ENV\{\s*[\"']?HOME[\"']?\s*\}|\$\{?HOME\}?|#\{Dir\.home\}|\$\{os\.homedir\(\)\})"
+)
+"""A home interpolated at the start of a string (Perl's ``">>$ENV{HOME}/.zshrc"``, ``"${HOME}/x"``)."""
+
+
+def written_paths(code: str) -> list[str]:
+    """The files ``code`` opens for writing, copies or links onto, named by literals (a home
+    expression joined to a literal read as ``~/``): ``open(os.path.expanduser("~/.zshrc"), "a")``,
+    ``fs.writeFileSync(process.env.HOME + '/Library/LaunchAgents/x.plist', …)``, ``shutil.copy(a,
+    '/Library/LaunchDaemons/x.plist')``."""
+    if not code:
+        return []
+    code = home_joined(code)
+    found = []
+    for match in _WRITE_CALLS.finditer(code):
+        groups = match.groups()
+        path = next((groups[i] for i in (1, 3, 5, 7, 9, 11) if groups[i]), None)
+        if path:
+            found.append(_HOME_INTERPOLATED.sub("~", path))
+    return found
 
 
 def home_joined(code: str) -> str:

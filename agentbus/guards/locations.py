@@ -125,6 +125,8 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      r"(?:CrowdStrike|SentinelOne|Objective-See)(?:/.*)?",
      IMPAIR, "a security agent's files"),
     (_CA_STORES, IMPAIR, "the trusted root certificates: a new one lets its owner read all TLS traffic"),
+    (r"/(?:private/)?var/db/ConfigurationProfiles(?:/.*)?|/Library/Managed Preferences(?:/.*)?", IMPAIR,
+     "the machine's configuration profiles and managed settings (its device management)"),
     # Anywhere: tccd reads the database under whatever HOME launchd gives it (CVE-2020-9934).
     (r"(?:~|/.+)?/Library/Application Support/com\.apple\.TCC(?:/.*)?", IMPAIR,
      "macOS privacy permissions (TCC)"),

@@ -225,6 +225,7 @@ _WRAPPERS: dict[str, _Wrapper] = {
     "chronic": _Wrapper(),
     "unbuffer": _Wrapper(),
     "caffeinate": _Wrapper("tw"),
+    "xcrun": _Wrapper("", frozenset({"-sdk", "--sdk", "-toolchain", "--toolchain", "-log", "--log"})),
     "strace": _Wrapper("abeEoOpPsSUuX"),
     "ltrace": _Wrapper("aenoOpsuXFAlw"),
     "chrt": _Wrapper("T", frozenset({"--sched-runtime", "--sched-period", "--sched-deadline"}),
@@ -337,7 +338,7 @@ def _skip_options(words: Sequence[str], i: int, spec: _Wrapper) -> int:
         if word == "--":
             i += 1
             break
-        if word.startswith("--"):
+        if word.startswith("--") or word in spec.long_values:  # xcrun's -sdk NAME: a long option, one dash
             i += 2 if word in spec.long_values else 1
             continue
         if word.startswith("-") and len(word) > 1:

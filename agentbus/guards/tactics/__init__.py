@@ -201,7 +201,8 @@ IDENTITIES = Family(
 MACOS = Family(
     "macos",
     "PlistBuddy SetFile audit automator bputil chflags defaults dockutil dscl dseditgroup "
-    "dsenableroot duti fdesetup firmwarepasswd jamf kickstart mkpassdb networksetup open osacompile "
+    "dsenableroot duti fdesetup firmwarepasswd insert_dylib install_name_tool jamf kickstart "
+    "llvm-install-name-tool mkpassdb networksetup open optool osacompile "
     "osascript pluginkit plutil pmset profiles pwpolicy setfile sfltool socketfilterfw "
     "softwareupdate spctl sysadminctl systemextensionsctl systemsetup touch",
     env=True,

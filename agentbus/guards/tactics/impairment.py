@@ -62,6 +62,10 @@ _SECURITY = lazy_compile(
     r"gatekeeper|little ?snitch(?: agent| daemon)?|littlesnitch\w*|lulu|blockblock|santad?|carbonblack|"
     r"notificationcenter|usernoted|"  # macOS's alerts: a login item added raises no notice
     r"cbagentd|"
+    # macOS endpoint agents: Jamf Protect, Kandji, Malwarebytes, Huntress, Cisco's AMP, Bitdefender, Webroot,
+    # Microsoft Defender by its app name.
+    r"jamf ?protect\w*|com\.jamf\.protect\w*|kandji\w*|io\.kandji\.\w+|malwarebytes\w*|rtprotectiondaemon|"
+    r"huntress\w*|ampdaemon|bitdefender\w*|webroot\w*|microsoft defender\w*|"
     r"cylance\w*|sophos\w*|esets?\w*|kesl|kaspersky\w*|ds_agent|qualys\w*|ir_agent|taniumclient|traps\w*|"
     r"cortex-xdr|cbdaemon|cbsensor|opendns\S*|umbrella\S*|amazon-cloudwatch-agent|google-fluentd|snoopy|endpointsecurity\w*|com\.apple\.(?:auditd|syslogd|"
     r"alf|xprotect\w*|security\.\w+|tccd|syspolicy\w*|amfid|mrt\w*|endpointsecurity\w*)|tccd|syspolicyd|amfid|mrtagent|"
@@ -144,7 +148,7 @@ _TRUST_OFF_ENV = lazy_compile(
 _FALSEY = frozenset({"0", "false", "no", "off", "disabled"})
 _MAC_DEFAULTS = lazy_compile(
     r"LSQuarantine|GKAutoRearm|com\.apple\.alf|systempolicy|EnableAssessment|XProtect|ConfigDataInstall|"
-    r"CriticalUpdateInstall|com\.apple\.security",
+    r"CriticalUpdateInstall|com\.apple\.security|WarnAboutFraudulentWebsites|SafeBrowsing",
     re.IGNORECASE,
 )
 _HARDENING = {

@@ -863,7 +863,72 @@ def _mkpassdb(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
+_LOAD_EDIT_OPTIONS: dict[str, dict[str, int]] = {
+    "install_name_tool": {"-change": 2, "-rpath": 2, "-add_rpath": 1, "-prepend_rpath": 1,
+                          "-delete_rpath": 1, "-id": 1},
+    "insert_dylib": {},
+    "optool": {"-c": 1, "--command": 1, "-p": 1, "--payload": 1, "-t": 1, "--target": 1, "-o": 1,
+               "--output": 1},
+}  # fmt: skip
+"""Programs that rewrite a compiled program's load commands (the libraries and search paths dyld
+follows), and how many values each of their options takes."""
+_LOAD_EDIT_OPTIONS["llvm-install-name-tool"] = _LOAD_EDIT_OPTIONS["install_name_tool"]
+_ADDED = frozenset({"-change", "-rpath", "-add_rpath", "-prepend_rpath", "-p", "--payload"})
+"""The options whose last value is a library or search path the program will load from."""
+_PATCHED = frozenset({"-t", "--target", "-o", "--output"})
+
+
+def _load_commands(invocation: Invocation, home: str) -> Verdict | None:
+    """``install_name_tool -add_rpath /tmp/x BIN``, ``insert_dylib /tmp/x.dylib BIN``, ``optool install
+    -p PATH -t BIN``: a compiled program rewritten to load a library. An installed app or a system
+    program patched is the place's tactic (what it loads runs whenever it is opened); a library or
+    search path added from a temporary, shared, downloaded or hidden place is dylib hijacking. The
+    project's own build (``-change @rpath/libfoo.dylib @executable_path/../Frameworks/libfoo.dylib
+    build/MyApp``) stays allowed."""
+    takes = _LOAD_EDIT_OPTIONS[invocation.name]
+    values = _values(invocation)
+    added: list[str] = []
+    patched: list[str] = []
+    positionals: list[str] = []
+    i = 0
+    while i < len(values):
+        value = values[i]
+        count = takes.get(value, 0)
+        if count:
+            given = values[i + 1 : i + 1 + count]
+            if value in _ADDED and given:
+                added.append(given[-1])
+            elif value in _PATCHED and given:
+                patched.append(given[-1])
+            i += 1 + count
+            continue
+        if not value.startswith("-"):
+            positionals.append(value)
+        i += 1
+    if invocation.name == "insert_dylib":
+        added.extend(positionals[:1])
+        patched.extend(positionals[1:])
+    elif invocation.name != "optool":
+        patched.extend(positionals[-1:])
+    for path in patched:
+        place = written(path, home=home, cwd=invocation.cwd)
+        if place is not None:
+            return _verdict(place[0], invocation, f"rewrites the libraries loaded by {place[1]}")
+    for path in added:
+        shown = untrusted(path, home, invocation.cwd)
+        if shown is not None:
+            why = (
+                f"makes a program load code from {shown}, where no installed library lives (dylib hijacking)"
+            )
+            return _verdict(STEALTH_PERSISTENCE, invocation, why)
+    return None
+
+
 _CHECKS: dict[str, Callable[[Invocation, str], Verdict | None]] = {
+    "install_name_tool": _load_commands,
+    "llvm-install-name-tool": _load_commands,
+    "insert_dylib": _load_commands,
+    "optool": _load_commands,
     "firmwarepasswd": _firmwarepasswd,
     "bputil": _bputil,
     "mkpassdb": _mkpassdb,
