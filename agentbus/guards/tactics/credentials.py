@@ -113,11 +113,20 @@ _SECRET_NAME = lazy_compile(
 )
 
 
+_PUBLIC_ACCOUNT_LISTS = frozenset({"passwd", "passwd-", "group", "group-"})
+"""The account lists every user may read (``/etc/passwd`` and its backup ``passwd-``): names, ids and
+shells, no password hashes (those are in ``shadow``). Finding them is discovery, not a hunt."""
+
+
 def secret_name(name: str) -> bool:
     """Whether a name (or glob) a search looks for is a credential's."""
     name = name.strip().strip("'\"").rstrip("/")
     if len(name.strip("*?.[]")) < 2:
         return False  # "*", ".*": every file, or every hidden one (listing a directory, not a hunt)
+    if name.rsplit("/", 1)[-1] in _PUBLIC_ACCOUNT_LISTS:
+        return (
+            False  # find / -name passwd, locate passwd: the public account list (a glob *passwd* still hunts)
+        )
     tail = name.rsplit("/", 1)[-1] if "/" in name and not name.startswith(".aws") else name
     if (
         _SECRET_NAME.match(tail)

@@ -656,9 +656,23 @@ _CHECKS: dict[str, _Check] = {
 }  # fmt: skip
 
 
+_PASSWORD_SETTERS_NOT = frozenset({"mkpasswd", "htpasswd"})
+"""Programs named ``*passwd`` that change no account: ``mkpasswd`` prints a hash, ``htpasswd`` writes a
+web server's password file (often the project's)."""
+
+
+def _check_of(name: str) -> _Check | None:
+    """The check for a program: by name, else any ``*passwd`` program (``hive-passwd``, ``yppasswd``,
+    ``vncpasswd``: each sets a password of the machine or of a service on it) is an account tool."""
+    check = _CHECKS.get(name)
+    if check is None and name.endswith("passwd") and name not in _PASSWORD_SETTERS_NOT:
+        return _account
+    return check
+
+
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """The first finding of this family in ``invocation``, or None."""
-    check = _CHECKS.get(invocation.name)
+    check = _check_of(invocation.name)
     verdict = check(invocation, home) if check is not None else None
     if verdict is not None:
         return verdict
