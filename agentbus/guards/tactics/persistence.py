@@ -338,7 +338,7 @@ _ACCOUNT_TOOLS = frozenset({"useradd", "adduser", "usermod", "userdel", "deluser
                             "groupmod", "groupdel", "delgroup", "gpasswd", "newusers", "chpasswd",
                             "chgpasswd", "chsh", "vipw", "vigr", "sysadminctl", "createhomedir", "passwd",
                             "chage", "pw", "dscl", "dseditgroup", "smbpasswd", "htpasswd", "dsenableroot",
-                            "ldapadd", "ldapmodify", "ldappasswd"})  # fmt: skip
+                            "ldapadd", "ldapmodify", "ldappasswd", "yppasswd"})  # fmt: skip
 _ACCOUNT_READS = {
     "passwd": frozenset({"-S", "--status", "-a"}),
     "chage": frozenset({"-l", "--list"}),
@@ -656,16 +656,11 @@ _CHECKS: dict[str, _Check] = {
 }  # fmt: skip
 
 
-_PASSWORD_SETTERS_NOT = frozenset({"mkpasswd", "htpasswd"})
-"""Programs named ``*passwd`` that change no account: ``mkpasswd`` prints a hash, ``htpasswd`` writes a
-web server's password file (often the project's)."""
-
-
 def _check_of(name: str) -> _Check | None:
-    """The check for a program: by name, else any ``*passwd`` program (``hive-passwd``, ``yppasswd``,
-    ``vncpasswd``: each sets a password of the machine or of a service on it) is an account tool."""
+    """The check for a program: by name, else a vendor's ``NAME-passwd`` command (``hive-passwd``, the
+    mining OS's password for the rig's accounts) is an account tool like ``passwd``."""
     check = _CHECKS.get(name)
-    if check is None and name.endswith("passwd") and name not in _PASSWORD_SETTERS_NOT:
+    if check is None and name.endswith("-passwd") and len(name) > len("-passwd"):
         return _account
     return check
 

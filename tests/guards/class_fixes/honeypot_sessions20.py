@@ -11,9 +11,9 @@ class; the commands here are variants written for the tests:
   ``rcSuSEfirewall2`` link, a misspelt copy an attacker's loop types, ``fail2ban-client stop``): the
   defense turned off, blocked like ``service iptables stop``; a project's own ``./firewall.sh stop``
   is not the machine's firewall;
-- any ``*passwd`` program setting a password (``hive-passwd``, the mining OS's rig password;
-  ``yppasswd``, ``vncpasswd``): an account change, asked like ``passwd``; ``mkpasswd`` only prints a
-  hash and ``htpasswd`` writes a web server's file;
+- a vendor's ``NAME-passwd`` command (``hive-passwd``, the mining OS's password for the rig's accounts)
+  and NIS's ``yppasswd``: an account change, asked like ``passwd``; generators (``mkpasswd``,
+  ``makepasswd``) and a service's password file (``mosquitto_passwd FILE USER``) are not;
 - the public account list found by its exact name (``find / -name passwd``, ``locate passwd``) is
   discovery, not credential hunting (``shadow``, ``master.passwd``, ``.htpasswd``, a glob
   ``*passwd*`` still are);
@@ -36,7 +36,7 @@ HELD = {
     "password set by a *passwd program": [
         "hive-passwd Sup3rS3cret",
         "echo -e 'old\\nnew\\nnew' | yppasswd",
-        "vncpasswd",
+        "sudo rig-passwd 'n3w-p4ss'",
     ],
     "process named like a kernel thread": [
         "killall -9 kworkerds",
@@ -56,6 +56,8 @@ ALLOWED = [
     "locate passwd | head",
     "find /etc -maxdepth 1 -name group",
     "mkpasswd -m sha-512 hunter2",
+    "makepasswd --chars 16",
+    "mosquitto_passwd -c config/passwords.txt device1",
     "SuSEfirewall2 status",
     "./scripts/firewall.sh stop",
     "/usr/lib/.build-id/3f/0a1b2c --version",
