@@ -108,6 +108,8 @@ _SECRET_NAME = lazy_compile(
     r"\.?docker/config\.json|known_hosts|shadow|master\.passwd|"
     r"tokens?(?:\.\w+)?|.*[._-]token|access_tokens\.db|wp-config\.php|\.env(?:\.[a-z]+)?|\*\.env|secrets?(?:\.\w+)?|.*passw(?:or)?d.*|.*secret.*|"
     r"logins\.json|key[34]\.db|login data|cookies(?:\.sqlite)?|kubeconfig|\.?kube/config|"
+    # Telegram Desktop's session folder (tdata/D877F783D5D3EF8C) and its key file:
+    r"d877f783d5d3ef8c\w*|key_datas?|"
     r"\.aws/credentials|.*\.aws.*|.*\.ssh.*|keyring.*|.*wallet.*|htpasswd|\.htpasswd)$",
     re.IGNORECASE,
 )

@@ -21,6 +21,11 @@ class; the commands here are variants written for the tests:
   thread's (``kworkerds``, a miner's) killed (process hunt, asked) or run; a program run from a hidden
   name among the system's programs or libraries (``/usr/bin/.sshd``, ``/lib/.x/kit``), asked like one
   run from a hidden name in ``/tmp``.
+
+After the held-out part was measured (so not counted as transfer): a redirect into ``//NAME`` (a leading
+double slash) was not normalised without a working directory and escaped the top-of-the-file-system rule;
+Telegram Desktop's session folder (``tdata/D877F783D5D3EF8C``) and key file (``key_datas``) looked up by
+name are credential hunting, as browsers' ``Login Data`` and ``key4.db`` are.
 """
 
 from __future__ import annotations
@@ -49,6 +54,12 @@ HELD = {
         "chmod +x /lib/.udev/kit; /lib/.udev/kit",
         "bash /usr/local/bin/.update.sh",
     ],
+    "held-out leftovers, after looking": [
+        "printf '#!/bin/sh\\nid\\n' > //cmd",
+        "echo probe >> //.w",
+        "locate key_datas",
+        "find /home -path '*tdata/D877F783D5D3EF8C*' 2>/dev/null",
+    ],
 }
 
 ALLOWED = [
@@ -64,4 +75,5 @@ ALLOWED = [
     "ls -la /usr/bin/.hidden-test",
     "ps -eo pid,comm | grep kworker",
     "passwd --status",
+    "echo done >> //tmp/build.log",
 ]
