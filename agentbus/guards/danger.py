@@ -1614,7 +1614,9 @@ def _check_redirects(invocation: Invocation, home: str) -> Verdict | None:
                 return verdict
             held = held or verdict
             continue
-        path = normalize_path(target, home=home, cwd=invocation.cwd) if invocation.cwd else target
+        # an absolute path is normalised without a working directory too: //.x, /./x, /tmp/../x
+        absolute = target.startswith("/")
+        path = normalize_path(target, home=home, cwd=invocation.cwd) if invocation.cwd or absolute else target
         if re.fullmatch(r"/(?:private/)?etc/[^/]+", path):
             # cd /etc && echo x >> agent: a file of the machine's own configuration, whichever.
             return _verdict(SYSTEM_FILES, invocation, f"writes {path}, in the machine's configuration")

@@ -108,9 +108,16 @@ _SECRET_NAME = lazy_compile(
     r"\.?docker/config\.json|known_hosts|shadow|master\.passwd|"
     r"tokens?(?:\.\w+)?|.*[._-]token|access_tokens\.db|wp-config\.php|\.env(?:\.[a-z]+)?|\*\.env|secrets?(?:\.\w+)?|.*passw(?:or)?d.*|.*secret.*|"
     r"logins\.json|key[34]\.db|login data|cookies(?:\.sqlite)?|kubeconfig|\.?kube/config|"
+    # Telegram Desktop's session folder (tdata/D877F783D5D3EF8C) and its key file:
+    r"d877f783d5d3ef8c\w*|key_datas?|"
     r"\.aws/credentials|.*\.aws.*|.*\.ssh.*|keyring.*|.*wallet.*|htpasswd|\.htpasswd)$",
     re.IGNORECASE,
 )
+
+
+_PUBLIC_ACCOUNT_LISTS = frozenset({"passwd", "passwd-", "group", "group-"})
+"""The account lists every user may read (``/etc/passwd`` and its backup ``passwd-``): names, ids and
+shells, no password hashes (those are in ``shadow``). Finding them is discovery, not a hunt."""
 
 
 def secret_name(name: str) -> bool:
@@ -118,6 +125,10 @@ def secret_name(name: str) -> bool:
     name = name.strip().strip("'\"").rstrip("/")
     if len(name.strip("*?.[]")) < 2:
         return False  # "*", ".*": every file, or every hidden one (listing a directory, not a hunt)
+    if name.rsplit("/", 1)[-1] in _PUBLIC_ACCOUNT_LISTS:
+        return (
+            False  # find / -name passwd, locate passwd: the public account list (a glob *passwd* still hunts)
+        )
     tail = name.rsplit("/", 1)[-1] if "/" in name and not name.startswith(".aws") else name
     if (
         _SECRET_NAME.match(tail)

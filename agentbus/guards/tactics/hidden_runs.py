@@ -44,6 +44,10 @@ from ..verdict import BACKDOOR, CREDENTIALS, NETWORK_SCAN, UNJUDGED_SCRIPT, Verd
 __all__ = ["hiding_place", "judge", "kernel_thread", "launched_file"]
 
 _SHARED = ("/tmp/", "/var/tmp/", "/private/tmp/", "/private/var/tmp/", "/Users/Shared/")
+_PROGRAM_DIRS = ("/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/", "/usr/local/bin/", "/usr/local/sbin/", "/lib/",
+                 "/lib64/", "/usr/lib/", "/usr/lib64/", "/usr/local/lib/")  # fmt: skip
+"""Where installed programs and libraries live: a hidden name right inside is a payload's (Fedora's
+``/usr/lib/.build-id`` index of debug links aside)."""
 
 
 def hiding_place(path: str) -> str | None:
@@ -52,6 +56,12 @@ def hiding_place(path: str) -> str | None:
         return "shared memory (/dev/shm), where nothing stays on disk"
     if path.startswith("/var/run/"):
         return "the runtime directory (/var/run), where no program is installed"
+    for system in _PROGRAM_DIRS:
+        if path.startswith(system):
+            # /usr/bin/.sshd, /lib/.x/kit: no package installs a dot name where programs and libraries live
+            first = path[len(system) :].split("/", 1)[0]
+            if first.startswith(".") and first not in (".", "..", ".build-id"):
+                return f"a hidden name ({first}) among the system's programs ({system.rstrip('/')})"
     for shared in _SHARED:
         if path.startswith(shared):
             parts = path[len(shared) :].split("/")
@@ -113,12 +123,13 @@ _SYSTEM_LIBRARIES = ("/usr/lib/", "/usr/lib64/", "/lib/", "/lib64/", "/usr/local
 
 
 _KERNEL_THREAD = lazy_compile(
-    r"^\[.*\]$|^(?:kworker|ksoftirqd|kswapd\d*|kthreadd|kdevtmpfs|kauditd|khugepaged|ksmd|kcompactd\d*"
+    r"^\[.*\]$|^(?:kworker\w*|ksoftirqd\w*|kswapd\w*|kthreadd\w*|kdevtmpfs|kauditd|khugepaged|ksmd|kcompactd\d*"
     r"|rcu_(?:sched|bh|preempt)|watchdogd|kblockd|kintegrityd|kthrotld|sync_supers|khubd|kjournald|kseriod"
     r"|kpsmoused|kacpid|bdi-default|khungtaskd|kmpathd|kdmflush)(?:/[\w:.+-]*)?$"
     r"|^(?:migration|irq|jbd2|cpuhp)/[\w:.+-]+$"
 )
-"""A kernel thread's name (``kworker/0:1``, ``[kthreadd]``): no program on disk is called that."""
+"""A kernel thread's name (``kworker/0:1``, ``[kthreadd]``), or one that starts like the busiest threads'
+(``kworkerds``, ``kthreaddi``: miners' names): no program on disk is called that."""
 
 
 def kernel_thread(name: str) -> bool:

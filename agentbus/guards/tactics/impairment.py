@@ -99,6 +99,12 @@ _STOP_VERBS: dict[str, frozenset[str]] = {
     "ossec-control": frozenset({"stop"}),
     "auditd": frozenset(),
 }  # fmt: skip
+_SYSTEM_PROGRAM_DIRS = ("/etc/init.d/", "/etc/rc.d/", "/sbin/", "/usr/sbin/", "/bin/", "/usr/bin/",
+                        "/usr/local/sbin/", "/usr/local/bin/")  # fmt: skip
+"""Where an installed program (or an init script) is run from by path; elsewhere a path names a script."""
+_FIREWALL_CONTROL = lazy_compile(r"\w*firewall\d*", re.IGNORECASE)
+"""A firewall's own control program or init script by name (``SuSEfirewall2``, SUSE's ``rcSuSEfirewall2``
+link, OpenWrt's ``/etc/init.d/firewall``): told ``stop`` it turns the firewall off."""
 _KILLERS = frozenset({"kill", "pkill", "killall", "skill", "killall5", "pkill.exe", "taskkill"})
 _REMOVE_VERBS = frozenset(
     {"remove", "purge", "erase", "autoremove", "del", "uninstall", "rm", "-e", "--erase"}
@@ -493,8 +499,16 @@ def _security_services(invocation: Invocation) -> Verdict | None:
                 if word not in verbs and _SECURITY.search(_unit_name(word)):
                     return _verdict(IMPAIR, invocation, f"stops or disables {_unit_name(word)}, a defense")
     head = invocation.command.static(invocation.command.words[0]) if invocation.command.words else None
-    init_script = head is not None and head.startswith(("/etc/init.d/", "/etc/rc.d/"))
-    if init_script and words[:1] in (["stop"], ["disable"]) and _SECURITY.search(name):
+    installed = head is not None and ("/" not in head or head.startswith(_SYSTEM_PROGRAM_DIRS))
+    if (
+        words[:1] in (["stop"], ["disable"])
+        and installed
+        and verbs is None
+        and name != "ufw"
+        and (_SECURITY.search(name) or _FIREWALL_CONTROL.fullmatch(name))
+    ):
+        # /etc/init.d/iptables stop, and a defense's own control program: SuSEfirewall2 stop (SUSE's rc
+        # links too: rcSuSEfirewall2 stop), fail2ban-client stop; not the project's ./firewall-test.sh stop
         return _verdict(IMPAIR, invocation, f"stops {name}, a defense")
     if name in _KILLERS:
         targets = [v for v in values if not v.startswith("-")]

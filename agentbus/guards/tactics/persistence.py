@@ -348,7 +348,7 @@ _ACCOUNT_TOOLS = frozenset({"useradd", "adduser", "usermod", "userdel", "deluser
                             "groupmod", "groupdel", "delgroup", "gpasswd", "newusers", "chpasswd",
                             "chgpasswd", "chsh", "vipw", "vigr", "sysadminctl", "createhomedir", "passwd",
                             "chage", "pw", "dscl", "dseditgroup", "smbpasswd", "htpasswd", "dsenableroot",
-                            "ldapadd", "ldapmodify", "ldappasswd"})  # fmt: skip
+                            "ldapadd", "ldapmodify", "ldappasswd", "yppasswd"})  # fmt: skip
 _ACCOUNT_READS = {
     "passwd": frozenset({"-S", "--status", "-a"}),
     "chage": frozenset({"-l", "--list"}),
@@ -666,9 +666,18 @@ _CHECKS: dict[str, _Check] = {
 }  # fmt: skip
 
 
+def _check_of(name: str) -> _Check | None:
+    """The check for a program: by name, else a vendor's ``NAME-passwd`` command (``hive-passwd``, the
+    mining OS's password for the rig's accounts) is an account tool like ``passwd``."""
+    check = _CHECKS.get(name)
+    if check is None and name.endswith("-passwd") and len(name) > len("-passwd"):
+        return _account
+    return check
+
+
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """The first finding of this family in ``invocation``, or None."""
-    check = _CHECKS.get(invocation.name)
+    check = _check_of(invocation.name)
     verdict = check(invocation, home) if check is not None else None
     if verdict is not None:
         return verdict
