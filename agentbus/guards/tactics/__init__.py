@@ -219,7 +219,7 @@ SERVICE_ATTACKS = Family(
     "service_attacks",
     "arachni cmseek curl dalfox davtest dig dirb dirbuster "
     "java marshalsec php phpggc ysoserial dirhunt dirsearch dirsearch.py drill droopescan enum4linux "
-    "enum4linux-ng enum4linux-ng.py enum4linux.pl "
+    "enum4linux-ng enum4linux-ng.py enum4linux.pl gopherus "
     "feroxbuster ffuf ftp finger-user-enum finger-user-enum.pl ghauri gobuster host http httpie https "
     "ident-user-enum ident-user-enum.pl ike-scan "
     "jaeles joomscan kiterunner kr nbtscan "

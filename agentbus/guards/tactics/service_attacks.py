@@ -290,7 +290,7 @@ def _web_attack(invocation: Invocation, values: list[str]) -> Verdict | None:
 
 _PAYLOAD_GENERATORS = lazy_compile(
     r"^(?:ysoserial[\w.-]*|phpggc|marshalsec[\w.-]*|jndiexploit[\w.-]*|rogue-?jndi[\w.-]*|jndi-injection-exploit[\w.-]*"
-    r"|jndi-exploit-kit[\w.-]*)(?:\.jar|\.exe|\.php)?$",
+    r"|jndi-exploit-kit[\w.-]*|gopherus)(?:\.jar|\.exe|\.php|\.py)?$",
     re.IGNORECASE,
 )
 """Generators of deserialization and JNDI exploit payloads (``ysoserial``, ``phpggc``, ``marshalsec``,
@@ -299,7 +299,7 @@ _PAYLOAD_GENERATORS = lazy_compile(
 
 _GENERATOR_RUNNERS = frozenset({"java", "php"})
 """What a generator published as a jar or a PHP script is run with."""
-_GENERATORS = frozenset({"phpggc", "ysoserial", "marshalsec"})
+_GENERATORS = frozenset({"phpggc", "ysoserial", "marshalsec", "gopherus"})
 """The generators installed as programs (Kali's ``phpggc``, wrapper scripts)."""
 
 

