@@ -650,12 +650,10 @@ _CONTAINER_FLAGS = frozenset({"-d", "-i", "-t", "-it", "-ti", "-dit", "-itd", "-
                               "--sig-proxy", "-q", "--quiet", "--replace"})  # fmt: skip
 
 
-def _container(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
-    """docker/podman run|exec ... IMAGE CMD: CMD, with mounted host directories as host paths."""
-    start = container_verb(values)
-    if start is None:
-        return
-    mounts: list[tuple[str, str]] = []
+def _container_options(values: Sequence[str], start: int) -> tuple[list[tuple[str, str]], int]:
+    """The options after ``docker run|exec`` (at ``start``) as ``(option, value)`` pairs, and the index of
+    the image or container that follows them."""
+    options: list[tuple[str, str]] = []
     i = start + 1
     while i < len(values) and values[i].startswith("-"):
         word = values[i]
@@ -666,6 +664,31 @@ def _container(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
             i += 1
             value = values[i]
         i += 1
+        options.append((word, value))
+    return options, i
+
+
+def container_command_start(name: str, values: Sequence[str]) -> int | None:
+    """Where the command run in the container starts among a runner's arguments: after ``--`` for
+    ``kubectl exec POD -- CMD`` (and ``lxc exec NAME -- CMD``), after the image or the container for
+    ``docker run|exec [OPTIONS] NAME CMD``; None when there is none."""
+    if name in ("kubectl", "oc", "lxc", "incus"):
+        return values.index("--") + 1 if "--" in values else None
+    start = container_verb(values)
+    if start is None:
+        return None
+    _, image = _container_options(values, start)
+    return image + 1 if image < len(values) else None
+
+
+def _container(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
+    """docker/podman run|exec ... IMAGE CMD: CMD, with mounted host directories as host paths."""
+    start = container_verb(values)
+    if start is None:
+        return
+    mounts: list[tuple[str, str]] = []
+    options, i = _container_options(values, start)
+    for word, value in options:
         if word in ("-v", "--volume") and value.startswith(("/", "~", "$HOME", "${HOME}")):
             host, _, inside = value.partition(":")
             mounts.append((inside.partition(":")[0] or host, host))

@@ -16,12 +16,13 @@ from __future__ import annotations
 import re
 
 from ..lazy_regex import lazy_compile
+from .carriers import container_command_start
 from .findings import static_args as _values
 from .locations import location, written
 from .operands import CORE_SYSTEM_FILE, EDITORS, Operand, block_device, operands, option_values, system_file
 from .paths import normalize_path
 from .policy import current_policy
-from .programs import SHELLS, Invocation, script_operands
+from .programs import CONTAINER_RUNNERS, SHELLS, SYSTEM_CONTAINER_RUNNERS, Invocation, script_operands
 from .verdict import ACCOUNT, BLOCK, DISK, EVIDENCE, IMPAIR, SYSTEM_FILES, Verdict
 
 __all__ = ["check_targets", "reads_only"]
@@ -351,6 +352,14 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
     if not name and not invocation.dynamic:
         return None  # redirections alone: judged with the redirections
     piece = invocation.text
+    if name in CONTAINER_RUNNERS or name in SYSTEM_CONTAINER_RUNNERS:
+        # docker exec c ls -l /etc/hosts: the container's command is judged as itself (a wrapped command);
+        # the runner's own operands end where it starts (-l /etc/hosts is ls's, not docker's)
+        command = invocation.command
+        rendered = [command.render(w) if (v := command.static(w)) is None else v for w in invocation.args]
+        inner = container_command_start(name, rendered)
+        if inner is not None:
+            invocation = invocation.replace(args=invocation.args[: inner - 1])
     values = _values(invocation)
     destroyed = _destroys_storage(invocation, values)
     if destroyed is not None:

@@ -81,6 +81,10 @@ HELD = {
 }
 
 ALLOWED = [
+    # (lead, after the merge: the container's command's options were read as the runner's own)
+    "kubectl exec -n web api-0 -- ls -l /etc/resolv.conf",
+    "docker exec web ls -la /etc/nginx/conf.d",
+    "podman exec -it db head -n 5 /etc/hosts",
     "curl -fsS http://169.254.169.254/latest/meta-data/placement/availability-zone",
     "curl -sX PUT http://169.254.169.254/latest/api/token -H 'X-aws-ec2-metadata-token-ttl-seconds: 60'",
     "curl -s -H 'Metadata-Flavor: Google' http://metadata.google.internal/computeMetadata/v1/instance/machine-type",
