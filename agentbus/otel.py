@@ -121,12 +121,16 @@ class OtelObserver:
             attributes["agentbus.failed_layers"] = failed
         if dispatch.error is not None:
             attributes["error.type"] = dispatch.error.split(":", 1)[0]
+        end = max(end, start)
         span = self.tracer.start_span(name, kind=SpanKind.INTERNAL, attributes=attributes, start_time=start)
         for record in layers:
-            span.add_event("agentbus.interception", _event_attributes(record), _nanos(record.time))
+            # the span's start is its end less a monotonic duration, an event's time the wall clock's: kept
+            # inside the span, which a float's rounding (or a clock step) could otherwise leave it outside
+            at = min(max(_nanos(record.time), start), end)
+            span.add_event("agentbus.interception", _event_attributes(record), at)
         if dispatch.error is not None:
             span.set_status(Status(StatusCode.ERROR, dispatch.error))
-        span.end(end_time=max(end, start))
+        span.end(end_time=end)
 
 
 def _event_attributes(record: Record) -> dict[str, Any]:

@@ -344,7 +344,14 @@ def _copy_target(invocation: Invocation, home: str) -> Verdict | None:
 
 def _writes_files(invocation: Invocation, home: str) -> Verdict | None:
     """tee, truncate, shred, sed -i, perl -i, sort -o, a download (curl -o, wget -O, tftp -l ...) onto a
-    system file."""
+    system file; what tee writes, when it is a remote shell (:func:`_written_backdoor`)."""
+    found = _system_file_written(invocation, home)
+    if found is None and invocation.name == "tee":
+        return _written_backdoor(invocation, home)
+    return found
+
+
+def _system_file_written(invocation: Invocation, home: str) -> Verdict | None:
     name = invocation.name
     values = _values(invocation)
     flags, positionals = _split_flags(values)
@@ -1061,10 +1068,6 @@ def _printed(invocation: Invocation, home: str) -> Verdict | None:
     return _fed_to_unseen_program(invocation, home) or _written_backdoor(invocation, home)
 
 
-def _tee(invocation: Invocation, home: str) -> Verdict | None:
-    return _writes_files(invocation, home) or _written_backdoor(invocation, home)
-
-
 _CHECKS: dict[str, _Check] = {
     "echo": _printed,
     "printf": _printed,
@@ -1079,7 +1082,7 @@ _CHECKS: dict[str, _Check] = {
     "ln": _copy_target,
     "rsync": _copy_target,
     "ditto": _copy_target,
-    "tee": _tee,
+    "tee": _writes_files,
     "truncate": _writes_files,
     "sed": _writes_files,
     "perl": _perl,

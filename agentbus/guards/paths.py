@@ -43,7 +43,7 @@ from typing import NamedTuple
 from ..lazy_regex import lazy_compile
 from .pathnames import Resolved, display_path, home_directory, normalize_path, resolve
 from .verdict import DISK, IMPAIR, SECRETS, STEALTH_PERSISTENCE, SYSTEM_FILES, Verdict
-from .workdir import call_directory, moved_by_the_line
+from .workdir import line_start, moved_by_the_line
 
 __all__ = ["OTHER_ROOT", "check_glob", "check_path", "display_path", "glob_matcher", "normalize_path"]
 
@@ -858,7 +858,7 @@ def _named_elsewhere(path: str, resolved: Resolved, home: str, cwd: str | None) 
     /root/x`` is no project)."""
     if not _named_absolutely(path) and not moved_by_the_line(cwd):
         return False
-    cwd = call_directory()
+    cwd = line_start()
     working = _HOME_DIR.match(resolve(cwd, home=home).path.rstrip("/") + "/") if cwd else None
     return not (working and resolved.path.startswith(working.group(0)))
 

@@ -13,7 +13,7 @@ import contextvars
 import os
 from collections.abc import Iterator
 
-__all__ = ["call_directory", "judging_line", "moved_by_the_line", "working_directory"]
+__all__ = ["call_directory", "judging_line", "line_start", "moved_by_the_line", "working_directory"]
 
 _working_directory: contextvars.ContextVar[str | None] = contextvars.ContextVar(
     "agentbus_call_working_directory", default=None
@@ -57,8 +57,13 @@ def judging_line(cwd: str | None) -> Iterator[None]:
         _line_directory.reset(token)
 
 
+def line_start() -> str | None:
+    """Where the command line being judged started: the directory its caller gave, else the call's."""
+    return _line_directory.get() or call_directory()
+
+
 def moved_by_the_line(cwd: str | None) -> bool:
     """Whether ``cwd`` (where a command of the line runs) is not where the line started: a ``cd`` in it
     moved there (``cd /root && cat root.txt``)."""
-    start = _line_directory.get() or call_directory()
+    start = line_start()
     return bool(cwd and start and cwd.rstrip("/") != start.rstrip("/"))

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import agentbus
@@ -340,10 +340,11 @@ def _derived(word: str) -> set[str]:
         min_size=1, max_size=8,
     )
 )  # fmt: skip
+@example(words=["cargo", "install", "--path"])  # --path with no value: the manifest is ./Cargo.toml
 def test_any_arguments_give_runs_named_by_them(words: list[str]) -> None:
     from shlex import join
 
-    allowed = {".", "Cargo.toml"}.union(*(_derived(word) for word in words))
+    allowed = {".", "Cargo.toml", "./Cargo.toml"}.union(*(_derived(word) for word in words))
     for invocation in _invocations(join(words)):
         for run in build_files.builds(invocation):
             assert run.cwd == "/p"
