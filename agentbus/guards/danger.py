@@ -1002,6 +1002,12 @@ _WEB_SHELL_CODE = lazy_compile(
     re.IGNORECASE,
 )
 """Server code that runs what a request sends (``<?php system($_GET['cmd']); ?>``): a web shell."""
+_CODE_HANDLER = lazy_compile(
+    r"\bAdd(?:Type|Handler)\s+(?:application/x-httpd-php\S*|php\d?-script)((?:[ \t]+\.?\w+)+)", re.IGNORECASE
+)
+"""An Apache directive that has files run as PHP (``AddType application/x-httpd-php .jpg``, often in an
+``.htaccess`` uploaded beside an image): for any other extension than PHP's own, the upload runs as code."""
+_PHP_EXTENSIONS = frozenset({"php", "php3", "php4", "php5", "php7", "php8", "phtml", "phar", "phps", "inc"})
 _PYTHON_TEXT = lazy_compile(r"^\s*(?:import|from)\s+[\w.]+|\bsocket\.socket\s*\(")
 _MAX_WRITTEN = 20_000
 """The longest written text read for a reverse shell (a longer one is judged where it is run)."""
@@ -1039,6 +1045,12 @@ def _written_backdoor(invocation: Invocation, home: str) -> Verdict | None:
     target = next((t for t in targets if t), "a file")
     if _WEB_SHELL_CODE.search(text):
         return _verdict(BACKDOOR, invocation, f"writes a web shell into {target} (runs what a request sends)")
+    for handler in _CODE_HANDLER.finditer(text):
+        others = {word.lstrip(".").lower() for word in handler.group(1).split()} - _PHP_EXTENSIONS
+        if others:
+            ext = sorted(others)[0]
+            why = f"writes into {target} that .{ext} files run as PHP (an upload made a web shell)"
+            return _verdict(BACKDOOR, invocation, why)
     if not _REMOTE_SHELL_HINT.search(text):
         return None
     if _PYTHON_TEXT.search(text):  # Python's socket code, judged as the interpreter's (not as shell lines)

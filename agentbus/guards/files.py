@@ -433,6 +433,11 @@ def _judge_path(word: str, *, cwd: str | None, write: bool, local: bool, listing
 
 
 _WORLD_READABLE = frozenset({"/etc/passwd", "/etc/group"})
+_CONTENT_READERS = frozenset({"cat", "tac", "nl", "strings", "grep", "egrep", "fgrep", "rg", "ag", "head",
+                              "tail", "xxd", "hexdump", "hd", "od", "less", "more", "base64", "base32",
+                              "zcat", "bzcat", "xzcat"})  # fmt: skip
+"""Programs that show a file's bytes: given a disk (``strings /dev/sdb``, ``grep -a pass /dev/nvme0n1``), they
+read every file on it past the permissions (tools that check or label a disk are the command guard's)."""
 _URL = lazy_compile(r"^[A-Za-z][A-Za-z0-9+.-]+://")
 
 
@@ -943,7 +948,8 @@ def _check_invocation(invocation: Invocation, cwd: str | None, *, shown: bool = 
             write = name == "tee" or in_place or (name in _WRITE_TARGET and index == last and last > 0)
             if name == "tee" and new_in_project(operand, cwd=cwd):
                 continue  # ... | tee certs/dev.pem: a new key or certificate of the project's
-            verdict = _judge(operand, cwd=cwd, write=write, local=local, listing=listing)
+            devices = name in _CONTENT_READERS and not write
+            verdict = _judge(operand, cwd=cwd, write=write, local=local, listing=listing, devices=devices)
             if verdict is not None:
                 return verdict
         uploads = _curl_files(invocation) if name in CURL_PROGRAMS or name in WGET_PROGRAMS else []

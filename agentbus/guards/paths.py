@@ -724,6 +724,19 @@ def _class_members(body: str) -> str:
     return "".join(members)
 
 
+def _other_home_itself(path: str, home: str) -> bool:
+    """Whether ``path`` is another account's Linux home directory itself (``/root``, ``/home/bob/``)."""
+    folder = path.rstrip("/")
+    mine = home.rstrip("/")
+    return (
+        _LINUX_HOME.match(folder + "/") is not None
+        and folder.count("/") <= 2
+        and not _SHARED_HOME.match(folder + "/")
+        and folder.lower() != mine.lower()
+        and not mine.lower().startswith(folder.lower() + "/")
+    )
+
+
 def _home_rest(path: str, home: str) -> str | None:
     """The path inside a home directory (``.ssh/id_rsa``), or None if it is in none."""
     if path.lower().startswith(home.lower().rstrip("/") + "/"):
@@ -795,6 +808,8 @@ def _classify_one(path: str, *, home: str, write: bool) -> _Rule | None:
     # that system's file, a secret as it is at home.
     for absolute in dict.fromkeys((path, _MOUNTED_DRIVE.sub("", path), OTHER_ROOT.sub("", path, count=1))):
         rest = _home_rest(absolute, home)
+        if rest is None and not write and absolute == path and _other_home_itself(absolute, home):
+            return _OTHER_ACCOUNT  # cp -r /home/bob ./loot, ln -s /root www/r: all of it
         if rest is not None:
             own = absolute.lower().startswith(home.lower().rstrip("/") + "/")
             # Linux homes only: C:\\Users\\NAME arrives as /Users/NAME, the user's own on Windows.

@@ -50,6 +50,16 @@ _WGET_HEADERS = frozenset({"-U", "--user-agent", "--referer", "--header"})
 
 _PERCENT = lazy_compile(r"%([0-9A-Fa-f]{2})")
 _URL = lazy_compile(r"^[a-z][a-z0-9+.-]{0,15}://", re.IGNORECASE)
+_BARE_URL = lazy_compile(
+    r"^(?:\d{1,3}(?:\.\d{1,3}){3}|localhost|(?:[a-z0-9-]+\.)+[a-z][a-z0-9-]*)(?::\d{1,5})?[/?]", re.IGNORECASE
+)
+"""A URL without its scheme, as curl and wget take one (``10.10.10.191/x.jpg?cmd=id``): read as http://."""
+_FILE_VALUED = frozenset({
+    "-o", "--output", "-O", "--output-document", "-T", "--upload-file", "-K", "--config", "-b", "--cookie",
+    "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "-E", "--cert", "--key", "--cacert", "-P",
+    "--directory-prefix", "-i", "--input-file", "-a",
+})  # fmt: skip
+"""curl's and wget's options whose value is a local file or folder, never the URL."""
 _LOOPBACK_HOST = lazy_compile(r"^(?:localhost|127(?:\.\d{1,3}){3}|::1|0\.0\.0\.0)$")
 
 _WRAPPER = lazy_compile(
@@ -72,6 +82,12 @@ never is."""
 _DOT_SEGMENT = lazy_compile(r"/\.\.?(?=/|$)")
 """A plain ``.`` or ``..`` segment of a URL's path (RFC 3986), which HTTP clients remove unless told
 ``--path-as-is``."""
+_SERVED_SYSTEM_FILE = lazy_compile(
+    r"^(?:root/|etc/(?:passwd|shadow|sudoers|crontab|cron\.)|var/spool/cron/)|(?:^|/)\.ssh/(?:authorized_keys|id_)",
+    re.IGNORECASE,
+)
+"""A URL path that names a system's account or job files (``PUT /root/.ssh/authorized_keys``): a server that
+maps its paths onto the root (a misconfigured WebDAV, an ActiveMQ or Jetty file upload) read or written."""
 _CLIMB = lazy_compile(r"(?:^|[/\\])\.{2,}[/\\]|^\.\.$")
 """A climb out of a folder in a value (``../``, ``....//``, ``..\\``)."""
 _REMOTE_CODE_FILE = lazy_compile(r"\.(?:php\d?|phtml|phar|inc|jspx?|aspx?|cgi|pl|sh|txt)$", re.IGNORECASE)
@@ -190,11 +206,14 @@ class _Request:
         self.uploads: list[str] = []
         httpie = program in _HTTPIE
         squashed = "--path-as-is" not in values  # curl, wget, HTTPie and xh send /a/../b as /b
-        for value in values:
+        bare = program in CURL_PROGRAMS or program in WGET_PROGRAMS
+        for index, value in enumerate(values):
             if _URL.match(value):
                 self._url(value, squashed)
             elif httpie and not value.startswith("-"):
                 self._item(value)
+            elif bare and _BARE_URL.match(value) and (index == 0 or values[index - 1] not in _FILE_VALUED):
+                self._url("http://" + value, squashed)
         if program in CURL_PROGRAMS or program in WGET_PROGRAMS:
             self._options(program, values)
 
@@ -273,6 +292,8 @@ def attack(program: str, values: Sequence[str]) -> str | None:
         if why:
             return why
     for path in request.paths:
+        if _SERVED_SYSTEM_FILE.search(path):
+            return f"requests /{path[:60]}, a system's account or key file, through the server's paths"
         if _CLIMB.search(path):
             return f"requests /{path[:60]}, a path that climbs out of the server's folders (path traversal)"
     for header in request.headers:

@@ -40,12 +40,27 @@ SWEEPS = [
     "nmap -p 80 2001:db8::/16",
     "rustscan -a 10.0.0.0/8 --ulimit 5000",
 ]
+FINGERPRINTS = [
+    # lead21 (HTB write-ups, session 19): the first line of every break-in; variants written for the test
+    "nmap -sV -p 22 10.0.0.5",
+    "nmap -sC -sV -oA initial 10.10.10.29",
+    "sudo nmap -p- --min-rate 5000 -Pn -n 10.10.10.140 -oG allPorts",
+    "nmap -p22,80 -sCV target.htb",
+    "nmap -A 192.168.56.101",
+    "nmap --script=default -p 445 10.0.0.7",
+    "nmap --script smb-enum-shares 10.0.0.7",
+    "sudo nmap -O 10.0.0.7",
+    "nmap -p 0-65535 10.0.0.7",
+    "nmap -sV -iL targets.txt",
+    "rustscan -a 10.10.10.5 -- -sC -sV",
+]
 DISCOVERY = [
     "nmap -sn 192.168.1.0/24",
     "sudo nmap -sS 192.168.1.0/24 -p 80",
     "nmap -Pn -sV -p 0-65535 127.0.0.1",
     "nmap -p 5432 localhost",
-    "nmap -sV -p 22 10.0.0.5",
+    "nmap -sV -p 22 localhost",
+    "nmap -p 22,443 build-server.internal",
     "nmap -T5 -sn 192.168.0.0/24",
     "nmap 192.168.0.0/16 --exclude 192.168.5.0/24",
     "nmap --exclude 10.0.0.0/8 192.168.1.1",
@@ -67,6 +82,13 @@ DISCOVERY = [
 
 @pytest.mark.parametrize("command", SWEEPS)
 def test_a_network_sweep_is_asked(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None, command
+    assert (verdict.category, verdict.decision) == (NETWORK_SCAN, "ask"), verdict
+
+
+@pytest.mark.parametrize("command", FINGERPRINTS)
+def test_fingerprinting_another_machine_is_asked(command: str) -> None:
     verdict = check_command(command, home=HOME)
     assert verdict is not None, command
     assert (verdict.category, verdict.decision) == (NETWORK_SCAN, "ask"), verdict

@@ -279,8 +279,8 @@ JUDGES: tuple[InvocationJudge | Family, ...] = (
     TUNNELS,
     pivots.judge,
     CRACKING,
+    SERVICE_ATTACKS,  # before scanning: nmap's flaw-hunting scripts are an attack, whatever else it probes
     SCANNING,
-    SERVICE_ATTACKS,
     DOMAIN_ATTACKS,
     unseen.judge,
     hidden_runs.judge,

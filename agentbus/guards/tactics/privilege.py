@@ -1064,6 +1064,24 @@ def _attack_kit_copy(invocation: Invocation) -> Verdict | None:
 
 
 _KIT_COPIERS = frozenset({"cp", "gcp", "mv", "install", "ln", "rsync", "scp", "ditto", "dd"})
+_DISGUISED_CODE = lazy_compile(
+    r"\.(?:php\d?|phtml|phar|pht|jspx?|aspx?)(?:\.|%00\.?)(?:jpe?g|png|gif|bmp|ico|pdf|svg|webp)$",
+    re.IGNORECASE,
+)
+"""Server code named as an image or a document (``shell.php.jpg``, ``cmd.aspx.png``, ``x.php%00.gif``)."""
+
+
+def _disguised_code(invocation: Invocation) -> Verdict | None:
+    """``mv php-reverse-shell.php php-reverse-shell.php.jpg``: server code renamed to pass an upload's
+    check of the extension (Apache runs ``x.php.jpg`` as PHP where it maps ``.php`` anywhere in a name);
+    no project names its code so."""
+    if invocation.name not in _KIT_COPIERS:
+        return None
+    names = [v for v in _values(invocation) if not v.startswith("-")]
+    if len(names) >= 2 and _DISGUISED_CODE.search(names[-1].rstrip("/")):
+        why = f"names server code {names[-1].rpartition('/')[2]}, an image's name (an upload check bypassed)"
+        return _verdict(BACKDOOR, invocation, why)
+    return None
 
 
 def _nmap_interactive(invocation: Invocation) -> Verdict | None:
@@ -1338,6 +1356,8 @@ CVE-2022-37706, snap-confine's CVE-2021-44731) or a password oracle (unix_chkpwd
 
 _POC_NAME = lazy_compile(r"(?:^|[-_.])(?:poc|pocs|proof[-_]?of[-_]?concept)(?:$|[-_.\d])", re.IGNORECASE)
 """A proof of concept by its name (``heartbleed-poc.py``, ``poc_cve.py``): what it proves is a break-in."""
+_EXPLOIT_FOLDER = lazy_compile(r"(?:^|/)(?:exploits?|sploits?|xpl|exploit[-_]?db)(?=/|$)", re.IGNORECASE)
+"""A folder that holds exploits by its name (``python3 Exploits/cmdline.py -u URL``, ``./exploits/pwn``)."""
 _GUESSER_NAME = lazy_compile(  # ^ below: the look-aheads scan the name once, not once per position
     r"(?:^|[-_.])(?:crack(?:er|ing)|bruter|[a-z0-9]+2john)(?=$|[-_.\d])"
     r"|^(?=.*(?:^|[-_.])brute(?:force|forcer)?(?:$|[-_.\d]))"
@@ -1386,6 +1406,11 @@ def _exploit_run(invocation: Invocation) -> Verdict | None:
             return _verdict(PRIVILEGE, invocation, f"runs {name}, a published local root exploit's name")
         if name and _scanner(name):
             return _verdict(PRIVILEGE, invocation, f"runs {name}, a privilege-escalation scanner")
+    for path in (program, script or ""):
+        folder = _EXPLOIT_FOLDER.search(path.rpartition("/")[0])
+        if folder:
+            why = f"runs {path}, a program kept in a folder of exploits ({folder.group(0).strip('/')})"
+            return _verdict(PRIVILEGE, invocation, why)
     if _SHARED_DIRS.match(program) and _SHELL_LIKE_NAME.match(base):
         why = f"runs {program}: a shell's (or root shell's) name in a directory anyone writes, a setuid copy"
         return _verdict(PRIVILEGE, invocation, why)
@@ -2199,6 +2224,7 @@ def _findings(invocation: Invocation, home: str) -> Iterator[Verdict | None]:
     yield _exploit_run(invocation)
     yield _exploit_fetch_or_build(invocation)
     yield _attack_kit_copy(invocation)
+    yield _disguised_code(invocation)
     yield _nmap_interactive(invocation)
     yield _escape_kit(invocation)
     yield _runtime_endpoint(invocation)

@@ -11,8 +11,12 @@ default; ``profile = "unattended"`` blocks it):
   are built for, and their targets often come from a variable or a pipe;
 - the port scanners of a host (``nmap``, ``naabu``, ``rustscan``) when they sweep beyond a site: random
   internet hosts (``-iR``), a range wider than a /16 (``10.0.0.0/8``, ``0.0.0.0/0``) or wildcards
-  in two octets (``10.*.*.1``). Scanning a host or a LAN (``nmap -sn 192.168.1.0/24``, ``naabu
-  -host example.com``, ``nmap -p 5432 localhost``) stays discovery;
+  in two octets (``10.*.*.1``). Checking a port of a host or sweeping a LAN for live hosts (``nmap -sn
+  192.168.1.0/24``, ``naabu -host example.com``, ``nmap -p 5432 db``) stays discovery;
+- a host scanner told to fingerprint another machine: its services and versions, its operating system, the
+  default or named scripts, every port (``nmap -sC -sV 10.10.10.29``, ``nmap -A -p- host``): the first line
+  of every break-in write-up, and not how a developer checks a port. The machine itself (``localhost``,
+  ``127.0.0.1``) stays discovery;
 - nmap told to slip past a firewall or an intrusion detector, whatever it scans: fragments (``-f``,
   ``--mtu``), decoys (``-D RND:10``), a spoofed source port or address (``--source-port 53``, ``-g``,
   ``--spoof-mac``, an idle ``-sI`` or FTP bounce ``-b`` scan through another host), padding and bad
@@ -63,7 +67,61 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         if evasion is not None:
             why = f"nmap hides its scan from firewalls and intrusion detectors ({evasion})"
             return _verdict(NETWORK_SCAN, invocation, why)
+        probe = _fingerprint(values)
+        if probe is not None and not _only_this_machine(values):
+            why = f"{name} fingerprints another machine's services ({probe})"
+            return _verdict(NETWORK_SCAN, invocation, why)
     return None
+
+
+_FINGERPRINTS = frozenset({"-A", "-sC", "-sV", "-sCV", "-sVC", "-O", "-p-", "-p0-65535", "-p1-65535",
+                           "--osscan-guess", "--version-all"})  # fmt: skip
+"""A host scanner's options that probe what runs on a machine: versions, scripts, the system, every port."""
+_VALUED = frozenset({"-p", "--script", "-oN", "-oG", "-oX", "-oA", "-oS", "-iL", "--exclude",
+                     "--excludefile", "-e", "--script-args", "--top-ports", "--min-rate", "--max-rate",
+                     "--max-retries", "-port", "-top-ports", "-tp", "-ports", "-r", "--range", "-b",
+                     "--batch-size", "-t", "--timeout", "--ulimit", "-il", "-interface-list",
+                     "--host-timeout", "--stats-every"})  # fmt: skip
+"""Options whose next word is a value (ports, files, rates), not a target."""
+_THIS_MACHINE = lazy_compile(r"(?i)(?:localhost|127(?:\.\d{1,3}){3}|::1|\[::1\])(?::\d+)?")
+
+
+_ATTACKING_SCRIPTS = lazy_compile(r"vuln|exploit|brute|intrusive|\bdos\b|malware|default|-enum-|\bauth\b")
+"""nmap's script categories and names that probe for a way in (``vuln``, ``smb-enum-shares``, ``ftp-brute``);
+``http-title`` or ``ssl-cert`` read what any client sees."""
+
+
+def _fingerprint(values: list[str]) -> str | None:
+    """The first option in ``values`` that fingerprints a machine (``-sV``, ``--script=vuln``, ``-p-``)."""
+    for index, value in enumerate(values):
+        option, equals, attached = value.partition("=")
+        following = values[index + 1] if index + 1 < len(values) else ""
+        if option in _FINGERPRINTS:
+            return value
+        if option == "--script" and _ATTACKING_SCRIPTS.search(attached if equals else following):
+            return f"--script {attached if equals else following}"
+        if option in ("-p", "-port", "--ports") and following in ("-", "0-65535", "1-65535"):
+            return f"{value} {following}"
+    return None
+
+
+def _only_this_machine(values: list[str]) -> bool:
+    """Whether every target named in ``values`` is this machine (none named, a list file: not known)."""
+    targets: list[str] = []
+    skip = False
+    for value in values:
+        if skip:
+            skip = False
+            continue
+        if value in _VALUED or value in ("-host", "-a", "--addresses"):
+            skip = value in _VALUED
+            if value == "-iL":
+                return False
+            continue
+        if value.startswith("-"):
+            continue
+        targets.extend(part for part in value.split(",") if part)
+    return bool(targets) and all(_THIS_MACHINE.fullmatch(target) for target in targets)
 
 
 _EVASIONS = frozenset({"--mtu", "-D", "--source-port", "-g", "--spoof-mac", "--data-length", "--data",
