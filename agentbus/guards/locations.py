@@ -305,7 +305,14 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     # every program linking that name: a library install (sudo make install), asked about.
     (r"/usr/local/lib(?:32|64)?/(?:[^/]+-linux-gnu[^/]*/)?[^/]+\.(?:so(?:\.[0-9]+)*|dylib)", SUDO_INSTALL,
      "a shared library where the dynamic loader looks: every program linking that name loads it"),
-    # Python's packages are the start-up rows' (a .pth or usercustomize), a plain module is not a tactic.
+    # The system Python's own modules and packages (the standard library, dist-packages, site-packages):
+    # every Python program on the machine imports them by name, root's jobs and the sudo rules' scripts
+    # included, so a module written there is code planted for them. Only the package manager and
+    # ``sudo pip install`` (asked as such) write there; a virtual environment or ~/.local is not this, nor
+    # /usr/local/lib/pythonX/site-packages (the user's own prefix: Homebrew's Python on Intel Macs).
+    # A .pth or sitecustomize runs at every start: the start-up rows above, blocked.
+    (r"/usr/lib(?:32|64)?/python[0-9.]*/.+|/usr/local/lib/python[0-9.]*/dist-packages/.+", SUDO_INSTALL,
+     "the system Python's modules: every Python program (root's included) imports code written here"),
     (r"/(?:usr/)?lib(?:32|64|x32)?/(?!python[0-9.]*/).+", SYSTEM_FILES,
      "the system's libraries and the helpers its services run (/lib/udev/*: udev runs them as root)"),
 )  # fmt: skip

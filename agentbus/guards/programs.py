@@ -981,6 +981,8 @@ def written_text(invocation: Invocation) -> str | None:
             s.text for r in command.redirects if r.op == "<<" for s in command.substitutions_in(r.target)
         ]
         return "\n".join(texts) or None
+    if invocation.name == "printf" and words[:1] == ["--"]:
+        words = words[1:]  # printf -- '-e sh x': the template after the end of options
     if invocation.name == "printf" and words:
         template = words[0]
         if "%" not in template:

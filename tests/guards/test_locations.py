@@ -14,6 +14,7 @@ from agentbus.guards.verdict import (
     SCHEDULED,
     SERVICE,
     STEALTH_PERSISTENCE,
+    SUDO_INSTALL,
     SYSTEM_FILES,
 )
 
@@ -55,6 +56,8 @@ HOME = "/home/dev"
         ("/root/.ssh/authorized_keys", STEALTH_PERSISTENCE),
         ("~/.ssh/authorized_keys2", STEALTH_PERSISTENCE),
         ("/usr/lib/python3/dist-packages/zz.pth", STEALTH_PERSISTENCE),
+        ("/usr/lib/python3/dist-packages/requests/__init__.py", SUDO_INSTALL),
+        ("/usr/local/lib/python3.12/dist-packages/yaml/__init__.py", SUDO_INSTALL),
         ("~/.local/lib/python3.12/site-packages/usercustomize.py", STEALTH_PERSISTENCE),
         ("/usr/lib/python3.12/sitecustomize.py", STEALTH_PERSISTENCE),
         ("~/.git-templates/hooks/post-checkout", STEALTH_PERSISTENCE),
@@ -69,7 +72,8 @@ def test_a_location_has_its_category(path: str, category: str) -> None:
 @pytest.mark.parametrize(
     "path",
     ["~/.bashrc.bak", "~/project/.bashrc", "/tmp/x.service", "~/notes/.profile", "/etc/hosts", "/etc/passwd",
-     "~/.ssh/known_hosts", "/usr/lib/python3/dist-packages/requests/__init__.py",
+     "~/.ssh/known_hosts", "~/.local/lib/python3.12/site-packages/requests/__init__.py",
+     "~/project/.venv/lib/python3.12/site-packages/x.py",
      "/var/www/html/index.html", "/var/www/html/static/app.css", "~/site/cgi-bin/x.cgi"],
 )  # fmt: skip
 def test_a_look_alike_is_no_location(path: str) -> None:

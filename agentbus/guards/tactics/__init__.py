@@ -30,6 +30,9 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
   user and share enumeration, path traversal URLs);
 - :mod:`.domain_attacks`: a Windows domain attacked from Linux (impacket, certipy, bloodyAD, Responder):
   its accounts listed, commands run on its hosts, its credentials roasted, forged or relayed;
+- :mod:`.bait_files`: files that send their viewers' NTLM hashes away, generated or put on a share;
+- :mod:`.dependency_lists`: an installed application's requirements file written (asked);
+- :mod:`.irc_bots`: scripts told to join an IRC server or channel (a botnet's command channel, asked);
 - :mod:`.unseen`: code the guard cannot see: values made at run time run as commands, ``enable -f``, ``fc``;
 - :mod:`.hidden_runs`: programs run from shared memory or a hidden directory of ``/tmp`` (asked);
 - :mod:`.databases`: a database server made to run commands, write web pages, load libraries, or give up
@@ -61,13 +64,16 @@ from ..parse import Script
 from ..programs import Invocation
 from ..verdict import Verdict
 from . import (
+    bait_files,
     collection,
     credentials,
+    dependency_lists,
     exfiltration,
     file_servers,
     hidden_runs,
     impact,
     impairment,
+    irc_bots,
     persistence,
     pivots,
     privilege,
@@ -282,6 +288,9 @@ JUDGES: tuple[InvocationJudge | Family, ...] = (
     SERVICE_ATTACKS,  # before scanning: nmap's flaw-hunting scripts are an attack, whatever else it probes
     SCANNING,
     DOMAIN_ATTACKS,
+    bait_files.judge,
+    dependency_lists.judge,
+    irc_bots.judge,
     unseen.judge,
     hidden_runs.judge,
     REDIS_ABUSE,

@@ -39,6 +39,7 @@ from ..findings import finding as _verdict
 from ..findings import static_args as _values
 from ..programs import Invocation
 from ..verdict import CREDENTIALS, REMOTE_ACCESS, SERVICE_ATTACK, Verdict
+from .bait_files import BAIT_NAME
 
 __all__ = ["PROGRAMS", "PYTHONS", "judge"]
 
@@ -271,7 +272,7 @@ def _bait(invocation: Invocation, values: list[str]) -> Verdict | None:
     commands += " " + " ".join(v.partition("=")[2] for v in values if v.startswith("--command="))
     for found in _BAIT.finditer(commands):
         name = found.group(1).strip("\"'")
-        if _BAIT_NAME.search(name):
+        if BAIT_NAME.search(name):
             why = f"smbclient plants {name} on another host's share: its viewers' NTLM hashes are sent away"
             return _verdict(CREDENTIALS, invocation, why)
     return None
@@ -281,9 +282,6 @@ _BAIT = lazy_compile(
     r"\bm?put\s+(\"[^\"]{0,300}\"|'[^']{0,300}'|[^\s;]+)",
 )
 """A file ``put``/``mput`` sends (quoted names bounded: the search stays linear in the commands' length)."""
-_BAIT_NAME = lazy_compile(
-    r"(?:\.(?:scf|lnk|url|library-ms|searchconnector-ms)|(?:^|/)desktop\.ini)$", re.IGNORECASE
-)
 
 
 def _smb_listing(invocation: Invocation, values: list[str]) -> Verdict | None:
@@ -298,6 +296,27 @@ def _smb_listing(invocation: Invocation, values: list[str]) -> Verdict | None:
     return None
 
 
+_DOMAIN_ROOT = lazy_compile(r"^\s*(?:dc=[^,=]+\s*,\s*)*dc=[^,=]+\s*$", re.IGNORECASE)
+"""A search base that is a whole domain (``DC=corp,DC=local``): every object in it."""
+_WINDOWS_ACCOUNT = lazy_compile(r"^[^=,@\\\s]+@[\w.-]+$|^[\w.-]+\\[^\\\s]+$")
+"""A Windows logon name (``svc@corp.local``, ``CORP\\svc``), not a directory name (``cn=admin,dc=x``)."""
+
+
+def _domain_dumped(values: list[str], binds: list[str]) -> bool:
+    """``ldapsearch -x -H ldap://10.0.0.5 -D 'svc@corp.local' -w 'Pass' -b 'DC=corp,DC=local'``: a Windows
+    account's password (one found on the way: in a config file, a share) used to read a whole domain,
+    which is discovery of the domain to attack (users, groups, descriptions holding passwords). A
+    directory's administrator bound by name (``-D cn=admin,dc=example,dc=org``) is an LDAP server's own."""
+    bases = [values[i + 1] for i, v in enumerate(values[:-1]) if v == "-b"]
+    bases += [v[2:] for v in values if v.startswith("-b") and len(v) > 2]
+    password = any(v in ("-w", "-W", "-y") or (v.startswith("-w") and len(v) > 2) for v in values)
+    return (
+        password
+        and any(_WINDOWS_ACCOUNT.match(b) for b in binds)
+        and any(_DOMAIN_ROOT.match(b) for b in bases)
+    )
+
+
 def _ldap_hunt(invocation: Invocation, values: list[str], *, remote: bool) -> Verdict | None:
     """``ldapsearch -x -H ldap://DC -b DC=corp,DC=local`` (an anonymous bind to another server), a filter
     for SPNs, pre-authentication off, admins or every account; LAPS and gMSA passwords read (blocked)."""
@@ -309,6 +328,9 @@ def _ldap_hunt(invocation: Invocation, values: list[str], *, remote: bool) -> Ve
     # no bind name, a guest's, or a name with an empty password (RFC 4513's unauthenticated bind)
     unauthenticated = all(not b or b.lower() in _ANONYMOUS for b in binds) or "" in passwords
     anonymous = remote and "-x" in values and unauthenticated
+    if remote and _domain_dumped(values, binds):
+        why = "ldapsearch dumps another server's Windows domain from its root with an account's password"
+        return _verdict(SERVICE_ATTACK, invocation, why)
     if anonymous or _LDAP_HUNTS.search(text):
         why = (
             "ldapsearch lists another server's accounts, SPNs or delegation (anonymously, or to attack them)"

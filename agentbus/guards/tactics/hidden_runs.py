@@ -96,6 +96,31 @@ def _arrival_place(path: str) -> str | None:
     return "a mounted disk image or removable disk, whose files came from elsewhere"
 
 
+_ACCOUNT_HOMES = lazy_compile(r"^(?:/home/[^/]+|/Users/(?!Shared/)[^/]+|/root|/var/root)(?=/)")
+_SHARED_HOMES = frozenset({"/home/linuxbrew"})
+_DRIVE = lazy_compile(r"^[A-Za-z]:[\\/]")
+"""A Windows path (``C:/Users/me/...``): that machine's user, not another account here."""
+"""Homes that hold no account's own files (Homebrew on Linux installs into /home/linuxbrew/.linuxbrew)."""
+
+
+def _another_account(path: str, home: str) -> str | None:
+    """Why ``path`` (absolute, normalised) is in another account's home, or None: a program there is
+    whatever that account (or whoever could write there) put in it, and running it, as root above all
+    (``sudo /home/bob/tools/backup``), runs a planted binary. The user's own home and the project (the
+    call's working directory) are not another's."""
+    from ..workdir import call_directory
+
+    match = _ACCOUNT_HOMES.match(path)
+    if match is None or match.group(0) in _SHARED_HOMES:
+        return None
+    if (path + "/").startswith(home.rstrip("/") + "/"):
+        return None
+    cwd = call_directory()
+    if cwd and (path + "/").startswith(normalize_path(cwd).rstrip("/") + "/"):
+        return None
+    return f"another account's home ({match.group(0)}), where a program may be planted for whoever runs it"
+
+
 _VALUED = frozenset({"-l", "-m", "-W", "-X", "-r", "--require", "-I", "--import", "--loader", "-s"})
 """Interpreter options whose value is not the script (osascript's ``-l JavaScript``, node's ``-r MOD``)."""
 
@@ -477,7 +502,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         # /usr/bin/[kworker/0:1]: the name shown is what follows the last "/["
         shown = path[path.rfind("/[") + 1 :] if "/[" in path else posixpath.basename(path)
         if not _KERNEL_THREAD.match(shown):
-            arrived = _arrival_place(path)  # ~/Downloads/tool, /Volumes/App/App.app/Contents/MacOS/App
+            # ~/Downloads/tool, /Volumes/App/App.app/Contents/MacOS/App; /home/bob/tools/x
+            arrived = _arrival_place(path) or (None if _DRIVE.match(head) else _another_account(path, home))
             why = f"runs {path} from {arrived}: what it does cannot be seen"
             return None if arrived is None else _verdict(UNJUDGED_SCRIPT, invocation, why)
         why = (

@@ -98,7 +98,7 @@ from ..verdict import (
 from . import root_code
 from .writes import located, writes
 
-__all__ = ["COMPILERS", "judge", "judge_script", "root_shell_code"]
+__all__ = ["COMPILERS", "injected_option", "judge", "judge_script", "root_shell_code"]
 
 _ROOT_WRAPPERS = frozenset({"sudo", "doas", "pkexec", "run0", "su"})
 _MY_PLACES = frozenset({PRIVILEGE, SYSTEM_FILES})
@@ -410,6 +410,35 @@ the action's companion ``--checkpoint=1`` (the action runs at each checkpoint). 
 counts with a command and its argument, or a shell (``-e sh x.sh``, ``-esh``), not as any name that
 starts ``-e`` (``-example.txt``); zip's ``-TT CMD`` (its test command) and scp's ``-o ProxyCommand=CMD``
 likewise."""
+
+
+_INJECTED_OPTION = lazy_compile(
+    r"(?:^|(?<=\s))(?:--checkpoint-action=exec|--to-command=|--info-script=|--new-volume-script=|--unzip-command"
+    r"|--use-compress-program=(?!\s*(?:gzip|pigz|zstd|xz|pixz|bzip2|pbzip2|lbzip2|lz4|lzip|plzip|lzma|lzop)\b)"
+    r"|--rsh=(?!\s*ssh\b)|--rsync-path=|--exec=|-exec\s|--upload-pack=|--receive-pack="
+    r"|-e\s*(?:/bin/|/usr/bin/)?(?:ba|da|z|k)?sh\b|-TT\s*(?:=\s*)?\S|-o\s*ProxyCommand=)"
+)
+"""Written text that is an option making tar, rsync, zip, find, git or ssh run a command
+(``--checkpoint-action=exec=sh x``, ``-e sh x.sh``, ``--use-compress-program=/tmp/x``, ``--exec=!/tmp/x.sh``),
+when a line or a field of the text starts with options: data a job passes on as arguments (a CSV of
+names, a file list) carries the command (argument injection). A command line written into a script
+(``tar --use-compress-program=zstd ...``) starts with its program, and is judged where it runs."""
+_FIELD_SEPARATORS = lazy_compile(r"[\n,;\t|]")
+_MAX_FIELDS = 200
+"""The fields of a written text looked at (the text is bounded: :data:`..danger._MAX_WRITTEN`)."""
+
+
+def injected_option(text: str) -> str | None:
+    """The option in ``text`` (written into a file) that makes the program it is passed to run a
+    command, when a line or a field starts with it (:data:`_INJECTED_OPTION`), else None."""
+    if "-" not in text:
+        return None
+    for field in itertools.islice(_FIELD_SEPARATORS.split(text), _MAX_FIELDS):
+        stripped = field.strip().strip("\"'` ").strip()
+        found = _INJECTED_OPTION.search(stripped) if stripped.startswith("-") else None
+        if found is not None:
+            return stripped[found.start() :][:80]
+    return None
 
 
 _FILE_OPTION_NAME = lazy_compile(r"--reference=")
