@@ -42,7 +42,7 @@ from typing import NamedTuple
 
 from ..lazy_regex import lazy_compile
 from .pathnames import Resolved, display_path, home_directory, normalize_path, resolve
-from .verdict import DISK, IMPAIR, SECRETS, STEALTH_PERSISTENCE, SYSTEM_FILES, Verdict
+from .verdict import DISK, IMPAIR, SECRETS, STEALTH_PERSISTENCE, SYSTEM_FILES, UNGUARDED_AGENT, Verdict
 from .workdir import line_start, moved_by_the_line
 
 __all__ = ["OTHER_ROOT", "check_glob", "check_path", "display_path", "glob_matcher", "normalize_path"]
@@ -407,6 +407,15 @@ _IN_HOME: tuple[_Rule, ...] = (
         r"|\.kube(?:$|/(?!(?:http-)?cache(?:/|$)))|\.pulumi/credentials\.json$|\.config/heroku(?:/|$)",
         "cloud or service CLI credentials",
     ),
+    # The Invariant Labs tool-poisoning demonstration read ~/.cursor/mcp.json for its tokens; the
+    # SANDWORM_MODE worm wrote its own server into such files.
+    _rule(
+        r"\.cursor/mcp\.json$|\.codeium/windsurf/mcp_config\.json$|\.kiro/settings/mcp\.json$"
+        r"|(?:\.config|Library/Application Support|AppData/Roaming)/(?:Claude/claude_desktop_config\.json"
+        r"|Code(?: - Insiders)?/User/mcp\.json)$",
+        "an AI agent's MCP servers and the tokens they are given (written: code its sessions start)",
+        written=UNGUARDED_AGENT,
+    ),
     _rule(r"\.pgpass$|\.my\.cnf$|\.mylogin\.cnf$|\.dbshell$", "database password file"),
     _rule(
         rf"{_APP_DATA}/(?:{_BROWSERS})(?:/|$)|\.mozilla(?:/|$)|\.thunderbird(?:/|$)|Library/(?:Safari|Cookies)(?:/|$)"
@@ -530,6 +539,14 @@ _WRITE_RULES: tuple[_Rule, ...] = (
         r"/\.claude/settings(?:\.local)?\.json$|/\.claude/managed-settings\.json$",
         "Claude Code settings: writing them can remove the hooks that guard it",
         category=IMPAIR,
+    ),
+    _rule(
+        r"/\.mcp\.json$|/\.(?:cursor|vscode|amazonq|roo)/mcp\.json$|/\.kiro/settings/mcp\.json$"
+        r"|/\.(?:gemini|qwen)/settings\.json$|/\.codex/config\.toml$|/\.amp/settings\.json$"
+        r"|/\.config/amp/settings\.json$|/\.copilot/(?:mcp-)?config\.json$|/\.cursor/cli(?:-config)?\.json$"
+        r"|/\.claude\.json$",
+        "an AI agent's settings or MCP servers: written, its approvals go off or it starts new code",
+        category=UNGUARDED_AGENT,
     ),
 )
 

@@ -28,6 +28,7 @@ __all__ = [
     "SERVICE_ATTACK",
     "TACTICS",
     "UNDECIDED",
+    "UNGUARDED_AGENT",
     "UNJUDGED_SCRIPT",
     "VERDICTS",
     "Guard",
@@ -147,11 +148,18 @@ UNJUDGED_SCRIPT = "unjudged script"
 file, compiled (AppleScript, Python bytecode), nested too deep (:mod:`.script_files`); or code
 made at run time from what it cannot see, then run (``read x; $x``, ``enable -f``: :mod:`.tactics.unseen`)."""
 
+UNGUARDED_AGENT = "unguarded agent"
+"""Another AI coding agent let loose out of the guard's sight: started with its approvals off
+(``claude --dangerously-skip-permissions -p``, ``gemini --yolo``, ``q chat --trust-all-tools``), its
+approval settings written off (``"chat.tools.autoApprove": true``), an MCP server added to its config
+(``claude mcp add``, ``~/.cursor/mcp.json`` written): how the Nx s1ngularity and Amazon Q attacks used the
+victims' own agents; developers run agents so in a sandbox of their own, so a person is asked."""
+
 TACTICS = (EVIDENCE, IMPAIR, PRIVILEGE, CREDENTIALS, SHUTDOWN, DATA_DESTRUCTION, DOWNLOAD_RUN, EXFILTRATION,
            STEALTH_PERSISTENCE, SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL, COLLECTION,
            CLOUD_CONTROL, RESOURCE_HIJACK, REMOTE_ACCESS, UPLOAD, SHARED_WIPE, NETWORK_SCAN, VOLUMES,
            SYSTEM_CONFIG, ENV_SECRETS, DEBUG_CONTAINER, ENGINE_SOCKET, PROCESS_HUNT,
-           SERVICE_ATTACK)  # fmt: skip
+           SERVICE_ATTACK, UNGUARDED_AGENT)  # fmt: skip
 """The tactic categories, each with a default verdict in :data:`DEFAULT_VERDICTS`."""
 
 SECRETS = "secret access"
@@ -185,6 +193,7 @@ DEFAULT_VERDICTS: dict[str, str] = {
             ENGINE_SOCKET,
             PROCESS_HUNT,
             SERVICE_ATTACK,
+            UNGUARDED_AGENT,
         ),
         ASK,
     ),

@@ -228,6 +228,9 @@ TLDR_CEILINGS = {
     # asks: > /etc/nologin.txt is system configuration (asked); +12 boot loaders installed or removed
     # (grub-install, grub-bios-setup, bootctl install/remove/set-default): the boot chain rewritten (impact19)
     "system file corruption": 20,
+    # agent21: opencode's page adding an MCP server (`opencode mcp add`, its wizard): code every later
+    # session of the agent starts, asked as `claude mcp add` is
+    "unguarded agent": 1,
     "system shutdown": 72,  # +4 linux15: virsh pool-delete, undefine --remove-all-storage (VM disks)
     # a command's output run as code: tldr's notation (`atuin init bash|zsh|fish`, `completion bash/zsh`,
     # `$(command)`), and on purpose `poetry env activate` (sources a virtualenv's activate, maybe the

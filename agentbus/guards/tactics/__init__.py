@@ -42,6 +42,8 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.system_config`: the machine's own configuration changed: the rest of ``/etc``, ``git config
   --system``, ``update-alternatives``, locale, host name, kernel settings, routes (asked);
 - :mod:`.identities`: another account acted as (``su USER -c``), Kerberos and directory administration;
+- :mod:`.agent_controls`: another AI coding agent let loose: started with its approvals off, its approval
+  settings written off, an MCP server added to its config (asked);
 - :mod:`.access_tokens`: the tokens ``gh auth token``, ``gcloud auth print-access-token`` ... print,
   judged by where they go (a login, the provider's own hosts; or printed, sent elsewhere).
 
@@ -64,6 +66,7 @@ from ..parse import Script
 from ..programs import Invocation
 from ..verdict import Verdict
 from . import (
+    agent_controls,
     bait_files,
     collection,
     credentials,
@@ -298,6 +301,7 @@ JUDGES: tuple[InvocationJudge | Family, ...] = (
     VOLUMES,
     system_config.judge,
     IDENTITIES,
+    agent_controls.judge,
 )
 """Every family's judge of one simple command, in the order they are asked (a :class:`Family`
 stands for its module's ``judge``)."""
@@ -319,6 +323,7 @@ SCRIPT_JUDGES: tuple[ScriptJudge | Family, ...] = (
     REDIS_ABUSE,
     DATABASES,
     CLOUD,
+    agent_controls.judge_script,
 )
 """The judges of what spans statements (a :class:`Family` stands for its ``judge_script``)."""
 
