@@ -3,8 +3,8 @@
 The classes came from the lead's brief (commands a developer runs that were held, and pairs judged
 apart that do the same thing); the fresh developer corpus measured after them (CI ``run:`` steps,
 Dockerfile ``RUN`` lines, devcontainer commands and Makefile recipes of 22 popular repositories, split by
-repository, kept outside the repository in /work/realworld/fp21) found no further class on its tuning
-part that called for a rule. The classes:
+repository, kept outside the repository in /work/realworld/fp21) found one further class on its tuning
+part (the last below). The classes:
 
 - ``find DIR -exec PROG {} \\;`` writes what it finds only if PROG may: ``defaults read`` and ``plutil
   -p`` only print, as ``cat`` does (``find /var/db/com.apple.xpc.launchd -exec defaults read {} \\;``);
@@ -26,7 +26,9 @@ part that called for a rule. The classes:
   databases dropped at once;
 - ``script -qc /bin/bash /dev/null`` and ``script -q /dev/null`` start an interactive shell on a new
   terminal recorded nowhere, as ``pty.spawn("/bin/bash")`` does: both blocked as a reverse shell's TTY
-  upgrade (an agent's tool types nothing into it); ``script -qc 'npm test' /dev/null`` runs.
+  upgrade (an agent's tool types nothing into it); ``script -qc 'npm test' /dev/null`` runs;
+- (found on the corpus' tuning part) ``sudo -S CMD`` with nothing piped or redirected into it feeds no
+  password: judged as ``sudo CMD``; a password piped or redirected into ``sudo -S`` stays blocked.
 
 The commands here are variants written for the tests, not the measured lines.
 """
@@ -83,6 +85,10 @@ HELD = {
         "dropdb -h pg-live.internal analytics",
         "psql -c 'DROP DATABASE app; DROP DATABASE billing'",
     ],
+    "a password fed to sudo -S": [
+        "printf '%s\\n' \"$PW\" | sudo -S -v",
+        "sudo --stdin true < ~/.pw",
+    ],
     "interactive pty shells": [
         "script -qc /bin/zsh /dev/null",
         "script --quiet --command 'sh -i' /dev/null",
@@ -116,4 +122,6 @@ ALLOWED = [
     "script -q /dev/null cargo test --color=always",
     "script session.log",
     'python3 -c \'import pty; pty.spawn(["make", "test"])\'',
+    "sudo -S systemctl status nginx",
+    'sudo -S rm -rf "$RUNNER_TEMP/build"',
 ]
