@@ -49,7 +49,7 @@ from .findings import static_args as _values
 from .git_settings import GLOBAL_VALUES as GIT_GLOBAL_VALUES
 from .git_settings import exported_statements
 from .git_settings import settings as git_settings
-from .interpreters import AWKS, INTERPRETERS, fed_code, inline_code, judge_code, written_paths
+from .interpreters import AWKS, INTERPRETERS, SHELL_ESCAPE, fed_code, inline_code, judge_code, written_paths
 from .locations import top_level_file, written
 from .operands import block_device, system_file
 from .parse import UNKNOWN_PART, Function, Script, ansi_c, one_reread_bound, parse, parsed
@@ -64,6 +64,7 @@ from .programs import (
     is_root_user,
     parse_nested,
     runs_as,
+    script_operands,
     shell_mode,
     walk,
     written_text,
@@ -241,6 +242,34 @@ def _rm(invocation: Invocation, home: str) -> Verdict | None:
             return verdict
         held = held or verdict
     return held
+
+
+def _pty_shell(invocation: Invocation, home: str) -> Verdict | None:
+    """``script -qc /bin/bash /dev/null``, ``script -q /dev/null`` (BSD: ``$SHELL``): an interactive shell on
+    a new pseudo-terminal, recorded nowhere. It is what ``python -c 'import pty; pty.spawn("/bin/bash")'``
+    does (blocked alike): an agent's tool types nothing into it, so it serves only to upgrade a reverse
+    shell to a terminal. ``script -qc 'npm test' /dev/null`` (a terminal for one command) and ``script
+    session.log`` (a session recorded) are not it."""
+    values = _values(invocation)
+    command: str | None = None
+    for index, value in enumerate(values):
+        if value.startswith("--command="):
+            command = value.partition("=")[2]
+        elif value == "--command" or (value[:1] == "-" != value[1:2] and value.endswith("c")):
+            command = values[index + 1] if index + 1 < len(values) else ""
+        if command is not None:
+            break
+    files, start = script_operands(values)
+    if command is None and start < len(values):
+        command = " ".join(values[start:])  # script -q /dev/null bash (BSD, macOS)
+    positional = [v for v in values[: start or len(values)] if not v.startswith("-")]
+    to_nowhere = bool(files) and files[-1] == "/dev/null" and bool(positional)
+    if (command is not None and SHELL_ESCAPE.match(command)) or (command is None and to_nowhere):
+        why = (
+            "starts an interactive shell on a new terminal, recorded nowhere (a reverse shell's TTY upgrade)"
+        )
+        return _verdict(PRIVILEGE, invocation, why)
+    return None
 
 
 def _find(invocation: Invocation, home: str) -> Verdict | None:
@@ -605,7 +634,12 @@ def _terminal_listener(stages: list[Invocation]) -> Invocation | None:
     listens = any(v == "--listen" or (v[:1] == "-" and v[1:2] != "-" and "l" in v) for v in values)
     files = ("<", ">", ">>", ">|", "&>", "&>>")
     redirected = any(r.op in files and r.fd in ("", "0", "1") for r in invocation.command.redirects)
-    return invocation if listens and not redirected else None
+    serves = any(
+        v.startswith(("--exec", "--sh-exec", "--lua-exec"))
+        or (v[:1] == "-" and v[1:2] != "-" and {"e", "c"} & set(v))
+        for v in values
+    )  # nc -l -c 'echo hi': whoever connects talks to the program (judged by _netcat), not to this terminal
+    return invocation if listens and not redirected and not serves else None
 
 
 def _receiving_listener(stages: list[Invocation]) -> Invocation | None:
@@ -631,6 +665,26 @@ def _receiving_listener(stages: list[Invocation]) -> Invocation | None:
 _LOOPBACK_ADDRESS = lazy_compile(r"^(?:localhost|127\.[\d.]+|::1|\[::1\])$")
 
 
+_FIXED_REPLIES = frozenset({"echo", "printf", "date", "true", "uptime", "fortune", "cowsay", "cat", "rev"})
+"""Programs that answer whoever connects with fixed text, the time, or their own input sent back."""
+
+
+def _fixed_reply(served: str) -> bool:
+    """``nc -l -c 'echo hello'``, ``ncat -l --sh-exec 'echo ok'``, ``nc -l -e /bin/cat``: a test server whose
+    reply is fixed text or an echo of the input, no shell, no interpreter and no file given away. Anything
+    else served to the network (a shell, ``bash -i``, a script, a program reading a file) is a backdoor."""
+    if any(c in served for c in "$`;|&<>()\n") or not served.strip():
+        return False
+    try:
+        words = shlex.split(served)
+    except ValueError:
+        return False
+    program = words[0].rsplit("/", 1)[-1] if words else ""
+    if program not in _FIXED_REPLIES:
+        return False
+    return program != "cat" or len(words) == 1  # cat FILE gives the file to whoever connects
+
+
 def _netcat(invocation: Invocation, home: str) -> Verdict | None:
     values = _values(invocation)
     listens = any(
@@ -641,12 +695,18 @@ def _netcat(invocation: Invocation, home: str) -> Verdict | None:
         return _verdict(
             REMOTE_ACCESS, invocation, "waits, with line editing, for a shell to connect back (rlwrap nc -l)"
         )
-    for value in values:
+    for index, value in enumerate(values):
+        following = values[index + 1] if index + 1 < len(values) else ""
         if value in ("--exec", "--sh-exec", "--lua-exec") or value.startswith(("--exec=", "--sh-exec=")):
-            return _verdict(BACKDOOR, invocation, "serves a program over the network")
+            served = value.partition("=")[2] if "=" in value else following
+            if value == "--lua-exec" or not _fixed_reply(served):
+                return _verdict(BACKDOOR, invocation, "serves a program over the network")
         if value.startswith("-") and not value.startswith("--") and set(value[1:]) & {"e", "c"}:
-            return _verdict(BACKDOOR, invocation, "serves a shell over the network")
-    values = _values(invocation)
+            cluster = value[1:]
+            at = min(cluster.index(letter) for letter in "ec" if letter in cluster)
+            served = cluster[at + 1 :] or following
+            if not _fixed_reply(served):
+                return _verdict(BACKDOOR, invocation, "serves a shell over the network")
     if any(v == "--proxy-type" or v.startswith("--proxy-type=") for v in values):
         listens = any(
             v == "--listen" or (v.startswith("-") and not v.startswith("--") and "l" in v) for v in values
@@ -1096,6 +1156,7 @@ _CHECKS: dict[str, _Check] = {
     "rm": _rm,
     "unlink": _rm,
     "find": _find,
+    "script": _pty_shell,
     "mv": _mv,
     "cp": _copy_target,
     "install": _copy_target,

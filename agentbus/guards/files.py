@@ -848,8 +848,40 @@ def _set_key(value: str, cwd: str | None) -> bool:
 
 
 def _created(value: str, cwd: str | None) -> bool:
-    """A key file written outside the credential stores (``~/.ssh``, ``/etc`` ... stay judged)."""
-    return bool(_KEY_LIKE.search(value)) and not _CREDENTIAL_STORE.match(normalize_path(value, cwd=cwd))
+    """A key file written outside the accounts' credential stores (``~/.ssh/id_rsa`` stays judged).
+
+    A server's new key or DH parameters written into ``/etc`` (``openssl dhparam -out
+    /etc/nginx/ssl/dhparam.pem``) reveal nothing: the write is the machine's configuration changed,
+    which the system configuration rule asks about.
+    """
+    if not _KEY_LIKE.search(value):
+        return False
+    path = normalize_path(value, cwd=cwd)
+    return path.startswith(("/etc/", "/private/etc/")) or not _CREDENTIAL_STORE.match(path)
+
+
+_KUBECONFIG_FIELD = lazy_compile(
+    r"^\^?\s*(?:server|current-context|cluster|context|namespace|apiVersion|kind|clusters|contexts)"
+    r"(?::\s*)?$"
+)
+"""A kubeconfig's keys whose lines hold an address or a name, never a token, a password or a key."""
+_PLAIN_SEARCH_FLAGS = frozenset("inHhowFEcqlsI")
+"""grep's flags that neither widen what is shown (``-A``, ``-C``, ``-v``) nor read a pattern file."""
+
+
+def _kubeconfig_field_search(invocation: Invocation) -> bool:
+    """``grep server: kubeconfig.yaml``, ``grep -n current-context k.kubeconfig``: the lines shown are
+    only those of one of :data:`_KUBECONFIG_FIELD`'s keys, which hold no credential."""
+    if invocation.name not in ("grep", "egrep", "fgrep"):
+        return False
+    values = [invocation.command.static(w) for w in invocation.args]
+    if any(v is None for v in values):
+        return False
+    flags = [v for v in values if v and v.startswith("-")]
+    if any(f.startswith("--") or not set(f[1:]) <= _PLAIN_SEARCH_FLAGS for f in flags if f):
+        return False
+    words = [v for v in values if v and not v.startswith("-")]
+    return bool(words) and bool(_KUBECONFIG_FIELD.match(words[0]))
 
 
 def _a_name(word: str, cwd: str | None) -> bool:
@@ -941,9 +973,16 @@ def _check_invocation(invocation: Invocation, cwd: str | None, *, shown: bool = 
             if value
         )
         listing = name == "find" and shown and not _find_runs_commands(invocation)
+        field_search = _kubeconfig_field_search(invocation)
         for index, operand in enumerate(plain):
             if (generic and _a_name(operand, cwd)) or operand in shown_text:
                 continue
+            if (
+                field_search
+                and _KUBECONFIG.search(operand)
+                and not _CREDENTIAL_STORE.match(normalize_path(operand, cwd=cwd))
+            ):
+                continue  # grep server: kubeconfig.yaml: the project's cluster address, not its token
             # sed -i edits its files where they are (nothing is shown); ln -s makes its last operand.
             write = name == "tee" or in_place or (name in _WRITE_TARGET and index == last and last > 0)
             if name == "tee" and new_in_project(operand, cwd=cwd):

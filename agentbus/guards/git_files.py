@@ -141,9 +141,7 @@ def check_git_file_write(
         return None
     kind, repository = found
     if kind == "hook":
-        name = path.rsplit("/", 1)[-1]
-        why = f"writes the git hook {name}: git runs it with no one choosing to run it"
-        return Verdict(STEALTH_PERSISTENCE, path, why, rule="git files rule")
+        return _hook_written(path, repository, text)
     if text is None:
         return None
     before = set(config_settings(old))
@@ -154,6 +152,36 @@ def check_git_file_write(
     if any(re.match(r"(?i)^(?:remote\..+\.url|url\..+\.insteadof)$", key) for key, _ in settings):
         clones.remember_config_written(session, path)
     return _judge_settings(added[:_MAX_SETTINGS], repository)
+
+
+def _hook_written(path: str, repository: str, text: str | None) -> Verdict:
+    """A hook of the repository worked in (``.git/hooks/pre-commit`` under the call's directory): a
+    development task that runs later, on the user's next commit, unseen: a scheduled task, asked, unless
+    a command of it is itself held back. Another repository's, a worktree's or a submodule's: blocked."""
+    from .danger import check_command
+    from .verdict import SCHEDULED
+    from .workdir import call_directory
+
+    name = path.rsplit("/", 1)[-1]
+    base = call_directory()
+    own = (
+        base is not None
+        and path == f"{repository}/.git/hooks/{name}"
+        and (base.rstrip("/") == repository or base.startswith(repository + "/"))
+    )
+    if not own:
+        why = f"writes the git hook {name}: git runs it with no one choosing to run it"
+        return Verdict(STEALTH_PERSISTENCE, path, why, rule="git files rule")
+    found = check_command(text[:_MAX_HOOK_TEXT]) if text else None
+    if found is not None:  # a held command put off until the next commit, unseen: worse than now
+        why = f"writes the git hook {name}, which runs {found.category}: {found.piece[:80]}"
+        return Verdict(STEALTH_PERSISTENCE, path, why, rule="git files rule")
+    why = f"writes the git hook {name}: it runs on the next commit or checkout, unseen"
+    return Verdict(SCHEDULED, path, why, rule="git files rule")
+
+
+_MAX_HOOK_TEXT = 20_000
+"""How much of a written hook is judged, as one script (a hook is a short script)."""
 
 
 def _judge_settings(added: list[tuple[str, str]], repository: str) -> Verdict | None:

@@ -24,7 +24,15 @@ from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
 from .programs import Invocation
 
-__all__ = ["INTERPRETERS", "CodeDanger", "fed_code", "inline_code", "judge_code", "written_paths"]
+__all__ = [
+    "INTERPRETERS",
+    "SHELL_ESCAPE",
+    "CodeDanger",
+    "fed_code",
+    "inline_code",
+    "judge_code",
+    "written_paths",
+]
 
 INTERPRETERS = lazy_compile(
     r"^(?:python[\d.]*|py|pypy[\d.]*|perl[\d.]*|ruby[\d.]*|node|nodejs|bun|deno|php[\d.]*|lua[\d.]*|luajit|"
@@ -100,7 +108,7 @@ _RUN_URL = lazy_compile(
     re.IGNORECASE,
 )
 """``source("https://...")`` (R), ``eval get("https://...")`` (Perl): code run straight from a URL."""
-_SHELL_ESCAPE = lazy_compile(
+SHELL_ESCAPE = lazy_compile(
     r"^\s*[\"']?(?:/(?:usr/)?bin/)?(?:ba|z|da|k|c|tc|fi)?sh(?:\s+-[ilp]+)*"
     r"(?:\s+[0-2]?[<>]&?\s*(?:[0-2]|/dev/tty))*[\"']?\s*$"
 )
@@ -402,7 +410,7 @@ def _judge_once(
         if what and "working directory" not in what:
             return CodeDanger(FILESYSTEM, f"deletes {what}")
     for command in _shell_commands(code, awk=awk):
-        if _SHELL_ESCAPE.match(command) and not whole_file:
+        if SHELL_ESCAPE.match(command) and not whole_file:
             return CodeDanger(
                 PRIVILEGE, f"spawns a shell ({command.strip()}) from inside the program", command
             )

@@ -62,12 +62,16 @@ _LAUNCHD_DIRS = r"(?:~|/System)?/Library/Launch(?:Agents|Daemons)"
 
 _CA_STORES = (
     r"/(?:usr/local|usr)/share/ca-certificates(?:/.*)?|/etc/ca-certificates(?:\.conf|/.*)?"
-    r"|/etc/ssl/(?:certs(?:/.*)?|cert\.pem)|/etc/pki/(?:ca-trust|tls/certs|trust)(?:/.*)?"
+    r"|/etc/ssl/(?:certs(?:/(?![^/]*dhparam[^/]*$).*)?|cert\.pem)"
+    r"|/etc/pki/(?:ca-trust|tls/certs|trust)(?:/(?![^/]*dhparam[^/]*$).*)?"
     r"|/usr/share/pki/(?:ca-trust-source|trust)(?:/.*)?|/(?:usr/local|opt/homebrew)/etc/(?:openssl[^/]*|ca-certificates)/"
     r"(?:cert\.pem|certs(?:/.*)?)|/(?:usr/lib/jvm|Library/Java|opt)/.*/security/cacerts|/etc/ssl/certs/java/cacerts"
     r"|(?:/System)?/Library/Keychains/.*|~/\.pki/nssdb(?:/.*)?|.*/(?:site|dist)-packages/certifi/cacert\.pem"
     r"|/usr/local/share/certs(?:/.*)?|/usr/share/certs/trusted(?:/.*)?|/usr/local/etc/ssl/certs(?:/.*)?"
 )
+"""Where the certificates every program trusts live. A file named for Diffie-Hellman parameters
+(``openssl dhparam -out /etc/ssl/certs/dhparam.pem``, a web server's set-up) is no certificate: its
+write is the machine's configuration (asked), not a new root of trust."""
 _HISTORY_FILES = (
     r"~/\.(?:[a-z0-9_]+_history|zhistory|histfile|history|lesshst|viminfo)"
     r"|~/\.(?:local/share|config)/fish/fish_history|~/\.(?:zsh|bash)_sessions(?:/.*)?"

@@ -142,6 +142,21 @@ _EXEC_READERS = frozenset({
 })  # fmt: skip
 """Programs ``find -exec`` may run on what it finds that only read it (no option makes them write)."""
 
+_READING_SUBCOMMANDS = {
+    "defaults": frozenset({"read", "read-type", "domains", "find", "help"}),
+    "plutil": frozenset({"-p", "-lint", "-type", "-help"}),
+}
+"""Programs that write with other words, and the first words that make them only print (``defaults read``)."""
+
+
+def _exec_reads_only(run: list[str]) -> bool:
+    """Whether the program ``find -exec`` runs (the words after ``-exec``) only reads what it finds."""
+    program = run[0].rsplit("/", 1)[-1] if run else ""
+    if program in _EXEC_READERS:
+        return True
+    reading = _READING_SUBCOMMANDS.get(program)
+    return reading is not None and len(run) > 1 and run[1] in reading
+
 
 def _writes_anyway(invocation: Invocation, values: list[str]) -> bool:
     """A read-only program with the option that makes it write (``sed -i``, ``sort -o`` ...)."""
@@ -156,10 +171,8 @@ def _writes_anyway(invocation: Invocation, values: list[str]) -> bool:
         if any(v in ("-fprint", "-fprint0", "-fprintf", "-fls", "-delete") for v in values):
             return True
         # -exec grep … {} only reads what it finds; any other program may write it.
-        programs = [
-            values[i + 1] if i + 1 < len(values) else "" for i, v in enumerate(values) if v in _FIND_RUNS
-        ]
-        return any(program.rsplit("/", 1)[-1] not in _EXEC_READERS for program in programs)
+        runs = [values[i + 1 :] for i, v in enumerate(values) if v in _FIND_RUNS]
+        return not all(_exec_reads_only(run) for run in runs)
     if name == "tar":
         first = values[0] if values else ""
         return "--extract" in values or "-x" in values or ("x" in first and not first.startswith("--"))

@@ -143,7 +143,7 @@ def test_a_root_shell_through_a_wrapper_or_a_runner_is_blocked(command: str) -> 
 RUN = [
     "flock -u / /bin/sh",  # the user's own shell
     "flock /tmp/build.lock make",
-    "script -q /dev/null",
+    "script -q session.log",  # (fp21: on /dev/null, a pty shell recorded nowhere is a TTY upgrade, blocked)
     "script -q -c 'make test' build.log",
     "run-parts --test /etc/cron.daily",
     "sudo run-parts --test /bin",

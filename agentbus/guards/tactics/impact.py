@@ -880,17 +880,49 @@ def _dropped_by_client(name: str, values: list[str]) -> str | None:
     return positional[verbs.index("drop") + 1] if "drop" in verbs[:-1] else None
 
 
+_DROPPED_SQL = lazy_compile(
+    r"\bDROP\s+(?:DATABASE|SCHEMA)\s+(?:IF\s+EXISTS\s+)?([`\"\[]?[^\s;,`\"\]]*)", re.IGNORECASE
+)
+
+
+def _production_target(words: list[str]) -> str | None:
+    """The first word that says production (a database, a host, a URL): ``shop_prod``, ``db.prod.x``."""
+    return next((w for w in words if _PRODUCTION.search(w) and not w.startswith("-")), None)
+
+
+def _dropped_in_sql(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """``psql -c 'DROP DATABASE NAME'`` judged as ``dropdb NAME`` is: one database a developer resets runs;
+    one whose name, or the server or database the client connects to, says production is blocked, and so
+    are several dropped at once and a ``TRUNCATE … CASCADE`` of what is not marked disposable."""
+    text = " ".join(values)
+    names = [m.group(1) or "?" for m in _DROPPED_SQL.finditer(text)]
+    kept = [n for n in names if not _DISPOSABLE.search(n)]
+    sql = [v for v in values if _DROP_SQL.search(v)]
+    target = _production_target([*kept, *(v for v in values if v not in sql)]) if kept else None
+    if target is not None:
+        return _verdict(DATA_DESTRUCTION, invocation, f"drops a production database or schema ({target})")
+    if len(kept) > 1:
+        return _verdict(DATA_DESTRUCTION, invocation, f"drops {len(kept)} databases or schemas at once")
+    truncated = _DROP_SQL.search(text) if not names else None
+    if truncated and not _DISPOSABLE.search(text[truncated.end() : truncated.end() + 80].split(";", 1)[0]):
+        return _verdict(DATA_DESTRUCTION, invocation, "truncates tables and all that refers to them")
+    return None
+
+
 def _databases(invocation: Invocation, values: list[str]) -> Verdict | None:
     """Dropping a whole database or schema, flushing every Redis database, a bucket deleted."""
     name = invocation.name
     text = " ".join(values)
     words = _words(values)
-    dropped = _DROP_SQL.search(text) if name in _SQL_CLIENTS else None
-    if dropped and not _DISPOSABLE.search(text[dropped.end() : dropped.end() + 80].split(";", 1)[0]):
-        return _verdict(DATA_DESTRUCTION, invocation, "drops a whole database or schema")
+    if name in _SQL_CLIENTS:
+        verdict = _dropped_in_sql(invocation, values)
+        if verdict is not None:
+            return verdict
     dropped_name = _dropped_by_client(name, values)
-    if dropped_name is not None and _PRODUCTION.search(dropped_name) and not _DISPOSABLE.search(dropped_name):
-        return _verdict(DATA_DESTRUCTION, invocation, f"drops a production database ({dropped_name})")
+    if dropped_name is not None and not _DISPOSABLE.search(dropped_name):
+        target = _production_target([dropped_name, *values])
+        if target is not None:
+            return _verdict(DATA_DESTRUCTION, invocation, f"drops a production database ({target})")
     if name in ("redis-cli", "valkey-cli", "keydb-cli") and "flushall" in [w.lower() for w in words]:
         return _verdict(DATA_DESTRUCTION, invocation, "deletes every key in every Redis database")
     if name in ("mongo", "mongosh") and re.search(r"dropDatabase\s*\(|\.drop\s*\(\s*\)", text):

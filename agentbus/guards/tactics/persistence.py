@@ -843,6 +843,42 @@ def judge_script(script: Script, home: str) -> Verdict | None:
                         why = f"writes a library preload into {target}, {found[1]}"
                         return _verdict(STEALTH_PERSISTENCE, stage, why)
                 if _HOOK.search(target) and (from_command or inline):
-                    why = f"writes the git hook {target} from the command line, not from a project file"
-                    return _verdict(STEALTH_PERSISTENCE, stage, why)
+                    texts = texts if texts is not None else [t for s in stages for t in _texts(s)]
+                    return _authored_hook(stage, target, texts, home)
     return None
+
+
+def _authored_hook(stage: Invocation, target: str, texts: list[str], home: str) -> Verdict:
+    """A git hook authored on the command line (``printf '#!/bin/sh\\npytest\\n' > .git/hooks/pre-commit``).
+
+    In the repository worked in, setting up a hook that runs the tests is a development task, but the hook
+    runs later, on the user's next commit, outside the agent's sight: a scheduled task, asked, unless a
+    command it holds is itself held back (then blocked: asked now, it would run unasked later). In another
+    repository, or through a path that climbs out of this one, it lies in wait for someone else's git
+    command: hidden persistence, blocked.
+    """
+    other = _other_repository(target, stage.cwd, home)
+    climbs = ".." in target.split("/") or target.startswith(("~", "$"))
+    if other is not None or (climbs and other is None and not _inside_call_directory(target, stage, home)):
+        why = f"writes the git hook {target} from the command line, into another repository than this one"
+        return _verdict(STEALTH_PERSISTENCE, stage, why)
+    from ..danger import check_command
+
+    for text in texts:
+        if text == target or text.startswith("-") or not text.strip():
+            continue  # tee's file, echo -e
+        found = check_command(text.replace("\\n", "\n"))
+        if found is not None:  # a held command put off until the next commit, unseen: worse than now
+            why = f"writes the git hook {target}, which runs {found.category}: {found.piece[:80]}"
+            return _verdict(STEALTH_PERSISTENCE, stage, why)
+    why = f"writes the git hook {target}: it runs on the next commit or checkout, unseen"
+    return _verdict(SCHEDULED, stage, why)
+
+
+def _inside_call_directory(target: str, stage: Invocation, home: str) -> bool:
+    """Whether ``target`` resolves inside the call's directory (a path that only looks like it climbs)."""
+    base = call_directory()
+    if base is None:
+        return False
+    path = normalize_path(target, home=home, cwd=stage.cwd or base)
+    return path.startswith(normalize_path(base).rstrip("/") + "/")

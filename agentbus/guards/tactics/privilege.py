@@ -847,7 +847,7 @@ def _accounts(invocation: Invocation) -> Verdict | None:
 
 
 def _root_shell(invocation: Invocation) -> Verdict | None:
-    """A root shell, ``sudo -u#-1``, ``sudo -S``, or a program with a shell escape run as root."""
+    """A root shell, ``sudo -u#-1``, or a program with a shell escape run as root."""
     name = invocation.name
     values = _values(invocation)
     sudo_args = (
@@ -857,8 +857,6 @@ def _root_shell(invocation: Invocation) -> Verdict | None:
         return _verdict(
             PRIVILEGE, invocation, "sudo -u#-1 runs as root whatever the rules say (CVE-2019-14287)"
         )
-    if any(a in ("-S", "--stdin") or (a[:1] == "-" and a[1:2] != "-" and "S" in a[1:]) for a in sudo_args):
-        return _verdict(PRIVILEGE, invocation, "feeds sudo a password through standard input")
     shell_flags = {"s", "i"} if name == "sudo" else {"s"} if name == "doas" else set()
     if (
         shell_flags
@@ -1996,6 +1994,7 @@ def judge_script(script: Script, home: str) -> Verdict | None:
         or _program_named_function(script)
         or _debugger_injection(script)
         or _password_fed_to_su(script)
+        or _password_fed_to_sudo(script)
         or root_code.judge_script(script, home)
     )
 
@@ -2070,6 +2069,30 @@ def _debugger_injection(script: Script) -> Verdict | None:
 
 
 _PASSWORD_SOURCES = frozenset({"echo", "printf", "cat", "yes"})
+
+
+def _password_fed_to_sudo(script: Script) -> Verdict | None:
+    """``echo pw | sudo -S id``, ``sudo -S id <<< "$PW"``: sudo told to read the password from its input, and
+    given one there. ``sudo -S CMD`` with nothing fed reads the session's own input (a CI step's habit,
+    passwordless there): that is sudo, judged as such."""
+    for stages in walk(script):
+        for position, stage in enumerate(stages):
+            sudo_args = (
+                _values(stage)
+                if stage.name == "sudo"
+                else [a for layer in stage.layers if layer.name == "sudo" for a in layer.args]
+            )
+            if not any(
+                a in ("-S", "--stdin") or (a[:1] == "-" and a[1:2] != "-" and "S" in a[1:]) for a in sudo_args
+            ):
+                continue
+            redirected = any(
+                r.op in ("<", "<<<", "<<") and not _TERMINALS.match(stage.command.static(r.target) or "")
+                for r in stage.command.redirects
+            )
+            if position or redirected:
+                return _verdict(PRIVILEGE, stage, "feeds sudo a password through standard input")
+    return None
 
 
 def _password_fed_to_su(script: Script) -> Verdict | None:

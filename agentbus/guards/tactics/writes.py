@@ -53,8 +53,11 @@ _VALUE_OPTIONS: dict[str, frozenset[str]] = {
     "visudo": frozenset({"-f", "--file"}),
     "tee": frozenset(),
     "dd": frozenset(),
+    "openssl": frozenset({"-keyout"}),
 }  # fmt: skip
 _OUTPUT_OPTIONS = frozenset({"-o", "--output", "-O", "--output-document", "--out", "-out", "--log-file"})
+_KEY_OUTPUT_OPTIONS = frozenset({"-keyout"})
+"""``openssl req -newkey … -keyout KEY``: where the new private key is written."""
 _FIND_DESTROYERS = frozenset({"rm", "shred", "unlink", "truncate", "srm"})
 
 
@@ -196,7 +199,7 @@ def writes(invocation: Invocation) -> Iterator[Write]:
         target = next((v for o, v in options if o in ("-f", "--file")), None)
         yield Write(target or "/etc/sudoers", "edits")
     for option, value in options:
-        if option in _OUTPUT_OPTIONS and value:
+        if (option in _OUTPUT_OPTIONS or option in _KEY_OUTPUT_OPTIONS) and value:
             yield Write(value, "writes")
 
 

@@ -57,8 +57,8 @@ ALLOWED = [
     "sudo /etc/init.d/nginx status",
     "ssh deploy@staging.example -i ~/.ssh/id_ed25519",
     "ssh deploy@staging.example -p 2222 -i ~/.ssh/deploy_ed25519 'systemctl status app'",
-    "script /dev/null /bin/bash",
-    "script -q /dev/null",
+    "script /dev/null make test",  # (fp21: a bare shell on /dev/null is a TTY upgrade, blocked as pty.spawn)
+    "script -q session.log",
     "script -q session.log make test",
     "wc -l /usr/share/wordlists/rockyou.txt",
     "python crack_detector.py --images data/walls",
