@@ -37,7 +37,7 @@ from typing import Any
 from ..events import ToolCall
 from ..lazy_regex import lazy_compile
 from ..registry import Registry
-from . import clones, definitions, device_rules, script_files, session_downloads, tactics
+from . import clones, definitions, device_rules, script_files, session_directory, session_downloads, tactics
 from .budget import decide, spend
 from .carriers import PERHAPS
 from .carriers import TERMINALS as _TERMINALS
@@ -2133,7 +2133,8 @@ def command_safety_guard(call: ToolCall) -> None:
     calls (:mod:`.session_downloads`): a payload fetched in one call and run in
     the next is held back like the two statements on one line.
     """
-    command = command_text(call.args)
+    # After a `cd` to where the session's shell is (.session_directory); others: where it may be.
+    command, *elsewhere = session_directory.judged_as(call, command_text(call.args)) or (None,)
     if command is None:
         return
     directory = script_files.call_directory(call.args)
@@ -2165,6 +2166,10 @@ def command_safety_guard(call: ToolCall) -> None:
             verdict = script_files.stricter(
                 verdict, clones.check_clone_runs(call.session_key, after_exports, directory)
             )
+        for line in elsewhere:
+            if verdict is None or verdict.decision != "block":
+                verdict = script_files.stricter(verdict, check_command(line))
+                verdict = script_files.stricter(verdict, script_files.check_script_files(line, cwd=directory))
     hold(call, verdict)
     if verdict is None:
         session_downloads.remember(call.session_key, command)
