@@ -2134,8 +2134,9 @@ def command_safety_guard(call: ToolCall) -> None:
     the next is held back like the two statements on one line.
     """
     # After a `cd` to where the session's shell is (.session_directory); others: where it may be.
-    command, *elsewhere = session_directory.judged_as(call, command_text(call.args)) or (None,)
-    if command is None:
+    given = command_text(call.args)
+    command, *elsewhere = session_directory.judged_as(call, given) or (None,)
+    if command is None or given is None:
         return
     directory = script_files.call_directory(call.args)
     session = call.session_key
@@ -2155,6 +2156,9 @@ def command_safety_guard(call: ToolCall) -> None:
             if earlier or called or exports:
                 together = check_command("\n".join([*earlier, *called, *exports, command]))
                 verdict = together if verdict is None else script_files.stricter(verdict, together)
+                if command != given:  # the `cd` statements kept with the downloads move the shell too
+                    replayed = check_command("\n".join([*earlier, *called, *exports, given]))
+                    verdict = script_files.stricter(verdict, replayed)
         # What earlier calls exported to git and go (export GIT_CONFIG_COUNT=1 …): this call's git has it.
         after_exports = "\n".join([*exports, command])
         if verdict is None or verdict.decision != "block":

@@ -61,7 +61,7 @@ if TYPE_CHECKING:
 
     from ..events import ToolCall
 
-__all__ = ["MAX_SESSIONS", "Shell", "judged_as", "settled_shell"]
+__all__ = ["MAX_SESSIONS", "Shell", "from_the_root", "judged_as", "settled_shell"]
 
 MAX_SESSIONS = 1024
 """Sessions whose shell is followed in memory (least recently used first out)."""

@@ -166,7 +166,7 @@ async def test_only_statements_that_carry_a_download_on_are_kept(
     monkeypatch.chdir(tmp_path)
     agent = Agent()
     await agent.run("curl -sLO https://x.example/kit.tar.gz")
-    for command in ("cp README.md /tmp/r.md", "cat notes.txt > /tmp/n", "tar xzf vendor/other.tgz", "cd src"):
+    for command in ("cp README.md /tmp/r.md", "cat notes.txt > /tmp/n", "tar xzf vendor/other.tgz", "cd src", "cd .."):
         assert await agent.run(command) == "done"
     assert session_downloads.earlier_downloads("s1") == ["curl -sLO https://x.example/kit.tar.gz"]
     assert (
