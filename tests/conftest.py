@@ -38,3 +38,13 @@ def _fresh_session_downloads(monkeypatch: pytest.MonkeyPatch) -> None:
     from agentbus.guards import session_downloads
 
     monkeypatch.setattr(session_downloads, "_store", session_downloads._MemoryStore())
+
+
+@pytest.fixture(autouse=True)
+def _fresh_session_directories(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where each session's shell is, followed per process: each test starts with none."""
+    from collections import OrderedDict
+
+    from agentbus.guards import session_directory
+
+    monkeypatch.setattr(session_directory, "_sessions", OrderedDict())

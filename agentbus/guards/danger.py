@@ -37,7 +37,7 @@ from typing import Any
 from ..events import ToolCall
 from ..lazy_regex import lazy_compile
 from ..registry import Registry
-from . import clones, definitions, device_rules, script_files, session_downloads, tactics
+from . import clones, definitions, device_rules, script_files, session_directory, session_downloads, tactics
 from .budget import decide, spend
 from .carriers import PERHAPS
 from .carriers import TERMINALS as _TERMINALS
@@ -2217,8 +2217,10 @@ def command_safety_guard(call: ToolCall) -> None:
     calls (:mod:`.session_downloads`): a payload fetched in one call and run in
     the next is held back like the two statements on one line.
     """
-    command = command_text(call.args)
-    if command is None:
+    # After a `cd` to where the session's shell is (.session_directory); others: where it may be.
+    given = command_text(call.args)
+    command, *elsewhere = session_directory.judged_as(call, given) or (None,)
+    if command is None or given is None:
         return
     directory = script_files.call_directory(call.args)
     session = call.session_key
@@ -2238,6 +2240,9 @@ def command_safety_guard(call: ToolCall) -> None:
             if earlier or called or exports:
                 together = check_command("\n".join([*earlier, *called, *exports, command]))
                 verdict = together if verdict is None else script_files.stricter(verdict, together)
+                if command != given:  # the `cd` statements kept with the downloads move the shell too
+                    replayed = check_command("\n".join([*earlier, *called, *exports, given]))
+                    verdict = script_files.stricter(verdict, replayed)
         # What earlier calls exported to git and go (export GIT_CONFIG_COUNT=1 …): this call's git has it.
         after_exports = "\n".join([*exports, command])
         if verdict is None or verdict.decision != "block":
@@ -2249,6 +2254,10 @@ def command_safety_guard(call: ToolCall) -> None:
             verdict = script_files.stricter(
                 verdict, clones.check_clone_runs(call.session_key, after_exports, directory)
             )
+        for line in elsewhere:
+            if verdict is None or verdict.decision != "block":
+                verdict = script_files.stricter(verdict, check_command(line))
+                verdict = script_files.stricter(verdict, script_files.check_script_files(line, cwd=directory))
     hold(call, verdict)
     if verdict is None:
         session_downloads.remember(call.session_key, command)

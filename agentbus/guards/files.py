@@ -1338,11 +1338,13 @@ def _reads_name_list(invocation: Invocation) -> bool:
 def shell_file_guard(call: ToolCall) -> None:
     """tool.before handler: block exec calls that read or copy sensitive files (a function the call
     defines and cannot call: at its calls, :mod:`.definitions`)."""
-    from . import definitions, session_downloads
+    from . import definitions, session_directory, session_downloads
     from .danger import command_text, keeper
 
-    command = command_text(call.args)
-    if command is None:
+    # After a `cd` to where the session's shell is (.session_directory); others: where it may be.
+    given = command_text(call.args)
+    command, *elsewhere = session_directory.judged_as(call, given) or (None,)
+    if command is None or given is None:
         return
     cwd = _cwd(call.args)
 
@@ -1355,6 +1357,10 @@ def shell_file_guard(call: ToolCall) -> None:
         called = definitions.reached(command, session_downloads.kept(call.session_key, definitions.FUNCTIONS))
         if called:
             verdict = judge("\n".join([*called, command]))
+    rooted = session_directory.from_the_root(call, given) if elsewhere else None
+    for line in (*elsewhere, *([rooted] if rooted else [])):
+        if verdict is None or verdict.decision != "block":
+            verdict = _stricter(verdict, judge(line))
     hold(call, verdict)
 
 

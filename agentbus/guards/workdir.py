@@ -13,7 +13,14 @@ import contextvars
 import os
 from collections.abc import Iterator
 
-__all__ = ["call_directory", "judging_line", "line_start", "moved_by_the_line", "working_directory"]
+__all__ = [
+    "call_directory",
+    "given_directory",
+    "judging_line",
+    "line_start",
+    "moved_by_the_line",
+    "working_directory",
+]
 
 _working_directory: contextvars.ContextVar[str | None] = contextvars.ContextVar(
     "agentbus_call_working_directory", default=None
@@ -24,37 +31,43 @@ _line_directory: contextvars.ContextVar[str | None] = contextvars.ContextVar(
 
 
 @contextlib.contextmanager
-def working_directory(cwd: str | None) -> Iterator[None]:
-    """Decide the calls inside the block as run in ``cwd`` (an absolute path; else ignored)."""
-    token = _working_directory.set(cwd if isinstance(cwd, str) and cwd.startswith("/") else None)
+def _absolute_in(variable: contextvars.ContextVar[str | None], cwd: str | None) -> Iterator[None]:
+    """``variable`` set to ``cwd`` (an absolute path; else None) inside the block."""
+    token = variable.set(cwd if isinstance(cwd, str) and cwd.startswith("/") else None)
     try:
         yield
     finally:
-        _working_directory.reset(token)
+        variable.reset(token)
 
 
-def call_directory(args: object = None) -> str | None:
-    """The directory an exec call runs in: its own ``cwd`` argument, the hook's, else the process's."""
+def working_directory(cwd: str | None) -> contextlib.AbstractContextManager[None]:
+    """Decide the calls inside the block as run in ``cwd`` (an absolute path; else ignored)."""
+    return _absolute_in(_working_directory, cwd)
+
+
+def given_directory(args: object = None) -> str | None:
+    """The directory the runtime says an exec call runs in: its ``cwd`` argument, else the hook's
+    (:func:`working_directory`); None when it says none (an in-process shell: :mod:`.session_directory`)."""
     if isinstance(args, dict):
         for key in ("cwd", "workdir", "working_directory"):
             value = args.get(key)
             if isinstance(value, str) and value.startswith("/"):
                 return value
-    found = _working_directory.get()
+    return _working_directory.get()
+
+
+def call_directory(args: object = None) -> str | None:
+    """The directory an exec call runs in: its own ``cwd`` argument, the hook's, else the process's."""
+    found = given_directory(args)
     if found is None:
         with contextlib.suppress(OSError):  # the process's directory may be gone
             found = os.getcwd()
     return found
 
 
-@contextlib.contextmanager
-def judging_line(cwd: str | None) -> Iterator[None]:
+def judging_line(cwd: str | None) -> contextlib.AbstractContextManager[None]:
     """Judge the command line inside the block as started in ``cwd`` (the directory its caller gave)."""
-    token = _line_directory.set(cwd if isinstance(cwd, str) and cwd.startswith("/") else None)
-    try:
-        yield
-    finally:
-        _line_directory.reset(token)
+    return _absolute_in(_line_directory, cwd)
 
 
 def line_start() -> str | None:

@@ -166,7 +166,15 @@ async def test_only_statements_that_carry_a_download_on_are_kept(
     monkeypatch.chdir(tmp_path)
     agent = Agent()
     await agent.run("curl -sLO https://x.example/kit.tar.gz")
-    for command in ("cp README.md /tmp/r.md", "cat notes.txt > /tmp/n", "tar xzf vendor/other.tgz", "cd src"):
+    # `cd src` then `cd ..`: the session's shell is back in the project (.session_directory)
+    others = [
+        "cp README.md /tmp/r.md",
+        "cat notes.txt > /tmp/n",
+        "tar xzf vendor/other.tgz",
+        "cd src",
+        "cd ..",
+    ]
+    for command in others:
         assert await agent.run(command) == "done"
     assert session_downloads.earlier_downloads("s1") == ["curl -sLO https://x.example/kit.tar.gz"]
     assert (
