@@ -49,7 +49,7 @@ from .findings import static_args as _values
 from .git_settings import GLOBAL_VALUES as GIT_GLOBAL_VALUES
 from .git_settings import exported_statements
 from .git_settings import settings as git_settings
-from .interpreters import AWKS, INTERPRETERS, fed_code, inline_code, judge_code, written_paths
+from .interpreters import AWKS, INTERPRETERS, fed_code, inline_code, judge_code, runs_scripts, written_paths
 from .locations import top_level_file, written
 from .operands import block_device, system_file
 from .parse import UNKNOWN_PART, Function, Script, ansi_c, one_reread_bound, parse, parsed
@@ -458,7 +458,7 @@ def _chmod(invocation: Invocation, home: str) -> Verdict | None:
             # chmod 777 /var/www: every local user (and every compromised service) may now write there.
             return _verdict(PERMISSIONS, invocation, f"chmod {mode} makes {target} writable by every user")
         base = target.rsplit("/", 1)[-1]
-        if _SETUID.search(mode) and (base in SHELLS or _INTERPRETERS.match(base)):
+        if _SETUID.search(mode) and runs_scripts(base):
             return _verdict(PERMISSIONS, invocation, f"makes {target} a setuid shell (a root backdoor)")
     return None
 
@@ -1613,7 +1613,7 @@ class _Sockets:
                         return _verdict(BACKDOOR, invocation, why)
                 continue
             computed = invocation.dynamic or name.startswith("$") or name in ("eval", "source", ".")
-            if fds and (name in SHELLS or _INTERPRETERS.match(name) or computed):
+            if fds and (runs_scripts(name) or computed):
                 peer = self.opened[fds[0]]
                 what = name or "a computed command"
                 why = f"connects {what} to the network connection {peer} (descriptor {fds[0]})"

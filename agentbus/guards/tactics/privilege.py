@@ -56,7 +56,7 @@ from ..findings import finding as _verdict
 from ..findings import looked_up_program
 from ..findings import piece as _piece
 from ..findings import static_args as _values
-from ..interpreters import INTERPRETERS, fed_code, inline_code
+from ..interpreters import INTERPRETERS, fed_code, inline_code, runs_scripts
 from ..locations import PROCESS_ROOT, location
 from ..operands import block_device, operands
 from ..parse import Script, ShellSyntaxError
@@ -320,7 +320,7 @@ def _setcap(invocation: Invocation, values: list[str]) -> Verdict | None:
         return _verdict(PRIVILEGE, invocation, f"gives {shown} to {' '.join(files)}: root by another name")
     for file in files:
         base = file.rstrip("/").rsplit("/", 1)[-1]
-        if base in SHELLS or INTERPRETERS.match(base):
+        if runs_scripts(base):
             return _verdict(PRIVILEGE, invocation, f"gives capabilities to the interpreter {file}")
     # cap_net_raw (sniffing), cap_net_bind_service (ports below 1024): a privilege the program keeps for
     # whoever runs it; a developer's server may need one, an attacker's sniffer too: a person is asked.
@@ -487,6 +487,19 @@ def _program_word(invocation: Invocation) -> str:
     index = len(command.words) - len(invocation.args) - 1
     word = command.words[index] if 0 <= index < len(command.words) else None
     return (command.static(word) if word is not None else None) or ""
+
+
+def _own_run(invocation: Invocation) -> tuple[str, str] | None:
+    """How a program of one's own is run: the name of the path it is run by (``./pwn``, ``timeout 5
+    /tmp/x``: ``pwn``, ``x``) and of the script a shell or an interpreter is given (``python3
+    x/dirtyc0w.py``: ``dirtyc0w.py``), each ``""`` when not there. None for a bare name the PATH finds:
+    an installed tool (pwntools' ``pwn cyclic 100``, ``ls --exploit``), where a kit is fetched or built."""
+    program = _program_word(invocation)
+    scripted = runs_scripts(invocation.name)
+    if not scripted and "/" not in program:
+        return None
+    script = next((v for v in _values(invocation) if not v.startswith("-")), "") if scripted else ""
+    return (program.rpartition("/")[2] if "/" in program else "", script.rpartition("/")[2])
 
 
 def _copied_shell(invocation: Invocation) -> Verdict | None:
@@ -1171,8 +1184,7 @@ def _exploit_option(invocation: Invocation) -> Verdict | None:
     tool is called, an option that names the exploit is the tool told to break out (its enumeration,
     without it, stays allowed). Only for a program run by a path or as a script: a kit is fetched, not
     installed, and ``ls --exploit`` or ``echo --exploit`` is no order to attack."""
-    scripted = invocation.name in SHELLS or bool(INTERPRETERS.match(invocation.name or ""))
-    if not scripted and "/" not in _program_word(invocation):
+    if _own_run(invocation) is None:
         return None
     for value in _values(invocation):
         if _EXPLOIT_OPTION.match(value) and not value.lower().endswith(("=false", "=0", "=no")):
@@ -1362,14 +1374,8 @@ def _target_given(invocation: Invocation, script: str) -> bool:
 def _exploit_run(invocation: Invocation) -> Verdict | None:
     """A program that names itself an exploit, a shell copy in a shared directory run, an escalation kit
     told to attack, a set-user-ID helper run by hand."""
-    program = _program_word(invocation)
-    base = program.rpartition("/")[2]
-    script = None
-    if invocation.name in SHELLS or INTERPRETERS.match(invocation.name or ""):
-        script = next((v for v in _values(invocation) if not v.startswith("-")), None)
-    # by a path (``./pwn``, ``/tmp/x``) or as a script: a program on the PATH by its bare name is an
-    # installed tool (pwntools' ``pwn cyclic 100``), not a build of one's own
-    for name in (base if "/" in program else "", (script or "").rpartition("/")[2]):
+    by_path, script = _own_run(invocation) or ("", "")
+    for name in (by_path, script):
         stem = name.rsplit(".", 1)[0] if name.endswith((".py", ".pl", ".rb", ".sh", ".c", ".out")) else name
         if stem and _EXPLOIT_NAME.search(stem):
             return _verdict(PRIVILEGE, invocation, f"runs {name}, a program named as an exploit")
@@ -1386,12 +1392,13 @@ def _exploit_run(invocation: Invocation) -> Verdict | None:
             return _verdict(PRIVILEGE, invocation, f"runs {name}, a published local root exploit's name")
         if name and _scanner(name):
             return _verdict(PRIVILEGE, invocation, f"runs {name}, a privilege-escalation scanner")
-    if _SHARED_DIRS.match(program) and _SHELL_LIKE_NAME.match(base):
+    program = _program_word(invocation)
+    if _SHARED_DIRS.match(program) and _SHELL_LIKE_NAME.match(program.rpartition("/")[2]):
         why = f"runs {program}: a shell's (or root shell's) name in a directory anyone writes, a setuid copy"
         return _verdict(PRIVILEGE, invocation, why)
     kit = _EXPLOIT_KITS.get(invocation.name)
     if kit is None and script:
-        kit = _EXPLOIT_KITS.get(script.rpartition("/")[2].rsplit(".", 1)[0].lower())
+        kit = _EXPLOIT_KITS.get(script.rsplit(".", 1)[0].lower())
     values = _values(invocation)
     if kit is not None and (not kit or kit & set(values) or any(v.startswith("--exploit=") for v in values)):
         return _verdict(PRIVILEGE, invocation, f"runs {invocation.name}, an escalation kit, to attack")
