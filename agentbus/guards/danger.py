@@ -52,7 +52,7 @@ from .git_settings import settings as git_settings
 from .interpreters import AWKS, INTERPRETERS, fed_code, inline_code, judge_code, runs_scripts, written_paths
 from .locations import top_level_file, written
 from .operands import block_device, system_file
-from .parse import UNKNOWN_PART, Function, Script, ansi_c, one_reread_bound, parse, parsed
+from .parse import UNKNOWN_PART, WRITE_OPERATORS, Function, Script, ansi_c, one_reread_bound, parse, parsed
 from .paths import normalize_path
 from .policy import Policy, current_policy, hold, in_argument, using
 from .programs import (
@@ -620,9 +620,7 @@ def _receiving_listener(stages: list[Invocation]) -> Invocation | None:
         return None
     if any(_LOOPBACK_ADDRESS.match(v) for v in values):
         return None
-    written = any(
-        r.op in (">", ">>", ">|", "&>", "&>>") and r.fd in ("", "1") for r in invocation.command.redirects
-    )
+    written = any(r.op in WRITE_OPERATORS and r.fd in ("", "1") for r in invocation.command.redirects)
     return invocation if written or len(stages) > 1 else None
 
 
@@ -989,7 +987,6 @@ def _judge_code(code: str, invocation: Invocation, home: str, *, how: str, piece
     return Verdict(danger.category, piece or _piece(invocation.text), f"{danger.why}, {how}")
 
 
-_WRITES = frozenset({">", ">>", ">|", "&>", "&>>"})
 _SHELL_CALLS = lazy_compile(
     r"\b(?:system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec|os\.system|subprocess\.\w+)\s*\(\s*"
     r"(?:\[\s*)?(['\"])((?:\\.|(?!\1)[^\\\n]){1,2000})\1",
@@ -1032,7 +1029,7 @@ def _written_backdoor(invocation: Invocation, home: str) -> Verdict | None:
         text = "\n".join(fed_code(invocation)) or None
     else:
         command = invocation.command
-        targets = [command.static(r.target) or "" for r in command.redirects if r.op in _WRITES]
+        targets = [command.static(r.target) or "" for r in command.redirects if r.op in WRITE_OPERATORS]
         text = written_text(invocation) if any(targets) else None
     if not text or len(text) > _MAX_WRITTEN or _reading_written.get():
         return None

@@ -33,7 +33,7 @@ from ..findings import piece as _piece
 from ..findings import positionals as _positionals
 from ..findings import static_args as _values
 from ..interpreters import INTERPRETERS, inline_code, runs_scripts
-from ..parse import Script, parsed
+from ..parse import WRITE_OPERATORS, Script, parsed
 from ..pathnames import normalize_path
 from ..programs import SHELLS, Invocation, shell_mode, walk
 from ..verdict import COLLECTION, CREDENTIALS, EXFILTRATION, OBFUSCATED, Verdict
@@ -296,9 +296,7 @@ def _records_commands(code: str) -> bool:
                 return True
             for redirect in stage.command.redirects:
                 target = stage.command.static(redirect.target)
-                if redirect.op in (">", ">>", ">|", "&>", "&>>") and (
-                    target is None or not _STREAMS.match(target)
-                ):
+                if redirect.op in WRITE_OPERATORS and (target is None or not _STREAMS.match(target)):
                     return True
     return bool(script.substitutions) and any(sub.kind == ">(" for sub in script.substitutions)
 

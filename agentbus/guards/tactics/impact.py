@@ -39,7 +39,7 @@ from ..findings import inverts_match as _excludes
 from ..findings import static_args as _values
 from ..interpreters import inline_code
 from ..operands import operands
-from ..parse import Script
+from ..parse import WRITE_OPERATORS, Script
 from ..paths import normalize_path
 from ..programs import SHELLS, Invocation, walk
 from ..sizes import DISK_FILL_LIMIT, size_in_bytes
@@ -616,7 +616,7 @@ def _file_written(invocation: Invocation) -> str | None:
     """The file the command's output is redirected into (not a device: ``> /dev/null``), if any."""
     command = invocation.command
     for redirect in command.redirects:
-        target = command.static(redirect.target) if redirect.op in (">", ">>", ">|", "&>", "&>>") else None
+        target = command.static(redirect.target) if redirect.op in WRITE_OPERATORS else None
         if target and not target.startswith("/dev/") and not target.isdigit():
             return target
     return None

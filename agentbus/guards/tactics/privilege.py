@@ -59,7 +59,7 @@ from ..findings import static_args as _values
 from ..interpreters import INTERPRETERS, fed_code, inline_code, runs_scripts
 from ..locations import PROCESS_ROOT, location
 from ..operands import block_device, operands
-from ..parse import Script, ShellSyntaxError
+from ..parse import WRITE_OPERATORS, Script, ShellSyntaxError
 from ..paths import normalize_path
 from ..programs import (
     RUN_LATER,
@@ -430,7 +430,7 @@ def _option_named_files(invocation: Invocation) -> Verdict | None:
     names += [
         (name, True)
         for r in invocation.command.redirects
-        if r.op in (">", ">>", ">|", "&>", "&>>") and (name := invocation.command.static(r.target))
+        if r.op in WRITE_OPERATORS and (name := invocation.command.static(r.target))
     ]
     for name, surely_a_file in names:
         # ``--checkpoint-action=exec=/bin/sh``: the option's value may hold a slash; a path's last part
@@ -546,7 +546,6 @@ def _code_from_shared_dirs(invocation: Invocation) -> Verdict | None:
     return None
 
 
-_OUTPUTS = frozenset({">", ">>", ">|", "&>", "&>>"})
 _SETUID_CALL = lazy_compile(r"\bf?chmod\w*\s*\([^,()]*,\s*(?:0o?)?[4-7][0-7]{3}\s*\)|\bS_IS[UG]ID\b")
 """A program's own call that sets the bit (C's ``chmod(path, 04755)``, Python's ``os.chmod(p, 0o4755)``);
 a shell script's ``chmod 4755`` written to a file is judged where the script runs."""
@@ -568,7 +567,7 @@ def _root_shell_source(invocation: Invocation) -> Verdict | None:
     a setuid bit: the payload of an escalation, whatever compiles or loads it next."""
     if invocation.name not in ("echo", "printf", "cat"):
         return None
-    if not any(r.op in _OUTPUTS for r in invocation.command.redirects):
+    if not any(r.op in WRITE_OPERATORS for r in invocation.command.redirects):
         return None
     text = written_text(invocation)
     if not text:
@@ -625,7 +624,7 @@ def _shell_left(invocation: Invocation) -> Verdict | None:
         targets = [
             t
             for r in command.redirects
-            if r.op in _OUTPUTS and (t := command.static(r.target)) and t[:1] != "&"
+            if r.op in WRITE_OPERATORS and (t := command.static(r.target)) and t[:1] != "&"
         ]
         text = written_text(invocation) if targets else None
     elif name == "tee":
@@ -1429,7 +1428,7 @@ def _root_entry_edit(invocation: Invocation) -> Verdict | None:
         return None
     texts = [*_values(invocation)]
     if invocation.name in ("echo", "printf", "cat"):
-        if not any(r.op in _OUTPUTS for r in invocation.command.redirects):
+        if not any(r.op in WRITE_OPERATORS for r in invocation.command.redirects):
             return None  # shown, not written: ``echo "sed -i 's/^root:…/' /etc/shadow"`` prints a line
         texts = [written_text(invocation) or ""]
     if any(_ROOT_ENTRY_EDIT.search(text) for text in texts):
