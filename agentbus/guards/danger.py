@@ -1003,8 +1003,13 @@ _PYTHON_TEXT = lazy_compile(r"^\s*(?:import|from)\s+[\w.]+|\bsocket\.socket\s*\(
 _MAX_WRITTEN = 20_000
 """The longest written text read for a reverse shell (a longer one is judged where it is run)."""
 _WHOLE_TEXT = 1_000
-"""A written text up to this size is judged whole as shell code; a longer one by its hinted lines."""
+"""A written text up to this size (and :data:`_MAX_HINTED_LINES` lines) is judged whole as shell code; a
+longer one by its hinted lines."""
 _MAX_HINTED_LINES = 16
+_LINES_AFTER_HINT = 2
+"""How many unhinted lines after a hinted one are judged with it (``exec 3<>/dev/tcp/…`` then ``sh <&3``)."""
+_MAX_JUDGED_LINES = 2 * _MAX_HINTED_LINES
+"""How many lines of a long written text are judged at the most (hinted lines and the lines after them)."""
 _REMOTE_SHELL_HINT = lazy_compile(
     r"/dev/(?:tcp|udp)/|\b(?:nc|ncat|netcat|socat|telnet|ztcp|mkfifo|s_client)\b|socket|TCPSocket|fsockopen"
     r"|-display\b",
@@ -1015,6 +1020,33 @@ text without any of them is not read further, so writing a file costs one scan o
 _reading_written: contextvars.ContextVar[bool] = contextvars.ContextVar(
     "agentbus_reading_written", default=False
 )
+
+
+def _shell_pieces(text: str) -> list[str]:
+    """The shell code a written text is judged by. A short text whole (a payload spread over lines:
+    ``exec 5<>/dev/tcp/…`` on one, ``cat <&5 | sh`` on the next); a longer one by its hinted lines, each
+    with the unhinted lines just after it (where a socket or a pipe opened on one line is used), up to
+    :data:`_MAX_JUDGED_LINES` lines in all: a text of eighty ``nc -z`` checks costs a few lines'
+    judgement, not its whole length's. ``\\n`` is read as a line break too, as dash's echo writes it."""
+    lines = text.replace("\\n", "\n").splitlines()
+    if len(text) <= _WHOLE_TEXT and len(lines) <= _MAX_HINTED_LINES:
+        joined = "\n".join(lines)  # the same text but for a final newline: judged once
+        return [text] if joined == text.rstrip("\n") else [text, joined]
+    pieces: list[str] = []
+    budget = _MAX_JUDGED_LINES
+    for index, line in enumerate(lines):
+        if budget <= 0 or len(pieces) == _MAX_HINTED_LINES:
+            break
+        if len(line) > _WHOLE_TEXT or not _REMOTE_SHELL_HINT.search(line):
+            continue
+        after = itertools.takewhile(
+            lambda later: len(later) <= _WHOLE_TEXT and not _REMOTE_SHELL_HINT.search(later),
+            lines[index + 1 : index + 1 + min(_LINES_AFTER_HINT, budget - 1)],
+        )
+        piece = [line, *after]
+        pieces.append("\n".join(piece))
+        budget -= len(piece)
+    return pieces
 
 
 def _written_backdoor(invocation: Invocation, home: str) -> Verdict | None:
@@ -1038,14 +1070,8 @@ def _written_backdoor(invocation: Invocation, home: str) -> Verdict | None:
         return _verdict(BACKDOOR, invocation, f"writes a web shell into {target} (runs what a request sends)")
     if not _REMOTE_SHELL_HINT.search(text):
         return None
-    if _PYTHON_TEXT.search(text):  # Python's socket code, judged as the interpreter's (not as shell lines)
-        pieces = [f"python3 -c {shlex.quote(text)}"]
-    else:
-        # a short text whole (a payload spread over lines); a long one by the lines that hold a hint
-        lines = text.replace("\\n", "\n").splitlines()  # \n: as dash's echo (and echo -e) writes it
-        hinted = [line for line in lines if len(line) <= _WHOLE_TEXT and _REMOTE_SHELL_HINT.search(line)]
-        hinted = hinted[:_MAX_HINTED_LINES]
-        pieces = list(dict.fromkeys([text, "\n".join(lines)])) if len(text) <= _WHOLE_TEXT else hinted
+    # Python's socket code is judged as the interpreter's (not as shell lines)
+    pieces = [f"python3 -c {shlex.quote(text)}"] if _PYTHON_TEXT.search(text) else _shell_pieces(text)
     calls = (re.sub(r"\\(.)", r"\1", m.group(2)) for m in _SHELL_CALLS.finditer(text))
     pieces += [code for code in calls if _REMOTE_SHELL_HINT.search(code)][:_MAX_HINTED_LINES]
     token = _reading_written.set(True)
