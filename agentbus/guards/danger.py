@@ -204,8 +204,30 @@ def _firm(verdict: Verdict) -> bool:
 
 def _strictest(*verdicts: Verdict | None) -> Verdict | None:
     """The first of ``verdicts`` the policy blocks, else the first one found."""
-    found = [verdict for verdict in verdicts if verdict is not None]
-    return next((verdict for verdict in found if _firm(verdict)), found[0] if found else None)
+    return _strictest_of(verdicts)
+
+
+def _strictest_of(verdicts: Iterable[Verdict | None]) -> Verdict | None:
+    """The first of ``verdicts`` the policy blocks (none after it is made), else the first one found."""
+    held = None
+    for verdict in verdicts:
+        if verdict is not None and _firm(verdict):
+            return verdict
+        held = held or verdict
+    return held
+
+
+def _overwrites(invocation: Invocation, target: str, home: str) -> Verdict | None:
+    """``invocation`` writing over ``target``, when that is a system file or another protected one."""
+    found = _written(target, home, invocation.cwd)
+    return _verdict(found[0], invocation, f"overwrites {found[1]}") if found else None
+
+
+def _writes_onto(invocation: Invocation, target: str, home: str) -> Verdict | None:
+    """:func:`_overwrites`, or ``target`` a block device written straight to."""
+    if _block_device(target):
+        return _verdict(DISK, invocation, f"writes straight to the block device {target}")
+    return _overwrites(invocation, target, home)
 
 
 def _block_device(word: str) -> bool:
@@ -331,15 +353,7 @@ def _copy_target(invocation: Invocation, home: str) -> Verdict | None:
         # cp -r ./fake-etc/. /etc/, rsync -a overlay/ /etc/: a tree copied over the configuration.
         return _verdict(SYSTEM_FILES, invocation, f"copies a directory tree over {target}")
     candidates = [target] + [f"{target.rstrip('/')}/{s.rstrip('/').rsplit('/', 1)[-1]}" for s in sources]
-    held = None
-    for candidate in candidates:
-        found = _written(candidate, home, invocation.cwd)
-        if found:
-            verdict = _verdict(found[0], invocation, f"overwrites {found[1]}")
-            if _firm(verdict):
-                return verdict
-            held = held or verdict
-    return held
+    return _strictest_of(_overwrites(invocation, candidate, home) for candidate in candidates)
 
 
 def _writes_files(invocation: Invocation, home: str) -> Verdict | None:
@@ -369,17 +383,7 @@ def _system_file_written(invocation: Invocation, home: str) -> Verdict | None:
     elif name in _DOWNLOADERS:
         fetched = download(invocation)
         targets = list(fetched.files) if fetched is not None else []
-    held = None
-    for target in targets:
-        if _block_device(target):
-            return _verdict(DISK, invocation, f"writes straight to the block device {target}")
-        found = _written(target, home, invocation.cwd)
-        if found:
-            verdict = _verdict(found[0], invocation, f"overwrites {found[1]}")
-            if _firm(verdict):
-                return verdict
-            held = held or verdict
-    return held
+    return _strictest_of(_writes_onto(invocation, target, home) for target in targets)
 
 
 def _dd(invocation: Invocation, home: str) -> Verdict | None:
