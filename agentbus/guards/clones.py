@@ -50,6 +50,7 @@ from .findings import positionals, scan_options, static_args
 from .git_files import with_included
 from .git_settings import GLOBAL_VALUES as GIT_GLOBAL_VALUES
 from .git_settings import settings as git_settings
+from .parse import WRITE_OPERATORS
 from .programs import Invocation
 from .project_commands import remote
 from .verdict import DOWNLOAD_RUN, UNJUDGED_SCRIPT, Verdict
@@ -178,7 +179,6 @@ def _named_remote(name: str) -> bool:
     return ":" not in name and name != _ANY_REMOTE
 
 
-_WRITE_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>"})
 _LAST_IS_WRITTEN = frozenset({"cp", "mv", "install", "ln", "rsync", "ditto", "gcp", "gmv", "scp"})
 _IN_PLACE = frozenset({"sed", "gsed", "perl"})
 
@@ -188,7 +188,7 @@ def _written_words(invocation: Invocation) -> Iterator[str]:
     destination, the files ``sed -i`` edits, ``dd of=``."""
     command = invocation.command
     for redirect in command.redirects:
-        target = command.static(redirect.target) if redirect.op in _WRITE_REDIRECTS else None
+        target = command.static(redirect.target) if redirect.op in WRITE_OPERATORS else None
         if target:
             yield target
     values = static_args(invocation)

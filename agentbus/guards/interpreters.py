@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 
 from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
-from .programs import Invocation
+from .programs import SHELLS, Invocation
 
 __all__ = [
     "INTERPRETERS",
@@ -31,6 +31,7 @@ __all__ = [
     "fed_code",
     "inline_code",
     "judge_code",
+    "runs_scripts",
     "written_paths",
 ]
 
@@ -42,6 +43,14 @@ INTERPRETERS = lazy_compile(
     r"rpm|bpftrace|octave|octave-cli|m4|gm4)$"
 )
 """Programs that run code."""
+
+
+def runs_scripts(name: str) -> bool:
+    """Whether ``name`` is a shell's or an interpreter's: a program whose first operand is code to run
+    (``bash x.sh``, ``python3 x.py``), not data."""
+    return name in SHELLS or INTERPRETERS.match(name) is not None
+
+
 AWKS = frozenset({"awk", "gawk", "nawk", "mawk", "busybox-awk"})
 _AWK_VALUES = "Ffv"
 _CODE_FLAGS = frozenset({"-c", "-e", "-E", "-r", "--eval", "-Command", "--command", "-x", "--exec", "--run"})

@@ -51,6 +51,7 @@ __all__ = [
     "MAX_DEPTH",
     "RUNTIME",
     "UNKNOWN_PART",
+    "WRITE_OPERATORS",
     "Function",
     "Redirect",
     "Script",
@@ -154,6 +155,11 @@ class Redirect(Frozen):
         set_field(self, "op", op)
         set_field(self, "target", target)
         set_field(self, "fd", fd)
+
+
+WRITE_OPERATORS = frozenset({">", ">>", ">|", "&>", "&>>"})
+"""The redirect operators that write their target (``>``, ``>>``, ``>|``, ``&>``, ``&>>``): what a
+command prints lands in a file."""
 
 
 class SimpleCommand(Frozen):

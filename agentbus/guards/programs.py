@@ -33,6 +33,7 @@ from .hidden_names import (
 )
 from .parse import (
     RUNTIME,
+    WRITE_OPERATORS,
     Function,
     Redirect,
     Script,
@@ -1012,7 +1013,7 @@ def _run_written(
     (``sudo neofetch --config FILE``: as root, when the program it is handed to runs as root)."""
     command = invocation.command
     if invocation.name in ("echo", "printf", "cat"):
-        targets = [command.static(r.target) for r in command.redirects if r.op in (">", ">>", ">|", "&>")]
+        targets = [command.static(r.target) for r in command.redirects if r.op in WRITE_OPERATORS]
         text = written_text(invocation) if any(targets) else None
         for target in targets:
             if target and text:

@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from ..lazy_regex import lazy_compile
 from .exports import Exports
 from .findings import piece
+from .parse import WRITE_OPERATORS
 from .programs import Invocation, written_text
 from .project_commands import APPENDED, STDIN, UNSEEN, WRITTEN, FileRun, planned, unseen
 
@@ -162,7 +163,7 @@ def _writes(stages: list[Invocation], index: int) -> dict[str, FileRun]:
     values = [v for v in (command.static(a) for a in invocation.args) if v is not None]
     operands = [v for v in values if not v.startswith("-")]
     for redirect in command.redirects:
-        target = command.static(redirect.target) if redirect.op in (">", ">>", ">|", "&>", "&>>") else None
+        target = command.static(redirect.target) if redirect.op in WRITE_OPERATORS else None
         if not target:
             continue
         how = APPENDED if redirect.op in (">>", "&>>") else WRITTEN

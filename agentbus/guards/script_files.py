@@ -52,7 +52,7 @@ from . import build_files, git_files, project_commands, project_sources
 from .bounded_read import Unreadable, opened, read_at_most
 from .budget import BudgetExceeded, deadline, spend
 from .interpreters import INTERPRETERS, inline_code, judge_code
-from .parse import Script, parsed
+from .parse import WRITE_OPERATORS, Script, parsed
 from .paths import check_path, normalize_path
 from .policy import Policy, current_policy, using
 from .programs import (
@@ -313,7 +313,7 @@ def _writes(invocation: Invocation) -> Iterator[str]:
     """Files ``invocation`` may write (redirects, ``tee``, a copy's destination, a download)."""
     command = invocation.command
     for redirect in command.redirects:
-        if redirect.op in (">", ">>", ">|", "&>", "&>>"):
+        if redirect.op in WRITE_OPERATORS:
             target = command.static(redirect.target)
             if target:
                 yield posixpath.normpath(target)

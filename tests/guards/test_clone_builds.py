@@ -341,14 +341,17 @@ def _derived(word: str) -> set[str]:
     )
 )  # fmt: skip
 @example(words=["cargo", "install", "--path"])  # --path with no value: the manifest is ./Cargo.toml
+@example(words=["cargo", "install", "--path", "."])
+@example(words=["cargo", "build", "--manifest-path", "./..."])
 def test_any_arguments_give_runs_named_by_them(words: list[str]) -> None:
     from shlex import join
 
-    allowed = {".", "Cargo.toml", "./Cargo.toml"}.union(*(_derived(word) for word in words))
+    # compared as paths: ``./Cargo.toml`` (--path with no value) is ``Cargo.toml``, ``./x/`` is ``x``
+    allowed = {os.path.normpath(w) for w in {".", "Cargo.toml"}.union(*(_derived(word) for word in words))}
     for invocation in _invocations(join(words)):
         for run in build_files.builds(invocation):
             assert run.cwd == "/p"
-            assert {run.word, *run.fallbacks} <= allowed
+            assert {os.path.normpath(w) for w in (run.word, *run.fallbacks)} <= allowed
 
 
 # -- the Claude Code hook: a process per call ----------------------------------------------------------

@@ -26,7 +26,7 @@ from ...lazy_regex import lazy_compile
 from ..findings import finding, piece
 from ..findings import static_args as _values
 from ..interpreters import INTERPRETERS
-from ..parse import RUNTIME, Script, SimpleCommand, Substitution
+from ..parse import RUNTIME, WRITE_OPERATORS, Script, SimpleCommand, Substitution
 from ..programs import SHELLS, Invocation, walk
 from ..verdict import CREDENTIALS, Verdict
 
@@ -167,7 +167,7 @@ def judge_script(script: Script, home: str) -> Verdict | None:
             if provider is not None and id(stage.command) not in inside:
                 if downstream is not None and _logs_in(downstream):
                     continue  # aws ecr get-login-password | docker login --password-stdin ...
-                written = [r for r in stage.command.redirects if r.op in (">", ">>", ">|", "&>", "&>>")]
+                written = [r for r in stage.command.redirects if r.op in WRITE_OPERATORS]
                 if written and all(stage.command.static(r.target) == "/dev/null" for r in written):
                     continue
                 why = f"prints the {provider} access token where it can be read or passed on"

@@ -32,8 +32,8 @@ from ..findings import finding as _verdict
 from ..findings import piece as _piece
 from ..findings import positionals as _positionals
 from ..findings import static_args as _values
-from ..interpreters import INTERPRETERS, inline_code
-from ..parse import Script, parsed
+from ..interpreters import INTERPRETERS, inline_code, runs_scripts
+from ..parse import WRITE_OPERATORS, Script, parsed
 from ..pathnames import normalize_path
 from ..programs import SHELLS, Invocation, shell_mode, walk
 from ..verdict import COLLECTION, CREDENTIALS, EXFILTRATION, OBFUSCATED, Verdict
@@ -296,9 +296,7 @@ def _records_commands(code: str) -> bool:
                 return True
             for redirect in stage.command.redirects:
                 target = stage.command.static(redirect.target)
-                if redirect.op in (">", ">>", ">|", "&>", "&>>") and (
-                    target is None or not _STREAMS.match(target)
-                ):
+                if redirect.op in WRITE_OPERATORS and (target is None or not _STREAMS.match(target)):
                     return True
     return bool(script.substitutions) and any(sub.kind == ">(" for sub in script.substitutions)
 
@@ -332,7 +330,7 @@ def _runs_keylogger(invocation: Invocation, values: list[str]) -> bool:
     if invocation.name in _BUILDERS:
         # any part of the path: Sources/KeyLogger/main.swift
         return any(_KEYLOGGER_NAME.search(v) for v in values if not v.startswith("-"))
-    if not (INTERPRETERS.match(invocation.name) or invocation.name in SHELLS):
+    if not runs_scripts(invocation.name):
         return False
     script = next((v for v in values if not v.startswith("-")), "")
     return bool(_KEYLOGGER_NAME.search(posixpath.basename(script)))
@@ -399,10 +397,7 @@ def _keylogger(invocation: Invocation) -> str | None:
 def _clipboard_code(invocation: Invocation) -> bool:
     """``$(pbpaste)``, ``eval "$(xclip -o)"``, ``bash -c "$(xsel -o)"``: the clipboard run as code."""
     runs_code = (
-        invocation.dynamic
-        or invocation.name in ("eval", "source", ".")
-        or invocation.name in SHELLS
-        or bool(INTERPRETERS.match(invocation.name))
+        invocation.dynamic or invocation.name in ("eval", "source", ".") or runs_scripts(invocation.name)
     )
     if not runs_code:
         return False

@@ -31,11 +31,11 @@ from collections.abc import Iterable
 from ...lazy_regex import lazy_compile
 from ..findings import finding, piece
 from ..findings import static_args as _values
-from ..interpreters import INTERPRETERS
+from ..interpreters import INTERPRETERS, runs_scripts
 from ..operands import operands
 from ..parse import Script, SimpleCommand
 from ..paths import check_glob, check_path, normalize_path
-from ..programs import SHELLS, Invocation, walk
+from ..programs import Invocation, walk
 from ..verdict import CLOUD_CONTROL, COLLECTION, CREDENTIALS, ENV_SECRETS, SYSTEM_FILES, Verdict
 
 __all__ = [
@@ -551,7 +551,7 @@ def _memory_script(invocation: Invocation) -> Verdict | None:
     """``python dump_heap.py $PID out``, ``./memdump --pid 812``: a program made to dump another process."""
     name = invocation.name
     tool = name
-    if INTERPRETERS.match(name) or name in SHELLS:
+    if runs_scripts(name):
         scripts = [v for v in _values(invocation) if not v.startswith("-")]
         tool = posixpath.basename(scripts[0]) if scripts else ""
     if not tool or len(tool) > 255 or not _MEMORY_TOOL.search(tool):  # longer than any file name: not one
@@ -566,7 +566,7 @@ def _dumper(invocation: Invocation) -> Verdict | None:
     values = _values(invocation)
     if _DUMPERS.match(invocation.name):
         return _verdict(invocation, f"{invocation.name} is a credential-theft tool")
-    if INTERPRETERS.match(invocation.name) or invocation.name in SHELLS:
+    if runs_scripts(invocation.name):
         for index, value in enumerate(values):
             if value.startswith("-") and value != "-m":
                 continue

@@ -34,7 +34,7 @@ from ...lazy_regex import lazy_compile
 from ..carriers import unknown_program
 from ..findings import finding as _verdict
 from ..findings import static_args as _values
-from ..interpreters import INTERPRETERS, inline_code
+from ..interpreters import INTERPRETERS, inline_code, runs_scripts
 from ..options import option_values
 from ..paths import normalize_path
 from ..programs import SHELLS, Invocation, program_name, shell_mode
@@ -483,7 +483,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             full = normalize_path(loaded)
             place = hiding_place(full) or hiding_place(full + "/x") or ""
             return _verdict(UNJUDGED_SCRIPT, invocation, f"loads or runs {loaded} from {place}: code unseen")
-    if launched is not None or invocation.name in SHELLS or INTERPRETERS.match(invocation.name):
+    if launched is not None or runs_scripts(invocation.name):
         # nothing launched (inline code, a REPL): the program itself, when run by its path (/dev/shm/.s/go)
         own = head if head and "/" in head and program_name(head) == invocation.name.lower() else None
         head = launched if launched is not None else own

@@ -36,10 +36,11 @@ from ...lazy_regex import lazy_compile
 from ..findings import copies_into_found, exec_runs, looked_up_program, piece
 from ..findings import finding as _verdict
 from ..findings import inverts_match as _excludes
+from ..findings import positionals as _positionals
 from ..findings import static_args as _values
 from ..interpreters import inline_code
 from ..operands import operands
-from ..parse import Script
+from ..parse import WRITE_OPERATORS, Script
 from ..paths import normalize_path
 from ..programs import SHELLS, Invocation, walk
 from ..sizes import DISK_FILL_LIMIT, size_in_bytes
@@ -507,7 +508,7 @@ def _encrypted_inputs(invocation: Invocation) -> list[str]:
             {"c", "e"} & short or flags & {"--symmetric", "--encrypt"}
         ):
             return []
-        return _after_options(values, _GPG_VALUES)
+        return _positionals(values, _GPG_VALUES)
     if name == "openssl":
         words = _words(values)
         sub = words[0] if words else ""
@@ -523,7 +524,7 @@ def _encrypted_inputs(invocation: Invocation) -> list[str]:
     if name in ("age", "rage"):
         if flags & {"-d", "--decrypt", "--help", "-h"}:
             return []
-        return _after_options(values, _AGE_VALUES)
+        return _positionals(values, _AGE_VALUES)
     if name in ("7z", "7za", "7zz", "rar"):
         words = _words(values)
         locked = any(v.startswith(("-p", "-hp")) for v in flags)
@@ -532,24 +533,11 @@ def _encrypted_inputs(invocation: Invocation) -> list[str]:
         locked = bool(flags & {"-e", "--encrypt", "-P", "--password"}) or any(
             v.startswith("-") and not v.startswith("--") and "e" in v for v in flags
         )
-        files = _after_options(values, _ZIP_VALUES)
+        files = _positionals(values, _ZIP_VALUES)
         return files[1:] if locked else []
     if name in ("aescrypt", "scrypt") and ("-e" in flags or _words(values)[:1] == ["enc"]):
-        return [w for w in _after_options(values, frozenset({"-p", "-o", "-k"})) if w != "enc"]
+        return [w for w in _positionals(values, frozenset({"-p", "-o", "-k"})) if w != "enc"]
     return []
-
-
-def _after_options(values: list[str], takes_value: frozenset[str]) -> list[str]:
-    found: list[str] = []
-    skip = False
-    for value in values:
-        if skip:
-            skip = False
-        elif value in takes_value:
-            skip = True
-        elif not value.startswith("-") or value == "-":
-            found.append(value)
-    return found
 
 
 def _encrypt(invocation: Invocation, home: str) -> Verdict | None:
@@ -616,7 +604,7 @@ def _file_written(invocation: Invocation) -> str | None:
     """The file the command's output is redirected into (not a device: ``> /dev/null``), if any."""
     command = invocation.command
     for redirect in command.redirects:
-        target = command.static(redirect.target) if redirect.op in (">", ">>", ">|", "&>", "&>>") else None
+        target = command.static(redirect.target) if redirect.op in WRITE_OPERATORS else None
         if target and not target.startswith("/dev/") and not target.isdigit():
             return target
     return None

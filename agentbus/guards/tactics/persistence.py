@@ -34,7 +34,7 @@ from ..findings import inverts_match
 from ..findings import positionals as _positionals
 from ..findings import static_args as _values
 from ..locations import location
-from ..parse import Script, ShellSyntaxError
+from ..parse import WRITE_OPERATORS, Script, ShellSyntaxError
 from ..paths import normalize_path
 from ..programs import ROOT_WRAPPERS, Invocation, is_root_user, parse_nested, runs_as, walk
 from ..verdict import ACCOUNT, IMPAIR, PRIVILEGE, PROFILE, SCHEDULED, SERVICE, STEALTH_PERSISTENCE, Verdict
@@ -732,7 +732,7 @@ _PYTHON_STARTUP = lazy_compile(r"(?:^|/)(?:sitecustomize|usercustomize)\.py$")
 def _computed_startup_file(invocation: Invocation) -> Verdict | None:
     """``> $(python3 -m site --user-site)/usercustomize.py``: the directory is computed, the name is not."""
     command = invocation.command
-    words = [r.target for r in command.redirects if r.op in (">", ">>", ">|", "&>", "&>>")]
+    words = [r.target for r in command.redirects if r.op in WRITE_OPERATORS]
     if invocation.name in ("tee", "cp", "install", "mv", "ln"):
         words += list(invocation.args)
     for word in words:
@@ -750,7 +750,6 @@ def _computed_startup_file(invocation: Invocation) -> Verdict | None:
     return None
 
 
-_WRITE_OPS = (">", ">>", ">|", "&>", "&>>")
 _INLINE = frozenset({"echo", "printf", "curl", "wget", "base64", "xxd"})
 _SCRATCH = lazy_compile(r"^/(?:tmp|var/tmp|dev/shm|private/tmp|private/var/folders|var/folders)/")
 _HOOK = lazy_compile(r"(?:^|/)\.git/hooks/[^/]+$")
@@ -761,7 +760,7 @@ def _targets(stage: Invocation) -> Iterator[tuple[str, bool]]:
     command = stage.command
     inline_here = any(r.op in ("<<", "<<<") for r in command.redirects)
     for redirect in command.redirects:
-        if redirect.op in _WRITE_OPS:
+        if redirect.op in WRITE_OPERATORS:
             target = command.static(redirect.target)
             if target is not None:
                 # echo … > hook, cat <<EOF > hook: authored here; a project script's output is not.

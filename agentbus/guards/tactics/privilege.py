@@ -56,10 +56,10 @@ from ..findings import finding as _verdict
 from ..findings import looked_up_program
 from ..findings import piece as _piece
 from ..findings import static_args as _values
-from ..interpreters import INTERPRETERS, fed_code, inline_code
+from ..interpreters import INTERPRETERS, fed_code, inline_code, runs_scripts
 from ..locations import PROCESS_ROOT, location
 from ..operands import block_device, operands
-from ..parse import Script, ShellSyntaxError
+from ..parse import WRITE_OPERATORS, Script, ShellSyntaxError
 from ..paths import normalize_path
 from ..programs import (
     RUN_LATER,
@@ -320,7 +320,7 @@ def _setcap(invocation: Invocation, values: list[str]) -> Verdict | None:
         return _verdict(PRIVILEGE, invocation, f"gives {shown} to {' '.join(files)}: root by another name")
     for file in files:
         base = file.rstrip("/").rsplit("/", 1)[-1]
-        if base in SHELLS or INTERPRETERS.match(base):
+        if runs_scripts(base):
             return _verdict(PRIVILEGE, invocation, f"gives capabilities to the interpreter {file}")
     # cap_net_raw (sniffing), cap_net_bind_service (ports below 1024): a privilege the program keeps for
     # whoever runs it; a developer's server may need one, an attacker's sniffer too: a person is asked.
@@ -459,7 +459,7 @@ def _option_named_files(invocation: Invocation) -> Verdict | None:
     names += [
         (name, True)
         for r in invocation.command.redirects
-        if r.op in (">", ">>", ">|", "&>", "&>>") and (name := invocation.command.static(r.target))
+        if r.op in WRITE_OPERATORS and (name := invocation.command.static(r.target))
     ]
     for name, surely_a_file in names:
         # ``--checkpoint-action=exec=/bin/sh``: the option's value may hold a slash; a path's last part
@@ -518,6 +518,19 @@ def _program_word(invocation: Invocation) -> str:
     return (command.static(word) if word is not None else None) or ""
 
 
+def _own_run(invocation: Invocation) -> tuple[str, str] | None:
+    """How a program of one's own is run: the name of the path it is run by (``./pwn``, ``timeout 5
+    /tmp/x``: ``pwn``, ``x``) and of the script a shell or an interpreter is given (``python3
+    x/dirtyc0w.py``: ``dirtyc0w.py``), each ``""`` when not there. None for a bare name the PATH finds:
+    an installed tool (pwntools' ``pwn cyclic 100``, ``ls --exploit``), where a kit is fetched or built."""
+    program = _program_word(invocation)
+    scripted = runs_scripts(invocation.name)
+    if not scripted and "/" not in program:
+        return None
+    script = next((v for v in _values(invocation) if not v.startswith("-")), "") if scripted else ""
+    return (program.rpartition("/")[2] if "/" in program else "", script.rpartition("/")[2])
+
+
 def _copied_shell(invocation: Invocation) -> Verdict | None:
     """``/tmp/rootbash -p``: a program in a shared directory started with a shell's privileged-mode flag
     and nothing but shell flags after it: a shell copied there with the setuid bit, run keeping root."""
@@ -562,7 +575,6 @@ def _code_from_shared_dirs(invocation: Invocation) -> Verdict | None:
     return None
 
 
-_OUTPUTS = frozenset({">", ">>", ">|", "&>", "&>>"})
 _SETUID_CALL = lazy_compile(r"\bf?chmod\w*\s*\([^,()]*,\s*(?:0o?)?[4-7][0-7]{3}\s*\)|\bS_IS[UG]ID\b")
 """A program's own call that sets the bit (C's ``chmod(path, 04755)``, Python's ``os.chmod(p, 0o4755)``);
 a shell script's ``chmod 4755`` written to a file is judged where the script runs."""
@@ -584,7 +596,7 @@ def _root_shell_source(invocation: Invocation) -> Verdict | None:
     a setuid bit: the payload of an escalation, whatever compiles or loads it next."""
     if invocation.name not in ("echo", "printf", "cat"):
         return None
-    if not any(r.op in _OUTPUTS for r in invocation.command.redirects):
+    if not any(r.op in WRITE_OPERATORS for r in invocation.command.redirects):
         return None
     text = written_text(invocation)
     if not text:
@@ -641,7 +653,7 @@ def _shell_left(invocation: Invocation) -> Verdict | None:
         targets = [
             t
             for r in command.redirects
-            if r.op in _OUTPUTS and (t := command.static(r.target)) and t[:1] != "&"
+            if r.op in WRITE_OPERATORS and (t := command.static(r.target)) and t[:1] != "&"
         ]
         text = written_text(invocation) if targets else None
     elif name == "tee":
@@ -1216,8 +1228,7 @@ def _exploit_option(invocation: Invocation) -> Verdict | None:
     tool is called, an option that names the exploit is the tool told to break out (its enumeration,
     without it, stays allowed). Only for a program run by a path or as a script: a kit is fetched, not
     installed, and ``ls --exploit`` or ``echo --exploit`` is no order to attack."""
-    scripted = invocation.name in SHELLS or bool(INTERPRETERS.match(invocation.name or ""))
-    if not scripted and "/" not in _program_word(invocation):
+    if _own_run(invocation) is None:
         return None
     for value in _values(invocation):
         if _EXPLOIT_OPTION.match(value) and not value.lower().endswith(("=false", "=0", "=no")):
@@ -1409,14 +1420,8 @@ def _target_given(invocation: Invocation, script: str) -> bool:
 def _exploit_run(invocation: Invocation) -> Verdict | None:
     """A program that names itself an exploit, a shell copy in a shared directory run, an escalation kit
     told to attack, a set-user-ID helper run by hand."""
-    program = _program_word(invocation)
-    base = program.rpartition("/")[2]
-    script = None
-    if invocation.name in SHELLS or INTERPRETERS.match(invocation.name or ""):
-        script = next((v for v in _values(invocation) if not v.startswith("-")), None)
-    # by a path (``./pwn``, ``/tmp/x``) or as a script: a program on the PATH by its bare name is an
-    # installed tool (pwntools' ``pwn cyclic 100``), not a build of one's own
-    for name in (base if "/" in program else "", (script or "").rpartition("/")[2]):
+    by_path, script = _own_run(invocation) or ("", "")
+    for name in (by_path, script):
         stem = name.rsplit(".", 1)[0] if name.endswith((".py", ".pl", ".rb", ".sh", ".c", ".out")) else name
         if stem and _EXPLOIT_NAME.search(stem):
             return _verdict(PRIVILEGE, invocation, f"runs {name}, a program named as an exploit")
@@ -1433,17 +1438,20 @@ def _exploit_run(invocation: Invocation) -> Verdict | None:
             return _verdict(PRIVILEGE, invocation, f"runs {name}, a published local root exploit's name")
         if name and _scanner(name):
             return _verdict(PRIVILEGE, invocation, f"runs {name}, a privilege-escalation scanner")
-    for path in (program, script or ""):
+    program = _program_word(invocation)
+    scripts = runs_scripts(invocation.name)
+    script_path = next((v for v in _values(invocation) if not v.startswith("-")), "") if scripts else ""
+    for path in (program, script_path):
         folder = _EXPLOIT_FOLDER.search(path.rpartition("/")[0])
         if folder:
             why = f"runs {path}, a program kept in a folder of exploits ({folder.group(0).strip('/')})"
             return _verdict(PRIVILEGE, invocation, why)
-    if _SHARED_DIRS.match(program) and _SHELL_LIKE_NAME.match(base):
+    if _SHARED_DIRS.match(program) and _SHELL_LIKE_NAME.match(program.rpartition("/")[2]):
         why = f"runs {program}: a shell's (or root shell's) name in a directory anyone writes, a setuid copy"
         return _verdict(PRIVILEGE, invocation, why)
     kit = _EXPLOIT_KITS.get(invocation.name)
     if kit is None and script:
-        kit = _EXPLOIT_KITS.get(script.rpartition("/")[2].rsplit(".", 1)[0].lower())
+        kit = _EXPLOIT_KITS.get(script.rsplit(".", 1)[0].lower())
     values = _values(invocation)
     if kit is not None and (not kit or kit & set(values) or any(v.startswith("--exploit=") for v in values)):
         return _verdict(PRIVILEGE, invocation, f"runs {invocation.name}, an escalation kit, to attack")
@@ -1474,7 +1482,7 @@ def _root_entry_edit(invocation: Invocation) -> Verdict | None:
         return None
     texts = [*_values(invocation)]
     if invocation.name in ("echo", "printf", "cat"):
-        if not any(r.op in _OUTPUTS for r in invocation.command.redirects):
+        if not any(r.op in WRITE_OPERATORS for r in invocation.command.redirects):
             return None  # shown, not written: ``echo "sed -i 's/^root:…/' /etc/shadow"`` prints a line
         texts = [written_text(invocation) or ""]
     if any(_ROOT_ENTRY_EDIT.search(text) for text in texts):

@@ -38,7 +38,7 @@ from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
 from ..findings import static_args as _values
 from ..interpreters import AWKS, INTERPRETERS, fed_code, inline_code
-from ..parse import Script
+from ..parse import WRITE_OPERATORS, Script
 from ..programs import (
     ROOT_WRAPPERS,
     SHELLS,
@@ -372,7 +372,7 @@ def _written(invocation: Invocation) -> Iterator[tuple[str, str]]:
     targets = [
         t
         for r in command.redirects
-        if r.op in (">", ">>", ">|", "&>", "&>>") and (t := command.static(r.target)) and t[:1] != "&"
+        if r.op in WRITE_OPERATORS and (t := command.static(r.target)) and t[:1] != "&"
     ]
     if targets:
         text = written_text(invocation) or ""

