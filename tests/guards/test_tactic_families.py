@@ -119,7 +119,7 @@ def test_every_family_is_in_the_order_of_judges_it_had() -> None:
     invocation_families = [judge.name for judge in tactics.JUDGES if isinstance(judge, Family)]
     script_families = [judge.name for judge in tactics.SCRIPT_JUDGES if isinstance(judge, Family)]
     assert invocation_families == [
-        *("macos", "cloud", "tunnels", "cracking", "scanning", "service_attacks", "domain_attacks"),
+        *("macos", "cloud", "tunnels", "cracking", "service_attacks", "scanning", "domain_attacks"),
         "redis_abuse",
         *("databases", "volumes", "identities"),
     ]
