@@ -14,6 +14,8 @@ Passing: the token in a header or a login (``-H "Authorization: token $GITHUB_TO
 
 from __future__ import annotations
 
+import re
+
 from ...lazy_regex import lazy_compile
 from ..findings import finding
 from ..programs import Invocation
@@ -56,6 +58,26 @@ _HEADER_OPTIONS = frozenset({"-H", "--header", "-u", "--user", "--oauth2-bearer"
 """Options whose value is not the address (a header or a body is the sender's business, not a beacon)."""
 
 
+_OWN_NAME = lazy_compile(r"^(?:localhost|[\w.-]+\.(?:local|internal|lan|localdomain))$", re.IGNORECASE)
+_OWN_NETWORKS = ("127.0.0.0/8", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "::1/128",
+                 "fc00::/7", "fe80::/10")  # fmt: skip
+
+
+def _own_network(host: str) -> bool:
+    """Whether ``host`` is this machine or its private network (a status page asked for by host name)."""
+    import ipaddress  # only for a bare address: the hook's import stays small
+
+    if _OWN_NAME.match(host):
+        return True
+    try:
+        address = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return any(
+        address.version == net.version and address in net for net in map(ipaddress.ip_network, _OWN_NETWORKS)
+    )
+
+
 def _carried(invocation: Invocation, word: str) -> tuple[str, str] | None:
     """``(what, where)`` when ``word`` puts a secret variable or the machine's identity in an address."""
     command = invocation.command
@@ -63,6 +85,8 @@ def _carried(invocation: Invocation, word: str) -> tuple[str, str] | None:
     if address is None:
         return None
     host, rest = address.group(1) or address.group(2), address.group(3) or ""
+    if _own_network(host):
+        return None
     for sub in command.substitutions_in(word):
         if _IDENTITY.search(sub.text):
             return f"$({sub.text.strip()})", "an address"

@@ -94,6 +94,7 @@ ALLOWED = [
     'curl -s "https://api.telegram.org/bot$TELEGRAM_TOKEN/sendMessage?chat_id=1&text=done"',
     "git clone https://x-access-token:$GH_TOKEN@github.com/acme/app.git",
     "wget https://example.org/nightly-$(date +%F).tar.gz",
+    "curl http://10.0.0.12:9100/metrics?node=$(hostname)",
     "npm config get registry",
     "npm publish --access public",
     "gh repo edit --visibility private",
