@@ -59,16 +59,19 @@ _HEADER_OPTIONS = frozenset({"-H", "--header", "-u", "--user", "--oauth2-bearer"
 
 
 _OWN_NAME = lazy_compile(r"^(?:localhost|[\w.-]+\.(?:local|internal|lan|localdomain))$", re.IGNORECASE)
+_ADDRESS = lazy_compile(r"^(?:[\d.]+|\[?[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*\]?)$")
 _OWN_NETWORKS = ("127.0.0.0/8", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "::1/128",
                  "fc00::/7", "fe80::/10")  # fmt: skip
 
 
 def _own_network(host: str) -> bool:
     """Whether ``host`` is this machine or its private network (a status page asked for by host name)."""
-    import ipaddress  # only for a bare address: the hook's import stays small
-
     if _OWN_NAME.match(host):
         return True
+    if not _ADDRESS.match(host):
+        return False  # a name: ipaddress (an import the hook does without) has nothing to say
+    import ipaddress  # only for a bare address: the hook's import stays small
+
     try:
         address = ipaddress.ip_address(host.strip("[]"))
     except ValueError:
