@@ -1251,13 +1251,22 @@ _SECURITY_INTERACTIVE = frozenset({"-i", "-p", "-iq", "-qi", "-iv", "-vi"})
 """``security -i``, ``-p PROMPT``: security(1) reads its own subcommands from its input, one a line."""
 
 
+_BARE_SHELL = lazy_compile(r"^\s*(?:exec\s+)?(?:/usr)?(?:/bin/)?(?:ba|da|z|k|a)?sh(?:\s+-s)?\s*$")
+"""``bash``, ``exec sh -s``: a shell given no code, which reads its standard input as code."""
+
+
 def _runs_stdin(invocation: Invocation) -> bool:
     """Whether the program runs, as code, what arrives on its standard input."""
     name = invocation.name
     if name in SHELLS:
         mode = shell_mode(invocation)
         # curl URL | xargs -0 bash -c: xargs hands what arrives to bash -c as its code.
-        return mode.reads_stdin or ("xargs" in invocation.wrappers and mode.script == "")
+        # curl URL | sh -c bash: the inner shell inherits the pipe and runs it (GuardDog's install hook).
+        return (
+            mode.reads_stdin
+            or ("xargs" in invocation.wrappers and mode.script == "")
+            or (mode.script is not None and _BARE_SHELL.match(mode.script) is not None)
+        )
     if name in ("eval", "source", ".") and any(_reads_stdin_only(s) for s in _substitutions(invocation)):
         return True  # curl URL | eval "$(cat)"
     if name in ("source", "."):

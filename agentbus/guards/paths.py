@@ -330,6 +330,8 @@ _ANYWHERE: tuple[_Rule, ...] = (
         r"(?!(?:[^/]*\.)?(?:d\.ts|[cm]?[jt]sx?|py|rb|go|rs|java|kt|php|md|rst)$)[^/]+)?$",
         "environment file with secrets",
     ),
+    # nektos/act reads a workflow's secrets from .secrets (and CI PoCs stash stolen ones there).
+    _rule(r"/\.secrets$", "CI secrets file (act's --secret-file)"),
     _rule(r"\.(?:key|p12|pfx|pkcs12|p8|ppk|jks|keystore|ovpn)$", _KEY_OR_CERTIFICATE),
     # A .pem may hold a private key (an EC2 key pair, mkcert's localhost-key.pem); inside the
     # project, one named as certificates are by every tool's convention holds the public half.

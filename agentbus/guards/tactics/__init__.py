@@ -44,6 +44,10 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.identities`: another account acted as (``su USER -c``), Kerberos and directory administration;
 - :mod:`.agent_controls`: another AI coding agent let loose: started with its approvals off, its approval
   settings written off, an MCP server added to its config (asked);
+- :mod:`.ci_files`: a CI runner's ``$GITHUB_ENV``/``$GITHUB_PATH`` (and ``::set-env``) made to load code in
+  the job's later steps;
+- :mod:`.beacons`: the user or host name, or a secret variable, sent away in a URL or a DNS name;
+- :mod:`.forge_settings`: a GitHub repository made public, or given a workflow, through the API (asked);
 - :mod:`.access_tokens`: the tokens ``gh auth token``, ``gcloud auth print-access-token`` ... print,
   judged by where they go (a login, the provider's own hosts; or printed, sent elsewhere).
 
@@ -156,7 +160,19 @@ def _spelled(name: str) -> str:
 
 ACCESS_TOKENS = Family(
     "access_tokens",
-    "aws az doctl gcloud gh",
+    "aws az doctl gcloud gh npm pnpm yarn",
+)
+BEACONS = Family(
+    "beacons",
+    "curl curlie dig drill host http httpie https kdig nslookup ping wget xh",
+)
+CI_FILES = Family(
+    "ci_files",
+    "echo printf",
+)
+FORGE_SETTINGS = Family(
+    "forge_settings",
+    "gh",
 )
 CLOUD = Family(
     "cloud",
@@ -267,24 +283,28 @@ VOLUMES = Family(
 )
 
 FAMILIES: tuple[Family, ...] = (
-    *(ACCESS_TOKENS, CLOUD, CRACKING, DATABASES, DNS_LOOPS, DOMAIN_ATTACKS, IDENTITIES),
-    *(MACOS, REDIS_ABUSE, SCANNING, SERVICE_ATTACKS, TUNNELS, VOLUMES),
+    *(ACCESS_TOKENS, BEACONS, CI_FILES, CLOUD, CRACKING, DATABASES, DNS_LOOPS),
+    *(DOMAIN_ATTACKS, FORGE_SETTINGS, IDENTITIES, MACOS, REDIS_ABUSE, SCANNING, SERVICE_ATTACKS),
+    *(TUNNELS, VOLUMES),
 )
 """The families imported on demand."""
 
 JUDGES: tuple[InvocationJudge | Family, ...] = (
     persistence.judge,
+    CI_FILES,
     privilege.judge,
     impairment.judge,
     credentials.judge,
     impact.judge,
     process_hunts.judge,
     exfiltration.judge,
+    BEACONS,
     file_servers.judge,
     uploads.judge,
     MACOS,
     collection.judge,
     CLOUD,
+    FORGE_SETTINGS,
     TUNNELS,
     pivots.judge,
     CRACKING,

@@ -1,8 +1,9 @@
 """The access tokens developer CLIs print on request, judged by where the token goes.
 
 ``gh auth token``, ``gcloud auth print-access-token`` (``print-identity-token``), ``az account
-get-access-token``, ``aws ecr get-login-password`` and ``doctl auth token`` print the user's
-live token for the service. One rule for all of them:
+get-access-token``, ``aws ecr get-login-password``, ``doctl auth token`` and ``npm config get
+//registry.npmjs.org/:_authToken`` (pnpm's, yarn's ``npmAuthToken``: the publish token the
+CanisterWorm and Shai-Hulud worms read) print the user's live token for the service. One rule for all of them:
 
 - handed to a login that reads it (``| docker login --password-stdin``, ``helm registry login``,
   ``oras login``, ``gh auth login --with-token``, or ``-p "$(...)"``), kept in a variable or the
@@ -42,6 +43,7 @@ _PROVIDER_HOSTS: dict[str, re.Pattern[str]] = {
     ),
     "aws": lazy_compile(r"(?:^|\.)amazonaws\.com(?:\.cn)?$"),
     "doctl": lazy_compile(r"(?:^|\.)digitalocean\.com$"),
+    "npm": lazy_compile(r"(?:^|\.)npmjs\.(?:org|com)$"),
 }
 """The hosts each provider's token is meant for."""
 _LOGINS = frozenset({"docker", "podman", "helm", "oras", "skopeo", "crane", "buildah", "nerdctl", "finch",
@@ -58,6 +60,10 @@ _HOST = lazy_compile(
 """A URL's host (``https://host/``, ``https://user:pw@host``), or a bare name with a dot (``x.io/y``)."""
 
 
+_REGISTRY_TOKEN = lazy_compile(r"(?:^|:)_auth(?:Token)?$|^npmAuthToken$")
+"""A registry's token among npm's (pnpm's, yarn's) settings: ``//registry.npmjs.org/:_authToken``."""
+
+
 def token_printer(invocation: Invocation) -> str | None:
     """The provider (``gh``, ``gcloud`` ...) whose access token ``invocation`` prints, or None."""
     name = invocation.name
@@ -70,6 +76,12 @@ def token_printer(invocation: Invocation) -> str | None:
         return name
     if name == "aws" and words[:1] in (["ecr"], ["ecr-public"]) and "get-login-password" in words:
         return name
+    if (
+        name in ("npm", "pnpm", "yarn")
+        and words[:2] == ["config", "get"]
+        and any(map(_REGISTRY_TOKEN.search, words[2:]))
+    ):
+        return "npm"
     return None
 
 
