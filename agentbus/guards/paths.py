@@ -589,6 +589,8 @@ _OTHER_ACCOUNT = _rule(
 ``cat /var/mail/alice``. An agent that is not root reads them only through a misconfiguration or an
 exploit (the flag files of a capture-the-flag write-up), and no task in the user's project needs them.
 Written files are the other tables' (a hook planted in another user's repository, authorized_keys)."""
+_TILDE_WORD = lazy_compile(r"^~[^/]+/?$")
+"""``~word`` alone: another account's home by the shell's reading, but mostly a program's own syntax."""
 _SHARED_HOME = lazy_compile(r"^/home/linuxbrew/")
 """A home that is no one's: Homebrew on Linux installs under ``/home/linuxbrew/.linuxbrew`` for all."""
 _MAILBOX = lazy_compile(r"^/var/(?:spool/)?mail/([^/]+)$")
@@ -921,6 +923,8 @@ def check_path(
     rule = _classify(resolved, home=home, write=write, local=local)
     if rule is None or (rule is _OTHER_ACCOUNT and not _named_elsewhere(path, resolved, home, cwd)):
         return None
+    if rule is _OTHER_ACCOUNT and _TILDE_WORD.match(path.strip()):
+        return None  # bspc node -t ~fullscreen, mitmdump "~m_post": a filter's word, rarely a home
     public = rule.public is not None and bool(rule.public.search(resolved.path))
     if rule.public is not None and not write and _CA_STORE.match(resolved.path):
         return None  # cat /etc/ssl/certs/ISRG_Root_X1.pem: a CA's certificate, public

