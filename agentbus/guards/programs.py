@@ -57,6 +57,7 @@ __all__ = [
     "find_selects",
     "is_root_user",
     "keeping_walks",
+    "piping",
     "runs_as",
     "runtime_program",
     "script_operands",
@@ -969,9 +970,30 @@ _WRITERS = frozenset({"echo", "printf", "cat"})
 """Programs whose output :func:`written_text` knows."""
 
 
+_piped: contextvars.ContextVar[tuple[Invocation, str] | None] = contextvars.ContextVar(
+    "agentbus_piped", default=None
+)
+
+
+@contextlib.contextmanager
+def piping(invocation: Invocation, text: str | None) -> Iterator[None]:
+    """While judging ``invocation`` (a ``tee``), ``text`` is what the stage before it writes into it
+    (``echo TEXT | sudo tee FILE``): :func:`written_text` gives it as what tee writes, as for ``>``."""
+    token = _piped.set((invocation, text) if text is not None else None)
+    try:
+        yield
+    finally:
+        _piped.reset(token)
+
+
 def written_text(invocation: Invocation) -> str | None:
-    """What ``echo TEXT``, ``printf TEXT`` or ``cat <<EOF`` writes, when it is known."""
+    """What ``echo TEXT``, ``printf TEXT`` or ``cat <<EOF`` writes, when it is known; what ``tee`` writes:
+    its here-document, or the text piped into it (:func:`piping`)."""
     command = invocation.command
+    if invocation.name == "tee":
+        piped = _piped.get()
+        fed = "\n".join(_fed(command)) or (piped[1] if piped and piped[0] is invocation else "")
+        return fed or None
     values = [command.static(w) for w in invocation.args]
     if any(v is None for v in values):
         return None

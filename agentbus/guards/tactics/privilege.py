@@ -594,11 +594,7 @@ def _root_shell_source(invocation: Invocation) -> Verdict | None:
     """``echo 'int main(){setuid(0);system("/bin/sh");}' > /tmp/r.c``, ``cat <<EOF > lib.c`` with
     ``chmod("/tmp/sh", 04755)``: code written to a file that becomes root and starts a shell, or sets
     a setuid bit: the payload of an escalation, whatever compiles or loads it next."""
-    if invocation.name not in ("echo", "printf", "cat"):
-        return None
-    if not any(r.op in WRITE_OPERATORS for r in invocation.command.redirects):
-        return None
-    text = written_text(invocation)
+    text = _text_written(invocation)
     if not text:
         return None
     code = root_shell_code(text)
@@ -641,6 +637,22 @@ _RUNS_LATER_ELSEWHERE = lazy_compile(r"^/(?:opt|srv|usr/local)/(?:[^/]+/)*[^/]+$
 a root job runs (``RUN_LATER`` has the directories of programs and ``*.sh`` outside the project)."""
 
 
+def _text_written(invocation: Invocation) -> str | None:
+    """What ``echo``, ``printf`` or ``cat`` writes into a file (``>``, ``>>``), or ``tee`` into its files
+    (its here-document, or what is piped into it: ``echo TEXT | sudo tee FILE``)."""
+    if invocation.name == "tee":
+        return written_text(invocation) if _tee_files(invocation) else None
+    if invocation.name not in ("echo", "printf", "cat"):
+        return None
+    if not any(r.op in WRITE_OPERATORS for r in invocation.command.redirects):
+        return None
+    return written_text(invocation)
+
+
+def _tee_files(invocation: Invocation) -> list[str]:
+    return [v for v in _values(invocation) if not v.startswith("-")]
+
+
 def _shell_left(invocation: Invocation) -> Verdict | None:
     """``echo "/bin/sh" > /tmp/ls``, ``echo /bin/bash >> /opt/backup.sh``, ``echo 'chmod +s /bin/bash' >>
     backup.sh``: a script that only starts a shell, written under the name of a program others call by
@@ -657,8 +669,8 @@ def _shell_left(invocation: Invocation) -> Verdict | None:
         ]
         text = written_text(invocation) if targets else None
     elif name == "tee":
-        targets = [v for v in _values(invocation) if not v.startswith("-")]
-        text = "\n".join(fed_code(invocation)) or None
+        targets = _tee_files(invocation)
+        text = written_text(invocation)
     else:
         return None
     if not targets or not text:
@@ -1473,7 +1485,7 @@ _ROOT_ENTRY_EDIT = lazy_compile(
 )
 """A ``sed`` substitution that rewrites root's entry (``s,^root:[^:]+:,root:$HASH:,``) or gives an account
 uid 0 (``s/alice:x:1000/alice:x:0/``): a password or shadow file made to let one in as root."""
-_ENTRY_EDITORS = frozenset({"sed", "gsed", "perl", "echo", "printf", "cat"})
+_ENTRY_EDITORS = frozenset({"sed", "gsed", "perl", "echo", "printf", "cat", "tee"})
 
 
 def _root_entry_edit(invocation: Invocation) -> Verdict | None:
@@ -1481,10 +1493,9 @@ def _root_entry_edit(invocation: Invocation) -> Verdict | None:
     if invocation.name not in _ENTRY_EDITORS:
         return None
     texts = [*_values(invocation)]
-    if invocation.name in ("echo", "printf", "cat"):
-        if not any(r.op in WRITE_OPERATORS for r in invocation.command.redirects):
-            return None  # shown, not written: ``echo "sed -i 's/^root:…/' /etc/shadow"`` prints a line
-        texts = [written_text(invocation) or ""]
+    if invocation.name in ("echo", "printf", "cat", "tee"):
+        # shown, not written (``echo "sed -i 's/^root:…/' /etc/shadow"`` prints a line): not judged
+        texts = [_text_written(invocation) or ""]
     if any(_ROOT_ENTRY_EDIT.search(text) for text in texts):
         return _verdict(PRIVILEGE, invocation, "rewrites root's account entry or gives an account uid 0")
     return None

@@ -380,9 +380,10 @@ def _written(invocation: Invocation) -> Iterator[tuple[str, str]]:
             yield target, text
     values = _values(invocation)
     if name == "tee":
+        piped = written_text(invocation) or ""  # tee F <<EOF, echo CODE | tee F
         for value in values:
             if not value.startswith("-"):
-                yield value, ""
+                yield value, piped
     if name in _SHELL_COPY:
         operands = [v for v in values if not v.startswith("-")]
         if len(operands) >= 2 and any(program_name(o) in SHELLS for o in operands[:-1]):

@@ -26,6 +26,7 @@ from typing import NamedTuple
 from ...lazy_regex import lazy_compile
 from ..findings import static_args as _values
 from ..operands import operands
+from ..parse import WRITE_OPERATORS
 from ..programs import Invocation
 
 __all__ = [
@@ -209,7 +210,7 @@ def _redirected(invocation: Invocation) -> list[str]:
     return [
         target
         for redirect in command.redirects
-        if redirect.op in (">", ">>", ">|", "&>") and redirect.fd in ("", "1")
+        if redirect.op in WRITE_OPERATORS and redirect.fd in ("", "1")
         if (target := command.static(redirect.target)) and not target.startswith("/dev/")
     ]
 

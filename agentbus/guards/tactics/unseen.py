@@ -29,7 +29,7 @@ from ..findings import finding as _verdict
 from ..findings import piece
 from ..findings import static_args as _values
 from ..hidden_names import hidden_name
-from ..parse import RUNTIME, Script, SimpleCommand, Substitution, static_output
+from ..parse import RUNTIME, WRITE_OPERATORS, Script, SimpleCommand, Substitution, static_output
 from ..programs import SHELLS, Invocation, shell_mode, walk
 from ..setup_code import prints_a_program_path, prints_setup_code
 from ..verdict import OBFUSCATED, REMOTE_CODE, UNJUDGED_SCRIPT, Verdict
@@ -376,7 +376,7 @@ def _output_run_later(script: Script) -> Verdict | None:
             if source is None:
                 continue
             command = stage.command
-            targets = [command.static(r.target) for r in command.redirects if r.op in (">", ">>", ">|", "&>")]
+            targets = [command.static(r.target) for r in command.redirects if r.op in WRITE_OPERATORS]
             if stage.name == "tee" and source is not stage:
                 targets += [v for v in _values(stage) if not v.startswith("-")]
             for target in targets:
