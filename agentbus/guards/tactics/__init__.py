@@ -190,6 +190,7 @@ CRACKING = Family(
     "oclhashcat office2john ophcrack patator pdfcrack pixiewps pw-inspector rarcrack rcracki_mt "
     "reaver spray ssh2john ssh2john.py sucrack thc-pptp-bruter unshadow wifiphisher wifite "
     "xhydra zip2john",
+    prefixes=("python",),
     suffixes=JOHN_CONVERTERS,
 )
 DATABASES = Family(

@@ -56,6 +56,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     name = invocation.name
     if name == "nmap":
         return _nmap_brute(invocation, _values(invocation))
+    if name.startswith("python"):  # python3 o365spray.py --spray …: a guesser published as a script
+        return _guessing_script(invocation, _values(invocation))
     if (
         name not in _GUESSERS
         and name not in _CRACKERS
@@ -74,6 +76,18 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     if name in _WIRELESS:
         return _verdict(CREDENTIALS, invocation, f"{name} attacks a wireless network for its key or logins")
     return _verdict(CREDENTIALS, invocation, f"{name} cracks passwords from hashes or keys")
+
+
+def _guessing_script(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """A guesser or cracker run as Python's script by its file's name (``python3 o365spray.py``)."""
+    script = next((v for v in values if not v.startswith("-")), "").rpartition("/")[2].lower()
+    tool = script.removesuffix(".py")
+    if not script.endswith(".py") or (tool not in _GUESSERS and tool not in _CRACKERS):
+        return None
+    if len(values) == 2 and values[1] in _INFO:
+        return None
+    what = "guesses passwords against a login" if tool in _GUESSERS else "cracks passwords from hashes"
+    return _verdict(CREDENTIALS, invocation, f"{script} {what}")
 
 
 def _dscl_guess(invocation: Invocation, values: list[str]) -> Verdict | None:

@@ -6,8 +6,10 @@
   command's output, logged in to with a password on the command line or with host keys unchecked.
   That is a password sprayed or commands run across a network (lateral movement). One host named by a
   variable of the environment (``sshpass -p "$PASS" ssh deploy@$HOST``) is a deploy script: ordinary.
-- :data:`~agentbus.guards.verdict.BACKDOOR`: SOCKS relays and port forwarders known by their mode,
-  whatever their name.
+- :data:`~agentbus.guards.verdict.BACKDOOR`: SOCKS relays and port forwarders known by their mode or
+  their options, whatever their name: EarthWorm's modes, Ligolo-ng's ``agent``/``proxy`` (``-ignore-cert``,
+  ``-selfcert``), rpivot's ``server.py``/``client.py`` (``--server-port`` with ``--proxy-port`` or
+  ``--server-ip``, not this machine's).
 
 EarthWorm (``ew``) and its forks (Termite, ``ew_for_linux64``, renamed copies) take the mode as
 ``-s MODE``: ``ssocksd`` (a SOCKS server here), ``rcsocks``/``rssocks`` (a reverse SOCKS tunnel
@@ -17,6 +19,8 @@ No other program takes those words, and attackers rename the binary, so the mode
 """
 
 from __future__ import annotations
+
+import re
 
 from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
@@ -125,4 +129,40 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         if mode in _MODES:
             why = f"runs an EarthWorm-style relay (-s {mode}): a SOCKS tunnel or port relay into this network"
             return _verdict(BACKDOOR, invocation, why)
+    agent = _pivot_agent(invocation.name, values)
+    return None if agent is None else _verdict(BACKDOOR, invocation, agent)
+
+
+_LIGOLO_OPTIONS = frozenset({"-selfcert", "-ignore-cert", "-autocert", "-accept-fingerprint"})
+"""Options of Ligolo-ng's ``proxy`` and ``agent`` (released under those plain names: ``./agent -connect
+HOST:11601 -ignore-cert``, ``./proxy -selfcert``), which no other program spells with one dash."""
+
+
+def _pivot_agent(name: str, values: list[str]) -> str | None:
+    """A pivoting agent known by its options rather than its name (attackers rename it), or None."""
+    options = {value.partition("=")[0] for value in values if value.startswith("-")}
+    if options & _LIGOLO_OPTIONS:
+        return "Ligolo-ng's agent or proxy opens a tunnel that pivots into this network"
+    if name.startswith("python") or name in ("server.py", "client.py"):
+        script = next((v for v in values if not v.startswith("-")), "").rpartition("/")[2]
+        if name.endswith(".py"):
+            script = name
+        # rpivot's options: --server-port with --proxy-port (server) or --server-ip (client), --ntlm-proxy-ip
+        both = {"--server-port", "--proxy-port"} <= options or {"--server-ip", "--server-port"} <= options
+        rpivot = script in ("server.py", "client.py") and (both or "--ntlm-proxy-ip" in options)
+        if rpivot and not _only_loopback(values):
+            return "rpivot's server or client: a SOCKS pivot dialled back into this network"
     return None
+
+
+def _only_loopback(values: list[str]) -> bool:
+    """Whether a ``--server-ip`` is given and is this machine (a developer's own client and server)."""
+    for index, value in enumerate(values):
+        option, equals, given = value.partition("=")
+        if option == "--server-ip":
+            address = given if equals else (values[index + 1] if index + 1 < len(values) else "")
+            return bool(_LOOPBACK_ADDRESS.match(address))
+    return False
+
+
+_LOOPBACK_ADDRESS = lazy_compile(r"^(?:localhost|127(?:\.\d+){0,3}|::1)$", re.IGNORECASE)

@@ -65,6 +65,9 @@ _SETTERS: dict[str, frozenset[str] | None] = {
     "route": frozenset({"add", "del", "delete", "change", "flush"}),
 }  # fmt: skip
 _IP_CHANGES = frozenset({"add", "del", "delete", "change", "replace", "flush", "set", "append"})
+_IP_OBJECTS = frozenset({"route", "r", "ro", "addr", "a", "address", "link", "l", "rule", "ru", "neigh", "n",
+                         "tunnel", "tuntap"})  # fmt: skip
+"""The objects of ``ip`` whose change reroutes the machine (``tuntap``: a pivot's tunnel interface)."""
 _READ_FLAGS = frozenset({"-h", "--help", "-V", "--version"})
 
 
@@ -93,13 +96,7 @@ def _setting(name: str, values: list[str]) -> str | None:
         return "changes the machine's name" if operands or "-F" in values or "--file" in values else None
     if name == "ip":
         words = [v for v in values if not v.startswith("-")]
-        if (
-            words[:1]
-            and words[0]
-            in ("route", "r", "ro", "addr", "a", "address", "link", "l", "rule", "ru", "neigh", "n", "tunnel")
-            and len(words) > 1
-            and words[1] in _IP_CHANGES
-        ):
+        if words[:1] and words[0] in _IP_OBJECTS and len(words) > 1 and words[1] in _IP_CHANGES:
             return f"ip {words[0]} {words[1]} changes the machine's network"
         return None
     if name == "ifconfig":

@@ -159,7 +159,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     if socks is not None and not _own_socks(socks):
         why = f"{name} goes through the SOCKS proxy {socks}: a pivot or Tor, hiding where its traffic goes"
         return _verdict(REMOTE_ACCESS, invocation, why)
-    if _INFO.intersection(values[:1]) or (values and values[-1] in ("--help", "--version")):
+    if _asks_for_info(values):
         return None
     if name in _SHARED_TERMINALS:
         return _verdict(
@@ -207,6 +207,16 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             f"runs {name or 'a command'} through {wrapper}, hiding where its traffic goes",
         )
     return None
+
+
+def _asks_for_info(values: list[str]) -> bool:
+    """Help or version asked for: ``ngrok help``, ``chisel --version``, ``tmate -V``. ``-v`` counts only as
+    the one argument: through a wrapper (``proxychains nmap -v -sT HOST``) it is the wrapped program's."""
+    if not values:
+        return False
+    if values[0] in _INFO and (len(values) == 1 or values[0] not in ("-v", "-V")):
+        return True
+    return values[-1] in ("--help", "--version")
 
 
 _SOCKS_OPTIONS = frozenset({"--socks4", "--socks4a", "--socks5", "--socks5-hostname"})
