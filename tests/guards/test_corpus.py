@@ -128,7 +128,9 @@ EXTERNAL_FLOORS = {
     "impact": 26,
     "exfiltration": 27,  # collection too: screen, clipboard, archives of /etc and /var/log, uploads
 }
-EXTERNAL_CEILING = 1
+EXTERNAL_CEILING = 2
+# Atomic discovery held back: a sudoers file read (secret access); + (session 20) T1046's port scan of all
+# 65535 ports of 192.168.1.1 through /dev/tcp, asked as network scanning like `nmap -p- HOST` (session 19).
 """Atomic Red Team's discovery scripts held back today: ``sudo cat /etc/sudoers`` (T1087.001), a
 root-only file read through sudo, which issue 12's corpus keeps held (``sudo -l`` is the discovery)."""
 TLDR_CEILINGS = {

@@ -85,6 +85,7 @@ from . import (
     irc_bots,
     persistence,
     pivots,
+    port_probes,
     privilege,
     process_hunts,
     system_config,
@@ -312,6 +313,7 @@ JUDGES: tuple[InvocationJudge | Family, ...] = (
     FORGE_SETTINGS,
     TUNNELS,
     pivots.judge,
+    port_probes.judge,
     CRACKING,
     SERVICE_ATTACKS,  # before scanning: nmap's flaw-hunting scripts are an attack, whatever else it probes
     SCANNING,

@@ -620,6 +620,9 @@ _SHELL_SETUID_LINE = lazy_compile(
 """``chmod +s /bin/bash``, ``chmod 4755 /tmp/sh``: the setuid bit set on a shell, in a line written."""
 _BARE_SHELL = lazy_compile(r"^(?:exec\s+)?(?:/usr)?(?:/bin/)?(?:ba|da|z|k|mk)?sh(?:\s+-[a-z]+)*\s*$")
 """A line that only starts a shell (``/bin/sh``, ``exec /bin/bash -p``, ``bash -i``)."""
+_PRIVILEGED_MODE = lazy_compile(r"\s-[a-z]*p")
+"""A shell's privileged-mode flag (``-p``, ``-ip``): it keeps the effective user of a setuid caller, which
+nothing but a hijacked program or a root job's script needs."""
 _HIJACKED_NAMES = frozenset({
     "ls", "cp", "mv", "cat", "id", "ps", "tar", "date", "whoami", "curl", "wget", "service", "ifconfig",
     "netstat", "find", "grep", "egrep", "sed", "awk", "rm", "mkdir", "chmod", "chown", "touch", "head",
@@ -680,6 +683,9 @@ def _shell_left(invocation: Invocation) -> Verdict | None:
     lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.strip().startswith("#")]
     if len(lines) != 1 or not _BARE_SHELL.match(lines[0]):
         return None
+    if _PRIVILEGED_MODE.search(lines[0]):  # echo '/bin/bash -p' > /tmp/x: the PATH or a root job's hijack
+        why = "writes a script that only starts a shell keeping a setuid caller's privileges (-p)"
+        return _verdict(PRIVILEGE, invocation, why)
     for target in targets:
         base = target.rpartition("/")[2]
         if base in _HIJACKED_NAMES:
