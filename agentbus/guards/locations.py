@@ -184,6 +184,14 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      "the macOS event monitor's rules, run as root"),
     (r"/Library/Security/SecurityAgentPlugins(?:/.*)?|/Library/DirectoryServices/PlugIns(?:/.*)?",
      STEALTH_PERSISTENCE, "a macOS authorization or directory plug-in, loaded as root at every login"),
+    # A wallet app deleted, moved away or copied over: the stealers' wallet swap (AMOS, Odyssey put a
+    # look-alike Ledger Live or Trezor Suite in its place). Installing or removing one is no coding task.
+    (r"(?:~)?/Applications/(?:Ledger Live|Ledger Wallet|Trezor Suite|Exodus|Atomic Wallet|Electrum(?:-LTC)?"
+     r"|Electron Cash|Wasabi Wallet|Coinomi|Guarda|Sparrow|BlueWallet|Bitcoin-Qt|Bitcoin Core|Litecoin-Qt"
+     r"|Dogecoin-Qt|Monero(?: GUI)?|monero-wallet-gui|Trust Wallet|Tonkeeper|Feather Wallet)"
+     r"(?:[ -][^/]*)?\.app",
+     STEALTH_PERSISTENCE,
+     "a crypto wallet app: one swapped for a look-alike takes the seed phrase typed into it next"),
     (r"(?:~)?/Applications/(?:[^/]+/)*[^/]+\.app/Contents/.+", STEALTH_PERSISTENCE,
      "an installed app's own code or resources: what is put there runs whenever the user opens the app"),
     (r".*/(?:site|dist)-packages/[^/]+\.pth", STEALTH_PERSISTENCE,

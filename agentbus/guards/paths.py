@@ -446,9 +446,10 @@ _IN_HOME: tuple[_Rule, ...] = (
         r"Library/(?:Messages|Mail)(?:/|$)"
         r"|Library/Application Support/(?:com\.apple\.TCC|AddressBook)(?:/|$)"
         r"|Library/(?:Group Containers/group\.com\.apple\.notes|Containers/com\.apple\.Notes)(?:/|$)"
+        r"|Library/Group Containers/group\.com\.apple\.usernoted(?:/|$)|Library/Suggestions(?:/|$)"
         r"|Library/Group Containers/[^/]*(?:whatsapp|signal)[^/]*(?:/|$)"
         r"|Library/Application Support/(?:Signal|discord/Local Storage)(?:/|$)",
-        "private mail, messages, notes or the privacy database",
+        "private mail, messages, notes, notifications (their text: codes, messages) or the privacy database",
     ),
     _rule(
         r"NTUSER\.DAT(?:\.LOG\d*)?$|AppData/Local/Microsoft/Windows/UsrClass\.dat$", "Windows user registry"
