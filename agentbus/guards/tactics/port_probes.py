@@ -21,8 +21,8 @@ _PROBE = lazy_compile(r"^/dev/(?:tcp|udp)/([^/]+)/(.+)$")
 _PORT_RANGE = lazy_compile(r"\{\d+\.\.\d+\}")
 """A range of ports in the target: a brace range the loop's values left (``{1..1024}``)."""
 _THIS_MACHINE = lazy_compile(r"(?i)^(?:localhost|127(?:\.\d{1,3}){3}|::1|0\.0\.0\.0)$")
-_MANY_PORTS = 3
-"""Distinct ports of one host that make a sweep rather than a check (``for p in 80 443; do …``: two)."""
+_MANY_PORTS = 4
+"""Distinct ports of one host that make a sweep rather than a reachability check (``for p in 22 80 443``)."""
 
 
 def judge(invocation: Invocation, home: str) -> Verdict | None:
