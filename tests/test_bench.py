@@ -344,6 +344,26 @@ def test_guard_costs_measure_the_work_not_the_decision_budget(monkeypatch: pytes
     assert decisions == {"benign": "allowed", "dangerous": "blocked"}
 
 
+def test_guard_costs_time_warm_guards_not_the_first_decision(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process's first decision imports the guards and compiles their patterns: --quick's one
+    sample would report that as the decision. One small untimed command of each shape comes first."""
+    from agentbus.middleware import builtin
+
+    seen: list[int] = []
+    install = builtin.install
+
+    def recording(registry: Any) -> None:
+        install(registry)
+        registry.add("tool.before", lambda event: seen.append(len(event.args["command"])), priority=1000)
+
+    monkeypatch.setattr(builtin, "install", recording)
+    bench.guard_costs((1_000,), 1, bench.Progress(enabled=False))
+    warm_up, timed = seen[: len(bench.GUARD_SHAPES)], seen[len(bench.GUARD_SHAPES) :]
+    assert all(size < 1_000 for size in warm_up)
+    assert len(timed) == len(bench.GUARD_SHAPES)
+    assert all(size >= 1_000 for size in timed)
+
+
 def test_a_size_that_would_take_too_long_at_the_measured_rate_is_skipped_and_named(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -76,6 +76,7 @@ from .programs import (
     runs_as,
     script_operands,
     shell_mode,
+    substituted,
     walk,
     written_text,
 )
@@ -623,11 +624,9 @@ def _docker(invocation: Invocation, home: str) -> Verdict | None:
     if words[:2] == ["volume", "prune"]:
         return _verdict(DOCKER, invocation, "deletes every unused volume, and the data in it")
     if words[:2] == ["volume", "rm"] or words[:2] == ["volume", "remove"]:
-        for word in invocation.args:
-            for sub in invocation.command.substitutions_in(word):
-                for stages in walk(sub.script):
-                    if any(_is_volume_listing(s) for s in stages):
-                        return _verdict(DOCKER, invocation, "deletes every volume, and the data in it")
+        for stages in substituted(invocation.command, invocation.args):
+            if any(_is_volume_listing(s) for s in stages):
+                return _verdict(DOCKER, invocation, "deletes every volume, and the data in it")
     return None
 
 
@@ -1516,20 +1515,16 @@ def _computed_code(invocation: Invocation, home: str) -> Verdict | None:
     if not (invocation.name in _SHELL_RUNNERS or invocation.dynamic or applescript):
         return None
     command = invocation.command
-    for word in command.words:
-        for sub in command.substitutions_in(word):
-            for stages in walk(sub.script):
-                decoded = _decoded(stages)
-                if decoded is not None:
-                    code = f"osascript -e {shlex.quote(decoded)}" if applescript else decoded
-                    verdict = check_command(code, home=home)
-                    if verdict is not None:
-                        why = f"{verdict.why}; computed as {decoded.strip()!r}"
-                        return Verdict(verdict.category, _piece(invocation.text), why)
-                elif any(_is_decoder(s) for s in stages):
-                    return _verdict(
-                        OBFUSCATED, invocation, f"runs decoded data in {invocation.name or 'a shell'}"
-                    )
+    for stages in substituted(command, command.words):
+        decoded = _decoded(stages)
+        if decoded is not None:
+            code = f"osascript -e {shlex.quote(decoded)}" if applescript else decoded
+            verdict = check_command(code, home=home)
+            if verdict is not None:
+                why = f"{verdict.why}; computed as {decoded.strip()!r}"
+                return Verdict(verdict.category, _piece(invocation.text), why)
+        elif any(_is_decoder(s) for s in stages):
+            return _verdict(OBFUSCATED, invocation, f"runs decoded data in {invocation.name or 'a shell'}")
     return None
 
 

@@ -4,12 +4,19 @@ It shows the commands bash would run (wrappers resolved, nested code found),
 each operand as the guards resolved it (``~``, ``$HOME``, variables, ``cd``)
 with what it names, and the verdict of each guard with the rule that gave it.
 Nothing is run.
+
+It judges one call on its own, in the directory it says (``--cwd``, else this process's). An
+exec guard with a session (an in-process shell) judges a call where the session's earlier calls
+left the shell (:mod:`.session_directory`): ``--after CMD`` names those calls, taken as run, and
+the command is judged after a ``cd`` to where they left it. What earlier calls downloaded,
+defined or exported (:mod:`.session_downloads`) is not replayed.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Sequence
 
 from . import definitions
 from .danger import GUARD_ID, check_command
@@ -21,7 +28,9 @@ from .paths import check_path, display_path, normalize_path
 from .policy import DEFAULT_POLICY, Policy, using
 from .programs import walk
 from .script_files import check_script_files, stricter
-from .workdir import working_directory
+from .session_directory import lines_in, shell_after
+from .verdict import Verdict
+from .workdir import call_directory, working_directory
 
 __all__ = ["EXAMPLES", "add_arguments", "explain", "run"]
 
@@ -29,21 +38,40 @@ EXAMPLES = """examples:
   agentbus explain 'sudo env rm -rf ~'
   agentbus explain 'F=/etc/passwd; echo x >> $F'
   agentbus explain --cwd ~/project 'cd .. && cat .env'
+  agentbus explain --after 'cd /root' 'cat root.txt'
 """
 _MAX_LINES = 40
 
 
 def explain(
-    command: str, *, home: str | None = None, cwd: str | None = None, policy: Policy | None = None
+    command: str,
+    *,
+    home: str | None = None,
+    cwd: str | None = None,
+    policy: Policy | None = None,
+    after: Sequence[str] = (),
 ) -> str:
     """The parsed commands, their resolved operands and each guard's verdict, as text.
 
-    ``policy``: what each category does (default: the built-in defaults).
+    ``policy``: what each category does (default: the built-in defaults). ``after``: the session's
+    earlier calls, taken as run: the command is judged where they left the shell.
     """
     home = home or normalize_path("~")
     policy = policy or DEFAULT_POLICY
-    script = parsed(command)
     lines = [f"command: {_short(command, 100)}"]
+    with working_directory(cwd):
+        start = call_directory()
+    given = "--cwd" if cwd and cwd.startswith("/") else "this process's directory; --cwd sets it"
+    lines.append(f"runs in: {display_path(start, home=home) if start else 'unknown'} ({given})")
+    judged = [command]
+    if after and start:
+        shell = shell_after(after, start)
+        judged = lines_in(shell, start, command)
+        where = [display_path(place, home=home) for place in shell.places]
+        where += ['where no text tells (as after cd "$X")'] if shell.unknown else []
+        lines.append(f"session shell: {' or '.join(where)}, after {len(after)} earlier call(s) (--after)")
+    verdicts, command = _verdicts(judged, home=home, cwd=cwd, policy=policy)
+    script = parsed(command)
     if script.malformed:
         lines.append("  (bash would refuse part of it: what parsed is judged, and repairs of it)")
     for number, stages in enumerate(walk(script, cwd=cwd), start=1):
@@ -65,15 +93,6 @@ def explain(
             lines.append("    …")
             break
     lines.append("verdicts:")
-    with using(policy), working_directory(cwd):
-        command_verdict = check_command(command, home=home, policy=policy)
-        if command_verdict is None or command_verdict.decision != "block":
-            found = check_script_files(command, cwd=cwd, home=home, policy=policy)
-            command_verdict = stricter(command_verdict, found)
-        verdicts = (
-            (GUARD_ID, command_verdict),
-            (SHELL_FILE_GUARD_ID, policy.apply(check_shell_files(command, cwd=cwd))),
-        )
     for guard_id, verdict in verdicts:
         if verdict is None:
             lines.append(f"  {guard_id}: allow")
@@ -90,6 +109,25 @@ def explain(
             " these at their calls (a later call that names one is judged after it)"
         )
     return "\n".join(line.rstrip() for line in lines)
+
+
+def _verdicts(
+    judged: list[str], *, home: str, cwd: str | None, policy: Policy
+) -> tuple[tuple[tuple[str, Verdict | None], ...], str]:
+    """Each exec guard's verdict on the lines a command is judged as (the stricter wins, as in the
+    guards), and the line the command guard's verdict came from (the first when none differs)."""
+    command_verdict: Verdict | None = None
+    file_verdict: Verdict | None = None
+    deciding = judged[0]
+    with using(policy), working_directory(cwd):
+        for line in judged:
+            found = check_command(line, home=home, policy=policy)
+            if found is None or found.decision != "block":
+                found = stricter(found, check_script_files(line, cwd=cwd, home=home, policy=policy))
+            if stricter(command_verdict, found) is not command_verdict:
+                command_verdict, deciding = found, line
+            file_verdict = stricter(file_verdict, policy.apply(check_shell_files(line, cwd=cwd)))
+    return ((GUARD_ID, command_verdict), (SHELL_FILE_GUARD_ID, file_verdict)), deciding
 
 
 def _names(value: str, home: str, cwd: str | None) -> str:
@@ -126,6 +164,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cwd", help="the directory the command runs in (default: unknown)")
     parser.add_argument("--home", help="the home directory ~ means (default: $HOME)")
     parser.add_argument(
+        "--after",
+        action="append",
+        default=[],
+        metavar="CMD",
+        help="an earlier call of the session, taken as run (repeat it, in order): the command is judged"
+        " where those calls' cd left the session's shell, as an exec guard with a session judges it",
+    )
+    parser.add_argument(
         "--config",
         help="the config whose builtins verdicts and profile apply (default: discovered from --cwd)",
     )
@@ -139,13 +185,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     home = args.home or os.environ.get("HOME") or None
     policy = _configured_policy(args)
-    text = explain(command, home=home, cwd=args.cwd, policy=policy)
+    text = explain(command, home=home, cwd=args.cwd, policy=policy, after=args.after)
     print(text)
     decided = text.split("verdicts:", 1)[1]
     return 1 if "BLOCK " in decided or "ASK " in decided else 0
 
 
-_OWN_OPTIONS = ("--cwd", "--home", "--config")
+_OWN_OPTIONS = ("--cwd", "--home", "--config", "--after")
 
 
 def _own_options(args: argparse.Namespace) -> list[str]:
@@ -153,16 +199,21 @@ def _own_options(args: argparse.Namespace) -> list[str]:
     quoted (``agentbus explain 'bash x.sh' --cwd DIR``: argparse leaves them in the command)."""
     words = list(args.command)
     quoted = bool(words) and len(words[0].split()) > 1
+    later: list[str] = []  # --after given after the command: after those given before it, in order
     while len(words) >= 2 and (quoted or len(words) == 3 or "=" in words[-1]):
         name, equals, value = words[-1].partition("=")
         if equals and name in _OWN_OPTIONS:
-            setattr(args, name[2:], value)
             del words[-1]
         elif len(words) >= 3 and words[-2] in _OWN_OPTIONS:
-            setattr(args, words[-2][2:], words[-1])
+            name, value = words[-2], words[-1]
             del words[-2:]
         else:
             break
+        if name == "--after":
+            later.insert(0, value)
+        else:
+            setattr(args, name[2:], value)
+    args.after = [*getattr(args, "after", []), *later]
     return words
 
 

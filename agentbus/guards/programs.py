@@ -15,7 +15,7 @@ import functools
 import posixpath
 import re
 import shlex
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from ..frozen import Frozen
 from ..lazy_regex import lazy_compile
@@ -62,6 +62,7 @@ __all__ = [
     "runtime_program",
     "script_operands",
     "shell_mode",
+    "substituted",
     "walk",
     "wrapper_option",
     "written_text",
@@ -1489,6 +1490,14 @@ def walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator
         return iter(_walked(script, cwd, _lines_are_input.get()))
     except TypeError:  # a script that cannot be hashed: walked afresh
         return _walk(script, cwd=cwd)
+
+
+def substituted(command: SimpleCommand, words: Iterable[str]) -> Iterator[list[Invocation]]:
+    """The pipelines the command substitutions in ``words`` (``command``'s) run: ``kill $(pgrep x)``'s
+    ``pgrep x``, ``rm $(find ~ -type f)``'s ``find``."""
+    for word in words:
+        for sub in command.substitutions_in(word):
+            yield from walk(sub.script)
 
 
 _keep_walks: contextvars.ContextVar[bool] = contextvars.ContextVar("agentbus_keep_walks", default=False)

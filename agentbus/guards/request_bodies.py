@@ -22,6 +22,10 @@ not known here (the exfiltration tactic counts it as a connection setting). wget
 options are not curl's (``-d`` debugs, ``-T`` is a timeout); HTTPie and xh send request
 items (``field=@file``), not options, and their ``--form`` takes no value: their
 senders read those items themselves.
+
+Beside the table, the options whose value is a local file that is not sent
+(:data:`UNSENT_FILE_OPTIONS`: an output, a cookie jar, a certificate), and all the options whose
+value is a local file or folder (:data:`FILE_VALUED_OPTIONS`): never the URL.
 """
 
 from __future__ import annotations
@@ -34,10 +38,12 @@ __all__ = [
     "CURL_PROGRAMS",
     "CURL_VALUES",
     "FILE_UPLOADS",
+    "FILE_VALUED_OPTIONS",
     "FORM",
     "IS_FILE",
     "LITERAL",
     "REQUEST_OPTIONS",
+    "UNSENT_FILE_OPTIONS",
     "URLENCODED",
     "WGET_PROGRAMS",
     "WRITE_OPTIONS",
@@ -86,6 +92,21 @@ FILE_UPLOADS = frozenset(
 text body: a webhook's JSON payload."""
 WRITE_OPTIONS = BODY_OPTIONS - {"--url-query"}
 """Options that make the request a write (curl sends POST, or PUT for ``-T``), unless a method is named."""
+UNSENT_FILE_OPTIONS = frozenset({
+    "-o", "--output", "-O", "--output-document", "-D", "--dump-header", "-c", "--cookie-jar", "-P",
+    "--directory-prefix", "--output-dir", "--cacert", "--capath", "--cert", "-E", "--key", "--config", "-K",
+    "--netrc-file", "-a", "--append-output", "--trace", "--trace-ascii", "--stderr", "--ca-certificate",
+    "--certificate", "--private-key", "--load-cookies", "--save-cookies",
+})  # fmt: skip
+"""curl's and wget's options whose file is written (an output, headers, a cookie jar, a trace) or used
+to make the connection (a certificate, a key, a config, a netrc), not sent."""
+FILE_VALUED_OPTIONS = (
+    UNSENT_FILE_OPTIONS
+    | {option for option, how in REQUEST_OPTIONS.items() if how == IS_FILE}
+    | {"-b", "--cookie", "-i", "--input-file"}
+)
+"""curl's and wget's options whose value is a local file or folder, never the URL: those above, the file
+uploaded, a cookie file and wget's list of URLs."""
 
 CURL_PROGRAMS = frozenset({"curl", "curlie"})
 WGET_PROGRAMS = frozenset({"wget", "wget2"})

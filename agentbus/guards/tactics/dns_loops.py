@@ -26,7 +26,7 @@ from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
 from ..findings import static_args as _values
 from ..parse import Script
-from ..programs import Invocation, walk
+from ..programs import Invocation, substituted, walk
 from ..verdict import EXFILTRATION, Verdict
 from .exfiltration import _DNS, _ENCODERS, _reads_sensitive, sensitive_source
 
@@ -101,10 +101,9 @@ def _reads_data_redirect(invocation: Invocation, home: str) -> bool:
     for redirect in command.redirects:
         if redirect.op != "<":
             continue
-        for sub in command.substitutions_in(redirect.target):
-            for stages in walk(sub.script):
-                if any(_makes_data(stage, home) for stage in stages):
-                    return True
+        for stages in substituted(command, [redirect.target]):
+            if any(_makes_data(stage, home) for stage in stages):
+                return True
         target = command.static(redirect.target)
         if target and sensitive_source(target, home, invocation.cwd):
             return True

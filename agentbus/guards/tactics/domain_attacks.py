@@ -37,6 +37,7 @@ import re
 from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
 from ..findings import static_args as _values
+from ..hosts import named_hosts, only_this_machine
 from ..programs import Invocation
 from ..verdict import CREDENTIALS, REMOTE_ACCESS, SERVICE_ATTACK, Verdict
 from .bait_files import BAIT_NAME
@@ -92,7 +93,6 @@ _HASH_OPTIONS = frozenset(
 )
 """Options that hand a tool an NT hash or a Kerberos key instead of a password (``-H`` too, given a hash)."""
 _HASH = lazy_compile(r"^(?:[0-9a-fA-F]{32})?:?[0-9a-fA-F]{32}$")
-_LOOPBACK = lazy_compile(r"^(?:localhost|127(?:\.\d{1,3}){3}|::1|\[::1\])$")
 _INFO = frozenset({"-h", "--help", "-help", "--version", "-V", "version", "help"})
 _SUBCOMMANDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "certipy": (frozenset({"find", "parse", "cert"}),
@@ -130,7 +130,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     if tool in _CLIENTS:
         return _client(invocation, tool, values)
     verb = _subcommand_verb(tool, values) or VERBS[tool]
-    if verb != STEAL and _only_this_machine(values):
+    if verb != STEAL and only_this_machine(named_hosts(values)):
         return None  # ART's ldapdomaindump of 127.0.0.1, a Windows container of one's own on localhost
     if verb == STEAL:
         why = f"{tool} takes credentials from a Windows domain (roasting, forged tickets, relays, rights)"
@@ -142,24 +142,6 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         return _verdict(REMOTE_ACCESS, invocation, why)
     why = f"{tool} lists a Windows domain's accounts, shares or services to attack"
     return _verdict(SERVICE_ATTACK, invocation, why)
-
-
-_TARGET = lazy_compile(
-    r"^(?:[\w.$\\/-]*(?::[^@\s]*)?@)?(\d{1,3}(?:\.\d{1,3}){3}|localhost|::1)(?=$|[:/])"
-    r"|^\w+://(\[[0-9a-f:]+\]|[\w.-]+)",
-    re.IGNORECASE,
-)
-"""A host an argument names: an address, ``DOMAIN/user:pass@10.0.0.5``, a URL's host."""
-
-
-def _only_this_machine(values: list[str]) -> bool:
-    """Whether every host the arguments name is this machine (and one is named)."""
-    hosts = []
-    for value in values:
-        match = _TARGET.match(value.partition("=")[2] if value.startswith("-") else value)
-        if match:
-            hosts.append((match.group(1) or match.group(2) or "").strip("[]"))
-    return bool(hosts) and all(_LOOPBACK.match(host) for host in hosts)
 
 
 def _tool(name: str, values: list[str]) -> tuple[str | None, list[str]]:
@@ -230,7 +212,7 @@ def _client(invocation: Invocation, tool: str, values: list[str]) -> Verdict | N
             for i, v in enumerate(values[:-1])
             if v in ("-h", "-H") and "://" not in values[i + 1]
         ]
-    if hosts and all(_LOOPBACK.match(host) for host in hosts):
+    if only_this_machine(hosts):
         return None
     if tool == "rpcclient":
         commands = " ".join(values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-c", "--command"))

@@ -49,6 +49,7 @@ from ..request_bodies import (
     BODY_OPTIONS,
     FILE_UPLOADS,
     REQUEST_OPTIONS,
+    UNSENT_FILE_OPTIONS,
     request_options,
     sent_file,
 )
@@ -187,13 +188,9 @@ _HTTP_CLIENTS = frozenset({"curl", "wget", "http", "https", "xh", "xhs", "httpie
                            "lwp-request", "POST", "PUT"})  # fmt: skip
 _DNS = frozenset({"dig", "nslookup", "host", "drill", "kdig", "delv", "ping", "ping6", "resolvectl",
                   "getent", "traceroute"})  # fmt: skip
-_OUTPUT_OPTIONS = frozenset({"-o", "--output", "-O", "--remote-name", "-D", "--dump-header", "-c",
-                             "--cookie-jar", "--output-document", "-P", "--directory-prefix",
-                             "--output-dir", "--cacert", "--capath", "--cert", "-E", "--key", "--config",
-                             "-K", "--netrc-file", "-a", "--append-output", "--trace", "--trace-ascii",
-                             "--stderr", "--ca-certificate", "--certificate", "--private-key",
-                             "--load-cookies", "--save-cookies"})  # fmt: skip
-"""Options whose file is written, or used to make the connection, not sent."""
+_OUTPUT_OPTIONS = UNSENT_FILE_OPTIONS | {"--remote-name"}
+"""Options whose file is written, or used to make the connection, not sent (curl's ``-O`` spelled out
+included: what follows it is the URL, not a file sent)."""
 _CLOUD_COPIERS = {
     "aws": (("s3", "cp"), ("s3", "sync"), ("s3", "mv")),
     "gsutil": (("cp",), ("rsync",), ("mv",)),

@@ -42,7 +42,7 @@ from ..interpreters import inline_code
 from ..operands import operands
 from ..parse import WRITE_OPERATORS, Script
 from ..paths import normalize_path
-from ..programs import SHELLS, Invocation, walk
+from ..programs import SHELLS, Invocation, substituted, walk
 from ..sizes import DISK_FILL_LIMIT, size_in_bytes
 from ..verdict import (
     DATA_DESTRUCTION,
@@ -281,17 +281,15 @@ def _looked_up(invocation: Invocation) -> list[str]:
     """The names ``kill $(pgrep NAME)``, ``$(pidof NAME)``, ``$(cat /run/NAME.pid)`` look up."""
     names: list[str] = []
     command = invocation.command
-    for word in invocation.args:
-        for sub in command.substitutions_in(word):
-            for stages in walk(sub.script):
-                for stage in stages:
-                    words = _words(_values(stage))
-                    if stage.name in ("pgrep", "pidof"):
-                        names += words
-                    elif stage.name in ("grep", "egrep") and stages[0].name == "ps":
-                        names += words[:1]
-                    elif stage.name in ("cat", "head"):
-                        names += [m.group(1) for m in map(_PID_FILE.match, words) if m]
+    for stages in substituted(command, invocation.args):
+        for stage in stages:
+            words = _words(_values(stage))
+            if stage.name in ("pgrep", "pidof"):
+                names += words
+            elif stage.name in ("grep", "egrep") and stages[0].name == "ps":
+                names += words[:1]
+            elif stage.name in ("cat", "head"):
+                names += [m.group(1) for m in map(_PID_FILE.match, words) if m]
     return names
 
 
@@ -782,17 +780,15 @@ def _listed(invocation: Invocation, home: str, *, disk: bool = False) -> str | N
     """``rm $(find ~ -type f)``, ``for f in $(find ~ ...); do rm "$f"``: the files a search lists (of the
     whole disk too when ``disk`` is set: ``find / -name '*.sql'``)."""
     command = invocation.command
-    for word in invocation.args:
-        for sub in command.substitutions_in(word):
-            for stages in walk(sub.script):
-                lister = stages[0]
-                if lister.name not in ("find", "ls", "locate", "fd", "fdfind"):
-                    continue
-                for value in _words(_values(lister)):
-                    what = user_data(value, home, lister.cwd) or _home_itself(value, home, lister.cwd)
-                    what = what or (_whole_disk(value, home, lister.cwd) if disk else None)
-                    if what:
-                        return what
+    for stages in substituted(command, invocation.args):
+        lister = stages[0]
+        if lister.name not in ("find", "ls", "locate", "fd", "fdfind"):
+            continue
+        for value in _words(_values(lister)):
+            what = user_data(value, home, lister.cwd) or _home_itself(value, home, lister.cwd)
+            what = what or (_whole_disk(value, home, lister.cwd) if disk else None)
+            if what:
+                return what
     return None
 
 
@@ -1732,15 +1728,13 @@ def _pid_list_read(stages: list[Invocation]) -> tuple[str, Invocation] | None:
         first = _values(stages[0]) if stages[0].name == "cat" and "xargs" in stage.wrappers else []
         if first:
             return first[-1], stage
-        for raw in stage.args:
-            for sub in stage.command.substitutions_in(raw):
-                for inner in walk(sub.script):
-                    if inner[0].name == "cat" and _values(inner[0]):
-                        return _values(inner[0])[-1], stage
-                    if not inner[0].name:
-                        reads = [r.target for r in inner[0].command.redirects if r.op == "<"]
-                        if reads:
-                            return reads[0], stage
+        for inner in substituted(stage.command, stage.args):
+            if inner[0].name == "cat" and _values(inner[0]):
+                return _values(inner[0])[-1], stage
+            if not inner[0].name:
+                reads = [r.target for r in inner[0].command.redirects if r.op == "<"]
+                if reads:
+                    return reads[0], stage
     return None
 
 

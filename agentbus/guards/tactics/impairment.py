@@ -45,7 +45,7 @@ from ..findings import static_args as _values
 from ..locations import location
 from ..parse import Script
 from ..paths import normalize_path
-from ..programs import Invocation, walk
+from ..programs import Invocation, substituted, walk
 from ..verdict import EVIDENCE, IMPAIR, SERVICE, SYSTEM_CONFIG, Verdict
 from .writes import located
 
@@ -515,12 +515,10 @@ def _security_services(invocation: Invocation) -> Verdict | None:
         for target in targets:
             if _SECURITY.search(target):
                 return _verdict(IMPAIR, invocation, f"kills {target}, a defense")
-        for word in invocation.args:
-            for sub in invocation.command.substitutions_in(word):
-                for stages in walk(sub.script):
-                    for finder in stages:
-                        if any(_SECURITY.search(v) for v in _values(finder)):  # pgrep auditd, cat auditd.pid
-                            return _verdict(IMPAIR, invocation, "kills a defense found by name")
+        for stages in substituted(invocation.command, invocation.args):
+            for finder in stages:
+                if any(_SECURITY.search(v) for v in _values(finder)):  # pgrep auditd, cat auditd.pid
+                    return _verdict(IMPAIR, invocation, "kills a defense found by name")
     if name in _PACKAGE_MANAGERS and (
         _REMOVE_VERBS & set(values) or (_short_flags(values) & {"R"} and name == "pacman")
     ):

@@ -29,7 +29,7 @@ from ..findings import finding as _verdict
 from ..findings import inverts_match, piece
 from ..findings import static_args as _values
 from ..parse import Script
-from ..programs import Invocation, walk
+from ..programs import Invocation, substituted, walk
 from ..verdict import PROCESS_HUNT, RESOURCE_HIJACK, Verdict
 from .hidden_runs import kernel_thread
 from .impact import is_miner, names_wallet
@@ -160,12 +160,10 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
                 return _verdict(mark[0], invocation, mark[1])
         return None
     command = invocation.command
-    for raw in invocation.args:
-        for sub in command.substitutions_in(raw):
-            for stages in walk(sub.script):
-                mark = _hunt(stages)
-                if mark is not None:
-                    return _verdict(mark[0], invocation, mark[1])
+    for stages in substituted(command, invocation.args):
+        mark = _hunt(stages)
+        if mark is not None:
+            return _verdict(mark[0], invocation, mark[1])
     return None
 
 

@@ -38,6 +38,7 @@ from ..carriers import PAGE_CODE
 from ..findings import finding as _verdict
 from ..findings import piece
 from ..findings import static_args as _values
+from ..hosts import is_this_machine
 from ..parse import Script
 from ..programs import Invocation, walk
 from ..verdict import BACKDOOR, DATA_DESTRUCTION, REMOTE_ACCESS, REMOTE_CODE, STEALTH_PERSISTENCE, Verdict
@@ -63,7 +64,6 @@ in a value so that the dump file, once moved to ``/var/spool/cron``, holds a lin
 _STORES = lazy_compile(r"\b(?:set|setnx|setex|getset|append|hset|lpush|rpush|sadd)\s+\S", re.IGNORECASE)
 """A command that stores a value (``SET KEY VALUE``, ``HSET``, ``LPUSH`` …)."""
 _FLUSHES = lazy_compile(r"\bflushall\b", re.IGNORECASE)
-_THIS_MACHINE = lazy_compile(r"^(?:localhost|127(?:\.\d+){3}|::1|\[::1\]|0\.0\.0\.0)$", re.IGNORECASE)
 
 
 def judge(invocation: Invocation, home: str) -> Verdict | None:
@@ -81,7 +81,7 @@ def _moved(invocation: Invocation, commands: str) -> Verdict | None:
         why = f"loads {module.group(1)} into the Redis server: a shared library it runs as its own code"
         return _verdict(REMOTE_CODE, invocation, why)
     master = _REPLICATES.search(commands)
-    if master is not None and master.group(1).lower() != "no" and not _THIS_MACHINE.match(master.group(1)):
+    if master is not None and master.group(1).lower() != "no" and not is_this_machine(master.group(1)):
         why = (
             f"makes the Redis server a replica of {master.group(1)}: it loads whatever that server sends "
             "(the rogue-master way to run code on a Redis server)"

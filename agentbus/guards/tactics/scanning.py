@@ -31,6 +31,7 @@ from __future__ import annotations
 from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
 from ..findings import static_args as _values
+from ..hosts import only_this_machine
 from ..programs import Invocation
 from ..verdict import NETWORK_SCAN, Verdict
 
@@ -68,7 +69,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             why = f"nmap hides its scan from firewalls and intrusion detectors ({evasion})"
             return _verdict(NETWORK_SCAN, invocation, why)
         probe = _fingerprint(values)
-        if probe is not None and not _only_this_machine(values):
+        if probe is not None and not only_this_machine(_targets(values)):
             why = f"{name} fingerprints another machine's services ({probe})"
             return _verdict(NETWORK_SCAN, invocation, why)
     return None
@@ -83,7 +84,6 @@ _VALUED = frozenset({"-p", "--script", "-oN", "-oG", "-oX", "-oA", "-oS", "-iL",
                      "--batch-size", "-t", "--timeout", "--ulimit", "-il", "-interface-list",
                      "--host-timeout", "--stats-every"})  # fmt: skip
 """Options whose next word is a value (ports, files, rates), not a target."""
-_THIS_MACHINE = lazy_compile(r"(?i)(?:localhost|127(?:\.\d{1,3}){3}|::1|\[::1\])(?::\d+)?")
 
 
 _ATTACKING_SCRIPTS = lazy_compile(r"vuln|exploit|brute|intrusive|\bdos\b|malware|default|-enum-|\bauth\b")
@@ -105,8 +105,8 @@ def _fingerprint(values: list[str]) -> str | None:
     return None
 
 
-def _only_this_machine(values: list[str]) -> bool:
-    """Whether every target named in ``values`` is this machine (none named, a list file: not known)."""
+def _targets(values: list[str]) -> list[str]:
+    """The targets named in ``values``: none when they come from a list file (``-iL``), not known here."""
     targets: list[str] = []
     skip = False
     for value in values:
@@ -116,12 +116,12 @@ def _only_this_machine(values: list[str]) -> bool:
         if value in _VALUED or value in ("-host", "-a", "--addresses"):
             skip = value in _VALUED
             if value == "-iL":
-                return False
+                return []
             continue
         if value.startswith("-"):
             continue
         targets.extend(part for part in value.split(",") if part)
-    return bool(targets) and all(_THIS_MACHINE.fullmatch(target) for target in targets)
+    return targets
 
 
 _EVASIONS = frozenset({"--mtu", "-D", "--source-port", "-g", "--spoof-mac", "--data-length", "--data",

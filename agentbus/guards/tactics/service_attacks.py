@@ -44,6 +44,7 @@ from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
 from ..findings import positionals
 from ..findings import static_args as _values
+from ..hosts import named_hosts, only_this_machine
 from ..programs import Invocation
 from ..verdict import SERVICE_ATTACK, Verdict
 from ..web_payloads import attack as web_attack
@@ -97,7 +98,6 @@ _NMAP_VALUE_OPTIONS = frozenset({
     "-e", "-S", "-D", "-g", "--source-port", "--top-ports", "--data-length", "--max-rate", "--min-rate",
     "--host-timeout", "--scan-delay", "--max-retries", "--script-args-file", "--datadir", "--dns-servers",
 })  # fmt: skip
-_LOOPBACK = lazy_compile(r"^(?:localhost|127(?:\.\d{1,3}){3}(?:/\d+)?|::1|\[::1\])$")
 _INFO = frozenset(
     {"--help", "-help", "--version", "-version", "-update", "--update", "-ut", "-update-templates"}
 )
@@ -153,8 +153,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     tool = _tool_name(name, values)
     if tool is None or _INFO & set(values) or (len(values) == 1 and values[0] in _BARE_INFO):
         return None
-    if _only_this_machine(values):  # nikto -h localhost:8000, sqlmap -u http://127.0.0.1/: one's own site
-        return None
+    if only_this_machine(named_hosts(values)):
+        return None  # nikto -h localhost:8000, sqlmap -u http://127.0.0.1/: one's own site
     if tool in _BRUTE_FORCERS:
         why = f"{tool} guesses a site's hidden paths from a word list"
     elif tool in _VULNERABILITY_SCANNERS:
@@ -166,23 +166,6 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     else:
         why = f"{tool} lists another host's users, shares or services to attack"
     return _verdict(SERVICE_ATTACK, invocation, why)
-
-
-_ADDRESS = lazy_compile(
-    r"^(?:\w+://(\[[0-9a-f:]+\]|[\w.-]+)|(\d{1,3}(?:\.\d{1,3}){3}|localhost|::1))(?=$|[:/])", re.I
-)
-"""A host in an argument: a URL's or an address (``http://127.0.0.1:8000/x``, ``10.0.0.5``, ``::1``)."""
-
-
-def _only_this_machine(values: list[str]) -> bool:
-    """Whether every host the arguments name is this machine (and one is named): a developer testing
-    their own site or service (``nikto -h localhost:8000``, ``smtp-user-enum -t 127.0.0.1``)."""
-    hosts = []
-    for value in values:
-        match = _ADDRESS.match(value.partition("=")[2] if value.startswith("-") else value)
-        if match:
-            hosts.append((match.group(1) or match.group(2)).strip("[]"))
-    return bool(hosts) and all(_LOOPBACK.match(host) for host in hosts)
 
 
 def _tool_name(name: str, values: list[str]) -> str | None:
@@ -220,7 +203,7 @@ def _nmap_attack(invocation: Invocation, values: list[str]) -> Verdict | None:
     """``nmap --script ssl-heartbleed HOST``, ``--script-args="distcc-exec.cmd='id'"``: nmap exploiting
     or hunting for flaws, on any host but this one (``nmap --script vuln localhost`` checks one's own)."""
     targets = positionals(values, _NMAP_VALUE_OPTIONS)
-    if not targets or all(_LOOPBACK.match(target) for target in targets):
+    if not targets or only_this_machine(targets):
         return None
     script = next((s for s in nse_scripts(values) if _NSE_ATTACK.match(s.rpartition("/")[2])), None)
     if script is not None:

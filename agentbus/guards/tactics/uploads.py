@@ -38,6 +38,7 @@ from ..findings import finding as _verdict
 from ..findings import piece as _piece
 from ..findings import positionals as _positionals
 from ..findings import static_args as _values
+from ..hosts import is_this_machine
 from ..interpreters import fed_code
 from ..operands import operands
 from ..parse import Script
@@ -191,7 +192,6 @@ def _copied_files(invocation: Invocation) -> list[str]:
 _NETCATS = frozenset({"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "cryptcat", "pwncat"})
 _NETCAT_VALUES = frozenset({"-p", "-s", "-w", "-i", "-q", "-x", "-X", "-e", "-c", "-I", "-O", "-T", "-V",
                             "-M", "-m", "-b"})  # fmt: skip
-_LOOPBACK = lazy_compile(r"^(?:localhost|127(?:\.\d{1,3}){3}|::1|0\.0\.0\.0|\[::1\])$", re.IGNORECASE)
 
 
 def _raw_upload(invocation: Invocation) -> str | None:
@@ -203,7 +203,7 @@ def _raw_upload(invocation: Invocation) -> str | None:
     if name in _NETCATS and sends_stdin(invocation):
         sent = _stdin_file(invocation)
         hosts = _positionals(_words(invocation), _NETCAT_VALUES)
-        if sent is not None and hosts and not _LOOPBACK.match(hosts[0]):
+        if sent is not None and hosts and not is_this_machine(hosts[0]):
             return f"{name} sends {sent} down a bare socket to {hosts[0]}"
         return None
     if name in _SSH_CLIENTS:
@@ -464,7 +464,7 @@ def _socket_peer(invocation: Invocation) -> str | None:
         for i, v in enumerate(values)
         if not v.startswith("-") and not (i and values[i - 1] in _NETCAT_VALUES)
     ]
-    if len(plain) < 2 or _LOOPBACK.match(plain[0]):
+    if len(plain) < 2 or is_this_machine(plain[0]):
         return None
     return plain[0]
 
