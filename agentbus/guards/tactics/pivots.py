@@ -20,11 +20,10 @@ No other program takes those words, and attackers rename the binary, so the mode
 
 from __future__ import annotations
 
-import re
-
 from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
 from ..findings import static_args as _values
+from ..hosts import is_this_machine
 from ..programs import Invocation, walk
 from ..verdict import BACKDOOR, REMOTE_ACCESS, Verdict
 
@@ -156,13 +155,11 @@ def _pivot_agent(name: str, values: list[str]) -> str | None:
 
 
 def _only_loopback(values: list[str]) -> bool:
-    """Whether a ``--server-ip`` is given and is this machine (a developer's own client and server)."""
+    """Whether a ``--server-ip`` is given and is this machine (a developer's own client and server); a
+    server bound to ``0.0.0.0`` listens on every network, not only this machine's."""
     for index, value in enumerate(values):
         option, equals, given = value.partition("=")
         if option == "--server-ip":
             address = given if equals else (values[index + 1] if index + 1 < len(values) else "")
-            return bool(_LOOPBACK_ADDRESS.match(address))
+            return is_this_machine(address) and not address.startswith("0.0.0.0")
     return False
-
-
-_LOOPBACK_ADDRESS = lazy_compile(r"^(?:localhost|127(?:\.\d+){0,3}|::1)$", re.IGNORECASE)

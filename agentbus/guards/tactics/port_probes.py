@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
+from ..hosts import is_this_machine
 from ..programs import Invocation
 from ..verdict import NETWORK_SCAN, Verdict
 
@@ -20,7 +21,6 @@ __all__ = ["judge"]
 _PROBE = lazy_compile(r"^/dev/(?:tcp|udp)/([^/]+)/(.+)$")
 _PORT_RANGE = lazy_compile(r"\{\d+\.\.\d+\}")
 """A range of ports in the target: a brace range the loop's values left (``{1..1024}``)."""
-_THIS_MACHINE = lazy_compile(r"(?i)^(?:localhost|127(?:\.\d{1,3}){3}|::1|0\.0\.0\.0)$")
 _MANY_PORTS = 4
 """Distinct ports of one host that make a sweep rather than a reachability check (``for p in 22 80 443``)."""
 
@@ -32,7 +32,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     for redirect in command.redirects:
         target = command.static(redirect.target) or command.shape(redirect.target) or ""
         probe = _PROBE.match(target)
-        if probe is None or _THIS_MACHINE.match(probe.group(1)):
+        if probe is None or is_this_machine(probe.group(1)):
             continue
         host, port = probe.groups()
         if _PORT_RANGE.search(port):
