@@ -1303,8 +1303,23 @@ _SED_EXECUTE = lazy_compile(
 )
 """GNU sed's ``e`` command, after an optional address: ``e CMD`` runs CMD, a bare ``e`` runs the pattern
 space (the input line) as a command."""
-_SED_SUBSTITUTE_EXECUTE = lazy_compile(r"^\s*[^s]{0,40}s(.)(?:(?!\1).)*\1(?:(?!\1).)*\1[gpIiMm0-9]*e")
-"""``s/X/Y/e``: the line after the substitution runs as a command."""
+_SED_ADDRESS = r"(?:\d+(?:~\d+)?|\$|[+~]\d+|/(?:[^/\\]|\\.)*/[IM]*)"
+"""A sed address: a line number (``first~step``), ``$``, ``+N``/``~N`` after a comma, or ``/regex/``
+(``I``, ``M``)."""
+_SED_COMMAND_START = (
+    rf"^\s*(?:(?:{_SED_ADDRESS}(?:\s*,\s*{_SED_ADDRESS})?\s*!*\s*)?\{{\s*)*"
+    rf"(?:{_SED_ADDRESS}(?:\s*,\s*{_SED_ADDRESS})?\s*!*\s*)?"
+)
+"""Where a sed command starts: after its addresses, ``!`` and any ``{`` of a block."""
+_SED_SUBSTITUTE = r"s([^\\\n])(?:\\.|(?!\1)[^\\])*\1(?:\\.|(?!\1)[^\\])*\1[gpIiMm0-9]*e"
+"""``s/X/Y/FLAGSe``, a delimiter escaped inside X or Y (``s/^/curl https:\\/\\/h/e``) read as text."""
+_SED_SUBSTITUTE_EXECUTE = lazy_compile(_SED_COMMAND_START + _SED_SUBSTITUTE)
+"""``s/X/Y/e``: the line after the substitution runs as a command. The ``s`` is sed's command, not a letter
+of an address's regex (``/assert x/,/assert y/ d`` runs nothing)."""
+_SED_CUSTOM_ADDRESS = lazy_compile(rf"^\s*(?:{_SED_ADDRESS}\s*,\s*)?\\[^\n]")
+"""``\\%regex%``: an address with a delimiter of its own, which the pattern above does not read; a line
+with one is searched for ``s…e`` anywhere in its first words, as before."""
+_SED_SUBSTITUTE_EXECUTE_ANYWHERE = lazy_compile(r"^\s*[^s]{0,40}" + _SED_SUBSTITUTE)
 _SED_VALUES = frozenset({"-l", "--line-length", "-s"})
 
 
@@ -1342,7 +1357,9 @@ def _sed(values: Sequence[str], fed: Sequence[str]) -> Iterator[str]:
             execute = _SED_EXECUTE.match(line)
             if execute is not None:
                 yield execute.group(1) or _INPUT_RUN
-            elif _SED_SUBSTITUTE_EXECUTE.match(line):
+            elif _SED_SUBSTITUTE_EXECUTE.match(line) or (
+                _SED_CUSTOM_ADDRESS.match(line) and _SED_SUBSTITUTE_EXECUTE_ANYWHERE.match(line)
+            ):
                 yield _INPUT_RUN
 
 

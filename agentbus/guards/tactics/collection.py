@@ -142,6 +142,8 @@ def _captures(invocation: Invocation) -> str | None:
             return None
         if name == "screencapture" and any(_INTERACTIVE_CAPTURE.match(v) for v in values):
             return None  # the person picks the area or the window with the mouse, or nothing is taken
+        if name == "flameshot" and _flameshot_takes_nothing(values):
+            return None
         return what
     if name in ("ffmpeg", "avconv", "ffmpeg6", "ffmpeg7"):
         return None if "-list_devices" in values or "-list_formats" in values else _ffmpeg_device(values)
@@ -173,6 +175,21 @@ Linux's ``dd if=/dev/sda of=disk.img`` to run (an image of a VM's or an SD card'
 are the developer's own machine. Writing to a disk is :data:`~agentbus.guards.verdict.DISK`'s."""
 _INTERACTIVE_CAPTURE = lazy_compile(r"^-[A-Za-z]*[iWJ]")
 """``screencapture -i``, ``-W``, ``-J window``: an area or window chosen by the person at the Mac."""
+_FLAMESHOT_QUIET = frozenset({"config", "launcher"})
+"""flameshot's settings and its launcher window: nothing is captured."""
+
+
+def _flameshot_takes_nothing(values: list[str]) -> bool:
+    """``flameshot config``, ``flameshot launcher``, ``flameshot gui``: its settings, or an area the person
+    drags with the mouse (nothing is taken unless they do), as ``screencapture -i``. ``flameshot full``,
+    ``flameshot screen`` and ``gui --region`` take the screen unattended: asked."""
+    words = [v for v in values if not v.startswith("-")]
+    command = words[0] if words else ""
+    if command in _FLAMESHOT_QUIET:
+        return True
+    return command == "gui" and not any(v.split("=", 1)[0] == "--region" for v in values)
+
+
 _DISK_READERS = frozenset({"dd", "cat", "pv", "gzip", "pigz", "xz", "zstd", "bzip2", "lz4", "ditto", "cp"})
 _FEW_BLOCKS = 64
 """``dd if=/dev/rdisk0 count=1 | xxd``: a look at the partition table, not an image."""
