@@ -50,8 +50,14 @@ _KILLERS = frozenset({"kill", "pkill", "killall"})
 
 _MINING_WORDS = ("stratum", "monero", "xmr", "cryptonight", "randomx", "minerd", "cpuminer", "minergate",
                  "minexmr", "nanopool", "nicehash", "f2pool", "c3pool", "hashvault", "supportxmr",
-                 "crypto-pool", "kdevtmpfsi", "kinsing")  # fmt: skip
-"""Words of miners, their pools and the cryptojacking kits that fight over the same machines."""
+                 "crypto-pool", "kdevtmpfsi", "kinsing", "kerberods", "watchbog", "sysrv", "kthreaddi",
+                 "kworkerds", "sustes", "pamdicks", "systemten", "dbused")  # fmt: skip
+"""Words of miners, their pools and the cryptojacking kits that fight over the same machines (Kinsing,
+kerberods, WatchBog, Sysrv, Rocke's kthreaddi, lsd's systemten.org, the dbused worm)."""
+_KIT_PROGRAMS = frozenset({"xig", "ddgs", "sysupdate", "sysguard", "networkservice", "phpguard"})
+"""Programs of the kits whose names are too short or too plain to look for inside a pattern: a
+pattern that is one of them (``grep "xig"``, ``pkill sysupdate``) names the kit (DDG's ``ddgs``, the
+``xig`` build of XMRig, the WatchDog kit's ``sysupdate``, ``sysguard``, ``networkservice``)."""
 _IPV4 = lazy_compile(r"(?<![\w.])(\d{1,3}(?:\.\d{1,3}){3})(?![\w.])")
 _HOST = lazy_compile(r"(?<![\w./-])((?:[a-z0-9-]+\.){2,}[a-z]{2,})(?::\d+)?(?![\w/-])|"
                      r"(?<![\w./-])((?:[a-z0-9-]+\.)+[a-z]{2,}):\d{2,5}(?!\w)", re.IGNORECASE)  # fmt: skip
@@ -76,7 +82,11 @@ _AWK_LITERAL = lazy_compile(r'"((?:[^"\\]|\\.)*)"|(?<![\w)\]])/((?:[^/\\\n]|\\.)
 def _mark(pattern: str) -> tuple[str, str] | None:
     """What marks the processes ``pattern`` picks as another's (a category and a reason), or None."""
     lowered = pattern.lower()
-    if any(word in lowered for word in _MINING_WORDS) or names_wallet(pattern):
+    if (
+        any(word in lowered for word in _MINING_WORDS)
+        or lowered.strip("'\"^$*./ ") in _KIT_PROGRAMS
+        or names_wallet(pattern)
+    ):
         return RESOURCE_HIJACK, f"kills other miners ({piece(pattern)}): a miner clearing the CPU for itself"
     for token in _SPLIT.split(pattern):
         token = token.strip("'\"^$*")
