@@ -758,16 +758,17 @@ _MINER_OWNERS = frozenset({"xmrig", "moneroocean", "c3pool"})
 
 def _miner_release(value: str) -> str | None:
     """The miner a URL fetches: a release named for one (``…/xmrig-6.21.0-linux-static-x64.tar.gz``,
-    ``lolMiner_v1.88_Lin64.tar.gz``) or a miner's repository on a forge (``github.com/xmrig/xmrig``)."""
+    ``lolMiner_v1.88_Lin64.tar.gz``), a file of a miner's directory (``http://IP/xmrig/busybox``) or a
+    miner's repository on a forge (``github.com/xmrig/xmrig``)."""
     if "://" not in value[:10] or not URL.match(value):
         return None
     host, _, path = value.split("://", 1)[1].partition("/")
     segments = [s for s in path.split("?", 1)[0].split("#", 1)[0].split("/") if s]
     if not segments:
         return None
-    release = _RELEASE_TAIL.split(segments[-1], maxsplit=1)[0]
-    if is_miner(release):
-        return segments[-1]
+    for segment in reversed(segments):  # …/xmrig/processhider.so: a miner's kit, file by file
+        if is_miner(_RELEASE_TAIL.split(segment, maxsplit=1)[0]):
+            return segment if segment == segments[-1] else "/".join(segments)
     if host.lower().partition(":")[0].removeprefix("www.") in _FORGES and len(segments) >= 2:
         owner, repo = segments[0], segments[1].removesuffix(".git")
         if is_miner(repo) or owner.lower() in _MINER_OWNERS:

@@ -82,7 +82,7 @@ removal tool)."""
 
 _STOP_VERBS: dict[str, frozenset[str]] = {
     "systemctl": frozenset({"stop", "disable", "mask", "kill", "freeze"}),
-    "service": frozenset({"stop", "disable", "kill"}),
+    "service": frozenset({"stop", "disable", "kill", "teardown"}),  # apparmor teardown: profiles unloaded
     "launchctl": frozenset({"unload", "bootout", "disable", "remove", "stop", "kill"}),
     "rc-service": frozenset({"stop"}),
     "invoke-rc.d": frozenset({"stop"}),

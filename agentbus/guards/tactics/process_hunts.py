@@ -29,9 +29,10 @@ from ..findings import finding as _verdict
 from ..findings import inverts_match, piece
 from ..findings import static_args as _values
 from ..parse import Script
+from ..paths import normalize_path
 from ..programs import Invocation, walk
 from ..verdict import PROCESS_HUNT, RESOURCE_HIJACK, Verdict
-from .hidden_runs import kernel_thread
+from .hidden_runs import hiding_place, kernel_thread
 from .impact import is_miner, names_wallet
 
 __all__ = ["judge", "judge_script"]
@@ -143,6 +144,15 @@ def _patterns(stage: Invocation) -> list[str]:
 
 def _hunt(listing: list[Invocation]) -> tuple[str, str] | None:
     """What marks the processes a listing and its filters (``ps aux | grep X | awk …``) pick."""
+    if listing and listing[0].name == "unhide":
+        return PROCESS_HUNT, "kills the processes unhide finds hidden: another kit's, hidden by its rootkit"
+    if listing and listing[0].name == "cat":
+        files = [v for v in _values(listing[0]) if not v.startswith("-")]
+        single = files[0] if len(files) == 1 and files[0].startswith("/") else None
+        place = hiding_place(normalize_path(single)) if single else None
+        if place is not None:
+            return PROCESS_HUNT, f"kills the processes whose IDs {files[0]} holds, in {place}"
+        return None
     if not listing or listing[0].name not in _LISTERS:
         return None
     for stage in listing:

@@ -16,7 +16,13 @@ written for the tests, not the ones measured:
 - a request to an IP-logger link (``iplogger.org``, ``2no.co``): a bot reporting in;
 - a program named only at run time (``$WGET``) given a URL on a bare internet address;
 - a script fed to a shell's input from where payloads hide (``cat /var/tmp/.../x | bash``,
-  ``sh < /dev/shm/x``).
+  ``sh < /dev/shm/x``);
+- an empty file or directory made among the system's programs or scheduled tasks (``touch
+  /usr/bin/writeable``: a dropper finding where it can write; ``mkdir -p /var/spool/cron/crontabs``);
+- the PIDs a hidden file holds, or the processes ``unhide`` finds, killed (another kit's);
+- ``service apparmor teardown`` (every AppArmor profile unloaded);
+- the files ``grep -l``/``grep -r`` lists under a system place fed to ``xargs rm`` (other kits'
+  cron entries deleted), judged as the place itself.
 """
 
 from __future__ import annotations
@@ -55,6 +61,21 @@ HELD = {
         "sh < /dev/shm/.s/init",
         "cat /tmp/.font-unix/go.sh | sudo sh",
     ],
+    "a system place made writable-tested": [
+        "touch /usr/sbin/.w && rm -f /usr/sbin/.w",
+        "mkdir -p /var/spool/cron/crontabs",
+        "touch /usr/lib64/probe",
+    ],
+    "a hidden PID file's processes killed": [
+        "cat /tmp/.X11-unix/22 | xargs -r kill -9",
+        "kill -9 $(cat /dev/shm/.pid)",
+        "unhide sys | grep PID | awk '{print $NF}' | xargs kill -9",
+    ],
+    "apparmor torn down": ["sudo service apparmor teardown"],
+    "cron files found and deleted": [
+        "grep -rl 'curl' /var/spool/cron | xargs rm -f",
+        "grep -RE 'wget|curl' /etc/cron.d | cut -d: -f1 | xargs rm -rf",
+    ],
 }
 
 ALLOWED = [
@@ -75,4 +96,12 @@ ALLOWED = [
     "cat install.sh | bash",
     "cat /tmp/build/run.sh | bash",
     "bash < scripts/setup.sh",
+    "touch README.md",
+    "mkdir -p /tmp/build/usr/bin",
+    "mkdir -p ~/.local/bin",
+    "cat /tmp/server.pid | xargs kill",
+    "kill $(cat .pid)",
+    "systemctl status apparmor",
+    "grep -rl oldname src | xargs sed -i 's/oldname/newname/g'",
+    "grep -rl TODO . | xargs rm -f",
 ]
