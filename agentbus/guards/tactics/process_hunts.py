@@ -148,10 +148,10 @@ def _hunt(listing: list[Invocation]) -> tuple[str, str] | None:
         return PROCESS_HUNT, "kills the processes unhide finds hidden: another kit's, hidden by its rootkit"
     if listing and listing[0].name == "cat":
         files = [v for v in _values(listing[0]) if not v.startswith("-")]
-        single = files[0] if len(files) == 1 and files[0].startswith("/") else None
+        single = files[0] if len(files) == 1 and files[0].startswith("/") and "/." in files[0] else None
         place = hiding_place(normalize_path(single)) if single else None
         if place is not None:
-            return PROCESS_HUNT, f"kills the processes whose IDs {files[0]} holds, in {place}"
+            return PROCESS_HUNT, f"kills the processes whose IDs {files[0]} holds, hidden in {place}"
         return None
     if not listing or listing[0].name not in _LISTERS:
         return None
