@@ -83,7 +83,7 @@ from .programs import (
 from .tactics.privilege import injected_option
 from .targets import check_targets
 from .transfers import DOWNLOADERS as _DOWNLOADERS
-from .transfers import download
+from .transfers import download, option_cluster
 from .verdict import (
     BACKDOOR,
     CATEGORIES,
@@ -1681,6 +1681,7 @@ def _ssh_stdio(invocation: Invocation) -> bool:
 
 
 _DELETERS = frozenset({"rm", "shred", "unlink"})
+_LISTING_FINDERS = frozenset({"find", "ls", "grep", "egrep", "fgrep"})
 
 
 def _xargs_input(upstream: list[Invocation], program: str, home: str) -> str | None:
@@ -1691,9 +1692,11 @@ def _xargs_input(upstream: list[Invocation], program: str, home: str) -> str | N
     decoded = _decoded(upstream)
     if decoded is not None:
         return decoded
-    finder = upstream[0] if upstream and upstream[0].name in ("find", "ls") else None
+    finder = upstream[0] if upstream and upstream[0].name in _LISTING_FINDERS else None
     if finder is None:
         return None
+    if finder.name != "find" and finder.name != "ls":
+        return _grepped_files(finder)
     if finder.name == "find":
         if program in _DELETERS:
             if _find(finder.replace(args=(*finder.args, "-delete")), home) is None:
@@ -1713,6 +1716,39 @@ def _xargs_input(upstream: list[Invocation], program: str, home: str) -> str | N
         starts.append(value)
     # find ~ -type f | xargs rm -f: every file under the start.
     return " ".join(f"{start.rstrip('/')}/*" for start in starts or ["."])
+
+
+_GREP_VALUED = frozenset({"-e", "--regexp", "-f", "--file", "-m", "--max-count", "-A", "-B", "-C",
+                          "--include", "--exclude", "--exclude-dir", "-d", "-D", "--context",
+                          "--label"})  # fmt: skip
+_GREP_SHORT_VALUED = frozenset("efmABCdD")
+
+
+def _grepped_files(grep: Invocation) -> str | None:
+    """``grep -RlE '(wget|curl)' /etc/cron* | xargs rm -rf``: the places grep searches, whose files it
+    lists (``-l``, or ``-r`` output cut down to file names) to what xargs runs; a later filter (``grep
+    -v``, ``cut -d:``) only narrows them, so they are judged as the places themselves."""
+    values = _values(grep)
+    flags = "".join(v[1:] for v in values if v[:1] == "-" and v[1:2] != "-")
+    if not ({"l", "r", "R"} & set(flags) or {"--files-with-matches", "--recursive"} & set(values)):
+        return None
+    operands, skip, given = [], False, False
+    for value in values:
+        if skip:
+            skip = False
+        elif value in _GREP_VALUED:
+            skip = True
+            given = given or value in ("-e", "--regexp", "-f", "--file")
+        elif value.startswith("--"):
+            given = given or value.startswith(("--regexp=", "--file="))
+        elif value.startswith("-") and value != "-":
+            option, attached = option_cluster(value, _GREP_SHORT_VALUED)
+            given = given or option in ("e", "f")
+            skip = bool(option) and not attached
+        else:
+            operands.append(value)
+    paths = operands if given else operands[1:]
+    return " ".join(paths) or None
 
 
 def _ties_shell(invocation: Invocation, fd: str, target: str) -> bool:

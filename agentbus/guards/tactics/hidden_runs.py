@@ -33,15 +33,17 @@ import re
 from ...lazy_regex import lazy_compile
 from ..carriers import unknown_program
 from ..findings import finding as _verdict
+from ..findings import piece
 from ..findings import static_args as _values
 from ..interpreters import INTERPRETERS, inline_code, runs_scripts
 from ..options import option_values
+from ..parse import Script
 from ..paths import normalize_path
-from ..programs import SHELLS, Invocation, program_name, shell_mode
+from ..programs import SHELLS, Invocation, program_name, shell_mode, walk
 from ..transfers import download
 from ..verdict import BACKDOOR, CREDENTIALS, NETWORK_SCAN, UNJUDGED_SCRIPT, Verdict
 
-__all__ = ["hiding_place", "judge", "kernel_thread", "launched_file"]
+__all__ = ["hiding_place", "judge", "judge_script", "kernel_thread", "launched_file"]
 
 _SHARED = ("/tmp/", "/var/tmp/", "/private/tmp/", "/private/var/tmp/", "/Users/Shared/")
 _PROGRAM_DIRS = ("/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/", "/usr/local/bin/", "/usr/local/sbin/", "/lib/",
@@ -511,3 +513,38 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         )
         return _verdict(UNJUDGED_SCRIPT, invocation, why)
     return _verdict(UNJUDGED_SCRIPT, invocation, f"runs {path} from {where}: what it does cannot be seen")
+
+
+def _fed_script(stages: list[Invocation]) -> tuple[Invocation, str] | None:
+    """The shell of a pipeline that runs a file fed to its input (``cat /var/tmp/.x/s | bash``, ``sh <
+    /dev/shm/s``) and that file, or None: the file is the script run, as ``sh FILE`` runs it."""
+    for index, stage in enumerate(stages):
+        if stage.name not in SHELLS:
+            continue
+        mode = shell_mode(stage)
+        if mode.script is not None or mode.file is not None:
+            continue
+        command = stage.command
+        fed = [command.static(r.target) or "" for r in command.redirects if r.op == "<" and r.fd in ("", "0")]
+        if not fed and index and stages[index - 1].name == "cat":
+            files = [v for v in _values(stages[index - 1]) if not v.startswith("-")]
+            fed = files if len(files) == 1 else []
+        if fed and fed[-1]:
+            return stage, fed[-1]
+    return None
+
+
+def judge_script(script: Script, home: str) -> Verdict | None:
+    """A script fed to a shell's input from where payloads hide (``cat /var/tmp/.../.set.ms | bash``)."""
+    for stages in walk(script):
+        found = _fed_script(stages)
+        if found is None:
+            continue
+        shell, file = found
+        path = normalize_path(file, home=home, cwd=shell.cwd)
+        where = hiding_place(path) if path.startswith("/") else None
+        if where is not None:
+            return Verdict(
+                UNJUDGED_SCRIPT, piece(" | ".join(s.text for s in stages)), f"runs {file} from {where}"
+            )
+    return None

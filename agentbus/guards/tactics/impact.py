@@ -44,6 +44,7 @@ from ..parse import WRITE_OPERATORS, Script
 from ..paths import normalize_path
 from ..programs import SHELLS, Invocation, substituted, walk
 from ..sizes import DISK_FILL_LIMIT, size_in_bytes
+from ..transfers import URL
 from ..verdict import (
     DATA_DESTRUCTION,
     FORK_BOMB,
@@ -735,6 +736,41 @@ def _miner(invocation: Invocation) -> Verdict | None:
         return _verdict(RESOURCE_HIJACK, invocation, "logs in to a mining pool with a Monero wallet (-u)")
     if name in ("docker", "podman", "nerdctl") and any(_MINER_IMAGE.search(v) for v in _words(values)):
         return _verdict(RESOURCE_HIJACK, invocation, "runs a cryptocurrency miner's image")
+    fetched = None if name in _URL_SHOWERS else next(filter(None, map(_miner_release, values)), None)
+    if fetched is not None:
+        return _verdict(RESOURCE_HIJACK, invocation, f"fetches {fetched}, a cryptocurrency miner")
+    return None
+
+
+_URL_SHOWERS = frozenset({"echo", "printf", "print", "open", "xdg-open", "grep", "rg", "sed", "awk"})
+"""Programs that show, open in a browser or search for a URL: nothing is fetched to run."""
+_RELEASE_TAIL = lazy_compile(
+    r"[-_.](?=v?\d|linux|lin64|static|x64|x86|amd64|arm|aarch64|win|mac|freebsd|bin\b|tar\b|zip\b|tgz\b|gz\b|xz\b)"
+)
+"""Where a release file's name ends and its version, platform or archive begins (``xmrig-6.21.0-linux``)."""
+_FORGES = frozenset(
+    {"github.com", "raw.githubusercontent.com", "gitlab.com", "codeberg.org", "bitbucket.org"}
+)
+_MINER_OWNERS = frozenset({"xmrig", "moneroocean", "c3pool"})
+
+
+def _miner_release(value: str) -> str | None:
+    """The miner a URL fetches: a release named for one (``…/xmrig-6.21.0-linux-static-x64.tar.gz``,
+    ``lolMiner_v1.88_Lin64.tar.gz``), a file of a miner's directory (``http://IP/xmrig/busybox``) or a
+    miner's repository on a forge (``github.com/xmrig/xmrig``)."""
+    if "://" not in value[:10] or not URL.match(value):
+        return None
+    host, _, path = value.split("://", 1)[1].partition("/")
+    segments = [s for s in path.split("?", 1)[0].split("#", 1)[0].split("/") if s]
+    if not segments:
+        return None
+    for segment in reversed(segments):  # …/xmrig/processhider.so: a miner's kit, file by file
+        if is_miner(_RELEASE_TAIL.split(segment, maxsplit=1)[0]):
+            return segment if segment == segments[-1] else "/".join(segments)
+    if host.lower().partition(":")[0].removeprefix("www.") in _FORGES and len(segments) >= 2:
+        owner, repo = segments[0], segments[1].removesuffix(".git")
+        if is_miner(repo) or owner.lower() in _MINER_OWNERS:
+            return f"{owner}/{repo}"
     return None
 
 

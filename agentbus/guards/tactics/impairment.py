@@ -82,7 +82,7 @@ removal tool)."""
 
 _STOP_VERBS: dict[str, frozenset[str]] = {
     "systemctl": frozenset({"stop", "disable", "mask", "kill", "freeze"}),
-    "service": frozenset({"stop", "disable", "kill"}),
+    "service": frozenset({"stop", "disable", "kill", "teardown"}),  # apparmor teardown: profiles unloaded
     "launchctl": frozenset({"unload", "bootout", "disable", "remove", "stop", "kill"}),
     "rc-service": frozenset({"stop"}),
     "invoke-rc.d": frozenset({"stop"}),
@@ -767,6 +767,9 @@ def _agent_uninstaller(invocation: Invocation) -> Verdict | None:
         return None
     words = [invocation.command.static(w) or w for w in words[head:]]
     program, rest = words[0], words[1:]
+    fetched = next(filter(None, map(_uninstaller_url, rest)), None)
+    if fetched is not None:
+        return _verdict(IMPAIR, invocation, f"fetches {fetched}, a security agent's uninstaller")
     if invocation.name == "socketfilterfw":
         return None  # the firewall's own options: macos.py judges them, in one place
     if invocation.name in _SHELLS or invocation.name.startswith("$"):  # bash X, ${sudo} X: X is what runs
@@ -777,10 +780,31 @@ def _agent_uninstaller(invocation: Invocation) -> Verdict | None:
     if "/" not in program:
         return None
     directories, _, leaf = program.rpartition("/")
+    if _ALIBABA_UNINSTALLER.match(leaf):
+        return _verdict(IMPAIR, invocation, f"runs {program}, Alibaba Cloud's security agent uninstaller")
     if not any(_SECURITY.search(part) for part in [*directories.split("/"), leaf] if part):
         return None
     if _UNINSTALL.search(leaf) or any(_UNINSTALL.search(w) for w in rest if not w.startswith("-")):
         return _verdict(IMPAIR, invocation, f"runs {program} to remove or stop a security agent")
+    return None
+
+
+_ALIBABA_UNINSTALLER = lazy_compile(r"^quartz_uninstall(?:\.sh)?$", re.IGNORECASE)
+"""The uninstaller of Alibaba Cloud's host security agent (aegis' quartz), run wherever it was saved."""
+_URL_PARTS = lazy_compile(r"^(?:https?|ftp)://([^/?#]+)(/[^?#]*)?", re.IGNORECASE)
+
+
+def _uninstaller_url(word: str) -> str | None:
+    """``http://update.aegis.aliyun.com/download/uninstall.sh``: a URL of a security agent's uninstaller
+    (fetched to be run: cryptojacking scripts remove the cloud's agents first)."""
+    match = _URL_PARTS.match(word) if "://" in word[:10] else None
+    if match is None or not match.group(2):
+        return None
+    leaf = match.group(2).rstrip("/").rsplit("/", 1)[-1]
+    if not (_UNINSTALL.search(leaf) or _ALIBABA_UNINSTALLER.match(leaf)):
+        return None
+    if any(_SECURITY.search(part) for part in match.group(1).split(".") + match.group(2).split("/") if part):
+        return word
     return None
 
 

@@ -29,9 +29,10 @@ from ..findings import finding as _verdict
 from ..findings import inverts_match, piece
 from ..findings import static_args as _values
 from ..parse import Script
+from ..paths import normalize_path
 from ..programs import Invocation, substituted, walk
 from ..verdict import PROCESS_HUNT, RESOURCE_HIJACK, Verdict
-from .hidden_runs import kernel_thread
+from .hidden_runs import hiding_place, kernel_thread
 from .impact import is_miner, names_wallet
 
 __all__ = ["judge", "judge_script"]
@@ -50,8 +51,14 @@ _KILLERS = frozenset({"kill", "pkill", "killall"})
 
 _MINING_WORDS = ("stratum", "monero", "xmr", "cryptonight", "randomx", "minerd", "cpuminer", "minergate",
                  "minexmr", "nanopool", "nicehash", "f2pool", "c3pool", "hashvault", "supportxmr",
-                 "crypto-pool", "kdevtmpfsi", "kinsing")  # fmt: skip
-"""Words of miners, their pools and the cryptojacking kits that fight over the same machines."""
+                 "crypto-pool", "kdevtmpfsi", "kinsing", "kerberods", "watchbog", "sysrv", "kthreaddi",
+                 "kworkerds", "sustes", "pamdicks", "systemten", "dbused")  # fmt: skip
+"""Words of miners, their pools and the cryptojacking kits that fight over the same machines (Kinsing,
+kerberods, WatchBog, Sysrv, Rocke's kthreaddi, lsd's systemten.org, the dbused worm)."""
+_KIT_PROGRAMS = frozenset({"xig", "ddgs", "sysupdate", "sysguard", "networkservice", "phpguard"})
+"""Programs of the kits whose names are too short or too plain to look for inside a pattern: a
+pattern that is one of them (``grep "xig"``, ``pkill sysupdate``) names the kit (DDG's ``ddgs``, the
+``xig`` build of XMRig, the WatchDog kit's ``sysupdate``, ``sysguard``, ``networkservice``)."""
 _IPV4 = lazy_compile(r"(?<![\w.])(\d{1,3}(?:\.\d{1,3}){3})(?![\w.])")
 _HOST = lazy_compile(r"(?<![\w./-])((?:[a-z0-9-]+\.){2,}[a-z]{2,})(?::\d+)?(?![\w/-])|"
                      r"(?<![\w./-])((?:[a-z0-9-]+\.)+[a-z]{2,}):\d{2,5}(?!\w)", re.IGNORECASE)  # fmt: skip
@@ -76,7 +83,11 @@ _AWK_LITERAL = lazy_compile(r'"((?:[^"\\]|\\.)*)"|(?<![\w)\]])/((?:[^/\\\n]|\\.)
 def _mark(pattern: str) -> tuple[str, str] | None:
     """What marks the processes ``pattern`` picks as another's (a category and a reason), or None."""
     lowered = pattern.lower()
-    if any(word in lowered for word in _MINING_WORDS) or names_wallet(pattern):
+    if (
+        any(word in lowered for word in _MINING_WORDS)
+        or lowered.strip("'\"^$*./ ") in _KIT_PROGRAMS
+        or names_wallet(pattern)
+    ):
         return RESOURCE_HIJACK, f"kills other miners ({piece(pattern)}): a miner clearing the CPU for itself"
     for token in _SPLIT.split(pattern):
         token = token.strip("'\"^$*")
@@ -133,6 +144,15 @@ def _patterns(stage: Invocation) -> list[str]:
 
 def _hunt(listing: list[Invocation]) -> tuple[str, str] | None:
     """What marks the processes a listing and its filters (``ps aux | grep X | awk …``) pick."""
+    if listing and listing[0].name == "unhide":
+        return PROCESS_HUNT, "kills the processes unhide finds hidden: another kit's, hidden by its rootkit"
+    if listing and listing[0].name == "cat":
+        files = [v for v in _values(listing[0]) if not v.startswith("-")]
+        single = files[0] if len(files) == 1 and files[0].startswith("/") and "/." in files[0] else None
+        place = hiding_place(normalize_path(single)) if single else None
+        if place is not None:
+            return PROCESS_HUNT, f"kills the processes whose IDs {files[0]} holds, hidden in {place}"
+        return None
     if not listing or listing[0].name not in _LISTERS:
         return None
     for stage in listing:

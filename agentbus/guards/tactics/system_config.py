@@ -30,7 +30,7 @@ from ..findings import finding, static_args
 from ..git_settings import subcommand_at
 from ..locations import written
 from ..programs import Invocation
-from ..verdict import SYSTEM_CONFIG, Verdict
+from ..verdict import SCHEDULED, SYSTEM_CONFIG, SYSTEM_FILES, Verdict
 from .impact import ipmi_power
 from .writes import writes
 
@@ -44,6 +44,10 @@ _ALTERNATIVES_CHANGES = frozenset({"--install", "--set", "--remove", "--remove-a
                                    "--all", "--set-selections"})  # fmt: skip
 _OWNERS = frozenset({"chown", "chgrp", "chmod", "mkdir", "touch", "setfacl", "chattr"})
 """Programs that create or give away the files they name (their modes and owners are the rest's rules)."""
+_CREATORS = frozenset({"mkdir", "touch"})
+"""Programs that make a file or directory (empty) where they are told: among the system's programs and
+scheduled tasks, a place found writable for a payload (``touch /usr/bin/writeable``, ``mkdir -p
+/var/spool/cron/crontabs``), asked as a change of the machine."""
 
 _SETTERS: dict[str, frozenset[str] | None] = {
     # program: the words that change a setting (None: every run with an operand does)
@@ -194,6 +198,8 @@ def _configuration_written(invocation: Invocation, home: str) -> str | None:
                     invocation.name, "changes the owner or mode of"
                 )
                 return f"{verb} {found[1]}"
+            if found is not None and invocation.name in _CREATORS and found[0] in (SYSTEM_FILES, SCHEDULED):
+                return f"creates {found[1]}"  # touch /usr/bin/writeable: a dropper finds where it can write
     return None
 
 
