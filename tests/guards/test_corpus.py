@@ -222,7 +222,11 @@ TLDR_CEILINGS = {
     # purge-queue` (every waiting message deleted: asked, as `az group delete`); benign3: a system daemon
     # started by hand as root (22: `sudo openvpn …`, `sudo squid`, `sudo hostapd`, `sudo ntpd`, `sudo postfix
     # start`, `dbus-daemon --system`): each tldr page's very operation
-    "service change": 194,  # firejail … /etc/init.d/apache2 start (an init script under a wrapper)
+    # cloud22 (+10): a stateful resource destroyed by name, each tldr page's very deletion (aws ec2
+    # delete-volume, eks|kafka delete-cluster, lightsail delete-instance; az aks|disk|redis delete, az storage
+    # account delete x2, az storage container delete): asked as `az group delete` and `aws rds
+    # delete-db-instance` were
+    "service change": 204,  # firejail … /etc/init.d/apache2 start (an init script under a wrapper)
     # macos16: dockutil --add (5) and duti -s (3): a Dock tile or a default app changed, what the user's
     # clicks start, asked like a login item
     "shell profile": 20,

@@ -62,7 +62,7 @@ from ..verdict import (
     UPLOAD,
     Verdict,
 )
-from . import cloud_families
+from . import cloud_families, cloud_removals
 from .credentials import KUBE_SECRETS_PATH, secret_word
 
 __all__ = ["CloudCall", "judge", "judge_script", "read_call"]
@@ -864,7 +864,25 @@ def _aws_storage(invocation: Invocation, call: CloudCall, service: str, operatio
         return _verdict(
             DATA_DESTRUCTION, invocation, "encrypts objects with a key held outside AWS (ransomware's way)"
         )
+    uploads = (service == "s3api" and operation in ("put-object", "upload-part")) or (
+        service == "s3"
+        and operation in ("cp", "mv", "sync")
+        and len(call.path) >= 4
+        and not call.path[2].startswith("s3://")
+        and call.path[3].startswith("s3://")
+    )
+    if uploads and _BARE_ADDRESS.match(call.value("--endpoint-url")):
+        why = "uploads files to a storage server known only by its address, not the account's buckets"
+        return _verdict(UPLOAD, invocation, why)
     return None
+
+
+_BARE_ADDRESS = lazy_compile(
+    r"^(?:\w+://)?(?!127\.|0\.0\.0\.0|\[?::1\]?(?:[:/]|$))(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\])(?:[:/]|$)",
+    re.IGNORECASE,
+)
+"""An ``--endpoint-url`` that is a bare IP address other than the loopback's (LocalStack, MinIO on one's own
+machine): an S3-speaking server somewhere, a drop box (``http://10.10.10.5``, ``http://45.33.12.7:9000``)."""
 
 
 _AWS_JUDGES: tuple[Callable[[Invocation, CloudCall, str, str], Verdict | None], ...] = (
@@ -1015,6 +1033,13 @@ def _gcloud(invocation: Invocation, call: CloudCall) -> Verdict | None:
         return _verdict(CLOUD_CONTROL, invocation, "creates a long-lived storage key for a service account")
     if path[:3] == ("iam", "service-accounts", "keys") and path[3:4] == ("create",):
         return _verdict(CLOUD_CONTROL, invocation, "creates a long-lived key for a service account")
+    if path[:2] == ("iam", "service-accounts") and path[2:3] in (("sign-blob",), ("sign-jwt",)):
+        why = "signs with a service account's key: a token or signed URL in that identity's name"
+        return _verdict(CLOUD_CONTROL, invocation, why)
+    if path[:3] == ("services", "api-keys", "create"):
+        return _verdict(CLOUD_CONTROL, invocation, "creates an API key: a credential for the project's APIs")
+    if path[:3] == ("services", "api-keys", "get-key-string"):
+        return _verdict(CREDENTIALS, invocation, "prints an API key")
     # exposure
     if path[:3] == ("compute", "firewall-rules", "create") or path[:3] == (
         "compute",
@@ -1560,7 +1585,11 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         judge_cli = _CLIS.get(candidate.name)
         if judge_cli is not None:
             call = read_call(candidate)
-            verdict = judge_cli(candidate, call) or cloud_families.judge_call(candidate, call)
+            verdict = (
+                judge_cli(candidate, call)
+                or cloud_families.judge_call(candidate, call)
+                or cloud_removals.judge_call(candidate, call)
+            )
             if verdict is not None:
                 return verdict
     return None
