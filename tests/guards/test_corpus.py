@@ -206,7 +206,9 @@ TLDR_CEILINGS = {
     # postex19 (+2): netcat listeners in the terminal asked (cryptcat -l -p)
     # pivot20 (+15): smbserver.py's 8 examples and updog's 5 (file servers others write into), a netcat
     # listener piped into another nc (a relay), socat OPENSSL-LISTEN on every address to STDOUT
-    "remote access": 111,  # wrappers: torify resolved as a wrapper, asked like torsocks
+    # cloud22 (+1): kubectl proxy's page serving the cluster's API on every address (`--address 0.0.0.0
+    # --accept-hosts '.*'`): the API with one's credentials published to the network, asked like a tunnel
+    "remote access": 112,  # wrappers: torify resolved as a wrapper, asked like torsocks
     "remote code execution": 5,  # arsenal15: msfconsole's page (3), an exploitation framework run
     "scheduled task": 15,
     # ask (lead, session 16): the pages of the attack tools against another machine's service, each an

@@ -359,6 +359,9 @@ _AWS_OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     **_each("ec2", "create-instance-export-task export-image",
             (EXFILTRATION, "exports a machine's whole disk to a bucket")),
     ("rds", "start-export-task"): (EXFILTRATION, "exports a whole database snapshot to a bucket"),
+    ("s3api", "put-bucket-replication"): (
+        CLOUD_CONTROL, "copies every new object of the bucket to another bucket (another account's, maybe)"
+    ),
     # cloud control: minting credentials, access to machines, resource policies
     **_each("sts", "assume-role assume-role-with-saml assume-role-with-web-identity get-session-token "
             "get-federation-token",
@@ -1126,6 +1129,7 @@ _AZ_CONTROL = {
     ("functionapp", "function", "keys", "set"): "sets a function's key: whoever knows it calls the function",
     ("staticwebapp", "users", "invite"): "invites a user into a static web app with roles",
     ("staticwebapp", "users", "update"): "changes a static web app user's roles",
+    ("storage", "account", "keys", "renew"): "replaces a storage account's key and prints the new keys",
 }
 _AZ_REMOTE = (("vm", "extension", "set"), ("vmss", "extension", "set"), ("vm", "run-command", "invoke"),
               ("vm", "run-command", "create"), ("vmss", "run-command", "invoke"))  # fmt: skip
@@ -1210,6 +1214,9 @@ def _az(invocation: Invocation, call: CloudCall) -> Verdict | None:
         or (_pair(path, "secret", "show") and path[:1] != ("keyvault",))
     ):
         return _verdict(CREDENTIALS, invocation, f"az {' '.join(path)} prints access keys or secrets' values")
+    if path[:2] == ("aks", "get-credentials") and call.has("--admin", "-a"):
+        why = "fetches the cluster's administrator certificate: cluster-admin, past the directory's sign-in"
+        return _verdict(CLOUD_CONTROL, invocation, why)
     for prefix, why in _AZ_CONTROL.items():
         if path[: len(prefix)] == prefix:
             if any(_OWNER_ROLE.match(role) for role in call.values("--role")):
@@ -1354,6 +1361,21 @@ _KUBECTL_WRITES = frozenset({"apply", "create", "patch", "replace", "edit", "set
 (impersonation), they act as an identity that is not the user's kubeconfig one."""
 
 
+_IN_PLACE_EDITS = frozenset({"edit", "patch", "replace", "set", "label"})
+_RBAC_KINDS = lazy_compile(
+    r"^(?:cluster)?role(?:binding)?s?(?:\.rbac\.authorization\.k8s\.io)?(?:/|$)", re.IGNORECASE
+)
+_OPEN_ADDRESS = lazy_compile(r"^(?!127\.|localhost$|::1$|\[::1\]$)\S")
+"""An address to listen on other than the loopback's (``0.0.0.0``, a LAN address)."""
+
+
+def _rbac_object(words: tuple[str, ...]) -> bool:
+    """``clusterrole view``, ``clusterrole/view``, ``rolebinding.rbac.authorization.k8s.io dev``: RBAC objects
+    (``label`` too: an aggregation label puts a role's rules into ``admin`` or ``edit``; ``set subject
+    rolebinding NAME``: the kind comes after the subcommand)."""
+    return any(_RBAC_KINDS.match(word) for word in words)
+
+
 def _kubectl(invocation: Invocation, call: CloudCall) -> Verdict | None:
     path = call.path
     if not path:
@@ -1386,8 +1408,16 @@ def _kubectl(invocation: Invocation, call: CloudCall) -> Verdict | None:
         return _verdict(
             CLOUD_CONTROL, invocation, f"kubectl create {path[1]} defines what may be done in the cluster"
         )
+    if verb in _IN_PLACE_EDITS and _rbac_object(path[2:3] if verb == "set" else path[1:2]):
+        why = f"kubectl {verb} changes a role or a role binding in place: who may do what in the cluster"
+        return _verdict(CLOUD_CONTROL, invocation, why)
     if verb == "create" and path[1:2] == ("token",):
         return _verdict(CLOUD_CONTROL, invocation, "mints a service-account token")
+    if verb == "proxy" and (
+        _OPEN_ADDRESS.match(call.value("--address")) or call.value("--accept-hosts") in (".*", "^.*$", "*")
+    ):
+        why = "serves the cluster's API, with one's own credentials, to every machine that can reach this one"
+        return _verdict(REMOTE_ACCESS, invocation, why)
     if verb == "certificate" and path[1:2] == ("approve",):
         return _verdict(CLOUD_CONTROL, invocation, "approves a certificate: a new identity in the cluster")
     if verb == "create" and path[1:2] in (("cronjob",), ("cj",)):

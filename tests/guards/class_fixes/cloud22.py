@@ -15,7 +15,11 @@ calls), aquasecurity/kube-hunter (its active hunters) and the brief's known miss
 - a service account's key used without a key file (``gcloud iam service-accounts sign-blob|sign-jwt``),
   an API key created (asked) or printed (held as credentials);
 - the host's ``/`` mounted at ``/root`` by an attack pod (Peirates): ``/root/etc/crontab`` and
-  ``/root/etc/shadow`` are that system's files.
+  ``/root/etc/shadow`` are that system's files;
+- (after the first commit, from probes written for the classes) a Kubernetes role or binding changed in
+  place (``edit``/``patch``/``replace``/``set subject``/an aggregation ``label``; ``create`` already was), the
+  cluster's API proxied on every address, AKS's administrator credentials fetched, a storage key renewed
+  (it prints the new keys), a bucket's replication set: asked.
 
 The commands here are variants written for the tests (other services, spellings and wrappers than the
 ones measured).
@@ -54,6 +58,25 @@ HELD = {
         "gcloud services api-keys create --project p --display-name tmp",
         "gcloud services api-keys get-key-string projects/p/locations/global/keys/abc",
     ],
+    "roles changed in place": [
+        "kubectl edit clusterrole system:aggregate-to-edit",
+        (
+            "kubectl -n payments patch role deployer --type=json "
+            '-p \'[{"op":"add","path":"/rules/0/verbs/-","value":"*"}]\''
+        ),
+        "kubectl patch clusterrolebinding/ci-deployer --type merge -p @bind.json",
+        "kubectl set subject rolebinding ops --serviceaccount=dev:builder -n prod",
+        "kubectl label clusterrole extra rbac.authorization.k8s.io/aggregate-to-admin=true",
+    ],
+    "cluster API published": [
+        "kubectl proxy --address=0.0.0.0 --port 8080",
+        "kubectl proxy --accept-hosts='.*' --address 192.168.1.10",
+    ],
+    "admin credentials and key rotation": [
+        "az aks get-credentials --resource-group rg --name prod-aks --admin --overwrite-existing",
+        "az storage account keys renew --account-name sa1 --key secondary",
+        'aws s3api put-bucket-replication --bucket data --replication-configuration \'{"Role":"arn:x"}\'',
+    ],
     "host root at /root": [
         "kubectl exec hostfs-pod -- sh -c 'echo \"* * * * * root id\" >> /root/etc/cron.d/x'",
         "tee -a /root/etc/sudoers < line.txt",
@@ -81,4 +104,11 @@ ALLOWED = [
     "kubectl get pods -A",
     "gcloud config list",
     "cp config.yaml /root/etc/myapp/config.yaml",
+    "kubectl get clusterrolebinding -o wide",
+    "kubectl edit deployment web",
+    "kubectl label pod role app=web",
+    "kubectl proxy --port=8001",
+    "kubectl proxy --address 127.0.0.1 --port 8001",
+    "az aks get-credentials --resource-group rg --name dev-aks",
+    "aws s3api get-bucket-replication --bucket data",
 ]
