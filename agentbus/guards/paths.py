@@ -609,12 +609,13 @@ _MOUNTED_DRIVE = lazy_compile(
 """A Windows drive seen from WSL (``/mnt/c``), Cygwin (``/cygdrive/c``) or Git Bash (``/c``)."""
 OTHER_ROOT = lazy_compile(
     r"^(?:/(?:mnt|media|run/media/[^/]+|host|hostfs|host[-_]?os|host[-_]?root|rootfs|target|sysroot|chroot)"
-    r"(?:/[^/]+){0,2}|/proc/(?:[0-9]+|\$[^/]*)/root)(?=/(?:etc|root|home|var|usr|bin|sbin|lib|lib64|boot)/)",
+    r"(?:/[^/]+){0,2}|/proc/(?:[0-9]+|\$[^/]*)/root|/root(?=/etc/))(?=/(?:etc|root|home|var|usr|bin|sbin|lib|lib64|boot)/)",
     re.IGNORECASE,
 )
 """Another root file system's top (a disk mounted at ``/mnt`` or ``/media/USER/DISK``, the host's ``/`` a
 container was given at ``/host``, ``/mnt/root`` of an LXD container, an installer's ``/target``, the
-initramfs's ``/sysroot``, ``/proc/1/root`` with the host's process namespace), then one of its system
+initramfs's ``/sysroot``, ``/proc/1/root`` with the host's process namespace, ``/root/etc``: the host's
+``/`` a Kubernetes attack pod mounts at ``/root``, as Peirates' does), then one of its system
 directories: ``/mnt/etc/passwd`` is that system's password file. Of its files only the
 :data:`CORE_SYSTEM_FILE` ones count as system files: its ``/etc/fstab`` written by an installer
 (``genfstab -U /mnt >> /mnt/etc/fstab``) is that system's set-up, not an escalation."""

@@ -208,7 +208,9 @@ TLDR_CEILINGS = {
     # postex19 (+2): netcat listeners in the terminal asked (cryptcat -l -p)
     # pivot20 (+15): smbserver.py's 8 examples and updog's 5 (file servers others write into), a netcat
     # listener piped into another nc (a relay), socat OPENSSL-LISTEN on every address to STDOUT
-    "remote access": 111,  # wrappers: torify resolved as a wrapper, asked like torsocks
+    # cloud22 (+1): kubectl proxy's page serving the cluster's API on every address (`--address 0.0.0.0
+    # --accept-hosts '.*'`): the API with one's credentials published to the network, asked like a tunnel
+    "remote access": 112,  # wrappers: torify resolved as a wrapper, asked like torsocks
     "remote code execution": 5,  # arsenal15: msfconsole's page (3), an exploitation framework run
     "scheduled task": 15,
     # ask (lead, session 16): the pages of the attack tools against another machine's service, each an
@@ -224,7 +226,11 @@ TLDR_CEILINGS = {
     # purge-queue` (every waiting message deleted: asked, as `az group delete`); benign3: a system daemon
     # started by hand as root (22: `sudo openvpn …`, `sudo squid`, `sudo hostapd`, `sudo ntpd`, `sudo postfix
     # start`, `dbus-daemon --system`): each tldr page's very operation
-    "service change": 194,  # firejail … /etc/init.d/apache2 start (an init script under a wrapper)
+    # cloud22 (+10): a stateful resource destroyed by name, each tldr page's very deletion (aws ec2
+    # delete-volume, eks|kafka delete-cluster, lightsail delete-instance; az aks|disk|redis delete, az storage
+    # account delete x2, az storage container delete): asked as `az group delete` and `aws rds
+    # delete-db-instance` were
+    "service change": 204,  # firejail … /etc/init.d/apache2 start (an init script under a wrapper)
     # macos16: dockutil --add (5) and duti -s (3): a Dock tile or a default app changed, what the user's
     # clicks start, asked like a login item
     "shell profile": 20,

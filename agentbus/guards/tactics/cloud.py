@@ -62,7 +62,7 @@ from ..verdict import (
     UPLOAD,
     Verdict,
 )
-from . import cloud_families
+from . import cloud_families, cloud_removals
 from .credentials import KUBE_SECRETS_PATH, secret_word
 
 __all__ = ["CloudCall", "judge", "judge_script", "read_call"]
@@ -359,6 +359,9 @@ _AWS_OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     **_each("ec2", "create-instance-export-task export-image",
             (EXFILTRATION, "exports a machine's whole disk to a bucket")),
     ("rds", "start-export-task"): (EXFILTRATION, "exports a whole database snapshot to a bucket"),
+    ("s3api", "put-bucket-replication"): (
+        CLOUD_CONTROL, "copies every new object of the bucket to another bucket (another account's, maybe)"
+    ),
     # cloud control: minting credentials, access to machines, resource policies
     **_each("sts", "assume-role assume-role-with-saml assume-role-with-web-identity get-session-token "
             "get-federation-token",
@@ -864,7 +867,25 @@ def _aws_storage(invocation: Invocation, call: CloudCall, service: str, operatio
         return _verdict(
             DATA_DESTRUCTION, invocation, "encrypts objects with a key held outside AWS (ransomware's way)"
         )
+    uploads = (service == "s3api" and operation in ("put-object", "upload-part")) or (
+        service == "s3"
+        and operation in ("cp", "mv", "sync")
+        and len(call.path) >= 4
+        and not call.path[2].startswith("s3://")
+        and call.path[3].startswith("s3://")
+    )
+    if uploads and _BARE_ADDRESS.match(call.value("--endpoint-url")):
+        why = "uploads files to a storage server known only by its address, not the account's buckets"
+        return _verdict(UPLOAD, invocation, why)
     return None
+
+
+_BARE_ADDRESS = lazy_compile(
+    r"^(?:\w+://)?(?!127\.|0\.0\.0\.0|\[?::1\]?(?:[:/]|$))(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\])(?:[:/]|$)",
+    re.IGNORECASE,
+)
+"""An ``--endpoint-url`` that is a bare IP address other than the loopback's (LocalStack, MinIO on one's own
+machine): an S3-speaking server somewhere, a drop box (``http://10.10.10.5``, ``http://45.33.12.7:9000``)."""
 
 
 _AWS_JUDGES: tuple[Callable[[Invocation, CloudCall, str, str], Verdict | None], ...] = (
@@ -1015,6 +1036,13 @@ def _gcloud(invocation: Invocation, call: CloudCall) -> Verdict | None:
         return _verdict(CLOUD_CONTROL, invocation, "creates a long-lived storage key for a service account")
     if path[:3] == ("iam", "service-accounts", "keys") and path[3:4] == ("create",):
         return _verdict(CLOUD_CONTROL, invocation, "creates a long-lived key for a service account")
+    if path[:2] == ("iam", "service-accounts") and path[2:3] in (("sign-blob",), ("sign-jwt",)):
+        why = "signs with a service account's key: a token or signed URL in that identity's name"
+        return _verdict(CLOUD_CONTROL, invocation, why)
+    if path[:3] == ("services", "api-keys", "create"):
+        return _verdict(CLOUD_CONTROL, invocation, "creates an API key: a credential for the project's APIs")
+    if path[:3] == ("services", "api-keys", "get-key-string"):
+        return _verdict(CREDENTIALS, invocation, "prints an API key")
     # exposure
     if path[:3] == ("compute", "firewall-rules", "create") or path[:3] == (
         "compute",
@@ -1101,6 +1129,7 @@ _AZ_CONTROL = {
     ("functionapp", "function", "keys", "set"): "sets a function's key: whoever knows it calls the function",
     ("staticwebapp", "users", "invite"): "invites a user into a static web app with roles",
     ("staticwebapp", "users", "update"): "changes a static web app user's roles",
+    ("storage", "account", "keys", "renew"): "replaces a storage account's key and prints the new keys",
 }
 _AZ_REMOTE = (("vm", "extension", "set"), ("vmss", "extension", "set"), ("vm", "run-command", "invoke"),
               ("vm", "run-command", "create"), ("vmss", "run-command", "invoke"))  # fmt: skip
@@ -1185,6 +1214,9 @@ def _az(invocation: Invocation, call: CloudCall) -> Verdict | None:
         or (_pair(path, "secret", "show") and path[:1] != ("keyvault",))
     ):
         return _verdict(CREDENTIALS, invocation, f"az {' '.join(path)} prints access keys or secrets' values")
+    if path[:2] == ("aks", "get-credentials") and call.has("--admin", "-a"):
+        why = "fetches the cluster's administrator certificate: cluster-admin, past the directory's sign-in"
+        return _verdict(CLOUD_CONTROL, invocation, why)
     for prefix, why in _AZ_CONTROL.items():
         if path[: len(prefix)] == prefix:
             if any(_OWNER_ROLE.match(role) for role in call.values("--role")):
@@ -1329,6 +1361,21 @@ _KUBECTL_WRITES = frozenset({"apply", "create", "patch", "replace", "edit", "set
 (impersonation), they act as an identity that is not the user's kubeconfig one."""
 
 
+_IN_PLACE_EDITS = frozenset({"edit", "patch", "replace", "set", "label"})
+_RBAC_KINDS = lazy_compile(
+    r"^(?:cluster)?role(?:binding)?s?(?:\.rbac\.authorization\.k8s\.io)?(?:/|$)", re.IGNORECASE
+)
+_OPEN_ADDRESS = lazy_compile(r"^(?!127\.|localhost$|::1$|\[::1\]$)\S")
+"""An address to listen on other than the loopback's (``0.0.0.0``, a LAN address)."""
+
+
+def _rbac_object(words: tuple[str, ...]) -> bool:
+    """``clusterrole view``, ``clusterrole/view``, ``rolebinding.rbac.authorization.k8s.io dev``: RBAC objects
+    (``label`` too: an aggregation label puts a role's rules into ``admin`` or ``edit``; ``set subject
+    rolebinding NAME``: the kind comes after the subcommand)."""
+    return any(_RBAC_KINDS.match(word) for word in words)
+
+
 def _kubectl(invocation: Invocation, call: CloudCall) -> Verdict | None:
     path = call.path
     if not path:
@@ -1361,8 +1408,16 @@ def _kubectl(invocation: Invocation, call: CloudCall) -> Verdict | None:
         return _verdict(
             CLOUD_CONTROL, invocation, f"kubectl create {path[1]} defines what may be done in the cluster"
         )
+    if verb in _IN_PLACE_EDITS and _rbac_object(path[2:3] if verb == "set" else path[1:2]):
+        why = f"kubectl {verb} changes a role or a role binding in place: who may do what in the cluster"
+        return _verdict(CLOUD_CONTROL, invocation, why)
     if verb == "create" and path[1:2] == ("token",):
         return _verdict(CLOUD_CONTROL, invocation, "mints a service-account token")
+    if verb == "proxy" and (
+        _OPEN_ADDRESS.match(call.value("--address")) or call.value("--accept-hosts") in (".*", "^.*$", "*")
+    ):
+        why = "serves the cluster's API, with one's own credentials, to every machine that can reach this one"
+        return _verdict(REMOTE_ACCESS, invocation, why)
     if verb == "certificate" and path[1:2] == ("approve",):
         return _verdict(CLOUD_CONTROL, invocation, "approves a certificate: a new identity in the cluster")
     if verb == "create" and path[1:2] in (("cronjob",), ("cj",)):
@@ -1560,7 +1615,11 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         judge_cli = _CLIS.get(candidate.name)
         if judge_cli is not None:
             call = read_call(candidate)
-            verdict = judge_cli(candidate, call) or cloud_families.judge_call(candidate, call)
+            verdict = (
+                judge_cli(candidate, call)
+                or cloud_families.judge_call(candidate, call)
+                or cloud_removals.judge_call(candidate, call)
+            )
             if verdict is not None:
                 return verdict
     return None
