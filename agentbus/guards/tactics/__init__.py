@@ -35,6 +35,7 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.irc_bots`: scripts told to join an IRC server or channel (a botnet's command channel, asked);
 - :mod:`.unseen`: code the guard cannot see: values made at run time run as commands, ``enable -f``, ``fc``;
 - :mod:`.hidden_runs`: programs run from shared memory or a hidden directory of ``/tmp`` (asked);
+- :mod:`.temp_scripts`: a script run from ``/tmp``, ``/var/tmp`` or ``/dev/shm`` not there to read (asked);
 - :mod:`.databases`: a database server made to run commands, write web pages, load libraries, or give up
   its password table;
 - :mod:`.redis_abuse`: a Redis server told to write its dump file elsewhere, commands fed to a host list;
@@ -88,6 +89,7 @@ from . import (
     privilege,
     process_hunts,
     system_config,
+    temp_scripts,
     unseen,
     uploads,
 )
@@ -345,6 +347,7 @@ SCRIPT_JUDGES: tuple[ScriptJudge | Family, ...] = (
     MACOS,
     collection.judge_script,
     unseen.judge_script,
+    temp_scripts.judge_script,
     REDIS_ABUSE,
     DATABASES,
     CLOUD,
