@@ -393,7 +393,7 @@ file); senders (``scp``, ``curl -F @``), the clipboard, editors that sync to a r
 (``code``, ``subl``) and programs not known stay judged."""
 _WRITE_TARGET = frozenset({"cp", "mv", "install", "rsync", "scp", "tee", "ln"})
 _HOME_TAKERS = frozenset({"cp", "mv", "rsync", "scp", "sftp", "tar", "bsdtar", "zip", "7z", "7za", "7zz",
-                          "rar", "cpio", "pax", "ln", "du", "ls", "find", "tree"})  # fmt: skip
+                          "rar", "cpio", "pax", "ln", "find"})  # fmt: skip
 """File commands whose operands are paths: a bare ``~word`` given to them (``cp -r ~bob ./x``) is that
 account's home, as the shell expands it (elsewhere it is mostly a program's own syntax: bspc's
 ``~fullscreen``, mitmdump's ``~m_post`` filter)."""
