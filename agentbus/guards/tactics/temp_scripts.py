@@ -14,6 +14,7 @@ path without a script's suffix (``go build -o /tmp/app && /tmp/app``) is a progr
 from __future__ import annotations
 
 import os
+import posixpath
 
 from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
@@ -31,7 +32,9 @@ _SHARED_TEMP = lazy_compile(r"^((?:/private)?/tmp|(?:/private)?/var/tmp|/dev/shm
 """A file right in a directory every account and service may write: where a dropper's stage lands (a
 folder there, ``/tmp/build/gen.py``, is a build's tree; a hidden one is :mod:`.hidden_runs`')."""
 _SCRIPT_SUFFIXES = (".sh", ".bash", ".py", ".pl", ".rb", ".js", ".php", ".lua")
-"""A file run by its own path (``/tmp/x.sh``) is a script by its suffix; without one, a program."""
+"""A file run by its own path (``/tmp/x.sh``) is a script by its suffix; without one, a program. Handed
+to a shell or an interpreter, one with no suffix (``bash /tmp/x``) is a stage too, one with a data
+file's suffix (``python3 /tmp/notes.txt``) not."""
 _WRITERS = frozenset({"tee", "cp", "mv", "install", "ln", "rsync", "dd", "unzip", "tar", "touch", "scp"})
 """Programs that may write their operands (a copy's destination, an unpacked file)."""
 
@@ -71,6 +74,9 @@ def judge_script(script: Script, home: str) -> Verdict | None:
         for invocation in stages:
             run = _script_run(invocation)
             path = normalize_path(run, home=home, cwd=invocation.cwd) if run else ""
+            suffix = posixpath.splitext(path)[1]
+            if suffix and suffix not in _SCRIPT_SUFFIXES:
+                continue  # python3 /tmp/notes.txt: a data file's name, not a stage's
             place = _SHARED_TEMP.match(path) if path.startswith("/") else None
             if place is not None and path not in written and not os.path.lexists(path):
                 why = (f"runs {path} from the shared {place.group(1)}, where any account may write, and it "
