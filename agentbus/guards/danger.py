@@ -493,6 +493,9 @@ def _chmod(invocation: Invocation, home: str) -> Verdict | None:
     for target in targets:
         if recursive and _shared_scratch(target, home):
             return _verdict(PERMISSIONS, invocation, f"recursive chmod {mode} of {target}: {_EVERY_USERS}")
+        if _drops_sticky(mode) and _shared_scratch(target, home):
+            why = f"chmod {mode} of {target} drops its sticky bit: anyone may delete or replace others' files"
+            return _verdict(PERMISSIONS, invocation, why)
         what = _critical(target, home, invocation.cwd)
         if what and (recursive or opening) and "working directory" not in what:
             how = "recursive " if recursive else ""
@@ -516,6 +519,19 @@ _SCRATCH_ROOTS = frozenset({"/tmp", "/var/tmp", "/dev/shm", "/private/tmp", "/pr
 _EVERY_USERS = "every user's and service's files in it, not only this session's"
 
 
+_STICKY_KEPT = lazy_compile(r"^[0-7]*[1357][0-7]{3}$")
+"""An octal mode with the sticky bit (``1777``): what a shared temporary directory needs."""
+
+
+def _drops_sticky(mode: str) -> bool:
+    """Whether ``mode`` opens a directory to every user's writes and clears its sticky bit: octal without
+    the bit (``777``, ``0777``) or set with ``=`` without ``t`` (``a=rwx``); ``o+w`` keeps the bit."""
+    if re.fullmatch(r"[0-7]{3,4}", mode):
+        return bool(_WORLD_WRITABLE.match(mode)) and not _STICKY_KEPT.match(mode)
+    return any("=" in part and "w" in part.partition("=")[2] and "t" not in part.partition("=")[2]
+               and re.match(r"[ugoa]*[oa][ugoa]*=|=", part) for part in mode.split(","))  # fmt: skip
+
+
 def _shared_scratch(target: str, home: str) -> bool:
     """A temporary directory shared by the machine, itself (``/tmp``, ``/var/tmp/``, ``/dev/shm``): a
     recursive chmod or chown of it reaches what other users and services keep there (sockets, locks,
@@ -534,9 +550,35 @@ def _outside_project(target: str, home: str) -> bool:
     return not (path == home or path.startswith(home + "/") or path.startswith(_SCRATCH) or path == "/tmp")
 
 
+_ROOT_OWNER = lazy_compile(r"^(?:root|0)(?:[:.](?:root|0|wheel)?)?$")
+"""An owner spec that makes root the owner: ``root``, ``root:root``, ``root.root``, ``0:0``, ``root:``."""
+
+
+def _made_roots(target: str, home: str) -> bool:
+    """A file of the project (a relative path) or one in a shared temporary directory (``/tmp/sh``)."""
+    if not target.startswith(("/", "~", "$")):
+        return True
+    path = normalize_path(target, home=home)
+    return path.startswith(_SCRATCH) and path.rstrip("/") not in _SCRATCH_ROOTS
+
+
 def _chown(invocation: Invocation, home: str) -> Verdict | None:
     flags, positionals = _split_flags(_values(invocation))
-    if not flags & {"R", "--recursive"} or len(positionals) < 2:
+    recursive = bool(flags & {"R", "--recursive"})
+    if (
+        invocation.name == "chown"
+        and not recursive
+        and "fakeroot" not in invocation.wrappers
+        and len(positionals) >= 2
+        and _ROOT_OWNER.match(positionals[0])
+    ):
+        # chown root:root ./bash, chown 0:0 /tmp/sh: a file of one's own made root's, the step before the
+        # setuid bit (a root shell); a package's files are made root's under fakeroot, installed ones in place
+        target = next((t for t in positionals[1:] if _made_roots(t, home)), None)
+        if target is not None:
+            why = f"makes {target}, a file of the project or a shared temporary place, root's: a setuid step"
+            return _verdict(PRIVILEGE, invocation, why)
+    if not recursive or len(positionals) < 2:
         return None
     for target in positionals[1:]:
         if _shared_scratch(target, home):

@@ -392,6 +392,11 @@ read (``vi ~/.zshrc``: what the editor writes back is the command guard's, which
 file); senders (``scp``, ``curl -F @``), the clipboard, editors that sync to a remote workspace
 (``code``, ``subl``) and programs not known stay judged."""
 _WRITE_TARGET = frozenset({"cp", "mv", "install", "rsync", "scp", "tee", "ln"})
+_HOME_TAKERS = frozenset({"cp", "mv", "rsync", "scp", "sftp", "tar", "bsdtar", "zip", "7z", "7za", "7zz",
+                          "rar", "cpio", "pax", "ln", "find"})  # fmt: skip
+"""File commands whose operands are paths: a bare ``~word`` given to them (``cp -r ~bob ./x``) is that
+account's home, as the shell expands it (elsewhere it is mostly a program's own syntax: bspc's
+``~fullscreen``, mitmdump's ``~m_post`` filter)."""
 _GLOB = lazy_compile(r"[*?\[]")
 
 
@@ -403,19 +408,23 @@ def _judge(
     devices: bool = False,
     local: bool = False,
     listing: bool = False,
+    tilde_home: bool = False,
 ) -> Verdict | None:
     """The verdict on one path a command or search names; disks only with ``devices``.
 
     A disk named in a command is the command guard's business: it knows which
     programs only read one (``smartctl -a /dev/sda``) and which destroy it.
     ``local``: the program keeps what it reads on this machine (:data:`_LOCAL_READERS`);
-    ``listing``: only the names are shown (see :func:`.paths.check_glob`).
+    ``listing``: only the names are shown (see :func:`.paths.check_glob`); ``tilde_home``: a bare
+    ``~word`` is an account's home (:data:`_HOME_TAKERS`).
     """
-    verdict = _judge_path(word, cwd=cwd, write=write, local=local, listing=listing)
+    verdict = _judge_path(word, cwd=cwd, write=write, local=local, listing=listing, tilde_home=tilde_home)
     return None if verdict is not None and verdict.category == DISK and not devices else verdict
 
 
-def _judge_path(word: str, *, cwd: str | None, write: bool, local: bool, listing: bool) -> Verdict | None:
+def _judge_path(
+    word: str, *, cwd: str | None, write: bool, local: bool, listing: bool, tilde_home: bool = False
+) -> Verdict | None:
     if not word or word == "-" or word.startswith("-") or len(word) > PATH_MAX:
         return None
     if _URL.match(word) and word[:7].lower() != "file://":
@@ -429,7 +438,7 @@ def _judge_path(word: str, *, cwd: str | None, write: bool, local: bool, listing
         return None  # every local user reads /etc/passwd; writing it is the command guard's business
     if write and location(word, cwd=cwd) is not None:
         return None  # writing ~/.bashrc, /etc/cron.d/x: the command guard judges it, by the locations table
-    return check_path(word, cwd=cwd, write=write, local=local and not write)
+    return check_path(word, cwd=cwd, write=write, local=local and not write, tilde_home=tilde_home)
 
 
 _WORLD_READABLE = frozenset({"/etc/passwd", "/etc/group"})
@@ -988,7 +997,10 @@ def _check_invocation(invocation: Invocation, cwd: str | None, *, shown: bool = 
             if name == "tee" and new_in_project(operand, cwd=cwd):
                 continue  # ... | tee certs/dev.pem: a new key or certificate of the project's
             devices = name in _CONTENT_READERS and not write
-            verdict = _judge(operand, cwd=cwd, write=write, local=local, listing=listing, devices=devices)
+            homes = name in _HOME_TAKERS
+            verdict = _judge(
+                operand, cwd=cwd, write=write, local=local, listing=listing, devices=devices, tilde_home=homes
+            )
             if verdict is not None:
                 return verdict
         uploads = _curl_files(invocation) if name in CURL_PROGRAMS or name in WGET_PROGRAMS else []

@@ -590,6 +590,16 @@ _OTHER_ACCOUNT = _rule(
 ``cat /var/mail/alice``. An agent that is not root reads them only through a misconfiguration or an
 exploit (the flag files of a capture-the-flag write-up), and no task in the user's project needs them.
 Written files are the other tables' (a hook planted in another user's repository, authorized_keys)."""
+_OTHER_HOME_WRITTEN = _rule(
+    _OTHER_ACCOUNT.pattern.pattern,
+    "another account's home written: a file planted where that account (root's too) finds, loads or runs it",
+    STEALTH_PERSISTENCE,
+)
+"""Written into another account's Linux home: ``mv xmrig.json /root/.config/``, ``cp helper /root/``,
+``install tool /home/alice/bin/``. An agent that is not root writes there only through a misconfiguration
+or an exploit, and as root it plants a file the other account's programs pick up (a miner's
+configuration, a program on its PATH); no task in the user's project puts files there. Its start-up
+files and keys are the narrower tables' (:mod:`.locations`, the home table)."""
 _TILDE_WORD = lazy_compile(r"^~[^/]+/?$")
 """``~word`` alone: another account's home by the shell's reading, but mostly a program's own syntax."""
 _SHARED_HOME = lazy_compile(r"^/home/linuxbrew/")
@@ -832,8 +842,9 @@ def _classify_one(path: str, *, home: str, write: bool) -> _Rule | None:
     on_other_root = OTHER_ROOT.sub("", path, count=1)  # /mnt/root/x: the root's /root/x, as the host has it
     for absolute in dict.fromkeys((path, _MOUNTED_DRIVE.sub("", path), on_other_root)):
         rest = _home_rest(absolute, home)
-        if rest is None and not write and absolute == path and _other_home_itself(absolute, home):
-            return _OTHER_ACCOUNT  # cp -r /home/bob ./loot, ln -s /root www/r: all of it
+        if rest is None and absolute == path and _other_home_itself(absolute, home):
+            # cp -r /home/bob ./loot, ln -s /root www/r: all of it; cp helper /root/: planted there
+            return _OTHER_HOME_WRITTEN if write else _OTHER_ACCOUNT
         if rest is not None:
             own = absolute.lower().startswith(home.lower().rstrip("/") + "/")
             # Linux homes only: C:\\Users\\NAME arrives as /Users/NAME, the user's own on Windows.
@@ -845,8 +856,8 @@ def _classify_one(path: str, *, home: str, write: bool) -> _Rule | None:
             if rule is not None:
                 return rule
             named = absolute in (path, on_other_root)  # not a Windows drive's /Users/NAME under WSL's /mnt/c
-            if not write and not own and linux and named and not _SHARED_HOME.match(absolute):
-                return _OTHER_ACCOUNT
+            if not own and linux and named and not _SHARED_HOME.match(absolute):
+                return _OTHER_HOME_WRITTEN if write else _OTHER_ACCOUNT
         mailbox = _MAILBOX.match(absolute)
         if not write and mailbox and mailbox.group(1) != home.rstrip("/").rpartition("/")[2]:
             return _OTHER_ACCOUNT
@@ -904,7 +915,13 @@ def _named_elsewhere(path: str, resolved: Resolved, home: str, cwd: str | None) 
 
 
 def check_path(
-    path: str, *, cwd: str | None = None, home: str | None = None, write: bool = False, local: bool = False
+    path: str,
+    *,
+    cwd: str | None = None,
+    home: str | None = None,
+    write: bool = False,
+    local: bool = False,
+    tilde_home: bool = False,
 ) -> Verdict | None:
     """A :class:`Verdict` if ``path`` names a sensitive file, directory or device, else None.
 
@@ -913,19 +930,21 @@ def check_path(
     machine (``cat``, ``grep``, ``source``, the file tool's read): a shell profile
     is then allowed, because it holds nothing the agent's own environment does not
     (``printenv`` shows the keys it exports), while uploading or archiving it for
-    sending is still held back. The reason reads ``Access denied:
-    ~/.ssh/id_rsa (SSH private key)``; the category is ``secret access``, or
-    ``system file corruption`` for a system file written, ``direct disk
-    operation`` for a disk.
+    sending is still held back. ``tilde_home=True``: a bare ``~word`` is that
+    account's home (a file command's operand), not a program's own syntax. The
+    reason reads ``Access denied: ~/.ssh/id_rsa (SSH private key)``; the category
+    is ``secret access``, or ``system file corruption`` for a system file
+    written, ``direct disk operation`` for a disk.
     """
     if not isinstance(path, str) or not path.strip():
         return None
     home = home or home_directory()
     resolved = resolve(path, cwd=cwd, home=home)
     rule = _classify(resolved, home=home, write=write, local=local)
-    if rule is None or (rule is _OTHER_ACCOUNT and not _named_elsewhere(path, resolved, home, cwd)):
+    others = rule is _OTHER_ACCOUNT or rule is _OTHER_HOME_WRITTEN
+    if rule is None or (others and not _named_elsewhere(path, resolved, home, cwd)):
         return None
-    if rule is _OTHER_ACCOUNT and _TILDE_WORD.match(path.strip()):
+    if rule is _OTHER_ACCOUNT and not tilde_home and _TILDE_WORD.match(path.strip()):
         return None  # bspc node -t ~fullscreen, mitmdump "~m_post": a filter's word, rarely a home
     public = rule.public is not None and bool(rule.public.search(resolved.path))
     if rule.public is not None and not write and _CA_STORE.match(resolved.path):

@@ -16,6 +16,7 @@ from agentbus.guards.danger import CATEGORIES, GUARD_ID, check_command, command_
 from agentbus.guards.parse import ShellSyntaxError, parse
 from agentbus.guards.programs import walk
 from agentbus.guards.verdict import (
+    COLLECTION,
     DEFAULT_VERDICTS,
     DOWNLOAD_RUN,
     REMOTE_ACCESS,
@@ -84,6 +85,9 @@ ASKED_SINCE_ISSUE_18 = {
     # all, unauthenticated; a copy between one's own machines goes by scp/rsync or a loopback listener).
     "nc -l 8000 > received.txt": REMOTE_ACCESS,
     "nc -l 9000 | tar x": REMOTE_ACCESS,
+    # ... and before a whole disk is imaged (left22): every file on it, other accounts' too, read past the
+    # permissions (data collection); writing an image back to a disk stays the disk rule's.
+    "dd if=/dev/sda of=backup.img bs=4M": COLLECTION,
 }
 
 

@@ -134,7 +134,7 @@ BENIGN = [
     "grep -r password --exclude=.env .",
     "lsblk /dev/sda",
     "sudo fdisk -l /dev/sda",
-    "dd if=/dev/sda of=disk.img bs=4M",
+    "dd if=/dev/sda of=mbr.img bs=512 count=1",  # a boot sector; a whole disk imaged is asked (left22)
     "ls -l /etc/sudoers.d/",
     "sudo visudo -c",
     "chmod 755 /usr/local/bin/tool",

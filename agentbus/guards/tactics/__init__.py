@@ -23,9 +23,11 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.macos`: AppleScript (``osascript``) and the programs only macOS has, across every tactic;
 - :mod:`.cloud`: the cloud and cluster CLIs (``aws``, ``gcloud``, ``az``, ``kubectl`` ...), across tactics;
 - :mod:`.tunnels`: tunnels, proxies, shared terminals and remote desktops that open the machine;
-- :mod:`.pivots`: EarthWorm-style relays known by their ``-s`` mode, whatever the binary is called;
+- :mod:`.pivots`: EarthWorm-style relays, Ligolo-ng and rpivot known by their modes and options, whatever
+  the binary is called;
 - :mod:`.cracking`: passwords guessed against a login or cracked from hashes;
 - :mod:`.scanning`: address ranges swept for open ports (masscan, zmap, pnscan; nmap of wide ranges);
+- :mod:`.port_probes`: many ports of another machine probed through bash's ``/dev/tcp`` (asked);
 - :mod:`.service_attacks`: another machine's service probed and attacked (web fuzzers, sqlmap, nikto,
   user and share enumeration, path traversal URLs);
 - :mod:`.domain_attacks`: a Windows domain attacked from Linux (impacket, certipy, bloodyAD, Responder):
@@ -35,6 +37,7 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.irc_bots`: scripts told to join an IRC server or channel (a botnet's command channel, asked);
 - :mod:`.unseen`: code the guard cannot see: values made at run time run as commands, ``enable -f``, ``fc``;
 - :mod:`.hidden_runs`: programs run from shared memory or a hidden directory of ``/tmp`` (asked);
+- :mod:`.temp_scripts`: a script run from ``/tmp``, ``/var/tmp`` or ``/dev/shm`` not there to read (asked);
 - :mod:`.databases`: a database server made to run commands, write web pages, load libraries, or give up
   its password table;
 - :mod:`.redis_abuse`: a Redis server told to write its dump file elsewhere, commands fed to a host list;
@@ -89,6 +92,7 @@ from . import (
     privilege,
     process_hunts,
     system_config,
+    temp_scripts,
     unseen,
     uploads,
 )
@@ -349,6 +353,7 @@ SCRIPT_JUDGES: tuple[ScriptJudge | Family, ...] = (
     collection.judge_script,
     unseen.judge_script,
     hidden_runs.judge_script,
+    temp_scripts.judge_script,
     REDIS_ABUSE,
     DATABASES,
     CLOUD,

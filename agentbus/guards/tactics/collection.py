@@ -7,7 +7,8 @@
   ``fswebcam``, ``ffmpeg -f v4l2``), the clipboard read (``pbpaste``, ``xclip -o``,
   ``xsel -o``, ``wl-paste``) and network packets (``tcpdump``, ``tshark``,
   ``dumpcap``, ``ngrep``, ARP spoofers). Reading a capture file (``tcpdump -r``),
-  listing devices (``arecord -l``) and writing the clipboard (``pbcopy``) are ordinary.
+  listing devices (``arecord -l``) and writing the clipboard (``pbcopy``) are ordinary. A disk imaged
+  (``dd if=/dev/sda of=disk.img``): every file on it read past the permissions.
 - :data:`~agentbus.guards.verdict.CREDENTIALS`: keyloggers, which catch the
   passwords typed: a ``DEBUG`` trap or ``PROMPT_COMMAND`` that records each
   command to a file, a logger or the network, ``auditctl -S execve`` rules,
@@ -33,6 +34,7 @@ from ..findings import piece as _piece
 from ..findings import positionals as _positionals
 from ..findings import static_args as _values
 from ..interpreters import INTERPRETERS, inline_code, runs_scripts
+from ..operands import block_device
 from ..parse import WRITE_OPERATORS, Script, parsed
 from ..pathnames import normalize_path
 from ..programs import SHELLS, Invocation, shell_mode, substituted, walk
@@ -125,6 +127,25 @@ def _imagemagick_import(values: list[str]) -> bool:
     if "-window" in values or "-screen" in values:
         return True
     return any(not v.startswith("-") and _IMAGE_FILE.search(v) for v in values)
+
+
+_IMAGERS = frozenset({"dd", "dcfldd", "dc3dd"})
+"""Programs that copy a device block by block (``if=DEVICE of=FILE``)."""
+
+
+def _disk_image(invocation: Invocation) -> str | None:
+    """``dd if=/dev/sda of=disk.img``, ``dd if=/dev/nvme0n1 | gzip > x.gz``: a whole disk or partition read
+    into an image, every file on it (other accounts', deleted ones) past the permissions. A copy onto
+    another disk is the disk rule's; a counted read (``count=1``: a boot sector) is no image."""
+    if invocation.name not in _IMAGERS:
+        return None
+    values = _values(invocation)
+    source = next((v[3:] for v in values if v.startswith("if=")), None)
+    if source is None or block_device(source) is None or any(v.startswith("count=") for v in values):
+        return None
+    if any(v.startswith("of=") and block_device(v[3:]) is not None for v in values):
+        return None
+    return f"reads the whole of {source} into an image: every file on it, past the permissions"
 
 
 def _captures(invocation: Invocation) -> str | None:
@@ -640,7 +661,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         return staged
     if not invocation.name:
         return None
-    captured = _captures(invocation)
+    captured = _captures(invocation) or _disk_image(invocation)
     if captured is not None:
         return _verdict(COLLECTION, invocation, captured)
     return None

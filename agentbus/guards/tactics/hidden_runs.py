@@ -13,7 +13,8 @@ such a directory (``wget -O /var/tmp/.X11/agent URL``) is the same payload a ste
 named like a kernel thread (``./kworker``) a masquerade, and a library that
 a program is told to load (``ssh-keygen -D /tmp/x.so``, ``ssh -I``: a PKCS#11 provider's code runs
 in it) is a program run by another name. What such a program does cannot be seen (a binary is not
-read; a script is judged by :mod:`..script_files` too), so the finding is
+read; a script is judged by :mod:`..script_files` too, and one right in ``/tmp`` that is not on disk to read
+by :mod:`.temp_scripts`), so the finding is
 :data:`~agentbus.guards.verdict.UNJUDGED_SCRIPT`: a person is asked (blocked unattended). A program
 of another name given a mass scanner's packet rate and ports (``./firewire --rate 50000 -p2375``:
 Kinsing's masscan, renamed) is a masquerade too, found as the scan it is

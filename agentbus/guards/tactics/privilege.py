@@ -1272,6 +1272,26 @@ alone (``gcc dirty.c -o dirty``, ``dcow``, ``c0w``, ``cowroot``)."""
 _EXPLOIT_DB_SOURCE = lazy_compile(r"^\d{5}\.(?:c|cc|cpp|py|pl|rb|sh)$")
 """A source named by its Exploit-DB number alone (``40847.cpp``, ``searchsploit -m 40839`` gives
 ``40839.c``): five digits, as every entry since 2009 is; a project's numbered exercises stay below."""
+_NUMBERED_SOURCE = lazy_compile(r"^\d{4,6}\.(?:py|pl|rb|sh|php|js)$")
+"""A script named by four to six digits alone (``2265.py``, ``9542.pl``: Exploit-DB's older and newer
+entries): an exploit when it is given another machine to attack (:func:`_remote_target`); a project's
+numbered exercise (``python 2023.py input.txt``) is given none."""
+_EXP_BINARY = lazy_compile(r"^exp(?:\d{0,2}|32|64)$", re.IGNORECASE)
+"""A program built as ``exp`` (``gcc x.c -o exp && ./exp``): the name CTF and kernel exploits are built
+under; only a program run by its path, not a script (``python exp.py`` is also an experiment)."""
+_REMOTE_ADDRESS = lazy_compile(
+    r"^(?:(?:https?|ftp|tcp)://)?(?!127\.|0\.0\.0\.0)(?:\d{1,3}\.){3}\d{1,3}(?:[:/]|$)"
+    r"|^(?:https?|ftp|tcp)://(?!(?:localhost|127\.|0\.0\.0\.0|\[::1\])(?:[:/]|$))[\w.-]+"
+)
+"""Another machine: an IPv4 address (not the loopback) or a URL whose host is not this one."""
+
+
+def _remote_target(invocation: Invocation) -> bool:
+    """Whether ``invocation`` is given another machine's address or URL (``-t 10.10.10.5``, ``http://h/``)."""
+    values = _values(invocation)
+    return any(_REMOTE_ADDRESS.match(v.partition("=")[2] if v.startswith("-") else v) for v in values)
+
+
 _ESCALATION_SCANNERS = frozenset({
     "lse", "linux-smart-enumeration", "linenum", "les", "linux-exploit-suggester",
     "linux-exploit-suggester-2", "deepce", "pspy", "pspy32", "pspy64", "pspy32s", "pspy64s", "peas",
@@ -1452,6 +1472,11 @@ def _exploit_run(invocation: Invocation) -> Verdict | None:
             return _verdict(PRIVILEGE, invocation, why)
         if _EXPLOIT_DB_SOURCE.match(name):  # python3 49876.py -u http://site/ after searchsploit -m 49876
             return _verdict(PRIVILEGE, invocation, f"runs {name}, an exploit named by its Exploit-DB number")
+        if _NUMBERED_SOURCE.match(name) and _remote_target(invocation):  # python3 2265.py -t 10.10.10.5
+            why = f"runs {name}, named by a number alone as Exploit-DB names exploits, at another machine"
+            return _verdict(PRIVILEGE, invocation, why)
+        if name == by_path and _EXP_BINARY.match(name):  # gcc x.c -o exp && ./exp
+            return _verdict(PRIVILEGE, invocation, f"runs {name}, a program named as an exploit (exp)")
         if stem and _kernel_exploit(stem):
             return _verdict(PRIVILEGE, invocation, f"runs {name}, a published local root exploit's name")
         if name and _scanner(name):

@@ -14,7 +14,8 @@ kswapd0``, ``kill -9 $(pgrep -f 185.71.65.238)``. A developer kills their own se
   thread's name (``kworker``, ``kswapd0``: a kernel thread cannot be killed, only a program disguised
   as one), a hidden program name (``killall .sshd``), a network peer (``185.71.65.238``,
   ``mine.pool.example.com:3333``), or the connection table itself (``netstat``/``ss`` output handed
-  to ``kill``: every process holding a matching connection): :data:`~agentbus.guards.verdict.PROCESS_HUNT`,
+  to ``kill``: every process holding a matching connection), the SSH sessions (``pkill -f sshpass``, ``kill
+  $(pgrep -f 'ssh ')``: other sessions' logins and tunnels): :data:`~agentbus.guards.verdict.PROCESS_HUNT`,
   asked by default, since as the developer's own user it reaches only their own processes.
 
 Killing every process, or every one of a shape, and the system's daemons stay :mod:`.impact`'s.
@@ -76,6 +77,9 @@ _HIDDEN_NAME = lazy_compile(r"^\\?\.[A-Za-z][\w-]*$")
 _DEVELOPER_DOTS = frozenset({".venv", ".env", ".next", ".nuxt", ".cache", ".vscode-server", ".cursor-server",
                              ".vscode", ".idea", ".git", ".bin", ".local", ".cargo", ".npm"})  # fmt: skip
 """Dot folders a developer's own processes run from (``pkill -f .vscode-server`` restarts its server)."""
+_SSH_SESSIONS = frozenset({"ssh", "sshpass", "sshd", "autossh", "dropbear", "mosh-server", "ssh-session"})
+"""The programs of SSH sessions (``pkill -9 -f sshpass``, ``kill -9 $(pgrep -f 'ssh ')``): a worm or a
+rival's brute-forcer ended, or the admin's own login and tunnels cut; ``ssh-agent`` holds keys, no session."""
 _SPLIT = lazy_compile(r"[|()\s]+|\\\|")
 _AWK_LITERAL = lazy_compile(r'"((?:[^"\\]|\\.)*)"|(?<![\w)\]])/((?:[^/\\\n]|\\.)+)/')
 
@@ -103,6 +107,8 @@ def _mark(pattern: str) -> tuple[str, str] | None:
         if thread is not None:
             why = f"kills a process named like a kernel thread ({thread}): only an impostor dies"
             return PROCESS_HUNT, why
+        if base in _SSH_SESSIONS:
+            return PROCESS_HUNT, f"kills the SSH sessions ({token}): other sessions' logins and tunnels cut"
         if _HIDDEN_NAME.match(token) and token.lstrip("\\") not in _DEVELOPER_DOTS:
             return PROCESS_HUNT, f"kills a program named as a hidden file ({token.lstrip(chr(92))})"
     return _peer(pattern)

@@ -69,9 +69,9 @@ ALLOWED: list[str] = [
     "SSLKEYLOGFILE=/tmp/keys.log curl https://example.com",
     "python3 -m sslkeylog --help",
     "cat keylog.txt",
-    # a look at the partition table, an image written to an SD card is DISK's, Linux's dd left as is
+    # a look at the partition table, an image written to an SD card is DISK's (a whole disk imaged is
+    # data collection since leftovers22: asked)
     "sudo dd if=/dev/rdisk0 bs=512 count=1 | xxd | head",
-    "dd if=/dev/sda of=disk.img bs=4M",
     "diskutil list /dev/disk4",
     "dd if=/dev/zero of=swap.img bs=1m count=64",
     # the person chooses what is taken
