@@ -103,7 +103,6 @@ ALLOWED = [
     "gcloud services api-keys list",
     "kubectl get pods -A",
     "gcloud config list",
-    "cp config.yaml /root/etc/myapp/config.yaml",
     "kubectl get clusterrolebinding -o wide",
     "kubectl edit deployment web",
     "kubectl label pod role app=web",
