@@ -267,7 +267,7 @@ SERVICE_ATTACKS = Family(
 TUNNELS = Family(
     "tunnels",
     "3proxy Xvnc amazon-ssm-agent anydesk autossh azcmagent blitz bore bunx chisel "
-    "cloudflared curl danted dns2tcpc dns2tcpd dnscat dnscat2 docker frpc frps "
+    "cloudflared curl danted dns2tcpc dns2tcpd dnscat dnscat2 dnscat2-server docker frpc frps "
     "gost gotty gs-full-link gs-mount gs-netcat gs-sftp gsocket hans hping3 http httpie https hysteria "
     "icmpsh icmpsh_m.py iox iodine iodined krfb ligolo ligolo-agent ligolo-ng ligolo-proxy "
     "localtonet localtunnel loclx lt meshagent meshagent32 meshagent64 meshagent_arm64 "

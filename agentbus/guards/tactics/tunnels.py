@@ -98,9 +98,9 @@ _INFO = frozenset({"-h", "--help", "help", "-v", "-V", "--version", "version", "
 _SHARED_TERMINALS = frozenset({"tmate", "ttyd", "gotty", "shellinaboxd", "shellinabox", "wetty", "upterm",
                                "sshx", "tty-share", "teleconsole"})  # fmt: skip
 """Programs whose every run puts a terminal on the network."""
-_COVERT_CHANNELS = frozenset({"iodine", "iodined", "dnscat", "dnscat2", "dns2tcpc", "dns2tcpd", "ptunnel",
-                              "ptunnel-ng", "icmpsh", "icmpsh_m.py", "hans", "ligolo", "ligolo-ng",
-                              "ligolo-agent", "ligolo-proxy", "revsocks", "rpivot", "udp2raw",
+_COVERT_CHANNELS = frozenset({"iodine", "iodined", "dnscat", "dnscat2", "dnscat2-server", "dns2tcpc",
+                              "dns2tcpd", "ptunnel", "ptunnel-ng", "icmpsh", "icmpsh_m.py", "hans", "ligolo",
+                              "ligolo-ng", "ligolo-agent", "ligolo-proxy", "revsocks", "rpivot", "udp2raw",
                               "iox"})  # fmt: skip
 """Tunnels through DNS or ICMP and pivoting agents: an attacker's tools, not a developer's."""
 _TUNNELS = frozenset({"ngrok", "cloudflared", "bore", "lt", "localtunnel", "tailscale", "zrok", "frpc",

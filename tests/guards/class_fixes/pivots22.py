@@ -17,6 +17,10 @@ HELD = {
         "sudo ./proxy -autocert",
         "./lg-agent -connect 198.51.100.4:11601 -accept-fingerprint ABCD",
     ],
+    "dns tunnel server": [
+        "dnscat2-server c2.example.org",
+        "sudo dnscat2-server --dns domain=c2.example.org --secret=x",
+    ],
     "pivot interface": [
         "sudo ip tuntap add user kali mode tun pivot0",
         "ip tuntap add dev tun1 mode tun",
@@ -65,6 +69,7 @@ ALLOWED = [
     "ngrok -v",
     "proxychains -v",
     "chisel --version",
+    "dnscat2-server --help",
     "python3 o365spray.py --help",
     "python3 agent.py --connect localhost:8000",
     "./agent --config agent.yaml",
