@@ -156,7 +156,12 @@ TLDR_CEILINGS = {
     # account update --min-tls-version TLS1_0` (the page's first choice: an outdated TLS allowed)
     # +2 (cloud18): `az lock delete` x2 and `aws backup delete-backup-plan` (a resource lock and the backups
     # to come removed: a protection off, asked) on a count that stood at 16
-    "cloud control": 19,
+    # +5 (cloudmac23): `az storage account|blob|container|queue|table generate-sas`, each page's minting of
+    # a shared access signature (a bearer token to the storage, often long-lived): asked
+    "cloud control": 24,
+    # cloudmac23: `crictl exec -it container_id sh`, a pod's container entered from the node past the
+    # cluster's API and audit log: asked, as `ctr task exec` is
+    "container engine socket": 1,
     # keyloggers: `evtest /dev/input/...`, `intercept -g`; cloud: storage keys; and (cracking family)
     # the pages of password guessers and crackers: hydra, medusa, nxc, patator, john, hashcat, zip2john;
     # impacket's GetNPUsers.py and GetUserSPNs.py pages (AS-REP roasting and Kerberoasting, 10)

@@ -550,6 +550,13 @@ def _aws_logging(invocation: Invocation, call: CloudCall, service: str, operatio
         return _verdict(IMPAIR, invocation, "turns GuardDuty's detector off")
     if service == "guardduty" and operation == "update-detector" and _detector_weakened(call):
         return _verdict(IMPAIR, invocation, "turns GuardDuty's data sources or features off")
+    if (
+        service == "guardduty"
+        and operation == "update-detector"
+        and call.value("--finding-publishing-frequency").upper() in _SLOW_PUBLISHING
+    ):
+        why = "slows the publishing of GuardDuty's updated findings to its alerts (hours, not minutes)"
+        return _verdict(CLOUD_CONTROL, invocation, why)
     if service == "events" and operation in _RULE_CHANGES and _security_rule(call):
         return _verdict(
             IMPAIR, invocation, "disables, re-points or strips the rule that carries security findings"
@@ -621,10 +628,16 @@ def _security_rule(call: CloudCall) -> bool:
     return bool(_SECURITY_SOURCES.search(names)) and bool(pattern) and not _SECURITY_SOURCES.search(pattern)
 
 
+_SLOW_PUBLISHING = frozenset({"ONE_HOUR", "SIX_HOURS"})
+"""GuardDuty's slower finding publishing frequencies: a finding's later sightings reach the alerts (and the
+responder) an hour or six later than the quickest (``FIFTEEN_MINUTES``). Six hours is the service's
+default, so setting it is often plain configuration; a person is asked, as for other cloud settings."""
+
+
 def _detector_weakened(call: CloudCall) -> bool:
     """``update-detector --data-sources S3Logs={Enable=false}``, ``--features Name=...,Status=DISABLED``:
-    the detector stays on while it sees less. (``--finding-publishing-frequency SIX_HOURS``, the
-    default, is left to the user: the corpus reads it as a setting.)"""
+    the detector stays on while it sees less. (``--finding-publishing-frequency SIX_HOURS`` delays
+    findings rather than hiding them: asked, :data:`_SLOW_PUBLISHING`.)"""
     text = " ".join(call.values("--data-sources", "--features"))
     return bool(re.search(r"Enable\"?\s*[:=]\s*false|Status\"?\s*[:=]\s*\"?DISABLED", text, re.IGNORECASE))
 
@@ -1214,6 +1227,9 @@ def _az(invocation: Invocation, call: CloudCall) -> Verdict | None:
         or (_pair(path, "secret", "show") and path[:1] != ("keyvault",))
     ):
         return _verdict(CREDENTIALS, invocation, f"az {' '.join(path)} prints access keys or secrets' values")
+    if path[:1] == ("storage",) and "generate-sas" in path:
+        why = "mints a shared access signature: a token to the storage that works for whoever holds it"
+        return _verdict(CLOUD_CONTROL, invocation, why)
     if path[:2] == ("aks", "get-credentials") and call.has("--admin", "-a"):
         why = "fetches the cluster's administrator certificate: cluster-admin, past the directory's sign-in"
         return _verdict(CLOUD_CONTROL, invocation, why)

@@ -23,8 +23,11 @@ dump-keychain``, ``log erase``). This one judges what has no Linux twin:
   account created (``dscl``, ``dseditgroup``, ``sysadminctl``), the root account turned on
   (``dsenableroot``): PRIVILEGE,
   blocked (other account changes are the persistence family's ask); a
-  password hash read (``dscl . -read /Users/NAME ShadowHashData``):
-  CREDENTIALS; an account hidden from the login window: STEALTH_PERSISTENCE.
+  password hash read (``dscl . -read /Users/NAME ShadowHashData``) or every
+  account's record exported (``dscl . profileexport``): CREDENTIALS; an account
+  hidden from the login window: STEALTH_PERSISTENCE; another directory server
+  signed in to with a password on the line (``dscl -u U -P PASS /LDAPv3/HOST``):
+  SERVICE_ATTACK, asked.
 - Defenses: the application firewall told to let a program through or to stop
   hiding (``socketfilterfw --add``, ``--setstealthmode off``), system
   extensions' developer mode, FileVault off, automatic updates off, login
@@ -69,6 +72,7 @@ from ..verdict import (
     PROFILE,
     SCHEDULED,
     SERVICE,
+    SERVICE_ATTACK,
     SHUTDOWN,
     STEALTH_PERSISTENCE,
     SYSTEM_CONFIG,
@@ -312,6 +316,11 @@ def _dscl(invocation: Invocation, home: str) -> Verdict | None:
     )
     if verbs & {"read", "readall", "readpl", "search"} and any(_PASSWORD_HASH.search(v) for v in values):
         return _verdict(CREDENTIALS, invocation, "reads an account's password hash")
+    if "profileexport" in verbs:
+        return _verdict(CREDENTIALS, invocation, "exports accounts' whole records, password hashes and all")
+    if "-P" in values and not any(v in nodes for v in lowered):  # dscl -u admin -P pass /LDAPv3/HOST -list
+        why = "signs in to another directory server with a password given on the command line"
+        return _verdict(SERVICE_ATTACK, invocation, why)
     if "authonly" in verbs:  # a stealer's check that the password its fake dialog got is the login's
         return _verdict(CREDENTIALS, invocation, "tries a password against an account's login")
     if not verbs & {"create", "append", "merge", "change", "createpl", "mergepl"}:
@@ -602,6 +611,8 @@ def _plist_injection(invocation: Invocation, home: str) -> Verdict | None:
 def _profiles(invocation: Invocation, home: str) -> Verdict | None:
     values = _values(invocation)
     verbs = {v.lower() for v in values[:1]} | {v for v in values if v in ("-R", "-D", "-I")}
+    if "-s" in values and "-F" in values:  # profiles -s -F x.mobileconfig: installed without a prompt
+        verbs.add("-I")
     if verbs & {"remove", "-r", "-R", "-D"}:
         return _verdict(
             IMPAIR, invocation, "removes the machine's configuration profiles (its managed security)"

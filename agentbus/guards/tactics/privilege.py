@@ -1708,9 +1708,13 @@ _RUNTIME_PLACES = frozenset({"--root", "--address", "-a", "--config", "-c", "--r
                              "--image-endpoint", "-i", "-H", "--host", "--url", "--state", "--namespace-dir",
                              "--data-root"})  # fmt: skip
 """A runtime client's options naming the socket, state or configuration it works through."""
-_NODE_RUNTIMES = frozenset({"ctr", "runc", "crun"})
-"""The runtimes below the orchestrator: their containers are the node's pods, not the developer's own.
-(``crictl exec`` is the node's documented debugging step, as ``kubectl exec`` is the cluster's: allowed.)"""
+_NODE_RUNTIMES = frozenset({"ctr", "crictl", "runc", "crun"})
+"""The runtimes below the orchestrator: their containers are the node's pods, not the developer's own
+(``crictl`` speaks only to the kubelet's runtime). A command run in one from the node bypasses the
+cluster's API, its RBAC and its audit log, where ``kubectl exec`` passes through them: asked.
+``nerdctl`` and ``docker`` run the developer's own containers, unless told the pods' namespace."""
+_POD_NAMESPACE = "k8s.io"
+"""containerd's namespace of the kubelet's containers (``nerdctl -n k8s.io exec``)."""
 _RAW_CLIENTS = frozenset({"socat", "nc", "ncat", "netcat", "busybox"})
 _LISTENERS = ("TCP-LISTEN", "TCP4-LISTEN", "TCP6-LISTEN", "UNIX-LISTEN")
 """socat's listening addresses: a relay to the socket (the tunnels' concern), not requests sent to it."""
@@ -1742,10 +1746,23 @@ def _runtime_client(invocation: Invocation, name: str, values: list[str]) -> Ver
         ):
             why = f"drives the host's container runtime through its {option} {given}"
             return _verdict(PRIVILEGE, invocation, why)
-    if name in _NODE_RUNTIMES and {"exec", "attach"} & set(values):
+    runs = {"exec", "attach"} & set(values)
+    if runs and (name in _NODE_RUNTIMES or (name == "nerdctl" and _in_pod_namespace(invocation, values))):
         why = f"{name} runs a command in a container of the node's own runtime (another pod's)"
         return _verdict(ENGINE_SOCKET, invocation, why)
     return None
+
+
+def _in_pod_namespace(invocation: Invocation, values: list[str]) -> bool:
+    """``nerdctl -n k8s.io``, ``--namespace=k8s.io``, ``CONTAINERD_NAMESPACE=k8s.io nerdctl``."""
+    if any(v == f"CONTAINERD_NAMESPACE={_POD_NAMESPACE}" for v in invocation.env):
+        return True
+    for index, value in enumerate(values):
+        option, sign, attached = value.partition("=")
+        given = attached if sign else (values[index + 1] if index + 1 < len(values) else "")
+        if option in ("-n", "--namespace") and given == _POD_NAMESPACE:
+            return True
+    return False
 
 
 _ADMIN_IDENTITY = lazy_compile(r"^-{1,2}as-group=?system:masters$", re.IGNORECASE)
