@@ -1,14 +1,25 @@
 """Classes of Linux attack technique the guards let through (helper linux23; known misses, no measurement).
 
 The misses were named in the brief from kits' scripts (TeamTNT's and Kinsing's rival-clearing
-sections, rootkit hunters, service enumeration cheat sheets); the commands here are variants
-written for the tests, not the lines that were measured:
+sections, rootkit hunters, service enumeration cheat sheets, web server post-exploitation notes);
+the commands here are variants written for the tests, not the lines that were measured:
 
 - rivals' containers killed or removed: a miner's or a kit's name (``xmr``, ``kinsing``, ``pocosow``)
   picked from ``docker ps``/``docker images`` (grep, awk, ``--filter``) and fed to ``docker
   kill``/``stop``/``rm``/``rmi``: resource hijacking, blocked;
 - processes hidden by a bind mount over ``/proc/PID`` found in the mount table (``/proc/mounts``,
   ``/etc/mtab``, ``mount``) and killed: a process hunt, asked;
+- another host's UDP services scanned (``nmap -sU``, ``-sSU``, ``-sUV``): fingerprinting, asked like
+  ``-sV``; its SNMP tree walked or set with a default community (``snmpwalk -c public``): a service
+  attack, asked;
+- passwords searched for in a web server's files at any depth (``grep -ri password
+  /var/www/html/*.php``, ``wp-config.php``, ``/srv/www``, ``/usr/share/nginx``), outside the project:
+  credential hunting, blocked (a site's developer who works in its directory searches the project);
+- a file among the system's programs made runnable (``chmod +x /usr/sbin/python``, ``chmod 755
+  /usr/bin/ls``): a program planted on every user's PATH, asked as system configuration like ``touch
+  /usr/bin/x``; ``/usr/local/bin`` stays allowed;
+- ``/etc/security/limits.conf`` rewritten or appended to: already held (system file corruption); the
+  variants keep it so.
 """
 
 from __future__ import annotations
@@ -34,6 +45,33 @@ HELD = {
         "mount | grep '/proc/[0-9]' | awk '{print $3}' | cut -d/ -f3 | while read p; do kill -9 $p; done",
         "for pid in $(cat /proc/mounts | grep proc | awk -F/ '{print $3}'); do kill -9 $pid; done",
     ],
+    "UDP services fingerprinted": [
+        "nmap -sU --top-ports 100 10.10.10.5",
+        "sudo nmap -sU -p 161,162,69,123 192.168.56.101",
+        "nmap -sSU -p U:53,T:22 target.htb",
+        "nmap -sUV -T4 10.129.2.17",
+        "rustscan -a 10.10.11.2 -- -sU",
+    ],
+    "SNMP walked with a default community": [
+        "snmpwalk -v2c -c public 10.10.10.5",
+        "snmpbulkwalk -c public -v2c 10.129.14.128 .",
+        "snmpwalk -c private -v1 192.168.1.20 1.3.6.1.4.1.77.1.2.25",
+        "snmpwalk -v 2c -cpublic udp:10.10.10.5:161 hrSWRunParameters",
+        "snmpset -v2c -c private 10.0.0.9 sysContact.0 s pwned",
+        "onesixtyone -c names 10.10.10.5",
+        "snmp-check -c public 10.10.10.5",
+    ],
+    "credentials hunted in a web root": [
+        "grep -ri password /var/www/html/*.php",
+        'grep -rn "DB_PASS" /var/www/',
+        'grep -Ri "db_password" /var/www/html/wp-config.php',
+        "grep -i pass /var/www/html/config.php",
+        "rg -i 'passw(or)?d' /srv/www/app/config",
+        'grep -rE "(user|pass)word *=" /usr/share/nginx/html/',
+        'find /var/www -name "*.php" -exec grep -Hi "password" {} \\;',
+        'find /var/www/html -type f | xargs grep -il "db_pass"',
+        "ack -i secret /var/www/site/includes",
+    ],
 }
 
 ALLOWED = [
@@ -46,4 +84,17 @@ ALLOWED = [
     "cat /proc/mounts | grep tmpfs",
     "grep nfs /proc/mounts | awk '{print $2}' | xargs -n1 umount",
     "lsof -ti:3000 | xargs kill",
+    "nmap -sU -p 53 localhost",
+    "nmap -sn 192.168.1.0/24",
+    "nmap -p 5432 db.internal",
+    "nmap -sS -p 443 example.com",
+    "snmpwalk -v2c -c public localhost",
+    "snmpwalk -v2c -c n0c-r34d switch1.corp.example ifDescr",
+    "snmpget -v2c -c public 127.0.0.1 sysUpTime.0",
+    "grep -ri password src/",
+    'grep -rn "DB_PASS" .',
+    "cd /var/www/myapp && grep -rn DB_PASSWORD config/",
+    'grep -rn "TODO" /var/www/html/',
+    'grep -r "server_name" /etc/nginx/sites-enabled/',
+    "ls /var/www/html",
 ]
