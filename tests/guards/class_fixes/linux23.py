@@ -72,6 +72,20 @@ HELD = {
         'find /var/www/html -type f | xargs grep -il "db_pass"',
         "ack -i secret /var/www/site/includes",
     ],
+    "a system program made executable": [
+        "chmod +x /usr/sbin/python",
+        "chmod 755 /usr/bin/ls",
+        "sudo chmod a+x /usr/bin/.sshd",
+        "chmod u=rwx,go=rx /sbin/iptables",
+        "sudo chmod -R 755 /usr/libexec/helper",
+    ],
+    "resource limits rewritten": [
+        "cat > /etc/security/limits.conf <<EOF\n* soft nofile 65535\n* hard nofile 65535\nEOF",
+        "echo '* soft nofile 65535' >> /etc/security/limits.conf",
+        "sudo tee -a /etc/security/limits.conf <<< 'root hard nproc unlimited'",
+        "printf '%s\\n' '* - memlock unlimited' | sudo tee /etc/security/limits.d/99-miner.conf",
+        "sed -i 's/^#\\*.*soft.*core.*/* soft core 0/' /etc/security/limits.conf",
+    ],
 }
 
 ALLOWED = [
@@ -97,4 +111,13 @@ ALLOWED = [
     'grep -rn "TODO" /var/www/html/',
     'grep -r "server_name" /etc/nginx/sites-enabled/',
     "ls /var/www/html",
+    "chmod +x /usr/local/bin/foo",
+    "chmod +x ~/bin/tool",
+    "chmod 644 /usr/share/doc/foo/README",
+    "chmod +x ./scripts/build.sh",
+    "chmod -x /usr/bin/ls",
+    "ls -l /usr/bin/python",
+    "ulimit -n 65535",
+    "cat /etc/security/limits.conf",
+    "grep nofile /etc/security/limits.conf",
 ]
