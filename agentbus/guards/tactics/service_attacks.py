@@ -183,15 +183,10 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
 def _default_community(invocation: Invocation, values: list[str]) -> Verdict | None:
     """``snmpwalk -v2c -c public 10.10.10.5``: another host's SNMP tree read (or set) with a default
     community; the machine itself (``localhost``) and a community of one's own stay allowed."""
-    community = next(
-        (
-            values[i + 1] if v == "-c" else v[2:]
-            for i, v in enumerate(values)
-            if v.startswith("-c") and v != "-C"
-        ),
-        None,
-    )
-    if community is None or community.lower() not in _DEFAULT_COMMUNITIES:
+    communities = [v[2:] or (values[i + 1] if i + 1 < len(values) else "") for i, v in enumerate(values)
+                   if v.startswith("-c")]  # fmt: skip
+    community = communities[0] if communities else ""
+    if community.lower() not in _DEFAULT_COMMUNITIES:
         return None
     agents = positionals(values, _SNMP_VALUED)[:1]
     agent = agents[0].removeprefix("udp:").removeprefix("tcp:").partition(":")[0] if agents else ""
