@@ -88,6 +88,7 @@ EXPECTED_PROGRAMS: dict[str, set[str]] = {
         *service_attacks._GENERATOR_RUNNERS,
         *service_attacks._GENERATORS,
         *service_attacks._LOGGED_LOGINS,
+        *service_attacks._SNMP_WALKERS,
         *("nmap", "dig", "host", "drill"),
     },
     "tunnels": {

@@ -260,7 +260,8 @@ SERVICE_ATTACKS = Family(
     "nfsshell nikto nikto.pl nmap nosqlmap nosqlmap.py nuclei odat odat.py onesixtyone perl "
     "redis-rogue-server redis-rogue-server.py ruby "
     "skipfish smbmap smtp-user-enum smtp-user-enum.pl "
-    "snmp-check sqlmap sqlmap.py ssh sshpass sftp sstimap sstimap.py tplmap tplmap.py wapiti wfuzz "
+    "snmp-check snmpbulkwalk snmpset snmpwalk "
+    "sqlmap sqlmap.py ssh sshpass sftp sstimap sstimap.py tplmap tplmap.py wapiti wfuzz "
     "telnet wget wpscan xh xsser xsstrike xsstrike.py",
     prefixes=("python",),
 )

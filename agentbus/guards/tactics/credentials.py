@@ -68,6 +68,22 @@ _WEB_ROOTS = lazy_compile(r"^/(?:var/www|srv/www|srv/http|usr/share/nginx)/[^/]+
 """A site's directory under a web server's root (``/var/www/html``): wp-config.php, .env and the like."""
 
 
+_SITE_FILES = lazy_compile(r"^/(?:var/www|srv/www|srv/http|usr/share/nginx)/")
+"""What a web server serves, at any depth (``/var/www/html/*.php``, ``wp-config.php``): a site's
+configuration holds its database password, the first thing a shell on a web server looks for."""
+
+
+def _site_files(place: str, cwd: str | None) -> str | None:
+    """Describe ``place`` if it is a web server's files outside the project (a site's developer works
+    in theirs: ``cd /var/www/app && grep -rn DB_PASSWORD config/`` is the project)."""
+    path = normalize_path(place, cwd=cwd)
+    if not _SITE_FILES.match(path + "/") or (
+        cwd is not None and (path + "/").startswith(cwd.rstrip("/") + "/")
+    ):
+        return None
+    return f"the web server's files ({path})"
+
+
 _CONFIG_ROOTS = frozenset({"", "/etc", "/root", "/opt", "/srv", "/var/www", "/usr/local/etc"})
 """Directories whose files, globbed (``/etc/*.conf``), are other programs' configurations and secrets."""
 
@@ -188,6 +204,10 @@ def _search(invocation: Invocation, home: str) -> Verdict | None:
     recursive, patterns, places = search_parts(invocation)
     if recursive and any(_KEY_MATERIAL.search(p) for p in patterns):
         return _verdict(invocation, "searches every file below a directory for private keys")
+    if any(secret_word(p) for p in patterns):
+        site = next((w for w in (_site_files(p, invocation.cwd) for p in places) if w), None)
+        if site is not None:
+            return _verdict(invocation, f"searches {site} for passwords, keys or tokens")
     if not recursive:
         places = [p for p in places if p.endswith("/*") or "*" in p.rsplit("/", 1)[-1]]
         # grep -i password /etc/*.conf: every configuration file of the directory, as grep -r reads them

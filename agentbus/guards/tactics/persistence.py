@@ -34,6 +34,7 @@ from ..findings import inverts_match
 from ..findings import positionals as _positionals
 from ..findings import static_args as _values
 from ..locations import location
+from ..modes import made_executable
 from ..parse import WRITE_OPERATORS, Script, ShellSyntaxError
 from ..paths import normalize_path
 from ..programs import ROOT_WRAPPERS, Invocation, is_root_user, parse_nested, runs_as, walk
@@ -576,22 +577,10 @@ def _osascript(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
-def _gives_execute(mode: str) -> bool:
-    """``+x``, ``u+rwx``, ``a=rx``, ``755``: a mode that lets the file run (``644``, ``-x`` do not)."""
-    if mode.isdigit():
-        return any(int(digit) % 2 for digit in mode[-3:])
-    return any(re.search(r"[+=][rwst]*x", clause) for clause in mode.split(","))
-
-
 def _made_runnable(invocation: Invocation, home: str) -> Verdict | None:
     """``chmod +x /etc/cron.daily/backup``: a script made runnable where cron or init runs it (run-parts
     skips a file that is not executable, so this is the step that schedules it)."""
-    values = [v for v in _values(invocation) if v != "--"]
-    modes = [v for v in values if re.fullmatch(r"-[rwxXst]+", v)]
-    operands = [v for v in values if not v.startswith("-")]
-    mode, files = (modes[0], operands) if modes else (operands[0] if operands else "", operands[1:])
-    if not _gives_execute(mode):
-        return None
+    files = made_executable(invocation)
     for file in files:
         found = location(file, home=home, cwd=invocation.cwd)
         if found is not None and found[0] in (SCHEDULED, SERVICE):

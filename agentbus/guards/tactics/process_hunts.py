@@ -18,6 +18,13 @@ kswapd0``, ``kill -9 $(pgrep -f 185.71.65.238)``. A developer kills their own se
   $(pgrep -f 'ssh ')``: other sessions' logins and tunnels): :data:`~agentbus.guards.verdict.PROCESS_HUNT`,
   asked by default, since as the developer's own user it reaches only their own processes.
 
+The same kits clear the containers too: ``docker ps | grep -E 'xmr|kinsing' | awk '{print $1}' | xargs
+-I % docker kill %``, ``docker images -a | grep monero | awk '{print $3}' | xargs docker rmi -f``: a
+miner's or a kit's name picked from a container listing and handed to ``kill``/``stop``/``rm``/``rmi``
+is resource hijacking as well; a developer's own (``grep myapp``, ``--filter dangling=true``) is not.
+And a process hidden by a bind mount over its ``/proc/PID`` (a rootkit's trick to keep it out of
+``ps``) is found in the mount table: PIDs read from ``/proc/mounts`` and killed are another's.
+
 Killing every process, or every one of a shape, and the system's daemons stay :mod:`.impact`'s.
 """
 
@@ -53,9 +60,11 @@ _KILLERS = frozenset({"kill", "pkill", "killall"})
 _MINING_WORDS = ("stratum", "monero", "xmr", "cryptonight", "randomx", "minerd", "cpuminer", "minergate",
                  "minexmr", "nanopool", "nicehash", "f2pool", "c3pool", "hashvault", "supportxmr",
                  "crypto-pool", "kdevtmpfsi", "kinsing", "kerberods", "watchbog", "sysrv", "kthreaddi",
-                 "kworkerds", "sustes", "pamdicks", "systemten", "dbused")  # fmt: skip
+                 "kworkerds", "sustes", "pamdicks", "systemten", "dbused", "pocosow", "gakeaws",
+                 "azulu")  # fmt: skip
 """Words of miners, their pools and the cryptojacking kits that fight over the same machines (Kinsing,
-kerberods, WatchBog, Sysrv, Rocke's kthreaddi, lsd's systemten.org, the dbused worm)."""
+kerberods, WatchBog, Sysrv, Rocke's kthreaddi, lsd's systemten.org, the dbused worm, the images
+pocosow, gakeaws and azulu that TeamTNT's and Kinsing's scripts remove as rivals')."""
 _KIT_PROGRAMS = frozenset({"xig", "ddgs", "sysupdate", "sysguard", "networkservice", "phpguard"})
 """Programs of the kits whose names are too short or too plain to look for inside a pattern: a
 pattern that is one of them (``grep "xig"``, ``pkill sysupdate``) names the kit (DDG's ``ddgs``, the
@@ -80,6 +89,15 @@ _DEVELOPER_DOTS = frozenset({".venv", ".env", ".next", ".nuxt", ".cache", ".vsco
 _SSH_SESSIONS = frozenset({"ssh", "sshpass", "sshd", "autossh", "dropbear", "mosh-server", "ssh-session"})
 """The programs of SSH sessions (``pkill -9 -f sshpass``, ``kill -9 $(pgrep -f 'ssh ')``): a worm or a
 rival's brute-forcer ended, or the admin's own login and tunnels cut; ``ssh-agent`` holds keys, no session."""
+_CONTAINER_TOOLS = frozenset({"docker", "podman", "nerdctl"})
+_CONTAINER_LISTINGS = frozenset({"ps", "images", "ls", "list"})
+"""``docker ps``, ``docker images``, ``docker container ls``: the listings a container kill picks from."""
+_CONTAINER_ENDINGS = frozenset({"kill", "stop", "rm", "rmi"})
+"""``docker kill``, ``docker rmi``, ``docker container rm``: what ends a container or removes an image."""
+_CONTAINER_FILTERS = frozenset({"-f", "--filter"})
+_MOUNT_TABLES = frozenset({"/proc/mounts", "/proc/self/mounts", "/proc/self/mountinfo", "/etc/mtab"})
+"""The mount table, where a bind mount over ``/proc/PID`` (a process hidden from ``ps``) shows."""
+_MOUNT_LISTERS = frozenset({"mount", "findmnt"})
 _SPLIT = lazy_compile(r"[|()\s]+|\\\|")
 _AWK_LITERAL = lazy_compile(r'"((?:[^"\\]|\\.)*)"|(?<![\w)\]])/((?:[^/\\\n]|\\.)+)/')
 
@@ -150,6 +168,9 @@ def _patterns(stage: Invocation) -> list[str]:
 
 def _hunt(listing: list[Invocation]) -> tuple[str, str] | None:
     """What marks the processes a listing and its filters (``ps aux | grep X | awk …``) pick."""
+    if any(_reads_mount_table(stage) for stage in listing):
+        why = "kills the processes the mount table names: processes hidden by a bind mount over /proc/PID"
+        return PROCESS_HUNT, why
     if listing and listing[0].name == "unhide":
         return PROCESS_HUNT, "kills the processes unhide finds hidden: another kit's, hidden by its rootkit"
     if listing and listing[0].name == "cat":
@@ -171,9 +192,55 @@ def _hunt(listing: list[Invocation]) -> tuple[str, str] | None:
     return None
 
 
+def _reads_mount_table(stage: Invocation) -> bool:
+    """Whether ``stage`` lists the mount table (``cat /proc/mounts``, ``grep … /etc/mtab``, ``mount``)."""
+    if stage.name in _MOUNT_LISTERS:
+        return True
+    return any(normalize_path(v) in _MOUNT_TABLES for v in _values(stage) if v.startswith("/"))
+
+
+def _container_verb(stage: Invocation) -> str | None:
+    """The subcommand of a container tool (``docker container rm`` -> ``rm``), or None."""
+    if stage.name not in _CONTAINER_TOOLS:
+        return None
+    words = [v for v in _values(stage) if not v.startswith("-")][:2]
+    if words and words[0] in ("container", "image") and len(words) > 1:
+        return {"ls": "ls", "list": "ls", "rm": "rmi" if words[0] == "image" else "rm"}.get(
+            words[1], words[1]
+        )
+    return words[0] if words else None
+
+
+def _container_hunt(listing: list[Invocation]) -> tuple[str, str] | None:
+    """A miner's or a kit's name a container listing and its filters pick (``docker ps | grep xmr``)."""
+    if not listing or _container_verb(listing[0]) not in _CONTAINER_LISTINGS:
+        return None
+    values = _values(listing[0])
+    patterns = [
+        v.partition("=")[2] for i, v in enumerate(values) if i and values[i - 1] in _CONTAINER_FILTERS
+    ]
+    patterns += [v.partition("=")[2] for v in values if v.startswith("--filter=")]
+    for stage in listing[1:]:
+        patterns += _patterns(stage)
+    for pattern in patterns:
+        mark = _mark(pattern)
+        if mark is not None and mark[0] == RESOURCE_HIJACK:
+            return (
+                RESOURCE_HIJACK,
+                f"removes other miners' containers ({piece(pattern)}): a miner clearing the host",
+            )
+    return None
+
+
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """``pkill``/``killall`` by a mark, ``kill $(…)`` of what a search by a mark lists."""
     name = invocation.name
+    if _container_verb(invocation) in _CONTAINER_ENDINGS:
+        for stages in substituted(invocation.command, invocation.args):
+            mark = _container_hunt(stages)
+            if mark is not None:
+                return _verdict(mark[0], invocation, mark[1])
+        return None
     if name not in _KILLERS:
         return None
     if name in ("pkill", "killall"):
@@ -198,7 +265,13 @@ def judge_script(script: Script, home: str) -> Verdict | None:
     for stages in walk(script):
         reads = False  # a `while read` loop between the listing and the kill
         for index, stage in enumerate(stages[1:], 1):
-            if stage.name in _KILLERS and ("xargs" in stage.wrappers or reads):
+            fed = "xargs" in stage.wrappers or reads
+            if fed and _container_verb(stage) in _CONTAINER_ENDINGS:
+                mark = _container_hunt([s for s in stages[:index] if s.name != "read"])
+                if mark is not None:
+                    return Verdict(mark[0], piece(" | ".join(s.text for s in stages)), mark[1])
+                break
+            if stage.name in _KILLERS and fed:
                 mark = _hunt([s for s in stages[:index] if s.name != "read"])
                 if mark is not None:
                     return Verdict(mark[0], piece(" | ".join(s.text for s in stages)), mark[1])

@@ -14,7 +14,8 @@ default; ``profile = "unattended"`` blocks it):
   in two octets (``10.*.*.1``). Checking a port of a host or sweeping a LAN for live hosts (``nmap -sn
   192.168.1.0/24``, ``naabu -host example.com``, ``nmap -p 5432 db``) stays discovery;
 - a host scanner told to fingerprint another machine: its services and versions, its operating system, the
-  default or named scripts, every port (``nmap -sC -sV 10.10.10.29``, ``nmap -A -p- host``): the first line
+  default or named scripts, every port, its UDP services (``nmap -sC -sV 10.10.10.29``, ``nmap -A -p- host``,
+  ``nmap -sU --top-ports 100 host``): the first line
   of every break-in write-up, and not how a developer checks a port. The machine itself (``localhost``,
   ``127.0.0.1``) stays discovery;
 - nmap told to slip past a firewall or an intrusion detector, whatever it scans: fragments (``-f``,
@@ -78,6 +79,9 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
 _FINGERPRINTS = frozenset({"-A", "-sC", "-sV", "-sCV", "-sVC", "-O", "-p-", "-p0-65535", "-p1-65535",
                            "--osscan-guess", "--version-all"})  # fmt: skip
 """A host scanner's options that probe what runs on a machine: versions, scripts, the system, every port."""
+_PROBING_SCAN_TYPE = lazy_compile(r"-s[A-Z]*[UVC][A-Z]*")
+"""An nmap scan type that probes services (``-sU``, ``-sSU``, ``-sUV``): UDP ports answer only to a probe of
+their service (SNMP, DNS, NTP, TFTP), a version (``V``) or the default scripts (``C``)."""
 _VALUED = frozenset({"-p", "--script", "-oN", "-oG", "-oX", "-oA", "-oS", "-iL", "--exclude",
                      "--excludefile", "-e", "--script-args", "--top-ports", "--min-rate", "--max-rate",
                      "--max-retries", "-port", "-top-ports", "-tp", "-ports", "-r", "--range", "-b",
@@ -96,7 +100,7 @@ def _fingerprint(values: list[str]) -> str | None:
     for index, value in enumerate(values):
         option, equals, attached = value.partition("=")
         following = values[index + 1] if index + 1 < len(values) else ""
-        if option in _FINGERPRINTS:
+        if option in _FINGERPRINTS or _PROBING_SCAN_TYPE.fullmatch(option):
             return value
         if option == "--script" and _ATTACKING_SCRIPTS.search(attached if equals else following):
             return f"--script {attached if equals else following}"

@@ -12,6 +12,9 @@ purpose does, so each finding is :data:`~agentbus.guards.verdict.SERVICE_ATTACK`
   a site probed for the flaws they exploit, and ``sqlmap --os-shell`` the shell it gets;
 - enumeration of another host's users and shares (``enum4linux``, ``smbmap``, ``finger-user-enum``,
   ``smtp-user-enum``, ``onesixtyone`` ...), run by name or as a script (``./finger-user-enum.pl``);
+- another host's SNMP tree walked or written with a default community (``snmpwalk -v2c -c public
+  10.10.10.5``, ``snmpset -c private``): its accounts, processes, software and routes read by the
+  password every device ships with;
 - nmap told to exploit or hunt for flaws: scripts named after a CVE or a flaw (``distcc-cve2004-2687``,
   ``ssl-heartbleed``, ``http-shellshock``, ``*-vuln-*``), the ``vuln``, ``exploit``, ``intrusive``,
   ``dos`` and ``malware`` categories, or a command handed to a script (``--script-args cmd=id``),
@@ -68,6 +71,13 @@ _ENUMERATORS = frozenset({
 })  # fmt: skip
 """Programs that list another host's accounts, shares and services to attack next (a Windows domain's:
 :mod:`.domain_attacks`)."""
+_SNMP_WALKERS = frozenset({"snmpwalk", "snmpbulkwalk", "snmpset"})
+"""Net-SNMP's programs that read a device's whole tree (or a branch of it) or change its settings."""
+_DEFAULT_COMMUNITIES = frozenset({"public", "private"})
+"""The community strings devices ship with: what a walk guesses, not what an administrator set."""
+_SNMP_VALUED = frozenset({"-v", "-c", "-u", "-l", "-a", "-A", "-x", "-X", "-O", "-m", "-M", "-r", "-t", "-C",
+                          "-e", "-E", "-n", "-D", "-I", "-L", "-P", "-Y", "-Z"})  # fmt: skip
+"""Net-SNMP's options whose next word is a value, not the agent."""
 _DATABASE_ATTACKERS = frozenset({"odat", "redis-rogue-server"})
 """Programs that take over a database server: ODAT (Oracle's scheduler jobs, Java, ``UTL_FILE`` writes,
 external tables), a rogue Redis master that ships a module to its replica."""
@@ -150,6 +160,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         return _poisoned_login(invocation, values)
     if name in ("dig", "host", "drill"):
         return _zone_transfer(invocation, values)
+    if name in _SNMP_WALKERS:
+        return _default_community(invocation, values)
     tool = _tool_name(name, values)
     if tool is None or _INFO & set(values) or (len(values) == 1 and values[0] in _BARE_INFO):
         return None
@@ -165,6 +177,22 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         why = f"{tool} takes over a database server to run commands or write files on its machine"
     else:
         why = f"{tool} lists another host's users, shares or services to attack"
+    return _verdict(SERVICE_ATTACK, invocation, why)
+
+
+def _default_community(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """``snmpwalk -v2c -c public 10.10.10.5``: another host's SNMP tree read (or set) with a default
+    community; the machine itself (``localhost``) and a community of one's own stay allowed."""
+    communities = [v[2:] or (values[i + 1] if i + 1 < len(values) else "") for i, v in enumerate(values)
+                   if v.startswith("-c")]  # fmt: skip
+    community = communities[0] if communities else ""
+    if community.lower() not in _DEFAULT_COMMUNITIES:
+        return None
+    agents = positionals(values, _SNMP_VALUED)[:1]
+    agent = agents[0].removeprefix("udp:").removeprefix("tcp:").partition(":")[0] if agents else ""
+    if not agent or only_this_machine([agent]):
+        return None
+    why = f"{invocation.name} reads another host's SNMP tree with the default community {community!r}"
     return _verdict(SERVICE_ATTACK, invocation, why)
 
 

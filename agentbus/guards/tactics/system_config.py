@@ -7,6 +7,9 @@ SYSTEM_CONFIG (asked by default):
   /etc/apt/keyrings``) when no narrower place covers it: :mod:`..locations` names the places
   whose change is a tactic of its own (cron, sudoers, profiles: blocked or asked as such) and
   :func:`..locations.written` falls back to this category for the rest of ``/etc``;
+- a file among the system's programs made runnable (``chmod +x /usr/sbin/python``, ``chmod 755
+  /usr/bin/ls``): a program planted, or one put in a system program's place, on every user's ``PATH``
+  (``/usr/local/bin`` is the administrator's own);
 - ``git config --system`` (every repository of every user), ``update-alternatives`` (which
   program ``/usr/bin/python`` is), locale, host name, time zone, kernel settings (``sysctl -w``;
   the hardening ones are defense impairment), routes and interfaces (``ip route add``,
@@ -29,6 +32,8 @@ import re
 from ..findings import finding, static_args
 from ..git_settings import subcommand_at
 from ..locations import written
+from ..modes import made_executable
+from ..paths import normalize_path
 from ..programs import Invocation
 from ..verdict import SCHEDULED, SYSTEM_CONFIG, SYSTEM_FILES, Verdict
 from .impact import ipmi_power
@@ -44,6 +49,8 @@ _ALTERNATIVES_CHANGES = frozenset({"--install", "--set", "--remove", "--remove-a
                                    "--all", "--set-selections"})  # fmt: skip
 _OWNERS = frozenset({"chown", "chgrp", "chmod", "mkdir", "touch", "setfacl", "chattr"})
 """Programs that create or give away the files they name (their modes and owners are the rest's rules)."""
+_PROGRAM_DIRECTORIES = ("/bin", "/sbin", "/usr/bin", "/usr/sbin", "/usr/libexec")
+"""Where the system's programs are, on every user's ``PATH`` (``/usr/local/bin`` is the admin's own)."""
 _CREATORS = frozenset({"mkdir", "touch"})
 """Programs that make a file or directory (empty) where they are told: among the system's programs and
 scheduled tasks, a place found writable for a payload (``touch /usr/bin/writeable``, ``mkdir -p
@@ -188,6 +195,11 @@ def _configuration_written(invocation: Invocation, home: str) -> str | None:
         found = written(write.path, home=home, cwd=invocation.cwd)
         if found is not None and found[0] == SYSTEM_CONFIG:
             return f"{write.how} {found[1]}"
+    if invocation.name == "chmod":
+        for file in made_executable(invocation):
+            path = normalize_path(file, home=home, cwd=invocation.cwd)
+            if any(path == d or path.startswith(d + "/") for d in _PROGRAM_DIRECTORIES):
+                return f"makes {path} runnable among the system's programs: one planted on every user's PATH"
     if invocation.name in _OWNERS:
         for value in static_args(invocation):
             if value.startswith("-"):
