@@ -538,8 +538,10 @@ def test_a_payload_downloaded_in_one_call_is_held_back_when_a_later_call_runs_it
     run = decision(hook(pre("Bash", {"command": "bash /tmp/p.sh"}), *builtins))
     assert run["permissionDecision"] == "deny"
     assert "download and run" in run["permissionDecisionReason"]
-    other_session = hook(pre("Bash", {"command": "bash /tmp/p.sh"}, session_id="other"), *builtins)
-    assert other_session.stdout == ""  # another session downloaded nothing
+    other_session = decision(hook(pre("Bash", {"command": "bash /tmp/p.sh"}, session_id="other"), *builtins))
+    # another session downloaded nothing: only asked, as any script in /tmp that is not there to read
+    assert other_session["permissionDecision"] == "ask"
+    assert "download and run" not in other_session["permissionDecisionReason"]
     files = list((tmp_path / "agentbus-home" / "sessions").iterdir())
     assert len(files) == 1
     assert stat.S_IMODE(files[0].stat().st_mode) == 0o600

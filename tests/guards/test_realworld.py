@@ -115,7 +115,7 @@ NAMES = [
     "talosctl kubeconfig --nodes 10.0.0.2",
     "k9s --context kubeconfig_staging",
     "kubectl proxy --accept-paths '^/api/.*' --reject-paths '^/api/.*/exec'",
-    "kubectl proxy --address 0.0.0.0 --accept-hosts '.*'",
+    "kubectl proxy --address 127.0.0.1 --accept-hosts '^localhost$,^127\\.0\\.0\\.1$'",
 ]
 
 
