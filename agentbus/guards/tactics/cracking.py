@@ -28,6 +28,7 @@ from ..findings import static_args as _values
 from ..programs import Invocation
 from ..verdict import CREDENTIALS, Verdict
 from . import JOHN_CONVERTERS
+from .hidden_runs import launched_file
 
 __all__ = ["judge"]
 
@@ -80,7 +81,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
 
 def _guessing_script(invocation: Invocation, values: list[str]) -> Verdict | None:
     """A guesser or cracker run as Python's script by its file's name (``python3 o365spray.py``)."""
-    script = next((v for v in values if not v.startswith("-")), "").rpartition("/")[2].lower()
+    script = (launched_file(invocation) or "").rpartition("/")[2].lower()
     tool = script.removesuffix(".py")
     if not script.endswith(".py") or (tool not in _GUESSERS and tool not in _CRACKERS):
         return None

@@ -24,8 +24,10 @@ from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
 from ..findings import static_args as _values
 from ..hosts import is_this_machine
+from ..options import option_values
 from ..programs import Invocation, walk
 from ..verdict import BACKDOOR, REMOTE_ACCESS, Verdict
+from .hidden_runs import launched_file
 
 __all__ = ["judge"]
 
@@ -128,7 +130,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         if mode in _MODES:
             why = f"runs an EarthWorm-style relay (-s {mode}): a SOCKS tunnel or port relay into this network"
             return _verdict(BACKDOOR, invocation, why)
-    agent = _pivot_agent(invocation.name, values)
+    agent = _pivot_agent(invocation, values)
     return None if agent is None else _verdict(BACKDOOR, invocation, agent)
 
 
@@ -137,29 +139,23 @@ _LIGOLO_OPTIONS = frozenset({"-selfcert", "-ignore-cert", "-autocert", "-accept-
 HOST:11601 -ignore-cert``, ``./proxy -selfcert``), which no other program spells with one dash."""
 
 
-def _pivot_agent(name: str, values: list[str]) -> str | None:
+def _pivot_agent(invocation: Invocation, values: list[str]) -> str | None:
     """A pivoting agent known by its options rather than its name (attackers rename it), or None."""
     options = {value.partition("=")[0] for value in values if value.startswith("-")}
     if options & _LIGOLO_OPTIONS:
         return "Ligolo-ng's agent or proxy opens a tunnel that pivots into this network"
-    if name.startswith("python") or name in ("server.py", "client.py"):
-        script = next((v for v in values if not v.startswith("-")), "").rpartition("/")[2]
-        if name.endswith(".py"):
-            script = name
-        # rpivot's options: --server-port with --proxy-port (server) or --server-ip (client), --ntlm-proxy-ip
-        both = {"--server-port", "--proxy-port"} <= options or {"--server-ip", "--server-port"} <= options
-        rpivot = script in ("server.py", "client.py") and (both or "--ntlm-proxy-ip" in options)
-        if rpivot and not _only_loopback(values):
-            return "rpivot's server or client: a SOCKS pivot dialled back into this network"
+    # rpivot's options: --server-port with --proxy-port (server) or --server-ip (client), --ntlm-proxy-ip
+    both = {"--server-port", "--proxy-port"} <= options or {"--server-ip", "--server-port"} <= options
+    if not (both or "--ntlm-proxy-ip" in options) or _only_loopback(values):
+        return None
+    script = (launched_file(invocation) or invocation.name).rpartition("/")[2]
+    if script in ("server.py", "client.py"):
+        return "rpivot's server or client: a SOCKS pivot dialled back into this network"
     return None
 
 
 def _only_loopback(values: list[str]) -> bool:
     """Whether a ``--server-ip`` is given and is this machine (a developer's own client and server); a
     server bound to ``0.0.0.0`` listens on every network, not only this machine's."""
-    for index, value in enumerate(values):
-        option, equals, given = value.partition("=")
-        if option == "--server-ip":
-            address = given if equals else (values[index + 1] if index + 1 < len(values) else "")
-            return is_this_machine(address) and not address.startswith("0.0.0.0")
-    return False
+    addresses = option_values(values, frozenset({"--server-ip"}))
+    return bool(addresses) and is_this_machine(addresses[0]) and not addresses[0].startswith("0.0.0.0")

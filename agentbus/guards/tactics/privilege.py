@@ -59,6 +59,7 @@ from ..findings import static_args as _values
 from ..interpreters import INTERPRETERS, fed_code, inline_code, runs_scripts
 from ..locations import PROCESS_ROOT, location
 from ..operands import block_device, operands
+from ..options import option_values
 from ..parse import WRITE_OPERATORS, Script, ShellSyntaxError
 from ..paths import normalize_path
 from ..programs import (
@@ -1757,12 +1758,7 @@ def _in_pod_namespace(invocation: Invocation, values: list[str]) -> bool:
     """``nerdctl -n k8s.io``, ``--namespace=k8s.io``, ``CONTAINERD_NAMESPACE=k8s.io nerdctl``."""
     if any(v == f"CONTAINERD_NAMESPACE={_POD_NAMESPACE}" for v in invocation.env):
         return True
-    for index, value in enumerate(values):
-        option, sign, attached = value.partition("=")
-        given = attached if sign else (values[index + 1] if index + 1 < len(values) else "")
-        if option in ("-n", "--namespace") and given == _POD_NAMESPACE:
-            return True
-    return False
+    return _POD_NAMESPACE in option_values(values, frozenset({"-n", "--namespace"}))
 
 
 _ADMIN_IDENTITY = lazy_compile(r"^-{1,2}as-group=?system:masters$", re.IGNORECASE)

@@ -48,6 +48,7 @@ from ..findings import finding as _verdict
 from ..findings import positionals
 from ..findings import static_args as _values
 from ..hosts import named_hosts, only_this_machine
+from ..options import option_values
 from ..programs import Invocation
 from ..verdict import SERVICE_ATTACK, Verdict
 from ..web_payloads import attack as web_attack
@@ -183,9 +184,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
 def _default_community(invocation: Invocation, values: list[str]) -> Verdict | None:
     """``snmpwalk -v2c -c public 10.10.10.5``: another host's SNMP tree read (or set) with a default
     community; the machine itself (``localhost``) and a community of one's own stay allowed."""
-    communities = [v[2:] or (values[i + 1] if i + 1 < len(values) else "") for i, v in enumerate(values)
-                   if v.startswith("-c")]  # fmt: skip
-    community = communities[0] if communities else ""
+    community = next(iter(option_values(values, frozenset({"-c"}))), "")
     if community.lower() not in _DEFAULT_COMMUNITIES:
         return None
     agents = positionals(values, _SNMP_VALUED)[:1]
