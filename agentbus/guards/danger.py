@@ -904,9 +904,10 @@ def _payload_builder(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
-_ATTACK_CONSOLES = frozenset({"msfconsole", "msfd", "msfrpcd", "routersploit", "rsf", "rsf.py", "setoolkit",
-                              "commix", "beef-xss"})  # fmt: skip
-"""Exploitation frameworks: each run throws exploits, scanners or phishing kits at hosts."""
+_ATTACK_CONSOLES = frozenset({"msfconsole", "msfd", "msfrpcd", "msfdb", "routersploit", "rsf", "rsf.py",
+                              "setoolkit", "commix", "beef-xss"})  # fmt: skip
+"""Exploitation frameworks: each run throws exploits, scanners or phishing kits at hosts (``msfdb`` sets up
+and serves Metasploit's database and web service API)."""
 _REMOTE_CONTROLS = frozenset({"weevely", "sliver", "sliver-server", "sliver-client", "pupysh",
                               "powershell-empire", "empire", "villain", "havoc"})  # fmt: skip
 """Command-and-control tools: web shells made and driven, implants' servers and clients."""
@@ -1579,6 +1580,11 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
     decoder = first_runner = False
     for index, stage in enumerate(stages):
         runs = index > 0 and _runs_stdin(stage)
+        if not runs and source is not None and stage.name in SHELLS and shell_mode(stage).file:
+            # wget -O- URL | bash ddexec.sh argv0: the script reads the download as its input (DDexec
+            # loads the binary that arrives into its own memory: a program run without a file on disk).
+            why = f"feeds a download from {source.name} to the script {shell_mode(stage).file}"
+            return Verdict(UNJUDGED_SCRIPT, piece, why)
         if not runs:
             source = source or (
                 stage

@@ -170,7 +170,9 @@ TLDR_CEILINGS = {
     # (tickets requested, forged or converted; a machine account added), and each impacket page's example
     # handed a hash or a ticket (`-hashes LM:NT`, `-k -no-pass`: psexec x2, GetADUsers, rpcdump, smbclient.py,
     # mssqlclient, bloodhound-python): pass-the-hash
-    "credential hunting": 180,  # +1 macos10: `bw list items`; +1 linux15: `kdialog --password`
+    # lead24 (+2): airmon-ng's page: `airmon-ng start wlan0` (monitor mode, to capture others' traffic) and
+    # `airmon-ng check kill` (stops the network managers for it): the Wi-Fi attack's first steps
+    "credential hunting": 182,  # +1 macos10: `bw list items`; +1 linux15: `kdialog --password`
     "data collection": 145,  # the pages of screenshot, recorder, webcam, clipboard and sniffer programs
     "data destruction": 5,
     # +1 (cloud16): `aws accessanalyzer delete-analyzer` (the table named it access-analyzer, no service)
@@ -186,7 +188,8 @@ TLDR_CEILINGS = {
     # (scanning family) the pages of the mass scanners, each a sweep of a range: masscan (7), zmap (8)
     # + tldr nmap's "IDS evasion" example (-T0 -D decoys --source-port -f); + (session 19) nmap fingerprinting
     # another machine: `nmap -sC -sV -oA … host`, `sudo nmap -A -iL file`, `--script "default and safe"`
-    "network scanning": 19,
+    # + lead24: `nmap --script "http-*" hosts -p 80,443` (a wildcard runs every HTTP script, brute and vuln too)
+    "network scanning": 20,
     "privilege escalation": 7,
     # ask (fpwrite17): `kubectl debug node/NAME`, the platforms' own node-debug step, was a block
     "debugging container": 1,

@@ -189,8 +189,8 @@ CLOUD = Family(
 )
 CRACKING = Family(
     "cracking",
-    "aircrack-ng aireplay-ng airbase-ng airgeddon asleap bkcrack brutespray bully chntpw cme cowpatty "
-    "crackmapexec crowbar dscl eaphammer fcrackzip fluxion hashcat hashcat-legacy hostapd-wpe "
+    "aircrack-ng aireplay-ng airbase-ng airgeddon airmon-ng asleap bkcrack brutespray bully chntpw cme "
+    "cowpatty crackmapexec crowbar dscl eaphammer fcrackzip fluxion hashcat hashcat-legacy hostapd-wpe "
     "hydra john kerbrute keychain2john legba mdk3 mdk4 medusa ncrack netexec nmap nxc o365spray "
     "oclhashcat office2john ophcrack patator pdfcrack pixiewps pw-inspector rarcrack rcracki_mt "
     "reaver spray ssh2john ssh2john.py sucrack thc-pptp-bruter unshadow wifiphisher wifite "

@@ -42,8 +42,10 @@ _CRACKERS = frozenset({"john", "hashcat", "ophcrack", "fcrackzip", "pdfcrack", "
                        "chntpw"})  # fmt: skip
 """Programs that recover passwords from hashes, keys or captured handshakes."""
 _WIRELESS = frozenset({"reaver", "bully", "pixiewps", "hostapd-wpe", "eaphammer", "wifiphisher", "wifite",
-                       "airgeddon", "aireplay-ng", "airbase-ng", "mdk3", "mdk4", "fluxion"})  # fmt: skip
-"""Programs that attack a wireless network for its key or for the logins of its users."""
+                       "airgeddon", "aireplay-ng", "airbase-ng", "mdk3", "mdk4", "fluxion",
+                       "airmon-ng"})  # fmt: skip
+"""Programs that attack a wireless network for its key or for the logins of its users (``airmon-ng start``
+puts a card in monitor mode to capture others' traffic; ``check kill`` stops the network managers)."""
 _INFO = frozenset({"-h", "--help", "-help", "--version", "-V", "--list", "-I"})
 _NSE_BRUTE = lazy_compile(
     r"^(?:[\w.-]*-(?:brute|dump-hashes|empty-password|default-accounts)|brute|[\w.-]*hashdump)(?:\.nse)?$"
@@ -72,6 +74,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         return _dscl_guess(invocation, values)
     if len(values) == 1 and values[0] in _INFO:
         return None
+    if name == "airmon-ng" and not {"start", "kill"} & set(values):
+        return None  # airmon-ng alone, or check: lists the wireless interfaces and what would get in the way
     if name in _GUESSERS:
         return _verdict(CREDENTIALS, invocation, f"{name} guesses passwords against a login")
     if name in _WIRELESS:

@@ -581,10 +581,16 @@ def _memory_script(invocation: Invocation) -> Verdict | None:
     return _verdict(invocation, f"{tool} is given another process ({pid}) to dump its memory")
 
 
+_SAMBA_HASH_LISTINGS = frozenset({"-w", "--smbpasswd-style", "-e", "--export"})
+"""pdbedit's options that print or export the accounts' NT hashes (``pdbedit -L -w``, ``-e smbpasswd:F``)."""
+
+
 def _dumper(invocation: Invocation) -> Verdict | None:
     values = _values(invocation)
     if _DUMPERS.match(invocation.name):
         return _verdict(invocation, f"{invocation.name} is a credential-theft tool")
+    if invocation.name == "pdbedit" and _SAMBA_HASH_LISTINGS & {v.partition("=")[0] for v in values}:
+        return _verdict(invocation, "pdbedit prints Samba's password hashes")
     if runs_scripts(invocation.name):
         for index, value in enumerate(values):
             if value.startswith("-") and value != "-m":

@@ -1,4 +1,5 @@
-"""Tactic family ``network scanning`` by hand: ports of another machine probed through bash's ``/dev/tcp``.
+"""Tactic family ``network scanning`` by hand: ports of another machine probed through bash's ``/dev/tcp``
+or netcat.
 
 ``for p in {1..65535}; do (echo > /dev/tcp/10.0.0.5/$p) 2>/dev/null && echo "$p open"; done`` is a port
 scanner with no scanner installed (the attacker's way on a host without nmap). The parser gives such a
@@ -6,12 +7,16 @@ loop's redirection every value its variable takes (``/dev/tcp/10.0.0.5/{1..65535
 per listed port), so the sweep is seen as many ports, or a range of them, of one host. Asked, as
 :mod:`.scanning` asks a scanner fingerprinting another machine; one port probed (``: > /dev/tcp/db/5432``,
 a health check) and this machine's own ports stay ordinary.
+
+Netcat is the same scanner with its own syntax: ``nc -zv 10.0.0.5 20-80`` or ``echo | nc -nvw2 HOST 1-1024``
+tries every port of the range (``nc -u -z`` the UDP ones); ``nc -z db 5432`` is a health check.
 """
 
 from __future__ import annotations
 
 from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
+from ..findings import static_args as _values
 from ..hosts import is_this_machine
 from ..programs import Invocation
 from ..verdict import NETWORK_SCAN, Verdict
@@ -25,8 +30,20 @@ _MANY_PORTS = 4
 """Distinct ports of one host that make a sweep rather than a reachability check (``for p in 22 80 443``)."""
 
 
+_NETCATS = frozenset({"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "busybox-nc"})
+_NETCAT_VALUED = frozenset({"-w", "-p", "-s", "-i", "-q", "-x", "-X", "-e", "-c", "-I", "-O", "-T", "-V",
+                            "-W", "-M", "-m", "-P", "-g", "-G", "--wait", "--source-port", "--source",
+                            "--proxy", "--proxy-type", "--exec", "--sh-exec", "--lua-exec", "--idle-timeout",
+                            "-o", "--output", "-d", "--delay"})  # fmt: skip
+"""Netcat's options (traditional, OpenBSD, Nmap's) whose next word is a value, not a host or a port."""
+_NETCAT_LISTENS = frozenset({"-l", "--listen"})
+_NETCAT_RANGE = lazy_compile(r"(\d{1,5})-(\d{1,5})")
+
+
 def judge(invocation: Invocation, home: str) -> Verdict | None:
-    """Several ports, or a range of them, of another machine probed through ``/dev/tcp``, or None."""
+    """Several ports, or a range of them, of another machine probed by ``/dev/tcp`` or netcat, or None."""
+    if invocation.name in _NETCATS:
+        return _netcat_sweep(invocation)
     command = invocation.command
     ports: dict[str, set[str]] = {}
     for redirect in command.redirects:
@@ -44,4 +61,29 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
 
 def _sweep(invocation: Invocation, host: str) -> Verdict:
     why = f"probes many ports of {host} through /dev/tcp: a port scan of another machine"
+    return _verdict(NETWORK_SCAN, invocation, why)
+
+
+def _netcat_sweep(invocation: Invocation) -> Verdict | None:
+    """``nc -zv HOST 20-80``, ``nc HOST 21 22 23 25``: a range or a list of another machine's ports tried."""
+    words: list[str] = []
+    skip = False
+    for value in _values(invocation):
+        if skip:
+            skip = False
+        elif value in _NETCAT_LISTENS or (value[:1] == "-" and value[1:2] != "-" and "l" in value):
+            return None  # a listener: its port is its own
+        elif value in _NETCAT_VALUED or (
+            value[:1] == "-" and value[1:2] != "-" and f"-{value[-1]}" in _NETCAT_VALUED
+        ):
+            skip = True  # -w 2, or -nvw 2: the last letter of joined options takes the next word
+        elif not value.startswith("-"):
+            words.append(value)
+    if len(words) < 2 or is_this_machine(words[0]):
+        return None
+    host, ports = words[0], words[1:]
+    wide = any((m := _NETCAT_RANGE.fullmatch(port)) and int(m.group(2)) > int(m.group(1)) for port in ports)
+    if not wide and len(set(ports)) < _MANY_PORTS:
+        return None
+    why = f"{invocation.name} tries many ports of {host}: a port scan of another machine"
     return _verdict(NETWORK_SCAN, invocation, why)

@@ -90,9 +90,12 @@ _VALUED = frozenset({"-p", "--script", "-oN", "-oG", "-oX", "-oA", "-oS", "-iL",
 """Options whose next word is a value (ports, files, rates), not a target."""
 
 
-_ATTACKING_SCRIPTS = lazy_compile(r"vuln|exploit|brute|intrusive|\bdos\b|malware|default|-enum-|\bauth\b")
-"""nmap's script categories and names that probe for a way in (``vuln``, ``smb-enum-shares``, ``ftp-brute``);
-``http-title`` or ``ssl-cert`` read what any client sees."""
+_ATTACKING_SCRIPTS = lazy_compile(
+    r"vuln|exploit|brute|intrusive|\bdos\b|malware|default|-enum-|\bauth\b|showmount|\*|\ball\b"
+)
+"""nmap's script categories and names that probe for a way in (``vuln``, ``smb-enum-shares``, ``ftp-brute``,
+``nfs-showmount``), and wildcards or ``all`` (``--script "http-*"`` runs every HTTP script, its brute and vuln
+ones among them); ``http-title`` or ``ssl-cert`` read what any client sees."""
 
 
 def _fingerprint(values: list[str]) -> str | None:
