@@ -207,6 +207,10 @@ def _history(invocation: Invocation) -> Verdict | None:
         return _verdict(EVIDENCE, invocation, "unsets the history file: nothing is kept")
     if name == "set" and "+o" in values and "history" in values:
         return _verdict(EVIDENCE, invocation, "set +o history turns the history off")
+    if name == "kill" and _kills_own_shell(invocation):
+        return _verdict(
+            EVIDENCE, invocation, "kills its own shell with SIGKILL: the session's history is never written"
+        )
     if name == "history" and _short_flags(values) & {"c", "d"}:
         return _verdict(EVIDENCE, invocation, "clears the shell history")
     if name == "history" and _short_flags(values) & {"w", "a"} and "/dev/null" in values:
@@ -223,6 +227,23 @@ def _history(invocation: Invocation) -> Verdict | None:
     ):
         return _verdict(EVIDENCE, invocation, "hides commands from the zsh history")
     return None
+
+
+_SIGKILL = frozenset({"-9", "-KILL", "-SIGKILL", "-kill", "-sigkill"})
+
+
+def _kills_own_shell(invocation: Invocation) -> bool:
+    """``kill -9 $$``, ``kill -s KILL $$``: the covering-tracks notes' way out of a shell, since a shell
+    killed by SIGKILL cannot save its history (``kill -TERM $$``, a script's exit from a subshell, can)."""
+    words = [invocation.command.render(word) for word in invocation.args]
+    if not any(word in ("$$", "${$}") for word in words):
+        return False
+    signal = any(word in _SIGKILL for word in words)
+    named = any(
+        word in ("-s", "-n", "--signal") and words[index + 1].upper() in ("9", "KILL", "SIGKILL")
+        for index, word in enumerate(words[:-1])
+    )
+    return signal or named
 
 
 _SELF_DELETERS = frozenset({"rm", "grm", "unlink", "shred", "gshred", "srm", "wipe"})
