@@ -903,6 +903,31 @@ def judge_script(script: Script, home: str) -> Verdict | None:
     return None
 
 
+def _esxi_defenses(invocation: Invocation) -> Verdict | None:
+    """An ESXi host's logging moved where a reboot empties it (``esxcli system syslog config set
+    --logdir=/tmp``) or sent nowhere (``--loghost=``), its audit records or its firewall turned off
+    (``esxcli network firewall set --enabled false``): what ESXi intruders do before they encrypt.
+    Any other change to where the host logs is its configuration: asked."""
+    if invocation.name != "esxcli":
+        return None
+    values = _values(invocation)
+    spoken = f" {' '.join(v for v in values if not v.startswith('-'))} "
+    options = {v.partition("=")[0]: v.partition("=")[2] for v in values if v.startswith("--")}
+    if " system syslog config set " in spoken:
+        moved = options.get("--logdir", "").startswith(("/tmp", "/var/tmp", "/dev/null"))
+        if moved or ("--loghost" in options and not options["--loghost"]):
+            return _verdict(IMPAIR, invocation, "sends the ESXi host's logs where they are lost")
+        return _verdict(SYSTEM_CONFIG, invocation, "changes where the ESXi host logs")
+    if " system auditrecords " in spoken and " disable " in spoken:
+        return _verdict(IMPAIR, invocation, "turns the ESXi host's audit records off")
+    turned_off = any(v.partition("=")[2 if v.startswith("--") else 0].lower() in _FALSEY for v in values)
+    if " network firewall unload " in spoken or (
+        " network firewall set " in spoken and ("--enabled" in options or "-e" in values) and turned_off
+    ):
+        return _verdict(IMPAIR, invocation, "turns the ESXi host's firewall off")
+    return None
+
+
 _UFW_CHANGES = frozenset({"allow", "deny", "reject", "limit", "delete", "insert", "prepend", "route",
                           "enable", "default", "logging"})  # fmt: skip
 _FIREWALLD_CHANGES = ("--add-", "--remove-", "--set-", "--change-", "--new-", "--delete-", "--direct",
@@ -1152,6 +1177,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         or _agent_socket(invocation, home)
         or _attributes(invocation, home)
         or _firewall(invocation)
+        or _esxi_defenses(invocation)
         or _mandatory_access(invocation)
         or _memory(invocation)
         or _kernel_traces(invocation)

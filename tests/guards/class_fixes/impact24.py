@@ -19,6 +19,9 @@ tmutil and dd lines. The fixes, by class:
   ``esxcli storage filesystem list``, ``vim-cmd vmsvc/getallvms``, ``find /vmfs/volumes ...``) handed
   through a loop variable or a command substitution to a program that changes them (``sed -i``,
   an encryptor run with ``nohup``); reading them (``du -k "$f"``) stays allowed;
+- an ESXi host's defenses (variants of the brief's ESXi log tampering): its logs sent where a reboot
+  loses them (``esxcli system syslog config set --logdir=/tmp``, an empty ``--loghost``), its audit
+  records or firewall turned off: impairment; another log destination is asked;
 - ``kill -9 $$`` (``-KILL``, ``-s KILL``): the shell killed so that it never writes its history,
   evidence; ``kill -TERM $$`` (a script leaving from a subshell) and ``kill -9 $pid`` stay allowed.
 
@@ -49,6 +52,12 @@ HELD = {
         "for f in $(find /vmfs/volumes/ -name '*.vmdk'); do"
         ' nohup /tmp/.c/locker "$f" >/dev/null 2>&1 & done',
     ],
+    "ESXi defenses off": [
+        "esxcli system syslog config set --logdir=/var/tmp/x",
+        "esxcli --server esx01 network firewall set --enabled=0",
+        "esxcli system auditrecords remote disable",
+        "esxcli system syslog config set --loghost=tcp://10.9.9.9:1514",
+    ],
     "own shell killed": [
         "kill -KILL $$",
         "kill -s SIGKILL $$",
@@ -63,6 +72,9 @@ ALLOWED = [
     "esxcli vm process list",
     "find /vmfs/volumes -name '*.vmx'",
     "for f in $(find /vmfs/volumes/ds1/ -name '*.vmdk'); do du -k \"$f\"; done",
+    "esxcli system syslog config get",
+    "esxcli network firewall ruleset list",
+    "esxcli network firewall set --enabled true",
     "kill -TERM $$",
     "kill -9 $pid",
     "kill $$",
