@@ -307,6 +307,15 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      r"|influxdb|clickhouse|couchdb|neo4j|etcd)|/usr/local/var/(?:mysql|postgres(?:ql@?\d*)?))"
      r"/(?!(?:.*/)?[^/]*\.(?:pid|lock|sock|socket)$).+",
      DATA_DESTRUCTION, "a database server's data files"),
+    # -- an ESXi host: its datastores hold every guest's disks, configuration and snapshots (what ESXi
+    # ransomware rewrites, encrypts or deletes); an ISO uploaded to one is not a guest's file --------
+    (r"/vmfs/volumes/(?:[^/]+/)+[^/]*(?:\.(?:vmdk|vmx|vmxf|vmsd|vmsn|vswp|vmss|nvram|vmem|vmtx)|\*)",
+     DATA_DESTRUCTION, "an ESXi datastore's virtual machine files (disks, configurations, snapshots)"),
+    (r"/vmfs/volumes/[^/]+/(?!(?:.*/)?[^/]*\.iso$).+", DATA_DESTRUCTION,
+     "an ESXi datastore's virtual machine folders"),
+    (r"/scratch/log(?:/.*)?", EVIDENCE, "the ESXi host's logs"),
+    (r"/(?:alt)?bootbank(?:/.*)?|/store/packages(?:/.*)?|/locker/packages(?:/.*)?|/usr/lib/vmware(?:/.*)?",
+     SYSTEM_FILES, "the ESXi host's boot modules and system files"),
     # -- the machine's own programs and boot loader: the package manager's to write --------------
     (r"/(?:usr/)?s?bin/.+|/usr/libexec/.+|/boot/.+|/System/.+", SYSTEM_FILES,
      "a system program or the boot loader"),

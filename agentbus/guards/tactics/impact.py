@@ -839,6 +839,12 @@ def _whole_disk(word: str, home: str, cwd: str | None) -> str | None:
     return "the whole disk" if normalize_path(word, home=home, cwd=cwd).rstrip("/") == "" else None
 
 
+def _datastore(word: str, home: str, cwd: str | None) -> str | None:
+    """``find /vmfs/volumes -name '*.vmsn' -delete``: an ESXi datastore, every guest's disks on it."""
+    path = normalize_path(word, home=home, cwd=cwd).rstrip("/")
+    return "an ESXi datastore" if path == _DATASTORE or path.startswith(_DATASTORE + "/") else None
+
+
 def _find(invocation: Invocation, home: str, values: list[str]) -> Verdict | None:
     starts = []
     for value in values:
@@ -861,6 +867,7 @@ def _find(invocation: Invocation, home: str, values: list[str]) -> Verdict | Non
             user_data(start, home, invocation.cwd)
             or _home_itself(start, home, invocation.cwd)
             or _whole_disk(start, home, invocation.cwd)
+            or _datastore(start, home, invocation.cwd)
         )
         if what:
             return _verdict(
@@ -1076,6 +1083,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         or _fill(invocation, home)
         or _miner(invocation)
         or _hypervisor(invocation)
+        or _vm_files_listed(invocation)
         or _virtual_machines(invocation)
         or _marked_renames(invocation, home)
         or _forks_forever(invocation)
@@ -1293,6 +1301,38 @@ def _hypervisor(invocation: Invocation) -> Verdict | None:
         return _verdict(
             SHUTDOWN, invocation, f"{words[0]} stops or destroys virtual machines on the ESXi host"
         )
+    return None
+
+
+_DATASTORE = "/vmfs/volumes"
+_ONLY_READ = frozenset({"cat", "ls", "du", "stat", "echo", "printf", "grep", "egrep", "head", "tail", "wc",
+                        "file", "md5sum", "sha1sum", "sha256sum", "basename", "dirname", "test",
+                        "[", "[["})  # fmt: skip
+
+
+def _lists_vm_files(stage: Invocation) -> bool:
+    """``esxcli vm process list`` (its Config File column), ``esxcli storage filesystem list`` (the
+    datastores), ``vim-cmd vmsvc/getallvms``, ``find /vmfs/volumes/...``: the guests' files, listed."""
+    spoken = f" {' '.join(_words(_values(stage)))} "
+    if stage.name == "esxcli":
+        return " vm process list " in spoken or " storage filesystem list " in spoken
+    if stage.name == "vim-cmd":
+        return " vmsvc/getallvms " in spoken
+    return stage.name == "find" and any(
+        normalize_path(v).startswith(_DATASTORE) for v in _values(stage) if not v.startswith("-")
+    )
+
+
+def _vm_files_listed(invocation: Invocation) -> Verdict | None:
+    """``for f in $(esxcli vm process list | grep 'Config File' ...); do sed -i ... "$f"``, ``for f in $(find
+    /vmfs/volumes/$v -name '*.vmdk'); do ./encrypt "$f"``: ESXi ransomware's walk over the guests' files,
+    each handed to a program that changes it. Reading them (``du -k "$f"``) is not this."""
+    if invocation.name in _ONLY_READ or invocation.name in ("esxcli", "vim-cmd", "find"):
+        return None
+    for stages in substituted(invocation.command, invocation.args):
+        if stages and _lists_vm_files(stages[0]):
+            why = "changes the files of the ESXi host's virtual machines, as listed"
+            return _verdict(DATA_DESTRUCTION, invocation, why)
     return None
 
 

@@ -207,6 +207,10 @@ def _history(invocation: Invocation) -> Verdict | None:
         return _verdict(EVIDENCE, invocation, "unsets the history file: nothing is kept")
     if name == "set" and "+o" in values and "history" in values:
         return _verdict(EVIDENCE, invocation, "set +o history turns the history off")
+    if name == "kill" and _kills_own_shell(invocation):
+        return _verdict(
+            EVIDENCE, invocation, "kills its own shell with SIGKILL: the session's history is never written"
+        )
     if name == "history" and _short_flags(values) & {"c", "d"}:
         return _verdict(EVIDENCE, invocation, "clears the shell history")
     if name == "history" and _short_flags(values) & {"w", "a"} and "/dev/null" in values:
@@ -223,6 +227,23 @@ def _history(invocation: Invocation) -> Verdict | None:
     ):
         return _verdict(EVIDENCE, invocation, "hides commands from the zsh history")
     return None
+
+
+_SIGKILL = frozenset({"-9", "-KILL", "-SIGKILL", "-kill", "-sigkill"})
+
+
+def _kills_own_shell(invocation: Invocation) -> bool:
+    """``kill -9 $$``, ``kill -s KILL $$``: the covering-tracks notes' way out of a shell, since a shell
+    killed by SIGKILL cannot save its history (``kill -TERM $$``, a script's exit from a subshell, can)."""
+    words = [invocation.command.render(word) for word in invocation.args]
+    if not any(word in ("$$", "${$}") for word in words):
+        return False
+    signal = any(word in _SIGKILL for word in words)
+    named = any(
+        word in ("-s", "-n", "--signal") and words[index + 1].upper() in ("9", "KILL", "SIGKILL")
+        for index, word in enumerate(words[:-1])
+    )
+    return signal or named
 
 
 _SELF_DELETERS = frozenset({"rm", "grm", "unlink", "shred", "gshred", "srm", "wipe"})
@@ -882,6 +903,31 @@ def judge_script(script: Script, home: str) -> Verdict | None:
     return None
 
 
+def _esxi_defenses(invocation: Invocation) -> Verdict | None:
+    """An ESXi host's logging moved where a reboot empties it (``esxcli system syslog config set
+    --logdir=/tmp``) or sent nowhere (``--loghost=``), its audit records or its firewall turned off
+    (``esxcli network firewall set --enabled false``): what ESXi intruders do before they encrypt.
+    Any other change to where the host logs is its configuration: asked."""
+    if invocation.name != "esxcli":
+        return None
+    values = _values(invocation)
+    spoken = f" {' '.join(v for v in values if not v.startswith('-'))} "
+    options = {v.partition("=")[0]: v.partition("=")[2] for v in values if v.startswith("--")}
+    if " system syslog config set " in spoken:
+        moved = options.get("--logdir", "").startswith(("/tmp", "/var/tmp", "/dev/null"))
+        if moved or ("--loghost" in options and not options["--loghost"]):
+            return _verdict(IMPAIR, invocation, "sends the ESXi host's logs where they are lost")
+        return _verdict(SYSTEM_CONFIG, invocation, "changes where the ESXi host logs")
+    if " system auditrecords " in spoken and " disable " in spoken:
+        return _verdict(IMPAIR, invocation, "turns the ESXi host's audit records off")
+    turned_off = any(v.partition("=")[2 if v.startswith("--") else 0].lower() in _FALSEY for v in values)
+    if " network firewall unload " in spoken or (
+        " network firewall set " in spoken and ("--enabled" in options or "-e" in values) and turned_off
+    ):
+        return _verdict(IMPAIR, invocation, "turns the ESXi host's firewall off")
+    return None
+
+
 _UFW_CHANGES = frozenset({"allow", "deny", "reject", "limit", "delete", "insert", "prepend", "route",
                           "enable", "default", "logging"})  # fmt: skip
 _FIREWALLD_CHANGES = ("--add-", "--remove-", "--set-", "--change-", "--new-", "--delete-", "--direct",
@@ -1131,6 +1177,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         or _agent_socket(invocation, home)
         or _attributes(invocation, home)
         or _firewall(invocation)
+        or _esxi_defenses(invocation)
         or _mandatory_access(invocation)
         or _memory(invocation)
         or _kernel_traces(invocation)
