@@ -188,7 +188,7 @@ TLDR_CEILINGS = {
     # (scanning family) the pages of the mass scanners, each a sweep of a range: masscan (7), zmap (8)
     # + tldr nmap's "IDS evasion" example (-T0 -D decoys --source-port -f); + (session 19) nmap fingerprinting
     # another machine: `nmap -sC -sV -oA … host`, `sudo nmap -A -iL file`, `--script "default and safe"`
-    # + lead24: `nmap --script "http-*" hosts -p 80,443` (a wildcard runs every HTTP script, brute and vuln too)
+    # + lead24: `nmap --script "http-*" hosts -p 80,443` (a wildcard runs every HTTP script, brute, vuln)
     "network scanning": 20,
     "privilege escalation": 7,
     # ask (fpwrite17): `kubectl debug node/NAME`, the platforms' own node-debug step, was a block
