@@ -201,7 +201,9 @@ TLDR_CEILINGS = {
     # macos12: rmmod, a driver unloaded from the running kernel, x3)
     # lead16: firewall rule changes asked (ufw allow/deny/enable/delete x24, nft add x4, firewall-cmd
     # --add/--remove/--change/--runtime-to-permanent x5; listing them runs)
-    "system configuration": 76,
+    # rootkit24 (+1 in the count): dkms's page, `sudo dkms install -m acpi_call -v 1.2.1` and `sudo dkms
+    # autoinstall`: kernel modules installed where the kernel loads them at every boot
+    "system configuration": 77,
     # asks: the pages of mount/umount, losetup, swapon, LVM (lvcreate, lvextend, pvchange, vgchange),
     # cryptsetup open/close, zfs/zpool, mdadm, resize2fs/growpart, tune2fs, blockdev --set…, udisksctl
     # linux14: mknod's page making block and character device nodes (2): a disk under another name

@@ -38,6 +38,7 @@ from agentbus.guards.tactics import (
     identities,
     macos,
     redis_abuse,
+    rootkits,
     scanning,
     service_attacks,
     tunnels,
@@ -79,6 +80,7 @@ EXPECTED_PROGRAMS: dict[str, set[str]] = {
     "macos": {*macos._CHECKS, "defaults", "osascript"},  # judge_script: defaults | grep, … | osascript
     "redis_abuse": set(redis_abuse._CLIENTS),
     "databases": set(databases.CLIENTS) | set(databases.JVM_LAUNCHERS),
+    "rootkits": {*rootkits.CONTROL_PROGRAMS, "kill"},
     "scanning": {*scanning._MASS_SCANNERS, *scanning._HOST_SCANNERS},
     "service_attacks": {
         *service_attacks._TOOLS,
@@ -134,6 +136,7 @@ def test_every_family_is_in_the_order_of_judges_it_had() -> None:
     invocation_families = [judge.name for judge in tactics.JUDGES if isinstance(judge, Family)]
     script_families = [judge.name for judge in tactics.SCRIPT_JUDGES if isinstance(judge, Family)]
     assert invocation_families == [
+        "rootkits",
         *("ci_files", "beacons", "macos", "cloud", "forge_settings", "tunnels"),
         *("cracking", "service_attacks", "scanning", "domain_attacks"),
         "redis_abuse",
@@ -201,6 +204,7 @@ EXAMPLES: dict[str, str] = {
     "identities": "kadmin -q 'addprinc admin/admin'",
     "macos": 'osascript -e \'display dialog "Password:" default answer "" with hidden answer\'',
     "redis_abuse": "redis-cli -h 10.0.0.5 config set dir /root/.ssh",
+    "rootkits": "kill -31 4242",
     "scanning": "masscan 0.0.0.0/0 -p22",
     "tunnels": "ngrok tcp 22",
     "volumes": "mount /dev/sdb1 /mnt",

@@ -34,6 +34,7 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
   its accounts listed, commands run on its hosts, its credentials roasted, forged or relayed;
 - :mod:`.bait_files`: files that send their viewers' NTLM hashes away, generated or put on a share;
 - :mod:`.dependency_lists`: an installed application's requirements file written (asked);
+- :mod:`.rootkits`: a loaded kernel rootkit given its orders (Diamorphine's signals, ``reptile_cmd``);
 - :mod:`.irc_bots`: scripts told to join an IRC server or channel (a botnet's command channel, asked);
 - :mod:`.unseen`: code the guard cannot see: values made at run time run as commands, ``enable -f``, ``fc``;
 - :mod:`.hidden_runs`: programs run from shared memory or a hidden directory of ``/tmp`` (asked);
@@ -292,15 +293,21 @@ VOLUMES = Family(
     prefixes=("mount_", "mount."),
 )
 
+ROOTKITS = Family(
+    "rootkits",
+    "boopkit boopkit-boop kill reptile_cmd",
+)
+
 FAMILIES: tuple[Family, ...] = (
     *(ACCESS_TOKENS, BEACONS, CI_FILES, CLOUD, CRACKING, DATABASES, DNS_LOOPS),
-    *(DOMAIN_ATTACKS, FORGE_SETTINGS, IDENTITIES, MACOS, REDIS_ABUSE, SCANNING, SERVICE_ATTACKS),
+    *(DOMAIN_ATTACKS, FORGE_SETTINGS, IDENTITIES, MACOS, REDIS_ABUSE, ROOTKITS, SCANNING, SERVICE_ATTACKS),
     *(TUNNELS, VOLUMES),
 )
 """The families imported on demand."""
 
 JUDGES: tuple[InvocationJudge | Family, ...] = (
     persistence.judge,
+    ROOTKITS,
     CI_FILES,
     privilege.judge,
     impairment.judge,

@@ -971,6 +971,8 @@ _DMESG_CLEARS = lazy_compile(r"^--(?:clear|read-clear)$|^-[^-lfnsFKc]*[cC]")
 _BPF_DETACH = {"prog": ("detach",), "link": ("detach",), "net": ("detach",), "cgroup": ("detach",),
                "struct_ops": ("unregister",)}  # fmt: skip
 _BPF_MAP_WRITES = frozenset({"delete", "update", "freeze"})
+_BPF_ATTACH_TO = {"prog": "a kernel hook", "cgroup": "a cgroup (every process in it)",
+                  "net": "a network interface (every packet)"}  # fmt: skip
 
 
 def _kernel_traces(invocation: Invocation) -> Verdict | None:
@@ -978,7 +980,8 @@ def _kernel_traces(invocation: Invocation) -> Verdict | None:
     segfaults and audit lines gone) and ``bpftool prog detach`` (an eBPF sensor unhooked: how
     rootkits blind Falco, Tracee and EDR agents). ``bpftool map update``/``delete`` rewrites what a
     loaded program filters on, ``tc filter add dev eth0 ingress bpf obj door.o`` hooks every packet
-    (BPFDoor's way in): asked, since eBPF developers do both to their own programs."""
+    (BPFDoor's way in), ``bpftool cgroup attach`` hooks every socket of a cgroup (eBPF rootkits'
+    way to see and rewrite connections): asked, since eBPF developers do both to their own programs."""
     name = invocation.name
     values = _values(invocation)
     if name == "dmesg" and any(_DMESG_CLEARS.match(v) for v in values):
@@ -990,6 +993,9 @@ def _kernel_traces(invocation: Invocation) -> Verdict | None:
             return _verdict(IMPAIR, invocation, why)
         if len(words) >= 2 and words[0] == "prog" and words[1] in ("load", "loadall"):
             why = f"bpftool prog {words[1]} loads an eBPF program into the kernel (it may hide or intercept)"
+            return _verdict(SYSTEM_CONFIG, invocation, why)
+        if len(words) >= 2 and words[0] in _BPF_ATTACH_TO and words[1] == "attach":
+            why = f"bpftool {words[0]} attach hooks an eBPF program to {_BPF_ATTACH_TO[words[0]]}"
             return _verdict(SYSTEM_CONFIG, invocation, why)
         if len(words) >= 2 and words[0] == "map" and words[1] in _BPF_MAP_WRITES:
             why = f"bpftool map {words[1]} rewrites a loaded eBPF program's map (its filters and lists)"

@@ -38,7 +38,17 @@ from ..modes import made_executable
 from ..parse import WRITE_OPERATORS, Script, ShellSyntaxError
 from ..paths import normalize_path
 from ..programs import ROOT_WRAPPERS, Invocation, is_root_user, parse_nested, runs_as, walk
-from ..verdict import ACCOUNT, IMPAIR, PRIVILEGE, PROFILE, SCHEDULED, SERVICE, STEALTH_PERSISTENCE, Verdict
+from ..verdict import (
+    ACCOUNT,
+    IMPAIR,
+    PRIVILEGE,
+    PROFILE,
+    SCHEDULED,
+    SERVICE,
+    STEALTH_PERSISTENCE,
+    SYSTEM_CONFIG,
+    Verdict,
+)
 from ..workdir import call_directory
 
 __all__ = ["judge", "judge_script"]
@@ -481,6 +491,21 @@ def _kernel_module(invocation: Invocation, home: str) -> Verdict | None:
     return _verdict(STEALTH_PERSISTENCE, invocation, f"{name} loads code into the kernel")
 
 
+_DKMS_INSTALLS = frozenset({"install", "autoinstall"})
+
+
+def _dkms(invocation: Invocation, home: str) -> Verdict | None:
+    """``dkms install -m MOD -v VER``: a module built out of tree put where the kernel loads it at every boot.
+    Drivers (v4l2loopback, a Wi-Fi card's) are installed so too, so a person is asked; ``dkms status``,
+    ``add`` and ``build`` change nothing the kernel loads."""
+    words = [v for v in _values(invocation) if not v.startswith("-")]
+    if not words or words[0] not in _DKMS_INSTALLS:
+        return None
+    return _verdict(
+        SYSTEM_CONFIG, invocation, f"dkms {words[0]} installs a kernel module the kernel loads at boot"
+    )
+
+
 def _ssh_copy_id(invocation: Invocation, home: str) -> Verdict | None:
     return _verdict(
         STEALTH_PERSISTENCE, invocation, "adds a key to authorized_keys: a login that outlives the session"
@@ -648,6 +673,7 @@ _CHECKS: dict[str, _Check] = {
     **dict.fromkeys(_ACCOUNT_TOOLS, _account),
     **dict.fromkeys(_BUS_TOOLS, _bus_account),
     **dict.fromkeys(("insmod", "modprobe", "depmod", "kextload", "kextutil", "kmutil"), _kernel_module),
+    "dkms": _dkms,
     "ssh-copy-id": _ssh_copy_id,
     "git": _git,
     **dict.fromkeys(("defaults", "plutil", "PlistBuddy"), _plist),

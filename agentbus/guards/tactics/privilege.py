@@ -1277,6 +1277,9 @@ _NUMBERED_SOURCE = lazy_compile(r"^\d{4,6}\.(?:py|pl|rb|sh|php|js)$")
 """A script named by four to six digits alone (``2265.py``, ``9542.pl``: Exploit-DB's older and newer
 entries): an exploit when it is given another machine to attack (:func:`_remote_target`); a project's
 numbered exercise (``python 2023.py input.txt``) is given none."""
+_EXPLOIT_DB_BUILD = lazy_compile(r"^\d{5}$")
+"""A program built from an Exploit-DB source and named as it was (``gcc /tmp/37292.c -o /tmp/37292 &&
+/tmp/37292``): five digits alone, run by its path."""
 _EXP_BINARY = lazy_compile(r"^exp(?:\d{0,2}|32|64)$", re.IGNORECASE)
 """A program built as ``exp`` (``gcc x.c -o exp && ./exp``): the name CTF and kernel exploits are built
 under; only a program run by its path, not a script (``python exp.py`` is also an experiment)."""
@@ -1476,6 +1479,10 @@ def _exploit_run(invocation: Invocation) -> Verdict | None:
         if _NUMBERED_SOURCE.match(name) and _remote_target(invocation):  # python3 2265.py -t 10.10.10.5
             why = f"runs {name}, named by a number alone as Exploit-DB names exploits, at another machine"
             return _verdict(PRIVILEGE, invocation, why)
+        if name == by_path and _EXPLOIT_DB_BUILD.match(name):
+            return _verdict(
+                PRIVILEGE, invocation, f"runs {name}, an exploit built under its Exploit-DB number"
+            )
         if name == by_path and _EXP_BINARY.match(name):  # gcc x.c -o exp && ./exp
             return _verdict(PRIVILEGE, invocation, f"runs {name}, a program named as an exploit (exp)")
         if stem and _kernel_exploit(stem):

@@ -1,0 +1,70 @@
+"""Tactic family ``rootkits``: a loaded kernel rootkit given its orders.
+
+A rootkit loaded into the kernel (``insmod``, judged by :mod:`.persistence`) is driven afterwards by
+commands nobody else sends. Diamorphine and the kits built on it (the cryptominer-hiding LKM, the
+miner installers that load both) hook ``kill`` and read its signal as an order: 31 (``SIGSYS``) hides
+a process, 63 (``SIGRTMAX-1``) hides or shows the module, 64 (``SIGRTMAX``) makes the caller root
+(``kill -31 $PID``, ``kill -64 0``). No program a developer writes listens for those numbers from a
+shell, so the signal alone is the finding. Reptile and boopkit come with their own control programs
+(``/reptile/reptile_cmd hide``, ``reptile_cmd root``, ``boopkit-boop -rhost ...``): whatever their
+arguments, they hide files, processes and connections, or hand out root. Both are
+:data:`~agentbus.guards.verdict.STEALTH_PERSISTENCE` (blocked): no coding task needs them.
+"""
+
+from __future__ import annotations
+
+from ..findings import finding as _verdict
+from ..programs import Invocation
+from ..verdict import STEALTH_PERSISTENCE, Verdict
+
+__all__ = ["judge"]
+
+_ORDERS = {
+    "31": "hide a process",
+    "sys": "hide a process",
+    "sigsys": "hide a process",
+    "63": "hide or show the rootkit's module",
+    "rtmax-1": "hide or show the rootkit's module",
+    "sigrtmax-1": "hide or show the rootkit's module",
+    "64": "make the caller root",
+    "rtmax": "make the caller root",
+    "sigrtmax": "make the caller root",
+}
+"""The signals Diamorphine-style rootkits take as orders, by number and name (lower case), and the order."""
+
+CONTROL_PROGRAMS = frozenset({"reptile_cmd", "boopkit", "boopkit-boop"})
+"""Rootkits' own control programs: Reptile's ``reptile_cmd``, boopkit's listener and its trigger."""
+
+
+def _signal(invocation: Invocation) -> str | None:
+    """The signal ``kill`` sends as written (``-31``, ``-s 64``, ``--signal=SIGSYS``), else None."""
+    command = invocation.command
+    words = [command.render(raw) for raw in invocation.args]
+    for index, word in enumerate(words):
+        if word == "--":
+            return None
+        if word in ("-s", "-n", "--signal"):
+            return words[index + 1] if index + 1 < len(words) else None
+        if word.startswith("--signal="):
+            return word.partition("=")[2]
+        if word.startswith("-") and len(word) > 1:
+            return word[1:]
+        return None  # the first target: no signal was given (TERM)
+    return None
+
+
+def judge(invocation: Invocation, home: str) -> Verdict | None:
+    """A rootkit's order: ``kill`` with a rootkit's signal, or a rootkit's control program; else None."""
+    name = invocation.name
+    if name in CONTROL_PROGRAMS:
+        return _verdict(
+            STEALTH_PERSISTENCE, invocation, f"{name} controls a kernel rootkit (hides, gives root)"
+        )
+    if name != "kill":
+        return None
+    signal = _signal(invocation)
+    order = _ORDERS.get(signal.lower()) if signal else None
+    if order is None:
+        return None
+    why = f"kill -{signal} is how a kernel rootkit (Diamorphine's kin) is told to {order}"
+    return _verdict(STEALTH_PERSISTENCE, invocation, why)
