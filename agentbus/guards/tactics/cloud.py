@@ -809,6 +809,14 @@ def _aws_exposure(invocation: Invocation, call: CloudCall, service: str, operati
         )
     ):
         return _verdict(CLOUD_CONTROL, invocation, "makes a bucket public")
+    if (
+        service == "s3api"
+        and operation in ("put-object-acl", "put-bucket-acl")
+        and call.value("--access-control-policy").startswith(("file://", "fileb://", COMPUTED))
+    ):
+        # the grants are in a file the guard does not read: the whole access list replaced (attack notes'
+        # WRITE_ACP abuse gives AuthenticatedUsers FULL_CONTROL so); the canned --acl spellings are above
+        return _verdict(CLOUD_CONTROL, invocation, f"s3api {operation} replaces who may read or change it")
     if _public_object(call, service, operation):
         return _verdict(
             CLOUD_CONTROL, invocation, "writes objects any AWS account may read, or anyone change"

@@ -17,6 +17,13 @@ The brief's known misses, written as variants for the tests (not measured lines)
 - ``aws sts assume-role``, same account or not, stays asked: the guard cannot see whose account the
   credentials are, a role of the same account is the privilege escalation path of the attack guides,
   and the keys it mints are printed into the transcript; profiles with ``role_arn`` stay allowed.
+
+Then a fresh sample held out by source (kymb0/web_study's AWS notes, a red-team skill repository's macOS
+credential access page; outside the repository in /work/realworld/cloudmac24), measured at first sight
+and not tuned on. Tuned on separate sources (emilva/triggered's cloud probe script, santrancisco/cheat's
+kubectl page, own spellings): an S3 object's or bucket's access list replaced from a file
+(``put-object-acl --access-control-policy file://acl.json``: the grants unseen, attack notes' WRITE_ACP
+abuse) is asked; the canned ``--acl private`` stays allowed.
 """
 
 HELD: dict[str, list[str]] = {
@@ -61,6 +68,10 @@ HELD: dict[str, list[str]] = {
         "  properties: {role: roles/owner, member: user:e@gmail.com}\\n' > dm.yaml;"
         " gcloud deployment-manager deployments create x --config dm.yaml",
     ],
+    "an S3 access list replaced from a file": [
+        "aws s3api put-object-acl --bucket b --key flag --access-control-policy file://objacl.json",
+        "aws s3api put-bucket-acl --bucket b --access-control-policy fileb://acl.json",
+    ],
     "roles assumed": [
         "aws sts assume-role --role-arn arn:aws:iam::$(aws sts get-caller-identity --query Account --output"
         " text):role/admin --role-session-name s",
@@ -97,6 +108,10 @@ ALLOWED: list[str] = [
     "gcloud deployment-manager deployments create web --config vm.yaml",
     "cat > vm.yaml <<EOF\nresources:\n- name: vm\n  type: compute.v1.instance\nEOF\n"
     "gcloud deployment-manager deployments create web --config vm.yaml",
+    # canned access lists, a bucket policy from the project
+    "aws s3api put-object-acl --bucket b --key k --acl private",
+    "aws s3api put-bucket-acl --bucket b --acl private",
+    "aws s3api put-bucket-policy --bucket site --policy file://policy.json",
     # a role used through a profile
     "aws s3 ls --profile deploy-role",
 ]
