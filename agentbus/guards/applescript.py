@@ -59,6 +59,10 @@ def _literal(quoted: str) -> str:
     return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t", "r": "\r"}.get(m.group(1), m.group(1)), body)
 
 
+_OF_HOME = lazy_compile(rf"\bfolder\s+({_STRING})\s+of\s+(?:the\s+)?home\b(?!\s+folder)", re.IGNORECASE)
+"""``folder "Documents" of home``: the Finder names a folder of the user's home so."""
+
+
 def _evaluate(expression: str) -> str:
     """A concatenation of literals (``"rm -rf " & quoted form of "/var/log"``) as the text it makes."""
     parts = []
@@ -144,6 +148,9 @@ def paths(text: str) -> list[str]:
         body = _literal(match.group(0))
         if body.startswith(("/", "~/")) and "\n" not in body:
             found.append(body.rstrip("/") or "/")
+    # The Finder's own words for a folder of the home: folder "Documents" of home.
+    for match in _OF_HOME.finditer(text):
+        found.append("~/" + _literal(match.group(1)).replace(":", "/").strip("/"))
     # A relative HFS piece after a folder variable ("Library:Group Containers:x:") joined to home.
     for match in re.finditer(r"\"((?:Library|Documents|Desktop):[^\"]{0,400})\"", text):
         found.append("~/" + match.group(1).replace(":", "/").rstrip("/"))

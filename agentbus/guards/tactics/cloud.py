@@ -62,7 +62,7 @@ from ..verdict import (
     UPLOAD,
     Verdict,
 )
-from . import cloud_families, cloud_removals
+from . import cloud_families, cloud_removals, cloud_run_as, pod_uploads
 from .credentials import KUBE_SECRETS_PATH, secret_word
 
 __all__ = ["CloudCall", "judge", "judge_script", "read_call"]
@@ -809,6 +809,14 @@ def _aws_exposure(invocation: Invocation, call: CloudCall, service: str, operati
         )
     ):
         return _verdict(CLOUD_CONTROL, invocation, "makes a bucket public")
+    if (
+        service == "s3api"
+        and operation in ("put-object-acl", "put-bucket-acl")
+        and call.value("--access-control-policy").startswith(("file://", "fileb://", COMPUTED))
+    ):
+        # the grants are in a file the guard does not read: the whole access list replaced (attack notes'
+        # WRITE_ACP abuse gives AuthenticatedUsers FULL_CONTROL so); the canned --acl spellings are above
+        return _verdict(CLOUD_CONTROL, invocation, f"s3api {operation} replaces who may read or change it")
     if _public_object(call, service, operation):
         return _verdict(
             CLOUD_CONTROL, invocation, "writes objects any AWS account may read, or anyone change"
@@ -1635,6 +1643,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
                 judge_cli(candidate, call)
                 or cloud_families.judge_call(candidate, call)
                 or cloud_removals.judge_call(candidate, call)
+                or cloud_run_as.judge_call(candidate, call)
             )
             if verdict is not None:
                 return verdict
@@ -1702,7 +1711,9 @@ def judge_script(script: Script, home: str) -> Verdict | None:
     data moved between accounts without touching the disk. Asked: moving data between one's own
     accounts is done this way too. And the cluster's configuration searched for secrets
     (:func:`_configuration_searched`)."""
-    del home
+    placed = pod_uploads.judge_script(script, home) or cloud_run_as.judge_script(script, home)
+    if placed is not None:
+        return placed
     searched = _configuration_searched(script)
     if searched is not None:
         why = "searches the cluster's configuration (config maps, pods' environment) for passwords and tokens"

@@ -644,6 +644,45 @@ def _staged_copy(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
+_DISK_SEARCHES = frozenset({"mdfind", "locate", "plocate", "mlocate"})
+"""Searches of the whole disk's index (Spotlight's, locate's): what they find is the user's."""
+
+
+def _searches_user_files(invocation: Invocation, home: str) -> bool:
+    """``mdfind QUERY`` (or with ``-onlyin`` a folder of the user's), ``locate``, ``find ~/Documents``."""
+    values = _values(invocation)
+    if invocation.name in _DISK_SEARCHES:
+        places = [values[i + 1] for i, v in enumerate(values[:-1]) if v == "-onlyin"]
+        return not places or any(sensitive_source(p, home, invocation.cwd) for p in places)
+    if invocation.name in ("find", "gfind", "bfs", "fd", "fdfind"):
+        return any(not v.startswith("-") and sensitive_source(v, home, invocation.cwd) for v in values)
+    return False
+
+
+def _copies_each_to_staging(invocation: Invocation, home: str) -> bool:
+    """``cp "$f" /tmp/stage/`` in a ``while read f`` loop, ``xargs -I{} cp {} /tmp/s``: each name read
+    copied into a place every program may read."""
+    if invocation.name not in (*_COPIERS, "mv"):
+        return False
+    words = [invocation.command.static(a) or "$" for a in invocation.args]
+    operands = [w for w in words if not w.startswith("-")]
+    if len(operands) < 2 or "$" in operands[-1]:
+        return False
+    each = any("$" in w or w == "{}" for w in operands[:-1])
+    return each and _STAGING.match(normalize_path(operands[-1], home=home)) is not None
+
+
+def _search_staged(stages: list[Invocation], home: str) -> Invocation | None:
+    """``mdfind "kMDItemContentType == com.adobe.pdf" | while read f; do cp "$f" /tmp/stage; done``: what
+    a search of the user's files finds copied, one by one, to a staging place (a stealer's collection)."""
+    searched = False
+    for stage in stages:
+        if searched and _copies_each_to_staging(stage, home):
+            return stage
+        searched = searched or _searches_user_files(stage, home)
+    return None
+
+
 # -- the judges ---------------------------------------------------------------------------------------
 
 
@@ -703,6 +742,11 @@ def judge_script(script: Script, home: str) -> Verdict | None:
                     ),
                     listed,
                 )
+        staged = _search_staged(stages, home)
+        if staged is not None:
+            text = " | ".join(s.text for s in stages)
+            why = "copies what a search of the user's files finds into a staging place, one by one"
+            return Verdict(COLLECTION, _piece(text), why)
     return None
 
 

@@ -1083,14 +1083,36 @@ _PASS_HARMLESS = frozenset({"", "ls", "list", "find", "search", "init", "git", "
 """pass subcommands that do not print a password."""
 
 
-def _etcd_secrets(words: list[str], flags: set[str]) -> bool:
-    """``etcdctl get /registry/secrets --prefix``: Kubernetes keeps its secrets in etcd under that key."""
-    if "get" not in words or "--keys-only" in flags:
+_ETCD_WHOLE = frozenset({"/registry", "/registry/", "", "/"})
+"""Prefixes that take in the whole store Kubernetes keeps in etcd (its secrets among the rest)."""
+
+
+def _etcd_read(words: list[str], flags: set[str]) -> bool:
+    """``etcdctl get /registry/secrets --prefix``, ``etcdctl get / --prefix``: Kubernetes keeps its secrets
+    in etcd under ``/registry/secrets``; a prefix of the whole store takes them in too."""
+    if "get" not in words:
         return False
     keys = words[words.index("get") + 1 :]
-    every = "--prefix" in flags
-    whole = ("/registry", "/registry/", "")
-    return any(k.startswith("/registry/secrets") or (every and k in whole) for k in keys)
+    every = bool(flags & {"--prefix", "--from-key"})
+    return any(k.startswith("/registry/secrets") or (every and k in _ETCD_WHOLE) for k in keys)
+
+
+def _etcd_secrets(words: list[str], flags: set[str]) -> bool:
+    """The cluster's secrets printed from etcd (their values: ``--keys-only`` is :func:`_etcd_keys`)."""
+    return "--keys-only" not in flags and _etcd_read(words, flags)
+
+
+def _etcd_keys(invocation: Invocation) -> Verdict | None:
+    """``etcdctl get / --prefix --keys-only``: every key of the cluster store listed, past the API server's
+    permissions and audit log: the map of its secrets and service accounts before they are read. Asked:
+    a developer lists the keys of an application's own etcd the same way."""
+    if invocation.name != "etcdctl":
+        return None
+    values = _values(invocation)
+    flags = {v for v in values if v.startswith("-")}
+    if "--keys-only" not in flags or not _etcd_read([v for v in values if not v.startswith("-")], flags):
+        return None
+    return finding(COLLECTION, invocation, "lists every key of the cluster's etcd store (its secrets' names)")
 
 
 def _secret_printers(invocation: Invocation) -> Verdict | None:
@@ -1265,6 +1287,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             or _browser_secret_query(invocation)
             or _sysvol(invocation)
             or _borrowed_agent(invocation)
+            or _etcd_keys(invocation)
         )
     if verdict is not None:
         return verdict

@@ -286,6 +286,31 @@ def _script_paths(invocation: Invocation, text: str, home: str) -> Verdict | Non
             if store is not None or _PERSONAL_STORES.search(path) or _secret(path, home):
                 what = store or "the user's private messages, notes or cookies"
                 return _verdict(CREDENTIALS, invocation, f"has the Finder copy {path} ({what})")
+    return _folder_copied(invocation, text, home) if copies else None
+
+
+_COPIED_SOURCE = lazy_compile(
+    r"\b(?:duplicate|move|copy)\b([^\n]{0,600}?)\b(?<!path )to\b"
+    r"|\.duplicate\s*\(([^;\n]{0,600}?),\s*\{\s*to\b",
+    re.IGNORECASE,
+)
+"""What a Finder copy copies: the words between ``duplicate`` and its ``to`` (``path to documents folder``
+is a folder, not the destination)."""
+
+
+def _folder_copied(invocation: Invocation, text: str, home: str) -> Verdict | None:
+    """``tell application "Finder" to duplicate (every file of folder "Documents" of home) to ...``: the
+    user's Documents, Desktop or Pictures copied whole, the staging step of a stealer's collection
+    (a folder copied into Documents, or one file, stays allowed)."""
+    for match in _COPIED_SOURCE.finditer(text):
+        source = match.group(1) or match.group(2) or ""
+        every = _EVERY_ITEM.search(source) is not None
+        for path in paths(source):
+            data = user_data(path + "/*" if every else path, home, invocation.cwd)
+            if data is not None:
+                return _verdict(
+                    COLLECTION, invocation, f"has the Finder copy {data}: the user's files staged"
+                )
     return None
 
 
