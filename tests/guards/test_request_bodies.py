@@ -197,11 +197,13 @@ def test_file_valued_options_are_each_programs_own() -> None:
     """curl's ``-O`` takes no value (the URL follows it), wget's ``-O`` names the output; curl's ``-c``,
     ``-b``, ``-E``, ``-K`` take a file, wget's take none; other programs have none of them."""
     curl, wget = file_valued_options("curl"), file_valued_options("wget")
-    assert "-O" not in curl and "--remote-name" not in curl
+    assert "-O" not in curl
+    assert "--remote-name" not in curl
     assert {"-o", "-c", "-b", "-E", "-K", "-T", "--output"} <= curl
     assert {"-O", "--output-document", "-P", "-i", "--post-file"} <= wget
     assert not {"-c", "-b", "-E", "-K"} & wget
-    assert file_valued_options("curlie") == curl and file_valued_options("wget2") == wget
+    assert file_valued_options("curlie") == curl
+    assert file_valued_options("wget2") == wget
     assert file_valued_options("http") == frozenset()
 
 
