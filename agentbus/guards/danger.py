@@ -911,6 +911,9 @@ and serves Metasploit's database and web service API)."""
 _REMOTE_CONTROLS = frozenset({"weevely", "sliver", "sliver-server", "sliver-client", "pupysh",
                               "powershell-empire", "empire", "villain", "havoc"})  # fmt: skip
 """Command-and-control tools: web shells made and driven, implants' servers and clients."""
+_CRYPTERS = frozenset({"veil", "veil-evasion", "shellter", "shellter.exe", "hyperion", "hyperion.exe"})
+"""Tools that wrap a payload so antivirus misses it (Veil, Shellter, Hyperion, run natively or under wine):
+their only input is a backdoor, their output one that slips past the machine's defences."""
 _ASKING_FOR_HELP = frozenset({"-h", "--help", "-help", "--version", "-v", "-V", "version", "help"})
 
 
@@ -924,6 +927,15 @@ def _framework_script(invocation: Invocation) -> str | None:
         name = posixpath.basename(script).lower()
     stem = name.removesuffix(".py")
     return stem if stem != name and stem in _ATTACK_CONSOLES | _REMOTE_CONTROLS else None
+
+
+def _crypter(invocation: Invocation, home: str) -> Verdict | None:
+    """``wine hyperion.exe backdoor.exe crypted.exe``, ``shellter -a -f putty.exe -p …``, ``veil -t Evasion``:
+    a payload wrapped to get past antivirus; asked for help or a version, nothing is made."""
+    values = _values(invocation)
+    if len(values) == 1 and values[0] in _ASKING_FOR_HELP:
+        return None
+    return _verdict(BACKDOOR, invocation, f"{invocation.name} wraps a payload so that antivirus misses it")
 
 
 def _attack_framework(invocation: Invocation, home: str) -> Verdict | None:
@@ -1285,6 +1297,7 @@ _CHECKS: dict[str, _Check] = {
     "autossh": _ssh,
     "msfvenom": _payload_builder,
     **{name: _attack_framework for name in _ATTACK_CONSOLES | _REMOTE_CONTROLS},
+    **{name: _crypter for name in _CRYPTERS},
     **{name: _shellshock for name in ("curlie",)},
     "ztcp": _ztcp,
     "setfacl": _setfacl,

@@ -288,6 +288,8 @@ def inline_code(invocation: Invocation) -> str | None:
     for index, value in enumerate(values):
         if value in ("eval", "repl") and index == 0 and invocation.name in ("deno", "bun"):
             return values[1] if len(values) > 1 else None  # deno eval CODE
+        if not value.startswith("-") and (index == 0 or not values[index - 1].startswith("-")):
+            break  # the script file (python3 dirsearch.py -u URL -e php): what follows are its own arguments
         if re.fullmatch(r"-[ce].+", value) and invocation.name not in ("pwsh", "powershell"):
             return value[2:]  # ruby -e'CODE', perl -e'CODE': the code attached to the flag
         if index + 1 >= len(values):

@@ -25,7 +25,7 @@ senders read those items themselves.
 
 Beside the table, the options whose value is a local file that is not sent
 (:data:`UNSENT_FILE_OPTIONS`: an output, a cookie jar, a certificate), and all the options whose
-value is a local file or folder (:data:`FILE_VALUED_OPTIONS`): never the URL.
+value is a local file or folder (:func:`file_valued_options`, per program): never the URL.
 """
 
 from __future__ import annotations
@@ -38,7 +38,6 @@ __all__ = [
     "CURL_PROGRAMS",
     "CURL_VALUES",
     "FILE_UPLOADS",
-    "FILE_VALUED_OPTIONS",
     "FORM",
     "IS_FILE",
     "LITERAL",
@@ -47,6 +46,7 @@ __all__ = [
     "URLENCODED",
     "WGET_PROGRAMS",
     "WRITE_OPTIONS",
+    "file_valued_options",
     "request_options",
     "sent_file",
 ]
@@ -100,13 +100,28 @@ UNSENT_FILE_OPTIONS = frozenset({
 })  # fmt: skip
 """curl's and wget's options whose file is written (an output, headers, a cookie jar, a trace) or used
 to make the connection (a certificate, a key, a config, a netrc), not sent."""
-FILE_VALUED_OPTIONS = (
-    UNSENT_FILE_OPTIONS
-    | {option for option, how in REQUEST_OPTIONS.items() if how == IS_FILE}
-    | {"-b", "--cookie", "-i", "--input-file"}
-)
-"""curl's and wget's options whose value is a local file or folder, never the URL: those above, the file
-uploaded, a cookie file and wget's list of URLs."""
+_CURL_FILE_VALUED = frozenset({
+    "-o", "--output", "-D", "--dump-header", "-c", "--cookie-jar", "--output-dir", "--cacert", "--capath",
+    "--cert", "-E", "--key", "--config", "-K", "--netrc-file", "--trace", "--trace-ascii", "--stderr", "-T",
+    "--upload-file", "-b", "--cookie",
+})  # fmt: skip
+"""curl's options whose value is a local file or folder. ``-O`` (``--remote-name``) takes no value: the
+word after it is the URL whose name the output takes (``curl -O h/x?cmd=id``)."""
+_WGET_FILE_VALUED = frozenset({
+    "-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "-P", "--directory-prefix",
+    "--ca-certificate", "--ca-directory", "--certificate", "--private-key", "--load-cookies",
+    "--save-cookies", "--post-file", "--body-file", "-i", "--input-file", "--config",
+})  # fmt: skip
+"""wget's options whose value is a local file or folder (its ``-c``, ``-b``, ``-E``, ``-K`` take none)."""
+
+
+def file_valued_options(program: str) -> frozenset[str]:
+    """The options of ``program`` (curl or wget) whose value is a local file or folder, never the URL:
+    an output, a cookie file, a certificate, the file uploaded, wget's list of URLs."""
+    if program in CURL_PROGRAMS:
+        return _CURL_FILE_VALUED
+    return _WGET_FILE_VALUED if program in WGET_PROGRAMS else frozenset()
+
 
 CURL_PROGRAMS = frozenset({"curl", "curlie"})
 WGET_PROGRAMS = frozenset({"wget", "wget2"})

@@ -38,10 +38,10 @@ from .hosts import only_this_machine
 from .request_bodies import (
     CURL_PROGRAMS,
     FILE_UPLOADS,
-    FILE_VALUED_OPTIONS,
     FORM,
     REQUEST_OPTIONS,
     WGET_PROGRAMS,
+    file_valued_options,
     request_options,
     sent_file,
 )
@@ -210,12 +210,13 @@ class _Request:
         httpie = program in _HTTPIE
         squashed = "--path-as-is" not in values  # curl, wget, HTTPie and xh send /a/../b as /b
         bare = program in CURL_PROGRAMS or program in WGET_PROGRAMS
+        file_valued = file_valued_options(program)
         for index, value in enumerate(values):
             if _URL.match(value):
                 self._url(value, squashed)
             elif httpie and not value.startswith("-"):
                 self._item(value)
-            elif bare and _BARE_URL.match(value) and not (index and values[index - 1] in FILE_VALUED_OPTIONS):
+            elif bare and _BARE_URL.match(value) and not (index and values[index - 1] in file_valued):
                 self._url("http://" + value, squashed)
         if program in CURL_PROGRAMS or program in WGET_PROGRAMS:
             self._options(program, values)

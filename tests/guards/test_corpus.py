@@ -230,7 +230,8 @@ TLDR_CEILINGS = {
     # (`nikto -h localhost:8000`) is one's own site and stays allowed
     # ad19 (+12): a Windows domain listed: impacket's smbclient.py and GetADUsers.py pages, rpcclient against
     # a host; bloodhound-python and rpcdump.py moved to domain_attacks (still asked, counted before)
-    "service attack": 144,
+    # left24 (143 -> 148): cewl's five pages, each a site crawled for a password word list (`cewl url`)
+    "service attack": 148,
     "secret access": 14,  # `doppler secrets download > path/to/.env`: a .env is not written (seed 000)
     # macOS: systemsetup -setremotelogin on (the SSH server); cloud: 10 (above), and heldout12's `aws sqs
     # purge-queue` (every waiting message deleted: asked, as `az group delete`); benign3: a system daemon

@@ -23,6 +23,7 @@ from agentbus.guards.request_bodies import (
     REQUEST_OPTIONS,
     URLENCODED,
     WRITE_OPTIONS,
+    file_valued_options,
     request_options,
     sent_file,
 )
@@ -190,3 +191,26 @@ def test_the_subsets_are_of_the_table() -> None:
     assert FILE_UPLOADS <= BODY_OPTIONS <= frozenset(REQUEST_OPTIONS)
     assert WRITE_OPTIONS <= BODY_OPTIONS
     assert {option for option, how in REQUEST_OPTIONS.items() if how == IS_FILE} <= FILE_UPLOADS
+
+
+def test_file_valued_options_are_each_programs_own() -> None:
+    """curl's ``-O`` takes no value (the URL follows it), wget's ``-O`` names the output; curl's ``-c``,
+    ``-b``, ``-E``, ``-K`` take a file, wget's take none; other programs have none of them."""
+    curl, wget = file_valued_options("curl"), file_valued_options("wget")
+    assert "-O" not in curl
+    assert "--remote-name" not in curl
+    assert {"-o", "-c", "-b", "-E", "-K", "-T", "--output"} <= curl
+    assert {"-O", "--output-document", "-P", "-i", "--post-file"} <= wget
+    assert not {"-c", "-b", "-E", "-K"} & wget
+    assert file_valued_options("curlie") == curl
+    assert file_valued_options("wget2") == wget
+    assert file_valued_options("http") == frozenset()
+
+
+def test_a_bare_url_after_curls_remote_name_is_the_request() -> None:
+    from agentbus.guards.web_payloads import attack
+
+    assert attack("curl", ["-O", "10.10.10.5/x.php?cmd=id"])
+    assert attack("curl", ["--remote-name", "10.10.10.5/x.php?cmd=id"])
+    assert attack("wget", ["-O", "10.10.10.5/x.php?cmd=id"]) is None  # wget's -O: the output file's name
+    assert attack("curl", ["-o", "10.10.10.5/x.php?cmd=id"]) is None  # curl's -o: the output file's name

@@ -64,7 +64,13 @@ EXPECTED_PROGRAMS: dict[str, set[str]] = {
     "ci_files": set(ci_files._WRITERS),
     "forge_settings": {"gh"},
     "cloud": {*cloud._CLIS, *cloud._CREDENTIAL_RUNNERS},
-    "cracking": {"nmap", "dscl", *cracking._GUESSERS, *cracking._CRACKERS, *cracking._WIRELESS},
+    "cracking": {
+        *("nmap", "dscl"),
+        *cracking._GUESSERS,
+        *cracking._CRACKERS,
+        *cracking._WIRELESS,
+        *cracking._TOKEN_CRACKERS,
+    },
     "dns_loops": set(dns_loops._RESOLVERS),
     "domain_attacks": set(domain_attacks.PROGRAMS),
     "identities": {
@@ -84,6 +90,7 @@ EXPECTED_PROGRAMS: dict[str, set[str]] = {
     "scanning": {*scanning._MASS_SCANNERS, *scanning._HOST_SCANNERS},
     "service_attacks": {
         *service_attacks._TOOLS,
+        *service_attacks._TOKEN_FORGERS,
         *service_attacks._PUBLISHED_SCRIPTS,
         *service_attacks._INTERPRETERS,
         *service_attacks._HTTP_CLIENTS,

@@ -191,9 +191,10 @@ CLOUD = Family(
 CRACKING = Family(
     "cracking",
     "aircrack-ng aireplay-ng airbase-ng airgeddon airmon-ng asleap bkcrack brutespray bully chntpw cme "
-    "cowpatty crackmapexec crowbar dscl eaphammer fcrackzip fluxion hashcat hashcat-legacy hostapd-wpe "
-    "hydra john kerbrute keychain2john legba mdk3 mdk4 medusa ncrack netexec nmap nxc o365spray "
-    "oclhashcat office2john ophcrack patator pdfcrack pixiewps pw-inspector rarcrack rcracki_mt "
+    "cowpatty crackmapexec crowbar dscl eaphammer eapmd5pass fcrackzip fluxion hashcat hashcat-legacy "
+    "hostapd-wpe hydra john jwt-cracker jwt_tool jwt_tool.py jwtcrack kerbrute keychain2john legba mdk3 "
+    "mdk4 medusa ncrack netexec nmap nxc o365spray oclhashcat office2john ophcrack patator pdfcrack "
+    "pixiewps psk-crack pw-inspector rarcrack rcracki_mt "
     "reaver spray ssh2john ssh2john.py sucrack thc-pptp-bruter unshadow wifiphisher wifite "
     "xhydra zip2john",
     prefixes=("python",),
@@ -257,7 +258,7 @@ SERVICE_ATTACKS = Family(
     "feroxbuster ffuf ftp finger-user-enum finger-user-enum.pl ghauri git-dumper gobuster goop host "
     "http httpie https "
     "ident-user-enum ident-user-enum.pl ike-scan "
-    "jaeles joomscan kiterunner kr nbtscan "
+    "cewl cewl.rb cewler jaeles joomscan jwt_tool jwt_tool.py kiterunner kr nbtscan "
     "nfsshell nikto nikto.pl nmap nosqlmap nosqlmap.py nuclei odat odat.py onesixtyone perl "
     "redis-rogue-server redis-rogue-server.py ruby "
     "skipfish smbmap smtp-user-enum smtp-user-enum.pl "

@@ -67,7 +67,7 @@ _CAPTURERS: dict[str, str] = {
     **dict.fromkeys(("tcpdump", "tshark", "dumpcap", "ngrep", "tcpflow", "ettercap", "dsniff", "bettercap",
                      "arpspoof", "urlsnarf", "mailsnarf", "driftnet", "tcpick", "justniffer", "sniffglue",
                      "termshark", "airodump-ng", "kismet", "netsniff-ng", "ssldump", "sslsniff",
-                     "responder", "arpwatch", "p0f", "hcxdumptool", "mitm6"), _PACKETS),
+                     "responder", "arpwatch", "p0f", "hcxdumptool", "mitm6", "wash"), _PACKETS),
 }  # fmt: skip
 """Programs whose every run captures something (besides asking them for help or a list)."""
 _INFO = frozenset({"-h", "--help", "-help", "--version", "-version", "-V", "--usage", "-?"})
@@ -184,9 +184,20 @@ def _captures(invocation: Invocation) -> str | None:
         return _CLIPBOARD
     if name in _INPUT_READERS and _reads_framebuffer(invocation, values):
         return _SCREEN
+    if _monitor_mode(name, values):
+        return "puts a wireless card in monitor mode, to capture the traffic of networks around it"
     if name in _DISK_READERS and _images_mac_disk(invocation, values):
         return "copies a whole disk of this Mac into a file: every account's files, keychains and mail"
     return None
+
+
+def _monitor_mode(name: str, values: list[str]) -> bool:
+    """``iw dev wlan0 set type monitor``, ``iwconfig wlan0 mode monitor``: a wireless card made to hear every
+    frame in the air, the first step of capturing others' handshakes."""
+    lowered = [v.lower() for v in values]
+    if name == "iw":
+        return "set" in lowered and "monitor" in lowered
+    return name == "iwconfig" and "mode" in lowered and "monitor" in lowered
 
 
 _MAC_DISK = lazy_compile(r"^(?:if=)?/dev/r?disk\d+(?:s\d+)?$")

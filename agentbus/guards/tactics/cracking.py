@@ -12,6 +12,8 @@ each finding is :data:`~agentbus.guards.verdict.CREDENTIALS` (blocked by default
   ``bully``, ``pixiewps``), rogue access points that collect logins (``hostapd-wpe``,
   ``eaphammer``, ``wifiphisher``), clients knocked off to capture their handshake
   (``aireplay-ng``, ``mdk4``) and the suites that chain them (``wifite``, ``airgeddon``);
+- a web token's signing secret cracked: ``jwt_tool TOKEN -C -d words.txt`` (``python3 jwt_tool.py``),
+  ``jwt-cracker``, ``jwtcrack``: with it, any token the application trusts can be forged;
 - nmap's guessing scripts: ``--script ssh-brute``, ``--script brute`` (the NSE category) or any
   ``*-brute`` script in the list, a guesser like hydra inside the scanner, and the scripts that
   take hashes or try empty and default passwords (``mysql-dump-hashes``, ``mysql-empty-password``,
@@ -39,8 +41,10 @@ _GUESSERS = frozenset({"hydra", "xhydra", "pw-inspector", "medusa", "ncrack", "p
 _CRACKERS = frozenset({"john", "hashcat", "ophcrack", "fcrackzip", "pdfcrack", "rarcrack", "zip2john",
                        "ssh2john", "ssh2john.py", "keychain2john", "office2john", "unshadow", "aircrack-ng",
                        "cowpatty", "asleap", "bkcrack", "hashcat-legacy", "oclhashcat", "rcracki_mt",
-                       "chntpw"})  # fmt: skip
+                       "chntpw", "jwt-cracker", "jwtcrack", "psk-crack", "eapmd5pass"})  # fmt: skip
 """Programs that recover passwords from hashes, keys or captured handshakes."""
+_TOKEN_CRACKERS = frozenset({"jwt_tool", "jwt_tool.py"})
+"""A web token tool whose ``-C`` mode guesses the token's signing secret (judged only in that mode)."""
 _WIRELESS = frozenset({"reaver", "bully", "pixiewps", "hostapd-wpe", "eaphammer", "wifiphisher", "wifite",
                        "airgeddon", "aireplay-ng", "airbase-ng", "mdk3", "mdk4", "fluxion",
                        "airmon-ng"})  # fmt: skip
@@ -60,7 +64,11 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     if name == "nmap":
         return _nmap_brute(invocation, _values(invocation))
     if name.startswith("python"):  # python3 o365spray.py --spray …: a guesser published as a script
-        return _guessing_script(invocation, _values(invocation))
+        return _guessing_script(invocation, _values(invocation)) or _token_crack(
+            invocation, _values(invocation)
+        )
+    if name in _TOKEN_CRACKERS:
+        return _token_crack(invocation, _values(invocation))
     if (
         name not in _GUESSERS
         and name not in _CRACKERS
@@ -93,6 +101,15 @@ def _guessing_script(invocation: Invocation, values: list[str]) -> Verdict | Non
         return None
     what = "guesses passwords against a login" if tool in _GUESSERS else "cracks passwords from hashes"
     return _verdict(CREDENTIALS, invocation, f"{script} {what}")
+
+
+def _token_crack(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """``jwt_tool TOKEN -C -d words.txt``, ``python3 jwt_tool.py TOKEN --crack -p guess``: the secret a web
+    token is signed with guessed (its other modes, forging a token, are :mod:`.service_attacks`')."""
+    script = (launched_file(invocation) or invocation.name).rpartition("/")[2]
+    if script not in _TOKEN_CRACKERS or not {"-C", "--crack"} & set(values):
+        return None
+    return _verdict(CREDENTIALS, invocation, "jwt_tool cracks the secret a web token is signed with")
 
 
 def _dscl_guess(invocation: Invocation, values: list[str]) -> Verdict | None:

@@ -93,6 +93,8 @@ _HASH_OPTIONS = frozenset(
 )
 """Options that hand a tool an NT hash or a Kerberos key instead of a password (``-H`` too, given a hash)."""
 _HASH = lazy_compile(r"^(?:[0-9a-fA-F]{32})?:?[0-9a-fA-F]{32}$")
+_HASH_LOGINS = frozenset({"evil-winrm", "evil-winrm-py"})
+"""Tools whose ``-H`` is always the account's NT hash, however it is written (``-H "$NT"``, ``-H HASH``)."""
 _INFO = frozenset({"-h", "--help", "-help", "--version", "-V", "version", "help"})
 _SUBCOMMANDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "certipy": (frozenset({"find", "parse", "cert"}),
@@ -184,7 +186,7 @@ def _credential_material(invocation: Invocation, values: list[str], tool: str) -
         if option in _HASH_OPTIONS or value.lower().startswith("/pth:"):
             return True
         given = attached or (values[index + 1] if index + 1 < len(values) else "")
-        if option in ("-H", "--hash") and _HASH.match(given):
+        if option in ("-H", "--hash") and (_HASH.match(given) or (tool in _HASH_LOGINS and given)):
             return True
     return "-k" in values and "-no-pass" in values
 

@@ -134,6 +134,8 @@ def _script_operand(values: list[str]) -> str | None:
     for value in values:
         if skip:
             skip = False
+        elif value == "-m":
+            return None  # python3 -m MODULE ARGS: a module runs, the words after it are its arguments
         elif value in _VALUED:
             skip = True
         elif not value.startswith("-"):

@@ -33,6 +33,10 @@ purpose does, so each finding is :data:`~agentbus.guards.verdict.SERVICE_ATTACK`
   PHP, template, JNDI, XXE or SQL injections, a file that is code uploaded (``-F f=@shell.php``);
 - a deserialization or JNDI payload generator run (``java -jar ysoserial.jar``, ``phpggc``, ``marshalsec``);
 - database takeover tools (``odat``, ``redis-rogue-server.py``) pointed at another host.
+- a web token forged or tampered with (``jwt_tool TOKEN -X a``, ``-T``, ``-I -pc role -pv admin``, ``-S``,
+  ``-M at -t URL``): an ``alg: none``, key-confusion or re-signed token to get into another's application (its
+  ``-C``, cracking the token's secret, is :mod:`.cracking`'s); decoding a token (``jwt_tool TOKEN``) is not;
+- a site crawled for words to guess its users' passwords with (``cewl http://target -w words.txt``).
 
 Port scans of a host or a LAN stay discovery (:mod:`.scanning` asks for sweeps of the internet and for
 another machine fingerprinted);
@@ -54,6 +58,7 @@ from ..verdict import SERVICE_ATTACK, Verdict
 from ..web_payloads import attack as web_attack
 from ..web_payloads import code_in
 from .cracking import nse_scripts
+from .hidden_runs import launched_file
 
 __all__ = ["judge"]
 
@@ -84,11 +89,27 @@ _DATABASE_ATTACKERS = frozenset({"odat", "redis-rogue-server"})
 external tables), a rogue Redis master that ships a module to its replica."""
 _SOURCE_DUMPERS = frozenset({"git-dumper", "goop"})
 """Programs that rebuild a site's source from its exposed ``.git`` folder: its secrets and its flaws."""
-_TOOLS = _BRUTE_FORCERS | _VULNERABILITY_SCANNERS | _ENUMERATORS | _DATABASE_ATTACKERS | _SOURCE_DUMPERS
+_WORDLIST_BUILDERS = frozenset({"cewl", "cewler"})
+"""Programs that crawl a site for the words its people use: the word list a password guesser tries next."""
+_TOOLS = (
+    _BRUTE_FORCERS
+    | _VULNERABILITY_SCANNERS
+    | _ENUMERATORS
+    | _DATABASE_ATTACKERS
+    | _SOURCE_DUMPERS
+    | _WORDLIST_BUILDERS
+)
+_TOKEN_FORGERS = frozenset({"jwt_tool"})
+"""Programs that forge web tokens (``jwt_tool``, by name or as ``jwt_tool.py``), judged by their mode."""
+_TOKEN_FORGING = frozenset({
+    "-X", "--exploit", "-T", "--tamper", "-I", "--injectclaims", "-S", "--sign", "-M", "--mode",
+})  # fmt: skip
+"""jwt_tool's options that forge a token (its exploits, tampering, injected claims, a new signature) or send
+forged ones at a site (its scan modes)."""
 _PUBLISHED_SCRIPTS = frozenset({
     "finger-user-enum.pl", "smtp-user-enum.pl", "ident-user-enum.pl", "enum4linux.pl", "enum4linux-ng.py",
     "dirsearch.py", "sqlmap.py", "xsstrike.py", "nosqlmap.py", "tplmap.py", "sstimap.py",
-    "nikto.pl", "odat.py", "redis-rogue-server.py",
+    "nikto.pl", "odat.py", "redis-rogue-server.py", "jwt_tool.py", "cewl.rb",
 })  # fmt: skip
 """The tools published as scripts and run by their file's name (``./finger-user-enum.pl -U names -t H``)."""
 _INTERPRETERS = frozenset({"perl", "ruby"})
@@ -163,7 +184,9 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         return _zone_transfer(invocation, values)
     if name in _SNMP_WALKERS:
         return _default_community(invocation, values)
-    tool = _tool_name(name, values)
+    tool = _tool_name(invocation)
+    if tool in _TOKEN_FORGERS:
+        return _forged_token(invocation, values)
     if tool is None or _INFO & set(values) or (len(values) == 1 and values[0] in _BARE_INFO):
         return None
     if only_this_machine(named_hosts(values)):
@@ -174,10 +197,23 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         why = f"{tool} probes a site for flaws to exploit"
     elif tool in _SOURCE_DUMPERS:
         why = f"{tool} downloads a site's exposed .git folder: its source, history and secrets"
+    elif tool in _WORDLIST_BUILDERS:
+        why = f"{tool} crawls a site for words to guess its users' passwords with"
     elif tool in _DATABASE_ATTACKERS:
         why = f"{tool} takes over a database server to run commands or write files on its machine"
     else:
         why = f"{tool} lists another host's users, shares or services to attack"
+    return _verdict(SERVICE_ATTACK, invocation, why)
+
+
+def _forged_token(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """``jwt_tool TOKEN -X a`` (``alg: none``), ``-X k -pk public.pem`` (key confusion), ``-T``, ``-I -pc role
+    -pv admin -S hs256 -p secret``, ``-M at -t URL``: a token forged, or forged ones sent, to get into an
+    application as someone else; decoding one (``jwt_tool TOKEN``) is not, nor a site of this machine."""
+    option = next((v.partition("=")[0] for v in values if v.partition("=")[0] in _TOKEN_FORGING), None)
+    if option is None or only_this_machine(named_hosts(values)):
+        return None
+    why = f"jwt_tool forges or tampers with a web token ({option}) to get into an application as someone else"
     return _verdict(SERVICE_ATTACK, invocation, why)
 
 
@@ -195,14 +231,19 @@ def _default_community(invocation: Invocation, values: list[str]) -> Verdict | N
     return _verdict(SERVICE_ATTACK, invocation, why)
 
 
-def _tool_name(name: str, values: list[str]) -> str | None:
-    """The attack tool run, by name (``sqlmap``, ``./finger-user-enum.pl``) or as an interpreter's
-    script (``perl smtp-user-enum.pl``), or None."""
+def _tool_name(invocation: Invocation) -> str | None:
+    """The attack tool run, by name (``sqlmap``, ``./finger-user-enum.pl``), as the script an interpreter
+    runs (``perl smtp-user-enum.pl``, ``python3 -u dirsearch.py``) or as Python's module (``python3 -m
+    sqlmap``), or None."""
+    name = invocation.name
     if name in _INTERPRETERS or name.startswith("python"):
-        name = next((v for v in values if not v.startswith("-")), "").rpartition("/")[2]
+        modules = (
+            option_values(_values(invocation), frozenset({"-m"}))[:1] if name.startswith("python") else []
+        )
+        name = (launched_file(invocation) or "".join(modules)).rpartition("/")[2]
     if name in _PUBLISHED_SCRIPTS:
         return name.rpartition(".")[0]
-    return name if name in _TOOLS else None
+    return name if name in _TOOLS or name in _TOKEN_FORGERS else None
 
 
 def _traversal(invocation: Invocation, values: list[str]) -> Verdict | None:

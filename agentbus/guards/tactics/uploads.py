@@ -45,7 +45,7 @@ from ..parse import Script
 from ..paths import normalize_path
 from ..programs import SHELLS, Invocation, shell_mode, walk
 from ..request_bodies import CURL_VALUES, request_options, sent_file
-from ..verdict import BACKDOOR, UPLOAD, Verdict
+from ..verdict import BACKDOOR, SERVICE_ATTACK, UPLOAD, Verdict
 from .exfiltration import sends_stdin, verb_words
 
 __all__ = ["judge", "judge_script", "remote_runner", "unseen_file"]
@@ -115,6 +115,17 @@ _READERS = frozenset({"cat", "tac", "base64", "base32", "basenc", "xxd", "od", "
                       "xz", "zstd", "lz4", "tar", "gtar", "bsdtar", "zip", "7z", "7za", "7zz", "dd",
                       "openssl", "gpg", "head", "tail", "pv", "cpio", "uuencode"})  # fmt: skip
 """Programs whose output is the bytes of the files they are given (whole, packed or encoded)."""
+
+
+_WEB_SHELL = lazy_compile(
+    r"(?:^|[-_.])(?:shell|cmd|cmdasp|cmdjsp|backdoor|webshell|revshell|reverse|evil|c99|r57|b374k|wso|p0wny"
+    r"|phpbash)\d{0,3}\.(?:php\d?|phtml|phar|aspx?|ashx|jspx?|cfm|war)(?:\.(?:jpe?g|png|gif|txt))?$",
+    re.IGNORECASE,
+)
+"""A file named as a web shell is (``shell.php``, ``php-reverse-shell.php``, ``cmd.aspx``,
+``simple-backdoor.php``, ``cmdjsp.jsp``, ``shell.php.jpg``; the name ends with the word:
+``cmd_handler.php`` is not one): server code whose only use is a command run for whoever requests it,
+wherever it is put (an S3 bucket a site serves, a share that is its web root, ``scp`` into ``/var/www``)."""
 
 
 def _words(invocation: Invocation) -> list[str]:
@@ -364,6 +375,9 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     if not invocation.name or _loopback_only(invocation):
         return None
     for text in _sent(invocation, []):
+        if _WEB_SHELL.search(text.strip("\"'").rpartition("/")[2]):
+            why = f"{invocation.name} puts {text[:80]}, a web shell, on another machine (a server to run it)"
+            return _verdict(SERVICE_ATTACK, invocation, why)
         what = unseen_file(text, home, invocation.cwd)
         if what:
             return _verdict(UPLOAD, invocation, f"{invocation.name} sends {what}, to another machine")
