@@ -660,7 +660,6 @@ _CHECKS: dict[str, _Check] = {
     "chown": _given_to_root_or_keys,
     "chgrp": _given_to_root_or_keys,
     "mkdir": _bundle_or_keys,
-    "chattr": _other_keys,
     "setfacl": _other_keys,
     "crontab": _crontab,
     "at": _at,
