@@ -80,6 +80,7 @@ from .programs import (
     walk,
     written_text,
 )
+from .tactics.port_probes import kept_connection
 from .tactics.privilege import injected_option
 from .targets import check_targets
 from .transfers import DOWNLOADERS as _DOWNLOADERS
@@ -2200,6 +2201,9 @@ def _check_script(script: Script, home: str, policy: Policy) -> Verdict | None:
             verdict = findings.blocks(_check_pipeline(stages, home), rule, perhaps)
             if verdict is not None:
                 return verdict
+    verdict = findings.blocks(kept_connection(script), "kept connection rule")
+    if verdict is not None:
+        return verdict
     names = {invocation.name for invocation in judged}  # the families that may judge the script
     # bash -c 'env | grep -i token', watch 'ps aux | grep pass': the nested code, judged whole too
     for whole, perhaps in ((script, False), *nested):

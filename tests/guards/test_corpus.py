@@ -220,7 +220,8 @@ TLDR_CEILINGS = {
     # listener piped into another nc (a relay), socat OPENSSL-LISTEN on every address to STDOUT
     # cloud22 (+1): kubectl proxy's page serving the cluster's API on every address (`--address 0.0.0.0
     # --accept-hosts '.*'`): the API with one's credentials published to the network, asked like a tunnel
-    "remote access": 112,  # wrappers: torify resolved as a wrapper, asked like torsocks
+    # miners24 (+1): tldr exec's `exec 3<>/dev/tcp/remote_host/port_number`, a raw connection kept open
+    "remote access": 113,  # wrappers: torify resolved as a wrapper, asked like torsocks
     "remote code execution": 5,  # arsenal15: msfconsole's page (3), an exploitation framework run
     "scheduled task": 15,
     # ask (lead, session 16): the pages of the attack tools against another machine's service, each an

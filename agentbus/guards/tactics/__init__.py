@@ -27,7 +27,8 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
   the binary is called;
 - :mod:`.cracking`: passwords guessed against a login or cracked from hashes;
 - :mod:`.scanning`: address ranges swept for open ports (masscan, zmap, pnscan; nmap of wide ranges);
-- :mod:`.port_probes`: many ports of another machine probed through bash's ``/dev/tcp`` (asked);
+- :mod:`.port_probes`: many ports of another machine probed through bash's ``/dev/tcp``, or a connection
+  to one opened by the shell and kept for later calls (asked);
 - :mod:`.service_attacks`: another machine's service probed and attacked (web fuzzers, sqlmap, nikto,
   user and share enumeration, path traversal URLs);
 - :mod:`.domain_attacks`: a Windows domain attacked from Linux (impacket, certipy, bloodyAD, Responder):

@@ -734,6 +734,10 @@ def _miner(invocation: Invocation) -> Verdict | None:
         return _verdict(RESOURCE_HIJACK, invocation, why)
     if _pays_a_wallet(values):
         return _verdict(RESOURCE_HIJACK, invocation, "logs in to a mining pool with a Monero wallet (-u)")
+    algorithm = _mining_algorithm(values, short=name not in _SHORT_A_FLAGS)
+    if algorithm is not None:
+        why = f"mines with the {algorithm} proof-of-work algorithm, whatever the program is called"
+        return _verdict(RESOURCE_HIJACK, invocation, why)
     if name in ("docker", "podman", "nerdctl") and any(_MINER_IMAGE.search(v) for v in _words(values)):
         return _verdict(RESOURCE_HIJACK, invocation, "runs a cryptocurrency miner's image")
     fetched = None if name in _URL_SHOWERS else next(filter(None, map(_miner_release, values)), None)
@@ -782,6 +786,38 @@ def _writes_wallet(invocation: Invocation, values: list[str]) -> bool:
         for v in values
     )
     return in_place and any(names_wallet(v) for v in values)
+
+
+_ALGORITHM_OPTIONS = frozenset({"--algo", "--algorithm"})
+_SHORT_A_FLAGS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "git", "ls", "cp", "mv", "rsync",
+                            "tar", "echo", "printf", "cat", "diff", "sort", "uniq", "ps", "uname", "touch",
+                            "tee", "tail", "head", "which", "type", "file", "du", "df", "wc", "sed", "awk",
+                            "zip", "unzip", "usermod", "chattr", "lsattr", "strings", "ss", "netstat", "find",
+                            "xargs"})  # fmt: skip
+"""Programs whose ``-a`` is a flag of its own (``grep -a ethash log``): the word after it is no algorithm."""
+_MINING_ALGORITHM = lazy_compile(
+    r"^(?:yescrypt\w*|yespower\w*|minotaurx?|ghostrider|kawpow|firopow|progpow\w*|ethash|etchash|"
+    r"randomx|rx/\w+|cn(?:-\w+)?/\w+|cryptonight\w*|panthera|verushash|autolykos\w*|x16r\w*|x25x|lyra2\w*|"
+    r"k?heavyhash|equihash\w*|zelhash|beamhash\w*|cuckatoo\w*|cuckaroo\w*|karlsenhash|nexapow|astrobwt\w*|"
+    r"argon2d\w+|power2b)$",
+    re.IGNORECASE,
+)
+"""Proof-of-work algorithms only coin miners compute (cpuminer-opt's ``-a yescryptr32``, SRBMiner's
+``--algorithm ghostrider``, XMRig's ``-a rx/0``); plain hashes a developer names (``sha256``, ``scrypt``,
+``argon2id``, ``blake3``) are not among them."""
+
+
+def _mining_algorithm(values: list[str], *, short: bool) -> str | None:
+    """``./sgr1 --algorithm yescryptr32 --pool …``, ``./avv -a minotaurx``: a miner renamed, known by the
+    proof-of-work algorithm it is told to compute (``-a``/``--algo``/``--algorithm``)."""
+    for index, value in enumerate(values):
+        option, equals, attached = value.partition("=")
+        if option not in _ALGORITHM_OPTIONS and not (short and option == "-a"):
+            continue
+        given = attached if equals else values[index + 1] if index + 1 < len(values) else ""
+        if _MINING_ALGORITHM.match(given):
+            return given
+    return None
 
 
 def _pays_a_wallet(values: list[str]) -> bool:

