@@ -18,9 +18,19 @@ pattern catch it.
 from __future__ import annotations
 
 import re
+import time
 from typing import Any, AnyStr, cast
 
-__all__ = ["lazy_compile"]
+__all__ = ["compiling_seconds", "lazy_compile"]
+
+_compiling = 0.0
+"""Seconds this process has spent compiling lazy patterns (each once): a decision's budget leaves them out."""
+
+
+def compiling_seconds() -> float:
+    """Seconds spent so far compiling the patterns of :func:`lazy_compile` in this process."""
+    return _compiling
+
 
 _KEPT = (
     *("search", "match", "fullmatch", "sub", "subn", "split", "findall", "finditer", "scanner"),
@@ -46,7 +56,10 @@ class _LazyPattern:
         keep the compiled pattern's methods in this instance, where lookups find them first."""
         if name.startswith("__"):  # copy, pickle, introspection: no reason to compile
             raise AttributeError(name)
+        global _compiling
+        started = time.monotonic()
         compiled = re.compile(self.pattern, self._flags)
+        _compiling += time.monotonic() - started
         for kept in _KEPT:
             setattr(self, kept, getattr(compiled, kept))
         return getattr(compiled, name)

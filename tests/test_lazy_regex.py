@@ -86,3 +86,16 @@ print(lazy, compiled)
     lazy, compiled = map(int, done.stdout.split())
     assert lazy > 50  # the guards' module-level patterns are lazy ...
     assert compiled == 0  # ... and none was compiled by importing them
+
+
+def test_the_time_spent_compiling_is_counted() -> None:
+    # The decision budget leaves it out (agentbus.guards.budget): each pattern is compiled once.
+    from agentbus import lazy_regex
+
+    before = lazy_regex.compiling_seconds()
+    pattern = lazy_regex.lazy_compile(r"(?:counted|once)+\d{3,}")
+    assert pattern.search("once123")
+    after = lazy_regex.compiling_seconds()
+    assert after >= before
+    assert pattern.search("counted456")
+    assert lazy_regex.compiling_seconds() == after

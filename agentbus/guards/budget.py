@@ -8,7 +8,10 @@ which the guard turns into a deny that says why.
 
 The budget is per decision, :data:`DEFAULT_BUDGET` seconds unless configured
 with :func:`configure` (or ``AGENTBUS_DECISION_BUDGET`` in the environment, which
-is the user's, never the project's).
+is the user's, never the project's). The time spent compiling the guards' patterns
+(:mod:`agentbus.lazy_regex`: each once a process, bounded by their number) is not the
+decision's: a hook process's first long script pays for every rule it reaches, and
+that cost, up to half a second on a busy machine, denied ordinary scripts.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import os
 import time
 from collections.abc import Callable, Iterator
 
+from ..lazy_regex import compiling_seconds
 from .verdict import Verdict, undecided
 
 __all__ = [
@@ -36,10 +40,10 @@ DEFAULT_BUDGET = 1.0
 """Seconds a decision may take before the call is denied."""
 
 _configured: float | None = None
-_deadline: contextvars.ContextVar[tuple[float, float] | None] = contextvars.ContextVar(
+_deadline: contextvars.ContextVar[tuple[float, float, float] | None] = contextvars.ContextVar(
     "agentbus_guard_deadline", default=None
 )
-"""(monotonic deadline, budget in seconds) of the decision under way."""
+"""(monotonic deadline, budget in seconds, :func:`compiling_seconds` at its start) of the decision."""
 
 
 class BudgetExceeded(Exception):
@@ -89,7 +93,7 @@ def deadline(seconds: float | None = None) -> Iterator[float]:
         yield outer[1]
         return
     budget = current() if seconds is None else seconds
-    token = _deadline.set((time.monotonic() + budget, budget))
+    token = _deadline.set((time.monotonic() + budget, budget, compiling_seconds()))
     try:
         yield budget
     finally:
@@ -99,7 +103,7 @@ def deadline(seconds: float | None = None) -> Iterator[float]:
 def spend() -> None:
     """Raise :class:`BudgetExceeded` if the current decision is past its deadline."""
     limit = _deadline.get()
-    if limit is not None and time.monotonic() > limit[0]:
+    if limit is not None and time.monotonic() - (compiling_seconds() - limit[2]) > limit[0]:
         raise BudgetExceeded(limit[1])
 
 

@@ -71,6 +71,7 @@ from .programs import (
     find_narrowed,
     find_selects,
     is_root_user,
+    keeping_walks,
     parse_nested,
     piping,
     runs_as,
@@ -2205,12 +2206,15 @@ def _check_script(script: Script, home: str, policy: Policy) -> Verdict | None:
     if verdict is not None:
         return verdict
     names = {invocation.name for invocation in judged}  # the families that may judge the script
-    # bash -c 'env | grep -i token', watch 'ps aux | grep pass': the nested code, judged whole too
-    for whole, perhaps in ((script, False), *nested):
-        for judge_script in tactics.script_judges(names):
-            verdict = findings.blocks(judge_script(whole, home), _tactic_rule(judge_script), perhaps)
-            if verdict is not None:
-                return verdict
+    # bash -c 'env | grep -i token', watch 'ps aux | grep pass': the nested code, judged whole too.
+    # Each whole script is walked once for all the tactics that judge it (the nested scripts are
+    # collected by now): a long script written and made executable is walked by some twenty rules.
+    with keeping_walks():
+        for whole, perhaps in ((script, False), *nested):
+            for judge_script in tactics.script_judges(names):
+                verdict = findings.blocks(judge_script(whole, home), _tactic_rule(judge_script), perhaps)
+                if verdict is not None:
+                    return verdict
     return findings.asked
 
 

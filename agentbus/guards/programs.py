@@ -1487,9 +1487,15 @@ def walk(script: Script, *, cwd: str | None = None, _depth: int = 0) -> Iterator
     if _depth or not _keep_walks.get():
         return _walk(script, cwd=cwd, _depth=_depth)
     try:
-        return iter(_walked(script, cwd, _lines_are_input.get()))
+        pipelines, nested = _walked(script, cwd, _lines_are_input.get())
     except TypeError:  # a script that cannot be hashed: walked afresh
         return _walk(script, cwd=cwd)
+    found = _nested_found.get()  # a kept walk hands over the nested scripts it found, as a fresh one does
+    if found is not None:
+        known = {id(inner) for inner, _ in found}  # walked again in the same block: handed over once
+        fresh = [kept for kept in nested if id(kept[0]) not in known]
+        found.extend(fresh[: max(0, MAX_NESTED_SCRIPTS - len(found))])
+    return iter(pipelines)
 
 
 def substituted(command: SimpleCommand, words: Iterable[str]) -> Iterator[list[Invocation]]:
@@ -1534,8 +1540,14 @@ def keeping_walks() -> Iterator[None]:
 
 
 @functools.lru_cache(maxsize=8)
-def _walked(script: Script, cwd: str | None, lines_are_input: bool) -> tuple[list[Invocation], ...]:
-    return tuple(_walk(script, cwd=cwd))  # lines_are_input: part of the key (lines_run_apart)
+def _walked(
+    script: Script, cwd: str | None, lines_are_input: bool
+) -> tuple[tuple[list[Invocation], ...], tuple[tuple[Script, bool], ...]]:
+    """The pipelines of a whole script's walk, and the nested scripts it found (kept with it: a rule
+    that walked it first, outside :func:`collecting_nested`, must not leave the next one without)."""
+    with collecting_nested() as nested:
+        pipelines = tuple(_walk(script, cwd=cwd))  # lines_are_input: part of the key (lines_run_apart)
+    return pipelines, tuple(nested)
 
 
 def _walk(

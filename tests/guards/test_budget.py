@@ -142,3 +142,19 @@ def test_counting_pipeline_stages_never_fails_and_never_overcounts(text: str) ->
     from agentbus.guards.parse import pipeline_operators
 
     assert 0 <= pipeline_operators(text) <= text.count("|")
+
+
+def test_compiling_the_guards_patterns_is_not_the_decisions_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A hook process's first long script compiles every pattern it reaches (each once a process):
+    # that bounded cost does not count against the decision (fp24: run_tests.sh denied as undecided).
+    clock = [100.0]
+    compiled = [0.0]
+    monkeypatch.setattr(budget.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(budget, "compiling_seconds", lambda: compiled[0])
+    with budget.deadline(1.0):
+        clock[0] += 1.5
+        compiled[0] += 0.8  # 0.7 s judging, 0.8 s compiling patterns
+        budget.spend()
+        clock[0] += 0.5  # 1.2 s judging
+        with pytest.raises(budget.BudgetExceeded):
+            budget.spend()

@@ -122,6 +122,23 @@ def test_a_shell_script_is_judged_by_what_it_holds(project: Path, command: str) 
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "#!/bin/sh\nset -e\nbash -c 'env | grep -i token'\n",
+        "watch 'env | grep -i secret'\n",
+        "npm test\nsh -c 'printenv | grep -iE \"key|token\"'\n",
+    ],
+)
+def test_the_code_a_script_file_nests_is_judged_whole_too(project: Path, text: str) -> None:
+    # A script file's walk is kept for every rule: the nested scripts found while walking it the
+    # first time (before they were collected) must still reach the rules that judge code whole.
+    write(project / "run.sh", text, executable=True)
+    verdict = check("bash run.sh", project)
+    assert verdict is not None
+    assert verdict.category == "environment secrets"
+
+
+@pytest.mark.parametrize(
     "command",
     ["bash build.sh", "sh build.sh", "source build.sh", "./build.sh", "bash build.sh && ./build.sh"],
 )
