@@ -36,6 +36,7 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.bait_files`: files that send their viewers' NTLM hashes away, generated or put on a share;
 - :mod:`.dependency_lists`: an installed application's requirements file written (asked);
 - :mod:`.rootkits`: a loaded kernel rootkit given its orders (Diamorphine's signals, ``reptile_cmd``);
+- :mod:`.rootkit_sources`: a published rootkit's source fetched (asked) or built;
 - :mod:`.irc_bots`: scripts told to join an IRC server or channel (a botnet's command channel, asked);
 - :mod:`.unseen`: code the guard cannot see: values made at run time run as commands, ``enable -f``, ``fc``;
 - :mod:`.hidden_runs`: programs run from shared memory or a hidden directory of ``/tmp`` (asked);
@@ -93,6 +94,7 @@ from . import (
     port_probes,
     privilege,
     process_hunts,
+    rootkit_sources,
     system_config,
     temp_scripts,
     unseen,
@@ -310,6 +312,7 @@ FAMILIES: tuple[Family, ...] = (
 JUDGES: tuple[InvocationJudge | Family, ...] = (
     persistence.judge,
     ROOTKITS,
+    rootkit_sources.judge,
     CI_FILES,
     privilege.judge,
     impairment.judge,
@@ -367,6 +370,7 @@ SCRIPT_JUDGES: tuple[ScriptJudge | Family, ...] = (
     REDIS_ABUSE,
     DATABASES,
     CLOUD,
+    rootkit_sources.judge_script,
     agent_controls.judge_script,
 )
 """The judges of what spans statements (a :class:`Family` stands for its ``judge_script``)."""

@@ -1015,6 +1015,14 @@ make it load or parse the caller's code (PwnKit's ``GCONV_PATH``, Looney Tunable
 
 
 _PWNKIT_NAME = lazy_compile(r"(?:^|/)GCONV_PATH=")
+_GCONV_LIST = lazy_compile(r"(?:^|/)gconv-modules$")
+"""A gconv module list: ``iconv`` loads the libraries it names (PwnKit's ``pwnkit/gconv-modules``)."""
+_SYSTEM_GCONV = lazy_compile(r"^/(?:usr/)?lib(?:32|64|x32)?/(?:[\w-]+/)?gconv/")
+"""Where libc's own lists live (a package's to write, judged as system files)."""
+_GCONV_ENTRY = lazy_compile(r"^\s*module\s+\S+//\s+\S+//\s+\S+")
+"""A gconv module list's line (``module UTF-8// PWNKIT// pwnkit 1``), echoed into a list."""
+_OVERLAY_POC = frozenset({"fuse", "exp", "exploit", "poc"})
+"""CVE-2023-0386's PoC programs as its Makefile builds them (``./fuse ./ovlcap/lower ./gc``, ``./exp``)."""
 _DEVICE_TYPES = frozenset({"b", "c", "u"})
 _FILE_MAKERS = frozenset(
     {"mkdir", "touch", "cp", "mv", "ln", "install", "chmod", "tee", "rsync", "gcc", "cc"}
@@ -1036,6 +1044,17 @@ def _exploit_files(invocation: Invocation) -> Verdict | None:
         return _verdict(
             PRIVILEGE, invocation, "makes a file named GCONV_PATH=…: PwnKit's set-up (CVE-2021-4034)"
         )
+    written = [
+        *redirects,
+        *(values if invocation.name == "tee" else values[-1:] if invocation.name in _FILE_MAKERS else []),
+    ]
+    listed = [value for value in written if _GCONV_LIST.search(value) and not _SYSTEM_GCONV.match(value)]
+    if listed or (invocation.name in ("echo", "printf") and any(_GCONV_ENTRY.match(v) for v in values)):
+        why = "writes a gconv module list that loads the caller's library: PwnKit's set-up (CVE-2021-4034)"
+        return _verdict(PRIVILEGE, invocation, why)
+    if any("ovlcap" in value.split("/") for value in values) and invocation.name in _OVERLAY_POC:
+        why = "runs the overlayfs set-user-ID copy-up exploit's FUSE stage (CVE-2023-0386, its ovlcap tree)"
+        return _verdict(PRIVILEGE, invocation, why)
     return None
 
 

@@ -7,13 +7,17 @@ a process, 63 (``SIGRTMAX-1``) hides or shows the module, 64 (``SIGRTMAX``) make
 (``kill -31 $PID``, ``kill -64 0``). No program a developer writes listens for those numbers from a
 shell, so the signal alone is the finding. Reptile and boopkit come with their own control programs
 (``/reptile/reptile_cmd hide``, ``reptile_cmd root``, ``boopkit-boop -rhost ...``): whatever their
-arguments, they hide files, processes and connections, or hand out root. Both are
-:data:`~agentbus.guards.verdict.STEALTH_PERSISTENCE` (blocked): no coding task needs them.
+arguments, they hide files, processes and connections, or hand out root. BDS's LKM makes whoever
+types ``kill 000`` root (a process id written as zeros: ``kill 0`` would be the caller's own group).
+All are :data:`~agentbus.guards.verdict.STEALTH_PERSISTENCE` (blocked): no coding task needs them
+(their sources fetched or built: :mod:`.rootkit_sources`).
 """
 
 from __future__ import annotations
 
+from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
+from ..findings import static_args
 from ..programs import Invocation
 from ..verdict import STEALTH_PERSISTENCE, Verdict
 
@@ -35,6 +39,9 @@ _ORDERS = {
 CONTROL_PROGRAMS = frozenset({"reptile_cmd", "boopkit", "boopkit-boop"})
 """Rootkits' own control programs: Reptile's ``reptile_cmd``, boopkit's listener and its trigger."""
 
+_ZEROS = lazy_compile(r"^00+$")
+"""``kill 000``: BDS's order to make the caller root (a process id nobody writes so)."""
+
 
 def _signal(invocation: Invocation) -> str | None:
     """The signal ``kill`` sends as written (``-31``, ``-s 64``, ``--signal=SIGSYS``), else None."""
@@ -54,7 +61,7 @@ def _signal(invocation: Invocation) -> str | None:
 
 
 def judge(invocation: Invocation, home: str) -> Verdict | None:
-    """A rootkit's order: ``kill`` with a rootkit's signal, or a rootkit's control program; else None."""
+    """A rootkit's order: ``kill`` with a rootkit's signal or BDS's zeros, or its control program."""
     name = invocation.name
     if name in CONTROL_PROGRAMS:
         return _verdict(
@@ -62,6 +69,10 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         )
     if name != "kill":
         return None
+    if any(_ZEROS.match(word) for word in static_args(invocation)):
+        return _verdict(
+            STEALTH_PERSISTENCE, invocation, "kill 000 is how BDS's kernel rootkit makes the caller root"
+        )
     signal = _signal(invocation)
     order = _ORDERS.get(signal.lower()) if signal else None
     if order is None:
