@@ -7,8 +7,9 @@ make``). The fetch alone runs nothing, and people who write detections study the
 is asked (:data:`~agentbus.guards.verdict.SYSTEM_CONFIG`: kernel code on its way in, as ``dkms
 install`` is); the build in a directory named after one (``make -C Reptile``) makes the module or
 library ``insmod``/``ld.so.preload`` loads next, and is blocked
-(:data:`~agentbus.guards.verdict.STEALTH_PERSISTENCE`). Escape and escalation kits' downloads (deepce,
-CDK) are :mod:`.privilege`'s.
+(:data:`~agentbus.guards.verdict.STEALTH_PERSISTENCE`); a build whose only sign is the session's
+directory (a project of one's own may be named ``umbreon``) is asked. Escape and escalation kits'
+downloads (deepce, CDK) are :mod:`.privilege`'s.
 """
 
 from __future__ import annotations
@@ -84,12 +85,17 @@ def _built_source(invocation: Invocation, entered: tuple[str, ...] = ()) -> Verd
     values = static_args(invocation)
     trees = [values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-C", "--directory", "-S", "-B")]
     trees += [v.partition("=")[2] for v in values if v.startswith("--directory=")]
-    trees += [invocation.cwd or "", *entered]
+    trees += entered
     kit = next((k for k in map(known_source, trees) if k is not None), None)
+    if kit is not None:
+        why = f"builds {kit}, a published rootkit: what it makes is loaded next, to hide and give root"
+        return _verdict(STEALTH_PERSISTENCE, invocation, why)
+    kit = known_source(invocation.cwd or "")
     if kit is None:
         return None
-    why = f"builds {kit}, a published rootkit: what it makes is loaded next, to hide and give root"
-    return _verdict(STEALTH_PERSISTENCE, invocation, why)
+    # the session's directory alone: a project of one's own may bear the name (umbreon, reptile): asked
+    why = f"builds in a directory named like {kit}, a published rootkit: what it makes may be loaded next"
+    return _verdict(SYSTEM_CONFIG, invocation, why)
 
 
 def judge(invocation: Invocation, home: str) -> Verdict | None:
