@@ -90,13 +90,6 @@ def _system_start(search: Invocation, home: str) -> str | None:
     return None
 
 
-def _each_file(stages: list[Invocation], index: int) -> bool:
-    """Whether the stage at ``index`` gets the search's files one by one: through xargs, or in the body
-    of a ``while read`` loop the search feeds."""
-    stage = stages[index]
-    return "xargs" in stage.wrappers or any(s.name == "read" for s in stages[1:index])
-
-
 def _stamps(stage: Invocation) -> bool:
     """``touch -r REF``, ``touch -d DATE``, ``touch -a -t STAMP``: a date given, not now."""
     return stage.name == "touch" and any(_STAMP_OPTIONS.match(v) for v in _values(stage))
@@ -134,8 +127,11 @@ def _pipeline_verdict(stages: list[Invocation], home: str) -> Verdict | None:
     whole = _searched_start(search, home)
     start = whole or _under_data_root(search, home)
     system = _system_start(search, home)
-    for index, stage in enumerate(stages[1:], 1):
-        if not _each_file(stages, index):
+    looped = False  # a ``while read`` loop the search feeds: each later stage gets its files one by one
+    for stage in stages[1:]:
+        if stage.name == "read":
+            looped = True
+        if not (looped or "xargs" in stage.wrappers):
             continue
         text = piece(f"{search.text} | … {stage.text}")
         if start and _run_encrypts(stage.name, _values(stage)):
