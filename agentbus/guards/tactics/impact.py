@@ -1568,8 +1568,10 @@ def judge_script(script: Script, home: str) -> Verdict | None:
         return planted
     for stages in walk(script):
         for stage in stages:
-            verdict = _encrypted_then_removed(stage, encrypted) or _every_file_to_a_script(
-                stages, stage, home
+            verdict = (
+                _encrypted_then_removed(stage, encrypted)
+                or _every_file_to_a_script(stages, stage, home)
+                or _note_in_globbed_directories(stage, home)
             )
             if verdict is not None:
                 return verdict
@@ -1590,7 +1592,7 @@ def judge_script(script: Script, home: str) -> Verdict | None:
     return None if stopped else burner
 
 
-_EACH_DIRECTORY = lazy_compile(r'^"?(?:\$\{?[A-Za-z_]\w*\}?|\{\}|\$\([^()]*\)|`[^`]*`)"?(?:/[^/]+)?"?$')
+_EACH_DIRECTORY = lazy_compile(r'^"?(?:\$\{?[A-Za-z_]\w*\}?|\{\}|\$\([^()]*\)|`[^`]*`)"?(?:/[^/]+|/)?"?$')
 """``"$d/HOW_TO_DECRYPT.txt"``, ``$dir``, ``{}/README.txt``: a file in the directory a loop or a search
 hands over (a ``for`` loop's variable is read as its word list: ``$(find ~ -type d)/README.txt``)."""
 
@@ -1613,17 +1615,88 @@ def _searched_directories(find: Invocation, home: str) -> str | None:
     return None
 
 
+def _written(stage: Invocation) -> list[tuple[str, str]]:
+    """The files ``stage`` writes, each as (the word as written, as rendered): a redirect's target, the
+    destination of ``cp``/``install``/``ln``, ``tee``'s files, ``curl -o``'s and ``wget -O``'s."""
+    command = stage.command
+    written = [(r.target, command.render(r.target)) for r in command.redirects if r.op in (">", ">>", ">|")]
+    args = list(stage.args)
+    if stage.name in ("curl", "wget"):
+        options = ("-o", "--output") if stage.name == "curl" else ("-O", "--output-document")
+        written += [
+            (args[i + 1], command.render(args[i + 1])) for i in range(len(args) - 1) if args[i] in options
+        ]
+    elif stage.name in ("cp", "install", "tee", "ln"):
+        words = [word for word in args if not word.startswith("-")]
+        chosen = words if stage.name == "tee" else words[-1:] if len(words) >= 2 else []
+        written += [(word, command.render(word)) for word in chosen]
+    return written
+
+
 def _plants(stage: Invocation) -> bool:
     """Whether ``stage`` writes a file into the directory a loop's variable or find's ``{}`` names."""
+    return any(_EACH_DIRECTORY.match(rendered) for _, rendered in _written(stage))
+
+
+_NOTE_NAME = lazy_compile(
+    r"(?:decrypt|recover|restore|ransom|unlock|your[_-]?files|how[_-]?to|read[_-]?me|instructions?)[^/]*"
+    r"\.(?:txt|html?|hta|rtf)$",
+    re.IGNORECASE,
+)
+"""A ransom note's name (``README_DECRYPT.txt``, ``HOW_TO_RECOVER.html``, ``!!!RESTORE_FILES!!!.txt``)."""
+_SPREAD_ROOTS = ("/", "/home", "/Users", "/mnt", "/media", "/run/media", "/Volumes", "/srv", "/var/www")
+
+
+def _spread_root(word: str, home: str, cwd: str | None) -> str | None:
+    """The home, a data folder, the whole disk or a root of many users' or mounts' data (``/home/*``,
+    ``/mnt/*``, ``/srv/*``), when ``word`` is a glob of directories there."""
+    path = normalize_path(word, home=home, cwd=cwd).rstrip("/") or "/"
+    glob = min((i for i, c in enumerate(path) if c in "*?["), default=-1)
+    if glob < 0:
+        return None
+    root = path[: path.rfind("/", 0, glob + 1)] or "/"
+    if root in _SPREAD_ROOTS:
+        return root
+    return user_data(root, home, cwd) or _home_itself(root, home, cwd)
+
+
+def _note_in_globbed_directories(stage: Invocation, home: str) -> Verdict | None:
+    """``for d in /home/*/ /srv/*/; do curl … > "$d/README_DECRYPT.txt"; done``, ``for d in $(ls -d
+    /mnt/*/); do cp HOW_TO_DECRYPT.txt "$d"; done``: a file with a ransom note's name written into every
+    directory of many users', mounts' or sites' data (a loop's words are its list)."""
     command = stage.command
-    for redirect in command.redirects:
-        if redirect.op in (">", ">>", ">|") and _EACH_DIRECTORY.match(command.render(redirect.target)):
-            return True
-    if stage.name not in ("cp", "install", "tee", "ln"):
-        return False
-    words = [command.render(word) for word in stage.args if not word.startswith("-")]
-    targets = words if stage.name == "tee" else words[-1:] if len(words) >= 2 else []
-    return any(_EACH_DIRECTORY.match(word) for word in targets)
+    sources = [w for w in stage.args if not w.startswith("-")][:-1] if stage.name in ("cp", "install") else []
+    noted = any(_NOTE_NAME.search(command.render(w)) for w in sources)
+    for raw, rendered in _written(stage):
+        directory, _, name = rendered.rstrip("/").rpartition("/")
+        if _NOTE_NAME.search(name) and directory:
+            where = _spread_root(directory, home, stage.cwd)
+            if where:
+                return _verdict(DATA_DESTRUCTION, stage, f"writes {name} into every directory under {where} "
+                                "(how ransomware spreads its note)")  # fmt: skip
+        if noted:
+            for sub in command.substitutions_in(raw):
+                first = (
+                    sub.script.pipelines[0][0] if sub.script.pipelines and sub.script.pipelines[0] else None
+                )
+                words = [command.render(w) for w in first.words[1:]] if first is not None else []
+                if first is None or not words or first.words[0] not in ("ls", "find"):
+                    continue
+                where = next(
+                    (
+                        r
+                        for w in words
+                        if not w.startswith("-")
+                        for r in [_spread_root(w, home, stage.cwd)]
+                        if r
+                    ),
+                    None,
+                )
+                if where:
+                    return _verdict(
+                        DATA_DESTRUCTION, stage, f"copies a ransom note into every directory under {where}"
+                    )
+    return None
 
 
 def _note_in_every_directory(script: Script, home: str) -> Verdict | None:
