@@ -37,6 +37,7 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.dependency_lists`: an installed application's requirements file written (asked);
 - :mod:`.rootkits`: a loaded kernel rootkit given its orders (Diamorphine's signals, ``reptile_cmd``);
 - :mod:`.rootkit_sources`: a published rootkit's source fetched (asked) or built;
+- :mod:`.searched_files`: each file a search found encrypted, handed to the script itself or back-dated;
 - :mod:`.irc_bots`: scripts told to join an IRC server or channel (a botnet's command channel, asked);
 - :mod:`.unseen`: code the guard cannot see: values made at run time run as commands, ``enable -f``, ``fc``;
 - :mod:`.hidden_runs`: programs run from shared memory or a hidden directory of ``/tmp`` (asked);
