@@ -253,7 +253,8 @@ SCANNING = Family(
 )
 SERVICE_ATTACKS = Family(
     "service_attacks",
-    "arachni cmseek curl dalfox davtest dig dirb dirbuster "
+    "EyeWitness.py arachni cmseek curl dalfox davtest dig dirb dirbuster eyewitness eyewitness.py finger "
+    "impacket-rdp_check rdp_check rdp_check.py showmount smbutil "
     "java marshalsec php phpggc ysoserial dirhunt dirsearch dirsearch.py drill droopescan enum4linux "
     "enum4linux-ng enum4linux-ng.py enum4linux.pl gopherus "
     "feroxbuster ffuf ftp finger-user-enum finger-user-enum.pl ghauri git-dumper gobuster goop host "

@@ -1096,6 +1096,36 @@ def _find_shell_escape(invocation: Invocation) -> Verdict | None:
     return None
 
 
+_TAR_COMMAND_OPTIONS = frozenset({"--to-command", "--use-compress-program", "-I", "--info-script",
+                                   "--new-volume-script", "-F"})  # fmt: skip
+
+
+def _tar_runs_command(invocation: Invocation) -> Verdict | None:
+    """``tar -cf a.tar --checkpoint=1 --checkpoint-action=exec=sh shell.sh *``, ``tar -I 'sh -c id' -cf x
+    .``: tar made to run a command (GTFOBins' shell escape, root where tar runs under sudo or a root job's
+    glob). A checkpoint's action to run is no archiving step (``dot``, ``echo`` stay ordinary); a filter
+    (``--to-command=md5sum``, ``-I zstd``) counts only when it is a shell."""
+    if invocation.name not in ("tar", "gtar", "bsdtar"):
+        return None
+    values = _values(invocation)
+    for index, value in enumerate(values):
+        option, equals, given = value.partition("=")
+        if not equals:
+            given = values[index + 1] if index + 1 < len(values) else ""
+        if option == "--checkpoint-action" and given.startswith("exec="):
+            why = f"tar runs {given[5:]!r} at its checkpoints: a command, not an archive (a shell escape)"
+            return _verdict(PRIVILEGE, invocation, why)
+        words = given.split()
+        if (
+            option in _TAR_COMMAND_OPTIONS
+            and words
+            and words[0].rsplit("/", 1)[-1] in _PRIVILEGED_MODE_SHELLS
+        ):
+            why = f"tar {option} hands its data to a shell ({given!r}): a shell escape"
+            return _verdict(PRIVILEGE, invocation, why)
+    return None
+
+
 _ATTACK_KIT = lazy_compile(
     r"^/usr/share/(?:(?P<shells>webshells|laudanum|nishang|windows-resources|windows-binaries)"
     r"|exploitdb(?:-bin-sploits)?|peass|powersploit|mimikatz|linux-exploit-suggester|unix-privesc-check)/."
@@ -2334,6 +2364,7 @@ def _findings(invocation: Invocation, home: str) -> Iterator[Verdict | None]:
     yield _exploit_files(invocation)
     yield _privileged_mode(invocation)
     yield _find_shell_escape(invocation)
+    yield _tar_runs_command(invocation)
     yield _accounts(invocation)
     yield _authorization(invocation, home)
     yield _option_named_files(invocation)
