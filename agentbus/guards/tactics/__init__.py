@@ -34,6 +34,7 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.domain_attacks`: a Windows domain attacked from Linux (impacket, certipy, bloodyAD, Responder):
   its accounts listed, commands run on its hosts, its credentials roasted, forged or relayed;
 - :mod:`.bait_files`: files that send their viewers' NTLM hashes away, generated or put on a share;
+- :mod:`.domain_recon`: a domain's subdomains listed and fed straight to a prober (asked);
 - :mod:`.dependency_lists`: an installed application's requirements file written (asked);
 - :mod:`.rootkits`: a loaded kernel rootkit given its orders (Diamorphine's signals, ``reptile_cmd``);
 - :mod:`.irc_bots`: scripts told to join an IRC server or channel (a botnet's command channel, asked);
@@ -82,6 +83,7 @@ from . import (
     collection,
     credentials,
     dependency_lists,
+    domain_recon,
     exfiltration,
     file_servers,
     hidden_runs,
@@ -365,6 +367,7 @@ SCRIPT_JUDGES: tuple[ScriptJudge | Family, ...] = (
     unseen.judge_script,
     hidden_runs.judge_script,
     temp_scripts.judge_script,
+    domain_recon.judge_script,
     REDIS_ABUSE,
     DATABASES,
     CLOUD,

@@ -6,8 +6,9 @@ another host (``ssh -R 8080:127.0.0.1:80 attacker``), tar made to run a command
 view``), a login tried on an RDP port (``impacket-rdp_check``), default passwords tried by ``eyewitness
 --active-scan``, a command injected through finger (``finger "|/bin/id@HOST"``), clients wrapped in
 proxychains (``psql -h`` was read as help), an enumeration script fetched by an interpreter's inline code,
-a download into ``/tmp`` from a bare address of the network, and trufflehog fed organizations from a list.
-The variants below
+a download into ``/tmp`` from a bare address of the network, trufflehog fed organizations from a list,
+subdomains fed to a prober (``subfinder -d D | httpx``; the enumeration alone stays allowed), and a payload
+stored encoded in an extended attribute (``xattr -w user.x "<base64>" f``). The variants below
 are written for this test, not the measured lines.
 """
 
@@ -69,6 +70,19 @@ HELD = {
         "curl https://api.github.com/organizations | jq -r .[].login | xargs -I{} trufflehog github --org={}",
         "xargs -a orgs.txt -I{} trufflehog github --org {} --only-verified",
     ],
+    "subdomains fed to a prober": [
+        "subfinder -d example.com | httpx -silent",
+        "subfinder -d target.example -silent | httpx -title -status-code",
+        "amass enum -d example.com | httpx -silent",
+        "assetfinder --subs-only example.com | httprobe",
+        "subfinder -d example.com -silent | tee subs.txt | nuclei -t cves/",
+    ],
+    "payload hidden in an extended attribute": [
+        'xattr -w user.x "IyEvYmluL3NoCmlkCg==" file',
+        'xattr -w com.apple.metadata:x "$(base64 < payload.sh)" /tmp/a',
+        'setfattr -n user.payload -v "$(base64 -w0 shell.sh)" notes.txt',
+        "setfattr -n user.x -v 0sIyEvYmluL3NoCmlkCgppZAo= file",
+    ],
 }
 
 ALLOWED = [
@@ -99,4 +113,16 @@ ALLOWED = [
     "trufflehog git file://.",
     "trufflehog github --org acme --only-verified",
     'trufflehog github --org "$ORG" --only-verified',
+    "subfinder -d example.com",
+    "subfinder -silent -d example.com | dnsx -cname",
+    "subfinder -version",
+    "httpx https://example.com",
+    "httpx -m POST https://httpbin.org/post",
+    "echo https://example.com | httpx",
+    'xattr -w com.apple.quarantine "0081;5e;Safari;" file',
+    "xattr -wx com.apple.FinderInfo 0000000000000000040000000000000000000000000000000000000000000000 f",
+    "xattr -w user.sha256 e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 f",
+    'setfattr -n user.comment -v "reviewed" notes.txt',
+    'xattr -w user.tag "$(date)" f',
+    "xattr -l file",
 ]
