@@ -197,7 +197,7 @@ def test_reverse_shells_and_tunnels_to_a_shell_are_blocked(command: str) -> None
     "command",
     [
         "ssh -L 5432:localhost:5432 db.example.com -N",
-        "ssh -R 8080:localhost:3000 dev@staging.example.com -N",
+        "ssh -R 8080:localhost:3000 localhost -N",  # left25: -R to another host is asked
         "xterm -display :0",
         "terminator -d -e htop",
         "ssh host chmod -R 755 /srv/app",

@@ -82,6 +82,7 @@ CEILINGS = {
     "credential-access": 1,
     "impact": 3,
     "exfiltration": 0,  # shapes: a `gh auth token` sent to GitHub's own API runs (tactics/access_tokens.py)
+    "interpreter": 2,  # left25: ssh -R of a local port to another host asked (remote access, the lead's)
 }
 KNOWN_FALSE_POSITIVES = {
     # Held back today, though harmless; issue 12 names the first three.
@@ -104,6 +105,10 @@ KNOWN_FALSE_POSITIVES = {
     # asks about them as volume administration (a loop device attached, a logical volume made).
     "losetup -f --show disk.img",
     "lvcreate -L 1G -n scratch vg0",
+    # Issue 12 wrote these as a dev server shared with a staging host; left25 asks for any ssh -R that opens
+    # a port of this machine to another host (an attacker's box is not told apart from a staging server).
+    "ssh -R 8080:localhost:3000 dev@staging.example.com -N",
+    "ssh -R 9000:localhost:9000 ci@build.example.com -N",
 }
 DEVELOPER_TOLERANCE = 0.005
 """Issue 12's target for ordinary commands: at most 0.5% held back."""
@@ -128,9 +133,10 @@ EXTERNAL_FLOORS = {
     "impact": 26,
     "exfiltration": 27,  # collection too: screen, clipboard, archives of /etc and /var/log, uploads
 }
-EXTERNAL_CEILING = 2
+EXTERNAL_CEILING = 3
 # Atomic discovery held back: a sudoers file read (secret access); + (session 20) T1046's port scan of all
 # 65535 ports of 192.168.1.1 through /dev/tcp, asked as network scanning like `nmap -p- HOST` (session 19).
+# + (left25) T1135's `smbutil view -g //computer1`: another host's SMB shares listed (as smbclient -L).
 """Atomic Red Team's discovery scripts held back today: ``sudo cat /etc/sudoers`` (T1087.001), a
 root-only file read through sudo, which issue 12's corpus keeps held (``sudo -l`` is the discovery)."""
 TLDR_CEILINGS = {
@@ -232,7 +238,9 @@ TLDR_CEILINGS = {
     # ad19 (+12): a Windows domain listed: impacket's smbclient.py and GetADUsers.py pages, rpcclient against
     # a host; bloodhound-python and rpcdump.py moved to domain_attacks (still asked, counted before)
     # left24 (143 -> 148): cewl's five pages, each a site crawled for a password word list (`cewl url`)
-    "service attack": 148,
+    # left25 (148 -> 154): rdp_check.py's four examples, each a login tried on another host's RDP port;
+    # `subfinder -d example.com | httpx -sc` and `subfinder -dL domains.txt | katana`: each subdomain probed
+    "service attack": 154,
     "secret access": 14,  # `doppler secrets download > path/to/.env`: a .env is not written (seed 000)
     # macOS: systemsetup -setremotelogin on (the SSH server); cloud: 10 (above), and heldout12's `aws sqs
     # purge-queue` (every waiting message deleted: asked, as `az group delete`); benign3: a system daemon

@@ -98,6 +98,7 @@ EXPECTED_PROGRAMS: dict[str, set[str]] = {
         *service_attacks._GENERATORS,
         *service_attacks._LOGGED_LOGINS,
         *service_attacks._SNMP_WALKERS,
+        *service_attacks._REMOTE_LISTINGS,
         *("nmap", "dig", "host", "drill"),
     },
     "tunnels": {

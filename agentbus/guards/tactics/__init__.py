@@ -34,6 +34,7 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.domain_attacks`: a Windows domain attacked from Linux (impacket, certipy, bloodyAD, Responder):
   its accounts listed, commands run on its hosts, its credentials roasted, forged or relayed;
 - :mod:`.bait_files`: files that send their viewers' NTLM hashes away, generated or put on a share;
+- :mod:`.domain_recon`: a domain's subdomains listed and fed straight to a prober (asked);
 - :mod:`.dependency_lists`: an installed application's requirements file written (asked);
 - :mod:`.rootkits`: a loaded kernel rootkit given its orders (Diamorphine's signals, ``reptile_cmd``);
 - :mod:`.rootkit_sources`: a published rootkit's source fetched (asked) or built;
@@ -84,6 +85,7 @@ from . import (
     collection,
     credentials,
     dependency_lists,
+    domain_recon,
     exfiltration,
     file_servers,
     hidden_runs,
@@ -257,7 +259,8 @@ SCANNING = Family(
 )
 SERVICE_ATTACKS = Family(
     "service_attacks",
-    "arachni cmseek curl dalfox davtest dig dirb dirbuster "
+    "EyeWitness.py arachni cmseek curl dalfox davtest dig dirb dirbuster eyewitness eyewitness.py finger "
+    "impacket-rdp_check rdp_check rdp_check.py showmount smbutil "
     "java marshalsec php phpggc ysoserial dirhunt dirsearch dirsearch.py drill droopescan enum4linux "
     "enum4linux-ng enum4linux-ng.py enum4linux.pl gopherus "
     "feroxbuster ffuf ftp finger-user-enum finger-user-enum.pl ghauri git-dumper gobuster goop host "
@@ -370,6 +373,7 @@ SCRIPT_JUDGES: tuple[ScriptJudge | Family, ...] = (
     unseen.judge_script,
     hidden_runs.judge_script,
     temp_scripts.judge_script,
+    domain_recon.judge_script,
     REDIS_ABUSE,
     DATABASES,
     CLOUD,

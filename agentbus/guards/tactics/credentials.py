@@ -192,10 +192,33 @@ _GREP_VALUE_OPTIONS = frozenset({"-e", "--regexp", "-f", "--file", "-m", "--max-
                                  "--label", "--context", "-E", "--encoding", "--pre", "--sort"})  # fmt: skip
 
 
+def _organizations_fed(invocation: Invocation) -> str | None:
+    """``… | xargs -I{} trufflehog github --org={}``: every organization of a list (fetched from GitHub's API,
+    read from a file) scanned, not one's own named (``trufflehog github --org acme``, ``--org "$ORG"`` in
+    CI), nor a repository (``trufflehog git file://.``)."""
+    args = invocation.args
+    if invocation.name != "trufflehog" or args[:1] != ("github",):
+        return None
+    for index, arg in enumerate(args):
+        option, equals, value = arg.partition("=")
+        if option != "--org":
+            continue
+        value = value if equals else (args[index + 1] if index + 1 < len(args) else "")
+        if "{}" in value:
+            return value
+    return None
+
+
 def _search(invocation: Invocation, home: str) -> Verdict | None:
     """grep -r / rg / ag over a wide root for a secret's word, or anywhere for a private key's header."""
     values = _values(invocation)
     if invocation.name in _SCANNERS:
+        org = _organizations_fed(invocation)
+        if org is not None:
+            why = (
+                f"scans the GitHub organizations fed to it ({org}) for secrets: another's, harvested in bulk"
+            )
+            return _verdict(invocation, why)
         for value in values:
             where = wide_root(value.partition("=")[2] or value, home, invocation.cwd)
             if where:

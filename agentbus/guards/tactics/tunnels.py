@@ -34,11 +34,12 @@ published on the network (a bind address that is not loopback: ``0.0.0.0:4455:10
 ``*:``, ``-g``, ``GatewayPorts=yes``) and ``ssh -R`` to a third host (``-R 2345:10.10.100.20:5432``:
 the remote end reaches a machine of this network). ``ssh -R`` of a port of this machine bound to every
 address of the remote host (``-R 0.0.0.0:8080:localhost:8080 vps``, ``*:``) publishes it on that host's
-network, as ngrok does: remote access too. Without a bind address (``-R 8080:localhost:3000 staging``)
-sshd's default (``GatewayPorts no``) binds it to the remote host's loopback: only that host, which the
-user logs in to anyway, reaches it, the mirror of a loopback ``ssh -L``, so it stays ordinary (an
-attacker's own box reached that way is not told apart). ``ssh -R`` to a login port or as a SOCKS proxy is
-the command guard's (a reverse tunnel, blocked). A developer's database tunnel (``ssh -L
+network, as ngrok does: remote access too. Without a bind address (``-R 8080:127.0.0.1:80 attacker``)
+sshd's default (``GatewayPorts no``) binds it to the remote host's loopback, yet whoever is on that host
+reaches this machine's service past any firewall, and an attacker's own box is not told apart from a
+staging server: asked as remote access as well (``ssh -R ... localhost`` stays ordinary, as does its
+mirror, a loopback ``ssh -L``, which brings the remote service here). ``ssh -R`` to a login port or as a
+SOCKS proxy is the command guard's (a reverse tunnel, blocked). A developer's database tunnel (``ssh -L
 5432:localhost:5432 db``: one port, to one named service, bound to loopback, reached from this machine
 only) stays ordinary: the remote service comes to the developer, nothing here is opened to anyone.
 
@@ -210,11 +211,12 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
 
 
 def _asks_for_info(values: list[str]) -> bool:
-    """Help or version asked for: ``ngrok help``, ``chisel --version``, ``tmate -V``. ``-v`` counts only as
-    the one argument: through a wrapper (``proxychains nmap -v -sT HOST``) it is the wrapped program's."""
+    """Help or version asked for: ``ngrok help``, ``chisel --version``, ``tmate -V``. ``-v`` and ``-h`` count
+    only as the one argument: through a wrapper (``proxychains nmap -v -sT HOST``, ``proxychains psql -h
+    10.10.10.5``) they are the wrapped program's (verbose, a host)."""
     if not values:
         return False
-    if values[0] in _INFO and (len(values) == 1 or values[0] not in ("-v", "-V")):
+    if values[0] in _INFO and (len(values) == 1 or values[0] not in ("-v", "-V", "-h")):
         return True
     return values[-1] in ("--help", "--version")
 
@@ -376,6 +378,12 @@ def _judge_ssh(invocation: Invocation, values: list[str]) -> Verdict | None:
             # the remote host (ngrok's job, done by ssh), reached from its network past any firewall
             why = f"-R {spec} publishes port {parts[-1]} of this machine on the remote host's network"
             return _verdict(REMOTE_ACCESS, invocation, why)
+        destination = _destination(values)
+        if letter == "R" and len(parts) >= 3 and destination and not _LOOPBACK.match(destination):
+            # ssh -R 8080:127.0.0.1:80 attacker: this machine's port opened to another host, whose users
+            # (or an attacker's box) reach it past any firewall: ngrok's job, to one host
+            why = f"-R {spec} opens port {parts[-1]} of this machine to {destination}"
+            return _verdict(REMOTE_ACCESS, invocation, why)
     remote = _remote_command(values)
     if not {"-t", "-tt"} & set(values) and _INTERACTIVE_SHELL.match(" ".join(remote)):
         why = "ssh opens an interactive shell on another host without a terminal: no login record shows it"
@@ -428,19 +436,32 @@ _INTERACTIVE_SHELL = lazy_compile(r"^(?:exec\s+)?(?:/usr)?(?:/bin/)?(?:ba|z|k|da
 """``bash -i``, ``exec /bin/sh -li``: an interactive shell asked for as the remote command."""
 
 
-def _remote_command(values: list[str]) -> list[str]:
-    """What ssh runs on the remote host: the words after the destination (options and values skipped)."""
+def _destination_index(values: list[str]) -> int:
+    """Where the destination is among ssh's words (options and their values skipped)."""
     index = 0
     while index < len(values):
         value = values[index]
         if value == "--":
-            index += 1
-            break
+            return index + 1
         if not value.startswith("-") or value == "-":
             break
         last = value[-1] if len(value) == 2 else ""
         index += 2 if last and last in SSH_OPTIONS_WITH_VALUES else 1
-    return values[index + 1 :]
+    return index
+
+
+def _destination(values: list[str]) -> str:
+    """The host ssh logs in to (``user@host`` -> ``host``), or ``""``."""
+    index = _destination_index(values)
+    if index >= len(values):
+        return ""
+    host = values[index].removeprefix("ssh://").rpartition("@")[2]
+    return host if host.startswith("[") else host.partition(":")[0].lower()
+
+
+def _remote_command(values: list[str]) -> list[str]:
+    """What ssh runs on the remote host: the words after the destination (options and values skipped)."""
+    return values[_destination_index(values) + 1 :]
 
 
 def _opens_proxy_or_tunnel(value: str, following: list[str]) -> bool:

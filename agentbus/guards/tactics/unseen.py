@@ -163,9 +163,58 @@ def _data_as_code(invocation: Invocation) -> Verdict | None:
     return None
 
 
+_ATTRIBUTE_WRITERS = {"xattr": "-w", "setfattr": "-v"}
+_BASE64_VALUE = lazy_compile(r"^(?:0s)?[A-Za-z0-9+/]{16,}={0,2}$")
+_HEX_VALUE = lazy_compile(r"^(?:0x)?[0-9A-Fa-f]{80,}$")
+"""An attribute's value that is base64 (setfattr's ``0s``) or hex (``0x``, ``xattr -x``) long enough to hold a
+script: longer than a hash or ``com.apple.FinderInfo``'s 32 bytes, and base64 mixing cases and digits."""
+_ENCODING_RUN = lazy_compile(r"\$\(\s*(?:base64|xxd|openssl\s+(?:base64|enc)|gzip|cat|<)")
+
+
+def _encoded(value: str) -> bool:
+    if _HEX_VALUE.match(value):
+        return True
+    if not _BASE64_VALUE.match(value):
+        return False
+    mixed = (
+        any(c.isupper() for c in value)
+        and any(c.islower() for c in value)
+        and any(c.isdigit() for c in value)
+    )
+    return mixed or value.endswith("=")
+
+
+def _hidden_in_attribute(invocation: Invocation) -> Verdict | None:
+    """``xattr -w user.x "IyEvYmluL3No..." f``, ``setfattr -n user.p -v "$(base64 -w0 shell.sh)" notes.txt``:
+    a payload stored encoded in a file's extended attribute, where no reader of the file sees it (macOS
+    malware keeps its script there, read back by ``xattr -p … | base64 -d | sh``). A short plain value
+    (``com.apple.quarantine``'s, a comment) stays ordinary."""
+    command = invocation.command
+    words = [command.render(word) for word in invocation.args]
+    option = _ATTRIBUTE_WRITERS[invocation.name]
+    if option not in words:
+        return None
+    rest = [w for w in words[words.index(option) + 1 :] if not w.startswith("-")]
+    at = 0 if invocation.name == "setfattr" else 1  # setfattr -v VALUE; xattr -w [-x] NAME VALUE
+    if len(rest) <= at:
+        return None
+    raw = rest[at]
+    value = raw.strip("\"'")
+    if not (_encoded(value) or _ENCODING_RUN.search(raw)):
+        return None
+    why = (
+        f"{invocation.name} stores an encoded payload in a file's extended attribute, hidden from its readers"
+    )
+    return _verdict(UNJUDGED_SCRIPT, invocation, why)
+
+
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """Code run in this command that no judge can see, or None."""
     name = invocation.name
+    if name in _ATTRIBUTE_WRITERS:
+        hidden_payload = _hidden_in_attribute(invocation)
+        if hidden_payload is not None:
+            return hidden_payload
     if name in _DATA_FILTERS:
         data_run = _data_as_code(invocation)
         if data_run is not None:

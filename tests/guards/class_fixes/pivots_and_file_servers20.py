@@ -68,7 +68,7 @@ HELD = {
 ALLOWED = [
     "ssh -L 5432:localhost:5432 db",
     "autossh -M 20000 -f -N -L 6379:localhost:6379 cache-bastion",
-    "ssh -R 8080:localhost:3000 dev@staging.example.com -N",
+    "ssh -R 8080:localhost:3000 localhost -N",  # left25: -R to another host is asked
     "socat - UNIX-CONNECT:/tmp/x.sock",
     "socat TCP-LISTEN:8080,bind=127.0.0.1,fork TCP:localhost:3000",
     "socat - TCP:localhost:8080",
