@@ -630,12 +630,13 @@ def _generic_operands(invocation: Invocation) -> list[str]:
 
 
 _FIND_NAMES = frozenset({"-name", "-iname"})
-_FIND_COMMANDS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+_FIND_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir", "-delete"})
 
 
-def _find_runs_commands(invocation: Invocation) -> bool:
-    """find -exec and its kin hand what they find to another program, which reads it."""
-    return any(invocation.command.static(word) in _FIND_COMMANDS for word in invocation.args)
+def _find_acts_on_files(invocation: Invocation) -> bool:
+    """find -exec and its kin hand what they find to another program, which reads it; -delete removes
+    it (``find . -name .env -delete`` is ``rm .env``): either is more than a listing of names."""
+    return any(invocation.command.static(word) in _FIND_ACTIONS for word in invocation.args)
 
 
 _FIND_PATHS = frozenset({"-path", "-ipath", "-wholename", "-iwholename"})
@@ -983,7 +984,7 @@ def _check_invocation(invocation: Invocation, cwd: str | None, *, shown: bool = 
             for value in map(invocation.command.static, invocation.args)
             if value
         )
-        listing = name == "find" and shown and not _find_runs_commands(invocation)
+        listing = name == "find" and shown and not _find_acts_on_files(invocation)
         field_search = _kubeconfig_field_search(invocation)
         for index, operand in enumerate(plain):
             if (generic and _a_name(operand, cwd)) or operand in shown_text:

@@ -32,6 +32,7 @@ HELD = {
         "find / -name id_rsa 2>/dev/null | head -5",
         "find ~/.ssh -name 'id_*' | sort",
         "cd ~ && find . -name .env",
+        "find . -name .env -delete",
     ],
     "private-keys-read": [
         "cat server.key",
