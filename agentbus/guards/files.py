@@ -37,7 +37,7 @@ from .budget import decide, spend
 from .locations import location, written
 from .operands import EDITORS, PATH_MAX, PATTERN_OPTIONS, block_device, option_values, system_file
 from .pathnames import home_directory
-from .paths import check_glob, check_path, display_path, new_in_project, normalize_path
+from .paths import check_glob, check_path, display_path, in_project, new_in_project, normalize_path
 from .policy import Policy, current_policy, hold, in_argument
 from .request_bodies import CURL_PROGRAMS, WGET_PROGRAMS, request_options, sent_file
 from .tool_matchers import (
@@ -433,6 +433,8 @@ def _judge_path(
         verdict = check_glob(word, cwd=cwd, local=local and not write, listing=listing)
         if verdict is not None or listing:
             return verdict
+    elif listing and in_project(word, cwd=cwd):
+        return None  # find . -name .env: the project's file named, not read
         # A quoted or unmatched pattern reaches the program as written: judged as the file it names.
     if not write and normalize_path(word, cwd=cwd) in _WORLD_READABLE:
         return None  # every local user reads /etc/passwd; writing it is the command guard's business
@@ -628,12 +630,13 @@ def _generic_operands(invocation: Invocation) -> list[str]:
 
 
 _FIND_NAMES = frozenset({"-name", "-iname"})
-_FIND_COMMANDS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+_FIND_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir", "-delete"})
 
 
-def _find_runs_commands(invocation: Invocation) -> bool:
-    """find -exec and its kin hand what they find to another program, which reads it."""
-    return any(invocation.command.static(word) in _FIND_COMMANDS for word in invocation.args)
+def _find_acts_on_files(invocation: Invocation) -> bool:
+    """find -exec and its kin hand what they find to another program, which reads it; -delete removes
+    it (``find . -name .env -delete`` is ``rm .env``): either is more than a listing of names."""
+    return any(invocation.command.static(word) in _FIND_ACTIONS for word in invocation.args)
 
 
 _FIND_PATHS = frozenset({"-path", "-ipath", "-wholename", "-iwholename"})
@@ -981,7 +984,7 @@ def _check_invocation(invocation: Invocation, cwd: str | None, *, shown: bool = 
             for value in map(invocation.command.static, invocation.args)
             if value
         )
-        listing = name == "find" and shown and not _find_runs_commands(invocation)
+        listing = name == "find" and shown and not _find_acts_on_files(invocation)
         field_search = _kubeconfig_field_search(invocation)
         for index, operand in enumerate(plain):
             if (generic and _a_name(operand, cwd)) or operand in shown_text:
@@ -1206,6 +1209,13 @@ def _fresh_containers(every: list[list[Invocation]]) -> bool:
     )
 
 
+_NAME_FILTERS = frozenset(
+    {"head", "tail", "sort", "uniq", "wc", "grep", "egrep", "fgrep", "cut", "nl", "column"}
+)
+"""Programs that pass on or count the lines they are fed, opening none of the names in them:
+``find repo -name '*.env' | head -10`` still only shows where files are (``| xargs cat`` reads them)."""
+
+
 @functools.lru_cache(maxsize=1024)
 def _check_shell_files(command: str, cwd: str | None, home: str) -> Verdict | None:
     # home is part of the key: the verdict depends on what ~ means.
@@ -1240,7 +1250,9 @@ def _judge_line_files(command: str, cwd: str | None, home: str, script: Script |
             if fresh and invocation.name in _IMAGE_RUNNERS:
                 start = image_arguments(invocation.name, _runner_values(invocation))
                 invocation = invocation.replace(args=invocation.args[:start])
-            shown = index == len(stages) - 1 and id(invocation.command) in written
+            shown = id(stages[-1].command) in written and all(
+                later.name in _NAME_FILTERS for later in stages[index + 1 :]
+            )
             verdict = _check_invocation(invocation, invocation.cwd, shown=shown)
             if verdict is None and links:
                 verdict = _through_links(invocation, links, home)

@@ -78,12 +78,15 @@ def _rule(
 _KEY_OR_CERTIFICATE = "certificate or private key file"
 _PUBLIC_CERTIFICATE = lazy_compile(
     r"/(?![^/]*(?:key|priv))(?:[^/]*[-_.])?(?:certs?|certificate|chain|fullchain|ca|cacert|ca-bundle|bundle"
-    r"|crt|trust|truststore|root-?ca|ca-?chain)\.pem$",
+    r"|crt|trust|truststore|root-?ca|ca-?chain)\.pem$"
+    r"|/(?![^/]*priv)(?:[^/]*[-_.])?pub(?:lic)?(?:[-_.]?key)?(?:[-_.][a-z0-9]+)?\.pem$",
     re.IGNORECASE,
 )
 """A .pem named as certificates are by every tool's convention (Let's Encrypt's cert.pem and
 fullchain.pem, cfssl's ca.pem, ``server-cert.pem``), never with ``key`` or ``priv`` in its name
-(privkey.pem, ca-key.pem, mkcert's localhost-key.pem): the public half, as a ``.crt`` is."""
+(privkey.pem, ca-key.pem, mkcert's localhost-key.pem): the public half, as a ``.crt`` is; or named
+as a public key (``public.pem``, ``jwt_public_key.pem``, ``rsa_pub.pem``: what ``openssl rsa -pubout``
+writes and ``jwt_tool -pk`` verifies with), never with ``priv`` in its name."""
 
 
 _CA_STORE = lazy_compile(
@@ -956,6 +959,13 @@ def check_path(
     known = resolved.unknown_start is None and not resolved.path.startswith("//./")
     shown = display_path(resolved.path, home=home) if known else path.strip()
     return _verdict(rule, shown, write=write)
+
+
+def in_project(path: str, *, cwd: str | None, home: str | None = None) -> bool:
+    """A path inside the project (see :func:`_in_project`): ``find . -name .env`` lists where the
+    project's own file is, which :func:`check_glob` lets a listing name (``find . -name '*.pem'``)."""
+    home = home or home_directory()
+    return _in_project(resolve(path, cwd=cwd, home=home), cwd=cwd, home=home)
 
 
 def new_in_project(path: str, *, cwd: str | None, home: str | None = None) -> bool:
