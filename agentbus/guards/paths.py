@@ -45,7 +45,15 @@ from .pathnames import Resolved, display_path, home_directory, normalize_path, r
 from .verdict import DISK, IMPAIR, SECRETS, STEALTH_PERSISTENCE, SYSTEM_FILES, UNGUARDED_AGENT, Verdict
 from .workdir import line_start, moved_by_the_line
 
-__all__ = ["OTHER_ROOT", "check_glob", "check_path", "display_path", "glob_matcher", "normalize_path"]
+__all__ = [
+    "HIDDEN_SYSTEM_FOLDER",
+    "OTHER_ROOT",
+    "check_glob",
+    "check_path",
+    "display_path",
+    "glob_matcher",
+    "normalize_path",
+]
 
 _GLOB_CHARS = frozenset("*?[")
 
@@ -535,7 +543,22 @@ _FROM_ROOT: tuple[_Rule, ...] = (
 
 _WIN32_DEVICE = _rule(r"//\./", _DISK_LABEL, category=DISK)
 
+HIDDEN_SYSTEM_FOLDER = lazy_compile(
+    r"^/\.(?!well-known/|\.)[^/]+/|^/(?:usr/(?!(?:local/)?src/)|etc/(?!skel/)|lib/|lib32/|lib64/|libx32/|bin/"
+    r"|sbin/|boot/)(?:[^/]+/)*\.(?!build-id(?:/|$)|git(?:/|$)|well-known(?:/|$)|\.?(?:/|$))[^/]*/"
+)
+"""A hidden directory among the system's files (``/usr/local/games/.x/``, ``/usr/share/fonts/.cache/``,
+``/.Xll/``; tested on a path that ends with ``/``), where no package puts one: droppers keep their kit
+there, out of ``ls``. Fedora's ``/usr/lib/.build-id``, etckeeper's ``/etc/.git``, a site's
+``.well-known``, the project trees of container images (``/usr/src/app/.next``) and the dot files new
+accounts get (``/etc/skel/.config``, system configuration's) are no payload's."""
+
 _WRITE_RULES: tuple[_Rule, ...] = (
+    _rule(
+        HIDDEN_SYSTEM_FOLDER.pattern,
+        "a hidden directory among the system's files, where no package puts one: a payload kept out of sight",
+        category=STEALTH_PERSISTENCE,
+    ),
     _rule(
         r"/\.ssh/authorized_keys2?$",
         "SSH authorized keys: writing one grants a login",

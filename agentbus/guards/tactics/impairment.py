@@ -71,9 +71,10 @@ _SECURITY = lazy_compile(
     r"alf|xprotect\w*|security\.\w+|tccd|syspolicy\w*|amfid|mrt\w*|endpointsecurity\w*)|tccd|syspolicyd|amfid|mrtagent|"
     # The host-security and monitoring agents of Chinese clouds, which cryptojacking scripts remove first:
     # Alibaba (aegis, AliYunDun, AliSecGuard, CloudMonitor), Tencent (qcloud's YunJing, barad, stargate),
-    # Baidu (bcm-agent), Huawei (hostguard).
-    r"aegis\w*|aliyun(?:-service|dun\w*)?|alisecguard|alihids|cmsgoagent\S*|cloudmonitor|argusagent|qcloud\w*|"
-    r"yunjing|barad_agent|sgagent|bcm-agent|hostguard\w*)(?:$|[^a-z0-9])",
+    # Baidu (bcm-agent, installed as /opt/bcm), Huawei (hostguard), and Alibaba's cloud assistant
+    # (aliyun-assist, its assist-daemon), through which the console runs commands and sees the host.
+    r"aegis\w*|aliyun(?:-service|dun\w*|-assist\w*)?|alisecguard|alihids|cmsgoagent\S*|cloudmonitor|argusagent|"
+    r"qcloud\w*|yunjing|barad_agent|sgagent|bcm(?:-agent)?|assist-daemon|hostguard\w*)(?:$|[^a-z0-9])",
     re.IGNORECASE,
 )
 """Audit, logging, firewall and endpoint-security services and processes, by name (on macOS also

@@ -36,7 +36,7 @@ from ..findings import static_args as _values
 from ..locations import location
 from ..modes import made_executable
 from ..parse import WRITE_OPERATORS, Script, ShellSyntaxError
-from ..paths import normalize_path
+from ..paths import HIDDEN_SYSTEM_FOLDER, normalize_path
 from ..programs import ROOT_WRAPPERS, Invocation, is_root_user, parse_nested, runs_as, walk
 from ..verdict import (
     ACCOUNT,
@@ -676,7 +676,22 @@ def _given_to_root_or_keys(invocation: Invocation, home: str) -> Verdict | None:
 
 
 def _bundle_or_keys(invocation: Invocation, home: str) -> Verdict | None:
-    return _other_keys(invocation, home) or _bundle_made(invocation, home)
+    return _other_keys(invocation, home) or _bundle_made(invocation, home) or _hidden_folder(invocation, home)
+
+
+def _hidden_folder(invocation: Invocation, home: str) -> Verdict | None:
+    """``mkdir -p /usr/local/games/.x``, ``mkdir /var/tmp/.ICE-unix/.x``: a hidden directory made among
+    the system's files, or inside a hidden one in a shared temporary directory, for a kit to live in out
+    of sight (a display server's own ``mkdir -p /tmp/.X11-unix`` makes one, not one inside another)."""
+    for value in _values(invocation):
+        if value.startswith("-") or "/." not in value:
+            continue
+        path = normalize_path(value, home=home, cwd=invocation.cwd).rstrip("/") + "/"
+        nested = path.startswith(("/tmp/", "/var/tmp/", "/dev/shm/")) and path.count("/.") >= 2
+        if HIDDEN_SYSTEM_FOLDER.match(path) or nested:
+            why = f"makes {value}, a hidden directory among the system's files: a kit kept out of sight"
+            return _verdict(STEALTH_PERSISTENCE, invocation, why)
+    return None
 
 
 _Check = Callable[[Invocation, str], "Verdict | None"]

@@ -89,6 +89,16 @@ _IPV4 = lazy_compile(r"(?<![\w.])(\d{1,3}(?:\.\d{1,3}){3})(?![\w.])")
 _HOST = lazy_compile(r"(?<![\w./-])((?:[a-z0-9-]+\.){2,}[a-z]{2,})(?::\d+)?(?![\w/-])|"
                      r"(?<![\w./-])((?:[a-z0-9-]+\.)+[a-z]{2,}):\d{2,5}(?!\w)", re.IGNORECASE)  # fmt: skip
 """A host name of three labels or more (``mine.moneropool.com``), or with a port (``pool.fr:3333``)."""
+_DOMAIN = lazy_compile(r"^[a-z0-9][a-z0-9-]*\.([a-z]{2,6})$")
+_DOMAIN_ENDINGS = frozenset({"com", "net", "org", "info", "biz", "me", "ru", "su", "cn", "xyz", "top", "pro",
+                             "cc", "tk", "pw", "club", "online", "site", "fun", "icu", "vip", "live", "work",
+                             "host", "space", "tech", "cloud", "link", "ws", "to", "de", "fr", "uk", "nl",
+                             "us", "co", "eu", "hk", "tw", "jp", "kr", "ir", "ua", "br"})  # fmt: skip
+"""The endings of a registered domain (``kieuanilam.me``, ``zer0day.ru``, ``hashvault.pro``): two labels
+alone name a host when the second is one of them; ``app.js``, ``main.py``, ``socket.io`` stay names of
+files and libraries."""
+_RELATIVE_PROGRAM = lazy_compile(r"^\./[A-Za-z][\w-]{0,15}$")
+"""``./ppp``, ``./servceaess``, ``./jiba``: a program run from whatever directory it was dropped in."""
 _FILE_EXTENSIONS = frozenset({"js", "mjs", "cjs", "ts", "jsx", "tsx", "py", "rb", "sh", "go", "rs", "php",
                               "pl", "lua", "jar", "json", "yaml", "yml", "toml", "conf", "cfg", "ini", "txt",
                               "log", "pid", "sock", "vue", "java", "class", "war", "exs", "ex"})  # fmt: skip
@@ -148,6 +158,9 @@ def _mark(pattern: str) -> tuple[str, str] | None:
             return PROCESS_HUNT, f"kills the SSH sessions ({token}): other sessions' logins and tunnels cut"
         if _HIDDEN_NAME.match(token) and token.lstrip("\\") not in _DEVELOPER_DOTS:
             return PROCESS_HUNT, f"kills a program named as a hidden file ({token.lstrip(chr(92))})"
+        if _RELATIVE_PROGRAM.match(token) and len(pattern.split()) == 1:
+            why = f"kills every program started as {token}, from whatever directory: another dropper's"
+            return PROCESS_HUNT, why
     return _peer(pattern)
 
 
@@ -225,6 +238,9 @@ def _peer(pattern: str) -> tuple[str, str] | None:
         for host in _HOST.finditer(token):
             if host.group(0).rpartition(".")[2].partition(":")[0].lower() not in _FILE_EXTENSIONS:
                 return PROCESS_HUNT, f"kills the processes talking to {host.group(0)}"
+        domain = _DOMAIN.match(token.strip("'\"^$*").lower())
+        if domain is not None and domain.group(1) in _DOMAIN_ENDINGS:
+            return PROCESS_HUNT, f"kills the processes talking to {token.strip(chr(39) + chr(34))}"
     return None
 
 
@@ -342,8 +358,53 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
+_FORCED = frozenset({"-9", "-KILL", "-SIGKILL", "-s9", "--signal=9", "--signal=KILL"})
+_KILL_LIST = 3
+"""Programs killed by force, each found by its own search, in one script: a dropper's list of rivals
+(``pgrep -f xzpauectgr | xargs -I % kill -9 %``, ``pkill -9 -f slxfbkmxtd``, ``killall -9 vfinder``),
+whose names say nothing alone; a developer stops their own server or two, not a list of strangers."""
+
+
+def _forced_targets(stages: list[Invocation]) -> list[str]:
+    """The names a pipeline kills by force: ``pkill -9 NAME``, ``killall -9 NAME``, a listing's search
+    (``pgrep -f NAME``, ``ps aux | grep NAME``) handed to ``xargs kill -9``."""
+    for index, stage in enumerate(stages):
+        if stage.name not in _KILLERS:
+            continue
+        values = _values(stage)
+        if _FORCED.isdisjoint(values):
+            continue
+        if stage.name != "kill":
+            return [
+                v
+                for i, v in enumerate(values)
+                if not v.startswith("-") and (not i or values[i - 1] not in _VALUED)
+            ]
+        if index and "xargs" in stage.wrappers and stages[0].name in _LISTERS:
+            return [p for s in stages[:index] for p in _patterns(s) if p]
+    return []
+
+
+def _kill_list(script: Script) -> Verdict | None:
+    """Three programs or more killed by force in one script, each found by a search of its own name."""
+    named: dict[str, list[Invocation]] = {}
+    for stages in walk(script):
+        for target in _forced_targets(stages):
+            named.setdefault(target.strip("'\""), stages)
+    if len(named) < _KILL_LIST:
+        return None
+    shown = ", ".join(list(named)[:4])
+    why = f"kills {len(named)} programs by force, each by its name ({shown}): a dropper clearing its rivals"
+    return Verdict(PROCESS_HUNT, piece(" | ".join(s.text for s in next(iter(named.values())))), why)
+
+
 def judge_script(script: Script, home: str) -> Verdict | None:
-    """A listing piped into ``xargs kill`` (or a ``while read`` loop that kills what it reads)."""
+    """A listing piped into ``xargs kill`` (or a ``while read`` loop that kills what it reads), and a
+    list of programs killed by force."""
+    return _hunted(script) or _kill_list(script)
+
+
+def _hunted(script: Script) -> Verdict | None:
     for stages in walk(script):
         reads = False  # a `while read` loop between the listing and the kill
         for index, stage in enumerate(stages[1:], 1):

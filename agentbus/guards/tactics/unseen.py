@@ -406,7 +406,20 @@ def _run_through_variables(script: Script) -> Verdict | None:
             for output in outputs:
                 if not output.startswith("/dev/"):
                     made[output] = stage
+                    if _DOWNLOADER_VARIABLE.match(stage.name) and output.startswith(("$", "/")):
+                        why = f"{stage.name} fetches a value into {output}: a payload, by an unnamed program"
+                        return _verdict(UNJUDGED_SCRIPT, stage, why)
     return None
+
+
+_DOWNLOADER_VARIABLE = lazy_compile(
+    r"^\$\{?(?:[A-Z_]*(?:DOWNLOAD(?:ER)?|WGET|CURL|FETCH(?:ER)?)[A-Z_0-9]*|DL|_?DLD)\}?$"
+)
+"""``$DOWNLOADER``, ``${WGET_CMD}``, ``$CURL``, ``$DL``: a variable named for the downloader it holds
+(``DOWNLOADER=$(command -v curl || command -v wget)``). Saving what it fetches into a file (``$DOWNLOADER
+$URL > $F``, the payload a later line makes executable and runs) is asked even when no shell follows
+on the line, when the file is named at run time too or by an absolute path; a project's own data file
+(``$CURL -fsSL -o out.json URL``) is not."""
 
 
 def _args_of(stage: Invocation) -> list[str]:
