@@ -97,8 +97,6 @@ _DOMAIN_ENDINGS = frozenset({"com", "net", "org", "info", "biz", "me", "ru", "su
 """The endings of a registered domain (``kieuanilam.me``, ``zer0day.ru``, ``hashvault.pro``): two labels
 alone name a host when the second is one of them; ``app.js``, ``main.py``, ``socket.io`` stay names of
 files and libraries."""
-_RELATIVE_PROGRAM = lazy_compile(r"^\./[A-Za-z][\w-]{0,15}$")
-"""``./ppp``, ``./servceaess``, ``./jiba``: a program run from whatever directory it was dropped in."""
 _FILE_EXTENSIONS = frozenset({"js", "mjs", "cjs", "ts", "jsx", "tsx", "py", "rb", "sh", "go", "rs", "php",
                               "pl", "lua", "jar", "json", "yaml", "yml", "toml", "conf", "cfg", "ini", "txt",
                               "log", "pid", "sock", "vue", "java", "class", "war", "exs", "ex"})  # fmt: skip
@@ -158,9 +156,6 @@ def _mark(pattern: str) -> tuple[str, str] | None:
             return PROCESS_HUNT, f"kills the SSH sessions ({token}): other sessions' logins and tunnels cut"
         if _HIDDEN_NAME.match(token) and token.lstrip("\\") not in _DEVELOPER_DOTS:
             return PROCESS_HUNT, f"kills a program named as a hidden file ({token.lstrip(chr(92))})"
-        if _RELATIVE_PROGRAM.match(token) and len(pattern.split()) == 1:
-            why = f"kills every program started as {token}, from whatever directory: another dropper's"
-            return PROCESS_HUNT, why
     return _peer(pattern)
 
 

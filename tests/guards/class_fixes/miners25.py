@@ -9,7 +9,8 @@ machine that measured it). The commands here are variants, not the measured line
 - a monitoring agent's files deleted: Baidu's ``/opt/bcm``, Alibaba's cloud assistant
   (``assist-daemon``, ``aliyun-assist``);
 - processes killed for talking to a registered domain of two labels (``kieuanilam.me``,
-  ``zer0day.ru``), or started as a bare relative program (``pkill -f ./ppp``);
+  ``zer0day.ru``); a bare relative program (``pkill -f ./ppp``) is not held: a developer stops
+  ``./server`` the same way;
 - a kill list: three programs or more killed by force in one script, each by its own name
   (``pgrep -f NAME | xargs -I % kill -9 %``, ``pkill -9 -f NAME``, ``killall -9 NAME``);
 - a hidden directory made among the system's files (``mkdir -p /usr/local/games/.x``,
@@ -31,10 +32,6 @@ HELD = {
         "ps aux | grep -v grep | grep 'pool-mine.me' | awk '{print $2}' | xargs -I % kill -9 %",
         "pkill -f badhost.ru",
         "ps auxf | grep -v grep | grep hashes.xyz | awk '{print $2}' | xargs kill -9",
-    ],
-    "a bare relative program killed": [
-        "pkill -f ./qqx",
-        "pgrep -f ./svcd | xargs -I % kill -9 %",
     ],
     "a kill list": [
         "pkill -9 -f qxzvbnmt; pkill -9 -f plmokijn; pkill -9 -f wsxedcrf",
@@ -68,6 +65,8 @@ ALLOWED = [
     "pkill -f app.js",
     "pkill -f socket.io",
     "pkill -f './server --port 3000'",
+    "pkill -f ./server",
+    "pkill -f ./myapp",
     "pkill -f ./node_modules/.bin/vite",
     "pkill -9 uvicorn; pkill -9 celery",
     "pkill -f uvicorn; pkill -f celery; pkill -f vite; pkill -f node",
