@@ -1126,14 +1126,19 @@ def _etcd_secrets(words: list[str], flags: set[str]) -> bool:
 
 
 def _etcd_keys(invocation: Invocation) -> Verdict | None:
-    """``etcdctl get / --prefix --keys-only``: every key of the cluster store listed, past the API server's
-    permissions and audit log: the map of its secrets and service accounts before they are read. Asked:
-    a developer lists the keys of an application's own etcd the same way."""
+    """``etcdctl get /registry --prefix --keys-only``: every key of Kubernetes' store listed, past the API
+    server's permissions and audit log: the map of its secrets and service accounts before they are read.
+    Asked; the keys of an etcd by any other prefix (``""``, ``/``, ``/myapp``) are an administrator's
+    everyday listing, not known to be a cluster's."""
     if invocation.name != "etcdctl":
         return None
     values = _values(invocation)
     flags = {v for v in values if v.startswith("-")}
-    if "--keys-only" not in flags or not _etcd_read([v for v in values if not v.startswith("-")], flags):
+    words = [v for v in values if not v.startswith("-")]
+    keys = words[words.index("get") + 1 :] if "get" in words else []
+    if "--keys-only" not in flags or not any(k.startswith("/registry") for k in keys):
+        return None
+    if not _etcd_read(words, flags):
         return None
     return finding(COLLECTION, invocation, "lists every key of the cluster's etcd store (its secrets' names)")
 

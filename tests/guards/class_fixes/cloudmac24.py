@@ -8,7 +8,7 @@ The brief's known misses, written as variants for the tests (not measured lines)
   one by one into ``/tmp`` or ``/Users/Shared`` (``while read f; do cp "$f" /tmp/stage; done``,
   ``xargs -I{} cp {} /tmp/s``): collection, asked;
 - the whole etcd store read (``etcdctl get / --prefix``: its secrets among the rest) blocked as the
-  ``""`` prefix already was; its keys alone listed (``--keys-only``) asked;
+  ``""`` prefix already was; its keys alone listed under ``/registry`` (``--keys-only``) asked;
 - a file copied into a pod with ``kubectl cp`` and then run there with ``kubectl exec``, or a miner
   copied in: asked (remote access);
 - a public function or service (``--allow-unauthenticated``) deployed as a service account named for
@@ -45,7 +45,6 @@ HELD: dict[str, list[str]] = {
     ],
     "the etcd store read": [
         "etcdctl get / --prefix",
-        "etcdctl get / --prefix --keys-only",
         "ETCDCTL_API=3 etcdctl --endpoints=https://127.0.0.1:2379 --cert=/etc/kubernetes/pki/etcd/server.crt"
         " --key=/etc/kubernetes/pki/etcd/server.key get /registry --prefix --keys-only",
         "etcdctl get /registry/secrets --prefix --keys-only",
@@ -93,6 +92,7 @@ ALLOWED: list[str] = [
     "find ~/Documents -name '*.pdf' | while read f; do echo \"$f\"; done",
     # an application's own etcd keys, the cluster's health
     "etcdctl get /myapp --prefix --keys-only",
+    "etcdctl get / --prefix --keys-only",
     "etcdctl get /myapp/config --prefix",
     "etcdctl member list",
     "etcdctl endpoint health --cluster",
