@@ -116,6 +116,9 @@ _INPUT_OPTION = lazy_compile(r"^--?(?:from|input|infile|in)(?:[-_](?:file|path))
 """Options whose value is a file the program reads (``argocd cert add-ssh --from /etc/ssh/ssh_known_hosts``,
 ``--input FILE``, ``-in FILE``): not told to write it (the core system files stay held, and reading a
 secret is the path guards' business)."""
+_INSTALL_LOCATION = lazy_compile(r"^--(?:prefix|exec-prefix|[a-z]*dir)$")
+"""``./configure --sysconfdir=/etc``, ``meson setup --prefix=/usr``: where ``make install`` puts files later,
+compiled into the build; the configuring step itself writes only the build tree."""
 
 _SAVE = ("-f", "--file")
 _DUMP_FILE_OPTIONS: dict[str, tuple[str, ...]] = {
@@ -424,6 +427,8 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
             return Verdict(DISK, _short(piece), f"{what} writes to or erases the block device {device}")
         if name in _PRECISE or operand.role == "output":
             continue  # their own rules, and the redirection rule, know which operand is written
+        if _INSTALL_LOCATION.match(operand.option) and _configures_a_build(invocation):
+            continue
         value = operand.value.partition("=")[2] or operand.value
         told_to_write = (
             operand.role in ("option value", "after option") and not _INPUT_OPTION.match(operand.option)
@@ -456,6 +461,14 @@ def check_targets(invocation: Invocation, home: str) -> Verdict | None:
                 SYSTEM_FILES, _short(piece), f"{what} may write {found}, and is not known only to read"
             )
     return held
+
+
+def _configures_a_build(invocation: Invocation) -> bool:
+    """Autotools' ``configure`` script (any path to it) or ``meson setup``/``meson configure``."""
+    if invocation.name == "configure":
+        return True
+    words = [arg for arg in invocation.args if not arg.startswith("-")]
+    return invocation.name == "meson" and words[:1] in (["setup"], ["configure"])
 
 
 _READ_OFTEN = frozenset({EVIDENCE, IMPAIR})
