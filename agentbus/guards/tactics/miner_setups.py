@@ -48,6 +48,10 @@ _MINING_VARIABLE = lazy_compile(r"\$\{?\w*(?:POOL|WALLET)\w*\}?", re.IGNORECASE)
 """``$POOL``, ``${WALLET}``, ``$XMR_POOL``: the variables a dropper fills with its pool and wallet."""
 _POOLS_PATH = lazy_compile(r"\.pools\s*\[[^\]]*\]\s*\.\s*(?:url|user|pass|coin|algo)\b")
 """jq's path to a miner's pool login (``.pools[0].url``)."""
+_CONFIG_SUFFIXES = (".json", ".conf", ".cfg", ".ini", ".toml", ".yaml", ".yml", ".txt")
+"""A config file's endings: a pool's name edited into one is the miner's; into ``README.md``, words."""
+_JQ_ASSIGNMENT = lazy_compile(r"(?<![=!<>|+*/%-])[|+*/%-]?=(?!=)")
+"""jq's ``=``, ``|=``, ``+=`` …: a filter that sets a value (``==`` compares)."""
 _POOL_OPTIONS = frozenset({"-o", "--url", "--pool", "-pool", "-pool1", "-s", "--server"})
 _WALLET_OPTIONS = frozenset({"-u", "--user", "--username", "--wallet", "-wallet", "-w"})
 _SHOWERS = frozenset({"echo", "printf", "grep", "egrep", "fgrep", "rg"})
@@ -75,14 +79,17 @@ def _config_rewritten(invocation: Invocation) -> Verdict | None:
     if invocation.name != "jq" and not any(_in_place(a) for a in args):
         return None
     expressions = [a for a in args if not a.startswith("-")]
+    if invocation.name == "jq" and not any(_JQ_ASSIGNMENT.search(a) for a in expressions):
+        return None  # jq '.pools[0].url' config.json: read, not rewritten
     for text in expressions:
         key = _MINER_KEYS.search(text)
         if key is not None:
             return _verdict(RESOURCE_HIJACK, invocation, f"edits a miner's config ({key.group(0)})")
         if invocation.name == "jq" and _POOLS_PATH.search(text):
             return _verdict(RESOURCE_HIJACK, invocation, "edits a miner's pool login (.pools[…])")
+    configs = any(a.lower().endswith(_CONFIG_SUFFIXES) for a in expressions)
     for text in expressions:
-        if names_mining(text) or names_wallet(text):
+        if (configs and names_mining(text)) or names_wallet(text):
             return _verdict(RESOURCE_HIJACK, invocation, "points a config at a mining pool or a wallet")
         for match in _LOGIN_KEYS.finditer(text):
             value = match.group(1)
