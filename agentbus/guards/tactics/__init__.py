@@ -14,6 +14,8 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.impact`: shutdown and reboot, killing everything, destroying or encrypting the user's data;
 - :mod:`.process_hunts`: processes searched for and killed by what marks them as another's (other miners,
   programs in /tmp, kernel-thread impostors, a peer's connections);
+- :mod:`.miner_setups`: a miner's config rewritten, its program renamed, a pool and a wallet given by
+  their variables;
 - :mod:`.exfiltration`: archives sent away, payloads downloaded and run;
 - :mod:`.file_servers`: SMB, FTP, TFTP, WebDAV and upload servers opening a directory to the network;
 - :mod:`.dns_loops`: encoded or secret data looked up a chunk at a time as DNS names;
@@ -92,6 +94,7 @@ from . import (
     impact,
     impairment,
     irc_bots,
+    miner_setups,
     persistence,
     pivots,
     port_probes,
@@ -325,6 +328,7 @@ JUDGES: tuple[InvocationJudge | Family, ...] = (
     checkout_tokens.judge,
     impact.judge,
     process_hunts.judge,
+    miner_setups.judge,
     exfiltration.judge,
     BEACONS,
     file_servers.judge,

@@ -43,7 +43,7 @@ from ..verdict import PROCESS_HUNT, RESOURCE_HIJACK, Verdict
 from .hidden_runs import hiding_place, kernel_thread
 from .impact import is_miner, names_wallet
 
-__all__ = ["judge", "judge_script"]
+__all__ = ["judge", "judge_script", "names_mining"]
 
 _LISTERS = frozenset({"ps", "pgrep", "pidof", "netstat", "ss", "lsof"})
 """Programs whose output a kill takes its PIDs from."""
@@ -65,6 +65,14 @@ _MINING_WORDS = ("stratum", "monero", "xmr", "cryptonight", "randomx", "minerd",
 """Words of miners, their pools and the cryptojacking kits that fight over the same machines (Kinsing,
 kerberods, WatchBog, Sysrv, Rocke's kthreaddi, lsd's systemten.org, the dbused worm, the images
 pocosow, gakeaws and azulu that TeamTNT's and Kinsing's scripts remove as rivals')."""
+
+
+def names_mining(text: str) -> bool:
+    """Whether ``text`` names a miner, a mining pool or a cryptojacking kit (``minexmr``, ``c3pool``)."""
+    lowered = text.lower()
+    return any(word in lowered for word in _MINING_WORDS)
+
+
 _KIT_PROGRAMS = frozenset({"xig", "ddgs", "ddg", "sysupdate", "sysguard", "networkservice", "phpguard",
                            "qw3xt", "wntkyg", "loopback"})  # fmt: skip
 """Programs of the kits whose names are too short or too plain to look for inside a pattern: a
@@ -129,11 +137,7 @@ _AWK_LITERAL = lazy_compile(r'"((?:[^"\\]|\\.)*)"|(?<![\w)\]])/((?:[^/\\\n]|\\.)
 def _mark(pattern: str) -> tuple[str, str] | None:
     """What marks the processes ``pattern`` picks as another's (a category and a reason), or None."""
     lowered = pattern.lower()
-    if (
-        any(word in lowered for word in _MINING_WORDS)
-        or lowered.strip("'\"^$*./ ") in _KIT_PROGRAMS
-        or names_wallet(pattern)
-    ):
+    if names_mining(pattern) or lowered.strip("'\"^$*./ ") in _KIT_PROGRAMS or names_wallet(pattern):
         return RESOURCE_HIJACK, f"kills other miners ({piece(pattern)}): a miner clearing the CPU for itself"
     for token in _SPLIT.split(pattern):
         token = token.strip("'\"^$*")
@@ -358,16 +362,20 @@ _KILL_LIST = 3
 """Programs killed by force, each found by its own search, in one script: a dropper's list of rivals
 (``pgrep -f xzpauectgr | xargs -I % kill -9 %``, ``pkill -9 -f slxfbkmxtd``, ``killall -9 vfinder``),
 whose names say nothing alone; a developer stops their own server or two, not a list of strangers."""
+_PLAIN_KILL_LIST = 5
+"""Programs killed by name without force in one script (``pkill -f mixtape; pkill -f jawa; pkill -f
+servim; …``): the same list of rivals in plain words. A developer stopping a stack names a few of its
+servers (``pkill -f uvicorn; pkill -f celery; pkill -f vite; pkill -f node``), not five strangers."""
 
 
-def _forced_targets(stages: list[Invocation]) -> list[str]:
-    """The names a pipeline kills by force: ``pkill -9 NAME``, ``killall -9 NAME``, a listing's search
-    (``pgrep -f NAME``, ``ps aux | grep NAME``) handed to ``xargs kill -9``."""
+def _killed_targets(stages: list[Invocation], *, forced: bool) -> list[str]:
+    """The names a pipeline kills (by force only, if ``forced``): ``pkill -9 NAME``, ``killall NAME``, a
+    listing's search (``pgrep -f NAME``, ``ps aux | grep NAME``) handed to ``xargs kill``."""
     for index, stage in enumerate(stages):
         if stage.name not in _KILLERS:
             continue
         values = _values(stage)
-        if _FORCED.isdisjoint(values):
+        if forced and _FORCED.isdisjoint(values):
             continue
         if stage.name != "kill":
             return [
@@ -381,16 +389,22 @@ def _forced_targets(stages: list[Invocation]) -> list[str]:
 
 
 def _kill_list(script: Script) -> Verdict | None:
-    """Three programs or more killed by force in one script, each found by a search of its own name."""
-    named: dict[str, list[Invocation]] = {}
-    for stages in walk(script):
-        for target in _forced_targets(stages):
-            named.setdefault(target.strip("'\""), stages)
-    if len(named) < _KILL_LIST:
-        return None
-    shown = ", ".join(list(named)[:4])
-    why = f"kills {len(named)} programs by force, each by its name ({shown}): a dropper clearing its rivals"
-    return Verdict(PROCESS_HUNT, piece(" | ".join(s.text for s in next(iter(named.values())))), why)
+    """Three programs or more killed by force in one script, each found by a search of its own name;
+    five or more killed by name without force."""
+    for forced, least in ((True, _KILL_LIST), (False, _PLAIN_KILL_LIST)):
+        named: dict[str, list[Invocation]] = {}
+        for stages in walk(script):
+            targets = _killed_targets(stages, forced=forced)
+            if not forced and len(targets) > 1:
+                continue  # killall node npm vite: one stop of a stack, not a list searched name by name
+            for target in targets:
+                named.setdefault(target.strip("'\""), stages)
+        if len(named) >= least:
+            shown = ", ".join(list(named)[:4])
+            how = "by force, each by its name" if forced else "each by its name"
+            why = f"kills {len(named)} programs {how} ({shown}): a dropper clearing its rivals"
+            return Verdict(PROCESS_HUNT, piece(" | ".join(s.text for s in next(iter(named.values())))), why)
+    return None
 
 
 def judge_script(script: Script, home: str) -> Verdict | None:

@@ -352,6 +352,7 @@ def judge_script(script: Script, home: str) -> Verdict | None:
         _piped_output(script)
         or _output_run_later(script)
         or _run_through_variables(script)
+        or _made_executable_and_run(script)
         or _history(script)
         or _quiet_redefined(script)
     )
@@ -409,6 +410,27 @@ def _run_through_variables(script: Script) -> Verdict | None:
                     if _DOWNLOADER_VARIABLE.match(stage.name) and output.startswith(("$", "/")):
                         why = f"{stage.name} fetches a value into {output}: a payload, by an unnamed program"
                         return _verdict(UNJUDGED_SCRIPT, stage, why)
+    return None
+
+
+_EXECUTABLE_MODES = lazy_compile(r"^(?:[ugoa]*\+[rwX]*x[rwX]*|[0-7]?[1357][0-7][0-7])$")
+"""``+x``, ``u+x``, ``a+rx``, ``755``, ``0777``: modes that let the owner run a file."""
+
+
+def _made_executable_and_run(script: Script) -> Verdict | None:
+    """``chmod +x $F; $F``, ``chmod +x $BIN && nohup $BIN &``: a file the line names only by a variable
+    it cannot resolve, made executable and run. The guard cannot read it (its name is not known), so
+    what runs is unseen: a dropper's way to start what it fetched in another line. Asked."""
+    made: set[str] = set()
+    for stages in walk(script):
+        for stage in stages:
+            if stage.name == "chmod":
+                words = [w for w in stage.args if not w.startswith("-")]
+                if len(words) > 1 and _EXECUTABLE_MODES.match(words[0]):
+                    made.update(w for w in words[1:] if w.startswith("$"))
+            elif stage.name in made:
+                why = f"runs {stage.name}, a file named only at run time and made executable by the line"
+                return _verdict(UNJUDGED_SCRIPT, stage, why)
     return None
 
 

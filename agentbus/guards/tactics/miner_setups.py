@@ -1,0 +1,146 @@
+"""Tactic family ``miner setups``: the steps that set a miner up without the word "xmrig" running.
+
+A dropper rarely starts ``xmrig`` under its own name with a wallet on the command line; it edits the
+miner's ``config.json`` and starts it under another name. Each step alone names no miner that
+:mod:`.impact` can see, but each says what the file or the program is:
+
+- a miner's config rewritten in place (``sed -i 's/"donate-level": *[^,]*,/"donate-level": 0,/'
+  config.json``, ``sed -i "s/\\"url\\": .*/\\"url\\": \\"$POOL\\",/" config.json``, ``jq '.pools[0].user =
+  …'``): keys only XMRig's config has, a pool's or a coin's name, a pool's address with no scheme, or
+  the pool and wallet variables a dropper fills in;
+- a miner's program renamed (``mv xmrig stealthd``, ``mv cpuminer-sse2 "$BIN_NAME"``, ``cp ./xmrig
+  ~/kworker``): the name ``ps`` will show is a lie;
+- a program told a pool and a wallet held in variables named so (``$BIN -o $POOL -u $WALLET``, ``-o
+  pool.supportxmr.com:443 -u $WALLET``): XMRig's and cpuminer's login, whatever the program is called.
+
+Each is :data:`~agentbus.guards.verdict.RESOURCE_HIJACK`. A developer's config edits (``"port": 3000``,
+``"url": "http://localhost:8080"``) and copies of a miner under its own name stay allowed.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from ...lazy_regex import lazy_compile
+from ..findings import finding as _verdict
+from ..programs import Invocation
+from ..verdict import RESOURCE_HIJACK, Verdict
+from .impact import is_miner, names_wallet
+from .process_hunts import names_mining
+
+__all__ = ["judge"]
+
+_EDITORS = frozenset({"sed", "gsed", "perl"})
+_MINER_KEYS = lazy_compile(
+    r'"(?:donate-level|donate-over-proxy|max-threads-hint|max-cpu-usage|cpu-max-threads-hint|rig-id|'
+    r"randomx-mode|huge-pages-jit|1gb-pages|rebench-algo|bench-algo-time|cpu-priority|nicehash|"
+    r'self-select|submit-to-origin)\\?"',
+    re.IGNORECASE,
+)
+"""Keys only XMRig's (and its forks') ``config.json`` has: a web or build config has none of them."""
+_LOGIN_KEYS = lazy_compile(r'"(?:url|user|pass|wallet|coin|algo)\\?"\s*:\s*\\?"([^"\\]*)')
+"""A pool's login in a miner's config: the value a replacement gives it."""
+_POOL_ADDRESS = lazy_compile(r"^(?:[a-z0-9-]+\.)+[a-z0-9-]+:\d{2,5}$", re.IGNORECASE)
+"""``gulf.moneroocean.stream:10128``, ``43.157.91.13:2425``: a pool's address, which has no scheme."""
+_LOCAL = ("localhost", "127.", "0.0.0.0")
+_MINING_VARIABLE = lazy_compile(r"\$\{?\w*(?:POOL|WALLET)\w*\}?", re.IGNORECASE)
+"""``$POOL``, ``${WALLET}``, ``$XMR_POOL``: the variables a dropper fills with its pool and wallet."""
+_POOLS_PATH = lazy_compile(r"\.pools\s*\[[^\]]*\]\s*\.\s*(?:url|user|pass|coin|algo)\b")
+"""jq's path to a miner's pool login (``.pools[0].url``)."""
+_CONFIG_SUFFIXES = (".json", ".conf", ".cfg", ".ini", ".toml", ".yaml", ".yml", ".txt")
+"""A config file's endings: a pool's name edited into one is the miner's; into ``README.md``, words."""
+_JQ_ASSIGNMENT = lazy_compile(r"(?<![=!<>|+*/%-])[|+*/%-]?=(?!=)")
+"""jq's ``=``, ``|=``, ``+=`` …: a filter that sets a value (``==`` compares)."""
+_POOL_OPTIONS = frozenset({"-o", "--url", "--pool", "-pool", "-pool1", "-s", "--server"})
+_WALLET_OPTIONS = frozenset({"-u", "--user", "--username", "--wallet", "-wallet", "-w"})
+_SHOWERS = frozenset({"echo", "printf", "grep", "egrep", "fgrep", "rg"})
+_MOVERS = frozenset({"mv", "cp", "install", "ln"})
+_DIRECTORY_NAMES = frozenset({".", "..", "~", "$HOME", "bin", "sbin", "build", "dist", "out", "release",
+                              "target", "tmp", "lib", "opt", "src", "vendor", "tools"})  # fmt: skip
+"""Targets that are directories whatever they hold (``mv xmrig bin``): the program keeps its name."""
+
+
+def judge(invocation: Invocation, home: str) -> Verdict | None:
+    """A miner's config rewritten, its program renamed, or a program given a pool and a wallet."""
+    name = invocation.name
+    if name in _EDITORS or name == "jq":
+        return _config_rewritten(invocation)
+    if name in _MOVERS:
+        return _renamed(invocation)
+    if name in _SHOWERS:
+        return None
+    return _pool_and_wallet(invocation)
+
+
+def _config_rewritten(invocation: Invocation) -> Verdict | None:
+    """``sed -i`` (or ``jq``) editing what only a miner's config holds."""
+    args = list(invocation.args)
+    if invocation.name != "jq" and not any(_in_place(a) for a in args):
+        return None
+    expressions = [a for a in args if not a.startswith("-")]
+    if invocation.name == "jq" and not any(_JQ_ASSIGNMENT.search(a) for a in expressions):
+        return None  # jq '.pools[0].url' config.json: read, not rewritten
+    for text in expressions:
+        key = _MINER_KEYS.search(text)
+        if key is not None:
+            return _verdict(RESOURCE_HIJACK, invocation, f"edits a miner's config ({key.group(0)})")
+        if invocation.name == "jq" and _POOLS_PATH.search(text):
+            return _verdict(RESOURCE_HIJACK, invocation, "edits a miner's pool login (.pools[…])")
+    configs = any(a.lower().endswith(_CONFIG_SUFFIXES) for a in expressions)
+    for text in expressions:
+        if (configs and names_mining(text)) or names_wallet(text):
+            return _verdict(RESOURCE_HIJACK, invocation, "points a config at a mining pool or a wallet")
+        for match in _LOGIN_KEYS.finditer(text):
+            value = match.group(1)
+            if _MINING_VARIABLE.search(value) or (
+                _POOL_ADDRESS.match(value) and not value.startswith(_LOCAL)
+            ):
+                why = f"sets a miner's pool login to {value} (a pool's address or a dropper's variable)"
+                return _verdict(RESOURCE_HIJACK, invocation, why)
+    return None
+
+
+def _in_place(arg: str) -> bool:
+    """``-i``, ``-i.bak``, ``--in-place``, ``-pi`` (perl), ``-ri``: a file edited where it is."""
+    return arg.startswith(("-i", "--in-place")) or (arg[:1] == "-" and "i" in arg[1:] and arg[1:].isalpha())
+
+
+def _renamed(invocation: Invocation) -> Verdict | None:
+    """``mv xmrig stealthd``, ``cp ./xmrig ~/kworker``: a miner given a name that hides what it is."""
+    operands = [a for a in invocation.args if not a.startswith("-")]
+    if len(operands) != 2:
+        return None
+    source, target = (posixpath.basename(o.rstrip("/")) for o in operands)
+    if not is_miner(source) or operands[1].endswith("/"):
+        return None
+    if target in _DIRECTORY_NAMES or is_miner(target) or target.lower().startswith(source.lower()):
+        return None
+    parent = posixpath.dirname(operands[1])
+    renamed_in_place = not parent
+    into_programs = posixpath.basename(parent) in ("bin", "sbin") or parent in ("~", "$HOME", "${HOME}")
+    if not (renamed_in_place or into_programs or target.startswith("$")):
+        return None
+    why = f"renames the miner {source} to {target}: ps will show another program"
+    return _verdict(RESOURCE_HIJACK, invocation, why)
+
+
+def _option_value(args: tuple[str, ...], options: frozenset[str]) -> list[str]:
+    """The values ``options`` are given (``-o $POOL``, ``--pool=$POOL``)."""
+    found = [args[i + 1] for i, a in enumerate(args[:-1]) if a in options]
+    found += [a.partition("=")[2] for a in args if a.partition("=")[0] in options and "=" in a]
+    return found
+
+
+def _pool_and_wallet(invocation: Invocation) -> Verdict | None:
+    """``$BIN -a $ALGO -o $POOL -u $WALLET``: a pool (by its variable's name or a pool's host) and a wallet
+    (by its variable's name) handed to a program."""
+    args = invocation.args
+    pools = _option_value(args, _POOL_OPTIONS)
+    if not any(("POOL" in p.upper() and _MINING_VARIABLE.search(p)) or names_mining(p) for p in pools):
+        return None
+    wallets = _option_value(args, _WALLET_OPTIONS)
+    if not any("WALLET" in w.upper() and _MINING_VARIABLE.search(w) for w in wallets):
+        return None
+    why = "logs in to a mining pool ($POOL) with a wallet ($WALLET), whatever the program is called"
+    return _verdict(RESOURCE_HIJACK, invocation, why)
