@@ -44,6 +44,11 @@ _LOGIN_KEYS = lazy_compile(r'"(?:url|user|pass|wallet|coin|algo)\\?"\s*:\s*\\?"(
 _POOL_ADDRESS = lazy_compile(r"^(?:[a-z0-9-]+\.)+[a-z0-9-]+:\d{2,5}$", re.IGNORECASE)
 """``gulf.moneroocean.stream:10128``, ``43.157.91.13:2425``: a pool's address, which has no scheme."""
 _LOCAL = ("localhost", "127.", "0.0.0.0")
+_SERVICE_PORTS = frozenset({"80", "443", "1433", "1521", "2181", "3000", "3306", "5000", "5432", "5672",
+                            "5984", "6379", "8000", "8080", "8086", "8443", "9000", "9092", "9200", "11211",
+                            "27017"})  # fmt: skip
+"""Ports of the web servers, databases and queues an application's config points at (``db.internal:5432``):
+a pool's address has its own (3333, 4444, 10128 ...)."""
 _MINING_VARIABLE = lazy_compile(r"\$\{?\w*(?:POOL|WALLET)\w*\}?", re.IGNORECASE)
 """``$POOL``, ``${WALLET}``, ``$XMR_POOL``: the variables a dropper fills with its pool and wallet."""
 _POOLS_PATH = lazy_compile(r"\.pools\s*\[[^\]]*\]\s*\.\s*(?:url|user|pass|coin|algo)\b")
@@ -94,7 +99,9 @@ def _config_rewritten(invocation: Invocation) -> Verdict | None:
         for match in _LOGIN_KEYS.finditer(text):
             value = match.group(1)
             if _MINING_VARIABLE.search(value) or (
-                _POOL_ADDRESS.match(value) and not value.startswith(_LOCAL)
+                _POOL_ADDRESS.match(value)
+                and not value.startswith(_LOCAL)
+                and value.rpartition(":")[2] not in _SERVICE_PORTS
             ):
                 why = f"sets a miner's pool login to {value} (a pool's address or a dropper's variable)"
                 return _verdict(RESOURCE_HIJACK, invocation, why)
