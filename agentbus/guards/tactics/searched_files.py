@@ -8,9 +8,9 @@ many at once (the crypto-locker's fan-out; data destruction unless the search is
 ``find /srv -type f | xargs -P8 -I{} ./locker {}``: a program of one's own run on every file of the
 home, the whole disk, a server's or a mount's data, many at once (a home folder's, ``~/Pictures``, is
 asked as :mod:`.impact` asks it: a developer's batch job is plausible there).
-``find /etc -type f | while read f; do touch -d … "$f"; done``: the system's files or logs back-dated
-one by one (evidence destruction). The project's own files (``find . | while read f; do touch -r
-setup.py "$f"; done``) stay allowed.
+``find /etc -type f | while read f; do touch -d … "$f"; done``, ``find /var/www | xargs touch -d '2 years
+ago'``: the system's files or logs, or a server's tree, back-dated one by one (evidence destruction).
+The project's own files (``find . | while read f; do touch -r setup.py "$f"; done``) stay allowed.
 """
 
 from __future__ import annotations
@@ -90,6 +90,21 @@ def _system_start(search: Invocation, home: str) -> str | None:
     return None
 
 
+def _outside_home_start(search: Invocation, home: str) -> str | None:
+    """``find /var/www``, ``find /srv/app``: a tree outside the home and the scratch directories (a file
+    there back-dated alone is held too, :mod:`.impairment`)."""
+    home = home.rstrip("/")
+    for word in _start_words(search):
+        if not word.startswith(("/", "~", "$HOME")):
+            continue
+        path = normalize_path(word, home=home, cwd=search.cwd).rstrip("/") or "/"
+        if path.startswith("/") and not (
+            path == home or path.startswith((home + "/", "/tmp/", "/var/tmp/", "/dev/shm/")) or path == "/tmp"
+        ):
+            return path
+    return None
+
+
 def _stamps(stage: Invocation) -> bool:
     """``touch -r REF``, ``touch -d DATE``, ``touch -a -t STAMP``: a date given, not now."""
     return stage.name == "touch" and any(_STAMP_OPTIONS.match(v) for v in _values(stage))
@@ -126,7 +141,7 @@ def _pipeline_verdict(stages: list[Invocation], home: str) -> Verdict | None:
     search = stages[0]
     whole = _searched_start(search, home)
     start = whole or _under_data_root(search, home)
-    system = _system_start(search, home)
+    system = _system_start(search, home) or _outside_home_start(search, home)
     looped = False  # a ``while read`` loop the search feeds: each later stage gets its files one by one
     for stage in stages[1:]:
         if stage.name == "read":
