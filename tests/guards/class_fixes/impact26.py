@@ -26,6 +26,11 @@ developers' gpgtar, shred, backup and ``touch -d @0`` lines. The fixes, by class
   /var/log/auth.log``, ``… | sponge /etc/hosts``); the project's files stay allowed;
 - a search of a tree outside the home (``find /var/www/html | xargs touch -d '2 years ago'``) back-
   dated through xargs or a ``while read`` loop, as ``find … -exec touch`` already was.
+- every file a search of the user's data lists (no name picked) deleted or shredded one by one: in a
+  ``while read`` loop, fed through ``done < <(find ~ -type f)``, by ``parallel``, or by ``xargs sh -c
+  'shred -u {}'`` (the program a shell's code starts with), and encrypted that way (``xargs sh -c 'gpg
+  -c "{}" && rm "{}"'``): data destruction; a clean-up by name (``find ~ -name '*.pyc'``), the
+  project's or a cache's files stay allowed.
 
 The commands here are variants written for the tests (other paths, programs and spellings than the
 measured ones).
@@ -65,6 +70,14 @@ HELD = {
         "sed '/sshd.*192.0.2.7/d' /var/log/auth.log | sponge /var/log/auth.log",
         "echo '10.0.0.5 github.com' | sponge -a /etc/hosts",
     ],
+    "search's files deleted one by one": [
+        'find ~/Documents -type f | while IFS= read -r p; do shred -fu "$p"; done',
+        'while read -r p; do rm -f -- "$p"; done < <(find "$HOME" -type f)',
+        "find /home -type f | parallel -j8 shred -zu {}",
+        "find ~/Music -type f -print0 | xargs -0 -I@ bash -c 'wipe -f \"@\"'",
+        'find / -xdev -type f | while read p; do truncate -s 0 "$p"; done',
+        "find ~/Desktop -type f | xargs -I{} sh -c 'openssl enc -aes-256-cbc -k k -in {} -out {}.x && rm {}'",
+    ],
     "server tree back-dated through xargs": [
         "find /var/www/site -type f -print0 | xargs -0 touch -r /etc/hostname",
         "find /srv/www -name '*.php' | xargs touch -d 'last year'",
@@ -90,5 +103,10 @@ ALLOWED = [
     "find /tmp/pkgroot -type f | xargs touch -d '2000-01-01'",
     "find ~/src/app -name '*.o' | xargs touch -d '1 hour ago'",
     "for u in $(ls build); do out=build/$u/stamp; : > $out; done",
+    "find ~ -name '*.pyc' | while read -r p; do rm -f \"$p\"; done",
+    "find ~/.cache/pip -type f | xargs rm -f",
+    'while read -r p; do rm -f "$p"; done < <(find build -type f)',
+    "find . -name '*.orig' | parallel rm {}",
+    "find ~/Pictures -type f | xargs -I{} sh -c 'exiftool -all= {}'",
     "d=$(mktemp -d); log=$d/run.log; echo start > $log",
 ]
