@@ -401,8 +401,8 @@ def _copy_target(invocation: Invocation, home: str) -> Verdict | None:
 
 
 def _writes_files(invocation: Invocation, home: str) -> Verdict | None:
-    """tee, truncate, shred, sed -i, perl -i, sort -o, a download (curl -o, wget -O, tftp -l ...) onto a
-    system file; what tee writes, when it is a remote shell (:func:`_written_backdoor`)."""
+    """tee, sponge, truncate, shred, sed -i, perl -i, sort -o, a download (curl -o, wget -O, tftp -l ...)
+    onto a system file; what tee writes, when it is a remote shell (:func:`_written_backdoor`)."""
     found = _system_file_written(invocation, home)
     if found is None and invocation.name == "tee":
         return _written_backdoor(invocation, home)
@@ -415,7 +415,7 @@ def _system_file_written(invocation: Invocation, home: str) -> Verdict | None:
     flags, positionals = _split_flags(values)
     targets: list[str] = []
     in_place = "i" in flags or any(v.startswith(("-i", "--in-place")) for v in values)
-    if name in ("tee", "truncate", "shred") or (name in ("sed", "perl") and in_place):
+    if name in ("tee", "sponge", "truncate", "shred") or (name in ("sed", "perl") and in_place):
         targets = positionals
     elif name == "sort":
         for index, value in enumerate(values):
@@ -1108,11 +1108,14 @@ def _perl(invocation: Invocation, home: str) -> Verdict | None:
 
 
 def _judge_code(code: str, invocation: Invocation, home: str, *, how: str, piece: str = "") -> Verdict | None:
+    from .tactics.impact import data_tree
+
     danger = judge_code(
         code,
         awk=invocation.name in AWKS,
         is_critical=lambda path: _critical(path, home, invocation.cwd),
         judge_shell=lambda command: check_command(command, home=home),
+        is_data=lambda path: data_tree(path, home, invocation.cwd),
     )
     if danger is None:
         return None
@@ -1277,6 +1280,7 @@ _CHECKS: dict[str, _Check] = {
     "rsync": _copy_target,
     "ditto": _copy_target,
     "tee": _writes_files,
+    "sponge": _writes_files,
     "truncate": _writes_files,
     "sed": _writes_files,
     "perl": _perl,

@@ -16,6 +16,7 @@ that could backtrack into each other.
 from __future__ import annotations
 
 import binascii
+import itertools
 import re
 import shlex
 from collections.abc import Callable, Iterator
@@ -218,6 +219,21 @@ _WALKS = lazy_compile(
 _REMOVES = lazy_compile(
     r"os\.remove|os\.unlink|unlink|\.unlink\(|rmSync|File\.delete|Remove-Item|shred", re.IGNORECASE
 )
+_ENCRYPTS = lazy_compile(
+    r"\.encrypt\s*\(|encrypt_and_digest\s*\(|createCipheriv\s*\(|openssl_encrypt\s*\(|\bsodium_crypto_secretbox\s*\("
+)
+"""A cipher applied to data (``Fernet(k).encrypt(d)``, ``AES.new(k, m).encrypt(d)``, Node's
+``createCipheriv``, PHP's ``openssl_encrypt``)."""
+_TREE_METHOD = lazy_compile(r"[rbf]?([\"'])([^\"'\n]{1,4000}?)\1\s*\)?\s*\.(?:rglob|glob|walk|iterdir)\s*\(")
+"""A path's own walk: ``Path('/srv').rglob('*')``, ``Path.home().rglob('*')`` (the home read as ``"~"``)."""
+_REWRITES = lazy_compile(
+    r"[\"'](?:wb|w|r\+b|rb\+|w\+b|wb\+)[\"']|\bos\.(?:remove|unlink|rename|replace)\s*\(|\.unlink\s*\(|"
+    r"write_bytes\s*\(|writeFileSync\s*\(|file_put_contents\s*\(|shred",
+)
+"""A file written over, or its original removed, in the code."""
+_REWRITTEN = lazy_compile(r"\bopen\s*\(\s*([^,()\n]{1,200}?)\s*,\s*[\"'](?:w|wb|w\+|r\+|r\+b|rb\+)[\"']")
+"""A file opened to be written over: ``open(p, 'w')``, ``open('/var/log/auth.log', 'r+')``."""
+_LOG_LITERAL = lazy_compile(r"^[rbf]?[\"'](/var/log/[^\"'\s]+)[\"']$")
 _SYSTEM_PATH = lazy_compile(
     r"/etc/(?!ssl/|os-release|lsb-release)[^\"'\s]*"
     r"|/dev/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|disk/by-)[^\"'\s]*"
@@ -343,6 +359,7 @@ def judge_code(
     is_critical: Callable[[str], str | None],
     judge_shell: Callable[[str], object],
     whole_file: bool = False,
+    is_data: Callable[[str], str | None] | None = None,
 ) -> CodeDanger | None:
     """What ``code`` does that a command rule would block, or None.
 
@@ -351,15 +368,26 @@ def judge_code(
     ``whole_file``: the code is part of a program's file (:mod:`.script_files`), not a
     one-liner: a socket counts as a reverse shell only beside a shell bound to it
     (``dup2``, ``pty.spawn``, ``/bin/sh``), and starting an interactive shell is no finding.
+    ``is_data(path)`` describes a folder of the user's or a server's data (for a walk that encrypts).
     """
     danger = _judge_once(
-        code, awk=awk, is_critical=is_critical, judge_shell=judge_shell, whole_file=whole_file
+        code,
+        awk=awk,
+        is_critical=is_critical,
+        judge_shell=judge_shell,
+        whole_file=whole_file,
+        is_data=is_data,
     )
     if danger is None and ("\\" in code):
         # exec("import os\\nos.system(\\"rm -rf ~\\")"): the code inside a string, unescaped once.
         unescaped = code.replace('\\"', '"').replace("\\'", "'").replace("\\n", "\n").replace("\\t", "\t")
         danger = _judge_once(
-            unescaped, awk=awk, is_critical=is_critical, judge_shell=judge_shell, whole_file=whole_file
+            unescaped,
+            awk=awk,
+            is_critical=is_critical,
+            judge_shell=judge_shell,
+            whole_file=whole_file,
+            is_data=is_data,
         )
     return danger
 
@@ -371,11 +399,14 @@ def _judge_once(
     is_critical: Callable[[str], str | None],
     judge_shell: Callable[[str], object],
     whole_file: bool = False,
+    is_data: Callable[[str], str | None] | None = None,
 ) -> CodeDanger | None:
     from .verdict import (
         BACKDOOR,
         CREDENTIALS,
+        DATA_DESTRUCTION,
         DISK,
+        EVIDENCE,
         FILESYSTEM,
         FORK_BOMB,
         OBFUSCATED,
@@ -420,6 +451,13 @@ def _judge_once(
         what = is_critical(path)
         if what and "working directory" not in what:
             return CodeDanger(FILESYSTEM, f"deletes {what}")
+    if _ENCRYPTS.search(code) and _REWRITES.search(code):
+        # os.walk('/home') ... open(p, 'wb').write(Fernet(k).encrypt(...)): ransomware's loop in a one-liner
+        for match in itertools.chain(_WALKS.finditer(code), _TREE_METHOD.finditer(code)):
+            root = _above_wildcards(match.group(2))
+            what = is_critical(root) or (is_data(root) if is_data else None)
+            if what and "working directory" not in what:
+                return CodeDanger(DATA_DESTRUCTION, f"encrypts every file under {what}")
     for command in _shell_commands(code, awk=awk):
         if SHELL_ESCAPE.match(command) and not whole_file:
             return CodeDanger(
@@ -428,6 +466,9 @@ def _judge_once(
         verdict = judge_shell(command)
         if verdict is not None:
             return CodeDanger(getattr(verdict, "category", ""), getattr(verdict, "why", ""), command)
+    rewritten = _rewritten_log(code)
+    if rewritten:
+        return CodeDanger(EVIDENCE, f"writes the system log {rewritten} over (its lines filtered or forged)")
     installed = _CHANGES_INSTALLED.search(code)
     if installed is not None:
         return CodeDanger(SYSTEM_FILES, f"changes {installed.group(2)}, {_INSTALLED_WHAT}")
@@ -438,6 +479,29 @@ def _judge_once(
     if not whole_file:
         return _built_command(code, awk=awk, judge_shell=judge_shell)
     return None
+
+
+def _rewritten_log(code: str) -> str | None:
+    """A system log opened to be written over, by its literal or by a name given it (``p='/var/log/
+    auth.log'; d=open(p).read(); open(p,'w').write(filtered)``): the log's lines rewritten."""
+    for match in itertools.islice(_REWRITTEN.finditer(code), 8):
+        target = match.group(1).strip()
+        literal = _LOG_LITERAL.match(target)
+        if literal:
+            return literal.group(1)
+        if target.isidentifier():
+            given = re.search(rf"\b{re.escape(target)}\s*=\s*[rbf]?([\"'])(/var/log/[^\"'\s]+)\1", code)
+            if given:
+                return given.group(2)
+    return None
+
+
+def _above_wildcards(root: str) -> str:
+    """``/home/*/**``: where a walk given wildcard parts starts (``/home``)."""
+    parts = root.rstrip("/").split("/")
+    while len(parts) > 1 and any(c in parts[-1] for c in "*?["):
+        parts.pop()
+    return "/".join(parts) or "/"
 
 
 def _built_command(code: str, *, awk: bool, judge_shell: Callable[[str], object]) -> CodeDanger | None:

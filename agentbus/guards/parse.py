@@ -356,6 +356,15 @@ def _quote(word: str) -> str:
     return shlex.quote(word)
 
 
+def _path_shaped(value: str) -> bool:
+    """Whether an assigned value with parts made at run time is still a path of a known shape
+    (``/home/$(ls /home)/.bash_history``, ``$d/.ssh``): its literal parts say where it points."""
+    if _PLACEHOLDER.fullmatch(value.replace(_UNQUOTED, "")):
+        return False
+    shape = _PLACEHOLDER.sub("\0", value.replace(_UNQUOTED, ""))
+    return "/" in shape.replace("\0", "") and not any(c.isspace() for c in shape)
+
+
 def carries_runtime(sub: Substitution) -> bool:
     """Whether ``sub`` is a value made at run time, or passes one on unchanged: ``$(echo "$c")``,
     ``$(printf %s "$c")`` of ``c=$(cat f)`` print what ``cat f`` printed, not the text ``$c``."""
@@ -1321,7 +1330,11 @@ class _Builder:
                     self.variables[name] = static[:MAX_LOOP_VALUES] if static else [f"${name}"]
                     self.owners.pop(name, None)
                     if not static and values and _SUB_OPEN in values[0]:
-                        self.bind(name, [self.made_at_run_time(name, values[0])])  # c=$(cat f); $c
+                        if _path_shaped(values[0]):
+                            # h=/home/$u/.bash_history; : > $h: the path keeps its shape
+                            self.bind(name, values[:MAX_LOOP_VALUES])
+                        else:
+                            self.bind(name, [self.made_at_run_time(name, values[0])])  # c=$(cat f); $c
                     if value_node is not None and value_node.type == "array":
                         # cmd=(rm -rf ~); "${cmd[@]}": the elements are the words of the command.
                         elements = [w for c in value_node.named_children for w in self.words(c)]

@@ -1257,6 +1257,7 @@ def _judge_code(
 ) -> Verdict | None:
     """The interpreter rule's verdict on a window of a file's code (its whole-file form)."""
     from .danger import _critical
+    from .tactics.impact import data_tree
 
     found = judge_code(
         code,
@@ -1264,6 +1265,7 @@ def _judge_code(
         is_critical=lambda path: _critical(path, home, cwd),
         judge_shell=judge_shell,
         whole_file=True,
+        is_data=lambda path: data_tree(path, home, cwd),
     )
     if found is None:
         return None
@@ -1277,6 +1279,7 @@ def _finding_line(
     """The line of a window that gives the finding alone (``shutil.rmtree(...)``), else its first
     line (a finding made of several lines: a socket and a shell bound to it)."""
     from .danger import _critical
+    from .tactics.impact import data_tree
 
     lines = [line.strip() for line in code.split("\n") if line.strip()]
     for line in lines:
@@ -1286,6 +1289,7 @@ def _finding_line(
             is_critical=lambda path: _critical(path, home, cwd),
             judge_shell=judge_shell,
             whole_file=True,
+            is_data=lambda path: data_tree(path, home, cwd),
         )
         if alone is not None and alone.category == category:
             return line

@@ -58,7 +58,7 @@ from ..verdict import (
     Verdict,
 )
 
-__all__ = ["is_miner", "judge", "judge_script", "names_wallet", "user_data", "users_file"]
+__all__ = ["data_tree", "is_miner", "judge", "judge_script", "names_wallet", "user_data", "users_file"]
 
 
 def _words(values: list[str]) -> list[str]:
@@ -359,6 +359,22 @@ def user_data(word: str, home: str, cwd: str | None = None) -> str | None:
     return None
 
 
+_DATA_TREES = ("/srv/", "/var/www/", "/mnt/", "/media/", "/run/media/", "/Volumes/", "/home/", "/Users/")
+
+
+def data_tree(word: str, home: str, cwd: str | None = None) -> str | None:
+    """Describe ``word`` if it is the user's data (:func:`user_data`), the home itself, or a folder of a
+    server's, a mount's or a user's data (``/srv/share``, ``/var/www/site``) outside the project: where
+    code that walks a tree and encrypts what it finds is ransomware."""
+    found = user_data(word, home, cwd) or _home_itself(word, home, cwd)
+    if found:
+        return found
+    path = normalize_path(word, home=home, cwd=cwd).rstrip("/")
+    root = (cwd or "").rstrip("/")
+    inside = bool(root) and (path == root or path.startswith(root + "/"))
+    return path if path.startswith(_DATA_TREES) and not inside else None
+
+
 _DESTROYERS = frozenset({"rm", "shred", "wipe", "srm", "truncate", "unlink", "ccrypt", "ccencrypt", "gshred",
                          "grm", "trash", "trash-put", "rmdir"})  # fmt: skip
 _FIND_DESTROYS = lazy_compile(
@@ -501,13 +517,15 @@ def _encrypted_inputs(invocation: Invocation) -> list[str]:
     name = invocation.name
     values = _values(invocation)
     flags = {v for v in values if v.startswith("-")}
+    # gpg -c $(find ~ -type f): the files are a substitution's output, judged by what it lists
+    unseen = ["$(…)"] if len(values) < len(invocation.args) else []
     if name in ("gpg", "gpg2", "gpgtar"):
         short = {c for v in flags if not v.startswith("--") for c in v[1:]}
         if flags & {"-d", "--decrypt", "--list-packets", "--verify"} or not (
             {"c", "e"} & short or flags & {"--symmetric", "--encrypt"}
         ):
             return []
-        return _positionals(values, _GPG_VALUES)
+        return _positionals(values, _GPG_VALUES) or unseen
     if name == "openssl":
         words = _words(values)
         sub = words[0] if words else ""
@@ -523,7 +541,7 @@ def _encrypted_inputs(invocation: Invocation) -> list[str]:
     if name in ("age", "rage"):
         if flags & {"-d", "--decrypt", "--help", "-h"}:
             return []
-        return _positionals(values, _AGE_VALUES)
+        return _positionals(values, _AGE_VALUES) or unseen
     if name in ("7z", "7za", "7zz", "rar"):
         words = _words(values)
         locked = any(v.startswith(("-p", "-hp")) for v in flags)
@@ -539,6 +557,20 @@ def _encrypted_inputs(invocation: Invocation) -> list[str]:
     return []
 
 
+_ARCHIVE = lazy_compile(r"\.(?:tar|tgz|tbz2?|txz|tzst|tar\.(?:gz|bz2|xz|zst|lz4|lzma))$", re.IGNORECASE)
+_OUTPUT_OPTIONS = frozenset({"-o", "--output", "-out"})
+
+
+def _backup_archive(value: str, invocation: Invocation) -> bool:
+    """A tar archive encrypted into a new file: a backup script's step (``tar czf ~/b.tar.gz …;
+    gpg -c ~/b.tar.gz``); ransomware's archive is lost only to a removal, judged on its own.
+    Encrypted onto itself (``-o`` the same file) it is no backup."""
+    if not _ARCHIVE.search(value):
+        return False
+    values = _values(invocation)
+    return not any(values[i] in _OUTPUT_OPTIONS and values[i + 1] == value for i in range(len(values) - 1))
+
+
 def _encrypt(invocation: Invocation, home: str) -> Verdict | None:
     """A file of the user's outside the project encrypted: ransomware's step (or staging for theft);
     the files a search of the home directory or the whole disk lists (``for f in $(find / -name
@@ -546,7 +578,7 @@ def _encrypt(invocation: Invocation, home: str) -> Verdict | None:
     inputs = _encrypted_inputs(invocation)
     for value in inputs:
         what = users_file(value, home, invocation.cwd)
-        if what:
+        if what and not _backup_archive(value, invocation):
             return _verdict(
                 DATA_DESTRUCTION,
                 invocation,
