@@ -1595,11 +1595,13 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
     decoder = first_runner = False
     for index, stage in enumerate(stages):
         runs = index > 0 and _runs_stdin(stage)
-        if not runs and source is not None and stage.name in SHELLS and shell_mode(stage).file:
-            # wget -O- URL | bash ddexec.sh argv0: the script reads the download as its input (DDexec
-            # loads the binary that arrives into its own memory: a program run without a file on disk).
-            why = f"feeds a download from {source.name} to the script {shell_mode(stage).file}"
-            return Verdict(UNJUDGED_SCRIPT, piece, why)
+        if not runs and source is not None and stage.name in SHELLS:
+            script_file = shell_mode(stage).file
+            if script_file:
+                # wget -O- URL | bash ddexec.sh argv0: the script reads the download as its input (DDexec
+                # loads the binary that arrives into its own memory: a program run without a file on disk).
+                why = f"feeds a download from {source.name} to the script {script_file}"
+                return Verdict(UNJUDGED_SCRIPT, piece, why)
         if not runs:
             source = source or (
                 stage
