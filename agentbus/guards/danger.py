@@ -85,7 +85,7 @@ from .tactics.port_probes import kept_connection
 from .tactics.privilege import injected_option
 from .targets import check_targets
 from .transfers import DOWNLOADERS as _DOWNLOADERS
-from .transfers import download, option_cluster
+from .transfers import download, option_cluster, socket_source
 from .verdict import (
     BACKDOOR,
     CATEGORIES,
@@ -911,8 +911,10 @@ _ATTACK_CONSOLES = frozenset({"msfconsole", "msfd", "msfrpcd", "msfdb", "routers
 """Exploitation frameworks: each run throws exploits, scanners or phishing kits at hosts (``msfdb`` sets up
 and serves Metasploit's database and web service API)."""
 _REMOTE_CONTROLS = frozenset({"weevely", "sliver", "sliver-server", "sliver-client", "pupysh",
-                              "powershell-empire", "empire", "villain", "havoc"})  # fmt: skip
-"""Command-and-control tools: web shells made and driven, implants' servers and clients."""
+                              "powershell-empire", "empire", "villain", "havoc", "shellpop", "hoaxshell",
+                              "penelope", "revshellgen", "pwncat-cs", "shellerator"})  # fmt: skip
+"""Command-and-control tools: web shells made and driven, implants' servers and clients, reverse shells
+generated and caught (shellpop, hoaxshell, revshellgen; penelope's and pwncat-cs' handlers)."""
 _CRYPTERS = frozenset({"veil", "veil-evasion", "shellter", "shellter.exe", "hyperion", "hyperion.exe"})
 """Tools that wrap a payload so antivirus misses it (Veil, Shellter, Hyperion, run natively or under wine):
 their only input is a backdoor, their output one that slips past the machine's defences."""
@@ -1605,7 +1607,9 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
         if not runs:
             source = source or (
                 stage
-                if (stage.name in _DOWNLOADERS and not _local_urls(stage)) or _fetches_url(stage)
+                if (stage.name in _DOWNLOADERS and not _local_urls(stage))
+                or _fetches_url(stage)
+                or socket_source(stage) is not None
                 else _fed_download(stage)
             )
             listener = listener or (stage if stage.name in _NETWORK_TOOLS else None)
