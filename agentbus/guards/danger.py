@@ -85,7 +85,7 @@ from .tactics.port_probes import kept_connection
 from .tactics.privilege import injected_option
 from .targets import check_targets
 from .transfers import DOWNLOADERS as _DOWNLOADERS
-from .transfers import download, option_cluster
+from .transfers import download, option_cluster, socket_source
 from .verdict import (
     BACKDOOR,
     CATEGORIES,
@@ -911,8 +911,10 @@ _ATTACK_CONSOLES = frozenset({"msfconsole", "msfd", "msfrpcd", "msfdb", "routers
 """Exploitation frameworks: each run throws exploits, scanners or phishing kits at hosts (``msfdb`` sets up
 and serves Metasploit's database and web service API)."""
 _REMOTE_CONTROLS = frozenset({"weevely", "sliver", "sliver-server", "sliver-client", "pupysh",
-                              "powershell-empire", "empire", "villain", "havoc"})  # fmt: skip
-"""Command-and-control tools: web shells made and driven, implants' servers and clients."""
+                              "powershell-empire", "empire", "villain", "havoc", "shellpop", "hoaxshell",
+                              "penelope", "revshellgen", "pwncat-cs", "shellerator"})  # fmt: skip
+"""Command-and-control tools: web shells made and driven, implants' servers and clients, reverse shells
+generated and caught (shellpop, hoaxshell, revshellgen; penelope's and pwncat-cs' handlers)."""
 _CRYPTERS = frozenset({"veil", "veil-evasion", "shellter", "shellter.exe", "hyperion", "hyperion.exe"})
 """Tools that wrap a payload so antivirus misses it (Veil, Shellter, Hyperion, run natively or under wine):
 their only input is a backdoor, their output one that slips past the machine's defences."""
@@ -1599,15 +1601,19 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
     decoder = first_runner = False
     for index, stage in enumerate(stages):
         runs = index > 0 and _runs_stdin(stage)
-        if not runs and source is not None and stage.name in SHELLS and shell_mode(stage).file:
-            # wget -O- URL | bash ddexec.sh argv0: the script reads the download as its input (DDexec
-            # loads the binary that arrives into its own memory: a program run without a file on disk).
-            why = f"feeds a download from {source.name} to the script {shell_mode(stage).file}"
-            return Verdict(UNJUDGED_SCRIPT, piece, why)
+        if not runs and source is not None and stage.name in SHELLS:
+            script_file = shell_mode(stage).file
+            if script_file:
+                # wget -O- URL | bash ddexec.sh argv0: the script reads the download as its input (DDexec
+                # loads the binary that arrives into its own memory: a program run without a file on disk).
+                why = f"feeds a download from {source.name} to the script {script_file}"
+                return Verdict(UNJUDGED_SCRIPT, piece, why)
         if not runs:
             source = source or (
                 stage
-                if (stage.name in _DOWNLOADERS and not _local_urls(stage)) or _fetches_url(stage)
+                if (stage.name in _DOWNLOADERS and not _local_urls(stage))
+                or _fetches_url(stage)
+                or socket_source(stage) is not None
                 else _fed_download(stage)
             )
             listener = listener or (stage if stage.name in _NETWORK_TOOLS else None)

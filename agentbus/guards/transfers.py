@@ -35,6 +35,7 @@ __all__ = [
     "download",
     "option_cluster",
     "printed_binary",
+    "socket_source",
     "url_name",
 ]
 
@@ -242,6 +243,24 @@ def _socket_input(invocation: Invocation) -> bool:
         or (r.op == "<&" and r.fd in ("", "0") and r.target.isdigit() and int(r.target) > 2)
         for r in command.redirects
     )
+
+
+_SOCKET_DEVICE = lazy_compile(r"^/dev/(?:tcp|udp)/([^/]+)/[^/]+$")
+
+
+def socket_source(invocation: Invocation) -> str | None:
+    """The other machine a command reads its input from through bash's ``/dev/tcp`` (``cat <
+    /dev/tcp/HOST/PORT``): a download with no client. This machine's ports (a health check) give None."""
+    from .hosts import is_this_machine
+
+    command = invocation.command
+    for redirect in command.redirects:
+        if redirect.op not in ("<", "<>") or redirect.fd not in ("", "0"):
+            continue
+        device = _SOCKET_DEVICE.match(command.static(redirect.target) or "")
+        if device is not None and not is_this_machine(device.group(1)):
+            return device.group(1)
+    return None
 
 
 _OWN_BRANCH = frozenset({"curl", "wget", "wget2", "aria2c", "fetch", "axel", "lwp-download", "http", "https",

@@ -269,8 +269,9 @@ GLOBAL_SOCKET = [
     ("gs-netcat -l -i", BACKDOOR),
     ("gs-netcat -ilqD -s SecretChangeMe31337", BACKDOOR),
     ('gs-netcat -l -e "/bin/bash -il"', BACKDOOR),
+    ("gs-netcat -s MySecret -i", REMOTE_ACCESS),  # logs in to the shell a listener serves (tunnels26)
 ]
-GLOBAL_SOCKET_CLIENTS = ["gs-netcat -s MySecret", "gs-netcat -s MySecret -i", 'gs-netcat >"FILENAME"']
+GLOBAL_SOCKET_CLIENTS = ["gs-netcat -s MySecret", 'gs-netcat >"FILENAME"']
 
 
 @pytest.mark.parametrize(("command", "category"), GLOBAL_SOCKET)

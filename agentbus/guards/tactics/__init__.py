@@ -20,6 +20,8 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.file_servers`: SMB, FTP, TFTP, WebDAV and upload servers opening a directory to the network;
 - :mod:`.dns_loops`: encoded or secret data looked up a chunk at a time as DNS names;
 - :mod:`.uploads`: files named only at run time, or from outside the project, sent away (asked);
+- :mod:`.raw_transfers`: a file fetched over bash's ``/dev/tcp`` and kept, or served by a netcat listener
+  to whoever connects (asked);
 - :mod:`.collection`: the screen, microphone, camera, clipboard and packets captured, keyloggers,
   sensitive places packed into archives;
 - :mod:`.macos`: AppleScript (``osascript``) and the programs only macOS has, across every tactic;
@@ -100,6 +102,7 @@ from . import (
     port_probes,
     privilege,
     process_hunts,
+    raw_transfers,
     rootkit_sources,
     searched_files,
     system_config,
@@ -280,18 +283,21 @@ SERVICE_ATTACKS = Family(
 )
 TUNNELS = Family(
     "tunnels",
-    "3proxy Xvnc amazon-ssm-agent anydesk autossh azcmagent blitz bore bunx chisel "
-    "cloudflared curl danted dns2tcpc dns2tcpd dnscat dnscat2 dnscat2-server docker frpc frps "
-    "gost gotty gs-full-link gs-mount gs-netcat gs-sftp gsocket hans hping3 http httpie https hysteria "
-    "icmpsh icmpsh_m.py iox iodine iodined krfb ligolo ligolo-agent ligolo-ng ligolo-proxy "
-    "localtonet localtunnel loclx lt meshagent meshagent32 meshagent64 meshagent_arm64 "
-    "meshagent_osx64 microsocks nerdctl ngrok npc nps npx pagekite pagekite.py pnpm pnpx podman "
-    "privoxy ptunnel ptunnel-ng rathole redsocks revsocks rpivot rustdesk scope "
-    "shadowsocks shellinabox shellinaboxd sockd ss-local ss-server ssh "
-    "ssm-agent-worker sshuttle sshx tailscale teamviewer telebit teleconsole tigervncserver tightvncserver "
-    "tinyproxy tmate tor trojan tty-share ttyd udp2raw upterm v2ray vino-server vncserver wayvnc "
-    "wetty wget wstunnel x0vncserver x11vnc xh xhs xray xrdp yarn zrok",
-    prefixes=("chisel", "ligolo", "frpc", "frps", "gost", "ngrok", "rathole", "revsocks", "rpivot"),
+    "3proxy Xvnc amazon-ssm-agent anydesk autossh azcmagent blitz bore bunx chisel cloudflared curl "
+    "danted devtunnel dns2tcpc dns2tcpd dnscat dnscat2 dnscat2-server docker frpc frps gost gotty "
+    "gs-full-link gs-mount gs-netcat gs-sftp gsocket hans hping3 http httpie https hysteria icmpsh "
+    "icmpsh_m.py iodine iodined iox krfb ligolo ligolo-agent ligolo-ng ligolo-proxy localtonet "
+    "localtunnel loclx lt meshagent meshagent32 meshagent64 meshagent_arm64 meshagent_osx64 microsocks "
+    "nerdctl ngrok npc nps npx pagekite pagekite.py pnpm pnpx podman privoxy ptunnel ptunnel-ng rathole "
+    "rdp2tcp redsocks resocks revsocks rpivot rsockstun rsocx rustdesk scope shadowsocks shellinabox "
+    "shellinaboxd sockd ss-local ss-server ssh sshuttle sshx ssm-agent-worker suo5 tailscale teamviewer "
+    "telebit teleconsole tigervncserver tightvncserver tinyproxy tmate tmole tor trojan tty-share ttyd "
+    "tunnelmole udp2raw upterm v2ray vino-server vncserver wayvnc wetty wget wstunnel x0vncserver x11vnc "
+    "xh xhs xray xrdp yarn zrok",
+    prefixes=(
+        *("chisel", "ligolo", "frpc", "frps", "gost", "ngrok", "rathole", "revsocks", "rpivot"),
+        *("resocks", "rsockstun", "suo5"),
+    ),
     wrappers=("proxychains", "proxychains4", "torify", "torsocks", "tsocks"),
 )
 VOLUMES = Family(
@@ -370,6 +376,7 @@ SCRIPT_JUDGES: tuple[ScriptJudge | Family, ...] = (
     exfiltration.judge_script,
     DNS_LOOPS,
     uploads.judge_script,
+    raw_transfers.judge_script,
     persistence.judge_script,
     privilege.judge_script,
     MACOS,

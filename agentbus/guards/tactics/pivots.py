@@ -9,7 +9,8 @@
 - :data:`~agentbus.guards.verdict.BACKDOOR`: SOCKS relays and port forwarders known by their mode or
   their options, whatever their name: EarthWorm's modes, Ligolo-ng's ``agent``/``proxy`` (``-ignore-cert``,
   ``-selfcert``), rpivot's ``server.py``/``client.py`` (``--server-port`` with ``--proxy-port`` or
-  ``--server-ip``, not this machine's).
+  ``--server-ip``, not this machine's); and web-shell tunnels run from their scripts (Neo-reGeorg's
+  ``neoreg.py``, reGeorg, ABPTTS, rdp2tcp's controller).
 
 EarthWorm (``ew``) and its forks (Termite, ``ew_for_linux64``, renamed copies) take the mode as
 ``-s MODE``: ``ssocksd`` (a SOCKS server here), ``rcsocks``/``rssocks`` (a reverse SOCKS tunnel
@@ -139,8 +140,23 @@ _LIGOLO_OPTIONS = frozenset({"-selfcert", "-ignore-cert", "-autocert", "-accept-
 HOST:11601 -ignore-cert``, ``./proxy -selfcert``), which no other program spells with one dash."""
 
 
+_TUNNEL_SCRIPTS = {
+    "neoreg.py": "Neo-reGeorg tunnels a SOCKS proxy through a web shell into another network",
+    "regeorgsocksproxy.py": "reGeorg tunnels a SOCKS proxy through a web shell into another network",
+    "abpttsclient.py": "ABPTTS tunnels TCP through a web shell into another network",
+    "abpttsfactory.py": "ABPTTS makes the web shells its tunnel runs through",
+    "rdp2tcp.py": "rdp2tcp forwards ports through an RDP session into another network",
+}
+"""Pivoting tools run as scripts from their clones (``python3 neoreg.py -k KEY -u URL``; ``neoreg.py
+generate`` writes the web shells): whatever the arguments, a tunnel into a network through a breached host."""
+
+
 def _pivot_agent(invocation: Invocation, values: list[str]) -> str | None:
-    """A pivoting agent known by its options rather than its name (attackers rename it), or None."""
+    """A pivoting agent known by its options or its script rather than its name (attackers rename it), or
+    None."""
+    launched = (launched_file(invocation) or invocation.name).rpartition("/")[2].lower()
+    if launched in _TUNNEL_SCRIPTS and not (len(values) <= 2 and values[-1:] in (["-h"], ["--help"])):
+        return _TUNNEL_SCRIPTS[launched]
     options = {value.partition("=")[0] for value in values if value.startswith("-")}
     if options & _LIGOLO_OPTIONS:
         return "Ligolo-ng's agent or proxy opens a tunnel that pivots into this network"

@@ -27,6 +27,7 @@ from ..hosts import is_this_machine
 from ..parse import Script
 from ..programs import Invocation, walk
 from ..verdict import NETWORK_SCAN, REMOTE_ACCESS, Verdict
+from .netcat import NETCATS, listens, operands
 
 __all__ = ["judge", "kept_connection"]
 
@@ -37,19 +38,12 @@ _MANY_PORTS = 4
 """Distinct ports of one host that make a sweep rather than a reachability check (``for p in 22 80 443``)."""
 
 
-_NETCATS = frozenset({"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "busybox-nc"})
-_NETCAT_VALUED = frozenset({"-w", "-p", "-s", "-i", "-q", "-x", "-X", "-e", "-c", "-I", "-O", "-T", "-V",
-                            "-W", "-M", "-m", "-P", "-g", "-G", "--wait", "--source-port", "--source",
-                            "--proxy", "--proxy-type", "--exec", "--sh-exec", "--lua-exec", "--idle-timeout",
-                            "-o", "--output", "-d", "--delay"})  # fmt: skip
-"""Netcat's options (traditional, OpenBSD, Nmap's) whose next word is a value, not a host or a port."""
-_NETCAT_LISTENS = frozenset({"-l", "--listen"})
 _NETCAT_RANGE = lazy_compile(r"(\d{1,5})-(\d{1,5})")
 
 
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """Several ports, or a range of them, of another machine probed by ``/dev/tcp`` or netcat, or None."""
-    if invocation.name in _NETCATS:
+    if invocation.name in NETCATS:
         return _netcat_sweep(invocation)
     command = invocation.command
     ports: dict[str, set[str]] = {}
@@ -73,19 +67,10 @@ def _sweep(invocation: Invocation, host: str) -> Verdict:
 
 def _netcat_sweep(invocation: Invocation) -> Verdict | None:
     """``nc -zv HOST 20-80``, ``nc HOST 21 22 23 25``: a range or a list of another machine's ports tried."""
-    words: list[str] = []
-    skip = False
-    for value in _values(invocation):
-        if skip:
-            skip = False
-        elif value in _NETCAT_LISTENS or (value[:1] == "-" and value[1:2] != "-" and "l" in value):
-            return None  # a listener: its port is its own
-        elif value in _NETCAT_VALUED or (
-            value[:1] == "-" and value[1:2] != "-" and f"-{value[-1]}" in _NETCAT_VALUED
-        ):
-            skip = True  # -w 2, or -nvw 2: the last letter of joined options takes the next word
-        elif not value.startswith("-"):
-            words.append(value)
+    values = _values(invocation)
+    if listens(values):
+        return None  # a listener: its port is its own
+    words = operands(values)
     if len(words) < 2 or is_this_machine(words[0]):
         return None
     host, ports = words[0], words[1:]

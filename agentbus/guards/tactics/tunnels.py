@@ -26,7 +26,8 @@ by what it publishes:
   serves the local view only.
 - The Global Socket tools (``gs-netcat``, ``gs-sftp``, ``gs-mount``, ``gsocket``) reach through any
   firewall by a public relay and a shared secret: a listening end (``gs-netcat -l``) is remote access,
-  one that serves a shell (``-i``) or runs a command (``-e``) a backdoor.
+  one that serves a shell (``-i``) or runs a command (``-e``) a backdoor; the end that logs in to such a
+  shell (``gs-netcat -s SECRET -i``) is remote access too (a backdoor's other end).
 
 Asking a tool for its version, help or a list, and client-side use (``cloudflared access``,
 ``ssh -L 5432:db:5432 bastion``) stay ordinary. A forward that pivots is remote access: ``ssh -L``
@@ -102,11 +103,13 @@ _SHARED_TERMINALS = frozenset({"tmate", "ttyd", "gotty", "shellinaboxd", "shelli
 _COVERT_CHANNELS = frozenset({"iodine", "iodined", "dnscat", "dnscat2", "dnscat2-server", "dns2tcpc",
                               "dns2tcpd", "ptunnel", "ptunnel-ng", "icmpsh", "icmpsh_m.py", "hans", "ligolo",
                               "ligolo-ng", "ligolo-agent", "ligolo-proxy", "revsocks", "rpivot", "udp2raw",
-                              "iox"})  # fmt: skip
-"""Tunnels through DNS or ICMP and pivoting agents: an attacker's tools, not a developer's."""
+                              "iox", "resocks", "rsockstun", "rdp2tcp", "suo5", "rsocx"})  # fmt: skip
+"""Tunnels through DNS or ICMP and pivoting agents: an attacker's tools, not a developer's (reverse SOCKS
+relays dialled back from a breached host: resocks, rsockstun, rsocx; suo5 through a web shell; rdp2tcp
+through an RDP session's virtual channel)."""
 _TUNNELS = frozenset({"ngrok", "cloudflared", "bore", "lt", "localtunnel", "tailscale", "zrok", "frpc",
                       "frps", "pagekite", "pagekite.py", "loclx", "telebit", "chisel",
-                      "localtonet", "rathole", "npc", "nps"})  # fmt: skip
+                      "localtonet", "rathole", "npc", "nps", "devtunnel", "tmole", "tunnelmole"})  # fmt: skip
 _PROXIES = frozenset({"gost", "sshuttle", "tor", "microsocks", "3proxy", "redsocks", "tinyproxy", "danted",
                       "sockd", "privoxy", "v2ray", "xray", "shadowsocks", "ss-local", "ss-server",
                       "trojan", "hysteria", "wstunnel"})  # fmt: skip
@@ -254,7 +257,8 @@ _SOCKS_URL = lazy_compile(r"(?:^|=)socks[45]?[ah]?://", re.IGNORECASE)
 
 
 _RELEASE_NAME = lazy_compile(
-    r"^(chisel|ligolo-ng|ligolo|frpc|frps|gost|ngrok|rathole|revsocks|rpivot)(?:[0-9]+|[-_.][A-Za-z0-9_.-]*)$"
+    r"^(chisel|ligolo-ng|ligolo|frpc|frps|gost|ngrok|rathole|revsocks|rpivot|resocks|rsockstun|suo5)"
+    r"(?:[0-9]+|[-_.][A-Za-z0-9_.-]*)$"
 )
 """A tunnel's binary under its release or a renamed copy's name (``chisel_1.9.1_linux_amd64``, ``chisel2``,
 ``ligolo-ng_agent``): the same program."""
@@ -309,6 +313,15 @@ def _judge_tunnel(invocation: Invocation, name: str, values: list[str]) -> Verdi
             return None
     if name == "zrok" and command != "share":
         return None
+    if name in ("tmole", "tunnelmole") and not command.isdigit():
+        return None  # `tmole 8080` publishes the port; `tmole --help`, `tmole login`
+    if name == "devtunnel":
+        anonymous = bool({"--allow-anonymous", "--anonymous", "-a"} & set(values))
+        if anonymous and command != "host":
+            why = "devtunnel lets anyone reach the tunnel without a login (anonymous access)"
+            return _verdict(REMOTE_ACCESS, invocation, why)
+        if command != "host":
+            return None  # `devtunnel user login`, `devtunnel list`, `devtunnel create`: no port published yet
     if name == "chisel" and command == "client" and any(word.startswith("R:") for word in words):
         return _verdict(BACKDOOR, invocation, "chisel opens a reverse tunnel into this machine (R:)")
     if published is not None:
@@ -332,6 +345,9 @@ def _judge_global_socket(invocation: Invocation, name: str, values: list[str]) -
         return _verdict(
             REMOTE_ACCESS, invocation, f"{name} listens through the Global Socket relay, past any firewall"
         )
+    if name == "gs-netcat" and "i" in flags:
+        why = "gs-netcat logs in to a shell served through the Global Socket relay (-i): another machine's"
+        return _verdict(REMOTE_ACCESS, invocation, why)
     return None
 
 

@@ -47,6 +47,8 @@ from ..programs import SHELLS, Invocation, shell_mode, walk
 from ..request_bodies import CURL_VALUES, request_options, sent_file
 from ..verdict import BACKDOOR, SERVICE_ATTACK, UPLOAD, Verdict
 from .exfiltration import sends_stdin, verb_words
+from .netcat import NETCATS
+from .netcat import operands as netcat_operands
 
 __all__ = ["judge", "judge_script", "remote_runner", "unseen_file"]
 
@@ -200,20 +202,15 @@ def _copied_files(invocation: Invocation) -> list[str]:
     return []
 
 
-_NETCATS = frozenset({"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "cryptcat", "pwncat"})
-_NETCAT_VALUES = frozenset({"-p", "-s", "-w", "-i", "-q", "-x", "-X", "-e", "-c", "-I", "-O", "-T", "-V",
-                            "-M", "-m", "-b"})  # fmt: skip
-
-
 def _raw_upload(invocation: Invocation) -> str | None:
     """``nc HOST PORT < FILE`` to another machine: a file sent down a bare socket, no service between
     that the project names (``nc localhost 8080 < request.http`` tests a local server: not judged);
     ``rclone sync SRC REMOTE:DST``: the destination made a mirror of a local directory, files it holds
     beyond it deleted. Whatever the file, a person says whether it may go."""
     name = invocation.name
-    if name in _NETCATS and sends_stdin(invocation):
+    if name in NETCATS and sends_stdin(invocation):
         sent = _stdin_file(invocation)
-        hosts = _positionals(_words(invocation), _NETCAT_VALUES)
+        hosts = netcat_operands(_words(invocation))
         if sent is not None and hosts and not is_this_machine(hosts[0]):
             return f"{name} sends {sent} down a bare socket to {hosts[0]}"
         return None
@@ -470,14 +467,9 @@ _STREAM_PACKERS = frozenset({"tar", "gtar", "bsdtar", "cpio", "zip", "pax"})
 
 def _socket_peer(invocation: Invocation) -> str | None:
     """The other machine (not a loopback one) a bare socket client sends its input to (``nc HOST 9999``)."""
-    if invocation.name not in _NETCATS or not sends_stdin(invocation):
+    if invocation.name not in NETCATS or not sends_stdin(invocation):
         return None
-    values = _values(invocation)
-    plain = [
-        v
-        for i, v in enumerate(values)
-        if not v.startswith("-") and not (i and values[i - 1] in _NETCAT_VALUES)
-    ]
+    plain = netcat_operands(_values(invocation))
     if len(plain) < 2 or is_this_machine(plain[0]):
         return None
     return plain[0]
