@@ -66,8 +66,8 @@ HELD = {
 
 ALLOWED = [
     # an application's config pointed at its database or API (lead): a service's port, not a pool's
-    "sed -i 's/\"url\": \".*\"/\"url\": \"db.internal:5432\"/' config.json",
-    "sed -i 's#\"url\": \"http://localhost:3000\"#\"url\": \"api.example.com:443\"#' app/config.json",
+    'sed -i \'s/"url": ".*"/"url": "db.internal:5432"/\' config.json',
+    'sed -i \'s#"url": "http://localhost:3000"#"url": "api.example.com:443"#\' app/config.json',
     'sed -i \'s/"port": 3000/"port": 8080/\' config.json',
     'sed -i \'s/"url": .*/"url": "http:\\/\\/localhost:8080",/\' config.json',
     'sed -i \'s/"url": .*/"url": "localhost:8080",/\' config.json',
