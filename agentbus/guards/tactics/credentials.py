@@ -1267,6 +1267,27 @@ def _browser_secret_query(invocation: Invocation) -> Verdict | None:
     return None
 
 
+_BROWSER_KEY_PATH = lazy_compile(r"os_crypt\W{1,4}encrypted_key")
+"""Where Chromium keeps its key in ``Local State``: ``.os_crypt.encrypted_key``, ``["os_crypt"]
+["encrypted_key"]``."""
+_LOCAL_STATE = lazy_compile(r"(?:^|/)Local State(?:\.json)?$")
+_KEY_FIELD = lazy_compile(r"(?:^|\W)encrypted_key(?:\W|$)")
+
+
+def _browser_key(invocation: Invocation) -> Verdict | None:
+    """``jq -r .os_crypt.encrypted_key "Local State" | base64 -d``, Python reading ``["os_crypt"]
+    ["encrypted_key"]``, ``grep -o '"encrypted_key":…' "Local State"``: the key Chromium browsers encrypt
+    saved passwords and cookies with, taken out of the profile's ``Local State`` (wherever its copy is)."""
+    values = _values(invocation)
+    if any(_BROWSER_KEY_PATH.search(v) for v in values) or (
+        any(_LOCAL_STATE.search(v) for v in values) and any(_KEY_FIELD.search(v) for v in values)
+    ):
+        return _verdict(
+            invocation, "takes a Chromium browser's password and cookie key out of its Local State"
+        )
+    return None
+
+
 _AGENT_SOCKET = lazy_compile(
     r"^SSH_AUTH_SOCK=(?:/tmp|/var/tmp|/dev/shm|/private/tmp|/run/user)/\S*[$*?\[`\ue020]"
 )
@@ -1295,6 +1316,9 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     name = invocation.name
     if not name:
         return None
+    verdict = _browser_key(invocation)
+    if verdict is not None:
+        return verdict
     if name == "find":
         verdict = _find(invocation, home) or _every_process(invocation)
     elif name in _SEARCHERS:
