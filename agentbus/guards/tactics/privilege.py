@@ -1483,6 +1483,12 @@ def _exploit_fetch_or_build(invocation: Invocation) -> Verdict | None:
         sent = next((v for v in local if exploit_name(v.rstrip("/").rpartition("/")[2])), None)
         if sent is not None:
             return _verdict(PRIVILEGE, invocation, f"copies {sent}, named as an exploit, to another host")
+    if name in COMPILERS and "-shared" in values and "-nostartfiles" in values:
+        # gcc -fPIC -shared -o /tmp/x.so x.c -nostartfiles: a library whose _init() runs as it is loaded
+        why = (
+            "builds a library whose _init runs on load without the C runtime: LD_PRELOAD's root-shell payload"
+        )
+        return _verdict(PRIVILEGE, invocation, why)
     if name in COMPILERS:
         files = [v for v in values if v.endswith((".c", ".cc", ".cpp", ".cxx")) and not v.startswith("-")]
         files += [v for i, v in enumerate(values) if i and values[i - 1] == "-o"]
