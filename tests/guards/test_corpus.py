@@ -209,7 +209,9 @@ TLDR_CEILINGS = {
     # --add/--remove/--change/--runtime-to-permanent x5; listing them runs)
     # rootkit24 (+1 in the count): dkms's page, `sudo dkms install -m acpi_call -v 1.2.1` and `sudo dkms
     # autoinstall`: kernel modules installed where the kernel loads them at every boot
-    "system configuration": 77,
+    # exploits26 (+8): how the machine boots, each page's very operation: `grubby --update-kernel=ALL --args`,
+    # `--remove-args`, `grub-reboot N` x2, `grub-set-default N` x2, `grub-editenv … set/unset` x2
+    "system configuration": 85,
     # asks: the pages of mount/umount, losetup, swapon, LVM (lvcreate, lvextend, pvchange, vgchange),
     # cryptsetup open/close, zfs/zpool, mdadm, resize2fs/growpart, tune2fs, blockdev --set…, udisksctl
     # linux14: mknod's page making block and character device nodes (2): a disk under another name

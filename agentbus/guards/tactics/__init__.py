@@ -42,6 +42,7 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.dependency_lists`: an installed application's requirements file written (asked);
 - :mod:`.rootkits`: a loaded kernel rootkit given its orders (Diamorphine's signals, ``reptile_cmd``);
 - :mod:`.rootkit_sources`: a published rootkit's source fetched (asked) or built;
+- :mod:`.exploit_sources`: a published exploit's repository fetched (asked) or built, by its name;
 - :mod:`.searched_files`: each file a search found encrypted, handed to the script itself or back-dated;
 - :mod:`.irc_bots`: scripts told to join an IRC server or channel (a botnet's command channel, asked);
 - :mod:`.unseen`: code the guard cannot see: values made at run time run as commands, ``enable -f``, ``fc``;
@@ -91,6 +92,7 @@ from . import (
     dependency_lists,
     domain_recon,
     exfiltration,
+    exploit_sources,
     file_servers,
     hidden_runs,
     impact,
@@ -329,6 +331,7 @@ JUDGES: tuple[InvocationJudge | Family, ...] = (
     rootkit_sources.judge,
     CI_FILES,
     privilege.judge,
+    exploit_sources.judge,
     impairment.judge,
     credentials.judge,
     checkout_tokens.judge,
@@ -389,6 +392,7 @@ SCRIPT_JUDGES: tuple[ScriptJudge | Family, ...] = (
     DATABASES,
     CLOUD,
     rootkit_sources.judge_script,
+    exploit_sources.judge_script,
     agent_controls.judge_script,
 )
 """The judges of what spans statements (a :class:`Family` stands for its ``judge_script``)."""

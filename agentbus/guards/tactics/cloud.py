@@ -1400,6 +1400,25 @@ def _rbac_object(words: tuple[str, ...]) -> bool:
     return any(_RBAC_KINDS.match(word) for word in words)
 
 
+_FILE_READERS = frozenset({"cat", "head", "tail", "tr", "xargs", "base64", "less", "more", "sed", "awk"})
+
+
+def _token_read_from_file(invocation: Invocation) -> bool:
+    """``--token $(cat FILE)``, ``--token="$(< FILE)"``: kubectl's token read from a file as the line runs."""
+    command = invocation.command
+    for index, word in enumerate(invocation.args):
+        text = command.render(word)
+        if not (
+            text.startswith("--token=") or (index and command.render(invocation.args[index - 1]) == "--token")
+        ):
+            continue
+        for sub in command.substitutions_in(word):
+            body = sub.text.strip()
+            if body.startswith("<") or body.split(" ", 1)[0].rpartition("/")[2] in _FILE_READERS:
+                return True
+    return False
+
+
 def _kubectl(invocation: Invocation, call: CloudCall) -> Verdict | None:
     path = call.path
     if not path:
@@ -1459,6 +1478,11 @@ def _kubectl(invocation: Invocation, call: CloudCall) -> Verdict | None:
         return _verdict(CLOUD_CONTROL, invocation, "starts a pod as a service account of one's choosing")
     if verb in _KUBECTL_WRITES and call.has("--token", "--as", "--as-group", "--username", "--password"):
         why = f"kubectl {verb} as another identity (a token or impersonation)"
+        return _verdict(CLOUD_CONTROL, invocation, why)
+    if verb != "config" and _token_read_from_file(invocation):
+        # reads too: `kubectl --token=$(cat token) get pods -A` is how a pod's (or a stolen) token, read
+        # from its file, is tried; a token in a variable (`--token=$T auth can-i --list`) is a CI's own
+        why = f"kubectl {verb} with a token read from a file: not the kubeconfig's identity (a pod's, stolen)"
         return _verdict(CLOUD_CONTROL, invocation, why)
     if verb != "auth" and call.has("--as", "--as-group", "--as-uid"):
         # reads too: impersonating a service account reads what it may (its secrets); `auth can-i --as`

@@ -866,6 +866,34 @@ def _credential_endpoint(invocation: Invocation) -> Verdict | None:
         if "/" in url and _KUBE_CONTROL_PATH.search(url.split("?", 1)[0]) and _writes(invocation):
             why = "writes the cluster's role bindings or kube-system through the Kubernetes API"
             return finding(CLOUD_CONTROL, invocation, why)
+    return _cluster_api_with_token(invocation)
+
+
+_IN_CLUSTER_API = lazy_compile(
+    r"^(?:https?://)?(?:kubernetes\.default(?:\.svc(?:\.cluster\.local)?)?(?:[:/]|$)"
+    r"|\$\{?KUBERNETES_(?:SERVICE_HOST|PORT_443_TCP_ADDR)\b)",
+    re.IGNORECASE,
+)
+"""The Kubernetes API as a pod reaches it (``kubernetes.default.svc``, ``$KUBERNETES_SERVICE_HOST``): from
+inside the cluster, with the pod's own token. The API server by its address (``https://$APISERVER/…``)
+is how a developer calls their cluster, and stays allowed (test_cluster_attacks decided so)."""
+_BEARER = lazy_compile(r"^\s*Authorization\s*:\s*Bearer\b", re.IGNORECASE)
+
+
+def _cluster_api_with_token(invocation: Invocation) -> Verdict | None:
+    """``curl -k -H "Authorization: Bearer $TOKEN" https://kubernetes.default.svc/api/v1/…``: the cluster's
+    API called by hand with a token (a pod's service account's, read from its file, or a stolen one),
+    not as the user's kubeconfig identity; asked (its secrets are :data:`KUBE_SECRETS_PATH`'s, blocked)."""
+    command = invocation.command
+    texts = [command.render(word) for word in invocation.args]
+    headers = [t.partition("=")[2] if t.startswith("--header=") else t for t in texts]
+    if not any(_BEARER.match(h) for h in headers):
+        return None
+    if any(_IN_CLUSTER_API.match(t) for t in texts):
+        why = (
+            "calls the Kubernetes API with a bearer token: a pod's service account (or a stolen token) acting"
+        )
+        return finding(CLOUD_CONTROL, invocation, why)
     return None
 
 
@@ -1267,6 +1295,27 @@ def _browser_secret_query(invocation: Invocation) -> Verdict | None:
     return None
 
 
+_BROWSER_KEY_PATH = lazy_compile(r"os_crypt\W{1,4}encrypted_key")
+"""Where Chromium keeps its key in ``Local State``: ``.os_crypt.encrypted_key``, ``["os_crypt"]
+["encrypted_key"]``."""
+_LOCAL_STATE = lazy_compile(r"(?:^|/)Local State(?:\.json)?$")
+_KEY_FIELD = lazy_compile(r"(?:^|\W)encrypted_key(?:\W|$)")
+
+
+def _browser_key(invocation: Invocation) -> Verdict | None:
+    """``jq -r .os_crypt.encrypted_key "Local State" | base64 -d``, Python reading ``["os_crypt"]
+    ["encrypted_key"]``, ``grep -o '"encrypted_key":…' "Local State"``: the key Chromium browsers encrypt
+    saved passwords and cookies with, taken out of the profile's ``Local State`` (wherever its copy is)."""
+    values = _values(invocation)
+    if any(_BROWSER_KEY_PATH.search(v) for v in values) or (
+        any(_LOCAL_STATE.search(v) for v in values) and any(_KEY_FIELD.search(v) for v in values)
+    ):
+        return _verdict(
+            invocation, "takes a Chromium browser's password and cookie key out of its Local State"
+        )
+    return None
+
+
 _AGENT_SOCKET = lazy_compile(
     r"^SSH_AUTH_SOCK=(?:/tmp|/var/tmp|/dev/shm|/private/tmp|/run/user)/\S*[$*?\[`\ue020]"
 )
@@ -1295,6 +1344,9 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     name = invocation.name
     if not name:
         return None
+    verdict = _browser_key(invocation)
+    if verdict is not None:
+        return verdict
     if name == "find":
         verdict = _find(invocation, home) or _every_process(invocation)
     elif name in _SEARCHERS:

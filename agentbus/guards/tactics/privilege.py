@@ -99,7 +99,7 @@ from ..verdict import (
 from . import root_code
 from .writes import located, writes
 
-__all__ = ["COMPILERS", "injected_option", "judge", "judge_script", "root_shell_code"]
+__all__ = ["COMPILERS", "exploit_name", "injected_option", "judge", "judge_script", "root_shell_code"]
 
 _ROOT_WRAPPERS = frozenset({"sudo", "doas", "pkexec", "run0", "su"})
 _MY_PLACES = frozenset({PRIVILEGE, SYSTEM_FILES})
@@ -1398,14 +1398,32 @@ _EXPLOIT_ARCHIVES = lazy_compile(
 """Sites that publish exploits (Exploit-DB, Packet Storm ...): what is fetched from there is one."""
 
 
-def _exploit_name(name: str) -> bool:
-    """A file's name that says exploit (``exploit.c``, ``cve-2016-5195``) or a catalogued one's."""
+_KIT_BUILD = lazy_compile(
+    r"[-_.](?:linux[-_.]?)?(?:amd64|x86_64|x64|386|i386|arm64|aarch64|arm\w*)$", re.IGNORECASE
+)
+"""A release build's suffix (``traitor-amd64``, ``traitor-386``): the kit's name is the rest."""
+
+
+def exploit_name(name: str) -> bool:
+    """A file's or repository's name that says exploit (``exploit.c``, ``cve-2016-5195``), a catalogued
+    local root exploit's, or an escalation kit's (``logrotten.c``, ``traitor-amd64``)."""
     stem = (
         name.rsplit(".", 1)[0] if name.endswith((".py", ".pl", ".rb", ".sh", ".c", ".cpp", ".out")) else name
     )
     if _EXPLOIT_DB_SOURCE.match(name):
         return True
+    if stem and _KIT_BUILD.sub("", stem).lower() in _EXPLOIT_KITS:
+        return True
     return bool(stem) and (bool(_EXPLOIT_NAME.search(stem)) or _kernel_exploit(stem))
+
+
+_ADVISORY_PAGES = lazy_compile(
+    r"^https?://(?:www\.)?(?:nvd\.nist\.gov|(?:www\.)?cve\.(?:org|mitre\.org)|osv\.dev|api\.osv\.dev"
+    r"|security-tracker\.debian\.org|ubuntu\.com/security|access\.redhat\.com|github\.com/advisories)(?:[:/]|$)",
+    re.IGNORECASE,
+)
+"""Vulnerability databases' pages, named by the CVE they describe (``nvd.nist.gov/vuln/detail/CVE-…``):
+read about, not run."""
 
 
 def _url_file(url: str) -> str:
@@ -1429,8 +1447,8 @@ def _exploit_fetch_or_build(invocation: Invocation) -> Verdict | None:
         if url is not None:
             return _verdict(PRIVILEGE, invocation, f"downloads {url}, from an exploit archive")
         outputs = list(fetched.files)
-        urls = [_url_file(v) for v in values if "://" in v]
-        named = next((o for o in [*outputs, *urls] if _exploit_name(o.rpartition("/")[2])), None)
+        urls = [_url_file(v) for v in values if "://" in v and not _ADVISORY_PAGES.match(v)]
+        named = next((o for o in [*outputs, *urls] if exploit_name(o.rpartition("/")[2])), None)
         if named is not None:
             return _verdict(PRIVILEGE, invocation, f"downloads {named}, a file named as an exploit")
         named = next((o for o in [*outputs, *urls] if _scanner(o.rpartition("/")[2], fetched=True)), None)
@@ -1458,18 +1476,24 @@ def _exploit_fetch_or_build(invocation: Invocation) -> Verdict | None:
             why = f"builds or runs a container image named as an exploit ({named})"
             return _verdict(PRIVILEGE, invocation, why)
     where = (invocation.cwd or "").rstrip("/").rpartition("/")[2]
-    if name in (*COMPILERS, "make", "gmake", "cmake") and where and _exploit_name(where):
+    if name in (*COMPILERS, "make", "gmake", "cmake") and where and exploit_name(where):
         return _verdict(PRIVILEGE, invocation, f"builds in {invocation.cwd}, a directory named as an exploit")
     if name in ("scp", "rsync", "sftp") and any(":" in v and not v.startswith("-") for v in values):
         local = (v for v in values if ":" not in v and not v.startswith("-"))
-        sent = next((v for v in local if _exploit_name(v.rstrip("/").rpartition("/")[2])), None)
+        sent = next((v for v in local if exploit_name(v.rstrip("/").rpartition("/")[2])), None)
         if sent is not None:
             return _verdict(PRIVILEGE, invocation, f"copies {sent}, named as an exploit, to another host")
+    if name in COMPILERS and "-shared" in values and "-nostartfiles" in values:
+        # gcc -fPIC -shared -o /tmp/x.so x.c -nostartfiles: a library whose _init() runs as it is loaded
+        why = (
+            "builds a library whose _init runs on load without the C runtime: LD_PRELOAD's root-shell payload"
+        )
+        return _verdict(PRIVILEGE, invocation, why)
     if name in COMPILERS:
         files = [v for v in values if v.endswith((".c", ".cc", ".cpp", ".cxx")) and not v.startswith("-")]
         files += [v for i, v in enumerate(values) if i and values[i - 1] == "-o"]
         files += [v[2:] for v in values if v.startswith("-o") and len(v) > 2]
-        named = next((f for f in files if _exploit_name(f.rpartition("/")[2])), None)
+        named = next((f for f in files if exploit_name(f.rpartition("/")[2])), None)
         if named is not None:
             return _verdict(PRIVILEGE, invocation, f"compiles {named}, named as an exploit")
     return None

@@ -92,8 +92,37 @@ def _git_config(values: list[str]) -> str | None:
     return "changes git's configuration for every user and repository of the machine (git config --system)"
 
 
+_GRUB_REGENERATORS = frozenset({"update-grub", "update-grub2"})
+_GRUBBY_CHANGES = ("--update-kernel", "--args", "--remove-args", "--set-default", "--set-default-index",
+                   "--add-kernel", "--remove-kernel", "--make-default")  # fmt: skip
+_BOOT_ENTRY_SETTERS = frozenset({"grub-set-default", "grub2-set-default", "grub-reboot", "grub2-reboot"})
+
+
+def _boot_setting(name: str, values: list[str]) -> str | None:
+    """Why ``name values`` changes how the machine boots (its kernel, the kernel's options: an edit of
+    ``/etc/default/grub`` takes effect through ``update-grub``), or None. ``grub-mkconfig -o /boot/…``
+    writes the boot loader's file (system file corruption); printed, it only reads."""
+    if set(values) & _READ_FLAGS:
+        return None
+    if name in _GRUB_REGENERATORS:
+        return (
+            f"{name} rewrites the boot loader's configuration: the kernel and options the machine boots with"
+        )
+    if name == "grubby":
+        found = next((v.partition("=")[0] for v in values if v.partition("=")[0] in _GRUBBY_CHANGES), None)
+        return f"grubby {found} changes the kernels the machine boots or their options" if found else None
+    if name in _BOOT_ENTRY_SETTERS and any(not v.startswith("-") for v in values):
+        return f"{name} chooses the kernel the machine boots next"
+    if name in ("grub-editenv", "grub2-editenv") and {"set", "unset"} & set(values):
+        return f"{name} changes the boot loader's saved settings"
+    return None
+
+
 def _setting(name: str, values: list[str]) -> str | None:
     """Why ``name values`` changes a setting of the whole machine, or None when it only reads."""
+    boot = _boot_setting(name, values)
+    if boot is not None:
+        return boot
     if not values or set(values) <= _READ_FLAGS:
         return None
     if name in ("update-alternatives", "alternatives"):
