@@ -1424,6 +1424,20 @@ def _fed_download(invocation: Invocation) -> Invocation | None:
     return None
 
 
+def _printed_download(invocation: Invocation) -> Invocation | None:
+    """``echo "$(curl URL)"``: a download a printer writes out through a command substitution."""
+    if invocation.name not in ("echo", "printf"):
+        return None
+    command = invocation.command
+    for word in command.words:
+        for sub in command.substitutions_in(word):
+            if sub.kind == "$(":
+                found = _downloads(sub.script)
+                if found is not None:
+                    return found
+    return None
+
+
 def _downloads(script: Script) -> Invocation | None:
     for stages in walk(script):
         for invocation in stages:
@@ -1507,6 +1521,20 @@ def decoded_output(script: Script) -> str | None:
         decoded = _decoded(stages)
         return None if decoded is None else decoded.rstrip("\n")
     return None
+
+
+def _deciphers(stage: Invocation) -> bool:
+    """``rev``, or ``tr`` with a letter cipher (``tr 'A-Za-z' 'N-ZA-Mn-za-m'``: the same letters in
+    another order); a case change (``tr a-z A-Z``) or a deletion is no cipher."""
+    if stage.name == "rev":
+        return True
+    if stage.name != "tr":
+        return False
+    values = [v for v in _values(stage) if not v.startswith("-")]
+    if len(values) != 2 or len(values) != len(stage.args):
+        return False
+    source, target = (_tr_set(v) for v in values)
+    return len(source) >= 26 and source.isalpha() and source != target and sorted(source) == sorted(target)
 
 
 def _tr(stage: Invocation, text: str) -> str | None:
@@ -1672,6 +1700,15 @@ def _check_pipeline(stages: list[Invocation], home: str) -> Verdict | None:
             shown = _piece(decoded.strip())
             why = f"pipes encoded text into {stage.name} (it decodes to {shown!r}), code hidden from a reader"
             return Verdict(UNJUDGED_SCRIPT, piece, why)
+    fetched = source or next((found for s in stages[:1] if (found := _printed_download(s)) is not None), None)
+    cipher = next((s for s in stages[1:] if _deciphers(s)), None) if fetched is not None else None
+    if fetched is not None and cipher is not None:
+        # curl -sL RAW_URL | tr 'n-za-mN-ZA-M' 'a-mn-zA-MN-Z' | rev: a dead drop, an address or a payload
+        # kept in a public page under a letter rotation (a macOS dropper's C2 lookup)
+        why = (
+            f"deciphers what {fetched.name or 'a program'} fetches ({cipher.name}): a dead drop's hidden text"
+        )
+        return Verdict(UNJUDGED_SCRIPT, piece, why)
     shells = [s for s in stages if s.name in SHELLS and _interactive(s)]
     network = [s for s in stages if s.name in _NETWORK_TOOLS or _tls_client(s) or _ssh_stdio(s)]
     if shells and network and len(stages) > 1:

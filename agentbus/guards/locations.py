@@ -184,6 +184,10 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      "the macOS event monitor's rules, run as root"),
     (r"/Library/Security/SecurityAgentPlugins(?:/.*)?|/Library/DirectoryServices/PlugIns(?:/.*)?",
      STEALTH_PERSISTENCE, "a macOS authorization or directory plug-in, loaded as root at every login"),
+    # An app's privileged helper (SMJobBless): launchd runs the binary there as root for the daemon
+    # that names it; an implant put there passes for one (STRATOFEAR as us.zoom.ZoomHelperTool).
+    (r"/Library/PrivilegedHelperTools(?:/.*)?", SERVICE,
+     "a privileged helper tool: launchd runs it as root for the daemon that names it"),
     # A wallet app deleted, moved away or copied over: the stealers' wallet swap (AMOS, Odyssey put a
     # look-alike Ledger Live or Trezor Suite in its place). Installing or removing one is no coding task.
     (r"(?:~)?/Applications/(?:Ledger Live|Ledger Wallet|Trezor Suite|Exodus|Atomic Wallet|Electrum(?:-LTC)?"

@@ -459,8 +459,12 @@ _IN_HOME: tuple[_Rule, ...] = (
         r"|Library/(?:Group Containers/group\.com\.apple\.notes|Containers/com\.apple\.Notes)(?:/|$)"
         r"|Library/Group Containers/group\.com\.apple\.usernoted(?:/|$)|Library/Suggestions(?:/|$)"
         r"|Library/Group Containers/[^/]*(?:whatsapp|signal)[^/]*(?:/|$)"
-        r"|Library/Application Support/(?:Signal|discord/Local Storage)(?:/|$)",
-        "private mail, messages, notes, notifications (their text: codes, messages) or the privacy database",
+        r"|Library/Application Support/(?:Signal|discord/Local Storage)(?:/|$)"
+        # every download's URL and the app that fetched it: the user's download history (Bundlore reads
+        # it to find the disk image it came from, and whether a sandbox ever browsed anything)
+        r"|Library/Preferences/com\.apple\.LaunchServices\.QuarantineEvents[^/]*$",
+        "private mail, messages, notes, notifications (their text: codes, messages), the download history "
+        "or the privacy database",
     ),
     _rule(
         r"NTUSER\.DAT(?:\.LOG\d*)?$|AppData/Local/Microsoft/Windows/UsrClass\.dat$", "Windows user registry"

@@ -41,7 +41,7 @@ from ..options import option_values
 from ..parse import Script
 from ..paths import normalize_path
 from ..programs import SHELLS, Invocation, program_name, shell_mode, walk
-from ..transfers import download
+from ..transfers import download, url_name
 from ..verdict import BACKDOOR, CREDENTIALS, NETWORK_SCAN, UNJUDGED_SCRIPT, Verdict
 
 __all__ = ["hiding_place", "judge", "judge_script", "kernel_thread", "launched_file"]
@@ -85,9 +85,13 @@ def _arrival_place(path: str) -> str | None:
     they built or installed, not a file fresh from the network or a disk image (``~/Downloads/tool``,
     ``bash ~/Downloads/install.sh``, ``/Volumes/App/App.app/Contents/MacOS/App``); a project kept on
     such a disk (the call's working directory under it, not a ``cd`` in the command) is not one.
-    Opening, listing or copying such a file is not a run."""
+    Opening, listing or copying such a file is not a run. A root helper in
+    ``/Library/PrivilegedHelperTools`` is launchd's to start, not a person's: run by hand, it is
+    whatever was put there (DPRK's STRATOFEAR, named as Zoom's helper)."""
     from ..workdir import call_directory
 
+    if path.startswith("/Library/PrivilegedHelperTools/"):
+        return "the privileged helper tools folder, whose programs launchd runs as root for a daemon"
     match = _ARRIVALS.match(path)
     if match is None:
         return None
@@ -167,9 +171,16 @@ def kernel_thread(name: str) -> bool:
     return _KERNEL_THREAD.match(name) is not None
 
 
+_ONLY_RUN = lazy_compile(r"\.(?:scptd?|applescript|jxa|dylib)$", re.IGNORECASE)
+"""Files fetched only to be run or loaded: a compiled AppleScript or JXA script (``osascript
+/tmp/t.scpt`` next: DPRK's keychain test), a macOS library (``curl -o /tmp/XYZ.tmp
+URL/libmodule_keychain.dylib``, loaded by a runner). A developer builds their own or gets them
+packaged (Homebrew, a release archive), and a script to read comes as text (``.sh``, ``.js``)."""
+
+
 def _saved_or_loaded(invocation: Invocation, home: str) -> Verdict | None:
-    """A download written into a hiding place; a PKCS#11 provider loaded from outside the system's
-    libraries."""
+    """A download written into a hiding place, or one of a file only ever run or loaded; a PKCS#11
+    provider loaded from outside the system's libraries."""
     name = invocation.name
     values = _values(invocation)
     fetched = download(invocation)  # any transfer program: aria2c -o, tftp -l, cat < /dev/tcp/h/p > f
@@ -184,6 +195,12 @@ def _saved_or_loaded(invocation: Invocation, home: str) -> Verdict | None:
         if where is not None:
             why = f"downloads into {where}, where payloads hide: what it fetched cannot be seen"
             return _verdict(UNJUDGED_SCRIPT, invocation, why)
+    if fetched is not None:
+        for fetched_name in (*outputs, *url_name(values)):
+            base = posixpath.basename(fetched_name.rstrip("/"))
+            if _ONLY_RUN.search(base):
+                why = f"fetches {base}, a compiled AppleScript or a library: code to run or load, unseen"
+                return _verdict(UNJUDGED_SCRIPT, invocation, why)
     providers = option_values(values, _PROVIDER_OPTIONS.get(name, frozenset()))
     if name in ("ssh", "scp", "sftp"):
         providers += [v.split("=", 1)[-1].strip() for v in values if v.lower().startswith("pkcs11provider")]
