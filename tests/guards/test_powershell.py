@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from test_corpus import HOME, judge_command
 
 import agentbus
@@ -137,3 +139,10 @@ async def test_the_hook_reads_powershell_calls_as_powershell(monkeypatch: pytest
     keys = "@'\nssh-ed25519 AAAAC3Nza x@y\n'@ | Add-Content ~\\.ssh\\authorized_keys"
     assert await decision("PowerShell", keys) != "allow"
     assert await decision("PowerShell", "@'\nrm -rf ~\n'@ | pwsh -Command -") == "deny"
+
+
+@given(st.text(alphabet="@'\"\n |;>$-aS\\ ", max_size=60))
+def test_the_rewrite_never_fails_and_leaves_text_without_here_strings_alone(text: str) -> None:
+    rewritten = as_bash(text)
+    if "@'" not in text and '@"' not in text:
+        assert rewritten == text
