@@ -159,6 +159,7 @@ Claude Code (which asks the user). It may also ``call.block(reason)`` to deny it
 
 CLAUDE_CODE_TOOLS: Mapping[str, str] = {
     "Bash": "exec",
+    "PowerShell": "exec",
     "BashOutput": "process",
     "KillShell": "process",
     "KillBash": "process",
@@ -196,6 +197,7 @@ _PATH_FIELDS: Mapping[str, str] = {
 
 _TEXT_FIELDS: Mapping[str, str] = {
     "Bash": "command",
+    "PowerShell": "command",
     "Read": "file_path",
     "Write": "file_path",
     "Edit": "file_path",
@@ -720,6 +722,15 @@ async def _decide(
     bus: Bus, tool_name: str, tool_input: dict[str, Any], payload: Mapping[str, Any]
 ) -> ToolCall:
     kind = None if tool_name in CLAUDE_CODE_TOOLS else call_kind(bus.registry, tool_name, tool_input)
+    from ..guards.powershell import shell_dialect, shell_of_hook_call
+
+    with shell_dialect(shell_of_hook_call(tool_name, payload)):
+        return await _decide_in_shell(bus, tool_name, tool_input, payload, kind)
+
+
+async def _decide_in_shell(
+    bus: Bus, tool_name: str, tool_input: dict[str, Any], payload: Mapping[str, Any], kind: str | None
+) -> ToolCall:
     if tool_name in SHELL_PER_CALL:
         from ..guards.definitions import shell_per_call
 

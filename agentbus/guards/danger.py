@@ -37,7 +37,16 @@ from typing import Any
 from ..events import ToolCall
 from ..lazy_regex import lazy_compile
 from ..registry import Registry
-from . import clones, definitions, device_rules, script_files, session_directory, session_downloads, tactics
+from . import (
+    clones,
+    definitions,
+    device_rules,
+    powershell,
+    script_files,
+    session_directory,
+    session_downloads,
+    tactics,
+)
 from .budget import decide, spend
 from .carriers import PERHAPS
 from .carriers import TERMINALS as _TERMINALS
@@ -2416,11 +2425,12 @@ def _judge_command(
 
 
 def command_text(args: Mapping[str, Any]) -> str | None:
-    """The command line of an exec call: ``command`` (a string or an argv list) or ``cmd``."""
+    """The command line of an exec call: ``command`` (a string or an argv list) or ``cmd``; a
+    PowerShell call's here-strings as the bash here-documents they amount to (:mod:`.powershell`)."""
     for key in ("command", "cmd", "script"):
         value = args.get(key)
         if isinstance(value, str):
-            return value
+            return powershell.as_bash(value) if powershell.reading_powershell() else value
         if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
             return shlex.join(value)
     return None

@@ -252,7 +252,9 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     # -- shell profiles and session autostart ------------------------------------------------------
     (rf"~/\.(?:{_SHELL_FILES})(?:[.-]local)?|~/\.(?:bashrc|zshrc|profile|shrc)\.d/.*"
      r"|~/\.oh-my-zsh/custom/.*|~/\.config/(?:fish|zsh|bash)/.*|~/\.config/environment\.d/.*"
-     r"|~/\.config/shell/.*",
+     r"|~/\.config/shell/.*"
+     # PowerShell's profiles ($PROFILE): Windows' Documents, and pwsh's on Linux and macOS
+     r"|~/(?:Documents/(?:Windows)?PowerShell|\.config/powershell)/(?:Microsoft\.\w+_)?profile\.ps1",
      PROFILE, "a shell start-up file"),
     # Claude Code's Bash tool runs each command as `bash -c 'source ~/.claude/shell-snapshots/snapshot-*.sh
     # && eval CMD'` (2.1.332, seen with the real CLI): a line added to the snapshot runs before every
