@@ -24,6 +24,7 @@ __all__ = [
     "DEBUG_CONTAINER",
     "DEFAULT_VERDICTS",
     "ENGINE_SOCKET",
+    "EXPLOIT_SOURCE",
     "PROCESS_HUNT",
     "SERVICE_ATTACK",
     "TACTICS",
@@ -132,6 +133,13 @@ host's users and shares listed (``enum4linux``, ``smtp-user-enum``), a URL climb
 (``curl --path-as-is http://h/../../etc/passwd``); a developer testing their own site does it on
 purpose, so a person is asked."""
 
+EXPLOIT_SOURCE = "exploit source"
+"""A published exploit's or rootkit's source fetched by its name (``git clone …/CVE-2021-4034``, a
+``logrotten`` tree, ``Diamorphine``'s archive), or built where only the session's directory names one:
+break-in code on its way in; the fetch runs nothing, and people who patch machines or write detections
+study these trees, so a person is asked. Building one by its name is blocked (``privilege escalation``,
+``hidden persistence``)."""
+
 ENGINE_SOCKET = "container engine socket"
 """A container given the container engine's socket (``-v /var/run/docker.sock:/var/run/docker.sock``,
 ``containerd.sock``, ``podman.sock``): whatever runs in it can start a container with the host's root
@@ -159,7 +167,7 @@ TACTICS = (EVIDENCE, IMPAIR, PRIVILEGE, CREDENTIALS, SHUTDOWN, DATA_DESTRUCTION,
            STEALTH_PERSISTENCE, SCHEDULED, SERVICE, ACCOUNT, PROFILE, SUDO_INSTALL, COLLECTION,
            CLOUD_CONTROL, RESOURCE_HIJACK, REMOTE_ACCESS, UPLOAD, SHARED_WIPE, NETWORK_SCAN, VOLUMES,
            SYSTEM_CONFIG, ENV_SECRETS, DEBUG_CONTAINER, ENGINE_SOCKET, PROCESS_HUNT,
-           SERVICE_ATTACK, UNGUARDED_AGENT)  # fmt: skip
+           SERVICE_ATTACK, UNGUARDED_AGENT, EXPLOIT_SOURCE)  # fmt: skip
 """The tactic categories, each with a default verdict in :data:`DEFAULT_VERDICTS`."""
 
 SECRETS = "secret access"
@@ -194,6 +202,7 @@ DEFAULT_VERDICTS: dict[str, str] = {
             PROCESS_HUNT,
             SERVICE_ATTACK,
             UNGUARDED_AGENT,
+            EXPLOIT_SOURCE,
         ),
         ASK,
     ),

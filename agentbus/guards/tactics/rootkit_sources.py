@@ -4,9 +4,9 @@ Before a rootkit is loaded (``insmod``, judged by :mod:`.persistence`; then driv
 it is fetched and built from its published source, under its own name (``git clone
 https://github.com/m0nad/Diamorphine``, ``wget …/Reptile/archive/master.zip``, then ``cd Diamorphine &&
 make``). The fetch alone runs nothing, and people who write detections study these trees, so a person
-is asked (:data:`~agentbus.guards.verdict.SYSTEM_CONFIG`: kernel code on its way in, as ``dkms
-install`` is); the build in a directory named after one (``make -C Reptile``) makes the module or
-library ``insmod``/``ld.so.preload`` loads next, and is blocked
+is asked (:data:`~agentbus.guards.verdict.EXPLOIT_SOURCE`: kernel code on its way in); the build in a
+directory named after one (``make -C Reptile``) makes the module or library ``insmod``/``ld.so.preload``
+loads next, and is blocked
 (:data:`~agentbus.guards.verdict.STEALTH_PERSISTENCE`); a build whose only sign is the session's
 directory (a project of one's own may be named ``umbreon``) is asked. Escape and escalation kits'
 downloads (deepce, CDK) are :mod:`.privilege`'s.
@@ -23,7 +23,7 @@ from ..findings import static_args
 from ..parse import Script
 from ..programs import Invocation, walk
 from ..transfers import DOWNLOADERS
-from ..verdict import STEALTH_PERSISTENCE, SYSTEM_CONFIG, Verdict
+from ..verdict import EXPLOIT_SOURCE, STEALTH_PERSISTENCE, Verdict
 
 __all__ = ["judge", "judge_script", "known_source"]
 
@@ -74,7 +74,7 @@ def _fetched_source(invocation: Invocation) -> Verdict | None:
     if kit is None:
         return None
     why = f"fetches {kit}'s source, a published rootkit: built and loaded, it hides itself and gives root"
-    return _verdict(SYSTEM_CONFIG, invocation, why)
+    return _verdict(EXPLOIT_SOURCE, invocation, why)
 
 
 def _built_source(invocation: Invocation, entered: tuple[str, ...] = ()) -> Verdict | None:
@@ -95,7 +95,7 @@ def _built_source(invocation: Invocation, entered: tuple[str, ...] = ()) -> Verd
         return None
     # the session's directory alone: a project of one's own may bear the name (umbreon, reptile): asked
     why = f"builds in a directory named like {kit}, a published rootkit: what it makes may be loaded next"
-    return _verdict(SYSTEM_CONFIG, invocation, why)
+    return _verdict(EXPLOIT_SOURCE, invocation, why)
 
 
 def judge(invocation: Invocation, home: str) -> Verdict | None:
