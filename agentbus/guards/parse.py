@@ -956,7 +956,9 @@ class _Builder:
                 self.loop_fed.discard(found.name)
                 continue
             if found.values is None:
-                self.subs.append(Substitution(RUNTIME, f"${found.name}", Script((), ())))
+                # mapfile -t a < <(ls): the array's words, read as ${a[@]} (many, as a glob is)
+                shown = f"${{{found.name}[@]}}" if found.array and found.name != "@" else f"${found.name}"
+                self.subs.append(Substitution(RUNTIME, shown, Script((), ())))
                 values = [f"{_SUB_OPEN}{len(self.subs) - 1}{_SUB_CLOSE}"]
             else:
                 values = list(found.values[:MAX_LOOP_VALUES])

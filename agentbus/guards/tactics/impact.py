@@ -513,13 +513,15 @@ _OPENSSL_CIPHER_COMMAND = lazy_compile(
 
 
 def _encrypted_inputs(invocation: Invocation) -> list[str]:
-    """The files a command encrypts (empty when it decrypts, lists, or does not encrypt)."""
+    """The files a command encrypts in place or beside themselves (empty when it decrypts, lists, or does
+    not encrypt). ``gpgtar --encrypt -o OUT DIR`` packs DIR into a new encrypted archive and leaves it as
+    it was: a backup, as ``tar … | gpg -e`` is (what deletes DIR afterwards is judged on its own)."""
     name = invocation.name
     values = _values(invocation)
     flags = {v for v in values if v.startswith("-")}
     # gpg -c $(find ~ -type f): the files are a substitution's output, judged by what it lists
     unseen = ["$(…)"] if len(values) < len(invocation.args) else []
-    if name in ("gpg", "gpg2", "gpgtar"):
+    if name in ("gpg", "gpg2"):
         short = {c for v in flags if not v.startswith("--") for c in v[1:]}
         if flags & {"-d", "--decrypt", "--list-packets", "--verify"} or not (
             {"c", "e"} & short or flags & {"--symmetric", "--encrypt"}

@@ -47,6 +47,7 @@ from ..parse import Script
 from ..paths import normalize_path
 from ..programs import Invocation, substituted, walk
 from ..verdict import EVIDENCE, IMPAIR, SERVICE, SYSTEM_CONFIG, Verdict
+from ..workdir import line_start, moved_by_the_line
 from .writes import located
 
 __all__ = ["judge", "judge_script"]
@@ -431,7 +432,9 @@ def _timestomp(invocation: Invocation, values: list[str], home: str) -> Verdict 
         ("/bin/", "/sbin/", "/usr/", "/etc/", "/lib", "/System/", "/Library/", "/var/", "/opt/")
     )
     for target in targets:
-        outside = target.startswith(("/", "~", "$HOME")) and _outside_home(target, home)
+        outside = (target.startswith(("/", "~", "$HOME")) and _outside_home(target, home)) or _moved_outside(
+            target, home, invocation.cwd
+        )
         if outside:
             return _verdict(EVIDENCE, invocation, f"back-dates {target}, so it looks old")
         if not users_file(target, home, invocation.cwd, scratch=True):
@@ -485,6 +488,17 @@ def _sets_the_clock(name: str, values: list[str]) -> bool:
     return name == "systemsetup" and any(
         v.lower() in ("-settime", "-setdate", "-setusingnetworktime") for v in values
     )
+
+
+def _moved_outside(target: str, home: str, cwd: str | None) -> bool:
+    """``cd / && find . -exec touch -d "$d" {} +``: a relative name, after a ``cd`` of the line, that
+    names a place outside the home, the scratch directories and where the line started."""
+    if target.startswith(("/", "~", "$")) or not moved_by_the_line(cwd):
+        return False
+    path = normalize_path(target, home=home, cwd=cwd).rstrip("/") or "/"
+    start = (line_start() or "").rstrip("/")
+    inside_start = bool(start) and (path == start or path.startswith(start + "/"))
+    return path.startswith("/") and _outside_home(path, home) and not inside_start
 
 
 def _outside_home(target: str, home: str) -> bool:

@@ -1,4 +1,4 @@
-"""What a search's every file is put through, when the search covers the user's data or the system.
+r"""What a search's every file is put through, when the search covers the user's data or the system.
 
 ``find /srv -type f | while read f; do openssl enc … -in "$f" -out "$f.enc"; mv "$f.enc" "$f"; done``,
 ``find ~ -type f -print0 | xargs -0 -P4 ccrypt -e -K K``: every file of the user's encrypted in place,
@@ -14,17 +14,25 @@ destruction); files picked by name (``find ~ -name '*.pyc'``) are a clean-up.
 ``find /etc -type f | while read f; do touch -d … "$f"; done``, ``find /var/www | xargs touch -d '2 years
 ago'``: the system's files or logs, or a server's tree, back-dated one by one (evidence destruction).
 The project's own files (``find . | while read f; do touch -r setup.py "$f"; done``) stay allowed.
+``find /var/log -type f -exec sh -c 'for f do > "$f"; done' sh {} +``, ``ls /var/log/*.log | xargs -I{} sh -c
+"> {}"``: a shell handed each file a search lists and told to empty it (the logs: evidence destruction;
+the user's, a server's or a mount's data: data destruction).
+``PAGES=$(find /var/www -name '*.html'); for p in $PAGES; do echo hacked > $p; done``, ``find /var/www
+-name 'index.*' -exec cp deface.html {} \;``: every page a search of a web root lists written over with
+one content (a defacement: data destruction); editing them (``sed -i``) or copying them away stays allowed.
 """
 
 from __future__ import annotations
 
+import re
+
 from ...lazy_regex import lazy_compile
-from ..findings import exec_runs, piece
+from ..findings import copies_into_found, exec_runs, piece
 from ..findings import static_args as _values
-from ..parse import Script
+from ..parse import WRITE_OPERATORS, Script, Substitution
 from ..paths import normalize_path
 from ..programs import SHELLS, Invocation, walk
-from ..verdict import DATA_DESTRUCTION, EVIDENCE, Verdict
+from ..verdict import DATA_DESTRUCTION, EVIDENCE, SYSTEM_FILES, Verdict
 from .impact import _a_script, _run_encrypts, _script_of, _searched_start
 
 __all__ = ["judge_script"]
@@ -134,14 +142,145 @@ def _own_program(stage: Invocation) -> bool:
     return _a_script(word)
 
 
+_WEB_ROOTS = (
+    "/var/www",
+    "/usr/share/nginx",
+    "/srv/www",
+    "/srv/http",
+    "/usr/local/apache2/htdocs",
+    "/usr/share/httpd",
+    "/var/lib/nginx/html",
+    "/opt/lampp/htdocs",
+    "/Library/WebServer",
+)
+_EMPTIED_LOOP = lazy_compile(
+    r"""\bfor\s+(\w+)\s*(?:;\s*|\s+in\s+(?:""|''|"?\$(?:[@*]|\{[@*]\})"?)\s*;?\s*|\s+)do\b"""
+)
+"""``for f do``, ``for f; do``, ``for f in "$@"; do`` (``"$@"`` read as ``""``: a command line has no
+arguments): a loop over the files the shell was handed."""
+_XARGS_REPLACE = lazy_compile(r"\bxargs\b[^|]*?\s(?:-I\s*(\S+)|--replace(?:=(\S+))?|-i(?=\s))")
+
+
+def _found_damage(search: Invocation, home: str) -> tuple[str, str, str] | None:
+    """The category, the place and what it holds, when a search covers logs, the system, a web root or
+    the user's, a server's or a mount's data (the files a program is then handed are those)."""
+    system = _system_start(search, home)
+    if system and (system == "/var/log" or system.startswith("/var/log/")):
+        return EVIDENCE, system, "the logs"
+    web = next(
+        (
+            path
+            for word in _start_words(search)
+            for path in [normalize_path(word, home=home, cwd=search.cwd).rstrip("/")]
+            if any(path == r or path.startswith(r + "/") for r in _WEB_ROOTS)
+        ),
+        None,
+    )
+    if web:
+        return DATA_DESTRUCTION, web, "a web root's pages (a defacement)"
+    data = _searched_start(search, home) or _under_data_root(search, home)
+    if data:
+        return DATA_DESTRUCTION, data, "the user's or a server's data"
+    if system:
+        return SYSTEM_FILES, system, "the system's files"
+    return None
+
+
+def _empties_handed(code: str, handed: list[str]) -> bool:
+    """Whether shell ``code`` writes over (``>``, ``: >``, ``truncate -s 0``) a file it is handed: ``$1``,
+    a placeholder (``{}``), or the variable of a loop over its arguments (``for f do``)."""
+    names = [re.escape(h) for h in handed]
+    names += [rf"\$\{{?{re.escape(v)}\}}?" for v in _EMPTIED_LOOP.findall(code)]
+    names.append(r"\$\{?1\}?")
+    target = rf"[\"']?(?:{'|'.join(names)})[\"']?(?=$|[\s;&|)])"
+    return bool(
+        re.search(rf"(?<![>&\d])\d?>\|?\s*{target}", code)
+        or re.search(rf"\btruncate\s+(?:-s\s*0|--size[= ]0)\s+{target}", code)
+    )
+
+
+def _shell_code(run: list[str]) -> str | None:
+    """The code of ``sh -c CODE …`` (the words a search or xargs runs)."""
+    if run and run[0].rsplit("/", 1)[-1] in SHELLS and "-c" in run[1:-1]:
+        return run[run.index("-c") + 1]
+    return None
+
+
 def _search_verdict(search: Invocation, home: str) -> Verdict | None:
-    """``find "$1" -type f -exec "$0" enc {} \\;``: one search whose files the script hands to itself."""
+    """``find "$1" -type f -exec "$0" enc {} \\;``: one search whose files the script hands to itself;
+    ``find /var/log -exec sh -c '> "$1"' _ {} \\;``: a shell told to empty each file it finds;
+    ``find /var/www -name '*.html' -exec cp deface.html {} \\;``: one file copied over every page."""
     runs = exec_runs(_values(search))
     if any(run and _SELF.search(" ".join(run[:2])) for run in runs) and (
         _searched_start(search, home) or _every_file_somewhere(search, home)
     ):
         why = "hands every file it finds to the running script itself (a crypto-locker's fan-out)"
         return Verdict(DATA_DESTRUCTION, piece(search.text), why)
+    damage = _found_damage(search, home) if runs else None
+    if damage is None:
+        return None
+    category, where, what = damage
+    for run in runs:
+        code = _shell_code(run)
+        if code is not None and _empties_handed(code, ["{}"]):
+            why = f"empties each file a search of {where} lists, {what}"
+            return Verdict(category, piece(search.text), why)
+        if run[:1] in (["cp"], ["install"]) and copies_into_found(run[1:]) and category != EVIDENCE:
+            why = f"copies one file over each file a search of {where} lists, {what}"
+            return Verdict(category, piece(search.text), why)
+    return None
+
+
+def _xargs_empties(search: Invocation, stage: Invocation, home: str) -> Verdict | None:
+    """``ls /var/log/*.log | xargs -I{} sh -c "> {}"``: each file a search lists emptied by a shell."""
+    code = _shell_code([stage.name, *_values(stage)]) if "xargs" in stage.wrappers else None
+    if code is None:
+        return None
+    found = _XARGS_REPLACE.search(stage.text)
+    handed = [found.group(1) or found.group(2) or "{}"] if found else []
+    damage = _found_damage(search, home)
+    if damage is None or not _empties_handed(code, handed):
+        return None
+    category, where, what = damage
+    why = f"empties each file a search of {where} lists, {what}"
+    return Verdict(category, piece(f"{search.text} | … {stage.text}"), why)
+
+
+_OVERWRITERS = frozenset({"", "echo", "printf", "cat", ":", "true", "curl", "wget", "base64"})
+"""What a redirect of theirs fills with one content (a literal, a file, a download)."""
+
+
+def _searches_in(subs: list[Substitution]) -> list[Invocation]:
+    """The searches whose output a word holds: ``$(find …)``, or a variable assigned it (``PAGES=$(find
+    …)``, its run-time value remembering the substitutions that made it)."""
+    found: list[Invocation] = []
+    for sub in subs:
+        for made in (sub, *sub.origins):
+            found.extend(stages[0] for stages in walk(made.script) if stages and stages[0].name in _SEARCHES)
+    return found
+
+
+def _each_written_over(stage: Invocation, home: str) -> Verdict | None:
+    """``for p in $(find /var/www -name '*.html'); do echo hacked > "$p"; done``, ``… cp deface.html
+    "$p"``: the word a search's files stand for written over with one content (not the file itself
+    filtered, ``sed … "$p" > "$p.new"``)."""
+    command = stage.command
+    targets = []
+    if stage.name in _OVERWRITERS:
+        targets = [
+            r.target for r in command.redirects if r.op in WRITE_OPERATORS and r.op not in (">>", "&>>")
+        ]
+    elif stage.name in ("cp", "install") and len([a for a in stage.args if not a.startswith("-")]) >= 2:
+        targets = [stage.args[-1]]
+    for raw in targets:
+        rendered = command.render(raw)
+        if any(command.render(a) == rendered for a in stage.args if a is not raw):
+            continue
+        for search in _searches_in(command.substitutions_in(raw)):
+            damage = _found_damage(search, home)
+            if damage and damage[0] == DATA_DESTRUCTION:
+                why = f"writes one content over each file a search of {damage[1]} lists, {damage[2]}"
+                return Verdict(DATA_DESTRUCTION, piece(f"{search.text} … {stage.text}"), why)
     return None
 
 
@@ -172,6 +311,9 @@ def _pipeline_verdict(stages: list[Invocation], home: str, *, looped: bool = Fal
         if not (looped or "xargs" in stage.wrappers or stage.name == "parallel"):
             continue
         text = piece(f"{search.text} | … {stage.text}")
+        emptied = _xargs_empties(search, stage, home)
+        if emptied is not None:
+            return emptied
         handed, handed_args = _handed(stage)
         if whole and handed in _DESTROYS and not _named(search):
             why = f"deletes or overwrites every file a search of {whole} lists, one by one ({handed})"
@@ -217,6 +359,10 @@ def judge_script(script: Script, home: str) -> Verdict | None:
     """The first loop over a search's files that deletes or encrypts them, fans the script out over them
     or back-dates the system's."""
     for stages in walk(script):
+        for stage in stages:
+            written = _each_written_over(stage, home)
+            if written is not None:
+                return written
         if stages and stages[0].name not in _SEARCHES:
             search = _fed_search(stages[0]) if len(stages) == 1 else None
             verdict = _pipeline_verdict([search, stages[0]], home, looped=True) if search else None
