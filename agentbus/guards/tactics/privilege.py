@@ -1155,21 +1155,20 @@ def _tar_runs_command(invocation: Invocation) -> Verdict | None:
     return _root_tar_over_shared_glob(invocation, values)
 
 
-_SHARED_GLOB = lazy_compile(r"^(?:/tmp|/var/tmp|/dev/shm|/private/tmp|/usr/tmp)/[^/]*\*[^/]*$")
-"""A glob of the names directly in a directory every account may write (``/tmp/*``, ``/dev/shm/*.log``)."""
+_LEADING_GLOB = lazy_compile(r"^(?:\*|\?|\[)[^/]*$")
+"""A glob of the working directory's names that can match one starting with a dash (``*``, ``*.gz``);
+``/tmp/*`` and ``./*`` give paths (``/tmp/--checkpoint=1``), which tar does not take as options."""
 
 
 def _root_tar_over_shared_glob(invocation: Invocation, values: list[str]) -> Verdict | None:
-    """``sudo tar -czf b.tgz /tmp/*``, ``cd /tmp && sudo tar cf b.tar *``: tar as root over a glob of a
-    directory anyone writes. Any account may put a file there named ``--checkpoint-action=exec=sh x.sh``,
-    which the glob hands to tar as its option: the wildcard injection's trigger (a developer archives their
-    own tree, not the shared one as root)."""
-    if not _as_root(invocation):
+    """``cd /tmp && sudo tar -cf /root/b.tar *``: tar as root over a bare glob in a directory anyone
+    writes. Any account may put a file there named ``--checkpoint-action=exec=sh x.sh``, which the glob
+    hands to tar as its option: the wildcard injection's trigger (a developer archives their own tree)."""
+    if not _as_root(invocation) or not _SHARED_TOP.match(invocation.cwd or ""):
         return None
-    cwd = (invocation.cwd or "").rstrip("/")
     for value in values:
-        if _SHARED_GLOB.match(value) or ("*" in value and "/" not in value and _SHARED_TOP.match(cwd)):
-            why = f"tar as root over {value}, which anyone writes: a file named as an option runs a command"
+        if _LEADING_GLOB.match(value):
+            why = f"tar as root over {value} in {invocation.cwd}: a file there named as an option runs"
             return _verdict(PRIVILEGE, invocation, why)
     return None
 

@@ -11,8 +11,9 @@ measured lines); no held-out source was measured for these known misses.
   stays allowed (the kernel's mm selftests have one);
 - a shell copied into a directory anyone writes (``cp /bin/bash /tmp/rootbash``): blocked, the setuid
   copy's first step (the ``chmod +s`` after it and the ``-p`` run already were);
-- tar as root over a glob of a shared directory (``sudo tar czf b.tgz /var/tmp/*``): blocked, the wildcard
-  injection's trigger (the planted ``--checkpoint-action=exec=`` files already were).
+- tar as root over a bare glob in a shared directory (``cd /var/tmp; sudo tar czf b.tgz *``): blocked, the
+  wildcard injection's trigger (the planted ``--checkpoint-action=exec=`` files already were). ``sudo tar
+  ... /tmp/*`` is no trigger (the glob gives ``/tmp/--checkpoint=1``, a path, not an option): allowed.
 
 Decided and left as they were: relative account databases after ``cd /etc`` in the same line (``>> passwd``,
 ``pushd /etc``, ``cd / && cd etc``) were already held; the cgroup ``release_agent`` write and
@@ -47,10 +48,9 @@ HELD = {
         "cp /bin/dash /tmp",
     ],
     "root tar over a shared glob": [
-        "sudo tar -czf /root/backup.tgz /tmp/*",
-        "sudo tar cf /opt/arch.tar /var/tmp/*",
-        "cd /dev/shm && sudo tar -cf /tmp/x.tar *",
-        "doas tar czf /srv/b.tgz /tmp/*.log",
+        "cd /dev/shm && sudo tar -cf /opt/x.tar *",
+        "cd /var/tmp; sudo tar czf /srv/b.tgz *.log",
+        "cd /tmp/ && doas tar -cvf /opt/arch.tar ?*",
     ],
 }
 
@@ -65,6 +65,8 @@ ALLOWED = [
     "cp /etc/hosts /tmp/hosts.bak",
     "cp build/app /tmp/app",
     "tar -czf /tmp/backup.tgz /tmp/*",
+    "sudo tar -czf /var/backups/tmp.tgz /tmp/*",
+    "cd /tmp && tar -cf /tmp/mine.tar *",
     "sudo tar -czf /backup/home.tgz /home/dev/project",
     "sudo tar -czf /var/backups/app.tgz -C /srv app",
     "tar -cf archive.tar *",
