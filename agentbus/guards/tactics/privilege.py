@@ -1160,12 +1160,18 @@ _LEADING_GLOB = lazy_compile(r"^(?:\*|\?|\[)[^/]*$")
 ``/tmp/*`` and ``./*`` give paths (``/tmp/--checkpoint=1``), which tar does not take as options."""
 
 
+_TAR_READS = lazy_compile(r"^-?[A-Za-z]*[xt]")
+"""tar's first word naming an extract or a list (``-xzf``, ``xvf``, ``-tf``): it reads one archive."""
+
+
 def _root_tar_over_shared_glob(invocation: Invocation, values: list[str]) -> Verdict | None:
     """``cd /tmp && sudo tar -cf /root/b.tar *``: tar as root over a bare glob in a directory anyone
     writes. Any account may put a file there named ``--checkpoint-action=exec=sh x.sh``, which the glob
     hands to tar as its option: the wildcard injection's trigger (a developer archives their own tree)."""
     if not _as_root(invocation) or not _SHARED_TOP.match(invocation.cwd or ""):
         return None
+    if any(_TAR_READS.match(v) for v in values[:1]) or {"--extract", "--get", "--list"} & set(values):
+        return None  # cd /tmp && sudo tar -xzf *.tar.gz -C /opt: an archive unpacked, its name the glob
     for value in values:
         if _LEADING_GLOB.match(value):
             why = f"tar as root over {value} in {invocation.cwd}: a file there named as an option runs"

@@ -67,6 +67,7 @@ ALLOWED = [
     "tar -czf /tmp/backup.tgz /tmp/*",
     "sudo tar -czf /var/backups/tmp.tgz /tmp/*",
     "cd /tmp && tar -cf /tmp/mine.tar *",
+    "cd /tmp && sudo tar -tvzf *.tar.gz",
     "sudo tar -czf /backup/home.tgz /home/dev/project",
     "sudo tar -czf /var/backups/app.tgz -C /srv app",
     "tar -cf archive.tar *",
