@@ -729,7 +729,8 @@ def _shell_renamed(invocation: Invocation) -> Verdict | None:
     if len(positionals) != 2 or not _SHELL_PROGRAM.match(positionals[0]):
         return None
     target = positionals[1]
-    if invocation.name == "cp" and (_SHARED_DIRS.match(target.rstrip("/")) or _SHARED_TOP.match(target)):
+    shared = _SHARED_DIRS.match(target.rstrip("/")) or _SHARED_TOP.match(target)
+    if shared and invocation.name in ("cp", "install"):
         why = f"copies a shell ({positionals[0]}) into {target}, shared: a setuid copy's first step"
         return _verdict(PRIVILEGE, invocation, why)
     base = target.rstrip("/").rpartition("/")[2]

@@ -46,6 +46,7 @@ HELD = {
         "cp /usr/bin/bash /dev/shm/bash",
         "cp -p /bin/sh /var/tmp/",
         "cp /bin/dash /tmp",
+        "install -m 0755 /usr/bin/zsh /dev/shm/zsh",
     ],
     "root tar over a shared glob": [
         "cd /dev/shm && sudo tar -cf /opt/x.tar *",
@@ -64,6 +65,8 @@ ALLOWED = [
     "cp /bin/bash ./rootfs/bin/bash",
     "cp /etc/hosts /tmp/hosts.bak",
     "cp build/app /tmp/app",
+    "install -m 755 build/tool /tmp/tool",
+    "ln -s /bin/bash /tmp/bash",
     "tar -czf /tmp/backup.tgz /tmp/*",
     "sudo tar -czf /var/backups/tmp.tgz /tmp/*",
     "cd /tmp && tar -cf /tmp/mine.tar *",
