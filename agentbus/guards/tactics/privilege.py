@@ -708,9 +708,15 @@ _COPY_VALUE_OPTIONS = frozenset({"-m", "-o", "-g", "-S", "-t", "--mode", "--owne
 """Options of ``cp``, ``ln`` and ``install`` whose value is the next word (``install -m 755 SRC DEST``)."""
 
 
+_SHARED_TOP = lazy_compile(r"^(?:/tmp|/var/tmp|/dev/shm|/private/tmp|/usr/tmp)/?$")
+"""A directory every account may write, itself (``cp /bin/bash /tmp/``)."""
+
+
 def _shell_renamed(invocation: Invocation) -> Verdict | None:
     """``cp /bin/bash /tmp/bin/tar``, ``ln -s /bin/sh /tmp/ps``: a shell copied or linked under the name
-    of a program a root job or a setuid program calls by name: first on a ``PATH``, it answers for it."""
+    of a program a root job or a setuid program calls by name: first on a ``PATH``, it answers for it.
+    ``cp /bin/bash /tmp/rootbash``: a shell copied into a directory anyone writes, which no build needs;
+    the setuid bit set on it next (as root, by sudo or a root job's hijack) makes the root shell."""
     if invocation.name not in ("cp", "ln", "install"):
         return None
     positionals: list[str] = []
@@ -722,7 +728,12 @@ def _shell_renamed(invocation: Invocation) -> Verdict | None:
         positionals.append(value)
     if len(positionals) != 2 or not _SHELL_PROGRAM.match(positionals[0]):
         return None
-    base = positionals[1].rstrip("/").rpartition("/")[2]
+    target = positionals[1]
+    shared = _SHARED_DIRS.match(target.rstrip("/")) or _SHARED_TOP.match(target)
+    if shared and invocation.name in ("cp", "install"):
+        why = f"copies a shell ({positionals[0]}) into {target}, shared: a setuid copy's first step"
+        return _verdict(PRIVILEGE, invocation, why)
+    base = target.rstrip("/").rpartition("/")[2]
     if base not in _HIJACKED_NAMES:
         return None
     why = f"puts a shell ({positionals[0]}) under the name {base}: first on a PATH, it runs for {base}"
@@ -1142,6 +1153,30 @@ def _tar_runs_command(invocation: Invocation) -> Verdict | None:
         ):
             why = f"tar {option} hands its data to a shell ({given!r}): a shell escape"
             return _verdict(PRIVILEGE, invocation, why)
+    return _root_tar_over_shared_glob(invocation, values)
+
+
+_LEADING_GLOB = lazy_compile(r"^(?:\*|\?|\[)[^/]*$")
+"""A glob of the working directory's names that can match one starting with a dash (``*``, ``*.gz``);
+``/tmp/*`` and ``./*`` give paths (``/tmp/--checkpoint=1``), which tar does not take as options."""
+
+
+_TAR_READS = lazy_compile(r"^-?[A-Za-z]*[xt]")
+"""tar's first word naming an extract or a list (``-xzf``, ``xvf``, ``-tf``): it reads one archive."""
+
+
+def _root_tar_over_shared_glob(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """``cd /tmp && sudo tar -cf /root/b.tar *``: tar as root over a bare glob in a directory anyone
+    writes. Any account may put a file there named ``--checkpoint-action=exec=sh x.sh``, which the glob
+    hands to tar as its option: the wildcard injection's trigger (a developer archives their own tree)."""
+    if not _as_root(invocation) or not _SHARED_TOP.match(invocation.cwd or ""):
+        return None
+    if any(_TAR_READS.match(v) for v in values[:1]) or {"--extract", "--get", "--list"} & set(values):
+        return None  # cd /tmp && sudo tar -xzf *.tar.gz -C /opt: an archive unpacked, its name the glob
+    for value in values:
+        if _LEADING_GLOB.match(value):
+            why = f"tar as root over {value} in {invocation.cwd}: a file there named as an option runs"
+            return _verdict(PRIVILEGE, invocation, why)
     return None
 
 
@@ -1329,9 +1364,10 @@ numbered exercise (``python 2023.py input.txt``) is given none."""
 _EXPLOIT_DB_BUILD = lazy_compile(r"^\d{5}$")
 """A program built from an Exploit-DB source and named as it was (``gcc /tmp/37292.c -o /tmp/37292 &&
 /tmp/37292``): five digits alone, run by its path."""
-_EXP_BINARY = lazy_compile(r"^exp(?:\d{0,2}|32|64)$", re.IGNORECASE)
+_EXP_BINARY = lazy_compile(r"^(?:exp(?:\d{0,2}|32|64)|cow)$", re.IGNORECASE)
 """A program built as ``exp`` (``gcc x.c -o exp && ./exp``): the name CTF and kernel exploits are built
-under; only a program run by its path, not a script (``python exp.py`` is also an experiment)."""
+under; and as ``cow`` (``gcc -pthread cow.c -o cow && ./cow``: Dirty COW's). Only a program run by its
+path, not a script (``python exp.py`` is also an experiment, ``python cow.py`` a cowsay toy)."""
 _REMOTE_ADDRESS = lazy_compile(
     r"^(?:(?:https?|ftp|tcp)://)?(?!127\.|0\.0\.0\.0)(?:\d{1,3}\.){3}\d{1,3}(?:[:/]|$)"
     r"|^(?:https?|ftp|tcp)://(?!(?:localhost|127\.|0\.0\.0\.0|\[::1\])(?:[:/]|$))[\w.-]+"
@@ -1380,9 +1416,25 @@ the name is the whole tell. Names that are also ordinary words or tools (``msr``
 ``overlayfs``, ``reiserfs``, ``prctl``, ``kdump``) are left out: a project's ``./udev`` is not one."""
 
 
+_UDF_EXPLOITS = frozenset({"raptor_udf", "lib_mysqludf_sys"})
+"""MySQL's user-defined-function escalation by its published files (``raptor_udf2.c``, Exploit-DB 1518;
+``lib_mysqludf_sys.so``, whose ``sys_exec`` sqlmap and every write-up load): built and copied into the
+plugin directory, ``select do_system(...)`` runs a command as the database's account, root where it runs
+as root. Their source, their library (``.so``, ``.dll``, ``.o``) or their download is the kit."""
+_LIBRARY_SUFFIX = lazy_compile(r"_(?:so|dll|o)$")
+_CLASSIC_EXPLOIT_DB = lazy_compile(r"^(?:1518|5092|8572|9542|9545)\.(?:c|cc|cpp|so|o)$")
+"""Local root exploits by their four-digit Exploit-DB numbers, as ``searchsploit -m`` names them and
+write-ups build them (``gcc 9545.c -o x``): raptor_udf2 (1518), vmsplice (5092), udev (8572),
+ip_append_data (9542), sock_sendpage (9545). Only these: other four-digit names are a project's
+exercises (``1000.c``)."""
+
+
 def _kernel_exploit(stem: str) -> bool:
-    """Whether ``stem`` (``./half-nelson``'s, ``raptor_prctl2``'s) is a catalogued exploit's name."""
+    """Whether ``stem`` (``./half-nelson``'s, ``raptor_prctl2``'s, ``lib_mysqludf_sys.so``'s) is a
+    catalogued exploit's name."""
     key = stem.lower().replace("-", "_").replace(".", "_")
+    if _LIBRARY_SUFFIX.sub("", key).rstrip("0123456789") in _UDF_EXPLOITS:
+        return True
     return key in _KERNEL_EXPLOITS or key.rstrip("0123456789") in _KERNEL_EXPLOITS
 
 
@@ -1410,7 +1462,7 @@ def exploit_name(name: str) -> bool:
     stem = (
         name.rsplit(".", 1)[0] if name.endswith((".py", ".pl", ".rb", ".sh", ".c", ".cpp", ".out")) else name
     )
-    if _EXPLOIT_DB_SOURCE.match(name):
+    if _EXPLOIT_DB_SOURCE.match(name) or _CLASSIC_EXPLOIT_DB.match(name):
         return True
     if stem and _KIT_BUILD.sub("", stem).lower() in _EXPLOIT_KITS:
         return True
@@ -1569,7 +1621,7 @@ def _exploit_run(invocation: Invocation) -> Verdict | None:
                 PRIVILEGE, invocation, f"runs {name}, an exploit built under its Exploit-DB number"
             )
         if name == by_path and _EXP_BINARY.match(name):  # gcc x.c -o exp && ./exp
-            return _verdict(PRIVILEGE, invocation, f"runs {name}, a program named as an exploit (exp)")
+            return _verdict(PRIVILEGE, invocation, f"runs {name}, a program named as an exploit ({name})")
         if stem and _kernel_exploit(stem):
             return _verdict(PRIVILEGE, invocation, f"runs {name}, a published local root exploit's name")
         if name and _scanner(name):
