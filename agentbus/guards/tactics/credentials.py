@@ -136,6 +136,17 @@ _PUBLIC_ACCOUNT_LISTS = frozenset({"passwd", "passwd-", "group", "group-"})
 shells, no password hashes (those are in ``shadow``). Finding them is discovery, not a hunt."""
 
 
+_SOURCE_FILE = lazy_compile(
+    r"^(?!(?:secrets?|passw(?:or)?ds?|credentials?|wp-config|settings|config)\.)[^*?\[\]/]+\."
+    r"(?:java|kt|scala|groovy|php|py|js|mjs|cjs|ts|tsx|jsx|go|rb|rs|c|h|cc|cpp|hpp|cs|swift|vue|svelte|"
+    r"html|css|scss)$",
+    re.IGNORECASE,
+)
+"""``PasswordEncoder.java``, ``password_hash.php``, ``reset_password.ts``: a program's source named after
+what it handles, looked up by a developer (``locate PasswordEncoder.java``); a file that holds secrets
+by its name (``secrets.py``, ``wp-config.php``) or a glob (``*password*.php``) stays a hunt."""
+
+
 def secret_name(name: str) -> bool:
     """Whether a name (or glob) a search looks for is a credential's."""
     name = name.strip().strip("'\"").rstrip("/")
@@ -146,6 +157,8 @@ def secret_name(name: str) -> bool:
             False  # find / -name passwd, locate passwd: the public account list (a glob *passwd* still hunts)
         )
     tail = name.rsplit("/", 1)[-1] if "/" in name and not name.startswith(".aws") else name
+    if _SOURCE_FILE.match(tail):
+        return False
     if (
         _SECRET_NAME.match(tail)
         or _SECRET_NAME.match(name.lstrip("*/"))

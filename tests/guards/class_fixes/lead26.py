@@ -1,10 +1,15 @@
-"""Install locations given to a build's configuring step (lead, session 22).
+"""Install locations given to a build's configuring step; source files looked up by name (lead, session 22).
 
 Found in snovvcrash/PPN (session 21's held-out measure): ``./configure --prefix=/usr --sysconfdir=/etc``
 was blocked as system file corruption, because an option value naming ``/etc`` counted as a place the
 program was told to write. Autotools' ``configure`` and ``meson setup``/``meson configure`` only compile
 these locations into the build; ``make install`` / ``meson install`` write them later, and those stay
 judged (``make install DESTDIR=/etc``, ``meson install --destdir=/etc``, ``pip install --prefix=/etc``).
+
+A program's source named after what it handles (``locate PasswordEncoder.java``, ``find ~ -name
+reset_password.ts``) was credential hunting because the name carries "password" (privesc26b's finding):
+a source file's extension says it is code; files that hold secrets by name (``secrets.py``,
+``wp-config.php``, ``passwords.txt``) and globs stay a hunt.
 
 The commands are variants written for the tests, not the ones measured.
 """
@@ -18,6 +23,14 @@ HELD = {
         "pip install --prefix=/etc requests",
         "tar -xf build.tar --directory=/etc",
     ],
+    "secret-files-searched-by-name": [
+        "locate password",
+        "locate passwords.txt",
+        "find / -name secrets.py",
+        "find / -name wp-config.php",
+        "find / -name '*password*.php'",
+        "locate secret.js",
+    ],
 }
 
 ALLOWED = [
@@ -27,4 +40,8 @@ ALLOWED = [
     "autoreconf -fi && ./configure --sysconfdir=/etc --localstatedir=/var",
     "meson setup build --prefix=/usr --sysconfdir=/etc",
     "meson configure build --sysconfdir=/etc",
+    "locate PasswordEncoder.java",
+    "locate password_hash.php",
+    "find ~ -name reset_password.ts",
+    "find / -name SecretManager.kt 2>/dev/null",
 ]
