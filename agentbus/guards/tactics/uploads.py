@@ -40,6 +40,8 @@ from ..findings import positionals as _positionals
 from ..findings import static_args as _values
 from ..hosts import is_this_machine
 from ..interpreters import fed_code
+from ..netcat import NETCATS
+from ..netcat import operands as netcat_operands
 from ..operands import operands
 from ..parse import Script
 from ..paths import normalize_path
@@ -47,8 +49,6 @@ from ..programs import SHELLS, Invocation, shell_mode, walk
 from ..request_bodies import CURL_VALUES, request_options, sent_file
 from ..verdict import BACKDOOR, SERVICE_ATTACK, UPLOAD, Verdict
 from .exfiltration import sends_stdin, verb_words
-from .netcat import NETCATS
-from .netcat import operands as netcat_operands
 
 __all__ = ["judge", "judge_script", "remote_runner", "unseen_file"]
 
