@@ -923,14 +923,20 @@ _ASKING_FOR_HELP = frozenset({"-h", "--help", "-help", "--version", "-v", "-V", 
 
 def _framework_script(invocation: Invocation) -> str | None:
     """The attacking tool run by its script's name (``./weevely.py URL PW``, ``python3 weevely.py ...``,
-    ``python rsf.py``): a clone of the tool's repository run in place, not the packaged command."""
+    ``python rsf.py``) or its release's (``./sliver-client_linux-amd64``): a clone of the tool's
+    repository or its download run in place, not the packaged command."""
     name = invocation.name.lower()
     if _INTERPRETERS.match(name):
         values = _values(invocation)
         script = values[0] if values and not values[0].startswith("-") else ""
         name = posixpath.basename(script).lower()
-    stem = name.removesuffix(".py")
+    stem = _PLATFORM_SUFFIX.sub("", name.removesuffix(".py"))
     return stem if stem != name and stem in _ATTACK_CONSOLES | _REMOTE_CONTROLS else None
+
+
+_PLATFORM_SUFFIX = lazy_compile(r"[_.-](?:linux|darwin|macos|osx|windows|freebsd)(?:[_.-][\w.-]*)?$")
+"""The platform a release is built for, as its binary's name ends (``sliver-server_linux``,
+``sliver-client_linux-amd64``): the same tool run from its download."""
 
 
 def _crypter(invocation: Invocation, home: str) -> Verdict | None:
@@ -1303,6 +1309,7 @@ _CHECKS: dict[str, _Check] = {
     "shred": _shred,
     "ssh": _ssh,
     "autossh": _ssh,
+    "plink": _ssh,
     "msfvenom": _payload_builder,
     **{name: _attack_framework for name in _ATTACK_CONSOLES | _REMOTE_CONTROLS},
     **{name: _crypter for name in _CRYPTERS},
