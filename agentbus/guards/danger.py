@@ -69,6 +69,8 @@ from .interpreters import (
     written_paths,
 )
 from .locations import top_level_file, written
+from .netcat import NETCATS
+from .netcat import listens as netcat_listens
 from .operands import block_device, system_file
 from .parse import UNKNOWN_PART, WRITE_OPERATORS, Function, Script, ansi_c, one_reread_bound, parse, parsed
 from .paths import normalize_path
@@ -143,8 +145,7 @@ _CREDENTIAL_DIRS = (".ssh", ".gnupg", ".aws")
 _NET_DEVICE = lazy_compile(r"^/dev/(?:tcp|udp)/")
 _LOCAL_PROBE = lazy_compile(r"^/dev/(?:tcp|udp)/(?:localhost|127\.\d+\.\d+\.\d+|::1|0\.0\.0\.0)/\d+$")
 """``: > /dev/tcp/localhost/5432``: a health probe of a local port, not a shell sent away."""
-_NETWORK_TOOLS = frozenset({"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "socat", "telnet",
-                            "cryptcat", "pwncat"})  # fmt: skip
+_NETWORK_TOOLS = NETCATS | {"socat", "telnet"}
 _INTERPRETERS = INTERPRETERS
 _CODE_FLAGS = ("-c", "-e", "-E", "-m", "-r", "-p", "--eval", "--print", "--command", "-Command", "-f")
 _VALUE_FLAGS = frozenset({"-W", "-X", "-I", "--require", "-M"})
@@ -693,11 +694,10 @@ def _terminal_listener(stages: list[Invocation]) -> Invocation | None:
     """``nc -lvnp 4444`` alone, its input and output the terminal: a reverse shell's catcher (what connects
     is typed into). A listener that writes a file or a pipe (``nc -l -p 9000 > f``, ``nc -l 9000 | tar x``) is
     :func:`_receiving_listener`'s; one serving a program (``-e``) is :func:`_netcat`'s backdoor."""
-    if len(stages) != 1 or stages[0].name not in _NETWORK_TOOLS - {"socat", "telnet"}:
+    if len(stages) != 1 or stages[0].name not in NETCATS:
         return None
     invocation = stages[0]
     values = _values(invocation)
-    listens = any(v == "--listen" or (v[:1] == "-" and v[1:2] != "-" and "l" in v) for v in values)
     files = ("<", ">", ">>", ">|", "&>", "&>>")
     redirected = any(r.op in files and r.fd in ("", "0", "1") for r in invocation.command.redirects)
     serves = any(
@@ -705,7 +705,7 @@ def _terminal_listener(stages: list[Invocation]) -> Invocation | None:
         or (v[:1] == "-" and v[1:2] != "-" and {"e", "c"} & set(v))
         for v in values
     )  # nc -l -c 'echo hi': whoever connects talks to the program (judged by _netcat), not to this terminal
-    return invocation if listens and not redirected and not serves else None
+    return invocation if netcat_listens(values) and not redirected and not serves else None
 
 
 def _receiving_listener(stages: list[Invocation]) -> Invocation | None:
@@ -715,10 +715,10 @@ def _receiving_listener(stages: list[Invocation]) -> Invocation | None:
     copies between their own machines with scp or rsync (a login on both ends), or binds the listener to
     loopback (``nc -l 127.0.0.1 9000 > f``), which stays ordinary."""
     invocation = stages[0]
-    if invocation.name not in _NETWORK_TOOLS - {"socat", "telnet"}:
+    if invocation.name not in NETCATS:
         return None
     values = _values(invocation)
-    if not any(v == "--listen" or (v[:1] == "-" and v[1:2] != "-" and "l" in v) for v in values):
+    if not netcat_listens(values):
         return None
     if any(_LOOPBACK_ADDRESS.match(v) for v in values):
         return None
@@ -932,14 +932,20 @@ _ASKING_FOR_HELP = frozenset({"-h", "--help", "-help", "--version", "-v", "-V", 
 
 def _framework_script(invocation: Invocation) -> str | None:
     """The attacking tool run by its script's name (``./weevely.py URL PW``, ``python3 weevely.py ...``,
-    ``python rsf.py``): a clone of the tool's repository run in place, not the packaged command."""
+    ``python rsf.py``) or its release's (``./sliver-client_linux-amd64``): a clone of the tool's
+    repository or its download run in place, not the packaged command."""
     name = invocation.name.lower()
     if _INTERPRETERS.match(name):
         values = _values(invocation)
         script = values[0] if values and not values[0].startswith("-") else ""
         name = posixpath.basename(script).lower()
-    stem = name.removesuffix(".py")
+    stem = _PLATFORM_SUFFIX.sub("", name.removesuffix(".py"))
     return stem if stem != name and stem in _ATTACK_CONSOLES | _REMOTE_CONTROLS else None
+
+
+_PLATFORM_SUFFIX = lazy_compile(r"[_.-](?:linux|darwin|macos|osx|windows|freebsd)(?:[_.-][\w.-]*)?$")
+"""The platform a release is built for, as its binary's name ends (``sliver-server_linux``,
+``sliver-client_linux-amd64``): the same tool run from its download."""
 
 
 def _crypter(invocation: Invocation, home: str) -> Verdict | None:
@@ -1312,6 +1318,7 @@ _CHECKS: dict[str, _Check] = {
     "shred": _shred,
     "ssh": _ssh,
     "autossh": _ssh,
+    "plink": _ssh,
     "msfvenom": _payload_builder,
     **{name: _attack_framework for name in _ATTACK_CONSOLES | _REMOTE_CONTROLS},
     **{name: _crypter for name in _CRYPTERS},
@@ -1322,7 +1329,7 @@ _CHECKS: dict[str, _Check] = {
     "gpg2": _encrypts,
     "icacls": _icacls,
     **{name: _remote_display for name in _TERMINALS},
-    **{name: _netcat for name in _NETWORK_TOOLS - {"socat", "telnet"}},
+    **{name: _netcat for name in NETCATS},
 }  # fmt: skip
 
 

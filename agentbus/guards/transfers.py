@@ -18,6 +18,7 @@ import re
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..lazy_regex import lazy_compile
+from .netcat import NETCATS, listens
 from .options import option_values
 from .request_bodies import CURL_VALUES
 
@@ -35,6 +36,7 @@ __all__ = [
     "download",
     "option_cluster",
     "printed_binary",
+    "socket_listens",
     "socket_source",
     "url_name",
 ]
@@ -46,9 +48,18 @@ DOWNLOADERS = frozenset({"curl", "wget", "wget2", "fetch", "http", "https", "xh"
 """Programs that bring a file from another machine (the downloaders, file-transfer clients, copies from
 hosts): the one table of them; what they fetch may be a payload (:func:`download` reads where it goes).
 Names as commands are read: in lower case (libwww-perl's ``GET`` is ``get``)."""
-SOCKETS = frozenset({"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "socat", "telnet", "cryptcat",
-                     "pwncat", "sbd"})  # fmt: skip
+SOCKETS = NETCATS | {"socat", "telnet", "sbd"}
 """Programs that open a raw network connection: what they read from a peer (``nc h 80 > f``) is a download."""
+
+
+def socket_listens(name: str, values: list[str]) -> bool:
+    """Whether a socket program waits for a connection: netcat by its own reading (``-nlvp``), another
+    by a ``-l`` option."""
+    if name in NETCATS:
+        return listens(values)
+    return "-l" in values or any(v.startswith("-l") for v in values)
+
+
 OUTPUT_OPTIONS = frozenset({"-o", "-O", "--output", "--output-document", "--out", "-OutFile", "-outfile"})
 """The options naming the output file of a transfer program :func:`download` has no branch for."""
 URL = lazy_compile(r"^(?:https?|ftp|tftp)://", re.IGNORECASE)
@@ -173,7 +184,7 @@ def download(invocation: Invocation) -> Download | None:
         remote = [p for p in positionals[:-1] if REMOTE_PATH.match(p) and not URL.match(p)]
         if remote and len(positionals) >= 2 and not REMOTE_PATH.match(positionals[-1]):
             return Download(copied_into(positionals[-1], remote), False)
-    if name in SOCKETS and "-l" not in values and not any(v.startswith("-l") for v in values):
+    if name in SOCKETS and not socket_listens(name, values):
         positionals = [v for v in values if not v.startswith("-")]
         if len(positionals) >= 2:
             return Download((), True)

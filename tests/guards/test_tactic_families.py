@@ -102,7 +102,7 @@ EXPECTED_PROGRAMS: dict[str, set[str]] = {
         *("nmap", "dig", "host", "drill"),
     },
     "tunnels": {
-        *("ssh", "autossh", "scope", "pnpm", "yarn"),
+        *("ssh", "autossh", "plink", "scope", "pnpm", "yarn"),
         *tunnels._ENGINES,
         *tunnels._HTTP_CLIENTS,
         *tunnels._SHARED_TERMINALS,

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from agentbus.guards.tactics.netcat import listens, operands
+from agentbus.guards import transfers
+from agentbus.guards.netcat import NETCATS, listens, operands
+from agentbus.guards.parse import parse
+from agentbus.guards.programs import walk
+from agentbus.guards.tactics.exfiltration import sends_stdin
 
 
 @pytest.mark.parametrize(
@@ -36,3 +40,25 @@ def test_operands_skip_the_values_of_options(values: list[str], expected: list[s
 )
 def test_a_listener_is_told_apart(values: list[str], expected: bool) -> None:
     assert listens(values) is expected
+
+
+@pytest.mark.parametrize(
+    ("command", "listener"),
+    [
+        ("nc -nlvp 9001", True),
+        ("ncat --listen 8080", True),
+        ("nc -l -p 4444", True),
+        ("busybox-nc -lp 4444", True),
+        ("nc -nv 10.0.0.5 4444", False),
+        ("ncat --send-only 10.0.0.5 443", False),
+        ("telnet 10.0.0.5 25", False),
+    ],
+)
+def test_every_reader_of_a_socket_asks_the_one_table(command: str, listener: bool) -> None:
+    """Whether a socket program sends its input away (exfiltration) or fetches a download (transfers) is
+    decided by netcat's one reading of ``-l``: ``-nlvp`` and ``--listen`` listen too."""
+    invocation = next(stage for stages in walk(parse(command)) for stage in stages)
+    values = list(invocation.args)
+    assert transfers.socket_listens(invocation.name, values) is listener
+    assert sends_stdin(invocation) is not listener
+    assert NETCATS <= transfers.SOCKETS

@@ -63,6 +63,7 @@ from ..transfers import (
     download,
     option_cluster,
     printed_binary,
+    socket_listens,
     url_name,
 )
 from ..verdict import DOWNLOAD_RUN, EXFILTRATION, UNJUDGED_SCRIPT, UPLOAD, Verdict
@@ -1615,7 +1616,7 @@ def sends_stdin(invocation: Invocation) -> bool:
     name = invocation.name
     values = _values(invocation)
     if name in SOCKETS:
-        return "-l" not in values and not any(v.startswith("-l") for v in values)
+        return not socket_listens(name, values)
     if name in ("ssh", "openssl") or name.startswith("ssh"):
         return name != "openssl" or "s_client" in values
     if name in _HTTP_CLIENTS:

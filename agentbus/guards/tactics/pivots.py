@@ -10,7 +10,10 @@
   their options, whatever their name: EarthWorm's modes, Ligolo-ng's ``agent``/``proxy`` (``-ignore-cert``,
   ``-selfcert``), rpivot's ``server.py``/``client.py`` (``--server-port`` with ``--proxy-port`` or
   ``--server-ip``, not this machine's); and web-shell tunnels run from their scripts (Neo-reGeorg's
-  ``neoreg.py``, reGeorg, ABPTTS, rdp2tcp's controller).
+  ``neoreg.py``, reGeorg, ABPTTS, rdp2tcp's controller; dnscat2's ``dnscat2.rb`` and rpivot's and
+  dnscat2's scripts renamed after their tool, ``rpivot_server.py``).
+- :data:`~agentbus.guards.verdict.REMOTE_ACCESS` (asked): Ligolo-ng's proxy known by its flag set alone
+  (``./proxy -certfile cert.pem -keyfile key.pem``: flags a project's own proxy may share).
 
 EarthWorm (``ew``) and its forks (Termite, ``ew_for_linux64``, renamed copies) take the mode as
 ``-s MODE``: ``ssocksd`` (a SOCKS server here), ``rcsocks``/``rssocks`` (a reverse SOCKS tunnel
@@ -132,12 +135,38 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             why = f"runs an EarthWorm-style relay (-s {mode}): a SOCKS tunnel or port relay into this network"
             return _verdict(BACKDOOR, invocation, why)
     agent = _pivot_agent(invocation, values)
-    return None if agent is None else _verdict(BACKDOOR, invocation, agent)
+    if agent is not None:
+        return _verdict(BACKDOOR, invocation, agent)
+    if _ligolo_proxy(invocation, values):
+        why = "runs Ligolo-ng's proxy by its own flags: the server end of a tunnel into another network"
+        return _verdict(REMOTE_ACCESS, invocation, why)
+    return None
 
 
 _LIGOLO_OPTIONS = frozenset({"-selfcert", "-ignore-cert", "-autocert", "-accept-fingerprint"})
 """Options of Ligolo-ng's ``proxy`` and ``agent`` (released under those plain names: ``./agent -connect
 HOST:11601 -ignore-cert``, ``./proxy -selfcert``), which no other program spells with one dash."""
+
+
+_LIGOLO_PROXY_FLAGS = frozenset({"-certfile", "-keyfile", "-laddr", "-selfcert-domain", "-allow-domains",
+                                  "-nobanner", "-daemon", "-api-laddr", "-config", "-v"})  # fmt: skip
+"""Ligolo-ng's ``proxy`` flags that other programs spell too (Go's one dash): together, and with no flag
+Ligolo lacks, they are its proxy; :data:`_LIGOLO_OPTIONS` are its own alone."""
+_LIGOLO_PROXY_NAME = lazy_compile(
+    r"^(?:ligolo[\w.-]*|proxy(?:[_.-](?:linux|windows|darwin|amd64|arm64)[\w.-]*)?)$"
+)
+
+
+def _ligolo_proxy(invocation: Invocation, values: list[str]) -> bool:
+    """``./proxy -certfile cert.pem -keyfile key.pem``: Ligolo-ng's proxy, released as ``proxy``, told from
+    a project's own ``./proxy`` by its flag set: two of Ligolo's flags (or its port, 11601), none it lacks.
+    Asked: a person knows whether the project has a proxy of its own spelled so."""
+    if not _LIGOLO_PROXY_NAME.match(invocation.name):
+        return False
+    flags = [value.partition("=")[0] for value in values if value.startswith("-")]
+    if not flags or not set(flags) <= _LIGOLO_PROXY_FLAGS:
+        return False
+    return len(set(flags) - {"-v", "-nobanner", "-daemon"}) >= 2 or any(v.endswith(":11601") for v in values)
 
 
 _TUNNEL_SCRIPTS = {
@@ -146,17 +175,23 @@ _TUNNEL_SCRIPTS = {
     "abpttsclient.py": "ABPTTS tunnels TCP through a web shell into another network",
     "abpttsfactory.py": "ABPTTS makes the web shells its tunnel runs through",
     "rdp2tcp.py": "rdp2tcp forwards ports through an RDP session into another network",
+    "dnscat2.rb": "dnscat2's server: a command-and-control channel hidden in DNS queries",
 }
 """Pivoting tools run as scripts from their clones (``python3 neoreg.py -k KEY -u URL``; ``neoreg.py
 generate`` writes the web shells): whatever the arguments, a tunnel into a network through a breached host."""
+_RENAMED_SCRIPT = lazy_compile(r"^(?:rpivot|dnscat2?)[\w.-]*\.(?:py|rb)$")
+"""rpivot's and dnscat2's scripts kept under their tool's name (``rpivot_server.py``, ``dnscat2-cli.py``)."""
 
 
 def _pivot_agent(invocation: Invocation, values: list[str]) -> str | None:
     """A pivoting agent known by its options or its script rather than its name (attackers rename it), or
     None."""
     launched = (launched_file(invocation) or invocation.name).rpartition("/")[2].lower()
-    if launched in _TUNNEL_SCRIPTS and not (len(values) <= 2 and values[-1:] in (["-h"], ["--help"])):
+    help_only = len(values) <= 2 and values[-1:] in (["-h"], ["--help"])
+    if launched in _TUNNEL_SCRIPTS and not help_only:
         return _TUNNEL_SCRIPTS[launched]
+    if _RENAMED_SCRIPT.match(launched) and not help_only:
+        return f"{launched}: a pivoting tool's script (rpivot's SOCKS pivot, dnscat2's DNS channel)"
     options = {value.partition("=")[0] for value in values if value.startswith("-")}
     if options & _LIGOLO_OPTIONS:
         return "Ligolo-ng's agent or proxy opens a tunnel that pivots into this network"

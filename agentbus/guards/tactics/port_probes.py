@@ -24,10 +24,10 @@ from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
 from ..findings import static_args as _values
 from ..hosts import is_this_machine
+from ..netcat import NETCATS, listens, operands
 from ..parse import Script
 from ..programs import Invocation, walk
 from ..verdict import NETWORK_SCAN, REMOTE_ACCESS, Verdict
-from .netcat import NETCATS, listens, operands
 
 __all__ = ["judge", "kept_connection"]
 

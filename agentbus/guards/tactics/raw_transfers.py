@@ -25,12 +25,12 @@ from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
 from ..findings import static_args as _values
 from ..hosts import is_this_machine
+from ..netcat import NETCATS, listens, operands
 from ..options import option_values
 from ..parse import Script
 from ..programs import Invocation, walk
 from ..transfers import socket_source
 from ..verdict import REMOTE_ACCESS, UPLOAD, Verdict
-from .netcat import NETCATS, listens, operands
 
 __all__ = ["judge_script"]
 
@@ -101,7 +101,7 @@ def _kept(stage: Invocation) -> bool:
 def _served(stage: Invocation, before: Invocation | None, home: str) -> str | None:
     """What a netcat listener not bound to loopback hands out, when it is not a file served plainly: a file
     named at run time (its ``<`` redirection, or what a file reader piped into it reads), or any file from
-    the catcher's spelling (``-lvnp``, ``-nlvp``: numeric, verbose)."""
+    the catcher's spelling (``-lvnp``, ``-nlvp``: numeric, verbose) or ncat's ``--send-only``."""
     if stage.name not in NETCATS:
         return None
     values = _values(stage)
@@ -109,7 +109,7 @@ def _served(stage: Invocation, before: Invocation | None, home: str) -> str | No
     if not listens(values) or any(_LOOPBACK.match(value) for value in bound):
         return None
     letters = {letter for value in values if value[:1] == "-" and value[1:2] != "-" for letter in value[1:]}
-    catcher = {"l", "n", "v"} <= letters
+    catcher = {"l", "n", "v"} <= letters or "--send-only" in values  # ncat's: serve the file and hang up
     command = stage.command
     files = [
         command.render(redirect.target)

@@ -145,6 +145,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     """A tunnel, proxy, shared terminal or remote desktop this command starts, or None."""
     name, values = _program(invocation)
     wrapper = next((w for w in invocation.wrappers if w in _PROXY_WRAPPERS), None)
+    if name == "plink":
+        name, values = "ssh", _plink_as_ssh(values)
     if name in ("ssh", "autossh"):
         if name == "autossh":  # autossh -M PORT (its monitoring port), then ssh's own options
             values = [v for i, v in enumerate(values) if v != "-M" and (i == 0 or values[i - 1] != "-M")]
@@ -369,6 +371,28 @@ def _judge_support(invocation: Invocation, name: str, values: list[str]) -> Verd
     return _verdict(REMOTE_ACCESS, invocation, f"starts {name}, remote control of this machine")
 
 
+_PLINK_ONLY = frozenset({"-ssh", "-telnet", "-rlogin", "-raw", "-serial", "-batch", "-agent", "-noagent",
+                         "-no-antispoof", "-share", "-noshare", "-shareexists", "-sanitise-stderr",
+                         "-no-sanitise-stderr"})  # fmt: skip
+_PLINK_VALUED = frozenset({"-pw", "-pwfile", "-hostkey", "-load", "-sercfg", "-proxycmd", "-sshlog",
+                           "-sshrawlog", "-loghost", "-P"})  # fmt: skip
+
+
+def _plink_as_ssh(values: list[str]) -> list[str]:
+    """PuTTY's ``plink`` read as ssh: its forwards (``-D``, ``-L``, ``-R``), login (``-l``) and destination
+    are ssh's; its own options (``-ssh``, ``-batch``, ``-pw PASS``, ``-P PORT``) are left out."""
+    kept: list[str] = []
+    skip = False
+    for value in values:
+        if skip:
+            skip = False
+        elif value in _PLINK_VALUED:
+            skip = True
+        elif value not in _PLINK_ONLY:
+            kept.append(value)
+    return kept
+
+
 def _judge_ssh(invocation: Invocation, values: list[str]) -> Verdict | None:
     """``ssh -D`` (a SOCKS proxy into the remote network) and ``ssh -w`` (a tunnel device); ``ssh HOST
     "bash -i"``: an interactive shell as the remote command gets no terminal (no ``-t``), so no login
@@ -395,7 +419,7 @@ def _judge_ssh(invocation: Invocation, values: list[str]) -> Verdict | None:
             why = f"-R {spec} publishes port {parts[-1]} of this machine on the remote host's network"
             return _verdict(REMOTE_ACCESS, invocation, why)
         destination = _destination(values)
-        if letter == "R" and len(parts) >= 3 and destination and not _LOOPBACK.match(destination):
+        if letter == "R" and len(parts) >= 3 and destination and not _LOOPBACK_HOST.match(destination):
             # ssh -R 8080:127.0.0.1:80 attacker: this machine's port opened to another host, whose users
             # (or an attacker's box) reach it past any firewall: ngrok's job, to one host
             why = f"-R {spec} opens port {parts[-1]} of this machine to {destination}"
@@ -409,6 +433,8 @@ def _judge_ssh(invocation: Invocation, values: list[str]) -> Verdict | None:
 
 _LOOPBACK = lazy_compile(r"^(?:localhost|127(?:\.\d+){0,3}|::1|host)$", re.IGNORECASE)
 """A forward's address that stays on one machine (``host`` stands for a bracketed IPv6 one)."""
+_LOOPBACK_HOST = lazy_compile(r"^(?:localhost|127(?:\.\d+){0,3}|::1|\[::1\])$", re.IGNORECASE)
+"""A destination that is this machine (a host named ``host`` is another)."""
 _BRACKETED = lazy_compile(r"\[(?:::1|[^\]]*)\]")
 _FORWARD_SETTINGS = {"localforward": "L", "remoteforward": "R"}
 

@@ -40,6 +40,8 @@ from ..findings import positionals as _positionals
 from ..findings import static_args as _values
 from ..hosts import is_this_machine
 from ..interpreters import fed_code
+from ..netcat import NETCATS
+from ..netcat import operands as netcat_operands
 from ..operands import operands
 from ..parse import Script
 from ..paths import normalize_path
@@ -47,8 +49,6 @@ from ..programs import SHELLS, Invocation, shell_mode, walk
 from ..request_bodies import CURL_VALUES, request_options, sent_file
 from ..verdict import BACKDOOR, SERVICE_ATTACK, UPLOAD, Verdict
 from .exfiltration import sends_stdin, verb_words
-from .netcat import NETCATS
-from .netcat import operands as netcat_operands
 
 __all__ = ["judge", "judge_script", "remote_runner", "unseen_file"]
 
@@ -489,7 +489,29 @@ def _streamed(invocation: Invocation) -> str | None:
         return "a shell session (script -c)"
     if name in SHELLS and shell_mode(invocation).interactive:
         return f"an interactive shell ({name} -i)"
-    return None
+    read = _read_files(name, values)
+    return f"the file {read[0]}" if read else None
+
+
+_STREAM_READERS = frozenset({"cat", "tac", "pv", "dd"})
+_PV_VALUES = frozenset({"-L", "--rate-limit", "-s", "--size", "-N", "--name", "-i", "--interval", "-B",
+                        "--buffer-size", "-w", "--width", "-H", "--height", "-F", "--format", "-D",
+                        "--delay-start", "-P", "--pidfile", "-R", "--remote", "-d", "--watchfd"})  # fmt: skip
+"""pv's options whose next word is a value, not a file read."""
+
+
+def _read_files(name: str, values: list[str]) -> list[str]:
+    """The files a reader pours onto the pipe (``pv backup.tar``, ``cat db.sql``, ``dd if=disk.img``): piped
+    to netcat, the same file sent down a bare socket as ``nc HOST PORT < FILE`` (asked); devices (``cat
+    /dev/zero``: a bandwidth test) and standard input are not files sent."""
+    if name not in _STREAM_READERS:
+        return []
+    if name == "dd":
+        files = [value[3:] for value in values if value.startswith("if=")]
+    else:
+        files = _positionals(values, _PV_VALUES) if name == "pv" else [v for v in values if v[:1] != "-"]
+    devices = [file for file in files if file.startswith("/dev/") and not file.startswith("/dev/shm/")]
+    return [file for file in files if file not in ("", "-") and file not in devices]
 
 
 def _tar_to_stdout(values: list[str]) -> bool:
