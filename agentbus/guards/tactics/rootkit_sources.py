@@ -21,9 +21,10 @@ from ..clones import cloned
 from ..findings import finding as _verdict
 from ..findings import static_args
 from ..parse import Script
-from ..programs import Invocation, walk
+from ..programs import Invocation
 from ..transfers import DOWNLOADERS
 from ..verdict import EXPLOIT_SOURCE, STEALTH_PERSISTENCE, Verdict
+from .source_trees import after_cd, option_trees
 
 __all__ = ["judge", "judge_script", "known_source"]
 
@@ -82,9 +83,7 @@ def _built_source(invocation: Invocation, entered: tuple[str, ...] = ()) -> Verd
     after ``entered``: the directories ``cd`` went into earlier in the line, as written)."""
     if invocation.name not in _BUILDERS:
         return None
-    values = static_args(invocation)
-    trees = [values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-C", "--directory", "-S", "-B")]
-    trees += [v.partition("=")[2] for v in values if v.startswith("--directory=")]
+    trees = option_trees(invocation)
     trees += entered
     kit = next((k for k in map(known_source, trees) if k is not None), None)
     if kit is not None:
@@ -106,13 +105,4 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
 def judge_script(script: Script, home: str) -> Verdict | None:
     """``cd Diamorphine && make``: a build in a rootkit's tree entered by a relative ``cd``, which
     leaves the invocation's directory unknown when the line's starting one is."""
-    entered: list[str] = []
-    for stages in walk(script):
-        if len(stages) == 1 and stages[0].name in ("cd", "pushd"):
-            entered += [v for v in static_args(stages[0]) if not v.startswith("-")][:1]
-            continue
-        for stage in stages:
-            found = _built_source(stage, tuple(entered)) if entered else None
-            if found is not None:
-                return found
-    return None
+    return after_cd(script, _built_source)
