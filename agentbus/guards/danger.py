@@ -2427,8 +2427,37 @@ def _judge_command(
     with using(policy):
         verdict = _check_script(script, home, policy)
         if verdict is None and script.malformed:
-            return policy.apply(_check_malformed(command, home))
+            verdict = policy.apply(_check_malformed(command, home))
+        if verdict is None:
+            verdict = _check_as_powershell(command, home, policy)
     return verdict
+
+
+_POWERSHELL_COMMANDS = frozenset({"iex", "invoke-expression", "iwr", "irm", "invoke-webrequest",
+                                  "invoke-restmethod", "new-object", "start-bitstransfer", "start-process",
+                                  "invoke-command", "invoke-item", "set-executionpolicy"})  # fmt: skip
+"""Commands only PowerShell has: a line that runs one is judged as PowerShell's code as well."""
+_AS_POWERSHELL: contextvars.ContextVar[bool] = contextvars.ContextVar("agentbus_as_powershell", default=False)
+
+
+def _check_as_powershell(command: str, home: str, policy: Policy) -> Verdict | None:
+    """``IEX (New-Object Net.WebClient).DownloadString(URL)``, ``iwr URL | iex``: a download cradle
+    typed straight into PowerShell (Claude Code's PowerShell tool, Codex on Windows, any runtime whose
+    shell tool is PowerShell) means nothing to bash, so the line is judged as well as the code handed
+    to ``pwsh -Command`` is (the interpreters' rules), whatever shell the runtime was taken to run."""
+    if _AS_POWERSHELL.get() or not _runs_powershell_command(parsed(command)):
+        return None
+    token = _AS_POWERSHELL.set(True)
+    try:
+        return _check_script(parsed("pwsh -NoProfile -Command " + shlex.quote(command)), home, policy)
+    finally:
+        _AS_POWERSHELL.reset(token)
+
+
+def _runs_powershell_command(script: Script) -> bool:
+    """Whether a stage of the line runs a command only PowerShell has (``iex``, ``New-Object``): its words
+    inside a string (``echo "iwr URL | iex" >> notes.md``, ``grep -r Invoke-Expression``) do not count."""
+    return any(stage.name.lower() in _POWERSHELL_COMMANDS for stages in walk(script) for stage in stages)
 
 
 def command_text(args: Mapping[str, Any]) -> str | None:
