@@ -46,7 +46,7 @@ from ..locations import location
 from ..parse import Script
 from ..paths import normalize_path
 from ..programs import Invocation, substituted, walk
-from ..verdict import EVIDENCE, IMPAIR, SERVICE, SYSTEM_CONFIG, Verdict
+from ..verdict import EVIDENCE, IMPAIR, SERVICE, SYSTEM_CONFIG, UNJUDGED_SCRIPT, Verdict
 from ..workdir import line_start, moved_by_the_line
 from .writes import located
 
@@ -1236,11 +1236,16 @@ def _same_program(shown: str, name: str) -> bool:
     return bool(shown) and (name.startswith(shown) or shown.startswith(name))
 
 
+_OWN_NAME_VARIABLE = lazy_compile(r"^-?\$\{?(?:0|ARGV0|BASH_ARGV0|argv0)\b")
+"""``$0``, ``${ARGV0:-$0}``, ``-$0``: a wrapper's own name, kept."""
+
+
 def _masquerade(invocation: Invocation) -> Verdict | None:
     """``exec -a NAME PROGRAM`` with another program's name, any ``zapper`` run: what ``ps`` shows is a lie.
 
     ``exec -a "$0" …`` (a wrapper keeping its own name) and ``exec -a -bash bash`` (a login shell's
-    leading dash) keep the program's own name: ordinary."""
+    leading dash) keep the program's own name: ordinary. A name held in another variable (``exec -a
+    "$PROCNAME" $CMD``) is a dropper's disguise or a test's marker: unseen, asked."""
     if "zapper" in invocation.wrappers:
         return _verdict(IMPAIR, invocation, "zapper hides the command line from ps (masquerading)")
     args = invocation.options_of("exec")
@@ -1254,6 +1259,9 @@ def _masquerade(invocation: Invocation) -> Verdict | None:
             if arg.startswith("-a")
             else ""
         )
+        if shown and "$" in shown and not _OWN_NAME_VARIABLE.match(shown):
+            why = f"runs {invocation.name} under a name held in {shown}: ps may show a lie (masquerading)"
+            return _verdict(UNJUDGED_SCRIPT, invocation, why)
         if (
             shown
             and "$" not in shown

@@ -11,7 +11,11 @@ miner's ``config.json`` and starts it under another name. Each step alone names 
 - a miner's program renamed (``mv xmrig stealthd``, ``mv cpuminer-sse2 "$BIN_NAME"``, ``cp ./xmrig
   ~/kworker``): the name ``ps`` will show is a lie;
 - a program told a pool and a wallet held in variables named so (``$BIN -o $POOL -u $WALLET``, ``-o
-  pool.supportxmr.com:443 -u $WALLET``): XMRig's and cpuminer's login, whatever the program is called.
+  pool.supportxmr.com:443 -u $WALLET``): XMRig's and cpuminer's login, whatever the program is called;
+- a miner's algorithm chosen in its config (``"algo": "rx/0"``, ``"algo": "power2b"``), or a placeholder in
+  a config named by a variable replaced by the dropper's pool or wallet (``sed -i "s/tua/$WALLET/" $CFG``);
+- a rival miner's hidden files deleted from a shared temporary directory (``rm -rf /tmp/.xmrig
+  /tmp/.ICE-unix/.x``): a miner clearing the machine for itself.
 
 Each is :data:`~agentbus.guards.verdict.RESOURCE_HIJACK`. A developer's config edits (``"port": 3000``,
 ``"url": "http://localhost:8080"``) and copies of a miner under its own name stay allowed.
@@ -57,6 +61,24 @@ _CONFIG_SUFFIXES = (".json", ".conf", ".cfg", ".ini", ".toml", ".yaml", ".yml", 
 """A config file's endings: a pool's name edited into one is the miner's; into ``README.md``, words."""
 _JQ_ASSIGNMENT = lazy_compile(r"(?<![=!<>|+*/%-])[|+*/%-]?=(?!=)")
 """jq's ``=``, ``|=``, ``+=`` …: a filter that sets a value (``==`` compares)."""
+_MINING_ALGORITHMS = lazy_compile(
+    r"^(?:rx|cn|cn-lite|cn-heavy|cn-pico|argon2|astrobwt|ghostrider|panthera)/\w+$|^(?:randomx|randomxmonero|"
+    r"cryptonight\w*|power2b|yespower\w*|kawpow|ethash|etchash|autolykos2?|ghostrider|verushash|"
+    r"randomarq|randomwow|gr|chukwa|minotaurx|yescrypt\w*)$",
+    re.IGNORECASE,
+)
+"""The algorithms a CPU or GPU miner mines by (XMRig's ``rx/0``, ``cn/r``; cpuminer's ``power2b``,
+``yespower``): an ``"algo"`` set to one is a miner's config, not a signature's (``"HS256"``)."""
+_DROPPER_VARIABLE = lazy_compile(
+    r"\$\{?(?:(?:xmr|monero|mining|miner|my|coin|crypto)_)?(?:POOL|WALLET)"
+    r"(?:_?(?:URL|ADDR|ADDRESS|HOST|PORT))?\}?(?!\w)",
+    re.IGNORECASE,
+)
+"""``$POOL``, ``${WALLET}``, ``$XMR_POOL``, ``$POOL_URL``: a dropper's pool or wallet by itself, not a
+connection pool's setting (``$POOL_SIZE``, ``$DB_POOL``, ``$THREAD_POOL_MAX``)."""
+_ALGO_VALUE = lazy_compile(r'"algo\\?"\s*:\s*\\?"((?:[^"\\]|\\/)*)')
+"""An ``"algo"`` key's new value, sed's escaped slash kept (``"algo": "rx\\/0"``)."""
+_SHARED_TEMPS = ("/tmp/", "/var/tmp/", "/dev/shm/")
 _POOL_OPTIONS = frozenset({"-o", "--url", "--pool", "-pool", "-pool1", "-s", "--server"})
 _WALLET_OPTIONS = frozenset({"-u", "--user", "--username", "--wallet", "-wallet", "-w"})
 _SHOWERS = frozenset({"echo", "printf", "grep", "egrep", "fgrep", "rg"})
@@ -73,6 +95,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         return _config_rewritten(invocation)
     if name in _MOVERS:
         return _renamed(invocation)
+    if name == "rm":
+        return _rivals_deleted(invocation)
     if name in _SHOWERS:
         return None
     return _pool_and_wallet(invocation)
@@ -93,7 +117,15 @@ def _config_rewritten(invocation: Invocation) -> Verdict | None:
         if invocation.name == "jq" and _POOLS_PATH.search(text):
             return _verdict(RESOURCE_HIJACK, invocation, "edits a miner's pool login (.pools[…])")
     configs = any(a.lower().endswith(_CONFIG_SUFFIXES) for a in expressions)
+    named_by_variable = len(expressions) > 1 and expressions[-1].startswith("$")
     for text in expressions:
+        if named_by_variable and _replaced_by_dropper(text):
+            why = "fills a config named by a variable with the dropper's pool or wallet"
+            return _verdict(RESOURCE_HIJACK, invocation, why)
+        for algo in _ALGO_VALUE.finditer(text):
+            value = algo.group(1).replace("\\/", "/")
+            if _MINING_ALGORITHMS.match(value):
+                return _verdict(RESOURCE_HIJACK, invocation, f"sets a miner's algorithm to {value}")
         if (configs and names_mining(text)) or names_wallet(text):
             return _verdict(RESOURCE_HIJACK, invocation, "points a config at a mining pool or a wallet")
         for match in _LOGIN_KEYS.finditer(text):
@@ -106,6 +138,34 @@ def _config_rewritten(invocation: Invocation) -> Verdict | None:
                 why = f"sets a miner's pool login to {value} (a pool's address or a dropper's variable)"
                 return _verdict(RESOURCE_HIJACK, invocation, why)
     return None
+
+
+def _replaced_by_dropper(text: str) -> bool:
+    """``s/tua/$WALLET/``, ``s#POOL_HERE#$POOL:$PORT#``: a substitution whose replacement is a dropper's
+    pool or wallet variable."""
+    if len(text) < 4 or text[0] != "s" or text[1].isalnum() or text[1].isspace():
+        return False
+    parts = text.split(text[1])
+    return len(parts) > 2 and _DROPPER_VARIABLE.search(parts[2]) is not None
+
+
+def _rivals_deleted(invocation: Invocation) -> Verdict | None:
+    """``rm -rf /tmp/.xmrig /tmp/.ICE-unix/.x``: hidden files in a shared temporary directory deleted by
+    a command that names a miner."""
+    operands = [a for a in invocation.args if not a.startswith("-")]
+    hidden = [o for o in operands if o.startswith(_SHARED_TEMPS) and _hidden_inside(o)]
+    if not hidden:
+        return None
+    if not any(names_mining(o) or any(is_miner(part.lstrip(".")) for part in o.split("/")) for o in operands):
+        return None
+    why = f"deletes a rival miner's hidden files ({hidden[0]}): a miner clearing the machine for itself"
+    return _verdict(RESOURCE_HIJACK, invocation, why)
+
+
+def _hidden_inside(path: str) -> bool:
+    """``/tmp/.x``, ``/tmp/.ICE-unix/.x``: a hidden name below the shared directory."""
+    rest = path[len(next(t for t in _SHARED_TEMPS if path.startswith(t))) :]
+    return any(part.startswith(".") and part not in (".", "..") for part in rest.split("/"))
 
 
 def _in_place(arg: str) -> bool:

@@ -74,13 +74,17 @@ def names_mining(text: str) -> bool:
 
 
 _KIT_PROGRAMS = frozenset({"xig", "ddgs", "ddg", "sysupdate", "sysguard", "networkservice", "phpguard",
-                           "qw3xt", "wntkyg", "loopback"})  # fmt: skip
+                           "qw3xt", "wntkyg", "loopback", "xzpauectgr", "slxfbkmxtd", "mixtape", "addnj",
+                           "xiaoyao", "xiaoxue", "mwyumwdbpq", "honvbsasbf", "mqdsflm", "seervceaess",
+                           "servceaess"})  # fmt: skip
 """Programs of the kits whose names are too short or too plain to look for inside a pattern: a
 pattern that is one of them (``grep "xig"``, ``pkill sysupdate``) names the kit (DDG's ``ddgs``, the
 ``xig`` build of XMRig, the WatchDog kit's ``sysupdate``, ``sysguard``, ``networkservice``, DDG's
-``ddg.2011``, ``qW3xT.2`` and ``wnTKYg``, Diicot's ``Loopback``); a pattern's alternatives (``egrep
-'wnTKYg|ddg'``) are looked up one by one, each without its version (``ddg.2011``)."""
-_KIT_VERSION = lazy_compile(r"\.\d+$")
+``ddg.2011``, ``qW3xT.2`` and ``wnTKYg``, Diicot's ``Loopback``, and the rivals the Rocke and Kinsing
+kill lists name in copy after copy: ``xzpauectgr``, ``mixtape``, ``xiaoyao``, ``mwyumwdbpq.conf`` ...);
+a pattern's alternatives (``egrep 'wnTKYg|ddg'``) are looked up one by one, each without its version
+(``ddg.2011``) or its ending (``mwyumwdbpq.conf``)."""
+_KIT_VERSION = lazy_compile(r"\.(?:\d+|conf|cf)$")
 _KERNEL_SUFFIX = lazy_compile(r"^(k[a-z]+?)d?[_-](?:svc|srv|service|daemon|d)$")
 """A kernel thread's name with a service's ending (``kacpi_svc``, ``kthreadd_svc``, ``kswap_svc``): a
 program posing as the thread (Rocke's and Kinsing's rivals), since no kernel thread is named so."""
