@@ -1,0 +1,29 @@
+"""macOS leftovers of the macos26 measure (helper macos26b): known misses, written here as variants.
+
+The source is macos26's measurement (MITRE's DPRK macOS emulation plan, a purple-team macOS attack
+simulation, a persistence-triage sheet); these are variants written for the tests, not the measured
+lines. Each family is one class:
+
+- pf's rules loaded from a file (``pfctl -evf FILE``, ``-f FILE`` in any cluster): the whole ruleset
+  replaced, so traffic can be redirected or dropped; from a temporary place blocked, another ``/etc``
+  file than ``pf.conf`` loaded as the whole ruleset asked; listing, ``-n`` and ``/etc/pf.conf`` pass.
+"""
+
+HELD: dict[str, list[str]] = {
+    "pf rules loaded from a file": [
+        "sudo pfctl -evf /etc/pf.anchors/evil",
+        "sudo pfctl -ef /etc/pf.anchors/redirect",
+        "pfctl -Ef /private/etc/pf.anchors/x",
+        "sudo pfctl -f/tmp/rules.conf",
+        "pfctl -vf /tmp/.r -e",
+    ],
+}
+
+ALLOWED: list[str] = [
+    "pfctl -s rules",
+    "sudo pfctl -sr",
+    "sudo pfctl -vnf /etc/pf.anchors/dev",
+    "pfctl -n -f /tmp/rules.conf",
+    "sudo pfctl -ef /etc/pf.conf",
+    "sudo pfctl -a com.apple/250.dev -f /etc/pf.anchors/dev",
+]
