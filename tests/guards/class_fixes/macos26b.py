@@ -6,7 +6,9 @@ lines. Each family is one class:
 
 - pf's rules loaded from a file (``pfctl -evf FILE``, ``-f FILE`` in any cluster): the whole ruleset
   replaced, so traffic can be redirected or dropped; from a temporary place blocked, another ``/etc``
-  file than ``pf.conf`` loaded as the whole ruleset asked; listing, ``-n`` and ``/etc/pf.conf`` pass.
+  file than ``pf.conf`` loaded as the whole ruleset asked; listing, ``-n`` and ``/etc/pf.conf`` pass;
+- a downloaded or temporary file opened as root (``sudo open ~/Downloads/x``): whatever it is, it runs
+  with root's rights (asked); installed apps and the project's own build pass.
 """
 
 HELD: dict[str, list[str]] = {
@@ -17,6 +19,12 @@ HELD: dict[str, list[str]] = {
         "sudo pfctl -f/tmp/rules.conf",
         "pfctl -vf /tmp/.r -e",
     ],
+    "downloaded file opened as root": [
+        "sudo open ~/Downloads/x",
+        "sudo open ~/Downloads/Setup",
+        "sudo open /private/tmp/update",
+        "sudo open /Volumes/Installer/Install",
+    ],
 }
 
 ALLOWED: list[str] = [
@@ -26,4 +34,7 @@ ALLOWED: list[str] = [
     "pfctl -n -f /tmp/rules.conf",
     "sudo pfctl -ef /etc/pf.conf",
     "sudo pfctl -a com.apple/250.dev -f /etc/pf.anchors/dev",
+    "open ~/Downloads/report.pdf",
+    "sudo open /Applications/Xcode.app",
+    "sudo open -a TextEdit /etc/hosts",
 ]
