@@ -12,7 +12,10 @@ lines. Each family is one class:
 - a file that is not a font written into a font folder (``cp payload /Library/Fonts/.x``, ``curl -o
   ~/Library/Fonts/update``): a payload kept where nobody looks (blocked); fonts and globs of them pass;
 - a program run by a path whose name is a socket's, pid file's or lock's (``/usr/local/bin/com.docker.sock
-  &``): disguised as a file no one runs (asked); the socket itself used by docker or curl passes.
+  &``): disguised as a file no one runs (asked); the socket itself used by docker or curl passes;
+- a fake password prompt: what ``read -s`` took written to a file (``read -s -p "Password:" pw; echo
+  "$pw" > ~/.hidden/p``; blocked outside the project, asked inside it); the check with ``dscl .
+  -authonly`` was held already; a token read silently and sent in a header passes.
 """
 
 HELD: dict[str, list[str]] = {
@@ -41,6 +44,14 @@ HELD: dict[str, list[str]] = {
         "/Users/Shared/.x/agent.pid",
         "./dbus.socket -d",
     ],
+    "fake password prompt": [
+        'read -s -p "Password:" pw; echo "$pw" > ~/.hidden/p',
+        'read -sp "Password: " p; printf "%s" "$p" >> /tmp/.cache',
+        'read -s -p "Enter password for $USER:" P; echo "$P" | tee /Users/Shared/.p >/dev/null',
+        'read -rs; echo "$REPLY" > /private/tmp/.k',
+        'read -s -p "Vault password: " p; echo "$p" > .vault_pass',
+        'read -s -p "Password:" pw; dscl . -authonly "$USER" "$pw"',
+    ],
 }
 
 ALLOWED: list[str] = [
@@ -61,4 +72,8 @@ ALLOWED: list[str] = [
     "rm -f /tmp/mysql.sock",
     "curl --unix-socket /var/run/docker.sock http://localhost/info",
     "cat /run/nginx.pid",
+    'read -s -p "Password: " PASS',
+    'read -p "Name: " name; echo "$name" > name.txt',
+    'read -s -p "Token: " t; curl -H "Authorization: Bearer $t" https://api.github.com/user',
+    'read -s -p "Password: " pw; echo "$pw" > /dev/null',
 ]
