@@ -528,7 +528,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     if where is None:
         # /usr/bin/[kworker/0:1]: the name shown is what follows the last "/["
         shown = path[path.rfind("/[") + 1 :] if "/[" in path else posixpath.basename(path)
-        if _RUNTIME_FILE.search(shown):
+        if _RUNTIME_FILE.search(shown) and head.startswith(("/", "~")):  # not tldr's path/to/socket.sock
             why = f"runs {path}, named like a socket or pid file to pass for one: what it does cannot be seen"
             return _verdict(UNJUDGED_SCRIPT, invocation, why)
         if not _KERNEL_THREAD.match(shown):

@@ -47,7 +47,7 @@ HELD: dict[str, list[str]] = {
         "/usr/local/bin/com.docker.sock &",
         "nohup /usr/local/libexec/com.apple.mdworker.sock >/dev/null 2>&1 &",
         "/Users/Shared/.x/agent.pid",
-        "./dbus.socket -d",
+        "~/.local/bin/dbus.socket -d",
     ],
     "fake password prompt": [
         'read -s -p "Password:" pw; echo "$pw" > ~/.hidden/p',
@@ -88,6 +88,7 @@ ALLOWED: list[str] = [
     "rm -f /tmp/mysql.sock",
     "curl --unix-socket /var/run/docker.sock http://localhost/info",
     "cat /run/nginx.pid",
+    "syncthing --gui-address ip_address:port|path/to/socket.sock",
     'read -s -p "Password: " PASS',
     'read -p "Name: " name; echo "$name" > name.txt',
     'read -s -p "Token: " t; curl -H "Authorization: Bearer $t" https://api.github.com/user',
