@@ -297,6 +297,17 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      r"|~/Library/Preferences/com\.apple\.LaunchServices(?:/.*)?",
      PROFILE, "a folder macOS or an app loads plug-in code from, or the table of which app opens which "
      "file or link: what is put there runs inside them, unasked"),
+    # A configuration profile written where it is opened from to be installed: one click sets the
+    # machine's proxies, DNS and trusted root CAs (a stealer's profile decoded from base64 into /tmp).
+    (r"(?:/private)?(?:/tmp|/var/tmp|/var/folders)/(?:[^/]+/)*[^/*?]+\.mobileconfig"
+     r"|~/(?:Downloads|Desktop)/(?:[^/]+/)*[^/*?]+\.mobileconfig",
+     SYSTEM_CONFIG, "a configuration profile kept where it is opened to install: it can set the machine's "
+     "proxies, DNS and trusted root certificates"),
+    # A font folder holds fonts only: a program or a hidden file put there (``/Library/Fonts/.x``,
+    # ``~/Library/Fonts/update``) is a payload kept where nobody looks. A glob or a folder's own path passes.
+    (r"(?:~|)/Library/Fonts/(?:[^/]+/)*"
+     r"(?![^/]*\.(?:ttf|otf|ttc|otc|dfont|woff2?|fon|fnt|pfb|pfm|afm|bdf|pcf|suit)(?:\.gz)?$)[^/*?\[]+",
+     STEALTH_PERSISTENCE, "a font folder, where a file that is not a font is a hidden payload"),
     (r"~/\.(?:vimrc|gvimrc|exrc|emacs|emacs\.el)|~/\.vim/(?:after/)?(?:plugin|autoload|ftplugin|ftdetect)/.*"
      r"|~/\.config/nvim/(?:init\.(?:vim|lua)|(?:after/)?(?:plugin|lua|autoload|ftplugin)/.*)"
      r"|~/\.(?:emacs\.d|config/emacs)/(?:init|early-init)\.el|/etc/vim/vimrc(?:\.local)?|/usr/share/vim/vimfiles/plugin/.*"

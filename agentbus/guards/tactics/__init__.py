@@ -22,6 +22,7 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.uploads`: files named only at run time, or from outside the project, sent away (asked);
 - :mod:`.raw_transfers`: a file fetched over bash's ``/dev/tcp`` and kept, or served by a netcat listener
   to whoever connects (asked);
+- :mod:`.password_prompts`: a password typed at a silent prompt (``read -s``) kept in a file;
 - :mod:`.collection`: the screen, microphone, camera, clipboard and packets captured, keyloggers,
   sensitive places packed into archives;
 - :mod:`.macos`: AppleScript (``osascript``) and the programs only macOS has, across every tactic;
@@ -99,6 +100,7 @@ from . import (
     impairment,
     irc_bots,
     miner_setups,
+    password_prompts,
     persistence,
     pivots,
     port_probes,
@@ -380,6 +382,7 @@ SCRIPT_JUDGES: tuple[ScriptJudge | Family, ...] = (
     DNS_LOOPS,
     uploads.judge_script,
     raw_transfers.judge_script,
+    password_prompts.judge_script,
     persistence.judge_script,
     privilege.judge_script,
     MACOS,

@@ -10,11 +10,11 @@ in ``~/.ssh``, or in a hidden folder no toolchain lays out (no ``bin``, ``shims`
 running on its own (``cd ~/.configrc/a; nohup ./init0 &``, Outlaw's kit).
 A developer runs builds from ``/tmp/build`` or ``./bin``, not from there. A download saved into
 such a directory (``wget -O /var/tmp/.X11/agent URL``) is the same payload a step earlier, a program
-named like a kernel thread (``./kworker``) a masquerade, and a library that
-a program is told to load (``ssh-keygen -D /tmp/x.so``, ``ssh -I``: a PKCS#11 provider's code runs
-in it) is a program run by another name. What such a program does cannot be seen (a binary is not
-read; a script is judged by :mod:`..script_files` too, and one right in ``/tmp`` that is not on disk to read
-by :mod:`.temp_scripts`), so the finding is
+named like a kernel thread (``./kworker``) or a socket (``/usr/local/bin/com.docker.sock``) a masquerade,
+and a library that a program is told to load (``ssh-keygen -D /tmp/x.so``, ``ssh -I``: a PKCS#11
+provider's code runs in it) is a program run by another name. What such a program does cannot be
+seen (a binary is not read; a script is judged by :mod:`..script_files` too, and one right in
+``/tmp`` that is not on disk to read by :mod:`.temp_scripts`), so the finding is
 :data:`~agentbus.guards.verdict.UNJUDGED_SCRIPT`: a person is asked (blocked unattended). A program
 of another name given a mass scanner's packet rate and ports (``./firewire --rate 50000 -p2375``:
 Kinsing's masscan, renamed) is a masquerade too, found as the scan it is
@@ -164,6 +164,11 @@ _KERNEL_THREAD = lazy_compile(
 )
 """A kernel thread's name (``kworker/0:1``, ``[kthreadd]``), or one that starts like the busiest threads'
 (``kworkerds``, ``kthreaddi``: miners' names): no program on disk is called that."""
+
+
+_RUNTIME_FILE = lazy_compile(r"\.(?:sock|socket|pid|lock)$", re.IGNORECASE)
+"""A socket's, pid file's or lock's name (``com.docker.sock``): files a program makes, never one it runs,
+so a program called so (``/usr/local/bin/com.docker.sock &``) is disguised as one."""
 
 
 def kernel_thread(name: str) -> bool:
@@ -523,6 +528,9 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     if where is None:
         # /usr/bin/[kworker/0:1]: the name shown is what follows the last "/["
         shown = path[path.rfind("/[") + 1 :] if "/[" in path else posixpath.basename(path)
+        if _RUNTIME_FILE.search(shown) and head.startswith(("/", "~")):  # not tldr's path/to/socket.sock
+            why = f"runs {path}, named like a socket or pid file to pass for one: what it does cannot be seen"
+            return _verdict(UNJUDGED_SCRIPT, invocation, why)
         if not _KERNEL_THREAD.match(shown):
             # ~/Downloads/tool, /Volumes/App/App.app/Contents/MacOS/App; /home/bob/tools/x
             arrived = _arrival_place(path) or (None if _DRIVE.match(head) else _another_account(path, home))

@@ -27,7 +27,8 @@ run under a false name so that ``ps`` shows something else (``exec -a sshd
 nmap …``, THC's ``zapper -a klog …``): masquerading.
 
 SYSTEM_CONFIG (asked by default): any other change to the host's firewall rules
-(``iptables -A``, ``ufw allow``, ``nft add rule``, ``firewall-cmd --add-port``);
+(``iptables -A``, ``ufw allow``, ``nft add rule``, ``firewall-cmd --add-port``, pf's whole ruleset
+loaded from an ``/etc`` file other than ``pf.conf``);
 listing them runs.
 
 Stopping an ordinary service is the persistence family's SERVICE (ask); a
@@ -664,11 +665,36 @@ def _firewall(invocation: Invocation) -> Verdict | None:
     elif name == "pfctl":
         if "d" in _short_flags(values) or "F" in _short_flags(values):
             return _verdict(IMPAIR, invocation, "turns pf off or flushes its rules")
-        loaded = next((values[i + 1] for i, v in enumerate(values[:-1]) if v == "-f"), None)
-        if loaded is not None and not loaded.startswith("/etc/"):
-            return _verdict(IMPAIR, invocation, f"replaces pf's rules with {loaded}")
+        return _pf_rules_loaded(invocation, values)
     elif name == "netsh" and "advfirewall" in values and any(v.lower() in ("off", "disable") for v in values):
         return _verdict(IMPAIR, invocation, "turns the Windows firewall off")
+    return None
+
+
+_PF_DEFAULT_RULES = frozenset({"/etc/pf.conf", "/private/etc/pf.conf"})
+"""The ruleset macOS loads at boot: reloading it after an edit is the ordinary step."""
+
+
+def _pf_rules_loaded(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """``pfctl -f FILE`` (also in a cluster, ``-evf FILE``): pf's rules replaced by a file's, which may
+    redirect or drop any traffic. From a temporary or the user's place it is an attacker's ruleset
+    (blocked); another file of ``/etc`` loaded as the whole ruleset (``/etc/pf.anchors/NAME``) is asked;
+    ``/etc/pf.conf`` reloaded and a parse-only run (``-n``) pass."""
+    loaded = None
+    for index, value in enumerate(values):
+        if value.startswith("-") and not value.startswith("--") and "f" in value:
+            flags, _, attached = value[1:].partition("f")
+            if "n" in flags:
+                return None  # -nf: parsed, not loaded
+            loaded = attached or (values[index + 1] if index + 1 < len(values) else None)
+            break
+    parse_only = any(v[:1] == "-" and v[1:].isalpha() and "n" in v.partition("f")[0] for v in values)
+    if loaded is None or parse_only:
+        return None
+    if not loaded.startswith(("/etc/", "/private/etc/")):
+        return _verdict(IMPAIR, invocation, f"replaces pf's rules with {loaded}")
+    if loaded not in _PF_DEFAULT_RULES and "-a" not in values:
+        return _verdict(SYSTEM_CONFIG, invocation, f"loads {loaded} as pf's whole ruleset")
     return None
 
 

@@ -58,7 +58,7 @@ from ..interpreters import fed_code
 from ..locations import location, written
 from ..parse import Script
 from ..paths import check_path
-from ..programs import Invocation, walk
+from ..programs import Invocation, is_root_user, runs_as, walk
 from ..verdict import (
     ACCOUNT,
     COLLECTION,
@@ -558,8 +558,12 @@ def _open(invocation: Invocation, home: str) -> Verdict | None:
     """``open``: an app, a Terminal script or an installer in a temporary, shared, hidden or
     downloaded place is a program run unseen; a file handed to Terminal runs as a script; a link of
     an app's own scheme (``vscode://``, ``x-man-page://``) hands its text to that app (a clone, a
-    command). The project's own build (``open build/MyApp.app``), installed apps and web pages pass."""
+    command); any file of those places opened as root (``sudo open ~/Downloads/x``) runs with root's
+    rights whatever it is. The project's own build (``open build/MyApp.app``), installed apps and web
+    pages pass."""
     values = _values(invocation)
+    user = runs_as(invocation)
+    as_root = user is not None and is_root_user(user)
     runner = False
     skip = ""
     for value in values:
@@ -596,6 +600,9 @@ def _open(invocation: Invocation, home: str) -> Verdict | None:
             return _verdict(
                 UNJUDGED_SCRIPT, invocation, f"opens {shown}, which runs code, from where none is installed"
             )
+        if shown is not None and as_root:
+            why = f"opens {shown} as root: a downloaded or temporary file handed root's rights"
+            return _verdict(UNJUDGED_SCRIPT, invocation, why)
     return None
 
 
