@@ -2247,7 +2247,7 @@ def _check_script(script: Script, home: str, policy: Policy) -> Verdict | None:
         return verdict
     judged: set[Invocation] = set()
     sockets = _Sockets()
-    with collecting_nested() as nested:
+    with collecting_nested() as nested, tactics.uploads.written_here():
         for stages in walk(script):
             verdict = findings.blocks(sockets.judge(stages), "network descriptor rule")
             if verdict is not None:
@@ -2265,6 +2265,7 @@ def _check_script(script: Script, home: str, policy: Policy) -> Verdict | None:
             verdict = findings.blocks(_check_pipeline(stages, home), rule, perhaps)
             if verdict is not None:
                 return verdict
+            tactics.uploads.note_written(stages, home)
     verdict = findings.blocks(kept_connection(script), "kept connection rule")
     if verdict is not None:
         return verdict

@@ -10,8 +10,13 @@ redirection, or to a program's input is read as bash's quoted here-document to t
 (``cat > src/app.ts <<'EOF'``): the body is judged as the content of the file it is written to
 (a secret file or a profile is still held by the file rules) or as the script a program reads
 (``| python -``, ``| powershell -Command -``), never as bash code. Anything the reading does not
-know (a target it computes, an option it has not seen, a here-string stored in a variable) is
-left as it was: the bash reading, which holds more.
+know (a target it computes, an option it has not seen, a here-string stored in a variable for
+anything but ``Invoke-Expression``) is left as it was: the bash reading, which holds more. A
+here-string stored in a variable that ``Invoke-Expression`` then runs is judged as that script.
+
+PowerShell's escape character is the backtick (```t``, ```n``, ```"``, a line's continuation), never
+a command substitution; bash reads the text between two of them as code. Outside single-quoted
+strings each backtick escape is read as bash's backslash escape of the same character.
 """
 
 from __future__ import annotations
@@ -60,7 +65,11 @@ def shell_of_hook_call(tool_name: str, payload: Mapping[str, object]) -> str:
 
 # A here-string opens at the end of a line (``@'`` and nothing after it) and closes at the start of
 # one (``'@``); one that begins a statement (a line's start, or after ``;``) is a pipeline's head.
-_OPENING = re.compile(r"(?m)(^|;)([ \t]*)@(['\"])[ \t]*\r?\n")
+_OPENING = re.compile(r"(?m)(^|;)([ \t]*)(?:\$(\w+)[ \t]*=[ \t]*)?@(['\"])[ \t]*\r?\n")
+# ``Invoke-Expression $name`` as the next statement after a here-string stored in ``$name``.
+_INVOKED = re.compile(
+    r"[ \t]*(?:;|\r?\n)[ \t]*(?i:Invoke-Expression|iex)(?:[ \t]+-Command)?[ \t]+\$(\w+)[ \t]*"
+)
 _WRITERS = {"set-content": ">", "sc": ">", "out-file": ">", "add-content": ">>", "ac": ">>"}
 _SWITCHES = frozenset({"-nonewline", "-force", "-append", "-noclobber", "-confirm", "-whatif", "-passthru"})
 _VALUED = frozenset({"-encoding", "-width", "-stream"})
@@ -178,7 +187,7 @@ def as_bash(command: str, *, depth: int = 0) -> str:
     for opening in _OPENING.finditer(command):
         if opening.start() < read_until:
             continue  # inside a here-string already seen
-        quote = opening.group(3)
+        variable, quote = opening.group(3), opening.group(4)
         body_start = opening.end()
         closing = re.compile(rf"(?m)^{quote}@").search(command, body_start)
         if closing is None:
@@ -187,6 +196,16 @@ def as_bash(command: str, *, depth: int = 0) -> str:
         body = command[body_start : closing.start()].removesuffix("\n").removesuffix("\r")
         if re.search(rf"(?m)^[ \t]+{quote}@", body):
             continue  # a closing indented: PowerShell versions differ on it, so keep the bash reading
+        if variable is not None:
+            invoked = _INVOKED.match(command, closing.end())
+            if depth or invoked is None or invoked.group(1).lower() != variable.lower():
+                continue
+            if invoked.end() < len(command) and command[invoked.end()] not in ";\r\n":
+                continue
+            pieces.append(_escapes_as_bash(command[position : opening.start()]) + opening.group(1))
+            pieces.append(opening.group(2) + as_bash(body, depth=depth + 1))
+            position = read_until = invoked.end()
+            continue
         line_end = command.find("\n", closing.end())
         line_end = len(command) if line_end < 0 else line_end
         tail = command[closing.end() : line_end]
@@ -198,14 +217,65 @@ def as_bash(command: str, *, depth: int = 0) -> str:
         if destination is None:
             continue
         program, is_code = destination
-        pieces.append(command[position : opening.start()] + opening.group(1) + opening.group(2))
+        pieces.append(
+            _escapes_as_bash(command[position : opening.start()]) + opening.group(1) + opening.group(2)
+        )
         if is_code:
             pieces.append(as_bash(body, depth=depth + 1))
         else:
-            pieces.append(_here_document(program, body, quote == "'"))
-        pieces.append(rest)
+            literal = quote == "'"
+            pieces.append(
+                _here_document(program, body if literal else _escapes_as_bash(body, quoted=True), literal)
+            )
+        pieces.append(_escapes_as_bash(rest))
         position = read_until = line_end
-    pieces.append(command[position:])
+    pieces.append(_escapes_as_bash(command[position:]))
+    return "".join(pieces)
+
+
+# A backtick escape, a quote, or the opening of a here-string (whose body is one string).
+_ESCAPE_OR_QUOTE = re.compile(r"`.|\"|'|@(['\"])[ \t]*\r?\n", re.DOTALL)
+# The characters bash's backslash escapes alike: a letter, a quote, ``$``, a backtick, a line's end.
+_ESCAPABLE = re.compile(r"[A-Za-z0-9`$\"'\r\n]")
+
+
+def _escapes_as_bash(text: str, *, quoted: bool = False) -> str:
+    """``text`` (PowerShell, outside here-strings the rewrite reads; a ``@"`` body when ``quoted``)
+    with each backtick escape outside single-quoted strings as bash's backslash escape. Linear."""
+    if "`" not in text:
+        return text
+    pieces: list[str] = []
+    start = position = 0
+    in_double = quoted
+    while (found := _ESCAPE_OR_QUOTE.search(text, position)) is not None:
+        token = found.group()
+        position = found.end()
+        if token[0] == "`":
+            if _ESCAPABLE.fullmatch(token[1]):
+                pieces.append(text[start : found.start()] + "\\")
+                start = found.start() + 1
+        elif quoted:
+            continue  # a ``@"`` body: its quotes are text
+        elif token == '"':
+            in_double = not in_double
+        elif token == "'":
+            if in_double:
+                continue
+            end = text.find("'", position)
+            if end < 0:
+                break
+            position = end + 1
+        elif in_double:
+            in_double = found.group(1) != '"'  # ``@"`` inside a string: its quote closes the string
+        else:  # a here-string: its body is one string
+            closing = text.find("\n" + found.group(1) + "@", position - 1)
+            if closing < 0:
+                break
+            if found.group(1) == '"':
+                pieces.append(text[start:position] + _escapes_as_bash(text[position:closing], quoted=True))
+                start = closing
+            position = closing + 3
+    pieces.append(text[start:])
     return "".join(pieces)
 
 

@@ -30,6 +30,7 @@ Each text is read once, with bounded patterns: the work stays linear in the comm
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator, Sequence
 
@@ -196,6 +197,30 @@ def _fields(text: str) -> Iterator[tuple[str, str]]:
             yield "", _decoded(pair)
 
 
+def _json_leaves(text: str) -> list[tuple[str, str]] | None:
+    """A JSON body's one-line strings as ``key: value`` fields (an array's under ``""``); None when
+    ``text`` is no JSON object or array. Its ``=`` are text, not a form's separators, and a string
+    that spans lines is a document or code (an n8n function's JavaScript), read as a body's text."""
+    body = text.strip()
+    if not ((body[:1] == "{" and body[-1:] == "}") or (body[:1] == "[" and body[-1:] == "]")):
+        return None
+    try:
+        parsed = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    leaves: list[tuple[str, str]] = []
+    pending: list[tuple[str, object]] = [("", parsed)]
+    while pending:
+        key, value = pending.pop()
+        if isinstance(value, dict):
+            pending.extend((str(name).strip().lower(), item) for name, item in value.items())
+        elif isinstance(value, list):
+            pending.extend((key, item) for item in value)
+        elif isinstance(value, str) and "\n" not in value:
+            leaves.append((key, value))
+    return leaves
+
+
 class _Request:
     """The parts of one request: the URLs it goes to, its named fields, its other texts (headers,
     bodies) and the files it uploads."""
@@ -270,7 +295,8 @@ class _Request:
                 name, equals, content = value.partition("=")
                 self.fields.append((name.strip().lower(), content) if equals else ("", value))
             else:
-                self.fields.extend(_fields(value))
+                leaves = _json_leaves(value)
+                self.fields.extend(_fields(value) if leaves is None else leaves)
                 self.texts.append(value)
         options = _CURL_HEADERS if program in CURL_PROGRAMS else _WGET_HEADERS
         for index, value in enumerate(values):

@@ -15,6 +15,10 @@ script runs, or a file in a temporary directory:
 - its bytes piped or spelled into the request: ``cat "$f" | curl -d @- …``,
   ``-d "{\\"content\\": \\"$(base64 "$f")\\"}"``.
 
+A temporary file the same line wrote first with text written out in it (``echo '{"a": 1}' >
+/tmp/r.json && curl -d @/tmp/r.json …``: :func:`written_here`) is that text, sent as if on the command
+line; one written by a program (``python … > /tmp/w.json``), or with a secret's marks, is not vouched for.
+
 Each is :data:`~agentbus.guards.verdict.UPLOAD`, asked by default (a person says
 whether the file may leave). A project file sent somewhere (``scp dist/app.tgz
 deploy@host:``, ``curl -F file=@coverage.xml https://codecov.io``), JSON written on
@@ -30,6 +34,8 @@ where projects live in containers, are not.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import re
 from collections.abc import Iterator
 
@@ -43,14 +49,14 @@ from ..interpreters import fed_code
 from ..netcat import NETCATS
 from ..netcat import operands as netcat_operands
 from ..operands import operands
-from ..parse import Script
+from ..parse import WRITE_OPERATORS, Script
 from ..paths import normalize_path
-from ..programs import SHELLS, Invocation, shell_mode, walk
+from ..programs import SHELLS, Invocation, shell_mode, walk, written_text
 from ..request_bodies import CURL_VALUES, request_options, sent_file
 from ..verdict import BACKDOOR, SERVICE_ATTACK, UPLOAD, Verdict
 from .exfiltration import sends_stdin, verb_words
 
-__all__ = ["judge", "judge_script", "remote_runner", "unseen_file"]
+__all__ = ["judge", "judge_script", "note_written", "remote_runner", "unseen_file", "written_here"]
 
 
 def unseen_file(text: str, home: str, cwd: str | None) -> str | None:
@@ -86,6 +92,60 @@ not WSL's ``/mnt/c``, where Windows users keep their projects)."""
 _URL = lazy_compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _DEVICE = lazy_compile(r"^/dev/(?!shm/)")
 _PWD = lazy_compile(r"^(?:\$PWD|\$\{PWD\}|\$\(pwd\))(?=/)")
+
+
+# -- files the line wrote with its own text -------------------------------------------------------
+
+_WRITTEN_HERE: contextvars.ContextVar[set[str] | None] = contextvars.ContextVar(
+    "agentbus_uploads_written_here", default=None
+)
+_TEXT_WRITERS = frozenset({"echo", "printf", "cat"})
+_SECRET_MARKS = lazy_compile(
+    r"PRIVATE KEY|\bAKIA[0-9A-Z]{16}|\bgh[pousr]_\w{20}|\bglpat-|\bxox[abposr]-|\bsk-\w{20}|\beyJhbGci"
+)
+"""A key's or a token's marks: such a text is a secret staged to leave, not a request's body."""
+
+
+@contextlib.contextmanager
+def written_here() -> Iterator[None]:
+    """Remember, while a line is judged, the files it wrote with text it spells out (:func:`note_written`)."""
+    token = _WRITTEN_HERE.set(set())
+    try:
+        yield
+    finally:
+        _WRITTEN_HERE.reset(token)
+
+
+def note_written(stages: list[Invocation], home: str) -> None:
+    """After a pipeline: the files ``echo``/``printf``/``cat <<EOF`` wrote (``>``) with text of the line,
+    no expansion and no secret in it; a file written again any other way, or named by another program
+    (``cp``, ``mv``, ``tar``, ``dd of=``), is forgotten."""
+    written = _WRITTEN_HERE.get()
+    if written is None:
+        return
+    for stage in stages:
+        for word in _values(stage):  # cp/mv/tar/dd onto it: what it holds now is not the line's text
+            named = word.partition("=")[2] if word.startswith(("of=", "--output=")) else word
+            if named.startswith(("/", "~", ".")) or "/" in named:
+                written.discard(normalize_path(named, home=home, cwd=stage.cwd))
+        text = written_text(stage) if stage.name in _TEXT_WRITERS else None
+        literal = text is not None and "$" not in text and "`" not in text and not _SECRET_MARKS.search(text)
+        for redirect in stage.command.redirects:
+            if redirect.op not in WRITE_OPERATORS:
+                continue
+            target = stage.command.static(redirect.target)
+            if target is None:
+                continue
+            path = normalize_path(target, home=home, cwd=stage.cwd)
+            if literal and redirect.op == ">" and not redirect.fd:
+                written.add(path)
+            else:
+                written.discard(path)
+
+
+def _written_here(text: str, home: str, cwd: str | None) -> bool:
+    written = _WRITTEN_HERE.get()
+    return written is not None and normalize_path(text, home=home, cwd=cwd) in written
 
 
 # -- what each program sends ----------------------------------------------------------------------
@@ -376,7 +436,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             why = f"{invocation.name} puts {text[:80]}, a web shell, on another machine (a server to run it)"
             return _verdict(SERVICE_ATTACK, invocation, why)
         what = unseen_file(text, home, invocation.cwd)
-        if what:
+        if what and not _written_here(text, home, invocation.cwd):
             return _verdict(UPLOAD, invocation, f"{invocation.name} sends {what}, to another machine")
     if _to_another_account(invocation):
         return _verdict(UPLOAD, invocation, "copies objects into a bucket another account owns")
