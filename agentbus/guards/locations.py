@@ -303,10 +303,12 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      r"|~/(?:Downloads|Desktop)/(?:[^/]+/)*[^/*?]+\.mobileconfig",
      SYSTEM_CONFIG, "a configuration profile kept where it is opened to install: it can set the machine's "
      "proxies, DNS and trusted root certificates"),
-    # A font folder holds fonts only: a program or a hidden file put there (``/Library/Fonts/.x``,
-    # ``~/Library/Fonts/update``) is a payload kept where nobody looks. A glob or a folder's own path passes.
-    (r"(?:~|)/Library/Fonts/(?:[^/]+/)*"
-     r"(?![^/]*\.(?:ttf|otf|ttc|otc|dfont|woff2?|fon|fnt|pfb|pfm|afm|bdf|pcf|suit)(?:\.gz)?$)[^/*?\[]+",
+    # A font folder holds fonts only: a hidden file or a program put there (``/Library/Fonts/.x``,
+    # ``~/Library/Fonts/update.sh``) is a payload kept where nobody looks. A glob, a folder's own path and a
+    # name with no extension (a font family's folder: ``cp -R fonts/JetBrainsMono ~/Library/Fonts/``) pass.
+    (r"(?:~|)/Library/Fonts/(?:(?:[^/]+/)*\.[^/]+/[^/*?\[]+|(?:[^/]+/)*"
+     r"(?![^/]*\.(?:ttf|otf|ttc|otc|dfont|woff2?|fon|fnt|pfb|pfm|afm|bdf|pcf|suit)(?:\.gz)?$)"
+     r"(?=\.|[^/]*\.)[^/*?\[]+)",
      STEALTH_PERSISTENCE, "a font folder, where a file that is not a font is a hidden payload"),
     (r"~/\.(?:vimrc|gvimrc|exrc|emacs|emacs\.el)|~/\.vim/(?:after/)?(?:plugin|autoload|ftplugin|ftdetect)/.*"
      r"|~/\.config/nvim/(?:init\.(?:vim|lua)|(?:after/)?(?:plugin|lua|autoload|ftplugin)/.*)"

