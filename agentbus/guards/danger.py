@@ -2434,10 +2434,14 @@ def _judge_command(
     return verdict
 
 
-_POWERSHELL_COMMANDS = frozenset({"iex", "invoke-expression", "iwr", "irm", "invoke-webrequest",
-                                  "invoke-restmethod", "new-object", "start-bitstransfer", "start-process",
-                                  "invoke-command", "invoke-item", "set-executionpolicy"})  # fmt: skip
-"""Commands only PowerShell has: a line that runs one is judged as PowerShell's code as well."""
+_POWERSHELL_COMMAND = lazy_compile(
+    r"^(?:iex|iwr|irm|ri|saps|start-bitstransfer|"
+    r"(?:get|set|new|remove|add|clear|copy|move|invoke|start|stop|restart|out|import|export|expand|compress|"
+    r"register|unregister|enable|disable|convertto|convertfrom)-[a-z]+)$",
+    re.IGNORECASE,
+)
+"""Commands only PowerShell has (a verb-noun cmdlet, ``iex``, ``iwr``): a line that runs one is judged as
+PowerShell's code as well."""
 _AS_POWERSHELL: contextvars.ContextVar[bool] = contextvars.ContextVar("agentbus_as_powershell", default=False)
 
 
@@ -2458,7 +2462,7 @@ def _check_as_powershell(command: str, home: str, policy: Policy) -> Verdict | N
 def _runs_powershell_command(script: Script) -> bool:
     """Whether a stage of the line runs a command only PowerShell has (``iex``, ``New-Object``): its words
     inside a string (``echo "iwr URL | iex" >> notes.md``, ``grep -r Invoke-Expression``) do not count."""
-    return any(stage.name.lower() in _POWERSHELL_COMMANDS for stages in walk(script) for stage in stages)
+    return any(_POWERSHELL_COMMAND.match(stage.name) for stages in walk(script) for stage in stages)
 
 
 def command_text(args: Mapping[str, Any]) -> str | None:
