@@ -1430,24 +1430,22 @@ def _fetches_url(invocation: Invocation) -> bool:
 
 def _fed_download(invocation: Invocation) -> Invocation | None:
     """``cat <(curl URL)``: a download the program reads through a process substitution."""
-    command = invocation.command
-    for word in command.words:
-        for sub in command.substitutions_in(word):
-            if sub.kind == "<(":
-                found = _downloads(sub.script)
-                if found is not None:
-                    return found
-    return None
+    return _download_substituted(invocation, "<(")
 
 
 def _printed_download(invocation: Invocation) -> Invocation | None:
     """``echo "$(curl URL)"``: a download a printer writes out through a command substitution."""
     if invocation.name not in ("echo", "printf"):
         return None
+    return _download_substituted(invocation, "$(")
+
+
+def _download_substituted(invocation: Invocation, kind: str) -> Invocation | None:
+    """The first download inside a substitution of ``kind`` (``<(`` or ``$(``) in the command's words."""
     command = invocation.command
     for word in command.words:
         for sub in command.substitutions_in(word):
-            if sub.kind == "$(":
+            if sub.kind == kind:
                 found = _downloads(sub.script)
                 if found is not None:
                     return found
