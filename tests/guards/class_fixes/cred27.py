@@ -12,6 +12,8 @@ exfiltration references and dpedrelli/HackingResources. The classes:
   searched for passwords and tokens;
 - ``secret_sweeps``: system directories searched for LDAP bind passwords, Ansible vaults, Google
   service-account keys, SMB credential files; a web server's configuration printed and searched;
+- ``system_stores``: SSSD's whole directory (its cached password hashes) copied or archived; a Kubernetes
+  node's cloud-provider configuration (``/etc/kubernetes/azure.json``: a service principal's secret) read;
 - ``agent_sockets``: ssh-agent sockets hunted in /tmp, or SSH_AUTH_SOCK pointed at one by name (asked);
 - ``dumper_sources``: a credential dumper's repository cloned (asked, as an exploit's is).
 
@@ -58,6 +60,12 @@ HELD = {
         "export SSH_AUTH_SOCK=/tmp/ssh-Qx1yZ9/agent.2211",
         "SSH_AUTH_SOCK=/tmp/ssh-abc123/agent.777 ssh -A deploy@10.1.2.3",
     ],
+    "system_stores": [
+        "sudo cp -a /var/lib/sss /dev/shm/s",
+        "tar czf /tmp/sssd.tgz /var/lib/sss/",
+        "sudo cat /etc/kubernetes/azure.json | jq .aadClientSecret",
+        "cp /etc/kubernetes/cloud-config /tmp/cc",
+    ],
     "dumper_sources": [
         "git clone https://github.com/huntergregal/mimipenguin.git",
         "git clone --depth 1 https://github.com/sevagas/swap_digger /opt/sd",
@@ -84,6 +92,10 @@ ALLOWED = [
     "grep -rn listen /etc/nginx/",
     "cat /etc/ldap/ldap.conf",
     "cat /var/www/html/index.html | grep title",
+    "ls -la /var/lib/sss",
+    "sudo rm -rf /var/lib/sss/mc/*",
+    "ls /etc/kubernetes",
+    "cat /etc/kubernetes/manifests/kube-apiserver.yaml",
     "ssh-add -l",
     "echo $SSH_AUTH_SOCK",
     "export SSH_AUTH_SOCK=$XDG_RUNTIME_DIR/ssh-agent.socket",
