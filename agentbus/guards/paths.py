@@ -509,13 +509,13 @@ _FROM_ROOT: tuple[_Rule, ...] = (
     ),
     _rule(r"/etc/ssh/[^/]*_key$", "SSH host private key", written=SYSTEM_FILES),
     _rule(
-        r"/(?:var/)?run/secrets(?:/|$)|/var/lib/kubelet/(?:pki|pods)(?:/|$)|/etc/kubernetes/(?:pki(?:/|$)|[^/]+\.conf$)"
+        r"/(?:var/)?run/secrets(?:/|$)|/var/lib/kubelet/(?:pki|pods)(?:/|$)|/etc/kubernetes/(?:pki(?:/|$)|[^/]+\.conf$|azure\.json$|cloud-config$)"
         r"|/etc/rancher/(?:k3s|rke2)/[^/]+\.ya?ml$|/var/lib/rancher/(?:k3s|rke2)/server/(?:token|cred|tls|db)(?:/|$)"
         r"|/var/lib/(?:etcd|minikube/etcd)(?:/|$)",
         "container or cluster secret",
     ),
     _rule(
-        r"/var/lib/sss/(?:secrets|db)(?:/|$)|/etc/krb5kdc(?:/|$)|/var/kerberos/krb5kdc(?:/|$)",
+        r"/var/lib/sss(?:/(?:secrets|db)(?:/|$)|/?$)|/etc/krb5kdc(?:/|$)|/var/kerberos/krb5kdc(?:/|$)",
         "Kerberos or SSSD credentials",
     ),
     _rule(

@@ -120,7 +120,7 @@ def wide_root(word: str, home: str, cwd: str | None = None) -> str | None:
 _SECRET_NAME = lazy_compile(
     r"^(?:id_[a-z0-9_*?\[\]]+|.*\.(?:pem|key|p12|pfx|ppk|jks|keystore|kdbx?|ovpn|gpg|asc|keychain(?:-db)?|"
     r"psafe3|agilekeychain|opvault|1pif|rdp|pgpass|tfrc\.json)|\.?netrc|_netrc|\.?git-credentials|"
-    r"\.?pgpass|\.?my\.cnf|credentials(?:\.\w+)?|.*_credentials\.json|.*credentials\.(?:db|json|xml|ya?ml)|\.?s3cfg|\.?npmrc|\.?pypirc|\.?vault-token|\.?boto|"
+    r"\.?pgpass|\.?my\.cnf|credentials(?:\.\w+)?|\.?smbcred(?:ential)?s?|.*_credentials\.json|.*credentials\.(?:db|json|xml|ya?ml)|\.?s3cfg|\.?npmrc|\.?pypirc|\.?vault-token|\.?boto|"
     r"\.?docker/config\.json|known_hosts|shadow|master\.passwd|"
     r"tokens?(?:\.\w+)?|.*[._-]token|access_tokens\.db|wp-config\.php|\.env(?:\.[a-z]+)?|\*\.env|secrets?(?:\.\w+)?|.*passw(?:or)?d.*|.*secret.*|"
     r"logins\.json|key[34]\.db|login data|cookies(?:\.sqlite)?|kubeconfig|\.?kube/config|"
@@ -176,11 +176,12 @@ def secret_name(name: str) -> bool:
 _SECRET_WORDS = lazy_compile(
     r"pass(?:w(?:or)?d)?|pwd|secret|token|api[^a-z]{0,3}key|apikey|private[^a-z]{0,3}key|credential|"
     r"auth|AKIA|ASIA|aws_|xox[abposr]|ghp_|gh[ousr]_|glpat|sk-|bearer|cookie|session|BEGIN|\bkey\b|_key|key=|"
-    r"eyJhbGci|current-context|client-(?:key|certificate)-data",
+    r"eyJhbGci|current-context|client-(?:key|certificate)-data|bindpw|ANSIBLE_VAULT|service_account",
     re.IGNORECASE,
 )
 """Words a secret search looks for: passwords, tokens, API keys, PEM headers, cloud key ids, a JWT's
-first bytes (``eyJhbGci``: service-account tokens in etcd's database), a kubeconfig's keys."""
+first bytes (``eyJhbGci``: service-account tokens in etcd's database), a kubeconfig's keys, an LDAP client's
+bind password (``bindpw``), Ansible's vault header, a Google service account's key file."""
 _KEY_MATERIAL = lazy_compile(
     r"PRIVATE KEY|BEGIN (?:[A-Z0-9]+ )*PRIVATE|BEGIN (?:OPENSSH|RSA|DSA|EC|ENCRYPTED)(?: |$)|^-+BEGIN-*$"
 )
@@ -361,6 +362,21 @@ _FIND_NAME_TESTS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename"
                               "-iregex"})  # fmt: skip
 
 
+_SHARED_TEMP = frozenset({"/tmp", "/var/tmp", "/private/tmp", "/dev/shm"})
+_AGENT_SOCKET_NAME = lazy_compile(r"^[\"']?(?:agent\.|ssh-)")
+
+
+def _hunts_agent_sockets(starts: list[str], values: list[str]) -> bool:
+    """``find /tmp -type s -name 'agent.*'``: the sockets of the shared temporary directory named as
+    OpenSSH's agents' (``/tmp/ssh-XXXX/agent.PID``) looked for."""
+    if not any(start.rstrip("/") in _SHARED_TEMP for start in starts):
+        return False
+    pairs = list(itertools.pairwise(values))
+    return ("-type", "s") in pairs and any(
+        test in ("-name", "-iname", "-path") and _AGENT_SOCKET_NAME.match(name) for test, name in pairs
+    )
+
+
 def _find(invocation: Invocation, home: str) -> Verdict | None:
     """find over a wide root for a credential's file name."""
     values = _values(invocation)
@@ -369,6 +385,9 @@ def _find(invocation: Invocation, home: str) -> Verdict | None:
         if value.startswith(("-", "(", "!", ")")):
             break
         starts.append(value)
+    if _hunts_agent_sockets(starts, values):
+        why = "looks for ssh-agent sockets in the shared temporary directory: others' keys to sign with"
+        return finding(ENV_SECRETS, invocation, why)
     where = next((w for w in (wide_root(s, home, invocation.cwd) for s in starts) if w), None)
     pods = next((s for s in starts if _POD_VOLUMES.search(s)), None)
     if where is None and pods is None:
@@ -488,6 +507,7 @@ _DUMPERS = lazy_compile(
     r"^(?:mimipenguin|lazagne|mimikatz|pypykatz|secretsdump|procdump|keychaindump|chainbreaker|"
     r"firefox_decrypt|hack-browser-data|sharpchrome|sharpweb|dumpkeychain|lsassy|unshadow|"
     r"linpeas|credentialharvester|swap_digger|3snake|keetheft|keethief|dploot|ssh-agent-dump|bifrost|"
+    r"linikatz|sshlooter|"
     r"(?:impacket-)?(?:secretsdump|getnpusers|getuserspns|ticketer|dpapi|goldenpac|keylistattack))"
     r"(?:\.(?:py|sh|pl|rb|exe|ps1))?$",
     re.IGNORECASE,
@@ -495,6 +515,13 @@ _DUMPERS = lazy_compile(
 """Tools whose only purpose is dumping credentials from memory, stores or the disk, or taking them from a
 domain (impacket's roasting, ticket forging and DPAPI key scripts, bifrost's Kerberos tickets on macOS;
 guessing and cracking passwords is :mod:`.cracking`'s)."""
+
+
+def credential_dumper(name: str) -> bool:
+    """Whether a program's or a repository's name is a credential dumper's (``mimipenguin``, ``LaZagne``)."""
+    return _DUMPERS.match(name) is not None
+
+
 _KEEPERS = lazy_compile(
     r"ssh-agent|gpg-agent|keyring|keepass|kwallet|seahorse|sshd|\bsudo\b|\bsu\b|passwd|login|"
     r"chrome|chromium|firefox|safari|brave|msedge|1password|bitwarden|lastpass|vault|securityd|lsass|"
@@ -1333,6 +1360,9 @@ _AGENT_SOCKET = lazy_compile(
     r"^SSH_AUTH_SOCK=(?:/tmp|/var/tmp|/dev/shm|/private/tmp|/run/user)/\S*[$*?\[`\ue020]"
 )
 """An agent socket in a shared directory, its name made at run time (a variable, a substitution, a glob)."""
+_NAMED_AGENT_SOCKET = lazy_compile(r"^SSH_AUTH_SOCK=(?:/private)?/(?:var/)?tmp/ssh-[^/]+/agent\.[^/]+$")
+"""OpenSSH's agent socket named whole (``/tmp/ssh-XXXX/agent.1234``): one found by listing the shared
+directory, whose owner's keys sign for whoever connects (one's own agent exports its socket itself)."""
 
 
 def _borrowed_agent(invocation: Invocation) -> Verdict | None:
@@ -1349,6 +1379,9 @@ def _borrowed_agent(invocation: Invocation) -> Verdict | None:
         if any(_AGENT_SOCKET.match(w) for w in (word, *found)):
             why = "points SSH_AUTH_SOCK at an agent socket found at run time"
             return finding(CREDENTIALS, invocation, why)
+        if _NAMED_AGENT_SOCKET.match(invocation.command.static(word) or ""):
+            why = "points SSH_AUTH_SOCK at an ssh-agent socket in /tmp: its owner's keys sign the logins"
+            return finding(ENV_SECRETS, invocation, why)
     return None
 
 
@@ -1634,10 +1667,19 @@ _PROCESS_SECRET = lazy_compile(
 """What a search of the process list for secrets looks for (``ps aux | grep pass``; not ``passenger``)."""
 
 
+_EVERY_COMMAND_LINE = lazy_compile(r"^/proc/(?:\*|\[0-9\]\*|\[1-9\]\*)/cmdline$")
+
+
 def _lists_commands(words: list[str]) -> bool:
-    """``ps aux``, ``ps -ef``, ``ps -eo args``: every process's command line, passwords given as arguments."""
+    """``ps aux``, ``ps -ef``, ``ps -eo args``, ``cat /proc/*/cmdline``: every process's command line,
+    passwords given as arguments; ``lsof``: every process's open files (a ``.env``, a credentials file)."""
     words = _unwrapped(words)
-    if not words or words[0].rsplit("/", 1)[-1] != "ps":
+    name = words[0].rsplit("/", 1)[-1] if words else ""
+    if name == "lsof":
+        return True
+    if name in ("cat", "strings", "xargs") and any(_EVERY_COMMAND_LINE.match(w) for w in words[1:]):
+        return True
+    if name != "ps":
         return False
     return any(re.fullmatch(r"-?[a-zA-Z]*[aAex][a-zA-Z]*", v) for v in words[1:])
 
@@ -1712,6 +1754,17 @@ def _secret_variable_printed(script: Script) -> Verdict | None:
     return None
 
 
+_FILE_PRINTERS = frozenset({"cat", "head", "tail", "strings", "more", "less", "tac"})
+
+
+def _site_file_read(words: list[str]) -> str | None:
+    """``cat /var/www/*/wp-config.php``: a web server's files printed (then searched, as grep reads them)."""
+    words = _unwrapped(words)
+    if not words or words[0].rsplit("/", 1)[-1] not in _FILE_PRINTERS:
+        return None
+    return next((w for w in (_site_files(v, None) for v in words[1:] if v[:1] not in ("-", "")) if w), None)
+
+
 def _environment_searched(script: Script) -> Verdict | None:
     """``env | grep -iE 'key|token|secret|pass'``: the secrets the session holds, picked out of its
     environment (``env | grep -i proxy``, ``printenv | grep ^LANG`` look for settings: ordinary).
@@ -1728,6 +1781,13 @@ def _environment_searched(script: Script) -> Verdict | None:
                 text = piece(" | ".join(command.text for command in pipeline))
                 why = "picks passwords and tokens out of every process's command line"
                 return Verdict(ENV_SECRETS, text, why)
+            site = _site_file_read(words)
+            if site and any(
+                search and search[0] in _SEARCHERS and any(secret_word(v) for v in search[1:] if v[:1] != "-")
+                for search in stages[index + 1 :]
+            ):
+                text = piece(" | ".join(command.text for command in pipeline))
+                return Verdict(CREDENTIALS, text, f"picks passwords, keys or tokens out of {site}")
             if _prints_packets(words) and any(
                 search and search[0] in _SEARCHERS and any(_PROCESS_SECRET.search(v) for v in search[1:])
                 for search in stages[index + 1 :]

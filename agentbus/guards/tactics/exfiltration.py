@@ -402,6 +402,10 @@ def _substituted(invocation: Invocation, home: str) -> Verdict | None:
             stage.name in _ENCODERS for sub in subs for stages in walk(sub.script) for stage in stages
         ):
             return _verdict(EXFILTRATION, invocation, "sends encoded data inside the URL")
+    header = _file_in_header(invocation)
+    if header is not None:
+        why = f"sends a file's bytes, encoded, in the {header} of the request"
+        return _verdict(EXFILTRATION, invocation, why)
     for word in invocation.args:
         for sub in command.substitutions_in(word):
             if _dumps_env(sub.script):
@@ -413,6 +417,41 @@ def _substituted(invocation: Invocation, home: str) -> Verdict | None:
                     what = _reads_sensitive(stage, home)
                     if what:
                         return _verdict(EXFILTRATION, invocation, f"sends {what} inside the request")
+    return None
+
+
+_HEADER_OPTIONS = {"-H": "headers", "--header": "headers", "-A": "user agent", "--user-agent": "user agent",
+                   "-b": "cookie", "--cookie": "cookie", "-e": "referer", "--referer": "referer"}  # fmt: skip
+_TEXT_ENCODERS = frozenset({"base64", "base32", "basenc", "b64encode", "xxd", "od", "hexdump", "uuencode"})
+_DIGESTS = frozenset({"openssl", "md5sum", "sha1sum", "sha256sum", "sha512sum", "shasum", "b2sum", "cksum",
+                      "md5", "gpg"})  # fmt: skip
+_FILE_SLICERS = frozenset({"cat", "head", "tail", "dd", "tar", "zip", "gzip", "xz", "bzip2", "zstd"})
+
+
+def _file_in_header(invocation: Invocation) -> str | None:
+    """``curl -H "X-Request-ID: $(head -c 100 data.enc | base64 -w0)"``, ``-b "session=$(base64 f)"``: a
+    file's bytes, encoded to text, smuggled out in a header, a cookie or the user agent (a request
+    body is watched; a header is not). ``-H "Authorization: Basic $(echo -n u:p | base64)"`` encodes
+    a spelled text, not a file: ordinary."""
+    if invocation.name not in _HTTP_CLIENTS:
+        return None
+    command = invocation.command
+    args = invocation.args
+    for index, word in enumerate(args):
+        option, equals, _ = (command.static(word) or "").partition("=")
+        where = _HEADER_OPTIONS.get(option)
+        if where is None:
+            continue
+        value = word if equals else (args[index + 1] if index + 1 < len(args) else "")
+        for sub in command.substitutions_in(value):
+            stages = [stage for pipeline in walk(sub.script) for stage in pipeline]
+            encoders = [stage for stage in stages if stage.name in _TEXT_ENCODERS]
+            if not encoders or any(stage.name in _DIGESTS for stage in stages):
+                continue  # Content-MD5: $(openssl md5 -binary f | base64): a checksum of the file, not it
+            if any(_positionals(_values(stage)) for stage in encoders) or any(
+                stage.name in _FILE_SLICERS and _positionals(_values(stage)) for stage in stages
+            ):
+                return where
     return None
 
 
