@@ -10,7 +10,8 @@ The variants below are written for this test, not measured lines:
 - macOS: a ``.mobileconfig`` written under ``/Users/Shared`` (asked, as in ``/tmp``); a password typed
   at a ``read -s`` prompt sent in a request's body or URL to another machine (blocked);
 - exploits: a privilege-escalation scanner's repository cloned (LinEnum, PEASS-ng, deepce, pspy):
-  asked, where kernel25 left it allowed, since the same script downloaded alone is blocked;
+  asked, where kernel25 left it allowed, since the same script downloaded alone is blocked; a file
+  fetched from a tree's ``exploits/`` folder (asked; Exploit-DB's own downloads were already blocked);
 - impact: ``find DIR -exec sh -c 'CODE "$1"' _ {} ;``: the code is judged with ``{}`` for its ``$1``
   (``$0``, ``$@``, ``for f; do``), so encrypting every file of the home is held by what it runs, and
   code that only reads (``echo "$1"``, ``optipng "$1"``) no longer is.
@@ -63,6 +64,12 @@ HELD = {
         "git clone https://github.com/DominicBreuker/pspy",
         "gh repo clone sleventyeleven/linuxprivchecker",
     ],
+    "file of an exploits folder fetched": [
+        "curl -LO https://raw.githubusercontent.com/someone/notes/main/exploits/run.py",
+        "wget https://raw.githubusercontent.com/a/b/master/exploits/linux/local/x.c",
+        "wget https://raw.githubusercontent.com/r7/framework/master/modules/exploits/linux/http/x.rb",
+        "curl -sO https://gitlab.com/team/kit/-/raw/main/sploits/trigger.py",
+    ],
     "home encrypted by find's shell code": [
         'find ~ -type f -exec sh -c \'openssl enc -aes-256-cbc -in "$1" -out "$1.enc" && rm "$1"\' _ {} \\;',
         'find ~ -type f -exec sh -c \'openssl enc -aes-256-cbc -in "$1" -out "$1.enc"\' _ {} \\;',
@@ -90,6 +97,8 @@ ALLOWED = [
     'read -s pw; curl -d "password=$pw" http://localhost:8000/login',
     "git clone https://github.com/sylabs/singularity",
     "git clone https://github.com/someone/les-miserables",
+    "curl -O https://raw.githubusercontent.com/a/b/main/docs/exploits.md",
+    "wget https://raw.githubusercontent.com/org/app/main/poc/demo.py",
     "find ~ -type f -exec sh -c 'echo \"$1\"' _ {} \\;",
     "find ~ -name '*.png' -exec sh -c 'optipng \"$1\"' _ {} \\;",
     "find . -name '*.md' -exec sh -c 'pandoc \"$1\" -o \"${1%.md}.html\"' _ {} \\;",
