@@ -137,23 +137,39 @@ def _config_rewritten(invocation: Invocation) -> Verdict | None:
         if hidden and _replaced_by_address(text):
             why = "fills a config hidden in a shared temporary directory with an address held in variables"
             return _verdict(RESOURCE_HIJACK, invocation, why)
-        for algo in _ALGO_VALUE.finditer(text):
-            value = algo.group(1).replace("\\/", "/")
-            if _MINING_ALGORITHMS.match(value):
-                return _verdict(RESOURCE_HIJACK, invocation, f"sets a miner's algorithm to {value}")
-        if _ALGO_VARIABLE.search(text):
-            return _verdict(RESOURCE_HIJACK, invocation, "sets a miner's algorithm to a variable's value")
+        algorithm = _chosen_algorithm(text)
+        if algorithm is not None:
+            return _verdict(RESOURCE_HIJACK, invocation, f"sets a miner's algorithm to {algorithm}")
         if (configs and names_mining(text)) or names_wallet(text):
             return _verdict(RESOURCE_HIJACK, invocation, "points a config at a mining pool or a wallet")
-        for match in _LOGIN_KEYS.finditer(text):
-            value = match.group(1)
-            if _MINING_VARIABLE.search(value) or (
-                _POOL_ADDRESS.match(value)
-                and not value.startswith(_LOCAL)
-                and value.rpartition(":")[2] not in _SERVICE_PORTS
-            ):
-                why = f"sets a miner's pool login to {value} (a pool's address or a dropper's variable)"
-                return _verdict(RESOURCE_HIJACK, invocation, why)
+        login = _pool_login(text, _MINING_VARIABLE)
+        if login is not None:
+            why = f"sets a miner's pool login to {login} (a pool's address or a dropper's variable)"
+            return _verdict(RESOURCE_HIJACK, invocation, why)
+    return None
+
+
+def _chosen_algorithm(text: str) -> str | None:
+    """The mining algorithm an ``"algo"`` key is given (``rx/0``, sed's ``rx\\/0``), or "a variable's
+    value" for ``"algo": "$ALGO"``; None for any other value (``"HS256"``)."""
+    for algo in _ALGO_VALUE.finditer(text):
+        value = algo.group(1).replace("\\/", "/")
+        if _MINING_ALGORITHMS.match(value):
+            return value
+    return "a variable's value" if _ALGO_VARIABLE.search(text) else None
+
+
+def _pool_login(text: str, variable: re.Pattern[str]) -> str | None:
+    """A pool login's value in ``text`` that is a pool's address (a host and a port no service uses, not
+    this machine's) or held in a ``variable`` a dropper fills."""
+    for match in _LOGIN_KEYS.finditer(text):
+        value = match.group(1)
+        if variable.search(value) or (
+            _POOL_ADDRESS.match(value)
+            and not value.startswith(_LOCAL)
+            and value.rpartition(":")[2] not in _SERVICE_PORTS
+        ):
+            return value
     return None
 
 
@@ -182,23 +198,13 @@ def _config_written(invocation: Invocation) -> Verdict | None:
     key = _MINER_KEYS.search(text)
     if key is not None:
         return _verdict(RESOURCE_HIJACK, invocation, f"writes a miner's config ({key.group(0)})")
-    for algo in _ALGO_VALUE.finditer(text):
-        value = algo.group(1).replace("\\/", "/")
-        if _MINING_ALGORITHMS.match(value):
-            return _verdict(RESOURCE_HIJACK, invocation, f"writes a miner's config mining {value}")
-    if _ALGO_VARIABLE.search(text):
-        why = 'writes a miner\'s config whose algorithm a variable chooses ("algo": "$…")'
-        return _verdict(RESOURCE_HIJACK, invocation, why)
-    for match in _LOGIN_KEYS.finditer(text):
-        value = match.group(1)
-        if _DROPPER_VARIABLE.search(value) or (
-            _POOL_ADDRESS.match(value)
-            and not value.startswith(_LOCAL)
-            and value.rpartition(":")[2] not in _SERVICE_PORTS
-            and names_mining(text)
-        ):
-            why = f"writes a miner's pool login ({value})"
-            return _verdict(RESOURCE_HIJACK, invocation, why)
+    algorithm = _chosen_algorithm(text)
+    if algorithm is not None:
+        return _verdict(RESOURCE_HIJACK, invocation, f"writes a miner's config mining {algorithm}")
+    login = _pool_login(text, _DROPPER_VARIABLE)
+    # a pool's address alone may be a service's host:port: a written config must name mining too
+    if login is not None and (_DROPPER_VARIABLE.search(login) or names_mining(text)):
+        return _verdict(RESOURCE_HIJACK, invocation, f"writes a miner's pool login ({login})")
     return None
 
 
@@ -207,21 +213,23 @@ def _hidden_config(path: str) -> bool:
     return path.startswith(_SHARED_TEMPS) and _hidden_inside(posixpath.dirname(path))
 
 
+def _replacement(text: str) -> str:
+    """What a sed substitution puts in (``s/tua/$WALLET/``: ``$WALLET``); "" for another expression."""
+    if len(text) < 4 or text[0] != "s" or text[1].isalnum() or text[1].isspace():
+        return ""
+    parts = text.split(text[1])
+    return parts[2] if len(parts) > 2 else ""
+
+
 def _replaced_by_dropper(text: str) -> bool:
     """``s/tua/$WALLET/``, ``s#POOL_HERE#$POOL:$PORT#``: a substitution whose replacement is a dropper's
     pool or wallet variable."""
-    if len(text) < 4 or text[0] != "s" or text[1].isalnum() or text[1].isspace():
-        return False
-    parts = text.split(text[1])
-    return len(parts) > 2 and _DROPPER_VARIABLE.search(parts[2]) is not None
+    return _DROPPER_VARIABLE.search(_replacement(text)) is not None
 
 
 def _replaced_by_address(text: str) -> bool:
     """``s/tua/$IP:$PORT/``: a substitution whose replacement is an address held in variables."""
-    if len(text) < 4 or text[0] != "s" or text[1].isalnum() or text[1].isspace():
-        return False
-    parts = text.split(text[1])
-    return len(parts) > 2 and _ADDRESS_VARIABLES.search(parts[2]) is not None
+    return _ADDRESS_VARIABLES.search(_replacement(text)) is not None
 
 
 def _rivals_deleted(invocation: Invocation) -> Verdict | None:
