@@ -86,6 +86,21 @@ def positionals(values: list[str], takes_value: frozenset[str] = frozenset()) ->
     return found
 
 
+def without_values(values: list[str], takes_value: frozenset[str]) -> list[str]:
+    """``values`` less the ``takes_value`` options and the word after each (``-t ext4``, ``-pw PASS``);
+    every other option and operand is kept in its place."""
+    kept: list[str] = []
+    skip = False
+    for value in values:
+        if skip:
+            skip = False
+        elif value in takes_value:
+            skip = True
+        else:
+            kept.append(value)
+    return kept
+
+
 def scan_options(
     values: list[str],
     takes_value: frozenset[str],

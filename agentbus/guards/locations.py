@@ -298,8 +298,9 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      PROFILE, "a folder macOS or an app loads plug-in code from, or the table of which app opens which "
      "file or link: what is put there runs inside them, unasked"),
     # A configuration profile written where it is opened from to be installed: one click sets the
-    # machine's proxies, DNS and trusted root CAs (a stealer's profile decoded from base64 into /tmp).
-    (r"(?:/private)?(?:/tmp|/var/tmp|/var/folders)/(?:[^/]+/)*[^/*?]+\.mobileconfig"
+    # machine's proxies, DNS and trusted root CAs (a stealer's profile decoded from base64 into /tmp,
+    # or into /Users/Shared, which every account of the Mac reads and writes).
+    (r"(?:/private)?(?:/tmp|/var/tmp|/var/folders|/Users/Shared)/(?:[^/]+/)*[^/*?]+\.mobileconfig"
      r"|~/(?:Downloads|Desktop)/(?:[^/]+/)*[^/*?]+\.mobileconfig",
      SYSTEM_CONFIG, "a configuration profile kept where it is opened to install: it can set the machine's "
      "proxies, DNS and trusted root certificates"),
@@ -365,7 +366,8 @@ _TABLE = lazy_compile(
 _AUTHORIZED_KEYS = lazy_compile(r"(?:^|/)\.ssh/authorized_keys[^/]*$", re.IGNORECASE)
 _ANYWHERE = (STEALTH_PERSISTENCE, "SSH authorized keys: writing one grants a login")
 _GIT_COMMONDIR = lazy_compile(r"(?:^|/)\.git/commondir$")
-_HOMES = lazy_compile(r"^(?:/home/[^/]+|/Users/[^/]+|/root|/var/root)(?=/|$)", re.IGNORECASE)
+_HOMES = lazy_compile(r"^(?:/home/[^/]+|/Users/(?!Shared(?:/|$))[^/]+|/root|/var/root)(?=/|$)", re.IGNORECASE)
+"""Account homes; macOS's ``/Users/Shared`` is every account's drop box, no one's home."""
 
 
 def location(path: str, *, home: str | None = None, cwd: str | None = None) -> tuple[str, str] | None:

@@ -159,7 +159,7 @@ class Invocation(Frozen):
 class ShellMode(Frozen):
     """How a shell invocation gets its code: a ``-c`` string, a script file, or stdin."""
 
-    __slots__ = ("file", "interactive", "privileged", "reads_stdin", "script")
+    __slots__ = ("arguments", "file", "interactive", "privileged", "reads_stdin", "script")
 
     script: str | None
     file: str | None
@@ -167,6 +167,8 @@ class ShellMode(Frozen):
     interactive: bool
     privileged: bool
     """Started in privileged mode (``-p``, ``-o privileged``): a set-user-ID program's user is kept."""
+    arguments: tuple[str, ...]
+    """The words after a ``-c`` string, rendered: its ``$0``, ``$1`` ... (``sh -c 'rm "$1"' _ FILE``)."""
 
     def __init__(
         self,
@@ -175,6 +177,7 @@ class ShellMode(Frozen):
         reads_stdin: bool,
         interactive: bool,
         privileged: bool = False,
+        arguments: tuple[str, ...] = (),
     ) -> None:
         set_field = object.__setattr__
         set_field(self, "script", script)
@@ -182,6 +185,7 @@ class ShellMode(Frozen):
         set_field(self, "reads_stdin", reads_stdin)
         set_field(self, "interactive", interactive)
         set_field(self, "privileged", privileged)
+        set_field(self, "arguments", arguments)
 
 
 # -- resolving wrappers and nested scripts ----------------------------------------------
@@ -418,7 +422,9 @@ def shell_mode(invocation: Invocation) -> ShellMode:
         break
     rest = args[i:]
     if has_c:
-        return ShellMode(command.render(rest[0]) if rest else "", None, False, interactive, privileged)
+        script = command.render(rest[0]) if rest else ""
+        arguments = tuple(command.render(word) for word in rest[1:])
+        return ShellMode(script, None, False, interactive, privileged, arguments)
     if rest and not reads_stdin:
         file = rest[0]
         return ShellMode(None, file, file in ("-", "/dev/stdin"), interactive, privileged)
@@ -641,6 +647,8 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
         mode = shell_mode(invocation)
         if mode.script:
             nested.append(mode.script)
+            if mode.arguments:  # find ~ -exec sh -c 'openssl enc -in "$1" …' _ {} ;: the code on ~'s files
+                nested.extend(_with_arguments(mode.script, mode.arguments))
         for redirect in command.redirects:
             if redirect.op == "<<<":
                 nested.append(command.render(redirect.target))
@@ -1350,6 +1358,28 @@ def _called(
     inner = _call_body(function, invocation)
     if inner is not None:
         yield from _walk(inner, cwd=cwd, _depth=depth + 1)
+
+
+_SHELL_POSITIONAL = lazy_compile(r"\"?\$(?:\{([0-9@*])\}|([0-9@*]))\"?")
+_ARGUMENT_LOOP = lazy_compile(r"\bfor\s+(\w+)(?:\s*;\s*|\s+)do\b")
+"""``for f; do``, ``for f do``: a loop over the arguments (``"$@"``), as ``for f in "$@"; do``."""
+
+
+def _with_arguments(code: str, arguments: tuple[str, ...]) -> list[str]:
+    """``sh -c CODE NAME ARGS...``'s CODE with ``$0`` (NAME), ``$1`` ... and ``$@`` put in; none when it
+    names none of them."""
+    quoted = [shlex.quote(argument) for argument in arguments]
+
+    def argument(match: re.Match[str]) -> str:
+        key = match.group(1) or match.group(2)
+        if key in "@*":
+            return " ".join(quoted[1:]) or "''"
+        index = int(key)
+        return quoted[index] if index < len(quoted) else "''"
+
+    looped = _ARGUMENT_LOOP.sub(lambda m: f'for {m.group(1)} in "$@"; do', code)
+    filled = _SHELL_POSITIONAL.sub(argument, looped)
+    return [filled] if filled != code else []
 
 
 def _call_body(function: Function, invocation: Invocation) -> Script | None:

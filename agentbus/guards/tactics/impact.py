@@ -915,6 +915,25 @@ def _datastore(word: str, home: str, cwd: str | None) -> str | None:
     return "an ESXi datastore" if path == _DATASTORE or path.startswith(_DATASTORE + "/") else None
 
 
+def _shell_code(run: list[str]) -> bool:
+    """Whether ``find -exec`` runs a shell on code of the line (``sh -c 'CODE' _ {}``): the code is judged
+    on its own with ``{}`` for its ``$1`` (``programs.shell_mode``), not as an unknown script. Code that
+    writes over an argument (``: > "$1"``) stays the search's to judge: ``{}`` stands for the starting
+    directory, which a redirection cannot overwrite."""
+    return (
+        len(run) > 2
+        and run[0].rsplit("/", 1)[-1] in SHELLS
+        and run[1].startswith("-")
+        and not run[1].startswith("--")
+        and run[1].endswith("c")
+        and not _WRITES_ARGUMENT.search(run[2])
+    )
+
+
+_WRITES_ARGUMENT = lazy_compile(r">\|?\s*[\"']?\$\{?[0-9@*]")
+"""A redirection onto a positional parameter (``> "$1"``, ``>| $0``)."""
+
+
 def _find(invocation: Invocation, home: str, values: list[str]) -> Verdict | None:
     starts = []
     for value in values:
@@ -925,6 +944,7 @@ def _find(invocation: Invocation, home: str, values: list[str]) -> Verdict | Non
         value in ("-exec", "-execdir", "-ok", "-okdir")
         and index + 1 < len(values)
         and _FIND_DESTROYS.match(values[index + 1].rsplit("/", 1)[-1])
+        and not _shell_code(values[index + 1 :])
         for index, value in enumerate(values)
     )
     if not destroys:

@@ -14,8 +14,14 @@ miner's ``config.json`` and starts it under another name. Each step alone names 
   pool.supportxmr.com:443 -u $WALLET``): XMRig's and cpuminer's login, whatever the program is called;
 - a miner's algorithm chosen in its config (``"algo": "rx/0"``, ``"algo": "power2b"``), or a placeholder in
   a config named by a variable replaced by the dropper's pool or wallet (``sed -i "s/tua/$WALLET/" $CFG``);
+- a miner's config written whole (``cat > config.json <<EOF`` with ``"donate-level"``, ``"algo": "rx/0"``,
+  ``"algo": "$ALGO"``, a pool's login): the same keys as an edit's, in a file the line writes;
+- a placeholder in a config hidden in a shared temporary directory replaced by an address held in
+  variables (``sed -i "s/tua/$IP:$PORT/" /tmp/.ICE-unix/.x/config.json``); the same edit of a config
+  named only by a variable (``$CFG``) is an ordinary template's, and stays allowed;
 - a rival miner's hidden files deleted from a shared temporary directory (``rm -rf /tmp/.xmrig
-  /tmp/.ICE-unix/.x``): a miner clearing the machine for itself.
+  /tmp/.ICE-unix/.x``, or a hidden directory inside X11's ``/tmp/.ICE-unix`` alone): a miner clearing
+  the machine for itself.
 
 Each is :data:`~agentbus.guards.verdict.RESOURCE_HIJACK`. A developer's config edits (``"port": 3000``,
 ``"url": "http://localhost:8080"``) and copies of a miner under its own name stay allowed.
@@ -28,7 +34,7 @@ import re
 
 from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
-from ..programs import Invocation
+from ..programs import Invocation, written_text
 from ..verdict import RESOURCE_HIJACK, Verdict
 from .impact import is_miner, names_wallet
 from .process_hunts import names_mining
@@ -97,6 +103,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         return _renamed(invocation)
     if name == "rm":
         return _rivals_deleted(invocation)
+    if name in _WRITERS:
+        return _config_written(invocation)
     if name in _SHOWERS:
         return None
     return _pool_and_wallet(invocation)
@@ -105,8 +113,11 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
 def _config_rewritten(invocation: Invocation) -> Verdict | None:
     """``sed -i`` (or ``jq``) editing what only a miner's config holds."""
     args = list(invocation.args)
+    redirected = [invocation.command.render(r.target) for r in invocation.command.redirects if r.op == ">"]
     if invocation.name != "jq" and not any(_in_place(a) for a in args):
-        return None
+        if not any(map(_hidden_config, redirected)):  # sed "s/tua/$IP:$PORT/" $CFG > /tmp/.x/config.json
+            return None
+        args += redirected
     expressions = [a for a in args if not a.startswith("-")]
     if invocation.name == "jq" and not any(_JQ_ASSIGNMENT.search(a) for a in expressions):
         return None  # jq '.pools[0].url' config.json: read, not rewritten
@@ -118,35 +129,107 @@ def _config_rewritten(invocation: Invocation) -> Verdict | None:
             return _verdict(RESOURCE_HIJACK, invocation, "edits a miner's pool login (.pools[…])")
     configs = any(a.lower().endswith(_CONFIG_SUFFIXES) for a in expressions)
     named_by_variable = len(expressions) > 1 and expressions[-1].startswith("$")
+    hidden = any(_hidden_config(a) for a in expressions[1:])
     for text in expressions:
         if named_by_variable and _replaced_by_dropper(text):
             why = "fills a config named by a variable with the dropper's pool or wallet"
             return _verdict(RESOURCE_HIJACK, invocation, why)
-        for algo in _ALGO_VALUE.finditer(text):
-            value = algo.group(1).replace("\\/", "/")
-            if _MINING_ALGORITHMS.match(value):
-                return _verdict(RESOURCE_HIJACK, invocation, f"sets a miner's algorithm to {value}")
+        if hidden and _replaced_by_address(text):
+            why = "fills a config hidden in a shared temporary directory with an address held in variables"
+            return _verdict(RESOURCE_HIJACK, invocation, why)
+        algorithm = _chosen_algorithm(text)
+        if algorithm is not None:
+            return _verdict(RESOURCE_HIJACK, invocation, f"sets a miner's algorithm to {algorithm}")
         if (configs and names_mining(text)) or names_wallet(text):
             return _verdict(RESOURCE_HIJACK, invocation, "points a config at a mining pool or a wallet")
-        for match in _LOGIN_KEYS.finditer(text):
-            value = match.group(1)
-            if _MINING_VARIABLE.search(value) or (
-                _POOL_ADDRESS.match(value)
-                and not value.startswith(_LOCAL)
-                and value.rpartition(":")[2] not in _SERVICE_PORTS
-            ):
-                why = f"sets a miner's pool login to {value} (a pool's address or a dropper's variable)"
-                return _verdict(RESOURCE_HIJACK, invocation, why)
+        login = _pool_login(text, _MINING_VARIABLE)
+        if login is not None:
+            why = f"sets a miner's pool login to {login} (a pool's address or a dropper's variable)"
+            return _verdict(RESOURCE_HIJACK, invocation, why)
     return None
+
+
+def _chosen_algorithm(text: str) -> str | None:
+    """The mining algorithm an ``"algo"`` key is given (``rx/0``, sed's ``rx\\/0``), or "a variable's
+    value" for ``"algo": "$ALGO"``; None for any other value (``"HS256"``)."""
+    for algo in _ALGO_VALUE.finditer(text):
+        value = algo.group(1).replace("\\/", "/")
+        if _MINING_ALGORITHMS.match(value):
+            return value
+    return "a variable's value" if _ALGO_VARIABLE.search(text) else None
+
+
+def _pool_login(text: str, variable: re.Pattern[str]) -> str | None:
+    """A pool login's value in ``text`` that is a pool's address (a host and a port no service uses, not
+    this machine's) or held in a ``variable`` a dropper fills."""
+    for match in _LOGIN_KEYS.finditer(text):
+        value = match.group(1)
+        if variable.search(value) or (
+            _POOL_ADDRESS.match(value)
+            and not value.startswith(_LOCAL)
+            and value.rpartition(":")[2] not in _SERVICE_PORTS
+        ):
+            return value
+    return None
+
+
+_WRITERS = frozenset({"cat", "echo", "printf", "tee"})
+_ALGO_VARIABLE = lazy_compile(r'"algo\\?"\s*:\s*\\?"\$\{?\w+\}?\\?"')
+"""``"algo": "$ALGO"``: a miner's algorithm left to the dropper (a token's signature key is ``"alg"``)."""
+_ADDRESS_VARIABLES = lazy_compile(r"\$\{?\w+\}?:\$\{?\w*PORT\w*\}?", re.IGNORECASE)
+"""``$IP:$PORT``, ``${HOST}:${POOL_PORT}``: an address held in variables."""
+
+
+def _config_written(invocation: Invocation) -> Verdict | None:
+    """``cat > config.json <<EOF``, ``echo '{…}' > c.json``: a file written whole with a miner's config
+    keys, a mining algorithm (by its name or a variable) or a pool's login."""
+    command = invocation.command
+    if invocation.name != "tee" and not any(r.op in (">", ">>", ">|") for r in command.redirects):
+        return None
+    text = written_text(invocation)
+    if text is None and invocation.name == "printf" and invocation.args:
+        # printf '{"algo": "%s"}' "$ALGO" > config.json: the template with its arguments put in
+        template, *rest = (command.render(a) for a in invocation.args)
+        for value in rest:
+            template = template.replace("%s", value, 1)
+        text = template
+    if text is None:
+        text = " ".join(command.render(a) for a in invocation.args)
+    key = _MINER_KEYS.search(text)
+    if key is not None:
+        return _verdict(RESOURCE_HIJACK, invocation, f"writes a miner's config ({key.group(0)})")
+    algorithm = _chosen_algorithm(text)
+    if algorithm is not None:
+        return _verdict(RESOURCE_HIJACK, invocation, f"writes a miner's config mining {algorithm}")
+    login = _pool_login(text, _DROPPER_VARIABLE)
+    # a pool's address alone may be a service's host:port: a written config must name mining too
+    if login is not None and (_DROPPER_VARIABLE.search(login) or names_mining(text)):
+        return _verdict(RESOURCE_HIJACK, invocation, f"writes a miner's pool login ({login})")
+    return None
+
+
+def _hidden_config(path: str) -> bool:
+    """``/tmp/.ICE-unix/.x/config.json``: a config in a hidden directory of a shared temporary one."""
+    return path.startswith(_SHARED_TEMPS) and _hidden_inside(posixpath.dirname(path))
+
+
+def _replacement(text: str) -> str:
+    """What a sed substitution puts in (``s/tua/$WALLET/``: ``$WALLET``); "" for another expression."""
+    if len(text) < 4 or text[0] != "s" or text[1].isalnum() or text[1].isspace():
+        return ""
+    parts = text.split(text[1])
+    return parts[2] if len(parts) > 2 else ""
 
 
 def _replaced_by_dropper(text: str) -> bool:
     """``s/tua/$WALLET/``, ``s#POOL_HERE#$POOL:$PORT#``: a substitution whose replacement is a dropper's
     pool or wallet variable."""
-    if len(text) < 4 or text[0] != "s" or text[1].isalnum() or text[1].isspace():
-        return False
-    parts = text.split(text[1])
-    return len(parts) > 2 and _DROPPER_VARIABLE.search(parts[2]) is not None
+    return _DROPPER_VARIABLE.search(_replacement(text)) is not None
+
+
+def _replaced_by_address(text: str) -> bool:
+    """``s/tua/$IP:$PORT/``: a substitution whose replacement is an address held in variables."""
+    return _ADDRESS_VARIABLES.search(_replacement(text)) is not None
 
 
 def _rivals_deleted(invocation: Invocation) -> Verdict | None:
@@ -156,10 +239,19 @@ def _rivals_deleted(invocation: Invocation) -> Verdict | None:
     hidden = [o for o in operands if o.startswith(_SHARED_TEMPS) and _hidden_inside(o)]
     if not hidden:
         return None
+    x11 = next((o for o in hidden if _X11_HIDDEN.match(o)), None)
+    if x11 is not None:
+        why = f"deletes {x11}, a hidden directory inside X11's socket directory: where miners hide"
+        return _verdict(RESOURCE_HIJACK, invocation, why)
     if not any(names_mining(o) or any(is_miner(part.lstrip(".")) for part in o.split("/")) for o in operands):
         return None
     why = f"deletes a rival miner's hidden files ({hidden[0]}): a miner clearing the machine for itself"
     return _verdict(RESOURCE_HIJACK, invocation, why)
+
+
+_X11_HIDDEN = lazy_compile(r"^/tmp/\.(?:ICE|X11|font|XIM|Test)-unix/+\.(?!\.?/*$)[^/]")
+"""``/tmp/.ICE-unix/.x``: a hidden name inside X11's socket directories, which hold sockets named by
+number (``X0``, ``1234``) and nothing hidden; droppers park miners there and delete their rivals'."""
 
 
 def _hidden_inside(path: str) -> bool:

@@ -7,11 +7,15 @@ the keychain with it; checking it against the account (``dscl . -authonly``) is 
 for a password hands it to the program that needs it (``echo "$pw" | sudo -S``, ``curl -u
 "u:$pw"``). So the value of a ``read -s`` variable written to a file by ``echo``, ``printf`` or ``tee``
 is held back: CREDENTIALS (blocked) for a file outside the project, COLLECTION (asked) for the
-project's own (``.vault_pass``). The terminal and ``/dev/null`` are not files kept.
+project's own (``.vault_pass``). The terminal and ``/dev/null`` are not files kept. Sent in a request's
+body or its URL (``curl -d "p=$pw" https://…``, ``wget --post-data``) to another machine, it is the
+stealer's catch on its way out: CREDENTIALS too; ``curl -u "u:$pw"`` logs in with it, and this machine's
+own service (``localhost``) is a developer's login.
 """
 
 from __future__ import annotations
 
+from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
 from ..findings import static_args as _values
 from ..parse import WRITE_OPERATORS, Script
@@ -70,6 +74,33 @@ def _kept_in(stages: list[Invocation], index: int) -> str | None:
     return next((t for t in targets if not t.startswith((*_NOT_KEPT, "&"))), None)
 
 
+_SENDERS = frozenset({"curl", "wget", "http", "https", "xh", "curlie"})
+_BODY_OPTIONS = frozenset({"-d", "--data", "--data-raw", "--data-binary", "--data-urlencode",
+                           "--data-ascii", "-F", "--form", "--form-string", "--json", "--post-data",
+                           "--body-data"})  # fmt: skip
+"""Options whose value is a request's body (curl's, wget's)."""
+_LOCAL_URL = lazy_compile(r"^(?:https?://)?(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?:[:/]|$)")
+
+
+def _sent(invocation: Invocation, names: set[str]) -> bool:
+    """Whether a network client sends one of ``names``' values to another machine in a request's body or
+    URL (``curl -d "p=$pw" https://h/``, ``wget --post-data="p=$pw" URL``, ``curl "https://h/?p=$pw"``)."""
+    command = invocation.command
+    words = list(invocation.args)
+    statics = [command.static(word) or "" for word in words]
+    if any(_LOCAL_URL.match(value) for value in statics if "://" in value or value.startswith("localhost")):
+        return False
+    for index, word in enumerate(words):
+        if not any(s.kind == "$" and s.text.strip("${}") in names for s in command.substitutions_in(word)):
+            continue
+        previous = statics[index - 1] if index else ""
+        rendered = command.render(word)
+        option = rendered.partition("=")[0] if rendered.startswith("--") else rendered[:2]
+        if previous in _BODY_OPTIONS or option in _BODY_OPTIONS or "://" in rendered:
+            return True
+    return False
+
+
 def judge_script(script: Script, home: str) -> Verdict | None:
     """A ``read -s`` variable's value written to a file later in the line."""
     names: set[str] = set()
@@ -78,6 +109,9 @@ def judge_script(script: Script, home: str) -> Verdict | None:
             if stage.name == "read":
                 names.update(_silent_variables(stage))
                 continue
+            if names and stage.name in _SENDERS and _sent(stage, names):
+                why = "sends a password typed at a silent prompt to another machine: a fake prompt's catch"
+                return _verdict(CREDENTIALS, stage, why)
             if not names or stage.name not in _PRINTERS or not _prints(stage, names):
                 continue
             kept = _kept_in(stages, index)

@@ -1399,6 +1399,19 @@ def _scanner(name: str, *, fetched: bool = False) -> bool:
     return stem in _ESCALATION_SCANNERS or (fetched and stem in ("linpeas", "linpeas_fat", "linpeas_small"))
 
 
+_SCANNER_REPOSITORIES = frozenset({"peass-ng", "privilege-escalation-awesome-scripts-suite", "linpeas"})
+"""Scanners' repositories published under a name no file of theirs is run by (carlospolop's PEASS-ng)."""
+_SHORT_SCANNER_NAMES = frozenset({"les", "lse", "peas"})
+"""Scanners' file names too short to tell a repository by (a project may be named ``les``)."""
+
+
+def scanner_repository(name: str) -> bool:
+    """Whether a repository's name is a privilege-escalation scanner's (``LinEnum``, ``PEASS-ng``,
+    ``linux-smart-enumeration``, ``deepce``, ``pspy``)."""
+    key = name.lower()
+    return key in _SCANNER_REPOSITORIES or (key not in _SHORT_SCANNER_NAMES and _scanner(key))
+
+
 _KERNEL_EXPLOITS = frozenset({
     "w00t", "elflbl", "elfdump", "elfcd", "expand_stack", "h00lyshit", "krad", "local26", "loko",
     "mremap_pte", "newlocal", "ong_bak", "ptrace_kmod", "ptrace24", "raptor_prctl", "stackgrow", "uselib",

@@ -60,6 +60,7 @@ from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
 from ..findings import positionals as _positionals
 from ..findings import static_args as _values
+from ..findings import without_values
 from ..options import option_values as _option_values
 from ..programs import SSH_OPTIONS_WITH_VALUES, Invocation
 from ..verdict import BACKDOOR, REMOTE_ACCESS, Verdict
@@ -381,16 +382,7 @@ _PLINK_VALUED = frozenset({"-pw", "-pwfile", "-hostkey", "-load", "-sercfg", "-p
 def _plink_as_ssh(values: list[str]) -> list[str]:
     """PuTTY's ``plink`` read as ssh: its forwards (``-D``, ``-L``, ``-R``), login (``-l``) and destination
     are ssh's; its own options (``-ssh``, ``-batch``, ``-pw PASS``, ``-P PORT``) are left out."""
-    kept: list[str] = []
-    skip = False
-    for value in values:
-        if skip:
-            skip = False
-        elif value in _PLINK_VALUED:
-            skip = True
-        elif value not in _PLINK_ONLY:
-            kept.append(value)
-    return kept
+    return [value for value in without_values(values, _PLINK_VALUED) if value not in _PLINK_ONLY]
 
 
 def _judge_ssh(invocation: Invocation, values: list[str]) -> Verdict | None:

@@ -21,7 +21,7 @@ installed, and stays allowed. Destroying a disk or a volume (``mkfs /dev/sdb1``,
 
 from __future__ import annotations
 
-from ..findings import finding, static_args
+from ..findings import finding, static_args, without_values
 from ..programs import Invocation
 from ..verdict import VOLUMES, Verdict
 
@@ -86,15 +86,10 @@ _SUBCOMMANDS = {"zfs": 0, "zpool": 0, "cryptsetup": 0, "dmsetup": 0, "udisksctl"
 def _mount(values: list[str]) -> str | None:
     """What ``mount`` is told to mount; None for the listing forms (``mount``, ``mount -l -t ext4``)."""
     operands: list[str] = []
-    skip = False
-    for value in values:
-        if skip:
-            skip = False
-        elif value in _MOUNT_NAMES:
+    for value in without_values(values, _MOUNT_VALUES):
+        if value in _MOUNT_NAMES:
             continue  # the next word is an operand
-        elif value in _MOUNT_VALUES:
-            skip = True
-        elif not value.startswith("-"):
+        if not value.startswith("-"):
             operands.append(value)
         elif value in ("-a", "--all") or (value[1:2] != "-" and "a" in value[1:] and "=" not in value):
             return "every file system in /etc/fstab"

@@ -64,7 +64,6 @@ HELD = {
 
 ALLOWED = [
     "git clone https://github.com/sylabs/singularity",
-    "git clone https://github.com/stealthcopter/deepce",
     "git clone https://github.com/dragen1860/Reptile-Pytorch",
     "wget https://example.com/reptile-guide.pdf",
     "cd myproject && make",
