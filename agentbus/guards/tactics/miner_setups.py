@@ -156,7 +156,14 @@ def _chosen_algorithm(text: str) -> str | None:
         value = algo.group(1).replace("\\/", "/")
         if _MINING_ALGORITHMS.match(value):
             return value
-    return "a variable's value" if _ALGO_VARIABLE.search(text) else None
+    variable = _ALGO_VARIABLE.search(text)
+    if variable is None:
+        return None
+    # "algo": "$ALGO" names nothing else; "algo": "$HASH_ALGO" in hash.json is a digest's, unless the
+    # text around it is a miner's (a pool, a wallet, a login)
+    if variable.group(1).upper() == "ALGO" or _MINER_CONTEXT.search(text) or names_mining(text):
+        return "a variable's value"
+    return None
 
 
 def _pool_login(text: str, variable: re.Pattern[str]) -> str | None:
@@ -174,8 +181,10 @@ def _pool_login(text: str, variable: re.Pattern[str]) -> str | None:
 
 
 _WRITERS = frozenset({"cat", "echo", "printf", "tee"})
-_ALGO_VARIABLE = lazy_compile(r'"algo\\?"\s*:\s*\\?"\$\{?\w+\}?\\?"')
+_ALGO_VARIABLE = lazy_compile(r'"algo\\?"\s*:\s*\\?"\$\{?(\w+)\}?\\?"')
 """``"algo": "$ALGO"``: a miner's algorithm left to the dropper (a token's signature key is ``"alg"``)."""
+_MINER_CONTEXT = lazy_compile(r'"(?:pools|wallet|coin|rig-id|donate-level)\\?"\s*:')
+"""Keys only a miner's config holds beside its algorithm: its pools, a wallet, a coin, a rig id."""
 _ADDRESS_VARIABLES = lazy_compile(r"\$\{?\w+\}?:\$\{?\w*PORT\w*\}?", re.IGNORECASE)
 """``$IP:$PORT``, ``${HOST}:${POOL_PORT}``: an address held in variables."""
 

@@ -86,6 +86,8 @@ ALLOWED = [
     'cat > config.json <<EOF\n{"port": 3000, "url": "http://localhost:8080"}\nEOF',
     'cat > jwt.json <<EOF\n{"alg": "$ALG", "kid": "k1"}\nEOF',
     'echo \'{"algorithm": "sha256"}\' > hash.json',
+    'cat > hash.json <<EOF\n{"algo": "$HASH_ALGO", "rounds": 10}\nEOF',
+    'printf \'{"algo": "%s"}\' "$DIGEST" > checksum.json',
     'sed -i "s/tua/$IP:$PORT/" $CFG',
     'sed -i "s/HOSTPORT/$HOST:$PORT/" nginx.conf',
     "rm -rf /tmp/.ICE-unix",
