@@ -2455,7 +2455,7 @@ def _check_as_powershell(command: str, home: str, policy: Policy) -> Verdict | N
     to ``pwsh -Command`` is (the interpreters' rules), whatever shell the runtime was taken to run."""
     if _AS_POWERSHELL.get():
         return None
-    runs_cmdlet = powershell.reading_powershell() or _runs_powershell_command(parsed(command))
+    runs_cmdlet = _runs_powershell_command(parsed(command))
     if runs_cmdlet:
         token = _AS_POWERSHELL.set(True)
         try:
@@ -2464,7 +2464,7 @@ def _check_as_powershell(command: str, home: str, policy: Policy) -> Verdict | N
             _AS_POWERSHELL.reset(token)
         if verdict is not None:
             return verdict
-    if runs_cmdlet or powershell_code.looks_like_powershell(command):
+    if runs_cmdlet or powershell.reading_powershell() or powershell_code.looks_like_powershell(command):
         return _powershell_code(command, command, policy)
     return None
 
