@@ -2473,6 +2473,11 @@ def _powershell_code(code: str, piece: str, policy: Policy) -> Verdict | None:
     """What PowerShell code does by names only PowerShell and Windows have (:mod:`.powershell_code`)."""
     found = powershell_code.judge(code)
     if found is None:
+        for command in powershell_code.dotnet_calls_as_bash(code):
+            verdict = check_command(command, policy=policy)
+            if verdict is not None:
+                why = f"{verdict.why} (.NET's call, read as {command})"
+                return verdict.replace(piece=_piece(piece), why=why, reason=None)
         return None
     return policy.apply(Verdict(found[0], _piece(piece), found[1], rule="powershell code"))
 

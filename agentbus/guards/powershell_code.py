@@ -12,7 +12,9 @@ Every pattern is bounded or anchored: linear in the line.
 
 from __future__ import annotations
 
+import itertools
 import re
+import shlex
 
 from ..lazy_regex import lazy_compile
 from .verdict import (
@@ -35,7 +37,7 @@ from .verdict import (
     UNJUDGED_SCRIPT,
 )
 
-__all__ = ["judge", "looks_like_powershell"]
+__all__ = ["dotnet_calls_as_bash", "judge", "looks_like_powershell"]
 
 _WINDOWS_TOOLS = (
     r"reg|schtasks|certutil|bitsadmin|cmdkey|vaultcmd|wevtutil|vssadmin|wmic|installutil|regsvr32|mshta|"
@@ -252,12 +254,12 @@ _JUDGED = [(category, why, lazy_compile(pattern, re.IGNORECASE)) for category, w
 # output piped in (``oh-my-posh init pwsh | Invoke-Expression``) is left to the bash rules, as ``kubectl
 # completion bash | bash`` is.
 _COMPUTED_RUN = lazy_compile(
-    r"(?:^|[;&|({\n=]|\bthen\b)[ \t]*(?:\.|&)?[ \t]*(?:\(?[ "
-    r"\t]*(?:Invoke-Expression|iex)\b(?:[ \t]{1,5}-Command)?"
-    r"[ \t]*(?:[$(\[]|\"[^\"\n]{0,300}?\$)|\$ExecutionConte"
-    r"xt\.InvokeCommand\.(?:InvokeScript|NewScriptBlock)\b|"
-    r"[.&][ \t]*\(?[ \t]*\[scriptblock\]::Create\b)|\[scriptblock\]::Create\([^)\n]{0,400}\)"
-    r"[ \t]*\.Invoke\(",
+    r"(?:^|[;&|({\n=]|\bthen\b)[ \t]*(?:\.|&)?[ \t]*(?:"
+    r"\(?[ \t]*(?:Invoke-Expression|iex)\b(?:[ \t]{1,5}-Command)?[ \t]*(?:[$(\[]|\"[^\"\n]{0,300}?\$)|"
+    r"\$ExecutionContext\.InvokeCommand\.(?:InvokeScript|NewScriptBlock)\b|"
+    r"&[ \t]*\$\w{1,80}[ \t]+\(|"  # & $name (…): a command named by a variable, given a computed argument
+    r"[.&][ \t]*\(?[ \t]*\[scriptblock\]::Create\b)|"
+    r"\[scriptblock\]::Create\([^)\n]{0,400}\)[ \t]*\.Invoke\(",
     re.IGNORECASE | re.MULTILINE,
 )
 _FETCHES = lazy_compile(
@@ -360,3 +362,49 @@ def _archive_uploaded(command: str) -> str | None:
         ):
             return match.group(1)
     return None
+
+
+# .NET's file and process calls with literal arguments, as the bash command that does the same: judged by the
+# bash rules (``[IO.Directory]::Delete($HOME, $true)`` is ``rm -rf ~``).
+_DOTNET_CALL = lazy_compile(
+    r"\[(?:System\.)?(?:IO\.(?P<kind>File|Directory)|Diagnostics\.(?P<process>Process))\]::(?P<method>\w{1,20})"
+    r"\([ \t]*(?P<args>[^()\n]{0,600})\)",
+    re.IGNORECASE,
+)
+_LITERAL = re.compile(
+    r"'([^'\n]*)'|\"([^\"`\n]*)\"|(\$PROFILE\b|\$HOME\b|\$env:USERPROFILE\b)", re.IGNORECASE
+)
+_PROFILE_PATH = "~/Documents/PowerShell/Microsoft.PowerShell_profile.ps1"
+
+
+def _bash_word(text: str) -> str:
+    text = re.sub(r"(?i)^(?:\$HOME|\$env:USERPROFILE|\$\{env:USERPROFILE\})(?=[\\/]|$)", "~", text)
+    text = re.sub(r"(?i)^\$PROFILE$", _PROFILE_PATH, text).replace("\\", "/")
+    if text == "~" or text.startswith("~/"):
+        return "~" + shlex.quote(text[1:]) if len(text) > 1 else "~"
+    return shlex.quote(text)
+
+
+def dotnet_calls_as_bash(command: str) -> list[str]:
+    """The bash commands ``command``'s .NET file and process calls amount to (literal arguments only)."""
+    commands: list[str] = []
+    for match in itertools.islice(_DOTNET_CALL.finditer(command), 16):
+        literals = [
+            m.group(1) if m.group(1) is not None else m.group(2) or m.group(3)
+            for m in _LITERAL.finditer(match.group("args"))
+        ]
+        if not literals:
+            continue
+        words = [_bash_word(w) for w in literals]
+        method = match.group("method").lower()
+        if match.group("process"):
+            if method == "start":
+                commands.append(" ".join([words[0], *literals[1:2]]))
+        elif method == "delete":
+            recursive = match.group("kind").lower() == "directory" and "$true" in match.group("args").lower()
+            commands.append(f"rm {'-rf ' if recursive else ''}{words[0]}")
+        elif method.startswith(("writeall", "appendall")):
+            commands.append(f"echo text {'>>' if method.startswith('append') else '>'} {words[0]}")
+        elif method in ("copy", "move") and len(words) >= 2:
+            commands.append(f"{'cp' if method == 'copy' else 'mv'} {words[0]} {words[1]}")
+    return commands
