@@ -325,15 +325,18 @@ def _name(path: str) -> str:
     return re.split(r"[\\/]", path)[-1].lower()
 
 
+_DOWNLOADS_READ = 8
+"""The most downloading statements a line is read for (each looked for in the statements after it)."""
+
+
 def _downloaded_and_run(command: str) -> str | None:
     """A file a statement downloads that a later statement runs (``iwr URL -OutFile a.ps1; & .\\a.ps1``)."""
     if not _FETCHES.search(command):
         return None
     statements = _statements(command)
-    for index, statement in enumerate(statements):
-        if not _FETCHES.search(statement):
-            continue
-        for match in _DOWNLOADED_TO.finditer(statement):
+    downloads = ((i, s) for i, s in enumerate(statements) if _FETCHES.search(s))
+    for index, statement in itertools.islice(downloads, _DOWNLOADS_READ):
+        for match in itertools.islice(_DOWNLOADED_TO.finditer(statement), 2):
             name = _name(match.group(1) or match.group(2) or "")
             if not name or name.startswith("$"):
                 continue
