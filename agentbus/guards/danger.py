@@ -42,6 +42,7 @@ from . import (
     definitions,
     device_rules,
     powershell,
+    powershell_code,
     script_files,
     session_directory,
     session_downloads,
@@ -1135,7 +1136,10 @@ def _judge_code(code: str, invocation: Invocation, home: str, *, how: str, piece
         is_data=lambda path: data_tree(path, home, invocation.cwd),
     )
     if danger is None:
-        return None
+        if invocation.name.lower() not in _POWERSHELLS:
+            return None
+        verdict = _powershell_code(code, piece or invocation.text, current_policy())
+        return verdict.replace(why=f"{verdict.why}, {how}") if verdict is not None else None
     return Verdict(danger.category, piece or _piece(invocation.text), f"{danger.why}, {how}")
 
 
@@ -2440,6 +2444,7 @@ _POWERSHELL_COMMAND = lazy_compile(
 )
 """Commands only PowerShell has (a verb-noun cmdlet, ``iex``, ``iwr``): a line that runs one is judged as
 PowerShell's code as well."""
+_POWERSHELLS = frozenset({"pwsh", "powershell", "pwsh.exe", "powershell.exe"})
 _AS_POWERSHELL: contextvars.ContextVar[bool] = contextvars.ContextVar("agentbus_as_powershell", default=False)
 
 
@@ -2448,13 +2453,33 @@ def _check_as_powershell(command: str, home: str, policy: Policy) -> Verdict | N
     typed straight into PowerShell (Claude Code's PowerShell tool, Codex on Windows, any runtime whose
     shell tool is PowerShell) means nothing to bash, so the line is judged as well as the code handed
     to ``pwsh -Command`` is (the interpreters' rules), whatever shell the runtime was taken to run."""
-    if _AS_POWERSHELL.get() or not _runs_powershell_command(parsed(command)):
+    if _AS_POWERSHELL.get():
         return None
-    token = _AS_POWERSHELL.set(True)
-    try:
-        return _check_script(parsed("pwsh -NoProfile -Command " + shlex.quote(command)), home, policy)
-    finally:
-        _AS_POWERSHELL.reset(token)
+    runs_cmdlet = _runs_powershell_command(parsed(command))
+    if runs_cmdlet:
+        token = _AS_POWERSHELL.set(True)
+        try:
+            verdict = _check_script(parsed("pwsh -NoProfile -Command " + shlex.quote(command)), home, policy)
+        finally:
+            _AS_POWERSHELL.reset(token)
+        if verdict is not None:
+            return verdict
+    if runs_cmdlet or powershell.reading_powershell() or powershell_code.looks_like_powershell(command):
+        return _powershell_code(command, command, policy)
+    return None
+
+
+def _powershell_code(code: str, piece: str, policy: Policy) -> Verdict | None:
+    """What PowerShell code does by names only PowerShell and Windows have (:mod:`.powershell_code`)."""
+    found = powershell_code.judge(code)
+    if found is None:
+        for command in powershell_code.dotnet_calls_as_bash(code):
+            verdict = check_command(command, policy=policy)
+            if verdict is not None:
+                why = f"{verdict.why} (.NET's call, read as {command})"
+                return verdict.replace(piece=_piece(piece), why=why, reason=None)
+        return None
+    return policy.apply(Verdict(found[0], _piece(piece), found[1], rule="powershell code"))
 
 
 def _runs_powershell_command(script: Script) -> bool:

@@ -150,12 +150,12 @@ _PROCESS_INJECTION = lazy_compile(
 """A one-liner that attaches to another process or writes its memory (``ctypes.CDLL(None).ptrace(16, PID,
 0, 0)``, ``process_vm_writev``, ``/proc/PID/mem``): code injected into a running program."""
 _RUN_DECODED = lazy_compile(
-    r"\b(?:exec|eval|iex|Invoke-Expression|loadstring|load|instance_eval|system)\b[^;\n]{0,300}?"
+    r"\b(?:exec|eval|iex|Invoke-Expression|loadstring|load|instance_eval|system(?!\.))\b[^;\n]{0,300}?"
     r"(?:b64decode|decode64|atob|base64_decode|FromBase64String|from_base64|unpack1?\(\s*[\"']m|"
     r"decode\(\s*[\"']base64|codecs\.decode|zlib\.decompress|bytes\.fromhex|unhexlify|rot13|rot_13)",
     re.IGNORECASE,
 )
-"""Code that runs what it decodes: the payload is hidden from any reader."""
+"""Code that runs what it decodes: the payload is hidden from any reader (``System.`` is .NET's namespace)."""
 _QX = lazy_compile(r"(?:\bqx|%x)\s*(?:\(([^)]{1,4000})\)|\{([^}]{1,4000})\}|\[([^\]]{1,4000})\])")
 _DASH_C = lazy_compile(r"[\"']-c[\"']\s*,\s*([\"'])(.{1,4000}?)\1")
 _DO_SHELL_SCRIPT = lazy_compile(r"do\s+shell\s+script\s+\"((?:[^\"\\]|\\.){1,4000})\"", re.IGNORECASE)

@@ -21,7 +21,10 @@ shell's own text), unless the line defines a function of that name. A value from
 
 from __future__ import annotations
 
+import itertools
 import posixpath
+import re
+import shlex
 
 from ...lazy_regex import lazy_compile
 from ..carriers import sed_runs_input
@@ -123,14 +126,41 @@ _PATH_PARTS = 4
 _POWERSHELLS = frozenset({"pwsh", "powershell", "pwsh.exe", "powershell.exe"})
 
 
-def _encoded_powershell(invocation: Invocation) -> Verdict | None:
+def _encoded_powershell(invocation: Invocation, home: str) -> Verdict | None:
     """``pwsh -enc BASE64`` (any prefix of ``-EncodedCommand``, or ``-ec``): a script in base64 of UTF-16,
-    the spelling malware and ClickFix lures use so that nobody reads it."""
-    for value in _values(invocation)[:-1]:
+    the spelling malware and ClickFix lures use so that nobody reads it. Blocked whatever it says; the
+    script, decoded, is judged too, so that the reason names what it does (``Remove-Item -Recurse ~``)."""
+    values = _values(invocation)
+    for value, encoded in itertools.pairwise(values):
         flag = value.lower().lstrip("-/")
         if value.startswith(("-", "/")) and flag and ("encodedcommand".startswith(flag) or flag == "ec"):
-            return _verdict(OBFUSCATED, invocation, "runs a base64-encoded PowerShell script, unread")
+            script = _utf16_base64(encoded)
+            if script is None:
+                return _verdict(OBFUSCATED, invocation, "runs a base64-encoded PowerShell script, unread")
+            from ..danger import check_command  # here: danger imports the tactics
+            from ..policy import current_policy
+
+            found = check_command("pwsh -NoProfile -Command " + shlex.quote(script), home=home)
+            if found is not None and current_policy().decision(found.category) == "block":
+                why = f"{found.why}, in a script hidden in base64 (-EncodedCommand): {piece(script)}"
+                return _verdict(found.category, invocation, why)
+            why = f"runs a script hidden in base64 (-EncodedCommand): {piece(script)}"
+            return _verdict(OBFUSCATED, invocation, why)
     return None
+
+
+def _utf16_base64(text: str) -> str | None:
+    """``text`` decoded as PowerShell's -EncodedCommand (base64 of UTF-16LE), or None if it is not one."""
+    import base64  # here, not at import: it loads struct, a cost to every hook process
+    import binascii
+
+    if not re.fullmatch(r"[A-Za-z0-9+/]{4,65536}={0,2}", text):
+        return None
+    try:
+        script = base64.b64decode(text, validate=True).decode("utf-16-le")
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+    return script if all(c.isprintable() or c in "\r\n\t" for c in script) else None
 
 
 _DATA_FILTERS = {"split": frozenset({"--filter"}), "tar": frozenset({"--to-command"}),
@@ -220,7 +250,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         if data_run is not None:
             return data_run
     if name.lower() in _POWERSHELLS:
-        encoded = _encoded_powershell(invocation)
+        encoded = _encoded_powershell(invocation, home)
         if encoded is not None:
             return encoded
     computed = _computed_code(invocation)
