@@ -642,12 +642,17 @@ def _find_acts_on_files(invocation: Invocation) -> bool:
 _FIND_PATHS = frozenset({"-path", "-ipath", "-wholename", "-iwholename"})
 
 
-def _find_operands(invocation: Invocation) -> list[str]:
+def _find_operands(invocation: Invocation, *, listing: bool = False) -> list[str]:
     """What find names: its starting points, and each name it looks for, under ``-path``'s directory.
 
     ``find / -name id_rsa`` hunts for keys; ``find . -name '*.pem' -path './tests/fixtures/*'``
-    looks at test data, which the allow-list exempts.
+    looks at test data, which the allow-list exempts. ``listing``: find only shows the paths it
+    finds, so a name it looks for counts only when it is a credential's (``find /home -name
+    package.json`` is not a file in the home of an account named package.json), and not a password-hash
+    file at its one known place (``find /etc -name shadow``; ``-exec cat`` or ``| xargs cat`` reads it).
     """
+    from .tactics.credentials import FIXED_PLACE_HASHES, secret_name
+
     values = [v for v in (invocation.command.static(w) for w in invocation.args) if v is not None]
     starts: list[str] = []
     for value in values:
@@ -661,12 +666,14 @@ def _find_operands(invocation: Invocation) -> list[str]:
         if values[i] in _FIND_NAMES
         and (i == 0 or values[i - 1] not in ("!", "-not"))
         and (values[i + 1].startswith(".") or any(c.isalnum() for c in values[i + 1]))
+        and not (listing and (values[i + 1] in FIXED_PLACE_HASHES or not secret_name(values[i + 1])))
     ]
     paths = [values[i + 1] for i in range(len(values) - 1) if values[i] in _FIND_PATHS]
     bases = [p.rsplit("/", 1)[0] for p in paths if "/" in p] or [
         s.rstrip("/") or "/" for s in starts or ["."]
     ]
-    return [*starts, *(f"{base}/{leaf}" for base in bases for leaf in names)]
+    known = [f"/etc/{leaf}" for leaf in names if leaf in FIXED_PLACE_HASHES]  # find / -name shadow -exec cat
+    return [*starts, *(f"{base}/{leaf}" for base in bases for leaf in names), *known]
 
 
 _KEY_FILE = lazy_compile(r"(?:^|/)(?:id_[a-z0-9_]+|[^/]*\.(?:pem|key|ppk))$|/\.ssh/[^/]+$", re.IGNORECASE)
@@ -974,7 +981,7 @@ def _check_invocation(invocation: Invocation, cwd: str | None, *, shown: bool = 
         if name in _READERS or name in _PATTERN_FIRST:
             plain = _operands(invocation)
         elif name == "find":
-            plain = _find_operands(invocation)
+            plain = _find_operands(invocation, listing=shown and not _find_acts_on_files(invocation))
         else:
             plain = _generic_operands(invocation)
         last = len(plain) - 1

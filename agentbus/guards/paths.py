@@ -701,6 +701,10 @@ _ORDINARY_SAMPLES = (
 )  # fmt: skip
 _ORDINARY_HIDDEN = (".gitignore", ".editorconfig", ".github", ".eslintrc", ".DS_Store")
 """Hidden files every project has: a listing of names that match them is no hunt for secrets."""
+_ORDINARY_SOURCES = ("db", "user.service.ts")
+"""A backend's database folder and service modules: a name search that matches them (``find ../api
+-name '*db*'``, ``-name '*service*'``) looks for code, though ``vault.kdbx`` and ``service-account.json``
+match too."""
 
 
 def glob_matcher(pattern: str) -> Callable[[str], bool]:
@@ -1051,7 +1055,7 @@ def check_glob(
     if _GLOB_CHARS & set(last):
         candidates += [base, f"{base}/x"]
         matches = glob_matcher(last.lower())
-        ordinary = _ORDINARY_SAMPLES + (_ORDINARY_HIDDEN if listing else ())
+        ordinary = _ORDINARY_SAMPLES + (_ORDINARY_HIDDEN + _ORDINARY_SOURCES if listing else ())
         if not any(matches(name.lower()) for name in ordinary):
             candidates += [f"{base}/{name}" for name in _SENSITIVE_SAMPLES if matches(name.lower())]
     else:

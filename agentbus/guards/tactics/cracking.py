@@ -19,7 +19,8 @@ each finding is :data:`~agentbus.guards.verdict.CREDENTIALS` (blocked by default
   take hashes or try empty and default passwords (``mysql-dump-hashes``, ``mysql-empty-password``,
   ``http-default-accounts``).
 
-Asking a tool for its help or version is ordinary.
+Asking a tool for its help or version is ordinary, and so is ``hashcat``'s or ``john``'s ``--stdout``:
+candidate passwords printed from a word list and rules, no hash cracked.
 """
 
 from __future__ import annotations
@@ -43,6 +44,9 @@ _CRACKERS = frozenset({"john", "hashcat", "ophcrack", "fcrackzip", "pdfcrack", "
                        "cowpatty", "asleap", "bkcrack", "hashcat-legacy", "oclhashcat", "rcracki_mt",
                        "chntpw", "jwt-cracker", "jwtcrack", "psk-crack", "eapmd5pass"})  # fmt: skip
 """Programs that recover passwords from hashes, keys or captured handshakes."""
+_CANDIDATE_PRINTERS = frozenset({"hashcat", "john"})
+"""Crackers whose ``--stdout`` mode only prints the candidates a word list and its rules make (as ``crunch``
+does): no hash is read or cracked in that mode."""
 _TOKEN_CRACKERS = frozenset({"jwt_tool", "jwt_tool.py"})
 """A web token tool whose ``-C`` mode guesses the token's signing secret (judged only in that mode)."""
 _WIRELESS = frozenset({"reaver", "bully", "pixiewps", "hostapd-wpe", "eaphammer", "wifiphisher", "wifite",
@@ -82,6 +86,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         return _dscl_guess(invocation, values)
     if len(values) == 1 and values[0] in _INFO:
         return None
+    if name in _CANDIDATE_PRINTERS and any(value.partition("=")[0] == "--stdout" for value in values):
+        return None  # hashcat -r rules --stdout, john --rules --stdout: words mutated and printed, no hash
     if name == "airmon-ng" and not {"start", "kill"} & set(values):
         return None  # airmon-ng alone, or check: lists the wireless interfaces and what would get in the way
     if name in _GUESSERS:

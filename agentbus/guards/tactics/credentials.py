@@ -358,6 +358,13 @@ _POD_SECRET_NAME = lazy_compile(
     r"token|ca\.crt|namespace|\.?dockerconfigjson|kube-api-access.*", re.IGNORECASE
 )
 
+FIXED_PLACE_HASHES = frozenset({"shadow", "gshadow", "master.passwd"})
+"""The system's password-hash files, each at one known place (``/etc/shadow``, BSD's ``/etc/master.passwd``):
+a search for the exact name lists a path every administrator knows and reads nothing. Reading what it
+finds (``-exec cat``, ``| xargs cat``) is the file guard's, and a glob (``*shadow*``: backups such as
+``shadow.bak`` left readable) still hunts."""
+
+_FIND_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir", "-delete"})
 _FIND_NAME_TESTS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex",
                               "-iregex"})  # fmt: skip
 
@@ -401,7 +408,7 @@ def _find(invocation: Invocation, home: str) -> Verdict | None:
             name = values[index + 1]
             if value in ("-regex", "-iregex"):
                 name = re.sub(r"[\\^$()]|\.\*", "", name)
-            if secret_name(name):
+            if secret_name(name) and not (name in FIXED_PLACE_HASHES and _FIND_ACTIONS.isdisjoint(values)):
                 return _verdict(invocation, f"searches {where or pods} for credential files ({name})")
             if pods is not None and _POD_SECRET_NAME.fullmatch(name.strip("*")):
                 why = f"searches a node's pod volumes ({pods}) for their tokens ({name})"

@@ -23,11 +23,13 @@ default; ``profile = "unattended"`` blocks it):
   ``--spoof-mac``, an idle ``-sI`` or FTP bounce ``-b`` scan through another host), padding and bad
   checksums, paranoid or sneaky timing (``-T1``, ``--scan-delay 2s``). Finding one's own service needs none.
 
-Asking a scanner for its help or version, reading an earlier scan (``masscan --readscan``) or
+Asking a scanner for its help or version, reading an earlier scan (``masscan --readscan``, ``--read-scan``) or
 a dry run (``zmap -d``) sends nothing and is ordinary.
 """
 
 from __future__ import annotations
+
+import re
 
 from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
@@ -52,12 +54,23 @@ _WILD_OCTET = lazy_compile(r"\*|\d{0,3}-\d{0,3}")
 """nmap's octet ranges: ``*`` or ``0-255`` (``10.*.*.1``, ``192.168-170.0-255.1``)."""
 
 
+def _masscan_spelling(option: str) -> str:
+    """masscan's long option as its parser compares it: case, ``-``, ``_`` and ``.`` ignored (``--read-scan``
+    is ``--readscan``)."""
+    if not option.startswith("--"):
+        return option
+    return "--" + re.sub(r"[-_.]", "", option[2:]).lower()
+
+
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """The network sweep in this command, or None."""
     name = invocation.name
     if name in _MASS_SCANNERS:
         values = _values(invocation)
-        if _SENDS_NOTHING & {value.partition("=")[0] for value in values}:
+        options = {value.partition("=")[0] for value in values}
+        if name == "masscan":
+            options |= {_masscan_spelling(option) for option in options}
+        if _SENDS_NOTHING & options:
             return None
         return _verdict(NETWORK_SCAN, invocation, f"{name} sweeps network ranges for open ports")
     if name in _HOST_SCANNERS:
