@@ -178,6 +178,10 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      "(searched first): the user's next password goes through it"),
     (r"/(?:etc|lib|usr/lib|usr/local/lib|run)/udev/rules\.d/.*", STEALTH_PERSISTENCE,
      UDEV_RULE),
+    # /usr/local/sbin/.auth-helper, /usr/bin/.sshd: no package installs a dot name right where programs and
+    # libraries live (Fedora's /usr/lib/.build-id index aside); a PAM or udev hook's script is hidden so.
+    (r"/(?:usr/(?:local/)?)?(?:s?bin|lib(?:32|64|exec)?)/\.(?!build-id(?:/|$)|\.?(?:/|$))[^/]+(?:/.*)?",
+     STEALTH_PERSISTENCE, "a hidden name among the system's programs: a payload kept out of ls"),
     (r"/var/db/launchd\.db(?:/.*)?|/var/db/com\.apple\.xpc\.launchd(?:/.*)?", STEALTH_PERSISTENCE,
      "launchd's own record of which jobs are enabled or disabled: a job turned on, or a protection off"),
     (r"/etc/emond\.d/.*|/var/db/emondClients(?:/.*)?", STEALTH_PERSISTENCE,
@@ -247,7 +251,9 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      r"|/(?:start|run|init)\.sh",
      SERVICE, "a container's entrypoint: run as the container's main process at every start"),
     (rf"(?:/var/www|/srv/(?:http|www)|/usr/share/nginx|/usr/local/var/www|/opt/homebrew/var/www)/.*\.{_WEB_SCRIPTS}"
-     r"|/(?:usr/lib|usr/share|var/www|srv/www)/cgi-bin/.*|/Library/WebServer/(?:Documents|CGI-Executables)/.*",
+     r"|/(?:usr/lib|usr/share|var/www|srv/www)/cgi-bin/.*|/Library/WebServer/(?:Documents|CGI-Executables)/.*"
+     # a Java server deploys whatever lands in webapps (a .war unpacked, a .jsp compiled on first request)
+     r"|/(?:var/lib|usr/share|usr/local|opt)/(?:tomcat|jetty|apache-tomcat)[^/]*/webapps/.+",
      SERVICE, "a web server's scripts: a file here runs for anyone who requests it (a web shell)"),
     # -- shell profiles and session autostart ------------------------------------------------------
     (rf"~/\.(?:{_SHELL_FILES})(?:[.-]local)?|~/\.(?:bashrc|zshrc|profile|shrc)\.d/.*"
