@@ -93,7 +93,8 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      r"|(?:/usr/local|/usr/pkg|/opt/homebrew)/etc/sudoers\.d(?:/.*)?",
      PRIVILEGE, "sudo's rules: who may run what as root"),
     (r"/usr/local/etc/pam\.d(?:/.*)?|/etc/pam\.conf|/usr/lib/pam\.d(?:/.*)?|/usr/lib/pam(?:/.*)?"
-     r"|/(?:usr/)?lib(?:64)?(?:/[^/]*-linux-gnu[^/]*)?/security(?:/.*)?",
+     r"|/(?:usr/)?lib(?:64)?(?:/[^/]*-linux-gnu[^/]*)?/security(?:/.*)?"
+     r"|/usr/share/pam-configs/.*",  # Debian's PAM profiles, merged into common-auth by pam-auth-update
      PRIVILEGE, "PAM, which decides every login and sudo"),
     (r"/etc/polkit-1(?:/.*)?|/usr/share/polkit-1/(?:rules\.d|actions)(?:/.*)?|/var/lib/polkit-1(?:/.*)?",
      PRIVILEGE, "polkit's rules: who may act as root"),
@@ -228,7 +229,8 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      "git's hook templates, copied into every new repository"),
     # -- scheduled tasks ---------------------------------------------------------------------------
     (r"/etc/(?:crontab|anacrontab|cron\.(?:d|hourly|daily|weekly|monthly|yearly)(?:/.*)?|cron\.(?:allow|deny))"
-     r"|/var/spool/(?:cron|anacron|at|atjobs)(?:/.*)?|/var/at/(?:tabs|jobs)(?:/.*)?|/usr/lib/cron/tabs(?:/.*)?"
+     r"|/var/spool/(?:cron|anacron|at|atjobs|incron|fcron)(?:/.*)?|/var/at/(?:tabs|jobs)(?:/.*)?"
+     r"|/usr/lib/cron/tabs(?:/.*)?|/etc/incron\.(?:d/.*|allow|deny|conf)|~/\.anacrontab"
      r"|/etc/periodic/.*|/usr/local/etc/periodic/.*|/etc/periodic\.conf(?:\.local)?",
      SCHEDULED, "a scheduled task (cron, at, periodic)"),
     (rf"(?:{_UNIT_DIRS})/.*\.timer", SCHEDULED, "a systemd timer"),

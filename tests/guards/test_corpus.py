@@ -213,8 +213,9 @@ TLDR_CEILINGS = {
     # `--remove-args`, `grub-reboot N` x2, `grub-set-default N` x2, `grub-editenv … set/unset` x2
     # persist27 (+15): the initramfs rebuilt with whatever its hook directories hold, each page's very
     # operation: `update-initramfs -u|-c|-d` x3, `dracut -f`, `dracut --kver`, `mkinitcpio -P|-p|-g` x5,
-    # `genkernel all|initramfs|…` x5 (kernel and boot image built and installed as root)
-    "system configuration": 100,
+    # `genkernel all|initramfs|…` x5 (kernel and boot image built and installed as root); (+7) `authconfig
+    # --update …` x7: the PAM stack every login and sudo goes through rebuilt (as `pam-auth-update --enable`)
+    "system configuration": 107,
     # asks: the pages of mount/umount, losetup, swapon, LVM (lvcreate, lvextend, pvchange, vgchange),
     # cryptsetup open/close, zfs/zpool, mdadm, resize2fs/growpart, tune2fs, blockdev --set…, udisksctl
     # linux14: mknod's page making block and character device nodes (2): a disk under another name

@@ -65,12 +65,13 @@ def _crontab(invocation: Invocation, home: str) -> Verdict | None:
     edits = {"-e", "-r", "-i", "-ir", "-ri"} & set(values)
     if table and not {"-T", "-n"} & set(values):
         source = "standard input" if table[0] == "-" else table[0]
-        return _verdict(SCHEDULED, invocation, f"installs a crontab from {source}")
+        return _verdict(SCHEDULED, invocation, f"installs a table of {invocation.name} from {source}")
     if edits:
         what = "edits" if "-e" in edits else "removes"
-        return _verdict(SCHEDULED, invocation, f"{what} a crontab")
-    if not table and not {"-l", "-T", "-n", "-V", "--help"} & set(values):
-        return _verdict(SCHEDULED, invocation, "installs a crontab from standard input")  # echo … | crontab
+        return _verdict(SCHEDULED, invocation, f"{what} a table of {invocation.name}")
+    if not table and not {"-l", "-T", "-n", "-V", "--help", "-t"} & set(values):
+        # echo … | crontab
+        return _verdict(SCHEDULED, invocation, f"installs a table of {invocation.name} from standard input")
     return None
 
 
@@ -564,6 +565,23 @@ def _module_signing(invocation: Invocation, home: str) -> Verdict | None:
     )
 
 
+_AUTH_READS = frozenset({"--test", "--help", "-h", "current", "check", "list", "list-features", "show",
+                         "requirements", "test", "--version"})  # fmt: skip
+
+
+def _login_stack(invocation: Invocation, home: str) -> Verdict | None:
+    """``pam-auth-update --enable NAME``, ``authselect select PROFILE``, ``authconfig --update ...``: the PAM
+    stack every login and sudo goes through rebuilt, with a module a profile names (a PAM backdoor's
+    profile in ``/usr/share/pam-configs`` is enabled so). Directory set-ups (LDAP, SSSD) do it too: asked.
+    ``pam-auth-update`` alone opens a menu; listing and testing change nothing."""
+    values = _values(invocation)
+    if not values or _AUTH_READS & set(values):
+        return None
+    return _verdict(
+        SYSTEM_CONFIG, invocation, f"{invocation.name} changes the PAM stack every login goes through"
+    )
+
+
 def _ssh_copy_id(invocation: Invocation, home: str) -> Verdict | None:
     return _verdict(
         STEALTH_PERSISTENCE, invocation, "adds a key to authorized_keys: a login that outlives the session"
@@ -773,7 +791,8 @@ _CHECKS: dict[str, _Check] = {
     "chgrp": _given_to_root_or_keys,
     "mkdir": _bundle_or_keys,
     "setfacl": _other_keys,
-    "crontab": _crontab,
+    # incron runs its table's command whenever a file changes; fcron is cron's stand-in
+    **dict.fromkeys(("crontab", "incrontab", "fcrontab"), _crontab),
     "at": _at,
     "batch": _at,
     "systemctl": _systemctl,
@@ -795,6 +814,7 @@ _CHECKS: dict[str, _Check] = {
     **dict.fromkeys(("insmod", "modprobe", "depmod", "kextload", "kextutil", "kmutil"), _kernel_module),
     "dkms": _dkms,
     "udevadm": _udevadm,
+    **dict.fromkeys(("pam-auth-update", "authselect", "authconfig"), _login_stack),
     **dict.fromkeys(("update-initramfs", "dracut", "mkinitcpio", "mkinitrd", "genkernel"), _initramfs),
     "periodic": _periodic,
     **dict.fromkeys(("sign-file", "kmodsign"), _module_signing),

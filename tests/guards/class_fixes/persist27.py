@@ -19,6 +19,10 @@ classes fixed here are the steps around them:
   machine's key (``sign-file``, ``kmodsign``): asked;
 - a file put into a Java server's ``webapps`` (a .jsp web shell, a .war deployed): asked, like a script
   put under ``/var/www``.
+- (from probes written for the brief's classes) incron's and fcron's tables (``incrontab FILE|-e``,
+  ``/var/spool/incron``) and a user's ``~/.anacrontab``: asked as cron's are; the PAM stack rebuilt
+  (``pam-auth-update --enable``, ``authselect select``, ``authconfig --update``): asked, and a PAM profile
+  written into ``/usr/share/pam-configs``: blocked, as ``/etc/pam.d`` is.
 
 The commands are variants written for the tests, not the measured lines.
 """
@@ -63,9 +67,27 @@ HELD = {
         "echo '<% Runtime.getRuntime().exec(request.getParameter(\"c\")); %>' > "
         "/usr/share/tomcat9/webapps/ROOT/x.jsp",
     ],
+    "incron, fcron, user anacron": [
+        "incrontab /var/tmp/watch.tab",
+        "sudo incrontab -u root -e",
+        "printf '/etc/shadow IN_MODIFY /opt/x\\n' | sudo tee /var/spool/incron/root",
+        "fcrontab -e",
+        "printf '1 5 job /opt/x\\n' >> ~/.anacrontab",
+    ],
+    "PAM stack rebuilt": [
+        "sudo pam-auth-update --enable helper --force",
+        "sudo authselect select sssd with-mkhomedir --force",
+        "authconfig --enableshadow --update",
+        "sudo cp helper /usr/share/pam-configs/helper",
+    ],
 }
 
 ALLOWED = [
+    "incrontab -l",
+    "fcrontab -l",
+    "authselect current",
+    "authconfig --test",
+    "cat /usr/share/pam-configs/unix",
     "ls -la /usr/lib/.build-id | head",
     "cat /usr/local/bin/mytool",
     "chmod +x ./scripts/build.sh",
