@@ -689,13 +689,20 @@ def _made_runnable(invocation: Invocation, home: str) -> Verdict | None:
     return _staged_payload(files, invocation, home)
 
 
+def _runtime_dir(path: str) -> bool:
+    """``/run/postgresql``, ``/var/run/php-fpm``: a service's runtime directory (``/run/shm`` is memory)."""
+    return path.startswith(("/var/run/", "/run/")) and not path.startswith("/run/shm/")
+
+
 def _staged_payload(files: list[str], invocation: Invocation, home: str) -> Verdict | None:
     """``chmod +x /tmp/.beacon.sh``, ``chmod 755 /dev/shm/x``: a file made runnable where payloads hide (a
     dot name in a shared temporary directory, shared memory): the step before it is run, or before cron,
     a udev rule or a profile runs it. Running it from there is asked (:mod:`.hidden_runs`), so is this."""
     for file in files:
         path = normalize_path(file, home=home, cwd=invocation.cwd)
-        where = hiding_place(path) if path.startswith("/") else None
+        if not path.startswith("/") or _runtime_dir(path):
+            continue  # a service's runtime directory is made traversable (chmod 755 /var/run/postgresql)
+        where = hiding_place(path)
         if where is not None:
             return _verdict(
                 UNJUDGED_SCRIPT, invocation, f"makes {file} runnable in {where}: a payload staged"

@@ -93,6 +93,8 @@ ALLOWED = [
     "chmod +x ./scripts/build.sh",
     "chmod +x /tmp/build/run.sh",
     "chmod 644 /tmp/.cache.json",
+    "sudo chmod 755 /var/run/postgresql",
+    "sudo chmod 775 /run/php-fpm",
     "udevadm info --query=all --name=/dev/ttyUSB0",
     "udevadm monitor --environment --udev",
     "udevadm test /sys/class/net/eth0",
