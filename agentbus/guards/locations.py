@@ -376,6 +376,14 @@ _GIT_COMMONDIR = lazy_compile(r"(?:^|/)\.git/commondir$")
 _HOMES = lazy_compile(r"^(?:/home/[^/]+|/Users/[^/]+|/root|/var/root)(?=/|$)", re.IGNORECASE)
 
 
+_PROFILE_NAME = lazy_compile(
+    r"/\.(?:bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|zprofile|zlogin)$"
+)
+_PROFILE_ANYWHERE = (
+    "a shell start-up file, in a directory named at run time (a home a loop or variable picks)"
+)
+
+
 def location(path: str, *, home: str | None = None, cwd: str | None = None) -> tuple[str, str] | None:
     """``(category, what the place is)`` if writing or deleting ``path`` is a tactic, else None.
 
@@ -396,6 +404,8 @@ def location(path: str, *, home: str | None = None, cwd: str | None = None) -> t
             return PRIVILEGE, _KERNEL_HOOK_WHAT  # echo "$t/c" > "$d/release_agent": d found at run time
         if normalized.startswith("$") and normalized.endswith("/cgroup.procs"):
             return SYSTEM_CONFIG, _CGROUP_PROCS_WHAT  # echo 0 > $d/w/cgroup.procs: the escape's trigger
+        if normalized.startswith("$") and _PROFILE_NAME.search(normalized):
+            return PROFILE, _PROFILE_ANYWHERE  # echo "$cmd" >> "$user/.bashrc": every home of a loop
         return _ANYWHERE if _AUTHORIZED_KEYS.search(normalized) else None
     if normalized.startswith(("/private/etc/", "/private/var/")):
         normalized = normalized[len("/private") :]  # macOS: /etc and /var live in /private

@@ -23,6 +23,9 @@ classes fixed here are the steps around them:
   ``/var/spool/incron``) and a user's ``~/.anacrontab``: asked as cron's are; the PAM stack rebuilt
   (``pam-auth-update --enable``, ``authselect select``, ``authconfig --update``): asked, and a PAM profile
   written into ``/usr/share/pam-configs``: blocked, as ``/etc/pam.d`` is.
+- (after the held-out part was measured at the end: its known miss) a shell start-up file written in a
+  directory named at run time (``echo "$cmd" >> "$user/.bashrc"`` in a loop over ``/home/*``): asked,
+  as ``~/.bashrc`` is.
 
 The commands are variants written for the tests, not the measured lines.
 """
@@ -80,9 +83,16 @@ HELD = {
         "authconfig --enableshadow --update",
         "sudo cp helper /usr/share/pam-configs/helper",
     ],
+    "profile in a home named at run time": [
+        'for h in /home/*; do printf "%s\\n" "$payload" >> "$h/.zshrc"; done',
+        'tee -a "${target_home}/.bash_profile" < snippet.sh',
+        'cp rc "$U/.profile"',
+    ],
 }
 
 ALLOWED = [
+    'grep -n alias "$h/.bashrc"',
+    'echo done >> "$dir/bashrc.log"',
     "incrontab -l",
     "fcrontab -l",
     "authselect current",
