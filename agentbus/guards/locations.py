@@ -93,7 +93,8 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      r"|(?:/usr/local|/usr/pkg|/opt/homebrew)/etc/sudoers\.d(?:/.*)?",
      PRIVILEGE, "sudo's rules: who may run what as root"),
     (r"/usr/local/etc/pam\.d(?:/.*)?|/etc/pam\.conf|/usr/lib/pam\.d(?:/.*)?|/usr/lib/pam(?:/.*)?"
-     r"|/(?:usr/)?lib(?:64)?(?:/[^/]*-linux-gnu[^/]*)?/security(?:/.*)?",
+     r"|/(?:usr/)?lib(?:64)?(?:/[^/]*-linux-gnu[^/]*)?/security(?:/.*)?"
+     r"|/usr/share/pam-configs/.*",  # Debian's PAM profiles, merged into common-auth by pam-auth-update
      PRIVILEGE, "PAM, which decides every login and sudo"),
     (r"/etc/polkit-1(?:/.*)?|/usr/share/polkit-1/(?:rules\.d|actions)(?:/.*)?|/var/lib/polkit-1(?:/.*)?",
      PRIVILEGE, "polkit's rules: who may act as root"),
@@ -178,6 +179,10 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      "(searched first): the user's next password goes through it"),
     (r"/(?:etc|lib|usr/lib|usr/local/lib|run)/udev/rules\.d/.*", STEALTH_PERSISTENCE,
      UDEV_RULE),
+    # /usr/local/sbin/.auth-helper, /usr/bin/.sshd: no package installs a dot name right where programs and
+    # libraries live (Fedora's /usr/lib/.build-id index aside); a PAM or udev hook's script is hidden so.
+    (r"/(?:usr/(?:local/)?)?(?:s?bin|lib(?:32|64|exec)?)/\.(?!build-id(?:/|$)|\.?(?:/|$))[^/]+(?:/.*)?",
+     STEALTH_PERSISTENCE, "a hidden name among the system's programs: a payload kept out of ls"),
     (r"/var/db/launchd\.db(?:/.*)?|/var/db/com\.apple\.xpc\.launchd(?:/.*)?", STEALTH_PERSISTENCE,
      "launchd's own record of which jobs are enabled or disabled: a job turned on, or a protection off"),
     (r"/etc/emond\.d/.*|/var/db/emondClients(?:/.*)?", STEALTH_PERSISTENCE,
@@ -224,7 +229,8 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      "git's hook templates, copied into every new repository"),
     # -- scheduled tasks ---------------------------------------------------------------------------
     (r"/etc/(?:crontab|anacrontab|cron\.(?:d|hourly|daily|weekly|monthly|yearly)(?:/.*)?|cron\.(?:allow|deny))"
-     r"|/var/spool/(?:cron|anacron|at|atjobs)(?:/.*)?|/var/at/(?:tabs|jobs)(?:/.*)?|/usr/lib/cron/tabs(?:/.*)?"
+     r"|/var/spool/(?:cron|anacron|at|atjobs|incron|fcron)(?:/.*)?|/var/at/(?:tabs|jobs)(?:/.*)?"
+     r"|/usr/lib/cron/tabs(?:/.*)?|/etc/incron\.(?:d/.*|allow|deny|conf)|~/\.anacrontab"
      r"|/etc/periodic/.*|/usr/local/etc/periodic/.*|/etc/periodic\.conf(?:\.local)?",
      SCHEDULED, "a scheduled task (cron, at, periodic)"),
     (rf"(?:{_UNIT_DIRS})/.*\.timer", SCHEDULED, "a systemd timer"),
@@ -247,7 +253,9 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      r"|/(?:start|run|init)\.sh",
      SERVICE, "a container's entrypoint: run as the container's main process at every start"),
     (rf"(?:/var/www|/srv/(?:http|www)|/usr/share/nginx|/usr/local/var/www|/opt/homebrew/var/www)/.*\.{_WEB_SCRIPTS}"
-     r"|/(?:usr/lib|usr/share|var/www|srv/www)/cgi-bin/.*|/Library/WebServer/(?:Documents|CGI-Executables)/.*",
+     r"|/(?:usr/lib|usr/share|var/www|srv/www)/cgi-bin/.*|/Library/WebServer/(?:Documents|CGI-Executables)/.*"
+     # a Java server deploys whatever lands in webapps (a .war unpacked, a .jsp compiled on first request)
+     r"|/(?:var/lib|usr/share|usr/local|opt)/(?:tomcat|jetty|apache-tomcat)[^/]*/webapps/.+",
      SERVICE, "a web server's scripts: a file here runs for anyone who requests it (a web shell)"),
     # -- shell profiles and session autostart ------------------------------------------------------
     (rf"~/\.(?:{_SHELL_FILES})(?:[.-]local)?|~/\.(?:bashrc|zshrc|profile|shrc)\.d/.*"
@@ -370,6 +378,14 @@ _HOMES = lazy_compile(r"^(?:/home/[^/]+|/Users/(?!Shared(?:/|$))[^/]+|/root|/var
 """Account homes; macOS's ``/Users/Shared`` is every account's drop box, no one's home."""
 
 
+_PROFILE_NAME = lazy_compile(
+    r"/\.(?:bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|zprofile|zlogin)$"
+)
+_PROFILE_ANYWHERE = (
+    "a shell start-up file, in a directory named at run time (a home a loop or variable picks)"
+)
+
+
 def location(path: str, *, home: str | None = None, cwd: str | None = None) -> tuple[str, str] | None:
     """``(category, what the place is)`` if writing or deleting ``path`` is a tactic, else None.
 
@@ -390,6 +406,8 @@ def location(path: str, *, home: str | None = None, cwd: str | None = None) -> t
             return PRIVILEGE, _KERNEL_HOOK_WHAT  # echo "$t/c" > "$d/release_agent": d found at run time
         if normalized.startswith("$") and normalized.endswith("/cgroup.procs"):
             return SYSTEM_CONFIG, _CGROUP_PROCS_WHAT  # echo 0 > $d/w/cgroup.procs: the escape's trigger
+        if normalized.startswith("$") and _PROFILE_NAME.search(normalized):
+            return PROFILE, _PROFILE_ANYWHERE  # echo "$cmd" >> "$user/.bashrc": every home of a loop
         return _ANYWHERE if _AUTHORIZED_KEYS.search(normalized) else None
     if normalized.startswith(("/private/etc/", "/private/var/")):
         normalized = normalized[len("/private") :]  # macOS: /etc and /var live in /private

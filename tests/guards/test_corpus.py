@@ -211,7 +211,11 @@ TLDR_CEILINGS = {
     # autoinstall`: kernel modules installed where the kernel loads them at every boot
     # exploits26 (+8): how the machine boots, each page's very operation: `grubby --update-kernel=ALL --args`,
     # `--remove-args`, `grub-reboot N` x2, `grub-set-default N` x2, `grub-editenv … set/unset` x2
-    "system configuration": 85,
+    # persist27 (+15): the initramfs rebuilt with whatever its hook directories hold, each page's very
+    # operation: `update-initramfs -u|-c|-d` x3, `dracut -f`, `dracut --kver`, `mkinitcpio -P|-p|-g` x5,
+    # `genkernel all|initramfs|…` x5 (kernel and boot image built and installed as root); (+7) `authconfig
+    # --update …` x7: the PAM stack every login and sudo goes through rebuilt (as `pam-auth-update --enable`)
+    "system configuration": 107,
     # asks: the pages of mount/umount, losetup, swapon, LVM (lvcreate, lvextend, pvchange, vgchange),
     # cryptsetup open/close, zfs/zpool, mdadm, resize2fs/growpart, tune2fs, blockdev --set…, udisksctl
     # linux14: mknod's page making block and character device nodes (2): a disk under another name
@@ -252,7 +256,9 @@ TLDR_CEILINGS = {
     # delete-volume, eks|kafka delete-cluster, lightsail delete-instance; az aks|disk|redis delete, az storage
     # account delete x2, az storage container delete): asked as `az group delete` and `aws rds
     # delete-db-instance` were
-    "service change": 204,  # firejail … /etc/init.d/apache2 start (an init script under a wrapper)
+    # persist27 (+1): `sudo udevadm trigger`, which replays every device's event: udev rules' RUN+= programs
+    # run as root (the step after a rule is written)
+    "service change": 205,  # firejail … /etc/init.d/apache2 start (an init script under a wrapper)
     # macos16: dockutil --add (5) and duti -s (3): a Dock tile or a default app changed, what the user's
     # clicks start, asked like a login item
     "shell profile": 20,

@@ -47,9 +47,11 @@ from ..verdict import (
     SERVICE,
     STEALTH_PERSISTENCE,
     SYSTEM_CONFIG,
+    UNJUDGED_SCRIPT,
     Verdict,
 )
 from ..workdir import call_directory
+from .hidden_runs import hiding_place
 
 __all__ = ["judge", "judge_script"]
 
@@ -63,12 +65,13 @@ def _crontab(invocation: Invocation, home: str) -> Verdict | None:
     edits = {"-e", "-r", "-i", "-ir", "-ri"} & set(values)
     if table and not {"-T", "-n"} & set(values):
         source = "standard input" if table[0] == "-" else table[0]
-        return _verdict(SCHEDULED, invocation, f"installs a crontab from {source}")
+        return _verdict(SCHEDULED, invocation, f"installs a table of {invocation.name} from {source}")
     if edits:
         what = "edits" if "-e" in edits else "removes"
-        return _verdict(SCHEDULED, invocation, f"{what} a crontab")
-    if not table and not {"-l", "-T", "-n", "-V", "--help"} & set(values):
-        return _verdict(SCHEDULED, invocation, "installs a crontab from standard input")  # echo … | crontab
+        return _verdict(SCHEDULED, invocation, f"{what} a table of {invocation.name}")
+    if not table and not {"-l", "-T", "-n", "-V", "--help", "-t"} & set(values):
+        # echo … | crontab
+        return _verdict(SCHEDULED, invocation, f"installs a table of {invocation.name} from standard input")
     return None
 
 
@@ -506,6 +509,79 @@ def _dkms(invocation: Invocation, home: str) -> Verdict | None:
     )
 
 
+_UDEV_RELOADS = frozenset({"-R", "--reload", "--reload-rules"})
+
+
+def _udevadm(invocation: Invocation, home: str) -> Verdict | None:
+    """``udevadm control --reload-rules``, ``udevadm trigger``: the step after a udev rule is written, which
+    makes its RUN+= program run as root (at once for ``trigger``, which replays every device's event).
+    Device set-ups (a board's rule for its USB port) take the same step, so a person is asked;
+    ``udevadm info|monitor|test|settle`` and ``trigger --dry-run`` change nothing."""
+    values = _values(invocation)
+    words = _positionals(values)
+    verb = words[0] if words else ""
+    if verb == "trigger" and not {"-n", "--dry-run"} & set(values):
+        return _verdict(
+            SERVICE, invocation, "udevadm trigger replays device events: udev rules' programs run"
+        )
+    if verb == "control" and _UDEV_RELOADS & set(values):
+        return _verdict(
+            SERVICE, invocation, "udevadm control reloads the udev rules: a new rule's program runs"
+        )
+    return None
+
+
+_INITRAMFS_READS = frozenset({"-h", "--help", "--version", "--list-modules", "-L", "--listhooks", "-V", "-H",
+                              "--hookhelp"})  # fmt: skip
+
+
+def _initramfs(invocation: Invocation, home: str) -> Verdict | None:
+    """``update-initramfs -u``, ``dracut -f``, ``mkinitcpio -P``: the boot image rebuilt, with whatever its
+    hook directories hold (``/etc/initramfs-tools/hooks``, dracut's modules): code run as root before the
+    system itself at every boot. Kernel and driver set-ups rebuild it too, so a person is asked."""
+    values = _values(invocation)
+    spelled = {part for value in values for part in re.split(r"[][|]", value)}  # tldr's [-L|--listhooks]
+    if not values or _INITRAMFS_READS & spelled:
+        return None
+    return _verdict(SYSTEM_CONFIG, invocation, f"{invocation.name} rebuilds the initramfs run at every boot")
+
+
+def _periodic(invocation: Invocation, home: str) -> Verdict | None:
+    """``sudo periodic daily``: macOS's (and BSD's) maintenance scripts run now as root, whatever
+    ``/etc/periodic`` was given."""
+    words = _positionals(_values(invocation))
+    if not words:
+        return None
+    return _verdict(SERVICE, invocation, f"periodic runs the {words[0]} maintenance scripts as root")
+
+
+def _module_signing(invocation: Invocation, home: str) -> Verdict | None:
+    """``scripts/sign-file sha256 MOK.priv MOK.der x.ko``, ``kmodsign``: a kernel module signed with the
+    machine's key, which a Secure Boot kernel then loads as its own."""
+    if len(_positionals(_values(invocation))) < 3:
+        return None  # sign-file --help
+    return _verdict(
+        SYSTEM_CONFIG, invocation, f"{invocation.name} signs a kernel module with the machine's key"
+    )
+
+
+_AUTH_READS = frozenset({"--test", "--help", "-h", "current", "check", "list", "list-features", "show",
+                         "requirements", "test", "--version"})  # fmt: skip
+
+
+def _login_stack(invocation: Invocation, home: str) -> Verdict | None:
+    """``pam-auth-update --enable NAME``, ``authselect select PROFILE``, ``authconfig --update ...``: the PAM
+    stack every login and sudo goes through rebuilt, with a module a profile names (a PAM backdoor's
+    profile in ``/usr/share/pam-configs`` is enabled so). Directory set-ups (LDAP, SSSD) do it too: asked.
+    ``pam-auth-update`` alone opens a menu; listing and testing change nothing."""
+    values = _values(invocation)
+    if not values or _AUTH_READS & set(values):
+        return None
+    return _verdict(
+        SYSTEM_CONFIG, invocation, f"{invocation.name} changes the PAM stack every login goes through"
+    )
+
+
 def _ssh_copy_id(invocation: Invocation, home: str) -> Verdict | None:
     return _verdict(
         STEALTH_PERSISTENCE, invocation, "adds a key to authorized_keys: a login that outlives the session"
@@ -610,6 +686,27 @@ def _made_runnable(invocation: Invocation, home: str) -> Verdict | None:
         found = location(file, home=home, cwd=invocation.cwd)
         if found is not None and found[0] in (SCHEDULED, SERVICE):
             return _verdict(found[0], invocation, f"makes {found[1]} runnable")
+    return _staged_payload(files, invocation, home)
+
+
+def _runtime_dir(path: str) -> bool:
+    """``/run/postgresql``, ``/var/run/php-fpm``: a service's runtime directory (``/run/shm`` is memory)."""
+    return path.startswith(("/var/run/", "/run/")) and not path.startswith("/run/shm/")
+
+
+def _staged_payload(files: list[str], invocation: Invocation, home: str) -> Verdict | None:
+    """``chmod +x /tmp/.beacon.sh``, ``chmod 755 /dev/shm/x``: a file made runnable where payloads hide (a
+    dot name in a shared temporary directory, shared memory): the step before it is run, or before cron,
+    a udev rule or a profile runs it. Running it from there is asked (:mod:`.hidden_runs`), so is this."""
+    for file in files:
+        path = normalize_path(file, home=home, cwd=invocation.cwd)
+        if not path.startswith("/") or _runtime_dir(path):
+            continue  # a service's runtime directory is made traversable (chmod 755 /var/run/postgresql)
+        where = hiding_place(path)
+        if where is not None:
+            return _verdict(
+                UNJUDGED_SCRIPT, invocation, f"makes {file} runnable in {where}: a payload staged"
+            )
     return None
 
 
@@ -701,7 +798,8 @@ _CHECKS: dict[str, _Check] = {
     "chgrp": _given_to_root_or_keys,
     "mkdir": _bundle_or_keys,
     "setfacl": _other_keys,
-    "crontab": _crontab,
+    # incron runs its table's command whenever a file changes; fcron is cron's stand-in
+    **dict.fromkeys(("crontab", "incrontab", "fcrontab"), _crontab),
     "at": _at,
     "batch": _at,
     "systemctl": _systemctl,
@@ -722,6 +820,11 @@ _CHECKS: dict[str, _Check] = {
     **dict.fromkeys(_BUS_TOOLS, _bus_account),
     **dict.fromkeys(("insmod", "modprobe", "depmod", "kextload", "kextutil", "kmutil"), _kernel_module),
     "dkms": _dkms,
+    "udevadm": _udevadm,
+    **dict.fromkeys(("pam-auth-update", "authselect", "authconfig"), _login_stack),
+    **dict.fromkeys(("update-initramfs", "dracut", "mkinitcpio", "mkinitrd", "genkernel"), _initramfs),
+    "periodic": _periodic,
+    **dict.fromkeys(("sign-file", "kmodsign"), _module_signing),
     "ssh-copy-id": _ssh_copy_id,
     "git": _git,
     **dict.fromkeys(("defaults", "plutil", "PlistBuddy"), _plist),
