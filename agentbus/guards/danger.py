@@ -75,6 +75,7 @@ from .netcat import listens as netcat_listens
 from .operands import block_device, system_file
 from .parse import UNKNOWN_PART, WRITE_OPERATORS, Function, Script, ansi_c, one_reread_bound, parse, parsed
 from .paths import normalize_path
+from .placeholders import filled
 from .policy import Policy, current_policy, hold, in_argument, using
 from .programs import (
     SHELLS,
@@ -2470,7 +2471,22 @@ def _judge_command(
             verdict = policy.apply(_check_malformed(command, home))
         if verdict is None:
             verdict = _check_as_powershell(command, home, policy)
+        if verdict is None:
+            verdict = _check_placeholders(command, home, policy)
     return verdict
+
+
+def _check_placeholders(command: str, home: str, policy: Policy) -> Verdict | None:
+    """``smbclient //<FQDN/IP>/<share>``: a cheat sheet's line whose placeholders bash reads as redirections,
+    judged as well with them filled in (:mod:`.placeholders`), as the agent runs it once it has the values."""
+    text = filled(command)
+    if text is None:
+        return None
+    verdict = _check_script(parsed(text), home, policy)
+    if verdict is None:
+        return None
+    why = f"{verdict.why}; read with its placeholders filled in"
+    return verdict.replace(why=why, reason=f"{verdict.category}: {verdict.piece} ({why})")
 
 
 _POWERSHELL_COMMAND = lazy_compile(

@@ -134,8 +134,9 @@ host's users and shares listed (``enum4linux``, ``smtp-user-enum``), a URL climb
 purpose, so a person is asked."""
 
 EXPLOIT_SOURCE = "exploit source"
-"""A published exploit's or rootkit's source fetched by its name (``git clone …/CVE-2021-4034``, a
-``logrotten`` tree, ``Diamorphine``'s archive), or built where only the session's directory names one:
+"""A published exploit's, rootkit's or attack tool's source fetched by its name (``git clone
+…/CVE-2021-4034``, a ``logrotten`` tree, ``Diamorphine``'s archive, ``ropnop/kerbrute``), or built where
+only the session's directory names one:
 break-in code on its way in; the fetch runs nothing, and people who patch machines or write detections
 study these trees, so a person is asked. Building one by its name is blocked (``privilege escalation``,
 ``hidden persistence``)."""

@@ -65,11 +65,12 @@ EXPECTED_PROGRAMS: dict[str, set[str]] = {
     "forge_settings": {"gh"},
     "cloud": {*cloud._CLIS, *cloud._CREDENTIAL_RUNNERS},
     "cracking": {
-        *("nmap", "dscl"),
+        *("nmap", "dscl", "chmod"),
         *cracking._GUESSERS,
         *cracking._CRACKERS,
         *cracking._WIRELESS,
         *cracking._TOKEN_CRACKERS,
+        *cracking._WEB_FUZZERS,
     },
     "dns_loops": set(dns_loops._RESOLVERS),
     "domain_attacks": set(domain_attacks.PROGRAMS),

@@ -54,18 +54,26 @@ FINGERPRINTS = [
     "nmap -sV -iL targets.txt",
     "rustscan -a 10.10.10.5 -- -sC -sV",
 ]
+PORT_SCANS = [
+    # lateral27: the ports of another machine scanned, beyond one service's (once discovery here)
+    "nmap -p 22,443 build-server.internal",
+    "nmap 192.168.0.0/16 --exclude 192.168.5.0/24",
+    "nmap --exclude 10.0.0.0/8 192.168.1.1",
+    "nmap -p 1-1000 192.168.1.1-50",
+    "nmap --top-ports 20 10.0.0.5",
+    "sudo nmap -p 80,443 --open -iL scope.txt",
+]
 DISCOVERY = [
+    "nmap -p 8080 build-server.internal",
+    "nmap -iL hosts.txt -sn",
+    "nmap --script-help http-title",
     "nmap -sn 192.168.1.0/24",
     "sudo nmap -sS 192.168.1.0/24 -p 80",
     "nmap -Pn -sV -p 0-65535 127.0.0.1",
     "nmap -p 5432 localhost",
     "nmap -sV -p 22 localhost",
-    "nmap -p 22,443 build-server.internal",
     "nmap -T5 -sn 192.168.0.0/24",
-    "nmap 192.168.0.0/16 --exclude 192.168.5.0/24",
-    "nmap --exclude 10.0.0.0/8 192.168.1.1",
     "nmap -iL hosts.txt -p 443",
-    "nmap -p 1-1000 192.168.1.1-50",
     "nmap --version",
     "naabu -host example.com -p 80,443",
     "rustscan -a 127.0.0.1 -- -sV",
@@ -89,6 +97,13 @@ def test_a_network_sweep_is_asked(command: str) -> None:
 
 @pytest.mark.parametrize("command", FINGERPRINTS)
 def test_fingerprinting_another_machine_is_asked(command: str) -> None:
+    verdict = check_command(command, home=HOME)
+    assert verdict is not None, command
+    assert (verdict.category, verdict.decision) == (NETWORK_SCAN, "ask"), verdict
+
+
+@pytest.mark.parametrize("command", PORT_SCANS)
+def test_a_port_scan_of_another_machine_is_asked(command: str) -> None:
     verdict = check_command(command, home=HOME)
     assert verdict is not None, command
     assert (verdict.category, verdict.decision) == (NETWORK_SCAN, "ask"), verdict

@@ -213,7 +213,7 @@ CRACKING = Family(
     "mdk4 medusa ncrack netexec nmap nxc o365spray oclhashcat office2john ophcrack patator pdfcrack "
     "pixiewps psk-crack pw-inspector rarcrack rcracki_mt "
     "reaver spray ssh2john ssh2john.py sucrack thc-pptp-bruter unshadow wifiphisher wifite "
-    "xhydra zip2john",
+    "xhydra zip2john hcxpcaptool hcxpcapngtool hcxpsktool wfuzz ffuf chmod",
     prefixes=("python",),
     suffixes=JOHN_CONVERTERS,
 )
@@ -280,7 +280,7 @@ SERVICE_ATTACKS = Family(
     "nfsshell nikto nikto.pl nmap nosqlmap nosqlmap.py nuclei odat odat.py onesixtyone perl "
     "redis-rogue-server redis-rogue-server.py ruby "
     "skipfish smbmap smtp-user-enum smtp-user-enum.pl "
-    "snmp-check snmpbulkwalk snmpset snmpwalk "
+    "snmp-check snmpbulkwalk snmpset snmpwalk braa theHarvester theharvester nbtscan-unixwiz "
     "sqlmap sqlmap.py ssh sshpass sftp sstimap sstimap.py tplmap tplmap.py wapiti wfuzz "
     "telnet wget wpscan xh xsser xsstrike xsstrike.py",
     prefixes=("python",),

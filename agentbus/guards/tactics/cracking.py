@@ -12,6 +12,8 @@ each finding is :data:`~agentbus.guards.verdict.CREDENTIALS` (blocked by default
   ``bully``, ``pixiewps``), rogue access points that collect logins (``hostapd-wpe``,
   ``eaphammer``, ``wifiphisher``), clients knocked off to capture their handshake
   (``aireplay-ng``, ``mdk4``) and the suites that chain them (``wifite``, ``airgeddon``);
+- a login form guessed by a web fuzzer from a password list (``wfuzz -z file,users.txt -z file,pass.txt
+  -d "user=FUZZ&pass=FUZ2Z" URL``, ``ffuf -w rockyou.txt``), on one's own site too, as hydra's is;
 - a web token's signing secret cracked: ``jwt_tool TOKEN -C -d words.txt`` (``python3 jwt_tool.py``),
   ``jwt-cracker``, ``jwtcrack``: with it, any token the application trusts can be forged;
 - nmap's guessing scripts: ``--script ssh-brute``, ``--script brute`` (the NSE category) or any
@@ -25,9 +27,12 @@ candidate passwords printed from a word list and rules, no hash cracked.
 
 from __future__ import annotations
 
+import re
+
 from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
 from ..findings import static_args as _values
+from ..options import option_values
 from ..programs import Invocation
 from ..verdict import CREDENTIALS, Verdict
 from . import JOHN_CONVERTERS
@@ -42,8 +47,11 @@ _GUESSERS = frozenset({"hydra", "xhydra", "pw-inspector", "medusa", "ncrack", "p
 _CRACKERS = frozenset({"john", "hashcat", "ophcrack", "fcrackzip", "pdfcrack", "rarcrack", "zip2john",
                        "ssh2john", "ssh2john.py", "keychain2john", "office2john", "unshadow", "aircrack-ng",
                        "cowpatty", "asleap", "bkcrack", "hashcat-legacy", "oclhashcat", "rcracki_mt",
-                       "chntpw", "jwt-cracker", "jwtcrack", "psk-crack", "eapmd5pass"})  # fmt: skip
-"""Programs that recover passwords from hashes, keys or captured handshakes."""
+                       "chntpw", "jwt-cracker", "jwtcrack", "psk-crack", "eapmd5pass",
+                       "hcxpcaptool", "hcxpcapngtool", "hcxpsktool"})  # fmt: skip
+"""Programs that recover passwords from hashes, keys or captured handshakes, or turn a capture into what a
+cracker takes (hcxtools' ``hcxpcapngtool -o hash.22000 dump.pcapng``: a Wi-Fi handshake for hashcat, as
+``zip2john`` for john)."""
 _CANDIDATE_PRINTERS = frozenset({"hashcat", "john"})
 """Crackers whose ``--stdout`` mode only prints the candidates a word list and its rules make (as ``crunch``
 does): no hash is read or cracked in that mode."""
@@ -73,6 +81,10 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         )
     if name in _TOKEN_CRACKERS:
         return _token_crack(invocation, _values(invocation))
+    if name in _WEB_FUZZERS:
+        return _login_fuzz(invocation, _values(invocation))
+    if name == "chmod":
+        return _cracker_made_runnable(invocation, _values(invocation))
     if (
         name not in _GUESSERS
         and name not in _CRACKERS
@@ -116,6 +128,52 @@ def _token_crack(invocation: Invocation, values: list[str]) -> Verdict | None:
     if script not in _TOKEN_CRACKERS or not {"-C", "--crack"} & set(values):
         return None
     return _verdict(CREDENTIALS, invocation, "jwt_tool cracks the secret a web token is signed with")
+
+
+_WEB_FUZZERS = frozenset({"wfuzz", "ffuf"})
+"""Web fuzzers, which guess a login as hydra does when a word list of passwords is their payload."""
+_PASSWORD_LIST = lazy_compile(r"pass|pwd|rockyou|credential|darkweb|probable-v2", re.IGNORECASE)
+"""A word list's file name that says it holds passwords (``pass.txt``, ``rockyou.txt``, ``10k-most-common``'s
+SecLists siblings ``darkweb2017-top10000.txt``, ``probable-v2-top1575.txt``)."""
+
+
+def _login_fuzz(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """``wfuzz -z file,users.txt -z file,pass.txt -d "user=FUZZ&pass=FUZ2Z" URL``, ``ffuf -w rockyou.txt:PW
+    -X POST -d "password=PW" -u URL``: a login form guessed from a password list, on any host (hydra's
+    guessing, blocked against one's own site too); paths and parameters fuzzed are
+    :mod:`.service_attacks`'."""
+    lists = option_values(values, frozenset({"-w", "-z", "--wordlist"}))
+    lists += [v.partition("=")[2] for v in values if v.startswith(("-w=", "-z=", "--wordlist="))]
+    for words in lists:
+        path = words.removeprefix("file,").partition(",")[0].partition(":")[0]
+        if _PASSWORD_LIST.search(path.rpartition("/")[2]):
+            why = f"{invocation.name} guesses a login with the passwords of {path}"
+            return _verdict(CREDENTIALS, invocation, why)
+    return None
+
+
+_RUNNABLE_CRACKERS = frozenset({"sucrack", "kerbrute", "hydra", "medusa", "ncrack", "patator", "crowbar",
+                                "legba", "brutespray", "o365spray", "hashcat", "fcrackzip", "pdfcrack",
+                                "rarcrack", "bkcrack", "aircrack-ng"})  # fmt: skip
+"""Guessers and crackers whose names no project's file takes (``spray`` or ``john`` might)."""
+_RELEASE = lazy_compile(
+    r"(?:[-_](?:linux|darwin|amd64|386|arm64|x64|static|v?\d[\w.]*))*(?:\.(?:sh|py|bin|exe))?$"
+)
+
+
+def _cracker_made_runnable(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """``chmod +x sucrack``, ``chmod 755 kerbrute_linux_amd64``: a password guesser or cracker made ready
+    to run by its name, the step before it guesses."""
+    if not any(
+        (v.startswith(("+", "u+", "a+", "ug+")) and "x" in v) or (v.isdigit() and set(v) & set("1357"))
+        for v in values
+    ):
+        return None
+    for value in values:
+        stem = _RELEASE.sub("", value.rstrip("/").rpartition("/")[2], count=1).lower()
+        if stem in _RUNNABLE_CRACKERS:
+            return _verdict(CREDENTIALS, invocation, f"chmod makes {value}, a password guesser, ready to run")
+    return None
 
 
 def _dscl_guess(invocation: Invocation, values: list[str]) -> Verdict | None:

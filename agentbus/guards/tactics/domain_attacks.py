@@ -24,7 +24,7 @@ Whatever the tool, a hash or a ticket handed to it (``-hashes :NT``, ``-H NT``, 
 ``--pw-nt-hash``, ``-aesKey``, ``-k -no-pass`` or ``KRB5CCNAME=x.ccache``: pass-the-hash or
 pass-the-ticket) is credential use no coding task has: blocked. Tools with subcommands are judged
 by the subcommand (``certipy find`` enumerates, ``certipy req`` steals; ``bloodyAD get`` reads,
-``bloodyAD set``/``add``/``remove`` rewrite the directory). ``kinit``, ``klist``, ``ldapsearch``
+``bloodyAD set``/``add``/``remove`` rewrite the directory). ``kinit``, ``klist`` and ``ldapsearch``
 of the project's own server and ``smbclient //nas/share -U me`` are not judged here; installing a
 tool (``pip install impacket``) runs none of it; help and version send nothing.
 """
@@ -270,14 +270,34 @@ _BAIT = lazy_compile(
 
 def _smb_listing(invocation: Invocation, values: list[str]) -> Verdict | None:
     """``smbclient -N -L //DC``, ``smbclient -U '' //h/share``, ``smbclient -L //h``: another host's shares
-    listed, or opened with a null or guest session; a share of one's own opened with one's account is not."""
+    listed, or opened with a null or guest session; ``smbclient -U bob //10.0.0.5/users``, ``smbclient -U bob
+    //fs01/C$``: an administrative or domain share of another host opened, or a share of a machine known
+    by its address alone (a scanned host's). ``smbclient //nas/projects -U me``, a named server's share, is
+    not judged, nor the machine itself."""
     users = [values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-U", "--user")]
     users += [v.partition("=")[2] for v in values if v.startswith("--user=")]
     anonymous = "-N" in values or "--no-pass" in values or any(u.lower() in _ANONYMOUS for u in users)
     if anonymous or any(v == "-L" or v.startswith("--list") for v in values):
         how = "with a null or guest session" if anonymous else "as a list"
         return _verdict(SERVICE_ATTACK, invocation, f"smbclient opens another host's shares {how}")
-    return None
+    share = next((v for v in values if _host_of(v) and not v.startswith(("-", "smb:"))), None)
+    if share is None:
+        return None
+    host, _, name = share.replace("\\", "/").lstrip("/").partition("/")
+    name = name.strip("/")
+    if name.endswith("$") or name.upper() in _DOMAIN_SHARES:
+        how = "an administrative or domain share"
+    elif _ADDRESS.fullmatch(host):
+        how = "a machine known by its address alone"
+    else:
+        return None  # smbclient //nas/projects -U me: a named server's share
+    return _verdict(SERVICE_ATTACK, invocation, f"smbclient opens {share} of another host, {how}")
+
+
+_DOMAIN_SHARES = frozenset({"SYSVOL", "NETLOGON"})
+"""A domain controller's shares: its policies and logon scripts (where Group Policy passwords were kept)."""
+_ADDRESS = lazy_compile(r"\d{1,3}(?:\.\d{1,3}){3}|\[?[0-9a-fA-F:]+:[0-9a-fA-F:]*\]?")
+"""A host given as an IPv4 or IPv6 address: a scanned machine's, where a server of one's own has a name."""
 
 
 _DOMAIN_ROOT = lazy_compile(r"^\s*(?:dc=[^,=]+\s*,\s*)*dc=[^,=]+\s*$", re.IGNORECASE)

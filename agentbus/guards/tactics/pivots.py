@@ -13,7 +13,8 @@
   ``neoreg.py``, reGeorg, ABPTTS, rdp2tcp's controller; dnscat2's ``dnscat2.rb`` and rpivot's and
   dnscat2's scripts renamed after their tool, ``rpivot_server.py``).
 - :data:`~agentbus.guards.verdict.REMOTE_ACCESS` (asked): Ligolo-ng's proxy known by its flag set alone
-  (``./proxy -certfile cert.pem -keyfile key.pem``: flags a project's own proxy may share).
+  (``./proxy -certfile cert.pem -keyfile key.pem``: flags a project's own proxy may share), and an attack tool
+  copied to another machine by name (``scp linpeas.sh user@10.0.0.5:/tmp``, ``scp pspy-master.zip …``).
 
 EarthWorm (``ew``) and its forks (Termite, ``ew_for_linux64``, renamed copies) take the mode as
 ``-s MODE``: ``ssocksd`` (a SOCKS server here), ``rcsocks``/``rssocks`` (a reverse SOCKS tunnel
@@ -23,6 +24,8 @@ No other program takes those words, and attackers rename the binary, so the mode
 """
 
 from __future__ import annotations
+
+import re
 
 from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
@@ -140,6 +143,47 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
     if _ligolo_proxy(invocation, values):
         why = "runs Ligolo-ng's proxy by its own flags: the server end of a tunnel into another network"
         return _verdict(REMOTE_ACCESS, invocation, why)
+    if invocation.name in _COPIERS:
+        return _carried_tool(invocation, values)
+    return None
+
+
+_COPIERS = frozenset({"scp", "rsync"})
+"""Programs that copy files to another machine (``scp F user@host:/tmp``)."""
+_CARRIED = lazy_compile(
+    r"(?:lin|win)peas\w*|linenum|lse|les|linux-exploit-suggester[\w-]*|pspy\w*|deepce|kerbrute|sucrack|chisel"
+    r"|ligolo[\w-]*|mimikatz|mimipenguin|lazagne|pypykatz|rubeus|sharphound|dnscat2?|socat_static|ncat_static"
+)
+"""Attack tools by the names they are published under, carried to a machine just broken into (privilege
+escalation scanners, process snoopers, password sprayers and crackers, tunnels, credential dumpers)."""
+_PACKED = lazy_compile(
+    r"(?:[-_](?:master|main|linux|amd64|386|arm64|x64|x86|static|any|ofs|release|v?\d[\w.]*))*"
+    r"(?:\.(?:sh|py|pl|exe|ps1|bin|zip|tar|gz|tgz|bz2|xz|7z))*$",
+    re.IGNORECASE,
+)
+"""What a release adds to a tool's name: a branch, a platform, a version, a script's or archive's suffix."""
+
+
+def _carried_tool(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """``scp pspy-master.zip user@10.0.0.5:/tmp``, ``scp linpeas.sh root@host:``: an attack tool copied to
+    another machine to be run there (ATT&CK's lateral tool transfer); copying from one, or to this machine,
+    is not judged here."""
+    words = [v for v in values if not v.startswith("-")]
+    if len(words) < 2:
+        return None
+    destination = words[-1]
+    user_host, colon, _ = destination.partition(":")
+    host = user_host.rpartition("@")[2]
+    if not colon or not host or "/" in user_host or is_this_machine(host):
+        return None
+    for source in words[:-1]:
+        if ":" in source:
+            continue
+        name = source.rstrip("/").rpartition("/")[2]
+        stem = _PACKED.sub("", name, count=1)
+        if _CARRIED.fullmatch(stem.lower()):
+            why = f"copies {name}, an attack tool, to {host}: to be run there (lateral tool transfer)"
+            return _verdict(REMOTE_ACCESS, invocation, why)
     return None
 
 

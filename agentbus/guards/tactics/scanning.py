@@ -86,7 +86,41 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         if probe is not None and not only_this_machine(_targets(values)):
             why = f"{name} fingerprints another machine's services ({probe})"
             return _verdict(NETWORK_SCAN, invocation, why)
+        ports = _port_scan(values) if name == "nmap" else None
+        if ports is not None:
+            return _verdict(NETWORK_SCAN, invocation, f"nmap scans {ports} of another machine")
     return None
+
+
+_NO_PORT_SCAN = frozenset({"-sn", "-sP", "-sL", "-sO", "-sR"})
+"""nmap's scans that send no port probe: host discovery (a ping sweep), the targets listed, IP protocols."""
+
+
+def _port_scan(values: list[str]) -> str | None:
+    """What ports of another machine nmap scans (``nmap 10.0.0.5`` its top thousand, ``-p22,3306``,
+    ``-p 1-1024``, ``--top-ports 100``), or None: a ping sweep (``-sn``), one port of a named service
+    (``nmap -p 5432 db``, as ``nc -z`` checks it), this machine, or nothing named to scan."""
+    if _NO_PORT_SCAN & set(values) or _SENDS_NOTHING & set(values) or "--script-help" in values:
+        return None
+    targets = _targets(values)
+    listed = "-iL" in values or any(v.startswith("-iL") and len(v) > 3 for v in values)
+    if not listed and (not targets or only_this_machine(targets)):
+        return None
+    spec = next(
+        (values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-p", "--top-ports", "--port-ratio")),
+        None,
+    )
+    spec = spec or next((v[2:] for v in values if v.startswith("-p") and v[2:3].isalnum()), None)
+    if spec is None:
+        return "the thousand most common ports"
+    if "--top-ports" in values or "--port-ratio" in values:
+        return f"the {spec} most common ports"
+    return None if _ONE_PORT.fullmatch(spec) else f"the ports {spec}"
+
+
+_ONE_PORT = lazy_compile(r"(?:[TU]:)?(?:\d+|[a-zA-Z][\w-]*)")
+"""A port spec naming one port or service (``5432``, ``T:443``, ``http``), not a list (``22,80``) or a
+range (``1-1024``, ``-``)."""
 
 
 _FINGERPRINTS = frozenset({"-A", "-sC", "-sV", "-sCV", "-sVC", "-O", "-p-", "-p0-65535", "-p1-65535",
@@ -99,12 +133,17 @@ _VALUED = frozenset({"-p", "--script", "-oN", "-oG", "-oX", "-oA", "-oS", "-iL",
                      "--excludefile", "-e", "--script-args", "--top-ports", "--min-rate", "--max-rate",
                      "--max-retries", "-port", "-top-ports", "-tp", "-ports", "-r", "--range", "-b",
                      "--batch-size", "-t", "--timeout", "--ulimit", "-il", "-interface-list",
-                     "--host-timeout", "--stats-every"})  # fmt: skip
+                     "--host-timeout", "--stats-every", "-S", "--datadir", "--dns-servers", "--resume",
+                     "--port-ratio", "--version-intensity", "--ttl", "--max-rtt-timeout", "--min-rtt-timeout",
+                     "--initial-rtt-timeout", "--min-hostgroup", "--max-hostgroup", "--min-parallelism",
+                     "--max-parallelism", "--max-scan-delay", "--script-timeout",
+                     "--script-args-file"})  # fmt: skip
 """Options whose next word is a value (ports, files, rates), not a target."""
 
 
 _ATTACKING_SCRIPTS = lazy_compile(
     r"vuln|exploit|brute|intrusive|\bdos\b|malware|default|-enum-|\bauth\b|showmount|\*|\ball\b"
+    r"|\b(?:safe|discovery|version|external|fuzzer|broadcast)\b(?!-)"
 )
 """nmap's script categories and names that probe for a way in (``vuln``, ``smb-enum-shares``, ``ftp-brute``,
 ``nfs-showmount``), and wildcards or ``all`` (``--script "http-*"`` runs every HTTP script, its brute and vuln

@@ -13,8 +13,8 @@ purpose does, so each finding is :data:`~agentbus.guards.verdict.SERVICE_ATTACK`
 - enumeration of another host's users and shares (``enum4linux``, ``smbmap``, ``finger-user-enum``,
   ``smtp-user-enum``, ``onesixtyone`` ...), run by name or as a script (``./finger-user-enum.pl``);
 - another host's SNMP tree walked or written with a default community (``snmpwalk -v2c -c public
-  10.10.10.5``, ``snmpset -c private``): its accounts, processes, software and routes read by the
-  password every device ships with;
+  10.10.10.5``, ``snmpset -c private``), or walked whole with any (``snmpwalk -v2c -c s3cret HOST``):
+  its accounts, processes, software and routes read; ``braa``, a mass SNMP scanner, whatever it asks;
 - nmap told to exploit or hunt for flaws: scripts named after a CVE or a flaw (``distcc-cve2004-2687``,
   ``ssl-heartbleed``, ``http-shellshock``, ``*-vuln-*``), the ``vuln``, ``exploit``, ``intrusive``,
   ``dos`` and ``malware`` categories, or a command handed to a script (``--script-args cmd=id``),
@@ -36,7 +36,9 @@ purpose does, so each finding is :data:`~agentbus.guards.verdict.SERVICE_ATTACK`
 - a web token forged or tampered with (``jwt_tool TOKEN -X a``, ``-T``, ``-I -pc role -pv admin``, ``-S``,
   ``-M at -t URL``): an ``alg: none``, key-confusion or re-signed token to get into another's application (its
   ``-C``, cracking the token's secret, is :mod:`.cracking`'s); decoding a token (``jwt_tool TOKEN``) is not;
-- a site crawled for words to guess its users' passwords with (``cewl http://target -w words.txt``);
+- a site crawled for words to guess its users' passwords with (``cewl http://target -w words.txt``), and
+  an organisation's e-mail addresses, people and hosts gathered from public sources (``theHarvester -d
+  corp.com``);
 - another host's shares listed (``showmount -e 10.10.13.37``, ``smbutil view //guest@10.0.0.5``, as
   ``smbclient -L`` is), a login tried on its RDP port (``impacket-rdp_check``), sites screenshotted with
   their default passwords tried (``eyewitness --active-scan``), and a command handed to a finger daemon
@@ -75,9 +77,13 @@ _VULNERABILITY_SCANNERS = frozenset({
     "jaeles", "davtest",
 })  # fmt: skip
 """Programs that probe a site for injectable parameters and known flaws, and exploit what they find."""
+_HARVESTERS = frozenset({"theHarvester", "theharvester"})
+"""Programs that gather an organisation's e-mail addresses, people and hosts from search engines and public
+sources: the list of whom to phish and what to attack next (no coding task has a target domain)."""
 _ENUMERATORS = frozenset({
     "enum4linux", "enum4linux-ng", "smbmap", "nbtscan", "finger-user-enum", "smtp-user-enum",
-    "onesixtyone", "snmp-check", "ike-scan", "ident-user-enum", "nfsshell",
+    "onesixtyone", "snmp-check", "ike-scan", "ident-user-enum", "nfsshell", "braa", "nbtscan-unixwiz",
+    *_HARVESTERS,
 })  # fmt: skip
 """Programs that list another host's accounts, shares and services to attack next (a Windows domain's:
 :mod:`.domain_attacks`)."""
@@ -207,6 +213,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         why = f"{tool} downloads a site's exposed .git folder: its source, history and secrets"
     elif tool in _WORDLIST_BUILDERS:
         why = f"{tool} crawls a site for words to guess its users' passwords with"
+    elif tool in _HARVESTERS:
+        why = f"{tool} gathers a domain's e-mail addresses, people and hosts: whom to phish, what to attack"
     elif tool in _DATABASE_ATTACKERS:
         why = f"{tool} takes over a database server to run commands or write files on its machine"
     else:
@@ -271,16 +279,24 @@ def _forged_token(invocation: Invocation, values: list[str]) -> Verdict | None:
 
 def _default_community(invocation: Invocation, values: list[str]) -> Verdict | None:
     """``snmpwalk -v2c -c public 10.10.10.5``: another host's SNMP tree read (or set) with a default
-    community; the machine itself (``localhost``) and a community of one's own stay allowed."""
+    community, or walked whole with any (``snmpwalk -v2c -c s3cret 10.0.0.5``, no OID or ``.1``); the machine
+    itself (``localhost``) and one branch read with a community of one's own stay allowed."""
     community = next(iter(option_values(values, frozenset({"-c"}))), "")
-    if community.lower() not in _DEFAULT_COMMUNITIES:
-        return None
-    agents = positionals(values, _SNMP_VALUED)[:1]
-    agent = agents[0].removeprefix("udp:").removeprefix("tcp:").partition(":")[0] if agents else ""
-    if not agent or only_this_machine([agent]):
-        return None
-    why = f"{invocation.name} reads another host's SNMP tree with the default community {community!r}"
-    return _verdict(SERVICE_ATTACK, invocation, why)
+    found = positionals(values, _SNMP_VALUED)
+    agent = found[0].removeprefix("udp:").removeprefix("tcp:").partition(":")[0] if found else ""
+    if not agent or agent.startswith(("-", "[")) or only_this_machine([agent]):
+        return None  # [-h|--help]: tldr's notation for the help
+    if community.lower() in _DEFAULT_COMMUNITIES:
+        why = f"{invocation.name} reads another host's SNMP tree with the default community {community!r}"
+        return _verdict(SERVICE_ATTACK, invocation, why)
+    if invocation.name != "snmpset" and all(_TREE_ROOT.fullmatch(oid) for oid in found[1:]):
+        why = f"{invocation.name} walks the whole SNMP tree of {agent}: its accounts, processes, software"
+        return _verdict(SERVICE_ATTACK, invocation, why)
+    return None
+
+
+_TREE_ROOT = lazy_compile(r"\.?(?:1|iso)(?:\.3(?:\.6(?:\.1)?)?)?|\.?(?:1|iso)\.\*|")
+"""An OID at the top of every device's tree (``.1``, ``1.3.6.1``, ``iso``): a walk from it reads it all."""
 
 
 def _tool_name(invocation: Invocation) -> str | None:

@@ -48,7 +48,7 @@ ALLOWED = [
     "nc -z localhost 8000-8010",
     "nc -w 3 10.0.0.5 22",
     "nc -zv 10.0.0.5 443",
-    "nmap --script http-title example.com",
+    "nmap --script http-title -p 443 example.com",  # lateral27: nmap HOST (a thousand ports) is asked
     "nmap --script ssl-cert -p 443 example.com",
     "airmon-ng",
     "pdbedit -L",

@@ -90,7 +90,7 @@ ALLOWED = [
     "ls -R /usr/share/exploitdb | head",
     "grep -rl 'fsockopen' /usr/share/webshells",
     "nmap -sV -p 5432 localhost",
-    "nmap -T4 -p 1-1024 192.168.1.20",
+    "nmap -T4 -p 443 192.168.1.20",  # lateral27: a port range of another host is asked (a port scan)
     "nmap --max-rate 100 -p 443 192.168.1.20",
     "nmap --version",
     "ssh deploy@build.example.com 'systemctl status app'",
