@@ -103,7 +103,6 @@ ALLOWED = [
     "find /tmp -name '*.log' -mtime +7",
     "find /tmp -type s -name '.X11-unix'",
     "git clone https://github.com/fortra/impacket.git",
-    "git clone https://github.com/peass-ng/PEASS-ng.git",
     "gh auth status",
     "aws sts get-caller-identity",
     "docker login ghcr.io -u octocat --password-stdin",
