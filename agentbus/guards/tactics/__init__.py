@@ -48,6 +48,8 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.irc_bots`: scripts told to join an IRC server or channel (a botnet's command channel, asked);
 - :mod:`.unseen`: code the guard cannot see: values made at run time run as commands, ``enable -f``, ``fc``;
 - :mod:`.hidden_runs`: programs run from shared memory or a hidden directory of ``/tmp`` (asked);
+- :mod:`.disguised_runs`: a program under a hidden name of its own, or named as a system daemon in a hidden
+  folder (``./.redtail``, ``nohup ./.123/sshd &``), or named at run time in ``/tmp`` (asked);
 - :mod:`.temp_scripts`: a script run from ``/tmp``, ``/var/tmp`` or ``/dev/shm`` not there to read (asked);
 - :mod:`.databases`: a database server made to run commands, write web pages, load libraries, or give up
   its password table;
@@ -91,6 +93,7 @@ from . import (
     collection,
     credentials,
     dependency_lists,
+    disguised_runs,
     domain_recon,
     exfiltration,
     exploit_sources,
@@ -360,6 +363,7 @@ JUDGES: tuple[InvocationJudge | Family, ...] = (
     irc_bots.judge,
     unseen.judge,
     hidden_runs.judge,
+    disguised_runs.judge,
     REDIS_ABUSE,
     DATABASES,
     VOLUMES,

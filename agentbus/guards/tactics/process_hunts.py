@@ -84,6 +84,16 @@ pattern that is one of them (``grep "xig"``, ``pkill sysupdate``) names the kit 
 kill lists name in copy after copy: ``xzpauectgr``, ``mixtape``, ``xiaoyao``, ``mwyumwdbpq.conf`` ...);
 a pattern's alternatives (``egrep 'wnTKYg|ddg'``) are looked up one by one, each without its version
 (``ddg.2011``) or its ending (``mwyumwdbpq.conf``)."""
+_BOT_PROGRAMS = frozenset({"kaiten", "tsunami", "dvrhelper", "mirai", "gafgyt", "bashlite", "mozi", "hajime"})
+"""IRC and DDoS bots that worms evict (Kaiten/Knight, Tsunami, Mirai's ``dvrHelper``, Gafgyt, Mozi)."""
+_ARCH_BUILD = lazy_compile(
+    r"^(?!qemu[.-])(?:[\w]+[.-])?(?:x86(?:_64|_32)?|i[3-6]86|arm(?:v?[4-8]l?|el|hf)?|aarch64|mips(?:el|64)?|mpsl|ppc(?:64)?"
+    r"|powerpc|m68k|sh4|sparc|spc|arc)$",
+    re.IGNORECASE,
+)
+"""A program named by the CPU it was built for, bare or after a kit's word (``arm5``, ``mipsel``,
+``ktx-mips``, ``bot.x86``, ``911.x86``): Mirai's and Gafgyt's builds, one per architecture; no developer's
+process is (QEMU's user-mode emulators, ``qemu-arm``, aside)."""
 _KIT_VERSION = lazy_compile(r"\.(?:\d+|conf|cf)$")
 _KERNEL_SUFFIX = lazy_compile(r"^(k[a-z]+?)d?[_-](?:svc|srv|service|daemon|d)$")
 """A kernel thread's name with a service's ending (``kacpi_svc``, ``kthreadd_svc``, ``kswap_svc``): a
@@ -172,6 +182,8 @@ def _kit_mark(token: str, base: str) -> tuple[str, str] | None:
     address, a base64 command line, a generated name, a pool login's e-mail address."""
     if _KIT_VERSION.sub("", token.lower().strip("./")) in _KIT_PROGRAMS:
         return RESOURCE_HIJACK, f"kills a cryptojacking kit's program ({token}): a miner clearing the CPU"
+    if base.lower() in _BOT_PROGRAMS or _ARCH_BUILD.match(base):
+        return PROCESS_HUNT, f"kills a botnet's program ({token}): a worm evicting the bots before it"
     if _WALLET_FRAGMENT.match(token) and _mixed(token):
         return RESOURCE_HIJACK, f"kills the miners paying {token[:12]}…: a miner clearing the CPU"
     decoded = _decoded_command(token)
