@@ -1211,6 +1211,14 @@ def _etcd_keys(invocation: Invocation) -> Verdict | None:
     return finding(COLLECTION, invocation, "lists every key of the cluster's etcd store (its secrets' names)")
 
 
+def _public_export(values: list[str]) -> bool:
+    """``security export -t certs`` (or ``pubKeys``): what it writes has no private key; with no
+    ``-t``, or ``identities``, ``privKeys``, ``allKeys``, ``all``, the keys go with it."""
+    kinds = [values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-t", "--type")]
+    kinds += [v.partition("=")[2] for v in values if v.startswith("--type=")]
+    return bool(kinds) and all(kind.lower() in ("certs", "pubkeys") for kind in kinds)
+
+
 def _secret_printers(invocation: Invocation) -> Verdict | None:
     """Commands whose purpose is to print a stored secret or token."""
     name = invocation.name
@@ -1223,6 +1231,8 @@ def _secret_printers(invocation: Invocation) -> Verdict | None:
         shows = any(f.startswith("-") and not f.startswith("--") and ("w" in f or "g" in f) for f in flags)
         # security(1) runs the first command its word is a prefix of: `security dump` is dump-keychain.
         first = "dump-keychain" if len(first) >= 2 and "dump-keychain".startswith(first) else first
+        if first == "export" and _public_export(values):
+            return None  # security export -t certs: the certificates, public halves only
         if first in ("dump-keychain", "export") or (first.startswith("find-") and shows):
             why = "prints passwords from the macOS keychain"
     elif name == "getent" and first in ("shadow", "gshadow"):
