@@ -1325,11 +1325,19 @@ def _sshpass(invocation: Invocation, home: str) -> Verdict | None:
 
 _SQL_CLIENTS = frozenset({"sqlite3", "sqlite", "litecli", "sqlcipher"})
 _BROWSER_SECRET_COLUMNS = lazy_compile(
-    r"\b(?:password_value|encrypted_value|card_number_encrypted|encrypted(?:Username|Password)|moz_logins)\b",
+    r"\b(?:password_value|encrypted_value|card_number_encrypted|encrypted(?:Username|Password)|moz_logins"
+    r"|moz_cookies)\b",
     re.IGNORECASE,
 )
 """The columns a browser keeps its secrets in: Chromium's logins.password_value, cookies.encrypted_value,
-credit_cards.card_number_encrypted; Firefox's encryptedUsername/encryptedPassword and old moz_logins."""
+credit_cards.card_number_encrypted; Firefox's encryptedUsername/encryptedPassword, old moz_logins and its
+cookies (moz_cookies, in clear)."""
+_BROWSER_HISTORY_TABLES = lazy_compile(
+    r"\b(?:history_items|history_visits|moz_places|moz_historyvisits|keyword_search_terms|last_visit_time)\b",
+    re.IGNORECASE,
+)
+"""A browser's history: Safari's history_items/history_visits, Firefox's moz_places/moz_historyvisits,
+Chromium's urls.last_visit_time and keyword_search_terms (what the user searched for)."""
 
 
 def _browser_secret_query(invocation: Invocation) -> Verdict | None:
@@ -1342,6 +1350,9 @@ def _browser_secret_query(invocation: Invocation) -> Verdict | None:
     texts += [command.render(r.target) for r in command.redirects if r.op == "<<<"]
     if any(_BROWSER_SECRET_COLUMNS.search(text) for text in texts):
         return _verdict(invocation, "queries the columns a browser keeps its passwords, cookies or cards in")
+    if any(_BROWSER_HISTORY_TABLES.search(text) for text in texts):
+        why = "queries a browser's history (the sites the user visited), whatever its copy is called"
+        return finding(COLLECTION, invocation, why)
     return None
 
 

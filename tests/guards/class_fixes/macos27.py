@@ -11,7 +11,12 @@ repository ("macOS Credential Access", "macOS Privilege Escalation"). Each famil
 - an authorization right's plist rewritten (``PlistBuddy -c "Set :mechanisms:0
   builtin:authenticate-session-owner"``, ``Set :rule allow``, ``plutil -replace rule``): the copy
   ``security authorizationdb write`` puts back so any logged-in user passes the admin prompt (asked);
-  an app's ``Info.plist`` edited passes.
+  an app's ``Info.plist`` edited passes;
+- a browser's history queried in a copy of its store (``sqlite3 /tmp/h.db "SELECT url FROM
+  history_visits ..."``, Firefox's ``moz_places``, Chromium's ``last_visit_time``): the sites the user
+  visited (asked); Firefox's cookies (``moz_cookies``, kept in clear) are blocked as its logins were.
+  Found on a second held-out source (reschjonas/FlipperZero_BadUSB's macOS payloads, 12/14 at first
+  sight), so that figure is no longer unseen for this class.
 
 Ordinary neighbours kept allowed (ALLOWED): a formula's service started as the user (``brew services
 start postgresql``, asked before: the brief's developer list; as root or with ``--file=PLIST`` it is
@@ -38,6 +43,13 @@ HELD: dict[str, list[str]] = {
         "plutil -replace rule -json '[\"allow\"]' /tmp/right.plist",
         "plutil -replace mechanisms.0 -string builtin:authenticate-session-owner /tmp/x.plist",
     ],
+    "browser history queried in a copy": [
+        'sqlite3 /tmp/s.db "SELECT url, visit_count FROM history_items ORDER BY visit_count DESC"',
+        "sqlite3 /tmp/ff.db 'SELECT url, title FROM moz_places ORDER BY last_visit_date DESC LIMIT 20'",
+        'sqlite3 ~/x.db "select term from keyword_search_terms"',
+        "sqlite3 -csv /tmp/c 'SELECT url FROM urls ORDER BY last_visit_time DESC'",
+        'sqlite3 /tmp/ff.db "SELECT host, name, value FROM moz_cookies"',
+    ],
     "brew service from the caller's own plist or as root": [
         "brew services start --file=/tmp/x.plist postgresql",
         "sudo brew services start nginx",
@@ -46,6 +58,9 @@ HELD: dict[str, list[str]] = {
 }
 
 ALLOWED: list[str] = [
+    'sqlite3 app.db "SELECT url FROM urls LIMIT 5"',
+    'sqlite3 db.sqlite3 "SELECT id, visit_count FROM pages ORDER BY visit_count DESC"',
+    "sqlite3 places.sqlite .tables",
     "pip install impacket",
     "pip install requests==2.32.3",
     "pip install -r requirements.txt",
