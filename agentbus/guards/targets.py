@@ -142,6 +142,7 @@ _EXEC_READERS = frozenset({
     "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "zgrep", "ls", "stat", "file", "strings", "od",
     "xxd", "hexdump", "cmp", "diff", "md5sum", "sha1sum", "sha256sum", "sha512sum", "shasum", "md5", "cksum",
     "readlink", "realpath", "basename", "dirname", "echo", "printf", "lsattr", "getfacl", "jq", "test", "[",
+    "otool", "nm",
 })  # fmt: skip
 """Programs ``find -exec`` may run on what it finds that only read it (no option makes them write)."""
 
@@ -152,11 +153,28 @@ _READING_SUBCOMMANDS = {
 """Programs that write with other words, and the first words that make them only print (``defaults read``)."""
 
 
+def _codesign_shows(words: list[str]) -> bool:
+    """``codesign -d`` (``--display``) or ``-v`` (``--verify``) with no signing option: it reads the
+    signature; ``-s``/``--sign`` (alone or in ``-fs``) and ``--remove-signature`` rewrite the file."""
+    shows = signs = False
+    for word in words:
+        if word.startswith("--"):
+            option = word.partition("=")[0]
+            shows |= option in ("--display", "--verify")
+            signs |= option in ("--sign", "--remove-signature")
+        elif word.startswith("-"):
+            shows |= "d" in word or "v" in word
+            signs |= "s" in word[1:]
+    return shows and not signs
+
+
 def _exec_reads_only(run: list[str]) -> bool:
     """Whether the program ``find -exec`` runs (the words after ``-exec``) only reads what it finds."""
     program = run[0].rsplit("/", 1)[-1] if run else ""
     if program in _EXEC_READERS:
         return True
+    if program == "codesign":
+        return _codesign_shows(run[1 : run.index(";")] if ";" in run else run[1:])
     reading = _READING_SUBCOMMANDS.get(program)
     return reading is not None and len(run) > 1 and run[1] in reading
 

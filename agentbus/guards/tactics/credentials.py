@@ -1218,6 +1218,14 @@ def _etcd_keys(invocation: Invocation) -> Verdict | None:
     return finding(COLLECTION, invocation, "lists every key of the cluster's etcd store (its secrets' names)")
 
 
+def _public_export(values: list[str]) -> bool:
+    """``security export -t certs`` (or ``pubKeys``): what it writes has no private key; with no
+    ``-t``, or ``identities``, ``privKeys``, ``allKeys``, ``all``, the keys go with it."""
+    kinds = [values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-t", "--type")]
+    kinds += [v.partition("=")[2] for v in values if v.startswith("--type=")]
+    return bool(kinds) and all(kind.lower() in ("certs", "pubkeys") for kind in kinds)
+
+
 def _secret_printers(invocation: Invocation) -> Verdict | None:
     """Commands whose purpose is to print a stored secret or token."""
     name = invocation.name
@@ -1230,6 +1238,8 @@ def _secret_printers(invocation: Invocation) -> Verdict | None:
         shows = any(f.startswith("-") and not f.startswith("--") and ("w" in f or "g" in f) for f in flags)
         # security(1) runs the first command its word is a prefix of: `security dump` is dump-keychain.
         first = "dump-keychain" if len(first) >= 2 and "dump-keychain".startswith(first) else first
+        if first == "export" and _public_export(values):
+            return None  # security export -t certs: the certificates, public halves only
         if first in ("dump-keychain", "export") or (first.startswith("find-") and shows):
             why = "prints passwords from the macOS keychain"
     elif name == "getent" and first in ("shadow", "gshadow"):
@@ -1322,11 +1332,19 @@ def _sshpass(invocation: Invocation, home: str) -> Verdict | None:
 
 _SQL_CLIENTS = frozenset({"sqlite3", "sqlite", "litecli", "sqlcipher"})
 _BROWSER_SECRET_COLUMNS = lazy_compile(
-    r"\b(?:password_value|encrypted_value|card_number_encrypted|encrypted(?:Username|Password)|moz_logins)\b",
+    r"\b(?:password_value|encrypted_value|card_number_encrypted|encrypted(?:Username|Password)|moz_logins"
+    r"|moz_cookies)\b",
     re.IGNORECASE,
 )
 """The columns a browser keeps its secrets in: Chromium's logins.password_value, cookies.encrypted_value,
-credit_cards.card_number_encrypted; Firefox's encryptedUsername/encryptedPassword and old moz_logins."""
+credit_cards.card_number_encrypted; Firefox's encryptedUsername/encryptedPassword, old moz_logins and its
+cookies (moz_cookies, in clear)."""
+_BROWSER_HISTORY_TABLES = lazy_compile(
+    r"\b(?:history_items|history_visits|moz_places|moz_historyvisits|keyword_search_terms|last_visit_time)\b",
+    re.IGNORECASE,
+)
+"""A browser's history: Safari's history_items/history_visits, Firefox's moz_places/moz_historyvisits,
+Chromium's urls.last_visit_time and keyword_search_terms (what the user searched for)."""
 
 
 def _browser_secret_query(invocation: Invocation) -> Verdict | None:
@@ -1339,6 +1357,9 @@ def _browser_secret_query(invocation: Invocation) -> Verdict | None:
     texts += [command.render(r.target) for r in command.redirects if r.op == "<<<"]
     if any(_BROWSER_SECRET_COLUMNS.search(text) for text in texts):
         return _verdict(invocation, "queries the columns a browser keeps its passwords, cookies or cards in")
+    if any(_BROWSER_HISTORY_TABLES.search(text) for text in texts):
+        why = "queries a browser's history (the sites the user visited), whatever its copy is called"
+        return finding(COLLECTION, invocation, why)
     return None
 
 

@@ -34,6 +34,9 @@ dump-keychain``, ``log erase``). This one judges what has no Linux twin:
   without a password, the machine's web proxy or DNS servers pointed elsewhere
   (``networksetup -setwebproxy HOST``: every connection can be read): IMPAIR;
   a system or persistence file back-dated (``SetFile -d/-m``): EVIDENCE.
+- An authorization right's rule rewritten in its plist (``PlistBuddy -c "Set :mechanisms:0
+  builtin:authenticate-session-owner"``, ``plutil -replace rule``): SYSTEM_CONFIG, asked (its write
+  back, ``security authorizationdb write``, is blocked elsewhere).
 - A shutdown or restart scheduled (``pmset schedule|repeat shutdown``): SHUTDOWN.
 - An app extension registered or turned on (``pluginkit -a``, ``-e use``), as a login item: PROFILE.
 - ``touch`` of a file where it runs code later (``/Library/StartupItems``,
@@ -640,6 +643,37 @@ def _plist_injection(invocation: Invocation, home: str) -> Verdict | None:
     return None
 
 
+_AUTHORIZATION_EDIT = lazy_compile(
+    r"^\s*(?:set|add|delete)\s+:(?:mechanisms\b|rule\b|class\s+allow\b)"
+    r"|\bauthenticate-session-owner\b|\bbuiltin:authenticate\b",
+    re.IGNORECASE,
+)
+"""An authorization right's plist rewritten (PlistBuddy's ``Set :mechanisms:0 …``, ``Set :rule …``,
+``Set :class allow``) or given another authentication (``builtin:authenticate-session-owner``)."""
+_PLUTIL_EDITS = frozenset({"-replace", "-insert", "-remove"})
+
+
+def _plist_edit(invocation: Invocation, home: str) -> Verdict | None:
+    """A plist edited to inject a library (:func:`_plist_injection`), or an authorization right's
+    rule rewritten (``security authorizationdb read system.privilege.admin > r.plist``, then
+    ``PlistBuddy -c "Set :mechanisms:0 builtin:authenticate-session-owner" r.plist``): the copy that
+    ``authorizationdb write`` puts back, so that any logged-in user passes the admin prompt. Asked."""
+    verdict = _plist_injection(invocation, home)
+    if verdict is not None:
+        return verdict
+    values = _values(invocation)
+    keys = [
+        values[i + 1] for i, v in enumerate(values[:-1]) if invocation.name == "plutil" and v in _PLUTIL_EDITS
+    ]
+    if any(_AUTHORIZATION_EDIT.search(v) for v in values) or any(
+        k.split(".", 1)[0] in ("mechanisms", "rule") for k in keys
+    ):
+        return _verdict(
+            SYSTEM_CONFIG, invocation, "rewrites an authorization right's rule (who passes its prompt)"
+        )
+    return None
+
+
 def _profiles(invocation: Invocation, home: str) -> Verdict | None:
     values = _values(invocation)
     verbs = {v.lower() for v in values[:1]} | {v for v in values if v in ("-R", "-D", "-I")}
@@ -991,8 +1025,8 @@ _CHECKS: dict[str, Callable[[Invocation, str], Verdict | None]] = {
     "touch": _touch,
     "pmset": _pmset,
     "pwpolicy": _pwpolicy,
-    "plutil": _plist_injection,
-    "PlistBuddy": _plist_injection,
+    "plutil": _plist_edit,
+    "PlistBuddy": _plist_edit,
     "profiles": _profiles,
     "jamf": _jamf,
     "fdesetup": _fdesetup,

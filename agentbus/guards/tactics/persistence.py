@@ -199,21 +199,26 @@ def _sv(invocation: Invocation, home: str) -> Verdict | None:
 
 
 def _brew(invocation: Invocation, home: str) -> Verdict | None:
-    """``brew services start|restart`` registers a launchd agent started at every login (a daemon at
-    every boot as root), ``stop`` and ``kill`` end a running service: asked. ``run`` starts the
-    service once without registering it (the developer's database for this session): allowed unless
-    run as root, where it is the machine's daemon."""
-    words = _positionals(_values(invocation))
+    """``brew services start|restart|run FORMULA`` starts a formula's own service (the developer's
+    database), with the launchd agent Homebrew wrote for it: allowed, as the user. As root it is the
+    machine's daemon, started at every boot; with ``--file=PLIST`` a job of the caller's own writing
+    (whatever the plist runs, at every login): asked. ``stop`` and ``kill`` end a running service: asked."""
+    values = _values(invocation)
+    words = _positionals(values)
     if words[:1] != ["services"] or len(words) < 2:
         return None
     verb = words[1]
-    if verb in ("start", "restart"):
-        return _verdict(SERVICE, invocation, f"brew services {verb} registers it to start at every login")
     if verb in ("stop", "kill"):
         return _verdict(SERVICE, invocation, f"brew services {verb}")
+    if verb not in ("start", "restart", "run"):
+        return None
+    if any(v == "--file" or v.startswith("--file=") for v in values):
+        return _verdict(
+            SERVICE, invocation, f"brew services {verb} --file: a launchd job from the given plist"
+        )
     user = runs_as(invocation)
-    if verb == "run" and user is not None and is_root_user(user):
-        return _verdict(SERVICE, invocation, "brew services run as root: a system daemon")
+    if user is not None and is_root_user(user):
+        return _verdict(SERVICE, invocation, f"brew services {verb} as root: a system daemon at every boot")
     return None
 
 
