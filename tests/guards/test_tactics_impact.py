@@ -607,7 +607,13 @@ def test_a_pool_login_with_a_monero_wallet_is_resource_hijacking(command: str) -
     verdict = check_command(command, home=HOME)
     assert verdict is not None
     assert (verdict.category, verdict.decision) == (RESOURCE_HIJACK, "block")
-    assert check_command(command, home=HOME, policy=Policy(verdicts={RESOURCE_HIJACK: "allow"})) is None
+    # allowed as a category, mining holds nothing back; a hidden program's name (./.s) is still asked
+    remaining = check_command(command, home=HOME, policy=Policy(verdicts={RESOURCE_HIJACK: "allow"}))
+    if command.startswith("./."):
+        assert remaining is not None
+        assert (remaining.category, remaining.decision) == (UNJUDGED_SCRIPT, "ask")
+    else:
+        assert remaining is None
 
 
 @pytest.mark.parametrize(
