@@ -141,6 +141,8 @@ def _packet_payload(values: list[str]) -> bool:
     return any(v in _HPING_PAYLOAD or v.startswith(("--file=", "--sign=")) for v in values)
 
 
+_PAYLOAD_PROBES = frozenset({"nping"})
+"""Probers whose packets may carry data given on the command line (``--data``, ``--data-string``)."""
 _NPING_PAYLOAD = frozenset({"--data", "--data-string"})
 
 
@@ -198,7 +200,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             "hping3 sends packets carrying a file or text of one's own: a covert channel out, or a "
             "backdoor's wake-up packet",
         )
-    if name == "nping" and _run_time_payload(invocation):
+    if name in _PAYLOAD_PROBES and _run_time_payload(invocation):
         why = "nping's probes carry data made at run time (a file's bytes): a covert channel out"
         return _verdict(EXFILTRATION, invocation, why)
     if name in _COVERT_CHANNELS:
