@@ -532,6 +532,14 @@ _FROM_ROOT: tuple[_Rule, ...] = (
         r"|/etc/pki/tls/private(?:/|$)|/etc/letsencrypt/(?:live|archive|keys|accounts)(?:/|$)",
         "service credentials",
     ),
+    # A service account's home (postgres's /var/lib/postgresql, jenkins's /var/lib/jenkins, a site under
+    # /srv) holds the same password files as a person's: ~/.pgpass is protected, so is theirs.
+    _rule(
+        r"/(?:var/lib|srv)/(?:[^/]+/)*\.(?:pgpass|my\.cnf|mylogin\.cnf)$"
+        r"|/(?:var/lib|srv)/[^/]+/(?:\.npmrc|\.m2/settings(?:-security)?\.xml|\.gem/credentials"
+        r"|\.cargo/credentials(?:\.toml)?|\.config/gh/hosts\.ya?ml)$",
+        "a service account's stored passwords (its home's password files)",
+    ),
     _rule(
         r"/Library/Keychains(?:/|$)|/var/db/dslocal(?:/|$)|/var/db/shadow(?:/|$)|/var/db/SystemKey$|/etc/kcpassword$"
         r"|/Library/Application Support/com\.apple\.TCC(?:/|$)",
@@ -589,7 +597,7 @@ _HOME_STARTS = (
 )
 """How every name of :data:`_IN_HOME` begins: a dot-file, an application data directory ..."""
 _ROOT_STARTS = (
-    *("/etc/", "/usr/local/etc/", "/var/", "/dev/", "/proc/", "/library/", "/run/", "/windows/"),
+    *("/etc/", "/usr/local/etc/", "/var/", "/srv/", "/dev/", "/proc/", "/library/", "/run/", "/windows/"),
     *("/programdata/", "/unattend.xml", "/autounattend.xml"),
 )
 """How every path of :data:`_FROM_ROOT` begins."""

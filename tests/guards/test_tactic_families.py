@@ -117,6 +117,7 @@ EXPECTED_PROGRAMS: dict[str, set[str]] = {
         *tunnels._PROXIES,
         *tunnels._PACKAGE_RUNNERS,
         *tunnels._PACKET_CRAFTERS,
+        *tunnels._PAYLOAD_PROBES,
     },
     "volumes": {"mount", "umount", "umount2", "losetup", "swapon", "hdiutil", *volumes._CHANGERS},
 }

@@ -295,7 +295,7 @@ TUNNELS = Family(
     "gs-full-link gs-mount gs-netcat gs-sftp gsocket hans hping3 http httpie https hysteria icmpsh "
     "icmpsh_m.py iodine iodined iox krfb ligolo ligolo-agent ligolo-ng ligolo-proxy localtonet "
     "localtunnel loclx lt meshagent meshagent32 meshagent64 meshagent_arm64 meshagent_osx64 microsocks "
-    "nerdctl ngrok npc nps npx pagekite pagekite.py plink pnpm pnpx podman privoxy ptunnel ptunnel-ng "
+    "nerdctl ngrok npc nping nps npx pagekite pagekite.py plink pnpm pnpx podman privoxy ptunnel ptunnel-ng "
     "rathole rdp2tcp redsocks resocks revsocks rpivot rsockstun rsocx rustdesk scope shadowsocks shellinabox "
     "shellinaboxd sockd ss-local ss-server ssh sshuttle sshx ssm-agent-worker suo5 tailscale teamviewer "
     "telebit teleconsole tigervncserver tightvncserver tinyproxy tmate tmole tor trojan tty-share ttyd "

@@ -26,7 +26,7 @@ from __future__ import annotations
 import itertools
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from ...lazy_regex import lazy_compile
 from ..findings import finding, piece
@@ -245,6 +245,7 @@ def _search(invocation: Invocation, home: str) -> Verdict | None:
         site = next((w for w in (_site_files(p, invocation.cwd) for p in places) if w), None)
         if site is not None:
             return _verdict(invocation, f"searches {site} for passwords, keys or tokens")
+    named = places
     if not recursive:
         places = [p for p in places if p.endswith("/*") or "*" in p.rsplit("/", 1)[-1]]
         # grep -i password /etc/*.conf: every configuration file of the directory, as grep -r reads them
@@ -258,6 +259,10 @@ def _search(invocation: Invocation, home: str) -> Verdict | None:
             where = _service_configuration(place, home, invocation.cwd)
         if where:
             return _verdict(invocation, f"searches {where} for passwords, keys or tokens")
+    if any(_PASSWORD_WORD.search(p) for p in patterns):
+        kept = next((w for w in (_password_configuration(p, invocation.cwd) for p in named) if w), None)
+        if kept is not None:
+            return finding(ENV_SECRETS, invocation, f"picks the password out of {kept}")
     return None
 
 
@@ -268,6 +273,29 @@ _BARE_SECRET_WORD = lazy_compile(
 """A search for the word alone (``password``, ``PASSWORD=``, ``"pass"``): a hunt for whatever value follows
 it, where ``PasswordAuthentication`` looks up one setting. One trailing ``\\W*``: a second after it made a
 long run of ``=`` cost quadratic time."""
+
+
+_PASSWORD_CONFIGS = lazy_compile(
+    r"^/etc/(?:mysql|mariadb|my\.cnf(?:\.d)?|redis|zabbix|grafana|phpmyadmin|mongod\.conf|mongodb|rabbitmq"
+    r"|tomcat\d*|proftpd|pure-ftpd|dovecot|nagios\d*|icinga2|gitlab|pgbouncer|pgpool[\w-]*|odbc\.ini"
+    r"|freeradius|raddb|keystone|nova|neutron|glance|cinder|mosquitto|influxdb|elasticsearch|kibana)(?:/|$)"
+)
+"""Services whose configuration keeps a database's, an admin's or a client's password in clear (``my.cnf``'s
+``[client] password``, redis's ``requirepass``, zabbix's ``DBPassword``, ``tomcat-users.xml``)."""
+_PASSWORD_WORD = lazy_compile(r"pass|pwd|secret|token|bindpw|masterauth|api[^a-z]{0,3}key|credential", re.I)
+"""What a look for such a password searches for (``auth`` or ``key`` alone look up settings)."""
+
+
+def _password_configuration(place: str, cwd: str | None) -> str | None:
+    """Describe ``place`` if it is a configuration, or a directory of them, that keeps a service's passwords.
+    One such file searched for its password shows the password to the agent, where ``grep -i pass
+    /etc/ssh/sshd_config`` looks up a setting (sshd keeps none): asked, as a secret of the environment
+    printed is (a developer looks up their local database's password so now and then); a search through
+    the whole directory is :func:`_service_configuration`'s hunt (blocked)."""
+    path = normalize_path(place, cwd=cwd)
+    if not _PASSWORD_CONFIGS.match(path) or check_path(path, cwd=cwd) is not None:
+        return None  # debian.cnf: a secret file, blocked whoever reads it
+    return f"a service's password configuration ({path})"
 
 
 def _service_configuration(place: str, home: str, cwd: str | None) -> str | None:
@@ -1671,7 +1699,32 @@ def judge_script(script: Script, home: str) -> Verdict | None:
     fed = _editor_fed_a_secret(script, home)
     if fed is not None:
         return Verdict(CREDENTIALS, piece(fed[0].text), f"an editor is told on its input to open {fed[1]}")
-    return _environment_searched(script) or _secret_variable_printed(script)
+    return _environment_searched(script) or _secret_variable_printed(script) or _metadata_token_alone(script)
+
+
+_METADATA_TOKEN = lazy_compile(r"(?:https?://)?[^/\s]+/latest/api/token/?", re.IGNORECASE)
+
+
+def _metadata_token_alone(script: Script) -> Verdict | None:
+    """``curl -X PUT http://169.254.169.254/latest/api/token -H "X-aws-ec2-metadata-token-ttl-seconds: …"``
+    with nothing in the line that spends it: the IMDSv2 session token handed to the agent, whose only use
+    left is a later request (the role's credentials, blocked when asked for; the machine's facts, read
+    in the same line with it, stay allowed). Asked: a person sees what the next request is for."""
+    tokens: list[Invocation] = []
+    for stages in walk(script):
+        for stage in stages:
+            if stage.name not in _HTTP_CLIENTS:
+                continue
+            urls = [stage.command.static(word) or "" for word in stage.args]
+            metadata = [url for url in urls if "/" in url and any(map(metadata_host, _hosts(url, True)))]
+            if any(_METADATA_TOKEN.fullmatch(url) for url in metadata):
+                tokens.append(stage)
+            elif metadata:
+                return None
+    if not tokens:
+        return None
+    why = "asks the metadata service for an IMDSv2 session token and spends it on nothing here"
+    return finding(ENV_SECRETS, tokens[0], why)
 
 
 _ENV_SECRET = lazy_compile(r"pass|secret|token|key|credential|cred\b", re.IGNORECASE)
@@ -1787,10 +1840,19 @@ _FILE_PRINTERS = frozenset({"cat", "head", "tail", "strings", "more", "less", "t
 
 def _site_file_read(words: list[str]) -> str | None:
     """``cat /var/www/*/wp-config.php``: a web server's files printed (then searched, as grep reads them)."""
+    return _printed(words, _site_files)
+
+
+def _password_configuration_read(words: list[str]) -> str | None:
+    """``cat /etc/mysql/my.cnf``: a service's password configuration printed (then searched for it)."""
+    return _printed(words, _password_configuration)
+
+
+def _printed(words: list[str], described: Callable[[str, str | None], str | None]) -> str | None:
     words = _unwrapped(words)
     if not words or words[0].rsplit("/", 1)[-1] not in _FILE_PRINTERS:
         return None
-    return next((w for w in (_site_files(v, None) for v in words[1:] if v[:1] not in ("-", "")) if w), None)
+    return next((w for w in (described(v, None) for v in words[1:] if v[:1] not in ("-", "")) if w), None)
 
 
 def _environment_searched(script: Script) -> Verdict | None:
@@ -1816,6 +1878,15 @@ def _environment_searched(script: Script) -> Verdict | None:
             ):
                 text = piece(" | ".join(command.text for command in pipeline))
                 return Verdict(CREDENTIALS, text, f"picks passwords, keys or tokens out of {site}")
+            kept = _password_configuration_read(words)
+            if kept and any(
+                search
+                and search[0] in _SEARCHERS
+                and any(_PASSWORD_WORD.search(v) for v in search[1:] if v[:1] != "-")
+                for search in stages[index + 1 :]
+            ):
+                text = piece(" | ".join(command.text for command in pipeline))
+                return Verdict(ENV_SECRETS, text, f"picks the password out of {kept}")
             if _prints_packets(words) and any(
                 search and search[0] in _SEARCHERS and any(_PROCESS_SECRET.search(v) for v in search[1:])
                 for search in stages[index + 1 :]

@@ -1474,6 +1474,12 @@ def _follow(script: Script, home: str, tracker: _Tracker) -> Iterator[Verdict]:
         if any(_bare_env(command) for command in pipeline[:-1]) and sends_stdin(_bare(pipeline[-1])):
             yield Verdict(EXFILTRATION, _piece(" | ".join(c.text for c in pipeline)),
                           "pipes the environment (API keys and tokens) off the machine")  # fmt: skip
+        if any(_bare_env(command) for command in pipeline):  # env > e.txt, env | sort > e.txt: kept to send
+            for command in {pipeline[0], pipeline[-1]}:
+                for redirect in command.redirects:
+                    target = command.static(redirect.target)
+                    if redirect.op in WRITE_OPERATORS and target and not _STREAMS.match(target):
+                        tracker.packed[tracker.path(target, None)] = "the environment (API keys and tokens)"
     for stages in walk(script):
         verdict = _pipeline(stages, home, tracker)
         if verdict is not None:
@@ -1532,7 +1538,7 @@ def _packed_upload(invocation: Invocation, home: str, tracker: _Tracker) -> Verd
                 invocation.name in _HTTP_CLIENTS or invocation.name in SOCKETS or _upload_like(invocation)
             ):
                 return _verdict(EXFILTRATION, invocation, f"sends an archive or copy of {what}")
-    if invocation.name not in _ARCHIVERS:
+    if invocation.name not in _ARCHIVERS and not _dumps_to_output(invocation):
         return None
     source = _reads_sensitive(invocation, home)
     if source is None:
@@ -1540,6 +1546,18 @@ def _packed_upload(invocation: Invocation, home: str, tracker: _Tracker) -> Verd
     for output in _archive_outputs(invocation):
         tracker.packed[tracker.path(output, invocation.cwd)] = source
     return None
+
+
+def _dumps_to_output(invocation: Invocation) -> bool:
+    """``env > e.txt``, ``history > h.txt``, ``mysqldump -A > all.sql``: a source with no path, its whole
+    output kept in a file (then uploaded, as the same piped to curl is: ``env | curl -F f=@-``)."""
+    name = invocation.name
+    return (
+        _env_dump(invocation)
+        or name == "history"
+        or (name == "fc" and "-l" in _values(invocation))
+        or _database_dump(invocation)
+    )
 
 
 def _upload_like(invocation: Invocation) -> bool:

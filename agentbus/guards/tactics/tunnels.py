@@ -63,7 +63,7 @@ from ..findings import static_args as _values
 from ..findings import without_values
 from ..options import option_values as _option_values
 from ..programs import SSH_OPTIONS_WITH_VALUES, Invocation
-from ..verdict import BACKDOOR, REMOTE_ACCESS, Verdict
+from ..verdict import BACKDOOR, EXFILTRATION, REMOTE_ACCESS, Verdict
 
 __all__ = ["judge"]
 
@@ -142,6 +142,28 @@ def _packet_payload(values: list[str]) -> bool:
     return any(v in _HPING_PAYLOAD or v.startswith(("--file=", "--sign=")) for v in values)
 
 
+_PAYLOAD_PROBES = frozenset({"nping"})
+"""Probers whose packets may carry data given on the command line (``--data``, ``--data-string``)."""
+_NPING_PAYLOAD = frozenset({"--data", "--data-string"})
+
+
+def _run_time_payload(invocation: Invocation) -> bool:
+    """``nping --icmp --data-string "$(cat f)" HOST``, ``--data $(xxd -p f)``: the probes' data made when the
+    line runs (a substitution, a variable of a loop over a file), where a probe sends padding or a literal
+    marker (``--data-string hello``)."""
+    command = invocation.command
+    args = invocation.args
+    for index, word in enumerate(args):
+        option, equals, _ = word.partition("=")
+        if option not in _NPING_PAYLOAD:
+            continue
+        value = word if equals else (args[index + 1] if index + 1 < len(args) else "")
+        shown = command.static(value)
+        if shown is None or "$" in shown or "`" in shown:
+            return True
+    return False
+
+
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """A tunnel, proxy, shared terminal or remote desktop this command starts, or None."""
     name, values = _program(invocation)
@@ -179,6 +201,9 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
             "hping3 sends packets carrying a file or text of one's own: a covert channel out, or a "
             "backdoor's wake-up packet",
         )
+    if name in _PAYLOAD_PROBES and _run_time_payload(invocation):
+        why = "nping's probes carry data made at run time (a file's bytes): a covert channel out"
+        return _verdict(EXFILTRATION, invocation, why)
     if name in _COVERT_CHANNELS:
         return _verdict(
             BACKDOOR,

