@@ -69,7 +69,11 @@ _SECURITY = lazy_compile(
     r"jamf ?protect\w*|com\.jamf\.protect\w*|kandji\w*|io\.kandji\.\w+|malwarebytes\w*|rtprotectiondaemon|"
     r"huntress\w*|ampdaemon|bitdefender\w*|webroot\w*|microsoft defender\w*|"
     r"cylance\w*|sophos\w*|esets?\w*|kesl|kaspersky\w*|ds_agent|qualys\w*|ir_agent|taniumclient|traps\w*|"
-    r"cortex-xdr|cbdaemon|cbsensor|opendns\S*|umbrella\S*|amazon-cloudwatch-agent|google-fluentd|snoopy|endpointsecurity\w*|com\.apple\.(?:auditd|syslogd|"
+    r"cortex-xdr|cbdaemon|cbsensor|cb-psc-sensor|"
+    # Linux anti-virus daemons by their process names (Sophos, Bitdefender, McAfee/Trellix, Symantec,
+    # Kaspersky's network agent): a miner's dropper kills them by these names, not the vendor's.
+    r"savd|savscand|sav-protect|sav-rms|bdagent|bdscan|bdredline|bdsecd|mfetpd|mfeespd|masvc|macmnsvc|"
+    r"mcafee\w*|trellix\w*|rtvscand|symantec\w*|klnagent\w*|opendns\S*|umbrella\S*|amazon-cloudwatch-agent|google-fluentd|snoopy|endpointsecurity\w*|com\.apple\.(?:auditd|syslogd|"
     r"alf|xprotect\w*|security\.\w+|tccd|syspolicy\w*|amfid|mrt\w*|endpointsecurity\w*)|tccd|syspolicyd|amfid|mrtagent|"
     # The host-security and monitoring agents of Chinese clouds, which cryptojacking scripts remove first:
     # Alibaba (aegis, AliYunDun, AliSecGuard, CloudMonitor), Tencent (qcloud's YunJing, barad, stargate),
@@ -538,7 +542,7 @@ def _security_services(invocation: Invocation) -> Verdict | None:
     head = invocation.command.static(invocation.command.words[0]) if invocation.command.words else None
     installed = head is not None and ("/" not in head or head.startswith(_SYSTEM_PROGRAM_DIRS))
     if (
-        words[:1] in (["stop"], ["disable"])
+        words[:1] in (["stop"], ["disable"], ["uninstall"], ["unload"])
         and installed
         and verbs is None
         and name != "ufw"
@@ -817,6 +821,8 @@ def _attributes(invocation: Invocation, home: str) -> Verdict | None:
 
 
 _UNINSTALL = lazy_compile(r"uninst|remove|stop|disable|kill|unload", re.IGNORECASE)
+_UNINSTALL_OPTION = lazy_compile(r"--?(?:uninstall|remove|stop|disable|kill|unload)", re.IGNORECASE)
+"""The same told as an option (``/opt/eset/esets/sbin/esets_daemon --stop``, ``bdscan --disable``)."""
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "ash", "busybox"})
 
 
@@ -846,7 +852,11 @@ def _agent_uninstaller(invocation: Invocation) -> Verdict | None:
         return _verdict(IMPAIR, invocation, f"runs {program}, Alibaba Cloud's security agent uninstaller")
     if not any(_SECURITY.search(part) for part in [*directories.split("/"), leaf] if part):
         return None
-    if _UNINSTALL.search(leaf) or any(_UNINSTALL.search(w) for w in rest if not w.startswith("-")):
+    if (
+        _UNINSTALL.search(leaf)
+        or any(_UNINSTALL.search(w) for w in rest if not w.startswith("-"))
+        or any(_UNINSTALL_OPTION.fullmatch(w) for w in rest)
+    ):
         return _verdict(IMPAIR, invocation, f"runs {program} to remove or stop a security agent")
     return None
 
