@@ -150,10 +150,6 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      r"id|whoami|login|sshd|ssh|sudo|su|passwd|cron|crond|crontab|systemctl|journalctl|kill|"
      r"killall)", SYSTEM_FILES, "a system tool shadowed by a program of the same name earlier on PATH"),
     # -- evidence: logs and history ----------------------------------------------------------------------
-    # Crash reports name what crashed (a miner killed by a signal, an exploit's segfault); emptying them
-    # is also Ubuntu's common fix for apport's "system program problem" notices: asked, not blocked.
-    (r"/var/crash(?:/.*)?|/var/lib/systemd/coredump(?:/.*)?|/var/lib/apport/coredump(?:/.*)?", SYSTEM_CONFIG,
-     "the crash reports and core dumps (apport, systemd-coredump)"),
     (r"/var/log(?:/.*)?|/var/adm(?:/.*)?|/run/log(?:/.*)?|/(?:var/)?run/(?:utmp|wtmp|btmp)(?:x)?"
      r"|/var/audit(?:/.*)?|/var/db/(?:diagnostics|uuidtext)(?:/.*)?|/Library/Logs(?:/.*)?"
      r"|~/Library/Logs(?:/DiagnosticReports(?:/.*)?)?"

@@ -15,8 +15,12 @@ gitbook page on hiding processes (48488360049). Every command here is a variant 
   copied or installed into ``/usr/local/bin`` or ``/usr/local/sbin``, which come first on PATH: the
   trojaned tool that hides its owner, system file corruption; any other program there stays allowed;
 - a process's ``comm`` written (``echo kworker > /proc/self/comm``): a masquerade, as ``exec -a`` was;
-- the crash reports and core dumps deleted (``/var/crash``, systemd-coredump's): asked, not blocked
-  (emptying /var/crash is also Ubuntu's common fix for apport's notices).
+- a tool named for editing the login records (``utmpclean``, ``wtmpclean.py``, ``clear_lastlog``) run:
+  evidence destruction; ``mokutil --disable-validation`` (Secure Boot's signature checks off, so an
+  unsigned module loads): defense impairment.
+
+Left allowed: deleting crash reports (``rm -rf /var/crash/*.crash``, the dropper's line) stays allowed
+as impact25 decided (emptying /var/crash is Ubuntu's common fix for apport's notices).
 """
 
 from __future__ import annotations
@@ -49,9 +53,13 @@ HELD = {
         "echo sshd > /proc/$$/comm",
         "echo -n dbus-daemon | tee /proc/4242/comm",
     ],
-    "crash reports deleted": [
-        "rm -f /var/crash/_tmp_.x_xmrig.0.crash",
-        "find /var/lib/systemd/coredump -type f -delete",
+    "login records edited by a named tool": [
+        "/dev/shm/.u/wtmp-clean -u admin -a 203.0.113.7",
+        "python2 utmp_edit.py --ip 198.51.100.2",
+        "./cleanlastlog root",
+    ],
+    "secure boot validation off": [
+        "sudo mokutil --disable-validation",
     ],
 }
 
@@ -68,7 +76,11 @@ ALLOWED = [
     "ls -la /usr/local/bin/ps",
     "which netstat lsof",
     "ls /var/crash",
+    "rm -f /var/crash/_usr_bin_node.1000.crash",
     "coredumpctl list",
+    "mokutil --sb-state",
+    "last -f /var/log/wtmp.1",
+    "python3 scripts/clean_cache.py",
     "systemctl status bdredline",
     "pgrep -a savd",
     "./scripts/stop-services.sh --stop",
