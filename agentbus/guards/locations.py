@@ -142,6 +142,14 @@ ROWS: tuple[tuple[str, str, str], ...] = (
      r"unprivileged_bpf_disabled|perf_event_paranoid|kexec_load_disabled)|/proc/sys/fs/protected_.*",
      IMPAIR, "a kernel hardening setting"),
     (r"/proc/sys/vm/drop_caches", IMPAIR, "the kernel's page cache: dropping it discards traces in memory"),
+    (r"/proc/(?:self|thread-self|\d+|\$\$|\$!|\$\{?\w+\}?)/(?:task/[^/]+/)?comm", IMPAIR,
+     "a process's name as ps and top show it: renamed, a masquerade"),
+    # /usr/local/bin comes first on PATH: a program there named like a system tool (built with gcc -o,
+    # copied, installed) is what every later ps, netstat or lsof runs, a trojan that hides its owner.
+    (r"/usr/local/s?bin/(?:ps|ls|netstat|ss|lsof|top|htop|pstree|pgrep|pidof|who|w|last|lastb|lastlog|find|du|"
+     r"df|ip|ifconfig|route|iptables|dmesg|lsmod|modinfo|strace|ldd|stat|md5sum|sha(?:1|256|512)sum|uptime|"
+     r"id|whoami|login|sshd|ssh|sudo|su|passwd|cron|crond|crontab|systemctl|journalctl|kill|"
+     r"killall)", SYSTEM_FILES, "a system tool shadowed by a program of the same name earlier on PATH"),
     # -- evidence: logs and history ----------------------------------------------------------------------
     (r"/var/log(?:/.*)?|/var/adm(?:/.*)?|/run/log(?:/.*)?|/(?:var/)?run/(?:utmp|wtmp|btmp)(?:x)?"
      r"|/var/audit(?:/.*)?|/var/db/(?:diagnostics|uuidtext)(?:/.*)?|/Library/Logs(?:/.*)?"

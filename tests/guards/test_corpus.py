@@ -184,7 +184,8 @@ TLDR_CEILINGS = {
     "data collection": 145,  # the pages of screenshot, recorder, webcam, clipboard and sniffer programs
     "data destruction": 5,
     # +1 (cloud16): `aws accessanalyzer delete-analyzer` (the table named it access-analyzer, no service)
-    "defense impairment": 28,  # macOS: fdesetup disable (FileVault off)
+    # +1 (evasion27): `mokutil --disable-validation` (Secure Boot signature checks off)
+    "defense impairment": 29,  # macOS: fdesetup disable (FileVault off)
     "direct disk operation": 89,
     "docker data wipe": 1,
     "evidence destruction": 8,

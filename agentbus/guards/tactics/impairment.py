@@ -5,7 +5,8 @@ linking to ``/dev/null`` the system's logs (``/var/log``, the journal, utmp/wtmp
 the audit trail, macOS's unified log store) and shell history, by any writer
 (:mod:`.writes`: ``rm``, ``truncate -s0``, ``> FILE``, ``ln -sf /dev/null``,
 ``sed -i``, ``find DIR -delete`` ...); ``journalctl --vacuum-*``, ``log erase``,
-``history -c``, turning history off (``unset HISTFILE``, ``HISTSIZE=0``,
+``history -c``, a tool named for editing the login records (``utmpclean``),
+turning history off (``unset HISTFILE``, ``HISTSIZE=0``,
 ``set +o history``), back-dating a system file (``touch -r``), and a running script
 destroying itself or its folder (``shred -u "$0"``, ``rm -rf "$(dirname "$0")"``: a
 dropper's self-deletion). A project's own logs (``logs/app.log``, ``./server.log``) are
@@ -17,7 +18,8 @@ macOS application firewall), SELinux and AppArmor off (``setenforce 0``,
 ``aa-teardown``, their configuration), stopping, disabling, killing or removing
 audit, logging and security agents (auditd, rsyslog, journald, Falcon,
 SentinelOne, osquery, Wazuh, ClamAV ...), ``auditctl -D``/``-e 0``, kernel
-hardening lowered (``ptrace_scope``, ASLR), Gatekeeper, SIP, quarantine and TCC
+hardening lowered (``ptrace_scope``, ASLR), Secure Boot's checks (``mokutil
+--disable-validation``), Gatekeeper, SIP, quarantine and TCC
 on macOS, and trust: a new root certificate (``update-ca-certificates`` after a
 copy into the store, ``trust anchor``, ``security add-trusted-cert``,
 ``certutil -A``, ``keytool -importcert -cacerts``, ``mkcert -install``) or TLS
@@ -69,7 +71,11 @@ _SECURITY = lazy_compile(
     r"jamf ?protect\w*|com\.jamf\.protect\w*|kandji\w*|io\.kandji\.\w+|malwarebytes\w*|rtprotectiondaemon|"
     r"huntress\w*|ampdaemon|bitdefender\w*|webroot\w*|microsoft defender\w*|"
     r"cylance\w*|sophos\w*|esets?\w*|kesl|kaspersky\w*|ds_agent|qualys\w*|ir_agent|taniumclient|traps\w*|"
-    r"cortex-xdr|cbdaemon|cbsensor|opendns\S*|umbrella\S*|amazon-cloudwatch-agent|google-fluentd|snoopy|endpointsecurity\w*|com\.apple\.(?:auditd|syslogd|"
+    r"cortex-xdr|cbdaemon|cbsensor|cb-psc-sensor|"
+    # Linux anti-virus daemons by their process names (Sophos, Bitdefender, McAfee/Trellix, Symantec,
+    # Kaspersky's network agent): a miner's dropper kills them by these names, not the vendor's.
+    r"savd|savscand|sav-protect|sav-rms|bdagent|bdscan|bdredline|bdsecd|mfetpd|mfeespd|masvc|macmnsvc|"
+    r"mcafee\w*|trellix\w*|rtvscand|symantec\w*|klnagent\w*|opendns\S*|umbrella\S*|amazon-cloudwatch-agent|google-fluentd|snoopy|endpointsecurity\w*|com\.apple\.(?:auditd|syslogd|"
     r"alf|xprotect\w*|security\.\w+|tccd|syspolicy\w*|amfid|mrt\w*|endpointsecurity\w*)|tccd|syspolicyd|amfid|mrtagent|"
     # The host-security and monitoring agents of Chinese clouds, which cryptojacking scripts remove first:
     # Alibaba (aegis, AliYunDun, AliSecGuard, CloudMonitor), Tencent (qcloud's YunJing, barad, stargate),
@@ -538,7 +544,7 @@ def _security_services(invocation: Invocation) -> Verdict | None:
     head = invocation.command.static(invocation.command.words[0]) if invocation.command.words else None
     installed = head is not None and ("/" not in head or head.startswith(_SYSTEM_PROGRAM_DIRS))
     if (
-        words[:1] in (["stop"], ["disable"])
+        words[:1] in (["stop"], ["disable"], ["uninstall"], ["unload"])
         and installed
         and verbs is None
         and name != "ufw"
@@ -817,6 +823,8 @@ def _attributes(invocation: Invocation, home: str) -> Verdict | None:
 
 
 _UNINSTALL = lazy_compile(r"uninst|remove|stop|disable|kill|unload", re.IGNORECASE)
+_UNINSTALL_OPTION = lazy_compile(r"--?(?:uninstall|remove|stop|disable|kill|unload)", re.IGNORECASE)
+"""The same told as an option (``/opt/eset/esets/sbin/esets_daemon --stop``, ``bdscan --disable``)."""
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "ash", "busybox"})
 
 
@@ -846,7 +854,11 @@ def _agent_uninstaller(invocation: Invocation) -> Verdict | None:
         return _verdict(IMPAIR, invocation, f"runs {program}, Alibaba Cloud's security agent uninstaller")
     if not any(_SECURITY.search(part) for part in [*directories.split("/"), leaf] if part):
         return None
-    if _UNINSTALL.search(leaf) or any(_UNINSTALL.search(w) for w in rest if not w.startswith("-")):
+    if (
+        _UNINSTALL.search(leaf)
+        or any(_UNINSTALL.search(w) for w in rest if not w.startswith("-"))
+        or any(_UNINSTALL_OPTION.fullmatch(w) for w in rest)
+    ):
         return _verdict(IMPAIR, invocation, f"runs {program} to remove or stop a security agent")
     return None
 
@@ -1232,7 +1244,39 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         or _trust(invocation)
         or _masquerade(invocation)
         or _process_hider(invocation)
+        or _login_record_cleaner(invocation)
+        or _secure_boot_off(invocation)
     )
+
+
+_LOGIN_RECORD_CLEANER = lazy_compile(
+    r"^(?:[ubw]tmp|lastlog|utmpx?|wtmpx?)[-_.]?(?:clean|clear|edit|wipe|zap|fake|rm)\w*(?:\.(?:py|sh|pl|c))?$|"
+    r"^(?:clean|clear|wipe|zap)[-_.]?(?:[ubw]tmp|lastlog)\w*(?:\.(?:py|sh|pl|c))?$",
+    re.IGNORECASE,
+)
+"""``utmpclean``, ``wtmpclean.py``, ``clear_lastlog``: a tool named for editing the login records (who logged
+in from where); nothing a project builds is called so."""
+
+
+def _login_record_cleaner(invocation: Invocation) -> Verdict | None:
+    """``./utmpclean -u root -a 10.0.0.5``, ``python3 wtmpclean.py -i IP``: the login records edited."""
+    words = [invocation.name, *(v for v in _values(invocation)[:1] if invocation.name in _INTERPRETERS)]
+    for word in words:
+        leaf = word.rstrip("/").rsplit("/", 1)[-1]
+        if _LOGIN_RECORD_CLEANER.match(leaf):
+            return _verdict(EVIDENCE, invocation, f"runs {leaf}, a tool that edits the login records")
+    return None
+
+
+_INTERPRETERS = frozenset({"python", "python2", "python3", "perl", "sh", "bash", "dash", "zsh", "ruby"})
+
+
+def _secure_boot_off(invocation: Invocation) -> Verdict | None:
+    """``mokutil --disable-validation``: shim stops checking signatures at the next boot, so an unsigned
+    kernel or module (a rootkit) loads."""
+    if invocation.name == "mokutil" and "--disable-validation" in _values(invocation):
+        return _verdict(IMPAIR, invocation, "turns off Secure Boot's signature checks (shim validation)")
+    return None
 
 
 _PROCESS_HIDER = lazy_compile(r"process-?hider|libprocesshider", re.IGNORECASE)
