@@ -144,6 +144,20 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     (r"/proc/sys/vm/drop_caches", IMPAIR, "the kernel's page cache: dropping it discards traces in memory"),
     (r"/proc/(?:self|thread-self|\d+|\$\$|\$!|\$\{?\w+\}?)/(?:task/[^/]+/)?comm", IMPAIR,
      "a process's name as ps and top show it: renamed, a masquerade"),
+    # A file at the top of /proc is the kernel's, and read only (modules, kallsyms, version): one written,
+    # or one no kernel makes (/proc/rootkit), is a loaded rootkit's command channel (echo hide > /proc/x).
+    (r"/proc/(?!(?:sysrq-trigger|mtrr|self|thread-self|\d+|\$.*|sys|acpi|driver|irq|fs|net|scsi|asound|"
+     r"bus|tty|sysvipc|pressure|spl|ibm|i8k|pmu|device-tree|config\.gz)(?:/|$))[\w.-]+", IMPAIR,
+     "a file at the top of /proc written: a loaded kernel rootkit's command channel (no kernel file there "
+     "takes writes)"),
+    # Daemons' and kernel threads' names (sshd_fake, systemd-helper, kworker, kswapd0): a program planted
+    # under one passes for the system's in ps; nothing a developer installs is named so.
+    (r"/usr/local/s?bin/(?:sshd[-_.\w]*|systemd|systemd-\w*d|systemd[-_.](?:helper|update|updater|service|"
+     r"worker|agent|daemon|monitor|core|init)|kworker\S*|kthreadd|kswapd\w*|"
+     r"ksoftirqd\S*|kdevtmpfs\w*|kauditd|khugepaged|migration\S*|rcu_\w+|watchdogd|dbus-daemon[-_.\w]*|"
+     r"rsyslogd|syslogd|journald|auditd|udevd|agetty|getty|init|polkitd|irqbalance|atd|cupsd|"
+     r"accounts-daemon|networkd|NetworkManager|\[[^/]+\])", SYSTEM_FILES,
+     "a program given a daemon's or kernel thread's name, so it passes for the system's in ps"),
     # /usr/local/bin comes first on PATH: a program there named like a system tool (built with gcc -o,
     # copied, installed) is what every later ps, netstat or lsof runs, a trojan that hides its owner.
     (r"/usr/local/s?bin/(?:ps|ls|netstat|ss|lsof|top|htop|pstree|pgrep|pidof|who|w|last|lastb|lastlog|find|du|"

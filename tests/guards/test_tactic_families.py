@@ -87,7 +87,7 @@ EXPECTED_PROGRAMS: dict[str, set[str]] = {
     "macos": {*macos._CHECKS, "defaults", "osascript"},  # judge_script: defaults | grep, … | osascript
     "redis_abuse": set(redis_abuse._CLIENTS),
     "databases": set(databases.CLIENTS) | set(databases.JVM_LAUNCHERS),
-    "rootkits": {*rootkits.CONTROL_PROGRAMS, "kill"},
+    "rootkits": {*rootkits.CONTROL_PROGRAMS, *rootkits.EBPF_ROOTKITS, "kill"},
     "scanning": {*scanning._MASS_SCANNERS, *scanning._HOST_SCANNERS},
     "service_attacks": {
         *service_attacks._TOOLS,

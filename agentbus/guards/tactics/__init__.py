@@ -320,7 +320,8 @@ VOLUMES = Family(
 
 ROOTKITS = Family(
     "rootkits",
-    "boopkit boopkit-boop kill reptile_cmd",
+    "boopkit boopkit-boop kill reptile_cmd ebpfkit ebpfkit-client pamspy pidhide sudoadd exechijack "
+    "textreplace2 writeblocker bpfdos nysm",
 )
 
 FAMILIES: tuple[Family, ...] = (

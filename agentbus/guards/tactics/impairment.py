@@ -149,6 +149,14 @@ _VENDOR_OFF = {
 }  # fmt: skip
 _KERNEL_UNLOADERS = frozenset({"kextunload", "rmmod", "kmutil", "modprobe"})
 """Unloading a kernel module impairs a defense only when the module is one (else :mod:`.system_config`)."""
+_SECURITY_MODULES = lazy_compile(
+    r"^(?:p_)?lkrg$|^tpe(?:_lsm|_lkm)?$|^akari$|^caitsith$|^ccsecurity$|^talpa\w*$|^mfehidk$|^mfeaac\w*$|"
+    r"^symev\w*$|^symap\w*$|^eset_rtp$|^sysdig[-_]probe$|^scap$|^snoopy$",
+    re.IGNORECASE,
+)
+"""Security modules by their kernel names: the Linux Kernel Runtime Guard, Trusted Path Execution, TOMOYO's
+AKARI and CaitSith, Sophos' talpa, McAfee's and Symantec's hooks, ESET's real-time scanner, the Falco and
+Sysdig probes: unloaded, what they guard goes unwatched (``rmmod lkrg``)."""
 _FIREWALL_LOADERS = frozenset({"iptables-restore", "ip6tables-restore", "iptables-legacy-restore",
                                 "iptables-nft-restore", "nft"})  # fmt: skip
 _IPTABLES = lazy_compile(r"^(?:ip6?tables|ip6?tables-(?:legacy|nft)|ebtables|arptables)$")
@@ -570,8 +578,15 @@ def _security_services(invocation: Invocation) -> Verdict | None:
             return _verdict(IMPAIR, invocation, f"uninstalls {removed[0]}, a defense")
     off = _VENDOR_OFF.get(name)
     turned_off = off is not None and (not off or off & set(values) or any("disabled" in v for v in values))
-    if turned_off and (name not in _KERNEL_UNLOADERS or any(_SECURITY.search(v) for v in words)):
+    if turned_off and (
+        name not in _KERNEL_UNLOADERS
+        or any(_SECURITY.search(v) or _SECURITY_MODULES.match(v.removesuffix(".ko")) for v in words)
+    ):
         return _verdict(IMPAIR, invocation, f"turns off an endpoint security agent ({name})")
+    if name == "falconctl" and _falcon_proxy_loopback(values):
+        return _verdict(
+            IMPAIR, invocation, "points Falcon's proxy at this machine: the sensor is cut off its cloud"
+        )
     if name == "auditctl":
         flags = _short_flags(values)
         enable = next((values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-e", "--enabled")), None)
@@ -584,6 +599,21 @@ def _security_services(invocation: Invocation) -> Verdict | None:
         ):
             return _verdict(IMPAIR, invocation, "deletes the audit rules or turns auditing off")
     return None
+
+
+_LOOPBACK_HOST = lazy_compile(r"^(?:127(?:\.\d+){0,3}|localhost|::1|\[::1\]|0\.0\.0\.0|0)$", re.IGNORECASE)
+
+
+def _falcon_proxy_loopback(values: list[str]) -> bool:
+    """``falconctl -s --aph=127.0.0.1 --app=8080``: the sensor's proxy host set to this machine, where no
+    proxy listens, so it reports nothing to its cloud (an EDR silenced without being stopped)."""
+    for index, value in enumerate(values):
+        host = value.partition("=")[2] if value.startswith("--aph=") else None
+        if value == "--aph" and index + 1 < len(values):
+            host = values[index + 1]
+        if host is not None and _LOOPBACK_HOST.match(host.strip("'\"")):
+            return True
+    return False
 
 
 _ADDRESSED_TO = frozenset({"-d", "--destination", "--dst"})

@@ -7,7 +7,8 @@ a process, 63 (``SIGRTMAX-1``) hides or shows the module, 64 (``SIGRTMAX``) make
 (``kill -31 $PID``, ``kill -64 0``). No program a developer writes listens for those numbers from a
 shell, so the signal alone is the finding. Reptile and boopkit come with their own control programs
 (``/reptile/reptile_cmd hide``, ``reptile_cmd root``, ``boopkit-boop -rhost ...``): whatever their
-arguments, they hide files, processes and connections, or hand out root. BDS's LKM makes whoever
+arguments, they hide files, processes and connections, or hand out root. The eBPF kits (ebpfkit, bad-bpf's
+``pidhide``/``sudoadd``, ``pamspy``) need no module: run, they are the rootkit. BDS's LKM makes whoever
 types ``kill 000`` root (a process id written as zeros: ``kill 0`` would be the caller's own group).
 All are :data:`~agentbus.guards.verdict.STEALTH_PERSISTENCE` (blocked): no coding task needs them
 (their sources fetched or built: :mod:`.rootkit_sources`).
@@ -39,6 +40,21 @@ _ORDERS = {
 CONTROL_PROGRAMS = frozenset({"reptile_cmd", "boopkit", "boopkit-boop"})
 """Rootkits' own control programs: Reptile's ``reptile_cmd``, boopkit's listener and its trigger."""
 
+EBPF_ROOTKITS = {
+    "ebpfkit": "ebpfkit, an eBPF rootkit (hides itself, intercepts traffic, gives a remote shell)",
+    "ebpfkit-client": "ebpfkit's client, which gives the eBPF rootkit its orders",
+    "pamspy": "pamspy, which reads every password typed into PAM (sudo, sshd, login) through eBPF",
+    "pidhide": "bad-bpf's pidhide, which hides a process from every listing through eBPF",
+    "sudoadd": "bad-bpf's sudoadd, which makes sudo read a forged sudoers line through eBPF",
+    "exechijack": "bad-bpf's exechijack, which swaps the program every exec runs through eBPF",
+    "textreplace2": "bad-bpf's textreplace2, which rewrites what programs read from files through eBPF",
+    "writeblocker": "bad-bpf's writeblocker, which silently drops a process's writes through eBPF",
+    "bpfdos": "bad-bpf's bpfdos, which kills every process that uses eBPF (the sensors)",
+    "nysm": "nysm, which hides a container's processes, files and connections through eBPF",
+}
+"""eBPF rootkits and their parts run: offensive tools with no other use (an eBPF object loaded by bpftool
+is :mod:`.impairment`'s)."""
+
 _ZEROS = lazy_compile(r"^00+$")
 """``kill 000``: BDS's order to make the caller root (a process id nobody writes so)."""
 
@@ -67,6 +83,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         return _verdict(
             STEALTH_PERSISTENCE, invocation, f"{name} controls a kernel rootkit (hides, gives root)"
         )
+    if name in EBPF_ROOTKITS:
+        return _verdict(STEALTH_PERSISTENCE, invocation, f"runs {EBPF_ROOTKITS[name]}")
     if name != "kill":
         return None
     if any(_ZEROS.match(word) for word in static_args(invocation)):

@@ -15,6 +15,7 @@ SYSTEM_CONFIG (asked by default):
   the hardening ones are defense impairment), routes and interfaces (``ip route add``,
   ``route del default``, ``ip link set … down``, ``nmcli``), a driver unloaded from the running
   kernel (``rmmod``, ``modprobe -r``, ``kextunload``, ``kmutil unload``: Bella unloads the keyboard's);
+- a Machine Owner Key enrolled (``mokutil --import key.der``): what it signs loads under Secure Boot;
 - macOS: ``systemsetup -set…``, ``scutil --set``, ``pmset -a …``, ``nvram``, ``launchctl
   limit``/``config``, ``defaults write /Library/Preferences/…`` (every user's). ``networksetup
   -setwebproxy`` is how a developer points the Mac at a debugging proxy: not here (its DNS and
@@ -74,6 +75,10 @@ _SETTERS: dict[str, frozenset[str] | None] = {
     "resolvectl": frozenset({"dns", "domain", "default-route", "llmnr", "mdns", "dnssec", "dnsovertls",
                              "revert"}),
     "route": frozenset({"add", "del", "delete", "change", "flush"}),
+    # a Machine Owner Key enrolled or removed: what it signs (a DKMS driver, or a rootkit) loads under
+    # Secure Boot; the NVIDIA and VirtualBox guides do it, so asked (--disable-validation: impairment's)
+    "mokutil": frozenset({"--import", "-i", "--import-hash", "--delete", "-d", "--delete-hash", "--reset",
+                          "--ignore-db", "--trust-mok", "--ignore-keyring"}),
 }  # fmt: skip
 _IP_CHANGES = frozenset({"add", "del", "delete", "change", "replace", "flush", "set", "append"})
 _IP_OBJECTS = frozenset({"route", "r", "ro", "addr", "a", "address", "link", "l", "rule", "ru", "neigh", "n",
