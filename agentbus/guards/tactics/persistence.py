@@ -25,6 +25,7 @@ is discovery, and passes.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Callable, Iterator
 
@@ -51,7 +52,7 @@ from ..verdict import (
     Verdict,
 )
 from ..workdir import call_directory
-from .hidden_runs import hiding_place
+from .hidden_runs import hiding_place, launched_file
 
 __all__ = ["judge", "judge_script"]
 
@@ -614,10 +615,6 @@ def _git(invocation: Invocation, home: str) -> Verdict | None:
         return _verdict(
             STEALTH_PERSISTENCE, invocation, f"points {_GLOBAL_GIT_KEYS[key]} at {value} for every repository"
         )
-    if key.startswith("alias.") and value.startswith("!"):
-        return _verdict(
-            PROFILE, invocation, f"a git alias that runs a shell command ({value[:40]}) in every repository"
-        )
     if key == "core.fsmonitor" and value.lower() not in ("true", "false", "0", "1", "yes", "no"):
         return _verdict(
             STEALTH_PERSISTENCE, invocation, f"runs {value} on every git status, in every repository"
@@ -626,6 +623,50 @@ def _git(invocation: Invocation, home: str) -> Verdict | None:
         return _verdict(
             STEALTH_PERSISTENCE, invocation, f"{key} starts a program in the background at every use of git"
         )
+    runs_code = _GIT_COMMAND_KEYS.fullmatch(key) or (key.startswith("alias.") and value.startswith("!"))
+    hidden = _git_program_hidden(value, home) if runs_code else None
+    if hidden is not None:
+        program, where = hidden
+        why = f"{key} runs {program}, from {where}, at every use of git in every repository"
+        return _verdict(STEALTH_PERSISTENCE, invocation, why)
+    if key.startswith("alias.") and value.startswith("!"):
+        return _verdict(
+            PROFILE, invocation, f"a git alias that runs a shell command ({value[:40]}) in every repository"
+        )
+    return None
+
+
+_TEMPORARY = ("/tmp/", "/var/tmp/", "/private/tmp/", "/private/var/tmp/", "/dev/shm/", "/run/shm/")
+
+
+def _git_program_hidden(value: str, home: str) -> tuple[str, str] | None:
+    """The program a git setting's command runs (``/tmp/x; less``, ``!sh ~/.cache/.d``) and why where
+    it lies is a hiding place: a temporary directory (nothing installed lives there, and anyone may
+    write it), shared memory, a hidden name. An editor, a pager, a credential helper set for every
+    repository is installed (``vim``, ``less -R``, ``~/.cargo/bin/delta``); one kept in ``/tmp`` or
+    under a dot name is a payload that git starts again and again. None for anything else."""
+    try:
+        script = parse_nested(value.removeprefix("!"))
+    except ShellSyntaxError:
+        return None
+    for stages in walk(script):
+        for stage in stages:
+            command = stage.command
+            at = len(command.words) - len(stage.args) - 1
+            head = command.static(command.words[at]) if 0 <= at < len(command.words) else None
+            for word in (head, launched_file(stage)):
+                if not word or "/" not in word:
+                    continue
+                path = normalize_path(word, home=home)
+                if not path.startswith("/"):
+                    continue
+                name = posixpath.basename(path)
+                where = hiding_place(path) or (
+                    "a temporary directory" if path.startswith(_TEMPORARY) else None
+                )
+                where = where or (f"a hidden name ({name})" if name.startswith(".") else None)
+                if where is not None:
+                    return word, where
     return None
 
 
