@@ -581,7 +581,7 @@ def _resolve(command: SimpleCommand) -> tuple[Invocation | None, list[str]]:
         return None, nested
     head = words[i]
     static = command.static(head)
-    name = program_name(static) if static is not None else ""
+    name = program_name(static) if static is not None else _fixed_name(head)
     name = _SHELL_VARIABLES.get(name, name)
     if static is not None and (_SHELL_DEFAULT.match(static) or names_the_shell(static)):
         name = "sh"  # ${SHELL:-sh}: a shell, whichever; ${0##-}: the shell running the line
@@ -1228,6 +1228,19 @@ def _run_later(
         return
     for stages in _walk(inner, cwd=cwd, _depth=depth + 1):
         yield [_under(invocation, stage) for stage in stages]
+
+
+_FIXED_NAME = lazy_compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*|\.[A-Za-z0-9_][A-Za-z0-9_.+-]*")
+
+
+def _fixed_name(word: str) -> str:
+    """The program a word whose directory is found at run time names by a fixed last component
+    (``/usr/src/linux-headers-$(uname -r)/scripts/sign-file``: ``sign-file``, as
+    ``$KDIR/scripts/sign-file`` is); ``""`` when the name itself is computed (``$(x)``, ``/bin/$(x)``)."""
+    directory, slash, last = word.rpartition("/")
+    if not slash or not directory or not _FIXED_NAME.fullmatch(last):
+        return ""
+    return program_name(last)
 
 
 def _reads_commands(invocation: Invocation) -> bool:

@@ -104,7 +104,8 @@ def decided(command: str, policy: Policy | None = None) -> tuple[str, str] | Non
         ("git config --global core.fsmonitor /tmp/.fsm", STEALTH_PERSISTENCE, "block"),
         ("echo '/tmp/.x' > .git/hooks/post-merge", STEALTH_PERSISTENCE, "block"),
         ("ssh root@host 'cat >> .ssh/authorized_keys' < k.pub", STEALTH_PERSISTENCE, "block"),
-        ("git config --global alias.st '!/tmp/.x; git status'", PROFILE, "ask"),
+        ("git config --global alias.st '!make lint; git status'", PROFILE, "ask"),
+        ("git config --global alias.st '!/tmp/.x; git status'", STEALTH_PERSISTENCE, "block"),
         ("sudo sv down nginx", SERVICE, "ask"),
         ("sudo ifdown eth0", SERVICE, "ask"),
         ("cp /tmp/post-commit .git/hooks/post-commit", STEALTH_PERSISTENCE, "block"),
@@ -431,12 +432,13 @@ def test_ordinary_git_command_settings_run(command: str) -> None:
     program=st.sampled_from(["less -R", "vim", "/tmp/.x", "delta"]),
     background=st.booleans(),
 )
-def test_a_git_command_setting_blocks_exactly_when_it_backgrounds(
+def test_a_git_command_setting_blocks_exactly_when_it_backgrounds_or_runs_a_hidden_program(
     key: str, program: str, background: bool
 ) -> None:
     value = f"{program} & less" if background else program
     verdict = check_command(f"git config --global {key} '{value}'", home=HOME)
-    assert (verdict is not None and verdict.category == STEALTH_PERSISTENCE) == background
+    hidden = program == "/tmp/.x"  # persist27b: a program kept in /tmp, run at every use of git
+    assert (verdict is not None and verdict.category == STEALTH_PERSISTENCE) == (background or hidden)
 
 
 @pytest.mark.parametrize(

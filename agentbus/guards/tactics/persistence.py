@@ -25,8 +25,9 @@ is discovery, and passes.
 
 from __future__ import annotations
 
+import posixpath
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
@@ -51,7 +52,7 @@ from ..verdict import (
     Verdict,
 )
 from ..workdir import call_directory
-from .hidden_runs import hiding_place
+from .hidden_runs import hiding_place, launched_file
 
 __all__ = ["judge", "judge_script"]
 
@@ -506,12 +507,55 @@ def _dkms(invocation: Invocation, home: str) -> Verdict | None:
     """``dkms install -m MOD -v VER``: a module built out of tree put where the kernel loads it at every boot.
     Drivers (v4l2loopback, a Wi-Fi card's) are installed so too, so a person is asked; ``dkms status``,
     ``add`` and ``build`` change nothing the kernel loads."""
-    words = [v for v in _values(invocation) if not v.startswith("-")]
+    values = _values(invocation)
+    hidden = _dkms_hidden_source(values, home)
+    if hidden is not None:
+        source, where = hidden
+        why = f"dkms builds a kernel module from {source}, {where}: what the kernel loads at boot, hidden"
+        return _verdict(STEALTH_PERSISTENCE, invocation, why)
+    words = [v for v in values if not v.startswith("-")]
     if not words or words[0] not in _DKMS_INSTALLS:
         return None
     return _verdict(
         SYSTEM_CONFIG, invocation, f"dkms {words[0]} installs a kernel module the kernel loads at boot"
     )
+
+
+_DKMS_VALUES = frozenset({"-m", "-v", "-k", "-a", "--arch", "--kernelsourcedir", "--dkmstree",
+                          "--installtree", "--config", "--archive", "-j"})  # fmt: skip
+_DKMS_SOURCES = frozenset({"--sourcetree", "-c", "--archive"})
+"""dkms's options whose value is where a module's source (or its dkms.conf, its tarball) is read."""
+
+
+def _dkms_hidden_source(values: Sequence[str], home: str) -> tuple[str, str] | None:
+    """The module source a dkms command reads (``dkms add /tmp/.rk``, ``--sourcetree /dev/shm/x``,
+    ``ldtarball``'s file) and why it is hidden, when it lies in shared memory or under a dot name:
+    a driver's source is unpacked into ``/usr/src`` or a project's folder, a rootkit's is kept out of
+    sight. None for anything else (``dkms add -m x -v 1``, ``dkms add ./driver``)."""
+    sources: list[str] = []
+    index = 0
+    while index < len(values):
+        word = values[index]
+        option, equals, given = word.partition("=")
+        if equals and option in _DKMS_SOURCES:
+            sources.append(given)
+        elif word in _DKMS_SOURCES | _DKMS_VALUES:
+            if word in _DKMS_SOURCES and index + 1 < len(values):
+                sources.append(values[index + 1])
+            index += 1
+        elif index > 0 and not word.startswith("-") and ("/" in word or word.startswith(".")):
+            sources.append(word)
+        index += 1
+    for source in sources:
+        path = normalize_path(source, home=home)  # a relative source: its own names, not the call's directory
+        if path.startswith(("/dev/shm/", "/run/shm/")):
+            return source, "in shared memory"
+        hidden = next(
+            (part for part in path.split("/") if part.startswith(".") and part not in (".", "..")), None
+        )
+        if hidden is not None:
+            return source, f"under a hidden name ({hidden})"
+    return None
 
 
 _UDEV_RELOADS = frozenset({"-R", "--reload", "--reload-rules"})
@@ -614,10 +658,6 @@ def _git(invocation: Invocation, home: str) -> Verdict | None:
         return _verdict(
             STEALTH_PERSISTENCE, invocation, f"points {_GLOBAL_GIT_KEYS[key]} at {value} for every repository"
         )
-    if key.startswith("alias.") and value.startswith("!"):
-        return _verdict(
-            PROFILE, invocation, f"a git alias that runs a shell command ({value[:40]}) in every repository"
-        )
     if key == "core.fsmonitor" and value.lower() not in ("true", "false", "0", "1", "yes", "no"):
         return _verdict(
             STEALTH_PERSISTENCE, invocation, f"runs {value} on every git status, in every repository"
@@ -626,6 +666,50 @@ def _git(invocation: Invocation, home: str) -> Verdict | None:
         return _verdict(
             STEALTH_PERSISTENCE, invocation, f"{key} starts a program in the background at every use of git"
         )
+    runs_code = _GIT_COMMAND_KEYS.fullmatch(key) or (key.startswith("alias.") and value.startswith("!"))
+    hidden = _git_program_hidden(value, home) if runs_code else None
+    if hidden is not None:
+        program, where = hidden
+        why = f"{key} runs {program}, from {where}, at every use of git in every repository"
+        return _verdict(STEALTH_PERSISTENCE, invocation, why)
+    if key.startswith("alias.") and value.startswith("!"):
+        return _verdict(
+            PROFILE, invocation, f"a git alias that runs a shell command ({value[:40]}) in every repository"
+        )
+    return None
+
+
+_TEMPORARY = ("/tmp/", "/var/tmp/", "/private/tmp/", "/private/var/tmp/", "/dev/shm/", "/run/shm/")
+
+
+def _git_program_hidden(value: str, home: str) -> tuple[str, str] | None:
+    """The program a git setting's command runs (``/tmp/x; less``, ``!sh ~/.cache/.d``) and why where
+    it lies is a hiding place: a temporary directory (nothing installed lives there, and anyone may
+    write it), shared memory, a hidden name. An editor, a pager, a credential helper set for every
+    repository is installed (``vim``, ``less -R``, ``~/.cargo/bin/delta``); one kept in ``/tmp`` or
+    under a dot name is a payload that git starts again and again. None for anything else."""
+    try:
+        script = parse_nested(value.removeprefix("!"))
+    except ShellSyntaxError:
+        return None
+    for stages in walk(script):
+        for stage in stages:
+            command = stage.command
+            at = len(command.words) - len(stage.args) - 1
+            head = command.static(command.words[at]) if 0 <= at < len(command.words) else None
+            for word in (head, launched_file(stage)):
+                if not word or "/" not in word:
+                    continue
+                path = normalize_path(word, home=home)
+                if not path.startswith("/"):
+                    continue
+                name = posixpath.basename(path)
+                where = hiding_place(path) or (
+                    "a temporary directory" if path.startswith(_TEMPORARY) else None
+                )
+                where = where or (f"a hidden name ({name})" if name.startswith(".") else None)
+                if where is not None:
+                    return word, where
     return None
 
 
