@@ -254,7 +254,11 @@ TLDR_CEILINGS = {
     # lateral27 (154 -> 161): theHarvester's four pages (a domain's e-mails, people and hosts gathered),
     # braa's three (a mass SNMP scanner) and `snmpwalk -v 1 -c community ip_address` (another host's whole
     # tree walked); wfuzz's basic-login guessing moved to credential hunting (-1)
-    "service attack": 161,
+    # recon27b (161 -> 172): dnsrecon's seven pages and dnsmap's four, each a domain's hosts mapped (names
+    # guessed from a word list, zone transfers and zone walks tried)
+    "service attack": 172,
+    # recon27b: tldr hping3's `hping3 --flood -p 80 -S ip_or_hostname`, a SYN flood of another host
+    "resource hijacking": 1,
     "secret access": 14,  # `doppler secrets download > path/to/.env`: a .env is not written (seed 000)
     # macOS: systemsetup -setremotelogin on (the SSH server); cloud: 10 (above), and heldout12's `aws sqs
     # purge-queue` (every waiting message deleted: asked, as `az group delete`); benign3: a system daemon

@@ -88,7 +88,7 @@ EXPECTED_PROGRAMS: dict[str, set[str]] = {
     "redis_abuse": set(redis_abuse._CLIENTS),
     "databases": set(databases.CLIENTS) | set(databases.JVM_LAUNCHERS),
     "rootkits": {*rootkits.CONTROL_PROGRAMS, *rootkits.EBPF_ROOTKITS, "kill"},
-    "scanning": {*scanning._MASS_SCANNERS, *scanning._HOST_SCANNERS},
+    "scanning": {*scanning._MASS_SCANNERS, *scanning._HOST_SCANNERS, "hping3"},
     "service_attacks": {
         *service_attacks._TOOLS,
         *service_attacks._TOKEN_FORGERS,

@@ -31,7 +31,7 @@ decides whether a finding blocks, asks or is allowed, so a judge never consults 
 - :mod:`.pivots`: EarthWorm-style relays, Ligolo-ng and rpivot known by their modes and options, whatever
   the binary is called;
 - :mod:`.cracking`: passwords guessed against a login or cracked from hashes;
-- :mod:`.scanning`: address ranges swept for open ports (masscan, zmap, pnscan; nmap of wide ranges);
+- :mod:`.scanning`: address ranges swept for open ports (masscan, zmap, pnscan; nmap of wide ranges; hping3);
 - :mod:`.port_probes`: many ports of another machine probed through bash's ``/dev/tcp``, or a connection
   to one opened by the shell and kept for later calls (asked);
 - :mod:`.service_attacks`: another machine's service probed and attacked (web fuzzers, sqlmap, nikto,
@@ -208,6 +208,11 @@ CLOUD = Family(
     "oc oci pacu saml2aws stratus terraform tofu",
     prefixes=("python", "pypy", "ipython"),
 )
+_RELEASED_CRACKERS = ("python", "kerbrute", "hydra", "medusa", "ncrack", "hashcat", "sucrack", "legba",
+                      "patator", "crowbar", "brutespray", "o365spray", "fcrackzip", "pdfcrack", "rarcrack",
+                      "bkcrack", "aircrack-ng")  # fmt: skip
+"""Python, and the guessers and crackers run by their release's name (``kerbrute_linux_amd64``,
+``hashcat-6.2.6``): cracking's judge strips the platform and version."""
 CRACKING = Family(
     "cracking",
     "aircrack-ng aireplay-ng airbase-ng airgeddon airmon-ng asleap bkcrack brutespray bully chntpw cme "
@@ -217,7 +222,7 @@ CRACKING = Family(
     "pixiewps psk-crack pw-inspector rarcrack rcracki_mt "
     "reaver spray ssh2john ssh2john.py sucrack thc-pptp-bruter unshadow wifiphisher wifite "
     "xhydra zip2john hcxpcaptool hcxpcapngtool hcxpsktool wfuzz ffuf chmod",
-    prefixes=("python",),
+    prefixes=_RELEASED_CRACKERS,
     suffixes=JOHN_CONVERTERS,
 )
 DATABASES = Family(
@@ -268,7 +273,7 @@ REDIS_ABUSE = Family(
 )
 SCANNING = Family(
     "scanning",
-    "masscan naabu nmap pnscan rustscan unicornscan zgrab zgrab2 zmap",
+    "hping3 masscan naabu nmap pnscan rustscan unicornscan zgrab zgrab2 zmap",
 )
 SERVICE_ATTACKS = Family(
     "service_attacks",
@@ -276,6 +281,7 @@ SERVICE_ATTACKS = Family(
     "impacket-rdp_check rdp_check rdp_check.py showmount smbutil "
     "java marshalsec php phpggc ysoserial dirhunt dirsearch dirsearch.py drill droopescan enum4linux "
     "enum4linux-ng enum4linux-ng.py enum4linux.pl gopherus "
+    "dnsenum dnsenum.pl dnsmap dnsrecon dnsrecon.py fierce rusers "
     "feroxbuster ffuf ftp finger-user-enum finger-user-enum.pl ghauri git-dumper gobuster goop host "
     "http httpie https "
     "ident-user-enum ident-user-enum.pl ike-scan "

@@ -6,7 +6,9 @@
   ``sox -d``, ``ffmpeg -f alsa``/``pulse``), the camera (``imagesnap``,
   ``fswebcam``, ``ffmpeg -f v4l2``), the clipboard read (``pbpaste``, ``xclip -o``,
   ``xsel -o``, ``wl-paste``) and network packets (``tcpdump``, ``tshark``,
-  ``dumpcap``, ``ngrep``, ARP spoofers). Reading a capture file (``tcpdump -r``),
+  ``dumpcap``, ``ngrep``, ARP spoofers, ``etterfilter`` compiling the filter that rewrites what ettercap
+  intercepts), and the keys that decrypt the machine's IPsec traffic printed (``ip xfrm state``; its
+  policies are not secret). Reading a capture file (``tcpdump -r``),
   listing devices (``arecord -l``) and writing the clipboard (``pbcopy``) are ordinary. A disk imaged
   (``dd if=/dev/sda of=disk.img``): every file on it read past the permissions.
 - :data:`~agentbus.guards.verdict.CREDENTIALS`: keyloggers, which catch the
@@ -68,6 +70,7 @@ _CAPTURERS: dict[str, str] = {
                      "arpspoof", "urlsnarf", "mailsnarf", "driftnet", "tcpick", "justniffer", "sniffglue",
                      "termshark", "airodump-ng", "kismet", "netsniff-ng", "ssldump", "sslsniff",
                      "responder", "arpwatch", "p0f", "hcxdumptool", "mitm6", "wash"), _PACKETS),
+    "etterfilter": "compiles a filter for ettercap to rewrite or drop others' intercepted traffic",
 }  # fmt: skip
 """Programs whose every run captures something (besides asking them for help or a list)."""
 _INFO = frozenset({"-h", "--help", "-help", "--version", "-version", "-V", "--usage", "-?"})
@@ -148,6 +151,19 @@ def _disk_image(invocation: Invocation) -> str | None:
     return f"reads the whole of {source} into an image: every file on it, past the permissions"
 
 
+_XFRM_READS = frozenset({"list", "lst", "ls", "l", "show", "sh", "get"})
+"""``ip xfrm state``'s verbs that print its security associations (none given: it lists them)."""
+
+
+def _ipsec_keys(values: list[str]) -> bool:
+    """``ip xfrm state`` (``list``, ``get``, ``ip -s x s``): the IPsec security associations printed with
+    their encryption and authentication keys; ``ip xfrm policy`` and a state added or flushed print none."""
+    words = [v for v in values if not v.startswith("-")]
+    if len(words) < 2 or words[0] not in ("xfrm", "x") or not "state".startswith(words[1]):
+        return False
+    return len(words) == 2 or words[2] in _XFRM_READS
+
+
 def _captures(invocation: Invocation) -> str | None:
     """What ``invocation`` captures from the screen, microphone, camera, clipboard or network, if anything."""
     name = invocation.name
@@ -172,6 +188,8 @@ def _captures(invocation: Invocation) -> str | None:
         return next((_GSTREAMER_SOURCES[v] for v in values if v in _GSTREAMER_SOURCES), None)
     if name in ("sox", "rec"):
         return _sox_records(values)
+    if name == "ip" and _ipsec_keys(values):
+        return "prints the keys of the machine's IPsec tunnels: captured traffic decrypted with them"
     if name in ("pacat", "pw-cat") and {"-r", "--record"} & set(values):
         return _MICROPHONE
     if name == "v4l2-ctl" and any(v.startswith(("--stream-to", "--stream-mmap")) for v in values):

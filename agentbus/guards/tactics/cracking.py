@@ -72,7 +72,7 @@ category, ``*-dump-hashes``, ``*-empty-password``, ``*-default-accounts``."""
 
 def judge(invocation: Invocation, home: str) -> Verdict | None:
     """A password guessed or cracked in this command, or None."""
-    name = invocation.name
+    name = _released(invocation.name)
     if name == "nmap":
         return _nmap_brute(invocation, _values(invocation))
     if name.startswith("python"):  # python3 o365spray.py --spray …: a guesser published as a script
@@ -159,6 +159,13 @@ _RUNNABLE_CRACKERS = frozenset({"sucrack", "kerbrute", "hydra", "medusa", "ncrac
 _RELEASE = lazy_compile(
     r"(?:[-_](?:linux|darwin|amd64|386|arm64|x64|static|v?\d[\w.]*))*(?:\.(?:sh|py|bin|exe))?$"
 )
+
+
+def _released(name: str) -> str:
+    """A guesser's or cracker's name without its release's platform and version (``kerbrute_linux_amd64``
+    is ``kerbrute``, as ``sliver-server_linux`` is ``sliver-server``): the tool run from its download."""
+    stem = _RELEASE.sub("", name, count=1).lower()
+    return stem if stem != name.lower() and stem in _RUNNABLE_CRACKERS else name
 
 
 def _cracker_made_runnable(invocation: Invocation, values: list[str]) -> Verdict | None:

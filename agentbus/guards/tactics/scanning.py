@@ -21,7 +21,11 @@ default; ``profile = "unattended"`` blocks it):
 - nmap told to slip past a firewall or an intrusion detector, whatever it scans: fragments (``-f``,
   ``--mtu``), decoys (``-D RND:10``), a spoofed source port or address (``--source-port 53``, ``-g``,
   ``--spoof-mac``, an idle ``-sI`` or FTP bounce ``-b`` scan through another host), padding and bad
-  checksums, paranoid or sneaky timing (``-T1``, ``--scan-delay 2s``). Finding one's own service needs none.
+  checksums, paranoid or sneaky timing (``-T1``, ``--scan-delay 2s``). Finding one's own service needs none;
+- hping3 told to scan another host's ports (``--scan 1-1000``), or to forge its source or fragment its
+  packets past a firewall (``-a``, ``--spoof``, ``-f``): asked; told to flood it or to forge random sources
+  (``--flood``, ``--rand-source``), a denial of service spent from this machine's bandwidth:
+  :data:`~agentbus.guards.verdict.RESOURCE_HIJACK`, blocked. Aimed at this machine it stays ordinary.
 
 Asking a scanner for its help or version, reading an earlier scan (``masscan --readscan``, ``--read-scan``) or
 a dry run (``zmap -d``) sends nothing and is ordinary.
@@ -33,10 +37,11 @@ import re
 
 from ...lazy_regex import lazy_compile
 from ..findings import finding as _verdict
+from ..findings import positionals
 from ..findings import static_args as _values
 from ..hosts import only_this_machine
 from ..programs import Invocation
-from ..verdict import NETWORK_SCAN, Verdict
+from ..verdict import NETWORK_SCAN, RESOURCE_HIJACK, Verdict
 
 __all__ = ["judge"]
 
@@ -73,6 +78,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         if _SENDS_NOTHING & options:
             return None
         return _verdict(NETWORK_SCAN, invocation, f"{name} sweeps network ranges for open ports")
+    if name == "hping3":
+        return _hping(invocation, _values(invocation))
     if name in _HOST_SCANNERS:
         values = _values(invocation)
         wide = _internet_wide(values)
@@ -90,6 +97,41 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         if ports is not None:
             return _verdict(NETWORK_SCAN, invocation, f"nmap scans {ports} of another machine")
     return None
+
+
+_HPING_VALUED = frozenset({"-c", "--count", "-i", "--interval", "-I", "--interface", "-a", "--spoof",
+                           "-t", "--ttl", "-N", "--id", "-H", "--ipproto", "-W", "--winid", "-r", "--rel",
+                           "-m", "--mtu", "-o", "--tos", "-g", "--fragoff", "-C", "--icmptype", "-K",
+                           "--icmpcode", "-s", "--baseport", "-p", "--destport", "-k", "--keep", "-w",
+                           "--win", "-O", "--tcpoff", "-Q", "--seqnum", "-M", "--setseq", "-L", "--setack",
+                           "-d", "--data", "-E", "--file", "-e", "--sign", "--scan", "--tcp-mss",
+                           "--icmp-ipver", "--icmp-iphlen", "--icmp-iplen", "--icmp-ipid", "--icmp-ipproto",
+                           "--icmp-cksum", "--icmp-ts", "--icmp-addr", "--lsrr", "--ssrr",
+                           "--rand-dest"})  # fmt: skip
+"""hping3's options whose next word is a value (a count, a port, a file), not the target host."""
+_HPING_FLOODS = frozenset({"--flood", "--rand-source"})
+_HPING_SCANS = frozenset({"--scan", "-8", "-a", "--spoof", "-f", "--frag", "-x", "--morefrag"})
+"""hping3's options that scan a range of ports or forge the source or fragment packets past a firewall."""
+_HPING_INFO = frozenset({"-h", "--help", "-v", "--version"})
+"""hping3's options that send as fast as it can or from forged random addresses: a flood, not a probe."""
+
+
+def _hping(invocation: Invocation, values: list[str]) -> Verdict | None:
+    """``hping3 -S -p 80 --flood HOST``: a flood (blocked); ``hping3 --scan 1-1000 -S HOST``, ``-a SPOOF``:
+    another host scanned or fooled (asked); a ping, one port, help or this machine: ordinary."""
+    if _HPING_INFO & set(values):
+        return None
+    hosts = [v for v in positionals(values, _HPING_VALUED) if v != "-"]
+    if not hosts or only_this_machine(hosts):
+        return None
+    flood = next((v for v in values if v in _HPING_FLOODS), None)
+    if flood is not None:
+        why = f"hping3 floods {hosts[0]} ({flood}): a denial of service spent from this machine"
+        return _verdict(RESOURCE_HIJACK, invocation, why)
+    scan = next((v for v in values if v in _HPING_SCANS or v.startswith("--scan=")), None)
+    if scan is None:
+        return None  # a ping or one port's SYN (hping3 -S -p 443 -c 3 HOST), as nmap -sn or -p PORT is
+    return _verdict(NETWORK_SCAN, invocation, f"hping3 scans or spoofs at {hosts[0]} ({scan})")
 
 
 _NO_PORT_SCAN = frozenset({"-sn", "-sP", "-sL", "-sO", "-sR"})

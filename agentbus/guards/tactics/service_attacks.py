@@ -20,7 +20,10 @@ purpose does, so each finding is :data:`~agentbus.guards.verdict.SERVICE_ATTACK`
   ``dos`` and ``malware`` categories, or a command handed to a script (``--script-args cmd=id``),
   pointed at any host but this one;
 - a whole DNS zone asked for (``dig axfr @10.0.0.5 corp.local``, ``host -l corp.local ns1``): a zone
-  transfer, the map of another network's hosts;
+  transfer, the map of another network's hosts; and its names guessed or mapped by the DNS reconnaissance
+  tools (``dnsrecon -t brt -D names.txt``, ``fierce --domain``, ``dnsenum``, ``dnsmap``): every run of them;
+- another host's logged-in users asked of its finger or rusers daemon (``finger @HOST``, ``rusers -l
+  HOST``): whose accounts to guess next (``finger bob`` of this machine is not);
 - an HTTP client whose URL climbs out of the server's web root (``curl --path-as-is
   http://h/../../home/u/.ssh/id_rsa``, ``%2e%2e%2f``): a path traversal, never a page a site serves;
   or that sends a reverse shell in a URL, a form field or a body (``curl h/shell.php --data-urlencode
@@ -87,6 +90,9 @@ _ENUMERATORS = frozenset({
 })  # fmt: skip
 """Programs that list another host's accounts, shares and services to attack next (a Windows domain's:
 :mod:`.domain_attacks`)."""
+_DNS_MAPPERS = frozenset({"dnsrecon", "dnsrecon.py", "fierce", "dnsenum", "dnsenum.pl", "dnsmap"})
+"""Programs that map a domain's hosts: its names guessed from a word list, its zone transfer tried, its
+address blocks walked backwards (no coding task has a domain to map)."""
 _SNMP_WALKERS = frozenset({"snmpwalk", "snmpbulkwalk", "snmpset"})
 """Net-SNMP's programs that read a device's whole tree (or a branch of it) or change its settings."""
 _DEFAULT_COMMUNITIES = frozenset({"public", "private"})
@@ -108,6 +114,7 @@ _TOOLS = (
     | _DATABASE_ATTACKERS
     | _SOURCE_DUMPERS
     | _WORDLIST_BUILDERS
+    | _DNS_MAPPERS
 )
 _TOKEN_FORGERS = frozenset({"jwt_tool"})
 """Programs that forge web tokens (``jwt_tool``, by name or as ``jwt_tool.py``), judged by their mode."""
@@ -215,6 +222,8 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         why = f"{tool} crawls a site for words to guess its users' passwords with"
     elif tool in _HARVESTERS:
         why = f"{tool} gathers a domain's e-mail addresses, people and hosts: whom to phish, what to attack"
+    elif tool in _DNS_MAPPERS:
+        why = f"{tool} maps a domain's hosts: names guessed from a word list, zone transfers tried"
     elif tool in _DATABASE_ATTACKERS:
         why = f"{tool} takes over a database server to run commands or write files on its machine"
     else:
@@ -224,7 +233,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
 
 _REMOTE_LISTINGS = frozenset({
     "showmount", "smbutil", "finger", "rdp_check", "rdp_check.py", "impacket-rdp_check", "eyewitness",
-    "EyeWitness.py", "eyewitness.py",
+    "EyeWitness.py", "eyewitness.py", "rusers",
 })  # fmt: skip
 """Programs judged by :func:`_remote_listing`: ordinary against this machine, reconnaissance elsewhere."""
 _SHOWMOUNT_LISTS = frozenset({"-e", "--exports", "-a", "--all"})
@@ -238,9 +247,20 @@ def _remote_listing(invocation: Invocation, name: str, values: list[str]) -> Ver
     into a finger daemon. The same aimed at this machine stays ordinary."""
     if name == "finger":
         injected = next((v for v in values if _FINGER_COMMAND.match(v)), None)
-        if injected is None:
+        if injected is not None:
+            why = f"finger sends {injected!r}: a command for the remote finger daemon to run"
+            return _verdict(SERVICE_ATTACK, invocation, why)
+        hosts = [v.rpartition("@")[2] for v in values if "@" in v and not v.startswith("-")]
+        if not hosts or only_this_machine(hosts):
             return None
-        why = f"finger sends {injected!r}: a command for the remote finger daemon to run"
+        why = f"finger asks {hosts[0]} who has an account or is logged in: the users to attack next"
+        return _verdict(SERVICE_ATTACK, invocation, why)
+    if name == "rusers":
+        hosts = positionals(values, frozenset())
+        if (values and set(values) <= _BARE_INFO | _INFO) or (hosts and only_this_machine(hosts)):
+            return None
+        where = hosts[0] if hosts else "every host of the local network"
+        why = f"rusers asks {where} who is logged in: the users to attack next"
         return _verdict(SERVICE_ATTACK, invocation, why)
     if name.lower().startswith("eyewitness"):
         if "--active-scan" not in values:
