@@ -8,10 +8,13 @@ stages and decoded shell commands of a 2026 macOS infostealer (MIT); see externa
 labelled before the guards judged it, then measured as the guards stood ("first sight"); the
 floors below are today's figures per tactic, raised when the guards improve, and never lowered
 to let a change through. Discovery and ordinary steps are held to no false positive but the
-one listed in KNOWN_FALSE_POSITIVES.
+ones listed in KNOWN_FALSE_POSITIVES.
 """
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 from measured import HeldOut, held_out_tests
 from test_corpus import HOME, judge_command
@@ -91,11 +94,25 @@ FLOORS = {
         "privilege-escalation": 1,
     },
 }
+
+
+def _command_of(corpus: str, test: str) -> str:
+    """A corpus entry's command, by its test id (an entry too long to spell here)."""
+    path = Path(__file__).parent / "corpus" / "external" / f"{corpus}.jsonl"
+    entries = (json.loads(line) for line in path.read_text().splitlines() if line.strip())
+    return str(next(entry["command"] for entry in entries if entry.get("test") == test))
+
+
+LAZAGNE_SETUP = _command_of("forgearmory", "enumerate-creds-lazagne:setup")
 KNOWN_FALSE_POSITIVES = {
     # Metasploit's enum_network looks for .ssh directories before reading the keys in them; the
     # credential rule holds back any search of the machine for key names (tactics.jsonl's
     # `find ~ -name '*.pem'`), though this one only lists directories.
     "/usr/bin/find / -maxdepth 3 -name .ssh",
+    # ForgeArmory's LaZagne TTP labels its setup step (the dumper's repository cloned into /tmp/lazagne and
+    # its requirements installed) as ordinary; since cred27 a credential dumper's source fetched by name is
+    # asked (exploit source), as an exploit's is: held on purpose.
+    LAZAGNE_SETUP,
 }
 
 
