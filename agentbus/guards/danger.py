@@ -1172,7 +1172,7 @@ def _judge_code(code: str, invocation: Invocation, home: str, *, how: str, piece
         is_data=lambda path: data_tree(path, home, invocation.cwd),
     )
     if danger is None:
-        if invocation.name.lower() not in _POWERSHELLS:
+        if invocation.name.lower() not in powershell.POWERSHELLS:
             return None
         verdict = _powershell_code(code, piece or invocation.text, current_policy())
         return verdict.replace(why=f"{verdict.why}, {how}") if verdict is not None else None
@@ -2497,7 +2497,6 @@ _POWERSHELL_COMMAND = lazy_compile(
 )
 """Commands only PowerShell has (a verb-noun cmdlet, ``iex``, ``iwr``): a line that runs one is judged as
 PowerShell's code as well."""
-_POWERSHELLS = frozenset({"pwsh", "powershell", "pwsh.exe", "powershell.exe"})
 _AS_POWERSHELL: contextvars.ContextVar[bool] = contextvars.ContextVar("agentbus_as_powershell", default=False)
 
 

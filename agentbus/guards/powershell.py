@@ -27,7 +27,7 @@ import itertools
 import re
 from collections.abc import Iterator, Mapping
 
-__all__ = ["as_bash", "reading_powershell", "shell_dialect", "shell_of_hook_call"]
+__all__ = ["POWERSHELLS", "as_bash", "reading_powershell", "shell_dialect", "shell_of_hook_call"]
 
 _DIALECT: contextvars.ContextVar[str] = contextvars.ContextVar("agentbus_shell_dialect", default="bash")
 
@@ -74,7 +74,8 @@ _WRITERS = {"set-content": ">", "sc": ">", "out-file": ">", "add-content": ">>",
 _SWITCHES = frozenset({"-nonewline", "-force", "-append", "-noclobber", "-confirm", "-whatif", "-passthru"})
 _VALUED = frozenset({"-encoding", "-width", "-stream"})
 _PATH_OPTIONS = frozenset({"-path", "-literalpath", "-filepath", "-pspath", "-lp"})
-_POWERSHELLS = frozenset({"powershell", "powershell.exe", "pwsh", "pwsh.exe"})
+POWERSHELLS = frozenset({"powershell", "powershell.exe", "pwsh", "pwsh.exe"})
+"""PowerShell's program names, Windows' and the cross-platform one's (one table for every guard)."""
 _STDIN_SCRIPT = frozenset({"-command", "-c", "-file", "-f"})
 # A word the reading knows: quoted without expansions, or bare without a character PowerShell gives
 # a meaning to (a variable, a sub-expression, an escape, a wildcard, a script block).
@@ -168,7 +169,7 @@ def _destination(tail: str, depth: int) -> tuple[str, bool] | None:
         target = _writer_target(words[1:])
         append = name == "out-file" and any(w.lower() == "-append" for w in words[1:])
         return (f"cat {'>>' if append else _WRITERS[name]} {target}", False) if target else None
-    if name in _POWERSHELLS:
+    if name in POWERSHELLS:
         lowered = [w.lower() for w in words]
         piped = any(a in _STDIN_SCRIPT and b == "-" for a, b in itertools.pairwise(lowered))
         if piped and depth == 0:

@@ -33,6 +33,7 @@ from ..findings import piece
 from ..findings import static_args as _values
 from ..hidden_names import hidden_name
 from ..parse import RUNTIME, WRITE_OPERATORS, Script, SimpleCommand, Substitution, static_output
+from ..powershell import POWERSHELLS
 from ..programs import SHELLS, Invocation, shell_mode, walk
 from ..setup_code import prints_a_program_path, prints_setup_code
 from ..verdict import OBFUSCATED, REMOTE_CODE, UNJUDGED_SCRIPT, Verdict
@@ -121,9 +122,6 @@ def _inside(command: SimpleCommand, word: str, *, file: bool = False) -> Substit
 
 _PATH_PARTS = 4
 """The most substitutions a sourced file's path may have and still be read as directories."""
-
-
-_POWERSHELLS = frozenset({"pwsh", "powershell", "pwsh.exe", "powershell.exe"})
 
 
 def _encoded_powershell(invocation: Invocation, home: str) -> Verdict | None:
@@ -249,7 +247,7 @@ def judge(invocation: Invocation, home: str) -> Verdict | None:
         data_run = _data_as_code(invocation)
         if data_run is not None:
             return data_run
-    if name.lower() in _POWERSHELLS:
+    if name.lower() in POWERSHELLS:
         encoded = _encoded_powershell(invocation, home)
         if encoded is not None:
             return encoded
